@@ -1,0 +1,324 @@
+/*
+ * core/ctx.c - the context (allocation hooks, last error), status strings,
+ * name tables generated from the X-macro lists, and the small containers of
+ * internal.h (growable array, string builder).
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void *std_malloc(void *ud, size_t size)
+{
+    (void)ud;
+    return malloc(size);
+}
+
+static void *std_realloc(void *ud, void *ptr, size_t size)
+{
+    (void)ud;
+    return realloc(ptr, size);
+}
+
+static void std_free(void *ud, void *ptr)
+{
+    (void)ud;
+    free(ptr);
+}
+
+int ces_ctx_create(const struct ces_alloc *hooks, struct ces_ctx **out)
+{
+    struct ces_alloc h = {std_malloc, std_realloc, std_free, NULL};
+    struct ces_ctx *ctx;
+
+    if (out == NULL)
+        return CES_ERR_INVALID;
+    *out = NULL;
+    if (hooks != NULL) {
+        if (hooks->malloc == NULL || hooks->realloc == NULL || hooks->free == NULL)
+            return CES_ERR_INVALID;
+        h = *hooks;
+    }
+    ctx = h.malloc(h.ud, sizeof(*ctx));
+    if (ctx == NULL)
+        return CES_ERR_NOMEM;
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->hooks = h;
+    *out = ctx;
+    return CES_OK;
+}
+
+void ces_ctx_destroy(struct ces_ctx *ctx)
+{
+    if (ctx == NULL)
+        return;
+    ctx->hooks.free(ctx->hooks.ud, ctx);
+}
+
+const char *ces_ctx_last_error(const struct ces_ctx *ctx)
+{
+    return ctx != NULL ? ctx->errmsg : "";
+}
+
+int ces_ctx_verror(struct ces_ctx *ctx, int status, const char *fmt, va_list ap)
+{
+    if (ctx != NULL)
+        vsnprintf(ctx->errmsg, sizeof(ctx->errmsg), fmt, ap);
+    return status;
+}
+
+int ces_ctx_error(struct ces_ctx *ctx, int status, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    ces_ctx_verror(ctx, status, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void *ces_malloc(struct ces_ctx *ctx, size_t size)
+{
+    return ctx->hooks.malloc(ctx->hooks.ud, size == 0 ? 1 : size);
+}
+
+void *ces_realloc(struct ces_ctx *ctx, void *ptr, size_t size)
+{
+    return ctx->hooks.realloc(ctx->hooks.ud, ptr, size == 0 ? 1 : size);
+}
+
+void ces_free(struct ces_ctx *ctx, void *ptr)
+{
+    if (ptr != NULL)
+        ctx->hooks.free(ctx->hooks.ud, ptr);
+}
+
+char *ces_strdup(struct ces_ctx *ctx, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = ces_malloc(ctx, n);
+
+    if (d != NULL)
+        memcpy(d, s, n);
+    return d;
+}
+
+bool ces_is_ident(const char *s)
+{
+    if (s == NULL || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+        return false;
+    for (s++; *s != '\0'; s++) {
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '_'))
+            return false;
+    }
+    return true;
+}
+
+/* --- status and name tables ------------------------------------------- */
+
+const char *ces_status_str(int status)
+{
+    switch (status) {
+#define CES_X_(name, value, text)                                              \
+    case value:                                                                \
+        return text;
+        CES_STATUS_MAP(CES_X_)
+#undef CES_X_
+    default:
+        return "unknown status";
+    }
+}
+
+static const char *const op_names[] = {
+#define CES_X_(e, kw, syn) kw,
+    CES_OP_MAP(CES_X_)
+#undef CES_X_
+};
+static const char *const op_synopses[] = {
+#define CES_X_(e, kw, syn) syn,
+    CES_OP_MAP(CES_X_)
+#undef CES_X_
+};
+_Static_assert(sizeof(op_names) / sizeof(op_names[0]) == CES_OP__COUNT, "op name table");
+_Static_assert(sizeof(op_synopses) / sizeof(op_synopses[0]) == CES_OP__COUNT,
+               "op synopsis table");
+
+const char *ces_op_kind_name(int kind)
+{
+    return kind >= 0 && kind < CES_OP__COUNT ? op_names[kind] : NULL;
+}
+
+const char *ces_op_kind_synopsis(int kind)
+{
+    return kind >= 0 && kind < CES_OP__COUNT ? op_synopses[kind] : NULL;
+}
+
+static const char *const coll_names[] = {
+#define CES_X_(e, name) name,
+    CES_COLL_MAP(CES_X_)
+#undef CES_X_
+};
+_Static_assert(sizeof(coll_names) / sizeof(coll_names[0]) == CES_COLL__COUNT, "coll table");
+
+static const char *const proto_names[] = {
+#define CES_X_(e, name) name,
+    CES_PROTO_MAP(CES_X_)
+#undef CES_X_
+};
+_Static_assert(sizeof(proto_names) / sizeof(proto_names[0]) == CES_PROTO__COUNT,
+               "proto table");
+
+static int find_name(const char *const *table, int n, const char *name)
+{
+    for (int i = 0; name != NULL && i < n; i++) {
+        if (strcmp(table[i], name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+const char *ces_coll_name(int coll)
+{
+    return coll >= 0 && coll < CES_COLL__COUNT ? coll_names[coll] : NULL;
+}
+
+int ces_coll_from_name(const char *name)
+{
+    return find_name(coll_names, CES_COLL__COUNT, name);
+}
+
+const char *ces_proto_name(int proto)
+{
+    return proto >= 0 && proto < CES_PROTO__COUNT ? proto_names[proto] : NULL;
+}
+
+int ces_proto_from_name(const char *name)
+{
+    return find_name(proto_names, CES_PROTO__COUNT, name);
+}
+
+/* --- growable array ----------------------------------------------------- */
+
+int ces_vec_reserve(struct ces_ctx *ctx, struct ces_vec *v, size_t item, size_t extra)
+{
+    size_t cap;
+    void *data;
+
+    if (v->len + extra <= v->cap)
+        return CES_OK;
+    cap = v->cap < 8 ? 8 : v->cap;
+    while (cap < v->len + extra)
+        cap *= 2;
+    if (cap > SIZE_MAX / item)
+        return CES_ERR_NOMEM;
+    data = ces_realloc(ctx, v->data, cap * item);
+    if (data == NULL)
+        return CES_ERR_NOMEM;
+    v->data = data;
+    v->cap = cap;
+    return CES_OK;
+}
+
+int ces_vec_push(struct ces_ctx *ctx, struct ces_vec *v, size_t item, const void *elem)
+{
+    int rc = ces_vec_reserve(ctx, v, item, 1);
+
+    if (rc != CES_OK)
+        return rc;
+    memcpy((char *)v->data + v->len * item, elem, item);
+    v->len++;
+    return CES_OK;
+}
+
+void ces_vec_free(struct ces_ctx *ctx, struct ces_vec *v)
+{
+    ces_free(ctx, v->data);
+    v->data = NULL;
+    v->len = v->cap = 0;
+}
+
+/* --- string builder ----------------------------------------------------- */
+
+void ces_sb_init(struct ces_sb *sb, struct ces_ctx *ctx)
+{
+    memset(sb, 0, sizeof(*sb));
+    sb->ctx = ctx;
+}
+
+void ces_sb_vprintf(struct ces_sb *sb, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    int need;
+
+    if (sb->status != CES_OK)
+        return;
+    va_copy(ap2, ap);
+    need = vsnprintf(sb->buf != NULL ? sb->buf + sb->len : NULL,
+                     sb->buf != NULL ? sb->cap - sb->len : 0, fmt, ap2);
+    va_end(ap2);
+    if (need < 0) {
+        sb->status = CES_ERR_INTERNAL;
+        return;
+    }
+    if (sb->buf == NULL || sb->len + (size_t)need + 1 > sb->cap) {
+        size_t cap = sb->cap < 256 ? 256 : sb->cap;
+        char *buf;
+
+        while (cap < sb->len + (size_t)need + 1)
+            cap *= 2;
+        buf = ces_realloc(sb->ctx, sb->buf, cap);
+        if (buf == NULL) {
+            sb->status = CES_ERR_NOMEM;
+            return;
+        }
+        sb->buf = buf;
+        sb->cap = cap;
+        vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
+    }
+    sb->len += (size_t)need;
+}
+
+void ces_sb_printf(struct ces_sb *sb, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    ces_sb_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
+void ces_sb_puts(struct ces_sb *sb, const char *s)
+{
+    ces_sb_printf(sb, "%s", s);
+}
+
+int ces_sb_finish(struct ces_sb *sb, char **text, size_t *len)
+{
+    if (sb->status == CES_OK && sb->buf == NULL) {
+        sb->buf = ces_malloc(sb->ctx, 1);
+        if (sb->buf == NULL)
+            sb->status = CES_ERR_NOMEM;
+        else
+            sb->buf[0] = '\0';
+    }
+    if (sb->status != CES_OK) {
+        int rc = sb->status;
+
+        ces_sb_free(sb);
+        return ces_ctx_error(sb->ctx, rc, "%s while building text", ces_status_str(rc));
+    }
+    *text = sb->buf;
+    if (len != NULL)
+        *len = sb->len;
+    sb->buf = NULL;
+    sb->len = sb->cap = 0;
+    return CES_OK;
+}
+
+void ces_sb_free(struct ces_sb *sb)
+{
+    ces_free(sb->ctx, sb->buf);
+    sb->buf = NULL;
+    sb->len = sb->cap = 0;
+}

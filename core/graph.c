@@ -1,0 +1,709 @@
+/*
+ * core/graph.c - the concrete op graph: tables of buffers, signals, events
+ * and constants, blocks of per-rank op lists, op-by-op construction with
+ * range checks, whole-graph validation, accessors, equality, and the
+ * concrete .ces printer.
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+int ces_graph_create(struct ces_ctx *ctx, uint32_t ranks, uint32_t streams,
+                     struct ces_graph **out)
+{
+    struct ces_graph *g;
+
+    if (ctx == NULL || out == NULL)
+        return CES_ERR_INVALID;
+    *out = NULL;
+    if (ranks < 1 || ranks > CES_MAX_RANKS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ranks must be 1..%u, not %" PRIu32,
+                             CES_MAX_RANKS, ranks);
+    if (streams < 1 || streams > CES_MAX_STREAMS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "streams must be 1..%u, not %" PRIu32,
+                             CES_MAX_STREAMS, streams);
+    g = ces_malloc(ctx, sizeof(*g));
+    if (g == NULL)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory creating a graph");
+    memset(g, 0, sizeof(*g));
+    g->ctx = ctx;
+    g->ranks = ranks;
+    g->streams = streams;
+    g->next_iter = 1;
+    *out = g;
+    return CES_OK;
+}
+
+static void free_named(struct ces_ctx *ctx, struct ces_vec *v)
+{
+    for (size_t i = 0; i < v->len; i++)
+        ces_free(ctx, CES_VEC_AT(v, struct ces_named, i).name);
+    ces_vec_free(ctx, v);
+}
+
+void ces_graph_destroy(struct ces_graph *g)
+{
+    struct ces_ctx *ctx;
+
+    if (g == NULL)
+        return;
+    ctx = g->ctx;
+    for (size_t b = 0; b < g->blocks.len; b++) {
+        struct ces_gblock *blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, b);
+
+        for (uint32_t r = 0; r < g->ranks; r++)
+            ces_vec_free(ctx, &blk->ops[r]);
+        ces_free(ctx, blk->ops);
+    }
+    ces_vec_free(ctx, &g->blocks);
+    free_named(ctx, &g->buffers);
+    free_named(ctx, &g->signals);
+    free_named(ctx, &g->events);
+    free_named(ctx, &g->consts);
+    ces_free(ctx, g);
+}
+
+int ces_graph_set_connections(struct ces_graph *g, uint32_t connections)
+{
+    if (g == NULL)
+        return CES_ERR_INVALID;
+    if (connections > CES_MAX_STREAMS)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "connections must be 0..%u, not %" PRIu32,
+                             CES_MAX_STREAMS, connections);
+    g->connections = connections;
+    return CES_OK;
+}
+
+static int64_t find_named(const struct ces_vec *v, const char *name)
+{
+    for (size_t i = 0; name != NULL && i < v->len; i++) {
+        if (strcmp(CES_VEC_AT(v, struct ces_named, i).name, name) == 0)
+            return (int64_t)i;
+    }
+    return -1;
+}
+
+static int add_named(struct ces_graph *g, struct ces_vec *v, const char *what,
+                     const struct ces_named *proto, uint32_t *idx)
+{
+    struct ces_named n = *proto;
+    int rc;
+
+    if (!ces_is_ident(proto->name))
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s name '%s' is not an identifier", what,
+                             proto->name != NULL ? proto->name : "(null)");
+    if (find_named(v, proto->name) >= 0)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s '%s' is declared twice", what,
+                             proto->name);
+    n.name = ces_strdup(g->ctx, proto->name);
+    if (n.name == NULL)
+        return ces_ctx_error(g->ctx, CES_ERR_NOMEM, "out of memory adding %s", what);
+    rc = ces_vec_push(g->ctx, v, sizeof(n), &n);
+    if (rc != CES_OK) {
+        ces_free(g->ctx, n.name);
+        return ces_ctx_error(g->ctx, rc, "out of memory adding %s", what);
+    }
+    if (idx != NULL)
+        *idx = (uint32_t)(v->len - 1);
+    return CES_OK;
+}
+
+int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size, uint32_t *idx)
+{
+    struct ces_named n = {(char *)name, size, 0, 0};
+
+    if (g == NULL)
+        return CES_ERR_INVALID;
+    if (size == 0 || size > CES_MAX_BYTES)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                             "buffer '%s': size must be 1..2^48 bytes, not %" PRIu64,
+                             name != NULL ? name : "(null)", size);
+    return add_named(g, &g->buffers, "buffer", &n, idx);
+}
+
+int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width, uint32_t slots,
+                         uint32_t *idx)
+{
+    struct ces_named n = {(char *)name, slots, width, 0};
+
+    if (g == NULL)
+        return CES_ERR_INVALID;
+    if (width != CES_U32 && width != CES_U64)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "signal '%s': width must be u32 or u64",
+                             name != NULL ? name : "(null)");
+    if (slots == 0 || slots > (1u << 24))
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                             "signal '%s': slots must be 1..16777216, not %" PRIu32,
+                             name != NULL ? name : "(null)", slots);
+    return add_named(g, &g->signals, "signal", &n, idx);
+}
+
+int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t *idx)
+{
+    struct ces_named n = {(char *)name, 0, 0, 0};
+
+    if (g == NULL)
+        return CES_ERR_INVALID;
+    return add_named(g, &g->events, "event", &n, idx);
+}
+
+int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value)
+{
+    struct ces_named n = {(char *)name, 0, 0, value};
+
+    if (g == NULL)
+        return CES_ERR_INVALID;
+    return add_named(g, &g->consts, "constant", &n, NULL);
+}
+
+int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps)
+{
+    struct ces_gblock blk;
+    int rc;
+
+    if (g == NULL)
+        return CES_ERR_INVALID;
+    if (kind != CES_PHASE_EAGER && kind != CES_PHASE_GRAPH)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "phase kind must be eager or graph");
+    if (reps < 1 || (kind == CES_PHASE_EAGER && reps != 1))
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                             "a block repeats 1 time (eager) or K >= 1 times (graph), not %" PRIu32,
+                             reps);
+    blk.info.kind = kind;
+    blk.info.reps = reps;
+    blk.info.first_iter = g->next_iter;
+    blk.ops = ces_malloc(g->ctx, sizeof(struct ces_vec) * g->ranks);
+    if (blk.ops == NULL)
+        return ces_ctx_error(g->ctx, CES_ERR_NOMEM, "out of memory adding a block");
+    memset(blk.ops, 0, sizeof(struct ces_vec) * g->ranks);
+    rc = ces_vec_push(g->ctx, &g->blocks, sizeof(blk), &blk);
+    if (rc != CES_OK) {
+        ces_free(g->ctx, blk.ops);
+        return ces_ctx_error(g->ctx, rc, "out of memory adding a block");
+    }
+    g->next_iter += reps;
+    return CES_OK;
+}
+
+int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint32_t index)
+{
+    return snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, rank, stream, index);
+}
+
+/* Prefix for messages about an op: "line:col: " when it has a source
+ * position, "rN.sM: " otherwise. */
+static void op_pos(char *buf, size_t size, uint32_t rank, const struct ces_op *op)
+{
+    if (op->line != 0)
+        snprintf(buf, size, "%" PRIu32 ":%" PRIu32 ": ", op->line, op->col);
+    else
+        snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 ": ", rank, op->stream);
+}
+
+static int check_region(struct ces_graph *g, uint32_t rank, const struct ces_op *op,
+                        const struct ces_region *reg, const char *role)
+{
+    char pos[64];
+    const struct ces_named *buf;
+
+    op_pos(pos, sizeof(pos), rank, op);
+    if (reg->buf >= g->buffers.len)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s%s region names buffer #%" PRIu32
+                             " but the graph has %zu buffers", pos, role, reg->buf,
+                             g->buffers.len);
+    buf = &CES_VEC_AT(&g->buffers, struct ces_named, reg->buf);
+    if (reg->rank >= g->ranks)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                             "%s%s region %s@%" PRIu32 ": rank out of range (ranks are 0..%" PRIu32
+                             ")", pos, role, buf->name, reg->rank, g->ranks - 1);
+    if (reg->lo > reg->hi || reg->hi > buf->size)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                             "%s%s region %s[%" PRIu64 ":%" PRIu64 "] is out of range: expected "
+                             "0 <= lo <= hi <= %" PRIu64, pos, role, buf->name, reg->lo, reg->hi,
+                             buf->size);
+    return CES_OK;
+}
+
+static int check_op(struct ces_graph *g, uint32_t rank, struct ces_op *op)
+{
+    char pos[64];
+    const struct ces_named *sig;
+    int rc = CES_OK;
+
+    op_pos(pos, sizeof(pos), rank, op);
+    if (op->kind >= CES_OP__COUNT)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%sunknown op kind %u", pos, op->kind);
+    if (op->stream >= g->streams)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                             "%sstream s%" PRIu32 " out of range (streams are s0..s%" PRIu32 ")",
+                             pos, op->stream, g->streams - 1);
+    switch (op->kind) {
+    case CES_OP_COPY:
+        rc = check_region(g, rank, op, &op->a, "source");
+        if (rc == CES_OK)
+            rc = check_region(g, rank, op, &op->b, "destination");
+        if (rc == CES_OK && op->a.hi - op->a.lo != op->b.hi - op->b.lo)
+            rc = ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                               "%scopy sizes differ: source %" PRIu64 " bytes, destination %" PRIu64,
+                               pos, op->a.hi - op->a.lo, op->b.hi - op->b.lo);
+        break;
+    case CES_OP_PRODUCE:
+        rc = check_region(g, rank, op, &op->a, "produced");
+        break;
+    case CES_OP_CONSUME:
+        rc = check_region(g, rank, op, &op->a, "consumed");
+        if (rc == CES_OK && (op->flags & CES_OPF_EXPECT)) {
+            rc = check_region(g, rank, op, &op->b, "expected");
+            if (rc == CES_OK && op->a.hi - op->a.lo != op->b.hi - op->b.lo)
+                rc = ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                                   "%sconsume sizes differ: %" PRIu64 " bytes read, %" PRIu64
+                                   " expected", pos, op->a.hi - op->a.lo, op->b.hi - op->b.lo);
+        }
+        break;
+    case CES_OP_WRITE:
+    case CES_OP_WAIT:
+        if (op->slot.sig >= g->signals.len)
+            return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                                 "%sslot names signal #%" PRIu32 " but the graph has %zu", pos,
+                                 op->slot.sig, g->signals.len);
+        sig = &CES_VEC_AT(&g->signals, struct ces_named, op->slot.sig);
+        if (op->slot.idx >= sig->size)
+            return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                                 "%sslot %s[%" PRIu32 "] out of range: %s has %" PRIu64 " slots",
+                                 pos, sig->name, op->slot.idx, sig->name, sig->size);
+        if (op->slot.rank == CES_RANK_ALL && op->kind == CES_OP_WAIT)
+            return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                                 "%swait on %s[%" PRIu32 "]@*: a wait needs one rank's slot", pos,
+                                 sig->name, op->slot.idx);
+        if (op->slot.rank != CES_RANK_ALL && op->slot.rank >= g->ranks)
+            return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                                 "%sslot %s[%" PRIu32 "]@%" PRIu32 ": rank out of range (ranks are "
+                                 "0..%" PRIu32 ")", pos, sig->name, op->slot.idx, op->slot.rank,
+                                 g->ranks - 1);
+        if (op->kind == CES_OP_WAIT && op->cmp != CES_CMP_GEQ && op->cmp != CES_CMP_EQ)
+            return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%swait compare must be >= or ==", pos);
+        if (sig->width == CES_U32)
+            op->value &= UINT32_MAX; /* documented: u32 values are taken mod 2^32 */
+        break;
+    case CES_OP_RECORD:
+    case CES_OP_AWAIT:
+        if (op->event >= g->events.len)
+            return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                                 "%sevent #%" PRIu32 " but the graph has %zu events", pos,
+                                 op->event, g->events.len);
+        break;
+    default:
+        break;
+    }
+    return rc;
+}
+
+int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op)
+{
+    struct ces_gblock *blk;
+    struct ces_op copy;
+    int rc;
+
+    if (g == NULL || op == NULL)
+        return CES_ERR_INVALID;
+    if (rank >= g->ranks)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                             "rank r%" PRIu32 " out of range (ranks are r0..r%" PRIu32 ")", rank,
+                             g->ranks - 1);
+    if (g->blocks.len == 0)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "add a block (phase) before adding ops");
+    copy = *op;
+    rc = check_op(g, rank, &copy);
+    if (rc != CES_OK)
+        return rc;
+    blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, g->blocks.len - 1);
+    rc = ces_vec_push(g->ctx, &blk->ops[rank], sizeof(copy), &copy);
+    if (rc != CES_OK)
+        return ces_ctx_error(g->ctx, rc, "out of memory adding an op");
+    return CES_OK;
+}
+
+/* --- validation --------------------------------------------------------- */
+
+static bool overlap(const struct ces_region *x, const struct ces_region *y)
+{
+    return x->buf == y->buf && x->rank == y->rank && x->lo < y->hi && y->lo < x->hi;
+}
+
+static int verr(struct ces_graph *g, const char *file, uint32_t rank, uint32_t index,
+                const struct ces_op *op, const char *fmt, ...)
+{
+    char msg[CES_ERRMSG_MAX / 2];
+    char where[64];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    ces_op_where(where, sizeof(where), rank, op->stream, index);
+    if (op->line != 0)
+        return ces_ctx_error(g->ctx, CES_ERR_SEMANTIC, "%s:%" PRIu32 ":%" PRIu32 ": %s (%s)",
+                             file != NULL ? file : "<input>", op->line, op->col, msg, where);
+    return ces_ctx_error(g->ctx, CES_ERR_SEMANTIC, "%s%s%s: %s", file != NULL ? file : "",
+                         file != NULL ? ": " : "", where, msg);
+}
+
+/* Per-stream state while walking a rank's enqueue order. */
+struct vstream {
+    uint32_t index;       /* ops of this stream seen so far (the #K of messages) */
+    int64_t batch_start;  /* index in the rank's block list of the open batch, -1 if none */
+};
+
+int ces_graph_validate(struct ces_graph *g, const char *file)
+{
+    struct vstream vs[CES_MAX_STREAMS];
+    bool *recorded = NULL;
+    int rc = CES_OK;
+
+    if (g == NULL)
+        return CES_ERR_INVALID;
+    if (g->blocks.len == 0)
+        return ces_ctx_error(g->ctx, CES_ERR_SEMANTIC, "%s%sthe schedule has no phase",
+                             file != NULL ? file : "", file != NULL ? ": " : "");
+    if (g->events.len > 0) {
+        recorded = ces_malloc(g->ctx, g->events.len * sizeof(bool));
+        if (recorded == NULL)
+            return ces_ctx_error(g->ctx, CES_ERR_NOMEM, "out of memory validating");
+    }
+    for (uint32_t r = 0; r < g->ranks && rc == CES_OK; r++) {
+        for (uint32_t s = 0; s < g->streams; s++) {
+            vs[s].index = 0;
+            vs[s].batch_start = -1;
+        }
+        if (recorded != NULL)
+            memset(recorded, 0, g->events.len * sizeof(bool));
+        for (size_t b = 0; b < g->blocks.len && rc == CES_OK; b++) {
+            const struct ces_gblock *blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, b);
+            const struct ces_op *ops = blk->ops[r].data;
+            size_t n = blk->ops[r].len;
+
+            for (size_t i = 0; i < n && rc == CES_OK; i++) {
+                const struct ces_op *op = &ops[i];
+                struct vstream *st = &vs[op->stream];
+                uint32_t k = st->index++;
+
+                if (st->batch_start >= 0 && op->kind != CES_OP_COPY && op->kind != CES_OP_END) {
+                    rc = verr(g, file, r, k, op, "expected 'copy' or 'end' inside a batch, "
+                              "found '%s'", ces_op_kind_name(op->kind));
+                    break;
+                }
+                switch (op->kind) {
+                case CES_OP_BATCH:
+                    st->batch_start = (int64_t)i;
+                    break;
+                case CES_OP_END:
+                    if (st->batch_start < 0)
+                        rc = verr(g, file, r, k, op, "'end' without 'batch'");
+                    st->batch_start = -1;
+                    break;
+                case CES_OP_COPY:
+                    if (st->batch_start < 0)
+                        break;
+                    /* Copies of one batch run in any order: no destination may
+                     * overlap another copy's source or destination. */
+                    for (size_t j = (size_t)st->batch_start + 1; j < i && rc == CES_OK; j++) {
+                        const struct ces_op *o = &ops[j];
+
+                        if (o->stream != op->stream || o->kind != CES_OP_COPY)
+                            continue;
+                        if (overlap(&o->b, &op->b))
+                            rc = verr(g, file, r, k, op, "copies in one batch overlap: both "
+                                      "write %s@%" PRIu32 " bytes [%" PRIu64 ":%" PRIu64 ") and [%"
+                                      PRIu64 ":%" PRIu64 ")",
+                                      CES_VEC_AT(&g->buffers, struct ces_named, op->b.buf).name,
+                                      op->b.rank, o->b.lo, o->b.hi, op->b.lo, op->b.hi);
+                        else if (overlap(&o->a, &op->b) || overlap(&o->b, &op->a))
+                            rc = verr(g, file, r, k, op, "copies in one batch overlap: one "
+                                      "reads bytes of %s@%" PRIu32 " that another writes",
+                                      CES_VEC_AT(&g->buffers, struct ces_named,
+                                                 overlap(&o->a, &op->b) ? op->b.buf : op->a.buf)
+                                          .name,
+                                      overlap(&o->a, &op->b) ? op->b.rank : op->a.rank);
+                    }
+                    break;
+                case CES_OP_RECORD:
+                    recorded[op->event] = true;
+                    break;
+                case CES_OP_AWAIT:
+                    if (!recorded[op->event])
+                        rc = verr(g, file, r, k, op, "'await %s' has no 'record %s' before it "
+                                  "on rank %" PRIu32,
+                                  CES_VEC_AT(&g->events, struct ces_named, op->event).name,
+                                  CES_VEC_AT(&g->events, struct ces_named, op->event).name, r);
+                    break;
+                default:
+                    break;
+                }
+            }
+            for (uint32_t s = 0; s < g->streams && rc == CES_OK; s++) {
+                if (vs[s].batch_start >= 0)
+                    rc = verr(g, file, r, vs[s].index, &ops[vs[s].batch_start],
+                              "'batch' without 'end' (a batch must end in the phase it starts)");
+            }
+        }
+    }
+    ces_free(g->ctx, recorded);
+    return rc;
+}
+
+/* --- accessors ----------------------------------------------------------- */
+
+uint32_t ces_graph_ranks(const struct ces_graph *g) { return g->ranks; }
+uint32_t ces_graph_streams(const struct ces_graph *g) { return g->streams; }
+uint32_t ces_graph_connections(const struct ces_graph *g) { return g->connections; }
+uint32_t ces_graph_nbuffers(const struct ces_graph *g) { return (uint32_t)g->buffers.len; }
+uint32_t ces_graph_nsignals(const struct ces_graph *g) { return (uint32_t)g->signals.len; }
+uint32_t ces_graph_nevents(const struct ces_graph *g) { return (uint32_t)g->events.len; }
+uint32_t ces_graph_nconsts(const struct ces_graph *g) { return (uint32_t)g->consts.len; }
+uint32_t ces_graph_nblocks(const struct ces_graph *g) { return (uint32_t)g->blocks.len; }
+uint64_t ces_graph_iterations(const struct ces_graph *g) { return g->next_iter - 1; }
+
+struct ces_buffer_info ces_graph_buffer(const struct ces_graph *g, uint32_t i)
+{
+    const struct ces_named *n = &CES_VEC_AT(&g->buffers, struct ces_named, i);
+    struct ces_buffer_info info = {n->name, n->size};
+
+    return info;
+}
+
+struct ces_signal_info ces_graph_signal(const struct ces_graph *g, uint32_t i)
+{
+    const struct ces_named *n = &CES_VEC_AT(&g->signals, struct ces_named, i);
+    struct ces_signal_info info = {n->name, n->width, (uint32_t)n->size};
+
+    return info;
+}
+
+const char *ces_graph_event(const struct ces_graph *g, uint32_t i)
+{
+    return CES_VEC_AT(&g->events, struct ces_named, i).name;
+}
+
+const char *ces_graph_const(const struct ces_graph *g, uint32_t i, int64_t *value)
+{
+    const struct ces_named *n = &CES_VEC_AT(&g->consts, struct ces_named, i);
+
+    if (value != NULL)
+        *value = n->value;
+    return n->name;
+}
+
+struct ces_block_info ces_graph_block(const struct ces_graph *g, uint32_t b)
+{
+    return CES_VEC_AT(&g->blocks, struct ces_gblock, b).info;
+}
+
+const struct ces_op *ces_graph_ops(const struct ces_graph *g, uint32_t b, uint32_t rank,
+                                   uint32_t *n)
+{
+    const struct ces_vec *v = &CES_VEC_AT(&g->blocks, struct ces_gblock, b).ops[rank];
+
+    *n = (uint32_t)v->len;
+    return v->data;
+}
+
+int64_t ces_graph_find_buffer(const struct ces_graph *g, const char *name)
+{
+    return find_named(&g->buffers, name);
+}
+
+int64_t ces_graph_find_signal(const struct ces_graph *g, const char *name)
+{
+    return find_named(&g->signals, name);
+}
+
+int64_t ces_graph_find_event(const struct ces_graph *g, const char *name)
+{
+    return find_named(&g->events, name);
+}
+
+/* --- equality ------------------------------------------------------------ */
+
+static bool named_equal(const struct ces_vec *a, const struct ces_vec *b)
+{
+    if (a->len != b->len)
+        return false;
+    for (size_t i = 0; i < a->len; i++) {
+        const struct ces_named *x = &CES_VEC_AT(a, struct ces_named, i);
+        const struct ces_named *y = &CES_VEC_AT(b, struct ces_named, i);
+
+        if (strcmp(x->name, y->name) != 0 || x->size != y->size || x->width != y->width)
+            return false;
+    }
+    return true;
+}
+
+static bool region_equal(const struct ces_region *x, const struct ces_region *y)
+{
+    return x->buf == y->buf && x->rank == y->rank && x->lo == y->lo && x->hi == y->hi;
+}
+
+static bool op_equal(const struct ces_op *x, const struct ces_op *y)
+{
+    return x->kind == y->kind && x->cmp == y->cmp &&
+           (x->flags & CES_OPF_EXPECT) == (y->flags & CES_OPF_EXPECT) &&
+           x->stream == y->stream && region_equal(&x->a, &y->a) && region_equal(&x->b, &y->b) &&
+           x->slot.sig == y->slot.sig && x->slot.rank == y->slot.rank &&
+           x->slot.idx == y->slot.idx && x->value == y->value && x->event == y->event;
+}
+
+int ces_graph_equal(const struct ces_graph *a, const struct ces_graph *b)
+{
+    if (a->ranks != b->ranks || a->streams != b->streams || a->connections != b->connections ||
+        !named_equal(&a->buffers, &b->buffers) || !named_equal(&a->signals, &b->signals) ||
+        !named_equal(&a->events, &b->events) || a->blocks.len != b->blocks.len)
+        return 0;
+    for (size_t i = 0; i < a->blocks.len; i++) {
+        const struct ces_gblock *x = &CES_VEC_AT(&a->blocks, struct ces_gblock, i);
+        const struct ces_gblock *y = &CES_VEC_AT(&b->blocks, struct ces_gblock, i);
+
+        if (x->info.kind != y->info.kind || x->info.reps != y->info.reps ||
+            x->info.first_iter != y->info.first_iter)
+            return 0;
+        for (uint32_t r = 0; r < a->ranks; r++) {
+            if (x->ops[r].len != y->ops[r].len)
+                return 0;
+            for (size_t k = 0; k < x->ops[r].len; k++) {
+                if (!op_equal(&CES_VEC_AT(&x->ops[r], struct ces_op, k),
+                              &CES_VEC_AT(&y->ops[r], struct ces_op, k)))
+                    return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* --- printing ------------------------------------------------------------ */
+
+static void fmt_region(struct ces_sb *sb, const struct ces_graph *g, uint32_t rank,
+                       const struct ces_region *reg, bool always_rank)
+{
+    ces_sb_printf(sb, "%s[%" PRIu64 ":%" PRIu64 "]",
+                  CES_VEC_AT(&g->buffers, struct ces_named, reg->buf).name, reg->lo, reg->hi);
+    if (always_rank || reg->rank != rank)
+        ces_sb_printf(sb, "@%" PRIu32, reg->rank);
+}
+
+static void fmt_op(struct ces_sb *sb, const struct ces_graph *g, uint32_t rank,
+                   const struct ces_op *op)
+{
+    ces_sb_puts(sb, ces_op_kind_name(op->kind));
+    switch (op->kind) {
+    case CES_OP_COPY:
+        ces_sb_puts(sb, " ");
+        fmt_region(sb, g, rank, &op->a, false);
+        ces_sb_puts(sb, " -> ");
+        fmt_region(sb, g, rank, &op->b, false);
+        break;
+    case CES_OP_WRITE:
+    case CES_OP_WAIT:
+        ces_sb_printf(sb, " %s[%" PRIu32 "]",
+                      CES_VEC_AT(&g->signals, struct ces_named, op->slot.sig).name, op->slot.idx);
+        if (op->slot.rank == CES_RANK_ALL)
+            ces_sb_puts(sb, "@*");
+        else if (op->slot.rank != rank)
+            ces_sb_printf(sb, "@%" PRIu32, op->slot.rank);
+        ces_sb_printf(sb, " %s %" PRIu64,
+                      op->kind == CES_OP_WRITE ? "=" : op->cmp == CES_CMP_EQ ? "==" : ">=",
+                      op->value);
+        break;
+    case CES_OP_RECORD:
+    case CES_OP_AWAIT:
+        ces_sb_printf(sb, " %s", CES_VEC_AT(&g->events, struct ces_named, op->event).name);
+        break;
+    case CES_OP_PRODUCE:
+        ces_sb_puts(sb, " ");
+        fmt_region(sb, g, rank, &op->a, false);
+        break;
+    case CES_OP_CONSUME:
+        ces_sb_puts(sb, " ");
+        fmt_region(sb, g, rank, &op->a, false);
+        if (op->flags & CES_OPF_EXPECT) {
+            ces_sb_puts(sb, " == ");
+            fmt_region(sb, g, rank, &op->b, true);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+int ces_op_format(const struct ces_graph *g, uint32_t rank, const struct ces_op *op, char *buf,
+                  size_t size)
+{
+    struct ces_sb sb;
+    int n;
+
+    ces_sb_init(&sb, g->ctx);
+    fmt_op(&sb, g, rank, op);
+    if (sb.status != CES_OK) {
+        ces_sb_free(&sb);
+        if (size > 0)
+            buf[0] = '\0';
+        return -1;
+    }
+    n = snprintf(buf, size, "%s", sb.buf != NULL ? sb.buf : "");
+    ces_sb_free(&sb);
+    return n;
+}
+
+int ces_graph_print(struct ces_ctx *ctx, const struct ces_graph *g, unsigned flags, char **text,
+                    size_t *len)
+{
+    struct ces_sb sb;
+
+    if (ctx == NULL || g == NULL || text == NULL)
+        return CES_ERR_INVALID;
+    ces_sb_init(&sb, ctx);
+    ces_sb_printf(&sb, "cesync %d\nranks %" PRIu32 "\nstreams %" PRIu32 "\n", CES_FORMAT_VERSION,
+                  g->ranks, g->streams);
+    if (g->connections != 0)
+        ces_sb_printf(&sb, "connections %" PRIu32 "\n", g->connections);
+    for (size_t i = 0; i < g->consts.len; i++) {
+        const struct ces_named *c = &CES_VEC_AT(&g->consts, struct ces_named, i);
+
+        ces_sb_printf(&sb, "let %s = %" PRId64 "\n", c->name, c->value);
+    }
+    for (size_t i = 0; i < g->buffers.len; i++) {
+        const struct ces_named *b = &CES_VEC_AT(&g->buffers, struct ces_named, i);
+
+        ces_sb_printf(&sb, "buffer %s %" PRIu64 "\n", b->name, b->size);
+    }
+    for (size_t i = 0; i < g->signals.len; i++) {
+        const struct ces_named *s = &CES_VEC_AT(&g->signals, struct ces_named, i);
+
+        ces_sb_printf(&sb, "signal %s u%" PRIu32 " %" PRIu64 "\n", s->name, s->width, s->size);
+    }
+    for (size_t b = 0; b < g->blocks.len; b++) {
+        const struct ces_gblock *blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, b);
+
+        ces_sb_printf(&sb, "phase %s x%" PRIu32, blk->info.kind == CES_PHASE_GRAPH ? "graph" : "eager",
+                      blk->info.reps);
+        if (flags & CES_PRINT_EXPLAIN)
+            ces_sb_printf(&sb, "  # iterations %" PRIu64 "..%" PRIu64, blk->info.first_iter,
+                          blk->info.first_iter + blk->info.reps - 1);
+        ces_sb_puts(&sb, "\n");
+        for (uint32_t r = 0; r < g->ranks; r++) {
+            for (size_t k = 0; k < blk->ops[r].len; k++) {
+                const struct ces_op *op = &CES_VEC_AT(&blk->ops[r], struct ces_op, k);
+
+                ces_sb_printf(&sb, "r%" PRIu32, r);
+                if (op->stream != 0)
+                    ces_sb_printf(&sb, " s%" PRIu32, op->stream);
+                ces_sb_puts(&sb, " : ");
+                fmt_op(&sb, g, r, op);
+                if ((flags & CES_PRINT_EXPLAIN) && (op->flags & CES_OPF_FROZEN))
+                    ces_sb_printf(&sb, "  # $i frozen at %" PRIu64 " for all %" PRIu32
+                                  " replays", blk->info.first_iter, blk->info.reps);
+                ces_sb_puts(&sb, "\n");
+            }
+        }
+    }
+    return ces_sb_finish(&sb, text, len);
+}

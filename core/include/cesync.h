@@ -1,0 +1,475 @@
+/*
+ * cesync.h - the one public header of cesync.
+ *
+ * cesync describes copy-engine transfer-and-sync schedules between the GPUs of
+ * one node as an op graph, checks them on the CPU for every interleaving
+ * (backend "sim"), runs them on GPUs (backend "cuda") and draws them.
+ *
+ * Layers, in the order data flows:
+ *   program  (struct ces_prog)  the parsed .ces text: symbolic, with r*, over p,
+ *                               expressions and phases; printed canonically.
+ *   graph    (struct ces_graph) the expanded, concrete op lists: for each
+ *                               block (one phase body instance) and rank, the
+ *                               ops in host enqueue order, each naming its
+ *                               stream; everything a backend consumes.
+ *
+ * Conventions: every function returns an enum ces_status (0 = CES_OK, negative
+ * = error) unless it says otherwise; on error the context's last-error text
+ * (ces_ctx_last_error) says what went wrong and where.  Every object has a
+ * create and a destroy; destroy accepts NULL.  Objects are not thread safe;
+ * different objects may be used from different threads.
+ */
+#ifndef CESYNC_H
+#define CESYNC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(CES_BUILDING_LIBRARY)
+#define CES_API __attribute__((visibility("default")))
+#else
+#define CES_API
+#endif
+
+#define CES_VERSION_MAJOR 0
+#define CES_VERSION_MINOR 1
+#define CES_FORMAT_VERSION 1 /* the "cesync 1" line of .ces files */
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* X(name, value, text) */
+#define CES_STATUS_MAP(X)                                                      \
+    X(CES_OK, 0, "ok")                                                         \
+    X(CES_ERR_NOMEM, -1, "out of memory")                                      \
+    X(CES_ERR_INVALID, -2, "invalid argument")                                 \
+    X(CES_ERR_PARSE, -3, "syntax error")                                       \
+    X(CES_ERR_SEMANTIC, -4, "invalid schedule")                                \
+    X(CES_ERR_IO, -5, "input/output error")                                    \
+    X(CES_ERR_UNSUPPORTED, -6, "not supported")                                \
+    X(CES_ERR_LIMIT, -7, "limit exceeded")                                     \
+    X(CES_ERR_CUDA, -8, "CUDA error")                                          \
+    X(CES_ERR_TIMEOUT, -9, "timed out")                                        \
+    X(CES_ERR_PEER_FAILED, -10, "a peer failed")                               \
+    X(CES_ERR_SYSTEM, -11, "system call failed")                               \
+    X(CES_ERR_INTERNAL, -12, "internal error")
+
+enum ces_status {
+#define CES_X_(name, value, text) name = value,
+    CES_STATUS_MAP(CES_X_)
+#undef CES_X_
+};
+
+/* A constant string for a status; "unknown status" for values not listed. */
+CES_API const char *ces_status_str(int status);
+
+/* ------------------------------------------------------------------------ */
+/* Context: allocation hooks and the last error                             */
+/* ------------------------------------------------------------------------ */
+
+/* Allocation hooks.  All memory cesync allocates goes through them, so tests
+ * can count live blocks and inject failures.  realloc(ud, NULL, n) must act as
+ * malloc; free(ud, NULL) must be a no-op. */
+struct ces_alloc {
+    void *(*malloc)(void *ud, size_t size);
+    void *(*realloc)(void *ud, void *ptr, size_t size);
+    void (*free)(void *ud, void *ptr);
+    void *ud;
+};
+
+struct ces_ctx;
+
+/* Creates a context.  hooks may be NULL for the C library's allocator; the
+ * hooks are copied.  The context itself is allocated with the hooks. */
+CES_API int ces_ctx_create(const struct ces_alloc *hooks, struct ces_ctx **out);
+CES_API void ces_ctx_destroy(struct ces_ctx *ctx);
+
+/* The last error's text ("file:line:col: what was expected"), "" if none.
+ * Valid until the next call that fails on this context. */
+CES_API const char *ces_ctx_last_error(const struct ces_ctx *ctx);
+
+/* Sets the last error (printf style) and returns status, so callers can write
+ * `return ces_ctx_error(ctx, CES_ERR_INVALID, "...")`. */
+CES_API int ces_ctx_error(struct ces_ctx *ctx, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Memory through the context's hooks; what cesync returns to the caller as a
+ * char* (printed text) is freed with ces_free. */
+CES_API void *ces_malloc(struct ces_ctx *ctx, size_t size);
+CES_API void *ces_realloc(struct ces_ctx *ctx, void *ptr, size_t size);
+CES_API void ces_free(struct ces_ctx *ctx, void *ptr);
+
+/* ------------------------------------------------------------------------ */
+/* The op graph (concrete)                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* X(enum, keyword, synopsis) - one list generates the enum, the keyword table
+ * and the synopsis used by the printer, the dot emitter and counterexamples. */
+#define CES_OP_MAP(X)                                                          \
+    X(CES_OP_COPY, "copy", "copy SRC -> DST")                                  \
+    X(CES_OP_BATCH, "batch", "batch (start of an unordered copy set)")         \
+    X(CES_OP_END, "end", "end (the batch completes)")                          \
+    X(CES_OP_WRITE, "write", "write SLOT = V")                                 \
+    X(CES_OP_WAIT, "wait", "wait SLOT >= V | wait SLOT == V")                  \
+    X(CES_OP_FENCE, "fence", "fence (memop barrier)")                          \
+    X(CES_OP_FLUSH, "flush", "flush (flush remote writes)")                    \
+    X(CES_OP_RECORD, "record", "record E")                                     \
+    X(CES_OP_AWAIT, "await", "await E")                                        \
+    X(CES_OP_PRODUCE, "produce", "produce REGION")                             \
+    X(CES_OP_CONSUME, "consume", "consume REGION [== REGION@q]")
+
+enum ces_op_kind {
+#define CES_X_(e, kw, syn) e,
+    CES_OP_MAP(CES_X_)
+#undef CES_X_
+    CES_OP__COUNT
+};
+
+CES_API const char *ces_op_kind_name(int kind);     /* "copy", ...; NULL if out of range */
+CES_API const char *ces_op_kind_synopsis(int kind); /* "copy SRC -> DST", ... */
+
+enum ces_width { CES_U32 = 32, CES_U64 = 64 };
+enum ces_cmp { CES_CMP_GEQ = 0, CES_CMP_EQ = 1 }; /* u32 GEQ is cyclic */
+enum ces_phase_kind { CES_PHASE_EAGER = 0, CES_PHASE_GRAPH = 1 };
+
+/* A slot's rank field for `@*` (a write to every rank's slot). */
+#define CES_RANK_ALL UINT32_MAX
+
+/* Largest size of a buffer and largest offset: 2^48 bytes. */
+#define CES_MAX_BYTES (UINT64_C(1) << 48)
+#define CES_MAX_RANKS 1024u
+#define CES_MAX_STREAMS 64u
+
+/* A byte range [lo, hi) of buffer `buf` on rank `rank`. */
+struct ces_region {
+    uint32_t buf;
+    uint32_t rank;
+    uint64_t lo;
+    uint64_t hi;
+};
+
+/* Slot `idx` of signal array `sig` on rank `rank` (or CES_RANK_ALL). */
+struct ces_slot {
+    uint32_t sig;
+    uint32_t rank;
+    uint32_t idx;
+};
+
+enum ces_op_flags {
+    CES_OPF_EXPECT = 1u << 0, /* consume: `== b` is present */
+    CES_OPF_FROZEN = 1u << 1  /* the op's expressions used $i inside a graph phase */
+};
+
+/* One op: a fixed-shape record that refers to buffers, signals and events by
+ * index into the graph's tables.  Fields a kind does not use are zero. */
+struct ces_op {
+    uint8_t kind;   /* enum ces_op_kind */
+    uint8_t cmp;    /* wait: enum ces_cmp */
+    uint8_t flags;  /* enum ces_op_flags */
+    uint8_t pad_;
+    uint32_t stream;
+    struct ces_region a; /* copy: source; produce, consume: the region */
+    struct ces_region b; /* copy: destination; consume: the expected region */
+    struct ces_slot slot; /* write, wait */
+    uint64_t value;       /* write, wait; already reduced mod 2^32 for u32 */
+    uint32_t event;       /* record, await: index into the event table */
+    uint32_t line;        /* source position of the op, 0 when built by API */
+    uint32_t col;
+};
+
+struct ces_buffer_info {
+    const char *name;
+    uint64_t size; /* bytes per rank */
+};
+
+struct ces_signal_info {
+    const char *name;
+    uint32_t width; /* enum ces_width */
+    uint32_t slots; /* per rank */
+};
+
+/* A block is one instance of a phase body.  An eager phase xK becomes K
+ * blocks with reps 1; a graph phase xK becomes one block with reps K whose
+ * values were evaluated once (at $i = first_iter) and are replayed K times.
+ * Replay j (0-based) of a block is global iteration first_iter + j. */
+struct ces_block_info {
+    uint32_t kind;       /* enum ces_phase_kind */
+    uint32_t reps;
+    uint64_t first_iter; /* 1-based */
+};
+
+struct ces_graph;
+
+/* Creates an empty graph of `ranks` ranks and `streams` streams per rank. */
+CES_API int ces_graph_create(struct ces_ctx *ctx, uint32_t ranks, uint32_t streams,
+                             struct ces_graph **out);
+CES_API void ces_graph_destroy(struct ces_graph *g);
+
+/* 0 = one hardware queue per stream (default); N > 0 = stream s enters FIFO
+ * queue s mod N. */
+CES_API int ces_graph_set_connections(struct ces_graph *g, uint32_t connections);
+
+/* Tables.  Names are copied; they must be identifiers, unique per table.
+ * The index of the new entry is stored in *idx (may be NULL). */
+CES_API int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size,
+                                 uint32_t *idx);
+CES_API int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width,
+                                 uint32_t slots, uint32_t *idx);
+CES_API int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t *idx);
+/* Named constants are kept for printing only (they are already folded into
+ * the ops). */
+CES_API int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value);
+
+/* Starts a new block; later ops go into it.  reps must be 1 for eager. */
+CES_API int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps);
+
+/* Appends a copy of *op to rank `rank`'s list in the current block (the
+ * host's enqueue order on that rank).  Checks the indices against the tables
+ * and the ranges against the sizes; a full check of the whole graph is
+ * ces_graph_validate. */
+CES_API int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op);
+
+/* Whole-graph checks: every batch has its end on the same stream, copies in
+ * one batch do not overlap, every await has a record before it in enqueue
+ * order, flush/fence legal, ...  Errors name the op (`r1.s0#7`) and its source
+ * line:col if it has one.  `file` may be NULL. */
+CES_API int ces_graph_validate(struct ces_graph *g, const char *file);
+
+CES_API uint32_t ces_graph_ranks(const struct ces_graph *g);
+CES_API uint32_t ces_graph_streams(const struct ces_graph *g);
+CES_API uint32_t ces_graph_connections(const struct ces_graph *g);
+CES_API uint32_t ces_graph_nbuffers(const struct ces_graph *g);
+CES_API struct ces_buffer_info ces_graph_buffer(const struct ces_graph *g, uint32_t i);
+CES_API uint32_t ces_graph_nsignals(const struct ces_graph *g);
+CES_API struct ces_signal_info ces_graph_signal(const struct ces_graph *g, uint32_t i);
+CES_API uint32_t ces_graph_nevents(const struct ces_graph *g);
+CES_API const char *ces_graph_event(const struct ces_graph *g, uint32_t i);
+CES_API uint32_t ces_graph_nconsts(const struct ces_graph *g);
+CES_API const char *ces_graph_const(const struct ces_graph *g, uint32_t i, int64_t *value);
+CES_API uint32_t ces_graph_nblocks(const struct ces_graph *g);
+CES_API struct ces_block_info ces_graph_block(const struct ces_graph *g, uint32_t b);
+/* The ops of rank `rank` in block `b`, in enqueue order; *n receives the count. */
+CES_API const struct ces_op *ces_graph_ops(const struct ces_graph *g, uint32_t b,
+                                           uint32_t rank, uint32_t *n);
+/* The total number of iterations (sum of reps over blocks). */
+CES_API uint64_t ces_graph_iterations(const struct ces_graph *g);
+/* Looks a buffer / signal / event up by name; -1 if absent. */
+CES_API int64_t ces_graph_find_buffer(const struct ces_graph *g, const char *name);
+CES_API int64_t ces_graph_find_signal(const struct ces_graph *g, const char *name);
+CES_API int64_t ces_graph_find_event(const struct ces_graph *g, const char *name);
+
+/* Structural equality (tables, blocks, ops; source positions ignored). */
+CES_API int ces_graph_equal(const struct ces_graph *a, const struct ces_graph *b);
+
+/* Formats one op as .ces text without the `WHO :` prefix, e.g.
+ * "wait ready[0]@1 == 3", into buf (always NUL-terminated).  Returns the
+ * length it needed, like snprintf. */
+CES_API int ces_op_format(const struct ces_graph *g, uint32_t rank, const struct ces_op *op,
+                          char *buf, size_t size);
+
+enum ces_print_flags {
+    CES_PRINT_EXPLAIN = 1u << 0 /* annotate ops whose $i was frozen by a graph phase */
+};
+
+/* Writes the graph as concrete .ces text (`rN sM : op` lines, one block per
+ * `phase` line).  Parsing the result and expanding it gives an equal graph.
+ * *text is allocated with the context's hooks; free with ces_free. */
+CES_API int ces_graph_print(struct ces_ctx *ctx, const struct ces_graph *g, unsigned flags,
+                            char **text, size_t *len);
+
+/* ------------------------------------------------------------------------ */
+/* The .ces text format (program level)                                     */
+/* ------------------------------------------------------------------------ */
+
+struct ces_prog;
+
+/* Parses .ces text.  `file` names the input in errors (may be NULL: "<input>").
+ * On a syntax error returns CES_ERR_PARSE with "file:line:col: expected ..." */
+CES_API int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
+                           struct ces_prog **out);
+/* Reads and parses a file; "-" is standard input. */
+CES_API int ces_prog_parse_file(struct ces_ctx *ctx, const char *path, struct ces_prog **out);
+CES_API void ces_prog_destroy(struct ces_prog *p);
+
+/* Canonical text: printing the parse of canonical text gives the same text. */
+CES_API int ces_prog_print(struct ces_ctx *ctx, const struct ces_prog *p, char **text,
+                           size_t *len);
+
+/* Expands r*, over p, expressions, phases and iterations into a graph and
+ * validates it.  Semantic errors (CES_ERR_SEMANTIC) name file:line:col. */
+CES_API int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p,
+                            struct ces_graph **out);
+
+/* Parse + expand in one call, for a path ("-" = stdin). */
+CES_API int ces_graph_load(struct ces_ctx *ctx, const char *path, struct ces_graph **out);
+
+/* ------------------------------------------------------------------------ */
+/* Collective builders                                                      */
+/* ------------------------------------------------------------------------ */
+
+#define CES_COLL_MAP(X)                                                        \
+    X(CES_COLL_ALLTOALL, "alltoall")                                           \
+    X(CES_COLL_ALLGATHER, "allgather")                                         \
+    X(CES_COLL_GATHER, "gather")                                               \
+    X(CES_COLL_SCATTER, "scatter")                                             \
+    X(CES_COLL_BROADCAST, "broadcast")                                         \
+    X(CES_COLL_SENDRECV, "sendrecv")                                           \
+    X(CES_COLL_BARRIER, "barrier")
+
+enum ces_coll {
+#define CES_X_(e, name) e,
+    CES_COLL_MAP(CES_X_)
+#undef CES_X_
+    CES_COLL__COUNT
+};
+
+#define CES_PROTO_MAP(X)                                                       \
+    X(CES_PROTO_NCCL, "nccl")                                                  \
+    X(CES_PROTO_MONO, "mono")                                                  \
+    X(CES_PROTO_CREDIT, "credit")
+
+enum ces_proto {
+#define CES_X_(e, name) e,
+    CES_PROTO_MAP(CES_X_)
+#undef CES_X_
+    CES_PROTO__COUNT
+};
+
+CES_API const char *ces_coll_name(int coll);   /* NULL if out of range */
+CES_API int ces_coll_from_name(const char *name); /* -1 if unknown */
+CES_API const char *ces_proto_name(int proto);
+CES_API int ces_proto_from_name(const char *name);
+
+#define CES_MAX_PAIRS 64u
+
+struct ces_coll_params {
+    uint32_t coll;       /* enum ces_coll */
+    uint32_t proto;      /* enum ces_proto */
+    uint32_t ranks;      /* 2..CES_MAX_RANKS */
+    uint64_t bytes;      /* bytes per rank (alltoall: per peer chunk is bytes/ranks) */
+    uint32_t iterations; /* >= 1 */
+    uint32_t phase;      /* enum ces_phase_kind */
+    uint32_t root;       /* gather, scatter, broadcast */
+    /* sendrecv: pairs[i] = {sender, receiver}; npairs 0 = the pipeline
+     * 0->1->...->ranks-1. */
+    uint32_t npairs;
+    uint32_t pairs[CES_MAX_PAIRS][2];
+    uint32_t chunks; /* sendrecv: chunks per message (default 4 when 0) */
+    uint32_t slots;  /* sendrecv: receive slots in flight (default 2 when 0) */
+};
+
+/* Fills *p with the defaults for `coll` (mono, eager, 2 ranks, 1024 bytes,
+ * 1 iteration, root 0). */
+CES_API void ces_coll_params_init(struct ces_coll_params *p, uint32_t coll);
+
+/* Generates the .ces program text of a collective.  CES_ERR_UNSUPPORTED if the
+ * protocol cannot express that collective or phase kind. */
+CES_API int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char **text,
+                            size_t *len);
+/* Source + parse: the symbolic program. */
+CES_API int ces_coll_program(struct ces_ctx *ctx, const struct ces_coll_params *p,
+                             struct ces_prog **out);
+/* Source + parse + expand + validate: the graph. */
+CES_API int ces_coll_build(struct ces_ctx *ctx, const struct ces_coll_params *p,
+                           struct ces_graph **out);
+
+/* ------------------------------------------------------------------------ */
+/* Graphviz                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* An overlay drawn over the schedule (a counterexample); NULL for none.
+ * Ops are named by (block, rep, rank, index in the rank's list of the block). */
+struct ces_dot_mark {
+    uint32_t block, rank, index;
+    uint32_t step;  /* 1-based step number to print on the node, 0 = none */
+    uint32_t style; /* enum ces_dot_style */
+};
+enum ces_dot_style { CES_DOT_STEP = 0, CES_DOT_BLOCKED = 1, CES_DOT_RACE = 2 };
+
+struct ces_dot_overlay {
+    const struct ces_dot_mark *marks;
+    size_t nmarks;
+    const char *title; /* e.g. the verdict line; may be NULL */
+};
+
+/* Writes the graph as Graphviz dot: a cluster per rank, a lane per stream,
+ * ops in program order, dashed write -> wait edges, data edges for remote
+ * copies, a legend.  Deterministic.  Free *text with ces_free. */
+CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
+                         const struct ces_dot_overlay *overlay, char **text, size_t *len);
+
+/* Writes dot text to `path`: .dot as is; .svg / .png through Graphviz `dot`
+ * (CES_ERR_UNSUPPORTED with a message when `dot` is not installed). */
+CES_API int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path);
+
+/* ------------------------------------------------------------------------ */
+/* Backends                                                                 */
+/* ------------------------------------------------------------------------ */
+
+#define CES_BACKEND_ABI_VERSION 1
+
+/* The backend boundary, grouped by object lifetime.  A backend fills in a
+ * const instance; the umbrella library lists them (ces_backend_find).
+ *   probe:    is the backend usable on this machine?  CES_OK or an error with
+ *             a message (e.g. no GPU).
+ *   prepare:  builds the backend's state for one validated graph and its
+ *             options (`opts` is backend specific, may be NULL).
+ *   launch:   starts executing/exploring it.
+ *   poll:     CES_OK when finished (then *verdict holds enum ces_verdict
+ *             bits), 1 while still running, negative on error.
+ *   destroy:  frees the state; accepts NULL. */
+struct ces_backend_ops {
+    int abi_version;
+    const char *name;
+    int (*probe)(struct ces_ctx *ctx);
+    int (*prepare)(struct ces_ctx *ctx, const struct ces_graph *g, const void *opts,
+                   void **state);
+    int (*launch)(void *state);
+    int (*poll)(void *state, uint32_t *verdict);
+    void (*destroy)(void *state);
+};
+
+/* Checker and runner verdicts: results, not errors. */
+enum ces_verdict {
+    CES_V_OK = 0,
+    CES_V_DEADLOCK = 1u << 0,
+    CES_V_HANG = 1u << 1,
+    CES_V_RACE = 1u << 2,
+    CES_V_MISMATCH = 1u << 3,
+    CES_V_INCOMPLETE = 1u << 4
+};
+
+/* The backends compiled into this library, NULL-terminated. */
+CES_API const struct ces_backend_ops *const *ces_backends(void);
+/* The backend of that name, NULL if not compiled in. */
+CES_API const struct ces_backend_ops *ces_backend_find(const char *name);
+
+/* ------------------------------------------------------------------------ */
+/* The model checker (backend "sim")                                        */
+/* ------------------------------------------------------------------------ */
+/* (section owned by backend/sim) */
+
+/* ------------------------------------------------------------------------ */
+/* The machine model (model/)                                               */
+/* ------------------------------------------------------------------------ */
+/* (section owned by model/) */
+
+/* ------------------------------------------------------------------------ */
+/* The CUDA runtime (backend "cuda"; present when built with CUDA)          */
+/* ------------------------------------------------------------------------ */
+/* (section owned by backend/cuda) */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CESYNC_H */

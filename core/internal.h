@@ -1,0 +1,101 @@
+/*
+ * core/internal.h - private declarations shared by the files of core/:
+ * the context and graph layouts, a growable array and a string builder.
+ * Other directories use only cesync.h (plus this file's string builder and
+ * array helpers, which the tools and backends may include as "internal.h"
+ * of core through the ces_core target's private include path).
+ */
+#ifndef CES_CORE_INTERNAL_H
+#define CES_CORE_INTERNAL_H
+
+#include "cesync.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#define CES_ERRMSG_MAX 1024
+
+struct ces_ctx {
+    struct ces_alloc hooks;
+    char errmsg[CES_ERRMSG_MAX];
+};
+
+/* Sets the last error from a va_list; returns status. */
+int ces_ctx_verror(struct ces_ctx *ctx, int status, const char *fmt, va_list ap);
+
+/* --- growable array of fixed-size items ------------------------------- */
+
+struct ces_vec {
+    void *data;
+    size_t len;  /* items in use */
+    size_t cap;  /* items allocated */
+};
+
+/* Makes room for `extra` more items of `item` bytes; CES_ERR_NOMEM on failure
+ * (the vector is unchanged then). */
+int ces_vec_reserve(struct ces_ctx *ctx, struct ces_vec *v, size_t item, size_t extra);
+/* Appends one item (copied from `elem`). */
+int ces_vec_push(struct ces_ctx *ctx, struct ces_vec *v, size_t item, const void *elem);
+void ces_vec_free(struct ces_ctx *ctx, struct ces_vec *v);
+#define CES_VEC_AT(v, type, i) (((type *)(v)->data)[i])
+
+/* --- string builder ---------------------------------------------------- */
+
+struct ces_sb {
+    struct ces_ctx *ctx;
+    char *buf;
+    size_t len;
+    size_t cap;
+    int status; /* first error (sticky); CES_OK while all appends succeeded */
+};
+
+void ces_sb_init(struct ces_sb *sb, struct ces_ctx *ctx);
+/* Appends formatted text; on failure sets sb->status and ignores later calls. */
+void ces_sb_printf(struct ces_sb *sb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void ces_sb_vprintf(struct ces_sb *sb, const char *fmt, va_list ap);
+void ces_sb_puts(struct ces_sb *sb, const char *s);
+/* Hands the text to the caller (*text, *len) or frees it and returns the
+ * sticky error.  *text is always NUL-terminated. */
+int ces_sb_finish(struct ces_sb *sb, char **text, size_t *len);
+void ces_sb_free(struct ces_sb *sb);
+
+/* Duplicates a string with the context's hooks; NULL on failure. */
+char *ces_strdup(struct ces_ctx *ctx, const char *s);
+/* True if s is an identifier: [A-Za-z_][A-Za-z0-9_]*. */
+bool ces_is_ident(const char *s);
+
+/* --- the graph --------------------------------------------------------- */
+
+struct ces_named {
+    char *name;
+    uint64_t size;   /* buffer: bytes; signal: slots */
+    uint32_t width;  /* signal: 32 or 64 */
+    int64_t value;   /* const */
+};
+
+struct ces_gblock {
+    struct ces_block_info info;
+    struct ces_vec *ops; /* [ranks] vectors of struct ces_op */
+};
+
+struct ces_graph {
+    struct ces_ctx *ctx;
+    uint32_t ranks;
+    uint32_t streams;
+    uint32_t connections;
+    struct ces_vec buffers; /* struct ces_named */
+    struct ces_vec signals; /* struct ces_named */
+    struct ces_vec events;  /* struct ces_named */
+    struct ces_vec consts;  /* struct ces_named */
+    struct ces_vec blocks;  /* struct ces_gblock */
+    uint64_t next_iter;     /* first iteration of the next block */
+};
+
+/* "r1.s0#7" style name of an op position, used in messages. */
+int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint32_t index);
+
+#endif /* CES_CORE_INTERNAL_H */

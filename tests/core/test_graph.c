@@ -1,0 +1,210 @@
+/*
+ * tests/core/test_graph.c - the concrete op graph: construction, range
+ * checks, validation, printing, allocation failures.
+ */
+#include "ces_test.h"
+#include "internal.h"
+
+#include <string.h>
+
+static struct ces_graph *tiny(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = NULL;
+    uint32_t send, recv, ready;
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "send", 64, &send), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "recv", 64, &recv), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "ready", CES_U32, 2, &ready), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {ready, 1 - r, r}, .value = 1};
+        struct ces_op wt = {.kind = CES_OP_WAIT, .cmp = CES_CMP_EQ, .slot = {ready, r, 1 - r},
+                            .value = 1};
+        struct ces_op c = {.kind = CES_OP_COPY, .a = {send, r, 0, 32}, .b = {recv, 1 - r, 0, 32}};
+
+        assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, r, &wt), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, r, &c), CES_OK);
+    }
+    return g;
+}
+
+static void test_build_and_print(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    char *text = NULL;
+
+    (void)state;
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_graph_print(ctx, g, 0, &text, NULL), CES_OK);
+    assert_string_equal(text, "cesync 1\nranks 2\nstreams 1\nbuffer send 64\nbuffer recv 64\n"
+                              "signal ready u32 2\nphase eager x1\n"
+                              "r0 : write ready[0]@1 = 1\nr0 : wait ready[1] == 1\n"
+                              "r0 : copy send[0:32] -> recv[0:32]@1\n"
+                              "r1 : write ready[1]@0 = 1\nr1 : wait ready[0] == 1\n"
+                              "r1 : copy send[0:32] -> recv[0:32]@0\n");
+    ces_free(ctx, text);
+    assert_int_equal(ces_graph_iterations(g), 1);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_range_errors(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_op bad = {.kind = CES_OP_COPY, .a = {0, 0, 0, 65}, .b = {1, 1, 0, 65}};
+    struct ces_op slot = {.kind = CES_OP_WRITE, .slot = {0, 0, 2}, .value = 1};
+    struct ces_op rank = {.kind = CES_OP_WRITE, .slot = {0, 2, 0}, .value = 1};
+    struct ces_op mwait = {.kind = CES_OP_WAIT, .slot = {0, CES_RANK_ALL, 0}, .value = 1};
+
+    (void)state;
+    assert_int_equal(ces_graph_add_op(g, 0, &bad), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0: source region send[0:65] is out of range: expected 0 <= lo <= hi "
+                        "<= 64");
+    assert_int_equal(ces_graph_add_op(g, 0, &slot), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0: slot ready[2] out of range: ready has 2 slots");
+    assert_int_equal(ces_graph_add_op(g, 0, &rank), CES_ERR_INVALID);
+    assert_int_equal(ces_graph_add_op(g, 0, &mwait), CES_ERR_INVALID);
+    assert_int_equal(ces_graph_add_op(g, 2, &slot), CES_ERR_INVALID);
+    assert_int_equal(ces_graph_add_buffer(g, "send", 8, NULL), CES_ERR_INVALID);
+    assert_int_equal(ces_graph_add_buffer(g, "big", CES_MAX_BYTES + 1, NULL), CES_ERR_INVALID);
+    assert_int_equal(ces_graph_add_signal(g, "s", 16, 1, NULL), CES_ERR_INVALID);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_u32_wraps(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, 1, 0}, .value = (UINT64_C(1) << 32) + 5};
+    uint32_t n;
+
+    (void)state;
+    assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    assert_int_equal(ces_graph_ops(g, 0, 0, &n)[n - 1].value, 5);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_validate_batches(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_op b = {.kind = CES_OP_BATCH};
+    struct ces_op c1 = {.kind = CES_OP_COPY, .a = {0, 0, 0, 16}, .b = {1, 1, 0, 16}};
+    struct ces_op c2 = {.kind = CES_OP_COPY, .a = {0, 0, 16, 32}, .b = {1, 1, 8, 24}};
+    struct ces_op e = {.kind = CES_OP_END};
+
+    (void)state;
+    assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c1), CES_OK);
+    assert_int_equal(ces_graph_validate(g, "x.ces"), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "x.ces: r0.s0#5: 'batch' without 'end' (a batch must end in the phase it "
+                        "starts)");
+    assert_int_equal(ces_graph_add_op(g, 0, &c2), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0#5: copies in one batch overlap: both write recv@1 bytes [0:16) and "
+                        "[8:24)");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_await_needs_record(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    uint32_t ev;
+    struct ces_op aw = {.kind = CES_OP_AWAIT, .line = 9, .col = 3};
+    struct ces_op rec = {.kind = CES_OP_RECORD};
+
+    (void)state;
+    assert_int_equal(ces_graph_add_event(g, "E", &ev), CES_OK);
+    aw.event = rec.event = ev;
+    assert_int_equal(ces_graph_add_op(g, 1, &aw), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &rec), CES_OK);
+    assert_int_equal(ces_graph_validate(g, "f.ces"), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "f.ces:9:3: 'await E' has no 'record E' before it on rank 1 (r1.s0#3)");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static int build_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_graph *g = NULL;
+    struct ces_graph *h = NULL;
+    char *text = NULL;
+    int rc;
+
+    (void)arg;
+    rc = ces_graph_create(ctx, 2, 2, &g);
+    if (rc == CES_OK)
+        rc = ces_graph_add_buffer(g, "b", 16, NULL);
+    if (rc == CES_OK)
+        rc = ces_graph_add_signal(g, "s", CES_U64, 4, NULL);
+    if (rc == CES_OK)
+        rc = ces_graph_add_event(g, "E", NULL);
+    if (rc == CES_OK)
+        rc = ces_graph_add_const(g, "C", 3);
+    if (rc == CES_OK)
+        rc = ces_graph_add_block(g, CES_PHASE_GRAPH, 3);
+    for (uint32_t i = 0; rc == CES_OK && i < 20; i++) {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, 1, i % 4}, .value = i};
+
+        rc = ces_graph_add_op(g, 0, &w);
+    }
+    if (rc == CES_OK)
+        rc = ces_graph_validate(g, NULL);
+    if (rc == CES_OK)
+        rc = ces_graph_print(ctx, g, CES_PRINT_EXPLAIN, &text, NULL);
+    if (rc == CES_OK)
+        rc = ces_graph_create(ctx, 1, 1, &h);
+    ces_free(ctx, text);
+    ces_graph_destroy(h);
+    ces_graph_destroy(g);
+    return rc;
+}
+
+static void test_alloc_failures(void **state)
+{
+    (void)state;
+    assert_true(ces_test_alloc_failures(build_body, NULL) > 10);
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    assert_string_equal(ces_op_kind_name(CES_OP_WAIT), "wait");
+    assert_null(ces_op_kind_name(CES_OP__COUNT));
+    assert_string_equal(ces_status_str(CES_ERR_PARSE), "syntax error");
+    assert_string_equal(ces_status_str(12345), "unknown status");
+    assert_int_equal(ces_coll_from_name("sendrecv"), CES_COLL_SENDRECV);
+    assert_int_equal(ces_proto_from_name("credit"), CES_PROTO_CREDIT);
+    assert_int_equal(ces_proto_from_name("nope"), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_build_and_print), cmocka_unit_test(test_range_errors),
+        cmocka_unit_test(test_u32_wraps),       cmocka_unit_test(test_validate_batches),
+        cmocka_unit_test(test_await_needs_record), cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_names),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,51 @@
+/*
+ * tests/support/ces_test.h - what every cmocka test here shares: cmocka's
+ * headers in the right order, a counting allocator that can fail on demand,
+ * and fixture helpers.
+ */
+#ifndef CES_TEST_H
+#define CES_TEST_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "cesync.h"
+
+/* Counting allocator.  Every test context uses it; a test ends by asserting
+ * that no block is still live. */
+struct ces_test_alloc {
+    long live;        /* blocks allocated and not freed */
+    long calls;       /* allocations attempted (malloc + realloc) */
+    long fail_at;     /* fail the allocation with this 1-based call number; 0 = never */
+};
+
+/* Hooks that count into *state. */
+struct ces_alloc ces_test_hooks(struct ces_test_alloc *state);
+
+/* A context over a fresh counting allocator; ces_test_ctx_end destroys it and
+ * asserts zero live blocks. */
+struct ces_ctx *ces_test_ctx(struct ces_test_alloc *state);
+void ces_test_ctx_end(struct ces_ctx *ctx, struct ces_test_alloc *state);
+
+/* Runs `body` with allocation failures injected at call 1, 2, ... until it
+ * succeeds without a failure; each failing run must return CES_ERR_NOMEM and
+ * leave zero live blocks.  Returns the number of failure points tried. */
+long ces_test_alloc_failures(int (*body)(struct ces_ctx *ctx, void *arg), void *arg);
+
+/* Reads a whole file (NULL-terminated, malloc'd with the C allocator) or
+ * fails the test. */
+char *ces_test_read_file(const char *path, size_t *len);
+
+/* Lists files in a fixtures subdirectory with a suffix, sorted; returns the
+ * count, paths in *out (malloc'd array of malloc'd strings). */
+size_t ces_test_list(const char *subdir, const char *suffix, char ***out);
+void ces_test_list_free(char **paths, size_t n);
+
+/* The first line of `text` that starts with `key` (e.g. "# expect-error: "),
+ * with the key and trailing newline removed, malloc'd; NULL if absent. */
+char *ces_test_directive(const char *text, const char *key);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * tests/support/fixture.c - reading fixture files and their directives.
+ */
+#include "ces_test.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *ces_test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+
+    if (f == NULL)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    if (len != NULL)
+        *len = (size_t)n;
+    return buf;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t ces_test_list(const char *subdir, const char *suffix, char ***out)
+{
+    char dir[1024];
+    DIR *d;
+    struct dirent *e;
+    char **paths = NULL;
+    size_t n = 0;
+
+    snprintf(dir, sizeof(dir), "%s/%s", CES_FIXTURES, subdir);
+    d = opendir(dir);
+    if (d == NULL)
+        fail_msg("cannot open fixture directory %s", dir);
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name), s = strlen(suffix);
+
+        if (l <= s || strcmp(e->d_name + l - s, suffix) != 0)
+            continue;
+        paths = realloc(paths, (n + 1) * sizeof(*paths));
+        assert_non_null(paths);
+        paths[n] = malloc(strlen(dir) + l + 2);
+        assert_non_null(paths[n]);
+        sprintf(paths[n], "%s/%s", dir, e->d_name);
+        n++;
+    }
+    closedir(d);
+    if (n > 0)
+        qsort(paths, n, sizeof(*paths), cmp_str);
+    *out = paths;
+    return n;
+}
+
+void ces_test_list_free(char **paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+}
+
+char *ces_test_directive(const char *text, const char *key)
+{
+    size_t kl = strlen(key);
+
+    for (const char *p = text; p != NULL && *p != '\0';) {
+        const char *eol = strchr(p, '\n');
+        size_t ll = eol != NULL ? (size_t)(eol - p) : strlen(p);
+
+        if (ll >= kl && strncmp(p, key, kl) == 0) {
+            char *v = malloc(ll - kl + 1);
+
+            assert_non_null(v);
+            memcpy(v, p + kl, ll - kl);
+            v[ll - kl] = '\0';
+            return v;
+        }
+        p = eol != NULL ? eol + 1 : NULL;
+    }
+    return NULL;
+}

@@ -1,0 +1,3 @@
+/* placeholder until the tool lands */
+#include "cesync.h"
+int main(void) { return 0; }
