@@ -365,6 +365,8 @@ struct ces_coll_params {
     uint32_t pairs[CES_MAX_PAIRS][2];
     uint32_t chunks; /* sendrecv: chunks per message (default 4 when 0) */
     uint32_t slots;  /* sendrecv: receive slots in flight (default 2 when 0) */
+    uint32_t flags;  /* algorithm variant bits, CES_COLL_F_*; 0 = the plain algorithm */
+    uint64_t first_iter; /* the value of $i in the first iteration (default 1) */
 };
 
 /* Fills *p with the defaults for `coll` (mono, eager, 2 ranks, 1024 bytes,

@@ -1,0 +1,53 @@
+/*
+ * tools/tool.h - the subcommands of the cesync command.  Each returns the
+ * process exit code: 0 fine, 1 a defect was found, 2 bad usage or bad input,
+ * 3 incomplete.  main.c dispatches; each subcommand lives in its own file.
+ */
+#ifndef CES_TOOL_H
+#define CES_TOOL_H
+
+#include "cesync.h"
+
+enum ces_exit { CES_EXIT_OK = 0, CES_EXIT_DEFECT = 1, CES_EXIT_USAGE = 2, CES_EXIT_INCOMPLETE = 3 };
+
+int ces_cmd_print(int argc, char **argv);    /* tools/print.c */
+int ces_cmd_validate(int argc, char **argv); /* tools/print.c */
+int ces_cmd_dot(int argc, char **argv);      /* tools/dot.c */
+int ces_cmd_check(int argc, char **argv);    /* tools/check.c */
+int ces_cmd_gen(int argc, char **argv);      /* tools/gen.c */
+int ces_cmd_promela(int argc, char **argv);  /* tools/promela.c */
+int ces_cmd_run(int argc, char **argv);      /* tools/run.c */
+int ces_cmd_bench(int argc, char **argv);    /* tools/bench.c */
+int ces_cmd_predict(int argc, char **argv);  /* tools/predict.c: `check --predict` */
+
+/* Shared by the subcommands (tools/common.c). */
+
+/* Loads the schedule named on a subcommand's command line: argv holds the
+ * subcommand's arguments (without the subcommand's name).  The first argument
+ * that is not an option is the input: a .ces path ("-" = stdin) or a
+ * collective name; builder options anywhere in argv apply to a collective:
+ *   --ranks N --bytes B --iterations K --sync nccl|mono|credit --graph
+ *   --root R --pairs a:b,c:d --chunks C --slots S --variant NAME
+ * (defaults: 4 ranks, 1024 bytes, 1 iteration, mono, eager).  What it used is
+ * removed from argv: on return argv[0..*rest) are the remaining arguments in
+ * their order, for the subcommand to parse.  With no input at all, the
+ * built-in default is the 4-rank alltoall.  *prog may be NULL if the caller
+ * does not want the program.  Errors are printed to stderr; returns
+ * CES_EXIT_OK or CES_EXIT_USAGE. */
+int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct ces_graph **out,
+                  struct ces_prog **prog);
+
+/* The builder-option part of ces_tool_load's usage text, for --help. */
+extern const char ces_tool_builder_help[];
+
+/* Parses an unsigned number with an optional K/M/G suffix (powers of 1024). */
+int ces_tool_parse_size(const char *s, uint64_t *out);
+
+/* Prints "cesync: " + message to stderr and returns CES_EXIT_USAGE. */
+int ces_tool_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+#endif
