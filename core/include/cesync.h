@@ -468,7 +468,149 @@ CES_API const struct ces_backend_ops *ces_backend_find(const char *name);
 /* ------------------------------------------------------------------------ */
 /* The CUDA runtime (backend "cuda"; present when built with CUDA)          */
 /* ------------------------------------------------------------------------ */
-/* (section owned by backend/cuda) */
+/* (section owned by backend/cuda)
+ *
+ * A communicator (struct ces_comm) is one rank of a group of GPUs of one
+ * node.  Its symmetric memory lives in one flat virtual range per process:
+ * rank r's memory is mapped at base + r * stride, so a buffer allocated with
+ * ces_mem_alloc has the same offset on every rank.  Collectives and
+ * ces_launch enqueue copy-engine copies (cudaMemcpyBatchAsync /
+ * cudaMemcpyAsync) and stream memory operations (cuStreamBatchMemOp) on the
+ * caller's stream: no kernel is launched and no host thread waits, except
+ * ces_mem_alloc/ces_mem_free/init/destroy, which exchange data with the peers.
+ *
+ * Thread safety: a communicator is used by one host thread at a time; the
+ * communicators of ces_comm_init_all may be driven from one thread in turn
+ * (every call only enqueues that rank's part).  Errors are written to the
+ * context given at init (one context per thread).  A watchdog thread per
+ * communicator watches progress words that the streams write after each sync
+ * step; after CES_TIMEOUT_MS milliseconds (environment, default 10000) without
+ * progress it prints the blocked rank, stream, op, slot, value held, value
+ * awaited and the peers' last progress to stderr, releases the blocked waits
+ * so the streams drain, and marks the communicator failed: every later call
+ * returns CES_ERR_TIMEOUT (this rank timed out) or CES_ERR_PEER_FAILED (a peer
+ * reported failure).  Work enqueued while capturing a CUDA graph is not
+ * watched (its values are frozen and its replays are launched by the user).
+ *
+ * Environment: CES_TIMEOUT_MS (watchdog and every setup step), CES_DUMP_SCHEDULE=DIR
+ * (write each distinct lowered schedule as DIR/<name>.ces), CES_STRIDE (bytes of
+ * symmetric memory reserved per rank; default: the device's memory size).
+ */
+
+/* The CUDA stream type without including CUDA headers: cudaStream_t and
+ * CUstream are both `struct CUstream_st *`, so either can be passed. */
+struct CUstream_st;
+typedef struct CUstream_st *ces_stream_t;
+
+struct ces_comm;
+
+#define CES_TIMEOUT_MS_DEFAULT 10000u
+
+/* One process per GPU: this process is `rank` of `size` and drives CUDA
+ * device `device`.  `bootstrap` is the path of a Unix-domain socket that rank
+ * 0 creates and the others connect to (all ranks pass the same path, on a
+ * local file system).  Blocks until all ranks have joined or the timeout
+ * (CES_TIMEOUT_MS) passes (CES_ERR_TIMEOUT, naming the missing ranks).
+ * CES_ERR_INVALID for rank >= size, size < 1 or > CES_MAX_RANKS, or a device
+ * that does not exist.  The context must outlive the communicator. */
+CES_API int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
+                          const char *bootstrap, struct ces_comm **out);
+/* As ces_comm_init with rank, size and device from the torchrun-style
+ * environment variables RANK, WORLD_SIZE and LOCAL_RANK; `rendezvous` is the
+ * socket path (NULL: the CES_RENDEZVOUS environment variable). */
+CES_API int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous,
+                              struct ces_comm **out);
+/* One process driving `ndev` GPUs: creates comms[0..ndev-1], comms[i] being
+ * rank i on device devices[i] (devices NULL: device i).  The communicators
+ * share one virtual range; destroy each with ces_comm_destroy. */
+CES_API int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
+                              struct ces_comm **comms);
+/* Destroys the communicator: stops its watchdog, unmaps and releases all its
+ * symmetric memory, frees everything.  The caller must have synchronized the
+ * streams it used (or the communicator has failed; its streams then drain
+ * because the watchdog released their waits).  Accepts NULL.  In multi-process
+ * mode it waits (up to the timeout) for the peers to destroy theirs. */
+CES_API int ces_comm_destroy(struct ces_comm *comm);
+/* Marks the communicator failed now, prints the diagnosis of any blocked
+ * stream and releases its waits; later calls return CES_ERR_TIMEOUT. */
+CES_API int ces_comm_abort(struct ces_comm *comm);
+/* CES_OK while healthy, CES_ERR_TIMEOUT or CES_ERR_PEER_FAILED once failed. */
+CES_API int ces_comm_status(const struct ces_comm *comm);
+CES_API uint32_t ces_comm_rank(const struct ces_comm *comm);
+CES_API uint32_t ces_comm_size(const struct ces_comm *comm);
+CES_API int ces_comm_device(const struct ces_comm *comm);
+
+/* Collective: every rank calls it with the same size, in the same order of
+ * ces_mem_alloc/ces_mem_free calls.  *ptr receives this rank's device address
+ * (zero-filled); the same offset is used on every rank.  The size is rounded
+ * up to the allocation granularity. */
+CES_API int ces_mem_alloc(struct ces_comm *comm, size_t bytes, void **ptr);
+/* Collective; ptr must come from ces_mem_alloc on this communicator. */
+CES_API int ces_mem_free(struct ces_comm *comm, void *ptr);
+/* The address at which this process sees rank `rank`'s copy of the symmetric
+ * byte `ptr` (which may point inside an allocation); NULL if ptr is not
+ * symmetric memory of this communicator or rank is out of range. */
+CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_t rank);
+
+/* Collectives.  Buffers must be symmetric (ces_mem_alloc) and every rank
+ * passes the same offsets and sizes.  `bytes` is what the builder of that
+ * collective calls bytes per rank (struct ces_coll_params.bytes):
+ *   alltoall:  send and recv hold `bytes`; rank r sends send[p*C:(p+1)*C] to
+ *              rank p's recv[r*C:(r+1)*C], C = bytes / size (bytes must be a
+ *              multiple of size);
+ *   allgather: send holds `bytes`; recv holds size * bytes, rank r's block
+ *              at recv[r*bytes];
+ *   gather:    as allgather but only root's recv is written;
+ *   scatter:   root's send holds size * bytes; every rank's recv receives
+ *              its `bytes` block;
+ *   broadcast: root's send (`bytes`) is copied to every rank's recv.
+ * When the stream is capturing a CUDA graph the call lowers a graph-safe
+ * protocol (credit) and copies one cudaMemcpyAsync each; eager calls lower the
+ * `mono` protocol with one cudaMemcpyBatchAsync per copy batch.  Argument
+ * errors return CES_ERR_INVALID before anything is enqueued. */
+CES_API int ces_alltoall(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
+                         ces_stream_t stream);
+CES_API int ces_allgather(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
+                          ces_stream_t stream);
+CES_API int ces_gather(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
+                       uint32_t root, ces_stream_t stream);
+CES_API int ces_scatter(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
+                        uint32_t root, ces_stream_t stream);
+CES_API int ces_broadcast(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
+                          uint32_t root, ces_stream_t stream);
+/* Every rank's stream waits until every rank has reached the barrier. */
+CES_API int ces_barrier(struct ces_comm *comm, ces_stream_t stream);
+
+/* Point to point in a group: between ces_group_start and ces_group_end a rank
+ * declares its sends and receives (at most CES_MAX_PAIRS in the whole group,
+ * one message per ordered pair, all of the same size); ces_group_end
+ * enqueues them on `stream`.  In multi-process mode ces_group_end exchanges
+ * the declared pairs with the peers over the bootstrap (a host round trip).
+ * With ces_comm_init_all, call ces_group_end for every communicator; the
+ * work is enqueued when the last one calls it. */
+CES_API int ces_group_start(struct ces_comm *comm);
+CES_API int ces_send(struct ces_comm *comm, const void *buf, size_t bytes, uint32_t peer);
+CES_API int ces_recv(struct ces_comm *comm, void *buf, size_t bytes, uint32_t peer);
+CES_API int ces_group_end(struct ces_comm *comm, ces_stream_t stream);
+
+/* A buffer or signal array of a graph bound to symmetric memory by name. */
+struct ces_binding {
+    const char *name;
+    void *ptr; /* this rank's address, from ces_mem_alloc */
+};
+
+/* Runs this rank's part of a validated graph (every block, in order, graph
+ * phases as captured CUDA graphs replayed `reps` times) on `stream`; the
+ * graph's other streams are internal streams forked from and joined back
+ * into `stream`.  Every buffer must be bound; a signal array that is not
+ * bound is allocated by the communicator (zero-filled) at the first launch
+ * naming it and reused, with its values, by later launches.  The graph's
+ * rank count must equal the communicator's size.  CES_ERR_UNSUPPORTED for
+ * ops the device cannot run (flush without CAN_FLUSH_REMOTE_WRITES, u64
+ * signals without 64-bit memops).  produce/consume ops enqueue nothing. */
+CES_API int ces_launch(struct ces_comm *comm, const struct ces_graph *g,
+                       const struct ces_binding *bindings, size_t nbindings,
+                       ces_stream_t stream);
 
 #ifdef __cplusplus
 }
