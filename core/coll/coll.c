@@ -1,0 +1,218 @@
+/*
+ * core/coll/coll.c - the builder driver: parameter defaults and checks, the
+ * dispatch to one description per collective, the program header and the
+ * phases, and the parse/expand paths (ces_coll_program, ces_coll_build).
+ *
+ * Size convention (B = params.bytes, n = ranks):
+ *   alltoall   send and recv of B bytes; B/n bytes per peer (B % n == 0)
+ *   allgather  send B, recv n*B
+ *   gather     send B, recv n*B (filled on the root)
+ *   scatter    send n*B (read on the root), recv B
+ *   broadcast  send B, recv B
+ *   sendrecv   each message is B bytes (B % chunks == 0)
+ *   barrier    no data
+ */
+#include "coll.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct ces_coll_desc *const descs[CES_COLL__COUNT] = {
+    [CES_COLL_ALLTOALL] = &ces_coll_alltoall_desc,
+    [CES_COLL_ALLGATHER] = &ces_coll_allgather_desc,
+    [CES_COLL_GATHER] = &ces_coll_gather_desc,
+    [CES_COLL_SCATTER] = &ces_coll_scatter_desc,
+    [CES_COLL_BROADCAST] = &ces_coll_broadcast_desc,
+    [CES_COLL_SENDRECV] = &ces_coll_sendrecv_desc,
+    [CES_COLL_BARRIER] = &ces_coll_barrier_desc,
+};
+
+/* Largest first_iter: keeps every sequence value far from int64 overflow. */
+#define COLL_MAX_FIRST_ITER (UINT64_C(1) << 32)
+
+void ces_coll_params_init(struct ces_coll_params *p, uint32_t coll)
+{
+    if (p == NULL)
+        return;
+    memset(p, 0, sizeof(*p));
+    p->coll = coll;
+    p->proto = CES_PROTO_MONO;
+    p->ranks = 2;
+    p->bytes = 1024;
+    p->iterations = 1;
+    p->phase = CES_PHASE_EAGER;
+    p->root = 0;
+    p->chunks = 4;
+    p->slots = 2;
+    p->first_iter = 1;
+}
+
+void ces_coll_lin(const struct ces_cgen *cg, char *buf, size_t size, int64_t a, int64_t b)
+{
+    const char *g = cg->offset ? "$i+$I0" : "$i";
+    int n;
+
+    assert(a >= 0);
+    if (a == 0) {
+        snprintf(buf, size, "%" PRId64, b);
+        return;
+    }
+    if (a == 1)
+        n = snprintf(buf, size, "%s", g);
+    else if (cg->offset)
+        n = snprintf(buf, size, "%" PRId64 "*(%s)", a, g);
+    else
+        n = snprintf(buf, size, "%" PRId64 "*%s", a, g);
+    assert(n > 0 && (size_t)n < size);
+    if (b > 0)
+        snprintf(buf + n, size - (size_t)n, "+%" PRId64, b);
+    else if (b < 0)
+        snprintf(buf + n, size - (size_t)n, "-%" PRIu64, (uint64_t)0 - (uint64_t)b);
+}
+
+/* Fills the defaults of zero fields and checks what every collective
+ * shares.  *q receives the normalized parameters. */
+static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,
+                        struct ces_coll_params *q)
+{
+    *q = *p;
+    if (q->chunks == 0)
+        q->chunks = 4;
+    if (q->slots == 0)
+        q->slots = 2;
+    if (q->first_iter == 0)
+        q->first_iter = 1;
+    if (q->coll >= CES_COLL__COUNT)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown collective #%" PRIu32, q->coll);
+    if (q->proto >= CES_PROTO__COUNT)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown sync protocol #%" PRIu32, q->proto);
+    if (q->ranks < 2 || q->ranks > CES_MAX_RANKS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ranks must be 2..%u, not %" PRIu32,
+                             CES_MAX_RANKS, q->ranks);
+    if (q->bytes < 1 || q->bytes > CES_MAX_BYTES)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "bytes must be 1..%" PRIu64 " (2^48), not %" PRIu64, CES_MAX_BYTES,
+                             q->bytes);
+    if (q->iterations < 1)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "iterations must be at least 1, not 0");
+    if (q->phase != CES_PHASE_EAGER && q->phase != CES_PHASE_GRAPH)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "phase must be eager (0) or graph (1), not %" PRIu32, q->phase);
+    if (q->first_iter > COLL_MAX_FIRST_ITER)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "first_iter must be 1..%" PRIu64 ", not %" PRIu64, COLL_MAX_FIRST_ITER,
+                             q->first_iter);
+    if (q->proto == CES_PROTO_MONO && q->phase == CES_PHASE_GRAPH)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "%s: mono is not graph-safe: its counters grow with $i, which a "
+                             "graph replay freezes; use --sync credit for graph phases",
+                             ces_coll_name((int)q->coll));
+    return CES_OK;
+}
+
+/* The body's first barrier uses `complete` when an odd number of barriers
+ * came before it (nccl alternates arrays by the global barrier count). */
+static uint32_t nccl_parity(const struct ces_cgen *cg, uint64_t iter)
+{
+    return (uint32_t)(((uint64_t)cg->nsyncs * (iter - 1)) & 1u);
+}
+
+static void emit_body(struct ces_cgen *cg, const struct ces_coll_desc *d, const char *kind,
+                      uint32_t reps, uint64_t iter)
+{
+    cg->parity = nccl_parity(cg, iter);
+    ces_sb_printf(&cg->sb, "phase %s x%" PRIu32 "\n", kind, reps);
+    d->body(cg);
+    if (cg->nsyncs > 0)
+        ces_coll_sync_tail(cg);
+}
+
+int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char **text,
+                    size_t *len)
+{
+    struct ces_cgen cg;
+    const struct ces_coll_desc *d;
+    int rc;
+
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
+    if (p == NULL || text == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_coll_source: NULL argument");
+    *text = NULL;
+    if (len != NULL)
+        *len = 0;
+    memset(&cg, 0, sizeof(cg));
+    rc = check_common(ctx, p, &cg.p);
+    if (rc != CES_OK)
+        return rc;
+    d = descs[cg.p.coll];
+    if (d->check != NULL) {
+        rc = d->check(ctx, &cg.p);
+        if (rc != CES_OK)
+            return rc;
+    }
+    cg.nsyncs = d->nsyncs;
+    cg.offset = cg.p.first_iter != 1;
+    ces_sb_init(&cg.sb, ctx);
+    ces_sb_printf(&cg.sb, "cesync %d\nranks %" PRIu32 "\nstreams %" PRIu32 "\n",
+                  CES_FORMAT_VERSION, cg.p.ranks, d->streams);
+    if (cg.offset)
+        ces_sb_printf(&cg.sb, "let I0 = %" PRIu64 "\n", cg.p.first_iter - 1);
+    d->decls(&cg);
+    if (cg.nsyncs > 0)
+        ces_coll_sync_decls(&cg);
+    if (cg.p.phase == CES_PHASE_GRAPH) {
+        emit_body(&cg, d, "graph", cg.p.iterations, cg.p.first_iter);
+    } else if (cg.p.proto == CES_PROTO_NCCL && (cg.nsyncs & 1u) != 0) {
+        /* An odd number of barriers per iteration: consecutive iterations
+         * start on different arrays, so each gets its own phase. */
+        for (uint32_t it = 0; it < cg.p.iterations && cg.sb.status == CES_OK; it++)
+            emit_body(&cg, d, "eager", 1, cg.p.first_iter + it);
+    } else {
+        emit_body(&cg, d, "eager", cg.p.iterations, cg.p.first_iter);
+    }
+    rc = ces_sb_finish(&cg.sb, text, len);
+    if (rc != CES_OK)
+        return ces_ctx_error(ctx, rc, "out of memory generating the %s schedule",
+                             ces_coll_name((int)cg.p.coll));
+    return CES_OK;
+}
+
+int ces_coll_program(struct ces_ctx *ctx, const struct ces_coll_params *p, struct ces_prog **out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
+    if (out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_coll_program: NULL argument");
+    *out = NULL;
+    rc = ces_coll_source(ctx, p, &text, &len);
+    if (rc != CES_OK)
+        return rc;
+    rc = ces_prog_parse(ctx, text, len, ces_coll_name((int)p->coll), out);
+    ces_free(ctx, text);
+    return rc;
+}
+
+int ces_coll_build(struct ces_ctx *ctx, const struct ces_coll_params *p, struct ces_graph **out)
+{
+    struct ces_prog *prog = NULL;
+    int rc;
+
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
+    if (out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_coll_build: NULL argument");
+    *out = NULL;
+    rc = ces_coll_program(ctx, p, &prog);
+    if (rc != CES_OK)
+        return rc;
+    rc = ces_prog_expand(ctx, prog, out);
+    ces_prog_destroy(prog);
+    return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * core/coll/coll.h - private interface of the collective builders: the text
+ * generator state, the symbolic-expression helper, the sync protocols
+ * (core/coll/sync.c) and the per-collective descriptions (one file each).
+ *
+ * A builder writes canonical .ces text (the form core/print.c prints): one
+ * space between tokens, expressions without spaces and with only the
+ * parentheses that precedence needs, no comments.
+ */
+#ifndef CES_CORE_COLL_H
+#define CES_CORE_COLL_H
+
+#include "internal.h"
+
+/* Generator state shared by the driver, the sync protocols and the bodies. */
+struct ces_cgen {
+    struct ces_sb sb;
+    struct ces_coll_params p; /* checked, defaults filled in */
+    uint32_t nsyncs;          /* barriers per body (0 = the builder has its own flags) */
+    uint32_t parity;          /* nccl: 1 when the body's first sync uses `complete` */
+    bool offset;              /* first_iter != 1: the global iteration is $i+$I0 */
+};
+
+/* One collective: its checks, declarations and body. */
+struct ces_coll_desc {
+    uint32_t nsyncs;  /* barriers per iteration */
+    uint32_t streams; /* streams per rank */
+    /* Collective-specific parameter checks (after the common ones); NULL if none. */
+    int (*check)(struct ces_ctx *ctx, const struct ces_coll_params *p);
+    /* `let` and `buffer` lines (and `signal` lines when nsyncs == 0). */
+    void (*decls)(struct ces_cgen *cg);
+    /* One iteration's ops (calls ces_coll_sync for its barriers). */
+    void (*body)(struct ces_cgen *cg);
+};
+
+extern const struct ces_coll_desc ces_coll_alltoall_desc;
+extern const struct ces_coll_desc ces_coll_allgather_desc;
+extern const struct ces_coll_desc ces_coll_gather_desc;
+extern const struct ces_coll_desc ces_coll_scatter_desc;
+extern const struct ces_coll_desc ces_coll_broadcast_desc;
+extern const struct ces_coll_desc ces_coll_sendrecv_desc;
+extern const struct ces_coll_desc ces_coll_barrier_desc;
+
+/* Text of a*G+b in canonical form, where G is the global iteration ("$i",
+ * or "$i+$I0" when first_iter != 1).  a = 0 gives the constant b. */
+void ces_coll_lin(const struct ces_cgen *cg, char *buf, size_t size, int64_t a, int64_t b);
+
+/* --- sync protocols (sync.c) ------------------------------------------- */
+
+/* The `signal` lines of the protocol's barrier arrays. */
+void ces_coll_sync_decls(struct ces_cgen *cg);
+/* Barrier k (0-based) of the body: writes, then waits, as one memop group. */
+void ces_coll_sync(struct ces_cgen *cg, uint32_t k);
+/* What the protocol needs at the end of a body (credit: collect the acks). */
+void ces_coll_sync_tail(struct ces_cgen *cg);
+
+#endif /* CES_CORE_COLL_H */

@@ -1,0 +1,133 @@
+/*
+ * core/coll/sync.c - the three barrier protocols every collective shares:
+ * their signal arrays, the text of one barrier, and what a body must do at
+ * its end.  Each barrier is one memop group: all of a rank's flag writes,
+ * then all of its waits (then, where the protocol has them, resets and acks).
+ *
+ *   nccl    NCCL 2.28's unicast CE sync.  u32 arrays `ready` and `complete`;
+ *           slot [j] of every rank is written remotely only by rank j.  A host
+ *           sequence number is pre-incremented on every barrier and barriers
+ *           alternate between the two arrays by their global count.  Eager:
+ *           write the sequence number to every peer, wait `== seq` on every
+ *           peer's slot.  Graph: the constant 1, then reset all n local slots
+ *           to 0 after the waits (unsafe when a replay holds an odd number of
+ *           barriers, as in NCCL before 2.30.3; the checker must find it).
+ *   mono    u64 counters that only grow, `>=` waits, no resets; the value of
+ *           a barrier is the global iteration.  Eager only.
+ *   credit  constant 1: the waiter resets its slot to 0 after seeing 1 and
+ *           acknowledges to the writer through `<array>_ack`; the writer
+ *           collects the ack (wait, reset) at the end of the body, before it
+ *           can write that slot again.  Safe for eager and graph phases and
+ *           any number of barriers per body.
+ */
+#include "coll.h"
+
+#include <assert.h>
+#include <inttypes.h>
+
+static const char *mono_array(const struct ces_cgen *cg, uint32_t k)
+{
+    (void)cg;
+    assert(k < 2);
+    return k == 0 ? "ready" : "complete";
+}
+
+void ces_coll_sync_decls(struct ces_cgen *cg)
+{
+    uint32_t n = cg->p.ranks;
+
+    switch (cg->p.proto) {
+    case CES_PROTO_NCCL:
+        /* NCCL allocates both arrays however many barriers a collective has. */
+        ces_sb_printf(&cg->sb, "signal ready u32 %" PRIu32 "\nsignal complete u32 %" PRIu32 "\n",
+                      n, n);
+        break;
+    case CES_PROTO_MONO:
+        for (uint32_t k = 0; k < cg->nsyncs; k++)
+            ces_sb_printf(&cg->sb, "signal %s u64 %" PRIu32 "\n", mono_array(cg, k), n);
+        break;
+    case CES_PROTO_CREDIT:
+        for (uint32_t k = 0; k < cg->nsyncs; k++)
+            ces_sb_printf(&cg->sb, "signal %s u32 %" PRIu32 "\n", mono_array(cg, k), n);
+        for (uint32_t k = 0; k < cg->nsyncs; k++)
+            ces_sb_printf(&cg->sb, "signal %s_ack u32 %" PRIu32 "\n", mono_array(cg, k), n);
+        break;
+    default:
+        assert(!"unknown protocol");
+        break;
+    }
+}
+
+static void nccl_sync(struct ces_cgen *cg, uint32_t k)
+{
+    const char *arr = ((cg->parity + k) & 1u) ? "complete" : "ready";
+    char v[96];
+
+    if (cg->p.phase == CES_PHASE_GRAPH) {
+        /* Under capture NCCL writes GRAPH_SYNC_VALUE = 1 and, in the same
+         * memop batch after the waits, zeroes every local slot (its own
+         * included) so that the next replay can wait for 1 again. */
+        ces_sb_printf(&cg->sb,
+                      "r* over p : write %s[$r]@$p = 1\n"
+                      "r* over p : wait %s[$p] == 1\n"
+                      "r* over p* : write %s[$p] = 0\n",
+                      arr, arr, arr);
+        return;
+    }
+    /* Barrier k of global iteration G carries sequence number
+     * nsyncs*(G-1)+k+1: the host counter starts at 0 and is incremented
+     * before every barrier. */
+    ces_coll_lin(cg, v, sizeof(v), cg->nsyncs, (int64_t)k + 1 - (int64_t)cg->nsyncs);
+    ces_sb_printf(&cg->sb,
+                  "r* over p : write %s[$r]@$p = %s\n"
+                  "r* over p : wait %s[$p] == %s\n",
+                  arr, v, arr, v);
+}
+
+void ces_coll_sync(struct ces_cgen *cg, uint32_t k)
+{
+    char v[96];
+
+    assert(k < cg->nsyncs);
+    switch (cg->p.proto) {
+    case CES_PROTO_NCCL:
+        nccl_sync(cg, k);
+        break;
+    case CES_PROTO_MONO:
+        /* One array per barrier of the body, value = the global iteration:
+         * every slot sees a non-decreasing sequence of values, so a `>=`
+         * wait is satisfied by the awaited write or any later one. */
+        ces_coll_lin(cg, v, sizeof(v), 1, 0);
+        ces_sb_printf(&cg->sb,
+                      "r* over p : write %s[$r]@$p = %s\n"
+                      "r* over p : wait %s[$p] >= %s\n",
+                      mono_array(cg, k), v, mono_array(cg, k), v);
+        break;
+    case CES_PROTO_CREDIT:
+        /* The reset precedes the ack in stream order, so when the writer
+         * sees the ack its next 1 cannot be erased by this reset. */
+        ces_sb_printf(&cg->sb,
+                      "r* over p : write %s[$r]@$p = 1\n"
+                      "r* over p : wait %s[$p] == 1\n"
+                      "r* over p : write %s[$p] = 0\n"
+                      "r* over p : write %s_ack[$r]@$p = 1\n",
+                      mono_array(cg, k), mono_array(cg, k), mono_array(cg, k), mono_array(cg, k));
+        break;
+    default:
+        assert(!"unknown protocol");
+        break;
+    }
+}
+
+void ces_coll_sync_tail(struct ces_cgen *cg)
+{
+    if (cg->p.proto != CES_PROTO_CREDIT)
+        return;
+    /* Every peer has reset the slot this rank wrote and said so; only now
+     * may the next body write 1 into it again. */
+    for (uint32_t k = 0; k < cg->nsyncs; k++)
+        ces_sb_printf(&cg->sb,
+                      "r* over p : wait %s_ack[$p] == 1\n"
+                      "r* over p : write %s_ack[$p] = 0\n",
+                      mono_array(cg, k), mono_array(cg, k));
+}
