@@ -460,6 +460,29 @@ CES_API const struct ces_backend_ops *ces_backend_find(const char *name);
 /* ------------------------------------------------------------------------ */
 /* (section owned by backend/sim) */
 
+/* generator and Promela (backend/sim/gen.c, promela.c) */
+
+/* Options of the random schedule generator; 0 in a field = chosen at random. */
+struct ces_gen_opts {
+    uint32_t ranks;      /* 0 = 2..3, else 2..8 */
+    uint32_t streams;    /* 0 = 1..2, else 1..2 */
+    uint32_t steps;      /* protocol steps per phase body; 0 = 1..3, else 1..3 */
+    uint32_t mutate_pct; /* chance (0..100) that a step is mutated into a likely defect */
+};
+CES_API void ces_gen_opts_init(struct ces_gen_opts *o); /* the defaults (mutate_pct 45) */
+
+/* A small random valid schedule, a function of seed and opts only (opts may
+ * be NULL for the defaults).  Steps are correct protocol pieces (a push
+ * transfer with a ready/done handshake, a local copy, a barrier) of which a
+ * share is mutated (a wait dropped or moved, a target nobody writes, a
+ * stale-flag constant, a missing await, a reused chunk ...). */
+CES_API int ces_gen_graph(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts *opts,
+                          struct ces_graph **out);
+/* The same schedule as concrete .ces text (ces_graph_print); free with ces_free. */
+CES_API int ces_gen_source(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts *opts,
+                           char **text, size_t *len);
+/* end of generator and Promela */
+
 /* ------------------------------------------------------------------------ */
 /* The machine model (model/)                                               */
 /* ------------------------------------------------------------------------ */

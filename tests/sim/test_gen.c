@@ -1,0 +1,254 @@
+/*
+ * tests/sim/test_gen.c - the random schedule generator: determinism, validity,
+ * variety of what it emits, option checks, the text form, allocation failures.
+ */
+#include "ces_test.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_deterministic(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (uint64_t seed = 0; seed < 50; seed++) {
+        struct ces_graph *a = NULL, *b = NULL;
+
+        assert_int_equal(ces_gen_graph(ctx, seed, NULL, &a), CES_OK);
+        assert_int_equal(ces_gen_graph(ctx, seed, NULL, &b), CES_OK);
+        assert_true(ces_graph_equal(a, b));
+        ces_graph_destroy(a);
+        ces_graph_destroy(b);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_seeds_differ(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g[20];
+    int same = 0;
+
+    (void)state;
+    for (int i = 0; i < 20; i++)
+        assert_int_equal(ces_gen_graph(ctx, (uint64_t)i * 7919u, NULL, &g[i]), CES_OK);
+    for (int i = 0; i < 20; i++) {
+        for (int j = i + 1; j < 20; j++)
+            same += ces_graph_equal(g[i], g[j]);
+    }
+    /* a few small schedules may coincide, most must not */
+    assert_true(same < 5);
+    for (int i = 0; i < 20; i++)
+        ces_graph_destroy(g[i]);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Counts of what 1000 seeds produce. */
+struct features {
+    int ranks[4], streams[3], conn1, graph_blocks, reps2, u32, u64, wraps;
+    int kinds[CES_OP__COUNT];
+    int eq, geq;
+};
+
+static void count(const struct ces_graph *g, struct features *f)
+{
+    bool wrap = false;
+
+    f->ranks[ces_graph_ranks(g)]++;
+    f->streams[ces_graph_streams(g)]++;
+    f->conn1 += ces_graph_connections(g) == 1;
+    f->u32 += ces_graph_signal(g, 0).width == CES_U32;
+    f->u64 += ces_graph_signal(g, 0).width == CES_U64;
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        struct ces_block_info bi = ces_graph_block(g, b);
+
+        f->graph_blocks += bi.kind == CES_PHASE_GRAPH;
+        f->reps2 += bi.reps == 2;
+        for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+            uint32_t n;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+            for (uint32_t k = 0; k < n; k++) {
+                f->kinds[ops[k].kind]++;
+                if (ops[k].kind == CES_OP_WAIT) {
+                    f->eq += ops[k].cmp == CES_CMP_EQ;
+                    f->geq += ops[k].cmp == CES_CMP_GEQ;
+                    wrap = wrap || ops[k].value >= UINT64_C(0x80000000);
+                }
+            }
+        }
+    }
+    f->wraps += wrap;
+}
+
+static void test_valid_and_varied(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct features f;
+
+    (void)state;
+    memset(&f, 0, sizeof(f));
+    for (uint64_t seed = 0; seed < 1000; seed++) {
+        struct ces_graph *g = NULL;
+
+        assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
+        assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+        assert_in_range(ces_graph_ranks(g), 2, 3);
+        assert_in_range(ces_graph_streams(g), 1, 2);
+        assert_in_range(ces_graph_iterations(g), 1, 4);
+        count(g, &f);
+        ces_graph_destroy(g);
+    }
+    assert_true(f.ranks[2] > 400 && f.ranks[3] > 250);
+    assert_true(f.streams[1] > 350 && f.streams[2] > 350);
+    assert_true(f.conn1 > 80);
+    assert_true(f.graph_blocks > 200 && f.reps2 > 200);
+    assert_true(f.u32 > 400 && f.u64 > 250);
+    assert_true(f.wraps > 50);
+    assert_true(f.eq > 1000 && f.geq > 1000);
+    for (int k = 0; k < CES_OP__COUNT; k++) {
+        if (k == CES_OP_FLUSH)
+            assert_int_equal(f.kinds[k], 0); /* never emitted: H200 has no flush */
+        else
+            assert_true(f.kinds[k] > 50);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_options(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_gen_opts o;
+    struct ces_graph *g = NULL;
+
+    (void)state;
+    ces_gen_opts_init(&o);
+    assert_int_equal(o.mutate_pct, 45);
+    assert_int_equal(o.ranks, 0);
+    o.ranks = 4;
+    o.streams = 2;
+    o.steps = 3;
+    o.mutate_pct = 0;
+    for (uint64_t seed = 0; seed < 30; seed++) {
+        assert_int_equal(ces_gen_graph(ctx, seed, &o, &g), CES_OK);
+        assert_int_equal(ces_graph_ranks(g), 4);
+        assert_int_equal(ces_graph_streams(g), 2);
+        ces_graph_destroy(g);
+    }
+    o.ranks = 1;
+    assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_ERR_INVALID);
+    assert_null(g);
+    assert_string_equal(ces_ctx_last_error(ctx), "gen: ranks must be 2..8, not 1");
+    o.ranks = 2;
+    o.streams = 3;
+    assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "gen: streams must be 1..2, not 3");
+    o.streams = 0;
+    o.steps = 4;
+    assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "gen: steps must be 1..3, not 4");
+    o.steps = 0;
+    o.mutate_pct = 101;
+    assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "gen: mutate_pct must be 0..100, not 101");
+    assert_int_equal(ces_gen_graph(NULL, 1, NULL, &g), CES_ERR_INVALID);
+    assert_int_equal(ces_gen_graph(ctx, 1, NULL, NULL), CES_ERR_INVALID);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Seed 2 is pinned: a change of the generator changes the corpus that the
+ * differential test covers, and should be a deliberate one. */
+static void test_source_pinned(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *text = NULL;
+    size_t len = 0;
+
+    (void)state;
+    assert_int_equal(ces_gen_source(ctx, 2, NULL, &text, &len), CES_OK);
+    assert_string_equal(text, "cesync 1\nranks 2\nstreams 1\nbuffer src 48\nbuffer dst 48\n"
+                              "signal rdy u32 3\nsignal done u32 3\nsignal bar u32 2\n"
+                              "phase eager x1\n"
+                              "r0 : write rdy[0]@1 = 1\n"
+                              "r0 : wait done[0] >= 1\n"
+                              "r0 : consume dst[0:16] == src[0:16]@1\n"
+                              "r1 : produce src[0:16]\n"
+                              "r1 : wait rdy[0] >= 1\n"
+                              "r1 : copy src[0:16] -> dst[0:16]@0\n"
+                              "r1 : write done[0]@0 = 1\n"
+                              "phase eager x1\n"
+                              "r0 : write rdy[0]@1 = 2\n"
+                              "r0 : wait done[0] >= 2\n"
+                              "r0 : consume dst[0:16] == src[0:16]@1\n"
+                              "r1 : produce src[0:16]\n"
+                              "r1 : wait rdy[0] >= 2\n"
+                              "r1 : copy src[0:16] -> dst[0:16]@0\n"
+                              "r1 : write done[0]@0 = 2\n");
+    assert_int_equal(len, strlen(text));
+    ces_free(ctx, text);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The text parses back to the same graph. */
+static void test_source_round_trip(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (uint64_t seed = 0; seed < 200; seed++) {
+        struct ces_graph *g = NULL, *h = NULL;
+        struct ces_prog *p = NULL;
+        char *text = NULL;
+        size_t len = 0;
+
+        assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
+        assert_int_equal(ces_gen_source(ctx, seed, NULL, &text, &len), CES_OK);
+        if (ces_prog_parse(ctx, text, len, "gen.ces", &p) != CES_OK)
+            fail_msg("seed %u: %s", (unsigned)seed, ces_ctx_last_error(ctx));
+        if (ces_prog_expand(ctx, p, &h) != CES_OK)
+            fail_msg("seed %u: %s", (unsigned)seed, ces_ctx_last_error(ctx));
+        assert_true(ces_graph_equal(g, h));
+        ces_graph_destroy(g);
+        ces_graph_destroy(h);
+        ces_prog_destroy(p);
+        ces_free(ctx, text);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+static int source_body(struct ces_ctx *ctx, void *arg)
+{
+    char *text = NULL;
+    int rc = ces_gen_source(ctx, *(uint64_t *)arg, NULL, &text, NULL);
+
+    ces_free(ctx, text);
+    return rc;
+}
+
+static void test_alloc_failures(void **state)
+{
+    uint64_t seed = 17;
+
+    (void)state;
+    assert_true(ces_test_alloc_failures(source_body, &seed) > 10);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_deterministic),   cmocka_unit_test(test_seeds_differ),
+        cmocka_unit_test(test_valid_and_varied), cmocka_unit_test(test_options),
+        cmocka_unit_test(test_source_pinned),   cmocka_unit_test(test_source_round_trip),
+        cmocka_unit_test(test_alloc_failures),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
