@@ -460,6 +460,233 @@ CES_API const struct ces_backend_ops *ces_backend_find(const char *name);
 /* ------------------------------------------------------------------------ */
 /* (section owned by backend/sim) */
 
+/* The checker explores every execution of a validated graph under the
+ * semantics of docs/SEMANTICS.md and reports DEADLOCK, HANG, RACE and
+ * MISMATCH (enum ces_verdict bits) with counterexamples, or INCOMPLETE when
+ * a bound stopped it.  Positions are written rR.sS#K (K = index of the op in
+ * the stream's unrolled program).  All results live in a report object that
+ * owns every pointer it hands out. */
+
+/* Injected faults. */
+enum ces_fault_kind {
+    CES_FAULT_DROP = 0, /* drop:rR.sS#K - that write executes but never lands */
+    CES_FAULT_STOP = 1  /* stop:rR.sS#K - the stream stops before its K-th op (dead) */
+};
+
+struct ces_fault {
+    uint32_t kind; /* enum ces_fault_kind */
+    uint32_t rank, stream, index;
+};
+
+/* Parses "drop:r1.s0#3" / "stop:r0.s1#2" (CES_ERR_INVALID with a message
+ * saying what was expected).  The position is checked against a graph only
+ * by ces_check. */
+CES_API int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out);
+/* Formats a fault as ces_fault_parse reads it; returns the length needed
+ * (snprintf style). */
+CES_API int ces_fault_format(const struct ces_fault *f, char *buf, size_t size);
+
+enum ces_check_mode {
+    CES_CHECK_EXHAUSTIVE = 0, /* every execution (with or without reduction) */
+    CES_CHECK_RANDOM = 1,     /* `random` complete executions: a sample, never a proof */
+    CES_CHECK_REPLAY = 2      /* exactly the execution of `replay` */
+};
+
+/* Running totals, passed to the progress callback and kept in the report. */
+struct ces_check_stats {
+    uint32_t mode;         /* enum ces_check_mode */
+    uint32_t complete;     /* 1: the search covered everything it promised */
+    uint64_t states;       /* distinct states stored (exhaustive) / visited */
+    uint64_t transitions;  /* steps executed */
+    uint64_t executions;   /* complete executions (end states) reached */
+    uint64_t aborted;      /* end states in which the watchdog model fired */
+    uint64_t max_depth;    /* longest execution, in steps */
+    double seconds;        /* wall-clock time */
+    uint64_t peak_memory;  /* bytes the checker held at most */
+};
+
+enum ces_check_flags {
+    CES_CHECK_NO_REDUCTION = 1u << 0, /* reference mode: every step is a choice point */
+    CES_CHECK_ABORT = 1u << 1,        /* the watchdog model (see ces_check_opts) */
+    CES_CHECK_ALL_PATHS = 1u << 2     /* keep searching after the first defect of each class
+                                         (default: stop exploring a class's paths once a
+                                         counterexample for it is known, keep going for others) */
+};
+
+/* Options of one check.  Fill with ces_check_opts_init, then override.
+ * Pointers are borrowed for the duration of the ces_check call. */
+struct ces_check_opts {
+    uint32_t flags;        /* enum ces_check_flags */
+    uint64_t max_states;   /* 0 = no bound; hitting a bound gives CES_V_INCOMPLETE */
+    double max_seconds;    /* 0 = no bound */
+    uint64_t max_memory;   /* bytes; 0 = no bound */
+    uint64_t random;       /* N > 0: random mode, N complete executions */
+    uint64_t seed;         /* random mode's seed */
+    const struct ces_fault *faults; /* injected faults (repeatable) */
+    size_t nfaults;
+    const char *replay;    /* non-NULL: replay mode, re-runs exactly that execution */
+    /* Called about every progress_seconds (default 2) with the totals so far,
+     * from the checking thread; NULL for none. */
+    void (*progress)(void *ud, const struct ces_check_stats *stats);
+    void *progress_ud;
+    double progress_seconds;
+};
+
+CES_API void ces_check_opts_init(struct ces_check_opts *o);
+
+/* An op position: rR.sS#K plus where the op sits in the graph (block, replay
+ * of a graph block, index in the rank's op list of that block) and its
+ * global iteration. */
+struct ces_check_pos {
+    uint32_t rank, stream, index;
+    uint32_t block, rep, op;
+    uint64_t iteration;
+};
+
+enum ces_check_step_kind {
+    CES_STEP_OP = 0,     /* the op executed (a wait: it passed) */
+    CES_STEP_DROPPED = 1,/* a write executed under a drop fault: it did not land */
+    CES_STEP_ABORTED = 2 /* the watchdog released this blocked wait/await with an error */
+};
+
+/* One step of a counterexample. */
+struct ces_check_step {
+    struct ces_check_pos pos;
+    uint32_t kind;      /* enum ces_check_step_kind */
+    uint32_t has_value; /* 1: value is meaningful */
+    uint64_t value;     /* wait: the slot value it observed; write: the value stored */
+};
+
+enum ces_block_reason {
+    CES_BLOCK_WAIT = 0,   /* a wait whose condition is false */
+    CES_BLOCK_AWAIT = 1,  /* an await whose record has not executed */
+    CES_BLOCK_QUEUE = 2,  /* behind a blocked head of its hardware queue */
+    CES_BLOCK_STOPPED = 3 /* the stream was stopped by a fault */
+};
+
+/* A wait-for edge: blocked entry -> the op that would unblock it (a write that
+ * would satisfy the wait, the record of an await, the queue head) and the
+ * blocked-set entry of the stream that holds that op (why it cannot run). */
+struct ces_check_edge {
+    struct ces_check_pos pos; /* the op that could unblock */
+    uint64_t value;           /* a write's value */
+    uint32_t to;              /* index into the defect's blocked[] */
+};
+
+struct ces_check_blocked {
+    struct ces_check_pos pos; /* the blocked op (STOPPED: the op it stopped before) */
+    uint32_t reason;          /* enum ces_block_reason */
+    struct ces_slot slot;     /* WAIT: the slot, rank resolved */
+    uint64_t held;            /* WAIT: the value the slot holds */
+    uint64_t awaited;         /* WAIT: the value in the condition */
+    uint32_t cmp;             /* WAIT: enum ces_cmp */
+    size_t nedges;
+    const struct ces_check_edge *edges;
+};
+
+/* A racing access: which op, whether it writes, the overlapping bytes. */
+struct ces_check_access {
+    struct ces_check_pos pos;
+    uint32_t write; /* 1 write, 0 read */
+    uint32_t step;  /* 1-based step in the counterexample, 0 if before its start */
+    struct ces_region region;
+};
+
+/* Where bytes came from: rank `rank`'s buffer `buf` at byte `off`, as produced
+ * in iteration `gen` (0 = the initial contents). */
+struct ces_check_prov {
+    uint32_t rank, buf;
+    uint64_t off;
+    uint64_t gen;
+};
+
+struct ces_check_mismatch {
+    struct ces_check_pos pos;        /* the consume */
+    struct ces_region region;        /* the first run of wrong bytes */
+    struct ces_check_prov expected;  /* provenance of region.lo expected ... */
+    struct ces_check_prov found;     /* ... and found */
+};
+
+/* Not a verdict bit: the class of the example kept for the watchdog model. */
+#define CES_CHECK_ABORTED (1u << 16)
+
+/* One defect class's counterexample (the shortest found). */
+struct ces_check_defect {
+    uint32_t cls;        /* one enum ces_verdict bit, or CES_CHECK_ABORTED */
+    const char *replay;  /* pass as opts.replay to re-run exactly this execution */
+    size_t nsteps;
+    const struct ces_check_step *steps;
+    size_t nblocked;     /* DEADLOCK, HANG: the blocked set at the end state */
+    const struct ces_check_blocked *blocked;
+    size_t ncycle;       /* DEADLOCK: a cycle, as indices into blocked[] */
+    const uint32_t *cycle;
+    struct ces_check_access race[2];  /* RACE: earlier and later access */
+    struct ces_check_mismatch mismatch; /* MISMATCH */
+    size_t naborted;     /* CES_CHECK_ABORTED: the ops the watchdog released */
+    const struct ces_check_pos *aborted;
+};
+
+struct ces_check_report;
+
+/* Checks `g` (which must be validated) under `opts` (NULL = defaults).
+ * Returns CES_OK when the check ran - whatever the verdict - with a new
+ * report in *out; an error (bad option, a fault naming no op, a replay
+ * string that does not fit the graph, out of memory) leaves *out NULL and
+ * sets the context's message.  Running out of `max_memory` is not an error:
+ * it gives CES_V_INCOMPLETE. */
+CES_API int ces_check(struct ces_ctx *ctx, const struct ces_graph *g,
+                      const struct ces_check_opts *opts, struct ces_check_report **out);
+CES_API void ces_check_report_destroy(struct ces_check_report *r);
+
+/* enum ces_verdict bits: every class found; CES_V_INCOMPLETE when a bound was
+ * hit (possibly with defect bits: those were found before it stopped). */
+CES_API uint32_t ces_check_report_verdict(const struct ces_check_report *r);
+CES_API struct ces_check_stats ces_check_report_stats(const struct ces_check_report *r);
+/* The defects, one per class found, in the order DEADLOCK, HANG, RACE,
+ * MISMATCH, then the watchdog example if any; NULL when i is out of range. */
+CES_API size_t ces_check_report_ndefects(const struct ces_check_report *r);
+CES_API const struct ces_check_defect *ces_check_report_defect(const struct ces_check_report *r,
+                                                              size_t i);
+/* "OK", "DEADLOCK,RACE", "INCOMPLETE" ... into buf; returns the length needed. */
+CES_API int ces_verdict_format(uint32_t verdict, char *buf, size_t size);
+
+/* The human report: first line `verdict: ...`, then per defect the numbered
+ * steps, the replay string, the blocked set / race / mismatch, then the
+ * statistics.  ces_check_report_text returns it (free with ces_free). */
+CES_API int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
+                                  char **text, size_t *len);
+CES_API int ces_check_report_print(struct ces_ctx *ctx, const struct ces_check_report *r,
+                                   FILE *f);
+/* The same as one JSON object (free with ces_free). */
+CES_API int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
+                                  char **text, size_t *len);
+/* Fills *out with the marks of defect `i` (steps numbered, blocked ops, the
+ * racing accesses) for ces_dot_emit.  The marks and title belong to the
+ * report and live until it is destroyed.  CES_ERR_INVALID if i is out of
+ * range. */
+CES_API int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
+                                     struct ces_dot_overlay *out);
+
+/* One row of a fault sweep. */
+struct ces_check_sweep_row {
+    struct ces_fault fault;
+    uint32_t verdict;        /* without the watchdog model */
+    uint32_t verdict_abort;  /* with it */
+    uint64_t aborted;        /* with it: end states where the watchdog fired */
+    uint32_t still_blocked;  /* with it: 1 if some stream stayed blocked (a defect) */
+};
+
+/* Runs `opts` (its faults and abort flag ignored) once per fault: a drop at
+ * every write and a stop at every op of every stream, each without and with
+ * the watchdog model.  *rows (free with ces_free) receives *n rows in
+ * position order. */
+CES_API int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
+                                  const struct ces_check_opts *opts,
+                                  struct ces_check_sweep_row **rows, size_t *n);
+/* The sweep as a text table: position, fault, verdict, verdict with abort. */
+CES_API int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *rows,
+                                 size_t n, char **text, size_t *len);
+
 /* generator and Promela (backend/sim/gen.c, promela.c) */
 
 /* Options of the random schedule generator; 0 in a field = chosen at random. */
