@@ -1,0 +1,124 @@
+/*
+ * backend/cuda/lower.h - the lowering of a concrete op graph into the
+ * abstract list of CUDA calls one rank issues (pure data, no CUDA types, so
+ * that it is tested on machines without a GPU).  runtime.h holds the
+ * CUDA-side declarations.
+ */
+#ifndef CES_CUDA_LOWER_H
+#define CES_CUDA_LOWER_H
+
+#include "internal.h" /* core/internal.h (ces_vec, ces_sb); this directory has no internal.h */
+
+/* cuStreamBatchMemOp takes at most 255 ops per call (256 fails). */
+#define CES_CUDA_MAX_MEMOPS 255u
+
+/* What the device can do (from cuDeviceGetAttribute); lowering refuses what
+ * it cannot. */
+struct ces_cuda_caps {
+    int can_flush;       /* CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES */
+    int can_64bit;       /* CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS */
+    uint32_t max_memops; /* ops per cuStreamBatchMemOp; 0 = CES_CUDA_MAX_MEMOPS */
+};
+
+enum ces_cuda_lower_flags {
+    /* Every block is lowered for stream capture: the caller's stream is being
+     * captured (graph-phase blocks are always lowered this way). */
+    CES_LOWER_CAPTURE = 1u << 0,
+    /* Append a progress write after every memop call that holds a wait
+     * (eager blocks only: the watchdog's progress words). */
+    CES_LOWER_PROGRESS = 1u << 1
+};
+
+#define CES_CUDA_CALL_MAP(X)                                                   \
+    X(CES_CALL_COPY_BATCH, "copy_batch") /* cudaMemcpyBatchAsync of count copies */ \
+    X(CES_CALL_COPY, "copy")             /* one cudaMemcpyAsync */             \
+    X(CES_CALL_MEMOPS, "memops")         /* one cuStreamBatchMemOp, count <= 255 */ \
+    X(CES_CALL_RECORD, "record")         /* cudaEventRecord */                 \
+    X(CES_CALL_AWAIT, "await")           /* cudaStreamWaitEvent */             \
+    X(CES_CALL_PRODUCE, "produce")       /* application hook (cesync run) */   \
+    X(CES_CALL_CONSUME, "consume")       /* application hook (cesync run) */
+
+enum ces_cuda_call_kind {
+#define CES_X_(e, n) e,
+    CES_CUDA_CALL_MAP(CES_X_)
+#undef CES_X_
+    CES_CALL__COUNT
+};
+
+enum ces_cuda_memop_kind {
+    CES_MEMOP_WRITE32,
+    CES_MEMOP_WRITE64,
+    CES_MEMOP_WAIT32,
+    CES_MEMOP_WAIT64,
+    CES_MEMOP_BARRIER,  /* fence */
+    CES_MEMOP_FLUSH,    /* flush remote writes */
+    CES_MEMOP_PROGRESS  /* 64-bit write of the stream's step number to its progress word */
+};
+
+struct ces_cuda_memop {
+    uint8_t kind;   /* enum ces_cuda_memop_kind */
+    uint8_t cmp;    /* waits: enum ces_cmp */
+    uint16_t pad_;
+    uint32_t op;    /* index of the graph op in the block's rank list */
+    uint32_t spos;  /* index of that op within its stream in the block */
+    struct ces_slot slot; /* concrete rank (never CES_RANK_ALL) */
+    uint64_t value;
+};
+
+struct ces_cuda_copy {
+    struct ces_region src;
+    struct ces_region dst;
+};
+
+struct ces_cuda_call {
+    uint8_t kind;    /* enum ces_cuda_call_kind */
+    uint8_t waits;   /* memops: 1 if the call holds a wait */
+    uint16_t pad_;
+    uint32_t stream;
+    uint32_t first;  /* copies / memops: index of the first in the block's array */
+    uint32_t count;
+    uint32_t event;  /* record, await */
+    uint32_t op;     /* the graph op that the call starts with */
+    struct ces_region a, b; /* produce, consume (b: expected, when EXPECT) */
+    uint8_t expect;  /* consume: has `== b` */
+};
+
+struct ces_cuda_pblock {
+    struct ces_block_info info;
+    int capture;          /* lowered for stream capture */
+    struct ces_vec calls;  /* struct ces_cuda_call, in enqueue order */
+    struct ces_vec copies; /* struct ces_cuda_copy */
+    struct ces_vec memops; /* struct ces_cuda_memop */
+    uint32_t *stream_ops; /* [streams]: ops of each stream in this block */
+};
+
+/* The lowered program of one rank. */
+struct ces_cuda_plan {
+    struct ces_ctx *ctx;
+    uint32_t rank;
+    uint32_t ranks;
+    uint32_t streams;
+    uint32_t nblocks;
+    struct ces_cuda_pblock *blocks;
+};
+
+/* Lowers rank `rank` of a validated graph.  Pure: reads the graph, writes
+ * the plan.  Errors: CES_ERR_UNSUPPORTED for a flush the device cannot do, a
+ * u64 signal without 64-bit memops, or (under capture) a wait whose value was
+ * frozen from $i (the replays would pass on stale values: an unsafe protocol
+ * under capture); CES_ERR_INVALID for bad arguments. */
+int ces_cuda_lower(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank,
+                   const struct ces_cuda_caps *caps, unsigned flags, struct ces_cuda_plan **out);
+void ces_cuda_plan_destroy(struct ces_cuda_plan *p);
+
+/* Text of a plan, one call per line, for tests and CES_DUMP_SCHEDULE:
+ *   block 0 eager x1 first 1
+ *   s0 memops 2 [write ready[0]@1 = 1; wait ready[1] == 1]
+ *   s0 copy_batch 1 [send[0:32] -> recv[0:32]@1]
+ * Free with ces_free. */
+int ces_cuda_plan_format(struct ces_ctx *ctx, const struct ces_graph *g,
+                         const struct ces_cuda_plan *p, char **text);
+
+const char *ces_cuda_call_name(int kind);
+
+#endif

@@ -1,0 +1,389 @@
+/*
+ * tests/cuda/test_lower.c - the lowering of graphs into CUDA calls
+ * (backend/cuda/lower.c), on the CPU: exact memop splits at 255, eager vs
+ * capture copies, flag writes after their batch, @* as unicast writes,
+ * refusal of flush, u64 without 64-bit memops and frozen waits under capture,
+ * progress writes, shared queues, allocation failures.
+ */
+#include "ces_test.h"
+#include "lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct ces_cuda_caps h200 = {0, 1, 0};
+
+/* 2 ranks, buffers send/recv of 64 bytes, signal ready u32 x4; each rank:
+ * write ready[r]@peer = 1, wait ready[peer] == 1, batch of 2 copies, end,
+ * write ready[2+r]@peer = 2, produce, consume. */
+static struct ces_graph *xchg(struct ces_ctx *ctx, uint32_t kind, uint32_t reps, uint8_t flags)
+{
+    struct ces_graph *g = NULL;
+    uint32_t send, recv, ready;
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "send", 64, &send), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "recv", 64, &recv), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "ready", CES_U32, 4, &ready), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, kind, reps), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        uint32_t p = 1 - r;
+        struct ces_op ops[] = {
+            {.kind = CES_OP_PRODUCE, .a = {send, r, 0, 64}},
+            {.kind = CES_OP_WRITE, .slot = {ready, p, r}, .value = 1, .flags = flags},
+            {.kind = CES_OP_WAIT, .cmp = CES_CMP_EQ, .slot = {ready, r, p}, .value = 1,
+             .flags = flags},
+            {.kind = CES_OP_BATCH},
+            {.kind = CES_OP_COPY, .a = {send, r, 0, 32}, .b = {recv, r, 32, 64}},
+            {.kind = CES_OP_COPY, .a = {send, r, 32, 64}, .b = {recv, p, 0, 32}},
+            {.kind = CES_OP_END},
+            {.kind = CES_OP_WRITE, .slot = {ready, p, 2 + r}, .value = 2},
+            {.kind = CES_OP_WAIT, .slot = {ready, r, 2 + p}, .value = 2},
+            {.kind = CES_OP_CONSUME, .flags = CES_OPF_EXPECT, .a = {recv, r, 0, 32},
+             .b = {send, p, 32, 64}},
+        };
+
+        for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+            assert_int_equal(ces_graph_add_op(g, r, &ops[i]), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+static char *lower_text(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank,
+                        const struct ces_cuda_caps *caps, unsigned flags)
+{
+    struct ces_cuda_plan *p = NULL;
+    char *text = NULL;
+
+    assert_int_equal(ces_cuda_lower(ctx, g, rank, caps, flags, &p), CES_OK);
+    assert_int_equal(ces_cuda_plan_format(ctx, g, p, &text), CES_OK);
+    ces_cuda_plan_destroy(p);
+    return text;
+}
+
+static void test_eager(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = xchg(ctx, CES_PHASE_EAGER, 1, 0);
+    char *t = lower_text(ctx, g, 1, &h200, 0);
+
+    (void)state;
+    /* The copies go out as one batch call; the flag that announces them is
+     * a later memop call, never inside the unordered batch. */
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 produce send[0:64]@1\n"
+                           "s0 memops 2 [write32 ready[1]@0 = 1; wait32 ready[0]@1 == 1]\n"
+                           "s0 copy_batch 2 [send[0:32]@1 -> recv[32:64]@1, "
+                           "send[32:64]@1 -> recv[0:32]@0]\n"
+                           "s0 memops 2 [write32 ready[3]@0 = 2; wait32 ready[2]@1 >= 2]\n"
+                           "s0 consume recv[0:32]@1 == send[32:64]@0\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_capture(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = xchg(ctx, CES_PHASE_EAGER, 1, 0);
+    char *t = lower_text(ctx, g, 0, &h200, CES_LOWER_CAPTURE | CES_LOWER_PROGRESS);
+
+    (void)state;
+    /* Under capture: one cudaMemcpyAsync per copy, no progress words. */
+    assert_string_equal(t, "block 0 eager x1 first 1 capture\n"
+                           "s0 produce send[0:64]@0\n"
+                           "s0 memops 2 [write32 ready[0]@1 = 1; wait32 ready[1]@0 == 1]\n"
+                           "s0 copy 1 [send[0:32]@0 -> recv[32:64]@0]\n"
+                           "s0 copy 1 [send[32:64]@0 -> recv[0:32]@1]\n"
+                           "s0 memops 2 [write32 ready[2]@1 = 2; wait32 ready[3]@0 >= 2]\n"
+                           "s0 consume recv[0:32]@0 == send[32:64]@1\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    /* A graph phase is always lowered for capture. */
+    g = xchg(ctx, CES_PHASE_GRAPH, 5, 0);
+    t = lower_text(ctx, g, 0, &h200, 0);
+    assert_non_null(strstr(t, "block 0 graph x5 first 1 capture\n"));
+    assert_null(strstr(t, "copy_batch"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_progress(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = xchg(ctx, CES_PHASE_EAGER, 1, 0);
+    char *t = lower_text(ctx, g, 0, &h200, CES_LOWER_PROGRESS);
+
+    (void)state;
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 produce send[0:64]@0\n"
+                           "s0 memops 3 [write32 ready[0]@1 = 1; wait32 ready[1]@0 == 1; "
+                           "progress]\n"
+                           "s0 copy_batch 2 [send[0:32]@0 -> recv[32:64]@0, "
+                           "send[32:64]@0 -> recv[0:32]@1]\n"
+                           "s0 memops 3 [write32 ready[2]@1 = 2; wait32 ready[3]@0 >= 2; "
+                           "progress]\n"
+                           "s0 consume recv[0:32]@0 == send[32:64]@1\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* One rank, n writes (and waits when `waits`) on one stream. */
+static struct ces_graph *many(struct ces_ctx *ctx, uint32_t n, int waits)
+{
+    struct ces_graph *g = NULL;
+    uint32_t sig;
+
+    assert_int_equal(ces_graph_create(ctx, 1, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 1, &sig), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t i = 0; i < n; i++) {
+        struct ces_op op = {.kind = waits ? CES_OP_WAIT : CES_OP_WRITE,
+                            .slot = {sig, 0, 0},
+                            .value = i};
+
+        assert_int_equal(ces_graph_add_op(g, 0, &op), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+static void check_splits(struct ces_ctx *ctx, uint32_t n, int waits, unsigned flags,
+                         const uint32_t *want, size_t nwant)
+{
+    struct ces_graph *g = many(ctx, n, waits);
+    struct ces_cuda_plan *p = NULL;
+    const struct ces_cuda_pblock *b;
+
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &h200, flags, &p), CES_OK);
+    b = &p->blocks[0];
+    assert_int_equal(b->calls.len, nwant);
+    for (size_t i = 0; i < nwant; i++) {
+        const struct ces_cuda_call *c = &CES_VEC_AT(&b->calls, struct ces_cuda_call, i);
+
+        assert_int_equal(c->kind, CES_CALL_MEMOPS);
+        assert_int_equal(c->count, want[i]);
+        assert_true(c->count <= CES_CUDA_MAX_MEMOPS);
+    }
+    ces_cuda_plan_destroy(p);
+    ces_graph_destroy(g);
+}
+
+static void test_splits(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    static const uint32_t w1[] = {1}, w255[] = {255}, w256[] = {255, 1}, w510[] = {255, 255},
+                          w511[] = {255, 255, 1}, p255[] = {255, 2}, p254[] = {255};
+
+    (void)state;
+    check_splits(ctx, 1, 0, 0, w1, 1);
+    check_splits(ctx, 255, 0, 0, w255, 1);
+    check_splits(ctx, 256, 0, 0, w256, 2);
+    check_splits(ctx, 510, 0, 0, w510, 2);
+    check_splits(ctx, 511, 0, 0, w511, 3);
+    /* With progress words: 254 waits + 1 progress write per call. */
+    check_splits(ctx, 255, 1, CES_LOWER_PROGRESS, p255, 2);
+    check_splits(ctx, 254, 1, CES_LOWER_PROGRESS, p254, 1);
+    /* Writes only: nothing to report, so no progress write. */
+    check_splits(ctx, 255, 0, CES_LOWER_PROGRESS, w255, 1);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_multicast_and_fence(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    uint32_t sig;
+    struct ces_op w = {.kind = CES_OP_WRITE, .value = 7};
+    struct ces_op f = {.kind = CES_OP_FENCE};
+    char *t;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 4, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "go", CES_U32, 4, &sig), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    w.slot = (struct ces_slot){sig, CES_RANK_ALL, 2};
+    assert_int_equal(ces_graph_add_op(g, 2, &f), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 2, &w), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    t = lower_text(ctx, g, 2, &h200, 0);
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 memops 5 [barrier; write32 go[2]@0 = 7; write32 go[2]@1 = 7; "
+                           "write32 go[2]@2 = 7; write32 go[2]@3 = 7]\n");
+    ces_free(ctx, t);
+    t = lower_text(ctx, g, 0, &h200, 0);
+    assert_string_equal(t, "block 0 eager x1 first 1\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_refusals(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_cuda_plan *p = NULL;
+    struct ces_op fl = {.kind = CES_OP_FLUSH};
+    static const struct ces_cuda_caps flushy = {1, 1, 0}, no64 = {0, 0, 0}, bad = {0, 1, 256};
+    char *t;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 1, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &fl), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &h200, 0, &p), CES_ERR_UNSUPPORTED);
+    assert_null(p);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0#0: flush: this device cannot flush remote writes "
+                        "(CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES is 0)");
+    t = lower_text(ctx, g, 0, &flushy, 0);
+    assert_string_equal(t, "block 0 eager x1 first 1\ns0 memops 1 [flush]\n");
+    ces_free(ctx, t);
+    assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_ERR_INVALID);
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &bad, 0, &p), CES_ERR_INVALID);
+    ces_graph_destroy(g);
+
+    g = many(ctx, 3, 0);
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &no64, 0, &p), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0#0: write f[0] = 0: u64 signals need 64-bit stream memory "
+                        "operations, which this device does not support");
+    ces_graph_destroy(g);
+
+    /* A wait whose value came from $i, frozen by a graph phase: replays would
+     * pass on stale flags, so it is refused; eager it is fine. */
+    g = xchg(ctx, CES_PHASE_GRAPH, 3, CES_OPF_FROZEN);
+    assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r1.s0#2: wait ready[0] == 1: the awaited value depends on $i but graph "
+                        "capture freezes it, so replays would pass on stale flags; use a "
+                        "graph-safe protocol (credit)");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Two streams on one rank with events; interleaved memops merge per stream
+ * with independent queues and do not merge across another stream's op with
+ * shared queues (connections 1). */
+static struct ces_graph *two_streams(struct ces_ctx *ctx, uint32_t connections)
+{
+    struct ces_graph *g = NULL;
+    uint32_t sig, ev, buf;
+    struct ces_op ops[] = {
+        {.kind = CES_OP_WRITE, .stream = 0, .value = 1},
+        {.kind = CES_OP_WRITE, .stream = 1, .value = 2},
+        {.kind = CES_OP_WRITE, .stream = 0, .value = 3},
+        {.kind = CES_OP_COPY, .stream = 0},
+        {.kind = CES_OP_RECORD, .stream = 0},
+        {.kind = CES_OP_AWAIT, .stream = 1},
+        {.kind = CES_OP_WAIT, .stream = 1, .value = 3},
+    };
+
+    assert_int_equal(ces_graph_create(ctx, 1, 2, &g), CES_OK);
+    assert_int_equal(ces_graph_set_connections(g, connections), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "b", 16, &buf), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "s", CES_U32, 2, &sig), CES_OK);
+    assert_int_equal(ces_graph_add_event(g, "e", &ev), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+        ops[i].slot = (struct ces_slot){sig, 0, (uint32_t)ops[i].stream};
+        ops[i].a = (struct ces_region){buf, 0, 0, 8};
+        ops[i].b = (struct ces_region){buf, 0, 8, 16};
+        ops[i].event = ev;
+        if (ops[i].kind == CES_OP_RECORD || ops[i].kind == CES_OP_AWAIT ||
+            ops[i].kind == CES_OP_WRITE || ops[i].kind == CES_OP_WAIT) {
+            ops[i].a = (struct ces_region){0, 0, 0, 0};
+            ops[i].b = ops[i].a;
+        }
+        if (ops[i].kind == CES_OP_COPY || ops[i].kind == CES_OP_RECORD ||
+            ops[i].kind == CES_OP_AWAIT)
+            ops[i].slot = (struct ces_slot){0, 0, 0};
+        if (ops[i].kind != CES_OP_RECORD && ops[i].kind != CES_OP_AWAIT)
+            ops[i].event = 0;
+        assert_int_equal(ces_graph_add_op(g, 0, &ops[i]), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+static void test_streams(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = two_streams(ctx, 0);
+    char *t = lower_text(ctx, g, 0, &h200, 0);
+
+    (void)state;
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 memops 2 [write32 s[0]@0 = 1; write32 s[0]@0 = 3]\n"
+                           "s0 copy 1 [b[0:8]@0 -> b[8:16]@0]\n"
+                           "s0 record e\n"
+                           "s1 memops 1 [write32 s[1]@0 = 2]\n"
+                           "s1 await e\n"
+                           "s1 memops 1 [wait32 s[1]@0 >= 3]\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    g = two_streams(ctx, 1);
+    t = lower_text(ctx, g, 0, &h200, 0);
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 memops 1 [write32 s[0]@0 = 1]\n"
+                           "s1 memops 1 [write32 s[1]@0 = 2]\n"
+                           "s0 memops 1 [write32 s[0]@0 = 3]\n"
+                           "s0 copy 1 [b[0:8]@0 -> b[8:16]@0]\n"
+                           "s0 record e\n"
+                           "s1 await e\n"
+                           "s1 memops 1 [wait32 s[1]@0 >= 3]\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static int lower_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_graph *g = arg;
+    struct ces_cuda_plan *p = NULL;
+    char *text = NULL;
+    int rc = ces_cuda_lower(ctx, g, 0, &h200, CES_LOWER_PROGRESS, &p);
+
+    if (rc == CES_OK)
+        rc = ces_cuda_plan_format(ctx, g, p, &text);
+    ces_free(ctx, text);
+    ces_cuda_plan_destroy(p);
+    return rc;
+}
+
+static void test_alloc_failures(void **state)
+{
+    struct ces_graph *g = NULL;
+    struct ces_ctx *gctx = NULL;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(NULL, &gctx), CES_OK);
+    g = xchg(gctx, CES_PHASE_EAGER, 1, 0);
+    /* The lowering allocates from the context it is given, not the graph's. */
+    assert_true(ces_test_alloc_failures(lower_body, g) > 5);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(gctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eager),     cmocka_unit_test(test_capture),
+        cmocka_unit_test(test_progress),  cmocka_unit_test(test_splits),
+        cmocka_unit_test(test_multicast_and_fence), cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_streams),   cmocka_unit_test(test_alloc_failures),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
