@@ -1,4 +1,68 @@
-/* placeholder until the model lands */
-#include "cesync.h"
-int ces_model_placeholder_(void);
-int ces_model_placeholder_(void) { return 0; }
+/*
+ * model/model.c - the built-in machine kinds: one const table of semantics,
+ * limits and costs per kind.  Values come from measurements on the machine
+ * (see ../shared/design/ANCHORS.md and docs/PERFORMANCE.md); `cesync bench
+ * --calibrate` measures them again and writes a model file that overrides
+ * any of them (model/file.c).
+ */
+#include "internal.h"
+
+#include <string.h>
+
+static const struct ces_model ces_model_kinds_[] = {
+    {
+        .kind = "h200",
+        /* cuStreamBatchMemOp refuses count >= 256 (measured: 256 gives INVALID_VALUE). */
+        .max_memops_per_batch = 255,
+        /* 32-bit and 64-bit wait/write memops (CAN_USE_64_BIT_STREAM_MEM_OPS = 1). */
+        .flag_widths = CES_MODEL_W32 | CES_MODEL_W64,
+        /* CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES = 0 on H200 (measured). */
+        .can_flush_remote_writes = 0,
+        .has_64bit_memops = 1,
+        /* CAN_USE_STREAM_WAIT_VALUE_NOR = 1 (measured). */
+        .has_wait_nor = 1,
+        /* ASYNC_ENGINE_COUNT = 3 (measured). */
+        .copy_engines = 3,
+        /* An HGX H200 board has 8 GPUs behind NVSwitch. */
+        .max_ranks = 8,
+        /* The CUDA backend lowers a batch under capture to one cudaMemcpyAsync
+         * per copy on the batch's stream (cudaMemcpyBatchAsync fails there). */
+        .graph_copies_serial = 1,
+        /* Copy engine over NV18, 1 GiB, one direction: 397 GB/s (392 each way
+         * when both directions run; nominal 450). */
+        .peer_copy_gbps = 397.0,
+        /* Device-to-device copy inside one GPU, 1 GiB: ~2,090 GB/s. */
+        .local_copy_gbps = 2090.0,
+        /* Fitted to the peer copy at 1 MiB: 214 GB/s = 1 MiB / (2.3 us + 1 MiB / 397 GB/s). */
+        .per_copy_us = 2.3,
+        /* One cudaMemcpyBatchAsync on the stream beyond its copies (estimate; calibrate). */
+        .copy_batch_us = 1.0,
+        /* One cuStreamBatchMemOp on the stream (estimate; calibrate). */
+        .memop_batch_us = 1.0,
+        /* Flag round trip GPU0 -> GPU1 -> GPU0 through stream memops: 10-14 us, so ~6 per hop. */
+        .signal_hop_us = 6.0,
+        /* A flag write seen on the same GPU (estimate; calibrate). */
+        .signal_local_us = 1.0,
+        /* cudaEventRecord -> cudaStreamWaitEvent between streams of one GPU (estimate). */
+        .event_us = 2.0,
+        /* Host cost of one enqueue call (memop batch, copy batch, event; estimate). */
+        .host_call_us = 2.0,
+        /* Host cost of one cudaGraphLaunch (estimate). */
+        .graph_launch_us = 3.0,
+    },
+};
+
+#define CES_MODEL_NKINDS (sizeof(ces_model_kinds_) / sizeof(ces_model_kinds_[0]))
+
+const struct ces_model *ces_model_find(const char *kind)
+{
+    for (size_t i = 0; kind != NULL && i < CES_MODEL_NKINDS; i++)
+        if (strcmp(ces_model_kinds_[i].kind, kind) == 0)
+            return &ces_model_kinds_[i];
+    return NULL;
+}
+
+const char *ces_model_kind_name(uint32_t i)
+{
+    return i < CES_MODEL_NKINDS ? ces_model_kinds_[i].kind : NULL;
+}

@@ -715,6 +715,90 @@ CES_API int ces_gen_source(struct ces_ctx *ctx, uint64_t seed, const struct ces_
 /* ------------------------------------------------------------------------ */
 /* (section owned by model/) */
 
+/* A machine kind's semantics, limits and costs.  Units are in the field
+ * names: _gbps = 10^9 bytes per second, _us = microseconds.  One const table
+ * per kind lives in model/model.c; a model file (`key = value` lines, see
+ * ces_model_parse) overrides any field. */
+struct ces_model {
+    char kind[32];                    /* "h200" */
+    /* --- semantics and limits --- */
+    uint32_t max_memops_per_batch;    /* ops in one cuStreamBatchMemOp */
+    uint32_t flag_widths;             /* CES_MODEL_W32 | CES_MODEL_W64 */
+    uint32_t can_flush_remote_writes; /* 0/1 */
+    uint32_t has_64bit_memops;        /* 0/1 */
+    uint32_t has_wait_nor;            /* 0/1 */
+    uint32_t copy_engines;            /* copies in flight at once per GPU */
+    uint32_t max_ranks;               /* GPUs in one node */
+    uint32_t graph_copies_serial;     /* 1: a batch under capture runs copy by copy */
+    /* --- costs --- */
+    double peer_copy_gbps;  /* one GPU's copy-engine rate into / out of NVLink */
+    double local_copy_gbps; /* device-to-device copy inside one GPU */
+    double per_copy_us;     /* fixed start cost of every copy */
+    double copy_batch_us;   /* fixed cost of one batch (cudaMemcpyBatchAsync) */
+    double memop_batch_us;  /* fixed cost of one cuStreamBatchMemOp on the stream */
+    double signal_hop_us;   /* a flag write seen by a wait on another GPU */
+    double signal_local_us; /* a flag write seen by a wait on the same GPU */
+    double event_us;        /* record -> await between two streams of a GPU */
+    double host_call_us;    /* host time of one enqueue call (eager) */
+    double graph_launch_us; /* host time of one graph replay launch */
+};
+
+#define CES_MODEL_W32 1u
+#define CES_MODEL_W64 2u
+
+/* The built-in table of `kind` ("h200", ...), NULL if unknown.
+ * ces_model_kind_name(i) lists the kinds (NULL past the last). */
+CES_API const struct ces_model *ces_model_find(const char *kind);
+CES_API const char *ces_model_kind_name(uint32_t i);
+
+/* Parses a model file: `#` comments, blank lines, and `key = value` lines
+ * where key is a field name of struct ces_model (`kind = h200` must come
+ * first if present and starts from that kind's table; otherwise `base` is the
+ * start, or h200 when base is NULL).  flag_widths takes "32", "64" or
+ * "32,64".  Errors: CES_ERR_PARSE "file:line:col: expected ...".  `file`
+ * names the input in messages (NULL: "<model>"). */
+CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
+                            const struct ces_model *base, struct ces_model *out);
+/* Reads and parses a model file. */
+CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model *base,
+                           struct ces_model *out);
+/* Writes a model as a model file (every field, one per line, with a comment
+ * saying its unit); parsing it gives the same model.  Free with ces_free. */
+CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
+                            size_t *len);
+
+/* What the cost model predicts for one graph. */
+struct ces_predict {
+    double total_us;       /* the last stream's finish, all iterations */
+    double iter_us;        /* total_us / iterations */
+    uint64_t iterations;   /* ces_graph_iterations */
+    uint64_t ops;          /* op instances simulated */
+    uint64_t peer_bytes;   /* bytes copied between GPUs, all ranks */
+    uint64_t local_bytes;  /* bytes copied inside a GPU */
+    /* The critical path (from time 0 to total_us) split by what it spent:
+     * the five add up to total_us. */
+    double path_copy_us;   /* copies, including their fixed costs */
+    double path_signal_us; /* flag hops from a write to the wait it released */
+    double path_memop_us;  /* memop batch fixed costs */
+    double path_event_us;  /* record -> await hops */
+    double path_host_us;   /* the GPU waited for the host to enqueue */
+    uint32_t last_rank;    /* the stream that finished last */
+    uint32_t last_stream;
+};
+
+/* Predicts the time of a validated graph on a machine: every stream runs its
+ * unrolled ops in order; copies in flight share each GPU's link out, link in
+ * (peer_copy_gbps) and memory (local_copy_gbps) max-min fairly, at most
+ * copy_engines at once per issuing GPU; a wait resumes signal_hop_us after
+ * the write that satisfies it; memop batches, copy batches and copies add
+ * their fixed costs; ops cannot start before the host has enqueued them.
+ * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names
+ * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks
+ * (flush without can_flush_remote_writes, a u64 slot without 64-bit memops,
+ * more ranks than max_ranks). */
+CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
+                              const struct ces_graph *g, struct ces_predict *out);
+
 /* ------------------------------------------------------------------------ */
 /* The CUDA runtime (backend "cuda"; present when built with CUDA)          */
 /* ------------------------------------------------------------------------ */

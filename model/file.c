@@ -1,0 +1,285 @@
+/*
+ * model/file.c - the one override path of the machine model: a model file of
+ * `key = value` lines parsed over a kind's table, and the printer that
+ * `cesync bench --calibrate --model-out` uses to write one.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ces_mfield {
+    const char *name;
+    const char *unit;
+    size_t offset;
+    int is_f64;
+};
+
+static const struct ces_mfield ces_model_fields_[] = {
+#define CES_X_(f, unit) {#f, unit, offsetof(struct ces_model, f), 0},
+    CES_MODEL_U32_FIELDS(CES_X_)
+#undef CES_X_
+#define CES_X_(f, unit) {#f, unit, offsetof(struct ces_model, f), 1},
+    CES_MODEL_F64_FIELDS(CES_X_)
+#undef CES_X_
+};
+
+#define CES_MODEL_NFIELDS (sizeof(ces_model_fields_) / sizeof(ces_model_fields_[0]))
+
+static const struct ces_mfield *find_field(const char *name, size_t len)
+{
+    for (size_t i = 0; i < CES_MODEL_NFIELDS; i++)
+        if (strlen(ces_model_fields_[i].name) == len &&
+            memcmp(ces_model_fields_[i].name, name, len) == 0)
+            return &ces_model_fields_[i];
+    return NULL;
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+static int is_key(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+static int is_word(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.' || c == ',' || c == '+' || c == '-';
+}
+
+/* One `key = value` line (without its newline), comments already cut. */
+struct mline {
+    const char *file;
+    unsigned line;
+    const char *text;
+    size_t len;
+};
+
+static int perr(struct ces_ctx *ctx, const struct mline *l, size_t col, const char *what)
+{
+    return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s", l->file, l->line, col + 1, what);
+}
+
+static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
+                       const struct ces_mfield *f, const char *v, size_t vlen,
+                       struct ces_model *m)
+{
+    char buf[64];
+    char *end = NULL;
+
+    if (vlen >= sizeof(buf))
+        return perr(ctx, l, col, "expected a number");
+    memcpy(buf, v, vlen);
+    buf[vlen] = '\0';
+    errno = 0;
+    if (f->is_f64) {
+        double d = strtod(buf, &end);
+
+        if (end == buf || *end != '\0' || errno != 0 || !isfinite(d) || d < 0.0)
+            return perr(ctx, l, col, "expected a number >= 0");
+        if (strstr(f->name, "_gbps") != NULL && d <= 0.0)
+            return perr(ctx, l, col, "expected a bandwidth > 0");
+        memcpy((char *)m + f->offset, &d, sizeof(d));
+    } else {
+        unsigned long u;
+
+        if (buf[0] < '0' || buf[0] > '9')
+            return perr(ctx, l, col, "expected an unsigned integer");
+        u = strtoul(buf, &end, 10);
+        if (*end != '\0' || errno != 0 || u > UINT32_MAX)
+            return perr(ctx, l, col, "expected an unsigned integer");
+        if ((strcmp(f->name, "max_memops_per_batch") == 0 || strcmp(f->name, "copy_engines") == 0 ||
+             strcmp(f->name, "max_ranks") == 0) &&
+            u == 0)
+            return perr(ctx, l, col, "expected an unsigned integer > 0");
+        {
+            uint32_t u32 = (uint32_t)u;
+
+            memcpy((char *)m + f->offset, &u32, sizeof(u32));
+        }
+    }
+    return CES_OK;
+}
+
+int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
+                    const struct ces_model *base, struct ces_model *out)
+{
+    struct ces_model m;
+    size_t pos = 0;
+    unsigned line = 0;
+    int seen_field = 0;
+
+    if (ctx == NULL || out == NULL || (text == NULL && len > 0))
+        return CES_ERR_INVALID;
+    m = base != NULL ? *base : *ces_model_find("h200");
+    while (pos < len) {
+        struct mline l = {file != NULL ? file : "<model>", ++line, text + pos, 0};
+        size_t i = 0, k0, k1, v0, v1;
+        const struct ces_mfield *f;
+
+        while (pos + l.len < len && text[pos + l.len] != '\n')
+            l.len++;
+        pos += l.len + 1;
+        for (size_t j = 0; j < l.len; j++)
+            if (l.text[j] == '#') {
+                l.len = j;
+                break;
+            }
+        while (i < l.len && is_blank(l.text[i]))
+            i++;
+        if (i == l.len)
+            continue;
+        k0 = i;
+        while (i < l.len && is_key(l.text[i]))
+            i++;
+        k1 = i;
+        if (k1 == k0)
+            return perr(ctx, &l, k0, "expected a field name");
+        while (i < l.len && is_blank(l.text[i]))
+            i++;
+        if (i == l.len || l.text[i] != '=')
+            return perr(ctx, &l, i, "expected '='");
+        i++;
+        while (i < l.len && is_blank(l.text[i]))
+            i++;
+        v0 = i;
+        while (i < l.len && is_word(l.text[i]))
+            i++;
+        v1 = i;
+        while (i < l.len && is_blank(l.text[i]))
+            i++;
+        if (v1 == v0)
+            return perr(ctx, &l, v0, "expected a value");
+        if (i != l.len)
+            return perr(ctx, &l, i, "expected the end of the line");
+        if (k1 - k0 == 4 && memcmp(l.text + k0, "kind", 4) == 0) {
+            char kind[sizeof(m.kind)];
+            const struct ces_model *km;
+
+            if (seen_field)
+                return perr(ctx, &l, k0, "expected `kind` before every other field");
+            if (v1 - v0 >= sizeof(kind))
+                return perr(ctx, &l, v0, "expected a known machine kind");
+            memcpy(kind, l.text + v0, v1 - v0);
+            kind[v1 - v0] = '\0';
+            km = ces_model_find(kind);
+            if (km == NULL)
+                return perr(ctx, &l, v0, "expected a known machine kind");
+            m = *km;
+            seen_field = 1;
+            continue;
+        }
+        seen_field = 1;
+        if (k1 - k0 == 11 && memcmp(l.text + k0, "flag_widths", 11) == 0) {
+            const char *v = l.text + v0;
+            size_t n = v1 - v0;
+
+            if (n == 2 && memcmp(v, "32", 2) == 0)
+                m.flag_widths = CES_MODEL_W32;
+            else if (n == 2 && memcmp(v, "64", 2) == 0)
+                m.flag_widths = CES_MODEL_W64;
+            else if (n == 5 && memcmp(v, "32,64", 5) == 0)
+                m.flag_widths = CES_MODEL_W32 | CES_MODEL_W64;
+            else
+                return perr(ctx, &l, v0, "expected 32, 64 or 32,64");
+            continue;
+        }
+        f = find_field(l.text + k0, k1 - k0);
+        if (f == NULL)
+            return perr(ctx, &l, k0, "expected a field of the machine model");
+        {
+            int rc = parse_value(ctx, &l, v0, f, l.text + v0, v1 - v0, &m);
+
+            if (rc != CES_OK)
+                return rc;
+        }
+    }
+    *out = m;
+    return CES_OK;
+}
+
+int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model *base,
+                   struct ces_model *out)
+{
+    FILE *fp = NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int rc = CES_OK;
+
+    if (ctx == NULL || path == NULL || out == NULL)
+        return CES_ERR_INVALID;
+    fp = fopen(path, "r");
+    if (fp == NULL)
+        return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    for (;;) {
+        size_t got;
+
+        if (len + 4096 > cap) {
+            char *nb = ces_realloc(ctx, buf, cap + 65536);
+
+            if (nb == NULL) {
+                rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory reading %s", path);
+                goto out_free;
+            }
+            buf = nb;
+            cap += 65536;
+        }
+        got = fread(buf + len, 1, cap - len, fp);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(fp)) {
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "%s: read error", path);
+        goto out_free;
+    }
+    rc = ces_model_parse(ctx, buf, len, path, base, out);
+out_free:
+    ces_free(ctx, buf);
+    fclose(fp);
+    return rc;
+}
+
+/* Shortest text that reads back as exactly d. */
+static void fmt_double(char *buf, size_t size, double d)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, d);
+        if (strtod(buf, NULL) == d)
+            return;
+    }
+}
+
+int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text, size_t *len)
+{
+    struct ces_sb sb;
+
+    if (ctx == NULL || m == NULL || text == NULL)
+        return CES_ERR_INVALID;
+    ces_sb_init(&sb, ctx);
+    ces_sb_printf(&sb, "# cesync machine model\nkind = %s\n", m->kind);
+    ces_sb_printf(&sb, "flag_widths = %s # bits\n",
+                  m->flag_widths == (CES_MODEL_W32 | CES_MODEL_W64) ? "32,64"
+                  : m->flag_widths == CES_MODEL_W64                 ? "64"
+                                                                    : "32");
+    for (size_t i = 0; i < CES_MODEL_NFIELDS; i++) {
+        const struct ces_mfield *f = &ces_model_fields_[i];
+        char num[40];
+
+        if (f->is_f64) {
+            double d;
+
+            memcpy(&d, (const char *)m + f->offset, sizeof(d));
+            fmt_double(num, sizeof(num), d);
+        } else {
+            uint32_t u;
+
+            memcpy(&u, (const char *)m + f->offset, sizeof(u));
+            snprintf(num, sizeof(num), "%u", (unsigned)u);
+        }
+        ces_sb_printf(&sb, "%s = %s # %s\n", f->name, num, f->unit);
+    }
+    return ces_sb_finish(&sb, text, len);
+}

@@ -1,0 +1,36 @@
+/*
+ * model/internal.h - private declarations of model/: the list of the fields
+ * of struct ces_model that a model file may set, shared by the parser and
+ * the printer.
+ */
+#ifndef CES_MODEL_INTERNAL_H
+#define CES_MODEL_INTERNAL_H
+
+#include "../core/internal.h"
+
+#include <stddef.h>
+
+/* X(field, unit) for the uint32_t fields (flag_widths is handled apart). */
+#define CES_MODEL_U32_FIELDS(X)                                                \
+    X(max_memops_per_batch, "ops")                                             \
+    X(can_flush_remote_writes, "0/1")                                          \
+    X(has_64bit_memops, "0/1")                                                 \
+    X(has_wait_nor, "0/1")                                                     \
+    X(copy_engines, "copies in flight per GPU")                                \
+    X(max_ranks, "GPUs")                                                       \
+    X(graph_copies_serial, "0/1")
+
+/* X(field, unit) for the double fields. */
+#define CES_MODEL_F64_FIELDS(X)                                                \
+    X(peer_copy_gbps, "GB/s")                                                  \
+    X(local_copy_gbps, "GB/s")                                                 \
+    X(per_copy_us, "us")                                                       \
+    X(copy_batch_us, "us")                                                     \
+    X(memop_batch_us, "us")                                                    \
+    X(signal_hop_us, "us")                                                     \
+    X(signal_local_us, "us")                                                   \
+    X(event_us, "us")                                                          \
+    X(host_call_us, "us")                                                      \
+    X(graph_launch_us, "us")
+
+#endif

@@ -1,0 +1,836 @@
+/*
+ * model/predict.c - the cost model: a discrete-event run of a graph on a
+ * machine model that predicts its time.
+ *
+ * Every (rank, stream) runs its unrolled ops in order.  Copies in flight
+ * share resources max-min fairly: each GPU's NVLink egress and ingress
+ * (peer_copy_gbps) and its memory (local_copy_gbps); at most copy_engines
+ * copies per issuing GPU are in flight, the rest queue in issue order.  A
+ * flag write becomes visible signal_hop_us later on another GPU
+ * (signal_local_us on its own); a blocked wait resumes when a visible value
+ * satisfies it.  The first op of each memop batch (consecutive
+ * writes/waits/fences of one stream in enqueue order, at most
+ * max_memops_per_batch ops) pays memop_batch_us; a copy batch pays
+ * copy_batch_us and each copy per_copy_us before its bytes move.  Under a
+ * graph phase the copies of a batch run one by one when graph_copies_serial
+ * is set, as the CUDA backend lowers them.  An op cannot start before its
+ * rank's host thread has enqueued it (host_call_us per call, eager) or
+ * launched the graph replay (graph_launch_us).
+ *
+ * Each op instance remembers what released it (its stream predecessor, the
+ * write that satisfied it, the record it awaited), so the critical path is
+ * walked back from the last op and its time split into categories.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+enum cat { CAT_COPY, CAT_SIGNAL, CAT_MEMOP, CAT_EVENT, CAT__COUNT };
+
+struct inst {
+    const struct ces_op *op;
+    uint32_t rank, stream, index, block;
+    uint8_t graph;       /* in a graph block */
+    uint8_t group_first; /* first op of a memop batch */
+    uint8_t begun;       /* the stream has reached it */
+    uint8_t paid;        /* its fixed cost has been paid */
+    uint8_t done;
+    uint8_t cat;
+    int64_t match;  /* await: its record instance; -1 */
+    double host;    /* enqueued by the host at */
+    double end;
+    double host_gap; /* time the GPU waited for the host before it */
+    int64_t cause;   /* instance whose end released it; -1 = time 0 */
+};
+
+enum sstate { S_RUN, S_BUSY, S_WAIT_SLOT, S_WAIT_EVENT, S_WAIT_COPIES, S_DONE };
+
+struct pstream {
+    struct ces_vec ids; /* size_t instance ids in program order */
+    size_t pc;
+    int state;
+    double busy_until;
+    int64_t ready_cause; /* cause for the next op */
+    size_t batch;        /* instance of the open BATCH (S_WAIT_COPIES) */
+    size_t end_inst;     /* instance of its END */
+    uint32_t copies_left;
+};
+
+struct flight {
+    uint32_t issuer, src, dst;
+    uint8_t local;
+    uint8_t phase; /* 0 queued for an engine, 1 start latency, 2 moving, 3 done */
+    double left;   /* bytes */
+    double lat_end;
+    double rate; /* bytes per us */
+    size_t stream;
+    size_t inst;
+};
+
+struct pwrite {
+    double vis;
+    uint64_t seq;
+    uint64_t value;
+    int64_t writer;
+};
+
+struct psim {
+    struct ces_ctx *ctx;
+    const struct ces_model *m;
+    const struct ces_graph *g;
+    uint32_t ranks, streams;
+    struct ces_vec insts;   /* struct inst */
+    struct pstream *ss;     /* [ranks * streams] */
+    struct ces_vec flights; /* struct flight */
+    size_t nflights_live;
+    uint32_t *engines_busy; /* [ranks] */
+    struct ces_vec *slots;  /* [nslots] of struct pwrite */
+    size_t nslots;
+    size_t *sig_base;   /* [nsignals] */
+    struct ces_vec future; /* double: visibility times not reached yet */
+    uint64_t seq;
+    double t;
+    struct ces_predict res;
+};
+
+#define EPS 1e-9
+
+static int is_memop(int kind)
+{
+    return kind == CES_OP_WRITE || kind == CES_OP_WAIT || kind == CES_OP_FENCE ||
+           kind == CES_OP_FLUSH;
+}
+
+static struct inst *I(struct psim *s, size_t i) { return &CES_VEC_AT(&s->insts, struct inst, i); }
+
+static size_t slot_index(const struct psim *s, uint32_t sig, uint32_t rank, uint32_t idx)
+{
+    struct ces_signal_info si = ces_graph_signal(s->g, sig);
+
+    return s->sig_base[sig] + (size_t)rank * si.slots + idx;
+}
+
+/* --- building the instances ------------------------------------------- */
+
+static int check_op(struct psim *s, uint32_t rank, const struct ces_op *op, uint32_t index)
+{
+    char where[48];
+
+    ces_op_where(where, sizeof(where), rank, op->stream, index);
+    if (op->kind == CES_OP_FLUSH && !s->m->can_flush_remote_writes)
+        return ces_ctx_error(s->ctx, CES_ERR_UNSUPPORTED,
+                             "predict: %s: flush is not supported on %s (can_flush_remote_writes = 0)",
+                             where, s->m->kind);
+    if (op->kind == CES_OP_WRITE || op->kind == CES_OP_WAIT) {
+        struct ces_signal_info si = ces_graph_signal(s->g, op->slot.sig);
+        uint32_t bit = si.width == CES_U64 ? CES_MODEL_W64 : CES_MODEL_W32;
+
+        if (!(s->m->flag_widths & bit) || (si.width == CES_U64 && !s->m->has_64bit_memops))
+            return ces_ctx_error(s->ctx, CES_ERR_UNSUPPORTED,
+                                 "predict: %s: %s is u%u, which %s has no memops for", where,
+                                 si.name, (unsigned)si.width, s->m->kind);
+    }
+    return CES_OK;
+}
+
+static int build(struct psim *s)
+{
+    uint32_t nb = ces_graph_nblocks(s->g);
+    uint32_t nev = ces_graph_nevents(s->g);
+    int64_t *last_rec = NULL;
+    uint32_t *sidx = NULL; /* [streams] per rank: ops seen */
+    double *host = NULL;   /* [ranks] */
+    int rc = CES_OK;
+
+    last_rec = ces_malloc(s->ctx, sizeof(*last_rec) * ((size_t)nev * s->ranks + 1));
+    sidx = ces_malloc(s->ctx, sizeof(*sidx) * (size_t)s->ranks * s->streams);
+    host = ces_malloc(s->ctx, sizeof(*host) * s->ranks);
+    if (last_rec == NULL || sidx == NULL || host == NULL) {
+        rc = ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
+        goto out;
+    }
+    for (size_t i = 0; i < (size_t)nev * s->ranks; i++)
+        last_rec[i] = -1;
+    memset(sidx, 0, sizeof(*sidx) * (size_t)s->ranks * s->streams);
+    memset(host, 0, sizeof(*host) * s->ranks);
+    for (uint32_t b = 0; b < nb; b++) {
+        struct ces_block_info bi = ces_graph_block(s->g, b);
+        int graph = bi.kind == CES_PHASE_GRAPH;
+
+        for (uint32_t rep = 0; rep < bi.reps; rep++) {
+            for (uint32_t r = 0; r < s->ranks; r++) {
+                uint32_t n = 0;
+                const struct ces_op *ops = ces_graph_ops(s->g, b, r, &n);
+                int64_t group_stream = -1; /* stream of the open memop group */
+                uint32_t group_ops = 0;
+                int in_batch = 0;
+
+                if (graph)
+                    host[r] += s->m->graph_launch_us;
+                for (uint32_t k = 0; k < n; k++) {
+                    const struct ces_op *op = &ops[k];
+                    struct inst in;
+                    uint32_t cost = 1;
+                    size_t id = s->insts.len;
+                    struct pstream *ps = &s->ss[(size_t)r * s->streams + op->stream];
+
+                    memset(&in, 0, sizeof(in));
+                    in.op = op;
+                    in.rank = r;
+                    in.stream = op->stream;
+                    in.index = sidx[(size_t)r * s->streams + op->stream]++;
+                    in.block = b;
+                    in.graph = (uint8_t)graph;
+                    in.match = -1;
+                    in.cause = -1;
+                    rc = check_op(s, r, op, in.index);
+                    if (rc != CES_OK)
+                        goto out;
+                    if (is_memop(op->kind)) {
+                        if (op->kind == CES_OP_WRITE && op->slot.rank == CES_RANK_ALL)
+                            cost = s->ranks;
+                        if (group_stream != (int64_t)op->stream ||
+                            group_ops + cost > s->m->max_memops_per_batch) {
+                            in.group_first = 1;
+                            group_stream = op->stream;
+                            group_ops = 0;
+                            if (!graph)
+                                host[r] += s->m->host_call_us;
+                        }
+                        group_ops += cost;
+                    } else {
+                        group_stream = -1;
+                        group_ops = 0;
+                        if (!graph && !in_batch &&
+                            (op->kind == CES_OP_BATCH || op->kind == CES_OP_COPY ||
+                             op->kind == CES_OP_RECORD || op->kind == CES_OP_AWAIT))
+                            host[r] += s->m->host_call_us;
+                    }
+                    if (op->kind == CES_OP_BATCH)
+                        in_batch = 1;
+                    else if (op->kind == CES_OP_END)
+                        in_batch = 0;
+                    in.host = host[r];
+                    if (op->kind == CES_OP_RECORD)
+                        last_rec[(size_t)op->event * s->ranks + r] = (int64_t)id;
+                    else if (op->kind == CES_OP_AWAIT)
+                        in.match = last_rec[(size_t)op->event * s->ranks + r];
+                    if (op->kind == CES_OP_COPY) {
+                        if (op->a.rank != op->b.rank)
+                            s->res.peer_bytes += op->a.hi - op->a.lo;
+                        else
+                            s->res.local_bytes += op->a.hi - op->a.lo;
+                    }
+                    rc = ces_vec_push(s->ctx, &s->insts, sizeof(in), &in);
+                    if (rc == CES_OK)
+                        rc = ces_vec_push(s->ctx, &ps->ids, sizeof(size_t), &id);
+                    if (rc != CES_OK) {
+                        rc = ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
+                        goto out;
+                    }
+                }
+            }
+        }
+    }
+out:
+    ces_free(s->ctx, last_rec);
+    ces_free(s->ctx, sidx);
+    ces_free(s->ctx, host);
+    return rc;
+}
+
+/* --- slots ---------------------------------------------------------------- */
+
+/* The value of a slot at time t and the write that put it there (-1: the
+ * initial 0). */
+static uint64_t slot_value(struct psim *s, size_t slot, double t, int64_t *writer)
+{
+    const struct ces_vec *v = &s->slots[slot];
+    const struct pwrite *best = NULL;
+
+    for (size_t i = 0; i < v->len; i++) {
+        const struct pwrite *w = &CES_VEC_AT(v, struct pwrite, i);
+
+        if (w->vis <= t + EPS &&
+            (best == NULL || w->vis > best->vis || (w->vis == best->vis && w->seq > best->seq)))
+            best = w;
+    }
+    *writer = best != NULL ? best->writer : -1;
+    return best != NULL ? best->value : 0;
+}
+
+static int wait_holds(struct psim *s, const struct ces_op *op, uint32_t rank, double t,
+                      int64_t *writer)
+{
+    uint32_t srank = op->slot.rank == CES_RANK_ALL ? rank : op->slot.rank;
+    struct ces_signal_info si = ces_graph_signal(s->g, op->slot.sig);
+    uint64_t cur = slot_value(s, slot_index(s, op->slot.sig, srank, op->slot.idx), t, writer);
+
+    if (op->cmp == CES_CMP_EQ)
+        return cur == op->value;
+    if (si.width == CES_U32)
+        return (int32_t)(uint32_t)((uint32_t)cur - (uint32_t)op->value) >= 0;
+    return cur >= op->value;
+}
+
+static int post_write(struct psim *s, size_t id)
+{
+    struct inst *in = I(s, id);
+    const struct ces_op *op = in->op;
+    uint32_t lo = op->slot.rank == CES_RANK_ALL ? 0 : op->slot.rank;
+    uint32_t hi = op->slot.rank == CES_RANK_ALL ? s->ranks : op->slot.rank + 1;
+
+    for (uint32_t t = lo; t < hi; t++) {
+        struct pwrite w;
+
+        w.vis = s->t + (t == in->rank ? s->m->signal_local_us : s->m->signal_hop_us);
+        w.seq = s->seq++;
+        w.value = op->value;
+        w.writer = (int64_t)id;
+        if (ces_vec_push(s->ctx, &s->slots[slot_index(s, op->slot.sig, t, op->slot.idx)],
+                         sizeof(w), &w) != CES_OK ||
+            ces_vec_push(s->ctx, &s->future, sizeof(double), &w.vis) != CES_OK)
+            return ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
+    }
+    return CES_OK;
+}
+
+/* --- copies --------------------------------------------------------------- */
+
+static int start_copy(struct psim *s, size_t stream, size_t id)
+{
+    struct inst *in = I(s, id);
+    struct flight f;
+
+    memset(&f, 0, sizeof(f));
+    f.issuer = in->rank;
+    f.src = in->op->a.rank;
+    f.dst = in->op->b.rank;
+    f.local = f.src == f.dst;
+    f.left = (double)(in->op->a.hi - in->op->a.lo);
+    f.stream = stream;
+    f.inst = id;
+    s->nflights_live++;
+    if (ces_vec_push(s->ctx, &s->flights, sizeof(f), &f) != CES_OK)
+        return ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
+    return CES_OK;
+}
+
+/* Queued copies take free engines in issue order; started copies whose
+ * fixed cost has passed begin to move bytes. */
+static void admit(struct psim *s)
+{
+    for (size_t i = 0; i < s->flights.len; i++) {
+        struct flight *f = &CES_VEC_AT(&s->flights, struct flight, i);
+
+        if (f->phase == 0 && s->engines_busy[f->issuer] < s->m->copy_engines) {
+            s->engines_busy[f->issuer]++;
+            f->phase = 1;
+            f->lat_end = s->t + s->m->per_copy_us;
+        }
+        if (f->phase == 1 && f->lat_end <= s->t + EPS)
+            f->phase = 2;
+    }
+}
+
+/* Max-min fair rates over resources: [0,R) egress, [R,2R) ingress, [2R,3R)
+ * local memory. */
+static int set_rates(struct psim *s)
+{
+    size_t nres = (size_t)s->ranks * 3;
+    double *cap = NULL;
+    uint32_t *users = NULL;
+    int rc = CES_OK;
+
+    cap = ces_malloc(s->ctx, sizeof(*cap) * nres);
+    users = ces_malloc(s->ctx, sizeof(*users) * nres);
+    if (cap == NULL || users == NULL) {
+        rc = ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
+        goto out;
+    }
+    for (uint32_t r = 0; r < s->ranks; r++) {
+        cap[r] = cap[s->ranks + r] = s->m->peer_copy_gbps * 1e3;
+        cap[2 * s->ranks + r] = s->m->local_copy_gbps * 1e3;
+    }
+    for (size_t i = 0; i < s->flights.len; i++) {
+        struct flight *f = &CES_VEC_AT(&s->flights, struct flight, i);
+
+        f->rate = f->phase == 2 ? -1.0 : 0.0; /* -1: not fixed yet */
+    }
+    for (;;) {
+        double best = INFINITY;
+        size_t bres = nres;
+
+        memset(users, 0, sizeof(*users) * nres);
+        for (size_t i = 0; i < s->flights.len; i++) {
+            struct flight *f = &CES_VEC_AT(&s->flights, struct flight, i);
+
+            if (f->rate >= 0.0)
+                continue;
+            if (f->local) {
+                users[2 * s->ranks + f->src]++;
+            } else {
+                users[f->src]++;
+                users[s->ranks + f->dst]++;
+            }
+        }
+        for (size_t r = 0; r < nres; r++)
+            if (users[r] > 0 && cap[r] / users[r] < best) {
+                best = cap[r] / users[r];
+                bres = r;
+            }
+        if (bres == nres)
+            break;
+        for (size_t i = 0; i < s->flights.len; i++) {
+            struct flight *f = &CES_VEC_AT(&s->flights, struct flight, i);
+            int uses;
+
+            if (f->rate >= 0.0)
+                continue;
+            uses = f->local ? bres == 2 * s->ranks + f->src
+                            : (bres == f->src || bres == s->ranks + f->dst);
+            if (!uses)
+                continue;
+            f->rate = best;
+            if (f->local) {
+                cap[2 * s->ranks + f->src] -= best;
+            } else {
+                cap[f->src] -= best;
+                cap[s->ranks + f->dst] -= best;
+            }
+        }
+    }
+out:
+    ces_free(s->ctx, cap);
+    ces_free(s->ctx, users);
+    return rc;
+}
+
+/* --- streams ---------------------------------------------------------------- */
+
+static void advance(struct psim *s, struct pstream *ps, size_t id)
+{
+    struct inst *in = I(s, id);
+
+    in->end = s->t;
+    in->done = 1;
+    ps->ready_cause = (int64_t)id;
+    ps->pc++;
+    ps->state = ps->pc == ps->ids.len ? S_DONE : S_RUN;
+}
+
+static void busy(struct pstream *ps, double until)
+{
+    ps->state = S_BUSY;
+    ps->busy_until = until;
+}
+
+static int blocked_error(struct psim *s)
+{
+    for (size_t k = 0; k < (size_t)s->ranks * s->streams; k++) {
+        struct pstream *ps = &s->ss[k];
+        struct inst *in;
+        char where[48], text[160];
+
+        if (ps->state != S_WAIT_SLOT && ps->state != S_WAIT_EVENT)
+            continue;
+        in = I(s, CES_VEC_AT(&ps->ids, size_t, ps->pc));
+        ces_op_where(where, sizeof(where), in->rank, in->stream, in->index);
+        ces_op_format(s->g, in->rank, in->op, text, sizeof(text));
+        return ces_ctx_error(s->ctx, CES_ERR_SEMANTIC,
+                             "predict: the schedule does not finish: %s %s is blocked", where,
+                             text);
+    }
+    return ces_ctx_error(s->ctx, CES_ERR_INTERNAL, "predict: no stream can move");
+}
+
+/* Runs stream k as far as it can at the current time.  Returns 1 if it
+ * changed state, 0 if not, negative on error. */
+static int step(struct psim *s, size_t k)
+{
+    struct pstream *ps = &s->ss[k];
+    size_t id;
+    struct inst *in;
+    const struct ces_op *op;
+    int64_t writer;
+    int rc;
+
+    if (ps->state != S_RUN)
+        return 0;
+    id = CES_VEC_AT(&ps->ids, size_t, ps->pc);
+    in = I(s, id);
+    op = in->op;
+    if (!in->begun) {
+        in->begun = 1;
+        in->cause = ps->ready_cause;
+        in->cat = CAT_MEMOP;
+        if (in->host > s->t + EPS) {
+            in->host_gap = in->host - s->t;
+            busy(ps, in->host);
+            return 1;
+        }
+    }
+    switch (op->kind) {
+    case CES_OP_WRITE:
+    case CES_OP_WAIT:
+    case CES_OP_FENCE:
+    case CES_OP_FLUSH:
+        if (in->group_first && !in->paid && s->m->memop_batch_us > 0.0) {
+            in->paid = 1;
+            busy(ps, s->t + s->m->memop_batch_us);
+            return 1;
+        }
+        if (op->kind == CES_OP_WRITE) {
+            rc = post_write(s, id);
+            if (rc != CES_OK)
+                return rc;
+        } else if (op->kind == CES_OP_WAIT) {
+            if (!wait_holds(s, op, in->rank, s->t, &writer)) {
+                ps->state = S_WAIT_SLOT;
+                return 1;
+            }
+        }
+        advance(s, ps, id);
+        return 1;
+    case CES_OP_BATCH:
+        if (in->graph && s->m->graph_copies_serial) {
+            advance(s, ps, id);
+            return 1;
+        }
+        if (!in->paid && s->m->copy_batch_us > 0.0) {
+            in->paid = 1;
+            busy(ps, s->t + s->m->copy_batch_us);
+            return 1;
+        }
+        ps->batch = id;
+        ps->copies_left = 0;
+        for (size_t j = ps->pc + 1; j < ps->ids.len; j++) {
+            size_t cid = CES_VEC_AT(&ps->ids, size_t, j);
+
+            if (I(s, cid)->op->kind == CES_OP_END) {
+                ps->end_inst = j;
+                break;
+            }
+            if (I(s, cid)->op->kind != CES_OP_COPY)
+                continue;
+            rc = start_copy(s, k, cid);
+            if (rc != CES_OK)
+                return rc;
+            ps->copies_left++;
+        }
+        if (ps->copies_left == 0) {
+            ps->pc = ps->end_inst;
+            in = I(s, CES_VEC_AT(&ps->ids, size_t, ps->pc));
+            in->begun = 1;
+            in->cause = I(s, id)->cause;
+            in->host_gap = I(s, id)->host_gap;
+            in->cat = CAT_COPY;
+            advance(s, ps, CES_VEC_AT(&ps->ids, size_t, ps->pc));
+            return 1;
+        }
+        ps->state = S_WAIT_COPIES;
+        return 1;
+    case CES_OP_COPY:
+        in->cat = CAT_COPY;
+        rc = start_copy(s, k, id);
+        if (rc != CES_OK)
+            return rc;
+        ps->batch = id;
+        ps->end_inst = ps->pc;
+        ps->copies_left = 1;
+        ps->state = S_WAIT_COPIES;
+        return 1;
+    case CES_OP_AWAIT:
+        in->cat = CAT_EVENT;
+        if (in->match >= 0) {
+            struct inst *rec = I(s, (size_t)in->match);
+
+            if (!rec->done) {
+                ps->state = S_WAIT_EVENT;
+                return 1;
+            }
+            if (rec->end + s->m->event_us > s->t + EPS) {
+                in->cause = in->match;
+                in->host_gap = 0.0;
+                busy(ps, rec->end + s->m->event_us);
+                return 1;
+            }
+        }
+        advance(s, ps, id);
+        return 1;
+    default: /* END (serial graph batches), RECORD, PRODUCE, CONSUME */
+        advance(s, ps, id);
+        return 1;
+    }
+}
+
+/* A copy finished: its stream goes on once all copies of its batch did. */
+static void copy_done(struct psim *s, struct flight *f)
+{
+    struct pstream *ps = &s->ss[f->stream];
+    struct inst *ci = I(s, f->inst);
+
+    f->phase = 3;
+    s->nflights_live--;
+    s->engines_busy[f->issuer]--;
+    ci->done = 1;
+    ci->end = s->t;
+    if (--ps->copies_left > 0)
+        return;
+    if (ci->op->kind == CES_OP_COPY && ps->batch == f->inst) {
+        /* a single copy: it is the op itself */
+        advance(s, ps, f->inst);
+        return;
+    }
+    {
+        struct inst *b = I(s, ps->batch);
+        size_t eid = CES_VEC_AT(&ps->ids, size_t, ps->end_inst);
+        struct inst *e = I(s, eid);
+
+        e->begun = 1;
+        e->cause = b->cause;
+        e->host_gap = b->host_gap;
+        e->cat = CAT_COPY;
+        ps->pc = ps->end_inst;
+        advance(s, ps, eid);
+    }
+}
+
+/* Wakes streams whose condition holds at the current time. */
+static int wake(struct psim *s)
+{
+    int changed = 0;
+
+    for (size_t k = 0; k < (size_t)s->ranks * s->streams; k++) {
+        struct pstream *ps = &s->ss[k];
+        struct inst *in;
+        int64_t writer;
+
+        switch (ps->state) {
+        case S_BUSY:
+            if (ps->busy_until <= s->t + EPS) {
+                ps->state = S_RUN;
+                changed = 1;
+            }
+            break;
+        case S_WAIT_SLOT:
+            in = I(s, CES_VEC_AT(&ps->ids, size_t, ps->pc));
+            if (wait_holds(s, in->op, in->rank, s->t, &writer)) {
+                in->cause = writer;
+                in->cat = CAT_SIGNAL;
+                in->host_gap = 0.0;
+                advance(s, ps, CES_VEC_AT(&ps->ids, size_t, ps->pc));
+                changed = 1;
+            }
+            break;
+        case S_WAIT_EVENT:
+            in = I(s, CES_VEC_AT(&ps->ids, size_t, ps->pc));
+            if (I(s, (size_t)in->match)->done) {
+                ps->state = S_RUN;
+                changed = 1;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return changed;
+}
+
+static int run(struct psim *s)
+{
+    size_t nst = (size_t)s->ranks * s->streams;
+    int rc;
+
+    for (size_t k = 0; k < nst; k++)
+        s->ss[k].state = s->ss[k].ids.len == 0 ? S_DONE : S_RUN;
+    for (;;) {
+        double next = INFINITY;
+        int moved = 1, all_done = 1;
+
+        while (moved) {
+            moved = 0;
+            admit(s);
+            for (size_t k = 0; k < nst; k++) {
+                while ((rc = step(s, k)) > 0)
+                    moved = 1;
+                if (rc < 0)
+                    return rc;
+            }
+            if (wake(s))
+                moved = 1;
+        }
+        for (size_t k = 0; k < nst; k++)
+            if (s->ss[k].state != S_DONE)
+                all_done = 0;
+        if (all_done)
+            break;
+        rc = set_rates(s);
+        if (rc != CES_OK)
+            return rc;
+        for (size_t k = 0; k < nst; k++)
+            if (s->ss[k].state == S_BUSY && s->ss[k].busy_until < next)
+                next = s->ss[k].busy_until;
+        for (size_t i = 0; i < s->flights.len; i++) {
+            struct flight *f = &CES_VEC_AT(&s->flights, struct flight, i);
+
+            if (f->phase == 1 && f->lat_end < next)
+                next = f->lat_end;
+            else if (f->phase == 2 && f->rate > 0.0 && s->t + f->left / f->rate < next)
+                next = s->t + f->left / f->rate;
+        }
+        {
+            size_t w = 0;
+
+            for (size_t i = 0; i < s->future.len; i++) {
+                double v = CES_VEC_AT(&s->future, double, i);
+
+                if (v > s->t + EPS) {
+                    CES_VEC_AT(&s->future, double, w++) = v;
+                    if (v < next)
+                        next = v;
+                }
+            }
+            s->future.len = w;
+        }
+        if (next == INFINITY)
+            return blocked_error(s);
+        for (size_t i = 0; i < s->flights.len; i++) {
+            struct flight *f = &CES_VEC_AT(&s->flights, struct flight, i);
+
+            if (f->phase == 2 && f->rate > 0.0) {
+                /* decide completion from the time it was due, not from the
+                 * rounded bytes left */
+                if (s->t + f->left / f->rate <= next + EPS)
+                    f->left = 0.0;
+                else
+                    f->left -= f->rate * (next - s->t);
+            }
+        }
+        s->t = next;
+        for (size_t i = 0; i < s->flights.len; i++) {
+            struct flight *f = &CES_VEC_AT(&s->flights, struct flight, i);
+
+            if (f->phase == 2 && f->left <= 0.0)
+                copy_done(s, f);
+        }
+        /* drop finished flights so the vector stays short */
+        {
+            size_t w = 0;
+
+            for (size_t i = 0; i < s->flights.len; i++)
+                if (CES_VEC_AT(&s->flights, struct flight, i).phase != 3)
+                    CES_VEC_AT(&s->flights, struct flight, w++) =
+                        CES_VEC_AT(&s->flights, struct flight, i);
+            s->flights.len = w;
+        }
+    }
+    return CES_OK;
+}
+
+/* Walks the critical path back from the op that finished last. */
+static void critical_path(struct psim *s)
+{
+    double per[CAT__COUNT] = {0};
+    double host = 0.0;
+    int64_t last = -1;
+
+    for (size_t i = 0; i < s->insts.len; i++)
+        if (last < 0 || I(s, i)->end > I(s, (size_t)last)->end + EPS)
+            last = (int64_t)i;
+    if (last >= 0) {
+        s->res.last_rank = I(s, (size_t)last)->rank;
+        s->res.last_stream = I(s, (size_t)last)->stream;
+    }
+    while (last >= 0) {
+        struct inst *in = I(s, (size_t)last);
+        double from = in->cause >= 0 ? I(s, (size_t)in->cause)->end : 0.0;
+        double span = in->end - from - in->host_gap;
+
+        per[in->cat] += span;
+        host += in->host_gap;
+        last = in->cause;
+    }
+    s->res.path_copy_us = per[CAT_COPY];
+    s->res.path_signal_us = per[CAT_SIGNAL];
+    s->res.path_memop_us = per[CAT_MEMOP];
+    s->res.path_event_us = per[CAT_EVENT];
+    s->res.path_host_us = host;
+}
+
+int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const struct ces_graph *g,
+                      struct ces_predict *out)
+{
+    struct psim s;
+    size_t nst;
+    int rc = CES_OK;
+
+    if (ctx == NULL || m == NULL || g == NULL || out == NULL)
+        return CES_ERR_INVALID;
+    memset(out, 0, sizeof(*out));
+    memset(&s, 0, sizeof(s));
+    s.ctx = ctx;
+    s.m = m;
+    s.g = g;
+    s.ranks = ces_graph_ranks(g);
+    s.streams = ces_graph_streams(g);
+    if (s.ranks > m->max_ranks)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "predict: %u ranks, the %s model has at most %u GPUs",
+                             (unsigned)s.ranks, m->kind, (unsigned)m->max_ranks);
+    if (m->copy_engines == 0 || m->max_memops_per_batch == 0 || !(m->peer_copy_gbps > 0.0) ||
+        !(m->local_copy_gbps > 0.0))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "predict: the model needs copy_engines, max_memops_per_batch and "
+                             "bandwidths > 0");
+    nst = (size_t)s.ranks * s.streams;
+    s.ss = ces_malloc(ctx, sizeof(*s.ss) * nst);
+    if (s.ss != NULL)
+        memset(s.ss, 0, sizeof(*s.ss) * nst);
+    s.engines_busy = ces_malloc(ctx, sizeof(*s.engines_busy) * s.ranks);
+    s.sig_base = ces_malloc(ctx, sizeof(*s.sig_base) * (ces_graph_nsignals(g) + 1));
+    if (s.ss == NULL || s.engines_busy == NULL || s.sig_base == NULL) {
+        rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory predicting");
+        goto out;
+    }
+    for (size_t k = 0; k < nst; k++)
+        s.ss[k].ready_cause = -1;
+    memset(s.engines_busy, 0, sizeof(*s.engines_busy) * s.ranks);
+    for (uint32_t i = 0; i < ces_graph_nsignals(g); i++) {
+        s.sig_base[i] = s.nslots;
+        s.nslots += (size_t)ces_graph_signal(g, i).slots * s.ranks;
+    }
+    s.slots = ces_malloc(ctx, sizeof(*s.slots) * (s.nslots + 1));
+    if (s.slots == NULL) {
+        rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory predicting");
+        goto out;
+    }
+    memset(s.slots, 0, sizeof(*s.slots) * (s.nslots + 1));
+    rc = build(&s);
+    if (rc == CES_OK)
+        rc = run(&s);
+    if (rc != CES_OK)
+        goto out;
+    s.res.total_us = s.t;
+    s.res.iterations = ces_graph_iterations(g);
+    s.res.iter_us = s.res.iterations > 0 ? s.t / (double)s.res.iterations : s.t;
+    s.res.ops = s.insts.len;
+    critical_path(&s);
+    *out = s.res;
+out:
+    if (s.ss != NULL)
+        for (size_t k = 0; k < nst; k++)
+            ces_vec_free(ctx, &s.ss[k].ids);
+    if (s.slots != NULL)
+        for (size_t i = 0; i < s.nslots; i++)
+            ces_vec_free(ctx, &s.slots[i]);
+    ces_free(ctx, s.slots);
+    ces_free(ctx, s.ss);
+    ces_free(ctx, s.engines_busy);
+    ces_free(ctx, s.sig_base);
+    ces_vec_free(ctx, &s.insts);
+    ces_vec_free(ctx, &s.flights);
+    ces_vec_free(ctx, &s.future);
+    return rc;
+}

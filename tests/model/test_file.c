@@ -1,0 +1,175 @@
+/*
+ * tests/model/test_file.c - the model file (model/file.c): overrides over a
+ * kind's table, exact error messages, print/parse round trip, loading.
+ */
+#include "ces_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse(struct ces_ctx *ctx, const char *text, struct ces_model *m)
+{
+    return ces_model_parse(ctx, text, strlen(text), "m.model", NULL, m);
+}
+
+static void test_overrides(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_model m;
+
+    (void)state;
+    assert_int_equal(parse(ctx,
+                           "# calibrated\n"
+                           "kind = h200\n"
+                           "\n"
+                           "peer_copy_gbps = 391.5   # measured\n"
+                           "  copy_engines=2\n"
+                           "flag_widths = 32\r\n"
+                           "signal_hop_us = 4.75",
+                           &m),
+                     CES_OK);
+    assert_string_equal(m.kind, "h200");
+    assert_true(m.peer_copy_gbps == 391.5);
+    assert_int_equal(m.copy_engines, 2);
+    assert_int_equal(m.flag_widths, CES_MODEL_W32);
+    assert_true(m.signal_hop_us == 4.75);
+    assert_true(m.local_copy_gbps == 2090.0); /* untouched: from the table */
+    assert_int_equal(m.max_memops_per_batch, 255);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_base(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_model base = *ces_model_find("h200"), m;
+
+    (void)state;
+    base.event_us = 9.0;
+    assert_int_equal(ces_model_parse(ctx, "per_copy_us = 0", 15, NULL, &base, &m), CES_OK);
+    assert_true(m.event_us == 9.0);
+    assert_true(m.per_copy_us == 0.0);
+    assert_int_equal(ces_model_parse(ctx, "", 0, NULL, &base, &m), CES_OK);
+    assert_true(m.event_us == 9.0);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_errors(void **state)
+{
+    static const struct {
+        const char *text;
+        const char *msg;
+    } cases[] = {
+        {"bogus = 1\n", "m.model:1:1: expected a field of the machine model"},
+        {"\n  = 1\n", "m.model:2:3: expected a field name"},
+        {"peer_copy_gbps 1\n", "m.model:1:16: expected '='"},
+        {"peer_copy_gbps =\n", "m.model:1:17: expected a value"},
+        {"peer_copy_gbps = 1 2\n", "m.model:1:20: expected the end of the line"},
+        {"peer_copy_gbps = fast\n", "m.model:1:18: expected a number >= 0"},
+        {"per_copy_us = -1\n", "m.model:1:15: expected a number >= 0"},
+        {"local_copy_gbps = 0\n", "m.model:1:19: expected a bandwidth > 0"},
+        {"copy_engines = 2.5\n", "m.model:1:16: expected an unsigned integer"},
+        {"copy_engines = -2\n", "m.model:1:16: expected an unsigned integer"},
+        {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0"},
+        {"flag_widths = 16\n", "m.model:1:15: expected 32, 64 or 32,64"},
+        {"kind = a100\n", "m.model:1:8: expected a known machine kind"},
+        {"copy_engines = 1\nkind = h200\n", "m.model:2:1: expected `kind` before every other field"},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_model m;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(parse(ctx, cases[i].text, &m), CES_ERR_PARSE);
+        assert_string_equal(ces_ctx_last_error(ctx), cases[i].msg);
+    }
+    assert_int_equal(ces_model_parse(ctx, "x", 1, NULL, NULL, &m), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx), "<model>:1:2: expected '='");
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_round_trip(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_model m = *ces_model_find("h200"), back;
+    char *text = NULL;
+    size_t len = 0;
+
+    (void)state;
+    m.per_copy_us = 0.1 + 0.2; /* needs 17 digits */
+    m.copy_engines = 5;
+    m.flag_widths = CES_MODEL_W64;
+    assert_int_equal(ces_model_print(ctx, &m, &text, &len), CES_OK);
+    assert_int_equal(strlen(text), len);
+    assert_non_null(strstr(text, "kind = h200\nflag_widths = 64 # bits\n"
+                                 "max_memops_per_batch = 255 # ops\n"));
+    assert_non_null(strstr(text, "\npeer_copy_gbps = 397 # GB/s\n"));
+    assert_non_null(strstr(text, "\nper_copy_us = 0.30000000000000004 # us\n"));
+    assert_int_equal(ces_model_parse(ctx, text, len, NULL, NULL, &back), CES_OK);
+    assert_memory_equal(&m, &back, sizeof(m));
+    ces_free(ctx, text);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_load(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_model m;
+    char path[] = "/tmp/ces_model_XXXXXX";
+    FILE *fp;
+    int fd = mkstemp(path);
+
+    (void)state;
+    assert_true(fd >= 0);
+    fp = fdopen(fd, "w");
+    assert_non_null(fp);
+    fputs("kind = h200\nevent_us = 0.5\nbad\n", fp);
+    fclose(fp);
+    assert_int_equal(ces_model_load(ctx, path, NULL, &m), CES_ERR_PARSE);
+    {
+        char want[128];
+
+        snprintf(want, sizeof(want), "%s:3:4: expected '='", path);
+        assert_string_equal(ces_ctx_last_error(ctx), want);
+    }
+    fp = fopen(path, "w");
+    fputs("event_us = 0.5\n", fp);
+    fclose(fp);
+    assert_int_equal(ces_model_load(ctx, path, NULL, &m), CES_OK);
+    assert_true(m.event_us == 0.5);
+    remove(path);
+    assert_int_equal(ces_model_load(ctx, "/nonexistent/x.model", NULL, &m), CES_ERR_IO);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "/nonexistent/x.model: cannot open: No such file or directory");
+    ces_test_ctx_end(ctx, &st);
+}
+
+static int print_body(struct ces_ctx *ctx, void *arg)
+{
+    char *text = NULL;
+    int rc = ces_model_print(ctx, (const struct ces_model *)arg, &text, NULL);
+
+    ces_free(ctx, text);
+    return rc;
+}
+
+static void test_print_alloc_failures(void **state)
+{
+    (void)state;
+    assert_true(ces_test_alloc_failures(print_body, (void *)ces_model_find("h200")) >= 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_overrides),   cmocka_unit_test(test_base),
+        cmocka_unit_test(test_errors),      cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_load),        cmocka_unit_test(test_print_alloc_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,489 @@
+/*
+ * tests/model/test_predict.c - the cost model (model/predict.c) on hand-made
+ * graphs with a machine of round numbers, so that every expected time is
+ * exact: 1 GB/s = 1000 bytes per microsecond.
+ */
+#include "ces_test.h"
+
+#include <math.h>
+#include <string.h>
+
+/* peer 1 GB/s, local 4 GB/s, copy start 1 us, copy batch 2 us, memop batch
+ * 0.5 us, hop 3 us, local flag 0.25 us, event 0.75 us, no host cost. */
+static struct ces_model round_model(void)
+{
+    struct ces_model m = *ces_model_find("h200");
+
+    m.peer_copy_gbps = 1.0;
+    m.local_copy_gbps = 4.0;
+    m.per_copy_us = 1.0;
+    m.copy_batch_us = 2.0;
+    m.memop_batch_us = 0.5;
+    m.signal_hop_us = 3.0;
+    m.signal_local_us = 0.25;
+    m.event_us = 0.75;
+    m.host_call_us = 0.0;
+    m.graph_launch_us = 0.0;
+    m.copy_engines = 2;
+    return m;
+}
+
+struct fx {
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx;
+    struct ces_graph *g;
+    uint32_t send, recv, flag, ev;
+};
+
+static void fx_init(struct fx *f, uint32_t ranks, uint32_t streams, uint32_t kind, uint32_t reps)
+{
+    f->ctx = ces_test_ctx(&f->st);
+    assert_int_equal(ces_graph_create(f->ctx, ranks, streams, &f->g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(f->g, "send", 16000, &f->send), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(f->g, "recv", 16000, &f->recv), CES_OK);
+    assert_int_equal(ces_graph_add_signal(f->g, "flag", CES_U32, 4, &f->flag), CES_OK);
+    assert_int_equal(ces_graph_add_event(f->g, "e", &f->ev), CES_OK);
+    assert_int_equal(ces_graph_add_block(f->g, kind, reps), CES_OK);
+}
+
+static void fx_end(struct fx *f)
+{
+    ces_graph_destroy(f->g);
+    ces_test_ctx_end(f->ctx, &f->st);
+}
+
+static void op(struct fx *f, uint32_t rank, struct ces_op o)
+{
+    assert_int_equal(ces_graph_add_op(f->g, rank, &o), CES_OK);
+}
+
+static struct ces_op copy(struct fx *f, uint32_t s, uint32_t from, uint64_t lo, uint32_t to,
+                          uint64_t bytes)
+{
+    struct ces_op o = {.kind = CES_OP_COPY, .stream = s};
+
+    o.a = (struct ces_region){f->send, from, lo, lo + bytes};
+    o.b = (struct ces_region){f->recv, to, lo, lo + bytes};
+    return o;
+}
+
+static struct ces_op simple(uint32_t kind, uint32_t s)
+{
+    struct ces_op o = {.kind = (uint8_t)kind, .stream = s};
+
+    return o;
+}
+
+static struct ces_op wr(struct fx *f, uint32_t rank, uint32_t idx, uint64_t v)
+{
+    struct ces_op o = {.kind = CES_OP_WRITE, .slot = {f->flag, rank, idx}, .value = v};
+
+    return o;
+}
+
+static struct ces_op wt(struct fx *f, uint32_t rank, uint32_t idx, uint64_t v)
+{
+    struct ces_op o = {.kind = CES_OP_WAIT, .cmp = CES_CMP_EQ, .slot = {f->flag, rank, idx},
+                       .value = v};
+
+    return o;
+}
+
+static struct ces_predict predict(struct fx *f, const struct ces_model *m)
+{
+    struct ces_predict p;
+
+    assert_int_equal(ces_graph_validate(f->g, NULL), CES_OK);
+    assert_int_equal(ces_model_predict(f->ctx, m, f->g, &p), CES_OK);
+    /* the critical path accounts for all of the time */
+    assert_true(fabs(p.path_copy_us + p.path_signal_us + p.path_memop_us + p.path_event_us +
+                     p.path_host_us - p.total_us) < 1e-9);
+    return p;
+}
+
+#define assert_us(x, want) assert_true(fabs((x) - (want)) < 1e-9)
+
+static void test_single_copy(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 5.0); /* 1 us start + 4000 B at 1000 B/us */
+    assert_us(p.iter_us, 5.0);
+    assert_int_equal(p.iterations, 1);
+    assert_int_equal(p.peer_bytes, 4000);
+    assert_int_equal(p.local_bytes, 0);
+    assert_us(p.path_copy_us, 5.0);
+    assert_int_equal(p.last_rank, 0);
+    assert_int_equal(p.ops, 1);
+    fx_end(&f);
+}
+
+static void test_batch_shares_link(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, copy(&f, 0, 0, 4000, 1, 4000));
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
+    /* batch 2, start 1, then two copies at 500 B/us each: 8 */
+    assert_us(p.total_us, 11.0);
+    assert_us(p.path_copy_us, 11.0);
+    assert_int_equal(p.peer_bytes, 8000);
+    fx_end(&f);
+}
+
+static void test_local_overlaps_peer(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, copy(&f, 0, 0, 4000, 0, 4000)); /* local: 1 us at 4000 B/us */
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 7.0); /* 2 + 1 + 4 */
+    assert_int_equal(p.local_bytes, 4000);
+    fx_end(&f);
+}
+
+static void test_copy_engines_limit(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.copy_engines = 1;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, copy(&f, 0, 0, 4000, 1, 4000));
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 12.0); /* 2 + (1 + 4) + (1 + 4) */
+    fx_end(&f);
+}
+
+static void test_both_directions(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 1, copy(&f, 0, 1, 0, 0, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 5.0); /* each direction has its own link */
+    fx_end(&f);
+}
+
+static void test_ingress_shared(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    /* ranks 1 and 2 both push into rank 0: its ingress is shared */
+    fx_init(&f, 3, 1, CES_PHASE_EAGER, 1);
+    op(&f, 1, copy(&f, 0, 1, 0, 0, 4000));
+    op(&f, 2, copy(&f, 0, 2, 4000, 0, 2000));
+    p = predict(&f, &m);
+    /* 1 us start; 500 B/us each until rank 2's 2000 B end at 5; then 1000 B/us
+     * for rank 1's last 2000 B: 7 */
+    assert_us(p.total_us, 7.0);
+    assert_int_equal(p.last_rank, 1);
+    fx_end(&f);
+}
+
+static void test_signal_hop(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 1, 0, 1));
+    op(&f, 1, wt(&f, 1, 0, 1));
+    op(&f, 1, copy(&f, 0, 1, 0, 0, 4000));
+    p = predict(&f, &m);
+    /* r0 writes at 0.5, r1 sees it at 3.5, copies until 8.5 */
+    assert_us(p.total_us, 8.5);
+    assert_us(p.path_memop_us, 0.5);
+    assert_us(p.path_signal_us, 3.0);
+    assert_us(p.path_copy_us, 5.0);
+    assert_int_equal(p.last_rank, 1);
+    fx_end(&f);
+}
+
+static void test_local_flag_and_cyclic_geq(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+    struct ces_op w;
+
+    (void)state;
+    fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+    w = wr(&f, 0, 1, 0x80000006u);
+    op(&f, 0, w);
+    {
+        /* cyclic >=: 0x80000006 - 5 is negative as int32, so 0x80000006 is
+         * not >= 5; the wait needs the second write */
+        struct ces_op g = wt(&f, 0, 1, 5);
+
+        g.cmp = CES_CMP_GEQ;
+        g.stream = 1;
+        op(&f, 0, g);
+    }
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000)); /* 1 + 1 on s0: ends at 2.5 */
+    op(&f, 0, wr(&f, 0, 1, 6));              /* memop 0.5 at 2.5 -> 3.0, seen 3.25 */
+    p = predict(&f, &m);
+    assert_us(p.total_us, 3.25);
+    assert_int_equal(p.last_stream, 1);
+    assert_us(p.path_signal_us, 0.25);
+    fx_end(&f);
+}
+
+static void test_events(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+    struct ces_op rec = simple(CES_OP_RECORD, 0), aw = simple(CES_OP_AWAIT, 1);
+
+    (void)state;
+    fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+    rec.event = f.ev;
+    aw.event = f.ev;
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000)); /* local: ends at 2 */
+    op(&f, 0, rec);
+    op(&f, 0, aw);                          /* 2 + 0.75 */
+    op(&f, 0, copy(&f, 1, 0, 4000, 1, 4000)); /* + 5 */
+    p = predict(&f, &m);
+    assert_us(p.total_us, 7.75);
+    assert_us(p.path_event_us, 0.75);
+    assert_us(p.path_copy_us, 7.0);
+    assert_int_equal(p.last_stream, 1);
+    fx_end(&f);
+}
+
+static void test_host_cost(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.host_call_us = 1.0;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 6.0);
+    assert_us(p.path_host_us, 1.0);
+    assert_us(p.path_copy_us, 5.0);
+    fx_end(&f);
+}
+
+static void test_memop_batches(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.max_memops_per_batch = 2;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, wr(&f, 0, 1, 1));
+    op(&f, 0, wr(&f, 0, 2, 1)); /* a second batch */
+    p = predict(&f, &m);
+    assert_us(p.total_us, 1.0);
+    assert_us(p.path_memop_us, 1.0);
+    fx_end(&f);
+}
+
+static void test_graph_serial_copies(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.graph_launch_us = 0.5;
+    fx_init(&f, 2, 1, CES_PHASE_GRAPH, 2);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, copy(&f, 0, 0, 4000, 1, 4000));
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
+    /* launch 0.5, copies one by one (5 + 5) twice; the second launch is
+     * enqueued at 1.0, long before the first replay ends */
+    assert_us(p.total_us, 20.5);
+    assert_us(p.iter_us, 10.25);
+    assert_int_equal(p.iterations, 2);
+    assert_int_equal(p.ops, 8);
+    assert_int_equal(p.peer_bytes, 16000);
+    m.graph_copies_serial = 0;
+    p = predict(&f, &m);
+    assert_us(p.total_us, 22.5); /* (2 + 1 + 8) twice + 0.5 */
+    fx_end(&f);
+}
+
+static void test_does_not_finish(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 1, 0, 1));
+    op(&f, 1, wt(&f, 1, 0, 2));
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: the schedule does not finish: r1.s0#0 wait flag[0] == 2 is "
+                        "blocked");
+    fx_end(&f);
+}
+
+static void test_unsupported(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_FLUSH, 0));
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: r0.s0#0: flush is not supported on h200 "
+                        "(can_flush_remote_writes = 0)");
+    m.can_flush_remote_writes = 1;
+    p = predict(&f, &m);
+    assert_us(p.total_us, 0.5);
+    m.max_ranks = 1;
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: 2 ranks, the h200 model has at most 1 GPUs");
+    fx_end(&f);
+}
+
+static void test_u64_needs_64bit_memops(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+    uint32_t sig;
+    struct ces_op w = {.kind = CES_OP_WRITE, .value = 7};
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "seq", CES_U64, 2, &sig), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    w.slot = (struct ces_slot){sig, 1, 0};
+    assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_OK);
+    m.has_64bit_memops = 0;
+    assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "predict: r0.s0#0: seq is u64, which h200 has no memops for");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_builder_alltoall(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params cp;
+    struct ces_graph *g = NULL;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    ces_coll_params_init(&cp, CES_COLL_ALLTOALL);
+    cp.ranks = 2;
+    cp.bytes = 8000;
+    cp.iterations = 1;
+    assert_int_equal(ces_coll_build(ctx, &cp, &g), CES_OK);
+    assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_OK);
+    /* mono: ready barrier (0.5 + hop 3), batch 2 + start 1 + 4000 B peer at
+     * 1000 B/us alongside the 1 us local copy, complete barrier 0.5 + 3 */
+    assert_us(p.total_us, 3.5 + 7.0 + 3.5);
+    assert_int_equal(p.peer_bytes, 8000);
+    assert_int_equal(p.local_bytes, 8000);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static int predict_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_predict p;
+
+    return ces_model_predict(ctx, ces_model_find("h200"), (const struct ces_graph *)arg, &p);
+}
+
+static void test_alloc_failures(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params cp;
+    struct ces_graph *g = NULL;
+
+    (void)state;
+    ces_coll_params_init(&cp, CES_COLL_ALLTOALL);
+    cp.ranks = 3;
+    cp.bytes = 3000;
+    cp.iterations = 2;
+    assert_int_equal(ces_coll_build(ctx, &cp, &g), CES_OK);
+    assert_true(ces_test_alloc_failures(predict_body, g) > 10);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_single_copy),
+        cmocka_unit_test(test_batch_shares_link),
+        cmocka_unit_test(test_local_overlaps_peer),
+        cmocka_unit_test(test_copy_engines_limit),
+        cmocka_unit_test(test_both_directions),
+        cmocka_unit_test(test_ingress_shared),
+        cmocka_unit_test(test_signal_hop),
+        cmocka_unit_test(test_local_flag_and_cyclic_geq),
+        cmocka_unit_test(test_events),
+        cmocka_unit_test(test_host_cost),
+        cmocka_unit_test(test_memop_batches),
+        cmocka_unit_test(test_graph_serial_copies),
+        cmocka_unit_test(test_does_not_finish),
+        cmocka_unit_test(test_unsupported),
+        cmocka_unit_test(test_u64_needs_64bit_memops),
+        cmocka_unit_test(test_builder_alltoall),
+        cmocka_unit_test(test_alloc_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
