@@ -1,0 +1,154 @@
+/*
+ * tests/core/coll_check.h - helpers the collective builder tests share:
+ * generate a schedule, compare it with its golden file, check that it
+ * round-trips through parse/print and that it expands into a valid graph.
+ * Set CES_UPDATE_GOLDEN=1 to rewrite the golden files from the builders.
+ */
+#ifndef CES_TEST_COLL_CHECK_H
+#define CES_TEST_COLL_CHECK_H
+
+#include "ces_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parameters in one call. */
+static inline struct ces_coll_params coll_params(uint32_t coll, uint32_t proto, uint32_t ranks,
+                                                 uint64_t bytes, uint32_t iterations,
+                                                 uint32_t phase)
+{
+    struct ces_coll_params p;
+
+    ces_coll_params_init(&p, coll);
+    p.proto = proto;
+    p.ranks = ranks;
+    p.bytes = bytes;
+    p.iterations = iterations;
+    p.phase = phase;
+    return p;
+}
+
+/* Generates the text; asserts CES_OK.  Free with ces_free. */
+static inline char *coll_text(struct ces_ctx *ctx, const struct ces_coll_params *p)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = ces_coll_source(ctx, p, &text, &len);
+
+    if (rc != CES_OK)
+        fail_msg("ces_coll_source: %s", ces_ctx_last_error(ctx));
+    assert_non_null(text);
+    assert_int_equal(strlen(text), len);
+    return text;
+}
+
+/* print(parse(text)) == text */
+static inline void coll_roundtrip(struct ces_ctx *ctx, const char *text)
+{
+    struct ces_prog *prog = NULL;
+    char *again = NULL;
+
+    if (ces_prog_parse(ctx, text, strlen(text), "golden", &prog) != CES_OK)
+        fail_msg("parse: %s", ces_ctx_last_error(ctx));
+    assert_int_equal(ces_prog_print(ctx, prog, &again, NULL), CES_OK);
+    assert_string_equal(again, text);
+    ces_free(ctx, again);
+    ces_prog_destroy(prog);
+}
+
+/* The builder's text equals tests/fixtures/golden/<name>, round-trips, and
+ * ces_coll_build gives a valid graph equal to expanding the text. */
+static inline void coll_golden(const struct ces_coll_params *p, const char *name)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char path[512];
+    char *text = coll_text(ctx, p);
+    char *want;
+    struct ces_graph *g = NULL;
+
+    snprintf(path, sizeof(path), "%s/golden/%s", CES_FIXTURES, name);
+    if (getenv("CES_UPDATE_GOLDEN") != NULL) {
+        FILE *f = fopen(path, "w");
+
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+    }
+    want = ces_test_read_file(path, NULL);
+    assert_string_equal(text, want);
+    free(want);
+    coll_roundtrip(ctx, text);
+    if (ces_coll_build(ctx, p, &g) != CES_OK)
+        fail_msg("build %s: %s", name, ces_ctx_last_error(ctx));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_graph_ranks(g), p->ranks);
+    assert_int_equal(ces_graph_iterations(g), p->iterations);
+    ces_graph_destroy(g);
+    ces_free(ctx, text);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* ces_coll_source fails with `status` and exactly `msg`. */
+static inline void coll_error(const struct ces_coll_params *p, int status, const char *msg)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *text = (char *)1;
+    struct ces_graph *g = (struct ces_graph *)1;
+
+    assert_int_equal(ces_coll_source(ctx, p, &text, NULL), status);
+    assert_null(text);
+    assert_string_equal(ces_ctx_last_error(ctx), msg);
+    assert_int_equal(ces_coll_build(ctx, p, &g), status);
+    assert_null(g);
+    assert_string_equal(ces_ctx_last_error(ctx), msg);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Builds the graph; asserts CES_OK. */
+static inline struct ces_graph *coll_graph(struct ces_ctx *ctx, const struct ces_coll_params *p)
+{
+    struct ces_graph *g = NULL;
+
+    if (ces_coll_build(ctx, p, &g) != CES_OK)
+        fail_msg("build: %s", ces_ctx_last_error(ctx));
+    return g;
+}
+
+/* Formats op k of rank r in block b (asserts it exists). */
+static inline const char *coll_op(const struct ces_graph *g, uint32_t b, uint32_t r, uint32_t k,
+                                  char *buf, size_t size)
+{
+    uint32_t n = 0;
+    const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+    assert_true(k < n);
+    ces_op_format(g, r, &ops[k], buf, size);
+    return buf;
+}
+
+/* Every op of rank r in block b, formatted, one per line ("s1 " prefixed for
+ * stream 1 and up).  Free with free(). */
+static inline char *coll_ops_text(const struct ces_graph *g, uint32_t b, uint32_t r)
+{
+    uint32_t n = 0;
+    const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+    size_t cap = 256 * (size_t)(n + 1), len = 0;
+    char *out = malloc(cap);
+
+    assert_non_null(out);
+    out[0] = '\0';
+    for (uint32_t k = 0; k < n; k++) {
+        char line[200];
+
+        if (ops[k].stream != 0)
+            len += (size_t)snprintf(out + len, cap - len, "s%u ", ops[k].stream);
+        ces_op_format(g, r, &ops[k], line, sizeof(line));
+        len += (size_t)snprintf(out + len, cap - len, "%s\n", line);
+    }
+    return out;
+}
+
+#endif

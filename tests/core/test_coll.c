@@ -1,0 +1,230 @@
+/*
+ * tests/core/test_coll.c - the builder driver: defaults, the checks every
+ * collective shares (exact messages), normalization of zero fields, and the
+ * program path.
+ */
+#include "coll_check.h"
+
+static void test_defaults(void **state)
+{
+    struct ces_coll_params p;
+
+    (void)state;
+    memset(&p, 0xff, sizeof(p));
+    ces_coll_params_init(&p, CES_COLL_GATHER);
+    assert_int_equal(p.coll, CES_COLL_GATHER);
+    assert_int_equal(p.proto, CES_PROTO_MONO);
+    assert_int_equal(p.ranks, 2);
+    assert_int_equal(p.bytes, 1024);
+    assert_int_equal(p.iterations, 1);
+    assert_int_equal(p.phase, CES_PHASE_EAGER);
+    assert_int_equal(p.root, 0);
+    assert_int_equal(p.npairs, 0);
+    assert_int_equal(p.chunks, 4);
+    assert_int_equal(p.slots, 2);
+    assert_int_equal(p.flags, 0);
+    assert_int_equal(p.first_iter, 1);
+    ces_coll_params_init(NULL, 0); /* no crash */
+}
+
+static void test_default_text(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p;
+    char *text;
+
+    (void)state;
+    ces_coll_params_init(&p, CES_COLL_ALLTOALL);
+    text = coll_text(ctx, &p);
+    assert_string_equal(text, "cesync 1\nranks 2\nstreams 1\nlet C = 512\n"
+                              "buffer send 1024\nbuffer recv 1024\n"
+                              "signal ready u64 2\nsignal complete u64 2\nphase eager x1\n"
+                              "r* : produce send[0:$n*$C]\n"
+                              "r* over p : write ready[$r]@$p = $i\n"
+                              "r* over p : wait ready[$p] >= $i\n"
+                              "r* : batch\n"
+                              "r* over p* : copy send[$p*$C:($p+1)*$C] -> "
+                              "recv[$r*$C:($r+1)*$C]@$p\n"
+                              "r* : end\n"
+                              "r* over p : write complete[$r]@$p = $i\n"
+                              "r* over p : wait complete[$p] >= $i\n"
+                              "r* over p* : consume recv[$p*$C:($p+1)*$C] == "
+                              "send[$r*$C:($r+1)*$C]@$p\n");
+    ces_free(ctx, text);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* chunks, slots and first_iter of 0 mean their defaults. */
+static void test_zero_means_default(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p, q;
+    char *a, *b;
+
+    (void)state;
+    ces_coll_params_init(&p, CES_COLL_SENDRECV);
+    p.ranks = 3;
+    q = p;
+    q.chunks = 0;
+    q.slots = 0;
+    q.first_iter = 0;
+    a = coll_text(ctx, &p);
+    b = coll_text(ctx, &q);
+    assert_string_equal(a, b);
+    ces_free(ctx, a);
+    ces_free(ctx, b);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_common_errors(void **state)
+{
+    struct ces_coll_params p;
+
+    (void)state;
+    ces_coll_params_init(&p, CES_COLL_ALLGATHER);
+    p.coll = CES_COLL__COUNT;
+    coll_error(&p, CES_ERR_INVALID, "unknown collective #7");
+    ces_coll_params_init(&p, CES_COLL_ALLGATHER);
+    p.proto = 9;
+    coll_error(&p, CES_ERR_INVALID, "unknown sync protocol #9");
+    ces_coll_params_init(&p, CES_COLL_ALLGATHER);
+    p.ranks = 1;
+    coll_error(&p, CES_ERR_INVALID, "ranks must be 2..1024, not 1");
+    p.ranks = 1025;
+    coll_error(&p, CES_ERR_INVALID, "ranks must be 2..1024, not 1025");
+    p.ranks = 2;
+    p.bytes = 0;
+    coll_error(&p, CES_ERR_INVALID, "bytes must be 1..281474976710656 (2^48), not 0");
+    p.bytes = CES_MAX_BYTES + 1;
+    coll_error(&p, CES_ERR_INVALID,
+               "bytes must be 1..281474976710656 (2^48), not 281474976710657");
+    p.bytes = CES_MAX_BYTES;
+    coll_error(&p, CES_ERR_INVALID,
+               "allgather: ranks x bytes (2 x 281474976710656) exceeds 2^48 bytes");
+    p.bytes = 8;
+    p.iterations = 0;
+    coll_error(&p, CES_ERR_INVALID, "iterations must be at least 1, not 0");
+    p.iterations = 1;
+    p.phase = 2;
+    coll_error(&p, CES_ERR_INVALID, "phase must be eager (0) or graph (1), not 2");
+    p.phase = CES_PHASE_EAGER;
+    p.first_iter = (UINT64_C(1) << 32) + 1;
+    coll_error(&p, CES_ERR_INVALID, "first_iter must be 1..4294967296, not 4294967297");
+    p.first_iter = 1;
+    p.proto = CES_PROTO_MONO;
+    p.phase = CES_PHASE_GRAPH;
+    coll_error(&p, CES_ERR_UNSUPPORTED,
+               "allgather: mono is not graph-safe: its counters grow with $i, which a graph "
+               "replay freezes; use --sync credit for graph phases");
+}
+
+static void test_null_arguments(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p;
+    char *text = NULL;
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+
+    (void)state;
+    ces_coll_params_init(&p, CES_COLL_BARRIER);
+    assert_int_equal(ces_coll_source(NULL, &p, &text, NULL), CES_ERR_INVALID);
+    assert_int_equal(ces_coll_source(ctx, NULL, &text, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "ces_coll_source: NULL argument");
+    assert_int_equal(ces_coll_source(ctx, &p, NULL, NULL), CES_ERR_INVALID);
+    assert_int_equal(ces_coll_program(ctx, &p, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "ces_coll_program: NULL argument");
+    assert_int_equal(ces_coll_build(ctx, &p, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "ces_coll_build: NULL argument");
+    assert_int_equal(ces_coll_program(NULL, &p, &prog), CES_ERR_INVALID);
+    assert_int_equal(ces_coll_build(NULL, &p, &g), CES_ERR_INVALID);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* ces_coll_program parses exactly the source text; ces_coll_build equals
+ * expanding it. */
+static void test_program_and_build(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p;
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL, *h = NULL;
+    char *text, *printed = NULL;
+
+    (void)state;
+    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+        ces_coll_params_init(&p, c);
+        p.ranks = 3;
+        p.bytes = 3 * 64;
+        p.iterations = 2;
+        p.proto = CES_PROTO_CREDIT;
+        p.phase = CES_PHASE_GRAPH;
+        text = coll_text(ctx, &p);
+        assert_int_equal(ces_coll_program(ctx, &p, &prog), CES_OK);
+        assert_int_equal(ces_prog_print(ctx, prog, &printed, NULL), CES_OK);
+        assert_string_equal(printed, text);
+        assert_int_equal(ces_prog_expand(ctx, prog, &h), CES_OK);
+        g = coll_graph(ctx, &p);
+        assert_true(ces_graph_equal(g, h));
+        ces_graph_destroy(g);
+        ces_graph_destroy(h);
+        ces_prog_destroy(prog);
+        ces_free(ctx, printed);
+        ces_free(ctx, text);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Every collective, protocol and phase it supports builds and round-trips,
+ * for several rank counts. */
+static void test_all_combinations(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++) {
+            for (uint32_t ph = 0; ph < 2; ph++) {
+                for (uint32_t n = 2; n <= 8; n += 3) {
+                    struct ces_coll_params p = coll_params(c, pr, n, 120 * n, 2, ph);
+                    struct ces_graph *g = NULL;
+                    char *text = NULL;
+                    int rc = ces_coll_source(ctx, &p, &text, NULL);
+                    int want = (pr == CES_PROTO_MONO ||
+                                (pr == CES_PROTO_NCCL && c == CES_COLL_SENDRECV)) &&
+                                       ph == CES_PHASE_GRAPH
+                                   ? CES_ERR_UNSUPPORTED
+                                   : CES_OK;
+
+                    p.root = n - 1;
+                    assert_int_equal(rc, want);
+                    if (rc != CES_OK)
+                        continue;
+                    coll_roundtrip(ctx, text);
+                    ces_free(ctx, text);
+                    g = coll_graph(ctx, &p);
+                    assert_int_equal(ces_graph_iterations(g), 2);
+                    ces_graph_destroy(g);
+                }
+            }
+        }
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),          cmocka_unit_test(test_default_text),
+        cmocka_unit_test(test_zero_means_default), cmocka_unit_test(test_common_errors),
+        cmocka_unit_test(test_null_arguments),    cmocka_unit_test(test_program_and_build),
+        cmocka_unit_test(test_all_combinations),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

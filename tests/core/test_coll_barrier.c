@@ -1,0 +1,122 @@
+/*
+ * tests/core/test_coll_barrier.c - the barrier builder: one sync per
+ * iteration; nccl alternates ready/complete across iterations (one eager
+ * phase each) and freezes one array in a graph phase.
+ */
+#include "coll_check.h"
+
+static void test_golden(void **state)
+{
+    struct ces_coll_params p;
+
+    (void)state;
+    p = coll_params(CES_COLL_BARRIER, CES_PROTO_NCCL, 3, 1, 3, CES_PHASE_EAGER);
+    coll_golden(&p, "barrier_nccl_r3_x3.ces");
+    p.phase = CES_PHASE_GRAPH;
+    coll_golden(&p, "barrier_nccl_graph_r3_x3.ces");
+    p = coll_params(CES_COLL_BARRIER, CES_PROTO_MONO, 3, 1, 3, CES_PHASE_EAGER);
+    coll_golden(&p, "barrier_mono_r3_x3.ces");
+    p = coll_params(CES_COLL_BARRIER, CES_PROTO_CREDIT, 3, 1, 3, CES_PHASE_EAGER);
+    coll_golden(&p, "barrier_credit_r3_x3.ces");
+    p.phase = CES_PHASE_GRAPH;
+    coll_golden(&p, "barrier_credit_graph_r3_x3.ces");
+}
+
+/* nccl eager: sync s (1-based, global) uses ready when s is odd, with
+ * value s; first_iter shifts both. */
+static void expect_nccl_eager(uint64_t first_iter)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_BARRIER, CES_PROTO_NCCL, 3, 1, 4,
+                                           CES_PHASE_EAGER);
+    struct ces_graph *g;
+
+    p.first_iter = first_iter;
+    g = coll_graph(ctx, &p);
+    assert_int_equal(ces_graph_nblocks(g), 4);
+    assert_int_equal(ces_graph_nbuffers(g), 0);
+    for (uint32_t b = 0; b < 4; b++) {
+        uint64_t s = first_iter + b;
+        const char *arr = (s & 1) ? "ready" : "complete";
+        char *ops = coll_ops_text(g, b, 2), want[512];
+
+        assert_int_equal(ces_graph_block(g, b).reps, 1);
+        snprintf(want, sizeof(want),
+                 "write %s[2]@0 = %llu\nwrite %s[2]@1 = %llu\n"
+                 "wait %s[0] == %llu\nwait %s[1] == %llu\n",
+                 arr, (unsigned long long)s, arr, (unsigned long long)s, arr,
+                 (unsigned long long)s, arr, (unsigned long long)s);
+        assert_string_equal(ops, want);
+        free(ops);
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_nccl_eager_alternates(void **state)
+{
+    (void)state;
+    expect_nccl_eager(1);
+    expect_nccl_eager(2);
+}
+
+static void test_nccl_graph_freezes_one_array(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_BARRIER, CES_PROTO_NCCL, 3, 1, 4,
+                                           CES_PHASE_GRAPH);
+    struct ces_graph *g;
+    char *ops;
+
+    (void)state;
+    p.first_iter = 2; /* one sync before: the capture uses complete */
+    g = coll_graph(ctx, &p);
+    assert_int_equal(ces_graph_nblocks(g), 1);
+    assert_int_equal(ces_graph_block(g, 0).reps, 4);
+    ops = coll_ops_text(g, 0, 1);
+    assert_string_equal(ops, "write complete[1]@2 = 1\nwrite complete[1]@0 = 1\n"
+                             "wait complete[2] == 1\nwait complete[0] == 1\n"
+                             "write complete[1] = 0\nwrite complete[2] = 0\n"
+                             "write complete[0] = 0\n");
+    free(ops);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_credit_ops(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_BARRIER, CES_PROTO_CREDIT, 3, 1, 2,
+                                           CES_PHASE_EAGER);
+    struct ces_graph *g;
+    char *ops;
+
+    (void)state;
+    g = coll_graph(ctx, &p);
+    assert_int_equal(ces_graph_nblocks(g), 2);
+    ops = coll_ops_text(g, 1, 0);
+    assert_string_equal(ops, "write ready[0]@1 = 1\nwrite ready[0]@2 = 1\n"
+                             "wait ready[1] == 1\nwait ready[2] == 1\n"
+                             "write ready[1] = 0\nwrite ready[2] = 0\n"
+                             "write ready_ack[0]@1 = 1\nwrite ready_ack[0]@2 = 1\n"
+                             "wait ready_ack[1] == 1\nwait ready_ack[2] == 1\n"
+                             "write ready_ack[1] = 0\nwrite ready_ack[2] = 0\n");
+    free(ops);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_nccl_eager_alternates),
+        cmocka_unit_test(test_nccl_graph_freezes_one_array),
+        cmocka_unit_test(test_credit_ops),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,105 @@
+/*
+ * tests/core/test_coll_scatter.c - the scatter builder: golden texts for every
+ * protocol, the data movement of the expanded graph, parameter errors.
+ */
+#include "coll_check.h"
+
+static void test_golden(void **state)
+{
+    struct ces_coll_params p;
+
+    (void)state;
+    p = coll_params(CES_COLL_SCATTER, CES_PROTO_NCCL, 4, 256, 2, CES_PHASE_EAGER);
+    coll_golden(&p, "scatter_nccl_r4_b256_x2.ces");
+    p.phase = CES_PHASE_GRAPH;
+    coll_golden(&p, "scatter_nccl_graph_r4_b256_x2.ces");
+    p = coll_params(CES_COLL_SCATTER, CES_PROTO_MONO, 4, 256, 2, CES_PHASE_EAGER);
+    coll_golden(&p, "scatter_mono_r4_b256_x2.ces");
+    p = coll_params(CES_COLL_SCATTER, CES_PROTO_CREDIT, 4, 256, 2, CES_PHASE_GRAPH);
+    coll_golden(&p, "scatter_credit_graph_r4_b256_x2.ces");
+}
+
+static void test_root(void **state)
+{
+    struct ces_coll_params p = coll_params(CES_COLL_SCATTER, CES_PROTO_NCCL, 4, 256, 1,
+                                           CES_PHASE_EAGER);
+
+    (void)state;
+    p.root = 2;
+    coll_golden(&p, "scatter_nccl_root2_r4_b256_x1.ces");
+    p.root = 4;
+    coll_error(&p, CES_ERR_INVALID, "scatter: root must be a rank (0..3), not 4");
+}
+
+
+static void test_root_ops(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_SCATTER, CES_PROTO_MONO, 3, 64, 1,
+                                           CES_PHASE_EAGER);
+    struct ces_graph *g;
+    char *ops;
+
+    (void)state;
+    p.root = 1;
+    g = coll_graph(ctx, &p);
+    ops = coll_ops_text(g, 0, 1);
+    assert_string_equal(ops,
+                        "produce send[0:192]\n"
+                        "write ready[1]@2 = 1\n"
+                        "write ready[1]@0 = 1\n"
+                        "wait ready[2] >= 1\n"
+                        "wait ready[0] >= 1\n"
+                        "batch\n"
+                        "copy send[64:128] -> recv[0:64]\n"
+                        "copy send[128:192] -> recv[0:64]@2\n"
+                        "copy send[0:64] -> recv[0:64]@0\n"
+                        "end\n"
+                        "write complete[1]@2 = 1\n"
+                        "write complete[1]@0 = 1\n"
+                        "wait complete[2] >= 1\n"
+                        "wait complete[0] >= 1\n"
+                        "consume recv[0:64] == send[64:128]@1\n");
+    free(ops);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_nonroot_ops(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_SCATTER, CES_PROTO_MONO, 3, 64, 1,
+                                           CES_PHASE_EAGER);
+    struct ces_graph *g;
+    char *ops;
+
+    (void)state;
+    p.root = 1;
+    g = coll_graph(ctx, &p);
+    ops = coll_ops_text(g, 0, 2);
+    assert_string_equal(ops,
+                        "write ready[2]@0 = 1\n"
+                        "write ready[2]@1 = 1\n"
+                        "wait ready[0] >= 1\n"
+                        "wait ready[1] >= 1\n"
+                        "write complete[2]@0 = 1\n"
+                        "write complete[2]@1 = 1\n"
+                        "wait complete[0] >= 1\n"
+                        "wait complete[1] >= 1\n"
+                        "consume recv[0:64] == send[128:192]@1\n");
+    free(ops);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_root), cmocka_unit_test(test_root_ops), cmocka_unit_test(test_nonroot_ops),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,172 @@
+/*
+ * tests/core/test_coll_sendrecv.c - the sendrecv builder: chunked messages
+ * through the receiver's staging slots with credits, one stream for sends
+ * and one for receives, flags in each protocol's style.
+ */
+#include "coll_check.h"
+
+static void test_golden(void **state)
+{
+    struct ces_coll_params p;
+
+    (void)state;
+    p = coll_params(CES_COLL_SENDRECV, CES_PROTO_NCCL, 3, 1024, 2, CES_PHASE_EAGER);
+    coll_golden(&p, "sendrecv_nccl_r3_b1024_x2.ces");
+    p = coll_params(CES_COLL_SENDRECV, CES_PROTO_MONO, 3, 1024, 2, CES_PHASE_EAGER);
+    coll_golden(&p, "sendrecv_mono_r3_b1024_x2.ces");
+    p = coll_params(CES_COLL_SENDRECV, CES_PROTO_CREDIT, 3, 1024, 2, CES_PHASE_EAGER);
+    coll_golden(&p, "sendrecv_credit_r3_b1024_x2.ces");
+    p.phase = CES_PHASE_GRAPH;
+    coll_golden(&p, "sendrecv_credit_graph_r3_b1024_x2.ces");
+    /* both sides send first: 0 -> 1 and 1 -> 0, plus 2 -> 1 (two messages in) */
+    p = coll_params(CES_COLL_SENDRECV, CES_PROTO_NCCL, 3, 512, 1, CES_PHASE_EAGER);
+    p.npairs = 3;
+    p.pairs[0][0] = 0, p.pairs[0][1] = 1;
+    p.pairs[1][0] = 1, p.pairs[1][1] = 0;
+    p.pairs[2][0] = 2, p.pairs[2][1] = 1;
+    p.chunks = 2;
+    p.slots = 1;
+    coll_golden(&p, "sendrecv_nccl_pairs_r3_b512_x1.ces");
+}
+
+/* The middle rank of the pipeline sends on s0 and receives on s1; a chunk
+ * reuses a slot only after the credit of its previous use. */
+static void test_credit_pipeline_rank(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_SENDRECV, CES_PROTO_CREDIT, 3, 1024, 1,
+                                           CES_PHASE_GRAPH);
+    struct ces_graph *g;
+    char *ops;
+
+    (void)state;
+    g = coll_graph(ctx, &p);
+    assert_int_equal(ces_graph_streams(g), 2);
+    assert_int_equal(ces_graph_buffer(g, 2).size, 512); /* stage: 2 slots of 256 */
+    ops = coll_ops_text(g, 0, 1);
+    assert_string_equal(ops, "produce send[0:1024]\n"
+                             "s1 wait full[0] == 1\n"
+                             "s1 write full[0] = 0\n"
+                             "s1 copy stage[0:256] -> recv[0:256]\n"
+                             "s1 write credit[0]@0 = 1\n"
+                             "copy send[0:256] -> stage[0:256]@2\n"
+                             "write full[0]@2 = 1\n"
+                             "s1 wait full[1] == 1\n"
+                             "s1 write full[1] = 0\n"
+                             "s1 copy stage[256:512] -> recv[256:512]\n"
+                             "s1 write credit[1]@0 = 1\n"
+                             "copy send[256:512] -> stage[256:512]@2\n"
+                             "write full[1]@2 = 1\n"
+                             "s1 wait full[0] == 1\n"
+                             "s1 write full[0] = 0\n"
+                             "s1 copy stage[0:256] -> recv[512:768]\n"
+                             "s1 write credit[0]@0 = 1\n"
+                             "wait credit[0] == 1\n"
+                             "write credit[0] = 0\n"
+                             "copy send[512:768] -> stage[0:256]@2\n"
+                             "write full[0]@2 = 1\n"
+                             "s1 wait full[1] == 1\n"
+                             "s1 write full[1] = 0\n"
+                             "s1 copy stage[256:512] -> recv[768:1024]\n"
+                             "s1 write credit[1]@0 = 1\n"
+                             "wait credit[1] == 1\n"
+                             "write credit[1] = 0\n"
+                             "copy send[768:1024] -> stage[256:512]@2\n"
+                             "write full[1]@2 = 1\n"
+                             "s1 consume recv[0:1024] == send[0:1024]@0\n"
+                             "wait credit[0] == 1\n"
+                             "write credit[0] = 0\n"
+                             "wait credit[1] == 1\n"
+                             "write credit[1] = 0\n");
+    free(ops);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* nccl: use counts with ==; the second iteration continues the counts. */
+static void test_nccl_counts(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_SENDRECV, CES_PROTO_NCCL, 2, 300, 2,
+                                           CES_PHASE_EAGER);
+    struct ces_graph *g;
+    char *ops;
+
+    (void)state;
+    p.chunks = 3; /* slot 0 holds chunks 0 and 2, slot 1 chunk 1 */
+    g = coll_graph(ctx, &p);
+    ops = coll_ops_text(g, 1, 0);
+    assert_string_equal(ops, "produce send[0:300]\n"
+                             "wait credit[0] == 2\n"
+                             "copy send[0:100] -> stage[0:100]@1\n"
+                             "write full[0]@1 = 3\n"
+                             "wait credit[1] == 1\n"
+                             "copy send[100:200] -> stage[100:200]@1\n"
+                             "write full[1]@1 = 2\n"
+                             "wait credit[0] == 3\n"
+                             "copy send[200:300] -> stage[0:100]@1\n"
+                             "write full[0]@1 = 4\n");
+    free(ops);
+    ops = coll_ops_text(g, 1, 1);
+    assert_string_equal(ops, "s1 wait full[0] == 3\n"
+                             "s1 copy stage[0:100] -> recv[0:100]\n"
+                             "s1 write credit[0]@0 = 3\n"
+                             "s1 wait full[1] == 2\n"
+                             "s1 copy stage[100:200] -> recv[100:200]\n"
+                             "s1 write credit[1]@0 = 2\n"
+                             "s1 wait full[0] == 4\n"
+                             "s1 copy stage[0:100] -> recv[200:300]\n"
+                             "s1 write credit[0]@0 = 4\n"
+                             "s1 consume recv[0:300] == send[0:300]@0\n");
+    free(ops);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_errors(void **state)
+{
+    struct ces_coll_params p = coll_params(CES_COLL_SENDRECV, CES_PROTO_NCCL, 3, 1002, 1,
+                                           CES_PHASE_EAGER);
+
+    (void)state;
+    coll_error(&p, CES_ERR_INVALID, "sendrecv: bytes (1002) must be divisible by chunks (4)");
+    p.bytes = 1024;
+    p.slots = 5;
+    coll_error(&p, CES_ERR_INVALID, "sendrecv: slots must be 1..chunks (4), not 5");
+    p.slots = 2;
+    p.chunks = 2048;
+    coll_error(&p, CES_ERR_INVALID, "sendrecv: chunks must be 1..1024, not 2048");
+    p.chunks = 4;
+    p.npairs = 1;
+    p.pairs[0][0] = 1;
+    p.pairs[0][1] = 1;
+    coll_error(&p, CES_ERR_INVALID,
+               "sendrecv: pair 0 (1->1) must name two different ranks of 0..2");
+    p.pairs[0][1] = 3;
+    coll_error(&p, CES_ERR_INVALID,
+               "sendrecv: pair 0 (1->3) must name two different ranks of 0..2");
+    p.npairs = 65;
+    coll_error(&p, CES_ERR_INVALID, "sendrecv: at most 64 pairs, not 65");
+    p = coll_params(CES_COLL_SENDRECV, CES_PROTO_NCCL, 3, 1024, 1, CES_PHASE_GRAPH);
+    coll_error(&p, CES_ERR_UNSUPPORTED,
+               "sendrecv: nccl flags are use counts computed from $i, which a graph replay "
+               "freezes; use --sync credit for graph phases");
+    p = coll_params(CES_COLL_SENDRECV, CES_PROTO_CREDIT, 100, 1024, 1, CES_PHASE_GRAPH);
+    coll_error(&p, CES_ERR_INVALID,
+               "sendrecv: the default pipeline of 100 ranks has more than 64 pairs; give the "
+               "pairs");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_credit_pipeline_rank),
+        cmocka_unit_test(test_nccl_counts),
+        cmocka_unit_test(test_errors),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
