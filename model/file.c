@@ -91,6 +91,7 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
         if (*end != '\0' || errno != 0 || u > UINT32_MAX)
             return perr(ctx, l, col, "expected an unsigned integer");
         if ((strcmp(f->name, "max_memops_per_batch") == 0 || strcmp(f->name, "copy_engines") == 0 ||
+             strcmp(f->name, "batch_engines") == 0 ||
              strcmp(f->name, "max_ranks") == 0) &&
             u == 0)
             return perr(ctx, l, col, "expected an unsigned integer > 0");

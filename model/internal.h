@@ -17,6 +17,7 @@
     X(has_64bit_memops, "0/1")                                                 \
     X(has_wait_nor, "0/1")                                                     \
     X(copy_engines, "copies in flight per GPU")                                \
+    X(batch_engines, "copies of one batch in flight")                          \
     X(max_ranks, "GPUs")                                                       \
     X(graph_copies_serial, "0/1")
 

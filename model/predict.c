@@ -5,7 +5,8 @@
  * Every (rank, stream) runs its unrolled ops in order.  Copies in flight
  * share resources max-min fairly: each GPU's NVLink egress and ingress
  * (peer_copy_gbps) and its memory (local_copy_gbps); at most copy_engines
- * copies per issuing GPU are in flight, the rest queue in issue order.  A
+ * copies per issuing GPU and batch_engines per batch are in flight, the
+ * rest queue in issue order.  A
  * flag write becomes visible signal_hop_us later on another GPU
  * (signal_local_us on its own); a blocked wait resumes when a visible value
  * satisfies it.  The first op of each memop batch (consecutive
@@ -85,6 +86,7 @@ struct psim {
     struct ces_vec flights; /* struct flight */
     size_t nflights_live;
     uint32_t *engines_busy; /* [ranks] */
+    uint32_t *stream_busy;  /* [ranks * streams]: copies of the stream in flight */
     struct ces_vec *slots;  /* [nslots] of struct pwrite */
     size_t nslots;
     size_t *sig_base;   /* [nsignals] */
@@ -324,8 +326,10 @@ static void admit(struct psim *s)
     for (size_t i = 0; i < s->flights.len; i++) {
         struct flight *f = &CES_VEC_AT(&s->flights, struct flight, i);
 
-        if (f->phase == 0 && s->engines_busy[f->issuer] < s->m->copy_engines) {
+        if (f->phase == 0 && s->engines_busy[f->issuer] < s->m->copy_engines &&
+            s->stream_busy[f->stream] < s->m->batch_engines) {
             s->engines_busy[f->issuer]++;
+            s->stream_busy[f->stream]++;
             f->phase = 1;
             f->lat_end = s->t + s->m->per_copy_us;
         }
@@ -574,6 +578,7 @@ static void copy_done(struct psim *s, struct flight *f)
     f->phase = 3;
     s->nflights_live--;
     s->engines_busy[f->issuer]--;
+    s->stream_busy[f->stream]--;
     ci->done = 1;
     ci->end = s->t;
     if (--ps->copies_left > 0)
@@ -779,24 +784,26 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "predict: %u ranks, the %s model has at most %u GPUs",
                              (unsigned)s.ranks, m->kind, (unsigned)m->max_ranks);
-    if (m->copy_engines == 0 || m->max_memops_per_batch == 0 || !(m->peer_copy_gbps > 0.0) ||
+    if (m->copy_engines == 0 || m->batch_engines == 0 || m->max_memops_per_batch == 0 || !(m->peer_copy_gbps > 0.0) ||
         !(m->local_copy_gbps > 0.0))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "predict: the model needs copy_engines, max_memops_per_batch and "
-                             "bandwidths > 0");
+                             "predict: the model needs copy_engines, batch_engines, "
+                             "max_memops_per_batch and bandwidths > 0");
     nst = (size_t)s.ranks * s.streams;
     s.ss = ces_malloc(ctx, sizeof(*s.ss) * nst);
     if (s.ss != NULL)
         memset(s.ss, 0, sizeof(*s.ss) * nst);
     s.engines_busy = ces_malloc(ctx, sizeof(*s.engines_busy) * s.ranks);
+    s.stream_busy = ces_malloc(ctx, sizeof(*s.stream_busy) * nst);
     s.sig_base = ces_malloc(ctx, sizeof(*s.sig_base) * (ces_graph_nsignals(g) + 1));
-    if (s.ss == NULL || s.engines_busy == NULL || s.sig_base == NULL) {
+    if (s.ss == NULL || s.engines_busy == NULL || s.stream_busy == NULL || s.sig_base == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory predicting");
         goto out;
     }
     for (size_t k = 0; k < nst; k++)
         s.ss[k].ready_cause = -1;
     memset(s.engines_busy, 0, sizeof(*s.engines_busy) * s.ranks);
+    memset(s.stream_busy, 0, sizeof(*s.stream_busy) * nst);
     for (uint32_t i = 0; i < ces_graph_nsignals(g); i++) {
         s.sig_base[i] = s.nslots;
         s.nslots += (size_t)ces_graph_signal(g, i).slots * s.ranks;
@@ -828,6 +835,7 @@ out:
     ces_free(ctx, s.slots);
     ces_free(ctx, s.ss);
     ces_free(ctx, s.engines_busy);
+    ces_free(ctx, s.stream_busy);
     ces_free(ctx, s.sig_base);
     ces_vec_free(ctx, &s.insts);
     ces_vec_free(ctx, &s.flights);

@@ -1,12 +1,109 @@
-/* tools/predict.c - placeholder until `cesync check --predict` lands. */
+/*
+ * tools/predict.c - `cesync check --predict`: the cost model's predicted
+ * time of a schedule (a .ces file or a built collective) on a machine kind,
+ * optionally with a model file's overrides, and where that time goes along
+ * the critical path.
+ */
 #include "tool.h"
 
+#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
+
+static const char predict_usage[] =
+    "usage: cesync check --predict FILE.ces|COLL [builder options] [--model FILE] [--kind K]\n"
+    "\n"
+    "Predicts the time of a schedule with the machine model: every stream runs its ops in\n"
+    "order, copies share each GPU's NVLink and memory bandwidth and its copy engines, a wait\n"
+    "resumes one flag hop after the write that satisfies it, memop batches, copy batches and\n"
+    "host enqueue calls add their fixed costs.  Prints the total and per-iteration time and\n"
+    "splits the critical path into copy, signal, memop, event and host time.\n"
+    "\n"
+    "  --model FILE   a model file (`key = value`, as `cesync bench --calibrate --model-out`\n"
+    "                 writes) overriding the kind's table\n"
+    "  --kind K       the machine kind (default h200)\n"
+    "\n";
+
+static void print_bytes(const char *label, uint64_t b)
+{
+    if (b >= (UINT64_C(1) << 30))
+        printf("%s%.2f GiB", label, (double)b / (double)(UINT64_C(1) << 30));
+    else if (b >= (UINT64_C(1) << 20))
+        printf("%s%.2f MiB", label, (double)b / (double)(UINT64_C(1) << 20));
+    else if (b >= 1024)
+        printf("%s%.2f KiB", label, (double)b / 1024.0);
+    else
+        printf("%s%" PRIu64 " B", label, b);
+}
 
 int ces_cmd_predict(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "cesync check --predict: not built yet\n");
-    return CES_EXIT_USAGE;
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g = NULL;
+    const char *model_path = NULL, *kind = "h200";
+    const struct ces_model *base;
+    struct ces_model m;
+    struct ces_predict p;
+    int rest = 0, ex = CES_EXIT_USAGE, rc;
+
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(predict_usage, stdout);
+            fputs(ces_tool_builder_help, stdout);
+            return CES_EXIT_OK;
+        }
+    if (ces_ctx_create(NULL, &ctx) != CES_OK)
+        return ces_tool_fail("out of memory");
+    ex = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    if (ex != CES_EXIT_OK)
+        goto out;
+    ex = CES_EXIT_USAGE;
+    for (int i = 0; i < rest; i++) {
+        if ((strcmp(argv[i], "--model") == 0 || strcmp(argv[i], "--kind") == 0) && i + 1 >= rest) {
+            ces_tool_fail("%s expects a value", argv[i]);
+            goto out;
+        }
+        if (strcmp(argv[i], "--model") == 0) {
+            model_path = argv[++i];
+        } else if (strcmp(argv[i], "--kind") == 0) {
+            kind = argv[++i];
+        } else {
+            ces_tool_fail("check --predict: unknown option '%s' (see --help)", argv[i]);
+            goto out;
+        }
+    }
+    base = ces_model_find(kind);
+    if (base == NULL) {
+        ces_tool_fail("--kind: unknown machine kind '%s' (known: h200)", kind);
+        goto out;
+    }
+    m = *base;
+    if (model_path != NULL && ces_model_load(ctx, model_path, base, &m) != CES_OK) {
+        ces_tool_fail("%s", ces_ctx_last_error(ctx));
+        goto out;
+    }
+    rc = ces_model_predict(ctx, &m, g, &p);
+    if (rc != CES_OK) {
+        ces_tool_fail("%s", ces_ctx_last_error(ctx));
+        ex = rc == CES_ERR_SEMANTIC ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
+        goto out;
+    }
+    printf("model: %s%s%s\n", m.kind, model_path != NULL ? " + " : "",
+           model_path != NULL ? model_path : "");
+    printf("ranks: %" PRIu32 ", streams per rank: %" PRIu32 ", iterations: %" PRIu64
+           ", op instances: %" PRIu64 "\n",
+           ces_graph_ranks(g), ces_graph_streams(g), p.iterations, p.ops);
+    printf("predicted: %.2f us total, %.2f us per iteration\n", p.total_us, p.iter_us);
+    print_bytes("copied: ", p.peer_bytes);
+    print_bytes(" between GPUs, ", p.local_bytes);
+    printf(" inside GPUs\n");
+    printf("critical path (ends on r%" PRIu32 ".s%" PRIu32 "): copy %.2f us, signal %.2f us, "
+           "memop %.2f us, event %.2f us, host %.2f us\n",
+           p.last_rank, p.last_stream, p.path_copy_us, p.path_signal_us, p.path_memop_us,
+           p.path_event_us, p.path_host_us);
+    ex = CES_EXIT_OK;
+out:
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+    return ex;
 }

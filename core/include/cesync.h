@@ -708,6 +708,24 @@ CES_API int ces_gen_graph(struct ces_ctx *ctx, uint64_t seed, const struct ces_g
 /* The same schedule as concrete .ces text (ces_graph_print); free with ces_free. */
 CES_API int ces_gen_source(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts *opts,
                            char **text, size_t *len);
+
+/* Options of the Promela emitter. */
+struct ces_promela_opts {
+    uint32_t races; /* 1 = vector clocks and race assertions (default) */
+    uint32_t data;  /* 1 = provenance and consume assertions (default) */
+};
+CES_API void ces_promela_opts_init(struct ces_promela_opts *o);
+
+/* Writes an equivalent Promela model of a validated graph for SPIN: one
+ * proctype per (rank, stream), or per (rank, hardware queue) with
+ * connections > 0, running the unrolled ops; deadlocks and hangs become
+ * invalid end states, races and mismatches assertion violations.  Slots hold
+ * the index of their value among the values the program can store, and each
+ * wait is a guard over the indices that satisfy it (u32 `>=` cyclic).
+ * CES_ERR_LIMIT when the graph is too large for the encoding.  opts may be
+ * NULL for the defaults; free *text with ces_free. */
+CES_API int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
+                             const struct ces_promela_opts *opts, char **text, size_t *len);
 /* end of generator and Promela */
 
 /* ------------------------------------------------------------------------ */
@@ -728,6 +746,7 @@ struct ces_model {
     uint32_t has_64bit_memops;        /* 0/1 */
     uint32_t has_wait_nor;            /* 0/1 */
     uint32_t copy_engines;            /* copies in flight at once per GPU */
+    uint32_t batch_engines;           /* copies of one batch in flight at once */
     uint32_t max_ranks;               /* GPUs in one node */
     uint32_t graph_copies_serial;     /* 1: a batch under capture runs copy by copy */
     /* --- costs --- */

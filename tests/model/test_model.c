@@ -18,6 +18,7 @@ static void test_h200_table(void **state)
     assert_int_equal(m->has_64bit_memops, 1);
     assert_int_equal(m->has_wait_nor, 1);
     assert_int_equal(m->copy_engines, 3);
+    assert_int_equal(m->batch_engines, 1);
     assert_int_equal(m->max_ranks, 8);
     assert_true(m->peer_copy_gbps == 397.0);
     assert_true(m->local_copy_gbps == 2090.0);

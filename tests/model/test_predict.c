@@ -25,6 +25,7 @@ static struct ces_model round_model(void)
     m.host_call_us = 0.0;
     m.graph_launch_us = 0.0;
     m.copy_engines = 2;
+    m.batch_engines = 2;
     return m;
 }
 
@@ -177,6 +178,31 @@ static void test_copy_engines_limit(void **state)
     op(&f, 0, simple(CES_OP_END, 0));
     p = predict(&f, &m);
     assert_us(p.total_us, 12.0); /* 2 + (1 + 4) + (1 + 4) */
+    fx_end(&f);
+}
+
+static void test_batch_runs_in_order(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.batch_engines = 1;
+    fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));    /* local: 1 + 1 */
+    op(&f, 0, copy(&f, 0, 0, 4000, 1, 4000)); /* then peer: 1 + 4 */
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 9.0);
+    fx_end(&f);
+    /* the same copies on two streams overlap */
+    fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 1, 0, 0, 0, 4000));
+    op(&f, 0, copy(&f, 0, 0, 4000, 1, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 5.0);
     fx_end(&f);
 }
 
@@ -471,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_batch_shares_link),
         cmocka_unit_test(test_local_overlaps_peer),
         cmocka_unit_test(test_copy_engines_limit),
+        cmocka_unit_test(test_batch_runs_in_order),
         cmocka_unit_test(test_both_directions),
         cmocka_unit_test(test_ingress_shared),
         cmocka_unit_test(test_signal_hop),
