@@ -13,7 +13,7 @@
 
 /* Bounds on what one program may expand to, so that `phase eager x4000000000`
  * fails with a message instead of exhausting memory. */
-#define MAX_EXPANDED_OPS (UINT64_C(1) << 22)
+#define MAX_EXPANDED_OPS (UINT64_C(1) << 24)
 #define MAX_BLOCKS (UINT64_C(1) << 20)
 
 static int xerr(const struct ces_prog *p, uint32_t line, uint32_t col, const char *fmt, ...)
@@ -433,12 +433,13 @@ int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p, struct ces_gr
     if (rc != CES_OK)
         goto fail;
     X.tmp = ces_malloc(ctx, sizeof(struct ces_vec) * p->ranks);
+    if (X.tmp != NULL)
+        memset(X.tmp, 0, sizeof(struct ces_vec) * p->ranks);
     X.evmap = ces_malloc(ctx, sizeof(uint32_t) * (p->events.len + 1));
     if (X.tmp == NULL || X.evmap == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory expanding %s", p->file);
         goto fail;
     }
-    memset(X.tmp, 0, sizeof(struct ces_vec) * p->ranks);
     for (size_t k = 0; k < p->events.len; k++)
         X.evmap[k] = EV_NONE;
     for (size_t f = 0; f < p->phases.len; f++) {

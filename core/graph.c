@@ -353,6 +353,7 @@ static int verr(struct ces_graph *g, const char *file, uint32_t rank, uint32_t i
 struct vstream {
     uint32_t index;       /* ops of this stream seen so far (the #K of messages) */
     int64_t batch_start;  /* index in the rank's block list of the open batch, -1 if none */
+    uint32_t batch_index; /* the open batch's #K, for messages */
 };
 
 int ces_graph_validate(struct ces_graph *g, const char *file)
@@ -396,6 +397,7 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
                 switch (op->kind) {
                 case CES_OP_BATCH:
                     st->batch_start = (int64_t)i;
+                    st->batch_index = k;
                     break;
                 case CES_OP_END:
                     if (st->batch_start < 0)
@@ -443,7 +445,7 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
             }
             for (uint32_t s = 0; s < g->streams && rc == CES_OK; s++) {
                 if (vs[s].batch_start >= 0)
-                    rc = verr(g, file, r, vs[s].index, &ops[vs[s].batch_start],
+                    rc = verr(g, file, r, vs[s].batch_index, &ops[vs[s].batch_start],
                               "'batch' without 'end' (a batch must end in the phase it starts)");
             }
         }

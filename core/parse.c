@@ -110,6 +110,11 @@ static const char *describe(const struct parser *P, const struct tok *t, char *b
 {
     if (t->kind == T_EOL)
         return "end of line";
+    if (t->kind == T_BAD && t->len == 1 &&
+        ((unsigned char)P->text[t->off] < 0x20 || (unsigned char)P->text[t->off] >= 0x7f)) {
+        snprintf(buf, size, "byte 0x%02x", (unsigned char)P->text[t->off]);
+        return buf;
+    }
     if (t->len > 40)
         snprintf(buf, size, "'%.37s...'", P->text + t->off);
     else
@@ -283,7 +288,7 @@ static int add_expr(struct parser *P, const struct ces_pexpr *e, int32_t *idx)
 {
     /* a long chain a+b+c+... is a deep tree; bound it like nesting */
     if (++P->stmt_nodes > MAX_NODES || P->prog->exprs.len >= INT32_MAX)
-        return perr(P, CES_ERR_LIMIT, e->col, "statement too long: more than %d expression terms",
+        return perr(P, CES_ERR_LIMIT, e->opcol, "statement too long: more than %d expression terms",
                     MAX_NODES);
     if (ces_vec_push(P->ctx, &P->prog->exprs, sizeof(*e), e) != CES_OK)
         return nomem(P);

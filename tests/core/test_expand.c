@@ -1,0 +1,390 @@
+/*
+ * tests/core/test_expand.c - expansion of programs into concrete graphs:
+ * r*, over p / over p*, eager and graph phases, frozen $i, the u32 wrap,
+ * events, semantic errors with file:line:col, the concrete printer's text
+ * parsing back to an equal graph, ces_graph_load, allocation failures.
+ */
+#include "ces_test.h"
+#include "prog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+
+    return s != NULL ? s + 1 : path;
+}
+
+/* Parses and expands text; fails the test on error. */
+static struct ces_graph *build(struct ces_ctx *ctx, const char *text)
+{
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = NULL;
+
+    if (ces_prog_parse(ctx, text, strlen(text), "t.ces", &p) != CES_OK)
+        fail_msg("parse: %s", ces_ctx_last_error(ctx));
+    if (ces_prog_expand(ctx, p, &g) != CES_OK)
+        fail_msg("expand: %s", ces_ctx_last_error(ctx));
+    ces_prog_destroy(p);
+    return g;
+}
+
+static struct ces_graph *load_fixture(struct ces_ctx *ctx, const char *name)
+{
+    char path[1024];
+    struct ces_graph *g = NULL;
+
+    snprintf(path, sizeof(path), "%s/good/%s", CES_FIXTURES, name);
+    if (ces_graph_load(ctx, path, &g) != CES_OK)
+        fail_msg("%s: %s", name, ces_ctx_last_error(ctx));
+    return g;
+}
+
+static void expect_expand_error(const char *text, int status, const char *msg)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = (struct ces_graph *)1;
+
+    if (ces_prog_parse(ctx, text, strlen(text), "t.ces", &p) != CES_OK)
+        fail_msg("parse: %s", ces_ctx_last_error(ctx));
+    assert_int_equal(ces_prog_expand(ctx, p, &g), status);
+    assert_null(g);
+    assert_string_equal(ces_ctx_last_error(ctx), msg);
+    ces_prog_destroy(p);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The text of one op, for compact assertions: OP(g, b, r, k) formats into
+ * the calling test's `char t[256]`. */
+#define OP(g, b, r, k) op_text(g, b, r, k, t)
+
+static const char *op_text(const struct ces_graph *g, uint32_t b, uint32_t r, uint32_t k,
+                           char *buf)
+{
+    uint32_t n;
+    const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+    assert_true(k < n);
+    ces_op_format(g, r, &ops[k], buf, 256);
+    return buf;
+}
+
+static void test_alltoall(void **state)
+{
+    char t[256];
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = load_fixture(ctx, "alltoall.ces");
+    const struct ces_op *ops;
+    uint32_t n;
+
+    (void)state;
+    assert_int_equal(ces_graph_ranks(g), 4);
+    assert_int_equal(ces_graph_streams(g), 1);
+    assert_int_equal(ces_graph_nblocks(g), 2);
+    assert_int_equal(ces_graph_iterations(g), 2);
+    assert_int_equal(ces_graph_block(g, 1).kind, CES_PHASE_EAGER);
+    assert_int_equal(ces_graph_block(g, 1).reps, 1);
+    assert_int_equal(ces_graph_block(g, 1).first_iter, 2);
+    assert_int_equal(ces_graph_nconsts(g), 1);
+    ops = ces_graph_ops(g, 1, 1, &n);
+    assert_int_equal(n, 1 + 3 + 3 + 1 + 4 + 1 + 3 + 3 + 4);
+    assert_string_equal(OP(g, 1, 1, 0), "produce send[0:1024]");
+    /* over p: the other ranks in rotated order $r+1, $r+2, ... */
+    assert_string_equal(OP(g, 1, 1, 1), "write ready[1]@2 = 3");
+    assert_string_equal(OP(g, 1, 1, 2), "write ready[1]@3 = 3");
+    assert_string_equal(OP(g, 1, 1, 3), "write ready[1]@0 = 3");
+    assert_string_equal(OP(g, 1, 1, 4), "wait ready[2] == 3");
+    assert_string_equal(OP(g, 1, 1, 7), "batch");
+    /* over p*: $r itself first */
+    assert_string_equal(OP(g, 1, 1, 8), "copy send[256:512] -> recv[256:512]");
+    assert_string_equal(OP(g, 1, 1, 9), "copy send[512:768] -> recv[256:512]@2");
+    assert_string_equal(OP(g, 1, 1, 11), "copy send[0:256] -> recv[256:512]@0");
+    assert_string_equal(OP(g, 1, 1, 12), "end");
+    assert_string_equal(OP(g, 1, 1, 13), "write complete[1]@2 = 4");
+    assert_string_equal(OP(g, 0, 1, 13), "write complete[1]@2 = 2");
+    assert_string_equal(OP(g, 1, 1, 19), "consume recv[256:512] == send[256:512]@1");
+    assert_string_equal(OP(g, 1, 1, 22), "consume recv[0:256] == send[256:512]@0");
+    /* every op remembers its line and the column of its keyword */
+    assert_int_equal(ops[8].line, 14);
+    assert_int_equal(ops[8].col, 14);
+    assert_int_equal(ops[0].line, 10);
+    assert_int_equal(ops[0].col, 6);
+    assert_int_equal(ops[0].flags, 0);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_phases_and_frozen_i(void **state)
+{
+    char t[256];
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = load_fixture(ctx, "phases_mixed.ces");
+    const struct ces_op *ops;
+    char *text = NULL;
+    uint32_t n;
+
+    (void)state;
+    assert_int_equal(ces_graph_nblocks(g), 4);
+    assert_int_equal(ces_graph_iterations(g), 6);
+    assert_int_equal(ces_graph_block(g, 0).kind, CES_PHASE_EAGER);
+    assert_int_equal(ces_graph_block(g, 1).first_iter, 2);
+    assert_int_equal(ces_graph_block(g, 2).kind, CES_PHASE_GRAPH);
+    assert_int_equal(ces_graph_block(g, 2).reps, 3);
+    assert_int_equal(ces_graph_block(g, 2).first_iter, 3);
+    assert_int_equal(ces_graph_block(g, 3).first_iter, 6);
+    /* eager: $i is the iteration; never frozen */
+    assert_string_equal(OP(g, 1, 0, 0), "write s[0]@1 = 2");
+    ops = ces_graph_ops(g, 1, 0, &n);
+    assert_int_equal(ops[0].flags & CES_OPF_FROZEN, 0);
+    /* graph: evaluated once with $i = 3, the ops that read $i are frozen */
+    assert_string_equal(OP(g, 2, 1, 0), "write epoch[0] = 30");
+    ops = ces_graph_ops(g, 2, 1, &n);
+    assert_int_equal(n, 10);
+    assert_int_equal(ops[0].flags, CES_OPF_FROZEN);
+    for (uint32_t k = 1; k < n; k++)
+        assert_int_equal(ops[k].flags & CES_OPF_FROZEN, 0);
+    assert_int_equal(ops[9].flags, CES_OPF_EXPECT);
+    /* after the graph phase $i goes on counting from 6 */
+    assert_string_equal(OP(g, 3, 1, 0), "write s[1]@0 = 6");
+    assert_int_equal(ces_graph_print(ctx, g, CES_PRINT_EXPLAIN, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "phase graph x3  # iterations 3..5\n"
+                                 "r0 : write epoch[0] = 30  # $i frozen at 3 for all 3 replays\n"
+                                 "r0 : produce x[0:64]\n"));
+    ces_free(ctx, text);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_u32_wrap(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = load_fixture(ctx, "u32_wrap.ces");
+    const struct ces_op *ops;
+    uint32_t n;
+
+    (void)state;
+    ops = ces_graph_ops(g, 0, 0, &n);
+    assert_int_equal(n, 2);
+    assert_int_equal(ops[0].value, 5);
+    assert_int_equal(ops[1].value, (UINT64_C(1) << 32) + 5);
+    ops = ces_graph_ops(g, 0, 1, &n);
+    assert_int_equal(ops[1].value, UINT64_C(1) << 32);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_multicast_and_ranks(void **state)
+{
+    char t[256];
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = load_fixture(ctx, "multicast.ces");
+    uint32_t n;
+
+    (void)state;
+    assert_int_equal(ces_graph_ops(g, 2, 0, &n)[0].slot.rank, CES_RANK_ALL);
+    assert_string_equal(OP(g, 2, 0, 0), "write arrive[0]@* = 3");
+    assert_string_equal(OP(g, 2, 0, 4), "write go[0]@* = 3");
+    /* an rN line adds to that rank only */
+    ces_graph_ops(g, 0, 0, &n);
+    assert_int_equal(n, 7);
+    ces_graph_ops(g, 0, 3, &n);
+    assert_int_equal(n, 6);
+    ces_graph_destroy(g);
+    g = load_fixture(ctx, "single_rank.ces");
+    /* over p with one rank repeats zero times; over p* once */
+    assert_string_equal(OP(g, 0, 0, 1), "copy a[0:128] -> b[0:128]");
+    assert_string_equal(OP(g, 0, 0, 2), "record e0");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_events(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = build(ctx, "cesync 1\nranks 2\nstreams 2\nphase eager x2\n"
+                                     "r1 : record B\nr0 : record A\nr0 s1 : await A\n"
+                                     "r1 s1 : await B\nr* s1 : record B\nr* : await B\n");
+    uint32_t n;
+    const struct ces_op *ops;
+
+    (void)state;
+    /* the table follows the concrete order: rank 0 first */
+    assert_int_equal(ces_graph_nevents(g), 2);
+    assert_string_equal(ces_graph_event(g, 0), "A");
+    assert_string_equal(ces_graph_event(g, 1), "B");
+    ops = ces_graph_ops(g, 1, 1, &n);
+    assert_int_equal(n, 4);
+    assert_int_equal(ops[0].kind, CES_OP_RECORD);
+    assert_int_equal(ops[0].event, 1);
+    assert_int_equal(ops[1].stream, 1);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* ces_graph_print's text parses and expands back to an equal graph. */
+static void test_concrete_roundtrip(void **state)
+{
+    char **paths;
+    size_t n = ces_test_list("good", ".ces", &paths);
+
+    (void)state;
+    assert_true(n >= 10);
+    for (size_t k = 0; k < n; k++) {
+        for (unsigned flags = 0; flags <= CES_PRINT_EXPLAIN; flags += CES_PRINT_EXPLAIN) {
+            struct ces_test_alloc st;
+            struct ces_ctx *ctx = ces_test_ctx(&st);
+            struct ces_graph *g = NULL, *h = NULL;
+            struct ces_prog *p = NULL;
+            char *text = NULL, *again = NULL;
+            size_t len = 0;
+
+            if (ces_graph_load(ctx, paths[k], &g) != CES_OK)
+                fail_msg("%s: %s", paths[k], ces_ctx_last_error(ctx));
+            assert_int_equal(ces_graph_print(ctx, g, flags, &text, &len), CES_OK);
+            if (ces_prog_parse(ctx, text, len, base_name(paths[k]), &p) != CES_OK ||
+                ces_prog_expand(ctx, p, &h) != CES_OK)
+                fail_msg("%s (concrete): %s\n%s", paths[k], ces_ctx_last_error(ctx), text);
+            if (!ces_graph_equal(g, h))
+                fail_msg("%s: the concrete text expands to a different graph", paths[k]);
+            /* and the concrete text of the copy is the same text (without the
+             * explanations: concrete text has no $i left to freeze) */
+            if (flags == 0) {
+                assert_int_equal(ces_graph_print(ctx, h, flags, &again, NULL), CES_OK);
+                assert_string_equal(again, text);
+            }
+            ces_free(ctx, again);
+            ces_free(ctx, text);
+            ces_prog_destroy(p);
+            ces_graph_destroy(h);
+            ces_graph_destroy(g);
+            ces_test_ctx_end(ctx, &st);
+        }
+    }
+    ces_test_list_free(paths, n);
+}
+
+static void test_semantic_errors(void **state)
+{
+    (void)state;
+    expect_expand_error("cesync 1\nranks 2\nbuffer a 64\nphase eager x1\n"
+                        "r* : consume a[0:8] == a[0:16]@1\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:6: consume sizes differ: a[0:8]@0 has 8 bytes, the expected "
+                        "a[0:16]@1 has 16");
+    expect_expand_error("cesync 1\nranks 2\nbuffer a 64\nphase eager x1\n"
+                        "r1 : produce a[16:8]\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:14: region a[16:8]@1 is backwards: its lower bound is above its "
+                        "upper bound");
+    expect_expand_error("cesync 1\nranks 2\nbuffer a 64\nphase eager x1\n"
+                        "r1 : produce a[0:281474976710657]\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:18: the region's upper bound 281474976710657 is over 2^48 (the "
+                        "largest buffer size)");
+    expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
+                        "r* : write s[0]@* = 9223372036854775807*($r+1)\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:40: integer overflow: 9223372036854775807*2 does not fit in 64 "
+                        "bits");
+    expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
+                        "r* : write s[0]@* = (-9223372036854775807-1)/($r-1)\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:45: integer overflow: -9223372036854775808/(-1) does not fit in "
+                        "64 bits");
+    expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
+                        "r* : write s[-$r]@* = 1\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:12: slot s[-1]@* is out of range: s has 2 slots");
+    expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
+                        "r* over p : wait s[0]@($p-2) == 1\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:24: rank -1 is out of range: ranks are 0..1");
+    expect_expand_error("cesync 1\nranks 2\nphase eager x2000000\n", CES_ERR_LIMIT,
+                        "t.ces:3:1: the schedule expands to more than 1048576 blocks: use a graph "
+                        "phase or fewer iterations");
+}
+
+static void test_load_errors(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = (struct ces_graph *)1;
+    char path[1024];
+
+    (void)state;
+    assert_int_equal(ces_graph_load(ctx, "/nonexistent.ces", &g), CES_ERR_IO);
+    assert_null(g);
+    snprintf(path, sizeof(path), "%s/malformed/batch_overlap.ces", CES_FIXTURES);
+    assert_int_equal(ces_graph_load(ctx, path, &g), CES_ERR_SEMANTIC);
+    assert_null(g);
+    assert_non_null(strstr(ces_ctx_last_error(ctx), "/malformed/batch_overlap.ces:9:6: copies in "
+                                                    "one batch overlap"));
+    assert_int_equal(ces_graph_load(ctx, NULL, &g), CES_ERR_INVALID);
+    assert_int_equal(ces_prog_expand(ctx, NULL, &g), CES_ERR_INVALID);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static int roundtrip_body(struct ces_ctx *ctx, void *arg)
+{
+    const char *text = arg;
+    struct ces_prog *p = NULL, *q = NULL;
+    struct ces_graph *g = NULL, *h = NULL;
+    char *canon = NULL, *conc = NULL;
+    size_t len = 0;
+    int rc = ces_prog_parse(ctx, text, strlen(text), "t.ces", &p);
+
+    if (rc == CES_OK)
+        rc = ces_prog_print(ctx, p, &canon, NULL);
+    if (rc == CES_OK)
+        rc = ces_prog_expand(ctx, p, &g);
+    if (rc == CES_OK)
+        rc = ces_graph_print(ctx, g, CES_PRINT_EXPLAIN, &conc, &len);
+    if (rc == CES_OK)
+        rc = ces_prog_parse(ctx, conc, len, "c.ces", &q);
+    if (rc == CES_OK)
+        rc = ces_prog_expand(ctx, q, &h);
+    if (rc == CES_OK && !ces_graph_equal(g, h))
+        rc = CES_ERR_INTERNAL;
+    ces_free(ctx, canon);
+    ces_free(ctx, conc);
+    ces_graph_destroy(g);
+    ces_graph_destroy(h);
+    ces_prog_destroy(p);
+    ces_prog_destroy(q);
+    return rc;
+}
+
+static void test_alloc_failures(void **state)
+{
+    const char *names[] = {"streams_events.ces", "phases_mixed.ces"};
+
+    (void)state;
+    for (size_t k = 0; k < 2; k++) {
+        char path[1024];
+        char *text;
+
+        snprintf(path, sizeof(path), "%s/good/%s", CES_FIXTURES, names[k]);
+        text = ces_test_read_file(path, NULL);
+        assert_true(ces_test_alloc_failures(roundtrip_body, text) > 20);
+        free(text);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_alltoall),
+        cmocka_unit_test(test_phases_and_frozen_i),
+        cmocka_unit_test(test_u32_wrap),
+        cmocka_unit_test(test_multicast_and_ranks),
+        cmocka_unit_test(test_events),
+        cmocka_unit_test(test_concrete_roundtrip),
+        cmocka_unit_test(test_semantic_errors),
+        cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_alloc_failures),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

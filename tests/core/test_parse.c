@@ -1,0 +1,433 @@
+/*
+ * tests/core/test_parse.c - the .ces parser: every good fixture parses and
+ * is canonical, every malformed fixture fails with exactly the message its
+ * `# expect-error:` line names, the AST of small inputs, file input, and
+ * allocation failures.
+ */
+#include "ces_test.h"
+#include "prog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+
+    return s != NULL ? s + 1 : path;
+}
+
+/* Parses text; returns the status and leaves the program in *out. */
+static int parse(struct ces_ctx *ctx, const char *text, struct ces_prog **out)
+{
+    return ces_prog_parse(ctx, text, strlen(text), "t.ces", out);
+}
+
+static void expect_parse_error(const char *text, int status, const char *msg)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = (struct ces_prog *)1;
+
+    assert_int_equal(parse(ctx, text, &p), status);
+    assert_null(p);
+    assert_string_equal(ces_ctx_last_error(ctx), msg);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_good_fixtures_are_canonical(void **state)
+{
+    char **paths;
+    size_t n = ces_test_list("good", ".ces", &paths);
+
+    (void)state;
+    assert_true(n >= 10);
+    for (size_t k = 0; k < n; k++) {
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+        size_t len;
+        char *text = ces_test_read_file(paths[k], &len);
+        struct ces_prog *p = NULL;
+        char *out = NULL;
+        size_t olen = 0;
+
+        if (ces_prog_parse(ctx, text, len, base_name(paths[k]), &p) != CES_OK)
+            fail_msg("%s: %s", paths[k], ces_ctx_last_error(ctx));
+        assert_int_equal(ces_prog_print(ctx, p, &out, &olen), CES_OK);
+        if (strcmp(out, text) != 0)
+            fail_msg("%s is not canonical; printed:\n%s", paths[k], out);
+        assert_int_equal(olen, len);
+        ces_free(ctx, out);
+        ces_prog_destroy(p);
+        free(text);
+        ces_test_ctx_end(ctx, &st);
+    }
+    ces_test_list_free(paths, n);
+}
+
+static void test_malformed_fixtures(void **state)
+{
+    char **paths;
+    size_t n = ces_test_list("malformed", ".ces", &paths);
+
+    (void)state;
+    assert_true(n >= 25);
+    for (size_t k = 0; k < n; k++) {
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+        size_t len;
+        char *text = ces_test_read_file(paths[k], &len);
+        char *want = ces_test_directive(text, "# expect-error: ");
+        struct ces_prog *p = NULL;
+        struct ces_graph *g = NULL;
+        int rc;
+
+        if (want == NULL)
+            fail_msg("%s has no '# expect-error: ' line", paths[k]);
+        /* the message names the file as it was given: the base name here */
+        assert_int_equal(strncmp(want, base_name(paths[k]), strlen(base_name(paths[k]))), 0);
+        rc = ces_prog_parse(ctx, text, len, base_name(paths[k]), &p);
+        if (rc == CES_OK) {
+            rc = ces_prog_expand(ctx, p, &g);
+            assert_null(g);
+        }
+        if (rc == CES_OK)
+            fail_msg("%s: no error (expected %s)", paths[k], want);
+        assert_true(rc == CES_ERR_PARSE || rc == CES_ERR_SEMANTIC);
+        if (strcmp(ces_ctx_last_error(ctx), want) != 0)
+            fail_msg("%s:\n  got:      %s\n  expected: %s", paths[k], ces_ctx_last_error(ctx),
+                     want);
+        ces_prog_destroy(p);
+        free(want);
+        free(text);
+        ces_test_ctx_end(ctx, &st);
+    }
+    ces_test_list_free(paths, n);
+}
+
+static void test_header_values(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    const char *text = "# leading comment\n\n  cesync 1   # version\n"
+                       "let R = 2*3\nranks $R-2\nstreams $n/2\nconnections 1\n"
+                       "let BYTES = $n*1024\nbuffer data $BYTES\nsignal flag u64 $n+1\n"
+                       "phase eager x3\nphase graph x4294967295\n";
+
+    (void)state;
+    assert_int_equal(parse(ctx, text, &p), CES_OK);
+    assert_int_equal(p->ranks, 4);
+    assert_int_equal(p->streams, 2);
+    assert_int_equal(p->connections, 1);
+    assert_int_equal(p->lets.len, 2);
+    assert_string_equal(CES_VEC_AT(&p->lets, struct ces_plet, 1).name, "BYTES");
+    assert_int_equal(CES_VEC_AT(&p->lets, struct ces_plet, 1).value, 4096);
+    assert_int_equal(CES_VEC_AT(&p->buffers, struct ces_pbuf, 0).size, 4096);
+    assert_int_equal(CES_VEC_AT(&p->signals, struct ces_psig, 0).width, CES_U64);
+    assert_int_equal(CES_VEC_AT(&p->signals, struct ces_psig, 0).slots, 5);
+    assert_int_equal(p->phases.len, 2);
+    assert_int_equal(CES_VEC_AT(&p->phases, struct ces_pphase, 0).kind, CES_PHASE_EAGER);
+    assert_int_equal(CES_VEC_AT(&p->phases, struct ces_pphase, 0).reps, 3);
+    assert_int_equal(CES_VEC_AT(&p->phases, struct ces_pphase, 1).kind, CES_PHASE_GRAPH);
+    assert_int_equal(CES_VEC_AT(&p->phases, struct ces_pphase, 1).reps, 4294967295u);
+    assert_int_equal(CES_VEC_AT(&p->phases, struct ces_pphase, 1).line, 12);
+    ces_prog_destroy(p);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_op_ast(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    const struct ces_pop *op;
+    const struct ces_pexpr *e;
+    const char *text = "cesync 1\nranks 2\nstreams 2\nbuffer a 64\nsignal s u32 2\n"
+                       "phase graph x2\n"
+                       "r* s1 over p* : copy a[0:8] -> a[8:16]@$p\n"
+                       "r1 over p : write s[$p]@* = $i+1-2*3\n"
+                       "r0 : wait s[1]@(1) >= 7\n"
+                       "r0 : record E\nr0 s1 : await E\n"
+                       "r0 : consume a[0:8] == a[0:8]@1\n";
+
+    (void)state;
+    assert_int_equal(parse(ctx, text, &p), CES_OK);
+    assert_int_equal(p->ops.len, 6);
+    op = &CES_VEC_AT(&p->ops, struct ces_pop, 0);
+    assert_int_equal(op->kind, CES_OP_COPY);
+    assert_true(op->all_ranks);
+    assert_int_equal(op->stream, 1);
+    assert_int_equal(op->over, CES_OVER_ALL);
+    assert_int_equal(op->line, 7);
+    assert_int_equal(op->col, 17);
+    assert_int_equal(op->who_col, 1);
+    assert_int_equal(op->a.rank, CES_EX_NONE);
+    assert_int_equal(op->b.col, 32);
+    e = CES_PEXPR(p, op->b.rank);
+    assert_int_equal(e->kind, CES_EX_VAR);
+    assert_int_equal(e->var, CES_VAR_P);
+    assert_false(op->uses_i);
+    op = &CES_VEC_AT(&p->ops, struct ces_pop, 1);
+    assert_int_equal(op->rank, 1);
+    assert_int_equal(op->over, CES_OVER_PEERS);
+    assert_true(op->slot.all);
+    assert_true(op->uses_i);
+    /* $i+1-2*3 is ((($i+1)-(2*3))) */
+    e = CES_PEXPR(p, op->value);
+    assert_int_equal(e->kind, CES_EX_SUB);
+    assert_int_equal(e->col, 29);
+    assert_int_equal(e->opcol, 33);
+    assert_int_equal(CES_PEXPR(p, e->a)->kind, CES_EX_ADD);
+    assert_int_equal(CES_PEXPR(p, e->b)->kind, CES_EX_MUL);
+    op = &CES_VEC_AT(&p->ops, struct ces_pop, 2);
+    assert_int_equal(op->kind, CES_OP_WAIT);
+    assert_int_equal(op->cmp, CES_CMP_GEQ);
+    assert_int_equal(CES_PEXPR(p, op->slot.rank)->kind, CES_EX_INT);
+    op = &CES_VEC_AT(&p->ops, struct ces_pop, 4);
+    assert_int_equal(op->kind, CES_OP_AWAIT);
+    assert_int_equal(op->event, 0);
+    assert_int_equal(p->events.len, 1);
+    op = &CES_VEC_AT(&p->ops, struct ces_pop, 5);
+    assert_true(op->expect);
+    ces_prog_destroy(p);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_syntax_errors(void **state)
+{
+    static const struct {
+        const char *text, *msg;
+        int status;
+    } cases[] = {
+        {"", "t.ces:1:1: expected 'cesync 1' as the first statement, found end of input",
+         CES_ERR_PARSE},
+        {"cesync 1\n", "t.ces:1:1: expected 'ranks N' in the header, found end of input",
+         CES_ERR_PARSE},
+        {"cesync 1 2\n", "t.ces:1:10: expected end of line after 'cesync 1', found '2'",
+         CES_ERR_PARSE},
+        {"cesync\n", "t.ces:1:7: expected the format version after 'cesync', found end of line",
+         CES_ERR_PARSE},
+        {"cesync 1\ncesync 1\n", "t.ces:2:1: 'cesync' given twice: it is only the first statement",
+         CES_ERR_PARSE},
+        {"cesync 1\n[\n", "t.ces:2:1: expected a statement (ranks, streams, connections, let, "
+                          "buffer, signal, phase or an op line 'rN : op'), found '['",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2 3\n", "t.ces:2:9: expected end of line after 'ranks N', found '3'",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nstreams 65\n", "t.ces:3:9: streams must be 1..64, not 65",
+         CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nlet = 3\n",
+         "t.ces:3:5: expected a constant name after 'let', found '='", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nlet A 3\n",
+         "t.ces:3:7: expected '=' after the constant's name, found '3'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nlet A = 1\nlet A = 2\n",
+         "t.ces:4:5: constant 'A' is defined twice", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nbuffer a 8\nsignal a u32 1\n",
+         "t.ces:4:8: 'a' is already declared as a buffer", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nsignal a u32 0\n",
+         "t.ces:3:14: signal a has 0 slots: expected 1..16777216", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nbuffer a 1+\n",
+         "t.ces:3:12: expected an expression (a number, a $name or '('), found end of line",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 12ab\n",
+         "t.ces:3:10: expected an expression (a number, a $name or '('), found '12ab'",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a $\n",
+         "t.ces:3:10: expected an expression (a number, a $name or '('), found '$'",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a -(-9223372036854775807-1)\n",
+         "t.ces:3:10: integer overflow: -(-9223372036854775808) does not fit in 64 bits",
+         CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager\n",
+         "t.ces:4:12: expected a repeat count 'xK' (K >= 1) after the phase kind, found end of "
+         "line", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nphase eager x99999999999\n",
+         "t.ces:3:13: expected a repeat count x1..x4294967295, found 'x99999999999'",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nphase eager x1 now\n",
+         "t.ces:3:16: expected end of line after the phase's repeat count, found 'now'",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nphase eager x1\nr : fence\n",
+         "t.ces:4:3: expected '*' or a rank number after 'r', found ':'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nphase eager x1\nr0 sx : fence\n",
+         "t.ces:4:4: expected a stream 'sN', 'over' or ':', found 'sx'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nphase eager x1\nr0 over q : fence\n",
+         "t.ces:4:9: expected 'p' or 'p*' after 'over', found 'q'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nphase eager x1\nr0 over p fence\n",
+         "t.ces:4:11: expected ':' before the op, found 'fence'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : write s[0] 1\n",
+         "t.ces:5:17: expected '=' after the written slot, found '1'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : wait s[0] = 1\n",
+         "t.ces:5:16: expected '>=' or '==' after the awaited slot, found '='", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : wait s[0] > 1\n",
+         "t.ces:5:16: expected '>=' or '==' after the awaited slot, found '>'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : wait s(0) == 1\n",
+         "t.ces:5:12: expected '[' after the signal name, found '('", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : wait s[0 == 1\n",
+         "t.ces:5:15: expected ']' after the slot index, found '=='", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : wait s[0]@$r+1 == 1\n",
+         "t.ces:5:18: expected '>=' or '==' after the awaited slot, found '+'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : wait s[0]@ == 1\n",
+         "t.ces:5:17: expected a rank after '@' (a number, a $name or a parenthesised "
+         "expression), found '=='", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : produce a[0]\n",
+         "t.ces:5:17: expected ':' between the region's lower and upper bounds, found ']'",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : produce a 0:8\n",
+         "t.ces:5:16: expected '[' after the buffer name, found '0'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : copy -> a[0:8]\n",
+         "t.ces:5:11: expected a source region 'NAME[lo:hi]', found '->'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : consume a[0:8] ==\n",
+         "t.ces:5:23: expected an expected region 'NAME[lo:hi]', found end of line",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nphase eager x1\nr0 : record 3\n",
+         "t.ces:4:13: expected an event name, found '3'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nphase eager x1\nr0 : fence\nr0 : wait\n",
+         "t.ces:5:10: expected a slot 'NAME[index]', found end of line", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : write s[$i]@$p = 1\n",
+         "t.ces:5:18: $p is only defined in an op line with 'over p' or 'over p*'",
+         CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nlet X = $i\n",
+         "t.ces:3:9: $i is not defined in a header statement: only $n and constants are",
+         CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nlet X = $p\n",
+         "t.ces:3:9: $p is not defined in a header statement: only $n and constants are",
+         CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nphase eager x1\nr0 s99999999999 : fence\n",
+         "t.ces:4:4: stream s99999999999 is out of range: streams are s0..s0", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nbuffer a 1<2\n",
+         "t.ces:3:11: expected end of line after the buffer's size, found '<'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : produce a[0:8]@*\n",
+         "t.ces:5:21: expected a rank after '@' (a number, a $name or a parenthesised "
+         "expression), found '*'", CES_ERR_PARSE},
+    };
+
+    (void)state;
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+        expect_parse_error(cases[k].text, cases[k].status, cases[k].msg);
+}
+
+static void test_nesting_limits(void **state)
+{
+    char text[20000];
+    size_t n;
+
+    (void)state;
+    n = (size_t)snprintf(text, sizeof(text), "cesync 1\nranks 2\nbuffer a ");
+    for (int k = 0; k < 100; k++)
+        text[n++] = '(';
+    text[n++] = '1';
+    for (int k = 0; k < 100; k++)
+        text[n++] = ')';
+    memcpy(text + n, "\n", 2);
+    expect_parse_error(text, CES_ERR_LIMIT,
+                       "t.ces:3:74: expression nested too deeply (over 64 levels)");
+    n = (size_t)snprintf(text, sizeof(text), "cesync 1\nranks 2\nbuffer a 1");
+    for (int k = 0; k < 4100; k++) {
+        text[n++] = '+';
+        text[n++] = '1';
+    }
+    memcpy(text + n, "\n", 2);
+    expect_parse_error(text, CES_ERR_LIMIT,
+                       "t.ces:3:4105: statement too long: more than 4096 expression terms");
+}
+
+static void test_crlf_and_no_final_newline(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    const char *text = "cesync 1\r\nranks 2\r\n\tphase eager x1\r\nr* : fence";
+
+    (void)state;
+    assert_int_equal(parse(ctx, text, &p), CES_OK);
+    assert_int_equal(p->ops.len, 1);
+    ces_prog_destroy(p);
+    /* an embedded NUL is an unexpected character, not the end of the text */
+    assert_int_equal(ces_prog_parse(ctx, "cesync 1\nranks 2\0\n", 18, "n.ces", &p), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "n.ces:2:8: expected end of line after 'ranks N', found byte 0x00");
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_file_input(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    char path[1024];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/good/alltoall.ces", CES_FIXTURES);
+    assert_int_equal(ces_prog_parse_file(ctx, path, &p), CES_OK);
+    assert_string_equal(p->file, path);
+    assert_int_equal(p->ranks, 4);
+    ces_prog_destroy(p);
+    assert_int_equal(ces_prog_parse_file(ctx, "/nonexistent/x.ces", &p), CES_ERR_IO);
+    assert_null(p);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "/nonexistent/x.ces: cannot open: No such file or directory");
+    /* "-" reads standard input */
+    assert_non_null(freopen(path, "rb", stdin));
+    assert_int_equal(ces_prog_parse_file(ctx, "-", &p), CES_OK);
+    assert_string_equal(p->file, "<stdin>");
+    assert_int_equal(p->ops.len, 9);
+    ces_prog_destroy(p);
+    assert_int_equal(ces_prog_parse(ctx, NULL, 0, NULL, &p), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "<input>:1:1: expected 'cesync 1' as the first statement, found end of "
+                        "input");
+    assert_int_equal(ces_prog_parse(ctx, "x", 1, NULL, NULL), CES_ERR_INVALID);
+    assert_int_equal(ces_prog_parse(NULL, "x", 1, NULL, &p), CES_ERR_INVALID);
+    assert_int_equal(ces_prog_parse_file(ctx, NULL, &p), CES_ERR_INVALID);
+    ces_prog_destroy(NULL);
+    ces_test_ctx_end(ctx, &st);
+}
+
+struct fixture_arg {
+    const char *text;
+    size_t len;
+};
+
+static int parse_body(struct ces_ctx *ctx, void *arg)
+{
+    const struct fixture_arg *a = arg;
+    struct ces_prog *p = NULL;
+    int rc = ces_prog_parse(ctx, a->text, a->len, "alltoall.ces", &p);
+
+    ces_prog_destroy(p);
+    return rc;
+}
+
+static void test_alloc_failures(void **state)
+{
+    char path[1024];
+    struct fixture_arg a;
+    char *text;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/good/streams_events.ces", CES_FIXTURES);
+    text = ces_test_read_file(path, &a.len);
+    a.text = text;
+    assert_true(ces_test_alloc_failures(parse_body, &a) > 10);
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_fixtures_are_canonical),
+        cmocka_unit_test(test_malformed_fixtures),
+        cmocka_unit_test(test_header_values),
+        cmocka_unit_test(test_op_ast),
+        cmocka_unit_test(test_syntax_errors),
+        cmocka_unit_test(test_nesting_limits),
+        cmocka_unit_test(test_crlf_and_no_final_newline),
+        cmocka_unit_test(test_file_input),
+        cmocka_unit_test(test_alloc_failures),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
