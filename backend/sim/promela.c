@@ -1,0 +1,981 @@
+/*
+ * backend/sim/promela.c - the Promela emitter: an equivalent model of a
+ * validated graph for SPIN, to cross-check the checker.
+ *
+ * The model:
+ * - one active proctype per (rank, stream) running that stream's unrolled ops
+ *   (blocks in order, a graph block's ops once per replay); with connections
+ *   N > 0 one proctype per (rank, hardware queue) running the ops of the
+ *   streams s with s mod N == q in enqueue order, so a blocked op blocks
+ *   everything behind it on its queue;
+ * - a slot is a global byte holding the index of its value in the sorted set
+ *   of values the program can store there (0 is always index 0).  A wait is a
+ *   guard over the indices whose value satisfies it, computed here with the
+ *   exact semantics (u32 `>=` is the cyclic compare, u64 `>=` plain, `==`
+ *   exact), so wrap-around is modelled faithfully at no cost in states;
+ * - copies of one batch complete in any order (a do-loop over a bit mask);
+ * - record/await: each await is bound to the latest record of its event
+ *   before it in the rank's enqueue order, and blocks until it ran;
+ * - deadlocks and hangs are SPIN's invalid end states (a proctype blocked
+ *   before its end);
+ * - races: vector clocks, one per (rank, stream) thread.  A write or record
+ *   ticks its thread's clock and leaves a snapshot with the slot or event; a
+ *   satisfied wait or await joins the snapshot.  Per data unit (the gcd of all
+ *   region bounds) the last write's (thread, epoch) and each thread's last
+ *   read epoch; an access not ordered after them fails an assertion;
+ * - data: per unit its provenance (the unit it came from + 1, 0 = its own
+ *   initial bytes) and generation (produce k of that unit stamps k, counted
+ *   over iterations); `consume A == B@q` in iteration I asserts that each
+ *   unit of A holds B's unit with the generation of B's last produce up to I.
+ */
+#include "cesync.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PML_MAX_THREADS 64u
+#define PML_MAX_UNITS 16384u
+#define PML_MAX_SLOTS 4096u
+#define PML_MAX_VALUES 250u
+#define PML_MAX_CLOCK 250u
+#define PML_MAX_BATCH 30u
+
+/* --- a small string builder over the context's allocator ------------- */
+
+struct pml_sb {
+    struct ces_ctx *ctx;
+    char *buf;
+    size_t len, cap;
+    int status;
+};
+
+static void pml_printf(struct pml_sb *sb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void pml_printf(struct pml_sb *sb, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (sb->status != CES_OK)
+        return;
+    for (;;) {
+        size_t room = sb->cap - sb->len;
+
+        va_start(ap, fmt);
+        n = vsnprintf(sb->buf != NULL ? sb->buf + sb->len : NULL, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            sb->status = CES_ERR_INTERNAL;
+            return;
+        }
+        if ((size_t)n < room) {
+            sb->len += (size_t)n;
+            return;
+        }
+        {
+            size_t cap = sb->cap < 4096 ? 4096 : sb->cap;
+            char *nb;
+
+            while (cap - sb->len <= (size_t)n)
+                cap *= 2;
+            nb = ces_realloc(sb->ctx, sb->buf, cap);
+            if (nb == NULL) {
+                sb->status = CES_ERR_NOMEM;
+                return;
+            }
+            sb->buf = nb;
+            sb->cap = cap;
+        }
+    }
+}
+
+/* --- the unrolled program ---------------------------------------------- */
+
+/* One op instance of a rank's unrolled enqueue list. */
+struct pml_inst {
+    const struct ces_op *op;
+    uint64_t iter;    /* global iteration */
+    uint32_t k;       /* index in its stream's unrolled program */
+    int32_t bind;     /* await: instance index of its record; -1 if none */
+    int32_t rec;      /* record: event storage index; -1 if no await uses it */
+};
+
+struct pml_slot {
+    uint32_t dense;  /* rank * slots_per_rank + signal base + idx */
+    uint32_t nvals;
+    uint64_t *vals;  /* sorted, vals[0] == 0 */
+};
+
+/* A produce or consume of one unit, for generation numbering. */
+struct pml_gen {
+    uint32_t unit;
+    uint64_t iter;
+    uint32_t rank, pos;
+};
+
+struct pml {
+    struct ces_ctx *ctx;
+    const struct ces_graph *g;
+    struct ces_promela_opts o;
+    uint32_t R, S, P, N; /* ranks, streams, threads, connections */
+    /* per-rank unrolled lists */
+    struct pml_inst **inst;
+    uint32_t *ninst;
+    /* data units */
+    uint64_t unit;  /* bytes per unit */
+    uint32_t *ubase; /* per buffer: first unit within a rank */
+    uint32_t upr;    /* units per rank */
+    uint32_t nunits;
+    /* slots */
+    uint32_t *sbase; /* per signal: first slot within a rank */
+    uint32_t spr;    /* slots per rank */
+    int32_t *slot_of; /* dense -> index into slots, -1 if never used */
+    struct pml_slot *slots;
+    uint32_t nslots;
+    uint32_t nrec;   /* event storages */
+    /* produce records sorted by (unit, iter, rank, pos) */
+    struct pml_gen *prods;
+    size_t nprods;
+};
+
+static uint64_t pml_gcd(uint64_t a, uint64_t b)
+{
+    while (b != 0) {
+        uint64_t t = a % b;
+
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static int pml_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+static int pml_cmp_gen(const void *a, const void *b)
+{
+    const struct pml_gen *x = a, *y = b;
+
+    if (x->unit != y->unit)
+        return x->unit < y->unit ? -1 : 1;
+    if (x->iter != y->iter)
+        return x->iter < y->iter ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static uint32_t pml_tid(const struct pml *m, uint32_t rank, uint32_t stream)
+{
+    return rank * m->S + stream;
+}
+
+static uint32_t pml_unit(const struct pml *m, uint32_t rank, uint32_t buf, uint64_t off)
+{
+    return rank * m->upr + m->ubase[buf] + (uint32_t)(off / m->unit);
+}
+
+static void pml_free(struct pml *m)
+{
+    struct ces_ctx *ctx = m->ctx;
+
+    if (m->inst != NULL) {
+        for (uint32_t r = 0; r < m->R; r++)
+            ces_free(ctx, m->inst[r]);
+    }
+    ces_free(ctx, m->inst);
+    ces_free(ctx, m->ninst);
+    ces_free(ctx, m->ubase);
+    ces_free(ctx, m->sbase);
+    ces_free(ctx, m->slot_of);
+    for (uint32_t i = 0; m->slots != NULL && i < m->nslots; i++)
+        ces_free(ctx, m->slots[i].vals);
+    ces_free(ctx, m->slots);
+    ces_free(ctx, m->prods);
+}
+
+static void *pml_calloc(struct pml *m, size_t n, size_t size)
+{
+    void *p;
+
+    if (n == 0)
+        n = 1;
+    p = ces_malloc(m->ctx, n * size);
+    if (p != NULL)
+        memset(p, 0, n * size);
+    return p;
+}
+
+static int pml_nomem(struct pml *m)
+{
+    return ces_ctx_error(m->ctx, CES_ERR_NOMEM, "promela: out of memory");
+}
+
+/* Builds the per-rank unrolled lists and binds awaits to records. */
+static int pml_unroll(struct pml *m)
+{
+    const struct ces_graph *g = m->g;
+    uint32_t nev = ces_graph_nevents(g);
+    int32_t *last = NULL;
+    uint32_t kcount[CES_MAX_STREAMS];
+    int rc = CES_OK;
+
+    m->inst = pml_calloc(m, m->R, sizeof(*m->inst));
+    m->ninst = pml_calloc(m, m->R, sizeof(*m->ninst));
+    last = pml_calloc(m, nev, sizeof(*last));
+    if (m->inst == NULL || m->ninst == NULL || last == NULL) {
+        rc = pml_nomem(m);
+        goto out;
+    }
+    for (uint32_t r = 0; r < m->R; r++) {
+        size_t total = 0, at = 0;
+
+        for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+            uint32_t n;
+
+            (void)ces_graph_ops(g, b, r, &n);
+            total += (size_t)n * ces_graph_block(g, b).reps;
+        }
+        if (total > 100000) {
+            rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                               "promela: rank %" PRIu32 " has %zu unrolled ops (at most 100000)",
+                               r, total);
+            goto out;
+        }
+        m->inst[r] = pml_calloc(m, total, sizeof(struct pml_inst));
+        if (m->inst[r] == NULL) {
+            rc = pml_nomem(m);
+            goto out;
+        }
+        memset(kcount, 0, sizeof(kcount));
+        for (uint32_t e = 0; e < nev; e++)
+            last[e] = -1;
+        for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+            struct ces_block_info bi = ces_graph_block(g, b);
+            uint32_t n;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+            for (uint32_t rep = 0; rep < bi.reps; rep++) {
+                for (uint32_t i = 0; i < n; i++, at++) {
+                    struct pml_inst *in = &m->inst[r][at];
+
+                    in->op = &ops[i];
+                    in->iter = bi.first_iter + rep;
+                    in->k = kcount[ops[i].stream]++;
+                    in->bind = -1;
+                    in->rec = -1;
+                    if (ops[i].kind == CES_OP_RECORD) {
+                        last[ops[i].event] = (int32_t)at;
+                    } else if (ops[i].kind == CES_OP_AWAIT) {
+                        in->bind = last[ops[i].event];
+                        if (in->bind >= 0 && m->inst[r][in->bind].rec < 0)
+                            m->inst[r][in->bind].rec = (int32_t)m->nrec++;
+                    }
+                }
+            }
+        }
+        m->ninst[r] = (uint32_t)total;
+    }
+out:
+    ces_free(m->ctx, last);
+    return rc;
+}
+
+static bool pml_has_regions(const struct ces_op *op, uint32_t *n)
+{
+    switch (op->kind) {
+    case CES_OP_COPY:
+        *n = 2;
+        return true;
+    case CES_OP_PRODUCE:
+        *n = 1;
+        return true;
+    case CES_OP_CONSUME:
+        *n = (op->flags & CES_OPF_EXPECT) ? 2 : 1;
+        return true;
+    default:
+        *n = 0;
+        return false;
+    }
+}
+
+/* Data units: the gcd of every buffer size and region bound. */
+static int pml_units(struct pml *m)
+{
+    const struct ces_graph *g = m->g;
+    uint32_t nb = ces_graph_nbuffers(g);
+    uint64_t gc = 0, total = 0;
+
+    for (uint32_t i = 0; i < nb; i++)
+        gc = pml_gcd(gc, ces_graph_buffer(g, i).size);
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        for (uint32_t r = 0; r < m->R; r++) {
+            uint32_t n, nr;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+            for (uint32_t i = 0; i < n; i++) {
+                if (!pml_has_regions(&ops[i], &nr))
+                    continue;
+                gc = pml_gcd(pml_gcd(gc, ops[i].a.lo), ops[i].a.hi);
+                if (nr == 2)
+                    gc = pml_gcd(pml_gcd(gc, ops[i].b.lo), ops[i].b.hi);
+            }
+        }
+    }
+    m->unit = gc != 0 ? gc : 1;
+    m->ubase = pml_calloc(m, nb, sizeof(*m->ubase));
+    if (m->ubase == NULL)
+        return pml_nomem(m);
+    for (uint32_t i = 0; i < nb; i++) {
+        m->ubase[i] = (uint32_t)total;
+        total += ces_graph_buffer(g, i).size / m->unit;
+        if (total * m->R > PML_MAX_UNITS)
+            return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                                 "promela: the buffers hold %" PRIu64 " units of %" PRIu64
+                                 " bytes (at most %u): use smaller buffers",
+                                 total * m->R, m->unit, PML_MAX_UNITS);
+    }
+    m->upr = (uint32_t)total;
+    m->nunits = m->upr * m->R;
+    return CES_OK;
+}
+
+/* Collects the values each used slot can hold. */
+static int pml_slots(struct pml *m)
+{
+    const struct ces_graph *g = m->g;
+    uint32_t ns = ces_graph_nsignals(g);
+    uint64_t total = 0;
+    uint32_t *cnt = NULL;
+    int rc = CES_OK;
+
+    m->sbase = pml_calloc(m, ns, sizeof(*m->sbase));
+    if (m->sbase == NULL)
+        return pml_nomem(m);
+    for (uint32_t i = 0; i < ns; i++) {
+        m->sbase[i] = (uint32_t)total;
+        total += ces_graph_signal(g, i).slots;
+    }
+    if (total * m->R > (UINT64_C(1) << 22))
+        return ces_ctx_error(m->ctx, CES_ERR_LIMIT, "promela: too many signal slots (%" PRIu64
+                             ")", total * m->R);
+    m->spr = (uint32_t)total;
+    m->slot_of = pml_calloc(m, (size_t)total * m->R, sizeof(*m->slot_of));
+    if (m->slot_of == NULL)
+        return pml_nomem(m);
+    for (uint64_t i = 0; i < total * m->R; i++)
+        m->slot_of[i] = -1;
+    /* pass 1: which slots are used, and how many writes each has */
+    for (uint32_t pass = 0; pass < 2 && rc == CES_OK; pass++) {
+        for (uint32_t r = 0; r < m->R; r++) {
+            for (uint32_t i = 0; i < m->ninst[r]; i++) {
+                const struct ces_op *op = m->inst[r][i].op;
+                uint32_t lo, hi;
+
+                if (op->kind != CES_OP_WRITE && op->kind != CES_OP_WAIT)
+                    continue;
+                lo = op->slot.rank == CES_RANK_ALL ? 0 : op->slot.rank;
+                hi = op->slot.rank == CES_RANK_ALL ? m->R : op->slot.rank + 1;
+                for (uint32_t q = lo; q < hi; q++) {
+                    uint32_t d = q * m->spr + m->sbase[op->slot.sig] + op->slot.idx;
+
+                    if (pass == 0) {
+                        if (m->slot_of[d] < 0) {
+                            if (m->nslots >= PML_MAX_SLOTS)
+                                return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                                                     "promela: more than %u slots are used",
+                                                     PML_MAX_SLOTS);
+                            m->slot_of[d] = (int32_t)m->nslots++;
+                        }
+                    } else if (op->kind == CES_OP_WRITE) {
+                        struct pml_slot *sl = &m->slots[m->slot_of[d]];
+
+                        sl->vals[sl->nvals++] = op->value;
+                    }
+                }
+            }
+        }
+        if (pass == 0) {
+            m->slots = pml_calloc(m, m->nslots, sizeof(*m->slots));
+            cnt = pml_calloc(m, m->nslots, sizeof(*cnt));
+            if (m->slots == NULL || cnt == NULL) {
+                rc = pml_nomem(m);
+                break;
+            }
+            /* count writes per slot to size the value lists */
+            for (uint32_t r = 0; r < m->R; r++) {
+                for (uint32_t i = 0; i < m->ninst[r]; i++) {
+                    const struct ces_op *op = m->inst[r][i].op;
+                    uint32_t lo, hi;
+
+                    if (op->kind != CES_OP_WRITE)
+                        continue;
+                    lo = op->slot.rank == CES_RANK_ALL ? 0 : op->slot.rank;
+                    hi = op->slot.rank == CES_RANK_ALL ? m->R : op->slot.rank + 1;
+                    for (uint32_t q = lo; q < hi; q++)
+                        cnt[m->slot_of[q * m->spr + m->sbase[op->slot.sig] + op->slot.idx]]++;
+                }
+            }
+            for (uint32_t s = 0; s < m->nslots && rc == CES_OK; s++) {
+                m->slots[s].vals = pml_calloc(m, cnt[s] + 1, sizeof(uint64_t));
+                if (m->slots[s].vals == NULL)
+                    rc = pml_nomem(m);
+                m->slots[s].nvals = 1; /* the initial 0 */
+            }
+        }
+    }
+    for (uint64_t d = 0; d < total * m->R && rc == CES_OK; d++) {
+        struct pml_slot *sl;
+        uint32_t u = 1;
+
+        if (m->slot_of[d] < 0)
+            continue;
+        sl = &m->slots[m->slot_of[d]];
+        sl->dense = (uint32_t)d;
+        qsort(sl->vals, sl->nvals, sizeof(uint64_t), pml_cmp_u64);
+        for (uint32_t i = 1; i < sl->nvals; i++) {
+            if (sl->vals[i] != sl->vals[u - 1])
+                sl->vals[u++] = sl->vals[i];
+        }
+        sl->nvals = u;
+        if (u > PML_MAX_VALUES)
+            rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                               "promela: a slot takes %" PRIu32 " distinct values (at most %u)", u,
+                               PML_MAX_VALUES);
+    }
+    ces_free(m->ctx, cnt);
+    return rc;
+}
+
+/* Produce records, for generation numbers. */
+static int pml_prods(struct pml *m)
+{
+    size_t n = 0;
+
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        for (uint32_t r = 0; r < m->R; r++) {
+            for (uint32_t i = 0; i < m->ninst[r]; i++) {
+                const struct ces_op *op = m->inst[r][i].op;
+
+                if (op->kind != CES_OP_PRODUCE)
+                    continue;
+                for (uint64_t off = op->a.lo; off < op->a.hi; off += m->unit, n++) {
+                    if (pass == 1) {
+                        struct pml_gen *pg = &m->prods[n];
+
+                        pg->unit = pml_unit(m, op->a.rank, op->a.buf, off);
+                        pg->iter = m->inst[r][i].iter;
+                        pg->rank = r;
+                        pg->pos = i;
+                    }
+                }
+            }
+        }
+        if (pass == 0) {
+            m->prods = pml_calloc(m, n, sizeof(*m->prods));
+            if (m->prods == NULL)
+                return pml_nomem(m);
+            m->nprods = n;
+            n = 0;
+        }
+    }
+    qsort(m->prods, m->nprods, sizeof(*m->prods), pml_cmp_gen);
+    return CES_OK;
+}
+
+/* The generation produce (rank, pos) stamps on `unit`, or the generation a
+ * consume in iteration `iter` expects (pos = UINT32_MAX: the count of
+ * produces of the unit in iterations <= iter). */
+static uint32_t pml_generation(const struct pml *m, uint32_t unit, uint64_t iter, uint32_t rank,
+                               uint32_t pos)
+{
+    uint32_t k = 0;
+
+    for (size_t i = 0; i < m->nprods; i++) {
+        const struct pml_gen *pg = &m->prods[i];
+
+        if (pg->unit != unit)
+            continue;
+        if (pos == UINT32_MAX) {
+            if (pg->iter <= iter)
+                k++;
+        } else {
+            k++;
+            if (pg->rank == rank && pg->pos == pos)
+                return k;
+        }
+    }
+    return k;
+}
+
+/* --- emitting ----------------------------------------------------------- */
+
+static uint32_t pml_slot_index(const struct pml *m, uint32_t rank, const struct ces_slot *s)
+{
+    return (uint32_t)m->slot_of[rank * m->spr + m->sbase[s->sig] + s->idx];
+}
+
+static bool pml_wait_holds(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t target)
+{
+    if (cmp == CES_CMP_EQ)
+        return cur == target;
+    if (width == CES_U32)
+        return (int32_t)(uint32_t)((uint32_t)cur - (uint32_t)target) >= 0;
+    return cur >= target;
+}
+
+/* Race check of one access to unit u by thread t. */
+static void pml_race(struct pml *m, struct pml_sb *sb, uint32_t t, uint32_t u, bool write)
+{
+    uint32_t P = m->P;
+
+    if (!m->o.races)
+        return;
+    pml_printf(sb, "    assert(wthr[%" PRIu32 "] == 0 || wthr[%" PRIu32 "] == %" PRIu32
+               " || vclk[%" PRIu32 " + wthr[%" PRIu32 "] - 1] >= wclk[%" PRIu32 "]);\n",
+               u, u, t + 1, t * P, u, u);
+    if (write) {
+        for (uint32_t q = 0; q < P; q++) {
+            if (q == t)
+                continue;
+            pml_printf(sb, "    assert(rclk[%" PRIu32 "] == 0 || vclk[%" PRIu32 "] >= rclk[%" PRIu32
+                       "]);\n", u * P + q, t * P + q, u * P + q);
+        }
+        pml_printf(sb, "    wthr[%" PRIu32 "] = %" PRIu32 "; wclk[%" PRIu32 "] = vclk[%" PRIu32
+                   "] + 1;\n", u, t + 1, u, t * P + t);
+        for (uint32_t q = 0; q < P; q++)
+            pml_printf(sb, "    rclk[%" PRIu32 "] = 0;\n", u * P + q);
+    } else {
+        pml_printf(sb, "    rclk[%" PRIu32 "] = vclk[%" PRIu32 "] + 1;\n", u * P + t, t * P + t);
+    }
+}
+
+/* The body of one copy (inside a d_step). */
+static void pml_copy_body(struct pml *m, struct pml_sb *sb, uint32_t t, const struct ces_op *op)
+{
+    uint64_t n = (op->a.hi - op->a.lo) / m->unit;
+    bool down = op->a.buf == op->b.buf && op->a.rank == op->b.rank && op->b.lo > op->a.lo;
+
+    for (uint64_t j = 0; j < n; j++) {
+        uint64_t jj = down ? n - 1 - j : j;
+        uint32_t s = pml_unit(m, op->a.rank, op->a.buf, op->a.lo + jj * m->unit);
+        uint32_t d = pml_unit(m, op->b.rank, op->b.buf, op->b.lo + jj * m->unit);
+
+        pml_race(m, sb, t, s, false);
+        pml_race(m, sb, t, d, true);
+        if (s != d && m->o.data)
+            pml_printf(sb, "    dprov[%" PRIu32 "] = (dprov[%" PRIu32 "] == 0 -> %" PRIu32
+                       " : dprov[%" PRIu32 "]); dgen[%" PRIu32 "] = dgen[%" PRIu32 "];\n",
+                       d, s, s + 1, s, d, s);
+    }
+}
+
+/* The release half of a write or record: tick and snapshot into dst[base..]. */
+static void pml_release(struct pml *m, struct pml_sb *sb, uint32_t t, const char *dst,
+                        uint32_t base)
+{
+    if (!m->o.races)
+        return;
+    pml_printf(sb, "    vclk[%" PRIu32 "]++;\n", t * m->P + t);
+    for (uint32_t q = 0; q < m->P; q++)
+        pml_printf(sb, "    %s[%" PRIu32 "] = vclk[%" PRIu32 "];\n", dst, base + q, t * m->P + q);
+}
+
+static void pml_acquire(struct pml *m, struct pml_sb *sb, uint32_t t, const char *src,
+                        uint32_t base)
+{
+    if (!m->o.races)
+        return;
+    for (uint32_t q = 0; q < m->P; q++) {
+        uint32_t v = t * m->P + q;
+
+        if (q == t)
+            continue;
+        pml_printf(sb, "    vclk[%" PRIu32 "] = (%s[%" PRIu32 "] > vclk[%" PRIu32 "] -> %s[%" PRIu32
+                   "] : vclk[%" PRIu32 "]);\n", v, src, base + q, v, src, base + q, v);
+    }
+}
+
+static void pml_comment(struct pml *m, struct pml_sb *sb, uint32_t rank,
+                        const struct pml_inst *in, const char *indent)
+{
+    char text[256];
+
+    ces_op_format(m->g, rank, in->op, text, sizeof(text));
+    pml_printf(sb, "%s/* r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " %s (iteration %" PRIu64 ") */\n",
+               indent, rank, in->op->stream, in->k, text, in->iter);
+}
+
+static void pml_op(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t idx)
+{
+    const struct pml_inst *in = &m->inst[rank][idx];
+    const struct ces_op *op = in->op;
+    uint32_t t = pml_tid(m, rank, op->stream);
+
+    switch (op->kind) {
+    case CES_OP_WRITE: {
+        uint32_t lo = op->slot.rank == CES_RANK_ALL ? 0 : op->slot.rank;
+        uint32_t hi = op->slot.rank == CES_RANK_ALL ? m->R : op->slot.rank + 1;
+
+        pml_comment(m, sb, rank, in, "  ");
+        pml_printf(sb, "  d_step {\n");
+        for (uint32_t q = lo; q < hi; q++) {
+            uint32_t s = pml_slot_index(m, q, &op->slot);
+            const struct pml_slot *sl = &m->slots[s];
+            uint32_t vi = 0;
+
+            while (sl->vals[vi] != op->value)
+                vi++;
+            pml_printf(sb, "    fv[%" PRIu32 "] = %" PRIu32 ";\n", s, vi);
+            pml_release(m, sb, t, "fvc", s * m->P);
+            if (m->o.races && q + 1 < hi) /* one tick per write, also for @* */
+                pml_printf(sb, "    vclk[%" PRIu32 "]--;\n", t * m->P + t);
+        }
+        pml_printf(sb, "  }\n");
+        break;
+    }
+    case CES_OP_WAIT: {
+        uint32_t s = pml_slot_index(m, op->slot.rank, &op->slot);
+        const struct pml_slot *sl = &m->slots[s];
+        uint32_t width = ces_graph_signal(m->g, op->slot.sig).width;
+        bool any = false;
+
+        pml_comment(m, sb, rank, in, "  ");
+        pml_printf(sb, "  d_step {\n    (");
+        for (uint32_t vi = 0; vi < sl->nvals; vi++) {
+            if (!pml_wait_holds(width, op->cmp, sl->vals[vi], op->value))
+                continue;
+            pml_printf(sb, "%sfv[%" PRIu32 "] == %" PRIu32, any ? " || " : "", s, vi);
+            any = true;
+        }
+        pml_printf(sb, "%s) ->\n", any ? "" : "0");
+        pml_acquire(m, sb, t, "fvc", s * m->P);
+        pml_printf(sb, "    skip\n  }\n");
+        break;
+    }
+    case CES_OP_RECORD:
+        if (in->rec < 0)
+            break;
+        pml_comment(m, sb, rank, in, "  ");
+        pml_printf(sb, "  d_step {\n    evdone[%" PRId32 "] = 1;\n", in->rec);
+        pml_release(m, sb, t, "evclk", (uint32_t)in->rec * m->P);
+        pml_printf(sb, "  }\n");
+        break;
+    case CES_OP_AWAIT: {
+        int32_t rec = m->inst[rank][in->bind].rec;
+
+        pml_comment(m, sb, rank, in, "  ");
+        pml_printf(sb, "  d_step {\n    evdone[%" PRId32 "] == 1 ->\n", rec);
+        pml_acquire(m, sb, t, "evclk", (uint32_t)rec * m->P);
+        pml_printf(sb, "    skip\n  }\n");
+        break;
+    }
+    case CES_OP_COPY:
+        pml_comment(m, sb, rank, in, "  ");
+        pml_printf(sb, "  d_step {\n");
+        pml_copy_body(m, sb, t, op);
+        pml_printf(sb, "    skip\n  }\n");
+        break;
+    case CES_OP_PRODUCE:
+        pml_comment(m, sb, rank, in, "  ");
+        pml_printf(sb, "  d_step {\n");
+        for (uint64_t off = op->a.lo; off < op->a.hi; off += m->unit) {
+            uint32_t u = pml_unit(m, op->a.rank, op->a.buf, off);
+
+            pml_race(m, sb, t, u, true);
+            if (m->o.data)
+                pml_printf(sb, "    dprov[%" PRIu32 "] = %" PRIu32 "; dgen[%" PRIu32 "] = %" PRIu32
+                           ";\n", u, u + 1, u, pml_generation(m, u, 0, rank, idx));
+        }
+        pml_printf(sb, "    skip\n  }\n");
+        break;
+    case CES_OP_CONSUME:
+        pml_comment(m, sb, rank, in, "  ");
+        pml_printf(sb, "  d_step {\n");
+        for (uint64_t off = op->a.lo; off < op->a.hi; off += m->unit) {
+            uint32_t u = pml_unit(m, op->a.rank, op->a.buf, off);
+
+            pml_race(m, sb, t, u, false);
+            if (m->o.data && (op->flags & CES_OPF_EXPECT)) {
+                uint32_t e = pml_unit(m, op->b.rank, op->b.buf, op->b.lo + (off - op->a.lo));
+
+                uint32_t want = pml_generation(m, e, in->iter, 0, UINT32_MAX);
+
+                if (e == u)
+                    pml_printf(sb, "    assert((dprov[%" PRIu32 "] == %" PRIu32 " || dprov[%" PRIu32
+                               "] == 0) && dgen[%" PRIu32 "] == %" PRIu32 ");\n", u, e + 1, u, u,
+                               want);
+                else
+                    pml_printf(sb, "    assert(dprov[%" PRIu32 "] == %" PRIu32 " && dgen[%" PRIu32
+                               "] == %" PRIu32 ");\n", u, e + 1, u, want);
+            }
+        }
+        pml_printf(sb, "    skip\n  }\n");
+        break;
+    default: /* fence, flush: no effect in the model */
+        break;
+    }
+}
+
+/* True if the op at idx of `rank` runs in the process that serves `sel`
+ * (a stream, or with connections N > 0 a hardware queue). */
+static bool pml_mine(const struct pml *m, const struct ces_op *op, uint32_t sel)
+{
+    return m->N == 0 ? op->stream == sel : op->stream % m->N == sel;
+}
+
+static void pml_batch(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t at, bool *done)
+{
+    const struct pml_inst *in = &m->inst[rank][at];
+    uint32_t stream = in->op->stream, copies[PML_MAX_BATCH], nc = 0;
+    uint32_t t = pml_tid(m, rank, stream);
+
+    for (uint32_t i = at + 1; i < m->ninst[rank]; i++) {
+        const struct ces_op *op = m->inst[rank][i].op;
+
+        if (op->stream != stream)
+            continue;
+        done[i] = true;
+        if (op->kind == CES_OP_END)
+            break;
+        copies[nc++] = i; /* the caller checked that nc <= PML_MAX_BATCH */
+    }
+    if (nc == 1) {
+        pml_op(m, sb, rank, copies[0]);
+        return;
+    }
+    if (nc == 0)
+        return;
+    pml_comment(m, sb, rank, in, "  ");
+    pml_printf(sb, "  do\n");
+    for (uint32_t c = 0; c < nc; c++) {
+        pml_comment(m, sb, rank, &m->inst[rank][copies[c]], "  ");
+        pml_printf(sb, "  :: atomic {\n    !(bm & %" PRIu32 ") -> bm = bm | %" PRIu32 ";\n",
+                   1u << c, 1u << c);
+        pml_copy_body(m, sb, t, m->inst[rank][copies[c]].op);
+        pml_printf(sb, "  }\n");
+    }
+    /* break lands on a plain statement: SPIN forbids jumps into a d_step */
+    pml_printf(sb, "  :: bm == %" PRIu32 " -> break\n  od;\n  bm = 0;\n",
+               (1u << nc) - 1);
+}
+
+static int pml_process(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t sel, bool *done)
+{
+    bool any = false, batch = false;
+    uint32_t width = 0;
+
+    /* batch sizes */
+    for (uint32_t i = 0; i < m->ninst[rank]; i++) {
+        const struct ces_op *op = m->inst[rank][i].op;
+        uint32_t nc = 0;
+
+        if (!pml_mine(m, op, sel) || op->kind != CES_OP_BATCH)
+            continue;
+        for (uint32_t j = i + 1; j < m->ninst[rank]; j++) {
+            const struct ces_op *o = m->inst[rank][j].op;
+
+            if (o->stream != op->stream)
+                continue;
+            if (o->kind == CES_OP_END)
+                break;
+            nc++;
+        }
+        if (nc > PML_MAX_BATCH)
+            return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                                 "promela: a batch of r%" PRIu32 ".s%" PRIu32 " holds %" PRIu32
+                                 " copies (at most %u)", rank, op->stream, nc, PML_MAX_BATCH);
+        if (nc >= 2)
+            batch = true;
+        if (nc > width)
+            width = nc;
+    }
+    for (uint32_t i = 0; i < m->ninst[rank]; i++) {
+        if (pml_mine(m, m->inst[rank][i].op, sel)) {
+            any = true;
+            break;
+        }
+    }
+    if (!any)
+        return CES_OK;
+    pml_printf(sb, "\nactive proctype r%" PRIu32 "%c%" PRIu32 "()\n{\n", rank,
+               m->N == 0 ? 's' : 'q', sel);
+    if (batch)
+        pml_printf(sb, "  %s bm;\n", width > 7 ? "int" : "byte");
+    memset(done, 0, m->ninst[rank] * sizeof(*done));
+    for (uint32_t i = 0; i < m->ninst[rank]; i++) {
+        const struct ces_op *op = m->inst[rank][i].op;
+
+        if (done[i] || !pml_mine(m, op, sel))
+            continue;
+        if (op->kind == CES_OP_BATCH)
+            pml_batch(m, sb, rank, i, done);
+        else if (op->kind != CES_OP_END)
+            pml_op(m, sb, rank, i);
+    }
+    pml_printf(sb, "  skip\n}\n");
+    return CES_OK;
+}
+
+/* Clock ticks per thread must fit a byte. */
+static int pml_check_clocks(struct pml *m)
+{
+    for (uint32_t r = 0; r < m->R && m->o.races; r++) {
+        uint32_t ticks[CES_MAX_STREAMS];
+
+        memset(ticks, 0, sizeof(ticks));
+        for (uint32_t i = 0; i < m->ninst[r]; i++) {
+            const struct pml_inst *in = &m->inst[r][i];
+
+            if (in->op->kind == CES_OP_WRITE || (in->op->kind == CES_OP_RECORD && in->rec >= 0))
+                ticks[in->op->stream]++;
+            if (ticks[in->op->stream] > PML_MAX_CLOCK)
+                return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                                     "promela: stream r%" PRIu32 ".s%" PRIu32
+                                     " has more than %u writes and records (the model keeps "
+                                     "clocks in bytes)", r, in->op->stream, PML_MAX_CLOCK);
+        }
+    }
+    return CES_OK;
+}
+
+static void pml_header(struct pml *m, struct pml_sb *sb)
+{
+    const struct ces_graph *g = m->g;
+
+    pml_printf(sb, "/* Promela model of a cesync schedule: %" PRIu32 " ranks, %" PRIu32
+               " streams, connections %" PRIu32 ", %" PRIu64 " iterations.\n"
+               " * Deadlock and hang: invalid end states.  Races (vector clocks) and\n"
+               " * wrong data (provenance, generation): assertions.\n"
+               " * Data units of %" PRIu64 " bytes: unit u = rank * %" PRIu32
+               " + buffer base + offset / %" PRIu64 ".\n",
+               m->R, m->S, m->N, ces_graph_iterations(g), m->unit, m->upr, m->unit);
+    for (uint32_t b = 0; b < ces_graph_nbuffers(g); b++)
+        pml_printf(sb, " *   buffer %s: base %" PRIu32 "\n", ces_graph_buffer(g, b).name,
+                   m->ubase[b]);
+    pml_printf(sb, " * Slots (fv[i] holds the index of the value):\n");
+    for (uint32_t i = 0; i < m->nslots; i++) {
+        const struct pml_slot *sl = &m->slots[i];
+        uint32_t rank = sl->dense / m->spr, rest = sl->dense % m->spr, sig = 0;
+
+        while (sig + 1 < ces_graph_nsignals(g) && m->sbase[sig + 1] <= rest)
+            sig++;
+        pml_printf(sb, " *   fv[%" PRIu32 "] = %s[%" PRIu32 "]@%" PRIu32 ":", i,
+                   ces_graph_signal(g, sig).name, rest - m->sbase[sig], rank);
+        for (uint32_t v = 0; v < sl->nvals; v++)
+            pml_printf(sb, " %" PRIu32 "=%" PRIu64, v, sl->vals[v]);
+        pml_printf(sb, "\n");
+    }
+    pml_printf(sb, " */\n\n");
+    if (m->nslots > 0)
+        pml_printf(sb, "byte fv[%" PRIu32 "];\n", m->nslots);
+    if (m->o.data) {
+        pml_printf(sb, "short dprov[%" PRIu32 "];\n", m->nunits);
+        pml_printf(sb, "byte dgen[%" PRIu32 "];\n", m->nunits);
+    }
+    if (m->nrec > 0)
+        pml_printf(sb, "bit evdone[%" PRIu32 "];\n", m->nrec);
+    if (m->o.races) {
+        pml_printf(sb, "byte vclk[%" PRIu32 "];\n", m->P * m->P);
+        if (m->nslots > 0)
+            pml_printf(sb, "byte fvc[%" PRIu32 "];\n", m->nslots * m->P);
+        if (m->nrec > 0)
+            pml_printf(sb, "byte evclk[%" PRIu32 "];\n", m->nrec * m->P);
+        pml_printf(sb, "byte wthr[%" PRIu32 "];\n", m->nunits);
+        pml_printf(sb, "byte wclk[%" PRIu32 "];\n", m->nunits);
+        pml_printf(sb, "byte rclk[%" PRIu32 "];\n", m->nunits * m->P);
+    }
+}
+
+void ces_promela_opts_init(struct ces_promela_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->races = 1;
+    o->data = 1;
+}
+
+int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
+                     const struct ces_promela_opts *opts, char **text, size_t *len)
+{
+    struct pml m;
+    struct pml_sb sb;
+    bool *done = NULL;
+    uint32_t most = 0;
+    int rc;
+
+    if (ctx == NULL || g == NULL || text == NULL)
+        return CES_ERR_INVALID;
+    *text = NULL;
+    memset(&m, 0, sizeof(m));
+    memset(&sb, 0, sizeof(sb));
+    sb.ctx = ctx;
+    m.ctx = ctx;
+    m.g = g;
+    if (opts != NULL)
+        m.o = *opts;
+    else
+        ces_promela_opts_init(&m.o);
+    m.R = ces_graph_ranks(g);
+    m.S = ces_graph_streams(g);
+    m.P = m.R * m.S;
+    m.N = ces_graph_connections(g);
+    if (m.P > PML_MAX_THREADS) {
+        rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu32 " ranks x %" PRIu32
+                           " streams is more than %u threads", m.R, m.S, PML_MAX_THREADS);
+        goto out;
+    }
+    rc = pml_unroll(&m);
+    if (rc == CES_OK)
+        rc = pml_units(&m);
+    if (rc == CES_OK)
+        rc = pml_slots(&m);
+    if (rc == CES_OK)
+        rc = pml_prods(&m);
+    if (rc == CES_OK)
+        rc = pml_check_clocks(&m);
+    if (rc != CES_OK)
+        goto out;
+    for (uint32_t r = 0; r < m.R; r++)
+        most = m.ninst[r] > most ? m.ninst[r] : most;
+    done = pml_calloc(&m, most, sizeof(*done));
+    if (done == NULL) {
+        rc = pml_nomem(&m);
+        goto out;
+    }
+    pml_header(&m, &sb);
+    for (uint32_t r = 0; r < m.R && rc == CES_OK; r++) {
+        uint32_t nsel = m.N == 0 ? m.S : (m.N < m.S ? m.N : m.S);
+
+        for (uint32_t sel = 0; sel < nsel && rc == CES_OK; sel++)
+            rc = pml_process(&m, &sb, r, sel, done);
+    }
+    if (rc == CES_OK && sb.status != CES_OK)
+        rc = sb.status == CES_ERR_NOMEM ? pml_nomem(&m) : sb.status;
+    if (rc == CES_OK && sb.buf == NULL)
+        pml_printf(&sb, "%s", "");
+    if (rc == CES_OK && sb.status != CES_OK)
+        rc = pml_nomem(&m);
+    if (rc == CES_OK) {
+        *text = sb.buf;
+        if (len != NULL)
+            *len = sb.len;
+        sb.buf = NULL;
+    }
+out:
+    ces_free(ctx, sb.buf);
+    ces_free(ctx, done);
+    pml_free(&m);
+    return rc;
+}
