@@ -148,6 +148,9 @@ int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char *
     if (rc != CES_OK)
         return rc;
     d = descs[cg.p.coll];
+    rc = ces_coll_variant(ctx, &cg.p, &d);
+    if (rc != CES_OK)
+        return rc;
     if (d->check != NULL) {
         rc = d->check(ctx, &cg.p);
         if (rc != CES_OK)

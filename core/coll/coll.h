@@ -41,6 +41,12 @@ extern const struct ces_coll_desc ces_coll_broadcast_desc;
 extern const struct ces_coll_desc ces_coll_sendrecv_desc;
 extern const struct ces_coll_desc ces_coll_barrier_desc;
 
+/* Algorithm variants (core/coll/overlap.c): for p->flags != 0, checks the
+ * flags and replaces *d by the variant's description; CES_OK and *d
+ * unchanged when p->flags == 0. */
+int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
+                     const struct ces_coll_desc **d);
+
 /* Text of a*G+b in canonical form, where G is the global iteration ("$i",
  * or "$i+$I0" when first_iter != 1).  a = 0 gives the constant b. */
 void ces_coll_lin(const struct ces_cgen *cg, char *buf, size_t size, int64_t a, int64_t b);

@@ -369,6 +369,19 @@ struct ces_coll_params {
     uint64_t first_iter; /* the value of $i in the first iteration (default 1) */
 };
 
+/* Algorithm variants (struct ces_coll_params.flags), core/coll/overlap.c.
+ * Both move the local chunk (the copy a rank makes into its own recv) off the
+ * path of the peer copies; a batch runs its copies one after another on H200,
+ * so in the plain algorithm the local copy adds its whole time.
+ *   OVERLAP  alltoall, allgather: the local copy runs on stream s1 (record /
+ *            await around it), beside the barrier and the peer batch on s0.
+ *   EARLY    alltoall, allgather: one stream; the local copy is enqueued
+ *            between the ready barrier's flag writes and its waits, so it runs
+ *            while the flags travel (no events: for small messages).
+ * At most one of them; other collectives reject them (CES_ERR_UNSUPPORTED). */
+#define CES_COLL_F_OVERLAP (1u << 0)
+#define CES_COLL_F_EARLY (1u << 1)
+
 /* Fills *p with the defaults for `coll` (mono, eager, 2 ranks, 1024 bytes,
  * 1 iteration, root 0). */
 CES_API void ces_coll_params_init(struct ces_coll_params *p, uint32_t coll);

@@ -1,0 +1,173 @@
+/*
+ * core/coll/overlap.c - the local-chunk variants of alltoall and allgather
+ * (CES_COLL_F_OVERLAP, CES_COLL_F_EARLY): the same barriers and peer copies
+ * as core/coll/alltoall.c and core/coll/allgather.c, with the copy a rank
+ * makes into its own recv moved off the path of the peer copies.
+ *
+ * Why: cudaMemcpyBatchAsync runs the copies of one batch one after another on
+ * H200 (NCCL's CE alltoall, local and peer chunk in one batch, takes the
+ * serial sum of both at 1 GiB), so the local chunk adds its whole time.
+ *
+ *   OVERLAP  stream s1 copies the local chunk.  s0 records `go` after the
+ *            produce (and so after the previous iteration's consume, which
+ *            precedes it on s0), s1 awaits `go`, copies, records `local`; s0
+ *            awaits `local` before the consume.  The local copy touches only
+ *            this rank's send and recv, in a region no peer writes.
+ *   EARLY    one stream: the local copy sits between the ready barrier's flag
+ *            writes and its waits, so it runs while the flags travel.  Stream
+ *            order alone keeps it after the previous consume and before the
+ *            next produce.
+ */
+#include "coll.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* The local copy of each collective, as an op without WHO. */
+static const char *local_copy(const struct ces_cgen *cg)
+{
+    return cg->p.coll == CES_COLL_ALLTOALL ? "copy send[$r*$C:($r+1)*$C] -> recv[$r*$C:($r+1)*$C]"
+                                           : "copy send[0:$C] -> recv[$r*$C:($r+1)*$C]";
+}
+
+static void decls(struct ces_cgen *cg)
+{
+    uint64_t b = cg->p.bytes;
+
+    if (cg->p.coll == CES_COLL_ALLTOALL)
+        ces_sb_printf(&cg->sb, "let C = %" PRIu64 "\nbuffer send %" PRIu64 "\nbuffer recv %" PRIu64
+                               "\n",
+                      b / cg->p.ranks, b, b);
+    else
+        ces_sb_printf(&cg->sb, "let C = %" PRIu64 "\nbuffer send %" PRIu64 "\nbuffer recv %" PRIu64
+                               "\n",
+                      b, b, b * cg->p.ranks);
+}
+
+static void produce(struct ces_cgen *cg)
+{
+    ces_sb_puts(&cg->sb, cg->p.coll == CES_COLL_ALLTOALL ? "r* : produce send[0:$n*$C]\n"
+                                                         : "r* : produce send[0:$C]\n");
+}
+
+static void peer_batch_and_consume(struct ces_cgen *cg, int await_local)
+{
+    /* The ready barrier orders the peer copies after every peer consumed the
+     * previous iteration's recv; the complete barrier orders each consume
+     * after every peer's copy into it. */
+    if (cg->p.coll == CES_COLL_ALLTOALL)
+        ces_sb_puts(&cg->sb,
+                    "r* : batch\n"
+                    "r* over p : copy send[$p*$C:($p+1)*$C] -> recv[$r*$C:($r+1)*$C]@$p\n"
+                    "r* : end\n");
+    else
+        ces_sb_puts(&cg->sb, "r* : batch\n"
+                             "r* over p : copy send[0:$C] -> recv[$r*$C:($r+1)*$C]@$p\n"
+                             "r* : end\n");
+    ces_coll_sync(cg, 1);
+    if (await_local)
+        ces_sb_puts(&cg->sb, "r* : await local\n");
+    if (cg->p.coll == CES_COLL_ALLTOALL)
+        ces_sb_puts(&cg->sb,
+                    "r* over p* : consume recv[$p*$C:($p+1)*$C] == send[$r*$C:($r+1)*$C]@$p\n");
+    else
+        ces_sb_puts(&cg->sb, "r* over p* : consume recv[$p*$C:($p+1)*$C] == send[0:$C]@$p\n");
+}
+
+static void overlap_body(struct ces_cgen *cg)
+{
+    produce(cg);
+    ces_sb_printf(&cg->sb,
+                  "r* : record go\n"
+                  "r* s1 : await go\n"
+                  "r* s1 : %s\n"
+                  "r* s1 : record local\n",
+                  local_copy(cg));
+    ces_coll_sync(cg, 0);
+    peer_batch_and_consume(cg, 1);
+}
+
+/* Barrier 0 with the local copy inserted before its first wait line: the
+ * protocol's text is generated as usual, then split there. */
+static void early_body(struct ces_cgen *cg)
+{
+    size_t start, cut;
+    char *tail;
+    const char *w;
+
+    produce(cg);
+    start = cg->sb.len;
+    ces_coll_sync(cg, 0);
+    if (cg->sb.status != CES_OK)
+        return;
+    w = strstr(cg->sb.buf + start, " : wait ");
+    cut = cg->sb.len;
+    if (w != NULL) {
+        /* back to the start of that line */
+        cut = (size_t)(w - cg->sb.buf);
+        while (cut > start && cg->sb.buf[cut - 1] != '\n')
+            cut--;
+    }
+    tail = ces_strdup(cg->sb.ctx, cg->sb.buf + cut);
+    if (tail == NULL) {
+        cg->sb.status = CES_ERR_NOMEM;
+        return;
+    }
+    cg->sb.len = cut;
+    cg->sb.buf[cut] = '\0';
+    ces_sb_printf(&cg->sb, "r* : %s\n", local_copy(cg));
+    ces_sb_puts(&cg->sb, tail);
+    ces_free(cg->sb.ctx, tail);
+    peer_batch_and_consume(cg, 0);
+}
+
+static int check(struct ces_ctx *ctx, const struct ces_coll_params *p)
+{
+    if (p->coll == CES_COLL_ALLTOALL && p->bytes % p->ranks != 0)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "alltoall: bytes (%" PRIu64 ") must be divisible by ranks (%" PRIu32
+                             ")", p->bytes, p->ranks);
+    if (p->coll == CES_COLL_ALLGATHER && p->bytes > CES_MAX_BYTES / p->ranks)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "allgather: ranks x bytes (%" PRIu32 " x %" PRIu64
+                             ") exceeds 2^48 bytes", p->ranks, p->bytes);
+    return CES_OK;
+}
+
+static const struct ces_coll_desc overlap_desc = {
+    .nsyncs = 2,
+    .streams = 2,
+    .check = check,
+    .decls = decls,
+    .body = overlap_body,
+};
+
+static const struct ces_coll_desc early_desc = {
+    .nsyncs = 2,
+    .streams = 1,
+    .check = check,
+    .decls = decls,
+    .body = early_body,
+};
+
+int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
+                     const struct ces_coll_desc **d)
+{
+    const uint32_t known = CES_COLL_F_OVERLAP | CES_COLL_F_EARLY;
+
+    if (p->flags == 0)
+        return CES_OK;
+    if ((p->flags & ~known) != 0)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown algorithm flags 0x%" PRIx32,
+                             p->flags & ~known);
+    if (p->flags == known)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "the overlap and early variants exclude each other");
+    if (p->coll != CES_COLL_ALLTOALL && p->coll != CES_COLL_ALLGATHER)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "%s: the %s variant applies to alltoall and allgather only",
+                             ces_coll_name((int)p->coll),
+                             p->flags == CES_COLL_F_OVERLAP ? "overlap" : "early");
+    *d = p->flags == CES_COLL_F_OVERLAP ? &overlap_desc : &early_desc;
+    return CES_OK;
+}

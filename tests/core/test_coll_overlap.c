@@ -1,0 +1,187 @@
+/*
+ * tests/core/test_coll_overlap.c - the local-chunk variants of alltoall and
+ * allgather (core/coll/overlap.c): their exact text, that every protocol and
+ * phase builds a valid graph for 2-4 ranks, the flag errors, and that the
+ * cost model predicts each to win where the backend selects it.
+ */
+#include "coll_check.h"
+
+static void test_overlap_text(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_ALLTOALL, CES_PROTO_MONO, 2, 1024, 2,
+                                           CES_PHASE_EAGER);
+    char *text;
+
+    (void)state;
+    p.flags = CES_COLL_F_OVERLAP;
+    text = coll_text(ctx, &p);
+    assert_string_equal(text,
+                        "cesync 1\nranks 2\nstreams 2\nlet C = 512\nbuffer send 1024\n"
+                        "buffer recv 1024\nsignal ready u64 2\nsignal complete u64 2\n"
+                        "phase eager x2\n"
+                        "r* : produce send[0:$n*$C]\n"
+                        "r* : record go\n"
+                        "r* s1 : await go\n"
+                        "r* s1 : copy send[$r*$C:($r+1)*$C] -> recv[$r*$C:($r+1)*$C]\n"
+                        "r* s1 : record local\n"
+                        "r* over p : write ready[$r]@$p = $i\n"
+                        "r* over p : wait ready[$p] >= $i\n"
+                        "r* : batch\n"
+                        "r* over p : copy send[$p*$C:($p+1)*$C] -> recv[$r*$C:($r+1)*$C]@$p\n"
+                        "r* : end\n"
+                        "r* over p : write complete[$r]@$p = $i\n"
+                        "r* over p : wait complete[$p] >= $i\n"
+                        "r* : await local\n"
+                        "r* over p* : consume recv[$p*$C:($p+1)*$C] == "
+                        "send[$r*$C:($r+1)*$C]@$p\n");
+    coll_roundtrip(ctx, text);
+    ces_free(ctx, text);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_early_text(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_ALLGATHER, CES_PROTO_CREDIT, 3, 1024, 2,
+                                           CES_PHASE_GRAPH);
+    char *text;
+
+    (void)state;
+    p.flags = CES_COLL_F_EARLY;
+    text = coll_text(ctx, &p);
+    assert_string_equal(text,
+                        "cesync 1\nranks 3\nstreams 1\nlet C = 1024\nbuffer send 1024\n"
+                        "buffer recv 3072\nsignal ready u32 3\nsignal complete u32 3\n"
+                        "signal ready_ack u32 3\nsignal complete_ack u32 3\n"
+                        "phase graph x2\n"
+                        "r* : produce send[0:$C]\n"
+                        "r* over p : write ready[$r]@$p = 1\n"
+                        "r* : copy send[0:$C] -> recv[$r*$C:($r+1)*$C]\n"
+                        "r* over p : wait ready[$p] == 1\n"
+                        "r* over p : write ready[$p] = 0\n"
+                        "r* over p : write ready_ack[$r]@$p = 1\n"
+                        "r* : batch\n"
+                        "r* over p : copy send[0:$C] -> recv[$r*$C:($r+1)*$C]@$p\n"
+                        "r* : end\n"
+                        "r* over p : write complete[$r]@$p = 1\n"
+                        "r* over p : wait complete[$p] == 1\n"
+                        "r* over p : write complete[$p] = 0\n"
+                        "r* over p : write complete_ack[$r]@$p = 1\n"
+                        "r* over p* : consume recv[$p*$C:($p+1)*$C] == send[0:$C]@$p\n"
+                        "r* over p : wait ready_ack[$p] == 1\n"
+                        "r* over p : write ready_ack[$p] = 0\n"
+                        "r* over p : wait complete_ack[$p] == 1\n"
+                        "r* over p : write complete_ack[$p] = 0\n");
+    coll_roundtrip(ctx, text);
+    ces_free(ctx, text);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Every variant x collective x protocol/phase x 2..4 ranks builds a valid
+ * graph. */
+static void test_all_build(void **state)
+{
+    static const uint32_t protos[][2] = {{CES_PROTO_MONO, CES_PHASE_EAGER},
+                                         {CES_PROTO_NCCL, CES_PHASE_EAGER},
+                                         {CES_PROTO_CREDIT, CES_PHASE_EAGER},
+                                         {CES_PROTO_CREDIT, CES_PHASE_GRAPH}};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (uint32_t f = CES_COLL_F_OVERLAP; f <= CES_COLL_F_EARLY; f <<= 1)
+        for (uint32_t c = 0; c < 2; c++)
+            for (size_t k = 0; k < 4; k++)
+                for (uint32_t n = 2; n <= 4; n++) {
+                    struct ces_coll_params p = coll_params(
+                        c == 0 ? CES_COLL_ALLTOALL : CES_COLL_ALLGATHER, protos[k][0], n,
+                        1024 * n, 3, protos[k][1]);
+                    struct ces_graph *g = NULL;
+
+                    p.flags = f;
+                    if (ces_coll_build(ctx, &p, &g) != CES_OK)
+                        fail_msg("flags %u coll %u proto %u ranks %u: %s", f, c, protos[k][0], n,
+                                 ces_ctx_last_error(ctx));
+                    assert_int_equal(ces_graph_streams(g), f == CES_COLL_F_OVERLAP ? 2 : 1);
+                    assert_int_equal(ces_graph_iterations(g), 3);
+                    ces_graph_destroy(g);
+                }
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_flag_errors(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_BROADCAST, CES_PROTO_MONO, 2, 1024, 1,
+                                           CES_PHASE_EAGER);
+    char *text = NULL;
+
+    (void)state;
+    p.flags = CES_COLL_F_OVERLAP;
+    assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "broadcast: the overlap variant applies to alltoall and allgather only");
+    p.coll = CES_COLL_ALLTOALL;
+    p.flags = CES_COLL_F_OVERLAP | CES_COLL_F_EARLY;
+    assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "the overlap and early variants exclude each other");
+    p.flags = 1u << 7;
+    assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "unknown algorithm flags 0x80");
+    p.flags = CES_COLL_F_EARLY;
+    p.bytes = 1023;
+    assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "alltoall: bytes (1023) must be divisible by ranks (2)");
+    assert_null(text);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static double predict_us(struct ces_ctx *ctx, uint32_t coll, uint32_t flags, uint64_t bytes)
+{
+    struct ces_coll_params p = coll_params(coll, CES_PROTO_MONO, 2, bytes, 4, CES_PHASE_EAGER);
+    struct ces_graph *g = NULL;
+    struct ces_predict r;
+
+    p.flags = flags;
+    assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+    assert_int_equal(ces_model_predict(ctx, ces_model_find("h200"), g, &r), CES_OK);
+    ces_graph_destroy(g);
+    return r.iter_us;
+}
+
+/* The h200 model ranks the variants as the backend selects them: early for
+ * small messages, overlap for large ones. */
+static void test_model_ranks_variants(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (uint32_t c = 0; c < 2; c++) {
+        uint32_t coll = c == 0 ? CES_COLL_ALLTOALL : CES_COLL_ALLGATHER;
+
+        assert_true(predict_us(ctx, coll, CES_COLL_F_EARLY, 1u << 20) <
+                    predict_us(ctx, coll, 0, 1u << 20));
+        assert_true(predict_us(ctx, coll, CES_COLL_F_OVERLAP, 1u << 30) <
+                    predict_us(ctx, coll, CES_COLL_F_EARLY, 1u << 30));
+        assert_true(predict_us(ctx, coll, CES_COLL_F_OVERLAP, 1u << 30) <
+                    predict_us(ctx, coll, 0, 1u << 30));
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_overlap_text),  cmocka_unit_test(test_early_text),
+        cmocka_unit_test(test_all_build),     cmocka_unit_test(test_flag_errors),
+        cmocka_unit_test(test_model_ranks_variants),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
