@@ -401,6 +401,15 @@ static int parse_unary(struct parser *P, int32_t *out)
         return perr(P, CES_ERR_LIMIT, P->tok.col, "expression nested too deeply (over %d levels)",
                     MAX_DEPTH);
     lex(P);
+    if (P->tok.kind == T_BIGINT && P->tok.len == 19 &&
+        memcmp(P->text + P->tok.off, "9223372036854775808", 19) == 0) {
+        /* -2^63 is a literal of its own: its magnitude has no int64 */
+        e.kind = CES_EX_INT;
+        e.value = INT64_MIN;
+        P->depth--;
+        lex(P);
+        return add_expr(P, &e, out);
+    }
     rc = parse_unary(P, &e.a);
     P->depth--;
     if (rc != CES_OK)

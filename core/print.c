@@ -45,7 +45,8 @@ static void print_expr(struct ces_sb *sb, const struct ces_prog *p, int32_t e, i
                        bool after_op)
 {
     const struct ces_pexpr *x = CES_PEXPR(p, e);
-    bool paren = prec(x) < min || (after_op && x->kind == CES_EX_NEG);
+    bool neg = x->kind == CES_EX_NEG || (x->kind == CES_EX_INT && x->value < 0);
+    bool paren = prec(x) < min || (after_op && neg);
 
     if (paren)
         ces_sb_puts(sb, "(");
@@ -86,7 +87,8 @@ static void print_rank(struct ces_sb *sb, const struct ces_prog *p, int32_t e)
     int k = CES_PEXPR(p, e)->kind;
 
     ces_sb_puts(sb, "@");
-    if (k == CES_EX_INT || k == CES_EX_VAR || k == CES_EX_CONST) {
+    if ((k == CES_EX_INT && CES_PEXPR(p, e)->value >= 0) || k == CES_EX_VAR ||
+        k == CES_EX_CONST) {
         print_expr(sb, p, e, 0, false);
     } else {
         ces_sb_puts(sb, "(");

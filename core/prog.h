@@ -16,7 +16,8 @@
 /* Expression node kinds.  INT and the variables are leaves; NEG is unary;
  * the rest are binary, left associative. */
 enum ces_ex_kind {
-    CES_EX_INT,   /* value = the literal (never negative: '-' is a NEG node) */
+    CES_EX_INT,   /* value = the literal; negative only for -9223372036854775808,
+                   * every other '-' is a NEG node */
     CES_EX_VAR,   /* var = enum ces_ex_var */
     CES_EX_CONST, /* value = index into prog->lets */
     CES_EX_NEG,   /* -a */
