@@ -1,0 +1,395 @@
+/*
+ * backend/cuda/bootstrap.c - the rendezvous between the processes of a
+ * communicator: a Unix-domain SOCK_SEQPACKET socket that rank 0 listens on;
+ * every other rank connects to it.  One operation, allgather (rank 0 is the
+ * hub), carries bytes and, with SCM_RIGHTS, file descriptors (the memory
+ * handles of cuMemExportToShareableHandle, the progress page).  Every step
+ * waits with poll() under a deadline: nothing here blocks forever.
+ */
+#include "runtime.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BOOT_MAGIC 0x63657331u /* "ces1" */
+#define BOOT_MAX_FDS 250u
+
+struct boot_hdr {
+    uint32_t magic;
+    uint32_t rank;
+    uint32_t size;
+    uint32_t nfds;
+    uint64_t len;
+};
+
+uint64_t ces_cuda_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {0, (long)ms * 1000000L};
+
+    nanosleep(&ts, NULL);
+}
+
+/* Waits until fd is ready for `events` or the deadline passes. */
+static int wait_fd(struct ces_ctx *ctx, int fd, short events, uint64_t deadline,
+                   const char *what, uint32_t peer)
+{
+    for (;;) {
+        struct pollfd p = {fd, events, 0};
+        uint64_t now = ces_cuda_now_ms();
+        int n;
+
+        if (now >= deadline)
+            return ces_ctx_error(ctx, CES_ERR_TIMEOUT,
+                                 "bootstrap: timed out %s rank %" PRIu32
+                                 " (CES_TIMEOUT_MS; is every rank running?)",
+                                 what, peer);
+        n = poll(&p, 1, (int)(deadline - now));
+        if (n > 0) {
+            if ((p.revents & (POLLERR | POLLNVAL)) || ((p.revents & POLLHUP) && !(p.revents & POLLIN)))
+                return ces_ctx_error(ctx, CES_ERR_PEER_FAILED,
+                                     "bootstrap: the connection to rank %" PRIu32
+                                     " closed while %s it",
+                                     peer, what);
+            return CES_OK;
+        }
+        if (n < 0 && errno != EINTR)
+            return ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: poll: %s", strerror(errno));
+    }
+}
+
+static int send_msg(struct ces_ctx *ctx, int fd, uint32_t rank, uint32_t size, const void *data,
+                    size_t len, const int *fds, uint32_t nfds, uint32_t peer)
+{
+    struct boot_hdr h = {BOOT_MAGIC, rank, size, nfds, len};
+    struct iovec iov[2] = {{&h, sizeof(h)}, {(void *)(uintptr_t)data, len}};
+    union {
+        char buf[CMSG_SPACE(sizeof(int) * BOOT_MAX_FDS)];
+        struct cmsghdr align;
+    } u;
+    struct msghdr m;
+
+    memset(&m, 0, sizeof(m));
+    m.msg_iov = iov;
+    m.msg_iovlen = len > 0 ? 2 : 1;
+    if (nfds > 0) {
+        struct cmsghdr *cm;
+
+        memset(&u, 0, sizeof(u));
+        m.msg_control = u.buf;
+        m.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
+        cm = CMSG_FIRSTHDR(&m);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+        memcpy(CMSG_DATA(cm), fds, sizeof(int) * nfds);
+    }
+    for (;;) {
+        ssize_t n = sendmsg(fd, &m, MSG_NOSIGNAL);
+
+        if (n >= 0)
+            return CES_OK;
+        if (errno == EINTR)
+            continue;
+        if (errno == EPIPE || errno == ECONNRESET)
+            return ces_ctx_error(ctx, CES_ERR_PEER_FAILED,
+                                 "bootstrap: rank %" PRIu32 " has gone (connection closed)", peer);
+        return ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: sendmsg to rank %" PRIu32 ": %s",
+                             peer, strerror(errno));
+    }
+}
+
+/* Receives one message of exactly `len` payload bytes; descriptors into
+ * fds[] (at most maxfds), their count into *nfds. */
+static int recv_msg(struct ces_ctx *ctx, int fd, uint64_t deadline, uint32_t peer, void *data,
+                    size_t len, int *fds, uint32_t maxfds, uint32_t *nfds)
+{
+    struct boot_hdr h;
+    struct iovec iov[2] = {{&h, sizeof(h)}, {data, len}};
+    union {
+        char buf[CMSG_SPACE(sizeof(int) * BOOT_MAX_FDS)];
+        struct cmsghdr align;
+    } u;
+    struct msghdr m;
+    ssize_t n;
+    int rc = wait_fd(ctx, fd, POLLIN, deadline, "waiting for", peer);
+
+    if (rc != CES_OK)
+        return rc;
+    memset(&m, 0, sizeof(m));
+    m.msg_iov = iov;
+    m.msg_iovlen = 2;
+    m.msg_control = u.buf;
+    m.msg_controllen = sizeof(u.buf);
+    do {
+        n = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
+    } while (n < 0 && errno == EINTR);
+    if (n == 0 || (n < 0 && errno == ECONNRESET))
+        return ces_ctx_error(ctx, CES_ERR_PEER_FAILED,
+                             "bootstrap: rank %" PRIu32 " has gone (connection closed)", peer);
+    if (n < 0)
+        return ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: recvmsg from rank %" PRIu32 ": %s",
+                             peer, strerror(errno));
+    if (nfds != NULL)
+        *nfds = 0;
+    for (struct cmsghdr *cm = CMSG_FIRSTHDR(&m); cm != NULL; cm = CMSG_NXTHDR(&m, cm)) {
+        if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+            uint32_t k = (uint32_t)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+            int tmp[BOOT_MAX_FDS];
+
+            memcpy(tmp, CMSG_DATA(cm), sizeof(int) * k);
+            for (uint32_t i = 0; i < k; i++) {
+                if (fds != NULL && nfds != NULL && *nfds < maxfds)
+                    fds[(*nfds)++] = tmp[i];
+                else
+                    close(tmp[i]);
+            }
+        }
+    }
+    if ((size_t)n != sizeof(h) + len || h.magic != BOOT_MAGIC || h.len != len ||
+        (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)))
+        return ces_ctx_error(ctx, CES_ERR_SYSTEM,
+                             "bootstrap: malformed message from rank %" PRIu32
+                             " (%zd bytes; do all ranks run the same program?)",
+                             peer, n);
+    return CES_OK;
+}
+
+int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uint32_t rank,
+                  uint32_t size, uint32_t timeout_ms)
+{
+    struct sockaddr_un addr;
+    uint64_t deadline = ces_cuda_now_ms() + timeout_ms;
+    int rc = CES_OK;
+
+    memset(b, 0, sizeof(*b));
+    b->fd = -1;
+    b->rank = rank;
+    b->size = size;
+    b->timeout_ms = timeout_ms;
+    if (strlen(path) >= sizeof(addr.sun_path))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "bootstrap path '%s' is longer than %zu bytes", path,
+                             sizeof(addr.sun_path) - 1);
+    memset(&addr, 0, sizeof(addr));
+    addr.sun_family = AF_UNIX;
+    strcpy(addr.sun_path, path);
+    if (rank == 0) {
+        int lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+        uint32_t joined = 0;
+
+        b->peers = ces_malloc(ctx, sizeof(int) * size);
+        b->path = ces_strdup(ctx, path);
+        if (b->peers == NULL || b->path == NULL) {
+            if (lfd >= 0)
+                close(lfd);
+            rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory in the bootstrap");
+            goto fail;
+        }
+        for (uint32_t i = 0; i < size; i++)
+            b->peers[i] = -1;
+        if (lfd < 0) {
+            rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: socket: %s", strerror(errno));
+            goto fail;
+        }
+        unlink(path);
+        if (bind(lfd, (struct sockaddr *)&addr, sizeof(addr)) != 0 || listen(lfd, (int)size) != 0) {
+            rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: cannot listen on '%s': %s", path,
+                               strerror(errno));
+            close(lfd);
+            goto fail;
+        }
+        while (joined + 1 < size) {
+            int cfd;
+
+            rc = wait_fd(ctx, lfd, POLLIN, deadline, "waiting for", joined + 1);
+            if (rc != CES_OK) {
+                char missing[256] = "";
+                size_t used = 0;
+
+                for (uint32_t r = 1; r < size && used + 12 < sizeof(missing); r++)
+                    if (b->peers[r] < 0)
+                        used += (size_t)snprintf(missing + used, sizeof(missing) - used, "%s%" PRIu32,
+                                                 used ? " " : "", r);
+                rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
+                                   "bootstrap: timed out after %" PRIu32
+                                   " ms waiting for ranks to join at '%s'; missing: %s",
+                                   timeout_ms, path, missing);
+                break;
+            }
+            cfd = accept(lfd, NULL, NULL);
+            if (cfd < 0)
+                continue;
+            {
+                uint32_t who[2];
+
+                rc = recv_msg(ctx, cfd, deadline, joined + 1, who, sizeof(who), NULL, 0, NULL);
+                if (rc == CES_OK && (who[0] == 0 || who[0] >= size || who[1] != size ||
+                                     b->peers[who[0]] >= 0))
+                    rc = ces_ctx_error(ctx, CES_ERR_INVALID,
+                                       "bootstrap: a process joined as rank %" PRIu32 " of %" PRIu32
+                                       " but this communicator has %" PRIu32
+                                       " ranks (or that rank joined twice)",
+                                       who[0], who[1], size);
+                if (rc != CES_OK) {
+                    close(cfd);
+                    break;
+                }
+                b->peers[who[0]] = cfd;
+                joined++;
+            }
+        }
+        close(lfd);
+        unlink(path);
+        if (rc != CES_OK)
+            goto fail;
+    } else {
+        uint32_t who[2] = {rank, size};
+
+        b->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+        if (b->fd < 0)
+            return ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: socket: %s", strerror(errno));
+        while (connect(b->fd, (struct sockaddr *)&addr, sizeof(addr)) != 0) {
+            if (errno != ENOENT && errno != ECONNREFUSED && errno != EINTR && errno != EAGAIN) {
+                rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: connect to '%s': %s", path,
+                                   strerror(errno));
+                goto fail;
+            }
+            if (ces_cuda_now_ms() >= deadline) {
+                rc = ces_ctx_error(ctx, CES_ERR_TIMEOUT,
+                                   "bootstrap: timed out after %" PRIu32
+                                   " ms connecting to rank 0 at '%s' (is rank 0 running?)",
+                                   timeout_ms, path);
+                goto fail;
+            }
+            sleep_ms(10);
+        }
+        rc = send_msg(ctx, b->fd, rank, size, who, sizeof(who), NULL, 0, 0);
+        if (rc != CES_OK)
+            goto fail;
+    }
+    return CES_OK;
+fail:
+    ces_boot_close(ctx, b);
+    return rc;
+}
+
+void ces_boot_close(struct ces_ctx *ctx, struct ces_boot *b)
+{
+    if (b->fd >= 0)
+        close(b->fd);
+    b->fd = -1;
+    if (b->peers != NULL) {
+        for (uint32_t i = 1; i < b->size; i++)
+            if (b->peers[i] >= 0)
+                close(b->peers[i]);
+    }
+    ces_free(ctx, b->peers);
+    b->peers = NULL;
+    ces_free(ctx, b->path);
+    b->path = NULL;
+}
+
+int ces_boot_allgather(struct ces_ctx *ctx, struct ces_boot *b, const void *mine, size_t len,
+                       int myfd, void *all, int *fds)
+{
+    uint64_t deadline = ces_cuda_now_ms() + b->timeout_ms;
+    size_t total = (size_t)b->size * len + b->size;
+    unsigned char *buf = ces_malloc(ctx, total > 0 ? total : 1);
+    int sendfds[BOOT_MAX_FDS];
+    uint32_t nsend = 0;
+    int rc = CES_OK;
+
+    if (buf == NULL)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory in the bootstrap");
+    if (fds != NULL)
+        for (uint32_t i = 0; i < b->size; i++)
+            fds[i] = -1;
+    if (b->rank == 0) {
+        unsigned char *has = buf + (size_t)b->size * len;
+
+        memcpy(buf, mine, len);
+        memset(has, 0, b->size);
+        if (myfd >= 0) {
+            has[0] = 1;
+            sendfds[nsend++] = myfd;
+        }
+        for (uint32_t r = 1; r < b->size && rc == CES_OK; r++) {
+            int got[1];
+            uint32_t n = 0;
+
+            rc = recv_msg(ctx, b->peers[r], deadline, r, buf + (size_t)r * len, len, got, 1, &n);
+            if (rc == CES_OK && n == 1) {
+                has[r] = 1;
+                if (nsend >= BOOT_MAX_FDS) {
+                    close(got[0]);
+                    rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "bootstrap: too many descriptors");
+                } else {
+                    sendfds[nsend++] = got[0];
+                }
+            }
+        }
+        for (uint32_t r = 1; r < b->size && rc == CES_OK; r++)
+            rc = send_msg(ctx, b->peers[r], 0, b->size, buf, total, sendfds, nsend, r);
+        if (rc == CES_OK) {
+            memcpy(all, buf, (size_t)b->size * len);
+            for (uint32_t r = 0, k = 0; r < b->size; r++) {
+                if (!has[r])
+                    continue;
+                if (fds != NULL && r != 0)
+                    fds[r] = sendfds[k];
+                else if (r != 0)
+                    close(sendfds[k]);
+                k++;
+            }
+            if (fds != NULL && myfd >= 0)
+                fds[0] = dup(myfd);
+        } else {
+            for (uint32_t k = (myfd >= 0 ? 1u : 0u); k < nsend; k++)
+                close(sendfds[k]);
+        }
+    } else {
+        int got[BOOT_MAX_FDS];
+        uint32_t n = 0;
+
+        rc = send_msg(ctx, b->fd, b->rank, b->size, mine, len, &myfd, myfd >= 0 ? 1u : 0u, 0);
+        if (rc == CES_OK)
+            rc = recv_msg(ctx, b->fd, deadline, 0, buf, total, got, BOOT_MAX_FDS, &n);
+        if (rc == CES_OK) {
+            unsigned char *has = buf + (size_t)b->size * len;
+
+            memcpy(all, buf, (size_t)b->size * len);
+            for (uint32_t r = 0, k = 0; r < b->size && k < n; r++) {
+                if (!has[r])
+                    continue;
+                if (fds != NULL)
+                    fds[r] = got[k];
+                else
+                    close(got[k]);
+                k++;
+            }
+        }
+    }
+    ces_free(ctx, buf);
+    return rc;
+}
+
+int ces_boot_barrier(struct ces_ctx *ctx, struct ces_boot *b)
+{
+    unsigned char one = 1, all[CES_MAX_RANKS];
+
+    return ces_boot_allgather(ctx, b, &one, 1, -1, all, NULL);
+}

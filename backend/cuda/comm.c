@@ -1,0 +1,918 @@
+/*
+ * backend/cuda/comm.c - communicators and symmetric memory.
+ *
+ * A team is what the ranks driven by one process share: one flat virtual
+ * range of ranks x stride bytes (rank r's memory mapped at base + r*stride),
+ * the list of symmetric allocations (same offset on every rank, allocated in
+ * the same order everywhere), and the progress page (host memory that every
+ * rank's streams write their progress words into and that every rank's
+ * watchdog can read).  With one process per GPU a team has one communicator
+ * and talks to the other processes through the bootstrap; with
+ * ces_comm_init_all it has all of them and needs no exchange at all.
+ */
+#include "runtime.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int ces_cuda_cu_error(struct ces_ctx *ctx, CUresult r, const char *call, const char *file,
+                      int line)
+{
+    const char *name = NULL, *text = NULL;
+
+    cuGetErrorName(r, &name);
+    cuGetErrorString(r, &text);
+    return ces_ctx_error(ctx, CES_ERR_CUDA, "%s:%d: %s failed: %s (%d): %s", file, line, call,
+                         name ? name : "?", (int)r, text ? text : "");
+}
+
+int ces_cuda_rt_error(struct ces_ctx *ctx, cudaError_t e, const char *call, const char *file,
+                      int line)
+{
+    return ces_ctx_error(ctx, CES_ERR_CUDA, "%s:%d: %s failed: %s (%d): %s", file, line, call,
+                         cudaGetErrorName(e), (int)e, cudaGetErrorString(e));
+}
+
+static uint64_t env_u64(const char *name, uint64_t dflt)
+{
+    const char *s = getenv(name);
+    char *end = NULL;
+    unsigned long long v;
+
+    if (s == NULL || *s == '\0')
+        return dflt;
+    v = strtoull(s, &end, 10);
+    if (end == s)
+        return dflt;
+    switch (*end) {
+    case 'K': case 'k': v <<= 10; break;
+    case 'M': case 'm': v <<= 20; break;
+    case 'G': case 'g': v <<= 30; break;
+    default: break;
+    }
+    return v;
+}
+
+static uint64_t round_up(uint64_t v, uint64_t g)
+{
+    return (v + g - 1) / g * g;
+}
+
+int ces_cuda_use(struct ces_comm *c)
+{
+    int rc = CES_OK;
+
+    CES_CU_GOTO(c->ctx, rc, cuCtxSetCurrent(c->cuctx), out);
+    CES_RT_GOTO(c->ctx, rc, cudaSetDevice(c->device), out);
+out:
+    return rc;
+}
+
+int ces_comm_check(struct ces_comm *c)
+{
+    int st = atomic_load(&c->state);
+
+    if (st == CES_OK)
+        return CES_OK;
+    return ces_ctx_error(c->ctx, st,
+                         st == CES_ERR_TIMEOUT
+                             ? "rank %" PRIu32 ": the communicator failed: a stream made no "
+                               "progress within CES_TIMEOUT_MS (see the watchdog's diagnosis)"
+                             : "rank %" PRIu32 ": the communicator failed: a peer failed or was "
+                               "aborted (see the watchdog's diagnosis)",
+                         c->rank);
+}
+
+/* --- per-device setup -------------------------------------------------- */
+
+static void alloc_prop(CUmemAllocationProp *prop, CUdevice dev)
+{
+    memset(prop, 0, sizeof(*prop));
+    prop->type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop->location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop->location.id = dev;
+    prop->requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+}
+
+static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
+                    struct ces_comm **out)
+{
+    struct ces_comm *c = ces_malloc(ctx, sizeof(*c));
+    int rc = CES_OK, v = 0, count = 0;
+    CUmemAllocationProp prop;
+
+    *out = NULL;
+    if (c == NULL)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory creating a communicator");
+    memset(c, 0, sizeof(*c));
+    c->ctx = ctx;
+    c->rank = rank;
+    c->size = size;
+    c->device = device;
+    atomic_init(&c->state, CES_OK);
+    pthread_mutex_init(&c->wd_lock, NULL);
+    pthread_cond_init(&c->wd_cond, NULL);
+    c->timeout_ms = env_u64("CES_TIMEOUT_MS", CES_TIMEOUT_MS_DEFAULT);
+    if (c->timeout_ms == 0)
+        c->timeout_ms = CES_TIMEOUT_MS_DEFAULT;
+    CES_CU_GOTO(ctx, rc, cuInit(0), fail);
+    CES_CU_GOTO(ctx, rc, cuDeviceGetCount(&count), fail);
+    if (device < 0 || device >= count) {
+        rc = ces_ctx_error(ctx, CES_ERR_INVALID,
+                           "rank %" PRIu32 ": device %d does not exist (this machine has %d)",
+                           rank, device, count);
+        goto fail;
+    }
+    if (size > (uint32_t)count) {
+        rc = ces_ctx_error(ctx, CES_ERR_INVALID,
+                           "%" PRIu32 " ranks but this machine has %d GPU%s (one rank per GPU)",
+                           size, count, count == 1 ? "" : "s");
+        goto fail;
+    }
+    CES_CU_GOTO(ctx, rc, cuDeviceGet(&c->cudev, device), fail);
+    CES_CU_GOTO(ctx, rc, cuDevicePrimaryCtxRetain(&c->cuctx, c->cudev), fail);
+    rc = ces_cuda_use(c);
+    if (rc != CES_OK)
+        goto fail_ctx;
+    CES_CU_GOTO(ctx, rc,
+                cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+                                     c->cudev),
+                fail_ctx);
+    if (!v) {
+        rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                           "device %d does not support virtual memory management", device);
+        goto fail_ctx;
+    }
+    CES_CU_GOTO(ctx, rc,
+                cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES, c->cudev),
+                fail_ctx);
+    c->caps.can_flush = v;
+    CES_CU_GOTO(ctx, rc,
+                cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS,
+                                     c->cudev),
+                fail_ctx);
+    c->caps.can_64bit = v;
+    c->caps.max_memops = CES_CUDA_MAX_MEMOPS;
+    alloc_prop(&prop, c->cudev);
+    (void)prop;
+    CES_CU_GOTO(ctx, rc, cuStreamCreate(&c->wd_stream, CU_STREAM_NON_BLOCKING), fail_ctx);
+    CES_CU_GOTO(ctx, rc, cuEventCreate(&c->fork, CU_EVENT_DISABLE_TIMING), fail_stream);
+    c->waits = ces_malloc(ctx, sizeof(*c->waits) * CES_WD_WAITS);
+    if (c->waits == NULL) {
+        rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory creating a communicator");
+        goto fail_event;
+    }
+    *out = c;
+    return CES_OK;
+fail_event:
+    cuEventDestroy(c->fork);
+fail_stream:
+    cuStreamDestroy(c->wd_stream);
+fail_ctx:
+    cuDevicePrimaryCtxRelease(c->cudev);
+fail:
+    pthread_mutex_destroy(&c->wd_lock);
+    pthread_cond_destroy(&c->wd_cond);
+    ces_free(ctx, c);
+    return rc;
+}
+
+static void comm_free(struct ces_comm *c)
+{
+    struct ces_ctx *ctx = c->ctx;
+
+    ces_cuda_use(c);
+    ces_cuda_cache_free(c);
+    for (uint32_t s = 0; s < CES_MAX_STREAMS; s++)
+        if (c->streams[s] != NULL)
+            cuStreamDestroy(c->streams[s]);
+    for (uint32_t e = 0; e < c->nevents; e++)
+        cuEventDestroy(c->events[e]);
+    ces_free(ctx, c->events);
+    cuEventDestroy(c->fork);
+    cuStreamDestroy(c->wd_stream);
+    for (uint32_t s = 0; s < c->nwatched; s++)
+        ces_free(ctx, c->watched[s].steps);
+    ces_free(ctx, c->waits);
+    ces_vec_free(ctx, &c->signals);
+    ces_vec_free(ctx, &c->scratch_ptrs);
+    ces_vec_free(ctx, &c->scratch_sizes);
+    ces_vec_free(ctx, &c->scratch_params);
+    pthread_mutex_destroy(&c->wd_lock);
+    pthread_cond_destroy(&c->wd_cond);
+    cuDevicePrimaryCtxRelease(c->cudev);
+    ces_free(ctx, c);
+}
+
+/* --- team ---------------------------------------------------------------- */
+
+/* Creates the progress page file (rank 0 of a process group) and maps it. */
+static int page_create(struct ces_ctx *ctx, size_t bytes, int *fd_out)
+{
+    char path[64];
+    int fd;
+
+    snprintf(path, sizeof(path), "/dev/shm/cesync-XXXXXX");
+    fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(path, sizeof(path), "/tmp/cesync-XXXXXX");
+        fd = mkstemp(path);
+    }
+    if (fd < 0)
+        return ces_ctx_error(ctx, CES_ERR_SYSTEM, "cannot create the progress page: %s",
+                             strerror(errno));
+    unlink(path);
+    if (ftruncate(fd, (off_t)bytes) != 0) {
+        close(fd);
+        return ces_ctx_error(ctx, CES_ERR_SYSTEM, "cannot size the progress page: %s",
+                             strerror(errno));
+    }
+    *fd_out = fd;
+    return CES_OK;
+}
+
+static int page_map(struct ces_team *t, int fd)
+{
+    void *p = mmap(NULL, t->page_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+    if (p == MAP_FAILED)
+        return ces_ctx_error(t->ctx, CES_ERR_SYSTEM, "cannot map the progress page: %s",
+                             strerror(errno));
+    t->page = p;
+    /* Streams write the words from the GPU; register the page so that a
+     * device address exists for it.  Without it the watchdog cannot watch. */
+    if (cuMemHostRegister(p, t->page_bytes,
+                          CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP) ==
+        CUDA_SUCCESS)
+        t->page_registered = 1;
+    return CES_OK;
+}
+
+static void team_free(struct ces_team *t)
+{
+    struct ces_ctx *ctx = t->ctx;
+
+    for (size_t i = 0; i < t->allocs.len; i++) {
+        struct ces_alloc_rec *a = &CES_VEC_AT(&t->allocs, struct ces_alloc_rec, i);
+
+        if (a->live) {
+            for (uint32_t r = 0; r < t->ranks; r++) {
+                cuMemUnmap(t->base + r * t->stride + a->off, a->size);
+                if (a->handles[r] != 0)
+                    cuMemRelease(a->handles[r]);
+            }
+        }
+        ces_free(ctx, a->handles);
+    }
+    ces_vec_free(ctx, &t->allocs);
+    if (t->base != 0)
+        cuMemAddressFree(t->base, (size_t)t->ranks * t->stride);
+    if (t->page != NULL) {
+        if (t->page_registered)
+            cuMemHostUnregister(t->page);
+        munmap(t->page, t->page_bytes);
+    }
+    if (t->multi)
+        ces_boot_close(ctx, &t->boot);
+    pthread_mutex_destroy(&t->lock);
+    ces_free(ctx, t->comms);
+    ces_free(ctx, t);
+}
+
+static int team_new(struct ces_ctx *ctx, uint32_t ranks, uint32_t nlocal, struct ces_team **out)
+{
+    struct ces_team *t = ces_malloc(ctx, sizeof(*t));
+
+    *out = NULL;
+    if (t == NULL)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory creating a communicator");
+    memset(t, 0, sizeof(*t));
+    t->ctx = ctx;
+    t->ranks = ranks;
+    t->nlocal = nlocal;
+    t->boot.fd = -1;
+    pthread_mutex_init(&t->lock, NULL);
+    t->comms = ces_malloc(ctx, sizeof(*t->comms) * nlocal);
+    if (t->comms == NULL) {
+        team_free(t);
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory creating a communicator");
+    }
+    memset(t->comms, 0, sizeof(*t->comms) * nlocal);
+    t->page_bytes = round_up(sizeof(struct ces_progress_rank) * ranks, 4096);
+    *out = t;
+    return CES_OK;
+}
+
+/* Granularity and the stride this device wants. */
+static int device_geometry(struct ces_comm *c, uint64_t *gran, uint64_t *stride)
+{
+    CUmemAllocationProp prop;
+    size_t g = 0, total = 0;
+    int rc = CES_OK;
+
+    alloc_prop(&prop, c->cudev);
+    CES_CU_GOTO(c->ctx, rc,
+                cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
+                out);
+    CES_CU_GOTO(c->ctx, rc, cuDeviceTotalMem(&total, c->cudev), out);
+    *gran = g;
+    *stride = round_up(env_u64("CES_STRIDE", total), g);
+out:
+    return rc;
+}
+
+/* Reserves the flat range and gives every local communicator its progress
+ * device address; starts the watchdogs. */
+static int team_finish(struct ces_team *t)
+{
+    int rc = CES_OK;
+
+    CES_CU_GOTO(t->ctx, rc,
+                cuMemAddressReserve(&t->base, (size_t)t->ranks * t->stride, t->gran, 0, 0), out);
+    for (uint32_t i = 0; i < t->nlocal; i++) {
+        struct ces_comm *c = t->comms[i];
+
+        rc = ces_cuda_use(c);
+        if (rc != CES_OK)
+            goto out;
+        if (t->page_registered)
+            CES_CU_GOTO(t->ctx, rc,
+                        cuMemHostGetDevicePointer(&c->progress_dev,
+                                                  t->page[c->rank].words, 0),
+                        out);
+        rc = ces_wd_start(c);
+        if (rc != CES_OK)
+            goto out;
+    }
+out:
+    return rc;
+}
+
+static int init_one(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
+                    const char *bootstrap, struct ces_comm **out)
+{
+    struct ces_team *t = NULL;
+    struct ces_comm *c = NULL;
+    struct {
+        uint64_t stride, gran;
+        int32_t device, pid;
+    } mine, *all = NULL;
+    int pfd = -1, *fds = NULL, rc;
+
+    rc = comm_new(ctx, rank, size, device, &c);
+    if (rc != CES_OK)
+        return rc;
+    rc = team_new(ctx, size, 1, &t);
+    if (rc != CES_OK)
+        goto fail;
+    t->comms[0] = c;
+    t->first_local = rank;
+    t->alive = 1;
+    t->timeout_ms = (uint32_t)c->timeout_ms;
+    c->team = t;
+    rc = device_geometry(c, &t->gran, &t->stride);
+    if (rc != CES_OK)
+        goto fail;
+    mine.stride = t->stride;
+    mine.gran = t->gran;
+    mine.device = device;
+    mine.pid = (int32_t)getpid();
+    all = ces_malloc(ctx, sizeof(*all) * size);
+    fds = ces_malloc(ctx, sizeof(int) * size);
+    if (all == NULL || fds == NULL) {
+        rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory creating a communicator");
+        goto fail;
+    }
+    if (size > 1) {
+        t->multi = 1;
+        rc = ces_boot_open(ctx, &t->boot, bootstrap, rank, size, t->timeout_ms);
+        if (rc != CES_OK)
+            goto fail;
+        if (rank == 0) {
+            rc = page_create(ctx, t->page_bytes, &pfd);
+            if (rc != CES_OK)
+                goto fail;
+        }
+        rc = ces_boot_allgather(ctx, &t->boot, &mine, sizeof(mine), pfd, all, fds);
+        if (rc != CES_OK)
+            goto fail;
+        /* All ranks use the largest stride and granularity. */
+        for (uint32_t r = 0; r < size; r++) {
+            if (all[r].stride > t->stride)
+                t->stride = all[r].stride;
+            if (all[r].gran > t->gran)
+                t->gran = all[r].gran;
+            if (r != 0 && fds[r] >= 0)
+                close(fds[r]);
+        }
+        t->stride = round_up(t->stride, t->gran);
+        if (pfd >= 0 && fds[0] >= 0 && rank == 0) {
+            close(fds[0]);
+            fds[0] = -1;
+        }
+        if (rank != 0) {
+            pfd = fds[0];
+            fds[0] = -1;
+        }
+        if (pfd < 0) {
+            rc = ces_ctx_error(ctx, CES_ERR_INTERNAL, "bootstrap: no progress page from rank 0");
+            goto fail;
+        }
+    } else {
+        rc = page_create(ctx, t->page_bytes, &pfd);
+        if (rc != CES_OK)
+            goto fail;
+    }
+    rc = page_map(t, pfd);
+    close(pfd);
+    pfd = -1;
+    if (rc != CES_OK)
+        goto fail;
+    rc = team_finish(t);
+    if (rc != CES_OK)
+        goto fail;
+    if (t->multi) {
+        rc = ces_boot_barrier(ctx, &t->boot);
+        if (rc != CES_OK)
+            goto fail;
+    }
+    ces_free(ctx, all);
+    ces_free(ctx, fds);
+    *out = c;
+    return CES_OK;
+fail:
+    if (pfd >= 0)
+        close(pfd);
+    ces_free(ctx, all);
+    ces_free(ctx, fds);
+    if (c != NULL) {
+        ces_wd_stop(c);
+        comm_free(c);
+    }
+    if (t != NULL)
+        team_free(t);
+    return rc;
+}
+
+int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
+                  const char *bootstrap, struct ces_comm **out)
+{
+    if (ctx == NULL || out == NULL)
+        return CES_ERR_INVALID;
+    *out = NULL;
+    if (size < 1 || size > CES_MAX_RANKS || rank >= size)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "rank %" PRIu32 " of %" PRIu32 ": expected 0 <= rank < size <= %u",
+                             rank, size, CES_MAX_RANKS);
+    if (size > 1 && (bootstrap == NULL || *bootstrap == '\0'))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "a communicator of %" PRIu32 " ranks needs a bootstrap path", size);
+    return init_one(ctx, rank, size, device, bootstrap, out);
+}
+
+int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_comm **out)
+{
+    const char *r = getenv("RANK"), *w = getenv("WORLD_SIZE"), *l = getenv("LOCAL_RANK");
+    char *e1 = NULL, *e2 = NULL, *e3 = NULL;
+    unsigned long rank, size, local;
+
+    if (ctx == NULL || out == NULL)
+        return CES_ERR_INVALID;
+    *out = NULL;
+    if (rendezvous == NULL)
+        rendezvous = getenv("CES_RENDEZVOUS");
+    if (r == NULL || w == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "RANK and WORLD_SIZE must be set in the environment");
+    rank = strtoul(r, &e1, 10);
+    size = strtoul(w, &e2, 10);
+    local = l != NULL ? strtoul(l, &e3, 10) : rank;
+    if (*e1 != '\0' || *e2 != '\0' || (l != NULL && *e3 != '\0') || size > CES_MAX_RANKS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "RANK, WORLD_SIZE and LOCAL_RANK must be numbers ('%s', '%s', '%s')",
+                             r, w, l ? l : "");
+    return ces_comm_init(ctx, (uint32_t)rank, (uint32_t)size, (int)local, rendezvous, out);
+}
+
+int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
+                      struct ces_comm **comms)
+{
+    struct ces_team *t = NULL;
+    int rc, pfd = -1;
+    uint32_t made = 0;
+
+    if (ctx == NULL || comms == NULL)
+        return CES_ERR_INVALID;
+    if (ndev < 1 || ndev > CES_MAX_RANKS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ndev must be 1..%u, not %" PRIu32,
+                             CES_MAX_RANKS, ndev);
+    for (uint32_t i = 0; i < ndev; i++)
+        comms[i] = NULL;
+    rc = team_new(ctx, ndev, ndev, &t);
+    if (rc != CES_OK)
+        return rc;
+    for (made = 0; made < ndev; made++) {
+        uint64_t gran, stride;
+        struct ces_comm *c;
+
+        rc = comm_new(ctx, made, ndev, devices ? devices[made] : (int)made, &c);
+        if (rc != CES_OK)
+            goto fail;
+        c->team = t;
+        t->comms[made] = c;
+        rc = device_geometry(c, &gran, &stride);
+        if (rc != CES_OK) {
+            made++;
+            goto fail;
+        }
+        if (gran > t->gran)
+            t->gran = gran;
+        if (stride > t->stride)
+            t->stride = stride;
+    }
+    t->stride = round_up(t->stride, t->gran);
+    t->timeout_ms = (uint32_t)t->comms[0]->timeout_ms;
+    t->alive = ndev;
+    rc = page_create(ctx, t->page_bytes, &pfd);
+    if (rc == CES_OK)
+        rc = page_map(t, pfd);
+    if (pfd >= 0)
+        close(pfd);
+    if (rc == CES_OK)
+        rc = team_finish(t);
+    if (rc != CES_OK)
+        goto fail;
+    for (uint32_t i = 0; i < ndev; i++)
+        comms[i] = t->comms[i];
+    return CES_OK;
+fail:
+    for (uint32_t i = 0; i < made; i++) {
+        if (t->comms[i] != NULL) {
+            ces_wd_stop(t->comms[i]);
+            comm_free(t->comms[i]);
+        }
+    }
+    team_free(t);
+    return rc;
+}
+
+/* Waits (bounded) until every watched stream has completed every step it
+ * was given, so that no queued op still touches memory about to be unmapped
+ * (after a failure the watchdog keeps releasing waits meanwhile). */
+static void drain(struct ces_comm *c)
+{
+    uint64_t deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
+
+    if (c->team->page == NULL || !c->team->page_registered)
+        return;
+    for (;;) {
+        int busy = 0;
+
+        pthread_mutex_lock(&c->wd_lock);
+        for (uint32_t s = 0; s < c->nwatched; s++) {
+            volatile uint64_t *w = &c->team->page[c->rank].words[s];
+
+            if (*w < atomic_load(&c->watched[s].enqueued))
+                busy = 1;
+        }
+        pthread_mutex_unlock(&c->wd_lock);
+        if (!busy || ces_cuda_now_ms() >= deadline)
+            break;
+        {
+            struct timespec ts = {0, 2000000L};
+
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+int ces_comm_destroy(struct ces_comm *c)
+{
+    struct ces_team *t;
+    int rc = CES_OK, last;
+
+    if (c == NULL)
+        return CES_OK;
+    t = c->team;
+    if (atomic_load(&c->state) != CES_OK)
+        drain(c);
+    ces_wd_stop(c);
+    /* Signal arrays were allocated by the communicator; release them. */
+    for (size_t i = 0; i < c->signals.len; i++)
+        ces_mem_free(c, CES_VEC_AT(&c->signals, struct ces_signal_rec, i).ptr);
+    c->signals.len = 0;
+    if (t->multi && atomic_load(&c->state) == CES_OK)
+        rc = ces_boot_barrier(c->ctx, &t->boot);
+    ces_cuda_use(c);
+    if (atomic_load(&c->state) != CES_OK)
+        cuCtxSynchronize(); /* the streams drained above; make sure before unmapping */
+    pthread_mutex_lock(&t->lock);
+    for (uint32_t i = 0; i < t->nlocal; i++)
+        if (t->comms[i] == c)
+            t->comms[i] = NULL;
+    last = --t->alive == 0;
+    pthread_mutex_unlock(&t->lock);
+    if (last) {
+        team_free(t);
+    }
+    comm_free(c);
+    return rc;
+}
+
+int ces_comm_abort(struct ces_comm *c)
+{
+    if (c == NULL)
+        return CES_ERR_INVALID;
+    ces_wd_fail(c, CES_ERR_TIMEOUT, "aborted by ces_comm_abort");
+    return CES_OK;
+}
+
+int ces_comm_status(const struct ces_comm *c)
+{
+    return c == NULL ? CES_ERR_INVALID : atomic_load(&((struct ces_comm *)c)->state);
+}
+
+uint32_t ces_comm_rank(const struct ces_comm *c) { return c ? c->rank : 0; }
+uint32_t ces_comm_size(const struct ces_comm *c) { return c ? c->size : 0; }
+int ces_comm_device(const struct ces_comm *c) { return c ? c->device : -1; }
+
+/* --- symmetric memory ---------------------------------------------------- */
+
+struct ces_alloc_rec *ces_team_find(struct ces_team *t, uint32_t rank, const void *ptr,
+                                    uint64_t *off)
+{
+    CUdeviceptr p = (CUdeviceptr)(uintptr_t)ptr, lo = t->base + (CUdeviceptr)rank * t->stride;
+
+    if (t->base == 0 || p < lo || p >= lo + t->stride)
+        return NULL;
+    for (size_t i = 0; i < t->allocs.len; i++) {
+        struct ces_alloc_rec *a = &CES_VEC_AT(&t->allocs, struct ces_alloc_rec, i);
+
+        if (a->live && p >= lo + a->off && p < lo + a->off + a->size) {
+            if (off != NULL)
+                *off = p - lo;
+            return a;
+        }
+    }
+    return NULL;
+}
+
+/* Maps every rank's handle of a new allocation and sets access for the
+ * devices of this process. */
+static int map_all(struct ces_team *t, struct ces_alloc_rec *a)
+{
+    CUmemAccessDesc desc[CES_MAX_RANKS > 64 ? 64 : CES_MAX_RANKS];
+    uint32_t nd = 0;
+    int rc = CES_OK;
+
+    for (uint32_t i = 0; i < t->nlocal && nd < 64; i++) {
+        desc[nd].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        desc[nd].location.id = t->comms[i] ? t->comms[i]->cudev : 0;
+        desc[nd].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        nd++;
+    }
+    for (uint32_t r = 0; r < t->ranks; r++)
+        CES_CU_GOTO(t->ctx, rc, cuMemMap(t->base + r * t->stride + a->off, a->size, 0,
+                                         a->handles[r], 0),
+                    out);
+    for (uint32_t r = 0; r < t->ranks; r++)
+        CES_CU_GOTO(t->ctx, rc, cuMemSetAccess(t->base + r * t->stride + a->off, a->size, desc, nd),
+                    out);
+out:
+    return rc;
+}
+
+/* Picks an offset: the first freed range that fits, else the top. */
+static int pick_offset(struct ces_team *t, uint64_t size, uint64_t *off)
+{
+    for (size_t i = 0; i < t->allocs.len; i++) {
+        struct ces_alloc_rec *a = &CES_VEC_AT(&t->allocs, struct ces_alloc_rec, i);
+
+        if (!a->live && a->size >= size && a->handles == NULL) {
+            int clash = 0;
+
+            for (size_t j = 0; j < t->allocs.len && !clash; j++) {
+                struct ces_alloc_rec *b = &CES_VEC_AT(&t->allocs, struct ces_alloc_rec, j);
+
+                clash = b->live && b->off < a->off + size && a->off < b->off + b->size;
+            }
+            if (!clash) {
+                *off = a->off;
+                return CES_OK;
+            }
+        }
+    }
+    if (t->top + size > t->stride)
+        return ces_ctx_error(t->ctx, CES_ERR_NOMEM,
+                             "symmetric memory exhausted: %" PRIu64 " bytes requested, %" PRIu64
+                             " of %" PRIu64 " per rank in use (CES_STRIDE)",
+                             size, t->top, t->stride);
+    *off = t->top;
+    t->top += size;
+    return CES_OK;
+}
+
+int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
+{
+    struct ces_team *t = c->team;
+    struct ces_alloc_rec rec, *a;
+    CUmemAllocationProp prop;
+    uint64_t seq = c->nalloc++;
+    int rc = CES_OK, fd = -1;
+    int *fds = NULL;
+    uint64_t *sizes = NULL;
+
+    memset(&rec, 0, sizeof(rec));
+    rec.size = round_up(bytes ? bytes : 1, t->gran);
+    pthread_mutex_lock(&t->lock);
+    if (!t->multi && seq < t->allocs.len) {
+        /* Another rank of this process made this allocation already. */
+        a = &CES_VEC_AT(&t->allocs, struct ces_alloc_rec, seq);
+        if (a->size != rec.size) {
+            rc = ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                               "ces_mem_alloc #%" PRIu64 ": rank %" PRIu32 " asks for %" PRIu64
+                               " bytes but an earlier rank asked for %" PRIu64
+                               " (every rank must allocate the same sizes in the same order)",
+                               seq, c->rank, rec.size, a->size);
+            goto out;
+        }
+        *ptr = (void *)(uintptr_t)(t->base + c->rank * t->stride + a->off);
+        goto out;
+    }
+    rec.handles = ces_malloc(c->ctx, sizeof(CUmemGenericAllocationHandle) * t->ranks);
+    if (rec.handles == NULL) {
+        rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory allocating symmetric memory");
+        goto out;
+    }
+    memset(rec.handles, 0, sizeof(CUmemGenericAllocationHandle) * t->ranks);
+    rc = pick_offset(t, rec.size, &rec.off);
+    if (rc != CES_OK)
+        goto out;
+    if (t->multi) {
+        uint64_t mine = rec.size;
+
+        fds = ces_malloc(c->ctx, sizeof(int) * t->ranks);
+        sizes = ces_malloc(c->ctx, sizeof(uint64_t) * t->ranks);
+        if (fds == NULL || sizes == NULL) {
+            rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory allocating symmetric memory");
+            goto out;
+        }
+        for (uint32_t r = 0; r < t->ranks; r++)
+            fds[r] = -1;
+        alloc_prop(&prop, c->cudev);
+        CES_CU_GOTO(c->ctx, rc, cuMemCreate(&rec.handles[c->rank], rec.size, &prop, 0), out);
+        CES_CU_GOTO(c->ctx, rc,
+                    cuMemExportToShareableHandle(&fd, rec.handles[c->rank],
+                                                 CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+                    out);
+        rc = ces_boot_allgather(c->ctx, &t->boot, &mine, sizeof(mine), fd, sizes, fds);
+        if (rc != CES_OK)
+            goto out;
+        for (uint32_t r = 0; r < t->ranks && rc == CES_OK; r++) {
+            if (sizes[r] != rec.size)
+                rc = ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                                   "ces_mem_alloc #%" PRIu64 ": rank %" PRIu32 " asks for %" PRIu64
+                                   " bytes, rank %" PRIu32 " for %" PRIu64
+                                   " (every rank must allocate the same sizes in the same order)",
+                                   seq, c->rank, rec.size, r, sizes[r]);
+            else if (r != c->rank && fds[r] < 0)
+                rc = ces_ctx_error(c->ctx, CES_ERR_INTERNAL, "no memory handle from rank %" PRIu32, r);
+            else if (r != c->rank)
+                CES_CU_GOTO(c->ctx, rc,
+                            cuMemImportFromShareableHandle(&rec.handles[r],
+                                                           (void *)(uintptr_t)fds[r],
+                                                           CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+                            out);
+        }
+        if (rc != CES_OK)
+            goto out;
+    } else {
+        for (uint32_t r = 0; r < t->ranks; r++) {
+            alloc_prop(&prop, t->comms[r]->cudev);
+            CES_CU_GOTO(c->ctx, rc, cuMemCreate(&rec.handles[r], rec.size, &prop, 0), out);
+        }
+    }
+    rc = map_all(t, &rec);
+    if (rc != CES_OK)
+        goto out;
+    rec.live = 1;
+    rec.refs = t->nlocal;
+    /* Zero every local rank's memory before anyone can write into it: the
+     * memsets complete before this call returns, and in multi-process mode
+     * before the next exchange with the peers. */
+    for (uint32_t i = 0; i < t->nlocal; i++) {
+        struct ces_comm *m = t->comms[i];
+
+        rc = ces_cuda_use(m);
+        if (rc != CES_OK)
+            goto out;
+        CES_CU_GOTO(c->ctx, rc, cuMemsetD8Async(t->base + m->rank * t->stride + rec.off, 0,
+                                                rec.size, m->wd_stream),
+                    unmap);
+        CES_CU_GOTO(c->ctx, rc, cuStreamSynchronize(m->wd_stream), unmap);
+    }
+    ces_cuda_use(c);
+    if (t->multi) {
+        rc = ces_boot_barrier(c->ctx, &t->boot);
+        if (rc != CES_OK)
+            goto unmap;
+    }
+    if (ces_vec_push(c->ctx, &t->allocs, sizeof(rec), &rec) != CES_OK) {
+        rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory allocating symmetric memory");
+        goto unmap;
+    }
+    rec.handles = NULL; /* owned by the list now */
+    *ptr = (void *)(uintptr_t)(t->base + c->rank * t->stride + rec.off);
+    goto out;
+unmap:
+    ces_cuda_use(c);
+    for (uint32_t r = 0; r < t->ranks; r++)
+        cuMemUnmap(t->base + r * t->stride + rec.off, rec.size);
+out:
+    if (rec.handles != NULL) {
+        for (uint32_t r = 0; r < t->ranks; r++)
+            if (rec.handles[r] != 0)
+                cuMemRelease(rec.handles[r]);
+        ces_free(c->ctx, rec.handles);
+    }
+    if (rc != CES_OK && (t->multi || seq >= t->allocs.len))
+        c->nalloc--;
+    if (fd >= 0)
+        close(fd);
+    if (fds != NULL)
+        for (uint32_t r = 0; r < t->ranks; r++)
+            if (fds[r] >= 0)
+                close(fds[r]);
+    ces_free(c->ctx, fds);
+    ces_free(c->ctx, sizes);
+    pthread_mutex_unlock(&t->lock);
+    return rc;
+}
+
+int ces_mem_alloc(struct ces_comm *c, size_t bytes, void **ptr)
+{
+    int rc;
+
+    if (c == NULL || ptr == NULL)
+        return CES_ERR_INVALID;
+    *ptr = NULL;
+    rc = ces_comm_check(c);
+    if (rc != CES_OK)
+        return rc;
+    if (bytes == 0 || bytes > CES_MAX_BYTES)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                             "ces_mem_alloc: bytes must be 1..2^48, not %zu", bytes);
+    rc = ces_cuda_use(c);
+    if (rc != CES_OK)
+        return rc;
+    return ces_team_alloc(c, bytes, ptr);
+}
+
+int ces_mem_free(struct ces_comm *c, void *ptr)
+{
+    struct ces_team *t;
+    struct ces_alloc_rec *a;
+    uint64_t off;
+    int rc = CES_OK;
+
+    if (c == NULL)
+        return CES_ERR_INVALID;
+    if (ptr == NULL)
+        return CES_OK;
+    t = c->team;
+    pthread_mutex_lock(&t->lock);
+    a = ces_team_find(t, c->rank, ptr, &off);
+    if (a == NULL || t->base + c->rank * t->stride + a->off != (CUdeviceptr)(uintptr_t)ptr) {
+        rc = ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                           "ces_mem_free: %p is not an allocation of ces_mem_alloc on this "
+                           "communicator", ptr);
+        goto out;
+    }
+    if (--a->refs == 0) {
+        ces_cuda_use(c);
+        for (uint32_t r = 0; r < t->ranks; r++) {
+            cuMemUnmap(t->base + r * t->stride + a->off, a->size);
+            cuMemRelease(a->handles[r]);
+        }
+        ces_free(c->ctx, a->handles);
+        a->handles = NULL;
+        a->live = 0;
+    }
+out:
+    pthread_mutex_unlock(&t->lock);
+    return rc;
+}
+
+void *ces_mem_peer(const struct ces_comm *c, const void *ptr, uint32_t rank)
+{
+    uint64_t off;
+
+    if (c == NULL || rank >= c->size ||
+        ces_team_find(c->team, c->rank, ptr, &off) == NULL)
+        return NULL;
+    return (void *)(uintptr_t)(c->team->base + rank * c->team->stride + off);
+}

@@ -1,0 +1,966 @@
+/*
+ * backend/cuda/exec.c - running lowered plans: resolving buffers and slots
+ * to addresses in the flat symmetric range, issuing the calls on the
+ * streams (recording each sync step for the watchdog), capturing graph
+ * phases, ces_launch, and the collectives with their cache of lowered
+ * schedules (a schedule is built and lowered once per shape; the values
+ * that depend on the iteration are patched per call).
+ */
+#include "runtime.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One collective shape, lowered once. */
+struct ces_coll_cache {
+    struct ces_coll_params key;
+    int capture;
+    struct ces_graph *g;       /* built with first_iter = 1 */
+    struct ces_cuda_plan *plan;
+    uint64_t *va, *vb;         /* block 0 memop value = va + vb * (k - 1) */
+    int linear;                /* 0: rebuild per call (values not linear in k) */
+    uint64_t *sig_off;         /* [nsignals] */
+    uint64_t *buf_off;         /* [nbuffers]: internal buffers; send/recv per call */
+    int64_t send, recv;        /* buffer indices of "send" and "recv", -1 if absent */
+};
+
+/* What issuing one block needs. */
+struct issue {
+    struct ces_comm *c;
+    const struct ces_graph *g;
+    const struct ces_cuda_pblock *blk;
+    uint32_t block;
+    const uint64_t *buf_off, *sig_off;
+    CUstream *streams;
+    const uint64_t *va, *vb;
+    uint64_t k;
+    int watch;
+    const char *what;
+    uint64_t call;
+    const struct ces_cuda_hooks *hooks;
+    uint64_t iter;
+};
+
+static CUdeviceptr region_addr(const struct issue *is, const struct ces_region *r)
+{
+    const struct ces_team *t = is->c->team;
+
+    return t->base + (CUdeviceptr)r->rank * t->stride + is->buf_off[r->buf] + r->lo;
+}
+
+static CUdeviceptr slot_addr(const struct issue *is, const struct ces_slot *s, uint32_t *width)
+{
+    const struct ces_team *t = is->c->team;
+
+    *width = ces_graph_signal(is->g, s->sig).width;
+    return t->base + (CUdeviceptr)s->rank * t->stride + is->sig_off[s->sig] +
+           (CUdeviceptr)s->idx * (*width / 8);
+}
+
+static int issue_copies(struct issue *is, const struct ces_cuda_call *call)
+{
+    struct ces_comm *c = is->c;
+    CUstream s = is->streams[call->stream];
+    void **ptrs;
+    size_t *sizes, n = 0;
+    int rc = CES_OK;
+
+    c->scratch_ptrs.len = 0;
+    c->scratch_sizes.len = 0;
+    if (ces_vec_reserve(c->ctx, &c->scratch_ptrs, sizeof(void *), 2 * (size_t)call->count) !=
+            CES_OK ||
+        ces_vec_reserve(c->ctx, &c->scratch_sizes, sizeof(size_t), call->count) != CES_OK)
+        return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory issuing copies");
+    ptrs = c->scratch_ptrs.data;
+    sizes = c->scratch_sizes.data;
+    for (uint32_t i = 0; i < call->count; i++) {
+        const struct ces_cuda_copy *cp =
+            &CES_VEC_AT(&is->blk->copies, struct ces_cuda_copy, call->first + i);
+
+        if (cp->src.hi == cp->src.lo)
+            continue;
+        ptrs[n] = (void *)(uintptr_t)region_addr(is, &cp->dst);
+        ptrs[call->count + n] = (void *)(uintptr_t)region_addr(is, &cp->src);
+        sizes[n] = cp->src.hi - cp->src.lo;
+        n++;
+    }
+    if (n == 0)
+        return CES_OK;
+    if (call->kind == CES_CALL_COPY || n == 1) {
+        for (size_t i = 0; i < n; i++)
+            CES_RT_GOTO(c->ctx, rc,
+                        cudaMemcpyAsync(ptrs[i], ptrs[call->count + i], sizes[i], cudaMemcpyDefault,
+                                        (cudaStream_t)s),
+                        out);
+    } else {
+        struct cudaMemcpyAttributes attr;
+        size_t idx = 0;
+
+        memset(&attr, 0, sizeof(attr));
+        attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+        attr.flags = cudaMemcpyFlagPreferOverlapWithCompute;
+        CES_RT_GOTO(c->ctx, rc,
+                    cudaMemcpyBatchAsync(ptrs, (const void *const *)(ptrs + call->count), sizes, n,
+                                         &attr, &idx, 1, (cudaStream_t)s),
+                    out);
+    }
+out:
+    return rc;
+}
+
+static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
+{
+    struct ces_comm *c = is->c;
+    CUstream s = is->streams[call->stream];
+    CUstreamBatchMemOpParams *p;
+    struct ces_wd_step step;
+    int slot = -1, rc = CES_OK;
+    uint32_t n = 0;
+    uint64_t seq = 0;
+
+    c->scratch_params.len = 0;
+    if (ces_vec_reserve(c->ctx, &c->scratch_params, sizeof(*p), call->count) != CES_OK)
+        return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory issuing memops");
+    p = c->scratch_params.data;
+    memset(&step, 0, sizeof(step));
+    if (is->watch && call->waits) {
+        slot = ces_wd_slot(c, s);
+        if (slot >= 0) {
+            seq = atomic_load(&c->watched[slot].enqueued) + 1;
+            step.seq = seq;
+            step.stream = call->stream;
+            step.call = is->call;
+            snprintf(step.what, sizeof(step.what), "%s", is->what);
+            pthread_mutex_lock(&c->wd_lock);
+            step.first_wait = (uint32_t)(c->nwaits_total % CES_WD_WAITS);
+        }
+    }
+    for (uint32_t i = 0; i < call->count; i++) {
+        uint32_t mi = call->first + i, width = 32;
+        const struct ces_cuda_memop *m = &CES_VEC_AT(&is->blk->memops, struct ces_cuda_memop, mi);
+        uint64_t v = is->va != NULL ? is->va[mi] + is->vb[mi] * (is->k - 1) : m->value;
+        CUstreamBatchMemOpParams *q = &p[n];
+
+        memset(q, 0, sizeof(*q));
+        switch (m->kind) {
+        case CES_MEMOP_WRITE32:
+        case CES_MEMOP_WRITE64:
+            q->writeValue.operation = m->kind == CES_MEMOP_WRITE64 ? CU_STREAM_MEM_OP_WRITE_VALUE_64
+                                                                   : CU_STREAM_MEM_OP_WRITE_VALUE_32;
+            q->writeValue.address = slot_addr(is, &m->slot, &width);
+            if (width == 64)
+                q->writeValue.value64 = v;
+            else
+                q->writeValue.value = (cuuint32_t)v;
+            q->writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+            break;
+        case CES_MEMOP_WAIT32:
+        case CES_MEMOP_WAIT64:
+            q->waitValue.operation = m->kind == CES_MEMOP_WAIT64 ? CU_STREAM_MEM_OP_WAIT_VALUE_64
+                                                                 : CU_STREAM_MEM_OP_WAIT_VALUE_32;
+            q->waitValue.address = slot_addr(is, &m->slot, &width);
+            if (width == 64)
+                q->waitValue.value64 = v;
+            else
+                q->waitValue.value = (cuuint32_t)v;
+            q->waitValue.flags =
+                m->cmp == CES_CMP_EQ ? CU_STREAM_WAIT_VALUE_EQ : CU_STREAM_WAIT_VALUE_GEQ;
+            if (slot >= 0) {
+                struct ces_wd_wait *w = &c->waits[c->nwaits_total++ % CES_WD_WAITS];
+
+                w->addr = q->waitValue.address;
+                w->value = width == 64 ? v : (uint32_t)v;
+                w->width = (uint8_t)width;
+                w->cmp = m->cmp;
+                w->rank = m->slot.rank;
+                w->idx = m->slot.idx;
+                snprintf(w->name, sizeof(w->name), "%s", ces_graph_signal(is->g, m->slot.sig).name);
+                if (step.nwaits++ == 0)
+                    step.spos = m->spos;
+            }
+            break;
+        case CES_MEMOP_BARRIER:
+            q->memoryBarrier.operation = CU_STREAM_MEM_OP_BARRIER;
+            q->memoryBarrier.flags = CU_STREAM_MEMORY_BARRIER_TYPE_SYS;
+            break;
+        case CES_MEMOP_FLUSH:
+            q->flushRemoteWrites.operation = CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES;
+            q->flushRemoteWrites.flags = 0;
+            break;
+        default: /* progress */
+            if (slot < 0)
+                continue;
+            q->writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
+            q->writeValue.address = c->progress_dev + (CUdeviceptr)slot * sizeof(uint64_t);
+            q->writeValue.value64 = seq;
+            q->writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+            break;
+        }
+        n++;
+    }
+    if (slot >= 0) {
+        c->watched[slot].steps[seq % CES_WD_STEPS] = step;
+        pthread_mutex_unlock(&c->wd_lock);
+    }
+    if (n > 0)
+        CES_CU_GOTO(c->ctx, rc, cuStreamBatchMemOp(s, n, p, 0), out);
+    if (slot >= 0)
+        atomic_store(&c->watched[slot].enqueued, seq);
+out:
+    return rc;
+}
+
+static int issue_block(struct issue *is)
+{
+    const struct ces_cuda_pblock *blk = is->blk;
+    struct ces_comm *c = is->c;
+    int rc = CES_OK;
+
+    for (size_t i = 0; i < blk->calls.len && rc == CES_OK; i++) {
+        const struct ces_cuda_call *call = &CES_VEC_AT(&blk->calls, struct ces_cuda_call, i);
+        CUstream s = is->streams[call->stream];
+
+        switch (call->kind) {
+        case CES_CALL_COPY_BATCH:
+        case CES_CALL_COPY:
+            rc = issue_copies(is, call);
+            break;
+        case CES_CALL_MEMOPS:
+            rc = issue_memops(is, call);
+            break;
+        case CES_CALL_RECORD:
+            CES_CU_GOTO(c->ctx, rc, cuEventRecord(c->events[call->event], s), out);
+            break;
+        case CES_CALL_AWAIT:
+            CES_CU_GOTO(c->ctx, rc, cuStreamWaitEvent(s, c->events[call->event], 0), out);
+            break;
+        case CES_CALL_PRODUCE:
+            if (is->hooks != NULL && is->hooks->produce != NULL)
+                rc = is->hooks->produce(is->hooks->ud, c, call, is->block, (uint32_t)i, is->iter, s);
+            break;
+        default:
+            if (is->hooks != NULL && is->hooks->consume != NULL)
+                rc = is->hooks->consume(is->hooks->ud, c, call, is->block, (uint32_t)i, is->iter, s);
+            break;
+        }
+    }
+out:
+    return rc;
+}
+
+/* Internal streams 1..n-1 and the graph's events. */
+static int ensure_streams(struct ces_comm *c, uint32_t n, uint32_t nevents)
+{
+    int rc = CES_OK;
+
+    for (uint32_t s = 1; s < n; s++) {
+        if (c->streams[s] == NULL)
+            CES_CU_GOTO(c->ctx, rc, cuStreamCreate(&c->streams[s], CU_STREAM_NON_BLOCKING), out);
+        if (c->joins[s] == NULL)
+            CES_CU_GOTO(c->ctx, rc, cuEventCreate(&c->joins[s], CU_EVENT_DISABLE_TIMING), out);
+    }
+    if (nevents > c->nevents) {
+        CUevent *ev = ces_realloc(c->ctx, c->events, sizeof(CUevent) * nevents);
+
+        if (ev == NULL)
+            return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory creating events");
+        c->events = ev;
+        while (c->nevents < nevents) {
+            CES_CU_GOTO(c->ctx, rc, cuEventCreate(&c->events[c->nevents], CU_EVENT_DISABLE_TIMING),
+                        out);
+            c->nevents++;
+        }
+    }
+out:
+    return rc;
+}
+
+static int fork_streams(struct ces_comm *c, CUstream *streams, uint32_t n)
+{
+    int rc = CES_OK;
+
+    if (n < 2)
+        return CES_OK;
+    CES_CU_GOTO(c->ctx, rc, cuEventRecord(c->fork, streams[0]), out);
+    for (uint32_t s = 1; s < n; s++)
+        CES_CU_GOTO(c->ctx, rc, cuStreamWaitEvent(streams[s], c->fork, 0), out);
+out:
+    return rc;
+}
+
+static int join_streams(struct ces_comm *c, CUstream *streams, uint32_t n)
+{
+    int rc = CES_OK;
+
+    for (uint32_t s = 1; s < n; s++) {
+        CES_CU_GOTO(c->ctx, rc, cuEventRecord(c->joins[s], streams[s]), out);
+        CES_CU_GOTO(c->ctx, rc, cuStreamWaitEvent(streams[0], c->joins[s], 0), out);
+    }
+out:
+    return rc;
+}
+
+static int is_capturing(struct ces_comm *c, CUstream s, int *capturing)
+{
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    int rc = CES_OK;
+
+    CES_RT_GOTO(c->ctx, rc, cudaStreamIsCapturing((cudaStream_t)s, &st), out);
+    *capturing = st != cudaStreamCaptureStatusNone;
+out:
+    return rc;
+}
+
+/* The symmetric address of a signal array, allocated on first use. */
+static int signal_off(struct ces_comm *c, const char *ns, const char *name, uint64_t bytes,
+                      uint64_t *off)
+{
+    char key[64];
+    void *ptr = NULL;
+    struct ces_signal_rec rec;
+    int rc;
+
+    snprintf(key, sizeof(key), "%s:%s", ns, name);
+    for (size_t i = 0; i < c->signals.len; i++) {
+        struct ces_signal_rec *s = &CES_VEC_AT(&c->signals, struct ces_signal_rec, i);
+
+        if (strcmp(s->key, key) == 0) {
+            if (s->bytes < bytes)
+                return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                                     "signal array %s needs %" PRIu64
+                                     " bytes but was first allocated with %" PRIu64,
+                                     key, bytes, s->bytes);
+            ces_team_find(c->team, c->rank, s->ptr, off);
+            return CES_OK;
+        }
+    }
+    rc = ces_team_alloc(c, bytes, &ptr);
+    if (rc != CES_OK)
+        return rc;
+    memset(&rec, 0, sizeof(rec));
+    snprintf(rec.key, sizeof(rec.key), "%s", key);
+    rec.ptr = ptr;
+    rec.bytes = bytes;
+    if (ces_vec_push(c->ctx, &c->signals, sizeof(rec), &rec) != CES_OK) {
+        ces_mem_free(c, ptr);
+        return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory allocating a signal array");
+    }
+    ces_team_find(c->team, c->rank, ptr, off);
+    return CES_OK;
+}
+
+static int bind_signals(struct ces_comm *c, const struct ces_graph *g, const char *ns,
+                        const struct ces_binding *b, size_t nb, uint64_t *sig_off)
+{
+    for (uint32_t i = 0; i < ces_graph_nsignals(g); i++) {
+        struct ces_signal_info si = ces_graph_signal(g, i);
+        uint64_t bytes = (uint64_t)si.slots * (si.width / 8);
+        int bound = 0, rc;
+
+        for (size_t j = 0; j < nb; j++) {
+            if (b[j].name != NULL && strcmp(b[j].name, si.name) == 0) {
+                struct ces_alloc_rec *a = ces_team_find(c->team, c->rank, b[j].ptr, &sig_off[i]);
+
+                if (a == NULL || sig_off[i] + bytes > a->off + a->size)
+                    return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                                         "signal %s is bound to %p, which is not %" PRIu64
+                                         " bytes of symmetric memory of this communicator",
+                                         si.name, b[j].ptr, bytes);
+                if (sig_off[i] % 8 != 0)
+                    return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                                         "signal %s is bound to %p, which is not 8-byte aligned",
+                                         si.name, b[j].ptr);
+                bound = 1;
+            }
+        }
+        if (!bound) {
+            rc = signal_off(c, ns, si.name, bytes, &sig_off[i]);
+            if (rc != CES_OK)
+                return rc;
+        }
+    }
+    return CES_OK;
+}
+
+/* Binds a buffer to a user pointer: symmetric, and big enough. */
+static int bind_buffer(struct ces_comm *c, const char *what, const char *name, const void *ptr,
+                       uint64_t size, uint64_t *off)
+{
+    struct ces_alloc_rec *a;
+
+    if (ptr == NULL)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "%s: buffer %s is NULL", what, name);
+    a = ces_team_find(c->team, c->rank, ptr, off);
+    if (a == NULL)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                             "%s: buffer %s (%p) is not symmetric memory of this communicator "
+                             "(allocate it with ces_mem_alloc)",
+                             what, name, ptr);
+    if (*off + size > a->off + a->size)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                             "%s: buffer %s needs %" PRIu64 " bytes but only %" PRIu64
+                             " are allocated from %p",
+                             what, name, size, a->off + a->size - *off, ptr);
+    return CES_OK;
+}
+
+static void dump_graph(struct ces_comm *c, const struct ces_graph *g, const char *name)
+{
+    const char *dir = getenv("CES_DUMP_SCHEDULE");
+    char path[512], *text = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    if (dir == NULL || *dir == '\0' || c->rank != 0)
+        return;
+    snprintf(path, sizeof(path), "%s/%s.ces", dir, name);
+    if (ces_graph_print(c->ctx, g, 0, &text, &len) != CES_OK)
+        return;
+    f = fopen(path, "w");
+    if (f != NULL) {
+        fwrite(text, 1, len, f);
+        fclose(f);
+    } else {
+        fprintf(stderr, "cesync: CES_DUMP_SCHEDULE: cannot write %s: %s\n", path, strerror(errno));
+    }
+    ces_free(c->ctx, text);
+}
+
+/* --- ces_launch ------------------------------------------------------------ */
+
+int ces_cuda_launch(struct ces_comm *c, const struct ces_graph *g,
+                    const struct ces_binding *bindings, size_t nbindings, CUstream stream,
+                    const struct ces_cuda_hooks *hooks)
+{
+    struct ces_cuda_plan *plan = NULL;
+    uint64_t *buf_off = NULL, *sig_off = NULL;
+    CUstream streams[CES_MAX_STREAMS];
+    uint32_t nstreams;
+    int rc, capturing = 0;
+
+    if (c == NULL || g == NULL || (bindings == NULL && nbindings > 0))
+        return CES_ERR_INVALID;
+    rc = ces_comm_check(c);
+    if (rc != CES_OK)
+        return rc;
+    if (ces_graph_ranks(g) != c->size)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                             "ces_launch: the graph has %" PRIu32
+                             " ranks but the communicator has %" PRIu32,
+                             ces_graph_ranks(g), c->size);
+    rc = ces_cuda_use(c);
+    if (rc != CES_OK)
+        return rc;
+    nstreams = ces_graph_streams(g);
+    buf_off = ces_malloc(c->ctx, sizeof(uint64_t) * (ces_graph_nbuffers(g) + 1));
+    sig_off = ces_malloc(c->ctx, sizeof(uint64_t) * (ces_graph_nsignals(g) + 1));
+    if (buf_off == NULL || sig_off == NULL) {
+        rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory in ces_launch");
+        goto out;
+    }
+    for (uint32_t i = 0; i < ces_graph_nbuffers(g); i++) {
+        struct ces_buffer_info bi = ces_graph_buffer(g, i);
+        const void *ptr = NULL;
+
+        for (size_t j = 0; j < nbindings; j++)
+            if (bindings[j].name != NULL && strcmp(bindings[j].name, bi.name) == 0)
+                ptr = bindings[j].ptr;
+        if (ptr == NULL) {
+            rc = ces_ctx_error(c->ctx, CES_ERR_INVALID, "ces_launch: buffer %s is not bound",
+                               bi.name);
+            goto out;
+        }
+        rc = bind_buffer(c, "ces_launch", bi.name, ptr, bi.size, &buf_off[i]);
+        if (rc != CES_OK)
+            goto out;
+    }
+    rc = is_capturing(c, stream, &capturing);
+    if (rc != CES_OK)
+        goto out;
+    rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps,
+                        (capturing ? CES_LOWER_CAPTURE : 0u) |
+                            (c->progress_dev != 0 ? CES_LOWER_PROGRESS : 0u),
+                        &plan);
+    if (rc != CES_OK)
+        goto out;
+    rc = bind_signals(c, g, "launch", bindings, nbindings, sig_off);
+    if (rc != CES_OK)
+        goto out;
+    rc = ensure_streams(c, nstreams, ces_graph_nevents(g));
+    if (rc != CES_OK)
+        goto out;
+    streams[0] = stream;
+    for (uint32_t s = 1; s < nstreams; s++)
+        streams[s] = c->streams[s];
+    for (uint32_t b = 0; b < plan->nblocks && rc == CES_OK; b++) {
+        struct issue is;
+        const struct ces_cuda_pblock *blk = &plan->blocks[b];
+
+        memset(&is, 0, sizeof(is));
+        is.c = c;
+        is.g = g;
+        is.blk = blk;
+        is.block = b;
+        is.buf_off = buf_off;
+        is.sig_off = sig_off;
+        is.streams = streams;
+        is.watch = !blk->capture;
+        is.what = "launch";
+        is.call = b;
+        is.hooks = hooks;
+        is.iter = blk->info.first_iter;
+        if (blk->info.kind == CES_PHASE_EAGER || capturing) {
+            /* Eager, or the caller is capturing: issue directly (a graph
+             * phase inside the caller's capture is issued once per replay,
+             * with the same frozen values). */
+            for (uint32_t rep = 0; rep < blk->info.reps && rc == CES_OK; rep++) {
+                is.iter = blk->info.first_iter + rep;
+                if (hooks != NULL && hooks->begin != NULL)
+                    rc = hooks->begin(hooks->ud, c, b, is.iter, rep);
+                if (rc == CES_OK)
+                    rc = fork_streams(c, streams, nstreams);
+                if (rc == CES_OK)
+                    rc = issue_block(&is);
+                if (rc == CES_OK)
+                    rc = join_streams(c, streams, nstreams);
+                if (rc == CES_OK && hooks != NULL && hooks->end != NULL)
+                    rc = hooks->end(hooks->ud, c, b, is.iter, streams[0]);
+            }
+        } else {
+            cudaGraph_t graph = NULL;
+            cudaGraphExec_t exec = NULL;
+
+            CES_RT_GOTO(c->ctx, rc,
+                        cudaStreamBeginCapture((cudaStream_t)stream, cudaStreamCaptureModeRelaxed),
+                        out);
+            rc = fork_streams(c, streams, nstreams);
+            if (rc == CES_OK)
+                rc = issue_block(&is);
+            if (rc == CES_OK)
+                rc = join_streams(c, streams, nstreams);
+            {
+                cudaError_t e = cudaStreamEndCapture((cudaStream_t)stream, &graph);
+
+                if (rc == CES_OK && e != cudaSuccess)
+                    rc = ces_cuda_rt_error(c->ctx, e, "cudaStreamEndCapture", __FILE__, __LINE__);
+            }
+            if (rc == CES_OK) {
+                cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
+
+                if (e != cudaSuccess)
+                    rc = ces_cuda_rt_error(c->ctx, e, "cudaGraphInstantiate", __FILE__, __LINE__);
+            }
+            for (uint32_t rep = 0; rep < blk->info.reps && rc == CES_OK; rep++) {
+                cudaError_t e;
+
+                is.iter = blk->info.first_iter + rep;
+                if (hooks != NULL && hooks->begin != NULL)
+                    rc = hooks->begin(hooks->ud, c, b, is.iter, rep);
+                if (rc != CES_OK)
+                    break;
+                e = cudaGraphLaunch(exec, (cudaStream_t)stream);
+                if (e != cudaSuccess)
+                    rc = ces_cuda_rt_error(c->ctx, e, "cudaGraphLaunch", __FILE__, __LINE__);
+                if (rc == CES_OK && hooks != NULL && hooks->end != NULL)
+                    rc = hooks->end(hooks->ud, c, b, is.iter, streams[0]);
+                if (rc == CES_OK)
+                    rc = ces_comm_check(c);
+            }
+            if (exec != NULL)
+                cudaGraphExecDestroy(exec);
+            if (graph != NULL)
+                cudaGraphDestroy(graph);
+        }
+        if (rc == CES_OK)
+            rc = ces_comm_check(c);
+    }
+out:
+    ces_cuda_plan_destroy(plan);
+    ces_free(c->ctx, buf_off);
+    ces_free(c->ctx, sig_off);
+    return rc;
+}
+
+int ces_launch(struct ces_comm *c, const struct ces_graph *g, const struct ces_binding *bindings,
+               size_t nbindings, ces_stream_t stream)
+{
+    return ces_cuda_launch(c, g, bindings, nbindings, (CUstream)stream, NULL);
+}
+
+/* --- collectives ------------------------------------------------------------ */
+
+static void cache_entry_free(struct ces_comm *c, struct ces_coll_cache *e)
+{
+    if (e == NULL)
+        return;
+    ces_graph_destroy(e->g);
+    ces_cuda_plan_destroy(e->plan);
+    ces_free(c->ctx, e->va);
+    ces_free(c->ctx, e->vb);
+    ces_free(c->ctx, e->sig_off);
+    ces_free(c->ctx, e->buf_off);
+    ces_free(c->ctx, e);
+}
+
+void ces_cuda_cache_free(struct ces_comm *c)
+{
+    for (size_t i = 0; i < c->cache.len; i++)
+        cache_entry_free(c, CES_VEC_AT(&c->cache, struct ces_coll_cache *, i));
+    ces_vec_free(c->ctx, &c->cache);
+}
+
+static int same_key(const struct ces_coll_params *a, const struct ces_coll_params *b)
+{
+    return a->coll == b->coll && a->proto == b->proto && a->ranks == b->ranks &&
+           a->bytes == b->bytes && a->root == b->root && a->npairs == b->npairs &&
+           memcmp(a->pairs, b->pairs, sizeof(a->pairs[0]) * a->npairs) == 0 &&
+           a->chunks == b->chunks && a->slots == b->slots && a->flags == b->flags;
+}
+
+static int build_lower(struct ces_comm *c, const struct ces_coll_params *p, uint64_t first,
+                       unsigned flags, struct ces_graph **g, struct ces_cuda_plan **plan)
+{
+    struct ces_coll_params q = *p;
+    int rc;
+
+    q.first_iter = first;
+    *g = NULL;
+    *plan = NULL;
+    rc = ces_coll_build(c->ctx, &q, g);
+    if (rc == CES_OK)
+        rc = ces_cuda_lower(c->ctx, *g, c->rank, &c->caps, flags, plan);
+    return rc;
+}
+
+/* Same plan apart from memop values? */
+static int plans_match(const struct ces_cuda_plan *a, const struct ces_cuda_plan *b)
+{
+    const struct ces_cuda_pblock *x = &a->blocks[0], *y = &b->blocks[0];
+
+    if (a->nblocks != 1 || b->nblocks != 1 || x->calls.len != y->calls.len ||
+        x->copies.len != y->copies.len || x->memops.len != y->memops.len)
+        return 0;
+    if (memcmp(x->calls.data, y->calls.data, x->calls.len * sizeof(struct ces_cuda_call)) != 0 ||
+        memcmp(x->copies.data, y->copies.data, x->copies.len * sizeof(struct ces_cuda_copy)) != 0)
+        return 0;
+    for (size_t i = 0; i < x->memops.len; i++) {
+        struct ces_cuda_memop m = CES_VEC_AT(&x->memops, struct ces_cuda_memop, i);
+        struct ces_cuda_memop n = CES_VEC_AT(&y->memops, struct ces_cuda_memop, i);
+
+        m.value = n.value = 0;
+        if (memcmp(&m, &n, sizeof(m)) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int cache_get(struct ces_comm *c, const struct ces_coll_params *p, int capture,
+                     struct ces_coll_cache **out)
+{
+    struct ces_coll_cache *e = NULL;
+    struct ces_graph *g2 = NULL, *g3 = NULL;
+    struct ces_cuda_plan *p2 = NULL, *p3 = NULL;
+    unsigned flags = (capture ? CES_LOWER_CAPTURE : 0u) |
+                     (!capture && c->progress_dev != 0 ? CES_LOWER_PROGRESS : 0u);
+    char name[160];
+    int rc;
+
+    for (size_t i = 0; i < c->cache.len; i++) {
+        e = CES_VEC_AT(&c->cache, struct ces_coll_cache *, i);
+        if (e->capture == capture && same_key(&e->key, p)) {
+            *out = e;
+            return CES_OK;
+        }
+    }
+    e = ces_malloc(c->ctx, sizeof(*e));
+    if (e == NULL)
+        return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory caching a collective");
+    memset(e, 0, sizeof(*e));
+    e->key = *p;
+    e->capture = capture;
+    rc = build_lower(c, p, 1, flags, &e->g, &e->plan);
+    if (rc != CES_OK)
+        goto fail;
+    if (e->plan->nblocks != 1) {
+        rc = ces_ctx_error(c->ctx, CES_ERR_INTERNAL, "a collective must build one block");
+        goto fail;
+    }
+    {
+        size_t nm = e->plan->blocks[0].memops.len;
+
+        e->va = ces_malloc(c->ctx, sizeof(uint64_t) * (nm + 1));
+        e->vb = ces_malloc(c->ctx, sizeof(uint64_t) * (nm + 1));
+        if (e->va == NULL || e->vb == NULL) {
+            rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory caching a collective");
+            goto fail;
+        }
+        rc = build_lower(c, p, 2, flags, &g2, &p2);
+        if (rc == CES_OK)
+            rc = build_lower(c, p, 3, flags, &g3, &p3);
+        if (rc != CES_OK)
+            goto fail;
+        /* The values must be a + b*(k-1) for the iteration k: checked on
+         * three builds; otherwise every call builds its own. */
+        e->linear = plans_match(e->plan, p2) && plans_match(e->plan, p3);
+        for (size_t i = 0; i < nm && e->linear; i++) {
+            const struct ces_cuda_memop *m = &CES_VEC_AT(&e->plan->blocks[0].memops,
+                                                         struct ces_cuda_memop, i);
+            uint64_t v1 = m->value;
+            uint64_t v2 = CES_VEC_AT(&p2->blocks[0].memops, struct ces_cuda_memop, i).value;
+            uint64_t v3 = CES_VEC_AT(&p3->blocks[0].memops, struct ces_cuda_memop, i).value;
+            uint64_t mask = (m->kind == CES_MEMOP_WRITE32 || m->kind == CES_MEMOP_WAIT32)
+                                ? UINT32_MAX : UINT64_MAX;
+
+            e->va[i] = v1;
+            e->vb[i] = v2 - v1;
+            if (((v1 + 2 * (v2 - v1)) & mask) != (v3 & mask))
+                e->linear = 0;
+        }
+    }
+    e->sig_off = ces_malloc(c->ctx, sizeof(uint64_t) * (ces_graph_nsignals(e->g) + 1));
+    e->buf_off = ces_malloc(c->ctx, sizeof(uint64_t) * (ces_graph_nbuffers(e->g) + 1));
+    if (e->sig_off == NULL || e->buf_off == NULL) {
+        rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory caching a collective");
+        goto fail;
+    }
+    rc = bind_signals(c, e->g, ces_proto_name((int)p->proto), NULL, 0, e->sig_off);
+    if (rc != CES_OK)
+        goto fail;
+    e->send = ces_graph_find_buffer(e->g, "send");
+    e->recv = ces_graph_find_buffer(e->g, "recv");
+    for (uint32_t i = 0; i < ces_graph_nbuffers(e->g); i++) {
+        struct ces_buffer_info bi = ces_graph_buffer(e->g, i);
+        char key[48];
+
+        if ((int64_t)i == e->send || (int64_t)i == e->recv)
+            continue;
+        /* Staging buffers of a protocol: internal symmetric memory. */
+        snprintf(key, sizeof(key), "%s%" PRIu64, bi.name, bi.size);
+        rc = signal_off(c, "buffer", key, bi.size, &e->buf_off[i]);
+        if (rc != CES_OK)
+            goto fail;
+    }
+    snprintf(name, sizeof(name), "%s-%s-n%" PRIu32 "-b%" PRIu64 "-root%" PRIu32 "%s",
+             ces_coll_name((int)p->coll), ces_proto_name((int)p->proto), p->ranks, p->bytes,
+             p->root, capture ? "-capture" : "");
+    dump_graph(c, e->g, name);
+    if (ces_vec_push(c->ctx, &c->cache, sizeof(e), &e) != CES_OK) {
+        rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory caching a collective");
+        goto fail;
+    }
+    ces_graph_destroy(g2);
+    ces_graph_destroy(g3);
+    ces_cuda_plan_destroy(p2);
+    ces_cuda_plan_destroy(p3);
+    *out = e;
+    return CES_OK;
+fail:
+    ces_graph_destroy(g2);
+    ces_graph_destroy(g3);
+    ces_cuda_plan_destroy(p2);
+    ces_cuda_plan_destroy(p3);
+    cache_entry_free(c, e);
+    return rc;
+}
+
+static int overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+    return an > 0 && bn > 0 && a < b + bn && b < a + an;
+}
+
+/* One collective call: check, pick the protocol, get the cached schedule,
+ * bind send/recv, issue with the values of this call. */
+static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *recv,
+                    uint64_t bytes, uint32_t root, CUstream stream)
+{
+    const char *name = ces_coll_name((int)coll);
+    struct ces_coll_params p;
+    struct ces_coll_cache *e = NULL;
+    struct ces_graph *gk = NULL;
+    struct ces_cuda_plan *pk = NULL;
+    uint64_t k, soff = 0, roff = 0, ssize = 0, rsize = 0;
+    int rc, capturing = 0;
+    struct issue is;
+
+    if (c == NULL)
+        return CES_ERR_INVALID;
+    rc = ces_comm_check(c);
+    if (rc != CES_OK)
+        return rc;
+    if (root >= c->size)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "%s: root %" PRIu32 " out of range (0..%" PRIu32 ")",
+                             name, root, c->size - 1);
+    if (coll != CES_COLL_BARRIER && (bytes == 0 || bytes > CES_MAX_BYTES))
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "%s: bytes must be 1..2^48, not %" PRIu64,
+                             name, bytes);
+    if (coll == CES_COLL_ALLTOALL && bytes % c->size != 0)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                             "alltoall: bytes (%" PRIu64 ") must be a multiple of the %" PRIu32
+                             " ranks", bytes, c->size);
+    rc = ces_cuda_use(c);
+    if (rc != CES_OK)
+        return rc;
+    rc = is_capturing(c, stream, &capturing);
+    if (rc != CES_OK)
+        return rc;
+    ces_coll_params_init(&p, coll);
+    /* Eager calls use `mono` (monotonic counters, no resets); a captured call
+     * is replayed with frozen values, so it uses `credit`. */
+    p.proto = capturing ? CES_PROTO_CREDIT : CES_PROTO_MONO;
+    p.ranks = c->size;
+    p.bytes = coll == CES_COLL_BARRIER ? 1 : bytes;
+    p.root = root;
+    p.iterations = 1;
+    p.phase = CES_PHASE_EAGER;
+    rc = cache_get(c, &p, capturing, &e);
+    if (rc != CES_OK)
+        return rc;
+    memset(&is, 0, sizeof(is));
+    is.buf_off = e->buf_off;
+    if (e->send >= 0) {
+        ssize = ces_graph_buffer(e->g, (uint32_t)e->send).size;
+        rc = bind_buffer(c, name, "send", send, ssize, &soff);
+        if (rc != CES_OK)
+            return rc;
+        e->buf_off[e->send] = soff;
+    }
+    if (e->recv >= 0) {
+        rsize = ces_graph_buffer(e->g, (uint32_t)e->recv).size;
+        rc = bind_buffer(c, name, "recv", recv, rsize, &roff);
+        if (rc != CES_OK)
+            return rc;
+        e->buf_off[e->recv] = roff;
+    }
+    if (e->send >= 0 && e->recv >= 0 && overlaps(soff, ssize, roff, rsize))
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                             "%s: send (%p, %" PRIu64 " bytes) and recv (%p, %" PRIu64
+                             " bytes) overlap",
+                             name, send, ssize, recv, rsize);
+    k = ++c->calls[p.proto];
+    is.c = c;
+    is.g = e->g;
+    is.blk = &e->plan->blocks[0];
+    is.sig_off = e->sig_off;
+    is.streams = &stream;
+    is.watch = !capturing;
+    is.what = name;
+    is.call = k;
+    is.iter = k;
+    if (e->linear) {
+        is.va = e->va;
+        is.vb = e->vb;
+        is.k = k;
+    } else {
+        rc = build_lower(c, &p, k, capturing ? CES_LOWER_CAPTURE : CES_LOWER_PROGRESS, &gk, &pk);
+        if (rc != CES_OK)
+            goto out;
+        is.g = gk;
+        is.blk = &pk->blocks[0];
+    }
+    if (ces_graph_streams(is.g) > 1) {
+        rc = ces_ctx_error(c->ctx, CES_ERR_UNSUPPORTED,
+                           "%s: schedules with several streams run through ces_launch", name);
+        goto out;
+    }
+    rc = issue_block(&is);
+out:
+    ces_graph_destroy(gk);
+    ces_cuda_plan_destroy(pk);
+    return rc;
+}
+
+int ces_alltoall(struct ces_comm *c, const void *send, void *recv, size_t bytes,
+                 ces_stream_t stream)
+{
+    return coll_run(c, CES_COLL_ALLTOALL, send, recv, bytes, 0, (CUstream)stream);
+}
+
+int ces_allgather(struct ces_comm *c, const void *send, void *recv, size_t bytes,
+                  ces_stream_t stream)
+{
+    return coll_run(c, CES_COLL_ALLGATHER, send, recv, bytes, 0, (CUstream)stream);
+}
+
+int ces_gather(struct ces_comm *c, const void *send, void *recv, size_t bytes, uint32_t root,
+               ces_stream_t stream)
+{
+    return coll_run(c, CES_COLL_GATHER, send, recv, bytes, root, (CUstream)stream);
+}
+
+int ces_scatter(struct ces_comm *c, const void *send, void *recv, size_t bytes, uint32_t root,
+                ces_stream_t stream)
+{
+    return coll_run(c, CES_COLL_SCATTER, send, recv, bytes, root, (CUstream)stream);
+}
+
+int ces_broadcast(struct ces_comm *c, const void *send, void *recv, size_t bytes, uint32_t root,
+                  ces_stream_t stream)
+{
+    return coll_run(c, CES_COLL_BROADCAST, send, recv, bytes, root, (CUstream)stream);
+}
+
+int ces_barrier(struct ces_comm *c, ces_stream_t stream)
+{
+    return coll_run(c, CES_COLL_BARRIER, NULL, NULL, 0, 0, (CUstream)stream);
+}
+
+/* --- point to point in a group --------------------------------------------- */
+
+int ces_group_start(struct ces_comm *c)
+{
+    if (c == NULL)
+        return CES_ERR_INVALID;
+    if (c->in_group)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "ces_group_start: already in a group");
+    c->in_group = 1;
+    c->ngroup = 0;
+    return CES_OK;
+}
+
+static int group_add(struct ces_comm *c, int send, void *buf, size_t bytes, uint32_t peer)
+{
+    if (c == NULL)
+        return CES_ERR_INVALID;
+    if (!c->in_group)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                             "%s outside ces_group_start/ces_group_end", send ? "ces_send" : "ces_recv");
+    if (peer >= c->size || peer == c->rank)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                             "%s: peer %" PRIu32 " must be another rank of 0..%" PRIu32,
+                             send ? "ces_send" : "ces_recv", peer, c->size - 1);
+    if (c->ngroup >= CES_MAX_PAIRS)
+        return ces_ctx_error(c->ctx, CES_ERR_LIMIT, "at most %u sends and receives per group",
+                             CES_MAX_PAIRS);
+    c->group[c->ngroup].peer = peer;
+    c->group[c->ngroup].send = send;
+    c->group[c->ngroup].buf = buf;
+    c->group[c->ngroup].bytes = bytes;
+    c->ngroup++;
+    return CES_OK;
+}
+
+int ces_send(struct ces_comm *c, const void *buf, size_t bytes, uint32_t peer)
+{
+    return group_add(c, 1, (void *)(uintptr_t)buf, bytes, peer);
+}
+
+int ces_recv(struct ces_comm *c, void *buf, size_t bytes, uint32_t peer)
+{
+    return group_add(c, 0, buf, bytes, peer);
+}
+
+int ces_group_end(struct ces_comm *c, ces_stream_t stream)
+{
+    (void)stream;
+    if (c == NULL)
+        return CES_ERR_INVALID;
+    if (!c->in_group)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "ces_group_end without ces_group_start");
+    c->in_group = 0;
+    c->ngroup = 0;
+    return ces_ctx_error(c->ctx, CES_ERR_UNSUPPORTED,
+                         "ces_group_end: point-to-point groups are not implemented yet");
+}

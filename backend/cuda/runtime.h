@@ -1,0 +1,224 @@
+/*
+ * backend/cuda/runtime.h - the CUDA side of the backend: communicators,
+ * their team (what the ranks of one process share: the flat virtual range,
+ * the symmetric allocations, the progress page), the bootstrap between
+ * processes, issuing lowered plans, and the watchdog.
+ */
+#ifndef CES_CUDA_RUNTIME_H
+#define CES_CUDA_RUNTIME_H
+
+#include "lower.h"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* Streams per communicator that the watchdog can tell apart. */
+#define CES_WD_STREAMS 64u
+/* Step records kept per stream, and awaited slots kept per communicator. */
+#define CES_WD_STEPS 16384u
+#define CES_WD_WAITS 65536u
+
+/* Check macros (backend/cuda only): translate a CUDA error into a status
+ * with the call text, file and line, then jump to the label. */
+#define CES_CU_GOTO(ctx, rc, call, label)                                                   \
+    do {                                                                                    \
+        CUresult ces_r_ = (call);                                                           \
+        if (ces_r_ != CUDA_SUCCESS) {                                                       \
+            (rc) = ces_cuda_cu_error((ctx), ces_r_, #call, __FILE__, __LINE__);             \
+            goto label;                                                                     \
+        }                                                                                   \
+    } while (0)
+#define CES_RT_GOTO(ctx, rc, call, label)                                                   \
+    do {                                                                                    \
+        cudaError_t ces_e_ = (call);                                                        \
+        if (ces_e_ != cudaSuccess) {                                                        \
+            (rc) = ces_cuda_rt_error((ctx), ces_e_, #call, __FILE__, __LINE__);             \
+            goto label;                                                                     \
+        }                                                                                   \
+    } while (0)
+
+int ces_cuda_cu_error(struct ces_ctx *ctx, CUresult r, const char *call, const char *file,
+                      int line);
+int ces_cuda_rt_error(struct ces_ctx *ctx, cudaError_t e, const char *call, const char *file,
+                      int line);
+
+/* --- bootstrap (bootstrap.c) ---------------------------------------------- */
+
+struct ces_boot {
+    uint32_t rank, size;
+    int fd;         /* rank > 0: the socket to rank 0 */
+    int *peers;     /* rank 0: [size] sockets, [0] unused */
+    char *path;     /* rank 0 unlinks it */
+    uint32_t timeout_ms;
+};
+
+int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uint32_t rank,
+                  uint32_t size, uint32_t timeout_ms);
+void ces_boot_close(struct ces_ctx *ctx, struct ces_boot *b);
+/* Every rank contributes `len` bytes (and optionally one descriptor, -1 for
+ * none); all[] receives size*len bytes in rank order and fds[] (may be NULL
+ * if no rank sends one) size descriptors (-1 where none; the caller closes
+ * the others, including a duplicate of its own). */
+int ces_boot_allgather(struct ces_ctx *ctx, struct ces_boot *b, const void *mine, size_t len,
+                       int myfd, void *all, int *fds);
+int ces_boot_barrier(struct ces_ctx *ctx, struct ces_boot *b);
+
+/* --- team: what the ranks of one process share (comm.c) ------------------ */
+
+struct ces_alloc_rec {
+    uint64_t off;      /* within each rank's stride */
+    uint64_t size;     /* rounded to the granularity */
+    uint32_t refs;     /* local ranks that have not freed it yet */
+    int live;
+    CUmemGenericAllocationHandle *handles; /* [ranks]: imported or created */
+};
+
+struct ces_progress_rank {
+    _Atomic uint64_t failed; /* 0, or the status that failed this rank (negated) */
+    uint64_t pad_[7];
+    uint64_t words[CES_WD_STREAMS]; /* written by the streams */
+};
+
+struct ces_team {
+    struct ces_ctx *ctx;
+    uint32_t ranks;
+    uint32_t nlocal;           /* ranks driven by this process */
+    uint32_t first_local;      /* rank of comms[0] */
+    struct ces_comm **comms;   /* [nlocal] */
+    uint32_t alive;            /* comms not yet destroyed */
+    struct ces_boot boot;      /* multi-process only (nlocal == 1 && ranks > 1) */
+    int multi;
+    CUdeviceptr base;
+    uint64_t stride;
+    uint64_t gran;
+    uint64_t top;              /* bump pointer within a stride */
+    struct ces_vec allocs;     /* struct ces_alloc_rec, in allocation order */
+    struct ces_progress_rank *page; /* [ranks], host memory shared by the ranks */
+    size_t page_bytes;
+    int page_registered;
+    uint32_t timeout_ms;
+    pthread_mutex_t lock;
+};
+
+/* --- communicator ----------------------------------------------------------- */
+
+struct ces_wd_wait {
+    CUdeviceptr addr;
+    uint64_t value;
+    uint8_t width, cmp;
+    uint32_t rank;       /* whose slot */
+    uint32_t idx;
+    char name[24];       /* signal name */
+};
+
+struct ces_wd_step {
+    uint64_t seq;        /* progress value written when the step completes */
+    uint32_t first_wait; /* index into the wait ring (mod CES_WD_WAITS) */
+    uint32_t nwaits;
+    uint32_t stream;     /* graph stream */
+    uint32_t spos;       /* op position in the stream */
+    uint64_t call;       /* call number (collective call k, or launch) */
+    char what[24];       /* collective name or "launch" */
+};
+
+struct ces_wd_stream {
+    CUstream stream;          /* the CUDA stream this slot watches */
+    _Atomic uint64_t enqueued; /* last step number enqueued */
+    uint64_t seen;            /* watchdog: last progress value seen */
+    uint64_t since_ms;        /* watchdog: when it last changed */
+    struct ces_wd_step *steps; /* ring [CES_WD_STEPS] */
+};
+
+struct ces_signal_rec {
+    char key[64]; /* "<namespace>:<name>" */
+    void *ptr;    /* this rank's address */
+    uint64_t bytes;
+};
+
+struct ces_coll_cache; /* exec.c */
+
+struct ces_comm {
+    struct ces_ctx *ctx;
+    struct ces_team *team;
+    uint32_t rank, size;
+    int device;
+    CUdevice cudev;
+    CUcontext cuctx;
+    struct ces_cuda_caps caps;
+    _Atomic int state;          /* CES_OK, CES_ERR_TIMEOUT or CES_ERR_PEER_FAILED */
+    uint64_t nalloc;            /* ces_mem_alloc calls so far (index into team allocs) */
+    struct ces_vec signals;     /* struct ces_signal_rec */
+    struct ces_vec cache;       /* struct ces_coll_cache * */
+    uint64_t calls[CES_PROTO__COUNT]; /* collective calls per protocol */
+    CUstream streams[CES_MAX_STREAMS]; /* internal streams for graph streams >= 1 */
+    CUevent *events;            /* launch: graph events */
+    uint32_t nevents;
+    CUevent fork;               /* fork/join of internal streams */
+    CUevent joins[CES_MAX_STREAMS];
+    /* issue scratch */
+    struct ces_vec scratch_ptrs;   /* void * (dst, src) */
+    struct ces_vec scratch_sizes;  /* size_t */
+    struct ces_vec scratch_params; /* CUstreamBatchMemOpParams */
+    /* group */
+    int in_group;
+    uint32_t ngroup;
+    struct { uint32_t peer; int send; void *buf; uint64_t bytes; } group[CES_MAX_PAIRS];
+    /* watchdog */
+    pthread_mutex_t wd_lock;
+    pthread_cond_t wd_cond;
+    pthread_t wd_thread;
+    int wd_started, wd_stop;
+    uint32_t nwatched;
+    struct ces_wd_stream watched[CES_WD_STREAMS];
+    struct ces_wd_wait *waits;  /* ring [CES_WD_WAITS] */
+    uint64_t nwaits_total;
+    CUdeviceptr progress_dev;   /* device address of team->page[rank].words */
+    CUstream wd_stream;         /* the watchdog's own non-blocking stream */
+    uint64_t timeout_ms;
+    int diagnosed;
+};
+
+/* Makes the communicator's device current for the calling thread. */
+int ces_cuda_use(struct ces_comm *c);
+/* The watchdog (watchdog.c). */
+int ces_wd_start(struct ces_comm *c);
+void ces_wd_stop(struct ces_comm *c);
+/* The watch slot of a CUDA stream (registered on first use); -1 if full. */
+int ces_wd_slot(struct ces_comm *c, CUstream s);
+/* Fails the communicator: diagnosis, release.  status: CES_ERR_TIMEOUT... */
+void ces_wd_fail(struct ces_comm *c, int status, const char *why);
+uint64_t ces_cuda_now_ms(void);
+
+/* Allocation record of a symmetric pointer; *off receives the offset of ptr
+ * within the stride; NULL if not symmetric memory of this team. */
+struct ces_alloc_rec *ces_team_find(struct ces_team *t, uint32_t rank, const void *ptr,
+                                    uint64_t *off);
+int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr);
+int ces_comm_check(struct ces_comm *c); /* CES_OK or the failed state, with a message */
+
+/* --- issuing (exec.c) --------------------------------------------------------- */
+
+/* Hooks for the application (cesync run): produce/consume calls of the plan
+ * (block b, call index i), and the start and end of every iteration (an
+ * eager block, or one replay of a graph block).  begin runs on the host
+ * before the iteration's work is issued or launched; end after, with the
+ * stream that joins all of the iteration's work. */
+struct ces_cuda_hooks {
+    int (*produce)(void *ud, struct ces_comm *c, const struct ces_cuda_call *call, uint32_t b,
+                   uint32_t i, uint64_t iter, CUstream s);
+    int (*consume)(void *ud, struct ces_comm *c, const struct ces_cuda_call *call, uint32_t b,
+                   uint32_t i, uint64_t iter, CUstream s);
+    int (*begin)(void *ud, struct ces_comm *c, uint32_t b, uint64_t iter, uint32_t rep);
+    int (*end)(void *ud, struct ces_comm *c, uint32_t b, uint64_t iter, CUstream s);
+    void *ud;
+};
+
+/* ces_launch with hooks (the public ces_launch passes none). */
+int ces_cuda_launch(struct ces_comm *c, const struct ces_graph *g,
+                    const struct ces_binding *bindings, size_t nbindings, CUstream stream,
+                    const struct ces_cuda_hooks *hooks);
+void ces_cuda_cache_free(struct ces_comm *c);
+
+#endif

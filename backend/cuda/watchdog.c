@@ -1,0 +1,266 @@
+/*
+ * backend/cuda/watchdog.c - no hang without an error.
+ *
+ * Every memop call that holds a wait ends with a progress write: the step
+ * number of that call goes into the stream's word of the progress page
+ * (host memory).  The host records each step it enqueues (which slots it
+ * waits on, for which values).  A thread per communicator compares: a
+ * stream whose word has not moved for CES_TIMEOUT_MS while steps are
+ * pending is blocked at step word+1.  It then prints the diagnosis, marks
+ * the communicator (and its entry of the page, so the peers see it) failed,
+ * and from then on keeps writing the awaited values into the slots of every
+ * pending step from its own stream, so that the user's streams drain.
+ */
+#include "runtime.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+int ces_wd_slot(struct ces_comm *c, CUstream s)
+{
+    int slot = -1;
+
+    for (uint32_t i = 0; i < c->nwatched; i++)
+        if (c->watched[i].stream == s)
+            return (int)i;
+    pthread_mutex_lock(&c->wd_lock);
+    if (c->nwatched < CES_WD_STREAMS) {
+        struct ces_wd_stream *w = &c->watched[c->nwatched];
+
+        w->steps = ces_malloc(c->ctx, sizeof(*w->steps) * CES_WD_STEPS);
+        if (w->steps != NULL) {
+            w->stream = s;
+            atomic_init(&w->enqueued, 0);
+            w->seen = 0;
+            w->since_ms = ces_cuda_now_ms();
+            if (c->team->page != NULL)
+                c->team->page[c->rank].words[c->nwatched] = 0;
+            slot = (int)c->nwatched++;
+        }
+    }
+    pthread_mutex_unlock(&c->wd_lock);
+    return slot;
+}
+
+static uint64_t word(struct ces_comm *c, uint32_t rank, uint32_t s)
+{
+    volatile uint64_t *w = &c->team->page[rank].words[s];
+
+    return *w;
+}
+
+/* Reads a slot's current value through the watchdog's own stream (the
+ * user's streams may be blocked; this one is not). */
+static int read_slot(struct ces_comm *c, const struct ces_wd_wait *w, uint64_t *v)
+{
+    uint64_t val = 0;
+
+    if (cuMemcpyDtoHAsync(&val, w->addr, w->width / 8, c->wd_stream) != CUDA_SUCCESS)
+        return -1;
+    for (int i = 0; i < 1000; i++) {
+        CUresult r = cuStreamQuery(c->wd_stream);
+
+        if (r == CUDA_SUCCESS) {
+            *v = w->width == 32 ? (uint32_t)val : val;
+            return 0;
+        }
+        if (r != CUDA_ERROR_NOT_READY)
+            return -1;
+        {
+            struct timespec ts = {0, 1000000L};
+
+            nanosleep(&ts, NULL);
+        }
+    }
+    return -1;
+}
+
+static void release_step(struct ces_comm *c, const struct ces_wd_step *st)
+{
+    for (uint32_t k = 0; k < st->nwaits; k++) {
+        const struct ces_wd_wait *w = &c->waits[(st->first_wait + k) % CES_WD_WAITS];
+
+        if (w->width == 64)
+            cuStreamWriteValue64(c->wd_stream, w->addr, w->value, 0);
+        else
+            cuStreamWriteValue32(c->wd_stream, w->addr, (cuuint32_t)w->value, 0);
+    }
+}
+
+/* The step a stream is blocked at, or NULL if it is not (or was lost). */
+static const struct ces_wd_step *blocked_step(struct ces_comm *c, uint32_t s)
+{
+    struct ces_wd_stream *ws = &c->watched[s];
+    uint64_t done = word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
+    const struct ces_wd_step *st;
+
+    if (done >= enq)
+        return NULL;
+    st = &ws->steps[(done + 1) % CES_WD_STEPS];
+    return st->seq == done + 1 ? st : NULL;
+}
+
+static void diagnose(struct ces_comm *c, const char *why)
+{
+    FILE *f = stderr;
+
+    fprintf(f, "cesync: watchdog: rank %" PRIu32 " (device %d): %s\n", c->rank, c->device, why);
+    for (uint32_t s = 0; s < c->nwatched; s++) {
+        const struct ces_wd_step *st = blocked_step(c, s);
+        uint64_t done = word(c, c->rank, s), enq = atomic_load(&c->watched[s].enqueued);
+
+        if (done >= enq)
+            continue;
+        if (st == NULL) {
+            fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p: blocked after step %" PRIu64
+                       " of %" PRIu64 " (step record overwritten)\n",
+                    c->rank, (void *)c->watched[s].stream, done, enq);
+            continue;
+        }
+        fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p: blocked in %s call %" PRIu64
+                   " at op r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " (step %" PRIu64 " of %" PRIu64 ")\n",
+                c->rank, (void *)c->watched[s].stream, st->what, st->call, c->rank, st->stream,
+                st->spos, st->seq, enq);
+        for (uint32_t k = 0; k < st->nwaits; k++) {
+            const struct ces_wd_wait *w = &c->waits[(st->first_wait + k) % CES_WD_WAITS];
+            uint64_t held = 0;
+            int ok = read_slot(c, w, &held);
+            int met = ok == 0 && (w->cmp == CES_CMP_EQ ? held == w->value
+                                  : w->width == 32 ? (int32_t)((uint32_t)held - (uint32_t)w->value) >= 0
+                                                   : held >= w->value);
+
+            if (ok != 0)
+                fprintf(f, "cesync: watchdog:     wait %s[%" PRIu32 "]@%" PRIu32 " %s %" PRIu64
+                           ": value unreadable\n",
+                        w->name, w->idx, w->rank, w->cmp == CES_CMP_EQ ? "==" : ">=", w->value);
+            else
+                fprintf(f, "cesync: watchdog:     wait %s[%" PRIu32 "]@%" PRIu32 " %s %" PRIu64
+                           ": slot holds %" PRIu64 "%s\n",
+                        w->name, w->idx, w->rank, w->cmp == CES_CMP_EQ ? "==" : ">=", w->value,
+                        held, met ? " (satisfied)" : " (BLOCKED)");
+        }
+    }
+    for (uint32_t r = 0; r < c->size; r++) {
+        uint64_t failed = atomic_load(&c->team->page[r].failed);
+
+        fprintf(f, "cesync: watchdog:   rank %" PRIu32 " last progress:", r);
+        for (uint32_t s = 0; s < CES_WD_STREAMS; s++) {
+            uint64_t v = word(c, r, s);
+
+            if (v != 0 || s == 0)
+                fprintf(f, " s%" PRIu32 "=%" PRIu64, s, v);
+        }
+        fprintf(f, "%s\n", failed ? " (failed)" : "");
+    }
+    fprintf(f, "cesync: watchdog: rank %" PRIu32
+               ": releasing the blocked waits; the communicator is failed (%s)\n",
+            c->rank, why);
+    fflush(f);
+}
+
+void ces_wd_fail(struct ces_comm *c, int status, const char *why)
+{
+    int expect = CES_OK;
+
+    pthread_mutex_lock(&c->wd_lock);
+    if (atomic_compare_exchange_strong(&c->state, &expect, status)) {
+        if (c->team->page != NULL)
+            atomic_store(&c->team->page[c->rank].failed, (uint64_t)(-status));
+        if (!c->diagnosed) {
+            c->diagnosed = 1;
+            cuCtxSetCurrent(c->cuctx);
+            diagnose(c, why);
+        }
+    }
+    pthread_cond_broadcast(&c->wd_cond);
+    pthread_mutex_unlock(&c->wd_lock);
+}
+
+static void *wd_main(void *arg)
+{
+    struct ces_comm *c = arg;
+    uint64_t last_release = 0;
+
+    cuCtxSetCurrent(c->cuctx);
+    pthread_mutex_lock(&c->wd_lock);
+    while (!c->wd_stop) {
+        struct timespec ts;
+        uint64_t now = ces_cuda_now_ms();
+        int failed = atomic_load(&c->state) != CES_OK;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 5000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&c->wd_cond, &c->wd_lock, &ts);
+        if (c->wd_stop)
+            break;
+        if (c->team->page == NULL || !c->team->page_registered)
+            continue;
+        if (!failed) {
+            char why[160] = "";
+
+            for (uint32_t r = 0; r < c->size && why[0] == '\0'; r++)
+                if (r != c->rank && atomic_load(&c->team->page[r].failed) != 0)
+                    snprintf(why, sizeof(why), "rank %" PRIu32 " failed", r);
+            for (uint32_t s = 0; s < c->nwatched && why[0] == '\0'; s++) {
+                struct ces_wd_stream *ws = &c->watched[s];
+                uint64_t done = word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
+
+                if (done != ws->seen || done >= enq) {
+                    ws->seen = done;
+                    ws->since_ms = now;
+                } else if (now - ws->since_ms > c->timeout_ms) {
+                    snprintf(why, sizeof(why),
+                             "no progress for %" PRIu64 " ms (CES_TIMEOUT_MS=%" PRIu64 ")",
+                             now - ws->since_ms, c->timeout_ms);
+                }
+            }
+            if (why[0] != '\0') {
+                int status = strncmp(why, "rank", 4) == 0 ? CES_ERR_PEER_FAILED : CES_ERR_TIMEOUT;
+
+                pthread_mutex_unlock(&c->wd_lock);
+                ces_wd_fail(c, status, why);
+                pthread_mutex_lock(&c->wd_lock);
+                failed = 1;
+            }
+        }
+        if (failed && now - last_release >= 2) {
+            /* Keep releasing: each pass writes the awaited values of the step
+             * every pending stream is blocked at. */
+            for (uint32_t s = 0; s < c->nwatched; s++) {
+                const struct ces_wd_step *st = blocked_step(c, s);
+
+                if (st != NULL)
+                    release_step(c, st);
+            }
+            last_release = now;
+        }
+    }
+    pthread_mutex_unlock(&c->wd_lock);
+    return NULL;
+}
+
+int ces_wd_start(struct ces_comm *c)
+{
+    if (pthread_create(&c->wd_thread, NULL, wd_main, c) != 0)
+        return ces_ctx_error(c->ctx, CES_ERR_SYSTEM, "cannot start the watchdog thread");
+    c->wd_started = 1;
+    return CES_OK;
+}
+
+void ces_wd_stop(struct ces_comm *c)
+{
+    if (!c->wd_started)
+        return;
+    pthread_mutex_lock(&c->wd_lock);
+    c->wd_stop = 1;
+    pthread_cond_broadcast(&c->wd_cond);
+    pthread_mutex_unlock(&c->wd_lock);
+    pthread_join(c->wd_thread, NULL);
+    c->wd_started = 0;
+}
