@@ -174,6 +174,75 @@ static void test_fixed_point_over_fixtures(void **state)
     assert_true(checked >= 20);
 }
 
+/* Deterministic mutations of the good fixtures (a byte deleted, doubled or
+ * replaced): whatever parses must print to a fixed point and expand without
+ * crashing; whatever fails must say file:line:col. */
+static void test_mutations(void **state)
+{
+    static const char alphabet[] = " \n#[]():@*+-/%=<>$0123456789rspxabcdefghijklmnopqrstuvwxyz";
+    char **paths;
+    size_t n = ces_test_list("good", ".ces", &paths);
+    uint64_t seed = 12345;
+    long parsed = 0, failed = 0;
+
+    (void)state;
+    for (size_t k = 0; k < n; k++) {
+        size_t len;
+        char *text = ces_test_read_file(paths[k], &len);
+        char *mut = malloc(len + 2);
+
+        assert_non_null(mut);
+        for (int round = 0; round < 300; round++) {
+            struct ces_test_alloc st;
+            struct ces_ctx *ctx = ces_test_ctx(&st);
+            struct ces_prog *p = NULL, *q = NULL;
+            struct ces_graph *g = NULL;
+            char *a = NULL, *b = NULL;
+            size_t alen = 0, mlen = len, at;
+            int what;
+
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            at = (size_t)(seed >> 33) % len;
+            what = (int)((seed >> 20) % 3);
+            memcpy(mut, text, len);
+            if (what == 0) { /* delete */
+                memmove(mut + at, mut + at + 1, len - at - 1);
+                mlen--;
+            } else if (what == 1) { /* double */
+                memmove(mut + at + 1, mut + at, len - at);
+                mlen++;
+            } else { /* replace */
+                mut[at] = alphabet[(seed >> 40) % (sizeof(alphabet) - 1)];
+            }
+            if (ces_prog_parse(ctx, mut, mlen, "m.ces", &p) == CES_OK) {
+                parsed++;
+                assert_int_equal(ces_prog_print(ctx, p, &a, &alen), CES_OK);
+                if (ces_prog_parse(ctx, a, alen, "m.ces", &q) != CES_OK)
+                    fail_msg("canonical text does not parse: %s\n%s", ces_ctx_last_error(ctx), a);
+                assert_int_equal(ces_prog_print(ctx, q, &b, NULL), CES_OK);
+                assert_string_equal(a, b);
+                if (ces_prog_expand(ctx, p, &g) != CES_OK)
+                    assert_int_equal(strncmp(ces_ctx_last_error(ctx), "m.ces:", 6), 0);
+            } else {
+                failed++;
+                assert_int_equal(strncmp(ces_ctx_last_error(ctx), "m.ces:", 6), 0);
+            }
+            ces_graph_destroy(g);
+            ces_free(ctx, a);
+            ces_free(ctx, b);
+            ces_prog_destroy(p);
+            ces_prog_destroy(q);
+            ces_test_ctx_end(ctx, &st);
+        }
+        free(mut);
+        free(text);
+    }
+    ces_test_list_free(paths, n);
+    /* both kinds happen: the test exercises printing and errors */
+    assert_true(parsed > 100);
+    assert_true(failed > 100);
+}
+
 static int print_body(struct ces_ctx *ctx, void *arg)
 {
     const char *text = arg;
@@ -223,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_expressions),
         cmocka_unit_test(test_ops),
         cmocka_unit_test(test_fixed_point_over_fixtures),
+        cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_bad_arguments),
     };
