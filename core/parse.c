@@ -778,6 +778,10 @@ static int parse_region(struct parser *P, struct ces_pregion *reg, const char *r
         return expected(P, buf);
     }
     b = find_buffer(P->prog, P->text + P->tok.off, P->tok.len);
+    if (b < 0 && find_signal(P->prog, P->text + P->tok.off, P->tok.len) >= 0)
+        return perr(P, CES_ERR_SEMANTIC, P->tok.col,
+                    "'%.*s' is a signal: %s region needs a buffer", (int)P->tok.len,
+                    P->text + P->tok.off, role);
     if (b < 0)
         return perr(P, CES_ERR_SEMANTIC, P->tok.col,
                     "unknown buffer '%.*s': declare it with 'buffer %.*s SIZE' before the phases",
@@ -818,6 +822,9 @@ static int parse_slot(struct parser *P, struct ces_pslot *slot, bool may_all)
     if (P->tok.kind != T_IDENT)
         return expected(P, "a slot 'NAME[index]'");
     s = find_signal(P->prog, P->text + P->tok.off, P->tok.len);
+    if (s < 0 && find_buffer(P->prog, P->text + P->tok.off, P->tok.len) >= 0)
+        return perr(P, CES_ERR_SEMANTIC, P->tok.col, "'%.*s' is a buffer: a slot needs a signal",
+                    (int)P->tok.len, P->text + P->tok.off);
     if (s < 0)
         return perr(P, CES_ERR_SEMANTIC, P->tok.col,
                     "unknown signal '%.*s': declare it with 'signal %.*s u32|u64 SLOTS' before the "
@@ -945,7 +952,8 @@ static int parse_op(struct parser *P)
         }
     }
     if (P->tok.kind != T_COLON)
-        return expected(P, op.over ? "':' before the op" : "a stream 'sN', 'over' or ':'");
+        return expected(P, op.over || find_op_kind(P) >= 0 ? "':' before the op"
+                                                           : "a stream 'sN', 'over' or ':'");
     lex(P);
     if (P->tok.kind != T_IDENT || find_op_kind(P) < 0)
         return expected(P, "an op (copy, batch, end, write, wait, fence, flush, record, await, "
