@@ -544,6 +544,7 @@ static int parse_count(struct parser *P, const char *kw, uint32_t col)
     int64_t v, lo, hi;
     int32_t e;
     uint32_t vcol;
+    char after[32];
     int rc;
 
     if (strcmp(kw, "ranks") == 0) {
@@ -573,12 +574,8 @@ static int parse_count(struct parser *P, const char *kw, uint32_t col)
     *seen = true;
     *line = P->line;
     *dst = (uint32_t)v;
-    {
-        char after[32];
-
-        snprintf(after, sizeof(after), "'%s N'", kw);
-        return expect_eol(P, after);
-    }
+    snprintf(after, sizeof(after), "'%s N'", kw);
+    return expect_eol(P, after);
 }
 
 static bool reserved_name(const char *s, size_t len)
@@ -1028,8 +1025,6 @@ static int parse_op(struct parser *P)
 
 static int parse_cesync(struct parser *P)
 {
-    uint32_t col = P->tok.col;
-
     if (!tok_is(P, "cesync"))
         return expected(P, "'cesync 1' as the first statement");
     lex(P);
@@ -1040,7 +1035,6 @@ static int parse_cesync(struct parser *P)
                     "unsupported format version %.*s: expected 'cesync %d'", (int)P->tok.len,
                     P->text + P->tok.off, CES_FORMAT_VERSION);
     lex(P);
-    (void)col;
     P->seen_cesync = true;
     return expect_eol(P, "'cesync 1'");
 }
