@@ -24,9 +24,9 @@
  *   region bounds) the last write's (thread, epoch) and each thread's last
  *   read epoch; an access not ordered after them fails an assertion;
  * - data: per unit its provenance (the unit it came from + 1, 0 = its own
- *   initial bytes) and generation (produce k of that unit stamps k, counted
- *   over iterations); `consume A == B@q` in iteration I asserts that each
- *   unit of A holds B's unit with the generation of B's last produce up to I.
+ *   initial bytes) and generation (a produce stamps its iteration);
+ *   `consume A == B@q` in iteration I asserts that each unit of A holds B's
+ *   unit with the generation of the last produce of it up to iteration I.
  */
 #include "cesync.h"
 
@@ -495,29 +495,20 @@ static int pml_prods(struct pml *m)
     return CES_OK;
 }
 
-/* The generation produce (rank, pos) stamps on `unit`, or the generation a
- * consume in iteration `iter` expects (pos = UINT32_MAX: the count of
- * produces of the unit in iterations <= iter). */
-static uint32_t pml_generation(const struct pml *m, uint32_t unit, uint64_t iter, uint32_t rank,
-                               uint32_t pos)
+/* The generation a consume in iteration `iter` expects on `unit`: the
+ * iteration of the last produce of that unit up to `iter`, 0 if none (a
+ * produce stamps its iteration). */
+static uint32_t pml_expected_gen(const struct pml *m, uint32_t unit, uint64_t iter)
 {
-    uint32_t k = 0;
+    uint64_t best = 0;
 
     for (size_t i = 0; i < m->nprods; i++) {
         const struct pml_gen *pg = &m->prods[i];
 
-        if (pg->unit != unit)
-            continue;
-        if (pos == UINT32_MAX) {
-            if (pg->iter <= iter)
-                k++;
-        } else {
-            k++;
-            if (pg->rank == rank && pg->pos == pos)
-                return k;
-        }
+        if (pg->unit == unit && pg->iter <= iter && pg->iter > best)
+            best = pg->iter;
     }
-    return k;
+    return (uint32_t)best;
 }
 
 /* --- emitting ----------------------------------------------------------- */
@@ -697,7 +688,7 @@ static void pml_op(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t idx
             pml_race(m, sb, t, u, true);
             if (m->o.data)
                 pml_printf(sb, "    dprov[%" PRIu32 "] = %" PRIu32 "; dgen[%" PRIu32 "] = %" PRIu32
-                           ";\n", u, u + 1, u, pml_generation(m, u, 0, rank, idx));
+                           ";\n", u, u + 1, u, (uint32_t)in->iter);
         }
         pml_printf(sb, "    skip\n  }\n");
         break;
@@ -711,7 +702,7 @@ static void pml_op(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t idx
             if (m->o.data && (op->flags & CES_OPF_EXPECT)) {
                 uint32_t e = pml_unit(m, op->b.rank, op->b.buf, op->b.lo + (off - op->a.lo));
 
-                uint32_t want = pml_generation(m, e, in->iter, 0, UINT32_MAX);
+                uint32_t want = pml_expected_gen(m, e, in->iter);
 
                 if (e == u)
                     pml_printf(sb, "    assert((dprov[%" PRIu32 "] == %" PRIu32 " || dprov[%" PRIu32
@@ -881,7 +872,7 @@ static void pml_header(struct pml *m, struct pml_sb *sb)
     pml_printf(sb, " */\n\n");
     if (m->nslots > 0)
         pml_printf(sb, "byte fv[%" PRIu32 "];\n", m->nslots);
-    if (m->o.data) {
+    if (m->o.data && m->nunits > 0) {
         pml_printf(sb, "short dprov[%" PRIu32 "];\n", m->nunits);
         pml_printf(sb, "byte dgen[%" PRIu32 "];\n", m->nunits);
     }
@@ -893,9 +884,11 @@ static void pml_header(struct pml *m, struct pml_sb *sb)
             pml_printf(sb, "byte fvc[%" PRIu32 "];\n", m->nslots * m->P);
         if (m->nrec > 0)
             pml_printf(sb, "byte evclk[%" PRIu32 "];\n", m->nrec * m->P);
-        pml_printf(sb, "byte wthr[%" PRIu32 "];\n", m->nunits);
-        pml_printf(sb, "byte wclk[%" PRIu32 "];\n", m->nunits);
-        pml_printf(sb, "byte rclk[%" PRIu32 "];\n", m->nunits * m->P);
+        if (m->nunits > 0) {
+            pml_printf(sb, "byte wthr[%" PRIu32 "];\n", m->nunits);
+            pml_printf(sb, "byte wclk[%" PRIu32 "];\n", m->nunits);
+            pml_printf(sb, "byte rclk[%" PRIu32 "];\n", m->nunits * m->P);
+        }
     }
 }
 
@@ -931,6 +924,12 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     m.S = ces_graph_streams(g);
     m.P = m.R * m.S;
     m.N = ces_graph_connections(g);
+    if (ces_graph_iterations(g) > PML_MAX_CLOCK) {
+        rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu64 " iterations (at most %u: "
+                           "generations are kept in bytes)", ces_graph_iterations(g),
+                           PML_MAX_CLOCK);
+        goto out;
+    }
     if (m.P > PML_MAX_THREADS) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu32 " ranks x %" PRIu32
                            " streams is more than %u threads", m.R, m.S, PML_MAX_THREADS);
