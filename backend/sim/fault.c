@@ -1,0 +1,184 @@
+/*
+ * backend/sim/fault.c - fault specifications (drop:rR.sS#K, stop:rR.sS#K)
+ * and the fault sweep: every fault at every op position, checked without
+ * and with the watchdog model.
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_u32(const char **s, uint32_t *out)
+{
+    char *end;
+    unsigned long v;
+
+    if (**s < '0' || **s > '9')
+        return -1;
+    v = strtoul(*s, &end, 10);
+    if (v > UINT32_MAX)
+        return -1;
+    *out = (uint32_t)v;
+    *s = end;
+    return 0;
+}
+
+int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out)
+{
+    const char *s = spec;
+    struct ces_fault f;
+
+    if (ctx == NULL || spec == NULL || out == NULL)
+        return CES_ERR_INVALID;
+    memset(&f, 0, sizeof(f));
+    if (strncmp(s, "drop:", 5) == 0)
+        f.kind = CES_FAULT_DROP;
+    else if (strncmp(s, "stop:", 5) == 0)
+        f.kind = CES_FAULT_STOP;
+    else
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "fault '%s': expected drop:rR.sS#K or stop:rR.sS#K", spec);
+    s += 5;
+    if (*s++ != 'r' || parse_u32(&s, &f.rank) != 0 || *s++ != '.' || *s++ != 's' ||
+        parse_u32(&s, &f.stream) != 0 || *s++ != '#' || parse_u32(&s, &f.index) != 0 ||
+        *s != '\0')
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "fault '%s': expected a position rR.sS#K after '%.5s'", spec, spec);
+    *out = f;
+    return CES_OK;
+}
+
+int ces_fault_format(const struct ces_fault *f, char *buf, size_t size)
+{
+    return snprintf(buf, size, "%s:r%" PRIu32 ".s%" PRIu32 "#%" PRIu32,
+                    f->kind == CES_FAULT_DROP ? "drop" : "stop", f->rank, f->stream, f->index);
+}
+
+static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
+                     const struct ces_check_opts *base, struct ces_check_sweep_row *row)
+{
+    struct ces_check_opts o = *base;
+    struct ces_check_report *r = NULL;
+    int rc;
+
+    o.faults = &row->fault;
+    o.nfaults = 1;
+    o.replay = NULL;
+    o.progress = NULL;
+    o.flags &= ~(uint32_t)CES_CHECK_ABORT;
+    rc = ces_check(ctx, g, &o, &r);
+    if (rc != CES_OK)
+        return rc;
+    row->verdict = ces_check_report_verdict(r);
+    ces_check_report_destroy(r);
+    r = NULL;
+    o.flags |= CES_CHECK_ABORT;
+    rc = ces_check(ctx, g, &o, &r);
+    if (rc != CES_OK)
+        return rc;
+    row->verdict_abort = ces_check_report_verdict(r);
+    row->aborted = ces_check_report_stats(r).aborted;
+    row->still_blocked = (row->verdict_abort & (CES_V_DEADLOCK | CES_V_HANG)) != 0;
+    ces_check_report_destroy(r);
+    return CES_OK;
+}
+
+int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
+                          const struct ces_check_opts *opts, struct ces_check_sweep_row **rows,
+                          size_t *n)
+{
+    struct ces_check_opts defaults;
+    struct ces_vec v = {0};
+    uint32_t ranks, streams;
+    int rc = CES_OK;
+
+    if (ctx == NULL || g == NULL || rows == NULL || n == NULL)
+        return CES_ERR_INVALID;
+    *rows = NULL;
+    *n = 0;
+    if (opts == NULL) {
+        ces_check_opts_init(&defaults);
+        opts = &defaults;
+    }
+    ranks = ces_graph_ranks(g);
+    streams = ces_graph_streams(g);
+    for (uint32_t r = 0; r < ranks && rc == CES_OK; r++) {
+        for (uint32_t s = 0; s < streams && rc == CES_OK; s++) {
+            /* walk the unrolled program of (r, s) */
+            uint32_t k = 0;
+
+            for (uint32_t b = 0; b < ces_graph_nblocks(g) && rc == CES_OK; b++) {
+                struct ces_block_info bi = ces_graph_block(g, b);
+                uint32_t nops;
+                const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
+
+                for (uint32_t j = 0; j < bi.reps && rc == CES_OK; j++) {
+                    for (uint32_t i = 0; i < nops && rc == CES_OK; i++) {
+                        struct ces_check_sweep_row row;
+
+                        if (ops[i].stream != s)
+                            continue;
+                        memset(&row, 0, sizeof(row));
+                        row.fault.rank = r;
+                        row.fault.stream = s;
+                        row.fault.index = k;
+                        if (ops[i].kind == CES_OP_WRITE) {
+                            row.fault.kind = CES_FAULT_DROP;
+                            rc = sweep_one(ctx, g, opts, &row);
+                            if (rc == CES_OK)
+                                rc = ces_vec_push(ctx, &v, sizeof(row), &row);
+                        }
+                        if (rc == CES_OK) {
+                            memset(&row, 0, sizeof(row));
+                            row.fault.kind = CES_FAULT_STOP;
+                            row.fault.rank = r;
+                            row.fault.stream = s;
+                            row.fault.index = k;
+                            rc = sweep_one(ctx, g, opts, &row);
+                            if (rc == CES_OK)
+                                rc = ces_vec_push(ctx, &v, sizeof(row), &row);
+                        }
+                        k++;
+                    }
+                }
+            }
+        }
+    }
+    if (rc != CES_OK) {
+        ces_vec_free(ctx, &v);
+        return rc == CES_ERR_NOMEM ? ces_ctx_error(ctx, rc, "out of memory in the fault sweep")
+                                   : rc;
+    }
+    *rows = v.data;
+    *n = v.len;
+    return CES_OK;
+}
+
+int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *rows, size_t n,
+                         char **text, size_t *len)
+{
+    struct ces_sb sb;
+
+    if (ctx == NULL || (rows == NULL && n > 0) || text == NULL)
+        return CES_ERR_INVALID;
+    ces_sb_init(&sb, ctx);
+    ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", "position", "fault", "verdict",
+                  "with --abort");
+    for (size_t i = 0; i < n; i++) {
+        const struct ces_check_sweep_row *r = &rows[i];
+        char where[48], v[48], va[48], va2[96];
+
+        snprintf(where, sizeof(where), "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, r->fault.rank,
+                 r->fault.stream, r->fault.index);
+        ces_verdict_format(r->verdict, v, sizeof(v));
+        ces_verdict_format(r->verdict_abort, va, sizeof(va));
+        if (r->aborted > 0)
+            snprintf(va2, sizeof(va2), "%s (watchdog fired in %" PRIu64 ")", va, r->aborted);
+        else
+            snprintf(va2, sizeof(va2), "%s", va);
+        ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", where,
+                      r->fault.kind == CES_FAULT_DROP ? "drop" : "stop", v, va2);
+    }
+    return ces_sb_finish(&sb, text, len);
+}

@@ -1,0 +1,217 @@
+/*
+ * backend/sim/internal.h - private declarations of the model checker: the
+ * per-check model built from a graph (unrolled process programs, slots,
+ * hardware queues, expected provenance), the state value (program counters,
+ * slot values, vector clocks, byte-interval maps), the step function, the
+ * search and the report builder.  See docs/SEMANTICS.md for the semantics.
+ */
+#ifndef CES_SIM_INTERNAL_H
+#define CES_SIM_INTERNAL_H
+
+#include "cesync.h"
+#include "../../core/internal.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SIM_NONE UINT32_MAX
+
+/* Step classes of an op. */
+enum sim_class {
+    SIM_C_LOCAL = 0, /* copy, produce, consume, batch, end, fence, flush, record */
+    SIM_C_WRITE = 1,
+    SIM_C_WAIT = 2,
+    SIM_C_AWAIT = 3
+};
+
+/* One op instance of a process's unrolled program. */
+struct sim_op {
+    const struct ces_op *op;
+    uint32_t block, rep, opi; /* where it sits in the graph */
+    uint64_t iter;            /* global iteration */
+    uint32_t qidx;            /* index in its rank's hardware queue */
+    uint32_t slot;            /* write, wait: global slot id (write @*: the rank-0 slot) */
+    uint32_t aux;             /* record/await: record instance slot (SIM_NONE: not awaited);
+                                 consume ==: first expected run */
+    uint32_t naux;            /* consume ==: number of expected runs */
+    uint32_t rec_proc, rec_pos; /* await: the record it refers to */
+    uint8_t cls;              /* enum sim_class */
+    uint8_t dropped;          /* write under a drop fault */
+    uint8_t mcast;            /* write @* */
+    uint8_t pad_;
+};
+
+struct sim_writer {
+    uint32_t proc, pos;
+    uint64_t value;
+};
+
+struct sim_waiter {
+    uint32_t proc, pos;
+    uint64_t value;
+    uint32_t cmp;
+};
+
+/* Expected generation of a byte run of a consume's expected region:
+ * offsets [lo, hi) of region b, generation gen. */
+struct sim_run {
+    uint64_t lo, hi, gen;
+};
+
+struct sim_model {
+    struct ces_ctx *ctx;
+    const struct ces_graph *g;
+    uint32_t ranks, streams, nproc, nbuf, nmaps, nslots, nrec;
+    uint32_t nq;         /* hardware queues per rank */
+    bool shared_queues;  /* some queue holds more than one stream */
+    bool abort_mode;
+    struct sim_op **ops; /* [nproc] unrolled programs */
+    uint32_t *len;       /* [nproc] */
+    uint32_t *stop;      /* [nproc] = len unless a stop fault */
+    uint32_t *queue;     /* [nproc] global queue id rank*nq + q */
+    uint32_t **qseq;     /* [ranks*nq] procs of the queue's ops, in enqueue order */
+    uint32_t *qlen;      /* [ranks*nq] */
+    uint32_t *slot_width;        /* [nslots] */
+    struct ces_slot *slot_name;  /* [nslots] signal, rank, idx */
+    uint32_t *sig_base;          /* [nsignals] first global slot of each signal */
+    uint32_t *wr_off;            /* [nslots+1] CSR into wr (landing writes only) */
+    struct sim_writer *wr;
+    uint32_t *wt_off;            /* [nslots+1] CSR into wt */
+    struct sim_waiter *wt;
+    uint32_t *guard_off;         /* [nproc+1] CSR: positions of waits and awaits */
+    uint32_t *guard;
+    struct sim_run *runs;        /* expected runs of consumes */
+    size_t nruns;
+    uint64_t *buf_size;          /* [nbuf] */
+    /* state layout, in 32-bit words */
+    uint32_t seg_w;              /* words per segment: 11 + nproc */
+    size_t w_pc, w_val, w_sclk, w_pclk, w_rclk, w_fixed;
+    size_t bytes;                /* memory held by the model */
+};
+
+/* Segment word offsets. */
+enum {
+    SEG_LO = 0, SEG_HI = 2, SEG_PRANK = 4, SEG_PBUF = 5, SEG_POFF = 6, SEG_GEN = 8,
+    SEG_WPROC = 9, /* writer proc + 1, 0 = none */
+    SEG_WEP = 10,  /* writer epoch */
+    SEG_READS = 11 /* [nproc] read epochs */
+};
+
+enum sim_flags { SIM_F_RACE = 1u, SIM_F_MISMATCH = 2u, SIM_F_ABORTED = 4u };
+
+struct sim_map {
+    uint32_t n, cap; /* segments */
+    uint32_t *seg;
+};
+
+/* A state value: fixed words + one interval map per (rank, buffer). */
+struct sim_state {
+    uint32_t *w; /* [w_fixed] flags, pc, values, clocks */
+    struct sim_map *maps; /* [nmaps] */
+};
+
+#define SIM_FLAGS(s) ((s)->w[0])
+#define SIM_PC(m, s) ((s)->w + (m)->w_pc)
+#define SIM_PCLK(m, s, p) ((s)->w + (m)->w_pclk + (size_t)(p) * (m)->nproc)
+#define SIM_SCLK(m, s, x) ((s)->w + (m)->w_sclk + (size_t)(x) * (m)->nproc)
+#define SIM_RCLK(m, s, x) ((s)->w + (m)->w_rclk + (size_t)(x) * (m)->nproc)
+
+/* Process status at a state. */
+enum sim_status {
+    SIM_S_DONE = 0,
+    SIM_S_STOPPED,   /* a stop fault */
+    SIM_S_INVISIBLE, /* next op enabled and invisible (executed eagerly) */
+    SIM_S_VISIBLE,   /* next op enabled, a write or wait */
+    SIM_S_WAIT,      /* blocked on a wait */
+    SIM_S_AWAIT,     /* blocked on an await */
+    SIM_S_QUEUE      /* blocked behind its queue head */
+};
+
+/* Details gathered while replaying a trace for a report. */
+struct sim_detail {
+    bool want_race, want_mismatch;
+    bool have_race, have_mismatch;
+    uint32_t step;                 /* 1-based index of the step being executed */
+    struct ces_check_access race[2];
+    uint32_t race_other_proc, race_other_pos;
+    struct ces_check_mismatch mismatch;
+    /* the step just executed */
+    uint32_t kind;
+    uint32_t has_value;
+    uint64_t value;
+};
+
+/* model.c */
+int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
+                        const struct ces_check_opts *opts, struct sim_model **out);
+void ces_sim_model_destroy(struct sim_model *m);
+bool ces_sim_cond(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t v);
+void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos,
+                 struct ces_check_pos *out);
+
+/* state.c */
+int ces_sim_state_init(const struct sim_model *m, struct sim_state *s);
+int ces_sim_state_copy(const struct sim_model *m, struct sim_state *dst,
+                       const struct sim_state *src);
+void ces_sim_state_free(const struct sim_model *m, struct sim_state *s);
+size_t ces_sim_state_bytes(const struct sim_model *m, const struct sim_state *s);
+void ces_sim_state_hash(const struct sim_model *m, const struct sim_state *s, uint64_t h[2]);
+int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_t p);
+/* Executes the next op of p (which must be enabled). */
+int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
+                 struct sim_detail *d);
+/* Wait-for analysis of a state where nothing is enabled.  Returns the
+ * enum ces_verdict class (0 when every process finished); fills the report
+ * structures when `out` is non-NULL. */
+struct sim_blocked_out {
+    struct ces_vec blocked; /* struct ces_check_blocked (edges point into edges) */
+    struct ces_vec edges;   /* struct ces_check_edge, per blocked entry contiguous */
+    struct ces_vec cycle;   /* uint32_t */
+};
+int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint32_t *cls,
+                      struct sim_blocked_out *out);
+
+/* search.c: the runner of one trace used by reports and replays */
+int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const char *text,
+                         struct ces_vec *trace);
+int ces_sim_replay_format(struct ces_ctx *ctx, const uint32_t *trace, size_t n, char **out);
+
+/* --- the report ------------------------------------------------------------ */
+
+/* Defect slots in report order. */
+enum sim_cls { SIM_D_DEADLOCK, SIM_D_HANG, SIM_D_RACE, SIM_D_MISMATCH, SIM_D_ABORTED, SIM_D__N };
+
+struct sim_defect {
+    struct ces_check_defect pub;
+    struct ces_vec steps;   /* struct ces_check_step */
+    struct ces_vec blocked; /* struct ces_check_blocked */
+    struct ces_vec edges;   /* struct ces_check_edge */
+    struct ces_vec cycle;   /* uint32_t */
+    struct ces_vec aborted; /* struct ces_check_pos */
+    char *replay;
+};
+
+struct ces_check_report {
+    struct ces_ctx *ctx;
+    const struct ces_graph *g; /* borrowed: must outlive the report */
+    uint32_t verdict;
+    struct ces_check_stats stats;
+    struct sim_defect *defects[SIM_D__N]; /* in report order, ndefects used */
+    size_t ndefects;
+    struct ces_vec marks; /* struct ces_dot_mark, for the last overlay asked */
+    char title[96];
+};
+
+uint32_t ces_sim_class_bit(int d);
+/* Re-runs `trace` with details and appends the defect of slot `d`. */
+int ces_sim_report_add(struct ces_check_report *rep, const struct sim_model *m, int d,
+                       const uint32_t *trace, size_t n);
+/* Follows `trace` exactly from the initial state (firing the watchdog model
+ * where the trace needs it); errors name the step that does not fit.  With
+ * `steps` non-NULL the steps are recorded; `d` collects details. */
+int ces_sim_follow(const struct sim_model *m, struct sim_state *st, const uint32_t *trace,
+                   size_t n, struct sim_detail *d, struct ces_vec *steps, struct ces_vec *aborted);
+/* True when the state is an end state with a blocked or stopped process. */
+bool ces_sim_stuck(const struct sim_model *m, const struct sim_state *s);
+
+#endif

@@ -1,0 +1,591 @@
+/*
+ * backend/sim/model.c - builds the checker's model of one graph under one
+ * set of options: each (rank, stream) becomes a process running its unrolled
+ * op list (blocks in order, a graph block's ops once per replay), ops get
+ * their hardware-queue index, awaits the record instance they refer to,
+ * writes and waits global slot ids; per slot the writers and waiters; per
+ * process the positions of its guards; per `consume ... ==` the expected
+ * generations.  Faults are applied here (dropped writes, stop positions).
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <string.h>
+
+bool ces_sim_cond(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t v)
+{
+    if (cmp == CES_CMP_EQ)
+        return cur == v;
+    if (width == CES_U32)
+        return (int32_t)(uint32_t)((uint32_t)cur - (uint32_t)v) >= 0;
+    return cur >= v;
+}
+
+void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos, struct ces_check_pos *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->rank = proc / m->streams;
+    out->stream = proc % m->streams;
+    out->index = pos;
+    if (pos < m->len[proc]) {
+        const struct sim_op *o = &m->ops[proc][pos];
+
+        out->block = o->block;
+        out->rep = o->rep;
+        out->op = o->opi;
+        out->iteration = o->iter;
+    }
+}
+
+static void *zalloc(struct sim_model *m, size_t n, size_t size)
+{
+    void *p;
+
+    if (n == 0)
+        n = 1;
+    p = ces_malloc(m->ctx, n * size);
+    if (p != NULL) {
+        memset(p, 0, n * size);
+        m->bytes += n * size;
+    }
+    return p;
+}
+
+void ces_sim_model_destroy(struct sim_model *m)
+{
+    struct ces_ctx *ctx;
+
+    if (m == NULL)
+        return;
+    ctx = m->ctx;
+    if (m->ops != NULL) {
+        for (uint32_t p = 0; p < m->nproc; p++)
+            ces_free(ctx, m->ops[p]);
+    }
+    if (m->qseq != NULL) {
+        for (uint32_t q = 0; q < m->ranks * m->nq; q++)
+            ces_free(ctx, m->qseq[q]);
+    }
+    ces_free(ctx, m->ops);
+    ces_free(ctx, m->len);
+    ces_free(ctx, m->stop);
+    ces_free(ctx, m->queue);
+    ces_free(ctx, m->qseq);
+    ces_free(ctx, m->qlen);
+    ces_free(ctx, m->slot_width);
+    ces_free(ctx, m->slot_name);
+    ces_free(ctx, m->sig_base);
+    ces_free(ctx, m->wr_off);
+    ces_free(ctx, m->wr);
+    ces_free(ctx, m->wt_off);
+    ces_free(ctx, m->wt);
+    ces_free(ctx, m->guard_off);
+    ces_free(ctx, m->guard);
+    ces_free(ctx, m->runs);
+    ces_free(ctx, m->buf_size);
+    ces_free(ctx, m);
+}
+
+static uint32_t slot_of(const struct sim_model *m, const struct ces_slot *s, uint32_t rank)
+{
+    struct ces_signal_info si = ces_graph_signal(m->g, s->sig);
+
+    return m->sig_base[s->sig] + rank * si.slots + s->idx;
+}
+
+static int nomem(struct ces_ctx *ctx)
+{
+    return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory building the checker's model");
+}
+
+/* Unrolls every process's program; fills ops, len, qidx and the queues. */
+static int unroll(struct sim_model *m)
+{
+    const struct ces_graph *g = m->g;
+    uint32_t nb = ces_graph_nblocks(g);
+    uint32_t *cnt = zalloc(m, m->nproc, sizeof(uint32_t));
+    int rc = CES_OK;
+
+    if (cnt == NULL)
+        return nomem(m->ctx);
+    /* Count per process. */
+    for (uint32_t b = 0; b < nb; b++) {
+        struct ces_block_info bi = ces_graph_block(g, b);
+
+        for (uint32_t r = 0; r < m->ranks; r++) {
+            uint32_t n;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+            for (uint32_t i = 0; i < n; i++)
+                cnt[r * m->streams + ops[i].stream] += bi.reps;
+        }
+    }
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        m->ops[p] = zalloc(m, cnt[p], sizeof(struct sim_op));
+        if (m->ops[p] == NULL) {
+            rc = nomem(m->ctx);
+            goto out;
+        }
+    }
+    for (uint32_t b = 0; b < nb; b++) {
+        struct ces_block_info bi = ces_graph_block(g, b);
+
+        for (uint32_t j = 0; j < bi.reps; j++) {
+            for (uint32_t r = 0; r < m->ranks; r++) {
+                uint32_t n;
+                const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+                for (uint32_t i = 0; i < n; i++) {
+                    uint32_t p = r * m->streams + ops[i].stream;
+                    struct sim_op *o = &m->ops[p][m->len[p]++];
+
+                    o->op = &ops[i];
+                    o->block = b;
+                    o->rep = j;
+                    o->opi = i;
+                    o->iter = bi.first_iter + j;
+                    o->aux = SIM_NONE;
+                    o->rec_proc = SIM_NONE;
+                    switch (ops[i].kind) {
+                    case CES_OP_WRITE:
+                        o->cls = SIM_C_WRITE;
+                        o->mcast = ops[i].slot.rank == CES_RANK_ALL;
+                        o->slot = slot_of(m, &ops[i].slot, o->mcast ? 0 : ops[i].slot.rank);
+                        break;
+                    case CES_OP_WAIT:
+                        o->cls = SIM_C_WAIT;
+                        o->slot = slot_of(m, &ops[i].slot, ops[i].slot.rank);
+                        break;
+                    case CES_OP_AWAIT:
+                        o->cls = SIM_C_AWAIT;
+                        break;
+                    default:
+                        o->cls = SIM_C_LOCAL;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+out:
+    ces_free(m->ctx, cnt);
+    m->bytes -= m->nproc * sizeof(uint32_t);
+    return rc;
+}
+
+/* Walks each rank's enqueue order: queue indexes (stopped ops leave the
+ * queue: their host never enqueued them) and await -> record resolution. */
+static int walk_enqueue(struct sim_model *m)
+{
+    const struct ces_graph *g = m->g;
+    uint32_t nb = ces_graph_nblocks(g), ne = ces_graph_nevents(g);
+    uint32_t *pos = zalloc(m, m->streams, sizeof(uint32_t));
+    uint32_t *qn = zalloc(m, m->nq, sizeof(uint32_t));
+    uint32_t *lastrec = zalloc(m, ne * 2, sizeof(uint32_t)); /* proc, pos per event */
+    int rc = CES_OK;
+
+    if (pos == NULL || qn == NULL || lastrec == NULL) {
+        rc = nomem(m->ctx);
+        goto out;
+    }
+    for (uint32_t r = 0; r < m->ranks && rc == CES_OK; r++) {
+        memset(pos, 0, m->streams * sizeof(uint32_t));
+        memset(qn, 0, m->nq * sizeof(uint32_t));
+        for (uint32_t e = 0; e < 2 * ne; e++)
+            lastrec[e] = SIM_NONE;
+        /* first pass counts, second fills */
+        for (int pass = 0; pass < 2 && rc == CES_OK; pass++) {
+            memset(pos, 0, m->streams * sizeof(uint32_t));
+            memset(qn, 0, m->nq * sizeof(uint32_t));
+            for (uint32_t b = 0; b < nb; b++) {
+                struct ces_block_info bi = ces_graph_block(g, b);
+
+                for (uint32_t j = 0; j < bi.reps; j++) {
+                    uint32_t n;
+                    const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+                    for (uint32_t i = 0; i < n; i++) {
+                        uint32_t s = ops[i].stream, p = r * m->streams + s;
+                        uint32_t k = pos[s]++;
+                        uint32_t q = m->queue[p] - r * m->nq;
+                        struct sim_op *o = &m->ops[p][k];
+
+                        if (pass == 1) {
+                            if (o->op->kind == CES_OP_RECORD) {
+                                lastrec[2 * o->op->event] = p;
+                                lastrec[2 * o->op->event + 1] = k;
+                            } else if (o->op->kind == CES_OP_AWAIT) {
+                                o->rec_proc = lastrec[2 * o->op->event];
+                                o->rec_pos = lastrec[2 * o->op->event + 1];
+                                if (o->rec_proc == SIM_NONE) {
+                                    rc = ces_ctx_error(m->ctx, CES_ERR_SEMANTIC,
+                                                       "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32
+                                                       ": 'await' has no 'record' before it",
+                                                       r, s, k);
+                                    goto out;
+                                }
+                            }
+                        }
+                        if (k >= m->stop[p])
+                            continue;
+                        if (pass == 1) {
+                            o->qidx = qn[q];
+                            m->qseq[r * m->nq + q][qn[q]] = p;
+                        }
+                        qn[q]++;
+                    }
+                }
+            }
+            if (pass == 0) {
+                for (uint32_t q = 0; q < m->nq; q++) {
+                    m->qlen[r * m->nq + q] = qn[q];
+                    m->qseq[r * m->nq + q] = zalloc(m, qn[q], sizeof(uint32_t));
+                    if (m->qseq[r * m->nq + q] == NULL) {
+                        rc = nomem(m->ctx);
+                        goto out;
+                    }
+                }
+            }
+        }
+    }
+out:
+    ces_free(m->ctx, pos);
+    ces_free(m->ctx, qn);
+    ces_free(m->ctx, lastrec);
+    return rc;
+}
+
+/* Record instances that some await refers to get a clock slot. */
+static void number_records(struct sim_model *m)
+{
+    m->nrec = 0;
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        for (uint32_t k = 0; k < m->len[p]; k++) {
+            struct sim_op *o = &m->ops[p][k];
+
+            if (o->cls == SIM_C_AWAIT) {
+                struct sim_op *rec = &m->ops[o->rec_proc][o->rec_pos];
+
+                if (rec->aux == SIM_NONE)
+                    rec->aux = m->nrec++;
+                o->aux = rec->aux;
+            }
+        }
+    }
+}
+
+/* Writers (landing writes only) and waiters per slot, guards per process. */
+static int index_slots(struct sim_model *m)
+{
+    size_t nw = 0, nt = 0, ng = 0;
+
+    m->wr_off = zalloc(m, m->nslots + 1, sizeof(uint32_t));
+    m->wt_off = zalloc(m, m->nslots + 1, sizeof(uint32_t));
+    m->guard_off = zalloc(m, m->nproc + 1, sizeof(uint32_t));
+    if (m->wr_off == NULL || m->wt_off == NULL || m->guard_off == NULL)
+        return nomem(m->ctx);
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        for (uint32_t k = 0; k < m->len[p]; k++) {
+            const struct sim_op *o = &m->ops[p][k];
+
+            if (o->cls == SIM_C_WRITE && !o->dropped) {
+                for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++)
+                    m->wr_off[slot_of(m, &o->op->slot, o->mcast ? r : o->op->slot.rank) + 1]++;
+            } else if (o->cls == SIM_C_WAIT) {
+                m->wt_off[o->slot + 1]++;
+            }
+            if (o->cls == SIM_C_WAIT || o->cls == SIM_C_AWAIT)
+                m->guard_off[p + 1]++;
+        }
+    }
+    for (uint32_t x = 0; x < m->nslots; x++) {
+        m->wr_off[x + 1] += m->wr_off[x];
+        m->wt_off[x + 1] += m->wt_off[x];
+    }
+    for (uint32_t p = 0; p < m->nproc; p++)
+        m->guard_off[p + 1] += m->guard_off[p];
+    nw = m->wr_off[m->nslots];
+    nt = m->wt_off[m->nslots];
+    ng = m->guard_off[m->nproc];
+    m->wr = zalloc(m, nw, sizeof(struct sim_writer));
+    m->wt = zalloc(m, nt, sizeof(struct sim_waiter));
+    m->guard = zalloc(m, ng, sizeof(uint32_t));
+    if (m->wr == NULL || m->wt == NULL || m->guard == NULL)
+        return nomem(m->ctx);
+    {
+        uint32_t *fw = zalloc(m, m->nslots, sizeof(uint32_t));
+        uint32_t *ft = zalloc(m, m->nslots, sizeof(uint32_t));
+        uint32_t gi = 0;
+
+        if (fw == NULL || ft == NULL) {
+            ces_free(m->ctx, fw);
+            ces_free(m->ctx, ft);
+            return nomem(m->ctx);
+        }
+        for (uint32_t p = 0; p < m->nproc; p++) {
+            for (uint32_t k = 0; k < m->len[p]; k++) {
+                const struct sim_op *o = &m->ops[p][k];
+
+                if (o->cls == SIM_C_WRITE && !o->dropped) {
+                    for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++) {
+                        uint32_t x = slot_of(m, &o->op->slot, o->mcast ? r : o->op->slot.rank);
+                        struct sim_writer *w = &m->wr[m->wr_off[x] + fw[x]++];
+
+                        w->proc = p;
+                        w->pos = k;
+                        w->value = o->op->value;
+                    }
+                } else if (o->cls == SIM_C_WAIT) {
+                    struct sim_waiter *w = &m->wt[m->wt_off[o->slot] + ft[o->slot]++];
+
+                    w->proc = p;
+                    w->pos = k;
+                    w->value = o->op->value;
+                    w->cmp = o->op->cmp;
+                }
+                if (o->cls == SIM_C_WAIT || o->cls == SIM_C_AWAIT)
+                    m->guard[gi++] = k;
+            }
+        }
+        ces_free(m->ctx, fw);
+        ces_free(m->ctx, ft);
+    }
+    return CES_OK;
+}
+
+/* Expected generations of every `consume A == B@q`: per byte of B, the
+ * latest iteration <= the consume's at which a produce covered it (0 = the
+ * initial contents). */
+static int expected_runs(struct sim_model *m)
+{
+    struct ces_vec prods = {0}, runs = {0};
+    int rc = CES_OK;
+    struct prod {
+        uint32_t buf, rank;
+        uint64_t lo, hi, iter;
+    };
+
+    for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
+        for (uint32_t k = 0; k < m->len[p] && rc == CES_OK; k++) {
+            const struct sim_op *o = &m->ops[p][k];
+
+            if (o->op->kind == CES_OP_PRODUCE) {
+                struct prod pr = {o->op->a.buf, o->op->a.rank, o->op->a.lo, o->op->a.hi,
+                                  o->iter};
+                rc = ces_vec_push(m->ctx, &prods, sizeof(pr), &pr);
+            }
+        }
+    }
+    for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
+        for (uint32_t k = 0; k < m->len[p] && rc == CES_OK; k++) {
+            struct sim_op *o = &m->ops[p][k];
+            const struct ces_region *b = &o->op->b;
+            size_t first = runs.len;
+
+            if (o->op->kind != CES_OP_CONSUME || !(o->op->flags & CES_OPF_EXPECT))
+                continue;
+            {
+                struct sim_run r0 = {b->lo, b->hi, 0};
+
+                rc = ces_vec_push(m->ctx, &runs, sizeof(r0), &r0);
+            }
+            for (size_t i = 0; i < prods.len && rc == CES_OK; i++) {
+                const struct prod *pr = &CES_VEC_AT(&prods, struct prod, i);
+
+                if (pr->buf != b->buf || pr->rank != b->rank || pr->iter > o->iter ||
+                    pr->hi <= b->lo || pr->lo >= b->hi)
+                    continue;
+                /* raise gen to pr->iter on [max(lo), min(hi)) splitting runs */
+                for (size_t j = first; j < runs.len && rc == CES_OK; j++) {
+                    struct sim_run cur = CES_VEC_AT(&runs, struct sim_run, j);
+                    uint64_t lo = pr->lo > cur.lo ? pr->lo : cur.lo;
+                    uint64_t hi = pr->hi < cur.hi ? pr->hi : cur.hi;
+
+                    if (lo >= hi || cur.gen >= pr->iter)
+                        continue;
+                    if (lo > cur.lo) { /* split off the head */
+                        struct sim_run tail = {lo, cur.hi, cur.gen};
+
+                        CES_VEC_AT(&runs, struct sim_run, j).hi = lo;
+                        rc = ces_vec_reserve(m->ctx, &runs, sizeof(tail), 1);
+                        if (rc != CES_OK)
+                            break;
+                        memmove(&CES_VEC_AT(&runs, struct sim_run, j + 2),
+                                &CES_VEC_AT(&runs, struct sim_run, j + 1),
+                                (runs.len - j - 1) * sizeof(tail));
+                        CES_VEC_AT(&runs, struct sim_run, j + 1) = tail;
+                        runs.len++;
+                        continue; /* the tail is visited next */
+                    }
+                    if (hi < cur.hi) { /* split off the tail */
+                        struct sim_run tail = {hi, cur.hi, cur.gen};
+
+                        rc = ces_vec_reserve(m->ctx, &runs, sizeof(tail), 1);
+                        if (rc != CES_OK)
+                            break;
+                        memmove(&CES_VEC_AT(&runs, struct sim_run, j + 2),
+                                &CES_VEC_AT(&runs, struct sim_run, j + 1),
+                                (runs.len - j - 1) * sizeof(tail));
+                        CES_VEC_AT(&runs, struct sim_run, j + 1) = tail;
+                        CES_VEC_AT(&runs, struct sim_run, j).hi = hi;
+                        runs.len++;
+                    }
+                    CES_VEC_AT(&runs, struct sim_run, j).gen = pr->iter;
+                }
+            }
+            o->aux = (uint32_t)first;
+            o->naux = (uint32_t)(runs.len - first);
+        }
+    }
+    if (rc == CES_OK) {
+        m->runs = runs.data;
+        m->nruns = runs.len;
+        m->bytes += runs.cap * sizeof(struct sim_run);
+        runs.data = NULL;
+    } else {
+        rc = nomem(m->ctx);
+    }
+    ces_vec_free(m->ctx, &prods);
+    ces_vec_free(m->ctx, &runs);
+    return rc;
+}
+
+static int apply_faults(struct sim_model *m, const struct ces_check_opts *opts)
+{
+    for (size_t i = 0; i < opts->nfaults; i++) {
+        const struct ces_fault *f = &opts->faults[i];
+        char spec[96];
+        uint32_t p;
+
+        ces_fault_format(f, spec, sizeof(spec));
+        if (f->rank >= m->ranks || f->stream >= m->streams)
+            return ces_ctx_error(m->ctx, CES_ERR_INVALID,
+                                 "fault %s: no such stream (ranks 0..%" PRIu32
+                                 ", streams 0..%" PRIu32 ")",
+                                 spec, m->ranks - 1, m->streams - 1);
+        p = f->rank * m->streams + f->stream;
+        if (f->index >= m->len[p])
+            return ces_ctx_error(m->ctx, CES_ERR_INVALID,
+                                 "fault %s: r%" PRIu32 ".s%" PRIu32 " has %" PRIu32
+                                 " ops (#0..#%" PRIu32 ")",
+                                 spec, f->rank, f->stream, m->len[p],
+                                 m->len[p] == 0 ? 0 : m->len[p] - 1);
+        if (f->kind == CES_FAULT_DROP) {
+            if (m->ops[p][f->index].cls != SIM_C_WRITE)
+                return ces_ctx_error(m->ctx, CES_ERR_INVALID,
+                                     "fault %s: expected a write at that position, found '%s'",
+                                     spec, ces_op_kind_name(m->ops[p][f->index].op->kind));
+            m->ops[p][f->index].dropped = 1;
+        } else if (f->kind == CES_FAULT_STOP) {
+            if (f->index < m->stop[p])
+                m->stop[p] = f->index;
+        } else {
+            return ces_ctx_error(m->ctx, CES_ERR_INVALID, "fault kind %" PRIu32 " unknown",
+                                 f->kind);
+        }
+    }
+    return CES_OK;
+}
+
+int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
+                        const struct ces_check_opts *opts, struct sim_model **out)
+{
+    struct sim_model *m;
+    uint32_t nsig;
+    int rc;
+
+    *out = NULL;
+    m = ces_malloc(ctx, sizeof(*m));
+    if (m == NULL)
+        return nomem(ctx);
+    memset(m, 0, sizeof(*m));
+    m->ctx = ctx;
+    m->g = g;
+    m->bytes = sizeof(*m);
+    m->ranks = ces_graph_ranks(g);
+    m->streams = ces_graph_streams(g);
+    m->nproc = m->ranks * m->streams;
+    m->nbuf = ces_graph_nbuffers(g);
+    m->nmaps = m->ranks * m->nbuf;
+    m->abort_mode = (opts->flags & CES_CHECK_ABORT) != 0;
+    nsig = ces_graph_nsignals(g);
+    {
+        uint32_t c = ces_graph_connections(g);
+
+        m->nq = (c == 0 || c >= m->streams) ? m->streams : c;
+        m->shared_queues = m->nq < m->streams;
+    }
+    m->ops = zalloc(m, m->nproc, sizeof(struct sim_op *));
+    m->len = zalloc(m, m->nproc, sizeof(uint32_t));
+    m->stop = zalloc(m, m->nproc, sizeof(uint32_t));
+    m->queue = zalloc(m, m->nproc, sizeof(uint32_t));
+    m->qseq = zalloc(m, (size_t)m->ranks * m->nq, sizeof(uint32_t *));
+    m->qlen = zalloc(m, (size_t)m->ranks * m->nq, sizeof(uint32_t));
+    m->sig_base = zalloc(m, nsig, sizeof(uint32_t));
+    m->buf_size = zalloc(m, m->nbuf, sizeof(uint64_t));
+    if (m->ops == NULL || m->len == NULL || m->stop == NULL || m->queue == NULL ||
+        m->qseq == NULL || m->qlen == NULL || m->sig_base == NULL || m->buf_size == NULL) {
+        rc = nomem(ctx);
+        goto fail;
+    }
+    for (uint32_t b = 0; b < m->nbuf; b++)
+        m->buf_size[b] = ces_graph_buffer(g, b).size;
+    m->nslots = 0;
+    for (uint32_t s = 0; s < nsig; s++) {
+        m->sig_base[s] = m->nslots;
+        m->nslots += ces_graph_signal(g, s).slots * m->ranks;
+    }
+    m->slot_width = zalloc(m, m->nslots, sizeof(uint32_t));
+    m->slot_name = zalloc(m, m->nslots, sizeof(struct ces_slot));
+    if (m->slot_width == NULL || m->slot_name == NULL) {
+        rc = nomem(ctx);
+        goto fail;
+    }
+    for (uint32_t s = 0; s < nsig; s++) {
+        struct ces_signal_info si = ces_graph_signal(g, s);
+
+        for (uint32_t r = 0; r < m->ranks; r++) {
+            for (uint32_t i = 0; i < si.slots; i++) {
+                uint32_t x = m->sig_base[s] + r * si.slots + i;
+
+                m->slot_width[x] = si.width;
+                m->slot_name[x].sig = s;
+                m->slot_name[x].rank = r;
+                m->slot_name[x].idx = i;
+            }
+        }
+    }
+    for (uint32_t p = 0; p < m->nproc; p++)
+        m->queue[p] = (p / m->streams) * m->nq + (p % m->streams) % m->nq;
+    rc = unroll(m);
+    if (rc != CES_OK)
+        goto fail;
+    for (uint32_t p = 0; p < m->nproc; p++)
+        m->stop[p] = m->len[p];
+    rc = apply_faults(m, opts);
+    if (rc != CES_OK)
+        goto fail;
+    rc = walk_enqueue(m);
+    if (rc != CES_OK)
+        goto fail;
+    number_records(m);
+    rc = index_slots(m);
+    if (rc != CES_OK)
+        goto fail;
+    rc = expected_runs(m);
+    if (rc != CES_OK)
+        goto fail;
+    m->seg_w = SEG_READS + m->nproc;
+    m->w_pc = 1;
+    m->w_val = m->w_pc + m->nproc;
+    m->w_sclk = m->w_val + 2 * (size_t)m->nslots;
+    m->w_pclk = m->w_sclk + (size_t)m->nslots * m->nproc;
+    m->w_rclk = m->w_pclk + (size_t)m->nproc * m->nproc;
+    m->w_fixed = m->w_rclk + (size_t)m->nrec * m->nproc;
+    *out = m;
+    return CES_OK;
+fail:
+    ces_sim_model_destroy(m);
+    return rc;
+}

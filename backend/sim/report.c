@@ -1,0 +1,587 @@
+/*
+ * backend/sim/report.c - the check report: per defect class the shortest
+ * counterexample found, re-run step by step to gather its details (numbered
+ * steps with observed values, the blocked set with its wait-for edges and
+ * cycle, the racing accesses, the mismatching bytes), the replay string;
+ * and its renderings: text, JSON, the dot overlay.
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+uint32_t ces_sim_class_bit(int d)
+{
+    static const uint32_t bits[SIM_D__N] = {CES_V_DEADLOCK, CES_V_HANG, CES_V_RACE,
+                                            CES_V_MISMATCH, CES_CHECK_ABORTED};
+
+    return bits[d];
+}
+
+static void defect_free(struct ces_ctx *ctx, struct sim_defect *d)
+{
+    if (d == NULL)
+        return;
+    ces_vec_free(ctx, &d->steps);
+    ces_vec_free(ctx, &d->blocked);
+    ces_vec_free(ctx, &d->edges);
+    ces_vec_free(ctx, &d->cycle);
+    ces_vec_free(ctx, &d->aborted);
+    ces_free(ctx, d->replay);
+    ces_free(ctx, d);
+}
+
+void ces_check_report_destroy(struct ces_check_report *r)
+{
+    if (r == NULL)
+        return;
+    for (size_t i = 0; i < r->ndefects; i++)
+        defect_free(r->ctx, r->defects[i]);
+    ces_vec_free(r->ctx, &r->marks);
+    ces_free(r->ctx, r);
+}
+
+int ces_sim_report_add(struct ces_check_report *rep, const struct sim_model *m, int dc,
+                       const uint32_t *trace, size_t n)
+{
+    struct ces_ctx *ctx = rep->ctx;
+    struct sim_defect *d = ces_malloc(ctx, sizeof(*d));
+    struct sim_detail det;
+    struct sim_state st = {0};
+    int rc;
+
+    if (d == NULL)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory writing the report");
+    memset(d, 0, sizeof(*d));
+    memset(&det, 0, sizeof(det));
+    det.want_race = dc == SIM_D_RACE;
+    det.want_mismatch = dc == SIM_D_MISMATCH;
+    rc = ces_sim_state_init(m, &st);
+    if (rc == CES_OK)
+        rc = ces_sim_follow(m, &st, trace, n, &det, &d->steps, &d->aborted);
+    if (rc == CES_OK && (dc == SIM_D_DEADLOCK || dc == SIM_D_HANG)) {
+        struct sim_blocked_out bo;
+        uint32_t cls;
+
+        memset(&bo, 0, sizeof(bo));
+        rc = ces_sim_end_class(m, &st, &cls, &bo);
+        d->blocked = bo.blocked;
+        d->edges = bo.edges;
+        d->cycle = bo.cycle;
+        for (size_t i = 0; rc == CES_OK && i < d->blocked.len; i++) {
+            struct ces_check_blocked *b = &CES_VEC_AT(&d->blocked, struct ces_check_blocked, i);
+            size_t off = (size_t)(uintptr_t)b->edges;
+
+            b->edges = b->nedges > 0 ? &CES_VEC_AT(&d->edges, struct ces_check_edge, off) : NULL;
+        }
+    }
+    if (rc == CES_OK && dc == SIM_D_RACE && det.have_race) {
+        d->pub.race[0] = det.race[0];
+        d->pub.race[1] = det.race[1];
+        for (size_t i = 0; i < d->steps.len; i++) {
+            const struct ces_check_step *s = &CES_VEC_AT(&d->steps, struct ces_check_step, i);
+
+            if (s->pos.rank * m->streams + s->pos.stream == det.race_other_proc &&
+                s->pos.index == det.race_other_pos)
+                d->pub.race[0].step = (uint32_t)i + 1;
+        }
+    }
+    if (rc == CES_OK && dc == SIM_D_MISMATCH && det.have_mismatch)
+        d->pub.mismatch = det.mismatch;
+    if (rc == CES_OK)
+        rc = ces_sim_replay_format(ctx, trace, n, &d->replay);
+    ces_sim_state_free(m, &st);
+    if (rc != CES_OK) {
+        defect_free(ctx, d);
+        return rc == CES_ERR_NOMEM ? ces_ctx_error(ctx, rc, "out of memory writing the report")
+                                   : rc;
+    }
+    d->pub.cls = ces_sim_class_bit(dc);
+    d->pub.replay = d->replay;
+    d->pub.nsteps = d->steps.len;
+    d->pub.steps = d->steps.data;
+    d->pub.nblocked = d->blocked.len;
+    d->pub.blocked = d->blocked.data;
+    d->pub.ncycle = d->cycle.len;
+    d->pub.cycle = d->cycle.data;
+    d->pub.naborted = d->aborted.len;
+    d->pub.aborted = d->aborted.data;
+    rep->defects[rep->ndefects++] = d;
+    if (dc != SIM_D_ABORTED)
+        rep->verdict |= d->pub.cls;
+    return CES_OK;
+}
+
+uint32_t ces_check_report_verdict(const struct ces_check_report *r)
+{
+    return r != NULL ? r->verdict : 0;
+}
+
+struct ces_check_stats ces_check_report_stats(const struct ces_check_report *r)
+{
+    struct ces_check_stats s;
+
+    if (r != NULL)
+        return r->stats;
+    memset(&s, 0, sizeof(s));
+    return s;
+}
+
+size_t ces_check_report_ndefects(const struct ces_check_report *r)
+{
+    return r != NULL ? r->ndefects : 0;
+}
+
+const struct ces_check_defect *ces_check_report_defect(const struct ces_check_report *r,
+                                                       size_t i)
+{
+    if (r == NULL || i >= r->ndefects)
+        return NULL;
+    return &r->defects[i]->pub;
+}
+
+int ces_verdict_format(uint32_t verdict, char *buf, size_t size)
+{
+    static const struct {
+        uint32_t bit;
+        const char *name;
+    } names[] = {{CES_V_DEADLOCK, "DEADLOCK"},
+                 {CES_V_HANG, "HANG"},
+                 {CES_V_RACE, "RACE"},
+                 {CES_V_MISMATCH, "MISMATCH"},
+                 {CES_V_INCOMPLETE, "INCOMPLETE"}};
+    char tmp[64] = "";
+    size_t len = 0;
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (verdict & names[i].bit)
+            len += (size_t)snprintf(tmp + len, sizeof(tmp) - len, "%s%s", len ? "," : "",
+                                    names[i].name);
+    }
+    if (len == 0)
+        snprintf(tmp, sizeof(tmp), "OK");
+    return snprintf(buf, size, "%s", tmp);
+}
+
+/* --- text ----------------------------------------------------------------------- */
+
+static const struct ces_op *op_at(const struct ces_graph *g, const struct ces_check_pos *p)
+{
+    uint32_t n;
+    const struct ces_op *ops = ces_graph_ops(g, p->block, p->rank, &n);
+
+    return p->op < n ? &ops[p->op] : NULL;
+}
+
+static void fmt_pos_op(struct ces_sb *sb, const struct ces_graph *g,
+                       const struct ces_check_pos *p)
+{
+    char buf[256];
+    const struct ces_op *op = op_at(g, p);
+
+    if (op != NULL)
+        ces_op_format(g, p->rank, op, buf, sizeof(buf));
+    else
+        snprintf(buf, sizeof(buf), "?");
+    ces_sb_printf(sb, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " %s", p->rank, p->stream, p->index,
+                  buf);
+}
+
+static void fmt_region(struct ces_sb *sb, const struct ces_graph *g, const struct ces_region *r)
+{
+    ces_sb_printf(sb, "%s@%" PRIu32 "[%" PRIu64 ":%" PRIu64 "]", ces_graph_buffer(g, r->buf).name,
+                  r->rank, r->lo, r->hi);
+}
+
+static void fmt_prov(struct ces_sb *sb, const struct ces_graph *g,
+                     const struct ces_check_prov *p, uint64_t len)
+{
+    ces_sb_printf(sb, "%s@%" PRIu32 "[%" PRIu64 ":%" PRIu64 "] ", ces_graph_buffer(g, p->buf).name,
+                  p->rank, p->off, p->off + len);
+    if (p->gen == 0)
+        ces_sb_puts(sb, "(initial contents)");
+    else
+        ces_sb_printf(sb, "of iteration %" PRIu64, p->gen);
+}
+
+static void fmt_slot(struct ces_sb *sb, const struct ces_graph *g, const struct ces_slot *s)
+{
+    ces_sb_printf(sb, "%s[%" PRIu32 "]@%" PRIu32, ces_graph_signal(g, s->sig).name, s->idx,
+                  s->rank);
+}
+
+static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g,
+                        const struct ces_check_defect *d)
+{
+    ces_sb_puts(sb, "  blocked:\n");
+    for (size_t i = 0; i < d->nblocked; i++) {
+        const struct ces_check_blocked *b = &d->blocked[i];
+
+        ces_sb_puts(sb, "    ");
+        if (b->reason == CES_BLOCK_STOPPED) {
+            ces_sb_printf(sb, "r%" PRIu32 ".s%" PRIu32 " stopped by a fault before ", b->pos.rank,
+                          b->pos.stream);
+            fmt_pos_op(sb, g, &b->pos);
+            ces_sb_puts(sb, "\n");
+            continue;
+        }
+        fmt_pos_op(sb, g, &b->pos);
+        if (b->reason == CES_BLOCK_WAIT) {
+            ces_sb_puts(sb, ": ");
+            fmt_slot(sb, g, &b->slot);
+            ces_sb_printf(sb, " holds %" PRIu64 ", awaits %s %" PRIu64 "\n", b->held,
+                          b->cmp == CES_CMP_EQ ? "==" : ">=", b->awaited);
+            if (b->nedges == 0)
+                ces_sb_puts(sb, "      no stream still holds a write that would satisfy it\n");
+        } else if (b->reason == CES_BLOCK_AWAIT) {
+            ces_sb_puts(sb, ": its record has not run\n");
+        } else {
+            ces_sb_puts(sb, ": behind the head of its hardware queue\n");
+        }
+        for (size_t e = 0; e < b->nedges; e++) {
+            const struct ces_check_edge *ed = &b->edges[e];
+            const struct ces_check_blocked *t = &d->blocked[ed->to];
+
+            ces_sb_puts(sb, b->reason == CES_BLOCK_WAIT    ? "      could be written by "
+                            : b->reason == CES_BLOCK_AWAIT ? "      needs the record "
+                                                           : "      queue head ");
+            fmt_pos_op(sb, g, &ed->pos);
+            if (t->reason == CES_BLOCK_STOPPED)
+                ces_sb_printf(sb, ", but r%" PRIu32 ".s%" PRIu32 " was stopped by a fault\n",
+                              t->pos.rank, t->pos.stream);
+            else if (t == b)
+                ces_sb_puts(sb, ", later on this same stream\n");
+            else
+                ces_sb_printf(sb, ", but r%" PRIu32 ".s%" PRIu32 " is blocked at r%" PRIu32
+                              ".s%" PRIu32 "#%" PRIu32 "\n",
+                              t->pos.rank, t->pos.stream, t->pos.rank, t->pos.stream,
+                              t->pos.index);
+        }
+    }
+    if (d->ncycle > 0) {
+        ces_sb_puts(sb, "  cycle:");
+        for (size_t i = 0; i <= d->ncycle; i++) {
+            const struct ces_check_pos *p = &d->blocked[d->cycle[i % d->ncycle]].pos;
+
+            ces_sb_printf(sb, "%s r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, i ? " ->" : "", p->rank,
+                          p->stream, p->index);
+        }
+        ces_sb_puts(sb, "\n");
+    }
+}
+
+static void fmt_access(struct ces_sb *sb, const struct ces_graph *g,
+                       const struct ces_check_access *a)
+{
+    fmt_pos_op(sb, g, &a->pos);
+    ces_sb_printf(sb, "  %s ", a->write ? "writes" : "reads");
+    fmt_region(sb, g, &a->region);
+    if (a->step > 0)
+        ces_sb_printf(sb, " (step %" PRIu32 ")", a->step);
+    ces_sb_puts(sb, "\n");
+}
+
+static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g,
+                       const struct ces_check_defect *d)
+{
+    if (d->cls == CES_CHECK_ABORTED)
+        ces_sb_printf(sb, "WATCHDOG: an execution where it fired, %zu steps\n", d->nsteps);
+    else {
+        char v[32];
+
+        ces_verdict_format(d->cls, v, sizeof(v));
+        ces_sb_printf(sb, "%s: counterexample of %zu steps\n", v, d->nsteps);
+    }
+    for (size_t i = 0; i < d->nsteps; i++) {
+        const struct ces_check_step *s = &d->steps[i];
+
+        ces_sb_printf(sb, "%5zu ", i + 1);
+        fmt_pos_op(sb, g, &s->pos);
+        if (s->kind == CES_STEP_DROPPED)
+            ces_sb_puts(sb, "  (dropped by a fault)");
+        else if (s->kind == CES_STEP_ABORTED)
+            ces_sb_puts(sb, "  (released by the watchdog)");
+        else if (s->has_value && op_at(g, &s->pos) != NULL &&
+                 op_at(g, &s->pos)->kind == CES_OP_WAIT)
+            ces_sb_printf(sb, "  (value %" PRIu64 ")", s->value);
+        ces_sb_puts(sb, "\n");
+    }
+    ces_sb_printf(sb, "  replay: %s\n", d->replay);
+    if (d->cls == CES_V_DEADLOCK || d->cls == CES_V_HANG)
+        fmt_blocked(sb, g, d);
+    if (d->cls == CES_V_RACE) {
+        ces_sb_puts(sb, "  race, not ordered by happens-before:\n    ");
+        fmt_access(sb, g, &d->race[0]);
+        ces_sb_puts(sb, "    ");
+        fmt_access(sb, g, &d->race[1]);
+    }
+    if (d->cls == CES_V_MISMATCH) {
+        const struct ces_check_mismatch *mm = &d->mismatch;
+        uint64_t len = mm->region.hi - mm->region.lo;
+
+        ces_sb_puts(sb, "  mismatch at ");
+        fmt_pos_op(sb, g, &mm->pos);
+        ces_sb_puts(sb, ":\n    ");
+        fmt_region(sb, g, &mm->region);
+        ces_sb_puts(sb, " holds ");
+        fmt_prov(sb, g, &mm->found, len);
+        ces_sb_puts(sb, "\n    expected ");
+        fmt_prov(sb, g, &mm->expected, len);
+        ces_sb_puts(sb, "\n");
+    }
+    if (d->cls == CES_CHECK_ABORTED) {
+        ces_sb_printf(sb, "  released with an error: %zu waits/awaits", d->naborted);
+        for (size_t i = 0; i < d->naborted && i < 8; i++)
+            ces_sb_printf(sb, "%s r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, i ? "," : "",
+                          d->aborted[i].rank, d->aborted[i].stream, d->aborted[i].index);
+        ces_sb_puts(sb, d->naborted > 8 ? " ...\n" : "\n");
+    }
+}
+
+static void fmt_bytes(struct ces_sb *sb, uint64_t b)
+{
+    if (b >= (UINT64_C(1) << 30))
+        ces_sb_printf(sb, "%.2f GiB", (double)b / (double)(UINT64_C(1) << 30));
+    else if (b >= (UINT64_C(1) << 20))
+        ces_sb_printf(sb, "%.1f MiB", (double)b / (double)(UINT64_C(1) << 20));
+    else
+        ces_sb_printf(sb, "%.1f KiB", (double)b / 1024.0);
+}
+
+int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r, char **text,
+                          size_t *len)
+{
+    struct ces_sb sb;
+    char v[64];
+    const struct ces_check_stats *s;
+
+    if (ctx == NULL || r == NULL || text == NULL)
+        return CES_ERR_INVALID;
+    s = &r->stats;
+    ces_sb_init(&sb, ctx);
+    ces_verdict_format(r->verdict, v, sizeof(v));
+    ces_sb_printf(&sb, "verdict: %s\n", v);
+    if (s->mode == CES_CHECK_RANDOM)
+        ces_sb_printf(&sb, "coverage: %" PRIu64 " random executions - a sample, not a proof\n",
+                      s->executions);
+    else if (s->mode == CES_CHECK_REPLAY)
+        ces_sb_puts(&sb, "coverage: one replayed execution\n");
+    else if (!s->complete)
+        ces_sb_printf(&sb, "coverage: a bound stopped the search after %" PRIu64 " states\n",
+                      s->states);
+    if (s->aborted > 0)
+        ces_sb_printf(&sb, "watchdog: fired in %" PRIu64 " end states; every blocked stream was "
+                      "released with an error\n", s->aborted);
+    for (size_t i = 0; i < r->ndefects; i++)
+        fmt_defect(&sb, r->g, &r->defects[i]->pub);
+    ces_sb_printf(&sb, "statistics: %" PRIu64 " states, %" PRIu64 " transitions, %" PRIu64
+                  " executions, %.3f s, %.0f states/s, peak memory ",
+                  s->states, s->transitions, s->executions, s->seconds,
+                  s->seconds > 0 ? (double)s->states / s->seconds : 0.0);
+    fmt_bytes(&sb, s->peak_memory);
+    ces_sb_puts(&sb, "\n");
+    return ces_sb_finish(&sb, text, len);
+}
+
+int ces_check_report_print(struct ces_ctx *ctx, const struct ces_check_report *r, FILE *f)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+
+    if (f == NULL)
+        return CES_ERR_INVALID;
+    rc = ces_check_report_text(ctx, r, &text, &len);
+    if (rc != CES_OK)
+        return rc;
+    if (fwrite(text, 1, len, f) != len)
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "writing the report failed");
+    ces_free(ctx, text);
+    return rc;
+}
+
+/* --- JSON ---------------------------------------------------------------------- */
+
+static void json_str(struct ces_sb *sb, const char *s)
+{
+    ces_sb_puts(sb, "\"");
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            ces_sb_printf(sb, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            ces_sb_printf(sb, "\\u%04x", (unsigned)(unsigned char)*s);
+        else
+            ces_sb_printf(sb, "%c", *s);
+    }
+    ces_sb_puts(sb, "\"");
+}
+
+static void json_pos(struct ces_sb *sb, const struct ces_graph *g, const struct ces_check_pos *p)
+{
+    char where[64], buf[256];
+    const struct ces_op *op = op_at(g, p);
+
+    snprintf(where, sizeof(where), "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, p->rank, p->stream,
+             p->index);
+    if (op != NULL)
+        ces_op_format(g, p->rank, op, buf, sizeof(buf));
+    else
+        buf[0] = '\0';
+    ces_sb_puts(sb, "\"pos\":");
+    json_str(sb, where);
+    ces_sb_puts(sb, ",\"op\":");
+    json_str(sb, buf);
+    ces_sb_printf(sb, ",\"iteration\":%" PRIu64, p->iteration);
+}
+
+static void json_region(struct ces_sb *sb, const struct ces_graph *g, const struct ces_region *r)
+{
+    ces_sb_puts(sb, "{\"buffer\":");
+    json_str(sb, ces_graph_buffer(g, r->buf).name);
+    ces_sb_printf(sb, ",\"rank\":%" PRIu32 ",\"lo\":%" PRIu64 ",\"hi\":%" PRIu64 "}", r->rank,
+                  r->lo, r->hi);
+}
+
+static void json_prov(struct ces_sb *sb, const struct ces_graph *g, const struct ces_check_prov *p)
+{
+    ces_sb_puts(sb, "{\"buffer\":");
+    json_str(sb, ces_graph_buffer(g, p->buf).name);
+    ces_sb_printf(sb, ",\"rank\":%" PRIu32 ",\"offset\":%" PRIu64 ",\"generation\":%" PRIu64 "}",
+                  p->rank, p->off, p->gen);
+}
+
+int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r, char **text,
+                          size_t *len)
+{
+    static const char *const modes[] = {"exhaustive", "random", "replay"};
+    static const char *const reasons[] = {"wait", "await", "queue", "stopped"};
+    static const char *const kinds[] = {"op", "dropped", "aborted"};
+    struct ces_sb sb;
+    char v[64];
+    const struct ces_check_stats *s;
+
+    if (ctx == NULL || r == NULL || text == NULL)
+        return CES_ERR_INVALID;
+    s = &r->stats;
+    ces_sb_init(&sb, ctx);
+    ces_verdict_format(r->verdict, v, sizeof(v));
+    ces_sb_puts(&sb, "{\"verdict\":");
+    json_str(&sb, v);
+    ces_sb_printf(&sb, ",\"bits\":%" PRIu32 ",\"mode\":\"%s\",\"complete\":%s,", r->verdict,
+                  modes[s->mode < 3 ? s->mode : 0], s->complete ? "true" : "false");
+    ces_sb_printf(&sb, "\"stats\":{\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
+                  ",\"executions\":%" PRIu64 ",\"aborted\":%" PRIu64 ",\"max_depth\":%" PRIu64
+                  ",\"seconds\":%.6f,\"states_per_second\":%.1f,\"peak_memory\":%" PRIu64 "},",
+                  s->states, s->transitions, s->executions, s->aborted, s->max_depth, s->seconds,
+                  s->seconds > 0 ? (double)s->states / s->seconds : 0.0, s->peak_memory);
+    ces_sb_puts(&sb, "\"defects\":[");
+    for (size_t i = 0; i < r->ndefects; i++) {
+        const struct ces_check_defect *d = &r->defects[i]->pub;
+
+        ces_verdict_format(d->cls, v, sizeof(v));
+        ces_sb_printf(&sb, "%s{\"class\":\"%s\",\"replay\":", i ? "," : "",
+                      d->cls == CES_CHECK_ABORTED ? "WATCHDOG" : v);
+        json_str(&sb, d->replay);
+        ces_sb_puts(&sb, ",\"steps\":[");
+        for (size_t k = 0; k < d->nsteps; k++) {
+            ces_sb_printf(&sb, "%s{\"n\":%zu,", k ? "," : "", k + 1);
+            json_pos(&sb, r->g, &d->steps[k].pos);
+            ces_sb_printf(&sb, ",\"kind\":\"%s\"", kinds[d->steps[k].kind % 3]);
+            if (d->steps[k].has_value)
+                ces_sb_printf(&sb, ",\"value\":%" PRIu64, d->steps[k].value);
+            ces_sb_puts(&sb, "}");
+        }
+        ces_sb_puts(&sb, "]");
+        if (d->cls == CES_V_DEADLOCK || d->cls == CES_V_HANG) {
+            ces_sb_puts(&sb, ",\"blocked\":[");
+            for (size_t k = 0; k < d->nblocked; k++) {
+                const struct ces_check_blocked *b = &d->blocked[k];
+
+                ces_sb_printf(&sb, "%s{", k ? "," : "");
+                json_pos(&sb, r->g, &b->pos);
+                ces_sb_printf(&sb, ",\"reason\":\"%s\"", reasons[b->reason % 4]);
+                if (b->reason == CES_BLOCK_WAIT)
+                    ces_sb_printf(&sb, ",\"held\":%" PRIu64 ",\"awaited\":%" PRIu64, b->held,
+                                  b->awaited);
+                ces_sb_puts(&sb, ",\"edges\":[");
+                for (size_t e = 0; e < b->nedges; e++) {
+                    ces_sb_printf(&sb, "%s{", e ? "," : "");
+                    json_pos(&sb, r->g, &b->edges[e].pos);
+                    ces_sb_printf(&sb, ",\"to\":%" PRIu32 "}", b->edges[e].to);
+                }
+                ces_sb_puts(&sb, "]}");
+            }
+            ces_sb_puts(&sb, "],\"cycle\":[");
+            for (size_t k = 0; k < d->ncycle; k++)
+                ces_sb_printf(&sb, "%s%" PRIu32, k ? "," : "", d->cycle[k]);
+            ces_sb_puts(&sb, "]");
+        }
+        if (d->cls == CES_V_RACE) {
+            ces_sb_puts(&sb, ",\"race\":[");
+            for (int k = 0; k < 2; k++) {
+                ces_sb_printf(&sb, "%s{", k ? "," : "");
+                json_pos(&sb, r->g, &d->race[k].pos);
+                ces_sb_printf(&sb, ",\"write\":%s,\"step\":%" PRIu32 ",\"region\":",
+                              d->race[k].write ? "true" : "false", d->race[k].step);
+                json_region(&sb, r->g, &d->race[k].region);
+                ces_sb_puts(&sb, "}");
+            }
+            ces_sb_puts(&sb, "]");
+        }
+        if (d->cls == CES_V_MISMATCH) {
+            ces_sb_puts(&sb, ",\"mismatch\":{");
+            json_pos(&sb, r->g, &d->mismatch.pos);
+            ces_sb_puts(&sb, ",\"region\":");
+            json_region(&sb, r->g, &d->mismatch.region);
+            ces_sb_puts(&sb, ",\"expected\":");
+            json_prov(&sb, r->g, &d->mismatch.expected);
+            ces_sb_puts(&sb, ",\"found\":");
+            json_prov(&sb, r->g, &d->mismatch.found);
+            ces_sb_puts(&sb, "}");
+        }
+        ces_sb_puts(&sb, "}");
+    }
+    ces_sb_puts(&sb, "]}\n");
+    return ces_sb_finish(&sb, text, len);
+}
+
+/* --- the dot overlay ----------------------------------------------------------- */
+
+static int mark(struct ces_check_report *r, const struct ces_check_pos *p, uint32_t step,
+                uint32_t style)
+{
+    struct ces_dot_mark mk = {p->block, p->rank, p->op, step, style};
+
+    return ces_vec_push(r->ctx, &r->marks, sizeof(mk), &mk);
+}
+
+int ces_check_report_overlay(const struct ces_check_report *cr, size_t i,
+                             struct ces_dot_overlay *out)
+{
+    struct ces_check_report *r = (struct ces_check_report *)cr; /* the marks are a cache */
+    const struct ces_check_defect *d;
+    char v[64];
+    int rc = CES_OK;
+
+    if (r == NULL || out == NULL || i >= r->ndefects)
+        return CES_ERR_INVALID;
+    d = &r->defects[i]->pub;
+    r->marks.len = 0;
+    for (size_t k = 0; k < d->nsteps && rc == CES_OK; k++)
+        rc = mark(r, &d->steps[k].pos, (uint32_t)k + 1, CES_DOT_STEP);
+    for (size_t k = 0; k < d->nblocked && rc == CES_OK; k++)
+        rc = mark(r, &d->blocked[k].pos, 0, CES_DOT_BLOCKED);
+    if (d->cls == CES_V_RACE) {
+        for (int k = 0; k < 2 && rc == CES_OK; k++)
+            rc = mark(r, &d->race[k].pos, d->race[k].step, CES_DOT_RACE);
+    }
+    if (rc != CES_OK)
+        return ces_ctx_error(r->ctx, rc, "out of memory drawing the counterexample");
+    ces_verdict_format(d->cls == CES_CHECK_ABORTED ? 0 : d->cls, v, sizeof(v));
+    snprintf(r->title, sizeof(r->title), "%s counterexample",
+             d->cls == CES_CHECK_ABORTED ? "WATCHDOG" : v);
+    out->marks = r->marks.data;
+    out->nmarks = r->marks.len;
+    out->title = r->title;
+    return CES_OK;
+}

@@ -1,0 +1,906 @@
+/*
+ * backend/sim/search.c - the search: exhaustive depth-first search over
+ * states with a visited set of 128-bit fingerprints and a partial-order
+ * reduction (invisible steps executed eagerly, persistent sets over slot
+ * operations computed with a horizon analysis), the unreduced reference
+ * mode, random executions, replays, bounds and progress.  The reduction and
+ * why it is sound are explained in docs/SEMANTICS.md.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct frame {
+    struct sim_state st;
+    uint32_t trace_len;
+    uint32_t nchoice, next;
+    uint32_t *choice;
+};
+
+struct search {
+    struct ces_ctx *ctx;
+    const struct sim_model *m;
+    const struct ces_check_opts *o;
+    bool reduce;
+    struct ces_vec trace; /* uint32_t process ids */
+    struct ces_vec best[SIM_D__N];
+    bool have[SIM_D__N];
+    /* visited set: open addressing over 128-bit fingerprints */
+    uint64_t *tab;
+    size_t tabcap, tabn;
+    /* closure and horizon scratch */
+    uint32_t *hz;      /* [P*P] */
+    uint32_t *hz_gen;  /* [P] */
+    uint32_t gen;
+    uint8_t *inT;
+    uint32_t *work;
+    uint32_t *enabled;
+    /* frames */
+    struct frame *frames;
+    size_t nframes, capframes;
+    struct sim_state tmp;
+    /* stats and bounds */
+    struct ces_check_stats stats;
+    double t0, next_progress;
+    size_t frame_bytes;
+    uint32_t bound; /* nonzero once a bound stopped the search */
+    int rc;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static size_t mem_now(const struct search *S)
+{
+    return S->m->bytes + S->tabcap * 2 * sizeof(uint64_t) +
+           S->capframes * (sizeof(struct frame) + S->frame_bytes) +
+           S->trace.cap * sizeof(uint32_t);
+}
+
+static void tick(struct search *S)
+{
+    double t;
+    size_t mem;
+
+    if ((S->stats.transitions & 255) != 0)
+        return;
+    t = now();
+    S->stats.seconds = t - S->t0;
+    mem = mem_now(S);
+    if (mem > S->stats.peak_memory)
+        S->stats.peak_memory = mem;
+    if (S->o->max_seconds > 0 && S->stats.seconds >= S->o->max_seconds)
+        S->bound = 1;
+    if (S->o->max_memory > 0 && mem >= S->o->max_memory)
+        S->bound = 1;
+    if (S->o->progress != NULL && t >= S->next_progress) {
+        S->o->progress(S->o->progress_ud, &S->stats);
+        S->next_progress = t + (S->o->progress_seconds > 0 ? S->o->progress_seconds : 2.0);
+    }
+}
+
+static int push_trace(struct search *S, uint32_t p)
+{
+    return ces_vec_push(S->ctx, &S->trace, sizeof(uint32_t), &p);
+}
+
+static int step(struct search *S, struct sim_state *st, uint32_t p)
+{
+    int rc = ces_sim_exec(S->m, st, p, NULL);
+
+    if (rc == CES_OK)
+        rc = push_trace(S, p);
+    S->stats.transitions++;
+    tick(S);
+    return rc;
+}
+
+/* Executes enabled invisible steps (lowest process first) until none is
+ * left.  They commute with every step of other processes that is not a
+ * racing data access (docs/SEMANTICS.md), so one order suffices. */
+static int eager(struct search *S, struct sim_state *st)
+{
+    const struct sim_model *m = S->m;
+    bool progress = true;
+    int rc = CES_OK;
+
+    while (progress && rc == CES_OK) {
+        progress = false;
+        for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
+            while (rc == CES_OK && ces_sim_status(m, st, p) == SIM_S_INVISIBLE) {
+                rc = step(S, st, p);
+                progress = true;
+            }
+        }
+    }
+    return rc;
+}
+
+static void note(struct search *S, int d)
+{
+    if (S->rc != CES_OK)
+        return;
+    if (!S->have[d] || S->trace.len < S->best[d].len) {
+        S->best[d].len = 0;
+        S->rc = ces_vec_reserve(S->ctx, &S->best[d], sizeof(uint32_t), S->trace.len);
+        if (S->rc == CES_OK) {
+            memcpy(S->best[d].data, S->trace.data, S->trace.len * sizeof(uint32_t));
+            S->best[d].len = S->trace.len;
+            S->have[d] = true;
+        }
+    }
+}
+
+bool ces_sim_stuck(const struct sim_model *m, const struct sim_state *s)
+{
+    bool any = false;
+
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        int st = ces_sim_status(m, s, p);
+
+        if (st == SIM_S_VISIBLE || st == SIM_S_INVISIBLE)
+            return false;
+        if (st != SIM_S_DONE)
+            any = true;
+    }
+    return any;
+}
+
+/* An end state (nothing enabled): classify it and note its defects.  The
+ * trace is left as it was found. */
+static int terminal(struct search *S, const struct sim_state *st)
+{
+    const struct sim_model *m = S->m;
+    size_t tl = S->trace.len;
+    uint32_t cls = 0;
+    const struct sim_state *fin = st;
+    int rc = CES_OK;
+
+    S->stats.executions++;
+    if (S->trace.len > S->stats.max_depth)
+        S->stats.max_depth = S->trace.len;
+    if (m->abort_mode && !(SIM_FLAGS(st) & SIM_F_ABORTED) && ces_sim_stuck(m, st)) {
+        /* The watchdog fires: every blocked wait/await is released with an
+         * error and the streams drain (one order: nothing is judged any
+         * more, so the drain's interleavings cannot differ in a verdict). */
+        rc = ces_sim_state_copy(m, &S->tmp, st);
+        if (rc != CES_OK)
+            return rc;
+        SIM_FLAGS(&S->tmp) |= SIM_F_ABORTED;
+        rc = eager(S, &S->tmp);
+        if (rc != CES_OK)
+            return rc;
+        fin = &S->tmp;
+    }
+    if (SIM_FLAGS(fin) & SIM_F_ABORTED) {
+        /* (a replayed trace may already have crossed the watchdog) */
+        S->stats.aborted++;
+        note(S, SIM_D_ABORTED);
+    } else {
+        rc = ces_sim_end_class(m, st, &cls, NULL);
+        if (rc != CES_OK)
+            return rc;
+        if (cls == CES_V_DEADLOCK)
+            note(S, SIM_D_DEADLOCK);
+        else if (cls == CES_V_HANG)
+            note(S, SIM_D_HANG);
+    }
+    /* Data is judged on race-free executions only (a race makes it
+     * undefined); see docs/SEMANTICS.md. */
+    if ((SIM_FLAGS(fin) & SIM_F_MISMATCH) && !(SIM_FLAGS(fin) & SIM_F_RACE))
+        note(S, SIM_D_MISMATCH);
+    S->trace.len = tl;
+    return S->rc;
+}
+
+/* --- the visited set ----------------------------------------------------- */
+
+static int visit(struct search *S, const struct sim_state *st, bool *seen)
+{
+    uint64_t h[2];
+    size_t mask, i;
+
+    ces_sim_state_hash(S->m, st, h);
+    if (h[0] == 0 && h[1] == 0)
+        h[1] = 1;
+    if (2 * (S->tabn + 1) > S->tabcap) {
+        size_t ncap = S->tabcap ? S->tabcap * 2 : 1u << 16;
+        uint64_t *nt;
+
+        if (S->o->max_memory > 0 &&
+            mem_now(S) + ncap * 2 * sizeof(uint64_t) > S->o->max_memory) {
+            S->bound = 1;
+            *seen = true;
+            return CES_OK;
+        }
+        nt = ces_malloc(S->ctx, ncap * 2 * sizeof(uint64_t));
+        if (nt == NULL)
+            return CES_ERR_NOMEM;
+        memset(nt, 0, ncap * 2 * sizeof(uint64_t));
+        for (size_t j = 0; j < S->tabcap; j++) {
+            uint64_t a = S->tab[2 * j], b = S->tab[2 * j + 1];
+
+            if (a == 0 && b == 0)
+                continue;
+            for (i = a & (ncap - 1); nt[2 * i] != 0 || nt[2 * i + 1] != 0; i = (i + 1) & (ncap - 1))
+                ;
+            nt[2 * i] = a;
+            nt[2 * i + 1] = b;
+        }
+        ces_free(S->ctx, S->tab);
+        S->tab = nt;
+        S->tabcap = ncap;
+    }
+    mask = S->tabcap - 1;
+    for (i = h[0] & mask; S->tab[2 * i] != 0 || S->tab[2 * i + 1] != 0; i = (i + 1) & mask) {
+        if (S->tab[2 * i] == h[0] && S->tab[2 * i + 1] == h[1]) {
+            *seen = true;
+            return CES_OK;
+        }
+    }
+    S->tab[2 * i] = h[0];
+    S->tab[2 * i + 1] = h[1];
+    S->tabn++;
+    S->stats.states++;
+    if (S->o->max_states > 0 && S->stats.states >= S->o->max_states)
+        S->bound = 1;
+    *seen = false;
+    return CES_OK;
+}
+
+/* --- the reduction ---------------------------------------------------------- */
+
+static uint64_t sval(const struct sim_model *m, const struct sim_state *s, uint32_t x)
+{
+    const uint32_t *w = s->w + m->w_val + 2 * (size_t)x;
+
+    return (uint64_t)w[0] | ((uint64_t)w[1] << 32);
+}
+
+/* The horizon of every process while process f stands still: h[q] is a
+ * position q cannot pass (a wait no value reachable in the meantime can
+ * satisfy, an await whose record cannot run) unless f moves.  It
+ * over-approximates how far each process can get, so every op below it may
+ * run before f's next op and every op at or beyond it cannot. */
+static const uint32_t *horizon(struct search *S, const struct sim_state *st, uint32_t f)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+    uint32_t *h = S->hz + (size_t)f * m->nproc;
+    bool changed = true;
+
+    if (S->hz_gen[f] == S->gen)
+        return h;
+    S->hz_gen[f] = S->gen;
+    for (uint32_t q = 0; q < m->nproc; q++)
+        h[q] = q == f ? (pc[f] < m->stop[f] ? pc[f] : m->stop[f]) : m->stop[q];
+    while (changed) {
+        changed = false;
+        for (uint32_t q = 0; q < m->nproc; q++) {
+            uint32_t lo = m->guard_off[q], hi = m->guard_off[q + 1];
+
+            if (q == f || pc[q] >= h[q])
+                continue;
+            /* first guard at or after pc[q] */
+            while (lo < hi) {
+                uint32_t mid = (lo + hi) / 2;
+
+                if (m->guard[mid] < pc[q])
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            for (uint32_t gi = lo; gi < m->guard_off[q + 1] && m->guard[gi] < h[q]; gi++) {
+                uint32_t pos = m->guard[gi];
+                const struct sim_op *o = &m->ops[q][pos];
+                bool pass = false;
+
+                if (o->cls == SIM_C_WAIT) {
+                    uint32_t w = m->slot_width[o->slot];
+
+                    pass = ces_sim_cond(w, o->op->cmp, sval(m, st, o->slot), o->op->value);
+                    for (uint32_t i = m->wr_off[o->slot]; !pass && i < m->wr_off[o->slot + 1];
+                         i++) {
+                        const struct sim_writer *wr = &m->wr[i];
+
+                        pass = wr->pos >= pc[wr->proc] &&
+                               wr->pos < (wr->proc == q ? pos : h[wr->proc]) &&
+                               ces_sim_cond(w, o->op->cmp, wr->value, o->op->value);
+                    }
+                } else {
+                    pass = pc[o->rec_proc] > o->rec_pos ||
+                           o->rec_pos < (o->rec_proc == q ? pos : h[o->rec_proc]);
+                }
+                if (!pass) {
+                    h[q] = pos;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+    }
+    return h;
+}
+
+static void add(struct search *S, uint32_t q, uint32_t *nwork)
+{
+    if (!S->inT[q]) {
+        S->inT[q] = 1;
+        S->work[(*nwork)++] = q;
+    }
+}
+
+/* Adds every process whose reachable future writes slot x (positions below
+ * the horizon h), except `self`; with `cond_op` only writes satisfying it. */
+static void add_writers(struct search *S, const struct sim_state *st, uint32_t x,
+                        uint32_t self, const uint32_t *h, const struct sim_op *cond_op,
+                        uint32_t *nwork)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+
+    for (uint32_t i = m->wr_off[x]; i < m->wr_off[x + 1]; i++) {
+        const struct sim_writer *w = &m->wr[i];
+
+        if (w->proc == self || S->inT[w->proc] || w->pos < pc[w->proc] || w->pos >= h[w->proc])
+            continue;
+        if (cond_op != NULL &&
+            !ces_sim_cond(m->slot_width[x], cond_op->op->cmp, w->value, cond_op->op->value))
+            continue;
+        add(S, w->proc, nwork);
+    }
+}
+
+/* The persistent-set closure from `seed`; returns how many of its
+ * processes have an enabled next step. */
+static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t seed)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+    uint32_t nwork = 0, nen = 0;
+
+    memset(S->inT, 0, m->nproc);
+    add(S, seed, &nwork);
+    while (nwork > 0) {
+        uint32_t x = S->work[--nwork];
+        int status = ces_sim_status(m, st, x);
+        const struct sim_op *o = pc[x] < m->len[x] ? &m->ops[x][pc[x]] : NULL;
+
+        if (status == SIM_S_VISIBLE) {
+            const uint32_t *h = horizon(S, st, x);
+
+            nen++;
+            if (o->cls == SIM_C_WRITE) {
+                uint32_t stride = ces_graph_signal(m->g, o->op->slot.sig).slots;
+
+                for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++) {
+                    uint32_t t = o->slot + r * stride;
+                    uint64_t cur = sval(m, st, t);
+
+                    /* waits on t that could run before this write */
+                    for (uint32_t i = m->wt_off[t]; i < m->wt_off[t + 1]; i++) {
+                        const struct sim_waiter *u = &m->wt[i];
+                        bool early;
+
+                        if (u->proc == x || S->inT[u->proc] || u->pos < pc[u->proc] ||
+                            u->pos >= h[u->proc])
+                            continue;
+                        early = ces_sim_cond(m->slot_width[t], u->cmp, cur, u->value);
+                        for (uint32_t j = m->wr_off[t]; !early && j < m->wr_off[t + 1]; j++) {
+                            const struct sim_writer *w = &m->wr[j];
+
+                            early = w->proc != x && w->pos >= pc[w->proc] &&
+                                    w->pos < (w->proc == u->proc ? u->pos : h[w->proc]) &&
+                                    ces_sim_cond(m->slot_width[t], u->cmp, w->value, u->value);
+                        }
+                        if (early)
+                            add(S, u->proc, &nwork);
+                    }
+                    /* other writes to t that could run before it */
+                    add_writers(S, st, t, x, h, NULL, &nwork);
+                }
+            } else {
+                assert(o->cls == SIM_C_WAIT);
+                add_writers(S, st, o->slot, x, h, NULL, &nwork);
+            }
+        } else if (status == SIM_S_WAIT) {
+            add_writers(S, st, o->slot, x, horizon(S, st, x), o, &nwork);
+        } else if (status == SIM_S_AWAIT) {
+            add(S, o->rec_proc, &nwork);
+        } else if (status == SIM_S_QUEUE) {
+            uint32_t r = x / m->streams, q = m->queue[x], done = 0;
+
+            for (uint32_t y = q - r * m->nq; y < m->streams; y += m->nq) {
+                uint32_t pp = r * m->streams + y;
+
+                done += pc[pp] < m->stop[pp] ? pc[pp] : m->stop[pp];
+            }
+            add(S, m->qseq[q][done], &nwork);
+        }
+    }
+    return nen;
+}
+
+/* Fills the frame's choices; 0 choices = an end state. */
+static void choose(struct search *S, struct frame *f)
+{
+    const struct sim_model *m = S->m;
+    uint32_t ne = 0, best = SIM_NONE, bestn = UINT32_MAX;
+
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        int st = ces_sim_status(m, &f->st, p);
+
+        if (st == SIM_S_VISIBLE || st == SIM_S_INVISIBLE)
+            S->enabled[ne++] = p;
+    }
+    f->nchoice = 0;
+    f->next = 0;
+    if (ne == 0)
+        return;
+    if (!S->reduce || ne == 1) {
+        memcpy(f->choice, S->enabled, ne * sizeof(uint32_t));
+        f->nchoice = ne;
+        return;
+    }
+    S->gen++;
+    for (uint32_t i = 0; i < ne && bestn > 1; i++) {
+        uint32_t n = closure(S, &f->st, S->enabled[i]);
+
+        if (n < bestn) {
+            bestn = n;
+            best = S->enabled[i];
+        }
+    }
+    closure(S, &f->st, best);
+    for (uint32_t i = 0; i < ne; i++)
+        if (S->inT[S->enabled[i]])
+            f->choice[f->nchoice++] = S->enabled[i];
+}
+
+/* --- exhaustive search ------------------------------------------------------ */
+
+static int frame_at(struct search *S, size_t i)
+{
+    if (i >= S->capframes) {
+        size_t ncap = S->capframes ? 2 * S->capframes : 64;
+        struct frame *nf = ces_realloc(S->ctx, S->frames, ncap * sizeof(struct frame));
+
+        if (nf == NULL)
+            return CES_ERR_NOMEM;
+        memset(nf + S->capframes, 0, (ncap - S->capframes) * sizeof(struct frame));
+        S->frames = nf;
+        S->capframes = ncap;
+    }
+    if (S->frames[i].choice == NULL) {
+        S->frames[i].choice = ces_malloc(S->ctx, S->m->nproc * sizeof(uint32_t));
+        if (S->frames[i].choice == NULL)
+            return CES_ERR_NOMEM;
+    }
+    return CES_OK;
+}
+
+/* A new frame's state was just reached by a step: run its invisible steps,
+ * look it up, and either mark it done or list its choices. */
+static int enter(struct search *S, struct frame *f, uint32_t parent_flags)
+{
+    bool seen;
+    int rc = CES_OK;
+
+    if (S->reduce)
+        rc = eager(S, &f->st);
+    if (rc != CES_OK)
+        return rc;
+    f->trace_len = (uint32_t)S->trace.len;
+    if ((SIM_FLAGS(&f->st) & SIM_F_RACE) && !(parent_flags & SIM_F_RACE))
+        note(S, SIM_D_RACE);
+    f->nchoice = 0;
+    f->next = 0;
+    rc = visit(S, &f->st, &seen);
+    if (rc != CES_OK || seen)
+        return rc;
+    choose(S, f);
+    if (f->nchoice == 0)
+        rc = terminal(S, &f->st);
+    return rc;
+}
+
+static int exhaustive(struct search *S)
+{
+    const struct sim_model *m = S->m;
+    int rc;
+
+    rc = frame_at(S, 0);
+    if (rc == CES_OK)
+        rc = ces_sim_state_init(m, &S->frames[0].st);
+    if (rc != CES_OK)
+        return rc;
+    S->frame_bytes = ces_sim_state_bytes(m, &S->frames[0].st);
+    S->nframes = 1;
+    rc = enter(S, &S->frames[0], 0);
+    while (rc == CES_OK && S->nframes > 0 && !S->bound) {
+        struct frame *f = &S->frames[S->nframes - 1];
+        struct frame *g;
+        uint32_t p;
+
+        if (f->next >= f->nchoice) {
+            S->nframes--;
+            continue;
+        }
+        p = f->choice[f->next++];
+        rc = frame_at(S, S->nframes);
+        if (rc != CES_OK)
+            break;
+        f = &S->frames[S->nframes - 1];
+        g = &S->frames[S->nframes++];
+        rc = ces_sim_state_copy(m, &g->st, &f->st);
+        if (rc != CES_OK)
+            break;
+        S->trace.len = f->trace_len;
+        rc = step(S, &g->st, p);
+        if (rc == CES_OK)
+            rc = enter(S, g, SIM_FLAGS(&f->st));
+        if (S->nframes > S->stats.max_depth)
+            S->frame_bytes = ces_sim_state_bytes(m, &g->st);
+    }
+    if (rc == CES_OK && S->rc != CES_OK)
+        rc = S->rc;
+    S->stats.complete = rc == CES_OK && !S->bound;
+    return rc;
+}
+
+/* --- random executions and replays ------------------------------------------ */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* Runs from st to an end state: eager invisible steps, then at each choice
+ * the lowest enabled process, or a random one when rng is non-NULL. */
+static int run_out(struct search *S, struct sim_state *st, uint64_t *rng)
+{
+    const struct sim_model *m = S->m;
+    int rc = CES_OK;
+
+    for (;;) {
+        uint32_t ne = 0, before = SIM_FLAGS(st);
+
+        rc = eager(S, st);
+        if (rc != CES_OK)
+            return rc;
+        if ((SIM_FLAGS(st) & SIM_F_RACE) && !(before & SIM_F_RACE))
+            note(S, SIM_D_RACE);
+        for (uint32_t p = 0; p < m->nproc; p++)
+            if (ces_sim_status(m, st, p) == SIM_S_VISIBLE)
+                S->enabled[ne++] = p;
+        if (ne == 0)
+            return terminal(S, st);
+        before = SIM_FLAGS(st);
+        rc = step(S, st, S->enabled[rng != NULL ? rng_next(rng) % ne : 0]);
+        if (rc != CES_OK)
+            return rc;
+        if ((SIM_FLAGS(st) & SIM_F_RACE) && !(before & SIM_F_RACE))
+            note(S, SIM_D_RACE);
+        if (S->bound)
+            return CES_OK;
+    }
+}
+
+static int random_mode(struct search *S)
+{
+    struct sim_state init = {0}, st = {0};
+    uint64_t rng = S->o->seed;
+    int rc;
+
+    rc = ces_sim_state_init(S->m, &init);
+    if (rc == CES_OK)
+        rc = ces_sim_state_copy(S->m, &st, &init);
+    S->frame_bytes = 2 * ces_sim_state_bytes(S->m, &init);
+    S->capframes = 1;
+    for (uint64_t i = 0; rc == CES_OK && i < S->o->random && !S->bound; i++) {
+        S->trace.len = 0;
+        rc = ces_sim_state_copy(S->m, &st, &init);
+        if (rc == CES_OK)
+            rc = run_out(S, &st, &rng);
+        S->stats.states = S->stats.executions;
+    }
+    ces_sim_state_free(S->m, &init);
+    ces_sim_state_free(S->m, &st);
+    S->stats.complete = rc == CES_OK && !S->bound;
+    return rc;
+}
+
+int ces_sim_follow(const struct sim_model *m, struct sim_state *st, const uint32_t *trace,
+                   size_t n, struct sim_detail *d, struct ces_vec *steps, struct ces_vec *aborted)
+{
+    int rc = CES_OK;
+
+    for (size_t i = 0; i < n && rc == CES_OK; i++) {
+        uint32_t p = trace[i];
+        int status;
+
+        if (p >= m->nproc)
+            return ces_ctx_error(m->ctx, CES_ERR_INVALID,
+                                 "replay step %zu: process %" PRIu32 " does not exist (%" PRIu32
+                                 " streams in all)", i + 1, p, m->nproc);
+        status = ces_sim_status(m, st, p);
+        if (status != SIM_S_VISIBLE && status != SIM_S_INVISIBLE && m->abort_mode &&
+            !(SIM_FLAGS(st) & SIM_F_ABORTED) && ces_sim_stuck(m, st)) {
+            SIM_FLAGS(st) |= SIM_F_ABORTED;
+            status = ces_sim_status(m, st, p);
+        }
+        if (status != SIM_S_VISIBLE && status != SIM_S_INVISIBLE)
+            return ces_ctx_error(m->ctx, CES_ERR_INVALID,
+                                 "replay step %zu: r%" PRIu32 ".s%" PRIu32
+                                 " cannot take a step there (it is %s)",
+                                 i + 1, p / m->streams, p % m->streams,
+                                 status == SIM_S_DONE      ? "finished"
+                                 : status == SIM_S_STOPPED ? "stopped by a fault"
+                                 : status == SIM_S_QUEUE   ? "behind its queue head"
+                                                           : "blocked");
+        if (d != NULL)
+            d->step = (uint32_t)i + 1;
+        {
+            uint32_t k = SIM_PC(m, st)[p];
+
+            rc = ces_sim_exec(m, st, p, d);
+            if (rc == CES_OK && steps != NULL && d != NULL) {
+                struct ces_check_step s;
+
+                memset(&s, 0, sizeof(s));
+                ces_sim_pos(m, p, k, &s.pos);
+                s.kind = d->kind;
+                s.has_value = d->has_value;
+                s.value = d->value;
+                rc = ces_vec_push(m->ctx, steps, sizeof(s), &s);
+                if (rc == CES_OK && aborted != NULL && s.kind == CES_STEP_ABORTED)
+                    rc = ces_vec_push(m->ctx, aborted, sizeof(s.pos), &s.pos);
+            }
+        }
+    }
+    return rc;
+}
+
+static int replay_mode(struct search *S)
+{
+    struct ces_vec tr = {0};
+    struct sim_state st = {0};
+    int rc;
+
+    rc = ces_sim_replay_parse(S->ctx, S->m, S->o->replay, &tr);
+    if (rc == CES_OK)
+        rc = ces_sim_state_init(S->m, &st);
+    if (rc == CES_OK) {
+        S->frame_bytes = ces_sim_state_bytes(S->m, &st);
+        rc = ces_sim_follow(S->m, &st, tr.data, tr.len, NULL, NULL, NULL);
+    }
+    if (rc == CES_OK) {
+        /* race flags raised while following */
+        rc = ces_vec_reserve(S->ctx, &S->trace, sizeof(uint32_t), tr.len);
+        if (rc == CES_OK) {
+            memcpy(S->trace.data, tr.data, tr.len * sizeof(uint32_t));
+            S->trace.len = tr.len;
+            S->stats.transitions = tr.len;
+            if (SIM_FLAGS(&st) & SIM_F_RACE)
+                note(S, SIM_D_RACE);
+            if (ces_sim_stuck(S->m, &st) && S->m->abort_mode &&
+                (SIM_FLAGS(&st) & SIM_F_ABORTED)) {
+                /* the trace stopped inside a drain: finish it */
+            }
+            rc = run_out(S, &st, NULL);
+        }
+    }
+    S->stats.states = S->stats.transitions;
+    S->stats.complete = rc == CES_OK;
+    ces_sim_state_free(S->m, &st);
+    ces_vec_free(S->ctx, &tr);
+    return rc;
+}
+
+/* --- replay strings ---------------------------------------------------------- */
+
+/* Format: process numbers (rank * streams + stream) separated by '.', a run
+ * of one process written Pn*K; e.g. "0.1*3.2". */
+int ces_sim_replay_format(struct ces_ctx *ctx, const uint32_t *trace, size_t n, char **out)
+{
+    struct ces_sb sb;
+
+    ces_sb_init(&sb, ctx);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+
+        while (j < n && trace[j] == trace[i])
+            j++;
+        ces_sb_printf(&sb, "%s%" PRIu32, i == 0 ? "" : ".", trace[i]);
+        if (j - i > 1)
+            ces_sb_printf(&sb, "*%zu", j - i);
+        i = j;
+    }
+    if (n == 0)
+        ces_sb_puts(&sb, "");
+    return ces_sb_finish(&sb, out, NULL);
+}
+
+int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const char *text,
+                         struct ces_vec *trace)
+{
+    const char *s = text;
+    int rc = CES_OK;
+
+    while (*s != '\0' && rc == CES_OK) {
+        char *end;
+        unsigned long long p, k = 1;
+
+        if (*s < '0' || *s > '9')
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "replay string, offset %zu: expected a stream number",
+                                 (size_t)(s - text));
+        p = strtoull(s, &end, 10);
+        s = end;
+        if (*s == '*') {
+            s++;
+            if (*s < '0' || *s > '9')
+                return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                     "replay string, offset %zu: expected a repeat count after "
+                                     "'*'", (size_t)(s - text));
+            k = strtoull(s, &end, 10);
+            s = end;
+        }
+        if (p >= m->nproc)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "replay string: stream number %llu out of range (0..%" PRIu32
+                                 ")", p, m->nproc - 1);
+        if (k > (1u << 30))
+            return ces_ctx_error(ctx, CES_ERR_INVALID, "replay string: repeat count too large");
+        for (unsigned long long i = 0; i < k && rc == CES_OK; i++) {
+            uint32_t v = (uint32_t)p;
+
+            rc = ces_vec_push(ctx, trace, sizeof(v), &v);
+        }
+        if (*s == '.')
+            s++;
+        else if (*s != '\0')
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "replay string, offset %zu: expected '.' or the end",
+                                 (size_t)(s - text));
+    }
+    return rc;
+}
+
+/* --- the entry point ------------------------------------------------------------ */
+
+void ces_check_opts_init(struct ces_check_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->progress_seconds = 2.0;
+}
+
+static void search_free(struct search *S)
+{
+    for (size_t i = 0; i < S->capframes && S->frames != NULL; i++) {
+        if (S->frames[i].st.w != NULL)
+            ces_sim_state_free(S->m, &S->frames[i].st);
+        ces_free(S->ctx, S->frames[i].choice);
+    }
+    ces_free(S->ctx, S->frames);
+    if (S->tmp.w != NULL)
+        ces_sim_state_free(S->m, &S->tmp);
+    for (int d = 0; d < SIM_D__N; d++)
+        ces_vec_free(S->ctx, &S->best[d]);
+    ces_vec_free(S->ctx, &S->trace);
+    ces_free(S->ctx, S->tab);
+    ces_free(S->ctx, S->hz);
+    ces_free(S->ctx, S->hz_gen);
+    ces_free(S->ctx, S->inT);
+    ces_free(S->ctx, S->work);
+    ces_free(S->ctx, S->enabled);
+}
+
+int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_check_opts *opts,
+              struct ces_check_report **out)
+{
+    struct ces_check_opts defaults;
+    struct sim_model *m = NULL;
+    struct search S;
+    struct ces_check_report *rep = NULL;
+    size_t P;
+    int rc;
+
+    if (ctx == NULL || g == NULL || out == NULL)
+        return CES_ERR_INVALID;
+    *out = NULL;
+    if (opts == NULL) {
+        ces_check_opts_init(&defaults);
+        opts = &defaults;
+    }
+    if (opts->nfaults > 0 && opts->faults == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "check options: nfaults > 0 but no faults");
+    if (opts->max_seconds < 0)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "check options: max_seconds must be >= 0");
+    if (opts->random > 0 && opts->replay != NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "check options: random mode and a replay exclude each other");
+    rc = ces_sim_model_build(ctx, g, opts, &m);
+    if (rc != CES_OK)
+        return rc;
+    memset(&S, 0, sizeof(S));
+    S.ctx = ctx;
+    S.m = m;
+    S.o = opts;
+    S.reduce = !(opts->flags & CES_CHECK_NO_REDUCTION);
+    S.t0 = now();
+    S.next_progress = S.t0 + (opts->progress_seconds > 0 ? opts->progress_seconds : 2.0);
+    P = m->nproc;
+    S.hz = ces_malloc(ctx, P * P * sizeof(uint32_t));
+    S.hz_gen = ces_malloc(ctx, P * sizeof(uint32_t));
+    S.inT = ces_malloc(ctx, P);
+    S.work = ces_malloc(ctx, P * sizeof(uint32_t));
+    S.enabled = ces_malloc(ctx, P * sizeof(uint32_t));
+    rep = ces_malloc(ctx, sizeof(*rep));
+    if (rep != NULL) {
+        memset(rep, 0, sizeof(*rep));
+        rep->ctx = ctx;
+        rep->g = g;
+    }
+    if (S.hz == NULL || S.hz_gen == NULL || S.inT == NULL || S.work == NULL ||
+        S.enabled == NULL || rep == NULL) {
+        rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory starting the check");
+        goto fail;
+    }
+    memset(S.hz_gen, 0, P * sizeof(uint32_t));
+    if (opts->replay != NULL) {
+        S.stats.mode = CES_CHECK_REPLAY;
+        rc = replay_mode(&S);
+    } else if (opts->random > 0) {
+        S.stats.mode = CES_CHECK_RANDOM;
+        rc = random_mode(&S);
+    } else {
+        S.stats.mode = CES_CHECK_EXHAUSTIVE;
+        rc = exhaustive(&S);
+    }
+    if (rc == CES_OK && S.rc != CES_OK)
+        rc = S.rc;
+    if (rc != CES_OK) {
+        if (rc == CES_ERR_NOMEM)
+            ces_ctx_error(ctx, rc, "out of memory while checking");
+        goto fail;
+    }
+    S.stats.seconds = now() - S.t0;
+    {
+        size_t mem = mem_now(&S);
+
+        if (mem > S.stats.peak_memory)
+            S.stats.peak_memory = mem;
+    }
+    rep->stats = S.stats;
+    for (int d = 0; d < SIM_D__N && rc == CES_OK; d++) {
+        if (S.have[d])
+            rc = ces_sim_report_add(rep, m, d, S.best[d].data, S.best[d].len);
+    }
+    if (rc != CES_OK)
+        goto fail;
+    if (S.bound || (opts->random > 0))
+        rep->verdict |= S.bound ? CES_V_INCOMPLETE : 0;
+    search_free(&S);
+    ces_sim_model_destroy(m);
+    *out = rep;
+    return CES_OK;
+fail:
+    search_free(&S);
+    ces_sim_model_destroy(m);
+    ces_check_report_destroy(rep);
+    return rc;
+}

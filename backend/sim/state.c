@@ -1,0 +1,813 @@
+/*
+ * backend/sim/state.c - the checker's state value and its step function.
+ *
+ * A state is a plain value: fixed words (flags, program counters, slot
+ * values, the vector clock of every slot's last write, of every process and
+ * of every awaited record instance) plus one interval map per (rank, buffer)
+ * whose segments carry the bytes' provenance (rank, buffer, offset,
+ * generation) and their access history (last writer epoch, read epochs per
+ * process).  Everything that can influence a future verdict is in it, so two
+ * equal states have equal futures; it is copied, hashed and compared as
+ * words.  Races are found by happens-before over these clocks (see
+ * docs/SEMANTICS.md), so the verdict does not depend on the order in which
+ * independent steps were interleaved.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <string.h>
+
+static uint64_t rd64(const uint32_t *w)
+{
+    return (uint64_t)w[0] | ((uint64_t)w[1] << 32);
+}
+
+static void wr64(uint32_t *w, uint64_t v)
+{
+    w[0] = (uint32_t)v;
+    w[1] = (uint32_t)(v >> 32);
+}
+
+static uint64_t slot_val(const struct sim_model *m, const struct sim_state *s, uint32_t x)
+{
+    return rd64(s->w + m->w_val + 2 * (size_t)x);
+}
+
+static int map_reserve(const struct sim_model *m, struct sim_map *mp, uint32_t n)
+{
+    if (n > mp->cap) {
+        uint32_t cap = mp->cap < 4 ? 4 : mp->cap;
+        uint32_t *seg;
+
+        while (cap < n)
+            cap *= 2;
+        seg = ces_realloc(m->ctx, mp->seg, (size_t)cap * m->seg_w * sizeof(uint32_t));
+        if (seg == NULL)
+            return CES_ERR_NOMEM;
+        mp->seg = seg;
+        mp->cap = cap;
+    }
+    return CES_OK;
+}
+
+int ces_sim_state_init(const struct sim_model *m, struct sim_state *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->w = ces_malloc(m->ctx, m->w_fixed * sizeof(uint32_t));
+    s->maps = ces_malloc(m->ctx, (m->nmaps ? m->nmaps : 1) * sizeof(struct sim_map));
+    if (s->w == NULL || s->maps == NULL) {
+        ces_free(m->ctx, s->w);
+        ces_free(m->ctx, s->maps);
+        s->w = NULL;
+        s->maps = NULL;
+        return CES_ERR_NOMEM;
+    }
+    memset(s->w, 0, m->w_fixed * sizeof(uint32_t));
+    memset(s->maps, 0, (m->nmaps ? m->nmaps : 1) * sizeof(struct sim_map));
+    for (uint32_t i = 0; i < m->nmaps; i++) {
+        uint32_t rank = i / m->nbuf, buf = i % m->nbuf;
+        uint32_t *sg;
+
+        if (m->buf_size[buf] == 0)
+            continue;
+        if (map_reserve(m, &s->maps[i], 4) != CES_OK) {
+            ces_sim_state_free(m, s);
+            return CES_ERR_NOMEM;
+        }
+        sg = s->maps[i].seg;
+        memset(sg, 0, m->seg_w * sizeof(uint32_t));
+        wr64(sg + SEG_LO, 0);
+        wr64(sg + SEG_HI, m->buf_size[buf]);
+        sg[SEG_PRANK] = rank;
+        sg[SEG_PBUF] = buf;
+        s->maps[i].n = 1;
+    }
+    return CES_OK;
+}
+
+void ces_sim_state_free(const struct sim_model *m, struct sim_state *s)
+{
+    if (s->maps != NULL) {
+        for (uint32_t i = 0; i < m->nmaps; i++)
+            ces_free(m->ctx, s->maps[i].seg);
+    }
+    ces_free(m->ctx, s->maps);
+    ces_free(m->ctx, s->w);
+    s->maps = NULL;
+    s->w = NULL;
+}
+
+int ces_sim_state_copy(const struct sim_model *m, struct sim_state *dst,
+                       const struct sim_state *src)
+{
+    if (dst->w == NULL) {
+        dst->w = ces_malloc(m->ctx, m->w_fixed * sizeof(uint32_t));
+        dst->maps = ces_malloc(m->ctx, (m->nmaps ? m->nmaps : 1) * sizeof(struct sim_map));
+        if (dst->w == NULL || dst->maps == NULL) {
+            ces_free(m->ctx, dst->w);
+            ces_free(m->ctx, dst->maps);
+            dst->w = NULL;
+            dst->maps = NULL;
+            return CES_ERR_NOMEM;
+        }
+        memset(dst->maps, 0, (m->nmaps ? m->nmaps : 1) * sizeof(struct sim_map));
+    }
+    memcpy(dst->w, src->w, m->w_fixed * sizeof(uint32_t));
+    for (uint32_t i = 0; i < m->nmaps; i++) {
+        if (map_reserve(m, &dst->maps[i], src->maps[i].n) != CES_OK)
+            return CES_ERR_NOMEM;
+        if (src->maps[i].n > 0)
+            memcpy(dst->maps[i].seg, src->maps[i].seg,
+                   (size_t)src->maps[i].n * m->seg_w * sizeof(uint32_t));
+        dst->maps[i].n = src->maps[i].n;
+    }
+    return CES_OK;
+}
+
+size_t ces_sim_state_bytes(const struct sim_model *m, const struct sim_state *s)
+{
+    size_t b = m->w_fixed * sizeof(uint32_t) + m->nmaps * sizeof(struct sim_map);
+
+    for (uint32_t i = 0; i < m->nmaps; i++)
+        b += (size_t)s->maps[i].cap * m->seg_w * sizeof(uint32_t);
+    return b;
+}
+
+/* Two independent 64-bit hashes over the words (a 128-bit fingerprint). */
+static void mix(uint64_t h[2], const uint32_t *w, size_t n)
+{
+    uint64_t a = h[0], b = h[1];
+    size_t i = 0;
+
+    for (; i + 2 <= n; i += 2) {
+        uint64_t x = (uint64_t)w[i] | ((uint64_t)w[i + 1] << 32);
+
+        a = (a ^ x) * UINT64_C(0x9E3779B97F4A7C15);
+        a ^= a >> 32;
+        b = (b + x) * UINT64_C(0xC2B2AE3D27D4EB4F);
+        b ^= b >> 29;
+    }
+    if (i < n) {
+        a = (a ^ w[i]) * UINT64_C(0x9E3779B97F4A7C15);
+        b = (b + w[i]) * UINT64_C(0xC2B2AE3D27D4EB4F);
+    }
+    h[0] = a;
+    h[1] = b;
+}
+
+static uint64_t fmix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= UINT64_C(0xff51afd7ed558ccd);
+    k ^= k >> 33;
+    k *= UINT64_C(0xc4ceb9fe1a85ec53);
+    k ^= k >> 33;
+    return k;
+}
+
+void ces_sim_state_hash(const struct sim_model *m, const struct sim_state *s, uint64_t h[2])
+{
+    h[0] = UINT64_C(0x243F6A8885A308D3);
+    h[1] = UINT64_C(0x13198A2E03707344);
+    mix(h, s->w, m->w_fixed);
+    for (uint32_t i = 0; i < m->nmaps; i++) {
+        uint32_t n = s->maps[i].n;
+
+        mix(h, &n, 1);
+        mix(h, s->maps[i].seg, (size_t)n * m->seg_w);
+    }
+    h[0] = fmix(h[0]);
+    h[1] = fmix(h[1] ^ h[0]);
+}
+
+/* --- status ------------------------------------------------------------- */
+
+static bool queue_ready(const struct sim_model *m, const struct sim_state *s, uint32_t p,
+                        const struct sim_op *o)
+{
+    const uint32_t *pc = SIM_PC(m, s);
+    uint32_t r = p / m->streams, q = m->queue[p] - r * m->nq, done = 0;
+
+    if (!m->shared_queues)
+        return true;
+    for (uint32_t st = q; st < m->streams; st += m->nq)
+        done += pc[r * m->streams + st] < m->stop[r * m->streams + st]
+                    ? pc[r * m->streams + st]
+                    : m->stop[r * m->streams + st];
+    return o->qidx == done;
+}
+
+int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_t p)
+{
+    const uint32_t *pc = SIM_PC(m, s);
+    uint32_t k = pc[p];
+    const struct sim_op *o;
+    bool aborted = (SIM_FLAGS(s) & SIM_F_ABORTED) != 0;
+
+    if (k >= m->len[p])
+        return SIM_S_DONE;
+    if (k >= m->stop[p])
+        return SIM_S_STOPPED;
+    o = &m->ops[p][k];
+    if (!queue_ready(m, s, p, o))
+        return SIM_S_QUEUE;
+    switch (o->cls) {
+    case SIM_C_WRITE:
+        if (aborted || o->dropped)
+            return SIM_S_INVISIBLE;
+        return SIM_S_VISIBLE;
+    case SIM_C_WAIT:
+        if (aborted)
+            return SIM_S_INVISIBLE;
+        if (ces_sim_cond(m->slot_width[o->slot], o->op->cmp, slot_val(m, s, o->slot),
+                         o->op->value))
+            return SIM_S_VISIBLE;
+        return SIM_S_WAIT;
+    case SIM_C_AWAIT:
+        if (aborted || pc[o->rec_proc] > o->rec_pos)
+            return SIM_S_INVISIBLE;
+        return SIM_S_AWAIT;
+    default:
+        return SIM_S_INVISIBLE;
+    }
+}
+
+/* --- interval maps ------------------------------------------------------- */
+
+/* Index of the segment containing byte x (x < size). */
+static uint32_t seg_find(const struct sim_model *m, const struct sim_map *mp, uint64_t x)
+{
+    uint32_t lo = 0, hi = mp->n;
+
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+
+        if (rd64(mp->seg + (size_t)mid * m->seg_w + SEG_LO) <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Makes x a segment boundary (0 < x < size); returns the index of the
+ * segment that starts at x. */
+static int seg_split(const struct sim_model *m, struct sim_map *mp, uint64_t x, uint32_t *idx)
+{
+    uint32_t i = seg_find(m, mp, x);
+    uint32_t *a;
+    uint64_t lo;
+
+    a = mp->seg + (size_t)i * m->seg_w;
+    lo = rd64(a + SEG_LO);
+    if (lo == x) {
+        *idx = i;
+        return CES_OK;
+    }
+    if (map_reserve(m, mp, mp->n + 1) != CES_OK)
+        return CES_ERR_NOMEM;
+    a = mp->seg + (size_t)i * m->seg_w;
+    memmove(a + m->seg_w, a, (size_t)(mp->n - i) * m->seg_w * sizeof(uint32_t));
+    mp->n++;
+    /* a = [lo, x), a + seg_w = [x, hi) with the provenance offset advanced */
+    wr64(a + SEG_HI, x);
+    wr64(a + m->seg_w + SEG_LO, x);
+    wr64(a + m->seg_w + SEG_POFF, rd64(a + SEG_POFF) + (x - lo));
+    *idx = i + 1;
+    return CES_OK;
+}
+
+/* Splits so that [lo, hi) is exactly segments [*first, *last). */
+static int seg_range(const struct sim_model *m, struct sim_map *mp, uint64_t lo, uint64_t hi,
+                     uint32_t *first, uint32_t *last)
+{
+    int rc = CES_OK;
+
+    if (lo > 0)
+        rc = seg_split(m, mp, lo, first);
+    else
+        *first = 0;
+    if (rc == CES_OK) {
+        uint64_t size = rd64(mp->seg + (size_t)(mp->n - 1) * m->seg_w + SEG_HI);
+
+        if (hi < size) {
+            rc = seg_split(m, mp, hi, last);
+            if (rc == CES_OK && lo > 0)
+                rc = seg_split(m, mp, lo, first); /* index may have moved: find again */
+        } else {
+            *last = mp->n;
+        }
+    }
+    return rc;
+}
+
+/* Merges equal neighbours around [first-1, last] so a map has one canonical
+ * segmentation for one content. */
+static void seg_merge(const struct sim_model *m, struct sim_map *mp, uint32_t first,
+                      uint32_t last)
+{
+    uint32_t i = first > 0 ? first - 1 : 0;
+    uint32_t end = last < mp->n ? last : mp->n - 1;
+
+    while (i < end && i + 1 < mp->n) {
+        uint32_t *a = mp->seg + (size_t)i * m->seg_w, *b = a + m->seg_w;
+        uint64_t alo = rd64(a + SEG_LO), ahi = rd64(a + SEG_HI);
+
+        if (a[SEG_PRANK] == b[SEG_PRANK] && a[SEG_PBUF] == b[SEG_PBUF] &&
+            rd64(a + SEG_POFF) + (ahi - alo) == rd64(b + SEG_POFF) &&
+            a[SEG_GEN] == b[SEG_GEN] &&
+            memcmp(a + SEG_WPROC, b + SEG_WPROC, (m->seg_w - SEG_WPROC) * sizeof(uint32_t)) == 0) {
+            wr64(a + SEG_HI, rd64(b + SEG_HI));
+            memmove(b, b + m->seg_w, (size_t)(mp->n - i - 2) * m->seg_w * sizeof(uint32_t));
+            mp->n--;
+            end--;
+        } else {
+            i++;
+        }
+    }
+}
+
+static void race_found(const struct sim_model *m, struct sim_state *s, struct sim_detail *d,
+                       uint32_t p, uint32_t k, bool write, const struct ces_region *reg,
+                       uint32_t q, uint32_t qpos, bool qwrite, uint64_t lo, uint64_t hi)
+{
+    SIM_FLAGS(s) |= SIM_F_RACE;
+    if (d == NULL || !d->want_race || d->have_race)
+        return;
+    d->have_race = true;
+    ces_sim_pos(m, q, qpos, &d->race[0].pos);
+    d->race[0].write = qwrite;
+    d->race[0].region = *reg;
+    d->race[0].region.lo = lo;
+    d->race[0].region.hi = hi;
+    ces_sim_pos(m, p, k, &d->race[1].pos);
+    d->race[1].write = write;
+    d->race[1].region = d->race[0].region;
+    d->race[1].step = d->step;
+    d->race_other_proc = q;
+    d->race_other_pos = qpos;
+}
+
+/* Checks an access of segments [first, last) against their history and
+ * records it. */
+static void access(const struct sim_model *m, struct sim_state *s, struct sim_map *mp,
+                   uint32_t first, uint32_t last, uint32_t p, uint32_t k, bool write,
+                   const struct ces_region *reg, struct sim_detail *d)
+{
+    const uint32_t *clk = SIM_PCLK(m, s, p);
+    bool check = !(SIM_FLAGS(s) & SIM_F_ABORTED);
+
+    for (uint32_t i = first; i < last; i++) {
+        uint32_t *a = mp->seg + (size_t)i * m->seg_w;
+
+        if (check) {
+            uint32_t wp = a[SEG_WPROC];
+
+            if (wp != 0 && wp - 1 != p && clk[wp - 1] < a[SEG_WEP])
+                race_found(m, s, d, p, k, write, reg, wp - 1, a[SEG_WEP] - 1, true,
+                           rd64(a + SEG_LO), rd64(a + SEG_HI));
+            if (write) {
+                for (uint32_t q = 0; q < m->nproc; q++) {
+                    uint32_t e = a[SEG_READS + q];
+
+                    if (q != p && e != 0 && clk[q] < e)
+                        race_found(m, s, d, p, k, write, reg, q, e - 1, false,
+                                   rd64(a + SEG_LO), rd64(a + SEG_HI));
+                }
+            }
+        }
+        if (write) {
+            a[SEG_WPROC] = p + 1;
+            a[SEG_WEP] = k + 1;
+            memset(a + SEG_READS, 0, m->nproc * sizeof(uint32_t));
+        } else {
+            a[SEG_READS + p] = k + 1;
+        }
+    }
+}
+
+static struct sim_map *map_of(const struct sim_model *m, struct sim_state *s,
+                              const struct ces_region *r)
+{
+    return &s->maps[r->rank * m->nbuf + r->buf];
+}
+
+/* Provenance runs read by a copy, kept on the stack for small copies. */
+struct prun {
+    uint64_t lo, hi; /* offsets relative to the copy's start */
+    uint32_t rank, buf;
+    uint64_t off, gen;
+};
+
+static int exec_copy(const struct sim_model *m, struct sim_state *s, uint32_t p, uint32_t k,
+                     const struct ces_op *op, struct sim_detail *d)
+{
+    struct sim_map *src = map_of(m, s, &op->a), *dst = map_of(m, s, &op->b);
+    uint32_t f, l;
+    struct prun local[16], *runs = local;
+    uint32_t nr;
+    int rc;
+
+    if (op->a.lo == op->a.hi)
+        return CES_OK;
+    rc = seg_range(m, src, op->a.lo, op->a.hi, &f, &l);
+    if (rc != CES_OK)
+        return rc;
+    access(m, s, src, f, l, p, k, false, &op->a, d);
+    nr = l - f;
+    if (nr > 16) {
+        runs = ces_malloc(m->ctx, nr * sizeof(*runs));
+        if (runs == NULL)
+            return CES_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < nr; i++) {
+        const uint32_t *a = src->seg + (size_t)(f + i) * m->seg_w;
+
+        runs[i].lo = rd64(a + SEG_LO) - op->a.lo;
+        runs[i].hi = rd64(a + SEG_HI) - op->a.lo;
+        runs[i].rank = a[SEG_PRANK];
+        runs[i].buf = a[SEG_PBUF];
+        runs[i].off = rd64(a + SEG_POFF);
+        runs[i].gen = a[SEG_GEN];
+    }
+    seg_merge(m, src, f, l);
+    rc = seg_range(m, dst, op->b.lo, op->b.hi, &f, &l);
+    if (rc == CES_OK) {
+        access(m, s, dst, f, l, p, k, true, &op->b, d);
+        /* Replace [f, l) by the runs: resize the hole then fill it. */
+        if (nr != l - f) {
+            uint32_t n = dst->n;
+
+            if (nr > l - f)
+                rc = map_reserve(m, dst, n + nr - (l - f));
+            if (rc == CES_OK) {
+                memmove(dst->seg + (size_t)(f + nr) * m->seg_w, dst->seg + (size_t)l * m->seg_w,
+                        (size_t)(n - l) * m->seg_w * sizeof(uint32_t));
+                dst->n = n + nr - (l - f);
+            }
+        }
+        if (rc == CES_OK) {
+            for (uint32_t i = 0; i < nr; i++) {
+                uint32_t *a = dst->seg + (size_t)(f + i) * m->seg_w;
+
+                memset(a, 0, m->seg_w * sizeof(uint32_t));
+                wr64(a + SEG_LO, op->b.lo + runs[i].lo);
+                wr64(a + SEG_HI, op->b.lo + runs[i].hi);
+                a[SEG_PRANK] = runs[i].rank;
+                a[SEG_PBUF] = runs[i].buf;
+                wr64(a + SEG_POFF, runs[i].off);
+                a[SEG_GEN] = (uint32_t)runs[i].gen;
+                a[SEG_WPROC] = p + 1;
+                a[SEG_WEP] = k + 1;
+            }
+            seg_merge(m, dst, f, f + nr);
+        }
+    }
+    if (runs != local)
+        ces_free(m->ctx, runs);
+    return rc;
+}
+
+static int exec_produce(const struct sim_model *m, struct sim_state *s, uint32_t p, uint32_t k,
+                        const struct sim_op *o, struct sim_detail *d)
+{
+    const struct ces_op *op = o->op;
+    struct sim_map *mp = map_of(m, s, &op->a);
+    uint32_t f, l;
+    int rc;
+
+    if (op->a.lo == op->a.hi)
+        return CES_OK;
+    rc = seg_range(m, mp, op->a.lo, op->a.hi, &f, &l);
+    if (rc != CES_OK)
+        return rc;
+    access(m, s, mp, f, l, p, k, true, &op->a, d);
+    for (uint32_t i = f; i < l; i++) {
+        uint32_t *a = mp->seg + (size_t)i * m->seg_w;
+
+        a[SEG_PRANK] = op->a.rank;
+        a[SEG_PBUF] = op->a.buf;
+        wr64(a + SEG_POFF, rd64(a + SEG_LO));
+        a[SEG_GEN] = (uint32_t)o->iter;
+    }
+    seg_merge(m, mp, f, l);
+    return CES_OK;
+}
+
+static int exec_consume(const struct sim_model *m, struct sim_state *s, uint32_t p, uint32_t k,
+                        const struct sim_op *o, struct sim_detail *d)
+{
+    const struct ces_op *op = o->op;
+    struct sim_map *mp = map_of(m, s, &op->a);
+    uint32_t f, l;
+    int rc;
+
+    if (op->a.lo == op->a.hi)
+        return CES_OK;
+    rc = seg_range(m, mp, op->a.lo, op->a.hi, &f, &l);
+    if (rc != CES_OK)
+        return rc;
+    access(m, s, mp, f, l, p, k, false, &op->a, d);
+    if ((op->flags & CES_OPF_EXPECT) && !(SIM_FLAGS(s) & SIM_F_ABORTED)) {
+        /* Walk found segments and expected runs together. */
+        uint32_t i = f, j = o->aux;
+        uint64_t x = op->a.lo;
+
+        while (x < op->a.hi && i < l && j < o->aux + o->naux) {
+            const uint32_t *a = mp->seg + (size_t)i * m->seg_w;
+            const struct sim_run *rn = &m->runs[j];
+            uint64_t shi = rd64(a + SEG_HI);
+            uint64_t rhi = rn->hi - op->b.lo + op->a.lo;
+            uint64_t hi = shi < rhi ? shi : rhi;
+            uint64_t foff = rd64(a + SEG_POFF) + (x - rd64(a + SEG_LO));
+            uint64_t eoff = op->b.lo + (x - op->a.lo);
+
+            if (a[SEG_PRANK] != op->b.rank || a[SEG_PBUF] != op->b.buf || foff != eoff ||
+                a[SEG_GEN] != rn->gen) {
+                SIM_FLAGS(s) |= SIM_F_MISMATCH;
+                if (d != NULL && d->want_mismatch && !d->have_mismatch) {
+                    d->have_mismatch = true;
+                    ces_sim_pos(m, p, k, &d->mismatch.pos);
+                    d->mismatch.region = op->a;
+                    d->mismatch.region.lo = x;
+                    d->mismatch.region.hi = hi;
+                    d->mismatch.expected.rank = op->b.rank;
+                    d->mismatch.expected.buf = op->b.buf;
+                    d->mismatch.expected.off = eoff;
+                    d->mismatch.expected.gen = rn->gen;
+                    d->mismatch.found.rank = a[SEG_PRANK];
+                    d->mismatch.found.buf = a[SEG_PBUF];
+                    d->mismatch.found.off = foff;
+                    d->mismatch.found.gen = a[SEG_GEN];
+                }
+                break;
+            }
+            x = hi;
+            if (x >= shi)
+                i++;
+            if (x >= rhi)
+                j++;
+        }
+    }
+    seg_merge(m, mp, f, l);
+    return CES_OK;
+}
+
+static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (src[i] > dst[i])
+            dst[i] = src[i];
+}
+
+int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
+                 struct sim_detail *d)
+{
+    uint32_t *pc = SIM_PC(m, s);
+    uint32_t k = pc[p];
+    const struct sim_op *o = &m->ops[p][k];
+    uint32_t *clk = SIM_PCLK(m, s, p);
+    bool aborted = (SIM_FLAGS(s) & SIM_F_ABORTED) != 0;
+    int rc = CES_OK;
+
+    assert(k < m->stop[p]);
+    if (d != NULL) {
+        d->kind = CES_STEP_OP;
+        d->has_value = 0;
+        d->value = 0;
+    }
+    clk[p] = k + 1;
+    switch (o->op->kind) {
+    case CES_OP_COPY:
+        rc = exec_copy(m, s, p, k, o->op, d);
+        break;
+    case CES_OP_PRODUCE:
+        rc = exec_produce(m, s, p, k, o, d);
+        break;
+    case CES_OP_CONSUME:
+        rc = exec_consume(m, s, p, k, o, d);
+        break;
+    case CES_OP_RECORD:
+        if (o->aux != SIM_NONE)
+            memcpy(SIM_RCLK(m, s, o->aux), clk, m->nproc * sizeof(uint32_t));
+        break;
+    case CES_OP_AWAIT:
+        if (pc[o->rec_proc] > o->rec_pos)
+            join(clk, SIM_RCLK(m, s, o->aux), m->nproc);
+        else if (d != NULL)
+            d->kind = CES_STEP_ABORTED;
+        break;
+    case CES_OP_WRITE:
+        if (d != NULL) {
+            d->has_value = 1;
+            d->value = o->op->value;
+            if (o->dropped)
+                d->kind = CES_STEP_DROPPED;
+        }
+        if (o->dropped)
+            break;
+        for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++) {
+            /* slots of one signal on consecutive ranks are `slots` apart */
+            uint32_t x = o->slot + r * ces_graph_signal(m->g, o->op->slot.sig).slots;
+
+            wr64(s->w + m->w_val + 2 * (size_t)x, o->op->value);
+            memcpy(SIM_SCLK(m, s, x), clk, m->nproc * sizeof(uint32_t));
+        }
+        break;
+    case CES_OP_WAIT: {
+        uint64_t v = slot_val(m, s, o->slot);
+        bool ok = ces_sim_cond(m->slot_width[o->slot], o->op->cmp, v, o->op->value);
+
+        if (d != NULL) {
+            d->has_value = 1;
+            d->value = v;
+            if (!ok)
+                d->kind = CES_STEP_ABORTED;
+        }
+        /* The write whose value the wait observed, and everything before it
+         * on its stream, happens before the wait (writes are fenced). */
+        if (ok)
+            join(clk, SIM_SCLK(m, s, o->slot), m->nproc);
+        else
+            assert(aborted);
+        break;
+    }
+    default:
+        break;
+    }
+    (void)aborted;
+    pc[p] = k + 1;
+    return rc;
+}
+
+/* --- end states ----------------------------------------------------------- */
+
+static int push_edge(const struct sim_model *m, struct sim_blocked_out *out, uint32_t proc,
+                     uint32_t pos, uint64_t value, uint32_t to)
+{
+    struct ces_check_edge e;
+
+    ces_sim_pos(m, proc, pos, &e.pos);
+    e.value = value;
+    e.to = to;
+    return ces_vec_push(m->ctx, &out->edges, sizeof(e), &e);
+}
+
+int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint32_t *cls,
+                      struct sim_blocked_out *out)
+{
+    const uint32_t *pc = SIM_PC(m, s);
+    uint32_t P = m->nproc;
+    uint32_t stack_local[128], node_local[64];
+    uint8_t color_local[64];
+    uint32_t *succ = NULL, *succ_off = NULL, *node = node_local, *stk = stack_local;
+    uint8_t *color = color_local;
+    uint32_t nblocked = 0;
+    int rc = CES_OK;
+    bool cycle = false;
+
+    *cls = 0;
+    if (P > 64) {
+        node = ces_malloc(m->ctx, P * sizeof(uint32_t));
+        stk = ces_malloc(m->ctx, 2 * P * sizeof(uint32_t));
+        color = ces_malloc(m->ctx, P);
+        if (node == NULL || stk == NULL || color == NULL) {
+            rc = CES_ERR_NOMEM;
+            goto done;
+        }
+    }
+    for (uint32_t p = 0; p < P; p++) {
+        int st = ces_sim_status(m, s, p);
+
+        node[p] = SIM_NONE;
+        if (st != SIM_S_DONE) {
+            assert(st != SIM_S_VISIBLE && st != SIM_S_INVISIBLE);
+            node[p] = nblocked++;
+        }
+    }
+    if (nblocked == 0)
+        goto done;
+    /* Successor lists (by process) of the wait-for graph. */
+    succ_off = ces_malloc(m->ctx, (P + 1) * sizeof(uint32_t));
+    if (succ_off == NULL) {
+        rc = CES_ERR_NOMEM;
+        goto done;
+    }
+    {
+        struct ces_vec sv = {0};
+
+        for (uint32_t p = 0; p < P && rc == CES_OK; p++) {
+            int st = ces_sim_status(m, s, p);
+            const struct sim_op *o = pc[p] < m->len[p] ? &m->ops[p][pc[p]] : NULL;
+            size_t e0 = out != NULL ? out->edges.len : 0;
+
+            succ_off[p] = (uint32_t)sv.len;
+            if (node[p] == SIM_NONE)
+                continue;
+            if (st == SIM_S_WAIT) {
+                for (uint32_t i = m->wr_off[o->slot]; i < m->wr_off[o->slot + 1]; i++) {
+                    const struct sim_writer *w = &m->wr[i];
+
+                    if (w->pos >= pc[w->proc] && w->pos < m->stop[w->proc] &&
+                        ces_sim_cond(m->slot_width[o->slot], o->op->cmp, w->value,
+                                     o->op->value)) {
+                        rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &w->proc);
+                        if (rc == CES_OK && out != NULL)
+                            rc = push_edge(m, out, w->proc, w->pos, w->value, node[w->proc]);
+                    }
+                }
+            } else if (st == SIM_S_AWAIT) {
+                rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &o->rec_proc);
+                if (rc == CES_OK && out != NULL)
+                    rc = push_edge(m, out, o->rec_proc, o->rec_pos, 0, node[o->rec_proc]);
+            } else if (st == SIM_S_QUEUE) {
+                uint32_t r = p / m->streams, q = m->queue[p];
+                uint32_t done = 0, h;
+
+                for (uint32_t x = q - r * m->nq; x < m->streams; x += m->nq) {
+                    uint32_t pp = r * m->streams + x;
+
+                    done += pc[pp] < m->stop[pp] ? pc[pp] : m->stop[pp];
+                }
+                h = m->qseq[q][done];
+                rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &h);
+                if (rc == CES_OK && out != NULL)
+                    rc = push_edge(m, out, h, pc[h], 0, node[h]);
+            }
+            if (rc == CES_OK && out != NULL) {
+                struct ces_check_blocked b;
+
+                memset(&b, 0, sizeof(b));
+                ces_sim_pos(m, p, pc[p], &b.pos);
+                b.reason = st == SIM_S_WAIT    ? CES_BLOCK_WAIT
+                           : st == SIM_S_AWAIT ? CES_BLOCK_AWAIT
+                           : st == SIM_S_QUEUE ? CES_BLOCK_QUEUE
+                                               : CES_BLOCK_STOPPED;
+                if (st == SIM_S_WAIT) {
+                    b.slot = m->slot_name[o->slot];
+                    b.held = slot_val(m, s, o->slot);
+                    b.awaited = o->op->value;
+                    b.cmp = o->op->cmp;
+                }
+                b.nedges = out->edges.len - e0;
+                b.edges = (const void *)(uintptr_t)e0; /* an offset until the end */
+                rc = ces_vec_push(m->ctx, &out->blocked, sizeof(b), &b);
+            }
+        }
+        succ_off[P] = (uint32_t)sv.len;
+        succ = sv.data;
+        if (rc != CES_OK)
+            goto done;
+    }
+    /* Cycle search: iterative DFS with colors (0 new, 1 on stack, 2 done). */
+    memset(color, 0, P);
+    for (uint32_t root = 0; root < P && !cycle; root++) {
+        uint32_t sp = 0;
+
+        if (node[root] == SIM_NONE || color[root] != 0)
+            continue;
+        stk[sp++] = root;
+        stk[sp++] = succ_off[root];
+        color[root] = 1;
+        while (sp > 0 && !cycle) {
+            uint32_t v = stk[sp - 2], i = stk[sp - 1];
+
+            if (i < succ_off[v + 1]) {
+                uint32_t w = succ[i];
+
+                stk[sp - 1] = i + 1;
+                if (color[w] == 1) {
+                    cycle = true;
+                    if (out != NULL) {
+                        /* the cycle is the stack from w up to v */
+                        uint32_t j = 0;
+
+                        while (stk[j] != w)
+                            j += 2;
+                        for (; j < sp && rc == CES_OK; j += 2)
+                            rc = ces_vec_push(m->ctx, &out->cycle, sizeof(uint32_t),
+                                              &node[stk[j]]);
+                    }
+                } else if (color[w] == 0) {
+                    color[w] = 1;
+                    stk[sp++] = w;
+                    stk[sp++] = succ_off[w];
+                }
+            } else {
+                color[v] = 2;
+                sp -= 2;
+            }
+        }
+    }
+    *cls = cycle ? CES_V_DEADLOCK : CES_V_HANG;
+done:
+    ces_free(m->ctx, succ);
+    ces_free(m->ctx, succ_off);
+    if (node != node_local)
+        ces_free(m->ctx, node);
+    if (stk != stack_local)
+        ces_free(m->ctx, stk);
+    if (color != color_local)
+        ces_free(m->ctx, color);
+    return rc;
+}

@@ -1,0 +1,777 @@
+/*
+ * tests/sim/test_check.c - the model checker on hand-built graphs whose
+ * verdict is known: handshake, deadlock with its cycle, hang, race,
+ * mismatch, head-of-line blocking, u32 cyclic compares, batches, graph
+ * replays, faults and the watchdog model, replay strings, bounds, reports;
+ * every verdict checked with and without the reduction.
+ */
+#include "ces_test.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Tables of every test graph: buffers send, recv (64 bytes), signals f (u32,
+ * 4 slots), c (u64, 4 slots), event e. */
+enum { SEND = 0, RECV = 1, F = 0, C = 1, EV = 0 };
+
+static struct ces_graph *mk(struct ces_ctx *ctx, uint32_t ranks, uint32_t streams)
+{
+    struct ces_graph *g = NULL;
+
+    assert_int_equal(ces_graph_create(ctx, ranks, streams, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "send", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "recv", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 4, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "c", CES_U64, 4, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_event(g, "e", NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    return g;
+}
+
+static void op(struct ces_graph *g, uint32_t rank, struct ces_op o)
+{
+    assert_int_equal(ces_graph_add_op(g, rank, &o), CES_OK);
+}
+
+static struct ces_op W(uint32_t s, uint32_t sig, uint32_t at, uint32_t idx, uint64_t v)
+{
+    struct ces_op o = {.kind = CES_OP_WRITE, .stream = s, .slot = {sig, at, idx}, .value = v};
+    return o;
+}
+
+static struct ces_op WT(uint32_t s, uint32_t sig, uint32_t at, uint32_t idx, uint32_t cmp,
+                        uint64_t v)
+{
+    struct ces_op o = {.kind = CES_OP_WAIT, .stream = s, .cmp = (uint8_t)cmp,
+                       .slot = {sig, at, idx}, .value = v};
+    return o;
+}
+
+static struct ces_op CP(uint32_t s, uint32_t sb, uint32_t sr, uint64_t slo, uint32_t db,
+                        uint32_t dr, uint64_t dlo, uint64_t n)
+{
+    struct ces_op o = {.kind = CES_OP_COPY, .stream = s, .a = {sb, sr, slo, slo + n},
+                       .b = {db, dr, dlo, dlo + n}};
+    return o;
+}
+
+static struct ces_op PR(uint32_t s, uint32_t b, uint32_t r, uint64_t lo, uint64_t hi)
+{
+    struct ces_op o = {.kind = CES_OP_PRODUCE, .stream = s, .a = {b, r, lo, hi}};
+    return o;
+}
+
+static struct ces_op CO(uint32_t s, uint32_t b, uint32_t r, uint64_t lo, uint64_t hi,
+                        uint32_t eb, uint32_t er, uint64_t elo)
+{
+    struct ces_op o = {.kind = CES_OP_CONSUME, .stream = s, .flags = CES_OPF_EXPECT,
+                       .a = {b, r, lo, hi}, .b = {eb, er, elo, elo + (hi - lo)}};
+    return o;
+}
+
+static struct ces_op K(uint32_t kind, uint32_t s)
+{
+    struct ces_op o = {.kind = (uint8_t)kind, .stream = s};
+    return o;
+}
+
+static struct ces_op EVOP(uint32_t kind, uint32_t s)
+{
+    struct ces_op o = {.kind = (uint8_t)kind, .stream = s, .event = EV};
+    return o;
+}
+
+/* Checks g with the given options, reduced and unreduced; both must give
+ * `verdict`; returns the reduced report. */
+static struct ces_check_report *check2(struct ces_ctx *ctx, struct ces_graph *g,
+                                       const struct ces_check_opts *base, uint32_t verdict)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL, *u = NULL;
+
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    if (base != NULL)
+        o = *base;
+    else
+        ces_check_opts_init(&o);
+    o.flags |= CES_CHECK_NO_REDUCTION;
+    assert_int_equal(ces_check(ctx, g, &o, &u), CES_OK);
+    assert_int_equal(ces_check_report_verdict(u), verdict);
+    assert_true(ces_check_report_stats(u).complete);
+    o.flags &= ~(uint32_t)CES_CHECK_NO_REDUCTION;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), verdict);
+    assert_true(ces_check_report_stats(r).states <= ces_check_report_stats(u).states);
+    ces_check_report_destroy(u);
+    return r;
+}
+
+static const struct ces_check_defect *find(const struct ces_check_report *r, uint32_t cls)
+{
+    for (size_t i = 0; i < ces_check_report_ndefects(r); i++)
+        if (ces_check_report_defect(r, i)->cls == cls)
+            return ces_check_report_defect(r, i);
+    fail_msg("no defect of class %u", cls);
+    return NULL;
+}
+
+static char *text_of(struct ces_ctx *ctx, const struct ces_check_report *r)
+{
+    char *t = NULL;
+
+    assert_int_equal(ces_check_report_text(ctx, r, &t, NULL), CES_OK);
+    return t;
+}
+
+/* Re-runs a defect's replay string: same verdict class, same steps. */
+static void replays(struct ces_ctx *ctx, struct ces_graph *g, const struct ces_check_opts *base,
+                    const struct ces_check_defect *d)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    const struct ces_check_defect *d2;
+
+    if (base != NULL)
+        o = *base;
+    else
+        ces_check_opts_init(&o);
+    o.replay = d->replay;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    if (d->cls == CES_CHECK_ABORTED)
+        assert_int_equal(ces_check_report_stats(r).aborted, 1);
+    else
+        assert_true(ces_check_report_verdict(r) & d->cls);
+    d2 = find(r, d->cls);
+    assert_int_equal(d2->nsteps, d->nsteps);
+    for (size_t i = 0; i < d->nsteps; i++) {
+        assert_int_equal(d2->steps[i].pos.rank, d->steps[i].pos.rank);
+        assert_int_equal(d2->steps[i].pos.stream, d->steps[i].pos.stream);
+        assert_int_equal(d2->steps[i].pos.index, d->steps[i].pos.index);
+    }
+    assert_int_equal(ces_check_report_stats(r).mode, CES_CHECK_REPLAY);
+    ces_check_report_destroy(r);
+}
+
+/* r writes f[r]@peer = 1 and waits f[peer] == 1 on its own rank, then copies
+ * its send to the peer's recv; after a second handshake (c) the peer
+ * consumes it. */
+static struct ces_graph *handshake(struct ces_ctx *ctx, bool wait_first)
+{
+    struct ces_graph *g = mk(ctx, 2, 1);
+
+    for (uint32_t r = 0; r < 2; r++) {
+        uint32_t p = 1 - r;
+
+        op(g, r, PR(0, SEND, r, 0, 32));
+        if (wait_first) {
+            op(g, r, WT(0, F, r, p, CES_CMP_EQ, 1));
+            op(g, r, W(0, F, p, r, 1));
+        } else {
+            op(g, r, W(0, F, p, r, 1));
+            op(g, r, WT(0, F, r, p, CES_CMP_EQ, 1));
+        }
+        op(g, r, CP(0, SEND, r, 0, RECV, p, 0, 32));
+        op(g, r, W(0, C, p, r, 1));
+        op(g, r, WT(0, C, r, p, CES_CMP_GEQ, 1));
+        op(g, r, CO(0, RECV, r, 0, 32, SEND, p, 0));
+    }
+    return g;
+}
+
+static void test_handshake_ok(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, false);
+    struct ces_check_report *r = check2(ctx, g, NULL, CES_V_OK);
+    char *t = text_of(ctx, r);
+
+    (void)state;
+    assert_int_equal(ces_check_report_ndefects(r), 0);
+    assert_true(ces_check_report_stats(r).executions >= 1);
+    assert_memory_equal(t, "verdict: OK\nstatistics: ", 24);
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_deadlock_cycle(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, true);
+    struct ces_check_report *r = check2(ctx, g, NULL, CES_V_DEADLOCK);
+    const struct ces_check_defect *d = find(r, CES_V_DEADLOCK);
+    char *t = text_of(ctx, r), *json = NULL;
+
+    (void)state;
+    assert_int_equal(d->nblocked, 2);
+    assert_int_equal(d->ncycle, 2);
+    for (uint32_t i = 0; i < 2; i++) {
+        assert_int_equal(d->blocked[i].reason, CES_BLOCK_WAIT);
+        assert_int_equal(d->blocked[i].pos.rank, i);
+        assert_int_equal(d->blocked[i].pos.index, 1);
+        assert_int_equal(d->blocked[i].held, 0);
+        assert_int_equal(d->blocked[i].awaited, 1);
+        assert_int_equal(d->blocked[i].nedges, 1);
+        assert_int_equal(d->blocked[i].edges[0].pos.rank, 1 - i);
+        assert_int_equal(d->blocked[i].edges[0].pos.index, 2);
+        assert_int_equal(d->blocked[i].edges[0].to, 1 - i);
+    }
+    assert_int_equal(d->nsteps, 2); /* both produces, then stuck */
+    assert_non_null(strstr(t, "verdict: DEADLOCK\nDEADLOCK: counterexample of 2 steps\n"
+                              "    1 r0.s0#0 produce send[0:32]\n"
+                              "    2 r1.s0#0 produce send[0:32]\n"
+                              "  replay: 0.1\n  blocked:\n"
+                              "    r0.s0#1 wait f[1] == 1: f[1]@0 holds 0, awaits == 1\n"
+                              "      could be written by r1.s0#2 write f[1]@0 = 1, but r1.s0 is "
+                              "blocked at r1.s0#1\n"));
+    assert_non_null(strstr(t, "  cycle: r0.s0#1 -> r1.s0#1 -> r0.s0#1\n"));
+    replays(ctx, g, NULL, d);
+    assert_int_equal(ces_check_report_json(ctx, r, &json, NULL), CES_OK);
+    assert_memory_equal(json, "{\"verdict\":\"DEADLOCK\",\"bits\":1,", 31);
+    ces_free(ctx, json);
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_hang_nobody_writes(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 1);
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    op(g, 0, W(0, F, 1, 0, 1));
+    op(g, 1, WT(0, F, 1, 0, CES_CMP_GEQ, 2));
+    r = check2(ctx, g, NULL, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    assert_int_equal(d->nblocked, 1);
+    assert_int_equal(d->blocked[0].pos.rank, 1);
+    assert_int_equal(d->blocked[0].held, 1);
+    assert_int_equal(d->blocked[0].nedges, 0);
+    assert_int_equal(d->ncycle, 0);
+    replays(ctx, g, NULL, d);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_race_copy_produce(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 1);
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    char *t;
+
+    (void)state;
+    op(g, 0, PR(0, SEND, 0, 0, 64));
+    op(g, 1, CP(0, SEND, 0, 16, RECV, 1, 0, 16));
+    r = check2(ctx, g, NULL, CES_V_RACE);
+    d = find(r, CES_V_RACE);
+    assert_int_equal(d->race[0].pos.rank, 0);
+    assert_int_equal(d->race[0].pos.index, 0);
+    assert_int_equal(d->race[0].write, 1);
+    assert_int_equal(d->race[1].pos.rank, 1);
+    assert_int_equal(d->race[1].write, 0);
+    assert_int_equal(d->race[1].region.lo, 16);
+    assert_int_equal(d->race[1].region.hi, 32);
+    assert_int_equal(d->race[0].step, 1);
+    assert_int_equal(d->race[1].step, 2);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "  race, not ordered by happens-before:\n"
+                              "    r0.s0#0 produce send[0:64]  writes send@0[16:32] (step 1)\n"
+                              "    r1.s0#0 copy send[16:32]@0 -> recv[0:16]  reads "
+                              "send@0[16:32] (step 2)\n"));
+    ces_free(ctx, t);
+    replays(ctx, g, NULL, d);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_mismatch_previous_generation(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 1);
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    char *t;
+
+    (void)state;
+    /* iteration 1: produce, copy, signal; iteration 2: produce, no copy */
+    for (uint32_t it = 1; it <= 2; it++) {
+        if (it == 2)
+            assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+        op(g, 0, PR(0, SEND, 0, 0, 32));
+        if (it == 1)
+            op(g, 0, CP(0, SEND, 0, 0, RECV, 1, 0, 32));
+        op(g, 0, W(0, C, 1, 0, it));
+        op(g, 1, WT(0, C, 1, 0, CES_CMP_GEQ, it));
+        op(g, 1, CO(0, RECV, 1, 0, 32, SEND, 0, 0));
+    }
+    r = check2(ctx, g, NULL, CES_V_MISMATCH);
+    d = find(r, CES_V_MISMATCH);
+    assert_int_equal(d->mismatch.pos.rank, 1);
+    assert_int_equal(d->mismatch.pos.index, 3);
+    assert_int_equal(d->mismatch.expected.gen, 2);
+    assert_int_equal(d->mismatch.found.gen, 1);
+    assert_int_equal(d->mismatch.region.lo, 0);
+    assert_int_equal(d->mismatch.region.hi, 32);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "  mismatch at r1.s0#3 consume recv[0:32] == send[0:32]@0:\n"
+                              "    recv@1[0:32] holds send@0[0:32] of iteration 1\n"
+                              "    expected send@0[0:32] of iteration 2\n"));
+    ces_free(ctx, t);
+    replays(ctx, g, NULL, d);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A wait on s0 enqueued before the write on s1 that satisfies it. */
+static struct ces_graph *hol(struct ces_ctx *ctx, uint32_t connections)
+{
+    struct ces_graph *g = mk(ctx, 1, 2);
+
+    assert_int_equal(ces_graph_set_connections(g, connections), CES_OK);
+    op(g, 0, WT(0, F, 0, 0, CES_CMP_EQ, 1));
+    op(g, 0, W(1, F, 0, 0, 1));
+    return g;
+}
+
+static void test_head_of_line(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g0 = hol(ctx, 0), *g1 = hol(ctx, 1), *g2 = hol(ctx, 2);
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    r = check2(ctx, g0, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    r = check2(ctx, g2, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    r = check2(ctx, g1, NULL, CES_V_DEADLOCK);
+    d = find(r, CES_V_DEADLOCK);
+    assert_int_equal(d->nblocked, 2);
+    assert_int_equal(d->blocked[0].reason, CES_BLOCK_WAIT);
+    assert_int_equal(d->blocked[1].reason, CES_BLOCK_QUEUE);
+    assert_int_equal(d->blocked[1].edges[0].pos.stream, 0);
+    assert_int_equal(d->ncycle, 2);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g0);
+    ces_graph_destroy(g1);
+    ces_graph_destroy(g2);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_u32_cyclic(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 1), *far = mk(ctx, 2, 1);
+    struct ces_check_report *r;
+
+    (void)state;
+    /* across the wrap: 0xffffffff is before 3, so the wait holds until 3 */
+    op(g, 0, W(0, F, 1, 0, 0xffffffffu));
+    op(g, 0, PR(0, SEND, 0, 0, 32));
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 1, 0, 32));
+    op(g, 0, W(0, F, 1, 0, 3));
+    op(g, 1, WT(0, F, 1, 0, CES_CMP_GEQ, 2));
+    op(g, 1, CO(0, RECV, 1, 0, 32, SEND, 0, 0));
+    r = check2(ctx, g, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    /* a target more than 2^31 ahead of the initial 0 is already "reached" */
+    op(far, 0, PR(0, SEND, 0, 0, 32));
+    op(far, 0, CP(0, SEND, 0, 0, RECV, 1, 0, 32));
+    op(far, 0, W(0, F, 1, 0, 0x80000001u));
+    op(far, 1, WT(0, F, 1, 0, CES_CMP_GEQ, 0x80000001u));
+    op(far, 1, CO(0, RECV, 1, 0, 32, SEND, 0, 0));
+    r = check2(ctx, far, NULL, CES_V_RACE | CES_V_OK);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_graph_destroy(far);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_batch_any_order(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 1), *early = mk(ctx, 2, 1);
+    struct ces_check_report *r;
+
+    (void)state;
+    for (int bad = 0; bad < 2; bad++) {
+        struct ces_graph *x = bad ? early : g;
+
+        op(x, 0, PR(0, SEND, 0, 0, 64));
+        op(x, 0, K(CES_OP_BATCH, 0));
+        op(x, 0, CP(0, SEND, 0, 0, RECV, 1, 32, 32));
+        if (bad) /* the flag inside the batch window: before the copies complete */
+            op(x, 0, K(CES_OP_END, 0));
+        op(x, 0, CP(0, SEND, 0, 32, RECV, 1, 0, 32));
+        if (!bad)
+            op(x, 0, K(CES_OP_END, 0));
+        else
+            op(x, 1, CO(0, RECV, 1, 0, 32, SEND, 0, 32));
+        op(x, 0, W(0, C, 1, 0, 1));
+        op(x, 1, WT(0, C, 1, 0, CES_CMP_GEQ, 1));
+        op(x, 1, CO(0, RECV, 1, 0, 32, SEND, 0, 32));
+        op(x, 1, CO(0, RECV, 1, 32, 64, SEND, 0, 0));
+    }
+    r = check2(ctx, g, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    /* a read of a copy's destination before the flag: a race */
+    r = check2(ctx, early, NULL, CES_V_RACE);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_graph_destroy(early);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A graph block replayed `reps` times; r0 signals 1, r1 waits == 1 and
+ * resets its slot to 0 (NCCL's graph-mode flags). */
+static struct ces_graph *replayed(struct ces_ctx *ctx, uint32_t reps, bool ack)
+{
+    struct ces_graph *g = NULL;
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "send", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "recv", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 4, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "c", CES_U64, 4, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, reps), CES_OK);
+    op(g, 0, W(0, F, 1, 0, 1));
+    op(g, 1, WT(0, F, 1, 0, CES_CMP_EQ, 1));
+    op(g, 1, W(0, F, 1, 0, 0));
+    if (ack) {
+        op(g, 1, W(0, F, 0, 1, 1));
+        op(g, 0, WT(0, F, 0, 1, CES_CMP_EQ, 1));
+        op(g, 0, W(0, F, 0, 1, 0));
+    }
+    return g;
+}
+
+static void test_graph_replays(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *bad = replayed(ctx, 3, false), *good = replayed(ctx, 3, true);
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    r = check2(ctx, bad, NULL, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    /* r1 is stuck at the wait of a later replay: index 2 or 4 */
+    assert_int_equal(d->blocked[0].pos.rank, 1);
+    assert_true(d->blocked[0].pos.index == 2 || d->blocked[0].pos.index == 4);
+    assert_int_equal(d->blocked[0].pos.rep, d->blocked[0].pos.index / 2);
+    assert_int_equal(d->blocked[0].pos.iteration, 1 + d->blocked[0].pos.index / 2);
+    replays(ctx, bad, NULL, d);
+    ces_check_report_destroy(r);
+    r = check2(ctx, good, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(bad);
+    ces_graph_destroy(good);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_events(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 2), *bad = mk(ctx, 1, 2);
+    struct ces_check_report *r;
+
+    (void)state;
+    op(g, 0, PR(0, SEND, 0, 0, 64));
+    op(g, 0, EVOP(CES_OP_RECORD, 0));
+    op(g, 0, EVOP(CES_OP_AWAIT, 1));
+    op(g, 0, CP(1, SEND, 0, 0, RECV, 0, 0, 64));
+    r = check2(ctx, g, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    /* without the event edge the copy on s1 races the produce on s0 */
+    op(bad, 0, PR(0, SEND, 0, 0, 64));
+    op(bad, 0, EVOP(CES_OP_RECORD, 0));
+    op(bad, 0, CP(1, SEND, 0, 0, RECV, 0, 0, 64));
+    r = check2(ctx, bad, NULL, CES_V_RACE);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_graph_destroy(bad);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_faults_and_abort(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, false);
+    struct ces_fault f[2];
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    char *t;
+
+    (void)state;
+    assert_int_equal(ces_fault_parse(ctx, "drop:r0.s0#1", &f[0]), CES_OK);
+    assert_int_equal(f[0].kind, CES_FAULT_DROP);
+    assert_int_equal(f[0].index, 1);
+    assert_int_equal(ces_fault_parse(ctx, "stop:r1.s0#4", &f[1]), CES_OK);
+    assert_int_equal(ces_fault_parse(ctx, "drop:r0s0#1", &f[0]), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "fault 'drop:r0s0#1': expected a position rR.sS#K after 'drop:'");
+    assert_int_equal(ces_fault_parse(ctx, "kill:r0.s0#1", &f[0]), CES_ERR_INVALID);
+    assert_int_equal(ces_fault_parse(ctx, "drop:r0.s0#1", &f[0]), CES_OK);
+    ces_check_opts_init(&o);
+    o.faults = f;
+    o.nfaults = 1;
+    r = check2(ctx, g, &o, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    assert_int_equal(d->steps[1].kind, CES_STEP_DROPPED);
+    replays(ctx, g, &o, d);
+    ces_check_report_destroy(r);
+    /* a stopped stream: its peer hangs, the stream itself is reported */
+    o.faults = &f[1];
+    r = check2(ctx, g, &o, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    assert_int_equal(d->nblocked, 2);
+    assert_int_equal(d->blocked[1].reason, CES_BLOCK_STOPPED);
+    ces_check_report_destroy(r);
+    /* with the watchdog: nothing stays blocked */
+    o.faults = f;
+    o.flags = CES_CHECK_ABORT;
+    r = check2(ctx, g, &o, CES_V_OK);
+    assert_true(ces_check_report_stats(r).aborted > 0);
+    d = find(r, CES_CHECK_ABORTED);
+    /* both blocked waits are released: r0 at the second handshake, r1 at
+     * the first (whose flag was dropped) */
+    assert_int_equal(d->naborted, 2);
+    assert_int_equal(d->aborted[0].rank, 0);
+    assert_int_equal(d->aborted[0].index, 5);
+    assert_int_equal(d->aborted[1].rank, 1);
+    assert_int_equal(d->aborted[1].index, 2);
+    t = text_of(ctx, r);
+    assert_memory_equal(t, "verdict: OK\nwatchdog: fired in ", 31);
+    ces_free(ctx, t);
+    replays(ctx, g, &o, d);
+    ces_check_report_destroy(r);
+    /* bad fault positions */
+    f[0].index = 0;
+    o.faults = f;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "fault drop:r0.s0#0: expected a write at that position, found 'produce'");
+    f[0].index = 99;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "fault drop:r0.s0#99: r0.s0 has 7 ops (#0..#6)");
+    assert_null(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_fault_sweep(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, false);
+    struct ces_check_sweep_row *rows = NULL;
+    size_t n = 0;
+    char *t = NULL;
+
+    (void)state;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(n, 2 * (7 + 2)); /* 7 stops and 2 drops per rank */
+    for (size_t i = 0; i < n; i++) {
+        assert_true(rows[i].verdict & (CES_V_HANG | CES_V_DEADLOCK));
+        assert_int_equal(rows[i].verdict_abort & (CES_V_HANG | CES_V_DEADLOCK), 0);
+        assert_int_equal(rows[i].still_blocked, 0);
+        assert_true(rows[i].aborted > 0);
+    }
+    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
+    assert_non_null(strstr(t, "r0.s0#1        drop  HANG                   OK (watchdog fired "));
+    ces_free(ctx, t);
+    ces_free(ctx, rows);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_bounds_incomplete(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, false);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    char *t;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.max_states = 2;
+    o.flags = CES_CHECK_NO_REDUCTION;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_false(ces_check_report_stats(r).complete);
+    t = text_of(ctx, r);
+    assert_memory_equal(t, "verdict: INCOMPLETE\ncoverage: a bound stopped the search after 2 "
+                           "states\n", 71);
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_random_mode(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, true);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    char *t;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.random = 5;
+    o.seed = 7;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK);
+    assert_int_equal(ces_check_report_stats(r).executions, 5);
+    assert_int_equal(ces_check_report_stats(r).mode, CES_CHECK_RANDOM);
+    t = text_of(ctx, r);
+    assert_memory_equal(t, "verdict: DEADLOCK\ncoverage: 5 random executions - a sample, not a "
+                           "proof\n", 72);
+    ces_free(ctx, t);
+    replays(ctx, g, NULL, find(r, CES_V_DEADLOCK));
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_replay_errors(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, true);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.replay = "0.0";
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "replay step 2: r0.s0 cannot take a step there (it is blocked)");
+    o.replay = "0.x";
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "replay string, offset 2: expected a stream number");
+    o.replay = "5";
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "replay string: stream number 5 out of range (0..1)");
+    assert_null(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_overlay_and_backend(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, true);
+    struct ces_check_report *r = check2(ctx, g, NULL, CES_V_DEADLOCK);
+    struct ces_dot_overlay ov;
+    const struct ces_backend_ops *be = ces_backend_find("sim");
+    void *bs = NULL;
+    uint32_t v = 99;
+
+    (void)state;
+    assert_int_equal(ces_check_report_overlay(r, 0, &ov), CES_OK);
+    assert_int_equal(ov.nmarks, 4); /* 2 steps + 2 blocked */
+    assert_int_equal(ov.marks[0].step, 1);
+    assert_int_equal(ov.marks[2].style, CES_DOT_BLOCKED);
+    assert_string_equal(ov.title, "DEADLOCK counterexample");
+    assert_int_equal(ces_check_report_overlay(r, 1, &ov), CES_ERR_INVALID);
+    ces_check_report_destroy(r);
+    assert_non_null(be);
+    assert_int_equal(be->probe(ctx), CES_OK);
+    assert_int_equal(be->prepare(ctx, g, NULL, &bs), CES_OK);
+    assert_int_equal(be->poll(bs, &v), 1);
+    assert_int_equal(be->launch(bs), CES_OK);
+    assert_int_equal(be->poll(bs, &v), CES_OK);
+    assert_int_equal(v, CES_V_DEADLOCK);
+    be->destroy(bs);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static int check_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_graph *g = arg;
+    struct ces_check_report *r = NULL;
+    char *t = NULL;
+    int rc;
+
+    (void)ctx;
+    rc = ces_check(ctx, g, NULL, &r);
+    if (rc == CES_OK) {
+        rc = ces_check_report_text(ctx, r, &t, NULL);
+        ces_free(ctx, t);
+    }
+    ces_check_report_destroy(r);
+    return rc;
+}
+
+static void test_alloc_failures(void **state)
+{
+    struct ces_graph *g = NULL;
+    struct ces_ctx *ctx = NULL;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
+    g = handshake(ctx, true);
+    /* the graph lives on a plain context; each failing run uses its own */
+    assert_true(ces_test_alloc_failures(check_body, g) > 10);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_handshake_ok),
+        cmocka_unit_test(test_deadlock_cycle),
+        cmocka_unit_test(test_hang_nobody_writes),
+        cmocka_unit_test(test_race_copy_produce),
+        cmocka_unit_test(test_mismatch_previous_generation),
+        cmocka_unit_test(test_head_of_line),
+        cmocka_unit_test(test_u32_cyclic),
+        cmocka_unit_test(test_batch_any_order),
+        cmocka_unit_test(test_graph_replays),
+        cmocka_unit_test(test_events),
+        cmocka_unit_test(test_faults_and_abort),
+        cmocka_unit_test(test_fault_sweep),
+        cmocka_unit_test(test_bounds_incomplete),
+        cmocka_unit_test(test_random_mode),
+        cmocka_unit_test(test_replay_errors),
+        cmocka_unit_test(test_overlay_and_backend),
+        cmocka_unit_test(test_alloc_failures),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
