@@ -1,0 +1,865 @@
+/*
+ * core/dot.c - the Graphviz picture of a graph (ces_dot_emit) and its
+ * rendering through the `dot` program (ces_dot_write).
+ *
+ * Layout: a cluster per rank, inside it a lane (cluster) per stream, inside
+ * that a cluster per block (an eager iteration, or a graph phase drawn once
+ * and labelled "replayed xK"); ops are nodes in program order linked by
+ * solid gray edges; the copies of a batch sit in a green box.  Dashed blue
+ * edges go from each write to every wait it can satisfy; bold red edges go
+ * from each copy into another rank to the ops there that read what it wrote.
+ * Cross edges do not constrain the layout, so every lane stays a straight
+ * column and large graphs lay out quickly.  Output depends only on the graph
+ * and the overlay (no pointers, no hash order).
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* One op's place: block, rank, index in the rank's list of the block. */
+struct dot_ref {
+    uint32_t block, rank, index;
+};
+
+/* A wait, keyed by the slot it watches, for the write -> wait search. */
+struct dot_wait {
+    uint32_t sig, rank, idx;
+    struct dot_ref ref;
+};
+
+/* Overlay per node, filled from the marks. */
+struct dot_mark_info {
+    uint32_t style_bits; /* 1 << enum ces_dot_style */
+    uint32_t nsteps;
+    uint32_t steps[4]; /* the first few step numbers */
+};
+
+struct dot_state {
+    struct ces_ctx *ctx;
+    const struct ces_graph *g;
+    struct ces_sb sb;
+    size_t *node_base;             /* [blocks * ranks]: index of the first node of (b, r) */
+    struct dot_mark_info *marks;   /* [nodes] or NULL */
+    const struct ces_dot_overlay *ov;
+    size_t cross; /* write -> wait and data edges emitted */
+};
+
+/* Above this many cross edges, edges are drawn straight and dot's search
+ * limits are lowered, so a large graph still renders in seconds. */
+#define DOT_LARGE_EDGES 500
+
+static const struct ces_op *op_at(const struct ces_graph *g, struct dot_ref r)
+{
+    uint32_t n = 0;
+    const struct ces_op *ops = ces_graph_ops(g, r.block, r.rank, &n);
+
+    assert(r.index < n);
+    return &ops[r.index];
+}
+
+static void node_id(char *buf, size_t size, struct dot_ref r)
+{
+    snprintf(buf, size, "n%" PRIu32 "_%" PRIu32 "_%" PRIu32, r.block, r.rank, r.index);
+}
+
+/* Appends s as the inside of a dot double-quoted string. */
+static void put_escaped(struct ces_sb *sb, const char *s)
+{
+    char chunk[2] = {0, 0};
+
+    for (; *s != '\0'; s++) {
+        if (*s == '"' || *s == '\\') {
+            ces_sb_puts(sb, "\\");
+            chunk[0] = *s;
+            ces_sb_puts(sb, chunk);
+        } else if (*s == '\n') {
+            ces_sb_puts(sb, "\\n");
+        } else {
+            chunk[0] = *s;
+            ces_sb_puts(sb, chunk);
+        }
+    }
+}
+
+static const char *kind_fill(uint32_t kind)
+{
+    switch (kind) {
+    case CES_OP_COPY:
+        return "#d9f2d9";
+    case CES_OP_WRITE:
+        return "#d6e6ff";
+    case CES_OP_WAIT:
+        return "#fff2b3";
+    case CES_OP_PRODUCE:
+    case CES_OP_CONSUME:
+        return "#ececec";
+    default:
+        return "#ffffff";
+    }
+}
+
+/* --- nodes ------------------------------------------------------------- */
+
+static void emit_node(struct dot_state *st, struct dot_ref ref, uint32_t unrolled)
+{
+    const struct ces_op *op = op_at(st->g, ref);
+    char id[64], text[512], where[64];
+    const char *fill = kind_fill(op->kind), *color = "#555555";
+    const char *penwidth = "1";
+    struct dot_mark_info *mi = NULL;
+
+    if (st->marks != NULL)
+        mi = &st->marks[st->node_base[ref.block * st->g->ranks + ref.rank] + ref.index];
+    node_id(id, sizeof(id), ref);
+    ces_op_format(st->g, ref.rank, op, text, sizeof(text));
+    ces_op_where(where, sizeof(where), ref.rank, op->stream, unrolled);
+    ces_sb_printf(&st->sb, "%s [label=\"", id);
+    put_escaped(&st->sb, where);
+    ces_sb_puts(&st->sb, "\\n");
+    put_escaped(&st->sb, text);
+    if (mi != NULL && mi->nsteps > 0) {
+        ces_sb_puts(&st->sb, mi->nsteps == 1 ? "\\nstep " : "\\nsteps ");
+        for (uint32_t k = 0; k < mi->nsteps && k < 4; k++)
+            ces_sb_printf(&st->sb, "%s%" PRIu32, k > 0 ? "," : "", mi->steps[k]);
+        if (mi->nsteps > 4)
+            ces_sb_puts(&st->sb, ",...");
+    }
+    ces_sb_puts(&st->sb, "\"");
+    if (mi != NULL && (mi->style_bits & (1u << CES_DOT_BLOCKED))) {
+        fill = "#ff9a9a";
+        color = "#cc0000";
+        penwidth = "2.5";
+    } else if (mi != NULL && (mi->style_bits & (1u << CES_DOT_RACE))) {
+        fill = "#ffc680";
+        color = "#e67300";
+        penwidth = "2.5";
+    } else if (mi != NULL && mi->nsteps > 0) {
+        penwidth = "2";
+        color = "#000000";
+    }
+    ces_sb_printf(&st->sb, ", fillcolor=\"%s\", color=\"%s\", penwidth=%s];\n", fill, color,
+                  penwidth);
+}
+
+/* Unrolled index (#K) of the first op of each stream of rank r in block b:
+ * ops of earlier blocks count once per replay. */
+static void unrolled_base(const struct ces_graph *g, uint32_t b, uint32_t r, uint64_t *base)
+{
+    for (uint32_t s = 0; s < g->streams; s++)
+        base[s] = 0;
+    for (uint32_t e = 0; e < b; e++) {
+        uint32_t n = 0;
+        const struct ces_op *ops = ces_graph_ops(g, e, r, &n);
+        uint32_t reps = ces_graph_block(g, e).reps;
+
+        for (uint32_t k = 0; k < n; k++)
+            base[ops[k].stream] += reps;
+    }
+}
+
+static void block_label(struct dot_state *st, uint32_t b)
+{
+    struct ces_block_info bi = ces_graph_block(st->g, b);
+
+    if (bi.kind == CES_PHASE_GRAPH)
+        ces_sb_printf(&st->sb,
+                      "label=\"graph, replayed x%" PRIu32 " (iterations %" PRIu64 "..%" PRIu64
+                      ")\"; style=\"rounded,filled\"; fillcolor=\"#f4f0fa\"; color=\"#8a6bbf\";\n",
+                      bi.reps, bi.first_iter, bi.first_iter + bi.reps - 1);
+    else
+        ces_sb_printf(&st->sb,
+                      "label=\"iteration %" PRIu64 "\"; style=rounded; color=\"#bbbbbb\";\n",
+                      bi.first_iter);
+}
+
+/* The nodes of one lane (rank r, stream s) in block b, batches boxed. */
+static void emit_lane_block(struct dot_state *st, uint32_t b, uint32_t r, uint32_t s,
+                            const uint64_t *base)
+{
+    uint32_t n = 0, k_in_stream = 0;
+    const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
+    bool in_batch = false;
+
+    ces_sb_printf(&st->sb, "subgraph cluster_b%" PRIu32 "_r%" PRIu32 "_s%" PRIu32 " {\n", b, r, s);
+    block_label(st, b);
+    for (uint32_t k = 0; k < n; k++) {
+        struct dot_ref ref = {b, r, k};
+
+        if (ops[k].stream != s)
+            continue;
+        if (ops[k].kind == CES_OP_BATCH) {
+            ces_sb_printf(&st->sb,
+                          "subgraph cluster_batch_%" PRIu32 "_%" PRIu32 "_%" PRIu32 " {\n"
+                          "label=\"batch\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
+                          "color=\"#4a9a4a\";\n",
+                          b, r, k);
+            in_batch = true;
+        } else if (ops[k].kind == CES_OP_END) {
+            if (in_batch)
+                ces_sb_puts(&st->sb, "}\n");
+            in_batch = false;
+        } else {
+            emit_node(st, ref, (uint32_t)(base[s] + k_in_stream));
+        }
+        k_in_stream++;
+    }
+    if (in_batch)
+        ces_sb_puts(&st->sb, "}\n");
+    ces_sb_puts(&st->sb, "}\n");
+}
+
+static bool lane_has_ops(const struct ces_graph *g, uint32_t b, uint32_t r, uint32_t s)
+{
+    uint32_t n = 0;
+    const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+    for (uint32_t k = 0; k < n; k++) {
+        if (ops[k].stream == s && ops[k].kind != CES_OP_BATCH && ops[k].kind != CES_OP_END)
+            return true;
+    }
+    return false;
+}
+
+static int emit_clusters(struct dot_state *st)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g);
+    uint64_t *base = ces_malloc(st->ctx, (size_t)nb * g->streams * sizeof(uint64_t));
+
+    if (base == NULL)
+        return CES_ERR_NOMEM;
+    for (uint32_t r = 0; r < g->ranks; r++) {
+        for (uint32_t b = 0; b < nb; b++)
+            unrolled_base(g, b, r, &base[(size_t)b * g->streams]);
+        ces_sb_printf(&st->sb,
+                      "subgraph cluster_r%" PRIu32 " {\nlabel=\"rank %" PRIu32 "\"; "
+                      "style=rounded; color=\"#333333\"; penwidth=1.5; fontsize=14;\n",
+                      r, r);
+        for (uint32_t s = 0; s < g->streams; s++) {
+            bool any = false;
+
+            for (uint32_t b = 0; b < nb && !any; b++)
+                any = lane_has_ops(g, b, r, s);
+            if (!any)
+                continue;
+            ces_sb_printf(&st->sb,
+                          "subgraph cluster_r%" PRIu32 "_s%" PRIu32 " {\nlabel=\"stream %" PRIu32
+                          "\"; style=dashed; color=\"#999999\";\n",
+                          r, s, s);
+            for (uint32_t b = 0; b < nb; b++) {
+                if (lane_has_ops(g, b, r, s))
+                    emit_lane_block(st, b, r, s, &base[(size_t)b * g->streams]);
+            }
+            ces_sb_puts(&st->sb, "}\n");
+        }
+        ces_sb_puts(&st->sb, "}\n");
+    }
+    ces_free(st->ctx, base);
+    return CES_OK;
+}
+
+/* --- program-order edges ------------------------------------------------ */
+
+/* Program order of each lane across its blocks.  A batch is entered through
+ * its first copy and left from its last one (lhead/ltail on the box); the
+ * copies inside are stacked by invisible edges: they have no order. */
+static void emit_order_edges(struct dot_state *st)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g);
+
+    for (uint32_t r = 0; r < g->ranks; r++) {
+        for (uint32_t s = 0; s < g->streams; s++) {
+            char prev[64] = "", prev_box[96] = "", id[64];
+            char box[96] = "", first[64] = "", last[64] = "";
+
+            for (uint32_t b = 0; b < nb; b++) {
+                uint32_t n = 0;
+                const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+                for (uint32_t k = 0; k < n; k++) {
+                    struct dot_ref ref = {b, r, k};
+
+                    if (ops[k].stream != s)
+                        continue;
+                    if (ops[k].kind == CES_OP_BATCH) {
+                        snprintf(box, sizeof(box), "cluster_batch_%" PRIu32 "_%" PRIu32
+                                 "_%" PRIu32, b, r, k);
+                        first[0] = last[0] = '\0';
+                        continue;
+                    }
+                    if (ops[k].kind == CES_OP_END) {
+                        if (first[0] != '\0') {
+                            snprintf(prev, sizeof(prev), "%s", last);
+                            snprintf(prev_box, sizeof(prev_box), "%s", box);
+                        }
+                        box[0] = '\0';
+                        continue;
+                    }
+                    node_id(id, sizeof(id), ref);
+                    if (box[0] != '\0' && first[0] != '\0') {
+                        ces_sb_printf(&st->sb, "%s -> %s [style=invis];\n", last, id);
+                        snprintf(last, sizeof(last), "%s", id);
+                        continue;
+                    }
+                    if (prev[0] != '\0') {
+                        ces_sb_printf(&st->sb, "%s -> %s [color=\"#888888\"", prev, id);
+                        if (prev_box[0] != '\0')
+                            ces_sb_printf(&st->sb, ", ltail=%s", prev_box);
+                        if (box[0] != '\0')
+                            ces_sb_printf(&st->sb, ", lhead=%s", box);
+                        ces_sb_puts(&st->sb, "];\n");
+                    }
+                    prev_box[0] = '\0';
+                    if (box[0] != '\0') {
+                        snprintf(first, sizeof(first), "%s", id);
+                        snprintf(last, sizeof(last), "%s", id);
+                    } else {
+                        snprintf(prev, sizeof(prev), "%s", id);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* Ranks (and their streams) left to right in order, all lanes starting on
+ * one level: an invisible root above everything whose out-edges (legend,
+ * then the first node of each lane) keep their order (ordering=out); dot
+ * would otherwise order the rank clusters to suit the cross edges. */
+static void emit_rank_order(struct dot_state *st)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g);
+    char id[64];
+    struct ces_sb same;
+
+    ces_sb_init(&same, st->ctx);
+    ces_sb_puts(&same, "{ rank=same;");
+    ces_sb_puts(&st->sb, "order_root [style=invis, ordering=out, label=\"\", width=0, "
+                         "height=0];\norder_root -> legend [style=invis];\n");
+    for (uint32_t r = 0; r < g->ranks; r++) {
+        for (uint32_t s = 0; s < g->streams; s++) {
+            bool found = false;
+
+            for (uint32_t b = 0; b < nb && !found; b++) {
+                uint32_t n = 0;
+                const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+                for (uint32_t k = 0; k < n && !found; k++) {
+                    struct dot_ref ref = {b, r, k};
+
+                    if (ops[k].stream != s || ops[k].kind == CES_OP_BATCH ||
+                        ops[k].kind == CES_OP_END)
+                        continue;
+                    node_id(id, sizeof(id), ref);
+                    ces_sb_printf(&st->sb, "order_root -> %s [style=invis];\n", id);
+                    ces_sb_printf(&same, " %s;", id);
+                    found = true;
+                }
+            }
+        }
+    }
+    ces_sb_puts(&same, " legend; }\n");
+    if (same.status != CES_OK)
+        st->sb.status = same.status;
+    else
+        ces_sb_puts(&st->sb, same.buf);
+    ces_sb_free(&same);
+}
+
+/* --- write -> wait edges -------------------------------------------------- */
+
+static int cmp_wait(const void *x, const void *y)
+{
+    const struct dot_wait *a = x, *b = y;
+
+    if (a->sig != b->sig)
+        return a->sig < b->sig ? -1 : 1;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->idx != b->idx)
+        return a->idx < b->idx ? -1 : 1;
+    if (a->ref.block != b->ref.block)
+        return a->ref.block < b->ref.block ? -1 : 1;
+    if (a->ref.rank != b->ref.rank)
+        return a->ref.rank < b->ref.rank ? -1 : 1;
+    return a->ref.index < b->ref.index ? -1 : a->ref.index > b->ref.index;
+}
+
+/* Whether writing v satisfies `wait ... cmp w` on a slot of that width. */
+static bool satisfies(uint32_t width, uint32_t cmp, uint64_t v, uint64_t w)
+{
+    if (cmp == CES_CMP_EQ)
+        return v == w;
+    if (width == CES_U32)
+        return (int32_t)(uint32_t)((uint32_t)v - (uint32_t)w) >= 0;
+    return v >= w;
+}
+
+/* First wait with key >= (sig, rank, idx). */
+static size_t lower_bound(const struct dot_wait *w, size_t n, uint32_t sig, uint32_t rank,
+                          uint32_t idx)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct dot_wait *m = &w[mid];
+        bool less = m->sig != sig ? m->sig < sig : m->rank != rank ? m->rank < rank
+                                                                    : m->idx < idx;
+
+        if (less)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int emit_signal_edges(struct dot_state *st)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g);
+    struct ces_vec waits = {0};
+    int rc = CES_OK;
+
+    for (uint32_t b = 0; b < nb && rc == CES_OK; b++) {
+        for (uint32_t r = 0; r < g->ranks && rc == CES_OK; r++) {
+            uint32_t n = 0;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+            for (uint32_t k = 0; k < n && rc == CES_OK; k++) {
+                struct dot_wait w;
+
+                if (ops[k].kind != CES_OP_WAIT)
+                    continue;
+                w.sig = ops[k].slot.sig;
+                w.rank = ops[k].slot.rank;
+                w.idx = ops[k].slot.idx;
+                w.ref.block = b;
+                w.ref.rank = r;
+                w.ref.index = k;
+                rc = ces_vec_push(st->ctx, &waits, sizeof(w), &w);
+            }
+        }
+    }
+    if (rc != CES_OK)
+        goto free_waits;
+    if (waits.len > 1)
+        qsort(waits.data, waits.len, sizeof(struct dot_wait), cmp_wait);
+    for (uint32_t b = 0; b < nb; b++) {
+        for (uint32_t r = 0; r < g->ranks; r++) {
+            uint32_t n = 0;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+            for (uint32_t k = 0; k < n; k++) {
+                const struct ces_op *op = &ops[k];
+                uint32_t width = ces_graph_signal(g, op->slot.sig).width;
+                uint32_t r0 = op->slot.rank, r1 = op->slot.rank;
+                char from[64], to[64];
+                struct dot_ref ref = {b, r, k};
+
+                if (op->kind != CES_OP_WRITE)
+                    continue;
+                if (op->slot.rank == CES_RANK_ALL) {
+                    r0 = 0;
+                    r1 = g->ranks - 1;
+                }
+                node_id(from, sizeof(from), ref);
+                for (uint32_t dst = r0; dst <= r1; dst++) {
+                    const struct dot_wait *w = waits.data;
+                    size_t i = lower_bound(w, waits.len, op->slot.sig, dst, op->slot.idx);
+
+                    for (; i < waits.len && w[i].sig == op->slot.sig && w[i].rank == dst &&
+                           w[i].idx == op->slot.idx;
+                         i++) {
+                        const struct ces_op *wt = op_at(g, w[i].ref);
+
+                        if (!satisfies(width, wt->cmp, op->value, wt->value))
+                            continue;
+                        node_id(to, sizeof(to), w[i].ref);
+                        ces_sb_printf(&st->sb,
+                                      "%s -> %s [style=dashed, color=\"#1f5fbf\", "
+                                      "constraint=false];\n",
+                                      from, to);
+                        st->cross++;
+                    }
+                }
+            }
+        }
+    }
+free_waits:
+    ces_vec_free(st->ctx, &waits);
+    return rc;
+}
+
+/* --- data edges ---------------------------------------------------------- */
+
+static bool overlaps(const struct ces_region *x, const struct ces_region *y)
+{
+    return x->buf == y->buf && x->rank == y->rank && x->lo < y->hi && y->lo < x->hi;
+}
+
+/* Whether op reads region dst (a copy's source or a consume). */
+static bool reads(const struct ces_op *op, const struct ces_region *dst)
+{
+    return (op->kind == CES_OP_COPY || op->kind == CES_OP_CONSUME) && overlaps(&op->a, dst);
+}
+
+/* Ordinal of `self` among the copies of block b that write into region dst,
+ * and their count (ranks and indices ascending). */
+static void writer_ordinal(const struct ces_graph *g, uint32_t b, const struct ces_region *dst,
+                           struct dot_ref self, uint32_t *ordinal, uint32_t *count)
+{
+    *ordinal = 0;
+    *count = 0;
+    for (uint32_t r = 0; r < g->ranks; r++) {
+        uint32_t n = 0;
+        const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+        for (uint32_t k = 0; k < n; k++) {
+            if (ops[k].kind != CES_OP_COPY || !overlaps(&ops[k].b, dst))
+                continue;
+            if (r < self.rank || (r == self.rank && k < self.index))
+                (*ordinal)++;
+            (*count)++;
+        }
+    }
+}
+
+/* A copy into another rank points at the ops of that rank (same block) that
+ * read what it wrote.  When as many copies write the region as ops read it
+ * (a staging slot reused chunk after chunk), the i-th writer goes to the
+ * i-th reader only. */
+static void emit_data_edges(struct dot_state *st)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g);
+
+    for (uint32_t b = 0; b < nb; b++) {
+        for (uint32_t r = 0; r < g->ranks; r++) {
+            uint32_t n = 0;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+            for (uint32_t k = 0; k < n; k++) {
+                const struct ces_region *dst = &ops[k].b;
+                uint32_t dn = 0, nreaders = 0, ordinal, nwriters, seen = 0;
+                const struct ces_op *dops;
+                struct dot_ref self = {b, r, k};
+                char from[64], to[64];
+
+                if (ops[k].kind != CES_OP_COPY || dst->rank == r)
+                    continue;
+                dops = ces_graph_ops(g, b, dst->rank, &dn);
+                for (uint32_t j = 0; j < dn; j++)
+                    nreaders += reads(&dops[j], dst);
+                if (nreaders == 0)
+                    continue;
+                writer_ordinal(g, b, dst, self, &ordinal, &nwriters);
+                node_id(from, sizeof(from), self);
+                for (uint32_t j = 0; j < dn; j++) {
+                    struct dot_ref to_ref = {b, dst->rank, j};
+
+                    if (!reads(&dops[j], dst))
+                        continue;
+                    if (nwriters != nreaders || seen == ordinal) {
+                        node_id(to, sizeof(to), to_ref);
+                        ces_sb_printf(&st->sb,
+                                      "%s -> %s [color=\"#c0392bb0\", penwidth=1.8, "
+                                      "constraint=false];\n",
+                                      from, to);
+                        st->cross++;
+                    }
+                    seen++;
+                }
+            }
+        }
+    }
+}
+
+/* --- overlay, legend, entry points --------------------------------------- */
+
+static int load_marks(struct dot_state *st)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g);
+    size_t total = 0;
+
+    st->node_base = ces_malloc(st->ctx, ((size_t)nb * g->ranks + 1) * sizeof(size_t));
+    if (st->node_base == NULL)
+        return ces_ctx_error(st->ctx, CES_ERR_NOMEM, "out of memory drawing the graph");
+    for (uint32_t b = 0; b < nb; b++) {
+        for (uint32_t r = 0; r < g->ranks; r++) {
+            uint32_t n = 0;
+
+            ces_graph_ops(g, b, r, &n);
+            st->node_base[(size_t)b * g->ranks + r] = total;
+            total += n;
+        }
+    }
+    if (st->ov == NULL || st->ov->nmarks == 0)
+        return CES_OK;
+    if (st->ov->marks == NULL)
+        return ces_ctx_error(st->ctx, CES_ERR_INVALID, "dot overlay: nmarks is %zu but marks "
+                             "is NULL", st->ov->nmarks);
+    st->marks = ces_malloc(st->ctx, (total + 1) * sizeof(*st->marks));
+    if (st->marks == NULL)
+        return ces_ctx_error(st->ctx, CES_ERR_NOMEM, "out of memory drawing the graph");
+    memset(st->marks, 0, (total + 1) * sizeof(*st->marks));
+    for (size_t m = 0; m < st->ov->nmarks; m++) {
+        const struct ces_dot_mark *mk = &st->ov->marks[m];
+        uint32_t n = 0;
+        struct dot_mark_info *mi;
+
+        if (mk->block >= nb || mk->rank >= g->ranks)
+            return ces_ctx_error(st->ctx, CES_ERR_INVALID,
+                                 "dot overlay: mark %zu names block %" PRIu32 " rank %" PRIu32
+                                 ", but the graph has %" PRIu32 " blocks and %" PRIu32 " ranks",
+                                 m, mk->block, mk->rank, nb, g->ranks);
+        ces_graph_ops(g, mk->block, mk->rank, &n);
+        if (mk->index >= n)
+            return ces_ctx_error(st->ctx, CES_ERR_INVALID,
+                                 "dot overlay: mark %zu names op %" PRIu32 " of rank %" PRIu32
+                                 " in block %" PRIu32 ", which has %" PRIu32 " ops",
+                                 m, mk->index, mk->rank, mk->block, n);
+        if (mk->style > CES_DOT_RACE)
+            return ces_ctx_error(st->ctx, CES_ERR_INVALID,
+                                 "dot overlay: mark %zu has unknown style %" PRIu32, m,
+                                 mk->style);
+        mi = &st->marks[st->node_base[(size_t)mk->block * g->ranks + mk->rank] + mk->index];
+        mi->style_bits |= 1u << mk->style;
+        if (mk->step != 0) {
+            if (mi->nsteps < 4)
+                mi->steps[mi->nsteps] = mk->step;
+            mi->nsteps++;
+        }
+    }
+    return CES_OK;
+}
+
+static void emit_legend(struct dot_state *st)
+{
+    ces_sb_puts(&st->sb,
+                "legend [shape=note, style=filled, fillcolor=\"#fbfbfb\", color=\"#999999\", "
+                "fontsize=10, label=\"legend\\l"
+                "gray arrow: program order of a stream\\l"
+                "dashed blue: write -> a wait it can satisfy\\l"
+                "bold red: copy into another rank -> what reads it\\l"
+                "green box: one batch (its copies are unordered)\\l"
+                "blue write, yellow wait, green copy, gray produce/consume\\l");
+    if (st->marks != NULL)
+        ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked, orange = race\\l");
+    ces_sb_puts(&st->sb, "\"];\n");
+}
+
+int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
+                 const struct ces_dot_overlay *overlay, char **text, size_t *len)
+{
+    struct dot_state st;
+    int rc;
+
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
+    if (g == NULL || text == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_dot_emit: NULL argument");
+    *text = NULL;
+    if (len != NULL)
+        *len = 0;
+    memset(&st, 0, sizeof(st));
+    st.ctx = ctx;
+    st.g = g;
+    st.ov = overlay;
+    ces_sb_init(&st.sb, ctx);
+    rc = load_marks(&st);
+    if (rc != CES_OK)
+        goto free_state;
+    ces_sb_puts(&st.sb,
+                "digraph cesync {\n"
+                "graph [rankdir=TB, newrank=true, compound=true, nodesep=0.12, ranksep=0.14, "
+                "fontname=\"Helvetica\", fontsize=11");
+    if (overlay != NULL && overlay->title != NULL) {
+        ces_sb_puts(&st.sb, ", labelloc=t, fontsize=16, label=\"");
+        put_escaped(&st.sb, overlay->title);
+        ces_sb_puts(&st.sb, "\"");
+    }
+    ces_sb_puts(&st.sb, "];\n"
+                        "node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", "
+                        "fontsize=9, height=0.3, margin=\"0.06,0.02\"];\n"
+                        "edge [arrowsize=0.5];\n");
+    emit_legend(&st);
+    rc = emit_clusters(&st);
+    if (rc != CES_OK) {
+        ces_ctx_error(ctx, rc, "out of memory drawing the graph");
+        goto free_state;
+    }
+    emit_rank_order(&st);
+    emit_order_edges(&st);
+    rc = emit_signal_edges(&st);
+    if (rc != CES_OK) {
+        ces_ctx_error(ctx, rc, "out of memory drawing the graph");
+        goto free_state;
+    }
+    emit_data_edges(&st);
+    if (st.cross > DOT_LARGE_EDGES)
+        ces_sb_puts(&st.sb, "graph [splines=line, remincross=false, mclimit=0.01, "
+                            "nslimit=0.5, nslimit1=0.5];\n");
+    ces_sb_puts(&st.sb, "}\n");
+    rc = ces_sb_finish(&st.sb, text, len);
+    if (rc != CES_OK)
+        ces_ctx_error(ctx, rc, "out of memory drawing the graph");
+    goto free_marks;
+free_state:
+    ces_sb_free(&st.sb);
+free_marks:
+    ces_free(ctx, st.marks);
+    ces_free(ctx, st.node_base);
+    return rc;
+}
+
+/* --- writing and rendering ------------------------------------------------ */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, buf, len);
+
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        buf += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The path of an executable `name` on PATH, into buf; false if none. */
+static bool find_program(const char *name, char *buf, size_t size)
+{
+    const char *path = getenv("PATH");
+
+    while (path != NULL && *path != '\0') {
+        const char *colon = strchr(path, ':');
+        size_t n = colon != NULL ? (size_t)(colon - path) : strlen(path);
+        struct stat sb;
+
+        if (n == 0)
+            snprintf(buf, size, "./%s", name);
+        else
+            snprintf(buf, size, "%.*s/%s", (int)n, path, name);
+        if (stat(buf, &sb) == 0 && S_ISREG(sb.st_mode) && access(buf, X_OK) == 0)
+            return true;
+        path = colon != NULL ? colon + 1 : NULL;
+    }
+    return false;
+}
+
+/* Runs `dot -T<fmt> -o path` with the text on its standard input (from an
+ * unlinked temporary file, so that a dot that dies early cannot raise
+ * SIGPIPE in the caller). */
+static int render(struct ces_ctx *ctx, const char *text, const char *path, const char *fmt)
+{
+    char dot[4096], tmpl[4096], tflag[16];
+    const char *tmpdir = getenv("TMPDIR");
+    char *argv[6];
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int fd, status = 0, err, rc = CES_OK;
+
+    if (!find_program("dot", dot, sizeof(dot)))
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "cannot write %s: Graphviz 'dot' is not installed (not found on "
+                             "PATH); install graphviz or write a .dot file", path);
+    snprintf(tmpl, sizeof(tmpl), "%s/cesync-dot-XXXXXX",
+             tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp");
+    fd = mkstemp(tmpl);
+    if (fd < 0)
+        return ces_ctx_error(ctx, CES_ERR_IO, "cannot create a temporary file in %s: %s",
+                             tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp",
+                             strerror(errno));
+    unlink(tmpl);
+    if (write_all(fd, text, strlen(text)) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write a temporary file: %s",
+                           strerror(errno));
+        goto close_fd;
+    }
+    snprintf(tflag, sizeof(tflag), "-T%s", fmt);
+    argv[0] = "dot";
+    argv[1] = tflag;
+    argv[2] = "-o";
+    argv[3] = (char *)path;
+    argv[4] = NULL;
+    if (posix_spawn_file_actions_init(&fa) != 0) {
+        rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "posix_spawn_file_actions_init failed");
+        goto close_fd;
+    }
+    err = posix_spawn_file_actions_adddup2(&fa, fd, STDIN_FILENO);
+    if (err == 0)
+        err = posix_spawn(&pid, dot, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (err != 0) {
+        rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "cannot run %s: %s", dot, strerror(err));
+        goto close_fd;
+    }
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "waiting for dot: %s", strerror(errno));
+            goto close_fd;
+        }
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "dot -T%s -o %s failed (%s %d)", fmt, path,
+                           WIFEXITED(status) ? "exit status" : "signal",
+                           WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+close_fd:
+    close(fd);
+    return rc;
+}
+
+int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
+{
+    FILE *f;
+    size_t n;
+
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
+    if (dot_text == NULL || path == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_dot_write: NULL argument");
+    if (ends_with(path, ".svg"))
+        return render(ctx, dot_text, path, "svg");
+    if (ends_with(path, ".png"))
+        return render(ctx, dot_text, path, "png");
+    if (!ends_with(path, ".dot"))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "cannot write %s: the name must end in .dot, .svg or .png", path);
+    f = fopen(path, "w");
+    if (f == NULL)
+        return ces_ctx_error(ctx, CES_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    n = strlen(dot_text);
+    if (fwrite(dot_text, 1, n, f) != n) {
+        fclose(f);
+        return ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
+    if (fclose(f) != 0)
+        return ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    return CES_OK;
+}

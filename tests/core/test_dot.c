@@ -1,0 +1,364 @@
+/*
+ * tests/core/test_dot.c - the Graphviz emitter: deterministic text, a golden
+ * picture of a tiny schedule, overlay styling, write -> wait edges exactly
+ * the satisfying ones (u32 cyclic >=, u64 plain >=, ==), and writing .dot,
+ * .svg and .png files.
+ */
+#include "ces_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char tiny_text[] =
+    "cesync 1\n"
+    "ranks 2\n"
+    "streams 1\n"
+    "buffer send 8\n"
+    "buffer recv 8\n"
+    "signal ready u32 2\n"
+    "phase eager x1\n"
+    "r* : produce send[0:8]\n"
+    "r* over p : write ready[$r]@$p = $i\n"
+    "r* over p : wait ready[$p] == $i\n"
+    "r* : batch\n"
+    "r* over p : copy send[0:8] -> recv[0:8]@$p\n"
+    "r* : end\n"
+    "r* over p : write ready[$r]@$p = 7\n"
+    "r* over p : wait ready[$p] == 7\n"
+    "r* : consume recv[0:8] == send[0:8]@(1-$r)\n"
+    "phase graph x2\n"
+    "r0 : write ready[0]@1 = 9\n"
+    "r1 : wait ready[0] >= 9\n";
+
+static struct ces_graph *tiny(struct ces_ctx *ctx)
+{
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+
+    if (ces_prog_parse(ctx, tiny_text, strlen(tiny_text), "tiny", &prog) != CES_OK ||
+        ces_prog_expand(ctx, prog, &g) != CES_OK)
+        fail_msg("tiny: %s", ces_ctx_last_error(ctx));
+    ces_prog_destroy(prog);
+    return g;
+}
+
+static char *emit(struct ces_ctx *ctx, const struct ces_graph *g,
+                  const struct ces_dot_overlay *ov)
+{
+    char *text = NULL;
+    size_t len = 0;
+
+    if (ces_dot_emit(ctx, g, ov, &text, &len) != CES_OK)
+        fail_msg("emit: %s", ces_ctx_last_error(ctx));
+    assert_int_equal(strlen(text), len);
+    return text;
+}
+
+static void test_golden_and_deterministic(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    char *a = emit(ctx, g, NULL), *b = emit(ctx, g, NULL), *want;
+    char path[512];
+
+    (void)state;
+    assert_string_equal(a, b);
+    snprintf(path, sizeof(path), "%s/golden/dot_tiny_r2.dot", CES_FIXTURES);
+    if (getenv("CES_UPDATE_GOLDEN") != NULL) {
+        FILE *f = fopen(path, "w");
+
+        assert_non_null(f);
+        fputs(a, f);
+        fclose(f);
+    }
+    want = ces_test_read_file(path, NULL);
+    assert_string_equal(a, want);
+    free(want);
+    ces_free(ctx, a);
+    ces_free(ctx, b);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The structure of the tiny picture, independent of styling. */
+static void test_structure(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    char *t = emit(ctx, g, NULL);
+
+    (void)state;
+    assert_non_null(strstr(t, "subgraph cluster_r0 {\nlabel=\"rank 0\""));
+    assert_non_null(strstr(t, "subgraph cluster_r1_s0 {\nlabel=\"stream 0\""));
+    assert_non_null(strstr(t, "label=\"iteration 1\""));
+    assert_non_null(strstr(t, "label=\"graph, replayed x2 (iterations 2..3)\""));
+    /* node labels: position and op text; the batch is a box, not a node */
+    assert_non_null(strstr(t, "n0_0_1 [label=\"r0.s0#1\\nwrite ready[0]@1 = 1\""));
+    assert_non_null(strstr(t, "n0_1_4 [label=\"r1.s0#4\\ncopy send[0:8] -> recv[0:8]@0\""));
+    assert_non_null(strstr(t, "subgraph cluster_batch_0_0_3 {\nlabel=\"batch\""));
+    assert_null(strstr(t, "n0_0_3 ["));
+    assert_null(strstr(t, "n0_0_5 ["));
+    /* graph block drawn once; its op's #K counts the replays before it */
+    assert_non_null(strstr(t, "n1_0_0 [label=\"r0.s0#9\\nwrite ready[0]@1 = 9\""));
+    /* program order enters and leaves the batch box */
+    assert_non_null(strstr(t, "n0_0_2 -> n0_0_4 [color=\"#888888\", lhead=cluster_batch_0_0_3];"));
+    assert_non_null(strstr(t, "n0_0_4 -> n0_0_6 [color=\"#888888\", ltail=cluster_batch_0_0_3];"));
+    /* program order continues across blocks */
+    assert_non_null(strstr(t, "n0_0_8 -> n1_0_0 [color=\"#888888\"];"));
+    /* data edge: r0's copy into r1's recv -> r1's consume */
+    assert_non_null(strstr(t, "n0_0_4 -> n0_1_8 [color="));
+    assert_non_null(strstr(t, "n0_1_4 -> n0_0_8 [color="));
+    assert_non_null(strstr(t, "legend [shape=note"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The dashed edges of t, "from->to" joined by ';', in output order. */
+static void dashed_edges(const char *t, char *out, size_t size)
+{
+    size_t len = 0;
+
+    out[0] = '\0';
+    for (const char *line = t; line != NULL && *line != '\0';) {
+        const char *nl = strchr(line, '\n');
+        char from[64], to[64];
+
+        if (strstr(line, "style=dashed") != NULL && (nl == NULL || strstr(line, "style=dashed") < nl) &&
+            sscanf(line, "%63s -> %63s", from, to) == 2)
+            len += (size_t)snprintf(out + len, size - len, "%s->%s;", from, to);
+        line = nl != NULL ? nl + 1 : NULL;
+    }
+}
+
+/* Writes on rank 0; waits on rank 1 over u32 slot a[0] and u64 slot b[0]. */
+static void test_write_wait_edges(void **state)
+{
+    static const uint64_t wvals[] = {5, 0xffffffffu, 3, 0x80000003u};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    uint32_t a, b;
+    char *t, got[1024];
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "a", CES_U32, 1, &a), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "b", CES_U64, 1, &b), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t k = 0; k < 4; k++) { /* n0_0_0..3 on a, n0_0_4..7 on b */
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {a, 1, 0}, .value = wvals[k]};
+
+        assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    }
+    for (uint32_t k = 0; k < 4; k++) {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {b, 1, 0}, .value = wvals[k]};
+
+        assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    }
+    {
+        struct ces_op waits[] = {
+            {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ, .slot = {a, 1, 0}, .value = 4},
+            {.kind = CES_OP_WAIT, .cmp = CES_CMP_EQ, .slot = {a, 1, 0}, .value = 3},
+            {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ, .slot = {b, 1, 0}, .value = 4},
+            {.kind = CES_OP_WAIT, .cmp = CES_CMP_EQ, .slot = {b, 1, 0}, .value = 3},
+            {.kind = CES_OP_WAIT, .cmp = CES_CMP_EQ, .slot = {a, 0, 0}, .value = 3},
+        };
+
+        for (size_t k = 0; k < 4; k++)
+            assert_int_equal(ces_graph_add_op(g, 1, &waits[k]), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &waits[4]), CES_OK); /* other rank's slot */
+    }
+    t = emit(ctx, g, NULL);
+    dashed_edges(t, got, sizeof(got));
+    /* u32 >= 4 is cyclic: 5 and 0x80000003 satisfy it, 0xffffffff (= -1) and
+     * 3 do not; == 3 only 3; u64 >= 4 is plain: 5, 0xffffffff, 0x80000003;
+     * the wait on rank 0's slot has no writer. */
+    assert_string_equal(got, "n0_0_0->n0_1_0;n0_0_2->n0_1_1;n0_0_3->n0_1_0;"
+                             "n0_0_4->n0_1_2;n0_0_5->n0_1_2;n0_0_6->n0_1_3;"
+                             "n0_0_7->n0_1_2;");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_overlay(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_dot_mark marks[] = {
+        {0, 0, 1, 1, CES_DOT_STEP},    {0, 1, 2, 2, CES_DOT_STEP},
+        {0, 1, 1, 0, CES_DOT_BLOCKED}, {0, 0, 8, 0, CES_DOT_RACE},
+        {1, 1, 0, 3, CES_DOT_STEP},    {1, 1, 0, 4, CES_DOT_STEP},
+    };
+    struct ces_dot_overlay ov = {marks, 6, "verdict: HANG \"x\""};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "label=\"verdict: HANG \\\"x\\\"\""));
+    assert_non_null(strstr(t, "n0_0_1 [label=\"r0.s0#1\\nwrite ready[0]@1 = 1\\nstep 1\""));
+    assert_non_null(strstr(t, "n0_1_2 [label=\"r1.s0#2\\nwait ready[0] == 1\\nstep 2\""));
+    assert_non_null(strstr(t, "n0_1_1 [label=\"r1.s0#1\\nwrite ready[1]@0 = 1\", "
+                              "fillcolor=\"#ff9a9a\", color=\"#cc0000\""));
+    assert_non_null(strstr(t, "n0_0_8 [label=\"r0.s0#8\\nconsume recv[0:8] == send[0:8]@1\", "
+                              "fillcolor=\"#ffc680\", color=\"#e67300\""));
+    assert_non_null(strstr(t, "n1_1_0 [label=\"r1.s0#9\\nwait ready[0] >= 9\\nsteps 3,4\""));
+    assert_non_null(strstr(t, "overlay: steps numbered, red = blocked, orange = race"));
+    ces_free(ctx, t);
+
+    marks[5].index = 1;
+    assert_int_equal(ces_dot_emit(ctx, g, &ov, &t, NULL), CES_ERR_INVALID);
+    assert_null(t);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "dot overlay: mark 5 names op 1 of rank 1 in block 1, which has 1 ops");
+    marks[5].index = 0;
+    marks[5].block = 2;
+    assert_int_equal(ces_dot_emit(ctx, g, &ov, &t, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "dot overlay: mark 5 names block 2 rank 1, but "
+                                                 "the graph has 2 blocks and 2 ranks");
+    marks[5].block = 1;
+    marks[5].style = 7;
+    assert_int_equal(ces_dot_emit(ctx, g, &ov, &t, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "dot overlay: mark 5 has unknown style 7");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_null_arguments(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *t = NULL;
+
+    (void)state;
+    assert_int_equal(ces_dot_emit(NULL, NULL, NULL, &t, NULL), CES_ERR_INVALID);
+    assert_int_equal(ces_dot_emit(ctx, NULL, NULL, &t, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "ces_dot_emit: NULL argument");
+    assert_int_equal(ces_dot_write(ctx, NULL, "x.dot"), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "ces_dot_write: NULL argument");
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The graph lives in its own context; only the emitter's allocations fail. */
+static int emit_body(struct ces_ctx *ctx, void *arg)
+{
+    char *t = NULL;
+    int rc = ces_dot_emit(ctx, arg, NULL, &t, NULL);
+
+    ces_free(ctx, t);
+    return rc;
+}
+
+static void test_alloc_failures(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+
+    (void)state;
+    assert_true(ces_test_alloc_failures(emit_body, g) > 3);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static char *tmp_path(const char *suffix)
+{
+    char *p = malloc(256);
+
+    assert_non_null(p);
+    snprintf(p, 256, "%s/ces_test_dot_%ld%s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+             (long)getpid(), suffix);
+    return p;
+}
+
+static void test_write(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    char *t = emit(ctx, g, NULL), *dotp = tmp_path(".dot"), *svg = tmp_path(".svg");
+    char *png = tmp_path(".png"), *back, *path_env;
+    size_t len = 0;
+
+    (void)state;
+    assert_int_equal(ces_dot_write(ctx, t, dotp), CES_OK);
+    back = ces_test_read_file(dotp, NULL);
+    assert_string_equal(back, t);
+    free(back);
+    unlink(dotp);
+
+    assert_int_equal(ces_dot_write(ctx, t, "/tmp/x.txt"), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "cannot write /tmp/x.txt: the name must end in .dot, .svg or .png");
+    assert_int_equal(ces_dot_write(ctx, t, "/nonexistent-dir/x.dot"), CES_ERR_IO);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "cannot open /nonexistent-dir/x.dot: No such file or directory");
+
+    /* without dot on PATH: a clear UNSUPPORTED error */
+    path_env = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
+    setenv("PATH", "/nonexistent-dir", 1);
+    assert_int_equal(ces_dot_write(ctx, t, svg), CES_ERR_UNSUPPORTED);
+    {
+        char want[512];
+
+        snprintf(want, sizeof(want), "cannot write %s: Graphviz 'dot' is not installed (not "
+                 "found on PATH); install graphviz or write a .dot file", svg);
+        assert_string_equal(ces_ctx_last_error(ctx), want);
+    }
+    if (path_env != NULL) {
+        setenv("PATH", path_env, 1);
+        free(path_env);
+    }
+
+    if (ces_dot_write(ctx, t, svg) == CES_ERR_UNSUPPORTED) {
+        /* Graphviz missing on this machine: the rest cannot run. */
+        print_message("dot not installed; skipping rendering\n");
+    } else {
+        back = ces_test_read_file(svg, &len);
+        assert_non_null(strstr(back, "<svg"));
+        assert_non_null(strstr(back, "rank 0"));
+        free(back);
+        assert_int_equal(ces_dot_write(ctx, t, png), CES_OK);
+        back = ces_test_read_file(png, &len);
+        assert_true(len > 8);
+        assert_memory_equal(back, "\x89PNG\r\n\x1a\n", 8);
+        free(back);
+        /* dot rejects broken input: an IO error, not a crash */
+        assert_int_equal(ces_dot_write(ctx, "digraph {", svg), CES_ERR_IO);
+        {
+            char want[512];
+
+            snprintf(want, sizeof(want), "dot -Tsvg -o %s failed (exit status 1)", svg);
+            assert_string_equal(ces_ctx_last_error(ctx), want);
+        }
+    }
+    unlink(svg);
+    unlink(png);
+    free(dotp);
+    free(svg);
+    free(png);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_and_deterministic),
+        cmocka_unit_test(test_structure),
+        cmocka_unit_test(test_write_wait_edges),
+        cmocka_unit_test(test_overlay),
+        cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_write),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
