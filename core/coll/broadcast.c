@@ -21,7 +21,8 @@ static int broadcast_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
 
 static void broadcast_decls(struct ces_cgen *cg)
 {
-    ces_sb_printf(&cg->sb, "let C = %" PRIu64 "\nbuffer send %" PRIu64 "\nbuffer recv %" PRIu64 "\n",
+    ces_sb_printf(&cg->sb,
+                  "let C = %" PRIu64 "\nbuffer send %" PRIu64 "\nbuffer recv %" PRIu64 "\n",
                   cg->p.bytes, cg->p.bytes, cg->p.bytes);
 }
 

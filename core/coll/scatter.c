@@ -24,7 +24,8 @@ static int scatter_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
 
 static void scatter_decls(struct ces_cgen *cg)
 {
-    ces_sb_printf(&cg->sb, "let C = %" PRIu64 "\nbuffer send %" PRIu64 "\nbuffer recv %" PRIu64 "\n",
+    ces_sb_printf(&cg->sb,
+                  "let C = %" PRIu64 "\nbuffer send %" PRIu64 "\nbuffer recv %" PRIu64 "\n",
                   cg->p.bytes, cg->p.bytes * cg->p.ranks, cg->p.bytes);
 }
 

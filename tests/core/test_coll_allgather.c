@@ -19,7 +19,6 @@ static void test_golden(void **state)
     coll_golden(&p, "allgather_credit_graph_r4_b256_x2.ces");
 }
 
-
 static void test_rank1_ops(void **state)
 {
     struct ces_test_alloc st;

@@ -31,7 +31,6 @@ static void test_root(void **state)
     coll_error(&p, CES_ERR_INVALID, "scatter: root must be a rank (0..3), not 4");
 }
 
-
 static void test_root_ops(void **state)
 {
     struct ces_test_alloc st;
@@ -98,7 +97,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden),
-        cmocka_unit_test(test_root), cmocka_unit_test(test_root_ops), cmocka_unit_test(test_nonroot_ops),
+        cmocka_unit_test(test_root),
+        cmocka_unit_test(test_root_ops),
+        cmocka_unit_test(test_nonroot_ops),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -128,8 +128,9 @@ static void dashed_edges(const char *t, char *out, size_t size)
         const char *nl = strchr(line, '\n');
         char from[64], to[64];
 
-        if (strstr(line, "style=dashed") != NULL && (nl == NULL || strstr(line, "style=dashed") < nl) &&
-            sscanf(line, "%63s -> %63s", from, to) == 2)
+        const char *d = strstr(line, "style=dashed");
+
+        if (d != NULL && (nl == NULL || d < nl) && sscanf(line, "%63s -> %63s", from, to) == 2)
             len += (size_t)snprintf(out + len, size - len, "%s->%s;", from, to);
         line = nl != NULL ? nl + 1 : NULL;
     }
