@@ -508,6 +508,12 @@ fail:
     return rc;
 }
 
+/* The largest unrolled program kept for a number of (rank, stream) threads. */
+static uint64_t gen_max_ops(uint32_t threads)
+{
+    return threads >= 6 ? 36 : threads >= 4 ? 56 : 80;
+}
+
 int ces_gen_graph(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts *opts,
                   struct ces_graph **out)
 {
@@ -535,8 +541,33 @@ int ces_gen_graph(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts 
                              opts->mutate_pct);
     memset(&gn, 0, sizeof(gn));
     gn.rng = seed;
-    gen_choose(&gn, opts);
-    return gen_build(ctx, &gn, out);
+    /* Redraw (from the same stream of random numbers) while the unrolled
+     * program is too large to exhaust quickly without reduction: the
+     * differential test runs hundreds of these. */
+    for (uint32_t attempt = 0;; attempt++) {
+        struct ces_graph *g = NULL;
+        uint64_t ops = 0;
+        int rc;
+
+        gen_choose(&gn, opts);
+        rc = gen_build(ctx, &gn, &g);
+        if (rc != CES_OK)
+            return rc;
+        for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+            for (uint32_t r = 0; r < gn.ranks; r++) {
+                uint32_t n;
+
+                (void)ces_graph_ops(g, b, r, &n);
+                ops += (uint64_t)n * ces_graph_block(g, b).reps;
+            }
+        }
+        if (ops <= gen_max_ops(gn.ranks * gn.streams) || attempt >= 16 || opts->ranks > 3) {
+            *out = g;
+            return CES_OK;
+        }
+        ces_graph_destroy(g);
+        gn.bar_seq = 0;
+    }
 }
 
 int ces_gen_source(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts *opts,

@@ -1,0 +1,138 @@
+/*
+ * tests/sim/test_differential.c - the reduced search and the reference search
+ * without any reduction (CES_CHECK_NO_REDUCTION) agree on every verdict class,
+ * on 1000 generated schedules (ces_gen_graph, seeds 0..999) and on every
+ * fixture under tests/fixtures/good and tests/fixtures/bad.  The generated
+ * corpus must also cover every verdict class.
+ */
+#include "ces_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEEDS 1000u
+
+static uint32_t check(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t flags,
+                      uint64_t *states)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    uint32_t v;
+
+    ces_check_opts_init(&o);
+    o.flags = flags;
+    o.max_states = 2000000;
+    o.max_seconds = 20;
+    if (ces_check(ctx, g, &o, &r) != CES_OK)
+        fail_msg("ces_check: %s", ces_ctx_last_error(ctx));
+    v = ces_check_report_verdict(r);
+    *states = ces_check_report_stats(r).states;
+    ces_check_report_destroy(r);
+    return v;
+}
+
+/* Compares the two searches on g; returns the verdict, or fails.  `what`
+ * names the schedule in messages. */
+static uint32_t compare(struct ces_ctx *ctx, const struct ces_graph *g, const char *what,
+                        uint64_t *reduced_states, uint64_t *full_states)
+{
+    uint64_t sr = 0, sf = 0;
+    uint32_t vr = check(ctx, g, 0, &sr);
+    uint32_t vf = check(ctx, g, CES_CHECK_NO_REDUCTION, &sf);
+    char a[64], b[64];
+
+    ces_verdict_format(vr, a, sizeof(a));
+    ces_verdict_format(vf, b, sizeof(b));
+    if ((vr & CES_V_INCOMPLETE) || (vf & CES_V_INCOMPLETE))
+        fail_msg("%s: a search hit its bound (reduced %s, unreduced %s): the corpus must stay "
+                 "small enough to exhaust", what, a, b);
+    if (vr != vf)
+        fail_msg("%s: the reduced search says %s, the unreduced one %s", what, a, b);
+    /* the reduction may only shrink the search */
+    if (sr > sf)
+        fail_msg("%s: the reduced search stored %llu states, the unreduced %llu", what,
+                 (unsigned long long)sr, (unsigned long long)sf);
+    *reduced_states += sr;
+    *full_states += sf;
+    return vr;
+}
+
+static void test_generated(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    uint32_t count[5] = {0, 0, 0, 0, 0}; /* OK, DEADLOCK, HANG, RACE, MISMATCH */
+    uint64_t sr = 0, sf = 0;
+
+    (void)state;
+    for (uint64_t seed = 0; seed < SEEDS; seed++) {
+        struct ces_graph *g = NULL;
+        char what[64];
+        uint32_t v;
+
+        assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
+        snprintf(what, sizeof(what), "cesync gen --seed %llu", (unsigned long long)seed);
+        v = compare(ctx, g, what, &sr, &sf);
+        count[0] += v == CES_V_OK;
+        count[1] += (v & CES_V_DEADLOCK) != 0;
+        count[2] += (v & CES_V_HANG) != 0;
+        count[3] += (v & CES_V_RACE) != 0;
+        count[4] += (v & CES_V_MISMATCH) != 0;
+        ces_graph_destroy(g);
+    }
+    printf("%u generated schedules: OK %u, DEADLOCK %u, HANG %u, RACE %u, MISMATCH %u; "
+           "states reduced %llu, unreduced %llu\n", SEEDS, count[0], count[1], count[2],
+           count[3], count[4], (unsigned long long)sr, (unsigned long long)sf);
+    /* a good share OK, and every defect class well represented */
+    assert_true(count[0] >= SEEDS / 5);
+    for (int c = 1; c < 5; c++)
+        assert_true(count[c] >= SEEDS / 20);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void fixtures(const char *subdir)
+{
+    char **paths = NULL;
+    size_t n = ces_test_list(subdir, ".ces", &paths);
+    uint64_t sr = 0, sf = 0;
+
+    assert_true(n > 0);
+    for (size_t i = 0; i < n; i++) {
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+        struct ces_graph *g = NULL;
+
+        if (ces_graph_load(ctx, paths[i], &g) != CES_OK)
+            fail_msg("%s: %s", paths[i], ces_ctx_last_error(ctx));
+        (void)compare(ctx, g, paths[i], &sr, &sf);
+        ces_graph_destroy(g);
+        ces_test_ctx_end(ctx, &st);
+    }
+    printf("%zu fixtures in %s: states reduced %llu, unreduced %llu\n", n, subdir,
+           (unsigned long long)sr, (unsigned long long)sf);
+    ces_test_list_free(paths, n);
+}
+
+static void test_good_fixtures(void **state)
+{
+    (void)state;
+    fixtures("good");
+}
+
+static void test_bad_fixtures(void **state)
+{
+    (void)state;
+    fixtures("bad");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_generated),
+        cmocka_unit_test(test_good_fixtures),
+        cmocka_unit_test(test_bad_fixtures),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
