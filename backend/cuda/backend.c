@@ -11,7 +11,13 @@
 static int cuda_probe(struct ces_ctx *ctx)
 {
     int count = 0;
-    CUresult r = cuInit(0);
+    CUresult r;
+
+    if (ces_cu_load() == NULL)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "the CUDA driver is not available (no GPU, or a driver older than "
+                             "CUDA 13)");
+    r = cuInit(0);
 
     if (r == CUDA_SUCCESS)
         r = cuDeviceGetCount(&count);

@@ -119,6 +119,12 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     c->timeout_ms = env_u64("CES_TIMEOUT_MS", CES_TIMEOUT_MS_DEFAULT);
     if (c->timeout_ms == 0)
         c->timeout_ms = CES_TIMEOUT_MS_DEFAULT;
+    if (ces_cu_load() == NULL) {
+        rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                           "the CUDA driver is not available (no GPU, or a driver older than "
+                           "CUDA 13)");
+        goto fail;
+    }
     CES_CU_GOTO(ctx, rc, cuInit(0), fail);
     CES_CU_GOTO(ctx, rc, cuDeviceGetCount(&count), fail);
     if (device < 0 || device >= count) {
@@ -159,7 +165,13 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     c->caps.max_memops = CES_CUDA_MAX_MEMOPS;
     alloc_prop(&prop, c->cudev);
     (void)prop;
-    CES_CU_GOTO(ctx, rc, cuStreamCreate(&c->wd_stream, CU_STREAM_NON_BLOCKING), fail_ctx);
+    {
+        int lo = 0, hi = 0;
+
+        cuCtxGetStreamPriorityRange(&lo, &hi);
+        CES_CU_GOTO(ctx, rc, cuStreamCreateWithPriority(&c->wd_stream, CU_STREAM_NON_BLOCKING, hi),
+                    fail_ctx);
+    }
     CES_CU_GOTO(ctx, rc, cuEventCreate(&c->fork, CU_EVENT_DISABLE_TIMING), fail_stream);
     c->waits = ces_malloc(ctx, sizeof(*c->waits) * CES_WD_WAITS);
     if (c->waits == NULL) {

@@ -177,6 +177,7 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
                 w->cmp = m->cmp;
                 w->rank = m->slot.rank;
                 w->idx = m->slot.idx;
+                w->spos = m->spos;
                 snprintf(w->name, sizeof(w->name), "%s", ces_graph_signal(is->g, m->slot.sig).name);
                 if (step.nwaits++ == 0)
                     step.spos = m->spos;
@@ -377,7 +378,12 @@ static int bind_signals(struct ces_comm *c, const struct ces_graph *g, const cha
             }
         }
         if (!bound) {
-            rc = signal_off(c, ns, si.name, bytes, &sig_off[i]);
+            char key[48];
+
+            /* Keyed by width and size too: arrays of one name but another
+             * shape (another protocol) never share memory. */
+            snprintf(key, sizeof(key), "%s:u%" PRIu32 "x%" PRIu32, si.name, si.width, si.slots);
+            rc = signal_off(c, ns, key, bytes, &sig_off[i]);
             if (rc != CES_OK)
                 return rc;
         }
@@ -431,18 +437,41 @@ static void dump_graph(struct ces_comm *c, const struct ces_graph *g, const char
 
 /* --- ces_launch ------------------------------------------------------------ */
 
-int ces_cuda_launch(struct ces_comm *c, const struct ces_graph *g,
-                    const struct ces_binding *bindings, size_t nbindings, CUstream stream,
-                    const struct ces_cuda_hooks *hooks)
-{
-    struct ces_cuda_plan *plan = NULL;
-    uint64_t *buf_off = NULL, *sig_off = NULL;
+struct ces_cuda_run {
+    struct ces_comm *c;
+    const struct ces_graph *g;
+    struct ces_cuda_plan *plan;
+    uint64_t *buf_off, *sig_off;
     CUstream streams[CES_MAX_STREAMS];
     uint32_t nstreams;
-    int rc, capturing = 0;
+    int capturing;                 /* the caller's stream is being captured */
+    const struct ces_cuda_hooks *hooks;
+    uint32_t exec_block;           /* block whose captured graph `exec` holds */
+    cudaGraphExec_t exec;
+};
 
-    if (c == NULL || g == NULL || (bindings == NULL && nbindings > 0))
+void ces_cuda_run_free(struct ces_cuda_run *r)
+{
+    if (r == NULL)
+        return;
+    if (r->exec != NULL)
+        cudaGraphExecDestroy(r->exec);
+    ces_cuda_plan_destroy(r->plan);
+    ces_free(r->c->ctx, r->buf_off);
+    ces_free(r->c->ctx, r->sig_off);
+    ces_free(r->c->ctx, r);
+}
+
+int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
+                         const struct ces_binding *bindings, size_t nbindings, CUstream stream,
+                         const struct ces_cuda_hooks *hooks, struct ces_cuda_run **out)
+{
+    struct ces_cuda_run *r = NULL;
+    int rc;
+
+    if (c == NULL || g == NULL || out == NULL || (bindings == NULL && nbindings > 0))
         return CES_ERR_INVALID;
+    *out = NULL;
     rc = ces_comm_check(c);
     if (rc != CES_OK)
         return rc;
@@ -454,12 +483,19 @@ int ces_cuda_launch(struct ces_comm *c, const struct ces_graph *g,
     rc = ces_cuda_use(c);
     if (rc != CES_OK)
         return rc;
-    nstreams = ces_graph_streams(g);
-    buf_off = ces_malloc(c->ctx, sizeof(uint64_t) * (ces_graph_nbuffers(g) + 1));
-    sig_off = ces_malloc(c->ctx, sizeof(uint64_t) * (ces_graph_nsignals(g) + 1));
-    if (buf_off == NULL || sig_off == NULL) {
+    r = ces_malloc(c->ctx, sizeof(*r));
+    if (r == NULL)
+        return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory in ces_launch");
+    memset(r, 0, sizeof(*r));
+    r->c = c;
+    r->g = g;
+    r->hooks = hooks;
+    r->nstreams = ces_graph_streams(g);
+    r->buf_off = ces_malloc(c->ctx, sizeof(uint64_t) * (ces_graph_nbuffers(g) + 1));
+    r->sig_off = ces_malloc(c->ctx, sizeof(uint64_t) * (ces_graph_nsignals(g) + 1));
+    if (r->buf_off == NULL || r->sig_off == NULL) {
         rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory in ces_launch");
-        goto out;
+        goto fail;
     }
     for (uint32_t i = 0; i < ces_graph_nbuffers(g); i++) {
         struct ces_buffer_info bi = ces_graph_buffer(g, i);
@@ -471,116 +507,129 @@ int ces_cuda_launch(struct ces_comm *c, const struct ces_graph *g,
         if (ptr == NULL) {
             rc = ces_ctx_error(c->ctx, CES_ERR_INVALID, "ces_launch: buffer %s is not bound",
                                bi.name);
-            goto out;
+            goto fail;
         }
-        rc = bind_buffer(c, "ces_launch", bi.name, ptr, bi.size, &buf_off[i]);
+        rc = bind_buffer(c, "ces_launch", bi.name, ptr, bi.size, &r->buf_off[i]);
         if (rc != CES_OK)
-            goto out;
+            goto fail;
     }
-    rc = is_capturing(c, stream, &capturing);
+    rc = is_capturing(c, stream, &r->capturing);
     if (rc != CES_OK)
-        goto out;
+        goto fail;
     rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps,
-                        (capturing ? CES_LOWER_CAPTURE : 0u) |
+                        (r->capturing ? CES_LOWER_CAPTURE : 0u) |
                             (c->progress_dev != 0 ? CES_LOWER_PROGRESS : 0u),
-                        &plan);
+                        &r->plan);
     if (rc != CES_OK)
-        goto out;
-    rc = bind_signals(c, g, "launch", bindings, nbindings, sig_off);
+        goto fail;
+    rc = bind_signals(c, g, "launch", bindings, nbindings, r->sig_off);
     if (rc != CES_OK)
-        goto out;
-    rc = ensure_streams(c, nstreams, ces_graph_nevents(g));
+        goto fail;
+    rc = ensure_streams(c, r->nstreams, ces_graph_nevents(g));
     if (rc != CES_OK)
-        goto out;
-    streams[0] = stream;
-    for (uint32_t s = 1; s < nstreams; s++)
-        streams[s] = c->streams[s];
-    for (uint32_t b = 0; b < plan->nblocks && rc == CES_OK; b++) {
-        struct issue is;
-        const struct ces_cuda_pblock *blk = &plan->blocks[b];
+        goto fail;
+    r->streams[0] = stream;
+    for (uint32_t s = 1; s < r->nstreams; s++)
+        r->streams[s] = c->streams[s];
+    dump_graph(c, g, "launch");
+    *out = r;
+    return CES_OK;
+fail:
+    ces_cuda_run_free(r);
+    return rc;
+}
 
-        memset(&is, 0, sizeof(is));
-        is.c = c;
-        is.g = g;
-        is.blk = blk;
-        is.block = b;
-        is.buf_off = buf_off;
-        is.sig_off = sig_off;
-        is.streams = streams;
-        is.watch = !blk->capture;
-        is.what = "launch";
-        is.call = b;
-        is.hooks = hooks;
-        is.iter = blk->info.first_iter;
-        if (blk->info.kind == CES_PHASE_EAGER || capturing) {
-            /* Eager, or the caller is capturing: issue directly (a graph
-             * phase inside the caller's capture is issued once per replay,
-             * with the same frozen values). */
-            for (uint32_t rep = 0; rep < blk->info.reps && rc == CES_OK; rep++) {
-                is.iter = blk->info.first_iter + rep;
-                if (hooks != NULL && hooks->begin != NULL)
-                    rc = hooks->begin(hooks->ud, c, b, is.iter, rep);
-                if (rc == CES_OK)
-                    rc = fork_streams(c, streams, nstreams);
-                if (rc == CES_OK)
-                    rc = issue_block(&is);
-                if (rc == CES_OK)
-                    rc = join_streams(c, streams, nstreams);
-                if (rc == CES_OK && hooks != NULL && hooks->end != NULL)
-                    rc = hooks->end(hooks->ud, c, b, is.iter, streams[0]);
-            }
-        } else {
-            cudaGraph_t graph = NULL;
-            cudaGraphExec_t exec = NULL;
+int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
+{
+    struct ces_comm *c = r->c;
+    const struct ces_cuda_pblock *blk;
+    struct issue is;
+    int rc;
 
-            CES_RT_GOTO(c->ctx, rc,
-                        cudaStreamBeginCapture((cudaStream_t)stream, cudaStreamCaptureModeRelaxed),
-                        out);
-            rc = fork_streams(c, streams, nstreams);
-            if (rc == CES_OK)
-                rc = issue_block(&is);
-            if (rc == CES_OK)
-                rc = join_streams(c, streams, nstreams);
-            {
-                cudaError_t e = cudaStreamEndCapture((cudaStream_t)stream, &graph);
-
-                if (rc == CES_OK && e != cudaSuccess)
-                    rc = ces_cuda_rt_error(c->ctx, e, "cudaStreamEndCapture", __FILE__, __LINE__);
-            }
-            if (rc == CES_OK) {
-                cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
-
-                if (e != cudaSuccess)
-                    rc = ces_cuda_rt_error(c->ctx, e, "cudaGraphInstantiate", __FILE__, __LINE__);
-            }
-            for (uint32_t rep = 0; rep < blk->info.reps && rc == CES_OK; rep++) {
-                cudaError_t e;
-
-                is.iter = blk->info.first_iter + rep;
-                if (hooks != NULL && hooks->begin != NULL)
-                    rc = hooks->begin(hooks->ud, c, b, is.iter, rep);
-                if (rc != CES_OK)
-                    break;
-                e = cudaGraphLaunch(exec, (cudaStream_t)stream);
-                if (e != cudaSuccess)
-                    rc = ces_cuda_rt_error(c->ctx, e, "cudaGraphLaunch", __FILE__, __LINE__);
-                if (rc == CES_OK && hooks != NULL && hooks->end != NULL)
-                    rc = hooks->end(hooks->ud, c, b, is.iter, streams[0]);
-                if (rc == CES_OK)
-                    rc = ces_comm_check(c);
-            }
-            if (exec != NULL)
-                cudaGraphExecDestroy(exec);
-            if (graph != NULL)
-                cudaGraphDestroy(graph);
-        }
+    if (b >= r->plan->nblocks || rep >= r->plan->blocks[b].info.reps)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "block %" PRIu32 " replay %" PRIu32 " out of range",
+                             b, rep);
+    rc = ces_comm_check(c);
+    if (rc == CES_OK)
+        rc = ces_cuda_use(c);
+    if (rc != CES_OK)
+        return rc;
+    blk = &r->plan->blocks[b];
+    memset(&is, 0, sizeof(is));
+    is.c = c;
+    is.g = r->g;
+    is.blk = blk;
+    is.block = b;
+    is.buf_off = r->buf_off;
+    is.sig_off = r->sig_off;
+    is.streams = r->streams;
+    is.watch = !blk->capture;
+    is.what = "launch";
+    is.call = b;
+    is.hooks = r->hooks;
+    is.iter = blk->info.first_iter + rep;
+    if (blk->info.kind == CES_PHASE_EAGER || r->capturing) {
+        /* Eager, or the caller is capturing: issue directly (inside the
+         * caller's capture a graph phase is issued once per replay, with the
+         * same frozen values). */
+        rc = fork_streams(c, r->streams, r->nstreams);
         if (rc == CES_OK)
-            rc = ces_comm_check(c);
+            rc = issue_block(&is);
+        if (rc == CES_OK)
+            rc = join_streams(c, r->streams, r->nstreams);
+        return rc;
     }
+    if (r->exec == NULL || r->exec_block != b) {
+        cudaGraph_t graph = NULL;
+        cudaError_t e;
+        CUstream s0 = r->streams[0];
+
+        if (r->exec != NULL)
+            cudaGraphExecDestroy(r->exec);
+        r->exec = NULL;
+        is.iter = blk->info.first_iter;
+        CES_RT_GOTO(c->ctx, rc,
+                    cudaStreamBeginCapture((cudaStream_t)s0, cudaStreamCaptureModeRelaxed), out);
+        rc = fork_streams(c, r->streams, r->nstreams);
+        if (rc == CES_OK)
+            rc = issue_block(&is);
+        if (rc == CES_OK)
+            rc = join_streams(c, r->streams, r->nstreams);
+        e = cudaStreamEndCapture((cudaStream_t)s0, &graph);
+        if (rc == CES_OK && e != cudaSuccess)
+            rc = ces_cuda_rt_error(c->ctx, e, "cudaStreamEndCapture", __FILE__, __LINE__);
+        if (rc == CES_OK) {
+            e = cudaGraphInstantiate(&r->exec, graph, 0);
+            if (e != cudaSuccess)
+                rc = ces_cuda_rt_error(c->ctx, e, "cudaGraphInstantiate", __FILE__, __LINE__);
+        }
+        if (graph != NULL)
+            cudaGraphDestroy(graph);
+        if (rc != CES_OK)
+            return rc;
+        r->exec_block = b;
+    }
+    CES_RT_GOTO(c->ctx, rc, cudaGraphLaunch(r->exec, (cudaStream_t)r->streams[0]), out);
 out:
-    ces_cuda_plan_destroy(plan);
-    ces_free(c->ctx, buf_off);
-    ces_free(c->ctx, sig_off);
+    return rc;
+}
+
+uint32_t ces_cuda_run_nblocks(const struct ces_cuda_run *r)
+{
+    return r->plan->nblocks;
+}
+
+int ces_cuda_launch(struct ces_comm *c, const struct ces_graph *g,
+                    const struct ces_binding *bindings, size_t nbindings, CUstream stream,
+                    const struct ces_cuda_hooks *hooks)
+{
+    struct ces_cuda_run *r = NULL;
+    int rc = ces_cuda_run_prepare(c, g, bindings, nbindings, stream, hooks, &r);
+
+    for (uint32_t b = 0; rc == CES_OK && b < r->plan->nblocks; b++)
+        for (uint32_t rep = 0; rc == CES_OK && rep < r->plan->blocks[b].info.reps; rep++)
+            rc = ces_cuda_run_block(r, b, rep);
+    ces_cuda_run_free(r);
     return rc;
 }
 

@@ -9,7 +9,8 @@
 
 #include "lower.h"
 
-#include <cuda.h>
+#include "cu_api.h" /* cuda.h, and cuXxx through the loaded table */
+
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -110,6 +111,7 @@ struct ces_wd_wait {
     uint8_t width, cmp;
     uint32_t rank;       /* whose slot */
     uint32_t idx;
+    uint32_t spos;       /* the wait's op position in its stream */
     char name[24];       /* signal name */
 };
 
@@ -201,19 +203,26 @@ int ces_comm_check(struct ces_comm *c); /* CES_OK or the failed state, with a me
 /* --- issuing (exec.c) --------------------------------------------------------- */
 
 /* Hooks for the application (cesync run): produce/consume calls of the plan
- * (block b, call index i), and the start and end of every iteration (an
- * eager block, or one replay of a graph block).  begin runs on the host
- * before the iteration's work is issued or launched; end after, with the
- * stream that joins all of the iteration's work. */
+ * (block b, call index i, iteration iter), issued on stream s in order. */
 struct ces_cuda_hooks {
     int (*produce)(void *ud, struct ces_comm *c, const struct ces_cuda_call *call, uint32_t b,
                    uint32_t i, uint64_t iter, CUstream s);
     int (*consume)(void *ud, struct ces_comm *c, const struct ces_cuda_call *call, uint32_t b,
                    uint32_t i, uint64_t iter, CUstream s);
-    int (*begin)(void *ud, struct ces_comm *c, uint32_t b, uint64_t iter, uint32_t rep);
-    int (*end)(void *ud, struct ces_comm *c, uint32_t b, uint64_t iter, CUstream s);
     void *ud;
 };
+
+/* A graph prepared for running on one communicator: bound, lowered; blocks
+ * are then issued one replay at a time (so that one thread can interleave
+ * several communicators, and an application can check between iterations).
+ * A graph block is captured at its first replay and relaunched after. */
+struct ces_cuda_run;
+int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
+                         const struct ces_binding *bindings, size_t nbindings, CUstream stream,
+                         const struct ces_cuda_hooks *hooks, struct ces_cuda_run **out);
+int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep);
+uint32_t ces_cuda_run_nblocks(const struct ces_cuda_run *r);
+void ces_cuda_run_free(struct ces_cuda_run *r);
 
 /* ces_launch with hooks (the public ces_launch passes none). */
 int ces_cuda_launch(struct ces_comm *c, const struct ces_graph *g,

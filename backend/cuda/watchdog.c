@@ -9,7 +9,8 @@
  * pending is blocked at step word+1.  It then prints the diagnosis, marks
  * the communicator (and its entry of the page, so the peers see it) failed,
  * and from then on keeps writing the awaited values into the slots of every
- * pending step from its own stream, so that the user's streams drain.
+ * pending step from its own stream (created with the highest priority), so
+ * that the user's streams drain.
  */
 #include "runtime.h"
 
@@ -119,10 +120,9 @@ static void diagnose(struct ces_comm *c, const char *why)
                     c->rank, (void *)c->watched[s].stream, done, enq);
             continue;
         }
-        fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p: blocked in %s call %" PRIu64
-                   " at op r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " (step %" PRIu64 " of %" PRIu64 ")\n",
-                c->rank, (void *)c->watched[s].stream, st->what, st->call, c->rank, st->stream,
-                st->spos, st->seq, enq);
+        fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
+                   " at step %" PRIu64 " of %" PRIu64 "; its waits:\n",
+                c->rank, (void *)c->watched[s].stream, st->stream, st->what, st->call, st->seq, enq);
         for (uint32_t k = 0; k < st->nwaits; k++) {
             const struct ces_wd_wait *w = &c->waits[(st->first_wait + k) % CES_WD_WAITS];
             uint64_t held = 0;
@@ -131,15 +131,14 @@ static void diagnose(struct ces_comm *c, const char *why)
                                   : w->width == 32 ? (int32_t)((uint32_t)held - (uint32_t)w->value) >= 0
                                                    : held >= w->value);
 
+            fprintf(f, "cesync: watchdog:     r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " wait %s[%" PRIu32
+                       "]@%" PRIu32 " %s %" PRIu64 ": ",
+                    c->rank, st->stream, w->spos, w->name, w->idx, w->rank,
+                    w->cmp == CES_CMP_EQ ? "==" : ">=", w->value);
             if (ok != 0)
-                fprintf(f, "cesync: watchdog:     wait %s[%" PRIu32 "]@%" PRIu32 " %s %" PRIu64
-                           ": value unreadable\n",
-                        w->name, w->idx, w->rank, w->cmp == CES_CMP_EQ ? "==" : ">=", w->value);
+                fprintf(f, "value unreadable\n");
             else
-                fprintf(f, "cesync: watchdog:     wait %s[%" PRIu32 "]@%" PRIu32 " %s %" PRIu64
-                           ": slot holds %" PRIu64 "%s\n",
-                        w->name, w->idx, w->rank, w->cmp == CES_CMP_EQ ? "==" : ">=", w->value,
-                        held, met ? " (satisfied)" : " (BLOCKED)");
+                fprintf(f, "slot holds %" PRIu64 "%s\n", held, met ? " (satisfied)" : " (BLOCKED)");
         }
     }
     for (uint32_t r = 0; r < c->size; r++) {
@@ -233,10 +232,20 @@ static void *wd_main(void *arg)
             /* Keep releasing: each pass writes the awaited values of the step
              * every pending stream is blocked at. */
             for (uint32_t s = 0; s < c->nwatched; s++) {
-                const struct ces_wd_step *st = blocked_step(c, s);
+                struct ces_wd_stream *ws = &c->watched[s];
+                uint64_t done = word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
 
-                if (st != NULL)
-                    release_step(c, st);
+                /* Every pending step at once, oldest first: a slot ends at
+                 * the latest awaited value, which satisfies every `>=`;
+                 * `==` waits that a reset re-arms are met on a later pass. */
+                if (enq - done > CES_WD_STEPS)
+                    done = enq - CES_WD_STEPS;
+                for (uint64_t q = done + 1; q <= enq; q++) {
+                    const struct ces_wd_step *st = &ws->steps[q % CES_WD_STEPS];
+
+                    if (st->seq == q)
+                        release_step(c, st);
+                }
             }
             last_release = now;
         }

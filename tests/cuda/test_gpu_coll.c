@@ -1,0 +1,557 @@
+/*
+ * tests/cuda/test_gpu_coll.c - the collectives and ces_launch on real GPUs,
+ * checking every byte.  Usage: test_gpu_coll forked|single PART [RANKS]
+ *   coll    every collective at 1, 7, 4097, 4096 bytes and 1 MiB, 10
+ *           barriers, argument errors, and every dumped schedule
+ *           (CES_DUMP_SCHEDULE) checked OK by the model checker;
+ *   big     every collective at 256 MiB per rank;
+ *   iters   1,000 back-to-back alltoalls, every iteration's bytes checked;
+ *   graph   100 replays of a captured alltoall and allgather, each checked;
+ *   launch  ces_launch of the builders' own graphs (eager mono, graph credit).
+ * forked: one process per GPU (ces_comm_init over a bootstrap socket);
+ * single: one process drives every GPU (ces_comm_init_all).
+ * Exits 77 when no GPU (or fewer than 2) is present.
+ */
+#include "gpu_util.h"
+
+#include <cuda_runtime.h>
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAXR 8
+
+struct rk {
+    struct ces_ctx *ctx;
+    struct ces_comm *c;
+    cudaStream_t s;
+    uint32_t rank;
+};
+
+struct job {
+    const char *part;
+    int single;
+    uint32_t n; /* ranks */
+};
+
+#define CK(rk, what, expr)                                                                   \
+    do {                                                                                     \
+        int rc_ = (expr);                                                                    \
+        if (rc_ != CES_OK)                                                                   \
+            return gpu_fail((rk)->ctx, what, rc_);                                           \
+    } while (0)
+#define CKRT(what, expr)                                                                     \
+    do {                                                                                     \
+        cudaError_t e_ = (expr);                                                             \
+        if (e_ != cudaSuccess) {                                                             \
+            printf("FAIL: %s: %s\n", what, cudaGetErrorString(e_));                         \
+            return 1;                                                                        \
+        }                                                                                    \
+    } while (0)
+
+static int use(struct rk *r)
+{
+    CKRT("cudaSetDevice", cudaSetDevice(ces_comm_device(r->c)));
+    return 0;
+}
+
+static void sizes_of(uint32_t coll, uint64_t b, uint32_t n, uint64_t *ss, uint64_t *rs)
+{
+    *ss = b;
+    *rs = b;
+    if (coll == CES_COLL_ALLGATHER || coll == CES_COLL_GATHER)
+        *rs = b * n;
+    if (coll == CES_COLL_SCATTER)
+        *ss = b * n;
+}
+
+static int call(struct rk *r, uint32_t coll, void *send, void *recv, uint64_t b, uint32_t root)
+{
+    switch (coll) {
+    case CES_COLL_ALLTOALL:
+        return ces_alltoall(r->c, send, recv, b, r->s);
+    case CES_COLL_ALLGATHER:
+        return ces_allgather(r->c, send, recv, b, r->s);
+    case CES_COLL_GATHER:
+        return ces_gather(r->c, send, recv, b, root, r->s);
+    case CES_COLL_SCATTER:
+        return ces_scatter(r->c, send, recv, b, root, r->s);
+    default:
+        return ces_broadcast(r->c, send, recv, b, root, r->s);
+    }
+}
+
+/* Checks recv (host copy) of rank r after collective coll with send
+ * patterns of generation gen. */
+static int verify(uint32_t coll, const uint8_t *h, uint64_t b, uint32_t r, uint32_t n,
+                  uint32_t root, uint64_t gen, const char *tag)
+{
+    char what[160];
+    int bad = 0;
+
+    switch (coll) {
+    case CES_COLL_ALLTOALL: {
+        uint64_t cc = b / n;
+
+        for (uint32_t p = 0; p < n && !bad; p++) {
+            snprintf(what, sizeof(what), "%s alltoall %" PRIu64 " B rank %u chunk from %u", tag, b, r, p);
+            bad = gpu_expect(what, h + p * cc, cc, p, 0, (uint64_t)r * cc, gen);
+        }
+        break;
+    }
+    case CES_COLL_ALLGATHER:
+    case CES_COLL_GATHER:
+        if (coll == CES_COLL_GATHER && r != root)
+            break;
+        for (uint32_t p = 0; p < n && !bad; p++) {
+            snprintf(what, sizeof(what), "%s %s %" PRIu64 " B rank %u block of %u", tag,
+                     ces_coll_name((int)coll), b, r, p);
+            bad = gpu_expect(what, h + p * b, b, p, 0, 0, gen);
+        }
+        break;
+    case CES_COLL_SCATTER:
+        snprintf(what, sizeof(what), "%s scatter %" PRIu64 " B rank %u", tag, b, r);
+        bad = gpu_expect(what, h, b, root, 0, (uint64_t)r * b, gen);
+        break;
+    default:
+        snprintf(what, sizeof(what), "%s broadcast %" PRIu64 " B rank %u", tag, b, r);
+        bad = gpu_expect(what, h, b, root, 0, 0, gen);
+        break;
+    }
+    return bad;
+}
+
+/* One collective at one size on the local ranks rks[0..m). */
+static int one_coll(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, uint64_t b)
+{
+    void *send[MAXR], *recv[MAXR];
+    uint64_t ss, rs;
+    uint32_t root = n - 1;
+    uint8_t *h;
+    int bad = 0;
+
+    if (coll == CES_COLL_ALLTOALL)
+        b = (b + n - 1) / n * n;
+    sizes_of(coll, b, n, &ss, &rs);
+    h = malloc(ss > rs ? ss : rs);
+    if (h == NULL)
+        return 1;
+    for (uint32_t i = 0; i < m; i++) {
+        CK(&rks[i], "ces_mem_alloc send", ces_mem_alloc(rks[i].c, ss, &send[i]));
+        CK(&rks[i], "ces_mem_alloc recv", ces_mem_alloc(rks[i].c, rs, &recv[i]));
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        gpu_fill(h, ss, rks[i].rank, 0, 0, b);
+        CKRT("fill send", cudaMemcpy(send[i], h, ss, cudaMemcpyHostToDevice));
+        CKRT("clear recv", cudaMemset(recv[i], 0xee, rs));
+        CKRT("sync", cudaDeviceSynchronize());
+    }
+    for (uint32_t i = 0; i < m; i++)
+        CK(&rks[i], ces_coll_name((int)coll), call(&rks[i], coll, send[i], recv[i], b, root));
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        CKRT("stream sync", cudaStreamSynchronize(rks[i].s));
+        CK(&rks[i], "communicator status", ces_comm_status(rks[i].c));
+        CKRT("read recv", cudaMemcpy(h, recv[i], rs, cudaMemcpyDeviceToHost));
+        bad |= verify(coll, h, b, rks[i].rank, n, root, b, "eager");
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        CK(&rks[i], "ces_mem_free", ces_mem_free(rks[i].c, send[i]));
+        CK(&rks[i], "ces_mem_free", ces_mem_free(rks[i].c, recv[i]));
+    }
+    free(h);
+    if (!bad && rks[0].rank == 0)
+        printf("ok   %-9s %10" PRIu64 " B per rank, %u ranks\n", ces_coll_name((int)coll), b, n);
+    return bad;
+}
+
+static const uint32_t colls[] = {CES_COLL_ALLTOALL, CES_COLL_ALLGATHER, CES_COLL_GATHER,
+                                 CES_COLL_SCATTER, CES_COLL_BROADCAST};
+
+static int bad_args(struct rk *rks, uint32_t m, uint32_t n)
+{
+    void *a[MAXR], *plain = NULL;
+
+    for (uint32_t i = 0; i < m; i++)
+        CK(&rks[i], "ces_mem_alloc", ces_mem_alloc(rks[i].c, 4096, &a[i]));
+    if (use(&rks[0]))
+        return 1;
+    CKRT("cudaMalloc", cudaMalloc(&plain, 4096));
+    if (ces_alltoall(rks[0].c, plain, a[0], 4096, rks[0].s) != CES_ERR_INVALID ||
+        strstr(ces_ctx_last_error(rks[0].ctx), "is not symmetric memory") == NULL)
+        return gpu_fail(rks[0].ctx, "non-symmetric buffer accepted", -1);
+    if (ces_alltoall(rks[0].c, a[0], (char *)a[0] + 8, 4096 - 8 * n, rks[0].s) != CES_ERR_INVALID)
+        return gpu_fail(rks[0].ctx, "overlapping send/recv accepted", -1);
+    if (ces_alltoall(rks[0].c, a[0], a[0], n + 1, rks[0].s) != CES_ERR_INVALID)
+        return gpu_fail(rks[0].ctx, "alltoall bytes not a multiple of ranks accepted", -1);
+    if (ces_allgather(rks[0].c, a[0], a[0], 4096, rks[0].s) != CES_ERR_INVALID)
+        return gpu_fail(rks[0].ctx, "allgather recv too small accepted", -1);
+    if (ces_gather(rks[0].c, a[0], a[0], 8, n, rks[0].s) != CES_ERR_INVALID)
+        return gpu_fail(rks[0].ctx, "root out of range accepted", -1);
+    cudaFree(plain);
+    for (uint32_t i = 0; i < m; i++)
+        CK(&rks[i], "ces_mem_free", ces_mem_free(rks[i].c, a[i]));
+    return 0;
+}
+
+static int part_coll(struct rk *rks, uint32_t m, uint32_t n, int big)
+{
+    static const uint64_t small[] = {1, 7, 4097, 4096, 1u << 20};
+    static const uint64_t large[] = {256u << 20};
+    const uint64_t *sz = big ? large : small;
+    size_t nsz = big ? 1 : sizeof(small) / sizeof(small[0]);
+
+    for (size_t c = 0; c < sizeof(colls) / sizeof(colls[0]); c++)
+        for (size_t k = 0; k < nsz; k++)
+            if (one_coll(rks, m, n, colls[c], sz[k]))
+                return 1;
+    if (big)
+        return 0;
+    for (int it = 0; it < 10; it++)
+        for (uint32_t i = 0; i < m; i++)
+            CK(&rks[i], "ces_barrier", ces_barrier(rks[i].c, rks[i].s));
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        CKRT("sync", cudaStreamSynchronize(rks[i].s));
+        CK(&rks[i], "status after barriers", ces_comm_status(rks[i].c));
+    }
+    return bad_args(rks, m, n);
+}
+
+/* 1,000 back-to-back alltoalls, each with fresh send bytes; every
+ * iteration's recv is copied out and checked at the end. */
+static int part_iters(struct rk *rks, uint32_t m, uint32_t n)
+{
+    const uint32_t K = 1000;
+    const uint64_t B = 4096;
+    void *send[MAXR], *recv[MAXR];
+    uint8_t *hs[MAXR], *hr[MAXR];
+    uint64_t t0 = gpu_now_ms();
+
+    for (uint32_t i = 0; i < m; i++) {
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, B, &send[i]));
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, B, &recv[i]));
+        if (use(&rks[i]))
+            return 1;
+        CKRT("host", cudaMallocHost((void **)&hs[i], B * K));
+        CKRT("host", cudaMallocHost((void **)&hr[i], B * K));
+        for (uint32_t k = 0; k < K; k++)
+            gpu_fill(hs[i] + k * B, B, rks[i].rank, 0, 0, k);
+    }
+    for (uint32_t k = 0; k < K; k++) {
+        for (uint32_t i = 0; i < m; i++) {
+            if (use(&rks[i]))
+                return 1;
+            CKRT("h2d", cudaMemcpyAsync(send[i], hs[i] + k * B, B, cudaMemcpyHostToDevice, rks[i].s));
+            CK(&rks[i], "ces_alltoall", ces_alltoall(rks[i].c, send[i], recv[i], B, rks[i].s));
+            CKRT("d2h", cudaMemcpyAsync(hr[i] + k * B, recv[i], B, cudaMemcpyDeviceToHost, rks[i].s));
+        }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        CKRT("sync", cudaStreamSynchronize(rks[i].s));
+        CK(&rks[i], "status", ces_comm_status(rks[i].c));
+        for (uint32_t k = 0; k < K; k++) {
+            char tag[32];
+
+            snprintf(tag, sizeof(tag), "iteration %u", k);
+            if (verify(CES_COLL_ALLTOALL, hr[i] + k * B, B, rks[i].rank, n, 0, k, tag))
+                return 1;
+        }
+        cudaFreeHost(hs[i]);
+        cudaFreeHost(hr[i]);
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, send[i]));
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, recv[i]));
+    }
+    if (rks[0].rank == 0)
+        printf("ok   %u back-to-back alltoalls of %" PRIu64 " B, every iteration checked (%" PRIu64
+               " ms)\n", K, B, gpu_now_ms() - t0);
+    return 0;
+}
+
+/* A captured collective (credit protocol) replayed 100 times; between
+ * replays the host changes the send bytes, so a stale replay shows. */
+static int part_graph_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll)
+{
+    const uint32_t K = 100;
+    const uint64_t B = 65536;
+    void *send[MAXR], *recv[MAXR];
+    uint8_t *hs[MAXR], *hr[MAXR];
+    cudaGraph_t g[MAXR];
+    cudaGraphExec_t x[MAXR];
+    uint64_t ss, rs;
+
+    sizes_of(coll, B, n, &ss, &rs);
+    for (uint32_t i = 0; i < m; i++) {
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, ss, &send[i]));
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, rs, &recv[i]));
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        CKRT("host", cudaMallocHost((void **)&hs[i], ss));
+        CKRT("host", cudaMallocHost((void **)&hr[i], rs));
+        CKRT("capture", cudaStreamBeginCapture(rks[i].s, cudaStreamCaptureModeRelaxed));
+        CKRT("h2d", cudaMemcpyAsync(send[i], hs[i], ss, cudaMemcpyHostToDevice, rks[i].s));
+        CK(&rks[i], "captured collective", call(&rks[i], coll, send[i], recv[i], B, 0));
+        CKRT("d2h", cudaMemcpyAsync(hr[i], recv[i], rs, cudaMemcpyDeviceToHost, rks[i].s));
+        CKRT("end capture", cudaStreamEndCapture(rks[i].s, &g[i]));
+        CKRT("instantiate", cudaGraphInstantiate(&x[i], g[i], 0));
+    }
+    for (uint32_t k = 0; k < K; k++) {
+        for (uint32_t i = 0; i < m; i++) {
+            gpu_fill(hs[i], ss, rks[i].rank, 0, 0, 1000 + k);
+            if (use(&rks[i]))
+                return 1;
+            CKRT("launch", cudaGraphLaunch(x[i], rks[i].s));
+        }
+        for (uint32_t i = 0; i < m; i++) {
+            char tag[32];
+
+            if (use(&rks[i]))
+                return 1;
+            CKRT("sync", cudaStreamSynchronize(rks[i].s));
+            CK(&rks[i], "status", ces_comm_status(rks[i].c));
+            snprintf(tag, sizeof(tag), "replay %u", k);
+            if (verify(coll, hr[i], B, rks[i].rank, n, 0, 1000 + k, tag))
+                return 1;
+        }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        cudaGraphExecDestroy(x[i]);
+        cudaGraphDestroy(g[i]);
+        cudaFreeHost(hs[i]);
+        cudaFreeHost(hr[i]);
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, send[i]));
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, recv[i]));
+    }
+    if (rks[0].rank == 0)
+        printf("ok   %u replays of a captured %s of %" PRIu64 " B, each checked\n", K,
+               ces_coll_name((int)coll), B);
+    return 0;
+}
+
+static int part_graph(struct rk *rks, uint32_t m, uint32_t n)
+{
+    return part_graph_one(rks, m, n, CES_COLL_ALLTOALL) ||
+           part_graph_one(rks, m, n, CES_COLL_ALLGATHER) ||
+           /* eager calls after captured ones keep working (other arrays) */
+           one_coll(rks, m, n, CES_COLL_ALLTOALL, 4096);
+}
+
+/* ces_launch on the builders' own graphs. */
+static int launch_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, uint32_t proto,
+                      uint32_t phase, uint32_t iters)
+{
+    struct ces_graph *g[MAXR];
+    void *send[MAXR], *recv[MAXR];
+    uint64_t B = 8192, ss, rs;
+    uint8_t *h;
+
+    sizes_of(coll, B, n, &ss, &rs);
+    h = malloc(ss > rs ? ss : rs);
+    for (uint32_t i = 0; i < m; i++) {
+        struct ces_coll_params p;
+
+        ces_coll_params_init(&p, coll);
+        p.proto = proto;
+        p.phase = phase;
+        p.iterations = iters;
+        p.ranks = n;
+        p.bytes = B;
+        p.root = 0;
+        CK(&rks[i], "ces_coll_build", ces_coll_build(rks[i].ctx, &p, &g[i]));
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, ss, &send[i]));
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, rs, &recv[i]));
+        if (use(&rks[i]))
+            return 1;
+        gpu_fill(h, ss, rks[i].rank, 0, 0, 77);
+        CKRT("fill", cudaMemcpy(send[i], h, ss, cudaMemcpyHostToDevice));
+        CKRT("clear", cudaMemset(recv[i], 0xee, rs));
+        CKRT("sync", cudaDeviceSynchronize());
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        struct ces_binding b[] = {{"send", send[i]}, {"recv", recv[i]}};
+
+        CK(&rks[i], "ces_launch", ces_launch(rks[i].c, g[i], b, 2, rks[i].s));
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        CKRT("sync", cudaStreamSynchronize(rks[i].s));
+        CK(&rks[i], "status", ces_comm_status(rks[i].c));
+        CKRT("read", cudaMemcpy(h, recv[i], rs, cudaMemcpyDeviceToHost));
+        if (verify(coll, h, B, rks[i].rank, n, 0, 77, "ces_launch"))
+            return 1;
+        ces_graph_destroy(g[i]);
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, send[i]));
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, recv[i]));
+    }
+    free(h);
+    if (rks[0].rank == 0)
+        printf("ok   ces_launch of the %s %s builder, %s x%u\n", ces_coll_name((int)coll),
+               ces_proto_name((int)proto), phase == CES_PHASE_GRAPH ? "graph" : "eager", iters);
+    return 0;
+}
+
+static int part_launch(struct rk *rks, uint32_t m, uint32_t n)
+{
+    return launch_one(rks, m, n, CES_COLL_ALLTOALL, CES_PROTO_CREDIT, CES_PHASE_GRAPH, 5) ||
+           launch_one(rks, m, n, CES_COLL_ALLTOALL, CES_PROTO_MONO, CES_PHASE_EAGER, 3) ||
+           launch_one(rks, m, n, CES_COLL_ALLGATHER, CES_PROTO_CREDIT, CES_PHASE_EAGER, 2) ||
+           launch_one(rks, m, n, CES_COLL_BROADCAST, CES_PROTO_NCCL, CES_PHASE_EAGER, 2);
+}
+
+static int run_part(const char *part, struct rk *rks, uint32_t m, uint32_t n)
+{
+    if (strcmp(part, "coll") == 0)
+        return part_coll(rks, m, n, 0);
+    if (strcmp(part, "big") == 0)
+        return part_coll(rks, m, n, 1);
+    if (strcmp(part, "iters") == 0)
+        return part_iters(rks, m, n);
+    if (strcmp(part, "graph") == 0)
+        return part_graph(rks, m, n);
+    if (strcmp(part, "launch") == 0)
+        return part_launch(rks, m, n);
+    printf("unknown part %s\n", part);
+    return 1;
+}
+
+static int rank_main(uint32_t rank, uint32_t nforked, const char *path, void *arg)
+{
+    const struct job *job = arg;
+    struct rk rks[MAXR];
+    struct ces_comm *comms[MAXR];
+    uint32_t n = job->n, m = job->single ? n : 1;
+    int rc, bad;
+
+    (void)nforked;
+    memset(rks, 0, sizeof(rks));
+    for (uint32_t i = 0; i < m; i++)
+        if (ces_ctx_create(NULL, &rks[i].ctx) != CES_OK)
+            return 1;
+    if (job->single)
+        rc = ces_comm_init_all(rks[0].ctx, n, NULL, comms);
+    else
+        rc = ces_comm_init(rks[0].ctx, rank, n, (int)rank, path, &comms[0]);
+    if (rc != CES_OK)
+        return gpu_fail(rks[0].ctx, "communicator init", rc);
+    for (uint32_t i = 0; i < m; i++) {
+        rks[i].c = comms[i];
+        rks[i].rank = ces_comm_rank(comms[i]);
+        if (use(&rks[i]))
+            return 1;
+        CKRT("stream", cudaStreamCreateWithFlags(&rks[i].s, cudaStreamNonBlocking));
+    }
+    bad = run_part(job->part, rks, m, n);
+    for (uint32_t i = 0; i < m; i++) {
+        use(&rks[i]);
+        cudaStreamDestroy(rks[i].s);
+        if (ces_comm_destroy(rks[i].c) != CES_OK && !bad)
+            bad = gpu_fail(rks[0].ctx, "ces_comm_destroy", -1);
+        if (i > 0)
+            ces_ctx_destroy(rks[i].ctx);
+    }
+    ces_ctx_destroy(rks[0].ctx);
+    return bad;
+}
+
+/* Every schedule the runs dumped must be proved by the model checker. */
+static int check_dumps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int bad = 0, count = 0;
+    struct ces_ctx *ctx = NULL;
+
+    if (d == NULL || ces_ctx_create(NULL, &ctx) != CES_OK)
+        return 1;
+    while ((e = readdir(d)) != NULL) {
+        char path[1024], v[64];
+        struct ces_graph *g = NULL;
+        struct ces_check_report *rep = NULL;
+        struct ces_check_opts o;
+        int rc;
+
+        if (strstr(e->d_name, ".ces") == NULL)
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        rc = ces_graph_load(ctx, path, &g);
+        if (rc != CES_OK) {
+            bad |= gpu_fail(ctx, path, rc);
+            continue;
+        }
+        ces_check_opts_init(&o);
+        o.max_seconds = 60;
+        rc = ces_check(ctx, g, &o, &rep);
+        if (rc != CES_OK) {
+            bad |= gpu_fail(ctx, path, rc);
+        } else {
+            ces_verdict_format(ces_check_report_verdict(rep), v, sizeof(v));
+            printf("%s %s: verdict %s (%" PRIu64 " states)\n",
+                   ces_check_report_verdict(rep) == CES_V_OK ? "ok  " : "FAIL", e->d_name, v,
+                   ces_check_report_stats(rep).states);
+            bad |= ces_check_report_verdict(rep) != CES_V_OK;
+        }
+        count++;
+        ces_check_report_destroy(rep);
+        ces_graph_destroy(g);
+    }
+    closedir(d);
+    ces_ctx_destroy(ctx);
+    if (count == 0) {
+        printf("FAIL: no schedule was dumped into %s\n", dir);
+        return 1;
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    struct job job;
+    uint32_t n;
+    int gpus = gpu_count(), bad;
+    char dir[] = "/tmp/cesync-dump-XXXXXX";
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_gpu_coll forked|single coll|big|iters|graph|launch [RANKS]\n");
+        return 2;
+    }
+    if (gpus < 2) {
+        printf("skipped: %d GPU(s), need 2\n", gpus);
+        return GPU_SKIP;
+    }
+    n = argc > 3 ? (uint32_t)atoi(argv[3]) : (uint32_t)(gpus > MAXR ? MAXR : gpus);
+    if (n > (uint32_t)gpus || n < 2)
+        n = 2;
+    job.single = strcmp(argv[1], "single") == 0;
+    job.part = argv[2];
+    job.n = n;
+    if (strcmp(job.part, "coll") == 0) {
+        if (mkdtemp(dir) == NULL)
+            return 1;
+        setenv("CES_DUMP_SCHEDULE", dir, 1);
+    }
+    printf("%s %s, %u ranks (CES_TIMEOUT_MS=%s)\n", argv[1], job.part, n,
+           getenv("CES_TIMEOUT_MS") ? getenv("CES_TIMEOUT_MS") : "default");
+    if (job.single)
+        bad = gpu_fork_ranks(1, rank_main, &job, 500, NULL);
+    else
+        bad = gpu_fork_ranks(n, rank_main, &job, 500, NULL);
+    if (!bad && strcmp(job.part, "coll") == 0)
+        bad = check_dumps(dir);
+    printf("%s\n", bad ? "FAILED" : "PASSED");
+    return bad;
+}

@@ -1,0 +1,280 @@
+/*
+ * tests/cuda/test_gpu_fault.c - the watchdog on real GPUs.  Usage:
+ *   test_gpu_fault kill     rank 1 is SIGKILLed in the middle of 1,000
+ *                           alltoalls; rank 0 must fail with CES_ERR_TIMEOUT
+ *                           or CES_ERR_PEER_FAILED within CES_TIMEOUT_MS + 1 s
+ *                           of the kill, print the diagnosis, drain its
+ *                           stream and destroy the communicator cleanly;
+ *   test_gpu_fault missing  a schedule whose rank 0 waits for a write nobody
+ *                           does: the watchdog must report the blocked wait
+ *                           (slot, value held, value awaited) and release it;
+ *   test_gpu_fault abort    ces_comm_abort fails the communicator on demand.
+ * The diagnosis (stderr of rank 0) is captured and checked.  Exits 77
+ * without 2 GPUs.
+ */
+#include "gpu_util.h"
+
+#include <cuda_runtime.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+struct shared {
+    volatile uint64_t kill_ms; /* when rank 1 killed itself */
+};
+
+struct fjob {
+    const char *part;
+    struct shared *sh;
+    char log[64]; /* rank 0's stderr */
+    uint64_t timeout_ms;
+};
+
+#define CKR(ctx, what, expr)                                                                 \
+    do {                                                                                     \
+        int rc_ = (expr);                                                                    \
+        if (rc_ != CES_OK)                                                                   \
+            return gpu_fail(ctx, what, rc_);                                                 \
+    } while (0)
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+
+    nanosleep(&ts, NULL);
+}
+
+/* Waits (bounded) until the communicator fails; returns the time. */
+static uint64_t wait_failed(struct ces_comm *c, uint64_t limit_ms)
+{
+    uint64_t end = gpu_now_ms() + limit_ms;
+
+    while (ces_comm_status(c) == CES_OK && gpu_now_ms() < end)
+        sleep_ms(1);
+    return gpu_now_ms();
+}
+
+static int after_failure(struct ces_ctx *ctx, struct ces_comm *c, cudaStream_t s, void *a,
+                         void *b)
+{
+    int rc;
+
+    /* The released stream drains. */
+    if (cudaStreamSynchronize(s) != cudaSuccess) {
+        printf("FAIL: the stream did not drain cleanly: %s\n", cudaGetErrorString(cudaGetLastError()));
+        return 1;
+    }
+    rc = ces_alltoall(c, a, b, 4096, s);
+    if (rc != CES_ERR_TIMEOUT && rc != CES_ERR_PEER_FAILED)
+        return gpu_fail(ctx, "a call after the failure did not return an error", rc);
+    printf("ok   a later call returns %s: %s\n", ces_status_str(rc), ces_ctx_last_error(ctx));
+    return 0;
+}
+
+static int kill_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
+{
+    struct fjob *job = arg;
+    struct ces_ctx *ctx = NULL;
+    struct ces_comm *c = NULL;
+    cudaStream_t s;
+    void *a, *b;
+    int bad = 0;
+
+    if (rank == 0 && freopen(job->log, "w", stderr) == NULL)
+        return 1;
+    ces_ctx_create(NULL, &ctx);
+    CKR(ctx, "init", ces_comm_init(ctx, rank, n, (int)rank, path, &c));
+    cudaSetDevice((int)rank);
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &a));
+    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &b));
+    for (uint32_t k = 0; k < 1000; k++) {
+        int rc = ces_alltoall(c, a, b, 4096, s);
+
+        if (rank == 1) {
+            cudaStreamSynchronize(s);
+            if (k == 300) {
+                job->sh->kill_ms = gpu_now_ms();
+                raise(SIGKILL);
+            }
+        }
+        if (rc != CES_OK) {
+            if (rc != CES_ERR_TIMEOUT && rc != CES_ERR_PEER_FAILED)
+                return gpu_fail(ctx, "alltoall failed with an unexpected status", rc);
+            break;
+        }
+    }
+    if (rank == 0) {
+        uint64_t t = wait_failed(c, job->timeout_ms + 20000), kill = job->sh->kill_ms;
+
+        if (ces_comm_status(c) == CES_OK || kill == 0) {
+            printf("FAIL: rank 0 did not fail (status %d, kill at %" PRIu64 ")\n",
+                   ces_comm_status(c), kill);
+            return 1;
+        }
+        printf("%s rank 0 failed %" PRIu64 " ms after rank 1 was killed (limit %" PRIu64
+               " ms): %s\n",
+               t - kill <= job->timeout_ms + 1000 ? "ok  " : "FAIL", t - kill,
+               job->timeout_ms + 1000, ces_status_str(ces_comm_status(c)));
+        bad |= t - kill > job->timeout_ms + 1000;
+        bad |= after_failure(ctx, c, s, a, b);
+    }
+    cudaStreamDestroy(s);
+    if (ces_comm_destroy(c) != CES_OK)
+        printf("note: destroy reported: %s\n", ces_ctx_last_error(ctx));
+    ces_ctx_destroy(ctx);
+    return bad;
+}
+
+/* Rank 0 waits for f[0] >= 1, which nobody writes. */
+static const char missing_ces[] =
+    "cesync 1\n"
+    "ranks 2\n"
+    "buffer b 4096\n"
+    "signal f u64 2\n"
+    "phase eager x1\n"
+    "r* over p : write f[$r]@$p = 1\n"
+    "r* over p : wait f[$p] >= 1\n"
+    "r0 : wait f[0] >= 1\n"
+    "r0 : copy b[0:8] -> b[8:16]@1\n";
+
+static int missing_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
+{
+    struct fjob *job = arg;
+    struct ces_ctx *ctx = NULL;
+    struct ces_comm *c = NULL;
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    cudaStream_t s;
+    void *a, *b;
+    int bad = 0, abort_mode = strcmp(job->part, "abort") == 0;
+
+    if (rank == 0 && freopen(job->log, "w", stderr) == NULL)
+        return 1;
+    ces_ctx_create(NULL, &ctx);
+    CKR(ctx, "parse", ces_prog_parse(ctx, missing_ces, sizeof(missing_ces) - 1, "missing.ces", &prog));
+    CKR(ctx, "expand", ces_prog_expand(ctx, prog, &g));
+    CKR(ctx, "init", ces_comm_init(ctx, rank, n, (int)rank, path, &c));
+    cudaSetDevice((int)rank);
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &a));
+    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &b));
+    {
+        struct ces_binding bind[] = {{"b", a}};
+        uint64_t t0 = gpu_now_ms(), t;
+
+        CKR(ctx, "ces_launch", ces_launch(c, g, bind, 1, s));
+        if (rank == 0) {
+            if (abort_mode) {
+                sleep_ms(200);
+                CKR(ctx, "ces_comm_abort", ces_comm_abort(c));
+            }
+            t = wait_failed(c, job->timeout_ms + 20000);
+            if (ces_comm_status(c) != CES_ERR_TIMEOUT) {
+                printf("FAIL: rank 0 status %d, expected CES_ERR_TIMEOUT\n", ces_comm_status(c));
+                return 1;
+            }
+            printf("%s rank 0 failed after %" PRIu64 " ms (limit %" PRIu64 " ms)\n",
+                   t - t0 <= job->timeout_ms + 1000 ? "ok  " : "FAIL", t - t0,
+                   job->timeout_ms + 1000);
+            bad |= t - t0 > job->timeout_ms + 1000;
+            bad |= after_failure(ctx, c, s, a, b);
+        } else {
+            cudaStreamSynchronize(s);
+        }
+    }
+    cudaStreamDestroy(s);
+    ces_comm_destroy(c);
+    ces_graph_destroy(g);
+    ces_prog_destroy(prog);
+    ces_ctx_destroy(ctx);
+    return bad;
+}
+
+static int log_has(const char *log, const char *what)
+{
+    size_t len = 0;
+    char *text = NULL;
+    FILE *f = fopen(log, "r");
+    int found;
+
+    if (f == NULL)
+        return 0;
+    text = malloc(1 << 20);
+    len = fread(text, 1, (1 << 20) - 1, f);
+    text[len] = '\0';
+    fclose(f);
+    found = strstr(text, what) != NULL;
+    if (!found)
+        printf("FAIL: the diagnosis lacks \"%s\"; it was:\n%s\n", what, text);
+    free(text);
+    return found;
+}
+
+int main(int argc, char **argv)
+{
+    struct fjob job;
+    int gpus = gpu_count(), bad, killed[2] = {0, 1};
+    const char *to = getenv("CES_TIMEOUT_MS");
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_gpu_fault kill|missing|abort\n");
+        return 2;
+    }
+    if (gpus < 2) {
+        printf("skipped: %d GPU(s), need 2\n", gpus);
+        return GPU_SKIP;
+    }
+    memset(&job, 0, sizeof(job));
+    job.part = argv[1];
+    job.timeout_ms = to ? strtoull(to, NULL, 10) : 10000;
+    snprintf(job.log, sizeof(job.log), "/tmp/cesync-fault-%ld.log", (long)getpid());
+    {
+        /* A page the ranks share: the killed rank stamps the kill time. */
+        char tmp[] = "/tmp/cesync-fault-XXXXXX";
+        int fd = mkstemp(tmp);
+
+        if (fd < 0 || ftruncate(fd, 4096) != 0)
+            return 1;
+        unlink(tmp);
+        job.sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        if (job.sh == MAP_FAILED)
+            return 1;
+    }
+    job.sh->kill_ms = 0;
+    if (strcmp(job.part, "kill") == 0)
+        bad = gpu_fork_ranks(2, kill_rank, &job, 120, killed);
+    else
+        bad = gpu_fork_ranks(2, missing_rank, &job, 120, NULL);
+    if (strcmp(job.part, "kill") == 0) {
+        bad |= !log_has(job.log, "cesync: watchdog: rank 0 (device 0)");
+        bad |= !log_has(job.log, "BLOCKED");
+        bad |= !log_has(job.log, "rank 1 last progress");
+    } else if (strcmp(job.part, "missing") == 0) {
+        bad |= !log_has(job.log, "blocked in launch call 0");
+        bad |= !log_has(job.log, "r0.s0#2 wait f[0]@0 >= 1: slot holds 0 (BLOCKED)");
+    } else {
+        bad |= !log_has(job.log, "aborted by ces_comm_abort");
+    }
+    {
+        FILE *f = fopen(job.log, "r");
+        char line[512];
+
+        printf("--- rank 0 diagnosis ---\n");
+        while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+            fputs(line, stdout);
+        if (f != NULL)
+            fclose(f);
+    }
+    unlink(job.log);
+    printf("%s\n", bad ? "FAILED" : "PASSED");
+    return bad;
+}
