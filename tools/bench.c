@@ -1,12 +1,773 @@
-/* tools/bench.c - placeholder until `cesync bench` lands. */
+/*
+ * tools/bench.c - `cesync bench`: nccl-tests-style sweep of a collective
+ * over message sizes on the GPUs of this machine, cesync beside NCCL's
+ * kernel and copy-engine paths and the raw peer copy (the physical limit),
+ * with the cost model's prediction beside every measurement; optional
+ * compute-kernel interference, CSV, a plot, and the calibration of the
+ * machine model.  The GPU work lives in backend/cuda/bench_gpu.c.
+ */
 #include "tool.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef CES_HAVE_CUDA
+#include "bench_gpu.h"
+#endif
+
+static const char bench_usage[] =
+    "usage: cesync bench COLL [options]\n"
+    "\n"
+    "COLL is alltoall, allgather or sendrecv (ring: rank r sends to r+1).  For every size from\n"
+    "--min-bytes to --max-bytes (times --factor) it prints the time of one collective (device\n"
+    "events, median of --iterations after --warmup, with min and max; per iteration the slowest\n"
+    "rank), algbw and busbw with nccl-tests' formulas, a data check of the last iteration\n"
+    "(sampled words of every chunk), the cost model's prediction, and - in the same run - NCCL's\n"
+    "copy-engine path (CTAPolicy ZERO, ncclMemAlloc buffers in symmetric windows), NCCL's kernel\n"
+    "path, the raw peer copy of the same bytes (the physical limit) and the ratios\n"
+    "cesync/NCCL-CE and cesync/NCCL-kernel.  NCCL is loaded with dlopen from CES_NCCL_LIB or the\n"
+    "Python wheel (nvidia/nccl/lib); NCCL_NVLS_ENABLE=0 is always set.  Every rank's stream waits\n"
+    "on a host gate until all iterations are enqueued, so times are the GPUs', not the host's.\n"
+    "\n"
+    "  --ranks N             GPUs, one rank each, driven by this process (default 2)\n"
+    "  --min-bytes B         smallest bytes per rank (default 1K; suffixes K M G)\n"
+    "  --max-bytes B         largest bytes per rank (default 1G)\n"
+    "  --factor F            size step (default 2)\n"
+    "  --iterations K        timed iterations per size (default 20)\n"
+    "  --warmup W            untimed iterations before them (default 5)\n"
+    "  --graph               capture the iterations into a CUDA graph per rank (backend and NCCL)\n"
+    "  --variant V[,V...]    cesync algorithms to time: auto (the backend's collective), plain,\n"
+    "                        overlap, early (builder graphs run with ces_launch); the table shows\n"
+    "                        the fastest per size, the CSV all (default auto,overlap,early;\n"
+    "                        sendrecv: auto,plain)\n"
+    "  --chunks C --slots S  sendrecv builder: chunks per message, staging slots (default 1, 2)\n"
+    "  --no-nccl             skip NCCL\n"
+    "  --with-compute        a compute-bound kernel on every GPU beside each implementation at\n"
+    "                        --compute-bytes (default 64M): the share of its solo speed it keeps\n"
+    "  --csv FILE            every measurement as CSV\n"
+    "  --plot FILE.svg|.png  busbw against size, one line per implementation and the physical\n"
+    "                        limit, drawn with Graphviz (neato -n2 with pinned points): Graphviz\n"
+    "                        is already cesync's drawing tool (`cesync dot`), so the plot needs\n"
+    "                        no second package such as gnuplot; without `dot` the .dot is kept\n"
+    "  --model FILE          model file for the predictions (default: the h200 table)\n"
+    "  --calibrate           measure the model's parameters first (peer and local copy rate,\n"
+    "                        per-copy cost, batch ordering, memop batch cost, flag hop, event\n"
+    "                        hop, host call cost, copy engines) and predict with them\n"
+    "  --model-out FILE      where --calibrate writes the model file (default cesync.model)\n"
+    "  --dry-run             no GPU: print the predictions only\n"
+    "\n"
+    "Predictions use the model with host costs set to 0: the gate keeps the host ahead.\n";
+
+enum { V_AUTO = -1, V_PLAIN = 0, V_OVERLAP = CES_COLL_F_OVERLAP, V_EARLY = CES_COLL_F_EARLY };
+#define MAX_VARIANTS 4
+#define MAX_SIZES 64
+/* implementations in tables: cesync variants, then NCCL CE, NCCL kernel, raw */
+#define IMPL_CE 0
+#define IMPL_K 1
+#define IMPL_RAW 2
+
+struct meas {
+    int ran;
+    double med, min, max;
+    int check;
+    double pred;
+};
+
+struct bench {
+    uint32_t coll, ranks, iters, warmup, chunks, slots;
+    uint64_t min_bytes, max_bytes, compute_bytes;
+    double factor;
+    int graph, nccl, compute, calibrate, dry;
+    const char *csv, *plot, *model_path, *model_out;
+    int variants[MAX_VARIANTS];
+    uint32_t nvariants;
+    uint64_t sizes[MAX_SIZES];
+    uint32_t nsizes;
+    struct ces_model model;
+    struct meas ces[MAX_VARIANTS][MAX_SIZES];
+    struct meas other[3][MAX_SIZES];
+    double kept[MAX_VARIANTS + 3], solo_us;
+    int kept_ran[MAX_VARIANTS + 3];
+    char nccl_info[320];
+};
+
+static const char *variant_name(int v)
+{
+    return v == V_AUTO ? "auto" : v == V_OVERLAP ? "overlap" : v == V_EARLY ? "early" : "plain";
+}
+
+static double algbw(const struct bench *B, uint64_t bytes, double us)
+{
+    double size = B->coll == CES_COLL_ALLGATHER ? (double)bytes * B->ranks : (double)bytes;
+
+    return us > 0.0 ? size / us / 1e3 : 0.0;
+}
+
+static double busbw(const struct bench *B, uint64_t bytes, double us)
+{
+    double a = algbw(B, bytes, us);
+
+    return B->coll == CES_COLL_SENDRECV ? a : a * (B->ranks - 1) / B->ranks;
+}
+
+/* The raw copy moves the bytes a rank sends to peers: its rate is a busbw. */
+static double raw_bw(const struct bench *B, uint64_t bytes, double us)
+{
+    double s = B->coll == CES_COLL_ALLTOALL    ? (double)(bytes / B->ranks * (B->ranks - 1))
+               : B->coll == CES_COLL_ALLGATHER ? (double)bytes * (B->ranks - 1)
+                                               : (double)bytes;
+
+    return us > 0.0 ? s / us / 1e3 : 0.0;
+}
+
+static int parse_args(struct bench *B, int argc, char **argv)
+{
+    int coll = -1;
+
+    B->ranks = 2;
+    B->min_bytes = 1024;
+    B->max_bytes = UINT64_C(1) << 30;
+    B->factor = 2.0;
+    B->iters = 20;
+    B->warmup = 5;
+    B->nccl = 1;
+    B->chunks = 1;
+    B->slots = 2;
+    B->compute_bytes = UINT64_C(64) << 20;
+    B->model_out = "cesync.model";
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t n = 0;
+
+#define NEEDV()                                                                                   \
+    do {                                                                                          \
+        if (v == NULL)                                                                            \
+            return ces_tool_fail("bench: %s expects a value", o);                                 \
+        i++;                                                                                      \
+    } while (0)
+        if (o[0] != '-') {
+            if (coll >= 0)
+                return ces_tool_fail("bench: one collective, not '%s' too", o);
+            coll = ces_coll_from_name(o);
+            if (coll != CES_COLL_ALLTOALL && coll != CES_COLL_ALLGATHER &&
+                coll != CES_COLL_SENDRECV)
+                return ces_tool_fail("bench: COLL must be alltoall, allgather or sendrecv, not '%s'",
+                                     o);
+        } else if (strcmp(o, "--graph") == 0) {
+            B->graph = 1;
+        } else if (strcmp(o, "--no-nccl") == 0) {
+            B->nccl = 0;
+        } else if (strcmp(o, "--with-compute") == 0) {
+            B->compute = 1;
+        } else if (strcmp(o, "--calibrate") == 0) {
+            B->calibrate = 1;
+        } else if (strcmp(o, "--dry-run") == 0) {
+            B->dry = 1;
+        } else if (strcmp(o, "--csv") == 0) {
+            NEEDV();
+            B->csv = v;
+        } else if (strcmp(o, "--plot") == 0) {
+            NEEDV();
+            B->plot = v;
+        } else if (strcmp(o, "--model") == 0) {
+            NEEDV();
+            B->model_path = v;
+        } else if (strcmp(o, "--model-out") == 0) {
+            NEEDV();
+            B->model_out = v;
+        } else if (strcmp(o, "--factor") == 0) {
+            char *end = NULL;
+
+            NEEDV();
+            B->factor = strtod(v, &end);
+            if (end == v || *end != '\0' || !(B->factor > 1.0) || B->factor > 1024.0)
+                return ces_tool_fail("bench: --factor expects a number above 1, not '%s'", v);
+        } else if (strcmp(o, "--variant") == 0) {
+            char buf[128], *tok, *save = NULL;
+
+            NEEDV();
+            snprintf(buf, sizeof(buf), "%s", v);
+            B->nvariants = 0;
+            for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+                int var = strcmp(tok, "auto") == 0      ? V_AUTO
+                          : strcmp(tok, "plain") == 0   ? V_PLAIN
+                          : strcmp(tok, "overlap") == 0 ? V_OVERLAP
+                          : strcmp(tok, "early") == 0   ? V_EARLY
+                                                        : -2;
+
+                if (var == -2 || B->nvariants == MAX_VARIANTS)
+                    return ces_tool_fail("bench: --variant expects auto, plain, overlap, early "
+                                         "(comma separated), not '%s'",
+                                         v);
+                B->variants[B->nvariants++] = var;
+            }
+        } else if (strcmp(o, "--ranks") == 0 || strcmp(o, "--iterations") == 0 ||
+                   strcmp(o, "--warmup") == 0 || strcmp(o, "--chunks") == 0 ||
+                   strcmp(o, "--slots") == 0 || strcmp(o, "--min-bytes") == 0 ||
+                   strcmp(o, "--max-bytes") == 0 || strcmp(o, "--compute-bytes") == 0) {
+            NEEDV();
+            if (ces_tool_parse_size(v, &n) != 0)
+                return ces_tool_fail("bench: %s expects a number (suffixes K M G), not '%s'", o, v);
+            if (strcmp(o, "--ranks") == 0) {
+                if (n < 2 || n > 8)
+                    return ces_tool_fail("bench: --ranks must be 2..8, not %s", v);
+                B->ranks = (uint32_t)n;
+            } else if (strcmp(o, "--iterations") == 0) {
+                if (n < 1 || n > 200)
+                    return ces_tool_fail("bench: --iterations must be 1..200, not %s", v);
+                B->iters = (uint32_t)n;
+            } else if (strcmp(o, "--warmup") == 0) {
+                if (n > 50)
+                    return ces_tool_fail("bench: --warmup must be 0..50, not %s", v);
+                B->warmup = (uint32_t)n;
+            } else if (strcmp(o, "--chunks") == 0) {
+                if (n < 1 || n > 1024)
+                    return ces_tool_fail("bench: --chunks must be 1..1024, not %s", v);
+                B->chunks = (uint32_t)n;
+            } else if (strcmp(o, "--slots") == 0) {
+                if (n < 1 || n > 64)
+                    return ces_tool_fail("bench: --slots must be 1..64, not %s", v);
+                B->slots = (uint32_t)n;
+            } else if (strcmp(o, "--min-bytes") == 0) {
+                B->min_bytes = n;
+            } else if (strcmp(o, "--max-bytes") == 0) {
+                B->max_bytes = n;
+            } else {
+                B->compute_bytes = n;
+            }
+        } else {
+            return ces_tool_fail("bench: unknown option '%s' (see --help)", o);
+        }
+#undef NEEDV
+    }
+    if (coll < 0)
+        return ces_tool_fail("bench: which collective? (alltoall, allgather, sendrecv; see --help)");
+    B->coll = (uint32_t)coll;
+    if (B->min_bytes < 4 || B->max_bytes < B->min_bytes || B->max_bytes > (UINT64_C(16) << 30))
+        return ces_tool_fail("bench: need 4 <= --min-bytes <= --max-bytes <= 16G");
+    if (B->nvariants == 0) {
+        B->variants[B->nvariants++] = V_AUTO;
+        if (B->coll == CES_COLL_SENDRECV) {
+            B->variants[B->nvariants++] = V_PLAIN;
+        } else {
+            B->variants[B->nvariants++] = V_OVERLAP;
+            B->variants[B->nvariants++] = V_EARLY;
+        }
+    }
+    for (uint32_t k = 0; k < B->nvariants; k++)
+        if (B->coll == CES_COLL_SENDRECV && (B->variants[k] == V_OVERLAP || B->variants[k] == V_EARLY))
+            return ces_tool_fail("bench: sendrecv has the variants auto and plain only");
+    /* sizes: rounded down to what every implementation accepts (4-byte
+     * words per chunk, chunks per message) */
+    {
+        uint64_t unit = 4;
+        double s = (double)B->min_bytes;
+
+        if (B->coll == CES_COLL_ALLTOALL)
+            unit = 4 * B->ranks;
+        if (B->coll == CES_COLL_SENDRECV)
+            unit = 4 * B->chunks;
+        while (s <= (double)B->max_bytes * (1 + 1e-9) && B->nsizes < MAX_SIZES) {
+            uint64_t b = (uint64_t)s / unit * unit;
+
+            if (b >= unit && (B->nsizes == 0 || b != B->sizes[B->nsizes - 1]))
+                B->sizes[B->nsizes++] = b;
+            s *= B->factor;
+        }
+        if (B->nsizes == 0)
+            return ces_tool_fail("bench: no size in range (multiples of %" PRIu64 " bytes)", unit);
+    }
+    return CES_EXIT_OK;
+}
+
+/* The model's time of one iteration of `variant` at `bytes` (the builder
+ * graph that variant runs; auto = the plain mono graph the backend lowers),
+ * host costs set to 0.  NAN if it cannot be built. */
+static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes)
+{
+    struct ces_coll_params p;
+    struct ces_graph *g = NULL;
+    struct ces_predict r;
+    struct ces_model m = B->model;
+    double t = NAN;
+
+    m.host_call_us = 0.0;
+    m.graph_launch_us = 0.0;
+    ces_coll_params_init(&p, B->coll);
+    p.proto = B->graph && variant == V_AUTO ? CES_PROTO_CREDIT : CES_PROTO_MONO;
+    p.phase = B->graph && variant == V_AUTO ? CES_PHASE_GRAPH : CES_PHASE_EAGER;
+    p.ranks = B->ranks;
+    p.bytes = bytes;
+    p.iterations = 4;
+    p.flags = variant < 0 ? 0 : (uint32_t)variant;
+    if (B->coll == CES_COLL_SENDRECV) {
+        p.npairs = B->ranks;
+        for (uint32_t r2 = 0; r2 < B->ranks; r2++) {
+            p.pairs[r2][0] = r2;
+            p.pairs[r2][1] = (r2 + 1) % B->ranks;
+        }
+        p.chunks = B->chunks;
+        p.slots = B->slots;
+    }
+    if (ces_coll_build(ctx, &p, &g) == CES_OK && ces_model_predict(ctx, &m, g, &r) == CES_OK)
+        t = r.iter_us;
+    ces_graph_destroy(g);
+    return t;
+}
+
+static void compute_predictions(struct ces_ctx *ctx, struct bench *B)
+{
+    for (uint32_t k = 0; k < B->nvariants; k++)
+        for (uint32_t i = 0; i < B->nsizes; i++)
+            B->ces[k][i].pred = predict(ctx, B, B->variants[k], B->sizes[i]);
+}
+
+static void fmt_bytes(char *buf, size_t n, uint64_t b)
+{
+    if (b >= (UINT64_C(1) << 30) && b % (UINT64_C(1) << 30) == 0)
+        snprintf(buf, n, "%" PRIu64 "G", b >> 30);
+    else if (b >= (UINT64_C(1) << 20) && b % (UINT64_C(1) << 20) == 0)
+        snprintf(buf, n, "%" PRIu64 "M", b >> 20);
+    else if (b >= 1024 && b % 1024 == 0)
+        snprintf(buf, n, "%" PRIu64 "K", b >> 10);
+    else
+        snprintf(buf, n, "%" PRIu64, b);
+}
+
+/* The fastest cesync variant that ran at size i; -1 if none. */
+static int best_variant(const struct bench *B, uint32_t i)
+{
+    int best = -1;
+
+    for (uint32_t k = 0; k < B->nvariants; k++)
+        if (B->ces[k][i].ran && (best < 0 || B->ces[k][i].med < B->ces[best][i].med))
+            best = (int)k;
+    return best;
+}
+
+static const char *check_str(int c) { return c == 1 ? "ok" : c == 0 ? "WRONG" : "-"; }
+
+static void print_table(const struct bench *B, FILE *f)
+{
+    fprintf(f, "#%9s %-7s %9s %9s %9s %7s %5s %9s %6s | %9s %7s | %9s %7s | %7s | %6s %6s\n",
+            "bytes", "variant", "time_us", "min_us", "max_us", "busbw", "check", "pred_us",
+            "err%", "CE_us", "CE_bus", "kern_us", "k_bus", "raw_bw", "ces/CE", "ces/k");
+    for (uint32_t i = 0; i < B->nsizes; i++) {
+        int k = best_variant(B, i);
+        char sz[24];
+        const struct meas *ce = &B->other[IMPL_CE][i], *kn = &B->other[IMPL_K][i],
+                          *raw = &B->other[IMPL_RAW][i];
+
+        fmt_bytes(sz, sizeof(sz), B->sizes[i]);
+        if (k < 0) {
+            double pred = B->ces[0][i].pred;
+
+            fprintf(f, " %9s %-7s %9s %9s %9s %7s %5s %9.2f %6s |", sz, variant_name(B->variants[0]),
+                    "-", "-", "-", "-", "-", pred, "-");
+        } else {
+            const struct meas *c = &B->ces[k][i];
+
+            fprintf(f, " %9s %-7s %9.2f %9.2f %9.2f %7.1f %5s %9.2f %+6.1f |", sz,
+                    variant_name(B->variants[k]), c->med, c->min, c->max,
+                    busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred,
+                    c->pred > 0 ? 100.0 * (c->pred - c->med) / c->med : 0.0);
+        }
+        if (ce->ran)
+            fprintf(f, " %9.2f %7.1f |", ce->med, busbw(B, B->sizes[i], ce->med));
+        else
+            fprintf(f, " %9s %7s |", "-", "-");
+        if (kn->ran)
+            fprintf(f, " %9.2f %7.1f |", kn->med, busbw(B, B->sizes[i], kn->med));
+        else
+            fprintf(f, " %9s %7s |", "-", "-");
+        if (raw->ran)
+            fprintf(f, " %7.1f |", raw_bw(B, B->sizes[i], raw->med));
+        else
+            fprintf(f, " %7s |", "-");
+        if (k >= 0 && ce->ran)
+            fprintf(f, " %6.2f", ce->med / B->ces[k][i].med);
+        else
+            fprintf(f, " %6s", "-");
+        if (k >= 0 && kn->ran)
+            fprintf(f, " %6.2f\n", kn->med / B->ces[k][i].med);
+        else
+            fprintf(f, " %6s\n", "-");
+    }
+    fprintf(f, "# time: us per collective, median of %u (device events, slowest rank); busbw GB/s "
+               "(nccl-tests); pred: cost model; err%% = (pred - time) / time;\n"
+               "# raw_bw: one copy of the same peer bytes per rank, all ranks at once (the "
+               "physical limit, GB/s); ces/X = X time / cesync time (> 1: cesync faster)\n",
+            B->iters);
+}
+
+static int write_csv(const struct bench *B, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    static const char *names[3] = {"nccl-ce", "nccl-kernel", "raw"};
+
+    if (f == NULL)
+        return ces_tool_fail("bench: cannot write %s: %s", path, strerror(errno));
+    fprintf(f, "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,busbw_gbps,check,"
+               "pred_us\n");
+    for (uint32_t i = 0; i < B->nsizes; i++) {
+        for (uint32_t k = 0; k < B->nvariants; k++) {
+            const struct meas *c = &B->ces[k][i];
+
+            if (!c->ran && B->dry == 0)
+                continue;
+            fprintf(f, "%s,%u,%" PRIu64 ",cesync,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f\n",
+                    ces_coll_name((int)B->coll), B->ranks, B->sizes[i], variant_name(B->variants[k]),
+                    c->med, c->min, c->max, algbw(B, B->sizes[i], c->med),
+                    busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred);
+        }
+        for (int j = 0; j < 3; j++) {
+            const struct meas *c = &B->other[j][i];
+
+            if (!c->ran)
+                continue;
+            fprintf(f, "%s,%u,%" PRIu64 ",%s,-,%.3f,%.3f,%.3f,%.3f,%.3f,%s,\n",
+                    ces_coll_name((int)B->coll), B->ranks, B->sizes[i], names[j], c->med, c->min,
+                    c->max, j == IMPL_RAW ? raw_bw(B, B->sizes[i], c->med) : algbw(B, B->sizes[i], c->med),
+                    j == IMPL_RAW ? raw_bw(B, B->sizes[i], c->med) : busbw(B, B->sizes[i], c->med),
+                    check_str(c->check));
+        }
+    }
+    fclose(f);
+    return CES_EXIT_OK;
+}
+
+/* --- the plot: Graphviz with pinned points (neato -n2) ------------------- */
+
+#define PX0 90.0
+#define PX1 690.0
+#define PY0 60.0
+#define PY1 420.0
+
+static double px(const struct bench *B, uint64_t bytes)
+{
+    double lo = log2((double)B->sizes[0]), hi = log2((double)B->sizes[B->nsizes - 1]);
+
+    return hi > lo ? PX0 + (log2((double)bytes) - lo) / (hi - lo) * (PX1 - PX0) : PX0;
+}
+
+static void plot_line(FILE *f, const struct bench *B, const char *id, const char *label,
+                      const char *color, double ymax, const double *bw, int dashed, int row)
+{
+    int prev = -1;
+
+    for (uint32_t i = 0; i < B->nsizes; i++) {
+        if (!(bw[i] > 0.0))
+            continue;
+        fprintf(f, "  %s%u [pos=\"%.1f,%.1f!\", color=\"%s\", fillcolor=\"%s\"];\n", id, i,
+                px(B, B->sizes[i]), PY0 + bw[i] / ymax * (PY1 - PY0), color, color);
+        if (prev >= 0)
+            fprintf(f, "  %s%d -- %s%u [color=\"%s\", penwidth=2%s];\n", id, prev, id, i, color,
+                    dashed ? ", style=dashed" : "");
+        prev = (int)i;
+    }
+    fprintf(f,
+            "  leg_%s [shape=plaintext, style=\"\", fixedsize=false, label=\"%s\", fontcolor=\"%s\", "
+            "pos=\"%.1f,%.1f!\"];\n",
+            id,
+            label, color, PX1 + 90.0, PY1 - 20.0 * row);
+}
+
+static int write_plot(const struct bench *B, const char *path)
+{
+    static const char *colors[] = {"#1f77b4", "#2ca02c", "#17becf", "#9467bd"};
+    double bw[MAX_SIZES], ymax = 100.0;
+    char dotpath[1100], cmd[2400];
+    const char *ext = strrchr(path, '.');
+    FILE *f;
+    int row = 0;
+
+    if (ext == NULL || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
+        return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", path);
+    if (strchr(path, '\'') != NULL || strlen(path) > 1000)
+        return ces_tool_fail("bench: --plot path must not contain quotes");
+    for (uint32_t i = 0; i < B->nsizes; i++) {
+        for (uint32_t k = 0; k < B->nvariants; k++)
+            if (B->ces[k][i].ran && busbw(B, B->sizes[i], B->ces[k][i].med) > ymax)
+                ymax = busbw(B, B->sizes[i], B->ces[k][i].med);
+        for (int j = 0; j < 3; j++)
+            if (B->other[j][i].ran) {
+                double v = j == IMPL_RAW ? raw_bw(B, B->sizes[i], B->other[j][i].med)
+                                         : busbw(B, B->sizes[i], B->other[j][i].med);
+                if (v > ymax)
+                    ymax = v;
+            }
+    }
+    ymax = ceil(ymax / 50.0) * 50.0;
+    snprintf(dotpath, sizeof(dotpath), "%.*s.dot", (int)(ext - path), path);
+    f = fopen(dotpath, "w");
+    if (f == NULL)
+        return ces_tool_fail("bench: cannot write %s: %s", dotpath, strerror(errno));
+    fprintf(f, "graph bench {\n  graph [bgcolor=white, splines=line, outputorder=edgesfirst, "
+               "label=\"cesync bench %s, %u GPUs: busbw (GB/s) against bytes per rank\", "
+               "labelloc=t, fontname=Helvetica];\n"
+               "  node [shape=circle, style=filled, width=0.07, height=0.07, fixedsize=true, "
+               "label=\"\", fontname=Helvetica, fontsize=11];\n",
+            ces_coll_name((int)B->coll), B->ranks);
+    /* axes and ticks */
+    fprintf(f, "  ax0 [shape=point, width=0.01, pos=\"%.1f,%.1f!\"];\n"
+               "  ax1 [shape=point, width=0.01, pos=\"%.1f,%.1f!\"];\n"
+               "  ax2 [shape=point, width=0.01, pos=\"%.1f,%.1f!\"];\n"
+               "  ax0 -- ax1; ax0 -- ax2;\n",
+            PX0, PY0, PX1, PY0, PX0, PY1);
+    for (uint32_t i = 0; i < B->nsizes; i += B->nsizes > 12 ? 2 : 1) {
+        char sz[24];
+
+        fmt_bytes(sz, sizeof(sz), B->sizes[i]);
+        fprintf(f, "  xt%u [shape=plaintext, style=\"\", fixedsize=false, label=\"%s\", pos=\"%.1f,%.1f!\"];\n",
+                i, sz, px(B, B->sizes[i]), PY0 - 15.0);
+    }
+    for (int t = 0; t <= 5; t++)
+        fprintf(f, "  yt%d [shape=plaintext, style=\"\", fixedsize=false, label=\"%.0f\", pos=\"%.1f,%.1f!\"];\n",
+                t, ymax * t / 5, PX0 - 25.0, PY0 + (PY1 - PY0) * t / 5);
+    for (uint32_t k = 0; k < B->nvariants; k++) {
+        char id[16], label[48];
+
+        for (uint32_t i = 0; i < B->nsizes; i++)
+            bw[i] = B->ces[k][i].ran ? busbw(B, B->sizes[i], B->ces[k][i].med) : 0.0;
+        snprintf(id, sizeof(id), "c%u_", k);
+        snprintf(label, sizeof(label), "cesync %s", variant_name(B->variants[k]));
+        plot_line(f, B, id, label, colors[k % 4], ymax, bw, 0, row++);
+    }
+    for (int j = 0; j < 3; j++) {
+        static const char *ids[3] = {"ce_", "k_", "raw_"};
+        static const char *labels[3] = {"NCCL CE", "NCCL kernel", "raw peer copy (limit)"};
+        static const char *cols[3] = {"#d62728", "#ff7f0e", "#7f7f7f"};
+
+        for (uint32_t i = 0; i < B->nsizes; i++)
+            bw[i] = !B->other[j][i].ran ? 0.0
+                    : j == IMPL_RAW      ? raw_bw(B, B->sizes[i], B->other[j][i].med)
+                                         : busbw(B, B->sizes[i], B->other[j][i].med);
+        plot_line(f, B, ids[j], labels[j], cols[j], ymax, bw, j == IMPL_RAW, row++);
+    }
+    fprintf(f, "}\n");
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "dot -Kneato -n2 -T%s -o '%s' '%s' 2>/dev/null", ext + 1, path,
+             dotpath);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "cesync bench: Graphviz `dot` failed or is missing; the plot is in %s\n",
+                dotpath);
+        return CES_EXIT_OK;
+    }
+    remove(dotpath);
+    printf("# plot: %s\n", path);
+    return CES_EXIT_OK;
+}
+
+static void print_header(const struct bench *B, FILE *f)
+{
+    fprintf(f, "# cesync bench %s: %u ranks (one process, GPUs 0..%u), %u iterations after %u "
+               "warm-up, %s; model %s%s%s\n",
+            ces_coll_name((int)B->coll), B->ranks, B->ranks - 1, B->iters, B->warmup,
+            B->graph ? "CUDA graphs" : "eager", B->model.kind,
+            B->model_path ? " + " : B->calibrate ? " (calibrated in this run)" : "",
+            B->model_path ? B->model_path : "");
+    if (B->nccl_info[0] != '\0')
+        fprintf(f, "# %s\n", B->nccl_info);
+}
+
+#ifdef CES_HAVE_CUDA
+static int run_gpu(struct ces_ctx *ctx, struct bench *B)
+{
+    struct ces_bench_cfg cfg;
+    struct ces_bench *gb = NULL;
+    int ex = CES_EXIT_OK;
+
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.ranks = B->ranks;
+    cfg.coll = B->coll;
+    cfg.max_bytes = B->sizes[B->nsizes - 1];
+    if (B->calibrate && cfg.max_bytes < (UINT64_C(256) << 20))
+        cfg.max_bytes = UINT64_C(256) << 20;
+    if (B->compute && cfg.max_bytes < B->compute_bytes)
+        cfg.max_bytes = B->compute_bytes;
+    cfg.use_nccl = B->nccl;
+    cfg.with_compute = B->compute;
+    cfg.chunks = B->chunks;
+    cfg.slots = B->slots;
+    if (ces_bench_open(ctx, &cfg, &gb) != CES_OK) {
+        fprintf(stderr, "cesync bench: %s\n", ces_ctx_last_error(ctx));
+        return CES_EXIT_USAGE;
+    }
+    snprintf(B->nccl_info, sizeof(B->nccl_info), "%s", ces_bench_nccl_info(gb));
+    if (B->calibrate) {
+        struct ces_model m = B->model;
+        char *text = NULL;
+
+        if (ces_bench_calibrate(gb, &m, stdout) != CES_OK) {
+            fprintf(stderr, "cesync bench: --calibrate: %s\n", ces_ctx_last_error(ctx));
+        } else if (ces_model_print(ctx, &m, &text, NULL) == CES_OK) {
+            FILE *f = fopen(B->model_out, "w");
+
+            if (f == NULL || fputs(text, f) < 0)
+                fprintf(stderr, "cesync bench: cannot write %s\n", B->model_out);
+            if (f != NULL)
+                fclose(f);
+            printf("# calibrated model written to %s:\n%s", B->model_out, text);
+            ces_free(ctx, text);
+            B->model = m;
+            compute_predictions(ctx, B);
+        }
+    }
+    print_header(B, stdout);
+    printf("#%9s %-12s %9s %9s %9s %7s %5s %9s\n", "bytes", "impl", "time_us", "min_us", "max_us",
+           "busbw", "check", "pred_us");
+    for (uint32_t i = 0; i < B->nsizes; i++) {
+        char sz[24];
+
+        fmt_bytes(sz, sizeof(sz), B->sizes[i]);
+        for (uint32_t k = 0; k < B->nvariants + 3; k++) {
+            struct ces_bench_sample s;
+            struct meas *m;
+            int impl, var = V_AUTO, rc;
+            char name[24];
+
+            if (k < B->nvariants) {
+                impl = CES_BI_CESYNC;
+                var = B->variants[k];
+                m = &B->ces[k][i];
+                snprintf(name, sizeof(name), "cesync/%s", variant_name(var));
+            } else {
+                static const int impls[3] = {CES_BI_NCCL_CE, CES_BI_NCCL_KERNEL, CES_BI_RAW};
+                static const char *names[3] = {"nccl-ce", "nccl-kernel", "raw"};
+
+                impl = impls[k - B->nvariants];
+                m = &B->other[k - B->nvariants][i];
+                snprintf(name, sizeof(name), "%s", names[k - B->nvariants]);
+                if (!ces_bench_has(gb, impl))
+                    continue;
+            }
+            rc = ces_bench_run(gb, impl, var, B->sizes[i], B->iters, B->warmup,
+                               B->graph && impl != CES_BI_RAW, &s);
+            fflush(stdout);
+            if (rc != CES_OK) {
+                printf(" %9s %-12s failed: %s\n", sz, name, s.err);
+                continue;
+            }
+            m->ran = 1;
+            m->med = s.med_us;
+            m->min = s.min_us;
+            m->max = s.max_us;
+            m->check = s.check;
+            if (s.check == 0)
+                ex = CES_EXIT_DEFECT;
+            printf(" %9s %-12s %9.2f %9.2f %9.2f %7.1f %5s", sz, name, m->med, m->min, m->max,
+                   impl == CES_BI_RAW ? raw_bw(B, B->sizes[i], m->med)
+                                      : busbw(B, B->sizes[i], m->med),
+                   check_str(m->check));
+            if (k < B->nvariants)
+                printf(" %9.2f\n", m->pred);
+            else
+                printf("\n");
+        }
+    }
+    if (B->compute) {
+        uint64_t cb = B->compute_bytes;
+
+        if (B->coll == CES_COLL_ALLTOALL)
+            cb = cb / (4 * B->ranks) * 4 * B->ranks;
+        for (uint32_t k = 0; k < B->nvariants + 3; k++) {
+            int impl = k < B->nvariants ? CES_BI_CESYNC
+                                        : (int[]){CES_BI_NCCL_CE, CES_BI_NCCL_KERNEL,
+                                                  CES_BI_RAW}[k - B->nvariants];
+            int var = k < B->nvariants ? B->variants[k] : V_AUTO;
+
+            if (!ces_bench_has(gb, impl))
+                continue;
+            if (ces_bench_compute(gb, impl, var, cb, &B->kept[k], &B->solo_us) == CES_OK)
+                B->kept_ran[k] = 1;
+            else
+                fprintf(stderr, "cesync bench: --with-compute: %s\n", ces_ctx_last_error(ctx));
+        }
+    }
+    ces_bench_close(gb);
+    return ex;
+}
+#endif
 
 int ces_cmd_bench(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "cesync bench: not built yet\n");
-    return CES_EXIT_USAGE;
+    struct bench *B = NULL;
+    struct ces_ctx *ctx = NULL;
+    int ex;
+
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(bench_usage, stdout);
+            return CES_EXIT_OK;
+        }
+    B = calloc(1, sizeof(*B));
+    if (B == NULL || ces_ctx_create(NULL, &ctx) != CES_OK) {
+        free(B);
+        return ces_tool_fail("out of memory");
+    }
+    ex = parse_args(B, argc, argv);
+    if (ex != CES_EXIT_OK)
+        goto out;
+    B->model = *ces_model_find("h200");
+    if (B->model_path != NULL && ces_model_load(ctx, B->model_path, NULL, &B->model) != CES_OK) {
+        ex = ces_tool_fail("%s", ces_ctx_last_error(ctx));
+        goto out;
+    }
+    compute_predictions(ctx, B);
+    if (B->dry) {
+        if (B->calibrate || B->compute) {
+            ex = ces_tool_fail("bench: --dry-run cannot --calibrate or --with-compute");
+            goto out;
+        }
+    } else {
+#ifdef CES_HAVE_CUDA
+        /* run_gpu recomputes the predictions after a calibration */
+        ex = run_gpu(ctx, B);
+        if (ex == CES_EXIT_USAGE)
+            goto out;
+#else
+        ex = ces_tool_fail("bench: this cesync was built without CUDA; --dry-run predicts only");
+        goto out;
+#endif
+    }
+    for (uint32_t k = 0; k < B->nvariants && B->dry; k++)
+        for (uint32_t i = 0; i < B->nsizes; i++) {
+            /* a dry run reports the prediction as the time */
+            B->ces[k][i].ran = 1;
+            B->ces[k][i].med = B->ces[k][i].min = B->ces[k][i].max = B->ces[k][i].pred;
+            B->ces[k][i].check = -1;
+        }
+    printf("\n");
+    print_header(B, stdout);
+    if (B->dry)
+        printf("# --dry-run: every time below is the cost model's prediction\n");
+    print_table(B, stdout);
+    if (B->compute) {
+        printf("# compute kernel beside each implementation at %" PRIu64
+               " bytes: share of its solo speed kept (solo %.0f us)\n",
+               B->compute_bytes, B->solo_us);
+        for (uint32_t k = 0; k < B->nvariants + 3; k++) {
+            static const char *names[3] = {"nccl-ce", "nccl-kernel", "raw"};
+
+            if (!B->kept_ran[k])
+                continue;
+            if (k < B->nvariants)
+                printf("#   cesync/%-8s %6.1f %%\n", variant_name(B->variants[k]), 100.0 * B->kept[k]);
+            else
+                printf("#   %-15s %6.1f %%\n", names[k - B->nvariants], 100.0 * B->kept[k]);
+        }
+    }
+    if (B->csv != NULL && write_csv(B, B->csv) != CES_EXIT_OK)
+        ex = CES_EXIT_USAGE;
+    if (B->plot != NULL && write_plot(B, B->plot) != CES_EXIT_OK)
+        ex = CES_EXIT_USAGE;
+out:
+    ces_ctx_destroy(ctx);
+    free(B);
+    return ex;
 }

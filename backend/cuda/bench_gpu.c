@@ -1,0 +1,1264 @@
+/*
+ * backend/cuda/bench_gpu.c - the GPU side of `cesync bench` (see
+ * bench_gpu.h): buffers, the host gate that holds every stream until all the
+ * work is enqueued, per-iteration device-event timing, the sampled data
+ * check, the raw peer copy, the compute kernel (PTX text loaded with
+ * cuModuleLoadData, so the C build needs no nvcc) and the calibration of the
+ * machine model.  NCCL lives in bench_nccl.c.
+ */
+#include "bench_gpu.h"
+#include "bench_nccl.h"
+#include "runtime.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Driver functions the backend's table (cu_api.h) does not carry, reached
+ * the same way: through the runtime's entry-point query, never by linking
+ * libcuda. */
+struct bench_cu {
+    CUresult (CUDAAPI *ModuleLoadData)(CUmodule *, const void *);
+    CUresult (CUDAAPI *ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+    CUresult (CUDAAPI *ModuleUnload)(CUmodule);
+    CUresult (CUDAAPI *LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                     unsigned, unsigned, CUstream, void **, void **);
+};
+
+static int bench_cu_load(struct bench_cu *t)
+{
+    static const char *names[4] = {"cuModuleLoadData", "cuModuleGetFunction", "cuModuleUnload",
+                                   "cuLaunchKernel"};
+    void *fns[4];
+
+    for (int i = 0; i < 4; i++) {
+        enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+
+        fns[i] = NULL;
+        if (cudaGetDriverEntryPointByVersion(names[i], &fns[i], CUDA_VERSION, cudaEnableDefault,
+                                             &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess || fns[i] == NULL)
+            return 0;
+    }
+    *(void **)&t->ModuleLoadData = fns[0];
+    *(void **)&t->ModuleGetFunction = fns[1];
+    *(void **)&t->ModuleUnload = fns[2];
+    *(void **)&t->LaunchKernel = fns[3];
+    return 1;
+}
+
+#define BENCH_MAX_RANKS 8u
+#define BENCH_MAX_ITERS 256u
+
+/* The compute-bound kernel: every thread runs `iters` rounds of four
+ * dependent FMA chains and stores one float so nothing is dead code. */
+static const char bench_ptx[] =
+    ".version 8.0\n"
+    ".target sm_90\n"
+    ".address_size 64\n"
+    ".visible .entry ces_burn(.param .u64 out, .param .u32 iters)\n"
+    "{\n"
+    "  .reg .f32 %f<12>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  .reg .pred %p1;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u32 %r1, [iters];\n"
+    "  mov.u32 %r2, %tid.x;\n"
+    "  mov.u32 %r3, %ctaid.x;\n"
+    "  mov.u32 %r4, %ntid.x;\n"
+    "  mad.lo.s32 %r5, %r3, %r4, %r2;\n"
+    "  cvt.rn.f32.u32 %f1, %r5;\n"
+    "  mov.f32 %f2, 0f3F800000;\n"
+    "  mov.f32 %f3, 0f40000000;\n"
+    "  mov.f32 %f4, 0f40400000;\n"
+    "  mov.f32 %f5, 0f3F7FFFEF;\n"
+    "  mov.f32 %f6, 0f3A83126F;\n"
+    "  mov.u32 %r6, 0;\n"
+    "LOOP:\n"
+    "  fma.rn.f32 %f1, %f1, %f5, %f6;\n"
+    "  fma.rn.f32 %f2, %f2, %f5, %f6;\n"
+    "  fma.rn.f32 %f3, %f3, %f5, %f6;\n"
+    "  fma.rn.f32 %f4, %f4, %f5, %f6;\n"
+    "  fma.rn.f32 %f1, %f1, %f5, %f6;\n"
+    "  fma.rn.f32 %f2, %f2, %f5, %f6;\n"
+    "  fma.rn.f32 %f3, %f3, %f5, %f6;\n"
+    "  fma.rn.f32 %f4, %f4, %f5, %f6;\n"
+    "  add.u32 %r6, %r6, 1;\n"
+    "  setp.lt.u32 %p1, %r6, %r1;\n"
+    "  @%p1 bra LOOP;\n"
+    "  add.f32 %f7, %f1, %f2;\n"
+    "  add.f32 %f8, %f3, %f4;\n"
+    "  add.f32 %f9, %f7, %f8;\n"
+    "  mul.wide.u32 %rd2, %r5, 4;\n"
+    "  add.u64 %rd3, %rd1, %rd2;\n"
+    "  st.global.f32 [%rd3], %f9;\n"
+    "  ret;\n"
+    "}\n";
+
+#define BURN_THREADS 256u
+#define BURN_BLOCKS_PER_SM 8u
+
+struct ces_bench {
+    struct ces_ctx *ctx;
+    struct ces_bench_cfg cfg;
+    uint32_t n;
+    struct ces_comm *comms[BENCH_MAX_RANKS];
+    int dev[BENCH_MAX_RANKS];
+    cudaStream_t st[BENCH_MAX_RANKS];  /* the collectives' streams */
+    cudaStream_t st2[BENCH_MAX_RANKS]; /* compute kernel / second stream */
+    void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS], *stage[BENCH_MAX_RANKS];
+    uint64_t send_bytes, recv_bytes, stage_bytes;
+    cudaEvent_t ev0[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
+    cudaEvent_t ev1[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
+    /* the gate: host memory that every stream waits on */
+    volatile uint32_t *gate;
+    CUdeviceptr gate_dev;
+    uint32_t gate_gen;
+    /* NCCL */
+    struct ces_nccl *nccl;
+    int nccl_buf[2]; /* buffers ready: [0] kernel, [1] CE */
+    void *nsend[2][BENCH_MAX_RANKS], *nrecv[2][BENCH_MAX_RANKS];
+    char nccl_info[320];
+    /* compute kernel */
+    struct bench_cu cu;
+    int compute_ok;
+    CUmodule mod[BENCH_MAX_RANKS];
+    CUfunction burn[BENCH_MAX_RANKS];
+    float *burn_out[BENCH_MAX_RANKS];
+    uint32_t burn_blocks[BENCH_MAX_RANKS];
+    uint32_t burn_iters;
+    uint64_t seq; /* next first_iter of builder graphs (signals keep their values) */
+    uint32_t primed[CES_BI__COUNT]; /* bit 0: backend path; bit 1 + v: variant v */
+};
+
+/* --- small helpers ---------------------------------------------------------- */
+
+static int use_dev(struct ces_bench *b, uint32_t r)
+{
+    cudaError_t e = cudaSetDevice(b->dev[r]);
+
+    return e == cudaSuccess ? CES_OK
+                            : ces_cuda_rt_error(b->ctx, e, "cudaSetDevice", __FILE__, __LINE__);
+}
+
+/* The byte that rank r puts into the chunk for rank d (fills are byte
+ * memsets, so a word of the chunk is the byte four times). */
+static uint32_t pattern(uint32_t r, uint32_t d) { return 0x80u | (r << 3) | d; }
+static uint32_t pattern_word(uint32_t r, uint32_t d) { return pattern(r, d) * 0x01010101u; }
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* The bytes rank r sends to peers in one iteration: the raw copy moves the
+ * same amount in one copy to rank r+1. */
+static uint64_t peer_bytes(const struct ces_bench *b, uint64_t bytes)
+{
+    switch (b->cfg.coll) {
+    case CES_COLL_ALLTOALL:
+        return bytes / b->n * (b->n - 1);
+    case CES_COLL_ALLGATHER:
+        return bytes * (b->n - 1);
+    default:
+        return bytes;
+    }
+}
+
+static uint64_t recv_len(const struct ces_bench *b, uint64_t bytes)
+{
+    return b->cfg.coll == CES_COLL_ALLGATHER ? bytes * b->n : bytes;
+}
+
+/* --- the gate ---------------------------------------------------------------- */
+
+struct gate_guard {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    volatile uint32_t *gate;
+    uint32_t gen;
+    pthread_t th;
+    int started;
+};
+
+/* Opens the gate after 3 s even if the host never finished enqueuing (a
+ * full queue would otherwise wait forever on a gated stream). */
+static void *gate_guard_main(void *arg)
+{
+    struct gate_guard *g = arg;
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += 3;
+    pthread_mutex_lock(&g->mu);
+    while (!g->done)
+        if (pthread_cond_timedwait(&g->cv, &g->mu, &ts) == ETIMEDOUT)
+            break;
+    pthread_mutex_unlock(&g->mu);
+    *g->gate = g->gen;
+    return NULL;
+}
+
+/* Closes the gate on every stream in `streams` (NULL entries skipped). */
+static int gate_close(struct ces_bench *b, cudaStream_t *streams, uint32_t count,
+                      struct gate_guard *g)
+{
+    int rc = CES_OK;
+
+    b->gate_gen++;
+    for (uint32_t i = 0; i < count; i++) {
+        if (streams[i] == NULL)
+            continue;
+        CUstreamBatchMemOpParams op;
+
+        memset(&op, 0, sizeof(op));
+        op.waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+        op.waitValue.address = b->gate_dev;
+        op.waitValue.value = b->gate_gen;
+        op.waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
+        CES_CU_GOTO(b->ctx, rc, cuStreamBatchMemOp((CUstream)streams[i], 1, &op, 0), out);
+    }
+    memset(g, 0, sizeof(*g));
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_cond_init(&g->cv, NULL);
+    g->gate = b->gate;
+    g->gen = b->gate_gen;
+    g->started = pthread_create(&g->th, NULL, gate_guard_main, g) == 0;
+out:
+    return rc;
+}
+
+static void gate_open(struct ces_bench *b, struct gate_guard *g)
+{
+    *b->gate = b->gate_gen;
+    if (g->started) {
+        pthread_mutex_lock(&g->mu);
+        g->done = 1;
+        pthread_cond_signal(&g->cv);
+        pthread_mutex_unlock(&g->mu);
+        pthread_join(g->th, NULL);
+    }
+    pthread_mutex_destroy(&g->mu);
+    pthread_cond_destroy(&g->cv);
+}
+
+/* --- open / close ---------------------------------------------------------- */
+
+static int open_compute(struct ces_bench *b)
+{
+    int rc = CES_OK;
+
+    if (!bench_cu_load(&b->cu))
+        return ces_ctx_error(b->ctx, CES_ERR_UNSUPPORTED, "driver module functions not found");
+    for (uint32_t r = 0; r < b->n; r++) {
+        int sms = 0;
+
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            return rc;
+        CES_RT_GOTO(b->ctx, rc, cudaFree(NULL), out);
+        CES_CU_GOTO(b->ctx, rc, b->cu.ModuleLoadData(&b->mod[r], bench_ptx), out);
+        CES_CU_GOTO(b->ctx, rc, b->cu.ModuleGetFunction(&b->burn[r], b->mod[r], "ces_burn"), out);
+        CES_RT_GOTO(b->ctx, rc,
+                    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, b->dev[r]), out);
+        b->burn_blocks[r] = (uint32_t)sms * BURN_BLOCKS_PER_SM;
+        CES_RT_GOTO(b->ctx, rc,
+                    cudaMalloc((void **)&b->burn_out[r],
+                               sizeof(float) * b->burn_blocks[r] * BURN_THREADS),
+                    out);
+    }
+    b->burn_iters = 20000;
+    b->compute_ok = 1;
+out:
+    return rc;
+}
+
+int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct ces_bench **out)
+{
+    struct ces_bench *b;
+    int rc = CES_OK, ndev = 0;
+    void *host = NULL;
+
+    if (ctx == NULL || cfg == NULL || out == NULL)
+        return CES_ERR_INVALID;
+    *out = NULL;
+    if (cfg->ranks < 2 || cfg->ranks > BENCH_MAX_RANKS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "bench: --ranks must be 2..%u", BENCH_MAX_RANKS);
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < (int)cfg->ranks)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "bench: %u GPUs needed, %d found",
+                             cfg->ranks, ndev);
+    b = ces_malloc(ctx, sizeof(*b));
+    if (b == NULL)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory");
+    memset(b, 0, sizeof(*b));
+    b->ctx = ctx;
+    b->cfg = *cfg;
+    b->n = cfg->ranks;
+    b->seq = 1;
+    for (uint32_t r = 0; r < b->n; r++)
+        b->dev[r] = (int)r;
+    rc = ces_comm_init_all(ctx, b->n, NULL, b->comms);
+    if (rc != CES_OK)
+        goto fail;
+    b->send_bytes = cfg->max_bytes;
+    b->recv_bytes = recv_len(b, cfg->max_bytes);
+    if (b->recv_bytes < peer_bytes(b, cfg->max_bytes))
+        b->recv_bytes = peer_bytes(b, cfg->max_bytes);
+    if (cfg->coll == CES_COLL_SENDRECV) {
+        /* the staged builder's `stage` buffer: slots chunks of the largest message */
+        uint32_t chunks = cfg->chunks ? cfg->chunks : 4, slots = cfg->slots ? cfg->slots : 2;
+
+        b->stage_bytes = cfg->max_bytes / chunks * slots;
+        if (b->stage_bytes == 0)
+            b->stage_bytes = 4096;
+    }
+    for (uint32_t r = 0; r < b->n; r++) {
+        rc = ces_mem_alloc(b->comms[r], b->send_bytes, &b->send[r]);
+        if (rc == CES_OK)
+            rc = ces_mem_alloc(b->comms[r], b->recv_bytes, &b->recv[r]);
+        if (rc == CES_OK && b->stage_bytes > 0)
+            rc = ces_mem_alloc(b->comms[r], b->stage_bytes, &b->stage[r]);
+        if (rc != CES_OK)
+            goto fail;
+    }
+    for (uint32_t r = 0; r < b->n; r++) {
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            goto fail;
+        CES_RT_GOTO(ctx, rc, cudaStreamCreateWithFlags(&b->st[r], cudaStreamNonBlocking), fail);
+        CES_RT_GOTO(ctx, rc, cudaStreamCreateWithFlags(&b->st2[r], cudaStreamNonBlocking), fail);
+        for (uint32_t i = 0; i < BENCH_MAX_ITERS; i++) {
+            CES_RT_GOTO(ctx, rc, cudaEventCreate(&b->ev0[r][i]), fail);
+            CES_RT_GOTO(ctx, rc, cudaEventCreate(&b->ev1[r][i]), fail);
+        }
+    }
+    rc = use_dev(b, 0);
+    if (rc != CES_OK)
+        goto fail;
+    CES_RT_GOTO(ctx, rc, cudaHostAlloc(&host, 4096, cudaHostAllocPortable | cudaHostAllocMapped),
+                fail);
+    memset(host, 0, 4096);
+    b->gate = host;
+    {
+        void *dp = NULL;
+
+        CES_RT_GOTO(ctx, rc, cudaHostGetDevicePointer(&dp, host, 0), fail);
+        b->gate_dev = (CUdeviceptr)(uintptr_t)dp;
+    }
+    if (cfg->use_nccl) {
+        /* NEVER multicast/NVLS on the shared machines. */
+        setenv("NCCL_NVLS_ENABLE", "0", 1);
+        if (ces_nccl_open(ctx, b->n, b->dev, &b->nccl, b->nccl_info, sizeof(b->nccl_info)) ==
+            CES_OK) {
+            for (int ce = 0; ce < 2; ce++)
+                b->nccl_buf[ce] = ces_nccl_alloc(b->nccl, ce, b->send_bytes, b->recv_bytes,
+                                                 b->nsend[ce], b->nrecv[ce]) == CES_OK;
+            if (!b->nccl_buf[1])
+                snprintf(b->nccl_info + strlen(b->nccl_info),
+                         sizeof(b->nccl_info) - strlen(b->nccl_info),
+                         "; CE buffers failed: %s", ces_ctx_last_error(ctx));
+        }
+    } else {
+        snprintf(b->nccl_info, sizeof(b->nccl_info), "NCCL not requested (--no-nccl)");
+    }
+    if (cfg->with_compute && open_compute(b) != CES_OK)
+        fprintf(stderr, "cesync bench: compute kernel unavailable: %s\n", ces_ctx_last_error(ctx));
+    *out = b;
+    return CES_OK;
+fail:
+    ces_bench_close(b);
+    return rc;
+}
+
+void ces_bench_close(struct ces_bench *b)
+{
+    if (b == NULL)
+        return;
+    for (uint32_t r = 0; r < b->n; r++) {
+        if (b->st[r] != NULL) {
+            cudaSetDevice(b->dev[r]);
+            cudaStreamSynchronize(b->st[r]);
+            cudaStreamSynchronize(b->st2[r]);
+        }
+    }
+    if (b->nccl != NULL) {
+        for (int ce = 0; ce < 2; ce++)
+            if (b->nccl_buf[ce])
+                ces_nccl_free(b->nccl, ce, b->nsend[ce], b->nrecv[ce]);
+        ces_nccl_close(b->nccl);
+    }
+    for (uint32_t r = 0; r < b->n; r++) {
+        cudaSetDevice(b->dev[r]);
+        for (uint32_t i = 0; i < BENCH_MAX_ITERS; i++) {
+            if (b->ev0[r][i] != NULL)
+                cudaEventDestroy(b->ev0[r][i]);
+            if (b->ev1[r][i] != NULL)
+                cudaEventDestroy(b->ev1[r][i]);
+        }
+        if (b->st[r] != NULL)
+            cudaStreamDestroy(b->st[r]);
+        if (b->st2[r] != NULL)
+            cudaStreamDestroy(b->st2[r]);
+        if (b->burn_out[r] != NULL)
+            cudaFree(b->burn_out[r]);
+        if (b->mod[r] != NULL)
+            b->cu.ModuleUnload(b->mod[r]);
+    }
+    for (uint32_t r = 0; r < b->n; r++) {
+        if (b->comms[r] == NULL)
+            continue;
+        ces_mem_free(b->comms[r], b->send[r]);
+        ces_mem_free(b->comms[r], b->recv[r]);
+        ces_mem_free(b->comms[r], b->stage[r]);
+    }
+    for (uint32_t r = 0; r < b->n; r++)
+        ces_comm_destroy(b->comms[r]);
+    if (b->gate != NULL)
+        cudaFreeHost((void *)b->gate);
+    ces_free(b->ctx, b);
+}
+
+int ces_bench_has(const struct ces_bench *b, int impl)
+{
+    switch (impl) {
+    case CES_BI_CESYNC:
+    case CES_BI_RAW:
+        return 1;
+    case CES_BI_NCCL_KERNEL:
+        return b->nccl != NULL && b->nccl_buf[0];
+    case CES_BI_NCCL_CE:
+        return b->nccl != NULL && b->nccl_buf[1] && b->cfg.coll != CES_COLL_SENDRECV;
+    default:
+        return 0;
+    }
+}
+
+const char *ces_bench_nccl_info(const struct ces_bench *b) { return b->nccl_info; }
+
+/* --- one iteration of each implementation --------------------------------- */
+
+struct iter_ctx {
+    struct ces_graph **graphs; /* builder variant: one graph per iteration */
+    uint32_t ngraphs;
+};
+
+static int build_variant(struct ces_bench *b, int variant, uint64_t bytes, struct ces_graph **out)
+{
+    struct ces_coll_params p;
+
+    ces_coll_params_init(&p, b->cfg.coll);
+    p.proto = CES_PROTO_MONO;
+    p.ranks = b->n;
+    p.bytes = bytes;
+    p.iterations = 1;
+    p.flags = (uint32_t)variant;
+    p.first_iter = b->seq++;
+    if (b->cfg.coll == CES_COLL_SENDRECV) {
+        p.npairs = b->n;
+        for (uint32_t r = 0; r < b->n; r++) {
+            p.pairs[r][0] = r;
+            p.pairs[r][1] = (r + 1) % b->n;
+        }
+        p.chunks = b->cfg.chunks ? b->cfg.chunks : 4;
+        p.slots = b->cfg.slots ? b->cfg.slots : 2;
+    }
+    return ces_coll_build(b->ctx, &p, out);
+}
+
+static int enqueue_cesync(struct ces_bench *b, int variant, uint64_t bytes, struct ces_graph *g)
+{
+    int rc = CES_OK;
+
+    if (variant >= 0) {
+        for (uint32_t r = 0; r < b->n && rc == CES_OK; r++) {
+            struct ces_binding bind[3] = {
+                {"send", b->send[r]}, {"recv", b->recv[r]}, {"stage", b->stage[r]}};
+
+            rc = ces_launch(b->comms[r], g, bind, b->stage[r] != NULL ? 3 : 2, b->st[r]);
+        }
+        return rc;
+    }
+    switch (b->cfg.coll) {
+    case CES_COLL_ALLTOALL:
+        for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
+            rc = ces_alltoall(b->comms[r], b->send[r], b->recv[r], bytes, b->st[r]);
+        break;
+    case CES_COLL_ALLGATHER:
+        for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
+            rc = ces_allgather(b->comms[r], b->send[r], b->recv[r], bytes, b->st[r]);
+        break;
+    default:
+        for (uint32_t r = 0; r < b->n && rc == CES_OK; r++) {
+            rc = ces_group_start(b->comms[r]);
+            if (rc == CES_OK)
+                rc = ces_send(b->comms[r], b->send[r], bytes, (r + 1) % b->n);
+            if (rc == CES_OK)
+                rc = ces_recv(b->comms[r], b->recv[r], bytes, (r + b->n - 1) % b->n);
+        }
+        for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
+            rc = ces_group_end(b->comms[r], b->st[r]);
+        break;
+    }
+    return rc;
+}
+
+static int enqueue_raw(struct ces_bench *b, uint64_t bytes)
+{
+    int rc = CES_OK;
+    uint64_t s = peer_bytes(b, bytes);
+
+    for (uint32_t r = 0; r < b->n; r++) {
+        void *dst = ces_mem_peer(b->comms[r], b->recv[r], (r + 1) % b->n);
+
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            return rc;
+        CES_RT_GOTO(b->ctx, rc, cudaMemcpyAsync(dst, b->send[r], s, cudaMemcpyDeviceToDevice, b->st[r]),
+                    out);
+    }
+out:
+    return rc;
+}
+
+static int enqueue_one(struct ces_bench *b, int impl, int variant, uint64_t bytes,
+                       struct ces_graph *g)
+{
+    switch (impl) {
+    case CES_BI_CESYNC:
+        return enqueue_cesync(b, variant, bytes, g);
+    case CES_BI_NCCL_KERNEL:
+    case CES_BI_NCCL_CE: {
+        int ce = impl == CES_BI_NCCL_CE;
+
+        return ces_nccl_coll(b->nccl, ce, b->cfg.coll, b->nsend[ce], b->nrecv[ce], bytes,
+                             (void **)b->st);
+    }
+    default:
+        return enqueue_raw(b, bytes);
+    }
+}
+
+/* Send buffers of the implementation, filled with pattern(r, chunk). */
+static void **send_of(struct ces_bench *b, int impl)
+{
+    return impl == CES_BI_NCCL_KERNEL ? b->nsend[0] : impl == CES_BI_NCCL_CE ? b->nsend[1] : b->send;
+}
+static void **recv_of(struct ces_bench *b, int impl)
+{
+    return impl == CES_BI_NCCL_KERNEL ? b->nrecv[0] : impl == CES_BI_NCCL_CE ? b->nrecv[1] : b->recv;
+}
+
+static int fill_send(struct ces_bench *b, int impl, uint64_t bytes)
+{
+    void **send = send_of(b, impl);
+    int rc = CES_OK;
+
+    for (uint32_t r = 0; r < b->n; r++) {
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            return rc;
+        if (b->cfg.coll == CES_COLL_ALLTOALL) {
+            uint64_t c = bytes / b->n;
+
+            for (uint32_t d = 0; d < b->n; d++)
+                CES_RT_GOTO(b->ctx, rc,
+                            cudaMemsetAsync((char *)send[r] + d * c, (int)pattern(r, d), c, b->st[r]),
+                            out);
+        } else {
+            CES_RT_GOTO(b->ctx, rc, cudaMemsetAsync(send[r], (int)pattern(r, 0), bytes, b->st[r]),
+                        out);
+        }
+    }
+out:
+    return rc;
+}
+
+static int clear_recv(struct ces_bench *b, int impl, uint64_t bytes)
+{
+    void **recv = recv_of(b, impl);
+    int rc = CES_OK;
+
+    for (uint32_t r = 0; r < b->n; r++) {
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            return rc;
+        CES_RT_GOTO(b->ctx, rc, cudaMemsetAsync(recv[r], 0, recv_len(b, bytes), b->st[r]), out);
+    }
+out:
+    return rc;
+}
+
+/* Reads three words of every chunk of every rank's recv (first, middle,
+ * last) and compares them with the pattern of the rank that sent it. */
+static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, int *ok)
+{
+    void **recv = recv_of(b, impl);
+    int rc = CES_OK;
+
+    *ok = 1;
+    for (uint32_t p = 0; p < b->n && *ok; p++) {
+        uint32_t nchunks = b->cfg.coll == CES_COLL_SENDRECV ? 1 : b->n;
+        uint64_t clen = b->cfg.coll == CES_COLL_ALLTOALL ? bytes / b->n : bytes;
+
+        rc = use_dev(b, p);
+        if (rc != CES_OK)
+            return rc;
+        for (uint32_t c = 0; c < nchunks && *ok; c++) {
+            uint32_t want;
+            uint64_t offs[3] = {0, (clen / 2) & ~(uint64_t)3, clen - 4};
+
+            if (b->cfg.coll == CES_COLL_ALLTOALL)
+                want = pattern_word(c, p);
+            else if (b->cfg.coll == CES_COLL_ALLGATHER)
+                want = pattern_word(c, 0);
+            else
+                want = pattern_word((p + b->n - 1) % b->n, 0);
+            for (int k = 0; k < 3; k++) {
+                uint32_t got = 0;
+
+                CES_RT_GOTO(b->ctx, rc,
+                            cudaMemcpy(&got, (char *)recv[p] + c * clen + offs[k], 4,
+                                       cudaMemcpyDeviceToHost),
+                            out);
+                if (got != want)
+                    *ok = 0;
+            }
+        }
+    }
+out:
+    return rc;
+}
+
+static int sync_all(struct ces_bench *b)
+{
+    int rc = CES_OK;
+
+    for (uint32_t r = 0; r < b->n; r++) {
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            return rc;
+        CES_RT_GOTO(b->ctx, rc, cudaStreamSynchronize(b->st[r]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaStreamSynchronize(b->st2[r]), out);
+    }
+out:
+    return rc;
+}
+
+static int record(struct ces_bench *b, cudaEvent_t ev, uint32_t r, int capturing)
+{
+    int rc = CES_OK;
+
+    rc = use_dev(b, r);
+    if (rc != CES_OK)
+        return rc;
+    if (capturing)
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecordWithFlags(ev, b->st[r], cudaEventRecordExternal), out);
+    else
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(ev, b->st[r]), out);
+out:
+    return rc;
+}
+
+int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t iters,
+                  uint32_t warmup, int graph, struct ces_bench_sample *out)
+{
+    struct ces_graph **graphs = NULL;
+    cudaGraph_t cg[BENCH_MAX_RANKS] = {0};
+    cudaGraphExec_t ge[BENCH_MAX_RANKS] = {0};
+    struct gate_guard guard;
+    double *times = NULL;
+    uint32_t total = iters + warmup;
+    int rc = CES_OK, gated = 0, capturing = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->check = -1;
+    if (!ces_bench_has(b, impl)) {
+        snprintf(out->err, sizeof(out->err), "not available");
+        return CES_ERR_UNSUPPORTED;
+    }
+    if (iters < 1 || total > BENCH_MAX_ITERS) {
+        snprintf(out->err, sizeof(out->err), "iterations + warmup must be 1..%u", BENCH_MAX_ITERS);
+        return CES_ERR_INVALID;
+    }
+    if (graph && impl == CES_BI_CESYNC && variant >= 0) {
+        snprintf(out->err, sizeof(out->err), "--graph runs the backend's collective only");
+        return CES_ERR_UNSUPPORTED;
+    }
+    times = ces_malloc(b->ctx, sizeof(*times) * iters);
+    if (times == NULL)
+        return ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory");
+    if (impl == CES_BI_CESYNC && variant >= 0) {
+        graphs = ces_malloc(b->ctx, sizeof(*graphs) * total);
+        if (graphs == NULL) {
+            rc = ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        memset(graphs, 0, sizeof(*graphs) * total);
+        for (uint32_t i = 0; i < total; i++) {
+            rc = build_variant(b, variant, bytes, &graphs[i]);
+            if (rc != CES_OK)
+                goto out;
+        }
+    }
+    rc = fill_send(b, impl, bytes);
+    if (rc == CES_OK)
+        rc = sync_all(b);
+    if (rc != CES_OK)
+        goto out;
+    {
+        /* The first call of a path may set things up on the host (signal
+         * arrays, NCCL's CE init): run it once without the gate. */
+        uint32_t bit = 1u << (variant < 0 ? 0 : 1 + variant);
+
+        if (!(b->primed[impl] & bit)) {
+            struct ces_graph *pg = NULL;
+
+            if (impl == CES_BI_CESYNC && variant >= 0)
+                rc = build_variant(b, variant, bytes, &pg);
+            if (rc == CES_OK)
+                rc = enqueue_one(b, impl, variant, bytes, pg);
+            if (rc == CES_OK)
+                rc = sync_all(b);
+            ces_graph_destroy(pg);
+            if (rc != CES_OK)
+                goto out;
+            b->primed[impl] |= bit;
+        }
+    }
+    if (graph) {
+        for (uint32_t r = 0; r < b->n; r++) {
+            rc = use_dev(b, r);
+            if (rc != CES_OK)
+                goto out;
+            CES_RT_GOTO(b->ctx, rc, cudaStreamBeginCapture(b->st[r], cudaStreamCaptureModeRelaxed),
+                        out);
+        }
+        capturing = 1;
+    } else {
+        rc = gate_close(b, b->st, b->n, &guard);
+        if (rc != CES_OK)
+            goto out;
+        gated = 1;
+    }
+    for (uint32_t i = 0; i < total; i++) {
+        int timed = i >= warmup;
+
+        if (i + 1 == total) {
+            rc = clear_recv(b, impl, bytes);
+            if (rc != CES_OK)
+                goto out;
+        }
+        for (uint32_t r = 0; r < b->n && timed; r++) {
+            rc = record(b, b->ev0[r][i - warmup], r, capturing);
+            if (rc != CES_OK)
+                goto out;
+        }
+        rc = enqueue_one(b, impl, variant, bytes, graphs != NULL ? graphs[i] : NULL);
+        if (rc != CES_OK)
+            goto out;
+        for (uint32_t r = 0; r < b->n && timed; r++) {
+            rc = record(b, b->ev1[r][i - warmup], r, capturing);
+            if (rc != CES_OK)
+                goto out;
+        }
+    }
+    if (graph) {
+        for (uint32_t r = 0; r < b->n; r++) {
+            rc = use_dev(b, r);
+            if (rc != CES_OK)
+                goto out;
+            CES_RT_GOTO(b->ctx, rc, cudaStreamEndCapture(b->st[r], &cg[r]), out);
+        }
+        capturing = 0;
+        for (uint32_t r = 0; r < b->n; r++) {
+            rc = use_dev(b, r);
+            if (rc != CES_OK)
+                goto out;
+            CES_RT_GOTO(b->ctx, rc, cudaGraphInstantiate(&ge[r], cg[r], 0), out);
+        }
+        rc = gate_close(b, b->st, b->n, &guard);
+        if (rc != CES_OK)
+            goto out;
+        gated = 1;
+        for (uint32_t r = 0; r < b->n; r++) {
+            rc = use_dev(b, r);
+            if (rc != CES_OK)
+                goto out;
+            CES_RT_GOTO(b->ctx, rc, cudaGraphLaunch(ge[r], b->st[r]), out);
+        }
+    }
+    gate_open(b, &guard);
+    gated = 0;
+    rc = sync_all(b);
+    if (rc != CES_OK)
+        goto out;
+    for (uint32_t i = 0; i < iters; i++) {
+        times[i] = 0.0;
+        for (uint32_t r = 0; r < b->n; r++) {
+            float ms = 0.0f;
+
+            rc = use_dev(b, r);
+            if (rc != CES_OK)
+                goto out;
+            CES_RT_GOTO(b->ctx, rc, cudaEventElapsedTime(&ms, b->ev0[r][i], b->ev1[r][i]), out);
+            if (ms * 1e3 > times[i])
+                times[i] = ms * 1e3;
+        }
+    }
+    if (impl != CES_BI_RAW) {
+        rc = check_recv(b, impl, bytes, &out->check);
+        if (rc != CES_OK)
+            goto out;
+    }
+    qsort(times, iters, sizeof(*times), cmp_double);
+    out->min_us = times[0];
+    out->max_us = times[iters - 1];
+    out->med_us = iters % 2 ? times[iters / 2] : 0.5 * (times[iters / 2 - 1] + times[iters / 2]);
+out:
+    if (capturing)
+        for (uint32_t r = 0; r < b->n; r++) {
+            cudaGraph_t junk = NULL;
+
+            cudaSetDevice(b->dev[r]);
+            if (cudaStreamEndCapture(b->st[r], &junk) == cudaSuccess && junk != NULL)
+                cudaGraphDestroy(junk);
+        }
+    if (gated) {
+        gate_open(b, &guard);
+        sync_all(b);
+    }
+    for (uint32_t r = 0; r < b->n; r++) {
+        cudaSetDevice(b->dev[r]);
+        if (ge[r] != NULL)
+            cudaGraphExecDestroy(ge[r]);
+        if (cg[r] != NULL)
+            cudaGraphDestroy(cg[r]);
+    }
+    if (graphs != NULL)
+        for (uint32_t i = 0; i < total; i++)
+            ces_graph_destroy(graphs[i]);
+    ces_free(b->ctx, graphs);
+    ces_free(b->ctx, times);
+    if (rc != CES_OK && out->err[0] == '\0')
+        snprintf(out->err, sizeof(out->err), "%s", ces_ctx_last_error(b->ctx));
+    return rc;
+}
+
+/* --- the compute kernel ------------------------------------------------------ */
+
+static int launch_burn(struct ces_bench *b, uint32_t r)
+{
+    void *args[2];
+    CUdeviceptr outp = (CUdeviceptr)(uintptr_t)b->burn_out[r];
+    uint32_t iters = b->burn_iters;
+    int rc = CES_OK;
+
+    args[0] = &outp;
+    args[1] = &iters;
+    CES_CU_GOTO(b->ctx, rc,
+                b->cu.LaunchKernel(b->burn[r], b->burn_blocks[r], 1, 1, BURN_THREADS, 1, 1, 0,
+                               (CUstream)b->st2[r], args, NULL),
+                out);
+out:
+    return rc;
+}
+
+/* Times the kernel on every GPU, with `ncoll` collectives beside it (0 =
+ * alone); times_us[r] receives each GPU's kernel time. */
+static int time_burn(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t ncoll,
+                     double *times_us)
+{
+    cudaStream_t streams[2 * BENCH_MAX_RANKS];
+    struct ces_graph **graphs = NULL;
+    struct gate_guard guard;
+    int rc = CES_OK, gated = 0;
+
+    if (ncoll > 0 && impl == CES_BI_CESYNC && variant >= 0) {
+        graphs = ces_malloc(b->ctx, sizeof(*graphs) * ncoll);
+        if (graphs == NULL)
+            return ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory");
+        memset(graphs, 0, sizeof(*graphs) * ncoll);
+        for (uint32_t i = 0; i < ncoll; i++) {
+            rc = build_variant(b, variant, bytes, &graphs[i]);
+            if (rc != CES_OK)
+                goto out;
+        }
+    }
+    for (uint32_t r = 0; r < b->n; r++) {
+        streams[r] = b->st2[r];
+        streams[b->n + r] = ncoll > 0 ? b->st[r] : NULL;
+    }
+    rc = gate_close(b, streams, 2 * b->n, &guard);
+    if (rc != CES_OK)
+        goto out;
+    gated = 1;
+    for (uint32_t r = 0; r < b->n; r++) {
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            goto out;
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev0[r][0], b->st2[r]), out);
+        rc = launch_burn(b, r);
+        if (rc != CES_OK)
+            goto out;
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev1[r][0], b->st2[r]), out);
+    }
+    for (uint32_t i = 0; i < ncoll; i++) {
+        rc = enqueue_one(b, impl, variant, bytes, graphs != NULL ? graphs[i] : NULL);
+        if (rc != CES_OK)
+            goto out;
+    }
+    gate_open(b, &guard);
+    gated = 0;
+    rc = sync_all(b);
+    if (rc != CES_OK)
+        goto out;
+    for (uint32_t r = 0; r < b->n; r++) {
+        float ms = 0.0f;
+
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            goto out;
+        CES_RT_GOTO(b->ctx, rc, cudaEventElapsedTime(&ms, b->ev0[r][0], b->ev1[r][0]), out);
+        times_us[r] = ms * 1e3;
+    }
+out:
+    if (gated) {
+        gate_open(b, &guard);
+        sync_all(b);
+    }
+    if (graphs != NULL)
+        for (uint32_t i = 0; i < ncoll; i++)
+            ces_graph_destroy(graphs[i]);
+    ces_free(b->ctx, graphs);
+    return rc;
+}
+
+int ces_bench_compute(struct ces_bench *b, int impl, int variant, uint64_t bytes, double *kept,
+                      double *solo_us)
+{
+    double solo[BENCH_MAX_RANKS], with[BENCH_MAX_RANKS], sum = 0.0, smax = 0.0;
+    struct ces_bench_sample s;
+    uint32_t ncoll;
+    int rc;
+
+    *kept = 0.0;
+    if (!b->compute_ok)
+        return ces_ctx_error(b->ctx, CES_ERR_UNSUPPORTED, "the compute kernel did not load");
+    if (!ces_bench_has(b, impl))
+        return ces_ctx_error(b->ctx, CES_ERR_UNSUPPORTED, "not available");
+    /* Size the kernel to ~4 ms once. */
+    rc = time_burn(b, impl, variant, bytes, 0, solo);
+    if (rc != CES_OK)
+        return rc;
+    if (solo[0] > 0.0 && (solo[0] < 3000.0 || solo[0] > 6000.0)) {
+        double scaled = (double)b->burn_iters * 4000.0 / solo[0];
+
+        b->burn_iters = scaled < 100.0 ? 100u : scaled > 4e8 ? 400000000u : (uint32_t)scaled;
+    }
+    rc = time_burn(b, impl, variant, bytes, 0, solo);
+    if (rc != CES_OK)
+        return rc;
+    for (uint32_t r = 0; r < b->n; r++)
+        if (solo[r] > smax)
+            smax = solo[r];
+    rc = ces_bench_run(b, impl, variant, bytes, 3, 1, 0, &s);
+    if (rc != CES_OK)
+        return rc;
+    ncoll = s.med_us > 0.0 ? (uint32_t)(1.3 * smax / s.med_us) + 2 : 2;
+    if (ncoll > 200)
+        ncoll = 200;
+    rc = time_burn(b, impl, variant, bytes, ncoll, with);
+    if (rc != CES_OK)
+        return rc;
+    for (uint32_t r = 0; r < b->n; r++)
+        sum += with[r] > 0.0 ? solo[r] / with[r] : 0.0;
+    *kept = sum / b->n;
+    *solo_us = smax;
+    return CES_OK;
+}
+
+/* --- calibration --------------------------------------------------------------- */
+
+/* Time of `reps` copies of `bytes` from rank 0's send to `dst` (rank 0's
+ * recv, or rank 1's through the peer mapping), median, in us. */
+static int time_copy(struct ces_bench *b, void *dst, uint64_t bytes, uint32_t reps, double *us)
+{
+    double t[16];
+    int rc = CES_OK;
+
+    if (reps > 16)
+        reps = 16;
+    rc = use_dev(b, 0);
+    if (rc != CES_OK)
+        return rc;
+    for (uint32_t i = 0; i < reps; i++) {
+        float ms = 0.0f;
+
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev0[0][i], b->st[0]), out);
+        CES_RT_GOTO(b->ctx, rc,
+                    cudaMemcpyAsync(dst, b->send[0], bytes, cudaMemcpyDeviceToDevice, b->st[0]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev1[0][i], b->st[0]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaStreamSynchronize(b->st[0]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaEventElapsedTime(&ms, b->ev0[0][i], b->ev1[0][i]), out);
+        t[i] = ms * 1e3;
+    }
+    qsort(t, reps, sizeof(t[0]), cmp_double);
+    *us = t[reps / 2];
+out:
+    return rc;
+}
+
+/* Time of one batch holding a local copy and a peer copy of `bytes` each. */
+static int time_batch_pair(struct ces_bench *b, uint64_t bytes, int two_streams, double *us)
+{
+    void *dsts[2], *peer = ces_mem_peer(b->comms[0], b->recv[0], 1);
+    const void *srcs[2];
+    size_t sizes[2] = {bytes, bytes}, idx = 0;
+    struct cudaMemcpyAttributes attr;
+    float ms = 0.0f;
+    int rc = use_dev(b, 0);
+
+    if (rc != CES_OK)
+        return rc;
+    memset(&attr, 0, sizeof(attr));
+    attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    dsts[0] = (char *)b->recv[0];
+    dsts[1] = (char *)peer + bytes;
+    srcs[0] = b->send[0];
+    srcs[1] = (const char *)b->send[0] + bytes;
+    CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev0[0][0], b->st[0]), out);
+    if (two_streams) {
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev0[0][1], b->st[0]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaStreamWaitEvent(b->st2[0], b->ev0[0][1], 0), out);
+        CES_RT_GOTO(b->ctx, rc,
+                    cudaMemcpyAsync(dsts[0], srcs[0], bytes, cudaMemcpyDeviceToDevice, b->st2[0]),
+                    out);
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev1[0][1], b->st2[0]), out);
+        CES_RT_GOTO(b->ctx, rc,
+                    cudaMemcpyAsync(dsts[1], srcs[1], bytes, cudaMemcpyDeviceToDevice, b->st[0]),
+                    out);
+        CES_RT_GOTO(b->ctx, rc, cudaStreamWaitEvent(b->st[0], b->ev1[0][1], 0), out);
+    } else {
+        CES_RT_GOTO(b->ctx, rc,
+                    cudaMemcpyBatchAsync(dsts, srcs, sizes, 2, &attr, &idx, 1, b->st[0]), out);
+    }
+    CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev1[0][0], b->st[0]), out);
+    CES_RT_GOTO(b->ctx, rc, cudaStreamSynchronize(b->st[0]), out);
+    CES_RT_GOTO(b->ctx, rc, cudaEventElapsedTime(&ms, b->ev0[0][0], b->ev1[0][0]), out);
+    *us = ms * 1e3;
+out:
+    return rc;
+}
+
+/* A memop batch of one op on `s`: write (wait == 0) or wait >= v. */
+static int memop(struct ces_bench *b, cudaStream_t s, CUdeviceptr addr, uint32_t v, int wait)
+{
+    CUstreamBatchMemOpParams op;
+    int rc = CES_OK;
+
+    memset(&op, 0, sizeof(op));
+    if (wait) {
+        op.waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+        op.waitValue.address = addr;
+        op.waitValue.value = v;
+        op.waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
+    } else {
+        op.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+        op.writeValue.address = addr;
+        op.writeValue.value = v;
+        op.writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+    }
+    CES_CU_GOTO(b->ctx, rc, cuStreamBatchMemOp((CUstream)s, 1, &op, 0), out);
+out:
+    return rc;
+}
+
+/* Ping-pong of `k` rounds between stream a (on rank ra) and stream c (on
+ * rank rc_): a writes fc = i then waits fa >= i; c waits fc >= i then writes
+ * fa = i.  Returns the time of one hop (round / 2). */
+static int ping_pong(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t rc_, cudaStream_t c,
+                     CUdeviceptr fa, CUdeviceptr fc, uint32_t base, uint32_t k, double *hop_us)
+{
+    cudaStream_t both[2] = {a, c};
+    struct gate_guard guard;
+    float ms = 0.0f;
+    int rc;
+
+    rc = gate_close(b, both, 2, &guard);
+    if (rc != CES_OK)
+        return rc;
+    rc = use_dev(b, ra);
+    if (rc == CES_OK && cudaEventRecord(b->ev0[ra][0], a) != cudaSuccess)
+        rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventRecord failed");
+    for (uint32_t i = 1; i <= k && rc == CES_OK; i++) {
+        rc = use_dev(b, ra);
+        if (rc == CES_OK)
+            rc = memop(b, a, fc, base + i, 0);
+        if (rc == CES_OK)
+            rc = memop(b, a, fa, base + i, 1);
+        if (rc == CES_OK)
+            rc = use_dev(b, rc_);
+        if (rc == CES_OK)
+            rc = memop(b, c, fc, base + i, 1);
+        if (rc == CES_OK)
+            rc = memop(b, c, fa, base + i, 0);
+    }
+    if (rc == CES_OK) {
+        rc = use_dev(b, ra);
+        if (rc == CES_OK && cudaEventRecord(b->ev1[ra][0], a) != cudaSuccess)
+            rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventRecord failed");
+    }
+    gate_open(b, &guard);
+    if (sync_all(b) != CES_OK && rc == CES_OK)
+        rc = CES_ERR_CUDA;
+    if (rc == CES_OK) {
+        use_dev(b, ra);
+        if (cudaEventElapsedTime(&ms, b->ev0[ra][0], b->ev1[ra][0]) != cudaSuccess)
+            rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventElapsedTime failed");
+        *hop_us = ms * 1e3 / (2.0 * k);
+    }
+    return rc;
+}
+
+static double now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
+{
+    uint64_t big = b->send_bytes < (UINT64_C(256) << 20) ? b->send_bytes : (UINT64_C(256) << 20);
+    uint64_t mib = UINT64_C(1) << 20;
+    void *peer = ces_mem_peer(b->comms[0], b->recv[0], 1);
+    void *flags0 = NULL, *flags1 = NULL;
+    double t_big, t_mib, t_local, t_small, t_ser, t_par, hop = 0.0, t0;
+    int rc, engines = 0;
+    const uint32_t k = 100;
+
+    if (big < 2 * mib)
+        return ces_ctx_error(b->ctx, CES_ERR_INVALID, "--calibrate needs --max-bytes of 2M or more");
+    /* warm both directions up once */
+    rc = time_copy(b, peer, big, 1, &t_big);
+    if (rc == CES_OK)
+        rc = time_copy(b, peer, big, 5, &t_big);
+    if (rc == CES_OK)
+        rc = time_copy(b, peer, mib, 9, &t_mib);
+    if (rc == CES_OK)
+        rc = time_copy(b, b->recv[0], big, 5, &t_local);
+    if (rc == CES_OK)
+        rc = time_copy(b, peer, 4096, 9, &t_small);
+    if (rc != CES_OK)
+        return rc;
+    m->peer_copy_gbps = (double)big / t_big / 1e3;
+    m->local_copy_gbps = (double)big / t_local / 1e3;
+    m->per_copy_us = t_mib - (double)mib / (m->peer_copy_gbps * 1e3);
+    if (m->per_copy_us < 0.0)
+        m->per_copy_us = 0.0;
+    fprintf(log, "calibrate: peer copy %.1f GB/s (%llu B in %.1f us); local copy %.1f GB/s; "
+                 "1 MiB peer copy %.2f us -> per-copy %.2f us; 4 KiB copy %.2f us\n",
+            m->peer_copy_gbps, (unsigned long long)big, t_big, m->local_copy_gbps, t_mib,
+            m->per_copy_us, t_small);
+    /* one batch of (local, peer) against the same copies on two streams */
+    rc = time_batch_pair(b, big / 2, 0, &t_ser);
+    if (rc == CES_OK)
+        rc = time_batch_pair(b, big / 2, 1, &t_par);
+    if (rc != CES_OK)
+        return rc;
+    m->batch_engines = t_ser > 0.9 * (t_par + (double)(big / 2) / (m->local_copy_gbps * 1e3)) ? 1 : 2;
+    fprintf(log, "calibrate: batch(local+peer of %llu B) %.1f us, two streams %.1f us -> "
+                 "batch_engines %u\n",
+            (unsigned long long)(big / 2), t_ser, t_par, m->batch_engines);
+    if (cudaDeviceGetAttribute(&engines, cudaDevAttrAsyncEngineCount, b->dev[0]) == cudaSuccess &&
+        engines > 0)
+        m->copy_engines = (uint32_t)engines;
+    /* memop batch cost: k one-op batches on one stream */
+    rc = ces_mem_alloc(b->comms[0], 4096, &flags0);
+    if (rc == CES_OK)
+        rc = ces_mem_alloc(b->comms[1], 4096, &flags1);
+    if (rc != CES_OK)
+        goto out;
+    {
+        CUdeviceptr own0 = (CUdeviceptr)(uintptr_t)flags0;
+        CUdeviceptr own1 = (CUdeviceptr)(uintptr_t)flags1;
+        CUdeviceptr p1 = (CUdeviceptr)(uintptr_t)ces_mem_peer(b->comms[0], flags0, 1);
+        CUdeviceptr p0 = (CUdeviceptr)(uintptr_t)ces_mem_peer(b->comms[1], flags1, 0);
+        float ms = 0.0f;
+        struct gate_guard guard;
+
+        (void)p0;
+        rc = use_dev(b, 0);
+        if (rc != CES_OK)
+            goto out;
+        rc = gate_close(b, b->st, 1, &guard);
+        if (rc != CES_OK)
+            goto out;
+        cudaEventRecord(b->ev0[0][0], b->st[0]);
+        t0 = now_us();
+        for (uint32_t i = 1; i <= k && rc == CES_OK; i++)
+            rc = memop(b, b->st[0], own0 + 64, i, 0);
+        m->host_call_us = (now_us() - t0) / k;
+        cudaEventRecord(b->ev1[0][0], b->st[0]);
+        gate_open(b, &guard);
+        if (rc == CES_OK)
+            rc = sync_all(b);
+        if (rc != CES_OK)
+            goto out;
+        cudaEventElapsedTime(&ms, b->ev0[0][0], b->ev1[0][0]);
+        m->memop_batch_us = ms * 1e3 / k;
+        fprintf(log, "calibrate: memop batch %.3f us on the stream, %.3f us on the host\n",
+                m->memop_batch_us, m->host_call_us);
+        /* cross-GPU hop: rank 0 waits on its own slot 0, rank 1 on its own
+         * slot 1; each writes the other's through the peer mapping */
+        rc = ping_pong(b, 0, b->st[0], 1, b->st[1], own0, p1 + 4, 0, k, &hop);
+        (void)own1;
+        if (rc != CES_OK)
+            goto out;
+        m->signal_hop_us = hop;
+        /* same-GPU hop: two streams of GPU 0 */
+        rc = ping_pong(b, 0, b->st[0], 0, b->st2[0], own0 + 8, own0 + 12, 0, k, &hop);
+        if (rc != CES_OK)
+            goto out;
+        m->signal_local_us = hop;
+        fprintf(log, "calibrate: flag hop %.2f us between GPUs, %.2f us inside one GPU\n",
+                m->signal_hop_us, m->signal_local_us);
+    }
+    /* event hop: record on one stream, await on the other, k rounds */
+    {
+        float ms = 0.0f;
+
+        rc = use_dev(b, 0);
+        if (rc != CES_OK)
+            goto out;
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev0[0][0], b->st[0]), out);
+        for (uint32_t i = 0; i < k / 2 && rc == CES_OK; i++) {
+            CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev0[0][2 + (2 * i) % 200], b->st[0]), out);
+            CES_RT_GOTO(b->ctx, rc, cudaStreamWaitEvent(b->st2[0], b->ev0[0][2 + (2 * i) % 200], 0),
+                        out);
+            CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev1[0][2 + (2 * i) % 200], b->st2[0]), out);
+            CES_RT_GOTO(b->ctx, rc, cudaStreamWaitEvent(b->st[0], b->ev1[0][2 + (2 * i) % 200], 0),
+                        out);
+        }
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev1[0][0], b->st[0]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaStreamSynchronize(b->st[0]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaEventElapsedTime(&ms, b->ev0[0][0], b->ev1[0][0]), out);
+        m->event_us = ms * 1e3 / k;
+        fprintf(log, "calibrate: event hop between streams %.2f us; copy engines %u\n", m->event_us,
+                m->copy_engines);
+    }
+out:
+    if (flags0 != NULL)
+        ces_mem_free(b->comms[0], flags0);
+    if (flags1 != NULL)
+        ces_mem_free(b->comms[1], flags1);
+    return rc;
+}

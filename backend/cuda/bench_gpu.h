@@ -1,0 +1,76 @@
+/*
+ * backend/cuda/bench_gpu.h - the GPU side of `cesync bench`: one process
+ * drives every GPU; it times cesync's collectives, NCCL's kernel and
+ * copy-engine paths (NCCL loaded with dlopen, never linked), the raw peer
+ * copy, a compute-bound kernel beside them, and the calibration of the
+ * machine model.  Private to the bench (tools/bench.c includes it when built
+ * with CUDA).
+ */
+#ifndef CES_BENCH_GPU_H
+#define CES_BENCH_GPU_H
+
+#include "cesync.h"
+
+#include <stdio.h>
+
+enum ces_bench_impl {
+    CES_BI_CESYNC = 0,  /* cesync: the backend's collective, or a builder variant via ces_launch */
+    CES_BI_NCCL_KERNEL, /* NCCL, default config, cudaMalloc buffers */
+    CES_BI_NCCL_CE,     /* NCCL, CTAPolicy ZERO, ncclMemAlloc + symmetric windows */
+    CES_BI_RAW,         /* every rank copies the same bytes to rank r+1: the physical limit */
+    CES_BI__COUNT
+};
+
+/* The collectives the bench knows: CES_COLL_ALLTOALL, CES_COLL_ALLGATHER,
+ * CES_COLL_SENDRECV (ring: rank r sends to r+1 and receives from r-1). */
+struct ces_bench_cfg {
+    uint32_t ranks;
+    uint32_t coll;
+    uint64_t max_bytes; /* largest bytes per rank of the sweep */
+    int use_nccl;       /* try to load libnccl.so.2 */
+    int with_compute;   /* load the compute kernel */
+    uint32_t chunks, slots; /* sendrecv variant: chunks per message, staging slots */
+};
+
+struct ces_bench_sample {
+    double med_us, min_us, max_us;
+    int check;     /* 1 data check passed, 0 failed, -1 not checked */
+    char err[256]; /* why the run failed, "" if it ran */
+};
+
+struct ces_bench;
+
+/* Creates the communicators (ces_comm_init_all), the buffers, the timing
+ * events, the start gate and, when asked, NCCL's communicators and the
+ * compute kernel.  Whatever optional part fails is noted, not fatal:
+ * ces_bench_note() says what is missing. */
+int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct ces_bench **out);
+void ces_bench_close(struct ces_bench *b);
+/* 1 if impl can run here. */
+int ces_bench_has(const struct ces_bench *b, int impl);
+/* A line about NCCL (version and path, or why it is not loaded). */
+const char *ces_bench_nccl_info(const struct ces_bench *b);
+
+/* Times `iters` iterations after `warmup` of one implementation at `bytes`
+ * per rank.  variant: -1 = the backend's own collective (ces_alltoall, ...),
+ * >= 0 = a builder graph with those CES_COLL_F_* flags run by ces_launch.
+ * graph: capture the iterations into a CUDA graph per rank (cesync backend
+ * path and NCCL).  Every rank's stream waits on a host gate until all the
+ * work is enqueued, so times are the GPUs' own (per iteration the slowest
+ * rank's event pair), not the host's enqueue.  The last iteration's receive
+ * buffers are cleared before it and checked after it (sampled words of every
+ * chunk). */
+int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t iters,
+                  uint32_t warmup, int graph, struct ces_bench_sample *out);
+
+/* Runs the compute kernel alone (its solo time) and beside `impl` at
+ * `bytes` (collectives enqueued back to back to cover the kernel); *kept is
+ * solo time / time beside the collective (mean over GPUs). */
+int ces_bench_compute(struct ces_bench *b, int impl, int variant, uint64_t bytes, double *kept,
+                      double *solo_us);
+
+/* Measures the machine model's parameters on these GPUs, starting from
+ * *m (whose kind is kept); prints what it measured to `log`. */
+int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log);
+
+#endif
