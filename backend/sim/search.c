@@ -599,13 +599,127 @@ static int run_out(struct search *S, struct sim_state *st, uint64_t *rng)
     }
 }
 
+/* Random executions at scale: the status of a process changes only when it
+ * steps, when a write lands on the slot of the wait it stands at, or (with
+ * shared hardware queues or events) when another stream of its rank steps;
+ * so only those are re-examined after a step. */
+struct fast {
+    uint8_t *stat;  /* enum sim_status per process */
+    uint32_t *vis;  /* processes with an enabled visible step */
+    uint32_t *vpos; /* index in vis, SIM_NONE if absent */
+    uint32_t nvis;
+    uint32_t *inv;  /* processes with an enabled invisible step (a stack) */
+    uint8_t *ininv;
+    uint32_t ninv;
+};
+
+static void fast_eval(const struct sim_model *m, const struct sim_state *st, struct fast *F,
+                      uint32_t q)
+{
+    int s = ces_sim_status(m, st, q);
+
+    F->stat[q] = (uint8_t)s;
+    if (s == SIM_S_VISIBLE && F->vpos[q] == SIM_NONE) {
+        F->vpos[q] = F->nvis;
+        F->vis[F->nvis++] = q;
+    } else if (s != SIM_S_VISIBLE && F->vpos[q] != SIM_NONE) {
+        uint32_t i = F->vpos[q], last = F->vis[--F->nvis];
+
+        F->vis[i] = last;
+        F->vpos[last] = i;
+        F->vpos[q] = SIM_NONE;
+    }
+    if (s == SIM_S_INVISIBLE && !F->ininv[q]) {
+        F->ininv[q] = 1;
+        F->inv[F->ninv++] = q;
+    }
+}
+
+/* Re-examines whoever p's last step (its op at position k) may have
+ * changed. */
+static void fast_after(const struct sim_model *m, const struct sim_state *st, struct fast *F,
+                       uint32_t p, uint32_t k)
+{
+    const struct sim_op *o = &m->ops[p][k];
+    const uint32_t *pc = SIM_PC(m, st);
+
+    fast_eval(m, st, F, p);
+    if (m->shared_queues || m->nrec > 0) {
+        uint32_t r = p / m->streams;
+
+        for (uint32_t y = 0; y < m->streams; y++)
+            fast_eval(m, st, F, r * m->streams + y);
+    }
+    if (o->cls == SIM_C_WRITE && !o->dropped) {
+        uint32_t stride = ces_graph_signal(m->g, o->op->slot.sig).slots;
+
+        for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++) {
+            uint32_t t = o->slot + r * stride;
+
+            for (uint32_t i = m->wt_off[t]; i < m->wt_off[t + 1]; i++)
+                if (pc[m->wt[i].proc] == m->wt[i].pos)
+                    fast_eval(m, st, F, m->wt[i].proc);
+        }
+    }
+}
+
+static int run_fast(struct search *S, struct sim_state *st, struct fast *F, uint64_t *rng)
+{
+    const struct sim_model *m = S->m;
+    int rc = CES_OK;
+
+    F->nvis = 0;
+    F->ninv = 0;
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        F->vpos[p] = SIM_NONE;
+        F->ininv[p] = 0;
+    }
+    for (uint32_t p = 0; p < m->nproc; p++)
+        fast_eval(m, st, F, p);
+    for (;;) {
+        uint32_t p, k, before = SIM_FLAGS(st);
+
+        if (F->ninv > 0) {
+            p = F->inv[--F->ninv];
+            F->ininv[p] = 0;
+            if (ces_sim_status(m, st, p) != SIM_S_INVISIBLE) {
+                fast_eval(m, st, F, p);
+                continue;
+            }
+        } else if (F->nvis > 0) {
+            p = F->vis[rng_next(rng) % F->nvis];
+        } else {
+            return terminal(S, st);
+        }
+        k = SIM_PC(m, st)[p];
+        rc = step(S, st, p);
+        if (rc != CES_OK)
+            return rc;
+        if ((SIM_FLAGS(st) & SIM_F_RACE) && !(before & SIM_F_RACE))
+            note(S, SIM_D_RACE);
+        fast_after(m, st, F, p, k);
+        if (S->bound)
+            return CES_OK;
+    }
+}
+
 static int random_mode(struct search *S)
 {
     struct sim_state init = {0}, st = {0};
     uint64_t rng = S->o->seed;
+    struct fast F;
+    uint32_t P = S->m->nproc;
     int rc;
 
-    rc = ces_sim_state_init(S->m, &init);
+    memset(&F, 0, sizeof(F));
+    F.stat = ces_malloc(S->ctx, P);
+    F.vis = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    F.vpos = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    F.inv = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    F.ininv = ces_malloc(S->ctx, P);
+    rc = F.stat && F.vis && F.vpos && F.inv && F.ininv ? CES_OK : CES_ERR_NOMEM;
+    if (rc == CES_OK)
+        rc = ces_sim_state_init(S->m, &init);
     if (rc == CES_OK)
         rc = ces_sim_state_copy(S->m, &st, &init);
     S->frame_bytes = 2 * ces_sim_state_bytes(S->m, &init);
@@ -614,9 +728,14 @@ static int random_mode(struct search *S)
         S->trace.len = 0;
         rc = ces_sim_state_copy(S->m, &st, &init);
         if (rc == CES_OK)
-            rc = run_out(S, &st, &rng);
+            rc = run_fast(S, &st, &F, &rng);
         S->stats.states = S->stats.executions;
     }
+    ces_free(S->ctx, F.stat);
+    ces_free(S->ctx, F.vis);
+    ces_free(S->ctx, F.vpos);
+    ces_free(S->ctx, F.inv);
+    ces_free(S->ctx, F.ininv);
     ces_sim_state_free(S->m, &init);
     ces_sim_state_free(S->m, &st);
     S->stats.complete = rc == CES_OK && !S->bound;
