@@ -1,12 +1,527 @@
-/* tools/run.c - placeholder until `cesync run` lands. */
+/*
+ * tools/run.c - `cesync run`: runs a schedule (a .ces file or a built-in
+ * collective) on the GPUs of this machine, one process per GPU (forked here,
+ * joined over a Unix-socket bootstrap) or one process for all
+ * (--single-process).  Every `produce` region is filled with a pattern of
+ * (rank, buffer, offset, iteration); every byte of every `consume A == B`
+ * region is compared with the pattern B held in that iteration; each
+ * iteration's time and verdict is printed.
+ */
 #include "tool.h"
 
+#if defined(CES_HAVE_CUDA)
+#include "runtime.h"
+#endif
+
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char run_usage[] =
+    "usage: cesync run SCHEDULE [builder options] [--single-process]\n"
+    "\n"
+    "Runs the schedule on this machine's GPUs (rank r on GPU r), with no kernel: copies on\n"
+    "the copy engines, synchronization by stream memory operations.  Fills every produce\n"
+    "region with a pattern of (rank, buffer, offset, iteration) and checks every byte of\n"
+    "every `consume A == B` region; prints each iteration's time and verdict.\n"
+    "\n"
+    "  --single-process   one process drives every GPU (default: one process per GPU)\n"
+    "  --graph            (collectives) one graph phase replayed K times; implies --sync\n"
+    "                     credit unless --sync is given\n"
+    "  --help             this text\n"
+    "\n"
+    "Environment: CES_TIMEOUT_MS (watchdog, default 10000), CES_DUMP_SCHEDULE=DIR.\n"
+    "Exit: 0 every byte matched, 1 a mismatch or a timeout, 2 bad usage or setup error.\n"
+    "\n";
+
+#if defined(CES_HAVE_CUDA)
+
+/* The pattern: deterministic in (rank, buffer, offset, iteration). */
+static uint64_t pat_word(uint32_t rank, uint32_t buf, uint64_t w, uint64_t gen)
+{
+    uint64_t x = w ^ ((uint64_t)rank << 56) ^ ((uint64_t)buf << 48) ^ (gen * 0x100000001b3ull);
+
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static uint8_t pat_byte(uint32_t rank, uint32_t buf, uint64_t off, uint64_t gen)
+{
+    return (uint8_t)(pat_word(rank, buf, off >> 3, gen) >> ((off & 7) * 8));
+}
+
+static void pat_fill(uint8_t *dst, uint64_t n, uint32_t rank, uint32_t buf, uint64_t off,
+                     uint64_t gen)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        if (((off + i) & 7) == 0 && i + 8 <= n) {
+            uint64_t w = pat_word(rank, buf, (off + i) >> 3, gen);
+
+            for (int k = 0; k < 8; k++)
+                dst[i + (uint64_t)k] = (uint8_t)(w >> (8 * k));
+            i += 7;
+        } else {
+            dst[i] = pat_byte(rank, buf, off + i, gen);
+        }
+    }
+}
+
+struct stage {
+    uint32_t b, i;
+    int consume, expect;
+    struct ces_region reg, exp;
+    uint8_t *host;
+    uint64_t n;
+};
+
+struct rrank {
+    struct ces_ctx *ctx;
+    struct ces_comm *c;
+    cudaStream_t s;
+    struct ces_cuda_run *run;
+    const struct ces_graph *g;
+    void **bufs;
+    struct stage *st;
+    size_t nst, cap;
+    uint64_t bad_bytes;
+    int failed;
+};
+
+static struct stage *stage_get(struct rrank *r, const struct ces_cuda_call *call, uint32_t b,
+                               uint32_t i, int consume)
+{
+    struct stage *s;
+    uint64_t n = call->a.hi - call->a.lo;
+
+    for (size_t k = 0; k < r->nst; k++)
+        if (r->st[k].b == b && r->st[k].i == i)
+            return &r->st[k];
+    if (r->nst == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        struct stage *ns = realloc(r->st, cap * sizeof(*ns));
+
+        if (ns == NULL)
+            return NULL;
+        r->st = ns;
+        r->cap = cap;
+    }
+    s = &r->st[r->nst];
+    memset(s, 0, sizeof(*s));
+    s->b = b;
+    s->i = i;
+    s->consume = consume;
+    s->expect = call->expect;
+    s->reg = call->a;
+    s->exp = call->b;
+    s->n = n;
+    if (cudaMallocHost((void **)&s->host, n ? n : 1) != cudaSuccess)
+        return NULL;
+    r->nst++;
+    return s;
+}
+
+static void *dev_addr(struct rrank *r, const struct ces_region *reg)
+{
+    return (char *)ces_mem_peer(r->c, r->bufs[reg->buf], reg->rank) + reg->lo;
+}
+
+static int hook_produce(void *ud, struct ces_comm *c, const struct ces_cuda_call *call, uint32_t b,
+                        uint32_t i, uint64_t iter, CUstream s)
+{
+    struct rrank *r = ud;
+    struct stage *st = stage_get(r, call, b, i, 0);
+
+    (void)c;
+    if (st == NULL)
+        return ces_ctx_error(r->ctx, CES_ERR_NOMEM, "out of host memory for a produce region");
+    pat_fill(st->host, st->n, st->reg.rank, st->reg.buf, st->reg.lo, iter);
+    if (st->n > 0 && cudaMemcpyAsync(dev_addr(r, &st->reg), st->host, st->n,
+                                     cudaMemcpyHostToDevice, (cudaStream_t)s) != cudaSuccess)
+        return ces_ctx_error(r->ctx, CES_ERR_CUDA, "produce: cudaMemcpyAsync failed");
+    return CES_OK;
+}
+
+static int hook_consume(void *ud, struct ces_comm *c, const struct ces_cuda_call *call, uint32_t b,
+                        uint32_t i, uint64_t iter, CUstream s)
+{
+    struct rrank *r = ud;
+    struct stage *st;
+
+    (void)c;
+    (void)iter;
+    if (!call->expect)
+        return CES_OK;
+    st = stage_get(r, call, b, i, 1);
+    if (st == NULL)
+        return ces_ctx_error(r->ctx, CES_ERR_NOMEM, "out of host memory for a consume region");
+    if (st->n > 0 && cudaMemcpyAsync(st->host, dev_addr(r, &st->reg), st->n,
+                                     cudaMemcpyDeviceToHost, (cudaStream_t)s) != cudaSuccess)
+        return ces_ctx_error(r->ctx, CES_ERR_CUDA, "consume: cudaMemcpyAsync failed");
+    return CES_OK;
+}
+
+/* Compares the consumed bytes of block b, iteration iter; prints the first
+ * difference of each region. */
+static uint64_t check_block(struct rrank *r, uint32_t b, uint64_t iter)
+{
+    uint64_t bad = 0;
+
+    for (size_t k = 0; k < r->nst; k++) {
+        struct stage *s = &r->st[k];
+        uint64_t first = UINT64_MAX, here = 0;
+
+        if (s->b != b || !s->consume || !s->expect)
+            continue;
+        for (uint64_t j = 0; j < s->n; j++) {
+            if (s->host[j] != pat_byte(s->exp.rank, s->exp.buf, s->exp.lo + j, iter)) {
+                if (first == UINT64_MAX)
+                    first = j;
+                here++;
+            }
+        }
+        if (here > 0) {
+            printf("rank %" PRIu32 ": iteration %" PRIu64 ": consume %s[%" PRIu64 ":%" PRIu64
+                   "] == %s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32 ": %" PRIu64
+                   " bytes differ, first at +%" PRIu64 " (0x%02x, expected 0x%02x)\n",
+                   ces_comm_rank(r->c), iter, ces_graph_buffer(r->g, s->reg.buf).name, s->reg.lo,
+                   s->reg.hi, ces_graph_buffer(r->g, s->exp.buf).name, s->exp.lo, s->exp.hi,
+                   s->exp.rank, here, first, s->host[first],
+                   pat_byte(s->exp.rank, s->exp.buf, s->exp.lo + first, iter));
+            bad += here;
+        }
+    }
+    return bad;
+}
+
+static uint64_t consumed_bytes(const struct rrank *r, uint32_t b)
+{
+    uint64_t n = 0;
+
+    for (size_t k = 0; k < r->nst; k++)
+        if (r->st[k].b == b && r->st[k].consume && r->st[k].expect)
+            n += r->st[k].n;
+    return n;
+}
+
+static double now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int rank_fail(struct rrank *r, const char *what, int rc)
+{
+    fprintf(stderr, "cesync run: rank %" PRIu32 ": %s: %s (%s)\n", r->c ? ces_comm_rank(r->c) : 0,
+            what, ces_ctx_last_error(r->ctx), ces_status_str(rc));
+    return rc == CES_ERR_TIMEOUT || rc == CES_ERR_PEER_FAILED ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
+}
+
+/* Runs the whole graph on the m local ranks rr[0..m).  Returns the exit code. */
+static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, int print)
+{
+    struct ces_cuda_hooks hooks[64];
+    uint32_t nb = ces_graph_nblocks(g);
+    uint64_t total_bad = 0, iters = 0, checked = 0;
+    double sum = 0, best = 1e300;
+    int ec = CES_EXIT_OK, rc;
+
+    for (uint32_t k = 0; k < m; k++) {
+        struct rrank *r = &rr[k];
+
+        r->g = g;
+        cudaSetDevice(ces_comm_device(r->c));
+        if (cudaStreamCreateWithFlags(&r->s, cudaStreamNonBlocking) != cudaSuccess)
+            return rank_fail(r, "cudaStreamCreate", CES_ERR_CUDA);
+        r->bufs = calloc(ces_graph_nbuffers(g) + 1, sizeof(void *));
+        if (r->bufs == NULL)
+            return CES_EXIT_USAGE;
+        for (uint32_t i = 0; i < ces_graph_nbuffers(g); i++) {
+            rc = ces_mem_alloc(r->c, ces_graph_buffer(g, i).size, &r->bufs[i]);
+            if (rc != CES_OK)
+                return rank_fail(r, "ces_mem_alloc", rc);
+        }
+    }
+    for (uint32_t k = 0; k < m; k++) {
+        struct rrank *r = &rr[k];
+        struct ces_binding *bind = calloc(ces_graph_nbuffers(g) + 1, sizeof(*bind));
+
+        if (bind == NULL)
+            return CES_EXIT_USAGE;
+        for (uint32_t i = 0; i < ces_graph_nbuffers(g); i++) {
+            bind[i].name = ces_graph_buffer(g, i).name;
+            bind[i].ptr = r->bufs[i];
+        }
+        hooks[k].produce = hook_produce;
+        hooks[k].consume = hook_consume;
+        hooks[k].ud = r;
+        rc = ces_cuda_run_prepare(r->c, g, bind, ces_graph_nbuffers(g), (CUstream)r->s, &hooks[k],
+                                  &r->run);
+        free(bind);
+        if (rc != CES_OK)
+            return rank_fail(r, "preparing the schedule", rc);
+    }
+    for (uint32_t b = 0; b < nb && ec == CES_EXIT_OK; b++) {
+        struct ces_block_info bi = ces_graph_block(g, b);
+
+        for (uint32_t rep = 0; rep < bi.reps && ec == CES_EXIT_OK; rep++) {
+            uint64_t iter = bi.first_iter + rep, bad = 0;
+            double t0, t;
+
+            /* A graph block's produce stages were captured at its first
+             * replay: refresh their bytes for this iteration. */
+            for (uint32_t k = 0; k < m; k++)
+                for (size_t s = 0; s < rr[k].nst; s++)
+                    if (rr[k].st[s].b == b && !rr[k].st[s].consume)
+                        pat_fill(rr[k].st[s].host, rr[k].st[s].n, rr[k].st[s].reg.rank,
+                                 rr[k].st[s].reg.buf, rr[k].st[s].reg.lo, iter);
+            t0 = now_us();
+            for (uint32_t k = 0; k < m && ec == CES_EXIT_OK; k++) {
+                rc = ces_cuda_run_block(rr[k].run, b, rep);
+                if (rc != CES_OK)
+                    ec = rank_fail(&rr[k], "running the schedule", rc);
+            }
+            for (uint32_t k = 0; k < m; k++) {
+                cudaSetDevice(ces_comm_device(rr[k].c));
+                if (cudaStreamSynchronize(rr[k].s) != cudaSuccess && ec == CES_EXIT_OK)
+                    ec = rank_fail(&rr[k], "cudaStreamSynchronize", CES_ERR_CUDA);
+                rc = ces_comm_status(rr[k].c);
+                if (rc != CES_OK && ec == CES_EXIT_OK)
+                    ec = rank_fail(&rr[k], "the communicator failed", rc);
+            }
+            t = now_us() - t0;
+            for (uint32_t k = 0; k < m; k++) {
+                bad += check_block(&rr[k], b, iter);
+                checked += consumed_bytes(&rr[k], b);
+            }
+            total_bad += bad;
+            iters++;
+            sum += t;
+            if (t < best)
+                best = t;
+            if (print && (iters <= 20 || bi.reps * nb <= 100))
+                printf("iteration %" PRIu64 " (%s): %.1f us, %s\n", iter,
+                       bi.kind == CES_PHASE_GRAPH ? "graph replay" : "eager", t,
+                       bad ? "MISMATCH" : ec != CES_EXIT_OK ? "FAILED" : "ok");
+        }
+    }
+    if (print)
+        printf("%s: %" PRIu64 " iterations, mean %.1f us, best %.1f us (host time, issue to "
+               "stream sync), %" PRIu64 " consumed bytes checked on %s, %" PRIu64 " differ\n",
+               total_bad || ec != CES_EXIT_OK ? "FAILED" : "PASSED", iters,
+               iters ? sum / (double)iters : 0.0, iters ? best : 0.0, checked,
+               m > 1 ? "all ranks" : "rank 0", total_bad);
+    if (ec == CES_EXIT_OK && total_bad > 0)
+        ec = CES_EXIT_DEFECT;
+    return ec;
+}
+
+static void rank_free(struct rrank *r, const struct ces_graph *g)
+{
+    if (r->c == NULL)
+        return;
+    cudaSetDevice(ces_comm_device(r->c));
+    if (r->s != NULL)
+        cudaStreamSynchronize(r->s);
+    ces_cuda_run_free(r->run);
+    for (size_t k = 0; k < r->nst; k++)
+        cudaFreeHost(r->st[k].host);
+    free(r->st);
+    for (uint32_t i = 0; r->bufs != NULL && i < ces_graph_nbuffers(g); i++)
+        if (r->bufs[i] != NULL)
+            ces_mem_free(r->c, r->bufs[i]);
+    free(r->bufs);
+    if (r->s != NULL)
+        cudaStreamDestroy(r->s);
+    ces_comm_destroy(r->c);
+}
+
+static int run_forked_rank(const struct ces_graph *g, uint32_t rank, uint32_t n, const char *path)
+{
+    struct rrank r;
+    int ec;
+
+    memset(&r, 0, sizeof(r));
+    if (ces_ctx_create(NULL, &r.ctx) != CES_OK)
+        return CES_EXIT_USAGE;
+    ec = ces_comm_init(r.ctx, rank, n, (int)rank, path, &r.c);
+    if (ec != CES_OK) {
+        fprintf(stderr, "cesync run: rank %" PRIu32 ": %s\n", rank, ces_ctx_last_error(r.ctx));
+        ces_ctx_destroy(r.ctx);
+        return CES_EXIT_USAGE;
+    }
+    ec = run_local(&r, 1, g, rank == 0);
+    fflush(stdout);
+    rank_free(&r, g);
+    ces_ctx_destroy(r.ctx);
+    return ec;
+}
+
+static int run_single(const struct ces_graph *g, uint32_t n)
+{
+    struct rrank rr[64];
+    struct ces_comm *comms[64];
+    struct ces_ctx *ctx = NULL;
+    int ec;
+
+    memset(rr, 0, sizeof(rr));
+    if (ces_ctx_create(NULL, &ctx) != CES_OK)
+        return CES_EXIT_USAGE;
+    if (ces_comm_init_all(ctx, n, NULL, comms) != CES_OK) {
+        fprintf(stderr, "cesync run: %s\n", ces_ctx_last_error(ctx));
+        ces_ctx_destroy(ctx);
+        return CES_EXIT_USAGE;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        rr[k].ctx = ctx;
+        rr[k].c = comms[k];
+    }
+    ec = run_local(rr, n, g, 1);
+    for (uint32_t k = 0; k < n; k++)
+        rank_free(&rr[k], g);
+    ces_ctx_destroy(ctx);
+    return ec;
+}
+
+/* GPUs present, probed in a child so that this process can still fork
+ * ranks that use CUDA. */
+static int probe_gpus(void)
+{
+    pid_t pid = fork();
+    int st = 0;
+
+    if (pid == 0) {
+        int n = 0;
+
+        if (cudaGetDeviceCount(&n) != cudaSuccess)
+            n = 0;
+        _exit(n > 100 ? 100 : n);
+    }
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+        return 0;
+    return WEXITSTATUS(st);
+}
 
 int ces_cmd_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "cesync run: not built yet\n");
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g = NULL;
+    char **args = NULL, ranks_buf[16];
+    int nargs = 0, rest = 0, single = 0, has_sync = 0, has_graph = 0, has_ranks = 0, ec;
+    int gpus;
+    uint32_t n;
+
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(run_usage, stdout);
+            fputs(ces_tool_builder_help, stdout);
+            return CES_EXIT_OK;
+        }
+        has_sync |= strcmp(argv[i], "--sync") == 0;
+        has_graph |= strcmp(argv[i], "--graph") == 0;
+        has_ranks |= strcmp(argv[i], "--ranks") == 0;
+    }
+    if (argc < 1)
+        return ces_tool_fail("run: which schedule? (a .ces file or a collective; --help)");
+    gpus = probe_gpus();
+    if (gpus == 0) {
+        fprintf(stderr, "cesync run: no CUDA GPU is available on this machine\n");
+        return CES_EXIT_USAGE;
+    }
+    /* Our options out; --sync credit for --graph and --ranks = the GPUs
+     * present for a collective, unless given. */
+    args = calloc((size_t)argc + 5, sizeof(char *));
+    if (args == NULL)
+        return CES_EXIT_USAGE;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--single-process") == 0)
+            single = 1;
+        else
+            args[nargs++] = argv[i];
+    }
+    if (has_graph && !has_sync) {
+        args[nargs++] = "--sync";
+        args[nargs++] = "credit";
+    }
+    if (!has_ranks && ces_coll_from_name(argv[0]) >= 0) {
+        snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus > 8 ? 8 : gpus);
+        args[nargs++] = "--ranks";
+        args[nargs++] = ranks_buf;
+    }
+    if (ces_ctx_create(NULL, &ctx) != CES_OK) {
+        free(args);
+        return CES_EXIT_USAGE;
+    }
+    ec = ces_tool_load(ctx, nargs, args, &rest, &g, NULL);
+    if (ec != CES_EXIT_OK)
+        goto out;
+    if (rest > 0) {
+        ec = ces_tool_fail("run: unknown option '%s' (--help)", args[0]);
+        goto out;
+    }
+    n = ces_graph_ranks(g);
+    if (n > (uint32_t)gpus) {
+        ec = ces_tool_fail("run: the schedule has %" PRIu32 " ranks but this machine has %d GPU%s",
+                           n, gpus, gpus == 1 ? "" : "s");
+        goto out;
+    }
+    printf("cesync run: %" PRIu32 " ranks, %s, %" PRIu64 " iterations in %" PRIu32 " block%s\n", n,
+           single ? "one process" : "one process per GPU", ces_graph_iterations(g),
+           ces_graph_nblocks(g), ces_graph_nblocks(g) == 1 ? "" : "s");
+    fflush(stdout);
+    if (single) {
+        ec = run_single(g, n);
+    } else {
+        char path[96];
+        pid_t pids[64];
+
+        snprintf(path, sizeof(path), "/tmp/cesync-run-%ld.sock", (long)getpid());
+        for (uint32_t r = 0; r < n; r++) {
+            pids[r] = fork();
+            if (pids[r] == 0)
+                _exit(run_forked_rank(g, r, n, path));
+        }
+        ec = CES_EXIT_OK;
+        for (uint32_t r = 0; r < n; r++) {
+            int st = 0, code;
+
+            waitpid(pids[r], &st, 0);
+            code = WIFEXITED(st) ? WEXITSTATUS(st) : CES_EXIT_DEFECT;
+            if (!WIFEXITED(st))
+                fprintf(stderr, "cesync run: rank %" PRIu32 " died (signal %d)\n", r,
+                        WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+            if (code != CES_EXIT_OK && (ec == CES_EXIT_OK || code == CES_EXIT_DEFECT))
+                ec = code;
+        }
+        unlink(path);
+    }
+out:
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+    free(args);
+    return ec;
+}
+
+#else /* no CUDA */
+
+int ces_cmd_run(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(run_usage, stdout);
+            return CES_EXIT_OK;
+        }
+    }
+    fprintf(stderr, "cesync run: this cesync was built without CUDA\n");
     return CES_EXIT_USAGE;
 }
+
+#endif

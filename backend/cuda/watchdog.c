@@ -228,7 +228,7 @@ static void *wd_main(void *arg)
                 failed = 1;
             }
         }
-        if (failed && now - last_release >= 2) {
+        if (failed && now - last_release >= 20) {
             /* Keep releasing: each pass writes the awaited values of the step
              * every pending stream is blocked at. */
             for (uint32_t s = 0; s < c->nwatched; s++) {
@@ -238,8 +238,8 @@ static void *wd_main(void *arg)
                 /* Every pending step at once, oldest first: a slot ends at
                  * the latest awaited value, which satisfies every `>=`;
                  * `==` waits that a reset re-arms are met on a later pass. */
-                if (enq - done > CES_WD_STEPS)
-                    done = enq - CES_WD_STEPS;
+                if (enq - done > 4096)
+                    enq = done + 4096;
                 for (uint64_t q = done + 1; q <= enq; q++) {
                     const struct ces_wd_step *st = &ws->steps[q % CES_WD_STEPS];
 
