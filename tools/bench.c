@@ -44,7 +44,8 @@ static const char bench_usage[] =
     "                        overlap, early (builder graphs run with ces_launch); the table shows\n"
     "                        the fastest per size, the CSV all (default auto,overlap,early;\n"
     "                        sendrecv: auto,plain)\n"
-    "  --chunks C --slots S  sendrecv builder: chunks per message, staging slots (default 1, 2)\n"
+    "  --chunks C --slots S  sendrecv builder: chunks per message, staging slots (default 2, 2)\n"
+    "  --one-way             sendrecv: the pipeline 0 -> 1 -> ... -> n-1 instead of the ring\n"
     "  --no-nccl             skip NCCL\n"
     "  --with-compute        a compute-bound kernel on every GPU beside each implementation at\n"
     "                        --compute-bytes (default 64M): the share of its solo speed it keeps\n"
@@ -81,7 +82,7 @@ struct bench {
     uint32_t coll, ranks, iters, warmup, chunks, slots;
     uint64_t min_bytes, max_bytes, compute_bytes;
     double factor;
-    int graph, nccl, compute, calibrate, dry;
+    int graph, nccl, compute, calibrate, dry, one_way;
     const char *csv, *plot, *model_path, *model_out;
     int variants[MAX_VARIANTS];
     uint32_t nvariants;
@@ -135,7 +136,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
     B->iters = 20;
     B->warmup = 5;
     B->nccl = 1;
-    B->chunks = 1;
+    B->chunks = 2;
     B->slots = 2;
     B->compute_bytes = UINT64_C(64) << 20;
     B->model_out = "cesync.model";
@@ -160,6 +161,8 @@ static int parse_args(struct bench *B, int argc, char **argv)
                                      o);
         } else if (strcmp(o, "--graph") == 0) {
             B->graph = 1;
+        } else if (strcmp(o, "--one-way") == 0) {
+            B->one_way = 1;
         } else if (strcmp(o, "--no-nccl") == 0) {
             B->nccl = 0;
         } else if (strcmp(o, "--with-compute") == 0) {
@@ -262,6 +265,10 @@ static int parse_args(struct bench *B, int argc, char **argv)
     for (uint32_t k = 0; k < B->nvariants; k++)
         if (B->coll == CES_COLL_SENDRECV && (B->variants[k] == V_OVERLAP || B->variants[k] == V_EARLY))
             return ces_tool_fail("bench: sendrecv has the variants auto and plain only");
+    if (B->one_way && B->coll != CES_COLL_SENDRECV)
+        return ces_tool_fail("bench: --one-way applies to sendrecv");
+    if (B->coll == CES_COLL_SENDRECV && B->slots > B->chunks)
+        return ces_tool_fail("bench: --slots must not exceed --chunks");
     /* sizes: rounded down to what every implementation accepts (4-byte
      * words per chunk, chunks per message) */
     {
@@ -285,9 +292,9 @@ static int parse_args(struct bench *B, int argc, char **argv)
     return CES_EXIT_OK;
 }
 
-/* The model's time of one iteration of `variant` at `bytes` (the builder
- * graph that variant runs; auto = the plain mono graph the backend lowers),
- * host costs set to 0.  NAN if it cannot be built. */
+/* The model's time of one iteration of `variant` at `bytes` in steady state
+ * (the builder graph that variant runs; auto = the plain mono graph the
+ * backend lowers), host costs set to 0.  NAN if it cannot be built. */
 static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes)
 {
     struct ces_coll_params p;
@@ -306,16 +313,25 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     p.iterations = 4;
     p.flags = variant < 0 ? 0 : (uint32_t)variant;
     if (B->coll == CES_COLL_SENDRECV) {
-        p.npairs = B->ranks;
-        for (uint32_t r2 = 0; r2 < B->ranks; r2++) {
+        p.npairs = B->one_way ? 0 : B->ranks;
+        for (uint32_t r2 = 0; r2 < p.npairs; r2++) {
             p.pairs[r2][0] = r2;
             p.pairs[r2][1] = (r2 + 1) % B->ranks;
         }
         p.chunks = B->chunks;
         p.slots = B->slots;
     }
-    if (ces_coll_build(ctx, &p, &g) == CES_OK && ces_model_predict(ctx, &m, g, &r) == CES_OK)
-        t = r.iter_us;
+    /* the steady-state period: (time of 8 iterations - time of 4) / 4, as a
+     * median of back-to-back iterations sees it */
+    if (ces_coll_build(ctx, &p, &g) == CES_OK && ces_model_predict(ctx, &m, g, &r) == CES_OK) {
+        double t4 = r.total_us;
+
+        ces_graph_destroy(g);
+        g = NULL;
+        p.iterations = 8;
+        if (ces_coll_build(ctx, &p, &g) == CES_OK && ces_model_predict(ctx, &m, g, &r) == CES_OK)
+            t = (r.total_us - t4) / 4.0;
+    }
     ces_graph_destroy(g);
     return t;
 }
@@ -565,9 +581,13 @@ static int write_plot(const struct bench *B, const char *path)
 
 static void print_header(const struct bench *B, FILE *f)
 {
-    fprintf(f, "# cesync bench %s: %u ranks (one process, GPUs 0..%u), %u iterations after %u "
+    fprintf(f, "# cesync bench %s%s: %u ranks (one process, GPUs 0..%u), %u iterations after %u "
                "warm-up, %s; model %s%s%s\n",
-            ces_coll_name((int)B->coll), B->ranks, B->ranks - 1, B->iters, B->warmup,
+            ces_coll_name((int)B->coll),
+            B->coll != CES_COLL_SENDRECV ? ""
+            : B->one_way                 ? " (one way, pipeline)"
+                                         : " (ring)",
+            B->ranks, B->ranks - 1, B->iters, B->warmup,
             B->graph ? "CUDA graphs" : "eager", B->model.kind,
             B->model_path ? " + " : B->calibrate ? " (calibrated in this run)" : "",
             B->model_path ? B->model_path : "");
@@ -594,6 +614,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
     cfg.with_compute = B->compute;
     cfg.chunks = B->chunks;
     cfg.slots = B->slots;
+    cfg.one_way = B->one_way;
     if (ces_bench_open(ctx, &cfg, &gb) != CES_OK) {
         fprintf(stderr, "cesync bench: %s\n", ces_ctx_last_error(ctx));
         return CES_EXIT_USAGE;

@@ -461,8 +461,8 @@ static int build_variant(struct ces_bench *b, int variant, uint64_t bytes, struc
     p.flags = (uint32_t)variant;
     p.first_iter = b->seq++;
     if (b->cfg.coll == CES_COLL_SENDRECV) {
-        p.npairs = b->n;
-        for (uint32_t r = 0; r < b->n; r++) {
+        p.npairs = b->cfg.one_way ? 0 : b->n; /* 0: the builder's pipeline */
+        for (uint32_t r = 0; r < p.npairs; r++) {
             p.pairs[r][0] = r;
             p.pairs[r][1] = (r + 1) % b->n;
         }
@@ -497,9 +497,9 @@ static int enqueue_cesync(struct ces_bench *b, int variant, uint64_t bytes, stru
     default:
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++) {
             rc = ces_group_start(b->comms[r]);
-            if (rc == CES_OK)
+            if (rc == CES_OK && (!b->cfg.one_way || r + 1 < b->n))
                 rc = ces_send(b->comms[r], b->send[r], bytes, (r + 1) % b->n);
-            if (rc == CES_OK)
+            if (rc == CES_OK && (!b->cfg.one_way || r > 0))
                 rc = ces_recv(b->comms[r], b->recv[r], bytes, (r + b->n - 1) % b->n);
         }
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
@@ -517,6 +517,8 @@ static int enqueue_raw(struct ces_bench *b, uint64_t bytes)
     for (uint32_t r = 0; r < b->n; r++) {
         void *dst = ces_mem_peer(b->comms[r], b->recv[r], (r + 1) % b->n);
 
+        if (b->cfg.one_way && r + 1 == b->n)
+            break;
         rc = use_dev(b, r);
         if (rc != CES_OK)
             return rc;
@@ -538,7 +540,7 @@ static int enqueue_one(struct ces_bench *b, int impl, int variant, uint64_t byte
         int ce = impl == CES_BI_NCCL_CE;
 
         return ces_nccl_coll(b->nccl, ce, b->cfg.coll, b->nsend[ce], b->nrecv[ce], bytes,
-                             (void **)b->st);
+                             (void **)b->st, b->cfg.one_way);
     }
     default:
         return enqueue_raw(b, bytes);
@@ -603,7 +605,7 @@ static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, int *ok)
     int rc = CES_OK;
 
     *ok = 1;
-    for (uint32_t p = 0; p < b->n && *ok; p++) {
+    for (uint32_t p = b->cfg.one_way ? 1 : 0; p < b->n && *ok; p++) {
         uint32_t nchunks = b->cfg.coll == CES_COLL_SENDRECV ? 1 : b->n;
         uint64_t clen = b->cfg.coll == CES_COLL_ALLTOALL ? bytes / b->n : bytes;
 

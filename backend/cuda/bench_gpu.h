@@ -22,7 +22,8 @@ enum ces_bench_impl {
 };
 
 /* The collectives the bench knows: CES_COLL_ALLTOALL, CES_COLL_ALLGATHER,
- * CES_COLL_SENDRECV (ring: rank r sends to r+1 and receives from r-1). */
+ * CES_COLL_SENDRECV (ring: rank r sends to r+1 and receives from r-1; with
+ * one_way the pipeline 0 -> 1 -> ... -> n-1). */
 struct ces_bench_cfg {
     uint32_t ranks;
     uint32_t coll;
@@ -30,6 +31,7 @@ struct ces_bench_cfg {
     int use_nccl;       /* try to load libnccl.so.2 */
     int with_compute;   /* load the compute kernel */
     uint32_t chunks, slots; /* sendrecv variant: chunks per message, staging slots */
+    int one_way;            /* sendrecv: the pipeline r -> r+1 (r < n-1) instead of the ring */
 };
 
 struct ces_bench_sample {

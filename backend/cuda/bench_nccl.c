@@ -279,7 +279,7 @@ void ces_nccl_free(struct ces_nccl *x, int ce, void **send, void **recv)
 }
 
 int ces_nccl_coll(struct ces_nccl *x, int ce, uint32_t coll, void **send, void **recv,
-                  uint64_t bytes, void **streams)
+                  uint64_t bytes, void **streams, int one_way)
 {
     nres_t r = 0, r2;
 
@@ -294,8 +294,9 @@ int ces_nccl_coll(struct ces_nccl *x, int ce, uint32_t coll, void **send, void *
         else if (coll == CES_COLL_ALLGATHER)
             r = x->AllGather(send[i], recv[i], bytes, N_INT8, c, s);
         else {
-            r = x->Send(send[i], bytes, N_INT8, (int)((i + 1) % x->n), c, s);
-            if (r == 0)
+            if (!one_way || i + 1 < x->n)
+                r = x->Send(send[i], bytes, N_INT8, (int)((i + 1) % x->n), c, s);
+            if (r == 0 && (!one_way || i > 0))
                 r = x->Recv(recv[i], bytes, N_INT8, (int)((i + x->n - 1) % x->n), c, s);
         }
     }

@@ -24,9 +24,10 @@ int ces_nccl_alloc(struct ces_nccl *x, int ce, uint64_t send_bytes, uint64_t rec
                    void **send, void **recv);
 void ces_nccl_free(struct ces_nccl *x, int ce, void **send, void **recv);
 /* One collective on every rank in one NCCL group (bytes per rank in the
- * bench's convention; sendrecv is the ring r -> r+1). */
+ * bench's convention; sendrecv is the ring r -> r+1, or with one_way the
+ * pipeline r -> r+1 for r < n-1). */
 int ces_nccl_coll(struct ces_nccl *x, int ce, uint32_t coll, void **send, void **recv,
-                  uint64_t bytes, void **streams);
+                  uint64_t bytes, void **streams, int one_way);
 void ces_nccl_close(struct ces_nccl *x);
 
 #endif
