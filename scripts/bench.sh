@@ -68,8 +68,10 @@ done
 case " $colls " in *" sendrecv "*)
     say ""
     say "## sendrecv ring, 64M"
+    mopt=()
+    [ -f "$model" ] && mopt=(--model "$model")
     timeout 120 "$tool" bench sendrecv --ranks "$ranks" --min-bytes 64M --max-bytes 64M \
-        --iterations "$iters" --warmup "$warm" ${model:+--model "$model"} 2>&1 | tail -n 8 | tee -a "$log"
+        --iterations "$iters" --warmup "$warm" "${mopt[@]}" 2>&1 | tail -n 8 | tee -a "$log"
     ;;
 esac
 
