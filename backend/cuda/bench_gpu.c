@@ -307,7 +307,10 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
     rc = ces_comm_init_all(ctx, b->n, NULL, b->comms);
     if (rc != CES_OK)
         goto fail;
+    /* the raw copy reads the peer bytes of one iteration from send */
     b->send_bytes = cfg->max_bytes;
+    if (b->send_bytes < peer_bytes(b, cfg->max_bytes))
+        b->send_bytes = peer_bytes(b, cfg->max_bytes);
     b->recv_bytes = recv_len(b, cfg->max_bytes);
     if (b->recv_bytes < peer_bytes(b, cfg->max_bytes))
         b->recv_bytes = peer_bytes(b, cfg->max_bytes);
@@ -1031,6 +1034,7 @@ static int time_batch_pair(struct ces_bench *b, uint64_t bytes, int two_streams,
         return rc;
     memset(&attr, 0, sizeof(attr));
     attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    attr.flags = cudaMemcpyFlagPreferOverlapWithCompute; /* as the backend and NCCL pass it */
     dsts[0] = (char *)b->recv[0];
     dsts[1] = (char *)peer + bytes;
     srcs[0] = b->send[0];
