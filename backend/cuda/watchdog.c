@@ -186,8 +186,8 @@ static void *wd_main(void *arg)
     pthread_mutex_lock(&c->wd_lock);
     while (!c->wd_stop) {
         struct timespec ts;
-        uint64_t now = ces_cuda_now_ms();
-        int failed = atomic_load(&c->state) != CES_OK;
+        uint64_t now;
+        int failed;
 
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 5000000L;
@@ -198,6 +198,10 @@ static void *wd_main(void *arg)
         pthread_cond_timedwait(&c->wd_cond, &c->wd_lock, &ts);
         if (c->wd_stop)
             break;
+        /* Read the clock after the wait: a stream registered meanwhile has
+         * a later start time than a clock read before it. */
+        now = ces_cuda_now_ms();
+        failed = atomic_load(&c->state) != CES_OK;
         if (c->team->page == NULL || !c->team->page_registered)
             continue;
         if (!failed) {
@@ -213,7 +217,7 @@ static void *wd_main(void *arg)
                 if (done != ws->seen || done >= enq) {
                     ws->seen = done;
                     ws->since_ms = now;
-                } else if (now - ws->since_ms > c->timeout_ms) {
+                } else if (now > ws->since_ms && now - ws->since_ms > c->timeout_ms) {
                     snprintf(why, sizeof(why),
                              "no progress for %" PRIu64 " ms (CES_TIMEOUT_MS=%" PRIu64 ")",
                              now - ws->since_ms, c->timeout_ms);
