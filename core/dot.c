@@ -53,11 +53,21 @@ struct dot_state {
     struct dot_mark_info *marks;   /* [nodes] or NULL */
     const struct ces_dot_overlay *ov;
     size_t cross; /* write -> wait and data edges emitted */
+    struct ces_vec waits; /* struct dot_wait, sorted by slot */
+    size_t nsame, nfar;   /* write -> wait pairs within one block / across blocks */
+    bool skip_far;        /* too many pairs: leave out those across blocks */
 };
 
 /* Above this many cross edges, edges are drawn straight and dot's search
  * limits are lowered, so a large graph still renders in seconds. */
 #define DOT_LARGE_EDGES 500
+
+/* Above this many write -> wait pairs, the pairs whose write and wait lie in
+ * different blocks (a counter written in a later iteration satisfies every
+ * earlier `>=` wait) are left out and counted in the legend: each spans the
+ * whole height of the picture, and dot's layout time grows with their
+ * length. */
+#define DOT_MAX_SIGNAL_EDGES 1000
 
 static const struct ces_op *op_at(const struct ces_graph *g, struct dot_ref r)
 {
@@ -428,11 +438,11 @@ static size_t lower_bound(const struct dot_wait *w, size_t n, uint32_t sig, uint
     return lo;
 }
 
-static int emit_signal_edges(struct dot_state *st)
+/* Every wait, sorted by slot, into st->waits. */
+static int collect_waits(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
     uint32_t nb = ces_graph_nblocks(g);
-    struct ces_vec waits = {0};
     int rc = CES_OK;
 
     for (uint32_t b = 0; b < nb && rc == CES_OK; b++) {
@@ -451,14 +461,24 @@ static int emit_signal_edges(struct dot_state *st)
                 w.ref.block = b;
                 w.ref.rank = r;
                 w.ref.index = k;
-                rc = ces_vec_push(st->ctx, &waits, sizeof(w), &w);
+                rc = ces_vec_push(st->ctx, &st->waits, sizeof(w), &w);
             }
         }
     }
-    if (rc != CES_OK)
-        goto free_waits;
-    if (waits.len > 1)
-        qsort(waits.data, waits.len, sizeof(struct dot_wait), cmp_wait);
+    if (rc == CES_OK && st->waits.len > 1)
+        qsort(st->waits.data, st->waits.len, sizeof(struct dot_wait), cmp_wait);
+    return rc;
+}
+
+/* Walks every (write, wait it can satisfy) pair.  emit = false counts them
+ * (st->nsame within one block, st->nfar across blocks); emit = true draws
+ * them, leaving out the pairs across blocks when st->skip_far is set. */
+static void signal_edges(struct dot_state *st, bool emit)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g);
+    const struct dot_wait *w = st->waits.data;
+
     for (uint32_t b = 0; b < nb; b++) {
         for (uint32_t r = 0; r < g->ranks; r++) {
             uint32_t n = 0;
@@ -466,28 +486,37 @@ static int emit_signal_edges(struct dot_state *st)
 
             for (uint32_t k = 0; k < n; k++) {
                 const struct ces_op *op = &ops[k];
-                uint32_t width = ces_graph_signal(g, op->slot.sig).width;
-                uint32_t r0 = op->slot.rank, r1 = op->slot.rank;
+                uint32_t width, r0 = op->slot.rank, r1 = op->slot.rank;
                 char from[64], to[64];
                 struct dot_ref ref = {b, r, k};
 
                 if (op->kind != CES_OP_WRITE)
                     continue;
+                width = ces_graph_signal(g, op->slot.sig).width;
                 if (op->slot.rank == CES_RANK_ALL) {
                     r0 = 0;
                     r1 = g->ranks - 1;
                 }
                 node_id(from, sizeof(from), ref);
                 for (uint32_t dst = r0; dst <= r1; dst++) {
-                    const struct dot_wait *w = waits.data;
-                    size_t i = lower_bound(w, waits.len, op->slot.sig, dst, op->slot.idx);
+                    size_t i = lower_bound(w, st->waits.len, op->slot.sig, dst, op->slot.idx);
 
-                    for (; i < waits.len && w[i].sig == op->slot.sig && w[i].rank == dst &&
+                    for (; i < st->waits.len && w[i].sig == op->slot.sig && w[i].rank == dst &&
                            w[i].idx == op->slot.idx;
                          i++) {
                         const struct ces_op *wt = op_at(g, w[i].ref);
+                        bool far = w[i].ref.block != b;
 
                         if (!satisfies(width, wt->cmp, op->value, wt->value))
+                            continue;
+                        if (!emit) {
+                            if (far)
+                                st->nfar++;
+                            else
+                                st->nsame++;
+                            continue;
+                        }
+                        if (far && st->skip_far)
                             continue;
                         node_id(to, sizeof(to), w[i].ref);
                         ces_sb_printf(&st->sb,
@@ -500,9 +529,6 @@ static int emit_signal_edges(struct dot_state *st)
             }
         }
     }
-free_waits:
-    ces_vec_free(st->ctx, &waits);
-    return rc;
 }
 
 /* --- data edges ---------------------------------------------------------- */
@@ -661,6 +687,9 @@ static void emit_legend(struct dot_state *st)
                 "blue write, yellow wait, green copy, gray produce/consume\\l");
     if (st->marks != NULL)
         ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked, orange = race\\l");
+    if (st->skip_far)
+        ces_sb_printf(&st->sb, "(%zu write -> wait edges between different blocks not drawn)\\l",
+                      st->nfar);
     ces_sb_puts(&st->sb, "\"];\n");
 }
 
@@ -698,6 +727,13 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                         "node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", "
                         "fontsize=9, height=0.3, margin=\"0.06,0.02\"];\n"
                         "edge [arrowsize=0.5];\n");
+    rc = collect_waits(&st);
+    if (rc != CES_OK) {
+        ces_ctx_error(ctx, rc, "out of memory drawing the graph");
+        goto free_state;
+    }
+    signal_edges(&st, false);
+    st.skip_far = st.nfar > 0 && st.nsame + st.nfar > DOT_MAX_SIGNAL_EDGES;
     emit_legend(&st);
     rc = emit_clusters(&st);
     if (rc != CES_OK) {
@@ -706,11 +742,7 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     emit_rank_order(&st);
     emit_order_edges(&st);
-    rc = emit_signal_edges(&st);
-    if (rc != CES_OK) {
-        ces_ctx_error(ctx, rc, "out of memory drawing the graph");
-        goto free_state;
-    }
+    signal_edges(&st, true);
     emit_data_edges(&st);
     if (st.cross > DOT_LARGE_EDGES)
         ces_sb_puts(&st.sb, "graph [splines=line, remincross=false, mclimit=0.01, "
@@ -723,6 +755,7 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
 free_state:
     ces_sb_free(&st.sb);
 free_marks:
+    ces_vec_free(ctx, &st.waits);
     ces_free(ctx, st.marks);
     ces_free(ctx, st.node_base);
     return rc;

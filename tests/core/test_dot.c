@@ -187,6 +187,47 @@ static void test_write_wait_edges(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Too many write -> wait pairs: those across blocks (mono's counters of a
+ * later iteration satisfy every earlier >= wait) are left out and counted. */
+static void test_many_edges(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p;
+    struct ces_graph *g = NULL;
+    char *t;
+    size_t dashed = 0;
+
+    (void)state;
+    ces_coll_params_init(&p, CES_COLL_BARRIER);
+    p.ranks = 8;
+    p.iterations = 10;
+    assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+    t = emit(ctx, g, NULL);
+    /* 56 writes per block; the write of block j satisfies the waits of
+     * blocks 0..j: 560 pairs within a block, 56 * 45 across blocks */
+    assert_non_null(strstr(t, "(2520 write -> wait edges between different blocks not drawn)"));
+    for (const char *q = strstr(t, "[style=dashed"); q != NULL; q = strstr(q + 1, "[style=dashed"))
+        dashed++;
+    assert_int_equal(dashed, 560);
+    assert_non_null(strstr(t, "graph [splines=line"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    /* two iterations: 112 + 56 pairs, all drawn */
+    p.iterations = 2;
+    assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+    t = emit(ctx, g, NULL);
+    assert_null(strstr(t, "not drawn"));
+    dashed = 0;
+    for (const char *q = strstr(t, "[style=dashed"); q != NULL; q = strstr(q + 1, "[style=dashed"))
+        dashed++;
+    assert_int_equal(dashed, 168);
+    assert_null(strstr(t, "graph [splines=line"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_overlay(void **state)
 {
     struct ces_test_alloc st;
@@ -355,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_golden_and_deterministic),
         cmocka_unit_test(test_structure),
         cmocka_unit_test(test_write_wait_edges),
+        cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_alloc_failures),
