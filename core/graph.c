@@ -446,7 +446,7 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
             for (uint32_t s = 0; s < g->streams && rc == CES_OK; s++) {
                 if (vs[s].batch_start >= 0)
                     rc = verr(g, file, r, vs[s].batch_index, &ops[vs[s].batch_start],
-                              "'batch' without 'end' (a batch must end in the phase it starts)");
+                              "'batch' without 'end': a batch must end in the phase it starts");
             }
         }
     }

@@ -1,3 +1,79 @@
-/* placeholder until the tool lands */
-#include "cesync.h"
-int main(void) { return 0; }
+/*
+ * tools/main.c - the cesync command: dispatches to the subcommands.
+ */
+#include "tool.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"print", ces_cmd_print, "print a schedule as canonical .ces text (or expanded)"},
+    {"validate", ces_cmd_validate, "parse, expand and validate a schedule"},
+    {"dot", ces_cmd_dot, "draw a schedule with Graphviz (.dot, .svg, .png)"},
+    {"check", ces_cmd_check, "model-check every interleaving: deadlock, hang, race, mismatch"},
+    {"gen", ces_cmd_gen, "generate random small schedules (for testing the checker)"},
+    {"promela", ces_cmd_promela, "emit an equivalent Promela model for SPIN"},
+    {"run", ces_cmd_run, "run a schedule on GPUs and check every byte"},
+    {"bench", ces_cmd_bench, "benchmark collectives against NCCL on GPUs"},
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: cesync COMMAND [ARGS...]\n"
+          "       cesync COMMAND --help\n"
+          "\n"
+          "cesync checks copy-engine transfer-and-sync schedules between the GPUs of one node\n"
+          "for deadlocks, hangs, races and wrong data over every interleaving, runs them on\n"
+          "GPUs, and draws them.\n"
+          "\n"
+          "Commands:\n",
+          f);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n"
+          "Exit codes: 0 fine, 1 a defect was found, 2 bad usage or bad input, 3 incomplete.\n"
+          "Example: cesync check alltoall --ranks 4 --sync nccl --iterations 2 --dot a2a.svg\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CES_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CES_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("cesync %d.%d (.ces format %d)\n", CES_VERSION_MAJOR, CES_VERSION_MINOR,
+               CES_FORMAT_VERSION);
+        return CES_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+        if (strcmp(argv[1], commands[i].name) != 0)
+            continue;
+        /* `check --predict` prints the cost model's prediction instead of
+         * exploring states: a different job with its own options. */
+        if (commands[i].fn == ces_cmd_check) {
+            for (int k = 2; k < argc; k++) {
+                if (strcmp(argv[k], "--predict") == 0) {
+                    memmove(&argv[k], &argv[k + 1], (size_t)(argc - k) * sizeof(*argv));
+                    return ces_cmd_predict(argc - 3, argv + 2);
+                }
+            }
+        }
+        return commands[i].fn(argc - 2, argv + 2);
+    }
+    fprintf(stderr, "cesync: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return CES_EXIT_USAGE;
+}

@@ -23,11 +23,11 @@ int ces_cmd_predict(int argc, char **argv);  /* tools/predict.c: `check --predic
 /* Shared by the subcommands (tools/common.c). */
 
 /* Loads the schedule named on a subcommand's command line: argv holds the
- * subcommand's arguments (without the subcommand's name).  The first argument
- * that is not an option is the input: a .ces path ("-" = stdin) or a
+ * subcommand's arguments (without the subcommand's name).  The first argument,
+ * unless it is an option, is the input: a .ces path ("-" = stdin) or a
  * collective name; builder options anywhere in argv apply to a collective:
  *   --ranks N --bytes B --iterations K --sync nccl|mono|credit --graph
- *   --root R --pairs a:b,c:d --chunks C --slots S --variant NAME
+ *   --root R --pairs a:b,c:d --chunks C --slots S
  * (defaults: 4 ranks, 1024 bytes, 1 iteration, mono, eager).  What it used is
  * removed from argv: on return argv[0..*rest) are the remaining arguments in
  * their order, for the subcommand to parse.  With no input at all, the

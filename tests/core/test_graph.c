@@ -110,8 +110,8 @@ static void test_validate_batches(void **state)
     assert_int_equal(ces_graph_add_op(g, 0, &c1), CES_OK);
     assert_int_equal(ces_graph_validate(g, "x.ces"), CES_ERR_SEMANTIC);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "x.ces: r0.s0#3: 'batch' without 'end' (a batch must end in the phase it "
-                        "starts)");
+                        "x.ces: r0.s0#3: 'batch' without 'end': a batch must end in the phase it "
+                        "starts");
     assert_int_equal(ces_graph_add_op(g, 0, &c2), CES_OK);
     assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
     assert_int_equal(ces_graph_validate(g, NULL), CES_ERR_SEMANTIC);

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The main job on the built-in default: check the 4-rank alltoall schedule
+# (NCCL 2.28's copy-engine protocol, 2 iterations) over every interleaving and
+# write its picture to out/.  Extra arguments go to `cesync check`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+mkdir -p out
+cesync=build/tools/cesync
+set -x
+"$cesync" check alltoall --ranks 4 --sync nccl --iterations 2 --dot out/alltoall-check.svg "$@"
+"$cesync" dot alltoall --ranks 4 --sync nccl -o out/alltoall.svg

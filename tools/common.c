@@ -1,0 +1,235 @@
+/*
+ * tools/common.c - what the subcommands share: loading a schedule from a
+ * file or a built-in collective with builder options, sizes with suffixes,
+ * error printing.
+ */
+#include "tool.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char ces_tool_builder_help[] =
+    "Schedule (the first argument): a .ces file (\"-\" = standard input) or a\n"
+    "built-in collective:\n"
+    "  alltoall allgather gather scatter broadcast sendrecv barrier\n"
+    "  (no schedule at all: the built-in 4-rank alltoall)\n"
+    "Builder options (for a collective):\n"
+    "  --ranks N          ranks (default 4)\n"
+    "  --bytes B          bytes per rank, suffixes K M G (default 1024); alltoall: the\n"
+    "                     whole send buffer, B/N per peer; allgather: each rank's part\n"
+    "  --iterations K     iterations (default 1)\n"
+    "  --sync P           sync protocol: mono (default, eager only), nccl, credit\n"
+    "  --graph            one graph phase replayed K times instead of K eager iterations\n"
+    "  --root R           root rank of gather, scatter, broadcast (default 0)\n"
+    "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default the pipeline 0:1,1:2,...)\n"
+    "  --chunks C         sendrecv chunks per message (default 4)\n"
+    "  --slots S          sendrecv staging slots in flight (default 2)\n";
+
+int ces_tool_fail(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("cesync: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CES_EXIT_USAGE;
+}
+
+int ces_tool_parse_size(const char *s, uint64_t *out)
+{
+    char *end = NULL;
+    unsigned long long v;
+    uint64_t mul = 1;
+
+    if (s == NULL || *s < '0' || *s > '9')
+        return CES_ERR_INVALID;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno != 0)
+        return CES_ERR_INVALID;
+    switch (*end) {
+    case '\0':
+        break;
+    case 'K':
+    case 'k':
+        mul = UINT64_C(1) << 10;
+        end++;
+        break;
+    case 'M':
+    case 'm':
+        mul = UINT64_C(1) << 20;
+        end++;
+        break;
+    case 'G':
+    case 'g':
+        mul = UINT64_C(1) << 30;
+        end++;
+        break;
+    default:
+        return CES_ERR_INVALID;
+    }
+    if (*end != '\0' || (v != 0 && mul > UINT64_MAX / v))
+        return CES_ERR_INVALID;
+    *out = (uint64_t)v * mul;
+    return CES_OK;
+}
+
+static int parse_u32(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+    uint64_t v;
+
+    if (ces_tool_parse_size(s, &v) != CES_OK || v < min || v > max)
+        return ces_tool_fail("%s expects a number in %" PRIu32 "..%" PRIu32 ", not '%s'", opt, min,
+                             max, s != NULL ? s : "");
+    *out = (uint32_t)v;
+    return CES_EXIT_OK;
+}
+
+static int parse_pairs(struct ces_coll_params *p, const char *s)
+{
+    const char *q = s;
+
+    p->npairs = 0;
+    while (q != NULL && *q != '\0') {
+        char *end;
+        unsigned long a, b;
+
+        if (p->npairs == CES_MAX_PAIRS)
+            return ces_tool_fail("--pairs: at most %u pairs", CES_MAX_PAIRS);
+        a = strtoul(q, &end, 10);
+        if (end == q || *end != ':')
+            return ces_tool_fail("--pairs expects sender:receiver[,sender:receiver...], not '%s'", s);
+        q = end + 1;
+        b = strtoul(q, &end, 10);
+        if (end == q || (*end != ',' && *end != '\0') || a > UINT32_MAX || b > UINT32_MAX)
+            return ces_tool_fail("--pairs expects sender:receiver[,sender:receiver...], not '%s'", s);
+        p->pairs[p->npairs][0] = (uint32_t)a;
+        p->pairs[p->npairs][1] = (uint32_t)b;
+        p->npairs++;
+        q = *end == ',' ? end + 1 : end;
+    }
+    if (p->npairs == 0)
+        return ces_tool_fail("--pairs expects sender:receiver[,sender:receiver...], not '%s'", s);
+    return CES_EXIT_OK;
+}
+
+/* Takes argv[*i] (and its value) if it is a builder option: 1 taken, 0 not
+ * one of ours, -1 error (printed). */
+static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i, int *any)
+{
+    const char *o = argv[*i];
+    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    int rc = CES_EXIT_OK;
+
+    if (strcmp(o, "--graph") == 0) {
+        p->phase = CES_PHASE_GRAPH;
+        *any = 1;
+        return 1;
+    }
+    if (strcmp(o, "--ranks") != 0 && strcmp(o, "--bytes") != 0 && strcmp(o, "--iterations") != 0 &&
+        strcmp(o, "--sync") != 0 && strcmp(o, "--root") != 0 && strcmp(o, "--pairs") != 0 &&
+        strcmp(o, "--chunks") != 0 && strcmp(o, "--slots") != 0)
+        return 0;
+    if (v == NULL) {
+        ces_tool_fail("%s expects a value", o);
+        return -1;
+    }
+    if (strcmp(o, "--ranks") == 0)
+        rc = parse_u32(o, v, 2, CES_MAX_RANKS, &p->ranks);
+    else if (strcmp(o, "--bytes") == 0) {
+        if (ces_tool_parse_size(v, &p->bytes) != CES_OK || p->bytes == 0)
+            rc = ces_tool_fail("--bytes expects a positive size like 4096, 64K, 1M or 1G, not '%s'", v);
+    } else if (strcmp(o, "--iterations") == 0)
+        rc = parse_u32(o, v, 1, 1000000, &p->iterations);
+    else if (strcmp(o, "--sync") == 0) {
+        int proto = ces_proto_from_name(v);
+
+        if (proto < 0)
+            rc = ces_tool_fail("--sync expects nccl, mono or credit, not '%s'", v);
+        else
+            p->proto = (uint32_t)proto;
+    } else if (strcmp(o, "--root") == 0)
+        rc = parse_u32(o, v, 0, CES_MAX_RANKS - 1, &p->root);
+    else if (strcmp(o, "--pairs") == 0)
+        rc = parse_pairs(p, v);
+    else if (strcmp(o, "--chunks") == 0)
+        rc = parse_u32(o, v, 1, 1u << 20, &p->chunks);
+    else
+        rc = parse_u32(o, v, 1, 1u << 20, &p->slots);
+    if (rc != CES_EXIT_OK)
+        return -1;
+    *any = 1;
+    (*i)++;
+    return 1;
+}
+
+int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct ces_graph **out,
+                  struct ces_prog **prog)
+{
+    struct ces_coll_params params;
+    const char *input = NULL;
+    int any_builder = 0, nrest = 0, coll, rc;
+    struct ces_prog *pg = NULL;
+
+    *out = NULL;
+    if (prog != NULL)
+        *prog = NULL;
+    ces_coll_params_init(&params, CES_COLL_ALLTOALL);
+    params.ranks = 4;
+    for (int i = 0; i < argc; i++) {
+        int t;
+
+        /* Only the first argument can name the schedule: later words may be
+         * the values of the subcommand's own options. */
+        if (i == 0 && (argv[0][0] != '-' || strcmp(argv[0], "-") == 0)) {
+            input = argv[0];
+            continue;
+        }
+        t = builder_opt(&params, argc, argv, &i, &any_builder);
+        if (t < 0)
+            return CES_EXIT_USAGE;
+        if (t == 0)
+            argv[nrest++] = argv[i];
+    }
+    *rest = nrest;
+    coll = input != NULL ? ces_coll_from_name(input) : CES_COLL_ALLTOALL;
+    if (coll < 0) {
+        if (any_builder)
+            return ces_tool_fail("builder options (--ranks, --bytes, ...) apply to a collective, "
+                                 "not to the file '%s'", input);
+        rc = ces_prog_parse_file(ctx, input, &pg);
+        if (rc == CES_OK)
+            rc = ces_prog_expand(ctx, pg, out);
+    } else {
+        uint32_t ranks = params.ranks;
+        struct ces_coll_params defaults;
+
+        /* Re-apply the collective's own defaults under the options given. */
+        ces_coll_params_init(&defaults, (uint32_t)coll);
+        params.coll = (uint32_t)coll;
+        params.ranks = ranks;
+        if (params.chunks == 0)
+            params.chunks = defaults.chunks;
+        if (params.slots == 0)
+            params.slots = defaults.slots;
+        rc = ces_coll_program(ctx, &params, &pg);
+        if (rc == CES_OK)
+            rc = ces_prog_expand(ctx, pg, out);
+    }
+    if (rc != CES_OK) {
+        ces_prog_destroy(pg);
+        fprintf(stderr, "cesync: %s\n", ces_ctx_last_error(ctx));
+        return CES_EXIT_USAGE;
+    }
+    if (prog != NULL)
+        *prog = pg;
+    else
+        ces_prog_destroy(pg);
+    return CES_EXIT_OK;
+}

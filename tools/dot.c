@@ -1,0 +1,58 @@
+/*
+ * tools/dot.c - `cesync dot`: draw a schedule.
+ */
+#include "tool.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char dot_help[] =
+    "usage: cesync dot [SCHEDULE] [builder options] [-o OUT.svg|OUT.png|OUT.dot]\n"
+    "\n"
+    "Draws the schedule: a cluster per rank, a lane per stream, ops in program\n"
+    "order, dashed edges from each write to the waits it can satisfy, bold edges\n"
+    "for copies to another rank, a legend.  Without -o the dot text goes to\n"
+    "stdout; .svg and .png are rendered with Graphviz `dot`.\n"
+    "\n";
+
+int ces_cmd_dot(int argc, char **argv)
+{
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g = NULL;
+    const char *out = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    int rest = 0, ec;
+
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("%s%s", dot_help, ces_tool_builder_help);
+            return CES_EXIT_OK;
+        }
+    }
+    if (ces_ctx_create(NULL, &ctx) != CES_OK)
+        return ces_tool_fail("out of memory");
+    ec = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
+            out = argv[++i];
+        else
+            ec = ces_tool_fail("dot: unexpected argument '%s' (see cesync dot --help)", argv[i]);
+    }
+    if (ec == CES_EXIT_OK) {
+        int rc = ces_dot_emit(ctx, g, NULL, &text, &len);
+
+        if (rc == CES_OK && out != NULL)
+            rc = ces_dot_write(ctx, text, out);
+        else if (rc == CES_OK)
+            fwrite(text, 1, len, stdout);
+        if (rc != CES_OK)
+            ec = ces_tool_fail("%s", ces_ctx_last_error(ctx));
+        else if (out != NULL)
+            fprintf(stderr, "cesync: wrote %s\n", out);
+    }
+    ces_free(ctx, text);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+    return ec;
+}

@@ -1,0 +1,142 @@
+/*
+ * tools/print.c - `cesync print` (canonical or expanded .ces text) and
+ * `cesync validate`.
+ */
+#include "tool.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char print_help[] =
+    "usage: cesync print [SCHEDULE] [builder options] [--expand | --explain] [-o FILE]\n"
+    "\n"
+    "Prints a schedule as canonical .ces text: a file in canonical form, or the\n"
+    "program a built-in collective generates.  Parsing the output and printing it\n"
+    "again gives the same text.\n"
+    "  --expand     print the expanded, concrete schedule (one line per op and rank)\n"
+    "  --explain    like --expand, and mark the values a graph phase froze at capture\n"
+    "  -o FILE      write to FILE (replaced only when complete) instead of stdout\n"
+    "\n";
+
+static const char validate_help[] =
+    "usage: cesync validate [SCHEDULE] [builder options]\n"
+    "\n"
+    "Parses, expands and validates a schedule and prints a one-line summary; on an\n"
+    "error prints file:line:col and what was expected, and exits 2.\n"
+    "\n";
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Writes text to path atomically (a temporary file renamed over it), or to
+ * stdout when path is NULL. */
+static int write_out(const char *path, const char *text, size_t len)
+{
+    char tmp[4096];
+    FILE *f;
+
+    if (path == NULL) {
+        fwrite(text, 1, len, stdout);
+        return fflush(stdout) == 0 ? CES_EXIT_OK : ces_tool_fail("cannot write to stdout");
+    }
+    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
+        return ces_tool_fail("output path too long: %s", path);
+    f = fopen(tmp, "wb");
+    if (f == NULL)
+        return ces_tool_fail("cannot create %s", tmp);
+    if (fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+        remove(tmp);
+        return ces_tool_fail("cannot write %s", tmp);
+    }
+    if (rename(tmp, path) != 0) {
+        remove(tmp);
+        return ces_tool_fail("cannot rename %s to %s", tmp, path);
+    }
+    return CES_EXIT_OK;
+}
+
+int ces_cmd_print(int argc, char **argv)
+{
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_prog *p = NULL;
+    const char *out = NULL;
+    unsigned mode = 0; /* 0 program, 1 expand, 2 explain */
+    char *text = NULL;
+    size_t len = 0;
+    int rest = 0, ec;
+
+    if (wants_help(argc, argv)) {
+        printf("%s%s", print_help, ces_tool_builder_help);
+        return CES_EXIT_OK;
+    }
+    if (ces_ctx_create(NULL, &ctx) != CES_OK)
+        return ces_tool_fail("out of memory");
+    ec = ces_tool_load(ctx, argc, argv, &rest, &g, &p);
+    for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
+        if (strcmp(argv[i], "--expand") == 0)
+            mode = 1;
+        else if (strcmp(argv[i], "--explain") == 0)
+            mode = 2;
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
+            out = argv[++i];
+        else
+            ec = ces_tool_fail("print: unexpected argument '%s' (see cesync print --help)",
+                               argv[i]);
+    }
+    if (ec == CES_EXIT_OK) {
+        int rc = mode == 0 ? ces_prog_print(ctx, p, &text, &len)
+                           : ces_graph_print(ctx, g, mode == 2 ? CES_PRINT_EXPLAIN : 0, &text, &len);
+
+        ec = rc == CES_OK ? write_out(out, text, len)
+                          : ces_tool_fail("%s", ces_ctx_last_error(ctx));
+    }
+    ces_free(ctx, text);
+    ces_prog_destroy(p);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+    return ec;
+}
+
+int ces_cmd_validate(int argc, char **argv)
+{
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g = NULL;
+    uint64_t ops = 0;
+    int rest = 0, ec;
+
+    if (wants_help(argc, argv)) {
+        printf("%s%s", validate_help, ces_tool_builder_help);
+        return CES_EXIT_OK;
+    }
+    if (ces_ctx_create(NULL, &ctx) != CES_OK)
+        return ces_tool_fail("out of memory");
+    ec = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    if (ec == CES_EXIT_OK && rest > 0)
+        ec = ces_tool_fail("validate: unexpected argument '%s' (see cesync validate --help)",
+                           argv[0]);
+    if (ec == CES_EXIT_OK) {
+        for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+            for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+                uint32_t n;
+
+                ces_graph_ops(g, b, r, &n);
+                ops += (uint64_t)n * ces_graph_block(g, b).reps;
+            }
+        }
+        printf("valid: %" PRIu32 " ranks, %" PRIu32 " streams per rank, %" PRIu32 " buffers, %" PRIu32
+               " signal arrays, %" PRIu64 " iterations, %" PRIu64 " ops\n",
+               ces_graph_ranks(g), ces_graph_streams(g), ces_graph_nbuffers(g),
+               ces_graph_nsignals(g), ces_graph_iterations(g), ops);
+    }
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+    return ec;
+}
