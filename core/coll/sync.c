@@ -25,7 +25,7 @@
 #include <assert.h>
 #include <inttypes.h>
 
-static const char *mono_array(const struct ces_cgen *cg, uint32_t k)
+static const char *sync_array(const struct ces_cgen *cg, uint32_t k)
 {
     (void)cg;
     assert(k < 2);
@@ -44,13 +44,13 @@ void ces_coll_sync_decls(struct ces_cgen *cg)
         break;
     case CES_PROTO_MONO:
         for (uint32_t k = 0; k < cg->nsyncs; k++)
-            ces_sb_printf(&cg->sb, "signal %s u64 %" PRIu32 "\n", mono_array(cg, k), n);
+            ces_sb_printf(&cg->sb, "signal %s u64 %" PRIu32 "\n", sync_array(cg, k), n);
         break;
     case CES_PROTO_CREDIT:
         for (uint32_t k = 0; k < cg->nsyncs; k++)
-            ces_sb_printf(&cg->sb, "signal %s u32 %" PRIu32 "\n", mono_array(cg, k), n);
+            ces_sb_printf(&cg->sb, "signal %s u32 %" PRIu32 "\n", sync_array(cg, k), n);
         for (uint32_t k = 0; k < cg->nsyncs; k++)
-            ces_sb_printf(&cg->sb, "signal %s_ack u32 %" PRIu32 "\n", mono_array(cg, k), n);
+            ces_sb_printf(&cg->sb, "signal %s_ack u32 %" PRIu32 "\n", sync_array(cg, k), n);
         break;
     default:
         assert(!"unknown protocol");
@@ -101,7 +101,7 @@ void ces_coll_sync(struct ces_cgen *cg, uint32_t k)
         ces_sb_printf(&cg->sb,
                       "r* over p : write %s[$r]@$p = %s\n"
                       "r* over p : wait %s[$p] >= %s\n",
-                      mono_array(cg, k), v, mono_array(cg, k), v);
+                      sync_array(cg, k), v, sync_array(cg, k), v);
         break;
     case CES_PROTO_CREDIT:
         /* The reset precedes the ack in stream order, so when the writer
@@ -111,7 +111,7 @@ void ces_coll_sync(struct ces_cgen *cg, uint32_t k)
                       "r* over p : wait %s[$p] == 1\n"
                       "r* over p : write %s[$p] = 0\n"
                       "r* over p : write %s_ack[$r]@$p = 1\n",
-                      mono_array(cg, k), mono_array(cg, k), mono_array(cg, k), mono_array(cg, k));
+                      sync_array(cg, k), sync_array(cg, k), sync_array(cg, k), sync_array(cg, k));
         break;
     default:
         assert(!"unknown protocol");
@@ -129,5 +129,5 @@ void ces_coll_sync_tail(struct ces_cgen *cg)
         ces_sb_printf(&cg->sb,
                       "r* over p : wait %s_ack[$p] == 1\n"
                       "r* over p : write %s_ack[$p] = 0\n",
-                      mono_array(cg, k), mono_array(cg, k));
+                      sync_array(cg, k), sync_array(cg, k));
 }

@@ -217,13 +217,33 @@ static void test_all_combinations(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+static int program_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_prog *prog = NULL;
+    int rc = ces_coll_program(ctx, arg, &prog);
+
+    ces_prog_destroy(prog);
+    return rc;
+}
+
+/* Every allocation of generating and parsing each collective may fail. */
+static void test_alloc_failures(void **state)
+{
+    (void)state;
+    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+        struct ces_coll_params p = coll_params(c, CES_PROTO_CREDIT, 3, 192, 2, CES_PHASE_EAGER);
+
+        assert_true(ces_test_alloc_failures(program_body, &p) > 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),          cmocka_unit_test(test_default_text),
         cmocka_unit_test(test_zero_means_default), cmocka_unit_test(test_common_errors),
         cmocka_unit_test(test_null_arguments),    cmocka_unit_test(test_program_and_build),
-        cmocka_unit_test(test_all_combinations),
+        cmocka_unit_test(test_all_combinations), cmocka_unit_test(test_alloc_failures),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
