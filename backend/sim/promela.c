@@ -604,7 +604,8 @@ static void pml_comment(struct pml *m, struct pml_sb *sb, uint32_t rank,
 {
     char text[256];
 
-    ces_op_format(m->g, rank, in->op, text, sizeof(text));
+    if (ces_op_format(m->g, rank, in->op, text, sizeof(text)) < 0 && sb->status == CES_OK)
+        sb->status = CES_ERR_NOMEM;
     pml_printf(sb, "%s/* r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " %s (iteration %" PRIu64 ") */\n",
                indent, rank, in->op->stream, in->k, text, in->iter);
 }

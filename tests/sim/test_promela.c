@@ -1,0 +1,465 @@
+/*
+ * tests/sim/test_promela.c - the Promela emitter: its encoding (pinned on
+ * small graphs, options, limits, allocation failures), then the cross-check
+ * with SPIN: for small fixtures and generated schedules the model is run
+ * through `spin -a`, `cc` and `./pan`, and SPIN's verdict classes (an
+ * assertion violation: RACE or MISMATCH; an invalid end state: DEADLOCK or
+ * HANG) must equal the checker's.  Without `spin` on PATH the cross-check is
+ * skipped (exit 77) after the encoding tests have passed.
+ */
+#include "ces_test.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* --- the encoding ------------------------------------------------------- */
+
+/* r0 sends 16 bytes to r1 with a u32 flag that wraps; r1 waits >= 2^32-1. */
+static struct ces_graph *wrap_graph(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = NULL;
+    uint32_t src, dst, flag;
+    struct ces_op p = {.kind = CES_OP_PRODUCE, .a = {0, 0, 0, 16}};
+    struct ces_op c = {.kind = CES_OP_COPY, .a = {0, 0, 0, 16}, .b = {1, 1, 0, 16}};
+    struct ces_op w1 = {.kind = CES_OP_WRITE, .slot = {0, 1, 0}, .value = UINT32_MAX};
+    struct ces_op w2 = {.kind = CES_OP_WRITE, .slot = {0, 1, 0}, .value = 1};
+    struct ces_op wt = {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ, .slot = {0, 1, 0},
+                        .value = UINT32_MAX};
+    struct ces_op cs = {.kind = CES_OP_CONSUME, .flags = CES_OPF_EXPECT, .a = {1, 1, 0, 16},
+                        .b = {0, 0, 0, 16}};
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "src", 16, &src), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "dst", 16, &dst), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "flag", CES_U32, 1, &flag), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &p), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &w1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &w2), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &cs), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+static const char wrap_pml[] =
+    "/* Promela model of a cesync schedule: 2 ranks, 1 streams, connections 0, 1 iterations.\n"
+    " * Deadlock and hang: invalid end states.  Races (vector clocks) and\n"
+    " * wrong data (provenance, generation): assertions.\n"
+    " * Data units of 16 bytes: unit u = rank * 2 + buffer base + offset / 16.\n"
+    " *   buffer src: base 0\n"
+    " *   buffer dst: base 1\n"
+    " * Slots (fv[i] holds the index of the value):\n"
+    " *   fv[0] = flag[0]@1: 0=0 1=1 2=4294967295\n"
+    " */\n"
+    "\n"
+    "byte fv[1];\n"
+    "short dprov[4];\n"
+    "byte dgen[4];\n"
+    "byte vclk[4];\n"
+    "byte fvc[2];\n"
+    "byte wthr[4];\n"
+    "byte wclk[4];\n"
+    "byte rclk[8];\n"
+    "\n"
+    "active proctype r0s0()\n"
+    "{\n"
+    "  /* r0.s0#0 produce src[0:16] (iteration 1) */\n"
+    "  d_step {\n"
+    "    assert(wthr[0] == 0 || wthr[0] == 1 || vclk[0 + wthr[0] - 1] >= wclk[0]);\n"
+    "    assert(rclk[1] == 0 || vclk[1] >= rclk[1]);\n"
+    "    wthr[0] = 1; wclk[0] = vclk[0] + 1;\n"
+    "    rclk[0] = 0;\n"
+    "    rclk[1] = 0;\n"
+    "    dprov[0] = 1; dgen[0] = 1;\n"
+    "    skip\n"
+    "  }\n"
+    "  /* r0.s0#1 copy src[0:16] -> dst[0:16]@1 (iteration 1) */\n"
+    "  d_step {\n"
+    "    assert(wthr[0] == 0 || wthr[0] == 1 || vclk[0 + wthr[0] - 1] >= wclk[0]);\n"
+    "    rclk[0] = vclk[0] + 1;\n"
+    "    assert(wthr[3] == 0 || wthr[3] == 1 || vclk[0 + wthr[3] - 1] >= wclk[3]);\n"
+    "    assert(rclk[7] == 0 || vclk[1] >= rclk[7]);\n"
+    "    wthr[3] = 1; wclk[3] = vclk[0] + 1;\n"
+    "    rclk[6] = 0;\n"
+    "    rclk[7] = 0;\n"
+    "    dprov[3] = (dprov[0] == 0 -> 1 : dprov[0]); dgen[3] = dgen[0];\n"
+    "    skip\n"
+    "  }\n"
+    "  /* r0.s0#2 write flag[0]@1 = 4294967295 (iteration 1) */\n"
+    "  d_step {\n"
+    "    fv[0] = 2;\n"
+    "    vclk[0]++;\n"
+    "    fvc[0] = vclk[0];\n"
+    "    fvc[1] = vclk[1];\n"
+    "  }\n"
+    "  /* r0.s0#3 write flag[0]@1 = 1 (iteration 1) */\n"
+    "  d_step {\n"
+    "    fv[0] = 1;\n"
+    "    vclk[0]++;\n"
+    "    fvc[0] = vclk[0];\n"
+    "    fvc[1] = vclk[1];\n"
+    "  }\n"
+    "  skip\n"
+    "}\n"
+    "\n"
+    "active proctype r1s0()\n"
+    "{\n"
+    "  /* r1.s0#0 wait flag[0] >= 4294967295 (iteration 1) */\n"
+    "  d_step {\n"
+    "    (fv[0] == 0 || fv[0] == 1 || fv[0] == 2) ->\n"
+    "    vclk[2] = (fvc[0] > vclk[2] -> fvc[0] : vclk[2]);\n"
+    "    skip\n"
+    "  }\n"
+    "  /* r1.s0#1 consume dst[0:16] == src[0:16]@0 (iteration 1) */\n"
+    "  d_step {\n"
+    "    assert(wthr[3] == 0 || wthr[3] == 2 || vclk[2 + wthr[3] - 1] >= wclk[3]);\n"
+    "    rclk[7] = vclk[3] + 1;\n"
+    "    assert(dprov[3] == 1 && dgen[3] == 1);\n"
+    "    skip\n"
+    "  }\n"
+    "  skip\n"
+    "}\n";
+
+static void test_pinned(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = wrap_graph(ctx);
+    char *text = NULL;
+    size_t len = 0;
+
+    (void)state;
+    assert_int_equal(ces_promela_emit(ctx, g, NULL, &text, &len), CES_OK);
+    assert_string_equal(text, wrap_pml);
+    assert_int_equal(len, strlen(wrap_pml));
+    ces_free(ctx, text);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The u32 cyclic compare decides which value indices satisfy a wait. */
+static void test_wait_guards(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    char *text = NULL;
+    /* values 0, 5, 0x7fffffff, 0x80000005, 0xffffffff on a u32 and a u64 */
+    static const uint64_t vals[] = {5, 0x7fffffff, 0x80000005, 0xffffffff};
+    struct ces_op w = {.kind = CES_OP_WRITE}, wt = {.kind = CES_OP_WAIT};
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "a", CES_U32, 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "b", CES_U64, 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t sig = 0; sig < 2; sig++) {
+        for (size_t i = 0; i < 4; i++) {
+            w.slot.sig = sig;
+            w.slot.rank = 1;
+            w.value = vals[i];
+            assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+        }
+        wt.slot.sig = sig;
+        wt.slot.rank = 1;
+        wt.cmp = CES_CMP_GEQ;
+        wt.value = 5;
+        assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+        wt.cmp = CES_CMP_EQ;
+        wt.value = 0x80000005;
+        assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+    }
+    assert_int_equal(ces_promela_emit(ctx, g, NULL, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, " *   fv[0] = a[0]@1: 0=0 1=5 2=2147483647 3=2147483653 "
+                                 "4=4294967295\n"));
+    assert_non_null(strstr(text, " *   fv[1] = b[0]@1: 0=0 1=5 2=2147483647 3=2147483653 "
+                                 "4=4294967295\n"));
+    /* u32 >= 5: 5 and 0x7fffffff are ahead or equal; 0x80000005 is exactly
+     * 2^31 past 5, so (int32_t)(cur - 5) is negative there; 0xffffffff and 0
+     * are behind */
+    assert_non_null(strstr(text, "    (fv[0] == 1 || fv[0] == 2) ->\n"));
+    assert_non_null(strstr(text, "    (fv[0] == 3) ->\n"));
+    /* u64 >= 5: plain */
+    assert_non_null(strstr(text, "    (fv[1] == 1 || fv[1] == 2 || fv[1] == 3 || fv[1] == 4) ->\n"));
+    assert_non_null(strstr(text, "    (fv[1] == 3) ->\n"));
+    /* no data: no data arrays */
+    assert_null(strstr(text, "dprov"));
+    ces_free(ctx, text);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_options_and_limits(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = wrap_graph(ctx), *big = NULL;
+    struct ces_promela_opts o;
+    struct ces_op p = {.kind = CES_OP_PRODUCE, .a = {0, 0, 0, 1}};
+    char *text = NULL;
+
+    (void)state;
+    ces_promela_opts_init(&o);
+    assert_int_equal(o.races, 1);
+    assert_int_equal(o.data, 1);
+    o.races = 0;
+    assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_OK);
+    assert_null(strstr(text, "vclk"));
+    assert_null(strstr(text, "wthr"));
+    assert_non_null(strstr(text, "assert(dprov[3] == 1 && dgen[3] == 1);"));
+    ces_free(ctx, text);
+    o.races = 1;
+    o.data = 0;
+    assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_OK);
+    assert_null(strstr(text, "dprov"));
+    assert_non_null(strstr(text, "vclk"));
+    ces_free(ctx, text);
+    /* a byte-granular region over a big buffer: too many units */
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &big), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(big, "x", 1u << 20, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(big, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(big, 0, &p), CES_OK);
+    assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_ERR_LIMIT);
+    assert_null(text);
+    assert_string_equal(ces_ctx_last_error(ctx), "promela: the buffers hold 2097152 units of 1 "
+                                                  "bytes (at most 16384): use smaller buffers");
+    assert_int_equal(ces_promela_emit(NULL, g, NULL, &text, NULL), CES_ERR_INVALID);
+    assert_int_equal(ces_promela_emit(ctx, NULL, NULL, &text, NULL), CES_ERR_INVALID);
+    ces_graph_destroy(big);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* With connections 1 the streams of a rank share one proctype. */
+static void test_queues(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_gen_opts go;
+    struct ces_graph *g = NULL;
+    char *text = NULL;
+    bool seen = false;
+
+    (void)state;
+    ces_gen_opts_init(&go);
+    go.streams = 2;
+    for (uint64_t seed = 0; seed < 50 && !seen; seed++) {
+        assert_int_equal(ces_gen_graph(ctx, seed, &go, &g), CES_OK);
+        if (ces_graph_connections(g) == 1) {
+            assert_int_equal(ces_promela_emit(ctx, g, NULL, &text, NULL), CES_OK);
+            assert_non_null(strstr(text, "active proctype r0q0()"));
+            assert_null(strstr(text, "proctype r0q1()"));
+            assert_null(strstr(text, "proctype r0s"));
+            ces_free(ctx, text);
+            seen = true;
+        }
+        ces_graph_destroy(g);
+    }
+    assert_true(seen);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static int emit_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_graph *g = NULL;
+    char *text = NULL;
+    int rc = ces_gen_graph(ctx, *(uint64_t *)arg, NULL, &g);
+
+    if (rc == CES_OK)
+        rc = ces_promela_emit(ctx, g, NULL, &text, NULL);
+    ces_free(ctx, text);
+    ces_graph_destroy(g);
+    return rc;
+}
+
+static void test_alloc_failures(void **state)
+{
+    uint64_t seed = 3;
+
+    (void)state;
+    assert_true(ces_test_alloc_failures(emit_body, &seed) > 10);
+}
+
+/* --- the cross-check with SPIN ------------------------------------------ */
+
+struct spin_env {
+    char dir[256];
+    int models;
+};
+
+/* Runs a shell command; returns its exit status. */
+static int sh(const char *cmd)
+{
+    int rc = system(cmd);
+
+    return rc == -1 ? -1 : (rc >> 8) & 0xff;
+}
+
+/* The `errors: N` count of a pan log, -1 if the run did not finish. */
+static long pan_errors(const char *log)
+{
+    char *text = ces_test_read_file(log, NULL);
+    const char *e = strstr(text, "errors: ");
+    long n = e != NULL ? strtol(e + 8, NULL, 10) : -1;
+
+    if (n < 0 || strstr(text, "search not completed") != NULL ||
+        strstr(text, "max search depth too small") != NULL)
+        n = -1;
+    free(text);
+    return n;
+}
+
+/* Checks one graph with the checker and SPIN; fails on a disagreement. */
+static void spin_compare(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
+                         const char *what)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    char *text = NULL, cmd[1024], path[512], v[64];
+    size_t len = 0;
+    uint32_t verdict;
+    long asserts, ends;
+    bool want_assert, want_end;
+    FILE *f;
+
+    ces_check_opts_init(&o);
+    o.max_seconds = 30;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    verdict = ces_check_report_verdict(r);
+    ces_check_report_destroy(r);
+    assert_false(verdict & CES_V_INCOMPLETE);
+    want_assert = (verdict & (CES_V_RACE | CES_V_MISMATCH)) != 0;
+    want_end = (verdict & (CES_V_DEADLOCK | CES_V_HANG)) != 0;
+    if (ces_promela_emit(ctx, g, NULL, &text, &len) != CES_OK)
+        fail_msg("%s: %s", what, ces_ctx_last_error(ctx));
+    snprintf(path, sizeof(path), "%s/model.pml", E->dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    fclose(f);
+    ces_free(ctx, text);
+    snprintf(cmd, sizeof(cmd),
+             "cd %s && rm -f pan pan.c && spin -a model.pml >spin.log 2>&1 && "
+             "cc -O1 -w -DSAFETY -DNOFAIR -DCOLLAPSE -o pan pan.c >cc.log 2>&1",
+             E->dir);
+    if (sh(cmd) != 0)
+        fail_msg("%s: spin -a or cc failed (see %s)", what, E->dir);
+    /* -E: assertions only; -A: invalid end states only */
+    snprintf(cmd, sizeof(cmd), "cd %s && ./pan -E -m200000 -w20 >assert.log 2>&1; "
+             "./pan -A -m200000 -w20 >end.log 2>&1; true", E->dir);
+    sh(cmd);
+    snprintf(path, sizeof(path), "%s/assert.log", E->dir);
+    asserts = pan_errors(path);
+    snprintf(path, sizeof(path), "%s/end.log", E->dir);
+    ends = pan_errors(path);
+    ces_verdict_format(verdict, v, sizeof(v));
+    printf("%-58s checker %-22s spin: assertion %s, invalid end state %s\n", what, v,
+           asserts > 0 ? "yes" : asserts == 0 ? "no" : "?", ends > 0 ? "yes" : ends == 0 ? "no"
+                                                                                         : "?");
+    if (asserts < 0 || ends < 0)
+        fail_msg("%s: pan did not finish its search (see %s)", what, E->dir);
+    if ((asserts > 0) != want_assert || (ends > 0) != want_end)
+        fail_msg("%s: the checker says %s but SPIN finds %s assertion violation and %s invalid "
+                 "end state", what, v, asserts > 0 ? "an" : "no", ends > 0 ? "an" : "no");
+    E->models++;
+}
+
+/* Fixtures whose unreduced search stays small are "small". */
+static bool small(struct ces_ctx *ctx, const struct ces_graph *g)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    uint64_t states;
+
+    ces_check_opts_init(&o);
+    o.flags = CES_CHECK_NO_REDUCTION;
+    o.max_states = 20000;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    states = ces_check_report_verdict(r) & CES_V_INCOMPLETE ? UINT64_MAX
+                                                              : ces_check_report_stats(r).states;
+    ces_check_report_destroy(r);
+    return states <= 20000;
+}
+
+static void spin_fixtures(struct spin_env *E, const char *subdir)
+{
+    char **paths = NULL;
+    size_t n = ces_test_list(subdir, ".ces", &paths);
+
+    for (size_t i = 0; i < n; i++) {
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+        struct ces_graph *g = NULL;
+
+        if (ces_graph_load(ctx, paths[i], &g) != CES_OK)
+            fail_msg("%s: %s", paths[i], ces_ctx_last_error(ctx));
+        if (small(ctx, g))
+            spin_compare(E, ctx, g, strrchr(paths[i], '/') + 1);
+        ces_graph_destroy(g);
+        ces_test_ctx_end(ctx, &st);
+    }
+    ces_test_list_free(paths, n);
+}
+
+static void test_spin(void **state)
+{
+    struct spin_env E;
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx;
+    char cmd[512];
+    uint64_t seeds = 12;
+
+    (void)state;
+    memset(&E, 0, sizeof(E));
+    snprintf(E.dir, sizeof(E.dir), "%s/cesync-promela-XXXXXX",
+             getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+    assert_non_null(mkdtemp(E.dir));
+    spin_fixtures(&E, "bad");
+    spin_fixtures(&E, "good");
+    /* and a few generated schedules with streams, queues and graph phases
+     * (CES_PROMELA_SEEDS=N checks seeds 0..N-1 instead of 12) */
+    if (getenv("CES_PROMELA_SEEDS") != NULL)
+        seeds = strtoull(getenv("CES_PROMELA_SEEDS"), NULL, 10);
+    ctx = ces_test_ctx(&st);
+    for (uint64_t seed = 0; seed < seeds; seed++) {
+        struct ces_graph *g = NULL;
+        char what[64];
+
+        assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
+        snprintf(what, sizeof(what), "cesync gen --seed %llu", (unsigned long long)seed);
+        spin_compare(&E, ctx, g, what);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+    printf("%d models agree with SPIN\n", E.models);
+    assert_true(E.models >= 30);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", E.dir);
+    assert_int_equal(sh(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest encoding[] = {
+        cmocka_unit_test(test_pinned),        cmocka_unit_test(test_wait_guards),
+        cmocka_unit_test(test_options_and_limits), cmocka_unit_test(test_queues),
+        cmocka_unit_test(test_alloc_failures),
+    };
+    const struct CMUnitTest cross[] = {
+        cmocka_unit_test(test_spin),
+    };
+    int rc = cmocka_run_group_tests_name("promela encoding", encoding, NULL, NULL);
+
+    if (rc != 0)
+        return rc;
+    if (sh("command -v spin >/dev/null 2>&1 && command -v cc >/dev/null 2>&1") != 0) {
+        printf("spin (or cc) is not on PATH: skipping the SPIN cross-check "
+               "(Debian: apt-get install spin)\n");
+        return 77;
+    }
+    return cmocka_run_group_tests_name("promela vs SPIN", cross, NULL, NULL);
+}
