@@ -254,8 +254,10 @@ static int emit_clusters(struct dot_state *st)
             unrolled_base(g, b, r, &base[(size_t)b * g->streams]);
         ces_sb_printf(&st->sb,
                       "subgraph cluster_r%" PRIu32 " {\nlabel=\"rank %" PRIu32 "\"; "
-                      "style=rounded; color=\"#333333\"; penwidth=1.5; fontsize=14;\n",
-                      r, r);
+                      "style=rounded; color=\"#333333\"; penwidth=1.5; fontsize=14;\n"
+                      "rank_root%" PRIu32 " [style=invis, ordering=out, label=\"\", width=0, "
+                      "height=0];\n",
+                      r, r, r);
         for (uint32_t s = 0; s < g->streams; s++) {
             bool any = false;
 
@@ -344,10 +346,12 @@ static void emit_order_edges(struct dot_state *st)
     }
 }
 
-/* Ranks (and their streams) left to right in order, all lanes starting on
- * one level: an invisible root above everything whose out-edges (legend,
- * then the first node of each lane) keep their order (ordering=out); dot
- * would otherwise order the rank clusters to suit the cross edges. */
+/* Ranks left to right in order, and the streams of a rank likewise, all
+ * lanes starting on one level: an invisible root above everything whose
+ * out-edges (legend, then one invisible root per rank) keep their order
+ * (ordering=out), each rank root doing the same for the first node of each
+ * of its lanes.  dot would otherwise order clusters to suit the cross
+ * edges. */
 static void emit_rank_order(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
@@ -360,6 +364,8 @@ static void emit_rank_order(struct dot_state *st)
     ces_sb_puts(&st->sb, "order_root [style=invis, ordering=out, label=\"\", width=0, "
                          "height=0];\norder_root -> legend [style=invis];\n");
     for (uint32_t r = 0; r < g->ranks; r++) {
+        bool any = false;
+
         for (uint32_t s = 0; s < g->streams; s++) {
             bool found = false;
 
@@ -374,9 +380,13 @@ static void emit_rank_order(struct dot_state *st)
                         ops[k].kind == CES_OP_END)
                         continue;
                     node_id(id, sizeof(id), ref);
-                    ces_sb_printf(&st->sb, "order_root -> %s [style=invis];\n", id);
+                    if (!any)
+                        ces_sb_printf(&st->sb, "order_root -> rank_root%" PRIu32
+                                      " [style=invis];\n", r);
+                    ces_sb_printf(&st->sb, "rank_root%" PRIu32 " -> %s [style=invis];\n", r, id);
                     ces_sb_printf(&same, " %s;", id);
                     found = true;
+                    any = true;
                 }
             }
         }
