@@ -187,6 +187,15 @@ static int program_body(struct ces_ctx *ctx, void *arg)
     return rc;
 }
 
+static int build_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_graph *g = NULL;
+    int rc = ces_coll_build(ctx, arg, &g);
+
+    ces_graph_destroy(g);
+    return rc;
+}
+
 static void test_alloc_failures(void **state)
 {
     struct ces_coll_params p = coll_params(CES_COLL_ALLTOALL, CES_PROTO_NCCL, 4, 1024, 2,
@@ -195,6 +204,7 @@ static void test_alloc_failures(void **state)
     (void)state;
     assert_true(ces_test_alloc_failures(source_body, &p) > 0);
     assert_true(ces_test_alloc_failures(program_body, &p) > 3);
+    assert_true(ces_test_alloc_failures(build_body, &p) > 3);
 }
 
 int main(void)
