@@ -55,7 +55,7 @@ for coll in $colls; do
     [ "$coll" = sendrecv ] && extra+=(--one-way)
     say ""
     say "## $coll"
-    timeout 300 "$tool" bench "$coll" --ranks "$ranks" --min-bytes 1K --max-bytes "$max" \
+    timeout 110 "$tool" bench "$coll" --ranks "$ranks" --min-bytes 1K --max-bytes "$max" \
         --factor "$factor" --iterations "$iters" --warmup "$warm" --with-compute \
         --csv "$out/$coll.csv" --plot "$out/$coll.$plot" "${extra[@]}" 2>&1 | tee -a "$log" \
         >"$tmp/$coll.txt"
@@ -70,7 +70,7 @@ case " $colls " in *" sendrecv "*)
     say "## sendrecv ring, 64M"
     mopt=()
     [ -f "$model" ] && mopt=(--model "$model")
-    timeout 120 "$tool" bench sendrecv --ranks "$ranks" --min-bytes 64M --max-bytes 64M \
+    timeout 60 "$tool" bench sendrecv --ranks "$ranks" --min-bytes 64M --max-bytes 64M \
         --iterations "$iters" --warmup "$warm" "${mopt[@]}" 2>&1 | tail -n 8 | tee -a "$log"
     ;;
 esac
