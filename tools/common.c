@@ -19,15 +19,20 @@ const char ces_tool_builder_help[] =
     "  (no schedule at all: the built-in 4-rank alltoall)\n"
     "Builder options (for a collective):\n"
     "  --ranks N          ranks (default 4)\n"
-    "  --bytes B          bytes per rank, suffixes K M G (default 1024); alltoall: the\n"
-    "                     whole send buffer, B/N per peer; allgather: each rank's part\n"
+    "  --bytes B          bytes per rank, suffixes K M G (default 1024):\n"
+    "                     alltoall: send and recv of B, B/N per peer; allgather, gather:\n"
+    "                     send B, recv N*B; scatter: send N*B, recv B; broadcast: B;\n"
+    "                     sendrecv: B per message; barrier: no data\n"
     "  --iterations K     iterations (default 1)\n"
     "  --sync P           sync protocol: mono (default, eager only), nccl, credit\n"
     "  --graph            one graph phase replayed K times instead of K eager iterations\n"
     "  --root R           root rank of gather, scatter, broadcast (default 0)\n"
     "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default the pipeline 0:1,1:2,...)\n"
     "  --chunks C         sendrecv chunks per message (default 4)\n"
-    "  --slots S          sendrecv staging slots in flight (default 2)\n";
+    "  --slots S          sendrecv staging slots in flight (default 2)\n"
+    "  --variant V        alltoall, allgather: plain (default), overlap (the local chunk\n"
+    "                     on stream s1 beside the peer batch), early (the local chunk\n"
+    "                     while the ready flags travel)\n";
 
 int ces_tool_fail(const char *fmt, ...)
 {
@@ -134,7 +139,7 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     }
     if (strcmp(o, "--ranks") != 0 && strcmp(o, "--bytes") != 0 && strcmp(o, "--iterations") != 0 &&
         strcmp(o, "--sync") != 0 && strcmp(o, "--root") != 0 && strcmp(o, "--pairs") != 0 &&
-        strcmp(o, "--chunks") != 0 && strcmp(o, "--slots") != 0)
+        strcmp(o, "--chunks") != 0 && strcmp(o, "--slots") != 0 && strcmp(o, "--variant") != 0)
         return 0;
     if (v == NULL) {
         ces_tool_fail("%s expects a value", o);
@@ -158,7 +163,16 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
         rc = parse_u32(o, v, 0, CES_MAX_RANKS - 1, &p->root);
     else if (strcmp(o, "--pairs") == 0)
         rc = parse_pairs(p, v);
-    else if (strcmp(o, "--chunks") == 0)
+    else if (strcmp(o, "--variant") == 0) {
+        if (strcmp(v, "plain") == 0)
+            p->flags = 0;
+        else if (strcmp(v, "overlap") == 0)
+            p->flags = CES_COLL_F_OVERLAP;
+        else if (strcmp(v, "early") == 0)
+            p->flags = CES_COLL_F_EARLY;
+        else
+            rc = ces_tool_fail("--variant expects plain, overlap or early, not '%s'", v);
+    } else if (strcmp(o, "--chunks") == 0)
         rc = parse_u32(o, v, 1, 1u << 20, &p->chunks);
     else
         rc = parse_u32(o, v, 1, 1u << 20, &p->slots);

@@ -27,7 +27,7 @@ int ces_cmd_predict(int argc, char **argv);  /* tools/predict.c: `check --predic
  * unless it is an option, is the input: a .ces path ("-" = stdin) or a
  * collective name; builder options anywhere in argv apply to a collective:
  *   --ranks N --bytes B --iterations K --sync nccl|mono|credit --graph
- *   --root R --pairs a:b,c:d --chunks C --slots S
+ *   --root R --pairs a:b,c:d --chunks C --slots S --variant plain|overlap|early
  * (defaults: 4 ranks, 1024 bytes, 1 iteration, mono, eager).  What it used is
  * removed from argv: on return argv[0..*rest) are the remaining arguments in
  * their order, for the subcommand to parse.  With no input at all, the

@@ -52,6 +52,15 @@ static void test_load_collective(void **state)
     assert_non_null(p);
     ces_prog_destroy(p);
     ces_graph_destroy(g);
+    {
+        char b0[] = "allgather", b1[] = "--variant", b2[] = "overlap";
+        char *bargv[] = {b0, b1, b2};
+
+        assert_int_equal(ces_tool_load(ctx, 3, bargv, &rest, &g, NULL), CES_EXIT_OK);
+        assert_int_equal(rest, 0);
+        assert_int_equal(ces_graph_streams(g), 2);
+    }
+    ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -66,6 +75,8 @@ static void test_load_errors(void **state)
     char *bargv[] = {b0, b1, b2};
     char c0[] = "alltoall", c1[] = "--bytes";
     char *cargv[] = {c0, c1};
+    char v0[] = "alltoall", v1[] = "--variant", v2[] = "fastest";
+    char *vargv[] = {v0, v1, v2};
     char d0[] = CES_FIXTURES "/no-such-file.ces";
     char *dargv[] = {d0};
     int rest;
@@ -75,6 +86,7 @@ static void test_load_errors(void **state)
     assert_null(g);
     assert_int_equal(ces_tool_load(ctx, 3, bargv, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_int_equal(ces_tool_load(ctx, 2, cargv, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load(ctx, 3, vargv, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_int_equal(ces_tool_load(ctx, 1, dargv, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_null(g);
     ces_test_ctx_end(ctx, &st);
