@@ -291,6 +291,7 @@ static void team_free(struct ces_team *t)
     if (t->multi)
         ces_boot_close(ctx, &t->boot);
     pthread_mutex_destroy(&t->lock);
+    ces_free(ctx, t->group);
     ces_free(ctx, t->comms);
     ces_free(ctx, t);
 }

@@ -960,6 +960,19 @@ int ces_barrier(struct ces_comm *c, ces_stream_t stream)
 
 /* --- point to point in a group --------------------------------------------- */
 
+/* One declared send or receive, as exchanged between the ranks. */
+struct p2p_desc {
+    uint32_t peer;
+    uint32_t send;  /* 1 send, 0 receive */
+    uint64_t off;   /* offset of the buffer within the stride */
+    uint64_t bytes;
+};
+
+/* What every rank declared: [rank][0].bytes = count, [rank][1..] = entries. */
+struct p2p_table {
+    struct p2p_desc d[CES_MAX_RANKS > 8 ? 8 : CES_MAX_RANKS][CES_MAX_PAIRS + 1];
+};
+
 int ces_group_start(struct ces_comm *c)
 {
     if (c == NULL)
@@ -973,15 +986,30 @@ int ces_group_start(struct ces_comm *c)
 
 static int group_add(struct ces_comm *c, int send, void *buf, size_t bytes, uint32_t peer)
 {
+    const char *what = send ? "ces_send" : "ces_recv";
+    uint64_t off = 0;
+    int rc;
+
     if (c == NULL)
         return CES_ERR_INVALID;
     if (!c->in_group)
-        return ces_ctx_error(c->ctx, CES_ERR_INVALID,
-                             "%s outside ces_group_start/ces_group_end", send ? "ces_send" : "ces_recv");
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "%s outside ces_group_start/ces_group_end",
+                             what);
     if (peer >= c->size || peer == c->rank)
         return ces_ctx_error(c->ctx, CES_ERR_INVALID,
-                             "%s: peer %" PRIu32 " must be another rank of 0..%" PRIu32,
-                             send ? "ces_send" : "ces_recv", peer, c->size - 1);
+                             "%s: peer %" PRIu32 " must be another rank of 0..%" PRIu32, what, peer,
+                             c->size - 1);
+    if (bytes == 0)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "%s: bytes must be at least 1", what);
+    rc = bind_buffer(c, what, send ? "buf" : "buf", buf, bytes, &off);
+    if (rc != CES_OK)
+        return rc;
+    for (uint32_t i = 0; i < c->ngroup; i++)
+        if (c->group[i].peer == peer && c->group[i].send == send)
+            return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                                 "%s: a group holds one %s per peer; rank %" PRIu32
+                                 " already has one with rank %" PRIu32,
+                                 what, send ? "send" : "receive", c->rank, peer);
     if (c->ngroup >= CES_MAX_PAIRS)
         return ces_ctx_error(c->ctx, CES_ERR_LIMIT, "at most %u sends and receives per group",
                              CES_MAX_PAIRS);
@@ -989,6 +1017,7 @@ static int group_add(struct ces_comm *c, int send, void *buf, size_t bytes, uint
     c->group[c->ngroup].send = send;
     c->group[c->ngroup].buf = buf;
     c->group[c->ngroup].bytes = bytes;
+    c->group[c->ngroup].off = off;
     c->ngroup++;
     return CES_OK;
 }
@@ -1003,15 +1032,244 @@ int ces_recv(struct ces_comm *c, void *buf, size_t bytes, uint32_t peer)
     return group_add(c, 0, buf, bytes, peer);
 }
 
+static void group_export(const struct ces_comm *c, struct p2p_desc *row)
+{
+    memset(row, 0, sizeof(*row) * (CES_MAX_PAIRS + 1));
+    row[0].bytes = c->ngroup;
+    for (uint32_t i = 0; i < c->ngroup; i++) {
+        row[i + 1].peer = c->group[i].peer;
+        row[i + 1].send = (uint32_t)c->group[i].send;
+        row[i + 1].off = c->group[i].off;
+        row[i + 1].bytes = c->group[i].bytes;
+    }
+}
+
+static const struct p2p_desc *group_find(const struct p2p_table *t, uint32_t rank, uint32_t peer,
+                                         uint32_t send)
+{
+    for (uint64_t i = 1; i <= t->d[rank][0].bytes; i++)
+        if (t->d[rank][i].peer == peer && t->d[rank][i].send == send)
+            return &t->d[rank][i];
+    return NULL;
+}
+
+/* Checks that every send has its receive (same size) and builds the group's
+ * graph over one buffer `mem` that spans the stride, so that any symmetric
+ * offsets can be named.  Per rank: post every receive (write posted), wait
+ * until every receiver posted, one batch of copies, announce them (write done,
+ * a later stream op than the batch), wait for every incoming message.  No
+ * wait depends on a later op of another rank, so no order of the declared
+ * sends and receives can deadlock. */
+static int group_graph(struct ces_comm *c, const struct p2p_table *t, uint64_t k,
+                       struct ces_graph **out)
+{
+    struct ces_graph *g = NULL;
+    uint32_t n = c->size, mem, posted, done;
+    int rc;
+
+    *out = NULL;
+    for (uint32_t r = 0; r < n; r++) {
+        for (uint64_t i = 1; i <= t->d[r][0].bytes; i++) {
+            const struct p2p_desc *e = &t->d[r][i];
+            const struct p2p_desc *m = group_find(t, e->peer, r, !e->send);
+
+            if (m == NULL || m->bytes != e->bytes)
+                return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                                     "ces_group_end: rank %" PRIu32 " %s %" PRIu64
+                                     " bytes %s rank %" PRIu32 ", which %s",
+                                     r, e->send ? "sends" : "receives", e->bytes,
+                                     e->send ? "to" : "from", e->peer,
+                                     m == NULL ? (e->send ? "posted no matching receive"
+                                                          : "posted no matching send")
+                                               : "declared another size");
+        }
+    }
+    rc = ces_graph_create(c->ctx, n, 1, &g);
+    if (rc == CES_OK)
+        rc = ces_graph_add_buffer(g, "mem", c->team->stride, &mem);
+    if (rc == CES_OK)
+        rc = ces_graph_add_signal(g, "posted", CES_U64, n, &posted);
+    if (rc == CES_OK)
+        rc = ces_graph_add_signal(g, "done", CES_U64, n, &done);
+    if (rc == CES_OK)
+        rc = ces_graph_add_block(g, CES_PHASE_EAGER, 1);
+    for (uint32_t r = 0; r < n && rc == CES_OK; r++) {
+        const struct p2p_desc *row = t->d[r];
+        uint64_t cnt = row[0].bytes, nsend = 0;
+
+        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+            struct ces_op op = {.kind = CES_OP_WRITE, .slot = {posted, row[i].peer, r}, .value = k};
+
+            if (!row[i].send)
+                rc = ces_graph_add_op(g, r, &op);
+        }
+        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+            struct ces_op op = {.kind = CES_OP_WAIT, .slot = {posted, r, row[i].peer}, .value = k};
+
+            if (row[i].send) {
+                rc = ces_graph_add_op(g, r, &op);
+                nsend++;
+            }
+        }
+        if (nsend > 1 && rc == CES_OK) {
+            struct ces_op op = {.kind = CES_OP_BATCH};
+
+            rc = ces_graph_add_op(g, r, &op);
+        }
+        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+            const struct p2p_desc *m = group_find(t, row[i].peer, r, 0);
+            struct ces_op op = {.kind = CES_OP_COPY};
+
+            if (!row[i].send)
+                continue;
+            op.a = (struct ces_region){mem, r, row[i].off, row[i].off + row[i].bytes};
+            op.b = (struct ces_region){mem, row[i].peer, m->off, m->off + m->bytes};
+            rc = ces_graph_add_op(g, r, &op);
+        }
+        if (nsend > 1 && rc == CES_OK) {
+            struct ces_op op = {.kind = CES_OP_END};
+
+            rc = ces_graph_add_op(g, r, &op);
+        }
+        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+            struct ces_op op = {.kind = CES_OP_WRITE, .slot = {done, row[i].peer, r}, .value = k};
+
+            if (row[i].send)
+                rc = ces_graph_add_op(g, r, &op);
+        }
+        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+            struct ces_op op = {.kind = CES_OP_WAIT, .slot = {done, r, row[i].peer}, .value = k};
+
+            if (!row[i].send)
+                rc = ces_graph_add_op(g, r, &op);
+        }
+    }
+    if (rc == CES_OK)
+        rc = ces_graph_validate(g, NULL);
+    if (rc != CES_OK) {
+        ces_graph_destroy(g);
+        return rc;
+    }
+    *out = g;
+    return CES_OK;
+}
+
+/* Lowers and issues this rank's part of the group on its stream. */
+static int group_issue(struct ces_comm *c, const struct p2p_table *t, CUstream stream)
+{
+    struct ces_graph *g = NULL;
+    struct ces_cuda_plan *plan = NULL;
+    uint64_t buf_off[1] = {0}, sig_off[2];
+    uint64_t k = c->p2p_calls + 1;
+    struct issue is;
+    char key[32];
+    int rc;
+
+    rc = ces_cuda_use(c);
+    if (rc == CES_OK)
+        rc = group_graph(c, t, k, &g);
+    /* Counted only once the group is valid: every rank refuses an invalid
+     * group alike, so the counters stay equal. */
+    if (rc == CES_OK)
+        c->p2p_calls = k;
+    if (rc == CES_OK)
+        rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps,
+                            c->progress_dev != 0 ? CES_LOWER_PROGRESS : 0u, &plan);
+    snprintf(key, sizeof(key), "posted:u64x%" PRIu32, c->size);
+    if (rc == CES_OK)
+        rc = signal_off(c, "p2p", key, 8u * c->size, &sig_off[0]);
+    snprintf(key, sizeof(key), "done:u64x%" PRIu32, c->size);
+    if (rc == CES_OK)
+        rc = signal_off(c, "p2p", key, 8u * c->size, &sig_off[1]);
+    if (rc == CES_OK) {
+        if (k == 1)
+            dump_graph(c, g, "sendrecv-group-1");
+        memset(&is, 0, sizeof(is));
+        is.c = c;
+        is.g = g;
+        is.blk = &plan->blocks[0];
+        is.buf_off = buf_off;
+        is.sig_off = sig_off;
+        is.streams = &stream;
+        is.watch = 1;
+        is.what = "group";
+        is.call = k;
+        is.iter = k;
+        rc = issue_block(&is);
+    }
+    ces_cuda_plan_destroy(plan);
+    ces_graph_destroy(g);
+    return rc;
+}
+
 int ces_group_end(struct ces_comm *c, ces_stream_t stream)
 {
-    (void)stream;
+    struct ces_team *t;
+    struct p2p_table *tab = NULL;
+    int rc, capturing = 0;
+
     if (c == NULL)
         return CES_ERR_INVALID;
     if (!c->in_group)
         return ces_ctx_error(c->ctx, CES_ERR_INVALID, "ces_group_end without ces_group_start");
     c->in_group = 0;
+    t = c->team;
+    rc = ces_comm_check(c);
+    if (rc == CES_OK && c->size > 8)
+        rc = ces_ctx_error(c->ctx, CES_ERR_UNSUPPORTED,
+                           "ces_group_end: groups are supported up to 8 ranks");
+    if (rc == CES_OK)
+        rc = ces_cuda_use(c);
+    if (rc == CES_OK)
+        rc = is_capturing(c, (CUstream)stream, &capturing);
+    if (rc == CES_OK && capturing)
+        rc = ces_ctx_error(c->ctx, CES_ERR_UNSUPPORTED,
+                           "ces_group_end: a group under stream capture is not supported; capture "
+                           "ces_launch of the sendrecv builder's credit graph instead");
+    if (rc != CES_OK)
+        goto out;
+    if (t->multi) {
+        struct p2p_desc row[CES_MAX_PAIRS + 1];
+
+        tab = ces_malloc(c->ctx, sizeof(*tab));
+        if (tab == NULL) {
+            rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory in ces_group_end");
+            goto out;
+        }
+        memset(tab, 0, sizeof(*tab));
+        group_export(c, row);
+        rc = ces_boot_allgather(c->ctx, &t->boot, row, sizeof(row), -1, tab->d, NULL);
+        if (rc == CES_OK)
+            rc = group_issue(c, tab, (CUstream)stream);
+        goto out;
+    }
+    /* One process: collect every rank's declarations; the last to arrive
+     * issues the group on every rank's stream. */
+    pthread_mutex_lock(&t->lock);
+    if (t->group == NULL) {
+        t->group = ces_malloc(c->ctx, sizeof(*t->group));
+        if (t->group != NULL)
+            memset(t->group, 0, sizeof(*t->group));
+    }
+    if (t->group == NULL) {
+        pthread_mutex_unlock(&t->lock);
+        rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory in ces_group_end");
+        goto out;
+    }
+    group_export(c, t->group->d[c->rank]);
+    t->group_streams[c->rank] = (CUstream)stream;
+    t->group_arrived |= 1u << c->rank;
+    if (t->group_arrived == (1u << t->nlocal) - 1u) {
+        t->group_arrived = 0;
+        for (uint32_t i = 0; i < t->nlocal && rc == CES_OK; i++)
+            rc = group_issue(t->comms[i], t->group, t->group_streams[i]);
+        if (rc != CES_OK && ces_ctx_last_error(c->ctx)[0] == '\0')
+            rc = ces_ctx_error(c->ctx, rc, "ces_group_end failed on another rank");
+        ces_cuda_use(c);
+    }
+    pthread_mutex_unlock(&t->lock);
+out:
+    ces_free(c->ctx, tab);
     c->ngroup = 0;
-    return ces_ctx_error(c->ctx, CES_ERR_UNSUPPORTED,
-                         "ces_group_end: point-to-point groups are not implemented yet");
+    return rc;
 }

@@ -101,6 +101,11 @@ struct ces_team {
     int page_registered;
     uint32_t timeout_ms;
     pthread_mutex_t lock;
+    /* ces_group_end in one process: declarations collected until every
+     * local rank has arrived (struct p2p_table of exec.c). */
+    struct p2p_table *group;
+    uint32_t group_arrived;     /* bit per local rank */
+    CUstream group_streams[8];
 };
 
 /* --- communicator ----------------------------------------------------------- */
@@ -140,6 +145,7 @@ struct ces_signal_rec {
 };
 
 struct ces_coll_cache; /* exec.c */
+struct p2p_table;      /* exec.c */
 
 struct ces_comm {
     struct ces_ctx *ctx;
@@ -166,7 +172,8 @@ struct ces_comm {
     /* group */
     int in_group;
     uint32_t ngroup;
-    struct { uint32_t peer; int send; void *buf; uint64_t bytes; } group[CES_MAX_PAIRS];
+    struct { uint32_t peer; int send; void *buf; uint64_t bytes, off; } group[CES_MAX_PAIRS];
+    uint64_t p2p_calls;         /* groups issued */
     /* watchdog */
     pthread_mutex_t wd_lock;
     pthread_cond_t wd_cond;

@@ -7,7 +7,8 @@
  *   big     every collective at 256 MiB per rank;
  *   iters   1,000 back-to-back alltoalls, every iteration's bytes checked;
  *   graph   100 replays of a captured alltoall and allgather, each checked;
- *   launch  ces_launch of the builders' own graphs (eager mono, graph credit).
+ *   launch  ces_launch of the builders' own graphs (eager mono, graph credit);
+ *   p2p     ces_send/ces_recv groups in a ring, and an unmatched send refused.
  * forked: one process per GPU (ces_comm_init over a bootstrap socket);
  * single: one process drives every GPU (ces_comm_init_all).
  * Exits 77 when no GPU (or fewer than 2) is present.
@@ -412,8 +413,87 @@ static int part_launch(struct rk *rks, uint32_t m, uint32_t n)
            launch_one(rks, m, n, CES_COLL_BROADCAST, CES_PROTO_NCCL, CES_PHASE_EAGER, 2);
 }
 
+/* Point to point in groups: a ring (rank r sends to r+1 and receives from
+ * r-1), 50 back-to-back groups with fresh bytes, each checked; then a send
+ * without its receive is refused on every rank. */
+static int part_p2p(struct rk *rks, uint32_t m, uint32_t n)
+{
+    const uint32_t K = 50;
+    const uint64_t B = (1u << 20) + 3;
+    void *send[MAXR], *recv[MAXR];
+    uint8_t *hs[MAXR], *hr[MAXR];
+    int rc = CES_OK;
+
+    for (uint32_t i = 0; i < m; i++) {
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, B, &send[i]));
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, B, &recv[i]));
+        if (use(&rks[i]))
+            return 1;
+        CKRT("host", cudaMallocHost((void **)&hs[i], B * K));
+        CKRT("host", cudaMallocHost((void **)&hr[i], B * K));
+        for (uint32_t k = 0; k < K; k++)
+            gpu_fill(hs[i] + k * B, B, rks[i].rank, 0, 0, k);
+    }
+    for (uint32_t k = 0; k < K; k++) {
+        for (uint32_t i = 0; i < m; i++) {
+            struct rk *r = &rks[i];
+
+            if (use(r))
+                return 1;
+            CKRT("h2d", cudaMemcpyAsync(send[i], hs[i] + k * B, B, cudaMemcpyHostToDevice, r->s));
+            CK(r, "ces_group_start", ces_group_start(r->c));
+            CK(r, "ces_send", ces_send(r->c, send[i], B, (r->rank + 1) % n));
+            CK(r, "ces_recv", ces_recv(r->c, recv[i], B, (r->rank + n - 1) % n));
+            CK(r, "ces_group_end", ces_group_end(r->c, r->s));
+            CKRT("d2h", cudaMemcpyAsync(hr[i] + k * B, recv[i], B, cudaMemcpyDeviceToHost, r->s));
+        }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        CKRT("sync", cudaStreamSynchronize(rks[i].s));
+        CK(&rks[i], "status", ces_comm_status(rks[i].c));
+        for (uint32_t k = 0; k < K; k++) {
+            char what[64];
+
+            snprintf(what, sizeof(what), "group %u: rank %u from %u", k, rks[i].rank,
+                     (rks[i].rank + n - 1) % n);
+            if (gpu_expect(what, hr[i] + k * B, B, (rks[i].rank + n - 1) % n, 0, 0, k))
+                return 1;
+        }
+    }
+    /* Rank 0 sends to rank 1, which posts nothing: refused everywhere. */
+    for (uint32_t i = 0; i < m; i++) {
+        struct rk *r = &rks[i];
+
+        CK(r, "ces_group_start", ces_group_start(r->c));
+        if (r->rank == 0)
+            CK(r, "ces_send", ces_send(r->c, send[i], B, 1));
+        rc = ces_group_end(r->c, r->s);
+        if (rc != CES_OK && (rc != CES_ERR_INVALID ||
+                             strstr(ces_ctx_last_error(r->ctx),
+                                    "rank 0 sends 1048579 bytes to rank 1, which posted no "
+                                    "matching receive") == NULL))
+            return gpu_fail(r->ctx, "unmatched send: wrong error", rc);
+    }
+    if (rc != CES_ERR_INVALID)
+        return gpu_fail(rks[m - 1].ctx, "an unmatched send was accepted", rc);
+    for (uint32_t i = 0; i < m; i++) {
+        cudaFreeHost(hs[i]);
+        cudaFreeHost(hr[i]);
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, send[i]));
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, recv[i]));
+    }
+    if (rks[0].rank == 0)
+        printf("ok   %u ring groups of ces_send/ces_recv of %" PRIu64 " B, each checked; an "
+               "unmatched send refused\n", K, B);
+    return 0;
+}
+
 static int run_part(const char *part, struct rk *rks, uint32_t m, uint32_t n)
 {
+    if (strcmp(part, "p2p") == 0)
+        return part_p2p(rks, m, n);
     if (strcmp(part, "coll") == 0)
         return part_coll(rks, m, n, 0);
     if (strcmp(part, "big") == 0)
@@ -438,9 +518,11 @@ static int rank_main(uint32_t rank, uint32_t nforked, const char *path, void *ar
 
     (void)nforked;
     memset(rks, 0, sizeof(rks));
-    for (uint32_t i = 0; i < m; i++)
-        if (ces_ctx_create(NULL, &rks[i].ctx) != CES_OK)
-            return 1;
+    /* The communicators of one process share the context given at init. */
+    if (ces_ctx_create(NULL, &rks[0].ctx) != CES_OK)
+        return 1;
+    for (uint32_t i = 1; i < m; i++)
+        rks[i].ctx = rks[0].ctx;
     if (job->single)
         rc = ces_comm_init_all(rks[0].ctx, n, NULL, comms);
     else
@@ -460,8 +542,6 @@ static int rank_main(uint32_t rank, uint32_t nforked, const char *path, void *ar
         cudaStreamDestroy(rks[i].s);
         if (ces_comm_destroy(rks[i].c) != CES_OK && !bad)
             bad = gpu_fail(rks[0].ctx, "ces_comm_destroy", -1);
-        if (i > 0)
-            ces_ctx_destroy(rks[i].ctx);
     }
     ces_ctx_destroy(rks[0].ctx);
     return bad;

@@ -36,6 +36,56 @@ struct fjob {
     uint64_t timeout_ms;
 };
 
+/* A counting allocator: a failed communicator must free everything. */
+struct counting {
+    long live;
+};
+
+static void *count_malloc(void *ud, size_t n)
+{
+    void *p = malloc(n);
+
+    if (p != NULL)
+        ((struct counting *)ud)->live++;
+    return p;
+}
+
+static void *count_realloc(void *ud, void *p, size_t n)
+{
+    void *q = realloc(p, n);
+
+    if (q != NULL && p == NULL)
+        ((struct counting *)ud)->live++;
+    return q;
+}
+
+static void count_free(void *ud, void *p)
+{
+    if (p != NULL) {
+        ((struct counting *)ud)->live--;
+        free(p);
+    }
+}
+
+static int ctx_counting(struct counting *cnt, struct ces_ctx **ctx)
+{
+    struct ces_alloc h = {count_malloc, count_realloc, count_free, cnt};
+
+    cnt->live = 0;
+    return ces_ctx_create(&h, ctx);
+}
+
+static int leak_check(const struct counting *cnt)
+{
+    if (cnt->live != 0) {
+        printf("FAIL: %ld blocks still allocated after destroying the failed communicator\n",
+               cnt->live);
+        return 1;
+    }
+    printf("ok   no block left after destroying the failed communicator\n");
+    return 0;
+}
+
 #define CKR(ctx, what, expr)                                                                 \
     do {                                                                                     \
         int rc_ = (expr);                                                                    \
@@ -86,9 +136,11 @@ static int kill_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     void *a, *b;
     int bad = 0;
 
+    struct counting cnt;
+
     if (rank == 0 && freopen(job->log, "w", stderr) == NULL)
         return 1;
-    ces_ctx_create(NULL, &ctx);
+    ctx_counting(&cnt, &ctx);
     CKR(ctx, "init", ces_comm_init(ctx, rank, n, (int)rank, path, &c));
     cudaSetDevice((int)rank);
     cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
@@ -131,6 +183,8 @@ static int kill_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     if (ces_comm_destroy(c) != CES_OK)
         printf("note: destroy reported: %s\n", ces_ctx_last_error(ctx));
     ces_ctx_destroy(ctx);
+    if (rank == 0)
+        bad |= leak_check(&cnt);
     return bad;
 }
 
@@ -156,10 +210,11 @@ static int missing_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     cudaStream_t s;
     void *a, *b;
     int bad = 0, abort_mode = strcmp(job->part, "abort") == 0;
+    struct counting cnt;
 
     if (rank == 0 && freopen(job->log, "w", stderr) == NULL)
         return 1;
-    ces_ctx_create(NULL, &ctx);
+    ctx_counting(&cnt, &ctx);
     CKR(ctx, "parse", ces_prog_parse(ctx, missing_ces, sizeof(missing_ces) - 1, "missing.ces", &prog));
     CKR(ctx, "expand", ces_prog_expand(ctx, prog, &g));
     CKR(ctx, "init", ces_comm_init(ctx, rank, n, (int)rank, path, &c));
@@ -204,6 +259,8 @@ static int missing_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     ces_graph_destroy(g);
     ces_prog_destroy(prog);
     ces_ctx_destroy(ctx);
+    if (rank == 0)
+        bad |= leak_check(&cnt);
     return bad;
 }
 
