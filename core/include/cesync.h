@@ -948,12 +948,15 @@ CES_API int ces_broadcast(struct ces_comm *comm, const void *send, void *recv, s
 CES_API int ces_barrier(struct ces_comm *comm, ces_stream_t stream);
 
 /* Point to point in a group: between ces_group_start and ces_group_end a rank
- * declares its sends and receives (at most CES_MAX_PAIRS in the whole group,
- * one message per ordered pair, all of the same size); ces_group_end
- * enqueues them on `stream`.  In multi-process mode ces_group_end exchanges
- * the declared pairs with the peers over the bootstrap (a host round trip).
- * With ces_comm_init_all, call ces_group_end for every communicator; the
- * work is enqueued when the last one calls it. */
+ * declares its sends and receives (symmetric buffers at any offsets, at most
+ * one send and one receive per peer, CES_MAX_PAIRS per rank); ces_group_end
+ * enqueues them on `stream`.  Every send needs the matching receive of the
+ * same size (else CES_ERR_INVALID on every rank, nothing enqueued).  In
+ * multi-process mode ces_group_end exchanges the declarations with the peers
+ * over the bootstrap (a host round trip).  With ces_comm_init_all, call
+ * ces_group_end for every communicator; the work is enqueued when the last
+ * one calls it.  Eager only (CES_ERR_UNSUPPORTED under stream capture), up to
+ * 8 ranks. */
 CES_API int ces_group_start(struct ces_comm *comm);
 CES_API int ces_send(struct ces_comm *comm, const void *buf, size_t bytes, uint32_t peer);
 CES_API int ces_recv(struct ces_comm *comm, void *buf, size_t bytes, uint32_t peer);
