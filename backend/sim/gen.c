@@ -470,7 +470,7 @@ static int gen_build(struct ces_ctx *ctx, struct gen *gn, struct ces_graph **out
         for (uint32_t r = 0; r < gn->ranks && rc == CES_OK; r++) {
             for (uint32_t k = 0; k < gn->phases[p].nsteps && rc == CES_OK; k++) {
                 const struct gen_step *st = &gn->phases[p].steps[k];
-                char name[8];
+                char name[16];
 
                 if (st->kind != GS_PUSH || st->dst != r || st->cstream == st->wstream)
                     continue;
