@@ -133,7 +133,8 @@ static void note(struct search *S, int d)
         S->best[d].len = 0;
         S->rc = ces_vec_reserve(S->ctx, &S->best[d], sizeof(uint32_t), S->trace.len);
         if (S->rc == CES_OK) {
-            memcpy(S->best[d].data, S->trace.data, S->trace.len * sizeof(uint32_t));
+            if (S->trace.len > 0) /* an empty trace may have no storage yet */
+                memcpy(S->best[d].data, S->trace.data, S->trace.len * sizeof(uint32_t));
             S->best[d].len = S->trace.len;
             S->have[d] = true;
         }
