@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages cesync needs when they are missing, then
-# configures and builds into build/ (warnings are errors).  Sourced by
-# scripts/test.sh and scripts/demo.sh; extra CMake options in CES_CMAKE_ARGS.
+# configures and builds (warnings are errors) into build/, or into
+# build-asan/ with AddressSanitizer and UndefinedBehaviorSanitizer when
+# CES_SANITIZE=1.  Run by scripts/test.sh and scripts/demo.sh; extra CMake
+# options in CES_CMAKE_ARGS.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -20,6 +22,9 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+dir=build
+san=OFF
+if [ "${CES_SANITIZE:-0}" = 1 ]; then dir=build-asan; san=ON; fi
 # shellcheck disable=SC2086
-cmake -S . -B build -G Ninja -DCES_WERROR=ON ${CES_CMAKE_ARGS:-} >/dev/null
-cmake --build build -j "$(nproc)"
+cmake -S . -B "$dir" -G Ninja -DCES_WERROR=ON -DCES_SANITIZE=$san ${CES_CMAKE_ARGS:-} >/dev/null
+cmake --build "$dir" -j "$(nproc)"

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The test command: set-up (packages, configure, build with -Werror), then
 # every test.  GPU tests (label gpu) report "skipped" where no GPU exists.
+# CES_SANITIZE=1 builds and tests under ASan + UBSan in build-asan/.
+# Arguments go to ctest (e.g. -L gpu, -R parse).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
+dir=build
+[ "${CES_SANITIZE:-0}" = 1 ] && dir=build-asan
+ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" "$@"
