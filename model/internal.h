@@ -31,6 +31,7 @@
     X(signal_hop_us, "us")                                                     \
     X(signal_local_us, "us")                                                   \
     X(event_us, "us")                                                          \
+    X(switch_us, "us")                                                         \
     X(host_call_us, "us")                                                      \
     X(graph_launch_us, "us")
 

@@ -50,6 +50,11 @@ static const struct ces_model ces_model_kinds_[] = {
         .signal_local_us = 1.0,
         /* cudaEventRecord -> cudaStreamWaitEvent between streams of one GPU (estimate). */
         .event_us = 2.0,
+        /* A stream that goes from copy-engine work to a memop batch or back
+         * pays this.  0: the calibrated per-copy and memop costs already hold
+         * it for the plain and overlap schedules; no single value also fits
+         * the `early` variant (docs/PERFORMANCE.md, "Cost model"). */
+        .switch_us = 0.0,
         /* Host cost of one enqueue call (memop batch, copy batch, event; estimate). */
         .host_call_us = 2.0,
         /* Host cost of one cudaGraphLaunch (estimate). */

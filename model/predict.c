@@ -36,6 +36,7 @@ struct inst {
     uint8_t group_first; /* first op of a memop batch */
     uint8_t begun;       /* the stream has reached it */
     uint8_t paid;        /* its fixed cost has been paid */
+    uint8_t switched;    /* its engine-switch cost has been paid */
     uint8_t done;
     uint8_t cat;
     int64_t match;  /* await: its record instance; -1 */
@@ -56,6 +57,7 @@ struct pstream {
     size_t batch;        /* instance of the open BATCH (S_WAIT_COPIES) */
     size_t end_inst;     /* instance of its END */
     uint32_t copies_left;
+    int last_engine; /* 0 none yet, 1 copies, 2 memops: what the stream ran last */
 };
 
 struct flight {
@@ -449,6 +451,20 @@ static int blocked_error(struct psim *s)
     return ces_ctx_error(s->ctx, CES_ERR_INTERNAL, "predict: no stream can move");
 }
 
+/* A stream changing between copy work (engine 1) and memops (engine 2)
+ * pays switch_us once, before the op.  Returns 1 if it went busy. */
+static int engine_switch(struct psim *s, struct pstream *ps, struct inst *in, int engine)
+{
+    int prev = ps->last_engine;
+
+    ps->last_engine = engine;
+    if (prev == 0 || prev == engine || in->switched || s->m->switch_us <= 0.0)
+        return 0;
+    in->switched = 1;
+    busy(ps, s->t + s->m->switch_us);
+    return 1;
+}
+
 /* Runs stream k as far as it can at the current time.  Returns 1 if it
  * changed state, 0 if not, negative on error. */
 static int step(struct psim *s, size_t k)
@@ -480,6 +496,8 @@ static int step(struct psim *s, size_t k)
     case CES_OP_WAIT:
     case CES_OP_FENCE:
     case CES_OP_FLUSH:
+        if (in->group_first && !in->switched && engine_switch(s, ps, in, 2))
+            return 1;
         if (in->group_first && !in->paid && s->m->memop_batch_us > 0.0) {
             in->paid = 1;
             busy(ps, s->t + s->m->memop_batch_us);
@@ -502,6 +520,8 @@ static int step(struct psim *s, size_t k)
             advance(s, ps, id);
             return 1;
         }
+        if (!in->switched && engine_switch(s, ps, in, 1))
+            return 1;
         if (!in->paid && s->m->copy_batch_us > 0.0) {
             in->paid = 1;
             busy(ps, s->t + s->m->copy_batch_us);
@@ -537,6 +557,8 @@ static int step(struct psim *s, size_t k)
         return 1;
     case CES_OP_COPY:
         in->cat = CAT_COPY;
+        if (!in->switched && engine_switch(s, ps, in, 1))
+            return 1;
         rc = start_copy(s, k, id);
         if (rc != CES_OK)
             return rc;

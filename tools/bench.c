@@ -667,6 +667,8 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
                 if (!ces_bench_has(gb, impl))
                     continue;
             }
+            if (getenv("CES_BENCH_TRACE") != NULL)
+                fprintf(stderr, "# running %s at %s\n", name, sz);
             rc = ces_bench_run(gb, impl, var, B->sizes[i], B->iters, B->warmup,
                                B->graph && impl != CES_BI_RAW, &s);
             fflush(stdout);
@@ -726,6 +728,9 @@ int ces_cmd_bench(int argc, char **argv)
             fputs(bench_usage, stdout);
             return CES_EXIT_OK;
         }
+    /* one line at a time, so a run cut short by a timeout still shows
+     * how far it got */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     B = calloc(1, sizeof(*B));
     if (B == NULL || ces_ctx_create(NULL, &ctx) != CES_OK) {
         free(B);

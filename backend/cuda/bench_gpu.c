@@ -1147,7 +1147,8 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
     uint64_t mib = UINT64_C(1) << 20;
     void *peer = ces_mem_peer(b->comms[0], b->recv[0], 1);
     void *flags0 = NULL, *flags1 = NULL;
-    double t_big, t_mib, t_local, t_small, t_ser, t_par, hop = 0.0, t0;
+    double t_big = 0.0, t_mib = 0.0, t_local = 0.0, t_small = 0.0, t_ser = 0.0, t_par = 0.0;
+    double hop = 0.0, t0;
     int rc, engines = 0;
     const uint32_t k = 100;
 

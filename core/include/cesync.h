@@ -771,6 +771,7 @@ struct ces_model {
     double signal_hop_us;   /* a flag write seen by a wait on another GPU */
     double signal_local_us; /* a flag write seen by a wait on the same GPU */
     double event_us;        /* record -> await between two streams of a GPU */
+    double switch_us;       /* a stream going from copies to memops or back */
     double host_call_us;    /* host time of one enqueue call (eager) */
     double graph_launch_us; /* host time of one graph replay launch */
 };

@@ -348,6 +348,25 @@ static void test_memop_batches(void **state)
     fx_end(&f);
 }
 
+static void test_engine_switch(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.switch_us = 1.0;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));            /* memop batch 0.5 */
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000)); /* switch 1 + 1 + 4 */
+    op(&f, 0, wr(&f, 0, 1, 1));            /* switch 1 + memop 0.5 */
+    p = predict(&f, &m);
+    assert_us(p.total_us, 8.0);
+    assert_us(p.path_copy_us, 6.0);
+    assert_us(p.path_memop_us, 2.0);
+    fx_end(&f);
+}
+
 static void test_graph_serial_copies(void **state)
 {
     struct fx f;
@@ -505,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_host_cost),
         cmocka_unit_test(test_memop_batches),
+        cmocka_unit_test(test_engine_switch),
         cmocka_unit_test(test_graph_serial_copies),
         cmocka_unit_test(test_does_not_finish),
         cmocka_unit_test(test_unsupported),
