@@ -33,30 +33,38 @@ static const struct ces_model ces_model_kinds_[] = {
         /* The CUDA backend lowers a batch under capture to one cudaMemcpyAsync
          * per copy on the batch's stream (cudaMemcpyBatchAsync fails there). */
         .graph_copies_serial = 1,
-        /* Copy engine over NV18, 1 GiB, one direction: 397 GB/s (392 each way
-         * when both directions run; nominal 450). */
-        .peer_copy_gbps = 397.0,
-        /* Device-to-device copy inside one GPU, 1 GiB: ~2,090 GB/s. */
-        .local_copy_gbps = 2090.0,
-        /* Fitted to the peer copy at 1 MiB: 214 GB/s = 1 MiB / (2.3 us + 1 MiB / 397 GB/s). */
-        .per_copy_us = 2.3,
+        /* Copy engine over NV18, one direction: 394 GB/s for 256 MiB (calibrated;
+         * ANCHORS: 397 at 1 GiB, 392 each way when both directions run;
+         * nominal 450). */
+        .peer_copy_gbps = 394.0,
+        /* Device-to-device copy inside one GPU: 2,019 GB/s for 256 MiB
+         * (calibrated; ANCHORS: ~2,090 at 1 GiB). */
+        .local_copy_gbps = 2020.0,
+        /* A lone 1 MiB peer copy between events takes 7.6 us, 5.0 more than its
+         * bytes at 394 GB/s (calibrated; a 4 KiB copy takes 5.2 us). */
+        .per_copy_us = 5.0,
         /* One cudaMemcpyBatchAsync on the stream beyond its copies (estimate; calibrate). */
         .copy_batch_us = 1.0,
-        /* One cuStreamBatchMemOp on the stream (estimate; calibrate). */
-        .memop_batch_us = 1.0,
-        /* Flag round trip GPU0 -> GPU1 -> GPU0 through stream memops: 10-14 us, so ~6 per hop. */
-        .signal_hop_us = 6.0,
-        /* A flag write seen on the same GPU (estimate; calibrate). */
-        .signal_local_us = 1.0,
-        /* cudaEventRecord -> cudaStreamWaitEvent between streams of one GPU (estimate). */
-        .event_us = 2.0,
+        /* One cuStreamBatchMemOp on the stream: 2.4 us (calibrated: 100
+         * one-write batches back to back). */
+        .memop_batch_us = 2.4,
+        /* Flag ping-pong GPU0 -> GPU1 -> GPU0 through stream memops: 15.2 us
+         * a round, 7.6 per hop (calibrated; ANCHORS: 10-14 us a round). */
+        .signal_hop_us = 7.6,
+        /* The same ping-pong between two streams of one GPU: 6.7 us a hop
+         * (calibrated): the memop machinery, not NVLink, is most of a hop. */
+        .signal_local_us = 6.7,
+        /* cudaEventRecord -> cudaStreamWaitEvent ping-pong between two streams
+         * of one GPU: 6.9 us a hop (calibrated). */
+        .event_us = 6.9,
         /* A stream that goes from copy-engine work to a memop batch or back
          * pays this.  0: the calibrated per-copy and memop costs already hold
          * it for the plain and overlap schedules; no single value also fits
          * the `early` variant (docs/PERFORMANCE.md, "Cost model"). */
         .switch_us = 0.0,
-        /* Host cost of one enqueue call (memop batch, copy batch, event; estimate). */
-        .host_call_us = 2.0,
+        /* Host cost of one enqueue call: 0.9 us for a one-op cuStreamBatchMemOp
+         * (calibrated). */
+        .host_call_us = 0.9,
         /* Host cost of one cudaGraphLaunch (estimate). */
         .graph_launch_us = 3.0,
     },
