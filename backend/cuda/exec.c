@@ -1206,7 +1206,7 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
 {
     struct ces_team *t;
     struct p2p_table *tab = NULL;
-    int rc, capturing = 0;
+    int rc, capturing = 0, last;
 
     if (c == NULL)
         return CES_ERR_INVALID;
@@ -1259,15 +1259,17 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     group_export(c, t->group->d[c->rank]);
     t->group_streams[c->rank] = (CUstream)stream;
     t->group_arrived |= 1u << c->rank;
-    if (t->group_arrived == (1u << t->nlocal) - 1u) {
+    last = t->group_arrived == (1u << t->nlocal) - 1u;
+    if (last)
         t->group_arrived = 0;
+    /* Issued outside the lock: the first group allocates its signal arrays,
+     * which takes the lock again. */
+    pthread_mutex_unlock(&t->lock);
+    if (last) {
         for (uint32_t i = 0; i < t->nlocal && rc == CES_OK; i++)
             rc = group_issue(t->comms[i], t->group, t->group_streams[i]);
-        if (rc != CES_OK && ces_ctx_last_error(c->ctx)[0] == '\0')
-            rc = ces_ctx_error(c->ctx, rc, "ces_group_end failed on another rank");
         ces_cuda_use(c);
     }
-    pthread_mutex_unlock(&t->lock);
 out:
     ces_free(c->ctx, tab);
     c->ngroup = 0;
