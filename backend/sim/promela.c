@@ -764,6 +764,26 @@ static void pml_batch(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t 
                (1u << nc) - 1);
 }
 
+/* True if, on a shared hardware queue, ops of another stream were enqueued
+ * between this batch and its end: the queue then runs everything in
+ * enqueue order, so the copies are emitted one by one in their places. */
+static bool pml_split_batch(const struct pml *m, uint32_t rank, uint32_t at, uint32_t sel)
+{
+    uint32_t stream = m->inst[rank][at].op->stream;
+
+    if (m->N == 0)
+        return false;
+    for (uint32_t i = at + 1; i < m->ninst[rank]; i++) {
+        const struct ces_op *op = m->inst[rank][i].op;
+
+        if (op->stream == stream && op->kind == CES_OP_END)
+            return false;
+        if (op->stream != stream && pml_mine(m, op, sel))
+            return true;
+    }
+    return false;
+}
+
 static int pml_process(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t sel, bool *done)
 {
     bool any = false, batch = false;
@@ -812,9 +832,9 @@ static int pml_process(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t
 
         if (done[i] || !pml_mine(m, op, sel))
             continue;
-        if (op->kind == CES_OP_BATCH)
+        if (op->kind == CES_OP_BATCH && !pml_split_batch(m, rank, i, sel))
             pml_batch(m, sb, rank, i, done);
-        else if (op->kind != CES_OP_END)
+        else if (op->kind != CES_OP_END && op->kind != CES_OP_BATCH)
             pml_op(m, sb, rank, i);
     }
     pml_printf(sb, "  skip\n}\n");

@@ -261,6 +261,39 @@ static void test_queues(void **state)
         ces_graph_destroy(g);
     }
     assert_true(seen);
+    /* a batch with another stream's op enqueued inside it: on one queue the
+     * ops run in enqueue order, so the copies are emitted in their places */
+    {
+        struct ces_op b = {.kind = CES_OP_BATCH};
+        struct ces_op c0 = {.kind = CES_OP_COPY, .a = {0, 0, 0, 16}, .b = {0, 1, 0, 16}};
+        struct ces_op c1 = {.kind = CES_OP_COPY, .a = {0, 0, 16, 32}, .b = {0, 1, 16, 32}};
+        struct ces_op e = {.kind = CES_OP_END};
+        struct ces_op w = {.kind = CES_OP_WRITE, .stream = 1, .slot = {0, 1, 0}, .value = 1};
+        struct ces_op wt = {.kind = CES_OP_WAIT, .slot = {0, 1, 0}, .value = 1};
+
+        assert_int_equal(ces_graph_create(ctx, 2, 2, &g), CES_OK);
+        assert_int_equal(ces_graph_add_buffer(g, "x", 32, NULL), CES_OK);
+        assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 1, NULL), CES_OK);
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &c0), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &c1), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+        assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+        assert_int_equal(ces_promela_emit(ctx, g, NULL, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "  do\n")); /* two streams, own queues: a batch */
+        ces_free(ctx, text);
+        assert_int_equal(ces_graph_set_connections(g, 1), CES_OK);
+        assert_int_equal(ces_promela_emit(ctx, g, NULL, &text, NULL), CES_OK);
+        assert_null(strstr(text, "  do\n"));
+        assert_non_null(strstr(text, "r0.s0#1 copy x[0:16] -> x[0:16]@1 (iteration 1) */\n"
+                                     "  d_step {\n"));
+        assert_true(strstr(text, "r0.s1#0 write") < strstr(text, "r0.s0#2 copy"));
+        ces_free(ctx, text);
+        ces_graph_destroy(g);
+    }
     ces_test_ctx_end(ctx, &st);
 }
 
