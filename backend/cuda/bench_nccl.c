@@ -82,8 +82,10 @@ static int nfail(struct ces_nccl *x, nres_t r, const char *what)
  * input from the user). */
 static void wheel_dir(char *buf, size_t size)
 {
-    FILE *p = popen("python3 -c 'import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__))' "
-                    "2>/dev/null",
+    /* nvidia.nccl may be a namespace package (no __file__): then its __path__ */
+    FILE *p = popen("python3 -c 'import os, nvidia.nccl as m; "
+                    "print(os.path.dirname(m.__file__) if getattr(m, \"__file__\", None) "
+                    "else list(m.__path__)[0])' 2>/dev/null",
                     "r");
 
     buf[0] = '\0';
