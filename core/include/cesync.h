@@ -955,8 +955,9 @@ CES_API int ces_barrier(struct ces_comm *comm, ces_stream_t stream);
  * same size (else CES_ERR_INVALID on every rank, nothing enqueued).  In
  * multi-process mode ces_group_end exchanges the declarations with the peers
  * over the bootstrap (a host round trip).  With ces_comm_init_all, call
- * ces_group_end for every communicator; the work is enqueued when the last
- * one calls it.  Eager only (CES_ERR_UNSUPPORTED under stream capture), up to
+ * ces_group_end for every communicator; the work is enqueued, on every
+ * communicator's stream, when the last one calls it, so enqueue nothing
+ * else on those streams in between.  Eager only (CES_ERR_UNSUPPORTED under stream capture), up to
  * 8 ranks. */
 CES_API int ces_group_start(struct ces_comm *comm);
 CES_API int ces_send(struct ces_comm *comm, const void *buf, size_t bytes, uint32_t peer);

@@ -445,7 +445,15 @@ static int part_p2p(struct rk *rks, uint32_t m, uint32_t n)
             CK(r, "ces_send", ces_send(r->c, send[i], B, (r->rank + 1) % n));
             CK(r, "ces_recv", ces_recv(r->c, recv[i], B, (r->rank + n - 1) % n));
             CK(r, "ces_group_end", ces_group_end(r->c, r->s));
-            CKRT("d2h", cudaMemcpyAsync(hr[i] + k * B, recv[i], B, cudaMemcpyDeviceToHost, r->s));
+        }
+        /* With one process the group is enqueued when the last communicator
+         * calls ces_group_end: only then may later work follow on the
+         * streams (cesync.h). */
+        for (uint32_t i = 0; i < m; i++) {
+            if (use(&rks[i]))
+                return 1;
+            CKRT("d2h", cudaMemcpyAsync(hr[i] + k * B, recv[i], B, cudaMemcpyDeviceToHost,
+                                        rks[i].s));
         }
     }
     for (uint32_t i = 0; i < m; i++) {
