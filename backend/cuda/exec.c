@@ -960,19 +960,6 @@ int ces_barrier(struct ces_comm *c, ces_stream_t stream)
 
 /* --- point to point in a group --------------------------------------------- */
 
-/* One declared send or receive, as exchanged between the ranks. */
-struct p2p_desc {
-    uint32_t peer;
-    uint32_t send;  /* 1 send, 0 receive */
-    uint64_t off;   /* offset of the buffer within the stride */
-    uint64_t bytes;
-};
-
-/* What every rank declared: [rank][0].bytes = count, [rank][1..] = entries. */
-struct p2p_table {
-    struct p2p_desc d[CES_MAX_RANKS > 8 ? 8 : CES_MAX_RANKS][CES_MAX_PAIRS + 1];
-};
-
 int ces_group_start(struct ces_comm *c)
 {
     if (c == NULL)
@@ -1032,7 +1019,7 @@ int ces_recv(struct ces_comm *c, void *buf, size_t bytes, uint32_t peer)
     return group_add(c, 0, buf, bytes, peer);
 }
 
-static void group_export(const struct ces_comm *c, struct p2p_desc *row)
+static void group_export(const struct ces_comm *c, struct ces_p2p_desc *row)
 {
     memset(row, 0, sizeof(*row) * (CES_MAX_PAIRS + 1));
     row[0].bytes = c->ngroup;
@@ -1044,118 +1031,8 @@ static void group_export(const struct ces_comm *c, struct p2p_desc *row)
     }
 }
 
-static const struct p2p_desc *group_find(const struct p2p_table *t, uint32_t rank, uint32_t peer,
-                                         uint32_t send)
-{
-    for (uint64_t i = 1; i <= t->d[rank][0].bytes; i++)
-        if (t->d[rank][i].peer == peer && t->d[rank][i].send == send)
-            return &t->d[rank][i];
-    return NULL;
-}
-
-/* Checks that every send has its receive (same size) and builds the group's
- * graph over one buffer `mem` that spans the stride, so that any symmetric
- * offsets can be named.  Per rank: post every receive (write posted), wait
- * until every receiver posted, one batch of copies, announce them (write done,
- * a later stream op than the batch), wait for every incoming message.  No
- * wait depends on a later op of another rank, so no order of the declared
- * sends and receives can deadlock. */
-static int group_graph(struct ces_comm *c, const struct p2p_table *t, uint64_t k,
-                       struct ces_graph **out)
-{
-    struct ces_graph *g = NULL;
-    uint32_t n = c->size, mem, posted, done;
-    int rc;
-
-    *out = NULL;
-    for (uint32_t r = 0; r < n; r++) {
-        for (uint64_t i = 1; i <= t->d[r][0].bytes; i++) {
-            const struct p2p_desc *e = &t->d[r][i];
-            const struct p2p_desc *m = group_find(t, e->peer, r, !e->send);
-
-            if (m == NULL || m->bytes != e->bytes)
-                return ces_ctx_error(c->ctx, CES_ERR_INVALID,
-                                     "ces_group_end: rank %" PRIu32 " %s %" PRIu64
-                                     " bytes %s rank %" PRIu32 ", which %s",
-                                     r, e->send ? "sends" : "receives", e->bytes,
-                                     e->send ? "to" : "from", e->peer,
-                                     m == NULL ? (e->send ? "posted no matching receive"
-                                                          : "posted no matching send")
-                                               : "declared another size");
-        }
-    }
-    rc = ces_graph_create(c->ctx, n, 1, &g);
-    if (rc == CES_OK)
-        rc = ces_graph_add_buffer(g, "mem", c->team->stride, &mem);
-    if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "posted", CES_U64, n, &posted);
-    if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "done", CES_U64, n, &done);
-    if (rc == CES_OK)
-        rc = ces_graph_add_block(g, CES_PHASE_EAGER, 1);
-    for (uint32_t r = 0; r < n && rc == CES_OK; r++) {
-        const struct p2p_desc *row = t->d[r];
-        uint64_t cnt = row[0].bytes, nsend = 0;
-
-        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WRITE, .slot = {posted, row[i].peer, r}, .value = k};
-
-            if (!row[i].send)
-                rc = ces_graph_add_op(g, r, &op);
-        }
-        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WAIT, .slot = {posted, r, row[i].peer}, .value = k};
-
-            if (row[i].send) {
-                rc = ces_graph_add_op(g, r, &op);
-                nsend++;
-            }
-        }
-        if (nsend > 1 && rc == CES_OK) {
-            struct ces_op op = {.kind = CES_OP_BATCH};
-
-            rc = ces_graph_add_op(g, r, &op);
-        }
-        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            const struct p2p_desc *m = group_find(t, row[i].peer, r, 0);
-            struct ces_op op = {.kind = CES_OP_COPY};
-
-            if (!row[i].send)
-                continue;
-            op.a = (struct ces_region){mem, r, row[i].off, row[i].off + row[i].bytes};
-            op.b = (struct ces_region){mem, row[i].peer, m->off, m->off + m->bytes};
-            rc = ces_graph_add_op(g, r, &op);
-        }
-        if (nsend > 1 && rc == CES_OK) {
-            struct ces_op op = {.kind = CES_OP_END};
-
-            rc = ces_graph_add_op(g, r, &op);
-        }
-        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WRITE, .slot = {done, row[i].peer, r}, .value = k};
-
-            if (row[i].send)
-                rc = ces_graph_add_op(g, r, &op);
-        }
-        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WAIT, .slot = {done, r, row[i].peer}, .value = k};
-
-            if (!row[i].send)
-                rc = ces_graph_add_op(g, r, &op);
-        }
-    }
-    if (rc == CES_OK)
-        rc = ces_graph_validate(g, NULL);
-    if (rc != CES_OK) {
-        ces_graph_destroy(g);
-        return rc;
-    }
-    *out = g;
-    return CES_OK;
-}
-
 /* Lowers and issues this rank's part of the group on its stream. */
-static int group_issue(struct ces_comm *c, const struct p2p_table *t, CUstream stream)
+static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstream stream)
 {
     struct ces_graph *g = NULL;
     struct ces_cuda_plan *plan = NULL;
@@ -1167,7 +1044,7 @@ static int group_issue(struct ces_comm *c, const struct p2p_table *t, CUstream s
 
     rc = ces_cuda_use(c);
     if (rc == CES_OK)
-        rc = group_graph(c, t, k, &g);
+        rc = ces_cuda_group_graph(c->ctx, c->size, c->team->stride, t, k, &g);
     /* Counted only once the group is valid: every rank refuses an invalid
      * group alike, so the counters stay equal. */
     if (rc == CES_OK)
@@ -1205,7 +1082,7 @@ static int group_issue(struct ces_comm *c, const struct p2p_table *t, CUstream s
 int ces_group_end(struct ces_comm *c, ces_stream_t stream)
 {
     struct ces_team *t;
-    struct p2p_table *tab = NULL;
+    struct ces_p2p_table *tab = NULL;
     int rc, capturing = 0, last;
 
     if (c == NULL)
@@ -1215,9 +1092,9 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     c->in_group = 0;
     t = c->team;
     rc = ces_comm_check(c);
-    if (rc == CES_OK && c->size > 8)
+    if (rc == CES_OK && c->size > CES_P2P_MAX_RANKS)
         rc = ces_ctx_error(c->ctx, CES_ERR_UNSUPPORTED,
-                           "ces_group_end: groups are supported up to 8 ranks");
+                           "ces_group_end: groups are supported up to %u ranks", CES_P2P_MAX_RANKS);
     if (rc == CES_OK)
         rc = ces_cuda_use(c);
     if (rc == CES_OK)
@@ -1229,7 +1106,7 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     if (rc != CES_OK)
         goto out;
     if (t->multi) {
-        struct p2p_desc row[CES_MAX_PAIRS + 1];
+        struct ces_p2p_desc row[CES_MAX_PAIRS + 1];
 
         tab = ces_malloc(c->ctx, sizeof(*tab));
         if (tab == NULL) {

@@ -121,4 +121,28 @@ int ces_cuda_plan_format(struct ces_ctx *ctx, const struct ces_graph *g,
 
 const char *ces_cuda_call_name(int kind);
 
+/* --- point-to-point groups (group.c) -------------------------------------- */
+
+#define CES_P2P_MAX_RANKS 8u
+
+/* One send or receive a rank declared in a group. */
+struct ces_p2p_desc {
+    uint32_t peer;
+    uint32_t send;  /* 1 send, 0 receive */
+    uint64_t off;   /* offset of the buffer within a rank's stride */
+    uint64_t bytes;
+};
+
+/* What every rank declared: d[rank][0].bytes = count, d[rank][1..count]. */
+struct ces_p2p_table {
+    struct ces_p2p_desc d[CES_P2P_MAX_RANKS][CES_MAX_PAIRS + 1];
+};
+
+/* The group's graph for call k (value of its flags): n ranks over one buffer
+ * `mem` of `stride` bytes (the symmetric range of a rank), signals `posted`
+ * and `done` (u64, n slots).  CES_ERR_INVALID, naming the rank and peer, when
+ * a send has no receive of the same size or the other way round. */
+int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
+                         const struct ces_p2p_table *t, uint64_t k, struct ces_graph **out);
+
 #endif

@@ -102,10 +102,10 @@ struct ces_team {
     uint32_t timeout_ms;
     pthread_mutex_t lock;
     /* ces_group_end in one process: declarations collected until every
-     * local rank has arrived (struct p2p_table of exec.c). */
-    struct p2p_table *group;
+     * local rank has arrived (struct ces_p2p_table of lower.h). */
+    struct ces_p2p_table *group;
     uint32_t group_arrived;     /* bit per local rank */
-    CUstream group_streams[8];
+    CUstream group_streams[CES_P2P_MAX_RANKS];
 };
 
 /* --- communicator ----------------------------------------------------------- */
@@ -145,7 +145,6 @@ struct ces_signal_rec {
 };
 
 struct ces_coll_cache; /* exec.c */
-struct p2p_table;      /* exec.c */
 
 struct ces_comm {
     struct ces_ctx *ctx;
