@@ -699,19 +699,6 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
     times = ces_malloc(b->ctx, sizeof(*times) * iters);
     if (times == NULL)
         return ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory");
-    if (impl == CES_BI_CESYNC && variant >= 0) {
-        graphs = ces_malloc(b->ctx, sizeof(*graphs) * total);
-        if (graphs == NULL) {
-            rc = ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory");
-            goto out;
-        }
-        memset(graphs, 0, sizeof(*graphs) * total);
-        for (uint32_t i = 0; i < total; i++) {
-            rc = build_variant(b, variant, bytes, &graphs[i]);
-            if (rc != CES_OK)
-                goto out;
-        }
-    }
     rc = fill_send(b, impl, bytes);
     if (rc == CES_OK)
         rc = sync_all(b);
@@ -725,8 +712,11 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
         if (!(b->primed[impl] & bit)) {
             struct ces_graph *pg = NULL;
 
-            if (impl == CES_BI_CESYNC && variant >= 0)
+            if (impl == CES_BI_CESYNC && variant >= 0) {
                 rc = build_variant(b, variant, bytes, &pg);
+                if (rc != CES_OK)
+                    b->seq--;
+            }
             if (rc == CES_OK)
                 rc = enqueue_one(b, impl, variant, bytes, pg);
             if (rc == CES_OK)
@@ -735,6 +725,27 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
             if (rc != CES_OK)
                 goto out;
             b->primed[impl] |= bit;
+        }
+    }
+    if (impl == CES_BI_CESYNC && variant >= 0) {
+        /* One graph per iteration, $i counting on from the last launch (the
+         * signal arrays keep their values, and sendrecv's use counts must
+         * see every earlier iteration): built after the priming launch, in
+         * launch order; on failure the sequence is rolled back. */
+        uint64_t seq0 = b->seq;
+
+        graphs = ces_malloc(b->ctx, sizeof(*graphs) * total);
+        if (graphs == NULL) {
+            rc = ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        memset(graphs, 0, sizeof(*graphs) * total);
+        for (uint32_t i = 0; i < total; i++) {
+            rc = build_variant(b, variant, bytes, &graphs[i]);
+            if (rc != CES_OK) {
+                b->seq = seq0;
+                goto out;
+            }
         }
     }
     if (graph) {
