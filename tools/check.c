@@ -24,6 +24,7 @@ static const char check_help[] =
     "  --max-seconds S     stop after S seconds (INCOMPLETE)\n"
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE)\n"
     "  --no-reduction      reference mode: no partial-order reduction\n"
+    "  --first             stop at the first defect found (verdict adds INCOMPLETE)\n"
     "  --random N          N random complete executions instead (a sample, not a proof)\n"
     "  --seed S            the random mode's seed (default 1)\n"
     "  --replay STRING     re-run exactly the execution of a report's replay string\n"
@@ -108,6 +109,8 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
             takes = false;
             if (strcmp(opt, "--no-reduction") == 0)
                 a->o.flags |= CES_CHECK_NO_REDUCTION;
+            else if (strcmp(opt, "--first") == 0)
+                a->o.flags |= CES_CHECK_FIRST;
             else if (strcmp(opt, "--abort") == 0)
                 a->o.flags |= CES_CHECK_ABORT;
             else if (strcmp(opt, "--fault-sweep") == 0)

@@ -195,6 +195,7 @@ struct ces_check_report {
     struct ces_ctx *ctx;
     const struct ces_graph *g; /* borrowed: must outlive the report */
     uint32_t verdict;
+    bool stopped_first; /* CES_CHECK_FIRST stopped the search */
     struct ces_check_stats stats;
     struct sim_defect *defects[SIM_D__N]; /* in report order, ndefects used */
     size_t ndefects;

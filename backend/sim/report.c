@@ -366,6 +366,9 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
                       s->executions);
     else if (s->mode == CES_CHECK_REPLAY)
         ces_sb_puts(&sb, "coverage: one replayed execution\n");
+    else if (r->stopped_first)
+        ces_sb_printf(&sb, "coverage: stopped at the first defect, after %" PRIu64 " states\n",
+                      s->states);
     else if (!s->complete)
         ces_sb_printf(&sb, "coverage: a bound stopped the search after %" PRIu64 " states\n",
                       s->states);

@@ -139,6 +139,8 @@ static void note(struct search *S, int d)
             S->have[d] = true;
         }
     }
+    if ((S->o->flags & CES_CHECK_FIRST) && d != SIM_D_ABORTED)
+        S->bound = 2;
 }
 
 bool ces_sim_stuck(const struct sim_model *m, const struct sim_state *s)
@@ -1012,8 +1014,10 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     }
     if (rc != CES_OK)
         goto fail;
-    if (S.bound || (opts->random > 0))
-        rep->verdict |= S.bound ? CES_V_INCOMPLETE : 0;
+    if (S.bound) {
+        rep->verdict |= CES_V_INCOMPLETE;
+        rep->stopped_first = S.bound == 2;
+    }
     search_free(&S);
     ces_sim_model_destroy(m);
     *out = rep;

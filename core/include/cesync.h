@@ -521,9 +521,8 @@ struct ces_check_stats {
 enum ces_check_flags {
     CES_CHECK_NO_REDUCTION = 1u << 0, /* reference mode: every step is a choice point */
     CES_CHECK_ABORT = 1u << 1,        /* the watchdog model (see ces_check_opts) */
-    CES_CHECK_ALL_PATHS = 1u << 2     /* keep searching after the first defect of each class
-                                         (default: stop exploring a class's paths once a
-                                         counterexample for it is known, keep going for others) */
+    CES_CHECK_FIRST = 1u << 2         /* stop at the first defect found: the verdict is that
+                                         class plus CES_V_INCOMPLETE (other classes may exist) */
 };
 
 /* Options of one check.  Fill with ces_check_opts_init, then override.

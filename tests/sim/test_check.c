@@ -632,6 +632,18 @@ static void test_bounds_incomplete(void **state)
     ces_free(ctx, t);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
+    /* stopping at the first defect */
+    g = handshake(ctx, true);
+    o.max_states = 0;
+    o.flags = CES_CHECK_FIRST;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK | CES_V_INCOMPLETE);
+    t = text_of(ctx, r);
+    assert_memory_equal(t, "verdict: DEADLOCK,INCOMPLETE\ncoverage: stopped at the first defect",
+                        64);
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
 
