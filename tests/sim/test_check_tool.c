@@ -1,0 +1,169 @@
+/*
+ * tests/sim/test_check_tool.c - `cesync check` as a command: exit codes
+ * (0 OK, 1 defect, 2 usage, 3 incomplete), --quiet, --json, a replay
+ * string printed by one run re-running the same execution in another,
+ * faults, the fault sweep, --dot, --help.
+ */
+#include "ces_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Runs `cesync check ARGS` with stderr folded into stdout; returns the exit
+ * code and the output (malloc'd) in *out. */
+static int run(const char *args, char **out)
+{
+    char cmd[2048];
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    FILE *p;
+    int st;
+
+    assert_non_null(buf);
+    snprintf(cmd, sizeof(cmd), "%s check %s 2>&1", CES_TOOL, args);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    for (;;) {
+        size_t n;
+
+        if (len + 4096 >= cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+        n = fread(buf + len, 1, cap - len - 1, p);
+        if (n == 0)
+            break;
+        len += n;
+    }
+    buf[len] = '\0';
+    st = pclose(p);
+    *out = buf;
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+static void test_exit_codes(void **state)
+{
+    char *o;
+
+    (void)state;
+    assert_int_equal(run("alltoall --ranks 2 --sync mono --quiet", &o), 0);
+    assert_string_equal(o, "verdict: OK\n");
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --sync nccl --graph --iterations 2 --quiet", &o), 1);
+    assert_string_equal(o, "verdict: HANG\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 4 --sync mono --max-states 3 --quiet", &o), 3);
+    assert_string_equal(o, "verdict: INCOMPLETE\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --bogus", &o), 2);
+    assert_string_equal(o, "cesync: check: unexpected argument '--bogus' (see cesync check "
+                           "--help)\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --fault drop:r0s0", &o), 2);
+    assert_string_equal(o, "cesync: check: fault 'drop:r0s0': expected a position rR.sS#K after "
+                           "'drop:'\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --fault drop:r0.s0#0", &o), 2);
+    assert_string_equal(o, "cesync: check: fault drop:r0.s0#0: expected a write at that "
+                           "position, found 'produce'\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --replay 0.9", &o), 2);
+    assert_string_equal(o, "cesync: check: replay string: stream number 9 out of range (0..1)\n");
+    free(o);
+    assert_int_equal(run("--help", &o), 0);
+    assert_memory_equal(o, "usage: cesync check SCHEDULE", 28);
+    free(o);
+}
+
+static void test_replay_roundtrip(void **state)
+{
+    char *o, *o2, *line, args[1024];
+    size_t n;
+
+    (void)state;
+    assert_int_equal(run("barrier --ranks 3 --sync nccl --graph --iterations 2", &o), 1);
+    line = strstr(o, "  replay: ");
+    assert_non_null(line);
+    line += strlen("  replay: ");
+    n = strcspn(line, "\n");
+    snprintf(args, sizeof(args), "barrier --ranks 3 --sync nccl --graph --iterations 2 "
+             "--replay %.*s", (int)n, line);
+    assert_int_equal(run(args, &o2), 1);
+    assert_memory_equal(o2, "verdict: HANG\ncoverage: one replayed execution\nHANG: ", 52);
+    /* the same counterexample, step for step */
+    {
+        const char *a = strstr(o, "HANG: counterexample"), *b = strstr(o2, "HANG: counterexample");
+        size_t la, lb;
+
+        assert_non_null(a);
+        assert_non_null(b);
+        la = (size_t)(strstr(a, "  replay:") - a);
+        lb = (size_t)(strstr(b, "  replay:") - b);
+        assert_int_equal(la, lb);
+        assert_memory_equal(a, b, la);
+    }
+    free(o);
+    free(o2);
+}
+
+static void test_faults_sweep_json_dot(void **state)
+{
+    char *o;
+    char path[] = "/tmp/cesync_check_dotXXXXXX";
+    char args[256];
+    int fd;
+    FILE *f;
+    char head[16] = "";
+
+    (void)state;
+    assert_int_equal(run("alltoall --ranks 2 --sync mono --fault drop:r0.s0#1 --quiet", &o), 1);
+    assert_string_equal(o, "verdict: HANG\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --sync mono --fault drop:r0.s0#1 --abort", &o), 0);
+    assert_memory_equal(o, "verdict: OK\nwatchdog: fired in ", 31);
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --sync mono --fault-sweep", &o), 0);
+    assert_non_null(strstr(o, "fault sweep: 26 faults: 26 show as HANG or DEADLOCK, 0 as RACE or "
+                              "MISMATCH, 0 tolerated (OK), 0 incomplete; with --abort 0 stay "
+                              "blocked\n"));
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --sync mono --json", &o), 0);
+    {
+        const char *want = "{\"verdict\":\"OK\",\"bits\":0,\"mode\":\"exhaustive\","
+                           "\"complete\":true,";
+
+        assert_memory_equal(o, want, strlen(want));
+    }
+    free(o);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    remove(path);
+    snprintf(args, sizeof(args), "barrier --ranks 2 --sync nccl --graph --iterations 2 --quiet "
+             "--dot %s.dot", path);
+    assert_int_equal(run(args, &o), 1);
+    free(o);
+    snprintf(args, sizeof(args), "%s.dot", path);
+    f = fopen(args, "r");
+    assert_non_null(f);
+    assert_int_equal(fread(head, 1, 15, f), 15);
+    fclose(f);
+    remove(args);
+    assert_string_equal(head, "digraph cesync ");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_replay_roundtrip),
+        cmocka_unit_test(test_faults_sweep_json_dot),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
