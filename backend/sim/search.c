@@ -42,6 +42,7 @@ struct search {
     /* frames */
     struct frame *frames;
     size_t nframes, capframes;
+    size_t nalloc; /* frames holding a state */
     struct sim_state tmp;
     /* stats and bounds */
     struct ces_check_stats stats;
@@ -62,7 +63,8 @@ static double now(void)
 static size_t mem_now(const struct search *S)
 {
     return S->m->bytes + S->tabcap * 2 * sizeof(uint64_t) +
-           S->capframes * (sizeof(struct frame) + S->frame_bytes) +
+           S->capframes * (sizeof(struct frame) + S->m->nproc * sizeof(uint32_t)) +
+           S->nalloc * S->frame_bytes +
            S->trace.cap * sizeof(uint32_t);
 }
 
@@ -528,6 +530,7 @@ static int exhaustive(struct search *S)
         return rc;
     S->frame_bytes = ces_sim_state_bytes(m, &S->frames[0].st);
     S->nframes = 1;
+    S->nalloc = 1;
     rc = enter(S, &S->frames[0], 0);
     while (rc == CES_OK && S->nframes > 0 && !S->bound) {
         struct frame *f = &S->frames[S->nframes - 1];
@@ -539,11 +542,32 @@ static int exhaustive(struct search *S)
             continue;
         }
         p = f->choice[f->next++];
+        if (f->nchoice == 1) {
+            /* The only choice: the frame is never revisited, so its state
+             * becomes its child's in place (the stack holds branch points
+             * only). */
+            uint32_t flags = SIM_FLAGS(&f->st);
+
+            S->trace.len = f->trace_len;
+            rc = step(S, &f->st, p);
+            if (rc == CES_OK)
+                rc = enter(S, f, flags);
+            continue;
+        }
         rc = frame_at(S, S->nframes);
         if (rc != CES_OK)
             break;
         f = &S->frames[S->nframes - 1];
-        g = &S->frames[S->nframes++];
+        g = &S->frames[S->nframes];
+        if (g->st.w == NULL) {
+            /* a new frame state: respect the memory bound before taking it */
+            if (S->o->max_memory > 0 && mem_now(S) + S->frame_bytes > S->o->max_memory) {
+                S->bound = 1;
+                break;
+            }
+            S->nalloc++;
+        }
+        S->nframes++;
         rc = ces_sim_state_copy(m, &g->st, &f->st);
         if (rc != CES_OK)
             break;
@@ -726,7 +750,7 @@ static int random_mode(struct search *S)
     if (rc == CES_OK)
         rc = ces_sim_state_copy(S->m, &st, &init);
     S->frame_bytes = 2 * ces_sim_state_bytes(S->m, &init);
-    S->capframes = 1;
+    S->nalloc = 1;
     for (uint64_t i = 0; rc == CES_OK && i < S->o->random && !S->bound; i++) {
         S->trace.len = 0;
         rc = ces_sim_state_copy(S->m, &st, &init);
@@ -807,6 +831,7 @@ static int replay_mode(struct search *S)
         rc = ces_sim_state_init(S->m, &st);
     if (rc == CES_OK) {
         S->frame_bytes = ces_sim_state_bytes(S->m, &st);
+        S->nalloc = 1;
         rc = ces_sim_follow(S->m, &st, tr.data, tr.len, NULL, NULL, NULL);
     }
     if (rc == CES_OK) {
