@@ -1,0 +1,188 @@
+/*
+ * tests/tools/test_bench.c - `cesync bench` without a GPU: the dry run
+ * (the cost model's predictions in the bench's table, CSV and plot), the
+ * sizes it sweeps, and its usage errors with their exit codes.
+ */
+#include "ces_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* `cesync ARGS` in directory `dir`; exit code, and stdout+stderr in *out. */
+static int tool(const char *dir, const char *args, char **out)
+{
+    char cmd[4096], chunk[4096];
+    char *buf = calloc(1, 1);
+    size_t len = 0, n;
+    FILE *f;
+    int st;
+
+    snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s 2>&1", dir, CES_TOOL, args);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+        buf = realloc(buf, len + n + 1);
+        assert_non_null(buf);
+        memcpy(buf + len, chunk, n);
+        len += n;
+        buf[len] = '\0';
+    }
+    st = pclose(f);
+    assert_true(WIFEXITED(st));
+    *out = buf;
+    return WEXITSTATUS(st);
+}
+
+static char *tmpdir(void)
+{
+    static char dir[64];
+
+    snprintf(dir, sizeof(dir), "/tmp/ces_bench_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    return dir;
+}
+
+static void test_dry_run_csv(void **state)
+{
+    char *dir = tmpdir(), *out = NULL, path[128];
+    char *csv;
+
+    (void)state;
+    assert_int_equal(tool(dir,
+                          "bench alltoall --dry-run --min-bytes 1M --max-bytes 1M "
+                          "--variant auto,overlap --csv a.csv",
+                          &out),
+                     0);
+    assert_non_null(strstr(out, "# cesync bench alltoall: 2 ranks (one process, GPUs 0..1), 20 "
+                                "iterations after 5 warm-up, eager; model h200\n"));
+    assert_non_null(strstr(out, "# --dry-run: every time below is the cost model's prediction\n"));
+    /* the table shows the faster variant */
+    assert_non_null(strstr(out, "        1M overlap     27.33     27.33     27.33    19.2     -     "
+                                "27.33   +0.0 |"));
+    free(out);
+    snprintf(path, sizeof(path), "%s/a.csv", dir);
+    csv = ces_test_read_file(path, NULL);
+    assert_string_equal(csv,
+                        "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
+                        "busbw_gbps,check,pred_us\n"
+                        "alltoall,2,1048576,cesync,auto,32.590,32.590,32.590,32.175,16.087,-,"
+                        "32.590\n"
+                        "alltoall,2,1048576,cesync,overlap,27.331,27.331,27.331,38.366,19.183,-,"
+                        "27.331\n");
+    free(csv);
+    remove(path);
+    rmdir(dir);
+}
+
+static void test_sizes_and_formulas(void **state)
+{
+    char *dir = tmpdir(), *out = NULL, path[128];
+    char *csv;
+
+    (void)state;
+    /* 3 ranks: alltoall sizes round down to multiples of 4 x 3 bytes */
+    assert_int_equal(tool(dir,
+                          "bench alltoall --dry-run --ranks 3 --min-bytes 1K --max-bytes 4K "
+                          "--variant plain --csv a.csv",
+                          &out),
+                     0);
+    free(out);
+    snprintf(path, sizeof(path), "%s/a.csv", dir);
+    csv = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(csv, "\nalltoall,3,1020,cesync,plain,"));
+    assert_non_null(strstr(csv, "\nalltoall,3,2040,cesync,plain,"));
+    assert_non_null(strstr(csv, "\nalltoall,3,4092,cesync,plain,"));
+    free(csv);
+    remove(path);
+    /* allgather: algbw counts the n x bytes received, busbw x (n-1)/n */
+    assert_int_equal(tool(dir,
+                          "bench allgather --dry-run --min-bytes 1M --max-bytes 1M "
+                          "--variant overlap --csv g.csv",
+                          &out),
+                     0);
+    free(out);
+    snprintf(path, sizeof(path), "%s/g.csv", dir);
+    csv = ces_test_read_file(path, NULL);
+    {
+        double t, alg, bus;
+        const char *row = strstr(csv, "\nallgather,2,1048576,cesync,overlap,");
+
+        assert_non_null(row);
+        assert_int_equal(sscanf(row, "\nallgather,2,1048576,cesync,overlap,%lf,%*f,%*f,%lf,%lf", &t,
+                                &alg, &bus),
+                         3);
+        assert_true(alg > 0.0);
+        assert_true(fabs(alg - 2.0 * 1048576 / t / 1e3) < 1e-2);
+        assert_true(fabs(bus - alg / 2.0) < 1e-2);
+    }
+    free(csv);
+    remove(path);
+    rmdir(dir);
+}
+
+static void test_usage_errors(void **state)
+{
+    static const struct {
+        const char *args;
+        const char *msg;
+    } cases[] = {
+        {"bench", "cesync: bench: which collective? (alltoall, allgather, sendrecv; see --help)\n"},
+        {"bench alltoall --frob", "cesync: bench: unknown option '--frob' (see --help)\n"},
+        {"bench gather", "cesync: bench: COLL must be alltoall, allgather or sendrecv, not 'gather'\n"},
+        {"bench alltoall --variant nope",
+         "cesync: bench: --variant expects auto, plain, overlap, early (comma separated), not "
+         "'nope'\n"},
+        {"bench sendrecv --variant overlap",
+         "cesync: bench: sendrecv has the variants auto and plain only\n"},
+        {"bench alltoall --one-way", "cesync: bench: --one-way applies to sendrecv\n"},
+        {"bench sendrecv --chunks 2 --slots 4", "cesync: bench: --slots must not exceed --chunks\n"},
+        {"bench alltoall --ranks 9", "cesync: bench: --ranks must be 2..8, not 9\n"},
+        {"bench alltoall --factor 1", "cesync: bench: --factor expects a number above 1, not '1'\n"},
+        {"bench alltoall --min-bytes 2M --max-bytes 1M",
+         "cesync: bench: need 4 <= --min-bytes <= --max-bytes <= 16G\n"},
+        {"bench alltoall --dry-run --calibrate",
+         "cesync: bench: --dry-run cannot --calibrate or --with-compute\n"},
+        {"bench alltoall --dry-run --model /nonexistent/m.model",
+         "cesync: /nonexistent/m.model: cannot open: No such file or directory\n"},
+        {"bench alltoall --dry-run --plot x.txt",
+         "cesync: bench: --plot expects a .svg or .png path, not 'x.txt'\n"},
+    };
+    char *dir = tmpdir(), *out = NULL;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int rc = tool(dir, cases[i].args, &out);
+
+        if (rc != 2 || strstr(out, cases[i].msg) == NULL)
+            fail_msg("'cesync %s' gave %d:\n%s", cases[i].args, rc, out);
+        free(out);
+    }
+    rmdir(dir);
+}
+
+static void test_help(void **state)
+{
+    char *dir = tmpdir(), *out = NULL;
+
+    (void)state;
+    assert_int_equal(tool(dir, "bench --help", &out), 0);
+    assert_non_null(strstr(out, "usage: cesync bench COLL [options]\n"));
+    assert_non_null(strstr(out, "Graphviz"));
+    free(out);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dry_run_csv),
+        cmocka_unit_test(test_sizes_and_formulas),
+        cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_help),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

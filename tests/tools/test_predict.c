@@ -1,0 +1,134 @@
+/*
+ * tests/tools/test_predict.c - `cesync check --predict`: the cost model's
+ * report for a built collective and a .ces file, a model file override,
+ * and the usage errors.
+ */
+#include "ces_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* `cesync ARGS` in directory `dir`; exit code, and stdout+stderr in *out. */
+static int tool(const char *dir, const char *args, char **out)
+{
+    char cmd[4096], chunk[4096];
+    char *buf = calloc(1, 1);
+    size_t len = 0, n;
+    FILE *f;
+    int st;
+
+    snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s 2>&1", dir, CES_TOOL, args);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+        buf = realloc(buf, len + n + 1);
+        assert_non_null(buf);
+        memcpy(buf + len, chunk, n);
+        len += n;
+        buf[len] = '\0';
+    }
+    st = pclose(f);
+    assert_true(WIFEXITED(st));
+    *out = buf;
+    return WEXITSTATUS(st);
+}
+
+static char *tmpdir(void)
+{
+    static char dir[64];
+
+    snprintf(dir, sizeof(dir), "/tmp/ces_bench_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    return dir;
+}
+
+static void test_collective(void **state)
+{
+    char *dir = tmpdir(), *out = NULL;
+
+    (void)state;
+    assert_int_equal(tool(dir, "check --predict alltoall --ranks 2 --bytes 1M", &out), 0);
+    assert_string_equal(out,
+                        "model: h200\n"
+                        "ranks: 2, streams per rank: 1, iterations: 1, op instances: 22\n"
+                        "predicted: 33.49 us total, 33.49 us per iteration\n"
+                        "copied: 1.00 MiB between GPUs, 1.00 MiB inside GPUs\n"
+                        "critical path (ends on r0.s0): copy 12.59 us, signal 15.20 us, memop "
+                        "4.80 us, event 0.00 us, host 0.90 us\n");
+    free(out);
+    rmdir(dir);
+}
+
+static void test_file_and_model(void **state)
+{
+    char *dir = tmpdir(), *out = NULL, path[128];
+    FILE *f;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/one.ces", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("cesync 1\nranks 2\nbuffer b 4000\nphase eager x1\nr0 : copy b[0:4000] -> "
+          "b[0:4000]@1\n",
+          f);
+    fclose(f);
+    snprintf(path, sizeof(path), "%s/round.model", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("peer_copy_gbps = 1\nper_copy_us = 1\nhost_call_us = 0\n", f);
+    fclose(f);
+    /* 1 us start + 4000 bytes at 1000 bytes/us */
+    assert_int_equal(tool(dir, "check --predict one.ces --model round.model", &out), 0);
+    assert_non_null(strstr(out, "model: h200 + round.model\n"));
+    assert_non_null(strstr(out, "predicted: 5.00 us total, 5.00 us per iteration\n"));
+    assert_non_null(strstr(out, "copied: 3.91 KiB between GPUs, 0 B inside GPUs\n"));
+    free(out);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/one.ces", dir);
+    remove(path);
+    rmdir(dir);
+}
+
+static void test_errors(void **state)
+{
+    static const struct {
+        const char *args;
+        int rc;
+        const char *msg;
+    } cases[] = {
+        {"check --predict alltoall --kind a100", 2,
+         "cesync: --kind: unknown machine kind 'a100' (known: h200)\n"},
+        {"check --predict alltoall --frob", 2,
+         "cesync: check --predict: unknown option '--frob' (see --help)\n"},
+        {"check --predict alltoall --model", 2, "cesync: --model expects a value\n"},
+        {"check --predict alltoall --ranks 9 --bytes 9", 2,
+         "cesync: predict: 9 ranks, the h200 model has at most 8 GPUs\n"},
+    };
+    char *dir = tmpdir(), *out = NULL;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int rc = tool(dir, cases[i].args, &out);
+
+        if (rc != cases[i].rc || strstr(out, cases[i].msg) == NULL)
+            fail_msg("'cesync %s' gave %d:\n%s", cases[i].args, rc, out);
+        free(out);
+    }
+    assert_int_equal(tool(dir, "check --predict --help", &out), 0);
+    assert_non_null(strstr(out, "usage: cesync check --predict FILE.ces|COLL"));
+    free(out);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_collective),
+        cmocka_unit_test(test_file_and_model),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
