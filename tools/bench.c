@@ -731,11 +731,14 @@ int ces_cmd_bench(int argc, char **argv)
     /* one line at a time, so a run cut short by a timeout still shows
      * how far it got */
     setvbuf(stdout, NULL, _IOLBF, 0);
-    B = calloc(1, sizeof(*B));
-    if (B == NULL || ces_ctx_create(NULL, &ctx) != CES_OK) {
-        free(B);
+    if (ces_ctx_create(NULL, &ctx) != CES_OK)
+        return ces_tool_fail("out of memory");
+    B = ces_malloc(ctx, sizeof(*B));
+    if (B == NULL) {
+        ces_ctx_destroy(ctx);
         return ces_tool_fail("out of memory");
     }
+    memset(B, 0, sizeof(*B));
     ex = parse_args(B, argc, argv);
     if (ex != CES_EXIT_OK)
         goto out;
@@ -793,7 +796,7 @@ int ces_cmd_bench(int argc, char **argv)
     if (B->plot != NULL && write_plot(B, B->plot) != CES_EXIT_OK)
         ex = CES_EXIT_USAGE;
 out:
+    ces_free(ctx, B);
     ces_ctx_destroy(ctx);
-    free(B);
     return ex;
 }
