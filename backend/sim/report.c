@@ -41,8 +41,153 @@ void ces_check_report_destroy(struct ces_check_report *r)
     ces_free(r->ctx, r);
 }
 
+static int report_add(struct ces_check_report *rep, const struct sim_model *m, int dc,
+                      const uint32_t *trace, size_t n);
+
+/* Position in process y's program of the op at queue index qi (the queue
+ * predecessor of an op), SIM_NONE if there is none. */
+static uint32_t queue_pos(const struct sim_model *m, uint32_t y, uint32_t qi)
+{
+    for (uint32_t k = m->stop[y]; k-- > 0;) {
+        if (m->ops[y][k].qidx == qi)
+            return k;
+        if (m->ops[y][k].qidx < qi)
+            break;
+    }
+    return SIM_NONE;
+}
+
+/* Shortens a race trace to the causal past of the two racing accesses:
+ * every step of a process up to the last one needed, the store each needed
+ * wait observed, the record of each needed await, the queue predecessor of
+ * each needed op.  Kept in the original order, the steps stay enabled and
+ * each wait observes the same store (the one it observed was the latest
+ * before it and is kept), so the later access has the same clock and the
+ * race is found again; *out stays empty when the trace cannot be shortened
+ * or the shortened one does not race. */
+static int minimize_race(const struct sim_model *m, const uint32_t *trace, size_t n,
+                         struct ces_vec *out)
+{
+    struct ces_ctx *ctx = m->ctx;
+    struct sim_detail det;
+    struct sim_state st = {0};
+    uint32_t *pos = NULL, *need = NULL, *obs = NULL, *lastw = NULL;
+    uint32_t P = m->nproc;
+    size_t last = 0;
+    int rc;
+
+    memset(&det, 0, sizeof(det));
+    det.want_race = true;
+    pos = ces_malloc(ctx, (n + 1) * sizeof(uint32_t));
+    obs = ces_malloc(ctx, (n + 1) * sizeof(uint32_t));
+    need = ces_malloc(ctx, P * sizeof(uint32_t));
+    lastw = ces_malloc(ctx, (m->nslots + 1) * sizeof(uint32_t));
+    rc = pos && obs && need && lastw ? CES_OK : CES_ERR_NOMEM;
+    if (rc == CES_OK)
+        rc = ces_sim_state_init(m, &st);
+    if (rc != CES_OK)
+        goto out;
+    for (uint32_t x = 0; x < m->nslots; x++)
+        lastw[x] = SIM_NONE;
+    /* forward: positions, the store each wait observes, the racing pair */
+    for (size_t i = 0; i < n && rc == CES_OK && !det.have_race; i++) {
+        uint32_t p = trace[i], k = SIM_PC(m, &st)[p];
+        const struct sim_op *o = &m->ops[p][k];
+
+        pos[i] = k;
+        obs[i] = o->cls == SIM_C_WAIT ? lastw[o->slot] : SIM_NONE;
+        if (o->cls == SIM_C_WRITE && !o->dropped) {
+            uint32_t stride = ces_graph_signal(m->g, o->op->slot.sig).slots;
+
+            for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++)
+                lastw[o->slot + r * stride] = (uint32_t)i;
+        }
+        rc = ces_sim_follow(m, &st, &trace[i], 1, &det, NULL, NULL);
+        last = i; /* (follow numbers its own single step 1) */
+    }
+    if (rc != CES_OK || !det.have_race)
+        goto out;
+    for (uint32_t p = 0; p < P; p++)
+        need[p] = SIM_NONE;
+    need[trace[last]] = pos[last];
+    need[det.race_other_proc] = det.race_other_pos;
+    /* backward: every dependency points to an earlier step */
+    for (size_t i = last + 1; i-- > 0;) {
+        uint32_t p = trace[i], k = pos[i];
+        const struct sim_op *o = &m->ops[p][k];
+
+        if (need[p] == SIM_NONE || k > need[p])
+            continue;
+        if (obs[i] != SIM_NONE) {
+            uint32_t w = trace[obs[i]];
+
+            if (need[w] == SIM_NONE || need[w] < pos[obs[i]])
+                need[w] = pos[obs[i]];
+        }
+        if (o->cls == SIM_C_AWAIT &&
+            (need[o->rec_proc] == SIM_NONE || need[o->rec_proc] < o->rec_pos))
+            need[o->rec_proc] = o->rec_pos;
+        if (m->shared_queues && o->qidx > 0) {
+            uint32_t q = m->queue[p], y = m->qseq[q][o->qidx - 1];
+            uint32_t yk = queue_pos(m, y, o->qidx - 1);
+
+            if (yk != SIM_NONE && (need[y] == SIM_NONE || need[y] < yk))
+                need[y] = yk;
+        }
+    }
+    for (size_t i = 0; i <= last && rc == CES_OK; i++) {
+        if (need[trace[i]] != SIM_NONE && pos[i] <= need[trace[i]])
+            rc = ces_vec_push(ctx, out, sizeof(uint32_t), &trace[i]);
+    }
+    /* check: the short trace must race too */
+    if (rc == CES_OK) {
+        struct sim_state s2 = {0};
+
+        memset(&det, 0, sizeof(det));
+        det.want_race = true;
+        rc = ces_sim_state_init(m, &s2);
+        if (rc == CES_OK)
+            rc = ces_sim_follow(m, &s2, out->data, out->len, &det, NULL, NULL);
+        ces_sim_state_free(m, &s2);
+        if (rc == CES_ERR_INVALID || (rc == CES_OK && !det.have_race)) {
+            out->len = 0; /* keep the original trace */
+            rc = CES_OK;
+        }
+    }
+out:
+    if (st.w != NULL)
+        ces_sim_state_free(m, &st);
+    ces_free(ctx, pos);
+    ces_free(ctx, obs);
+    ces_free(ctx, need);
+    ces_free(ctx, lastw);
+    return rc;
+}
+
 int ces_sim_report_add(struct ces_check_report *rep, const struct sim_model *m, int dc,
                        const uint32_t *trace, size_t n)
+{
+    struct ces_vec shorter = {0};
+    int rc;
+
+    if (dc == SIM_D_RACE) {
+        rc = minimize_race(m, trace, n, &shorter);
+        if (rc != CES_OK) {
+            ces_vec_free(rep->ctx, &shorter);
+            return ces_ctx_error(rep->ctx, rc, "out of memory writing the report");
+        }
+        if (shorter.len > 0 && shorter.len < n) {
+            trace = shorter.data;
+            n = shorter.len;
+        }
+    }
+    rc = report_add(rep, m, dc, trace, n);
+    ces_vec_free(rep->ctx, &shorter);
+    return rc;
+}
+
+static int report_add(struct ces_check_report *rep, const struct sim_model *m, int dc,
+                      const uint32_t *trace, size_t n)
 {
     struct ces_ctx *ctx = rep->ctx;
     struct sim_defect *d = ces_malloc(ctx, sizeof(*d));

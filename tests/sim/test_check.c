@@ -298,6 +298,40 @@ static void test_race_copy_produce(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The race counterexample keeps only the causal past of the two accesses:
+ * r0's later local copies and r2's handshake are not part of it. */
+static void test_race_minimized(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 3, 1);
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    op(g, 0, PR(0, SEND, 0, 0, 64));
+    for (uint32_t i = 0; i < 4; i++)
+        op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 16 * i, 16));
+    op(g, 2, W(0, C, 2, 0, 1));
+    op(g, 2, WT(0, C, 2, 0, CES_CMP_GEQ, 1));
+    op(g, 1, W(0, F, 1, 0, 1));
+    op(g, 1, WT(0, F, 1, 0, CES_CMP_GEQ, 1));
+    op(g, 1, CP(0, SEND, 0, 32, RECV, 1, 0, 16));
+    r = check2(ctx, g, NULL, CES_V_RACE);
+    d = find(r, CES_V_RACE);
+    assert_int_equal(d->nsteps, 4);
+    assert_int_equal(d->steps[0].pos.rank, 0);
+    assert_int_equal(d->steps[0].pos.index, 0);
+    assert_int_equal(d->steps[1].pos.rank, 1);
+    assert_int_equal(d->steps[3].pos.index, 2);
+    assert_int_equal(d->race[0].step, 1);
+    assert_int_equal(d->race[1].step, 4);
+    replays(ctx, g, NULL, d);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_mismatch_previous_generation(void **state)
 {
     struct ces_test_alloc st;
@@ -770,6 +804,7 @@ int main(void)
         cmocka_unit_test(test_deadlock_cycle),
         cmocka_unit_test(test_hang_nobody_writes),
         cmocka_unit_test(test_race_copy_produce),
+        cmocka_unit_test(test_race_minimized),
         cmocka_unit_test(test_mismatch_previous_generation),
         cmocka_unit_test(test_head_of_line),
         cmocka_unit_test(test_u32_cyclic),
