@@ -11,18 +11,21 @@
 # it is not run for larger rank counts of that family.
 #
 # usage: scripts/bench_spin.sh [--ranks "2 3 4 5 6 8"] [--mem-mb 4096] [--seconds 120]
+#                              [--no-races]   (SPIN model without the race clocks)
 # environment: CESYNC (default build/tools/cesync), CC (default cc)
 set -eu
 
 ranks="2 3 4 5 6 8"
 mem_mb=4096
 seconds=120
+pml_opts=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --ranks) ranks="$2"; shift 2 ;;
     --mem-mb) mem_mb="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
-    -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-races) pml_opts="--no-races"; shift ;;
+    -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench_spin.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -89,7 +92,7 @@ for family in alltoall sendrecv; do
         if [ "$spin_on" = 1 ]; then
             rm -f "$work"/pan* "$work"/model.pml*
             # shellcheck disable=SC2086
-            "$cesync" promela $args -o "$work/model.pml" 2>/dev/null
+            "$cesync" promela $args $pml_opts -o "$work/model.pml" 2>/dev/null
             (cd "$work" && spin -a model.pml >spin.log 2>&1 &&
                 $cc -O2 -w -DSAFETY -DCOLLAPSE -DMEMLIM="$mem_mb" -o pan pan.c >cc.log 2>&1)
             rc=0
@@ -127,6 +130,7 @@ done
 echo
 echo "cesync: $("$cesync" --version 2>/dev/null || echo cesync); $(spin -V 2>&1 | head -n 1);" \
     "SPIN bounds: ${mem_mb} MiB (-DMEMLIM), ${seconds} s; pan built with $cc -O2 -DSAFETY -DCOLLAPSE" \
-    "(default partial-order reduction); memory = peak RSS of the process"
+    "(default partial-order reduction); Promela options: ${pml_opts:-none};" \
+    "memory = peak RSS of the process"
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
     "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
