@@ -28,6 +28,7 @@ static const char check_help[] =
     "  --random N          N random complete executions instead (a sample, not a proof)\n"
     "  --seed S            the random mode's seed (default 1)\n"
     "  --replay STRING     re-run exactly the execution of a report's replay string\n"
+    "                      (give the same --fault and --abort options as that run)\n"
     "  --fault SPEC        inject drop:rR.sS#K (the write never lands) or stop:rR.sS#K\n"
     "                      (the stream stops before op K); repeatable\n"
     "  --abort             model the runtime watchdog: blocked waits are released\n"

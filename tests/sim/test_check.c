@@ -681,6 +681,44 @@ static void test_bounds_incomplete(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+static void count_progress(void *ud, const struct ces_check_stats *s)
+{
+    long *calls = ud;
+
+    assert_true(s->transitions > 0);
+    (*calls)++;
+}
+
+static void test_progress_and_time_bound(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 5, 1);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    long calls = 0;
+
+    (void)state;
+    /* five ranks racing on one slot with many stores: millions of states */
+    for (uint32_t rk = 0; rk < 5; rk++)
+        for (uint32_t i = 0; i < 12; i++)
+            op(g, rk, W(0, C, 0, 0, i + rk));
+    ces_check_opts_init(&o);
+    o.flags = CES_CHECK_NO_REDUCTION;
+    o.progress = count_progress;
+    o.progress_ud = &calls;
+    o.progress_seconds = 1e-6;
+    o.max_seconds = 0.2;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_true(calls > 0);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_true(ces_check_report_stats(r).seconds >= 0.2);
+    assert_true(ces_check_report_stats(r).seconds < 5.0);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_random_mode(void **state)
 {
     struct ces_test_alloc st;
@@ -814,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_faults_and_abort),
         cmocka_unit_test(test_fault_sweep),
         cmocka_unit_test(test_bounds_incomplete),
+        cmocka_unit_test(test_progress_and_time_bound),
         cmocka_unit_test(test_random_mode),
         cmocka_unit_test(test_replay_errors),
         cmocka_unit_test(test_overlay_and_backend),
