@@ -522,10 +522,16 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
                       "released with an error\n", s->aborted);
     for (size_t i = 0; i < r->ndefects; i++)
         fmt_defect(&sb, r->g, &r->defects[i]->pub);
-    ces_sb_printf(&sb, "statistics: %" PRIu64 " states, %" PRIu64 " transitions, %" PRIu64
-                  " executions, %.3f s, %.0f states/s, peak memory ",
-                  s->states, s->transitions, s->executions, s->seconds,
-                  s->seconds > 0 ? (double)s->states / s->seconds : 0.0);
+    if (s->mode == CES_CHECK_EXHAUSTIVE)
+        ces_sb_printf(&sb, "statistics: %" PRIu64 " states, %" PRIu64 " transitions, %" PRIu64
+                      " executions, %.3f s, %.0f states/s, peak memory ",
+                      s->states, s->transitions, s->executions, s->seconds,
+                      s->seconds > 0 ? (double)s->states / s->seconds : 0.0);
+    else /* no states are stored */
+        ces_sb_printf(&sb, "statistics: %" PRIu64 " executions, %" PRIu64 " transitions, %.3f s, "
+                      "%.1f executions/s, peak memory ",
+                      s->executions, s->transitions, s->seconds,
+                      s->seconds > 0 ? (double)s->executions / s->seconds : 0.0);
     fmt_bytes(&sb, s->peak_memory);
     ces_sb_puts(&sb, "\n");
     return ces_sb_finish(&sb, text, len);

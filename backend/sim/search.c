@@ -756,7 +756,6 @@ static int random_mode(struct search *S)
         rc = ces_sim_state_copy(S->m, &st, &init);
         if (rc == CES_OK)
             rc = run_fast(S, &st, &F, &rng);
-        S->stats.states = S->stats.executions;
     }
     ces_free(S->ctx, F.stat);
     ces_free(S->ctx, F.vis);
@@ -850,7 +849,6 @@ static int replay_mode(struct search *S)
             rc = run_out(S, &st, NULL);
         }
     }
-    S->stats.states = S->stats.transitions;
     S->stats.complete = rc == CES_OK;
     ces_sim_state_free(S->m, &st);
     ces_vec_free(S->ctx, &tr);

@@ -509,7 +509,7 @@ enum ces_check_mode {
 struct ces_check_stats {
     uint32_t mode;         /* enum ces_check_mode */
     uint32_t complete;     /* 1: the search covered everything it promised */
-    uint64_t states;       /* distinct states stored (exhaustive) / visited */
+    uint64_t states;       /* distinct states stored (exhaustive mode; 0 otherwise) */
     uint64_t transitions;  /* steps executed */
     uint64_t executions;   /* complete executions (end states) reached */
     uint64_t aborted;      /* end states in which the watchdog model fired */
