@@ -834,7 +834,6 @@ static int replay_mode(struct search *S)
         rc = ces_sim_follow(S->m, &st, tr.data, tr.len, NULL, NULL, NULL);
     }
     if (rc == CES_OK) {
-        /* race flags raised while following */
         rc = ces_vec_reserve(S->ctx, &S->trace, sizeof(uint32_t), tr.len);
         if (rc == CES_OK) {
             memcpy(S->trace.data, tr.data, tr.len * sizeof(uint32_t));
@@ -842,10 +841,8 @@ static int replay_mode(struct search *S)
             S->stats.transitions = tr.len;
             if (SIM_FLAGS(&st) & SIM_F_RACE)
                 note(S, SIM_D_RACE);
-            if (ces_sim_stuck(S->m, &st) && S->m->abort_mode &&
-                (SIM_FLAGS(&st) & SIM_F_ABORTED)) {
-                /* the trace stopped inside a drain: finish it */
-            }
+            /* on to an end state (a trace that stopped inside a drain
+             * finishes it: everything is invisible once aborted) */
             rc = run_out(S, &st, NULL);
         }
     }
