@@ -520,7 +520,7 @@ struct ces_check_stats {
 
 enum ces_check_flags {
     CES_CHECK_NO_REDUCTION = 1u << 0, /* reference mode: every step is a choice point */
-    CES_CHECK_ABORT = 1u << 1,        /* the watchdog model (see ces_check_opts) */
+    CES_CHECK_ABORT = 1u << 1,        /* the watchdog model (docs/SEMANTICS.md section 9) */
     CES_CHECK_FIRST = 1u << 2         /* stop at the first defect found: the verdict is that
                                          class plus CES_V_INCOMPLETE (other classes may exist) */
 };
@@ -645,7 +645,8 @@ struct ces_check_report;
  * report in *out; an error (bad option, a fault naming no op, a replay
  * string that does not fit the graph, out of memory) leaves *out NULL and
  * sets the context's message.  Running out of `max_memory` is not an error:
- * it gives CES_V_INCOMPLETE. */
+ * it gives CES_V_INCOMPLETE.  The report refers to `g` (it formats ops
+ * from it): g must outlive the report.  Runs on the calling thread. */
 CES_API int ces_check(struct ces_ctx *ctx, const struct ces_graph *g,
                       const struct ces_check_opts *opts, struct ces_check_report **out);
 CES_API void ces_check_report_destroy(struct ces_check_report *r);
