@@ -10,6 +10,7 @@
 
 static const char promela_help[] =
     "usage: cesync promela [SCHEDULE] [builder options] [-o OUT.pml] [--no-races] [--no-data]\n"
+    "                      [--data-at-end]\n"
     "\n"
     "Writes a Promela model of the schedule for SPIN: one proctype per (rank,\n"
     "stream) (per hardware queue with connections > 0) running the unrolled ops;\n"
@@ -21,6 +22,9 @@ static const char promela_help[] =
     "  -o OUT.pml    write to a file instead of standard output\n"
     "  --no-races    leave out the vector clocks and race assertions\n"
     "  --no-data     leave out provenance and the consume assertions\n"
+    "  --data-at-end judge the data at end states, on race-free executions only\n"
+    "                (as `cesync check` does): races and wrong data set bits that a\n"
+    "                `timeout` proctype asserts on; races alone are then not asserted\n"
     "\n";
 
 int ces_cmd_promela(int argc, char **argv)
@@ -31,7 +35,7 @@ int ces_cmd_promela(int argc, char **argv)
     const char *out = NULL;
     char *text = NULL;
     size_t len = 0;
-    int rest = 0, ec;
+    int rest = 0, ec, at_end = 0;
 
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -50,9 +54,15 @@ int ces_cmd_promela(int argc, char **argv)
             o.races = 0;
         else if (strcmp(argv[i], "--no-data") == 0)
             o.data = 0;
+        else if (strcmp(argv[i], "--data-at-end") == 0)
+            at_end = 1;
         else
             ec = ces_tool_fail("promela: unexpected argument '%s' (see cesync promela --help)",
                                argv[i]);
+    }
+    if (at_end && o.data != 0) {
+        o.data = 2;
+        o.races = o.races != 0 ? 2 : 0;
     }
     if (ec == CES_EXIT_OK && ces_promela_emit(ctx, g, &o, &text, &len) != CES_OK)
         ec = ces_tool_fail("promela: %s", ces_ctx_last_error(ctx));

@@ -527,22 +527,35 @@ static bool pml_wait_holds(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t 
     return cur >= target;
 }
 
+/* One check: `mode` 1 asserts cond, 2 sets the sticky bit `flag` when cond
+ * is false. */
+static void pml_check(struct pml_sb *sb, uint32_t mode, const char *flag, const char *cond)
+{
+    if (mode == 1)
+        pml_printf(sb, "    assert(%s);\n", cond);
+    else
+        pml_printf(sb, "    %s = (%s -> %s : 1);\n", flag, cond, flag);
+}
+
 /* Race check of one access to unit u by thread t. */
 static void pml_race(struct pml *m, struct pml_sb *sb, uint32_t t, uint32_t u, bool write)
 {
     uint32_t P = m->P;
+    char cond[256];
 
     if (!m->o.races)
         return;
-    pml_printf(sb, "    assert(wthr[%" PRIu32 "] == 0 || wthr[%" PRIu32 "] == %" PRIu32
-               " || vclk[%" PRIu32 " + wthr[%" PRIu32 "] - 1] >= wclk[%" PRIu32 "]);\n",
-               u, u, t + 1, t * P, u, u);
+    snprintf(cond, sizeof(cond), "wthr[%" PRIu32 "] == 0 || wthr[%" PRIu32 "] == %" PRIu32
+             " || vclk[%" PRIu32 " + wthr[%" PRIu32 "] - 1] >= wclk[%" PRIu32 "]", u, u, t + 1,
+             t * P, u, u);
+    pml_check(sb, m->o.races, "racy", cond);
     if (write) {
         for (uint32_t q = 0; q < P; q++) {
             if (q == t)
                 continue;
-            pml_printf(sb, "    assert(rclk[%" PRIu32 "] == 0 || vclk[%" PRIu32 "] >= rclk[%" PRIu32
-                       "]);\n", u * P + q, t * P + q, u * P + q);
+            snprintf(cond, sizeof(cond), "rclk[%" PRIu32 "] == 0 || vclk[%" PRIu32 "] >= rclk[%"
+                     PRIu32 "]", u * P + q, t * P + q, u * P + q);
+            pml_check(sb, m->o.races, "racy", cond);
         }
         pml_printf(sb, "    wthr[%" PRIu32 "] = %" PRIu32 "; wclk[%" PRIu32 "] = vclk[%" PRIu32
                    "] + 1;\n", u, t + 1, u, t * P + t);
@@ -704,14 +717,16 @@ static void pml_op(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t idx
                 uint32_t e = pml_unit(m, op->b.rank, op->b.buf, op->b.lo + (off - op->a.lo));
 
                 uint32_t want = pml_expected_gen(m, e, in->iter);
+                char cond[256];
 
                 if (e == u)
-                    pml_printf(sb, "    assert((dprov[%" PRIu32 "] == %" PRIu32 " || dprov[%" PRIu32
-                               "] == 0) && dgen[%" PRIu32 "] == %" PRIu32 ");\n", u, e + 1, u, u,
-                               want);
+                    snprintf(cond, sizeof(cond), "(dprov[%" PRIu32 "] == %" PRIu32 " || dprov[%"
+                             PRIu32 "] == 0) && dgen[%" PRIu32 "] == %" PRIu32, u, e + 1, u, u,
+                             want);
                 else
-                    pml_printf(sb, "    assert(dprov[%" PRIu32 "] == %" PRIu32 " && dgen[%" PRIu32
-                               "] == %" PRIu32 ");\n", u, e + 1, u, want);
+                    snprintf(cond, sizeof(cond), "dprov[%" PRIu32 "] == %" PRIu32 " && dgen[%"
+                             PRIu32 "] == %" PRIu32, u, e + 1, u, want);
+                pml_check(sb, m->o.data, "mism", cond);
             }
         }
         pml_printf(sb, "    skip\n  }\n");
@@ -899,6 +914,10 @@ static void pml_header(struct pml *m, struct pml_sb *sb)
     }
     if (m->nrec > 0)
         pml_printf(sb, "bit evdone[%" PRIu32 "];\n", m->nrec);
+    if (m->o.races == 2)
+        pml_printf(sb, "bit racy;\n");
+    if (m->o.data == 2)
+        pml_printf(sb, "bit mism;\n");
     if (m->o.races) {
         pml_printf(sb, "byte vclk[%" PRIu32 "];\n", m->P * m->P);
         if (m->nslots > 0)
@@ -945,6 +964,11 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     m.S = ces_graph_streams(g);
     m.P = m.R * m.S;
     m.N = ces_graph_connections(g);
+    if (m.o.races > 2 || m.o.data > 2) {
+        rc = ces_ctx_error(ctx, CES_ERR_INVALID, "promela: races and data take 0, 1 or 2, not %"
+                           PRIu32 " and %" PRIu32, m.o.races, m.o.data);
+        goto out;
+    }
     if (ces_graph_iterations(g) > PML_MAX_CLOCK) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu64 " iterations (at most %u: "
                            "generations are kept in bytes)", ces_graph_iterations(g),
@@ -981,6 +1005,11 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
         for (uint32_t sel = 0; sel < nsel && rc == CES_OK; sel++)
             rc = pml_process(&m, &sb, r, sel, done);
     }
+    if (m.o.data == 2)
+        /* At an end state (nothing else can move) the data is judged, on
+         * race-free executions only when races are flagged. */
+        pml_printf(&sb, "\nactive proctype judge()\n{\n  timeout -> assert(!mism%s)\n}\n",
+                   m.o.races == 2 ? " || racy" : "");
     if (rc == CES_OK && sb.status != CES_OK)
         rc = sb.status == CES_ERR_NOMEM ? pml_nomem(&m) : sb.status;
     if (rc == CES_OK && sb.buf == NULL)

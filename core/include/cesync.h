@@ -724,8 +724,12 @@ CES_API int ces_gen_source(struct ces_ctx *ctx, uint64_t seed, const struct ces_
 
 /* Options of the Promela emitter. */
 struct ces_promela_opts {
-    uint32_t races; /* 1 = vector clocks and race assertions (default) */
-    uint32_t data;  /* 1 = provenance and consume assertions (default) */
+    uint32_t races; /* 1 = vector clocks and race assertions (default); 2 = the clocks set a
+                       sticky bit `racy` instead of asserting; 0 = none */
+    uint32_t data;  /* 1 = provenance and consume assertions (default); 2 = consumes set a
+                       sticky bit `mism`, asserted at end states (by a `timeout` proctype)
+                       as !mism, or !mism || racy with races 2 (data is judged on race-free
+                       executions, as the checker does); 0 = none */
 };
 CES_API void ces_promela_opts_init(struct ces_promela_opts *o);
 

@@ -1,10 +1,11 @@
 /*
  * tests/sim/test_promela.c - the Promela emitter: its encoding (pinned on
  * small graphs, options, limits, allocation failures), then the cross-check
- * with SPIN: for small fixtures and generated schedules the model is run
- * through `spin -a`, `cc` and `./pan`, and SPIN's verdict classes (an
- * assertion violation: RACE or MISMATCH; an invalid end state: DEADLOCK or
- * HANG) must equal the checker's.  Without `spin` on PATH the cross-check is
+ * with SPIN: for small fixtures and generated schedules the models are run
+ * through `spin -a`, `cc` and `./pan`, and SPIN's verdicts must equal the
+ * checker's: RACE (race assertions alone), MISMATCH (data judged at end
+ * states on race-free executions) and DEADLOCK or HANG (an invalid end
+ * state; SPIN does not tell the two apart).  Without `spin` on PATH the cross-check is
  * skipped (exit 77) after the encoding tests have passed.
  */
 #include "ces_test.h"
@@ -219,6 +220,26 @@ static void test_options_and_limits(void **state)
     assert_null(strstr(text, "dprov"));
     assert_non_null(strstr(text, "vclk"));
     ces_free(ctx, text);
+    /* flags judged at end states */
+    o.races = 2;
+    o.data = 2;
+    assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "bit racy;\nbit mism;\n"));
+    assert_non_null(strstr(text, "    racy = (rclk[7] == 0 || vclk[1] >= rclk[7] -> racy : 1);\n"));
+    assert_non_null(strstr(text, "    mism = (dprov[3] == 1 && dgen[3] == 1 -> mism : 1);\n"));
+    assert_non_null(strstr(text, "\nactive proctype judge()\n{\n  timeout -> assert(!mism || "
+                                 "racy)\n}\n"));
+    assert_null(strstr(text, "assert(rclk"));
+    ces_free(ctx, text);
+    o.races = 0;
+    assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "  timeout -> assert(!mism)\n"));
+    assert_null(strstr(text, "racy"));
+    ces_free(ctx, text);
+    o.data = 3;
+    assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "promela: races and data take 0, 1 or 2, not 0 "
+                                                  "and 3");
     /* a byte-granular region over a big buffer: too many units */
     assert_int_equal(ces_graph_create(ctx, 2, 1, &big), CES_OK);
     assert_int_equal(ces_graph_add_buffer(big, "x", 1u << 20, NULL), CES_OK);
@@ -347,28 +368,19 @@ static long pan_errors(const char *log)
     return n;
 }
 
-/* Checks one graph with the checker and SPIN; fails on a disagreement. */
-static void spin_compare(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
-                         const char *what)
+/* Emits g with `races`/`data` modes into DIR/model.pml and builds pan. */
+static void spin_build(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
+                       const char *what, uint32_t races, uint32_t data)
 {
-    struct ces_check_opts o;
-    struct ces_check_report *r = NULL;
-    char *text = NULL, cmd[1024], path[512], v[64];
+    struct ces_promela_opts po;
+    char *text = NULL, cmd[1024], path[512];
     size_t len = 0;
-    uint32_t verdict;
-    long asserts, ends;
-    bool want_assert, want_end;
     FILE *f;
 
-    ces_check_opts_init(&o);
-    o.max_seconds = 30;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    verdict = ces_check_report_verdict(r);
-    ces_check_report_destroy(r);
-    assert_false(verdict & CES_V_INCOMPLETE);
-    want_assert = (verdict & (CES_V_RACE | CES_V_MISMATCH)) != 0;
-    want_end = (verdict & (CES_V_DEADLOCK | CES_V_HANG)) != 0;
-    if (ces_promela_emit(ctx, g, NULL, &text, &len) != CES_OK)
+    ces_promela_opts_init(&po);
+    po.races = races;
+    po.data = data;
+    if (ces_promela_emit(ctx, g, &po, &text, &len) != CES_OK)
         fail_msg("%s: %s", what, ces_ctx_last_error(ctx));
     snprintf(path, sizeof(path), "%s/model.pml", E->dir);
     f = fopen(path, "w");
@@ -378,27 +390,61 @@ static void spin_compare(struct spin_env *E, struct ces_ctx *ctx, const struct c
     ces_free(ctx, text);
     snprintf(cmd, sizeof(cmd),
              "cd %s && rm -f pan pan.c && spin -a model.pml >spin.log 2>&1 && "
-             "cc -O1 -w -DSAFETY -DNOFAIR -DCOLLAPSE -o pan pan.c >cc.log 2>&1",
+             "cc -O0 -w -DSAFETY -DNOFAIR -DCOLLAPSE -o pan pan.c >cc.log 2>&1",
              E->dir);
     if (sh(cmd) != 0)
         fail_msg("%s: spin -a or cc failed (see %s)", what, E->dir);
-    /* -E: assertions only; -A: invalid end states only */
-    snprintf(cmd, sizeof(cmd), "cd %s && ./pan -E -m200000 -w20 >assert.log 2>&1; "
-             "./pan -A -m200000 -w20 >end.log 2>&1; true", E->dir);
+}
+
+/* Runs pan with `flags` (-E: assertions only, -A: invalid end states only);
+ * 1 if it found an error, 0 if not; fails when the search did not finish. */
+static int spin_run(struct spin_env *E, const char *what, const char *flags)
+{
+    char cmd[1024], path[512];
+    long errors;
+
+    snprintf(cmd, sizeof(cmd), "cd %s && ./pan %s -m200000 -w20 >pan.log 2>&1; true", E->dir,
+             flags);
     sh(cmd);
-    snprintf(path, sizeof(path), "%s/assert.log", E->dir);
-    asserts = pan_errors(path);
-    snprintf(path, sizeof(path), "%s/end.log", E->dir);
-    ends = pan_errors(path);
+    snprintf(path, sizeof(path), "%s/pan.log", E->dir);
+    errors = pan_errors(path);
+    if (errors < 0)
+        fail_msg("%s: pan %s did not finish its search (see %s)", what, flags, E->dir);
+    return errors > 0;
+}
+
+/* Checks one graph with the checker and SPIN; fails on a disagreement.
+ * Three SPIN verdicts: races alone asserted (RACE); data judged at end
+ * states on race-free executions (MISMATCH); invalid end states (DEADLOCK
+ * or HANG: SPIN does not tell a cycle from a hang). */
+static void spin_compare(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
+                         const char *what)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    char v[64];
+    uint32_t verdict;
+    int race, mismatch, end;
+
+    ces_check_opts_init(&o);
+    o.max_seconds = 30;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    verdict = ces_check_report_verdict(r);
+    ces_check_report_destroy(r);
+    assert_false(verdict & CES_V_INCOMPLETE);
+    spin_build(E, ctx, g, what, 1, 0);
+    race = spin_run(E, what, "-E");
+    spin_build(E, ctx, g, what, 2, 2);
+    mismatch = spin_run(E, what, "-E");
+    end = spin_run(E, what, "-A");
     ces_verdict_format(verdict, v, sizeof(v));
-    printf("%-58s checker %-22s spin: assertion %s, invalid end state %s\n", what, v,
-           asserts > 0 ? "yes" : asserts == 0 ? "no" : "?", ends > 0 ? "yes" : ends == 0 ? "no"
-                                                                                         : "?");
-    if (asserts < 0 || ends < 0)
-        fail_msg("%s: pan did not finish its search (see %s)", what, E->dir);
-    if ((asserts > 0) != want_assert || (ends > 0) != want_end)
-        fail_msg("%s: the checker says %s but SPIN finds %s assertion violation and %s invalid "
-                 "end state", what, v, asserts > 0 ? "an" : "no", ends > 0 ? "an" : "no");
+    printf("%-44s checker %-22s SPIN: race %s, mismatch %s, invalid end state %s\n", what, v,
+           race ? "yes" : "no", mismatch ? "yes" : "no", end ? "yes" : "no");
+    if (race != ((verdict & CES_V_RACE) != 0) || mismatch != ((verdict & CES_V_MISMATCH) != 0) ||
+        end != ((verdict & (CES_V_DEADLOCK | CES_V_HANG)) != 0))
+        fail_msg("%s: the checker says %s but SPIN finds race %s, mismatch %s, invalid end "
+                 "state %s", what, v, race ? "yes" : "no", mismatch ? "yes" : "no",
+                 end ? "yes" : "no");
     E->models++;
 }
 
