@@ -143,7 +143,7 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
     for (uint32_t i = 0; i < call->count; i++) {
         uint32_t mi = call->first + i, width = 32;
         const struct ces_cuda_memop *m = &CES_VEC_AT(&is->blk->memops, struct ces_cuda_memop, mi);
-        uint64_t v = is->va != NULL ? is->va[mi] + is->vb[mi] * (is->k - 1) : m->value;
+        uint64_t v = is->va != NULL ? ces_cuda_patched_value(is->va, is->vb, mi, is->k) : m->value;
         CUstreamBatchMemOpParams *q = &p[n];
 
         memset(q, 0, sizeof(*q));
@@ -686,36 +686,13 @@ static int build_lower(struct ces_comm *c, const struct ces_coll_params *p, uint
     return rc;
 }
 
-/* Same plan apart from memop values? */
-static int plans_match(const struct ces_cuda_plan *a, const struct ces_cuda_plan *b)
-{
-    const struct ces_cuda_pblock *x = &a->blocks[0], *y = &b->blocks[0];
-
-    if (a->nblocks != 1 || b->nblocks != 1 || x->calls.len != y->calls.len ||
-        x->copies.len != y->copies.len || x->memops.len != y->memops.len)
-        return 0;
-    if (memcmp(x->calls.data, y->calls.data, x->calls.len * sizeof(struct ces_cuda_call)) != 0 ||
-        memcmp(x->copies.data, y->copies.data, x->copies.len * sizeof(struct ces_cuda_copy)) != 0)
-        return 0;
-    for (size_t i = 0; i < x->memops.len; i++) {
-        struct ces_cuda_memop m = CES_VEC_AT(&x->memops, struct ces_cuda_memop, i);
-        struct ces_cuda_memop n = CES_VEC_AT(&y->memops, struct ces_cuda_memop, i);
-
-        m.value = n.value = 0;
-        if (memcmp(&m, &n, sizeof(m)) != 0)
-            return 0;
-    }
-    return 1;
-}
-
 static int cache_get(struct ces_comm *c, const struct ces_coll_params *p, int capture,
                      struct ces_coll_cache **out)
 {
     struct ces_coll_cache *e = NULL;
     struct ces_graph *g2 = NULL, *g3 = NULL;
     struct ces_cuda_plan *p2 = NULL, *p3 = NULL;
-    unsigned flags = (capture ? CES_LOWER_CAPTURE : 0u) |
-                     (!capture && c->progress_dev != 0 ? CES_LOWER_PROGRESS : 0u);
+    unsigned flags = ces_cuda_coll_lower_flags(capture, c->progress_dev != 0);
     char name[160];
     int rc;
 
@@ -753,23 +730,9 @@ static int cache_get(struct ces_comm *c, const struct ces_coll_params *p, int ca
             rc = build_lower(c, p, 3, flags, &g3, &p3);
         if (rc != CES_OK)
             goto fail;
-        /* The values must be a + b*(k-1) for the iteration k: checked on
-         * three builds; otherwise every call builds its own. */
-        e->linear = plans_match(e->plan, p2) && plans_match(e->plan, p3);
-        for (size_t i = 0; i < nm && e->linear; i++) {
-            const struct ces_cuda_memop *m = &CES_VEC_AT(&e->plan->blocks[0].memops,
-                                                         struct ces_cuda_memop, i);
-            uint64_t v1 = m->value;
-            uint64_t v2 = CES_VEC_AT(&p2->blocks[0].memops, struct ces_cuda_memop, i).value;
-            uint64_t v3 = CES_VEC_AT(&p3->blocks[0].memops, struct ces_cuda_memop, i).value;
-            uint64_t mask = (m->kind == CES_MEMOP_WRITE32 || m->kind == CES_MEMOP_WAIT32)
-                                ? UINT32_MAX : UINT64_MAX;
-
-            e->va[i] = v1;
-            e->vb[i] = v2 - v1;
-            if (((v1 + 2 * (v2 - v1)) & mask) != (v3 & mask))
-                e->linear = 0;
-        }
+        /* The values must be a + b*(k-1) for the call k: checked on three
+         * builds; otherwise every call builds its own. */
+        e->linear = ces_cuda_plan_linear(e->plan, p2, p3, e->va, e->vb);
     }
     e->sig_off = ces_malloc(c->ctx, sizeof(uint64_t) * (ces_graph_nsignals(e->g) + 1));
     e->buf_off = ces_malloc(c->ctx, sizeof(uint64_t) * (ces_graph_nbuffers(e->g) + 1));
@@ -794,8 +757,9 @@ static int cache_get(struct ces_comm *c, const struct ces_coll_params *p, int ca
         if (rc != CES_OK)
             goto fail;
     }
-    snprintf(name, sizeof(name), "%s-%s-n%" PRIu32 "-b%" PRIu64 "-root%" PRIu32 "%s",
-             ces_coll_name((int)p->coll), ces_proto_name((int)p->proto), p->ranks, p->bytes,
+    snprintf(name, sizeof(name), "%s-%s%s-n%" PRIu32 "-b%" PRIu64 "-root%" PRIu32 "%s",
+             ces_coll_name((int)p->coll), ces_proto_name((int)p->proto),
+             (p->flags & CES_COLL_F_OVERLAP) != 0 ? "-overlap" : "", p->ranks, p->bytes,
              p->root, capture ? "-capture" : "");
     dump_graph(c, e->g, name);
     if (ces_vec_push(c->ctx, &c->cache, sizeof(e), &e) != CES_OK) {
@@ -834,6 +798,8 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
     struct ces_cuda_plan *pk = NULL;
     uint64_t k, soff = 0, roff = 0, ssize = 0, rsize = 0;
     int rc, capturing = 0;
+    uint32_t nstreams;
+    CUstream streams[CES_MAX_STREAMS];
     struct issue is;
 
     if (c == NULL)
@@ -857,15 +823,7 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
     rc = is_capturing(c, stream, &capturing);
     if (rc != CES_OK)
         return rc;
-    ces_coll_params_init(&p, coll);
-    /* Eager calls use `mono` (monotonic counters, no resets); a captured call
-     * is replayed with frozen values, so it uses `credit`. */
-    p.proto = capturing ? CES_PROTO_CREDIT : CES_PROTO_MONO;
-    p.ranks = c->size;
-    p.bytes = coll == CES_COLL_BARRIER ? 1 : bytes;
-    p.root = root;
-    p.iterations = 1;
-    p.phase = CES_PHASE_EAGER;
+    ces_cuda_coll_select(&p, coll, c->size, bytes, root, capturing);
     rc = cache_get(c, &p, capturing, &e);
     if (rc != CES_OK)
         return rc;
@@ -895,7 +853,7 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
     is.g = e->g;
     is.blk = &e->plan->blocks[0];
     is.sig_off = e->sig_off;
-    is.streams = &stream;
+    is.streams = streams;
     is.watch = !capturing;
     is.what = name;
     is.call = k;
@@ -905,18 +863,28 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
         is.vb = e->vb;
         is.k = k;
     } else {
-        rc = build_lower(c, &p, k, capturing ? CES_LOWER_CAPTURE : CES_LOWER_PROGRESS, &gk, &pk);
+        rc = build_lower(c, &p, k, ces_cuda_coll_lower_flags(capturing, c->progress_dev != 0),
+                         &gk, &pk);
         if (rc != CES_OK)
             goto out;
         is.g = gk;
         is.blk = &pk->blocks[0];
     }
-    if (ces_graph_streams(is.g) > 1) {
-        rc = ces_ctx_error(c->ctx, CES_ERR_UNSUPPORTED,
-                           "%s: schedules with several streams run through ces_launch", name);
+    /* Several streams (the overlap variant): the internal streams fork from
+     * the caller's stream and join back into it, as in ces_launch; under
+     * capture the fork pulls them into the caller's capture. */
+    nstreams = ces_graph_streams(is.g);
+    rc = ensure_streams(c, nstreams, ces_graph_nevents(is.g));
+    if (rc != CES_OK)
         goto out;
-    }
-    rc = issue_block(&is);
+    streams[0] = stream;
+    for (uint32_t s = 1; s < nstreams; s++)
+        streams[s] = c->streams[s];
+    rc = fork_streams(c, streams, nstreams);
+    if (rc == CES_OK)
+        rc = issue_block(&is);
+    if (rc == CES_OK)
+        rc = join_streams(c, streams, nstreams);
 out:
     ces_graph_destroy(gk);
     ces_cuda_plan_destroy(pk);

@@ -145,4 +145,24 @@ struct ces_p2p_table {
 int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
                          const struct ces_p2p_table *t, uint64_t k, struct ces_graph **out);
 
+/* --- the collectives' schedules (select.c) -------------------------------- */
+
+/* The parameters a collective call (ces_alltoall & co.) builds its schedule
+ * with: one eager iteration, `mono` for an eager call and `credit` under
+ * stream capture, and for alltoall and allgather CES_COLL_F_OVERLAP (the
+ * local chunk on stream s1, so the call uses two streams). */
+void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ranks,
+                          uint64_t bytes, uint32_t root, int capturing);
+/* The lowering flags of such a call: capture, or eager with progress writes
+ * when the watchdog has a progress page. */
+unsigned ces_cuda_coll_lower_flags(int capturing, int progress);
+/* The plans of calls 1, 2 and 3 (first_iter = 1, 2, 3) of one shape: 1 if
+ * they differ only in memop values and every value is va[i] + vb[i]*(k-1)
+ * (modulo the memop's width), filling va, vb [memops of block 0]; 0 if the
+ * call must be built per call. */
+int ces_cuda_plan_linear(const struct ces_cuda_plan *p1, const struct ces_cuda_plan *p2,
+                         const struct ces_cuda_plan *p3, uint64_t *va, uint64_t *vb);
+/* The value of memop i in call k of a linear plan. */
+uint64_t ces_cuda_patched_value(const uint64_t *va, const uint64_t *vb, size_t i, uint64_t k);
+
 #endif

@@ -1,0 +1,88 @@
+/*
+ * backend/cuda/select.c - what the eager and captured collectives
+ * (ces_alltoall & co.) build and how their cached plan is reused: the
+ * parameters of the schedule a call runs, the lowering flags, and whether the
+ * memop values of a cached plan are linear in the call number (so that one
+ * plan serves every call with patched values).  Pure C, no CUDA types:
+ * tested on machines without a GPU (tests/cuda/test_select.c).
+ */
+#include "lower.h"
+
+#include <string.h>
+
+void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ranks,
+                          uint64_t bytes, uint32_t root, int capturing)
+{
+    ces_coll_params_init(p, coll);
+    /* Eager calls use `mono` (monotonic counters, no resets); a captured
+     * call is replayed with frozen values, so it uses `credit`. */
+    p->proto = capturing ? CES_PROTO_CREDIT : CES_PROTO_MONO;
+    p->ranks = ranks;
+    p->bytes = coll == CES_COLL_BARRIER ? 1 : bytes;
+    p->root = root;
+    p->iterations = 1;
+    p->phase = CES_PHASE_EAGER;
+    /* The local chunk on a second stream: the fastest variant measured at
+     * every size for both (docs/PERFORMANCE.md), proved with mono and credit. */
+    if (coll == CES_COLL_ALLTOALL || coll == CES_COLL_ALLGATHER)
+        p->flags = CES_COLL_F_OVERLAP;
+}
+
+unsigned ces_cuda_coll_lower_flags(int capturing, int progress)
+{
+    if (capturing)
+        return CES_LOWER_CAPTURE;
+    return progress ? CES_LOWER_PROGRESS : 0u;
+}
+
+/* Same plan apart from memop values? */
+static int same_but_values(const struct ces_cuda_plan *a, const struct ces_cuda_plan *b)
+{
+    const struct ces_cuda_pblock *x = &a->blocks[0], *y = &b->blocks[0];
+
+    if (a->nblocks != 1 || b->nblocks != 1 || x->calls.len != y->calls.len ||
+        x->copies.len != y->copies.len || x->memops.len != y->memops.len)
+        return 0;
+    if (memcmp(x->calls.data, y->calls.data, x->calls.len * sizeof(struct ces_cuda_call)) != 0 ||
+        memcmp(x->copies.data, y->copies.data, x->copies.len * sizeof(struct ces_cuda_copy)) != 0)
+        return 0;
+    for (size_t i = 0; i < x->memops.len; i++) {
+        struct ces_cuda_memop m = CES_VEC_AT(&x->memops, struct ces_cuda_memop, i);
+        struct ces_cuda_memop n = CES_VEC_AT(&y->memops, struct ces_cuda_memop, i);
+
+        m.value = n.value = 0;
+        if (memcmp(&m, &n, sizeof(m)) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+int ces_cuda_plan_linear(const struct ces_cuda_plan *p1, const struct ces_cuda_plan *p2,
+                         const struct ces_cuda_plan *p3, uint64_t *va, uint64_t *vb)
+{
+    const struct ces_cuda_pblock *b1;
+
+    if (!same_but_values(p1, p2) || !same_but_values(p1, p3))
+        return 0;
+    b1 = &p1->blocks[0];
+    for (size_t i = 0; i < b1->memops.len; i++) {
+        const struct ces_cuda_memop *m = &CES_VEC_AT(&b1->memops, struct ces_cuda_memop, i);
+        uint64_t v1 = m->value;
+        uint64_t v2 = CES_VEC_AT(&p2->blocks[0].memops, struct ces_cuda_memop, i).value;
+        uint64_t v3 = CES_VEC_AT(&p3->blocks[0].memops, struct ces_cuda_memop, i).value;
+        uint64_t mask = (m->kind == CES_MEMOP_WRITE32 || m->kind == CES_MEMOP_WAIT32)
+                            ? UINT32_MAX
+                            : UINT64_MAX;
+
+        va[i] = v1;
+        vb[i] = v2 - v1;
+        if (((v1 + 2 * (v2 - v1)) & mask) != (v3 & mask))
+            return 0;
+    }
+    return 1;
+}
+
+uint64_t ces_cuda_patched_value(const uint64_t *va, const uint64_t *vb, size_t i, uint64_t k)
+{
+    return va[i] + vb[i] * (k - 1);
+}

@@ -1,0 +1,261 @@
+/*
+ * tests/cuda/test_select.c - what the collectives run (backend/cuda/select.c),
+ * on the CPU: the parameters each call builds with (alltoall and allgather
+ * take the overlap variant, eager and captured), the exact lowered plan of an
+ * eager overlap alltoall, the shape of every selected plan (the local copy
+ * alone on s1 between an await and a record, no batch call under capture),
+ * every selected schedule proved by the checker, and the cached plan's
+ * value patching (linear in the call number) equal to a fresh build.
+ */
+#include "ces_test.h"
+#include "lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct ces_cuda_caps h200 = {0, 1, 0};
+
+static const uint32_t all_colls[] = {CES_COLL_ALLTOALL, CES_COLL_ALLGATHER, CES_COLL_GATHER,
+                                     CES_COLL_SCATTER,  CES_COLL_BROADCAST, CES_COLL_BARRIER};
+
+static void test_params(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(all_colls) / sizeof(all_colls[0]); i++) {
+        for (int cap = 0; cap < 2; cap++) {
+            struct ces_coll_params p;
+            uint32_t c = all_colls[i];
+            int overlap = c == CES_COLL_ALLTOALL || c == CES_COLL_ALLGATHER;
+
+            memset(&p, 0xa5, sizeof(p));
+            ces_cuda_coll_select(&p, c, 3, 3000, 2, cap);
+            assert_int_equal(p.coll, c);
+            assert_int_equal(p.proto, cap ? CES_PROTO_CREDIT : CES_PROTO_MONO);
+            assert_int_equal(p.ranks, 3);
+            assert_int_equal(p.bytes, c == CES_COLL_BARRIER ? 1 : 3000);
+            assert_int_equal(p.root, 2);
+            assert_int_equal(p.iterations, 1);
+            assert_int_equal(p.phase, CES_PHASE_EAGER);
+            assert_int_equal(p.first_iter, 1);
+            assert_int_equal(p.npairs, 0);
+            assert_int_equal(p.flags, overlap ? CES_COLL_F_OVERLAP : 0u);
+        }
+    }
+    assert_int_equal(ces_cuda_coll_lower_flags(0, 0), 0u);
+    assert_int_equal(ces_cuda_coll_lower_flags(0, 1), CES_LOWER_PROGRESS);
+    assert_int_equal(ces_cuda_coll_lower_flags(1, 0), CES_LOWER_CAPTURE);
+    assert_int_equal(ces_cuda_coll_lower_flags(1, 1), CES_LOWER_CAPTURE);
+}
+
+static void build_lower(struct ces_ctx *ctx, const struct ces_coll_params *p, uint64_t first,
+                        uint32_t rank, unsigned flags, struct ces_graph **g,
+                        struct ces_cuda_plan **plan)
+{
+    struct ces_coll_params q = *p;
+
+    q.first_iter = first;
+    assert_int_equal(ces_coll_build(ctx, &q, g), CES_OK);
+    assert_int_equal(ces_cuda_lower(ctx, *g, rank, &h200, flags, plan), CES_OK);
+}
+
+/* The exact plan of an eager alltoall of 2 ranks, rank 0: the local chunk
+ * on s1 between the fork event and the join event, everything else on s0. */
+static void test_alltoall_plan(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p;
+    struct ces_graph *g = NULL;
+    struct ces_cuda_plan *pl = NULL;
+    char *t = NULL;
+
+    (void)state;
+    ces_cuda_coll_select(&p, CES_COLL_ALLTOALL, 2, 1024, 0, 0);
+    build_lower(ctx, &p, 1, 0, ces_cuda_coll_lower_flags(0, 1), &g, &pl);
+    assert_int_equal(ces_graph_streams(g), 2);
+    assert_int_equal(ces_graph_nevents(g), 2);
+    assert_int_equal(ces_cuda_plan_format(ctx, g, pl, &t), CES_OK);
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 produce send[0:1024]@0\n"
+                           "s0 record go\n"
+                           "s1 await go\n"
+                           "s1 copy 1 [send[0:512]@0 -> recv[0:512]@0]\n"
+                           "s1 record local\n"
+                           "s0 memops 3 [write64 ready[0]@1 = 1; wait64 ready[1]@0 >= 1; "
+                           "progress]\n"
+                           "s0 copy_batch 1 [send[512:1024]@0 -> recv[0:512]@1]\n"
+                           "s0 memops 3 [write64 complete[0]@1 = 1; wait64 complete[1]@0 >= 1; "
+                           "progress]\n"
+                           "s0 await local\n"
+                           "s0 consume recv[0:512]@0 == send[0:512]@0\n"
+                           "s0 consume recv[512:1024]@0 == send[0:512]@1\n");
+    ces_free(ctx, t);
+    ces_cuda_plan_destroy(pl);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static uint32_t verdict(struct ces_ctx *ctx, const struct ces_graph *g)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *rep = NULL;
+    uint32_t v;
+
+    ces_check_opts_init(&o);
+    o.max_seconds = 30;
+    assert_int_equal(ces_check(ctx, g, &o, &rep), CES_OK);
+    assert_int_equal(ces_check_report_stats(rep).complete, 1);
+    v = ces_check_report_verdict(rep);
+    ces_check_report_destroy(rep);
+    return v;
+}
+
+/* Every selected schedule of alltoall and allgather, 2..5 ranks, eager and
+ * captured: two streams; on s1 exactly await, one local copy (source and
+ * destination on this rank), record; no batch under capture; progress
+ * writes only eager; proved OK by the checker (2..4 ranks). */
+static void test_selected_plans(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned plans = 0;
+
+    (void)state;
+    for (uint32_t c = 0; c < 2; c++) {
+        for (int cap = 0; cap < 2; cap++) {
+            for (uint32_t n = 2; n <= 5; n++) {
+                struct ces_coll_params p;
+                struct ces_graph *g = NULL;
+
+                ces_cuda_coll_select(&p, c == 0 ? CES_COLL_ALLTOALL : CES_COLL_ALLGATHER, n,
+                                     60 * 64, 0, cap);
+                assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+                assert_int_equal(ces_graph_streams(g), 2);
+                if (n <= 4)
+                    assert_int_equal(verdict(ctx, g), CES_V_OK);
+                for (uint32_t r = 0; r < n; r++) {
+                    struct ces_cuda_plan *pl = NULL;
+                    const struct ces_cuda_pblock *b;
+                    uint32_t s1[8], ns1 = 0, batches = 0;
+
+                    assert_int_equal(ces_cuda_lower(ctx, g, r, &h200,
+                                                    ces_cuda_coll_lower_flags(cap, 1), &pl),
+                                     CES_OK);
+                    b = &pl->blocks[0];
+                    assert_int_equal(pl->nblocks, 1);
+                    assert_int_equal(b->capture, cap);
+                    for (size_t i = 0; i < b->calls.len; i++) {
+                        const struct ces_cuda_call *k =
+                            &CES_VEC_AT(&b->calls, struct ces_cuda_call, i);
+
+                        batches += k->kind == CES_CALL_COPY_BATCH;
+                        if (k->stream == 1) {
+                            assert_true(ns1 < 8);
+                            s1[ns1++] = k->kind;
+                            if (k->kind == CES_CALL_COPY) {
+                                const struct ces_cuda_copy *cp =
+                                    &CES_VEC_AT(&b->copies, struct ces_cuda_copy, k->first);
+
+                                assert_int_equal(k->count, 1);
+                                assert_int_equal(cp->src.rank, r);
+                                assert_int_equal(cp->dst.rank, r);
+                            }
+                        }
+                        if (k->kind == CES_CALL_MEMOPS)
+                            for (uint32_t m = 0; m < k->count; m++)
+                                if (CES_VEC_AT(&b->memops, struct ces_cuda_memop, k->first + m)
+                                        .kind == CES_MEMOP_PROGRESS)
+                                    assert_false(cap);
+                    }
+                    assert_int_equal(ns1, 3);
+                    assert_int_equal(s1[0], CES_CALL_AWAIT);
+                    assert_int_equal(s1[1], CES_CALL_COPY);
+                    assert_int_equal(s1[2], CES_CALL_RECORD);
+                    /* eager: the peer copies in one batch call; under
+                     * capture never a batch */
+                    assert_int_equal(batches, cap ? 0 : 1);
+                    ces_cuda_plan_destroy(pl);
+                    plans++;
+                }
+                ces_graph_destroy(g);
+            }
+        }
+    }
+    assert_int_equal(plans, 2 * 2 * (2 + 3 + 4 + 5));
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The cache builds calls 1, 2, 3, finds the values linear, and patches call
+ * k from them: equal, memop by memop, to the plan built for k. */
+static void test_patching(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t ci = 0; ci < sizeof(all_colls) / sizeof(all_colls[0]); ci++) {
+        for (int cap = 0; cap < 2; cap++) {
+            struct ces_coll_params p;
+            struct ces_graph *g[4] = {NULL, NULL, NULL, NULL};
+            struct ces_cuda_plan *pl[4] = {NULL, NULL, NULL, NULL};
+            static const uint64_t first[4] = {1, 2, 3, 77};
+            uint64_t *va, *vb;
+            size_t nm;
+            unsigned flags = ces_cuda_coll_lower_flags(cap, 1);
+
+            ces_cuda_coll_select(&p, all_colls[ci], 3, 3 * 1000, 1, cap);
+            for (int i = 0; i < 4; i++)
+                build_lower(ctx, &p, first[i], 1, flags, &g[i], &pl[i]);
+            nm = pl[0]->blocks[0].memops.len;
+            assert_true(nm > 0);
+            va = ces_malloc(ctx, sizeof(uint64_t) * nm);
+            vb = ces_malloc(ctx, sizeof(uint64_t) * nm);
+            assert_non_null(va);
+            assert_non_null(vb);
+            assert_int_equal(ces_cuda_plan_linear(pl[0], pl[1], pl[2], va, vb), 1);
+            for (size_t i = 0; i < nm; i++) {
+                const struct ces_cuda_memop *m =
+                    &CES_VEC_AT(&pl[3]->blocks[0].memops, struct ces_cuda_memop, i);
+                uint64_t mask = m->kind == CES_MEMOP_WRITE32 || m->kind == CES_MEMOP_WAIT32
+                                    ? UINT32_MAX
+                                    : UINT64_MAX;
+
+                assert_int_equal(ces_cuda_patched_value(va, vb, i, 77) & mask, m->value & mask);
+                /* eager mono counts calls; credit's values never change */
+                if (cap && m->kind != CES_MEMOP_PROGRESS)
+                    assert_int_equal(vb[i], 0);
+            }
+            /* a plan of another shape is not a patch of this one */
+            if (all_colls[ci] != CES_COLL_BARRIER) {
+                struct ces_coll_params q = p;
+                struct ces_graph *gq = NULL;
+                struct ces_cuda_plan *pq = NULL;
+
+                q.bytes = p.bytes * 2;
+                build_lower(ctx, &q, 2, 1, flags, &gq, &pq);
+                assert_int_equal(ces_cuda_plan_linear(pl[0], pq, pl[2], va, vb), 0);
+                ces_cuda_plan_destroy(pq);
+                ces_graph_destroy(gq);
+            }
+            ces_free(ctx, va);
+            ces_free(ctx, vb);
+            for (int i = 0; i < 4; i++) {
+                ces_cuda_plan_destroy(pl[i]);
+                ces_graph_destroy(g[i]);
+            }
+        }
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_alltoall_plan),
+        cmocka_unit_test(test_selected_plans),
+        cmocka_unit_test(test_patching),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
