@@ -1051,7 +1051,7 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
 {
     struct ces_team *t;
     struct ces_p2p_table *tab = NULL;
-    int rc, capturing = 0, last;
+    int rc, capturing = 0, last = 0;
 
     if (c == NULL)
         return CES_ERR_INVALID;
@@ -1101,16 +1101,16 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
         rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory in ces_group_end");
         goto out;
     }
-    group_export(c, t->group->d[c->rank]);
-    t->group_streams[c->rank] = (CUstream)stream;
-    t->group_arrived |= 1u << c->rank;
-    last = t->group_arrived == (1u << t->nlocal) - 1u;
-    if (last)
-        t->group_arrived = 0;
-    /* Issued outside the lock: the first group allocates its signal arrays,
-     * which takes the lock again. */
+    rc = ces_cuda_group_arrive(c->ctx, &t->group_arrived, c->rank - t->first_local, t->nlocal,
+                               &last);
+    if (rc == CES_OK) {
+        group_export(c, t->group->d[c->rank]);
+        t->group_streams[c->rank] = (CUstream)stream;
+    }
+    /* Issued outside the lock: the first group allocates its signal arrays
+     * (ces_team_alloc), which takes the same non-recursive lock. */
     pthread_mutex_unlock(&t->lock);
-    if (last) {
+    if (rc == CES_OK && last) {
         for (uint32_t i = 0; i < t->nlocal && rc == CES_OK; i++)
             rc = group_issue(t->comms[i], t->group, t->group_streams[i]);
         ces_cuda_use(c);

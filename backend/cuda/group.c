@@ -6,6 +6,7 @@
  */
 #include "lower.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -126,3 +127,29 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
     return CES_OK;
 }
 
+
+int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, uint32_t nlocal,
+                          int *last)
+{
+    uint32_t all = nlocal >= 32 ? UINT32_MAX : (1u << nlocal) - 1u;
+
+    assert(idx < nlocal && nlocal <= 32);
+    *last = 0;
+    if ((*arrived & (1u << idx)) != 0) {
+        uint32_t missing = 0;
+
+        while (missing < nlocal && (*arrived & (1u << missing)) != 0)
+            missing++;
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "ces_group_end: rank %" PRIu32 " ended a second group before rank %" PRIu32
+                             " ended the first (in one process, end each group on every "
+                             "communicator in turn)",
+                             idx, missing);
+    }
+    *arrived |= 1u << idx;
+    if (*arrived == all) {
+        *arrived = 0;
+        *last = 1;
+    }
+    return CES_OK;
+}

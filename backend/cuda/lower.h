@@ -145,6 +145,15 @@ struct ces_p2p_table {
 int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
                          const struct ces_p2p_table *t, uint64_t k, struct ces_graph **out);
 
+/* One process drives every rank: the communicator of local index idx (of
+ * nlocal) arrives at ces_group_end.  *last = 1 when it completes the set (the
+ * set is then reset for the next group); CES_ERR_INVALID, naming the ranks,
+ * when idx arrives twice before the others arrived once.  The caller holds
+ * the team lock, and releases it before issuing: issuing the first group
+ * allocates signal arrays, which takes the same (non-recursive) lock. */
+int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, uint32_t nlocal,
+                          int *last);
+
 /* --- the collectives' schedules (select.c) -------------------------------- */
 
 /* The parameters a collective call (ces_alltoall & co.) builds its schedule

@@ -3,7 +3,8 @@
  * (backend/cuda/lower.c), on the CPU: exact memop splits at 255, eager vs
  * capture copies, flag writes after their batch, @* as unicast writes,
  * refusal of flush, u64 without 64-bit memops and frozen waits under capture,
- * progress writes, shared queues, allocation failures.
+ * progress writes, shared queues, allocation failures; and the point-to-point
+ * group graph (backend/cuda/group.c) with its one-process arrivals.
  */
 #include "ces_test.h"
 #include "lower.h"
@@ -530,6 +531,42 @@ static int lower_body(struct ces_ctx *ctx, void *arg)
     return rc;
 }
 
+/* ces_group_end in one process: the last of the communicators to arrive
+ * issues the group; a second arrival before the others is refused, naming
+ * the rank that has not ended the first group. */
+static void test_group_arrive(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    uint32_t arrived = 0;
+    int last = -1;
+
+    (void)state;
+    for (uint32_t round = 0; round < 2; round++) {
+        assert_int_equal(ces_cuda_group_arrive(ctx, &arrived, 2, 3, &last), CES_OK);
+        assert_int_equal(last, 0);
+        assert_int_equal(ces_cuda_group_arrive(ctx, &arrived, 0, 3, &last), CES_OK);
+        assert_int_equal(last, 0);
+        assert_int_equal(arrived, 5u);
+        assert_int_equal(ces_cuda_group_arrive(ctx, &arrived, 1, 3, &last), CES_OK);
+        assert_int_equal(last, 1);
+        assert_int_equal(arrived, 0u);
+    }
+    assert_int_equal(ces_cuda_group_arrive(ctx, &arrived, 0, 3, &last), CES_OK);
+    assert_int_equal(ces_cuda_group_arrive(ctx, &arrived, 0, 3, &last), CES_ERR_INVALID);
+    assert_int_equal(last, 0);
+    assert_int_equal(arrived, 1u);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "ces_group_end: rank 0 ended a second group before rank 1 ended the first "
+                        "(in one process, end each group on every communicator in turn)");
+    /* one communicator: every arrival is the last */
+    arrived = 0;
+    assert_int_equal(ces_cuda_group_arrive(ctx, &arrived, 0, 1, &last), CES_OK);
+    assert_int_equal(last, 1);
+    assert_int_equal(arrived, 0u);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_alloc_failures(void **state)
 {
     struct ces_graph *g = NULL;
@@ -552,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_multicast_and_fence), cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_streams),   cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_builders),  cmocka_unit_test(test_group),
+        cmocka_unit_test(test_group_arrive),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
