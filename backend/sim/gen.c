@@ -58,7 +58,9 @@ struct gen_phase {
 struct gen {
     uint64_t rng;
     uint32_t ranks, streams, connections;
-    uint32_t width;   /* of the rdy/done/bar arrays */
+    uint32_t width;   /* of the rdy array (values are taken mod 2^32 by u32 slots) */
+    uint32_t width_done, width_bar;
+    uint32_t mcast;   /* barriers write with @* (every rank's slot at once) */
     uint64_t stride;  /* flag values are multiples of it */
     uint32_t nphases;
     struct gen_phase phases[2];
@@ -93,11 +95,6 @@ void ces_gen_opts_init(struct ces_gen_opts *o)
 {
     memset(o, 0, sizeof(*o));
     o->mutate_pct = 45;
-}
-
-static uint64_t gen_mask(const struct gen *gn, uint64_t v)
-{
-    return gn->width == CES_U32 ? (v & UINT32_MAX) : v;
 }
 
 /* --- choosing the shape ------------------------------------------------ */
@@ -160,6 +157,10 @@ static void gen_choose(struct gen *gn, const struct ces_gen_opts *o)
         for (uint32_t k = 0; k < ph->nsteps; k++)
             gen_choose_step(gn, o, k, &ph->steps[k]);
     }
+    /* drawn last, so that adding them kept the earlier choices of a seed */
+    gn->width_done = gen_chance(gn, 75) ? gn->width : CES_U32 + CES_U64 - gn->width;
+    gn->width_bar = gen_chance(gn, 75) ? gn->width : CES_U32 + CES_U64 - gn->width;
+    gn->mcast = gen_chance(gn, 30);
 }
 
 /* --- emitting ops -------------------------------------------------------- */
@@ -209,12 +210,13 @@ static uint64_t gen_chunk_lo(uint32_t p, uint32_t k)
 }
 
 /* The value a wait of a step waits for, after the mutations that move it. */
-static uint64_t gen_target(const struct gen *gn, const struct gen_step *st, uint64_t v)
+static uint64_t gen_target(const struct gen *gn, const struct gen_step *st, uint32_t width,
+                           uint64_t v)
 {
     if (st->mut & GM_HIGH_TARGET)
-        return gen_mask(gn, v + gn->stride);
-    if ((st->mut & GM_FAR_TARGET) && gn->width == CES_U32)
-        return gen_mask(gn, v + UINT64_C(0x80000000) + 16);
+        return v + gn->stride;
+    if ((st->mut & GM_FAR_TARGET) && width == CES_U32)
+        return v + UINT64_C(0x80000000) + 16;
     return v;
 }
 
@@ -262,8 +264,8 @@ static int gen_copy(struct gen *gn, struct ces_graph *g, uint32_t rank, uint32_t
 static int gen_push(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k,
                     const struct gen_step *st, uint64_t iter, bool reset)
 {
-    uint64_t v = reset ? gn->stride : gen_mask(gn, iter * gn->stride);
-    uint64_t tv = gen_target(gn, st, v);
+    uint64_t v = reset ? gn->stride : iter * gn->stride;
+    uint64_t tv = gen_target(gn, st, gn->width_done, v);
     uint32_t s = st->src, d = st->dst;
     struct ces_region from = gen_region(gn->buf_src, s, gen_chunk_lo(p, k),
                                         gen_chunk_lo(p, k) + GEN_CHUNK);
@@ -379,8 +381,8 @@ static int gen_local(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k
 static int gen_barrier(struct gen *gn, struct ces_graph *g, const struct gen_step *st,
                        bool reset)
 {
-    uint64_t v = reset ? gn->stride : gen_mask(gn, (gn->bar_seq + 1) * gn->stride);
-    uint64_t tv = gen_target(gn, st, v);
+    uint64_t v = reset ? gn->stride : (gn->bar_seq + 1) * gn->stride;
+    uint64_t tv = gen_target(gn, st, gn->width_bar, v);
     uint32_t n = gn->ranks;
     int rc = CES_OK;
 
@@ -396,7 +398,13 @@ static int gen_barrier(struct gen *gn, struct ces_graph *g, const struct gen_ste
             for (uint32_t j = 1; j < n && rc == CES_OK; j++) {
                 uint32_t peer = (r + j) % n;
 
-                if (writes) {
+                if (writes && gn->mcast) {
+                    if (j == 1) { /* one write reaches every rank's slot */
+                        op = gen_slot_op(CES_OP_WRITE, stream, gn->sig_bar, CES_RANK_ALL, r, 0,
+                                         v);
+                        rc = gen_op(g, r, &op);
+                    }
+                } else if (writes) {
                     op = gen_slot_op(CES_OP_WRITE, stream, gn->sig_bar, peer, r, 0, v);
                     rc = gen_op(g, r, &op);
                 } else if (pass == 1) {
@@ -460,9 +468,9 @@ static int gen_build(struct ces_ctx *ctx, struct gen *gn, struct ces_graph **out
     if (rc == CES_OK)
         rc = ces_graph_add_signal(g, "rdy", gn->width, GEN_MAX_STEPS, &gn->sig_rdy);
     if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "done", gn->width, GEN_MAX_STEPS, &gn->sig_done);
+        rc = ces_graph_add_signal(g, "done", gn->width_done, GEN_MAX_STEPS, &gn->sig_done);
     if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "bar", gn->width, gn->ranks, &gn->sig_bar);
+        rc = ces_graph_add_signal(g, "bar", gn->width_bar, gn->ranks, &gn->sig_bar);
     /* Events e<k> for the receivers' stream hand-offs, declared in the order
      * the printed text first names them (block, then rank, then op), so that
      * the text parses back to an equal graph. */

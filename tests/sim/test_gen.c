@@ -52,6 +52,7 @@ struct features {
     int ranks[4], streams[3], conn1, graph_blocks, reps2, u32, u64, wraps;
     int kinds[CES_OP__COUNT];
     int eq, geq;
+    int mcast, mixed_widths;
 };
 
 static void count(const struct ces_graph *g, struct features *f)
@@ -63,6 +64,8 @@ static void count(const struct ces_graph *g, struct features *f)
     f->conn1 += ces_graph_connections(g) == 1;
     f->u32 += ces_graph_signal(g, 0).width == CES_U32;
     f->u64 += ces_graph_signal(g, 0).width == CES_U64;
+    f->mixed_widths += ces_graph_signal(g, 0).width != ces_graph_signal(g, 1).width ||
+                       ces_graph_signal(g, 0).width != ces_graph_signal(g, 2).width;
     for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
         struct ces_block_info bi = ces_graph_block(g, b);
 
@@ -74,6 +77,7 @@ static void count(const struct ces_graph *g, struct features *f)
 
             for (uint32_t k = 0; k < n; k++) {
                 f->kinds[ops[k].kind]++;
+                f->mcast += ops[k].kind == CES_OP_WRITE && ops[k].slot.rank == CES_RANK_ALL;
                 if (ops[k].kind == CES_OP_WAIT) {
                     f->eq += ops[k].cmp == CES_CMP_EQ;
                     f->geq += ops[k].cmp == CES_CMP_GEQ;
@@ -111,6 +115,8 @@ static void test_valid_and_varied(void **state)
     assert_true(f.u32 > 400 && f.u64 > 250);
     assert_true(f.wraps > 50);
     assert_true(f.eq > 1000 && f.geq > 1000);
+    assert_true(f.mcast > 100);
+    assert_true(f.mixed_widths > 250);
     for (int k = 0; k < CES_OP__COUNT; k++) {
         if (k == CES_OP_FLUSH)
             assert_int_equal(f.kinds[k], 0); /* never emitted: H200 has no flush */
