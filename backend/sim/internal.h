@@ -85,7 +85,9 @@ struct sim_model {
     uint64_t *buf_size;          /* [nbuf] */
     /* state layout, in 32-bit words */
     uint32_t seg_w;              /* words per segment: 11 + nproc */
-    size_t w_pc, w_val, w_sclk, w_pclk, w_rclk, w_fixed;
+    /* flags, pc, values, process clocks, record clocks, the two sums that
+     * stand for the slot clocks in the hash, slot clocks (last: the bulk) */
+    size_t w_pc, w_val, w_pclk, w_rclk, w_hsum, w_sclk, w_fixed;
     size_t bytes;                /* memory held by the model */
 };
 
@@ -102,6 +104,10 @@ enum sim_flags { SIM_F_RACE = 1u, SIM_F_MISMATCH = 2u, SIM_F_ABORTED = 4u };
 struct sim_map {
     uint32_t n, cap; /* segments */
     uint32_t *seg;
+    /* the hash of the segments, derived: valid unless dirty (every step
+     * that touches the map sets dirty) */
+    uint64_t h[2];
+    bool dirty;
 };
 
 /* A state value: fixed words + one interval map per (rank, buffer). */
@@ -155,7 +161,8 @@ int ces_sim_state_copy(const struct sim_model *m, struct sim_state *dst,
                        const struct sim_state *src);
 void ces_sim_state_free(const struct sim_model *m, struct sim_state *s);
 size_t ces_sim_state_bytes(const struct sim_model *m, const struct sim_state *s);
-void ces_sim_state_hash(const struct sim_model *m, const struct sim_state *s, uint64_t h[2]);
+/* (refreshes the maps' cached hashes, hence not const) */
+void ces_sim_state_hash(const struct sim_model *m, struct sim_state *s, uint64_t h[2]);
 int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_t p);
 /* Executes the next op of p (which must be enabled). */
 int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,

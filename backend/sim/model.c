@@ -579,10 +579,11 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->seg_w = SEG_READS + m->nproc;
     m->w_pc = 1;
     m->w_val = m->w_pc + m->nproc;
-    m->w_sclk = m->w_val + 2 * (size_t)m->nslots;
-    m->w_pclk = m->w_sclk + (size_t)m->nslots * m->nproc;
+    m->w_pclk = m->w_val + 2 * (size_t)m->nslots;
     m->w_rclk = m->w_pclk + (size_t)m->nproc * m->nproc;
-    m->w_fixed = m->w_rclk + (size_t)m->nrec * m->nproc;
+    m->w_hsum = m->w_rclk + (size_t)m->nrec * m->nproc;
+    m->w_sclk = m->w_hsum + 4;
+    m->w_fixed = m->w_sclk + (size_t)m->nslots * m->nproc;
     *out = m;
     return CES_OK;
 fail:

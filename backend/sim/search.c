@@ -209,7 +209,7 @@ static int terminal(struct search *S, const struct sim_state *st)
 
 /* --- the visited set ----------------------------------------------------- */
 
-static int visit(struct search *S, const struct sim_state *st, bool *seen)
+static int visit(struct search *S, struct sim_state *st, bool *seen)
 {
     uint64_t h[2];
     size_t mask, i;

@@ -81,6 +81,7 @@ int ces_sim_state_init(const struct sim_model *m, struct sim_state *s)
         sg[SEG_PRANK] = rank;
         sg[SEG_PBUF] = buf;
         s->maps[i].n = 1;
+        s->maps[i].dirty = true;
     }
     return CES_OK;
 }
@@ -120,6 +121,9 @@ int ces_sim_state_copy(const struct sim_model *m, struct sim_state *dst,
             memcpy(dst->maps[i].seg, src->maps[i].seg,
                    (size_t)src->maps[i].n * m->seg_w * sizeof(uint32_t));
         dst->maps[i].n = src->maps[i].n;
+        dst->maps[i].h[0] = src->maps[i].h[0];
+        dst->maps[i].h[1] = src->maps[i].h[1];
+        dst->maps[i].dirty = src->maps[i].dirty;
     }
     return CES_OK;
 }
@@ -165,16 +169,61 @@ static uint64_t fmix(uint64_t k)
     return k;
 }
 
-void ces_sim_state_hash(const struct sim_model *m, const struct sim_state *s, uint64_t h[2])
+/* The slot clocks are the bulk of a state (slots x processes words) and
+ * change only at writes, a few words at a time: they enter the hash through
+ * two sums, kept in the state, of a mixed term per nonzero word (its index
+ * and value).  The sums are a function of the clocks, so the fingerprint is
+ * still a function of the state. */
+static uint64_t sclk_term(uint64_t i, uint32_t v, uint64_t key)
+{
+    return v == 0 ? 0 : fmix(((i << 32) | v) ^ key);
+}
+
+#define SCLK_KEY0 UINT64_C(0x452821E638D01377)
+#define SCLK_KEY1 UINT64_C(0xBE5466CF34E90C6C)
+
+/* Stores clock `clk` as slot x's clock, keeping the sums in step. */
+static void sclk_store(const struct sim_model *m, struct sim_state *s, uint32_t x,
+                       const uint32_t *clk)
+{
+    uint32_t *c = SIM_SCLK(m, s, x);
+    uint32_t *hs = s->w + m->w_hsum;
+    uint64_t h0 = rd64(hs), h1 = rd64(hs + 2);
+
+    for (uint32_t j = 0; j < m->nproc; j++) {
+        if (c[j] != clk[j]) {
+            uint64_t i = (uint64_t)x * m->nproc + j;
+
+            h0 += sclk_term(i, clk[j], SCLK_KEY0) - sclk_term(i, c[j], SCLK_KEY0);
+            h1 += sclk_term(i, clk[j], SCLK_KEY1) - sclk_term(i, c[j], SCLK_KEY1);
+            c[j] = clk[j];
+        }
+    }
+    wr64(hs, h0);
+    wr64(hs + 2, h1);
+}
+
+void ces_sim_state_hash(const struct sim_model *m, struct sim_state *s, uint64_t h[2])
 {
     h[0] = UINT64_C(0x243F6A8885A308D3);
     h[1] = UINT64_C(0x13198A2E03707344);
-    mix(h, s->w, m->w_fixed);
+    mix(h, s->w, m->w_sclk); /* everything but the slot clocks, their sums included */
     for (uint32_t i = 0; i < m->nmaps; i++) {
-        uint32_t n = s->maps[i].n;
+        struct sim_map *mp = &s->maps[i];
+        uint32_t hw[4];
 
-        mix(h, &n, 1);
-        mix(h, s->maps[i].seg, (size_t)n * m->seg_w);
+        if (mp->dirty) {
+            uint32_t n = mp->n;
+
+            mp->h[0] = UINT64_C(0xA4093822299F31D0);
+            mp->h[1] = UINT64_C(0x082EFA98EC4E6C89);
+            mix(mp->h, &n, 1);
+            mix(mp->h, mp->seg, (size_t)n * m->seg_w);
+            mp->dirty = false;
+        }
+        wr64(hw, mp->h[0]);
+        wr64(hw + 2, mp->h[1]);
+        mix(h, hw, 4);
     }
     h[0] = fmix(h[0]);
     h[1] = fmix(h[1] ^ h[0]);
@@ -386,10 +435,15 @@ static void access(const struct sim_model *m, struct sim_state *s, struct sim_ma
     }
 }
 
+/* The map of a region, marked dirty: every step reaches a map through
+ * here, and reads change the access history too. */
 static struct sim_map *map_of(const struct sim_model *m, struct sim_state *s,
                               const struct ces_region *r)
 {
-    return &s->maps[r->rank * m->nbuf + r->buf];
+    struct sim_map *mp = &s->maps[r->rank * m->nbuf + r->buf];
+
+    mp->dirty = true;
+    return mp;
 }
 
 /* Provenance runs read by a copy, kept on the stack for small copies. */
@@ -611,7 +665,7 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
             uint32_t x = o->slot + r * ces_graph_signal(m->g, o->op->slot.sig).slots;
 
             wr64(s->w + m->w_val + 2 * (size_t)x, o->op->value);
-            memcpy(SIM_SCLK(m, s, x), clk, m->nproc * sizeof(uint32_t));
+            sclk_store(m, s, x, clk);
         }
         break;
     case CES_OP_WAIT: {
