@@ -65,6 +65,7 @@ struct sim_model {
     uint32_t nq;         /* hardware queues per rank */
     bool shared_queues;  /* some queue holds more than one stream */
     bool abort_mode;
+    bool hashed;         /* states are hashed (exhaustive mode): keep the clock sums */
     struct sim_op **ops; /* [nproc] unrolled programs */
     uint32_t *len;       /* [nproc] */
     uint32_t *stop;      /* [nproc] = len unless a stop fault */

@@ -978,6 +978,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     rc = ces_sim_model_build(ctx, g, opts, &m);
     if (rc != CES_OK)
         return rc;
+    m->hashed = opts->replay == NULL && opts->random == 0;
     memset(&S, 0, sizeof(S));
     S.ctx = ctx;
     S.m = m;

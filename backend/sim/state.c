@@ -188,8 +188,14 @@ static void sclk_store(const struct sim_model *m, struct sim_state *s, uint32_t 
 {
     uint32_t *c = SIM_SCLK(m, s, x);
     uint32_t *hs = s->w + m->w_hsum;
-    uint64_t h0 = rd64(hs), h1 = rd64(hs + 2);
+    uint64_t h0, h1;
 
+    if (!m->hashed) { /* random and replay modes never hash */
+        memcpy(c, clk, m->nproc * sizeof(uint32_t));
+        return;
+    }
+    h0 = rd64(hs);
+    h1 = rd64(hs + 2);
     for (uint32_t j = 0; j < m->nproc; j++) {
         if (c[j] != clk[j]) {
             uint64_t i = (uint64_t)x * m->nproc + j;
