@@ -162,6 +162,10 @@ int ces_sim_state_copy(const struct sim_model *m, struct sim_state *dst,
                        const struct sim_state *src);
 void ces_sim_state_free(const struct sim_model *m, struct sim_state *s);
 size_t ces_sim_state_bytes(const struct sim_model *m, const struct sim_state *s);
+/* The same fingerprint computed from scratch, ignoring every cached value
+ * (for tests of the caches). */
+void ces_sim_state_hash_full(const struct sim_model *m, const struct sim_state *s,
+                             uint64_t h[2]);
 /* (refreshes the maps' cached hashes, hence not const) */
 void ces_sim_state_hash(const struct sim_model *m, struct sim_state *s, uint64_t h[2]);
 int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_t p);

@@ -209,6 +209,48 @@ static void sclk_store(const struct sim_model *m, struct sim_state *s, uint32_t 
     wr64(hs + 2, h1);
 }
 
+void ces_sim_state_hash_full(const struct sim_model *m, const struct sim_state *s,
+                             uint64_t h[2])
+{
+    uint64_t h0 = 0, h1 = 0;
+    uint32_t *pre = ces_malloc(m->ctx, m->w_sclk * sizeof(uint32_t));
+
+    h[0] = UINT64_C(0x243F6A8885A308D3);
+    h[1] = UINT64_C(0x13198A2E03707344);
+    if (pre == NULL) {
+        h[0] = h[1] = 0;
+        return;
+    }
+    for (size_t i = 0; i < (size_t)m->nslots * m->nproc; i++) {
+        h0 += sclk_term(i, s->w[m->w_sclk + i], SCLK_KEY0);
+        h1 += sclk_term(i, s->w[m->w_sclk + i], SCLK_KEY1);
+    }
+    memcpy(pre, s->w, m->w_hsum * sizeof(uint32_t));
+    wr64(pre + m->w_hsum, h0);
+    wr64(pre + m->w_hsum + 2, h1);
+    mix(h, pre, m->w_sclk);
+    ces_free(m->ctx, pre);
+    for (uint32_t i = 0; i < m->nmaps; i++) {
+        const struct sim_map *mp = &s->maps[i];
+        uint64_t mh[2] = {0, 0};
+        uint32_t hw[4];
+
+        if (mp->n > 0) {
+            uint32_t n = mp->n;
+
+            mh[0] = UINT64_C(0xA4093822299F31D0);
+            mh[1] = UINT64_C(0x082EFA98EC4E6C89);
+            mix(mh, &n, 1);
+            mix(mh, mp->seg, (size_t)n * m->seg_w);
+        }
+        wr64(hw, mh[0]);
+        wr64(hw + 2, mh[1]);
+        mix(h, hw, 4);
+    }
+    h[0] = fmix(h[0]);
+    h[1] = fmix(h[1] ^ h[0]);
+}
+
 void ces_sim_state_hash(const struct sim_model *m, struct sim_state *s, uint64_t h[2])
 {
     h[0] = UINT64_C(0x243F6A8885A308D3);

@@ -1,0 +1,154 @@
+/*
+ * tests/sim/test_state.c - the checker's state value: the fingerprint kept
+ * with cached sums (slot clocks) and per-map hashes equals the one computed
+ * from scratch after every step of many random executions (multicast
+ * writes, rewritten slots, copies, produces, consumes, events, two
+ * streams); copies hash equally; different states hash differently.
+ */
+#include "ces_test.h"
+#include "../../backend/sim/internal.h"
+
+#include <string.h>
+
+static struct ces_graph *busy(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = NULL;
+
+    assert_int_equal(ces_graph_create(ctx, 3, 2, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "a", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "b", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 3, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_event(g, "e", NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t r = 0; r < 3; r++) {
+        for (uint32_t k = 0; k < 3; k++) {
+            struct ces_op pr = {.kind = CES_OP_PRODUCE, .a = {0, r, 16 * k, 16 * k + 16}};
+            struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, (r + 1) % 3, r}, .value = k + 1};
+            struct ces_op mc = {.kind = CES_OP_WRITE, .stream = 1,
+                                .slot = {0, CES_RANK_ALL, 2}, .value = 10 * r + k};
+            struct ces_op wt = {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ,
+                                .slot = {0, r, (r + 2) % 3}, .value = k + 1};
+            struct ces_op cp = {.kind = CES_OP_COPY, .stream = 1,
+                                .a = {0, (r + 2) % 3, 16 * k, 16 * k + 8},
+                                .b = {1, r, 8 * k, 8 * k + 8}};
+            struct ces_op co = {.kind = CES_OP_CONSUME, .a = {1, r, 0, 24}};
+            struct ces_op rec = {.kind = CES_OP_RECORD, .event = 0};
+            struct ces_op aw = {.kind = CES_OP_AWAIT, .stream = 1, .event = 0};
+
+            assert_int_equal(ces_graph_add_op(g, r, &pr), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, r, &rec), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, r, &aw), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, r, &mc), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, r, &wt), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, r, &cp), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, r, &co), CES_OK);
+        }
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+static void test_cached_hash_equals_full(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = busy(ctx);
+    struct ces_check_opts o;
+    struct sim_model *m = NULL;
+    uint64_t rng = 12345, steps = 0;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    assert_int_equal(ces_sim_model_build(ctx, g, &o, &m), CES_OK);
+    m->hashed = true;
+    for (int run = 0; run < 40; run++) {
+        struct sim_state s = {0}, c = {0};
+        uint32_t en[16];
+
+        assert_int_equal(ces_sim_state_init(m, &s), CES_OK);
+        for (;;) {
+            uint32_t ne = 0;
+            uint64_t a[2], b[2];
+
+            ces_sim_state_hash(m, &s, a);
+            ces_sim_state_hash_full(m, &s, b);
+            assert_memory_equal(a, b, sizeof(a));
+            for (uint32_t p = 0; p < m->nproc; p++) {
+                int stt = ces_sim_status(m, &s, p);
+
+                if (stt == SIM_S_VISIBLE || stt == SIM_S_INVISIBLE)
+                    en[ne++] = p;
+            }
+            if (ne == 0)
+                break;
+            rng = rng * 6364136223846793005u + 1442695040888963407u;
+            assert_int_equal(ces_sim_exec(m, &s, en[(rng >> 33) % ne], NULL), CES_OK);
+            steps++;
+            if ((rng >> 20) % 5 == 0) {
+                /* a copy carries the caches along */
+                assert_int_equal(ces_sim_state_copy(m, &c, &s), CES_OK);
+                ces_sim_state_hash(m, &c, b);
+                ces_sim_state_hash(m, &s, a);
+                assert_memory_equal(a, b, sizeof(a));
+            }
+        }
+        ces_sim_state_free(m, &s);
+        if (c.w != NULL)
+            ces_sim_state_free(m, &c);
+    }
+    assert_true(steps > 40 * 20);
+    ces_sim_model_destroy(m);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_different_states_differ(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = busy(ctx);
+    struct ces_check_opts o;
+    struct sim_model *m = NULL;
+    struct sim_state s = {0}, t = {0};
+    uint64_t a[2], b[2];
+
+    (void)state;
+    ces_check_opts_init(&o);
+    assert_int_equal(ces_sim_model_build(ctx, g, &o, &m), CES_OK);
+    m->hashed = true;
+    assert_int_equal(ces_sim_state_init(m, &s), CES_OK);
+    assert_int_equal(ces_sim_state_init(m, &t), CES_OK);
+    ces_sim_state_hash(m, &s, a);
+    ces_sim_state_hash(m, &t, b);
+    assert_memory_equal(a, b, sizeof(a));
+    /* r0.s0 produces then writes; r1.s0 produces: same content either order */
+    assert_int_equal(ces_sim_exec(m, &s, 0, NULL), CES_OK);
+    assert_int_equal(ces_sim_exec(m, &s, 2, NULL), CES_OK);
+    assert_int_equal(ces_sim_exec(m, &t, 2, NULL), CES_OK);
+    ces_sim_state_hash(m, &s, a);
+    ces_sim_state_hash(m, &t, b);
+    assert_memory_not_equal(a, b, sizeof(a));
+    assert_int_equal(ces_sim_exec(m, &t, 0, NULL), CES_OK);
+    ces_sim_state_hash(m, &t, b);
+    assert_memory_equal(a, b, sizeof(a));
+    /* a write changes the slot value and its clock */
+    assert_int_equal(ces_sim_exec(m, &t, 0, NULL), CES_OK);
+    ces_sim_state_hash(m, &t, b);
+    assert_memory_not_equal(a, b, sizeof(a));
+    ces_sim_state_free(m, &s);
+    ces_sim_state_free(m, &t);
+    ces_sim_model_destroy(m);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cached_hash_equals_full),
+        cmocka_unit_test(test_different_states_differ),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
