@@ -43,8 +43,11 @@ static int same_but_values(const struct ces_cuda_plan *a, const struct ces_cuda_
     if (a->nblocks != 1 || b->nblocks != 1 || x->calls.len != y->calls.len ||
         x->copies.len != y->copies.len || x->memops.len != y->memops.len)
         return 0;
-    if (memcmp(x->calls.data, y->calls.data, x->calls.len * sizeof(struct ces_cuda_call)) != 0 ||
-        memcmp(x->copies.data, y->copies.data, x->copies.len * sizeof(struct ces_cuda_copy)) != 0)
+    /* (an empty vector may hold no array: memcmp must not see NULL) */
+    if ((x->calls.len > 0 &&
+         memcmp(x->calls.data, y->calls.data, x->calls.len * sizeof(struct ces_cuda_call)) != 0) ||
+        (x->copies.len > 0 &&
+         memcmp(x->copies.data, y->copies.data, x->copies.len * sizeof(struct ces_cuda_copy)) != 0))
         return 0;
     for (size_t i = 0; i < x->memops.len; i++) {
         struct ces_cuda_memop m = CES_VEC_AT(&x->memops, struct ces_cuda_memop, i);
