@@ -48,4 +48,12 @@ void ces_test_list_free(char **paths, size_t n);
  * with the key and trailing newline removed, malloc'd; NULL if absent. */
 char *ces_test_directive(const char *text, const char *key);
 
+/* Runs `cesync ARGS` (the built tool) through the shell in directory `dir`
+ * (NULL: the fixtures directory); returns its exit code and its stdout and
+ * stderr together in *out (malloc'd).  Fails the test if it did not exit. */
+int ces_test_tool(const char *dir, const char *args, char **out);
+
+/* A new empty directory under /tmp (a static buffer: one at a time). */
+char *ces_test_tmpdir(void);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 char *ces_test_read_file(const char *path, size_t *len)
 {
@@ -91,4 +92,39 @@ char *ces_test_directive(const char *text, const char *key)
         p = eol != NULL ? eol + 1 : NULL;
     }
     return NULL;
+}
+
+int ces_test_tool(const char *dir, const char *args, char **out)
+{
+    char cmd[4096], chunk[4096];
+    char *buf = calloc(1, 1);
+    size_t len = 0, n;
+    FILE *f;
+    int st;
+
+    assert_non_null(buf);
+    snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s 2>&1", dir != NULL ? dir : CES_FIXTURES,
+             CES_TOOL, args);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+        buf = realloc(buf, len + n + 1);
+        assert_non_null(buf);
+        memcpy(buf + len, chunk, n);
+        len += n;
+        buf[len] = '\0';
+    }
+    st = pclose(f);
+    assert_true(WIFEXITED(st));
+    *out = buf;
+    return WEXITSTATUS(st);
+}
+
+char *ces_test_tmpdir(void)
+{
+    static char dir[64];
+
+    snprintf(dir, sizeof(dir), "/tmp/ces_test_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    return dir;
 }

@@ -9,50 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-/* `cesync ARGS` in directory `dir`; exit code, and stdout+stderr in *out. */
-static int tool(const char *dir, const char *args, char **out)
-{
-    char cmd[4096], chunk[4096];
-    char *buf = calloc(1, 1);
-    size_t len = 0, n;
-    FILE *f;
-    int st;
-
-    snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s 2>&1", dir, CES_TOOL, args);
-    f = popen(cmd, "r");
-    assert_non_null(f);
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-        buf = realloc(buf, len + n + 1);
-        assert_non_null(buf);
-        memcpy(buf + len, chunk, n);
-        len += n;
-        buf[len] = '\0';
-    }
-    st = pclose(f);
-    assert_true(WIFEXITED(st));
-    *out = buf;
-    return WEXITSTATUS(st);
-}
-
-static char *tmpdir(void)
-{
-    static char dir[64];
-
-    snprintf(dir, sizeof(dir), "/tmp/ces_bench_XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    return dir;
-}
 
 static void test_dry_run_csv(void **state)
 {
-    char *dir = tmpdir(), *out = NULL, path[128];
+    char *dir = ces_test_tmpdir(), *out = NULL, path[128];
     char *csv;
 
     (void)state;
-    assert_int_equal(tool(dir,
+    assert_int_equal(ces_test_tool(dir,
                           "bench alltoall --dry-run --min-bytes 1M --max-bytes 1M "
                           "--variant auto,overlap --csv a.csv",
                           &out),
@@ -80,12 +45,12 @@ static void test_dry_run_csv(void **state)
 
 static void test_sizes_and_formulas(void **state)
 {
-    char *dir = tmpdir(), *out = NULL, path[128];
+    char *dir = ces_test_tmpdir(), *out = NULL, path[128];
     char *csv;
 
     (void)state;
     /* 3 ranks: alltoall sizes round down to multiples of 4 x 3 bytes */
-    assert_int_equal(tool(dir,
+    assert_int_equal(ces_test_tool(dir,
                           "bench alltoall --dry-run --ranks 3 --min-bytes 1K --max-bytes 4K "
                           "--variant plain --csv a.csv",
                           &out),
@@ -99,7 +64,7 @@ static void test_sizes_and_formulas(void **state)
     free(csv);
     remove(path);
     /* allgather: algbw counts the n x bytes received, busbw x (n-1)/n */
-    assert_int_equal(tool(dir,
+    assert_int_equal(ces_test_tool(dir,
                           "bench allgather --dry-run --min-bytes 1M --max-bytes 1M "
                           "--variant overlap --csv g.csv",
                           &out),
@@ -151,11 +116,11 @@ static void test_usage_errors(void **state)
         {"bench alltoall --dry-run --plot x.txt",
          "cesync: bench: --plot expects a .svg or .png path, not 'x.txt'\n"},
     };
-    char *dir = tmpdir(), *out = NULL;
+    char *dir = ces_test_tmpdir(), *out = NULL;
 
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        int rc = tool(dir, cases[i].args, &out);
+        int rc = ces_test_tool(dir, cases[i].args, &out);
 
         if (rc != 2 || strstr(out, cases[i].msg) == NULL)
             fail_msg("'cesync %s' gave %d:\n%s", cases[i].args, rc, out);
@@ -166,10 +131,10 @@ static void test_usage_errors(void **state)
 
 static void test_help(void **state)
 {
-    char *dir = tmpdir(), *out = NULL;
+    char *dir = ces_test_tmpdir(), *out = NULL;
 
     (void)state;
-    assert_int_equal(tool(dir, "bench --help", &out), 0);
+    assert_int_equal(ces_test_tool(dir, "bench --help", &out), 0);
     assert_non_null(strstr(out, "usage: cesync bench COLL [options]\n"));
     assert_non_null(strstr(out, "Graphviz"));
     free(out);

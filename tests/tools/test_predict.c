@@ -8,49 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-/* `cesync ARGS` in directory `dir`; exit code, and stdout+stderr in *out. */
-static int tool(const char *dir, const char *args, char **out)
-{
-    char cmd[4096], chunk[4096];
-    char *buf = calloc(1, 1);
-    size_t len = 0, n;
-    FILE *f;
-    int st;
-
-    snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s 2>&1", dir, CES_TOOL, args);
-    f = popen(cmd, "r");
-    assert_non_null(f);
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-        buf = realloc(buf, len + n + 1);
-        assert_non_null(buf);
-        memcpy(buf + len, chunk, n);
-        len += n;
-        buf[len] = '\0';
-    }
-    st = pclose(f);
-    assert_true(WIFEXITED(st));
-    *out = buf;
-    return WEXITSTATUS(st);
-}
-
-static char *tmpdir(void)
-{
-    static char dir[64];
-
-    snprintf(dir, sizeof(dir), "/tmp/ces_bench_XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    return dir;
-}
 
 static void test_collective(void **state)
 {
-    char *dir = tmpdir(), *out = NULL;
+    char *dir = ces_test_tmpdir(), *out = NULL;
 
     (void)state;
-    assert_int_equal(tool(dir, "check --predict alltoall --ranks 2 --bytes 1M", &out), 0);
+    assert_int_equal(ces_test_tool(dir, "check --predict alltoall --ranks 2 --bytes 1M", &out), 0);
     assert_string_equal(out,
                         "model: h200\n"
                         "ranks: 2, streams per rank: 1, iterations: 1, op instances: 22\n"
@@ -64,7 +29,7 @@ static void test_collective(void **state)
 
 static void test_file_and_model(void **state)
 {
-    char *dir = tmpdir(), *out = NULL, path[128];
+    char *dir = ces_test_tmpdir(), *out = NULL, path[128];
     FILE *f;
 
     (void)state;
@@ -81,7 +46,7 @@ static void test_file_and_model(void **state)
     fputs("peer_copy_gbps = 1\nper_copy_us = 1\nhost_call_us = 0\n", f);
     fclose(f);
     /* 1 us start + 4000 bytes at 1000 bytes/us */
-    assert_int_equal(tool(dir, "check --predict one.ces --model round.model", &out), 0);
+    assert_int_equal(ces_test_tool(dir, "check --predict one.ces --model round.model", &out), 0);
     assert_non_null(strstr(out, "model: h200 + round.model\n"));
     assert_non_null(strstr(out, "predicted: 5.00 us total, 5.00 us per iteration\n"));
     assert_non_null(strstr(out, "copied: 3.91 KiB between GPUs, 0 B inside GPUs\n"));
@@ -107,17 +72,17 @@ static void test_errors(void **state)
         {"check --predict alltoall --ranks 9 --bytes 9", 2,
          "cesync: predict: 9 ranks, the h200 model has at most 8 GPUs\n"},
     };
-    char *dir = tmpdir(), *out = NULL;
+    char *dir = ces_test_tmpdir(), *out = NULL;
 
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        int rc = tool(dir, cases[i].args, &out);
+        int rc = ces_test_tool(dir, cases[i].args, &out);
 
         if (rc != cases[i].rc || strstr(out, cases[i].msg) == NULL)
             fail_msg("'cesync %s' gave %d:\n%s", cases[i].args, rc, out);
         free(out);
     }
-    assert_int_equal(tool(dir, "check --predict --help", &out), 0);
+    assert_int_equal(ces_test_tool(dir, "check --predict --help", &out), 0);
     assert_non_null(strstr(out, "usage: cesync check --predict FILE.ces|COLL"));
     free(out);
     rmdir(dir);
