@@ -836,7 +836,8 @@ static int replay_mode(struct search *S)
     if (rc == CES_OK) {
         rc = ces_vec_reserve(S->ctx, &S->trace, sizeof(uint32_t), tr.len);
         if (rc == CES_OK) {
-            memcpy(S->trace.data, tr.data, tr.len * sizeof(uint32_t));
+            if (tr.len > 0) /* an empty replay string has no storage */
+                memcpy(S->trace.data, tr.data, tr.len * sizeof(uint32_t));
             S->trace.len = tr.len;
             S->stats.transitions = tr.len;
             if (SIM_FLAGS(&st) & SIM_F_RACE)
