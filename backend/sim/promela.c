@@ -114,11 +114,10 @@ struct pml_slot {
     uint64_t *vals;  /* sorted, vals[0] == 0 */
 };
 
-/* A produce or consume of one unit, for generation numbering. */
+/* A produce of one unit in one iteration, for expected generations. */
 struct pml_gen {
     uint32_t unit;
     uint64_t iter;
-    uint32_t rank, pos;
 };
 
 struct pml {
@@ -141,7 +140,7 @@ struct pml {
     struct pml_slot *slots;
     uint32_t nslots;
     uint32_t nrec;   /* event storages */
-    /* produce records sorted by (unit, iter, rank, pos) */
+    /* produce records sorted by (unit, iter) */
     struct pml_gen *prods;
     size_t nprods;
 };
@@ -170,11 +169,7 @@ static int pml_cmp_gen(const void *a, const void *b)
 
     if (x->unit != y->unit)
         return x->unit < y->unit ? -1 : 1;
-    if (x->iter != y->iter)
-        return x->iter < y->iter ? -1 : 1;
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
+    return x->iter < y->iter ? -1 : x->iter > y->iter;
 }
 
 static uint32_t pml_tid(const struct pml *m, uint32_t rank, uint32_t stream)
@@ -477,8 +472,6 @@ static int pml_prods(struct pml *m)
 
                         pg->unit = pml_unit(m, op->a.rank, op->a.buf, off);
                         pg->iter = m->inst[r][i].iter;
-                        pg->rank = r;
-                        pg->pos = i;
                     }
                 }
             }
@@ -500,15 +493,21 @@ static int pml_prods(struct pml *m)
  * produce stamps its iteration). */
 static uint32_t pml_expected_gen(const struct pml *m, uint32_t unit, uint64_t iter)
 {
-    uint64_t best = 0;
+    size_t lo = 0, hi = m->nprods;
 
-    for (size_t i = 0; i < m->nprods; i++) {
-        const struct pml_gen *pg = &m->prods[i];
+    /* the first record after (unit, iter); the one before it is the answer */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct pml_gen *pg = &m->prods[mid];
 
-        if (pg->unit == unit && pg->iter <= iter && pg->iter > best)
-            best = pg->iter;
+        if (pg->unit < unit || (pg->unit == unit && pg->iter <= iter))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return (uint32_t)best;
+    if (lo > 0 && m->prods[lo - 1].unit == unit)
+        return (uint32_t)m->prods[lo - 1].iter;
+    return 0;
 }
 
 /* --- emitting ----------------------------------------------------------- */
