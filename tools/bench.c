@@ -17,6 +17,7 @@
 
 #ifdef CES_HAVE_CUDA
 #include "bench_gpu.h"
+#include "lower.h" /* ces_cuda_coll_select: what ces_alltoall & co. run */
 #endif
 
 static const char bench_usage[] =
@@ -293,8 +294,9 @@ static int parse_args(struct bench *B, int argc, char **argv)
 }
 
 /* The model's time of one iteration of `variant` at `bytes` in steady state
- * (the builder graph that variant runs; auto = the plain mono graph the
- * backend lowers), host costs set to 0.  NAN if it cannot be built. */
+ * (the builder graph that variant runs; auto = the graph the backend's
+ * collective call selects, the plain one in a build without CUDA), host
+ * costs set to 0.  NAN if it cannot be built. */
 static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes)
 {
     struct ces_coll_params p;
@@ -312,6 +314,14 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     p.bytes = bytes;
     p.iterations = 4;
     p.flags = variant < 0 ? 0 : (uint32_t)variant;
+#ifdef CES_HAVE_CUDA
+    if (variant == V_AUTO && B->coll != CES_COLL_SENDRECV) {
+        struct ces_coll_params sel;
+
+        ces_cuda_coll_select(&sel, B->coll, B->ranks, bytes, 0, B->graph);
+        p.flags = sel.flags;
+    }
+#endif
     if (B->coll == CES_COLL_SENDRECV) {
         p.npairs = B->one_way ? 0 : B->ranks;
         for (uint32_t r2 = 0; r2 < p.npairs; r2++) {

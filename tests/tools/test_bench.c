@@ -19,7 +19,7 @@ static void test_dry_run_csv(void **state)
     (void)state;
     assert_int_equal(ces_test_tool(dir,
                           "bench alltoall --dry-run --min-bytes 1M --max-bytes 1M "
-                          "--variant auto,overlap --csv a.csv",
+                          "--variant plain,overlap --csv a.csv",
                           &out),
                      0);
     assert_non_null(strstr(out, "# cesync bench alltoall: 2 ranks (one process, GPUs 0..1), 20 "
@@ -34,7 +34,7 @@ static void test_dry_run_csv(void **state)
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us\n"
-                        "alltoall,2,1048576,cesync,auto,32.590,32.590,32.590,32.175,16.087,-,"
+                        "alltoall,2,1048576,cesync,plain,32.590,32.590,32.590,32.175,16.087,-,"
                         "32.590\n"
                         "alltoall,2,1048576,cesync,overlap,27.331,27.331,27.331,38.366,19.183,-,"
                         "27.331\n");
