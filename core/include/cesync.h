@@ -937,8 +937,11 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  *   broadcast: root's send (`bytes`) is copied to every rank's recv.
  * When the stream is capturing a CUDA graph the call lowers a graph-safe
  * protocol (credit) and copies one cudaMemcpyAsync each; eager calls lower the
- * `mono` protocol with one cudaMemcpyBatchAsync per copy batch.  Argument
- * errors return CES_ERR_INVALID before anything is enqueued. */
+ * `mono` protocol with one cudaMemcpyBatchAsync per copy batch.  alltoall
+ * and allgather run their local chunk on an internal stream of the
+ * communicator (CES_COLL_F_OVERLAP), forked from and joined back into
+ * `stream` within the call, so the call is still ordered on `stream` alone.
+ * Argument errors return CES_ERR_INVALID before anything is enqueued. */
 CES_API int ces_alltoall(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
                          ces_stream_t stream);
 CES_API int ces_allgather(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
