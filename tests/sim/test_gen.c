@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_deterministic(void **state)
 {
@@ -247,13 +248,66 @@ static void test_alloc_failures(void **state)
     assert_true(ces_test_alloc_failures(source_body, &seed) > 10);
 }
 
+/* `cesync gen`: the same text as ces_gen_source, files with -o, errors. */
+static void test_tool(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *out = NULL, *text = NULL, *want, *dir, cmd[512];
+
+    (void)state;
+    assert_int_equal(ces_gen_source(ctx, 2, NULL, &text, NULL), CES_OK);
+    want = malloc(strlen(text) + 64);
+    assert_non_null(want);
+    sprintf(want, "# cesync gen --seed 2\n%s", text);
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 2", &out), 0);
+    assert_string_equal(out, want);
+    free(out);
+    free(want);
+    ces_free(ctx, text);
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 2 --ranks 9", &out), 2);
+    assert_string_equal(out, "cesync: gen: --ranks expects a number 0..8, not '9'\n");
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "gen --count 2", &out), 2);
+    assert_string_equal(out, "cesync: gen: --seed S is required (see cesync gen --help)\n");
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 1 --bogus 1", &out), 2);
+    assert_string_equal(out, "cesync: gen: unexpected argument '--bogus' (see cesync gen --help)\n");
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "gen --help", &out), 0);
+    assert_memory_equal(out, "usage: cesync gen --seed S", 26);
+    free(out);
+    /* three files that load back to the generator's graphs */
+    dir = ces_test_tmpdir();
+    snprintf(cmd, sizeof(cmd), "gen --seed 40 --count 3 --ranks 3 -o '%s'", dir);
+    assert_int_equal(ces_test_tool(NULL, cmd, &out), 0);
+    free(out);
+    for (uint64_t seed = 40; seed < 43; seed++) {
+        struct ces_gen_opts o;
+        struct ces_graph *g = NULL, *h = NULL;
+        char path[256];
+
+        ces_gen_opts_init(&o);
+        o.ranks = 3;
+        snprintf(path, sizeof(path), "%s/gen-%u.ces", dir, (unsigned)seed);
+        assert_int_equal(ces_graph_load(ctx, path, &h), CES_OK);
+        assert_int_equal(ces_gen_graph(ctx, seed, &o, &g), CES_OK);
+        assert_true(ces_graph_equal(g, h));
+        ces_graph_destroy(g);
+        ces_graph_destroy(h);
+        assert_int_equal(remove(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_deterministic),   cmocka_unit_test(test_seeds_differ),
         cmocka_unit_test(test_valid_and_varied), cmocka_unit_test(test_options),
         cmocka_unit_test(test_source_pinned),   cmocka_unit_test(test_source_round_trip),
-        cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_alloc_failures),  cmocka_unit_test(test_tool),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -318,6 +318,47 @@ static void test_queues(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* `cesync promela`: the library's text, its options, -o, errors. */
+static void test_tool(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    char *out = NULL, *text = NULL, *dir, cmd[512], path[256];
+
+    (void)state;
+    assert_int_equal(ces_graph_load(ctx, CES_FIXTURES "/bad/relay_reuse.ces", &g), CES_OK);
+    assert_int_equal(ces_promela_emit(ctx, g, NULL, &text, NULL), CES_OK);
+    assert_int_equal(ces_test_tool(NULL, "promela bad/relay_reuse.ces", &out), 0);
+    assert_string_equal(out, text);
+    free(out);
+    ces_free(ctx, text);
+    assert_int_equal(ces_test_tool(NULL, "promela bad/relay_reuse.ces --data-at-end", &out), 0);
+    assert_non_null(strstr(out, "  timeout -> assert(!mism || racy)\n"));
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "promela bad/relay_reuse.ces --no-races --data-at-end",
+                                   &out), 0);
+    assert_non_null(strstr(out, "  timeout -> assert(!mism)\n"));
+    assert_null(strstr(out, "vclk"));
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "promela bad/relay_reuse.ces --bogus", &out), 2);
+    assert_string_equal(out, "cesync: promela: unexpected argument '--bogus' (see cesync promela "
+                             "--help)\n");
+    free(out);
+    dir = ces_test_tmpdir();
+    snprintf(path, sizeof(path), "%s/a2a.pml", dir);
+    snprintf(cmd, sizeof(cmd), "promela alltoall --ranks 2 --bytes 32 --sync nccl -o '%s'", path);
+    assert_int_equal(ces_test_tool(NULL, cmd, &out), 0);
+    free(out);
+    text = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(text, "active proctype r1s0()"));
+    free(text);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static int emit_body(struct ces_ctx *ctx, void *arg)
 {
     struct ces_graph *g = NULL;
@@ -526,7 +567,7 @@ int main(void)
     const struct CMUnitTest encoding[] = {
         cmocka_unit_test(test_pinned),        cmocka_unit_test(test_wait_guards),
         cmocka_unit_test(test_options_and_limits), cmocka_unit_test(test_queues),
-        cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_alloc_failures), cmocka_unit_test(test_tool),
     };
     const struct CMUnitTest cross[] = {
         cmocka_unit_test(test_spin),
