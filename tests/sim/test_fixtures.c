@@ -101,7 +101,7 @@ static void check_dir(const char *subdir, size_t at_least)
 static void test_bad_fixtures(void **state)
 {
     (void)state;
-    check_dir("bad", 14);
+    check_dir("bad", 17);
 }
 
 int main(void)
