@@ -676,7 +676,10 @@ static int load_marks(struct dot_state *st)
                                  mk->style);
         mi = &st->marks[st->node_base[(size_t)mk->block * g->ranks + mk->rank] + mk->index];
         mi->style_bits |= 1u << mk->style;
-        if (mk->step != 0) {
+        /* A node may carry a step mark and a race mark of the same step:
+         * print each step number once. */
+        if (mk->step != 0 && !(mi->nsteps > 0 && mi->nsteps <= 4 &&
+                               mi->steps[mi->nsteps - 1] == mk->step)) {
             if (mi->nsteps < 4)
                 mi->steps[mi->nsteps] = mk->step;
             mi->nsteps++;
