@@ -139,9 +139,6 @@ static void test_fault_sweeps(void **state)
     sweep(ctx, CES_COLL_ALLTOALL, CES_PROTO_MONO, 2, 1, true);
     sweep(ctx, CES_COLL_ALLTOALL, CES_PROTO_NCCL, 3, 2, true);
     sweep(ctx, CES_COLL_ALLTOALL, CES_PROTO_CREDIT, 2, 1, false);
-    /* every credit is awaited by the end of the body: a lost one hangs */
-    sweep(ctx, CES_COLL_SENDRECV, CES_PROTO_MONO, 3, 2, true);
-    sweep(ctx, CES_COLL_SENDRECV, CES_PROTO_NCCL, 2, 1, true);
     /* credit's resets of its own slots can be lost without harm */
     sweep(ctx, CES_COLL_SENDRECV, CES_PROTO_CREDIT, 2, 1, false);
     ces_test_ctx_end(ctx, &st);
