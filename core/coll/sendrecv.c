@@ -14,16 +14,14 @@
  *             slot, write d's `full[t]`;
  *   s1 of d:  wait `full[t]`, copy the slot into recv, return the credit by
  *             writing s's `credit[t]`.
- * At the end of the body the sender collects the credits still out, so a
- * send completes only when its staging slots are free again, every body
- * starts with all slots free, and every credit written is awaited (a lost
- * one is a hang, never silence).  Flags in the protocol's style:
+ * Flags in the protocol's style:
  *   nccl    u32 use counts with `==` (a flag never runs ahead of its reader:
  *           the next fill of a slot waits for the credit of the previous);
  *   mono    the same counts on u64 slots with `>=`;
  *   credit  the constant 1: the receiver resets `full` before it returns the
- *           credit, the sender resets `credit` before it refills the slot
- *           (safe for graph replays).
+ *           credit, the sender resets `credit` before it refills the slot and
+ *           collects the credits still out at the end of the body, so every
+ *           body starts with all slots free (safe for graph replays).
  *
  * Sizes: send holds B = params.bytes bytes; recv holds one B-byte message per
  * incoming pair of the rank with the most incoming pairs (K of them); stage
@@ -179,9 +177,7 @@ static void sendrecv_body(struct ces_cgen *cg)
             uint32_t fs = in[q] * S + t, cs = out[q] * S + t;
             uint64_t lo = (uint64_t)fs * c, rlo = in[q] * b + k * c;
 
-            /* The first use of a slot in a body needs no wait: the end of
-             * the previous body collected every credit. */
-            if (!credit && k >= S)
+            if (!credit)
                 ces_sb_printf(&cg->sb, "r%" PRIu32 " : wait credit[%" PRIu32 "] %s %s\n", s, cs,
                               cmp, freed);
             else if (k >= S)
@@ -210,28 +206,16 @@ static void sendrecv_body(struct ces_cgen *cg)
                       "r%" PRIu32 " s1 : consume recv[%" PRIu64 ":%" PRIu64 "] == send[0:%" PRIu64
                       "]@%" PRIu32 "\n",
                       pairs[q][1], in[q] * b, (in[q] + 1) * b, b, pairs[q][0]);
+    if (!credit)
+        return;
     /* The last use of every slot is still out: collect its credit so the
-     * next body (or replay) starts with every slot free (and, for credit,
-     * reset), and a send completes only once its staging slots are free
-     * again - so every credit written is also awaited. */
+     * next body (or replay) starts with every slot free and reset. */
     for (uint32_t q = 0; q < np; q++) {
-        for (uint32_t t = 0; t < S; t++) {
-            uint32_t cs = out[q] * S + t;
-            char all[96];
-
-            if (credit) {
-                ces_sb_printf(&cg->sb,
-                              "r%" PRIu32 " : wait credit[%" PRIu32 "] == 1\n"
-                              "r%" PRIu32 " : write credit[%" PRIu32 "] = 0\n",
-                              pairs[q][0], cs, pairs[q][0], cs);
-                continue;
-            }
-            /* Slot t is used U = ceil((m-t)/S) times per body, so after body
-             * $i it has been released U*$i times. */
-            ces_coll_lin(cg, all, sizeof(all), (int64_t)((m - t + S - 1) / S), 0);
-            ces_sb_printf(&cg->sb, "r%" PRIu32 " : wait credit[%" PRIu32 "] %s %s\n",
-                          pairs[q][0], cs, cmp, all);
-        }
+        for (uint32_t t = 0; t < S; t++)
+            ces_sb_printf(&cg->sb,
+                          "r%" PRIu32 " : wait credit[%" PRIu32 "] == 1\n"
+                          "r%" PRIu32 " : write credit[%" PRIu32 "] = 0\n",
+                          pairs[q][0], out[q] * S + t, pairs[q][0], out[q] * S + t);
     }
 }
 
