@@ -98,12 +98,16 @@ static void test_every_builder(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* every_drop_shows: each dropped write must show as HANG or DEADLOCK;
+ * tolerated >= 0: exactly that many dropped writes check OK (writes nothing
+ * awaits in a finite schedule). */
 static void sweep(struct ces_ctx *ctx, uint32_t coll, uint32_t proto, uint32_t ranks,
-                  uint32_t iters, bool every_drop_shows)
+                  uint32_t iters, bool every_drop_shows, long tolerated)
 {
     struct ces_graph *g = NULL;
     struct ces_check_sweep_row *rows = NULL;
     size_t n = 0, stops = 0, drops = 0;
+    long ok = 0;
 
     assert_int_equal(build(ctx, coll, proto, CES_PHASE_EAGER, ranks, iters, &g), CES_OK);
     assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
@@ -118,6 +122,8 @@ static void sweep(struct ces_ctx *ctx, uint32_t coll, uint32_t proto, uint32_t r
             drops++;
             if (every_drop_shows)
                 assert_true(shows);
+            if (r->verdict == CES_V_OK)
+                ok++;
         }
         /* the watchdog model ends every fault */
         assert_int_equal(r->still_blocked, 0);
@@ -126,6 +132,8 @@ static void sweep(struct ces_ctx *ctx, uint32_t coll, uint32_t proto, uint32_t r
             assert_true(r->aborted > 0);
     }
     assert_true(stops > 0 && drops > 0);
+    if (tolerated >= 0)
+        assert_int_equal(ok, tolerated);
     ces_free(ctx, rows);
     ces_graph_destroy(g);
 }
@@ -136,11 +144,16 @@ static void test_fault_sweeps(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
 
     (void)state;
-    sweep(ctx, CES_COLL_ALLTOALL, CES_PROTO_MONO, 2, 1, true);
-    sweep(ctx, CES_COLL_ALLTOALL, CES_PROTO_NCCL, 3, 2, true);
-    sweep(ctx, CES_COLL_ALLTOALL, CES_PROTO_CREDIT, 2, 1, false);
+    sweep(ctx, CES_COLL_ALLTOALL, CES_PROTO_MONO, 2, 1, true, 0);
+    sweep(ctx, CES_COLL_ALLTOALL, CES_PROTO_NCCL, 3, 2, true, 0);
+    sweep(ctx, CES_COLL_ALLTOALL, CES_PROTO_CREDIT, 2, 1, false, -1);
+    /* mono and nccl sendrecv: only the credits of the last iteration are
+     * never awaited (the next call would wait for them; core/coll/sendrecv.c
+     * says why the body does not): 2 pairs x 2 slots */
+    sweep(ctx, CES_COLL_SENDRECV, CES_PROTO_MONO, 3, 2, false, 4);
+    sweep(ctx, CES_COLL_SENDRECV, CES_PROTO_NCCL, 3, 2, false, 4);
     /* credit's resets of its own slots can be lost without harm */
-    sweep(ctx, CES_COLL_SENDRECV, CES_PROTO_CREDIT, 2, 1, false);
+    sweep(ctx, CES_COLL_SENDRECV, CES_PROTO_CREDIT, 2, 1, false, -1);
     ces_test_ctx_end(ctx, &st);
 }
 
