@@ -25,6 +25,12 @@ fi
 dir=build
 san=OFF
 if [ "${CES_SANITIZE:-0}" = 1 ]; then dir=build-asan; san=ON; fi
+mkdir -p "$dir"
 # shellcheck disable=SC2086
-cmake -S . -B "$dir" -G Ninja -DCES_WERROR=ON -DCES_SANITIZE=$san ${CES_CMAKE_ARGS:-} >/dev/null
+if ! cmake -S . -B "$dir" -G Ninja -DCES_WERROR=ON -DCES_SANITIZE=$san ${CES_CMAKE_ARGS:-} \
+    >"$dir/configure.log" 2>&1; then
+  cat "$dir/configure.log"
+  exit 1
+fi
+grep -- '-- cesync:' "$dir/configure.log" || true
 cmake --build "$dir" -j "$(nproc)"
