@@ -210,6 +210,8 @@ static void comm_free(struct ces_comm *c)
     for (uint32_t s = 0; s < c->nwatched; s++)
         ces_free(ctx, c->watched[s].steps);
     ces_free(ctx, c->waits);
+    ces_vec_free(ctx, &c->cap_steps);
+    ces_vec_free(ctx, &c->cap_waits);
     ces_vec_free(ctx, &c->signals);
     ces_vec_free(ctx, &c->scratch_ptrs);
     ces_vec_free(ctx, &c->scratch_sizes);
@@ -589,7 +591,9 @@ static void drain(struct ces_comm *c)
         for (uint32_t s = 0; s < c->nwatched; s++) {
             volatile uint64_t *w = &c->team->page[c->rank].words[s];
 
-            if (*w < atomic_load(&c->watched[s].enqueued))
+            volatile uint64_t *f = &c->team->page[c->rank].flight[s];
+
+            if (*w < atomic_load(&c->watched[s].enqueued) || *f != 0)
                 busy = 1;
         }
         pthread_mutex_unlock(&c->wd_lock);

@@ -113,15 +113,33 @@ out:
     return rc;
 }
 
+static void wait_record(struct issue *is, const struct ces_cuda_memop *m, CUdeviceptr addr,
+                       uint32_t width, uint64_t v, struct ces_wd_wait *w)
+{
+    w->addr = addr;
+    w->value = width == 64 ? v : (uint32_t)v;
+    w->width = (uint8_t)width;
+    w->cmp = m->cmp;
+    w->rank = m->slot.rank;
+    w->idx = m->slot.idx;
+    w->spos = m->spos;
+    snprintf(w->name, sizeof(w->name), "%s", ces_graph_signal(is->g, m->slot.sig).name);
+}
+
+/* Issues one memop call.  Eager (watched): its waits go into the watchdog's
+ * ring under the next step number, which the progress write stores.
+ * Captured with ENTER/EXIT: its waits (frozen from now on) are recorded
+ * under a new id, which ENTER stores in the stream's in-flight word. */
 static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
 {
     struct ces_comm *c = is->c;
     CUstream s = is->streams[call->stream];
     CUstreamBatchMemOpParams *p;
     struct ces_wd_step step;
-    int slot = -1, rc = CES_OK;
-    uint32_t n = 0;
-    uint64_t seq = 0;
+    struct ces_wd_wait capw[CES_CUDA_MAX_MEMOPS];
+    int slot = -1, fslot = -1, rc = CES_OK;
+    uint32_t n = 0, ncapw = 0;
+    uint64_t seq = 0, id = 0;
 
     c->scratch_params.len = 0;
     if (ces_vec_reserve(c->ctx, &c->scratch_params, sizeof(*p), call->count) != CES_OK)
@@ -139,6 +157,13 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
             pthread_mutex_lock(&c->wd_lock);
             step.first_wait = (uint32_t)(c->nwaits_total % CES_WD_WAITS);
         }
+    } else if (call->waits && call->count > 0 && c->progress_dev != 0 &&
+               CES_VEC_AT(&is->blk->memops, struct ces_cuda_memop, call->first).kind ==
+                   CES_MEMOP_ENTER) {
+        fslot = ces_wd_slot(c, s);
+        step.stream = call->stream;
+        step.call = is->call;
+        snprintf(step.what, sizeof(step.what), "%s", is->what);
     }
     for (uint32_t i = 0; i < call->count; i++) {
         uint32_t mi = call->first + i, width = 32;
@@ -171,16 +196,12 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
             q->waitValue.flags =
                 m->cmp == CES_CMP_EQ ? CU_STREAM_WAIT_VALUE_EQ : CU_STREAM_WAIT_VALUE_GEQ;
             if (slot >= 0) {
-                struct ces_wd_wait *w = &c->waits[c->nwaits_total++ % CES_WD_WAITS];
-
-                w->addr = q->waitValue.address;
-                w->value = width == 64 ? v : (uint32_t)v;
-                w->width = (uint8_t)width;
-                w->cmp = m->cmp;
-                w->rank = m->slot.rank;
-                w->idx = m->slot.idx;
-                w->spos = m->spos;
-                snprintf(w->name, sizeof(w->name), "%s", ces_graph_signal(is->g, m->slot.sig).name);
+                wait_record(is, m, q->waitValue.address, width, v,
+                            &c->waits[c->nwaits_total++ % CES_WD_WAITS]);
+                if (step.nwaits++ == 0)
+                    step.spos = m->spos;
+            } else if (fslot >= 0) {
+                wait_record(is, m, q->waitValue.address, width, v, &capw[ncapw++]);
                 if (step.nwaits++ == 0)
                     step.spos = m->spos;
             }
@@ -192,6 +213,16 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
         case CES_MEMOP_FLUSH:
             q->flushRemoteWrites.operation = CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES;
             q->flushRemoteWrites.flags = 0;
+            break;
+        case CES_MEMOP_ENTER:
+        case CES_MEMOP_EXIT:
+            /* filled in below, once the record has its id */
+            if (fslot < 0)
+                continue;
+            q->writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
+            q->writeValue.address = CES_WD_FLIGHT_DEV(c, (uint32_t)fslot);
+            q->writeValue.value64 = 0;
+            q->writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
             break;
         default: /* progress */
             if (slot < 0)
@@ -207,6 +238,13 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
     if (slot >= 0) {
         c->watched[slot].steps[seq % CES_WD_STEPS] = step;
         pthread_mutex_unlock(&c->wd_lock);
+    }
+    if (fslot >= 0) {
+        pthread_mutex_lock(&c->wd_lock);
+        id = ces_wd_capture_record(c, &step, capw, ncapw);
+        pthread_mutex_unlock(&c->wd_lock);
+        /* Out of room: the ENTER write stores 0, so this call runs unwatched. */
+        p[0].writeValue.value64 = id;
     }
     if (n > 0)
         CES_CU_GOTO(c->ctx, rc, cuStreamBatchMemOp(s, n, p, 0), out);
@@ -520,7 +558,7 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
         goto fail;
     rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps,
                         (r->capturing ? CES_LOWER_CAPTURE : 0u) |
-                            (c->progress_dev != 0 ? CES_LOWER_PROGRESS : 0u),
+                            (c->progress_dev != 0 ? CES_LOWER_PROGRESS | CES_LOWER_FLIGHT : 0u),
                         &r->plan);
     if (rc != CES_OK)
         goto fail;

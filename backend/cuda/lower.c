@@ -39,7 +39,8 @@ struct lower_state {
     const struct ces_graph *g;
     uint32_t rank;
     uint32_t max;      /* memops per call */
-    int progress;
+    int progress;      /* eager: progress writes */
+    int flight;        /* captured: enter/exit writes */
     struct ces_cuda_pblock *blk;
     struct ces_vec *pend_ops;    /* [streams] struct ces_cuda_memop */
     struct ces_vec *pend_copies; /* [streams] struct ces_cuda_copy */
@@ -54,30 +55,40 @@ static int push_call(struct lower_state *st, const struct ces_cuda_call *c)
     return CES_OK;
 }
 
-/* Emits the pending memops of stream s as calls of at most `chunk` ops, each
- * followed (when it holds a wait and progress is on) by a progress write, so
- * that the progress word counts sync steps that completed. */
+/* Emits the pending memops of stream s as calls of at most `chunk` ops.  A
+ * call that holds a wait gets the watchdog's writes when asked: eager, a
+ * progress write at its end, so that the progress word counts sync steps
+ * that completed; captured, an ENTER write first and an EXIT write last, so
+ * that the in-flight word is nonzero exactly while the stream is inside the
+ * call (see watchdog.c for why this suffices under replay). */
 static int flush_memops(struct lower_state *st, uint32_t s)
 {
     struct ces_vec *pv = &st->pend_ops[s];
     size_t done = 0;
+    uint32_t extra = st->progress ? 1u : st->flight ? 2u : 0u;
     int rc = CES_OK;
 
     while (done < pv->len) {
         size_t n = pv->len - done < st->max ? pv->len - done : st->max;
         struct ces_cuda_call c;
+        struct ces_cuda_memop wm;
         int waits = 0;
 
-        /* A call that holds a wait needs one entry for the progress write. */
-        if (st->progress && n == st->max) {
+        /* A call that holds a wait needs `extra` entries for the watchdog. */
+        if (extra > 0 && n + extra > st->max) {
             for (size_t i = 0; i < n && !waits; i++) {
                 uint8_t k = CES_VEC_AT(pv, struct ces_cuda_memop, done + i).kind;
 
                 waits = k == CES_MEMOP_WAIT32 || k == CES_MEMOP_WAIT64;
             }
             if (waits)
-                n--;
-            waits = 0;
+                n = st->max - extra;
+        }
+        waits = 0;
+        for (size_t i = 0; i < n && !waits; i++) {
+            uint8_t k = CES_VEC_AT(pv, struct ces_cuda_memop, done + i).kind;
+
+            waits = k == CES_MEMOP_WAIT32 || k == CES_MEMOP_WAIT64;
         }
 
         memset(&c, 0, sizeof(c));
@@ -85,26 +96,30 @@ static int flush_memops(struct lower_state *st, uint32_t s)
         c.stream = s;
         c.first = (uint32_t)st->blk->memops.len;
         c.op = CES_VEC_AT(pv, struct ces_cuda_memop, done).op;
+        memset(&wm, 0, sizeof(wm));
+        if (waits && st->flight) {
+            wm.kind = CES_MEMOP_ENTER;
+            wm.op = c.op;
+            wm.spos = CES_VEC_AT(pv, struct ces_cuda_memop, done).spos;
+            if (ces_vec_push(st->ctx, &st->blk->memops, sizeof(wm), &wm) != CES_OK)
+                goto nomem;
+        }
         for (size_t i = 0; i < n; i++) {
             const struct ces_cuda_memop *m = &CES_VEC_AT(pv, struct ces_cuda_memop, done + i);
 
-            if (m->kind == CES_MEMOP_WAIT32 || m->kind == CES_MEMOP_WAIT64)
-                waits = 1;
             if (ces_vec_push(st->ctx, &st->blk->memops, sizeof(*m), m) != CES_OK)
                 goto nomem;
         }
-        if (waits && st->progress) {
-            struct ces_cuda_memop pm;
-
-            memset(&pm, 0, sizeof(pm));
-            pm.kind = CES_MEMOP_PROGRESS;
-            pm.op = CES_VEC_AT(pv, struct ces_cuda_memop, done + n - 1).op;
-            pm.spos = CES_VEC_AT(pv, struct ces_cuda_memop, done + n - 1).spos;
-            if (ces_vec_push(st->ctx, &st->blk->memops, sizeof(pm), &pm) != CES_OK)
+        if (waits && (st->progress || st->flight)) {
+            wm.kind = st->progress ? CES_MEMOP_PROGRESS : CES_MEMOP_EXIT;
+            wm.op = CES_VEC_AT(pv, struct ces_cuda_memop, done + n - 1).op;
+            wm.spos = CES_VEC_AT(pv, struct ces_cuda_memop, done + n - 1).spos;
+            if (ces_vec_push(st->ctx, &st->blk->memops, sizeof(wm), &wm) != CES_OK)
                 goto nomem;
         }
         c.count = (uint32_t)(st->blk->memops.len - c.first);
         c.waits = (uint8_t)waits;
+        assert(c.count <= st->max);
         rc = push_call(st, &c);
         if (rc != CES_OK)
             return rc;
@@ -312,6 +327,7 @@ static int lower_block(struct lower_state *st, uint32_t b, const struct ces_cuda
     capture = (flags & CES_LOWER_CAPTURE) || blk->info.kind == CES_PHASE_GRAPH;
     blk->capture = capture;
     st->progress = (flags & CES_LOWER_PROGRESS) && !capture;
+    st->flight = (flags & CES_LOWER_FLIGHT) && capture;
     st->max = caps->max_memops ? caps->max_memops : CES_CUDA_MAX_MEMOPS;
     blk->stream_ops = ces_malloc(st->ctx, streams * sizeof(uint32_t));
     if (blk->stream_ops == NULL)
@@ -352,6 +368,10 @@ int ces_cuda_lower(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank
                              ces_graph_ranks(g));
     if (caps->max_memops > CES_CUDA_MAX_MEMOPS || caps->max_memops == 1)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "max_memops must be 2..%u or 0",
+                             CES_CUDA_MAX_MEMOPS);
+    if ((flags & CES_LOWER_FLIGHT) && caps->max_memops == 2)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "max_memops must be 3..%u or 0 with enter/exit writes",
                              CES_CUDA_MAX_MEMOPS);
     streams = ces_graph_streams(g);
     memset(&st, 0, sizeof(st));
@@ -448,6 +468,12 @@ static void fmt_memop(struct ces_sb *sb, const struct ces_graph *g, const struct
         break;
     case CES_MEMOP_FLUSH:
         ces_sb_puts(sb, "flush");
+        break;
+    case CES_MEMOP_ENTER:
+        ces_sb_puts(sb, "enter");
+        break;
+    case CES_MEMOP_EXIT:
+        ces_sb_puts(sb, "exit");
         break;
     default:
         ces_sb_puts(sb, "progress");

@@ -26,7 +26,11 @@ enum ces_cuda_lower_flags {
     CES_LOWER_CAPTURE = 1u << 0,
     /* Append a progress write after every memop call that holds a wait
      * (eager blocks only: the watchdog's progress words). */
-    CES_LOWER_PROGRESS = 1u << 1
+    CES_LOWER_PROGRESS = 1u << 1,
+    /* Captured blocks: every memop call that holds a wait starts with an
+     * ENTER write and ends with an EXIT write of the stream's in-flight word
+     * (the watchdog's view of work replayed from a CUDA graph). */
+    CES_LOWER_FLIGHT = 1u << 2
 };
 
 #define CES_CUDA_CALL_MAP(X)                                                   \
@@ -52,7 +56,9 @@ enum ces_cuda_memop_kind {
     CES_MEMOP_WAIT64,
     CES_MEMOP_BARRIER,  /* fence */
     CES_MEMOP_FLUSH,    /* flush remote writes */
-    CES_MEMOP_PROGRESS  /* 64-bit write of the stream's step number to its progress word */
+    CES_MEMOP_PROGRESS, /* 64-bit write of the stream's step number to its progress word */
+    CES_MEMOP_ENTER,    /* 64-bit write of the call's record id to the stream's in-flight word */
+    CES_MEMOP_EXIT      /* 64-bit write of 0 to the stream's in-flight word */
 };
 
 struct ces_cuda_memop {
@@ -162,8 +168,9 @@ int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, 
  * local chunk on stream s1, so the call uses two streams). */
 void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ranks,
                           uint64_t bytes, uint32_t root, int capturing);
-/* The lowering flags of such a call: capture, or eager with progress writes
- * when the watchdog has a progress page. */
+/* The lowering flags of such a call: capture, or eager; with the watchdog's
+ * writes (progress when eager, enter/exit when captured) when it has a
+ * progress page. */
 unsigned ces_cuda_coll_lower_flags(int capturing, int progress);
 /* The plans of calls 1, 2 and 3 (first_iter = 1, 2, 3) of one shape: 1 if
  * they differ only in memop values and every value is va[i] + vb[i]*(k-1)

@@ -20,6 +20,9 @@
 /* Step records kept per stream, and awaited slots kept per communicator. */
 #define CES_WD_STEPS 16384u
 #define CES_WD_WAITS 65536u
+/* Captured call records kept per communicator (their ids are never reused;
+ * beyond this, further captures run unwatched). */
+#define CES_WD_CAPTURED (1u << 20)
 
 /* Check macros (backend/cuda only): translate a CUDA error into a status
  * with the call text, file and line, then jump to the label. */
@@ -80,6 +83,9 @@ struct ces_progress_rank {
     _Atomic uint64_t failed; /* 0, or the status that failed this rank (negated) */
     uint64_t pad_[7];
     uint64_t words[CES_WD_STREAMS]; /* written by the streams */
+    /* Written by captured work (replays of CUDA graphs): the id of the
+     * captured call record the stream is inside of, 0 when outside. */
+    uint64_t flight[CES_WD_STREAMS];
 };
 
 struct ces_team {
@@ -135,6 +141,8 @@ struct ces_wd_stream {
     _Atomic uint64_t enqueued; /* last step number enqueued */
     uint64_t seen;            /* watchdog: last progress value seen */
     uint64_t since_ms;        /* watchdog: when it last changed */
+    uint64_t fl_seen;         /* watchdog: last in-flight id seen */
+    uint64_t fl_since;        /* watchdog: since when it has been that id */
     struct ces_wd_step *steps; /* ring [CES_WD_STEPS] */
 };
 
@@ -183,6 +191,10 @@ struct ces_comm {
     struct ces_wd_wait *waits;  /* ring [CES_WD_WAITS] */
     uint64_t nwaits_total;
     CUdeviceptr progress_dev;   /* device address of team->page[rank].words */
+    /* captured calls: records (seq = id = index + 1) and their waits,
+     * guarded by wd_lock; see watchdog.c */
+    struct ces_vec cap_steps;   /* struct ces_wd_step; first_wait indexes cap_waits */
+    struct ces_vec cap_waits;   /* struct ces_wd_wait */
     CUstream wd_stream;         /* the watchdog's own non-blocking stream */
     uint64_t timeout_ms;
     int diagnosed;
@@ -195,6 +207,14 @@ int ces_wd_start(struct ces_comm *c);
 void ces_wd_stop(struct ces_comm *c);
 /* The watch slot of a CUDA stream (registered on first use); -1 if full. */
 int ces_wd_slot(struct ces_comm *c, CUstream s);
+/* Records a captured memop call that holds a wait: its waits (frozen values)
+ * under a new id (>= 1), which the call's ENTER write stores in the
+ * stream's in-flight word.  Called with wd_lock held; 0 when out of room. */
+uint64_t ces_wd_capture_record(struct ces_comm *c, const struct ces_wd_step *st,
+                               const struct ces_wd_wait *waits, uint32_t nwaits);
+/* Device address of the in-flight word of watch slot s. */
+#define CES_WD_FLIGHT_DEV(c, s)                                                             \
+    ((c)->progress_dev + (CUdeviceptr)(CES_WD_STREAMS + (s)) * sizeof(uint64_t))
 /* Fails the communicator: diagnosis, release.  status: CES_ERR_TIMEOUT... */
 void ces_wd_fail(struct ces_comm *c, int status, const char *why);
 uint64_t ces_cuda_now_ms(void);

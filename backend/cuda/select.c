@@ -31,7 +31,7 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
 unsigned ces_cuda_coll_lower_flags(int capturing, int progress)
 {
     if (capturing)
-        return CES_LOWER_CAPTURE;
+        return CES_LOWER_CAPTURE | (progress ? CES_LOWER_FLIGHT : 0u);
     return progress ? CES_LOWER_PROGRESS : 0u;
 }
 

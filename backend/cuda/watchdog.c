@@ -11,6 +11,28 @@
  * and from then on keeps writing the awaited values into the slots of every
  * pending step from its own stream (created with the highest priority), so
  * that the user's streams drain.
+ *
+ * Captured work (the caller's stream capture, and the graph phases of
+ * ces_launch) cannot count: a replay repeats the values frozen at capture.
+ * What it can say is WHERE it is.  Each captured memop call that holds a
+ * wait starts with an ENTER write of the call's record id into the
+ * stream's in-flight word and ends with an EXIT write of 0 (lower.c puts
+ * them there; the id is fixed at capture, so every replay writes the same).
+ * The record (capture_record below) keeps the call's waits with their
+ * frozen values, so the watchdog can read each wait's slot, say which one
+ * is blocked and release it exactly as for eager work.  Why this is enough:
+ * the stream executes the ops of a batch in order, so the word is nonzero
+ * exactly while the stream is inside a call that waits; between calls and
+ * between replays it is 0, so an idle communicator never looks blocked.  A
+ * word that holds the same id for CES_TIMEOUT_MS is only taken for a hang
+ * once a read of its slots finds a wait still unmet: a stream that enters
+ * the same call replay after replay, and is sampled inside it every time,
+ * finds its waits met and is not accused.  The cost falls on captured
+ * calls that wait only: two more ops in the call, nothing per replay on
+ * the host; eager work is unchanged.  Limits: one word per watch slot (the
+ * capturing stream), so two graphs captured from one stream and replayed
+ * at the same time on two streams share a word; records are kept until
+ * the communicator is destroyed (at most CES_WD_CAPTURED, then unwatched).
  */
 #include "runtime.h"
 
@@ -36,8 +58,12 @@ int ces_wd_slot(struct ces_comm *c, CUstream s)
             atomic_init(&w->enqueued, 0);
             w->seen = 0;
             w->since_ms = ces_cuda_now_ms();
-            if (c->team->page != NULL)
+            w->fl_seen = 0;
+            w->fl_since = w->since_ms;
+            if (c->team->page != NULL) {
                 c->team->page[c->rank].words[c->nwatched] = 0;
+                c->team->page[c->rank].flight[c->nwatched] = 0;
+            }
             slot = (int)c->nwatched++;
         }
     }
@@ -50,6 +76,55 @@ static uint64_t word(struct ces_comm *c, uint32_t rank, uint32_t s)
     volatile uint64_t *w = &c->team->page[rank].words[s];
 
     return *w;
+}
+
+static uint64_t flight(struct ces_comm *c, uint32_t rank, uint32_t s)
+{
+    volatile uint64_t *w = &c->team->page[rank].flight[s];
+
+    return *w;
+}
+
+uint64_t ces_wd_capture_record(struct ces_comm *c, const struct ces_wd_step *st,
+                               const struct ces_wd_wait *waits, uint32_t nwaits)
+{
+    struct ces_wd_step rec = *st;
+
+    if (c->cap_steps.len >= CES_WD_CAPTURED ||
+        ces_vec_reserve(c->ctx, &c->cap_waits, sizeof(*waits), nwaits) != CES_OK ||
+        ces_vec_reserve(c->ctx, &c->cap_steps, sizeof(rec), 1) != CES_OK)
+        return 0;
+    rec.seq = c->cap_steps.len + 1;
+    rec.first_wait = (uint32_t)c->cap_waits.len;
+    rec.nwaits = nwaits;
+    for (uint32_t k = 0; k < nwaits; k++)
+        ces_vec_push(c->ctx, &c->cap_waits, sizeof(*waits), &waits[k]);
+    ces_vec_push(c->ctx, &c->cap_steps, sizeof(rec), &rec);
+    return rec.seq;
+}
+
+/* The captured record of in-flight id `id`, or NULL. */
+static const struct ces_wd_step *captured_step(struct ces_comm *c, uint64_t id)
+{
+    if (id == 0 || id > c->cap_steps.len)
+        return NULL;
+    return &CES_VEC_AT(&c->cap_steps, struct ces_wd_step, id - 1);
+}
+
+static const struct ces_wd_wait *step_wait(struct ces_comm *c, const struct ces_wd_step *st,
+                                           int captured, uint32_t k)
+{
+    if (captured)
+        return &CES_VEC_AT(&c->cap_waits, struct ces_wd_wait, st->first_wait + k);
+    return &c->waits[(st->first_wait + k) % CES_WD_WAITS];
+}
+
+static int wait_met(const struct ces_wd_wait *w, uint64_t held)
+{
+    if (w->cmp == CES_CMP_EQ)
+        return held == w->value;
+    return w->width == 32 ? (int32_t)((uint32_t)held - (uint32_t)w->value) >= 0
+                          : held >= w->value;
 }
 
 /* Reads a slot's current value through the watchdog's own stream (the
@@ -78,10 +153,10 @@ static int read_slot(struct ces_comm *c, const struct ces_wd_wait *w, uint64_t *
     return -1;
 }
 
-static void release_step(struct ces_comm *c, const struct ces_wd_step *st)
+static void release_step(struct ces_comm *c, const struct ces_wd_step *st, int captured)
 {
     for (uint32_t k = 0; k < st->nwaits; k++) {
-        const struct ces_wd_wait *w = &c->waits[(st->first_wait + k) % CES_WD_WAITS];
+        const struct ces_wd_wait *w = step_wait(c, st, captured, k);
 
         if (w->width == 64)
             cuStreamWriteValue64(c->wd_stream, w->addr, w->value, 0);
@@ -101,6 +176,44 @@ static const struct ces_wd_step *blocked_step(struct ces_comm *c, uint32_t s)
         return NULL;
     st = &ws->steps[(done + 1) % CES_WD_STEPS];
     return st->seq == done + 1 ? st : NULL;
+}
+
+/* One line per wait of a step: the slot, the value awaited and held. */
+static void print_waits(struct ces_comm *c, FILE *f, const struct ces_wd_step *st, int captured)
+{
+    for (uint32_t k = 0; k < st->nwaits; k++) {
+        const struct ces_wd_wait *w = step_wait(c, st, captured, k);
+        uint64_t held = 0;
+        int ok = read_slot(c, w, &held);
+        int met = ok == 0 && wait_met(w, held);
+
+        fprintf(f, "cesync: watchdog:     r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " wait %s[%" PRIu32
+                   "]@%" PRIu32 " %s %" PRIu64 ": ",
+                c->rank, st->stream, w->spos, w->name, w->idx, w->rank,
+                w->cmp == CES_CMP_EQ ? "==" : ">=", w->value);
+        if (ok != 0)
+            fprintf(f, "value unreadable\n");
+        else
+            fprintf(f, "slot holds %" PRIu64 "%s\n", held, met ? " (satisfied)" : " (BLOCKED)");
+    }
+}
+
+/* A captured call whose in-flight id stayed put: blocked if a wait of it is
+ * still unmet (or unreadable, or the id unknown). */
+static int captured_blocked(struct ces_comm *c, uint64_t id)
+{
+    const struct ces_wd_step *st = captured_step(c, id);
+
+    if (st == NULL)
+        return 1;
+    for (uint32_t k = 0; k < st->nwaits; k++) {
+        uint64_t held = 0;
+        const struct ces_wd_wait *w = step_wait(c, st, 1, k);
+
+        if (read_slot(c, w, &held) != 0 || !wait_met(w, held))
+            return 1;
+    }
+    return 0;
 }
 
 static void diagnose(struct ces_comm *c, const char *why)
@@ -123,23 +236,24 @@ static void diagnose(struct ces_comm *c, const char *why)
         fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
                    " at step %" PRIu64 " of %" PRIu64 "; its waits:\n",
                 c->rank, (void *)c->watched[s].stream, st->stream, st->what, st->call, st->seq, enq);
-        for (uint32_t k = 0; k < st->nwaits; k++) {
-            const struct ces_wd_wait *w = &c->waits[(st->first_wait + k) % CES_WD_WAITS];
-            uint64_t held = 0;
-            int ok = read_slot(c, w, &held);
-            int met = ok == 0 && (w->cmp == CES_CMP_EQ ? held == w->value
-                                  : w->width == 32 ? (int32_t)((uint32_t)held - (uint32_t)w->value) >= 0
-                                                   : held >= w->value);
+        print_waits(c, f, st, 0);
+    }
+    for (uint32_t s = 0; s < c->nwatched; s++) {
+        uint64_t id = flight(c, c->rank, s);
+        const struct ces_wd_step *st = captured_step(c, id);
 
-            fprintf(f, "cesync: watchdog:     r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " wait %s[%" PRIu32
-                       "]@%" PRIu32 " %s %" PRIu64 ": ",
-                    c->rank, st->stream, w->spos, w->name, w->idx, w->rank,
-                    w->cmp == CES_CMP_EQ ? "==" : ">=", w->value);
-            if (ok != 0)
-                fprintf(f, "value unreadable\n");
-            else
-                fprintf(f, "slot holds %" PRIu64 "%s\n", held, met ? " (satisfied)" : " (BLOCKED)");
+        if (id == 0)
+            continue;
+        if (st == NULL) {
+            fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p: inside captured call %" PRIu64
+                       " (no record)\n",
+                    c->rank, (void *)c->watched[s].stream, id);
+            continue;
         }
+        fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
+                   " (captured, replayed from a CUDA graph; record %" PRIu64 "); its waits:\n",
+                c->rank, (void *)c->watched[s].stream, st->stream, st->what, st->call, id);
+        print_waits(c, f, st, 1);
     }
     for (uint32_t r = 0; r < c->size; r++) {
         uint64_t failed = atomic_load(&c->team->page[r].failed);
@@ -223,6 +337,23 @@ static void *wd_main(void *arg)
                              now - ws->since_ms, c->timeout_ms);
                 }
             }
+            for (uint32_t s = 0; s < c->nwatched && why[0] == '\0'; s++) {
+                struct ces_wd_stream *ws = &c->watched[s];
+                uint64_t id = flight(c, c->rank, s);
+
+                if (id == 0 || id != ws->fl_seen) {
+                    ws->fl_seen = id;
+                    ws->fl_since = now;
+                } else if (now > ws->fl_since && now - ws->fl_since > c->timeout_ms) {
+                    if (captured_blocked(c, id))
+                        snprintf(why, sizeof(why),
+                                 "no progress for %" PRIu64 " ms in captured work "
+                                 "(CES_TIMEOUT_MS=%" PRIu64 ")",
+                                 now - ws->fl_since, c->timeout_ms);
+                    else
+                        ws->fl_since = ces_cuda_now_ms();
+                }
+            }
             if (why[0] != '\0') {
                 int status = strncmp(why, "rank", 4) == 0 ? CES_ERR_PEER_FAILED : CES_ERR_TIMEOUT;
 
@@ -248,8 +379,15 @@ static void *wd_main(void *arg)
                     const struct ces_wd_step *st = &ws->steps[q % CES_WD_STEPS];
 
                     if (st->seq == q)
-                        release_step(c, st);
+                        release_step(c, st, 0);
                 }
+            }
+            /* Captured work: the call each stream is inside of. */
+            for (uint32_t s = 0; s < c->nwatched; s++) {
+                const struct ces_wd_step *st = captured_step(c, flight(c, c->rank, s));
+
+                if (st != NULL)
+                    release_step(c, st, 1);
             }
             last_release = now;
         }

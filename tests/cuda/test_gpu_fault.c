@@ -9,6 +9,13 @@
  *                           does: the watchdog must report the blocked wait
  *                           (slot, value held, value awaited) and release it;
  *   test_gpu_fault abort    ces_comm_abort fails the communicator on demand.
+ *   test_gpu_fault captured the same missing write, but captured: each rank
+ *                           first replays a captured alltoall 3 times and
+ *                           idles 1.5 x CES_TIMEOUT_MS (no false alarm), then
+ *                           captures ces_launch of the schedule and replays
+ *                           it with cudaGraphLaunch: rank 0's watchdog must
+ *                           name the blocked wait of the captured call
+ *                           within CES_TIMEOUT_MS + 1 s and release it.
  * The diagnosis (stderr of rank 0) is captured and checked.  Exits 77
  * without 2 GPUs.
  */
@@ -264,6 +271,115 @@ static int missing_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     return bad;
 }
 
+#define CKRT(what, expr)                                                                     \
+    do {                                                                                     \
+        cudaError_t e_ = (expr);                                                             \
+        if (e_ != cudaSuccess) {                                                             \
+            printf("FAIL: %s: %s\n", what, cudaGetErrorString(e_));                          \
+            return 1;                                                                        \
+        }                                                                                    \
+    } while (0)
+
+/* Captures ces_launch of g (an alltoall when g is NULL) on stream s into x. */
+static int capture(struct ces_ctx *ctx, struct ces_comm *c, cudaStream_t s,
+                   const struct ces_graph *g, void *a, void *b, cudaGraphExec_t *x)
+{
+    cudaGraph_t graph = NULL;
+    int rc;
+
+    CKRT("begin capture", cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+    if (g != NULL) {
+        struct ces_binding bind[] = {{"b", a}};
+
+        rc = ces_launch(c, g, bind, 1, s);
+    } else {
+        rc = ces_alltoall(c, a, b, 4096, s);
+    }
+    CKRT("end capture", cudaStreamEndCapture(s, &graph));
+    CKR(ctx, "captured call", rc);
+    CKRT("instantiate", cudaGraphInstantiate(x, graph, 0));
+    cudaGraphDestroy(graph);
+    return 0;
+}
+
+static int captured_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
+{
+    struct fjob *job = arg;
+    struct ces_ctx *ctx = NULL;
+    struct ces_comm *c = NULL;
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    cudaGraphExec_t ok = NULL, bad_x = NULL;
+    cudaStream_t s;
+    void *a, *b;
+    int bad = 0;
+    struct counting cnt;
+
+    if (rank == 0 && freopen(job->log, "w", stderr) == NULL)
+        return 1;
+    ctx_counting(&cnt, &ctx);
+    CKR(ctx, "parse", ces_prog_parse(ctx, missing_ces, sizeof(missing_ces) - 1, "missing.ces", &prog));
+    CKR(ctx, "expand", ces_prog_expand(ctx, prog, &g));
+    CKR(ctx, "init", ces_comm_init(ctx, rank, n, (int)rank, path, &c));
+    cudaSetDevice((int)rank);
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &a));
+    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &b));
+    /* A healthy captured alltoall, replayed, then an idle communicator
+     * holding captured work longer than CES_TIMEOUT_MS: no alarm. */
+    if (capture(ctx, c, s, NULL, a, b, &ok))
+        return 1;
+    for (int k = 0; k < 3; k++)
+        CKRT("replay", cudaGraphLaunch(ok, s));
+    CKRT("sync", cudaStreamSynchronize(s));
+    sleep_ms((unsigned)(job->timeout_ms * 3 / 2));
+    if (ces_comm_status(c) != CES_OK) {
+        printf("FAIL: rank %u: an idle communicator after captured replays failed (%s)\n", rank,
+               ces_status_str(ces_comm_status(c)));
+        return 1;
+    }
+    if (rank == 0)
+        printf("ok   3 replays of a captured alltoall, then %" PRIu64 " ms idle: no alarm\n",
+               job->timeout_ms * 3 / 2);
+    /* The schedule with the missing write, captured and replayed. */
+    if (capture(ctx, c, s, g, a, NULL, &bad_x))
+        return 1;
+    {
+        uint64_t t0 = gpu_now_ms(), t;
+
+        CKRT("replay", cudaGraphLaunch(bad_x, s));
+        if (rank == 0) {
+            t = wait_failed(c, job->timeout_ms + 20000);
+            if (ces_comm_status(c) != CES_ERR_TIMEOUT) {
+                printf("FAIL: rank 0 status %d, expected CES_ERR_TIMEOUT\n", ces_comm_status(c));
+                return 1;
+            }
+            {
+                uint64_t lo = job->timeout_ms * 9 / 10, hi = job->timeout_ms + 1000;
+                int in = t - t0 >= lo && t - t0 <= hi;
+
+                printf("%s rank 0 failed %" PRIu64 " ms after the replay began (expected %" PRIu64
+                       "..%" PRIu64 " ms)\n",
+                       in ? "ok  " : "FAIL", t - t0, lo, hi);
+                bad |= !in;
+            }
+            bad |= after_failure(ctx, c, s, a, b);
+        } else {
+            cudaStreamSynchronize(s);
+        }
+    }
+    cudaGraphExecDestroy(bad_x);
+    cudaGraphExecDestroy(ok);
+    cudaStreamDestroy(s);
+    ces_comm_destroy(c);
+    ces_graph_destroy(g);
+    ces_prog_destroy(prog);
+    ces_ctx_destroy(ctx);
+    if (rank == 0)
+        bad |= leak_check(&cnt);
+    return bad;
+}
+
 static int log_has(const char *log, const char *what)
 {
     size_t len = 0;
@@ -292,7 +408,7 @@ int main(int argc, char **argv)
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
-        fprintf(stderr, "usage: test_gpu_fault kill|missing|abort\n");
+        fprintf(stderr, "usage: test_gpu_fault kill|missing|abort|captured\n");
         return 2;
     }
     if (gpus < 2) {
@@ -319,6 +435,8 @@ int main(int argc, char **argv)
     job.sh->kill_ms = 0;
     if (strcmp(job.part, "kill") == 0)
         bad = gpu_fork_ranks(2, kill_rank, &job, 120, killed);
+    else if (strcmp(job.part, "captured") == 0)
+        bad = gpu_fork_ranks(2, captured_rank, &job, 120, NULL);
     else
         bad = gpu_fork_ranks(2, missing_rank, &job, 120, NULL);
     if (strcmp(job.part, "kill") == 0) {
@@ -328,6 +446,12 @@ int main(int argc, char **argv)
     } else if (strcmp(job.part, "missing") == 0) {
         bad |= !log_has(job.log, "blocked in launch call 0");
         bad |= !log_has(job.log, "r0.s0#2 wait f[0]@0 >= 1: slot holds 0 (BLOCKED)");
+    } else if (strcmp(job.part, "captured") == 0) {
+        bad |= !log_has(job.log, "in captured work (CES_TIMEOUT_MS=");
+        bad |= !log_has(job.log, "): blocked in launch call 0 (captured, replayed from a CUDA "
+                                 "graph; record ");
+        bad |= !log_has(job.log, "r0.s0#2 wait f[0]@0 >= 1: slot holds 0 (BLOCKED)");
+        bad |= !log_has(job.log, "releasing the blocked waits");
     } else {
         bad |= !log_has(job.log, "aborted by ces_comm_abort");
     }

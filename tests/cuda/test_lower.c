@@ -135,6 +135,53 @@ static void test_progress(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Captured with the watchdog's writes: every memop call that waits starts
+ * with enter and ends with exit; a call that only writes gets neither; an
+ * eager block keeps its progress writes; max_memops 2 leaves no room. */
+static void test_flight(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = xchg(ctx, CES_PHASE_EAGER, 1, 0);
+    char *t = lower_text(ctx, g, 0, &h200, CES_LOWER_CAPTURE | CES_LOWER_FLIGHT);
+    struct ces_cuda_caps two = h200;
+    struct ces_cuda_plan *p = NULL;
+
+    (void)state;
+    assert_string_equal(t, "block 0 eager x1 first 1 capture\n"
+                           "s0 produce send[0:64]@0\n"
+                           "s0 memops 4 [enter; write32 ready[0]@1 = 1; wait32 ready[1]@0 == 1; "
+                           "exit]\n"
+                           "s0 copy 1 [send[0:32]@0 -> recv[32:64]@0]\n"
+                           "s0 copy 1 [send[32:64]@0 -> recv[0:32]@1]\n"
+                           "s0 memops 4 [enter; write32 ready[2]@1 = 2; wait32 ready[3]@0 >= 2; "
+                           "exit]\n"
+                           "s0 consume recv[0:32]@0 == send[32:64]@1\n");
+    ces_free(ctx, t);
+    /* eager: flight asks for nothing, progress as before */
+    t = lower_text(ctx, g, 0, &h200, CES_LOWER_PROGRESS | CES_LOWER_FLIGHT);
+    assert_null(strstr(t, "enter"));
+    assert_non_null(strstr(t, "wait32 ready[1]@0 == 1; progress]\n"));
+    ces_free(ctx, t);
+    two.max_memops = 2;
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &two, CES_LOWER_CAPTURE | CES_LOWER_FLIGHT, &p),
+                     CES_ERR_INVALID);
+    assert_null(p);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "max_memops must be 3..255 or 0 with enter/exit writes");
+    ces_graph_destroy(g);
+    /* a graph phase is captured, so it gets enter/exit under flight */
+    g = xchg(ctx, CES_PHASE_GRAPH, 3, 0);
+    t = lower_text(ctx, g, 1, &h200, CES_LOWER_PROGRESS | CES_LOWER_FLIGHT);
+    assert_non_null(strstr(t, "block 0 graph x3 first 1 capture\n"));
+    assert_non_null(strstr(t, "s0 memops 4 [enter; write32 ready[1]@0 = 1; "
+                              "wait32 ready[0]@1 == 1; exit]\n"));
+    assert_null(strstr(t, "progress"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* One rank, n writes (and waits when `waits`) on one stream. */
 static struct ces_graph *many(struct ces_ctx *ctx, uint32_t n, int waits)
 {
@@ -181,7 +228,8 @@ static void test_splits(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     static const uint32_t w1[] = {1}, w255[] = {255}, w256[] = {255, 1}, w510[] = {255, 255},
-                          w511[] = {255, 255, 1}, p255[] = {255, 2}, p254[] = {255};
+                          w511[] = {255, 255, 1}, p255[] = {255, 2}, p254[] = {255},
+                          f255[] = {255, 4}, f253[] = {255}, f254[] = {255, 3};
 
     (void)state;
     check_splits(ctx, 1, 0, 0, w1, 1);
@@ -194,6 +242,11 @@ static void test_splits(void **state)
     check_splits(ctx, 254, 1, CES_LOWER_PROGRESS, p254, 1);
     /* Writes only: nothing to report, so no progress write. */
     check_splits(ctx, 255, 0, CES_LOWER_PROGRESS, w255, 1);
+    /* Captured with enter/exit: 253 waits + 2 writes per call. */
+    check_splits(ctx, 255, 1, CES_LOWER_CAPTURE | CES_LOWER_FLIGHT, f255, 2);
+    check_splits(ctx, 253, 1, CES_LOWER_CAPTURE | CES_LOWER_FLIGHT, f253, 1);
+    check_splits(ctx, 254, 1, CES_LOWER_CAPTURE | CES_LOWER_FLIGHT, f254, 2);
+    check_splits(ctx, 255, 0, CES_LOWER_CAPTURE | CES_LOWER_FLIGHT, w255, 1);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -352,7 +405,8 @@ static void test_streams(void **state)
 /* Every builder, every protocol it supports, 2..5 ranks, every rank: the
  * lowering keeps every op (copies, writes with @* expanded, waits, fences),
  * never puts more than 255 ops in a memop call, batches copies only when
- * eager, and puts progress writes only in eager plans that wait. */
+ * eager, puts progress writes only in eager plans that wait, and frames
+ * every captured call that waits (and only such a call) by enter ... exit. */
 static void test_builders(void **state)
 {
     struct ces_test_alloc st;
@@ -382,7 +436,9 @@ static void test_builders(void **state)
                         struct ces_cuda_plan *pl = NULL;
                         uint64_t want_copies = 0, want_memops = 0, got_copies = 0, got_memops = 0;
 
-                        assert_int_equal(ces_cuda_lower(ctx, g, r, &h200, CES_LOWER_PROGRESS, &pl),
+                        assert_int_equal(ces_cuda_lower(ctx, g, r, &h200,
+                                                        CES_LOWER_PROGRESS | CES_LOWER_FLIGHT,
+                                                        &pl),
                                          CES_OK);
                         for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
                             uint32_t nops = 0;
@@ -400,6 +456,18 @@ static void test_builders(void **state)
                                 const struct ces_cuda_call *c =
                                     &CES_VEC_AT(&blk->calls, struct ces_cuda_call, i);
 
+                                /* a captured call that waits is framed */
+                                if (c->kind == CES_CALL_MEMOPS && blk->capture && c->waits) {
+                                    assert_int_equal(CES_VEC_AT(&blk->memops,
+                                                                struct ces_cuda_memop, c->first)
+                                                         .kind,
+                                                     CES_MEMOP_ENTER);
+                                    assert_int_equal(CES_VEC_AT(&blk->memops,
+                                                                struct ces_cuda_memop,
+                                                                c->first + c->count - 1)
+                                                         .kind,
+                                                     CES_MEMOP_EXIT);
+                                }
                                 if (c->kind == CES_CALL_COPY || c->kind == CES_CALL_COPY_BATCH)
                                     got_copies += c->count;
                                 assert_false(blk->capture && c->kind == CES_CALL_COPY_BATCH);
@@ -413,6 +481,12 @@ static void test_builders(void **state)
                                     if (kind == CES_MEMOP_PROGRESS) {
                                         assert_false(blk->capture);
                                         assert_true(c->waits);
+                                        assert_int_equal(k, c->count - 1);
+                                    } else if (kind == CES_MEMOP_ENTER) {
+                                        assert_true(blk->capture && c->waits);
+                                        assert_int_equal(k, 0);
+                                    } else if (kind == CES_MEMOP_EXIT) {
+                                        assert_true(blk->capture && c->waits);
                                         assert_int_equal(k, c->count - 1);
                                     } else {
                                         got_memops++;
@@ -585,7 +659,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eager),     cmocka_unit_test(test_capture),
-        cmocka_unit_test(test_progress),  cmocka_unit_test(test_splits),
+        cmocka_unit_test(test_progress),  cmocka_unit_test(test_flight),
+        cmocka_unit_test(test_splits),
         cmocka_unit_test(test_multicast_and_fence), cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_streams),   cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_builders),  cmocka_unit_test(test_group),

@@ -44,7 +44,7 @@ static void test_params(void **state)
     assert_int_equal(ces_cuda_coll_lower_flags(0, 0), 0u);
     assert_int_equal(ces_cuda_coll_lower_flags(0, 1), CES_LOWER_PROGRESS);
     assert_int_equal(ces_cuda_coll_lower_flags(1, 0), CES_LOWER_CAPTURE);
-    assert_int_equal(ces_cuda_coll_lower_flags(1, 1), CES_LOWER_CAPTURE);
+    assert_int_equal(ces_cuda_coll_lower_flags(1, 1), CES_LOWER_CAPTURE | CES_LOWER_FLIGHT);
 }
 
 static void build_lower(struct ces_ctx *ctx, const struct ces_coll_params *p, uint64_t first,
@@ -113,7 +113,8 @@ static uint32_t verdict(struct ces_ctx *ctx, const struct ces_graph *g)
 /* Every selected schedule of alltoall and allgather, 2..5 ranks, eager and
  * captured: two streams; on s1 exactly await, one local copy (source and
  * destination on this rank), record; no batch under capture; progress
- * writes only eager; proved OK by the checker (2..4 ranks). */
+ * writes only eager, enter/exit writes around each waiting call only
+ * captured; proved OK by the checker (2..4 ranks). */
 static void test_selected_plans(void **state)
 {
     struct ces_test_alloc st;
@@ -136,7 +137,7 @@ static void test_selected_plans(void **state)
                 for (uint32_t r = 0; r < n; r++) {
                     struct ces_cuda_plan *pl = NULL;
                     const struct ces_cuda_pblock *b;
-                    uint32_t s1[8], ns1 = 0, batches = 0;
+                    uint32_t s1[8], ns1 = 0, batches = 0, enters = 0;
 
                     assert_int_equal(ces_cuda_lower(ctx, g, r, &h200,
                                                     ces_cuda_coll_lower_flags(cap, 1), &pl),
@@ -161,11 +162,22 @@ static void test_selected_plans(void **state)
                                 assert_int_equal(cp->dst.rank, r);
                             }
                         }
-                        if (k->kind == CES_CALL_MEMOPS)
+                        if (k->kind == CES_CALL_MEMOPS) {
+                            uint8_t first = CES_VEC_AT(&b->memops, struct ces_cuda_memop,
+                                                       k->first).kind;
+                            uint8_t last = CES_VEC_AT(&b->memops, struct ces_cuda_memop,
+                                                      k->first + k->count - 1).kind;
+
                             for (uint32_t m = 0; m < k->count; m++)
                                 if (CES_VEC_AT(&b->memops, struct ces_cuda_memop, k->first + m)
                                         .kind == CES_MEMOP_PROGRESS)
                                     assert_false(cap);
+                            /* captured: a call that waits is framed by
+                             * enter ... exit, and only such a call */
+                            assert_int_equal(first == CES_MEMOP_ENTER, cap && k->waits);
+                            assert_int_equal(last == CES_MEMOP_EXIT, cap && k->waits);
+                            enters += first == CES_MEMOP_ENTER;
+                        }
                     }
                     assert_int_equal(ns1, 3);
                     assert_int_equal(s1[0], CES_CALL_AWAIT);
@@ -174,6 +186,8 @@ static void test_selected_plans(void **state)
                     /* eager: the peer copies in one batch call; under
                      * capture never a batch */
                     assert_int_equal(batches, cap ? 0 : 1);
+                    /* every captured rank waits at least once (credits) */
+                    assert_true(cap ? enters >= 1 : enters == 0);
                     ces_cuda_plan_destroy(pl);
                     plans++;
                 }
@@ -224,6 +238,9 @@ static void test_patching(void **state)
                 /* eager mono counts calls; credit's values never change */
                 if (cap && m->kind != CES_MEMOP_PROGRESS)
                     assert_int_equal(vb[i], 0);
+                /* the watchdog's enter/exit values are set when issued */
+                if (m->kind == CES_MEMOP_ENTER || m->kind == CES_MEMOP_EXIT)
+                    assert_true(cap && va[i] == 0 && vb[i] == 0);
             }
             /* a plan of another shape is not a patch of this one */
             if (all_colls[ci] != CES_COLL_BARRIER) {
