@@ -27,7 +27,7 @@
  * drain.  Collecting them at the end of every body as well was measured 11 %
  * slower (64 MiB one way on 2x H200: 211.6 vs 190.4 us), so the credits of
  * the last iteration of a finite schedule are the only writes nothing awaits
- * (`cesync check --fault-sweep` shows their loss as tolerated). */
+ * (`cesync check --fault-sweep` shows their loss as tolerated).
  *
  * Sizes: send holds B = params.bytes bytes; recv holds one B-byte message per
  * incoming pair of the rank with the most incoming pairs (K of them); stage
