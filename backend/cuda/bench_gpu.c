@@ -290,9 +290,9 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         return CES_ERR_INVALID;
     *out = NULL;
     if (cfg->ranks < 2 || cfg->ranks > BENCH_MAX_RANKS)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "bench: --ranks must be 2..%u", BENCH_MAX_RANKS);
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "--ranks must be 2..%u", BENCH_MAX_RANKS);
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < (int)cfg->ranks)
-        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "bench: %u GPUs needed, %d found",
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "%u GPUs needed, %d found",
                              cfg->ranks, ndev);
     b = ces_malloc(ctx, sizeof(*b));
     if (b == NULL)
