@@ -14,6 +14,7 @@ command -v ninja >/dev/null || need+=(ninja-build)
 [ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
 command -v dot >/dev/null || need+=(graphviz)
 command -v spin >/dev/null || need+=(spin)
+command -v pkg-config >/dev/null || need+=(pkgconf)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   sudo=""

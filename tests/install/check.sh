@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# tests/install/check.sh BUILD_DIR - installs the build into a temporary
+# prefix and builds tests/install/consumer.c against it twice: through
+# pkg-config (cesync.pc) and through CMake's find_package (cesyncConfig.cmake).
+# Both programs must run and print the 4-rank alltoall's size.
+set -euo pipefail
+build=$1
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+expect="ranks 4 ops 92"
+
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+test -x "$tmp/prefix/bin/cesync"
+test -f "$tmp/prefix/include/cesync.h"
+libdir=$(dirname "$(find "$tmp/prefix" -name 'cesync.pc' | head -1)")/..
+
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Werror "$here/consumer.c" $(pkg-config --cflags --libs cesync) -o "$tmp/pc"
+got=$(LD_LIBRARY_PATH="$libdir" "$tmp/pc")
+[ "$got" = "$expect" ] || { echo "pkg-config consumer printed '$got', expected '$expect'"; exit 1; }
+
+cmake -S "$here" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake --build "$tmp/cm" >/dev/null
+got=$("$tmp/cm/consumer")
+[ "$got" = "$expect" ] || { echo "find_package consumer printed '$got', expected '$expect'"; exit 1; }
+echo "installed cesync: pkg-config and find_package consumers both print '$got'"
