@@ -4,7 +4,7 @@
 # against NCCL's copy-engine and kernel paths and the raw peer copy, with a
 # compute kernel beside them; prints a short table of the targets last.
 #
-#   scripts/bench.sh [OUTDIR]      (default: $OUT if set, else ./out/bench)
+#   scripts/bench.sh [OUTDIR]      (default: $CES_LOG_DIR if set, else ./out/bench)
 #
 # Environment: CES_BENCH_RANKS (default 2), CES_BENCH_MAX (default 1G),
 # CES_BENCH_ITERS (default 20), CES_BENCH_COLLS (default "alltoall allgather
@@ -12,7 +12,7 @@
 # (factor 8 and fewer iterations: a smoke run).  NCCL_NVLS_ENABLE=0 always.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-${OUT:-out/bench}}
+out=${1:-${CES_LOG_DIR:-out/bench}}
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0
 ranks=${CES_BENCH_RANKS:-2}

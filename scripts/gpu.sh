@@ -4,12 +4,12 @@
 # and the GPU suite (ctest label `gpu`), and print a summary.
 #   FILTER=REGEX   run only the GPU tests matching REGEX (default: all)
 #   BUILD=DIR      build directory (default: build-gpu)
-# Full logs go to $OUT (when set) or to the build directory.
+# Full logs go to $CES_LOG_DIR (when set) or to the build directory.
 set -u
 export NCCL_NVLS_ENABLE=0
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-$ROOT/build-gpu}
-LOGS=${OUT:-$B}
+LOGS=${CES_LOG_DIR:-$B}
 DEPS=/tmp/ces-deps
 FILTER=${FILTER:-.}
 mkdir -p "$LOGS"
