@@ -24,8 +24,14 @@
  */
 #include "internal.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
+
+/* Op instances one prediction may simulate (graph replays are unrolled), so
+ * that `phase graph x4000000000` fails with a message instead of exhausting
+ * memory. */
+#define PREDICT_MAX_INSTS (UINT64_C(1) << 24)
 
 enum cat { CAT_COPY, CAT_SIGNAL, CAT_MEMOP, CAT_EVENT, CAT__COUNT };
 
@@ -134,6 +140,33 @@ static int check_op(struct psim *s, uint32_t rank, const struct ces_op *op, uint
             return ces_ctx_error(s->ctx, CES_ERR_UNSUPPORTED,
                                  "predict: %s: %s is u%u, which %s has no memops for", where,
                                  si.name, (unsigned)si.width, s->m->kind);
+    }
+    return CES_OK;
+}
+
+/* CES_ERR_LIMIT when the unrolled graph has more than PREDICT_MAX_INSTS op
+ * instances. */
+static int check_size(struct psim *s)
+{
+    uint64_t total = 0;
+
+    for (uint32_t b = 0; b < ces_graph_nblocks(s->g); b++) {
+        uint64_t per_rep = 0;
+
+        for (uint32_t r = 0; r < s->ranks; r++) {
+            uint32_t n = 0;
+
+            ces_graph_ops(s->g, b, r, &n);
+            per_rep += n;
+        }
+        /* per_rep * reps <= PREDICT_MAX_INSTS - total is tested by division,
+         * so the sum cannot overflow */
+        if (per_rep > 0 && ces_graph_block(s->g, b).reps > (PREDICT_MAX_INSTS - total) / per_rep)
+            return ces_ctx_error(s->ctx, CES_ERR_LIMIT,
+                                 "predict: the schedule runs more than %" PRIu64 " op instances "
+                                 "(graph replays unrolled): predict fewer iterations",
+                                 PREDICT_MAX_INSTS);
+        total += per_rep * ces_graph_block(s->g, b).reps;
     }
     return CES_OK;
 }
@@ -836,7 +869,9 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
         goto out;
     }
     memset(s.slots, 0, sizeof(*s.slots) * (s.nslots + 1));
-    rc = build(&s);
+    rc = check_size(&s);
+    if (rc == CES_OK)
+        rc = build(&s);
     if (rc == CES_OK)
         rc = run(&s);
     if (rc != CES_OK)

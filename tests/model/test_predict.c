@@ -459,6 +459,30 @@ static void test_u64_needs_64bit_memops(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Graph replays are unrolled: a replay count that would need more than 2^24
+ * op instances is refused before anything is allocated for them. */
+static void test_too_many_instances(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    fx_init(&f, 2, 1, CES_PHASE_GRAPH, 1u << 23);
+    op(&f, 0, wr(&f, 1, 0, 1));
+    op(&f, 1, wt(&f, 1, 0, 1));
+    op(&f, 1, wr(&f, 0, 0, 1));
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: the schedule runs more than 16777216 op instances (graph "
+                        "replays unrolled): predict fewer iterations");
+    fx_end(&f);
+    fx_init(&f, 2, 1, CES_PHASE_GRAPH, UINT32_MAX);
+    op(&f, 0, wr(&f, 1, 0, 1));
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_LIMIT);
+    fx_end(&f);
+}
+
 static void test_builder_alltoall(void **state)
 {
     struct ces_test_alloc st;
@@ -529,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_does_not_finish),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_u64_needs_64bit_memops),
+        cmocka_unit_test(test_too_many_instances),
         cmocka_unit_test(test_builder_alltoall),
         cmocka_unit_test(test_alloc_failures),
     };
