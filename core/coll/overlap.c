@@ -30,18 +30,16 @@ static const char *local_copy(const struct ces_cgen *cg)
                                            : "copy send[0:$C] -> recv[$r*$C:($r+1)*$C]";
 }
 
+/* The plain collective this variant rearranges: its checks and declarations
+ * are the variant's. */
+static const struct ces_coll_desc *plain(const struct ces_coll_params *p)
+{
+    return p->coll == CES_COLL_ALLTOALL ? &ces_coll_alltoall_desc : &ces_coll_allgather_desc;
+}
+
 static void decls(struct ces_cgen *cg)
 {
-    uint64_t b = cg->p.bytes;
-
-    if (cg->p.coll == CES_COLL_ALLTOALL)
-        ces_sb_printf(&cg->sb, "let C = %" PRIu64 "\nbuffer send %" PRIu64 "\nbuffer recv %" PRIu64
-                               "\n",
-                      b / cg->p.ranks, b, b);
-    else
-        ces_sb_printf(&cg->sb, "let C = %" PRIu64 "\nbuffer send %" PRIu64 "\nbuffer recv %" PRIu64
-                               "\n",
-                      b, b, b * cg->p.ranks);
+    plain(&cg->p)->decls(cg);
 }
 
 static void produce(struct ces_cgen *cg)
@@ -123,15 +121,7 @@ static void early_body(struct ces_cgen *cg)
 
 static int check(struct ces_ctx *ctx, const struct ces_coll_params *p)
 {
-    if (p->coll == CES_COLL_ALLTOALL && p->bytes % p->ranks != 0)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "alltoall: bytes (%" PRIu64 ") must be divisible by ranks (%" PRIu32
-                             ")", p->bytes, p->ranks);
-    if (p->coll == CES_COLL_ALLGATHER && p->bytes > CES_MAX_BYTES / p->ranks)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "allgather: ranks x bytes (%" PRIu32 " x %" PRIu64
-                             ") exceeds 2^48 bytes", p->ranks, p->bytes);
-    return CES_OK;
+    return plain(p)->check(ctx, p);
 }
 
 static const struct ces_coll_desc overlap_desc = {

@@ -181,6 +181,12 @@ static void test_flag_errors(void **state)
     assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "alltoall: bytes (1023) must be divisible by ranks (2)");
+    p.coll = CES_COLL_ALLGATHER;
+    p.flags = CES_COLL_F_OVERLAP;
+    p.bytes = CES_MAX_BYTES;
+    assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "allgather: ranks x bytes (2 x 281474976710656) exceeds 2^48 bytes");
     assert_null(text);
     ces_test_ctx_end(ctx, &st);
 }
