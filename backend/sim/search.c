@@ -747,10 +747,11 @@ static int random_mode(struct search *S)
     rc = F.stat && F.vis && F.vpos && F.inv && F.ininv ? CES_OK : CES_ERR_NOMEM;
     if (rc == CES_OK)
         rc = ces_sim_state_init(S->m, &init);
-    if (rc == CES_OK)
-        rc = ces_sim_state_copy(S->m, &st, &init);
-    S->frame_bytes = 2 * ces_sim_state_bytes(S->m, &init);
-    S->nalloc = 1;
+    if (rc == CES_OK) {
+        /* (init has no maps to measure when it could not be made) */
+        S->frame_bytes = 2 * ces_sim_state_bytes(S->m, &init);
+        S->nalloc = 1;
+    }
     for (uint64_t i = 0; rc == CES_OK && i < S->o->random && !S->bound; i++) {
         S->trace.len = 0;
         rc = ces_sim_state_copy(S->m, &st, &init);

@@ -835,6 +835,50 @@ static void test_alloc_failures(void **state)
     ces_ctx_destroy(ctx);
 }
 
+/* The other modes under allocation failures: random executions, a replay,
+ * the watchdog model with a stop fault, the unreduced search. */
+struct mode_arg {
+    struct ces_graph *g;
+    struct ces_check_opts o;
+};
+
+static int check_mode_body(struct ces_ctx *ctx, void *arg)
+{
+    struct mode_arg *a = arg;
+    struct ces_check_report *r = NULL;
+    int rc = ces_check(ctx, a->g, &a->o, &r);
+
+    ces_check_report_destroy(r);
+    return rc;
+}
+
+static void test_alloc_failures_modes(void **state)
+{
+    struct ces_fault stop = {CES_FAULT_STOP, 1, 0, 0};
+    struct mode_arg a;
+    struct ces_ctx *ctx = NULL;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
+    a.g = handshake(ctx, true);
+    ces_check_opts_init(&a.o);
+    a.o.random = 3;
+    assert_true(ces_test_alloc_failures(check_mode_body, &a) > 5);
+    ces_check_opts_init(&a.o);
+    a.o.replay = "0.1";
+    assert_true(ces_test_alloc_failures(check_mode_body, &a) > 5);
+    ces_check_opts_init(&a.o);
+    a.o.flags = CES_CHECK_ABORT;
+    a.o.faults = &stop;
+    a.o.nfaults = 1;
+    assert_true(ces_test_alloc_failures(check_mode_body, &a) > 5);
+    ces_check_opts_init(&a.o);
+    a.o.flags = CES_CHECK_NO_REDUCTION;
+    assert_true(ces_test_alloc_failures(check_mode_body, &a) > 5);
+    ces_graph_destroy(a.g);
+    ces_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -857,6 +901,7 @@ int main(void)
         cmocka_unit_test(test_replay_errors),
         cmocka_unit_test(test_overlay_and_backend),
         cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_alloc_failures_modes),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
