@@ -9,15 +9,6 @@
 
 #include <inttypes.h>
 
-static int allgather_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
-{
-    if (p->bytes > CES_MAX_BYTES / p->ranks)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "allgather: ranks x bytes (%" PRIu32 " x %" PRIu64
-                             ") exceeds 2^48 bytes", p->ranks, p->bytes);
-    return CES_OK;
-}
-
 static void allgather_decls(struct ces_cgen *cg)
 {
     ces_sb_printf(&cg->sb,
@@ -39,7 +30,7 @@ static void allgather_body(struct ces_cgen *cg)
 const struct ces_coll_desc ces_coll_allgather_desc = {
     .nsyncs = 2,
     .streams = 1,
-    .check = allgather_check,
+    .check = ces_coll_check_total,
     .decls = allgather_decls,
     .body = allgather_body,
 };

@@ -10,15 +10,6 @@
 
 #include <inttypes.h>
 
-static int broadcast_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
-{
-    if (p->root >= p->ranks)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "broadcast: root must be a rank (0..%" PRIu32 "), not %" PRIu32,
-                             p->ranks - 1, p->root);
-    return CES_OK;
-}
-
 static void broadcast_decls(struct ces_cgen *cg)
 {
     ces_sb_printf(&cg->sb,
@@ -44,7 +35,7 @@ static void broadcast_body(struct ces_cgen *cg)
 const struct ces_coll_desc ces_coll_broadcast_desc = {
     .nsyncs = 2,
     .streams = 1,
-    .check = broadcast_check,
+    .check = ces_coll_check_root,
     .decls = broadcast_decls,
     .body = broadcast_body,
 };

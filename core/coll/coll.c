@@ -72,6 +72,24 @@ void ces_coll_lin(const struct ces_cgen *cg, char *buf, size_t size, int64_t a, 
         snprintf(buf + n, size - (size_t)n, "-%" PRIu64, (uint64_t)0 - (uint64_t)b);
 }
 
+int ces_coll_check_root(struct ces_ctx *ctx, const struct ces_coll_params *p)
+{
+    if (p->root >= p->ranks)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "%s: root must be a rank (0..%" PRIu32 "), not %" PRIu32,
+                             ces_coll_name((int)p->coll), p->ranks - 1, p->root);
+    return CES_OK;
+}
+
+int ces_coll_check_total(struct ces_ctx *ctx, const struct ces_coll_params *p)
+{
+    if (p->bytes > CES_MAX_BYTES / p->ranks)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "%s: ranks x bytes (%" PRIu32 " x %" PRIu64 ") exceeds 2^48 bytes",
+                             ces_coll_name((int)p->coll), p->ranks, p->bytes);
+    return CES_OK;
+}
+
 /* Fills the defaults of zero fields and checks what every collective
  * shares.  *q receives the normalized parameters. */
 static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,

@@ -47,6 +47,12 @@ extern const struct ces_coll_desc ces_coll_barrier_desc;
 int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
                      const struct ces_coll_desc **d);
 
+/* Checks shared by several collectives, with the collective's name first in
+ * the message: params.root names a rank; ranks x bytes fits in 2^48 bytes
+ * (the size of a buffer that holds every rank's part). */
+int ces_coll_check_root(struct ces_ctx *ctx, const struct ces_coll_params *p);
+int ces_coll_check_total(struct ces_ctx *ctx, const struct ces_coll_params *p);
+
 /* Text of a*G+b in canonical form, where G is the global iteration ("$i",
  * or "$i+$I0" when first_iter != 1).  a = 0 gives the constant b. */
 void ces_coll_lin(const struct ces_cgen *cg, char *buf, size_t size, int64_t a, int64_t b);

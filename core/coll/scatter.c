@@ -11,15 +11,9 @@
 
 static int scatter_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
 {
-    if (p->root >= p->ranks)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "scatter: root must be a rank (0..%" PRIu32 "), not %" PRIu32,
-                             p->ranks - 1, p->root);
-    if (p->bytes > CES_MAX_BYTES / p->ranks)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "scatter: ranks x bytes (%" PRIu32 " x %" PRIu64
-                             ") exceeds 2^48 bytes", p->ranks, p->bytes);
-    return CES_OK;
+    int rc = ces_coll_check_root(ctx, p);
+
+    return rc != CES_OK ? rc : ces_coll_check_total(ctx, p);
 }
 
 static void scatter_decls(struct ces_cgen *cg)

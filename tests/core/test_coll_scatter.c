@@ -29,6 +29,10 @@ static void test_root(void **state)
     coll_golden(&p, "scatter_nccl_root2_r4_b256_x1.ces");
     p.root = 4;
     coll_error(&p, CES_ERR_INVALID, "scatter: root must be a rank (0..3), not 4");
+    p.root = 0;
+    p.bytes = CES_MAX_BYTES / 4 + 1;
+    coll_error(&p, CES_ERR_INVALID,
+               "scatter: ranks x bytes (4 x 70368744177665) exceeds 2^48 bytes");
 }
 
 static void test_root_ops(void **state)
