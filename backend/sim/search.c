@@ -456,7 +456,13 @@ static void choose(struct search *S, struct frame *f)
         f->nchoice = ne;
         return;
     }
-    S->gen++;
+    /* A new state: every cached horizon is stale.  After 2^32 states the
+     * generation would come round to a stamp still held by some process, so
+     * the stamps are cleared when it wraps. */
+    if (++S->gen == 0) {
+        memset(S->hz_gen, 0, m->nproc * sizeof(uint32_t));
+        S->gen = 1;
+    }
     for (uint32_t i = 0; i < ne && bestn > 1; i++) {
         uint32_t n = closure(S, &f->st, S->enabled[i]);
 
