@@ -221,17 +221,9 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct 
         if (rc == CES_OK)
             rc = ces_prog_expand(ctx, pg, out);
     } else {
-        uint32_t ranks = params.ranks;
-        struct ces_coll_params defaults;
-
-        /* Re-apply the collective's own defaults under the options given. */
-        ces_coll_params_init(&defaults, (uint32_t)coll);
+        /* the defaults of ces_coll_params_init are the same for every
+         * collective, and the options never set a field to 0 */
         params.coll = (uint32_t)coll;
-        params.ranks = ranks;
-        if (params.chunks == 0)
-            params.chunks = defaults.chunks;
-        if (params.slots == 0)
-            params.slots = defaults.slots;
         rc = ces_coll_program(ctx, &params, &pg);
         if (rc == CES_OK)
             rc = ces_prog_expand(ctx, pg, out);
