@@ -733,11 +733,10 @@ int ces_cmd_bench(int argc, char **argv)
     struct ces_ctx *ctx = NULL;
     int ex;
 
-    for (int i = 0; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(bench_usage, stdout);
-            return CES_EXIT_OK;
-        }
+    if (ces_tool_wants_help(argc, argv)) {
+        fputs(bench_usage, stdout);
+        return CES_EXIT_OK;
+    }
     /* one line at a time, so a run cut short by a timeout still shows
      * how far it got */
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -221,11 +221,9 @@ int ces_cmd_check(int argc, char **argv)
     struct check_args a;
     int rest = 0, ec;
 
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("%s%s", check_help, ces_tool_builder_help);
-            return CES_EXIT_OK;
-        }
+    if (ces_tool_wants_help(argc, argv)) {
+        printf("%s%s", check_help, ces_tool_builder_help);
+        return CES_EXIT_OK;
     }
     memset(&a, 0, sizeof(a));
     if (ces_ctx_create(NULL, &ctx) != CES_OK)

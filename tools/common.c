@@ -34,6 +34,15 @@ const char ces_tool_builder_help[] =
     "                     on stream s1 beside the peer batch), early (the local chunk\n"
     "                     while the ready flags travel)\n";
 
+int ces_tool_wants_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int ces_tool_fail(const char *fmt, ...)
 {
     va_list ap;

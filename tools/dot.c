@@ -24,11 +24,9 @@ int ces_cmd_dot(int argc, char **argv)
     size_t len = 0;
     int rest = 0, ec;
 
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("%s%s", dot_help, ces_tool_builder_help);
-            return CES_EXIT_OK;
-        }
+    if (ces_tool_wants_help(argc, argv)) {
+        printf("%s%s", dot_help, ces_tool_builder_help);
+        return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");

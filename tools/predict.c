@@ -46,12 +46,11 @@ int ces_cmd_predict(int argc, char **argv)
     struct ces_predict p;
     int rest = 0, ex = CES_EXIT_USAGE, rc;
 
-    for (int i = 0; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(predict_usage, stdout);
-            fputs(ces_tool_builder_help, stdout);
-            return CES_EXIT_OK;
-        }
+    if (ces_tool_wants_help(argc, argv)) {
+        fputs(predict_usage, stdout);
+        fputs(ces_tool_builder_help, stdout);
+        return CES_EXIT_OK;
+    }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
     ex = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);

@@ -26,15 +26,6 @@ static const char validate_help[] =
     "error prints file:line:col and what was expected, and exits 2.\n"
     "\n";
 
-static int wants_help(int argc, char **argv)
-{
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* Writes text to path atomically (a temporary file renamed over it), or to
  * stdout when path is NULL. */
 static int write_out(const char *path, const char *text, size_t len)
@@ -73,7 +64,7 @@ int ces_cmd_print(int argc, char **argv)
     size_t len = 0;
     int rest = 0, ec;
 
-    if (wants_help(argc, argv)) {
+    if (ces_tool_wants_help(argc, argv)) {
         printf("%s%s", print_help, ces_tool_builder_help);
         return CES_EXIT_OK;
     }
@@ -112,7 +103,7 @@ int ces_cmd_validate(int argc, char **argv)
     uint64_t ops = 0;
     int rest = 0, ec;
 
-    if (wants_help(argc, argv)) {
+    if (ces_tool_wants_help(argc, argv)) {
         printf("%s%s", validate_help, ces_tool_builder_help);
         return CES_EXIT_OK;
     }

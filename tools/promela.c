@@ -37,11 +37,9 @@ int ces_cmd_promela(int argc, char **argv)
     size_t len = 0;
     int rest = 0, ec, at_end = 0;
 
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("%s%s", promela_help, ces_tool_builder_help);
-            return CES_EXIT_OK;
-        }
+    if (ces_tool_wants_help(argc, argv)) {
+        printf("%s%s", promela_help, ces_tool_builder_help);
+        return CES_EXIT_OK;
     }
     ces_promela_opts_init(&o);
     if (ces_ctx_create(NULL, &ctx) != CES_OK)

@@ -43,6 +43,9 @@ extern const char ces_tool_builder_help[];
 /* Parses an unsigned number with an optional K/M/G suffix (powers of 1024). */
 int ces_tool_parse_size(const char *s, uint64_t *out);
 
+/* True if argv[0..argc) holds --help or -h. */
+int ces_tool_wants_help(int argc, char **argv);
+
 /* Prints "cesync: " + message to stderr and returns CES_EXIT_USAGE. */
 int ces_tool_fail(const char *fmt, ...)
 #if defined(__GNUC__)

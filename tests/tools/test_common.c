@@ -28,6 +28,18 @@ static void test_parse_size(void **state)
     assert_int_equal(ces_tool_parse_size("17179869184G", &v), CES_ERR_INVALID);
 }
 
+static void test_wants_help(void **state)
+{
+    char a0[] = "alltoall", a1[] = "--ranks", a2[] = "2", a3[] = "-h", a4[] = "--help";
+    char *argv[] = {a0, a1, a2, a3, a4};
+
+    (void)state;
+    assert_int_equal(ces_tool_wants_help(3, argv), 0);
+    assert_int_equal(ces_tool_wants_help(4, argv), 1);
+    assert_int_equal(ces_tool_wants_help(1, argv + 4), 1);
+    assert_int_equal(ces_tool_wants_help(0, argv + 4), 0);
+}
+
 /* Builder options are taken out of argv wherever they are; the rest stays in
  * order for the subcommand. */
 static void test_load_collective(void **state)
@@ -113,6 +125,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_size),
+        cmocka_unit_test(test_wants_help),
         cmocka_unit_test(test_load_collective),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_default),
