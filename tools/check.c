@@ -7,6 +7,7 @@
  */
 #include "tool.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,8 +53,9 @@ static int parse_u64(const char *opt, const char *v, uint64_t *out)
 
     if (v == NULL || *v < '0' || *v > '9')
         return ces_tool_fail("check: %s expects a number", opt);
+    errno = 0;
     x = strtoull(v, &end, 10);
-    if (*end != '\0')
+    if (*end != '\0' || errno != 0)
         return ces_tool_fail("check: %s expects a number, got '%s'", opt, v);
     *out = x;
     return CES_EXIT_OK;

@@ -45,6 +45,12 @@ static void test_usage_errors(void **state)
     assert_int_equal(ces_test_tool(NULL, "print alltoall --bogus", &out), 2);
     assert_string_equal(out, "cesync: print: unexpected argument '--bogus' (see cesync print --help)\n");
     free(out);
+    /* a number past 2^64 is refused, not taken as 2^64-1 */
+    assert_int_equal(ces_test_tool(NULL, "check barrier --max-states 18446744073709551616", &out),
+                     2);
+    assert_string_equal(out, "cesync: check: --max-states expects a number, got "
+                             "'18446744073709551616'\n");
+    free(out);
 }
 
 static void test_print_validate_dot(void **state)
