@@ -602,8 +602,8 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 /* Runs from st to an end state: eager invisible steps, then at each choice
- * the lowest enabled process, or a random one when rng is non-NULL. */
-static int run_out(struct search *S, struct sim_state *st, uint64_t *rng)
+ * the lowest enabled process (random executions have run_fast below). */
+static int run_out(struct search *S, struct sim_state *st)
 {
     const struct sim_model *m = S->m;
     int rc = CES_OK;
@@ -622,7 +622,7 @@ static int run_out(struct search *S, struct sim_state *st, uint64_t *rng)
         if (ne == 0)
             return terminal(S, st);
         before = SIM_FLAGS(st);
-        rc = step(S, st, S->enabled[rng != NULL ? rng_next(rng) % ne : 0]);
+        rc = step(S, st, S->enabled[0]);
         if (rc != CES_OK)
             return rc;
         if ((SIM_FLAGS(st) & SIM_F_RACE) && !(before & SIM_F_RACE))
@@ -637,7 +637,6 @@ static int run_out(struct search *S, struct sim_state *st, uint64_t *rng)
  * shared hardware queues or events) when another stream of its rank steps;
  * so only those are re-examined after a step. */
 struct fast {
-    uint8_t *stat;  /* enum sim_status per process */
     uint32_t *vis;  /* processes with an enabled visible step */
     uint32_t *vpos; /* index in vis, SIM_NONE if absent */
     uint32_t nvis;
@@ -651,7 +650,6 @@ static void fast_eval(const struct sim_model *m, const struct sim_state *st, str
 {
     int s = ces_sim_status(m, st, q);
 
-    F->stat[q] = (uint8_t)s;
     if (s == SIM_S_VISIBLE && F->vpos[q] == SIM_NONE) {
         F->vpos[q] = F->nvis;
         F->vis[F->nvis++] = q;
@@ -745,12 +743,11 @@ static int random_mode(struct search *S)
     int rc;
 
     memset(&F, 0, sizeof(F));
-    F.stat = ces_malloc(S->ctx, P);
     F.vis = ces_malloc(S->ctx, P * sizeof(uint32_t));
     F.vpos = ces_malloc(S->ctx, P * sizeof(uint32_t));
     F.inv = ces_malloc(S->ctx, P * sizeof(uint32_t));
     F.ininv = ces_malloc(S->ctx, P);
-    rc = F.stat && F.vis && F.vpos && F.inv && F.ininv ? CES_OK : CES_ERR_NOMEM;
+    rc = F.vis && F.vpos && F.inv && F.ininv ? CES_OK : CES_ERR_NOMEM;
     if (rc == CES_OK)
         rc = ces_sim_state_init(S->m, &init);
     if (rc == CES_OK) {
@@ -764,7 +761,6 @@ static int random_mode(struct search *S)
         if (rc == CES_OK)
             rc = run_fast(S, &st, &F, &rng);
     }
-    ces_free(S->ctx, F.stat);
     ces_free(S->ctx, F.vis);
     ces_free(S->ctx, F.vpos);
     ces_free(S->ctx, F.inv);
@@ -851,7 +847,7 @@ static int replay_mode(struct search *S)
                 note(S, SIM_D_RACE);
             /* on to an end state (a trace that stopped inside a drain
              * finishes it: everything is invisible once aborted) */
-            rc = run_out(S, &st, NULL);
+            rc = run_out(S, &st);
         }
     }
     S->stats.complete = rc == CES_OK;
