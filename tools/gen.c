@@ -52,7 +52,7 @@ static int gen_write(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_op
     int ec = CES_EXIT_OK;
 
     if (ces_gen_source(ctx, seed, o, &text, &len) != CES_OK)
-        return ces_tool_fail("gen: %s", ces_ctx_last_error(ctx));
+        return ces_tool_fail("%s", ces_ctx_last_error(ctx)); /* it starts with "gen: " */
     if (dir == NULL) {
         printf("# cesync gen --seed %" PRIu64 "\n", seed);
         fwrite(text, 1, len, stdout);
