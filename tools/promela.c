@@ -63,7 +63,7 @@ int ces_cmd_promela(int argc, char **argv)
         o.races = o.races != 0 ? 2 : 0;
     }
     if (ec == CES_EXIT_OK && ces_promela_emit(ctx, g, &o, &text, &len) != CES_OK)
-        ec = ces_tool_fail("promela: %s", ces_ctx_last_error(ctx));
+        ec = ces_tool_fail("%s", ces_ctx_last_error(ctx)); /* it starts with "promela: " */
     if (ec == CES_EXIT_OK && out == NULL) {
         fwrite(text, 1, len, stdout);
     } else if (ec == CES_EXIT_OK) {

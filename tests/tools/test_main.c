@@ -49,6 +49,10 @@ static void test_usage_errors(void **state)
     assert_int_equal(ces_test_tool(NULL, "gen --seed 1 --ranks 1", &out), 2);
     assert_string_equal(out, "cesync: gen: ranks must be 2..8, not 1\n");
     free(out);
+    assert_int_equal(ces_test_tool(NULL, "promela barrier --ranks 2 --iterations 300", &out), 2);
+    assert_string_equal(out, "cesync: promela: 300 iterations (at most 250: generations are kept "
+                             "in bytes)\n");
+    free(out);
     /* a number past 2^64 is refused, not taken as 2^64-1 */
     assert_int_equal(ces_test_tool(NULL, "check barrier --max-states 18446744073709551616", &out),
                      2);
