@@ -354,6 +354,25 @@ static int index_slots(struct sim_model *m)
     return CES_OK;
 }
 
+/* Splits run j of `runs` at x (inside it): run j becomes [lo, x), a new
+ * run j + 1 = [x, hi) of the same generation. */
+static int split_run(struct ces_ctx *ctx, struct ces_vec *runs, size_t j, uint64_t x)
+{
+    struct sim_run tail = CES_VEC_AT(runs, struct sim_run, j);
+    int rc = ces_vec_reserve(ctx, runs, sizeof(tail), 1);
+
+    if (rc != CES_OK)
+        return rc;
+    assert(tail.lo < x && x < tail.hi);
+    tail.lo = x;
+    CES_VEC_AT(runs, struct sim_run, j).hi = x;
+    memmove(&CES_VEC_AT(runs, struct sim_run, j + 2), &CES_VEC_AT(runs, struct sim_run, j + 1),
+            (runs->len - j - 1) * sizeof(tail));
+    CES_VEC_AT(runs, struct sim_run, j + 1) = tail;
+    runs->len++;
+    return CES_OK;
+}
+
 /* Expected generations of every `consume A == B@q`: per byte of B, the
  * latest iteration <= the consume's at which a produce covered it (0 = the
  * initial contents). */
@@ -405,31 +424,15 @@ static int expected_runs(struct sim_model *m)
                     if (lo >= hi || cur.gen >= pr->iter)
                         continue;
                     if (lo > cur.lo) { /* split off the head */
-                        struct sim_run tail = {lo, cur.hi, cur.gen};
-
-                        CES_VEC_AT(&runs, struct sim_run, j).hi = lo;
-                        rc = ces_vec_reserve(m->ctx, &runs, sizeof(tail), 1);
+                        rc = split_run(m->ctx, &runs, j, lo);
                         if (rc != CES_OK)
                             break;
-                        memmove(&CES_VEC_AT(&runs, struct sim_run, j + 2),
-                                &CES_VEC_AT(&runs, struct sim_run, j + 1),
-                                (runs.len - j - 1) * sizeof(tail));
-                        CES_VEC_AT(&runs, struct sim_run, j + 1) = tail;
-                        runs.len++;
                         continue; /* the tail is visited next */
                     }
                     if (hi < cur.hi) { /* split off the tail */
-                        struct sim_run tail = {hi, cur.hi, cur.gen};
-
-                        rc = ces_vec_reserve(m->ctx, &runs, sizeof(tail), 1);
+                        rc = split_run(m->ctx, &runs, j, hi);
                         if (rc != CES_OK)
                             break;
-                        memmove(&CES_VEC_AT(&runs, struct sim_run, j + 2),
-                                &CES_VEC_AT(&runs, struct sim_run, j + 1),
-                                (runs.len - j - 1) * sizeof(tail));
-                        CES_VEC_AT(&runs, struct sim_run, j + 1) = tail;
-                        CES_VEC_AT(&runs, struct sim_run, j).hi = hi;
-                        runs.len++;
                     }
                     CES_VEC_AT(&runs, struct sim_run, j).gen = pr->iter;
                 }

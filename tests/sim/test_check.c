@@ -372,6 +372,44 @@ static void test_mismatch_previous_generation(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A produce of an inner part of the expected region: the expected
+ * generations split into three runs, and only the middle one is stale. */
+static void test_mismatch_inner_run(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 1);
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    char *t;
+
+    (void)state;
+    op(g, 0, PR(0, SEND, 0, 0, 64));
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 64));
+    op(g, 0, CO(0, RECV, 0, 0, 64, SEND, 0, 0));
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 64));
+    op(g, 0, PR(0, SEND, 0, 16, 32)); /* after the copy: recv[16:32] is stale */
+    op(g, 0, CO(0, RECV, 0, 0, 64, SEND, 0, 0));
+    r = check2(ctx, g, NULL, CES_V_MISMATCH);
+    d = find(r, CES_V_MISMATCH);
+    assert_int_equal(d->mismatch.pos.index, 5);
+    assert_int_equal(d->mismatch.region.lo, 16);
+    assert_int_equal(d->mismatch.region.hi, 32);
+    assert_int_equal(d->mismatch.expected.off, 16);
+    assert_int_equal(d->mismatch.expected.gen, 2);
+    assert_int_equal(d->mismatch.found.off, 16);
+    assert_int_equal(d->mismatch.found.gen, 1);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "  mismatch at r0.s0#5 consume recv[0:64] == send[0:64]@0:\n"
+                              "    recv@0[16:32] holds send@0[16:32] of iteration 1\n"
+                              "    expected send@0[16:32] of iteration 2\n"));
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A wait on s0 enqueued before the write on s1 that satisfies it. */
 static struct ces_graph *hol(struct ces_ctx *ctx, uint32_t connections)
 {
@@ -888,6 +926,7 @@ int main(void)
         cmocka_unit_test(test_race_copy_produce),
         cmocka_unit_test(test_race_minimized),
         cmocka_unit_test(test_mismatch_previous_generation),
+        cmocka_unit_test(test_mismatch_inner_run),
         cmocka_unit_test(test_head_of_line),
         cmocka_unit_test(test_u32_cyclic),
         cmocka_unit_test(test_batch_any_order),
