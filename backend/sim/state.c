@@ -494,6 +494,21 @@ static struct sim_map *map_of(const struct sim_model *m, struct sim_state *s,
     return mp;
 }
 
+/* Makes the bytes of `reg` exactly segments [*f, *l) of their map and
+ * checks and records an access of them by op k of process p. */
+static int touch(const struct sim_model *m, struct sim_state *s, const struct ces_region *reg,
+                 uint32_t p, uint32_t k, bool write, struct sim_detail *d, struct sim_map **mp,
+                 uint32_t *f, uint32_t *l)
+{
+    int rc;
+
+    *mp = map_of(m, s, reg);
+    rc = seg_range(m, *mp, reg->lo, reg->hi, f, l);
+    if (rc == CES_OK)
+        access(m, s, *mp, *f, *l, p, k, write, reg, d);
+    return rc;
+}
+
 /* Provenance runs read by a copy, kept on the stack for small copies. */
 struct prun {
     uint64_t lo, hi; /* offsets relative to the copy's start */
@@ -504,7 +519,7 @@ struct prun {
 static int exec_copy(const struct sim_model *m, struct sim_state *s, uint32_t p, uint32_t k,
                      const struct ces_op *op, struct sim_detail *d)
 {
-    struct sim_map *src = map_of(m, s, &op->a), *dst = map_of(m, s, &op->b);
+    struct sim_map *src, *dst;
     uint32_t f, l;
     struct prun local[16], *runs = local;
     uint32_t nr;
@@ -512,10 +527,9 @@ static int exec_copy(const struct sim_model *m, struct sim_state *s, uint32_t p,
 
     if (op->a.lo == op->a.hi)
         return CES_OK;
-    rc = seg_range(m, src, op->a.lo, op->a.hi, &f, &l);
+    rc = touch(m, s, &op->a, p, k, false, d, &src, &f, &l);
     if (rc != CES_OK)
         return rc;
-    access(m, s, src, f, l, p, k, false, &op->a, d);
     nr = l - f;
     if (nr > 16) {
         runs = ces_malloc(m->ctx, nr * sizeof(*runs));
@@ -533,9 +547,8 @@ static int exec_copy(const struct sim_model *m, struct sim_state *s, uint32_t p,
         runs[i].gen = a[SEG_GEN];
     }
     seg_merge(m, src, f, l);
-    rc = seg_range(m, dst, op->b.lo, op->b.hi, &f, &l);
+    rc = touch(m, s, &op->b, p, k, true, d, &dst, &f, &l);
     if (rc == CES_OK) {
-        access(m, s, dst, f, l, p, k, true, &op->b, d);
         /* Replace [f, l) by the runs: resize the hole then fill it. */
         if (nr != l - f) {
             uint32_t n = dst->n;
@@ -574,16 +587,15 @@ static int exec_produce(const struct sim_model *m, struct sim_state *s, uint32_t
                         const struct sim_op *o, struct sim_detail *d)
 {
     const struct ces_op *op = o->op;
-    struct sim_map *mp = map_of(m, s, &op->a);
+    struct sim_map *mp;
     uint32_t f, l;
     int rc;
 
     if (op->a.lo == op->a.hi)
         return CES_OK;
-    rc = seg_range(m, mp, op->a.lo, op->a.hi, &f, &l);
+    rc = touch(m, s, &op->a, p, k, true, d, &mp, &f, &l);
     if (rc != CES_OK)
         return rc;
-    access(m, s, mp, f, l, p, k, true, &op->a, d);
     for (uint32_t i = f; i < l; i++) {
         uint32_t *a = mp->seg + (size_t)i * m->seg_w;
 
@@ -600,16 +612,15 @@ static int exec_consume(const struct sim_model *m, struct sim_state *s, uint32_t
                         const struct sim_op *o, struct sim_detail *d)
 {
     const struct ces_op *op = o->op;
-    struct sim_map *mp = map_of(m, s, &op->a);
+    struct sim_map *mp;
     uint32_t f, l;
     int rc;
 
     if (op->a.lo == op->a.hi)
         return CES_OK;
-    rc = seg_range(m, mp, op->a.lo, op->a.hi, &f, &l);
+    rc = touch(m, s, &op->a, p, k, false, d, &mp, &f, &l);
     if (rc != CES_OK)
         return rc;
-    access(m, s, mp, f, l, p, k, false, &op->a, d);
     if ((op->flags & CES_OPF_EXPECT) && !(SIM_FLAGS(s) & SIM_F_ABORTED)) {
         /* Walk found segments and expected runs together. */
         uint32_t i = f, j = o->aux;
