@@ -535,7 +535,8 @@ static bool named_equal(const struct ces_vec *a, const struct ces_vec *b)
         const struct ces_named *x = &CES_VEC_AT(a, struct ces_named, i);
         const struct ces_named *y = &CES_VEC_AT(b, struct ces_named, i);
 
-        if (strcmp(x->name, y->name) != 0 || x->size != y->size || x->width != y->width)
+        if (strcmp(x->name, y->name) != 0 || x->size != y->size || x->width != y->width ||
+            x->value != y->value)
             return false;
     }
     return true;
@@ -559,7 +560,8 @@ int ces_graph_equal(const struct ces_graph *a, const struct ces_graph *b)
 {
     if (a->ranks != b->ranks || a->streams != b->streams || a->connections != b->connections ||
         !named_equal(&a->buffers, &b->buffers) || !named_equal(&a->signals, &b->signals) ||
-        !named_equal(&a->events, &b->events) || a->blocks.len != b->blocks.len)
+        !named_equal(&a->events, &b->events) || !named_equal(&a->consts, &b->consts) ||
+        a->blocks.len != b->blocks.len)
         return 0;
     for (size_t i = 0; i < a->blocks.len; i++) {
         const struct ces_gblock *x = &CES_VEC_AT(&a->blocks, struct ces_gblock, i);

@@ -197,13 +197,36 @@ static void test_names(void **state)
     assert_int_equal(ces_proto_from_name("nope"), -1);
 }
 
+/* Constants are a table of the graph (they print as `let` lines): equality
+ * compares their names and values too. */
+static void test_equal_consts(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *a = tiny(ctx), *b = tiny(ctx);
+
+    (void)state;
+    assert_true(ces_graph_equal(a, b));
+    assert_int_equal(ces_graph_add_const(a, "C", 8), CES_OK);
+    assert_false(ces_graph_equal(a, b));
+    assert_int_equal(ces_graph_add_const(b, "C", 9), CES_OK);
+    assert_false(ces_graph_equal(a, b));
+    ces_graph_destroy(b);
+    b = tiny(ctx);
+    assert_int_equal(ces_graph_add_const(b, "C", 8), CES_OK);
+    assert_true(ces_graph_equal(a, b));
+    ces_graph_destroy(a);
+    ces_graph_destroy(b);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_and_print), cmocka_unit_test(test_range_errors),
         cmocka_unit_test(test_u32_wraps),       cmocka_unit_test(test_validate_batches),
         cmocka_unit_test(test_await_needs_record), cmocka_unit_test(test_alloc_failures),
-        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_names),           cmocka_unit_test(test_equal_consts),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
