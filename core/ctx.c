@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,11 +206,16 @@ int ces_vec_reserve(struct ces_ctx *ctx, struct ces_vec *v, size_t item, size_t 
     size_t cap;
     void *data;
 
+    assert(item > 0);
+    /* len + extra items must be addressable before anything is computed
+     * from them: a sum that wrapped would look like room to spare */
+    if (extra > SIZE_MAX / item - v->len)
+        return CES_ERR_NOMEM;
     if (v->len + extra <= v->cap)
         return CES_OK;
     cap = v->cap < 8 ? 8 : v->cap;
     while (cap < v->len + extra)
-        cap *= 2;
+        cap = cap > SIZE_MAX / 2 ? v->len + extra : cap * 2;
     if (cap > SIZE_MAX / item)
         return CES_ERR_NOMEM;
     data = ces_realloc(ctx, v->data, cap * item);
