@@ -28,10 +28,9 @@
  *   `consume A == B@q` in iteration I asserts that each unit of A holds B's
  *   unit with the generation of the last produce of it up to iteration I.
  */
-#include "cesync.h"
+#include "internal.h" /* cesync.h and core's string builder */
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,59 +42,6 @@
 #define PML_MAX_VALUES 250u
 #define PML_MAX_CLOCK 250u
 #define PML_MAX_BATCH 30u
-
-/* --- a small string builder over the context's allocator ------------- */
-
-struct pml_sb {
-    struct ces_ctx *ctx;
-    char *buf;
-    size_t len, cap;
-    int status;
-};
-
-static void pml_printf(struct pml_sb *sb, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void pml_printf(struct pml_sb *sb, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    if (sb->status != CES_OK)
-        return;
-    for (;;) {
-        size_t room = sb->cap - sb->len;
-
-        va_start(ap, fmt);
-        n = vsnprintf(sb->buf != NULL ? sb->buf + sb->len : NULL, room, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            sb->status = CES_ERR_INTERNAL;
-            return;
-        }
-        if ((size_t)n < room) {
-            sb->len += (size_t)n;
-            return;
-        }
-        {
-            size_t cap = sb->cap < 4096 ? 4096 : sb->cap;
-            char *nb;
-
-            while (cap - sb->len <= (size_t)n)
-                cap *= 2;
-            nb = ces_realloc(sb->ctx, sb->buf, cap);
-            if (nb == NULL) {
-                sb->status = CES_ERR_NOMEM;
-                return;
-            }
-            sb->buf = nb;
-            sb->cap = cap;
-        }
-    }
-}
 
 /* --- the unrolled program ---------------------------------------------- */
 
@@ -528,16 +474,16 @@ static bool pml_wait_holds(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t 
 
 /* One check: `mode` 1 asserts cond, 2 sets the sticky bit `flag` when cond
  * is false. */
-static void pml_check(struct pml_sb *sb, uint32_t mode, const char *flag, const char *cond)
+static void pml_check(struct ces_sb *sb, uint32_t mode, const char *flag, const char *cond)
 {
     if (mode == 1)
-        pml_printf(sb, "    assert(%s);\n", cond);
+        ces_sb_printf(sb, "    assert(%s);\n", cond);
     else
-        pml_printf(sb, "    %s = (%s -> %s : 1);\n", flag, cond, flag);
+        ces_sb_printf(sb, "    %s = (%s -> %s : 1);\n", flag, cond, flag);
 }
 
 /* Race check of one access to unit u by thread t. */
-static void pml_race(struct pml *m, struct pml_sb *sb, uint32_t t, uint32_t u, bool write)
+static void pml_race(struct pml *m, struct ces_sb *sb, uint32_t t, uint32_t u, bool write)
 {
     uint32_t P = m->P;
     char cond[256];
@@ -556,17 +502,17 @@ static void pml_race(struct pml *m, struct pml_sb *sb, uint32_t t, uint32_t u, b
                      PRIu32 "]", u * P + q, t * P + q, u * P + q);
             pml_check(sb, m->o.races, "racy", cond);
         }
-        pml_printf(sb, "    wthr[%" PRIu32 "] = %" PRIu32 "; wclk[%" PRIu32 "] = vclk[%" PRIu32
-                   "] + 1;\n", u, t + 1, u, t * P + t);
+        ces_sb_printf(sb, "    wthr[%" PRIu32 "] = %" PRIu32 "; wclk[%" PRIu32 "] = vclk[%" PRIu32
+                      "] + 1;\n", u, t + 1, u, t * P + t);
         for (uint32_t q = 0; q < P; q++)
-            pml_printf(sb, "    rclk[%" PRIu32 "] = 0;\n", u * P + q);
+            ces_sb_printf(sb, "    rclk[%" PRIu32 "] = 0;\n", u * P + q);
     } else {
-        pml_printf(sb, "    rclk[%" PRIu32 "] = vclk[%" PRIu32 "] + 1;\n", u * P + t, t * P + t);
+        ces_sb_printf(sb, "    rclk[%" PRIu32 "] = vclk[%" PRIu32 "] + 1;\n", u * P + t, t * P + t);
     }
 }
 
 /* The body of one copy (inside a d_step). */
-static void pml_copy_body(struct pml *m, struct pml_sb *sb, uint32_t t, const struct ces_op *op)
+static void pml_copy_body(struct pml *m, struct ces_sb *sb, uint32_t t, const struct ces_op *op)
 {
     uint64_t n = (op->a.hi - op->a.lo) / m->unit;
     bool down = op->a.buf == op->b.buf && op->a.rank == op->b.rank && op->b.lo > op->a.lo;
@@ -579,24 +525,24 @@ static void pml_copy_body(struct pml *m, struct pml_sb *sb, uint32_t t, const st
         pml_race(m, sb, t, s, false);
         pml_race(m, sb, t, d, true);
         if (s != d && m->o.data)
-            pml_printf(sb, "    dprov[%" PRIu32 "] = (dprov[%" PRIu32 "] == 0 -> %" PRIu32
-                       " : dprov[%" PRIu32 "]); dgen[%" PRIu32 "] = dgen[%" PRIu32 "];\n",
-                       d, s, s + 1, s, d, s);
+            ces_sb_printf(sb, "    dprov[%" PRIu32 "] = (dprov[%" PRIu32 "] == 0 -> %" PRIu32
+                          " : dprov[%" PRIu32 "]); dgen[%" PRIu32 "] = dgen[%" PRIu32 "];\n",
+                          d, s, s + 1, s, d, s);
     }
 }
 
 /* The release half of a write or record: tick and snapshot into dst[base..]. */
-static void pml_release(struct pml *m, struct pml_sb *sb, uint32_t t, const char *dst,
+static void pml_release(struct pml *m, struct ces_sb *sb, uint32_t t, const char *dst,
                         uint32_t base)
 {
     if (!m->o.races)
         return;
-    pml_printf(sb, "    vclk[%" PRIu32 "]++;\n", t * m->P + t);
+    ces_sb_printf(sb, "    vclk[%" PRIu32 "]++;\n", t * m->P + t);
     for (uint32_t q = 0; q < m->P; q++)
-        pml_printf(sb, "    %s[%" PRIu32 "] = vclk[%" PRIu32 "];\n", dst, base + q, t * m->P + q);
+        ces_sb_printf(sb, "    %s[%" PRIu32 "] = vclk[%" PRIu32 "];\n", dst, base + q, t * m->P + q);
 }
 
-static void pml_acquire(struct pml *m, struct pml_sb *sb, uint32_t t, const char *src,
+static void pml_acquire(struct pml *m, struct ces_sb *sb, uint32_t t, const char *src,
                         uint32_t base)
 {
     if (!m->o.races)
@@ -606,23 +552,23 @@ static void pml_acquire(struct pml *m, struct pml_sb *sb, uint32_t t, const char
 
         if (q == t)
             continue;
-        pml_printf(sb, "    vclk[%" PRIu32 "] = (%s[%" PRIu32 "] > vclk[%" PRIu32 "] -> %s[%" PRIu32
-                   "] : vclk[%" PRIu32 "]);\n", v, src, base + q, v, src, base + q, v);
+        ces_sb_printf(sb, "    vclk[%" PRIu32 "] = (%s[%" PRIu32 "] > vclk[%" PRIu32 "] -> %s[%" PRIu32
+                      "] : vclk[%" PRIu32 "]);\n", v, src, base + q, v, src, base + q, v);
     }
 }
 
-static void pml_comment(struct pml *m, struct pml_sb *sb, uint32_t rank,
+static void pml_comment(struct pml *m, struct ces_sb *sb, uint32_t rank,
                         const struct pml_inst *in, const char *indent)
 {
     char text[256];
 
     if (ces_op_format(m->g, rank, in->op, text, sizeof(text)) < 0 && sb->status == CES_OK)
         sb->status = CES_ERR_NOMEM;
-    pml_printf(sb, "%s/* r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " %s (iteration %" PRIu64 ") */\n",
-               indent, rank, in->op->stream, in->k, text, in->iter);
+    ces_sb_printf(sb, "%s/* r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " %s (iteration %" PRIu64 ") */\n",
+                  indent, rank, in->op->stream, in->k, text, in->iter);
 }
 
-static void pml_op(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t idx)
+static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx)
 {
     const struct pml_inst *in = &m->inst[rank][idx];
     const struct ces_op *op = in->op;
@@ -634,7 +580,7 @@ static void pml_op(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t idx
         uint32_t hi = op->slot.rank == CES_RANK_ALL ? m->R : op->slot.rank + 1;
 
         pml_comment(m, sb, rank, in, "  ");
-        pml_printf(sb, "  d_step {\n");
+        ces_sb_printf(sb, "  d_step {\n");
         for (uint32_t q = lo; q < hi; q++) {
             uint32_t s = pml_slot_index(m, q, &op->slot);
             const struct pml_slot *sl = &m->slots[s];
@@ -642,12 +588,12 @@ static void pml_op(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t idx
 
             while (sl->vals[vi] != op->value)
                 vi++;
-            pml_printf(sb, "    fv[%" PRIu32 "] = %" PRIu32 ";\n", s, vi);
+            ces_sb_printf(sb, "    fv[%" PRIu32 "] = %" PRIu32 ";\n", s, vi);
             pml_release(m, sb, t, "fvc", s * m->P);
             if (m->o.races && q + 1 < hi) /* one tick per write, also for @* */
-                pml_printf(sb, "    vclk[%" PRIu32 "]--;\n", t * m->P + t);
+                ces_sb_printf(sb, "    vclk[%" PRIu32 "]--;\n", t * m->P + t);
         }
-        pml_printf(sb, "  }\n");
+        ces_sb_printf(sb, "  }\n");
         break;
     }
     case CES_OP_WAIT: {
@@ -657,57 +603,57 @@ static void pml_op(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t idx
         bool any = false;
 
         pml_comment(m, sb, rank, in, "  ");
-        pml_printf(sb, "  d_step {\n    (");
+        ces_sb_printf(sb, "  d_step {\n    (");
         for (uint32_t vi = 0; vi < sl->nvals; vi++) {
             if (!pml_wait_holds(width, op->cmp, sl->vals[vi], op->value))
                 continue;
-            pml_printf(sb, "%sfv[%" PRIu32 "] == %" PRIu32, any ? " || " : "", s, vi);
+            ces_sb_printf(sb, "%sfv[%" PRIu32 "] == %" PRIu32, any ? " || " : "", s, vi);
             any = true;
         }
-        pml_printf(sb, "%s) ->\n", any ? "" : "0");
+        ces_sb_printf(sb, "%s) ->\n", any ? "" : "0");
         pml_acquire(m, sb, t, "fvc", s * m->P);
-        pml_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n  }\n");
         break;
     }
     case CES_OP_RECORD:
         if (in->rec < 0)
             break;
         pml_comment(m, sb, rank, in, "  ");
-        pml_printf(sb, "  d_step {\n    evdone[%" PRId32 "] = 1;\n", in->rec);
+        ces_sb_printf(sb, "  d_step {\n    evdone[%" PRId32 "] = 1;\n", in->rec);
         pml_release(m, sb, t, "evclk", (uint32_t)in->rec * m->P);
-        pml_printf(sb, "  }\n");
+        ces_sb_printf(sb, "  }\n");
         break;
     case CES_OP_AWAIT: {
         int32_t rec = m->inst[rank][in->bind].rec;
 
         pml_comment(m, sb, rank, in, "  ");
-        pml_printf(sb, "  d_step {\n    evdone[%" PRId32 "] == 1 ->\n", rec);
+        ces_sb_printf(sb, "  d_step {\n    evdone[%" PRId32 "] == 1 ->\n", rec);
         pml_acquire(m, sb, t, "evclk", (uint32_t)rec * m->P);
-        pml_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n  }\n");
         break;
     }
     case CES_OP_COPY:
         pml_comment(m, sb, rank, in, "  ");
-        pml_printf(sb, "  d_step {\n");
+        ces_sb_printf(sb, "  d_step {\n");
         pml_copy_body(m, sb, t, op);
-        pml_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n  }\n");
         break;
     case CES_OP_PRODUCE:
         pml_comment(m, sb, rank, in, "  ");
-        pml_printf(sb, "  d_step {\n");
+        ces_sb_printf(sb, "  d_step {\n");
         for (uint64_t off = op->a.lo; off < op->a.hi; off += m->unit) {
             uint32_t u = pml_unit(m, op->a.rank, op->a.buf, off);
 
             pml_race(m, sb, t, u, true);
             if (m->o.data)
-                pml_printf(sb, "    dprov[%" PRIu32 "] = %" PRIu32 "; dgen[%" PRIu32 "] = %" PRIu32
-                           ";\n", u, u + 1, u, (uint32_t)in->iter);
+                ces_sb_printf(sb, "    dprov[%" PRIu32 "] = %" PRIu32 "; dgen[%" PRIu32 "] = %" PRIu32
+                              ";\n", u, u + 1, u, (uint32_t)in->iter);
         }
-        pml_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n  }\n");
         break;
     case CES_OP_CONSUME:
         pml_comment(m, sb, rank, in, "  ");
-        pml_printf(sb, "  d_step {\n");
+        ces_sb_printf(sb, "  d_step {\n");
         for (uint64_t off = op->a.lo; off < op->a.hi; off += m->unit) {
             uint32_t u = pml_unit(m, op->a.rank, op->a.buf, off);
 
@@ -728,7 +674,7 @@ static void pml_op(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t idx
                 pml_check(sb, m->o.data, "mism", cond);
             }
         }
-        pml_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n  }\n");
         break;
     default: /* fence, flush: no effect in the model */
         break;
@@ -742,7 +688,7 @@ static bool pml_mine(const struct pml *m, const struct ces_op *op, uint32_t sel)
     return m->N == 0 ? op->stream == sel : op->stream % m->N == sel;
 }
 
-static void pml_batch(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t at, bool *done)
+static void pml_batch(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t at, bool *done)
 {
     const struct pml_inst *in = &m->inst[rank][at];
     uint32_t stream = in->op->stream, copies[PML_MAX_BATCH], nc = 0;
@@ -765,17 +711,17 @@ static void pml_batch(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t 
     if (nc == 0)
         return;
     pml_comment(m, sb, rank, in, "  ");
-    pml_printf(sb, "  do\n");
+    ces_sb_printf(sb, "  do\n");
     for (uint32_t c = 0; c < nc; c++) {
         pml_comment(m, sb, rank, &m->inst[rank][copies[c]], "  ");
-        pml_printf(sb, "  :: atomic {\n    !(bm & %" PRIu32 ") -> bm = bm | %" PRIu32 ";\n",
-                   1u << c, 1u << c);
+        ces_sb_printf(sb, "  :: atomic {\n    !(bm & %" PRIu32 ") -> bm = bm | %" PRIu32 ";\n",
+                      1u << c, 1u << c);
         pml_copy_body(m, sb, t, m->inst[rank][copies[c]].op);
-        pml_printf(sb, "  }\n");
+        ces_sb_printf(sb, "  }\n");
     }
     /* break lands on a plain statement: SPIN forbids jumps into a d_step */
-    pml_printf(sb, "  :: bm == %" PRIu32 " -> break\n  od;\n  bm = 0;\n",
-               (1u << nc) - 1);
+    ces_sb_printf(sb, "  :: bm == %" PRIu32 " -> break\n  od;\n  bm = 0;\n",
+                  (1u << nc) - 1);
 }
 
 /* True if, on a shared hardware queue, ops of another stream were enqueued
@@ -798,7 +744,7 @@ static bool pml_split_batch(const struct pml *m, uint32_t rank, uint32_t at, uin
     return false;
 }
 
-static int pml_process(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t sel, bool *done)
+static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t sel, bool *done)
 {
     bool any = false, batch = false;
     uint32_t width = 0;
@@ -836,10 +782,10 @@ static int pml_process(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t
     }
     if (!any)
         return CES_OK;
-    pml_printf(sb, "\nactive proctype r%" PRIu32 "%c%" PRIu32 "()\n{\n", rank,
-               m->N == 0 ? 's' : 'q', sel);
+    ces_sb_printf(sb, "\nactive proctype r%" PRIu32 "%c%" PRIu32 "()\n{\n", rank,
+                  m->N == 0 ? 's' : 'q', sel);
     if (batch)
-        pml_printf(sb, "  %s bm;\n", width > 7 ? "int" : "byte");
+        ces_sb_printf(sb, "  %s bm;\n", width > 7 ? "int" : "byte");
     memset(done, 0, m->ninst[rank] * sizeof(*done));
     for (uint32_t i = 0; i < m->ninst[rank]; i++) {
         const struct ces_op *op = m->inst[rank][i].op;
@@ -851,7 +797,7 @@ static int pml_process(struct pml *m, struct pml_sb *sb, uint32_t rank, uint32_t
         else if (op->kind != CES_OP_END && op->kind != CES_OP_BATCH)
             pml_op(m, sb, rank, i);
     }
-    pml_printf(sb, "  skip\n}\n");
+    ces_sb_printf(sb, "  skip\n}\n");
     return CES_OK;
 }
 
@@ -877,56 +823,56 @@ static int pml_check_clocks(struct pml *m)
     return CES_OK;
 }
 
-static void pml_header(struct pml *m, struct pml_sb *sb)
+static void pml_header(struct pml *m, struct ces_sb *sb)
 {
     const struct ces_graph *g = m->g;
 
-    pml_printf(sb, "/* Promela model of a cesync schedule: %" PRIu32 " ranks, %" PRIu32
-               " streams, connections %" PRIu32 ", %" PRIu64 " iterations.\n"
-               " * Deadlock and hang: invalid end states.  Races (vector clocks) and\n"
-               " * wrong data (provenance, generation): assertions.\n"
-               " * Data units of %" PRIu64 " bytes: unit u = rank * %" PRIu32
-               " + buffer base + offset / %" PRIu64 ".\n",
-               m->R, m->S, m->N, ces_graph_iterations(g), m->unit, m->upr, m->unit);
+    ces_sb_printf(sb, "/* Promela model of a cesync schedule: %" PRIu32 " ranks, %" PRIu32
+                  " streams, connections %" PRIu32 ", %" PRIu64 " iterations.\n"
+                  " * Deadlock and hang: invalid end states.  Races (vector clocks) and\n"
+                  " * wrong data (provenance, generation): assertions.\n"
+                  " * Data units of %" PRIu64 " bytes: unit u = rank * %" PRIu32
+                  " + buffer base + offset / %" PRIu64 ".\n",
+                  m->R, m->S, m->N, ces_graph_iterations(g), m->unit, m->upr, m->unit);
     for (uint32_t b = 0; b < ces_graph_nbuffers(g); b++)
-        pml_printf(sb, " *   buffer %s: base %" PRIu32 "\n", ces_graph_buffer(g, b).name,
-                   m->ubase[b]);
-    pml_printf(sb, " * Slots (fv[i] holds the index of the value):\n");
+        ces_sb_printf(sb, " *   buffer %s: base %" PRIu32 "\n", ces_graph_buffer(g, b).name,
+                      m->ubase[b]);
+    ces_sb_printf(sb, " * Slots (fv[i] holds the index of the value):\n");
     for (uint32_t i = 0; i < m->nslots; i++) {
         const struct pml_slot *sl = &m->slots[i];
         uint32_t rank = sl->dense / m->spr, rest = sl->dense % m->spr, sig = 0;
 
         while (sig + 1 < ces_graph_nsignals(g) && m->sbase[sig + 1] <= rest)
             sig++;
-        pml_printf(sb, " *   fv[%" PRIu32 "] = %s[%" PRIu32 "]@%" PRIu32 ":", i,
-                   ces_graph_signal(g, sig).name, rest - m->sbase[sig], rank);
+        ces_sb_printf(sb, " *   fv[%" PRIu32 "] = %s[%" PRIu32 "]@%" PRIu32 ":", i,
+                      ces_graph_signal(g, sig).name, rest - m->sbase[sig], rank);
         for (uint32_t v = 0; v < sl->nvals; v++)
-            pml_printf(sb, " %" PRIu32 "=%" PRIu64, v, sl->vals[v]);
-        pml_printf(sb, "\n");
+            ces_sb_printf(sb, " %" PRIu32 "=%" PRIu64, v, sl->vals[v]);
+        ces_sb_printf(sb, "\n");
     }
-    pml_printf(sb, " */\n\n");
+    ces_sb_printf(sb, " */\n\n");
     if (m->nslots > 0)
-        pml_printf(sb, "byte fv[%" PRIu32 "];\n", m->nslots);
+        ces_sb_printf(sb, "byte fv[%" PRIu32 "];\n", m->nslots);
     if (m->o.data && m->nunits > 0) {
-        pml_printf(sb, "short dprov[%" PRIu32 "];\n", m->nunits);
-        pml_printf(sb, "byte dgen[%" PRIu32 "];\n", m->nunits);
+        ces_sb_printf(sb, "short dprov[%" PRIu32 "];\n", m->nunits);
+        ces_sb_printf(sb, "byte dgen[%" PRIu32 "];\n", m->nunits);
     }
     if (m->nrec > 0)
-        pml_printf(sb, "bit evdone[%" PRIu32 "];\n", m->nrec);
+        ces_sb_printf(sb, "bit evdone[%" PRIu32 "];\n", m->nrec);
     if (m->o.races == 2)
-        pml_printf(sb, "bit racy;\n");
+        ces_sb_printf(sb, "bit racy;\n");
     if (m->o.data == 2)
-        pml_printf(sb, "bit mism;\n");
+        ces_sb_printf(sb, "bit mism;\n");
     if (m->o.races) {
-        pml_printf(sb, "byte vclk[%" PRIu32 "];\n", m->P * m->P);
+        ces_sb_printf(sb, "byte vclk[%" PRIu32 "];\n", m->P * m->P);
         if (m->nslots > 0)
-            pml_printf(sb, "byte fvc[%" PRIu32 "];\n", m->nslots * m->P);
+            ces_sb_printf(sb, "byte fvc[%" PRIu32 "];\n", m->nslots * m->P);
         if (m->nrec > 0)
-            pml_printf(sb, "byte evclk[%" PRIu32 "];\n", m->nrec * m->P);
+            ces_sb_printf(sb, "byte evclk[%" PRIu32 "];\n", m->nrec * m->P);
         if (m->nunits > 0) {
-            pml_printf(sb, "byte wthr[%" PRIu32 "];\n", m->nunits);
-            pml_printf(sb, "byte wclk[%" PRIu32 "];\n", m->nunits);
-            pml_printf(sb, "byte rclk[%" PRIu32 "];\n", m->nunits * m->P);
+            ces_sb_printf(sb, "byte wthr[%" PRIu32 "];\n", m->nunits);
+            ces_sb_printf(sb, "byte wclk[%" PRIu32 "];\n", m->nunits);
+            ces_sb_printf(sb, "byte rclk[%" PRIu32 "];\n", m->nunits * m->P);
         }
     }
 }
@@ -942,7 +888,7 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                      const struct ces_promela_opts *opts, char **text, size_t *len)
 {
     struct pml m;
-    struct pml_sb sb;
+    struct ces_sb sb;
     bool *done = NULL;
     uint32_t most = 0;
     int rc;
@@ -951,8 +897,7 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
         return CES_ERR_INVALID;
     *text = NULL;
     memset(&m, 0, sizeof(m));
-    memset(&sb, 0, sizeof(sb));
-    sb.ctx = ctx;
+    ces_sb_init(&sb, ctx);
     m.ctx = ctx;
     m.g = g;
     if (opts != NULL)
@@ -1007,22 +952,17 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     if (m.o.data == 2)
         /* At an end state (nothing else can move) the data is judged, on
          * race-free executions only when races are flagged. */
-        pml_printf(&sb, "\nactive proctype judge()\n{\n  timeout -> assert(!mism%s)\n}\n",
-                   m.o.races == 2 ? " || racy" : "");
+        ces_sb_printf(&sb, "\nactive proctype judge()\n{\n  timeout -> assert(!mism%s)\n}\n",
+                      m.o.races == 2 ? " || racy" : "");
     if (rc == CES_OK && sb.status != CES_OK)
         rc = sb.status == CES_ERR_NOMEM ? pml_nomem(&m) : sb.status;
-    if (rc == CES_OK && sb.buf == NULL)
-        pml_printf(&sb, "%s", "");
-    if (rc == CES_OK && sb.status != CES_OK)
-        rc = pml_nomem(&m);
     if (rc == CES_OK) {
-        *text = sb.buf;
-        if (len != NULL)
-            *len = sb.len;
-        sb.buf = NULL;
+        rc = ces_sb_finish(&sb, text, len);
+        if (rc == CES_ERR_NOMEM)
+            rc = pml_nomem(&m);
     }
 out:
-    ces_free(ctx, sb.buf);
+    ces_sb_free(&sb);
     ces_free(ctx, done);
     pml_free(&m);
     return rc;
