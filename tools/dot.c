@@ -34,6 +34,8 @@ int ces_cmd_dot(int argc, char **argv)
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
             out = argv[++i];
+        else if (strcmp(argv[i], "-o") == 0)
+            ec = ces_tool_fail("dot: -o expects a file name");
         else
             ec = ces_tool_fail("dot: unexpected argument '%s' (see cesync dot --help)", argv[i]);
     }

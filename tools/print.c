@@ -78,6 +78,8 @@ int ces_cmd_print(int argc, char **argv)
             mode = 2;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
             out = argv[++i];
+        else if (strcmp(argv[i], "-o") == 0)
+            ec = ces_tool_fail("print: -o expects a file name");
         else
             ec = ces_tool_fail("print: unexpected argument '%s' (see cesync print --help)",
                                argv[i]);

@@ -48,6 +48,8 @@ int ces_cmd_promela(int argc, char **argv)
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
             out = argv[++i];
+        else if (strcmp(argv[i], "-o") == 0)
+            ec = ces_tool_fail("promela: -o expects a file name");
         else if (strcmp(argv[i], "--no-races") == 0)
             o.races = 0;
         else if (strcmp(argv[i], "--no-data") == 0)

@@ -45,6 +45,16 @@ static void test_usage_errors(void **state)
     assert_int_equal(ces_test_tool(NULL, "print alltoall --bogus", &out), 2);
     assert_string_equal(out, "cesync: print: unexpected argument '--bogus' (see cesync print --help)\n");
     free(out);
+    /* a missing value is named as such, not as an unexpected argument */
+    assert_int_equal(ces_test_tool(NULL, "print barrier -o", &out), 2);
+    assert_string_equal(out, "cesync: print: -o expects a file name\n");
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "dot barrier -o", &out), 2);
+    assert_string_equal(out, "cesync: dot: -o expects a file name\n");
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "promela barrier -o", &out), 2);
+    assert_string_equal(out, "cesync: promela: -o expects a file name\n");
+    free(out);
     /* the library's message already names the subcommand */
     assert_int_equal(ces_test_tool(NULL, "gen --seed 1 --ranks 1", &out), 2);
     assert_string_equal(out, "cesync: gen: ranks must be 2..8, not 1\n");
