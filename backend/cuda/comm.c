@@ -103,7 +103,6 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
 {
     struct ces_comm *c = ces_malloc(ctx, sizeof(*c));
     int rc = CES_OK, v = 0, count = 0;
-    CUmemAllocationProp prop;
 
     *out = NULL;
     if (c == NULL)
@@ -163,8 +162,6 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
                 fail_ctx);
     c->caps.can_64bit = v;
     c->caps.max_memops = CES_CUDA_MAX_MEMOPS;
-    alloc_prop(&prop, c->cudev);
-    (void)prop;
     {
         int lo = 0, hi = 0;
 
