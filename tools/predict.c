@@ -73,7 +73,13 @@ int ces_cmd_predict(int argc, char **argv)
     }
     base = ces_model_find(kind);
     if (base == NULL) {
-        ces_tool_fail("--kind: unknown machine kind '%s' (known: h200)", kind);
+        char known[256] = "";
+
+        /* the model's own list, so the message stays true when kinds are added */
+        for (uint32_t i = 0; ces_model_kind_name(i) != NULL; i++)
+            snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+                     i > 0 ? ", " : "", ces_model_kind_name(i));
+        ces_tool_fail("--kind: unknown machine kind '%s' (known: %s)", kind, known);
         goto out;
     }
     m = *base;
