@@ -994,7 +994,7 @@ static int group_add(struct ces_comm *c, int send, void *buf, size_t bytes, uint
                              c->size - 1);
     if (bytes == 0)
         return ces_ctx_error(c->ctx, CES_ERR_INVALID, "%s: bytes must be at least 1", what);
-    rc = bind_buffer(c, what, send ? "buf" : "buf", buf, bytes, &off);
+    rc = bind_buffer(c, what, "buf", buf, bytes, &off);
     if (rc != CES_OK)
         return rc;
     for (uint32_t i = 0; i < c->ngroup; i++)
