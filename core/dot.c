@@ -418,16 +418,6 @@ static int cmp_wait(const void *x, const void *y)
     return a->ref.index < b->ref.index ? -1 : a->ref.index > b->ref.index;
 }
 
-/* Whether writing v satisfies `wait ... cmp w` on a slot of that width. */
-static bool satisfies(uint32_t width, uint32_t cmp, uint64_t v, uint64_t w)
-{
-    if (cmp == CES_CMP_EQ)
-        return v == w;
-    if (width == CES_U32)
-        return (int32_t)(uint32_t)((uint32_t)v - (uint32_t)w) >= 0;
-    return v >= w;
-}
-
 /* First wait with key >= (sig, rank, idx). */
 static size_t lower_bound(const struct dot_wait *w, size_t n, uint32_t sig, uint32_t rank,
                           uint32_t idx)
@@ -517,7 +507,7 @@ static void signal_edges(struct dot_state *st, bool emit)
                         const struct ces_op *wt = op_at(g, w[i].ref);
                         bool far = w[i].ref.block != b;
 
-                        if (!satisfies(width, wt->cmp, op->value, wt->value))
+                        if (!ces_wait_holds(width, wt->cmp, op->value, wt->value))
                             continue;
                         if (!emit) {
                             if (far)

@@ -191,6 +191,15 @@ int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint32_
     return snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, rank, stream, index);
 }
 
+bool ces_wait_holds(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t value)
+{
+    if (cmp == CES_CMP_EQ)
+        return cur == value;
+    if (width == CES_U32)
+        return (int32_t)(uint32_t)((uint32_t)cur - (uint32_t)value) >= 0;
+    return cur >= value;
+}
+
 /* Prefix for messages about an op: "line:col: " when it has a source
  * position, "rN.sM: " otherwise. */
 static void op_pos(char *buf, size_t size, uint32_t rank, const struct ces_op *op)

@@ -95,6 +95,11 @@ struct ces_graph {
     uint64_t next_iter;     /* first iteration of the next block */
 };
 
+/* Whether a slot of `width` holding `cur` satisfies `wait ... cmp value`:
+ * `==` exact; `>=` on u32 is CUDA's cyclic compare (int32_t)(cur - value) >= 0,
+ * on u64 plain (core/graph.c). */
+bool ces_wait_holds(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t value);
+
 /* "r1.s0#7" style name of an op position, used in messages. */
 int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint32_t index);
 

@@ -304,11 +304,7 @@ static int wait_holds(struct psim *s, const struct ces_op *op, uint32_t rank, do
     struct ces_signal_info si = ces_graph_signal(s->g, op->slot.sig);
     uint64_t cur = slot_value(s, slot_index(s, op->slot.sig, srank, op->slot.idx), t, writer);
 
-    if (op->cmp == CES_CMP_EQ)
-        return cur == op->value;
-    if (si.width == CES_U32)
-        return (int32_t)(uint32_t)((uint32_t)cur - (uint32_t)op->value) >= 0;
-    return cur >= op->value;
+    return ces_wait_holds(si.width, op->cmp, cur, op->value);
 }
 
 static int post_write(struct psim *s, size_t id)

@@ -220,6 +220,23 @@ static void test_equal_consts(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The wait predicate every consumer of the graph shares. */
+static void test_wait_holds(void **state)
+{
+    (void)state;
+    assert_true(ces_wait_holds(CES_U32, CES_CMP_EQ, 5, 5));
+    assert_false(ces_wait_holds(CES_U32, CES_CMP_EQ, 6, 5));
+    assert_true(ces_wait_holds(CES_U32, CES_CMP_GEQ, 6, 5));
+    assert_false(ces_wait_holds(CES_U32, CES_CMP_GEQ, 4, 5));
+    /* u32 >= is cyclic: 1 is "after" 0xffffffff, 0x80000000 is "before" 0 */
+    assert_true(ces_wait_holds(CES_U32, CES_CMP_GEQ, 1, UINT32_MAX));
+    assert_false(ces_wait_holds(CES_U32, CES_CMP_GEQ, UINT32_C(0x80000000), 0));
+    assert_true(ces_wait_holds(CES_U32, CES_CMP_GEQ, UINT32_C(0x7fffffff), 0));
+    /* u64 >= is plain */
+    assert_false(ces_wait_holds(CES_U64, CES_CMP_GEQ, 1, UINT64_MAX));
+    assert_true(ces_wait_holds(CES_U64, CES_CMP_GEQ, UINT64_C(0x80000000), 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_u32_wraps),       cmocka_unit_test(test_validate_batches),
         cmocka_unit_test(test_await_needs_record), cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_names),           cmocka_unit_test(test_equal_consts),
+        cmocka_unit_test(test_wait_holds),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
