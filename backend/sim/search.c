@@ -903,6 +903,10 @@ int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const c
                                      "replay string, offset %zu: expected a repeat count after "
                                      "'*'", (size_t)(s - text));
             k = strtoull(s, &end, 10);
+            if (k == 0)
+                return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                     "replay string, offset %zu: a repeat count is at least 1",
+                                     (size_t)(s - text));
             s = end;
         }
         if (p >= m->nproc)
@@ -916,9 +920,13 @@ int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const c
 
             rc = ces_vec_push(ctx, trace, sizeof(v), &v);
         }
-        if (*s == '.')
+        if (*s == '.') {
             s++;
-        else if (*s != '\0')
+            if (*s == '\0') /* a '.' joins two steps: it does not end the string */
+                return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                     "replay string, offset %zu: expected a stream number",
+                                     (size_t)(s - text));
+        } else if (*s != '\0')
             return ces_ctx_error(ctx, CES_ERR_INVALID,
                                  "replay string, offset %zu: expected '.' or the end",
                                  (size_t)(s - text));

@@ -802,6 +802,14 @@ static void test_replay_errors(void **state)
     assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "replay string, offset 2: expected a stream number");
+    o.replay = "0.";
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "replay string, offset 2: expected a stream number");
+    o.replay = "1.0*0";
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "replay string, offset 4: a repeat count is at least 1");
     o.replay = "5";
     assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
