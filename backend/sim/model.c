@@ -104,12 +104,13 @@ static int unroll(struct sim_model *m)
 {
     const struct ces_graph *g = m->g;
     uint32_t nb = ces_graph_nblocks(g);
-    uint32_t *cnt = zalloc(m, m->nproc, sizeof(uint32_t));
+    uint64_t *cnt = zalloc(m, m->nproc, sizeof(uint64_t));
     int rc = CES_OK;
 
     if (cnt == NULL)
         return nomem(m->ctx);
-    /* Count per process. */
+    /* Count per process, in 64 bits: a graph block of K replays repeats its
+     * ops K times, and positions (and clock epochs, position + 1) are 32-bit. */
     for (uint32_t b = 0; b < nb; b++) {
         struct ces_block_info bi = ces_graph_block(g, b);
 
@@ -122,6 +123,14 @@ static int unroll(struct sim_model *m)
         }
     }
     for (uint32_t p = 0; p < m->nproc; p++) {
+        if (cnt[p] >= UINT32_MAX) {
+            rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                               "r%" PRIu32 ".s%" PRIu32 ": %" PRIu64
+                               " ops once graph replays are unrolled; the checker takes at most %"
+                               PRIu32,
+                               p / m->streams, p % m->streams, cnt[p], UINT32_MAX - 1);
+            goto out;
+        }
         m->ops[p] = zalloc(m, cnt[p], sizeof(struct sim_op));
         if (m->ops[p] == NULL) {
             rc = nomem(m->ctx);
@@ -170,7 +179,7 @@ static int unroll(struct sim_model *m)
     }
 out:
     ces_free(m->ctx, cnt);
-    m->bytes -= m->nproc * sizeof(uint32_t);
+    m->bytes -= m->nproc * sizeof(uint64_t);
     return rc;
 }
 

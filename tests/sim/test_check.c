@@ -784,6 +784,30 @@ static void test_random_mode(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* 2^31 replays of two ops: 2^32 positions, which do not fit the checker's
+ * 32-bit positions (the count once wrapped to 0 and the unrolling wrote past
+ * a one-op array). */
+static void test_unrolled_too_long(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 1);
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, UINT32_C(1) << 31), CES_OK);
+    op(g, 0, K(CES_OP_FENCE, 0));
+    op(g, 0, K(CES_OP_FENCE, 0));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_check(ctx, g, NULL, &r), CES_ERR_LIMIT);
+    assert_null(r);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0: 4294967296 ops once graph replays are unrolled; the checker "
+                        "takes at most 4294967294");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_replay_errors(void **state)
 {
     struct ces_test_alloc st;
@@ -946,6 +970,7 @@ int main(void)
         cmocka_unit_test(test_progress_and_time_bound),
         cmocka_unit_test(test_random_mode),
         cmocka_unit_test(test_replay_errors),
+        cmocka_unit_test(test_unrolled_too_long),
         cmocka_unit_test(test_overlay_and_backend),
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_alloc_failures_modes),
