@@ -533,15 +533,11 @@ static void signal_edges(struct dot_state *st, bool emit)
 
 /* --- data edges ---------------------------------------------------------- */
 
-static bool overlaps(const struct ces_region *x, const struct ces_region *y)
-{
-    return x->buf == y->buf && x->rank == y->rank && x->lo < y->hi && y->lo < x->hi;
-}
-
 /* Whether op reads region dst (a copy's source or a consume). */
 static bool reads(const struct ces_op *op, const struct ces_region *dst)
 {
-    return (op->kind == CES_OP_COPY || op->kind == CES_OP_CONSUME) && overlaps(&op->a, dst);
+    return (op->kind == CES_OP_COPY || op->kind == CES_OP_CONSUME) &&
+           ces_region_overlap(&op->a, dst);
 }
 
 /* Ordinal of `self` among the copies of block b that write into region dst,
@@ -556,7 +552,7 @@ static void writer_ordinal(const struct ces_graph *g, uint32_t b, const struct c
         const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
         for (uint32_t k = 0; k < n; k++) {
-            if (ops[k].kind != CES_OP_COPY || !overlaps(&ops[k].b, dst))
+            if (ops[k].kind != CES_OP_COPY || !ces_region_overlap(&ops[k].b, dst))
                 continue;
             if (r < self.rank || (r == self.rank && k < self.index))
                 (*ordinal)++;

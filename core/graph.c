@@ -335,7 +335,7 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
 
 /* --- validation --------------------------------------------------------- */
 
-static bool overlap(const struct ces_region *x, const struct ces_region *y)
+bool ces_region_overlap(const struct ces_region *x, const struct ces_region *y)
 {
     return x->buf == y->buf && x->rank == y->rank && x->lo < y->hi && y->lo < x->hi;
 }
@@ -421,21 +421,24 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
                     for (size_t j = (size_t)st->batch_start + 1; j < i && rc == CES_OK; j++) {
                         const struct ces_op *o = &ops[j];
 
+                        const struct ces_region *shared;
+
                         if (o->stream != op->stream || o->kind != CES_OP_COPY)
                             continue;
-                        if (overlap(&o->b, &op->b))
+                        /* the region read by one copy and written by the other */
+                        shared = ces_region_overlap(&o->a, &op->b) ? &op->b : &op->a;
+                        if (ces_region_overlap(&o->b, &op->b))
                             rc = verr(g, file, r, k, op, "copies in one batch overlap: both "
                                       "write %s@%" PRIu32 " bytes [%" PRIu64 ":%" PRIu64 ") and [%"
                                       PRIu64 ":%" PRIu64 ")",
                                       CES_VEC_AT(&g->buffers, struct ces_named, op->b.buf).name,
                                       op->b.rank, o->b.lo, o->b.hi, op->b.lo, op->b.hi);
-                        else if (overlap(&o->a, &op->b) || overlap(&o->b, &op->a))
+                        else if (ces_region_overlap(&o->a, &op->b) ||
+                                 ces_region_overlap(&o->b, &op->a))
                             rc = verr(g, file, r, k, op, "copies in one batch overlap: one "
                                       "reads bytes of %s@%" PRIu32 " that another writes",
-                                      CES_VEC_AT(&g->buffers, struct ces_named,
-                                                 overlap(&o->a, &op->b) ? op->b.buf : op->a.buf)
-                                          .name,
-                                      overlap(&o->a, &op->b) ? op->b.rank : op->a.rank);
+                                      CES_VEC_AT(&g->buffers, struct ces_named, shared->buf).name,
+                                      shared->rank);
                     }
                     break;
                 case CES_OP_RECORD:

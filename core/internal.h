@@ -100,6 +100,10 @@ struct ces_graph {
  * on u64 plain (core/graph.c). */
 bool ces_wait_holds(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t value);
 
+/* Whether two regions share a byte: same buffer, same rank, intersecting
+ * half-open ranges (core/graph.c). */
+bool ces_region_overlap(const struct ces_region *x, const struct ces_region *y);
+
 /* "r1.s0#7" style name of an op position, used in messages. */
 int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint32_t index);
 

@@ -122,6 +122,39 @@ static void test_validate_batches(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A copy that reads what another copy of its batch writes, either way round:
+ * the message names the shared region. */
+static void test_validate_batch_read_write(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_op b = {.kind = CES_OP_BATCH};
+    struct ces_op c1 = {.kind = CES_OP_COPY, .a = {0, 0, 0, 16}, .b = {1, 1, 0, 16}};
+    /* reads recv@1 [8:24), which c1 writes */
+    struct ces_op rd = {.kind = CES_OP_COPY, .a = {1, 1, 8, 24}, .b = {1, 0, 0, 16}};
+    /* writes send@0 [8:24), which c1 reads */
+    struct ces_op wr = {.kind = CES_OP_COPY, .a = {1, 0, 32, 48}, .b = {0, 0, 8, 24}};
+    struct ces_op e = {.kind = CES_OP_END};
+    const struct ces_op *second[2] = {&rd, &wr};
+    const char *want[2] = {
+        "r0.s0#5: copies in one batch overlap: one reads bytes of recv@1 that another writes",
+        "r0.s0#5: copies in one batch overlap: one reads bytes of send@0 that another writes"};
+
+    (void)state;
+    for (int t = 0; t < 2; t++) {
+        struct ces_graph *g = tiny(ctx);
+
+        assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &c1), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, second[t]), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+        assert_int_equal(ces_graph_validate(g, NULL), CES_ERR_SEMANTIC);
+        assert_string_equal(ces_ctx_last_error(ctx), want[t]);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_await_needs_record(void **state)
 {
     struct ces_test_alloc st;
@@ -245,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_await_needs_record), cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_names),           cmocka_unit_test(test_equal_consts),
         cmocka_unit_test(test_wait_holds),
+        cmocka_unit_test(test_validate_batch_read_write),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
