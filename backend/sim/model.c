@@ -543,10 +543,22 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     for (uint32_t b = 0; b < m->nbuf; b++)
         m->buf_size[b] = ces_graph_buffer(g, b).size;
-    m->nslots = 0;
-    for (uint32_t s = 0; s < nsig; s++) {
-        m->sig_base[s] = m->nslots;
-        m->nslots += ces_graph_signal(g, s).slots * m->ranks;
+    {
+        /* Global slot ids are 32-bit (UINT32_MAX is SIM_NONE): count in 64. */
+        uint64_t n = 0;
+
+        for (uint32_t s = 0; s < nsig; s++) {
+            m->sig_base[s] = (uint32_t)n;
+            n += (uint64_t)ces_graph_signal(g, s).slots * m->ranks;
+            if (n >= UINT32_MAX) {
+                rc = ces_ctx_error(ctx, CES_ERR_LIMIT,
+                                   "the signals have %" PRIu64 " slots or more over all ranks; "
+                                   "the checker takes at most %" PRIu32,
+                                   n, UINT32_MAX - 1);
+                goto fail;
+            }
+        }
+        m->nslots = (uint32_t)n;
     }
     m->slot_width = zalloc(m, m->nslots, sizeof(uint32_t));
     m->slot_name = zalloc(m, m->nslots, sizeof(struct ces_slot));

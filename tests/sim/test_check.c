@@ -808,6 +808,28 @@ static void test_unrolled_too_long(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* 256 ranks of 2^24 + 8 slots: 2^32 + 2048 slots, more than the checker's
+ * 32-bit slot ids (the count once wrapped to 2048 and the slot tables were
+ * written past their end). */
+static void test_too_many_slots(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 256, 1);
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    assert_int_equal(ces_graph_add_signal(g, "big", CES_U32, UINT32_C(1) << 24, NULL), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_check(ctx, g, NULL, &r), CES_ERR_LIMIT);
+    assert_null(r);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "the signals have 4294969344 slots or more over all ranks; the checker "
+                        "takes at most 4294967294");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_replay_errors(void **state)
 {
     struct ces_test_alloc st;
@@ -971,6 +993,7 @@ int main(void)
         cmocka_unit_test(test_random_mode),
         cmocka_unit_test(test_replay_errors),
         cmocka_unit_test(test_unrolled_too_long),
+        cmocka_unit_test(test_too_many_slots),
         cmocka_unit_test(test_overlay_and_backend),
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_alloc_failures_modes),
