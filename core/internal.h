@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #define CES_ERRMSG_MAX 1024
 
@@ -62,6 +63,11 @@ void ces_sb_puts(struct ces_sb *sb, const char *s);
  * sticky error.  *text is always NUL-terminated. */
 int ces_sb_finish(struct ces_sb *sb, char **text, size_t *len);
 void ces_sb_free(struct ces_sb *sb);
+
+/* Reads the rest of stream f into a new buffer from the context's hooks
+ * (*text, *len; freed with ces_free, NUL-terminated for convenience).
+ * CES_ERR_NOMEM or CES_ERR_IO with "NAME: ..." messages (core/parse.c). */
+int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, char **text, size_t *len);
 
 /* Duplicates a string with the context's hooks; NULL on failure. */
 char *ces_strdup(struct ces_ctx *ctx, const char *s);

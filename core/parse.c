@@ -1168,13 +1168,50 @@ fail:
     return rc;
 }
 
+int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, char **text, size_t *len)
+{
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+
+    *text = NULL;
+    *len = 0;
+    for (;;) {
+        size_t got;
+
+        /* one byte kept free for the terminating NUL */
+        if (cap - n < 4096) {
+            size_t ncap = cap == 0 ? 8192 : cap * 2;
+            char *nb = ncap > cap ? ces_realloc(ctx, buf, ncap) : NULL;
+
+            if (nb == NULL) {
+                ces_free(ctx, buf);
+                return ces_ctx_error(ctx, CES_ERR_NOMEM, "%s: out of memory reading", name);
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        ces_free(ctx, buf);
+        return ces_ctx_error(ctx, CES_ERR_IO, "%s: read error: %s", name, strerror(errno));
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return CES_OK;
+}
+
 int ces_prog_parse_file(struct ces_ctx *ctx, const char *path, struct ces_prog **out)
 {
     FILE *f = NULL;
     char *buf = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0;
     bool is_stdin;
-    int rc = CES_OK;
+    int rc;
 
     if (ctx == NULL || path == NULL || out == NULL)
         return CES_ERR_INVALID;
@@ -1183,32 +1220,9 @@ int ces_prog_parse_file(struct ces_ctx *ctx, const char *path, struct ces_prog *
     f = is_stdin ? stdin : fopen(path, "rb");
     if (f == NULL)
         return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    for (;;) {
-        size_t got;
-
-        if (cap - len < 4096) {
-            size_t ncap = cap == 0 ? 8192 : cap * 2;
-            char *nb = ces_realloc(ctx, buf, ncap);
-
-            if (nb == NULL) {
-                rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "%s: out of memory reading", path);
-                goto done;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        rc = ces_ctx_error(ctx, CES_ERR_IO, "%s: read error: %s", is_stdin ? "<stdin>" : path,
-                           strerror(errno));
-        goto done;
-    }
-    rc = ces_prog_parse(ctx, buf, len, is_stdin ? "<stdin>" : path, out);
-done:
+    rc = ces_read_stream(ctx, f, is_stdin ? "<stdin>" : path, &buf, &len);
+    if (rc == CES_OK)
+        rc = ces_prog_parse(ctx, buf, len, is_stdin ? "<stdin>" : path, out);
     ces_free(ctx, buf);
     if (!is_stdin)
         fclose(f);

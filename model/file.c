@@ -204,40 +204,19 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
 int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model *base,
                    struct ces_model *out)
 {
-    FILE *fp = NULL;
+    FILE *fp;
     char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = CES_OK;
+    size_t len = 0;
+    int rc;
 
     if (ctx == NULL || path == NULL || out == NULL)
         return CES_ERR_INVALID;
     fp = fopen(path, "r");
     if (fp == NULL)
         return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    for (;;) {
-        size_t got;
-
-        if (len + 4096 > cap) {
-            char *nb = ces_realloc(ctx, buf, cap + 65536);
-
-            if (nb == NULL) {
-                rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory reading %s", path);
-                goto out_free;
-            }
-            buf = nb;
-            cap += 65536;
-        }
-        got = fread(buf + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(fp)) {
-        rc = ces_ctx_error(ctx, CES_ERR_IO, "%s: read error", path);
-        goto out_free;
-    }
-    rc = ces_model_parse(ctx, buf, len, path, base, out);
-out_free:
+    rc = ces_read_stream(ctx, fp, path, &buf, &len);
+    if (rc == CES_OK)
+        rc = ces_model_parse(ctx, buf, len, path, base, out);
     ces_free(ctx, buf);
     fclose(fp);
     return rc;

@@ -424,9 +424,41 @@ static void test_alloc_failures(void **state)
     free(text);
 }
 
+/* The whole-stream reader shared by the .ces and model file loaders: every
+ * byte, a NUL after them, the length; more than one buffer's worth grows. */
+static void test_read_stream(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    FILE *f = tmpfile();
+    char *text = NULL;
+    size_t len = 0;
+
+    (void)state;
+    assert_non_null(f);
+    for (int k = 0; k < 5000; k++)
+        fputs("abc", f);
+    rewind(f);
+    assert_int_equal(ces_read_stream(ctx, f, "t", &text, &len), CES_OK);
+    assert_int_equal(len, 15000);
+    assert_int_equal(text[15000], '\0');
+    assert_memory_equal(text + 14997, "abc", 3);
+    ces_free(ctx, text);
+    /* out of memory on the second buffer: nothing is left allocated */
+    rewind(f);
+    st.fail_at = st.calls + 2;
+    assert_int_equal(ces_read_stream(ctx, f, "t", &text, &len), CES_ERR_NOMEM);
+    assert_null(text);
+    assert_string_equal(ces_ctx_last_error(ctx), "t: out of memory reading");
+    st.fail_at = 0;
+    fclose(f);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_stream),
         cmocka_unit_test(test_good_fixtures_are_canonical),
         cmocka_unit_test(test_malformed_fixtures),
         cmocka_unit_test(test_header_values),
