@@ -638,12 +638,14 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             fprintf(stderr, "cesync bench: --calibrate: %s\n", ces_ctx_last_error(ctx));
         } else if (ces_model_print(ctx, &m, &text, NULL) == CES_OK) {
             FILE *f = fopen(B->model_out, "w");
+            int written = f != NULL && fputs(text, f) >= 0;
 
-            if (f == NULL || fputs(text, f) < 0)
+            if (f != NULL && fclose(f) != 0)
+                written = 0;
+            if (!written)
                 fprintf(stderr, "cesync bench: cannot write %s\n", B->model_out);
-            if (f != NULL)
-                fclose(f);
-            printf("# calibrated model written to %s:\n%s", B->model_out, text);
+            printf("# calibrated model %s %s:\n%s", written ? "written to" : "NOT written to",
+                   B->model_out, text);
             ces_free(ctx, text);
             B->model = m;
             compute_predictions(ctx, B);
