@@ -152,7 +152,6 @@ struct sim_detail {
 int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
                         const struct ces_check_opts *opts, struct sim_model **out);
 void ces_sim_model_destroy(struct sim_model *m);
-bool ces_sim_cond(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t v);
 void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos,
                  struct ces_check_pos *out);
 

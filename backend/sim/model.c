@@ -13,15 +13,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-bool ces_sim_cond(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t v)
-{
-    if (cmp == CES_CMP_EQ)
-        return cur == v;
-    if (width == CES_U32)
-        return (int32_t)(uint32_t)((uint32_t)cur - (uint32_t)v) >= 0;
-    return cur >= v;
-}
-
 void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos, struct ces_check_pos *out)
 {
     memset(out, 0, sizeof(*out));

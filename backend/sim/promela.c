@@ -463,15 +463,6 @@ static uint32_t pml_slot_index(const struct pml *m, uint32_t rank, const struct 
     return (uint32_t)m->slot_of[rank * m->spr + m->sbase[s->sig] + s->idx];
 }
 
-static bool pml_wait_holds(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t target)
-{
-    if (cmp == CES_CMP_EQ)
-        return cur == target;
-    if (width == CES_U32)
-        return (int32_t)(uint32_t)((uint32_t)cur - (uint32_t)target) >= 0;
-    return cur >= target;
-}
-
 /* One check: `mode` 1 asserts cond, 2 sets the sticky bit `flag` when cond
  * is false. */
 static void pml_check(struct ces_sb *sb, uint32_t mode, const char *flag, const char *cond)
@@ -605,7 +596,7 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
         pml_comment(m, sb, rank, in, "  ");
         ces_sb_printf(sb, "  d_step {\n    (");
         for (uint32_t vi = 0; vi < sl->nvals; vi++) {
-            if (!pml_wait_holds(width, op->cmp, sl->vals[vi], op->value))
+            if (!ces_wait_holds(width, op->cmp, sl->vals[vi], op->value))
                 continue;
             ces_sb_printf(sb, "%sfv[%" PRIu32 "] == %" PRIu32, any ? " || " : "", s, vi);
             any = true;

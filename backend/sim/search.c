@@ -312,14 +312,14 @@ static const uint32_t *horizon(struct search *S, const struct sim_state *st, uin
                 if (o->cls == SIM_C_WAIT) {
                     uint32_t w = m->slot_width[o->slot];
 
-                    pass = ces_sim_cond(w, o->op->cmp, sval(m, st, o->slot), o->op->value);
+                    pass = ces_wait_holds(w, o->op->cmp, sval(m, st, o->slot), o->op->value);
                     for (uint32_t i = m->wr_off[o->slot]; !pass && i < m->wr_off[o->slot + 1];
                          i++) {
                         const struct sim_writer *wr = &m->wr[i];
 
                         pass = wr->pos >= pc[wr->proc] &&
                                wr->pos < (wr->proc == q ? pos : h[wr->proc]) &&
-                               ces_sim_cond(w, o->op->cmp, wr->value, o->op->value);
+                               ces_wait_holds(w, o->op->cmp, wr->value, o->op->value);
                     }
                 } else {
                     pass = pc[o->rec_proc] > o->rec_pos ||
@@ -359,7 +359,7 @@ static void add_writers(struct search *S, const struct sim_state *st, uint32_t x
         if (w->proc == self || S->inT[w->proc] || w->pos < pc[w->proc] || w->pos >= h[w->proc])
             continue;
         if (cond_op != NULL &&
-            !ces_sim_cond(m->slot_width[x], cond_op->op->cmp, w->value, cond_op->op->value))
+            !ces_wait_holds(m->slot_width[x], cond_op->op->cmp, w->value, cond_op->op->value))
             continue;
         add(S, w->proc, nwork);
     }
@@ -399,13 +399,13 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
                         if (u->proc == x || S->inT[u->proc] || u->pos < pc[u->proc] ||
                             u->pos >= h[u->proc])
                             continue;
-                        early = ces_sim_cond(m->slot_width[t], u->cmp, cur, u->value);
+                        early = ces_wait_holds(m->slot_width[t], u->cmp, cur, u->value);
                         for (uint32_t j = m->wr_off[t]; !early && j < m->wr_off[t + 1]; j++) {
                             const struct sim_writer *w = &m->wr[j];
 
                             early = w->proc != x && w->pos >= pc[w->proc] &&
                                     w->pos < (w->proc == u->proc ? u->pos : h[w->proc]) &&
-                                    ces_sim_cond(m->slot_width[t], u->cmp, w->value, u->value);
+                                    ces_wait_holds(m->slot_width[t], u->cmp, w->value, u->value);
                         }
                         if (early)
                             add(S, u->proc, &nwork);

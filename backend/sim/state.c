@@ -316,8 +316,8 @@ int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_
     case SIM_C_WAIT:
         if (aborted)
             return SIM_S_INVISIBLE;
-        if (ces_sim_cond(m->slot_width[o->slot], o->op->cmp, slot_val(m, s, o->slot),
-                         o->op->value))
+        if (ces_wait_holds(m->slot_width[o->slot], o->op->cmp, slot_val(m, s, o->slot),
+                           o->op->value))
             return SIM_S_VISIBLE;
         return SIM_S_WAIT;
     case SIM_C_AWAIT:
@@ -729,7 +729,7 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         break;
     case CES_OP_WAIT: {
         uint64_t v = slot_val(m, s, o->slot);
-        bool ok = ces_sim_cond(m->slot_width[o->slot], o->op->cmp, v, o->op->value);
+        bool ok = ces_wait_holds(m->slot_width[o->slot], o->op->cmp, v, o->op->value);
 
         if (d != NULL) {
             d->has_value = 1;
@@ -822,8 +822,8 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                     const struct sim_writer *w = &m->wr[i];
 
                     if (w->pos >= pc[w->proc] && w->pos < m->stop[w->proc] &&
-                        ces_sim_cond(m->slot_width[o->slot], o->op->cmp, w->value,
-                                     o->op->value)) {
+                        ces_wait_holds(m->slot_width[o->slot], o->op->cmp, w->value,
+                                       o->op->value)) {
                         rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &w->proc);
                         if (rc == CES_OK && out != NULL)
                             rc = push_edge(m, out, w->proc, w->pos, w->value, node[w->proc]);
