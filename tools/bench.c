@@ -463,7 +463,14 @@ static int write_csv(const struct bench *B, const char *path)
                     check_str(c->check));
         }
     }
-    fclose(f);
+    /* a full disk shows in a failed write or, at the latest, in the flush of
+     * fclose */
+    {
+        int failed = ferror(f) != 0;
+
+        if (fclose(f) != 0 || failed)
+            return ces_tool_fail("bench: cannot write %s", path);
+    }
     return CES_EXIT_OK;
 }
 

@@ -113,6 +113,8 @@ static void test_usage_errors(void **state)
          "cesync: bench: --dry-run cannot --calibrate or --with-compute\n"},
         {"bench alltoall --dry-run --model /nonexistent/m.model",
          "cesync: /nonexistent/m.model: cannot open: No such file or directory\n"},
+        {"bench alltoall --dry-run --csv /dev/full",
+         "cesync: bench: cannot write /dev/full\n"},
         {"bench alltoall --dry-run --plot x.txt",
          "cesync: bench: --plot expects a .svg or .png path, not 'x.txt'\n"},
     };
