@@ -414,6 +414,15 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
                     st->batch_start = -1;
                     break;
                 case CES_OP_COPY:
+                    /* The copy engines do not define an overlapping copy. */
+                    if (ces_region_overlap(&op->a, &op->b)) {
+                        rc = verr(g, file, r, k, op, "a copy's source and destination overlap "
+                                  "(%s@%" PRIu32 " bytes [%" PRIu64 ":%" PRIu64 ") and [%" PRIu64
+                                  ":%" PRIu64 ")): the copy engines leave the result undefined",
+                                  CES_VEC_AT(&g->buffers, struct ces_named, op->a.buf).name,
+                                  op->a.rank, op->a.lo, op->a.hi, op->b.lo, op->b.hi);
+                        break;
+                    }
                     if (st->batch_start < 0)
                         break;
                     /* Copies of one batch run in any order: no destination may

@@ -29,7 +29,7 @@ const char ces_tool_builder_help[] =
     "  --root R           root rank of gather, scatter, broadcast (default 0)\n"
     "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default the pipeline 0:1,1:2,...)\n"
     "  --chunks C         sendrecv chunks per message (default 4)\n"
-    "  --slots S          sendrecv staging slots in flight (default 2)\n"
+    "  --slots S          sendrecv staging slots in flight (default 2, at most chunks)\n"
     "  --variant V        alltoall, allgather: plain (default), overlap (the local chunk\n"
     "                     on stream s1 beside the peer batch), early (the local chunk\n"
     "                     while the ready flags travel)\n";
@@ -121,7 +121,8 @@ static int parse_pairs(struct ces_coll_params *p, const char *s)
             return ces_tool_fail("--pairs expects sender:receiver[,sender:receiver...], not '%s'", s);
         q = end + 1;
         b = strtoul(q, &end, 10);
-        if (end == q || (*end != ',' && *end != '\0') || a > UINT32_MAX || b > UINT32_MAX)
+        if (end == q || (*end != ',' && *end != '\0') || (*end == ',' && end[1] == '\0') ||
+            a > UINT32_MAX || b > UINT32_MAX)
             return ces_tool_fail("--pairs expects sender:receiver[,sender:receiver...], not '%s'", s);
         p->pairs[p->npairs][0] = (uint32_t)a;
         p->pairs[p->npairs][1] = (uint32_t)b;
@@ -205,6 +206,7 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct 
         *prog = NULL;
     ces_coll_params_init(&params, CES_COLL_ALLTOALL);
     params.ranks = 4;
+    params.slots = 0; /* not given: min(2, chunks) below */
     for (int i = 0; i < argc; i++) {
         int t;
 
@@ -233,6 +235,8 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct 
         /* the defaults of ces_coll_params_init are the same for every
          * collective, and the options never set a field to 0 */
         params.coll = (uint32_t)coll;
+        if (params.slots == 0) /* --chunks 1 alone must not ask for 2 slots */
+            params.slots = params.chunks < 2 ? params.chunks : 2;
         rc = ces_coll_program(ctx, &params, &pg);
         if (rc == CES_OK)
             rc = ces_prog_expand(ctx, pg, out);

@@ -155,6 +155,26 @@ static void test_validate_batch_read_write(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+static void test_overlapping_copy(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_op c = {.kind = CES_OP_COPY, .a = {0, 1, 0, 16}, .b = {0, 1, 8, 24}};
+    struct ces_op far = {.kind = CES_OP_COPY, .a = {0, 1, 0, 16}, .b = {0, 0, 8, 24}};
+
+    (void)state;
+    assert_int_equal(ces_graph_add_op(g, 1, &far), CES_OK); /* other rank's bytes: fine */
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &c), CES_OK);
+    assert_int_equal(ces_graph_validate(g, "c.ces"), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "c.ces: r1.s0#4: a copy's source and destination overlap (send@1 bytes "
+                        "[0:16) and [8:24)): the copy engines leave the result undefined");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_await_needs_record(void **state)
 {
     struct ces_test_alloc st;
@@ -275,7 +295,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_and_print), cmocka_unit_test(test_range_errors),
         cmocka_unit_test(test_u32_wraps),       cmocka_unit_test(test_validate_batches),
-        cmocka_unit_test(test_await_needs_record), cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_await_needs_record),
+        cmocka_unit_test(test_overlapping_copy), cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_names),           cmocka_unit_test(test_equal_consts),
         cmocka_unit_test(test_wait_holds),
         cmocka_unit_test(test_validate_batch_read_write),

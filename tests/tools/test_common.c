@@ -99,8 +99,33 @@ static void test_load_errors(void **state)
     assert_int_equal(ces_tool_load(ctx, 3, bargv, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_int_equal(ces_tool_load(ctx, 2, cargv, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_int_equal(ces_tool_load(ctx, 3, vargv, &rest, &g, NULL), CES_EXIT_USAGE);
+    {
+        char p0[] = "sendrecv", p1[] = "--pairs", p2[] = "0:1,";
+        char *pargv[] = {p0, p1, p2};
+
+        assert_int_equal(ces_tool_load(ctx, 3, pargv, &rest, &g, NULL), CES_EXIT_USAGE);
+        assert_null(g);
+    }
     assert_int_equal(ces_tool_load(ctx, 1, dargv, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_null(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* --chunks 1 alone: one staging slot, not the default 2 (which would exceed
+ * the chunks). */
+static void test_slots_follow_chunks(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    char a0[] = "sendrecv", a1[] = "--chunks", a2[] = "1", a3[] = "--ranks", a4[] = "2";
+    char *argv[] = {a0, a1, a2, a3, a4};
+    int rest;
+
+    (void)state;
+    assert_int_equal(ces_tool_load(ctx, 5, argv, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(ces_graph_buffer(g, (uint32_t)ces_graph_find_buffer(g, "stage")).size, 1024);
+    ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -129,6 +154,7 @@ int main(void)
         cmocka_unit_test(test_load_collective),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_default),
+        cmocka_unit_test(test_slots_follow_chunks),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
