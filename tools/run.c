@@ -421,12 +421,12 @@ int ces_cmd_run(int argc, char **argv)
     int gpus;
     uint32_t n;
 
+    if (ces_tool_wants_help(argc, argv)) {
+        fputs(run_usage, stdout);
+        fputs(ces_tool_builder_help, stdout);
+        return CES_EXIT_OK;
+    }
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(run_usage, stdout);
-            fputs(ces_tool_builder_help, stdout);
-            return CES_EXIT_OK;
-        }
         has_sync |= strcmp(argv[i], "--sync") == 0;
         has_graph |= strcmp(argv[i], "--graph") == 0;
         has_ranks |= strcmp(argv[i], "--ranks") == 0;
@@ -516,11 +516,9 @@ out:
 
 int ces_cmd_run(int argc, char **argv)
 {
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(run_usage, stdout);
-            return CES_EXIT_OK;
-        }
+    if (ces_tool_wants_help(argc, argv)) {
+        fputs(run_usage, stdout);
+        return CES_EXIT_OK;
     }
     fprintf(stderr, "cesync run: this cesync was built without CUDA\n");
     return CES_EXIT_USAGE;
