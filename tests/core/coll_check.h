@@ -90,6 +90,31 @@ static inline void coll_golden(const struct ces_coll_params *p, const char *name
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The four golden schedules of a collective at 4 ranks, 256 bytes, 2
+ * iterations: nccl eager and graph, mono eager, credit graph, in
+ * golden/<coll>_<proto>[_graph]_r4_b256_x2.ces. */
+static inline void coll_golden_protocols(uint32_t coll)
+{
+    static const struct {
+        uint32_t proto, phase;
+        const char *suffix;
+    } v[] = {
+        {CES_PROTO_NCCL, CES_PHASE_EAGER, "nccl"},
+        {CES_PROTO_NCCL, CES_PHASE_GRAPH, "nccl_graph"},
+        {CES_PROTO_MONO, CES_PHASE_EAGER, "mono"},
+        {CES_PROTO_CREDIT, CES_PHASE_GRAPH, "credit_graph"},
+    };
+
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        struct ces_coll_params p = coll_params(coll, v[i].proto, 4, 256, 2, v[i].phase);
+        char name[128];
+
+        snprintf(name, sizeof(name), "%s_%s_r4_b256_x2.ces", ces_coll_name((int)coll),
+                 v[i].suffix);
+        coll_golden(&p, name);
+    }
+}
+
 /* ces_coll_source fails with `status` and exactly `msg`. */
 static inline void coll_error(const struct ces_coll_params *p, int status, const char *msg)
 {
@@ -105,6 +130,22 @@ static inline void coll_error(const struct ces_coll_params *p, int status, const
     assert_null(g);
     assert_string_equal(ces_ctx_last_error(ctx), msg);
     ces_test_ctx_end(ctx, &st);
+}
+
+/* A rooted collective (gather, scatter, broadcast) with root 2 matches
+ * golden/<coll>_nccl_root2_r4_b256_x1.ces, and root 4 of 4 ranks is refused
+ * with the exact message. */
+static inline void coll_root_checks(uint32_t coll)
+{
+    struct ces_coll_params p = coll_params(coll, CES_PROTO_NCCL, 4, 256, 1, CES_PHASE_EAGER);
+    char name[128], msg[128];
+
+    p.root = 2;
+    snprintf(name, sizeof(name), "%s_nccl_root2_r4_b256_x1.ces", ces_coll_name((int)coll));
+    coll_golden(&p, name);
+    p.root = 4;
+    snprintf(msg, sizeof(msg), "%s: root must be a rank (0..3), not 4", ces_coll_name((int)coll));
+    coll_error(&p, CES_ERR_INVALID, msg);
 }
 
 /* Builds the graph; asserts CES_OK. */

@@ -6,17 +6,8 @@
 
 static void test_golden(void **state)
 {
-    struct ces_coll_params p;
-
     (void)state;
-    p = coll_params(CES_COLL_ALLGATHER, CES_PROTO_NCCL, 4, 256, 2, CES_PHASE_EAGER);
-    coll_golden(&p, "allgather_nccl_r4_b256_x2.ces");
-    p.phase = CES_PHASE_GRAPH;
-    coll_golden(&p, "allgather_nccl_graph_r4_b256_x2.ces");
-    p = coll_params(CES_COLL_ALLGATHER, CES_PROTO_MONO, 4, 256, 2, CES_PHASE_EAGER);
-    coll_golden(&p, "allgather_mono_r4_b256_x2.ces");
-    p = coll_params(CES_COLL_ALLGATHER, CES_PROTO_CREDIT, 4, 256, 2, CES_PHASE_GRAPH);
-    coll_golden(&p, "allgather_credit_graph_r4_b256_x2.ces");
+    coll_golden_protocols(CES_COLL_ALLGATHER);
 }
 
 static void test_rank1_ops(void **state)

@@ -6,29 +6,14 @@
 
 static void test_golden(void **state)
 {
-    struct ces_coll_params p;
-
     (void)state;
-    p = coll_params(CES_COLL_BROADCAST, CES_PROTO_NCCL, 4, 256, 2, CES_PHASE_EAGER);
-    coll_golden(&p, "broadcast_nccl_r4_b256_x2.ces");
-    p.phase = CES_PHASE_GRAPH;
-    coll_golden(&p, "broadcast_nccl_graph_r4_b256_x2.ces");
-    p = coll_params(CES_COLL_BROADCAST, CES_PROTO_MONO, 4, 256, 2, CES_PHASE_EAGER);
-    coll_golden(&p, "broadcast_mono_r4_b256_x2.ces");
-    p = coll_params(CES_COLL_BROADCAST, CES_PROTO_CREDIT, 4, 256, 2, CES_PHASE_GRAPH);
-    coll_golden(&p, "broadcast_credit_graph_r4_b256_x2.ces");
+    coll_golden_protocols(CES_COLL_BROADCAST);
 }
 
 static void test_root(void **state)
 {
-    struct ces_coll_params p = coll_params(CES_COLL_BROADCAST, CES_PROTO_NCCL, 4, 256, 1,
-                                           CES_PHASE_EAGER);
-
     (void)state;
-    p.root = 2;
-    coll_golden(&p, "broadcast_nccl_root2_r4_b256_x1.ces");
-    p.root = 4;
-    coll_error(&p, CES_ERR_INVALID, "broadcast: root must be a rank (0..3), not 4");
+    coll_root_checks(CES_COLL_BROADCAST);
 }
 
 static void test_root_ops(void **state)

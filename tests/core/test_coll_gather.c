@@ -6,17 +6,8 @@
 
 static void test_golden(void **state)
 {
-    struct ces_coll_params p;
-
     (void)state;
-    p = coll_params(CES_COLL_GATHER, CES_PROTO_NCCL, 4, 256, 2, CES_PHASE_EAGER);
-    coll_golden(&p, "gather_nccl_r4_b256_x2.ces");
-    p.phase = CES_PHASE_GRAPH;
-    coll_golden(&p, "gather_nccl_graph_r4_b256_x2.ces");
-    p = coll_params(CES_COLL_GATHER, CES_PROTO_MONO, 4, 256, 2, CES_PHASE_EAGER);
-    coll_golden(&p, "gather_mono_r4_b256_x2.ces");
-    p = coll_params(CES_COLL_GATHER, CES_PROTO_CREDIT, 4, 256, 2, CES_PHASE_GRAPH);
-    coll_golden(&p, "gather_credit_graph_r4_b256_x2.ces");
+    coll_golden_protocols(CES_COLL_GATHER);
 }
 
 static void test_root(void **state)
@@ -25,11 +16,7 @@ static void test_root(void **state)
                                            CES_PHASE_EAGER);
 
     (void)state;
-    p.root = 2;
-    coll_golden(&p, "gather_nccl_root2_r4_b256_x1.ces");
-    p.root = 4;
-    coll_error(&p, CES_ERR_INVALID, "gather: root must be a rank (0..3), not 4");
-    p.root = 0;
+    coll_root_checks(CES_COLL_GATHER);
     p.bytes = CES_MAX_BYTES / 4 + 1;
     coll_error(&p, CES_ERR_INVALID,
                "gather: ranks x bytes (4 x 70368744177665) exceeds 2^48 bytes");
