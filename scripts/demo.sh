@@ -8,5 +8,4 @@ bash scripts/setup.sh
 mkdir -p out
 cesync=build/tools/cesync
 set -x
-"$cesync" check alltoall --ranks 4 --sync nccl --iterations 2 --dot out/alltoall-check.svg "$@"
-"$cesync" dot alltoall --ranks 4 --sync nccl -o out/alltoall.svg
+"$cesync" check alltoall --ranks 4 --sync nccl --iterations 2 --dot out/alltoall.svg "$@"

@@ -176,6 +176,9 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *g,
     ces_free(ctx, text);
     if (rc != CES_OK)
         return ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(ctx));
+    fflush(stdout); /* the report first, then where the picture went */
+    fprintf(stderr, "cesync: wrote %s (%s)\n", path,
+            pov != NULL ? "the first counterexample over the schedule" : "the schedule");
     return CES_EXIT_OK;
 }
 
