@@ -192,4 +192,20 @@ static inline char *coll_ops_text(const struct ces_graph *g, uint32_t b, uint32_
     return out;
 }
 
+/* Builds the collective and asserts that rank r's ops in block b are exactly
+ * `want` (coll_ops_text's form). */
+static inline void coll_expect_ops(const struct ces_coll_params *p, uint32_t b, uint32_t r,
+                                   const char *want)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = coll_graph(ctx, p);
+    char *ops = coll_ops_text(g, b, r);
+
+    assert_string_equal(ops, want);
+    free(ops);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 #endif

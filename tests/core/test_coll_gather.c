@@ -24,67 +24,49 @@ static void test_root(void **state)
 
 static void test_nonroot_ops(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_coll_params p = coll_params(CES_COLL_GATHER, CES_PROTO_NCCL, 3, 64, 1,
                                            CES_PHASE_EAGER);
-    struct ces_graph *g;
-    char *ops;
 
     (void)state;
     p.root = 1;
-    g = coll_graph(ctx, &p);
-    ops = coll_ops_text(g, 0, 0);
-    assert_string_equal(ops,
-                        "produce send[0:64]\n"
-                        "write ready[0]@1 = 1\n"
-                        "write ready[0]@2 = 1\n"
-                        "wait ready[1] == 1\n"
-                        "wait ready[2] == 1\n"
-                        "batch\n"
-                        "copy send[0:64] -> recv[0:64]@1\n"
-                        "end\n"
-                        "write complete[0]@1 = 2\n"
-                        "write complete[0]@2 = 2\n"
-                        "wait complete[1] == 2\n"
-                        "wait complete[2] == 2\n");
-    free(ops);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    coll_expect_ops(&p, 0, 0,
+                    "produce send[0:64]\n"
+                    "write ready[0]@1 = 1\n"
+                    "write ready[0]@2 = 1\n"
+                    "wait ready[1] == 1\n"
+                    "wait ready[2] == 1\n"
+                    "batch\n"
+                    "copy send[0:64] -> recv[0:64]@1\n"
+                    "end\n"
+                    "write complete[0]@1 = 2\n"
+                    "write complete[0]@2 = 2\n"
+                    "wait complete[1] == 2\n"
+                    "wait complete[2] == 2\n");
 }
 
 static void test_root_ops(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_coll_params p = coll_params(CES_COLL_GATHER, CES_PROTO_NCCL, 3, 64, 1,
                                            CES_PHASE_EAGER);
-    struct ces_graph *g;
-    char *ops;
 
     (void)state;
     p.root = 1;
-    g = coll_graph(ctx, &p);
-    ops = coll_ops_text(g, 0, 1);
-    assert_string_equal(ops,
-                        "produce send[0:64]\n"
-                        "write ready[1]@2 = 1\n"
-                        "write ready[1]@0 = 1\n"
-                        "wait ready[2] == 1\n"
-                        "wait ready[0] == 1\n"
-                        "batch\n"
-                        "copy send[0:64] -> recv[64:128]\n"
-                        "end\n"
-                        "write complete[1]@2 = 2\n"
-                        "write complete[1]@0 = 2\n"
-                        "wait complete[2] == 2\n"
-                        "wait complete[0] == 2\n"
-                        "consume recv[64:128] == send[0:64]@1\n"
-                        "consume recv[128:192] == send[0:64]@2\n"
-                        "consume recv[0:64] == send[0:64]@0\n");
-    free(ops);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    coll_expect_ops(&p, 0, 1,
+                    "produce send[0:64]\n"
+                    "write ready[1]@2 = 1\n"
+                    "write ready[1]@0 = 1\n"
+                    "wait ready[2] == 1\n"
+                    "wait ready[0] == 1\n"
+                    "batch\n"
+                    "copy send[0:64] -> recv[64:128]\n"
+                    "end\n"
+                    "write complete[1]@2 = 2\n"
+                    "write complete[1]@0 = 2\n"
+                    "wait complete[2] == 2\n"
+                    "wait complete[0] == 2\n"
+                    "consume recv[64:128] == send[0:64]@1\n"
+                    "consume recv[128:192] == send[0:64]@2\n"
+                    "consume recv[0:64] == send[0:64]@0\n");
 }
 
 int main(void)

@@ -24,64 +24,46 @@ static void test_root(void **state)
 
 static void test_root_ops(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_coll_params p = coll_params(CES_COLL_SCATTER, CES_PROTO_MONO, 3, 64, 1,
                                            CES_PHASE_EAGER);
-    struct ces_graph *g;
-    char *ops;
 
     (void)state;
     p.root = 1;
-    g = coll_graph(ctx, &p);
-    ops = coll_ops_text(g, 0, 1);
-    assert_string_equal(ops,
-                        "produce send[0:192]\n"
-                        "write ready[1]@2 = 1\n"
-                        "write ready[1]@0 = 1\n"
-                        "wait ready[2] >= 1\n"
-                        "wait ready[0] >= 1\n"
-                        "batch\n"
-                        "copy send[64:128] -> recv[0:64]\n"
-                        "copy send[128:192] -> recv[0:64]@2\n"
-                        "copy send[0:64] -> recv[0:64]@0\n"
-                        "end\n"
-                        "write complete[1]@2 = 1\n"
-                        "write complete[1]@0 = 1\n"
-                        "wait complete[2] >= 1\n"
-                        "wait complete[0] >= 1\n"
-                        "consume recv[0:64] == send[64:128]@1\n");
-    free(ops);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    coll_expect_ops(&p, 0, 1,
+                    "produce send[0:192]\n"
+                    "write ready[1]@2 = 1\n"
+                    "write ready[1]@0 = 1\n"
+                    "wait ready[2] >= 1\n"
+                    "wait ready[0] >= 1\n"
+                    "batch\n"
+                    "copy send[64:128] -> recv[0:64]\n"
+                    "copy send[128:192] -> recv[0:64]@2\n"
+                    "copy send[0:64] -> recv[0:64]@0\n"
+                    "end\n"
+                    "write complete[1]@2 = 1\n"
+                    "write complete[1]@0 = 1\n"
+                    "wait complete[2] >= 1\n"
+                    "wait complete[0] >= 1\n"
+                    "consume recv[0:64] == send[64:128]@1\n");
 }
 
 static void test_nonroot_ops(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_coll_params p = coll_params(CES_COLL_SCATTER, CES_PROTO_MONO, 3, 64, 1,
                                            CES_PHASE_EAGER);
-    struct ces_graph *g;
-    char *ops;
 
     (void)state;
     p.root = 1;
-    g = coll_graph(ctx, &p);
-    ops = coll_ops_text(g, 0, 2);
-    assert_string_equal(ops,
-                        "write ready[2]@0 = 1\n"
-                        "write ready[2]@1 = 1\n"
-                        "wait ready[0] >= 1\n"
-                        "wait ready[1] >= 1\n"
-                        "write complete[2]@0 = 1\n"
-                        "write complete[2]@1 = 1\n"
-                        "wait complete[0] >= 1\n"
-                        "wait complete[1] >= 1\n"
-                        "consume recv[0:64] == send[128:192]@1\n");
-    free(ops);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    coll_expect_ops(&p, 0, 2,
+                    "write ready[2]@0 = 1\n"
+                    "write ready[2]@1 = 1\n"
+                    "wait ready[0] >= 1\n"
+                    "wait ready[1] >= 1\n"
+                    "write complete[2]@0 = 1\n"
+                    "write complete[2]@1 = 1\n"
+                    "wait complete[0] >= 1\n"
+                    "wait complete[1] >= 1\n"
+                    "consume recv[0:64] == send[128:192]@1\n");
 }
 
 int main(void)
