@@ -126,6 +126,17 @@ static double raw_bw(const struct bench *B, uint64_t bytes, double us)
     return us > 0.0 ? s / us / 1e3 : 0.0;
 }
 
+/* The value of option argv[*i]: the next argument, and *i moves onto it;
+ * NULL, after the message, when the command line ends at the option. */
+static const char *option_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        ces_tool_fail("bench: %s expects a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
 static int parse_args(struct bench *B, int argc, char **argv)
 {
     int coll = -1;
@@ -142,16 +153,9 @@ static int parse_args(struct bench *B, int argc, char **argv)
     B->compute_bytes = UINT64_C(64) << 20;
     B->model_out = "cesync.model";
     for (int i = 0; i < argc; i++) {
-        const char *o = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *o = argv[i], *v = NULL;
         uint64_t n = 0;
 
-#define NEEDV()                                                                                   \
-    do {                                                                                          \
-        if (v == NULL)                                                                            \
-            return ces_tool_fail("bench: %s expects a value", o);                                 \
-        i++;                                                                                      \
-    } while (0)
         if (o[0] != '-') {
             if (coll >= 0)
                 return ces_tool_fail("bench: one collective, not '%s' too", o);
@@ -173,28 +177,40 @@ static int parse_args(struct bench *B, int argc, char **argv)
         } else if (strcmp(o, "--dry-run") == 0) {
             B->dry = 1;
         } else if (strcmp(o, "--csv") == 0) {
-            NEEDV();
+            v = option_value(argc, argv, &i);
+            if (v == NULL)
+                return CES_EXIT_USAGE;
             B->csv = v;
         } else if (strcmp(o, "--plot") == 0) {
-            NEEDV();
+            v = option_value(argc, argv, &i);
+            if (v == NULL)
+                return CES_EXIT_USAGE;
             B->plot = v;
         } else if (strcmp(o, "--model") == 0) {
-            NEEDV();
+            v = option_value(argc, argv, &i);
+            if (v == NULL)
+                return CES_EXIT_USAGE;
             B->model_path = v;
         } else if (strcmp(o, "--model-out") == 0) {
-            NEEDV();
+            v = option_value(argc, argv, &i);
+            if (v == NULL)
+                return CES_EXIT_USAGE;
             B->model_out = v;
         } else if (strcmp(o, "--factor") == 0) {
             char *end = NULL;
 
-            NEEDV();
+            v = option_value(argc, argv, &i);
+            if (v == NULL)
+                return CES_EXIT_USAGE;
             B->factor = strtod(v, &end);
             if (end == v || *end != '\0' || !(B->factor > 1.0) || B->factor > 1024.0)
                 return ces_tool_fail("bench: --factor expects a number above 1, not '%s'", v);
         } else if (strcmp(o, "--variant") == 0) {
             char buf[128], *tok, *save = NULL;
 
-            NEEDV();
+            v = option_value(argc, argv, &i);
+            if (v == NULL)
+                return CES_EXIT_USAGE;
             snprintf(buf, sizeof(buf), "%s", v);
             B->nvariants = 0;
             for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
@@ -214,7 +230,9 @@ static int parse_args(struct bench *B, int argc, char **argv)
                    strcmp(o, "--warmup") == 0 || strcmp(o, "--chunks") == 0 ||
                    strcmp(o, "--slots") == 0 || strcmp(o, "--min-bytes") == 0 ||
                    strcmp(o, "--max-bytes") == 0 || strcmp(o, "--compute-bytes") == 0) {
-            NEEDV();
+            v = option_value(argc, argv, &i);
+            if (v == NULL)
+                return CES_EXIT_USAGE;
             if (ces_tool_parse_size(v, &n) != 0)
                 return ces_tool_fail("bench: %s expects a number (suffixes K M G), not '%s'", o, v);
             if (strcmp(o, "--ranks") == 0) {
@@ -247,7 +265,6 @@ static int parse_args(struct bench *B, int argc, char **argv)
         } else {
             return ces_tool_fail("bench: unknown option '%s' (see --help)", o);
         }
-#undef NEEDV
     }
     if (coll < 0)
         return ces_tool_fail("bench: which collective? (alltoall, allgather, sendrecv; see --help)");

@@ -117,6 +117,12 @@ static void test_usage_errors(void **state)
          "cesync: bench: cannot write /dev/full\n"},
         {"bench alltoall --dry-run --plot x.txt",
          "cesync: bench: --plot expects a .svg or .png path, not 'x.txt'\n"},
+        /* an option that takes a value, last on the line */
+        {"bench alltoall --dry-run --csv", "cesync: bench: --csv expects a value\n"},
+        {"bench alltoall --dry-run --plot", "cesync: bench: --plot expects a value\n"},
+        {"bench alltoall --variant", "cesync: bench: --variant expects a value\n"},
+        {"bench alltoall --factor", "cesync: bench: --factor expects a value\n"},
+        {"bench alltoall --max-bytes", "cesync: bench: --max-bytes expects a value\n"},
     };
     char *dir = ces_test_tmpdir(), *out = NULL;
 
