@@ -11,9 +11,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+
+extern char **environ;
 
 #ifdef CES_HAVE_CUDA
 #include "bench_gpu.h"
@@ -527,19 +531,55 @@ static void plot_line(FILE *f, const struct bench *B, const char *id, const char
             label, color, PX1 + 90.0, PY1 - 20.0 * row);
 }
 
+/* Runs `dot -Kneato -n2 -TFMT -o OUT IN` and waits for it.  No shell: each
+ * path is one argument whatever it holds.  Returns 0 when dot drew the
+ * plot; otherwise says on stderr what went wrong and returns -1. */
+static int run_dot(const char *fmt, const char *out, const char *in)
+{
+    char name[] = "dot", engine[] = "-Kneato", pinned[] = "-n2", oflag[] = "-o", tflag[16];
+    /* posix_spawnp takes char *const[] for historical reasons; it only
+     * copies the strings into the new process. */
+    char *argv[] = {name, engine, pinned, tflag, oflag, (char *)out, (char *)in, NULL};
+    pid_t pid;
+    int status = 0, err;
+
+    snprintf(tflag, sizeof(tflag), "-T%s", fmt);
+    err = posix_spawnp(&pid, "dot", NULL, NULL, argv, environ);
+    if (err != 0) {
+        fprintf(stderr, "cesync bench: cannot run Graphviz `dot`: %s; the plot is in %s\n",
+                strerror(err), in);
+        return -1;
+    }
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            fprintf(stderr, "cesync bench: waiting for Graphviz `dot`: %s; the plot is in %s\n",
+                    strerror(errno), in);
+            return -1;
+        }
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    if (WIFEXITED(status))
+        fprintf(stderr, "cesync bench: Graphviz `dot` exited with status %d%s; the plot is in %s\n",
+                WEXITSTATUS(status), WEXITSTATUS(status) == 127 ? " (not found?)" : "", in);
+    else
+        fprintf(stderr, "cesync bench: Graphviz `dot` was killed by signal %d; the plot is in %s\n",
+                WIFSIGNALED(status) ? WTERMSIG(status) : 0, in);
+    return -1;
+}
+
 static int write_plot(const struct bench *B, const char *path)
 {
     static const char *colors[] = {"#1f77b4", "#2ca02c", "#17becf", "#9467bd"};
     double bw[MAX_SIZES], ymax = 100.0;
-    char dotpath[1100], cmd[2400];
-    const char *ext = strrchr(path, '.');
+    const char *ext = strrchr(path, '.'), *lead = path[0] == '-' ? "./" : "";
+    char *outpath, *dotpath;
+    size_t n;
     FILE *f;
-    int row = 0;
+    int row = 0, failed;
 
     if (ext == NULL || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
         return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", path);
-    if (strchr(path, '\'') != NULL || strlen(path) > 1000)
-        return ces_tool_fail("bench: --plot path must not contain quotes");
     for (uint32_t i = 0; i < B->nsizes; i++) {
         for (uint32_t k = 0; k < B->nvariants; k++)
             if (B->ces[k][i].ran && busbw(B, B->sizes[i], B->ces[k][i].med) > ymax)
@@ -553,10 +593,21 @@ static int write_plot(const struct bench *B, const char *path)
             }
     }
     ymax = ceil(ymax / 50.0) * 50.0;
-    snprintf(dotpath, sizeof(dotpath), "%.*s.dot", (int)(ext - path), path);
+    /* FILE.svg and FILE.dot (the same length), with "./" in front of a
+     * path that dot would take for an option */
+    n = strlen(lead) + strlen(path) + 1;
+    outpath = malloc(2 * n);
+    if (outpath == NULL)
+        return ces_tool_fail("bench: out of memory");
+    dotpath = outpath + n;
+    snprintf(outpath, n, "%s%s", lead, path);
+    snprintf(dotpath, n, "%s%.*s.dot", lead, (int)(ext - path), path);
     f = fopen(dotpath, "w");
-    if (f == NULL)
-        return ces_tool_fail("bench: cannot write %s: %s", dotpath, strerror(errno));
+    if (f == NULL) {
+        failed = ces_tool_fail("bench: cannot write %s: %s", dotpath, strerror(errno));
+        free(outpath);
+        return failed;
+    }
     fprintf(f, "graph bench {\n  graph [bgcolor=white, splines=line, outputorder=edgesfirst, "
                "label=\"cesync bench %s, %u GPUs: busbw (GB/s) against bytes per rank\", "
                "labelloc=t, fontname=Helvetica];\n"
@@ -600,16 +651,19 @@ static int write_plot(const struct bench *B, const char *path)
         plot_line(f, B, ids[j], labels[j], cols[j], ymax, bw, j == IMPL_RAW, row++);
     }
     fprintf(f, "}\n");
-    fclose(f);
-    snprintf(cmd, sizeof(cmd), "dot -Kneato -n2 -T%s -o '%s' '%s' 2>/dev/null", ext + 1, path,
-             dotpath);
-    if (system(cmd) != 0) {
-        fprintf(stderr, "cesync bench: Graphviz `dot` failed or is missing; the plot is in %s\n",
-                dotpath);
-        return CES_EXIT_OK;
+    failed = ferror(f);
+    if (fclose(f) != 0 || failed) {
+        failed = ces_tool_fail("bench: cannot write %s", dotpath);
+        free(outpath);
+        return failed;
     }
-    remove(dotpath);
-    printf("# plot: %s\n", path);
+    /* Without a working `dot` the plot stays in its .dot file (said by
+     * run_dot): the measurements are not lost for want of Graphviz. */
+    if (run_dot(ext + 1, outpath, dotpath) == 0) {
+        remove(dotpath);
+        printf("# plot: %s\n", path);
+    }
+    free(outpath);
     return CES_EXIT_OK;
 }
 

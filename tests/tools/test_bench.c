@@ -1,7 +1,9 @@
 /*
  * tests/tools/test_bench.c - `cesync bench` without a GPU: the dry run
  * (the cost model's predictions in the bench's table, CSV and plot), the
- * sizes it sweeps, and its usage errors with their exit codes.
+ * sizes it sweeps, the plot's `dot` run without a shell (any path; a
+ * failing or missing `dot` keeps the .dot), and its usage errors with their
+ * exit codes.
  */
 #include "ces_test.h"
 
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void test_dry_run_csv(void **state)
@@ -89,6 +92,133 @@ static void test_sizes_and_formulas(void **state)
     rmdir(dir);
 }
 
+/* A stand-in for Graphviz in DIR/bin: it writes its arguments one per line
+ * to dot-args (in the directory it runs in) and "drawn" to its output (the
+ * fifth argument, after -Kneato -n2 -TFMT -o), then exits with
+ * $CES_FAKE_DOT_RC. */
+static void fake_dot(const char *dir, char *bin, size_t size)
+{
+    char path[256];
+    FILE *f;
+
+    snprintf(bin, size, "%s/bin", dir);
+    assert_int_equal(mkdir(bin, 0700), 0);
+    snprintf(path, sizeof(path), "%s/dot", bin);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\n"
+          "printf '%s\\n' \"$@\" > dot-args\n"
+          "printf 'drawn\\n' > \"$5\"\n"
+          "exit \"${CES_FAKE_DOT_RC:-0}\"\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, 0700), 0);
+}
+
+/* `cesync bench ARGS` in dir with PATH set to path only. */
+static int bench_with_path(const char *dir, const char *path, const char *args, char **out)
+{
+    char *saved = strdup(getenv("PATH") != NULL ? getenv("PATH") : "/usr/bin:/bin");
+    int rc;
+
+    assert_non_null(saved);
+    assert_int_equal(setenv("PATH", path, 1), 0);
+    rc = ces_test_tool(dir, args, out);
+    assert_int_equal(setenv("PATH", saved, 1), 0);
+    free(saved);
+    return rc;
+}
+
+static void test_plot_runs_dot(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, *text, bin[128], path[256];
+
+    (void)state;
+    fake_dot(dir, bin, sizeof(bin));
+    /* Quotes, a space and a dollar are plain characters of one argument. */
+    assert_int_equal(setenv("CES_FAKE_DOT_RC", "0", 1), 0);
+    assert_int_equal(bench_with_path(dir, bin,
+                                     "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
+                                     "--variant plain --plot 'it'\\''s \"q\" $x.svg'",
+                                     &out),
+                     0);
+    assert_non_null(strstr(out, "# plot: it's \"q\" $x.svg\n"));
+    free(out);
+    snprintf(path, sizeof(path), "%s/dot-args", dir);
+    text = ces_test_read_file(path, NULL);
+    assert_string_equal(text, "-Kneato\n-n2\n-Tsvg\n-o\nit's \"q\" $x.svg\nit's \"q\" $x.dot\n");
+    free(text);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/it's \"q\" $x.svg", dir);
+    text = ces_test_read_file(path, NULL);
+    assert_string_equal(text, "drawn\n");
+    free(text);
+    remove(path);
+    /* drawn: the .dot is gone */
+    snprintf(path, sizeof(path), "%s/it's \"q\" $x.dot", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+
+    /* dot fails: its status is said, the .dot is kept, the bench succeeded */
+    assert_int_equal(setenv("CES_FAKE_DOT_RC", "3", 1), 0);
+    assert_int_equal(bench_with_path(dir, bin,
+                                     "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
+                                     "--variant plain --plot b.png",
+                                     &out),
+                     0);
+    assert_non_null(
+        strstr(out, "cesync bench: Graphviz `dot` exited with status 3; the plot is in b.dot\n"));
+    assert_null(strstr(out, "# plot:"));
+    free(out);
+    snprintf(path, sizeof(path), "%s/dot-args", dir);
+    text = ces_test_read_file(path, NULL);
+    assert_string_equal(text, "-Kneato\n-n2\n-Tpng\n-o\nb.png\nb.dot\n");
+    free(text);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/b.png", dir);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/b.dot", dir);
+    text = ces_test_read_file(path, NULL);
+    assert_true(strncmp(text, "graph bench {\n", 14) == 0);
+    free(text);
+    remove(path);
+    assert_int_equal(unsetenv("CES_FAKE_DOT_RC"), 0);
+
+    /* no dot on PATH: said, the .dot is kept, the bench succeeded */
+    assert_int_equal(bench_with_path(dir, dir,
+                                     "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
+                                     "--variant plain --plot 'c d.svg'",
+                                     &out),
+                     0);
+    assert_non_null(strstr(out, "cesync bench: cannot run Graphviz `dot`: "));
+    assert_non_null(strstr(out, "; the plot is in c d.dot\n"));
+    free(out);
+    snprintf(path, sizeof(path), "%s/c d.dot", dir);
+    text = ces_test_read_file(path, NULL);
+    assert_true(strncmp(text, "graph bench {\n", 14) == 0);
+    free(text);
+    remove(path);
+
+    /* a path that starts with '-' is not taken for an option of dot */
+    assert_int_equal(bench_with_path(dir, bin,
+                                     "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
+                                     "--variant plain --plot -e.svg",
+                                     &out),
+                     0);
+    assert_non_null(strstr(out, "# plot: -e.svg\n"));
+    free(out);
+    snprintf(path, sizeof(path), "%s/dot-args", dir);
+    text = ces_test_read_file(path, NULL);
+    assert_string_equal(text, "-Kneato\n-n2\n-Tsvg\n-o\n./-e.svg\n./-e.dot\n");
+    free(text);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/-e.svg", dir);
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof(path), "%s/dot", bin);
+    remove(path);
+    rmdir(bin);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_usage_errors(void **state)
 {
     static const struct {
@@ -154,6 +284,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dry_run_csv),
         cmocka_unit_test(test_sizes_and_formulas),
+        cmocka_unit_test(test_plot_runs_dot),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_help),
     };
