@@ -155,7 +155,7 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
             step.call = is->call;
             snprintf(step.what, sizeof(step.what), "%s", is->what);
             pthread_mutex_lock(&c->wd_lock);
-            step.first_wait = (uint32_t)(c->nwaits_total % CES_WD_WAITS);
+            step.first_wait = c->nwaits_total;
         }
     } else if (call->waits && call->count > 0 && c->progress_dev != 0 &&
                CES_VEC_AT(&is->blk->memops, struct ces_cuda_memop, call->first).kind ==

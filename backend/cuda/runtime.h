@@ -128,7 +128,10 @@ struct ces_wd_wait {
 
 struct ces_wd_step {
     uint64_t seq;        /* progress value written when the step completes */
-    uint32_t first_wait; /* index into the wait ring (mod CES_WD_WAITS) */
+    /* Eager: the number of waits recorded before the step's first, which
+     * lives in waits[first_wait % CES_WD_WAITS] until the ring comes round
+     * (see nwaits_total).  Captured: the index of the first in cap_waits. */
+    uint64_t first_wait;
     uint32_t nwaits;
     uint32_t stream;     /* graph stream */
     uint32_t spos;       /* op position in the stream */
@@ -189,6 +192,8 @@ struct ces_comm {
     uint32_t nwatched;
     struct ces_wd_stream watched[CES_WD_STREAMS];
     struct ces_wd_wait *waits;  /* ring [CES_WD_WAITS] */
+    /* Waits recorded so far (wd_lock): wait n is in waits[n % CES_WD_WAITS]
+     * until wait n + CES_WD_WAITS is recorded over it. */
     uint64_t nwaits_total;
     CUdeviceptr progress_dev;   /* device address of team->page[rank].words */
     /* captured calls: records (seq = id = index + 1) and their waits,

@@ -10,7 +10,11 @@
  * the communicator (and its entry of the page, so the peers see it) failed,
  * and from then on keeps writing the awaited values into the slots of every
  * pending step from its own stream (created with the highest priority), so
- * that the user's streams drain.
+ * that the user's streams drain.  The waits live in one ring per
+ * communicator (CES_WD_WAITS), each step keeping the running number of its
+ * first: a step that stayed pending while the ring came round has lost its
+ * waits, and is reported as such and not released, instead of being taken
+ * for the later waits that overwrote its entries.
  *
  * Captured work (the caller's stream capture, and the graph phases of
  * ces_launch) cannot count: a replay repeats the values frozen at capture.
@@ -95,7 +99,7 @@ uint64_t ces_wd_capture_record(struct ces_comm *c, const struct ces_wd_step *st,
         ces_vec_reserve(c->ctx, &c->cap_steps, sizeof(rec), 1) != CES_OK)
         return 0;
     rec.seq = c->cap_steps.len + 1;
-    rec.first_wait = (uint32_t)c->cap_waits.len;
+    rec.first_wait = c->cap_waits.len;
     rec.nwaits = nwaits;
     for (uint32_t k = 0; k < nwaits; k++)
         ces_vec_push(c->ctx, &c->cap_waits, sizeof(*waits), &waits[k]);
@@ -117,6 +121,15 @@ static const struct ces_wd_wait *step_wait(struct ces_comm *c, const struct ces_
     if (captured)
         return &CES_VEC_AT(&c->cap_waits, struct ces_wd_wait, st->first_wait + k);
     return &c->waits[(st->first_wait + k) % CES_WD_WAITS];
+}
+
+/* Whether the waits of eager step st are still in the ring (wd_lock held).
+ * A stream blocked long enough for the others to record CES_WD_WAITS more
+ * waits has lost its step's: those entries now hold later waits, which
+ * must be neither reported nor released as its own. */
+static int waits_kept(const struct ces_comm *c, const struct ces_wd_step *st)
+{
+    return c->nwaits_total - st->first_wait <= CES_WD_WAITS;
 }
 
 static int wait_met(const struct ces_wd_wait *w, uint64_t held)
@@ -231,6 +244,14 @@ static void diagnose(struct ces_comm *c, const char *why)
             fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p: blocked after step %" PRIu64
                        " of %" PRIu64 " (step record overwritten)\n",
                     c->rank, (void *)c->watched[s].stream, done, enq);
+            continue;
+        }
+        if (!waits_kept(c, st)) {
+            fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
+                       " at step %" PRIu64 " of %" PRIu64 "; details lost (ring overwritten: %" PRIu64
+                       " waits recorded since its first, the ring keeps %u)\n",
+                    c->rank, (void *)c->watched[s].stream, st->stream, st->what, st->call, st->seq,
+                    enq, c->nwaits_total - st->first_wait, CES_WD_WAITS);
             continue;
         }
         fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
@@ -372,13 +393,15 @@ static void *wd_main(void *arg)
 
                 /* Every pending step at once, oldest first: a slot ends at
                  * the latest awaited value, which satisfies every `>=`;
-                 * `==` waits that a reset re-arms are met on a later pass. */
+                 * `==` waits that a reset re-arms are met on a later pass.
+                 * A step whose waits the ring lost is skipped: its entries
+                 * hold later waits, written in their own turn. */
                 if (enq - done > 4096)
                     enq = done + 4096;
                 for (uint64_t q = done + 1; q <= enq; q++) {
                     const struct ces_wd_step *st = &ws->steps[q % CES_WD_STEPS];
 
-                    if (st->seq == q)
+                    if (st->seq == q && waits_kept(c, st))
                         release_step(c, st, 0);
                 }
             }

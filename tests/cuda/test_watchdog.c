@@ -1,0 +1,326 @@
+/*
+ * tests/cuda/test_watchdog.c - the watchdog (backend/cuda/watchdog.c) on
+ * the CPU: a communicator built by hand over host memory, the driver table
+ * filled with stand-ins (a slot read is a memcpy, a release write is
+ * counted), steps recorded as issue_memops records them.  The diagnosis
+ * names the blocked wait; a step whose waits the ring has overwritten is
+ * said to have lost them (never reported with the later waits that took
+ * their place), at the exact boundary too; the release never writes a
+ * lost step's entries.
+ */
+#include "ces_test.h"
+#include "runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* --- driver stand-ins -------------------------------------------------- */
+
+#define MAX_VALUES 70000u
+
+static _Atomic long reads;                 /* slot reads */
+static _Atomic long writes[MAX_VALUES + 1]; /* release writes per value */
+
+static CUresult CUDAAPI fake_ctx_set_current(CUcontext ctx)
+{
+    (void)ctx;
+    return CUDA_SUCCESS;
+}
+
+/* The slots are host memory: a CUdeviceptr here is a host address. */
+static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    (void)s;
+    memcpy(dst, (const void *)(uintptr_t)src, n);
+    atomic_fetch_add(&reads, 1);
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_query(CUstream s)
+{
+    (void)s;
+    return CUDA_SUCCESS;
+}
+
+static void count_write(uint64_t v)
+{
+    atomic_fetch_add(&writes[v <= MAX_VALUES ? v : 0], 1);
+}
+
+static CUresult CUDAAPI fake_write32(CUstream s, CUdeviceptr a, cuuint32_t v, unsigned int f)
+{
+    (void)s, (void)a, (void)f;
+    count_write(v);
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_write64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned int f)
+{
+    (void)s, (void)a, (void)f;
+    count_write(v);
+    return CUDA_SUCCESS;
+}
+
+static void fakes_install(void)
+{
+    /* The table is a plain static object of cu_api.c that ces_cu() hands
+     * out read-only; the test writes it, as the loader would. */
+    struct ces_cu_api *t = (struct ces_cu_api *)ces_cu();
+
+    t->p_cuCtxSetCurrent = fake_ctx_set_current;
+    t->p_cuMemcpyDtoHAsync = fake_dtoh;
+    t->p_cuStreamQuery = fake_query;
+    t->p_cuStreamWriteValue32 = fake_write32;
+    t->p_cuStreamWriteValue64 = fake_write64;
+    atomic_store(&reads, 0);
+    for (size_t i = 0; i <= MAX_VALUES; i++)
+        atomic_store(&writes[i], 0);
+}
+
+/* --- a communicator over host memory ------------------------------------ */
+
+#define STREAM ((CUstream)(uintptr_t)0x51)
+
+struct fixture {
+    struct ces_test_alloc alloc;
+    struct ces_ctx *ctx;
+    struct ces_team team;
+    struct ces_progress_rank page[2];
+    struct ces_comm *c;
+    uint32_t slots[4]; /* the signal slots the waits watch */
+};
+
+static struct fixture *fixture_new(uint64_t timeout_ms)
+{
+    struct fixture *fx = calloc(1, sizeof(*fx));
+    struct ces_comm *c = calloc(1, sizeof(*c));
+
+    assert_non_null(fx);
+    assert_non_null(c);
+    fakes_install();
+    fx->ctx = ces_test_ctx(&fx->alloc);
+    fx->team.ctx = fx->ctx;
+    fx->team.ranks = 2;
+    fx->team.page = fx->page;
+    fx->team.page_registered = 1;
+    c->ctx = fx->ctx;
+    c->team = &fx->team;
+    c->rank = 0;
+    c->size = 2;
+    atomic_init(&c->state, CES_OK);
+    pthread_mutex_init(&c->wd_lock, NULL);
+    pthread_cond_init(&c->wd_cond, NULL);
+    c->timeout_ms = timeout_ms;
+    c->waits = ces_malloc(fx->ctx, sizeof(*c->waits) * CES_WD_WAITS);
+    assert_non_null(c->waits);
+    assert_int_equal(ces_wd_slot(c, STREAM), 0);
+    fx->c = c;
+    return fx;
+}
+
+static void fixture_free(struct fixture *fx)
+{
+    struct ces_comm *c = fx->c;
+
+    ces_wd_stop(c);
+    for (uint32_t s = 0; s < c->nwatched; s++)
+        ces_free(fx->ctx, c->watched[s].steps);
+    ces_free(fx->ctx, c->waits);
+    ces_vec_free(fx->ctx, &c->cap_steps);
+    ces_vec_free(fx->ctx, &c->cap_waits);
+    pthread_mutex_destroy(&c->wd_lock);
+    pthread_cond_destroy(&c->wd_cond);
+    free(c);
+    ces_test_ctx_end(fx->ctx, &fx->alloc);
+    free(fx);
+}
+
+/* Records the next eager step of watch slot 0 as issue_memops does: nwaits
+ * waits on slots[idx] named `name`, each for the value (its wait number + 1)
+ * unless value != 0. */
+static void enqueue(struct fixture *fx, uint32_t nwaits, const char *name, uint32_t idx,
+                    uint8_t cmp, uint64_t value)
+{
+    struct ces_comm *c = fx->c;
+    struct ces_wd_stream *ws = &c->watched[0];
+    struct ces_wd_step step;
+
+    memset(&step, 0, sizeof(step));
+    step.seq = atomic_load(&ws->enqueued) + 1;
+    step.call = 7;
+    snprintf(step.what, sizeof(step.what), "alltoall");
+    pthread_mutex_lock(&c->wd_lock);
+    step.first_wait = c->nwaits_total;
+    for (uint32_t k = 0; k < nwaits; k++) {
+        struct ces_wd_wait *w = &c->waits[c->nwaits_total % CES_WD_WAITS];
+
+        memset(w, 0, sizeof(*w));
+        w->addr = (CUdeviceptr)(uintptr_t)&fx->slots[idx];
+        w->value = value != 0 ? value : c->nwaits_total + 1;
+        w->width = 32;
+        w->cmp = cmp;
+        w->rank = 1;
+        w->idx = idx;
+        w->spos = 3;
+        snprintf(w->name, sizeof(w->name), "%s", name);
+        c->nwaits_total++;
+        step.nwaits++;
+    }
+    ws->steps[step.seq % CES_WD_STEPS] = step;
+    pthread_mutex_unlock(&c->wd_lock);
+    atomic_store(&ws->enqueued, step.seq);
+}
+
+/* ces_wd_fail with what it prints to stderr returned (malloc'd). */
+static char *fail_captured(struct ces_comm *c, const char *why)
+{
+    FILE *tmp = tmpfile();
+    int saved;
+    long n;
+    char *text;
+
+    assert_non_null(tmp);
+    fflush(stderr);
+    saved = dup(2);
+    assert_true(saved >= 0);
+    assert_true(dup2(fileno(tmp), 2) >= 0);
+    ces_wd_fail(c, CES_ERR_TIMEOUT, why);
+    fflush(stderr);
+    assert_true(dup2(saved, 2) >= 0);
+    close(saved);
+    n = ftell(tmp);
+    assert_true(n >= 0);
+    text = calloc(1, (size_t)n + 1);
+    assert_non_null(text);
+    rewind(tmp);
+    assert_int_equal(fread(text, 1, (size_t)n, tmp), (size_t)n);
+    fclose(tmp);
+    return text;
+}
+
+/* --- tests ------------------------------------------------------------ */
+
+static void test_names_the_blocked_wait(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    char *out;
+
+    (void)state;
+    fx->slots[1] = 0;
+    fx->slots[2] = 5;
+    enqueue(fx, 1, "ready", 1, CES_CMP_EQ, 1);
+    enqueue(fx, 1, "done", 2, CES_CMP_GEQ, 2);
+    out = fail_captured(fx->c, "test");
+    assert_non_null(strstr(out, "cesync: watchdog: rank 0 (device 0): test\n"));
+    assert_non_null(strstr(out, "): blocked in alltoall call 7 at step 1 of 2; its waits:\n"));
+    assert_non_null(strstr(out, "cesync: watchdog:     r0.s0#3 wait ready[1]@1 == 1: slot holds 0 "
+                                "(BLOCKED)\n"));
+    assert_null(strstr(out, "details lost"));
+    assert_int_equal(atomic_load(&fx->c->state), CES_ERR_TIMEOUT);
+    assert_int_equal(atomic_load(&fx->page[0].failed), (uint64_t)(-CES_ERR_TIMEOUT));
+    free(out);
+    fixture_free(fx);
+}
+
+/* Step 1 (one wait, "first") and then `later` waits in steps of at most
+ * 255 (one memop call's worth), all named "later". */
+static void first_then(struct fixture *fx, uint64_t later)
+{
+    enqueue(fx, 1, "first", 1, CES_CMP_GEQ, 0);
+    while (later > 0) {
+        uint32_t k = later > 255 ? 255 : (uint32_t)later;
+
+        enqueue(fx, k, "later", 2, CES_CMP_GEQ, 0);
+        later -= k;
+    }
+}
+
+static void test_ring_overwritten(void **state)
+{
+    struct fixture *fx;
+    char *out;
+
+    (void)state;
+    /* CES_WD_WAITS waits in all: the first is still there */
+    fx = fixture_new(60000);
+    first_then(fx, CES_WD_WAITS - 1);
+    out = fail_captured(fx->c, "test");
+    assert_non_null(strstr(out, "at step 1 of 258; its waits:\n"));
+    assert_non_null(strstr(out, " wait first[1]@1 >= 1: slot holds 0 (BLOCKED)\n"));
+    assert_null(strstr(out, "details lost"));
+    free(out);
+    fixture_free(fx);
+
+    /* one more: the first's entry now holds the last "later" wait */
+    fx = fixture_new(60000);
+    first_then(fx, CES_WD_WAITS);
+    assert_string_equal(fx->c->waits[0].name, "later");
+    out = fail_captured(fx->c, "test");
+    assert_non_null(strstr(out, "): blocked in alltoall call 7 at step 1 of 259; details lost "
+                                "(ring overwritten: 65537 waits recorded since its first, the ring "
+                                "keeps 65536)\n"));
+    assert_null(strstr(out, " wait first"));
+    assert_null(strstr(out, " wait later"));
+    assert_int_equal(atomic_load(&reads), 0);
+    free(out);
+    fixture_free(fx);
+}
+
+/* The watchdog thread finds the stream stuck, diagnoses, and releases the
+ * pending steps: those whose waits the ring still holds, each wait once a
+ * pass, and never the entries of the two steps that lost theirs. */
+static void test_release_skips_lost_steps(void **state)
+{
+    struct fixture *fx = fixture_new(20);
+    FILE *tmp = tmpfile();
+    long per = -1;
+    int saved;
+
+    (void)state;
+    assert_non_null(tmp);
+    first_then(fx, 258 * 255); /* steps 1 and 2 lost, 3..259 kept */
+    fflush(stderr);
+    saved = dup(2);
+    assert_true(dup2(fileno(tmp), 2) >= 0);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    for (int i = 0; i < 1000; i++) {
+        struct timespec ts = {0, 5000000L};
+
+        if (atomic_load(&fx->c->state) != CES_OK && atomic_load(&writes[MAX_VALUES / 2]) > 0)
+            break;
+        nanosleep(&ts, NULL);
+    }
+    ces_wd_stop(fx->c);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fclose(tmp);
+    assert_int_equal(atomic_load(&fx->c->state), CES_ERR_TIMEOUT);
+    /* wait n awaits n + 1: step 1 is wait 0, step 2 waits 1..255 */
+    for (uint64_t v = 1; v <= 256; v++)
+        assert_int_equal(atomic_load(&writes[v]), 0);
+    for (uint64_t v = 257; v <= 1 + 258 * 255; v++) {
+        long n = atomic_load(&writes[v]);
+
+        if (per < 0)
+            per = n;
+        if (n != per)
+            fail_msg("value %llu written %ld times, others %ld", (unsigned long long)v, n, per);
+    }
+    assert_true(per > 0);
+    assert_int_equal(atomic_load(&writes[0]), 0);
+    fixture_free(fx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_names_the_blocked_wait),
+        cmocka_unit_test(test_ring_overwritten),
+        cmocka_unit_test(test_release_skips_lost_steps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
