@@ -7,8 +7,10 @@
  * (peer_copy_gbps) and its memory (local_copy_gbps); at most copy_engines
  * copies per issuing GPU and batch_engines per batch are in flight, the
  * rest queue in issue order.  A
- * flag write becomes visible signal_hop_us later on another GPU
- * (signal_local_us on its own); a blocked wait resumes when a visible value
+ * flag write becomes visible to a wait on another GPU signal_hop_us later
+ * (signal_local_us to a wait on the writer's own GPU), wherever the slot
+ * lives: a remote write read locally and a local write polled remotely
+ * cross the link alike; a blocked wait resumes when a visible value
  * satisfies it.  The first op of each memop batch (consecutive
  * writes/waits/fences of one stream in enqueue order, at most
  * max_memops_per_batch ops) pays memop_batch_us; a copy batch pays
@@ -78,7 +80,8 @@ struct flight {
 };
 
 struct pwrite {
-    double vis;
+    double t;       /* when it was written */
+    uint32_t rank;  /* the writer's GPU */
     uint64_t seq;
     uint64_t value;
     int64_t writer;
@@ -279,19 +282,29 @@ out:
 
 /* --- slots ---------------------------------------------------------------- */
 
-/* The value of a slot at time t and the write that put it there (-1: the
- * initial 0). */
-static uint64_t slot_value(struct psim *s, size_t slot, double t, int64_t *writer)
+/* When write w becomes visible to a wait on GPU `reader`. */
+static double visible_at(const struct psim *s, const struct pwrite *w, uint32_t reader)
+{
+    return w->t + (w->rank == reader ? s->m->signal_local_us : s->m->signal_hop_us);
+}
+
+/* The value of a slot at time t as a wait on GPU `reader` sees it, and the
+ * write that put it there (-1: the initial 0). */
+static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, double t,
+                           int64_t *writer)
 {
     const struct ces_vec *v = &s->slots[slot];
     const struct pwrite *best = NULL;
+    double bvis = 0.0;
 
     for (size_t i = 0; i < v->len; i++) {
         const struct pwrite *w = &CES_VEC_AT(v, struct pwrite, i);
+        double vis = visible_at(s, w, reader);
 
-        if (w->vis <= t + EPS &&
-            (best == NULL || w->vis > best->vis || (w->vis == best->vis && w->seq > best->seq)))
+        if (vis <= t + EPS && (best == NULL || vis > bvis || (vis == bvis && w->seq > best->seq))) {
             best = w;
+            bvis = vis;
+        }
     }
     *writer = best != NULL ? best->writer : -1;
     return best != NULL ? best->value : 0;
@@ -302,7 +315,8 @@ static int wait_holds(struct psim *s, const struct ces_op *op, uint32_t rank, do
 {
     uint32_t srank = op->slot.rank == CES_RANK_ALL ? rank : op->slot.rank;
     struct ces_signal_info si = ces_graph_signal(s->g, op->slot.sig);
-    uint64_t cur = slot_value(s, slot_index(s, op->slot.sig, srank, op->slot.idx), t, writer);
+    uint64_t cur =
+        slot_value(s, slot_index(s, op->slot.sig, srank, op->slot.idx), rank, t, writer);
 
     return ces_wait_holds(si.width, op->cmp, cur, op->value);
 }
@@ -316,14 +330,18 @@ static int post_write(struct psim *s, size_t id)
 
     for (uint32_t t = lo; t < hi; t++) {
         struct pwrite w;
+        double near = s->t + s->m->signal_local_us, far = s->t + s->m->signal_hop_us;
 
-        w.vis = s->t + (t == in->rank ? s->m->signal_local_us : s->m->signal_hop_us);
+        w.t = s->t;
+        w.rank = in->rank;
         w.seq = s->seq++;
         w.value = op->value;
         w.writer = (int64_t)id;
+        /* the two moments a wait somewhere can first see it */
         if (ces_vec_push(s->ctx, &s->slots[slot_index(s, op->slot.sig, t, op->slot.idx)],
                          sizeof(w), &w) != CES_OK ||
-            ces_vec_push(s->ctx, &s->future, sizeof(double), &w.vis) != CES_OK)
+            ces_vec_push(s->ctx, &s->future, sizeof(double), &near) != CES_OK ||
+            ces_vec_push(s->ctx, &s->future, sizeof(double), &far) != CES_OK)
             return ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
     }
     return CES_OK;

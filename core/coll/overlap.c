@@ -12,7 +12,11 @@
  *            produce (and so after the previous iteration's consume, which
  *            precedes it on s0), s1 awaits `go`, copies, records `local`; s0
  *            awaits `local` before the consume.  The local copy touches only
- *            this rank's send and recv, in a region no peer writes.
+ *            this rank's send and recv, in a region no peer writes.  Where
+ *            `go` sits was measured on 2x H200 (docs/PERFORMANCE.md): before
+ *            the ready barrier for small chunks (1 MiB alltoall 14.5 vs
+ *            18.1 us), after it for large ones (128 MiB 190 vs 200 us), so a
+ *            local chunk of OVERLAP_LATE_BYTES or more forks after it.
  *   EARLY    one stream: the local copy sits between the ready barrier's flag
  *            writes and its waits, so it runs while the flags travel.  Stream
  *            order alone keeps it after the previous consume and before the
@@ -22,6 +26,10 @@
 
 #include <inttypes.h>
 #include <string.h>
+
+/* From this local chunk size on, the local copy forks after the ready
+ * barrier (measured at 0.5 and 64 MiB; the switch lies between). */
+#define OVERLAP_LATE_BYTES (8u << 20)
 
 /* The local copy of each collective, as an op without WHO. */
 static const char *local_copy(const struct ces_cgen *cg)
@@ -74,14 +82,20 @@ static void peer_batch_and_consume(struct ces_cgen *cg, int await_local)
 
 static void overlap_body(struct ces_cgen *cg)
 {
+    uint64_t chunk = cg->p.coll == CES_COLL_ALLTOALL ? cg->p.bytes / cg->p.ranks : cg->p.bytes;
+    int late = chunk >= OVERLAP_LATE_BYTES;
+
     produce(cg);
+    if (late)
+        ces_coll_sync(cg, 0);
     ces_sb_printf(&cg->sb,
                   "r* : record go\n"
                   "r* s1 : await go\n"
                   "r* s1 : %s\n"
                   "r* s1 : record local\n",
                   local_copy(cg));
-    ces_coll_sync(cg, 0);
+    if (!late)
+        ces_coll_sync(cg, 0);
     peer_batch_and_consume(cg, 1);
 }
 

@@ -9,9 +9,9 @@
  * receives behind its own sends: s0 waits only for credits, which s1 of the
  * peer returns without waiting for anything on the peer's s0.
  *
- * Per chunk c of a message s -> d, staged in slot t = c % slots:
- *   s0 of s:  wait until the slot is free, copy the chunk into d's staging
- *             slot, write d's `full[t]`;
+ * Per chunk of a message s -> d, staged in slot t:
+ *   s0 of s:  (once the slot is free) copy the chunk into d's staging slot,
+ *             write d's `full[t]`;
  *   s1 of d:  wait `full[t]`, copy the slot into recv, return the credit by
  *             writing s's `credit[t]`.
  * Flags in the protocol's style:
@@ -22,12 +22,12 @@
  *           credit, the sender resets `credit` before it refills the slot and
  *           collects the credits still out at the end of the body, so every
  *           body starts with all slots free (safe for graph replays).
- * nccl and mono leave the last credits of a body out: the next body's first
- * use of each slot waits for them, so a send never waits for its receiver to
- * drain.  Collecting them at the end of every body as well was measured 11 %
- * slower (64 MiB one way on 2x H200: 211.6 vs 190.4 us), so the credits of
- * the last iteration of a finite schedule are the only writes nothing awaits
- * (`cesync check --fault-sweep` shows their loss as tolerated).
+ * nccl and mono number the chunks across bodies and rotate the slots with
+ * them (see counted_chunks): with chunks = 1 and slots = 2 consecutive
+ * messages alternate slots, and a send never waits for its receiver to drain
+ * the previous message.  The credits of the last chunks of a finite schedule
+ * are the only writes nothing awaits (`cesync check --fault-sweep` shows their
+ * loss as tolerated).
  *
  * Sizes: send holds B = params.bytes bytes; recv holds one B-byte message per
  * incoming pair of the rank with the most incoming pairs (K of them); stage
@@ -37,6 +37,7 @@
 #include "coll.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #define SENDRECV_MAX_CHUNKS 1024u
 
@@ -118,10 +119,13 @@ static int sendrecv_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "sendrecv: bytes (%" PRIu64 ") must be divisible by chunks (%" PRIu32
                              ")", p->bytes, p->chunks);
-    if (p->slots > p->chunks)
+    if (p->proto == CES_PROTO_CREDIT && p->slots > p->chunks)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "sendrecv: slots must be 1..chunks (%" PRIu32 "), not %" PRIu32,
-                             p->chunks, p->slots);
+                             "sendrecv: with --sync credit slots must be 1..chunks (%" PRIu32
+                             "), not %" PRIu32, p->chunks, p->slots);
+    if (p->slots > SENDRECV_MAX_CHUNKS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "sendrecv: slots must be 1..%u, not %" PRIu32,
+                             SENDRECV_MAX_CHUNKS, p->slots);
     np = pairs_of(p, pairs);
     maxin = index_pairs(np, pairs, in, out, &maxout);
     if (p->bytes > CES_MAX_BYTES / maxin)
@@ -146,14 +150,133 @@ static void sendrecv_decls(struct ces_cgen *cg)
                   maxout * cg->p.slots);
 }
 
+/* credit: chunk k of every body uses slot k % slots, so every body starts
+ * with all slots free and a graph replay may repeat it. */
+static void credit_chunks(struct ces_cgen *cg, uint32_t np, uint32_t pairs[][2], const uint32_t *in,
+                          const uint32_t *out)
+{
+    uint32_t m = cg->p.chunks, S = cg->p.slots;
+    uint64_t b = cg->p.bytes, c = b / m;
+
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t t = k % S;
+
+        for (uint32_t q = 0; q < np; q++) {
+            uint32_t s = pairs[q][0], d = pairs[q][1];
+            uint32_t fs = in[q] * S + t, cs = out[q] * S + t;
+            uint64_t lo = (uint64_t)fs * c, rlo = in[q] * b + k * c;
+
+            if (k >= S)
+                ces_sb_printf(&cg->sb,
+                              "r%" PRIu32 " : wait credit[%" PRIu32 "] == 1\n"
+                              "r%" PRIu32 " : write credit[%" PRIu32 "] = 0\n",
+                              s, cs, s, cs);
+            ces_sb_printf(&cg->sb,
+                          "r%" PRIu32 " : copy send[%" PRIu64 ":%" PRIu64 "] -> stage[%" PRIu64
+                          ":%" PRIu64 "]@%" PRIu32 "\n"
+                          "r%" PRIu32 " : write full[%" PRIu32 "]@%" PRIu32 " = 1\n",
+                          s, k * c, (k + 1) * c, lo, lo + c, d, s, fs, d);
+            ces_sb_printf(&cg->sb,
+                          "r%" PRIu32 " s1 : wait full[%" PRIu32 "] == 1\n"
+                          "r%" PRIu32 " s1 : write full[%" PRIu32 "] = 0\n"
+                          "r%" PRIu32 " s1 : copy stage[%" PRIu64 ":%" PRIu64 "] -> recv[%" PRIu64
+                          ":%" PRIu64 "]\n"
+                          "r%" PRIu32 " s1 : write credit[%" PRIu32 "]@%" PRIu32 " = 1\n",
+                          d, fs, d, fs, d, lo, lo + c, rlo, rlo + c, d, cs, s);
+        }
+    }
+}
+
+/* Chunk k of the body as a global chunk number g = chunks*(G-1) + k: the
+ * expressions of its slot (g % slots) and of its use count (g / slots). */
+struct chunk_ref {
+    char slot[96];
+    char use[96];
+};
+
+static void chunk_ref(const struct ces_cgen *cg, struct chunk_ref *r, int64_t k)
+{
+    uint32_t m = cg->p.chunks, S = cg->p.slots;
+    int64_t b = k - (int64_t)m;
+    /* parentheses only where the printer keeps them: around a sum */
+    const char *fmt_slot = b != 0 ? "(%s)%%%" PRIu32 : "%s%%%" PRIu32;
+    const char *fmt_use = b != 0 ? "(%s)/%" PRIu32 : "%s/%" PRIu32;
+    char g[80];
+
+    ces_coll_lin(cg, g, sizeof(g), m, b);
+    if (S == 1) {
+        snprintf(r->slot, sizeof(r->slot), "0");
+        snprintf(r->use, sizeof(r->use), "%s", g);
+        return;
+    }
+    snprintf(r->slot, sizeof(r->slot), fmt_slot, g, S);
+    snprintf(r->use, sizeof(r->use), fmt_use, g, S);
+}
+
+/* base + slot, without a "0+". */
+static void slot_at(char *buf, size_t size, uint32_t base, const char *slot)
+{
+    if (base == 0)
+        snprintf(buf, size, "%s", slot);
+    else
+        snprintf(buf, size, "%" PRIu32 "+%s", base, slot);
+}
+
+/* nccl, mono: chunks are numbered across bodies, g = (G-1)*chunks + k for
+ * the global iteration G, and chunk g uses slot g % slots for the
+ * (g / slots)-th time, so consecutive messages alternate slots.  The sender
+ * waits for the credit of chunk g+1's slot right after announcing chunk g,
+ * in the same memop call: that credit was returned a chunk earlier, so the
+ * wait is already satisfied in a steady stream and costs no call of its own.
+ * Chunk g = 0 needs no credit (every slot starts free). */
+static void counted_chunks(struct ces_cgen *cg, uint32_t np, uint32_t pairs[][2],
+                           const uint32_t *in, const uint32_t *out)
+{
+    uint32_t m = cg->p.chunks, S = cg->p.slots;
+    uint64_t b = cg->p.bytes, c = b / m;
+    const char *cmp = cg->p.proto == CES_PROTO_MONO ? ">=" : "==";
+
+    for (uint32_t k = 0; k < m; k++) {
+        struct chunk_ref g, g1;
+
+        chunk_ref(cg, &g, (int64_t)k);
+        chunk_ref(cg, &g1, (int64_t)k + 1);
+        for (uint32_t q = 0; q < np; q++) {
+            uint32_t s = pairs[q][0], d = pairs[q][1];
+            uint64_t rlo = in[q] * b + k * c;
+            char fs[128], cs[128], cs1[128], lo[160], hi[160];
+
+            slot_at(fs, sizeof(fs), in[q] * S, g.slot);
+            slot_at(cs, sizeof(cs), out[q] * S, g.slot);
+            slot_at(cs1, sizeof(cs1), out[q] * S, g1.slot);
+            snprintf(lo, sizeof(lo), strchr(fs, '+') != NULL ? "(%s)*%" PRIu64 : "%s*%" PRIu64,
+                     fs, c);
+            snprintf(hi, sizeof(hi), "(%s+1)*%" PRIu64, fs, c);
+            ces_sb_printf(&cg->sb,
+                          "r%" PRIu32 " : copy send[%" PRIu64 ":%" PRIu64 "] -> stage[%s:%s]@%" PRIu32
+                          "\n"
+                          "r%" PRIu32 " : write full[%s]@%" PRIu32 " = %s+1\n"
+                          "r%" PRIu32 " : wait credit[%s] %s %s\n"
+                          "r%" PRIu32 " s1 : wait full[%s] %s %s+1\n"
+                          "r%" PRIu32 " s1 : copy stage[%s:%s] -> recv[%" PRIu64 ":%" PRIu64 "]\n"
+                          "r%" PRIu32 " s1 : write credit[%s]@%" PRIu32 " = %s+1\n",
+                          s, k * c, (k + 1) * c, lo, hi, d,
+                          s, fs, d, g.use,
+                          s, cs1, cmp, g1.use,
+                          d, fs, cmp, g.use,
+                          d, lo, hi, rlo, rlo + c,
+                          d, cs, s, g.use);
+        }
+    }
+}
+
 static void sendrecv_body(struct ces_cgen *cg)
 {
     uint32_t pairs[CES_MAX_PAIRS][2], in[CES_MAX_PAIRS], out[CES_MAX_PAIRS];
     uint32_t np = pairs_of(&cg->p, pairs), maxout;
-    uint32_t m = cg->p.chunks, S = cg->p.slots;
-    uint64_t b = cg->p.bytes, c = b / m;
+    uint32_t S = cg->p.slots;
+    uint64_t b = cg->p.bytes;
     bool credit = cg->p.proto == CES_PROTO_CREDIT;
-    const char *cmp = cg->p.proto == CES_PROTO_MONO ? ">=" : "==";
 
     index_pairs(np, pairs, in, out, &maxout);
     for (uint32_t r = 0; r < cg->p.ranks; r++) {
@@ -164,49 +287,10 @@ static void sendrecv_body(struct ces_cgen *cg)
             }
         }
     }
-    for (uint32_t k = 0; k < m; k++) {
-        uint32_t t = k % S;
-        /* Slot t is used U times per body; chunk k is its use number k/S. */
-        int64_t U = (int64_t)((m - t + S - 1) / S), use = (int64_t)(k / S);
-        char freed[96], filled[96];
-
-        if (credit) {
-            snprintf(filled, sizeof(filled), "1");
-        } else {
-            /* Before use u the sender needs u releases of the slot; use u
-             * fills it to count u+1. */
-            ces_coll_lin(cg, freed, sizeof(freed), U, use - U);
-            ces_coll_lin(cg, filled, sizeof(filled), U, use - U + 1);
-        }
-        for (uint32_t q = 0; q < np; q++) {
-            uint32_t s = pairs[q][0], d = pairs[q][1];
-            uint32_t fs = in[q] * S + t, cs = out[q] * S + t;
-            uint64_t lo = (uint64_t)fs * c, rlo = in[q] * b + k * c;
-
-            if (!credit)
-                ces_sb_printf(&cg->sb, "r%" PRIu32 " : wait credit[%" PRIu32 "] %s %s\n", s, cs,
-                              cmp, freed);
-            else if (k >= S)
-                ces_sb_printf(&cg->sb,
-                              "r%" PRIu32 " : wait credit[%" PRIu32 "] == 1\n"
-                              "r%" PRIu32 " : write credit[%" PRIu32 "] = 0\n",
-                              s, cs, s, cs);
-            ces_sb_printf(&cg->sb,
-                          "r%" PRIu32 " : copy send[%" PRIu64 ":%" PRIu64 "] -> stage[%" PRIu64
-                          ":%" PRIu64 "]@%" PRIu32 "\n"
-                          "r%" PRIu32 " : write full[%" PRIu32 "]@%" PRIu32 " = %s\n",
-                          s, k * c, (k + 1) * c, lo, lo + c, d, s, fs, d, filled);
-            ces_sb_printf(&cg->sb, "r%" PRIu32 " s1 : wait full[%" PRIu32 "] %s %s\n", d, fs, cmp,
-                          filled);
-            if (credit)
-                ces_sb_printf(&cg->sb, "r%" PRIu32 " s1 : write full[%" PRIu32 "] = 0\n", d, fs);
-            ces_sb_printf(&cg->sb,
-                          "r%" PRIu32 " s1 : copy stage[%" PRIu64 ":%" PRIu64 "] -> recv[%" PRIu64
-                          ":%" PRIu64 "]\n"
-                          "r%" PRIu32 " s1 : write credit[%" PRIu32 "]@%" PRIu32 " = %s\n",
-                          d, lo, lo + c, rlo, rlo + c, d, cs, s, filled);
-        }
-    }
+    if (credit)
+        credit_chunks(cg, np, pairs, in, out);
+    else
+        counted_chunks(cg, np, pairs, in, out);
     for (uint32_t q = 0; q < np; q++)
         ces_sb_printf(&cg->sb,
                       "r%" PRIu32 " s1 : consume recv[%" PRIu64 ":%" PRIu64 "] == send[0:%" PRIu64

@@ -13,7 +13,11 @@
  *           to 0 after the waits (unsafe when a replay holds an odd number of
  *           barriers, as in NCCL before 2.30.3; the checker must find it).
  *   mono    u64 counters that only grow, `>=` waits, no resets; the value of
- *           a barrier is the global iteration.  Eager only.
+ *           a barrier is the global iteration.  Each rank publishes one
+ *           counter per array in its own memory (one local write) and every
+ *           peer polls it there (a wait on the peer's slot): on H200 a barrier
+ *           of one local write and remote waits is faster and steadier than
+ *           remote writes and local waits (docs/PERFORMANCE.md).  Eager only.
  *   credit  constant 1: the waiter resets its slot to 0 after seeing 1 and
  *           acknowledges to the writer through `<array>_ack`; the writer
  *           collects the ack (wait, reset) at the end of the body, before it
@@ -44,7 +48,7 @@ void ces_coll_sync_decls(struct ces_cgen *cg)
         break;
     case CES_PROTO_MONO:
         for (uint32_t k = 0; k < cg->nsyncs; k++)
-            ces_sb_printf(&cg->sb, "signal %s u64 %" PRIu32 "\n", sync_array(cg, k), n);
+            ces_sb_printf(&cg->sb, "signal %s u64 1\n", sync_array(cg, k));
         break;
     case CES_PROTO_CREDIT:
         for (uint32_t k = 0; k < cg->nsyncs; k++)
@@ -94,13 +98,13 @@ void ces_coll_sync(struct ces_cgen *cg, uint32_t k)
         nccl_sync(cg, k);
         break;
     case CES_PROTO_MONO:
-        /* One array per barrier of the body, value = the global iteration:
-         * every slot sees a non-decreasing sequence of values, so a `>=`
-         * wait is satisfied by the awaited write or any later one. */
+        /* One counter per barrier of the body, value = the global
+         * iteration: it only grows, so a `>=` wait is satisfied by the
+         * awaited write or any later one. */
         ces_coll_lin(cg, v, sizeof(v), 1, 0);
         ces_sb_printf(&cg->sb,
-                      "r* over p : write %s[$r]@$p = %s\n"
-                      "r* over p : wait %s[$p] >= %s\n",
+                      "r* : write %s[0] = %s\n"
+                      "r* over p : wait %s[0]@$p >= %s\n",
                       sync_array(cg, k), v, sync_array(cg, k), v);
         break;
     case CES_PROTO_CREDIT:

@@ -39,16 +39,16 @@ static void test_default_text(void **state)
     text = coll_text(ctx, &p);
     assert_string_equal(text, "cesync 1\nranks 2\nstreams 1\nlet C = 512\n"
                               "buffer send 1024\nbuffer recv 1024\n"
-                              "signal ready u64 2\nsignal complete u64 2\nphase eager x1\n"
+                              "signal ready u64 1\nsignal complete u64 1\nphase eager x1\n"
                               "r* : produce send[0:$n*$C]\n"
-                              "r* over p : write ready[$r]@$p = $i\n"
-                              "r* over p : wait ready[$p] >= $i\n"
+                              "r* : write ready[0] = $i\n"
+                              "r* over p : wait ready[0]@$p >= $i\n"
                               "r* : batch\n"
                               "r* over p* : copy send[$p*$C:($p+1)*$C] -> "
                               "recv[$r*$C:($r+1)*$C]@$p\n"
                               "r* : end\n"
-                              "r* over p : write complete[$r]@$p = $i\n"
-                              "r* over p : wait complete[$p] >= $i\n"
+                              "r* : write complete[0] = $i\n"
+                              "r* over p : wait complete[0]@$p >= $i\n"
                               "r* over p* : consume recv[$p*$C:($p+1)*$C] == "
                               "send[$r*$C:($r+1)*$C]@$p\n");
     ces_free(ctx, text);

@@ -19,25 +19,58 @@ static void test_overlap_text(void **state)
     text = coll_text(ctx, &p);
     assert_string_equal(text,
                         "cesync 1\nranks 2\nstreams 2\nlet C = 512\nbuffer send 1024\n"
-                        "buffer recv 1024\nsignal ready u64 2\nsignal complete u64 2\n"
+                        "buffer recv 1024\nsignal ready u64 1\nsignal complete u64 1\n"
                         "phase eager x2\n"
                         "r* : produce send[0:$n*$C]\n"
                         "r* : record go\n"
                         "r* s1 : await go\n"
                         "r* s1 : copy send[$r*$C:($r+1)*$C] -> recv[$r*$C:($r+1)*$C]\n"
                         "r* s1 : record local\n"
-                        "r* over p : write ready[$r]@$p = $i\n"
-                        "r* over p : wait ready[$p] >= $i\n"
+                        "r* : write ready[0] = $i\n"
+                        "r* over p : wait ready[0]@$p >= $i\n"
                         "r* : batch\n"
                         "r* over p : copy send[$p*$C:($p+1)*$C] -> recv[$r*$C:($r+1)*$C]@$p\n"
                         "r* : end\n"
-                        "r* over p : write complete[$r]@$p = $i\n"
-                        "r* over p : wait complete[$p] >= $i\n"
+                        "r* : write complete[0] = $i\n"
+                        "r* over p : wait complete[0]@$p >= $i\n"
                         "r* : await local\n"
                         "r* over p* : consume recv[$p*$C:($p+1)*$C] == "
                         "send[$r*$C:($r+1)*$C]@$p\n");
     coll_roundtrip(ctx, text);
     ces_free(ctx, text);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A local chunk of 8 MiB or more forks after the ready barrier; below, before
+ * it (allgather: the local chunk is the whole message). */
+static void test_overlap_fork_point(void **state)
+{
+    static const struct {
+        uint32_t coll;
+        uint64_t bytes;
+        int late;
+    } cases[] = {
+        {CES_COLL_ALLTOALL, 16u << 20, 1},        {CES_COLL_ALLTOALL, (16u << 20) - 2, 0},
+        {CES_COLL_ALLGATHER, 8u << 20, 1},        {CES_COLL_ALLGATHER, (8u << 20) - 1, 0},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        struct ces_coll_params p = coll_params(cases[c].coll, CES_PROTO_MONO, 2, cases[c].bytes, 1,
+                                               CES_PHASE_EAGER);
+        char *text, *go, *ready;
+
+        p.flags = CES_COLL_F_OVERLAP;
+        text = coll_text(ctx, &p);
+        go = strstr(text, "r* : record go\n");
+        ready = strstr(text, "r* over p : wait ready[0]@$p >= $i\n");
+        assert_non_null(go);
+        assert_non_null(ready);
+        assert_int_equal(go > ready, cases[c].late);
+        ces_free(ctx, text);
+    }
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -227,7 +260,8 @@ static void test_model_ranks_variants(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_overlap_text),  cmocka_unit_test(test_early_text),
+        cmocka_unit_test(test_overlap_text),  cmocka_unit_test(test_overlap_fork_point),
+        cmocka_unit_test(test_early_text),
         cmocka_unit_test(test_all_build),     cmocka_unit_test(test_checker_proves_variants),
         cmocka_unit_test(test_flag_errors),
         cmocka_unit_test(test_model_ranks_variants),

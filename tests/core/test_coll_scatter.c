@@ -31,19 +31,17 @@ static void test_root_ops(void **state)
     p.root = 1;
     coll_expect_ops(&p, 0, 1,
                     "produce send[0:192]\n"
-                    "write ready[1]@2 = 1\n"
-                    "write ready[1]@0 = 1\n"
-                    "wait ready[2] >= 1\n"
-                    "wait ready[0] >= 1\n"
+                    "write ready[0] = 1\n"
+                    "wait ready[0]@2 >= 1\n"
+                    "wait ready[0]@0 >= 1\n"
                     "batch\n"
                     "copy send[64:128] -> recv[0:64]\n"
                     "copy send[128:192] -> recv[0:64]@2\n"
                     "copy send[0:64] -> recv[0:64]@0\n"
                     "end\n"
-                    "write complete[1]@2 = 1\n"
-                    "write complete[1]@0 = 1\n"
-                    "wait complete[2] >= 1\n"
-                    "wait complete[0] >= 1\n"
+                    "write complete[0] = 1\n"
+                    "wait complete[0]@2 >= 1\n"
+                    "wait complete[0]@0 >= 1\n"
                     "consume recv[0:64] == send[64:128]@1\n");
 }
 
@@ -55,14 +53,12 @@ static void test_nonroot_ops(void **state)
     (void)state;
     p.root = 1;
     coll_expect_ops(&p, 0, 2,
-                    "write ready[2]@0 = 1\n"
-                    "write ready[2]@1 = 1\n"
-                    "wait ready[0] >= 1\n"
-                    "wait ready[1] >= 1\n"
-                    "write complete[2]@0 = 1\n"
-                    "write complete[2]@1 = 1\n"
-                    "wait complete[0] >= 1\n"
-                    "wait complete[1] >= 1\n"
+                    "write ready[0] = 1\n"
+                    "wait ready[0]@0 >= 1\n"
+                    "wait ready[0]@1 >= 1\n"
+                    "write complete[0] = 1\n"
+                    "wait complete[0]@0 >= 1\n"
+                    "wait complete[0]@1 >= 1\n"
                     "consume recv[0:64] == send[128:192]@1\n");
 }
 

@@ -84,7 +84,10 @@ static void test_credit_pipeline_rank(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* nccl: use counts with ==; the second iteration continues the counts. */
+/* nccl: use counts with ==; chunks are numbered across iterations, so the
+ * second iteration holds chunks 3..5, chunk g fills slot g % 2 for the
+ * (g / 2 + 1)-th time, and after announcing chunk g the sender waits for the
+ * credit of chunk g + 1's slot. */
 static void test_nccl_counts(void **state)
 {
     struct ces_test_alloc st;
@@ -95,30 +98,30 @@ static void test_nccl_counts(void **state)
     char *ops;
 
     (void)state;
-    p.chunks = 3; /* slot 0 holds chunks 0 and 2, slot 1 chunk 1 */
+    p.chunks = 3;
     g = coll_graph(ctx, &p);
     ops = coll_ops_text(g, 1, 0);
     assert_string_equal(ops, "produce send[0:300]\n"
-                             "wait credit[0] == 2\n"
-                             "copy send[0:100] -> stage[0:100]@1\n"
-                             "write full[0]@1 = 3\n"
-                             "wait credit[1] == 1\n"
-                             "copy send[100:200] -> stage[100:200]@1\n"
+                             "copy send[0:100] -> stage[100:200]@1\n"
                              "write full[1]@1 = 2\n"
-                             "wait credit[0] == 3\n"
-                             "copy send[200:300] -> stage[0:100]@1\n"
-                             "write full[0]@1 = 4\n");
+                             "wait credit[0] == 2\n"
+                             "copy send[100:200] -> stage[0:100]@1\n"
+                             "write full[0]@1 = 3\n"
+                             "wait credit[1] == 2\n"
+                             "copy send[200:300] -> stage[100:200]@1\n"
+                             "write full[1]@1 = 3\n"
+                             "wait credit[0] == 3\n");
     free(ops);
     ops = coll_ops_text(g, 1, 1);
-    assert_string_equal(ops, "s1 wait full[0] == 3\n"
-                             "s1 copy stage[0:100] -> recv[0:100]\n"
-                             "s1 write credit[0]@0 = 3\n"
-                             "s1 wait full[1] == 2\n"
-                             "s1 copy stage[100:200] -> recv[100:200]\n"
+    assert_string_equal(ops, "s1 wait full[1] == 2\n"
+                             "s1 copy stage[100:200] -> recv[0:100]\n"
                              "s1 write credit[1]@0 = 2\n"
-                             "s1 wait full[0] == 4\n"
-                             "s1 copy stage[0:100] -> recv[200:300]\n"
-                             "s1 write credit[0]@0 = 4\n"
+                             "s1 wait full[0] == 3\n"
+                             "s1 copy stage[0:100] -> recv[100:200]\n"
+                             "s1 write credit[0]@0 = 3\n"
+                             "s1 wait full[1] == 3\n"
+                             "s1 copy stage[100:200] -> recv[200:300]\n"
+                             "s1 write credit[1]@0 = 3\n"
                              "s1 consume recv[0:300] == send[0:300]@0\n");
     free(ops);
     ces_graph_destroy(g);
@@ -167,8 +170,13 @@ static void test_errors(void **state)
     (void)state;
     coll_error(&p, CES_ERR_INVALID, "sendrecv: bytes (1002) must be divisible by chunks (4)");
     p.bytes = 1024;
+    p.slots = 1025;
+    coll_error(&p, CES_ERR_INVALID, "sendrecv: slots must be 1..1024, not 1025");
+    p.proto = CES_PROTO_CREDIT;
     p.slots = 5;
-    coll_error(&p, CES_ERR_INVALID, "sendrecv: slots must be 1..chunks (4), not 5");
+    coll_error(&p, CES_ERR_INVALID,
+               "sendrecv: with --sync credit slots must be 1..chunks (4), not 5");
+    p.proto = CES_PROTO_NCCL;
     p.slots = 2;
     p.chunks = 2048;
     coll_error(&p, CES_ERR_INVALID, "sendrecv: chunks must be 1..1024, not 2048");

@@ -8,7 +8,7 @@ build=$1
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-expect="ranks 4 ops 92"
+expect="ranks 4 ops 76"
 
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 test -x "$tmp/prefix/bin/cesync"
