@@ -289,8 +289,6 @@ static int parse_args(struct bench *B, int argc, char **argv)
             return ces_tool_fail("bench: sendrecv has the variants auto and plain only");
     if (B->one_way && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: --one-way applies to sendrecv");
-    if (B->coll == CES_COLL_SENDRECV && B->slots > B->chunks)
-        return ces_tool_fail("bench: --slots must not exceed --chunks");
     /* sizes: rounded down to what every implementation accepts (4-byte
      * words per chunk, chunks per message) */
     {

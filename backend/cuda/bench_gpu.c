@@ -1074,34 +1074,42 @@ out:
     return rc;
 }
 
+/* One stream memory op: write v (wait == 0) or wait >= v. */
+static void memop_param(CUstreamBatchMemOpParams *op, CUdeviceptr addr, uint32_t v, int wait)
+{
+    memset(op, 0, sizeof(*op));
+    if (wait) {
+        op->waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+        op->waitValue.address = addr;
+        op->waitValue.value = v;
+        op->waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
+    } else {
+        op->writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+        op->writeValue.address = addr;
+        op->writeValue.value = v;
+        op->writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+    }
+}
+
 /* A memop batch of one op on `s`: write (wait == 0) or wait >= v. */
 static int memop(struct ces_bench *b, cudaStream_t s, CUdeviceptr addr, uint32_t v, int wait)
 {
     CUstreamBatchMemOpParams op;
     int rc = CES_OK;
 
-    memset(&op, 0, sizeof(op));
-    if (wait) {
-        op.waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
-        op.waitValue.address = addr;
-        op.waitValue.value = v;
-        op.waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
-    } else {
-        op.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
-        op.writeValue.address = addr;
-        op.writeValue.value = v;
-        op.writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
-    }
+    memop_param(&op, addr, v, wait);
     CES_CU_GOTO(b->ctx, rc, cuStreamBatchMemOp((CUstream)s, 1, &op, 0), out);
 out:
     return rc;
 }
 
 /* Ping-pong of `k` rounds between stream a (on rank ra) and stream c (on
- * rank rc_): a writes fc = i then waits fa >= i; c waits fc >= i then writes
- * fa = i.  Returns the time of one hop (round / 2). */
+ * rank rc_), one memop batch per side and round, as a barrier of the mono
+ * protocol issues them: a writes fc = i and waits fa >= i; c waits fc >= i
+ * and writes fa = i.  Returns the time of one round: two flag hops and the
+ * cost of a's batch (c's batch is enqueued while it waits). */
 static int ping_pong(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t rc_, cudaStream_t c,
-                     CUdeviceptr fa, CUdeviceptr fc, uint32_t base, uint32_t k, double *hop_us)
+                     CUdeviceptr fa, CUdeviceptr fc, uint32_t k, double *round_us)
 {
     cudaStream_t both[2] = {a, c};
     struct gate_guard guard;
@@ -1115,17 +1123,19 @@ static int ping_pong(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t 
     if (rc == CES_OK && cudaEventRecord(b->ev0[ra][0], a) != cudaSuccess)
         rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventRecord failed");
     for (uint32_t i = 1; i <= k && rc == CES_OK; i++) {
+        CUstreamBatchMemOpParams op[2];
+
         rc = use_dev(b, ra);
-        if (rc == CES_OK)
-            rc = memop(b, a, fc, base + i, 0);
-        if (rc == CES_OK)
-            rc = memop(b, a, fa, base + i, 1);
+        memop_param(&op[0], fc, i, 0);
+        memop_param(&op[1], fa, i, 1);
+        if (rc == CES_OK && cuStreamBatchMemOp((CUstream)a, 2, op, 0) != CUDA_SUCCESS)
+            rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cuStreamBatchMemOp failed");
         if (rc == CES_OK)
             rc = use_dev(b, rc_);
-        if (rc == CES_OK)
-            rc = memop(b, c, fc, base + i, 1);
-        if (rc == CES_OK)
-            rc = memop(b, c, fa, base + i, 0);
+        memop_param(&op[0], fc, i, 1);
+        memop_param(&op[1], fa, i, 0);
+        if (rc == CES_OK && cuStreamBatchMemOp((CUstream)c, 2, op, 0) != CUDA_SUCCESS)
+            rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cuStreamBatchMemOp failed");
     }
     if (rc == CES_OK) {
         rc = use_dev(b, ra);
@@ -1139,9 +1149,18 @@ static int ping_pong(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t 
         use_dev(b, ra);
         if (cudaEventElapsedTime(&ms, b->ev0[ra][0], b->ev1[ra][0]) != cudaSuccess)
             rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventElapsedTime failed");
-        *hop_us = ms * 1e3 / (2.0 * k);
+        *round_us = ms * 1e3 / k;
     }
     return rc;
+}
+
+/* One flag hop from a ping-pong round: the round holds two hops and one
+ * memop batch (never below 0). */
+static double hop_of(double round_us, double memop_batch_us)
+{
+    double h = (round_us - memop_batch_us) / 2.0;
+
+    return h > 0.0 ? h : 0.0;
 }
 
 static double now_us(void)
@@ -1159,7 +1178,7 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
     void *peer = ces_mem_peer(b->comms[0], b->recv[0], 1);
     void *flags0 = NULL, *flags1 = NULL;
     double t_big = 0.0, t_mib = 0.0, t_local = 0.0, t_small = 0.0, t_ser = 0.0, t_par = 0.0;
-    double hop = 0.0, t0;
+    double round = 0.0, t0;
     int rc, engines = 0;
     const uint32_t k = 100;
 
@@ -1235,18 +1254,19 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         m->memop_batch_us = ms * 1e3 / k;
         fprintf(log, "calibrate: memop batch %.3f us on the stream, %.3f us on the host\n",
                 m->memop_batch_us, m->host_call_us);
-        /* cross-GPU hop: rank 0 waits on its own slot 0, rank 1 on its own
-         * slot 1; each writes the other's through the peer mapping */
-        rc = ping_pong(b, 0, b->st[0], 1, b->st[1], own0, p1 + 4, 0, k, &hop);
+        /* cross-GPU hop as the mono protocol makes it: each rank writes a
+         * slot in its own memory and polls the other's through the peer
+         * mapping */
+        rc = ping_pong(b, 0, b->st[0], 1, b->st[1], p1 + 4, own0, k, &round);
         (void)own1;
         if (rc != CES_OK)
             goto out;
-        m->signal_hop_us = hop;
+        m->signal_hop_us = hop_of(round, m->memop_batch_us);
         /* same-GPU hop: two streams of GPU 0 */
-        rc = ping_pong(b, 0, b->st[0], 0, b->st2[0], own0 + 8, own0 + 12, 0, k, &hop);
+        rc = ping_pong(b, 0, b->st[0], 0, b->st2[0], own0 + 8, own0 + 12, k, &round);
         if (rc != CES_OK)
             goto out;
-        m->signal_local_us = hop;
+        m->signal_local_us = hop_of(round, m->memop_batch_us);
         fprintf(log, "calibrate: flag hop %.2f us between GPUs, %.2f us inside one GPU\n",
                 m->signal_hop_us, m->signal_local_us);
     }
