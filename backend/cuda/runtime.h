@@ -202,7 +202,7 @@ struct ces_comm {
     struct ces_vec cap_waits;   /* struct ces_wd_wait */
     CUstream wd_stream;         /* the watchdog's own non-blocking stream */
     uint64_t timeout_ms;
-    int diagnosed;
+    int diagnosed;              /* the failure is diagnosed (wd_lock): release from now on */
 };
 
 /* Makes the communicator's device current for the calling thread. */

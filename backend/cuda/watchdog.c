@@ -178,39 +178,6 @@ static void release_step(struct ces_comm *c, const struct ces_wd_step *st, int c
     }
 }
 
-/* The step a stream is blocked at, or NULL if it is not (or was lost). */
-static const struct ces_wd_step *blocked_step(struct ces_comm *c, uint32_t s)
-{
-    struct ces_wd_stream *ws = &c->watched[s];
-    uint64_t done = word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
-    const struct ces_wd_step *st;
-
-    if (done >= enq)
-        return NULL;
-    st = &ws->steps[(done + 1) % CES_WD_STEPS];
-    return st->seq == done + 1 ? st : NULL;
-}
-
-/* One line per wait of a step: the slot, the value awaited and held. */
-static void print_waits(struct ces_comm *c, FILE *f, const struct ces_wd_step *st, int captured)
-{
-    for (uint32_t k = 0; k < st->nwaits; k++) {
-        const struct ces_wd_wait *w = step_wait(c, st, captured, k);
-        uint64_t held = 0;
-        int ok = read_slot(c, w, &held);
-        int met = ok == 0 && wait_met(w, held);
-
-        fprintf(f, "cesync: watchdog:     r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " wait %s[%" PRIu32
-                   "]@%" PRIu32 " %s %" PRIu64 ": ",
-                c->rank, st->stream, w->spos, w->name, w->idx, w->rank,
-                w->cmp == CES_CMP_EQ ? "==" : ">=", w->value);
-        if (ok != 0)
-            fprintf(f, "value unreadable\n");
-        else
-            fprintf(f, "slot holds %" PRIu64 "%s\n", held, met ? " (satisfied)" : " (BLOCKED)");
-    }
-}
-
 /* A captured call whose in-flight id stayed put: blocked if a wait of it is
  * still unmet (or unreadable, or the id unknown). */
 static int captured_blocked(struct ces_comm *c, uint64_t id)
@@ -229,54 +196,198 @@ static int captured_blocked(struct ces_comm *c, uint64_t id)
     return 0;
 }
 
-static void diagnose(struct ces_comm *c, const char *why)
+/* --- the diagnosis ----------------------------------------------------------
+ * In two halves.  Under wd_lock, diag_take copies what the step rings, the
+ * wait ring and the captured records say about every blocked stream: once
+ * the lock is released, issuing threads go on overwriting the rings and a
+ * capture may move the records.  Without the lock, diag_print reads the
+ * slots (through the device: slow, up to a second each when it does not
+ * answer) and prints.  Meanwhile the watchdog does not release (diagnosed
+ * is still 0), so the values read are those the streams are blocked on. */
+
+enum diag_kind {
+    DIAG_WAITS,      /* blocked in a call whose waits were copied */
+    DIAG_STEP_GONE,  /* eager: the step record itself was overwritten */
+    DIAG_WAITS_LOST, /* eager: the step's waits were overwritten in the ring */
+    DIAG_NO_RECORD,  /* captured: an in-flight id without a record */
+};
+
+struct diag_entry {
+    enum diag_kind kind;
+    int captured;
+    CUstream stream;
+    uint64_t done, enq;      /* eager: the progress word, the steps enqueued */
+    uint64_t id;             /* captured: the in-flight record id */
+    uint64_t since;          /* DIAG_WAITS_LOST: waits recorded since the step's first */
+    struct ces_wd_step step; /* its first_wait indexes diag.waits */
+};
+
+struct diag {
+    uint32_t n;
+    struct diag_entry e[2 * CES_WD_STREAMS]; /* eager entries, then captured ones */
+    struct ces_wd_wait *waits;
+};
+
+/* What watch slot s is blocked in, eager or captured (wd_lock held): 0 if
+ * nothing; else *e is filled in, and *rec is the record whose waits to copy
+ * (NULL when there is none to trust). */
+static int blocked_in(struct ces_comm *c, uint32_t s, int captured, struct diag_entry *e,
+                      const struct ces_wd_step **rec)
+{
+    memset(e, 0, sizeof(*e));
+    e->captured = captured;
+    e->stream = c->watched[s].stream;
+    *rec = NULL;
+    if (captured) {
+        e->id = flight(c, c->rank, s);
+        if (e->id == 0)
+            return 0;
+        *rec = captured_step(c, e->id);
+        e->kind = *rec != NULL ? DIAG_WAITS : DIAG_NO_RECORD;
+    } else {
+        e->done = word(c, c->rank, s);
+        e->enq = atomic_load(&c->watched[s].enqueued);
+        if (e->done >= e->enq)
+            return 0;
+        *rec = &c->watched[s].steps[(e->done + 1) % CES_WD_STEPS];
+        if ((*rec)->seq != e->done + 1) {
+            e->kind = DIAG_STEP_GONE;
+            *rec = NULL;
+        } else if (!waits_kept(c, *rec)) {
+            e->kind = DIAG_WAITS_LOST;
+            e->since = c->nwaits_total - (*rec)->first_wait;
+            e->step = **rec;
+            *rec = NULL;
+        } else {
+            e->kind = DIAG_WAITS;
+        }
+    }
+    return 1;
+}
+
+/* Copies the diagnosis (wd_lock held); NULL when out of memory. */
+static struct diag *diag_take(struct ces_comm *c)
+{
+    const struct ces_wd_step *recs[2 * CES_WD_STREAMS];
+    struct diag *d;
+    size_t nwaits = 0, at = 0;
+
+    if (c->team->page == NULL)
+        return NULL;
+    d = ces_malloc(c->ctx, sizeof(*d));
+    if (d == NULL)
+        return NULL;
+    d->n = 0;
+    d->waits = NULL;
+    /* The progress words move on their own, so they are read once, here;
+     * the records they lead to cannot change while the lock is held. */
+    for (int captured = 0; captured < 2; captured++)
+        for (uint32_t s = 0; s < c->nwatched; s++)
+            if (blocked_in(c, s, captured, &d->e[d->n], &recs[d->n])) {
+                if (recs[d->n] != NULL)
+                    nwaits += recs[d->n]->nwaits;
+                d->n++;
+            }
+    if (nwaits > 0) {
+        d->waits = ces_malloc(c->ctx, sizeof(*d->waits) * nwaits);
+        if (d->waits == NULL) {
+            ces_free(c->ctx, d);
+            return NULL;
+        }
+    }
+    for (uint32_t i = 0; i < d->n; i++) {
+        if (recs[i] == NULL)
+            continue;
+        d->e[i].step = *recs[i];
+        d->e[i].step.first_wait = at;
+        for (uint32_t k = 0; k < recs[i]->nwaits; k++)
+            d->waits[at++] = *step_wait(c, recs[i], d->e[i].captured, k);
+    }
+    return d;
+}
+
+static void diag_free(struct ces_comm *c, struct diag *d)
+{
+    if (d == NULL)
+        return;
+    ces_free(c->ctx, d->waits);
+    ces_free(c->ctx, d);
+}
+
+/* One line per wait of an entry: the slot, the value awaited and held.
+ * After one read has failed (the device does not answer), the others are
+ * not tried: each would wait as long again. */
+static void print_waits(struct ces_comm *c, FILE *f, const struct diag *d,
+                        const struct diag_entry *e, int *unreadable)
+{
+    const struct ces_wd_step *st = &e->step;
+
+    for (uint32_t k = 0; k < st->nwaits; k++) {
+        const struct ces_wd_wait *w = &d->waits[st->first_wait + k];
+        uint64_t held = 0;
+        int ok = !*unreadable && read_slot(c, w, &held) == 0;
+
+        fprintf(f, "cesync: watchdog:     r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " wait %s[%" PRIu32
+                   "]@%" PRIu32 " %s %" PRIu64 ": ",
+                c->rank, st->stream, w->spos, w->name, w->idx, w->rank,
+                w->cmp == CES_CMP_EQ ? "==" : ">=", w->value);
+        if (ok)
+            fprintf(f, "slot holds %" PRIu64 "%s\n", held,
+                    wait_met(w, held) ? " (satisfied)" : " (BLOCKED)");
+        else if (*unreadable)
+            fprintf(f, "value not read (an earlier read failed)\n");
+        else
+            fprintf(f, "value unreadable\n");
+        if (!ok)
+            *unreadable = 1;
+    }
+}
+
+/* Prints the diagnosis (without wd_lock: it reads slots). */
+static void diag_print(struct ces_comm *c, const struct diag *d, const char *why)
 {
     FILE *f = stderr;
+    int unreadable = 0;
 
     fprintf(f, "cesync: watchdog: rank %" PRIu32 " (device %d): %s\n", c->rank, c->device, why);
-    for (uint32_t s = 0; s < c->nwatched; s++) {
-        const struct ces_wd_step *st = blocked_step(c, s);
-        uint64_t done = word(c, c->rank, s), enq = atomic_load(&c->watched[s].enqueued);
+    if (d == NULL && c->team->page != NULL)
+        fprintf(f, "cesync: watchdog:   (out of memory: no details of the blocked streams)\n");
+    for (uint32_t i = 0; d != NULL && i < d->n; i++) {
+        const struct diag_entry *e = &d->e[i];
+        const struct ces_wd_step *st = &e->step;
 
-        if (done >= enq)
-            continue;
-        if (st == NULL) {
+        switch (e->kind) {
+        case DIAG_STEP_GONE:
             fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p: blocked after step %" PRIu64
                        " of %" PRIu64 " (step record overwritten)\n",
-                    c->rank, (void *)c->watched[s].stream, done, enq);
-            continue;
-        }
-        if (!waits_kept(c, st)) {
+                    c->rank, (void *)e->stream, e->done, e->enq);
+            break;
+        case DIAG_WAITS_LOST:
             fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
                        " at step %" PRIu64 " of %" PRIu64 "; details lost (ring overwritten: %" PRIu64
                        " waits recorded since its first, the ring keeps %u)\n",
-                    c->rank, (void *)c->watched[s].stream, st->stream, st->what, st->call, st->seq,
-                    enq, c->nwaits_total - st->first_wait, CES_WD_WAITS);
-            continue;
-        }
-        fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
-                   " at step %" PRIu64 " of %" PRIu64 "; its waits:\n",
-                c->rank, (void *)c->watched[s].stream, st->stream, st->what, st->call, st->seq, enq);
-        print_waits(c, f, st, 0);
-    }
-    for (uint32_t s = 0; s < c->nwatched; s++) {
-        uint64_t id = flight(c, c->rank, s);
-        const struct ces_wd_step *st = captured_step(c, id);
-
-        if (id == 0)
-            continue;
-        if (st == NULL) {
+                    c->rank, (void *)e->stream, st->stream, st->what, st->call, st->seq, e->enq,
+                    e->since, CES_WD_WAITS);
+            break;
+        case DIAG_NO_RECORD:
             fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p: inside captured call %" PRIu64
                        " (no record)\n",
-                    c->rank, (void *)c->watched[s].stream, id);
-            continue;
+                    c->rank, (void *)e->stream, e->id);
+            break;
+        case DIAG_WAITS:
+            if (e->captured)
+                fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
+                           " (captured, replayed from a CUDA graph; record %" PRIu64 "); its waits:\n",
+                        c->rank, (void *)e->stream, st->stream, st->what, st->call, e->id);
+            else
+                fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
+                           " at step %" PRIu64 " of %" PRIu64 "; its waits:\n",
+                        c->rank, (void *)e->stream, st->stream, st->what, st->call, st->seq, e->enq);
+            print_waits(c, f, d, e, &unreadable);
+            break;
         }
-        fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
-                   " (captured, replayed from a CUDA graph; record %" PRIu64 "); its waits:\n",
-                c->rank, (void *)c->watched[s].stream, st->stream, st->what, st->call, id);
-        print_waits(c, f, st, 1);
     }
-    for (uint32_t r = 0; r < c->size; r++) {
+    for (uint32_t r = 0; c->team->page != NULL && r < c->size; r++) {
         uint64_t failed = atomic_load(&c->team->page[r].failed);
 
         fprintf(f, "cesync: watchdog:   rank %" PRIu32 " last progress:", r);
@@ -296,18 +407,25 @@ static void diagnose(struct ces_comm *c, const char *why)
 
 void ces_wd_fail(struct ces_comm *c, int status, const char *why)
 {
-    int expect = CES_OK;
+    struct diag *d = NULL;
+    int expect = CES_OK, won;
 
     pthread_mutex_lock(&c->wd_lock);
-    if (atomic_compare_exchange_strong(&c->state, &expect, status)) {
+    won = atomic_compare_exchange_strong(&c->state, &expect, status);
+    if (won) {
         if (c->team->page != NULL)
             atomic_store(&c->team->page[c->rank].failed, (uint64_t)(-status));
-        if (!c->diagnosed) {
-            c->diagnosed = 1;
-            cuCtxSetCurrent(c->cuctx);
-            diagnose(c, why);
-        }
+        d = diag_take(c);
     }
+    pthread_mutex_unlock(&c->wd_lock);
+    if (won) {
+        cuCtxSetCurrent(c->cuctx);
+        diag_print(c, d, why);
+        diag_free(c, d);
+    }
+    pthread_mutex_lock(&c->wd_lock);
+    if (won)
+        c->diagnosed = 1; /* from now on the watchdog releases */
     pthread_cond_broadcast(&c->wd_cond);
     pthread_mutex_unlock(&c->wd_lock);
 }
@@ -384,9 +502,11 @@ static void *wd_main(void *arg)
                 failed = 1;
             }
         }
-        if (failed && now - last_release >= 20) {
+        if (failed && c->diagnosed && now - last_release >= 20) {
             /* Keep releasing: each pass writes the awaited values of the step
-             * every pending stream is blocked at. */
+             * every pending stream is blocked at.  Not before the diagnosis
+             * is printed: it reads the blocked slots, which a release would
+             * show as met. */
             for (uint32_t s = 0; s < c->nwatched; s++) {
                 struct ces_wd_stream *ws = &c->watched[s];
                 uint64_t done = word(c, c->rank, s), enq = atomic_load(&ws->enqueued);

@@ -6,7 +6,10 @@
  * names the blocked wait; a step whose waits the ring has overwritten is
  * said to have lost them (never reported with the later waits that took
  * their place), at the exact boundary too; the release never writes a
- * lost step's entries.
+ * lost step's entries.  The diagnosis reads the slots without wd_lock,
+ * from a copy that an issuing thread overwriting the ring meanwhile does
+ * not change, stops reading after a read fails, and the watchdog releases
+ * only once it is printed.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -23,6 +26,21 @@
 
 static _Atomic long reads;                 /* slot reads */
 static _Atomic long writes[MAX_VALUES + 1]; /* release writes per value */
+static _Atomic long events;                /* reads and writes, in order */
+static _Atomic long last_read, first_write; /* the end of the last read, the first
+                                              write: event numbers (0: none) */
+static long read_sleep_ms;                 /* a slow device */
+static int read_fails;                     /* a device that does not answer */
+/* Set by a test: each read checks that wd_lock is free (else counts it in
+ * locked_reads) and the first one then records `overwrite` more waits, as
+ * an issuing thread would meanwhile. */
+static struct fixture *watch_lock;
+static uint64_t overwrite;
+static _Atomic long locked_reads;
+
+struct fixture;
+static void first_then(struct fixture *fx, uint64_t later);
+static pthread_mutex_t *fixture_lock(struct fixture *fx);
 
 static CUresult CUDAAPI fake_ctx_set_current(CUcontext ctx)
 {
@@ -34,8 +52,29 @@ static CUresult CUDAAPI fake_ctx_set_current(CUcontext ctx)
 static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream s)
 {
     (void)s;
-    memcpy(dst, (const void *)(uintptr_t)src, n);
     atomic_fetch_add(&reads, 1);
+    if (read_fails)
+        return CUDA_ERROR_UNKNOWN;
+    memcpy(dst, (const void *)(uintptr_t)src, n);
+    if (watch_lock != NULL) {
+        if (pthread_mutex_trylock(fixture_lock(watch_lock)) != 0) {
+            atomic_fetch_add(&locked_reads, 1);
+        } else {
+            pthread_mutex_unlock(fixture_lock(watch_lock));
+            if (overwrite > 0) {
+                uint64_t k = overwrite;
+
+                overwrite = 0;
+                first_then(watch_lock, k);
+            }
+        }
+    }
+    if (read_sleep_ms > 0) {
+        struct timespec ts = {0, read_sleep_ms * 1000000L};
+
+        nanosleep(&ts, NULL);
+    }
+    atomic_store(&last_read, atomic_fetch_add(&events, 1) + 1);
     return CUDA_SUCCESS;
 }
 
@@ -47,7 +86,10 @@ static CUresult CUDAAPI fake_query(CUstream s)
 
 static void count_write(uint64_t v)
 {
+    long none = 0;
+
     atomic_fetch_add(&writes[v <= MAX_VALUES ? v : 0], 1);
+    atomic_compare_exchange_strong(&first_write, &none, atomic_fetch_add(&events, 1) + 1);
 }
 
 static CUresult CUDAAPI fake_write32(CUstream s, CUdeviceptr a, cuuint32_t v, unsigned int f)
@@ -78,6 +120,14 @@ static void fakes_install(void)
     atomic_store(&reads, 0);
     for (size_t i = 0; i <= MAX_VALUES; i++)
         atomic_store(&writes[i], 0);
+    atomic_store(&events, 0);
+    atomic_store(&last_read, 0);
+    atomic_store(&first_write, 0);
+    atomic_store(&locked_reads, 0);
+    read_sleep_ms = 0;
+    read_fails = 0;
+    watch_lock = NULL;
+    overwrite = 0;
 }
 
 /* --- a communicator over host memory ------------------------------------ */
@@ -121,6 +171,11 @@ static struct fixture *fixture_new(uint64_t timeout_ms)
     return fx;
 }
 
+static pthread_mutex_t *fixture_lock(struct fixture *fx)
+{
+    return &fx->c->wd_lock;
+}
+
 static void fixture_free(struct fixture *fx)
 {
     struct ces_comm *c = fx->c;
@@ -138,11 +193,18 @@ static void fixture_free(struct fixture *fx)
     free(fx);
 }
 
-/* Records the next eager step of watch slot 0 as issue_memops does: nwaits
- * waits on slots[idx] named `name`, each for the value (its wait number + 1)
- * unless value != 0. */
-static void enqueue(struct fixture *fx, uint32_t nwaits, const char *name, uint32_t idx,
-                    uint8_t cmp, uint64_t value)
+/* A wait of a recorded step: on slots[idx], named `name`, for `value`
+ * (0: the wait's running number + 1, so that every wait awaits another). */
+struct wspec {
+    const char *name;
+    uint32_t idx;
+    uint8_t cmp;
+    uint64_t value;
+};
+
+/* Records the next eager step of watch slot 0 as issue_memops does, with
+ * nwaits waits: wait k as spec[k], or as the last spec beyond nspec. */
+static void enqueue(struct fixture *fx, uint32_t nwaits, const struct wspec *spec, uint32_t nspec)
 {
     struct ces_comm *c = fx->c;
     struct ces_wd_stream *ws = &c->watched[0];
@@ -155,17 +217,18 @@ static void enqueue(struct fixture *fx, uint32_t nwaits, const char *name, uint3
     pthread_mutex_lock(&c->wd_lock);
     step.first_wait = c->nwaits_total;
     for (uint32_t k = 0; k < nwaits; k++) {
+        const struct wspec *sp = &spec[k < nspec ? k : nspec - 1];
         struct ces_wd_wait *w = &c->waits[c->nwaits_total % CES_WD_WAITS];
 
         memset(w, 0, sizeof(*w));
-        w->addr = (CUdeviceptr)(uintptr_t)&fx->slots[idx];
-        w->value = value != 0 ? value : c->nwaits_total + 1;
+        w->addr = (CUdeviceptr)(uintptr_t)&fx->slots[sp->idx];
+        w->value = sp->value != 0 ? sp->value : c->nwaits_total + 1;
         w->width = 32;
-        w->cmp = cmp;
+        w->cmp = sp->cmp;
         w->rank = 1;
-        w->idx = idx;
+        w->idx = sp->idx;
         w->spos = 3;
-        snprintf(w->name, sizeof(w->name), "%s", name);
+        snprintf(w->name, sizeof(w->name), "%s", sp->name);
         c->nwaits_total++;
         step.nwaits++;
     }
@@ -173,6 +236,8 @@ static void enqueue(struct fixture *fx, uint32_t nwaits, const char *name, uint3
     pthread_mutex_unlock(&c->wd_lock);
     atomic_store(&ws->enqueued, step.seq);
 }
+
+static const struct wspec ready1 = {"ready", 1, CES_CMP_EQ, 1};
 
 /* ces_wd_fail with what it prints to stderr returned (malloc'd). */
 static char *fail_captured(struct ces_comm *c, const char *why)
@@ -206,21 +271,137 @@ static char *fail_captured(struct ces_comm *c, const char *why)
 static void test_names_the_blocked_wait(void **state)
 {
     struct fixture *fx = fixture_new(60000);
+    const struct wspec done2 = {"done", 2, CES_CMP_GEQ, 2};
     char *out;
 
     (void)state;
     fx->slots[1] = 0;
     fx->slots[2] = 5;
-    enqueue(fx, 1, "ready", 1, CES_CMP_EQ, 1);
-    enqueue(fx, 1, "done", 2, CES_CMP_GEQ, 2);
+    enqueue(fx, 1, &ready1, 1);
+    enqueue(fx, 1, &done2, 1);
     out = fail_captured(fx->c, "test");
     assert_non_null(strstr(out, "cesync: watchdog: rank 0 (device 0): test\n"));
-    assert_non_null(strstr(out, "): blocked in alltoall call 7 at step 1 of 2; its waits:\n"));
-    assert_non_null(strstr(out, "cesync: watchdog:     r0.s0#3 wait ready[1]@1 == 1: slot holds 0 "
-                                "(BLOCKED)\n"));
+    assert_non_null(strstr(out, "): blocked in alltoall call 7 at step 1 of 2; its waits:\n"
+                                "cesync: watchdog:     r0.s0#3 wait ready[1]@1 == 1: slot holds 0 "
+                                "(BLOCKED)\n"
+                                "cesync: watchdog:   rank 0 last progress: s0=0 (failed)\n"));
     assert_null(strstr(out, "details lost"));
     assert_int_equal(atomic_load(&fx->c->state), CES_ERR_TIMEOUT);
     assert_int_equal(atomic_load(&fx->page[0].failed), (uint64_t)(-CES_ERR_TIMEOUT));
+    free(out);
+    fixture_free(fx);
+}
+
+/* The slots are read without wd_lock, from a copy: an issuing thread that
+ * overwrites the whole ring meanwhile changes nothing that is printed. */
+static void test_reads_without_the_lock(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    const struct wspec two[] = {{"ready", 1, CES_CMP_EQ, 1}, {"done", 2, CES_CMP_GEQ, 2}};
+    char *out;
+
+    (void)state;
+    fx->slots[1] = 0;
+    fx->slots[2] = 5;
+    enqueue(fx, 2, two, 2);
+    watch_lock = fx;
+    overwrite = CES_WD_WAITS;
+    out = fail_captured(fx->c, "test");
+    assert_int_equal(atomic_load(&locked_reads), 0);
+    assert_int_equal(overwrite, 0); /* the ring did come round during the reads */
+    assert_string_equal(fx->c->waits[1].name, "later");
+    assert_non_null(strstr(out, "): blocked in alltoall call 7 at step 1 of 1; its waits:\n"
+                                "cesync: watchdog:     r0.s0#3 wait ready[1]@1 == 1: slot holds 0 "
+                                "(BLOCKED)\n"
+                                "cesync: watchdog:     r0.s0#3 wait done[2]@1 >= 2: slot holds 5 "
+                                "(satisfied)\n"));
+    assert_null(strstr(out, "later"));
+    assert_int_equal(atomic_load(&reads), 2);
+    assert_int_equal(fx->c->diagnosed, 1);
+    free(out);
+    fixture_free(fx);
+}
+
+/* A read that fails is said, and the next ones are not tried (each would
+ * take as long to fail on a device that does not answer). */
+static void test_unreadable_slots(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    const struct wspec two[] = {{"ready", 1, CES_CMP_EQ, 1}, {"done", 2, CES_CMP_GEQ, 2}};
+    char *out;
+
+    (void)state;
+    enqueue(fx, 2, two, 2);
+    read_fails = 1;
+    out = fail_captured(fx->c, "test");
+    assert_non_null(strstr(out, " wait ready[1]@1 == 1: value unreadable\n"
+                                "cesync: watchdog:     r0.s0#3 wait done[2]@1 >= 2: value not read "
+                                "(an earlier read failed)\n"));
+    assert_int_equal(atomic_load(&reads), 1);
+    free(out);
+    fixture_free(fx);
+}
+
+/* A captured call's waits are copied too; the record names them. */
+static void test_captured_call(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    struct ces_wd_step step;
+    struct ces_wd_wait w;
+    uint64_t id;
+    char *out;
+
+    (void)state;
+    memset(&step, 0, sizeof(step));
+    memset(&w, 0, sizeof(w));
+    step.call = 4;
+    step.nwaits = 1;
+    snprintf(step.what, sizeof(step.what), "allgather");
+    w.addr = (CUdeviceptr)(uintptr_t)&fx->slots[3];
+    w.value = 9;
+    w.width = 32;
+    w.cmp = CES_CMP_GEQ;
+    w.rank = 1;
+    w.idx = 3;
+    w.spos = 6;
+    snprintf(w.name, sizeof(w.name), "complete");
+    fx->slots[3] = 8;
+    pthread_mutex_lock(&fx->c->wd_lock);
+    id = ces_wd_capture_record(fx->c, &step, &w, 1);
+    pthread_mutex_unlock(&fx->c->wd_lock);
+    assert_int_equal(id, 1);
+    fx->page[0].flight[0] = id;
+    out = fail_captured(fx->c, "test");
+    assert_non_null(strstr(out, "): blocked in allgather call 4 (captured, replayed from a CUDA "
+                                "graph; record 1); its waits:\n"
+                                "cesync: watchdog:     r0.s0#6 wait complete[3]@1 >= 9: slot holds "
+                                "8 (BLOCKED)\n"));
+    free(out);
+    fixture_free(fx);
+}
+
+/* ces_comm_abort's path: ces_wd_fail from another thread while the
+ * watchdog runs.  The reads are slow; the release waits for the diagnosis
+ * (else the slots would read as met), then comes. */
+static void test_release_after_diagnosis(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    char *out;
+
+    (void)state;
+    enqueue(fx, 1, &ready1, 1);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    read_sleep_ms = 30;
+    out = fail_captured(fx->c, "aborted by the test");
+    for (int i = 0; i < 1000 && atomic_load(&first_write) == 0; i++) {
+        struct timespec ts = {0, 5000000L};
+
+        nanosleep(&ts, NULL);
+    }
+    ces_wd_stop(fx->c);
+    assert_non_null(strstr(out, "cesync: watchdog: rank 0 (device 0): aborted by the test\n"));
+    assert_int_equal(atomic_load(&reads), 1);
+    assert_true(atomic_load(&first_write) > atomic_load(&last_read));
     free(out);
     fixture_free(fx);
 }
@@ -229,11 +410,13 @@ static void test_names_the_blocked_wait(void **state)
  * 255 (one memop call's worth), all named "later". */
 static void first_then(struct fixture *fx, uint64_t later)
 {
-    enqueue(fx, 1, "first", 1, CES_CMP_GEQ, 0);
+    const struct wspec first = {"first", 1, CES_CMP_GEQ, 0}, next = {"later", 2, CES_CMP_GEQ, 0};
+
+    enqueue(fx, 1, &first, 1);
     while (later > 0) {
         uint32_t k = later > 255 ? 255 : (uint32_t)later;
 
-        enqueue(fx, k, "later", 2, CES_CMP_GEQ, 0);
+        enqueue(fx, k, &next, 1);
         later -= k;
     }
 }
@@ -319,6 +502,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_the_blocked_wait),
+        cmocka_unit_test(test_reads_without_the_lock),
+        cmocka_unit_test(test_unreadable_slots),
+        cmocka_unit_test(test_captured_call),
+        cmocka_unit_test(test_release_after_diagnosis),
         cmocka_unit_test(test_ring_overwritten),
         cmocka_unit_test(test_release_skips_lost_steps),
     };
