@@ -194,16 +194,32 @@ struct chunk_ref {
     char use[96];
 };
 
+/* Whether expression e has a + or - outside parentheses. */
+static bool top_level_sum(const char *e)
+{
+    int depth = 0;
+
+    for (size_t i = 0; e[i] != '\0'; i++) {
+        if (e[i] == '(')
+            depth++;
+        else if (e[i] == ')')
+            depth--;
+        else if (depth == 0 && i > 0 && (e[i] == '+' || e[i] == '-'))
+            return true;
+    }
+    return false;
+}
+
 static void chunk_ref(const struct ces_cgen *cg, struct chunk_ref *r, int64_t k)
 {
     uint32_t m = cg->p.chunks, S = cg->p.slots;
-    int64_t b = k - (int64_t)m;
-    /* parentheses only where the printer keeps them: around a sum */
-    const char *fmt_slot = b != 0 ? "(%s)%%%" PRIu32 : "%s%%%" PRIu32;
-    const char *fmt_use = b != 0 ? "(%s)/%" PRIu32 : "%s/%" PRIu32;
     char g[80];
+    const char *fmt_slot, *fmt_use;
 
-    ces_coll_lin(cg, g, sizeof(g), m, b);
+    ces_coll_lin(cg, g, sizeof(g), m, k - (int64_t)m);
+    /* parentheses only where the printer keeps them: around a sum */
+    fmt_slot = top_level_sum(g) ? "(%s)%%%" PRIu32 : "%s%%%" PRIu32;
+    fmt_use = top_level_sum(g) ? "(%s)/%" PRIu32 : "%s/%" PRIu32;
     if (S == 1) {
         snprintf(r->slot, sizeof(r->slot), "0");
         snprintf(r->use, sizeof(r->use), "%s", g);

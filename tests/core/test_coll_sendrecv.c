@@ -162,6 +162,48 @@ static void test_checker_send_first(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A message built alone with first_iter = F (as the CUDA backend builds one
+ * call at a time) is exactly the F-th message of the schedule from 1: same
+ * slots, same counts, every rank, for chunk/slot shapes with and without a
+ * common divisor. */
+static void test_first_iter_continues(void **state)
+{
+    static const uint32_t shapes[][2] = {{1, 2}, {2, 2}, {3, 2}, {1, 3}, {4, 3}};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (uint32_t proto = 0; proto < 2; proto++) {
+        for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+            for (uint64_t F = 2; F <= 7; F += 5) {
+                struct ces_coll_params all = coll_params(
+                    CES_COLL_SENDRECV, proto == 0 ? CES_PROTO_MONO : CES_PROTO_NCCL, 3, 1200,
+                    (uint32_t)F, CES_PHASE_EAGER);
+                struct ces_coll_params one = all;
+                struct ces_graph *ga, *g1;
+
+                all.chunks = one.chunks = shapes[k][0];
+                all.slots = one.slots = shapes[k][1];
+                one.iterations = 1;
+                one.first_iter = F;
+                ga = coll_graph(ctx, &all);
+                g1 = coll_graph(ctx, &one);
+                for (uint32_t r = 0; r < 3; r++) {
+                    char *a = coll_ops_text(ga, (uint32_t)F - 1, r);
+                    char *b = coll_ops_text(g1, 0, r);
+
+                    assert_string_equal(b, a);
+                    free(a);
+                    free(b);
+                }
+                ces_graph_destroy(ga);
+                ces_graph_destroy(g1);
+            }
+        }
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_errors(void **state)
 {
     struct ces_coll_params p = coll_params(CES_COLL_SENDRECV, CES_PROTO_NCCL, 3, 1002, 1,
@@ -208,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_credit_pipeline_rank),
         cmocka_unit_test(test_nccl_counts),
         cmocka_unit_test(test_checker_send_first),
+        cmocka_unit_test(test_first_iter_continues),
         cmocka_unit_test(test_errors),
     };
 
