@@ -1103,12 +1103,12 @@ out:
     return rc;
 }
 
-/* Ping-pong of `k` rounds between stream a (on rank ra) and stream c (on
- * rank rc_), one memop batch per side and round, as a barrier of the mono
- * protocol issues them: a writes fc = i and waits fa >= i; c waits fc >= i
- * and writes fa = i.  Returns the time of one round: two flag hops and the
- * cost of a's batch (c's batch is enqueued while it waits). */
-static int ping_pong(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t rc_, cudaStream_t c,
+/* `k` barriers between stream a (on rank ra) and stream c (on rank rc_),
+ * one memop batch per side and barrier, as the mono protocol issues them: a
+ * writes fc = i and waits fa >= i; c writes fa = i and waits fc >= i.
+ * Returns the time of one barrier, which the model sees as one memop batch
+ * and one flag hop. */
+static int barrier_loop(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t rc_, cudaStream_t c,
                      CUdeviceptr fa, CUdeviceptr fc, uint32_t k, double *round_us)
 {
     cudaStream_t both[2] = {a, c};
@@ -1132,8 +1132,8 @@ static int ping_pong(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t 
             rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cuStreamBatchMemOp failed");
         if (rc == CES_OK)
             rc = use_dev(b, rc_);
-        memop_param(&op[0], fc, i, 1);
-        memop_param(&op[1], fa, i, 0);
+        memop_param(&op[0], fa, i, 0);
+        memop_param(&op[1], fc, i, 1);
         if (rc == CES_OK && cuStreamBatchMemOp((CUstream)c, 2, op, 0) != CUDA_SUCCESS)
             rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cuStreamBatchMemOp failed");
     }
@@ -1154,11 +1154,11 @@ static int ping_pong(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t 
     return rc;
 }
 
-/* One flag hop from a ping-pong round: the round holds two hops and one
- * memop batch (never below 0). */
-static double hop_of(double round_us, double memop_batch_us)
+/* One flag hop from a barrier: the barrier less its memop batch (never
+ * below 0). */
+static double hop_of(double barrier_us, double memop_batch_us)
 {
-    double h = (round_us - memop_batch_us) / 2.0;
+    double h = barrier_us - memop_batch_us;
 
     return h > 0.0 ? h : 0.0;
 }
@@ -1254,16 +1254,16 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         m->memop_batch_us = ms * 1e3 / k;
         fprintf(log, "calibrate: memop batch %.3f us on the stream, %.3f us on the host\n",
                 m->memop_batch_us, m->host_call_us);
-        /* cross-GPU hop as the mono protocol makes it: each rank writes a
-         * slot in its own memory and polls the other's through the peer
-         * mapping */
-        rc = ping_pong(b, 0, b->st[0], 1, b->st[1], p1 + 4, own0, k, &round);
+        /* cross-GPU hop as the mono protocol's barrier makes it: each rank
+         * writes a slot in its own memory and polls the other's through the
+         * peer mapping */
+        rc = barrier_loop(b, 0, b->st[0], 1, b->st[1], p1 + 4, own0, k, &round);
         (void)own1;
         if (rc != CES_OK)
             goto out;
         m->signal_hop_us = hop_of(round, m->memop_batch_us);
         /* same-GPU hop: two streams of GPU 0 */
-        rc = ping_pong(b, 0, b->st[0], 0, b->st2[0], own0 + 8, own0 + 12, k, &round);
+        rc = barrier_loop(b, 0, b->st[0], 0, b->st2[0], own0 + 8, own0 + 12, k, &round);
         if (rc != CES_OK)
             goto out;
         m->signal_local_us = hop_of(round, m->memop_batch_us);
