@@ -29,6 +29,7 @@
     X(copy_batch_us, "us")                                                     \
     X(memop_batch_us, "us")                                                    \
     X(signal_hop_us, "us")                                                     \
+    X(signal_push_us, "us")                                                    \
     X(signal_local_us, "us")                                                   \
     X(event_us, "us")                                                          \
     X(switch_us, "us")                                                         \

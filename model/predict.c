@@ -6,12 +6,13 @@
  * share resources max-min fairly: each GPU's NVLink egress and ingress
  * (peer_copy_gbps) and its memory (local_copy_gbps); at most copy_engines
  * copies per issuing GPU and batch_engines per batch are in flight, the
- * rest queue in issue order.  A
- * flag write becomes visible to a wait on another GPU signal_hop_us later
- * (signal_local_us to a wait on the writer's own GPU), wherever the slot
- * lives: a remote write read locally and a local write polled remotely
- * cross the link alike; a blocked wait resumes when a visible value
- * satisfies it.  The first op of each memop batch (consecutive
+ * rest queue in issue order.  A flag write becomes visible to a wait on
+ * the writer's own GPU signal_local_us later, to a wait on another GPU that
+ * polls the slot in the writer's (or a third GPU's) memory signal_hop_us
+ * later, and to a wait on the GPU whose memory the writer wrote into
+ * signal_push_us later (on H200 a wait on local memory wakes up later than
+ * one that polls across the link); a blocked wait resumes when a visible
+ * value satisfies it.  The first op of each memop batch (consecutive
  * writes/waits/fences of one stream in enqueue order, at most
  * max_memops_per_batch ops) pays memop_batch_us; a copy batch pays
  * copy_batch_us and each copy per_copy_us before its bytes move.  Under a
@@ -45,6 +46,7 @@ struct inst {
     uint8_t begun;       /* the stream has reached it */
     uint8_t paid;        /* its fixed cost has been paid */
     uint8_t switched;    /* its engine-switch cost has been paid */
+    uint8_t blocked;     /* await: reached before its record ended */
     uint8_t done;
     uint8_t cat;
     int64_t match;  /* await: its record instance; -1 */
@@ -82,6 +84,7 @@ struct flight {
 struct pwrite {
     double t;       /* when it was written */
     uint32_t rank;  /* the writer's GPU */
+    uint32_t home;  /* the GPU whose memory holds the slot */
     uint64_t seq;
     uint64_t value;
     int64_t writer;
@@ -285,7 +288,9 @@ out:
 /* When write w becomes visible to a wait on GPU `reader`. */
 static double visible_at(const struct psim *s, const struct pwrite *w, uint32_t reader)
 {
-    return w->t + (w->rank == reader ? s->m->signal_local_us : s->m->signal_hop_us);
+    if (w->rank == reader)
+        return w->t + s->m->signal_local_us;
+    return w->t + (w->home == reader ? s->m->signal_push_us : s->m->signal_hop_us);
 }
 
 /* The value of a slot at time t as a wait on GPU `reader` sees it, and the
@@ -330,19 +335,22 @@ static int post_write(struct psim *s, size_t id)
 
     for (uint32_t t = lo; t < hi; t++) {
         struct pwrite w;
-        double near = s->t + s->m->signal_local_us, far = s->t + s->m->signal_hop_us;
+        double when[3] = {s->t + s->m->signal_local_us, s->t + s->m->signal_hop_us,
+                          s->t + s->m->signal_push_us};
 
         w.t = s->t;
         w.rank = in->rank;
+        w.home = t;
         w.seq = s->seq++;
         w.value = op->value;
         w.writer = (int64_t)id;
-        /* the two moments a wait somewhere can first see it */
+        /* the moments a wait somewhere can first see it */
         if (ces_vec_push(s->ctx, &s->slots[slot_index(s, op->slot.sig, t, op->slot.idx)],
-                         sizeof(w), &w) != CES_OK ||
-            ces_vec_push(s->ctx, &s->future, sizeof(double), &near) != CES_OK ||
-            ces_vec_push(s->ctx, &s->future, sizeof(double), &far) != CES_OK)
+                         sizeof(w), &w) != CES_OK)
             return ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
+        for (int k = 0; k < 3; k++)
+            if (ces_vec_push(s->ctx, &s->future, sizeof(double), &when[k]) != CES_OK)
+                return ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
     }
     return CES_OK;
 }
@@ -620,10 +628,13 @@ static int step(struct psim *s, size_t k)
             struct inst *rec = I(s, (size_t)in->match);
 
             if (!rec->done) {
+                in->blocked = 1;
                 ps->state = S_WAIT_EVENT;
                 return 1;
             }
-            if (rec->end + s->m->event_us > s->t + EPS) {
+            /* A stream that blocked on the event wakes event_us after the
+             * record; one that arrives later passes at once. */
+            if (in->blocked && rec->end + s->m->event_us > s->t + EPS) {
                 in->cause = in->match;
                 in->host_gap = 0.0;
                 busy(ps, rec->end + s->m->event_us);

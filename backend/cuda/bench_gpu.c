@@ -1262,13 +1262,20 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         if (rc != CES_OK)
             goto out;
         m->signal_hop_us = hop_of(round, m->memop_batch_us);
+        /* the same with each flag written into the waiter's memory (the
+         * nccl and credit protocols) */
+        rc = barrier_loop(b, 0, b->st[0], 1, b->st[1], own0, p1 + 4, k, &round);
+        if (rc != CES_OK)
+            goto out;
+        m->signal_push_us = hop_of(round, m->memop_batch_us);
         /* same-GPU hop: two streams of GPU 0 */
         rc = barrier_loop(b, 0, b->st[0], 0, b->st2[0], own0 + 8, own0 + 12, k, &round);
         if (rc != CES_OK)
             goto out;
         m->signal_local_us = hop_of(round, m->memop_batch_us);
-        fprintf(log, "calibrate: flag hop %.2f us between GPUs, %.2f us inside one GPU\n",
-                m->signal_hop_us, m->signal_local_us);
+        fprintf(log, "calibrate: flag hop %.2f us between GPUs (polled), %.2f us (pushed), "
+                     "%.2f us inside one GPU\n",
+                m->signal_hop_us, m->signal_push_us, m->signal_local_us);
     }
     /* event hop: record on one stream, await on the other, k rounds */
     {

@@ -772,7 +772,10 @@ struct ces_model {
     double per_copy_us;     /* fixed start cost of every copy */
     double copy_batch_us;   /* fixed cost of one batch (cudaMemcpyBatchAsync) */
     double memop_batch_us;  /* fixed cost of one cuStreamBatchMemOp on the stream */
-    double signal_hop_us;   /* a flag write seen by a wait on another GPU */
+    double signal_hop_us;   /* a flag write seen by a wait on another GPU that
+                               polls the writer's memory */
+    double signal_push_us;  /* a flag written into the memory of the GPU
+                               whose wait reads it */
     double signal_local_us; /* a flag write seen by a wait on the same GPU */
     double event_us;        /* record -> await between two streams of a GPU */
     double switch_us;       /* a stream going from copies to memops or back */
@@ -826,8 +829,10 @@ struct ces_predict {
 /* Predicts the time of a validated graph on a machine: every stream runs its
  * unrolled ops in order; copies in flight share each GPU's link out, link in
  * (peer_copy_gbps) and memory (local_copy_gbps) max-min fairly, at most
- * copy_engines at once per issuing GPU; a wait resumes signal_hop_us after
- * the write that satisfies it; memop batches, copy batches and copies add
+ * copy_engines at once per issuing GPU; a wait resumes signal_local_us,
+ * signal_hop_us or signal_push_us after the write that satisfies it (same
+ * GPU; another GPU polling the writer's memory; a write into the waiter's
+ * memory); memop batches, copy batches and copies add
  * their fixed costs; ops cannot start before the host has enqueued them.
  * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names
  * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks

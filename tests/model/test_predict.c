@@ -9,7 +9,8 @@
 #include <string.h>
 
 /* peer 1 GB/s, local 4 GB/s, copy start 1 us, copy batch 2 us, memop batch
- * 0.5 us, hop 3 us, local flag 0.25 us, event 0.75 us, no host cost. */
+ * 0.5 us, hop 3 us (polled or pushed), local flag 0.25 us, event 0.75 us,
+ * no host cost. */
 static struct ces_model round_model(void)
 {
     struct ces_model m = *ces_model_find("h200");
@@ -20,6 +21,7 @@ static struct ces_model round_model(void)
     m.copy_batch_us = 2.0;
     m.memop_batch_us = 0.5;
     m.signal_hop_us = 3.0;
+    m.signal_push_us = 3.0;
     m.signal_local_us = 0.25;
     m.event_us = 0.75;
     m.host_call_us = 0.0;
@@ -313,6 +315,57 @@ static void test_events(void **state)
     fx_end(&f);
 }
 
+/* An await that the stream reaches after its record ended costs nothing:
+ * s1 copies for 5 us and reaches the await at 5, long after the record at
+ * 2; only a stream blocked on the event pays event_us. */
+static void test_event_already_recorded(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+    struct ces_op rec = simple(CES_OP_RECORD, 0), aw = simple(CES_OP_AWAIT, 1);
+
+    (void)state;
+    fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+    rec.event = f.ev;
+    aw.event = f.ev;
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));    /* s0 local: ends at 2 */
+    op(&f, 0, rec);
+    op(&f, 0, copy(&f, 1, 0, 4000, 1, 4000)); /* s1 peer: ends at 5 */
+    op(&f, 0, aw);
+    op(&f, 0, copy(&f, 1, 0, 8000, 0, 4000)); /* s1 local, 1 + 1: ends at 7 */
+    p = predict(&f, &m);
+    assert_us(p.total_us, 7.0);
+    assert_us(p.path_event_us, 0.0);
+    fx_end(&f);
+}
+
+/* Where a flag lives decides when another GPU's wait sees it: written into
+ * the waiter's memory (pushed) signal_push_us, polled in the writer's
+ * memory signal_hop_us. */
+static void test_pushed_and_polled_flags(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    m.signal_hop_us = 1.0;
+    m.signal_push_us = 4.0;
+    for (int pushed = 0; pushed < 2; pushed++) {
+        struct fx f;
+        struct ces_predict p;
+        uint32_t home = pushed ? 1 : 0; /* the waiter's memory or the writer's */
+
+        fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+        op(&f, 0, wr(&f, home, 0, 1));
+        op(&f, 1, wt(&f, home, 0, 1));
+        p = predict(&f, &m);
+        /* memop 0.5 on r0, then the hop; r1's own batch overlaps */
+        assert_us(p.total_us, 0.5 + (pushed ? 4.0 : 1.0));
+        assert_us(p.path_signal_us, pushed ? 4.0 : 1.0);
+        fx_end(&f);
+    }
+}
+
 static void test_host_cost(void **state)
 {
     struct fx f;
@@ -546,6 +599,8 @@ int main(void)
         cmocka_unit_test(test_signal_hop),
         cmocka_unit_test(test_local_flag_and_cyclic_geq),
         cmocka_unit_test(test_events),
+        cmocka_unit_test(test_event_already_recorded),
+        cmocka_unit_test(test_pushed_and_polled_flags),
         cmocka_unit_test(test_host_cost),
         cmocka_unit_test(test_memop_batches),
         cmocka_unit_test(test_engine_switch),
