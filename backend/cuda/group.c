@@ -23,10 +23,10 @@ static const struct ces_p2p_desc *group_find(const struct ces_p2p_table *t, uint
  * graph over one buffer `mem` that spans the stride, so that any symmetric
  * offsets can be named.  Per rank: post every receive (write posted), wait
  * until every receiver posted, one batch of copies, announce them (write done,
- * a later stream op than the batch), wait for every incoming message.  As in
- * the mono protocol, a rank writes flags in its own memory (posted[j]: "I
- * posted a receive from j", done[j]: "my message to j is in place") and
- * its peers poll them there.  No
+ * a later stream op than the batch), wait for every incoming message.  Flags
+ * are written into the peer's memory and awaited locally: polling them in
+ * the writer's memory instead (as the mono barrier does) made the one-way
+ * group 3-4 us slower from 1 to 16 MiB on 2x H200 (docs/PERFORMANCE.md).  No
  * wait depends on a later op of another rank, so no order of the declared
  * sends and receives can deadlock. */
 int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
@@ -74,13 +74,13 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
         uint64_t cnt = row[0].bytes, nsend = 0;
 
         for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WRITE, .slot = {posted, r, row[i].peer}, .value = k};
+            struct ces_op op = {.kind = CES_OP_WRITE, .slot = {posted, row[i].peer, r}, .value = k};
 
             if (!row[i].send)
                 rc = ces_graph_add_op(g, r, &op);
         }
         for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WAIT, .slot = {posted, row[i].peer, r}, .value = k};
+            struct ces_op op = {.kind = CES_OP_WAIT, .slot = {posted, r, row[i].peer}, .value = k};
 
             if (row[i].send) {
                 rc = ces_graph_add_op(g, r, &op);
@@ -108,13 +108,13 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
             rc = ces_graph_add_op(g, r, &op);
         }
         for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WRITE, .slot = {done, r, row[i].peer}, .value = k};
+            struct ces_op op = {.kind = CES_OP_WRITE, .slot = {done, row[i].peer, r}, .value = k};
 
             if (row[i].send)
                 rc = ces_graph_add_op(g, r, &op);
         }
         for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WAIT, .slot = {done, row[i].peer, r}, .value = k};
+            struct ces_op op = {.kind = CES_OP_WAIT, .slot = {done, r, row[i].peer}, .value = k};
 
             if (!row[i].send)
                 rc = ces_graph_add_op(g, r, &op);

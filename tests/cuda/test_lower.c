@@ -551,9 +551,9 @@ static void test_group(void **state)
     assert_int_equal(check_verdict(ctx, g), CES_V_OK);
     text = lower_text(ctx, g, 1, &h200, 0);
     assert_string_equal(text, "block 0 eager x1 first 1\n"
-                              "s0 memops 2 [write64 posted[0]@1 = 7; wait64 posted[1]@2 >= 7]\n"
+                              "s0 memops 2 [write64 posted[1]@0 = 7; wait64 posted[2]@1 >= 7]\n"
                               "s0 copy 1 [mem[0:96]@1 -> mem[128:224]@2]\n"
-                              "s0 memops 2 [write64 done[2]@1 = 7; wait64 done[1]@0 >= 7]\n");
+                              "s0 memops 2 [write64 done[1]@2 = 7; wait64 done[0]@1 >= 7]\n");
     ces_free(ctx, text);
     ces_graph_destroy(g);
 
