@@ -33,16 +33,16 @@ static const struct ces_model ces_model_kinds_[] = {
         /* The CUDA backend lowers a batch under capture to one cudaMemcpyAsync
          * per copy on the batch's stream (cudaMemcpyBatchAsync fails there). */
         .graph_copies_serial = 1,
-        /* Copy engine over NV18, one direction: 393 GB/s for 256 MiB (calibrated;
+        /* Copy engine over NV18, one direction: 394 GB/s for 256 MiB (calibrated;
          * ANCHORS: 397 at 1 GiB, 392 each way when both directions run;
          * nominal 450). */
-        .peer_copy_gbps = 393.0,
-        /* Device-to-device copy inside one GPU: 2,006 GB/s for 256 MiB
+        .peer_copy_gbps = 394.0,
+        /* Device-to-device copy inside one GPU: 2,036 GB/s for 256 MiB
          * (calibrated; ANCHORS: ~2,090 at 1 GiB). */
-        .local_copy_gbps = 2006.0,
-        /* A lone 1 MiB peer copy between events takes 7.8 us, 5.1 more than its
-         * bytes at 393 GB/s (calibrated; a 4 KiB copy takes 5.0 us). */
-        .per_copy_us = 5.1,
+        .local_copy_gbps = 2036.0,
+        /* A lone 1 MiB peer copy between events takes 7.8 us, 5.2 more than its
+         * bytes at 394 GB/s (calibrated; a 4 KiB copy takes 5.1 us). */
+        .per_copy_us = 5.2,
         /* One cudaMemcpyBatchAsync on the stream beyond its copies (estimate; calibrate). */
         .copy_batch_us = 1.0,
         /* One cuStreamBatchMemOp on the stream: 2.4 us (calibrated: 100
@@ -53,23 +53,23 @@ static const struct ces_model ces_model_kinds_[] = {
          * than its memop batch (calibrated, 100 barriers). */
         .signal_hop_us = 0.9,
         /* The same barrier with each flag written into the waiter's memory
-         * (nccl and credit protocols): 7.3 us, 4.9 more than the batch
-         * (measured, 200 barriers): a wait on local memory wakes up late. */
-        .signal_push_us = 4.9,
+         * (nccl and credit protocols): 6.6 us, 4.2 more than the batch
+         * (calibrated): a wait on local memory wakes up late. */
+        .signal_push_us = 4.2,
         /* The barrier between two streams of one GPU: 6.7 us, 4.3 more than
          * the batch (calibrated): the memop machinery, not NVLink. */
         .signal_local_us = 4.3,
         /* cudaEventRecord -> cudaStreamWaitEvent ping-pong between two streams
-         * of one GPU: 7.1 us a hop (calibrated). */
-        .event_us = 7.1,
+         * of one GPU: 7.0 us a hop (calibrated). */
+        .event_us = 7.0,
         /* A stream that goes from copy-engine work to a memop batch or back
          * pays this.  0: the calibrated per-copy and memop costs already hold
          * it for the plain and overlap schedules; no single value also fits
          * the `early` variant (docs/PERFORMANCE.md, "Cost model"). */
         .switch_us = 0.0,
-        /* Host cost of one enqueue call: 1.0 us for a one-op cuStreamBatchMemOp
+        /* Host cost of one enqueue call: 0.9 us for a one-op cuStreamBatchMemOp
          * (calibrated). */
-        .host_call_us = 1.0,
+        .host_call_us = 0.9,
         /* Host cost of one cudaGraphLaunch (estimate). */
         .graph_launch_us = 3.0,
     },

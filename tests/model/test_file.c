@@ -35,7 +35,7 @@ static void test_overrides(void **state)
     assert_int_equal(m.copy_engines, 2);
     assert_int_equal(m.flag_widths, CES_MODEL_W32);
     assert_true(m.signal_hop_us == 4.75);
-    assert_true(m.local_copy_gbps == 2006.0); /* untouched: from the table */
+    assert_true(m.local_copy_gbps == 2036.0); /* untouched: from the table */
     assert_int_equal(m.max_memops_per_batch, 255);
     ces_test_ctx_end(ctx, &st);
 }
@@ -107,7 +107,7 @@ static void test_round_trip(void **state)
     assert_int_equal(strlen(text), len);
     assert_non_null(strstr(text, "kind = h200\nflag_widths = 64 # bits\n"
                                  "max_memops_per_batch = 255 # ops\n"));
-    assert_non_null(strstr(text, "\npeer_copy_gbps = 393 # GB/s\n"));
+    assert_non_null(strstr(text, "\npeer_copy_gbps = 394 # GB/s\n"));
     assert_non_null(strstr(text, "\nper_copy_us = 0.30000000000000004 # us\n"));
     assert_int_equal(ces_model_parse(ctx, text, len, NULL, NULL, &back), CES_OK);
     assert_memory_equal(&m, &back, sizeof(m));

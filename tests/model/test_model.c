@@ -20,10 +20,10 @@ static void test_h200_table(void **state)
     assert_int_equal(m->copy_engines, 3);
     assert_int_equal(m->batch_engines, 1);
     assert_int_equal(m->max_ranks, 8);
-    assert_true(m->peer_copy_gbps == 393.0);
-    assert_true(m->local_copy_gbps == 2006.0);
+    assert_true(m->peer_copy_gbps == 394.0);
+    assert_true(m->local_copy_gbps == 2036.0);
     assert_true(m->signal_hop_us == 0.9);
-    assert_true(m->signal_push_us == 4.9);
+    assert_true(m->signal_push_us == 4.2);
     assert_true(m->memop_batch_us == 2.4);
 }
 

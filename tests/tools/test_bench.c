@@ -29,18 +29,18 @@ static void test_dry_run_csv(void **state)
                                 "iterations after 5 warm-up, eager; model h200\n"));
     assert_non_null(strstr(out, "# --dry-run: every time below is the cost model's prediction\n"));
     /* the table shows the faster variant */
-    assert_non_null(strstr(out, "        1M overlap     14.03     14.03     14.03    37.4     -     "
-                                "14.03   +0.0 |"));
+    assert_non_null(strstr(out, "        1M overlap     14.13     14.13     14.13    37.1     -     "
+                                "14.13   +0.0 |"));
     free(out);
     snprintf(path, sizeof(path), "%s/a.csv", dir);
     csv = ces_test_read_file(path, NULL);
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us\n"
-                        "alltoall,2,1048576,cesync,plain,19.395,19.395,19.395,54.063,27.032,-,"
-                        "19.395\n"
-                        "alltoall,2,1048576,cesync,overlap,14.034,14.034,14.034,74.716,37.358,-,"
-                        "14.034\n");
+                        "alltoall,2,1048576,cesync,plain,19.588,19.588,19.588,53.531,26.766,-,"
+                        "19.588\n"
+                        "alltoall,2,1048576,cesync,overlap,14.131,14.131,14.131,74.206,37.103,-,"
+                        "14.131\n");
     free(csv);
     remove(path);
     rmdir(dir);
