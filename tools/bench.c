@@ -49,7 +49,8 @@ static const char bench_usage[] =
     "                        overlap, early (builder graphs run with ces_launch); the table shows\n"
     "                        the fastest per size, the CSV all (default auto,overlap,early;\n"
     "                        sendrecv: auto,plain)\n"
-    "  --chunks C --slots S  sendrecv builder: chunks per message, staging slots (default 2, 2)\n"
+    "  --chunks C --slots S  sendrecv builder: chunks per message, staging slots (default 1, 2:\n"
+    "                        consecutive messages alternate the two slots)\n"
     "  --one-way             sendrecv: the pipeline 0 -> 1 -> ... -> n-1 instead of the ring\n"
     "  --no-nccl             skip NCCL\n"
     "  --with-compute        a compute-bound kernel on every GPU beside each implementation at\n"
@@ -152,7 +153,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
     B->iters = 20;
     B->warmup = 5;
     B->nccl = 1;
-    B->chunks = 2;
+    B->chunks = 1;
     B->slots = 2;
     B->compute_bytes = UINT64_C(64) << 20;
     B->model_out = "cesync.model";
@@ -348,7 +349,9 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
             p.pairs[r2][1] = (r2 + 1) % B->ranks;
         }
         p.chunks = B->chunks;
-        p.slots = B->slots;
+        /* credit reuses slot k % slots within each message: no more slots
+         * than chunks */
+        p.slots = p.proto == CES_PROTO_CREDIT && B->slots > B->chunks ? B->chunks : B->slots;
     }
     /* the steady-state period: (time of 8 iterations - time of 4) / 4, as a
      * median of back-to-back iterations sees it */
@@ -361,6 +364,9 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
         if (ces_coll_build(ctx, &p, &g) == CES_OK && ces_model_predict(ctx, &m, g, &r) == CES_OK)
             t = (r.total_us - t4) / 4.0;
     }
+    if (isnan(t))
+        fprintf(stderr, "cesync: bench: no prediction at %" PRIu64 " bytes: %s\n", bytes,
+                ces_ctx_last_error(ctx));
     ces_graph_destroy(g);
     return t;
 }

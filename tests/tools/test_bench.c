@@ -46,6 +46,35 @@ static void test_dry_run_csv(void **state)
     rmdir(dir);
 }
 
+/* sendrecv predictions for both protocols with the default chunks 1,
+ * slots 2: eager alternates the two slots; under --graph the credit builder
+ * takes one slot per chunk, so every size gets a number, never nan. */
+static void test_sendrecv_predictions(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL;
+
+    (void)state;
+    assert_int_equal(ces_test_tool(dir,
+                                   "bench sendrecv --dry-run --one-way --min-bytes 64M "
+                                   "--max-bytes 64M --variant plain",
+                                   &out),
+                     0);
+    assert_non_null(strstr(out, "       64M plain      177.93    177.93    177.93   377.2     -    "
+                                "177.93   +0.0 |"));
+    free(out);
+    assert_int_equal(ces_test_tool(dir,
+                                   "bench sendrecv --dry-run --graph --min-bytes 1M --max-bytes 4M "
+                                   "--variant auto",
+                                   &out),
+                     0);
+    assert_null(strstr(out, "nan"));
+    assert_null(strstr(out, "no prediction"));
+    assert_non_null(strstr(out, "        1M auto  "));
+    assert_non_null(strstr(out, "        4M auto  "));
+    free(out);
+    rmdir(dir);
+}
+
 static void test_sizes_and_formulas(void **state)
 {
     char *dir = ces_test_tmpdir(), *out = NULL, path[128];
@@ -282,6 +311,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dry_run_csv),
+        cmocka_unit_test(test_sendrecv_predictions),
         cmocka_unit_test(test_sizes_and_formulas),
         cmocka_unit_test(test_plot_runs_dot),
         cmocka_unit_test(test_usage_errors),
