@@ -111,7 +111,8 @@ static uint32_t verdict(struct ces_ctx *ctx, const struct ces_graph *g)
 }
 
 /* Every selected schedule of alltoall and allgather, 2..5 ranks, eager and
- * captured: two streams; on s1 exactly await, one local copy (source and
+ * captured, with the local copy forked before the ready barrier (3840
+ * bytes) and after it (60 MiB): two streams; on s1 exactly await, one local copy (source and
  * destination on this rank), record; no batch under capture; progress
  * writes only eager, enter/exit writes around each waiting call only
  * captured; proved OK by the checker (2..4 ranks). */
@@ -124,12 +125,14 @@ static void test_selected_plans(void **state)
     (void)state;
     for (uint32_t c = 0; c < 2; c++) {
         for (int cap = 0; cap < 2; cap++) {
-            for (uint32_t n = 2; n <= 5; n++) {
+            for (uint32_t shape = 0; shape < 8; shape++) {
+                static const uint64_t sizes[] = {60 * 64, UINT64_C(60) << 20};
+                uint32_t n = 2 + shape % 4;
                 struct ces_coll_params p;
                 struct ces_graph *g = NULL;
 
                 ces_cuda_coll_select(&p, c == 0 ? CES_COLL_ALLTOALL : CES_COLL_ALLGATHER, n,
-                                     60 * 64, 0, cap);
+                                     sizes[shape / 4], 0, cap);
                 assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
                 assert_int_equal(ces_graph_streams(g), 2);
                 if (n <= 4)
@@ -195,7 +198,7 @@ static void test_selected_plans(void **state)
             }
         }
     }
-    assert_int_equal(plans, 2 * 2 * (2 + 3 + 4 + 5));
+    assert_int_equal(plans, 2 * 2 * 2 * (2 + 3 + 4 + 5));
     ces_test_ctx_end(ctx, &st);
 }
 
