@@ -292,52 +292,51 @@ static void test_local_flag_and_cyclic_geq(void **state)
     fx_end(&f);
 }
 
-static void test_events(void **state)
+/* s0 copies locally (ends at 2) and records; s1 awaits the record, either
+ * first (blocked until 2) and then copies to the peer, or after its own
+ * 5 us peer copy and then copies locally (1 + 1 us). */
+static struct ces_predict event_predict(int await_late)
 {
     struct fx f;
     struct ces_model m = round_model();
     struct ces_predict p;
     struct ces_op rec = simple(CES_OP_RECORD, 0), aw = simple(CES_OP_AWAIT, 1);
 
-    (void)state;
     fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
     rec.event = f.ev;
     aw.event = f.ev;
-    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000)); /* local: ends at 2 */
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));
     op(&f, 0, rec);
-    op(&f, 0, aw);                          /* 2 + 0.75 */
-    op(&f, 0, copy(&f, 1, 0, 4000, 1, 4000)); /* + 5 */
+    if (await_late)
+        op(&f, 0, copy(&f, 1, 0, 4000, 1, 4000));
+    op(&f, 0, aw);
+    op(&f, 0, await_late ? copy(&f, 1, 0, 8000, 0, 4000) : copy(&f, 1, 0, 4000, 1, 4000));
     p = predict(&f, &m);
-    assert_us(p.total_us, 7.75);
+    fx_end(&f);
+    return p;
+}
+
+/* A stream blocked on the event resumes event_us after the record. */
+static void test_events(void **state)
+{
+    struct ces_predict p = event_predict(0);
+
+    (void)state;
+    assert_us(p.total_us, 2.0 + 0.75 + 5.0);
     assert_us(p.path_event_us, 0.75);
     assert_us(p.path_copy_us, 7.0);
     assert_int_equal(p.last_stream, 1);
-    fx_end(&f);
 }
 
 /* An await that the stream reaches after its record ended costs nothing:
- * s1 copies for 5 us and reaches the await at 5, long after the record at
- * 2; only a stream blocked on the event pays event_us. */
+ * s1 reaches it at 5, long after the record at 2. */
 static void test_event_already_recorded(void **state)
 {
-    struct fx f;
-    struct ces_model m = round_model();
-    struct ces_predict p;
-    struct ces_op rec = simple(CES_OP_RECORD, 0), aw = simple(CES_OP_AWAIT, 1);
+    struct ces_predict p = event_predict(1);
 
     (void)state;
-    fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
-    rec.event = f.ev;
-    aw.event = f.ev;
-    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));    /* s0 local: ends at 2 */
-    op(&f, 0, rec);
-    op(&f, 0, copy(&f, 1, 0, 4000, 1, 4000)); /* s1 peer: ends at 5 */
-    op(&f, 0, aw);
-    op(&f, 0, copy(&f, 1, 0, 8000, 0, 4000)); /* s1 local, 1 + 1: ends at 7 */
-    p = predict(&f, &m);
     assert_us(p.total_us, 7.0);
     assert_us(p.path_event_us, 0.0);
-    fx_end(&f);
 }
 
 /* Where a flag lives decides when another GPU's wait sees it: written into

@@ -158,9 +158,25 @@ static int bench_with_path(const char *dir, const char *path, const char *args, 
     return rc;
 }
 
+/* dir/name holds exactly `want` (NULL: starts with a Graphviz graph); then
+ * it is removed. */
+static void expect_file(const char *dir, const char *name, const char *want)
+{
+    char path[256], *text;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    text = ces_test_read_file(path, NULL);
+    if (want != NULL)
+        assert_string_equal(text, want);
+    else
+        assert_true(strncmp(text, "graph bench {\n", 14) == 0);
+    free(text);
+    assert_int_equal(remove(path), 0);
+}
+
 static void test_plot_runs_dot(void **state)
 {
-    char *dir = ces_test_tmpdir(), *out = NULL, *text, bin[128], path[256];
+    char *dir = ces_test_tmpdir(), *out = NULL, bin[128], path[256];
 
     (void)state;
     fake_dot(dir, bin, sizeof(bin));
@@ -173,16 +189,9 @@ static void test_plot_runs_dot(void **state)
                      0);
     assert_non_null(strstr(out, "# plot: it's \"q\" $x.svg\n"));
     free(out);
-    snprintf(path, sizeof(path), "%s/dot-args", dir);
-    text = ces_test_read_file(path, NULL);
-    assert_string_equal(text, "-Kneato\n-n2\n-Tsvg\n-o\nit's \"q\" $x.svg\nit's \"q\" $x.dot\n");
-    free(text);
-    remove(path);
-    snprintf(path, sizeof(path), "%s/it's \"q\" $x.svg", dir);
-    text = ces_test_read_file(path, NULL);
-    assert_string_equal(text, "drawn\n");
-    free(text);
-    remove(path);
+    expect_file(dir, "dot-args",
+                "-Kneato\n-n2\n-Tsvg\n-o\nit's \"q\" $x.svg\nit's \"q\" $x.dot\n");
+    expect_file(dir, "it's \"q\" $x.svg", "drawn\n");
     /* drawn: the .dot is gone */
     snprintf(path, sizeof(path), "%s/it's \"q\" $x.dot", dir);
     assert_int_not_equal(access(path, F_OK), 0);
@@ -198,18 +207,9 @@ static void test_plot_runs_dot(void **state)
         strstr(out, "cesync bench: Graphviz `dot` exited with status 3; the plot is in b.dot\n"));
     assert_null(strstr(out, "# plot:"));
     free(out);
-    snprintf(path, sizeof(path), "%s/dot-args", dir);
-    text = ces_test_read_file(path, NULL);
-    assert_string_equal(text, "-Kneato\n-n2\n-Tpng\n-o\nb.png\nb.dot\n");
-    free(text);
-    remove(path);
-    snprintf(path, sizeof(path), "%s/b.png", dir);
-    remove(path);
-    snprintf(path, sizeof(path), "%s/b.dot", dir);
-    text = ces_test_read_file(path, NULL);
-    assert_true(strncmp(text, "graph bench {\n", 14) == 0);
-    free(text);
-    remove(path);
+    expect_file(dir, "dot-args", "-Kneato\n-n2\n-Tpng\n-o\nb.png\nb.dot\n");
+    expect_file(dir, "b.png", "drawn\n");
+    expect_file(dir, "b.dot", NULL);
     assert_int_equal(unsetenv("CES_FAKE_DOT_RC"), 0);
 
     /* no dot on PATH: said, the .dot is kept, the bench succeeded */
@@ -221,11 +221,7 @@ static void test_plot_runs_dot(void **state)
     assert_non_null(strstr(out, "cesync bench: cannot run Graphviz `dot`: "));
     assert_non_null(strstr(out, "; the plot is in c d.dot\n"));
     free(out);
-    snprintf(path, sizeof(path), "%s/c d.dot", dir);
-    text = ces_test_read_file(path, NULL);
-    assert_true(strncmp(text, "graph bench {\n", 14) == 0);
-    free(text);
-    remove(path);
+    expect_file(dir, "c d.dot", NULL);
 
     /* a path that starts with '-' is not taken for an option of dot */
     assert_int_equal(bench_with_path(dir, bin,
@@ -235,13 +231,8 @@ static void test_plot_runs_dot(void **state)
                      0);
     assert_non_null(strstr(out, "# plot: -e.svg\n"));
     free(out);
-    snprintf(path, sizeof(path), "%s/dot-args", dir);
-    text = ces_test_read_file(path, NULL);
-    assert_string_equal(text, "-Kneato\n-n2\n-Tsvg\n-o\n./-e.svg\n./-e.dot\n");
-    free(text);
-    remove(path);
-    snprintf(path, sizeof(path), "%s/-e.svg", dir);
-    assert_int_equal(remove(path), 0);
+    expect_file(dir, "dot-args", "-Kneato\n-n2\n-Tsvg\n-o\n./-e.svg\n./-e.dot\n");
+    expect_file(dir, "-e.svg", "drawn\n");
     snprintf(path, sizeof(path), "%s/dot", bin);
     remove(path);
     rmdir(bin);
