@@ -31,15 +31,23 @@
  * word that holds the same id for CES_TIMEOUT_MS is only taken for a hang
  * once a read of its slots finds a wait still unmet: a stream that enters
  * the same call replay after replay, and is sampled inside it every time,
- * finds its waits met and is not accused.  The cost falls on captured
- * calls that wait only: two more ops in the call, nothing per replay on
- * the host; eager work is unchanged.  Limits: one word per watch slot (the
- * capturing stream), so two graphs captured from one stream and replayed
- * at the same time on two streams share a word; records are kept until
- * the communicator is destroyed (at most CES_WD_CAPTURED, then unwatched).
+ * finds its waits met and is not accused.  The reads go without wd_lock
+ * (issuing threads take it on every memop call, and a read of a busy
+ * device can take a second), from a copy of the record; their verdict
+ * counts only if the word still holds the same id afterwards: a stream
+ * that left the call meanwhile may have had its slots re-armed by the
+ * next one, so what the read found says nothing about the call it left
+ * (leaving and re-entering the same id cannot be told apart, as above).
+ * The cost falls on captured calls that wait only: two more ops in the
+ * call, nothing per replay on the host; eager work is unchanged.  Limits:
+ * one word per watch slot (the capturing stream), so two graphs captured
+ * from one stream and replayed at the same time on two streams share a
+ * word; records are kept until the communicator is destroyed (at most
+ * CES_WD_CAPTURED, then unwatched).
  */
 #include "runtime.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,6 +102,8 @@ uint64_t ces_wd_capture_record(struct ces_comm *c, const struct ces_wd_step *st,
 {
     struct ces_wd_step rec = *st;
 
+    /* captured_blocked copies the waits of one call onto its stack */
+    assert(nwaits <= CES_CUDA_MAX_MEMOPS);
     if (c->cap_steps.len >= CES_WD_CAPTURED ||
         ces_vec_reserve(c->ctx, &c->cap_waits, sizeof(*waits), nwaits) != CES_OK ||
         ces_vec_reserve(c->ctx, &c->cap_steps, sizeof(rec), 1) != CES_OK)
@@ -178,22 +188,43 @@ static void release_step(struct ces_comm *c, const struct ces_wd_step *st, int c
     }
 }
 
-/* A captured call whose in-flight id stayed put: blocked if a wait of it is
- * still unmet (or unreadable, or the id unknown). */
-static int captured_blocked(struct ces_comm *c, uint64_t id)
+/* The waits of a captured call, copied under wd_lock: once it is released
+ * an issuing thread may record a capture, which moves cap_steps and
+ * cap_waits. */
+struct captured_waits {
+    uint32_t n;
+    struct ces_wd_wait w[CES_CUDA_MAX_MEMOPS];
+};
+_Static_assert(sizeof(struct captured_waits) <= 64 * 1024, "kept on the watchdog's stack");
+
+/* Whether captured call `id`, which watch slot s has stayed in, is blocked
+ * (wd_lock held on entry and on return, released during the reads): 1 if
+ * a wait of it is still unmet (or unreadable, or the id unknown), 0 if
+ * every wait is met, -1 if the verdict does not count: the slot's word no
+ * longer holds `id` once the reads are done (the stream left the call, and
+ * the next one may have re-armed its slots), or the watchdog is stopping. */
+static int captured_blocked(struct ces_comm *c, uint32_t s, uint64_t id,
+                            struct captured_waits *cw)
 {
     const struct ces_wd_step *st = captured_step(c, id);
+    int blocked = 0;
 
     if (st == NULL)
         return 1;
-    for (uint32_t k = 0; k < st->nwaits; k++) {
+    cw->n = st->nwaits;
+    for (uint32_t k = 0; k < cw->n; k++)
+        cw->w[k] = *step_wait(c, st, 1, k);
+    pthread_mutex_unlock(&c->wd_lock);
+    for (uint32_t k = 0; k < cw->n && !blocked; k++) {
         uint64_t held = 0;
-        const struct ces_wd_wait *w = step_wait(c, st, 1, k);
 
-        if (read_slot(c, w, &held) != 0 || !wait_met(w, held))
-            return 1;
+        if (read_slot(c, &cw->w[k], &held) != 0 || !wait_met(&cw->w[k], held))
+            blocked = 1;
     }
-    return 0;
+    pthread_mutex_lock(&c->wd_lock);
+    if (c->wd_stop || flight(c, c->rank, s) != id)
+        return -1;
+    return blocked;
 }
 
 /* --- the diagnosis ----------------------------------------------------------
@@ -434,6 +465,7 @@ static void *wd_main(void *arg)
 {
     struct ces_comm *c = arg;
     uint64_t last_release = 0;
+    struct captured_waits cw;
 
     cuCtxSetCurrent(c->cuctx);
     pthread_mutex_lock(&c->wd_lock);
@@ -476,7 +508,7 @@ static void *wd_main(void *arg)
                              now - ws->since_ms, c->timeout_ms);
                 }
             }
-            for (uint32_t s = 0; s < c->nwatched && why[0] == '\0'; s++) {
+            for (uint32_t s = 0; s < c->nwatched && why[0] == '\0' && !c->wd_stop; s++) {
                 struct ces_wd_stream *ws = &c->watched[s];
                 uint64_t id = flight(c, c->rank, s);
 
@@ -484,15 +516,23 @@ static void *wd_main(void *arg)
                     ws->fl_seen = id;
                     ws->fl_since = now;
                 } else if (now > ws->fl_since && now - ws->fl_since > c->timeout_ms) {
-                    if (captured_blocked(c, id))
+                    /* Releases wd_lock while it reads: c->nwatched may grow
+                     * meanwhile, slots and their fields stay where they are. */
+                    int blocked = captured_blocked(c, s, id, &cw);
+
+                    if (blocked > 0)
                         snprintf(why, sizeof(why),
                                  "no progress for %" PRIu64 " ms in captured work "
                                  "(CES_TIMEOUT_MS=%" PRIu64 ")",
                                  now - ws->fl_since, c->timeout_ms);
-                    else
+                    else if (blocked == 0)
                         ws->fl_since = ces_cuda_now_ms();
+                    else
+                        ws->fl_seen = 0; /* left the call: time the word afresh */
                 }
             }
+            if (c->wd_stop)
+                break;
             if (why[0] != '\0') {
                 int status = strncmp(why, "rank", 4) == 0 ? CES_ERR_PEER_FAILED : CES_ERR_TIMEOUT;
 

@@ -9,7 +9,10 @@
  * lost step's entries.  The diagnosis reads the slots without wd_lock,
  * from a copy that an issuing thread overwriting the ring meanwhile does
  * not change, stops reading after a read fails, and the watchdog releases
- * only once it is printed.
+ * only once it is printed.  The watchdog thread's check of a captured call
+ * reads its slots without wd_lock too: an issuing thread takes the lock
+ * while a read hangs, and a call the stream has left during the read is
+ * not judged by what the read found.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -37,6 +40,9 @@ static int read_fails;                     /* a device that does not answer */
 static struct fixture *watch_lock;
 static uint64_t overwrite;
 static _Atomic long locked_reads;
+/* Set by a test: called at the start of every slot read, in the reading
+ * thread. */
+static void (*on_read)(void);
 
 struct fixture;
 static void first_then(struct fixture *fx, uint64_t later);
@@ -53,6 +59,8 @@ static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream
 {
     (void)s;
     atomic_fetch_add(&reads, 1);
+    if (on_read != NULL)
+        on_read();
     if (read_fails)
         return CUDA_ERROR_UNKNOWN;
     memcpy(dst, (const void *)(uintptr_t)src, n);
@@ -128,6 +136,7 @@ static void fakes_install(void)
     read_fails = 0;
     watch_lock = NULL;
     overwrite = 0;
+    on_read = NULL;
 }
 
 /* --- a communicator over host memory ------------------------------------ */
@@ -238,6 +247,75 @@ static void enqueue(struct fixture *fx, uint32_t nwaits, const struct wspec *spe
 }
 
 static const struct wspec ready1 = {"ready", 1, CES_CMP_EQ, 1};
+
+/* Records captured call `call` with one wait on slots[3] (>= value, or ==
+ * when eq) and returns its id. */
+static uint64_t capture(struct fixture *fx, uint64_t call, uint64_t value, int eq)
+{
+    struct ces_wd_step step;
+    struct ces_wd_wait w;
+    uint64_t id;
+
+    memset(&step, 0, sizeof(step));
+    memset(&w, 0, sizeof(w));
+    step.call = call;
+    step.nwaits = 1;
+    snprintf(step.what, sizeof(step.what), "allgather");
+    w.addr = (CUdeviceptr)(uintptr_t)&fx->slots[3];
+    w.value = value;
+    w.width = 32;
+    w.cmp = eq ? CES_CMP_EQ : CES_CMP_GEQ;
+    w.rank = 1;
+    w.idx = 3;
+    w.spos = 6;
+    snprintf(w.name, sizeof(w.name), "complete");
+    pthread_mutex_lock(&fx->c->wd_lock);
+    id = ces_wd_capture_record(fx->c, &step, &w, 1);
+    pthread_mutex_unlock(&fx->c->wd_lock);
+    return id;
+}
+
+/* stderr into a temporary file while the watchdog runs. */
+struct err_capture {
+    FILE *tmp;
+    int saved;
+};
+
+static void err_begin(struct err_capture *e)
+{
+    e->tmp = tmpfile();
+    assert_non_null(e->tmp);
+    fflush(stderr);
+    e->saved = dup(2);
+    assert_true(e->saved >= 0);
+    assert_true(dup2(fileno(e->tmp), 2) >= 0);
+}
+
+/* What was printed (malloc'd). */
+static char *err_end(struct err_capture *e)
+{
+    long n;
+    char *text;
+
+    fflush(stderr);
+    assert_true(dup2(e->saved, 2) >= 0);
+    close(e->saved);
+    n = ftell(e->tmp);
+    assert_true(n >= 0);
+    text = calloc(1, (size_t)n + 1);
+    assert_non_null(text);
+    rewind(e->tmp);
+    assert_int_equal(fread(text, 1, (size_t)n, e->tmp), (size_t)n);
+    fclose(e->tmp);
+    return text;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+    nanosleep(&ts, NULL);
+}
 
 /* ces_wd_fail with what it prints to stderr returned (malloc'd). */
 static char *fail_captured(struct ces_comm *c, const char *why)
@@ -498,6 +576,151 @@ static void test_release_skips_lost_steps(void **state)
     fixture_free(fx);
 }
 
+/* A slot read that does not return until the test opens the gate (a busy
+ * or wedged device: up to a second each on a GPU). */
+static struct {
+    pthread_mutex_t m;
+    pthread_cond_t cv;
+    int closed;
+    int waiting; /* reads that have reached the gate */
+} gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+
+static void gate_read(void)
+{
+    pthread_mutex_lock(&gate.m);
+    gate.waiting++;
+    while (gate.closed)
+        pthread_cond_wait(&gate.cv, &gate.m);
+    pthread_mutex_unlock(&gate.m);
+}
+
+static void gate_open(void)
+{
+    pthread_mutex_lock(&gate.m);
+    gate.closed = 0;
+    pthread_cond_broadcast(&gate.cv);
+    pthread_mutex_unlock(&gate.m);
+}
+
+/* An issuing thread capturing more calls, as issue_memops does: wd_lock,
+ * a record each (the record table grows, and moves), unlock. */
+struct issuer {
+    struct fixture *fx;
+    _Atomic int done;
+};
+
+static void *issue_captures(void *arg)
+{
+    struct issuer *is = arg;
+
+    for (int i = 0; i < 64; i++)
+        capture(is->fx, 100 + (uint64_t)i, 1, 0);
+    atomic_store(&is->done, 1);
+    return NULL;
+}
+
+/* The watchdog thread checks a captured call that stayed in flight past
+ * the timeout: its slot read hangs, and meanwhile an issuing thread gets
+ * wd_lock (it would wait for the read to end if the check held it).  The
+ * read then finds the wait unmet while the stream is still in the call:
+ * reported, from the copy of a record table that moved meanwhile. */
+static void test_captured_check_leaves_the_lock(void **state)
+{
+    struct fixture *fx = fixture_new(20);
+    struct issuer is = {fx, 0};
+    struct err_capture err;
+    pthread_t t;
+    int reached = 0, took_while_blocked, failed = 0;
+    char *out;
+
+    (void)state;
+    fx->slots[3] = 8;
+    fx->page[0].flight[0] = capture(fx, 4, 9, 0);
+    assert_int_equal(fx->page[0].flight[0], 1);
+    gate.closed = 1;
+    gate.waiting = 0;
+    on_read = gate_read;
+    err_begin(&err);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    for (int i = 0; i < 1000 && !reached; i++) {
+        pthread_mutex_lock(&gate.m);
+        reached = gate.waiting > 0;
+        pthread_mutex_unlock(&gate.m);
+        if (!reached)
+            sleep_ms(5);
+    }
+    assert_int_equal(pthread_create(&t, NULL, issue_captures, &is), 0);
+    for (int i = 0; i < 1000 && !atomic_load(&is.done); i++)
+        sleep_ms(5);
+    took_while_blocked = atomic_load(&is.done);
+    /* Open the gate before any assertion, so that a failing run still
+     * ends (the issuer and the watchdog are blocked behind it). */
+    gate_open();
+    pthread_join(t, NULL);
+    for (int i = 0; i < 1000 && !failed; i++) {
+        failed = atomic_load(&fx->c->state) != CES_OK;
+        if (!failed)
+            sleep_ms(5);
+    }
+    ces_wd_stop(fx->c);
+    out = err_end(&err);
+    assert_true(reached);
+    assert_true(took_while_blocked);
+    assert_int_equal(fx->c->cap_steps.len, 65);
+    assert_int_equal(atomic_load(&fx->c->state), CES_ERR_TIMEOUT);
+    assert_non_null(strstr(out, "in captured work"));
+    assert_non_null(strstr(out, "): blocked in allgather call 4 (captured, replayed from a CUDA "
+                                "graph; record 1); its waits:\n"
+                                "cesync: watchdog:     r0.s0#6 wait complete[3]@1 >= 9: slot holds "
+                                "8 (BLOCKED)\n"));
+    free(out);
+    fixture_free(fx);
+}
+
+/* During the first read the stream passes call 1 (its wait `== 1` met)
+ * and enters call 2, whose wait `== 2` the slot then holds: the read of
+ * call 1's wait finds 2, which is not what call 1 waits for, but the
+ * stream is no longer there.  Not reported; call 2 is then timed from the
+ * start and its met wait clears it. */
+static struct fixture *moving;
+
+static void leave_call_during_read(void)
+{
+    if (moving == NULL)
+        return;
+    moving->slots[3] = 2;
+    moving->page[0].flight[0] = 2;
+    moving = NULL;
+}
+
+static void test_captured_call_left_during_the_read(void **state)
+{
+    struct fixture *fx = fixture_new(20);
+    struct err_capture err;
+    char *out;
+
+    (void)state;
+    assert_int_equal(capture(fx, 4, 1, 1), 1);
+    assert_int_equal(capture(fx, 5, 2, 1), 2);
+    fx->slots[3] = 0;
+    fx->page[0].flight[0] = 1;
+    moving = fx;
+    on_read = leave_call_during_read;
+    err_begin(&err);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    /* the read of call 1, then at least two of call 2 */
+    for (int i = 0; i < 1000 && atomic_load(&reads) < 3; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    out = err_end(&err);
+    assert_int_equal(atomic_load(&fx->c->state), CES_OK);
+    assert_null(strstr(out, "watchdog"));
+    assert_null(moving);
+    assert_true(atomic_load(&reads) >= 3);
+    free(out);
+    fixture_free(fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -508,6 +731,8 @@ int main(void)
         cmocka_unit_test(test_release_after_diagnosis),
         cmocka_unit_test(test_ring_overwritten),
         cmocka_unit_test(test_release_skips_lost_steps),
+        cmocka_unit_test(test_captured_check_leaves_the_lock),
+        cmocka_unit_test(test_captured_call_left_during_the_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
