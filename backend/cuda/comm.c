@@ -118,6 +118,7 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     c->timeout_ms = env_u64("CES_TIMEOUT_MS", CES_TIMEOUT_MS_DEFAULT);
     if (c->timeout_ms == 0)
         c->timeout_ms = CES_TIMEOUT_MS_DEFAULT;
+    c->p2p_stage_max = env_u64("CES_P2P_STAGE_MAX", CES_P2P_STAGE_MAX_DEFAULT);
     if (ces_cu_load() == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                            "the CUDA driver is not available (no GPU, or a driver older than "
@@ -213,6 +214,7 @@ static void comm_free(struct ces_comm *c)
     ces_vec_free(ctx, &c->scratch_ptrs);
     ces_vec_free(ctx, &c->scratch_sizes);
     ces_vec_free(ctx, &c->scratch_params);
+    ces_free(ctx, c->p2p);
     pthread_mutex_destroy(&c->wd_lock);
     pthread_cond_destroy(&c->wd_cond);
     cuDevicePrimaryCtxRelease(c->cudev);

@@ -1037,12 +1037,50 @@ static void group_export(const struct ces_comm *c, struct ces_p2p_desc *row)
     }
 }
 
+/* Staging for every message of the group that may be staged: pair s -> d
+ * gets two slots in area (s - d) mod n, grown to the next power of two (at
+ * least 64 KiB) that holds the message.  Every rank walks the same table
+ * in the same order, so the symmetric allocations agree. */
+static int group_stage(struct ces_comm *c, const struct ces_p2p_table *t)
+{
+    for (uint32_t s = 0; s < c->size; s++) {
+        for (uint64_t i = 1; i <= t->d[s][0].bytes; i++) {
+            const struct ces_p2p_desc *e = &t->d[s][i];
+            uint32_t d = e->peer, a = (s + c->size - d) % c->size;
+            uint64_t slot = UINT64_C(64) << 10;
+            char key[48];
+            int rc;
+
+            if (!e->send || e->bytes > c->p2p_stage_max)
+                continue;
+            if (c->p2p == NULL) {
+                c->p2p = ces_malloc(c->ctx, sizeof(*c->p2p));
+                if (c->p2p == NULL)
+                    return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory staging a message");
+                memset(c->p2p, 0, sizeof(*c->p2p));
+            }
+            if (c->p2p_area[a].slot < e->bytes) {
+                while (slot < e->bytes)
+                    slot <<= 1;
+                snprintf(key, sizeof(key), "stage%" PRIu32 ":%" PRIu64, a, slot);
+                rc = signal_off(c, "p2p", key, 2 * slot, &c->p2p_area[a].off);
+                if (rc != CES_OK)
+                    return rc;
+                c->p2p_area[a].slot = slot;
+            }
+            c->p2p->p[s][d].off = c->p2p_area[a].off;
+            c->p2p->p[s][d].slot = c->p2p_area[a].slot;
+        }
+    }
+    return CES_OK;
+}
+
 /* Lowers and issues this rank's part of the group on its stream. */
 static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstream stream)
 {
     struct ces_graph *g = NULL;
     struct ces_cuda_plan *plan = NULL;
-    uint64_t buf_off[1] = {0}, sig_off[2];
+    uint64_t buf_off[1] = {0}, sig_off[4];
     uint64_t k = c->p2p_calls + 1;
     struct issue is;
     char key[32];
@@ -1050,11 +1088,18 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
 
     rc = ces_cuda_use(c);
     if (rc == CES_OK)
-        rc = ces_cuda_group_graph(c->ctx, c->size, c->team->stride, t, k, &g);
+        rc = group_stage(c, t);
+    if (rc == CES_OK)
+        rc = ces_cuda_group_graph(c->ctx, c->size, c->team->stride, t, k, c->p2p, &g);
     /* Counted only once the group is valid: every rank refuses an invalid
      * group alike, so the counters stay equal. */
-    if (rc == CES_OK)
+    if (rc == CES_OK) {
         c->p2p_calls = k;
+        for (uint32_t s = 0; s < c->size && c->p2p != NULL; s++)
+            for (uint64_t i = 1; i <= t->d[s][0].bytes; i++)
+                if (t->d[s][i].send && c->p2p->p[s][t->d[s][i].peer].slot >= t->d[s][i].bytes)
+                    c->p2p->p[s][t->d[s][i].peer].sent++;
+    }
     if (rc == CES_OK)
         rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps,
                             c->progress_dev != 0 ? CES_LOWER_PROGRESS : 0u, &plan);
@@ -1064,6 +1109,12 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
     snprintf(key, sizeof(key), "done:u64x%" PRIu32, c->size);
     if (rc == CES_OK)
         rc = signal_off(c, "p2p", key, 8u * c->size, &sig_off[1]);
+    snprintf(key, sizeof(key), "full:u64x%" PRIu32, 2 * c->size);
+    if (rc == CES_OK)
+        rc = signal_off(c, "p2p", key, 16u * c->size, &sig_off[2]);
+    snprintf(key, sizeof(key), "credit:u64x%" PRIu32, 2 * c->size);
+    if (rc == CES_OK)
+        rc = signal_off(c, "p2p", key, 16u * c->size, &sig_off[3]);
     if (rc == CES_OK) {
         if (k == 1)
             dump_graph(c, g, "sendrecv-group-1");

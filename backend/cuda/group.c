@@ -19,24 +19,19 @@ static const struct ces_p2p_desc *group_find(const struct ces_p2p_table *t, uint
     return NULL;
 }
 
-/* Checks that every send has its receive (same size) and builds the group's
- * graph over one buffer `mem` that spans the stride, so that any symmetric
- * offsets can be named.  Per rank: post every receive (write posted), wait
- * until every receiver posted, one batch of copies, announce them (write done,
- * a later stream op than the batch), wait for every incoming message.  Flags
- * are written into the peer's memory and awaited locally: polling them in
- * the writer's memory instead (as the mono barrier does) made the one-way
- * group 3-4 us slower from 1 to 16 MiB on 2x H200 (docs/PERFORMANCE.md).  No
- * wait depends on a later op of another rank, so no order of the declared
- * sends and receives can deadlock. */
-int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
-                         const struct ces_p2p_table *t, uint64_t k, struct ces_graph **out)
-{
-    struct ces_graph *g = NULL;
-    uint32_t mem, posted, done;
-    int rc;
+/* Ids of the group graph's buffer and signals, in declaration order. */
+enum { MEM = 0 };
+enum { POSTED = 0, DONE = 1, FULL = 2, CREDIT = 3 };
 
-    *out = NULL;
+/* Whether the message s -> d of `bytes` goes through d's staging slots. */
+static int staged(const struct ces_p2p_stages *st, uint32_t s, uint32_t d, uint64_t bytes)
+{
+    return st != NULL && st->p[s][d].slot >= bytes;
+}
+
+/* Every send has its receive of the same size. */
+static int group_check(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *t)
+{
     if (n < 1 || n > CES_P2P_MAX_RANKS)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "ces_group_end: groups are supported up to %u ranks", CES_P2P_MAX_RANKS);
@@ -60,66 +55,187 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
                                                : "declared another size");
         }
     }
-    rc = ces_graph_create(ctx, n, 1, &g);
-    if (rc == CES_OK)
-        rc = ces_graph_add_buffer(g, "mem", stride, &mem);
-    if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "posted", CES_U64, n, &posted);
-    if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "done", CES_U64, n, &done);
-    if (rc == CES_OK)
-        rc = ces_graph_add_block(g, CES_PHASE_EAGER, 1);
-    for (uint32_t r = 0; r < n && rc == CES_OK; r++) {
-        const struct ces_p2p_desc *row = t->d[r];
-        uint64_t cnt = row[0].bytes, nsend = 0;
+    return CES_OK;
+}
 
-        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WRITE, .slot = {posted, row[i].peer, r}, .value = k};
+static int add(struct ces_graph *g, uint32_t r, struct ces_op op)
+{
+    return ces_graph_add_op(g, r, &op);
+}
 
-            if (!row[i].send)
-                rc = ces_graph_add_op(g, r, &op);
-        }
-        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WAIT, .slot = {posted, r, row[i].peer}, .value = k};
+static struct ces_op flag(uint8_t kind, uint32_t sig, uint32_t rank, uint32_t idx, uint64_t v)
+{
+    struct ces_op op = {.kind = kind, .slot = {sig, rank, idx}, .value = v};
 
-            if (row[i].send) {
-                rc = ces_graph_add_op(g, r, &op);
-                nsend++;
-            }
-        }
-        if (nsend > 1 && rc == CES_OK) {
-            struct ces_op op = {.kind = CES_OP_BATCH};
+    return op;
+}
 
-            rc = ces_graph_add_op(g, r, &op);
-        }
-        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            const struct ces_p2p_desc *m = group_find(t, row[i].peer, r, 0);
-            struct ces_op op = {.kind = CES_OP_COPY};
+static struct ces_op copy_op(uint32_t from, uint64_t lo, uint32_t to, uint64_t dlo, uint64_t bytes)
+{
+    struct ces_op op = {.kind = CES_OP_COPY};
 
-            if (!row[i].send)
-                continue;
-            op.a = (struct ces_region){mem, r, row[i].off, row[i].off + row[i].bytes};
-            op.b = (struct ces_region){mem, row[i].peer, m->off, m->off + m->bytes};
-            rc = ces_graph_add_op(g, r, &op);
-        }
-        if (nsend > 1 && rc == CES_OK) {
-            struct ces_op op = {.kind = CES_OP_END};
+    op.a = (struct ces_region){MEM, from, lo, lo + bytes};
+    op.b = (struct ces_region){MEM, to, dlo, dlo + bytes};
+    return op;
+}
 
-            rc = ces_graph_add_op(g, r, &op);
-        }
-        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WRITE, .slot = {done, row[i].peer, r}, .value = k};
+/* Copies of rank r, as one batch when there are several. */
+static int copies(struct ces_graph *g, uint32_t r, const struct ces_op *ops, uint32_t nops)
+{
+    int rc = CES_OK;
 
-            if (row[i].send)
-                rc = ces_graph_add_op(g, r, &op);
-        }
-        for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-            struct ces_op op = {.kind = CES_OP_WAIT, .slot = {done, r, row[i].peer}, .value = k};
+    if (nops > 1)
+        rc = add(g, r, (struct ces_op){.kind = CES_OP_BATCH});
+    for (uint32_t i = 0; i < nops && rc == CES_OK; i++)
+        rc = add(g, r, ops[i]);
+    if (nops > 1 && rc == CES_OK)
+        rc = add(g, r, (struct ces_op){.kind = CES_OP_END});
+    return rc;
+}
 
-            if (!row[i].send)
-                rc = ces_graph_add_op(g, r, &op);
+/* Rank r's ops of group call k, on its one stream.
+ *
+ * Direct (the receive buffer is written in place): post every receive
+ * (write posted), wait until every receiver posted, copy, announce (write
+ * done, a later stream op than the copies), wait for every incoming
+ * message.  Flags are written into the peer's memory and awaited locally:
+ * polling them in the writer's memory instead (as the mono barrier does)
+ * made the one-way group 3-4 us slower from 1 to 16 MiB on 2x H200
+ * (docs/PERFORMANCE.md).
+ *
+ * Staged (the pair has slots for the message): the u-th message s -> d is
+ * copied into d's slot t = u % 2, announced by full[2s+t]@d = u/2+1 (fills
+ * of that slot), copied out by d, which returns the slot by credit[2d+t]@s
+ * = u/2+1 (releases).  Right after announcing message u the sender waits
+ * until slot (u+1) % 2 has had (u+1)/2 releases: that slot was freed by the
+ * previous call's copy-out, so a send never waits for its receiver to post
+ * or to drain, and no message's wait needs anything of the same call.
+ *
+ * Order per rank: posted writes, posted waits, one batch of every outgoing
+ * copy, done and full writes, credit waits, done and full waits, one batch
+ * of copy-outs, credit writes.  No wait depends on a later op of another
+ * rank, so no order of the declared sends and receives can deadlock. */
+static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_table *t, uint64_t k,
+                      const struct ces_p2p_stages *st)
+{
+    const struct ces_p2p_desc *row = t->d[r];
+    uint64_t cnt = row[0].bytes;
+    struct ces_op ops[CES_MAX_PAIRS];
+    uint32_t nops = 0;
+    int rc = CES_OK;
+
+    memset(ops, 0, sizeof(ops));
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
+        if (!row[i].send && !staged(st, row[i].peer, r, row[i].bytes))
+            rc = add(g, r, flag(CES_OP_WRITE, POSTED, row[i].peer, r, k));
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
+        if (row[i].send && !staged(st, r, row[i].peer, row[i].bytes))
+            rc = add(g, r, flag(CES_OP_WAIT, POSTED, r, row[i].peer, k));
+    for (uint64_t i = 1; i <= cnt; i++) {
+        uint32_t d = row[i].peer;
+
+        if (!row[i].send)
+            continue;
+        if (staged(st, r, d, row[i].bytes)) {
+            const struct ces_p2p_stage *s = &st->p[r][d];
+
+            ops[nops++] = copy_op(r, row[i].off, d, s->off + (s->sent % 2) * s->slot, row[i].bytes);
+        } else {
+            ops[nops++] = copy_op(r, row[i].off, d, group_find(t, d, r, 0)->off, row[i].bytes);
         }
     }
+    if (rc == CES_OK)
+        rc = copies(g, r, ops, nops);
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        uint32_t d = row[i].peer;
+
+        if (!row[i].send)
+            continue;
+        if (staged(st, r, d, row[i].bytes)) {
+            uint64_t u = st->p[r][d].sent;
+
+            rc = add(g, r, flag(CES_OP_WRITE, FULL, d, 2 * r + (uint32_t)(u % 2), u / 2 + 1));
+        } else {
+            rc = add(g, r, flag(CES_OP_WRITE, DONE, d, r, k));
+        }
+    }
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        uint32_t d = row[i].peer;
+        uint64_t u1;
+
+        if (!row[i].send || !staged(st, r, d, row[i].bytes))
+            continue;
+        u1 = st->p[r][d].sent + 1;
+        rc = add(g, r, flag(CES_OP_WAIT, CREDIT, r, 2 * d + (uint32_t)(u1 % 2), u1 / 2));
+    }
+    nops = 0;
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        uint32_t s = row[i].peer;
+
+        if (row[i].send)
+            continue;
+        if (staged(st, s, r, row[i].bytes)) {
+            const struct ces_p2p_stage *sp = &st->p[s][r];
+            uint64_t u = sp->sent;
+
+            rc = add(g, r, flag(CES_OP_WAIT, FULL, r, 2 * s + (uint32_t)(u % 2), u / 2 + 1));
+            ops[nops++] = copy_op(r, sp->off + (u % 2) * sp->slot, r, row[i].off, row[i].bytes);
+        } else {
+            rc = add(g, r, flag(CES_OP_WAIT, DONE, r, s, k));
+        }
+    }
+    if (rc == CES_OK)
+        rc = copies(g, r, ops, nops);
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        uint32_t s = row[i].peer;
+        uint64_t u;
+
+        if (row[i].send || !staged(st, s, r, row[i].bytes))
+            continue;
+        u = st->p[s][r].sent;
+        rc = add(g, r, flag(CES_OP_WRITE, CREDIT, s, 2 * r + (uint32_t)(u % 2), u / 2 + 1));
+    }
+    return rc;
+}
+
+int ces_cuda_group_add(struct ces_ctx *ctx, struct ces_graph *g, const struct ces_p2p_table *t,
+                       uint64_t k, const struct ces_p2p_stages *st)
+{
+    uint32_t n = ces_graph_ranks(g);
+    int rc = group_check(ctx, n, t);
+
+    if (rc == CES_OK)
+        rc = ces_graph_add_block(g, CES_PHASE_EAGER, 1);
+    for (uint32_t r = 0; r < n && rc == CES_OK; r++)
+        rc = group_rank(g, r, t, k, st);
+    return rc;
+}
+
+int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
+                         const struct ces_p2p_table *t, uint64_t k,
+                         const struct ces_p2p_stages *st, struct ces_graph **out)
+{
+    struct ces_graph *g = NULL;
+    uint32_t id;
+    int rc;
+
+    *out = NULL;
+    rc = group_check(ctx, n, t);
+    if (rc != CES_OK)
+        return rc;
+    rc = ces_graph_create(ctx, n, 1, &g);
+    if (rc == CES_OK)
+        rc = ces_graph_add_buffer(g, "mem", stride, &id);
+    if (rc == CES_OK)
+        rc = ces_graph_add_signal(g, "posted", CES_U64, n, &id);
+    if (rc == CES_OK)
+        rc = ces_graph_add_signal(g, "done", CES_U64, n, &id);
+    if (rc == CES_OK)
+        rc = ces_graph_add_signal(g, "full", CES_U64, 2 * n, &id);
+    if (rc == CES_OK)
+        rc = ces_graph_add_signal(g, "credit", CES_U64, 2 * n, &id);
+    if (rc == CES_OK)
+        rc = ces_cuda_group_add(ctx, g, t, k, st);
     if (rc == CES_OK)
         rc = ces_graph_validate(g, NULL);
     if (rc != CES_OK) {
@@ -129,7 +245,6 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
     *out = g;
     return CES_OK;
 }
-
 
 int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, uint32_t nlocal,
                           int *last)

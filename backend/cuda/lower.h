@@ -144,12 +144,30 @@ struct ces_p2p_table {
     struct ces_p2p_desc d[CES_P2P_MAX_RANKS][CES_MAX_PAIRS + 1];
 };
 
-/* The group's graph for call k (value of its flags): n ranks over one buffer
- * `mem` of `stride` bytes (the symmetric range of a rank), signals `posted`
- * and `done` (u64, n slots).  CES_ERR_INVALID, naming the rank and peer, when
- * a send has no receive of the same size or the other way round. */
+/* Staging of the ordered pair s -> d: two slots of `slot` bytes at `off` in
+ * d's stride; `sent` messages staged through them so far.  slot 0: none. */
+struct ces_p2p_stage {
+    uint64_t off, slot, sent;
+};
+
+struct ces_p2p_stages {
+    struct ces_p2p_stage p[CES_P2P_MAX_RANKS][CES_P2P_MAX_RANKS]; /* [s][d] */
+};
+
+/* The group's graph for call k: n ranks over one buffer `mem` of `stride`
+ * bytes (the symmetric range of a rank), signals `posted`, `done` (u64, n
+ * slots), `full`, `credit` (u64, 2n slots).  A message s -> d that fits the
+ * pair's slots in `st` is staged, any other goes direct (st NULL: all
+ * direct).  CES_ERR_INVALID, naming the rank and peer, when a send has no
+ * receive of the same size or the other way round. */
 int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
-                         const struct ces_p2p_table *t, uint64_t k, struct ces_graph **out);
+                         const struct ces_p2p_table *t, uint64_t k,
+                         const struct ces_p2p_stages *st, struct ces_graph **out);
+
+/* Appends group call k as one more block of g (a graph made by
+ * ces_cuda_group_graph): several calls in a row, for the checker. */
+int ces_cuda_group_add(struct ces_ctx *ctx, struct ces_graph *g, const struct ces_p2p_table *t,
+                       uint64_t k, const struct ces_p2p_stages *st);
 
 /* One process drives every rank: the communicator of local index idx (of
  * nlocal) arrives at ces_group_end.  *last = 1 when it completes the set (the

@@ -184,6 +184,12 @@ struct ces_comm {
     uint32_t ngroup;
     struct { uint32_t peer; int send; void *buf; uint64_t bytes, off; } group[CES_MAX_PAIRS];
     uint64_t p2p_calls;         /* groups issued */
+    /* staged messages: pair s -> d uses area (s - d) mod n in d's stride
+     * (pairs of one area are on different receivers), messages up to
+     * p2p_stage_max bytes (CES_P2P_STAGE_MAX) */
+    uint64_t p2p_stage_max;
+    struct { uint64_t off, slot; } p2p_area[CES_P2P_MAX_RANKS];
+    struct ces_p2p_stages *p2p; /* NULL until a message is staged */
     /* watchdog */
     pthread_mutex_t wd_lock;
     pthread_cond_t wd_cond;

@@ -882,6 +882,10 @@ typedef struct CUstream_st *ces_stream_t;
 struct ces_comm;
 
 #define CES_TIMEOUT_MS_DEFAULT 10000u
+/* ces_send/ces_recv messages up to this many bytes (CES_P2P_STAGE_MAX) go
+ * through two staging slots in the receiver's memory; larger ones are
+ * written in place. */
+#define CES_P2P_STAGE_MAX_DEFAULT (UINT64_C(64) << 20)
 
 /* One process per GPU: this process is `rank` of `size` and drives CUDA
  * device `device`.  `bootstrap` is the path of a Unix-domain socket that rank
