@@ -1037,8 +1037,9 @@ static void group_export(const struct ces_comm *c, struct ces_p2p_desc *row)
     }
 }
 
-/* Staging for every message of the group that may be staged: pair s -> d
- * gets two slots in area (s - d) mod n, grown to the next power of two (at
+/* Staging for every message of the group that may be staged (one way, at
+ * most CES_P2P_STAGE_MAX bytes): pair s -> d gets two slots in area
+ * (s - d) mod n, grown to the next power of two (at
  * least 64 KiB) that holds the message.  Every rank walks the same table
  * in the same order, so the symmetric allocations agree. */
 static int group_stage(struct ces_comm *c, const struct ces_p2p_table *t)
@@ -1051,7 +1052,7 @@ static int group_stage(struct ces_comm *c, const struct ces_p2p_table *t)
             char key[48];
             int rc;
 
-            if (!e->send || e->bytes > c->p2p_stage_max)
+            if (!e->send || e->bytes > c->p2p_stage_max || !ces_cuda_group_one_way(t, s, d))
                 continue;
             if (c->p2p == NULL) {
                 c->p2p = ces_malloc(c->ctx, sizeof(*c->p2p));
@@ -1097,7 +1098,8 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
         c->p2p_calls = k;
         for (uint32_t s = 0; s < c->size && c->p2p != NULL; s++)
             for (uint64_t i = 1; i <= t->d[s][0].bytes; i++)
-                if (t->d[s][i].send && c->p2p->p[s][t->d[s][i].peer].slot >= t->d[s][i].bytes)
+                if (t->d[s][i].send && ces_cuda_group_staged(t, c->p2p, s, t->d[s][i].peer,
+                                                              t->d[s][i].bytes))
                     c->p2p->p[s][t->d[s][i].peer].sent++;
     }
     if (rc == CES_OK)

@@ -23,10 +23,24 @@ static const struct ces_p2p_desc *group_find(const struct ces_p2p_table *t, uint
 enum { MEM = 0 };
 enum { POSTED = 0, DONE = 1, FULL = 2, CREDIT = 3 };
 
-/* Whether the message s -> d of `bytes` goes through d's staging slots. */
-static int staged(const struct ces_p2p_stages *st, uint32_t s, uint32_t d, uint64_t bytes)
+/* Whether rank r declared a send (send 1) or a receive (send 0). */
+static int declares(const struct ces_p2p_table *t, uint32_t r, uint32_t send)
 {
-    return st != NULL && st->p[s][d].slot >= bytes;
+    for (uint64_t i = 1; i <= t->d[r][0].bytes; i++)
+        if (t->d[r][i].send == send)
+            return 1;
+    return 0;
+}
+
+int ces_cuda_group_one_way(const struct ces_p2p_table *t, uint32_t s, uint32_t d)
+{
+    return !declares(t, s, 0) && !declares(t, d, 1);
+}
+
+int ces_cuda_group_staged(const struct ces_p2p_table *t, const struct ces_p2p_stages *st,
+                          uint32_t s, uint32_t d, uint64_t bytes)
+{
+    return st != NULL && st->p[s][d].slot >= bytes && ces_cuda_group_one_way(t, s, d);
 }
 
 /* Every send has its receive of the same size. */
@@ -103,7 +117,8 @@ static int copies(struct ces_graph *g, uint32_t r, const struct ces_op *ops, uin
  * made the one-way group 3-4 us slower from 1 to 16 MiB on 2x H200
  * (docs/PERFORMANCE.md).
  *
- * Staged (the pair has slots for the message): the u-th message s -> d is
+ * Staged (a one-way message: s declares no receive and d no send in the
+ * group, and the pair has slots for it): the u-th message s -> d is
  * copied into d's slot t = u % 2, announced by full[2s+t]@d = u/2+1 (fills
  * of that slot), copied out by d, which returns the slot by credit[2d+t]@s
  * = u/2+1 (releases).  Right after announcing message u the sender waits
@@ -126,17 +141,17 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
 
     memset(ops, 0, sizeof(ops));
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
-        if (!row[i].send && !staged(st, row[i].peer, r, row[i].bytes))
+        if (!row[i].send && !ces_cuda_group_staged(t, st, row[i].peer, r, row[i].bytes))
             rc = add(g, r, flag(CES_OP_WRITE, POSTED, row[i].peer, r, k));
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
-        if (row[i].send && !staged(st, r, row[i].peer, row[i].bytes))
+        if (row[i].send && !ces_cuda_group_staged(t, st, r, row[i].peer, row[i].bytes))
             rc = add(g, r, flag(CES_OP_WAIT, POSTED, r, row[i].peer, k));
     for (uint64_t i = 1; i <= cnt; i++) {
         uint32_t d = row[i].peer;
 
         if (!row[i].send)
             continue;
-        if (staged(st, r, d, row[i].bytes)) {
+        if (ces_cuda_group_staged(t, st, r, d, row[i].bytes)) {
             const struct ces_p2p_stage *s = &st->p[r][d];
 
             ops[nops++] = copy_op(r, row[i].off, d, s->off + (s->sent % 2) * s->slot, row[i].bytes);
@@ -151,7 +166,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
 
         if (!row[i].send)
             continue;
-        if (staged(st, r, d, row[i].bytes)) {
+        if (ces_cuda_group_staged(t, st, r, d, row[i].bytes)) {
             uint64_t u = st->p[r][d].sent;
 
             rc = add(g, r, flag(CES_OP_WRITE, FULL, d, 2 * r + (uint32_t)(u % 2), u / 2 + 1));
@@ -163,7 +178,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
         uint32_t d = row[i].peer;
         uint64_t u1;
 
-        if (!row[i].send || !staged(st, r, d, row[i].bytes))
+        if (!row[i].send || !ces_cuda_group_staged(t, st, r, d, row[i].bytes))
             continue;
         u1 = st->p[r][d].sent + 1;
         rc = add(g, r, flag(CES_OP_WAIT, CREDIT, r, 2 * d + (uint32_t)(u1 % 2), u1 / 2));
@@ -174,7 +189,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
 
         if (row[i].send)
             continue;
-        if (staged(st, s, r, row[i].bytes)) {
+        if (ces_cuda_group_staged(t, st, s, r, row[i].bytes)) {
             const struct ces_p2p_stage *sp = &st->p[s][r];
             uint64_t u = sp->sent;
 
@@ -190,7 +205,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
         uint32_t s = row[i].peer;
         uint64_t u;
 
-        if (row[i].send || !staged(st, s, r, row[i].bytes))
+        if (row[i].send || !ces_cuda_group_staged(t, st, s, r, row[i].bytes))
             continue;
         u = st->p[s][r].sent;
         rc = add(g, r, flag(CES_OP_WRITE, CREDIT, s, 2 * r + (uint32_t)(u % 2), u / 2 + 1));

@@ -164,6 +164,17 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
                          const struct ces_p2p_table *t, uint64_t k,
                          const struct ces_p2p_stages *st, struct ces_graph **out);
 
+/* Whether s -> d is one way in the group (s declares no receive, d no
+ * send), and whether the message of `bytes` is staged: one way, and the
+ * pair's slots in st hold it.  Where ranks exchange, the direct protocol's
+ * handshake costs nothing extra (all ranks post at once), while a staged
+ * message adds its copy-out: 64 MiB ring 194.5 vs 237.9 us on 2x H200; one
+ * way, staging spares the sender its wait for the receiver: 181.7 vs 195.7
+ * us at 64 MiB, 12.3 vs 27.8 at 1 MiB (docs/PERFORMANCE.md). */
+int ces_cuda_group_one_way(const struct ces_p2p_table *t, uint32_t s, uint32_t d);
+int ces_cuda_group_staged(const struct ces_p2p_table *t, const struct ces_p2p_stages *st,
+                          uint32_t s, uint32_t d, uint64_t bytes);
+
 /* Appends group call k as one more block of g (a graph made by
  * ces_cuda_group_graph): several calls in a row, for the checker. */
 int ces_cuda_group_add(struct ces_ctx *ctx, struct ces_graph *g, const struct ces_p2p_table *t,

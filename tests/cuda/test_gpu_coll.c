@@ -415,8 +415,10 @@ static int part_launch(struct rk *rks, uint32_t m, uint32_t n)
 }
 
 /* Point to point in groups: a ring (rank r sends to r+1 and receives from
- * r-1), 50 back-to-back groups with fresh bytes, each checked; then a send
- * without its receive is refused on every rank. */
+ * r-1: ranks exchange, so messages go direct), 50 back-to-back groups with
+ * fresh bytes, each checked; then 50 one-way groups, rank 0 to rank 1 (the
+ * other ranks' groups empty; staged unless CES_P2P_STAGE_MAX=0), each
+ * checked; then a send without its receive is refused on every rank. */
 static int part_p2p(struct rk *rks, uint32_t m, uint32_t n)
 {
     const uint32_t K = 50;
@@ -471,6 +473,48 @@ static int part_p2p(struct rk *rks, uint32_t m, uint32_t n)
                 return 1;
         }
     }
+    /* One way: rank 0 -> rank 1, the bytes of generation K + k. */
+    for (uint32_t k = 0; k < K; k++) {
+        for (uint32_t i = 0; i < m; i++) {
+            struct rk *r = &rks[i];
+
+            if (use(r))
+                return 1;
+            if (r->rank == 0) {
+                gpu_fill(hs[i], B, 0, 0, 0, K + k);
+                CKRT("h2d", cudaMemcpyAsync(send[i], hs[i], B, cudaMemcpyHostToDevice, r->s));
+                /* the pinned source is reused by the next group */
+                CKRT("sync", cudaStreamSynchronize(r->s));
+            }
+            CK(r, "ces_group_start", ces_group_start(r->c));
+            if (r->rank == 0)
+                CK(r, "ces_send", ces_send(r->c, send[i], B, 1));
+            if (r->rank == 1)
+                CK(r, "ces_recv", ces_recv(r->c, recv[i], B, 0));
+            CK(r, "ces_group_end", ces_group_end(r->c, r->s));
+        }
+        for (uint32_t i = 0; i < m; i++) {
+            if (rks[i].rank != 1)
+                continue;
+            if (use(&rks[i]))
+                return 1;
+            CKRT("d2h", cudaMemcpyAsync(hr[i] + k * B, recv[i], B, cudaMemcpyDeviceToHost,
+                                        rks[i].s));
+        }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        CKRT("sync", cudaStreamSynchronize(rks[i].s));
+        CK(&rks[i], "status", ces_comm_status(rks[i].c));
+        for (uint32_t k = 0; k < K && rks[i].rank == 1; k++) {
+            char what[64];
+
+            snprintf(what, sizeof(what), "one-way group %u: rank 1 from 0", k);
+            if (gpu_expect(what, hr[i] + k * B, B, 0, 0, 0, K + k))
+                return 1;
+        }
+    }
     /* Rank 0 sends to rank 1, which posts nothing: refused everywhere. */
     for (uint32_t i = 0; i < m; i++) {
         struct rk *r = &rks[i];
@@ -494,8 +538,8 @@ static int part_p2p(struct rk *rks, uint32_t m, uint32_t n)
         CK(&rks[i], "free", ces_mem_free(rks[i].c, recv[i]));
     }
     if (rks[0].rank == 0)
-        printf("ok   %u ring groups of ces_send/ces_recv of %" PRIu64 " B, each checked; an "
-               "unmatched send refused\n", K, B);
+        printf("ok   %u ring groups and %u one-way groups of ces_send/ces_recv of %" PRIu64
+               " B, each checked; an unmatched send refused\n", K, K, B);
     return 0;
 }
 

@@ -608,22 +608,25 @@ static void advance(struct ces_p2p_stages *st, const struct ces_p2p_table *t, ui
 {
     for (uint32_t s = 0; s < n; s++)
         for (uint64_t i = 1; i <= t->d[s][0].bytes; i++)
-            if (t->d[s][i].send && st->p[s][t->d[s][i].peer].slot >= t->d[s][i].bytes)
+            if (t->d[s][i].send &&
+                ces_cuda_group_staged(t, st, s, t->d[s][i].peer, t->d[s][i].bytes))
                 st->p[s][t->d[s][i].peer].sent++;
 }
 
-/* Staged groups: five calls in a row (a ring of 3 ranks, all pairs, the
- * ring with messages too big for the slots, so direct, all pairs, the
- * ring), every staged pair's count advancing as exec.c advances it, proved
- * free of deadlock, hang, race and mismatch over every interleaving; the
- * exact ops of rank 1 in a staged ring call. */
+/* Staged groups: six calls in a row - rank 0 sends to both others, rank 1
+ * sends to both others, a ring (ranks exchange: direct), rank 0's messages
+ * too big for the slots (direct), the first two again - with every staged
+ * pair's count advancing as exec.c advances it, proved free of deadlock,
+ * hang, race and mismatch over every interleaving; four one-way messages
+ * between 2 ranks (a RACE without the sender's credit wait); the exact ops
+ * of a staged call. */
 static void test_group_staged(void **state)
 {
     struct ces_test_alloc ta;
     struct ces_ctx *ctx = ces_test_ctx(&ta);
+    struct ces_p2p_table *fan0 = calloc(1, sizeof(*fan0)), *fan1 = calloc(1, sizeof(*fan1));
     struct ces_p2p_table *ring = calloc(1, sizeof(*ring)), *big = calloc(1, sizeof(*big));
-    struct ces_p2p_table *all = calloc(1, sizeof(*all));
-    const struct ces_p2p_table *calls[] = {ring, all, big, all, ring};
+    const struct ces_p2p_table *calls[] = {fan0, fan1, ring, big, fan0, fan1};
     struct ces_p2p_stages *st = stages(3);
     struct ces_graph *g = NULL;
     char *text;
@@ -632,16 +635,23 @@ static void test_group_staged(void **state)
     for (uint32_t r = 0; r < 3; r++) {
         declare(ring, r, (r + 1) % 3, 1, 0, 96);
         declare(ring, r, (r + 2) % 3, 0, 128, 96);
-        declare(big, r, (r + 1) % 3, 1, 0, 200);
-        declare(big, r, (r + 2) % 3, 0, 512, 200);
-        for (uint32_t q = 0; q < 3; q++) {
-            if (q == r)
-                continue;
-            declare(all, r, q, 1, 0, 64);
-            declare(all, r, q, 0, 256 + 64 * q, 64);
+        if (r != 0) {
+            declare(fan0, 0, r, 1, 0, 96);
+            declare(fan0, r, 0, 0, 128, 96);
+            declare(big, 0, r, 1, 0, 200);
+            declare(big, r, 0, 0, 512, 200);
+        }
+        if (r != 1) {
+            declare(fan1, 1, r, 1, 0, 64);
+            declare(fan1, r, 1, 0, 256, 64);
         }
     }
-    for (uint32_t k = 0; k < 5; k++) {
+    assert_true(ces_cuda_group_one_way(fan0, 0, 2));
+    assert_false(ces_cuda_group_one_way(ring, 0, 1));
+    assert_false(ces_cuda_group_staged(ring, st, 0, 1, 96));
+    assert_false(ces_cuda_group_staged(big, st, 0, 1, 200));
+    assert_true(ces_cuda_group_staged(fan0, st, 0, 1, 96));
+    for (uint32_t k = 0; k < 6; k++) {
         if (k == 0)
             assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, calls[k], 1, st, &g), CES_OK);
         else
@@ -649,7 +659,10 @@ static void test_group_staged(void **state)
         advance(st, calls[k], 3);
     }
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
-    assert_int_equal(ces_graph_nblocks(g), 5);
+    assert_int_equal(ces_graph_nblocks(g), 6);
+    assert_int_equal(st->p[0][1].sent, 2);
+    assert_int_equal(st->p[1][2].sent, 2);
+    assert_int_equal(st->p[2][0].sent, 0);
     assert_int_equal(check_verdict(ctx, g), CES_V_OK);
     ces_graph_destroy(g);
 
@@ -674,26 +687,30 @@ static void test_group_staged(void **state)
         free(one);
     }
 
-    /* The second ring message of rank 1: into slot 1 of rank 2's area 2,
-     * then the credit of slot 0 (freed by the first message's copy-out);
-     * rank 0's second message read from slot 1 of rank 1's area 2. */
-    for (uint32_t s = 0; s < 3; s++)
-        for (uint32_t d = 0; d < 3; d++)
-            st->p[s][d].sent = 1;
-    assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, ring, 9, st, &g), CES_OK);
-    text = lower_text(ctx, g, 1, &h200, 0);
+    /* Rank 0's third message to each peer (count 2: slot 0 again, after two
+     * releases): both copies in one batch, into area (0 - 1) mod 3 = 2 of
+     * rank 1 and area 1 of rank 2; then the credits of slot 1 for the
+     * fourth. */
+    assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, fan0, 9, st, &g), CES_OK);
+    text = lower_text(ctx, g, 0, &h200, 0);
     assert_string_equal(text, "block 0 eager x1 first 1\n"
-                              "s0 copy 1 [mem[0:96]@1 -> mem[2688:2784]@2]\n"
-                              "s0 memops 3 [write64 full[3]@2 = 1; wait64 credit[4]@1 >= 1; "
-                              "wait64 full[1]@1 >= 1]\n"
-                              "s0 copy 1 [mem[2688:2784]@1 -> mem[128:224]@1]\n"
-                              "s0 memops 1 [write64 credit[3]@0 = 1]\n");
+                              "s0 copy_batch 2 [mem[0:96]@0 -> mem[2560:2656]@1, "
+                              "mem[0:96]@0 -> mem[2304:2400]@2]\n"
+                              "s0 memops 4 [write64 full[0]@1 = 2; write64 full[0]@2 = 2; "
+                              "wait64 credit[3]@0 >= 1; wait64 credit[5]@0 >= 1]\n");
+    ces_free(ctx, text);
+    text = lower_text(ctx, g, 2, &h200, 0);
+    assert_string_equal(text, "block 0 eager x1 first 1\n"
+                              "s0 memops 1 [wait64 full[0]@2 >= 2]\n"
+                              "s0 copy 1 [mem[2304:2400]@2 -> mem[128:224]@2]\n"
+                              "s0 memops 1 [write64 credit[4]@0 = 2]\n");
     ces_free(ctx, text);
     ces_graph_destroy(g);
     free(st);
+    free(fan0);
+    free(fan1);
     free(ring);
     free(big);
-    free(all);
     ces_test_ctx_end(ctx, &ta);
 }
 
