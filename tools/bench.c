@@ -292,8 +292,8 @@ static int parse_args(struct bench *B, int argc, char **argv)
         return ces_tool_fail("bench: --one-way applies to sendrecv");
     /* One way, one chunk per message is fastest; where every rank also
      * receives, two chunks let the copy-out of the first overlap the send of
-     * the second (64 MiB on 2x H200: one way 180.0 vs 188.4 us, ring 235.6
-     * vs 194.4). */
+     * the second (64 MiB on 2x H200: one way 180.0 vs 188.4 us, ring 229.1
+     * vs 235.6). */
     if (B->chunks == 0)
         B->chunks = B->one_way ? 1 : 2;
     /* sizes: rounded down to what every implementation accepts (4-byte
