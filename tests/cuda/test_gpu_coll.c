@@ -414,6 +414,31 @@ static int part_launch(struct rk *rks, uint32_t m, uint32_t n)
            launch_one(rks, m, n, CES_COLL_BROADCAST, CES_PROTO_NCCL, CES_PHASE_EAGER, 2);
 }
 
+/* After K groups: every stream drained, every communicator OK, and the K
+ * messages each receiver copied to hr checked - in the ring from rank - 1,
+ * generation k; one way (rank 1 only) from rank 0, generation K + k. */
+static int p2p_check(struct rk *rks, uint32_t m, uint32_t n, uint8_t *const *hr, uint64_t B,
+                     uint32_t K, int one_way)
+{
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t from = one_way ? 0 : (rks[i].rank + n - 1) % n;
+
+        if (use(&rks[i]))
+            return 1;
+        CKRT("sync", cudaStreamSynchronize(rks[i].s));
+        CK(&rks[i], "status", ces_comm_status(rks[i].c));
+        for (uint32_t k = 0; k < K && (!one_way || rks[i].rank == 1); k++) {
+            char what[64];
+
+            snprintf(what, sizeof(what), "%sgroup %u: rank %u from %u", one_way ? "one-way " : "",
+                     k, rks[i].rank, from);
+            if (gpu_expect(what, hr[i] + k * B, B, from, 0, 0, one_way ? K + k : k))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* Point to point in groups: a ring (rank r sends to r+1 and receives from
  * r-1: ranks exchange, so messages go direct), 50 back-to-back groups with
  * fresh bytes, each checked; then 50 one-way groups, rank 0 to rank 1 (the
@@ -459,20 +484,8 @@ static int part_p2p(struct rk *rks, uint32_t m, uint32_t n)
                                         rks[i].s));
         }
     }
-    for (uint32_t i = 0; i < m; i++) {
-        if (use(&rks[i]))
-            return 1;
-        CKRT("sync", cudaStreamSynchronize(rks[i].s));
-        CK(&rks[i], "status", ces_comm_status(rks[i].c));
-        for (uint32_t k = 0; k < K; k++) {
-            char what[64];
-
-            snprintf(what, sizeof(what), "group %u: rank %u from %u", k, rks[i].rank,
-                     (rks[i].rank + n - 1) % n);
-            if (gpu_expect(what, hr[i] + k * B, B, (rks[i].rank + n - 1) % n, 0, 0, k))
-                return 1;
-        }
-    }
+    if (p2p_check(rks, m, n, hr, B, K, 0))
+        return 1;
     /* One way: rank 0 -> rank 1, the bytes of generation K + k. */
     for (uint32_t k = 0; k < K; k++) {
         for (uint32_t i = 0; i < m; i++) {
@@ -502,19 +515,8 @@ static int part_p2p(struct rk *rks, uint32_t m, uint32_t n)
                                         rks[i].s));
         }
     }
-    for (uint32_t i = 0; i < m; i++) {
-        if (use(&rks[i]))
-            return 1;
-        CKRT("sync", cudaStreamSynchronize(rks[i].s));
-        CK(&rks[i], "status", ces_comm_status(rks[i].c));
-        for (uint32_t k = 0; k < K && rks[i].rank == 1; k++) {
-            char what[64];
-
-            snprintf(what, sizeof(what), "one-way group %u: rank 1 from 0", k);
-            if (gpu_expect(what, hr[i] + k * B, B, 0, 0, 0, K + k))
-                return 1;
-        }
-    }
+    if (p2p_check(rks, m, n, hr, B, K, 1))
+        return 1;
     /* Rank 0 sends to rank 1, which posts nothing: refused everywhere. */
     for (uint32_t i = 0; i < m; i++) {
         struct rk *r = &rks[i];

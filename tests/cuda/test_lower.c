@@ -613,6 +613,27 @@ static void advance(struct ces_p2p_stages *st, const struct ces_p2p_table *t, ui
                 st->p[s][t->d[s][i].peer].sent++;
 }
 
+/* The graph of ncalls group calls in a row over n ranks, the staged pairs'
+ * counts advancing after each; verdict of the checker. */
+static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *const *calls,
+                              uint32_t ncalls, struct ces_p2p_stages *st)
+{
+    struct ces_graph *g = NULL;
+    uint32_t v;
+
+    assert_int_equal(ces_cuda_group_graph(ctx, n, 4096, calls[0], 1, st, &g), CES_OK);
+    advance(st, calls[0], n);
+    for (uint32_t k = 1; k < ncalls; k++) {
+        assert_int_equal(ces_cuda_group_add(ctx, g, calls[k], k + 1, st), CES_OK);
+        advance(st, calls[k], n);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_graph_nblocks(g), ncalls);
+    v = check_verdict(ctx, g);
+    ces_graph_destroy(g);
+    return v;
+}
+
 /* Staged groups: six calls in a row - rank 0 sends to both others, rank 1
  * sends to both others, a ring (ranks exchange: direct), rank 0's messages
  * too big for the slots (direct), the first two again - with every staged
@@ -651,38 +672,21 @@ static void test_group_staged(void **state)
     assert_false(ces_cuda_group_staged(ring, st, 0, 1, 96));
     assert_false(ces_cuda_group_staged(big, st, 0, 1, 200));
     assert_true(ces_cuda_group_staged(fan0, st, 0, 1, 96));
-    for (uint32_t k = 0; k < 6; k++) {
-        if (k == 0)
-            assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, calls[k], 1, st, &g), CES_OK);
-        else
-            assert_int_equal(ces_cuda_group_add(ctx, g, calls[k], k + 1, st), CES_OK);
-        advance(st, calls[k], 3);
-    }
-    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
-    assert_int_equal(ces_graph_nblocks(g), 6);
+    assert_int_equal(calls_verdict(ctx, 3, calls, 6, st), CES_V_OK);
     assert_int_equal(st->p[0][1].sent, 2);
     assert_int_equal(st->p[1][2].sent, 2);
     assert_int_equal(st->p[2][0].sent, 0);
-    assert_int_equal(check_verdict(ctx, g), CES_V_OK);
-    ces_graph_destroy(g);
 
     /* One way, rank 0 -> rank 1, four messages: only the credits keep the
      * sender from refilling a slot its receiver still copies out. */
     {
         struct ces_p2p_table *one = calloc(1, sizeof(*one));
+        const struct ces_p2p_table *four[] = {one, one, one, one};
         struct ces_p2p_stages *s2 = stages(2);
 
         declare(one, 0, 1, 1, 0, 96);
         declare(one, 1, 0, 0, 128, 96);
-        for (uint32_t k = 0; k < 4; k++) {
-            if (k == 0)
-                assert_int_equal(ces_cuda_group_graph(ctx, 2, 4096, one, 1, s2, &g), CES_OK);
-            else
-                assert_int_equal(ces_cuda_group_add(ctx, g, one, k + 1, s2), CES_OK);
-            advance(s2, one, 2);
-        }
-        assert_int_equal(check_verdict(ctx, g), CES_V_OK);
-        ces_graph_destroy(g);
+        assert_int_equal(calls_verdict(ctx, 2, four, 4, s2), CES_V_OK);
         free(s2);
         free(one);
     }
