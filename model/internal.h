@@ -28,6 +28,7 @@
     X(per_copy_us, "us")                                                       \
     X(copy_batch_us, "us")                                                     \
     X(memop_batch_us, "us")                                                    \
+    X(progress_write_us, "us")                                                 \
     X(signal_hop_us, "us")                                                     \
     X(signal_push_us, "us")                                                    \
     X(signal_local_us, "us")                                                   \

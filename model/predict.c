@@ -14,7 +14,9 @@
  * one that polls across the link); a blocked wait resumes when a visible
  * value satisfies it.  The first op of each memop batch (consecutive
  * writes/waits/fences of one stream in enqueue order, at most
- * max_memops_per_batch ops) pays memop_batch_us; a copy batch pays
+ * max_memops_per_batch ops) pays memop_batch_us, and an eager one that
+ * waits is followed by the watchdog's progress write (progress_write_us,
+ * as the CUDA backend lowers it); a copy batch pays
  * copy_batch_us and each copy per_copy_us before its bytes move.  Under a
  * graph phase the copies of a batch run one by one when graph_copies_serial
  * is set, as the CUDA backend lowers them.  An op cannot start before its
@@ -47,6 +49,9 @@ struct inst {
     uint8_t paid;        /* its fixed cost has been paid */
     uint8_t switched;    /* its engine-switch cost has been paid */
     uint8_t blocked;     /* await: reached before its record ended */
+    uint8_t progress;    /* last op of an eager memop batch that waits */
+    uint8_t effect;      /* memop: its write posted / its wait passed */
+    uint8_t tail_paid;   /* memop: the progress write after it paid */
     uint8_t done;
     uint8_t cat;
     int64_t match;  /* await: its record instance; -1 */
@@ -129,6 +134,15 @@ static size_t slot_index(const struct psim *s, uint32_t sig, uint32_t rank, uint
 
 /* --- building the instances ------------------------------------------- */
 
+/* Closes a memop batch whose last instance is `last` (-1: none): eager, a
+ * batch that waits ends with the watchdog's progress write (the CUDA
+ * backend's lowering), which its last op pays. */
+static void end_group(struct psim *s, int64_t last, int waits, int graph)
+{
+    if (last >= 0 && waits && !graph)
+        I(s, (size_t)last)->progress = 1;
+}
+
 static int check_op(struct psim *s, uint32_t rank, const struct ces_op *op, uint32_t index)
 {
     char where[48];
@@ -207,6 +221,8 @@ static int build(struct psim *s)
                 const struct ces_op *ops = ces_graph_ops(s->g, b, r, &n);
                 int64_t group_stream = -1; /* stream of the open memop group */
                 uint32_t group_ops = 0;
+                int64_t group_last = -1; /* its last instance so far */
+                int group_waits = 0;     /* it holds a wait */
                 int in_batch = 0;
 
                 if (graph)
@@ -235,6 +251,8 @@ static int build(struct psim *s)
                             cost = s->ranks;
                         if (group_stream != (int64_t)op->stream ||
                             group_ops + cost > s->m->max_memops_per_batch) {
+                            end_group(s, group_last, group_waits, graph);
+                            group_waits = 0;
                             in.group_first = 1;
                             group_stream = op->stream;
                             group_ops = 0;
@@ -242,7 +260,12 @@ static int build(struct psim *s)
                                 host[r] += s->m->host_call_us;
                         }
                         group_ops += cost;
+                        group_last = (int64_t)id;
+                        group_waits |= op->kind == CES_OP_WAIT;
                     } else {
+                        end_group(s, group_last, group_waits, graph);
+                        group_last = -1;
+                        group_waits = 0;
                         group_stream = -1;
                         group_ops = 0;
                         if (!graph && !in_batch &&
@@ -273,6 +296,7 @@ static int build(struct psim *s)
                         goto out;
                     }
                 }
+                end_group(s, group_last, group_waits, graph);
             }
         }
     }
@@ -487,6 +511,22 @@ static void busy(struct pstream *ps, double until)
     ps->busy_until = until;
 }
 
+/* A memop's write is posted or its wait passed: the stream goes on, after
+ * the progress write where one follows. */
+static int finish_memop(struct psim *s, struct pstream *ps, size_t id)
+{
+    struct inst *in = I(s, id);
+
+    in->effect = 1;
+    if (in->progress && !in->tail_paid && s->m->progress_write_us > 0.0) {
+        in->tail_paid = 1;
+        busy(ps, s->t + s->m->progress_write_us);
+        return 1;
+    }
+    advance(s, ps, id);
+    return 1;
+}
+
 static int blocked_error(struct psim *s)
 {
     for (size_t k = 0; k < (size_t)s->ranks * s->streams; k++) {
@@ -558,7 +598,9 @@ static int step(struct psim *s, size_t k)
             busy(ps, s->t + s->m->memop_batch_us);
             return 1;
         }
-        if (op->kind == CES_OP_WRITE) {
+        if (in->effect) {
+            /* back from the progress write */
+        } else if (op->kind == CES_OP_WRITE) {
             rc = post_write(s, id);
             if (rc != CES_OK)
                 return rc;
@@ -568,8 +610,7 @@ static int step(struct psim *s, size_t k)
                 return 1;
             }
         }
-        advance(s, ps, id);
-        return 1;
+        return finish_memop(s, ps, id);
     case CES_OP_BATCH:
         if (in->graph && s->m->graph_copies_serial) {
             advance(s, ps, id);
@@ -705,7 +746,7 @@ static int wake(struct psim *s)
                 in->cause = writer;
                 in->cat = CAT_SIGNAL;
                 in->host_gap = 0.0;
-                advance(s, ps, CES_VEC_AT(&ps->ids, size_t, ps->pc));
+                finish_memop(s, ps, CES_VEC_AT(&ps->ids, size_t, ps->pc));
                 changed = 1;
             }
             break;

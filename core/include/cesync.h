@@ -772,6 +772,8 @@ struct ces_model {
     double per_copy_us;     /* fixed start cost of every copy */
     double copy_batch_us;   /* fixed cost of one batch (cudaMemcpyBatchAsync) */
     double memop_batch_us;  /* fixed cost of one cuStreamBatchMemOp on the stream */
+    double progress_write_us; /* eager: the watchdog's progress write that
+                                 closes a memop batch that waits */
     double signal_hop_us;   /* a flag write seen by a wait on another GPU that
                                polls the writer's memory */
     double signal_push_us;  /* a flag written into the memory of the GPU

@@ -20,6 +20,7 @@ static struct ces_model round_model(void)
     m.per_copy_us = 1.0;
     m.copy_batch_us = 2.0;
     m.memop_batch_us = 0.5;
+    m.progress_write_us = 0.0;
     m.signal_hop_us = 3.0;
     m.signal_push_us = 3.0;
     m.signal_local_us = 0.25;
@@ -339,6 +340,32 @@ static void test_event_already_recorded(void **state)
     assert_us(p.path_event_us, 0.0);
 }
 
+/* An eager memop batch that waits ends with the watchdog's progress write:
+ * r1's batch (wait, write) passes at 3.5 and its stream goes on 2 us later,
+ * so its copy ends at 3.5 + 2 + 5; a batch without a wait, and any batch of
+ * a graph phase, pays nothing. */
+static void test_progress_write(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    m.progress_write_us = 2.0;
+    for (uint32_t kind = 0; kind < 2; kind++) {
+        struct fx f;
+        struct ces_predict p;
+
+        fx_init(&f, 2, 1, kind == 0 ? CES_PHASE_EAGER : CES_PHASE_GRAPH, 1);
+        op(&f, 0, wr(&f, 1, 0, 1));                /* no wait: no progress write */
+        op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));    /* 1 + 1 us: 0.5 .. 2.5 */
+        op(&f, 1, wt(&f, 1, 0, 1));
+        op(&f, 1, wr(&f, 1, 1, 1));
+        op(&f, 1, copy(&f, 0, 1, 0, 0, 4000));    /* 1 + 4 us */
+        p = predict(&f, &m);
+        assert_us(p.total_us, kind == 0 ? 3.5 + 2.0 + 5.0 : 3.5 + 5.0);
+        fx_end(&f);
+    }
+}
+
 /* Where a flag lives decides when another GPU's wait sees it: written into
  * the waiter's memory (pushed) signal_push_us, polled in the writer's
  * memory signal_hop_us. */
@@ -600,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_event_already_recorded),
         cmocka_unit_test(test_pushed_and_polled_flags),
+        cmocka_unit_test(test_progress_write),
         cmocka_unit_test(test_host_cost),
         cmocka_unit_test(test_memop_batches),
         cmocka_unit_test(test_engine_switch),

@@ -29,18 +29,18 @@ static void test_dry_run_csv(void **state)
                                 "iterations after 5 warm-up, eager; model h200\n"));
     assert_non_null(strstr(out, "# --dry-run: every time below is the cost model's prediction\n"));
     /* the table shows the faster variant */
-    assert_non_null(strstr(out, "        1M overlap     14.13     14.13     14.13    37.1     -     "
-                                "14.13   +0.0 |"));
+    assert_non_null(strstr(out, "        1M overlap     16.33     16.33     16.33    32.1     -     "
+                                "16.33   +0.0 |"));
     free(out);
     snprintf(path, sizeof(path), "%s/a.csv", dir);
     csv = ces_test_read_file(path, NULL);
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us\n"
-                        "alltoall,2,1048576,cesync,plain,19.588,19.588,19.588,53.531,26.766,-,"
-                        "19.588\n"
-                        "alltoall,2,1048576,cesync,overlap,14.131,14.131,14.131,74.206,37.103,-,"
-                        "14.131\n");
+                        "alltoall,2,1048576,cesync,plain,21.788,21.788,21.788,48.126,24.063,-,"
+                        "21.788\n"
+                        "alltoall,2,1048576,cesync,overlap,16.331,16.331,16.331,64.209,32.104,-,"
+                        "16.331\n");
     free(csv);
     remove(path);
     rmdir(dir);
@@ -59,8 +59,8 @@ static void test_sendrecv_predictions(void **state)
                                    "--max-bytes 64M --variant plain",
                                    &out),
                      0);
-    assert_non_null(strstr(out, "       64M plain      177.93    177.93    177.93   377.2     -    "
-                                "177.93   +0.0 |"));
+    assert_non_null(strstr(out, "       64M plain      179.03    179.03    179.03   374.9     -    "
+                                "179.03   +0.0 |"));
     free(out);
     assert_int_equal(ces_test_tool(dir,
                                    "bench sendrecv --dry-run --graph --min-bytes 1M --max-bytes 4M "
