@@ -14,14 +14,22 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
                           uint64_t bytes, uint32_t root, int capturing)
 {
     ces_coll_params_init(p, coll);
-    /* Eager calls use `mono` (monotonic counters, no resets); a captured
-     * call is replayed with frozen values, so it uses `credit`. */
+    /* Eager calls use `mono` (monotonic counters, no resets).  A captured
+     * call is replayed with frozen values: alltoall and allgather, two
+     * barriers each, use NCCL's graph protocol (the constant 1, reset after
+     * the waits, the two arrays alternating: safe because every such call
+     * holds an even number of barriers, and cheaper than `credit`, which
+     * also acknowledges every flag); the others use `credit`. */
     p->proto = capturing ? CES_PROTO_CREDIT : CES_PROTO_MONO;
     p->ranks = ranks;
     p->bytes = coll == CES_COLL_BARRIER ? 1 : bytes;
     p->root = root;
     p->iterations = 1;
     p->phase = CES_PHASE_EAGER;
+    if (capturing && (coll == CES_COLL_ALLTOALL || coll == CES_COLL_ALLGATHER)) {
+        p->proto = CES_PROTO_NCCL;
+        p->phase = CES_PHASE_GRAPH;
+    }
     /* The local chunk on a second stream: the fastest variant measured at
      * every size for both (docs/PERFORMANCE.md), proved with mono and credit. */
     if (coll == CES_COLL_ALLTOALL || coll == CES_COLL_ALLGATHER)

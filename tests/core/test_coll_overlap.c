@@ -174,13 +174,15 @@ static void prove(struct ces_ctx *ctx, uint32_t flags, uint32_t coll, uint32_t p
     ces_graph_destroy(g);
 }
 
-/* Every variant, protocol and phase for 2-4 ranks and 2 iterations; 64
+/* Every variant, protocol and phase for 2-4 ranks and 2 iterations (nccl's
+ * graph form is what captured alltoall/allgather run); 64
  * bytes per peer forks the overlap copy before the ready barrier, 16 MiB
  * after it. */
 static void test_checker_proves_variants(void **state)
 {
     static const uint32_t protos[][2] = {{CES_PROTO_MONO, CES_PHASE_EAGER},
                                          {CES_PROTO_NCCL, CES_PHASE_EAGER},
+                                         {CES_PROTO_NCCL, CES_PHASE_GRAPH},
                                          {CES_PROTO_CREDIT, CES_PHASE_EAGER},
                                          {CES_PROTO_CREDIT, CES_PHASE_GRAPH}};
     static const uint64_t per_peer[] = {64, 16u << 20};
@@ -191,7 +193,7 @@ static void test_checker_proves_variants(void **state)
     for (uint32_t f = CES_COLL_F_OVERLAP; f <= CES_COLL_F_EARLY; f <<= 1)
         for (size_t b = 0; b < 2; b++)
             for (uint32_t c = 0; c < 2; c++)
-                for (size_t k = 0; k < 4; k++)
+                for (size_t k = 0; k < 5; k++)
                     for (uint32_t n = 2; n <= 4; n++)
                         prove(ctx, f, c == 0 ? CES_COLL_ALLTOALL : CES_COLL_ALLGATHER,
                               protos[k][0], protos[k][1], n, per_peer[b] * n);
