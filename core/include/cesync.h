@@ -948,7 +948,9 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  *              its `bytes` block;
  *   broadcast: root's send (`bytes`) is copied to every rank's recv.
  * When the stream is capturing a CUDA graph the call lowers a graph-safe
- * protocol (credit) and copies one cudaMemcpyAsync each; eager calls lower the
+ * protocol (alltoall and allgather: NCCL's graph protocol, constant flags
+ * reset after the waits, two barriers per call; the others: credit) and
+ * copies one cudaMemcpyAsync each; eager calls lower the
  * `mono` protocol with one cudaMemcpyBatchAsync per copy batch.  alltoall
  * and allgather run their local chunk on an internal stream of the
  * communicator (CES_COLL_F_OVERLAP), forked from and joined back into

@@ -65,7 +65,7 @@ static int rank_main(void)
     for (size_t i = 0; i < bytes; i++)
         bad |= host[i] != (unsigned char)(i / (bytes / n) + 1); /* chunk p came from rank p */
 
-    /* Captured: the credit protocol, replayable any number of times. */
+    /* Captured: a graph-safe protocol, replayable any number of times. */
     cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
     rc = ces_alltoall(comm, send, recv, bytes, stream);
     cudaStreamEndCapture(stream, &graph);
