@@ -50,8 +50,8 @@ static const struct ces_model ces_model_kinds_[] = {
         .memop_batch_us = 2.4,
         /* The backend's watchdog closes every eager memop call that waits
          * with a 64-bit write to host memory: a 1 MiB alltoall loop of two
-         * such barriers took 14.1 and 14.0 us per iteration with it, 12.3
-         * and 11.4 without (probe, 2x H200): 1.1 us a batch. */
+         * such barriers took 17.4 us per iteration (median) with it, 15.2
+         * without (scripts/probe_memops.sh, 2x H200): 1.1 us a batch. */
         .progress_write_us = 1.1,
         /* A barrier of the mono protocol (each GPU writes its own slot and
          * polls the other's, one memop batch per side) takes 3.3 us, 0.9 more

@@ -13,10 +13,11 @@
  *            precedes it on s0), s1 awaits `go`, copies, records `local`; s0
  *            awaits `local` before the consume.  The local copy touches only
  *            this rank's send and recv, in a region no peer writes.  Where
- *            `go` sits was measured on 2x H200 (docs/PERFORMANCE.md): before
- *            the ready barrier for small chunks (1 MiB alltoall 14.5 vs
- *            18.1 us), after it for large ones (128 MiB 190 vs 200 us), so a
- *            local chunk of OVERLAP_LATE_BYTES or more forks after it.
+ *            `go` sits was measured on 2x H200 (scripts/probe_memops.sh,
+ *            docs/PERFORMANCE.md): before the ready barrier for small chunks
+ *            (1 MiB alltoall median 15.2 vs 23.7 us), after it for large ones
+ *            (128 MiB 195.7 vs 200.5 us), so a local chunk of
+ *            OVERLAP_LATE_BYTES or more forks after it.
  *   EARLY    one stream: the local copy sits between the ready barrier's flag
  *            writes and its waits, so it runs while the flags travel.  Stream
  *            order alone keeps it after the previous consume and before the

@@ -1,0 +1,416 @@
+/*
+ * scripts/probe_memops.c - the stream-memop probes behind the "Ideas,
+ * predictions and results" of docs/PERFORMANCE.md: what one barrier costs by
+ * where its flags live and how its memops are batched, a 2-rank alltoall
+ * loop by barrier layout and fork point, memops between back-to-back copies,
+ * and the watchdog's progress write.  Two GPUs driven by one process; raw
+ * CUDA runtime and driver calls, no cesync.  Built and run by
+ * scripts/probe_memops.sh.
+ *
+ * Every probe enqueues N iterations on both GPUs behind a gate (a stream
+ * wait on pinned host memory), opens the gate, and prints the time per
+ * iteration: the events around the whole loop over N, and for the alltoall
+ * loops also the median over iterations of per-iteration events (the
+ * slowest GPU's), as `cesync bench` measures.  A guard thread opens the gate
+ * after 2 s in any case (a full queue would otherwise block the enqueue);
+ * such a line is marked.
+ *
+ * Layouts: "pushed" writes the flag into the waiter's memory and waits on
+ * local memory (NCCL's layout); "polled" writes the writer's own slot and
+ * the waiter polls it across the link (cesync's `mono`).
+ */
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define N 100
+#define BIG (256u << 20)
+
+#define CK(x)                                                                                      \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));   \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+#define DK(x)                                                                                      \
+    do {                                                                                           \
+        CUresult r_ = (x);                                                                         \
+        if (r_ != CUDA_SUCCESS) {                                                                  \
+            const char *s_ = "?";                                                                  \
+            cuGetErrorString(r_, &s_);                                                             \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, s_);                       \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+struct gpu {
+    cudaStream_t st, side;
+    uint32_t *flags;  /* 1024 u32 flag words */
+    uint64_t *words;  /* 512 u64: progress words in device memory */
+    char *send, *recv, *stage;
+    cudaEvent_t t0, t1, it0[N + 1], it1[N + 1], fork[N + 1], join[N + 1];
+};
+
+static struct gpu G[2];
+static volatile uint32_t *gate;      /* pinned, mapped */
+static CUdeviceptr gate_dev;
+static uint64_t *host_words;         /* pinned, mapped: progress words in host memory */
+static CUdeviceptr host_words_dev;
+static atomic_int guard_fired;
+static atomic_long began_ns;         /* 0: no gate closed */
+
+static long now_ns(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+static void *guard(void *arg)
+{
+    const struct timespec tick = {0, 50000000};
+
+    (void)arg;
+    for (;;) {
+        long b = atomic_load(&began_ns);
+
+        nanosleep(&tick, NULL);
+        if (b != 0 && now_ns() - b > 2000000000L && *gate == 0) {
+            atomic_store(&guard_fired, 1);
+            atomic_thread_fence(memory_order_seq_cst);
+            *gate = 1;
+        }
+    }
+    return NULL;
+}
+
+static CUdeviceptr flag(int g, int i) { return (CUdeviceptr)(uintptr_t)(G[g].flags + i); }
+static CUdeviceptr word(int g, int i) { return (CUdeviceptr)(uintptr_t)(G[g].words + i); }
+
+static CUstreamBatchMemOpParams write32(CUdeviceptr a, uint32_t v)
+{
+    CUstreamBatchMemOpParams p;
+
+    memset(&p, 0, sizeof(p));
+    p.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    p.writeValue.address = a;
+    p.writeValue.value = v;
+    return p;
+}
+
+static CUstreamBatchMemOpParams write64(CUdeviceptr a, uint64_t v)
+{
+    CUstreamBatchMemOpParams p;
+
+    memset(&p, 0, sizeof(p));
+    p.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
+    p.writeValue.address = a;
+    p.writeValue.value64 = v;
+    return p;
+}
+
+static CUstreamBatchMemOpParams wait32(CUdeviceptr a, uint32_t v)
+{
+    CUstreamBatchMemOpParams p;
+
+    memset(&p, 0, sizeof(p));
+    p.waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+    p.waitValue.address = a;
+    p.waitValue.value = v;
+    p.waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
+    return p;
+}
+
+static void batch(int g, const CUstreamBatchMemOpParams *ops, unsigned n)
+{
+    DK(cuStreamBatchMemOp((CUstream)G[g].st, n, (CUstreamBatchMemOpParams *)ops, 0));
+}
+
+/* Zero the flags, then close the gate on both streams and record the start. */
+static void begin(void)
+{
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        CK(cudaMemset(G[g].flags, 0, 4096));
+        CK(cudaDeviceSynchronize());
+    }
+    *gate = 0;
+    atomic_store(&guard_fired, 0);
+    atomic_store(&began_ns, now_ns());
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        DK(cuStreamWaitValue32((CUstream)G[g].st, gate_dev, 1, CU_STREAM_WAIT_VALUE_GEQ));
+        CK(cudaEventRecord(G[g].t0, G[g].st));
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Open the gate, wait, print the time per iteration (and the median of the
+ * per-iteration events when they were recorded). */
+static void end(const char *name, int per_iteration)
+{
+    double worst = 0.0, v[N];
+
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        CK(cudaEventRecord(G[g].t1, G[g].st));
+    }
+    atomic_thread_fence(memory_order_seq_cst);
+    *gate = 1;
+    atomic_store(&began_ns, 0);
+    for (int g = 0; g < 2; g++) {
+        float ms;
+
+        CK(cudaSetDevice(g));
+        CK(cudaStreamSynchronize(G[g].st));
+        CK(cudaStreamSynchronize(G[g].side));
+        CK(cudaEventElapsedTime(&ms, G[g].t0, G[g].t1));
+        if (ms > worst)
+            worst = ms;
+    }
+    printf("%-58s %9.2f us/iter", name, worst * 1000.0 / N);
+    if (per_iteration) {
+        for (int i = 1; i <= N; i++) {
+            float a, b;
+
+            CK(cudaSetDevice(0));
+            CK(cudaEventElapsedTime(&a, G[0].it0[i], G[0].it1[i]));
+            CK(cudaSetDevice(1));
+            CK(cudaEventElapsedTime(&b, G[1].it0[i], G[1].it1[i]));
+            v[i - 1] = 1000.0 * (a > b ? a : b);
+        }
+        qsort(v, N, sizeof(v[0]), cmp_double);
+        printf("   median %8.2f  min %8.2f", v[N / 2], v[0]);
+    }
+    printf("%s\n", atomic_load(&guard_fired) ? "   (gate opened by the guard)" : "");
+    fflush(stdout);
+}
+
+static void copy1(void *dst, const void *src, size_t n, cudaStream_t s)
+{
+    void *d[1] = {dst};
+    const void *sr[1] = {src};
+    size_t sz[1] = {n}, idx = 0;
+    struct cudaMemcpyAttributes a;
+
+    memset(&a, 0, sizeof(a));
+    a.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    a.flags = cudaMemcpyFlagPreferOverlapWithCompute;
+    CK(cudaMemcpyBatchAsync(d, sr, sz, 1, &a, &idx, 1, s));
+}
+
+enum layout { PUSHED, PUSHED_SPLIT, POLLED, POLLED_SPLIT };
+enum progress { NONE, DEVICE, HOST };
+
+/* One barrier of GPU g on flag pair `base` (slots base, base+1), value v. */
+static void barrier(int g, enum layout l, enum progress pr, int base, uint32_t v)
+{
+    int p = 1 - g;
+    CUstreamBatchMemOpParams q[3];
+    unsigned n = 2;
+    int pushed = l == PUSHED || l == PUSHED_SPLIT;
+
+    q[0] = write32(pushed ? flag(p, base + g) : flag(g, base + g), v);
+    q[1] = wait32(pushed ? flag(g, base + p) : flag(p, base + p), v);
+    if (pr != NONE)
+        q[n++] = write64(pr == DEVICE ? word(g, 0)
+                                      : host_words_dev + (CUdeviceptr)(8 * g) * sizeof(uint64_t),
+                         v);
+    if (l == PUSHED_SPLIT || l == POLLED_SPLIT) {
+        batch(g, q, 1);
+        batch(g, q + 1, n - 1);
+    } else {
+        batch(g, q, n);
+    }
+}
+
+static void probe_barriers(void)
+{
+    static const struct {
+        enum layout l;
+        enum progress pr;
+        const char *name;
+    } cases[] = {
+        {PUSHED, NONE, "barrier: pushed, write+wait in one batch"},
+        {PUSHED_SPLIT, NONE, "barrier: pushed, write | wait as two batches"},
+        {POLLED, NONE, "barrier: polled, write+wait in one batch"},
+        {POLLED_SPLIT, NONE, "barrier: polled, write | wait as two batches"},
+        {POLLED, DEVICE, "barrier: polled, one batch + progress write (device)"},
+        {POLLED, HOST, "barrier: polled, one batch + progress write (host)"},
+        {PUSHED, HOST, "barrier: pushed, one batch + progress write (host)"},
+    };
+
+    puts("== one barrier between the two GPUs");
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        begin();
+        for (uint32_t i = 1; i <= N; i++)
+            for (int g = 0; g < 2; g++) {
+                CK(cudaSetDevice(g));
+                barrier(g, cases[c].l, cases[c].pr, 0, i);
+            }
+        end(cases[c].name, 0);
+    }
+}
+
+/* 2-rank alltoall of `bytes` per rank: the local half on the side stream
+ * (forked at the start or after the ready barrier), the peer half in one
+ * batch between the ready and the complete barrier, the side joined back. */
+static void alltoall(size_t bytes, enum layout l, enum progress pr, int late, const char *name)
+{
+    size_t c = bytes / 2;
+
+    begin();
+    for (int i = 1; i <= N; i++)
+        for (int g = 0; g < 2; g++) {
+            struct gpu *x = &G[g];
+            int p = 1 - g;
+
+            CK(cudaSetDevice(g));
+            CK(cudaEventRecord(x->it0[i], x->st));
+            if (late)
+                barrier(g, l, pr, 0, (uint32_t)i);
+            CK(cudaEventRecord(x->fork[i], x->st));
+            CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
+            copy1(x->recv + g * c, x->send + g * c, c, x->side);
+            CK(cudaEventRecord(x->join[i], x->side));
+            if (!late)
+                barrier(g, l, pr, 0, (uint32_t)i);
+            copy1(G[p].recv + g * c, x->send + p * c, c, x->st);
+            barrier(g, l, pr, 2, (uint32_t)i);
+            CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
+            CK(cudaEventRecord(x->it1[i], x->st));
+        }
+    end(name, 1);
+}
+
+static void probe_alltoall(void)
+{
+    static const size_t sizes[] = {1u << 20, 128u << 20};
+
+    for (size_t s = 0; s < 2; s++) {
+        printf("== alltoall, %zu KiB per rank (local half forked on a second stream)\n",
+               sizes[s] >> 10);
+        alltoall(sizes[s], PUSHED, NONE, 0, "pushed barriers, fork at start");
+        alltoall(sizes[s], POLLED, NONE, 0, "polled barriers, fork at start");
+        alltoall(sizes[s], POLLED, NONE, 1, "polled barriers, fork after ready");
+        alltoall(sizes[s], POLLED, HOST, 0, "polled + progress (host), fork at start");
+        alltoall(sizes[s], POLLED, HOST, 1, "polled + progress (host), fork after ready");
+    }
+}
+
+/* Back-to-back 64 MiB copies GPU0 -> GPU1 with `what` between them. */
+static void probe_copy_gaps(void)
+{
+    static const char *names[] = {"64 MiB copies back to back", "... a satisfied wait between",
+                                  "... a remote flag write between"};
+    size_t b = 64u << 20;
+
+    puts("== memops between back-to-back copies (GPU 0 -> GPU 1)");
+    for (int k = 0; k < 3; k++) {
+        begin();
+        CK(cudaSetDevice(0));
+        for (uint32_t i = 1; i <= N; i++) {
+            CUstreamBatchMemOpParams q = k == 1 ? wait32(flag(0, 20), 0) : write32(flag(1, 21), i);
+
+            if (k > 0)
+                batch(0, &q, 1);
+            copy1(G[1].recv, G[0].send, b, G[0].st);
+        }
+        end(names[k], 0);
+    }
+}
+
+/* One-way messages of 64 MiB through two staging slots in GPU 1's memory:
+ * the sender waits for the slot's credit, copies, announces; the receiver
+ * waits, copies out, returns the credit. */
+static void probe_staged(void)
+{
+    size_t b = 64u << 20;
+
+    puts("== one-way 64 MiB messages through two staging slots");
+    begin();
+    for (uint32_t i = 1; i <= N; i++) {
+        int t = (int)(i % 2);
+        CUstreamBatchMemOpParams q;
+
+        CK(cudaSetDevice(0));
+        q = wait32(flag(0, 2 + t), i >= 2 ? i - 2 : 0);
+        batch(0, &q, 1);
+        copy1(G[1].stage + t * b, G[0].send, b, G[0].st);
+        q = write32(flag(1, 0), i);
+        batch(0, &q, 1);
+        CK(cudaSetDevice(1));
+        q = wait32(flag(1, 0), i);
+        batch(1, &q, 1);
+        copy1(G[1].recv, G[1].stage + t * b, b, G[1].st);
+        q = write32(flag(0, 2 + t), i);
+        batch(1, &q, 1);
+    }
+    end("wait credit | copy | write full (sender)", 0);
+}
+
+int main(void)
+{
+    int ok = 0;
+    void *h;
+    pthread_t th;
+
+    CK(cudaDeviceCanAccessPeer(&ok, 0, 1));
+    if (!ok) {
+        fputs("probe_memops: GPUs 0 and 1 cannot access each other\n", stderr);
+        return 1;
+    }
+    CK(cudaHostAlloc(&h, 4096, cudaHostAllocMapped | cudaHostAllocPortable));
+    gate = h;
+    CK(cudaHostGetDevicePointer(&h, (void *)gate, 0));
+    gate_dev = (CUdeviceptr)(uintptr_t)h;
+    CK(cudaHostAlloc((void **)&host_words, 4096, cudaHostAllocMapped | cudaHostAllocPortable));
+    CK(cudaHostGetDevicePointer(&h, host_words, 0));
+    host_words_dev = (CUdeviceptr)(uintptr_t)h;
+    for (int g = 0; g < 2; g++) {
+        struct gpu *x = &G[g];
+
+        CK(cudaSetDevice(g));
+        CK(cudaDeviceEnablePeerAccess(1 - g, 0));
+        CK(cudaStreamCreateWithFlags(&x->st, cudaStreamNonBlocking));
+        CK(cudaStreamCreateWithFlags(&x->side, cudaStreamNonBlocking));
+        CK(cudaMalloc((void **)&x->flags, 4096));
+        CK(cudaMalloc((void **)&x->words, 4096));
+        CK(cudaMalloc((void **)&x->send, BIG));
+        CK(cudaMalloc((void **)&x->recv, BIG));
+        CK(cudaMalloc((void **)&x->stage, BIG));
+        CK(cudaEventCreate(&x->t0));
+        CK(cudaEventCreate(&x->t1));
+        for (int i = 0; i <= N; i++) {
+            CK(cudaEventCreate(&x->it0[i]));
+            CK(cudaEventCreate(&x->it1[i]));
+            CK(cudaEventCreateWithFlags(&x->fork[i], cudaEventDisableTiming));
+            CK(cudaEventCreateWithFlags(&x->join[i], cudaEventDisableTiming));
+        }
+    }
+    *gate = 0;
+    if (pthread_create(&th, NULL, guard, NULL) != 0) {
+        fputs("probe_memops: cannot start the guard thread\n", stderr);
+        return 1;
+    }
+    probe_barriers();
+    probe_alltoall();
+    probe_copy_gaps();
+    probe_staged();
+    return 0;
+}
