@@ -265,15 +265,12 @@ static void test_tool(void **state)
     free(out);
     free(want);
     ces_free(ctx, text);
-    assert_int_equal(ces_test_tool(NULL, "gen --seed 2 --ranks 9", &out), 2);
-    assert_string_equal(out, "cesync: gen: --ranks expects a number 0..8, not '9'\n");
-    free(out);
-    assert_int_equal(ces_test_tool(NULL, "gen --count 2", &out), 2);
-    assert_string_equal(out, "cesync: gen: --seed S is required (see cesync gen --help)\n");
-    free(out);
-    assert_int_equal(ces_test_tool(NULL, "gen --seed 1 --bogus 1", &out), 2);
-    assert_string_equal(out, "cesync: gen: unexpected argument '--bogus' (see cesync gen --help)\n");
-    free(out);
+    ces_test_tool_says("gen --seed 2 --ranks 9", 2,
+                       "cesync: gen: --ranks expects a number 0..8, not '9'\n");
+    ces_test_tool_says("gen --count 2", 2,
+                       "cesync: gen: --seed S is required (see cesync gen --help)\n");
+    ces_test_tool_says("gen --seed 1 --bogus 1", 2,
+                       "cesync: gen: unexpected argument '--bogus' (see cesync gen --help)\n");
     assert_int_equal(ces_test_tool(NULL, "gen --help", &out), 0);
     assert_memory_equal(out, "usage: cesync gen --seed S", 26);
     free(out);

@@ -53,6 +53,10 @@ char *ces_test_directive(const char *text, const char *key);
  * stderr together in *out (malloc'd).  Fails the test if it did not exit. */
 int ces_test_tool(const char *dir, const char *args, char **out);
 
+/* `cesync ARGS` in the fixtures directory exits `rc` and prints exactly
+ * `want` (stdout and stderr together); fails the test otherwise. */
+void ces_test_tool_says(const char *args, int rc, const char *want);
+
 /* A new empty directory under /tmp (a static buffer: one at a time). */
 char *ces_test_tmpdir(void);
 

@@ -120,6 +120,16 @@ int ces_test_tool(const char *dir, const char *args, char **out)
     return WEXITSTATUS(st);
 }
 
+void ces_test_tool_says(const char *args, int rc, const char *want)
+{
+    char *out = NULL;
+
+    if (ces_test_tool(NULL, args, &out) != rc)
+        fail_msg("'cesync %s' did not exit %d:\n%s", args, rc, out);
+    assert_string_equal(out, want);
+    free(out);
+}
+
 char *ces_test_tmpdir(void)
 {
     static char dir[64];

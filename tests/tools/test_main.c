@@ -39,36 +39,23 @@ static void test_usage_errors(void **state)
     assert_int_equal(ces_test_tool(NULL, "frobnicate", &out), 2);
     assert_non_null(strstr(out, "unknown command 'frobnicate'"));
     free(out);
-    assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 0", &out), 2);
-    assert_string_equal(out, "cesync: --ranks expects a number in 2..1024, not '0'\n");
-    free(out);
-    assert_int_equal(ces_test_tool(NULL, "print alltoall --bogus", &out), 2);
-    assert_string_equal(out, "cesync: print: unexpected argument '--bogus' (see cesync print --help)\n");
-    free(out);
+    ces_test_tool_says("print alltoall --ranks 0", 2,
+                       "cesync: --ranks expects a number in 2..1024, not '0'\n");
+    ces_test_tool_says("print alltoall --bogus", 2,
+                       "cesync: print: unexpected argument '--bogus' (see cesync print --help)\n");
     /* a missing value is named as such, not as an unexpected argument */
-    assert_int_equal(ces_test_tool(NULL, "print barrier -o", &out), 2);
-    assert_string_equal(out, "cesync: print: -o expects a file name\n");
-    free(out);
-    assert_int_equal(ces_test_tool(NULL, "dot barrier -o", &out), 2);
-    assert_string_equal(out, "cesync: dot: -o expects a file name\n");
-    free(out);
-    assert_int_equal(ces_test_tool(NULL, "promela barrier -o", &out), 2);
-    assert_string_equal(out, "cesync: promela: -o expects a file name\n");
-    free(out);
+    ces_test_tool_says("print barrier -o", 2, "cesync: print: -o expects a file name\n");
+    ces_test_tool_says("dot barrier -o", 2, "cesync: dot: -o expects a file name\n");
+    ces_test_tool_says("promela barrier -o", 2, "cesync: promela: -o expects a file name\n");
     /* the library's message already names the subcommand */
-    assert_int_equal(ces_test_tool(NULL, "gen --seed 1 --ranks 1", &out), 2);
-    assert_string_equal(out, "cesync: gen: ranks must be 2..8, not 1\n");
-    free(out);
-    assert_int_equal(ces_test_tool(NULL, "promela barrier --ranks 2 --iterations 300", &out), 2);
-    assert_string_equal(out, "cesync: promela: 300 iterations (at most 250: generations are kept "
-                             "in bytes)\n");
-    free(out);
+    ces_test_tool_says("gen --seed 1 --ranks 1", 2, "cesync: gen: ranks must be 2..8, not 1\n");
+    ces_test_tool_says("promela barrier --ranks 2 --iterations 300", 2,
+                       "cesync: promela: 300 iterations (at most 250: generations are kept in "
+                       "bytes)\n");
     /* a number past 2^64 is refused, not taken as 2^64-1 */
-    assert_int_equal(ces_test_tool(NULL, "check barrier --max-states 18446744073709551616", &out),
-                     2);
-    assert_string_equal(out, "cesync: check: --max-states expects a number, got "
-                             "'18446744073709551616'\n");
-    free(out);
+    ces_test_tool_says("check barrier --max-states 18446744073709551616", 2,
+                       "cesync: check: --max-states expects a number, got "
+                       "'18446744073709551616'\n");
 }
 
 static void test_print_validate_dot(void **state)
