@@ -1096,11 +1096,7 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
      * group alike, so the counters stay equal. */
     if (rc == CES_OK) {
         c->p2p_calls = k;
-        for (uint32_t s = 0; s < c->size && c->p2p != NULL; s++)
-            for (uint64_t i = 1; i <= t->d[s][0].bytes; i++)
-                if (t->d[s][i].send && ces_cuda_group_staged(t, c->p2p, s, t->d[s][i].peer,
-                                                              t->d[s][i].bytes))
-                    c->p2p->p[s][t->d[s][i].peer].sent++;
+        ces_cuda_group_count(t, c->p2p, c->size);
     }
     if (rc == CES_OK)
         rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps,

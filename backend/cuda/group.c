@@ -43,6 +43,15 @@ int ces_cuda_group_staged(const struct ces_p2p_table *t, const struct ces_p2p_st
     return st != NULL && st->p[s][d].slot >= bytes && ces_cuda_group_one_way(t, s, d);
 }
 
+void ces_cuda_group_count(const struct ces_p2p_table *t, struct ces_p2p_stages *st, uint32_t n)
+{
+    for (uint32_t s = 0; s < n && st != NULL; s++)
+        for (uint64_t i = 1; i <= t->d[s][0].bytes; i++)
+            if (t->d[s][i].send &&
+                ces_cuda_group_staged(t, st, s, t->d[s][i].peer, t->d[s][i].bytes))
+                st->p[s][t->d[s][i].peer].sent++;
+}
+
 /* Every send has its receive of the same size. */
 static int group_check(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *t)
 {

@@ -175,6 +175,10 @@ int ces_cuda_group_one_way(const struct ces_p2p_table *t, uint32_t s, uint32_t d
 int ces_cuda_group_staged(const struct ces_p2p_table *t, const struct ces_p2p_stages *st,
                           uint32_t s, uint32_t d, uint64_t bytes);
 
+/* After a group call: every staged message of t counted in st (n ranks; st
+ * may be NULL). */
+void ces_cuda_group_count(const struct ces_p2p_table *t, struct ces_p2p_stages *st, uint32_t n);
+
 /* Appends group call k as one more block of g (a graph made by
  * ces_cuda_group_graph): several calls in a row, for the checker. */
 int ces_cuda_group_add(struct ces_ctx *ctx, struct ces_graph *g, const struct ces_p2p_table *t,

@@ -603,16 +603,6 @@ static struct ces_p2p_stages *stages(uint32_t n)
     return st;
 }
 
-/* After a call: every staged message of t counted, as exec.c counts them. */
-static void advance(struct ces_p2p_stages *st, const struct ces_p2p_table *t, uint32_t n)
-{
-    for (uint32_t s = 0; s < n; s++)
-        for (uint64_t i = 1; i <= t->d[s][0].bytes; i++)
-            if (t->d[s][i].send &&
-                ces_cuda_group_staged(t, st, s, t->d[s][i].peer, t->d[s][i].bytes))
-                st->p[s][t->d[s][i].peer].sent++;
-}
-
 /* The graph of ncalls group calls in a row over n ranks, the staged pairs'
  * counts advancing after each; verdict of the checker. */
 static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *const *calls,
@@ -622,10 +612,10 @@ static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n, const struct ces_
     uint32_t v;
 
     assert_int_equal(ces_cuda_group_graph(ctx, n, 4096, calls[0], 1, st, &g), CES_OK);
-    advance(st, calls[0], n);
+    ces_cuda_group_count(calls[0], st, n);
     for (uint32_t k = 1; k < ncalls; k++) {
         assert_int_equal(ces_cuda_group_add(ctx, g, calls[k], k + 1, st), CES_OK);
-        advance(st, calls[k], n);
+        ces_cuda_group_count(calls[k], st, n);
     }
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
     assert_int_equal(ces_graph_nblocks(g), ncalls);
@@ -637,7 +627,7 @@ static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n, const struct ces_
 /* Staged groups: six calls in a row - rank 0 sends to both others, rank 1
  * sends to both others, a ring (ranks exchange: direct), rank 0's messages
  * too big for the slots (direct), the first two again - with every staged
- * pair's count advancing as exec.c advances it, proved free of deadlock,
+ * pair's count advancing by ces_cuda_group_count, as exec.c counts them, proved free of deadlock,
  * hang, race and mismatch over every interleaving; four one-way messages
  * between 2 ranks (a RACE without the sender's credit wait); the exact ops
  * of a staged call. */
