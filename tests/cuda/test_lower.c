@@ -627,8 +627,8 @@ static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n, const struct ces_
 /* Staged groups: six calls in a row - rank 0 sends to both others, rank 1
  * sends to both others, a ring (ranks exchange: direct), rank 0's messages
  * too big for the slots (direct), the first two again - with every staged
- * pair's count advancing by ces_cuda_group_count, as exec.c counts them, proved free of deadlock,
- * hang, race and mismatch over every interleaving; four one-way messages
+ * pair's count advanced by ces_cuda_group_count, as exec.c counts them,
+ * proved free of deadlock, hang, race and mismatch over every interleaving; four one-way messages
  * between 2 ranks (a RACE without the sender's credit wait); the exact ops
  * of a staged call. */
 static void test_group_staged(void **state)
