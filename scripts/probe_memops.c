@@ -3,17 +3,23 @@
  * predictions and results" of docs/PERFORMANCE.md: what one barrier costs by
  * where its flags live and how its memops are batched, a 2-rank alltoall
  * loop by barrier layout and fork point, memops between back-to-back copies,
- * and the watchdog's progress write.  Two GPUs driven by one process; raw
- * CUDA runtime and driver calls, no cesync.  Built and run by
+ * the watchdog's progress write, the peer-copy rate by how one direction's
+ * bytes are spread over copy engines (streams, pulls, batches), what a
+ * stream pays to switch between the local and the peer copy engine, and a
+ * captured alltoall iteration with timing events and a forked local copy,
+ * eager and as one CUDA graph.  Two GPUs driven by one process; raw CUDA
+ * runtime and driver calls, no cesync.  Built and run by
  * scripts/probe_memops.sh.
  *
  * Every probe enqueues N iterations on both GPUs behind a gate (a stream
  * wait on pinned host memory), opens the gate, and prints the time per
  * iteration: the events around the whole loop over N, and for the alltoall
  * loops also the median over iterations of per-iteration events (the
- * slowest GPU's), as `cesync bench` measures.  A guard thread opens the gate
- * after 2 s in any case (a full queue would otherwise block the enqueue);
- * such a line is marked.
+ * slowest GPU's), as `cesync bench` measures.  The copy-engine probe, whose
+ * copies run on several streams, times each GPU from the earliest start of
+ * its streams to the latest end.  A guard thread opens the gate after 2 s
+ * in any case (a full queue would otherwise block the enqueue); such a line
+ * is marked.
  *
  * Layouts: "pushed" writes the flag into the waiter's memory and waits on
  * local memory (NCCL's layout); "polled" writes the writer's own slot and
@@ -31,6 +37,8 @@
 
 #define N 100
 #define BIG (256u << 20)
+#define STREAMS 4           /* copy streams per GPU, and the most pieces of one batch */
+#define CHUNK (512u << 10)  /* bytes per peer of the captured alltoall iteration */
 
 #define CK(x)                                                                                      \
     do {                                                                                           \
@@ -53,10 +61,12 @@
 
 struct gpu {
     cudaStream_t st, side;
+    cudaStream_t cs[STREAMS]; /* the copy-engine probe's streams */
     uint32_t *flags;  /* 1024 u32 flag words */
     uint64_t *words;  /* 512 u64: progress words in device memory */
     char *send, *recv, *stage;
     cudaEvent_t t0, t1, it0[N + 1], it1[N + 1], fork[N + 1], join[N + 1];
+    cudaEvent_t cs0[STREAMS], cs1[STREAMS];
 };
 
 static struct gpu G[2];
@@ -130,9 +140,36 @@ static CUstreamBatchMemOpParams wait32(CUdeviceptr a, uint32_t v)
     return p;
 }
 
+static CUstreamBatchMemOpParams wait32eq(CUdeviceptr a, uint32_t v)
+{
+    CUstreamBatchMemOpParams p = wait32(a, v);
+
+    p.waitValue.flags = CU_STREAM_WAIT_VALUE_EQ;
+    return p;
+}
+
 static void batch(int g, const CUstreamBatchMemOpParams *ops, unsigned n)
 {
     DK(cuStreamBatchMemOp((CUstream)G[g].st, n, (CUstreamBatchMemOpParams *)ops, 0));
+}
+
+static void close_gate(void)
+{
+    *gate = 0;
+    atomic_store(&guard_fired, 0);
+    atomic_store(&began_ns, now_ns());
+}
+
+static void open_gate(void)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    *gate = 1;
+    atomic_store(&began_ns, 0);
+}
+
+static const char *guard_note(void)
+{
+    return atomic_load(&guard_fired) ? "   (gate opened by the guard)" : "";
 }
 
 /* Zero the flags, then close the gate on both streams and record the start. */
@@ -143,9 +180,7 @@ static void begin(void)
         CK(cudaMemset(G[g].flags, 0, 4096));
         CK(cudaDeviceSynchronize());
     }
-    *gate = 0;
-    atomic_store(&guard_fired, 0);
-    atomic_store(&began_ns, now_ns());
+    close_gate();
     for (int g = 0; g < 2; g++) {
         CK(cudaSetDevice(g));
         DK(cuStreamWaitValue32((CUstream)G[g].st, gate_dev, 1, CU_STREAM_WAIT_VALUE_GEQ));
@@ -170,9 +205,7 @@ static void end(const char *name, int per_iteration)
         CK(cudaSetDevice(g));
         CK(cudaEventRecord(G[g].t1, G[g].st));
     }
-    atomic_thread_fence(memory_order_seq_cst);
-    *gate = 1;
-    atomic_store(&began_ns, 0);
+    open_gate();
     for (int g = 0; g < 2; g++) {
         float ms;
 
@@ -197,21 +230,26 @@ static void end(const char *name, int per_iteration)
         qsort(v, N, sizeof(v[0]), cmp_double);
         printf("   median %8.2f  min %8.2f", v[N / 2], v[0]);
     }
-    printf("%s\n", atomic_load(&guard_fired) ? "   (gate opened by the guard)" : "");
+    printf("%s\n", guard_note());
     fflush(stdout);
 }
 
-static void copy1(void *dst, const void *src, size_t n, cudaStream_t s)
+/* One cudaMemcpyBatchAsync of `count` copies on s, in stream order. */
+static void copies(void *const *dst, const void *const *src, const size_t *n, size_t count,
+                   cudaStream_t s)
 {
-    void *d[1] = {dst};
-    const void *sr[1] = {src};
-    size_t sz[1] = {n}, idx = 0;
+    size_t idx = 0;
     struct cudaMemcpyAttributes a;
 
     memset(&a, 0, sizeof(a));
     a.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
     a.flags = cudaMemcpyFlagPreferOverlapWithCompute;
-    CK(cudaMemcpyBatchAsync(d, sr, sz, 1, &a, &idx, 1, s));
+    CK(cudaMemcpyBatchAsync(dst, src, n, count, &a, &idx, 1, s));
+}
+
+static void copy1(void *dst, const void *src, size_t n, cudaStream_t s)
+{
+    copies(&dst, &src, &n, 1, s);
 }
 
 enum layout { PUSHED, PUSHED_SPLIT, POLLED, POLLED_SPLIT };
@@ -364,6 +402,298 @@ static void probe_staged(void)
     end("wait credit | copy | write full (sender)", 0);
 }
 
+/* Close the gate on every copy stream of both GPUs and record their starts. */
+static void begin_streams(void)
+{
+    close_gate();
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        for (int s = 0; s < STREAMS; s++) {
+            DK(cuStreamWaitValue32((CUstream)G[g].cs[s], gate_dev, 1, CU_STREAM_WAIT_VALUE_GEQ));
+            CK(cudaEventRecord(G[g].cs0[s], G[g].cs[s]));
+        }
+    }
+}
+
+/* Open the gate, wait, print the time per iteration and the rate of one
+ * direction's `bytes`.  Each GPU counts from the earliest start of any of its
+ * streams to the latest end: the gate can release a stream late, and timing
+ * from stream 0's start alone gave impossible rates. */
+static void end_streams(const char *name, size_t bytes)
+{
+    double worst = 0.0, us;
+
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        for (int s = 0; s < STREAMS; s++)
+            CK(cudaEventRecord(G[g].cs1[s], G[g].cs[s]));
+    }
+    open_gate();
+    for (int g = 0; g < 2; g++) {
+        float first = 0.0f, last = 0.0f;
+
+        CK(cudaSetDevice(g));
+        for (int s = 0; s < STREAMS; s++)
+            CK(cudaStreamSynchronize(G[g].cs[s]));
+        for (int s = 0; s < STREAMS; s++) {
+            float a, b;
+
+            CK(cudaEventElapsedTime(&a, G[g].cs0[0], G[g].cs0[s]));
+            CK(cudaEventElapsedTime(&b, G[g].cs0[0], G[g].cs1[s]));
+            if (a < first)
+                first = a;
+            if (b > last)
+                last = b;
+        }
+        if (last - first > worst)
+            worst = last - first;
+    }
+    us = worst * 1000.0 / N;
+    printf("%-58s %9.2f us/iter %7.1f GB/s%s\n", name, us, (double)bytes / us / 1000.0,
+           guard_note());
+    fflush(stdout);
+}
+
+/* How one direction's bytes are issued: `push` equal pieces on the sender's
+ * first streams and `pull` on the receiver's (pieces in that order), or
+ * `batch` pieces as one cudaMemcpyBatchAsync on the sender's first stream. */
+struct spread {
+    int push, pull, batch;
+    const char *name;
+};
+
+/* The bytes [off, off + n) of direction d (GPU d -> GPU 1-d), issued by GPU
+ * `by` on its copy stream s. */
+static void piece(int d, int by, int s, size_t off, size_t n)
+{
+    CK(cudaSetDevice(by));
+    CK(cudaMemcpyPeerAsync(G[1 - d].recv + off, 1 - d, G[d].send + off, d, n, G[by].cs[s]));
+}
+
+static void spread_direction(int d, const struct spread *c, size_t bytes)
+{
+    size_t off = 0, n;
+
+    if (c->batch > 0) {
+        void *dst[STREAMS];
+        const void *src[STREAMS];
+        size_t sz[STREAMS];
+
+        n = bytes / (size_t)c->batch;
+        for (int i = 0; i < c->batch; i++, off += n) {
+            dst[i] = G[1 - d].recv + off;
+            src[i] = G[d].send + off;
+            sz[i] = n;
+        }
+        CK(cudaSetDevice(d));
+        copies(dst, src, sz, (size_t)c->batch, G[d].cs[0]);
+        return;
+    }
+    n = bytes / (size_t)(c->push + c->pull);
+    for (int s = 0; s < c->push; s++, off += n)
+        piece(d, d, s, off, n);
+    for (int s = 0; s < c->pull; s++, off += n)
+        piece(d, 1 - d, s, off, n);
+}
+
+/* The peer-copy rate by how each direction's bytes are spread over copy
+ * engines, one way (GPU 0 -> 1) and both ways at once.  Measured (H200
+ * pair): one stream per direction is fastest - 128 MiB one way 391 GB/s;
+ * over 2, 3, 4 streams 387, 380, 379; pulled 383; half pushed, half pulled
+ * 379; one batch of 2 or 4 pieces the same as one copy.  Both ways: one
+ * stream 387, over 2, 3, 4 streams 382, 375, 374. */
+static void probe_copy_engines(void)
+{
+    static const struct spread cases[] = {
+        {1, 0, 0, "pushed on 1 stream"},
+        {2, 0, 0, "pushed over 2 streams"},
+        {3, 0, 0, "pushed over 3 streams"},
+        {4, 0, 0, "pushed over 4 streams"},
+        {0, 1, 0, "pulled on 1 stream"},
+        {0, 2, 0, "pulled over 2 streams"},
+        {1, 1, 0, "half pushed, half pulled"},
+        {0, 0, 2, "one batch of 2 pieces"},
+        {0, 0, 4, "one batch of 4 pieces"},
+    };
+    static const size_t sizes[] = {64u << 20, 128u << 20};
+
+    for (size_t z = 0; z < 2; z++)
+        for (int ways = 1; ways <= 2; ways++) {
+            printf("== copy engines: %zu MiB %s\n", sizes[z] >> 20,
+                   ways == 1 ? "one way (GPU 0 -> GPU 1)" : "each way at once");
+            for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+                begin_streams();
+                for (int i = 0; i < N; i++)
+                    for (int d = 0; d < ways; d++)
+                        spread_direction(d, &cases[c], sizes[z]);
+                end_streams(cases[c].name, sizes[z]);
+            }
+        }
+}
+
+enum engine_unit { PEER, LOCAL, LOCAL_PEER, LOCAL_PEER_BATCH, PEER_PEER_BATCH };
+
+/* GPU 0 alone, N times one unit of 4 KiB copies on one stream.  Measured:
+ * a peer copy 2.4 us, a local copy 1.7, a local then a peer copy 13.5-16.4
+ * (two memcpys or one batch alike), a batch of two peer copies 2.5: a
+ * stream that switches between the local and the peer copy engine waits for
+ * the first copy to complete. */
+static void probe_engine_switch(void)
+{
+    static const char *names[] = {"4 KiB peer copy", "4 KiB local copy",
+                                  "4 KiB local copy, then peer copy",
+                                  "... the same pair as one batch", "one batch of two peer copies"};
+    const size_t b = 4096;
+    cudaStream_t s = G[0].st;
+    char *send = G[0].send, *local = G[0].recv, *peer = G[1].recv;
+
+    puts("== local/peer copy-engine switch on one stream (GPU 0)");
+    for (int k = PEER; k <= PEER_PEER_BATCH; k++) {
+        begin();
+        CK(cudaSetDevice(0));
+        for (int i = 0; i < N; i++) {
+            void *dst[2] = {k == PEER_PEER_BATCH ? peer : local, peer + b};
+            const void *src[2] = {send, send + b};
+            size_t n[2] = {b, b};
+
+            switch ((enum engine_unit)k) {
+            case PEER:
+                CK(cudaMemcpyAsync(peer, send, b, cudaMemcpyDefault, s));
+                break;
+            case LOCAL:
+                CK(cudaMemcpyAsync(local, send, b, cudaMemcpyDefault, s));
+                break;
+            case LOCAL_PEER:
+                CK(cudaMemcpyAsync(dst[0], src[0], b, cudaMemcpyDefault, s));
+                CK(cudaMemcpyAsync(dst[1], src[1], b, cudaMemcpyDefault, s));
+                break;
+            case LOCAL_PEER_BATCH:
+            case PEER_PEER_BATCH:
+                copies(dst, src, n, 2, s);
+                break;
+            }
+        }
+        end(names[k], 0);
+    }
+}
+
+/* NCCL's graph barrier: write 1 into the peer's slot of flag set `set`, wait
+ * for our own slot to be 1 and reset it to 0.  An iteration's two barriers
+ * use two sets, so the peer cannot write a set again before we reset it: it
+ * must first pass the other set's barrier, which our later write opens. */
+static void barrier_reset(int g, int set)
+{
+    int p = 1 - g, base = 64 + 2 * set;
+    CUstreamBatchMemOpParams q[3];
+
+    q[0] = write32(flag(p, base + g), 1);
+    q[1] = wait32eq(flag(g, base + p), 1);
+    q[2] = write32(flag(g, base + p), 0);
+    batch(g, q, 3);
+}
+
+enum { EVENTS = 1, FORK = 2 };
+
+/* An event on s; in a capture it becomes an external event-record node, the
+ * graph's way of keeping the timestamp. */
+static void mark(cudaEvent_t e, cudaStream_t s, int captured)
+{
+    CK(captured ? cudaEventRecordWithFlags(e, s, cudaEventRecordExternal) : cudaEventRecord(e, s));
+}
+
+/* Iteration i (1..N) of GPU g: ready barrier, CHUNK to the peer, complete
+ * barrier; with EVENTS between two per-iteration events, with FORK the local
+ * CHUNK copied on the side stream, forked at the start and joined at the end. */
+static void iteration(int g, int i, unsigned what, int captured)
+{
+    struct gpu *x = &G[g];
+    int p = 1 - g;
+    size_t c = CHUNK;
+
+    CK(cudaSetDevice(g));
+    if (what & EVENTS)
+        mark(x->it0[i], x->st, captured);
+    if (what & FORK) {
+        CK(cudaEventRecord(x->fork[i], x->st));
+        CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
+        CK(cudaMemcpyAsync(x->recv + g * c, x->send + g * c, c, cudaMemcpyDefault, x->side));
+        CK(cudaEventRecord(x->join[i], x->side));
+    }
+    barrier_reset(g, 0);
+    CK(cudaMemcpyAsync(G[p].recv + g * c, x->send + p * c, c, cudaMemcpyDefault, x->st));
+    barrier_reset(g, 1);
+    if (what & FORK)
+        CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
+    if (what & EVENTS)
+        mark(x->it1[i], x->st, captured);
+}
+
+/* N iterations on both GPUs, enqueued behind the gate or captured into one
+ * graph per GPU (relaxed capture, instantiated and uploaded beforehand) that
+ * is launched behind the gate. */
+static void iterations(unsigned what, int captured, const char *name)
+{
+    cudaGraphExec_t exec[2] = {0, 0};
+
+    for (int g = 0; g < 2 && captured; g++) {
+        cudaGraph_t graph;
+
+        CK(cudaSetDevice(g));
+        CK(cudaStreamBeginCapture(G[g].st, cudaStreamCaptureModeRelaxed));
+        for (int i = 1; i <= N; i++)
+            iteration(g, i, what, 1);
+        CK(cudaStreamEndCapture(G[g].st, &graph));
+        CK(cudaGraphInstantiate(&exec[g], graph, 0));
+        CK(cudaGraphDestroy(graph));
+        CK(cudaGraphUpload(exec[g], G[g].st));
+        CK(cudaStreamSynchronize(G[g].st));
+    }
+    begin();
+    if (captured)
+        for (int g = 0; g < 2; g++) {
+            CK(cudaSetDevice(g));
+            CK(cudaGraphLaunch(exec[g], G[g].st));
+        }
+    else
+        for (int i = 1; i <= N; i++)
+            for (int g = 0; g < 2; g++)
+                iteration(g, i, what, 0);
+    end(name, (what & EVENTS) != 0);
+    for (int g = 0; g < 2 && captured; g++) {
+        CK(cudaSetDevice(g));
+        CK(cudaGraphExecDestroy(exec[g]));
+    }
+}
+
+/* A 2-rank alltoall iteration between NCCL's graph barriers, eager and
+ * captured, adding the per-iteration events and the forked local copy one at
+ * a time.  Measured: events alone or the fork alone cost the same eager and
+ * captured; events and fork together cost 10-13 us more per iteration
+ * captured than eager (512 KiB: median 22.8 eager, 35.3 captured).  External
+ * event nodes in a graph whose iterations fork a branch are a measurement
+ * artifact, so `cesync bench --graph` times whole graph launches instead. */
+static void probe_captured(void)
+{
+    static const struct {
+        unsigned what;
+        const char *name;
+    } cases[] = {
+        {0, "barrier, copy, barrier"},
+        {EVENTS, "+ per-iteration events"},
+        {FORK, "+ local copy forked"},
+        {EVENTS | FORK, "+ events + local copy forked"},
+    };
+    char name[80];
+
+    printf("== captured alltoall iteration, %u KiB per peer (pushed barriers, reset form)\n",
+           CHUNK >> 10);
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+        for (int captured = 0; captured < 2; captured++) {
+            snprintf(name, sizeof(name), "%s: %s", captured ? "graph" : "eager", cases[c].name);
+            iterations(cases[c].what, captured, name);
+        }
+}
+
 int main(void)
 {
     int ok = 0;
@@ -389,6 +719,11 @@ int main(void)
         CK(cudaDeviceEnablePeerAccess(1 - g, 0));
         CK(cudaStreamCreateWithFlags(&x->st, cudaStreamNonBlocking));
         CK(cudaStreamCreateWithFlags(&x->side, cudaStreamNonBlocking));
+        for (int s = 0; s < STREAMS; s++) {
+            CK(cudaStreamCreateWithFlags(&x->cs[s], cudaStreamNonBlocking));
+            CK(cudaEventCreate(&x->cs0[s]));
+            CK(cudaEventCreate(&x->cs1[s]));
+        }
         CK(cudaMalloc((void **)&x->flags, 4096));
         CK(cudaMalloc((void **)&x->words, 4096));
         CK(cudaMalloc((void **)&x->send, BIG));
@@ -412,5 +747,8 @@ int main(void)
     probe_alltoall();
     probe_copy_gaps();
     probe_staged();
+    probe_copy_engines();
+    probe_engine_switch();
+    probe_captured();
     return 0;
 }
