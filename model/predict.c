@@ -14,10 +14,13 @@
  * one that polls across the link); a blocked wait resumes when a visible
  * value satisfies it.  The first op of each memop batch (consecutive
  * writes/waits/fences of one stream in enqueue order, at most
- * max_memops_per_batch ops) pays memop_batch_us, and an eager one that
- * waits is followed by the watchdog's progress write (progress_write_us,
- * as the CUDA backend lowers it); a copy batch pays
- * copy_batch_us and each copy per_copy_us before its bytes move.  Under a
+ * max_memops_per_batch ops) pays memop_batch_us, and one that waits
+ * carries the watchdog's writes as the CUDA backend lowers it (eager: the
+ * progress write after it; captured: the enter and exit writes around it;
+ * progress_write_us each); a copy batch pays
+ * copy_batch_us and each copy per_copy_us before its bytes move, plus
+ * copy_switch_us when the stream's previous copy, with no memop between,
+ * was of the other kind (local or peer: another copy engine).  Under a
  * graph phase the copies of a batch run one by one when graph_copies_serial
  * is set, as the CUDA backend lowers them.  An op cannot start before its
  * rank's host thread has enqueued it (host_call_us per call, eager) or
@@ -49,7 +52,8 @@ struct inst {
     uint8_t paid;        /* its fixed cost has been paid */
     uint8_t switched;    /* its engine-switch cost has been paid */
     uint8_t blocked;     /* await: reached before its record ended */
-    uint8_t progress;    /* last op of an eager memop batch that waits */
+    uint8_t progress;    /* last op of a memop batch that waits: the watchdog
+                            writes it carries (1 eager, 2 captured) */
     uint8_t effect;      /* memop: its write posted / its wait passed */
     uint8_t tail_paid;   /* memop: the progress write after it paid */
     uint8_t done;
@@ -73,6 +77,7 @@ struct pstream {
     size_t end_inst;     /* instance of its END */
     uint32_t copies_left;
     int last_engine; /* 0 none yet, 1 copies, 2 memops: what the stream ran last */
+    int last_copy;   /* 0 none since the last memop, 1 peer, 2 local: its last copy */
 };
 
 struct flight {
@@ -134,13 +139,14 @@ static size_t slot_index(const struct psim *s, uint32_t sig, uint32_t rank, uint
 
 /* --- building the instances ------------------------------------------- */
 
-/* Closes a memop batch whose last instance is `last` (-1: none): eager, a
- * batch that waits ends with the watchdog's progress write (the CUDA
- * backend's lowering), which its last op pays. */
+/* Closes a memop batch whose last instance is `last` (-1: none): a batch
+ * that waits carries the watchdog's writes (the CUDA backend's lowering),
+ * which its last op pays: eager the progress write after it, captured the
+ * enter and exit writes around it. */
 static void end_group(struct psim *s, int64_t last, int waits, int graph)
 {
-    if (last >= 0 && waits && !graph)
-        I(s, (size_t)last)->progress = 1;
+    if (last >= 0 && waits)
+        I(s, (size_t)last)->progress = graph ? 2 : 1;
 }
 
 static int check_op(struct psim *s, uint32_t rank, const struct ces_op *op, uint32_t index)
@@ -409,10 +415,18 @@ static void admit(struct psim *s)
 
         if (f->phase == 0 && s->engines_busy[f->issuer] < s->m->copy_engines &&
             s->stream_busy[f->stream] < s->m->batch_engines) {
+            struct pstream *ps = &s->ss[f->stream];
+            int kind = f->local ? 2 : 1;
+
             s->engines_busy[f->issuer]++;
             s->stream_busy[f->stream]++;
             f->phase = 1;
             f->lat_end = s->t + s->m->per_copy_us;
+            /* the other copy engine starts once this stream's last copy
+             * completed (a memop between already waited for it) */
+            if (ps->last_copy != 0 && ps->last_copy != kind)
+                f->lat_end += s->m->copy_switch_us;
+            ps->last_copy = kind;
         }
         if (f->phase == 1 && f->lat_end <= s->t + EPS)
             f->phase = 2;
@@ -520,7 +534,7 @@ static int finish_memop(struct psim *s, struct pstream *ps, size_t id)
     in->effect = 1;
     if (in->progress && !in->tail_paid && s->m->progress_write_us > 0.0) {
         in->tail_paid = 1;
-        busy(ps, s->t + s->m->progress_write_us);
+        busy(ps, s->t + in->progress * s->m->progress_write_us);
         return 1;
     }
     advance(s, ps, id);
@@ -591,6 +605,7 @@ static int step(struct psim *s, size_t k)
     case CES_OP_WAIT:
     case CES_OP_FENCE:
     case CES_OP_FLUSH:
+        ps->last_copy = 0;
         if (in->group_first && !in->switched && engine_switch(s, ps, in, 2))
             return 1;
         if (in->group_first && !in->paid && s->m->memop_batch_us > 0.0) {

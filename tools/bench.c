@@ -44,7 +44,9 @@ static const char bench_usage[] =
     "  --factor F            size step (default 2)\n"
     "  --iterations K        timed iterations per size (default 20)\n"
     "  --warmup W            untimed iterations before them (default 5)\n"
-    "  --graph               capture the iterations into a CUDA graph per rank (backend and NCCL)\n"
+    "  --graph               capture the iterations into one CUDA graph per rank (backend and\n"
+    "                        NCCL); a time is one launch over its iterations, median of the\n"
+    "                        timed launches\n"
     "  --variant V[,V...]    cesync algorithms to time: auto (the backend's collective), plain,\n"
     "                        overlap, early (builder graphs run with ces_launch); the table shows\n"
     "                        the fastest per size, the CSV all (default auto,overlap,early;\n"
@@ -346,6 +348,8 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
 
         ces_cuda_coll_select(&sel, B->coll, B->ranks, bytes, 0, B->graph);
         p.flags = sel.flags;
+        p.proto = sel.proto;
+        p.phase = sel.phase;
     }
 #endif
     if (B->coll == CES_COLL_SENDRECV) {
@@ -455,11 +459,16 @@ static void print_table(const struct bench *B, FILE *f)
         else
             fprintf(f, " %6s\n", "-");
     }
-    fprintf(f, "# time: us per collective, median of %u (device events, slowest rank); busbw GB/s "
-               "(nccl-tests); pred: cost model; err%% = (pred - time) / time;\n"
+    if (B->graph)
+        fprintf(f, "# time: us per collective, median over timed graph launches of %u collectives each "
+                   "(device events around each launch, slowest rank);\n",
+                B->iters);
+    else
+        fprintf(f, "# time: us per collective, median of %u (device events, slowest rank);\n",
+                B->iters);
+    fprintf(f, "# busbw GB/s (nccl-tests); pred: cost model; err%% = (pred - time) / time;\n"
                "# raw_bw: one copy of the same peer bytes per rank, all ranks at once (the "
-               "physical limit, GB/s); ces/X = X time / cesync time (> 1: cesync faster)\n",
-            B->iters);
+               "physical limit, GB/s); ces/X = X time / cesync time (> 1: cesync faster)\n");
 }
 
 static int write_csv(const struct bench *B, const char *path)

@@ -656,18 +656,159 @@ out:
     return rc;
 }
 
-static int record(struct ces_bench *b, cudaEvent_t ev, uint32_t r, int capturing)
+static int record(struct ces_bench *b, cudaEvent_t ev, uint32_t r)
 {
     int rc = CES_OK;
 
     rc = use_dev(b, r);
     if (rc != CES_OK)
         return rc;
-    if (capturing)
-        CES_RT_GOTO(b->ctx, rc, cudaEventRecordWithFlags(ev, b->st[r], cudaEventRecordExternal), out);
-    else
-        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(ev, b->st[r]), out);
+    CES_RT_GOTO(b->ctx, rc, cudaEventRecord(ev, b->st[r]), out);
 out:
+    return rc;
+}
+
+/* Graph mode times whole launches: the mean iteration of each of these
+ * launches of a graph holding all timed iterations is one sample (nccl-tests
+ * times its graphs the same way).  Timing events inside the graph would be
+ * external event nodes, which cost a schedule that forks a branch 10-13 us
+ * per iteration that they do not cost eagerly (scripts/probe_memops.sh). */
+#define BENCH_GRAPH_LAUNCHES 5u
+
+/* Captures `n` iterations per rank into one CUDA graph each (the receive
+ * buffers cleared first when `clear`) and instantiates them. */
+static int capture(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t n,
+                   int clear, cudaGraphExec_t *ge)
+{
+    cudaGraph_t cg[BENCH_MAX_RANKS] = {0};
+    int rc = CES_OK, capturing = 0;
+
+    for (uint32_t r = 0; r < b->n; r++) {
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            goto out;
+        CES_RT_GOTO(b->ctx, rc, cudaStreamBeginCapture(b->st[r], cudaStreamCaptureModeRelaxed), out);
+    }
+    capturing = 1;
+    if (clear)
+        rc = clear_recv(b, impl, bytes);
+    for (uint32_t i = 0; i < n && rc == CES_OK; i++)
+        rc = enqueue_one(b, impl, variant, bytes, NULL);
+    if (rc != CES_OK)
+        goto out;
+    for (uint32_t r = 0; r < b->n; r++) {
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            goto out;
+        CES_RT_GOTO(b->ctx, rc, cudaStreamEndCapture(b->st[r], &cg[r]), out);
+    }
+    capturing = 0;
+    for (uint32_t r = 0; r < b->n; r++) {
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            goto out;
+        CES_RT_GOTO(b->ctx, rc, cudaGraphInstantiate(&ge[r], cg[r], 0), out);
+    }
+out:
+    for (uint32_t r = 0; r < b->n; r++) {
+        cudaSetDevice(b->dev[r]);
+        if (capturing) {
+            cudaGraph_t junk = NULL;
+
+            if (cudaStreamEndCapture(b->st[r], &junk) == cudaSuccess && junk != NULL)
+                cudaGraphDestroy(junk);
+        }
+        if (cg[r] != NULL)
+            cudaGraphDestroy(cg[r]);
+    }
+    return rc;
+}
+
+static int launch_all(struct ces_bench *b, cudaGraphExec_t *ge)
+{
+    int rc = CES_OK;
+
+    for (uint32_t r = 0; r < b->n; r++) {
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            return rc;
+        CES_RT_GOTO(b->ctx, rc, cudaGraphLaunch(ge[r], b->st[r]), out);
+    }
+out:
+    return rc;
+}
+
+/* Fills times[0..n) with each sample's slowest rank, in us, divided by
+ * `per`. */
+static int gather_times(struct ces_bench *b, uint32_t n, uint32_t per, double *times)
+{
+    int rc = CES_OK;
+
+    for (uint32_t i = 0; i < n; i++) {
+        times[i] = 0.0;
+        for (uint32_t r = 0; r < b->n; r++) {
+            float ms = 0.0f;
+
+            rc = use_dev(b, r);
+            if (rc != CES_OK)
+                return rc;
+            CES_RT_GOTO(b->ctx, rc, cudaEventElapsedTime(&ms, b->ev0[r][i], b->ev1[r][i]), out);
+            if (ms * 1e3 / per > times[i])
+                times[i] = ms * 1e3 / per;
+        }
+    }
+out:
+    return rc;
+}
+
+/* The graph path of ces_bench_run: one graph of `iters` iterations per
+ * rank, launched once untimed when `warmup`, then BENCH_GRAPH_LAUNCHES times
+ * behind the gate; the data check runs a second graph that clears the
+ * receive buffers and runs one iteration. */
+static int run_graph(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t iters,
+                     uint32_t warmup, double *times)
+{
+    cudaGraphExec_t timed[BENCH_MAX_RANKS] = {0}, check[BENCH_MAX_RANKS] = {0};
+    struct gate_guard guard;
+    int rc, gated = 0;
+
+    rc = capture(b, impl, variant, bytes, iters, 0, timed);
+    if (rc == CES_OK)
+        rc = capture(b, impl, variant, bytes, 1, 1, check);
+    if (rc == CES_OK && warmup > 0) {
+        rc = launch_all(b, timed);
+        if (rc == CES_OK)
+            rc = sync_all(b);
+    }
+    if (rc == CES_OK) {
+        rc = gate_close(b, b->st, b->n, &guard);
+        gated = rc == CES_OK;
+    }
+    for (uint32_t i = 0; i < BENCH_GRAPH_LAUNCHES && rc == CES_OK; i++) {
+        for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
+            rc = record(b, b->ev0[r][i], r);
+        if (rc == CES_OK)
+            rc = launch_all(b, timed);
+        for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
+            rc = record(b, b->ev1[r][i], r);
+    }
+    if (gated)
+        gate_open(b, &guard);
+    if (gated && sync_all(b) != CES_OK && rc == CES_OK)
+        rc = CES_ERR_CUDA;
+    if (rc == CES_OK)
+        rc = gather_times(b, BENCH_GRAPH_LAUNCHES, iters, times);
+    if (rc == CES_OK)
+        rc = launch_all(b, check);
+    if (rc == CES_OK)
+        rc = sync_all(b);
+    for (uint32_t r = 0; r < b->n; r++) {
+        cudaSetDevice(b->dev[r]);
+        if (timed[r] != NULL)
+            cudaGraphExecDestroy(timed[r]);
+        if (check[r] != NULL)
+            cudaGraphExecDestroy(check[r]);
+    }
     return rc;
 }
 
@@ -675,12 +816,10 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
                   uint32_t warmup, int graph, struct ces_bench_sample *out)
 {
     struct ces_graph **graphs = NULL;
-    cudaGraph_t cg[BENCH_MAX_RANKS] = {0};
-    cudaGraphExec_t ge[BENCH_MAX_RANKS] = {0};
     struct gate_guard guard;
     double *times = NULL;
-    uint32_t total = iters + warmup;
-    int rc = CES_OK, gated = 0, capturing = 0;
+    uint32_t total = iters + warmup, nsamples = graph ? BENCH_GRAPH_LAUNCHES : iters;
+    int rc = CES_OK, gated = 0;
 
     memset(out, 0, sizeof(*out));
     out->check = -1;
@@ -696,7 +835,7 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
         snprintf(out->err, sizeof(out->err), "--graph runs the backend's collective only");
         return CES_ERR_UNSUPPORTED;
     }
-    times = ces_malloc(b->ctx, sizeof(*times) * iters);
+    times = ces_malloc(b->ctx, sizeof(*times) * nsamples);
     if (times == NULL)
         return ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory");
     rc = fill_send(b, impl, bytes);
@@ -727,135 +866,80 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
             b->primed[impl] |= bit;
         }
     }
-    if (impl == CES_BI_CESYNC && variant >= 0) {
-        /* One graph per iteration, $i counting on from the last launch (the
-         * signal arrays keep their values, and sendrecv's use counts must
-         * see every earlier iteration): built after the priming launch, in
-         * launch order; on failure the sequence is rolled back. */
-        uint64_t seq0 = b->seq;
-
-        graphs = ces_malloc(b->ctx, sizeof(*graphs) * total);
-        if (graphs == NULL) {
-            rc = ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory");
+    if (graph) {
+        rc = run_graph(b, impl, variant, bytes, iters, warmup, times);
+        if (rc != CES_OK)
             goto out;
-        }
-        memset(graphs, 0, sizeof(*graphs) * total);
-        for (uint32_t i = 0; i < total; i++) {
-            rc = build_variant(b, variant, bytes, &graphs[i]);
-            if (rc != CES_OK) {
-                b->seq = seq0;
+    } else {
+        if (impl == CES_BI_CESYNC && variant >= 0) {
+            /* One graph per iteration, $i counting on from the last launch
+             * (the signal arrays keep their values, and sendrecv's use counts
+             * must see every earlier iteration): built after the priming
+             * launch, in launch order; on failure the sequence is rolled back. */
+            uint64_t seq0 = b->seq;
+
+            graphs = ces_malloc(b->ctx, sizeof(*graphs) * total);
+            if (graphs == NULL) {
+                rc = ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory");
                 goto out;
             }
-        }
-    }
-    if (graph) {
-        for (uint32_t r = 0; r < b->n; r++) {
-            rc = use_dev(b, r);
-            if (rc != CES_OK)
-                goto out;
-            CES_RT_GOTO(b->ctx, rc, cudaStreamBeginCapture(b->st[r], cudaStreamCaptureModeRelaxed),
-                        out);
-        }
-        capturing = 1;
-    } else {
-        rc = gate_close(b, b->st, b->n, &guard);
-        if (rc != CES_OK)
-            goto out;
-        gated = 1;
-    }
-    for (uint32_t i = 0; i < total; i++) {
-        int timed = i >= warmup;
-
-        if (i + 1 == total) {
-            rc = clear_recv(b, impl, bytes);
-            if (rc != CES_OK)
-                goto out;
-        }
-        for (uint32_t r = 0; r < b->n && timed; r++) {
-            rc = record(b, b->ev0[r][i - warmup], r, capturing);
-            if (rc != CES_OK)
-                goto out;
-        }
-        rc = enqueue_one(b, impl, variant, bytes, graphs != NULL ? graphs[i] : NULL);
-        if (rc != CES_OK)
-            goto out;
-        for (uint32_t r = 0; r < b->n && timed; r++) {
-            rc = record(b, b->ev1[r][i - warmup], r, capturing);
-            if (rc != CES_OK)
-                goto out;
-        }
-    }
-    if (graph) {
-        for (uint32_t r = 0; r < b->n; r++) {
-            rc = use_dev(b, r);
-            if (rc != CES_OK)
-                goto out;
-            CES_RT_GOTO(b->ctx, rc, cudaStreamEndCapture(b->st[r], &cg[r]), out);
-        }
-        capturing = 0;
-        for (uint32_t r = 0; r < b->n; r++) {
-            rc = use_dev(b, r);
-            if (rc != CES_OK)
-                goto out;
-            CES_RT_GOTO(b->ctx, rc, cudaGraphInstantiate(&ge[r], cg[r], 0), out);
+            memset(graphs, 0, sizeof(*graphs) * total);
+            for (uint32_t i = 0; i < total; i++) {
+                rc = build_variant(b, variant, bytes, &graphs[i]);
+                if (rc != CES_OK) {
+                    b->seq = seq0;
+                    goto out;
+                }
+            }
         }
         rc = gate_close(b, b->st, b->n, &guard);
         if (rc != CES_OK)
             goto out;
         gated = 1;
-        for (uint32_t r = 0; r < b->n; r++) {
-            rc = use_dev(b, r);
-            if (rc != CES_OK)
-                goto out;
-            CES_RT_GOTO(b->ctx, rc, cudaGraphLaunch(ge[r], b->st[r]), out);
-        }
-    }
-    gate_open(b, &guard);
-    gated = 0;
-    rc = sync_all(b);
-    if (rc != CES_OK)
-        goto out;
-    for (uint32_t i = 0; i < iters; i++) {
-        times[i] = 0.0;
-        for (uint32_t r = 0; r < b->n; r++) {
-            float ms = 0.0f;
+        for (uint32_t i = 0; i < total; i++) {
+            int timed = i >= warmup;
 
-            rc = use_dev(b, r);
+            if (i + 1 == total) {
+                rc = clear_recv(b, impl, bytes);
+                if (rc != CES_OK)
+                    goto out;
+            }
+            for (uint32_t r = 0; r < b->n && timed; r++) {
+                rc = record(b, b->ev0[r][i - warmup], r);
+                if (rc != CES_OK)
+                    goto out;
+            }
+            rc = enqueue_one(b, impl, variant, bytes, graphs != NULL ? graphs[i] : NULL);
             if (rc != CES_OK)
                 goto out;
-            CES_RT_GOTO(b->ctx, rc, cudaEventElapsedTime(&ms, b->ev0[r][i], b->ev1[r][i]), out);
-            if (ms * 1e3 > times[i])
-                times[i] = ms * 1e3;
+            for (uint32_t r = 0; r < b->n && timed; r++) {
+                rc = record(b, b->ev1[r][i - warmup], r);
+                if (rc != CES_OK)
+                    goto out;
+            }
         }
+        gate_open(b, &guard);
+        gated = 0;
+        rc = sync_all(b);
+        if (rc == CES_OK)
+            rc = gather_times(b, iters, 1, times);
+        if (rc != CES_OK)
+            goto out;
     }
     if (impl != CES_BI_RAW) {
         rc = check_recv(b, impl, bytes, &out->check);
         if (rc != CES_OK)
             goto out;
     }
-    qsort(times, iters, sizeof(*times), cmp_double);
+    qsort(times, nsamples, sizeof(*times), cmp_double);
     out->min_us = times[0];
-    out->max_us = times[iters - 1];
-    out->med_us = iters % 2 ? times[iters / 2] : 0.5 * (times[iters / 2 - 1] + times[iters / 2]);
+    out->max_us = times[nsamples - 1];
+    out->med_us = nsamples % 2 ? times[nsamples / 2]
+                               : 0.5 * (times[nsamples / 2 - 1] + times[nsamples / 2]);
 out:
-    if (capturing)
-        for (uint32_t r = 0; r < b->n; r++) {
-            cudaGraph_t junk = NULL;
-
-            cudaSetDevice(b->dev[r]);
-            if (cudaStreamEndCapture(b->st[r], &junk) == cudaSuccess && junk != NULL)
-                cudaGraphDestroy(junk);
-        }
     if (gated) {
         gate_open(b, &guard);
         sync_all(b);
-    }
-    for (uint32_t r = 0; r < b->n; r++) {
-        cudaSetDevice(b->dev[r]);
-        if (ge[r] != NULL)
-            cudaGraphExecDestroy(ge[r]);
-        if (cg[r] != NULL)
-            cudaGraphDestroy(cg[r]);
     }
     if (graphs != NULL)
         for (uint32_t i = 0; i < total; i++)
@@ -1154,6 +1238,48 @@ static int barrier_loop(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32
     return rc;
 }
 
+/* `k` rounds on rank 0's stream of a one-write memop batch, a local copy
+ * of `bytes` when `local`, and a peer copy of `bytes`: the time of one
+ * round, in us.  The difference between local = 1 and 0, less the local
+ * copy's own cost, is the copy-engine switch the model charges. */
+static int switch_loop(struct ces_bench *b, CUdeviceptr word, int local, uint64_t bytes,
+                       uint32_t k, double *us)
+{
+    void *peer = ces_mem_peer(b->comms[0], b->recv[0], 1);
+    struct gate_guard guard;
+    float ms = 0.0f;
+    int rc = use_dev(b, 0);
+
+    if (rc == CES_OK)
+        rc = gate_close(b, b->st, 1, &guard);
+    if (rc != CES_OK)
+        return rc;
+    if (cudaEventRecord(b->ev0[0][0], b->st[0]) != cudaSuccess)
+        rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventRecord failed");
+    for (uint32_t i = 1; i <= k && rc == CES_OK; i++) {
+        rc = memop(b, b->st[0], word, i, 0);
+        if (rc == CES_OK && local &&
+            cudaMemcpyAsync(b->recv[0], b->send[0], bytes, cudaMemcpyDeviceToDevice, b->st[0]) !=
+                cudaSuccess)
+            rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaMemcpyAsync failed");
+        if (rc == CES_OK &&
+            cudaMemcpyAsync((char *)peer + bytes, (const char *)b->send[0] + bytes, bytes,
+                            cudaMemcpyDeviceToDevice, b->st[0]) != cudaSuccess)
+            rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaMemcpyAsync failed");
+    }
+    if (rc == CES_OK && cudaEventRecord(b->ev1[0][0], b->st[0]) != cudaSuccess)
+        rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventRecord failed");
+    gate_open(b, &guard);
+    if (sync_all(b) != CES_OK && rc == CES_OK)
+        rc = CES_ERR_CUDA;
+    if (rc == CES_OK) {
+        if (cudaEventElapsedTime(&ms, b->ev0[0][0], b->ev1[0][0]) != cudaSuccess)
+            rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventElapsedTime failed");
+        *us = ms * 1e3 / k;
+    }
+    return rc;
+}
+
 /* One flag hop from a barrier: the barrier less its memop batch (never
  * below 0). */
 static double hop_of(double barrier_us, double memop_batch_us)
@@ -1254,6 +1380,25 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         m->memop_batch_us = ms * 1e3 / k;
         fprintf(log, "calibrate: memop batch %.3f us on the stream, %.3f us on the host\n",
                 m->memop_batch_us, m->host_call_us);
+        /* copy-engine switch: (write, local, peer) rounds against (write,
+         * peer), less the local copy's own start and bytes */
+        {
+            double with = 0.0, without = 0.0;
+            const uint64_t sw = 4096;
+
+            rc = switch_loop(b, own0 + 72, 1, sw, k, &with);
+            if (rc == CES_OK)
+                rc = switch_loop(b, own0 + 72, 0, sw, k, &without);
+            if (rc != CES_OK)
+                goto out;
+            m->copy_switch_us =
+                with - without - m->per_copy_us - (double)sw / (m->local_copy_gbps * 1e3);
+            if (m->copy_switch_us < 0.0)
+                m->copy_switch_us = 0.0;
+            fprintf(log, "calibrate: write + local + peer copy (4 KiB) %.2f us, write + peer %.2f us "
+                         "-> copy switch %.2f us\n",
+                    with, without, m->copy_switch_us);
+        }
         /* cross-GPU hop as the mono protocol's barrier makes it: each rank
          * writes a slot in its own memory and polls the other's through the
          * peer mapping */

@@ -56,12 +56,15 @@ const char *ces_bench_nccl_info(const struct ces_bench *b);
 /* Times `iters` iterations after `warmup` of one implementation at `bytes`
  * per rank.  variant: -1 = the backend's own collective (ces_alltoall, ...),
  * >= 0 = a builder graph with those CES_COLL_F_* flags run by ces_launch.
- * graph: capture the iterations into a CUDA graph per rank (cesync backend
- * path and NCCL).  Every rank's stream waits on a host gate until all the
- * work is enqueued, so times are the GPUs' own (per iteration the slowest
- * rank's event pair), not the host's enqueue.  The last iteration's receive
- * buffers are cleared before it and checked after it (sampled words of every
- * chunk). */
+ * Every rank's stream waits on a host gate until all the work is enqueued,
+ * so times are the GPUs' own (per iteration the slowest rank's event pair),
+ * not the host's enqueue.  graph: capture the `iters` iterations into one
+ * CUDA graph per rank (cesync backend path and NCCL), launch it once
+ * untimed when `warmup` > 0, then five times timed: a sample is one launch's
+ * time over `iters` (the slowest rank's event pair around the launch).  The
+ * last iteration's receive buffers are cleared before it and checked after
+ * it (sampled words of every chunk); in graph mode that iteration is a
+ * second graph of one iteration that clears them first. */
 int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t iters,
                   uint32_t warmup, int graph, struct ces_bench_sample *out);
 

@@ -772,8 +772,8 @@ struct ces_model {
     double per_copy_us;     /* fixed start cost of every copy */
     double copy_batch_us;   /* fixed cost of one batch (cudaMemcpyBatchAsync) */
     double memop_batch_us;  /* fixed cost of one cuStreamBatchMemOp on the stream */
-    double progress_write_us; /* eager: the watchdog's progress write that
-                                 closes a memop batch that waits */
+    double progress_write_us; /* a watchdog write a memop batch that waits
+                                 carries (eager one after it, captured two) */
     double signal_hop_us;   /* a flag write seen by a wait on another GPU that
                                polls the writer's memory */
     double signal_push_us;  /* a flag written into the memory of the GPU
@@ -781,6 +781,10 @@ struct ces_model {
     double signal_local_us; /* a flag write seen by a wait on the same GPU */
     double event_us;        /* record -> await between two streams of a GPU */
     double switch_us;       /* a stream going from copies to memops or back */
+    double copy_switch_us;  /* a copy that follows one of the other kind (local
+                               after peer, peer after local) on its stream with
+                               no memop between: the second engine starts once
+                               the first copy has completed */
     double host_call_us;    /* host time of one enqueue call (eager) */
     double graph_launch_us; /* host time of one graph replay launch */
 };

@@ -27,6 +27,7 @@ static struct ces_model round_model(void)
     m.event_us = 0.75;
     m.host_call_us = 0.0;
     m.graph_launch_us = 0.0;
+    m.copy_switch_us = 0.0;
     m.copy_engines = 2;
     m.batch_engines = 2;
     return m;
@@ -340,10 +341,11 @@ static void test_event_already_recorded(void **state)
     assert_us(p.path_event_us, 0.0);
 }
 
-/* An eager memop batch that waits ends with the watchdog's progress write:
- * r1's batch (wait, write) passes at 3.5 and its stream goes on 2 us later,
- * so its copy ends at 3.5 + 2 + 5; a batch without a wait, and any batch of
- * a graph phase, pays nothing. */
+/* A memop batch that waits carries the watchdog's writes: r1's batch
+ * (wait, write) passes at 3.5 and its stream goes on 2 us later eagerly (the
+ * progress write), 2 x 2 us later in a graph phase (the enter and exit
+ * writes), so its copy ends at 3.5 + 2 + 5, or 3.5 + 4 + 5; a batch without
+ * a wait pays nothing. */
 static void test_progress_write(void **state)
 {
     struct ces_model m = round_model();
@@ -361,7 +363,7 @@ static void test_progress_write(void **state)
         op(&f, 1, wr(&f, 1, 1, 1));
         op(&f, 1, copy(&f, 0, 1, 0, 0, 4000));    /* 1 + 4 us */
         p = predict(&f, &m);
-        assert_us(p.total_us, kind == 0 ? 3.5 + 2.0 + 5.0 : 3.5 + 5.0);
+        assert_us(p.total_us, kind == 0 ? 3.5 + 2.0 + 5.0 : 3.5 + 4.0 + 5.0);
         fx_end(&f);
     }
 }
@@ -443,6 +445,33 @@ static void test_engine_switch(void **state)
     assert_us(p.total_us, 8.0);
     assert_us(p.path_copy_us, 6.0);
     assert_us(p.path_memop_us, 2.0);
+    fx_end(&f);
+}
+
+/* A copy that follows a copy of the other kind on its stream starts
+ * copy_switch_us later; a memop between them already waited for the first.
+ * Batch (local, peer, local): 2 + (1 + 1) + (3 + 1 + 4) + (3 + 1 + 1) = 17;
+ * then a write (0.5) and a peer copy (1 + 4): 22.5. */
+static void test_copy_switch(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.batch_engines = 1;
+    m.copy_switch_us = 3.0;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));
+    op(&f, 0, copy(&f, 0, 0, 4000, 1, 4000));
+    op(&f, 0, copy(&f, 0, 0, 8000, 0, 4000));
+    op(&f, 0, simple(CES_OP_END, 0));
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, copy(&f, 0, 0, 12000, 1, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 22.5);
+    assert_us(p.path_copy_us, 22.0);
     fx_end(&f);
 }
 
@@ -631,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_host_cost),
         cmocka_unit_test(test_memop_batches),
         cmocka_unit_test(test_engine_switch),
+        cmocka_unit_test(test_copy_switch),
         cmocka_unit_test(test_graph_serial_copies),
         cmocka_unit_test(test_does_not_finish),
         cmocka_unit_test(test_unsupported),
