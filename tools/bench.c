@@ -31,7 +31,7 @@ static const char bench_usage[] =
     "--min-bytes to --max-bytes (times --factor) it prints the time of one collective (device\n"
     "events, median of --iterations after --warmup, with min and max; per iteration the slowest\n"
     "rank), algbw and busbw with nccl-tests' formulas, a data check of the last iteration\n"
-    "(sampled words of every chunk), the cost model's prediction, and - in the same run - NCCL's\n"
+    "(every byte), the cost model's prediction, and - in the same run - NCCL's\n"
     "copy-engine path (CTAPolicy ZERO, ncclMemAlloc buffers in symmetric windows), NCCL's kernel\n"
     "path, the raw peer copy of the same bytes (the physical limit) and the ratios\n"
     "cesync/NCCL-CE and cesync/NCCL-kernel.  NCCL is loaded with dlopen from CES_NCCL_LIB or the\n"

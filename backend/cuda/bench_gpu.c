@@ -148,7 +148,6 @@ static int use_dev(struct ces_bench *b, uint32_t r)
 /* The byte that rank r puts into the chunk for rank d (fills are byte
  * memsets, so a word of the chunk is the byte four times). */
 static uint32_t pattern(uint32_t r, uint32_t d) { return 0x80u | (r << 3) | d; }
-static uint32_t pattern_word(uint32_t r, uint32_t d) { return pattern(r, d) * 0x01010101u; }
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -600,44 +599,53 @@ out:
     return rc;
 }
 
-/* Reads three words of every chunk of every rank's recv (first, middle,
- * last) and compares them with the pattern of the rank that sent it. */
+/* Copies every chunk of every receiving rank's recv to the host, in
+ * blocks, and compares every byte with the pattern of the rank that sent
+ * it. */
 static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, int *ok)
 {
+    const uint64_t blk = UINT64_C(8) << 20;
     void **recv = recv_of(b, impl);
+    unsigned char *host = NULL;
     int rc = CES_OK;
 
     *ok = 1;
+    host = ces_malloc(b->ctx, blk);
+    if (host == NULL)
+        return ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory checking the data");
     for (uint32_t p = b->cfg.one_way ? 1 : 0; p < b->n && *ok; p++) {
         uint32_t nchunks = b->cfg.coll == CES_COLL_SENDRECV ? 1 : b->n;
         uint64_t clen = b->cfg.coll == CES_COLL_ALLTOALL ? bytes / b->n : bytes;
 
         rc = use_dev(b, p);
         if (rc != CES_OK)
-            return rc;
+            goto out;
         for (uint32_t c = 0; c < nchunks && *ok; c++) {
-            uint32_t want;
-            uint64_t offs[3] = {0, (clen / 2) & ~(uint64_t)3, clen - 4};
+            unsigned char want;
 
             if (b->cfg.coll == CES_COLL_ALLTOALL)
-                want = pattern_word(c, p);
+                want = (unsigned char)pattern(c, p);
             else if (b->cfg.coll == CES_COLL_ALLGATHER)
-                want = pattern_word(c, 0);
+                want = (unsigned char)pattern(c, 0);
             else
-                want = pattern_word((p + b->n - 1) % b->n, 0);
-            for (int k = 0; k < 3; k++) {
-                uint32_t got = 0;
+                want = (unsigned char)pattern((p + b->n - 1) % b->n, 0);
+            for (uint64_t o = 0; o < clen && *ok; o += blk) {
+                size_t len = (size_t)(clen - o < blk ? clen - o : blk);
 
                 CES_RT_GOTO(b->ctx, rc,
-                            cudaMemcpy(&got, (char *)recv[p] + c * clen + offs[k], 4,
+                            cudaMemcpy(host, (char *)recv[p] + c * clen + o, len,
                                        cudaMemcpyDeviceToHost),
                             out);
-                if (got != want)
-                    *ok = 0;
+                for (size_t k = 0; k < len; k++)
+                    if (host[k] != want) {
+                        *ok = 0;
+                        break;
+                    }
             }
         }
     }
 out:
+    ces_free(b->ctx, host);
     return rc;
 }
 

@@ -63,7 +63,7 @@ const char *ces_bench_nccl_info(const struct ces_bench *b);
  * untimed when `warmup` > 0, then five times timed: a sample is one launch's
  * time over `iters` (the slowest rank's event pair around the launch).  The
  * last iteration's receive buffers are cleared before it and checked after
- * it (sampled words of every chunk); in graph mode that iteration is a
+ * it (every byte); in graph mode that iteration is a
  * second graph of one iteration that clears them first. */
 int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t iters,
                   uint32_t warmup, int graph, struct ces_bench_sample *out);
