@@ -1197,11 +1197,11 @@ out:
 
 /* `k` barriers between stream a (on rank ra) and stream c (on rank rc_),
  * one memop batch per side and barrier, as the mono protocol issues them: a
- * writes fc = i and waits fa >= i; c writes fa = i and waits fc >= i.
+ * writes fc = base + i and waits fa >= base + i; c the mirror.
  * Returns the time of one barrier, which the model sees as one memop batch
  * and one flag hop. */
 static int barrier_loop(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t rc_, cudaStream_t c,
-                     CUdeviceptr fa, CUdeviceptr fc, uint32_t k, double *round_us)
+                     CUdeviceptr fa, CUdeviceptr fc, uint32_t base, uint32_t k, double *round_us)
 {
     cudaStream_t both[2] = {a, c};
     struct gate_guard guard;
@@ -1218,14 +1218,14 @@ static int barrier_loop(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32
         CUstreamBatchMemOpParams op[2];
 
         rc = use_dev(b, ra);
-        memop_param(&op[0], fc, i, 0);
-        memop_param(&op[1], fa, i, 1);
+        memop_param(&op[0], fc, base + i, 0);
+        memop_param(&op[1], fa, base + i, 1);
         if (rc == CES_OK && cuStreamBatchMemOp((CUstream)a, 2, op, 0) != CUDA_SUCCESS)
             rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cuStreamBatchMemOp failed");
         if (rc == CES_OK)
             rc = use_dev(b, rc_);
-        memop_param(&op[0], fa, i, 0);
-        memop_param(&op[1], fc, i, 1);
+        memop_param(&op[0], fa, base + i, 0);
+        memop_param(&op[1], fc, base + i, 1);
         if (rc == CES_OK && cuStreamBatchMemOp((CUstream)c, 2, op, 0) != CUDA_SUCCESS)
             rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cuStreamBatchMemOp failed");
     }
@@ -1288,6 +1288,44 @@ static int switch_loop(struct ces_bench *b, CUdeviceptr word, int local, uint64_
     return rc;
 }
 
+#define CALIBRATE_REPEATS 5
+
+/* The median of CALIBRATE_REPEATS barrier loops (a loop alone is erratic on
+ * H200); *seq carries the flag values on from loop to loop. */
+static int barrier_median(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t rc_,
+                          cudaStream_t c, CUdeviceptr fa, CUdeviceptr fc, uint32_t *seq, uint32_t k,
+                          double *round_us)
+{
+    double t[CALIBRATE_REPEATS];
+    int rc = CES_OK;
+
+    for (uint32_t i = 0; i < CALIBRATE_REPEATS && rc == CES_OK; i++) {
+        rc = barrier_loop(b, ra, a, rc_, c, fa, fc, *seq, k, &t[i]);
+        *seq += k;
+    }
+    if (rc == CES_OK) {
+        qsort(t, CALIBRATE_REPEATS, sizeof(t[0]), cmp_double);
+        *round_us = t[CALIBRATE_REPEATS / 2];
+    }
+    return rc;
+}
+
+/* The median of CALIBRATE_REPEATS switch loops. */
+static int switch_median(struct ces_bench *b, CUdeviceptr word, int local, uint64_t bytes, uint32_t k,
+                         double *us)
+{
+    double t[CALIBRATE_REPEATS];
+    int rc = CES_OK;
+
+    for (uint32_t i = 0; i < CALIBRATE_REPEATS && rc == CES_OK; i++)
+        rc = switch_loop(b, word, local, bytes, k, &t[i]);
+    if (rc == CES_OK) {
+        qsort(t, CALIBRATE_REPEATS, sizeof(t[0]), cmp_double);
+        *us = t[CALIBRATE_REPEATS / 2];
+    }
+    return rc;
+}
+
 /* One flag hop from a barrier: the barrier less its memop batch (never
  * below 0). */
 static double hop_of(double barrier_us, double memop_batch_us)
@@ -1313,6 +1351,7 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
     void *flags0 = NULL, *flags1 = NULL;
     double t_big = 0.0, t_mib = 0.0, t_local = 0.0, t_small = 0.0, t_ser = 0.0, t_par = 0.0;
     double round = 0.0, t0;
+    uint32_t seq = 0; /* flag values the barrier loops have used */
     int rc, engines = 0;
     const uint32_t k = 100;
 
@@ -1394,9 +1433,9 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
             double with = 0.0, without = 0.0;
             const uint64_t sw = 4096;
 
-            rc = switch_loop(b, own0 + 72, 1, sw, k, &with);
+            rc = switch_median(b, own0 + 72, 1, sw, k, &with);
             if (rc == CES_OK)
-                rc = switch_loop(b, own0 + 72, 0, sw, k, &without);
+                rc = switch_median(b, own0 + 72, 0, sw, k, &without);
             if (rc != CES_OK)
                 goto out;
             m->copy_switch_us =
@@ -1410,19 +1449,19 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         /* cross-GPU hop as the mono protocol's barrier makes it: each rank
          * writes a slot in its own memory and polls the other's through the
          * peer mapping */
-        rc = barrier_loop(b, 0, b->st[0], 1, b->st[1], p1 + 4, own0, k, &round);
+        rc = barrier_median(b, 0, b->st[0], 1, b->st[1], p1 + 4, own0, &seq, k, &round);
         (void)own1;
         if (rc != CES_OK)
             goto out;
         m->signal_hop_us = hop_of(round, m->memop_batch_us);
         /* the same with each flag written into the waiter's memory (the
          * nccl and credit protocols) */
-        rc = barrier_loop(b, 0, b->st[0], 1, b->st[1], own0, p1 + 4, k, &round);
+        rc = barrier_median(b, 0, b->st[0], 1, b->st[1], own0, p1 + 4, &seq, k, &round);
         if (rc != CES_OK)
             goto out;
         m->signal_push_us = hop_of(round, m->memop_batch_us);
         /* same-GPU hop: two streams of GPU 0 */
-        rc = barrier_loop(b, 0, b->st[0], 0, b->st2[0], own0 + 8, own0 + 12, k, &round);
+        rc = barrier_median(b, 0, b->st[0], 0, b->st2[0], own0 + 8, own0 + 12, &seq, k, &round);
         if (rc != CES_OK)
             goto out;
         m->signal_local_us = hop_of(round, m->memop_batch_us);
