@@ -1197,11 +1197,11 @@ out:
 
 /* `k` barriers between stream a (on rank ra) and stream c (on rank rc_),
  * one memop batch per side and barrier, as the mono protocol issues them: a
- * writes fc = base + i and waits fa >= base + i; c the mirror.
+ * writes fc = i and waits fa >= i; c writes fa = i and waits fc >= i.
  * Returns the time of one barrier, which the model sees as one memop batch
  * and one flag hop. */
 static int barrier_loop(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t rc_, cudaStream_t c,
-                     CUdeviceptr fa, CUdeviceptr fc, uint32_t base, uint32_t k, double *round_us)
+                     CUdeviceptr fa, CUdeviceptr fc, uint32_t k, double *round_us)
 {
     cudaStream_t both[2] = {a, c};
     struct gate_guard guard;
@@ -1218,14 +1218,14 @@ static int barrier_loop(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32
         CUstreamBatchMemOpParams op[2];
 
         rc = use_dev(b, ra);
-        memop_param(&op[0], fc, base + i, 0);
-        memop_param(&op[1], fa, base + i, 1);
+        memop_param(&op[0], fc, i, 0);
+        memop_param(&op[1], fa, i, 1);
         if (rc == CES_OK && cuStreamBatchMemOp((CUstream)a, 2, op, 0) != CUDA_SUCCESS)
             rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cuStreamBatchMemOp failed");
         if (rc == CES_OK)
             rc = use_dev(b, rc_);
-        memop_param(&op[0], fa, base + i, 0);
-        memop_param(&op[1], fc, base + i, 1);
+        memop_param(&op[0], fa, i, 0);
+        memop_param(&op[1], fc, i, 1);
         if (rc == CES_OK && cuStreamBatchMemOp((CUstream)c, 2, op, 0) != CUDA_SUCCESS)
             rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cuStreamBatchMemOp failed");
     }
@@ -1290,25 +1290,50 @@ static int switch_loop(struct ces_bench *b, CUdeviceptr word, int local, uint64_
 
 #define CALIBRATE_REPEATS 5
 
-/* The fastest of CALIBRATE_REPEATS barrier loops; *seq carries the flag
- * values on from loop to loop.  A loop of barriers alone runs in one of two
- * modes on H200 (a polled barrier 3.3 or 8.2 us, scripts/probe_memops.sh);
- * the fast one is what the barriers cost inside the collectives. */
-static int barrier_fastest(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32_t rc_,
-                          cudaStream_t c, CUdeviceptr fa, CUdeviceptr fc, uint32_t *seq, uint32_t k,
-                          double *round_us)
+enum barrier_layout {
+    BL_POLLED, /* each GPU writes its own slot and polls the other's (mono) */
+    BL_PUSHED, /* each flag written into the waiter's memory (nccl, credit) */
+    BL_LOCAL   /* two streams of GPU 0 */
+};
+
+/* The fastest of CALIBRATE_REPEATS barrier loops, each on a fresh (zeroed)
+ * symmetric flag page.  A loop of barriers alone runs in one of two modes
+ * on H200 (a polled barrier 3.3 or 8.2 us, scripts/probe_memops.sh); the
+ * fast one is what the barriers cost inside the collectives. */
+static int barrier_fastest(struct ces_bench *b, int layout, uint32_t k, FILE *log, double *round_us)
 {
-    double t[CALIBRATE_REPEATS];
+    static const char *const names[] = {"polled", "pushed", "same-GPU"};
     int rc = CES_OK;
 
+    *round_us = INFINITY;
+    fprintf(log, "calibrate: %s barrier loops (us):", names[layout]);
     for (uint32_t i = 0; i < CALIBRATE_REPEATS && rc == CES_OK; i++) {
-        rc = barrier_loop(b, ra, a, rc_, c, fa, fc, *seq, k, &t[i]);
-        *seq += k;
+        void *f[BENCH_MAX_RANKS] = {NULL};
+        uint32_t got = 0;
+        double t = 0.0;
+
+        for (; got < b->n && rc == CES_OK; got++)
+            rc = ces_mem_alloc(b->comms[got], 4096, &f[got]);
+        if (rc == CES_OK) {
+            CUdeviceptr own0 = (CUdeviceptr)(uintptr_t)f[0];
+            CUdeviceptr p1 = (CUdeviceptr)(uintptr_t)ces_mem_peer(b->comms[0], f[0], 1);
+
+            if (layout == BL_POLLED)
+                rc = barrier_loop(b, 0, b->st[0], 1, b->st[1], p1 + 4, own0, k, &t);
+            else if (layout == BL_PUSHED)
+                rc = barrier_loop(b, 0, b->st[0], 1, b->st[1], own0, p1 + 4, k, &t);
+            else
+                rc = barrier_loop(b, 0, b->st[0], 0, b->st2[0], own0 + 8, own0 + 12, k, &t);
+        }
+        for (uint32_t r = 0; r < got; r++)
+            if (f[r] != NULL)
+                ces_mem_free(b->comms[r], f[r]);
+        if (rc == CES_OK && t < *round_us)
+            *round_us = t;
+        if (rc == CES_OK)
+            fprintf(log, " %.2f", t);
     }
-    if (rc == CES_OK) {
-        qsort(t, CALIBRATE_REPEATS, sizeof(t[0]), cmp_double);
-        *round_us = t[0];
-    }
+    fprintf(log, "\n");
     return rc;
 }
 
@@ -1353,7 +1378,6 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
     void *flags0 = NULL, *flags1 = NULL;
     double t_big = 0.0, t_mib = 0.0, t_local = 0.0, t_small = 0.0, t_ser = 0.0, t_par = 0.0;
     double round = 0.0, t0;
-    uint32_t seq = 0; /* flag values the barrier loops have used */
     int rc, engines = 0;
     const uint32_t k = 100;
 
@@ -1401,13 +1425,9 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         goto out;
     {
         CUdeviceptr own0 = (CUdeviceptr)(uintptr_t)flags0;
-        CUdeviceptr own1 = (CUdeviceptr)(uintptr_t)flags1;
-        CUdeviceptr p1 = (CUdeviceptr)(uintptr_t)ces_mem_peer(b->comms[0], flags0, 1);
-        CUdeviceptr p0 = (CUdeviceptr)(uintptr_t)ces_mem_peer(b->comms[1], flags1, 0);
         float ms = 0.0f;
         struct gate_guard guard;
 
-        (void)p0;
         rc = use_dev(b, 0);
         if (rc != CES_OK)
             goto out;
@@ -1451,19 +1471,18 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         /* cross-GPU hop as the mono protocol's barrier makes it: each rank
          * writes a slot in its own memory and polls the other's through the
          * peer mapping */
-        rc = barrier_fastest(b, 0, b->st[0], 1, b->st[1], p1 + 4, own0, &seq, k, &round);
-        (void)own1;
+        rc = barrier_fastest(b, BL_POLLED, k, log, &round);
         if (rc != CES_OK)
             goto out;
         m->signal_hop_us = hop_of(round, m->memop_batch_us);
         /* the same with each flag written into the waiter's memory (the
          * nccl and credit protocols) */
-        rc = barrier_fastest(b, 0, b->st[0], 1, b->st[1], own0, p1 + 4, &seq, k, &round);
+        rc = barrier_fastest(b, BL_PUSHED, k, log, &round);
         if (rc != CES_OK)
             goto out;
         m->signal_push_us = hop_of(round, m->memop_batch_us);
         /* same-GPU hop: two streams of GPU 0 */
-        rc = barrier_fastest(b, 0, b->st[0], 0, b->st2[0], own0 + 8, own0 + 12, &seq, k, &round);
+        rc = barrier_fastest(b, BL_LOCAL, k, log, &round);
         if (rc != CES_OK)
             goto out;
         m->signal_local_us = hop_of(round, m->memop_batch_us);
