@@ -72,12 +72,12 @@ static const struct ces_model ces_model_kinds_[] = {
          * it for the plain and overlap schedules; no single value also fits
          * the `early` variant (docs/PERFORMANCE.md, "Cost model"). */
         .switch_us = 0.0,
-        /* A 4 KiB local copy, then a 4 KiB peer copy, after a one-write memop
-         * batch takes about 8 us more than the peer copy alone beyond the
-         * local copy's own cost (scripts/probe_memops.sh, "local/peer switch":
-         * local then peer back to back 13.5-16.4 us against 2.4 + 1.7; the
-         * plain alltoall's batch pays it once per call); calibrate. */
-        .copy_switch_us = 8.0,
+        /* A one-write memop batch, a 4 KiB local copy and a 4 KiB peer copy
+         * take 14.1-15.3 us a round, the write and the peer copy alone 4.9-5.0:
+         * 3.9-5.5 us beyond the local copy's start and bytes (calibrated, five
+         * runs; scripts/probe_memops.sh: local then peer back to back 12.0
+         * us against 2.4 + 1.9).  The plain schedules pay it once a call. */
+        .copy_switch_us = 4.1,
         /* Host cost of one enqueue call: 0.9 us for a one-op cuStreamBatchMemOp
          * (calibrated). */
         .host_call_us = 0.9,
