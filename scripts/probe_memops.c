@@ -2,7 +2,8 @@
  * scripts/probe_memops.c - the stream-memop probes behind the "Ideas,
  * predictions and results" of docs/PERFORMANCE.md: what one barrier costs by
  * where its flags live and how its memops are batched, a 2-rank alltoall
- * loop by barrier layout and fork point, memops between back-to-back copies,
+ * loop by barrier layout and fork point, the two modes of a polled barrier
+ * (the same loop ten times), memops between back-to-back copies,
  * the watchdog's progress write, one-way 64 MiB messages through staging
  * slots by flag layout, number of slots, credit interval and the watchdog's
  * progress write, the peer-copy rate by how one direction's bytes are
@@ -383,6 +384,23 @@ static void probe_alltoall(void)
         alltoall(sizes[s], POLLED, HOST, 0, "polled + progress (host), fork at start");
         alltoall(sizes[s], POLLED, HOST, 1, "polled + progress (host), fork after ready");
     }
+}
+
+/* The two modes of a polled barrier: the same 1 MiB alltoall loop ten
+ * times, each barrier one memop batch (as cesync's mono protocol issues it)
+ * against the write and the wait in two batches.  Measured (2x H200, third
+ * session, median per loop): one batch 16.3-16.6 us in nine loops of ten and
+ * 27.2 in one (the slow mode: both barriers about 5 us slower); two batches
+ * 19.4-19.8 in all ten, and 29.3-29.9 against 26.0-26.5 at 8 MiB, 105.7-109.0
+ * against 102.3-103.7 at 64 MiB.  Two batches avoid the slow mode but cost
+ * more than it does on average, so cesync keeps one batch. */
+static void probe_modes(void)
+{
+    puts("== two modes: 1024 KiB alltoall loop ten times (polled + progress, fork at start)");
+    for (int r = 0; r < 10; r++)
+        alltoall(1u << 20, POLLED, HOST, 0, "one batch per barrier");
+    for (int r = 0; r < 10; r++)
+        alltoall(1u << 20, POLLED_SPLIT, HOST, 0, "write | wait as two batches");
 }
 
 /* Back-to-back 64 MiB copies GPU0 -> GPU1 with `what` between them. */
@@ -876,6 +894,7 @@ int main(void)
     }
     probe_barriers();
     probe_alltoall();
+    probe_modes();
     probe_copy_gaps();
     probe_staged();
     probe_copy_engines();
