@@ -1290,6 +1290,28 @@ static int switch_loop(struct ces_bench *b, CUdeviceptr word, int local, uint64_
 
 #define CALIBRATE_REPEATS 5
 
+/* One zeroed 4 KiB symmetric page per rank: ces_mem_alloc is collective, so
+ * every communicator of the process allocates it. */
+static int pages_alloc(struct ces_bench *b, void **f)
+{
+    int rc = CES_OK;
+
+    for (uint32_t r = 0; r < b->n; r++)
+        f[r] = NULL;
+    for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
+        rc = ces_mem_alloc(b->comms[r], 4096, &f[r]);
+    return rc;
+}
+
+static void pages_free(struct ces_bench *b, void **f)
+{
+    for (uint32_t r = 0; r < b->n; r++)
+        if (f[r] != NULL) {
+            ces_mem_free(b->comms[r], f[r]);
+            f[r] = NULL;
+        }
+}
+
 enum barrier_layout {
     BL_POLLED, /* each GPU writes its own slot and polls the other's (mono) */
     BL_PUSHED, /* each flag written into the waiter's memory (nccl, credit) */
@@ -1308,12 +1330,10 @@ static int barrier_fastest(struct ces_bench *b, int layout, uint32_t k, FILE *lo
     *round_us = INFINITY;
     fprintf(log, "calibrate: %s barrier loops (us):", names[layout]);
     for (uint32_t i = 0; i < CALIBRATE_REPEATS && rc == CES_OK; i++) {
-        void *f[BENCH_MAX_RANKS] = {NULL};
-        uint32_t got = 0;
+        void *f[BENCH_MAX_RANKS];
         double t = 0.0;
 
-        for (; got < b->n && rc == CES_OK; got++)
-            rc = ces_mem_alloc(b->comms[got], 4096, &f[got]);
+        rc = pages_alloc(b, f);
         if (rc == CES_OK) {
             CUdeviceptr own0 = (CUdeviceptr)(uintptr_t)f[0];
             CUdeviceptr p1 = (CUdeviceptr)(uintptr_t)ces_mem_peer(b->comms[0], f[0], 1);
@@ -1325,9 +1345,7 @@ static int barrier_fastest(struct ces_bench *b, int layout, uint32_t k, FILE *lo
             else
                 rc = barrier_loop(b, 0, b->st[0], 0, b->st2[0], own0 + 8, own0 + 12, k, &t);
         }
-        for (uint32_t r = 0; r < got; r++)
-            if (f[r] != NULL)
-                ces_mem_free(b->comms[r], f[r]);
+        pages_free(b, f);
         if (rc == CES_OK && t < *round_us)
             *round_us = t;
         if (rc == CES_OK)
@@ -1375,7 +1393,7 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
     uint64_t big = b->send_bytes < (UINT64_C(256) << 20) ? b->send_bytes : (UINT64_C(256) << 20);
     uint64_t mib = UINT64_C(1) << 20;
     void *peer = ces_mem_peer(b->comms[0], b->recv[0], 1);
-    void *flags0 = NULL, *flags1 = NULL;
+    void *flags[BENCH_MAX_RANKS] = {NULL};
     double t_big = 0.0, t_mib = 0.0, t_local = 0.0, t_small = 0.0, t_ser = 0.0, t_par = 0.0;
     double round = 0.0, t0;
     int rc, engines = 0;
@@ -1418,13 +1436,11 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         engines > 0)
         m->copy_engines = (uint32_t)engines;
     /* memop batch cost: k one-op batches on one stream */
-    rc = ces_mem_alloc(b->comms[0], 4096, &flags0);
-    if (rc == CES_OK)
-        rc = ces_mem_alloc(b->comms[1], 4096, &flags1);
+    rc = pages_alloc(b, flags);
     if (rc != CES_OK)
         goto out;
     {
-        CUdeviceptr own0 = (CUdeviceptr)(uintptr_t)flags0;
+        CUdeviceptr own0 = (CUdeviceptr)(uintptr_t)flags[0];
         float ms = 0.0f;
         struct gate_guard guard;
 
@@ -1514,9 +1530,6 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
                 m->copy_engines);
     }
 out:
-    if (flags0 != NULL)
-        ces_mem_free(b->comms[0], flags0);
-    if (flags1 != NULL)
-        ces_mem_free(b->comms[1], flags1);
+    pages_free(b, flags);
     return rc;
 }
