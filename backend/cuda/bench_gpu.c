@@ -205,7 +205,9 @@ static void *gate_guard_main(void *arg)
     return NULL;
 }
 
-/* Closes the gate on every stream in `streams` (NULL entries skipped). */
+/* Closes the gate on every stream in `streams` (NULL entries skipped).  On
+ * failure the gate is open again (the streams it already closed go on) and
+ * `g` is untouched: the caller must not call gate_open. */
 static int gate_close(struct ces_bench *b, cudaStream_t *streams, uint32_t count,
                       struct gate_guard *g)
 {
@@ -222,7 +224,7 @@ static int gate_close(struct ces_bench *b, cudaStream_t *streams, uint32_t count
         op.waitValue.address = b->gate_dev;
         op.waitValue.value = b->gate_gen;
         op.waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
-        CES_CU_GOTO(b->ctx, rc, cuStreamBatchMemOp((CUstream)streams[i], 1, &op, 0), out);
+        CES_CU_GOTO(b->ctx, rc, cuStreamBatchMemOp((CUstream)streams[i], 1, &op, 0), fail);
     }
     memset(g, 0, sizeof(*g));
     pthread_mutex_init(&g->mu, NULL);
@@ -230,7 +232,9 @@ static int gate_close(struct ces_bench *b, cudaStream_t *streams, uint32_t count
     g->gate = b->gate;
     g->gen = b->gate_gen;
     g->started = pthread_create(&g->th, NULL, gate_guard_main, g) == 0;
-out:
+    return CES_OK;
+fail:
+    *b->gate = b->gate_gen;
     return rc;
 }
 
