@@ -688,33 +688,34 @@ out:
 #define BENCH_GRAPH_LAUNCHES 5u
 
 /* Captures `n` iterations per rank into one CUDA graph each (the receive
- * buffers cleared first when `clear`) and instantiates them. */
+ * buffers cleared first when `clear`) and instantiates them.  On failure no
+ * stream is left capturing. */
 static int capture(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t n,
                    int clear, cudaGraphExec_t *ge)
 {
     cudaGraph_t cg[BENCH_MAX_RANKS] = {0};
-    int rc = CES_OK, capturing = 0;
+    uint32_t begun = 0, ended = 0; /* streams [ended, begun) are capturing */
+    int rc = CES_OK;
 
-    for (uint32_t r = 0; r < b->n; r++) {
-        rc = use_dev(b, r);
+    for (; begun < b->n; begun++) {
+        rc = use_dev(b, begun);
         if (rc != CES_OK)
             goto out;
-        CES_RT_GOTO(b->ctx, rc, cudaStreamBeginCapture(b->st[r], cudaStreamCaptureModeRelaxed), out);
+        CES_RT_GOTO(b->ctx, rc, cudaStreamBeginCapture(b->st[begun], cudaStreamCaptureModeRelaxed),
+                    out);
     }
-    capturing = 1;
     if (clear)
         rc = clear_recv(b, impl, bytes);
     for (uint32_t i = 0; i < n && rc == CES_OK; i++)
         rc = enqueue_one(b, impl, variant, bytes, NULL);
     if (rc != CES_OK)
         goto out;
-    for (uint32_t r = 0; r < b->n; r++) {
-        rc = use_dev(b, r);
+    for (; ended < b->n; ended++) {
+        rc = use_dev(b, ended);
         if (rc != CES_OK)
             goto out;
-        CES_RT_GOTO(b->ctx, rc, cudaStreamEndCapture(b->st[r], &cg[r]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaStreamEndCapture(b->st[ended], &cg[ended]), out);
     }
-    capturing = 0;
     for (uint32_t r = 0; r < b->n; r++) {
         rc = use_dev(b, r);
         if (rc != CES_OK)
@@ -724,7 +725,7 @@ static int capture(struct ces_bench *b, int impl, int variant, uint64_t bytes, u
 out:
     for (uint32_t r = 0; r < b->n; r++) {
         cudaSetDevice(b->dev[r]);
-        if (capturing) {
+        if (r >= ended && r < begun) {
             cudaGraph_t junk = NULL;
 
             if (cudaStreamEndCapture(b->st[r], &junk) == cudaSuccess && junk != NULL)
