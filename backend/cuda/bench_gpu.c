@@ -1200,6 +1200,51 @@ out:
     return rc;
 }
 
+/* Starts a timed loop: closes the gate on `streams` and records ev0[r][0]
+ * on `s`, a stream of rank r.  On failure the gate is open. */
+static int loop_begin(struct ces_bench *b, cudaStream_t *streams, uint32_t count, uint32_t r,
+                      cudaStream_t s, struct gate_guard *g)
+{
+    int rc = use_dev(b, r);
+
+    if (rc == CES_OK)
+        rc = gate_close(b, streams, count, g);
+    if (rc != CES_OK)
+        return rc;
+    CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev0[r][0], s), fail);
+    return CES_OK;
+fail:
+    gate_open(b, g);
+    return rc;
+}
+
+/* Ends a loop of `k` rounds that loop_begin started (`rc`: how enqueuing
+ * them went): records ev1[r][0] on `s`, opens the gate, waits for every
+ * stream and gives one round's time in us. */
+static int loop_end(struct ces_bench *b, struct gate_guard *g, uint32_t r, cudaStream_t s,
+                    uint32_t k, int rc, double *us)
+{
+    float ms = 0.0f;
+    int sync_rc;
+
+    if (rc == CES_OK)
+        rc = use_dev(b, r);
+    if (rc == CES_OK && cudaEventRecord(b->ev1[r][0], s) != cudaSuccess)
+        rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventRecord failed");
+    gate_open(b, g);
+    sync_rc = sync_all(b);
+    if (rc == CES_OK)
+        rc = sync_rc;
+    if (rc == CES_OK)
+        rc = use_dev(b, r);
+    if (rc != CES_OK)
+        return rc;
+    CES_RT_GOTO(b->ctx, rc, cudaEventElapsedTime(&ms, b->ev0[r][0], b->ev1[r][0]), out);
+    *us = ms * 1e3 / k;
+out:
+    return rc;
+}
+
 /* `k` barriers between stream a (on rank ra) and stream c (on rank rc_),
  * one memop batch per side and barrier, as the mono protocol issues them: a
  * writes fc = i and waits fa >= i; c writes fa = i and waits fc >= i.
@@ -1210,15 +1255,11 @@ static int barrier_loop(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32
 {
     cudaStream_t both[2] = {a, c};
     struct gate_guard guard;
-    float ms = 0.0f;
     int rc;
 
-    rc = gate_close(b, both, 2, &guard);
+    rc = loop_begin(b, both, 2, ra, a, &guard);
     if (rc != CES_OK)
         return rc;
-    rc = use_dev(b, ra);
-    if (rc == CES_OK && cudaEventRecord(b->ev0[ra][0], a) != cudaSuccess)
-        rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventRecord failed");
     for (uint32_t i = 1; i <= k && rc == CES_OK; i++) {
         CUstreamBatchMemOpParams op[2];
 
@@ -1234,21 +1275,7 @@ static int barrier_loop(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32
         if (rc == CES_OK && cuStreamBatchMemOp((CUstream)c, 2, op, 0) != CUDA_SUCCESS)
             rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cuStreamBatchMemOp failed");
     }
-    if (rc == CES_OK) {
-        rc = use_dev(b, ra);
-        if (rc == CES_OK && cudaEventRecord(b->ev1[ra][0], a) != cudaSuccess)
-            rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventRecord failed");
-    }
-    gate_open(b, &guard);
-    if (sync_all(b) != CES_OK && rc == CES_OK)
-        rc = CES_ERR_CUDA;
-    if (rc == CES_OK) {
-        use_dev(b, ra);
-        if (cudaEventElapsedTime(&ms, b->ev0[ra][0], b->ev1[ra][0]) != cudaSuccess)
-            rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventElapsedTime failed");
-        *round_us = ms * 1e3 / k;
-    }
-    return rc;
+    return loop_end(b, &guard, ra, a, k, rc, round_us);
 }
 
 /* `k` rounds on rank 0's stream of a one-write memop batch, a local copy
@@ -1260,15 +1287,10 @@ static int switch_loop(struct ces_bench *b, CUdeviceptr word, int local, uint64_
 {
     void *peer = ces_mem_peer(b->comms[0], b->recv[0], 1);
     struct gate_guard guard;
-    float ms = 0.0f;
-    int rc = use_dev(b, 0);
+    int rc = loop_begin(b, b->st, 1, 0, b->st[0], &guard);
 
-    if (rc == CES_OK)
-        rc = gate_close(b, b->st, 1, &guard);
     if (rc != CES_OK)
         return rc;
-    if (cudaEventRecord(b->ev0[0][0], b->st[0]) != cudaSuccess)
-        rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventRecord failed");
     for (uint32_t i = 1; i <= k && rc == CES_OK; i++) {
         rc = memop(b, b->st[0], word, i, 0);
         if (rc == CES_OK && local &&
@@ -1280,17 +1302,7 @@ static int switch_loop(struct ces_bench *b, CUdeviceptr word, int local, uint64_
                             cudaMemcpyDeviceToDevice, b->st[0]) != cudaSuccess)
             rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaMemcpyAsync failed");
     }
-    if (rc == CES_OK && cudaEventRecord(b->ev1[0][0], b->st[0]) != cudaSuccess)
-        rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventRecord failed");
-    gate_open(b, &guard);
-    if (sync_all(b) != CES_OK && rc == CES_OK)
-        rc = CES_ERR_CUDA;
-    if (rc == CES_OK) {
-        if (cudaEventElapsedTime(&ms, b->ev0[0][0], b->ev1[0][0]) != cudaSuccess)
-            rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaEventElapsedTime failed");
-        *us = ms * 1e3 / k;
-    }
-    return rc;
+    return loop_end(b, &guard, 0, b->st[0], k, rc, us);
 }
 
 #define CALIBRATE_REPEATS 5
@@ -1446,28 +1458,18 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         goto out;
     {
         CUdeviceptr own0 = (CUdeviceptr)(uintptr_t)flags[0];
-        float ms = 0.0f;
         struct gate_guard guard;
 
-        rc = use_dev(b, 0);
+        rc = loop_begin(b, b->st, 1, 0, b->st[0], &guard);
         if (rc != CES_OK)
             goto out;
-        rc = gate_close(b, b->st, 1, &guard);
-        if (rc != CES_OK)
-            goto out;
-        cudaEventRecord(b->ev0[0][0], b->st[0]);
         t0 = now_us();
         for (uint32_t i = 1; i <= k && rc == CES_OK; i++)
             rc = memop(b, b->st[0], own0 + 64, i, 0);
         m->host_call_us = (now_us() - t0) / k;
-        cudaEventRecord(b->ev1[0][0], b->st[0]);
-        gate_open(b, &guard);
-        if (rc == CES_OK)
-            rc = sync_all(b);
+        rc = loop_end(b, &guard, 0, b->st[0], k, rc, &m->memop_batch_us);
         if (rc != CES_OK)
             goto out;
-        cudaEventElapsedTime(&ms, b->ev0[0][0], b->ev1[0][0]);
-        m->memop_batch_us = ms * 1e3 / k;
         fprintf(log, "calibrate: memop batch %.3f us on the stream, %.3f us on the host\n",
                 m->memop_batch_us, m->host_call_us);
         /* copy-engine switch: (write, local, peer) rounds against (write,
