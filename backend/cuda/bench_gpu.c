@@ -1,10 +1,11 @@
 /*
  * backend/cuda/bench_gpu.c - the GPU side of `cesync bench` (see
  * bench_gpu.h): buffers, the host gate that holds every stream until all the
- * work is enqueued, per-iteration device-event timing, the sampled data
- * check, the raw peer copy, the compute kernel (PTX text loaded with
- * cuModuleLoadData, so the C build needs no nvcc) and the calibration of the
- * machine model.  NCCL lives in bench_nccl.c.
+ * work is enqueued, device-event timing (per iteration eagerly, per graph
+ * launch with --graph), the data check of every byte, the raw peer copy,
+ * the compute kernel (PTX text loaded with cuModuleLoadData, so the C build
+ * needs no nvcc) and the calibration of the machine model.  NCCL lives in
+ * bench_nccl.c.
  */
 #include "bench_gpu.h"
 #include "bench_nccl.h"
@@ -145,8 +146,8 @@ static int use_dev(struct ces_bench *b, uint32_t r)
                             : ces_cuda_rt_error(b->ctx, e, "cudaSetDevice", __FILE__, __LINE__);
 }
 
-/* The byte that rank r puts into the chunk for rank d (fills are byte
- * memsets, so a word of the chunk is the byte four times). */
+/* The byte that rank r puts into every byte of its chunk for rank d (the
+ * fills are byte memsets). */
 static uint32_t pattern(uint32_t r, uint32_t d) { return 0x80u | (r << 3) | d; }
 
 static int cmp_double(const void *a, const void *b)
@@ -449,11 +450,6 @@ int ces_bench_has(const struct ces_bench *b, int impl)
 const char *ces_bench_nccl_info(const struct ces_bench *b) { return b->nccl_info; }
 
 /* --- one iteration of each implementation --------------------------------- */
-
-struct iter_ctx {
-    struct ces_graph **graphs; /* builder variant: one graph per iteration */
-    uint32_t ngraphs;
-};
 
 static int build_variant(struct ces_bench *b, int variant, uint64_t bytes, struct ces_graph **out)
 {
