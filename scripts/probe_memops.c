@@ -144,29 +144,24 @@ static CUstreamBatchMemOpParams write64(CUdeviceptr a, uint64_t v)
     return p;
 }
 
-static CUstreamBatchMemOpParams wait32(CUdeviceptr a, uint32_t v)
+/* A wait for *a >= v, 32 or 64 bits wide. */
+static CUstreamBatchMemOpParams wait_geq(CUdeviceptr a, uint64_t v, int wide)
 {
     CUstreamBatchMemOpParams p;
 
     memset(&p, 0, sizeof(p));
-    p.waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+    p.waitValue.operation = wide ? CU_STREAM_MEM_OP_WAIT_VALUE_64 : CU_STREAM_MEM_OP_WAIT_VALUE_32;
     p.waitValue.address = a;
-    p.waitValue.value = v;
+    if (wide)
+        p.waitValue.value64 = v;
+    else
+        p.waitValue.value = (cuuint32_t)v;
     p.waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
     return p;
 }
 
-static CUstreamBatchMemOpParams wait64(CUdeviceptr a, uint64_t v)
-{
-    CUstreamBatchMemOpParams p;
-
-    memset(&p, 0, sizeof(p));
-    p.waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_64;
-    p.waitValue.address = a;
-    p.waitValue.value64 = v;
-    p.waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
-    return p;
-}
+static CUstreamBatchMemOpParams wait32(CUdeviceptr a, uint32_t v) { return wait_geq(a, v, 0); }
+static CUstreamBatchMemOpParams wait64(CUdeviceptr a, uint64_t v) { return wait_geq(a, v, 1); }
 
 static CUstreamBatchMemOpParams wait32eq(CUdeviceptr a, uint32_t v)
 {
@@ -683,8 +678,9 @@ static void probe_copy_engines(void)
 enum engine_unit { PEER, LOCAL, LOCAL_PEER, LOCAL_PEER_BATCH, PEER_PEER_BATCH };
 
 /* GPU 0 alone, N times one unit of 4 KiB copies on one stream.  Measured:
- * a peer copy 2.4 us, a local copy 1.7, a local then a peer copy 13.5-16.4
- * (two memcpys or one batch alike), a batch of two peer copies 2.5: a
+ * a peer copy 2.4 us, a local copy 1.7-2.0, a local then a peer copy
+ * 12.1-16.4 over four runs (12.1-12.3 in the third session's final run; two
+ * memcpys or one batch alike), a batch of two peer copies 2.4-2.5: a
  * stream that switches between the local and the peer copy engine waits for
  * the first copy to complete. */
 static void probe_engine_switch(void)
@@ -818,7 +814,7 @@ static void iterations(unsigned what, int captured, const char *name)
  * captured, adding the per-iteration events and the forked local copy one at
  * a time.  Measured: events alone or the fork alone cost the same eager and
  * captured; events and fork together cost 10-13 us more per iteration
- * captured than eager (512 KiB: median 22.8 eager, 35.3 captured).  External
+ * captured than eager (512 KiB: median 22.8 eager, 35.3-36.0 captured).  External
  * event nodes in a graph whose iterations fork a branch are a measurement
  * artifact, so `cesync bench --graph` times whole graph launches instead. */
 static void probe_captured(void)
