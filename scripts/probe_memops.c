@@ -384,9 +384,10 @@ static void probe_alltoall(void)
 /* The two modes of a polled barrier: the same 1 MiB alltoall loop ten
  * times, each barrier one memop batch (as cesync's mono protocol issues it)
  * against the write and the wait in two batches.  Measured (2x H200, third
- * session, median per loop, two runs): one batch 17.5 us in ten loops of
- * ten, and 16.3-16.6 in nine and 27.2 in one (the slow mode: both barriers
- * about 5 us slower); two batches 20.3-20.7 and 19.4-19.8, never slow.  Two
+ * session, median per loop): one batch 17.5 us in ten loops of ten; two
+ * batches 20.3-20.7, never slow.  A prototype of this loop (the peer copy as
+ * cudaMemcpyAsync) gave one batch 16.3-16.6 in nine loops and 27.2 in one
+ * (the slow mode: both barriers about 5 us slower), two batches 19.4-19.8.  Two
  * batches avoid the slow mode but cost more than it does on average, so
  * cesync keeps one batch. */
 static void probe_modes(void)
