@@ -1508,6 +1508,11 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         fprintf(log, "calibrate: flag hop %.2f us between GPUs (polled), %.2f us (pushed), "
                      "%.2f us inside one GPU\n",
                 m->signal_hop_us, m->signal_push_us, m->signal_local_us);
+        if (m->signal_hop_us > m->signal_push_us)
+            fprintf(log, "calibrate: note: every polled loop ran slower than the pushed ones: the "
+                         "slow mode of polled waits (docs/PERFORMANCE.md, \"Two modes\"); the "
+                         "collectives mostly run in the fast mode, so compare this file's "
+                         "signal_hop_us with model/calibrated/ before using it\n");
     }
     /* event hop: record on one stream, await on the other, k rounds */
     {
