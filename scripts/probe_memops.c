@@ -10,7 +10,8 @@
  * spread over copy engines (streams, pulls, batches), what a
  * stream pays to switch between the local and the peer copy engine, and a
  * captured alltoall iteration with timing events and a forked local copy,
- * eager and as one CUDA graph.  Two GPUs driven by one process; raw CUDA
+ * eager and as one CUDA graph, and where a captured iteration should fork
+ * its local copy.  Two GPUs driven by one process; raw CUDA
  * runtime and driver calls, no cesync.  Built and run by
  * scripts/probe_memops.sh.
  *
@@ -43,6 +44,7 @@
 #define BIG (256u << 20)
 #define STREAMS 4           /* copy streams per GPU, and the most pieces of one batch */
 #define CHUNK (512u << 10)  /* bytes per peer of the captured alltoall iteration */
+#define BIG_CHUNK (32u << 20) /* ... and of its larger form (64 MiB alltoall) */
 #define MSG (64u << 20)     /* bytes per staged message */
 #define MSGS 40             /* messages per staged-message case */
 #define SLOTS 4             /* the most staging slots (GPU 1's stage buffer holds them) */
@@ -727,18 +729,27 @@ static void probe_engine_switch(void)
  * for our own slot to be 1 and reset it to 0.  An iteration's two barriers
  * use two sets, so the peer cannot write a set again before we reset it: it
  * must first pass the other set's barrier, which our later write opens. */
-static void barrier_reset(int g, int set)
+/* NCCL's graph barrier; with `watchdog` between the two host writes that
+ * cesync's watchdog puts around a captured memop call that waits. */
+static void barrier_reset(int g, int set, int watchdog)
 {
     int p = 1 - g, base = 64 + 2 * set;
-    CUstreamBatchMemOpParams q[3];
+    CUstreamBatchMemOpParams q[5];
+    unsigned n = 0;
 
-    q[0] = write32(flag(p, base + g), 1);
-    q[1] = wait32eq(flag(g, base + p), 1);
-    q[2] = write32(flag(g, base + p), 0);
-    batch(g, q, 3);
+    if (watchdog)
+        q[n++] = write64(host_word(g), 1);
+    q[n++] = write32(flag(p, base + g), 1);
+    q[n++] = wait32eq(flag(g, base + p), 1);
+    q[n++] = write32(flag(g, base + p), 0);
+    if (watchdog)
+        q[n++] = write64(host_word(g), 0);
+    batch(g, q, n);
 }
 
-enum { EVENTS = 1, FORK = 2 };
+enum { EVENTS = 1, FORK = 2, LATE = 4, WATCHDOG = 8 };
+
+static size_t chunk = CHUNK; /* bytes per peer of the iterations below */
 
 /* An event on s; in a capture it becomes an external event-record node, the
  * graph's way of keeping the timestamp. */
@@ -747,27 +758,33 @@ static void mark(cudaEvent_t e, cudaStream_t s, int captured)
     CK(captured ? cudaEventRecordWithFlags(e, s, cudaEventRecordExternal) : cudaEventRecord(e, s));
 }
 
-/* Iteration i (1..N) of GPU g: ready barrier, CHUNK to the peer, complete
- * barrier; with EVENTS between two per-iteration events, with FORK the local
- * CHUNK copied on the side stream, forked at the start and joined at the end. */
+/* Iteration i (1..N) of GPU g: ready barrier, `chunk` bytes to the peer,
+ * complete barrier; with EVENTS between two per-iteration events, with FORK
+ * the local chunk copied on the side stream, forked at the start (after the
+ * ready barrier with LATE) and joined at the end; WATCHDOG adds the
+ * watchdog's host writes to the barriers. */
 static void iteration(int g, int i, unsigned what, int captured)
 {
     struct gpu *x = &G[g];
     int p = 1 - g;
-    size_t c = CHUNK;
+    size_t c = chunk;
+    int w = (what & WATCHDOG) != 0;
 
     CK(cudaSetDevice(g));
     if (what & EVENTS)
         mark(x->it0[i], x->st, captured);
-    if (what & FORK) {
-        CK(cudaEventRecord(x->fork[i], x->st));
-        CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
-        CK(cudaMemcpyAsync(x->recv + g * c, x->send + g * c, c, cudaMemcpyDefault, x->side));
-        CK(cudaEventRecord(x->join[i], x->side));
+    for (int at = 0; at < 2; at++) {
+        if ((what & FORK) && at == ((what & LATE) != 0)) {
+            CK(cudaEventRecord(x->fork[i], x->st));
+            CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
+            CK(cudaMemcpyAsync(x->recv + g * c, x->send + g * c, c, cudaMemcpyDefault, x->side));
+            CK(cudaEventRecord(x->join[i], x->side));
+        }
+        if (at == 0)
+            barrier_reset(g, 0, w);
     }
-    barrier_reset(g, 0);
     CK(cudaMemcpyAsync(G[p].recv + g * c, x->send + p * c, c, cudaMemcpyDefault, x->st));
-    barrier_reset(g, 1);
+    barrier_reset(g, 1, w);
     if (what & FORK)
         CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
     if (what & EVENTS)
@@ -831,6 +848,7 @@ static void probe_captured(void)
     };
     char name[80];
 
+    chunk = CHUNK;
     printf("== captured alltoall iteration, %u KiB per peer (pushed barriers, reset form)\n",
            CHUNK >> 10);
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
@@ -838,6 +856,33 @@ static void probe_captured(void)
             snprintf(name, sizeof(name), "%s: %s", captured ? "graph" : "eager", cases[c].name);
             iterations(cases[c].what, captured, name);
         }
+}
+
+/* Where a captured iteration forks its local copy: before the ready
+ * barrier or after it (what an eager cesync call does from 8 MiB of local
+ * chunk on), with the watchdog's writes, eager and captured, at 512 KiB and
+ * 32 MiB per peer.  Measured (2x H200, third session, a prototype of this
+ * probe, two runs): forked first, eager and captured cost the same (25.6-25.9
+ * us, 46.3-47.0, 118.1-119.2); forked after the ready barrier, eagerly 25.5-
+ * 25.7, 45.1-45.7, 110.1-111.1 but captured 35.9-37.2, 56.2-56.4, 128.5-128.7:
+ * a captured fork after a memop node costs 10-18 us, so cesync's graph
+ * phases fork first at every size. */
+static void probe_captured_fork(void)
+{
+    static const size_t sizes[] = {CHUNK, BIG_CHUNK};
+    char name[80];
+
+    for (size_t z = 0; z < 2; z++) {
+        chunk = sizes[z];
+        printf("== captured fork, %zu KiB per peer (pushed barriers, watchdog writes)\n", chunk >> 10);
+        for (unsigned late = 0; late < 2; late++)
+            for (int captured = 0; captured < 2; captured++) {
+                snprintf(name, sizeof(name), "%s: local copy forked %s", captured ? "graph" : "eager",
+                         late ? "after the ready barrier" : "first");
+                iterations(WATCHDOG | FORK | (late ? LATE : 0u), captured, name);
+            }
+    }
+    chunk = CHUNK;
 }
 
 int main(void)
@@ -897,5 +942,6 @@ int main(void)
     probe_copy_engines();
     probe_engine_switch();
     probe_captured();
+    probe_captured_fork();
     return 0;
 }

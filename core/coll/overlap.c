@@ -16,8 +16,12 @@
  *            `go` sits was measured on 2x H200 (scripts/probe_memops.sh,
  *            docs/PERFORMANCE.md): before the ready barrier for small chunks
  *            (1 MiB alltoall median 15.2 vs 23.7 us), after it for large ones
- *            (128 MiB 195.7 vs 200.5 us), so a local chunk of
- *            OVERLAP_LATE_BYTES or more forks after it.
+ *            (128 MiB 195.7 vs 200.5 us), so an eager local chunk of
+ *            OVERLAP_LATE_BYTES or more forks after it.  Under a graph phase
+ *            the fork always comes first: a captured fork after a memop
+ *            node costs 10-18 us an iteration more than eagerly
+ *            (scripts/probe_memops.sh, "captured fork": 64 MiB alltoall 128.5
+ *            vs 110 us eager; fork first 118 both ways).
  *   EARLY    one stream: the local copy sits between the ready barrier's flag
  *            writes and its waits, so it runs while the flags travel.  Stream
  *            order alone keeps it after the previous consume and before the
@@ -28,7 +32,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* From this local chunk size on, the local copy forks after the ready
+/* From this local chunk size on, an eager local copy forks after the ready
  * barrier (measured at 0.5 and 64 MiB; the switch lies between). */
 #define OVERLAP_LATE_BYTES (8u << 20)
 
@@ -84,7 +88,7 @@ static void peer_batch_and_consume(struct ces_cgen *cg, int await_local)
 static void overlap_body(struct ces_cgen *cg)
 {
     uint64_t chunk = cg->p.coll == CES_COLL_ALLTOALL ? cg->p.bytes / cg->p.ranks : cg->p.bytes;
-    int late = chunk >= OVERLAP_LATE_BYTES;
+    int late = chunk >= OVERLAP_LATE_BYTES && cg->p.phase != CES_PHASE_GRAPH;
 
     produce(cg);
     if (late)

@@ -41,31 +41,38 @@ static void test_overlap_text(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* A local chunk of 8 MiB or more forks after the ready barrier; below, before
- * it (allgather: the local chunk is the whole message). */
+/* An eager local chunk of 8 MiB or more forks after the ready barrier;
+ * below, before it (allgather: the local chunk is the whole message).  Under
+ * a graph phase it always forks before. */
 static void test_overlap_fork_point(void **state)
 {
     static const struct {
-        uint32_t coll;
+        uint32_t coll, proto, phase;
         uint64_t bytes;
         int late;
     } cases[] = {
-        {CES_COLL_ALLTOALL, 16u << 20, 1},        {CES_COLL_ALLTOALL, (16u << 20) - 2, 0},
-        {CES_COLL_ALLGATHER, 8u << 20, 1},        {CES_COLL_ALLGATHER, (8u << 20) - 1, 0},
+        {CES_COLL_ALLTOALL, CES_PROTO_MONO, CES_PHASE_EAGER, 16u << 20, 1},
+        {CES_COLL_ALLTOALL, CES_PROTO_MONO, CES_PHASE_EAGER, (16u << 20) - 2, 0},
+        {CES_COLL_ALLGATHER, CES_PROTO_MONO, CES_PHASE_EAGER, 8u << 20, 1},
+        {CES_COLL_ALLGATHER, CES_PROTO_MONO, CES_PHASE_EAGER, (8u << 20) - 1, 0},
+        {CES_COLL_ALLTOALL, CES_PROTO_NCCL, CES_PHASE_GRAPH, 64u << 20, 0},
+        {CES_COLL_ALLGATHER, CES_PROTO_NCCL, CES_PHASE_GRAPH, 8u << 20, 0},
+        {CES_COLL_ALLTOALL, CES_PROTO_NCCL, CES_PHASE_EAGER, 64u << 20, 1},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
 
     (void)state;
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-        struct ces_coll_params p = coll_params(cases[c].coll, CES_PROTO_MONO, 2, cases[c].bytes, 1,
-                                               CES_PHASE_EAGER);
+        struct ces_coll_params p = coll_params(cases[c].coll, cases[c].proto, 2, cases[c].bytes, 1,
+                                               cases[c].phase);
         char *text, *go, *ready;
 
         p.flags = CES_COLL_F_OVERLAP;
         text = coll_text(ctx, &p);
         go = strstr(text, "r* : record go\n");
-        ready = strstr(text, "r* over p : wait ready[0]@$p >= $i\n");
+        /* the ready barrier's wait: the first wait of the body */
+        ready = strstr(text, " : wait ready[");
         assert_non_null(go);
         assert_non_null(ready);
         assert_int_equal(go > ready, cases[c].late);
@@ -177,7 +184,7 @@ static void prove(struct ces_ctx *ctx, uint32_t flags, uint32_t coll, uint32_t p
 /* Every variant, protocol and phase for 2-4 ranks and 2 iterations (nccl's
  * graph form is what captured alltoall/allgather run); 64
  * bytes per peer forks the overlap copy before the ready barrier, 16 MiB
- * after it. */
+ * after it (eager; a graph phase forks before it at every size). */
 static void test_checker_proves_variants(void **state)
 {
     static const uint32_t protos[][2] = {{CES_PROTO_MONO, CES_PHASE_EAGER},
