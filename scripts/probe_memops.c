@@ -861,12 +861,12 @@ static void probe_captured(void)
 /* Where a captured iteration forks its local copy: before the ready
  * barrier or after it (what an eager cesync call does from 8 MiB of local
  * chunk on), with the watchdog's writes, eager and captured, at 512 KiB and
- * 32 MiB per peer.  Measured (2x H200, third session, a prototype of this
- * probe, two runs): forked first, eager and captured cost the same (25.6-25.9
- * us, 46.3-47.0, 118.1-119.2); forked after the ready barrier, eagerly 25.5-
- * 25.7, 45.1-45.7, 110.1-111.1 but captured 35.9-37.2, 56.2-56.4, 128.5-128.7:
- * a captured fork after a memop node costs 10-18 us, so cesync's graph
- * phases fork first at every size. */
+ * 32 MiB per peer.  Measured (2x H200, third session): forked first, eager
+ * and captured cost the same (512 KiB: 25.7 and 25.5 us; 32 MiB: 117.9 and
+ * 116.9); forked after the ready barrier, eagerly 25.7 and 110.0 but captured
+ * 36.9 and 127.1 (a prototype of this probe, run twice before: 35.9-37.2 and
+ * 128.5-128.7): a captured fork after a memop node costs 10-17 us, so
+ * cesync's graph phases fork first at every size. */
 static void probe_captured_fork(void)
 {
     static const size_t sizes[] = {CHUNK, BIG_CHUNK};

@@ -20,8 +20,8 @@
  *            OVERLAP_LATE_BYTES or more forks after it.  Under a graph phase
  *            the fork always comes first: a captured fork after a memop
  *            node costs 10-18 us an iteration more than eagerly
- *            (scripts/probe_memops.sh, "captured fork": 64 MiB alltoall 128.5
- *            vs 110 us eager; fork first 118 both ways).
+ *            (scripts/probe_memops.sh, "captured fork": 64 MiB alltoall 127.1
+ *            vs 110.0 us eager; forked first 116.9 captured, 117.9 eager).
  *   EARLY    one stream: the local copy sits between the ready barrier's flag
  *            writes and its waits, so it runs while the flags travel.  Stream
  *            order alone keeps it after the previous consume and before the
