@@ -516,21 +516,6 @@ static void declare(struct ces_p2p_table *t, uint32_t r, uint32_t peer, int send
     t->d[r][i] = (struct ces_p2p_desc){peer, (uint32_t)send, off, bytes};
 }
 
-static uint32_t check_verdict(struct ces_ctx *ctx, const struct ces_graph *g)
-{
-    struct ces_check_opts o;
-    struct ces_check_report *rep = NULL;
-    uint32_t v;
-
-    ces_check_opts_init(&o);
-    o.max_seconds = 30;
-    assert_int_equal(ces_check(ctx, g, &o, &rep), CES_OK);
-    assert_int_equal(ces_check_report_stats(rep).complete, 1);
-    v = ces_check_report_verdict(rep);
-    ces_check_report_destroy(rep);
-    return v;
-}
-
 /* Point-to-point groups: a ring and all pairs of 3 ranks, proved free of
  * deadlock, hang, race and mismatch by the checker for every interleaving,
  * lowered with the flags after the copies; unmatched declarations refused. */
@@ -548,7 +533,7 @@ static void test_group(void **state)
         declare(t, r, (r + 2) % 3, 0, 128, 96);
     }
     assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, t, 7, NULL, &g), CES_OK);
-    assert_int_equal(check_verdict(ctx, g), CES_V_OK);
+    assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
     text = lower_text(ctx, g, 1, &h200, 0);
     assert_string_equal(text, "block 0 eager x1 first 1\n"
                               "s0 memops 2 [write64 posted[1]@0 = 7; wait64 posted[2]@1 >= 7]\n"
@@ -568,7 +553,7 @@ static void test_group(void **state)
         }
     }
     assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, t, 1, NULL, &g), CES_OK);
-    assert_int_equal(check_verdict(ctx, g), CES_V_OK);
+    assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
     text = lower_text(ctx, g, 0, &h200, 0);
     assert_non_null(strstr(text, "s0 copy_batch 2 [mem[0:64]@0 -> mem[256:320]@1, "
                                  "mem[0:64]@0 -> mem[256:320]@2]\n"));
@@ -619,7 +604,7 @@ static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n, const struct ces_
     }
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
     assert_int_equal(ces_graph_nblocks(g), ncalls);
-    v = check_verdict(ctx, g);
+    v = ces_test_verdict(ctx, g);
     ces_graph_destroy(g);
     return v;
 }

@@ -100,24 +100,9 @@ static void test_alltoall_plan(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-static uint32_t verdict(struct ces_ctx *ctx, const struct ces_graph *g)
-{
-    struct ces_check_opts o;
-    struct ces_check_report *rep = NULL;
-    uint32_t v;
-
-    ces_check_opts_init(&o);
-    o.max_seconds = 30;
-    assert_int_equal(ces_check(ctx, g, &o, &rep), CES_OK);
-    assert_int_equal(ces_check_report_stats(rep).complete, 1);
-    v = ces_check_report_verdict(rep);
-    ces_check_report_destroy(rep);
-    return v;
-}
-
 /* Every selected schedule of alltoall and allgather, 2..5 ranks, eager and
  * captured, with the local copy forked before the ready barrier (3840
- * bytes) and after it (60 MiB): two streams; on s1 exactly await, one local copy (source and
+ * bytes; captured, 60 MiB too) and after it (60 MiB, eager): two streams; on s1 exactly await, one local copy (source and
  * destination on this rank), record; no batch under capture; progress
  * writes only eager, enter/exit writes around each waiting call only
  * captured; proved OK by the checker (2..4 ranks). */
@@ -144,12 +129,12 @@ static void test_selected_plans(void **state)
                     struct ces_coll_params q = p;
                     struct ces_graph *g3 = NULL;
 
-                    assert_int_equal(verdict(ctx, g), CES_V_OK);
+                    assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
                     /* three calls in a row (three replays when captured):
                      * the resets of one never erase the flags of the next */
                     q.iterations = 3;
                     assert_int_equal(ces_coll_build(ctx, &q, &g3), CES_OK);
-                    assert_int_equal(verdict(ctx, g3), CES_V_OK);
+                    assert_int_equal(ces_test_verdict(ctx, g3), CES_V_OK);
                     ces_graph_destroy(g3);
                 }
                 for (uint32_t r = 0; r < n; r++) {

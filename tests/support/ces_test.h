@@ -57,6 +57,10 @@ int ces_test_tool(const char *dir, const char *args, char **out);
  * `want` (stdout and stderr together); fails the test otherwise. */
 void ces_test_tool_says(const char *args, int rc, const char *want);
 
+/* The checker's verdict on g, searched to the end (fails the test if the
+ * search does not complete within 30 s). */
+uint32_t ces_test_verdict(struct ces_ctx *ctx, const struct ces_graph *g);
+
 /* A new empty directory under /tmp (a static buffer: one at a time). */
 char *ces_test_tmpdir(void);
 
