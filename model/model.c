@@ -73,10 +73,11 @@ static const struct ces_model ces_model_kinds_[] = {
          * the `early` variant (docs/PERFORMANCE.md, "Cost model"). */
         .switch_us = 0.0,
         /* A one-write memop batch, a 4 KiB local copy and a 4 KiB peer copy
-         * take 14.1-15.3 us a round, the write and the peer copy alone 4.9-5.0:
-         * 3.9-5.5 us beyond the local copy's start and bytes (calibrated, five
-         * runs; scripts/probe_memops.sh: local then peer back to back 12.0
-         * us against 2.4 + 1.9).  The plain schedules pay it once a call. */
+         * take 14.0-15.3 us a round, the write and the peer copy alone 4.9-5.0:
+         * 3.7-5.5 us beyond the local copy's start and bytes (eight
+         * calibrations; 4.1 the median of the first five; scripts/probe_memops.sh:
+         * local then peer back to back 12.1-12.3 us against 2.4 + 2.0).  The
+         * plain schedules pay it once a call. */
         .copy_switch_us = 4.1,
         /* Host cost of one enqueue call: 0.9 us for a one-op cuStreamBatchMemOp
          * (calibrated). */
