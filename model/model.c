@@ -64,9 +64,15 @@ static const struct ces_model ces_model_kinds_[] = {
         /* The barrier between two streams of one GPU: 6.7 us, 4.3 more than
          * the batch (calibrated): the memop machinery, not NVLink. */
         .signal_local_us = 4.3,
-        /* cudaEventRecord -> cudaStreamWaitEvent ping-pong between two streams
-         * of one GPU: 7.0 us a hop (calibrated). */
-        .event_us = 7.0,
+        /* A stream blocked in cudaStreamWaitEvent resumes this long after the
+         * record on another stream of its GPU.  The backend forks and joins a
+         * multi-stream graph every launch, so the one-way staged receiver
+         * (its ops on s1) pays two such hops a message: 1 MiB messages take
+         * 12.1 us (docs/bench/sendrecv_oneway_2xh200.csv), its own memops and
+         * copy 11.6 of them, which leaves at most 0.28 us a hop.  (--calibrate's
+         * ping-pong loop, 7.0 us a hop, runs without the gate: it times the
+         * host's four enqueue calls a round trip, not the GPU.) */
+        .event_us = 0.25,
         /* A stream that goes from copy-engine work to a memop batch or back
          * pays this.  0: the calibrated per-copy and memop costs already hold
          * it for the plain and overlap schedules; no single value also fits

@@ -24,7 +24,11 @@
  * graph phase the copies of a batch run one by one when graph_copies_serial
  * is set, as the CUDA backend lowers them.  An op cannot start before its
  * rank's host thread has enqueued it (host_call_us per call, eager) or
- * launched the graph replay (graph_launch_us).
+ * launched the graph replay (graph_launch_us).  As the CUDA backend runs
+ * it, every replay of a block of a graph with several streams is forked
+ * from stream 0 (a record there, an await on every other stream) and
+ * joined back (a record on every other stream, an await on stream 0); an
+ * await that blocked resumes event_us after its record.
  *
  * Each op instance remembers what released it (its stream predecessor, the
  * write that satisfied it, the record it awaited), so the critical path is
@@ -56,6 +60,7 @@ struct inst {
                             writes it carries (1 eager, 2 captured) */
     uint8_t effect;      /* memop: its write posted / its wait passed */
     uint8_t tail_paid;   /* memop: the progress write after it paid */
+    uint8_t launch;      /* the backend's fork or join of a multi-stream block */
     uint8_t done;
     uint8_t cat;
     int64_t match;  /* await: its record instance; -1 */
@@ -115,6 +120,7 @@ struct psim {
     size_t nslots;
     size_t *sig_base;   /* [nsignals] */
     struct ces_vec future; /* double: visibility times not reached yet */
+    struct ces_op *launch_ops; /* [2 * streams]: record, await on each stream */
     uint64_t seq;
     double t;
     struct ces_predict res;
@@ -197,6 +203,72 @@ static int check_size(struct psim *s)
     return CES_OK;
 }
 
+/* Appends one op of the backend's fork or join (launch_ops: a record or an
+ * await on `stream`) to rank r's stream; `match` is the record an await
+ * waits for.  Returns its instance id, or -1 out of memory. */
+static int64_t push_launch_op(struct psim *s, uint32_t r, uint32_t b, int graph, uint32_t stream,
+                              int await, int64_t match, double host)
+{
+    struct inst in;
+    size_t id = s->insts.len;
+
+    memset(&in, 0, sizeof(in));
+    in.op = &s->launch_ops[2 * stream + (await ? 1 : 0)];
+    in.rank = r;
+    in.stream = stream;
+    in.block = b;
+    in.graph = (uint8_t)graph;
+    in.launch = 1;
+    in.match = match;
+    in.cause = -1;
+    in.host = host;
+    if (ces_vec_push(s->ctx, &s->insts, sizeof(in), &in) != CES_OK ||
+        ces_vec_push(s->ctx, &s->ss[(size_t)r * s->streams + stream].ids, sizeof(size_t), &id) !=
+            CES_OK)
+        return -1;
+    return (int64_t)id;
+}
+
+/* The backend runs every replay of a block of a graph with several streams
+ * between a fork and a join (exec.c): stream 0 records an event that every
+ * other stream awaits before its first op, and after its last op every
+ * other stream records an event that stream 0 awaits.  So a stream cannot
+ * begin a replay before stream 0 has begun it, and stream 0 cannot end one
+ * before every other stream has ended it.  Eager, each of these calls costs
+ * the host host_call_us; captured, they are edges of the graph.  Returns
+ * CES_OK or CES_ERR_NOMEM. */
+static int add_fork(struct psim *s, uint32_t r, uint32_t b, int graph, double *host)
+{
+    int64_t rec;
+
+    if (!graph)
+        *host += s->m->host_call_us;
+    rec = push_launch_op(s, r, b, graph, 0, 0, -1, *host);
+    for (uint32_t k = 1; rec >= 0 && k < s->streams; k++) {
+        if (!graph)
+            *host += s->m->host_call_us;
+        if (push_launch_op(s, r, b, graph, k, 1, rec, *host) < 0)
+            rec = -1;
+    }
+    return rec >= 0 ? CES_OK : ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
+}
+
+static int add_join(struct psim *s, uint32_t r, uint32_t b, int graph, double *host)
+{
+    for (uint32_t k = 1; k < s->streams; k++) {
+        int64_t rec;
+
+        if (!graph)
+            *host += s->m->host_call_us;
+        rec = push_launch_op(s, r, b, graph, k, 0, -1, *host);
+        if (!graph)
+            *host += s->m->host_call_us;
+        if (rec < 0 || push_launch_op(s, r, b, graph, 0, 1, rec, *host) < 0)
+            return ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
+    }
+    return CES_OK;
+}
+
 static int build(struct psim *s)
 {
     uint32_t nb = ces_graph_nblocks(s->g);
@@ -233,6 +305,11 @@ static int build(struct psim *s)
 
                 if (graph)
                     host[r] += s->m->graph_launch_us;
+                if (s->streams > 1) {
+                    rc = add_fork(s, r, b, graph, &host[r]);
+                    if (rc != CES_OK)
+                        goto out;
+                }
                 for (uint32_t k = 0; k < n; k++) {
                     const struct ces_op *op = &ops[k];
                     struct inst in;
@@ -303,6 +380,11 @@ static int build(struct psim *s)
                     }
                 }
                 end_group(s, group_last, group_waits, graph);
+                if (s->streams > 1) {
+                    rc = add_join(s, r, b, graph, &host[r]);
+                    if (rc != CES_OK)
+                        goto out;
+                }
             }
         }
     }
@@ -551,6 +633,8 @@ static int blocked_error(struct psim *s)
         if (ps->state != S_WAIT_SLOT && ps->state != S_WAIT_EVENT)
             continue;
         in = I(s, CES_VEC_AT(&ps->ids, size_t, ps->pc));
+        if (in->launch)
+            continue; /* a join waits for a stream that is blocked itself */
         ces_op_where(where, sizeof(where), in->rank, in->stream, in->index);
         ces_op_format(s->g, in->rank, in->op, text, sizeof(text));
         return ces_ctx_error(s->ctx, CES_ERR_SEMANTIC,
@@ -945,11 +1029,20 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
         s.nslots += (size_t)ces_graph_signal(g, i).slots * s.ranks;
     }
     s.slots = ces_malloc(ctx, sizeof(*s.slots) * (s.nslots + 1));
-    if (s.slots == NULL) {
+    if (s.slots != NULL)
+        memset(s.slots, 0, sizeof(*s.slots) * (s.nslots + 1));
+    s.launch_ops = ces_malloc(ctx, sizeof(*s.launch_ops) * 2 * s.streams);
+    if (s.slots == NULL || s.launch_ops == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory predicting");
         goto out;
     }
-    memset(s.slots, 0, sizeof(*s.slots) * (s.nslots + 1));
+    memset(s.launch_ops, 0, sizeof(*s.launch_ops) * 2 * s.streams);
+    for (uint32_t k = 0; k < s.streams; k++) {
+        s.launch_ops[2 * k].kind = CES_OP_RECORD;
+        s.launch_ops[2 * k].stream = k;
+        s.launch_ops[2 * k + 1].kind = CES_OP_AWAIT;
+        s.launch_ops[2 * k + 1].stream = k;
+    }
     rc = check_size(&s);
     if (rc == CES_OK)
         rc = build(&s);
@@ -971,6 +1064,7 @@ out:
         for (size_t i = 0; i < s.nslots; i++)
             ces_vec_free(ctx, &s.slots[i]);
     ces_free(ctx, s.slots);
+    ces_free(ctx, s.launch_ops);
     ces_free(ctx, s.ss);
     ces_free(ctx, s.engines_busy);
     ces_free(ctx, s.stream_busy);

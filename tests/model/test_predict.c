@@ -288,9 +288,12 @@ static void test_local_flag_and_cyclic_geq(void **state)
     op(&f, 0, copy(&f, 0, 0, 0, 0, 4000)); /* 1 + 1 on s0: ends at 2.5 */
     op(&f, 0, wr(&f, 0, 1, 6));              /* memop 0.5 at 2.5 -> 3.0, seen 3.25 */
     p = predict(&f, &m);
-    assert_us(p.total_us, 3.25);
-    assert_int_equal(p.last_stream, 1);
+    /* s1's wait passes at 3.25 and s1 records the join; s0, blocked on
+     * the join since 3.0, goes on 0.75 later */
+    assert_us(p.total_us, 3.25 + 0.75);
+    assert_int_equal(p.last_stream, 0);
     assert_us(p.path_signal_us, 0.25);
+    assert_us(p.path_event_us, 0.75);
     fx_end(&f);
 }
 
@@ -318,27 +321,72 @@ static struct ces_predict event_predict(int await_late)
     return p;
 }
 
-/* A stream blocked on the event resumes event_us after the record. */
+/* A stream blocked on the event resumes event_us after the record: s1's
+ * peer copy runs 2.75..7.75; then s0, blocked on the join since 2, goes on
+ * 0.75 after s1's join record. */
 static void test_events(void **state)
 {
     struct ces_predict p = event_predict(0);
 
     (void)state;
-    assert_us(p.total_us, 2.0 + 0.75 + 5.0);
-    assert_us(p.path_event_us, 0.75);
+    assert_us(p.total_us, 2.0 + 0.75 + 5.0 + 0.75);
+    assert_us(p.path_event_us, 0.75 + 0.75);
     assert_us(p.path_copy_us, 7.0);
-    assert_int_equal(p.last_stream, 1);
+    assert_int_equal(p.last_stream, 0);
 }
 
 /* An await that the stream reaches after its record ended costs nothing:
- * s1 reaches it at 5, long after the record at 2. */
+ * s1 reaches it at 5, long after the record at 2, and ends at 7; the join
+ * (s0 blocked on it since 2) adds 0.75. */
 static void test_event_already_recorded(void **state)
 {
     struct ces_predict p = event_predict(1);
 
     (void)state;
-    assert_us(p.total_us, 7.0);
-    assert_us(p.path_event_us, 0.0);
+    assert_us(p.total_us, 7.0 + 0.75);
+    assert_us(p.path_event_us, 0.75);
+}
+
+/* The backend forks every replay of a block with several streams from
+ * stream 0 and joins it back (exec.c).  Rank 0's s1 copies 4000 bytes
+ * locally (1 + 1 us) in each of two replays, s0 has no op of its own:
+ * replay 1: fork at 0 (s1 reaches its await at 0, after the record: no
+ * wait), copy 0..2, join record at 2, s0 blocked since 0 resumes at 2.75;
+ * replay 2: fork record at 2.75, s1 blocked since 2 resumes at 3.5, copy
+ * 3.5..5.5, s0 resumes at 6.25.  Without the fork and join: 4.  The same
+ * for two eager blocks and for one graph block of two replays (captured,
+ * the fork and join are edges of the graph).  Eager with a host cost of
+ * 0.5 us a call, the calls (fork record, fork await, copy, join record,
+ * join await) are enqueued at 0.5 .. 2.5 and 3.0 .. 5.0: the first copy
+ * runs 1.5..3.5, s0 resumes at 4.25 and records the second fork, s1
+ * (blocked since 3.5) resumes at 5.0, copies until 7.0, and s0 resumes at
+ * 7.75. */
+static void test_launch_fork_join(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        struct fx f;
+        struct ces_predict p;
+
+        fx_init(&f, 2, 2, k == 1 ? CES_PHASE_GRAPH : CES_PHASE_EAGER, k == 1 ? 2 : 1);
+        op(&f, 0, copy(&f, 1, 0, 0, 0, 4000));
+        if (k != 1) {
+            assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
+            op(&f, 0, copy(&f, 1, 0, 0, 0, 4000));
+        }
+        m.host_call_us = k == 2 ? 0.5 : 0.0;
+        p = predict(&f, &m);
+        assert_us(p.total_us, k == 2 ? 7.75 : 6.25);
+        assert_int_equal(p.last_rank, 0);
+        assert_int_equal(p.last_stream, 0);
+        if (k < 2) {
+            assert_us(p.path_event_us, 3 * 0.75);
+            assert_us(p.path_copy_us, 4.0);
+        }
+        fx_end(&f);
+    }
 }
 
 /* A memop batch that waits carries the watchdog's writes: r1's batch
@@ -655,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_local_flag_and_cyclic_geq),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_event_already_recorded),
+        cmocka_unit_test(test_launch_fork_join),
         cmocka_unit_test(test_pushed_and_polled_flags),
         cmocka_unit_test(test_progress_write),
         cmocka_unit_test(test_host_cost),
