@@ -69,9 +69,11 @@ static const struct ces_model ces_model_kinds_[] = {
          * multi-stream graph every launch, so the one-way staged receiver
          * (its ops on s1) pays two such hops a message: 1 MiB messages take
          * 12.1 us (docs/bench/sendrecv_oneway_2xh200.csv), its own memops and
-         * copy 11.6 of them, which leaves at most 0.28 us a hop.  (--calibrate's
-         * ping-pong loop, 7.0 us a hop, runs without the gate: it times the
-         * host's four enqueue calls a round trip, not the GPU.) */
+         * copy 11.6 of them, which leaves at most 0.28 us a hop.  A ping-pong
+         * of records and awaits between two streams takes 8.2 us a hop on the
+         * GPU (--calibrate's loop, behind the gate; 7.0 before it was gated):
+         * why its hops cost so much more is not known, and --calibrate only
+         * logs it. */
         .event_us = 0.25,
         /* A stream that goes from copy-engine work to a memop batch or back
          * pays this.  0: the calibrated per-copy and memop costs already hold

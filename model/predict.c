@@ -16,8 +16,9 @@
  * writes/waits/fences of one stream in enqueue order, at most
  * max_memops_per_batch ops) pays memop_batch_us, and one that waits
  * carries the watchdog's writes as the CUDA backend lowers it (eager: the
- * progress write after it; captured: the enter and exit writes around it;
- * progress_write_us each); a copy batch pays
+ * progress write after the last such batch of each stream in a block
+ * replay and every 8th before it; captured: the enter and exit writes
+ * around every one; progress_write_us each); a copy batch pays
  * copy_batch_us and each copy per_copy_us before its bytes move, plus
  * copy_switch_us when the stream's previous copy, with no memop between,
  * was of the other kind (local or peer: another copy engine).  Under a
@@ -153,6 +154,33 @@ static void end_group(struct psim *s, int64_t last, int waits, int graph)
 {
     if (last >= 0 && waits)
         I(s, (size_t)last)->progress = graph ? 2 : 1;
+}
+
+/* Eager, the CUDA backend keeps the progress write only on the last batch
+ * that waits of each stream in a block replay and on every
+ * PREDICT_PROGRESS_SPAN-th before it (thin_progress of backend/cuda/
+ * lower.c): drops the others of rank r's instances [from, to). */
+#define PREDICT_PROGRESS_SPAN 8u /* CES_LOWER_PROGRESS_SPAN, backend/cuda/lower.h */
+
+static void thin_progress(struct psim *s, size_t from, size_t to)
+{
+    for (uint32_t k = 0; k < s->streams; k++) {
+        size_t left = 0;
+        uint32_t since = 0;
+
+        for (size_t i = from; i < to; i++)
+            left += I(s, i)->stream == k && I(s, i)->progress == 1;
+        for (size_t i = from; i < to && left > 0; i++) {
+            struct inst *in = I(s, i);
+
+            if (in->stream != k || in->progress != 1)
+                continue;
+            if (--left > 0 && ++since < PREDICT_PROGRESS_SPAN)
+                in->progress = 0;
+            else
+                since = 0;
+        }
+    }
 }
 
 static int check_op(struct psim *s, uint32_t rank, const struct ces_op *op, uint32_t index)
@@ -302,6 +330,7 @@ static int build(struct psim *s)
                 int64_t group_last = -1; /* its last instance so far */
                 int group_waits = 0;     /* it holds a wait */
                 int in_batch = 0;
+                size_t first = s->insts.len;
 
                 if (graph)
                     host[r] += s->m->graph_launch_us;
@@ -380,6 +409,8 @@ static int build(struct psim *s)
                     }
                 }
                 end_group(s, group_last, group_waits, graph);
+                if (!graph)
+                    thin_progress(s, first, s->insts.len);
                 if (s->streams > 1) {
                     rc = add_join(s, r, b, graph, &host[r]);
                     if (rc != CES_OK)

@@ -3,7 +3,7 @@
  * predictions and results" of docs/PERFORMANCE.md: what one barrier costs by
  * where its flags live and how its memops are batched, a 2-rank alltoall
  * loop by barrier layout and fork point, the two modes of a polled barrier
- * (the same loop ten times), memops between back-to-back copies,
+ * (the same loop ten times), memops and timing events between back-to-back copies,
  * the watchdog's progress write, one-way 64 MiB messages through staging
  * slots by flag layout, number of slots, credit interval and the watchdog's
  * progress write, the peer-copy rate by how one direction's bytes are
@@ -401,22 +401,29 @@ static void probe_modes(void)
         alltoall(1u << 20, POLLED_SPLIT, HOST, 0, "write | wait as two batches");
 }
 
-/* Back-to-back 64 MiB copies GPU0 -> GPU1 with `what` between them. */
+/* Back-to-back 64 MiB copies GPU0 -> GPU1 with `what` between them: a
+ * memop, or one or two timing event records (what `cesync bench` puts
+ * between two iterations: two until the fourth session, one since). */
 static void probe_copy_gaps(void)
 {
     static const char *names[] = {"64 MiB copies back to back", "... a satisfied wait between",
-                                  "... a remote flag write between"};
+                                  "... a remote flag write between", "... one event record between",
+                                  "... two event records between"};
     size_t b = 64u << 20;
 
-    puts("== memops between back-to-back copies (GPU 0 -> GPU 1)");
-    for (int k = 0; k < 3; k++) {
+    puts("== memops and events between back-to-back copies (GPU 0 -> GPU 1)");
+    for (int k = 0; k < 5; k++) {
         begin();
         CK(cudaSetDevice(0));
         for (uint32_t i = 1; i <= N; i++) {
             CUstreamBatchMemOpParams q = k == 1 ? wait32(flag(0, 20), 0) : write32(flag(1, 21), i);
 
-            if (k > 0)
+            if (k == 1 || k == 2)
                 batch(0, &q, 1);
+            if (k >= 3)
+                CK(cudaEventRecord(G[0].it1[i], G[0].st));
+            if (k == 4)
+                CK(cudaEventRecord(G[0].it0[i], G[0].st));
             copy1(G[1].recv, G[0].send, b, G[0].st);
         }
         end(names[k], 0);

@@ -227,6 +227,7 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
         default: /* progress */
             if (slot < 0)
                 continue;
+            step.progress = 1;
             q->writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
             q->writeValue.address = c->progress_dev + (CUdeviceptr)slot * sizeof(uint64_t);
             q->writeValue.value64 = seq;

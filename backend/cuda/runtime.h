@@ -127,7 +127,7 @@ struct ces_wd_wait {
 };
 
 struct ces_wd_step {
-    uint64_t seq;        /* progress value written when the step completes */
+    uint64_t seq;        /* the step's number: the progress value its call writes, if it does */
     /* Eager: the number of waits recorded before the step's first, which
      * lives in waits[first_wait % CES_WD_WAITS] until the ring comes round
      * (see nwaits_total).  Captured: the index of the first in cap_waits. */
@@ -137,6 +137,7 @@ struct ces_wd_step {
     uint32_t spos;       /* op position in the stream */
     uint64_t call;       /* call number (collective call k, or launch) */
     char what[24];       /* collective name or "launch" */
+    int progress;        /* eager: the call ends with a progress write of seq */
 };
 
 struct ces_wd_stream {

@@ -1,12 +1,17 @@
 /*
  * backend/cuda/watchdog.c - no hang without an error.
  *
- * Every memop call that holds a wait ends with a progress write: the step
- * number of that call goes into the stream's word of the progress page
- * (host memory).  The host records each step it enqueues (which slots it
- * waits on, for which values).  A thread per communicator compares: a
- * stream whose word has not moved for CES_TIMEOUT_MS while steps are
- * pending is blocked at step word+1.  It then prints the diagnosis, marks
+ * Every memop call that holds a wait is a step, numbered per stream; the
+ * last such call of each stream in a launch, and at least every
+ * CES_LOWER_PROGRESS_SPAN-th, ends with a progress write: its step number
+ * goes into the stream's word of the progress page (host memory).  (Not
+ * every call: a progress write costs about 1.4 us, lower.c.)  The host
+ * records each step it enqueues (which slots it waits on, for which
+ * values).  A thread per communicator compares: a stream whose word has
+ * not moved for CES_TIMEOUT_MS while steps are pending is blocked in one of
+ * the steps from word+1 to the next that writes progress; the diagnosis
+ * reads their slots and names the first with a wait unmet.  It then
+ * prints the diagnosis, marks
  * the communicator (and its entry of the page, so the peers see it) failed,
  * and from then on keeps writing the awaited values into the slots of every
  * pending step from its own stream (created with the highest priority), so
@@ -250,7 +255,11 @@ struct diag_entry {
     uint64_t done, enq;      /* eager: the progress word, the steps enqueued */
     uint64_t id;             /* captured: the in-flight record id */
     uint64_t since;          /* DIAG_WAITS_LOST: waits recorded since the step's first */
-    struct ces_wd_step step; /* its first_wait indexes diag.waits */
+    /* DIAG_WAITS: the steps the stream may be blocked in (eager: word+1 on
+     * to the next that writes progress; captured: the call it is inside),
+     * their first_wait indexing diag.waits; DIAG_WAITS_LOST: step[0]. */
+    uint32_t nsteps;
+    struct ces_wd_step step[CES_LOWER_PROGRESS_SPAN];
 };
 
 struct diag {
@@ -260,38 +269,49 @@ struct diag {
 };
 
 /* What watch slot s is blocked in, eager or captured (wd_lock held): 0 if
- * nothing; else *e is filled in, and *rec is the record whose waits to copy
- * (NULL when there is none to trust). */
+ * nothing; else *e is filled in, and recs[0..*nrec) are the records whose
+ * waits to copy (none when there is none to trust). */
 static int blocked_in(struct ces_comm *c, uint32_t s, int captured, struct diag_entry *e,
-                      const struct ces_wd_step **rec)
+                      const struct ces_wd_step **recs, uint32_t *nrec)
 {
     memset(e, 0, sizeof(*e));
     e->captured = captured;
     e->stream = c->watched[s].stream;
-    *rec = NULL;
+    *nrec = 0;
     if (captured) {
         e->id = flight(c, c->rank, s);
         if (e->id == 0)
             return 0;
-        *rec = captured_step(c, e->id);
-        e->kind = *rec != NULL ? DIAG_WAITS : DIAG_NO_RECORD;
-    } else {
-        e->done = word(c, c->rank, s);
-        e->enq = atomic_load(&c->watched[s].enqueued);
-        if (e->done >= e->enq)
-            return 0;
-        *rec = &c->watched[s].steps[(e->done + 1) % CES_WD_STEPS];
-        if ((*rec)->seq != e->done + 1) {
-            e->kind = DIAG_STEP_GONE;
-            *rec = NULL;
-        } else if (!waits_kept(c, *rec)) {
-            e->kind = DIAG_WAITS_LOST;
-            e->since = c->nwaits_total - (*rec)->first_wait;
-            e->step = **rec;
-            *rec = NULL;
-        } else {
-            e->kind = DIAG_WAITS;
+        recs[0] = captured_step(c, e->id);
+        *nrec = recs[0] != NULL;
+        e->kind = recs[0] != NULL ? DIAG_WAITS : DIAG_NO_RECORD;
+        return 1;
+    }
+    e->done = word(c, c->rank, s);
+    e->enq = atomic_load(&c->watched[s].enqueued);
+    if (e->done >= e->enq)
+        return 0;
+    e->kind = DIAG_WAITS;
+    for (uint64_t q = e->done + 1; q <= e->enq && *nrec < CES_LOWER_PROGRESS_SPAN; q++) {
+        const struct ces_wd_step *st = &c->watched[s].steps[q % CES_WD_STEPS];
+
+        if (st->seq != q) {
+            if (*nrec == 0)
+                e->kind = DIAG_STEP_GONE;
+            break;
         }
+        if (!waits_kept(c, st)) {
+            if (*nrec == 0) {
+                e->kind = DIAG_WAITS_LOST;
+                e->since = c->nwaits_total - st->first_wait;
+                e->step[0] = *st;
+                e->nsteps = 1;
+            }
+            break;
+        }
+        recs[(*nrec)++] = st;
+        if (st->progress)
+            break;
     }
     return 1;
 }
@@ -299,7 +319,8 @@ static int blocked_in(struct ces_comm *c, uint32_t s, int captured, struct diag_
 /* Copies the diagnosis (wd_lock held); NULL when out of memory. */
 static struct diag *diag_take(struct ces_comm *c)
 {
-    const struct ces_wd_step *recs[2 * CES_WD_STREAMS];
+    const struct ces_wd_step *recs[2 * CES_WD_STREAMS][CES_LOWER_PROGRESS_SPAN];
+    uint32_t nrec[2 * CES_WD_STREAMS];
     struct diag *d;
     size_t nwaits = 0, at = 0;
 
@@ -314,9 +335,9 @@ static struct diag *diag_take(struct ces_comm *c)
      * the records they lead to cannot change while the lock is held. */
     for (int captured = 0; captured < 2; captured++)
         for (uint32_t s = 0; s < c->nwatched; s++)
-            if (blocked_in(c, s, captured, &d->e[d->n], &recs[d->n])) {
-                if (recs[d->n] != NULL)
-                    nwaits += recs[d->n]->nwaits;
+            if (blocked_in(c, s, captured, &d->e[d->n], recs[d->n], &nrec[d->n])) {
+                for (uint32_t k = 0; k < nrec[d->n]; k++)
+                    nwaits += recs[d->n][k]->nwaits;
                 d->n++;
             }
     if (nwaits > 0) {
@@ -327,12 +348,17 @@ static struct diag *diag_take(struct ces_comm *c)
         }
     }
     for (uint32_t i = 0; i < d->n; i++) {
-        if (recs[i] == NULL)
+        if (nrec[i] == 0)
             continue;
-        d->e[i].step = *recs[i];
-        d->e[i].step.first_wait = at;
-        for (uint32_t k = 0; k < recs[i]->nwaits; k++)
-            d->waits[at++] = *step_wait(c, recs[i], d->e[i].captured, k);
+        d->e[i].nsteps = nrec[i];
+        for (uint32_t k = 0; k < nrec[i]; k++) {
+            const struct ces_wd_step *st = recs[i][k];
+
+            d->e[i].step[k] = *st;
+            d->e[i].step[k].first_wait = at;
+            for (uint32_t j = 0; j < st->nwaits; j++)
+                d->waits[at++] = *step_wait(c, st, d->e[i].captured, j);
+        }
     }
     return d;
 }
@@ -345,32 +371,48 @@ static void diag_free(struct ces_comm *c, struct diag *d)
     ces_free(c->ctx, d);
 }
 
-/* One line per wait of an entry: the slot, the value awaited and held.
- * After one read has failed (the device does not answer), the others are
- * not tried: each would wait as long again. */
-static void print_waits(struct ces_comm *c, FILE *f, const struct diag *d,
-                        const struct diag_entry *e, int *unreadable)
+/* What the diagnosis found in the slots of one step's waits. */
+enum { READ_OK, READ_FAILED, READ_SKIPPED };
+
+/* Reads the slots of step st's waits into held[] and how[]: 1 if a wait
+ * is unmet or unread.  After one read has failed (the device does not
+ * answer), the others are not tried: each would wait as long again. */
+static int read_step(struct ces_comm *c, const struct diag *d, const struct ces_wd_step *st,
+                     int *unreadable, uint64_t *held, uint8_t *how)
 {
-    const struct ces_wd_step *st = &e->step;
+    int blocked = 0;
 
     for (uint32_t k = 0; k < st->nwaits; k++) {
         const struct ces_wd_wait *w = &d->waits[st->first_wait + k];
-        uint64_t held = 0;
-        int ok = !*unreadable && read_slot(c, w, &held) == 0;
+
+        held[k] = 0;
+        how[k] = *unreadable ? READ_SKIPPED : read_slot(c, w, &held[k]) == 0 ? READ_OK : READ_FAILED;
+        if (how[k] != READ_OK)
+            *unreadable = 1;
+        if (how[k] != READ_OK || !wait_met(w, held[k]))
+            blocked = 1;
+    }
+    return blocked;
+}
+
+/* One line per wait of a step: the slot, the value awaited and held. */
+static void print_waits(struct ces_comm *c, FILE *f, const struct diag *d,
+                        const struct ces_wd_step *st, const uint64_t *held, const uint8_t *how)
+{
+    for (uint32_t k = 0; k < st->nwaits; k++) {
+        const struct ces_wd_wait *w = &d->waits[st->first_wait + k];
 
         fprintf(f, "cesync: watchdog:     r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " wait %s[%" PRIu32
                    "]@%" PRIu32 " %s %" PRIu64 ": ",
                 c->rank, st->stream, w->spos, w->name, w->idx, w->rank,
                 w->cmp == CES_CMP_EQ ? "==" : ">=", w->value);
-        if (ok)
-            fprintf(f, "slot holds %" PRIu64 "%s\n", held,
-                    wait_met(w, held) ? " (satisfied)" : " (BLOCKED)");
-        else if (*unreadable)
+        if (how[k] == READ_OK)
+            fprintf(f, "slot holds %" PRIu64 "%s\n", held[k],
+                    wait_met(w, held[k]) ? " (satisfied)" : " (BLOCKED)");
+        else if (how[k] == READ_SKIPPED)
             fprintf(f, "value not read (an earlier read failed)\n");
         else
             fprintf(f, "value unreadable\n");
-        if (!ok)
-            *unreadable = 1;
     }
 }
 
@@ -385,7 +427,9 @@ static void diag_print(struct ces_comm *c, const struct diag *d, const char *why
         fprintf(f, "cesync: watchdog:   (out of memory: no details of the blocked streams)\n");
     for (uint32_t i = 0; d != NULL && i < d->n; i++) {
         const struct diag_entry *e = &d->e[i];
-        const struct ces_wd_step *st = &e->step;
+        const struct ces_wd_step *st = &e->step[0];
+        uint64_t held[CES_CUDA_MAX_MEMOPS];
+        uint8_t how[CES_CUDA_MAX_MEMOPS];
 
         switch (e->kind) {
         case DIAG_STEP_GONE:
@@ -406,6 +450,13 @@ static void diag_print(struct ces_comm *c, const struct diag *d, const char *why
                     c->rank, (void *)e->stream, e->id);
             break;
         case DIAG_WAITS:
+            /* The first step with a wait unmet (or unread), else the last:
+             * eager, the stream is past the steps before it. */
+            for (uint32_t k = 0; k < e->nsteps; k++) {
+                st = &e->step[k];
+                if (read_step(c, d, st, &unreadable, held, how) || k + 1 == e->nsteps)
+                    break;
+            }
             if (e->captured)
                 fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
                            " (captured, replayed from a CUDA graph; record %" PRIu64 "); its waits:\n",
@@ -414,7 +465,7 @@ static void diag_print(struct ces_comm *c, const struct diag *d, const char *why
                 fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p (s%" PRIu32 "): blocked in %s call %" PRIu64
                            " at step %" PRIu64 " of %" PRIu64 "; its waits:\n",
                         c->rank, (void *)e->stream, st->stream, st->what, st->call, st->seq, e->enq);
-            print_waits(c, f, d, e, &unreadable);
+            print_waits(c, f, d, st, held, how);
             break;
         }
     }

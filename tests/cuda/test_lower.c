@@ -121,10 +121,11 @@ static void test_progress(void **state)
     char *t = lower_text(ctx, g, 0, &h200, CES_LOWER_PROGRESS);
 
     (void)state;
+    /* The stream's last call that waits writes progress; the one before
+     * does not (the watchdog reads its slots). */
     assert_string_equal(t, "block 0 eager x1 first 1\n"
                            "s0 produce send[0:64]@0\n"
-                           "s0 memops 3 [write32 ready[0]@1 = 1; wait32 ready[1]@0 == 1; "
-                           "progress]\n"
+                           "s0 memops 2 [write32 ready[0]@1 = 1; wait32 ready[1]@0 == 1]\n"
                            "s0 copy_batch 2 [send[0:32]@0 -> recv[32:64]@0, "
                            "send[32:64]@0 -> recv[0:32]@1]\n"
                            "s0 memops 3 [write32 ready[2]@1 = 2; wait32 ready[3]@0 >= 2; "
@@ -161,7 +162,7 @@ static void test_flight(void **state)
     /* eager: flight asks for nothing, progress as before */
     t = lower_text(ctx, g, 0, &h200, CES_LOWER_PROGRESS | CES_LOWER_FLIGHT);
     assert_null(strstr(t, "enter"));
-    assert_non_null(strstr(t, "wait32 ready[1]@0 == 1; progress]\n"));
+    assert_non_null(strstr(t, "wait32 ready[3]@0 >= 2; progress]\n"));
     ces_free(ctx, t);
     two.max_memops = 2;
     assert_int_equal(ces_cuda_lower(ctx, g, 0, &two, CES_LOWER_CAPTURE | CES_LOWER_FLIGHT, &p),
@@ -223,12 +224,73 @@ static void check_splits(struct ces_ctx *ctx, uint32_t n, int waits, unsigned fl
     ces_graph_destroy(g);
 }
 
+/* One stream waits in ten calls (a copy after each), another in two:
+ * progress writes end the first stream's 8th and 10th and the other's
+ * 2nd; the memops stay in call order without gaps. */
+static void test_progress_span(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_cuda_plan *p = NULL;
+    const struct ces_cuda_pblock *b;
+    uint32_t sig, buf, next = 0, progress[2][16], nw[2] = {0, 0};
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 1, 2, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 2, &sig), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "b", 64, &buf), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t i = 0; i < 10; i++) {
+        struct ces_op w = {.kind = CES_OP_WAIT, .slot = {sig, 0, 0}, .value = i};
+        struct ces_op c = {.kind = CES_OP_COPY,
+                           .a = {buf, 0, 0, 32},
+                           .b = {buf, 0, 32, 64}};
+
+        assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &c), CES_OK);
+        if (i == 3 || i == 6) {
+            w.stream = 1;
+            w.slot.idx = 1;
+            c.stream = 1;
+            assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, 0, &c), CES_OK);
+        }
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &h200, CES_LOWER_PROGRESS, &p), CES_OK);
+    b = &p->blocks[0];
+    for (size_t i = 0; i < b->calls.len; i++) {
+        const struct ces_cuda_call *c = &CES_VEC_AT(&b->calls, struct ces_cuda_call, i);
+
+        if (c->kind != CES_CALL_MEMOPS)
+            continue;
+        assert_int_equal(c->first, next);
+        next += c->count;
+        assert_true(c->waits);
+        progress[c->stream][nw[c->stream]++] =
+            CES_VEC_AT(&b->memops, struct ces_cuda_memop, c->first + c->count - 1).kind ==
+            CES_MEMOP_PROGRESS;
+    }
+    assert_int_equal(next, b->memops.len);
+    assert_int_equal(nw[0], 10);
+    assert_int_equal(nw[1], 2);
+    for (uint32_t k = 0; k < 10; k++)
+        assert_int_equal(progress[0][k], k == 7 || k == 9);
+    assert_int_equal(progress[1][0], 0);
+    assert_int_equal(progress[1][1], 1);
+    assert_int_equal(CES_LOWER_PROGRESS_SPAN, 8);
+    ces_cuda_plan_destroy(p);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_splits(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     static const uint32_t w1[] = {1}, w255[] = {255}, w256[] = {255, 1}, w510[] = {255, 255},
-                          w511[] = {255, 255, 1}, p255[] = {255, 2}, p254[] = {255},
+                          w511[] = {255, 255, 1}, p255[] = {254, 2}, p254[] = {255},
                           f255[] = {255, 4}, f253[] = {255}, f254[] = {255, 3};
 
     (void)state;
@@ -237,7 +299,8 @@ static void test_splits(void **state)
     check_splits(ctx, 256, 0, 0, w256, 2);
     check_splits(ctx, 510, 0, 0, w510, 2);
     check_splits(ctx, 511, 0, 0, w511, 3);
-    /* With progress words: 254 waits + 1 progress write per call. */
+    /* With progress words: room for 254 waits + 1 progress write per call;
+     * only the last call keeps its progress write. */
     check_splits(ctx, 255, 1, CES_LOWER_PROGRESS, p255, 2);
     check_splits(ctx, 254, 1, CES_LOWER_PROGRESS, p254, 1);
     /* Writes only: nothing to report, so no progress write. */
@@ -761,7 +824,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eager),     cmocka_unit_test(test_capture),
-        cmocka_unit_test(test_progress),  cmocka_unit_test(test_flight),
+        cmocka_unit_test(test_progress),  cmocka_unit_test(test_progress_span),
+        cmocka_unit_test(test_flight),
         cmocka_unit_test(test_splits),
         cmocka_unit_test(test_multicast_and_fence), cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_streams),   cmocka_unit_test(test_alloc_failures),

@@ -3,7 +3,9 @@
  * the CPU: a communicator built by hand over host memory, the driver table
  * filled with stand-ins (a slot read is a memcpy, a release write is
  * counted), steps recorded as issue_memops records them.  The diagnosis
- * names the blocked wait; a step whose waits the ring has overwritten is
+ * names the blocked wait, in the first step after the progress word with a
+ * wait unmet when steps without progress writes follow it; a step whose
+ * waits the ring has overwritten is
  * said to have lost them (never reported with the later waits that took
  * their place), at the exact boundary too; the release never writes a
  * lost step's entries.  The diagnosis reads the slots without wd_lock,
@@ -212,8 +214,10 @@ struct wspec {
 };
 
 /* Records the next eager step of watch slot 0 as issue_memops does, with
- * nwaits waits: wait k as spec[k], or as the last spec beyond nspec. */
-static void enqueue(struct fixture *fx, uint32_t nwaits, const struct wspec *spec, uint32_t nspec)
+ * nwaits waits: wait k as spec[k], or as the last spec beyond nspec; its
+ * call ends with a progress write when `progress`. */
+static void enqueue_step(struct fixture *fx, uint32_t nwaits, const struct wspec *spec,
+                         uint32_t nspec, int progress)
 {
     struct ces_comm *c = fx->c;
     struct ces_wd_stream *ws = &c->watched[0];
@@ -222,6 +226,7 @@ static void enqueue(struct fixture *fx, uint32_t nwaits, const struct wspec *spe
     memset(&step, 0, sizeof(step));
     step.seq = atomic_load(&ws->enqueued) + 1;
     step.call = 7;
+    step.progress = progress;
     snprintf(step.what, sizeof(step.what), "alltoall");
     pthread_mutex_lock(&c->wd_lock);
     step.first_wait = c->nwaits_total;
@@ -244,6 +249,11 @@ static void enqueue(struct fixture *fx, uint32_t nwaits, const struct wspec *spe
     ws->steps[step.seq % CES_WD_STEPS] = step;
     pthread_mutex_unlock(&c->wd_lock);
     atomic_store(&ws->enqueued, step.seq);
+}
+
+static void enqueue(struct fixture *fx, uint32_t nwaits, const struct wspec *spec, uint32_t nspec)
+{
+    enqueue_step(fx, nwaits, spec, nspec, 1);
 }
 
 static const struct wspec ready1 = {"ready", 1, CES_CMP_EQ, 1};
@@ -368,6 +378,47 @@ static void test_names_the_blocked_wait(void **state)
     assert_int_equal(atomic_load(&fx->page[0].failed), (uint64_t)(-CES_ERR_TIMEOUT));
     free(out);
     fixture_free(fx);
+}
+
+/* Steps whose calls write no progress: the progress word stays before
+ * them, and the diagnosis reads them in order and names the first with a
+ * wait unmet (reading no further), else the last of the span, which ends
+ * at the first step that writes progress. */
+static void test_names_the_step_of_a_span(void **state)
+{
+    const struct wspec done2 = {"done", 2, CES_CMP_GEQ, 2}, more3 = {"more", 3, CES_CMP_GEQ, 1};
+    struct {
+        uint32_t ready, done; /* slots[1], slots[2] */
+        const char *step;     /* the step named */
+        const char *wait;     /* its first wait's line */
+        long reads;
+    } cases[] = {
+        {1, 0, "at step 2 of 3", "wait done[2]@1 >= 2: slot holds 0 (BLOCKED)", 2},
+        {0, 0, "at step 1 of 3", "wait ready[1]@1 == 1: slot holds 0 (BLOCKED)", 1},
+        {1, 2, "at step 2 of 3", "wait done[2]@1 >= 2: slot holds 2 (satisfied)", 2},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct fixture *fx = fixture_new(60000);
+        char *out, want[160];
+
+        fx->slots[1] = cases[i].ready;
+        fx->slots[2] = cases[i].done;
+        fx->slots[3] = 0;
+        enqueue_step(fx, 1, &ready1, 1, 0);
+        enqueue_step(fx, 1, &done2, 1, 1);
+        enqueue_step(fx, 1, &more3, 1, 1); /* past the span: never read */
+        out = fail_captured(fx->c, "test");
+        snprintf(want, sizeof(want), "): blocked in alltoall call 7 %s; its waits:\n"
+                                     "cesync: watchdog:     r0.s0#3 %s\n",
+                 cases[i].step, cases[i].wait);
+        assert_non_null(strstr(out, want));
+        assert_null(strstr(out, "more"));
+        assert_int_equal(atomic_load(&reads), cases[i].reads);
+        free(out);
+        fixture_free(fx);
+    }
 }
 
 /* The slots are read without wd_lock, from a copy: an issuing thread that
@@ -725,6 +776,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_the_blocked_wait),
+        cmocka_unit_test(test_names_the_step_of_a_span),
         cmocka_unit_test(test_reads_without_the_lock),
         cmocka_unit_test(test_unreadable_slots),
         cmocka_unit_test(test_captured_call),

@@ -29,18 +29,18 @@ static void test_dry_run_csv(void **state)
                                 "iterations after 5 warm-up, eager; model h200\n"));
     assert_non_null(strstr(out, "# --dry-run: every time below is the cost model's prediction\n"));
     /* the table shows the faster variant */
-    assert_non_null(strstr(out, "        1M overlap     16.33     16.33     16.33    32.1     -     "
-                                "16.33   +0.0 |"));
+    assert_non_null(strstr(out, "        1M overlap     15.23     15.23     15.23    34.4     -     "
+                                "15.23   +0.0 |"));
     free(out);
     snprintf(path, sizeof(path), "%s/a.csv", dir);
     csv = ces_test_read_file(path, NULL);
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us\n"
-                        "alltoall,2,1048576,cesync,plain,25.888,25.888,25.888,40.504,20.252,-,"
-                        "25.888\n"
-                        "alltoall,2,1048576,cesync,overlap,16.331,16.331,16.331,64.209,32.104,-,"
-                        "16.331\n");
+                        "alltoall,2,1048576,cesync,plain,24.788,24.788,24.788,42.301,21.151,-,"
+                        "24.788\n"
+                        "alltoall,2,1048576,cesync,overlap,15.231,15.231,15.231,68.846,34.423,-,"
+                        "15.231\n");
     free(csv);
     remove(path);
     rmdir(dir);
