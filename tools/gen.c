@@ -80,7 +80,7 @@ int ces_cmd_gen(int argc, char **argv)
 {
     struct ces_gen_opts o;
     struct ces_ctx *ctx = NULL;
-    uint64_t seed = 0, count = 1, v;
+    uint64_t seed = 0, count = 1, v = 0;
     const char *dir = NULL;
     int have_seed = 0, ec = CES_EXIT_OK;
 
