@@ -379,6 +379,7 @@ static void probe_alltoall(void)
         alltoall(sizes[s], POLLED, NONE, 0, "polled barriers, fork at start");
         alltoall(sizes[s], POLLED, NONE, 1, "polled barriers, fork after ready");
         alltoall(sizes[s], POLLED, HOST, 0, "polled + progress (host), fork at start");
+        alltoall(sizes[s], POLLED, DEVICE, 0, "polled + progress (device), fork at start");
         alltoall(sizes[s], POLLED, HOST, 1, "polled + progress (host), fork after ready");
     }
 }

@@ -4,9 +4,10 @@
  * A team is what the ranks driven by one process share: one flat virtual
  * range of ranks x stride bytes (rank r's memory mapped at base + r*stride),
  * the list of symmetric allocations (same offset on every rank, allocated in
- * the same order everywhere), and the progress page (host memory that every
- * rank's streams write their progress words into and that every rank's
- * watchdog can read).  With one process per GPU a team has one communicator
+ * the same order everywhere), and the progress page (host memory into which
+ * every rank's watchdog copies the progress words its streams write in
+ * device memory, and which every rank's watchdog can read).  With one
+ * process per GPU a team has one communicator
  * and talks to the other processes through the bootstrap; with
  * ces_comm_init_all it has all of them and needs no exchange at all.
  */
@@ -114,6 +115,7 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     c->device = device;
     atomic_init(&c->state, CES_OK);
     pthread_mutex_init(&c->wd_lock, NULL);
+    pthread_mutex_init(&c->wd_mirror_lock, NULL);
     pthread_cond_init(&c->wd_cond, NULL);
     c->timeout_ms = env_u64("CES_TIMEOUT_MS", CES_TIMEOUT_MS_DEFAULT);
     if (c->timeout_ms == 0)
@@ -186,9 +188,50 @@ fail_ctx:
     cuDevicePrimaryCtxRelease(c->cudev);
 fail:
     pthread_mutex_destroy(&c->wd_lock);
+    pthread_mutex_destroy(&c->wd_mirror_lock);
     pthread_cond_destroy(&c->wd_cond);
     ces_free(ctx, c);
     return rc;
+}
+
+/* The watchdog's words in device memory (progress_dev) and the host
+ * memory its mirror copies them into; without them the communicator runs
+ * unwatched, as without a progress page. */
+static int words_alloc(struct ces_comm *c)
+{
+    size_t n = 2 * CES_WD_STREAMS * sizeof(uint64_t);
+    int rc = CES_OK;
+
+    c->wd_stage = ces_malloc(c->ctx, n);
+    if (c->wd_stage == NULL)
+        return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory creating a communicator");
+    memset(c->wd_stage, 0, n);
+    CES_CU_GOTO(c->ctx, rc, cuMemHostRegister(c->wd_stage, n, 0), fail);
+    CES_CU_GOTO(c->ctx, rc, cuMemAlloc(&c->progress_dev, n), unregister);
+    CES_CU_GOTO(c->ctx, rc, cuMemsetD8Async(c->progress_dev, 0, n, c->wd_stream), free_dev);
+    CES_CU_GOTO(c->ctx, rc, cuStreamSynchronize(c->wd_stream), free_dev);
+    return CES_OK;
+free_dev:
+    cuMemFree(c->progress_dev);
+    c->progress_dev = 0;
+unregister:
+    cuMemHostUnregister(c->wd_stage);
+fail:
+    ces_free(c->ctx, c->wd_stage);
+    c->wd_stage = NULL;
+    return rc;
+}
+
+static void words_free(struct ces_comm *c)
+{
+    if (c->progress_dev == 0)
+        return;
+    cuStreamSynchronize(c->wd_stream); /* a mirror copy may be in flight */
+    cuMemFree(c->progress_dev);
+    cuMemHostUnregister(c->wd_stage);
+    ces_free(c->ctx, c->wd_stage);
+    c->progress_dev = 0;
+    c->wd_stage = NULL;
 }
 
 static void comm_free(struct ces_comm *c)
@@ -204,6 +247,7 @@ static void comm_free(struct ces_comm *c)
         cuEventDestroy(c->events[e]);
     ces_free(ctx, c->events);
     cuEventDestroy(c->fork);
+    words_free(c);
     cuStreamDestroy(c->wd_stream);
     for (uint32_t s = 0; s < c->nwatched; s++)
         ces_free(ctx, c->watched[s].steps);
@@ -216,6 +260,7 @@ static void comm_free(struct ces_comm *c)
     ces_vec_free(ctx, &c->scratch_params);
     ces_free(ctx, c->p2p);
     pthread_mutex_destroy(&c->wd_lock);
+    pthread_mutex_destroy(&c->wd_mirror_lock);
     pthread_cond_destroy(&c->wd_cond);
     cuDevicePrimaryCtxRelease(c->cudev);
     ces_free(ctx, c);
@@ -256,12 +301,6 @@ static int page_map(struct ces_team *t, int fd)
         return ces_ctx_error(t->ctx, CES_ERR_SYSTEM, "cannot map the progress page: %s",
                              strerror(errno));
     t->page = p;
-    /* Streams write the words from the GPU; register the page so that a
-     * device address exists for it.  Without it the watchdog cannot watch. */
-    if (cuMemHostRegister(p, t->page_bytes,
-                          CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP) ==
-        CUDA_SUCCESS)
-        t->page_registered = 1;
     return CES_OK;
 }
 
@@ -284,11 +323,8 @@ static void team_free(struct ces_team *t)
     ces_vec_free(ctx, &t->allocs);
     if (t->base != 0)
         cuMemAddressFree(t->base, (size_t)t->ranks * t->stride);
-    if (t->page != NULL) {
-        if (t->page_registered)
-            cuMemHostUnregister(t->page);
+    if (t->page != NULL)
         munmap(t->page, t->page_bytes);
-    }
     if (t->multi)
         ces_boot_close(ctx, &t->boot);
     pthread_mutex_destroy(&t->lock);
@@ -339,8 +375,8 @@ out:
     return rc;
 }
 
-/* Reserves the flat range and gives every local communicator its progress
- * device address; starts the watchdogs. */
+/* Reserves the flat range and gives every local communicator its
+ * watchdog words in device memory; starts the watchdogs. */
 static int team_finish(struct ces_team *t)
 {
     int rc = CES_OK;
@@ -353,11 +389,11 @@ static int team_finish(struct ces_team *t)
         rc = ces_cuda_use(c);
         if (rc != CES_OK)
             goto out;
-        if (t->page_registered)
-            CES_CU_GOTO(t->ctx, rc,
-                        cuMemHostGetDevicePointer(&c->progress_dev,
-                                                  t->page[c->rank].words, 0),
-                        out);
+        if (t->page != NULL) {
+            rc = words_alloc(c);
+            if (rc != CES_OK)
+                goto out;
+        }
         rc = ces_wd_start(c);
         if (rc != CES_OK)
             goto out;
@@ -581,11 +617,12 @@ static void drain(struct ces_comm *c)
 {
     uint64_t deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
 
-    if (c->team->page == NULL || !c->team->page_registered)
+    if (c->team->page == NULL || c->progress_dev == 0)
         return;
     for (;;) {
         int busy = 0;
 
+        ces_wd_mirror(c, 1);
         pthread_mutex_lock(&c->wd_lock);
         for (uint32_t s = 0; s < c->nwatched; s++) {
             volatile uint64_t *w = &c->team->page[c->rank].words[s];

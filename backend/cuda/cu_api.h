@@ -27,11 +27,12 @@
     X(cuGetErrorString) \
     X(cuInit) \
     X(cuMemAddressFree) \
+    X(cuMemAlloc) \
     X(cuMemAddressReserve) \
     X(cuMemCreate) \
     X(cuMemExportToShareableHandle) \
+    X(cuMemFree) \
     X(cuMemGetAllocationGranularity) \
-    X(cuMemHostGetDevicePointer) \
     X(cuMemHostRegister) \
     X(cuMemHostUnregister) \
     X(cuMemImportFromShareableHandle) \
@@ -72,8 +73,9 @@ struct ces_cu_api {
     CUresult (CUDAAPI *p_cuMemCreate)(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags);
     CUresult (CUDAAPI *p_cuMemExportToShareableHandle)(void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags);
     CUresult (CUDAAPI *p_cuMemGetAllocationGranularity)(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option);
-    CUresult (CUDAAPI *p_cuMemHostGetDevicePointer)(CUdeviceptr *pdptr, void *p, unsigned int Flags);
     CUresult (CUDAAPI *p_cuMemHostRegister)(void *p, size_t bytesize, unsigned int Flags);
+    CUresult (CUDAAPI *p_cuMemAlloc)(CUdeviceptr *dptr, size_t bytesize);
+    CUresult (CUDAAPI *p_cuMemFree)(CUdeviceptr dptr);
     CUresult (CUDAAPI *p_cuMemHostUnregister)(void *p);
     CUresult (CUDAAPI *p_cuMemImportFromShareableHandle)(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType);
     CUresult (CUDAAPI *p_cuMemMap)(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags);
@@ -139,10 +141,12 @@ const struct ces_cu_api *ces_cu(void);
 #define cuMemExportToShareableHandle (ces_cu()->p_cuMemExportToShareableHandle)
 #undef cuMemGetAllocationGranularity
 #define cuMemGetAllocationGranularity (ces_cu()->p_cuMemGetAllocationGranularity)
-#undef cuMemHostGetDevicePointer
-#define cuMemHostGetDevicePointer (ces_cu()->p_cuMemHostGetDevicePointer)
 #undef cuMemHostRegister
 #define cuMemHostRegister (ces_cu()->p_cuMemHostRegister)
+#undef cuMemAlloc
+#define cuMemAlloc (ces_cu()->p_cuMemAlloc)
+#undef cuMemFree
+#define cuMemFree (ces_cu()->p_cuMemFree)
 #undef cuMemHostUnregister
 #define cuMemHostUnregister (ces_cu()->p_cuMemHostUnregister)
 #undef cuMemImportFromShareableHandle

@@ -104,7 +104,6 @@ struct ces_team {
     struct ces_vec allocs;     /* struct ces_alloc_rec, in allocation order */
     struct ces_progress_rank *page; /* [ranks], host memory shared by the ranks */
     size_t page_bytes;
-    int page_registered;
     uint32_t timeout_ms;
     pthread_mutex_t lock;
     /* ces_group_end in one process: declarations collected until every
@@ -202,7 +201,16 @@ struct ces_comm {
     /* Waits recorded so far (wd_lock): wait n is in waits[n % CES_WD_WAITS]
      * until wait n + CES_WD_WAITS is recorded over it. */
     uint64_t nwaits_total;
-    CUdeviceptr progress_dev;   /* device address of team->page[rank].words */
+    /* The streams write their progress and in-flight words in device
+     * memory (a write there costs a memop call about 0.8 us on H200, one to
+     * host memory 1.4: scripts/probe_memops.sh); the watchdog copies them
+     * into team->page[rank] (ces_wd_mirror).  progress_dev: the words (2 *
+     * CES_WD_STREAMS u64: progress, then in-flight), 0 when unwatched. */
+    CUdeviceptr progress_dev;
+    uint64_t *wd_stage;         /* pinned host memory the mirror copies into */
+    CUevent wd_mirror_ev;       /* recorded after the mirror copy */
+    int wd_mirror_pending;      /* a mirror copy is in flight (wd_mirror_lock) */
+    pthread_mutex_t wd_mirror_lock;
     /* captured calls: records (seq = id = index + 1) and their waits,
      * guarded by wd_lock; see watchdog.c */
     struct ces_vec cap_steps;   /* struct ces_wd_step; first_wait indexes cap_waits */
@@ -224,6 +232,9 @@ int ces_wd_slot(struct ces_comm *c, CUstream s);
  * stream's in-flight word.  Called with wd_lock held; 0 when out of room. */
 uint64_t ces_wd_capture_record(struct ces_comm *c, const struct ces_wd_step *st,
                                const struct ces_wd_wait *waits, uint32_t nwaits);
+/* Copies the device words into the page: wait 0 takes a finished copy
+ * and starts the next, 1 also waits (at most a second) for a fresh one. */
+void ces_wd_mirror(struct ces_comm *c, int wait);
 /* Device address of the in-flight word of watch slot s. */
 #define CES_WD_FLIGHT_DEV(c, s)                                                             \
     ((c)->progress_dev + (CUdeviceptr)(CES_WD_STREAMS + (s)) * sizeof(uint64_t))

@@ -4,8 +4,11 @@
  * Every memop call that holds a wait is a step, numbered per stream; the
  * last such call of each stream in a launch, and at least every
  * CES_LOWER_PROGRESS_SPAN-th, ends with a progress write: its step number
- * goes into the stream's word of the progress page (host memory).  (Not
- * every call: a progress write costs about 1.4 us, lower.c.)  The host
+ * goes into the stream's progress word, in device memory (a write there
+ * costs a call 0.8 us, one to host memory 1.4; not every call: lower.c),
+ * which the watchdog copies into this rank's entry of the progress page
+ * (host memory shared by the ranks) at every look, and afresh before a
+ * diagnosis or a verdict on a captured call (ces_wd_mirror).  The host
  * records each step it enqueues (which slots it waits on, for which
  * values).  A thread per communicator compares: a stream whose word has
  * not moved for CES_TIMEOUT_MS while steps are pending is blocked in one of
@@ -155,30 +158,73 @@ static int wait_met(const struct ces_wd_wait *w, uint64_t held)
                           : held >= w->value;
 }
 
-/* Reads a slot's current value through the watchdog's own stream (the
- * user's streams may be blocked; this one is not). */
-static int read_slot(struct ces_comm *c, const struct ces_wd_wait *w, uint64_t *v)
+/* Waits, at most a second, for the watchdog's stream to finish what it
+ * was given (the user's streams may be blocked; this one is not). */
+static CUresult stream_wait(struct ces_comm *c)
 {
-    uint64_t val = 0;
-
-    if (cuMemcpyDtoHAsync(&val, w->addr, w->width / 8, c->wd_stream) != CUDA_SUCCESS)
-        return -1;
     for (int i = 0; i < 1000; i++) {
         CUresult r = cuStreamQuery(c->wd_stream);
 
-        if (r == CUDA_SUCCESS) {
-            *v = w->width == 32 ? (uint32_t)val : val;
-            return 0;
-        }
         if (r != CUDA_ERROR_NOT_READY)
-            return -1;
+            return r;
         {
             struct timespec ts = {0, 1000000L};
 
             nanosleep(&ts, NULL);
         }
     }
-    return -1;
+    return CUDA_ERROR_NOT_READY;
+}
+
+/* Reads a slot's current value through the watchdog's own stream. */
+static int read_slot(struct ces_comm *c, const struct ces_wd_wait *w, uint64_t *v)
+{
+    uint64_t val = 0;
+
+    if (cuMemcpyDtoHAsync(&val, w->addr, w->width / 8, c->wd_stream) != CUDA_SUCCESS ||
+        stream_wait(c) != CUDA_SUCCESS)
+        return -1;
+    *v = w->width == 32 ? (uint32_t)val : val;
+    return 0;
+}
+
+/* The words a finished mirror copy brought, into the page (plain 64-bit
+ * stores: the page's readers, peers included, never see a torn word). */
+static void mirror_take(struct ces_comm *c)
+{
+    struct ces_progress_rank *pg = &c->team->page[c->rank];
+
+    for (uint32_t s = 0; s < CES_WD_STREAMS; s++) {
+        pg->words[s] = c->wd_stage[s];
+        pg->flight[s] = c->wd_stage[CES_WD_STREAMS + s];
+    }
+}
+
+void ces_wd_mirror(struct ces_comm *c, int wait)
+{
+    if (c->progress_dev == 0 || c->team->page == NULL)
+        return;
+    pthread_mutex_lock(&c->wd_mirror_lock);
+    if (c->wd_mirror_pending) {
+        CUresult r = wait ? stream_wait(c) : cuStreamQuery(c->wd_stream);
+
+        if (r == CUDA_ERROR_NOT_READY) {
+            pthread_mutex_unlock(&c->wd_mirror_lock);
+            return; /* still copying (or, waiting, the device did not answer) */
+        }
+        c->wd_mirror_pending = 0;
+        if (r == CUDA_SUCCESS)
+            mirror_take(c);
+    }
+    if (cuMemcpyDtoHAsync(c->wd_stage, c->progress_dev, 2 * CES_WD_STREAMS * sizeof(uint64_t),
+                          c->wd_stream) == CUDA_SUCCESS) {
+        c->wd_mirror_pending = 1;
+        if (wait && stream_wait(c) == CUDA_SUCCESS) {
+            c->wd_mirror_pending = 0;
+            mirror_take(c);
+        }
+    }
+    pthread_mutex_unlock(&c->wd_mirror_lock);
 }
 
 static void release_step(struct ces_comm *c, const struct ces_wd_step *st, int captured)
@@ -226,6 +272,7 @@ static int captured_blocked(struct ces_comm *c, uint32_t s, uint64_t id,
         if (read_slot(c, &cw->w[k], &held) != 0 || !wait_met(&cw->w[k], held))
             blocked = 1;
     }
+    ces_wd_mirror(c, 1);
     pthread_mutex_lock(&c->wd_lock);
     if (c->wd_stop || flight(c, c->rank, s) != id)
         return -1;
@@ -492,6 +539,7 @@ void ces_wd_fail(struct ces_comm *c, int status, const char *why)
     struct diag *d = NULL;
     int expect = CES_OK, won;
 
+    ces_wd_mirror(c, 1); /* the diagnosis starts from the words as they are now */
     pthread_mutex_lock(&c->wd_lock);
     won = atomic_compare_exchange_strong(&c->state, &expect, status);
     if (won) {
@@ -538,8 +586,9 @@ static void *wd_main(void *arg)
          * a later start time than a clock read before it. */
         now = ces_cuda_now_ms();
         failed = atomic_load(&c->state) != CES_OK;
-        if (c->team->page == NULL || !c->team->page_registered)
+        if (c->team->page == NULL)
             continue;
+        ces_wd_mirror(c, 0);
         if (!failed) {
             char why[160] = "";
 

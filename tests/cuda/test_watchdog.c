@@ -166,7 +166,6 @@ static struct fixture *fixture_new(uint64_t timeout_ms)
     fx->team.ctx = fx->ctx;
     fx->team.ranks = 2;
     fx->team.page = fx->page;
-    fx->team.page_registered = 1;
     c->ctx = fx->ctx;
     c->team = &fx->team;
     c->rank = 0;
