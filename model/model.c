@@ -48,11 +48,14 @@ static const struct ces_model ces_model_kinds_[] = {
         /* One cuStreamBatchMemOp on the stream: 2.4 us (calibrated: 100
          * one-write batches back to back). */
         .memop_batch_us = 2.4,
-        /* The backend's watchdog closes every eager memop call that waits
-         * with a 64-bit write to host memory: a 1 MiB alltoall loop of two
-         * such barriers took 17.4 us per iteration (median) with it, 15.2
-         * without (scripts/probe_memops.sh, 2x H200): 1.1 us a batch. */
-        .progress_write_us = 1.1,
+        /* The backend's watchdog closes the last eager memop call that
+         * waits of each stream in a launch with a 64-bit write to device
+         * memory (captured: an enter and an exit write around every such
+         * call): a 1 MiB alltoall loop of two barriers, each with the write,
+         * took 16.8 us per iteration (median) against 15.0 without
+         * (scripts/probe_memops.sh, "alltoall", 2x H200, fourth session;
+         * 17.6 with the write in host memory): 0.9 us a write. */
+        .progress_write_us = 0.9,
         /* A barrier of the mono protocol (each GPU writes its own slot and
          * polls the other's, one memop batch per side) takes 3.3 us, 0.9 more
          * than its memop batch (calibrated, 100 barriers). */

@@ -29,18 +29,18 @@ static void test_dry_run_csv(void **state)
                                 "iterations after 5 warm-up, eager; model h200\n"));
     assert_non_null(strstr(out, "# --dry-run: every time below is the cost model's prediction\n"));
     /* the table shows the faster variant */
-    assert_non_null(strstr(out, "        1M overlap     15.23     15.23     15.23    34.4     -     "
-                                "15.23   +0.0 |"));
+    assert_non_null(strstr(out, "        1M overlap     15.03     15.03     15.03    34.9     -     "
+                                "15.03   +0.0 |"));
     free(out);
     snprintf(path, sizeof(path), "%s/a.csv", dir);
     csv = ces_test_read_file(path, NULL);
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us\n"
-                        "alltoall,2,1048576,cesync,plain,24.788,24.788,24.788,42.301,21.151,-,"
-                        "24.788\n"
-                        "alltoall,2,1048576,cesync,overlap,15.231,15.231,15.231,68.846,34.423,-,"
-                        "15.231\n");
+                        "alltoall,2,1048576,cesync,plain,24.588,24.588,24.588,42.646,21.323,-,"
+                        "24.588\n"
+                        "alltoall,2,1048576,cesync,overlap,15.031,15.031,15.031,69.762,34.881,-,"
+                        "15.031\n");
     free(csv);
     remove(path);
     rmdir(dir);
@@ -59,8 +59,8 @@ static void test_sendrecv_predictions(void **state)
                                    "--max-bytes 64M --variant plain",
                                    &out),
                      0);
-    assert_non_null(strstr(out, "       64M plain      179.03    179.03    179.03   374.9     -    "
-                                "179.03   +0.0 |"));
+    assert_non_null(strstr(out, "       64M plain      178.83    178.83    178.83   375.3     -    "
+                                "178.83   +0.0 |"));
     free(out);
     assert_int_equal(ces_test_tool(dir,
                                    "bench sendrecv --dry-run --graph --min-bytes 1M --max-bytes 4M "

@@ -19,9 +19,9 @@ static void test_collective(void **state)
     assert_string_equal(out,
                         "model: h200\n"
                         "ranks: 2, streams per rank: 1, iterations: 1, op instances: 22\n"
-                        "predicted: 25.69 us total, 25.69 us per iteration\n"
+                        "predicted: 25.49 us total, 25.49 us per iteration\n"
                         "copied: 1.00 MiB between GPUs, 1.00 MiB inside GPUs\n"
-                        "critical path (ends on r0.s0): copy 17.09 us, signal 2.90 us, memop "
+                        "critical path (ends on r0.s0): copy 17.09 us, signal 2.70 us, memop "
                         "4.80 us, event 0.00 us, host 0.90 us\n");
     free(out);
     rmdir(dir);
