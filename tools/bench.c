@@ -322,10 +322,49 @@ static int parse_args(struct bench *B, int argc, char **argv)
     return CES_EXIT_OK;
 }
 
+#ifdef CES_HAVE_CUDA
+/* The model's steady-state time of the sendrecv ring as ces_send/ces_recv
+ * run it: the group graph (backend/cuda/group.c) of every rank sending
+ * `bytes` to the next and receiving as many from the one before, which
+ * exchanges and so writes in place; (8 calls - 4 calls) / 4.  NAN if it
+ * cannot be built. */
+static double predict_ring_group(struct ces_ctx *ctx, const struct bench *B,
+                                 const struct ces_model *m, uint64_t bytes)
+{
+    struct ces_p2p_table t;
+    struct ces_graph *g = NULL;
+    struct ces_predict r;
+    double t4 = NAN, t8 = NAN;
+    int rc;
+
+    memset(&t, 0, sizeof(t));
+    for (uint32_t k = 0; k < B->ranks; k++) {
+        t.d[k][0].bytes = 2;
+        t.d[k][1] = (struct ces_p2p_desc){(k + 1) % B->ranks, 1, 0, bytes};
+        t.d[k][2] = (struct ces_p2p_desc){(k + B->ranks - 1) % B->ranks, 0, bytes, bytes};
+    }
+    rc = ces_cuda_group_graph(ctx, B->ranks, 2 * bytes, &t, 1, NULL, &g);
+    for (uint64_t k = 2; k <= 8 && rc == CES_OK; k++) {
+        rc = ces_cuda_group_add(ctx, g, &t, k, NULL);
+        if (rc == CES_OK && (k == 4 || k == 8))
+            rc = ces_graph_validate(g, NULL);
+        if (rc == CES_OK && (k == 4 || k == 8))
+            rc = ces_model_predict(ctx, m, g, &r);
+        if (rc == CES_OK && k == 4)
+            t4 = r.total_us;
+        if (rc == CES_OK && k == 8)
+            t8 = r.total_us;
+    }
+    ces_graph_destroy(g);
+    return rc == CES_OK ? (t8 - t4) / 4.0 : NAN;
+}
+#endif
+
 /* The model's time of one iteration of `variant` at `bytes` in steady state
  * (the builder graph that variant runs; auto = the graph the backend's
- * collective call selects, the plain one in a build without CUDA), host
- * costs set to 0.  NAN if it cannot be built. */
+ * collective call selects, the plain one in a build without CUDA; the
+ * sendrecv ring's auto = the point-to-point group's graph), host costs set
+ * to 0.  NAN if it cannot be built. */
 static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes)
 {
     struct ces_coll_params p;
@@ -344,6 +383,13 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     p.iterations = 4;
     p.flags = variant < 0 ? 0 : (uint32_t)variant;
 #ifdef CES_HAVE_CUDA
+    if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV && !B->one_way && !B->graph) {
+        t = predict_ring_group(ctx, B, &m, bytes);
+        if (isnan(t))
+            fprintf(stderr, "cesync: bench: no prediction at %" PRIu64 " bytes: %s\n", bytes,
+                    ces_ctx_last_error(ctx));
+        return t;
+    }
     if (variant == V_AUTO && B->coll != CES_COLL_SENDRECV) {
         struct ces_coll_params sel;
 

@@ -75,6 +75,33 @@ static void test_sendrecv_predictions(void **state)
     rmdir(dir);
 }
 
+/* The ring's `auto` is ces_send/ces_recv, which exchange in place: with
+ * the CUDA backend the bench predicts the group's own graph (posted, copy,
+ * done), not the staged builder's (`plain`); without it, the builder's. */
+static void test_ring_group_prediction(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, path[128], *csv;
+
+    (void)state;
+    assert_int_equal(ces_test_tool(dir,
+                                   "bench sendrecv --dry-run --min-bytes 1M --max-bytes 1M "
+                                   "--variant plain,auto --csv r.csv",
+                                   &out),
+                     0);
+    free(out);
+    snprintf(path, sizeof(path), "%s/r.csv", dir);
+    csv = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,plain,32.396,"));
+#ifdef CES_HAVE_CUDA
+    assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,21.961,"));
+#else
+    assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,32.396,"));
+#endif
+    free(csv);
+    remove(path);
+    rmdir(dir);
+}
+
 static void test_sizes_and_formulas(void **state)
 {
     char *dir = ces_test_tmpdir(), *out = NULL, path[128];
@@ -303,6 +330,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dry_run_csv),
         cmocka_unit_test(test_sendrecv_predictions),
+        cmocka_unit_test(test_ring_group_prediction),
         cmocka_unit_test(test_sizes_and_formulas),
         cmocka_unit_test(test_plot_runs_dot),
         cmocka_unit_test(test_usage_errors),
