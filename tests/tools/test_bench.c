@@ -14,17 +14,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Runs `cesync ARGS --csv NAME` in dir, which must succeed, and returns
+ * the CSV it wrote (removed from dir; malloc'd); *out gets what it printed
+ * (malloc'd) when out is not NULL. */
+static char *run_csv(const char *dir, const char *args, const char *name, char **out)
+{
+    char cmd[512], path[256], *printed = NULL, *csv;
+
+    snprintf(cmd, sizeof(cmd), "%s --csv %s", args, name);
+    assert_int_equal(ces_test_tool(dir, cmd, &printed), 0);
+    if (out != NULL)
+        *out = printed;
+    else
+        free(printed);
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    csv = ces_test_read_file(path, NULL);
+    remove(path);
+    return csv;
+}
+
 static void test_dry_run_csv(void **state)
 {
-    char *dir = ces_test_tmpdir(), *out = NULL, path[128];
-    char *csv;
+    char *dir = ces_test_tmpdir(), *out = NULL;
+    char *csv = run_csv(dir, "bench alltoall --dry-run --min-bytes 1M --max-bytes 1M "
+                             "--variant plain,overlap",
+                        "a.csv", &out);
 
     (void)state;
-    assert_int_equal(ces_test_tool(dir,
-                          "bench alltoall --dry-run --min-bytes 1M --max-bytes 1M "
-                          "--variant plain,overlap --csv a.csv",
-                          &out),
-                     0);
     assert_non_null(strstr(out, "# cesync bench alltoall: 2 ranks (one process, GPUs 0..1), 20 "
                                 "iterations after 5 warm-up, eager; model h200\n"));
     assert_non_null(strstr(out, "# --dry-run: every time below is the cost model's prediction\n"));
@@ -32,8 +48,6 @@ static void test_dry_run_csv(void **state)
     assert_non_null(strstr(out, "        1M overlap     15.03     15.03     15.03    34.9     -     "
                                 "15.03   +0.0 |"));
     free(out);
-    snprintf(path, sizeof(path), "%s/a.csv", dir);
-    csv = ces_test_read_file(path, NULL);
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us\n"
@@ -42,7 +56,6 @@ static void test_dry_run_csv(void **state)
                         "alltoall,2,1048576,cesync,overlap,15.031,15.031,15.031,69.762,34.881,-,"
                         "15.031\n");
     free(csv);
-    remove(path);
     rmdir(dir);
 }
 
@@ -80,17 +93,12 @@ static void test_sendrecv_predictions(void **state)
  * done), not the staged builder's (`plain`); without it, the builder's. */
 static void test_ring_group_prediction(void **state)
 {
-    char *dir = ces_test_tmpdir(), *out = NULL, path[128], *csv;
+    char *dir = ces_test_tmpdir();
+    char *csv = run_csv(dir, "bench sendrecv --dry-run --min-bytes 1M --max-bytes 1M "
+                             "--variant plain,auto",
+                        "r.csv", NULL);
 
     (void)state;
-    assert_int_equal(ces_test_tool(dir,
-                                   "bench sendrecv --dry-run --min-bytes 1M --max-bytes 1M "
-                                   "--variant plain,auto --csv r.csv",
-                                   &out),
-                     0);
-    free(out);
-    snprintf(path, sizeof(path), "%s/r.csv", dir);
-    csv = ces_test_read_file(path, NULL);
     assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,plain,32.396,"));
 #ifdef CES_HAVE_CUDA
     assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,21.961,"));
@@ -98,39 +106,26 @@ static void test_ring_group_prediction(void **state)
     assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,32.396,"));
 #endif
     free(csv);
-    remove(path);
     rmdir(dir);
 }
 
 static void test_sizes_and_formulas(void **state)
 {
-    char *dir = ces_test_tmpdir(), *out = NULL, path[128];
+    char *dir = ces_test_tmpdir();
     char *csv;
 
     (void)state;
     /* 3 ranks: alltoall sizes round down to multiples of 4 x 3 bytes */
-    assert_int_equal(ces_test_tool(dir,
-                          "bench alltoall --dry-run --ranks 3 --min-bytes 1K --max-bytes 4K "
-                          "--variant plain --csv a.csv",
-                          &out),
-                     0);
-    free(out);
-    snprintf(path, sizeof(path), "%s/a.csv", dir);
-    csv = ces_test_read_file(path, NULL);
+    csv = run_csv(dir, "bench alltoall --dry-run --ranks 3 --min-bytes 1K --max-bytes 4K "
+                       "--variant plain",
+                  "a.csv", NULL);
     assert_non_null(strstr(csv, "\nalltoall,3,1020,cesync,plain,"));
     assert_non_null(strstr(csv, "\nalltoall,3,2040,cesync,plain,"));
     assert_non_null(strstr(csv, "\nalltoall,3,4092,cesync,plain,"));
     free(csv);
-    remove(path);
     /* allgather: algbw counts the n x bytes received, busbw x (n-1)/n */
-    assert_int_equal(ces_test_tool(dir,
-                          "bench allgather --dry-run --min-bytes 1M --max-bytes 1M "
-                          "--variant overlap --csv g.csv",
-                          &out),
-                     0);
-    free(out);
-    snprintf(path, sizeof(path), "%s/g.csv", dir);
-    csv = ces_test_read_file(path, NULL);
+    csv = run_csv(dir, "bench allgather --dry-run --min-bytes 1M --max-bytes 1M --variant overlap",
+                  "g.csv", NULL);
     {
         double t, alg, bus;
         const char *row = strstr(csv, "\nallgather,2,1048576,cesync,overlap,");
@@ -144,7 +139,6 @@ static void test_sizes_and_formulas(void **state)
         assert_true(fabs(bus - alg / 2.0) < 1e-2);
     }
     free(csv);
-    remove(path);
     rmdir(dir);
 }
 
