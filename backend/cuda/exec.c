@@ -290,6 +290,9 @@ static int issue_block(struct issue *is)
         }
     }
 out:
+    if (rc != CES_OK && is->watch)
+        for (uint32_t s = 0; s < ces_graph_streams(is->g); s++)
+            ces_wd_close(c, is->streams[s]);
     return rc;
 }
 

@@ -232,6 +232,11 @@ int ces_wd_slot(struct ces_comm *c, CUstream s);
  * stream's in-flight word.  Called with wd_lock held; 0 when out of room. */
 uint64_t ces_wd_capture_record(struct ces_comm *c, const struct ces_wd_step *st,
                                const struct ces_wd_wait *waits, uint32_t nwaits);
+/* A block whose issue stopped early (an error) may have left stream s's
+ * last step without the progress write that a later call of the block
+ * was to carry (lower.c thins them): enqueues that write on s, so that the
+ * stream, once idle, is not taken for a blocked one. */
+void ces_wd_close(struct ces_comm *c, CUstream s);
 /* Copies the device words into the page: wait 0 takes a finished copy
  * and starts the next, 1 also waits (at most a second) for a fresh one. */
 void ces_wd_mirror(struct ces_comm *c, int wait);

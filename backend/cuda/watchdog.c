@@ -91,6 +91,31 @@ int ces_wd_slot(struct ces_comm *c, CUstream s)
     return slot;
 }
 
+void ces_wd_close(struct ces_comm *c, CUstream s)
+{
+    if (c->progress_dev == 0)
+        return;
+    for (uint32_t i = 0; i < c->nwatched; i++) {
+        struct ces_wd_stream *ws = &c->watched[i];
+        struct ces_wd_step *st;
+        uint64_t enq;
+
+        if (ws->stream != s)
+            continue;
+        pthread_mutex_lock(&c->wd_lock);
+        enq = atomic_load(&ws->enqueued);
+        st = &ws->steps[enq % CES_WD_STEPS];
+        /* Behind the step on its stream, so the word moves when the
+         * stream is past it, as if the step's own call had written it. */
+        if (enq > 0 && st->seq == enq && !st->progress &&
+            cuStreamWriteValue64(s, c->progress_dev + (CUdeviceptr)i * sizeof(uint64_t), enq, 0) ==
+                CUDA_SUCCESS)
+            st->progress = 1;
+        pthread_mutex_unlock(&c->wd_lock);
+        return;
+    }
+}
+
 static uint64_t word(struct ces_comm *c, uint32_t rank, uint32_t s)
 {
     volatile uint64_t *w = &c->team->page[rank].words[s];

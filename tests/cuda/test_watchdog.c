@@ -4,7 +4,8 @@
  * filled with stand-ins (a slot read is a memcpy, a release write is
  * counted), steps recorded as issue_memops records them.  The diagnosis
  * names the blocked wait, in the first step after the progress word with a
- * wait unmet when steps without progress writes follow it; a step whose
+ * wait unmet when steps without progress writes follow it (and a block
+ * cut short gets the progress write its last step lacks); a step whose
  * waits the ring has overwritten is
  * said to have lost them (never reported with the later waits that took
  * their place), at the exact boundary too; the release never writes a
@@ -109,9 +110,12 @@ static CUresult CUDAAPI fake_write32(CUstream s, CUdeviceptr a, cuuint32_t v, un
     return CUDA_SUCCESS;
 }
 
+static _Atomic CUdeviceptr last_write64; /* the address of the last 64-bit write */
+
 static CUresult CUDAAPI fake_write64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned int f)
 {
-    (void)s, (void)a, (void)f;
+    (void)s, (void)f;
+    atomic_store(&last_write64, a);
     count_write(v);
     return CUDA_SUCCESS;
 }
@@ -134,6 +138,7 @@ static void fakes_install(void)
     atomic_store(&last_read, 0);
     atomic_store(&first_write, 0);
     atomic_store(&locked_reads, 0);
+    atomic_store(&last_write64, 0);
     read_sleep_ms = 0;
     read_fails = 0;
     watch_lock = NULL;
@@ -418,6 +423,44 @@ static void test_names_the_step_of_a_span(void **state)
         free(out);
         fixture_free(fx);
     }
+}
+
+/* A block whose issue stopped after two calls that wait, whose progress
+ * writes the lowering dropped for a later call of the block to carry:
+ * ces_wd_close writes the last step's number to the stream's progress
+ * word (once), and the span of a later diagnosis ends there. */
+static void test_block_cut_short(void **state)
+{
+    const struct wspec more3 = {"more", 3, CES_CMP_GEQ, 1};
+    struct fixture *fx = fixture_new(60000);
+    uint64_t dev[2 * CES_WD_STREAMS], stage[2 * CES_WD_STREAMS];
+    char *out;
+
+    (void)state;
+    memset(dev, 0, sizeof(dev));
+    fx->c->progress_dev = (CUdeviceptr)(uintptr_t)dev;
+    fx->c->wd_stage = stage;
+    pthread_mutex_init(&fx->c->wd_mirror_lock, NULL);
+    fx->slots[1] = 1;
+    fx->slots[3] = 0;
+    enqueue_step(fx, 1, &ready1, 1, 0);
+    enqueue_step(fx, 1, &ready1, 1, 0);
+    ces_wd_close(fx->c, (CUstream)(uintptr_t)0x52); /* not watched */
+    assert_int_equal(atomic_load(&writes[2]), 0);
+    ces_wd_close(fx->c, STREAM);
+    assert_int_equal(atomic_load(&writes[2]), 1);
+    assert_true(atomic_load(&last_write64) == fx->c->progress_dev);
+    assert_true(fx->c->watched[0].steps[2].progress);
+    ces_wd_close(fx->c, STREAM); /* already closed */
+    assert_int_equal(atomic_load(&writes[2]), 1);
+    /* the next block's step, blocked; the word has not moved */
+    enqueue_step(fx, 1, &more3, 1, 1);
+    out = fail_captured(fx->c, "test");
+    assert_non_null(strstr(out, "): blocked in alltoall call 7 at step 2 of 3; its waits:\n"));
+    assert_null(strstr(out, "more"));
+    free(out);
+    pthread_mutex_destroy(&fx->c->wd_mirror_lock);
+    fixture_free(fx);
 }
 
 /* The slots are read without wd_lock, from a copy: an issuing thread that
@@ -776,6 +819,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_the_blocked_wait),
         cmocka_unit_test(test_names_the_step_of_a_span),
+        cmocka_unit_test(test_block_cut_short),
         cmocka_unit_test(test_reads_without_the_lock),
         cmocka_unit_test(test_unreadable_slots),
         cmocka_unit_test(test_captured_call),
