@@ -468,7 +468,9 @@ static void test_streams(void **state)
 /* Every builder, every protocol it supports, 2..5 ranks, every rank: the
  * lowering keeps every op (copies, writes with @* expanded, waits, fences),
  * never puts more than 255 ops in a memop call, batches copies only when
- * eager, puts progress writes only in eager plans that wait, and frames
+ * eager, puts progress writes only in eager plans that wait (on the last
+ * call that waits of each stream, and on at least every
+ * CES_LOWER_PROGRESS_SPAN-th before it), and frames
  * every captured call that waits (and only such a call) by enter ... exit. */
 static void test_builders(void **state)
 {
@@ -507,7 +509,12 @@ static void test_builders(void **state)
                             uint32_t nops = 0;
                             const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
                             const struct ces_cuda_pblock *blk = &pl->blocks[b];
+                            /* eager, per stream: calls that wait since the
+                             * last progress write; -1: none waits */
+                            int since[CES_MAX_STREAMS];
 
+                            for (uint32_t s = 0; s < CES_MAX_STREAMS; s++)
+                                since[s] = -1;
                             for (uint32_t i = 0; i < nops; i++) {
                                 want_copies += ops[i].kind == CES_OP_COPY;
                                 if (ops[i].kind == CES_OP_WRITE)
@@ -537,6 +544,15 @@ static void test_builders(void **state)
                                 if (c->kind != CES_CALL_MEMOPS)
                                     continue;
                                 assert_true(c->count >= 1 && c->count <= CES_CUDA_MAX_MEMOPS);
+                                if (!blk->capture && c->waits) {
+                                    since[c->stream] =
+                                        CES_VEC_AT(&blk->memops, struct ces_cuda_memop,
+                                                   c->first + c->count - 1)
+                                                    .kind == CES_MEMOP_PROGRESS
+                                            ? 0
+                                            : since[c->stream] < 0 ? 1 : since[c->stream] + 1;
+                                    assert_true(since[c->stream] < (int)CES_LOWER_PROGRESS_SPAN);
+                                }
                                 for (uint32_t k = 0; k < c->count; k++) {
                                     uint8_t kind = CES_VEC_AT(&blk->memops, struct ces_cuda_memop,
                                                               c->first + k).kind;
@@ -556,6 +572,9 @@ static void test_builders(void **state)
                                     }
                                 }
                             }
+                            /* the last call that waits of each stream writes progress */
+                            for (uint32_t s = 0; s < CES_MAX_STREAMS; s++)
+                                assert_true(since[s] <= 0);
                         }
                         assert_int_equal(got_copies, want_copies);
                         assert_int_equal(got_memops, want_memops);
