@@ -195,8 +195,9 @@ fail:
 }
 
 /* The watchdog's words in device memory (progress_dev) and the host
- * memory its mirror copies them into; without them the communicator runs
- * unwatched, as without a progress page. */
+ * memory its mirror copies them into.  A failure fails the creation of the
+ * communicator (progress_dev 0, the unwatched state, is only for a team
+ * without a progress page). */
 static int words_alloc(struct ces_comm *c)
 {
     size_t n = 2 * CES_WD_STREAMS * sizeof(uint64_t);

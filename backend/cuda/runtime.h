@@ -82,9 +82,12 @@ struct ces_alloc_rec {
 struct ces_progress_rank {
     _Atomic uint64_t failed; /* 0, or the status that failed this rank (negated) */
     uint64_t pad_[7];
-    uint64_t words[CES_WD_STREAMS]; /* written by the streams */
-    /* Written by captured work (replays of CUDA graphs): the id of the
-     * captured call record the stream is inside of, 0 when outside. */
+    /* The progress words, then the in-flight words (written by captured
+     * work, replays of CUDA graphs: the id of the captured call record the
+     * stream is inside of, 0 when outside), as this rank's watchdog last
+     * copied them from the words its streams write in device memory
+     * (ces_wd_mirror). */
+    uint64_t words[CES_WD_STREAMS];
     uint64_t flight[CES_WD_STREAMS];
 };
 
@@ -208,7 +211,6 @@ struct ces_comm {
      * CES_WD_STREAMS u64: progress, then in-flight), 0 when unwatched. */
     CUdeviceptr progress_dev;
     uint64_t *wd_stage;         /* pinned host memory the mirror copies into */
-    CUevent wd_mirror_ev;       /* recorded after the mirror copy */
     int wd_mirror_pending;      /* a mirror copy is in flight (wd_mirror_lock) */
     pthread_mutex_t wd_mirror_lock;
     /* captured calls: records (seq = id = index + 1) and their waits,
@@ -238,7 +240,8 @@ uint64_t ces_wd_capture_record(struct ces_comm *c, const struct ces_wd_step *st,
  * stream, once idle, is not taken for a blocked one. */
 void ces_wd_close(struct ces_comm *c, CUstream s);
 /* Copies the device words into the page: wait 0 takes a finished copy
- * and starts the next, 1 also waits (at most a second) for a fresh one. */
+ * and starts the next, 1 also waits for a fresh one (at most a second for
+ * each copy it waits on: the one in flight, then its own). */
 void ces_wd_mirror(struct ces_comm *c, int wait);
 /* Device address of the in-flight word of watch slot s. */
 #define CES_WD_FLIGHT_DEV(c, s)                                                             \

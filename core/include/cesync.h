@@ -866,14 +866,16 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * communicators of ces_comm_init_all may be driven from one thread in turn
  * (every call only enqueues that rank's part).  Errors are written to the
  * context given at init (one context per thread).  A watchdog thread per
- * communicator watches progress words that the streams write after each sync
- * step; after CES_TIMEOUT_MS milliseconds (environment, default 10000) without
- * progress it prints the blocked rank, stream, op, slot, value held, value
- * awaited and the peers' last progress to stderr, releases the blocked waits
- * so the streams drain, and marks the communicator failed: every later call
- * returns CES_ERR_TIMEOUT (this rank timed out) or CES_ERR_PEER_FAILED (a peer
- * reported failure).  Work enqueued while capturing a CUDA graph is not
- * watched (its values are frozen and its replays are launched by the user).
+ * communicator watches progress words that the streams write in device memory
+ * (after the last sync step of each stream in a call, and at least every 8th)
+ * and copies into host memory shared by the ranks; after CES_TIMEOUT_MS
+ * milliseconds (environment, default 10000) without progress it prints the
+ * blocked rank, stream, op, slot, value held, value awaited and the peers'
+ * last progress to stderr, releases the blocked waits so the streams drain,
+ * and marks the communicator failed: every later call returns CES_ERR_TIMEOUT
+ * (this rank timed out) or CES_ERR_PEER_FAILED (a peer reported failure).
+ * Work captured into a CUDA graph is watched through in-flight words that its
+ * replays write around each call that waits (docs/API.md).
  *
  * Environment: CES_TIMEOUT_MS (watchdog and every setup step), CES_DUMP_SCHEDULE=DIR
  * (write each distinct lowered schedule as DIR/<name>.ces), CES_STRIDE (bytes of
