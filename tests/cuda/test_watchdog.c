@@ -15,7 +15,8 @@
  * only once it is printed.  The watchdog thread's check of a captured call
  * reads its slots without wd_lock too: an issuing thread takes the lock
  * while a read hangs, and a call the stream has left during the read is
- * not judged by what the read found.
+ * not judged by what the read found, also when only the device words (which
+ * the watchdog copies into the page) show it.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -58,10 +59,13 @@ static CUresult CUDAAPI fake_ctx_set_current(CUcontext ctx)
 }
 
 /* The slots are host memory: a CUdeviceptr here is a host address. */
+static _Atomic CUdeviceptr read_src; /* the source of the copy in progress */
+
 static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream s)
 {
     (void)s;
     atomic_fetch_add(&reads, 1);
+    atomic_store(&read_src, src);
     if (on_read != NULL)
         on_read();
     if (read_fails)
@@ -139,6 +143,7 @@ static void fakes_install(void)
     atomic_store(&first_write, 0);
     atomic_store(&locked_reads, 0);
     atomic_store(&last_write64, 0);
+    atomic_store(&read_src, 0);
     read_sleep_ms = 0;
     read_fails = 0;
     watch_lock = NULL;
@@ -814,6 +819,59 @@ static void test_captured_call_left_during_the_read(void **state)
     fixture_free(fx);
 }
 
+/* The same through the device words: the stream leaves call 1 in the
+ * device's in-flight word during the read, and the copy of the words that
+ * the watchdog makes after the reads, not the one it had before them,
+ * decides whether the verdict counts. */
+static uint64_t dev_words[2 * CES_WD_STREAMS];
+static _Atomic long slot_reads;
+
+static void leave_in_device_during_read(void)
+{
+    if (atomic_load(&read_src) != (CUdeviceptr)(uintptr_t)&moving->slots[3])
+        return;
+    if (atomic_fetch_add(&slot_reads, 1) == 0) {
+        moving->slots[3] = 2;
+        dev_words[CES_WD_STREAMS + 0] = 2;
+    }
+}
+
+static void test_captured_verdict_on_fresh_words(void **state)
+{
+    struct fixture *fx = fixture_new(20);
+    uint64_t stage[2 * CES_WD_STREAMS];
+    struct err_capture err;
+    char *out;
+
+    (void)state;
+    memset(dev_words, 0, sizeof(dev_words));
+    fx->c->progress_dev = (CUdeviceptr)(uintptr_t)dev_words;
+    fx->c->wd_stage = stage;
+    pthread_mutex_init(&fx->c->wd_mirror_lock, NULL);
+    assert_int_equal(capture(fx, 4, 1, 1), 1);
+    assert_int_equal(capture(fx, 5, 2, 1), 2);
+    fx->slots[3] = 0;
+    dev_words[CES_WD_STREAMS + 0] = 1;
+    atomic_store(&slot_reads, 0);
+    moving = fx;
+    on_read = leave_in_device_during_read;
+    err_begin(&err);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    /* the read of call 1, then at least two of call 2 */
+    for (int i = 0; i < 1000 && atomic_load(&slot_reads) < 3; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    out = err_end(&err);
+    assert_int_equal(atomic_load(&fx->c->state), CES_OK);
+    assert_null(strstr(out, "watchdog"));
+    assert_true(atomic_load(&slot_reads) >= 3);
+    assert_int_equal(fx->page[0].flight[0], 2);
+    free(out);
+    moving = NULL;
+    pthread_mutex_destroy(&fx->c->wd_mirror_lock);
+    fixture_free(fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -828,6 +886,7 @@ int main(void)
         cmocka_unit_test(test_release_skips_lost_steps),
         cmocka_unit_test(test_captured_check_leaves_the_lock),
         cmocka_unit_test(test_captured_call_left_during_the_read),
+        cmocka_unit_test(test_captured_verdict_on_fresh_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
