@@ -214,8 +214,8 @@ static int words_alloc(struct ces_comm *c)
     return CES_OK;
 free_dev:
     cuMemFree(c->progress_dev);
-    c->progress_dev = 0;
 unregister:
+    c->progress_dev = 0; /* also after a failed cuMemAlloc, whatever it left there */
     cuMemHostUnregister(c->wd_stage);
 fail:
     ces_free(c->ctx, c->wd_stage);
@@ -620,6 +620,7 @@ static void drain(struct ces_comm *c)
 
     if (c->team->page == NULL || c->progress_dev == 0)
         return;
+    ces_cuda_use(c); /* the mirror copies on the communicator's stream */
     for (;;) {
         int busy = 0;
 

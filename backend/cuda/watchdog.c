@@ -564,6 +564,9 @@ void ces_wd_fail(struct ces_comm *c, int status, const char *why)
     struct diag *d = NULL;
     int expect = CES_OK, won;
 
+    /* The calling thread may be the user's (ces_comm_abort), with another
+     * context current: the mirror and the slot reads use this one's stream. */
+    cuCtxSetCurrent(c->cuctx);
     ces_wd_mirror(c, 1); /* the diagnosis starts from the words as they are now */
     pthread_mutex_lock(&c->wd_lock);
     won = atomic_compare_exchange_strong(&c->state, &expect, status);
@@ -574,7 +577,6 @@ void ces_wd_fail(struct ces_comm *c, int status, const char *why)
     }
     pthread_mutex_unlock(&c->wd_lock);
     if (won) {
-        cuCtxSetCurrent(c->cuctx);
         diag_print(c, d, why);
         diag_free(c, d);
     }
