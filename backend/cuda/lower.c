@@ -317,8 +317,8 @@ static void free_state(struct lower_state *st, uint32_t streams)
 /* Eager, flush_memops ends every call that waits with a progress write;
  * this keeps it only on the last such call of each stream in the block and
  * on every CES_LOWER_PROGRESS_SPAN-th before it, and closes the gaps in the
- * block's memops.  A progress write costs its call about 0.8 us on H200
- * (1.4 when the word was in host memory: the next write's fence waits for
+ * block's memops.  A progress write costs its call about 0.9 us on H200
+ * (1.3 when the word was in host memory: the next write's fence waits for
  * it; scripts/probe_memops.sh, "alltoall"), so a collective with two
  * barriers saves one; the watchdog learns which call of a span a blocked
  * stream is in from their slots (watchdog.c).  A block's memops are in the

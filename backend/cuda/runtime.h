@@ -205,8 +205,8 @@ struct ces_comm {
      * until wait n + CES_WD_WAITS is recorded over it. */
     uint64_t nwaits_total;
     /* The streams write their progress and in-flight words in device
-     * memory (a write there costs a memop call about 0.8 us on H200, one to
-     * host memory 1.4: scripts/probe_memops.sh); the watchdog copies them
+     * memory (a write there costs a memop call about 0.9 us on H200, one to
+     * host memory 1.3: scripts/probe_memops.sh); the watchdog copies them
      * into team->page[rank] (ces_wd_mirror).  progress_dev: the words (2 *
      * CES_WD_STREAMS u64: progress, then in-flight), 0 when unwatched. */
     CUdeviceptr progress_dev;

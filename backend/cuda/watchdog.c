@@ -5,7 +5,7 @@
  * last such call of each stream in a launch, and at least every
  * CES_LOWER_PROGRESS_SPAN-th, ends with a progress write: its step number
  * goes into the stream's progress word, in device memory (a write there
- * costs a call 0.8 us, one to host memory 1.4; not every call: lower.c),
+ * costs a call 0.9 us, one to host memory 1.3; not every call: lower.c),
  * which the watchdog copies into this rank's entry of the progress page
  * (host memory shared by the ranks) at every look, and afresh before a
  * diagnosis or a verdict on a captured call (ces_wd_mirror).  The host
