@@ -212,6 +212,7 @@ struct ces_comm {
     CUdeviceptr progress_dev;
     uint64_t *wd_stage;         /* pinned host memory the mirror copies into */
     int wd_mirror_pending;      /* a mirror copy is in flight (wd_mirror_lock) */
+    uint64_t wd_mirror_ms;      /* when the watchdog's look last copied them */
     pthread_mutex_t wd_mirror_lock;
     /* captured calls: records (seq = id = index + 1) and their waits,
      * guarded by wd_lock; see watchdog.c */

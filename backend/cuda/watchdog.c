@@ -7,8 +7,9 @@
  * goes into the stream's progress word, in device memory (a write there
  * costs a call 0.9 us, one to host memory 1.3; not every call: lower.c),
  * which the watchdog copies into this rank's entry of the progress page
- * (host memory shared by the ranks) at every look, and afresh before a
- * diagnosis or a verdict on a captured call (ces_wd_mirror).  The host
+ * (host memory shared by the ranks) while work is pending (mirror_due), and
+ * afresh before a diagnosis or a verdict on a captured call
+ * (ces_wd_mirror).  The host
  * records each step it enqueues (which slots it waits on, for which
  * values).  A thread per communicator compares: a stream whose word has
  * not moved for CES_TIMEOUT_MS while steps are pending is blocked in one of
@@ -587,6 +588,22 @@ void ces_wd_fail(struct ces_comm *c, int status, const char *why)
     pthread_mutex_unlock(&c->wd_lock);
 }
 
+/* Whether this look of the watchdog copies the device words afresh
+ * (wd_lock held): only while a stream has steps its word has not passed,
+ * or captured work has been recorded (a replay may start at any time), and
+ * at most every CES_TIMEOUT_MS / 100 (5 to 100 ms), so that an idle
+ * communicator leaves its GPU alone. */
+static int mirror_due(struct ces_comm *c, uint64_t now)
+{
+    uint64_t period = c->timeout_ms / 100;
+    int busy = c->cap_steps.len > 0;
+
+    period = period < 5 ? 5 : period > 100 ? 100 : period;
+    for (uint32_t s = 0; s < c->nwatched && !busy; s++)
+        busy = word(c, c->rank, s) < atomic_load(&c->watched[s].enqueued);
+    return busy && now - c->wd_mirror_ms >= period;
+}
+
 static void *wd_main(void *arg)
 {
     struct ces_comm *c = arg;
@@ -615,7 +632,10 @@ static void *wd_main(void *arg)
         failed = atomic_load(&c->state) != CES_OK;
         if (c->team->page == NULL)
             continue;
-        ces_wd_mirror(c, 0);
+        if (mirror_due(c, now)) {
+            ces_wd_mirror(c, 0);
+            c->wd_mirror_ms = now;
+        }
         if (!failed) {
             char why[160] = "";
 
