@@ -872,6 +872,40 @@ static void test_captured_verdict_on_fresh_words(void **state)
     fixture_free(fx);
 }
 
+/* The watchdog copies the device words only while work is pending: an
+ * idle communicator (no step past its word, nothing captured) is left
+ * alone; a step enqueued brings the copies back until its word is in the
+ * page, then they stop again. */
+static void test_mirror_only_while_pending(void **state)
+{
+    struct fixture *fx = fixture_new(2000);
+    uint64_t stage[2 * CES_WD_STREAMS];
+    long n;
+
+    (void)state;
+    memset(dev_words, 0, sizeof(dev_words));
+    fx->c->progress_dev = (CUdeviceptr)(uintptr_t)dev_words;
+    fx->c->wd_stage = stage;
+    pthread_mutex_init(&fx->c->wd_mirror_lock, NULL);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    sleep_ms(100);
+    assert_int_equal(atomic_load(&reads), 0);
+    enqueue(fx, 1, &ready1, 1);
+    dev_words[0] = 1; /* the stream is past step 1 */
+    for (int i = 0; i < 1000 && fx->page[0].words[0] != 1; i++)
+        sleep_ms(5);
+    assert_int_equal(fx->page[0].words[0], 1);
+    assert_true(atomic_load(&reads) > 0);
+    sleep_ms(50); /* a copy started before the word arrived may still land */
+    n = atomic_load(&reads);
+    sleep_ms(100);
+    assert_int_equal(atomic_load(&reads), n);
+    ces_wd_stop(fx->c);
+    assert_int_equal(atomic_load(&fx->c->state), CES_OK);
+    pthread_mutex_destroy(&fx->c->wd_mirror_lock);
+    fixture_free(fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -887,6 +921,7 @@ int main(void)
         cmocka_unit_test(test_captured_check_leaves_the_lock),
         cmocka_unit_test(test_captured_call_left_during_the_read),
         cmocka_unit_test(test_captured_verdict_on_fresh_words),
+        cmocka_unit_test(test_mirror_only_while_pending),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
