@@ -791,11 +791,29 @@ static void leave_call_during_read(void)
     moving = NULL;
 }
 
+/* Runs the watchdog until *count reaches 3 (the read of call 1, then at
+ * least two of call 2), stops it, and checks that it neither failed the
+ * communicator nor printed anything. */
+static void watch_reads(struct fixture *fx, _Atomic long *count)
+{
+    struct err_capture err;
+    char *out;
+
+    err_begin(&err);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    for (int i = 0; i < 1000 && atomic_load(count) < 3; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    out = err_end(&err);
+    assert_int_equal(atomic_load(&fx->c->state), CES_OK);
+    assert_null(strstr(out, "watchdog"));
+    assert_true(atomic_load(count) >= 3);
+    free(out);
+}
+
 static void test_captured_call_left_during_the_read(void **state)
 {
     struct fixture *fx = fixture_new(20);
-    struct err_capture err;
-    char *out;
 
     (void)state;
     assert_int_equal(capture(fx, 4, 1, 1), 1);
@@ -804,18 +822,8 @@ static void test_captured_call_left_during_the_read(void **state)
     fx->page[0].flight[0] = 1;
     moving = fx;
     on_read = leave_call_during_read;
-    err_begin(&err);
-    assert_int_equal(ces_wd_start(fx->c), CES_OK);
-    /* the read of call 1, then at least two of call 2 */
-    for (int i = 0; i < 1000 && atomic_load(&reads) < 3; i++)
-        sleep_ms(5);
-    ces_wd_stop(fx->c);
-    out = err_end(&err);
-    assert_int_equal(atomic_load(&fx->c->state), CES_OK);
-    assert_null(strstr(out, "watchdog"));
+    watch_reads(fx, &reads);
     assert_null(moving);
-    assert_true(atomic_load(&reads) >= 3);
-    free(out);
     fixture_free(fx);
 }
 
@@ -836,18 +844,23 @@ static void leave_in_device_during_read(void)
     }
 }
 
-static void test_captured_verdict_on_fresh_words(void **state)
+/* Gives the fixture's communicator device words (dev_words, zeroed) and
+ * the staging memory its mirror copies them into. */
+static void use_device_words(struct fixture *fx, uint64_t *stage)
 {
-    struct fixture *fx = fixture_new(20);
-    uint64_t stage[2 * CES_WD_STREAMS];
-    struct err_capture err;
-    char *out;
-
-    (void)state;
     memset(dev_words, 0, sizeof(dev_words));
     fx->c->progress_dev = (CUdeviceptr)(uintptr_t)dev_words;
     fx->c->wd_stage = stage;
     pthread_mutex_init(&fx->c->wd_mirror_lock, NULL);
+}
+
+static void test_captured_verdict_on_fresh_words(void **state)
+{
+    struct fixture *fx = fixture_new(20);
+    uint64_t stage[2 * CES_WD_STREAMS];
+
+    (void)state;
+    use_device_words(fx, stage);
     assert_int_equal(capture(fx, 4, 1, 1), 1);
     assert_int_equal(capture(fx, 5, 2, 1), 2);
     fx->slots[3] = 0;
@@ -855,18 +868,8 @@ static void test_captured_verdict_on_fresh_words(void **state)
     atomic_store(&slot_reads, 0);
     moving = fx;
     on_read = leave_in_device_during_read;
-    err_begin(&err);
-    assert_int_equal(ces_wd_start(fx->c), CES_OK);
-    /* the read of call 1, then at least two of call 2 */
-    for (int i = 0; i < 1000 && atomic_load(&slot_reads) < 3; i++)
-        sleep_ms(5);
-    ces_wd_stop(fx->c);
-    out = err_end(&err);
-    assert_int_equal(atomic_load(&fx->c->state), CES_OK);
-    assert_null(strstr(out, "watchdog"));
-    assert_true(atomic_load(&slot_reads) >= 3);
+    watch_reads(fx, &slot_reads);
     assert_int_equal(fx->page[0].flight[0], 2);
-    free(out);
     moving = NULL;
     pthread_mutex_destroy(&fx->c->wd_mirror_lock);
     fixture_free(fx);
@@ -883,10 +886,7 @@ static void test_mirror_only_while_pending(void **state)
     long n;
 
     (void)state;
-    memset(dev_words, 0, sizeof(dev_words));
-    fx->c->progress_dev = (CUdeviceptr)(uintptr_t)dev_words;
-    fx->c->wd_stage = stage;
-    pthread_mutex_init(&fx->c->wd_mirror_lock, NULL);
+    use_device_words(fx, stage);
     assert_int_equal(ces_wd_start(fx->c), CES_OK);
     sleep_ms(100);
     assert_int_equal(atomic_load(&reads), 0);
