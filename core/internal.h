@@ -16,6 +16,13 @@
 
 #define CES_ERRMSG_MAX 1024
 
+/* The CUDA backend's watchdog: at least every this-many-th memop call that
+ * waits on a stream ends with a progress write (backend/cuda/lower.c), so
+ * the watchdog searches at most this many calls for the one a stream is
+ * blocked in; the cost model charges the writes where the lowering puts
+ * them (model/predict.c). */
+#define CES_PROGRESS_SPAN 8u
+
 struct ces_ctx {
     struct ces_alloc hooks;
     char errmsg[CES_ERRMSG_MAX];

@@ -158,10 +158,8 @@ static void end_group(struct psim *s, int64_t last, int waits, int graph)
 
 /* Eager, the CUDA backend keeps the progress write only on the last batch
  * that waits of each stream in a block replay and on every
- * PREDICT_PROGRESS_SPAN-th before it (thin_progress of backend/cuda/
- * lower.c): drops the others of rank r's instances [from, to). */
-#define PREDICT_PROGRESS_SPAN 8u /* CES_LOWER_PROGRESS_SPAN, backend/cuda/lower.h */
-
+ * CES_PROGRESS_SPAN-th before it (thin_progress of backend/cuda/lower.c):
+ * drops the others of rank r's instances [from, to). */
 static void thin_progress(struct psim *s, size_t from, size_t to)
 {
     for (uint32_t k = 0; k < s->streams; k++) {
@@ -175,7 +173,7 @@ static void thin_progress(struct psim *s, size_t from, size_t to)
 
             if (in->stream != k || in->progress != 1)
                 continue;
-            if (--left > 0 && ++since < PREDICT_PROGRESS_SPAN)
+            if (--left > 0 && ++since < CES_PROGRESS_SPAN)
                 in->progress = 0;
             else
                 since = 0;

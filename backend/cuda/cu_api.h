@@ -27,8 +27,8 @@
     X(cuGetErrorString) \
     X(cuInit) \
     X(cuMemAddressFree) \
-    X(cuMemAlloc) \
     X(cuMemAddressReserve) \
+    X(cuMemAlloc) \
     X(cuMemCreate) \
     X(cuMemExportToShareableHandle) \
     X(cuMemFree) \

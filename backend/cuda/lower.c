@@ -58,9 +58,10 @@ static int push_call(struct lower_state *st, const struct ces_cuda_call *c)
 /* Emits the pending memops of stream s as calls of at most `chunk` ops.  A
  * call that holds a wait gets the watchdog's writes when asked: eager, a
  * progress write at its end, so that the progress word counts sync steps
- * that completed (thin_progress later keeps only some); captured, an ENTER write first and an EXIT write last, so
- * that the in-flight word is nonzero exactly while the stream is inside the
- * call (see watchdog.c for why this suffices under replay). */
+ * that completed (thin_progress later keeps only some); captured, an ENTER
+ * write first and an EXIT write last, so that the in-flight word is nonzero
+ * exactly while the stream is inside the call (see watchdog.c for why this
+ * suffices under replay). */
 static int flush_memops(struct lower_state *st, uint32_t s)
 {
     struct ces_vec *pv = &st->pend_ops[s];
@@ -316,7 +317,7 @@ static void free_state(struct lower_state *st, uint32_t streams)
 
 /* Eager, flush_memops ends every call that waits with a progress write;
  * this keeps it only on the last such call of each stream in the block and
- * on every CES_LOWER_PROGRESS_SPAN-th before it, and closes the gaps in the
+ * on every CES_PROGRESS_SPAN-th before it, and closes the gaps in the
  * block's memops.  A progress write costs its call about 0.9 us on H200
  * (1.3 when the word was in host memory: the next write's fence waits for
  * it; scripts/probe_memops.sh, "alltoall"), so a collective with two
@@ -349,7 +350,7 @@ static int thin_progress(struct lower_state *st, uint32_t streams)
         if (c->waits) {
             assert(CES_VEC_AT(&blk->memops, struct ces_cuda_memop, c->first + c->count - 1).kind ==
                    CES_MEMOP_PROGRESS);
-            if (--left[c->stream] > 0 && ++since[c->stream] < CES_LOWER_PROGRESS_SPAN)
+            if (--left[c->stream] > 0 && ++since[c->stream] < CES_PROGRESS_SPAN)
                 keep--;
             else
                 since[c->stream] = 0;

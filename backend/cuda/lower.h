@@ -26,19 +26,13 @@ enum ces_cuda_lower_flags {
     CES_LOWER_CAPTURE = 1u << 0,
     /* Eager blocks: a progress write (the watchdog's progress word) ends
      * the last memop call that holds a wait of each stream in the block,
-     * and every CES_LOWER_PROGRESS_SPAN-th such call before it. */
+     * and every CES_PROGRESS_SPAN-th such call before it. */
     CES_LOWER_PROGRESS = 1u << 1,
     /* Captured blocks: every memop call that holds a wait starts with an
      * ENTER write and ends with an EXIT write of the stream's in-flight word
      * (the watchdog's view of work replayed from a CUDA graph). */
     CES_LOWER_FLIGHT = 1u << 2
 };
-
-/* With CES_LOWER_PROGRESS, at least every this-many-th memop call that
- * waits on a stream ends with a progress write: the most calls that the
- * watchdog searches, by reading their slots, for the one a stream is
- * blocked in. */
-#define CES_LOWER_PROGRESS_SPAN 8u
 
 #define CES_CUDA_CALL_MAP(X)                                                   \
     X(CES_CALL_COPY_BATCH, "copy_batch") /* cudaMemcpyBatchAsync of count copies */ \

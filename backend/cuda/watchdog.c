@@ -3,7 +3,7 @@
  *
  * Every memop call that holds a wait is a step, numbered per stream; the
  * last such call of each stream in a launch, and at least every
- * CES_LOWER_PROGRESS_SPAN-th, ends with a progress write: its step number
+ * CES_PROGRESS_SPAN-th, ends with a progress write: its step number
  * goes into the stream's progress word, in device memory (a write there
  * costs a call 0.9 us, one to host memory 1.3; not every call: lower.c),
  * which the watchdog copies into this rank's entry of the progress page
@@ -62,13 +62,21 @@
 #include <string.h>
 #include <time.h>
 
-int ces_wd_slot(struct ces_comm *c, CUstream s)
+/* The watch slot of stream s, or -1 if it has none (slots never move). */
+static int slot_of(const struct ces_comm *c, CUstream s)
 {
-    int slot = -1;
-
     for (uint32_t i = 0; i < c->nwatched; i++)
         if (c->watched[i].stream == s)
             return (int)i;
+    return -1;
+}
+
+int ces_wd_slot(struct ces_comm *c, CUstream s)
+{
+    int slot = slot_of(c, s);
+
+    if (slot >= 0)
+        return slot;
     pthread_mutex_lock(&c->wd_lock);
     if (c->nwatched < CES_WD_STREAMS) {
         struct ces_wd_stream *w = &c->watched[c->nwatched];
@@ -94,27 +102,24 @@ int ces_wd_slot(struct ces_comm *c, CUstream s)
 
 void ces_wd_close(struct ces_comm *c, CUstream s)
 {
-    if (c->progress_dev == 0)
-        return;
-    for (uint32_t i = 0; i < c->nwatched; i++) {
-        struct ces_wd_stream *ws = &c->watched[i];
-        struct ces_wd_step *st;
-        uint64_t enq;
+    int i = slot_of(c, s);
+    struct ces_wd_stream *ws;
+    struct ces_wd_step *st;
+    uint64_t enq;
 
-        if (ws->stream != s)
-            continue;
-        pthread_mutex_lock(&c->wd_lock);
-        enq = atomic_load(&ws->enqueued);
-        st = &ws->steps[enq % CES_WD_STEPS];
-        /* Behind the step on its stream, so the word moves when the
-         * stream is past it, as if the step's own call had written it. */
-        if (enq > 0 && st->seq == enq && !st->progress &&
-            cuStreamWriteValue64(s, c->progress_dev + (CUdeviceptr)i * sizeof(uint64_t), enq, 0) ==
-                CUDA_SUCCESS)
-            st->progress = 1;
-        pthread_mutex_unlock(&c->wd_lock);
+    if (c->progress_dev == 0 || i < 0)
         return;
-    }
+    ws = &c->watched[i];
+    pthread_mutex_lock(&c->wd_lock);
+    enq = atomic_load(&ws->enqueued);
+    st = &ws->steps[enq % CES_WD_STEPS];
+    /* Behind the step on its stream, so the word moves when the stream is
+     * past it, as if the step's own call had written it. */
+    if (enq > 0 && st->seq == enq && !st->progress &&
+        cuStreamWriteValue64(s, c->progress_dev + (CUdeviceptr)i * sizeof(uint64_t), enq, 0) ==
+            CUDA_SUCCESS)
+        st->progress = 1;
+    pthread_mutex_unlock(&c->wd_lock);
 }
 
 static uint64_t word(struct ces_comm *c, uint32_t rank, uint32_t s)
@@ -332,7 +337,7 @@ struct diag_entry {
      * to the next that writes progress; captured: the call it is inside),
      * their first_wait indexing diag.waits; DIAG_WAITS_LOST: step[0]. */
     uint32_t nsteps;
-    struct ces_wd_step step[CES_LOWER_PROGRESS_SPAN];
+    struct ces_wd_step step[CES_PROGRESS_SPAN];
 };
 
 struct diag {
@@ -365,7 +370,7 @@ static int blocked_in(struct ces_comm *c, uint32_t s, int captured, struct diag_
     if (e->done >= e->enq)
         return 0;
     e->kind = DIAG_WAITS;
-    for (uint64_t q = e->done + 1; q <= e->enq && *nrec < CES_LOWER_PROGRESS_SPAN; q++) {
+    for (uint64_t q = e->done + 1; q <= e->enq && *nrec < CES_PROGRESS_SPAN; q++) {
         const struct ces_wd_step *st = &c->watched[s].steps[q % CES_WD_STEPS];
 
         if (st->seq != q) {
@@ -392,7 +397,7 @@ static int blocked_in(struct ces_comm *c, uint32_t s, int captured, struct diag_
 /* Copies the diagnosis (wd_lock held); NULL when out of memory. */
 static struct diag *diag_take(struct ces_comm *c)
 {
-    const struct ces_wd_step *recs[2 * CES_WD_STREAMS][CES_LOWER_PROGRESS_SPAN];
+    const struct ces_wd_step *recs[2 * CES_WD_STREAMS][CES_PROGRESS_SPAN];
     uint32_t nrec[2 * CES_WD_STREAMS];
     struct diag *d;
     size_t nwaits = 0, at = 0;

@@ -279,7 +279,7 @@ static void test_progress_span(void **state)
         assert_int_equal(progress[0][k], k == 7 || k == 9);
     assert_int_equal(progress[1][0], 0);
     assert_int_equal(progress[1][1], 1);
-    assert_int_equal(CES_LOWER_PROGRESS_SPAN, 8);
+    assert_int_equal(CES_PROGRESS_SPAN, 8);
     ces_cuda_plan_destroy(p);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -470,7 +470,7 @@ static void test_streams(void **state)
  * never puts more than 255 ops in a memop call, batches copies only when
  * eager, puts progress writes only in eager plans that wait (on the last
  * call that waits of each stream, and on at least every
- * CES_LOWER_PROGRESS_SPAN-th before it), and frames
+ * CES_PROGRESS_SPAN-th before it), and frames
  * every captured call that waits (and only such a call) by enter ... exit. */
 static void test_builders(void **state)
 {
@@ -551,7 +551,7 @@ static void test_builders(void **state)
                                                     .kind == CES_MEMOP_PROGRESS
                                             ? 0
                                             : since[c->stream] < 0 ? 1 : since[c->stream] + 1;
-                                    assert_true(since[c->stream] < (int)CES_LOWER_PROGRESS_SPAN);
+                                    assert_true(since[c->stream] < (int)CES_PROGRESS_SPAN);
                                 }
                                 for (uint32_t k = 0; k < c->count; k++) {
                                     uint8_t kind = CES_VEC_AT(&blk->memops, struct ces_cuda_memop,
