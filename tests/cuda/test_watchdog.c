@@ -182,6 +182,7 @@ static struct fixture *fixture_new(uint64_t timeout_ms)
     c->size = 2;
     atomic_init(&c->state, CES_OK);
     pthread_mutex_init(&c->wd_lock, NULL);
+    pthread_mutex_init(&c->wd_mirror_lock, NULL);
     pthread_cond_init(&c->wd_cond, NULL);
     c->timeout_ms = timeout_ms;
     c->waits = ces_malloc(fx->ctx, sizeof(*c->waits) * CES_WD_WAITS);
@@ -207,6 +208,7 @@ static void fixture_free(struct fixture *fx)
     ces_vec_free(fx->ctx, &c->cap_steps);
     ces_vec_free(fx->ctx, &c->cap_waits);
     pthread_mutex_destroy(&c->wd_lock);
+    pthread_mutex_destroy(&c->wd_mirror_lock);
     pthread_cond_destroy(&c->wd_cond);
     free(c);
     ces_test_ctx_end(fx->ctx, &fx->alloc);
@@ -430,6 +432,17 @@ static void test_names_the_step_of_a_span(void **state)
     }
 }
 
+static uint64_t dev_words[2 * CES_WD_STREAMS];
+
+/* Gives the fixture's communicator device words (dev_words, zeroed) and
+ * the staging memory its mirror copies them into. */
+static void use_device_words(struct fixture *fx, uint64_t *stage)
+{
+    memset(dev_words, 0, sizeof(dev_words));
+    fx->c->progress_dev = (CUdeviceptr)(uintptr_t)dev_words;
+    fx->c->wd_stage = stage;
+}
+
 /* A block whose issue stopped after two calls that wait, whose progress
  * writes the lowering dropped for a later call of the block to carry:
  * ces_wd_close writes the last step's number to the stream's progress
@@ -438,14 +451,11 @@ static void test_block_cut_short(void **state)
 {
     const struct wspec more3 = {"more", 3, CES_CMP_GEQ, 1};
     struct fixture *fx = fixture_new(60000);
-    uint64_t dev[2 * CES_WD_STREAMS], stage[2 * CES_WD_STREAMS];
+    uint64_t stage[2 * CES_WD_STREAMS];
     char *out;
 
     (void)state;
-    memset(dev, 0, sizeof(dev));
-    fx->c->progress_dev = (CUdeviceptr)(uintptr_t)dev;
-    fx->c->wd_stage = stage;
-    pthread_mutex_init(&fx->c->wd_mirror_lock, NULL);
+    use_device_words(fx, stage);
     fx->slots[1] = 1;
     fx->slots[3] = 0;
     enqueue_step(fx, 1, &ready1, 1, 0);
@@ -464,7 +474,6 @@ static void test_block_cut_short(void **state)
     assert_non_null(strstr(out, "): blocked in alltoall call 7 at step 2 of 3; its waits:\n"));
     assert_null(strstr(out, "more"));
     free(out);
-    pthread_mutex_destroy(&fx->c->wd_mirror_lock);
     fixture_free(fx);
 }
 
@@ -831,7 +840,6 @@ static void test_captured_call_left_during_the_read(void **state)
  * device's in-flight word during the read, and the copy of the words that
  * the watchdog makes after the reads, not the one it had before them,
  * decides whether the verdict counts. */
-static uint64_t dev_words[2 * CES_WD_STREAMS];
 static _Atomic long slot_reads;
 
 static void leave_in_device_during_read(void)
@@ -842,16 +850,6 @@ static void leave_in_device_during_read(void)
         moving->slots[3] = 2;
         dev_words[CES_WD_STREAMS + 0] = 2;
     }
-}
-
-/* Gives the fixture's communicator device words (dev_words, zeroed) and
- * the staging memory its mirror copies them into. */
-static void use_device_words(struct fixture *fx, uint64_t *stage)
-{
-    memset(dev_words, 0, sizeof(dev_words));
-    fx->c->progress_dev = (CUdeviceptr)(uintptr_t)dev_words;
-    fx->c->wd_stage = stage;
-    pthread_mutex_init(&fx->c->wd_mirror_lock, NULL);
 }
 
 static void test_captured_verdict_on_fresh_words(void **state)
@@ -871,7 +869,6 @@ static void test_captured_verdict_on_fresh_words(void **state)
     watch_reads(fx, &slot_reads);
     assert_int_equal(fx->page[0].flight[0], 2);
     moving = NULL;
-    pthread_mutex_destroy(&fx->c->wd_mirror_lock);
     fixture_free(fx);
 }
 
@@ -902,7 +899,6 @@ static void test_mirror_only_while_pending(void **state)
     assert_int_equal(atomic_load(&reads), n);
     ces_wd_stop(fx->c);
     assert_int_equal(atomic_load(&fx->c->state), CES_OK);
-    pthread_mutex_destroy(&fx->c->wd_mirror_lock);
     fixture_free(fx);
 }
 
