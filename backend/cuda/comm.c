@@ -63,6 +63,17 @@ static uint64_t round_up(uint64_t v, uint64_t g)
     return (v + g - 1) / g * g;
 }
 
+int ces_cuda_shared_queues(const char *env)
+{
+    char *end = NULL;
+    long v;
+
+    if (env == NULL || *env == '\0')
+        return 0;
+    v = strtol(env, &end, 10);
+    return *end == '\0' && v >= 1 && v < 8;
+}
+
 int ces_cuda_use(struct ces_comm *c)
 {
     int rc = CES_OK;
@@ -172,6 +183,7 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
         CES_CU_GOTO(ctx, rc, cuStreamCreateWithPriority(&c->wd_stream, CU_STREAM_NON_BLOCKING, hi),
                     fail_ctx);
     }
+    c->shared_queues = ces_cuda_shared_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
     CES_CU_GOTO(ctx, rc, cuEventCreate(&c->fork, CU_EVENT_DISABLE_TIMING), fail_stream);
     c->waits = ces_malloc(ctx, sizeof(*c->waits) * CES_WD_WAITS);
     if (c->waits == NULL) {
@@ -195,14 +207,36 @@ fail:
 }
 
 /* The watchdog's words in device memory (progress_dev) and the host
- * memory its mirror copies them into.  A failure fails the creation of the
+ * memory its mirror copies them into; with shared hardware queues, pinned
+ * host memory that the streams write directly (progress_dev its device
+ * address) and nothing to copy.  A failure fails the creation of the
  * communicator (progress_dev 0, the unwatched state, is only for a team
  * without a progress page). */
+static int words_alloc_host(struct ces_comm *c, size_t n)
+{
+    void *host = NULL;
+    int rc = CES_OK;
+
+    CES_CU_GOTO(c->ctx, rc,
+                cuMemHostAlloc(&host, n, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE), out);
+    memset(host, 0, n);
+    CES_CU_GOTO(c->ctx, rc, cuMemHostGetDevicePointer(&c->progress_dev, host, 0), free_host);
+    c->wd_stage = host;
+    return CES_OK;
+free_host:
+    c->progress_dev = 0;
+    cuMemFreeHost(host);
+out:
+    return rc;
+}
+
 static int words_alloc(struct ces_comm *c)
 {
     size_t n = 2 * CES_WD_STREAMS * sizeof(uint64_t);
     int rc = CES_OK;
 
+    if (c->shared_queues)
+        return words_alloc_host(c, n);
     c->wd_stage = ces_malloc(c->ctx, n);
     if (c->wd_stage == NULL)
         return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory creating a communicator");
@@ -227,10 +261,14 @@ static void words_free(struct ces_comm *c)
 {
     if (c->progress_dev == 0)
         return;
-    cuStreamSynchronize(c->wd_stream); /* a mirror copy may be in flight */
-    cuMemFree(c->progress_dev);
-    cuMemHostUnregister(c->wd_stage);
-    ces_free(c->ctx, c->wd_stage);
+    if (c->shared_queues) {
+        cuMemFreeHost(c->wd_stage);
+    } else {
+        cuStreamSynchronize(c->wd_stream); /* a mirror copy may be in flight */
+        cuMemFree(c->progress_dev);
+        cuMemHostUnregister(c->wd_stage);
+        ces_free(c->ctx, c->wd_stage);
+    }
     c->progress_dev = 0;
     c->wd_stage = NULL;
 }
@@ -239,6 +277,11 @@ static void comm_free(struct ces_comm *c)
 {
     struct ces_ctx *ctx = c->ctx;
 
+    if (c->rescue_ctx != NULL) {
+        cuCtxSetCurrent(c->rescue_ctx);
+        cuStreamDestroy(c->rescue_stream);
+        cuCtxDestroy(c->rescue_ctx);
+    }
     ces_cuda_use(c);
     ces_cuda_cache_free(c);
     for (uint32_t s = 0; s < CES_MAX_STREAMS; s++)

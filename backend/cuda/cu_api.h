@@ -11,6 +11,8 @@
 #include <cuda.h>
 
 #define CES_CU_FUNCS(X) \
+    X(cuCtxCreate) \
+    X(cuCtxDestroy) \
     X(cuCtxGetStreamPriorityRange) \
     X(cuCtxSetCurrent) \
     X(cuCtxSynchronize) \
@@ -33,6 +35,9 @@
     X(cuMemExportToShareableHandle) \
     X(cuMemFree) \
     X(cuMemGetAllocationGranularity) \
+    X(cuMemFreeHost) \
+    X(cuMemHostAlloc) \
+    X(cuMemHostGetDevicePointer) \
     X(cuMemHostRegister) \
     X(cuMemHostUnregister) \
     X(cuMemImportFromShareableHandle) \
@@ -53,6 +58,8 @@
     X(cuStreamWriteValue64)
 
 struct ces_cu_api {
+    CUresult (CUDAAPI *p_cuCtxCreate)(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);
+    CUresult (CUDAAPI *p_cuCtxDestroy)(CUcontext ctx);
     CUresult (CUDAAPI *p_cuCtxGetStreamPriorityRange)(int *leastPriority, int *greatestPriority);
     CUresult (CUDAAPI *p_cuCtxSetCurrent)(CUcontext ctx);
     CUresult (CUDAAPI *p_cuCtxSynchronize)(void);
@@ -73,6 +80,9 @@ struct ces_cu_api {
     CUresult (CUDAAPI *p_cuMemCreate)(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags);
     CUresult (CUDAAPI *p_cuMemExportToShareableHandle)(void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags);
     CUresult (CUDAAPI *p_cuMemGetAllocationGranularity)(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option);
+    CUresult (CUDAAPI *p_cuMemFreeHost)(void *p);
+    CUresult (CUDAAPI *p_cuMemHostAlloc)(void **pp, size_t bytesize, unsigned int Flags);
+    CUresult (CUDAAPI *p_cuMemHostGetDevicePointer)(CUdeviceptr *pdptr, void *p, unsigned int Flags);
     CUresult (CUDAAPI *p_cuMemHostRegister)(void *p, size_t bytesize, unsigned int Flags);
     CUresult (CUDAAPI *p_cuMemAlloc)(CUdeviceptr *dptr, size_t bytesize);
     CUresult (CUDAAPI *p_cuMemFree)(CUdeviceptr dptr);
@@ -101,6 +111,10 @@ const struct ces_cu_api *ces_cu_load(void);
 /* The loaded table; only valid after ces_cu_load returned non-NULL. */
 const struct ces_cu_api *ces_cu(void);
 
+#undef cuCtxCreate
+#define cuCtxCreate (ces_cu()->p_cuCtxCreate)
+#undef cuCtxDestroy
+#define cuCtxDestroy (ces_cu()->p_cuCtxDestroy)
 #undef cuCtxGetStreamPriorityRange
 #define cuCtxGetStreamPriorityRange (ces_cu()->p_cuCtxGetStreamPriorityRange)
 #undef cuCtxSetCurrent
@@ -141,6 +155,12 @@ const struct ces_cu_api *ces_cu(void);
 #define cuMemExportToShareableHandle (ces_cu()->p_cuMemExportToShareableHandle)
 #undef cuMemGetAllocationGranularity
 #define cuMemGetAllocationGranularity (ces_cu()->p_cuMemGetAllocationGranularity)
+#undef cuMemFreeHost
+#define cuMemFreeHost (ces_cu()->p_cuMemFreeHost)
+#undef cuMemHostAlloc
+#define cuMemHostAlloc (ces_cu()->p_cuMemHostAlloc)
+#undef cuMemHostGetDevicePointer
+#define cuMemHostGetDevicePointer (ces_cu()->p_cuMemHostGetDevicePointer)
 #undef cuMemHostRegister
 #define cuMemHostRegister (ces_cu()->p_cuMemHostRegister)
 #undef cuMemAlloc

@@ -219,12 +219,34 @@ struct ces_comm {
     struct ces_vec cap_steps;   /* struct ces_wd_step; first_wait indexes cap_waits */
     struct ces_vec cap_waits;   /* struct ces_wd_wait */
     CUstream wd_stream;         /* the watchdog's own non-blocking stream */
+    /* Fewer hardware queues than CUDA's default (ces_cuda_shared_queues):
+     * streams share queues, so a blocked wait stalls every stream queued
+     * behind it, the watchdog's own too, and a host thread that fills the
+     * queue blocks in its next CUDA call.  The words then live in pinned
+     * host memory that the streams write directly (the mirror copies
+     * nothing), and the watchdog reads and releases slots through a context
+     * of its own. */
+    int shared_queues;
+    /* That context and its stream (about 0.5 GiB of device memory on H200),
+     * made by the first read or release that needs them: with shared_queues,
+     * or once a mirror copy was still not done when the watchdog failed the
+     * communicator (wd_stuck: its stream is queued behind a blocked one).
+     * No stream of the user's context can block its queues.  rescue_ctx is
+     * NULL until then; guarded by wd_mirror_lock. */
+    CUcontext rescue_ctx;
+    CUstream rescue_stream;
+    int rescue_tried; /* creating them was attempted (once) */
+    int wd_stuck;
     uint64_t timeout_ms;
     int diagnosed;              /* the failure is diagnosed (wd_lock): release from now on */
 };
 
 /* Makes the communicator's device current for the calling thread. */
 int ces_cuda_use(struct ces_comm *c);
+/* Whether CUDA_DEVICE_MAX_CONNECTIONS (`env`, NULL when unset; the driver
+ * reads it when it creates the context) gives each GPU fewer hardware
+ * queues than CUDA's default of 8: 1 for 1..7. */
+int ces_cuda_shared_queues(const char *env);
 /* The watchdog (watchdog.c). */
 int ces_wd_start(struct ces_comm *c);
 void ces_wd_stop(struct ces_comm *c);

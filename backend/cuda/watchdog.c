@@ -53,12 +53,27 @@
  * from one stream and replayed at the same time on two streams share a
  * word; records are kept until the communicator is destroyed (at most
  * CES_WD_CAPTURED, then unwatched).
+ *
+ * Shared hardware queues (CUDA_DEVICE_MAX_CONNECTIONS below CUDA's default
+ * of 8, comm.c): a blocked wait stalls every stream queued behind it, the
+ * watchdog's own too, and once the queue is full the issuing thread blocks
+ * in its next CUDA call, and so would the watchdog in any it made there.
+ * The words then live in pinned host memory that the streams write
+ * directly (the mirror copies nothing), and every slot read and release
+ * goes through a CUDA context the watchdog creates for itself at the first
+ * (about 0.5 GiB of device memory on H200, only once something is
+ * suspected): its queues are its own, and it reaches the same addresses.
+ * So do the reads and releases without shared queues once a mirror copy is
+ * still not done when the communicator fails (wd_stuck: the watchdog's
+ * stream shares a queue with a blocked one after all, e.g. among more
+ * streams than queues).
  */
 #include "runtime.h"
 
 #include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -189,12 +204,12 @@ static int wait_met(const struct ces_wd_wait *w, uint64_t held)
                           : held >= w->value;
 }
 
-/* Waits, at most a second, for the watchdog's stream to finish what it
+/* Waits, at most a second, for stream s of the watchdog to finish what it
  * was given (the user's streams may be blocked; this one is not). */
-static CUresult stream_wait(struct ces_comm *c)
+static CUresult stream_wait(CUstream s)
 {
     for (int i = 0; i < 1000; i++) {
-        CUresult r = cuStreamQuery(c->wd_stream);
+        CUresult r = cuStreamQuery(s);
 
         if (r != CUDA_ERROR_NOT_READY)
             return r;
@@ -207,13 +222,75 @@ static CUresult stream_wait(struct ces_comm *c)
     return CUDA_ERROR_NOT_READY;
 }
 
+/* The watchdog's context of its own and its stream, made once
+ * (wd_mirror_lock held); NULL if CUDA could not make them. */
+static CUstream rescue_stream(struct ces_comm *c)
+{
+    if (!c->rescue_tried) {
+        CUcontext ctx = NULL;
+        CUstream s = NULL;
+        CUresult r;
+
+        c->rescue_tried = 1;
+        r = cuCtxCreate(&ctx, NULL, 0, c->cudev);
+        if (r == CUDA_SUCCESS) {
+            r = cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+            if (r != CUDA_SUCCESS)
+                cuCtxDestroy(ctx);
+        }
+        cuCtxSetCurrent(c->cuctx);
+        if (r == CUDA_SUCCESS) {
+            c->rescue_ctx = ctx;
+            c->rescue_stream = s;
+        }
+        if (c->shared_queues)
+            fprintf(stderr,
+                    "cesync: watchdog: rank %" PRIu32 ": %s (CUDA_DEVICE_MAX_CONNECTIONS=%s: the "
+                    "streams share hardware queues)\n",
+                    c->rank, r == CUDA_SUCCESS ? "reads and releases through a CUDA context of its own"
+                                               : "could not create a CUDA context of its own",
+                    getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
+        else
+            fprintf(stderr, "cesync: watchdog: rank %" PRIu32 ": %s (its stream is queued behind a "
+                            "blocked one)\n",
+                    c->rank, r == CUDA_SUCCESS ? "reads and releases through a CUDA context of its own"
+                                               : "could not create a CUDA context of its own");
+        fflush(stderr);
+    }
+    return c->rescue_stream;
+}
+
+/* The stream the watchdog's reads and releases go on, its context made
+ * current: its own stream, unless a stream of the user's context could be
+ * blocking that one's queue (shared queues, or a mirror copy that never
+ * finished): then the stream of a context of its own, where none can.
+ * gpu_end makes the communicator's context current again. */
+static CUstream gpu_begin(struct ces_comm *c)
+{
+    CUstream s = NULL;
+
+    pthread_mutex_lock(&c->wd_mirror_lock);
+    if (c->shared_queues || c->wd_stuck)
+        s = rescue_stream(c);
+    pthread_mutex_unlock(&c->wd_mirror_lock);
+    if (s == NULL)
+        return c->wd_stream;
+    cuCtxSetCurrent(c->rescue_ctx);
+    return s;
+}
+
+static void gpu_end(struct ces_comm *c) { cuCtxSetCurrent(c->cuctx); }
+
 /* Reads a slot's current value through the watchdog's own stream. */
 static int read_slot(struct ces_comm *c, const struct ces_wd_wait *w, uint64_t *v)
 {
     uint64_t val = 0;
+    CUstream s = gpu_begin(c);
+    int ok = cuMemcpyDtoHAsync(&val, w->addr, w->width / 8, s) == CUDA_SUCCESS &&
+             stream_wait(s) == CUDA_SUCCESS;
 
-    if (cuMemcpyDtoHAsync(&val, w->addr, w->width / 8, c->wd_stream) != CUDA_SUCCESS ||
-        stream_wait(c) != CUDA_SUCCESS)
+    gpu_end(c);
+    if (!ok)
         return -1;
     *v = w->width == 32 ? (uint32_t)val : val;
     return 0;
@@ -236,8 +313,13 @@ void ces_wd_mirror(struct ces_comm *c, int wait)
     if (c->progress_dev == 0 || c->team->page == NULL)
         return;
     pthread_mutex_lock(&c->wd_mirror_lock);
+    if (c->shared_queues) {
+        mirror_take(c); /* the streams write the words where the page reads them */
+        pthread_mutex_unlock(&c->wd_mirror_lock);
+        return;
+    }
     if (c->wd_mirror_pending) {
-        CUresult r = wait ? stream_wait(c) : cuStreamQuery(c->wd_stream);
+        CUresult r = wait ? stream_wait(c->wd_stream) : cuStreamQuery(c->wd_stream);
 
         if (r == CUDA_ERROR_NOT_READY) {
             pthread_mutex_unlock(&c->wd_mirror_lock);
@@ -250,7 +332,7 @@ void ces_wd_mirror(struct ces_comm *c, int wait)
     if (cuMemcpyDtoHAsync(c->wd_stage, c->progress_dev, 2 * CES_WD_STREAMS * sizeof(uint64_t),
                           c->wd_stream) == CUDA_SUCCESS) {
         c->wd_mirror_pending = 1;
-        if (wait && stream_wait(c) == CUDA_SUCCESS) {
+        if (wait && stream_wait(c->wd_stream) == CUDA_SUCCESS) {
             c->wd_mirror_pending = 0;
             mirror_take(c);
         }
@@ -260,14 +342,17 @@ void ces_wd_mirror(struct ces_comm *c, int wait)
 
 static void release_step(struct ces_comm *c, const struct ces_wd_step *st, int captured)
 {
+    CUstream s = gpu_begin(c);
+
     for (uint32_t k = 0; k < st->nwaits; k++) {
         const struct ces_wd_wait *w = step_wait(c, st, captured, k);
 
         if (w->width == 64)
-            cuStreamWriteValue64(c->wd_stream, w->addr, w->value, 0);
+            cuStreamWriteValue64(s, w->addr, w->value, 0);
         else
-            cuStreamWriteValue32(c->wd_stream, w->addr, (cuuint32_t)w->value, 0);
+            cuStreamWriteValue32(s, w->addr, (cuuint32_t)w->value, 0);
     }
+    gpu_end(c);
 }
 
 /* The waits of a captured call, copied under wd_lock: once it is released
@@ -574,6 +659,10 @@ void ces_wd_fail(struct ces_comm *c, int status, const char *why)
      * context current: the mirror and the slot reads use this one's stream. */
     cuCtxSetCurrent(c->cuctx);
     ces_wd_mirror(c, 1); /* the diagnosis starts from the words as they are now */
+    pthread_mutex_lock(&c->wd_mirror_lock);
+    if (c->wd_mirror_pending)
+        c->wd_stuck = 1; /* its copies wait behind a blocked stream: so would the reads */
+    pthread_mutex_unlock(&c->wd_mirror_lock);
     pthread_mutex_lock(&c->wd_lock);
     won = atomic_compare_exchange_strong(&c->state, &expect, status);
     if (won) {

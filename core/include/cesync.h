@@ -875,7 +875,11 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * and marks the communicator failed: every later call returns CES_ERR_TIMEOUT
  * (this rank timed out) or CES_ERR_PEER_FAILED (a peer reported failure).
  * Work captured into a CUDA graph is watched through in-flight words that its
- * replays write around each call that waits (docs/API.md).
+ * replays write around each call that waits (docs/API.md).  With
+ * CUDA_DEVICE_MAX_CONNECTIONS below 8 (streams sharing hardware queues, so a
+ * blocked wait stalls the watchdog's own stream too) the words live in host
+ * memory and the watchdog reads and releases through a CUDA context of its
+ * own, created at the first failure (about 0.5 GiB of device memory).
  *
  * Environment: CES_TIMEOUT_MS (watchdog and every setup step), CES_DUMP_SCHEDULE=DIR
  * (write each distinct lowered schedule as DIR/<name>.ces), CES_STRIDE (bytes of

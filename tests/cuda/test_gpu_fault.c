@@ -8,7 +8,13 @@
  *   test_gpu_fault missing  a schedule whose rank 0 waits for a write nobody
  *                           does: the watchdog must report the blocked wait
  *                           (slot, value held, value awaited) and release it;
- *   test_gpu_fault abort    ces_comm_abort fails the communicator on demand.
+ *   test_gpu_fault abort    ces_comm_abort fails the communicator on demand;
+ *   test_gpu_fault flood    rank 1 stops after 10 alltoalls; rank 0 issues
+ *                           20,000 more without a sync, so its GPU blocks and
+ *                           its queue fills until the host thread blocks in a
+ *                           CUDA call: rank 0 must fail within CES_TIMEOUT_MS
+ *                           + 2 s, its thread return, its stream drain, and
+ *                           rank 1 hear of it (CES_ERR_PEER_FAILED).
  *   test_gpu_fault captured the same missing write, but captured: each rank
  *                           first replays a captured alltoall 3 times and
  *                           idles 1.5 x CES_TIMEOUT_MS (no false alarm), then
@@ -17,7 +23,10 @@
  *                           name the blocked wait of the captured call
  *                           within CES_TIMEOUT_MS + 1 s and release it.
  * The diagnosis (stderr of rank 0) is captured and checked.  Exits 77
- * without 2 GPUs.
+ * without 2 GPUs.  ctest runs every part also with
+ * CUDA_DEVICE_MAX_CONNECTIONS=1 (one hardware queue per GPU, shared by all
+ * streams, the watchdog's too: it then reads and releases through a context
+ * of its own).
  */
 #include "gpu_util.h"
 
@@ -184,6 +193,63 @@ static int kill_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
                t - kill, job->timeout_ms / 2, job->timeout_ms + 1000,
                ces_status_str(ces_comm_status(c)));
         bad |= t - kill > job->timeout_ms + 1000 || t - kill < job->timeout_ms / 2;
+        bad |= after_failure(ctx, c, s, a, b);
+    }
+    cudaStreamDestroy(s);
+    if (ces_comm_destroy(c) != CES_OK)
+        printf("note: destroy reported: %s\n", ces_ctx_last_error(ctx));
+    ces_ctx_destroy(ctx);
+    if (rank == 0)
+        bad |= leak_check(&cnt);
+    return bad;
+}
+
+static int flood_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
+{
+    struct fjob *job = arg;
+    struct ces_ctx *ctx = NULL;
+    struct ces_comm *c = NULL;
+    cudaStream_t s;
+    void *a, *b;
+    int bad = 0;
+    struct counting cnt;
+
+    if (rank == 0 && freopen(job->log, "w", stderr) == NULL)
+        return 1;
+    ctx_counting(&cnt, &ctx);
+    CKR(ctx, "init", ces_comm_init(ctx, rank, n, (int)rank, path, &c));
+    cudaSetDevice((int)rank);
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &a));
+    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &b));
+    for (uint32_t k = 0; k < 10; k++)
+        CKR(ctx, "alltoall", ces_alltoall(c, a, b, 4096, s));
+    if (cudaStreamSynchronize(s) != cudaSuccess)
+        return gpu_fail(ctx, "the first 10 alltoalls did not complete", CES_ERR_CUDA);
+    if (rank == 1) {
+        wait_failed(c, job->timeout_ms + 20000);
+        if (ces_comm_status(c) != CES_ERR_PEER_FAILED) {
+            printf("FAIL: rank 1 status %d, expected CES_ERR_PEER_FAILED\n", ces_comm_status(c));
+            bad = 1;
+        }
+    } else {
+        uint64_t t0 = gpu_now_ms(), t;
+        uint32_t k;
+        int rc = CES_OK;
+
+        for (k = 0; k < 20000 && rc == CES_OK; k++)
+            rc = ces_alltoall(c, a, b, 4096, s);
+        if (rc != CES_OK && rc != CES_ERR_TIMEOUT && rc != CES_ERR_PEER_FAILED)
+            return gpu_fail(ctx, "alltoall failed with an unexpected status", rc);
+        t = wait_failed(c, job->timeout_ms + 20000);
+        if (ces_comm_status(c) != CES_ERR_TIMEOUT) {
+            printf("FAIL: rank 0 status %d, expected CES_ERR_TIMEOUT\n", ces_comm_status(c));
+            return 1;
+        }
+        bad = t - t0 < job->timeout_ms * 9 / 10 || t - t0 > job->timeout_ms + 2000;
+        printf("%s rank 0 failed %" PRIu64 " ms after it began flooding (expected %" PRIu64
+               "..%" PRIu64 " ms); %" PRIu32 " calls issued\n",
+               bad ? "FAIL" : "ok  ", t - t0, job->timeout_ms * 9 / 10, job->timeout_ms + 2000, k);
         bad |= after_failure(ctx, c, s, a, b);
     }
     cudaStreamDestroy(s);
@@ -408,7 +474,7 @@ int main(int argc, char **argv)
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
-        fprintf(stderr, "usage: test_gpu_fault kill|missing|abort|captured\n");
+        fprintf(stderr, "usage: test_gpu_fault kill|missing|abort|captured|flood\n");
         return 2;
     }
     if (gpus < 2) {
@@ -437,9 +503,11 @@ int main(int argc, char **argv)
         bad = gpu_fork_ranks(2, kill_rank, &job, 120, killed);
     else if (strcmp(job.part, "captured") == 0)
         bad = gpu_fork_ranks(2, captured_rank, &job, 120, NULL);
+    else if (strcmp(job.part, "flood") == 0)
+        bad = gpu_fork_ranks(2, flood_rank, &job, 120, NULL);
     else
         bad = gpu_fork_ranks(2, missing_rank, &job, 120, NULL);
-    if (strcmp(job.part, "kill") == 0) {
+    if (strcmp(job.part, "kill") == 0 || strcmp(job.part, "flood") == 0) {
         bad |= !log_has(job.log, "cesync: watchdog: rank 0 (device 0)");
         bad |= !log_has(job.log, "BLOCKED");
         bad |= !log_has(job.log, "rank 1 last progress");

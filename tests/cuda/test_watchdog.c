@@ -16,7 +16,11 @@
  * reads its slots without wd_lock too: an issuing thread takes the lock
  * while a read hangs, and a call the stream has left during the read is
  * not judged by what the read found, also when only the device words (which
- * the watchdog copies into the page) show it.
+ * the watchdog copies into the page) show it.  With shared hardware queues
+ * (CUDA_DEVICE_MAX_CONNECTIONS below 8) the words are read where the
+ * streams write them, and every slot read and release goes through a
+ * context of the watchdog's own, made once; so do they after a mirror copy
+ * that never finished, and without that context they stay on its stream.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -52,10 +56,53 @@ struct fixture;
 static void first_then(struct fixture *fx, uint64_t later);
 static pthread_mutex_t *fixture_lock(struct fixture *fx);
 
+#define RESCUE_CTX ((CUcontext)(uintptr_t)0xc2)
+#define RESCUE_STREAM ((CUstream)(uintptr_t)0x52)
+
+static _Thread_local CUcontext current;   /* the calling thread's context */
+static _Atomic long ctx_creates;          /* cuCtxCreate calls */
+static int ctx_create_fails;              /* CUDA cannot make a context */
+static _Atomic long rescued_ops;          /* reads and writes on RESCUE_STREAM, its context current */
+static _Atomic long stray_ops;            /* on RESCUE_STREAM in another context, or the reverse */
+static int queue_stuck;                   /* every stream but RESCUE_STREAM is busy */
+
 static CUresult CUDAAPI fake_ctx_set_current(CUcontext ctx)
+{
+    current = ctx;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_ctx_create(CUcontext *p, CUctxCreateParams *params, unsigned int flags,
+                                        CUdevice dev)
+{
+    (void)params, (void)flags, (void)dev;
+    atomic_fetch_add(&ctx_creates, 1);
+    if (ctx_create_fails)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    *p = current = RESCUE_CTX;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_ctx_destroy(CUcontext ctx)
 {
     (void)ctx;
     return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_stream_create(CUstream *s, unsigned int flags)
+{
+    (void)flags;
+    *s = RESCUE_STREAM;
+    return CUDA_SUCCESS;
+}
+
+/* Counts an op of the watchdog by where it went. */
+static void count_op(CUstream s)
+{
+    if (s == RESCUE_STREAM && current == RESCUE_CTX)
+        atomic_fetch_add(&rescued_ops, 1);
+    else if (s == RESCUE_STREAM || current == RESCUE_CTX)
+        atomic_fetch_add(&stray_ops, 1);
 }
 
 /* The slots are host memory: a CUdeviceptr here is a host address. */
@@ -63,7 +110,7 @@ static _Atomic CUdeviceptr read_src; /* the source of the copy in progress */
 
 static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream s)
 {
-    (void)s;
+    count_op(s);
     atomic_fetch_add(&reads, 1);
     atomic_store(&read_src, src);
     if (on_read != NULL)
@@ -95,8 +142,7 @@ static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream
 
 static CUresult CUDAAPI fake_query(CUstream s)
 {
-    (void)s;
-    return CUDA_SUCCESS;
+    return queue_stuck && s != RESCUE_STREAM ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
 
 static void count_write(uint64_t v)
@@ -109,7 +155,8 @@ static void count_write(uint64_t v)
 
 static CUresult CUDAAPI fake_write32(CUstream s, CUdeviceptr a, cuuint32_t v, unsigned int f)
 {
-    (void)s, (void)a, (void)f;
+    (void)a, (void)f;
+    count_op(s);
     count_write(v);
     return CUDA_SUCCESS;
 }
@@ -118,7 +165,8 @@ static _Atomic CUdeviceptr last_write64; /* the address of the last 64-bit write
 
 static CUresult CUDAAPI fake_write64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned int f)
 {
-    (void)s, (void)f;
+    (void)f;
+    count_op(s);
     atomic_store(&last_write64, a);
     count_write(v);
     return CUDA_SUCCESS;
@@ -131,6 +179,9 @@ static void fakes_install(void)
     struct ces_cu_api *t = (struct ces_cu_api *)ces_cu();
 
     t->p_cuCtxSetCurrent = fake_ctx_set_current;
+    t->p_cuCtxCreate = fake_ctx_create;
+    t->p_cuCtxDestroy = fake_ctx_destroy;
+    t->p_cuStreamCreate = fake_stream_create;
     t->p_cuMemcpyDtoHAsync = fake_dtoh;
     t->p_cuStreamQuery = fake_query;
     t->p_cuStreamWriteValue32 = fake_write32;
@@ -146,6 +197,12 @@ static void fakes_install(void)
     atomic_store(&read_src, 0);
     read_sleep_ms = 0;
     read_fails = 0;
+    current = NULL;
+    atomic_store(&ctx_creates, 0);
+    ctx_create_fails = 0;
+    atomic_store(&rescued_ops, 0);
+    atomic_store(&stray_ops, 0);
+    queue_stuck = 0;
     watch_lock = NULL;
     overwrite = 0;
     on_read = NULL;
@@ -902,6 +959,104 @@ static void test_mirror_only_while_pending(void **state)
     fixture_free(fx);
 }
 
+/* --- shared hardware queues ---------------------------------------------- */
+
+static void test_shared_queues_setting(void **state)
+{
+    (void)state;
+    assert_int_equal(ces_cuda_shared_queues(NULL), 0);
+    assert_int_equal(ces_cuda_shared_queues(""), 0);
+    assert_int_equal(ces_cuda_shared_queues("1"), 1);
+    assert_int_equal(ces_cuda_shared_queues("7"), 1);
+    assert_int_equal(ces_cuda_shared_queues("8"), 0);
+    assert_int_equal(ces_cuda_shared_queues("32"), 0);
+    assert_int_equal(ces_cuda_shared_queues("0"), 0);
+    assert_int_equal(ces_cuda_shared_queues("-1"), 0);
+    assert_int_equal(ces_cuda_shared_queues("2x"), 0);
+    assert_int_equal(ces_cuda_shared_queues("x"), 0);
+}
+
+/* Fails the fixture's communicator (one step blocked on slots[1]) with the
+ * watchdog running, waits for its first release, stops it; returns what
+ * it printed (malloc'd), which says `seen` of the blocked wait. */
+static char *fail_and_release(struct fixture *fx, const char *seen)
+{
+    char *out;
+
+    enqueue(fx, 1, &ready1, 1);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    out = fail_captured(fx->c, "aborted by the test");
+    for (int i = 0; i < 1000 && atomic_load(&first_write) == 0; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    assert_non_null(strstr(out, seen));
+    assert_true(atomic_load(&writes[1]) > 0);
+    return out;
+}
+
+/* Shared queues: the streams write the words into host memory, where the
+ * mirror takes them without a copy; the diagnosis reads and the releases
+ * go through the watchdog's own context, made once. */
+static void test_shared_queues_read_and_release_elsewhere(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    uint64_t words[2 * CES_WD_STREAMS] = {0};
+    char *out;
+
+    (void)state;
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 1);
+    fx->c->shared_queues = 1;
+    fx->c->progress_dev = (CUdeviceptr)(uintptr_t)words;
+    fx->c->wd_stage = words;
+    words[0] = 3;
+    ces_wd_mirror(fx->c, 1);
+    assert_int_equal(fx->page[0].words[0], 3);
+    assert_int_equal(atomic_load(&reads), 0);
+    words[0] = 0;
+    ces_wd_mirror(fx->c, 1);
+    out = fail_and_release(fx, "r0.s0#3 wait ready[1]@1 == 1: slot holds 0 (BLOCKED)");
+    assert_non_null(strstr(out, "cesync: watchdog: rank 0: reads and releases through a CUDA "
+                                "context of its own (CUDA_DEVICE_MAX_CONNECTIONS=1: the streams share hardware "
+                                "queues)"));
+    assert_int_equal(atomic_load(&ctx_creates), 1);
+    assert_int_equal(atomic_load(&reads), 1);
+    assert_int_equal(atomic_load(&rescued_ops), 1 + atomic_load(&writes[1]));
+    assert_int_equal(atomic_load(&stray_ops), 0);
+    assert_ptr_equal(fx->c->rescue_stream, RESCUE_STREAM);
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    free(out);
+    fixture_free(fx);
+}
+
+/* A mirror copy still not done when the communicator fails: the watchdog's
+ * stream is queued behind a blocked one, so the reads and releases move to
+ * its own context; CUDA unable to make one, they stay on its stream. */
+static void test_stuck_mirror_moves_the_reads(void **state)
+{
+    for (int fails = 0; fails <= 1; fails++) {
+        struct fixture *fx = fixture_new(60000);
+        uint64_t stage[2 * CES_WD_STREAMS];
+        char *out;
+
+        use_device_words(fx, stage);
+        queue_stuck = 1;
+        ctx_create_fails = fails;
+        fx->c->wd_mirror_pending = 1;
+        out = fail_and_release(fx, fails ? "r0.s0#3 wait ready[1]@1 == 1: value unreadable"
+                                         : "r0.s0#3 wait ready[1]@1 == 1: slot holds 0 (BLOCKED)");
+        assert_non_null(strstr(out, fails ? "could not create a CUDA context of its own (its "
+                                            "stream is queued behind a blocked one)"
+                                          : "reads and releases through a CUDA context of its "
+                                            "own (its stream is queued behind a blocked one)"));
+        assert_int_equal(atomic_load(&ctx_creates), 1);
+        assert_int_equal(atomic_load(&rescued_ops), fails ? 0 : 1 + atomic_load(&writes[1]));
+        assert_int_equal(atomic_load(&stray_ops), 0);
+        free(out);
+        fixture_free(fx);
+    }
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -918,6 +1073,9 @@ int main(void)
         cmocka_unit_test(test_captured_call_left_during_the_read),
         cmocka_unit_test(test_captured_verdict_on_fresh_words),
         cmocka_unit_test(test_mirror_only_while_pending),
+        cmocka_unit_test(test_shared_queues_setting),
+        cmocka_unit_test(test_shared_queues_read_and_release_elsewhere),
+        cmocka_unit_test(test_stuck_mirror_moves_the_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
