@@ -3,7 +3,8 @@
  * predictions and results" of docs/PERFORMANCE.md: what one barrier costs by
  * where its flags live and how its memops are batched, a 2-rank alltoall
  * loop by barrier layout and fork point, the two modes of a polled barrier
- * (the same loop ten times), memops and timing events between back-to-back copies,
+ * (the same loop 100 times per shape), a local and a peer copy by how they
+ * are issued, memops and timing events between back-to-back copies,
  * the watchdog's progress write, one-way 64 MiB messages through staging
  * slots by flag layout, number of slots, credit interval and the watchdog's
  * progress write, the peer-copy rate by how one direction's bytes are
@@ -384,36 +385,320 @@ static void probe_alltoall(void)
     }
 }
 
-/* The two modes of a polled barrier: the same 1 MiB alltoall loop ten
- * times, each barrier one memop batch (as cesync's mono protocol issues it)
- * against the write and the wait in two batches.  Measured (2x H200, third
- * session, median per loop): one batch 17.5 us in ten loops of ten; two
- * batches 20.3-20.7, never slow.  A prototype of this loop (the peer copy as
- * cudaMemcpyAsync) gave one batch 16.3-16.6 in nine loops and 27.2 in one
- * (the slow mode: both barriers about 5 us slower), two batches 19.4-19.8.  Two
- * batches avoid the slow mode but cost more than it does on average, so
- * cesync keeps one batch. */
+/* The two modes of a polled barrier, counted: the 1 MiB alltoall loop of N
+ * iterations MODE_LOOPS times per shape, each loop's median (slowest GPU
+ * per iteration), a loop counted slow when its median is over the shape's
+ * fastest loop median + 5 us.  Shapes: as cesync issues it (the ready
+ * barrier one batch, the complete barrier one batch ending in the progress
+ * write (device), the local half forked at the start); either barrier's
+ * write and wait as two batches; the local half forked after the ready
+ * barrier; no local half; the local half on the barrier stream (no fork).
+ * Printed per shape: min, median and max of the loop medians, the slow
+ * loops, and the loops in order (S slow, . fast).  Measured (2x H200, fifth
+ * session, docs/PERFORMANCE.md "Two modes"): the slow loops come in runs,
+ * in every shape; the local half on the barrier stream is slow in most. */
+#define MODE_LOOPS 100
+
+struct mode_shape {
+    enum layout ready, complete; /* POLLED or POLLED_SPLIT */
+    int fork;                    /* 0 no local half, 1 forked at the start, 2 after the ready
+                                    barrier, 3 on the barrier stream */
+    const char *name;
+};
+
+static double mode_loop(const struct mode_shape *m, size_t bytes)
+{
+    size_t c = bytes / 2;
+    double v[N];
+
+    begin();
+    for (int i = 1; i <= N; i++)
+        for (int g = 0; g < 2; g++) {
+            struct gpu *x = &G[g];
+            int p = 1 - g;
+
+            CK(cudaSetDevice(g));
+            CK(cudaEventRecord(x->it0[i], x->st));
+            if (m->fork == 2)
+                barrier(g, m->ready, NONE, 0, (uint32_t)i);
+            if (m->fork == 1 || m->fork == 2) {
+                CK(cudaEventRecord(x->fork[i], x->st));
+                CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
+                copy1(x->recv + g * c, x->send + g * c, c, x->side);
+                CK(cudaEventRecord(x->join[i], x->side));
+            } else if (m->fork == 3) {
+                copy1(x->recv + g * c, x->send + g * c, c, x->st);
+            }
+            if (m->fork != 2)
+                barrier(g, m->ready, NONE, 0, (uint32_t)i);
+            copy1(G[p].recv + g * c, x->send + p * c, c, x->st);
+            barrier(g, m->complete, DEVICE, 2, (uint32_t)i);
+            if (m->fork == 1 || m->fork == 2)
+                CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
+            CK(cudaEventRecord(x->it1[i], x->st));
+        }
+    finish();
+    for (int i = 1; i <= N; i++) {
+        float a, b;
+
+        CK(cudaSetDevice(0));
+        CK(cudaEventElapsedTime(&a, G[0].it0[i], G[0].it1[i]));
+        CK(cudaSetDevice(1));
+        CK(cudaEventElapsedTime(&b, G[1].it0[i], G[1].it1[i]));
+        v[i - 1] = 1000.0 * (a > b ? a : b);
+    }
+    qsort(v, N, sizeof(v[0]), cmp_double);
+    return v[N / 2];
+}
+
 static void probe_modes(void)
 {
-    puts("== two modes: 1024 KiB alltoall loop ten times (polled + progress, fork at start)");
-    for (int r = 0; r < 10; r++)
-        alltoall(1u << 20, POLLED, HOST, 0, "one batch per barrier");
-    for (int r = 0; r < 10; r++)
-        alltoall(1u << 20, POLLED_SPLIT, HOST, 0, "write | wait as two batches");
+    static const struct mode_shape shapes[] = {
+        {POLLED, POLLED, 1, "as cesync (fork at start)"},
+        {POLLED, POLLED_SPLIT, 1, "complete barrier as two batches"},
+        {POLLED_SPLIT, POLLED, 1, "ready barrier as two batches"},
+        {POLLED_SPLIT, POLLED_SPLIT, 1, "both barriers as two batches"},
+        {POLLED, POLLED, 2, "fork after the ready barrier"},
+        {POLLED, POLLED, 0, "no local half"},
+        {POLLED, POLLED, 3, "local half on the barrier stream"},
+        {POLLED, POLLED, 1, "as cesync, again"},
+    };
+
+    printf("== two modes: the 1024 KiB alltoall loop %d times per shape (median us per loop)\n",
+           MODE_LOOPS);
+    for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+        double med[MODE_LOOPS], s[MODE_LOOPS];
+        int slow = 0;
+
+        for (int l = 0; l < MODE_LOOPS; l++)
+            med[l] = s[l] = mode_loop(&shapes[k], 1u << 20);
+        qsort(s, MODE_LOOPS, sizeof(s[0]), cmp_double);
+        for (int l = 0; l < MODE_LOOPS; l++)
+            slow += med[l] > s[0] + 5.0;
+        printf("%-34s min %6.2f median %6.2f max %6.2f slow %3d  ", shapes[k].name, s[0],
+               s[MODE_LOOPS / 2], s[MODE_LOOPS - 1], slow);
+        for (int l = 0; l < MODE_LOOPS; l++)
+            putchar(med[l] > s[0] + 5.0 ? 'S' : '.');
+        putchar('\n');
+        fflush(stdout);
+    }
+}
+
+/* Where to fork the local half, by size: the alltoall loop of probe_modes
+ * with the fork at the start and after the ready barrier, MODE_LOOPS / 2
+ * loops of each per size, alternating: the median and the fastest loop
+ * median, and the loops slower than the fastest + 5 us. */
+static void probe_fork_point(void)
+{
+    static const struct mode_shape at_start = {POLLED, POLLED, 1, "fork at start"},
+                                    after = {POLLED, POLLED, 2, "fork after the ready barrier"};
+    static const size_t sizes[] = {1u << 20, 8u << 20, 32u << 20, 128u << 20};
+
+    puts("== fork point by size: the alltoall loop, median of loop medians, min, slow loops");
+    for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+        double med[2][MODE_LOOPS / 2];
+
+        for (int l = 0; l < MODE_LOOPS / 2; l++) {
+            med[0][l] = mode_loop(&at_start, sizes[z]);
+            med[1][l] = mode_loop(&after, sizes[z]);
+        }
+        printf("%6zu MiB", sizes[z] >> 20);
+        for (int k = 0; k < 2; k++) {
+            int slow = 0;
+
+            qsort(med[k], MODE_LOOPS / 2, sizeof(double), cmp_double);
+            for (int l = 0; l < MODE_LOOPS / 2; l++)
+                slow += med[k][l] > med[k][0] + 5.0;
+            printf("   %s: median %7.2f min %7.2f slow %2d", k == 0 ? at_start.name : after.name,
+                   med[k][MODE_LOOPS / 4], med[k][0], slow);
+        }
+        putchar('\n');
+        fflush(stdout);
+    }
+}
+
+/* A local and a peer copy of c bytes each on GPU g (both GPUs at once, g
+ * copying to 1-g), N times back to back, median us per pair on GPU 0: each
+ * alone, as one batch in either order (the `plain` collective's batch), as
+ * two cudaMemcpyAsync, and the local one forked onto the side stream.
+ * Measured: docs/PERFORMANCE.md "How well it predicts". */
+static void probe_copy_pairs(void)
+{
+    static const size_t sizes[] = {256u << 10, 1u << 20, 2u << 20, 4u << 20,
+                                   8u << 20,   16u << 20, 32u << 20};
+    static const char *names[] = {"peer",         "local",        "[local,peer]",
+                                  "[peer,local]", "two memcpys", "local forked"};
+
+    puts("== a local and a peer copy of c bytes, both GPUs at once (median us on GPU 0)");
+    printf("%10s", "c KiB");
+    for (int k = 0; k < 6; k++)
+        printf(" %13s", names[k]);
+    putchar('\n');
+    for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+        size_t c = sizes[z];
+
+        printf("%10zu", c >> 10);
+        for (int k = 0; k < 6; k++) {
+            double v[N];
+
+            begin();
+            for (int i = 1; i <= N; i++)
+                for (int g = 0; g < 2; g++) {
+                    struct gpu *x = &G[g];
+                    void *d[2] = {x->recv, G[1 - g].recv + c}; /* local, peer */
+                    const void *src[2] = {x->send, x->send + c};
+                    size_t n[2] = {c, c};
+
+                    CK(cudaSetDevice(g));
+                    CK(cudaEventRecord(x->it0[i], x->st));
+                    if (k == 0 || k == 1) {
+                        copy1(d[1 - k], src[1 - k], c, x->st);
+                    } else if (k == 2) {
+                        copies(d, src, n, 2, x->st);
+                    } else if (k == 3) {
+                        void *rd[2] = {d[1], d[0]};
+                        const void *rs[2] = {src[1], src[0]};
+
+                        copies(rd, rs, n, 2, x->st);
+                    } else if (k == 4) {
+                        CK(cudaMemcpyAsync(d[0], src[0], c, cudaMemcpyDeviceToDevice, x->st));
+                        CK(cudaMemcpyAsync(d[1], src[1], c, cudaMemcpyDeviceToDevice, x->st));
+                    } else {
+                        CK(cudaEventRecord(x->fork[i], x->st));
+                        CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
+                        copy1(d[0], src[0], c, x->side);
+                        CK(cudaEventRecord(x->join[i], x->side));
+                        copy1(d[1], src[1], c, x->st);
+                        CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
+                    }
+                    CK(cudaEventRecord(x->it1[i], x->st));
+                }
+            finish();
+            CK(cudaSetDevice(0));
+            for (int i = 1; i <= N; i++) {
+                float ms;
+
+                CK(cudaEventElapsedTime(&ms, G[0].it0[i], G[0].it1[i]));
+                v[i - 1] = 1000.0 * ms;
+            }
+            qsort(v, N, sizeof(v[0]), cmp_double);
+            printf(" %13.2f", v[N / 2]);
+        }
+        putchar('\n');
+        fflush(stdout);
+    }
+}
+
+/* How soon a wait sees a flag, by shape: a ping-pong of N rounds, GPU 0
+ * writes GPU 1's flag and waits for the answer, GPU 1 waits and answers;
+ * the time per round (two flag trips).  Pushed: each flag lives in its
+ * waiter's memory; polled: in its writer's, the waiter polls it across the
+ * link.  GPU 0's write and wait as two memop batches or as one (the barrier
+ * shape); GPU 1 always waits in one batch and answers in the next. */
+static void probe_flag_shapes(void)
+{
+    static const struct {
+        int pushed, one_batch;
+        const char *name;
+    } cases[] = {
+        {1, 0, "ping-pong, pushed, GPU 0 write | wait"},
+        {0, 0, "ping-pong, polled, GPU 0 write | wait"},
+        {1, 1, "ping-pong, pushed, GPU 0 write+wait in one batch"},
+        {0, 1, "ping-pong, polled, GPU 0 write+wait in one batch"},
+    };
+
+    puts("== flag round trips by shape (time per round)");
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        int pu = cases[c].pushed;
+
+        begin();
+        for (uint32_t i = 1; i <= N; i++) {
+            /* flag 30: GPU 0 -> GPU 1, flag 31: GPU 1 -> GPU 0 */
+            CUstreamBatchMemOpParams q[2] = {write32(pu ? flag(1, 30) : flag(0, 30), i),
+                                             wait32(pu ? flag(0, 31) : flag(1, 31), i)};
+            CUstreamBatchMemOpParams w = wait32(pu ? flag(1, 30) : flag(0, 30), i);
+            CUstreamBatchMemOpParams a = write32(pu ? flag(0, 31) : flag(1, 31), i);
+
+            CK(cudaSetDevice(0));
+            if (cases[c].one_batch) {
+                batch(0, q, 2);
+            } else {
+                batch(0, &q[0], 1);
+                batch(0, &q[1], 1);
+            }
+            CK(cudaSetDevice(1));
+            batch(1, &w, 1);
+            batch(1, &a, 1);
+        }
+        end(cases[c].name, 0);
+    }
+}
+
+/* A 64 MiB peer copy and a 32 MiB local copy on two streams of each GPU (both
+ * GPUs at once, GPU g copying to 1-g), by which starts first: the local copy
+ * waits for a flag its GPU writes right before the peer copy (local later,
+ * about a memop's latency), or the peer copy waits for one written before
+ * the local copy (local earlier), or each alone.  The time per round is
+ * from the first stream's start to the later stream's end. */
+static void probe_copy_order(void)
+{
+    static const char *names[] = {"peer 64 MiB alone", "local 32 MiB alone",
+                                  "peer, then local (flag before peer)",
+                                  "local, then peer (flag before local)"};
+    size_t pb = 64u << 20, lb = 32u << 20;
+
+    puts("== a peer and a local copy on two streams, by start order (both GPUs)");
+    for (int k = 0; k < 4; k++) {
+        begin();
+        for (int g = 0; g < 2; g++) {
+            CK(cudaSetDevice(g));
+            DK(cuStreamWaitValue32((CUstream)G[g].side, gate_dev, 1, CU_STREAM_WAIT_VALUE_GEQ));
+        }
+        for (uint32_t i = 1; i <= N; i++)
+            for (int g = 0; g < 2; g++) {
+                struct gpu *x = &G[g];
+                CUstreamBatchMemOpParams go = write32(flag(g, 40), i), wait = wait32(flag(g, 40), i);
+
+                CK(cudaSetDevice(g));
+                if (k == 0) {
+                    copy1(G[1 - g].recv, x->send, pb, x->st);
+                } else if (k == 1) {
+                    copy1(x->recv + pb, x->send + pb, lb, x->st);
+                } else {
+                    /* k 2: the peer stream writes the flag, the local one waits */
+                    DK(cuStreamBatchMemOp((CUstream)(k == 2 ? x->st : x->side), 1, &go, 0));
+                    DK(cuStreamBatchMemOp((CUstream)(k == 2 ? x->side : x->st), 1, &wait, 0));
+                    copy1(G[1 - g].recv, x->send, pb, x->st);
+                    copy1(x->recv + pb, x->send + pb, lb, x->side);
+                    CK(cudaEventRecord(x->fork[i], x->st));
+                    CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
+                    CK(cudaEventRecord(x->join[i], x->side));
+                    CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
+                }
+            }
+        for (int g = 0; g < 2; g++) {
+            CK(cudaSetDevice(g));
+            CK(cudaEventRecord(G[g].join[0], G[g].side));
+            CK(cudaStreamWaitEvent(G[g].st, G[g].join[0], 0));
+        }
+        end(names[k], 0);
+    }
 }
 
 /* Back-to-back 64 MiB copies GPU0 -> GPU1 with `what` between them: a
- * memop, or one or two timing event records (what `cesync bench` puts
+ * memop, an 8-byte copy (a flag written by the copy engine, as NCCL 2.29
+ * does), or one or two timing event records (what `cesync bench` puts
  * between two iterations: two until the fourth session, one since). */
 static void probe_copy_gaps(void)
 {
     static const char *names[] = {"64 MiB copies back to back", "... a satisfied wait between",
                                   "... a remote flag write between", "... one event record between",
-                                  "... two event records between"};
+                                  "... two event records between",
+                                  "... an 8-byte copy into a peer flag between"};
     size_t b = 64u << 20;
 
     puts("== memops and events between back-to-back copies (GPU 0 -> GPU 1)");
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 6; k++) {
         begin();
         CK(cudaSetDevice(0));
         for (uint32_t i = 1; i <= N; i++) {
@@ -421,10 +706,12 @@ static void probe_copy_gaps(void)
 
             if (k == 1 || k == 2)
                 batch(0, &q, 1);
-            if (k >= 3)
+            if (k == 3 || k == 4)
                 CK(cudaEventRecord(G[0].it1[i], G[0].st));
             if (k == 4)
                 CK(cudaEventRecord(G[0].it0[i], G[0].st));
+            if (k == 5)
+                copy1(G[1].flags + 22, G[0].words, 8, G[0].st);
             copy1(G[1].recv, G[0].send, b, G[0].st);
         }
         end(names[k], 0);
@@ -945,6 +1232,10 @@ int main(void)
     probe_barriers();
     probe_alltoall();
     probe_modes();
+    probe_fork_point();
+    probe_copy_pairs();
+    probe_flag_shapes();
+    probe_copy_order();
     probe_copy_gaps();
     probe_staged();
     probe_copy_engines();

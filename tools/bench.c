@@ -747,6 +747,14 @@ static void print_header(const struct bench *B, FILE *f)
             B->model_path ? B->model_path : "");
     if (B->nccl_info[0] != '\0')
         fprintf(f, "# %s\n", B->nccl_info);
+    if (!B->dry) {
+        /* The hardware work queues per GPU change how often the polled
+         * barriers run in their slow mode (docs/PERFORMANCE.md, "Two modes"). */
+        const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+
+        fprintf(f, "# CUDA_DEVICE_MAX_CONNECTIONS=%s\n",
+                conn != NULL ? conn : "unset (CUDA's default, 8)");
+    }
 }
 
 #ifdef CES_HAVE_CUDA
