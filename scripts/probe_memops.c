@@ -245,25 +245,35 @@ static double finish(void)
     return worst;
 }
 
+/* The median over the N iterations of the slowest GPU's per-iteration
+ * events (it0[i] to it1[i]), in us; *min the fastest iteration. */
+static double iter_median(double *min)
+{
+    double v[N];
+
+    for (int i = 1; i <= N; i++) {
+        float a, b;
+
+        CK(cudaSetDevice(0));
+        CK(cudaEventElapsedTime(&a, G[0].it0[i], G[0].it1[i]));
+        CK(cudaSetDevice(1));
+        CK(cudaEventElapsedTime(&b, G[1].it0[i], G[1].it1[i]));
+        v[i - 1] = 1000.0 * (a > b ? a : b);
+    }
+    qsort(v, N, sizeof(v[0]), cmp_double);
+    *min = v[0];
+    return v[N / 2];
+}
+
 /* Open the gate, wait, print the time per iteration (and the median of the
  * per-iteration events when they were recorded). */
 static void end(const char *name, int per_iteration)
 {
-    double v[N];
-
     printf("%-58s %9.2f us/iter", name, finish() * 1000.0 / N);
     if (per_iteration) {
-        for (int i = 1; i <= N; i++) {
-            float a, b;
+        double min, med = iter_median(&min);
 
-            CK(cudaSetDevice(0));
-            CK(cudaEventElapsedTime(&a, G[0].it0[i], G[0].it1[i]));
-            CK(cudaSetDevice(1));
-            CK(cudaEventElapsedTime(&b, G[1].it0[i], G[1].it1[i]));
-            v[i - 1] = 1000.0 * (a > b ? a : b);
-        }
-        qsort(v, N, sizeof(v[0]), cmp_double);
-        printf("   median %8.2f  min %8.2f", v[N / 2], v[0]);
+        printf("   median %8.2f  min %8.2f", med, min);
     }
     printf("%s\n", guard_note());
     fflush(stdout);
@@ -338,12 +348,26 @@ static void probe_barriers(void)
     }
 }
 
-/* 2-rank alltoall of `bytes` per rank: the local half on the side stream
- * (forked at the start or after the ready barrier), the peer half in one
- * batch between the ready and the complete barrier, the side joined back. */
-static void alltoall(size_t bytes, enum layout l, enum progress pr, int late, const char *name)
+/* A 2-rank alltoall iteration's shape: each barrier's layout and progress
+ * write, and where the local half goes. */
+enum local_half { NO_LOCAL, FORK_AT_START, FORK_AFTER_READY, ON_BARRIER_STREAM };
+
+struct a2a_shape {
+    enum layout ready, complete;
+    enum progress ready_pr, complete_pr;
+    enum local_half local;
+    const char *name;
+};
+
+/* Enqueues N iterations of the 2-rank alltoall of `bytes` per rank behind
+ * the gate: the local half on the side stream (forked at the start or after
+ * the ready barrier, joined back at the end), on the barrier stream, or
+ * none; the peer half in one batch between the ready and the complete
+ * barrier. */
+static void a2a_loop(const struct a2a_shape *m, size_t bytes)
 {
     size_t c = bytes / 2;
+    int fork = m->local == FORK_AT_START || m->local == FORK_AFTER_READY;
 
     begin();
     for (int i = 1; i <= N; i++)
@@ -353,19 +377,33 @@ static void alltoall(size_t bytes, enum layout l, enum progress pr, int late, co
 
             CK(cudaSetDevice(g));
             CK(cudaEventRecord(x->it0[i], x->st));
-            if (late)
-                barrier(g, l, pr, 0, (uint32_t)i);
-            CK(cudaEventRecord(x->fork[i], x->st));
-            CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
-            copy1(x->recv + g * c, x->send + g * c, c, x->side);
-            CK(cudaEventRecord(x->join[i], x->side));
-            if (!late)
-                barrier(g, l, pr, 0, (uint32_t)i);
+            if (m->local == FORK_AFTER_READY)
+                barrier(g, m->ready, m->ready_pr, 0, (uint32_t)i);
+            if (fork) {
+                CK(cudaEventRecord(x->fork[i], x->st));
+                CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
+                copy1(x->recv + g * c, x->send + g * c, c, x->side);
+                CK(cudaEventRecord(x->join[i], x->side));
+            } else if (m->local == ON_BARRIER_STREAM) {
+                copy1(x->recv + g * c, x->send + g * c, c, x->st);
+            }
+            if (m->local != FORK_AFTER_READY)
+                barrier(g, m->ready, m->ready_pr, 0, (uint32_t)i);
             copy1(G[p].recv + g * c, x->send + p * c, c, x->st);
-            barrier(g, l, pr, 2, (uint32_t)i);
-            CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
+            barrier(g, m->complete, m->complete_pr, 2, (uint32_t)i);
+            if (fork)
+                CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
             CK(cudaEventRecord(x->it1[i], x->st));
         }
+}
+
+/* The loop with both barriers alike, the local half forked at the start or
+ * after the ready barrier, and its line printed. */
+static void alltoall(size_t bytes, enum layout l, enum progress pr, int late, const char *name)
+{
+    const struct a2a_shape m = {l, l, pr, pr, late ? FORK_AFTER_READY : FORK_AT_START, name};
+
+    a2a_loop(&m, bytes);
     end(name, 1);
 }
 
@@ -399,69 +437,27 @@ static void probe_alltoall(void)
  * in every shape; the local half on the barrier stream is slow in most. */
 #define MODE_LOOPS 100
 
-struct mode_shape {
-    enum layout ready, complete; /* POLLED or POLLED_SPLIT */
-    int fork;                    /* 0 no local half, 1 forked at the start, 2 after the ready
-                                    barrier, 3 on the barrier stream */
-    const char *name;
-};
-
-static double mode_loop(const struct mode_shape *m, size_t bytes)
+/* The median of one loop's iterations, in us. */
+static double mode_loop(const struct a2a_shape *m, size_t bytes)
 {
-    size_t c = bytes / 2;
-    double v[N];
+    double min;
 
-    begin();
-    for (int i = 1; i <= N; i++)
-        for (int g = 0; g < 2; g++) {
-            struct gpu *x = &G[g];
-            int p = 1 - g;
-
-            CK(cudaSetDevice(g));
-            CK(cudaEventRecord(x->it0[i], x->st));
-            if (m->fork == 2)
-                barrier(g, m->ready, NONE, 0, (uint32_t)i);
-            if (m->fork == 1 || m->fork == 2) {
-                CK(cudaEventRecord(x->fork[i], x->st));
-                CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
-                copy1(x->recv + g * c, x->send + g * c, c, x->side);
-                CK(cudaEventRecord(x->join[i], x->side));
-            } else if (m->fork == 3) {
-                copy1(x->recv + g * c, x->send + g * c, c, x->st);
-            }
-            if (m->fork != 2)
-                barrier(g, m->ready, NONE, 0, (uint32_t)i);
-            copy1(G[p].recv + g * c, x->send + p * c, c, x->st);
-            barrier(g, m->complete, DEVICE, 2, (uint32_t)i);
-            if (m->fork == 1 || m->fork == 2)
-                CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
-            CK(cudaEventRecord(x->it1[i], x->st));
-        }
+    a2a_loop(m, bytes);
     finish();
-    for (int i = 1; i <= N; i++) {
-        float a, b;
-
-        CK(cudaSetDevice(0));
-        CK(cudaEventElapsedTime(&a, G[0].it0[i], G[0].it1[i]));
-        CK(cudaSetDevice(1));
-        CK(cudaEventElapsedTime(&b, G[1].it0[i], G[1].it1[i]));
-        v[i - 1] = 1000.0 * (a > b ? a : b);
-    }
-    qsort(v, N, sizeof(v[0]), cmp_double);
-    return v[N / 2];
+    return iter_median(&min);
 }
 
 static void probe_modes(void)
 {
-    static const struct mode_shape shapes[] = {
-        {POLLED, POLLED, 1, "as cesync (fork at start)"},
-        {POLLED, POLLED_SPLIT, 1, "complete barrier as two batches"},
-        {POLLED_SPLIT, POLLED, 1, "ready barrier as two batches"},
-        {POLLED_SPLIT, POLLED_SPLIT, 1, "both barriers as two batches"},
-        {POLLED, POLLED, 2, "fork after the ready barrier"},
-        {POLLED, POLLED, 0, "no local half"},
-        {POLLED, POLLED, 3, "local half on the barrier stream"},
-        {POLLED, POLLED, 1, "as cesync, again"},
+    static const struct a2a_shape shapes[] = {
+        {POLLED, POLLED, NONE, DEVICE, FORK_AT_START, "as cesync (fork at start)"},
+        {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_AT_START, "complete barrier as two batches"},
+        {POLLED_SPLIT, POLLED, NONE, DEVICE, FORK_AT_START, "ready barrier as two batches"},
+        {POLLED_SPLIT, POLLED_SPLIT, NONE, DEVICE, FORK_AT_START, "both barriers as two batches"},
+        {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY, "fork after the ready barrier"},
+        {POLLED, POLLED, NONE, DEVICE, NO_LOCAL, "no local half"},
+        {POLLED, POLLED, NONE, DEVICE, ON_BARRIER_STREAM, "local half on the barrier stream"},
+        {POLLED, POLLED, NONE, DEVICE, FORK_AT_START, "as cesync, again"},
     };
 
     printf("== two modes: the 1024 KiB alltoall loop %d times per shape (median us per loop)\n",
@@ -490,8 +486,10 @@ static void probe_modes(void)
  * median, and the loops slower than the fastest + 5 us. */
 static void probe_fork_point(void)
 {
-    static const struct mode_shape at_start = {POLLED, POLLED, 1, "fork at start"},
-                                    after = {POLLED, POLLED, 2, "fork after the ready barrier"};
+    static const struct a2a_shape at_start = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
+                                              "fork at start"},
+                                  after = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
+                                           "fork after the ready barrier"};
     static const size_t sizes[] = {1u << 20, 8u << 20, 32u << 20, 128u << 20};
 
     puts("== fork point by size: the alltoall loop, median of loop medians, min, slow loops");

@@ -143,30 +143,53 @@ static int after_failure(struct ces_ctx *ctx, struct ces_comm *c, cudaStream_t s
     return 0;
 }
 
+/* A rank of the alltoall fault tests: its communicator (rank 0's stderr
+ * into the job's log, a counting allocator), a stream, two 4 KiB buffers. */
+struct arank {
+    struct ces_ctx *ctx;
+    struct ces_comm *c;
+    cudaStream_t s;
+    void *a, *b;
+    struct counting cnt;
+};
+
+static int arank_open(struct fjob *job, uint32_t rank, uint32_t n, const char *path,
+                      struct arank *r)
+{
+    if (rank == 0 && freopen(job->log, "w", stderr) == NULL)
+        return 1;
+    ctx_counting(&r->cnt, &r->ctx);
+    CKR(r->ctx, "init", ces_comm_init(r->ctx, rank, n, (int)rank, path, &r->c));
+    cudaSetDevice((int)rank);
+    cudaStreamCreateWithFlags(&r->s, cudaStreamNonBlocking);
+    CKR(r->ctx, "alloc", ces_mem_alloc(r->c, 4096, &r->a));
+    CKR(r->ctx, "alloc", ces_mem_alloc(r->c, 4096, &r->b));
+    return 0;
+}
+
+/* Destroys it all; rank 0 checks that nothing is left allocated. */
+static int arank_close(struct arank *r, uint32_t rank)
+{
+    cudaStreamDestroy(r->s);
+    if (ces_comm_destroy(r->c) != CES_OK)
+        printf("note: destroy reported: %s\n", ces_ctx_last_error(r->ctx));
+    ces_ctx_destroy(r->ctx);
+    return rank == 0 ? leak_check(&r->cnt) : 0;
+}
+
 static int kill_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
 {
     struct fjob *job = arg;
-    struct ces_ctx *ctx = NULL;
-    struct ces_comm *c = NULL;
-    cudaStream_t s;
-    void *a, *b;
+    struct arank r;
     int bad = 0;
 
-    struct counting cnt;
-
-    if (rank == 0 && freopen(job->log, "w", stderr) == NULL)
+    if (arank_open(job, rank, n, path, &r) != 0)
         return 1;
-    ctx_counting(&cnt, &ctx);
-    CKR(ctx, "init", ces_comm_init(ctx, rank, n, (int)rank, path, &c));
-    cudaSetDevice((int)rank);
-    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &a));
-    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &b));
     for (uint32_t k = 0; k < 1000; k++) {
-        int rc = ces_alltoall(c, a, b, 4096, s);
+        int rc = ces_alltoall(r.c, r.a, r.b, 4096, r.s);
 
         if (rank == 1) {
-            cudaStreamSynchronize(s);
+            cudaStreamSynchronize(r.s);
             if (k == 300) {
                 job->sh->kill_ms = gpu_now_ms();
                 raise(SIGKILL);
@@ -174,16 +197,16 @@ static int kill_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
         }
         if (rc != CES_OK) {
             if (rc != CES_ERR_TIMEOUT && rc != CES_ERR_PEER_FAILED)
-                return gpu_fail(ctx, "alltoall failed with an unexpected status", rc);
+                return gpu_fail(r.ctx, "alltoall failed with an unexpected status", rc);
             break;
         }
     }
     if (rank == 0) {
-        uint64_t t = wait_failed(c, job->timeout_ms + 20000), kill = job->sh->kill_ms;
+        uint64_t t = wait_failed(r.c, job->timeout_ms + 20000), kill = job->sh->kill_ms;
 
-        if (ces_comm_status(c) == CES_OK || kill == 0) {
+        if (ces_comm_status(r.c) == CES_OK || kill == 0) {
             printf("FAIL: rank 0 did not fail (status %d, kill at %" PRIu64 ")\n",
-                   ces_comm_status(c), kill);
+                   ces_comm_status(r.c), kill);
             return 1;
         }
         printf("%s rank 0 failed %" PRIu64 " ms after rank 1 was killed (expected %" PRIu64
@@ -191,45 +214,29 @@ static int kill_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
                t - kill <= job->timeout_ms + 1000 && t - kill >= job->timeout_ms / 2 ? "ok  "
                                                                                     : "FAIL",
                t - kill, job->timeout_ms / 2, job->timeout_ms + 1000,
-               ces_status_str(ces_comm_status(c)));
+               ces_status_str(ces_comm_status(r.c)));
         bad |= t - kill > job->timeout_ms + 1000 || t - kill < job->timeout_ms / 2;
-        bad |= after_failure(ctx, c, s, a, b);
+        bad |= after_failure(r.ctx, r.c, r.s, r.a, r.b);
     }
-    cudaStreamDestroy(s);
-    if (ces_comm_destroy(c) != CES_OK)
-        printf("note: destroy reported: %s\n", ces_ctx_last_error(ctx));
-    ces_ctx_destroy(ctx);
-    if (rank == 0)
-        bad |= leak_check(&cnt);
-    return bad;
+    return bad | arank_close(&r, rank);
 }
 
 static int flood_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
 {
     struct fjob *job = arg;
-    struct ces_ctx *ctx = NULL;
-    struct ces_comm *c = NULL;
-    cudaStream_t s;
-    void *a, *b;
+    struct arank r;
     int bad = 0;
-    struct counting cnt;
 
-    if (rank == 0 && freopen(job->log, "w", stderr) == NULL)
+    if (arank_open(job, rank, n, path, &r) != 0)
         return 1;
-    ctx_counting(&cnt, &ctx);
-    CKR(ctx, "init", ces_comm_init(ctx, rank, n, (int)rank, path, &c));
-    cudaSetDevice((int)rank);
-    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &a));
-    CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &b));
     for (uint32_t k = 0; k < 10; k++)
-        CKR(ctx, "alltoall", ces_alltoall(c, a, b, 4096, s));
-    if (cudaStreamSynchronize(s) != cudaSuccess)
-        return gpu_fail(ctx, "the first 10 alltoalls did not complete", CES_ERR_CUDA);
+        CKR(r.ctx, "alltoall", ces_alltoall(r.c, r.a, r.b, 4096, r.s));
+    if (cudaStreamSynchronize(r.s) != cudaSuccess)
+        return gpu_fail(r.ctx, "the first 10 alltoalls did not complete", CES_ERR_CUDA);
     if (rank == 1) {
-        wait_failed(c, job->timeout_ms + 20000);
-        if (ces_comm_status(c) != CES_ERR_PEER_FAILED) {
-            printf("FAIL: rank 1 status %d, expected CES_ERR_PEER_FAILED\n", ces_comm_status(c));
+        wait_failed(r.c, job->timeout_ms + 20000);
+        if (ces_comm_status(r.c) != CES_ERR_PEER_FAILED) {
+            printf("FAIL: rank 1 status %d, expected CES_ERR_PEER_FAILED\n", ces_comm_status(r.c));
             bad = 1;
         }
     } else {
@@ -238,27 +245,21 @@ static int flood_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
         int rc = CES_OK;
 
         for (k = 0; k < 20000 && rc == CES_OK; k++)
-            rc = ces_alltoall(c, a, b, 4096, s);
+            rc = ces_alltoall(r.c, r.a, r.b, 4096, r.s);
         if (rc != CES_OK && rc != CES_ERR_TIMEOUT && rc != CES_ERR_PEER_FAILED)
-            return gpu_fail(ctx, "alltoall failed with an unexpected status", rc);
-        t = wait_failed(c, job->timeout_ms + 20000);
-        if (ces_comm_status(c) != CES_ERR_TIMEOUT) {
-            printf("FAIL: rank 0 status %d, expected CES_ERR_TIMEOUT\n", ces_comm_status(c));
+            return gpu_fail(r.ctx, "alltoall failed with an unexpected status", rc);
+        t = wait_failed(r.c, job->timeout_ms + 20000);
+        if (ces_comm_status(r.c) != CES_ERR_TIMEOUT) {
+            printf("FAIL: rank 0 status %d, expected CES_ERR_TIMEOUT\n", ces_comm_status(r.c));
             return 1;
         }
         bad = t - t0 < job->timeout_ms * 9 / 10 || t - t0 > job->timeout_ms + 2000;
         printf("%s rank 0 failed %" PRIu64 " ms after it began flooding (expected %" PRIu64
                "..%" PRIu64 " ms); %" PRIu32 " calls issued\n",
                bad ? "FAIL" : "ok  ", t - t0, job->timeout_ms * 9 / 10, job->timeout_ms + 2000, k);
-        bad |= after_failure(ctx, c, s, a, b);
+        bad |= after_failure(r.ctx, r.c, r.s, r.a, r.b);
     }
-    cudaStreamDestroy(s);
-    if (ces_comm_destroy(c) != CES_OK)
-        printf("note: destroy reported: %s\n", ces_ctx_last_error(ctx));
-    ces_ctx_destroy(ctx);
-    if (rank == 0)
-        bad |= leak_check(&cnt);
-    return bad;
+    return bad | arank_close(&r, rank);
 }
 
 /* Rank 0 waits for f[0] >= 1, which nobody writes. */
