@@ -71,7 +71,7 @@ int ces_cuda_shared_queues(const char *env)
     if (env == NULL || *env == '\0')
         return 0;
     v = strtol(env, &end, 10);
-    return *end == '\0' && v >= 1 && v < 8;
+    return *end == '\0' && v >= 1 && v < 8 ? (int)v : 0;
 }
 
 int ces_cuda_use(struct ces_comm *c)
@@ -184,6 +184,11 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
                     fail_ctx);
     }
     c->shared_queues = ces_cuda_shared_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
+    if (c->shared_queues) {
+        rc = ces_wd_rescue_open(c);
+        if (rc != CES_OK)
+            goto fail_stream;
+    }
     CES_CU_GOTO(ctx, rc, cuEventCreate(&c->fork, CU_EVENT_DISABLE_TIMING), fail_stream);
     c->waits = ces_malloc(ctx, sizeof(*c->waits) * CES_WD_WAITS);
     if (c->waits == NULL) {
@@ -195,6 +200,7 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
 fail_event:
     cuEventDestroy(c->fork);
 fail_stream:
+    ces_wd_rescue_close(c);
     cuStreamDestroy(c->wd_stream);
 fail_ctx:
     cuDevicePrimaryCtxRelease(c->cudev);
@@ -277,11 +283,7 @@ static void comm_free(struct ces_comm *c)
 {
     struct ces_ctx *ctx = c->ctx;
 
-    if (c->rescue_ctx != NULL) {
-        cuCtxSetCurrent(c->rescue_ctx);
-        cuStreamDestroy(c->rescue_stream);
-        cuCtxDestroy(c->rescue_ctx);
-    }
+    ces_wd_rescue_close(c);
     ces_cuda_use(c);
     ces_cuda_cache_free(c);
     for (uint32_t s = 0; s < CES_MAX_STREAMS; s++)

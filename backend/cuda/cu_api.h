@@ -14,6 +14,7 @@
     X(cuCtxCreate) \
     X(cuCtxDestroy) \
     X(cuCtxGetStreamPriorityRange) \
+    X(cuCtxPopCurrent) \
     X(cuCtxSetCurrent) \
     X(cuCtxSynchronize) \
     X(cuDeviceGet) \
@@ -61,6 +62,7 @@ struct ces_cu_api {
     CUresult (CUDAAPI *p_cuCtxCreate)(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);
     CUresult (CUDAAPI *p_cuCtxDestroy)(CUcontext ctx);
     CUresult (CUDAAPI *p_cuCtxGetStreamPriorityRange)(int *leastPriority, int *greatestPriority);
+    CUresult (CUDAAPI *p_cuCtxPopCurrent)(CUcontext *pctx);
     CUresult (CUDAAPI *p_cuCtxSetCurrent)(CUcontext ctx);
     CUresult (CUDAAPI *p_cuCtxSynchronize)(void);
     CUresult (CUDAAPI *p_cuDeviceGet)(CUdevice *device, int ordinal);
@@ -117,6 +119,8 @@ const struct ces_cu_api *ces_cu(void);
 #define cuCtxDestroy (ces_cu()->p_cuCtxDestroy)
 #undef cuCtxGetStreamPriorityRange
 #define cuCtxGetStreamPriorityRange (ces_cu()->p_cuCtxGetStreamPriorityRange)
+#undef cuCtxPopCurrent
+#define cuCtxPopCurrent (ces_cu()->p_cuCtxPopCurrent)
 #undef cuCtxSetCurrent
 #define cuCtxSetCurrent (ces_cu()->p_cuCtxSetCurrent)
 #undef cuCtxSynchronize

@@ -85,8 +85,7 @@ struct ces_progress_rank {
     /* The progress words, then the in-flight words (written by captured
      * work, replays of CUDA graphs: the id of the captured call record the
      * stream is inside of, 0 when outside), as this rank's watchdog last
-     * copied them from the words its streams write in device memory
-     * (ces_wd_mirror). */
+     * copied them from the words its streams write (ces_wd_mirror). */
     uint64_t words[CES_WD_STREAMS];
     uint64_t flight[CES_WD_STREAMS];
 };
@@ -206,11 +205,13 @@ struct ces_comm {
     uint64_t nwaits_total;
     /* The streams write their progress and in-flight words in device
      * memory (a write there costs a memop call about 0.9 us on H200, one to
-     * host memory 1.3: scripts/probe_memops.sh); the watchdog copies them
-     * into team->page[rank] (ces_wd_mirror).  progress_dev: the words (2 *
-     * CES_WD_STREAMS u64: progress, then in-flight), 0 when unwatched. */
+     * host memory 1.3: scripts/probe_memops.sh), or with shared_queues in
+     * pinned host memory; the watchdog copies them into team->page[rank]
+     * (ces_wd_mirror).  progress_dev: the words (2 * CES_WD_STREAMS u64:
+     * progress, then in-flight), 0 when unwatched. */
     CUdeviceptr progress_dev;
-    uint64_t *wd_stage;         /* pinned host memory the mirror copies into */
+    uint64_t *wd_stage;         /* pinned host memory the mirror copies into
+                                   (shared_queues: the words themselves) */
     int wd_mirror_pending;      /* a mirror copy is in flight (wd_mirror_lock) */
     uint64_t wd_mirror_ms;      /* when the watchdog's look last copied them */
     pthread_mutex_t wd_mirror_lock;
@@ -219,23 +220,26 @@ struct ces_comm {
     struct ces_vec cap_steps;   /* struct ces_wd_step; first_wait indexes cap_waits */
     struct ces_vec cap_waits;   /* struct ces_wd_wait */
     CUstream wd_stream;         /* the watchdog's own non-blocking stream */
-    /* Fewer hardware queues than CUDA's default (ces_cuda_shared_queues):
-     * streams share queues, so a blocked wait stalls every stream queued
-     * behind it, the watchdog's own too, and a host thread that fills the
-     * queue blocks in its next CUDA call.  The words then live in pinned
-     * host memory that the streams write directly (the mirror copies
-     * nothing), and the watchdog reads and releases slots through a context
-     * of its own. */
+    /* CUDA_DEVICE_MAX_CONNECTIONS when below CUDA's default of 8, else 0
+     * (ces_cuda_shared_queues): streams share hardware queues, so a blocked
+     * wait stalls every stream queued behind it, the watchdog's own too,
+     * and a host thread that fills the queue blocks in its next CUDA call.
+     * The words then live in pinned host memory that the streams write
+     * directly (the mirror copies nothing), and the watchdog reads and
+     * releases slots through a context of its own, made with the
+     * communicator. */
     int shared_queues;
-    /* That context and its stream (about 0.5 GiB of device memory on H200),
-     * made by the first read or release that needs them: with shared_queues,
-     * or once a mirror copy was still not done when the watchdog failed the
-     * communicator (wd_stuck: its stream is queued behind a blocked one).
-     * No stream of the user's context can block its queues.  rescue_ctx is
-     * NULL until then; guarded by wd_mirror_lock. */
+    /* That context and its stream (about 0.5 GiB of device memory on H200):
+     * made with the communicator when shared_queues, else by the first read
+     * or release that needs them, once a mirror copy was still not done
+     * when the watchdog failed the communicator or judged a captured call
+     * (wd_stuck: its stream is queued behind a blocked one).  No stream of
+     * the user's context can block its queues.  rescue_ctx is NULL until
+     * then; guarded by wd_mirror_lock. */
     CUcontext rescue_ctx;
     CUstream rescue_stream;
-    int rescue_tried; /* creating them was attempted (once) */
+    int rescue_tried; /* creating them was attempted */
+    int rescue_said;  /* their first use is on stderr */
     int wd_stuck;
     uint64_t timeout_ms;
     int diagnosed;              /* the failure is diagnosed (wd_lock): release from now on */
@@ -243,9 +247,9 @@ struct ces_comm {
 
 /* Makes the communicator's device current for the calling thread. */
 int ces_cuda_use(struct ces_comm *c);
-/* Whether CUDA_DEVICE_MAX_CONNECTIONS (`env`, NULL when unset; the driver
- * reads it when it creates the context) gives each GPU fewer hardware
- * queues than CUDA's default of 8: 1 for 1..7. */
+/* The hardware queues per GPU that CUDA_DEVICE_MAX_CONNECTIONS (`env`,
+ * NULL when unset; the driver reads it when it creates the context) asks
+ * for when fewer than CUDA's default of 8 (1..7), else 0. */
 int ces_cuda_shared_queues(const char *env);
 /* The watchdog (watchdog.c). */
 int ces_wd_start(struct ces_comm *c);
@@ -271,6 +275,10 @@ void ces_wd_mirror(struct ces_comm *c, int wait);
     ((c)->progress_dev + (CUdeviceptr)(CES_WD_STREAMS + (s)) * sizeof(uint64_t))
 /* Fails the communicator: diagnosis, release.  status: CES_ERR_TIMEOUT... */
 void ces_wd_fail(struct ces_comm *c, int status, const char *why);
+/* The watchdog's own context and stream (rescue_ctx): made now; an error
+ * in c->ctx if CUDA cannot.  ces_wd_rescue_close destroys them (if made). */
+int ces_wd_rescue_open(struct ces_comm *c);
+void ces_wd_rescue_close(struct ces_comm *c);
 uint64_t ces_cuda_now_ms(void);
 
 /* Allocation record of a symmetric pointer; *off receives the offset of ptr

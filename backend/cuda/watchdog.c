@@ -60,13 +60,15 @@
  * in its next CUDA call, and so would the watchdog in any it made there.
  * The words then live in pinned host memory that the streams write
  * directly (the mirror copies nothing), and every slot read and release
- * goes through a CUDA context the watchdog creates for itself at the first
- * (about 0.5 GiB of device memory on H200, only once something is
- * suspected): its queues are its own, and it reaches the same addresses.
- * So do the reads and releases without shared queues once a mirror copy is
- * still not done when the communicator fails (wd_stuck: the watchdog's
- * stream shares a queue with a blocked one after all, e.g. among more
- * streams than queues).
+ * goes through a CUDA context of the watchdog's own, made with the
+ * communicator (about 0.5 GiB of device memory on H200; a communicator that
+ * cannot have it is not made): its queues are its own, and it reaches the
+ * same addresses.  So do the reads and releases without shared queues once
+ * a mirror copy is still not done a second after the communicator fails or
+ * a captured call is judged (wd_stuck: the watchdog's stream shares a queue
+ * with a blocked one after all, e.g. among more streams than queues); the
+ * context is made then, and if CUDA cannot, the watchdog says that what is
+ * blocked may not be released.
  */
 #include "runtime.h"
 
@@ -117,7 +119,7 @@ int ces_wd_slot(struct ces_comm *c, CUstream s)
 
 void ces_wd_close(struct ces_comm *c, CUstream s)
 {
-    int i = slot_of(c, s);
+    int i = slot_of(c, s), close;
     struct ces_wd_stream *ws;
     struct ces_wd_step *st;
     uint64_t enq;
@@ -128,13 +130,21 @@ void ces_wd_close(struct ces_comm *c, CUstream s)
     pthread_mutex_lock(&c->wd_lock);
     enq = atomic_load(&ws->enqueued);
     st = &ws->steps[enq % CES_WD_STEPS];
-    /* Behind the step on its stream, so the word moves when the stream is
-     * past it, as if the step's own call had written it. */
-    if (enq > 0 && st->seq == enq && !st->progress &&
-        cuStreamWriteValue64(s, c->progress_dev + (CUdeviceptr)i * sizeof(uint64_t), enq, 0) ==
-            CUDA_SUCCESS)
-        st->progress = 1;
+    close = enq > 0 && st->seq == enq && !st->progress;
+    if (close)
+        st->progress = 1; /* claimed now, taken back below if the write is not enqueued */
     pthread_mutex_unlock(&c->wd_lock);
+    /* Behind the step on its stream, so the word moves when the stream is
+     * past it, as if the step's own call had written it.  Without wd_lock: a
+     * full queue blocks the call until the watchdog, which takes the lock,
+     * has released what blocks it. */
+    if (close && cuStreamWriteValue64(s, c->progress_dev + (CUdeviceptr)i * sizeof(uint64_t), enq,
+                                      0) != CUDA_SUCCESS) {
+        pthread_mutex_lock(&c->wd_lock);
+        if (st->seq == enq)
+            st->progress = 0;
+        pthread_mutex_unlock(&c->wd_lock);
+    }
 }
 
 static uint64_t word(struct ces_comm *c, uint32_t rank, uint32_t s)
@@ -222,57 +232,112 @@ static CUresult stream_wait(CUstream s)
     return CUDA_ERROR_NOT_READY;
 }
 
-/* The watchdog's context of its own and its stream, made once
- * (wd_mirror_lock held); NULL if CUDA could not make them. */
-static CUstream rescue_stream(struct ces_comm *c)
+/* Marks the watchdog's stream stuck if a mirror copy on it is still not
+ * done after a second: it is queued behind a blocked stream, and so would
+ * be its reads and releases (wd_mirror_lock held). */
+static void note_stuck(struct ces_comm *c)
 {
-    if (!c->rescue_tried) {
-        CUcontext ctx = NULL;
-        CUstream s = NULL;
-        CUresult r;
+    if (c->wd_mirror_pending && stream_wait(c->wd_stream) == CUDA_ERROR_NOT_READY)
+        c->wd_stuck = 1;
+}
 
-        c->rescue_tried = 1;
-        r = cuCtxCreate(&ctx, NULL, 0, c->cudev);
-        if (r == CUDA_SUCCESS) {
-            r = cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
-            if (r != CUDA_SUCCESS)
-                cuCtxDestroy(ctx);
-        }
-        cuCtxSetCurrent(c->cuctx);
-        if (r == CUDA_SUCCESS) {
-            c->rescue_ctx = ctx;
-            c->rescue_stream = s;
-        }
-        if (c->shared_queues)
-            fprintf(stderr,
-                    "cesync: watchdog: rank %" PRIu32 ": %s (CUDA_DEVICE_MAX_CONNECTIONS=%s: the "
-                    "streams share hardware queues)\n",
-                    c->rank, r == CUDA_SUCCESS ? "reads and releases through a CUDA context of its own"
-                                               : "could not create a CUDA context of its own",
-                    getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
-        else
-            fprintf(stderr, "cesync: watchdog: rank %" PRIu32 ": %s (its stream is queued behind a "
-                            "blocked one)\n",
-                    c->rank, r == CUDA_SUCCESS ? "reads and releases through a CUDA context of its own"
-                                               : "could not create a CUDA context of its own");
-        fflush(stderr);
+/* Makes the watchdog's context of its own and its stream, the calling
+ * thread's contexts left as they were (cuCtxCreate pushes the new one). */
+static CUresult rescue_create(struct ces_comm *c)
+{
+    CUcontext ctx = NULL, popped;
+    CUstream s = NULL;
+    CUresult r = cuCtxCreate(&ctx, NULL, 0, c->cudev);
+
+    c->rescue_tried = 1;
+    if (r != CUDA_SUCCESS)
+        return r;
+    r = cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+    cuCtxPopCurrent(&popped);
+    if (r != CUDA_SUCCESS) {
+        cuCtxDestroy(ctx);
+        return r;
     }
-    return c->rescue_stream;
+    c->rescue_ctx = ctx;
+    c->rescue_stream = s;
+    return CUDA_SUCCESS;
+}
+
+int ces_wd_rescue_open(struct ces_comm *c)
+{
+    CUresult r = rescue_create(c);
+    const char *name = "?";
+
+    if (r == CUDA_SUCCESS)
+        return CES_OK;
+    cuGetErrorName(r, &name);
+    return ces_ctx_error(c->ctx, CES_ERR_CUDA,
+                         "CUDA_DEVICE_MAX_CONNECTIONS=%d: the streams share hardware queues, where "
+                         "only a CUDA context of the watchdog's own can release a hang, and "
+                         "creating it failed (%s; it takes about 0.5 GiB of device memory)",
+                         c->shared_queues, name);
+}
+
+void ces_wd_rescue_close(struct ces_comm *c)
+{
+    if (c->rescue_ctx == NULL)
+        return;
+    cuCtxSetCurrent(c->rescue_ctx);
+    cuStreamDestroy(c->rescue_stream);
+    cuCtxSetCurrent(c->cuctx);
+    cuCtxDestroy(c->rescue_ctx);
+    c->rescue_ctx = NULL;
+    c->rescue_stream = NULL;
 }
 
 /* The stream the watchdog's reads and releases go on, its context made
  * current: its own stream, unless a stream of the user's context could be
  * blocking that one's queue (shared queues, or a mirror copy that never
- * finished): then the stream of a context of its own, where none can.
- * gpu_end makes the communicator's context current again. */
+ * finished): then the stream of a context of its own, where none can
+ * (made now if it was not; said on stderr at its first use).  gpu_end
+ * makes the communicator's context current again. */
 static CUstream gpu_begin(struct ces_comm *c)
 {
     CUstream s = NULL;
+    CUresult r = CUDA_SUCCESS;
+    int say = 0;
 
     pthread_mutex_lock(&c->wd_mirror_lock);
-    if (c->shared_queues || c->wd_stuck)
-        s = rescue_stream(c);
+    if (c->shared_queues || c->wd_stuck) {
+        if (!c->rescue_tried)
+            r = rescue_create(c);
+        s = c->rescue_stream;
+        say = !c->rescue_said;
+        c->rescue_said = 1;
+    }
     pthread_mutex_unlock(&c->wd_mirror_lock);
+    if (say) {
+        const char *why = "its stream is queued behind a blocked one";
+        char buf[96];
+
+        if (c->shared_queues) {
+            snprintf(buf, sizeof(buf),
+                     "CUDA_DEVICE_MAX_CONNECTIONS=%d: the streams share hardware queues",
+                     c->shared_queues);
+            why = buf;
+        }
+        if (s != NULL) {
+            fprintf(stderr,
+                    "cesync: watchdog: rank %" PRIu32
+                    ": reads and releases through a CUDA context of its own (%s)\n",
+                    c->rank, why);
+        } else {
+            const char *name = "?";
+
+            cuGetErrorName(r, &name);
+            fprintf(stderr,
+                    "cesync: watchdog: rank %" PRIu32
+                    ": could not create a CUDA context of its own (%s): %s; what is blocked may "
+                    "not be released\n",
+                    c->rank, name, why);
+        }
+        fflush(stderr);
+    }
     if (s == NULL)
         return c->wd_stream;
     cuCtxSetCurrent(c->rescue_ctx);
@@ -281,7 +346,7 @@ static CUstream gpu_begin(struct ces_comm *c)
 
 static void gpu_end(struct ces_comm *c) { cuCtxSetCurrent(c->cuctx); }
 
-/* Reads a slot's current value through the watchdog's own stream. */
+/* Reads a slot's current value (through gpu_begin's stream). */
 static int read_slot(struct ces_comm *c, const struct ces_wd_wait *w, uint64_t *v)
 {
     uint64_t val = 0;
@@ -382,6 +447,9 @@ static int captured_blocked(struct ces_comm *c, uint32_t s, uint64_t id,
     for (uint32_t k = 0; k < cw->n; k++)
         cw->w[k] = *step_wait(c, st, 1, k);
     pthread_mutex_unlock(&c->wd_lock);
+    pthread_mutex_lock(&c->wd_mirror_lock);
+    note_stuck(c);
+    pthread_mutex_unlock(&c->wd_mirror_lock);
     for (uint32_t k = 0; k < cw->n && !blocked; k++) {
         uint64_t held = 0;
 
@@ -660,8 +728,7 @@ void ces_wd_fail(struct ces_comm *c, int status, const char *why)
     cuCtxSetCurrent(c->cuctx);
     ces_wd_mirror(c, 1); /* the diagnosis starts from the words as they are now */
     pthread_mutex_lock(&c->wd_mirror_lock);
-    if (c->wd_mirror_pending)
-        c->wd_stuck = 1; /* its copies wait behind a blocked stream: so would the reads */
+    note_stuck(c);
     pthread_mutex_unlock(&c->wd_mirror_lock);
     pthread_mutex_lock(&c->wd_lock);
     won = atomic_compare_exchange_strong(&c->state, &expect, status);
@@ -838,4 +905,10 @@ void ces_wd_stop(struct ces_comm *c)
     pthread_mutex_unlock(&c->wd_lock);
     pthread_join(c->wd_thread, NULL);
     c->wd_started = 0;
+    if (c->rescue_stream != NULL) {
+        /* its last releases land before the memory they write is unmapped */
+        cuCtxSetCurrent(c->rescue_ctx);
+        stream_wait(c->rescue_stream);
+        cuCtxSetCurrent(c->cuctx);
+    }
 }

@@ -879,7 +879,8 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * CUDA_DEVICE_MAX_CONNECTIONS below 8 (streams sharing hardware queues, so a
  * blocked wait stalls the watchdog's own stream too) the words live in host
  * memory and the watchdog reads and releases through a CUDA context of its
- * own, created at the first failure (about 0.5 GiB of device memory).
+ * own, created with the communicator (about 0.5 GiB of device memory; init
+ * fails if CUDA cannot create it).
  *
  * Environment: CES_TIMEOUT_MS (watchdog and every setup step), CES_DUMP_SCHEDULE=DIR
  * (write each distinct lowered schedule as DIR/<name>.ces), CES_STRIDE (bytes of

@@ -13,8 +13,9 @@
  *                           20,000 more without a sync, so its GPU blocks and
  *                           its queue fills until the host thread blocks in a
  *                           CUDA call: rank 0 must fail within CES_TIMEOUT_MS
- *                           + 2 s, its thread return, its stream drain, and
- *                           rank 1 hear of it (CES_ERR_PEER_FAILED).
+ *                           + 2 s, the blocked call return and the flood end
+ *                           with CES_ERR_TIMEOUT, its stream drain, and rank
+ *                           1 hear of it (CES_ERR_PEER_FAILED).
  *   test_gpu_fault captured the same missing write, but captured: each rank
  *                           first replays a captured alltoall 3 times and
  *                           idles 1.5 x CES_TIMEOUT_MS (no false alarm), then
@@ -25,8 +26,8 @@
  * The diagnosis (stderr of rank 0) is captured and checked.  Exits 77
  * without 2 GPUs.  ctest runs every part also with
  * CUDA_DEVICE_MAX_CONNECTIONS=1 (one hardware queue per GPU, shared by all
- * streams, the watchdog's too: it then reads and releases through a context
- * of its own).
+ * streams, the watchdog's too): the diagnosis must then say that the
+ * watchdog reads and releases through a context of its own.
  */
 #include "gpu_util.h"
 
@@ -240,23 +241,35 @@ static int flood_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
             bad = 1;
         }
     } else {
-        uint64_t t0 = gpu_now_ms(), t;
+        uint64_t t0 = gpu_now_ms(), t, longest = 0;
         uint32_t k;
         int rc = CES_OK;
 
-        for (k = 0; k < 20000 && rc == CES_OK; k++)
+        for (k = 0; k < 20000 && rc == CES_OK; k++) {
+            uint64_t a = gpu_now_ms();
+
             rc = ces_alltoall(r.c, r.a, r.b, 4096, r.s);
-        if (rc != CES_OK && rc != CES_ERR_TIMEOUT && rc != CES_ERR_PEER_FAILED)
-            return gpu_fail(r.ctx, "alltoall failed with an unexpected status", rc);
+            if (gpu_now_ms() - a > longest)
+                longest = gpu_now_ms() - a;
+        }
+        if (rc != CES_ERR_TIMEOUT)
+            return gpu_fail(r.ctx, "the flood did not end with CES_ERR_TIMEOUT", rc);
+        /* the thread blocked in a call (a full queue) until the release */
+        if (longest < job->timeout_ms / 2) {
+            printf("FAIL: no call blocked (the longest took %" PRIu64 " ms)\n", longest);
+            bad = 1;
+        }
         t = wait_failed(r.c, job->timeout_ms + 20000);
         if (ces_comm_status(r.c) != CES_ERR_TIMEOUT) {
             printf("FAIL: rank 0 status %d, expected CES_ERR_TIMEOUT\n", ces_comm_status(r.c));
             return 1;
         }
-        bad = t - t0 < job->timeout_ms * 9 / 10 || t - t0 > job->timeout_ms + 2000;
+        bad |= t - t0 < job->timeout_ms * 9 / 10 || t - t0 > job->timeout_ms + 2000;
         printf("%s rank 0 failed %" PRIu64 " ms after it began flooding (expected %" PRIu64
-               "..%" PRIu64 " ms); %" PRIu32 " calls issued\n",
-               bad ? "FAIL" : "ok  ", t - t0, job->timeout_ms * 9 / 10, job->timeout_ms + 2000, k);
+               "..%" PRIu64 " ms); call %" PRIu32 " returned the error, the longest call took %"
+               PRIu64 " ms\n",
+               bad ? "FAIL" : "ok  ", t - t0, job->timeout_ms * 9 / 10, job->timeout_ms + 2000, k,
+               longest);
         bad |= after_failure(r.ctx, r.c, r.s, r.a, r.b);
     }
     return bad | arank_close(&r, rank);
@@ -523,6 +536,15 @@ int main(int argc, char **argv)
         bad |= !log_has(job.log, "releasing the blocked waits");
     } else {
         bad |= !log_has(job.log, "aborted by ces_comm_abort");
+    }
+    {
+        /* one queue per GPU: the watchdog works through its own context */
+        const char *q = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+
+        if (q != NULL && strcmp(q, "1") == 0)
+            bad |= !log_has(job.log, "reads and releases through a CUDA context of its own "
+                                     "(CUDA_DEVICE_MAX_CONNECTIONS=1: the streams share hardware "
+                                     "queues)");
     }
     {
         FILE *f = fopen(job.log, "r");

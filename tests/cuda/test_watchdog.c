@@ -57,7 +57,7 @@ static void first_then(struct fixture *fx, uint64_t later);
 static pthread_mutex_t *fixture_lock(struct fixture *fx);
 
 #define RESCUE_CTX ((CUcontext)(uintptr_t)0xc2)
-#define RESCUE_STREAM ((CUstream)(uintptr_t)0x52)
+#define RESCUE_STREAM ((CUstream)(uintptr_t)0x5e)
 
 static _Thread_local CUcontext current;   /* the calling thread's context */
 static _Atomic long ctx_creates;          /* cuCtxCreate calls */
@@ -72,6 +72,8 @@ static CUresult CUDAAPI fake_ctx_set_current(CUcontext ctx)
     return CUDA_SUCCESS;
 }
 
+static _Thread_local CUcontext pushed_over; /* what cuCtxCreate pushed the new one over */
+
 static CUresult CUDAAPI fake_ctx_create(CUcontext *p, CUctxCreateParams *params, unsigned int flags,
                                         CUdevice dev)
 {
@@ -79,7 +81,21 @@ static CUresult CUDAAPI fake_ctx_create(CUcontext *p, CUctxCreateParams *params,
     atomic_fetch_add(&ctx_creates, 1);
     if (ctx_create_fails)
         return CUDA_ERROR_OUT_OF_MEMORY;
+    pushed_over = current;
     *p = current = RESCUE_CTX;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_ctx_pop(CUcontext *p)
+{
+    *p = current;
+    current = pushed_over;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_error_name(CUresult r, const char **name)
+{
+    *name = r == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY" : "CUDA_ERROR_?";
     return CUDA_SUCCESS;
 }
 
@@ -163,9 +179,17 @@ static CUresult CUDAAPI fake_write32(CUstream s, CUdeviceptr a, cuuint32_t v, un
 
 static _Atomic CUdeviceptr last_write64; /* the address of the last 64-bit write */
 
+static _Atomic long locked_writes; /* writes issued while wd_lock was held (watch_lock set) */
+
 static CUresult CUDAAPI fake_write64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned int f)
 {
     (void)f;
+    if (watch_lock != NULL) {
+        if (pthread_mutex_trylock(fixture_lock(watch_lock)) != 0)
+            atomic_fetch_add(&locked_writes, 1);
+        else
+            pthread_mutex_unlock(fixture_lock(watch_lock));
+    }
     count_op(s);
     atomic_store(&last_write64, a);
     count_write(v);
@@ -180,7 +204,9 @@ static void fakes_install(void)
 
     t->p_cuCtxSetCurrent = fake_ctx_set_current;
     t->p_cuCtxCreate = fake_ctx_create;
+    t->p_cuCtxPopCurrent = fake_ctx_pop;
     t->p_cuCtxDestroy = fake_ctx_destroy;
+    t->p_cuGetErrorName = fake_error_name;
     t->p_cuStreamCreate = fake_stream_create;
     t->p_cuMemcpyDtoHAsync = fake_dtoh;
     t->p_cuStreamQuery = fake_query;
@@ -193,6 +219,7 @@ static void fakes_install(void)
     atomic_store(&last_read, 0);
     atomic_store(&first_write, 0);
     atomic_store(&locked_reads, 0);
+    atomic_store(&locked_writes, 0);
     atomic_store(&last_write64, 0);
     atomic_store(&read_src, 0);
     read_sleep_ms = 0;
@@ -519,7 +546,10 @@ static void test_block_cut_short(void **state)
     enqueue_step(fx, 1, &ready1, 1, 0);
     ces_wd_close(fx->c, (CUstream)(uintptr_t)0x52); /* not watched */
     assert_int_equal(atomic_load(&writes[2]), 0);
+    watch_lock = fx; /* the write goes out without wd_lock (a full queue may block it) */
     ces_wd_close(fx->c, STREAM);
+    watch_lock = NULL;
+    assert_int_equal(atomic_load(&locked_writes), 0);
     assert_int_equal(atomic_load(&writes[2]), 1);
     assert_true(atomic_load(&last_write64) == fx->c->progress_dev);
     assert_true(fx->c->watched[0].steps[2].progress);
@@ -967,7 +997,7 @@ static void test_shared_queues_setting(void **state)
     assert_int_equal(ces_cuda_shared_queues(NULL), 0);
     assert_int_equal(ces_cuda_shared_queues(""), 0);
     assert_int_equal(ces_cuda_shared_queues("1"), 1);
-    assert_int_equal(ces_cuda_shared_queues("7"), 1);
+    assert_int_equal(ces_cuda_shared_queues("7"), 7);
     assert_int_equal(ces_cuda_shared_queues("8"), 0);
     assert_int_equal(ces_cuda_shared_queues("32"), 0);
     assert_int_equal(ces_cuda_shared_queues("0"), 0);
@@ -977,26 +1007,29 @@ static void test_shared_queues_setting(void **state)
 }
 
 /* Fails the fixture's communicator (one step blocked on slots[1]) with the
- * watchdog running, waits for its first release, stops it; returns what
- * it printed (malloc'd), which says `seen` of the blocked wait. */
-static char *fail_and_release(struct fixture *fx, const char *seen)
+ * watchdog running, waits for its first release (when `released`), stops
+ * it; returns what it printed (malloc'd), which says `seen` of the blocked
+ * wait. */
+static char *fail_and_release(struct fixture *fx, const char *seen, int released)
 {
     char *out;
 
     enqueue(fx, 1, &ready1, 1);
     assert_int_equal(ces_wd_start(fx->c), CES_OK);
     out = fail_captured(fx->c, "aborted by the test");
-    for (int i = 0; i < 1000 && atomic_load(&first_write) == 0; i++)
+    for (int i = 0; i < 1000 && released && atomic_load(&first_write) == 0; i++)
         sleep_ms(5);
     ces_wd_stop(fx->c);
     assert_non_null(strstr(out, seen));
-    assert_true(atomic_load(&writes[1]) > 0);
+    if (released)
+        assert_true(atomic_load(&writes[1]) > 0);
     return out;
 }
 
-/* Shared queues: the streams write the words into host memory, where the
- * mirror takes them without a copy; the diagnosis reads and the releases
- * go through the watchdog's own context, made once. */
+/* Shared queues: the watchdog's context is made with the communicator (the
+ * caller's context current again after); the streams write the words into
+ * host memory, where the mirror takes them without a copy; the diagnosis
+ * read and the releases go through that context, said once on stderr. */
 static void test_shared_queues_read_and_release_elsewhere(void **state)
 {
     struct fixture *fx = fixture_new(60000);
@@ -1004,8 +1037,11 @@ static void test_shared_queues_read_and_release_elsewhere(void **state)
     char *out;
 
     (void)state;
-    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 1);
     fx->c->shared_queues = 1;
+    current = (CUcontext)(uintptr_t)0xc1;
+    assert_int_equal(ces_wd_rescue_open(fx->c), CES_OK);
+    assert_ptr_equal(current, (CUcontext)(uintptr_t)0xc1);
+    assert_int_equal(atomic_load(&ctx_creates), 1);
     fx->c->progress_dev = (CUdeviceptr)(uintptr_t)words;
     fx->c->wd_stage = words;
     words[0] = 3;
@@ -1014,23 +1050,41 @@ static void test_shared_queues_read_and_release_elsewhere(void **state)
     assert_int_equal(atomic_load(&reads), 0);
     words[0] = 0;
     ces_wd_mirror(fx->c, 1);
-    out = fail_and_release(fx, "r0.s0#3 wait ready[1]@1 == 1: slot holds 0 (BLOCKED)");
+    out = fail_and_release(fx, "r0.s0#3 wait ready[1]@1 == 1: slot holds 0 (BLOCKED)", 1);
     assert_non_null(strstr(out, "cesync: watchdog: rank 0: reads and releases through a CUDA "
-                                "context of its own (CUDA_DEVICE_MAX_CONNECTIONS=1: the streams share hardware "
-                                "queues)"));
+                                "context of its own (CUDA_DEVICE_MAX_CONNECTIONS=1: the streams "
+                                "share hardware queues)\n"));
     assert_int_equal(atomic_load(&ctx_creates), 1);
     assert_int_equal(atomic_load(&reads), 1);
     assert_int_equal(atomic_load(&rescued_ops), 1 + atomic_load(&writes[1]));
     assert_int_equal(atomic_load(&stray_ops), 0);
     assert_ptr_equal(fx->c->rescue_stream, RESCUE_STREAM);
-    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
     free(out);
+    fixture_free(fx);
+}
+
+/* With shared queues and no room for the context, the communicator is not
+ * made: the error says why. */
+static void test_shared_queues_need_the_context(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+
+    (void)state;
+    fx->c->shared_queues = 3;
+    ctx_create_fails = 1;
+    assert_int_equal(ces_wd_rescue_open(fx->c), CES_ERR_CUDA);
+    assert_non_null(strstr(ces_ctx_last_error(fx->ctx),
+                           "CUDA_DEVICE_MAX_CONNECTIONS=3: the streams share hardware queues"));
+    assert_non_null(strstr(ces_ctx_last_error(fx->ctx), "CUDA_ERROR_OUT_OF_MEMORY"));
+    assert_null(fx->c->rescue_ctx);
     fixture_free(fx);
 }
 
 /* A mirror copy still not done when the communicator fails: the watchdog's
  * stream is queued behind a blocked one, so the reads and releases move to
- * its own context; CUDA unable to make one, they stay on its stream. */
+ * a context of its own, made then; when CUDA cannot make it the watchdog
+ * says that what is blocked may not be released (the stand-ins cannot
+ * block, so what it then does on its stream is not judged here). */
 static void test_stuck_mirror_moves_the_reads(void **state)
 {
     for (int fails = 0; fails <= 1; fails++) {
@@ -1042,10 +1096,13 @@ static void test_stuck_mirror_moves_the_reads(void **state)
         queue_stuck = 1;
         ctx_create_fails = fails;
         fx->c->wd_mirror_pending = 1;
-        out = fail_and_release(fx, fails ? "r0.s0#3 wait ready[1]@1 == 1: value unreadable"
-                                         : "r0.s0#3 wait ready[1]@1 == 1: slot holds 0 (BLOCKED)");
-        assert_non_null(strstr(out, fails ? "could not create a CUDA context of its own (its "
-                                            "stream is queued behind a blocked one)"
+        out = fail_and_release(fx, fails ? "r0.s0#3 wait ready[1]@1 == 1:"
+                                         : "r0.s0#3 wait ready[1]@1 == 1: slot holds 0 (BLOCKED)",
+                               !fails);
+        assert_non_null(strstr(out, fails ? "could not create a CUDA context of its own "
+                                            "(CUDA_ERROR_OUT_OF_MEMORY): its stream is queued "
+                                            "behind a blocked one; what is blocked may not be "
+                                            "released"
                                           : "reads and releases through a CUDA context of its "
                                             "own (its stream is queued behind a blocked one)"));
         assert_int_equal(atomic_load(&ctx_creates), 1);
@@ -1055,6 +1112,41 @@ static void test_stuck_mirror_moves_the_reads(void **state)
         fixture_free(fx);
     }
     (void)state;
+}
+
+/* The same for the check of a captured call: a mirror copy still not done
+ * when a call has stayed in flight for the timeout moves its reads (and,
+ * once it is judged blocked, the diagnosis and releases) to the context. */
+static void test_stuck_mirror_moves_captured_reads(void **state)
+{
+    struct fixture *fx = fixture_new(20);
+    uint64_t stage[2 * CES_WD_STREAMS];
+    struct err_capture err;
+    char *out;
+
+    (void)state;
+    use_device_words(fx, stage);
+    assert_int_equal(capture(fx, 4, 9, 0), 1);
+    fx->slots[3] = 8;
+    fx->page[0].flight[0] = 1;
+    queue_stuck = 1;
+    fx->c->wd_mirror_pending = 1;
+    err_begin(&err);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    for (int i = 0; i < 1000 && atomic_load(&first_write) == 0; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    out = err_end(&err);
+    assert_int_equal(atomic_load(&fx->c->state), CES_ERR_TIMEOUT);
+    assert_non_null(strstr(out, "reads and releases through a CUDA context of its own (its "
+                                "stream is queued behind a blocked one)"));
+    assert_non_null(strstr(out, "wait complete[3]@1 >= 9: slot holds 8 (BLOCKED)"));
+    assert_true(atomic_load(&writes[9]) > 0);
+    /* every read (the check's, the diagnosis') and every release went there */
+    assert_int_equal(atomic_load(&rescued_ops), atomic_load(&reads) + atomic_load(&writes[9]));
+    assert_int_equal(atomic_load(&stray_ops), 0);
+    free(out);
+    fixture_free(fx);
 }
 
 int main(void)
@@ -1075,7 +1167,9 @@ int main(void)
         cmocka_unit_test(test_mirror_only_while_pending),
         cmocka_unit_test(test_shared_queues_setting),
         cmocka_unit_test(test_shared_queues_read_and_release_elsewhere),
+        cmocka_unit_test(test_shared_queues_need_the_context),
         cmocka_unit_test(test_stuck_mirror_moves_the_reads),
+        cmocka_unit_test(test_stuck_mirror_moves_captured_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
