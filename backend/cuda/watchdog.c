@@ -75,7 +75,6 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -234,11 +233,13 @@ static CUresult stream_wait(CUstream s)
 
 /* Marks the watchdog's stream stuck if a mirror copy on it is still not
  * done after a second: it is queued behind a blocked stream, and so would
- * be its reads and releases (wd_mirror_lock held). */
+ * be its reads and releases. */
 static void note_stuck(struct ces_comm *c)
 {
+    pthread_mutex_lock(&c->wd_mirror_lock);
     if (c->wd_mirror_pending && stream_wait(c->wd_stream) == CUDA_ERROR_NOT_READY)
         c->wd_stuck = 1;
+    pthread_mutex_unlock(&c->wd_mirror_lock);
 }
 
 /* Makes the watchdog's context of its own and its stream, the calling
@@ -447,9 +448,7 @@ static int captured_blocked(struct ces_comm *c, uint32_t s, uint64_t id,
     for (uint32_t k = 0; k < cw->n; k++)
         cw->w[k] = *step_wait(c, st, 1, k);
     pthread_mutex_unlock(&c->wd_lock);
-    pthread_mutex_lock(&c->wd_mirror_lock);
     note_stuck(c);
-    pthread_mutex_unlock(&c->wd_mirror_lock);
     for (uint32_t k = 0; k < cw->n && !blocked; k++) {
         uint64_t held = 0;
 
@@ -727,9 +726,7 @@ void ces_wd_fail(struct ces_comm *c, int status, const char *why)
      * context current: the mirror and the slot reads use this one's stream. */
     cuCtxSetCurrent(c->cuctx);
     ces_wd_mirror(c, 1); /* the diagnosis starts from the words as they are now */
-    pthread_mutex_lock(&c->wd_mirror_lock);
     note_stuck(c);
-    pthread_mutex_unlock(&c->wd_mirror_lock);
     pthread_mutex_lock(&c->wd_lock);
     won = atomic_compare_exchange_strong(&c->state, &expect, status);
     if (won) {
