@@ -70,7 +70,9 @@ static const char bench_usage[] =
     "  --model-out FILE      where --calibrate writes the model file (default cesync.model)\n"
     "  --dry-run             no GPU: print the predictions only\n"
     "\n"
-    "Predictions use the model with host costs set to 0: the gate keeps the host ahead.\n";
+    "Predictions use the model with host costs set to 0: the gate keeps the host ahead.\n"
+    "The header names CUDA_DEVICE_MAX_CONNECTIONS: with fewer hardware queues per GPU (1)\n"
+    "the polled barriers run in their slow mode far less often (docs/PERFORMANCE.md).\n";
 
 enum { V_AUTO = -1, V_PLAIN = 0, V_OVERLAP = CES_COLL_F_OVERLAP, V_EARLY = CES_COLL_F_EARLY };
 #define MAX_VARIANTS 4
