@@ -380,6 +380,11 @@ static uint64_t capture(struct fixture *fx, uint64_t call, uint64_t value, int e
     return id;
 }
 
+/* What the diagnosis says of capture(fx, 4, 9, 0) blocked with slots[3] = 8. */
+static const char captured_blocked_text[] =
+    "): blocked in allgather call 4 (captured, replayed from a CUDA graph; record 1); its waits:\n"
+    "cesync: watchdog:     r0.s0#6 wait complete[3]@1 >= 9: slot holds 8 (BLOCKED)\n";
+
 /* stderr into a temporary file while the watchdog runs. */
 struct err_capture {
     FILE *tmp;
@@ -618,36 +623,14 @@ static void test_unreadable_slots(void **state)
 static void test_captured_call(void **state)
 {
     struct fixture *fx = fixture_new(60000);
-    struct ces_wd_step step;
-    struct ces_wd_wait w;
-    uint64_t id;
     char *out;
 
     (void)state;
-    memset(&step, 0, sizeof(step));
-    memset(&w, 0, sizeof(w));
-    step.call = 4;
-    step.nwaits = 1;
-    snprintf(step.what, sizeof(step.what), "allgather");
-    w.addr = (CUdeviceptr)(uintptr_t)&fx->slots[3];
-    w.value = 9;
-    w.width = 32;
-    w.cmp = CES_CMP_GEQ;
-    w.rank = 1;
-    w.idx = 3;
-    w.spos = 6;
-    snprintf(w.name, sizeof(w.name), "complete");
     fx->slots[3] = 8;
-    pthread_mutex_lock(&fx->c->wd_lock);
-    id = ces_wd_capture_record(fx->c, &step, &w, 1);
-    pthread_mutex_unlock(&fx->c->wd_lock);
-    assert_int_equal(id, 1);
-    fx->page[0].flight[0] = id;
+    assert_int_equal(capture(fx, 4, 9, 0), 1);
+    fx->page[0].flight[0] = 1;
     out = fail_captured(fx->c, "test");
-    assert_non_null(strstr(out, "): blocked in allgather call 4 (captured, replayed from a CUDA "
-                                "graph; record 1); its waits:\n"
-                                "cesync: watchdog:     r0.s0#6 wait complete[3]@1 >= 9: slot holds "
-                                "8 (BLOCKED)\n"));
+    assert_non_null(strstr(out, captured_blocked_text));
     free(out);
     fixture_free(fx);
 }
@@ -863,10 +846,7 @@ static void test_captured_check_leaves_the_lock(void **state)
     assert_int_equal(fx->c->cap_steps.len, 65);
     assert_int_equal(atomic_load(&fx->c->state), CES_ERR_TIMEOUT);
     assert_non_null(strstr(out, "in captured work"));
-    assert_non_null(strstr(out, "): blocked in allgather call 4 (captured, replayed from a CUDA "
-                                "graph; record 1); its waits:\n"
-                                "cesync: watchdog:     r0.s0#6 wait complete[3]@1 >= 9: slot holds "
-                                "8 (BLOCKED)\n"));
+    assert_non_null(strstr(out, captured_blocked_text));
     free(out);
     fixture_free(fx);
 }
