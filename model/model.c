@@ -71,8 +71,12 @@ static const struct ces_model ces_model_kinds_[] = {
          * record on another stream of its GPU.  The backend forks and joins a
          * multi-stream graph every launch, so the one-way staged receiver
          * (its ops on s1) pays two such hops a message: 1 MiB messages take
-         * 12.1 us (docs/bench/sendrecv_oneway_2xh200.csv), its own memops and
-         * copy 11.6 of them, which leaves at most 0.28 us a hop.  A ping-pong
+         * 12.1 us (docs/bench/sendrecv_oneway_2xh200.csv), of which the
+         * model's receiver spends 11.6 on its own memops and copy-out, so a
+         * larger hop would make the model's receiver the bound.  The real
+         * pipeline is bound by its sender and its copy-out costs less than
+         * the model's (docs/PERFORMANCE.md, "How well it predicts"), so the
+         * real hop may be larger; no measured row moves up to 1 us.  A ping-pong
          * of records and awaits between two streams takes 8.2 us a hop on the
          * GPU (--calibrate's loop, behind the gate; 7.0 before it was gated):
          * why its hops cost so much more is not known, and --calibrate only

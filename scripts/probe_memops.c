@@ -12,9 +12,12 @@
  * stream pays to switch between the local and the peer copy engine, and a
  * captured alltoall iteration with timing events and a forked local copy,
  * eager and as one CUDA graph, and where a captured iteration should fork
- * its local copy.  Two GPUs driven by one process; raw CUDA
- * runtime and driver calls, no cesync.  Built and run by
- * scripts/probe_memops.sh.
+ * its local copy; what a copy costs after a met wait, one-way 1 MiB
+ * messages as the backend issues them with one thing changed at a time, and
+ * the one-way sender's flags on a second stream.  Two GPUs driven by one
+ * process; raw CUDA runtime and driver calls, no cesync.  Built and run by
+ * scripts/probe_memops.sh; `probe_memops NAME...` runs only the named
+ * probes (the table in main).
  *
  * Every probe enqueues N iterations on both GPUs behind a gate (a stream
  * wait on pinned host memory), opens the gate, and prints the time per
@@ -592,17 +595,23 @@ static void probe_copy_pairs(void)
  * the time per round (two flag trips).  Pushed: each flag lives in its
  * waiter's memory; polled: in its writer's, the waiter polls it across the
  * link.  GPU 0's write and wait as two memop batches or as one (the barrier
- * shape); GPU 1 always waits in one batch and answers in the next. */
+ * shape); GPU 1 always waits in one batch and answers in the next, after a
+ * local copy of `copy` bytes when that is not 0 (the staged receiver's
+ * copy-out: what a copy costs inside the round). */
 static void probe_flag_shapes(void)
 {
     static const struct {
         int pushed, one_batch;
+        size_t copy;
         const char *name;
     } cases[] = {
-        {1, 0, "ping-pong, pushed, GPU 0 write | wait"},
-        {0, 0, "ping-pong, polled, GPU 0 write | wait"},
-        {1, 1, "ping-pong, pushed, GPU 0 write+wait in one batch"},
-        {0, 1, "ping-pong, polled, GPU 0 write+wait in one batch"},
+        {1, 0, 0, "ping-pong, pushed, GPU 0 write | wait"},
+        {0, 0, 0, "ping-pong, polled, GPU 0 write | wait"},
+        {1, 1, 0, "ping-pong, pushed, GPU 0 write+wait in one batch"},
+        {0, 1, 0, "ping-pong, polled, GPU 0 write+wait in one batch"},
+        {1, 1, 4096, "... pushed, one batch, GPU 1 copies 4 KiB locally first"},
+        {1, 1, 1u << 20, "... pushed, one batch, GPU 1 copies 1 MiB locally first"},
+        {1, 1, 16u << 20, "... pushed, one batch, GPU 1 copies 16 MiB locally first"},
     };
 
     puts("== flag round trips by shape (time per round)");
@@ -626,10 +635,42 @@ static void probe_flag_shapes(void)
             }
             CK(cudaSetDevice(1));
             batch(1, &w, 1);
+            if (cases[c].copy > 0)
+                copy1(G[1].recv, G[1].stage, cases[c].copy, G[1].st);
             batch(1, &a, 1);
         }
         end(cases[c].name, 0);
     }
+}
+
+/* What a copy costs after a satisfied wait on its stream, by kind and size
+ * (GPU 0 alone, N rounds of a one-wait memop batch and one copy), against
+ * the same copies back to back: the cost model charges every copy the
+ * fixed cost of a lone peer copy between events. */
+static void probe_copy_after_wait(void)
+{
+    static const size_t sizes[] = {4096, 1u << 20, 16u << 20};
+
+    puts("== a copy after a satisfied wait (GPU 0, time per round)");
+    for (int peer = 0; peer < 2; peer++)
+        for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+            for (int wait = 0; wait < 2; wait++) {
+                char name[80];
+
+                snprintf(name, sizeof(name), "%s copy of %zu KiB%s", peer ? "peer" : "local",
+                         sizes[k] >> 10, wait ? " after a wait" : ", back to back");
+                begin();
+                CK(cudaSetDevice(0));
+                for (uint32_t i = 1; i <= N; i++) {
+                    CUstreamBatchMemOpParams q = wait32(flag(0, 20), 0);
+
+                    if (wait)
+                        batch(0, &q, 1);
+                    copy1(peer ? (void *)G[1].recv : (void *)G[0].recv, G[0].send, sizes[k],
+                          G[0].st);
+                }
+                end(name, 0);
+            }
 }
 
 /* A 64 MiB peer copy and a 32 MiB local copy on two streams of each GPU (both
@@ -685,34 +726,80 @@ static void probe_copy_order(void)
 
 /* Back-to-back 64 MiB copies GPU0 -> GPU1 with `what` between them: a
  * memop, an 8-byte copy (a flag written by the copy engine, as NCCL 2.29
- * does), or one or two timing event records (what `cesync bench` puts
- * between two iterations: two until the fourth session, one since). */
+ * does), one or two timing event records (what `cesync bench` puts
+ * between two iterations: two until the fourth session, one since), or the
+ * flag written from a second stream behind an event without timing, the
+ * copy stream waiting for a (met) credit only every k-th copy. */
+enum gap {
+    GAP_WAIT = 1u,      /* a satisfied wait (one memop batch) */
+    GAP_WRITE = 2u,     /* a remote flag write (one memop batch; with GAP_WAIT the same one) */
+    GAP_TIMING = 4u,    /* a timing event record */
+    GAP_TIMING2 = 8u,   /* a second one */
+    GAP_COPY8 = 16u,    /* an 8-byte copy into a peer flag */
+    GAP_SIDE = 32u,     /* an event without timing; the side stream awaits it, writes the flag */
+    GAP_AWAIT = 64u,    /* ... and records an event that the copy stream awaits one copy later */
+    GAP_JOIN = 128u,    /* ... and records an event that the copy stream awaits at once */
+};
+
 static void probe_copy_gaps(void)
 {
-    static const char *names[] = {"64 MiB copies back to back", "... a satisfied wait between",
-                                  "... a remote flag write between", "... one event record between",
-                                  "... two event records between",
-                                  "... an 8-byte copy into a peer flag between"};
+    static const struct {
+        unsigned what, every; /* GAP_WAIT only every `every`-th copy (0: every copy) */
+        const char *name;
+    } cases[] = {
+        {0, 0, "64 MiB copies back to back"},
+        {GAP_WAIT, 0, "... a satisfied wait between"},
+        {GAP_WRITE, 0, "... a remote flag write between"},
+        {GAP_TIMING, 0, "... one event record between"},
+        {GAP_TIMING | GAP_TIMING2, 0, "... two event records between"},
+        {GAP_COPY8, 0, "... an 8-byte copy into a peer flag between"},
+        {GAP_SIDE, 0, "... flag from a side stream behind an untimed event"},
+        {GAP_TIMING | GAP_WRITE | GAP_WAIT, 0, "timing event + write and wait (the staged sender)"},
+        {GAP_TIMING | GAP_SIDE, 0, "timing event + flag from a side stream"},
+        {GAP_TIMING | GAP_SIDE | GAP_WAIT, 2, "... + a satisfied wait every 2nd copy"},
+        {GAP_TIMING | GAP_SIDE | GAP_WAIT, 4, "... + a satisfied wait every 4th copy"},
+        {GAP_TIMING | GAP_SIDE | GAP_AWAIT, 0, "... + the side's event awaited one copy later"},
+        {GAP_TIMING | GAP_SIDE | GAP_JOIN, 0, "... + the side's event awaited at once (a join)"},
+    };
     size_t b = 64u << 20;
 
     puts("== memops and events between back-to-back copies (GPU 0 -> GPU 1)");
-    for (int k = 0; k < 6; k++) {
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        unsigned what = cases[k].what;
+
         begin();
         CK(cudaSetDevice(0));
         for (uint32_t i = 1; i <= N; i++) {
-            CUstreamBatchMemOpParams q = k == 1 ? wait32(flag(0, 20), 0) : write32(flag(1, 21), i);
+            CUstreamBatchMemOpParams q[2];
+            unsigned n = 0;
 
-            if (k == 1 || k == 2)
-                batch(0, &q, 1);
-            if (k == 3 || k == 4)
+            if ((what & GAP_WAIT) && (cases[k].every == 0 || i % cases[k].every == 0))
+                q[n++] = wait32(flag(0, 20), 0);
+            if (what & GAP_WRITE)
+                q[n++] = write32(flag(1, 21), i);
+            if (n > 0)
+                batch(0, q, n);
+            if (what & GAP_TIMING)
                 CK(cudaEventRecord(G[0].it1[i], G[0].st));
-            if (k == 4)
+            if (what & GAP_TIMING2)
                 CK(cudaEventRecord(G[0].it0[i], G[0].st));
-            if (k == 5)
+            if (what & GAP_COPY8)
                 copy1(G[1].flags + 22, G[0].words, 8, G[0].st);
+            if (what & GAP_SIDE) {
+                q[0] = write32(flag(1, 21), i);
+                CK(cudaEventRecord(G[0].fork[i], G[0].st));
+                CK(cudaStreamWaitEvent(G[0].side, G[0].fork[i], 0));
+                DK(cuStreamBatchMemOp((CUstream)G[0].side, 1, q, 0));
+                if (what & (GAP_AWAIT | GAP_JOIN))
+                    CK(cudaEventRecord(G[0].join[i], G[0].side));
+                if (what & GAP_JOIN)
+                    CK(cudaStreamWaitEvent(G[0].st, G[0].join[i], 0));
+                if ((what & GAP_AWAIT) && i > 1)
+                    CK(cudaStreamWaitEvent(G[0].st, G[0].join[i - 1], 0));
+            }
             copy1(G[1].recv, G[0].send, b, G[0].st);
         }
-        end(names[k], 0);
+        end(cases[k].name, 0);
     }
 }
 
@@ -723,10 +810,21 @@ struct staged {
     int sync;
     enum layout l;    /* PUSHED or POLLED */
     int slots, every; /* every <= slots <= SLOTS */
-    int progress;  /* the watchdog's progress write (host) in every batch that waits */
-    int copy_out;  /* the receiver copies the slot out */
+    enum progress progress; /* the watchdog's progress write in every batch that waits */
+    int copy_out;     /* the receiver copies the slot out */
     const char *name;
+    int backend;      /* as the CUDA backend issues it: copies through cudaMemcpyBatchAsync,
+                         the receiver's ops on a second stream forked from and joined into
+                         its first every message, and an event record on both first
+                         streams after every message (the bench's timing) */
+    int side;         /* the sender's flags on a second stream: it awaits the credit of
+                         the next message's slot and records an event that the copy
+                         stream awaits before that copy, then awaits the copy's
+                         (untimed) event and writes full[slot] */
 };
+
+static size_t msg_bytes = MSG; /* bytes per staged message */
+static int msgs = MSGS;         /* messages per staged case (at most N) */
 
 /* Message m (1-based) uses slot (m-1) % slots for the ((m-1) / slots + 1)th time. */
 static int slot_of(const struct staged *c, int m) { return (m - 1) % c->slots; }
@@ -739,58 +837,101 @@ static CUdeviceptr staged_flag(enum layout l, int waiter, int i)
     return flag64(l == POLLED ? 1 - waiter : waiter, i);
 }
 
-/* MSGS messages GPU 0 -> GPU 1, copies as plain cudaMemcpyAsync.  Sender:
- * copy message m into its slot, then one batch: write full[slot] = use
- * count, every `every`th message wait for the credits of the slots of the
- * next `every` messages (>= their use count - 1; none while that is 0; past
- * the last message too, which waits for the receiver to free those slots),
- * and the progress write when the batch waits.  Receiver: wait full[slot] >=
- * use count (+ progress write), copy the slot out, write credit[slot] = use
- * count.  The time runs from the gate to the end, slowest GPU. */
+static CUdeviceptr progress_word(enum progress pr, int g)
+{
+    return pr == DEVICE ? word(g, 0) : host_word(g);
+}
+
+static void staged_copy(const struct staged *c, void *dst, const void *src, cudaStream_t s)
+{
+    if (c->backend)
+        copy1(dst, src, msg_bytes, s);
+    else
+        CK(cudaMemcpyAsync(dst, src, msg_bytes, cudaMemcpyDefault, s));
+}
+
+/* msgs messages of msg_bytes GPU 0 -> GPU 1.  Sender: copy message m into
+ * its slot, then one batch: write full[slot] = use count, every `every`th
+ * message wait for the credits of the slots of the next `every` messages
+ * (>= their use count - 1; none while that is 0; past the last message too,
+ * which waits for the receiver to free those slots), and the progress write
+ * when the batch waits.  Receiver: wait full[slot] >= use count (+ progress
+ * write), copy the slot out, write credit[slot] = use count.  The time runs
+ * from the gate to the end, slowest GPU. */
 static void staged_messages(const struct staged *c)
 {
     const int full = 0, credit = 8;
     double us;
 
     begin();
-    for (int m = 1; m <= MSGS; m++) {
+    for (int m = 1; m <= msgs; m++) {
         int s = slot_of(c, m);
         uint64_t u = use_of(c, m);
-        char *slot = G[1].stage + (size_t)s * MSG;
+        char *slot = G[1].stage + (size_t)s * msg_bytes;
+        cudaStream_t rs = c->backend ? G[1].side : G[1].st;
         CUstreamBatchMemOpParams q[SLOTS + 2];
         unsigned n = 0;
 
         CK(cudaSetDevice(0));
-        CK(cudaMemcpyAsync(slot, G[0].send, MSG, cudaMemcpyDefault, G[0].st));
+        if (c->side && m > 1)
+            CK(cudaStreamWaitEvent(G[0].st, G[0].join[m - 1], 0));
+        staged_copy(c, slot, G[0].send, G[0].st);
+        if (c->side) {
+            if (use_of(c, m + 1) > 1)
+                q[n++] = wait64(staged_flag(c->l, 0, credit + slot_of(c, m + 1)),
+                                use_of(c, m + 1) - 1);
+            if (c->progress != NONE && n > 0)
+                q[n++] = write64(progress_word(c->progress, 0), (uint64_t)m);
+            if (n > 0)
+                DK(cuStreamBatchMemOp((CUstream)G[0].side, n, q, 0));
+            CK(cudaEventRecord(G[0].join[m], G[0].side));
+            CK(cudaEventRecord(G[0].fork[m], G[0].st));
+            CK(cudaStreamWaitEvent(G[0].side, G[0].fork[m], 0));
+            q[0] = write64(staged_flag(c->l, 1, full + s), u);
+            DK(cuStreamBatchMemOp((CUstream)G[0].side, 1, q, 0));
+        } else if (c->sync) {
+            q[n++] = write64(staged_flag(c->l, 1, full + s), u);
+            if (m % c->every == 0)
+                for (int j = m + 1; j <= m + c->every; j++)
+                    if (use_of(c, j) > 1)
+                        q[n++] = wait64(staged_flag(c->l, 0, credit + slot_of(c, j)),
+                                        use_of(c, j) - 1);
+            if (c->progress != NONE && n > 1)
+                q[n++] = write64(progress_word(c->progress, 0), (uint64_t)m);
+            batch(0, q, n);
+        }
+        if (c->backend)
+            CK(cudaEventRecord(G[0].it1[m], G[0].st));
         if (!c->sync)
             continue;
-        q[n++] = write64(staged_flag(c->l, 1, full + s), u);
-        if (m % c->every == 0)
-            for (int j = m + 1; j <= m + c->every; j++)
-                if (use_of(c, j) > 1)
-                    q[n++] = wait64(staged_flag(c->l, 0, credit + slot_of(c, j)), use_of(c, j) - 1);
-        if (c->progress && n > 1)
-            q[n++] = write64(host_word(0), (uint64_t)m);
-        batch(0, q, n);
 
         CK(cudaSetDevice(1));
+        if (c->backend) {
+            CK(cudaEventRecord(G[1].fork[m], G[1].st));
+            CK(cudaStreamWaitEvent(rs, G[1].fork[m], 0));
+        }
         n = 0;
         q[n++] = wait64(staged_flag(c->l, 1, full + s), u);
-        if (c->progress)
-            q[n++] = write64(host_word(1), (uint64_t)m);
-        batch(1, q, n);
+        if (c->progress != NONE)
+            q[n++] = write64(progress_word(c->progress, 1), (uint64_t)m);
+        DK(cuStreamBatchMemOp((CUstream)rs, n, q, 0));
         if (c->copy_out)
-            CK(cudaMemcpyAsync(G[1].recv, slot, MSG, cudaMemcpyDefault, G[1].st));
+            staged_copy(c, G[1].recv, slot, rs);
         q[0] = write64(staged_flag(c->l, 0, credit + s), u);
-        batch(1, q, 1);
+        DK(cuStreamBatchMemOp((CUstream)rs, 1, q, 0));
+        if (c->backend) {
+            CK(cudaEventRecord(G[1].join[m], rs));
+            CK(cudaStreamWaitEvent(G[1].st, G[1].join[m], 0));
+            CK(cudaEventRecord(G[1].it1[m], G[1].st));
+        }
     }
-    us = finish() * 1000.0 / MSGS;
-    printf("%-58s %9.2f us/msg  %7.1f GB/s%s\n", c->name, us, (double)MSG / us / 1000.0,
+    us = finish() * 1000.0 / msgs;
+    printf("%-58s %9.2f us/msg  %7.1f GB/s%s\n", c->name, us, (double)msg_bytes / us / 1000.0,
            guard_note());
     fflush(stdout);
 }
 
-/* One-way messages of 64 MiB GPU 0 -> GPU 1 through staging slots in GPU 1's
+/* One-way 64 MiB messages GPU 0 -> GPU 1 through staging slots in GPU 1's
  * memory.  First N messages through two slots, u32 flags, the sender waiting
  * for the slot's credit before its copy; then the staged_messages cases.
  * Measured (2x H200, two runs), per message: bare copies 172.9-176.6 us;
@@ -804,21 +945,22 @@ static void staged_messages(const struct staged *c)
 static void probe_staged(void)
 {
     static const struct staged cases[] = {
-        {0, PUSHED, 2, 1, 0, 0, "bare copies (no sync)"},
-        {1, PUSHED, 2, 1, 0, 1, "pushed, 2 slots, credit every message"},
-        {1, PUSHED, 2, 1, 1, 1, "pushed, 2 slots, credit every message + progress"},
-        {1, POLLED, 2, 1, 0, 1, "polled, 2 slots, credit every message"},
-        {1, POLLED, 2, 1, 1, 1, "polled, 2 slots, credit every message + progress"},
-        {1, PUSHED, 4, 2, 0, 1, "pushed, 4 slots, credit every 2nd"},
-        {1, PUSHED, 4, 2, 1, 1, "pushed, 4 slots, credit every 2nd + progress"},
-        {1, POLLED, 4, 2, 1, 1, "polled, 4 slots, credit every 2nd + progress"},
-        {1, PUSHED, 4, 4, 1, 1, "pushed, 4 slots, credit every 4th + progress"},
-        {1, POLLED, 4, 4, 1, 1, "polled, 4 slots, credit every 4th + progress"},
-        {1, PUSHED, 2, 1, 1, 0, "pushed, 2 slots + progress, no receiver copy"},
+        {0, PUSHED, 2, 1, NONE, 0, "bare copies (no sync)", 0, 0},
+        {1, PUSHED, 2, 1, NONE, 1, "pushed, 2 slots, credit every message", 0, 0},
+        {1, PUSHED, 2, 1, HOST, 1, "pushed, 2 slots, credit every message + progress", 0, 0},
+        {1, POLLED, 2, 1, NONE, 1, "polled, 2 slots, credit every message", 0, 0},
+        {1, POLLED, 2, 1, HOST, 1, "polled, 2 slots, credit every message + progress", 0, 0},
+        {1, PUSHED, 4, 2, NONE, 1, "pushed, 4 slots, credit every 2nd", 0, 0},
+        {1, PUSHED, 4, 2, HOST, 1, "pushed, 4 slots, credit every 2nd + progress", 0, 0},
+        {1, POLLED, 4, 2, HOST, 1, "polled, 4 slots, credit every 2nd + progress", 0, 0},
+        {1, PUSHED, 4, 4, HOST, 1, "pushed, 4 slots, credit every 4th + progress", 0, 0},
+        {1, POLLED, 4, 4, HOST, 1, "polled, 4 slots, credit every 4th + progress", 0, 0},
+        {1, PUSHED, 2, 1, HOST, 0, "pushed, 2 slots + progress, no receiver copy", 0, 0},
     };
     size_t b = MSG;
 
     puts("== one-way 64 MiB messages GPU 0 -> GPU 1 through staging slots in GPU 1");
+    msg_bytes = MSG;
     begin();
     for (uint32_t i = 1; i <= N; i++) {
         int t = (int)(i % 2);
@@ -840,6 +982,55 @@ static void probe_staged(void)
     end("wait credit | copy | write full (sender)", 0);
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
         staged_messages(&cases[c]);
+}
+
+/* One-way 1 MiB messages, where the cost model's staged pipeline misses
+ * (it predicts the slot's round trip, not the sender, as the bound): the
+ * staged protocol as the backend issues it (`backend`: the staged builder's
+ * graph, one launch per message), then one thing changed at a time. */
+static void probe_staged_small(void)
+{
+    static const struct staged cases[] = {
+        {0, PUSHED, 2, 1, NONE, 0, "bare copies (no sync)", 0, 0},
+        {0, PUSHED, 2, 1, NONE, 0, "bare copies, batched, an event after each", 1, 0},
+        {1, PUSHED, 2, 1, DEVICE, 1, "as the backend issues it", 1, 0},
+        {1, PUSHED, 2, 1, DEVICE, 0, "... no receiver copy", 1, 0},
+        {1, PUSHED, 4, 1, DEVICE, 1, "... 4 slots", 1, 0},
+        {1, PUSHED, 2, 1, NONE, 1, "... no progress writes", 1, 0},
+        {1, PUSHED, 2, 1, DEVICE, 1, "... one stream per GPU, no events", 0, 0},
+        {1, POLLED, 2, 1, DEVICE, 1, "... polled flags", 1, 0},
+    };
+
+    puts("== one-way 1 MiB messages GPU 0 -> GPU 1 through staging slots in GPU 1");
+    msg_bytes = 1u << 20;
+    msgs = N;
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+        staged_messages(&cases[c]);
+    msg_bytes = MSG;
+    msgs = MSGS;
+}
+
+/* The sender's flags on a second stream (struct staged, `side`), against
+ * the staged protocol as the backend issues it, at 64 MiB and 1 MiB. */
+static void probe_staged_side(void)
+{
+    static const struct staged cases[] = {
+        {0, PUSHED, 2, 1, NONE, 0, "bare copies, batched, an event after each", 1, 0},
+        {1, PUSHED, 2, 1, DEVICE, 1, "as the backend issues it", 1, 0},
+        {1, PUSHED, 2, 1, DEVICE, 1, "the sender's flags on a side stream", 1, 1},
+        {1, PUSHED, 4, 1, DEVICE, 1, "... 4 slots", 1, 1},
+    };
+    static const size_t sizes[] = {MSG, 1u << 20};
+
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        printf("== one-way %zu MiB messages, the sender's flags on a side stream\n", sizes[k] >> 20);
+        msg_bytes = sizes[k];
+        msgs = sizes[k] == MSG ? MSGS : N;
+        for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+            staged_messages(&cases[c]);
+    }
+    msg_bytes = MSG;
+    msgs = MSGS;
 }
 
 /* Close the gate on every copy stream of both GPUs and record their starts. */
@@ -1178,8 +1369,29 @@ static void probe_captured_fork(void)
     chunk = CHUNK;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+    } probes[] = {
+        {"barriers", probe_barriers},
+        {"alltoall", probe_alltoall},
+        {"modes", probe_modes},
+        {"fork-point", probe_fork_point},
+        {"copy-pairs", probe_copy_pairs},
+        {"flag-shapes", probe_flag_shapes},
+        {"copy-after-wait", probe_copy_after_wait},
+        {"copy-order", probe_copy_order},
+        {"copy-gaps", probe_copy_gaps},
+        {"staged", probe_staged},
+        {"staged-small", probe_staged_small},
+        {"staged-side", probe_staged_side},
+        {"copy-engines", probe_copy_engines},
+        {"engine-switch", probe_engine_switch},
+        {"captured", probe_captured},
+        {"captured-fork", probe_captured_fork},
+    };
     int ok = 0;
     void *h;
     pthread_t th;
@@ -1227,18 +1439,26 @@ int main(void)
         fputs("probe_memops: cannot start the guard thread\n", stderr);
         return 1;
     }
-    probe_barriers();
-    probe_alltoall();
-    probe_modes();
-    probe_fork_point();
-    probe_copy_pairs();
-    probe_flag_shapes();
-    probe_copy_order();
-    probe_copy_gaps();
-    probe_staged();
-    probe_copy_engines();
-    probe_engine_switch();
-    probe_captured();
-    probe_captured_fork();
+    for (int a = 1; a < argc; a++) {
+        size_t k = 0;
+
+        while (k < sizeof(probes) / sizeof(probes[0]) && strcmp(argv[a], probes[k].name) != 0)
+            k++;
+        if (k == sizeof(probes) / sizeof(probes[0])) {
+            fprintf(stderr, "probe_memops: no probe named '%s'; the probes:", argv[a]);
+            for (k = 0; k < sizeof(probes) / sizeof(probes[0]); k++)
+                fprintf(stderr, " %s", probes[k].name);
+            fputc('\n', stderr);
+            return 2;
+        }
+    }
+    for (size_t k = 0; k < sizeof(probes) / sizeof(probes[0]); k++) {
+        int run = argc < 2;
+
+        for (int a = 1; a < argc; a++)
+            run |= strcmp(argv[a], probes[k].name) == 0;
+        if (run)
+            probes[k].fn();
+    }
     return 0;
 }

@@ -2,6 +2,7 @@
 # scripts/probe_memops.sh - builds and runs scripts/probe_memops.c on the
 # first two GPUs of this machine (the probes behind docs/PERFORMANCE.md's
 # "Ideas, predictions and results"); prints one line per probe.
+#   scripts/probe_memops.sh [NAME...]   only the named probes (see main())
 #   CUDA=DIR   the CUDA toolkit (default /usr/local/cuda)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,4 +13,4 @@ cc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -I"$CUDA/include" \
   "$ROOT/scripts/probe_memops.c" -o "$OUT/probe_memops" \
   -L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -lcudart -lcuda -lpthread -Wl,-rpath,"$CUDA/lib64"
 nvidia-smi -L 2>/dev/null | head -2 | sed 's/(UUID.*//'
-timeout 300 "$OUT/probe_memops"
+timeout 300 "$OUT/probe_memops" "$@"
