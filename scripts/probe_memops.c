@@ -739,6 +739,7 @@ enum gap {
     GAP_SIDE = 32u,     /* an event without timing; the side stream awaits it, writes the flag */
     GAP_AWAIT = 64u,    /* ... and records an event that the copy stream awaits one copy later */
     GAP_JOIN = 128u,    /* ... and records an event that the copy stream awaits at once */
+    GAP_OWN = 256u,     /* GAP_WRITE into GPU 0's own memory (a flag its peer polls) */
 };
 
 static void probe_copy_gaps(void)
@@ -755,6 +756,11 @@ static void probe_copy_gaps(void)
         {GAP_COPY8, 0, "... an 8-byte copy into a peer flag between"},
         {GAP_SIDE, 0, "... flag from a side stream behind an untimed event"},
         {GAP_TIMING | GAP_WRITE | GAP_WAIT, 0, "timing event + write and wait (the staged sender)"},
+        {GAP_TIMING | GAP_WRITE, 0, "timing event + a remote flag write"},
+        {GAP_TIMING | GAP_WAIT, 0, "timing event + a satisfied wait"},
+        {GAP_TIMING | GAP_WRITE | GAP_OWN, 0, "timing event + a flag write to own memory"},
+        {GAP_TIMING | GAP_WRITE | GAP_OWN | GAP_WAIT, 0, "timing event + own-memory write and wait"},
+        {GAP_TIMING | GAP_COPY8, 0, "timing event + an 8-byte copy into a peer flag"},
         {GAP_TIMING | GAP_SIDE, 0, "timing event + flag from a side stream"},
         {GAP_TIMING | GAP_SIDE | GAP_WAIT, 2, "... + a satisfied wait every 2nd copy"},
         {GAP_TIMING | GAP_SIDE | GAP_WAIT, 4, "... + a satisfied wait every 4th copy"},
@@ -776,7 +782,7 @@ static void probe_copy_gaps(void)
             if ((what & GAP_WAIT) && (cases[k].every == 0 || i % cases[k].every == 0))
                 q[n++] = wait32(flag(0, 20), 0);
             if (what & GAP_WRITE)
-                q[n++] = write32(flag(1, 21), i);
+                q[n++] = write32(what & GAP_OWN ? flag(0, 21) : flag(1, 21), i);
             if (n > 0)
                 batch(0, q, n);
             if (what & GAP_TIMING)
