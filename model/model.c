@@ -76,7 +76,8 @@ static const struct ces_model ces_model_kinds_[] = {
          * larger hop would make the model's receiver the bound.  The real
          * pipeline is bound by its sender and its copy-out costs less than
          * the model's (docs/PERFORMANCE.md, "How well it predicts"), so the
-         * real hop may be larger; no measured row moves up to 1 us.  A ping-pong
+         * real hop may be larger (up to 1 us only the staged ring's rows move,
+         * by at most 2 points).  A ping-pong
          * of records and awaits between two streams takes 8.2 us a hop on the
          * GPU (--calibrate's loop, behind the gate; 7.0 before it was gated):
          * why its hops cost so much more is not known, and --calibrate only
