@@ -829,8 +829,9 @@ struct staged {
                          (untimed) event and writes full[slot] */
 };
 
-static size_t msg_bytes = MSG; /* bytes per staged message */
-static int msgs = MSGS;         /* messages per staged case (at most N) */
+/* Messages per staged case: MSGS of 64 MiB, N of smaller sizes (their
+ * time per message is short, so more of them dilute the pipeline's fill). */
+static int staged_count(size_t bytes) { return bytes >= MSG ? MSGS : N; }
 
 /* Message m (1-based) uses slot (m-1) % slots for the ((m-1) / slots + 1)th time. */
 static int slot_of(const struct staged *c, int m) { return (m - 1) % c->slots; }
@@ -848,15 +849,16 @@ static CUdeviceptr progress_word(enum progress pr, int g)
     return pr == DEVICE ? word(g, 0) : host_word(g);
 }
 
-static void staged_copy(const struct staged *c, void *dst, const void *src, cudaStream_t s)
+static void staged_copy(const struct staged *c, void *dst, const void *src, size_t bytes,
+                        cudaStream_t s)
 {
     if (c->backend)
-        copy1(dst, src, msg_bytes, s);
+        copy1(dst, src, bytes, s);
     else
-        CK(cudaMemcpyAsync(dst, src, msg_bytes, cudaMemcpyDefault, s));
+        CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s));
 }
 
-/* msgs messages of msg_bytes GPU 0 -> GPU 1.  Sender: copy message m into
+/* staged_count(bytes) messages of `bytes` GPU 0 -> GPU 1.  Sender: copy message m into
  * its slot, then one batch: write full[slot] = use count, every `every`th
  * message wait for the credits of the slots of the next `every` messages
  * (>= their use count - 1; none while that is 0; past the last message too,
@@ -864,16 +866,16 @@ static void staged_copy(const struct staged *c, void *dst, const void *src, cuda
  * when the batch waits.  Receiver: wait full[slot] >= use count (+ progress
  * write), copy the slot out, write credit[slot] = use count.  The time runs
  * from the gate to the end, slowest GPU. */
-static void staged_messages(const struct staged *c)
+static void staged_messages(const struct staged *c, size_t bytes)
 {
-    const int full = 0, credit = 8;
+    const int full = 0, credit = 8, msgs = staged_count(bytes);
     double us;
 
     begin();
     for (int m = 1; m <= msgs; m++) {
         int s = slot_of(c, m);
         uint64_t u = use_of(c, m);
-        char *slot = G[1].stage + (size_t)s * msg_bytes;
+        char *slot = G[1].stage + (size_t)s * bytes;
         cudaStream_t rs = c->backend ? G[1].side : G[1].st;
         CUstreamBatchMemOpParams q[SLOTS + 2];
         unsigned n = 0;
@@ -881,7 +883,7 @@ static void staged_messages(const struct staged *c)
         CK(cudaSetDevice(0));
         if (c->side && m > 1)
             CK(cudaStreamWaitEvent(G[0].st, G[0].join[m - 1], 0));
-        staged_copy(c, slot, G[0].send, G[0].st);
+        staged_copy(c, slot, G[0].send, bytes, G[0].st);
         if (c->side) {
             if (use_of(c, m + 1) > 1)
                 q[n++] = wait64(staged_flag(c->l, 0, credit + slot_of(c, m + 1)),
@@ -922,7 +924,7 @@ static void staged_messages(const struct staged *c)
             q[n++] = write64(progress_word(c->progress, 1), (uint64_t)m);
         DK(cuStreamBatchMemOp((CUstream)rs, n, q, 0));
         if (c->copy_out)
-            staged_copy(c, G[1].recv, slot, rs);
+            staged_copy(c, G[1].recv, slot, bytes, rs);
         q[0] = write64(staged_flag(c->l, 0, credit + s), u);
         DK(cuStreamBatchMemOp((CUstream)rs, 1, q, 0));
         if (c->backend) {
@@ -932,9 +934,15 @@ static void staged_messages(const struct staged *c)
         }
     }
     us = finish() * 1000.0 / msgs;
-    printf("%-58s %9.2f us/msg  %7.1f GB/s%s\n", c->name, us, (double)msg_bytes / us / 1000.0,
+    printf("%-58s %9.2f us/msg  %7.1f GB/s%s\n", c->name, us, (double)bytes / us / 1000.0,
            guard_note());
     fflush(stdout);
+}
+
+static void staged_cases(const struct staged *cases, size_t n, size_t bytes)
+{
+    for (size_t c = 0; c < n; c++)
+        staged_messages(&cases[c], bytes);
 }
 
 /* One-way 64 MiB messages GPU 0 -> GPU 1 through staging slots in GPU 1's
@@ -966,7 +974,6 @@ static void probe_staged(void)
     size_t b = MSG;
 
     puts("== one-way 64 MiB messages GPU 0 -> GPU 1 through staging slots in GPU 1");
-    msg_bytes = MSG;
     begin();
     for (uint32_t i = 1; i <= N; i++) {
         int t = (int)(i % 2);
@@ -986,8 +993,7 @@ static void probe_staged(void)
         batch(1, &q, 1);
     }
     end("wait credit | copy | write full (sender)", 0);
-    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
-        staged_messages(&cases[c]);
+    staged_cases(cases, sizeof(cases) / sizeof(cases[0]), MSG);
 }
 
 /* One-way 1 MiB messages, where the cost model's staged pipeline misses
@@ -1008,12 +1014,7 @@ static void probe_staged_small(void)
     };
 
     puts("== one-way 1 MiB messages GPU 0 -> GPU 1 through staging slots in GPU 1");
-    msg_bytes = 1u << 20;
-    msgs = N;
-    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
-        staged_messages(&cases[c]);
-    msg_bytes = MSG;
-    msgs = MSGS;
+    staged_cases(cases, sizeof(cases) / sizeof(cases[0]), 1u << 20);
 }
 
 /* The sender's flags on a second stream (struct staged, `side`), against
@@ -1030,13 +1031,8 @@ static void probe_staged_side(void)
 
     for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
         printf("== one-way %zu MiB messages, the sender's flags on a side stream\n", sizes[k] >> 20);
-        msg_bytes = sizes[k];
-        msgs = sizes[k] == MSG ? MSGS : N;
-        for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
-            staged_messages(&cases[c]);
+        staged_cases(cases, sizeof(cases) / sizeof(cases[0]), sizes[k]);
     }
-    msg_bytes = MSG;
-    msgs = MSGS;
 }
 
 /* Close the gate on every copy stream of both GPUs and record their starts. */
