@@ -38,7 +38,8 @@ static const char bench_usage[] =
     "Python wheel (nvidia/nccl/lib); NCCL_NVLS_ENABLE=0 is always set.  Every rank's stream waits\n"
     "on a host gate until all iterations are enqueued, so times are the GPUs', not the host's.\n"
     "\n"
-    "  --ranks N             GPUs, one rank each, driven by this process (default 2)\n"
+    "  --ranks N             ranks, one per GPU, driven by this process (default 2; with\n"
+    "                        CES_SHARE_GPUS=1 more ranks than GPUs, for tests, without NCCL)\n"
     "  --min-bytes B         smallest bytes per rank (default 1K; suffixes K M G)\n"
     "  --max-bytes B         largest bytes per rank (default 1G)\n"
     "  --factor F            size step (default 2)\n"
@@ -737,13 +738,13 @@ static int write_plot(const struct bench *B, const char *path)
 
 static void print_header(const struct bench *B, FILE *f)
 {
-    fprintf(f, "# cesync bench %s%s: %u ranks (one process, GPUs 0..%u), %u iterations after %u "
+    fprintf(f, "# cesync bench %s%s: %u ranks (one process), %u iterations after %u "
                "warm-up, %s; model %s%s%s\n",
             ces_coll_name((int)B->coll),
             B->coll != CES_COLL_SENDRECV ? ""
             : B->one_way                 ? " (one way, pipeline)"
                                          : " (ring)",
-            B->ranks, B->ranks - 1, B->iters, B->warmup,
+            B->ranks, B->iters, B->warmup,
             B->graph ? "CUDA graphs" : "eager", B->model.kind,
             B->model_path ? " + " : B->calibrate ? " (calibrated in this run)" : "",
             B->model_path ? B->model_path : "");

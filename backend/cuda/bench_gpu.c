@@ -295,9 +295,11 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
     *out = NULL;
     if (cfg->ranks < 2 || cfg->ranks > BENCH_MAX_RANKS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "--ranks must be 2..%u", BENCH_MAX_RANKS);
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < (int)cfg->ranks)
-        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "%u GPUs needed, %d found",
-                             cfg->ranks, ndev);
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1 ||
+        (ndev < (int)cfg->ranks && getenv("CES_SHARE_GPUS") == NULL))
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "%u GPUs needed, %d found (CES_SHARE_GPUS=1 lets ranks share GPUs, "
+                             "for tests)", cfg->ranks, ndev);
     b = ces_malloc(ctx, sizeof(*b));
     if (b == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory");
@@ -306,11 +308,11 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
     b->cfg = *cfg;
     b->n = cfg->ranks;
     b->seq = 1;
-    for (uint32_t r = 0; r < b->n; r++)
-        b->dev[r] = (int)r;
     rc = ces_comm_init_all(ctx, b->n, NULL, b->comms);
     if (rc != CES_OK)
         goto fail;
+    for (uint32_t r = 0; r < b->n; r++)
+        b->dev[r] = ces_comm_device(b->comms[r]);
     /* the raw copy reads the peer bytes of one iteration from send */
     b->send_bytes = cfg->max_bytes;
     if (b->send_bytes < peer_bytes(b, cfg->max_bytes))
@@ -359,7 +361,12 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         CES_RT_GOTO(ctx, rc, cudaHostGetDevicePointer(&dp, host, 0), fail);
         b->gate_dev = (CUdeviceptr)(uintptr_t)dp;
     }
-    if (cfg->use_nccl) {
+    if (ndev < (int)b->n) {
+        snprintf(b->nccl_info, sizeof(b->nccl_info),
+                 "%u ranks share %d GPUs (rank r on GPU r %% %d): the data are checked, the times "
+                 "are not those of %u GPUs; NCCL not run (one rank per GPU)",
+                 b->n, ndev, ndev, b->n);
+    } else if (cfg->use_nccl) {
         /* NEVER multicast/NVLS on the shared machines. */
         setenv("NCCL_NVLS_ENABLE", "0", 1);
         if (ces_nccl_open(ctx, b->n, b->dev, &b->nccl, b->nccl_info, sizeof(b->nccl_info)) ==

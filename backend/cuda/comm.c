@@ -110,9 +110,13 @@ static void alloc_prop(CUmemAllocationProp *prop, CUdevice dev)
     prop->requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
 }
 
-static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
+/* A new communicator of rank `rank` on `device`.  With CES_SHARE_GPUS=1
+ * ranks may outnumber the GPUs, and `wrap` (the device was derived from the
+ * rank, not named by the caller) maps it onto GPU device % count. */
+static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device, int wrap,
                     struct ces_comm **out)
 {
+    int share = env_u64("CES_SHARE_GPUS", 0) != 0;
     struct ces_comm *c = ces_malloc(ctx, sizeof(*c));
     int rc = CES_OK, v = 0, count = 0;
 
@@ -123,7 +127,6 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     c->ctx = ctx;
     c->rank = rank;
     c->size = size;
-    c->device = device;
     atomic_init(&c->state, CES_OK);
     pthread_mutex_init(&c->wd_lock, NULL);
     pthread_mutex_init(&c->wd_mirror_lock, NULL);
@@ -140,15 +143,19 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     }
     CES_CU_GOTO(ctx, rc, cuInit(0), fail);
     CES_CU_GOTO(ctx, rc, cuDeviceGetCount(&count), fail);
+    if (share && wrap && device >= 0 && count > 0)
+        device %= count;
+    c->device = device;
     if (device < 0 || device >= count) {
         rc = ces_ctx_error(ctx, CES_ERR_INVALID,
                            "rank %" PRIu32 ": device %d does not exist (this machine has %d)",
                            rank, device, count);
         goto fail;
     }
-    if (size > (uint32_t)count) {
+    if (size > (uint32_t)count && !share) {
         rc = ces_ctx_error(ctx, CES_ERR_INVALID,
-                           "%" PRIu32 " ranks but this machine has %d GPU%s (one rank per GPU)",
+                           "%" PRIu32 " ranks but this machine has %d GPU%s (one rank per GPU; "
+                           "CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)",
                            size, count, count == 1 ? "" : "s");
         goto fail;
     }
@@ -448,7 +455,7 @@ out:
     return rc;
 }
 
-static int init_one(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
+static int init_one(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device, int wrap,
                     const char *bootstrap, struct ces_comm **out)
 {
     struct ces_team *t = NULL;
@@ -459,7 +466,7 @@ static int init_one(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     } mine, *all = NULL;
     int pfd = -1, *fds = NULL, rc;
 
-    rc = comm_new(ctx, rank, size, device, &c);
+    rc = comm_new(ctx, rank, size, device, wrap, &c);
     if (rc != CES_OK)
         return rc;
     rc = team_new(ctx, size, 1, &t);
@@ -475,7 +482,7 @@ static int init_one(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
         goto fail;
     mine.stride = t->stride;
     mine.gran = t->gran;
-    mine.device = device;
+    mine.device = c->device;
     mine.pid = (int32_t)getpid();
     all = ces_malloc(ctx, sizeof(*all) * size);
     fds = ces_malloc(ctx, sizeof(int) * size);
@@ -554,8 +561,8 @@ fail:
     return rc;
 }
 
-int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
-                  const char *bootstrap, struct ces_comm **out)
+static int init_checked(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device, int wrap,
+                        const char *bootstrap, struct ces_comm **out)
 {
     if (ctx == NULL || out == NULL)
         return CES_ERR_INVALID;
@@ -567,7 +574,13 @@ int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
     if (size > 1 && (bootstrap == NULL || *bootstrap == '\0'))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "a communicator of %" PRIu32 " ranks needs a bootstrap path", size);
-    return init_one(ctx, rank, size, device, bootstrap, out);
+    return init_one(ctx, rank, size, device, wrap, bootstrap, out);
+}
+
+int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
+                  const char *bootstrap, struct ces_comm **out)
+{
+    return init_checked(ctx, rank, size, device, 0, bootstrap, out);
 }
 
 int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_comm **out)
@@ -591,7 +604,7 @@ int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_co
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "RANK, WORLD_SIZE and LOCAL_RANK must be numbers ('%s', '%s', '%s')",
                              r, w, l ? l : "");
-    return ces_comm_init(ctx, (uint32_t)rank, (uint32_t)size, (int)local, rendezvous, out);
+    return init_checked(ctx, (uint32_t)rank, (uint32_t)size, (int)local, 1, rendezvous, out);
 }
 
 int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
@@ -615,7 +628,7 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
         uint64_t gran, stride;
         struct ces_comm *c;
 
-        rc = comm_new(ctx, made, ndev, devices ? devices[made] : (int)made, &c);
+        rc = comm_new(ctx, made, ndev, devices ? devices[made] : (int)made, devices == NULL, &c);
         if (rc != CES_OK)
             goto fail;
         c->team = t;
@@ -770,8 +783,15 @@ static int map_all(struct ces_team *t, struct ces_alloc_rec *a)
     int rc = CES_OK;
 
     for (uint32_t i = 0; i < t->nlocal && nd < 64; i++) {
+        CUdevice dev = t->comms[i] ? t->comms[i]->cudev : 0;
+        uint32_t j = 0;
+
+        while (j < nd && desc[j].location.id != dev) /* ranks sharing a GPU */
+            j++;
+        if (j < nd)
+            continue;
         desc[nd].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-        desc[nd].location.id = t->comms[i] ? t->comms[i]->cudev : 0;
+        desc[nd].location.id = dev;
         desc[nd].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
         nd++;
     }

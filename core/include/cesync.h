@@ -884,7 +884,11 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  *
  * Environment: CES_TIMEOUT_MS (watchdog and every setup step), CES_DUMP_SCHEDULE=DIR
  * (write each distinct lowered schedule as DIR/<name>.ces), CES_STRIDE (bytes of
- * symmetric memory reserved per rank; default: the device's memory size).
+ * symmetric memory reserved per rank; default: the device's memory size),
+ * CES_SHARE_GPUS=1 (ranks may outnumber the GPUs and share them, for tests:
+ * a device derived from the rank is taken modulo the GPU count; one
+ * process's ranks on one GPU share its hardware queues, so give them enough
+ * with CUDA_DEVICE_MAX_CONNECTIONS=32).
  */
 
 /* The CUDA stream type without including CUDA headers: cudaStream_t and
@@ -905,17 +909,19 @@ struct ces_comm;
  * 0 creates and the others connect to (all ranks pass the same path, on a
  * local file system).  Blocks until all ranks have joined or the timeout
  * (CES_TIMEOUT_MS) passes (CES_ERR_TIMEOUT, naming the missing ranks).
- * CES_ERR_INVALID for rank >= size, size < 1 or > CES_MAX_RANKS, or a device
- * that does not exist.  The context must outlive the communicator. */
+ * CES_ERR_INVALID for rank >= size, size < 1 or > CES_MAX_RANKS, a device
+ * that does not exist, or more ranks than GPUs without CES_SHARE_GPUS=1.  The context must outlive the communicator. */
 CES_API int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
                           const char *bootstrap, struct ces_comm **out);
 /* As ces_comm_init with rank, size and device from the torchrun-style
  * environment variables RANK, WORLD_SIZE and LOCAL_RANK; `rendezvous` is the
- * socket path (NULL: the CES_RENDEZVOUS environment variable). */
+ * socket path (NULL: the CES_RENDEZVOUS environment variable).  With
+ * CES_SHARE_GPUS=1 the device is LOCAL_RANK modulo the GPU count. */
 CES_API int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous,
                               struct ces_comm **out);
 /* One process driving `ndev` GPUs: creates comms[0..ndev-1], comms[i] being
- * rank i on device devices[i] (devices NULL: device i).  The communicators
+ * rank i on device devices[i] (devices NULL: device i, or i modulo the GPU
+ * count with CES_SHARE_GPUS=1).  The communicators
  * share one virtual range; destroy each with ces_comm_destroy. */
 CES_API int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
                               struct ces_comm **comms);

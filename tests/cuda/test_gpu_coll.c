@@ -10,9 +10,11 @@
  *           and every dumped schedule (credit, overlap) checked OK;
  *   launch  ces_launch of the builders' own graphs (eager mono, graph credit);
  *   p2p     ces_send/ces_recv groups in a ring, and an unmatched send refused.
- * forked: one process per GPU (ces_comm_init over a bootstrap socket);
- * single: one process drives every GPU (ces_comm_init_all).
- * Exits 77 when no GPU (or fewer than 2) is present.
+ * forked: one process per rank (ces_comm_init over a bootstrap socket);
+ * single: one process drives every rank (ces_comm_init_all).
+ * RANKS defaults to the GPUs (at most 8); more ranks than GPUs only with
+ * CES_SHARE_GPUS=1, rank r then on GPU r % GPUs (the 4- and 8-rank schedules
+ * run on a 2-GPU machine).  Exits 77 when no GPU (or fewer than 2) is present.
  */
 #include "gpu_util.h"
 
@@ -36,7 +38,8 @@ struct rk {
 struct job {
     const char *part;
     int single;
-    uint32_t n; /* ranks */
+    uint32_t n;    /* ranks */
+    uint32_t gpus; /* GPUs present */
 };
 
 #define CK(rk, what, expr)                                                                   \
@@ -581,7 +584,7 @@ static int rank_main(uint32_t rank, uint32_t nforked, const char *path, void *ar
     if (job->single)
         rc = ces_comm_init_all(rks[0].ctx, n, NULL, comms);
     else
-        rc = ces_comm_init(rks[0].ctx, rank, n, (int)rank, path, &comms[0]);
+        rc = ces_comm_init(rks[0].ctx, rank, n, (int)(rank % job->gpus), path, &comms[0]);
     if (rc != CES_OK)
         return gpu_fail(rks[0].ctx, "communicator init", rc);
     for (uint32_t i = 0; i < m; i++) {
@@ -669,8 +672,12 @@ int main(int argc, char **argv)
         return GPU_SKIP;
     }
     n = argc > 3 ? (uint32_t)atoi(argv[3]) : (uint32_t)(gpus > MAXR ? MAXR : gpus);
-    if (n > (uint32_t)gpus || n < 2)
-        n = 2;
+    if (n < 2 || n > MAXR || (n > (uint32_t)gpus && getenv("CES_SHARE_GPUS") == NULL)) {
+        printf("FAIL: %u ranks on %d GPUs (2..%d, more than the GPUs with CES_SHARE_GPUS=1)\n",
+               n, gpus, MAXR);
+        return 2;
+    }
+    job.gpus = (uint32_t)gpus;
     job.single = strcmp(argv[1], "single") == 0;
     job.part = argv[2];
     job.n = n;
@@ -680,7 +687,7 @@ int main(int argc, char **argv)
             return 1;
         setenv("CES_DUMP_SCHEDULE", dir, 1);
     }
-    printf("%s %s, %u ranks (CES_TIMEOUT_MS=%s)\n", argv[1], job.part, n,
+    printf("%s %s, %u ranks on %d GPUs (CES_TIMEOUT_MS=%s)\n", argv[1], job.part, n, gpus,
            getenv("CES_TIMEOUT_MS") ? getenv("CES_TIMEOUT_MS") : "default");
     if (job.single)
         bad = gpu_fork_ranks(1, rank_main, &job, 500, NULL);
