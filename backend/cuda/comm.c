@@ -135,6 +135,7 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     if (c->timeout_ms == 0)
         c->timeout_ms = CES_TIMEOUT_MS_DEFAULT;
     c->p2p_stage_max = env_u64("CES_P2P_STAGE_MAX", CES_P2P_STAGE_MAX_DEFAULT);
+    c->p2p_side_min = env_u64("CES_P2P_SIDE_MIN", CES_P2P_SIDE_MIN_DEFAULT);
     if (ces_cu_load() == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                            "the CUDA driver is not available (no GPU, or a driver older than "
@@ -192,6 +193,7 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     }
     c->shared_queues = ces_cuda_shared_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
     if (c->shared_queues) {
+        c->p2p_side_min = UINT64_MAX; /* shared queues: the side streams would gain nothing */
         rc = ces_wd_rescue_open(c);
         if (rc != CES_OK)
             goto fail_stream;
@@ -296,6 +298,9 @@ static void comm_free(struct ces_comm *c)
     for (uint32_t s = 0; s < CES_MAX_STREAMS; s++)
         if (c->streams[s] != NULL)
             cuStreamDestroy(c->streams[s]);
+    for (uint32_t s = 1; s < 3; s++)
+        if (c->p2p_streams[s] != NULL)
+            cuStreamDestroy(c->p2p_streams[s]);
     for (uint32_t e = 0; e < c->nevents; e++)
         cuEventDestroy(c->events[e]);
     ces_free(ctx, c->events);
@@ -703,6 +708,25 @@ static void drain(struct ces_comm *c)
     }
 }
 
+/* The group's side streams may still announce a message after the caller's
+ * stream has passed its call (group.c): wait (bounded) until they are idle,
+ * before the flags they write are freed. */
+static void p2p_drain(struct ces_comm *c)
+{
+    uint64_t deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
+
+    ces_cuda_use(c);
+    for (uint32_t s = 1; s < 3; s++) {
+        while (c->p2p_streams[s] != NULL &&
+               cuStreamQuery(c->p2p_streams[s]) == CUDA_ERROR_NOT_READY &&
+               ces_cuda_now_ms() < deadline) {
+            struct timespec ts = {0, 200000L};
+
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
 int ces_comm_destroy(struct ces_comm *c)
 {
     struct ces_team *t;
@@ -713,6 +737,7 @@ int ces_comm_destroy(struct ces_comm *c)
     t = c->team;
     if (atomic_load(&c->state) != CES_OK)
         drain(c);
+    p2p_drain(c);
     ces_wd_stop(c);
     /* Signal arrays were allocated by the communicator; release them. */
     for (size_t i = 0; i < c->signals.len; i++)

@@ -292,7 +292,8 @@ static int issue_block(struct issue *is)
 out:
     if (rc != CES_OK && is->watch)
         for (uint32_t s = 0; s < ces_graph_streams(is->g); s++)
-            ces_wd_close(c, is->streams[s]);
+            if (s == 0 || is->streams[s] != NULL) /* a group's side streams are made on use */
+                ces_wd_close(c, is->streams[s]);
     return rc;
 }
 
@@ -1063,6 +1064,7 @@ static int group_stage(struct ces_comm *c, const struct ces_p2p_table *t)
                 if (c->p2p == NULL)
                     return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory staging a message");
                 memset(c->p2p, 0, sizeof(*c->p2p));
+                c->p2p->side_min = c->p2p_side_min;
             }
             if (c->p2p_area[a].slot < e->bytes) {
                 while (slot < e->bytes)
@@ -1080,13 +1082,37 @@ static int group_stage(struct ces_comm *c, const struct ces_p2p_table *t)
     return CES_OK;
 }
 
-/* Lowers and issues this rank's part of the group on its stream. */
+/* The group's streams: the caller's, and the side way's own two when this
+ * rank's part uses them (created on first use). */
+static int group_streams(struct ces_comm *c, const struct ces_cuda_pblock *blk, CUstream stream,
+                         CUstream *streams)
+{
+    int rc = CES_OK;
+
+    streams[0] = stream;
+    for (size_t i = 0; i < blk->calls.len; i++) {
+        uint32_t s = CES_VEC_AT(&blk->calls, struct ces_cuda_call, i).stream;
+
+        if (s > 0 && c->p2p_streams[s] == NULL)
+            CES_CU_GOTO(c->ctx, rc, cuStreamCreate(&c->p2p_streams[s], CU_STREAM_NON_BLOCKING),
+                        out);
+    }
+    streams[1] = c->p2p_streams[1];
+    streams[2] = c->p2p_streams[2];
+out:
+    return rc;
+}
+
+/* Lowers and issues this rank's part of the group: on its stream, and the
+ * side way's memops on the group's own streams, which are neither forked
+ * nor joined (see ces_cuda_group_graph). */
 static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstream stream)
 {
     struct ces_graph *g = NULL;
     struct ces_cuda_plan *plan = NULL;
     uint64_t buf_off[1] = {0}, sig_off[4];
     uint64_t k = c->p2p_calls + 1;
+    CUstream streams[3];
     struct issue is;
     char key[32];
     int rc;
@@ -1117,6 +1143,10 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
     snprintf(key, sizeof(key), "credit:u64x%" PRIu32, 2 * c->size);
     if (rc == CES_OK)
         rc = signal_off(c, "p2p", key, 16u * c->size, &sig_off[3]);
+    if (rc == CES_OK)
+        rc = group_streams(c, &plan->blocks[0], stream, streams);
+    if (rc == CES_OK)
+        rc = ensure_streams(c, 1, ces_graph_nevents(g));
     if (rc == CES_OK) {
         if (k == 1)
             dump_graph(c, g, "sendrecv-group-1");
@@ -1126,7 +1156,7 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
         is.blk = &plan->blocks[0];
         is.buf_off = buf_off;
         is.sig_off = sig_off;
-        is.streams = &stream;
+        is.streams = streams;
         is.watch = 1;
         is.what = "group";
         is.call = k;

@@ -19,9 +19,12 @@ static const struct ces_p2p_desc *group_find(const struct ces_p2p_table *t, uint
     return NULL;
 }
 
-/* Ids of the group graph's buffer and signals, in declaration order. */
+/* Ids of the group graph's buffer, signals and events, in declaration
+ * order, and its streams. */
 enum { MEM = 0 };
 enum { POSTED = 0, DONE = 1, FULL = 2, CREDIT = 3 };
+enum { SLOTS = 0, COPIED = 1 };
+enum { S_CALLER = 0, S_CREDIT = 1, S_ANNOUNCE = 2, NSTREAMS = 3 };
 
 /* Whether rank r declared a send (send 1) or a receive (send 0). */
 static int declares(const struct ces_p2p_table *t, uint32_t r, uint32_t send)
@@ -43,13 +46,25 @@ int ces_cuda_group_staged(const struct ces_p2p_table *t, const struct ces_p2p_st
     return st != NULL && st->p[s][d].slot >= bytes && ces_cuda_group_one_way(t, s, d);
 }
 
+/* Whether s's staged message of `bytes` to d goes the side way. */
+static int side_way(const struct ces_p2p_table *t, const struct ces_p2p_stages *st, uint32_t s,
+                    uint32_t d, uint64_t bytes)
+{
+    return ces_cuda_group_staged(t, st, s, d, bytes) && bytes >= st->side_min;
+}
+
 void ces_cuda_group_count(const struct ces_p2p_table *t, struct ces_p2p_stages *st, uint32_t n)
 {
-    for (uint32_t s = 0; s < n && st != NULL; s++)
-        for (uint64_t i = 1; i <= t->d[s][0].bytes; i++)
-            if (t->d[s][i].send &&
-                ces_cuda_group_staged(t, st, s, t->d[s][i].peer, t->d[s][i].bytes))
-                st->p[s][t->d[s][i].peer].sent++;
+    for (uint32_t s = 0; s < n && st != NULL; s++) {
+        for (uint64_t i = 1; i <= t->d[s][0].bytes; i++) {
+            const struct ces_p2p_desc *e = &t->d[s][i];
+
+            if (e->send && ces_cuda_group_staged(t, st, s, e->peer, e->bytes)) {
+                st->p[s][e->peer].own_wait = (uint32_t)side_way(t, st, s, e->peer, e->bytes);
+                st->p[s][e->peer].sent++;
+            }
+        }
+    }
 }
 
 /* Every send has its receive of the same size. */
@@ -86,6 +101,19 @@ static int add(struct ces_graph *g, uint32_t r, struct ces_op op)
     return ces_graph_add_op(g, r, &op);
 }
 
+static int add_on(struct ces_graph *g, uint32_t r, uint32_t stream, struct ces_op op)
+{
+    op.stream = stream;
+    return ces_graph_add_op(g, r, &op);
+}
+
+static struct ces_op event_op(uint8_t kind, uint32_t event)
+{
+    struct ces_op op = {.kind = kind, .event = event};
+
+    return op;
+}
+
 static struct ces_op flag(uint8_t kind, uint32_t sig, uint32_t rank, uint32_t idx, uint64_t v)
 {
     struct ces_op op = {.kind = kind, .slot = {sig, rank, idx}, .value = v};
@@ -116,7 +144,7 @@ static int copies(struct ces_graph *g, uint32_t r, const struct ces_op *ops, uin
     return rc;
 }
 
-/* Rank r's ops of group call k, on its one stream.
+/* Rank r's ops of group call k.
  *
  * Direct (the receive buffer is written in place): post every receive
  * (write posted), wait until every receiver posted, copy, announce (write
@@ -135,26 +163,65 @@ static int copies(struct ces_graph *g, uint32_t r, const struct ces_op *ops, uin
  * previous call's copy-out, so a send never waits for its receiver to post
  * or to drain, and no message's wait needs anything of the same call.
  *
- * Order per rank: posted writes, posted waits, one batch of every outgoing
- * copy, done and full writes, credit waits, done and full waits, one batch
- * of copy-outs, credit writes.  No wait depends on a later op of another
- * rank, so no order of the declared sends and receives can deadlock. */
+ * Staged the side way (at least st->side_min bytes): the caller's stream
+ * holds the copy between an await and a record and nothing else - any
+ * memop there beside the copies costs 1.6-2.3 us a 64 MiB message on
+ * 2x H200 (docs/PERFORMANCE.md, "sendrecv").  s1 waits until slot t has had
+ * u/2 releases (the wait the previous message would have made after its
+ * announcement) and records `slots`, which s0 awaits before the copies; s0
+ * records `copied` after them, s2 awaits it and writes full.  A staged
+ * message after one sent the side way awaits its own slot on s0 first.
+ *
+ * Order per rank: side credit waits and `slots` (s1), posted writes, posted
+ * waits and own-slot waits, the await of `slots`, one batch of every
+ * outgoing copy, `copied` and the side announcements (s2), done and full
+ * writes, credit waits, done and full waits, one batch of copy-outs, credit
+ * writes.  No wait depends on a later op of another rank, so no order of
+ * the declared sends and receives can deadlock. */
 static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_table *t, uint64_t k,
                       const struct ces_p2p_stages *st)
 {
     const struct ces_p2p_desc *row = t->d[r];
     uint64_t cnt = row[0].bytes;
     struct ces_op ops[CES_MAX_PAIRS];
-    uint32_t nops = 0;
+    uint32_t nops = 0, nside = 0, nslots = 0;
     int rc = CES_OK;
 
     memset(ops, 0, sizeof(ops));
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        uint32_t d = row[i].peer;
+        uint64_t u;
+
+        if (!row[i].send || !side_way(t, st, r, d, row[i].bytes))
+            continue;
+        nside++;
+        u = st->p[r][d].sent;
+        if (u / 2 == 0)
+            continue; /* the slot's first fill */
+        rc = add_on(g, r, S_CREDIT, flag(CES_OP_WAIT, CREDIT, r, 2 * d + (uint32_t)(u % 2), u / 2));
+        nslots++;
+    }
+    if (nslots > 0 && rc == CES_OK)
+        rc = add_on(g, r, S_CREDIT, event_op(CES_OP_RECORD, SLOTS));
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
         if (!row[i].send && !ces_cuda_group_staged(t, st, row[i].peer, r, row[i].bytes))
             rc = add(g, r, flag(CES_OP_WRITE, POSTED, row[i].peer, r, k));
-    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
-        if (row[i].send && !ces_cuda_group_staged(t, st, r, row[i].peer, row[i].bytes))
-            rc = add(g, r, flag(CES_OP_WAIT, POSTED, r, row[i].peer, k));
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        uint32_t d = row[i].peer;
+        uint64_t u;
+
+        if (!row[i].send)
+            continue;
+        if (!ces_cuda_group_staged(t, st, r, d, row[i].bytes)) {
+            rc = add(g, r, flag(CES_OP_WAIT, POSTED, r, d, k));
+            continue;
+        }
+        u = st->p[r][d].sent;
+        if (st->p[r][d].own_wait && !side_way(t, st, r, d, row[i].bytes) && u / 2 > 0)
+            rc = add(g, r, flag(CES_OP_WAIT, CREDIT, r, 2 * d + (uint32_t)(u % 2), u / 2));
+    }
+    if (nslots > 0 && rc == CES_OK)
+        rc = add(g, r, event_op(CES_OP_AWAIT, SLOTS));
     for (uint64_t i = 1; i <= cnt; i++) {
         uint32_t d = row[i].peer;
 
@@ -170,24 +237,28 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
     }
     if (rc == CES_OK)
         rc = copies(g, r, ops, nops);
+    if (nside > 0 && rc == CES_OK)
+        rc = add(g, r, event_op(CES_OP_RECORD, COPIED));
+    if (nside > 0 && rc == CES_OK)
+        rc = add_on(g, r, S_ANNOUNCE, event_op(CES_OP_AWAIT, COPIED));
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
         uint32_t d = row[i].peer;
+        uint64_t u = st != NULL ? st->p[r][d].sent : 0;
 
         if (!row[i].send)
             continue;
-        if (ces_cuda_group_staged(t, st, r, d, row[i].bytes)) {
-            uint64_t u = st->p[r][d].sent;
-
-            rc = add(g, r, flag(CES_OP_WRITE, FULL, d, 2 * r + (uint32_t)(u % 2), u / 2 + 1));
-        } else {
+        if (!ces_cuda_group_staged(t, st, r, d, row[i].bytes))
             rc = add(g, r, flag(CES_OP_WRITE, DONE, d, r, k));
-        }
+        else
+            rc = add_on(g, r, side_way(t, st, r, d, row[i].bytes) ? S_ANNOUNCE : S_CALLER,
+                        flag(CES_OP_WRITE, FULL, d, 2 * r + (uint32_t)(u % 2), u / 2 + 1));
     }
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
         uint32_t d = row[i].peer;
         uint64_t u1;
 
-        if (!row[i].send || !ces_cuda_group_staged(t, st, r, d, row[i].bytes))
+        if (!row[i].send || !ces_cuda_group_staged(t, st, r, d, row[i].bytes) ||
+            side_way(t, st, r, d, row[i].bytes))
             continue;
         u1 = st->p[r][d].sent + 1;
         rc = add(g, r, flag(CES_OP_WAIT, CREDIT, r, 2 * d + (uint32_t)(u1 % 2), u1 / 2));
@@ -247,7 +318,7 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
     rc = group_check(ctx, n, t);
     if (rc != CES_OK)
         return rc;
-    rc = ces_graph_create(ctx, n, 1, &g);
+    rc = ces_graph_create(ctx, n, NSTREAMS, &g);
     if (rc == CES_OK)
         rc = ces_graph_add_buffer(g, "mem", stride, &id);
     if (rc == CES_OK)
@@ -258,6 +329,10 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
         rc = ces_graph_add_signal(g, "full", CES_U64, 2 * n, &id);
     if (rc == CES_OK)
         rc = ces_graph_add_signal(g, "credit", CES_U64, 2 * n, &id);
+    if (rc == CES_OK)
+        rc = ces_graph_add_event(g, "slots", &id);
+    if (rc == CES_OK)
+        rc = ces_graph_add_event(g, "copied", &id);
     if (rc == CES_OK)
         rc = ces_cuda_group_add(ctx, g, t, k, st);
     if (rc == CES_OK)

@@ -146,21 +146,34 @@ struct ces_p2p_table {
 };
 
 /* Staging of the ordered pair s -> d: two slots of `slot` bytes at `off` in
- * d's stride; `sent` messages staged through them so far.  slot 0: none. */
+ * d's stride; `sent` messages staged through them so far; `own_wait` 1 when
+ * the last of them went the side way, which does not await the next slot's
+ * credit, so the next message awaits its own.  slot 0: none. */
 struct ces_p2p_stage {
     uint64_t off, slot, sent;
+    uint32_t own_wait;
 };
 
+/* side_min: staged messages of at least this many bytes go the side way
+ * (CES_P2P_SIDE_MIN; UINT64_MAX: none), see ces_cuda_group_graph. */
 struct ces_p2p_stages {
     struct ces_p2p_stage p[CES_P2P_MAX_RANKS][CES_P2P_MAX_RANKS]; /* [s][d] */
+    uint64_t side_min;
 };
 
-/* The group's graph for call k: n ranks over one buffer `mem` of `stride`
- * bytes (the symmetric range of a rank), signals `posted`, `done` (u64, n
- * slots), `full`, `credit` (u64, 2n slots).  A message s -> d that fits the
- * pair's slots in `st` is staged, any other goes direct (st NULL: all
- * direct).  CES_ERR_INVALID, naming the rank and peer, when a send has no
- * receive of the same size or the other way round. */
+/* The group's graph for call k: n ranks of three streams over one buffer
+ * `mem` of `stride` bytes (the symmetric range of a rank), signals `posted`,
+ * `done` (u64, n slots), `full`, `credit` (u64, 2n slots), events `slots`
+ * and `copied`.  A message s -> d that fits the pair's slots in `st` is
+ * staged, any other goes direct (st NULL: all direct); a staged message of
+ * at least st->side_min bytes goes the side way: the sender's memops leave
+ * the caller's stream (s0), which holds only its copy between two events
+ * (s1 awaits the slot's credit and records `slots`, s2 awaits `copied` and
+ * announces the message).  s1 ends with an event s0 awaits and s2 with
+ * writes behind an event of s0, so the backend neither forks nor joins
+ * them: the announcement may follow the call.  CES_ERR_INVALID, naming the
+ * rank and peer, when a send has no receive of the same size or the other
+ * way round. */
 int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
                          const struct ces_p2p_table *t, uint64_t k,
                          const struct ces_p2p_stages *st, struct ces_graph **out);

@@ -192,6 +192,12 @@ struct ces_comm {
     uint64_t p2p_stage_max;
     struct { uint64_t off, slot; } p2p_area[CES_P2P_MAX_RANKS];
     struct ces_p2p_stages *p2p; /* NULL until a message is staged */
+    /* staged messages of at least p2p_side_min bytes (CES_P2P_SIDE_MIN; none
+     * with shared hardware queues) go the side way, their memops on the
+     * group's own streams 1 and 2 (group.c), which are neither forked nor
+     * joined: ces_comm_destroy waits for them */
+    uint64_t p2p_side_min;
+    CUstream p2p_streams[3]; /* [0] unused: the caller's */
     /* watchdog */
     pthread_mutex_t wd_lock;
     pthread_cond_t wd_cond;

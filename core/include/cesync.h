@@ -903,6 +903,12 @@ struct ces_comm;
  * through two staging slots in the receiver's memory; larger ones are
  * written in place. */
 #define CES_P2P_STAGE_MAX_DEFAULT (UINT64_C(64) << 20)
+/* Staged messages of at least this many bytes (CES_P2P_SIDE_MIN) keep the
+ * sender's flag operations off the caller's stream: the stream holds only
+ * the copy, and the receiver's notification may follow the call (it needs
+ * nothing more of the sender).  Not with CUDA_DEVICE_MAX_CONNECTIONS below
+ * 8. */
+#define CES_P2P_SIDE_MIN_DEFAULT (UINT64_C(16) << 20)
 
 /* One process per GPU: this process is `rank` of `size` and drives CUDA
  * device `device`.  `bootstrap` is the path of a Unix-domain socket that rank

@@ -16,6 +16,15 @@
  *                           + 2 s, the blocked call return and the flood end
  *                           with CES_ERR_TIMEOUT, its stream drain, and rank
  *                           1 hear of it (CES_ERR_PEER_FAILED).
+ *   test_gpu_fault stalled  one-way ces_send/ces_recv groups the side way
+ *                           (CES_P2P_SIDE_MIN=0): rank 1 receives 2
+ *                           messages, then posts 3 more behind a stream it
+ *                           holds until it hears of the failure; rank 0
+ *                           sends 5, so its 5th
+ *                           waits on a side stream for a slot never freed
+ *                           (with shared queues, the 4th on its own stream):
+ *                           rank 0 must fail within CES_TIMEOUT_MS + 1 s,
+ *                           name that wait, drain and destroy cleanly.
  *   test_gpu_fault captured the same missing write, but captured: each rank
  *                           first replays a captured alltoall 3 times and
  *                           idles 1.5 x CES_TIMEOUT_MS (no false alarm), then
@@ -275,6 +284,67 @@ static int flood_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     return bad | arank_close(&r, rank);
 }
 
+/* Holds a stream until *arg is set (a host function on the stream). */
+static void CUDART_CB hold(void *arg)
+{
+    while (!*(volatile int *)arg)
+        sleep_ms(1);
+}
+
+static int stalled_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
+{
+    struct fjob *job = arg;
+    struct arank r;
+    int bad = 0;
+    static volatile int go;
+    char to[32];
+
+    setenv("CES_P2P_SIDE_MIN", "0", 1);
+    /* rank 1's watchdog waits longer, so rank 0's is the one to fire */
+    snprintf(to, sizeof(to), "%" PRIu64, job->timeout_ms * 4);
+    if (rank == 1)
+        setenv("CES_TIMEOUT_MS", to, 1);
+    if (arank_open(job, rank, n, path, &r) != 0)
+        return 1;
+    for (uint32_t k = 0; k < 5; k++) {
+        if (rank == 1 && k == 2) {
+            /* the first two messages are received; the rest are posted
+             * behind a held stream, so their slots are never freed */
+            if (cudaStreamSynchronize(r.s) != cudaSuccess ||
+                cudaLaunchHostFunc(r.s, hold, (void *)&go) != cudaSuccess)
+                return gpu_fail(r.ctx, "holding the stream", CES_ERR_CUDA);
+        }
+        CKR(r.ctx, "ces_group_start", ces_group_start(r.c));
+        if (rank == 0)
+            CKR(r.ctx, "ces_send", ces_send(r.c, r.a, 4096, 1));
+        else
+            CKR(r.ctx, "ces_recv", ces_recv(r.c, r.b, 4096, 0));
+        CKR(r.ctx, "ces_group_end", ces_group_end(r.c, r.s));
+    }
+    if (rank == 1) {
+        wait_failed(r.c, job->timeout_ms * 4 + 20000);
+        go = 1;
+        if (ces_comm_status(r.c) != CES_ERR_PEER_FAILED) {
+            printf("FAIL: rank 1 status %d, expected CES_ERR_PEER_FAILED\n", ces_comm_status(r.c));
+            bad = 1;
+        }
+        if (cudaStreamSynchronize(r.s) != cudaSuccess)
+            bad |= gpu_fail(r.ctx, "rank 1's stream did not drain", CES_ERR_CUDA);
+    } else {
+        uint64_t t0 = gpu_now_ms(), t = wait_failed(r.c, job->timeout_ms + 20000);
+
+        if (ces_comm_status(r.c) != CES_ERR_TIMEOUT) {
+            printf("FAIL: rank 0 status %d, expected CES_ERR_TIMEOUT\n", ces_comm_status(r.c));
+            return 1;
+        }
+        bad |= t - t0 > job->timeout_ms + 1000;
+        printf("%s rank 0 failed %" PRIu64 " ms after its 5th send (expected at most %" PRIu64
+               " ms)\n", bad ? "FAIL" : "ok  ", t - t0, job->timeout_ms + 1000);
+        bad |= after_failure(r.ctx, r.c, r.s, r.a, r.b);
+    }
+    return bad | arank_close(&r, rank);
+}
+
 /* Rank 0 waits for f[0] >= 1, which nobody writes. */
 static const char missing_ces[] =
     "cesync 1\n"
@@ -488,7 +558,7 @@ int main(int argc, char **argv)
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
-        fprintf(stderr, "usage: test_gpu_fault kill|missing|abort|captured|flood\n");
+        fprintf(stderr, "usage: test_gpu_fault kill|missing|abort|captured|flood|stalled\n");
         return 2;
     }
     if (gpus < 2) {
@@ -519,12 +589,22 @@ int main(int argc, char **argv)
         bad = gpu_fork_ranks(2, captured_rank, &job, 120, NULL);
     else if (strcmp(job.part, "flood") == 0)
         bad = gpu_fork_ranks(2, flood_rank, &job, 120, NULL);
+    else if (strcmp(job.part, "stalled") == 0)
+        bad = gpu_fork_ranks(2, stalled_rank, &job, 120, NULL);
     else
         bad = gpu_fork_ranks(2, missing_rank, &job, 120, NULL);
     if (strcmp(job.part, "kill") == 0 || strcmp(job.part, "flood") == 0) {
         bad |= !log_has(job.log, "cesync: watchdog: rank 0 (device 0)");
         bad |= !log_has(job.log, "BLOCKED");
         bad |= !log_has(job.log, "rank 1 last progress");
+    } else if (strcmp(job.part, "stalled") == 0) {
+        /* with shared queues no message goes the side way: the 4th send
+         * waits on the caller's stream for the slot of the 5th */
+        const char *q = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+
+        bad |= !log_has(job.log, q != NULL && strcmp(q, "1") == 0 ? "blocked in group call 4"
+                                                                  : "blocked in group call 5");
+        bad |= !log_has(job.log, "wait credit[2]@0 >= 2: slot holds 1 (BLOCKED)");
     } else if (strcmp(job.part, "missing") == 0) {
         bad |= !log_has(job.log, "blocked in launch call 0");
         bad |= !log_has(job.log, "r0.s0#2 wait f[0]@0 >= 1: slot holds 0 (BLOCKED)");

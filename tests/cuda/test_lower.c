@@ -659,14 +659,16 @@ static void test_group(void **state)
 }
 
 /* The staging exec.c gives pair s -> d of n ranks: area (s - d) mod n at
- * 2048 + 256 * area, two slots of 128 bytes. */
-static struct ces_p2p_stages *stages(uint32_t n)
+ * 2048 + 256 * area, two slots of 128 bytes; messages of side_min bytes or
+ * more go the side way. */
+static struct ces_p2p_stages *stages(uint32_t n, uint64_t side_min)
 {
     struct ces_p2p_stages *st = calloc(1, sizeof(*st));
 
     for (uint32_t s = 0; s < n; s++)
         for (uint32_t d = 0; d < n; d++)
-            st->p[s][d] = (struct ces_p2p_stage){2048 + 256 * ((s + n - d) % n), 128, 0};
+            st->p[s][d] = (struct ces_p2p_stage){2048 + 256 * ((s + n - d) % n), 128, 0, 0};
+    st->side_min = side_min;
     return st;
 }
 
@@ -705,7 +707,7 @@ static void test_group_staged(void **state)
     struct ces_p2p_table *fan0 = calloc(1, sizeof(*fan0)), *fan1 = calloc(1, sizeof(*fan1));
     struct ces_p2p_table *ring = calloc(1, sizeof(*ring)), *big = calloc(1, sizeof(*big));
     const struct ces_p2p_table *calls[] = {fan0, fan1, ring, big, fan0, fan1};
-    struct ces_p2p_stages *st = stages(3);
+    struct ces_p2p_stages *st = stages(3, UINT64_MAX);
     struct ces_graph *g = NULL;
     char *text;
 
@@ -739,7 +741,7 @@ static void test_group_staged(void **state)
     {
         struct ces_p2p_table *one = calloc(1, sizeof(*one));
         const struct ces_p2p_table *four[] = {one, one, one, one};
-        struct ces_p2p_stages *s2 = stages(2);
+        struct ces_p2p_stages *s2 = stages(2, UINT64_MAX);
 
         declare(one, 0, 1, 1, 0, 96);
         declare(one, 1, 0, 0, 128, 96);
@@ -787,6 +789,99 @@ static int lower_body(struct ces_ctx *ctx, void *arg)
     ces_free(ctx, text);
     ces_cuda_plan_destroy(p);
     return rc;
+}
+
+/* A one-way pair 0 -> 1 whose messages of `bytes` start at offset 0 on the
+ * sender and 128 on the receiver. */
+static struct ces_p2p_table *one_way(uint64_t bytes)
+{
+    struct ces_p2p_table *t = calloc(1, sizeof(*t));
+
+    declare(t, 0, 1, 1, 0, bytes);
+    declare(t, 1, 0, 0, 128, bytes);
+    return t;
+}
+
+/* Staged messages the side way (side_min): the sender's memops off the
+ * caller's stream, which is neither forked nor joined, so its
+ * announcements overlap the next calls - proved over calls in a row: all
+ * the side way, mixed with messages below side_min (the first of those
+ * after a side message awaits its own slot; without that wait the checker
+ * finds the sender refilling a slot its receiver still copies out, and the
+ * side stream's late announcement of the slot's previous fill overwriting
+ * the new one, which leaves the receiver waiting), and
+ * 3 ranks fanning out; the exact ops of a side call. */
+static void test_group_side(void **state)
+{
+    struct ces_test_alloc ta;
+    struct ces_ctx *ctx = ces_test_ctx(&ta);
+    struct ces_p2p_table *lg = one_way(128), *sm = one_way(64);
+    struct ces_p2p_table *fan = calloc(1, sizeof(*fan));
+    const struct ces_p2p_table *side[] = {lg, lg, lg, lg, lg};
+    const struct ces_p2p_table *mixed[] = {lg, lg, sm, sm, lg, sm, lg, lg, sm};
+    const struct ces_p2p_table *fans[] = {fan, fan, fan, fan};
+    struct ces_p2p_stages *st = stages(2, 100);
+    struct ces_graph *g = NULL;
+    char *text;
+
+    (void)state;
+    assert_int_equal(calls_verdict(ctx, 2, side, 5, st), CES_V_OK);
+    assert_int_equal(st->p[0][1].sent, 5);
+    assert_int_equal(st->p[0][1].own_wait, 1);
+    free(st);
+    st = stages(2, 100);
+    assert_int_equal(calls_verdict(ctx, 2, mixed, 9, st), CES_V_OK);
+    assert_int_equal(st->p[0][1].own_wait, 0);
+    free(st);
+    for (uint32_t r = 1; r < 3; r++) {
+        declare(fan, 0, r, 1, 0, 96);
+        declare(fan, r, 0, 0, 128, 96);
+    }
+    st = stages(3, 0);
+    assert_int_equal(calls_verdict(ctx, 3, fans, 4, st), CES_V_OK);
+    free(st);
+
+    /* A small message after a side one, its own-slot wait dropped. */
+    st = stages(2, 100);
+    assert_int_equal(ces_cuda_group_graph(ctx, 2, 4096, lg, 1, st, &g), CES_OK);
+    ces_cuda_group_count(lg, st, 2);
+    for (uint32_t k = 2; k <= 4; k++) {
+        const struct ces_p2p_table *t = k == 4 ? sm : lg;
+
+        if (k == 4)
+            st->p[0][1].own_wait = 0;
+        assert_int_equal(ces_cuda_group_add(ctx, g, t, k, st), CES_OK);
+        ces_cuda_group_count(t, st, 2);
+    }
+    assert_int_equal(ces_test_verdict(ctx, g), CES_V_RACE | CES_V_HANG);
+    ces_graph_destroy(g);
+
+    /* The fourth message (count 3): slot 1 after one release. */
+    st->p[0][1].sent = 3;
+    st->p[0][1].own_wait = 1;
+    assert_int_equal(ces_cuda_group_graph(ctx, 2, 4096, lg, 9, st, &g), CES_OK);
+    text = lower_text(ctx, g, 0, &h200, 0);
+    assert_string_equal(text, "block 0 eager x1 first 1\n"
+                              "s1 memops 1 [wait64 credit[3]@0 >= 1]\n"
+                              "s1 record slots\n"
+                              "s0 await slots\n"
+                              "s0 copy 1 [mem[0:128]@0 -> mem[2432:2560]@1]\n"
+                              "s0 record copied\n"
+                              "s2 await copied\n"
+                              "s2 memops 1 [write64 full[1]@1 = 2]\n");
+    ces_free(ctx, text);
+    text = lower_text(ctx, g, 1, &h200, 0);
+    assert_string_equal(text, "block 0 eager x1 first 1\n"
+                              "s0 memops 1 [wait64 full[1]@1 >= 2]\n"
+                              "s0 copy 1 [mem[2432:2560]@1 -> mem[128:256]@1]\n"
+                              "s0 memops 1 [write64 credit[3]@0 = 2]\n");
+    ces_free(ctx, text);
+    ces_graph_destroy(g);
+    free(st);
+    free(lg);
+    free(sm);
+    free(fan);
+    ces_test_ctx_end(ctx, &ta);
 }
 
 /* ces_group_end in one process: the last of the communicators to arrive
@@ -850,6 +945,7 @@ int main(void)
         cmocka_unit_test(test_streams),   cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_builders),  cmocka_unit_test(test_group),
         cmocka_unit_test(test_group_staged),
+        cmocka_unit_test(test_group_side),
         cmocka_unit_test(test_group_arrive),
     };
 
