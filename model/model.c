@@ -71,7 +71,8 @@ static const struct ces_model ces_model_kinds_[] = {
          * record on another stream of its GPU.  The backend forks and joins a
          * multi-stream graph every launch, so the one-way staged receiver
          * (its ops on s1) pays two such hops a message: 1 MiB messages take
-         * 12.1 us (docs/bench/sendrecv_oneway_2xh200.csv), of which the
+         * 12.1 us (the third session's final run; 11.5-11.6 in the
+         * seventh's, docs/bench/sendrecv_oneway_2xh200.csv), of which the
          * model's receiver spends 11.6 on its own memops and copy-out, so a
          * larger hop would make the model's receiver the bound.  The real
          * pipeline is bound by its sender and its copy-out costs less than
