@@ -63,6 +63,16 @@ static char *lower_text(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t
     return text;
 }
 
+/* Rank `rank`'s plan of g (H200, no watchdog words) must read `want`. */
+static void expect_lowered(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank,
+                           const char *want)
+{
+    char *text = lower_text(ctx, g, rank, &h200, 0);
+
+    assert_string_equal(text, want);
+    ces_free(ctx, text);
+}
+
 static void test_eager(void **state)
 {
     struct ces_test_alloc st;
@@ -616,12 +626,10 @@ static void test_group(void **state)
     }
     assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, t, 7, NULL, &g), CES_OK);
     assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
-    text = lower_text(ctx, g, 1, &h200, 0);
-    assert_string_equal(text, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 1, "block 0 eager x1 first 1\n"
                               "s0 memops 2 [write64 posted[1]@0 = 7; wait64 posted[2]@1 >= 7]\n"
                               "s0 copy 1 [mem[0:96]@1 -> mem[128:224]@2]\n"
                               "s0 memops 2 [write64 done[1]@2 = 7; wait64 done[0]@1 >= 7]\n");
-    ces_free(ctx, text);
     ces_graph_destroy(g);
 
     /* All pairs: each rank sends one buffer to both peers (one batch). */
@@ -709,7 +717,6 @@ static void test_group_staged(void **state)
     const struct ces_p2p_table *calls[] = {fan0, fan1, ring, big, fan0, fan1};
     struct ces_p2p_stages *st = stages(3, UINT64_MAX);
     struct ces_graph *g = NULL;
-    char *text;
 
     (void)state;
     for (uint32_t r = 0; r < 3; r++) {
@@ -755,19 +762,15 @@ static void test_group_staged(void **state)
      * rank 1 and area 1 of rank 2; then the credits of slot 1 for the
      * fourth. */
     assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, fan0, 9, st, &g), CES_OK);
-    text = lower_text(ctx, g, 0, &h200, 0);
-    assert_string_equal(text, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 0, "block 0 eager x1 first 1\n"
                               "s0 copy_batch 2 [mem[0:96]@0 -> mem[2560:2656]@1, "
                               "mem[0:96]@0 -> mem[2304:2400]@2]\n"
                               "s0 memops 4 [write64 full[0]@1 = 2; write64 full[0]@2 = 2; "
                               "wait64 credit[3]@0 >= 1; wait64 credit[5]@0 >= 1]\n");
-    ces_free(ctx, text);
-    text = lower_text(ctx, g, 2, &h200, 0);
-    assert_string_equal(text, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 2, "block 0 eager x1 first 1\n"
                               "s0 memops 1 [wait64 full[0]@2 >= 2]\n"
                               "s0 copy 1 [mem[2304:2400]@2 -> mem[128:224]@2]\n"
                               "s0 memops 1 [write64 credit[4]@0 = 2]\n");
-    ces_free(ctx, text);
     ces_graph_destroy(g);
     free(st);
     free(fan0);
@@ -822,7 +825,6 @@ static void test_group_side(void **state)
     const struct ces_p2p_table *fans[] = {fan, fan, fan, fan};
     struct ces_p2p_stages *st = stages(2, 100);
     struct ces_graph *g = NULL;
-    char *text;
 
     (void)state;
     assert_int_equal(calls_verdict(ctx, 2, side, 5, st), CES_V_OK);
@@ -860,8 +862,7 @@ static void test_group_side(void **state)
     st->p[0][1].sent = 3;
     st->p[0][1].own_wait = 1;
     assert_int_equal(ces_cuda_group_graph(ctx, 2, 4096, lg, 9, st, &g), CES_OK);
-    text = lower_text(ctx, g, 0, &h200, 0);
-    assert_string_equal(text, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 0, "block 0 eager x1 first 1\n"
                               "s1 memops 1 [wait64 credit[3]@0 >= 1]\n"
                               "s1 record slots\n"
                               "s0 await slots\n"
@@ -869,13 +870,10 @@ static void test_group_side(void **state)
                               "s0 record copied\n"
                               "s2 await copied\n"
                               "s2 memops 1 [write64 full[1]@1 = 2]\n");
-    ces_free(ctx, text);
-    text = lower_text(ctx, g, 1, &h200, 0);
-    assert_string_equal(text, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 1, "block 0 eager x1 first 1\n"
                               "s0 memops 1 [wait64 full[1]@1 >= 2]\n"
                               "s0 copy 1 [mem[2432:2560]@1 -> mem[128:256]@1]\n"
                               "s0 memops 1 [write64 credit[3]@0 = 2]\n");
-    ces_free(ctx, text);
     ces_graph_destroy(g);
     free(st);
     free(lg);
