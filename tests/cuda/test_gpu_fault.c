@@ -1,10 +1,13 @@
 /*
  * tests/cuda/test_gpu_fault.c - the watchdog on real GPUs.  Usage:
- *   test_gpu_fault kill     rank 1 is SIGKILLed in the middle of 1,000
- *                           alltoalls; rank 0 must fail with CES_ERR_TIMEOUT
- *                           or CES_ERR_PEER_FAILED within CES_TIMEOUT_MS + 1 s
- *                           of the kill, print the diagnosis, drain its
- *                           stream and destroy the communicator cleanly;
+ *   test_gpu_fault kill [N] rank 1 of N (default 2) is SIGKILLed in the
+ *                           middle of 1,000 alltoalls; rank 0 must fail with
+ *                           CES_ERR_TIMEOUT or CES_ERR_PEER_FAILED within
+ *                           CES_TIMEOUT_MS + 1 s of the kill, print the
+ *                           diagnosis, drain its stream and destroy the
+ *                           communicator cleanly, every other survivor fail
+ *                           too, drain and destroy (more ranks than GPUs
+ *                           with CES_SHARE_GPUS=1: rank r on GPU r % GPUs);
  *   test_gpu_fault missing  a schedule whose rank 0 waits for a write nobody
  *                           does: the watchdog must report the blocked wait
  *                           (slot, value held, value awaited) and release it;
@@ -57,6 +60,7 @@ struct shared {
 
 struct fjob {
     const char *part;
+    uint32_t gpus;
     struct shared *sh;
     char log[64]; /* rank 0's stderr */
     uint64_t timeout_ms;
@@ -169,8 +173,8 @@ static int arank_open(struct fjob *job, uint32_t rank, uint32_t n, const char *p
     if (rank == 0 && freopen(job->log, "w", stderr) == NULL)
         return 1;
     ctx_counting(&r->cnt, &r->ctx);
-    CKR(r->ctx, "init", ces_comm_init(r->ctx, rank, n, (int)rank, path, &r->c));
-    cudaSetDevice((int)rank);
+    CKR(r->ctx, "init", ces_comm_init(r->ctx, rank, n, (int)(rank % job->gpus), path, &r->c));
+    cudaSetDevice((int)(rank % job->gpus));
     cudaStreamCreateWithFlags(&r->s, cudaStreamNonBlocking);
     CKR(r->ctx, "alloc", ces_mem_alloc(r->c, 4096, &r->a));
     CKR(r->ctx, "alloc", ces_mem_alloc(r->c, 4096, &r->b));
@@ -226,6 +230,13 @@ static int kill_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
                t - kill, job->timeout_ms / 2, job->timeout_ms + 1000,
                ces_status_str(ces_comm_status(r.c)));
         bad |= t - kill > job->timeout_ms + 1000 || t - kill < job->timeout_ms / 2;
+        bad |= after_failure(r.ctx, r.c, r.s, r.a, r.b);
+    } else {
+        wait_failed(r.c, job->timeout_ms + 20000);
+        if (ces_comm_status(r.c) == CES_OK) {
+            printf("FAIL: rank %u did not fail\n", rank);
+            return 1;
+        }
         bad |= after_failure(r.ctx, r.c, r.s, r.a, r.b);
     }
     return bad | arank_close(&r, rank);
@@ -553,12 +564,13 @@ static int log_has(const char *log, const char *what)
 int main(int argc, char **argv)
 {
     struct fjob job;
-    int gpus = gpu_count(), bad, killed[2] = {0, 1};
+    int gpus = gpu_count(), bad, killed[8] = {0, 1};
+    uint32_t n;
     const char *to = getenv("CES_TIMEOUT_MS");
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
-        fprintf(stderr, "usage: test_gpu_fault kill|missing|abort|captured|flood|stalled\n");
+        fprintf(stderr, "usage: test_gpu_fault kill [RANKS]|missing|abort|captured|flood|stalled\n");
         return 2;
     }
     if (gpus < 2) {
@@ -567,6 +579,14 @@ int main(int argc, char **argv)
     }
     memset(&job, 0, sizeof(job));
     job.part = argv[1];
+    job.gpus = (uint32_t)gpus;
+    n = argc > 2 ? (uint32_t)atoi(argv[2]) : 2;
+    if (n < 2 || n > 8 || (n > 2 && strcmp(job.part, "kill") != 0) ||
+        (n > (uint32_t)gpus && getenv("CES_SHARE_GPUS") == NULL)) {
+        printf("FAIL: %u ranks for %s on %d GPUs (kill takes 2..8, more than the GPUs with "
+               "CES_SHARE_GPUS=1; the other parts 2)\n", n, job.part, gpus);
+        return 2;
+    }
     job.timeout_ms = to ? strtoull(to, NULL, 10) : 10000;
     snprintf(job.log, sizeof(job.log), "/tmp/cesync-fault-%ld.log", (long)getpid());
     {
@@ -584,7 +604,7 @@ int main(int argc, char **argv)
     }
     job.sh->kill_ms = 0;
     if (strcmp(job.part, "kill") == 0)
-        bad = gpu_fork_ranks(2, kill_rank, &job, 120, killed);
+        bad = gpu_fork_ranks(n, kill_rank, &job, 120, killed);
     else if (strcmp(job.part, "captured") == 0)
         bad = gpu_fork_ranks(2, captured_rank, &job, 120, NULL);
     else if (strcmp(job.part, "flood") == 0)
