@@ -812,8 +812,8 @@ static struct ces_p2p_table *one_way(uint64_t bytes)
  * after a side message awaits its own slot; without that wait the checker
  * finds the sender refilling a slot its receiver still copies out, and the
  * side stream's late announcement of the slot's previous fill overwriting
- * the new one, which leaves the receiver waiting), and
- * 3 ranks fanning out; the exact ops of a side call. */
+ * the new one, which leaves the receiver waiting), 3 ranks fanning out and
+ * two pairs of 4 ranks; the exact ops of a side call. */
 static void test_group_side(void **state)
 {
     struct ces_test_alloc ta;
@@ -841,6 +841,16 @@ static void test_group_side(void **state)
     }
     st = stages(3, 0);
     assert_int_equal(calls_verdict(ctx, 3, fans, 4, st), CES_V_OK);
+    free(st);
+    /* 4 ranks: two one-way pairs, 0 -> 2 and 1 -> 3, three calls */
+    memset(fan, 0, sizeof(*fan));
+    for (uint32_t r = 0; r < 2; r++) {
+        declare(fan, r, r + 2, 1, 0, 96);
+        declare(fan, r + 2, r, 0, 128, 96);
+    }
+    st = stages(4, 0);
+    assert_int_equal(calls_verdict(ctx, 4, fans, 3, st), CES_V_OK);
+    assert_int_equal(st->p[1][3].sent, 3);
     free(st);
 
     /* A small message after a side one, its own-slot wait dropped. */
