@@ -1030,10 +1030,12 @@ int ces_recv(struct ces_comm *c, void *buf, size_t bytes, uint32_t peer)
     return group_add(c, 0, buf, bytes, peer);
 }
 
-static void group_export(const struct ces_comm *c, struct ces_p2p_desc *row)
+/* This rank's declarations; row[0].send says whether it captures them. */
+static void group_export(const struct ces_comm *c, int capturing, struct ces_p2p_desc *row)
 {
     memset(row, 0, sizeof(*row) * (CES_MAX_PAIRS + 1));
     row[0].bytes = c->ngroup;
+    row[0].send = (uint32_t)capturing;
     for (uint32_t i = 0; i < c->ngroup; i++) {
         row[i + 1].peer = c->group[i].peer;
         row[i + 1].send = (uint32_t)c->group[i].send;
@@ -1103,53 +1105,75 @@ out:
     return rc;
 }
 
-/* Lowers and issues this rank's part of the group: on its stream, and the
- * side way's memops on the group's own streams, which are neither forked
- * nor joined (see ces_cuda_group_graph). */
-static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstream stream)
+/* The group's graph for this call, and how to lower it: eager (call k, the
+ * staged pairs counted), or captured (the replayable protocol, two replays
+ * proved; nothing counted).  Every rank captures the group or none does:
+ * the two protocols do not meet. */
+static int group_build(struct ces_comm *c, const struct ces_p2p_table *t, int *capturing,
+                       struct ces_graph **g, unsigned *flags)
 {
-    struct ces_graph *g = NULL;
-    struct ces_cuda_plan *plan = NULL;
-    uint64_t buf_off[1] = {0}, sig_off[4];
     uint64_t k = c->p2p_calls + 1;
-    CUstream streams[3];
-    struct issue is;
-    char key[32];
     int rc;
 
-    rc = ces_cuda_use(c);
+    *capturing = (int)t->d[0][0].send;
+    for (uint32_t r = 1; r < c->size; r++)
+        if (t->d[r][0].send != t->d[0][0].send)
+            return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                                 "ces_group_end: rank %" PRIu32 " captures the group into a CUDA "
+                                 "graph and rank %" PRIu32 " does not; capture it on every rank "
+                                 "or on none",
+                                 t->d[0][0].send ? 0 : r, t->d[0][0].send ? r : 0);
+    *flags = ces_cuda_coll_lower_flags(*capturing, c->progress_dev != 0);
+    if (*capturing)
+        return ces_cuda_group_graph_captured(c->ctx, c->size, c->team->stride, t, 2, g);
+    rc = group_stage(c, t);
     if (rc == CES_OK)
-        rc = group_stage(c, t);
-    if (rc == CES_OK)
-        rc = ces_cuda_group_graph(c->ctx, c->size, c->team->stride, t, k, c->p2p, &g);
+        rc = ces_cuda_group_graph(c->ctx, c->size, c->team->stride, t, k, c->p2p, g);
     /* Counted only once the group is valid: every rank refuses an invalid
      * group alike, so the counters stay equal. */
     if (rc == CES_OK) {
         c->p2p_calls = k;
         ces_cuda_group_count(t, c->p2p, c->size);
     }
+    return rc;
+}
+
+/* Lowers and issues this rank's part of the group: on its stream, and the
+ * side way's memops on the group's own streams, which are neither forked
+ * nor joined (see ces_cuda_group_graph). */
+static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstream stream)
+{
+    static const char *const names[] = {"posted", "done", "full", "credit", "cposted", "cdone"};
+    static const uint32_t per_rank[] = {1, 1, 2, 2, 1, 1};
+    struct ces_graph *g = NULL;
+    struct ces_cuda_plan *plan = NULL;
+    uint64_t buf_off[1] = {0}, sig_off[6] = {0};
+    CUstream streams[3];
+    struct issue is;
+    unsigned flags = 0;
+    int rc, capturing = 0;
+
+    rc = ces_cuda_use(c);
     if (rc == CES_OK)
-        rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps,
-                            c->progress_dev != 0 ? CES_LOWER_PROGRESS : 0u, &plan);
-    snprintf(key, sizeof(key), "posted:u64x%" PRIu32, c->size);
+        rc = group_build(c, t, &capturing, &g, &flags);
     if (rc == CES_OK)
-        rc = signal_off(c, "p2p", key, 8u * c->size, &sig_off[0]);
-    snprintf(key, sizeof(key), "done:u64x%" PRIu32, c->size);
-    if (rc == CES_OK)
-        rc = signal_off(c, "p2p", key, 8u * c->size, &sig_off[1]);
-    snprintf(key, sizeof(key), "full:u64x%" PRIu32, 2 * c->size);
-    if (rc == CES_OK)
-        rc = signal_off(c, "p2p", key, 16u * c->size, &sig_off[2]);
-    snprintf(key, sizeof(key), "credit:u64x%" PRIu32, 2 * c->size);
-    if (rc == CES_OK)
-        rc = signal_off(c, "p2p", key, 16u * c->size, &sig_off[3]);
+        rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps, flags, &plan);
+    /* the eager protocol's four arrays, the captured one's two */
+    for (uint32_t i = capturing ? 4 : 0; i < (capturing ? 6u : 4u) && rc == CES_OK; i++) {
+        char key[32];
+
+        snprintf(key, sizeof(key), "%s:u64x%" PRIu32, names[i], per_rank[i] * c->size);
+        rc = signal_off(c, "p2p", key, 8u * per_rank[i] * c->size, &sig_off[i]);
+    }
     if (rc == CES_OK)
         rc = group_streams(c, &plan->blocks[0], stream, streams);
     if (rc == CES_OK)
         rc = ensure_streams(c, 1, ces_graph_nevents(g));
     if (rc == CES_OK) {
-        if (k == 1)
-            dump_graph(c, g, "sendrecv-group-1");
+        if (capturing)
+            c->p2p_captures++;
+        if (capturing ? c->p2p_captures == 1 : c->p2p_calls == 1)
+            dump_graph(c, g, capturing ? "sendrecv-group-captured" : "sendrecv-group-1");
         memset(&is, 0, sizeof(is));
         is.c = c;
         is.g = g;
@@ -1157,10 +1181,10 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
         is.buf_off = buf_off;
         is.sig_off = sig_off;
         is.streams = streams;
-        is.watch = 1;
+        is.watch = !capturing;
         is.what = "group";
-        is.call = k;
-        is.iter = k;
+        is.call = capturing ? c->p2p_captures : c->p2p_calls;
+        is.iter = is.call;
         rc = issue_block(&is);
     }
     ces_cuda_plan_destroy(plan);
@@ -1188,10 +1212,6 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
         rc = ces_cuda_use(c);
     if (rc == CES_OK)
         rc = is_capturing(c, (CUstream)stream, &capturing);
-    if (rc == CES_OK && capturing)
-        rc = ces_ctx_error(c->ctx, CES_ERR_UNSUPPORTED,
-                           "ces_group_end: a group under stream capture is not supported; capture "
-                           "ces_launch of the sendrecv builder's credit graph instead");
     if (rc != CES_OK)
         goto out;
     if (t->multi) {
@@ -1203,7 +1223,7 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
             goto out;
         }
         memset(tab, 0, sizeof(*tab));
-        group_export(c, row);
+        group_export(c, capturing, row);
         rc = ces_boot_allgather(c->ctx, &t->boot, row, sizeof(row), -1, tab->d, NULL);
         if (rc == CES_OK)
             rc = group_issue(c, tab, (CUstream)stream);
@@ -1225,7 +1245,7 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     rc = ces_cuda_group_arrive(c->ctx, &t->group_arrived, c->rank - t->first_local, t->nlocal,
                                &last);
     if (rc == CES_OK) {
-        group_export(c, t->group->d[c->rank]);
+        group_export(c, capturing, t->group->d[c->rank]);
         t->group_streams[c->rank] = (CUstream)stream;
     }
     /* Issued outside the lock: the first group allocates its signal arrays

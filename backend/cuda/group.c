@@ -22,7 +22,7 @@ static const struct ces_p2p_desc *group_find(const struct ces_p2p_table *t, uint
 /* Ids of the group graph's buffer, signals and events, in declaration
  * order, and its streams. */
 enum { MEM = 0 };
-enum { POSTED = 0, DONE = 1, FULL = 2, CREDIT = 3 };
+enum { POSTED = 0, DONE = 1, FULL = 2, CREDIT = 3, CPOSTED = 4, CDONE = 5 };
 enum { SLOTS = 0, COPIED = 1 };
 enum { S_CALLER = 0, S_CREDIT = 1, S_ANNOUNCE = 2, NSTREAMS = 3 };
 
@@ -130,6 +130,26 @@ static struct ces_op copy_op(uint32_t from, uint64_t lo, uint32_t to, uint64_t d
     return op;
 }
 
+/* The application around rank r's part: it writes every send buffer
+ * before the group (produce) or reads every receive buffer after it
+ * (consume); enqueued as nothing, they let the checker see the buffers'
+ * users across calls and replays. */
+static int app_ops(struct ces_graph *g, uint32_t r, const struct ces_p2p_table *t, uint32_t send)
+{
+    const struct ces_p2p_desc *row = t->d[r];
+    int rc = CES_OK;
+
+    for (uint64_t i = 1; i <= row[0].bytes && rc == CES_OK; i++) {
+        struct ces_op op = {.kind = send ? CES_OP_PRODUCE : CES_OP_CONSUME};
+
+        if (row[i].send != send)
+            continue;
+        op.a = (struct ces_region){MEM, r, row[i].off, row[i].off + row[i].bytes};
+        rc = add(g, r, op);
+    }
+    return rc;
+}
+
 /* Copies of rank r, as one batch when there are several. */
 static int copies(struct ces_graph *g, uint32_t r, const struct ces_op *ops, uint32_t nops)
 {
@@ -172,12 +192,14 @@ static int copies(struct ces_graph *g, uint32_t r, const struct ces_op *ops, uin
  * records `copied` after them, s2 awaits it and writes full.  A staged
  * message after one sent the side way awaits its own slot on s0 first.
  *
- * Order per rank: side credit waits and `slots` (s1), posted writes, posted
- * waits and own-slot waits, the await of `slots`, one batch of every
- * outgoing copy, `copied` and the side announcements (s2), done and full
- * writes, credit waits, done and full waits, one batch of copy-outs, credit
- * writes.  No wait depends on a later op of another rank, so no order of
- * the declared sends and receives can deadlock. */
+ * Order per rank: the application's writes of the send buffers (produce),
+ * side credit waits and `slots` (s1), posted writes, posted waits and
+ * own-slot waits, the await of `slots`, one batch of every outgoing copy,
+ * `copied` and the side announcements (s2), done and full writes, credit
+ * waits, done and full waits, one batch of copy-outs, credit writes, the
+ * application's reads of the receive buffers (consume).  No wait depends
+ * on a later op of another rank, so no order of the declared sends and
+ * receives can deadlock. */
 static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_table *t, uint64_t k,
                       const struct ces_p2p_stages *st)
 {
@@ -188,6 +210,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
     int rc = CES_OK;
 
     memset(ops, 0, sizeof(ops));
+    rc = app_ops(g, r, t, 1);
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
         uint32_t d = row[i].peer;
         uint64_t u;
@@ -290,7 +313,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
         u = st->p[s][r].sent;
         rc = add(g, r, flag(CES_OP_WRITE, CREDIT, s, 2 * r + (uint32_t)(u % 2), u / 2 + 1));
     }
-    return rc;
+    return rc == CES_OK ? app_ops(g, r, t, 0) : rc;
 }
 
 int ces_cuda_group_add(struct ces_ctx *ctx, struct ces_graph *g, const struct ces_p2p_table *t,
@@ -306,35 +329,33 @@ int ces_cuda_group_add(struct ces_ctx *ctx, struct ces_graph *g, const struct ce
     return rc;
 }
 
-int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
-                         const struct ces_p2p_table *t, uint64_t k,
-                         const struct ces_p2p_stages *st, struct ces_graph **out)
+/* The group graph's declarations (the ids above). */
+static int group_decls(struct ces_ctx *ctx, uint32_t n, uint64_t stride, struct ces_graph **out)
 {
+    static const char *const sigs[] = {"posted", "done", "full", "credit", "cposted", "cdone"};
+    static const uint32_t per_rank[] = {1, 1, 2, 2, 1, 1};
     struct ces_graph *g = NULL;
     uint32_t id;
-    int rc;
+    int rc = ces_graph_create(ctx, n, NSTREAMS, &g);
 
-    *out = NULL;
-    rc = group_check(ctx, n, t);
-    if (rc != CES_OK)
-        return rc;
-    rc = ces_graph_create(ctx, n, NSTREAMS, &g);
     if (rc == CES_OK)
         rc = ces_graph_add_buffer(g, "mem", stride, &id);
-    if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "posted", CES_U64, n, &id);
-    if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "done", CES_U64, n, &id);
-    if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "full", CES_U64, 2 * n, &id);
-    if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "credit", CES_U64, 2 * n, &id);
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]) && rc == CES_OK; i++)
+        rc = ces_graph_add_signal(g, sigs[i], CES_U64, per_rank[i] * n, &id);
     if (rc == CES_OK)
         rc = ces_graph_add_event(g, "slots", &id);
     if (rc == CES_OK)
         rc = ces_graph_add_event(g, "copied", &id);
-    if (rc == CES_OK)
-        rc = ces_cuda_group_add(ctx, g, t, k, st);
+    if (rc != CES_OK) {
+        ces_graph_destroy(g);
+        g = NULL;
+    }
+    *out = g;
+    return rc;
+}
+
+static int group_finish(struct ces_graph *g, int rc, struct ces_graph **out)
+{
     if (rc == CES_OK)
         rc = ces_graph_validate(g, NULL);
     if (rc != CES_OK) {
@@ -343,6 +364,90 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
     }
     *out = g;
     return CES_OK;
+}
+
+int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
+                         const struct ces_p2p_table *t, uint64_t k,
+                         const struct ces_p2p_stages *st, struct ces_graph **out)
+{
+    struct ces_graph *g = NULL;
+    int rc;
+
+    *out = NULL;
+    rc = group_check(ctx, n, t);
+    if (rc == CES_OK)
+        rc = group_decls(ctx, n, stride, &g);
+    if (rc != CES_OK)
+        return rc;
+    return group_finish(g, ces_cuda_group_add(ctx, g, t, k, st), out);
+}
+
+/* Rank r's ops of a captured group: every message in place, with flags
+ * that a replay repeats as they are.  The receiver posts (cposted = 1 in
+ * the sender's memory), the sender waits for it and resets it, copies, and
+ * announces (cdone = 1 in the receiver's memory), which the receiver waits
+ * for and resets.  A flag is set again only after its waiter reset it:
+ * the next post follows the receiver's reset of cdone in its stream, the
+ * next announcement the sender's reset of cposted.  No staging (a slot's
+ * use count would be frozen by the capture). */
+static int group_rank_captured(struct ces_graph *g, uint32_t r, const struct ces_p2p_table *t)
+{
+    const struct ces_p2p_desc *row = t->d[r];
+    uint64_t cnt = row[0].bytes;
+    struct ces_op ops[CES_MAX_PAIRS], w;
+    uint32_t nops = 0;
+    int rc = CES_OK;
+
+    memset(ops, 0, sizeof(ops));
+    rc = app_ops(g, r, t, 1);
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
+        if (!row[i].send)
+            rc = add(g, r, flag(CES_OP_WRITE, CPOSTED, row[i].peer, r, 1));
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        if (!row[i].send)
+            continue;
+        w = flag(CES_OP_WAIT, CPOSTED, r, row[i].peer, 1);
+        w.cmp = CES_CMP_EQ;
+        rc = add(g, r, w);
+        if (rc == CES_OK)
+            rc = add(g, r, flag(CES_OP_WRITE, CPOSTED, r, row[i].peer, 0));
+        ops[nops++] = copy_op(r, row[i].off, row[i].peer, group_find(t, row[i].peer, r, 0)->off,
+                              row[i].bytes);
+    }
+    if (rc == CES_OK)
+        rc = copies(g, r, ops, nops);
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
+        if (row[i].send)
+            rc = add(g, r, flag(CES_OP_WRITE, CDONE, row[i].peer, r, 1));
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        if (row[i].send)
+            continue;
+        w = flag(CES_OP_WAIT, CDONE, r, row[i].peer, 1);
+        w.cmp = CES_CMP_EQ;
+        rc = add(g, r, w);
+        if (rc == CES_OK)
+            rc = add(g, r, flag(CES_OP_WRITE, CDONE, r, row[i].peer, 0));
+    }
+    return rc == CES_OK ? app_ops(g, r, t, 0) : rc;
+}
+
+int ces_cuda_group_graph_captured(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
+                                  const struct ces_p2p_table *t, uint32_t reps,
+                                  struct ces_graph **out)
+{
+    struct ces_graph *g = NULL;
+    int rc;
+
+    *out = NULL;
+    rc = group_check(ctx, n, t);
+    if (rc == CES_OK)
+        rc = group_decls(ctx, n, stride, &g);
+    if (rc != CES_OK)
+        return rc;
+    rc = ces_graph_add_block(g, CES_PHASE_GRAPH, reps);
+    for (uint32_t r = 0; r < n && rc == CES_OK; r++)
+        rc = group_rank_captured(g, r, t);
+    return group_finish(g, rc, out);
 }
 
 int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, uint32_t nlocal,

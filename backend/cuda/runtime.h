@@ -185,7 +185,8 @@ struct ces_comm {
     int in_group;
     uint32_t ngroup;
     struct { uint32_t peer; int send; void *buf; uint64_t bytes, off; } group[CES_MAX_PAIRS];
-    uint64_t p2p_calls;         /* groups issued */
+    uint64_t p2p_calls;         /* groups issued eagerly */
+    uint64_t p2p_captures;      /* groups captured into CUDA graphs */
     /* staged messages: pair s -> d uses area (s - d) mod n in d's stride
      * (pairs of one area are on different receivers), messages up to
      * p2p_stage_max bytes (CES_P2P_STAGE_MAX) */

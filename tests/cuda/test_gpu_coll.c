@@ -9,7 +9,9 @@
  *   graph   100 replays of a captured alltoall and allgather, each checked,
  *           and every dumped schedule (credit, overlap) checked OK;
  *   launch  ces_launch of the builders' own graphs (eager mono, graph credit);
- *   p2p     ces_send/ces_recv groups in a ring, and an unmatched send refused.
+ *   p2p     ces_send/ces_recv groups in a ring, and an unmatched send refused;
+ *   p2pgraph the same groups captured into CUDA graphs and replayed, and
+ *           every dumped schedule checked OK;
  * forked: one process per rank (ces_comm_init over a bootstrap socket);
  * single: one process drives every rank (ces_comm_init_all).
  * RANKS defaults to the GPUs (at most 8); more ranks than GPUs only with
@@ -548,10 +550,124 @@ static int part_p2p(struct rk *rks, uint32_t m, uint32_t n)
     return 0;
 }
 
+/* Declares rank r's part of the ring (way 0: r sends to r+1, receives from
+ * r-1) or of the one-way pair (way 1: rank 0 to rank 1) and ends the group. */
+static int p2p_group(struct rk *r, uint32_t n, int way, void *send, void *recv, uint64_t B)
+{
+    CK(r, "ces_group_start", ces_group_start(r->c));
+    if (way == 0 || r->rank == 0)
+        CK(r, "ces_send", ces_send(r->c, send, B, (r->rank + 1) % n));
+    if (way == 0 || r->rank == 1)
+        CK(r, "ces_recv", ces_recv(r->c, recv, B, (r->rank + n - 1) % n));
+    return ces_group_end(r->c, r->s);
+}
+
+/* Point to point captured into CUDA graphs: every rank captures an upload
+ * of its send buffer, a group and a download of its receive buffer, then
+ * replays that graph 20 times with fresh bytes, each replay checked - a
+ * ring, then one way (rank 0 to rank 1); then a group that rank 0 captures
+ * and the others do not is refused. */
+static int part_p2pgraph(struct rk *rks, uint32_t m, uint32_t n)
+{
+    const uint32_t K = 20;
+    const uint64_t B = (1u << 20) + 3;
+    void *send[MAXR], *recv[MAXR];
+    uint8_t *up[MAXR], *down[MAXR], *hr[MAXR];
+    cudaGraph_t graph;
+    cudaGraphExec_t exec[MAXR];
+    int rc = CES_OK;
+
+    for (uint32_t i = 0; i < m; i++) {
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, B, &send[i]));
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, B, &recv[i]));
+        if (use(&rks[i]))
+            return 1;
+        CKRT("host", cudaMallocHost((void **)&up[i], B));
+        CKRT("host", cudaMallocHost((void **)&down[i], B));
+        CKRT("host", cudaMallocHost((void **)&hr[i], B * K));
+    }
+    for (int way = 0; way < 2; way++) {
+        for (uint32_t i = 0; i < m; i++) {
+            struct rk *r = &rks[i];
+
+            if (use(r))
+                return 1;
+            CKRT("capture", cudaStreamBeginCapture(r->s, cudaStreamCaptureModeRelaxed));
+            CKRT("h2d", cudaMemcpyAsync(send[i], up[i], B, cudaMemcpyHostToDevice, r->s));
+            CK(r, "captured group", p2p_group(r, n, way, send[i], recv[i], B));
+        }
+        /* in one process the group is enqueued by the last ces_group_end */
+        for (uint32_t i = 0; i < m; i++) {
+            if (use(&rks[i]))
+                return 1;
+            CKRT("d2h", cudaMemcpyAsync(down[i], recv[i], B, cudaMemcpyDeviceToHost, rks[i].s));
+            CKRT("end capture", cudaStreamEndCapture(rks[i].s, &graph));
+            CKRT("instantiate", cudaGraphInstantiate(&exec[i], graph, 0));
+            cudaGraphDestroy(graph);
+        }
+        for (uint32_t k = 0; k < K; k++) {
+            for (uint32_t i = 0; i < m; i++) {
+                if (use(&rks[i]))
+                    return 1;
+                gpu_fill(up[i], B, rks[i].rank, 0, 0, way ? K + k : k);
+                CKRT("replay", cudaGraphLaunch(exec[i], rks[i].s));
+            }
+            for (uint32_t i = 0; i < m; i++) {
+                if (use(&rks[i]))
+                    return 1;
+                CKRT("sync", cudaStreamSynchronize(rks[i].s));
+                memcpy(hr[i] + k * B, down[i], B);
+            }
+        }
+        if (p2p_check(rks, m, n, hr, B, K, way))
+            return 1;
+        for (uint32_t i = 0; i < m; i++)
+            cudaGraphExecDestroy(exec[i]);
+    }
+    /* Rank 0 captures, the others do not: refused everywhere. */
+    for (uint32_t i = 0; i < m; i++) {
+        struct rk *r = &rks[i];
+
+        if (use(r))
+            return 1;
+        if (r->rank == 0)
+            CKRT("capture", cudaStreamBeginCapture(r->s, cudaStreamCaptureModeRelaxed));
+        rc = p2p_group(r, n, 0, send[i], recv[i], B);
+        if (rc != CES_OK && (rc != CES_ERR_INVALID ||
+                             strstr(ces_ctx_last_error(r->ctx),
+                                    "rank 0 captures the group into a CUDA graph and rank 1 does "
+                                    "not") == NULL))
+            return gpu_fail(r->ctx, "a group captured on one rank only: wrong error", rc);
+    }
+    if (rc != CES_ERR_INVALID)
+        return gpu_fail(rks[m - 1].ctx, "a group captured on one rank only was accepted", rc);
+    for (uint32_t i = 0; i < m; i++) {
+        if (rks[i].rank != 0)
+            continue;
+        if (use(&rks[i]))
+            return 1;
+        CKRT("end capture", cudaStreamEndCapture(rks[i].s, &graph));
+        cudaGraphDestroy(graph);
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        cudaFreeHost(up[i]);
+        cudaFreeHost(down[i]);
+        cudaFreeHost(hr[i]);
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, send[i]));
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, recv[i]));
+    }
+    if (rks[0].rank == 0)
+        printf("ok   %u replays of a captured ring group and of a captured one-way group of %"
+               PRIu64 " B, each checked; a group captured on one rank only refused\n", K, B);
+    return 0;
+}
+
 static int run_part(const char *part, struct rk *rks, uint32_t m, uint32_t n)
 {
     if (strcmp(part, "p2p") == 0)
         return part_p2p(rks, m, n);
+    if (strcmp(part, "p2pgraph") == 0)
+        return part_p2pgraph(rks, m, n);
     if (strcmp(part, "coll") == 0)
         return part_coll(rks, m, n, 0);
     if (strcmp(part, "big") == 0)
@@ -664,7 +780,8 @@ int main(int argc, char **argv)
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 3) {
-        fprintf(stderr, "usage: test_gpu_coll forked|single coll|big|iters|graph|launch [RANKS]\n");
+        fprintf(stderr, "usage: test_gpu_coll forked|single "
+                        "coll|big|iters|graph|launch|p2p|p2pgraph [RANKS]\n");
         return 2;
     }
     if (gpus < 2) {
@@ -681,7 +798,8 @@ int main(int argc, char **argv)
     job.single = strcmp(argv[1], "single") == 0;
     job.part = argv[2];
     job.n = n;
-    dump = strcmp(job.part, "coll") == 0 || strcmp(job.part, "graph") == 0;
+    dump = strcmp(job.part, "coll") == 0 || strcmp(job.part, "graph") == 0 ||
+           strcmp(job.part, "p2pgraph") == 0;
     if (dump) {
         if (mkdtemp(dir) == NULL)
             return 1;

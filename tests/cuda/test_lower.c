@@ -63,11 +63,12 @@ static char *lower_text(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t
     return text;
 }
 
-/* Rank `rank`'s plan of g (H200, no watchdog words) must read `want`. */
+/* Rank `rank`'s plan of g (H200, lowering flags, no watchdog words) must
+ * read `want`. */
 static void expect_lowered(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank,
-                           const char *want)
+                           unsigned flags, const char *want)
 {
-    char *text = lower_text(ctx, g, rank, &h200, 0);
+    char *text = lower_text(ctx, g, rank, &h200, flags);
 
     assert_string_equal(text, want);
     ces_free(ctx, text);
@@ -626,10 +627,12 @@ static void test_group(void **state)
     }
     assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, t, 7, NULL, &g), CES_OK);
     assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
-    expect_lowered(ctx, g, 1, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 1, 0, "block 0 eager x1 first 1\n"
+                              "s0 produce mem[0:96]@1\n"
                               "s0 memops 2 [write64 posted[1]@0 = 7; wait64 posted[2]@1 >= 7]\n"
                               "s0 copy 1 [mem[0:96]@1 -> mem[128:224]@2]\n"
-                              "s0 memops 2 [write64 done[1]@2 = 7; wait64 done[0]@1 >= 7]\n");
+                              "s0 memops 2 [write64 done[1]@2 = 7; wait64 done[0]@1 >= 7]\n"
+                              "s0 consume mem[128:224]@1\n");
     ces_graph_destroy(g);
 
     /* All pairs: each rank sends one buffer to both peers (one batch). */
@@ -762,15 +765,18 @@ static void test_group_staged(void **state)
      * rank 1 and area 1 of rank 2; then the credits of slot 1 for the
      * fourth. */
     assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, fan0, 9, st, &g), CES_OK);
-    expect_lowered(ctx, g, 0, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 0, 0, "block 0 eager x1 first 1\n"
+                              "s0 produce mem[0:96]@0\n"
+                              "s0 produce mem[0:96]@0\n"
                               "s0 copy_batch 2 [mem[0:96]@0 -> mem[2560:2656]@1, "
                               "mem[0:96]@0 -> mem[2304:2400]@2]\n"
                               "s0 memops 4 [write64 full[0]@1 = 2; write64 full[0]@2 = 2; "
                               "wait64 credit[3]@0 >= 1; wait64 credit[5]@0 >= 1]\n");
-    expect_lowered(ctx, g, 2, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 2, 0, "block 0 eager x1 first 1\n"
                               "s0 memops 1 [wait64 full[0]@2 >= 2]\n"
                               "s0 copy 1 [mem[2304:2400]@2 -> mem[128:224]@2]\n"
-                              "s0 memops 1 [write64 credit[4]@0 = 2]\n");
+                              "s0 memops 1 [write64 credit[4]@0 = 2]\n"
+                              "s0 consume mem[128:224]@2\n");
     ces_graph_destroy(g);
     free(st);
     free(fan0);
@@ -872,7 +878,8 @@ static void test_group_side(void **state)
     st->p[0][1].sent = 3;
     st->p[0][1].own_wait = 1;
     assert_int_equal(ces_cuda_group_graph(ctx, 2, 4096, lg, 9, st, &g), CES_OK);
-    expect_lowered(ctx, g, 0, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 0, 0, "block 0 eager x1 first 1\n"
+                              "s0 produce mem[0:128]@0\n"
                               "s1 memops 1 [wait64 credit[3]@0 >= 1]\n"
                               "s1 record slots\n"
                               "s0 await slots\n"
@@ -880,15 +887,107 @@ static void test_group_side(void **state)
                               "s0 record copied\n"
                               "s2 await copied\n"
                               "s2 memops 1 [write64 full[1]@1 = 2]\n");
-    expect_lowered(ctx, g, 1, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 1, 0, "block 0 eager x1 first 1\n"
                               "s0 memops 1 [wait64 full[1]@1 >= 2]\n"
                               "s0 copy 1 [mem[2432:2560]@1 -> mem[128:256]@1]\n"
-                              "s0 memops 1 [write64 credit[3]@0 = 2]\n");
+                              "s0 memops 1 [write64 credit[3]@0 = 2]\n"
+                              "s0 consume mem[128:256]@1\n");
     ces_graph_destroy(g);
     free(st);
     free(lg);
     free(sm);
     free(fan);
+    ces_test_ctx_end(ctx, &ta);
+}
+
+/* A captured one-way group 0 -> 1 of 96 bytes written out, two replays, as
+ * ces_cuda_group_graph_captured builds it; without the sender's reset of
+ * its post flag when `reset` is 0. */
+static uint32_t captured_text_verdict(struct ces_ctx *ctx, int reset)
+{
+    char text[1024];
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    uint32_t v;
+
+    snprintf(text, sizeof(text),
+             "cesync 1\nranks 2\nbuffer mem 4096\nsignal cposted u64 2\nsignal cdone u64 2\n"
+             "phase graph x2\n"
+             "r0 : produce mem[0:96]\n"
+             "r1 : write cposted[1]@0 = 1\n"
+             "r0 : wait cposted[1] == 1\n"
+             "%s"
+             "r0 : copy mem[0:96] -> mem[128:224]@1\n"
+             "r0 : write cdone[0]@1 = 1\n"
+             "r1 : wait cdone[0] == 1\n"
+             "r1 : write cdone[0] = 0\n"
+             "r1 : consume mem[128:224]\n",
+             reset ? "r0 : write cposted[1] = 0\n" : "");
+    assert_int_equal(ces_prog_parse(ctx, text, strlen(text), "captured.ces", &prog), CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
+    v = ces_test_verdict(ctx, g);
+    ces_graph_destroy(g);
+    ces_prog_destroy(prog);
+    return v;
+}
+
+/* Groups captured into CUDA graphs: every message in place with flags a
+ * replay repeats, proved over replays for a ring of 3 and of 4 ranks, all
+ * pairs of 3 and one way (every send's buffer written before, every
+ * receive's read after, each replay); the same protocol written out is OK,
+ * and without the sender's reset of its post flag a replay copies into a
+ * buffer its receiver still reads, and its announcement can land before
+ * the receiver's reset of the last one, which then erases it (RACE,HANG);
+ * the exact ops as captured. */
+static void test_group_captured(void **state)
+{
+    struct ces_test_alloc ta;
+    struct ces_ctx *ctx = ces_test_ctx(&ta);
+    struct ces_p2p_table *t = calloc(1, sizeof(*t));
+    struct ces_graph *g = NULL;
+
+    (void)state;
+    for (uint32_t n = 3; n <= 4; n++) {
+        memset(t, 0, sizeof(*t));
+        for (uint32_t r = 0; r < n; r++) {
+            declare(t, r, (r + 1) % n, 1, 0, 96);
+            declare(t, r, (r + n - 1) % n, 0, 128, 96);
+        }
+        assert_int_equal(ces_cuda_group_graph_captured(ctx, n, 4096, t, 5 - n, &g), CES_OK);
+        assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
+        ces_graph_destroy(g);
+    }
+    memset(t, 0, sizeof(*t));
+    for (uint32_t r = 0; r < 3; r++)
+        for (uint32_t q = 0; q < 3; q++)
+            if (q != r) {
+                declare(t, r, q, 1, 0, 64);
+                declare(t, r, q, 0, 256 + 64 * q, 64);
+            }
+    assert_int_equal(ces_cuda_group_graph_captured(ctx, 3, 4096, t, 2, &g), CES_OK);
+    assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
+    ces_graph_destroy(g);
+    assert_int_equal(captured_text_verdict(ctx, 1), CES_V_OK);
+    assert_int_equal(captured_text_verdict(ctx, 0), CES_V_RACE | CES_V_HANG);
+
+    memset(t, 0, sizeof(*t));
+    declare(t, 0, 1, 1, 0, 96);
+    declare(t, 1, 0, 0, 128, 96);
+    assert_int_equal(ces_cuda_group_graph_captured(ctx, 2, 4096, t, 3, &g), CES_OK);
+    assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
+    expect_lowered(ctx, g, 0, CES_LOWER_CAPTURE,
+                   "block 0 graph x3 first 1 capture\n"
+                   "s0 produce mem[0:96]@0\n"
+                   "s0 memops 2 [wait64 cposted[1]@0 == 1; write64 cposted[1]@0 = 0]\n"
+                   "s0 copy 1 [mem[0:96]@0 -> mem[128:224]@1]\n"
+                   "s0 memops 1 [write64 cdone[0]@1 = 1]\n");
+    expect_lowered(ctx, g, 1, CES_LOWER_CAPTURE,
+                   "block 0 graph x3 first 1 capture\n"
+                   "s0 memops 3 [write64 cposted[1]@0 = 1; wait64 cdone[0]@1 == 1; "
+                   "write64 cdone[0]@1 = 0]\n"
+                   "s0 consume mem[128:224]@1\n");
+    ces_graph_destroy(g);
+    free(t);
     ces_test_ctx_end(ctx, &ta);
 }
 
@@ -954,6 +1053,7 @@ int main(void)
         cmocka_unit_test(test_builders),  cmocka_unit_test(test_group),
         cmocka_unit_test(test_group_staged),
         cmocka_unit_test(test_group_side),
+        cmocka_unit_test(test_group_captured),
         cmocka_unit_test(test_group_arrive),
     };
 
