@@ -6,8 +6,9 @@
  * share resources max-min fairly: each GPU's NVLink egress and ingress
  * (peer_copy_gbps) and its memory (local_copy_gbps); at most copy_engines
  * copies per issuing GPU and batch_engines per batch are in flight, the
- * rest queue in issue order.  A flag write becomes visible to a wait on
- * the writer's own GPU signal_local_us later, to a wait on another GPU that
+ * rest queue in issue order.  A flag write becomes visible to a later wait
+ * of its own stream at once (program order), to a wait on another stream of
+ * the writer's GPU signal_local_us later, to a wait on another GPU that
  * polls the slot in the writer's (or a third GPU's) memory signal_hop_us
  * later, and to a wait on the GPU whose memory the writer wrote into
  * signal_push_us later (on H200 a wait on local memory wakes up later than
@@ -100,6 +101,7 @@ struct flight {
 struct pwrite {
     double t;       /* when it was written */
     uint32_t rank;  /* the writer's GPU */
+    uint32_t stream; /* and its stream */
     uint32_t home;  /* the GPU whose memory holds the slot */
     uint64_t seq;
     uint64_t value;
@@ -426,18 +428,24 @@ out:
 
 /* --- slots ---------------------------------------------------------------- */
 
-/* When write w becomes visible to a wait on GPU `reader`. */
-static double visible_at(const struct psim *s, const struct pwrite *w, uint32_t reader)
+/* When write w becomes visible to a wait on stream `stream` of GPU
+ * `reader`: at once on the writer's own stream (its ops run in order, so a
+ * later wait there reads what the stream wrote before it, e.g. its reset
+ * of a flag it awaits again), else after the wake-up of a wait. */
+static double visible_at(const struct psim *s, const struct pwrite *w, uint32_t reader,
+                         uint32_t stream)
 {
+    if (w->rank == reader && w->stream == stream)
+        return w->t;
     if (w->rank == reader)
         return w->t + s->m->signal_local_us;
     return w->t + (w->home == reader ? s->m->signal_push_us : s->m->signal_hop_us);
 }
 
-/* The value of a slot at time t as a wait on GPU `reader` sees it, and the
- * write that put it there (-1: the initial 0). */
-static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, double t,
-                           int64_t *writer)
+/* The value of a slot at time t as a wait on stream `stream` of GPU `reader`
+ * sees it, and the write that put it there (-1: the initial 0). */
+static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, uint32_t stream,
+                           double t, int64_t *writer)
 {
     const struct ces_vec *v = &s->slots[slot];
     const struct pwrite *best = NULL;
@@ -445,7 +453,7 @@ static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, double 
 
     for (size_t i = 0; i < v->len; i++) {
         const struct pwrite *w = &CES_VEC_AT(v, struct pwrite, i);
-        double vis = visible_at(s, w, reader);
+        double vis = visible_at(s, w, reader, stream);
 
         if (vis <= t + EPS && (best == NULL || vis > bvis || (vis == bvis && w->seq > best->seq))) {
             best = w;
@@ -462,7 +470,8 @@ static int wait_holds(struct psim *s, const struct ces_op *op, uint32_t rank, do
     uint32_t srank = op->slot.rank == CES_RANK_ALL ? rank : op->slot.rank;
     struct ces_signal_info si = ces_graph_signal(s->g, op->slot.sig);
     uint64_t cur =
-        slot_value(s, slot_index(s, op->slot.sig, srank, op->slot.idx), rank, t, writer);
+        slot_value(s, slot_index(s, op->slot.sig, srank, op->slot.idx), rank, op->stream, t,
+                   writer);
 
     return ces_wait_holds(si.width, op->cmp, cur, op->value);
 }
@@ -481,6 +490,7 @@ static int post_write(struct psim *s, size_t id)
 
         w.t = s->t;
         w.rank = in->rank;
+        w.stream = op->stream;
         w.home = t;
         w.seq = s->seq++;
         w.value = op->value;

@@ -297,6 +297,34 @@ static void test_local_flag_and_cyclic_geq(void **state)
     fx_end(&f);
 }
 
+/* A stream reads its own writes in order: rank 0 sets its flag, copies
+ * locally (0.5..2.5), resets the flag and waits for it again in one batch
+ * (2.5..3.0).  With a local flag seen 1 us after its write (longer than
+ * the batch), the reset still counts for that wait at once, so it waits for
+ * rank 1's write after its 4 us peer copy (4.5, seen at 7.5), and does not
+ * read its own first write (which would end at 4.5). */
+static void test_own_writes_in_order(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.signal_local_us = 1.0;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));
+    op(&f, 0, wr(&f, 0, 0, 0));
+    op(&f, 0, wt(&f, 0, 0, 1));
+    op(&f, 1, copy(&f, 0, 1, 0, 0, 3000));
+    op(&f, 1, wr(&f, 0, 0, 1));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 7.5);
+    assert_int_equal(p.last_rank, 0);
+    assert_us(p.path_signal_us, 3.0);
+    fx_end(&f);
+}
+
 /* s0 copies locally (ends at 2) and records; s1 awaits the record, either
  * first (blocked until 2) and then copies to the peer, or after its own
  * 5 us peer copy and then copies locally (1 + 1 us). */
@@ -701,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_ingress_shared),
         cmocka_unit_test(test_signal_hop),
         cmocka_unit_test(test_local_flag_and_cyclic_geq),
+        cmocka_unit_test(test_own_writes_in_order),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_event_already_recorded),
         cmocka_unit_test(test_launch_fork_join),
