@@ -326,37 +326,47 @@ static int parse_args(struct bench *B, int argc, char **argv)
 }
 
 #ifdef CES_HAVE_CUDA
-/* The model's steady-state time of the sendrecv ring as ces_send/ces_recv
- * run it: the group graph (backend/cuda/group.c) of every rank sending
- * `bytes` to the next and receiving as many from the one before, which
- * exchanges and so writes in place; (8 calls - 4 calls) / 4.  NAN if it
- * cannot be built. */
-static double predict_ring_group(struct ces_ctx *ctx, const struct bench *B,
-                                 const struct ces_model *m, uint64_t bytes)
+/* The model's steady-state time of sendrecv as ces_send/ces_recv run it:
+ * the group graph (backend/cuda/group.c) of the ring (every rank sends
+ * `bytes` to the next and receives as many from the one before: they
+ * exchange, so in place) or, one way, of the pipeline (rank r to r + 1),
+ * eager (the ring only: the one-way eager group stages, see predict) or
+ * captured (every message in place, flags a replay repeats); (8 calls - 4
+ * calls) / 4.  NAN if it cannot be built. */
+static double predict_group(struct ces_ctx *ctx, const struct bench *B, const struct ces_model *m,
+                            uint64_t bytes)
 {
     struct ces_p2p_table t;
     struct ces_graph *g = NULL;
     struct ces_predict r;
     double t4 = NAN, t8 = NAN;
-    int rc;
+    int rc = CES_OK;
 
     memset(&t, 0, sizeof(t));
     for (uint32_t k = 0; k < B->ranks; k++) {
-        t.d[k][0].bytes = 2;
-        t.d[k][1] = (struct ces_p2p_desc){(k + 1) % B->ranks, 1, 0, bytes};
-        t.d[k][2] = (struct ces_p2p_desc){(k + B->ranks - 1) % B->ranks, 0, bytes, bytes};
+        uint64_t i = 0;
+
+        if (!B->one_way || k + 1 < B->ranks)
+            t.d[k][++i] = (struct ces_p2p_desc){(k + 1) % B->ranks, 1, 0, bytes};
+        if (!B->one_way || k > 0)
+            t.d[k][++i] = (struct ces_p2p_desc){(k + B->ranks - 1) % B->ranks, 0, bytes, bytes};
+        t.d[k][0].bytes = i;
     }
-    rc = ces_cuda_group_graph(ctx, B->ranks, 2 * bytes, &t, 1, NULL, &g);
-    for (uint64_t k = 2; k <= 8 && rc == CES_OK; k++) {
-        rc = ces_cuda_group_add(ctx, g, &t, k, NULL);
-        if (rc == CES_OK && (k == 4 || k == 8))
-            rc = ces_graph_validate(g, NULL);
-        if (rc == CES_OK && (k == 4 || k == 8))
+    for (uint32_t k = 4; k <= 8 && rc == CES_OK; k += 4) {
+        if (B->graph) {
+            ces_graph_destroy(g);
+            rc = ces_cuda_group_graph_captured(ctx, B->ranks, 2 * bytes, &t, k, &g);
+        } else {
+            for (uint64_t c = k == 4 ? 1 : 5; c <= k && rc == CES_OK; c++)
+                rc = c == 1 ? ces_cuda_group_graph(ctx, B->ranks, 2 * bytes, &t, 1, NULL, &g)
+                            : ces_cuda_group_add(ctx, g, &t, c, NULL);
+            if (rc == CES_OK)
+                rc = ces_graph_validate(g, NULL);
+        }
+        if (rc == CES_OK)
             rc = ces_model_predict(ctx, m, g, &r);
-        if (rc == CES_OK && k == 4)
-            t4 = r.total_us;
-        if (rc == CES_OK && k == 8)
-            t8 = r.total_us;
+        if (rc == CES_OK)
+            *(k == 4 ? &t4 : &t8) = r.total_us;
     }
     ces_graph_destroy(g);
     return rc == CES_OK ? (t8 - t4) / 4.0 : NAN;
@@ -366,7 +376,8 @@ static double predict_ring_group(struct ces_ctx *ctx, const struct bench *B,
 /* The model's time of one iteration of `variant` at `bytes` in steady state
  * (the builder graph that variant runs; auto = the graph the backend's
  * collective call selects, the plain one in a build without CUDA; the
- * sendrecv ring's auto = the point-to-point group's graph), host costs set
+ * sendrecv auto = the point-to-point group's graph but one way eager),
+ * host costs set
  * to 0.  NAN if it cannot be built. */
 static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes)
 {
@@ -386,8 +397,8 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     p.iterations = 4;
     p.flags = variant < 0 ? 0 : (uint32_t)variant;
 #ifdef CES_HAVE_CUDA
-    if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV && !B->one_way && !B->graph) {
-        t = predict_ring_group(ctx, B, &m, bytes);
+    if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV && (!B->one_way || B->graph)) {
+        t = predict_group(ctx, B, &m, bytes);
         if (isnan(t))
             fprintf(stderr, "cesync: bench: no prediction at %" PRIu64 " bytes: %s\n", bytes,
                     ces_ctx_last_error(ctx));

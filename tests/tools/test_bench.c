@@ -90,8 +90,9 @@ static void test_sendrecv_predictions(void **state)
 
 /* The ring's `auto` is ces_send/ces_recv, which exchange in place: with
  * the CUDA backend the bench predicts the group's own graph (posted, copy,
- * done), not the staged builder's (`plain`); without it, the builder's. */
-static void test_ring_group_prediction(void **state)
+ * done), not the staged builder's (`plain`); without it, the builder's.
+ * Captured, the group's captured graph, one way too. */
+static void test_group_predictions(void **state)
 {
     char *dir = ces_test_tmpdir();
     char *csv = run_csv(dir, "bench sendrecv --dry-run --min-bytes 1M --max-bytes 1M "
@@ -106,6 +107,15 @@ static void test_ring_group_prediction(void **state)
     assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,32.396,"));
 #endif
     free(csv);
+#ifdef CES_HAVE_CUDA
+    /* captured, one way: the captured group's graph (in place, flags a
+     * replay repeats), not the staged builder's */
+    csv = run_csv(dir, "bench sendrecv --graph --one-way --dry-run --min-bytes 1M --max-bytes 1M "
+                       "--variant auto",
+                  "g.csv", NULL);
+    assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,24.661,"));
+    free(csv);
+#endif
     rmdir(dir);
 }
 
@@ -324,7 +334,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dry_run_csv),
         cmocka_unit_test(test_sendrecv_predictions),
-        cmocka_unit_test(test_ring_group_prediction),
+        cmocka_unit_test(test_group_predictions),
         cmocka_unit_test(test_sizes_and_formulas),
         cmocka_unit_test(test_plot_runs_dot),
         cmocka_unit_test(test_usage_errors),
