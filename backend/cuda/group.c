@@ -329,15 +329,19 @@ int ces_cuda_group_add(struct ces_ctx *ctx, struct ces_graph *g, const struct ce
     return rc;
 }
 
-/* The group graph's declarations (the ids above). */
-static int group_decls(struct ces_ctx *ctx, uint32_t n, uint64_t stride, struct ces_graph **out)
+/* A group graph with its declarations (the ids above), once the
+ * declarations of t are valid. */
+static int group_new(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
+                     const struct ces_p2p_table *t, struct ces_graph **out)
 {
     static const char *const sigs[] = {"posted", "done", "full", "credit", "cposted", "cdone"};
     static const uint32_t per_rank[] = {1, 1, 2, 2, 1, 1};
     struct ces_graph *g = NULL;
     uint32_t id;
-    int rc = ces_graph_create(ctx, n, NSTREAMS, &g);
+    int rc = group_check(ctx, n, t);
 
+    if (rc == CES_OK)
+        rc = ces_graph_create(ctx, n, NSTREAMS, &g);
     if (rc == CES_OK)
         rc = ces_graph_add_buffer(g, "mem", stride, &id);
     for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]) && rc == CES_OK; i++)
@@ -371,15 +375,21 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
                          const struct ces_p2p_stages *st, struct ces_graph **out)
 {
     struct ces_graph *g = NULL;
-    int rc;
+    int rc = group_new(ctx, n, stride, t, &g);
 
     *out = NULL;
-    rc = group_check(ctx, n, t);
-    if (rc == CES_OK)
-        rc = group_decls(ctx, n, stride, &g);
-    if (rc != CES_OK)
-        return rc;
-    return group_finish(g, ces_cuda_group_add(ctx, g, t, k, st), out);
+    return rc != CES_OK ? rc : group_finish(g, ces_cuda_group_add(ctx, g, t, k, st), out);
+}
+
+/* Rank r waits until its slot sig[idx] holds 1, then resets it to 0. */
+static int await_and_reset(struct ces_graph *g, uint32_t r, uint32_t sig, uint32_t idx)
+{
+    struct ces_op w = flag(CES_OP_WAIT, sig, r, idx, 1);
+    int rc;
+
+    w.cmp = CES_CMP_EQ;
+    rc = add(g, r, w);
+    return rc == CES_OK ? add(g, r, flag(CES_OP_WRITE, sig, r, idx, 0)) : rc;
 }
 
 /* Rank r's ops of a captured group: every message in place, with flags
@@ -394,7 +404,7 @@ static int group_rank_captured(struct ces_graph *g, uint32_t r, const struct ces
 {
     const struct ces_p2p_desc *row = t->d[r];
     uint64_t cnt = row[0].bytes;
-    struct ces_op ops[CES_MAX_PAIRS], w;
+    struct ces_op ops[CES_MAX_PAIRS];
     uint32_t nops = 0;
     int rc = CES_OK;
 
@@ -406,11 +416,7 @@ static int group_rank_captured(struct ces_graph *g, uint32_t r, const struct ces
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
         if (!row[i].send)
             continue;
-        w = flag(CES_OP_WAIT, CPOSTED, r, row[i].peer, 1);
-        w.cmp = CES_CMP_EQ;
-        rc = add(g, r, w);
-        if (rc == CES_OK)
-            rc = add(g, r, flag(CES_OP_WRITE, CPOSTED, r, row[i].peer, 0));
+        rc = await_and_reset(g, r, CPOSTED, row[i].peer);
         ops[nops++] = copy_op(r, row[i].off, row[i].peer, group_find(t, row[i].peer, r, 0)->off,
                               row[i].bytes);
     }
@@ -419,15 +425,9 @@ static int group_rank_captured(struct ces_graph *g, uint32_t r, const struct ces
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
         if (row[i].send)
             rc = add(g, r, flag(CES_OP_WRITE, CDONE, row[i].peer, r, 1));
-    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-        if (row[i].send)
-            continue;
-        w = flag(CES_OP_WAIT, CDONE, r, row[i].peer, 1);
-        w.cmp = CES_CMP_EQ;
-        rc = add(g, r, w);
-        if (rc == CES_OK)
-            rc = add(g, r, flag(CES_OP_WRITE, CDONE, r, row[i].peer, 0));
-    }
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
+        if (!row[i].send)
+            rc = await_and_reset(g, r, CDONE, row[i].peer);
     return rc == CES_OK ? app_ops(g, r, t, 0) : rc;
 }
 
@@ -436,12 +436,9 @@ int ces_cuda_group_graph_captured(struct ces_ctx *ctx, uint32_t n, uint64_t stri
                                   struct ces_graph **out)
 {
     struct ces_graph *g = NULL;
-    int rc;
+    int rc = group_new(ctx, n, stride, t, &g);
 
     *out = NULL;
-    rc = group_check(ctx, n, t);
-    if (rc == CES_OK)
-        rc = group_decls(ctx, n, stride, &g);
     if (rc != CES_OK)
         return rc;
     rc = ces_graph_add_block(g, CES_PHASE_GRAPH, reps);
