@@ -1143,8 +1143,6 @@ static int group_build(struct ces_comm *c, const struct ces_p2p_table *t, int *c
  * nor joined (see ces_cuda_group_graph). */
 static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstream stream)
 {
-    static const char *const names[] = {"posted", "done", "full", "credit", "cposted", "cdone"};
-    static const uint32_t per_rank[] = {1, 1, 2, 2, 1, 1};
     struct ces_graph *g = NULL;
     struct ces_cuda_plan *plan = NULL;
     uint64_t buf_off[1] = {0}, sig_off[6] = {0};
@@ -1158,12 +1156,14 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
         rc = group_build(c, t, &capturing, &g, &flags);
     if (rc == CES_OK)
         rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps, flags, &plan);
-    /* the eager protocol's four arrays, the captured one's two */
+    /* the eager protocol's four arrays (posted, done, full, credit), the
+     * captured one's two (cposted, cdone) */
     for (uint32_t i = capturing ? 4 : 0; i < (capturing ? 6u : 4u) && rc == CES_OK; i++) {
+        struct ces_signal_info si = ces_graph_signal(g, i);
         char key[32];
 
-        snprintf(key, sizeof(key), "%s:u64x%" PRIu32, names[i], per_rank[i] * c->size);
-        rc = signal_off(c, "p2p", key, 8u * per_rank[i] * c->size, &sig_off[i]);
+        snprintf(key, sizeof(key), "%s:u64x%" PRIu32, si.name, si.slots);
+        rc = signal_off(c, "p2p", key, 8u * si.slots, &sig_off[i]);
     }
     if (rc == CES_OK)
         rc = group_streams(c, &plan->blocks[0], stream, streams);
