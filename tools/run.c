@@ -26,7 +26,7 @@ static const char run_usage[] =
     "usage: cesync run SCHEDULE [builder options] [--single-process]\n"
     "\n"
     "Runs the schedule on this machine's GPUs (rank r on GPU r; with CES_SHARE_GPUS=1 on\n"
-    "GPU r %% GPUs, so that more ranks than GPUs can be tested), with no kernel: copies on\n"
+    "GPU r % GPUs, so that more ranks than GPUs can be tested), with no kernel: copies on\n"
     "the copy engines, synchronization by stream memory operations.  Fills every produce\n"
     "region with a pattern of (rank, buffer, offset, iteration) and checks every byte of\n"
     "every `consume A == B` region against the pattern B's rank produced into B in the same\n"
