@@ -81,6 +81,7 @@ struct gpu {
     uint64_t *words;  /* 512 u64: progress words in device memory */
     char *send, *recv, *stage;
     cudaEvent_t t0, t1, it0[N + 1], it1[N + 1], fork[N + 1], join[N + 1];
+    cudaEvent_t ready, copied; /* the peer half apart (a2a_loop) */
     cudaEvent_t cs0[STREAMS], cs1[STREAMS];
 };
 
@@ -354,11 +355,15 @@ static void probe_barriers(void)
 /* A 2-rank alltoall iteration's shape: each barrier's layout and progress
  * write, and where the local half goes. */
 enum local_half { NO_LOCAL, FORK_AT_START, FORK_AFTER_READY, ON_BARRIER_STREAM };
+/* The peer half on the barrier stream, or on a stream of its own between an
+ * event after the ready barrier and one the complete barrier awaits. */
+enum peer_half { PEER_WITH_BARRIERS, PEER_APART };
 
 struct a2a_shape {
     enum layout ready, complete;
     enum progress ready_pr, complete_pr;
     enum local_half local;
+    enum peer_half peer;
     const char *name;
 };
 
@@ -392,7 +397,15 @@ static void a2a_loop(const struct a2a_shape *m, size_t bytes)
             }
             if (m->local != FORK_AFTER_READY)
                 barrier(g, m->ready, m->ready_pr, 0, (uint32_t)i);
-            copy1(G[p].recv + g * c, x->send + p * c, c, x->st);
+            if (m->peer == PEER_APART) {
+                CK(cudaEventRecord(x->ready, x->st));
+                CK(cudaStreamWaitEvent(x->cs[0], x->ready, 0));
+                copy1(G[p].recv + g * c, x->send + p * c, c, x->cs[0]);
+                CK(cudaEventRecord(x->copied, x->cs[0]));
+                CK(cudaStreamWaitEvent(x->st, x->copied, 0));
+            } else {
+                copy1(G[p].recv + g * c, x->send + p * c, c, x->st);
+            }
             barrier(g, m->complete, m->complete_pr, 2, (uint32_t)i);
             if (fork)
                 CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
@@ -404,7 +417,8 @@ static void a2a_loop(const struct a2a_shape *m, size_t bytes)
  * after the ready barrier, and its line printed. */
 static void alltoall(size_t bytes, enum layout l, enum progress pr, int late, const char *name)
 {
-    const struct a2a_shape m = {l, l, pr, pr, late ? FORK_AFTER_READY : FORK_AT_START, name};
+    const struct a2a_shape m = {l, l, pr, pr, late ? FORK_AFTER_READY : FORK_AT_START,
+                                PEER_WITH_BARRIERS, name};
 
     a2a_loop(&m, bytes);
     end(name, 1);
@@ -433,11 +447,14 @@ static void probe_alltoall(void)
  * barrier one batch, the complete barrier one batch ending in the progress
  * write (device), the local half forked at the start); either barrier's
  * write and wait as two batches; the local half forked after the ready
- * barrier; no local half; the local half on the barrier stream (no fork).
+ * barrier; no local half; the local half on the barrier stream (no fork);
+ * the peer half on a stream of its own, between events.
  * Printed per shape: min, median and max of the loop medians, the slow
  * loops, and the loops in order (S slow, . fast).  Measured (2x H200, fifth
  * session, docs/PERFORMANCE.md "Two modes"): the slow loops come in runs,
- * in every shape; the local half on the barrier stream is slow in most. */
+ * in every shape that has the peer half on the barrier stream; the local
+ * half on the barrier stream is slow in most; the peer half apart never
+ * (seventh session). */
 #define MODE_LOOPS 100
 
 /* The median of one loop's iterations, in us. */
@@ -453,14 +470,22 @@ static double mode_loop(const struct a2a_shape *m, size_t bytes)
 static void probe_modes(void)
 {
     static const struct a2a_shape shapes[] = {
-        {POLLED, POLLED, NONE, DEVICE, FORK_AT_START, "as cesync (fork at start)"},
-        {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_AT_START, "complete barrier as two batches"},
-        {POLLED_SPLIT, POLLED, NONE, DEVICE, FORK_AT_START, "ready barrier as two batches"},
-        {POLLED_SPLIT, POLLED_SPLIT, NONE, DEVICE, FORK_AT_START, "both barriers as two batches"},
-        {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY, "fork after the ready barrier"},
-        {POLLED, POLLED, NONE, DEVICE, NO_LOCAL, "no local half"},
-        {POLLED, POLLED, NONE, DEVICE, ON_BARRIER_STREAM, "local half on the barrier stream"},
-        {POLLED, POLLED, NONE, DEVICE, FORK_AT_START, "as cesync, again"},
+        {POLLED, POLLED, NONE, DEVICE, FORK_AT_START, PEER_WITH_BARRIERS,
+         "as cesync (fork at start)"},
+        {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_AT_START, PEER_WITH_BARRIERS,
+         "complete barrier as two batches"},
+        {POLLED_SPLIT, POLLED, NONE, DEVICE, FORK_AT_START, PEER_WITH_BARRIERS,
+         "ready barrier as two batches"},
+        {POLLED_SPLIT, POLLED_SPLIT, NONE, DEVICE, FORK_AT_START, PEER_WITH_BARRIERS,
+         "both barriers as two batches"},
+        {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS,
+         "fork after the ready barrier"},
+        {POLLED, POLLED, NONE, DEVICE, NO_LOCAL, PEER_WITH_BARRIERS, "no local half"},
+        {POLLED, POLLED, NONE, DEVICE, ON_BARRIER_STREAM, PEER_WITH_BARRIERS,
+         "local half on the barrier stream"},
+        {POLLED, POLLED, NONE, DEVICE, FORK_AT_START, PEER_APART, "peer half on its own stream"},
+        {POLLED, POLLED, NONE, DEVICE, FORK_AT_START, PEER_WITH_BARRIERS, "as cesync, again"},
+        {POLLED, POLLED, NONE, DEVICE, FORK_AT_START, PEER_APART, "peer half apart, again"},
     };
 
     printf("== two modes: the 1024 KiB alltoall loop %d times per shape (median us per loop)\n",
@@ -483,26 +508,22 @@ static void probe_modes(void)
     }
 }
 
-/* Where to fork the local half, by size: the alltoall loop of probe_modes
- * with the fork at the start and after the ready barrier, MODE_LOOPS / 2
+/* Two shapes of the alltoall loop of probe_modes by size, MODE_LOOPS / 2
  * loops of each per size, alternating: the median and the fastest loop
- * median, and the loops slower than the fastest + 5 us. */
-static void probe_fork_point(void)
+ * median, and the loops slower than the fastest + 5 us.  shape[k][0] is
+ * shape k below 8 MiB per rank, shape[k][1] from 8 MiB. */
+static void by_size(const char *title, const struct a2a_shape *const shape[2][2])
 {
-    static const struct a2a_shape at_start = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
-                                              "fork at start"},
-                                  after = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
-                                           "fork after the ready barrier"};
     static const size_t sizes[] = {1u << 20, 8u << 20, 32u << 20, 128u << 20};
 
-    puts("== fork point by size: the alltoall loop, median of loop medians, min, slow loops");
+    printf("== %s: the alltoall loop, median of loop medians, min, slow loops\n", title);
     for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+        int big = sizes[z] >= (8u << 20);
         double med[2][MODE_LOOPS / 2];
 
-        for (int l = 0; l < MODE_LOOPS / 2; l++) {
-            med[0][l] = mode_loop(&at_start, sizes[z]);
-            med[1][l] = mode_loop(&after, sizes[z]);
-        }
+        for (int l = 0; l < MODE_LOOPS / 2; l++)
+            for (int k = 0; k < 2; k++)
+                med[k][l] = mode_loop(shape[k][big], sizes[z]);
         printf("%6zu MiB", sizes[z] >> 20);
         for (int k = 0; k < 2; k++) {
             int slow = 0;
@@ -510,12 +531,43 @@ static void probe_fork_point(void)
             qsort(med[k], MODE_LOOPS / 2, sizeof(double), cmp_double);
             for (int l = 0; l < MODE_LOOPS / 2; l++)
                 slow += med[k][l] > med[k][0] + 5.0;
-            printf("   %s: median %7.2f min %7.2f slow %2d", k == 0 ? at_start.name : after.name,
+            printf("   %s: median %7.2f min %7.2f slow %2d", shape[k][big]->name,
                    med[k][MODE_LOOPS / 4], med[k][0], slow);
         }
         putchar('\n');
         fflush(stdout);
     }
+}
+
+/* Where to fork the local half, by size: at the start against after the
+ * ready barrier. */
+static void probe_fork_point(void)
+{
+    static const struct a2a_shape at_start = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
+                                              PEER_WITH_BARRIERS, "fork at start"},
+                                  after = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
+                                           PEER_WITH_BARRIERS, "fork after the ready barrier"};
+    const struct a2a_shape *const shape[2][2] = {{&at_start, &at_start}, {&after, &after}};
+
+    by_size("fork point by size", shape);
+}
+
+/* The peer half on a stream of its own (the barrier stream holds only the
+ * barriers and events), against the shape cesync issues (the local half
+ * forked at the start below 8 MiB, after the ready barrier from 8 MiB). */
+static void probe_peer_apart(void)
+{
+    static const struct a2a_shape start = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
+                                           PEER_WITH_BARRIERS, "as cesync"},
+                                  late = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
+                                          PEER_WITH_BARRIERS, "as cesync"},
+                                  start_apart = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
+                                                 PEER_APART, "peer half apart"},
+                                  late_apart = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
+                                                PEER_APART, "peer half apart"};
+    const struct a2a_shape *const shape[2][2] = {{&start, &late}, {&start_apart, &late_apart}};
+
+    by_size("peer half apart by size", shape);
 }
 
 /* A local and a peer copy of c bytes each on GPU g (both GPUs at once, g
@@ -1380,6 +1432,7 @@ int main(int argc, char **argv)
         {"barriers", probe_barriers},
         {"alltoall", probe_alltoall},
         {"modes", probe_modes},
+        {"peer-apart", probe_peer_apart},
         {"fork-point", probe_fork_point},
         {"copy-pairs", probe_copy_pairs},
         {"flag-shapes", probe_flag_shapes},
@@ -1429,6 +1482,8 @@ int main(int argc, char **argv)
         CK(cudaMalloc((void **)&x->stage, BIG));
         CK(cudaEventCreate(&x->t0));
         CK(cudaEventCreate(&x->t1));
+        CK(cudaEventCreateWithFlags(&x->ready, cudaEventDisableTiming));
+        CK(cudaEventCreateWithFlags(&x->copied, cudaEventDisableTiming));
         for (int i = 0; i <= N; i++) {
             CK(cudaEventCreate(&x->it0[i]));
             CK(cudaEventCreate(&x->it1[i]));
