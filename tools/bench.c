@@ -339,7 +339,7 @@ static double predict_group(struct ces_ctx *ctx, const struct bench *B, const st
     struct ces_p2p_table t;
     struct ces_graph *g = NULL;
     struct ces_predict r;
-    double t4 = NAN, t8 = NAN;
+    double tk[2] = {NAN, NAN}; /* 4 calls, 8 calls */
     int rc = CES_OK;
 
     memset(&t, 0, sizeof(t));
@@ -366,10 +366,10 @@ static double predict_group(struct ces_ctx *ctx, const struct bench *B, const st
         if (rc == CES_OK)
             rc = ces_model_predict(ctx, m, g, &r);
         if (rc == CES_OK)
-            *(k == 4 ? &t4 : &t8) = r.total_us;
+            tk[k / 4 - 1] = r.total_us;
     }
     ces_graph_destroy(g);
-    return rc == CES_OK ? (t8 - t4) / 4.0 : NAN;
+    return rc == CES_OK ? (tk[1] - tk[0]) / 4.0 : NAN;
 }
 #endif
 

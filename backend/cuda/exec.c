@@ -259,12 +259,14 @@ static int issue_block(struct issue *is)
 {
     const struct ces_cuda_pblock *blk = is->blk;
     struct ces_comm *c = is->c;
+    uint64_t used = 0; /* the streams given work (CES_MAX_STREAMS is 64) */
     int rc = CES_OK;
 
     for (size_t i = 0; i < blk->calls.len && rc == CES_OK; i++) {
         const struct ces_cuda_call *call = &CES_VEC_AT(&blk->calls, struct ces_cuda_call, i);
         CUstream s = is->streams[call->stream];
 
+        used |= UINT64_C(1) << call->stream;
         switch (call->kind) {
         case CES_CALL_COPY_BATCH:
         case CES_CALL_COPY:
@@ -292,7 +294,7 @@ static int issue_block(struct issue *is)
 out:
     if (rc != CES_OK && is->watch)
         for (uint32_t s = 0; s < ces_graph_streams(is->g); s++)
-            if (s == 0 || is->streams[s] != NULL) /* a group's side streams are made on use */
+            if (used & (UINT64_C(1) << s))
                 ces_wd_close(c, is->streams[s]);
     return rc;
 }
