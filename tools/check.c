@@ -37,6 +37,8 @@ static const char check_help[] =
     "  --dot OUT           draw the first counterexample (.dot, .svg or .png)\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
+    "  --predict           print the cost model's predicted time instead of checking\n"
+    "                      (options: cesync check --predict --help)\n"
     "\n";
 
 struct check_args {
