@@ -26,6 +26,7 @@
     X(peer_copy_gbps, "GB/s")                                                  \
     X(local_copy_gbps, "GB/s")                                                 \
     X(per_copy_us, "us")                                                       \
+    X(per_local_copy_us, "us")                                                 \
     X(copy_batch_us, "us")                                                     \
     X(memop_batch_us, "us")                                                    \
     X(progress_write_us, "us")                                                 \

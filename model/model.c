@@ -43,6 +43,12 @@ static const struct ces_model ces_model_kinds_[] = {
         /* A lone 1 MiB peer copy between events takes 7.8 us, 5.2 more than its
          * bytes at 394 GB/s (calibrated; a 4 KiB copy takes 5.1 us). */
         .per_copy_us = 5.2,
+        /* A copy inside one GPU costs far less to start: a 4 KiB local copy
+         * after a one-write memop batch takes 1.5 us beyond the batch
+         * (scripts/probe_memops.sh copy-after-wait, sixth session: 3.9-4.0
+         * us a round with the met wait's batch; --calibrate measures it).
+         * The one-way staged pipeline's receiver copies out with it. */
+        .per_local_copy_us = 1.5,
         /* One cudaMemcpyBatchAsync on the stream beyond its copies (estimate; calibrate). */
         .copy_batch_us = 1.0,
         /* One cuStreamBatchMemOp on the stream: 2.4 us (calibrated: 100
@@ -91,11 +97,11 @@ static const struct ces_model ces_model_kinds_[] = {
         .switch_us = 0.0,
         /* A one-write memop batch, a 4 KiB local copy and a 4 KiB peer copy
          * take 14.0-15.3 us a round, the write and the peer copy alone 4.9-5.0:
-         * 3.7-5.5 us beyond the local copy's start and bytes (eight
-         * calibrations; 4.1 the median of the first five; scripts/probe_memops.sh:
-         * local then peer back to back 12.1-12.3 us against 2.4 + 2.0).  The
-         * plain schedules pay it once a call. */
-        .copy_switch_us = 4.1,
+         * 9.3 us (the median of the first five of eight calibrations) for
+         * the local copy, of which its start and bytes are 1.5
+         * (scripts/probe_memops.sh: local then peer back to back 12.1-12.3 us
+         * against 2.4 + 2.0).  The plain schedules pay it once a call. */
+        .copy_switch_us = 7.8,
         /* Host cost of one enqueue call: 0.9 us for a one-op cuStreamBatchMemOp
          * (calibrated). */
         .host_call_us = 0.9,

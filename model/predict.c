@@ -20,7 +20,8 @@
  * progress write after the last such batch of each stream in a block
  * replay and every 8th before it; captured: the enter and exit writes
  * around every one; progress_write_us each); a copy batch pays
- * copy_batch_us and each copy per_copy_us before its bytes move, plus
+ * copy_batch_us and each copy per_copy_us (between GPUs) or
+ * per_local_copy_us (inside one) before its bytes move, plus
  * copy_switch_us when the stream's previous copy, with no memop between,
  * was of the other kind (local or peer: another copy engine).  Under a
  * graph phase the copies of a batch run one by one when graph_copies_serial
@@ -542,7 +543,7 @@ static void admit(struct psim *s)
             s->engines_busy[f->issuer]++;
             s->stream_busy[f->stream]++;
             f->phase = 1;
-            f->lat_end = s->t + s->m->per_copy_us;
+            f->lat_end = s->t + (f->local ? s->m->per_local_copy_us : s->m->per_copy_us);
             /* the other copy engine starts once this stream's last copy
              * completed (a memop between already waited for it) */
             if (ps->last_copy != 0 && ps->last_copy != kind)

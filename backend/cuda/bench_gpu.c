@@ -1282,11 +1282,13 @@ static int barrier_loop(struct ces_bench *b, uint32_t ra, cudaStream_t a, uint32
 }
 
 /* `k` rounds on rank 0's stream of a one-write memop batch, a local copy
- * of `bytes` when `local`, and a peer copy of `bytes`: the time of one
- * round, in us.  The difference between local = 1 and 0, less the local
- * copy's own cost, is the copy-engine switch the model charges. */
-static int switch_loop(struct ces_bench *b, CUdeviceptr word, int local, uint64_t bytes,
-                       uint32_t k, double *us)
+ * of `bytes` when `local`, and a peer copy of `bytes` when `peer_too`: the
+ * time of one round, in us.  Without the peer copy, the round less the
+ * memop batch is the local copy's cost after a memop; with it, the
+ * difference between local = 1 and 0, less the local copy's own cost, is
+ * the copy-engine switch the model charges. */
+static int switch_loop(struct ces_bench *b, CUdeviceptr word, int local, int peer_too,
+                       uint64_t bytes, uint32_t k, double *us)
 {
     void *peer = ces_mem_peer(b->comms[0], b->recv[0], 1);
     struct gate_guard guard;
@@ -1300,7 +1302,7 @@ static int switch_loop(struct ces_bench *b, CUdeviceptr word, int local, uint64_
             cudaMemcpyAsync(b->recv[0], b->send[0], bytes, cudaMemcpyDeviceToDevice, b->st[0]) !=
                 cudaSuccess)
             rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaMemcpyAsync failed");
-        if (rc == CES_OK &&
+        if (rc == CES_OK && peer_too &&
             cudaMemcpyAsync((char *)peer + bytes, (const char *)b->send[0] + bytes, bytes,
                             cudaMemcpyDeviceToDevice, b->st[0]) != cudaSuccess)
             rc = ces_ctx_error(b->ctx, CES_ERR_CUDA, "cudaMemcpyAsync failed");
@@ -1376,14 +1378,14 @@ static int barrier_fastest(struct ces_bench *b, int layout, uint32_t k, FILE *lo
 }
 
 /* The median of CALIBRATE_REPEATS switch loops. */
-static int switch_median(struct ces_bench *b, CUdeviceptr word, int local, uint64_t bytes, uint32_t k,
-                         double *us)
+static int switch_median(struct ces_bench *b, CUdeviceptr word, int local, int peer_too,
+                         uint64_t bytes, uint32_t k, double *us)
 {
     double t[CALIBRATE_REPEATS];
     int rc = CES_OK;
 
     for (uint32_t i = 0; i < CALIBRATE_REPEATS && rc == CES_OK; i++)
-        rc = switch_loop(b, word, local, bytes, k, &t[i]);
+        rc = switch_loop(b, word, local, peer_too, bytes, k, &t[i]);
     if (rc == CES_OK) {
         qsort(t, CALIBRATE_REPEATS, sizeof(t[0]), cmp_double);
         *us = t[CALIBRATE_REPEATS / 2];
@@ -1475,24 +1477,31 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
             goto out;
         fprintf(log, "calibrate: memop batch %.3f us on the stream, %.3f us on the host\n",
                 m->memop_batch_us, m->host_call_us);
-        /* copy-engine switch: (write, local, peer) rounds against (write,
-         * peer), less the local copy's own start and bytes */
+        /* a local copy's start: (write, local) rounds less the write's
+         * batch and the bytes; the copy-engine switch: (write, local, peer)
+         * rounds against (write, peer), less the local copy's start and
+         * bytes */
         {
-            double with = 0.0, without = 0.0;
+            double with = 0.0, without = 0.0, alone = 0.0;
             const uint64_t sw = 4096;
+            const double sw_us = (double)sw / (m->local_copy_gbps * 1e3);
 
-            rc = switch_median(b, own0 + 72, 1, sw, k, &with);
+            rc = switch_median(b, own0 + 72, 1, 0, sw, k, &alone);
             if (rc == CES_OK)
-                rc = switch_median(b, own0 + 72, 0, sw, k, &without);
+                rc = switch_median(b, own0 + 72, 1, 1, sw, k, &with);
+            if (rc == CES_OK)
+                rc = switch_median(b, own0 + 72, 0, 1, sw, k, &without);
             if (rc != CES_OK)
                 goto out;
-            m->copy_switch_us =
-                with - without - m->per_copy_us - (double)sw / (m->local_copy_gbps * 1e3);
+            m->per_local_copy_us = alone - m->memop_batch_us - sw_us;
+            if (m->per_local_copy_us < 0.0)
+                m->per_local_copy_us = 0.0;
+            m->copy_switch_us = with - without - m->per_local_copy_us - sw_us;
             if (m->copy_switch_us < 0.0)
                 m->copy_switch_us = 0.0;
-            fprintf(log, "calibrate: write + local + peer copy (4 KiB) %.2f us, write + peer %.2f us "
-                         "-> copy switch %.2f us\n",
-                    with, without, m->copy_switch_us);
+            fprintf(log, "calibrate: write + local copy (4 KiB) %.2f us -> local copy start %.2f us; "
+                         "write + local + peer %.2f us, write + peer %.2f us -> copy switch %.2f us\n",
+                    alone, m->per_local_copy_us, with, without, m->copy_switch_us);
         }
         /* cross-GPU hop as the mono protocol's barrier makes it: each rank
          * writes a slot in its own memory and polls the other's through the

@@ -769,7 +769,8 @@ struct ces_model {
     /* --- costs --- */
     double peer_copy_gbps;  /* one GPU's copy-engine rate into / out of NVLink */
     double local_copy_gbps; /* device-to-device copy inside one GPU */
-    double per_copy_us;     /* fixed start cost of every copy */
+    double per_copy_us;     /* fixed start cost of a copy between GPUs */
+    double per_local_copy_us; /* fixed start cost of a copy inside one GPU */
     double copy_batch_us;   /* fixed cost of one batch (cudaMemcpyBatchAsync) */
     double memop_batch_us;  /* fixed cost of one cuStreamBatchMemOp on the stream */
     double progress_write_us; /* a watchdog write a memop batch that waits

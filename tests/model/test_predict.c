@@ -18,6 +18,7 @@ static struct ces_model round_model(void)
     m.peer_copy_gbps = 1.0;
     m.local_copy_gbps = 4.0;
     m.per_copy_us = 1.0;
+    m.per_local_copy_us = 1.0;
     m.copy_batch_us = 2.0;
     m.memop_batch_us = 0.5;
     m.progress_write_us = 0.0;
@@ -126,6 +127,27 @@ static void test_single_copy(void **state)
     assert_us(p.path_copy_us, 5.0);
     assert_int_equal(p.last_rank, 0);
     assert_int_equal(p.ops, 1);
+    fx_end(&f);
+}
+
+/* A copy inside one GPU starts per_local_copy_us after it is reached, one
+ * between GPUs per_copy_us. */
+static void test_local_copy_start(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.per_local_copy_us = 0.25;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000)); /* 0.25 + 4000 B at 4000 B/us */
+    op(&f, 0, copy(&f, 0, 0, 4000, 1, 4000)); /* 1 + 4 */
+    p = predict(&f, &m);
+    assert_us(p.total_us, 6.25);
+    assert_us(p.path_copy_us, 6.25);
+    assert_int_equal(p.local_bytes, 4000);
+    assert_int_equal(p.peer_bytes, 4000);
     fx_end(&f);
 }
 
@@ -722,6 +744,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_single_copy),
         cmocka_unit_test(test_batch_shares_link),
+        cmocka_unit_test(test_local_copy_start),
         cmocka_unit_test(test_local_overlaps_peer),
         cmocka_unit_test(test_copy_engines_limit),
         cmocka_unit_test(test_batch_runs_in_order),
