@@ -44,11 +44,10 @@ static const struct ces_model ces_model_kinds_[] = {
          * bytes at 394 GB/s (calibrated; a 4 KiB copy takes 5.1 us). */
         .per_copy_us = 5.2,
         /* A copy inside one GPU costs far less to start: a 4 KiB local copy
-         * after a one-write memop batch takes 1.5 us beyond the batch
-         * (scripts/probe_memops.sh copy-after-wait, sixth session: 3.9-4.0
-         * us a round with the met wait's batch; --calibrate measures it).
+         * after a one-write memop batch takes 2.0-2.1 us beyond the batch
+         * (calibrated twice; scripts/probe_memops.sh copy-after-wait: 1.5).
          * The one-way staged pipeline's receiver copies out with it. */
-        .per_local_copy_us = 1.5,
+        .per_local_copy_us = 2.05,
         /* One cudaMemcpyBatchAsync on the stream beyond its copies (estimate; calibrate). */
         .copy_batch_us = 1.0,
         /* One cuStreamBatchMemOp on the stream: 2.4 us (calibrated: 100
@@ -78,13 +77,10 @@ static const struct ces_model ces_model_kinds_[] = {
          * multi-stream graph every launch, so the one-way staged receiver
          * (its ops on s1) pays two such hops a message: 1 MiB messages take
          * 12.1 us (the third session's final run; 11.5-11.6 in the
-         * seventh's, docs/bench/sendrecv_oneway_2xh200.csv), of which the
-         * model's receiver spends 11.6 on its own memops and copy-out, so a
-         * larger hop would make the model's receiver the bound.  The real
-         * pipeline is bound by its sender and its copy-out costs less than
-         * the model's (docs/PERFORMANCE.md, "How well it predicts"), so the
-         * real hop may be larger (up to 1 us only the staged ring's rows move,
-         * by at most 2 points).  A ping-pong
+         * seventh's, docs/bench/sendrecv_oneway_2xh200.csv).  The pipeline
+         * is bound by its sender (docs/PERFORMANCE.md, "How well it
+         * predicts"), so the hop may be larger: up to 1 us only the staged
+         * ring's rows move, by at most 2 points.  A ping-pong
          * of records and awaits between two streams takes 8.2 us a hop on the
          * GPU (--calibrate's loop, behind the gate; 7.0 before it was gated):
          * why its hops cost so much more is not known, and --calibrate only
@@ -97,11 +93,12 @@ static const struct ces_model ces_model_kinds_[] = {
         .switch_us = 0.0,
         /* A one-write memop batch, a 4 KiB local copy and a 4 KiB peer copy
          * take 14.0-15.3 us a round, the write and the peer copy alone 4.9-5.0:
-         * 9.3 us (the median of the first five of eight calibrations) for
-         * the local copy, of which its start and bytes are 1.5
-         * (scripts/probe_memops.sh: local then peer back to back 12.1-12.3 us
-         * against 2.4 + 2.0).  The plain schedules pay it once a call. */
-        .copy_switch_us = 7.8,
+         * 9.3 us (the median of the first five of ten calibrations) for
+         * the local copy, of which its start and bytes are 2.05 (the last
+         * two: 7.4-7.5 beyond them; scripts/probe_memops.sh: local then peer
+         * back to back 12.1-12.3 us against 2.4 + 2.0).  The plain schedules
+         * pay it once a call. */
+        .copy_switch_us = 7.25,
         /* Host cost of one enqueue call: 0.9 us for a one-op cuStreamBatchMemOp
          * (calibrated). */
         .host_call_us = 0.9,
