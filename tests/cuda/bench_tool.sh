@@ -3,7 +3,9 @@
 # ctest: every collective, eager and captured, small sizes, NCCL left out.
 # Exit 77 (skipped) without two GPUs; passes only if every run exits 0,
 # reports no failed measurement, and its CSV holds a cesync row for every
-# (size, variant) - 3 sizes - each saying the data check (every byte) is ok.
+# (size, variant) - 3 sizes - each saying the data check (every byte) is ok;
+# then --calibrate, whose model file must hold every measured parameter as
+# a number (the rates above 0) and predict with `cesync check --predict`.
 [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ] || { echo "skipped: fewer than 2 GPUs"; exit 77; }
 tool=$1
 out=$2
@@ -36,4 +38,23 @@ for args in "alltoall --variant auto,overlap,plain" "alltoall --graph --variant 
     exit 1
   fi
 done
+model="$out/cal.model"
+rm -f "$model"
+"$tool" bench alltoall --calibrate --model-out "$model" --ranks 2 --min-bytes 2M --max-bytes 4M \
+  --factor 2 --iterations 3 --warmup 1 --no-nccl --variant auto >"$out/cal.log" 2>&1
+rc=$?
+cat "$out/cal.log"
+[ "$rc" -eq 0 ] || { echo "FAIL: cesync bench --calibrate: exit $rc"; exit 1; }
+for step in "peer copy" "local copy start" "copy switch" "flag hop"; do
+  grep -q "calibrate: .*$step" "$out/cal.log" || { echo "FAIL: --calibrate did not measure: $step"; exit 1; }
+done
+for key in peer_copy_gbps local_copy_gbps per_copy_us per_local_copy_us memop_batch_us \
+           signal_hop_us signal_push_us signal_local_us copy_switch_us host_call_us \
+           batch_engines copy_engines; do
+  grep -Eq "^$key = [0-9][0-9.e+-]* #" "$model" || { echo "FAIL: $model: no number for $key"; exit 1; }
+done
+awk '$1 ~ /_gbps$/ && !($3 > 0) { bad = 1 } END { exit bad }' "$model" ||
+  { echo "FAIL: $model: a copy rate of 0"; exit 1; }
+"$tool" check --predict alltoall --ranks 2 --bytes 1M --model "$model" ||
+  { echo "FAIL: cesync check --predict with the calibrated model"; exit 1; }
 echo PASSED
