@@ -444,7 +444,10 @@ static double visible_at(const struct psim *s, const struct pwrite *w, uint32_t 
 }
 
 /* The value of a slot at time t as a wait on stream `stream` of GPU `reader`
- * sees it, and the write that put it there (-1: the initial 0). */
+ * sees it, and the write that put it there (-1: the initial 0): the write
+ * that became visible last, of writes visible at the same time (within
+ * EPS: sums that differ in their last bits) the later one - a reset made
+ * when a wait passed on the write it overwrites. */
 static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, uint32_t stream,
                            double t, int64_t *writer)
 {
@@ -456,7 +459,8 @@ static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, uint32_
         const struct pwrite *w = &CES_VEC_AT(v, struct pwrite, i);
         double vis = visible_at(s, w, reader, stream);
 
-        if (vis <= t + EPS && (best == NULL || vis > bvis || (vis == bvis && w->seq > best->seq))) {
+        if (vis <= t + EPS &&
+            (best == NULL || vis > bvis + EPS || (vis >= bvis - EPS && w->seq > best->seq))) {
             best = w;
             bvis = vis;
         }

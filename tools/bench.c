@@ -331,21 +331,28 @@ static int parse_args(struct bench *B, int argc, char **argv)
  * `bytes` to the next and receives as many from the one before: they
  * exchange, so in place) or, one way, of the pipeline (rank r to r + 1),
  * eager (the ring only: the one-way eager group stages, see predict) or
- * captured (every message in place, flags a replay repeats); (8 calls - 4
- * calls) / 4.  NAN if it cannot be built. */
+ * captured (flags a replay repeats; one-way messages staged through two
+ * slots that consecutive calls alternate: replays of two calls, as the
+ * bench's graph of all its calls alternates them); (8 calls - 4 calls) /
+ * 4.  NAN if it cannot be built. */
 static double predict_group(struct ces_ctx *ctx, const struct bench *B, const struct ces_model *m,
                             uint64_t bytes)
 {
     struct ces_p2p_table t;
+    struct ces_p2p_stages st;
     struct ces_graph *g = NULL;
     struct ces_predict r;
     double tk[2] = {NAN, NAN}; /* 4 calls, 8 calls */
     int rc = CES_OK;
 
     memset(&t, 0, sizeof(t));
+    memset(&st, 0, sizeof(st));
+    st.side_min = UINT64_MAX;
     for (uint32_t k = 0; k < B->ranks; k++) {
         uint64_t i = 0;
 
+        /* each rank's range: send, receive, two staging slots */
+        st.p[k][(k + 1) % B->ranks] = (struct ces_p2p_stage){2 * bytes, bytes, 0, 0};
         if (!B->one_way || k + 1 < B->ranks)
             t.d[k][++i] = (struct ces_p2p_desc){(k + 1) % B->ranks, 1, 0, bytes};
         if (!B->one_way || k > 0)
@@ -355,7 +362,7 @@ static double predict_group(struct ces_ctx *ctx, const struct bench *B, const st
     for (uint32_t k = 4; k <= 8 && rc == CES_OK; k += 4) {
         if (B->graph) {
             ces_graph_destroy(g);
-            rc = ces_cuda_group_graph_captured(ctx, B->ranks, 2 * bytes, &t, k, &g);
+            rc = ces_cuda_group_graph_captured(ctx, B->ranks, 4 * bytes, &t, 2, k / 2, &st, &g);
         } else {
             for (uint64_t c = k == 4 ? 1 : 5; c <= k && rc == CES_OK; c++)
                 rc = c == 1 ? ces_cuda_group_graph(ctx, B->ranks, 2 * bytes, &t, 1, NULL, &g)

@@ -317,6 +317,7 @@ static void comm_free(struct ces_comm *c)
     ces_vec_free(ctx, &c->scratch_sizes);
     ces_vec_free(ctx, &c->scratch_params);
     ces_free(ctx, c->p2p);
+    ces_free(ctx, c->p2p_cap);
     pthread_mutex_destroy(&c->wd_lock);
     pthread_mutex_destroy(&c->wd_mirror_lock);
     pthread_cond_destroy(&c->wd_cond);

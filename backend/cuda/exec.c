@@ -1047,12 +1047,16 @@ static void group_export(const struct ces_comm *c, int capturing, struct ces_p2p
 }
 
 /* Staging for every message of the group that may be staged (one way, at
- * most CES_P2P_STAGE_MAX bytes): pair s -> d gets two slots in area
- * (s - d) mod n, grown to the next power of two (at
- * least 64 KiB) that holds the message.  Every rank walks the same table
- * in the same order, so the symmetric allocations agree. */
-static int group_stage(struct ces_comm *c, const struct ces_p2p_table *t)
+ * most CES_P2P_STAGE_MAX bytes), eager or captured (their own slots and
+ * counts: the two protocols' flags do not meet): pair s -> d gets two
+ * slots in area (s - d) mod n, grown to the next power of two (at least 64
+ * KiB) that holds the message.  Every rank walks the same table in the
+ * same order, so the symmetric allocations agree. */
+static int group_stage(struct ces_comm *c, const struct ces_p2p_table *t, int captured)
 {
+    struct ces_p2p_stages **stp = captured ? &c->p2p_cap : &c->p2p;
+    struct ces_p2p_area *area = captured ? c->p2p_carea : c->p2p_area;
+
     for (uint32_t s = 0; s < c->size; s++) {
         for (uint64_t i = 1; i <= t->d[s][0].bytes; i++) {
             const struct ces_p2p_desc *e = &t->d[s][i];
@@ -1063,24 +1067,26 @@ static int group_stage(struct ces_comm *c, const struct ces_p2p_table *t)
 
             if (!e->send || e->bytes > c->p2p_stage_max || !ces_cuda_group_one_way(t, s, d))
                 continue;
-            if (c->p2p == NULL) {
-                c->p2p = ces_malloc(c->ctx, sizeof(*c->p2p));
-                if (c->p2p == NULL)
+            if (*stp == NULL) {
+                *stp = ces_malloc(c->ctx, sizeof(**stp));
+                if (*stp == NULL)
                     return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory staging a message");
-                memset(c->p2p, 0, sizeof(*c->p2p));
-                c->p2p->side_min = c->p2p_side_min;
+                memset(*stp, 0, sizeof(**stp));
+                /* captured messages never go the side way */
+                (*stp)->side_min = captured ? UINT64_MAX : c->p2p_side_min;
             }
-            if (c->p2p_area[a].slot < e->bytes) {
+            if (area[a].slot < e->bytes) {
                 while (slot < e->bytes)
                     slot <<= 1;
-                snprintf(key, sizeof(key), "stage%" PRIu32 ":%" PRIu64, a, slot);
-                rc = signal_off(c, "p2p", key, 2 * slot, &c->p2p_area[a].off);
+                snprintf(key, sizeof(key), "%sstage%" PRIu32 ":%" PRIu64, captured ? "c" : "", a,
+                         slot);
+                rc = signal_off(c, "p2p", key, 2 * slot, &area[a].off);
                 if (rc != CES_OK)
                     return rc;
-                c->p2p_area[a].slot = slot;
+                area[a].slot = slot;
             }
-            c->p2p->p[s][d].off = c->p2p_area[a].off;
-            c->p2p->p[s][d].slot = c->p2p_area[a].slot;
+            (*stp)->p[s][d].off = area[a].off;
+            (*stp)->p[s][d].slot = area[a].slot;
         }
     }
     return CES_OK;
@@ -1109,7 +1115,7 @@ out:
 
 /* The group's graph for this call, and how to lower it: eager (call k, the
  * staged pairs counted), or captured (the replayable protocol, two replays
- * proved; nothing counted).  Every rank captures the group or none does:
+ * proved; its own staged pairs counted).  Every rank captures the group or none does:
  * the two protocols do not meet. */
 static int group_build(struct ces_comm *c, const struct ces_p2p_table *t, int *capturing,
                        struct ces_graph **g, unsigned *flags)
@@ -1126,14 +1132,17 @@ static int group_build(struct ces_comm *c, const struct ces_p2p_table *t, int *c
                                  "or on none",
                                  t->d[0][0].send ? 0 : r, t->d[0][0].send ? r : 0);
     *flags = ces_cuda_coll_lower_flags(*capturing, c->progress_dev != 0);
-    if (*capturing)
-        return ces_cuda_group_graph_captured(c->ctx, c->size, c->team->stride, t, 2, g);
-    rc = group_stage(c, t);
-    if (rc == CES_OK)
+    rc = group_stage(c, t, *capturing);
+    if (rc == CES_OK && *capturing)
+        rc = ces_cuda_group_graph_captured(c->ctx, c->size, c->team->stride, t, 1, 2, c->p2p_cap,
+                                           g);
+    else if (rc == CES_OK)
         rc = ces_cuda_group_graph(c->ctx, c->size, c->team->stride, t, k, c->p2p, g);
     /* Counted only once the group is valid: every rank refuses an invalid
      * group alike, so the counters stay equal. */
-    if (rc == CES_OK) {
+    if (rc == CES_OK && *capturing) {
+        ces_cuda_group_count(t, c->p2p_cap, c->size);
+    } else if (rc == CES_OK) {
         c->p2p_calls = k;
         ces_cuda_group_count(t, c->p2p, c->size);
     }
@@ -1147,7 +1156,7 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
 {
     struct ces_graph *g = NULL;
     struct ces_cuda_plan *plan = NULL;
-    uint64_t buf_off[1] = {0}, sig_off[6] = {0};
+    uint64_t buf_off[1] = {0}, sig_off[8] = {0};
     CUstream streams[3];
     struct issue is;
     unsigned flags = 0;
@@ -1159,8 +1168,8 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
     if (rc == CES_OK)
         rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps, flags, &plan);
     /* the eager protocol's four arrays (posted, done, full, credit), the
-     * captured one's two (cposted, cdone) */
-    for (uint32_t i = capturing ? 4 : 0; i < (capturing ? 6u : 4u) && rc == CES_OK; i++) {
+     * captured one's four (cposted, cdone, cfull, cbusy) */
+    for (uint32_t i = capturing ? 4 : 0; i < (capturing ? 8u : 4u) && rc == CES_OK; i++) {
         struct ces_signal_info si = ces_graph_signal(g, i);
         char key[32];
 

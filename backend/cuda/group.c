@@ -22,7 +22,7 @@ static const struct ces_p2p_desc *group_find(const struct ces_p2p_table *t, uint
 /* Ids of the group graph's buffer, signals and events, in declaration
  * order, and its streams. */
 enum { MEM = 0 };
-enum { POSTED = 0, DONE = 1, FULL = 2, CREDIT = 3, CPOSTED = 4, CDONE = 5 };
+enum { POSTED = 0, DONE = 1, FULL = 2, CREDIT = 3, CPOSTED = 4, CDONE = 5, CFULL = 6, CBUSY = 7 };
 enum { SLOTS = 0, COPIED = 1 };
 enum { S_CALLER = 0, S_CREDIT = 1, S_ANNOUNCE = 2, NSTREAMS = 3 };
 
@@ -334,8 +334,9 @@ int ces_cuda_group_add(struct ces_ctx *ctx, struct ces_graph *g, const struct ce
 static int group_new(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
                      const struct ces_p2p_table *t, struct ces_graph **out)
 {
-    static const char *const sigs[] = {"posted", "done", "full", "credit", "cposted", "cdone"};
-    static const uint32_t per_rank[] = {1, 1, 2, 2, 1, 1};
+    static const char *const sigs[] = {"posted", "done",    "full",  "credit",
+                                       "cposted", "cdone", "cfull", "cbusy"};
+    static const uint32_t per_rank[] = {1, 1, 2, 2, 1, 1, 2, 2};
     struct ces_graph *g = NULL;
     uint32_t id;
     int rc = group_check(ctx, n, t);
@@ -392,15 +393,32 @@ static int await_and_reset(struct ces_graph *g, uint32_t r, uint32_t sig, uint32
     return rc == CES_OK ? add(g, r, flag(CES_OP_WRITE, sig, r, idx, 0)) : rc;
 }
 
-/* Rank r's ops of a captured group: every message in place, with flags
- * that a replay repeats as they are.  The receiver posts (cposted = 1 in
- * the sender's memory), the sender waits for it and resets it, copies, and
- * announces (cdone = 1 in the receiver's memory), which the receiver waits
- * for and resets.  A flag is set again only after its waiter reset it:
- * the next post follows the receiver's reset of cdone in its stream, the
- * next announcement the sender's reset of cposted.  No staging (a slot's
- * use count would be frozen by the capture). */
-static int group_rank_captured(struct ces_graph *g, uint32_t r, const struct ces_p2p_table *t)
+/* Rank r's ops of captured group call u (0, 1, ...: the slot of a staged
+ * pair is (its count of captured messages + u) % 2): flags a replay
+ * repeats as they are, each set by one rank, awaited and reset by the
+ * other, or set and awaited back to 0 by its own rank.
+ *
+ * Direct: the receiver posts (cposted = 1 in the sender's memory), the
+ * sender waits for it and resets it, copies, and announces (cdone = 1 in
+ * the receiver's memory), which the receiver waits for and resets.  A flag
+ * is set again only after its waiter reset it: the next post follows the
+ * receiver's reset of cdone in its stream, the next announcement the
+ * sender's reset of cposted.
+ *
+ * Staged (a one-way message that fits the pair's captured slots): the
+ * sender waits until slot t is free (cbusy[2d+t] = 0 in its own memory),
+ * marks it busy, copies into it and announces (cfull[2s+t] = 1 in the
+ * receiver's memory); the receiver waits for the announcement, resets it,
+ * copies out and frees the slot (cbusy = 0 in the sender's memory).  So a
+ * send waits for the copy-out of the slot's previous fill, two calls back
+ * in a graph that alternates slots, not for its receiver to post.
+ *
+ * Order per rank: produce, posts, then per send its free-slot wait and
+ * busy mark or its post wait and reset, one batch of every outgoing copy,
+ * the announcements, per receive its announcement's wait and reset, one
+ * batch of copy-outs, the frees, consume. */
+static int group_rank_captured(struct ces_graph *g, uint32_t r, const struct ces_p2p_table *t,
+                               const struct ces_p2p_stages *st, uint32_t u)
 {
     const struct ces_p2p_desc *row = t->d[r];
     uint64_t cnt = row[0].bytes;
@@ -411,29 +429,73 @@ static int group_rank_captured(struct ces_graph *g, uint32_t r, const struct ces
     memset(ops, 0, sizeof(ops));
     rc = app_ops(g, r, t, 1);
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
-        if (!row[i].send)
+        if (!row[i].send && !ces_cuda_group_staged(t, st, row[i].peer, r, row[i].bytes))
             rc = add(g, r, flag(CES_OP_WRITE, CPOSTED, row[i].peer, r, 1));
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        uint32_t d = row[i].peer;
+
         if (!row[i].send)
             continue;
-        rc = await_and_reset(g, r, CPOSTED, row[i].peer);
-        ops[nops++] = copy_op(r, row[i].off, row[i].peer, group_find(t, row[i].peer, r, 0)->off,
-                              row[i].bytes);
+        if (ces_cuda_group_staged(t, st, r, d, row[i].bytes)) {
+            const struct ces_p2p_stage *sp = &st->p[r][d];
+            uint32_t slot = (uint32_t)((sp->sent + u) % 2);
+            struct ces_op w = flag(CES_OP_WAIT, CBUSY, r, 2 * d + slot, 0);
+
+            w.cmp = CES_CMP_EQ;
+            rc = add(g, r, w);
+            if (rc == CES_OK)
+                rc = add(g, r, flag(CES_OP_WRITE, CBUSY, r, 2 * d + slot, 1));
+            ops[nops++] = copy_op(r, row[i].off, d, sp->off + slot * sp->slot, row[i].bytes);
+        } else {
+            rc = await_and_reset(g, r, CPOSTED, d);
+            ops[nops++] = copy_op(r, row[i].off, d, group_find(t, d, r, 0)->off, row[i].bytes);
+        }
     }
     if (rc == CES_OK)
         rc = copies(g, r, ops, nops);
-    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
-        if (row[i].send)
-            rc = add(g, r, flag(CES_OP_WRITE, CDONE, row[i].peer, r, 1));
-    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        uint32_t d = row[i].peer;
+
         if (!row[i].send)
-            rc = await_and_reset(g, r, CDONE, row[i].peer);
+            continue;
+        if (ces_cuda_group_staged(t, st, r, d, row[i].bytes))
+            rc = add(g, r, flag(CES_OP_WRITE, CFULL, d,
+                                2 * r + (uint32_t)((st->p[r][d].sent + u) % 2), 1));
+        else
+            rc = add(g, r, flag(CES_OP_WRITE, CDONE, d, r, 1));
+    }
+    nops = 0;
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        uint32_t s = row[i].peer;
+
+        if (row[i].send)
+            continue;
+        if (ces_cuda_group_staged(t, st, s, r, row[i].bytes)) {
+            const struct ces_p2p_stage *sp = &st->p[s][r];
+            uint32_t slot = (uint32_t)((sp->sent + u) % 2);
+
+            rc = await_and_reset(g, r, CFULL, 2 * s + slot);
+            ops[nops++] = copy_op(r, sp->off + slot * sp->slot, r, row[i].off, row[i].bytes);
+        } else {
+            rc = await_and_reset(g, r, CDONE, s);
+        }
+    }
+    if (rc == CES_OK)
+        rc = copies(g, r, ops, nops);
+    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
+        uint32_t s = row[i].peer;
+
+        if (row[i].send || !ces_cuda_group_staged(t, st, s, r, row[i].bytes))
+            continue;
+        rc = add(g, r, flag(CES_OP_WRITE, CBUSY, s,
+                            2 * r + (uint32_t)((st->p[s][r].sent + u) % 2), 0));
+    }
     return rc == CES_OK ? app_ops(g, r, t, 0) : rc;
 }
 
 int ces_cuda_group_graph_captured(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
-                                  const struct ces_p2p_table *t, uint32_t reps,
-                                  struct ces_graph **out)
+                                  const struct ces_p2p_table *t, uint32_t calls, uint32_t reps,
+                                  const struct ces_p2p_stages *st, struct ces_graph **out)
 {
     struct ces_graph *g = NULL;
     int rc = group_new(ctx, n, stride, t, &g);
@@ -442,8 +504,9 @@ int ces_cuda_group_graph_captured(struct ces_ctx *ctx, uint32_t n, uint64_t stri
     if (rc != CES_OK)
         return rc;
     rc = ces_graph_add_block(g, CES_PHASE_GRAPH, reps);
-    for (uint32_t r = 0; r < n && rc == CES_OK; r++)
-        rc = group_rank_captured(g, r, t);
+    for (uint32_t u = 0; u < calls && rc == CES_OK; u++)
+        for (uint32_t r = 0; r < n && rc == CES_OK; r++)
+            rc = group_rank_captured(g, r, t, st, u);
     return group_finish(g, rc, out);
 }
 

@@ -164,8 +164,8 @@ struct ces_p2p_stages {
 /* The group's graph for call k: n ranks of three streams over one buffer
  * `mem` of `stride` bytes (the symmetric range of a rank), signals `posted`,
  * `done` (u64, n slots), `full`, `credit` (u64, 2n slots), `cposted`,
- * `cdone` (u64, n slots: the captured protocol's), events `slots` and
- * `copied`.  A message s -> d that fits the pair's slots in `st` is
+ * `cdone` (u64, n slots), `cfull`, `cbusy` (u64, 2n slots; these four the
+ * captured protocol's), events `slots` and `copied`.  A message s -> d that fits the pair's slots in `st` is
  * staged, any other goes direct (st NULL: all direct); a staged message of
  * at least st->side_min bytes goes the side way: the sender's memops leave
  * the caller's stream (s0), which holds only its copy between two events
@@ -179,14 +179,20 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
                          const struct ces_p2p_table *t, uint64_t k,
                          const struct ces_p2p_stages *st, struct ces_graph **out);
 
-/* The group's graph as captured into a CUDA graph: one graph phase of
- * `reps` replays (the backend captures one; more prove that replays may
- * follow each other), every message in place with flags a replay repeats
- * (`cposted`, `cdone`: set by one rank, awaited and reset by the other).
- * Same declarations as ces_cuda_group_graph. */
+/* The group's graph as captured into a CUDA graph: `calls` group calls in
+ * one graph phase of `reps` replays (the backend captures one call and
+ * proves two replays; more calls and replays prove graphs that hold
+ * several), with flags a replay repeats: a one-way message that fits the
+ * pair's slots in `st` (the slots captured messages use, apart from the
+ * eager ones) is staged - the sender waits until the slot
+ * (st->p[s][d].sent + call) % 2 is free (`cbusy` 0 in its memory), marks it
+ * busy, copies and announces (`cfull`), the receiver copies out and frees
+ * it - and any other goes in place (`cposted`, `cdone`: set by one rank,
+ * awaited and reset by the other).  st is not changed (count the call with
+ * ces_cuda_group_count).  Same declarations as ces_cuda_group_graph. */
 int ces_cuda_group_graph_captured(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
-                                  const struct ces_p2p_table *t, uint32_t reps,
-                                  struct ces_graph **out);
+                                  const struct ces_p2p_table *t, uint32_t calls, uint32_t reps,
+                                  const struct ces_p2p_stages *st, struct ces_graph **out);
 
 /* Whether s -> d is one way in the group (s declares no receive, d no
  * send), and whether the message of `bytes` is staged: one way, and the

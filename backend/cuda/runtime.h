@@ -159,6 +159,11 @@ struct ces_signal_rec {
 
 struct ces_coll_cache; /* exec.c */
 
+/* A staging area: two slots of `slot` bytes at `off` in the symmetric range. */
+struct ces_p2p_area {
+    uint64_t off, slot;
+};
+
 struct ces_comm {
     struct ces_ctx *ctx;
     struct ces_team *team;
@@ -191,8 +196,11 @@ struct ces_comm {
      * (pairs of one area are on different receivers), messages up to
      * p2p_stage_max bytes (CES_P2P_STAGE_MAX) */
     uint64_t p2p_stage_max;
-    struct { uint64_t off, slot; } p2p_area[CES_P2P_MAX_RANKS];
+    struct ces_p2p_area p2p_area[CES_P2P_MAX_RANKS];
     struct ces_p2p_stages *p2p; /* NULL until a message is staged */
+    /* the same for groups captured into CUDA graphs */
+    struct ces_p2p_area p2p_carea[CES_P2P_MAX_RANKS];
+    struct ces_p2p_stages *p2p_cap;
     /* staged messages of at least p2p_side_min bytes (CES_P2P_SIDE_MIN; none
      * with shared hardware queues) go the side way, their memops on the
      * group's own streams 1 and 2 (group.c), which are neither forked nor

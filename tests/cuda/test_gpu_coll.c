@@ -581,17 +581,43 @@ static int p2p_group(struct rk *r, uint32_t n, int way, void *send, void *recv, 
     return ces_group_end(r->c, r->s);
 }
 
+/* Rank i's part of one captured group call c of part_p2pgraph: the upload
+ * of its send buffer from up[c], the group, the download of its receive
+ * buffer into down[c]; the last ces_group_end of the process enqueues
+ * every rank's group, so the downloads follow in a second loop. */
+static int capture_call(struct rk *rks, uint32_t m, uint32_t n, int way, void *const *send,
+                        void *const *recv, uint8_t *(*up)[2], uint8_t *(*down)[2],
+                        uint32_t c, uint64_t B)
+{
+    for (uint32_t i = 0; i < m; i++) {
+        struct rk *r = &rks[i];
+
+        if (use(r))
+            return 1;
+        CKRT("h2d", cudaMemcpyAsync(send[i], up[i][c], B, cudaMemcpyHostToDevice, r->s));
+        CK(r, "captured group", p2p_group(r, n, way, send[i], recv[i], B));
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        CKRT("d2h", cudaMemcpyAsync(down[i][c], recv[i], B, cudaMemcpyDeviceToHost, rks[i].s));
+    }
+    return 0;
+}
+
 /* Point to point captured into CUDA graphs: every rank captures an upload
  * of its send buffer, a group and a download of its receive buffer, then
  * replays that graph 20 times with fresh bytes, each replay checked - a
- * ring, then one way (rank 0 to rank 1); then a group that rank 0 captures
- * and the others do not is refused. */
+ * ring (in place), one way (rank 0 to rank 1: staged, one slot every
+ * replay), and one way twice in one graph (the two slots); then an eager
+ * one-way group after those replays (its own slots), checked; then a group
+ * that rank 0 captures and the others do not is refused. */
 static int part_p2pgraph(struct rk *rks, uint32_t m, uint32_t n)
 {
     const uint32_t K = 20;
     const uint64_t B = (1u << 20) + 3;
     void *send[MAXR], *recv[MAXR];
-    uint8_t *up[MAXR], *down[MAXR], *hr[MAXR];
+    uint8_t *up[MAXR][2], *down[MAXR][2], *hr[MAXR];
     cudaGraph_t graph;
     cudaGraphExec_t exec[MAXR];
     int rc = CES_OK;
@@ -601,25 +627,28 @@ static int part_p2pgraph(struct rk *rks, uint32_t m, uint32_t n)
     for (uint32_t i = 0; i < m; i++) {
         if (use(&rks[i]))
             return 1;
-        CKRT("host", cudaMallocHost((void **)&up[i], B));
-        CKRT("host", cudaMallocHost((void **)&down[i], B));
-        CKRT("host", cudaMallocHost((void **)&hr[i], B * K));
-    }
-    for (int way = 0; way < 2; way++) {
-        for (uint32_t i = 0; i < m; i++) {
-            struct rk *r = &rks[i];
-
-            if (use(r))
-                return 1;
-            CKRT("capture", cudaStreamBeginCapture(r->s, cudaStreamCaptureModeRelaxed));
-            CKRT("h2d", cudaMemcpyAsync(send[i], up[i], B, cudaMemcpyHostToDevice, r->s));
-            CK(r, "captured group", p2p_group(r, n, way, send[i], recv[i], B));
+        for (int c = 0; c < 2; c++) {
+            CKRT("host", cudaMallocHost((void **)&up[i][c], B));
+            CKRT("host", cudaMallocHost((void **)&down[i][c], B));
         }
-        /* in one process the group is enqueued by the last ces_group_end */
+        CKRT("host", cudaMallocHost((void **)&hr[i], 2 * B * K));
+    }
+    for (int way = 0; way < 3; way++) {
+        /* calls per graph; results per way: way 0 K, way 1 K, way 2 2K
+         * (generations K + j of p2p_check's one-way count) */
+        uint32_t calls = way == 2 ? 2 : 1, kk = calls * K;
+
         for (uint32_t i = 0; i < m; i++) {
             if (use(&rks[i]))
                 return 1;
-            CKRT("d2h", cudaMemcpyAsync(down[i], recv[i], B, cudaMemcpyDeviceToHost, rks[i].s));
+            CKRT("capture", cudaStreamBeginCapture(rks[i].s, cudaStreamCaptureModeRelaxed));
+        }
+        for (uint32_t c = 0; c < calls; c++)
+            if (capture_call(rks, m, n, way > 0, send, recv, up, down, c, B))
+                return 1;
+        for (uint32_t i = 0; i < m; i++) {
+            if (use(&rks[i]))
+                return 1;
             CKRT("end capture", cudaStreamEndCapture(rks[i].s, &graph));
             CKRT("instantiate", cudaGraphInstantiate(&exec[i], graph, 0));
             cudaGraphDestroy(graph);
@@ -628,21 +657,39 @@ static int part_p2pgraph(struct rk *rks, uint32_t m, uint32_t n)
             for (uint32_t i = 0; i < m; i++) {
                 if (use(&rks[i]))
                     return 1;
-                gpu_fill(up[i], B, rks[i].rank, 0, 0, way ? K + k : k);
+                for (uint32_t c = 0; c < calls; c++)
+                    gpu_fill(up[i][c], B, rks[i].rank, 0, 0,
+                             way ? kk + calls * k + c : k);
                 CKRT("replay", cudaGraphLaunch(exec[i], rks[i].s));
             }
             for (uint32_t i = 0; i < m; i++) {
                 if (use(&rks[i]))
                     return 1;
                 CKRT("sync", cudaStreamSynchronize(rks[i].s));
-                memcpy(hr[i] + k * B, down[i], B);
+                for (uint32_t c = 0; c < calls; c++)
+                    memcpy(hr[i] + (calls * k + c) * B, down[i][c], B);
             }
         }
-        if (p2p_check(rks, m, n, hr, B, K, way))
+        if (p2p_check(rks, m, n, hr, B, kk, way > 0))
             return 1;
         for (uint32_t i = 0; i < m; i++)
             cudaGraphExecDestroy(exec[i]);
     }
+    /* an eager one-way group after the replays: its own slots and flags */
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        gpu_fill(up[i][0], B, rks[i].rank, 0, 0, 1);
+        CKRT("h2d", cudaMemcpyAsync(send[i], up[i][0], B, cudaMemcpyHostToDevice, rks[i].s));
+        CK(&rks[i], "eager group", p2p_group(&rks[i], n, 1, send[i], recv[i], B));
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        CKRT("d2h", cudaMemcpyAsync(hr[i], recv[i], B, cudaMemcpyDeviceToHost, rks[i].s));
+    }
+    if (p2p_check(rks, m, n, hr, B, 1, 1))
+        return 1;
     /* Rank 0 captures, the others do not: refused everywhere. */
     for (uint32_t i = 0; i < m; i++) {
         struct rk *r = &rks[i];
@@ -666,15 +713,18 @@ static int part_p2pgraph(struct rk *rks, uint32_t m, uint32_t n)
         cudaGraphDestroy(graph);
     }
     for (uint32_t i = 0; i < m; i++) {
-        cudaFreeHost(up[i]);
-        cudaFreeHost(down[i]);
+        for (int c = 0; c < 2; c++) {
+            cudaFreeHost(up[i][c]);
+            cudaFreeHost(down[i][c]);
+        }
         cudaFreeHost(hr[i]);
         CK(&rks[i], "free", ces_mem_free(rks[i].c, send[i]));
         CK(&rks[i], "free", ces_mem_free(rks[i].c, recv[i]));
     }
     if (rks[0].rank == 0)
-        printf("ok   %u replays of a captured ring group and of a captured one-way group of %"
-               PRIu64 " B, each checked; a group captured on one rank only refused\n", K, B);
+        printf("ok   %u replays of a captured ring group, of a captured one-way group and of "
+               "two in one graph, of %" PRIu64 " B, each checked; an eager one-way group after "
+               "them; a group captured on one rank only refused\n", K, B);
     return 0;
 }
 

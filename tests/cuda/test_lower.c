@@ -953,7 +953,7 @@ static void test_group_captured(void **state)
             declare(t, r, (r + 1) % n, 1, 0, 96);
             declare(t, r, (r + n - 1) % n, 0, 128, 96);
         }
-        assert_int_equal(ces_cuda_group_graph_captured(ctx, n, 4096, t, 5 - n, &g), CES_OK);
+        assert_int_equal(ces_cuda_group_graph_captured(ctx, n, 4096, t, 1, 5 - n, NULL, &g), CES_OK);
         assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
         ces_graph_destroy(g);
     }
@@ -964,7 +964,7 @@ static void test_group_captured(void **state)
                 declare(t, r, q, 1, 0, 64);
                 declare(t, r, q, 0, 256 + 64 * q, 64);
             }
-    assert_int_equal(ces_cuda_group_graph_captured(ctx, 3, 4096, t, 2, &g), CES_OK);
+    assert_int_equal(ces_cuda_group_graph_captured(ctx, 3, 4096, t, 1, 2, NULL, &g), CES_OK);
     assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
     ces_graph_destroy(g);
     assert_int_equal(captured_text_verdict(ctx, 1), CES_V_OK);
@@ -973,7 +973,7 @@ static void test_group_captured(void **state)
     memset(t, 0, sizeof(*t));
     declare(t, 0, 1, 1, 0, 96);
     declare(t, 1, 0, 0, 128, 96);
-    assert_int_equal(ces_cuda_group_graph_captured(ctx, 2, 4096, t, 3, &g), CES_OK);
+    assert_int_equal(ces_cuda_group_graph_captured(ctx, 2, 4096, t, 1, 3, NULL, &g), CES_OK);
     assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
     expect_lowered(ctx, g, 0, CES_LOWER_CAPTURE,
                    "block 0 graph x3 first 1 capture\n"
@@ -987,6 +987,108 @@ static void test_group_captured(void **state)
                    "write64 cdone[0]@1 = 0]\n"
                    "s0 consume mem[128:224]@1\n");
     ces_graph_destroy(g);
+    free(t);
+    ces_test_ctx_end(ctx, &ta);
+}
+
+/* A captured staged message 0 -> 1 of 96 bytes written out, three replays
+ * of one call (one slot), as ces_cuda_group_graph_captured builds it;
+ * without the sender's free-slot wait when `wait` is 0. */
+static uint32_t captured_staged_text_verdict(struct ces_ctx *ctx, int wait)
+{
+    char text[1024];
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    uint32_t v;
+
+    snprintf(text, sizeof(text),
+             "cesync 1\nranks 2\nbuffer mem 4096\nsignal cfull u64 4\nsignal cbusy u64 4\n"
+             "phase graph x3\n"
+             "r0 : produce mem[0:96]\n"
+             "%s"
+             "r0 : write cbusy[2] = 1\n"
+             "r0 : copy mem[0:96] -> mem[2304:2400]@1\n"
+             "r0 : write cfull[0]@1 = 1\n"
+             "r1 : wait cfull[0] == 1\n"
+             "r1 : write cfull[0] = 0\n"
+             "r1 : copy mem[2304:2400] -> mem[128:224]\n"
+             "r1 : write cbusy[2]@0 = 0\n"
+             "r1 : consume mem[128:224]\n",
+             wait ? "r0 : wait cbusy[2] == 0\n" : "");
+    assert_int_equal(ces_prog_parse(ctx, text, strlen(text), "staged.ces", &prog), CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
+    v = ces_test_verdict(ctx, g);
+    ces_graph_destroy(g);
+    ces_prog_destroy(prog);
+    return v;
+}
+
+/* Captured groups with staged one-way messages, proved over replays of
+ * graphs that hold 1, 2 and 3 calls (the slots alternate by call, so an
+ * odd count reuses a slot from one replay to the next) and starting at
+ * either slot, a rank sending one way to two others, and a staged pair
+ * beside an exchanging one (0 -> 1 one way, 2 and 3 in place); the same
+ * protocol written out is OK, and without the sender's free-slot wait a
+ * replay refills the slot its receiver still copies out (RACE) and its
+ * announcement can be erased by the receiver's reset of the last one
+ * (HANG); the exact ops of a call at slot 1. */
+static void test_group_captured_staged(void **state)
+{
+    struct ces_test_alloc ta;
+    struct ces_ctx *ctx = ces_test_ctx(&ta);
+    struct ces_p2p_table *t = one_way(96);
+    struct ces_p2p_stages *st = stages(4, UINT64_MAX);
+    struct ces_graph *g = NULL;
+
+    (void)state;
+    for (uint32_t calls = 1; calls <= 3; calls++) {
+        for (uint64_t first = 0; first < 2; first++) {
+            st->p[0][1].sent = first;
+            assert_int_equal(ces_cuda_group_graph_captured(ctx, 2, 4096, t, calls, 2, st, &g),
+                             CES_OK);
+            assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
+            ces_graph_destroy(g);
+        }
+    }
+    memset(t, 0, sizeof(*t));
+    for (uint32_t r = 1; r < 3; r++) {
+        declare(t, 0, r, 1, 64 * r, 64);
+        declare(t, r, 0, 0, 512, 64);
+    }
+    assert_int_equal(ces_cuda_group_graph_captured(ctx, 3, 4096, t, 2, 2, st, &g), CES_OK);
+    assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
+    ces_graph_destroy(g);
+    memset(t, 0, sizeof(*t));
+    declare(t, 0, 1, 1, 0, 96);
+    declare(t, 1, 0, 0, 128, 96);
+    declare(t, 2, 3, 1, 0, 96);
+    declare(t, 2, 3, 0, 128, 96);
+    declare(t, 3, 2, 1, 0, 96);
+    declare(t, 3, 2, 0, 128, 96);
+    assert_int_equal(ces_cuda_group_graph_captured(ctx, 4, 4096, t, 2, 2, st, &g), CES_OK);
+    assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
+    ces_graph_destroy(g);
+    assert_int_equal(captured_staged_text_verdict(ctx, 1), CES_V_OK);
+    assert_int_equal(captured_staged_text_verdict(ctx, 0), CES_V_RACE | CES_V_HANG);
+
+    free(t);
+    t = one_way(96);
+    st->p[0][1].sent = 1;
+    assert_int_equal(ces_cuda_group_graph_captured(ctx, 2, 4096, t, 1, 2, st, &g), CES_OK);
+    expect_lowered(ctx, g, 0, CES_LOWER_CAPTURE,
+                   "block 0 graph x2 first 1 capture\n"
+                   "s0 produce mem[0:96]@0\n"
+                   "s0 memops 2 [wait64 cbusy[3]@0 == 0; write64 cbusy[3]@0 = 1]\n"
+                   "s0 copy 1 [mem[0:96]@0 -> mem[2944:3040]@1]\n"
+                   "s0 memops 1 [write64 cfull[1]@1 = 1]\n");
+    expect_lowered(ctx, g, 1, CES_LOWER_CAPTURE,
+                   "block 0 graph x2 first 1 capture\n"
+                   "s0 memops 2 [wait64 cfull[1]@1 == 1; write64 cfull[1]@1 = 0]\n"
+                   "s0 copy 1 [mem[2944:3040]@1 -> mem[128:224]@1]\n"
+                   "s0 memops 1 [write64 cbusy[3]@0 = 0]\n"
+                   "s0 consume mem[128:224]@1\n");
+    ces_graph_destroy(g);
+    free(st);
     free(t);
     ces_test_ctx_end(ctx, &ta);
 }
@@ -1054,6 +1156,7 @@ int main(void)
         cmocka_unit_test(test_group_staged),
         cmocka_unit_test(test_group_side),
         cmocka_unit_test(test_group_captured),
+        cmocka_unit_test(test_group_captured_staged),
         cmocka_unit_test(test_group_arrive),
     };
 

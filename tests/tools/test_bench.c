@@ -108,12 +108,15 @@ static void test_group_predictions(void **state)
 #endif
     free(csv);
 #ifdef CES_HAVE_CUDA
-    /* captured, one way: the captured group's graph (in place, flags a
-     * replay repeats), not the staged builder's */
+    /* captured, one way: the captured group's graph (staged through two
+     * slots with flags a replay repeats), not the eager builder's; 11.720
+     * when the model let a wait pass on a flag its own stream had reset
+     * when the value became visible (the two times a sum apart in their
+     * last bits) */
     csv = run_csv(dir, "bench sendrecv --graph --one-way --dry-run --min-bytes 1M --max-bytes 1M "
                        "--variant auto",
                   "g.csv", NULL);
-    assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,24.661,"));
+    assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,14.461,"));
     free(csv);
 #endif
     rmdir(dir);
