@@ -121,6 +121,18 @@ static struct ces_op flag(uint8_t kind, uint32_t sig, uint32_t rank, uint32_t id
     return op;
 }
 
+/* A direct message's flag (posted or done) between `writer` and `waiter`:
+ * pushed, in the waiter's memory at slot writer, for a one-way message
+ * s -> d; else polled, in the writer's memory at slot n + waiter. */
+static struct ces_op direct_flag(const struct ces_p2p_table *t, uint32_t n, uint8_t kind,
+                                 uint32_t sig, uint32_t s, uint32_t d, uint32_t writer,
+                                 uint32_t waiter, uint64_t k)
+{
+    if (ces_cuda_group_one_way(t, s, d))
+        return flag(kind, sig, waiter, writer, k);
+    return flag(kind, sig, writer, n + waiter, k);
+}
+
 static struct ces_op copy_op(uint32_t from, uint64_t lo, uint32_t to, uint64_t dlo, uint64_t bytes)
 {
     struct ces_op op = {.kind = CES_OP_COPY};
@@ -169,10 +181,15 @@ static int copies(struct ces_graph *g, uint32_t r, const struct ces_op *ops, uin
  * Direct (the receive buffer is written in place): post every receive
  * (write posted), wait until every receiver posted, copy, announce (write
  * done, a later stream op than the copies), wait for every incoming
- * message.  Flags are written into the peer's memory and awaited locally:
- * polling them in the writer's memory instead (as the mono barrier does)
- * made the one-way group 3-4 us slower from 1 to 16 MiB on 2x H200
- * (docs/PERFORMANCE.md).
+ * message.  A one-way message's flags are written into the peer's memory
+ * and awaited locally (pushed): polling them in the writer's memory made
+ * one-way groups 3-4 us slower from 1 to 16 MiB on 2x H200.  Any other
+ * message's flags (its sender also receives or its receiver also sends in
+ * the group, as in a ring) stay in the writer's memory and the peer polls
+ * them, as the mono barrier does: a ring of 1 MiB messages 15.3 us against
+ * 22.7 pushed (docs/PERFORMANCE.md, "sendrecv").  The two layouts use
+ * separate halves of posted and done (slot peer, and n + peer), so no slot
+ * carries two meanings across calls.
  *
  * Staged (a one-way message: s declares no receive and d no send in the
  * group, and the pair has slots for it): the u-th message s -> d is
@@ -204,6 +221,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
                       const struct ces_p2p_stages *st)
 {
     const struct ces_p2p_desc *row = t->d[r];
+    uint32_t n = ces_graph_ranks(g);
     uint64_t cnt = row[0].bytes;
     struct ces_op ops[CES_MAX_PAIRS];
     uint32_t nops = 0, nside = 0, nslots = 0;
@@ -228,7 +246,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
         rc = add_on(g, r, S_CREDIT, event_op(CES_OP_RECORD, SLOTS));
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
         if (!row[i].send && !ces_cuda_group_staged(t, st, row[i].peer, r, row[i].bytes))
-            rc = add(g, r, flag(CES_OP_WRITE, POSTED, row[i].peer, r, k));
+            rc = add(g, r, direct_flag(t, n, CES_OP_WRITE, POSTED, row[i].peer, r, r, row[i].peer, k));
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
         uint32_t d = row[i].peer;
         uint64_t u;
@@ -236,7 +254,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
         if (!row[i].send)
             continue;
         if (!ces_cuda_group_staged(t, st, r, d, row[i].bytes)) {
-            rc = add(g, r, flag(CES_OP_WAIT, POSTED, r, d, k));
+            rc = add(g, r, direct_flag(t, n, CES_OP_WAIT, POSTED, r, d, d, r, k));
             continue;
         }
         u = st->p[r][d].sent;
@@ -271,7 +289,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
         if (!row[i].send)
             continue;
         if (!ces_cuda_group_staged(t, st, r, d, row[i].bytes))
-            rc = add(g, r, flag(CES_OP_WRITE, DONE, d, r, k));
+            rc = add(g, r, direct_flag(t, n, CES_OP_WRITE, DONE, r, d, r, d, k));
         else
             rc = add_on(g, r, side_way(t, st, r, d, row[i].bytes) ? S_ANNOUNCE : S_CALLER,
                         flag(CES_OP_WRITE, FULL, d, 2 * r + (uint32_t)(u % 2), u / 2 + 1));
@@ -299,7 +317,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
             rc = add(g, r, flag(CES_OP_WAIT, FULL, r, 2 * s + (uint32_t)(u % 2), u / 2 + 1));
             ops[nops++] = copy_op(r, sp->off + (u % 2) * sp->slot, r, row[i].off, row[i].bytes);
         } else {
-            rc = add(g, r, flag(CES_OP_WAIT, DONE, r, s, k));
+            rc = add(g, r, direct_flag(t, n, CES_OP_WAIT, DONE, s, r, s, r, k));
         }
     }
     if (rc == CES_OK)
@@ -336,7 +354,7 @@ static int group_new(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
 {
     static const char *const sigs[] = {"posted", "done",    "full",  "credit",
                                        "cposted", "cdone", "cfull", "cbusy"};
-    static const uint32_t per_rank[] = {1, 1, 2, 2, 1, 1, 2, 2};
+    static const uint32_t per_rank[] = {2, 2, 2, 2, 1, 1, 2, 2};
     struct ces_graph *g = NULL;
     uint32_t id;
     int rc = group_check(ctx, n, t);

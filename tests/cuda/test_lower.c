@@ -609,9 +609,34 @@ static void declare(struct ces_p2p_table *t, uint32_t r, uint32_t peer, int send
     t->d[r][i] = (struct ces_p2p_desc){peer, (uint32_t)send, off, bytes};
 }
 
+/* The graph of ncalls group calls in a row over n ranks, the staged pairs'
+ * counts advancing after each; verdict of the checker. */
+static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *const *calls,
+                              uint32_t ncalls, struct ces_p2p_stages *st)
+{
+    struct ces_graph *g = NULL;
+    uint32_t v;
+
+    assert_int_equal(ces_cuda_group_graph(ctx, n, 4096, calls[0], 1, st, &g), CES_OK);
+    ces_cuda_group_count(calls[0], st, n);
+    for (uint32_t k = 1; k < ncalls; k++) {
+        assert_int_equal(ces_cuda_group_add(ctx, g, calls[k], k + 1, st), CES_OK);
+        ces_cuda_group_count(calls[k], st, n);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_graph_nblocks(g), ncalls);
+    v = ces_test_verdict(ctx, g);
+    ces_graph_destroy(g);
+    return v;
+}
+
 /* Point-to-point groups: a ring and all pairs of 3 ranks, proved free of
  * deadlock, hang, race and mismatch by the checker for every interleaving,
- * lowered with the flags after the copies; unmatched declarations refused. */
+ * lowered with the flags after the copies (polled: each flag in its
+ * writer's memory at slot n + waiter); calls in a row mixing those with
+ * one-way messages written in place (pushed flags: in the waiter's memory
+ * at slot writer) and with a message both ways; unmatched declarations
+ * refused. */
 static void test_group(void **state)
 {
     struct ces_test_alloc st;
@@ -629,11 +654,36 @@ static void test_group(void **state)
     assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
     expect_lowered(ctx, g, 1, 0, "block 0 eager x1 first 1\n"
                               "s0 produce mem[0:96]@1\n"
-                              "s0 memops 2 [write64 posted[1]@0 = 7; wait64 posted[2]@1 >= 7]\n"
+                              "s0 memops 2 [write64 posted[3]@1 = 7; wait64 posted[4]@2 >= 7]\n"
                               "s0 copy 1 [mem[0:96]@1 -> mem[128:224]@2]\n"
-                              "s0 memops 2 [write64 done[1]@2 = 7; wait64 done[0]@1 >= 7]\n"
+                              "s0 memops 2 [write64 done[5]@1 = 7; wait64 done[4]@0 >= 7]\n"
                               "s0 consume mem[128:224]@1\n");
     ces_graph_destroy(g);
+    {
+        struct ces_p2p_table *way01 = calloc(1, sizeof(*way01)), *way10 = calloc(1, sizeof(*way10));
+        struct ces_p2p_table *both = calloc(1, sizeof(*both));
+        const struct ces_p2p_table *calls[] = {t, way01, t, way10, both, way01, both};
+
+        declare(way01, 0, 1, 1, 0, 96);
+        declare(way01, 1, 0, 0, 128, 96);
+        declare(way10, 1, 0, 1, 0, 96);
+        declare(way10, 0, 1, 0, 128, 96);
+        declare(both, 0, 1, 1, 0, 96);
+        declare(both, 0, 1, 0, 128, 96);
+        declare(both, 1, 0, 1, 0, 96);
+        declare(both, 1, 0, 0, 128, 96);
+        assert_int_equal(calls_verdict(ctx, 3, calls, 7, NULL), CES_V_OK);
+        assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, way01, 2, NULL, &g), CES_OK);
+        expect_lowered(ctx, g, 0, 0, "block 0 eager x1 first 1\n"
+                                  "s0 produce mem[0:96]@0\n"
+                                  "s0 memops 1 [wait64 posted[1]@0 >= 2]\n"
+                                  "s0 copy 1 [mem[0:96]@0 -> mem[128:224]@1]\n"
+                                  "s0 memops 1 [write64 done[0]@1 = 2]\n");
+        ces_graph_destroy(g);
+        free(way01);
+        free(way10);
+        free(both);
+    }
 
     /* All pairs: each rank sends one buffer to both peers (one batch). */
     memset(t, 0, sizeof(*t));
@@ -681,27 +731,6 @@ static struct ces_p2p_stages *stages(uint32_t n, uint64_t side_min)
             st->p[s][d] = (struct ces_p2p_stage){2048 + 256 * ((s + n - d) % n), 128, 0, 0};
     st->side_min = side_min;
     return st;
-}
-
-/* The graph of ncalls group calls in a row over n ranks, the staged pairs'
- * counts advancing after each; verdict of the checker. */
-static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *const *calls,
-                              uint32_t ncalls, struct ces_p2p_stages *st)
-{
-    struct ces_graph *g = NULL;
-    uint32_t v;
-
-    assert_int_equal(ces_cuda_group_graph(ctx, n, 4096, calls[0], 1, st, &g), CES_OK);
-    ces_cuda_group_count(calls[0], st, n);
-    for (uint32_t k = 1; k < ncalls; k++) {
-        assert_int_equal(ces_cuda_group_add(ctx, g, calls[k], k + 1, st), CES_OK);
-        ces_cuda_group_count(calls[k], st, n);
-    }
-    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
-    assert_int_equal(ces_graph_nblocks(g), ncalls);
-    v = ces_test_verdict(ctx, g);
-    ces_graph_destroy(g);
-    return v;
 }
 
 /* Staged groups: six calls in a row - rank 0 sends to both others, rank 1
