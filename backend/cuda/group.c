@@ -121,14 +121,15 @@ static struct ces_op flag(uint8_t kind, uint32_t sig, uint32_t rank, uint32_t id
     return op;
 }
 
-/* A direct message's flag (posted or done) between `writer` and `waiter`:
- * pushed, in the waiter's memory at slot writer, for a one-way message
- * s -> d; else polled, in the writer's memory at slot n + waiter. */
+/* The flag (posted or done) between `writer` and `waiter` of a direct
+ * message s -> d of `bytes`: pushed, in the waiter's memory at slot writer;
+ * polled, in the writer's memory at slot n + waiter, for a message of
+ * CES_P2P_POLLED_MIN bytes or more that is not one way. */
 static struct ces_op direct_flag(const struct ces_p2p_table *t, uint32_t n, uint8_t kind,
-                                 uint32_t sig, uint32_t s, uint32_t d, uint32_t writer,
-                                 uint32_t waiter, uint64_t k)
+                                 uint32_t sig, uint32_t s, uint32_t d, uint64_t bytes,
+                                 uint32_t writer, uint32_t waiter, uint64_t k)
 {
-    if (ces_cuda_group_one_way(t, s, d))
+    if (bytes < CES_P2P_POLLED_MIN || ces_cuda_group_one_way(t, s, d))
         return flag(kind, sig, waiter, writer, k);
     return flag(kind, sig, writer, n + waiter, k);
 }
@@ -181,15 +182,17 @@ static int copies(struct ces_graph *g, uint32_t r, const struct ces_op *ops, uin
  * Direct (the receive buffer is written in place): post every receive
  * (write posted), wait until every receiver posted, copy, announce (write
  * done, a later stream op than the copies), wait for every incoming
- * message.  A one-way message's flags are written into the peer's memory
- * and awaited locally (pushed): polling them in the writer's memory made
- * one-way groups 3-4 us slower from 1 to 16 MiB on 2x H200.  Any other
- * message's flags (its sender also receives or its receiver also sends in
+ * message.  Flags are written into the peer's memory and awaited locally
+ * (pushed), but those of a message of CES_P2P_POLLED_MIN bytes or more that
+ * is not one way (its sender also receives or its receiver also sends in
  * the group, as in a ring) stay in the writer's memory and the peer polls
- * them, as the mono barrier does: a ring of 1 MiB messages 15.3 us against
- * 22.7 pushed (docs/PERFORMANCE.md, "sendrecv").  The two layouts use
- * separate halves of posted and done (slot peer, and n + peer), so no slot
- * carries two meanings across calls.
+ * them, as the mono barrier does.  On 2x H200 (docs/PERFORMANCE.md,
+ * "sendrecv") polling saves the pushed wake-up, 6.7 us a ring call, but
+ * runs in the polled waits' slow mode (10.5 us more) in about 2 of 3 runs
+ * up to 4 MiB and in none of 13 at 8 MiB; one-way groups polled were 3-4
+ * us slower from 1 to 16 MiB.  The two layouts use separate halves of
+ * posted and done (slot peer, and n + peer), so no slot carries two
+ * meanings across calls.
  *
  * Staged (a one-way message: s declares no receive and d no send in the
  * group, and the pair has slots for it): the u-th message s -> d is
@@ -246,7 +249,8 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
         rc = add_on(g, r, S_CREDIT, event_op(CES_OP_RECORD, SLOTS));
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++)
         if (!row[i].send && !ces_cuda_group_staged(t, st, row[i].peer, r, row[i].bytes))
-            rc = add(g, r, direct_flag(t, n, CES_OP_WRITE, POSTED, row[i].peer, r, r, row[i].peer, k));
+            rc = add(g, r, direct_flag(t, n, CES_OP_WRITE, POSTED, row[i].peer, r, row[i].bytes, r,
+                                       row[i].peer, k));
     for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
         uint32_t d = row[i].peer;
         uint64_t u;
@@ -254,7 +258,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
         if (!row[i].send)
             continue;
         if (!ces_cuda_group_staged(t, st, r, d, row[i].bytes)) {
-            rc = add(g, r, direct_flag(t, n, CES_OP_WAIT, POSTED, r, d, d, r, k));
+            rc = add(g, r, direct_flag(t, n, CES_OP_WAIT, POSTED, r, d, row[i].bytes, d, r, k));
             continue;
         }
         u = st->p[r][d].sent;
@@ -289,7 +293,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
         if (!row[i].send)
             continue;
         if (!ces_cuda_group_staged(t, st, r, d, row[i].bytes))
-            rc = add(g, r, direct_flag(t, n, CES_OP_WRITE, DONE, r, d, r, d, k));
+            rc = add(g, r, direct_flag(t, n, CES_OP_WRITE, DONE, r, d, row[i].bytes, r, d, k));
         else
             rc = add_on(g, r, side_way(t, st, r, d, row[i].bytes) ? S_ANNOUNCE : S_CALLER,
                         flag(CES_OP_WRITE, FULL, d, 2 * r + (uint32_t)(u % 2), u / 2 + 1));
@@ -317,7 +321,7 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
             rc = add(g, r, flag(CES_OP_WAIT, FULL, r, 2 * s + (uint32_t)(u % 2), u / 2 + 1));
             ops[nops++] = copy_op(r, sp->off + (u % 2) * sp->slot, r, row[i].off, row[i].bytes);
         } else {
-            rc = add(g, r, direct_flag(t, n, CES_OP_WAIT, DONE, s, r, s, r, k));
+            rc = add(g, r, direct_flag(t, n, CES_OP_WAIT, DONE, s, r, row[i].bytes, s, r, k));
         }
     }
     if (rc == CES_OK)

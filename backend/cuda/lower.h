@@ -132,6 +132,12 @@ const char *ces_cuda_call_name(int kind);
 
 #define CES_P2P_MAX_RANKS 8u
 
+/* A direct group message of at least this many bytes that is not one way
+ * (a ring's) has its flags polled in the writer's memory, smaller ones and
+ * one-way ones pushed into the waiter's (group.c).  A constant: every rank
+ * must build the same protocol. */
+#define CES_P2P_POLLED_MIN (UINT64_C(8) << 20)
+
 /* One send or receive a rank declared in a group. */
 struct ces_p2p_desc {
     uint32_t peer;

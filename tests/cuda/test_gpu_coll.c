@@ -10,6 +10,8 @@
  *           and every dumped schedule (credit, overlap) checked OK;
  *   launch  ces_launch of the builders' own graphs (eager mono, graph credit);
  *   p2p     ces_send/ces_recv groups in a ring, and an unmatched send refused;
+ *   p2pbig  the same with 8 MiB + 3 bytes a message (the ring's flags
+ *           polled), and every dumped schedule checked OK;
  *   p2pgraph the same groups captured into CUDA graphs and replayed, and
  *           every dumped schedule checked OK;
  * forked: one process per rank (ces_comm_init over a bootstrap socket);
@@ -465,17 +467,17 @@ static int refusal(struct rk *r, int rc, const char *why)
     return gpu_fail(r->ctx, "ces_group_end", rc);
 }
 
-/* Point to point in groups: a ring (rank r sends to r+1 and receives from
- * r-1: ranks exchange, so messages go direct), 50 back-to-back groups with
- * fresh bytes, each checked; then 50 one-way groups, rank 0 to rank 1 (the
- * other ranks' groups empty; staged unless CES_P2P_STAGE_MAX=0), each
- * checked; then a send without its receive is refused on every rank. */
-static int part_p2p(struct rk *rks, uint32_t m, uint32_t n)
+/* Point to point in groups of B-byte messages: a ring (rank r sends to r+1
+ * and receives from r-1: ranks exchange, so messages go direct: pushed
+ * flags below 8 MiB, polled from 8 MiB), K back-to-back groups with fresh
+ * bytes, each checked; then K one-way groups, rank 0 to rank 1 (the other
+ * ranks' groups empty; staged unless CES_P2P_STAGE_MAX=0), each checked;
+ * then a send without its receive is refused on every rank. */
+static int part_p2p(struct rk *rks, uint32_t m, uint32_t n, uint64_t B, uint32_t K)
 {
-    const uint32_t K = 50;
-    const uint64_t B = (1u << 20) + 3;
     void *send[MAXR], *recv[MAXR];
     uint8_t *hs[MAXR], *hr[MAXR];
+    char why[96];
     int rc = CES_OK;
 
     if (sym_buffers(rks, m, B, send, recv))
@@ -551,8 +553,9 @@ static int part_p2p(struct rk *rks, uint32_t m, uint32_t n)
         if (r->rank == 0)
             CK(r, "ces_send", ces_send(r->c, send[i], B, 1));
         rc = ces_group_end(r->c, r->s);
-        if (refusal(r, rc, "rank 0 sends 1048579 bytes to rank 1, which posted no matching "
-                           "receive"))
+        snprintf(why, sizeof(why),
+                 "rank 0 sends %" PRIu64 " bytes to rank 1, which posted no matching receive", B);
+        if (refusal(r, rc, why))
             return 1;
     }
     if (rc != CES_ERR_INVALID)
@@ -731,7 +734,9 @@ static int part_p2pgraph(struct rk *rks, uint32_t m, uint32_t n)
 static int run_part(const char *part, struct rk *rks, uint32_t m, uint32_t n)
 {
     if (strcmp(part, "p2p") == 0)
-        return part_p2p(rks, m, n);
+        return part_p2p(rks, m, n, (1u << 20) + 3, 50);
+    if (strcmp(part, "p2pbig") == 0)
+        return part_p2p(rks, m, n, (UINT64_C(8) << 20) + 3, 10);
     if (strcmp(part, "p2pgraph") == 0)
         return part_p2pgraph(rks, m, n);
     if (strcmp(part, "coll") == 0)
@@ -847,7 +852,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 3) {
         fprintf(stderr, "usage: test_gpu_coll forked|single "
-                        "coll|big|iters|graph|launch|p2p|p2pgraph [RANKS]\n");
+                        "coll|big|iters|graph|launch|p2p|p2pbig|p2pgraph [RANKS]\n");
         return 2;
     }
     if (gpus < 2) {
@@ -865,7 +870,7 @@ int main(int argc, char **argv)
     job.part = argv[2];
     job.n = n;
     dump = strcmp(job.part, "coll") == 0 || strcmp(job.part, "graph") == 0 ||
-           strcmp(job.part, "p2pgraph") == 0;
+           strcmp(job.part, "p2pbig") == 0 || strcmp(job.part, "p2pgraph") == 0;
     if (dump) {
         if (mkdtemp(dir) == NULL)
             return 1;

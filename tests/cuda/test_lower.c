@@ -609,15 +609,15 @@ static void declare(struct ces_p2p_table *t, uint32_t r, uint32_t peer, int send
     t->d[r][i] = (struct ces_p2p_desc){peer, (uint32_t)send, off, bytes};
 }
 
-/* The graph of ncalls group calls in a row over n ranks, the staged pairs'
+/* The graph of ncalls group calls in a row over n ranks of `stride` bytes, the staged pairs'
  * counts advancing after each; verdict of the checker. */
 static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *const *calls,
-                              uint32_t ncalls, struct ces_p2p_stages *st)
+                              uint32_t ncalls, struct ces_p2p_stages *st, uint64_t stride)
 {
     struct ces_graph *g = NULL;
     uint32_t v;
 
-    assert_int_equal(ces_cuda_group_graph(ctx, n, 4096, calls[0], 1, st, &g), CES_OK);
+    assert_int_equal(ces_cuda_group_graph(ctx, n, stride, calls[0], 1, st, &g), CES_OK);
     ces_cuda_group_count(calls[0], st, n);
     for (uint32_t k = 1; k < ncalls; k++) {
         assert_int_equal(ces_cuda_group_add(ctx, g, calls[k], k + 1, st), CES_OK);
@@ -632,11 +632,12 @@ static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n, const struct ces_
 
 /* Point-to-point groups: a ring and all pairs of 3 ranks, proved free of
  * deadlock, hang, race and mismatch by the checker for every interleaving,
- * lowered with the flags after the copies (polled: each flag in its
- * writer's memory at slot n + waiter); calls in a row mixing those with
- * one-way messages written in place (pushed flags: in the waiter's memory
- * at slot writer) and with a message both ways; unmatched declarations
- * refused. */
+ * lowered with the flags after the copies (pushed: each flag in its
+ * waiter's memory at slot writer); the ring of CES_P2P_POLLED_MIN-byte
+ * messages with polled flags (in the writer's memory at slot n + waiter);
+ * calls in a row mixing both rings with one-way messages written in place
+ * (pushed at any size) and with a message both ways; unmatched
+ * declarations refused. */
 static void test_group(void **state)
 {
     struct ces_test_alloc st;
@@ -654,32 +655,47 @@ static void test_group(void **state)
     assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
     expect_lowered(ctx, g, 1, 0, "block 0 eager x1 first 1\n"
                               "s0 produce mem[0:96]@1\n"
-                              "s0 memops 2 [write64 posted[3]@1 = 7; wait64 posted[4]@2 >= 7]\n"
+                              "s0 memops 2 [write64 posted[1]@0 = 7; wait64 posted[2]@1 >= 7]\n"
                               "s0 copy 1 [mem[0:96]@1 -> mem[128:224]@2]\n"
-                              "s0 memops 2 [write64 done[5]@1 = 7; wait64 done[4]@0 >= 7]\n"
+                              "s0 memops 2 [write64 done[1]@2 = 7; wait64 done[0]@1 >= 7]\n"
                               "s0 consume mem[128:224]@1\n");
     ces_graph_destroy(g);
     {
+        const uint64_t M = CES_P2P_POLLED_MIN;
+        struct ces_p2p_table *big = calloc(1, sizeof(*big));
         struct ces_p2p_table *way01 = calloc(1, sizeof(*way01)), *way10 = calloc(1, sizeof(*way10));
         struct ces_p2p_table *both = calloc(1, sizeof(*both));
-        const struct ces_p2p_table *calls[] = {t, way01, t, way10, both, way01, both};
+        const struct ces_p2p_table *calls[] = {t, big, way01, big, t, way10, both, way01, both};
 
-        declare(way01, 0, 1, 1, 0, 96);
-        declare(way01, 1, 0, 0, 128, 96);
+        for (uint32_t r = 0; r < 3; r++) {
+            declare(big, r, (r + 1) % 3, 1, 0, M);
+            declare(big, r, (r + 2) % 3, 0, 2 * M, M);
+        }
+        assert_int_equal(ces_cuda_group_graph(ctx, 3, 4 * M, big, 7, NULL, &g), CES_OK);
+        expect_lowered(ctx, g, 1, 0, "block 0 eager x1 first 1\n"
+                                  "s0 produce mem[0:8388608]@1\n"
+                                  "s0 memops 2 [write64 posted[3]@1 = 7; wait64 posted[4]@2 >= 7]\n"
+                                  "s0 copy 1 [mem[0:8388608]@1 -> mem[16777216:25165824]@2]\n"
+                                  "s0 memops 2 [write64 done[5]@1 = 7; wait64 done[4]@0 >= 7]\n"
+                                  "s0 consume mem[16777216:25165824]@1\n");
+        ces_graph_destroy(g);
+        declare(way01, 0, 1, 1, 0, M);
+        declare(way01, 1, 0, 0, 2 * M, M);
         declare(way10, 1, 0, 1, 0, 96);
         declare(way10, 0, 1, 0, 128, 96);
-        declare(both, 0, 1, 1, 0, 96);
-        declare(both, 0, 1, 0, 128, 96);
-        declare(both, 1, 0, 1, 0, 96);
-        declare(both, 1, 0, 0, 128, 96);
-        assert_int_equal(calls_verdict(ctx, 3, calls, 7, NULL), CES_V_OK);
-        assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, way01, 2, NULL, &g), CES_OK);
+        declare(both, 0, 1, 1, 0, M);
+        declare(both, 0, 1, 0, 2 * M, M);
+        declare(both, 1, 0, 1, 0, M);
+        declare(both, 1, 0, 0, 2 * M, M);
+        assert_int_equal(calls_verdict(ctx, 3, calls, 9, NULL, 4 * M), CES_V_OK);
+        assert_int_equal(ces_cuda_group_graph(ctx, 3, 4 * M, way01, 2, NULL, &g), CES_OK);
         expect_lowered(ctx, g, 0, 0, "block 0 eager x1 first 1\n"
-                                  "s0 produce mem[0:96]@0\n"
+                                  "s0 produce mem[0:8388608]@0\n"
                                   "s0 memops 1 [wait64 posted[1]@0 >= 2]\n"
-                                  "s0 copy 1 [mem[0:96]@0 -> mem[128:224]@1]\n"
+                                  "s0 copy 1 [mem[0:8388608]@0 -> mem[16777216:25165824]@1]\n"
                                   "s0 memops 1 [write64 done[0]@1 = 2]\n");
         ces_graph_destroy(g);
+        free(big);
         free(way01);
         free(way10);
         free(both);
@@ -770,7 +786,7 @@ static void test_group_staged(void **state)
     assert_false(ces_cuda_group_staged(ring, st, 0, 1, 96));
     assert_false(ces_cuda_group_staged(big, st, 0, 1, 200));
     assert_true(ces_cuda_group_staged(fan0, st, 0, 1, 96));
-    assert_int_equal(calls_verdict(ctx, 3, calls, 6, st), CES_V_OK);
+    assert_int_equal(calls_verdict(ctx, 3, calls, 6, st, 4096), CES_V_OK);
     assert_int_equal(st->p[0][1].sent, 2);
     assert_int_equal(st->p[1][2].sent, 2);
     assert_int_equal(st->p[2][0].sent, 0);
@@ -784,7 +800,7 @@ static void test_group_staged(void **state)
 
         declare(one, 0, 1, 1, 0, 96);
         declare(one, 1, 0, 0, 128, 96);
-        assert_int_equal(calls_verdict(ctx, 2, four, 4, s2), CES_V_OK);
+        assert_int_equal(calls_verdict(ctx, 2, four, 4, s2, 4096), CES_V_OK);
         free(s2);
         free(one);
     }
@@ -862,12 +878,12 @@ static void test_group_side(void **state)
     struct ces_graph *g = NULL;
 
     (void)state;
-    assert_int_equal(calls_verdict(ctx, 2, side, 5, st), CES_V_OK);
+    assert_int_equal(calls_verdict(ctx, 2, side, 5, st, 4096), CES_V_OK);
     assert_int_equal(st->p[0][1].sent, 5);
     assert_int_equal(st->p[0][1].own_wait, 1);
     free(st);
     st = stages(2, 100);
-    assert_int_equal(calls_verdict(ctx, 2, mixed, 9, st), CES_V_OK);
+    assert_int_equal(calls_verdict(ctx, 2, mixed, 9, st, 4096), CES_V_OK);
     assert_int_equal(st->p[0][1].own_wait, 0);
     free(st);
     for (uint32_t r = 1; r < 3; r++) {
@@ -875,7 +891,7 @@ static void test_group_side(void **state)
         declare(fan, r, 0, 0, 128, 96);
     }
     st = stages(3, 0);
-    assert_int_equal(calls_verdict(ctx, 3, fans, 4, st), CES_V_OK);
+    assert_int_equal(calls_verdict(ctx, 3, fans, 4, st, 4096), CES_V_OK);
     free(st);
     /* 4 ranks: two one-way pairs, 0 -> 2 and 1 -> 3, three calls */
     memset(fan, 0, sizeof(*fan));
@@ -884,7 +900,7 @@ static void test_group_side(void **state)
         declare(fan, r + 2, r, 0, 128, 96);
     }
     st = stages(4, 0);
-    assert_int_equal(calls_verdict(ctx, 4, fans, 3, st), CES_V_OK);
+    assert_int_equal(calls_verdict(ctx, 4, fans, 3, st, 4096), CES_V_OK);
     assert_int_equal(st->p[1][3].sent, 3);
     free(st);
 

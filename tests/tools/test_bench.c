@@ -102,7 +102,7 @@ static void test_group_predictions(void **state)
     (void)state;
     assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,plain,27.919,"));
 #ifdef CES_HAVE_CUDA
-    assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,15.361,"));
+    assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,21.961,"));
 #else
     assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,27.919,"));
 #endif
