@@ -177,6 +177,66 @@ static int copies(struct ces_graph *g, uint32_t r, const struct ces_op *ops, uin
     return rc;
 }
 
+/* Rank r waits until its slot sig[idx] holds 1, then resets it to 0. */
+static int await_and_reset(struct ces_graph *g, uint32_t r, uint32_t sig, uint32_t idx)
+{
+    struct ces_op w = flag(CES_OP_WAIT, sig, r, idx, 1);
+    int rc;
+
+    w.cmp = CES_CMP_EQ;
+    rc = add(g, r, w);
+    return rc == CES_OK ? add(g, r, flag(CES_OP_WRITE, sig, r, idx, 0)) : rc;
+}
+
+/* Rank r's receives: the wait for each incoming message, one batch of
+ * the staged ones' copy-outs, and their slots returned.  Eager (call k;
+ * u 0): full >= the slot's fills, done >= k, credit = the slot's
+ * releases.  Captured (call u of the graph): cfull and cdone awaited and
+ * reset, cbusy written back to 0. */
+static int receive(struct ces_graph *g, uint32_t r, const struct ces_p2p_table *t,
+                   const struct ces_p2p_stages *st, uint64_t k, int captured, uint32_t u)
+{
+    const struct ces_p2p_desc *row = t->d[r];
+    struct ces_op ops[CES_MAX_PAIRS];
+    uint32_t nops = 0;
+    int rc = CES_OK;
+
+    memset(ops, 0, sizeof(ops));
+    for (uint64_t i = 1; i <= row[0].bytes && rc == CES_OK; i++) {
+        uint32_t s = row[i].peer;
+
+        if (row[i].send)
+            continue;
+        if (ces_cuda_group_staged(t, st, s, r, row[i].bytes)) {
+            const struct ces_p2p_stage *sp = &st->p[s][r];
+            uint64_t c = sp->sent + u;
+            uint32_t slot = (uint32_t)(c % 2);
+
+            rc = captured ? await_and_reset(g, r, CFULL, 2 * s + slot)
+                          : add(g, r, flag(CES_OP_WAIT, FULL, r, 2 * s + slot, c / 2 + 1));
+            ops[nops++] = copy_op(r, sp->off + slot * sp->slot, r, row[i].off, row[i].bytes);
+        } else {
+            rc = captured ? await_and_reset(g, r, CDONE, s)
+                          : add(g, r, direct_flag(t, ces_graph_ranks(g), CES_OP_WAIT, DONE, s, r,
+                                                  row[i].bytes, s, r, k));
+        }
+    }
+    if (rc == CES_OK)
+        rc = copies(g, r, ops, nops);
+    for (uint64_t i = 1; i <= row[0].bytes && rc == CES_OK; i++) {
+        uint32_t s = row[i].peer;
+        uint64_t c;
+
+        if (row[i].send || !ces_cuda_group_staged(t, st, s, r, row[i].bytes))
+            continue;
+        c = st->p[s][r].sent + u;
+        rc = add(g, r, captured ? flag(CES_OP_WRITE, CBUSY, s, 2 * r + (uint32_t)(c % 2), 0)
+                                : flag(CES_OP_WRITE, CREDIT, s, 2 * r + (uint32_t)(c % 2),
+                                       c / 2 + 1));
+    }
+    return rc;
+}
+
 /* Rank r's ops of group call k.
  *
  * Direct (the receive buffer is written in place): post every receive
@@ -308,33 +368,8 @@ static int group_rank(struct ces_graph *g, uint32_t r, const struct ces_p2p_tabl
         u1 = st->p[r][d].sent + 1;
         rc = add(g, r, flag(CES_OP_WAIT, CREDIT, r, 2 * d + (uint32_t)(u1 % 2), u1 / 2));
     }
-    nops = 0;
-    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-        uint32_t s = row[i].peer;
-
-        if (row[i].send)
-            continue;
-        if (ces_cuda_group_staged(t, st, s, r, row[i].bytes)) {
-            const struct ces_p2p_stage *sp = &st->p[s][r];
-            uint64_t u = sp->sent;
-
-            rc = add(g, r, flag(CES_OP_WAIT, FULL, r, 2 * s + (uint32_t)(u % 2), u / 2 + 1));
-            ops[nops++] = copy_op(r, sp->off + (u % 2) * sp->slot, r, row[i].off, row[i].bytes);
-        } else {
-            rc = add(g, r, direct_flag(t, n, CES_OP_WAIT, DONE, s, r, row[i].bytes, s, r, k));
-        }
-    }
     if (rc == CES_OK)
-        rc = copies(g, r, ops, nops);
-    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-        uint32_t s = row[i].peer;
-        uint64_t u;
-
-        if (row[i].send || !ces_cuda_group_staged(t, st, s, r, row[i].bytes))
-            continue;
-        u = st->p[s][r].sent;
-        rc = add(g, r, flag(CES_OP_WRITE, CREDIT, s, 2 * r + (uint32_t)(u % 2), u / 2 + 1));
-    }
+        rc = receive(g, r, t, st, k, 0, 0);
     return rc == CES_OK ? app_ops(g, r, t, 0) : rc;
 }
 
@@ -402,17 +437,6 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
 
     *out = NULL;
     return rc != CES_OK ? rc : group_finish(g, ces_cuda_group_add(ctx, g, t, k, st), out);
-}
-
-/* Rank r waits until its slot sig[idx] holds 1, then resets it to 0. */
-static int await_and_reset(struct ces_graph *g, uint32_t r, uint32_t sig, uint32_t idx)
-{
-    struct ces_op w = flag(CES_OP_WAIT, sig, r, idx, 1);
-    int rc;
-
-    w.cmp = CES_CMP_EQ;
-    rc = add(g, r, w);
-    return rc == CES_OK ? add(g, r, flag(CES_OP_WRITE, sig, r, idx, 0)) : rc;
 }
 
 /* Rank r's ops of captured group call u (0, 1, ...: the slot of a staged
@@ -486,32 +510,8 @@ static int group_rank_captured(struct ces_graph *g, uint32_t r, const struct ces
         else
             rc = add(g, r, flag(CES_OP_WRITE, CDONE, d, r, 1));
     }
-    nops = 0;
-    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-        uint32_t s = row[i].peer;
-
-        if (row[i].send)
-            continue;
-        if (ces_cuda_group_staged(t, st, s, r, row[i].bytes)) {
-            const struct ces_p2p_stage *sp = &st->p[s][r];
-            uint32_t slot = (uint32_t)((sp->sent + u) % 2);
-
-            rc = await_and_reset(g, r, CFULL, 2 * s + slot);
-            ops[nops++] = copy_op(r, sp->off + slot * sp->slot, r, row[i].off, row[i].bytes);
-        } else {
-            rc = await_and_reset(g, r, CDONE, s);
-        }
-    }
     if (rc == CES_OK)
-        rc = copies(g, r, ops, nops);
-    for (uint64_t i = 1; i <= cnt && rc == CES_OK; i++) {
-        uint32_t s = row[i].peer;
-
-        if (row[i].send || !ces_cuda_group_staged(t, st, s, r, row[i].bytes))
-            continue;
-        rc = add(g, r, flag(CES_OP_WRITE, CBUSY, s,
-                            2 * r + (uint32_t)((st->p[s][r].sent + u) % 2), 0));
-    }
+        rc = receive(g, r, t, st, 0, 1, u);
     return rc == CES_OK ? app_ops(g, r, t, 0) : rc;
 }
 

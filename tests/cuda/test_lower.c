@@ -945,15 +945,27 @@ static void test_group_side(void **state)
     ces_test_ctx_end(ctx, &ta);
 }
 
+/* The checker's verdict on a schedule written as .ces text. */
+static uint32_t text_verdict(struct ces_ctx *ctx, const char *text)
+{
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    uint32_t v;
+
+    assert_int_equal(ces_prog_parse(ctx, text, strlen(text), "written.ces", &prog), CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
+    v = ces_test_verdict(ctx, g);
+    ces_graph_destroy(g);
+    ces_prog_destroy(prog);
+    return v;
+}
+
 /* A captured one-way group 0 -> 1 of 96 bytes written out, two replays, as
  * ces_cuda_group_graph_captured builds it; without the sender's reset of
  * its post flag when `reset` is 0. */
 static uint32_t captured_text_verdict(struct ces_ctx *ctx, int reset)
 {
     char text[1024];
-    struct ces_prog *prog = NULL;
-    struct ces_graph *g = NULL;
-    uint32_t v;
 
     snprintf(text, sizeof(text),
              "cesync 1\nranks 2\nbuffer mem 4096\nsignal cposted u64 2\nsignal cdone u64 2\n"
@@ -968,12 +980,7 @@ static uint32_t captured_text_verdict(struct ces_ctx *ctx, int reset)
              "r1 : write cdone[0] = 0\n"
              "r1 : consume mem[128:224]\n",
              reset ? "r0 : write cposted[1] = 0\n" : "");
-    assert_int_equal(ces_prog_parse(ctx, text, strlen(text), "captured.ces", &prog), CES_OK);
-    assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
-    v = ces_test_verdict(ctx, g);
-    ces_graph_destroy(g);
-    ces_prog_destroy(prog);
-    return v;
+    return text_verdict(ctx, text);
 }
 
 /* Groups captured into CUDA graphs: every message in place with flags a
@@ -1042,9 +1049,6 @@ static void test_group_captured(void **state)
 static uint32_t captured_staged_text_verdict(struct ces_ctx *ctx, int wait)
 {
     char text[1024];
-    struct ces_prog *prog = NULL;
-    struct ces_graph *g = NULL;
-    uint32_t v;
 
     snprintf(text, sizeof(text),
              "cesync 1\nranks 2\nbuffer mem 4096\nsignal cfull u64 4\nsignal cbusy u64 4\n"
@@ -1060,12 +1064,7 @@ static uint32_t captured_staged_text_verdict(struct ces_ctx *ctx, int wait)
              "r1 : write cbusy[2]@0 = 0\n"
              "r1 : consume mem[128:224]\n",
              wait ? "r0 : wait cbusy[2] == 0\n" : "");
-    assert_int_equal(ces_prog_parse(ctx, text, strlen(text), "staged.ces", &prog), CES_OK);
-    assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
-    v = ces_test_verdict(ctx, g);
-    ces_graph_destroy(g);
-    ces_prog_destroy(prog);
-    return v;
+    return text_verdict(ctx, text);
 }
 
 /* Captured groups with staged one-way messages, proved over replays of
