@@ -1499,8 +1499,9 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
             m->copy_switch_us = with - without - m->per_local_copy_us - sw_us;
             if (m->copy_switch_us < 0.0)
                 m->copy_switch_us = 0.0;
-            fprintf(log, "calibrate: write + local copy (4 KiB) %.2f us -> local copy start %.2f us; "
-                         "write + local + peer %.2f us, write + peer %.2f us -> copy switch %.2f us\n",
+            fprintf(log,
+                    "calibrate: write + local copy (4 KiB) %.2f us -> local copy start %.2f us; "
+                    "write + local + peer %.2f us, write + peer %.2f us -> copy switch %.2f us\n",
                     alone, m->per_local_copy_us, with, without, m->copy_switch_us);
         }
         /* cross-GPU hop as the mono protocol's barrier makes it: each rank

@@ -1115,8 +1115,8 @@ out:
 
 /* The group's graph for this call, and how to lower it: eager (call k, the
  * staged pairs counted), or captured (the replayable protocol, two replays
- * proved; its own staged pairs counted).  Every rank captures the group or none does:
- * the two protocols do not meet. */
+ * proved; its own staged pairs counted).  Every rank captures the group or
+ * none does: the two protocols do not meet. */
 static int group_build(struct ces_comm *c, const struct ces_p2p_table *t, int *capturing,
                        struct ces_graph **g, unsigned *flags)
 {

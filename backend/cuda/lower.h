@@ -169,10 +169,13 @@ struct ces_p2p_stages {
 
 /* The group's graph for call k: n ranks of three streams over one buffer
  * `mem` of `stride` bytes (the symmetric range of a rank), signals `posted`,
- * `done` (u64, n slots), `full`, `credit` (u64, 2n slots), `cposted`,
- * `cdone` (u64, n slots), `cfull`, `cbusy` (u64, 2n slots; these four the
- * captured protocol's), events `slots` and `copied`.  A message s -> d that fits the pair's slots in `st` is
- * staged, any other goes direct (st NULL: all direct); a staged message of
+ * `done`, `full`, `credit` (u64, 2n slots; posted and done: pushed flags
+ * at slot writer, polled ones at n + waiter), `cposted`, `cdone` (u64, n
+ * slots), `cfull`, `cbusy` (u64, 2n slots; these four the captured
+ * protocol's), events `slots` and `copied`.  A message s -> d that fits
+ * the pair's slots in `st` is staged, any other goes direct (st NULL: all
+ * direct; flags polled for a message of CES_P2P_POLLED_MIN bytes or more
+ * that is not one way); a staged message of
  * at least st->side_min bytes goes the side way: the sender's memops leave
  * the caller's stream (s0), which holds only its copy between two events
  * (s1 awaits the slot's credit and records `slots`, s2 awaits `copied` and

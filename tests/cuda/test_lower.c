@@ -609,10 +609,11 @@ static void declare(struct ces_p2p_table *t, uint32_t r, uint32_t peer, int send
     t->d[r][i] = (struct ces_p2p_desc){peer, (uint32_t)send, off, bytes};
 }
 
-/* The graph of ncalls group calls in a row over n ranks of `stride` bytes, the staged pairs'
- * counts advancing after each; verdict of the checker. */
-static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *const *calls,
-                              uint32_t ncalls, struct ces_p2p_stages *st, uint64_t stride)
+/* The graph of ncalls group calls in a row over n ranks of `stride` bytes,
+ * the staged pairs' counts advancing after each; verdict of the checker. */
+static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n,
+                              const struct ces_p2p_table *const *calls, uint32_t ncalls,
+                              struct ces_p2p_stages *st, uint64_t stride)
 {
     struct ces_graph *g = NULL;
     uint32_t v;
@@ -1005,7 +1006,8 @@ static void test_group_captured(void **state)
             declare(t, r, (r + 1) % n, 1, 0, 96);
             declare(t, r, (r + n - 1) % n, 0, 128, 96);
         }
-        assert_int_equal(ces_cuda_group_graph_captured(ctx, n, 4096, t, 1, 5 - n, NULL, &g), CES_OK);
+        assert_int_equal(ces_cuda_group_graph_captured(ctx, n, 4096, t, 1, 5 - n, NULL, &g),
+                         CES_OK);
         assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
         ces_graph_destroy(g);
     }
