@@ -3,6 +3,7 @@
  */
 #include "tool.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +43,20 @@ static void usage(FILE *f)
           f);
 }
 
+/* A command's exit code, or CES_EXIT_USAGE when what it wrote to standard
+ * output did not all arrive (a full disk, a closed pipe): a result that
+ * was cut short must not look like a success. */
+static int finish(int rc)
+{
+    int err = fflush(stdout) != 0 || ferror(stdout);
+
+    if (!err || rc == CES_EXIT_USAGE)
+        return rc; /* a command that failed has said why */
+    fprintf(stderr, "cesync: cannot write to standard output: %s\n",
+            errno != 0 ? strerror(errno) : "write error");
+    return CES_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -51,7 +66,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return CES_EXIT_OK;
+        return finish(CES_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("cesync %d.%d (.ces format %d)\n", CES_VERSION_MAJOR, CES_VERSION_MINOR,
@@ -67,11 +82,11 @@ int main(int argc, char **argv)
             for (int k = 2; k < argc; k++) {
                 if (strcmp(argv[k], "--predict") == 0) {
                     memmove(&argv[k], &argv[k + 1], (size_t)(argc - k) * sizeof(*argv));
-                    return ces_cmd_predict(argc - 3, argv + 2);
+                    return finish(ces_cmd_predict(argc - 3, argv + 2));
                 }
             }
         }
-        return commands[i].fn(argc - 2, argv + 2);
+        return finish(commands[i].fn(argc - 2, argv + 2));
     }
     fprintf(stderr, "cesync: unknown command '%s'\n\n", argv[1]);
     usage(stderr);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_help_everywhere(void **state)
 {
@@ -76,12 +77,37 @@ static void test_print_validate_dot(void **state)
     free(out);
 }
 
+/* Output that does not all arrive (a full disk) is an error, exit 2, for
+ * every command that writes to standard output, however much it wrote. */
+static void test_stdout_write_errors(void **state)
+{
+    static const char *const cmds[] = {
+        "print alltoall --ranks 8 --iterations 20 --expand", "dot alltoall --ranks 4",
+        "check alltoall --ranks 2", "check --predict alltoall --ranks 2", "validate alltoall",
+        "promela alltoall --ranks 2", "gen --seed 3", "--help"};
+    char *dir = ces_test_tmpdir();
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        char args[256], *out = NULL;
+
+        snprintf(args, sizeof(args), "%s >/dev/full 2>err.txt; echo rc=$?; cat err.txt", cmds[i]);
+        assert_int_equal(ces_test_tool(dir, args, &out), 0);
+        if (strncmp(out, "rc=2\ncesync: ", 13) != 0 || strstr(out, "No space left") == NULL)
+            fail_msg("'cesync %s' to a full disk:\n%s", cmds[i], out);
+        free(out);
+    }
+    remove("err.txt");
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_everywhere),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_print_validate_dot),
+        cmocka_unit_test(test_stdout_write_errors),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
