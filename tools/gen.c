@@ -22,7 +22,7 @@ static const char gen_help[] =
     "\n"
     "  --seed S     first seed (required)\n"
     "  --count N    number of schedules (default 1)\n"
-    "  --ranks R    ranks, 2..8 (default: 2 or 3 at random)\n"
+    "  --ranks R    ranks, 2..8 (default, or 0: 2 or 3 at random)\n"
     "  --streams S  streams per rank, 1..2 (default: at random)\n"
     "  --steps K    protocol steps per phase body, 1..3 (default: at random)\n"
     "  --mutate PCT chance that a step is mutated, 0..100\n"
@@ -37,7 +37,7 @@ static int gen_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
     if (s == NULL)
         return ces_tool_fail("gen: %s needs a value", opt);
     errno = 0;
-    v = strtoull(s, &end, 0);
+    v = strtoull(s, &end, 10); /* decimal, as every other command reads numbers */
     if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v > max)
         return ces_tool_fail("gen: %s expects a number 0..%" PRIu64 ", not '%s'", opt, max, s);
     *out = v;
@@ -122,6 +122,9 @@ int ces_cmd_gen(int argc, char **argv)
         return ec;
     if (!have_seed)
         return ces_tool_fail("gen: --seed S is required (see cesync gen --help)");
+    if (count > 0 && seed > UINT64_MAX - (count - 1))
+        return ces_tool_fail("gen: --seed %" PRIu64 " --count %" PRIu64 " runs past the last seed, "
+                             "%" PRIu64, seed, count, UINT64_MAX);
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
     for (uint64_t k = 0; k < count && ec == CES_EXIT_OK; k++)

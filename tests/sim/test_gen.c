@@ -269,6 +269,16 @@ static void test_tool(void **state)
                        "cesync: gen: --ranks expects a number 0..8, not '9'\n");
     ces_test_tool_says("gen --count 2", 2,
                        "cesync: gen: --seed S is required (see cesync gen --help)\n");
+    /* numbers are decimal, as in every other command: 010 is ten, 0x10 no
+     * number; the seeds may not run past 2^64 - 1 */
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 010", &out), 0);
+    assert_memory_equal(out, "# cesync gen --seed 10\n", 23);
+    free(out);
+    ces_test_tool_says("gen --seed 0x10", 2,
+                       "cesync: gen: --seed expects a number 0..18446744073709551615, not '0x10'\n");
+    ces_test_tool_says("gen --seed 18446744073709551615 --count 2", 2,
+                       "cesync: gen: --seed 18446744073709551615 --count 2 runs past the last "
+                       "seed, 18446744073709551615\n");
     ces_test_tool_says("gen --seed 1 --bogus 1", 2,
                        "cesync: gen: unexpected argument '--bogus' (see cesync gen --help)\n");
     assert_int_equal(ces_test_tool(NULL, "gen --help", &out), 0);
