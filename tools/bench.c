@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -146,6 +147,31 @@ static const char *option_value(int argc, char **argv, int *i)
         return NULL;
     }
     return argv[++*i];
+}
+
+/* An output file must be writable, or its directory where it does not
+ * exist yet, before the sweep runs, so that a run of minutes does not end
+ * in "cannot write". */
+static int out_dir_ok(const char *opt, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+
+    if (access(path, F_OK) == 0) {
+        if (access(path, W_OK) == 0)
+            return CES_EXIT_OK;
+        return ces_tool_fail("bench: %s %s: %s", opt, path, strerror(errno));
+    }
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else if ((size_t)snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >= sizeof(dir))
+        return ces_tool_fail("bench: %s: path too long", opt);
+    if (slash == path)
+        snprintf(dir, sizeof(dir), "/");
+    if (access(dir, W_OK) != 0)
+        return ces_tool_fail("bench: %s %s: cannot write into %s: %s", opt, path, dir,
+                             strerror(errno));
+    return CES_EXIT_OK;
 }
 
 static int parse_args(struct bench *B, int argc, char **argv)
@@ -282,6 +308,16 @@ static int parse_args(struct bench *B, int argc, char **argv)
     B->coll = (uint32_t)coll;
     if (B->min_bytes < 4 || B->max_bytes < B->min_bytes || B->max_bytes > (UINT64_C(16) << 30))
         return ces_tool_fail("bench: need 4 <= --min-bytes <= --max-bytes <= 16G");
+    if (B->plot != NULL) {
+        const char *ext = strrchr(B->plot, '.');
+
+        if (ext == NULL || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
+            return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", B->plot);
+        if (out_dir_ok("--plot", B->plot) != CES_EXIT_OK)
+            return CES_EXIT_USAGE;
+    }
+    if (B->csv != NULL && out_dir_ok("--csv", B->csv) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
     if (B->nvariants == 0) {
         B->variants[B->nvariants++] = V_AUTO;
         if (B->coll == CES_COLL_SENDRECV) {
@@ -321,6 +357,10 @@ static int parse_args(struct bench *B, int argc, char **argv)
         }
         if (B->nsizes == 0)
             return ces_tool_fail("bench: no size in range (multiples of %" PRIu64 " bytes)", unit);
+        if (s <= (double)B->max_bytes * (1 + 1e-9))
+            return ces_tool_fail("bench: more than %d sizes from --min-bytes to --max-bytes by "
+                                 "--factor %g; raise the factor or narrow the range",
+                                 MAX_SIZES, B->factor);
     }
     return CES_EXIT_OK;
 }

@@ -300,6 +300,16 @@ static void test_usage_errors(void **state)
          "cesync: bench: cannot write /dev/full\n"},
         {"bench alltoall --dry-run --plot x.txt",
          "cesync: bench: --plot expects a .svg or .png path, not 'x.txt'\n"},
+        /* refused before the sweep, not after it */
+        {"bench alltoall --dry-run --csv /nonexistent/x.csv",
+         "cesync: bench: --csv /nonexistent/x.csv: cannot write into /nonexistent: No such file "
+         "or directory\n"},
+        {"bench alltoall --dry-run --plot /nonexistent/x.svg",
+         "cesync: bench: --plot /nonexistent/x.svg: cannot write into /nonexistent: No such file "
+         "or directory\n"},
+        {"bench alltoall --dry-run --factor 1.01 --min-bytes 1K --max-bytes 1G",
+         "cesync: bench: more than 64 sizes from --min-bytes to --max-bytes by --factor 1.01; "
+         "raise the factor or narrow the range\n"},
         /* an option that takes a value, last on the line */
         {"bench alltoall --dry-run --csv", "cesync: bench: --csv expects a value\n"},
         {"bench alltoall --dry-run --plot", "cesync: bench: --plot expects a value\n"},
