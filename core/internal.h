@@ -73,8 +73,15 @@ void ces_sb_free(struct ces_sb *sb);
 
 /* Reads the rest of stream f into a new buffer from the context's hooks
  * (*text, *len; freed with ces_free, NUL-terminated for convenience).
- * CES_ERR_NOMEM or CES_ERR_IO with "NAME: ..." messages (core/parse.c). */
-int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, char **text, size_t *len);
+ * CES_ERR_NOMEM, CES_ERR_IO, or CES_ERR_LIMIT past `max` bytes (a device
+ * or a wrong file given as a schedule stops there), with "NAME: ..."
+ * messages (core/parse.c). */
+int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, char **text,
+                    size_t *len);
+
+/* The most a .ces source may hold: 256 MiB (the expanded 1024-rank
+ * alltoall prints in far less). */
+#define CES_SOURCE_MAX ((size_t)256 << 20)
 
 /* Duplicates a string with the context's hooks; NULL on failure. */
 char *ces_strdup(struct ces_ctx *ctx, const char *s);

@@ -1168,7 +1168,8 @@ fail:
     return rc;
 }
 
-int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, char **text, size_t *len)
+int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, char **text,
+                    size_t *len)
 {
     char *buf = NULL;
     size_t n = 0, cap = 0;
@@ -1194,6 +1195,11 @@ int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, char **text,
         n += got;
         if (got == 0)
             break;
+        if (n > max) {
+            ces_free(ctx, buf);
+            return ces_ctx_error(ctx, CES_ERR_LIMIT, "%s: larger than %zu bytes, more than it may hold",
+                                 name, max);
+        }
     }
     if (ferror(f)) {
         ces_free(ctx, buf);
@@ -1220,7 +1226,7 @@ int ces_prog_parse_file(struct ces_ctx *ctx, const char *path, struct ces_prog *
     f = is_stdin ? stdin : fopen(path, "rb");
     if (f == NULL)
         return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    rc = ces_read_stream(ctx, f, is_stdin ? "<stdin>" : path, &buf, &len);
+    rc = ces_read_stream(ctx, f, is_stdin ? "<stdin>" : path, CES_SOURCE_MAX, &buf, &len);
     if (rc == CES_OK)
         rc = ces_prog_parse(ctx, buf, len, is_stdin ? "<stdin>" : path, out);
     ces_free(ctx, buf);

@@ -214,7 +214,7 @@ int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model
     fp = fopen(path, "r");
     if (fp == NULL)
         return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    rc = ces_read_stream(ctx, fp, path, &buf, &len);
+    rc = ces_read_stream(ctx, fp, path, (size_t)1 << 20, &buf, &len); /* a model file: a page */
     if (rc == CES_OK)
         rc = ces_model_parse(ctx, buf, len, path, base, out);
     ces_free(ctx, buf);

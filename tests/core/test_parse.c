@@ -439,7 +439,7 @@ static void test_read_stream(void **state)
     for (int k = 0; k < 5000; k++)
         fputs("abc", f);
     rewind(f);
-    assert_int_equal(ces_read_stream(ctx, f, "t", &text, &len), CES_OK);
+    assert_int_equal(ces_read_stream(ctx, f, "t", CES_SOURCE_MAX, &text, &len), CES_OK);
     assert_int_equal(len, 15000);
     assert_int_equal(text[15000], '\0');
     assert_memory_equal(text + 14997, "abc", 3);
@@ -447,10 +447,16 @@ static void test_read_stream(void **state)
     /* out of memory on the second buffer: nothing is left allocated */
     rewind(f);
     st.fail_at = st.calls + 2;
-    assert_int_equal(ces_read_stream(ctx, f, "t", &text, &len), CES_ERR_NOMEM);
+    assert_int_equal(ces_read_stream(ctx, f, "t", CES_SOURCE_MAX, &text, &len), CES_ERR_NOMEM);
     assert_null(text);
     assert_string_equal(ces_ctx_last_error(ctx), "t: out of memory reading");
     st.fail_at = 0;
+    /* past the bound: refused while reading, nothing left allocated */
+    rewind(f);
+    assert_int_equal(ces_read_stream(ctx, f, "t", 10000, &text, &len), CES_ERR_LIMIT);
+    assert_null(text);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "t: larger than 10000 bytes, more than it may hold");
     fclose(f);
     ces_test_ctx_end(ctx, &st);
 }
