@@ -533,82 +533,257 @@ static void signal_edges(struct dot_state *st, bool emit)
 
 /* --- data edges ---------------------------------------------------------- */
 
-/* Whether op reads region dst (a copy's source or a consume). */
-static bool reads(const struct ces_op *op, const struct ces_region *dst)
+/* The region of one op in one block, indexed so that the ops whose regions
+ * overlap a given region are found without scanning the block: spans are
+ * sorted by key (buffer, rank), then lo; `reach` is the largest hi of the
+ * span and of those before it with the same key, so a backwards walk from
+ * the last span starting below a region's hi stops at the first span whose
+ * reach does not get past the region's lo. */
+struct dot_span {
+    uint32_t buf, rank; /* the key: regions overlap only within one key */
+    uint64_t lo, hi;
+    uint64_t reach;
+    uint32_t op_rank, index; /* the op: its rank, its index in the rank's list */
+};
+
+/* What the data edges of one remote copy need: its ordinal among the copies
+ * of its block that write into its destination, their count, and the ops
+ * of the destination's rank that read it (lists[first..first + nreaders),
+ * indices ascending). */
+struct dot_copy {
+    uint32_t ordinal, nwriters;
+    size_t first, nreaders;
+};
+
+/* The index of one block, rebuilt per block and reused. */
+struct dot_data {
+    struct ces_vec writers; /* struct dot_span: the destinations of the copies */
+    struct ces_vec readers; /* struct dot_span: what copies and consumes read */
+    struct ces_vec found;   /* uint64_t: (rank << 32 | index) of overlapping ops */
+    struct ces_vec lists;   /* uint32_t: the readers of each distinct destination */
+    struct dot_copy *copies; /* [ops of the block], by the op's place in the block */
+};
+
+static int cmp_span(const void *x, const void *y)
 {
-    return (op->kind == CES_OP_COPY || op->kind == CES_OP_CONSUME) &&
-           ces_region_overlap(&op->a, dst);
+    const struct dot_span *a = x, *b = y;
+
+    if (a->buf != b->buf)
+        return a->buf < b->buf ? -1 : 1;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    if (a->hi != b->hi)
+        return a->hi < b->hi ? -1 : 1;
+    if (a->op_rank != b->op_rank)
+        return a->op_rank < b->op_rank ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* Ordinal of `self` among the copies of block b that write into region dst,
- * and their count (ranks and indices ascending). */
-static void writer_ordinal(const struct ces_graph *g, uint32_t b, const struct ces_region *dst,
-                           struct dot_ref self, uint32_t *ordinal, uint32_t *count)
+static int cmp_u64(const void *x, const void *y)
 {
-    *ordinal = 0;
-    *count = 0;
-    for (uint32_t r = 0; r < g->ranks; r++) {
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+    return a < b ? -1 : a > b;
+}
+
+/* Adds the span of region `reg` of op (r, k). */
+static int push_span(struct ces_ctx *ctx, struct ces_vec *v, const struct ces_region *reg,
+                     uint32_t r, uint32_t k)
+{
+    struct dot_span sp = {reg->buf, reg->rank, reg->lo, reg->hi, 0, r, k};
+
+    return ces_vec_push(ctx, v, sizeof(sp), &sp);
+}
+
+/* Sorts the spans and computes their reach. */
+static void index_spans(struct ces_vec *v)
+{
+    struct dot_span *sp = v->data;
+
+    if (v->len > 1)
+        qsort(sp, v->len, sizeof(*sp), cmp_span);
+    for (size_t i = 0; i < v->len; i++) {
+        bool same = i > 0 && sp[i - 1].buf == sp[i].buf && sp[i - 1].rank == sp[i].rank;
+
+        sp[i].reach = same && sp[i - 1].reach > sp[i].hi ? sp[i - 1].reach : sp[i].hi;
+    }
+}
+
+/* The ops of the spans in v that overlap region reg, as (rank << 32 | index)
+ * into `found` (emptied first), ascending: ranks, then indices. */
+static int overlapping(struct ces_ctx *ctx, const struct ces_vec *v,
+                       const struct ces_region *reg, struct ces_vec *found)
+{
+    const struct dot_span *sp = v->data;
+    size_t lo = 0, hi = v->len;
+
+    found->len = 0;
+    /* first span with a key above reg's, or reg's key and lo >= reg->hi */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct dot_span *m = &sp[mid];
+        bool below = m->buf != reg->buf ? m->buf < reg->buf
+                     : m->rank != reg->rank ? m->rank < reg->rank
+                                            : m->lo < reg->hi;
+
+        if (below)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i-- > 0;) {
+        uint64_t op = (uint64_t)sp[i].op_rank << 32 | sp[i].index;
+
+        if (sp[i].buf != reg->buf || sp[i].rank != reg->rank || sp[i].reach <= reg->lo)
+            break;
+        if (sp[i].hi > reg->lo && ces_vec_push(ctx, found, sizeof(op), &op) != CES_OK)
+            return CES_ERR_NOMEM;
+    }
+    if (found->len > 1)
+        qsort(found->data, found->len, sizeof(uint64_t), cmp_u64);
+    return CES_OK;
+}
+
+/* Fills dd->copies for the copies into another rank in block b.  Copies
+ * with the same destination are adjacent among the sorted writers: their
+ * writers and readers are looked up once. */
+static int index_block(struct dot_state *st, struct dot_data *dd, uint32_t b)
+{
+    const struct ces_graph *g = st->g;
+    size_t base = st->node_base[(size_t)b * g->ranks];
+    const struct dot_span *w;
+    int rc = CES_OK;
+
+    dd->writers.len = dd->readers.len = dd->lists.len = 0;
+    for (uint32_t r = 0; r < g->ranks && rc == CES_OK; r++) {
         uint32_t n = 0;
         const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
-        for (uint32_t k = 0; k < n; k++) {
-            if (ops[k].kind != CES_OP_COPY || !ces_region_overlap(&ops[k].b, dst))
-                continue;
-            if (r < self.rank || (r == self.rank && k < self.index))
-                (*ordinal)++;
-            (*count)++;
+        for (uint32_t k = 0; k < n && rc == CES_OK; k++) {
+            if (ops[k].kind == CES_OP_COPY)
+                rc = push_span(st->ctx, &dd->writers, &ops[k].b, r, k);
+            /* the readers of a copy into rank d are ops of rank d, and a
+             * region overlaps only regions of its own rank */
+            if (rc == CES_OK && (ops[k].kind == CES_OP_COPY || ops[k].kind == CES_OP_CONSUME) &&
+                ops[k].a.rank == r)
+                rc = push_span(st->ctx, &dd->readers, &ops[k].a, r, k);
         }
     }
+    if (rc != CES_OK)
+        return rc;
+    index_spans(&dd->writers);
+    index_spans(&dd->readers);
+    w = dd->writers.data;
+    for (size_t i = 0, j; i < dd->writers.len; i = j) {
+        struct ces_region dst = {w[i].buf, w[i].rank, w[i].lo, w[i].hi};
+        size_t first = dd->lists.len, nreaders;
+        bool remote = false;
+
+        for (j = i; j < dd->writers.len && w[j].buf == dst.buf && w[j].rank == dst.rank &&
+                    w[j].lo == dst.lo && w[j].hi == dst.hi;
+             j++)
+            remote = remote || w[j].op_rank != dst.rank;
+        if (!remote)
+            continue;
+        rc = overlapping(st->ctx, &dd->readers, &dst, &dd->found);
+        if (rc == CES_OK)
+            rc = ces_vec_reserve(st->ctx, &dd->lists, sizeof(uint32_t), dd->found.len);
+        if (rc != CES_OK)
+            return rc;
+        for (size_t f = 0; f < dd->found.len; f++)
+            CES_VEC_AT(&dd->lists, uint32_t, dd->lists.len++) =
+                (uint32_t)CES_VEC_AT(&dd->found, uint64_t, f);
+        nreaders = dd->found.len;
+        rc = overlapping(st->ctx, &dd->writers, &dst, &dd->found);
+        if (rc != CES_OK)
+            return rc;
+        for (size_t c = i; c < j; c++) {
+            const uint64_t *fw = dd->found.data;
+            uint64_t self = (uint64_t)w[c].op_rank << 32 | w[c].index;
+            size_t lo = 0, hi = dd->found.len;
+            struct dot_copy *cp;
+
+            if (w[c].op_rank == dst.rank)
+                continue;
+            while (lo < hi) { /* the writers before this copy */
+                size_t mid = lo + (hi - lo) / 2;
+
+                if (fw[mid] < self)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            cp = &dd->copies[st->node_base[(size_t)b * g->ranks + w[c].op_rank] - base +
+                             w[c].index];
+            cp->ordinal = (uint32_t)lo;
+            cp->nwriters = (uint32_t)dd->found.len;
+            cp->first = first;
+            cp->nreaders = nreaders;
+        }
+    }
+    return CES_OK;
 }
 
 /* A copy into another rank points at the ops of that rank (same block) that
  * read what it wrote.  When as many copies write the region as ops read it
  * (a staging slot reused chunk after chunk), the i-th writer goes to the
  * i-th reader only. */
-static void emit_data_edges(struct dot_state *st)
+static int emit_data_edges(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
     uint32_t nb = ces_graph_nblocks(g);
+    struct dot_data dd;
+    size_t most = 0;
+    int rc = CES_OK;
 
+    memset(&dd, 0, sizeof(dd));
     for (uint32_t b = 0; b < nb; b++) {
-        for (uint32_t r = 0; r < g->ranks; r++) {
+        size_t n = st->node_base[(size_t)(b + 1) * g->ranks] - st->node_base[(size_t)b * g->ranks];
+
+        most = n > most ? n : most;
+    }
+    dd.copies = ces_malloc(st->ctx, (most + 1) * sizeof(*dd.copies));
+    if (dd.copies == NULL)
+        return CES_ERR_NOMEM;
+    for (uint32_t b = 0; b < nb && rc == CES_OK; b++) {
+        size_t base = st->node_base[(size_t)b * g->ranks];
+
+        rc = index_block(st, &dd, b);
+        for (uint32_t r = 0; r < g->ranks && rc == CES_OK; r++) {
             uint32_t n = 0;
             const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
             for (uint32_t k = 0; k < n; k++) {
-                const struct ces_region *dst = &ops[k].b;
-                uint32_t dn = 0, nreaders = 0, ordinal, nwriters, seen = 0;
-                const struct ces_op *dops;
-                struct dot_ref self = {b, r, k};
+                const struct dot_copy *cp =
+                    &dd.copies[st->node_base[(size_t)b * g->ranks + r] - base + k];
+                const uint32_t *rd;
                 char from[64], to[64];
 
-                if (ops[k].kind != CES_OP_COPY || dst->rank == r)
+                if (ops[k].kind != CES_OP_COPY || ops[k].b.rank == r || cp->nreaders == 0)
                     continue;
-                dops = ces_graph_ops(g, b, dst->rank, &dn);
-                for (uint32_t j = 0; j < dn; j++)
-                    nreaders += reads(&dops[j], dst);
-                if (nreaders == 0)
-                    continue;
-                writer_ordinal(g, b, dst, self, &ordinal, &nwriters);
-                node_id(from, sizeof(from), self);
-                for (uint32_t j = 0; j < dn; j++) {
-                    struct dot_ref to_ref = {b, dst->rank, j};
-
-                    if (!reads(&dops[j], dst))
-                        continue;
-                    if (nwriters != nreaders || seen == ordinal) {
-                        node_id(to, sizeof(to), to_ref);
+                rd = (const uint32_t *)dd.lists.data + cp->first;
+                node_id(from, sizeof(from), (struct dot_ref){b, r, k});
+                for (size_t j = 0; j < cp->nreaders; j++) {
+                    if (cp->nwriters != cp->nreaders || j == cp->ordinal) {
+                        node_id(to, sizeof(to), (struct dot_ref){b, ops[k].b.rank, rd[j]});
                         ces_sb_printf(&st->sb,
                                       "%s -> %s [color=\"#c0392bb0\", penwidth=1.8, "
                                       "constraint=false];\n",
                                       from, to);
                         st->cross++;
                     }
-                    seen++;
                 }
             }
         }
     }
+    ces_vec_free(st->ctx, &dd.writers);
+    ces_vec_free(st->ctx, &dd.readers);
+    ces_vec_free(st->ctx, &dd.found);
+    ces_vec_free(st->ctx, &dd.lists);
+    ces_free(st->ctx, dd.copies);
+    return rc;
 }
 
 /* --- overlay, legend, entry points --------------------------------------- */
@@ -631,6 +806,7 @@ static int load_marks(struct dot_state *st)
             total += n;
         }
     }
+    st->node_base[(size_t)nb * g->ranks] = total;
     if (st->ov == NULL || st->ov->nmarks == 0)
         return CES_OK;
     if (st->ov->marks == NULL)
@@ -742,7 +918,11 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     emit_rank_order(&st);
     emit_order_edges(&st);
     signal_edges(&st, true);
-    emit_data_edges(&st);
+    rc = emit_data_edges(&st);
+    if (rc != CES_OK) {
+        ces_ctx_error(ctx, rc, "out of memory drawing the graph");
+        goto free_state;
+    }
     if (st.cross > DOT_LARGE_EDGES)
         ces_sb_puts(&st.sb, "graph [splines=line, remincross=false, mclimit=0.01, "
                             "nslimit=0.5, nslimit1=0.5];\n");

@@ -118,8 +118,9 @@ static void test_structure(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* The dashed edges of t, "from->to" joined by ';', in output order. */
-static void dashed_edges(const char *t, char *out, size_t size)
+/* The edges of t whose attributes contain `mark`, "from->to" joined by ';',
+ * in output order. */
+static void marked_edges(const char *t, const char *mark, char *out, size_t size)
 {
     size_t len = 0;
 
@@ -128,12 +129,18 @@ static void dashed_edges(const char *t, char *out, size_t size)
         const char *nl = strchr(line, '\n');
         char from[64], to[64];
 
-        const char *d = strstr(line, "style=dashed");
+        const char *d = strstr(line, mark);
 
         if (d != NULL && (nl == NULL || d < nl) && sscanf(line, "%63s -> %63s", from, to) == 2)
             len += (size_t)snprintf(out + len, size - len, "%s->%s;", from, to);
         line = nl != NULL ? nl + 1 : NULL;
     }
+}
+
+/* The dashed edges of t in output order. */
+static void dashed_edges(const char *t, char *out, size_t size)
+{
+    marked_edges(t, "style=dashed", out, size);
 }
 
 /* Writes on rank 0; waits on rank 1 over u32 slot a[0] and u64 slot b[0]. */
@@ -182,6 +189,72 @@ static void test_write_wait_edges(void **state)
     assert_string_equal(got, "n0_0_0->n0_1_0;n0_0_2->n0_1_1;n0_0_3->n0_1_0;"
                              "n0_0_4->n0_1_2;n0_0_5->n0_1_2;n0_0_6->n0_1_3;"
                              "n0_0_7->n0_1_2;");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Data edges: a remote copy points at the ops of its destination rank that
+ * read an overlapping region (copies and consumes, partial overlaps and an
+ * empty region too); when as many copies write the region as ops read it,
+ * the i-th writer (ranks, then indices, local copies included) goes to the
+ * i-th reader only. */
+static void test_data_edges(void **state)
+{
+    static const char text[] =
+        "cesync 1\nranks 3\n"
+        "buffer src 32\nbuffer stage 8\nbuffer out 32\nbuffer pair 8\nbuffer mixed 8\n"
+        "phase eager x1\n"
+        /* a staging slot: three writers, three readers, paired in order */
+        "r0 : copy src[0:8] -> stage[0:8]@1\n"
+        "r0 : copy src[8:16] -> stage[0:8]@1\n"
+        "r0 : copy src[16:24] -> stage[0:8]@1\n"
+        "r1 : copy stage[0:8] -> out[0:8]\n"
+        "r1 : copy stage[0:8] -> out[8:16]\n"
+        "r1 : copy stage[0:8] -> out[16:24]\n"
+        /* two writers, one reader: both point at it */
+        "r0 : copy src[0:8] -> out[0:8]@2\n"
+        "r1 : copy src[0:8] -> out[0:8]@2\n"
+        "r2 : consume out[0:8]\n"
+        /* partial overlaps; r1's src is not the one written */
+        "r0 : copy src[0:8] -> src[4:12]@2\n"
+        "r2 : consume src[0:8]\n"
+        "r2 : consume src[8:16]\n"
+        "r2 : consume src[12:16]\n"
+        "r1 : consume src[4:12]\n"
+        /* an empty region inside another overlaps it */
+        "r0 : copy src[0:0] -> out[30:30]@1\n"
+        "r1 : consume out[24:32]\n"
+        /* writers paired by rank, not by position in the text */
+        "r2 : copy src[0:8] -> pair[0:8]@1\n"
+        "r0 : copy src[8:16] -> pair[0:8]@1\n"
+        "r1 : consume pair[0:8]\n"
+        "r1 : consume pair[0:8]\n"
+        /* a local copy counts as a writer */
+        "r1 : copy src[0:8] -> mixed[0:8]\n"
+        "r0 : copy src[0:8] -> mixed[0:8]@1\n"
+        "r1 : consume mixed[0:8]\n"
+        "r1 : consume mixed[0:8]\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    char *t, got[1024];
+
+    (void)state;
+    if (ces_prog_parse(ctx, text, strlen(text), "data", &prog) != CES_OK ||
+        ces_prog_expand(ctx, prog, &g) != CES_OK)
+        fail_msg("data: %s", ces_ctx_last_error(ctx));
+    ces_prog_destroy(prog);
+    t = emit(ctx, g, NULL);
+    marked_edges(t, "#c0392b", got, sizeof(got));
+    /* r0: 0-2 stage, 3 out@2, 4 src@2, 5 out[30:30]@1, 6 pair@1, 7 mixed@1;
+     * r1: 0-2 stage readers, 3 out@2, 4 src, 5 out[24:32], 6-7 pair, 8 mixed
+     * (local), 9-10 mixed readers; r2: 0 out, 1-3 src, 4 copy from src[0:8] */
+    assert_string_equal(got, "n0_0_0->n0_1_0;n0_0_1->n0_1_1;n0_0_2->n0_1_2;"
+                             "n0_0_3->n0_2_0;n0_0_4->n0_2_1;n0_0_4->n0_2_2;n0_0_4->n0_2_4;"
+                             "n0_0_5->n0_1_5;n0_0_6->n0_1_6;n0_0_7->n0_1_9;"
+                             "n0_1_3->n0_2_0;n0_2_4->n0_1_7;");
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -398,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_golden_and_deterministic),
         cmocka_unit_test(test_structure),
         cmocka_unit_test(test_write_wait_edges),
+        cmocka_unit_test(test_data_edges),
         cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_null_arguments),
