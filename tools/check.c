@@ -8,10 +8,12 @@
 #include "tool.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char check_help[] =
@@ -22,8 +24,9 @@ static const char check_help[] =
     "MISMATCH, each with its shortest counterexample found and a replay string.\n"
     "SCHEDULE is a .ces file (- for stdin) or a collective name (alltoall, ...).\n"
     "  --max-states N      stop after N stored states (verdict INCOMPLETE, exit 3)\n"
-    "  --max-seconds S     stop after S seconds (INCOMPLETE)\n"
-    "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE)\n"
+    "  --max-seconds S     stop after S seconds of search (INCOMPLETE)\n"
+    "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
+    "                      a line on stderr says what needed the memory)\n"
     "  --no-reduction      reference mode: no partial-order reduction\n"
     "  --first             stop at the first defect found (verdict adds INCOMPLETE)\n"
     "  --random N          N random complete executions instead (a sample, not a proof)\n"
@@ -34,7 +37,9 @@ static const char check_help[] =
     "                      (the stream stops before op K); repeatable\n"
     "  --abort             model the runtime watchdog: blocked waits are released\n"
     "  --fault-sweep       every fault at every op position, with and without --abort\n"
-    "  --dot OUT           draw the first counterexample (.dot, .svg or .png)\n"
+    "                      (a table; with --quiet only its summary line; no --json, --dot)\n"
+    "  --dot OUT           draw the first counterexample (.dot, .svg or .png; the\n"
+    "                      directory must exist, checked before the search)\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
     "  --predict           print the cost model's predicted time instead of checking\n"
@@ -63,6 +68,66 @@ static int parse_u64(const char *opt, const char *v, uint64_t *out)
     return CES_EXIT_OK;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Whether an executable `name` is on PATH (as core/dot.c looks for it). */
+static bool on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    char buf[4096];
+
+    while (path != NULL && *path != '\0') {
+        const char *colon = strchr(path, ':');
+        size_t n = colon != NULL ? (size_t)(colon - path) : strlen(path);
+        struct stat sb;
+
+        if (n == 0)
+            snprintf(buf, sizeof(buf), "./%s", name);
+        else
+            snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, name);
+        if (stat(buf, &sb) == 0 && S_ISREG(sb.st_mode) && access(buf, X_OK) == 0)
+            return true;
+        path = colon != NULL ? colon + 1 : NULL;
+    }
+    return false;
+}
+
+/* --dot's file, before the search: a check can run long, and a picture that
+ * cannot be written after it would turn its verdict into a usage error.
+ * The name must say the format, its directory must exist and be writable,
+ * and .svg/.png need Graphviz. */
+static int check_dot_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    struct stat sb;
+
+    if (!ends_with(path, ".dot") && !ends_with(path, ".svg") && !ends_with(path, ".png"))
+        return ces_tool_fail("check: --dot %s: the name must end in .dot, .svg or .png", path);
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else if (slash == path)
+        snprintf(dir, sizeof(dir), "/");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return ces_tool_fail("check: --dot %s: %s is not a directory", path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return ces_tool_fail("check: --dot %s: cannot write in %s: %s", path, dir,
+                             strerror(errno));
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return ces_tool_fail("check: --dot %s: is a directory", path);
+    if (!ends_with(path, ".dot") && !on_path("dot"))
+        return ces_tool_fail("check: --dot %s: Graphviz 'dot' is not installed (not found on "
+                             "PATH); install graphviz or write a .dot file", path);
+    return CES_EXIT_OK;
+}
+
 static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_args *a)
 {
     ces_check_opts_init(&a->o);
@@ -81,9 +146,10 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
             if (v == NULL)
                 return ces_tool_fail("check: --max-seconds expects a number");
             a->o.max_seconds = strtod(v, &end);
-            if (*end != '\0' || a->o.max_seconds <= 0)
-                return ces_tool_fail("check: --max-seconds expects a positive number, got '%s'",
-                                     v);
+            if (end == v || *end != '\0' || !isfinite(a->o.max_seconds) ||
+                a->o.max_seconds <= 0)
+                return ces_tool_fail("check: --max-seconds expects a finite number > 0, "
+                                     "got '%s'", v);
         } else if (strcmp(opt, "--max-memory") == 0) {
             if (v == NULL || ces_tool_parse_size(v, &a->o.max_memory) != 0)
                 return ces_tool_fail("check: --max-memory expects a size like 512M, got '%s'",
@@ -137,6 +203,11 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
         return ces_tool_fail("check: --random and --replay exclude each other");
     if (a->sweep && (a->o.replay != NULL || a->o.nfaults > 0))
         return ces_tool_fail("check: --fault-sweep makes its own faults; drop --fault/--replay");
+    if (a->sweep && (a->json || a->dot != NULL))
+        return ces_tool_fail("check: --fault-sweep prints a table, not a report: drop "
+                             "--json/--dot");
+    if (a->dot != NULL)
+        return check_dot_path(a->dot);
     return CES_EXIT_OK;
 }
 
@@ -197,7 +268,8 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
         ces_free(ctx, rows);
         return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
     }
-    fputs(text, stdout);
+    if (!a->quiet)
+        fputs(text, stdout);
     for (size_t i = 0; i < n; i++) {
         if (rows[i].verdict & (CES_V_HANG | CES_V_DEADLOCK))
             shown++;
@@ -245,6 +317,9 @@ int ces_cmd_check(int argc, char **argv)
     if (ec == CES_EXIT_OK) {
         if (!a.quiet && !a.json && isatty(fileno(stderr)))
             a.o.progress = progress;
+        /* cleared: after the check the message says what a memory bound
+         * refused, if one did */
+        ces_ctx_error(ctx, CES_OK, "%s", "");
         if (ces_check(ctx, g, &a.o, &r) != CES_OK)
             ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
     }
@@ -266,6 +341,11 @@ int ces_cmd_check(int argc, char **argv)
             printf("verdict: %s\n", buf);
         } else if (ces_check_report_print(ctx, r, stdout) != CES_OK) {
             ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+        }
+        if (ec == CES_EXIT_OK && !a.quiet && (v & CES_V_INCOMPLETE) &&
+            *ces_ctx_last_error(ctx) != '\0') {
+            fflush(stdout); /* the report first, then why it is incomplete */
+            fprintf(stderr, "cesync: check: %s\n", ces_ctx_last_error(ctx));
         }
         if (ec == CES_EXIT_OK && a.dot != NULL)
             ec = draw(ctx, g, r, a.dot);

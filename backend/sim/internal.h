@@ -90,6 +90,14 @@ struct sim_model {
      * stand for the slot clocks in the hash, slot clocks (last: the bulk) */
     size_t w_pc, w_val, w_pclk, w_rclk, w_hsum, w_sclk, w_fixed;
     size_t bytes;                /* memory held by the model */
+    /* the memory bound while building (opts->max_memory, 0 = none), the
+     * bytes one state will take at least (kept free under the bound), and
+     * whether the bound refused an allocation */
+    uint64_t limit;
+    size_t reserve;
+    bool over;
+    size_t need; /* when over: the model's bytes with the refused allocation */
+    uint64_t nunrolled; /* ops of every process once unrolled (0 until counted) */
 };
 
 /* Segment word offsets. */
@@ -148,9 +156,26 @@ struct sim_detail {
     uint64_t value;
 };
 
+/* Returned by the builders below when opts->max_memory refused an
+ * allocation.  Not an error (positive): the check ends INCOMPLETE, and the
+ * context's message says what needed the memory. */
+#define SIM_BOUND 1
+
 /* model.c */
+/* Builds the model of g under opts.  With opts->max_memory > 0 every
+ * allocation is checked first: the model and one state must fit under the
+ * bound, else SIM_BOUND before the allocation that would pass it (*out NULL;
+ * *held, when non-NULL, gets the bytes the model held then). */
+int ces_sim_model_build_held(struct ces_ctx *ctx, const struct ces_graph *g,
+                             const struct ces_check_opts *opts, struct sim_model **out,
+                             size_t *held);
 int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
                         const struct ces_check_opts *opts, struct sim_model **out);
+/* The bytes ces_sim_state_init allocates for one state of m (the layout of
+ * state.c: the fixed words, the map headers, 4 segments per non-empty map). */
+size_t ces_sim_state_init_bytes(const struct sim_model *m);
+/* "1.5 GiB", "64.0 MiB", "12.0 KiB" into buf. */
+void ces_sim_fmt_bytes(char *buf, size_t size, uint64_t bytes);
 void ces_sim_model_destroy(struct sim_model *m);
 void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos,
                  struct ces_check_pos *out);

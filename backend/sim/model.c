@@ -11,6 +11,7 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos, struct ces_check_pos *out)
@@ -29,18 +30,98 @@ void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos, struct 
     }
 }
 
+static size_t sat_add(size_t a, size_t b)
+{
+    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+static size_t sat_mul(size_t a, size_t b)
+{
+    return b != 0 && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
+void ces_sim_fmt_bytes(char *buf, size_t size, uint64_t b)
+{
+    if (b >= (UINT64_C(1) << 30))
+        snprintf(buf, size, "%.2f GiB", (double)b / (double)(UINT64_C(1) << 30));
+    else if (b >= (UINT64_C(1) << 20))
+        snprintf(buf, size, "%.1f MiB", (double)b / (double)(UINT64_C(1) << 20));
+    else
+        snprintf(buf, size, "%.1f KiB", (double)b / 1024.0);
+}
+
+/* The fixed words of a state with nrec awaited records: flags, pc, values,
+ * process clocks, record clocks, the hash sums, slot clocks (the layout
+ * ces_sim_model_build sets; saturating, to size a state before it exists). */
+static size_t fixed_words(const struct sim_model *m, uint32_t nrec)
+{
+    size_t P = m->nproc, w = 1 + 4;
+
+    w = sat_add(w, P);
+    w = sat_add(w, sat_mul(2, m->nslots));
+    w = sat_add(w, sat_mul(P, P));
+    w = sat_add(w, sat_mul(nrec, P));
+    return sat_add(w, sat_mul(m->nslots, P));
+}
+
+/* What ces_sim_state_init allocates for `words` fixed words (state.c): the
+ * words, the map headers, and 4 segments for the map of every non-empty
+ * buffer of every rank. */
+static size_t state_bytes(const struct sim_model *m, size_t words)
+{
+    size_t b = sat_mul(words, sizeof(uint32_t)), nonempty = 0;
+
+    b = sat_add(b, sat_mul(m->nmaps ? m->nmaps : 1, sizeof(struct sim_map)));
+    for (uint32_t i = 0; i < m->nbuf; i++)
+        nonempty += m->buf_size[i] != 0;
+    return sat_add(b, sat_mul(sat_mul(nonempty, m->ranks),
+                              4 * ((size_t)SEG_READS + m->nproc) * sizeof(uint32_t)));
+}
+
+size_t ces_sim_state_init_bytes(const struct sim_model *m)
+{
+    return state_bytes(m, m->w_fixed);
+}
+
+/* Whether `more` bytes fit under the memory bound next to the model and
+ * the one state it must leave room for; the first refusal is remembered
+ * for the message. */
+static bool fits(struct sim_model *m, size_t more)
+{
+    size_t after = sat_add(m->bytes, more);
+
+    if (m->limit == 0 || sat_add(after, m->reserve) <= m->limit)
+        return true;
+    if (!m->over) {
+        m->over = true;
+        m->need = after;
+    }
+    return false;
+}
+
 static void *zalloc(struct sim_model *m, size_t n, size_t size)
 {
     void *p;
 
     if (n == 0)
         n = 1;
+    if (!fits(m, sat_mul(n, size)))
+        return NULL;
     p = ces_malloc(m->ctx, n * size);
     if (p != NULL) {
         memset(p, 0, n * size);
         m->bytes += n * size;
     }
     return p;
+}
+
+/* Frees a temporary of zalloc(m, n, size). */
+static void zfree(struct sim_model *m, void *p, size_t n, size_t size)
+{
+    if (p == NULL)
+        return;
+    ces_free(m->ctx, p);
+    m->bytes -= (n == 0 ? 1 : n) * size;
 }
 
 void ces_sim_model_destroy(struct sim_model *m)
@@ -113,6 +194,8 @@ static int unroll(struct sim_model *m)
                 cnt[r * m->streams + ops[i].stream] += bi.reps;
         }
     }
+    for (uint32_t p = 0; p < m->nproc; p++)
+        m->nunrolled += cnt[p];
     for (uint32_t p = 0; p < m->nproc; p++) {
         if (cnt[p] >= UINT32_MAX) {
             rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
@@ -169,8 +252,7 @@ static int unroll(struct sim_model *m)
         }
     }
 out:
-    ces_free(m->ctx, cnt);
-    m->bytes -= m->nproc * sizeof(uint64_t);
+    zfree(m, cnt, m->nproc, sizeof(uint64_t));
     return rc;
 }
 
@@ -250,9 +332,9 @@ static int walk_enqueue(struct sim_model *m)
         }
     }
 out:
-    ces_free(m->ctx, pos);
-    ces_free(m->ctx, qn);
-    ces_free(m->ctx, lastrec);
+    zfree(m, pos, m->streams, sizeof(uint32_t));
+    zfree(m, qn, m->nq, sizeof(uint32_t));
+    zfree(m, lastrec, ne * 2, sizeof(uint32_t));
     return rc;
 }
 
@@ -319,8 +401,8 @@ static int index_slots(struct sim_model *m)
         uint32_t gi = 0;
 
         if (fw == NULL || ft == NULL) {
-            ces_free(m->ctx, fw);
-            ces_free(m->ctx, ft);
+            zfree(m, fw, m->nslots, sizeof(uint32_t));
+            zfree(m, ft, m->nslots, sizeof(uint32_t));
             return nomem(m->ctx);
         }
         for (uint32_t p = 0; p < m->nproc; p++) {
@@ -348,8 +430,8 @@ static int index_slots(struct sim_model *m)
                     m->guard[gi++] = k;
             }
         }
-        ces_free(m->ctx, fw);
-        ces_free(m->ctx, ft);
+        zfree(m, fw, m->nslots, sizeof(uint32_t));
+        zfree(m, ft, m->nslots, sizeof(uint32_t));
     }
     return CES_OK;
 }
@@ -441,6 +523,11 @@ static int expected_runs(struct sim_model *m)
             o->naux = (uint32_t)(runs.len - first);
         }
     }
+    /* (the runs grow in a vector: checked once they stand, they are few
+     * next to the slot tables) */
+    if (rc == CES_OK &&
+        !fits(m, runs.cap * sizeof(struct sim_run) + prods.cap * sizeof(struct prod)))
+        rc = CES_ERR_NOMEM;
     if (rc == CES_OK) {
         m->runs = runs.data;
         m->nruns = runs.len;
@@ -494,11 +581,20 @@ static int apply_faults(struct sim_model *m, const struct ces_check_opts *opts)
 int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
                         const struct ces_check_opts *opts, struct sim_model **out)
 {
+    return ces_sim_model_build_held(ctx, g, opts, out, NULL);
+}
+
+int ces_sim_model_build_held(struct ces_ctx *ctx, const struct ces_graph *g,
+                             const struct ces_check_opts *opts, struct sim_model **out,
+                             size_t *held)
+{
     struct sim_model *m;
     uint32_t nsig;
     int rc;
 
     *out = NULL;
+    if (held != NULL)
+        *held = 0;
     m = ces_malloc(ctx, sizeof(*m));
     if (m == NULL)
         return nomem(ctx);
@@ -506,6 +602,7 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->ctx = ctx;
     m->g = g;
     m->bytes = sizeof(*m);
+    m->limit = opts->max_memory;
     m->ranks = ces_graph_ranks(g);
     m->streams = ces_graph_streams(g);
     m->nproc = m->ranks * m->streams;
@@ -551,6 +648,14 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
         }
         m->nslots = (uint32_t)n;
     }
+    /* The slots set the size of a state (values and a vector clock each) and
+     * of the model's slot tables: refuse a bound they cannot fit in before
+     * allocating either. */
+    m->reserve = state_bytes(m, fixed_words(m, 0));
+    if (!fits(m, sat_mul(m->nslots, 4 * sizeof(uint32_t) + sizeof(struct ces_slot)))) {
+        rc = CES_ERR_NOMEM;
+        goto fail;
+    }
     m->slot_width = zalloc(m, m->nslots, sizeof(uint32_t));
     m->slot_name = zalloc(m, m->nslots, sizeof(struct ces_slot));
     if (m->slot_width == NULL || m->slot_name == NULL) {
@@ -585,6 +690,7 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     if (rc != CES_OK)
         goto fail;
     number_records(m);
+    m->reserve = state_bytes(m, fixed_words(m, m->nrec));
     rc = index_slots(m);
     if (rc != CES_OK)
         goto fail;
@@ -599,9 +705,27 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->w_hsum = m->w_rclk + (size_t)m->nrec * m->nproc;
     m->w_sclk = m->w_hsum + 4;
     m->w_fixed = m->w_sclk + (size_t)m->nslots * m->nproc;
+    assert(m->w_fixed == fixed_words(m, m->nrec));
+    m->limit = 0; /* built: the search keeps the bound from here */
     *out = m;
     return CES_OK;
 fail:
+    if (m->over && rc == CES_ERR_NOMEM) { /* the bound refused, not malloc */
+        char bound[24], need[24], state[24], ops[48] = "";
+
+        ces_sim_fmt_bytes(bound, sizeof(bound), m->limit);
+        ces_sim_fmt_bytes(need, sizeof(need), m->need);
+        ces_sim_fmt_bytes(state, sizeof(state), m->reserve);
+        if (m->nunrolled > 0) /* (counted once the slots fit) */
+            snprintf(ops, sizeof(ops), ", %" PRIu64 " ops unrolled", m->nunrolled);
+        if (held != NULL)
+            *held = m->bytes;
+        rc = ces_ctx_error(ctx, SIM_BOUND,
+                           "memory bound %s reached before the search: the checker's model "
+                           "(%" PRIu32 " streams, %" PRIu32 " signal slots%s) needs more than %s "
+                           "and each state %s",
+                           bound, m->nproc, m->nslots, ops, need, state);
+    }
     ces_sim_model_destroy(m);
     return rc;
 }

@@ -10,6 +10,8 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -47,8 +49,14 @@ struct search {
     /* stats and bounds */
     struct ces_check_stats stats;
     double t0, next_progress;
+    double last_clock;    /* when tick last read the clock */
+    uint64_t tick_mask;   /* tick reads the clock every tick_mask + 1 transitions */
+    uint64_t tick_max;    /* the most tick_mask may grow to (2^k - 1) */
     size_t frame_bytes;
-    uint32_t bound; /* nonzero once a bound stopped the search */
+    size_t scratch_bytes; /* hz, hz_gen, inT, work, enabled */
+    uint32_t bound; /* nonzero once a bound stopped the search: 1 states, time or
+                       memory (the search stops short at once), 2 --first */
+    char why[320];  /* what the memory bound refused ("" otherwise) */
     int rc;
 };
 
@@ -62,20 +70,96 @@ static double now(void)
 
 static size_t mem_now(const struct search *S)
 {
-    return S->m->bytes + S->tabcap * 2 * sizeof(uint64_t) +
+    return S->m->bytes + S->scratch_bytes + S->tabcap * 2 * sizeof(uint64_t) +
            S->capframes * (sizeof(struct frame) + S->m->nproc * sizeof(uint32_t)) +
-           S->nalloc * S->frame_bytes +
+           (S->nalloc + (S->tmp.w != NULL)) * S->frame_bytes +
            S->trace.cap * sizeof(uint32_t);
 }
 
+/* Stops the search for the memory bound and says why: `what` (NULL: the
+ * search as it stands) needs `more` bytes next to those held. */
+static void memory_bound(struct search *S, size_t held, const char *what, size_t more)
+{
+    char bound[24], need[24], have[24], model[24], tab[24], frame[24];
+    size_t copies = S->nalloc + (S->tmp.w != NULL);
+
+    if (held > S->stats.peak_memory)
+        S->stats.peak_memory = held;
+    if (S->bound != 0)
+        return;
+    S->bound = 1;
+    ces_sim_fmt_bytes(bound, sizeof(bound), S->o->max_memory);
+    ces_sim_fmt_bytes(need, sizeof(need), more);
+    ces_sim_fmt_bytes(have, sizeof(have), held);
+    ces_sim_fmt_bytes(model, sizeof(model), S->m->bytes);
+    ces_sim_fmt_bytes(tab, sizeof(tab), S->tabcap * 2 * sizeof(uint64_t));
+    ces_sim_fmt_bytes(frame, sizeof(frame), S->frame_bytes);
+    if (what != NULL)
+        snprintf(S->why, sizeof(S->why),
+                 "memory bound %s reached after %" PRIu64 " states: %s needs %s next to the "
+                 "%s held (the model %s, the visited set %s, %zu state%s of %s)",
+                 bound, S->stats.states, what, need, have, model, tab, copies,
+                 copies == 1 ? "" : "s", frame);
+    else
+        snprintf(S->why, sizeof(S->why),
+                 "memory bound %s reached after %" PRIu64 " states: the search holds %s (the "
+                 "model %s, the visited set %s, %zu state%s of %s)",
+                 bound, S->stats.states, have, model, tab, copies, copies == 1 ? "" : "s",
+                 frame);
+}
+
+/* Whether `more` bytes for `what` fit under the memory bound; when not, the
+ * search stops (INCOMPLETE) before allocating them.  Called before every
+ * allocation that grows with the schedule or the search. */
+static bool fits(struct search *S, size_t more, const char *what)
+{
+    size_t held, max = (size_t)S->o->max_memory;
+
+    if (max == 0)
+        return true;
+    held = mem_now(S);
+    if (held <= max && more <= max - held)
+        return true;
+    memory_bound(S, held, what, more);
+    return false;
+}
+
+/* The most transitions between two readings of the clock.  An exhaustive
+ * search walks every state it stores (copy, hash, the reduction's P x P
+ * horizons) at about a word a nanosecond, so a transition may cost that much:
+ * about 2^20 words of such work pass between readings, so that the time
+ * bound holds within milliseconds even when one state is hundreds of MiB,
+ * and small states read the clock every 256 transitions only.  Random
+ * executions and replays step without copying or hashing. */
+static uint64_t tick_max(const struct sim_model *m, bool exhaustive)
+{
+    size_t words = m->w_fixed + (size_t)m->nproc * m->nproc;
+    uint64_t n = 256;
+
+    while (exhaustive && n > 1 && n * words > (UINT64_C(1) << 20))
+        n /= 2;
+    return n - 1;
+}
+
+/* Bounds and progress, after every transition.  The clock is read about
+ * every millisecond: up to every 256th transition when transitions are
+ * fast, every one when they are slow (measured between readings, within
+ * tick_max), so the time bound holds closely and small searches do not pay
+ * for the clock. */
 static void tick(struct search *S)
 {
-    double t;
+    double t, dt;
     size_t mem;
 
-    if ((S->stats.transitions & 255) != 0)
+    if ((S->stats.transitions & S->tick_mask) != 0)
         return;
     t = now();
+    dt = t - S->last_clock;
+    S->last_clock = t;
+    if (dt > 2e-3)
+        S->tick_mask >>= 1;
+    else if (dt < 5e-4 && S->tick_mask < S->tick_max)
+        S->tick_mask = 2 * S->tick_mask + 1;
     S->stats.seconds = t - S->t0;
     mem = mem_now(S);
     if (mem > S->stats.peak_memory)
@@ -83,7 +167,7 @@ static void tick(struct search *S)
     if (S->o->max_seconds > 0 && S->stats.seconds >= S->o->max_seconds)
         S->bound = 1;
     if (S->o->max_memory > 0 && mem >= S->o->max_memory)
-        S->bound = 1;
+        memory_bound(S, mem, NULL, 0);
     if (S->o->progress != NULL && t >= S->next_progress) {
         S->o->progress(S->o->progress_ud, &S->stats);
         S->next_progress = t + (S->o->progress_seconds > 0 ? S->o->progress_seconds : 2.0);
@@ -107,18 +191,21 @@ static int step(struct search *S, struct sim_state *st, uint32_t p)
 }
 
 /* Executes enabled invisible steps (lowest process first) until none is
- * left.  They commute with every step of other processes that is not a
- * racing data access (docs/SEMANTICS.md), so one order suffices. */
+ * left, or a resource bound stops the search (its callers then stop: the
+ * state is not judged).  They commute with every step of other processes
+ * that is not a racing data access (docs/SEMANTICS.md), so one order
+ * suffices. */
 static int eager(struct search *S, struct sim_state *st)
 {
     const struct sim_model *m = S->m;
     bool progress = true;
     int rc = CES_OK;
 
-    while (progress && rc == CES_OK) {
+    while (progress && rc == CES_OK && S->bound != 1) {
         progress = false;
-        for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
-            while (rc == CES_OK && ces_sim_status(m, st, p) == SIM_S_INVISIBLE) {
+        for (uint32_t p = 0; p < m->nproc && rc == CES_OK && S->bound != 1; p++) {
+            while (rc == CES_OK && S->bound != 1 &&
+                   ces_sim_status(m, st, p) == SIM_S_INVISIBLE) {
                 rc = step(S, st, p);
                 progress = true;
             }
@@ -177,6 +264,9 @@ static int terminal(struct search *S, const struct sim_state *st)
         /* The watchdog fires: every blocked wait/await is released with an
          * error and the streams drain (one order: nothing is judged any
          * more, so the drain's interleavings cannot differ in a verdict). */
+        if (S->tmp.w == NULL && !fits(S, S->frame_bytes, "the copy of a state the watchdog "
+                                      "drains"))
+            return S->rc;
         rc = ces_sim_state_copy(m, &S->tmp, st);
         if (rc != CES_OK)
             return rc;
@@ -184,6 +274,10 @@ static int terminal(struct search *S, const struct sim_state *st)
         rc = eager(S, &S->tmp);
         if (rc != CES_OK)
             return rc;
+        if (S->bound == 1) { /* a drain cut short is no end state to judge */
+            S->trace.len = tl;
+            return S->rc;
+        }
         fin = &S->tmp;
     }
     if (SIM_FLAGS(fin) & SIM_F_ABORTED) {
@@ -221,9 +315,7 @@ static int visit(struct search *S, struct sim_state *st, bool *seen)
         size_t ncap = S->tabcap ? S->tabcap * 2 : 1u << 16;
         uint64_t *nt;
 
-        if (S->o->max_memory > 0 &&
-            mem_now(S) + ncap * 2 * sizeof(uint64_t) > S->o->max_memory) {
-            S->bound = 1;
+        if (!fits(S, ncap * 2 * sizeof(uint64_t), "growing the visited set")) {
             *seen = true;
             return CES_OK;
         }
@@ -479,12 +571,19 @@ static void choose(struct search *S, struct frame *f)
 
 /* --- exhaustive search ------------------------------------------------------ */
 
+/* Makes frame i exist (its state not yet); the memory bound may refuse
+ * (S->bound set, CES_OK). */
 static int frame_at(struct search *S, size_t i)
 {
     if (i >= S->capframes) {
         size_t ncap = S->capframes ? 2 * S->capframes : 64;
-        struct frame *nf = ces_realloc(S->ctx, S->frames, ncap * sizeof(struct frame));
+        struct frame *nf;
 
+        if (!fits(S, (ncap - S->capframes) * (sizeof(struct frame) +
+                                              S->m->nproc * sizeof(uint32_t)),
+                  "growing the search stack"))
+            return CES_OK;
+        nf = ces_realloc(S->ctx, S->frames, ncap * sizeof(struct frame));
         if (nf == NULL)
             return CES_ERR_NOMEM;
         memset(nf + S->capframes, 0, (ncap - S->capframes) * sizeof(struct frame));
@@ -515,6 +614,8 @@ static int enter(struct search *S, struct frame *f, uint32_t parent_flags)
         note(S, SIM_D_RACE);
     f->nchoice = 0;
     f->next = 0;
+    if (S->bound == 1) /* (eager may have stopped short: the search ends here) */
+        return CES_OK;
     rc = visit(S, &f->st, &seen);
     if (rc != CES_OK || seen)
         return rc;
@@ -530,9 +631,9 @@ static int exhaustive(struct search *S)
     int rc;
 
     rc = frame_at(S, 0);
-    if (rc == CES_OK)
+    if (rc == CES_OK && !S->bound && fits(S, ces_sim_state_init_bytes(m), "the initial state"))
         rc = ces_sim_state_init(m, &S->frames[0].st);
-    if (rc != CES_OK)
+    if (rc != CES_OK || S->bound)
         return rc;
     S->frame_bytes = ces_sim_state_bytes(m, &S->frames[0].st);
     S->nframes = 1;
@@ -561,16 +662,14 @@ static int exhaustive(struct search *S)
             continue;
         }
         rc = frame_at(S, S->nframes);
-        if (rc != CES_OK)
+        if (rc != CES_OK || S->bound)
             break;
         f = &S->frames[S->nframes - 1];
         g = &S->frames[S->nframes];
         if (g->st.w == NULL) {
             /* a new frame state: respect the memory bound before taking it */
-            if (S->o->max_memory > 0 && mem_now(S) + S->frame_bytes > S->o->max_memory) {
-                S->bound = 1;
+            if (!fits(S, S->frame_bytes, "one more state on the search stack"))
                 break;
-            }
             S->nalloc++;
         }
         S->nframes++;
@@ -616,6 +715,8 @@ static int run_out(struct search *S, struct sim_state *st)
             return rc;
         if ((SIM_FLAGS(st) & SIM_F_RACE) && !(before & SIM_F_RACE))
             note(S, SIM_D_RACE);
+        if (S->bound == 1) /* (eager may have stopped short of an end state) */
+            return CES_OK;
         for (uint32_t p = 0; p < m->nproc; p++)
             if (ces_sim_status(m, st, p) == SIM_S_VISIBLE)
                 S->enabled[ne++] = p;
@@ -748,13 +849,17 @@ static int random_mode(struct search *S)
     F.inv = ces_malloc(S->ctx, P * sizeof(uint32_t));
     F.ininv = ces_malloc(S->ctx, P);
     rc = F.vis && F.vpos && F.inv && F.ininv ? CES_OK : CES_ERR_NOMEM;
-    if (rc == CES_OK)
+    if (rc == CES_OK && fits(S, ces_sim_state_init_bytes(S->m), "the initial state")) {
         rc = ces_sim_state_init(S->m, &init);
-    if (rc == CES_OK) {
-        /* (init has no maps to measure when it could not be made) */
-        S->frame_bytes = 2 * ces_sim_state_bytes(S->m, &init);
-        S->nalloc = 1;
+        if (rc == CES_OK) {
+            /* (init has no maps to measure when it could not be made) */
+            S->frame_bytes = ces_sim_state_bytes(S->m, &init);
+            S->nalloc = 1;
+        }
     }
+    /* the execution runs on a copy of init */
+    if (rc == CES_OK && !S->bound && fits(S, S->frame_bytes, "the state an execution runs on"))
+        S->nalloc = 2;
     for (uint64_t i = 0; rc == CES_OK && i < S->o->random && !S->bound; i++) {
         S->trace.len = 0;
         rc = ces_sim_state_copy(S->m, &st, &init);
@@ -829,6 +934,8 @@ static int replay_mode(struct search *S)
     int rc;
 
     rc = ces_sim_replay_parse(S->ctx, S->m, S->o->replay, &tr);
+    if (rc == CES_OK && !fits(S, ces_sim_state_init_bytes(S->m), "the initial state"))
+        goto out;
     if (rc == CES_OK)
         rc = ces_sim_state_init(S->m, &st);
     if (rc == CES_OK) {
@@ -850,7 +957,8 @@ static int replay_mode(struct search *S)
             rc = run_out(S, &st);
         }
     }
-    S->stats.complete = rc == CES_OK;
+out:
+    S->stats.complete = rc == CES_OK && !S->bound;
     ces_sim_state_free(S->m, &st);
     ces_vec_free(S->ctx, &tr);
     return rc;
@@ -970,7 +1078,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     struct sim_model *m = NULL;
     struct search S;
     struct ces_check_report *rep = NULL;
-    size_t P;
+    size_t P, held = 0;
     int rc;
 
     if (ctx == NULL || g == NULL || out == NULL)
@@ -982,49 +1090,69 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     }
     if (opts->nfaults > 0 && opts->faults == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "check options: nfaults > 0 but no faults");
-    if (opts->max_seconds < 0)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "check options: max_seconds must be >= 0");
+    if (!(opts->max_seconds >= 0) || !isfinite(opts->max_seconds))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "check options: max_seconds must be a finite number >= 0");
     if (opts->random > 0 && opts->replay != NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: random mode and a replay exclude each other");
-    rc = ces_sim_model_build(ctx, g, opts, &m);
-    if (rc != CES_OK)
-        return rc;
-    m->hashed = opts->replay == NULL && opts->random == 0;
     memset(&S, 0, sizeof(S));
     S.ctx = ctx;
-    S.m = m;
     S.o = opts;
-    S.reduce = !(opts->flags & CES_CHECK_NO_REDUCTION);
+    S.stats.mode = opts->replay != NULL ? CES_CHECK_REPLAY
+                   : opts->random > 0   ? CES_CHECK_RANDOM
+                                        : CES_CHECK_EXHAUSTIVE;
     S.t0 = now();
-    S.next_progress = S.t0 + (opts->progress_seconds > 0 ? opts->progress_seconds : 2.0);
-    P = m->nproc;
-    S.hz = ces_malloc(ctx, P * P * sizeof(uint32_t));
-    S.hz_gen = ces_malloc(ctx, P * sizeof(uint32_t));
-    S.inT = ces_malloc(ctx, P);
-    S.work = ces_malloc(ctx, P * sizeof(uint32_t));
-    S.enabled = ces_malloc(ctx, P * sizeof(uint32_t));
+    rc = ces_sim_model_build_held(ctx, g, opts, &m, &held);
+    if (rc != CES_OK && rc != SIM_BOUND)
+        return rc;
     rep = ces_malloc(ctx, sizeof(*rep));
-    if (rep != NULL) {
-        memset(rep, 0, sizeof(*rep));
-        rep->ctx = ctx;
-        rep->g = g;
-    }
-    if (S.hz == NULL || S.hz_gen == NULL || S.inT == NULL || S.work == NULL ||
-        S.enabled == NULL || rep == NULL) {
+    if (rep == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory starting the check");
         goto fail;
     }
-    memset(S.hz_gen, 0, P * sizeof(uint32_t));
-    if (opts->replay != NULL) {
-        S.stats.mode = CES_CHECK_REPLAY;
-        rc = replay_mode(&S);
-    } else if (opts->random > 0) {
-        S.stats.mode = CES_CHECK_RANDOM;
-        rc = random_mode(&S);
-    } else {
-        S.stats.mode = CES_CHECK_EXHAUSTIVE;
-        rc = exhaustive(&S);
+    memset(rep, 0, sizeof(*rep));
+    rep->ctx = ctx;
+    rep->g = g;
+    if (rc == SIM_BOUND) {
+        /* The model alone does not fit: nothing was searched.  The
+         * context's message (model.c) says what needed the memory. */
+        rep->stats = S.stats;
+        rep->stats.peak_memory = held;
+        rep->stats.seconds = now() - S.t0;
+        rep->verdict = CES_V_INCOMPLETE;
+        *out = rep;
+        return CES_OK;
+    }
+    m->hashed = opts->replay == NULL && opts->random == 0;
+    S.m = m;
+    S.reduce = !(opts->flags & CES_CHECK_NO_REDUCTION);
+    /* the clock counts from here: the model's size is bounded by memory */
+    S.t0 = now();
+    S.last_clock = S.t0;
+    S.tick_max = tick_max(m, opts->replay == NULL && opts->random == 0);
+    S.next_progress = S.t0 + (opts->progress_seconds > 0 ? opts->progress_seconds : 2.0);
+    P = m->nproc;
+    if (fits(&S, P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P,
+             "the reduction's scratch")) {
+        S.hz = ces_malloc(ctx, P * P * sizeof(uint32_t));
+        S.hz_gen = ces_malloc(ctx, P * sizeof(uint32_t));
+        S.inT = ces_malloc(ctx, P);
+        S.work = ces_malloc(ctx, P * sizeof(uint32_t));
+        S.enabled = ces_malloc(ctx, P * sizeof(uint32_t));
+        if (S.hz == NULL || S.hz_gen == NULL || S.inT == NULL || S.work == NULL ||
+            S.enabled == NULL) {
+            rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory starting the check");
+            goto fail;
+        }
+        S.scratch_bytes = P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P;
+        memset(S.hz_gen, 0, P * sizeof(uint32_t));
+        if (opts->replay != NULL)
+            rc = replay_mode(&S);
+        else if (opts->random > 0)
+            rc = random_mode(&S);
+        else
+            rc = exhaustive(&S);
     }
     if (rc == CES_OK && S.rc != CES_OK)
         rc = S.rc;
@@ -1050,6 +1178,8 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     if (S.bound) {
         rep->verdict |= CES_V_INCOMPLETE;
         rep->stopped_first = S.bound == 2;
+        if (S.why[0] != '\0') /* the memory bound: say what needed it */
+            ces_ctx_error(ctx, CES_OK, "%s", S.why);
     }
     search_free(&S);
     ces_sim_model_destroy(m);

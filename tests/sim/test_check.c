@@ -7,6 +7,7 @@
  */
 #include "ces_test.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -757,6 +758,233 @@ static void test_progress_and_time_bound(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* max_seconds must be a number the clock can reach: NaN compared false
+ * with everything and ran unbounded, infinity never stops. */
+static void test_max_seconds_finite(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, false);
+    const double bad[] = {NAN, INFINITY, -INFINITY, -1.0};
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ces_check_opts_init(&o);
+        o.max_seconds = bad[i];
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+        assert_null(r);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "check options: max_seconds must be a finite number >= 0");
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The clock is read every transition when states are large (here 4 MiB:
+ * 2^18 slots, each with a value and a clock per stream), so a time bound
+ * cannot overshoot by 256 slow transitions; and only about every 256th
+ * when they are small.  The progress callback, asked for at every reading,
+ * counts the readings. */
+static void test_clock_follows_state_size(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 1);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    struct ces_check_stats s;
+    long calls = 0;
+
+    (void)state;
+    assert_int_equal(ces_graph_add_signal(g, "big", CES_U64, UINT32_C(1) << 17, NULL), CES_OK);
+    for (uint32_t rk = 0; rk < 2; rk++)
+        for (uint32_t i = 0; i < 3; i++)
+            op(g, rk, W(0, 2, 0, 0, i + rk));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    o.flags = CES_CHECK_NO_REDUCTION;
+    o.progress = count_progress;
+    o.progress_ud = &calls;
+    o.progress_seconds = 1e-9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    s = ces_check_report_stats(r);
+    assert_true(s.complete);
+    assert_true(s.transitions > 10 && s.transitions < 256);
+    assert_true(calls >= (long)s.transitions / 2);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    /* small states: the clock is not read at every transition */
+    g = mk(ctx, 3, 1);
+    for (uint32_t rk = 0; rk < 3; rk++)
+        for (uint32_t i = 0; i < 6; i++)
+            op(g, rk, W(0, C, 0, 0, i + rk));
+    calls = 0;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    s = ces_check_report_stats(r);
+    assert_true(s.complete);
+    assert_true(s.transitions > 1000);
+    assert_true(calls <= (long)s.transitions / 8 + 16);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* An allocator that refuses every block over 64 MiB: a check bounded to
+ * 64 MiB must never ask for one. */
+struct small_alloc {
+    struct ces_test_alloc count;
+    struct ces_alloc inner;
+    long refused;
+};
+
+#define SMALL_MAX ((size_t)64 << 20)
+
+static void *small_malloc(void *ud, size_t size)
+{
+    struct small_alloc *a = ud;
+
+    if (size > SMALL_MAX) {
+        a->refused++;
+        return NULL;
+    }
+    return a->inner.malloc(a->inner.ud, size);
+}
+
+static void *small_realloc(void *ud, void *ptr, size_t size)
+{
+    struct small_alloc *a = ud;
+
+    if (size > SMALL_MAX) {
+        a->refused++;
+        return NULL;
+    }
+    return a->inner.realloc(a->inner.ud, ptr, size);
+}
+
+static void small_free(void *ud, void *ptr)
+{
+    struct small_alloc *a = ud;
+
+    a->inner.free(a->inner.ud, ptr);
+}
+
+/* 8 ranks of 2^24 slots: the model's slot tables take GiBs and one state
+ * 5 GiB; under max_memory 64 MiB the check ends INCOMPLETE before building
+ * them (it used to allocate them all and fail or be killed), in every mode,
+ * and says what needed the memory. */
+static void test_memory_bound_model(void **state)
+{
+    struct small_alloc a;
+    struct ces_alloc h;
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g;
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    const char *want = "memory bound 64.0 MiB reached before the search: the checker's model "
+                       "(8 streams, 134217792 signal slots) needs more than 3.50 GiB and each "
+                       "state 5.00 GiB";
+
+    (void)state;
+    memset(&a, 0, sizeof(a));
+    a.inner = ces_test_hooks(&a.count);
+    h.malloc = small_malloc;
+    h.realloc = small_realloc;
+    h.free = small_free;
+    h.ud = &a;
+    assert_int_equal(ces_ctx_create(&h, &ctx), CES_OK);
+    g = mk(ctx, 8, 1);
+    assert_int_equal(ces_graph_add_signal(g, "big", CES_U64, UINT32_C(1) << 24, NULL), CES_OK);
+    op(g, 0, W(0, 2, 1, 0, 1));
+    op(g, 1, WT(0, 2, 1, 0, CES_CMP_GEQ, 1));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    for (int mode = 0; mode < 3; mode++) {
+        struct ces_check_stats s;
+
+        ces_check_opts_init(&o);
+        o.max_memory = (uint64_t)64 << 20;
+        o.random = mode == 1 ? 3 : 0;
+        o.replay = mode == 2 ? "0.1" : NULL;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+        s = ces_check_report_stats(r);
+        assert_false(s.complete);
+        assert_int_equal(s.states, 0);
+        assert_int_equal(s.transitions, 0);
+        assert_true(s.peak_memory <= o.max_memory);
+        assert_int_equal(s.mode, mode == 0   ? CES_CHECK_EXHAUSTIVE
+                                 : mode == 1 ? CES_CHECK_RANDOM
+                                             : CES_CHECK_REPLAY);
+        assert_string_equal(ces_ctx_last_error(ctx), want);
+        ces_check_report_destroy(r);
+    }
+    assert_int_equal(a.refused, 0);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+    assert_int_equal(a.count.live, 0);
+}
+
+/* Bounds that stop the search itself, in every mode, from too small for
+ * the visited set up to enough: either the verdict of the unbounded check
+ * or INCOMPLETE with the message naming what needed the memory; nothing
+ * leaks on any of the early exits. */
+static void test_memory_bound_search(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, true);
+    struct ces_fault stop = {CES_FAULT_STOP, 0, 0, 2};
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    for (int mode = 0; mode < 4; mode++) {
+        uint32_t full;
+
+        ces_check_opts_init(&o);
+        o.random = mode == 1 ? 3 : 0;
+        o.replay = mode == 2 ? "0.1" : NULL;
+        if (mode == 3) {
+            o.flags = CES_CHECK_ABORT;
+            o.faults = &stop;
+            o.nfaults = 1;
+        }
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        full = ces_check_report_verdict(r);
+        ces_check_report_destroy(r);
+        for (uint64_t kib = 1; kib <= 2048; kib *= 2) {
+            const char *msg;
+
+            o.max_memory = kib << 10;
+            ces_ctx_error(ctx, CES_OK, "%s", "");
+            assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+            msg = ces_ctx_last_error(ctx);
+            if (ces_check_report_verdict(r) & CES_V_INCOMPLETE) {
+                assert_false(ces_check_report_stats(r).complete);
+                assert_memory_equal(msg, "memory bound ", 13);
+            } else {
+                assert_int_equal(ces_check_report_verdict(r), full);
+                assert_string_equal(msg, "");
+            }
+            ces_check_report_destroy(r);
+        }
+        /* the visited set's first table is 1 MiB: 512 KiB stops the search */
+        if (mode == 0) {
+            o.max_memory = 512 << 10;
+            assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+            assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+            assert_non_null(strstr(ces_ctx_last_error(ctx),
+                                   "reached after 0 states: growing the visited set needs "
+                                   "1.0 MiB next to the "));
+            assert_true(ces_check_report_stats(r).peak_memory <= o.max_memory);
+            ces_check_report_destroy(r);
+        }
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_random_mode(void **state)
 {
     struct ces_test_alloc st;
@@ -990,6 +1218,10 @@ int main(void)
         cmocka_unit_test(test_fault_sweep),
         cmocka_unit_test(test_bounds_incomplete),
         cmocka_unit_test(test_progress_and_time_bound),
+        cmocka_unit_test(test_max_seconds_finite),
+        cmocka_unit_test(test_clock_follows_state_size),
+        cmocka_unit_test(test_memory_bound_model),
+        cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_random_mode),
         cmocka_unit_test(test_replay_errors),
         cmocka_unit_test(test_unrolled_too_long),

@@ -2,13 +2,14 @@
  * tests/sim/test_check_tool.c - `cesync check` as a command: exit codes
  * (0 OK, 1 defect, 2 usage, 3 incomplete), --quiet, --json, a replay
  * string printed by one run re-running the same execution in another,
- * faults, the fault sweep, --dot, --help.
+ * faults, the fault sweep, --dot, --help, the bounds' options.
  */
 #include "ces_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -157,12 +158,142 @@ static void test_faults_sweep_json_dot(void **state)
     assert_string_equal(head, "digraph cesync ");
 }
 
+/* A schedule whose model alone is far over --max-memory (2^31 - 1 graph
+ * replays of one op per rank: 128 GiB of unrolled ops): INCOMPLETE at once,
+ * without allocating it (it used to try, and fail as out of memory or be
+ * killed), and a line saying what needed the memory. */
+static void test_memory_bound(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[128], *o;
+    FILE *f;
+    const char *want_out = "verdict: INCOMPLETE\ncoverage: a bound stopped the search after 0 "
+                           "states\n";
+    const char *want_err = "cesync: check: memory bound 64.0 MiB reached before the search: "
+                           "the checker's model (2 streams, 8 signal slots, 4294967294 ops "
+                           "unrolled) needs more than 128.00 GiB and each state ";
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/big.ces", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("cesync 1\nranks 2\nbuffer b 16\nsignal s u64 4\nphase graph x2147483647\n"
+          "r* : fence\n", f);
+    fclose(f);
+    assert_int_equal(ces_test_tool(dir, "check big.ces --max-memory 64M", &o), 3);
+    assert_memory_equal(o, want_out, strlen(want_out));
+    assert_non_null(strstr(o, want_err));
+    free(o);
+    assert_int_equal(ces_test_tool(dir, "check big.ces --max-memory 64M --quiet", &o), 3);
+    assert_string_equal(o, "verdict: INCOMPLETE\n");
+    free(o);
+    assert_int_equal(ces_test_tool(dir, "check big.ces --max-memory 64M --json", &o), 3);
+    assert_memory_equal(o, "{\"verdict\":\"INCOMPLETE\",", 24);
+    assert_non_null(strstr(o, want_err));
+    free(o);
+    remove(path);
+    rmdir(dir);
+}
+
+/* --max-seconds takes a finite number > 0 (nan and inf ran unbounded). */
+static void test_max_seconds(void **state)
+{
+    const char *bad[] = {"nan", "inf", "-inf", "infinity", "0", "-1", "1s", ""};
+    char args[128], want[128], *o;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(args, sizeof(args), "alltoall --ranks 2 --max-seconds '%s'", bad[i]);
+        snprintf(want, sizeof(want), "cesync: check: --max-seconds expects a finite number > 0, "
+                 "got '%s'\n", bad[i]);
+        assert_int_equal(run(args, &o), 2);
+        assert_string_equal(o, want);
+        free(o);
+    }
+    assert_int_equal(run("alltoall --ranks 2 --max-seconds 30 --quiet", &o), 0);
+    assert_string_equal(o, "verdict: OK\n");
+    free(o);
+}
+
+/* --dot's file is checked before the search: a usage error (exit 2) and no
+ * verdict, instead of a verdict and then exit 2 in place of its own code. */
+static void test_dot_path_checked_first(void **state)
+{
+    char *dir = ces_test_tmpdir(), args[256], want[256], *o;
+
+    (void)state;
+    assert_int_equal(run("alltoall --ranks 2 --dot out.txt", &o), 2);
+    assert_string_equal(o, "cesync: check: --dot out.txt: the name must end in .dot, .svg or "
+                           ".png\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --dot /nonexistent/x.svg", &o), 2);
+    assert_string_equal(o, "cesync: check: --dot /nonexistent/x.svg: /nonexistent is not a "
+                           "directory\n");
+    free(o);
+    snprintf(args, sizeof(args), "alltoall --ranks 2 --dot %s/none/x.dot", dir);
+    snprintf(want, sizeof(want), "cesync: check: --dot %s/none/x.dot: %s/none is not a "
+             "directory\n", dir, dir);
+    assert_int_equal(run(args, &o), 2);
+    assert_string_equal(o, want);
+    free(o);
+    /* a directory in the way of the file */
+    snprintf(args, sizeof(args), "%s/d.dot", dir);
+    assert_int_equal(mkdir(args, 0700), 0);
+    snprintf(args, sizeof(args), "alltoall --ranks 2 --dot %s/d.dot", dir);
+    snprintf(want, sizeof(want), "cesync: check: --dot %s/d.dot: is a directory\n", dir);
+    assert_int_equal(run(args, &o), 2);
+    assert_string_equal(o, want);
+    free(o);
+    snprintf(args, sizeof(args), "%s/d.dot", dir);
+    rmdir(args);
+    /* a good name: the check's own exit code, then the picture */
+    snprintf(args, sizeof(args), "barrier --ranks 2 --sync nccl --graph --iterations 2 --quiet "
+             "--dot %s/cx.dot", dir);
+    snprintf(want, sizeof(want), "verdict: HANG\ncesync: wrote %s/cx.dot (the first "
+             "counterexample over the schedule)\n", dir);
+    assert_int_equal(run(args, &o), 1);
+    assert_string_equal(o, want);
+    free(o);
+    snprintf(args, sizeof(args), "%s/cx.dot", dir);
+    remove(args);
+    rmdir(dir);
+}
+
+/* The fault sweep prints a table, not a report: --json and --dot are
+ * refused (they were silently ignored); --quiet keeps the summary line. */
+static void test_sweep_options(void **state)
+{
+    char *o;
+
+    (void)state;
+    assert_int_equal(run("alltoall --ranks 2 --fault-sweep --json", &o), 2);
+    assert_string_equal(o, "cesync: check: --fault-sweep prints a table, not a report: drop "
+                           "--json/--dot\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --fault-sweep --json --dot sw.svg", &o), 2);
+    assert_string_equal(o, "cesync: check: --fault-sweep prints a table, not a report: drop "
+                           "--json/--dot\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --fault-sweep --dot sw.dot", &o), 2);
+    assert_string_equal(o, "cesync: check: --fault-sweep prints a table, not a report: drop "
+                           "--json/--dot\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --sync mono --fault-sweep --quiet", &o), 0);
+    assert_string_equal(o, "fault sweep: 26 faults: 26 show as HANG or DEADLOCK, 0 as RACE or "
+                           "MISMATCH, 0 tolerated (OK), 0 incomplete; with --abort 0 stay "
+                           "blocked\n");
+    free(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_replay_roundtrip),
         cmocka_unit_test(test_faults_sweep_json_dot),
+        cmocka_unit_test(test_memory_bound),
+        cmocka_unit_test(test_max_seconds),
+        cmocka_unit_test(test_dot_path_checked_first),
+        cmocka_unit_test(test_sweep_options),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
