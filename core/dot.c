@@ -1,6 +1,7 @@
 /*
- * core/dot.c - the Graphviz picture of a graph (ces_dot_emit) and its
- * rendering through the `dot` program (ces_dot_write).
+ * core/dot.c - the Graphviz picture of a graph (ces_dot_emit) and writing it
+ * to a file, rendered through the `dot` program for .svg and .png, replacing
+ * the file only when complete (ces_dot_write).
  *
  * Layout: a cluster per rank, inside it a lane (cluster) per stream, inside
  * that a cluster per block (an eager iteration, or a graph phase drawn once
@@ -956,12 +957,76 @@ static int write_all(int fd, const char *buf, size_t len)
 
         if (w < 0 && errno == EINTR)
             continue;
+        if (w == 0)
+            errno = EIO;
         if (w <= 0)
             return -1;
         buf += w;
         len -= (size_t)w;
     }
     return 0;
+}
+
+/* 0666 less the process's umask: the mode a new file gets from open().  A
+ * library cannot call umask(2) to read the mask, since that sets it under
+ * the feet of other threads; Linux shows it in /proc/self/status (4.7 and
+ * later).  Elsewhere the usual 022. */
+static mode_t new_file_mode(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    unsigned mask = 022;
+    char line[256];
+
+    while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+        if (sscanf(line, "Umask: %o", &mask) == 1)
+            break;
+    }
+    if (f != NULL)
+        fclose(f);
+    return (mode_t)(0666 & ~mask);
+}
+
+/* Creates the file that will replace `path` once complete: PATH.XXXXXX in
+ * the same directory (so that rename(2) can put it in place), its name into
+ * tmp, with "./" in front of a relative path that starts with '-', which
+ * Graphviz would read as an option.  It gets the mode `path` has, or that of
+ * a new file (mkstemp's are 0600).  Returns the descriptor, or -1 with the
+ * context's error set. */
+static int create_beside(struct ces_ctx *ctx, const char *path, char *tmp, size_t size)
+{
+    struct stat sb;
+    mode_t mode;
+    int fd;
+
+    if ((size_t)snprintf(tmp, size, "%s%s.XXXXXX", path[0] == '-' ? "./" : "", path) >= size) {
+        ces_ctx_error(ctx, CES_ERR_IO, "cannot open %s: %s", path, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        ces_ctx_error(ctx, CES_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    mode = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? sb.st_mode & 07777 : new_file_mode();
+    if (fchmod(fd, mode) != 0) {
+        ces_ctx_error(ctx, CES_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        return -1;
+    }
+    return fd;
+}
+
+/* Ends what create_beside began: on success (rc CES_OK) the temporary file
+ * takes the place of `path`; otherwise it is removed and `path` is left as
+ * it was.  Returns rc, or the error of the rename. */
+static int replace_path(struct ces_ctx *ctx, const char *tmp, const char *path, int rc)
+{
+    if (rc == CES_OK && rename(tmp, path) != 0)
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot replace %s: %s", path, strerror(errno));
+    if (rc != CES_OK)
+        unlink(tmp);
+    return rc;
 }
 
 /* The path of an executable `name` on PATH, into buf; false if none. */
@@ -985,22 +1050,20 @@ static bool find_program(const char *name, char *buf, size_t size)
     return false;
 }
 
-/* Runs `dot -T<fmt> -o path` with the text on its standard input (from an
- * unlinked temporary file, so that a dot that dies early cannot raise
- * SIGPIPE in the caller). */
-static int render(struct ces_ctx *ctx, const char *text, const char *path, const char *fmt)
+/* Runs `dot -T<fmt> -o out` (dot: the program's path) with the text on its
+ * standard input (from an unlinked temporary file, so that a dot that dies
+ * early cannot raise SIGPIPE in the caller); errors name `path`, the file
+ * that `out` is to become. */
+static int render(struct ces_ctx *ctx, const char *dot, const char *text, const char *out,
+                  const char *path, const char *fmt)
 {
-    char dot[4096], tmpl[4096], tflag[16];
+    char tmpl[4096], tflag[16];
     const char *tmpdir = getenv("TMPDIR");
     char *argv[6];
     posix_spawn_file_actions_t fa;
     pid_t pid;
     int fd, status = 0, err, rc = CES_OK;
 
-    if (!find_program("dot", dot, sizeof(dot)))
-        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "cannot write %s: Graphviz 'dot' is not installed (not found on "
-                             "PATH); install graphviz or write a .dot file", path);
     snprintf(tmpl, sizeof(tmpl), "%s/cesync-dot-XXXXXX",
              tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp");
     fd = mkstemp(tmpl);
@@ -1018,7 +1081,7 @@ static int render(struct ces_ctx *ctx, const char *text, const char *path, const
     argv[0] = "dot";
     argv[1] = tflag;
     argv[2] = "-o";
-    argv[3] = (char *)path;
+    argv[3] = (char *)out;
     argv[4] = NULL;
     if (posix_spawn_file_actions_init(&fa) != 0) {
         rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "posix_spawn_file_actions_init failed");
@@ -1049,29 +1112,34 @@ close_fd:
 
 int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
 {
-    FILE *f;
-    size_t n;
+    const char *fmt = NULL;
+    char tmp[4096], dot[4096];
+    int fd, rc = CES_OK;
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
     if (dot_text == NULL || path == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_dot_write: NULL argument");
     if (ends_with(path, ".svg"))
-        return render(ctx, dot_text, path, "svg");
-    if (ends_with(path, ".png"))
-        return render(ctx, dot_text, path, "png");
-    if (!ends_with(path, ".dot"))
+        fmt = "svg";
+    else if (ends_with(path, ".png"))
+        fmt = "png";
+    else if (!ends_with(path, ".dot"))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "cannot write %s: the name must end in .dot, .svg or .png", path);
-    f = fopen(path, "w");
-    if (f == NULL)
-        return ces_ctx_error(ctx, CES_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    n = strlen(dot_text);
-    if (fwrite(dot_text, 1, n, f) != n) {
-        fclose(f);
-        return ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    }
-    if (fclose(f) != 0)
-        return ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    return CES_OK;
+    if (fmt != NULL && !find_program("dot", dot, sizeof(dot)))
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "cannot write %s: Graphviz 'dot' is not installed (not found on "
+                             "PATH); install graphviz or write a .dot file", path);
+    fd = create_beside(ctx, path, tmp, sizeof(tmp));
+    if (fd < 0)
+        return CES_ERR_IO;
+    if (fmt == NULL && write_all(fd, dot_text, strlen(dot_text)) != 0)
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    if (close(fd) != 0 && rc == CES_OK)
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    /* dot writes the temporary file by name */
+    if (fmt != NULL && rc == CES_OK)
+        rc = render(ctx, dot, dot_text, tmp, path, fmt);
+    return replace_path(ctx, tmp, path, rc);
 }

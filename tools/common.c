@@ -1,7 +1,7 @@
 /*
  * tools/common.c - what the subcommands share: loading a schedule from a
  * file or a built-in collective with builder options, sizes with suffixes,
- * error printing.
+ * error printing, writing an output file whole or not at all.
  */
 #include "tool.h"
 
@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const char ces_tool_builder_help[] =
     "Schedule (the first argument): a .ces file (\"-\" = standard input) or a\n"
@@ -53,6 +55,56 @@ int ces_tool_fail(const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     return CES_EXIT_USAGE;
+}
+
+int ces_tool_write_file(const char *path, const char *text, size_t len)
+{
+    char tmp[4096];
+    struct stat sb;
+    mode_t mode;
+    size_t done = 0;
+    int fd, err = 0;
+
+    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp))
+        return ces_tool_fail("cannot create %s: %s", path, strerror(ENAMETOOLONG));
+    fd = mkstemp(tmp);
+    if (fd < 0)
+        return ces_tool_fail("cannot create %s: %s", path, strerror(errno));
+    /* mkstemp's file is 0600: give it the mode of the file it replaces, or
+     * that of a new file (the command has one thread, so reading the umask
+     * by setting it races with nothing) */
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        mode = sb.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    if (fchmod(fd, mode) != 0)
+        err = errno;
+    while (err == 0 && done < len) {
+        ssize_t w = write(fd, text + done, len - done);
+
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            err = w < 0 ? errno : EIO;
+        else
+            done += (size_t)w;
+    }
+    if (close(fd) != 0 && err == 0)
+        err = errno;
+    if (err == 0 && rename(tmp, path) != 0) {
+        err = errno;
+        unlink(tmp);
+        return ces_tool_fail("cannot replace %s: %s", path, strerror(err));
+    }
+    if (err != 0) {
+        unlink(tmp);
+        return ces_tool_fail("cannot write %s: %s", path, strerror(err));
+    }
+    return CES_EXIT_OK;
 }
 
 int ces_tool_parse_size(const char *s, uint64_t *out)

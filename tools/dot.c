@@ -12,7 +12,8 @@ static const char dot_help[] =
     "Draws the schedule: a cluster per rank, a lane per stream, ops in program\n"
     "order, dashed edges from each write to the waits it can satisfy, bold edges\n"
     "for copies to another rank, a legend.  Without -o the dot text goes to\n"
-    "stdout; .svg and .png are rendered with Graphviz `dot`.\n"
+    "stdout; .svg and .png are rendered with Graphviz `dot`.  An existing OUT is\n"
+    "replaced only when the new picture is complete.\n"
     "\n";
 
 int ces_cmd_dot(int argc, char **argv)

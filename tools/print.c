@@ -26,31 +26,14 @@ static const char validate_help[] =
     "error prints file:line:col and what was expected, and exits 2.\n"
     "\n";
 
-/* Writes text to path atomically (a temporary file renamed over it), or to
- * stdout when path is NULL. */
+/* Writes text to path (replaced only when complete), or to stdout when path
+ * is NULL. */
 static int write_out(const char *path, const char *text, size_t len)
 {
-    char tmp[4096];
-    FILE *f;
-
-    if (path == NULL) {
-        fwrite(text, 1, len, stdout);
-        return fflush(stdout) == 0 ? CES_EXIT_OK : ces_tool_fail("cannot write to stdout");
-    }
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-        return ces_tool_fail("output path too long: %s", path);
-    f = fopen(tmp, "wb");
-    if (f == NULL)
-        return ces_tool_fail("cannot create %s", tmp);
-    if (fwrite(text, 1, len, f) != len || fclose(f) != 0) {
-        remove(tmp);
-        return ces_tool_fail("cannot write %s", tmp);
-    }
-    if (rename(tmp, path) != 0) {
-        remove(tmp);
-        return ces_tool_fail("cannot rename %s to %s", tmp, path);
-    }
-    return CES_EXIT_OK;
+    if (path != NULL)
+        return ces_tool_write_file(path, text, len);
+    fwrite(text, 1, len, stdout);
+    return fflush(stdout) == 0 ? CES_EXIT_OK : ces_tool_fail("cannot write to stdout");
 }
 
 int ces_cmd_print(int argc, char **argv)

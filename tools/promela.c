@@ -4,7 +4,6 @@
  */
 #include "tool.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +18,8 @@ static const char promela_help[] =
     "  spin -a OUT.pml && cc -O2 -DSAFETY -DCOLLAPSE -o pan pan.c && ./pan\n"
     "(./pan -E skips end states, ./pan -A skips assertions).\n"
     "\n"
-    "  -o OUT.pml    write to a file instead of standard output\n"
+    "  -o OUT.pml    write to a file (replaced only when complete) instead of\n"
+    "                standard output\n"
     "  --no-races    leave out the vector clocks and race assertions\n"
     "  --no-data     leave out provenance and the consume assertions\n"
     "  --data-at-end judge the data at end states, on race-free executions only\n"
@@ -69,18 +69,9 @@ int ces_cmd_promela(int argc, char **argv)
     if (ec == CES_EXIT_OK && out == NULL) {
         fwrite(text, 1, len, stdout);
     } else if (ec == CES_EXIT_OK) {
-        FILE *f = fopen(out, "w");
-
-        if (f == NULL) {
-            ec = ces_tool_fail("promela: cannot write %s: %s", out, strerror(errno));
-        } else {
-            if (fwrite(text, 1, len, f) != len)
-                ec = ces_tool_fail("promela: cannot write %s", out);
-            if (fclose(f) != 0 && ec == CES_EXIT_OK)
-                ec = ces_tool_fail("promela: cannot write %s", out);
-            if (ec == CES_EXIT_OK)
-                fprintf(stderr, "cesync: wrote %s\n", out);
-        }
+        ec = ces_tool_write_file(out, text, len);
+        if (ec == CES_EXIT_OK)
+            fprintf(stderr, "cesync: wrote %s\n", out);
     }
     ces_free(ctx, text);
     ces_graph_destroy(g);

@@ -40,6 +40,14 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct 
 /* The builder-option part of ces_tool_load's usage text, for --help. */
 extern const char ces_tool_builder_help[];
 
+/* Writes text[0..len) to the file `path`, replacing it only when complete:
+ * the text goes to a new temporary file beside it (PATH.XXXXXX, with the
+ * mode of the file it replaces, or of a new file), which is then renamed
+ * over it.  On an error the temporary file is removed, `path` is left as it
+ * was, and "cesync: cannot create|write|replace PATH: why" is printed.
+ * Returns CES_EXIT_OK or CES_EXIT_USAGE. */
+int ces_tool_write_file(const char *path, const char *text, size_t len);
+
 /* Parses an unsigned number with an optional K/M/G suffix (powers of 1024). */
 int ces_tool_parse_size(const char *s, uint64_t *out);
 

@@ -423,7 +423,11 @@ CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_dot_overlay *overlay, char **text, size_t *len);
 
 /* Writes dot text to `path`: .dot as is; .svg / .png through Graphviz `dot`
- * (CES_ERR_UNSUPPORTED with a message when `dot` is not installed). */
+ * (CES_ERR_UNSUPPORTED with a message when `dot` is not installed).  `path`
+ * is replaced only when complete: the output goes to a temporary file beside
+ * it (PATH.XXXXXX, with the mode `path` has or a new file would get), renamed
+ * over it; on an error (CES_ERR_IO) the temporary file is removed and `path`
+ * is left as it was. */
 CES_API int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path);
 
 /* ------------------------------------------------------------------------ */

@@ -1,14 +1,19 @@
 /*
  * tests/core/test_dot.c - the Graphviz emitter: deterministic text, a golden
  * picture of a tiny schedule, overlay styling, write -> wait edges exactly
- * the satisfying ones (u32 cyclic >=, u64 plain >=, ==), and writing .dot,
- * .svg and .png files.
+ * the satisfying ones (u32 cyclic >=, u64 plain >=, ==), data edges, and
+ * writing .dot, .svg and .png files (replaced only when complete).
  */
 #include "ces_test.h"
 
+#include <dirent.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char tiny_text[] =
@@ -465,6 +470,133 @@ static void test_write(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The entries of directory dir, "name;" each, sorted. */
+static void dir_entries(const char *dir, char *out, size_t size)
+{
+    struct dirent **list = NULL;
+    int n = scandir(dir, &list, NULL, alphasort);
+    size_t len = 0;
+
+    assert_true(n >= 0);
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (strcmp(list[i]->d_name, ".") != 0 && strcmp(list[i]->d_name, "..") != 0)
+            len += (size_t)snprintf(out + len, size - len, "%s;", list[i]->d_name);
+        free(list[i]);
+    }
+    free(list);
+}
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* ces_dot_write under a file size limit of `limit` bytes (SIGXFSZ ignored,
+ * so writes fail with EFBIG; Graphviz inherits both). */
+static int write_limited(struct ces_ctx *ctx, const char *text, const char *path, rlim_t limit)
+{
+    struct rlimit old, low;
+    void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    int rc;
+
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    low = old;
+    low.rlim_cur = limit;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &low), 0);
+    rc = ces_dot_write(ctx, text, path);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, old_handler);
+    return rc;
+}
+
+/* A write that fails leaves the file it was to replace as it was, and no
+ * temporary file behind; one that succeeds keeps the file's mode; a
+ * relative name that starts with '-' is not an option to Graphviz. */
+static void test_write_replaces_when_complete(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    char *t = emit(ctx, g, NULL), *dir = ces_test_tmpdir(), *back;
+    char dotp[256], svg[256], got[512], want[512], cwd[4096];
+    struct stat sb;
+    bool have_dot;
+
+    (void)state;
+    snprintf(dotp, sizeof(dotp), "%s/g.dot", dir);
+    snprintf(svg, sizeof(svg), "%s/g.svg", dir);
+    put_file(dotp, "keep\n");
+    assert_true(strlen(t) > 2048);
+    assert_int_equal(write_limited(ctx, t, dotp, 2048), CES_ERR_IO);
+    snprintf(want, sizeof(want), "cannot write %s: File too large", dotp);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    back = ces_test_read_file(dotp, NULL);
+    assert_string_equal(back, "keep\n");
+    free(back);
+    dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "g.dot;");
+
+    /* complete: replaced, with the mode of the file it replaces */
+    assert_int_equal(chmod(dotp, 0640), 0);
+    assert_int_equal(ces_dot_write(ctx, t, dotp), CES_OK);
+    back = ces_test_read_file(dotp, NULL);
+    assert_string_equal(back, t);
+    free(back);
+    assert_int_equal(stat(dotp, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0640);
+    dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "g.dot;");
+
+    put_file(svg, "keep\n");
+    have_dot = ces_dot_write(ctx, "digraph {", svg) != CES_ERR_UNSUPPORTED;
+    if (!have_dot) {
+        print_message("dot not installed; skipping rendering\n");
+    } else {
+        /* Graphviz fails: on bad input, and on output past the limit */
+        back = ces_test_read_file(svg, NULL);
+        assert_string_equal(back, "keep\n");
+        free(back);
+        assert_int_equal(write_limited(ctx, t, svg, 2 * strlen(t)), CES_ERR_IO);
+        snprintf(want, sizeof(want), "dot -Tsvg -o %s failed (exit status 1)", svg);
+        assert_string_equal(ces_ctx_last_error(ctx), want);
+        back = ces_test_read_file(svg, NULL);
+        assert_string_equal(back, "keep\n");
+        free(back);
+        dir_entries(dir, got, sizeof(got));
+        assert_string_equal(got, "g.dot;g.svg;");
+    }
+
+    /* "-x.svg" in the current directory is a file, not an option */
+    assert_non_null(getcwd(cwd, sizeof(cwd)));
+    assert_int_equal(chdir(dir), 0);
+    assert_int_equal(ces_dot_write(ctx, t, "-x.dot"), CES_OK);
+    if (have_dot)
+        assert_int_equal(ces_dot_write(ctx, t, "-x.svg"), CES_OK);
+    assert_int_equal(chdir(cwd), 0);
+    dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, have_dot ? "-x.dot;-x.svg;g.dot;g.svg;" : "-x.dot;g.dot;g.svg;");
+    if (have_dot) {
+        snprintf(want, sizeof(want), "%s/-x.svg", dir);
+        back = ces_test_read_file(want, NULL);
+        assert_non_null(strstr(back, "<svg"));
+        free(back);
+        assert_int_equal(unlink(want), 0);
+    }
+    snprintf(want, sizeof(want), "%s/-x.dot", dir);
+    assert_int_equal(unlink(want), 0);
+    assert_int_equal(unlink(dotp), 0);
+    assert_int_equal(unlink(svg), 0);
+    assert_int_equal(rmdir(dir), 0);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -477,6 +609,7 @@ int main(void)
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_write),
+        cmocka_unit_test(test_write_replaces_when_complete),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

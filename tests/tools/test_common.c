@@ -1,11 +1,20 @@
 /*
  * tests/tools/test_common.c - the shared parts of the cesync command: sizes
- * with suffixes and the builder options of ces_tool_load.
+ * with suffixes, the builder options of ces_tool_load, and output files
+ * replaced only when complete (ces_tool_write_file, and the -o of print,
+ * promela and dot through the built command).
  */
 #include "ces_test.h"
 #include "tool.h"
 
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void test_parse_size(void **state)
 {
@@ -146,6 +155,164 @@ static void test_load_default(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The entries of directory dir, "name;" each, sorted. */
+static void dir_entries(const char *dir, char *out, size_t size)
+{
+    struct dirent **list = NULL;
+    int n = scandir(dir, &list, NULL, alphasort);
+    size_t len = 0;
+
+    assert_true(n >= 0);
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (strcmp(list[i]->d_name, ".") != 0 && strcmp(list[i]->d_name, "..") != 0)
+            len += (size_t)snprintf(out + len, size - len, "%s;", list[i]->d_name);
+        free(list[i]);
+    }
+    free(list);
+}
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Whether file dir/name holds exactly text. */
+static void holds(const char *dir, const char *name, const char *text)
+{
+    char path[512], *back;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    back = ces_test_read_file(path, NULL);
+    assert_string_equal(back, text);
+    free(back);
+}
+
+/* Lowers the file size limit to `limit` bytes (SIGXFSZ ignored, so writes
+ * past it fail with EFBIG), or restores it when limit is 0; children
+ * inherit both. */
+static void fsize_limit(rlim_t limit)
+{
+    static struct rlimit old;
+    struct rlimit low;
+
+    if (limit == 0) {
+        assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+        signal(SIGXFSZ, SIG_DFL);
+        return;
+    }
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    low = old;
+    low.rlim_cur = limit;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &low), 0);
+}
+
+/* ces_tool_write_file: a unique temporary file beside the target, renamed
+ * over it; the target's mode kept; nothing left behind on a failure. */
+static void test_write_file(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[512], got[512];
+    char big[8192];
+    struct stat sb;
+    mode_t mask = umask(022);
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/out.ces", dir);
+    put_file(dir, "out.ces.tmp", "unrelated\n");
+    assert_int_equal(ces_tool_write_file(path, "one\n", 4), CES_EXIT_OK);
+    holds(dir, "out.ces", "one\n");
+    holds(dir, "out.ces.tmp", "unrelated\n");
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0644);
+    assert_int_equal(chmod(path, 0640), 0);
+    assert_int_equal(ces_tool_write_file(path, "two\n", 4), CES_EXIT_OK);
+    holds(dir, "out.ces", "two\n");
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0640);
+    /* a write that cannot complete leaves the old file */
+    memset(big, 'x', sizeof(big));
+    fsize_limit(4096);
+    assert_int_equal(ces_tool_write_file(path, big, sizeof(big)), CES_EXIT_USAGE);
+    fsize_limit(0);
+    holds(dir, "out.ces", "two\n");
+    dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "out.ces;out.ces.tmp;");
+    snprintf(path, sizeof(path), "%s/no-such-dir/out.ces", dir);
+    assert_int_equal(ces_tool_write_file(path, "x", 1), CES_EXIT_USAGE);
+    umask(mask);
+    snprintf(path, sizeof(path), "%s/out.ces", dir);
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof(path), "%s/out.ces.tmp", dir);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* print, promela and dot -o through the built command: an output that
+ * cannot be completed leaves the previous file and nothing else; print
+ * leaves an unrelated FILE.tmp alone and says why it cannot create a file;
+ * dot takes a relative "-x.svg" for a file, not a Graphviz option. */
+static void test_tool_outputs(void **state)
+{
+    static const char *const outs[] = {
+        "print alltoall --ranks 8 --expand -o out.ces", "out.ces",
+        "promela alltoall --ranks 8 -o out.pml", "out.pml",
+        "dot alltoall --ranks 8 -o out.dot", "out.dot",
+    };
+    char *dir = ces_test_tmpdir(), *out = NULL, got[512], want[512], path[512];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i += 2) {
+        put_file(dir, outs[i + 1], "good\n");
+        fsize_limit(4096);
+        assert_int_equal(ces_test_tool(dir, outs[i], &out), 2);
+        fsize_limit(0);
+        snprintf(want, sizeof(want), "cesync: cannot write %s: File too large\n", outs[i + 1]);
+        assert_string_equal(out, want);
+        free(out);
+        holds(dir, outs[i + 1], "good\n");
+        dir_entries(dir, got, sizeof(got));
+        snprintf(want, sizeof(want), "%s;", outs[i + 1]);
+        assert_string_equal(got, want);
+        snprintf(path, sizeof(path), "%s/%s", dir, outs[i + 1]);
+        assert_int_equal(unlink(path), 0);
+    }
+
+    put_file(dir, "k.ces.tmp", "keep\n");
+    assert_int_equal(ces_test_tool(dir, "print alltoall -o k.ces", &out), 0);
+    free(out);
+    holds(dir, "k.ces.tmp", "keep\n");
+    dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "k.ces;k.ces.tmp;");
+    ces_test_tool_says("print alltoall -o /nonexistent-dir/x.ces", 2,
+                       "cesync: cannot create /nonexistent-dir/x.ces: No such file or "
+                       "directory\n");
+
+    if (ces_test_tool(dir, "dot barrier --ranks 2 -o -x.svg", &out) == 0) {
+        assert_string_equal(out, "cesync: wrote -x.svg\n");
+        snprintf(path, sizeof(path), "%s/-x.svg", dir);
+        free(out);
+        out = ces_test_read_file(path, NULL);
+        assert_non_null(strstr(out, "<svg"));
+        assert_int_equal(unlink(path), 0);
+    } else {
+        assert_non_null(strstr(out, "Graphviz 'dot' is not installed"));
+    }
+    free(out);
+    snprintf(path, sizeof(path), "%s/k.ces", dir);
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof(path), "%s/k.ces.tmp", dir);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -155,6 +322,8 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_default),
         cmocka_unit_test(test_slots_follow_chunks),
+        cmocka_unit_test(test_write_file),
+        cmocka_unit_test(test_tool_outputs),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
