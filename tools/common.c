@@ -245,6 +245,26 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     return 1;
 }
 
+/* A schedule argument that is no collective but a bare word (no '/' or '.')
+ * naming no file either is most likely a misspelt collective, which "cannot
+ * open: No such file" would hide: prints so, with the collectives, and
+ * returns CES_EXIT_USAGE.  CES_EXIT_OK for anything else (a path). */
+static int unknown_name(const char *input)
+{
+    char list[256];
+    size_t len = 0;
+    struct stat sb;
+
+    if (strcmp(input, "-") == 0 || strpbrk(input, "/.") != NULL || stat(input, &sb) == 0 ||
+        errno != ENOENT)
+        return CES_EXIT_OK;
+    list[0] = '\0';
+    for (int c = 0; c < CES_COLL__COUNT && len < sizeof(list); c++)
+        len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", c > 0 ? ", " : "",
+                                ces_coll_name(c));
+    return ces_tool_fail("'%s' is neither a file nor a built-in collective (%s)", input, list);
+}
+
 int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct ces_graph **out,
                   struct ces_prog **prog)
 {
@@ -277,6 +297,8 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct 
     *rest = nrest;
     coll = input != NULL ? ces_coll_from_name(input) : CES_COLL_ALLTOALL;
     if (coll < 0) {
+        if (unknown_name(input) != CES_EXIT_OK)
+            return CES_EXIT_USAGE;
         if (any_builder)
             return ces_tool_fail("builder options (--ranks, --bytes, ...) apply to a collective, "
                                  "not to the file '%s'", input);

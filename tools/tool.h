@@ -31,7 +31,9 @@ int ces_cmd_predict(int argc, char **argv);  /* tools/predict.c: `check --predic
  * (defaults: 4 ranks, 1024 bytes, 1 iteration, mono, eager).  What it used is
  * removed from argv: on return argv[0..*rest) are the remaining arguments in
  * their order, for the subcommand to parse.  With no input at all, the
- * built-in default is the 4-rank alltoall.  *prog may be NULL if the caller
+ * built-in default is the 4-rank alltoall.  An input without '/' or '.'
+ * that is neither a collective nor an existing file is reported as such,
+ * with the list of collectives.  *prog may be NULL if the caller
  * does not want the program.  Errors are printed to stderr; returns
  * CES_EXIT_OK or CES_EXIT_USAGE. */
 int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct ces_graph **out,

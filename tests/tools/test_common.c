@@ -1,8 +1,8 @@
 /*
  * tests/tools/test_common.c - the shared parts of the cesync command: sizes
- * with suffixes, the builder options of ces_tool_load, and output files
- * replaced only when complete (ces_tool_write_file, and the -o of print,
- * promela and dot through the built command).
+ * with suffixes, the builder options and schedule names of ces_tool_load,
+ * and output files replaced only when complete (ces_tool_write_file, and the
+ * -o of print, promela and dot through the built command).
  */
 #include "ces_test.h"
 #include "tool.h"
@@ -153,6 +153,34 @@ static void test_load_default(void **state)
     assert_true(ces_graph_find_buffer(g, "recv") >= 0);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
+}
+
+/* A misspelt collective is not reported as a file that cannot be opened. */
+static void test_unknown_name(void **state)
+{
+    static const char want[] =
+        "cesync: 'alltoal' is neither a file nor a built-in collective (alltoall, allgather, "
+        "gather, scatter, broadcast, sendrecv, barrier)\n";
+    char *dir, *out = NULL, args[512];
+
+    (void)state;
+    ces_test_tool_says("validate alltoal", 2, want);
+    ces_test_tool_says("dot alltoal --ranks 3", 2, want);
+    /* with a '/' or a '.' it is a path */
+    ces_test_tool_says("validate no-such.ces", 2,
+                       "cesync: no-such.ces: cannot open: No such file or directory\n");
+    ces_test_tool_says("validate ./alltoal", 2,
+                       "cesync: ./alltoal: cannot open: No such file or directory\n");
+    /* a file without '.' is still read */
+    dir = ces_test_tmpdir();
+    snprintf(args, sizeof(args), "print barrier --ranks 2 -o sched && '%s' validate sched",
+             CES_TOOL);
+    assert_int_equal(ces_test_tool(dir, args, &out), 0);
+    assert_non_null(strstr(out, "valid: 2 ranks"));
+    free(out);
+    snprintf(args, sizeof(args), "%s/sched", dir);
+    assert_int_equal(unlink(args), 0);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* The entries of directory dir, "name;" each, sorted. */
@@ -322,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_default),
         cmocka_unit_test(test_slots_follow_chunks),
+        cmocka_unit_test(test_unknown_name),
         cmocka_unit_test(test_write_file),
         cmocka_unit_test(test_tool_outputs),
     };
