@@ -950,85 +950,6 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, buf, len);
-
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w == 0)
-            errno = EIO;
-        if (w <= 0)
-            return -1;
-        buf += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-/* 0666 less the process's umask: the mode a new file gets from open().  A
- * library cannot call umask(2) to read the mask, since that sets it under
- * the feet of other threads; Linux shows it in /proc/self/status (4.7 and
- * later).  Elsewhere the usual 022. */
-static mode_t new_file_mode(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    unsigned mask = 022;
-    char line[256];
-
-    while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-        if (sscanf(line, "Umask: %o", &mask) == 1)
-            break;
-    }
-    if (f != NULL)
-        fclose(f);
-    return (mode_t)(0666 & ~mask);
-}
-
-/* Creates the file that will replace `path` once complete: PATH.XXXXXX in
- * the same directory (so that rename(2) can put it in place), its name into
- * tmp, with "./" in front of a relative path that starts with '-', which
- * Graphviz would read as an option.  It gets the mode `path` has, or that of
- * a new file (mkstemp's are 0600).  Returns the descriptor, or -1 with the
- * context's error set. */
-static int create_beside(struct ces_ctx *ctx, const char *path, char *tmp, size_t size)
-{
-    struct stat sb;
-    mode_t mode;
-    int fd;
-
-    if ((size_t)snprintf(tmp, size, "%s%s.XXXXXX", path[0] == '-' ? "./" : "", path) >= size) {
-        ces_ctx_error(ctx, CES_ERR_IO, "cannot open %s: %s", path, strerror(ENAMETOOLONG));
-        return -1;
-    }
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        ces_ctx_error(ctx, CES_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-        return -1;
-    }
-    mode = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? sb.st_mode & 07777 : new_file_mode();
-    if (fchmod(fd, mode) != 0) {
-        ces_ctx_error(ctx, CES_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        return -1;
-    }
-    return fd;
-}
-
-/* Ends what create_beside began: on success (rc CES_OK) the temporary file
- * takes the place of `path`; otherwise it is removed and `path` is left as
- * it was.  Returns rc, or the error of the rename. */
-static int replace_path(struct ces_ctx *ctx, const char *tmp, const char *path, int rc)
-{
-    if (rc == CES_OK && rename(tmp, path) != 0)
-        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot replace %s: %s", path, strerror(errno));
-    if (rc != CES_OK)
-        unlink(tmp);
-    return rc;
-}
-
 /* The path of an executable `name` on PATH, into buf; false if none. */
 static bool find_program(const char *name, char *buf, size_t size)
 {
@@ -1072,7 +993,7 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, const 
                              tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp",
                              strerror(errno));
     unlink(tmpl);
-    if (write_all(fd, text, strlen(text)) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
+    if (ces_write_all(fd, text, strlen(text)) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write a temporary file: %s",
                            strerror(errno));
         goto close_fd;
@@ -1131,15 +1052,15 @@ int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "cannot write %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);
-    fd = create_beside(ctx, path, tmp, sizeof(tmp));
+    fd = ces_file_create_beside(ctx, path, tmp, sizeof(tmp));
     if (fd < 0)
         return CES_ERR_IO;
-    if (fmt == NULL && write_all(fd, dot_text, strlen(dot_text)) != 0)
+    if (fmt == NULL && ces_write_all(fd, dot_text, strlen(dot_text)) != 0)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     if (close(fd) != 0 && rc == CES_OK)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     /* dot writes the temporary file by name */
     if (fmt != NULL && rc == CES_OK)
         rc = render(ctx, dot, dot_text, tmp, path, fmt);
-    return replace_path(ctx, tmp, path, rc);
+    return ces_file_replace(ctx, tmp, path, rc);
 }

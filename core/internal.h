@@ -79,6 +79,21 @@ void ces_sb_free(struct ces_sb *sb);
 int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, char **text,
                     size_t *len);
 
+/* Replacing a file only when its new contents are complete (core/file.c).
+ * ces_file_create_beside creates PATH.XXXXXX in path's directory (so that
+ * rename(2) can put it in place; "./" in front of a relative path that
+ * starts with '-', which Graphviz would read as an option), its name into
+ * tmp, with the mode `path` has or that of a new file; returns the
+ * descriptor, or -1 with the context's error set.  ces_file_replace ends
+ * it: with rc CES_OK the temporary file takes the place of `path`,
+ * otherwise it is removed and `path` stays as it was; returns rc or the
+ * rename's error.  ces_write_file does both around one buffer;
+ * ces_write_all writes all of a buffer to fd (0, or -1 with errno). */
+int ces_file_create_beside(struct ces_ctx *ctx, const char *path, char *tmp, size_t size);
+int ces_file_replace(struct ces_ctx *ctx, const char *tmp, const char *path, int rc);
+int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size_t len);
+int ces_write_all(int fd, const char *buf, size_t len);
+
 /* The most a .ces source may hold: 256 MiB (the expanded 1024-rank
  * alltoall prints in far less). */
 #define CES_SOURCE_MAX ((size_t)256 << 20)

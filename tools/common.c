@@ -4,6 +4,7 @@
  * error printing, writing an output file whole or not at all.
  */
 #include "tool.h"
+#include "internal.h" /* ces_write_file */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -59,52 +60,16 @@ int ces_tool_fail(const char *fmt, ...)
 
 int ces_tool_write_file(const char *path, const char *text, size_t len)
 {
-    char tmp[4096];
-    struct stat sb;
-    mode_t mode;
-    size_t done = 0;
-    int fd, err = 0;
+    struct ces_ctx *ctx = NULL;
+    int ec;
 
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp))
-        return ces_tool_fail("cannot create %s: %s", path, strerror(ENAMETOOLONG));
-    fd = mkstemp(tmp);
-    if (fd < 0)
-        return ces_tool_fail("cannot create %s: %s", path, strerror(errno));
-    /* mkstemp's file is 0600: give it the mode of the file it replaces, or
-     * that of a new file (the command has one thread, so reading the umask
-     * by setting it races with nothing) */
-    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
-        mode = sb.st_mode & 07777;
-    } else {
-        mode_t mask = umask(0);
-
-        umask(mask);
-        mode = 0666 & ~mask;
-    }
-    if (fchmod(fd, mode) != 0)
-        err = errno;
-    while (err == 0 && done < len) {
-        ssize_t w = write(fd, text + done, len - done);
-
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            err = w < 0 ? errno : EIO;
-        else
-            done += (size_t)w;
-    }
-    if (close(fd) != 0 && err == 0)
-        err = errno;
-    if (err == 0 && rename(tmp, path) != 0) {
-        err = errno;
-        unlink(tmp);
-        return ces_tool_fail("cannot replace %s: %s", path, strerror(err));
-    }
-    if (err != 0) {
-        unlink(tmp);
-        return ces_tool_fail("cannot write %s: %s", path, strerror(err));
-    }
-    return CES_EXIT_OK;
+    if (ces_ctx_create(NULL, &ctx) != CES_OK)
+        return ces_tool_fail("out of memory");
+    ec = ces_write_file(ctx, path, text, len) == CES_OK
+             ? CES_EXIT_OK
+             : ces_tool_fail("%s", ces_ctx_last_error(ctx));
+    ces_ctx_destroy(ctx);
+    return ec;
 }
 
 int ces_tool_parse_size(const char *s, uint64_t *out)

@@ -420,7 +420,7 @@ static void test_write(void **state)
                         "cannot write /tmp/x.txt: the name must end in .dot, .svg or .png");
     assert_int_equal(ces_dot_write(ctx, t, "/nonexistent-dir/x.dot"), CES_ERR_IO);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "cannot open /nonexistent-dir/x.dot: No such file or directory");
+                        "cannot create /nonexistent-dir/x.dot: No such file or directory");
 
     /* without dot on PATH: a clear UNSUPPORTED error */
     path_env = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
