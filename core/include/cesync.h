@@ -649,7 +649,9 @@ struct ces_check_report;
  * report in *out; an error (bad option, a fault naming no op, a replay
  * string that does not fit the graph, out of memory) leaves *out NULL and
  * sets the context's message.  Running out of `max_memory` is not an error:
- * it gives CES_V_INCOMPLETE.  The report refers to `g` (it formats ops
+ * it gives CES_V_INCOMPLETE, checked before each allocation (the model,
+ * states, the visited set), and the context's message then says what
+ * needed the memory.  The report refers to `g` (it formats ops
  * from it): g must outlive the report.  Runs on the calling thread. */
 CES_API int ces_check(struct ces_ctx *ctx, const struct ces_graph *g,
                       const struct ces_check_opts *opts, struct ces_check_report **out);
