@@ -6,7 +6,6 @@
  */
 #include "ces_test.h"
 
-#include <dirent.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -470,32 +469,6 @@ static void test_write(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* The entries of directory dir, "name;" each, sorted. */
-static void dir_entries(const char *dir, char *out, size_t size)
-{
-    struct dirent **list = NULL;
-    int n = scandir(dir, &list, NULL, alphasort);
-    size_t len = 0;
-
-    assert_true(n >= 0);
-    out[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        if (strcmp(list[i]->d_name, ".") != 0 && strcmp(list[i]->d_name, "..") != 0)
-            len += (size_t)snprintf(out + len, size - len, "%s;", list[i]->d_name);
-        free(list[i]);
-    }
-    free(list);
-}
-
-static void put_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* ces_dot_write under a file size limit of `limit` bytes (SIGXFSZ ignored,
  * so writes fail with EFBIG; Graphviz inherits both). */
 static int write_limited(struct ces_ctx *ctx, const char *text, const char *path, rlim_t limit)
@@ -530,7 +503,7 @@ static void test_write_replaces_when_complete(void **state)
     (void)state;
     snprintf(dotp, sizeof(dotp), "%s/g.dot", dir);
     snprintf(svg, sizeof(svg), "%s/g.svg", dir);
-    put_file(dotp, "keep\n");
+    ces_test_put_file(dotp, "keep\n");
     assert_true(strlen(t) > 2048);
     assert_int_equal(write_limited(ctx, t, dotp, 2048), CES_ERR_IO);
     snprintf(want, sizeof(want), "cannot write %s: File too large", dotp);
@@ -538,7 +511,7 @@ static void test_write_replaces_when_complete(void **state)
     back = ces_test_read_file(dotp, NULL);
     assert_string_equal(back, "keep\n");
     free(back);
-    dir_entries(dir, got, sizeof(got));
+    ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "g.dot;");
 
     /* complete: replaced, with the mode of the file it replaces */
@@ -549,10 +522,10 @@ static void test_write_replaces_when_complete(void **state)
     free(back);
     assert_int_equal(stat(dotp, &sb), 0);
     assert_int_equal(sb.st_mode & 07777, 0640);
-    dir_entries(dir, got, sizeof(got));
+    ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "g.dot;");
 
-    put_file(svg, "keep\n");
+    ces_test_put_file(svg, "keep\n");
     have_dot = ces_dot_write(ctx, "digraph {", svg) != CES_ERR_UNSUPPORTED;
     if (!have_dot) {
         print_message("dot not installed; skipping rendering\n");
@@ -567,7 +540,7 @@ static void test_write_replaces_when_complete(void **state)
         back = ces_test_read_file(svg, NULL);
         assert_string_equal(back, "keep\n");
         free(back);
-        dir_entries(dir, got, sizeof(got));
+        ces_test_dir_entries(dir, got, sizeof(got));
         assert_string_equal(got, "g.dot;g.svg;");
     }
 
@@ -578,7 +551,7 @@ static void test_write_replaces_when_complete(void **state)
     if (have_dot)
         assert_int_equal(ces_dot_write(ctx, t, "-x.svg"), CES_OK);
     assert_int_equal(chdir(cwd), 0);
-    dir_entries(dir, got, sizeof(got));
+    ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, have_dot ? "-x.dot;-x.svg;g.dot;g.svg;" : "-x.dot;g.dot;g.svg;");
     if (have_dot) {
         snprintf(want, sizeof(want), "%s/-x.svg", dir);

@@ -64,4 +64,10 @@ uint32_t ces_test_verdict(struct ces_ctx *ctx, const struct ces_graph *g);
 /* A new empty directory under /tmp (a static buffer: one at a time). */
 char *ces_test_tmpdir(void);
 
+/* The entries of directory dir, "name;" each, sorted, into out. */
+void ces_test_dir_entries(const char *dir, char *out, size_t size);
+
+/* Creates (or truncates) the file `path` holding text. */
+void ces_test_put_file(const char *path, const char *text);
+
 #endif

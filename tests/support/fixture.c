@@ -138,3 +138,28 @@ char *ces_test_tmpdir(void)
     assert_non_null(mkdtemp(dir));
     return dir;
 }
+
+void ces_test_dir_entries(const char *dir, char *out, size_t size)
+{
+    struct dirent **list = NULL;
+    int n = scandir(dir, &list, NULL, alphasort);
+    size_t len = 0;
+
+    assert_true(n >= 0);
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (strcmp(list[i]->d_name, ".") != 0 && strcmp(list[i]->d_name, "..") != 0)
+            len += (size_t)snprintf(out + len, size - len, "%s;", list[i]->d_name);
+        free(list[i]);
+    }
+    free(list);
+}
+
+void ces_test_put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}

@@ -7,7 +7,6 @@
 #include "ces_test.h"
 #include "tool.h"
 
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,33 +182,12 @@ static void test_unknown_name(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
-/* The entries of directory dir, "name;" each, sorted. */
-static void dir_entries(const char *dir, char *out, size_t size)
-{
-    struct dirent **list = NULL;
-    int n = scandir(dir, &list, NULL, alphasort);
-    size_t len = 0;
-
-    assert_true(n >= 0);
-    out[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        if (strcmp(list[i]->d_name, ".") != 0 && strcmp(list[i]->d_name, "..") != 0)
-            len += (size_t)snprintf(out + len, size - len, "%s;", list[i]->d_name);
-        free(list[i]);
-    }
-    free(list);
-}
-
 static void put_file(const char *dir, const char *name, const char *text)
 {
     char path[512];
-    FILE *f;
 
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
+    ces_test_put_file(path, text);
 }
 
 /* Whether file dir/name holds exactly text. */
@@ -271,7 +249,7 @@ static void test_write_file(void **state)
     assert_int_equal(ces_tool_write_file(path, big, sizeof(big)), CES_EXIT_USAGE);
     fsize_limit(0);
     holds(dir, "out.ces", "two\n");
-    dir_entries(dir, got, sizeof(got));
+    ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "out.ces;out.ces.tmp;");
     snprintf(path, sizeof(path), "%s/no-such-dir/out.ces", dir);
     assert_int_equal(ces_tool_write_file(path, "x", 1), CES_EXIT_USAGE);
@@ -306,7 +284,7 @@ static void test_tool_outputs(void **state)
         assert_string_equal(out, want);
         free(out);
         holds(dir, outs[i + 1], "good\n");
-        dir_entries(dir, got, sizeof(got));
+        ces_test_dir_entries(dir, got, sizeof(got));
         snprintf(want, sizeof(want), "%s;", outs[i + 1]);
         assert_string_equal(got, want);
         snprintf(path, sizeof(path), "%s/%s", dir, outs[i + 1]);
@@ -317,7 +295,7 @@ static void test_tool_outputs(void **state)
     assert_int_equal(ces_test_tool(dir, "print alltoall -o k.ces", &out), 0);
     free(out);
     holds(dir, "k.ces.tmp", "keep\n");
-    dir_entries(dir, got, sizeof(got));
+    ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "k.ces;k.ces.tmp;");
     ces_test_tool_says("print alltoall -o /nonexistent-dir/x.ces", 2,
                        "cesync: cannot create /nonexistent-dir/x.ces: No such file or "
