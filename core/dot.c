@@ -950,8 +950,7 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* The path of an executable `name` on PATH, into buf; false if none. */
-static bool find_program(const char *name, char *buf, size_t size)
+bool ces_find_program(const char *name, char *buf, size_t size)
 {
     const char *path = getenv("PATH");
 
@@ -1048,7 +1047,7 @@ int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
     else if (!ends_with(path, ".dot"))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "cannot write %s: the name must end in .dot, .svg or .png", path);
-    if (fmt != NULL && !find_program("dot", dot, sizeof(dot)))
+    if (fmt != NULL && !ces_find_program("dot", dot, sizeof(dot)))
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "cannot write %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);

@@ -94,6 +94,10 @@ int ces_file_replace(struct ces_ctx *ctx, const char *tmp, const char *path, int
 int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size_t len);
 int ces_write_all(int fd, const char *buf, size_t len);
 
+/* The path of an executable `name` on PATH, into buf; false if none
+ * (core/dot.c: Graphviz's dot). */
+bool ces_find_program(const char *name, char *buf, size_t size);
+
 /* The most a .ces source may hold: 256 MiB (the expanded 1024-rank
  * alltoall prints in far less). */
 #define CES_SOURCE_MAX ((size_t)256 << 20)

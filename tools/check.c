@@ -6,6 +6,7 @@
  * 3 incomplete.
  */
 #include "tool.h"
+#include "internal.h" /* ces_find_program */
 
 #include <errno.h>
 #include <math.h>
@@ -75,28 +76,6 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Whether an executable `name` is on PATH (as core/dot.c looks for it). */
-static bool on_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    char buf[4096];
-
-    while (path != NULL && *path != '\0') {
-        const char *colon = strchr(path, ':');
-        size_t n = colon != NULL ? (size_t)(colon - path) : strlen(path);
-        struct stat sb;
-
-        if (n == 0)
-            snprintf(buf, sizeof(buf), "./%s", name);
-        else
-            snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, name);
-        if (stat(buf, &sb) == 0 && S_ISREG(sb.st_mode) && access(buf, X_OK) == 0)
-            return true;
-        path = colon != NULL ? colon + 1 : NULL;
-    }
-    return false;
-}
-
 /* --dot's file, before the search: a check can run long, and a picture that
  * cannot be written after it would turn its verdict into a usage error.
  * The name must say the format, its directory must exist and be writable,
@@ -122,7 +101,7 @@ static int check_dot_path(const char *path)
                              strerror(errno));
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
         return ces_tool_fail("check: --dot %s: is a directory", path);
-    if (!ends_with(path, ".dot") && !on_path("dot"))
+    if (!ends_with(path, ".dot") && !ces_find_program("dot", dir, sizeof(dir)))
         return ces_tool_fail("check: --dot %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);
     return CES_EXIT_OK;
