@@ -166,11 +166,8 @@ struct sim_detail {
  * allocation is checked first: the model and one state must fit under the
  * bound, else SIM_BOUND before the allocation that would pass it (*out NULL;
  * *held, when non-NULL, gets the bytes the model held then). */
-int ces_sim_model_build_held(struct ces_ctx *ctx, const struct ces_graph *g,
-                             const struct ces_check_opts *opts, struct sim_model **out,
-                             size_t *held);
 int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
-                        const struct ces_check_opts *opts, struct sim_model **out);
+                        const struct ces_check_opts *opts, struct sim_model **out, size_t *held);
 /* The bytes ces_sim_state_init allocates for one state of m (the layout of
  * state.c: the fixed words, the map headers, 4 segments per non-empty map). */
 size_t ces_sim_state_init_bytes(const struct sim_model *m);

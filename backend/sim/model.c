@@ -579,14 +579,7 @@ static int apply_faults(struct sim_model *m, const struct ces_check_opts *opts)
 }
 
 int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
-                        const struct ces_check_opts *opts, struct sim_model **out)
-{
-    return ces_sim_model_build_held(ctx, g, opts, out, NULL);
-}
-
-int ces_sim_model_build_held(struct ces_ctx *ctx, const struct ces_graph *g,
-                             const struct ces_check_opts *opts, struct sim_model **out,
-                             size_t *held)
+                        const struct ces_check_opts *opts, struct sim_model **out, size_t *held)
 {
     struct sim_model *m;
     uint32_t nsig;

@@ -1103,7 +1103,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
                    : opts->random > 0   ? CES_CHECK_RANDOM
                                         : CES_CHECK_EXHAUSTIVE;
     S.t0 = now();
-    rc = ces_sim_model_build_held(ctx, g, opts, &m, &held);
+    rc = ces_sim_model_build(ctx, g, opts, &m, &held);
     if (rc != CES_OK && rc != SIM_BOUND)
         return rc;
     rep = ces_malloc(ctx, sizeof(*rep));
