@@ -34,6 +34,7 @@
     X(signal_push_us, "us")                                                    \
     X(signal_local_us, "us")                                                   \
     X(event_us, "us")                                                          \
+    X(slow_wake_us, "us")                                                      \
     X(switch_us, "us")                                                         \
     X(copy_switch_us, "us")                                                    \
     X(host_call_us, "us")                                                      \

@@ -86,6 +86,15 @@ static const struct ces_model ces_model_kinds_[] = {
          * why its hops cost so much more is not known, and --calibrate only
          * logs it. */
         .event_us = 0.25,
+        /* The slow mode of blocked waits (ces_model_slow_mode): --calibrate's
+         * polled barrier loop takes 3.3-4.0 us a barrier in some tries and
+         * 8.2 in others, 5.8 more than its memop batch (calibrated: 5.79,
+         * 5.89); a stream blocked on the join of a staged ring's receiver
+         * resumed 7.9-10.9 us after that receiver's last copy ended, a memop
+         * batch and 5.5-8.5 us (scripts/probe_memops.sh ring-staged).  The
+         * slow mode holds for whole runs of a size point, the fast one more
+         * often (docs/PERFORMANCE.md, "Two modes"). */
+        .slow_wake_us = 5.8,
         /* A stream that goes from copy-engine work to a memop batch or back
          * pays this.  0: the calibrated per-copy and memop costs already hold
          * it for the plain and overlap schedules; no single value also fits
@@ -115,6 +124,14 @@ const struct ces_model *ces_model_find(const char *kind)
         if (strcmp(ces_model_kinds_[i].kind, kind) == 0)
             return &ces_model_kinds_[i];
     return NULL;
+}
+
+void ces_model_slow_mode(struct ces_model *m)
+{
+    if (m->signal_hop_us < m->slow_wake_us)
+        m->signal_hop_us = m->slow_wake_us;
+    if (m->event_us < m->slow_wake_us)
+        m->event_us = m->slow_wake_us;
 }
 
 const char *ces_model_kind_name(uint32_t i)

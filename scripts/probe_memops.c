@@ -13,8 +13,10 @@
  * captured alltoall iteration with timing events and a forked local copy,
  * eager and as one CUDA graph, and where a captured iteration should fork
  * its local copy; what a copy costs after a met wait, one-way 1 MiB
- * messages as the backend issues them with one thing changed at a time, and
- * the one-way sender's flags on a second stream.  Two GPUs driven by one
+ * messages as the backend issues them with one thing changed at a time,
+ * the one-way sender's flags on a second stream, the sendrecv builder's
+ * staged ring with and without a launch's fork and join, and captured
+ * one-way messages as the backend's groups stage them.  Two GPUs driven by one
  * process; raw CUDA runtime and driver calls, no cesync.  Built and run by
  * scripts/probe_memops.sh; `probe_memops NAME...` runs only the named
  * probes (the table in main).
@@ -1087,6 +1089,164 @@ static void probe_staged_side(void)
     }
 }
 
+/* The staged ring of the sendrecv builder (`--pairs 0:1,1:0 --chunks 2
+ * --slots 2`, mono): each GPU sends every message in two chunks through two
+ * slots in its peer's memory (pushed flags: full in the receiver's memory,
+ * credit in the sender's), its sender on one stream (copy, then one batch
+ * that writes full and waits for the next chunk's slot), its receiver on
+ * another (wait full, copy out, write credit).  Options, one at a time:
+ * RING_JOIN forks the receiver's stream from the sender's at every message
+ * and joins it back at its end, as a launch of the builder's graph does;
+ * RING_PROGRESS adds the watchdog's progress write to each stream's last
+ * batch that waits; without RING_OUTS the receiver copies nothing out;
+ * without RING_BOTH only GPU 0 sends.  Events on GPU 0 time every message,
+ * every peer copy and copy-out, the sender's wait for the join, and the
+ * time from the last copy-out's end to the message's end (the credit's
+ * memop batch and the join's hop, when the join blocked).
+ * Measured (2x H200, ninth session), per message with the fork and join and
+ * the progress writes, as the builder runs: 1 MiB 40.5-41.1 us, 8 MiB
+ * 61.3-65.6, 64 MiB 226.5-227.6; without the fork and join 28.9-29.1,
+ * 49.5, 202.4-203.0: the join holds the sender until the last copy-out is
+ * done, which without it overlaps the next message.  A copy-out of 32 MiB
+ * took 28.4 us beside both directions' peer copies, 18.7 alone. */
+#define RING_MSGS 40
+enum { RING_BOTH = 1, RING_OUTS = 2, RING_JOIN = 4, RING_PROGRESS = 8 };
+
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof(v[0]), cmp_double);
+    return v[n / 2];
+}
+
+static void ring_case(size_t bytes, unsigned o, const char *name)
+{
+    static cudaEvent_t ev[4][2 * RING_MSGS]; /* peer copy start, end; copy-out start, end */
+    static int made;
+    size_t c = bytes / 2;
+    double pc[2 * RING_MSGS], lc[2 * RING_MSGS], msg[RING_MSGS], joinw[RING_MSGS], hop[RING_MSGS];
+    double us;
+
+    if (!made) {
+        CK(cudaSetDevice(0));
+        for (int k = 0; k < 4; k++)
+            for (int i = 0; i < 2 * RING_MSGS; i++)
+                CK(cudaEventCreate(&ev[k][i]));
+        made = 1;
+    }
+    begin();
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        DK(cuStreamWaitValue32((CUstream)G[g].side, gate_dev, 1, CU_STREAM_WAIT_VALUE_GEQ));
+    }
+    for (uint32_t m = 0; m < RING_MSGS; m++)
+        for (int g = 0; g < 2; g++) {
+            int p = 1 - g, sends = (o & RING_BOTH) || g == 0, receives = (o & RING_BOTH) || g == 1;
+            struct gpu *x = &G[g];
+
+            CK(cudaSetDevice(g));
+            CK(cudaEventRecord(x->it0[m], x->st));
+            if (o & RING_JOIN) {
+                CK(cudaEventRecord(x->fork[m], x->st));
+                CK(cudaStreamWaitEvent(x->side, x->fork[m], 0));
+            }
+            for (uint32_t h = 0; h < 2; h++) {
+                uint32_t k = 2 * m + h, t = k % 2, u = k / 2 + 1;
+                CUstreamBatchMemOpParams q[3];
+                unsigned n = 2;
+
+                if (sends) {
+                    if (g == 0)
+                        CK(cudaEventRecord(ev[0][k], x->st));
+                    copy1(G[p].stage + t * c, x->send + t * c, c, x->st);
+                    if (g == 0)
+                        CK(cudaEventRecord(ev[1][k], x->st));
+                    q[0] = write32(flag(p, t), u);
+                    q[1] = wait32(flag(g, 2 + (k + 1) % 2), (k + 1) / 2); /* the next chunk's slot */
+                    if ((o & RING_PROGRESS) && h == 1)
+                        q[n++] = write64(word(g, 0), k);
+                    DK(cuStreamBatchMemOp((CUstream)x->st, n, q, 0));
+                }
+                if (receives) {
+                    n = 1;
+                    q[0] = wait32(flag(g, t), u);
+                    if ((o & RING_PROGRESS) && h == 1)
+                        q[n++] = write64(word(g, 1), k);
+                    DK(cuStreamBatchMemOp((CUstream)x->side, n, q, 0));
+                    if (g == 0)
+                        CK(cudaEventRecord(ev[2][k], x->side));
+                    if (o & RING_OUTS)
+                        copy1(x->recv + t * c, x->stage + t * c, c, x->side);
+                    if (g == 0)
+                        CK(cudaEventRecord(ev[3][k], x->side));
+                    q[0] = write32(flag(p, 2 + t), u);
+                    DK(cuStreamBatchMemOp((CUstream)x->side, 1, q, 0));
+                }
+            }
+            if (o & RING_JOIN) {
+                CK(cudaEventRecord(x->join[m], x->side));
+                CK(cudaStreamWaitEvent(x->st, x->join[m], 0));
+            }
+            CK(cudaEventRecord(x->it1[m], x->st));
+        }
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        CK(cudaEventRecord(G[g].join[RING_MSGS], G[g].side));
+        CK(cudaStreamWaitEvent(G[g].st, G[g].join[RING_MSGS], 0));
+    }
+    us = finish() * 1000.0 / RING_MSGS;
+    CK(cudaSetDevice(0));
+    for (uint32_t k = 0; k < 2 * RING_MSGS; k++) {
+        float a, b = 0.0f;
+
+        CK(cudaEventElapsedTime(&a, ev[0][k], ev[1][k]));
+        if (o & RING_BOTH) /* one way, GPU 0 only sends */
+            CK(cudaEventElapsedTime(&b, ev[2][k], ev[3][k]));
+        pc[k] = 1000.0 * a;
+        lc[k] = 1000.0 * b;
+    }
+    for (uint32_t m = 0; m < RING_MSGS; m++) {
+        float a, b, d = 0.0f;
+
+        CK(cudaEventElapsedTime(&a, G[0].it0[m], G[0].it1[m]));
+        CK(cudaEventElapsedTime(&b, ev[1][2 * m + 1], G[0].it1[m]));
+        if (o & RING_BOTH)
+            CK(cudaEventElapsedTime(&d, ev[3][2 * m + 1], G[0].it1[m]));
+        msg[m] = 1000.0 * a;
+        joinw[m] = 1000.0 * b;
+        hop[m] = 1000.0 * d;
+    }
+    printf("%5zu MiB %-34s %8.2f us/msg | GPU 0 medians: message %8.2f, peer copy %7.2f, "
+           "copy-out %7.2f, last copy to message end %7.2f, last copy-out to message end "
+           "%6.2f%s\n",
+           bytes >> 20, name, us, median_of(msg, RING_MSGS), median_of(pc, 2 * RING_MSGS),
+           median_of(lc, 2 * RING_MSGS), median_of(joinw, RING_MSGS), median_of(hop, RING_MSGS),
+           guard_note());
+    fflush(stdout);
+}
+
+static void probe_ring_staged(void)
+{
+    static const size_t sizes[] = {1u << 20, 8u << 20, 64u << 20};
+    static const struct {
+        unsigned o;
+        const char *name;
+    } cases[] = {
+        {RING_BOTH | RING_OUTS, "ring, no fork or join"},
+        {RING_BOTH, "... no copy-outs"},
+        {RING_OUTS, "... one way"},
+        {RING_BOTH | RING_OUTS | RING_JOIN, "ring, fork and join every message"},
+        {RING_BOTH | RING_OUTS | RING_JOIN | RING_PROGRESS, "... and progress writes"},
+        {RING_BOTH | RING_JOIN | RING_PROGRESS, "... no copy-outs"},
+        {RING_OUTS | RING_JOIN | RING_PROGRESS, "... one way"},
+    };
+
+    puts("== the sendrecv builder's staged ring: two chunks a message through two slots");
+    for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)
+        for (int rep = 0; rep < 2; rep++)
+            for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+                ring_case(sizes[z], cases[k].o, cases[k].name);
+}
+
 /* Close the gate on every copy stream of both GPUs and record their starts. */
 static void begin_streams(void)
 {
@@ -1423,6 +1583,127 @@ static void probe_captured_fork(void)
     chunk = CHUNK;
 }
 
+/* One-way 1 MiB messages GPU 0 -> GPU 1 as a captured group stages them
+ * (backend/cuda/group.c): two slots in GPU 1's memory, u64 flags a replay
+ * repeats.  The sender awaits its slot free (cbusy == 0 in its own memory)
+ * and marks it busy in one batch, copies into the slot and writes cfull
+ * into the receiver's memory; the receiver awaits cfull == 1 and resets it
+ * in one batch, copies out and writes cbusy 0 into the sender's memory.
+ * Options: CAP_WATCHDOG puts the watchdog's enter and exit writes (device
+ * memory) around each batch that waits; CAP_NOWAIT drops the sender's wait;
+ * CAP_BARE copies only; CAP_EAGER issues the same calls without capture.
+ * Each GPU captures CAP_CALLS calls in one graph and launches it once. */
+#define CAP_CALLS 100
+enum { CAP_WATCHDOG = 1, CAP_NOWAIT = 2, CAP_BARE = 4, CAP_EAGER = 8 };
+
+static void cap_calls(int g, unsigned o, size_t bytes)
+{
+    struct gpu *x = &G[g];
+
+    for (uint32_t i = 0; i < CAP_CALLS; i++) {
+        uint32_t t = i % 2;
+        CUstreamBatchMemOpParams q[4];
+        unsigned n = 0;
+
+        if (g == 0) {
+            if (!(o & (CAP_BARE | CAP_NOWAIT))) {
+                if (o & CAP_WATCHDOG)
+                    q[n++] = write64(word(0, 0), i + 1);
+                q[n] = wait64(flag64(0, 2 + t), 0);
+                q[n++].waitValue.flags = CU_STREAM_WAIT_VALUE_EQ;
+            }
+            if (!(o & CAP_BARE)) {
+                q[n++] = write64(flag64(0, 2 + t), 1);
+                if (o & CAP_WATCHDOG)
+                    q[n++] = write64(word(0, 0), 0);
+                DK(cuStreamBatchMemOp((CUstream)x->st, n, q, 0));
+            }
+            CK(cudaMemcpyAsync(G[1].stage + t * bytes, x->send, bytes, cudaMemcpyDeviceToDevice,
+                               x->st));
+            if (!(o & CAP_BARE)) {
+                q[0] = write64(flag64(1, t), 1);
+                DK(cuStreamBatchMemOp((CUstream)x->st, 1, q, 0));
+            }
+        } else if (!(o & CAP_BARE)) {
+            if (o & CAP_WATCHDOG)
+                q[n++] = write64(word(1, 0), i + 1);
+            q[n] = wait64(flag64(1, t), 1);
+            q[n++].waitValue.flags = CU_STREAM_WAIT_VALUE_EQ;
+            q[n++] = write64(flag64(1, t), 0);
+            if (o & CAP_WATCHDOG)
+                q[n++] = write64(word(1, 0), 0);
+            DK(cuStreamBatchMemOp((CUstream)x->st, n, q, 0));
+            CK(cudaMemcpyAsync(x->recv, x->stage + t * bytes, bytes, cudaMemcpyDeviceToDevice,
+                               x->st));
+            q[0] = write64(flag64(0, 2 + t), 0);
+            DK(cuStreamBatchMemOp((CUstream)x->st, 1, q, 0));
+        }
+    }
+}
+
+static void cap_case(unsigned o, size_t bytes, const char *name)
+{
+    cudaGraphExec_t exec[2] = {0, 0};
+
+    for (int g = 0; g < 2 && !(o & CAP_EAGER); g++) {
+        cudaGraph_t graph;
+
+        CK(cudaSetDevice(g));
+        CK(cudaStreamBeginCapture(G[g].st, cudaStreamCaptureModeRelaxed));
+        cap_calls(g, o, bytes);
+        CK(cudaStreamEndCapture(G[g].st, &graph));
+        CK(cudaGraphInstantiate(&exec[g], graph, 0));
+        CK(cudaGraphDestroy(graph));
+        CK(cudaGraphUpload(exec[g], G[g].st));
+        CK(cudaStreamSynchronize(G[g].st));
+    }
+    begin();
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        if (o & CAP_EAGER)
+            cap_calls(g, o, bytes);
+        else
+            CK(cudaGraphLaunch(exec[g], G[g].st));
+    }
+    printf("%5zu KiB %-48s %8.2f us/call%s\n", bytes >> 10, name, finish() * 1000.0 / CAP_CALLS,
+           guard_note());
+    fflush(stdout);
+    for (int g = 0; g < 2 && !(o & CAP_EAGER); g++) {
+        CK(cudaSetDevice(g));
+        CK(cudaGraphExecDestroy(exec[g]));
+    }
+}
+
+/* Where the cost model's captured one-way time (14.4 us a 1 MiB call,
+ * measured 11.9-12.7 with cesync bench) goes.  Measured (2x H200, ninth
+ * session), us a call at 1 MiB / 8 MiB: copies only 4.9 / 23.8 (a 1 MiB
+ * copy back to back costs 2.2 us beyond its bytes, against the 5.2 of a
+ * lone one); as the backend captures it 11.5-12.0 / 30.6-30.7; without the
+ * watchdog's writes 13.1-13.4 / 29.3-29.4; without the sender's wait too
+ * 10.1-10.2 / 29.1-29.3; eagerly the same calls 11.9-12.5 / 30.7. */
+static void probe_captured_oneway(void)
+{
+    static const struct {
+        unsigned o;
+        const char *name;
+    } cases[] = {
+        {CAP_BARE, "graph: copies only"},
+        {CAP_WATCHDOG, "graph: as the backend captures it"},
+        {0, "graph: ... without the watchdog's writes"},
+        {CAP_NOWAIT, "graph: ... and without the sender's wait"},
+        {CAP_BARE | CAP_EAGER, "eager: copies only"},
+        {CAP_WATCHDOG | CAP_EAGER, "eager: the same calls"},
+        {CAP_EAGER, "eager: ... without the watchdog's writes"},
+    };
+    static const size_t sizes[] = {1u << 20, 8u << 20};
+
+    puts("== captured one-way messages GPU 0 -> GPU 1 through two slots");
+    for (size_t z = 0; z < 2; z++)
+        for (int rep = 0; rep < 2; rep++)
+            for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+                cap_case(cases[k].o, sizes[z], cases[k].name);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -1442,6 +1723,8 @@ int main(int argc, char **argv)
         {"staged", probe_staged},
         {"staged-small", probe_staged_small},
         {"staged-side", probe_staged_side},
+        {"ring-staged", probe_ring_staged},
+        {"captured-oneway", probe_captured_oneway},
         {"copy-engines", probe_copy_engines},
         {"engine-switch", probe_engine_switch},
         {"captured", probe_captured},

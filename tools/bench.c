@@ -88,7 +88,7 @@ struct meas {
     int ran;
     double med, min, max;
     int check;
-    double pred;
+    double pred, pred_slow; /* the model's fast and slow mode (ces_model_slow_mode) */
 };
 
 struct bench {
@@ -424,9 +424,10 @@ static double predict_group(struct ces_ctx *ctx, const struct bench *B, const st
  * (the builder graph that variant runs; auto = the graph the backend's
  * collective call selects, the plain one in a build without CUDA; the
  * sendrecv auto = the point-to-point group's graph but one way eager),
- * host costs set
- * to 0.  NAN if it cannot be built. */
-static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes)
+ * host costs set to 0, in the fast mode of blocked waits or (`slow`) in the
+ * slow one.  NAN if it cannot be built. */
+static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes,
+                      int slow)
 {
     struct ces_coll_params p;
     struct ces_graph *g = NULL;
@@ -436,6 +437,8 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
 
     m.host_call_us = 0.0;
     m.graph_launch_us = 0.0;
+    if (slow)
+        ces_model_slow_mode(&m);
     ces_coll_params_init(&p, B->coll);
     p.proto = B->graph && variant == V_AUTO ? CES_PROTO_CREDIT : CES_PROTO_MONO;
     p.phase = B->graph && variant == V_AUTO ? CES_PHASE_GRAPH : CES_PHASE_EAGER;
@@ -492,8 +495,20 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
 static void compute_predictions(struct ces_ctx *ctx, struct bench *B)
 {
     for (uint32_t k = 0; k < B->nvariants; k++)
-        for (uint32_t i = 0; i < B->nsizes; i++)
-            B->ces[k][i].pred = predict(ctx, B, B->variants[k], B->sizes[i]);
+        for (uint32_t i = 0; i < B->nsizes; i++) {
+            B->ces[k][i].pred = predict(ctx, B, B->variants[k], B->sizes[i], 0);
+            B->ces[k][i].pred_slow = predict(ctx, B, B->variants[k], B->sizes[i], 1);
+        }
+}
+
+/* The error of measurement c against the nearer of its two predictions, in
+ * percent; *slow says whether that is the slow mode's. */
+static double pred_error(const struct meas *c, int *slow)
+{
+    double f = (c->pred - c->med) / c->med, s = (c->pred_slow - c->med) / c->med;
+
+    *slow = fabs(s) < fabs(f);
+    return 100.0 * (*slow ? s : f);
 }
 
 static void fmt_bytes(char *buf, size_t n, uint64_t b)
@@ -523,9 +538,9 @@ static const char *check_str(int c) { return c == 1 ? "ok" : c == 0 ? "WRONG" : 
 
 static void print_table(const struct bench *B, FILE *f)
 {
-    fprintf(f, "#%9s %-7s %9s %9s %9s %7s %5s %9s %6s | %9s %7s | %9s %7s | %7s | %6s %6s\n",
+    fprintf(f, "#%9s %-7s %9s %9s %9s %7s %5s %9s %9s %7s | %9s %7s | %9s %7s | %7s | %6s %6s\n",
             "bytes", "variant", "time_us", "min_us", "max_us", "busbw", "check", "pred_us",
-            "err%", "CE_us", "CE_bus", "kern_us", "k_bus", "raw_bw", "ces/CE", "ces/k");
+            "slow_us", "err%", "CE_us", "CE_bus", "kern_us", "k_bus", "raw_bw", "ces/CE", "ces/k");
     for (uint32_t i = 0; i < B->nsizes; i++) {
         int k = best_variant(B, i);
         char sz[24];
@@ -534,17 +549,20 @@ static void print_table(const struct bench *B, FILE *f)
 
         fmt_bytes(sz, sizeof(sz), B->sizes[i]);
         if (k < 0) {
-            double pred = B->ces[0][i].pred;
+            const struct meas *c = &B->ces[0][i];
 
-            fprintf(f, " %9s %-7s %9s %9s %9s %7s %5s %9.2f %6s |", sz, variant_name(B->variants[0]),
-                    "-", "-", "-", "-", "-", pred, "-");
+            fprintf(f, " %9s %-7s %9s %9s %9s %7s %5s %9.2f %9.2f %7s |", sz,
+                    variant_name(B->variants[0]), "-", "-", "-", "-", "-", c->pred, c->pred_slow,
+                    "-");
         } else {
             const struct meas *c = &B->ces[k][i];
+            int slow = 0;
+            double e = c->pred > 0 ? pred_error(c, &slow) : 0.0;
 
-            fprintf(f, " %9s %-7s %9.2f %9.2f %9.2f %7.1f %5s %9.2f %+6.1f |", sz,
+            fprintf(f, " %9s %-7s %9.2f %9.2f %9.2f %7.1f %5s %9.2f %9.2f %+6.1f%c |", sz,
                     variant_name(B->variants[k]), c->med, c->min, c->max,
-                    busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred,
-                    c->pred > 0 ? 100.0 * (c->pred - c->med) / c->med : 0.0);
+                    busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred, c->pred_slow, e,
+                    slow ? 's' : ' ');
         }
         if (ce->ran)
             fprintf(f, " %9.2f %7.1f |", ce->med, busbw(B, B->sizes[i], ce->med));
@@ -574,7 +592,9 @@ static void print_table(const struct bench *B, FILE *f)
     else
         fprintf(f, "# time: us per collective, median of %u (device events, slowest rank);\n",
                 B->iters);
-    fprintf(f, "# busbw GB/s (nccl-tests); pred: cost model; err%% = (pred - time) / time;\n"
+    fprintf(f, "# busbw GB/s (nccl-tests); pred, slow: the cost model in the fast and the slow mode\n"
+               "# of blocked waits (docs/PERFORMANCE.md, \"Two modes\"); err%% = (pred - time) / time\n"
+               "# for the nearer of the two, marked s when that is the slow mode's;\n"
                "# raw_bw: one copy of the same peer bytes per rank, all ranks at once (the "
                "physical limit, GB/s); ces/X = X time / cesync time (> 1: cesync faster)\n");
 }
@@ -587,24 +607,24 @@ static int write_csv(const struct bench *B, const char *path)
     if (f == NULL)
         return ces_tool_fail("bench: cannot write %s: %s", path, strerror(errno));
     fprintf(f, "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,busbw_gbps,check,"
-               "pred_us\n");
+               "pred_us,pred_slow_us\n");
     for (uint32_t i = 0; i < B->nsizes; i++) {
         for (uint32_t k = 0; k < B->nvariants; k++) {
             const struct meas *c = &B->ces[k][i];
 
             if (!c->ran && B->dry == 0)
                 continue;
-            fprintf(f, "%s,%u,%" PRIu64 ",cesync,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f\n",
+            fprintf(f, "%s,%u,%" PRIu64 ",cesync,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f\n",
                     ces_coll_name((int)B->coll), B->ranks, B->sizes[i], variant_name(B->variants[k]),
                     c->med, c->min, c->max, algbw(B, B->sizes[i], c->med),
-                    busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred);
+                    busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred, c->pred_slow);
         }
         for (int j = 0; j < 3; j++) {
             const struct meas *c = &B->other[j][i];
 
             if (!c->ran)
                 continue;
-            fprintf(f, "%s,%u,%" PRIu64 ",%s,-,%.3f,%.3f,%.3f,%.3f,%.3f,%s,\n",
+            fprintf(f, "%s,%u,%" PRIu64 ",%s,-,%.3f,%.3f,%.3f,%.3f,%.3f,%s,,\n",
                     ces_coll_name((int)B->coll), B->ranks, B->sizes[i], names[j], c->med, c->min,
                     c->max, j == IMPL_RAW ? raw_bw(B, B->sizes[i], c->med) : algbw(B, B->sizes[i], c->med),
                     j == IMPL_RAW ? raw_bw(B, B->sizes[i], c->med) : busbw(B, B->sizes[i], c->med),
@@ -865,8 +885,8 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
         }
     }
     print_header(B, stdout);
-    printf("#%9s %-12s %9s %9s %9s %7s %5s %9s\n", "bytes", "impl", "time_us", "min_us", "max_us",
-           "busbw", "check", "pred_us");
+    printf("#%9s %-12s %9s %9s %9s %7s %5s %9s %9s\n", "bytes", "impl", "time_us", "min_us",
+           "max_us", "busbw", "check", "pred_us", "slow_us");
     for (uint32_t i = 0; i < B->nsizes; i++) {
         char sz[24];
 
@@ -913,7 +933,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
                                       : busbw(B, B->sizes[i], m->med),
                    check_str(m->check));
             if (k < B->nvariants)
-                printf(" %9.2f\n", m->pred);
+                printf(" %9.2f %9.2f\n", m->pred, m->pred_slow);
             else
                 printf("\n");
         }

@@ -16,8 +16,10 @@ static const char predict_usage[] =
     "Predicts the time of a schedule with the machine model: every stream runs its ops in\n"
     "order, copies share each GPU's NVLink and memory bandwidth and its copy engines, a wait\n"
     "resumes one flag hop after the write that satisfies it, memop batches, copy batches and\n"
-    "host enqueue calls add their fixed costs.  Prints the total and per-iteration time and\n"
-    "splits the critical path into copy, signal, memop, event and host time.\n"
+    "host enqueue calls add their fixed costs.  Prints the total and per-iteration time,\n"
+    "splits the critical path into copy, signal, memop, event and host time, and gives the\n"
+    "time in the slow mode of blocked waits too (a polled wait or an event await that blocked\n"
+    "resumes slow_wake_us late; on H200 whole runs take it, docs/PERFORMANCE.md \"Two modes\").\n"
     "\n"
     "  --model FILE   a model file (`key = value`, as `cesync bench --calibrate --model-out`\n"
     "                 writes) overriding the kind's table\n"
@@ -42,8 +44,8 @@ int ces_cmd_predict(int argc, char **argv)
     struct ces_graph *g = NULL;
     const char *model_path = NULL, *kind = "h200";
     const struct ces_model *base;
-    struct ces_model m;
-    struct ces_predict p;
+    struct ces_model m, slow;
+    struct ces_predict p, ps;
     int rest = 0, ex = CES_EXIT_USAGE, rc;
 
     if (ces_tool_wants_help(argc, argv)) {
@@ -87,7 +89,11 @@ int ces_cmd_predict(int argc, char **argv)
         ces_tool_fail("%s", ces_ctx_last_error(ctx));
         goto out;
     }
+    slow = m;
+    ces_model_slow_mode(&slow);
     rc = ces_model_predict(ctx, &m, g, &p);
+    if (rc == CES_OK)
+        rc = ces_model_predict(ctx, &slow, g, &ps);
     if (rc != CES_OK) {
         ces_tool_fail("%s", ces_ctx_last_error(ctx));
         ex = rc == CES_ERR_SEMANTIC ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
@@ -99,6 +105,9 @@ int ces_cmd_predict(int argc, char **argv)
            ", op instances: %" PRIu64 "\n",
            ces_graph_ranks(g), ces_graph_streams(g), p.iterations, p.ops);
     printf("predicted: %.2f us total, %.2f us per iteration\n", p.total_us, p.iter_us);
+    printf("slow mode: %.2f us total, %.2f us per iteration (a blocked polled wait or event await "
+           "resumes %.2f us after its write or record)\n",
+           ps.total_us, ps.iter_us, slow.slow_wake_us);
     print_bytes("copied: ", p.peer_bytes);
     print_bytes(" between GPUs, ", p.local_bytes);
     printf(" inside GPUs\n");

@@ -1340,16 +1340,20 @@ enum barrier_layout {
     BL_LOCAL   /* two streams of GPU 0 */
 };
 
-/* The fastest of CALIBRATE_REPEATS barrier loops, each on a fresh (zeroed)
- * symmetric flag page.  A loop of barriers alone runs in one of two modes
- * on H200 (a polled barrier 3.3 or 8.2 us, scripts/probe_memops.sh); the
- * fast one is what the barriers cost inside the collectives. */
-static int barrier_fastest(struct ces_bench *b, int layout, uint32_t k, FILE *log, double *round_us)
+/* The fastest (*round_us) and the slowest (*slowest_us) of
+ * CALIBRATE_REPEATS barrier loops, each on a fresh (zeroed) symmetric flag
+ * page.  A loop of barriers alone runs in one of two modes on H200 (a polled
+ * barrier 3.3 or 8.2 us, scripts/probe_memops.sh); the fast one is what the
+ * barriers cost inside the collectives most of the time, the slow one gives
+ * the model's slow mode (slow_wake_us). */
+static int barrier_fastest(struct ces_bench *b, int layout, uint32_t k, FILE *log, double *round_us,
+                           double *slowest_us)
 {
     static const char *const names[] = {"polled", "pushed", "same-GPU"};
     int rc = CES_OK;
 
     *round_us = INFINITY;
+    *slowest_us = 0.0;
     fprintf(log, "calibrate: %s barrier loops (us):", names[layout]);
     for (uint32_t i = 0; i < CALIBRATE_REPEATS && rc == CES_OK; i++) {
         void *f[BENCH_MAX_RANKS];
@@ -1370,6 +1374,8 @@ static int barrier_fastest(struct ces_bench *b, int layout, uint32_t k, FILE *lo
         pages_free(b, f);
         if (rc == CES_OK && t < *round_us)
             *round_us = t;
+        if (rc == CES_OK && t > *slowest_us)
+            *slowest_us = t;
         if (rc == CES_OK)
             fprintf(log, " %.2f", t);
     }
@@ -1417,7 +1423,7 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
     void *peer = ces_mem_peer(b->comms[0], b->recv[0], 1);
     void *flags[BENCH_MAX_RANKS] = {NULL};
     double t_big = 0.0, t_mib = 0.0, t_local = 0.0, t_small = 0.0, t_ser = 0.0, t_par = 0.0;
-    double round = 0.0, t0;
+    double round = 0.0, slowest = 0.0, slow_loop = 0.0, t0;
     int rc, engines = 0;
     const uint32_t k = 100;
 
@@ -1507,24 +1513,37 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         /* cross-GPU hop as the mono protocol's barrier makes it: each rank
          * writes a slot in its own memory and polls the other's through the
          * peer mapping */
-        rc = barrier_fastest(b, BL_POLLED, k, log, &round);
+        rc = barrier_fastest(b, BL_POLLED, k, log, &round, &slowest);
         if (rc != CES_OK)
             goto out;
         m->signal_hop_us = hop_of(round, m->memop_batch_us);
+        slow_loop = slowest;
         /* the same with each flag written into the waiter's memory (the
          * nccl and credit protocols) */
-        rc = barrier_fastest(b, BL_PUSHED, k, log, &round);
+        rc = barrier_fastest(b, BL_PUSHED, k, log, &round, &slowest);
         if (rc != CES_OK)
             goto out;
         m->signal_push_us = hop_of(round, m->memop_batch_us);
         /* same-GPU hop: two streams of GPU 0 */
-        rc = barrier_fastest(b, BL_LOCAL, k, log, &round);
+        rc = barrier_fastest(b, BL_LOCAL, k, log, &round, &slowest);
         if (rc != CES_OK)
             goto out;
         m->signal_local_us = hop_of(round, m->memop_batch_us);
         fprintf(log, "calibrate: flag hop %.2f us between GPUs (polled), %.2f us (pushed), "
                      "%.2f us inside one GPU\n",
                 m->signal_hop_us, m->signal_push_us, m->signal_local_us);
+        /* The slow mode: a polled loop slower than the pushed ones (the
+         * modes lie 4-5 us a barrier apart on H200, the pushed barrier
+         * between them). */
+        if (hop_of(slow_loop, m->memop_batch_us) > m->signal_push_us) {
+            m->slow_wake_us = hop_of(slow_loop, m->memop_batch_us);
+            fprintf(log, "calibrate: slowest polled loop %.2f us -> slow-mode wake-up %.2f us\n",
+                    slow_loop, m->slow_wake_us);
+        } else {
+            fprintf(log, "calibrate: no polled loop ran in the slow mode: slow_wake_us stays "
+                         "%.2f us\n",
+                    m->slow_wake_us);
+        }
         if (m->signal_hop_us > m->signal_push_us)
             fprintf(log, "calibrate: note: every polled loop ran slower than the pushed ones: the "
                          "slow mode of polled waits (docs/PERFORMANCE.md, \"Two modes\"); the "

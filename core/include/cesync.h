@@ -787,6 +787,9 @@ struct ces_model {
                                whose wait reads it */
     double signal_local_us; /* a flag write seen by a wait on the same GPU */
     double event_us;        /* record -> await between two streams of a GPU */
+    double slow_wake_us;    /* the slow mode (ces_model_slow_mode): a blocked
+                               polled wait or event await resumes this long
+                               after the write or record */
     double switch_us;       /* a stream going from copies to memops or back */
     double copy_switch_us;  /* a copy that follows one of the other kind (local
                                after peer, peer after local) on its stream with
@@ -819,6 +822,14 @@ CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct c
  * saying its unit); parsing it gives the same model.  Free with ces_free. */
 CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
                             size_t *len);
+
+/* The machine in the slow mode of its blocked waits (docs/PERFORMANCE.md,
+ * "Two modes"): on H200 a stream blocked on a polled flag or on another
+ * stream's event either resumes at once or, for whole runs at a time, one
+ * scheduling step later.  Raises signal_hop_us and event_us to slow_wake_us;
+ * predicting with the result gives the schedule's time in that mode
+ * (ces_model_predict with `m` itself gives the fast mode). */
+CES_API void ces_model_slow_mode(struct ces_model *m);
 
 /* What the cost model predicts for one graph. */
 struct ces_predict {

@@ -27,7 +27,8 @@ static void test_overrides(void **state)
                            "peer_copy_gbps = 391.5   # measured\n"
                            "  copy_engines=2\n"
                            "flag_widths = 32\r\n"
-                           "signal_hop_us = 4.75",
+                           "signal_hop_us = 4.75\n"
+                           "slow_wake_us = 6.5",
                            &m),
                      CES_OK);
     assert_string_equal(m.kind, "h200");
@@ -35,6 +36,7 @@ static void test_overrides(void **state)
     assert_int_equal(m.copy_engines, 2);
     assert_int_equal(m.flag_widths, CES_MODEL_W32);
     assert_true(m.signal_hop_us == 4.75);
+    assert_true(m.slow_wake_us == 6.5);
     assert_true(m.local_copy_gbps == 2036.0); /* untouched: from the table */
     assert_int_equal(m.max_memops_per_batch, 255);
     ces_test_ctx_end(ctx, &st);

@@ -350,10 +350,9 @@ static void test_own_writes_in_order(void **state)
 /* s0 copies locally (ends at 2) and records; s1 awaits the record, either
  * first (blocked until 2) and then copies to the peer, or after its own
  * 5 us peer copy and then copies locally (1 + 1 us). */
-static struct ces_predict event_predict(int await_late)
+static struct ces_predict event_predict(int await_late, const struct ces_model *m)
 {
     struct fx f;
-    struct ces_model m = round_model();
     struct ces_predict p;
     struct ces_op rec = simple(CES_OP_RECORD, 0), aw = simple(CES_OP_AWAIT, 1);
 
@@ -366,7 +365,7 @@ static struct ces_predict event_predict(int await_late)
         op(&f, 0, copy(&f, 1, 0, 4000, 1, 4000));
     op(&f, 0, aw);
     op(&f, 0, await_late ? copy(&f, 1, 0, 8000, 0, 4000) : copy(&f, 1, 0, 4000, 1, 4000));
-    p = predict(&f, &m);
+    p = predict(&f, m);
     fx_end(&f);
     return p;
 }
@@ -376,7 +375,8 @@ static struct ces_predict event_predict(int await_late)
  * 0.75 after s1's join record. */
 static void test_events(void **state)
 {
-    struct ces_predict p = event_predict(0);
+    struct ces_model m = round_model();
+    struct ces_predict p = event_predict(0, &m);
 
     (void)state;
     assert_us(p.total_us, 2.0 + 0.75 + 5.0 + 0.75);
@@ -390,7 +390,8 @@ static void test_events(void **state)
  * (s0 blocked on it since 2) adds 0.75. */
 static void test_event_already_recorded(void **state)
 {
-    struct ces_predict p = event_predict(1);
+    struct ces_model m = round_model();
+    struct ces_predict p = event_predict(1, &m);
 
     (void)state;
     assert_us(p.total_us, 7.0 + 0.75);
@@ -490,6 +491,42 @@ static void test_pushed_and_polled_flags(void **state)
         assert_us(p.path_signal_us, pushed ? 4.0 : 1.0);
         fx_end(&f);
     }
+}
+
+/* The slow mode (ces_model_slow_mode) raises the polled hop and the event
+ * hop to slow_wake_us, never lowers them, and leaves the pushed hop alone:
+ * a polled flag is seen 0.5 + 7 us after the start, a pushed one still 0.5
+ * + 3; the events' fork and join (test_events) cost 7 each. */
+static void test_slow_mode(void **state)
+{
+    struct ces_model m = round_model(), high;
+    struct ces_predict p;
+
+    (void)state;
+    m.slow_wake_us = 7.0;
+    high = m;
+    high.signal_hop_us = 9.0;
+    ces_model_slow_mode(&high);
+    assert_us(high.signal_hop_us, 9.0);
+    assert_us(high.event_us, 7.0);
+    ces_model_slow_mode(&m);
+    assert_us(m.signal_hop_us, 7.0);
+    assert_us(m.event_us, 7.0);
+    assert_us(m.signal_push_us, 3.0);
+    for (int pushed = 0; pushed < 2; pushed++) {
+        struct fx f;
+        uint32_t home = pushed ? 1 : 0;
+
+        fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+        op(&f, 0, wr(&f, home, 0, 1));
+        op(&f, 1, wt(&f, home, 0, 1));
+        p = predict(&f, &m);
+        assert_us(p.total_us, 0.5 + (pushed ? 3.0 : 7.0));
+        fx_end(&f);
+    }
+    p = event_predict(0, &m);
+    assert_us(p.total_us, 2.0 + 7.0 + 5.0 + 7.0);
+    assert_us(p.path_event_us, 2 * 7.0);
 }
 
 static void test_host_cost(void **state)
@@ -758,6 +795,7 @@ int main(void)
         cmocka_unit_test(test_launch_fork_join),
         cmocka_unit_test(test_pushed_and_polled_flags),
         cmocka_unit_test(test_progress_write),
+        cmocka_unit_test(test_slow_mode),
         cmocka_unit_test(test_host_cost),
         cmocka_unit_test(test_memop_batches),
         cmocka_unit_test(test_engine_switch),

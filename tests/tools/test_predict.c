@@ -20,6 +20,8 @@ static void test_collective(void **state)
                         "model: h200\n"
                         "ranks: 2, streams per rank: 1, iterations: 1, op instances: 22\n"
                         "predicted: 25.49 us total, 25.49 us per iteration\n"
+                        "slow mode: 35.29 us total, 35.29 us per iteration (a blocked polled wait "
+                        "or event await resumes 5.80 us after its write or record)\n"
                         "copied: 1.00 MiB between GPUs, 1.00 MiB inside GPUs\n"
                         "critical path (ends on r0.s0): copy 17.09 us, signal 2.70 us, memop "
                         "4.80 us, event 0.00 us, host 0.90 us\n");
@@ -49,6 +51,8 @@ static void test_file_and_model(void **state)
     assert_int_equal(ces_test_tool(dir, "check --predict one.ces --model round.model", &out), 0);
     assert_non_null(strstr(out, "model: h200 + round.model\n"));
     assert_non_null(strstr(out, "predicted: 5.00 us total, 5.00 us per iteration\n"));
+    /* no wait, no event: the slow mode changes nothing */
+    assert_non_null(strstr(out, "slow mode: 5.00 us total, 5.00 us per iteration"));
     assert_non_null(strstr(out, "copied: 3.91 KiB between GPUs, 0 B inside GPUs\n"));
     free(out);
     remove(path);
