@@ -1103,14 +1103,26 @@ static void probe_staged_side(void)
  * every peer copy and copy-out, the sender's wait for the join, and the
  * time from the last copy-out's end to the message's end (the credit's
  * memop batch and the join's hop, when the join blocked).
- * Measured (2x H200, ninth session), per message with the fork and join and
- * the progress writes, as the builder runs: 1 MiB 40.5-41.1 us, 8 MiB
- * 61.3-65.6, 64 MiB 226.5-227.6; without the fork and join 28.9-29.1,
- * 49.5, 202.4-203.0: the join holds the sender until the last copy-out is
- * done, which without it overlaps the next message.  A copy-out of 32 MiB
- * took 28.4 us beside both directions' peer copies, 18.7 alone. */
+ * RING_MEMCPY issues every copy with cudaMemcpyAsync, as the backend does a
+ * lone copy.  Measured (2x H200, ninth session, three runs), GPU 0's median
+ * message with the fork and join and the progress writes, as the builder
+ * runs: 1 MiB 40.1-45.1 us, 8 MiB 60.3-65.7, 64 MiB 226.5-228.2; without
+ * the fork and join 28.3-29.3, 49.1-49.5, 201.9-203.1: the join holds the
+ * sender until the last copy-out is done, which without it overlaps the
+ * next message.  A copy-out of 32 MiB took 28.4 us beside both directions'
+ * peer copies, 18.7 alone; cudaMemcpyAsync changed nothing. */
 #define RING_MSGS 40
-enum { RING_BOTH = 1, RING_OUTS = 2, RING_JOIN = 4, RING_PROGRESS = 8 };
+enum { RING_BOTH = 1, RING_OUTS = 2, RING_JOIN = 4, RING_PROGRESS = 8, RING_MEMCPY = 16 };
+
+/* One copy as the ring case issues it: cudaMemcpyBatchAsync, or with
+ * RING_MEMCPY one cudaMemcpyAsync (what the backend issues for a lone copy). */
+static void ring_copy(void *dst, const void *src, size_t n, cudaStream_t s, unsigned o)
+{
+    if (o & RING_MEMCPY)
+        CK(cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s));
+    else
+        copy1(dst, src, n, s);
+}
 
 static double median_of(double *v, size_t n)
 {
@@ -1157,7 +1169,7 @@ static void ring_case(size_t bytes, unsigned o, const char *name)
                 if (sends) {
                     if (g == 0)
                         CK(cudaEventRecord(ev[0][k], x->st));
-                    copy1(G[p].stage + t * c, x->send + t * c, c, x->st);
+                    ring_copy(G[p].stage + t * c, x->send + t * c, c, x->st, o);
                     if (g == 0)
                         CK(cudaEventRecord(ev[1][k], x->st));
                     q[0] = write32(flag(p, t), u);
@@ -1175,7 +1187,7 @@ static void ring_case(size_t bytes, unsigned o, const char *name)
                     if (g == 0)
                         CK(cudaEventRecord(ev[2][k], x->side));
                     if (o & RING_OUTS)
-                        copy1(x->recv + t * c, x->stage + t * c, c, x->side);
+                        ring_copy(x->recv + t * c, x->stage + t * c, c, x->side, o);
                     if (g == 0)
                         CK(cudaEventRecord(ev[3][k], x->side));
                     q[0] = write32(flag(p, 2 + t), u);
@@ -1238,6 +1250,8 @@ static void probe_ring_staged(void)
         {RING_BOTH | RING_OUTS | RING_JOIN | RING_PROGRESS, "... and progress writes"},
         {RING_BOTH | RING_JOIN | RING_PROGRESS, "... no copy-outs"},
         {RING_OUTS | RING_JOIN | RING_PROGRESS, "... one way"},
+        {RING_BOTH | RING_OUTS | RING_JOIN | RING_PROGRESS | RING_MEMCPY, "as the builder, cudaMemcpyAsync"},
+        {RING_BOTH | RING_OUTS | RING_MEMCPY, "... no fork or join"},
     };
 
     puts("== the sendrecv builder's staged ring: two chunks a message through two slots");
