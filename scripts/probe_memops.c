@@ -1515,41 +1515,66 @@ static void iteration(int g, int i, unsigned what, int captured)
         mark(x->it1[i], x->st, captured);
 }
 
-/* N iterations on both GPUs, enqueued behind the gate or captured into one
- * graph per GPU (relaxed capture, instantiated and uploaded beforehand) that
- * is launched behind the gate. */
-static void iterations(unsigned what, int captured, const char *name)
+/* One graph per GPU of what enqueue(g, arg) puts on its stream (relaxed
+ * capture), instantiated and uploaded. */
+static void capture_each(cudaGraphExec_t exec[2], void (*enqueue)(int g, const void *arg),
+                         const void *arg)
 {
-    cudaGraphExec_t exec[2] = {0, 0};
-
-    for (int g = 0; g < 2 && captured; g++) {
+    for (int g = 0; g < 2; g++) {
         cudaGraph_t graph;
 
         CK(cudaSetDevice(g));
         CK(cudaStreamBeginCapture(G[g].st, cudaStreamCaptureModeRelaxed));
-        for (int i = 1; i <= N; i++)
-            iteration(g, i, what, 1);
+        enqueue(g, arg);
         CK(cudaStreamEndCapture(G[g].st, &graph));
         CK(cudaGraphInstantiate(&exec[g], graph, 0));
         CK(cudaGraphDestroy(graph));
         CK(cudaGraphUpload(exec[g], G[g].st));
         CK(cudaStreamSynchronize(G[g].st));
     }
+}
+
+static void launch_each(cudaGraphExec_t exec[2])
+{
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        CK(cudaGraphLaunch(exec[g], G[g].st));
+    }
+}
+
+static void free_each(cudaGraphExec_t exec[2])
+{
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        CK(cudaGraphExecDestroy(exec[g]));
+    }
+}
+
+static void captured_iterations(int g, const void *what)
+{
+    for (int i = 1; i <= N; i++)
+        iteration(g, i, *(const unsigned *)what, 1);
+}
+
+/* N iterations on both GPUs, enqueued behind the gate or captured into one
+ * graph per GPU (instantiated and uploaded beforehand) that is launched
+ * behind the gate. */
+static void iterations(unsigned what, int captured, const char *name)
+{
+    cudaGraphExec_t exec[2] = {0, 0};
+
+    if (captured)
+        capture_each(exec, captured_iterations, &what);
     begin();
     if (captured)
-        for (int g = 0; g < 2; g++) {
-            CK(cudaSetDevice(g));
-            CK(cudaGraphLaunch(exec[g], G[g].st));
-        }
+        launch_each(exec);
     else
         for (int i = 1; i <= N; i++)
             for (int g = 0; g < 2; g++)
                 iteration(g, i, what, 0);
     end(name, (what & EVENTS) != 0);
-    for (int g = 0; g < 2 && captured; g++) {
-        CK(cudaSetDevice(g));
-        CK(cudaGraphExecDestroy(exec[g]));
-    }
+    if (captured)
+        free_each(exec);
 }
 
 /* A 2-rank alltoall iteration between NCCL's graph barriers, eager and
@@ -1667,46 +1692,48 @@ static void cap_calls(int g, unsigned o, size_t bytes)
     }
 }
 
+struct cap_args {
+    unsigned o;
+    size_t bytes;
+};
+
+static void captured_calls(int g, const void *arg)
+{
+    const struct cap_args *a = arg;
+
+    cap_calls(g, a->o, a->bytes);
+}
+
 static void cap_case(unsigned o, size_t bytes, const char *name)
 {
     cudaGraphExec_t exec[2] = {0, 0};
+    struct cap_args a = {o, bytes};
 
-    for (int g = 0; g < 2 && !(o & CAP_EAGER); g++) {
-        cudaGraph_t graph;
-
-        CK(cudaSetDevice(g));
-        CK(cudaStreamBeginCapture(G[g].st, cudaStreamCaptureModeRelaxed));
-        cap_calls(g, o, bytes);
-        CK(cudaStreamEndCapture(G[g].st, &graph));
-        CK(cudaGraphInstantiate(&exec[g], graph, 0));
-        CK(cudaGraphDestroy(graph));
-        CK(cudaGraphUpload(exec[g], G[g].st));
-        CK(cudaStreamSynchronize(G[g].st));
-    }
+    if (!(o & CAP_EAGER))
+        capture_each(exec, captured_calls, &a);
     begin();
-    for (int g = 0; g < 2; g++) {
-        CK(cudaSetDevice(g));
-        if (o & CAP_EAGER)
+    if (o & CAP_EAGER)
+        for (int g = 0; g < 2; g++) {
+            CK(cudaSetDevice(g));
             cap_calls(g, o, bytes);
-        else
-            CK(cudaGraphLaunch(exec[g], G[g].st));
-    }
+        }
+    else
+        launch_each(exec);
     printf("%5zu KiB %-48s %8.2f us/call%s\n", bytes >> 10, name, finish() * 1000.0 / CAP_CALLS,
            guard_note());
     fflush(stdout);
-    for (int g = 0; g < 2 && !(o & CAP_EAGER); g++) {
-        CK(cudaSetDevice(g));
-        CK(cudaGraphExecDestroy(exec[g]));
-    }
+    if (!(o & CAP_EAGER))
+        free_each(exec);
 }
 
 /* Where the cost model's captured one-way time (14.4 us a 1 MiB call,
  * measured 11.9-12.7 with cesync bench) goes.  Measured (2x H200, ninth
  * session), us a call at 1 MiB / 8 MiB: copies only 4.9 / 23.8 (a 1 MiB
  * copy back to back costs 2.2 us beyond its bytes, against the 5.2 of a
- * lone one); as the backend captures it 11.5-12.0 / 30.6-30.7; without the
- * watchdog's writes 13.1-13.4 / 29.3-29.4; without the sender's wait too
- * 10.1-10.2 / 29.1-29.3; eagerly the same calls 11.9-12.5 / 30.7. */
+ * lone one); as the backend captures it 11.5-12.0 / 30.4-30.7; without the
+ * watchdog's writes 12.8-13.4 / 29.1-29.4; without the sender's wait too
+ * 10.1-10.2 / 29.1-29.3; eagerly the same calls 11.9-13.0 / 30.5-30.7
+ * (three runs). */
 static void probe_captured_oneway(void)
 {
     static const struct {
