@@ -467,6 +467,22 @@ static void test_progress_write(void **state)
     }
 }
 
+/* r0 writes a flag that r1 awaits, in r1's memory (pushed) or in r0's
+ * (polled). */
+static struct ces_predict one_flag(const struct ces_model *m, int pushed)
+{
+    struct fx f;
+    struct ces_predict p;
+    uint32_t home = pushed ? 1 : 0; /* the waiter's memory or the writer's */
+
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, home, 0, 1));
+    op(&f, 1, wt(&f, home, 0, 1));
+    p = predict(&f, m);
+    fx_end(&f);
+    return p;
+}
+
 /* Where a flag lives decides when another GPU's wait sees it: written into
  * the waiter's memory (pushed) signal_push_us, polled in the writer's
  * memory signal_hop_us. */
@@ -478,18 +494,11 @@ static void test_pushed_and_polled_flags(void **state)
     m.signal_hop_us = 1.0;
     m.signal_push_us = 4.0;
     for (int pushed = 0; pushed < 2; pushed++) {
-        struct fx f;
-        struct ces_predict p;
-        uint32_t home = pushed ? 1 : 0; /* the waiter's memory or the writer's */
+        struct ces_predict p = one_flag(&m, pushed);
 
-        fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
-        op(&f, 0, wr(&f, home, 0, 1));
-        op(&f, 1, wt(&f, home, 0, 1));
-        p = predict(&f, &m);
         /* memop 0.5 on r0, then the hop; r1's own batch overlaps */
         assert_us(p.total_us, 0.5 + (pushed ? 4.0 : 1.0));
         assert_us(p.path_signal_us, pushed ? 4.0 : 1.0);
-        fx_end(&f);
     }
 }
 
@@ -513,17 +522,8 @@ static void test_slow_mode(void **state)
     assert_us(m.signal_hop_us, 7.0);
     assert_us(m.event_us, 7.0);
     assert_us(m.signal_push_us, 3.0);
-    for (int pushed = 0; pushed < 2; pushed++) {
-        struct fx f;
-        uint32_t home = pushed ? 1 : 0;
-
-        fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
-        op(&f, 0, wr(&f, home, 0, 1));
-        op(&f, 1, wt(&f, home, 0, 1));
-        p = predict(&f, &m);
-        assert_us(p.total_us, 0.5 + (pushed ? 3.0 : 7.0));
-        fx_end(&f);
-    }
+    for (int pushed = 0; pushed < 2; pushed++)
+        assert_us(one_flag(&m, pushed).total_us, 0.5 + (pushed ? 3.0 : 7.0));
     p = event_predict(0, &m);
     assert_us(p.total_us, 2.0 + 7.0 + 5.0 + 7.0);
     assert_us(p.path_event_us, 2 * 7.0);
