@@ -1453,25 +1453,37 @@ static void probe_engine_switch(void)
  * for our own slot to be 1 and reset it to 0.  An iteration's two barriers
  * use two sets, so the peer cannot write a set again before we reset it: it
  * must first pass the other set's barrier, which our later write opens. */
-/* NCCL's graph barrier; with `watchdog` between the two host writes that
- * cesync's watchdog puts around a captured memop call that waits. */
-static void barrier_reset(int g, int set, int watchdog)
+/* NCCL's graph barrier, or (`polled`) its form with each flag in the
+ * writer's memory, polled and reset by the waiter; with `watchdog` between
+ * the two writes that cesync's watchdog puts around a captured memop call
+ * that waits (1: in host memory, as until the fourth session; 2: in device
+ * memory, as since). */
+static void barrier_reset(int g, int set, int watchdog, int polled)
 {
     int p = 1 - g, base = 64 + 2 * set;
     CUstreamBatchMemOpParams q[5];
     unsigned n = 0;
+    CUdeviceptr wd = watchdog == 2 ? word(g, 0) : host_word(g);
 
     if (watchdog)
-        q[n++] = write64(host_word(g), 1);
-    q[n++] = write32(flag(p, base + g), 1);
-    q[n++] = wait32eq(flag(g, base + p), 1);
-    q[n++] = write32(flag(g, base + p), 0);
+        q[n++] = write64(wd, 1);
+    if (polled) {
+        /* the flag in the writer's memory; the waiter polls it there and
+         * resets it remotely */
+        q[n++] = write32(flag(g, base + p), 1);
+        q[n++] = wait32eq(flag(p, base + g), 1);
+        q[n++] = write32(flag(p, base + g), 0);
+    } else {
+        q[n++] = write32(flag(p, base + g), 1);
+        q[n++] = wait32eq(flag(g, base + p), 1);
+        q[n++] = write32(flag(g, base + p), 0);
+    }
     if (watchdog)
-        q[n++] = write64(host_word(g), 0);
+        q[n++] = write64(wd, 0);
     batch(g, q, n);
 }
 
-enum { EVENTS = 1, FORK = 2, LATE = 4, WATCHDOG = 8 };
+enum { EVENTS = 1, FORK = 2, LATE = 4, WATCHDOG = 8, PULLED = 16, WD_DEVICE = 32 };
 
 static size_t chunk = CHUNK; /* bytes per peer of the iterations below */
 
@@ -1492,7 +1504,7 @@ static void iteration(int g, int i, unsigned what, int captured)
     struct gpu *x = &G[g];
     int p = 1 - g;
     size_t c = chunk;
-    int w = (what & WATCHDOG) != 0;
+    int w = (what & WD_DEVICE) ? 2 : (what & WATCHDOG) != 0;
 
     CK(cudaSetDevice(g));
     if (what & EVENTS)
@@ -1505,10 +1517,10 @@ static void iteration(int g, int i, unsigned what, int captured)
             CK(cudaEventRecord(x->join[i], x->side));
         }
         if (at == 0)
-            barrier_reset(g, 0, w);
+            barrier_reset(g, 0, w, (what & PULLED) != 0);
     }
     CK(cudaMemcpyAsync(G[p].recv + g * c, x->send + p * c, c, cudaMemcpyDefault, x->st));
-    barrier_reset(g, 1, w);
+    barrier_reset(g, 1, w, (what & PULLED) != 0);
     if (what & FORK)
         CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
     if (what & EVENTS)
@@ -1594,6 +1606,9 @@ static void probe_captured(void)
         {EVENTS, "+ per-iteration events"},
         {FORK, "+ local copy forked"},
         {EVENTS | FORK, "+ events + local copy forked"},
+        {PULLED, "polled barriers, reset by the waiter"},
+        {PULLED | FORK | WD_DEVICE, "... + local copy forked + watchdog"},
+        {FORK | WD_DEVICE, "pushed: + local copy forked + watchdog"},
     };
     char name[80];
 

@@ -27,7 +27,7 @@ const char ces_tool_builder_help[] =
     "                     send B, recv N*B; scatter: send N*B, recv B; broadcast: B;\n"
     "                     sendrecv: B per message; barrier: no data\n"
     "  --iterations K     iterations (default 1)\n"
-    "  --sync P           sync protocol: mono (default, eager only), nccl, credit\n"
+    "  --sync P           sync protocol: mono (default, eager only), nccl, credit, pull\n"
     "  --graph            one graph phase replayed K times instead of K eager iterations\n"
     "  --root R           root rank of gather, scatter, broadcast (default 0)\n"
     "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default the pipeline 0:1,1:2,...)\n"
@@ -184,7 +184,7 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
         int proto = ces_proto_from_name(v);
 
         if (proto < 0)
-            rc = ces_tool_fail("--sync expects nccl, mono or credit, not '%s'", v);
+            rc = ces_tool_fail("--sync expects nccl, mono, credit or pull, not '%s'", v);
         else
             p->proto = (uint32_t)proto;
     } else if (strcmp(o, "--root") == 0)

@@ -16,10 +16,11 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
     ces_coll_params_init(p, coll);
     /* Eager calls use `mono` (monotonic counters, no resets).  A captured
      * call is replayed with frozen values: alltoall and allgather, two
-     * barriers each, use NCCL's graph protocol (the constant 1, reset after
-     * the waits, the two arrays alternating: safe because every such call
-     * holds an even number of barriers, and cheaper than `credit`, which
-     * also acknowledges every flag); the others use `credit`. */
+     * barriers each, use `pull` (the constant 1 in the writer's memory,
+     * polled and reset by its reader: safe with two barriers per call, and
+     * on H200 a polled wait wakes sooner than one on a flag written into
+     * the waiter's memory, as NCCL's graph protocol has it; the others use
+     * `credit`, which also acknowledges every flag. */
     p->proto = capturing ? CES_PROTO_CREDIT : CES_PROTO_MONO;
     p->ranks = ranks;
     p->bytes = coll == CES_COLL_BARRIER ? 1 : bytes;
@@ -27,7 +28,7 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
     p->iterations = 1;
     p->phase = CES_PHASE_EAGER;
     if (capturing && (coll == CES_COLL_ALLTOALL || coll == CES_COLL_ALLGATHER)) {
-        p->proto = CES_PROTO_NCCL;
+        p->proto = CES_PROTO_PULL;
         p->phase = CES_PHASE_GRAPH;
     }
     /* The local chunk on a second stream: the fastest variant measured at

@@ -174,6 +174,12 @@ int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char *
         if (rc != CES_OK)
             return rc;
     }
+    if (cg.p.proto == CES_PROTO_PULL && d->nsyncs == 1)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "%s: pull needs two barriers per iteration (a rank writes its flag "
+                             "for a peer again only after a later barrier shows that the peer "
+                             "has reset it); use --sync credit",
+                             ces_coll_name((int)cg.p.coll));
     cg.nsyncs = d->nsyncs;
     cg.offset = cg.p.first_iter != 1;
     ces_sb_init(&cg.sb, ctx);

@@ -1,5 +1,5 @@
 /*
- * core/coll/sync.c - the three barrier protocols every collective shares:
+ * core/coll/sync.c - the four barrier protocols every collective shares:
  * their signal arrays, the text of one barrier, and what a body must do at
  * its end.  Each barrier is one memop group: all of a rank's flag writes,
  * then all of its waits (then, where the protocol has them, resets and acks).
@@ -23,6 +23,14 @@
  *           collects the ack (wait, reset) at the end of the body, before it
  *           can write that slot again.  Safe for eager and graph phases and
  *           any number of barriers per body.
+ *   pull    constant 1 in the writer's memory, like mono's counters: u32
+ *           arrays with one slot per peer, slot [p] of rank r saying "r has
+ *           arrived" to p.  The peer polls it there and resets it to 0 in
+ *           the same memop group (a remote write).  Graph-safe when a body
+ *           holds two barriers or more: a rank writes its slot for p again
+ *           only after passing a later barrier, which needs p's flag that p
+ *           writes after its reset (a write is fenced).  One barrier per
+ *           body is refused (coll.c).
  */
 #include "coll.h"
 
@@ -51,9 +59,10 @@ void ces_coll_sync_decls(struct ces_cgen *cg)
             ces_sb_printf(&cg->sb, "signal %s u64 1\n", sync_array(cg, k));
         break;
     case CES_PROTO_CREDIT:
+    case CES_PROTO_PULL:
         for (uint32_t k = 0; k < cg->nsyncs; k++)
             ces_sb_printf(&cg->sb, "signal %s u32 %" PRIu32 "\n", sync_array(cg, k), n);
-        for (uint32_t k = 0; k < cg->nsyncs; k++)
+        for (uint32_t k = 0; k < cg->nsyncs && cg->p.proto == CES_PROTO_CREDIT; k++)
             ces_sb_printf(&cg->sb, "signal %s_ack u32 %" PRIu32 "\n", sync_array(cg, k), n);
         break;
     default:
@@ -116,6 +125,15 @@ void ces_coll_sync(struct ces_cgen *cg, uint32_t k)
                       "r* over p : write %s[$p] = 0\n"
                       "r* over p : write %s_ack[$r]@$p = 1\n",
                       sync_array(cg, k), sync_array(cg, k), sync_array(cg, k), sync_array(cg, k));
+        break;
+    case CES_PROTO_PULL:
+        /* The flag waits in the writer's memory; its reader clears it
+         * there once it has seen it. */
+        ces_sb_printf(&cg->sb,
+                      "r* over p : write %s[$p] = 1\n"
+                      "r* over p : wait %s[$r]@$p == 1\n"
+                      "r* over p : write %s[$r]@$p = 0\n",
+                      sync_array(cg, k), sync_array(cg, k), sync_array(cg, k));
         break;
     default:
         assert(!"unknown protocol");

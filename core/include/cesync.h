@@ -335,7 +335,8 @@ enum ces_coll {
 #define CES_PROTO_MAP(X)                                                       \
     X(CES_PROTO_NCCL, "nccl")                                                  \
     X(CES_PROTO_MONO, "mono")                                                  \
-    X(CES_PROTO_CREDIT, "credit")
+    X(CES_PROTO_CREDIT, "credit")                                              \
+    X(CES_PROTO_PULL, "pull")
 
 enum ces_proto {
 #define CES_X_(e, name) e,
@@ -989,8 +990,9 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  *              its `bytes` block;
  *   broadcast: root's send (`bytes`) is copied to every rank's recv.
  * When the stream is capturing a CUDA graph the call lowers a graph-safe
- * protocol (alltoall and allgather: NCCL's graph protocol, constant flags
- * reset after the waits, two barriers per call; the others: credit) and
+ * protocol (alltoall and allgather: pull, the constant 1 in the writer's
+ * memory, polled and reset by its reader, two barriers per call; the
+ * others: credit) and
  * copies one cudaMemcpyAsync each; eager calls lower the
  * `mono` protocol with one cudaMemcpyBatchAsync per copy batch.  alltoall
  * and allgather run their local chunk on an internal stream of the

@@ -90,8 +90,8 @@ static inline void coll_golden(const struct ces_coll_params *p, const char *name
     ces_test_ctx_end(ctx, &st);
 }
 
-/* The four golden schedules of a collective at 4 ranks, 256 bytes, 2
- * iterations: nccl eager and graph, mono eager, credit graph, in
+/* The five golden schedules of a collective at 4 ranks, 256 bytes, 2
+ * iterations: nccl eager and graph, mono eager, credit graph, pull graph, in
  * golden/<coll>_<proto>[_graph]_r4_b256_x2.ces. */
 static inline void coll_golden_protocols(uint32_t coll)
 {
@@ -103,6 +103,7 @@ static inline void coll_golden_protocols(uint32_t coll)
         {CES_PROTO_NCCL, CES_PHASE_GRAPH, "nccl_graph"},
         {CES_PROTO_MONO, CES_PHASE_EAGER, "mono"},
         {CES_PROTO_CREDIT, CES_PHASE_GRAPH, "credit_graph"},
+        {CES_PROTO_PULL, CES_PHASE_GRAPH, "pull_graph"},
     };
 
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {

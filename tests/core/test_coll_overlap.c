@@ -58,6 +58,9 @@ static void test_overlap_fork_point(void **state)
         {CES_COLL_ALLTOALL, CES_PROTO_NCCL, CES_PHASE_GRAPH, 64u << 20, 0},
         {CES_COLL_ALLGATHER, CES_PROTO_NCCL, CES_PHASE_GRAPH, 8u << 20, 0},
         {CES_COLL_ALLTOALL, CES_PROTO_NCCL, CES_PHASE_EAGER, 64u << 20, 1},
+        {CES_COLL_ALLTOALL, CES_PROTO_PULL, CES_PHASE_GRAPH, 64u << 20, 0},
+        {CES_COLL_ALLGATHER, CES_PROTO_PULL, CES_PHASE_GRAPH, 8u << 20, 0},
+        {CES_COLL_ALLTOALL, CES_PROTO_PULL, CES_PHASE_EAGER, 64u << 20, 1},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -127,14 +130,16 @@ static void test_all_build(void **state)
     static const uint32_t protos[][2] = {{CES_PROTO_MONO, CES_PHASE_EAGER},
                                          {CES_PROTO_NCCL, CES_PHASE_EAGER},
                                          {CES_PROTO_CREDIT, CES_PHASE_EAGER},
-                                         {CES_PROTO_CREDIT, CES_PHASE_GRAPH}};
+                                         {CES_PROTO_CREDIT, CES_PHASE_GRAPH},
+                                         {CES_PROTO_PULL, CES_PHASE_EAGER},
+                                         {CES_PROTO_PULL, CES_PHASE_GRAPH}};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
 
     (void)state;
     for (uint32_t f = CES_COLL_F_OVERLAP; f <= CES_COLL_F_EARLY; f <<= 1)
         for (uint32_t c = 0; c < 2; c++)
-            for (size_t k = 0; k < 4; k++)
+            for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
                 for (uint32_t n = 2; n <= 4; n++) {
                     struct ces_coll_params p = coll_params(
                         c == 0 ? CES_COLL_ALLTOALL : CES_COLL_ALLGATHER, protos[k][0], n,
@@ -152,10 +157,8 @@ static void test_all_build(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* The checker proves every variant: no deadlock, hang, race or wrong data
- * over all interleavings, 2-4 ranks, 2 iterations, eager (mono, nccl, credit)
- * and graph (credit). */
-/* The checker's verdict on one variant is OK. */
+/* The checker's verdict on one variant is OK: no deadlock, hang, race or
+ * wrong data over all interleavings. */
 static void prove(struct ces_ctx *ctx, uint32_t flags, uint32_t coll, uint32_t proto,
                   uint32_t phase, uint32_t n, uint64_t bytes)
 {
@@ -181,7 +184,7 @@ static void prove(struct ces_ctx *ctx, uint32_t flags, uint32_t coll, uint32_t p
     ces_graph_destroy(g);
 }
 
-/* Every variant, protocol and phase for 2-4 ranks and 2 iterations (nccl's
+/* Every variant, protocol and phase for 2-4 ranks and 2 iterations (pull's
  * graph form is what captured alltoall/allgather run); 64
  * bytes per peer forks the overlap copy before the ready barrier, 16 MiB
  * after it (eager; a graph phase forks before it at every size). */
@@ -191,7 +194,9 @@ static void test_checker_proves_variants(void **state)
                                          {CES_PROTO_NCCL, CES_PHASE_EAGER},
                                          {CES_PROTO_NCCL, CES_PHASE_GRAPH},
                                          {CES_PROTO_CREDIT, CES_PHASE_EAGER},
-                                         {CES_PROTO_CREDIT, CES_PHASE_GRAPH}};
+                                         {CES_PROTO_CREDIT, CES_PHASE_GRAPH},
+                                         {CES_PROTO_PULL, CES_PHASE_EAGER},
+                                         {CES_PROTO_PULL, CES_PHASE_GRAPH}};
     static const uint64_t per_peer[] = {64, 16u << 20};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -200,7 +205,7 @@ static void test_checker_proves_variants(void **state)
     for (uint32_t f = CES_COLL_F_OVERLAP; f <= CES_COLL_F_EARLY; f <<= 1)
         for (size_t b = 0; b < 2; b++)
             for (uint32_t c = 0; c < 2; c++)
-                for (size_t k = 0; k < 5; k++)
+                for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
                     for (uint32_t n = 2; n <= 4; n++)
                         prove(ctx, f, c == 0 ? CES_COLL_ALLTOALL : CES_COLL_ALLGATHER,
                               protos[k][0], protos[k][1], n, per_peer[b] * n);

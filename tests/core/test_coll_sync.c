@@ -1,5 +1,5 @@
 /*
- * tests/core/test_coll_sync.c - the three barrier protocols as every
+ * tests/core/test_coll_sync.c - the four barrier protocols as every
  * collective uses them: op shapes (writes then waits in one memop group),
  * widths, compares, values and resets.
  */
@@ -29,6 +29,8 @@ static void test_shapes(void **state)
         {CES_PROTO_MONO, CES_PHASE_EAGER, "PWTTTBCCCCEWTTTNNNN"},
         {CES_PROTO_CREDIT, CES_PHASE_EAGER, "PWWWTTTWWWWWWBCCCCEWWWTTTWWWWWWNNNNTTTWWWTTTWWW"},
         {CES_PROTO_CREDIT, CES_PHASE_GRAPH, "PWWWTTTWWWWWWBCCCCEWWWTTTWWWWWWNNNNTTTWWWTTTWWW"},
+        {CES_PROTO_PULL, CES_PHASE_EAGER, "PWWWTTTWWWBCCCCEWWWTTTWWWNNNN"},
+        {CES_PROTO_PULL, CES_PHASE_GRAPH, "PWWWTTTWWWBCCCCEWWWTTTWWWNNNN"},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -86,6 +88,15 @@ static void expect_flags(uint32_t coll, uint32_t proto, uint32_t phase)
                     if (op->value == 0)
                         assert_int_equal(op->slot.rank, r);
                     break;
+                case CES_PROTO_PULL:
+                    /* a 1 into the writer's own memory, read there by the
+                     * peer, which writes the 0 */
+                    assert_true(op->value <= 1);
+                    if (op->kind == CES_OP_WAIT || op->value == 0)
+                        assert_int_not_equal(op->slot.rank, r);
+                    else
+                        assert_int_equal(op->slot.rank, r);
+                    break;
                 default:
                     if (phase == CES_PHASE_GRAPH)
                         assert_true(op->value <= 1);
@@ -109,22 +120,35 @@ static void test_flags(void **state)
         expect_flags(c, CES_PROTO_MONO, CES_PHASE_EAGER);
         expect_flags(c, CES_PROTO_CREDIT, CES_PHASE_EAGER);
         expect_flags(c, CES_PROTO_CREDIT, CES_PHASE_GRAPH);
+        expect_flags(c, CES_PROTO_PULL, CES_PHASE_EAGER);
+        expect_flags(c, CES_PROTO_PULL, CES_PHASE_GRAPH);
     }
 }
 
-/* credit never depends on $i: its graph body equals its eager body. */
-static void test_credit_constant(void **state)
+/* credit and pull never depend on $i: their graph bodies equal their eager
+ * ones (pull but for the barrier, which it refuses). */
+static void test_constant_protocols(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
 
     (void)state;
     for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
-        struct ces_coll_params p = coll_params(c, CES_PROTO_CREDIT, 3, 192, 2, CES_PHASE_GRAPH);
-        char *text = coll_text(ctx, &p);
+        for (uint32_t pr = CES_PROTO_CREDIT; pr <= CES_PROTO_PULL; pr++) {
+            struct ces_coll_params p = coll_params(c, pr, 3, 192, 2, CES_PHASE_GRAPH);
+            char *text = NULL;
 
-        assert_null(strstr(text, "$i"));
-        ces_free(ctx, text);
+            if (pr == CES_PROTO_PULL && c == CES_COLL_BARRIER) {
+                assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_UNSUPPORTED);
+                assert_non_null(strstr(ces_ctx_last_error(ctx), "two barriers per iteration"));
+                continue;
+            }
+            if (pr == CES_PROTO_PULL && c == CES_COLL_SENDRECV)
+                continue; /* graph sendrecv is credit's alone */
+            text = coll_text(ctx, &p);
+            assert_null(strstr(text, "$i"));
+            ces_free(ctx, text);
+        }
     }
     ces_test_ctx_end(ctx, &st);
 }
@@ -134,7 +158,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_flags),
-        cmocka_unit_test(test_credit_constant),
+        cmocka_unit_test(test_constant_protocols),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

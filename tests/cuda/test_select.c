@@ -30,11 +30,10 @@ static void test_params(void **state)
             memset(&p, 0xa5, sizeof(p));
             ces_cuda_coll_select(&p, c, 3, 3000, 2, cap);
             assert_int_equal(p.coll, c);
-            /* captured alltoall/allgather: NCCL's graph protocol (two
-             * barriers per call, an even count); other captured calls:
-             * credit; eager: mono */
+            /* captured alltoall/allgather: pull (two barriers per call);
+             * other captured calls: credit; eager: mono */
             assert_int_equal(p.proto, !cap ? CES_PROTO_MONO
-                                      : overlap ? CES_PROTO_NCCL
+                                      : overlap ? CES_PROTO_PULL
                                                 : CES_PROTO_CREDIT);
             assert_int_equal(p.ranks, 3);
             assert_int_equal(p.bytes, c == CES_COLL_BARRIER ? 1 : 3000);
