@@ -1340,7 +1340,7 @@ enum barrier_layout {
     BL_LOCAL   /* two streams of GPU 0 */
 };
 
-/* The fastest (*round_us) and the slowest (*slowest_us) of
+/* The fastest (*round_us) and, where slowest_us is not NULL, the slowest of
  * CALIBRATE_REPEATS barrier loops, each on a fresh (zeroed) symmetric flag
  * page.  A loop of barriers alone runs in one of two modes on H200 (a polled
  * barrier 3.3 or 8.2 us, scripts/probe_memops.sh); the fast one is what the
@@ -1353,7 +1353,8 @@ static int barrier_fastest(struct ces_bench *b, int layout, uint32_t k, FILE *lo
     int rc = CES_OK;
 
     *round_us = INFINITY;
-    *slowest_us = 0.0;
+    if (slowest_us != NULL)
+        *slowest_us = 0.0;
     fprintf(log, "calibrate: %s barrier loops (us):", names[layout]);
     for (uint32_t i = 0; i < CALIBRATE_REPEATS && rc == CES_OK; i++) {
         void *f[BENCH_MAX_RANKS];
@@ -1374,7 +1375,7 @@ static int barrier_fastest(struct ces_bench *b, int layout, uint32_t k, FILE *lo
         pages_free(b, f);
         if (rc == CES_OK && t < *round_us)
             *round_us = t;
-        if (rc == CES_OK && t > *slowest_us)
+        if (rc == CES_OK && slowest_us != NULL && t > *slowest_us)
             *slowest_us = t;
         if (rc == CES_OK)
             fprintf(log, " %.2f", t);
@@ -1423,7 +1424,7 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
     void *peer = ces_mem_peer(b->comms[0], b->recv[0], 1);
     void *flags[BENCH_MAX_RANKS] = {NULL};
     double t_big = 0.0, t_mib = 0.0, t_local = 0.0, t_small = 0.0, t_ser = 0.0, t_par = 0.0;
-    double round = 0.0, slowest = 0.0, slow_loop = 0.0, t0;
+    double round = 0.0, slowest = 0.0, slow_hop, t0;
     int rc, engines = 0;
     const uint32_t k = 100;
 
@@ -1517,15 +1518,15 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         if (rc != CES_OK)
             goto out;
         m->signal_hop_us = hop_of(round, m->memop_batch_us);
-        slow_loop = slowest;
+        slow_hop = hop_of(slowest, m->memop_batch_us);
         /* the same with each flag written into the waiter's memory (the
          * nccl and credit protocols) */
-        rc = barrier_fastest(b, BL_PUSHED, k, log, &round, &slowest);
+        rc = barrier_fastest(b, BL_PUSHED, k, log, &round, NULL);
         if (rc != CES_OK)
             goto out;
         m->signal_push_us = hop_of(round, m->memop_batch_us);
         /* same-GPU hop: two streams of GPU 0 */
-        rc = barrier_fastest(b, BL_LOCAL, k, log, &round, &slowest);
+        rc = barrier_fastest(b, BL_LOCAL, k, log, &round, NULL);
         if (rc != CES_OK)
             goto out;
         m->signal_local_us = hop_of(round, m->memop_batch_us);
@@ -1535,10 +1536,10 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
         /* The slow mode: a polled loop slower than the pushed ones (the
          * modes lie 4-5 us a barrier apart on H200, the pushed barrier
          * between them). */
-        if (hop_of(slow_loop, m->memop_batch_us) > m->signal_push_us) {
-            m->slow_wake_us = hop_of(slow_loop, m->memop_batch_us);
+        if (slow_hop > m->signal_push_us) {
+            m->slow_wake_us = slow_hop;
             fprintf(log, "calibrate: slowest polled loop %.2f us -> slow-mode wake-up %.2f us\n",
-                    slow_loop, m->slow_wake_us);
+                    slowest, m->slow_wake_us);
         } else {
             fprintf(log, "calibrate: no polled loop ran in the slow mode: slow_wake_us stays "
                          "%.2f us\n",

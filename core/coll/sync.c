@@ -62,7 +62,9 @@ void ces_coll_sync_decls(struct ces_cgen *cg)
     case CES_PROTO_PULL:
         for (uint32_t k = 0; k < cg->nsyncs; k++)
             ces_sb_printf(&cg->sb, "signal %s u32 %" PRIu32 "\n", sync_array(cg, k), n);
-        for (uint32_t k = 0; k < cg->nsyncs && cg->p.proto == CES_PROTO_CREDIT; k++)
+        if (cg->p.proto != CES_PROTO_CREDIT)
+            break; /* pull: no acknowledgements */
+        for (uint32_t k = 0; k < cg->nsyncs; k++)
             ces_sb_printf(&cg->sb, "signal %s_ack u32 %" PRIu32 "\n", sync_array(cg, k), n);
         break;
     default:
