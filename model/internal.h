@@ -27,6 +27,7 @@
     X(local_copy_gbps, "GB/s")                                                 \
     X(per_copy_us, "us")                                                       \
     X(per_local_copy_us, "us")                                                 \
+    X(per_graph_copy_us, "us")                                                 \
     X(copy_batch_us, "us")                                                     \
     X(memop_batch_us, "us")                                                    \
     X(progress_write_us, "us")                                                 \

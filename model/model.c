@@ -48,6 +48,16 @@ static const struct ces_model ces_model_kinds_[] = {
          * (calibrated twice; scripts/probe_memops.sh copy-after-wait: 1.5).
          * The one-way staged pipeline's receiver copies out with it. */
         .per_local_copy_us = 2.05,
+        /* Captured, a peer copy behind a memop batch that did not block
+         * starts sooner than a lone one: rounds of a one-write batch and a
+         * 1 MiB peer copy captured into a graph take 7.5-7.6 us, 2.5 beyond
+         * the batch and the bytes (calibrated three times: 2.46-2.49; a
+         * graph of 1 MiB one-way calls, one-write batch, copy, one-write
+         * batch: 10.1-10.2 us, scripts/probe_memops.sh captured-oneway);
+         * eagerly the same copy starts in per_copy_us (the hops probe: copy
+         * and batch 10.5 us a message), and behind a batch whose wait
+         * blocked too (the captured collectives' barriers). */
+        .per_graph_copy_us = 2.5,
         /* One cudaMemcpyBatchAsync on the stream beyond its copies (estimate; calibrate). */
         .copy_batch_us = 1.0,
         /* One cuStreamBatchMemOp on the stream: 2.4 us (calibrated: 100

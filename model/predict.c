@@ -25,7 +25,10 @@
  * copy_switch_us when the stream's previous copy, with no memop between,
  * was of the other kind (local or peer: another copy engine).  Under a
  * graph phase the copies of a batch run one by one when graph_copies_serial
- * is set, as the CUDA backend lowers them.  An op cannot start before its
+ * is set, as the CUDA backend lowers them, and a peer copy whose stream
+ * has passed a memop batch since it last blocked (a wait or an event
+ * await that had to wait) starts in per_graph_copy_us (when that is less
+ * than per_copy_us): the graph starts it behind the batch.  An op cannot start before its
  * rank's host thread has enqueued it (host_call_us per call, eager) or
  * launched the graph replay (graph_launch_us).  As the CUDA backend runs
  * it, every replay of a block of a graph with several streams is forked
@@ -86,11 +89,14 @@ struct pstream {
     uint32_t copies_left;
     int last_engine; /* 0 none yet, 1 copies, 2 memops: what the stream ran last */
     int last_copy;   /* 0 none since the last memop, 1 peer, 2 local: its last copy */
+    int primed;      /* a memop batch passed since the stream last blocked */
 };
 
 struct flight {
     uint32_t issuer, src, dst;
     uint8_t local;
+    uint8_t overlap; /* a graph's peer copy behind a batch that did not block:
+                        per_graph_copy_us */
     uint8_t phase; /* 0 queued for an engine, 1 start latency, 2 moving, 3 done */
     double left;   /* bytes */
     double lat_end;
@@ -523,6 +529,7 @@ static int start_copy(struct psim *s, size_t stream, size_t id)
     f.src = in->op->a.rank;
     f.dst = in->op->b.rank;
     f.local = f.src == f.dst;
+    f.overlap = in->graph && !f.local && s->ss[stream].primed;
     f.left = (double)(in->op->a.hi - in->op->a.lo);
     f.stream = stream;
     f.inst = id;
@@ -543,11 +550,14 @@ static void admit(struct psim *s)
             s->stream_busy[f->stream] < s->m->batch_engines) {
             struct pstream *ps = &s->ss[f->stream];
             int kind = f->local ? 2 : 1;
+            double start = f->local ? s->m->per_local_copy_us : s->m->per_copy_us;
 
+            if (f->overlap && s->m->per_graph_copy_us < start)
+                start = s->m->per_graph_copy_us;
             s->engines_busy[f->issuer]++;
             s->stream_busy[f->stream]++;
             f->phase = 1;
-            f->lat_end = s->t + (f->local ? s->m->per_local_copy_us : s->m->per_copy_us);
+            f->lat_end = s->t + start;
             /* the other copy engine starts once this stream's last copy
              * completed (a memop between already waited for it) */
             if (ps->last_copy != 0 && ps->last_copy != kind)
@@ -723,6 +733,7 @@ static int step(struct psim *s, size_t k)
         in->cause = ps->ready_cause;
         in->cat = CAT_MEMOP;
         if (in->host > s->t + EPS) {
+            ps->primed = 0; /* idle until the host enqueues it */
             in->host_gap = in->host - s->t;
             busy(ps, in->host);
             return 1;
@@ -734,6 +745,8 @@ static int step(struct psim *s, size_t k)
     case CES_OP_FENCE:
     case CES_OP_FLUSH:
         ps->last_copy = 0;
+        if (in->group_first && !in->effect)
+            ps->primed = 1; /* until a wait of the batch blocks */
         if (in->group_first && !in->switched && engine_switch(s, ps, in, 2))
             return 1;
         if (in->group_first && !in->paid && s->m->memop_batch_us > 0.0) {
@@ -750,6 +763,7 @@ static int step(struct psim *s, size_t k)
         } else if (op->kind == CES_OP_WAIT) {
             if (!wait_holds(s, op, in->rank, s->t, &writer)) {
                 ps->state = S_WAIT_SLOT;
+                ps->primed = 0;
                 return 1;
             }
         }
@@ -813,6 +827,7 @@ static int step(struct psim *s, size_t k)
 
             if (!rec->done) {
                 in->blocked = 1;
+                ps->primed = 0;
                 ps->state = S_WAIT_EVENT;
                 return 1;
             }

@@ -1776,6 +1776,216 @@ static void probe_captured_oneway(void)
                 cap_case(cases[k].o, sizes[z], cases[k].name);
 }
 
+/* The staged builder's pipelines (one way: one chunk a message, GPU 0 to
+ * GPU 1; the ring: two chunks a message each way) with timing events at
+ * every step of both GPUs, to see where a message's time goes: the fork's
+ * hop (the message's start on the launch stream to the side stream past
+ * its await), the join's (the side stream's last op to the launch stream
+ * past its await), the sender's copy and its memop batch (the full write
+ * and the next slot's credit wait), the receiver's wake from its full
+ * wait to its copy-out's start and the copy-out.  HOP_NOJOIN leaves the
+ * fork and join out; HOP_NOMARKS times only the messages (the events'
+ * own cost); HOP_PROGRESS adds the watchdog's progress write to each
+ * stream's last batch of a message.  The sender runs on the launch
+ * stream, the receiver on the side stream, as the builder's graph puts
+ * them.  Measured (2x H200, tenth session, three runs), medians of a GPU's
+ * message timed only: one way 1 MiB 10.3-11.4 us with the fork and join
+ * in five of ten runs and 13.6-21.6 in the others (the slow mode of their
+ * hops), 10.5 without them; 8 MiB 29.5-30.8 and 64 MiB 177.2-178.8
+ * either way; the ring 1 MiB 32.1-34.8 with them against 24.5-25.5
+ * without, 8 MiB 47.8-54.1 against 36.8-38.5, 64 MiB 215.4-243.0 against
+ * 188.9-190.1: the join holds every message of the ring to its last
+ * copy-out, and with every step timed the fork's and the join's hops take
+ * 5-11 us each there.  At 64 MiB each GPU's messages of the ring
+ * alternate between about 190 and 250 us, the other GPU's the other way
+ * round: the mean of the two GPUs' spans of a message (median 219.0-222.3
+ * us) is the period (222.9-226.3 us a message over the whole run), the
+ * slower GPU's (224.5-250.1) is not.  The timing events cost: the ring's
+ * 1 MiB message takes 49.6-57.4 us with every step timed.  HOP_DUMP=1 in
+ * the environment prints both GPUs' spans of every 64 MiB ring message. */
+#define HOP_MSGS 40
+enum { HOP_RING = 1, HOP_NOJOIN = 2, HOP_NOMARKS = 4, HOP_PROGRESS = 8 };
+enum { HM_FORKED, HM_SIDE_END, HM_COPY0, HM_COPY1, HM_BATCH1, HM_WOKE, HM_OUT1, HM__N };
+
+static void hop_case(size_t bytes, unsigned o, const char *name)
+{
+    static cudaEvent_t ev[2][HM__N][2 * HOP_MSGS];
+    static int made;
+    int chunks = (o & HOP_RING) ? 2 : 1, marks = !(o & HOP_NOMARKS);
+    size_t c = bytes / (size_t)chunks;
+    double us;
+
+    if (!made) {
+        for (int g = 0; g < 2; g++) {
+            CK(cudaSetDevice(g));
+            for (int k = 0; k < HM__N; k++)
+                for (int i = 0; i < 2 * HOP_MSGS; i++)
+                    CK(cudaEventCreate(&ev[g][k][i]));
+        }
+        made = 1;
+    }
+    begin();
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        DK(cuStreamWaitValue32((CUstream)G[g].side, gate_dev, 1, CU_STREAM_WAIT_VALUE_GEQ));
+    }
+    for (uint32_t m = 0; m < HOP_MSGS; m++)
+        for (int g = 0; g < 2; g++) {
+            int p = 1 - g, sends = (o & HOP_RING) || g == 0, receives = (o & HOP_RING) || g == 1;
+            struct gpu *x = &G[g];
+
+            CK(cudaSetDevice(g));
+            CK(cudaEventRecord(x->it0[m], x->st));
+            if (!(o & HOP_NOJOIN)) {
+                CK(cudaEventRecord(x->fork[m], x->st));
+                CK(cudaStreamWaitEvent(x->side, x->fork[m], 0));
+            }
+            if (marks)
+                CK(cudaEventRecord(ev[g][HM_FORKED][m], x->side));
+            for (int h = 0; h < chunks; h++) {
+                uint32_t k = (uint32_t)(chunks * (int)m + h), t = k % 2, u = k / 2 + 1;
+                CUstreamBatchMemOpParams q[3];
+                unsigned last = (o & HOP_PROGRESS) && h == chunks - 1;
+
+                if (sends) {
+                    if (marks)
+                        CK(cudaEventRecord(ev[g][HM_COPY0][k], x->st));
+                    copy1(G[p].stage + t * c, x->send + t * c, c, x->st);
+                    if (marks)
+                        CK(cudaEventRecord(ev[g][HM_COPY1][k], x->st));
+                    q[0] = write32(flag(p, t), u);
+                    q[1] = wait32(flag(g, 2 + (k + 1) % 2), (k + 1) / 2); /* the next slot */
+                    q[2] = write64(word(g, 0), k);
+                    DK(cuStreamBatchMemOp((CUstream)x->st, 2 + last, q, 0));
+                    if (marks)
+                        CK(cudaEventRecord(ev[g][HM_BATCH1][k], x->st));
+                }
+                if (receives) {
+                    q[0] = wait32(flag(g, t), u);
+                    q[1] = write64(word(g, 1), k);
+                    DK(cuStreamBatchMemOp((CUstream)x->side, 1 + last, q, 0));
+                    if (marks)
+                        CK(cudaEventRecord(ev[g][HM_WOKE][k], x->side));
+                    copy1(x->recv + t * c, x->stage + t * c, c, x->side);
+                    if (marks)
+                        CK(cudaEventRecord(ev[g][HM_OUT1][k], x->side));
+                    q[0] = write32(flag(p, 2 + t), u);
+                    DK(cuStreamBatchMemOp((CUstream)x->side, 1, q, 0));
+                }
+            }
+            if (marks)
+                CK(cudaEventRecord(ev[g][HM_SIDE_END][m], x->side));
+            if (!(o & HOP_NOJOIN)) {
+                CK(cudaEventRecord(x->join[m], x->side));
+                CK(cudaStreamWaitEvent(x->st, x->join[m], 0));
+            }
+            CK(cudaEventRecord(x->it1[m], x->st));
+        }
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        CK(cudaEventRecord(G[g].join[HOP_MSGS], G[g].side));
+        CK(cudaStreamWaitEvent(G[g].st, G[g].join[HOP_MSGS], 0));
+    }
+    us = finish() * 1000.0 / HOP_MSGS;
+    {
+        double slower[HOP_MSGS], m0[HOP_MSGS], m1[HOP_MSGS], mean[HOP_MSGS];
+
+        for (uint32_t m = 0; m < HOP_MSGS; m++) {
+            float a0, a1;
+
+            CK(cudaSetDevice(0));
+            CK(cudaEventElapsedTime(&a0, G[0].it0[m], G[0].it1[m]));
+            CK(cudaSetDevice(1));
+            CK(cudaEventElapsedTime(&a1, G[1].it0[m], G[1].it1[m]));
+            m0[m] = 1000.0 * a0;
+            m1[m] = 1000.0 * a1;
+            slower[m] = m0[m] > m1[m] ? m0[m] : m1[m];
+            mean[m] = (m0[m] + m1[m]) / 2.0;
+            if (getenv("HOP_DUMP") != NULL && bytes == (64u << 20) && (o & HOP_RING))
+                printf("      %2u %8.2f %8.2f\n", m, m0[m], m1[m]);
+        }
+        printf("%5zu KiB %-40s %7.2f us/msg; medians: slower GPU's message %7.2f, the GPUs' mean "
+               "%7.2f, GPU 0 %7.2f, GPU 1 %7.2f%s\n",
+               bytes >> 10, name, us, median_of(slower, HOP_MSGS), median_of(mean, HOP_MSGS),
+               median_of(m0, HOP_MSGS), median_of(m1, HOP_MSGS), guard_note());
+    }
+    if (!marks) {
+        fflush(stdout);
+        return;
+    }
+    for (int g = 0; g < 2; g++) {
+        double msg[HOP_MSGS], fork[HOP_MSGS], join[HOP_MSGS], cp[2 * HOP_MSGS], bt[2 * HOP_MSGS];
+        double gap[2 * HOP_MSGS], wake[2 * HOP_MSGS], out[2 * HOP_MSGS];
+        int sends = (o & HOP_RING) || g == 0, receives = (o & HOP_RING) || g == 1;
+        uint32_t nk = (uint32_t)chunks * HOP_MSGS;
+        float a;
+
+        CK(cudaSetDevice(g));
+        for (uint32_t m = 0; m < HOP_MSGS; m++) {
+            CK(cudaEventElapsedTime(&a, G[g].it0[m], G[g].it1[m]));
+            msg[m] = 1000.0 * a;
+            fork[m] = join[m] = 0.0;
+            if (marks) {
+                CK(cudaEventElapsedTime(&a, G[g].it0[m], ev[g][HM_FORKED][m]));
+                fork[m] = 1000.0 * a;
+                CK(cudaEventElapsedTime(&a, ev[g][HM_SIDE_END][m], G[g].it1[m]));
+                join[m] = 1000.0 * a;
+            }
+        }
+        for (uint32_t k = 0; k < nk; k++) {
+            cp[k] = bt[k] = gap[k] = wake[k] = out[k] = 0.0;
+            if (!marks)
+                continue;
+            if (sends) {
+                CK(cudaEventElapsedTime(&a, ev[g][HM_COPY0][k], ev[g][HM_COPY1][k]));
+                cp[k] = 1000.0 * a;
+                CK(cudaEventElapsedTime(&a, ev[g][HM_COPY1][k], ev[g][HM_BATCH1][k]));
+                bt[k] = 1000.0 * a;
+                if (k + 1 < nk) {
+                    CK(cudaEventElapsedTime(&a, ev[g][HM_BATCH1][k], ev[g][HM_COPY0][k + 1]));
+                    gap[k] = 1000.0 * a;
+                }
+            }
+            if (receives) {
+                CK(cudaEventElapsedTime(&a, ev[g][HM_WOKE][k], ev[g][HM_OUT1][k]));
+                out[k] = 1000.0 * a;
+                CK(cudaEventElapsedTime(&a, ev[g][HM_FORKED][k / (uint32_t)chunks],
+                                        ev[g][HM_WOKE][k]));
+                wake[k] = 1000.0 * a;
+            }
+        }
+        printf("   GPU %d medians: message %7.2f  fork %6.2f  join %6.2f | copy %6.2f  batch %6.2f"
+               "  to next copy %6.2f | fork to full %6.2f  copy-out %6.2f\n",
+               g, median_of(msg, HOP_MSGS), median_of(fork, HOP_MSGS), median_of(join, HOP_MSGS),
+               median_of(cp, nk), median_of(bt, nk), median_of(gap, nk - 1), median_of(wake, nk),
+               median_of(out, nk));
+    }
+    fflush(stdout);
+}
+
+static void probe_hops(void)
+{
+    static const struct {
+        unsigned o;
+        const char *name;
+    } cases[] = {
+        {HOP_NOMARKS | HOP_PROGRESS, "one way, fork, join, progress writes"},
+        {HOP_NOMARKS, "... no progress writes"},
+        {HOP_NOMARKS | HOP_NOJOIN, "... no fork or join"},
+        {HOP_RING | HOP_NOMARKS | HOP_PROGRESS, "ring, fork, join, progress writes"},
+        {HOP_RING | HOP_NOMARKS, "... no progress writes"},
+        {HOP_RING | HOP_NOMARKS | HOP_NOJOIN, "... no fork or join"},
+        {HOP_RING | HOP_PROGRESS, "ring, fork, join, progress, every step timed"},
+    };
+    static const size_t sizes[] = {1u << 20, 8u << 20, 64u << 20};
+
+    puts("== the staged builder's pipelines step by step (medians of 40 messages)");
+    for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)
+        for (int rep = 0; rep < 2; rep++)
+            for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+                hop_case(sizes[z], cases[k].o, cases[k].name);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -1797,6 +2007,7 @@ int main(int argc, char **argv)
         {"staged-side", probe_staged_side},
         {"ring-staged", probe_ring_staged},
         {"captured-oneway", probe_captured_oneway},
+        {"hops", probe_hops},
         {"copy-engines", probe_copy_engines},
         {"engine-switch", probe_engine_switch},
         {"captured", probe_captured},

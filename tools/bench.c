@@ -68,7 +68,8 @@ static const char bench_usage[] =
     "  --model FILE          model file for the predictions (default: the h200 table)\n"
     "  --calibrate           measure the model's parameters first (peer and local copy rate,\n"
     "                        peer and local per-copy cost, batch ordering, memop batch cost,\n"
-    "                        local/peer copy switch, flag hops and the slow mode's wake-up,\n"
+    "                        local/peer copy switch, a captured copy's overlap with the batch\n"
+    "                        before it, flag hops and the slow mode's wake-up,\n"
     "                        host call cost, copy engines;\n"
     "                        an event ping-pong is logged only) and predict with them\n"
     "  --model-out FILE      where --calibrate writes the model file (default cesync.model)\n"
@@ -592,10 +593,10 @@ static void print_table(const struct bench *B, FILE *f)
     }
     if (B->graph)
         fprintf(f, "# time: us per collective, median over timed graph launches of %u collectives each "
-                   "(device events around each launch, slowest rank);\n",
+                   "(device events around each launch, the ranks' mean);\n",
                 B->iters);
     else
-        fprintf(f, "# time: us per collective, median of %u (device events, slowest rank);\n",
+        fprintf(f, "# time: us per collective, median of %u (device events, the ranks' mean);\n",
                 B->iters);
     fprintf(f, "# busbw GB/s (nccl-tests); pred, slow: the cost model in the fast and the slow mode\n"
                "# of blocked waits (docs/PERFORMANCE.md, \"Two modes\"); err%% = (pred - time) / time\n"

@@ -754,8 +754,15 @@ out:
     return rc;
 }
 
-/* Fills times[0..n) with each sample's slowest rank, in us, divided by
- * `per`. */
+/* Fills times[0..n) with each sample's time, in us, divided by `per`: the
+ * mean of the ranks' spans.  A rank's samples tile its stream's timeline,
+ * so every rank's spans sum to the run's length; where the ranks are not
+ * held in step (the staged ring builder: no barrier, a launch's join each
+ * message), one rank's spans alternate between a short and a long one
+ * while the other's do the opposite, and the slower rank's span of every
+ * sample is the long one, above the period (docs/PERFORMANCE.md, "How to
+ * measure").  Where a barrier holds them in step the mean is the slowest
+ * rank's span within the ranks' jitter. */
 static int gather_times(struct ces_bench *b, uint32_t n, uint32_t per, double *times)
 {
     int rc = CES_OK;
@@ -769,9 +776,9 @@ static int gather_times(struct ces_bench *b, uint32_t n, uint32_t per, double *t
             if (rc != CES_OK)
                 return rc;
             CES_RT_GOTO(b->ctx, rc, cudaEventElapsedTime(&ms, b->ev0[r][i], b->ev1[r][i]), out);
-            if (ms * 1e3 / per > times[i])
-                times[i] = ms * 1e3 / per;
+            times[i] += ms * 1e3 / per;
         }
+        times[i] /= b->n;
     }
 out:
     return rc;
@@ -1400,6 +1407,57 @@ static int switch_median(struct ces_bench *b, CUdeviceptr word, int local, int p
     return rc;
 }
 
+/* A peer copy's start in a graph behind a memop batch that did not block:
+ * `k` rounds of (a one-write memop batch, one `bytes` peer copy) captured
+ * into one graph on GPU 0, launched once untimed, then five times between
+ * events; *round_us: the median launch over k. */
+static int time_graph_rounds(struct ces_bench *b, CUdeviceptr word, void *peer, uint64_t bytes,
+                             uint32_t k, double *round_us)
+{
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t exec = NULL;
+    double t[5];
+    cudaError_t e;
+    int rc = use_dev(b, 0);
+
+    if (rc != CES_OK)
+        return rc;
+    CES_RT_GOTO(b->ctx, rc, cudaStreamBeginCapture(b->st[0], cudaStreamCaptureModeRelaxed), out);
+    for (uint32_t i = 1; i <= k && rc == CES_OK; i++) {
+        rc = memop(b, b->st[0], word, i, 0);
+        if (rc == CES_OK)
+            CES_RT_GOTO(b->ctx, rc,
+                        cudaMemcpyAsync(peer, b->send[0], bytes, cudaMemcpyDeviceToDevice, b->st[0]),
+                        end);
+    }
+end:
+    e = cudaStreamEndCapture(b->st[0], &graph); /* ends a failed capture too */
+    if (rc == CES_OK && e != cudaSuccess)
+        rc = ces_cuda_rt_error(b->ctx, e, "cudaStreamEndCapture", __FILE__, __LINE__);
+    if (rc != CES_OK)
+        goto out;
+    CES_RT_GOTO(b->ctx, rc, cudaGraphInstantiate(&exec, graph, 0), out);
+    CES_RT_GOTO(b->ctx, rc, cudaGraphLaunch(exec, b->st[0]), out);
+    for (uint32_t i = 0; i < 5; i++) {
+        float ms = 0.0f;
+
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev0[0][i], b->st[0]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaGraphLaunch(exec, b->st[0]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->ev1[0][i], b->st[0]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaStreamSynchronize(b->st[0]), out);
+        CES_RT_GOTO(b->ctx, rc, cudaEventElapsedTime(&ms, b->ev0[0][i], b->ev1[0][i]), out);
+        t[i] = ms * 1e3 / k;
+    }
+    qsort(t, 5, sizeof(t[0]), cmp_double);
+    *round_us = t[2];
+out:
+    if (exec != NULL)
+        cudaGraphExecDestroy(exec);
+    if (graph != NULL)
+        cudaGraphDestroy(graph);
+    return rc;
+}
+
 /* One flag hop from a barrier: the barrier less its memop batch (never
  * below 0). */
 static double hop_of(double barrier_us, double memop_batch_us)
@@ -1510,6 +1568,23 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
                     "calibrate: write + local copy (4 KiB) %.2f us -> local copy start %.2f us; "
                     "write + local + peer %.2f us, write + peer %.2f us -> copy switch %.2f us\n",
                     alone, m->per_local_copy_us, with, without, m->copy_switch_us);
+        }
+        /* a graph's peer copy behind a batch that did not block: (write,
+         * 1 MiB peer copy) rounds captured, less the write's batch and the
+         * bytes */
+        {
+            double g_round = 0.0;
+
+            rc = time_graph_rounds(b, own0 + 80, peer, mib, k, &g_round);
+            if (rc != CES_OK)
+                goto out;
+            m->per_graph_copy_us =
+                g_round - m->memop_batch_us - (double)mib / (m->peer_copy_gbps * 1e3);
+            if (m->per_graph_copy_us < 0.0)
+                m->per_graph_copy_us = 0.0;
+            fprintf(log, "calibrate: captured write + 1 MiB peer copy %.2f us -> graph copy start "
+                         "%.2f us\n",
+                    g_round, m->per_graph_copy_us);
         }
         /* cross-GPU hop as the mono protocol's barrier makes it: each rank
          * writes a slot in its own memory and polls the other's through the

@@ -57,11 +57,11 @@ const char *ces_bench_nccl_info(const struct ces_bench *b);
  * per rank.  variant: -1 = the backend's own collective (ces_alltoall, ...),
  * >= 0 = a builder graph with those CES_COLL_F_* flags run by ces_launch.
  * Every rank's stream waits on a host gate until all the work is enqueued,
- * so times are the GPUs' own (per iteration the slowest rank's event pair),
+ * so times are the GPUs' own (per iteration the mean of the ranks' event pairs),
  * not the host's enqueue.  graph: capture the `iters` iterations into one
  * CUDA graph per rank (cesync backend path and NCCL), launch it once
  * untimed when `warmup` > 0, then five times timed: a sample is one launch's
- * time over `iters` (the slowest rank's event pair around the launch).  The
+ * time over `iters` (the ranks' mean event pair around the launch).  The
  * last iteration's receive buffers are cleared before it and checked after
  * it (every byte); in graph mode that iteration is a
  * second graph of one iteration that clears them first. */

@@ -778,6 +778,10 @@ struct ces_model {
     double local_copy_gbps; /* device-to-device copy inside one GPU */
     double per_copy_us;     /* fixed start cost of a copy between GPUs */
     double per_local_copy_us; /* fixed start cost of a copy inside one GPU */
+    double per_graph_copy_us; /* fixed start cost of a copy between GPUs in
+                                 a graph phase behind a memop batch on its
+                                 stream that did not block (the graph starts
+                                 it behind the batch); at most per_copy_us */
     double copy_batch_us;   /* fixed cost of one batch (cudaMemcpyBatchAsync) */
     double memop_batch_us;  /* fixed cost of one cuStreamBatchMemOp on the stream */
     double progress_write_us; /* a watchdog write a memop batch that waits
@@ -858,7 +862,9 @@ struct ces_predict {
  * signal_hop_us or signal_push_us after the write that satisfies it (same
  * GPU; another GPU polling the writer's memory; a write into the waiter's
  * memory); memop batches, copy batches and copies add
- * their fixed costs; ops cannot start before the host has enqueued them.
+ * their fixed costs (a captured peer copy behind a memop batch that did not
+ * block per_graph_copy_us); ops cannot start before the host has enqueued
+ * them.
  * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names
  * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks
  * (flush without can_flush_remote_writes, a u64 slot without 64-bit memops,

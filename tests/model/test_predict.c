@@ -637,6 +637,58 @@ static void test_graph_serial_copies(void **state)
     fx_end(&f);
 }
 
+/* Under a graph phase a peer copy behind a memop batch that did not block
+ * starts in per_graph_copy_us; eagerly, behind a batch whose wait blocked,
+ * first on its stream and inside one GPU it starts in its own start cost,
+ * which also caps per_graph_copy_us. */
+static void test_graph_copy_start(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.per_graph_copy_us = 0.25;
+    for (int graph = 0; graph < 2; graph++) {
+        fx_init(&f, 2, 1, graph ? CES_PHASE_GRAPH : CES_PHASE_EAGER, 1);
+        op(&f, 0, wr(&f, 0, 0, 1));
+        op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+        p = predict(&f, &m);
+        /* batch 0.5, start 1 (graph 0.25), 4000 B */
+        assert_us(p.total_us, graph ? 4.75 : 5.5);
+        fx_end(&f);
+    }
+    /* never more than per_copy_us */
+    m.per_graph_copy_us = 3.0;
+    fx_init(&f, 2, 1, CES_PHASE_GRAPH, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 5.5);
+    fx_end(&f);
+    /* a copy first on its stream, and a local copy behind a batch */
+    m.per_graph_copy_us = 0.25;
+    fx_init(&f, 2, 1, CES_PHASE_GRAPH, 1);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 1, wr(&f, 1, 0, 1));
+    op(&f, 1, copy(&f, 0, 1, 0, 1, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 5.0); /* r0 1 + 4; r1 0.5 + 1 + 1 (4000 B at 4 GB/s) */
+    fx_end(&f);
+    /* behind a batch whose wait blocked: r1 publishes its flag at 2.0 (a
+     * 2000 B local copy, then the write's batch), r0 sees it at 5.0 and
+     * copies after the whole start */
+    fx_init(&f, 2, 1, CES_PHASE_GRAPH, 1);
+    op(&f, 1, copy(&f, 0, 1, 0, 1, 2000));
+    op(&f, 1, wr(&f, 1, 0, 1));
+    op(&f, 0, wt(&f, 1, 0, 1));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 10.0);
+    assert_us(p.path_signal_us, 3.0);
+    fx_end(&f);
+}
+
 static void test_does_not_finish(void **state)
 {
     struct fx f;
@@ -801,6 +853,7 @@ int main(void)
         cmocka_unit_test(test_engine_switch),
         cmocka_unit_test(test_copy_switch),
         cmocka_unit_test(test_graph_serial_copies),
+        cmocka_unit_test(test_graph_copy_start),
         cmocka_unit_test(test_does_not_finish),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_u64_needs_64bit_memops),
