@@ -27,8 +27,9 @@
  * graph phase the copies of a batch run one by one when graph_copies_serial
  * is set, as the CUDA backend lowers them, and a peer copy whose stream
  * has passed a memop batch since it last blocked (a wait or an event
- * await that had to wait) starts in per_graph_copy_us (when that is less
- * than per_copy_us): the graph starts it behind the batch.  An op cannot start before its
+ * await that had to wait, or an idle start) starts in per_graph_copy_us
+ * when that is less than per_copy_us: the graph starts it behind the
+ * batch.  An op cannot start before its
  * rank's host thread has enqueued it (host_call_us per call, eager) or
  * launched the graph replay (graph_launch_us).  As the CUDA backend runs
  * it, every replay of a block of a graph with several streams is forked
@@ -95,8 +96,8 @@ struct pstream {
 struct flight {
     uint32_t issuer, src, dst;
     uint8_t local;
-    uint8_t overlap; /* a graph's peer copy behind a batch that did not block:
-                        per_graph_copy_us */
+    uint8_t primed; /* a graph's peer copy behind a batch that did not
+                       block: it starts in per_graph_copy_us */
     uint8_t phase; /* 0 queued for an engine, 1 start latency, 2 moving, 3 done */
     double left;   /* bytes */
     double lat_end;
@@ -529,7 +530,7 @@ static int start_copy(struct psim *s, size_t stream, size_t id)
     f.src = in->op->a.rank;
     f.dst = in->op->b.rank;
     f.local = f.src == f.dst;
-    f.overlap = in->graph && !f.local && s->ss[stream].primed;
+    f.primed = in->graph && !f.local && s->ss[stream].primed;
     f.left = (double)(in->op->a.hi - in->op->a.lo);
     f.stream = stream;
     f.inst = id;
@@ -552,7 +553,7 @@ static void admit(struct psim *s)
             int kind = f->local ? 2 : 1;
             double start = f->local ? s->m->per_local_copy_us : s->m->per_copy_us;
 
-            if (f->overlap && s->m->per_graph_copy_us < start)
+            if (f->primed && s->m->per_graph_copy_us < start)
                 start = s->m->per_graph_copy_us;
             s->engines_busy[f->issuer]++;
             s->stream_busy[f->stream]++;
