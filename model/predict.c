@@ -96,8 +96,6 @@ struct pstream {
 struct flight {
     uint32_t issuer, src, dst;
     uint8_t local;
-    uint8_t primed; /* a graph's peer copy behind a batch that did not
-                       block: it starts in per_graph_copy_us */
     uint8_t phase; /* 0 queued for an engine, 1 start latency, 2 moving, 3 done */
     double left;   /* bytes */
     double lat_end;
@@ -530,7 +528,6 @@ static int start_copy(struct psim *s, size_t stream, size_t id)
     f.src = in->op->a.rank;
     f.dst = in->op->b.rank;
     f.local = f.src == f.dst;
-    f.primed = in->graph && !f.local && s->ss[stream].primed;
     f.left = (double)(in->op->a.hi - in->op->a.lo);
     f.stream = stream;
     f.inst = id;
@@ -553,7 +550,10 @@ static void admit(struct psim *s)
             int kind = f->local ? 2 : 1;
             double start = f->local ? s->m->per_local_copy_us : s->m->per_copy_us;
 
-            if (f->primed && s->m->per_graph_copy_us < start)
+            /* the stream waits for its copies, so `primed` is as it was
+             * when it issued this one */
+            if (!f->local && ps->primed && I(s, f->inst)->graph &&
+                s->m->per_graph_copy_us < start)
                 start = s->m->per_graph_copy_us;
             s->engines_busy[f->issuer]++;
             s->stream_busy[f->stream]++;
