@@ -12,7 +12,8 @@
  * stream pays to switch between the local and the peer copy engine, and a
  * captured alltoall iteration with timing events and a forked local copy,
  * eager and as one CUDA graph, and where a captured iteration should fork
- * its local copy; what a copy costs after a met wait, one-way 1 MiB
+ * its local copy; the peer half on a stream gated by the ready flags
+ * themselves; what a copy costs after a met wait, one-way 1 MiB
  * messages as the backend issues them with one thing changed at a time,
  * the one-way sender's flags on a second stream, the sendrecv builder's
  * staged ring with and without a launch's fork and join, and captured
@@ -358,8 +359,11 @@ static void probe_barriers(void)
  * write, and where the local half goes. */
 enum local_half { NO_LOCAL, FORK_AT_START, FORK_AFTER_READY, ON_BARRIER_STREAM };
 /* The peer half on the barrier stream, or on a stream of its own between an
- * event after the ready barrier and one the complete barrier awaits. */
-enum peer_half { PEER_WITH_BARRIERS, PEER_APART };
+ * event after the ready barrier and one the complete barrier awaits, or on
+ * a stream of its own gated by the ready flags themselves (it polls the own
+ * and the peer's ready flag, copies, writes the own done flag; the barrier
+ * stream writes its ready flag and waits for both done flags: no event). */
+enum peer_half { PEER_WITH_BARRIERS, PEER_APART, PEER_FLAGGED };
 
 struct a2a_shape {
     enum layout ready, complete;
@@ -397,9 +401,24 @@ static void a2a_loop(const struct a2a_shape *m, size_t bytes)
             } else if (m->local == ON_BARRIER_STREAM) {
                 copy1(x->recv + g * c, x->send + g * c, c, x->st);
             }
-            if (m->local != FORK_AFTER_READY)
+            if (m->local != FORK_AFTER_READY && m->peer != PEER_FLAGGED)
                 barrier(g, m->ready, m->ready_pr, 0, (uint32_t)i);
-            if (m->peer == PEER_APART) {
+            if (m->peer == PEER_FLAGGED) {
+                CUstreamBatchMemOpParams q[3] = {write32(flag(g, g), (uint32_t)i)};
+
+                if (m->local != FORK_AFTER_READY)
+                    batch(g, q, 1);
+                q[0] = wait32(flag(g, g), (uint32_t)i);
+                q[1] = wait32(flag(p, p), (uint32_t)i);
+                DK(cuStreamBatchMemOp((CUstream)x->cs[0], 2, q, 0));
+                copy1(G[p].recv + g * c, x->send + p * c, c, x->cs[0]);
+                q[0] = write32(flag(g, 2 + g), (uint32_t)i);
+                DK(cuStreamBatchMemOp((CUstream)x->cs[0], 1, q, 0));
+                q[0] = wait32(flag(g, 2 + g), (uint32_t)i);
+                q[1] = wait32(flag(p, 2 + p), (uint32_t)i);
+                q[2] = write64(word(g, 0), i);
+                batch(g, q, 3);
+            } else if (m->peer == PEER_APART) {
                 CK(cudaEventRecord(x->ready, x->st));
                 CK(cudaStreamWaitEvent(x->cs[0], x->ready, 0));
                 copy1(G[p].recv + g * c, x->send + p * c, c, x->cs[0]);
@@ -408,7 +427,8 @@ static void a2a_loop(const struct a2a_shape *m, size_t bytes)
             } else {
                 copy1(G[p].recv + g * c, x->send + p * c, c, x->st);
             }
-            barrier(g, m->complete, m->complete_pr, 2, (uint32_t)i);
+            if (m->peer != PEER_FLAGGED)
+                barrier(g, m->complete, m->complete_pr, 2, (uint32_t)i);
             if (fork)
                 CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
             CK(cudaEventRecord(x->it1[i], x->st));
@@ -552,6 +572,24 @@ static void probe_fork_point(void)
     const struct a2a_shape *const shape[2][2] = {{&at_start, &at_start}, {&after, &after}};
 
     by_size("fork point by size", shape);
+}
+
+/* The peer half on a stream gated by the ready flags (PEER_FLAGGED): the
+ * two modes at 1 MiB, then by size against the shape cesync issues. */
+static void probe_flagged(void)
+{
+    static const struct a2a_shape start = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
+                                           PEER_WITH_BARRIERS, "as cesync"},
+                                  late = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
+                                          PEER_WITH_BARRIERS, "as cesync"},
+                                  start_flag = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
+                                                PEER_FLAGGED, "peer half flagged"},
+                                  late_flag = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
+                                               PEER_FLAGGED, "peer half flagged"};
+    const struct a2a_shape *const shape[2][2] = {{&start, &late}, {&start_flag, &late_flag}};
+
+    by_size("peer half gated by the flags, by size", shape);
+    by_size("peer half gated by the flags, by size (again)", shape);
 }
 
 /* The peer half on a stream of its own (the barrier stream holds only the
@@ -1996,6 +2034,7 @@ int main(int argc, char **argv)
         {"alltoall", probe_alltoall},
         {"modes", probe_modes},
         {"peer-apart", probe_peer_apart},
+        {"flagged", probe_flagged},
         {"fork-point", probe_fork_point},
         {"copy-pairs", probe_copy_pairs},
         {"flag-shapes", probe_flag_shapes},
