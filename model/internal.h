@@ -19,7 +19,8 @@
     X(copy_engines, "copies in flight per GPU")                                \
     X(batch_engines, "copies of one batch in flight")                          \
     X(max_ranks, "GPUs")                                                       \
-    X(graph_copies_serial, "0/1")
+    X(graph_copies_serial, "0/1")                                              \
+    X(split_wait_mib, "MiB of copies before a barrier split in two batches")
 
 /* X(field, unit) for the double fields. */
 #define CES_MODEL_F64_FIELDS(X)                                                \

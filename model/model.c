@@ -33,6 +33,11 @@ static const struct ces_model ces_model_kinds_[] = {
         /* The CUDA backend lowers a batch under capture to one cudaMemcpyAsync
          * per copy on the batch's stream (cudaMemcpyBatchAsync fails there). */
         .graph_copies_serial = 1,
+        /* Eager, the CUDA backend issues a barrier right behind 64 MiB of
+         * copies between ranks as two memop calls, its writes and then its
+         * waits (backend/cuda/lower.h, CES_CUDA_SPLIT_WAIT_BYTES: as one
+         * call its wait fell into the slow mode in most loops). */
+        .split_wait_mib = 64,
         /* Copy engine over NV18, one direction: 394 GB/s for 256 MiB (calibrated;
          * ANCHORS: 397 at 1 GiB, 392 each way when both directions run;
          * nominal 450). */

@@ -15,7 +15,10 @@
  * one that polls across the link); a blocked wait resumes when a visible
  * value satisfies it.  The first op of each memop batch (consecutive
  * writes/waits/fences of one stream in enqueue order, at most
- * max_memops_per_batch ops) pays memop_batch_us, and one that waits
+ * max_memops_per_batch ops; eager, a barrier's writes and waits right
+ * behind split_wait_mib MiB of copies between ranks on the stream are two
+ * batches, as the CUDA backend lowers them) pays memop_batch_us, and one
+ * that waits
  * carries the watchdog's writes as the CUDA backend lowers it (eager: the
  * progress write after the last such batch of each stream in a block
  * replay and every 8th before it; captured: the enter and exit writes
@@ -189,6 +192,16 @@ static void thin_progress(struct psim *s, size_t from, size_t to)
     }
 }
 
+/* Whether instances [from, to) (one open memop batch) write to signal array
+ * sig: a wait on it there is a barrier's. */
+static int group_writes(struct psim *s, size_t from, size_t to, uint32_t sig)
+{
+    for (size_t i = from; i < to; i++)
+        if (I(s, i)->op->kind == CES_OP_WRITE && I(s, i)->op->slot.sig == sig)
+            return 1;
+    return 0;
+}
+
 static int check_op(struct psim *s, uint32_t rank, const struct ces_op *op, uint32_t index)
 {
     char where[48];
@@ -310,12 +323,16 @@ static int build(struct psim *s)
     int64_t *last_rec = NULL;
     uint32_t *sidx = NULL; /* [streams] per rank: ops seen */
     double *host = NULL;   /* [ranks] */
+    uint64_t *copied = NULL; /* [streams]: bytes between ranks of the copies
+                                since the stream's last memop batch */
+    uint64_t split = (uint64_t)s->m->split_wait_mib << 20;
     int rc = CES_OK;
 
     last_rec = ces_malloc(s->ctx, sizeof(*last_rec) * ((size_t)nev * s->ranks + 1));
     sidx = ces_malloc(s->ctx, sizeof(*sidx) * (size_t)s->ranks * s->streams);
     host = ces_malloc(s->ctx, sizeof(*host) * s->ranks);
-    if (last_rec == NULL || sidx == NULL || host == NULL) {
+    copied = ces_malloc(s->ctx, sizeof(*copied) * s->streams);
+    if (last_rec == NULL || sidx == NULL || host == NULL || copied == NULL) {
         rc = ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
         goto out;
     }
@@ -334,9 +351,14 @@ static int build(struct psim *s)
                 int64_t group_stream = -1; /* stream of the open memop group */
                 uint32_t group_ops = 0;
                 int64_t group_last = -1; /* its last instance so far */
+                size_t group_first = 0;  /* its first instance */
                 int group_waits = 0;     /* it holds a wait */
+                int group_split = 0;     /* it splits before its first wait when
+                                            that is a barrier's (split_wait_mib) */
                 int in_batch = 0;
                 size_t first = s->insts.len;
+
+                memset(copied, 0, sizeof(*copied) * s->streams);
 
                 if (graph)
                     host[r] += s->m->graph_launch_us;
@@ -368,10 +390,15 @@ static int build(struct psim *s)
                         if (op->kind == CES_OP_WRITE && op->slot.rank == CES_RANK_ALL)
                             cost = s->ranks;
                         if (group_stream != (int64_t)op->stream ||
-                            group_ops + cost > s->m->max_memops_per_batch) {
+                            group_ops + cost > s->m->max_memops_per_batch ||
+                            (op->kind == CES_OP_WAIT && group_split && !group_waits &&
+                             group_writes(s, group_first, id, op->slot.sig))) {
                             end_group(s, group_last, group_waits, graph);
                             group_waits = 0;
                             in.group_first = 1;
+                            group_split = !graph && split > 0 && copied[op->stream] >= split;
+                            copied[op->stream] = 0;
+                            group_first = id;
                             group_stream = op->stream;
                             group_ops = 0;
                             if (!graph)
@@ -390,6 +417,10 @@ static int build(struct psim *s)
                             (op->kind == CES_OP_BATCH || op->kind == CES_OP_COPY ||
                              op->kind == CES_OP_RECORD || op->kind == CES_OP_AWAIT))
                             host[r] += s->m->host_call_us;
+                        if (op->kind != CES_OP_END && !(op->kind == CES_OP_COPY && in_batch))
+                            copied[op->stream] = 0;
+                        if (op->kind == CES_OP_COPY && op->a.rank != op->b.rank)
+                            copied[op->stream] += op->a.hi - op->a.lo;
                     }
                     if (op->kind == CES_OP_BATCH)
                         in_batch = 1;
@@ -429,6 +460,7 @@ out:
     ces_free(s->ctx, last_rec);
     ces_free(s->ctx, sidx);
     ces_free(s->ctx, host);
+    ces_free(s->ctx, copied);
     return rc;
 }
 

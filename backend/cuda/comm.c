@@ -184,6 +184,7 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
                 fail_ctx);
     c->caps.can_64bit = v;
     c->caps.max_memops = CES_CUDA_MAX_MEMOPS;
+    c->caps.split_wait_bytes = CES_CUDA_SPLIT_WAIT_BYTES;
     {
         int lo = 0, hi = 0;
 

@@ -9,7 +9,9 @@
  *                         fails under stream capture);
  *   copy (no batch)    -> one cudaMemcpyAsync;
  *   write/wait/fence/  -> consecutive ones of a stream are merged into
- *   flush                 cuStreamBatchMemOp calls of at most 255 ops;
+ *   flush                 cuStreamBatchMemOp calls of at most 255 ops (eager,
+ *                         a barrier behind long copies as two: lower.h,
+ *                         CES_CUDA_SPLIT_WAIT_BYTES);
  *   write SLOT@*       -> one unicast write per rank (never a multicast object);
  *   record/await       -> cudaEventRecord / cudaStreamWaitEvent;
  *   produce/consume    -> hooks for the application (cesync run).
@@ -41,11 +43,15 @@ struct lower_state {
     uint32_t max;      /* memops per call */
     int progress;      /* eager: progress writes */
     int flight;        /* captured: enter/exit writes */
+    int capture;       /* the block is lowered for capture */
+    uint64_t split;    /* caps->split_wait_bytes */
     struct ces_cuda_pblock *blk;
     struct ces_vec *pend_ops;    /* [streams] struct ces_cuda_memop */
     struct ces_vec *pend_copies; /* [streams] struct ces_cuda_copy */
     uint32_t *pend_op;           /* [streams] graph op that opened the run / batch */
     uint8_t *open;               /* [streams] inside batch ... end */
+    uint64_t *copied;            /* [streams] bytes between ranks of the copies
+                                    since the stream's last memop run */
 };
 
 static int push_call(struct lower_state *st, const struct ces_cuda_call *c)
@@ -62,15 +68,43 @@ static int push_call(struct lower_state *st, const struct ces_cuda_call *c)
  * write first and an EXIT write last, so that the in-flight word is nonzero
  * exactly while the stream is inside the call (see watchdog.c for why this
  * suffices under replay). */
+/* Where the pending run of stream s splits (CES_CUDA_SPLIT_WAIT_BYTES):
+ * before its first wait when the run follows copies of at least st->split
+ * bytes between ranks and a write before that wait is to the wait's signal
+ * array; 0 for no split. */
+static size_t split_point(const struct lower_state *st, uint32_t s)
+{
+    const struct ces_vec *pv = &st->pend_ops[s];
+    size_t k = 0;
+
+    if (st->capture || st->split == 0 || st->copied[s] < st->split)
+        return 0;
+    while (k < pv->len && CES_VEC_AT(pv, struct ces_cuda_memop, k).kind != CES_MEMOP_WAIT32 &&
+           CES_VEC_AT(pv, struct ces_cuda_memop, k).kind != CES_MEMOP_WAIT64)
+        k++;
+    for (size_t j = 0; j < k && k < pv->len; j++) {
+        const struct ces_cuda_memop *w = &CES_VEC_AT(pv, struct ces_cuda_memop, j);
+
+        if ((w->kind == CES_MEMOP_WRITE32 || w->kind == CES_MEMOP_WRITE64) &&
+            w->slot.sig == CES_VEC_AT(pv, struct ces_cuda_memop, k).slot.sig)
+            return k;
+    }
+    return 0;
+}
+
 static int flush_memops(struct lower_state *st, uint32_t s)
 {
     struct ces_vec *pv = &st->pend_ops[s];
-    size_t done = 0;
+    size_t done = 0, split = split_point(st, s);
     uint32_t extra = st->progress ? 1u : st->flight ? 2u : 0u;
     int rc = CES_OK;
 
+    st->copied[s] = 0;
     while (done < pv->len) {
         size_t n = pv->len - done < st->max ? pv->len - done : st->max;
+
+        if (split > done && n > split - done)
+            n = split - done;
         struct ces_cuda_call c;
         struct ces_cuda_memop wm;
         int waits = 0;
@@ -139,6 +173,12 @@ static int push_memop(struct lower_state *st, uint32_t s, const struct ces_cuda_
     return CES_OK;
 }
 
+static void count_copied(struct lower_state *st, uint32_t s, const struct ces_cuda_copy *cp)
+{
+    if (cp->src.rank != cp->dst.rank)
+        st->copied[s] += cp->src.hi - cp->src.lo;
+}
+
 /* Emits the copies of the batch that `end` closes on stream s.  Every copy
  * of the batch goes out before any later op of the stream, so a flag write
  * that follows `end` is always a later stream operation than the copies it
@@ -158,10 +198,12 @@ static int emit_batch(struct lower_state *st, uint32_t s, int capture)
         CES_OK)
         return ces_ctx_error(st->ctx, CES_ERR_NOMEM, "out of memory lowering a graph");
     for (size_t i = 0; i < cv->len; i++) {
-        rc = ces_vec_push(st->ctx, &st->blk->copies, sizeof(struct ces_cuda_copy),
-                          &CES_VEC_AT(cv, struct ces_cuda_copy, i));
+        const struct ces_cuda_copy *cp = &CES_VEC_AT(cv, struct ces_cuda_copy, i);
+
+        rc = ces_vec_push(st->ctx, &st->blk->copies, sizeof(struct ces_cuda_copy), cp);
         assert(rc == CES_OK);
         (void)rc;
+        count_copied(st, s, cp);
     }
     if (capture) {
         c.kind = CES_CALL_COPY;
@@ -273,6 +315,7 @@ static int lower_op(struct lower_state *st, const struct ces_op *op, uint32_t in
             return rc;
         if (ces_vec_push(st->ctx, &st->blk->copies, sizeof(cp), &cp) != CES_OK)
             return ces_ctx_error(st->ctx, CES_ERR_NOMEM, "out of memory lowering a graph");
+        count_copied(st, s, &cp);
         c.kind = CES_CALL_COPY;
         c.first = (uint32_t)st->blk->copies.len - 1;
         c.count = 1;
@@ -313,6 +356,7 @@ static void free_state(struct lower_state *st, uint32_t streams)
     ces_free(st->ctx, st->pend_copies);
     ces_free(st->ctx, st->pend_op);
     ces_free(st->ctx, st->open);
+    ces_free(st->ctx, st->copied);
 }
 
 /* Eager, flush_memops ends every call that waits with a progress write;
@@ -379,6 +423,8 @@ static int lower_block(struct lower_state *st, uint32_t b, const struct ces_cuda
     blk->info = ces_graph_block(g, b);
     capture = (flags & CES_LOWER_CAPTURE) || blk->info.kind == CES_PHASE_GRAPH;
     blk->capture = capture;
+    st->capture = capture;
+    st->split = caps->split_wait_bytes;
     st->progress = (flags & CES_LOWER_PROGRESS) && !capture;
     st->flight = (flags & CES_LOWER_FLIGHT) && capture;
     st->max = caps->max_memops ? caps->max_memops : CES_CUDA_MAX_MEMOPS;
@@ -452,14 +498,17 @@ int ces_cuda_lower(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank
     st.pend_copies = ces_malloc(ctx, streams * sizeof(*st.pend_copies));
     st.pend_op = ces_malloc(ctx, streams * sizeof(*st.pend_op));
     st.open = ces_malloc(ctx, streams);
+    st.copied = ces_malloc(ctx, streams * sizeof(*st.copied));
     if (st.pend_ops != NULL)
         memset(st.pend_ops, 0, streams * sizeof(*st.pend_ops));
     if (st.pend_copies != NULL)
         memset(st.pend_copies, 0, streams * sizeof(*st.pend_copies));
-    if (st.pend_ops == NULL || st.pend_copies == NULL || st.pend_op == NULL || st.open == NULL)
+    if (st.pend_ops == NULL || st.pend_copies == NULL || st.pend_op == NULL || st.open == NULL ||
+        st.copied == NULL)
         goto nomem;
     memset(st.pend_op, 0, streams * sizeof(*st.pend_op));
     memset(st.open, 0, streams);
+    memset(st.copied, 0, streams * sizeof(*st.copied));
     for (uint32_t b = 0; b < p->nblocks && rc == CES_OK; b++) {
         st.blk = &p->blocks[b];
         rc = lower_block(&st, b, caps, flags);

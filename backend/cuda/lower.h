@@ -12,12 +12,29 @@
 /* cuStreamBatchMemOp takes at most 255 ops per call (256 fails). */
 #define CES_CUDA_MAX_MEMOPS 255u
 
+/* Eager, a barrier right behind copies that moved at least this many bytes
+ * between ranks on its stream goes out as two memop calls: its writes, then
+ * its waits (CES_CUDA_SPLIT_WAIT_BYTES is the H200 value; the model's
+ * split_wait_mib says the same).  On H200 the barrier's wait as one call
+ * with the writes falls into the slow mode of polled waits behind a long
+ * copy in most loops (2x H200, scripts/probe_memops.sh large-shapes: the
+ * 128 MiB alltoall 194.7-195.0 us a call, 23-26 slow loops of 40; split
+ * 189.0-189.2, none slow), while it costs a memop call (~1.6 us) where the
+ * slow mode is rare (64 MiB: 100.7-100.9 against 102.3-102.5). */
+#define CES_CUDA_SPLIT_WAIT_BYTES (UINT64_C(64) << 20)
+
 /* What the device can do (from cuDeviceGetAttribute); lowering refuses what
  * it cannot. */
 struct ces_cuda_caps {
     int can_flush;       /* CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES */
     int can_64bit;       /* CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS */
     uint32_t max_memops; /* ops per cuStreamBatchMemOp; 0 = CES_CUDA_MAX_MEMOPS */
+    uint64_t split_wait_bytes; /* eager: a run of memops right after copies of
+                                  at least this many bytes between ranks on
+                                  its stream, whose first wait is on a signal
+                                  array a write before it in the run wrote (a
+                                  barrier), goes out as two calls split before
+                                  that wait; 0 = never */
 };
 
 enum ces_cuda_lower_flags {

@@ -773,6 +773,10 @@ struct ces_model {
     uint32_t batch_engines;           /* copies of one batch in flight at once */
     uint32_t max_ranks;               /* GPUs in one node */
     uint32_t graph_copies_serial;     /* 1: a batch under capture runs copy by copy */
+    uint32_t split_wait_mib;          /* eager, a barrier right behind this many MiB
+                                         of copies between ranks on its stream
+                                         issues its writes and its waits as two
+                                         memop batches (0: never) */
     /* --- costs --- */
     double peer_copy_gbps;  /* one GPU's copy-engine rate into / out of NVLink */
     double local_copy_gbps; /* device-to-device copy inside one GPU */

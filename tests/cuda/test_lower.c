@@ -3,7 +3,8 @@
  * (backend/cuda/lower.c), on the CPU: exact memop splits at 255, eager vs
  * capture copies, flag writes after their batch, @* as unicast writes,
  * refusal of flush, u64 without 64-bit memops and frozen waits under capture,
- * progress writes, shared queues, allocation failures; and the point-to-point
+ * progress writes, a barrier behind long copies as two calls, shared queues,
+ * allocation failures; and the point-to-point
  * group graph (backend/cuda/group.c) with its one-process arrivals.
  */
 #include "ces_test.h"
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct ces_cuda_caps h200 = {0, 1, 0};
+static const struct ces_cuda_caps h200 = {0, 1, 0, CES_CUDA_SPLIT_WAIT_BYTES};
 
 /* 2 ranks, buffers send/recv of 64 bytes, signal ready u32 x4; each rank:
  * write ready[r]@peer = 1, wait ready[peer] == 1, batch of 2 copies, end,
@@ -142,6 +143,85 @@ static void test_progress(void **state)
                            "s0 memops 3 [write32 ready[2]@1 = 2; wait32 ready[3]@0 >= 2; "
                            "progress]\n"
                            "s0 consume recv[0:32]@0 == send[32:64]@1\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* 2 ranks; each copies 32 bytes to the peer (no batch), writes a[r]@peer =
+ * 1 and waits for a[peer] (same) or b[peer] (!same) to reach 1. */
+static struct ces_graph *after_copy(struct ces_ctx *ctx, int same)
+{
+    struct ces_graph *g = NULL;
+    uint32_t send, recv, a, b;
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "send", 64, &send), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "recv", 64, &recv), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "a", CES_U32, 2, &a), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "b", CES_U32, 2, &b), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        uint32_t p = 1 - r;
+        struct ces_op ops[] = {
+            {.kind = CES_OP_COPY, .a = {send, r, 0, 32}, .b = {recv, p, 0, 32}},
+            {.kind = CES_OP_WRITE, .slot = {a, p, r}, .value = 1},
+            {.kind = CES_OP_WAIT, .slot = {same ? a : b, r, p}, .value = 1},
+        };
+
+        for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+            assert_int_equal(ces_graph_add_op(g, r, &ops[i]), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+/* Eager, a barrier right behind copies of at least split_wait_bytes
+ * between ranks goes out as two calls, its writes, then its waits with the
+ * progress write; not below the threshold, not under capture, not the ready
+ * barrier (no copies before it), not a run whose wait is on another signal
+ * array than its writes (a credit pipeline's announce and credit wait). */
+static void test_split_barrier(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = xchg(ctx, CES_PHASE_EAGER, 1, 0);
+    struct ces_cuda_caps caps = h200;
+    char *t;
+
+    (void)state;
+    caps.split_wait_bytes = 32; /* the batch's one copy between ranks */
+    t = lower_text(ctx, g, 0, &caps, CES_LOWER_PROGRESS);
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 produce send[0:64]@0\n"
+                           "s0 memops 2 [write32 ready[0]@1 = 1; wait32 ready[1]@0 == 1]\n"
+                           "s0 copy_batch 2 [send[0:32]@0 -> recv[32:64]@0, "
+                           "send[32:64]@0 -> recv[0:32]@1]\n"
+                           "s0 memops 1 [write32 ready[2]@1 = 2]\n"
+                           "s0 memops 2 [wait32 ready[3]@0 >= 2; progress]\n"
+                           "s0 consume recv[0:32]@0 == send[32:64]@1\n");
+    ces_free(ctx, t);
+    caps.split_wait_bytes = 33;
+    t = lower_text(ctx, g, 0, &caps, CES_LOWER_PROGRESS);
+    assert_non_null(strstr(t, "s0 memops 3 [write32 ready[2]@1 = 2; wait32 ready[3]@0 >= 2; "
+                              "progress]\n"));
+    ces_free(ctx, t);
+    caps.split_wait_bytes = 32;
+    t = lower_text(ctx, g, 0, &caps, CES_LOWER_CAPTURE);
+    assert_non_null(strstr(t, "s0 memops 2 [write32 ready[2]@1 = 2; wait32 ready[3]@0 >= 2]\n"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    g = after_copy(ctx, 1);
+    t = lower_text(ctx, g, 1, &caps, 0);
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 copy 1 [send[0:32]@1 -> recv[0:32]@0]\n"
+                           "s0 memops 1 [write32 a[1]@0 = 1]\n"
+                           "s0 memops 1 [wait32 a[0]@1 >= 1]\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    g = after_copy(ctx, 0);
+    t = lower_text(ctx, g, 1, &caps, 0);
+    assert_non_null(strstr(t, "s0 memops 2 [write32 a[1]@0 = 1; wait32 b[0]@1 >= 1]\n"));
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -361,7 +441,8 @@ static void test_refusals(void **state)
     struct ces_graph *g = NULL;
     struct ces_cuda_plan *p = NULL;
     struct ces_op fl = {.kind = CES_OP_FLUSH};
-    static const struct ces_cuda_caps flushy = {1, 1, 0}, no64 = {0, 0, 0}, bad = {0, 1, 256};
+    static const struct ces_cuda_caps flushy = {1, 1, 0, 0}, no64 = {0, 0, 0, 0},
+                                      bad = {0, 1, 256, 0};
     char *t;
 
     (void)state;
@@ -1195,7 +1276,7 @@ int main(void)
         cmocka_unit_test(test_eager),     cmocka_unit_test(test_capture),
         cmocka_unit_test(test_progress),  cmocka_unit_test(test_progress_span),
         cmocka_unit_test(test_flight),
-        cmocka_unit_test(test_splits),
+        cmocka_unit_test(test_splits),    cmocka_unit_test(test_split_barrier),
         cmocka_unit_test(test_multicast_and_fence), cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_streams),   cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_builders),  cmocka_unit_test(test_group),

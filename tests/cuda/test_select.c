@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct ces_cuda_caps h200 = {0, 1, 0};
+static const struct ces_cuda_caps h200 = {0, 1, 0, CES_CUDA_SPLIT_WAIT_BYTES};
 
 static const uint32_t all_colls[] = {CES_COLL_ALLTOALL, CES_COLL_ALLGATHER, CES_COLL_GATHER,
                                      CES_COLL_SCATTER,  CES_COLL_BROADCAST, CES_COLL_BARRIER};
