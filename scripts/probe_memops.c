@@ -13,7 +13,8 @@
  * captured alltoall iteration with timing events and a forked local copy,
  * eager and as one CUDA graph, and where a captured iteration should fork
  * its local copy; the peer half on a stream gated by the ready flags
- * themselves; what a copy costs after a met wait, one-way 1 MiB
+ * themselves, the local half gated by the peer's ready flag, the barriers'
+ * batching at large sizes; what a copy costs after a met wait, one-way 1 MiB
  * messages as the backend issues them with one thing changed at a time,
  * the one-way sender's flags on a second stream, the sendrecv builder's
  * staged ring with and without a launch's fork and join, and captured
@@ -357,7 +358,7 @@ static void probe_barriers(void)
 
 /* A 2-rank alltoall iteration's shape: each barrier's layout and progress
  * write, and where the local half goes. */
-enum local_half { NO_LOCAL, FORK_AT_START, FORK_AFTER_READY, ON_BARRIER_STREAM };
+enum local_half { NO_LOCAL, FORK_AT_START, FORK_AFTER_READY, ON_BARRIER_STREAM, FORK_GATED };
 /* The peer half on the barrier stream, or on a stream of its own between an
  * event after the ready barrier and one the complete barrier awaits, or on
  * a stream of its own gated by the ready flags themselves (it polls the own
@@ -381,7 +382,7 @@ struct a2a_shape {
 static void a2a_loop(const struct a2a_shape *m, size_t bytes)
 {
     size_t c = bytes / 2;
-    int fork = m->local == FORK_AT_START || m->local == FORK_AFTER_READY;
+    int fork = m->local == FORK_AT_START || m->local == FORK_AFTER_READY || m->local == FORK_GATED;
 
     begin();
     for (int i = 1; i <= N; i++)
@@ -396,6 +397,11 @@ static void a2a_loop(const struct a2a_shape *m, size_t bytes)
             if (fork) {
                 CK(cudaEventRecord(x->fork[i], x->st));
                 CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
+                if (m->local == FORK_GATED) {
+                    CUstreamBatchMemOpParams q = wait32(flag(p, p), (uint32_t)i);
+
+                    DK(cuStreamBatchMemOp((CUstream)x->side, 1, &q, 0));
+                }
                 copy1(x->recv + g * c, x->send + g * c, c, x->side);
                 CK(cudaEventRecord(x->join[i], x->side));
             } else if (m->local == ON_BARRIER_STREAM) {
@@ -590,6 +596,68 @@ static void probe_flagged(void)
 
     by_size("peer half gated by the flags, by size", shape);
     by_size("peer half gated by the flags, by size (again)", shape);
+}
+
+/* The local half forked at the start, its stream waiting for the peer's
+ * ready flag before the local copy (FORK_GATED: the peer copy should start
+ * first without an event after the ready barrier), against the shape cesync
+ * issues. */
+static void probe_fork_gated(void)
+{
+    static const struct a2a_shape start = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
+                                           PEER_WITH_BARRIERS, "as cesync"},
+                                  late = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
+                                          PEER_WITH_BARRIERS, "as cesync"},
+                                  gated = {POLLED, POLLED, NONE, DEVICE, FORK_GATED,
+                                           PEER_WITH_BARRIERS, "fork gated"};
+    const struct a2a_shape *const shape[2][2] = {{&start, &late}, {&gated, &gated}};
+
+    by_size("local half forked at the start, gated by the peer's ready flag", shape);
+    by_size("local half forked at the start, gated (again)", shape);
+}
+
+/* Large sizes (the local half forked after the ready barrier): the shape
+ * cesync issues against either barrier as two memop batches and the peer
+ * half apart, 40 loops of each, alternating; per shape the median and the
+ * fastest loop median and the loops slower than the fastest of all shapes'
+ * loops + 5 us. */
+static void probe_large_shapes(void)
+{
+    static const struct a2a_shape shapes[] = {
+        {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS, "as cesync"},
+        {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS,
+         "complete as two batches"},
+        {POLLED_SPLIT, POLLED, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS,
+         "ready as two batches"},
+        {POLLED_SPLIT, POLLED_SPLIT, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS,
+         "both as two batches"},
+        {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY, PEER_APART, "peer half apart"},
+    };
+    enum { SHAPES = sizeof(shapes) / sizeof(shapes[0]), LOOPS = 40 };
+    static const size_t sizes[] = {64u << 20, 128u << 20};
+
+    for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+        double med[SHAPES][LOOPS], best = 1e30;
+
+        printf("== large sizes, %zu MiB per rank: %d loops per shape, alternating\n",
+               sizes[z] >> 20, LOOPS);
+        for (int l = 0; l < LOOPS; l++)
+            for (size_t k = 0; k < SHAPES; k++) {
+                med[k][l] = mode_loop(&shapes[k], sizes[z]);
+                if (med[k][l] < best)
+                    best = med[k][l];
+            }
+        for (size_t k = 0; k < SHAPES; k++) {
+            int slow = 0;
+
+            qsort(med[k], LOOPS, sizeof(double), cmp_double);
+            for (int l = 0; l < LOOPS; l++)
+                slow += med[k][l] > best + 5.0;
+            printf("%-26s median %7.2f min %7.2f max %7.2f slow %2d\n", shapes[k].name,
+                   med[k][LOOPS / 2], med[k][0], med[k][LOOPS - 1], slow);
+        }
+        fflush(stdout);
+    }
 }
 
 /* The peer half on a stream of its own (the barrier stream holds only the
@@ -2035,6 +2103,8 @@ int main(int argc, char **argv)
         {"modes", probe_modes},
         {"peer-apart", probe_peer_apart},
         {"flagged", probe_flagged},
+        {"fork-gated", probe_fork_gated},
+        {"large-shapes", probe_large_shapes},
         {"fork-point", probe_fork_point},
         {"copy-pairs", probe_copy_pairs},
         {"flag-shapes", probe_flag_shapes},
