@@ -1033,7 +1033,8 @@ close_fd:
 int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
 {
     const char *fmt = NULL;
-    char tmp[4096], dot[4096];
+    struct ces_out_file of;
+    char dot[4096];
     int fd, rc = CES_OK;
 
     if (ctx == NULL)
@@ -1051,7 +1052,7 @@ int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "cannot write %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);
-    fd = ces_file_create_beside(ctx, path, tmp, sizeof(tmp));
+    fd = ces_file_create_beside(ctx, path, &of);
     if (fd < 0)
         return CES_ERR_IO;
     if (fmt == NULL && ces_write_all(fd, dot_text, strlen(dot_text)) != 0)
@@ -1060,6 +1061,6 @@ int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     /* dot writes the temporary file by name */
     if (fmt != NULL && rc == CES_OK)
-        rc = render(ctx, dot, dot_text, tmp, path, fmt);
-    return ces_file_replace(ctx, tmp, path, rc);
+        rc = render(ctx, dot, dot_text, of.name, path, fmt);
+    return ces_file_replace(ctx, &of, path, rc);
 }

@@ -1,12 +1,14 @@
 /*
  * core/file.c - writing a file so that it is replaced only when complete:
  * the new contents go to a temporary file beside it, renamed over it at
- * the end, removed on any failure (the old file stays as it was).  Used by
+ * the end, removed on any failure (the old file stays as it was); a device
+ * or a pipe is written in place, a symbolic link's file replaced.  Used by
  * ces_dot_write and by the cesync command's -o outputs.
  */
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,44 +51,91 @@ static mode_t new_file_mode(void)
     return (mode_t)(0666 & ~mask);
 }
 
-int ces_file_create_beside(struct ces_ctx *ctx, const char *path, char *tmp, size_t size)
+/* Into buf, the name that the chain of symbolic links starting at path
+ * ends at (path itself when it is no link); a relative link is taken from
+ * the link's directory.  False when the chain is too long to follow. */
+static bool follow_links(const char *path, char *buf, size_t size)
 {
+    char link[4096];
+
+    if ((size_t)snprintf(buf, size, "%s", path) >= size)
+        return false;
+    for (int hops = 0; hops < 40; hops++) {
+        ssize_t n = readlink(buf, link, sizeof(link));
+        const char *slash = strrchr(buf, '/');
+        size_t dir;
+
+        if (n < 0)
+            return true; /* no link: the end */
+        if ((size_t)n >= sizeof(link))
+            return false;
+        link[n] = '\0';
+        dir = link[0] == '/' || slash == NULL ? 0 : (size_t)(slash - buf) + 1;
+        if (dir + (size_t)n >= size)
+            return false;
+        memcpy(buf + dir, link, (size_t)n + 1);
+    }
+    return false;
+}
+
+int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out_file *of)
+{
+    char resolved[4096];
     struct stat sb;
+    const char *dest = path;
     mode_t mode;
     int fd;
 
-    if ((size_t)snprintf(tmp, size, "%s%s.XXXXXX", path[0] == '-' ? "./" : "", path) >= size) {
+    of->name[0] = of->dest[0] = '\0';
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        if ((size_t)snprintf(of->name, sizeof(of->name), "%s%s", path[0] == '-' ? "./" : "",
+                             path) >= sizeof(of->name)) {
+            ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
+            return -1;
+        }
+        fd = open(of->name, O_WRONLY | O_TRUNC);
+        if (fd < 0)
+            ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        return fd;
+    }
+    if (follow_links(path, resolved, sizeof(resolved)))
+        dest = resolved;
+    if ((size_t)snprintf(of->dest, sizeof(of->dest), "%s%s", dest[0] == '-' ? "./" : "", dest) >=
+            sizeof(of->dest) ||
+        (size_t)snprintf(of->name, sizeof(of->name), "%s.XXXXXX", of->dest) >= sizeof(of->name)) {
         ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(ENAMETOOLONG));
         return -1;
     }
-    fd = mkstemp(tmp);
+    fd = mkstemp(of->name);
     if (fd < 0) {
         ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(errno));
         return -1;
     }
-    mode = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? sb.st_mode & 07777 : new_file_mode();
+    mode = stat(of->dest, &sb) == 0 && S_ISREG(sb.st_mode) ? sb.st_mode & 07777 : new_file_mode();
     if (fchmod(fd, mode) != 0) {
         ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(errno));
         close(fd);
-        unlink(tmp);
+        unlink(of->name);
         return -1;
     }
     return fd;
 }
 
-int ces_file_replace(struct ces_ctx *ctx, const char *tmp, const char *path, int rc)
+int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const char *path, int rc)
 {
-    if (rc == CES_OK && rename(tmp, path) != 0)
+    if (of->dest[0] == '\0') /* written in place */
+        return rc;
+    if (rc == CES_OK && rename(of->name, of->dest) != 0)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot replace %s: %s", path, strerror(errno));
     if (rc != CES_OK)
-        unlink(tmp);
+        unlink(of->name);
     return rc;
 }
 
 int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size_t len)
 {
-    char tmp[4096];
-    int fd = ces_file_create_beside(ctx, path, tmp, sizeof(tmp)), rc = CES_OK;
+    struct ces_out_file of;
+    int fd = ces_file_create_beside(ctx, path, &of), rc = CES_OK;
 
     if (fd < 0)
         return CES_ERR_IO;
@@ -94,5 +143,5 @@ int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     if (close(fd) != 0 && rc == CES_OK)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    return ces_file_replace(ctx, tmp, path, rc);
+    return ces_file_replace(ctx, &of, path, rc);
 }

@@ -47,6 +47,9 @@ extern const char ces_tool_builder_help[];
  * mode of the file it replaces, or of a new file), which is then renamed
  * over it.  On an error the temporary file is removed, `path` is left as it
  * was, and "cesync: cannot create|write|replace PATH: why" is printed.
+ * A symbolic link stays (the file it names is replaced); a path that is no
+ * regular file (/dev/null, a named pipe) is written in place, never
+ * replaced by a file.
  * Returns CES_EXIT_OK or CES_EXIT_USAGE. */
 int ces_tool_write_file(const char *path, const char *text, size_t len);
 

@@ -428,7 +428,9 @@ CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
  * is replaced only when complete: the output goes to a temporary file beside
  * it (PATH.XXXXXX, with the mode `path` has or a new file would get), renamed
  * over it; on an error (CES_ERR_IO) the temporary file is removed and `path`
- * is left as it was. */
+ * is left as it was.  A symbolic link stays and the file it names is
+ * replaced; a `path` that is no regular file (a device, a named pipe) is
+ * written in place. */
 CES_API int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path);
 
 /* ------------------------------------------------------------------------ */

@@ -7,6 +7,7 @@
 #include "ces_test.h"
 #include "tool.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,6 +262,45 @@ static void test_write_file(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* An output path that is no regular file is written, not replaced: a named
+ * pipe (or a device such as /dev/null) stays what it was and gets the text;
+ * a symbolic link stays a link and the file it names gets the text. */
+static void test_write_not_a_file(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[512], target[512], got[512];
+    struct stat sb;
+    ssize_t n;
+    int fd;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/pipe", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    fd = open(path, O_RDONLY | O_NONBLOCK); /* a reader, so that the writer's open returns */
+    assert_true(fd >= 0);
+    assert_int_equal(ces_tool_write_file(path, "one\n", 4), CES_EXIT_OK);
+    n = read(fd, got, sizeof(got));
+    assert_int_equal(n, 4);
+    assert_memory_equal(got, "one\n", 4);
+    assert_int_equal(close(fd), 0);
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISFIFO(sb.st_mode));
+    assert_int_equal(unlink(path), 0);
+
+    put_file(dir, "real.ces", "old\n");
+    snprintf(path, sizeof(path), "%s/link.ces", dir);
+    assert_int_equal(symlink("real.ces", path), 0);
+    assert_int_equal(ces_tool_write_file(path, "two\n", 4), CES_EXIT_OK);
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    holds(dir, "real.ces", "two\n");
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "link.ces;real.ces;");
+    assert_int_equal(unlink(path), 0);
+    snprintf(target, sizeof(target), "%s/real.ces", dir);
+    assert_int_equal(unlink(target), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* print, promela and dot -o through the built command: an output that
  * cannot be completed leaves the previous file and nothing else; print
  * leaves an unrelated FILE.tmp alone and says why it cannot create a file;
@@ -330,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_slots_follow_chunks),
         cmocka_unit_test(test_unknown_name),
         cmocka_unit_test(test_write_file),
+        cmocka_unit_test(test_write_not_a_file),
         cmocka_unit_test(test_tool_outputs),
     };
 
