@@ -45,6 +45,9 @@ static const char run_usage[] =
 
 #if defined(CES_HAVE_CUDA)
 
+/* The most ranks one run drives (the per-rank arrays below). */
+#define RUN_MAX_RANKS 64u
+
 /* The pattern: deterministic in (rank, buffer, offset, iteration). */
 static uint64_t pat_word(uint32_t rank, uint32_t buf, uint64_t w, uint64_t gen)
 {
@@ -232,7 +235,7 @@ static int rank_fail(struct rrank *r, const char *what, int rc)
 /* Runs the whole graph on the m local ranks rr[0..m).  Returns the exit code. */
 static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, int print)
 {
-    struct ces_cuda_hooks hooks[64];
+    struct ces_cuda_hooks hooks[RUN_MAX_RANKS];
     uint32_t nb = ces_graph_nblocks(g);
     uint64_t total_bad = 0, iters = 0, checked = 0;
     double sum = 0, best = 1e300;
@@ -372,8 +375,8 @@ static int run_forked_rank(const struct ces_graph *g, uint32_t rank, uint32_t n,
 
 static int run_single(const struct ces_graph *g, uint32_t n)
 {
-    struct rrank rr[64];
-    struct ces_comm *comms[64];
+    struct rrank rr[RUN_MAX_RANKS];
+    struct ces_comm *comms[RUN_MAX_RANKS];
     struct ces_ctx *ctx = NULL;
     int ec;
 
@@ -437,12 +440,9 @@ int ces_cmd_run(int argc, char **argv)
     if (argc < 1)
         return ces_tool_fail("run: which schedule? (a .ces file or a collective; --help)");
     gpus = probe_gpus();
-    if (gpus == 0) {
-        fprintf(stderr, "cesync run: no CUDA GPU is available on this machine\n");
-        return CES_EXIT_USAGE;
-    }
     /* Our options out; --sync credit for --graph and --ranks = the GPUs
-     * present for a collective, unless given. */
+     * present for a collective, unless given (at least 2: a collective
+     * needs them, and the schedule is checked before the GPUs are). */
     args = calloc((size_t)argc + 5, sizeof(char *));
     if (args == NULL)
         return CES_EXIT_USAGE;
@@ -457,7 +457,7 @@ int ces_cmd_run(int argc, char **argv)
         args[nargs++] = "credit";
     }
     if (!has_ranks && ces_coll_from_name(argv[0]) >= 0) {
-        snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus > 8 ? 8 : gpus);
+        snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
         args[nargs++] = "--ranks";
         args[nargs++] = ranks_buf;
     }
@@ -465,6 +465,7 @@ int ces_cmd_run(int argc, char **argv)
         free(args);
         return CES_EXIT_USAGE;
     }
+    /* the input first: a wrong file or option is said as such, GPUs or not */
     ec = ces_tool_load(ctx, nargs, args, &rest, &g, NULL);
     if (ec != CES_EXIT_OK)
         goto out;
@@ -473,6 +474,16 @@ int ces_cmd_run(int argc, char **argv)
         goto out;
     }
     n = ces_graph_ranks(g);
+    if (n > RUN_MAX_RANKS) {
+        ec = ces_tool_fail("run: the schedule has %" PRIu32 " ranks; at most %u can run", n,
+                           RUN_MAX_RANKS);
+        goto out;
+    }
+    if (gpus == 0) {
+        fprintf(stderr, "cesync run: no CUDA GPU is available on this machine\n");
+        ec = CES_EXIT_USAGE;
+        goto out;
+    }
     if (n > (uint32_t)gpus && getenv("CES_SHARE_GPUS") == NULL) {
         ec = ces_tool_fail("run: the schedule has %" PRIu32 " ranks but this machine has %d GPU%s "
                            "(CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)",
@@ -487,7 +498,7 @@ int ces_cmd_run(int argc, char **argv)
         ec = run_single(g, n);
     } else {
         char path[96];
-        pid_t pids[64];
+        pid_t pids[RUN_MAX_RANKS];
 
         snprintf(path, sizeof(path), "/tmp/cesync-run-%ld.sock", (long)getpid());
         for (uint32_t r = 0; r < n; r++) {

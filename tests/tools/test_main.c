@@ -101,6 +101,27 @@ static void test_stdout_write_errors(void **state)
     rmdir(dir);
 }
 
+/* cesync run checks its input before it looks for GPUs, so these say the
+ * same with GPUs or without: a wrong file or option is named as such (it
+ * was "no CUDA GPU is available"), and a schedule with more ranks than a
+ * run drives is refused (past 64 it overran the per-rank arrays). */
+static void test_run_input_first(void **state)
+{
+    (void)state;
+#if defined(CES_HAVE_CUDA)
+    ces_test_tool_says("run no-such.ces", 2,
+                       "cesync: no-such.ces: cannot open: No such file or directory\n");
+    ces_test_tool_says("run alltoall --bogus", 2,
+                       "cesync: run: unknown option '--bogus' (--help)\n");
+    ces_test_tool_says("run alltoall --ranks 4x", 2,
+                       "cesync: --ranks expects a number in 2..1024, not '4x'\n");
+    ces_test_tool_says("run barrier --ranks 65 --single-process", 2,
+                       "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
+#else
+    ces_test_tool_says("run no-such.ces", 2, "cesync run: this cesync was built without CUDA\n");
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +129,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_print_validate_dot),
         cmocka_unit_test(test_stdout_write_errors),
+        cmocka_unit_test(test_run_input_first),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
