@@ -605,13 +605,18 @@ static void print_table(const struct bench *B, FILE *f)
                "physical limit, GB/s); ces/X = X time / cesync time (> 1: cesync faster)\n");
 }
 
+/* The CSV is made in memory and written whole: an existing file is
+ * replaced only by a complete one. */
 static int write_csv(const struct bench *B, const char *path)
 {
-    FILE *f = fopen(path, "w");
     static const char *names[3] = {"nccl-ce", "nccl-kernel", "raw"};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int ec;
 
     if (f == NULL)
-        return ces_tool_fail("bench: cannot write %s: %s", path, strerror(errno));
+        return ces_tool_fail("bench: out of memory");
     fprintf(f, "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,busbw_gbps,check,"
                "pred_us,pred_slow_us\n");
     for (uint32_t i = 0; i < B->nsizes; i++) {
@@ -637,15 +642,17 @@ static int write_csv(const struct bench *B, const char *path)
                     check_str(c->check));
         }
     }
-    /* a full disk shows in a failed write or, at the latest, in the flush of
-     * fclose */
     {
         int failed = ferror(f) != 0;
 
-        if (fclose(f) != 0 || failed)
-            return ces_tool_fail("bench: cannot write %s", path);
+        if (fclose(f) != 0 || failed) {
+            free(text);
+            return ces_tool_fail("bench: out of memory");
+        }
     }
-    return CES_EXIT_OK;
+    ec = ces_tool_write_file(path, text, len);
+    free(text);
+    return ec;
 }
 
 /* --- the plot: Graphviz with pinned points (neato -n2) ------------------- */
@@ -876,13 +883,9 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
         if (ces_bench_calibrate(gb, &m, stdout) != CES_OK) {
             fprintf(stderr, "cesync bench: --calibrate: %s\n", ces_ctx_last_error(ctx));
         } else if (ces_model_print(ctx, &m, &text, NULL) == CES_OK) {
-            FILE *f = fopen(B->model_out, "w");
-            int written = f != NULL && fputs(text, f) >= 0;
+            /* replaced only when complete; the reason is said on failure */
+            int written = ces_tool_write_file(B->model_out, text, strlen(text)) == CES_EXIT_OK;
 
-            if (f != NULL && fclose(f) != 0)
-                written = 0;
-            if (!written)
-                fprintf(stderr, "cesync bench: cannot write %s\n", B->model_out);
             printf("# calibrated model %s %s:\n%s", written ? "written to" : "NOT written to",
                    B->model_out, text);
             ces_free(ctx, text);

@@ -8,9 +8,11 @@
 #include "ces_test.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -301,7 +303,7 @@ static void test_usage_errors(void **state)
         {"bench alltoall --dry-run --model /nonexistent/m.model",
          "cesync: /nonexistent/m.model: cannot open: No such file or directory\n"},
         {"bench alltoall --dry-run --csv /dev/full",
-         "cesync: bench: cannot write /dev/full\n"},
+         "cesync: cannot write /dev/full: No space left on device\n"},
         {"bench alltoall --dry-run --plot x.txt",
          "cesync: bench: --plot expects a .svg or .png path, not 'x.txt'\n"},
         /* refused before the sweep, not after it */
@@ -346,6 +348,36 @@ static void test_help(void **state)
     rmdir(dir);
 }
 
+/* --csv replaces an existing file only with a complete CSV: a write that
+ * fails (here past a file size limit) leaves the old file and nothing
+ * beside it (it was truncated and left half-written). */
+static void test_csv_kept_on_error(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, path[512], got[256];
+    struct rlimit old, low;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/out.csv", dir);
+    ces_test_put_file(path, "good\n");
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    low = old;
+    low.rlim_cur = 1024;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &low), 0);
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --csv out.csv", &out), 2);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, SIG_DFL);
+    assert_non_null(strstr(out, "cesync: cannot write out.csv: File too large\n"));
+    free(out);
+    out = ces_test_read_file(path, NULL);
+    assert_string_equal(out, "good\n");
+    free(out);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "out.csv;");
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_sizes_and_formulas),
         cmocka_unit_test(test_plot_runs_dot),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_csv_kept_on_error),
         cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
