@@ -71,7 +71,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0) {
         printf("cesync %d.%d (.ces format %d)\n", CES_VERSION_MAJOR, CES_VERSION_MINOR,
                CES_FORMAT_VERSION);
-        return CES_EXIT_OK;
+        return finish(CES_EXIT_OK);
     }
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
         if (strcmp(argv[1], commands[i].name) != 0)

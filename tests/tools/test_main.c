@@ -84,7 +84,7 @@ static void test_stdout_write_errors(void **state)
     static const char *const cmds[] = {
         "print alltoall --ranks 8 --iterations 20 --expand", "dot alltoall --ranks 4",
         "check alltoall --ranks 2", "check --predict alltoall --ranks 2", "validate alltoall",
-        "promela alltoall --ranks 2", "gen --seed 3", "--help"};
+        "promela alltoall --ranks 2", "gen --seed 3", "--help", "--version"};
     char *dir = ces_test_tmpdir();
 
     (void)state;
