@@ -20,7 +20,7 @@ const char ces_tool_builder_help[] =
     "built-in collective:\n"
     "  alltoall allgather gather scatter broadcast sendrecv barrier\n"
     "  (no schedule at all: the built-in 4-rank alltoall)\n"
-    "Builder options (for a collective):\n"
+    "Builder options (for a collective; one it does not take is an error):\n"
     "  --ranks N          ranks (default 4)\n"
     "  --bytes B          bytes per rank, suffixes K M G (default 1024):\n"
     "                     alltoall: send and recv of B, B/N per peer; allgather, gather:\n"
@@ -152,17 +152,23 @@ static int parse_pairs(struct ces_coll_params *p, const char *s)
     return CES_EXIT_OK;
 }
 
+/* The builder options that only some collectives take, as bits of what
+ * was given: checked once the collective is known. */
+enum { GIVEN_ANY = 1u << 0, GIVEN_ROOT = 1u << 1, GIVEN_PAIRS = 1u << 2, GIVEN_CHUNKS = 1u << 3,
+       GIVEN_SLOTS = 1u << 4 };
+
 /* Takes argv[*i] (and its value) if it is a builder option: 1 taken, 0 not
- * one of ours, -1 error (printed). */
-static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i, int *any)
+ * one of ours, -1 error (printed).  *given gets its bits. */
+static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i, unsigned *given)
 {
     const char *o = argv[*i];
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    unsigned bit = 0;
     int rc = CES_EXIT_OK;
 
     if (strcmp(o, "--graph") == 0) {
         p->phase = CES_PHASE_GRAPH;
-        *any = 1;
+        *given |= GIVEN_ANY;
         return 1;
     }
     if (strcmp(o, "--ranks") != 0 && strcmp(o, "--bytes") != 0 && strcmp(o, "--iterations") != 0 &&
@@ -187,11 +193,13 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
             rc = ces_tool_fail("--sync expects nccl, mono, credit or pull, not '%s'", v);
         else
             p->proto = (uint32_t)proto;
-    } else if (strcmp(o, "--root") == 0)
+    } else if (strcmp(o, "--root") == 0) {
         rc = parse_u32(o, v, 0, CES_MAX_RANKS - 1, &p->root);
-    else if (strcmp(o, "--pairs") == 0)
+        bit = GIVEN_ROOT;
+    } else if (strcmp(o, "--pairs") == 0) {
         rc = parse_pairs(p, v);
-    else if (strcmp(o, "--variant") == 0) {
+        bit = GIVEN_PAIRS;
+    } else if (strcmp(o, "--variant") == 0) {
         if (strcmp(v, "plain") == 0)
             p->flags = 0;
         else if (strcmp(v, "overlap") == 0)
@@ -200,15 +208,36 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
             p->flags = CES_COLL_F_EARLY;
         else
             rc = ces_tool_fail("--variant expects plain, overlap or early, not '%s'", v);
-    } else if (strcmp(o, "--chunks") == 0)
+    } else if (strcmp(o, "--chunks") == 0) {
         rc = parse_u32(o, v, 1, 1u << 20, &p->chunks);
-    else
+        bit = GIVEN_CHUNKS;
+    } else {
         rc = parse_u32(o, v, 1, 1u << 20, &p->slots);
+        bit = GIVEN_SLOTS;
+    }
     if (rc != CES_EXIT_OK)
         return -1;
-    *any = 1;
+    *given |= GIVEN_ANY | bit;
     (*i)++;
     return 1;
+}
+
+/* An option the collective does not take would be dropped without a word:
+ * refused instead.  CES_EXIT_OK or CES_EXIT_USAGE (printed). */
+static int options_apply(int coll, unsigned given)
+{
+    const char *sr = (given & GIVEN_PAIRS)    ? "--pairs"
+                     : (given & GIVEN_CHUNKS) ? "--chunks"
+                     : (given & GIVEN_SLOTS)  ? "--slots"
+                                              : NULL;
+
+    if ((given & GIVEN_ROOT) && coll != CES_COLL_GATHER && coll != CES_COLL_SCATTER &&
+        coll != CES_COLL_BROADCAST)
+        return ces_tool_fail("--root applies to gather, scatter and broadcast, not to %s",
+                             ces_coll_name(coll));
+    if (sr != NULL && coll != CES_COLL_SENDRECV)
+        return ces_tool_fail("%s applies to sendrecv, not to %s", sr, ces_coll_name(coll));
+    return CES_EXIT_OK;
 }
 
 /* A schedule argument that is no collective but a bare word (no '/' or '.')
@@ -236,7 +265,8 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct 
 {
     struct ces_coll_params params;
     const char *input = NULL;
-    int any_builder = 0, nrest = 0, coll, rc;
+    unsigned given = 0;
+    int nrest = 0, coll, rc;
     struct ces_prog *pg = NULL;
 
     *out = NULL;
@@ -254,7 +284,7 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct 
             input = argv[0];
             continue;
         }
-        t = builder_opt(&params, argc, argv, &i, &any_builder);
+        t = builder_opt(&params, argc, argv, &i, &given);
         if (t < 0)
             return CES_EXIT_USAGE;
         if (t == 0)
@@ -265,7 +295,7 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct 
     if (coll < 0) {
         if (unknown_name(input) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
-        if (any_builder)
+        if (given != 0)
             return ces_tool_fail("builder options (--ranks, --bytes, ...) apply to a collective, "
                                  "not to the file '%s'", input);
         rc = ces_prog_parse_file(ctx, input, &pg);
@@ -274,6 +304,8 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct 
     } else {
         /* the defaults of ces_coll_params_init are the same for every
          * collective, and the options never set a field to 0 */
+        if (options_apply(coll, given) != CES_EXIT_OK)
+            return CES_EXIT_USAGE;
         params.coll = (uint32_t)coll;
         if (params.slots == 0) /* --chunks 1 alone must not ask for 2 slots */
             params.slots = params.chunks < 2 ? params.chunks : 2;

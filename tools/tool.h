@@ -28,7 +28,9 @@ int ces_cmd_predict(int argc, char **argv);  /* tools/predict.c: `check --predic
  * collective name; builder options anywhere in argv apply to a collective:
  *   --ranks N --bytes B --iterations K --sync nccl|mono|credit --graph
  *   --root R --pairs a:b,c:d --chunks C --slots S --variant plain|overlap|early
- * (defaults: 4 ranks, 1024 bytes, 1 iteration, mono, eager).  What it used is
+ * (defaults: 4 ranks, 1024 bytes, 1 iteration, mono, eager); --root for
+ * another collective than gather, scatter or broadcast, and --pairs,
+ * --chunks or --slots for another than sendrecv, are errors.  What it used is
  * removed from argv: on return argv[0..*rest) are the remaining arguments in
  * their order, for the subcommand to parse.  With no input at all, the
  * built-in default is the 4-rank alltoall.  An input without '/' or '.'

@@ -120,6 +120,31 @@ static void test_load_errors(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A builder option that the collective does not take is refused, not
+ * silently dropped (check alltoall --root 2 checked the plain alltoall). */
+static void test_options_must_apply(void **state)
+{
+    (void)state;
+    ces_test_tool_says("validate alltoall --root 1", 2,
+                       "cesync: --root applies to gather, scatter and broadcast, not to "
+                       "alltoall\n");
+    ces_test_tool_says("check barrier --ranks 2 --root 1", 2,
+                       "cesync: --root applies to gather, scatter and broadcast, not to "
+                       "barrier\n");
+    ces_test_tool_says("print allgather --pairs 0:1", 2,
+                       "cesync: --pairs applies to sendrecv, not to allgather\n");
+    ces_test_tool_says("dot gather --chunks 2", 2,
+                       "cesync: --chunks applies to sendrecv, not to gather\n");
+    ces_test_tool_says("promela broadcast --slots 1", 2,
+                       "cesync: --slots applies to sendrecv, not to broadcast\n");
+    ces_test_tool_says("validate sendrecv --root 1", 2,
+                       "cesync: --root applies to gather, scatter and broadcast, not to "
+                       "sendrecv\n");
+    ces_test_tool_says("validate scatter --root 1 --ranks 2", 0,
+                       "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iterations, 15 ops\n");
+}
+
 /* --chunks 1 alone: one staging slot, not the default 2 (which would exceed
  * the chunks). */
 static void test_slots_follow_chunks(void **state)
@@ -368,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_default),
         cmocka_unit_test(test_slots_follow_chunks),
+        cmocka_unit_test(test_options_must_apply),
         cmocka_unit_test(test_unknown_name),
         cmocka_unit_test(test_write_file),
         cmocka_unit_test(test_write_not_a_file),
