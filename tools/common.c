@@ -123,29 +123,42 @@ static int parse_u32(const char *opt, const char *s, uint32_t min, uint32_t max,
     return CES_EXIT_OK;
 }
 
+/* A rank in --pairs at *q, in decimal digits only (strtoul would take
+ * blanks and a sign too); *q moves past it.  False if there is none or it
+ * does not fit. */
+static bool pair_rank(const char **q, uint32_t *out)
+{
+    char *end;
+    unsigned long v;
+
+    if (**q < '0' || **q > '9')
+        return false;
+    errno = 0;
+    v = strtoul(*q, &end, 10);
+    if (errno != 0 || v > UINT32_MAX)
+        return false;
+    *q = end;
+    *out = (uint32_t)v;
+    return true;
+}
+
 static int parse_pairs(struct ces_coll_params *p, const char *s)
 {
     const char *q = s;
 
     p->npairs = 0;
-    while (q != NULL && *q != '\0') {
-        char *end;
-        unsigned long a, b;
+    while (*q != '\0') {
+        uint32_t *pair;
 
         if (p->npairs == CES_MAX_PAIRS)
             return ces_tool_fail("--pairs: at most %u pairs", CES_MAX_PAIRS);
-        a = strtoul(q, &end, 10);
-        if (end == q || *end != ':')
+        pair = p->pairs[p->npairs];
+        if (!pair_rank(&q, &pair[0]) || *q++ != ':' || !pair_rank(&q, &pair[1]) ||
+            (*q != '\0' && (*q != ',' || q[1] == '\0')))
             return ces_tool_fail("--pairs expects sender:receiver[,sender:receiver...], not '%s'", s);
-        q = end + 1;
-        b = strtoul(q, &end, 10);
-        if (end == q || (*end != ',' && *end != '\0') || (*end == ',' && end[1] == '\0') ||
-            a > UINT32_MAX || b > UINT32_MAX)
-            return ces_tool_fail("--pairs expects sender:receiver[,sender:receiver...], not '%s'", s);
-        p->pairs[p->npairs][0] = (uint32_t)a;
-        p->pairs[p->npairs][1] = (uint32_t)b;
         p->npairs++;
-        q = *end == ',' ? end + 1 : end;
+        if (*q == ',')
+            q++;
     }
     if (p->npairs == 0)
         return ces_tool_fail("--pairs expects sender:receiver[,sender:receiver...], not '%s'", s);

@@ -140,6 +140,16 @@ static void test_options_must_apply(void **state)
     ces_test_tool_says("validate sendrecv --root 1", 2,
                        "cesync: --root applies to gather, scatter and broadcast, not to "
                        "sendrecv\n");
+    /* --pairs takes plain decimal numbers, like every other number option */
+    ces_test_tool_says("validate sendrecv --pairs 0:+1", 2,
+                       "cesync: --pairs expects sender:receiver[,sender:receiver...], not "
+                       "'0:+1'\n");
+    ces_test_tool_says("validate sendrecv --pairs -0:1", 2,
+                       "cesync: --pairs expects sender:receiver[,sender:receiver...], not "
+                       "'-0:1'\n");
+    ces_test_tool_says("validate sendrecv --pairs '0:1, 1:2'", 2,
+                       "cesync: --pairs expects sender:receiver[,sender:receiver...], not "
+                       "'0:1, 1:2'\n");
     ces_test_tool_says("validate scatter --root 1 --ranks 2", 0,
                        "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
                        "iterations, 15 ops\n");
