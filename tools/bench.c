@@ -64,7 +64,9 @@ static const char bench_usage[] =
     "  --plot FILE.svg|.png  busbw against size, one line per implementation and the physical\n"
     "                        limit, drawn with Graphviz (neato -n2 with pinned points): Graphviz\n"
     "                        is already cesync's drawing tool (`cesync dot`), so the plot needs\n"
-    "                        no second package such as gnuplot; without `dot` the .dot is kept\n"
+    "                        no second package such as gnuplot; the source goes to FILE.dot\n"
+    "                        (an existing one that is no bench plot is refused), removed once\n"
+    "                        drawn; without `dot` the .dot is kept\n"
     "  --model FILE          model file for the predictions (default: the h200 table)\n"
     "  --calibrate           measure the model's parameters first (peer and local copy rate,\n"
     "                        peer and local per-copy cost, batch ordering, memop batch cost,\n"
@@ -177,6 +179,33 @@ static int out_dir_ok(const char *opt, const char *path)
     if (access(dir, W_OK) != 0)
         return ces_tool_fail("bench: %s %s: cannot write into %s: %s", opt, path, dir,
                              strerror(errno));
+    return CES_EXIT_OK;
+}
+
+/* The plot's source goes to FILE.dot beside FILE.svg|.png and is removed
+ * once drawn: a FILE.dot that is not a plot an earlier run left there (the
+ * user's own graph) must not be overwritten and removed.  Checked before
+ * the sweep. */
+static int plot_source_free(const char *plot)
+{
+    static const char head[] = "graph bench {\n";
+    size_t n = strlen(plot) - 4; /* without .svg or .png */
+    char path[4096], got[sizeof(head)] = "";
+    FILE *f;
+
+    if (n + 4 >= sizeof(path))
+        return ces_tool_fail("bench: --plot: path too long");
+    snprintf(path, sizeof(path), "%.*s.dot", (int)n, plot);
+    f = fopen(path, "r");
+    if (f == NULL)
+        return CES_EXIT_OK; /* none (or unreadable: the write will say) */
+    if (fread(got, 1, sizeof(got) - 1, f) != sizeof(got) - 1 || strcmp(got, head) != 0) {
+        fclose(f);
+        return ces_tool_fail("bench: --plot %s: %s exists and holds no plot of cesync bench (the "
+                             "plot's source goes there): move it or plot to another name",
+                             plot, path);
+    }
+    fclose(f);
     return CES_EXIT_OK;
 }
 
@@ -319,7 +348,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
 
         if (ext == NULL || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
             return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", B->plot);
-        if (out_dir_ok("--plot", B->plot) != CES_EXIT_OK)
+        if (out_dir_ok("--plot", B->plot) != CES_EXIT_OK || plot_source_free(B->plot) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
     }
     if (B->csv != NULL && out_dir_ok("--csv", B->csv) != CES_EXIT_OK)

@@ -378,6 +378,38 @@ static void test_csv_kept_on_error(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* --plot FILE.svg writes the plot's source to FILE.dot and removes it once
+ * drawn: a FILE.dot that is no plot of the bench is refused before the
+ * sweep (it was overwritten, then removed); a plot left by an earlier run
+ * may be replaced. */
+static void test_plot_keeps_other_dot(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, path[512];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/pl.dot", dir);
+    ces_test_put_file(path, "digraph mine { a -> b }\n");
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 4K --plot pl.svg",
+                                   &out),
+                     2);
+    assert_string_equal(out, "cesync: bench: --plot pl.svg: pl.dot exists and holds no plot of "
+                             "cesync bench (the plot's source goes there): move it or plot to "
+                             "another name\n");
+    free(out);
+    out = ces_test_read_file(path, NULL);
+    assert_string_equal(out, "digraph mine { a -> b }\n");
+    free(out);
+    ces_test_put_file(path, "graph bench {\n}\n");
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 4K --plot pl.svg "
+                                        "--csv /nonexistent/x.csv",
+                                   &out),
+                     2);
+    assert_null(strstr(out, "pl.dot"));
+    free(out);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -388,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_plot_runs_dot),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_csv_kept_on_error),
+        cmocka_unit_test(test_plot_keeps_other_dot),
         cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
