@@ -567,6 +567,15 @@ static void by_size(const char *title, const struct a2a_shape *const shape[2][2]
     }
 }
 
+/* The shape cesync issued until the eleventh session, below and from 8 MiB
+ * per rank (the local half forked at the start, after the ready barrier);
+ * since then a complete barrier behind 64 MiB of peer copies is two memop
+ * calls (probe_large_shapes). */
+static const struct a2a_shape issued_start = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
+                                              PEER_WITH_BARRIERS, "as cesync"},
+                              issued_late = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
+                                             PEER_WITH_BARRIERS, "as cesync"};
+
 /* Where to fork the local half, by size: at the start against after the
  * ready barrier. */
 static void probe_fork_point(void)
@@ -580,19 +589,16 @@ static void probe_fork_point(void)
     by_size("fork point by size", shape);
 }
 
-/* The peer half on a stream gated by the ready flags (PEER_FLAGGED): the
- * two modes at 1 MiB, then by size against the shape cesync issues. */
+/* The peer half on a stream gated by the ready flags (PEER_FLAGGED) by
+ * size against the shape cesync issued, twice. */
 static void probe_flagged(void)
 {
-    static const struct a2a_shape start = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
-                                           PEER_WITH_BARRIERS, "as cesync"},
-                                  late = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
-                                          PEER_WITH_BARRIERS, "as cesync"},
-                                  start_flag = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
+    static const struct a2a_shape start_flag = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
                                                 PEER_FLAGGED, "peer half flagged"},
                                   late_flag = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
                                                PEER_FLAGGED, "peer half flagged"};
-    const struct a2a_shape *const shape[2][2] = {{&start, &late}, {&start_flag, &late_flag}};
+    const struct a2a_shape *const shape[2][2] = {{&issued_start, &issued_late},
+                                                 {&start_flag, &late_flag}};
 
     by_size("peer half gated by the flags, by size", shape);
     by_size("peer half gated by the flags, by size (again)", shape);
@@ -604,13 +610,9 @@ static void probe_flagged(void)
  * issues. */
 static void probe_fork_gated(void)
 {
-    static const struct a2a_shape start = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
-                                           PEER_WITH_BARRIERS, "as cesync"},
-                                  late = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
-                                          PEER_WITH_BARRIERS, "as cesync"},
-                                  gated = {POLLED, POLLED, NONE, DEVICE, FORK_GATED,
+    static const struct a2a_shape gated = {POLLED, POLLED, NONE, DEVICE, FORK_GATED,
                                            PEER_WITH_BARRIERS, "fork gated"};
-    const struct a2a_shape *const shape[2][2] = {{&start, &late}, {&gated, &gated}};
+    const struct a2a_shape *const shape[2][2] = {{&issued_start, &issued_late}, {&gated, &gated}};
 
     by_size("local half forked at the start, gated by the peer's ready flag", shape);
     by_size("local half forked at the start, gated (again)", shape);
@@ -665,15 +667,12 @@ static void probe_large_shapes(void)
  * forked at the start below 8 MiB, after the ready barrier from 8 MiB). */
 static void probe_peer_apart(void)
 {
-    static const struct a2a_shape start = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
-                                           PEER_WITH_BARRIERS, "as cesync"},
-                                  late = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
-                                          PEER_WITH_BARRIERS, "as cesync"},
-                                  start_apart = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
+    static const struct a2a_shape start_apart = {POLLED, POLLED, NONE, DEVICE, FORK_AT_START,
                                                  PEER_APART, "peer half apart"},
                                   late_apart = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
                                                 PEER_APART, "peer half apart"};
-    const struct a2a_shape *const shape[2][2] = {{&start, &late}, {&start_apart, &late_apart}};
+    const struct a2a_shape *const shape[2][2] = {{&issued_start, &issued_late},
+                                                 {&start_apart, &late_apart}};
 
     by_size("peer half apart by size", shape);
 }
