@@ -102,10 +102,11 @@ struct sim_model {
 
 /* Segment word offsets. */
 enum {
-    SEG_LO = 0, SEG_HI = 2, SEG_PRANK = 4, SEG_PBUF = 5, SEG_POFF = 6, SEG_GEN = 8,
-    SEG_WPROC = 9, /* writer proc + 1, 0 = none */
-    SEG_WEP = 10,  /* writer epoch */
-    SEG_READS = 11 /* [nproc] read epochs */
+    SEG_LO = 0, SEG_HI = 2, SEG_PRANK = 4, SEG_PBUF = 5, SEG_POFF = 6,
+    SEG_GEN = 8,    /* 64 bits: iterations count past 2^32 across phases */
+    SEG_WPROC = 10, /* writer proc + 1, 0 = none */
+    SEG_WEP = 11,   /* writer epoch */
+    SEG_READS = 12  /* [nproc] read epochs */
 };
 
 enum sim_flags { SIM_F_RACE = 1u, SIM_F_MISMATCH = 2u, SIM_F_ABORTED = 4u };

@@ -412,7 +412,7 @@ static void seg_merge(const struct sim_model *m, struct sim_map *mp, uint32_t fi
 
         if (a[SEG_PRANK] == b[SEG_PRANK] && a[SEG_PBUF] == b[SEG_PBUF] &&
             rd64(a + SEG_POFF) + (ahi - alo) == rd64(b + SEG_POFF) &&
-            a[SEG_GEN] == b[SEG_GEN] &&
+            rd64(a + SEG_GEN) == rd64(b + SEG_GEN) &&
             memcmp(a + SEG_WPROC, b + SEG_WPROC, (m->seg_w - SEG_WPROC) * sizeof(uint32_t)) == 0) {
             wr64(a + SEG_HI, rd64(b + SEG_HI));
             memmove(b, b + m->seg_w, (size_t)(mp->n - i - 2) * m->seg_w * sizeof(uint32_t));
@@ -544,7 +544,7 @@ static int exec_copy(const struct sim_model *m, struct sim_state *s, uint32_t p,
         runs[i].rank = a[SEG_PRANK];
         runs[i].buf = a[SEG_PBUF];
         runs[i].off = rd64(a + SEG_POFF);
-        runs[i].gen = a[SEG_GEN];
+        runs[i].gen = rd64(a + SEG_GEN);
     }
     seg_merge(m, src, f, l);
     rc = touch(m, s, &op->b, p, k, true, d, &dst, &f, &l);
@@ -571,7 +571,7 @@ static int exec_copy(const struct sim_model *m, struct sim_state *s, uint32_t p,
                 a[SEG_PRANK] = runs[i].rank;
                 a[SEG_PBUF] = runs[i].buf;
                 wr64(a + SEG_POFF, runs[i].off);
-                a[SEG_GEN] = (uint32_t)runs[i].gen;
+                wr64(a + SEG_GEN, runs[i].gen);
                 a[SEG_WPROC] = p + 1;
                 a[SEG_WEP] = k + 1;
             }
@@ -602,7 +602,7 @@ static int exec_produce(const struct sim_model *m, struct sim_state *s, uint32_t
         a[SEG_PRANK] = op->a.rank;
         a[SEG_PBUF] = op->a.buf;
         wr64(a + SEG_POFF, rd64(a + SEG_LO));
-        a[SEG_GEN] = (uint32_t)o->iter;
+        wr64(a + SEG_GEN, o->iter);
     }
     seg_merge(m, mp, f, l);
     return CES_OK;
@@ -636,7 +636,7 @@ static int exec_consume(const struct sim_model *m, struct sim_state *s, uint32_t
             uint64_t eoff = op->b.lo + (x - op->a.lo);
 
             if (a[SEG_PRANK] != op->b.rank || a[SEG_PBUF] != op->b.buf || foff != eoff ||
-                a[SEG_GEN] != rn->gen) {
+                rd64(a + SEG_GEN) != rn->gen) {
                 SIM_FLAGS(s) |= SIM_F_MISMATCH;
                 if (d != NULL && d->want_mismatch && !d->have_mismatch) {
                     d->have_mismatch = true;
@@ -651,7 +651,7 @@ static int exec_consume(const struct sim_model *m, struct sim_state *s, uint32_t
                     d->mismatch.found.rank = a[SEG_PRANK];
                     d->mismatch.found.buf = a[SEG_PBUF];
                     d->mismatch.found.off = foff;
-                    d->mismatch.found.gen = a[SEG_GEN];
+                    d->mismatch.found.gen = rd64(a + SEG_GEN);
                 }
                 break;
             }

@@ -373,6 +373,48 @@ static void test_mismatch_previous_generation(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Iterations count on across phases past 2^32 (here behind an empty graph
+ * phase of 2^32 - 1 replays): a produce stamps its full 64-bit iteration,
+ * so the generations of iterations 2^32 and 2^32 + 1 are neither 0 nor 1. */
+static void test_generation_past_2_32(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    const uint64_t first = UINT64_C(4294967296);
+
+    (void)state;
+    for (int bad = 0; bad < 2; bad++) {
+        assert_int_equal(ces_graph_create(ctx, 1, 1, &g), CES_OK);
+        assert_int_equal(ces_graph_add_buffer(g, "send", 64, NULL), CES_OK);
+        assert_int_equal(ces_graph_add_buffer(g, "recv", 64, NULL), CES_OK);
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, UINT32_MAX), CES_OK);
+        /* iteration 2^32: produce, copy, consume */
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+        op(g, 0, PR(0, SEND, 0, 0, 32));
+        op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 32));
+        op(g, 0, CO(0, RECV, 0, 0, 32, SEND, 0, 0));
+        /* iteration 2^32 + 1: produce again; copy only when good */
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+        op(g, 0, PR(0, SEND, 0, 0, 32));
+        if (!bad)
+            op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 32));
+        op(g, 0, CO(0, RECV, 0, 0, 32, SEND, 0, 0));
+        r = check2(ctx, g, NULL, bad ? CES_V_MISMATCH : CES_V_OK);
+        if (bad) {
+            d = find(r, CES_V_MISMATCH);
+            assert_int_equal(d->mismatch.pos.index, 4);
+            assert_true(d->mismatch.expected.gen == first + 1);
+            assert_true(d->mismatch.found.gen == first);
+        }
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A produce of an inner part of the expected region: the expected
  * generations split into three runs, and only the middle one is stale. */
 static void test_mismatch_inner_run(void **state)
@@ -1209,6 +1251,7 @@ int main(void)
         cmocka_unit_test(test_race_minimized),
         cmocka_unit_test(test_mismatch_previous_generation),
         cmocka_unit_test(test_mismatch_inner_run),
+        cmocka_unit_test(test_generation_past_2_32),
         cmocka_unit_test(test_head_of_line),
         cmocka_unit_test(test_u32_cyclic),
         cmocka_unit_test(test_batch_any_order),
