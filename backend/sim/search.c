@@ -344,12 +344,18 @@ static int visit(struct search *S, struct sim_state *st, bool *seen)
             return CES_OK;
         }
     }
+    if (S->o->max_states > 0 && S->stats.states >= S->o->max_states) {
+        /* A state beyond the bound: the search stops unfinished.  (Stopping
+         * when the bound's last state is stored instead would call a search
+         * of exactly max_states states incomplete.) */
+        S->bound = 1;
+        *seen = true;
+        return CES_OK;
+    }
     S->tab[2 * i] = h[0];
     S->tab[2 * i + 1] = h[1];
     S->tabn++;
     S->stats.states++;
-    if (S->o->max_states > 0 && S->stats.states >= S->o->max_states)
-        S->bound = 1;
     *seen = false;
     return CES_OK;
 }

@@ -746,6 +746,31 @@ static void test_bounds_incomplete(void **state)
                            "states\n", 71);
     ces_free(ctx, t);
     ces_check_report_destroy(r);
+    /* a bound of exactly the states the search needs stops nothing; one
+     * less stops it */
+    for (uint32_t flags = 0; flags <= CES_CHECK_NO_REDUCTION; flags += CES_CHECK_NO_REDUCTION) {
+        uint64_t n;
+
+        o.max_states = 0;
+        o.flags = flags;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+        n = ces_check_report_stats(r).states;
+        ces_check_report_destroy(r);
+        assert_true(n >= 2);
+        o.max_states = n;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+        assert_true(ces_check_report_stats(r).complete);
+        assert_true(ces_check_report_stats(r).states == n);
+        ces_check_report_destroy(r);
+        o.max_states = n - 1;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+        assert_false(ces_check_report_stats(r).complete);
+        assert_true(ces_check_report_stats(r).states == n - 1);
+        ces_check_report_destroy(r);
+    }
     ces_graph_destroy(g);
     /* stopping at the first defect */
     g = handshake(ctx, true);
