@@ -113,7 +113,7 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                 uint32_t nops;
                 const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
 
-                for (uint32_t j = 0; j < bi.reps && rc == CES_OK; j++) {
+                for (uint32_t j = 0; j < bi.reps && nops > 0 && rc == CES_OK; j++) {
                     for (uint32_t i = 0; i < nops && rc == CES_OK; i++) {
                         struct ces_check_sweep_row row;
 

@@ -214,11 +214,14 @@ static int unroll(struct sim_model *m)
     for (uint32_t b = 0; b < nb; b++) {
         struct ces_block_info bi = ces_graph_block(g, b);
 
-        for (uint32_t j = 0; j < bi.reps; j++) {
-            for (uint32_t r = 0; r < m->ranks; r++) {
-                uint32_t n;
-                const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+        /* Rank by rank (each process's ops stay in replay order); a rank
+         * without ops in the block skips its replays, which can number
+         * 2^32 - 1. */
+        for (uint32_t r = 0; r < m->ranks; r++) {
+            uint32_t n;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
+            for (uint32_t j = 0; j < bi.reps && n > 0; j++) {
                 for (uint32_t i = 0; i < n; i++) {
                     uint32_t p = r * m->streams + ops[i].stream;
                     struct sim_op *o = &m->ops[p][m->len[p]++];
@@ -283,10 +286,10 @@ static int walk_enqueue(struct sim_model *m)
             for (uint32_t b = 0; b < nb; b++) {
                 struct ces_block_info bi = ces_graph_block(g, b);
 
-                for (uint32_t j = 0; j < bi.reps; j++) {
-                    uint32_t n;
-                    const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+                uint32_t n;
+                const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
+                for (uint32_t j = 0; j < bi.reps && n > 0; j++) {
                     for (uint32_t i = 0; i < n; i++) {
                         uint32_t s = ops[i].stream, p = r * m->streams + s;
                         uint32_t k = pos[s]++;

@@ -208,7 +208,7 @@ static int pml_unroll(struct pml *m)
             uint32_t n;
             const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
-            for (uint32_t rep = 0; rep < bi.reps; rep++) {
+            for (uint32_t rep = 0; rep < bi.reps && n > 0; rep++) {
                 for (uint32_t i = 0; i < n; i++, at++) {
                     struct pml_inst *in = &m->inst[r][at];
 

@@ -739,6 +739,29 @@ static void test_split_barrier(void **state)
     assert_us(split_case(&m, CES_PHASE_EAGER, 0).total_us, 1050.076);
 }
 
+/* A graph block without ops costs its replays' launches, all 2^32 - 1 of
+ * them at once; the eager block after it runs from there. */
+static void test_empty_replays(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.graph_launch_us = 0.5;
+    f.ctx = ces_test_ctx(&f.st);
+    assert_int_equal(ces_graph_create(f.ctx, 2, 1, &f.g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(f.g, "send", 16000, &f.send), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(f.g, "recv", 16000, &f.recv), CES_OK);
+    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_GRAPH, UINT32_MAX), CES_OK);
+    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 0.5 * UINT32_MAX + 5.0); /* launches, then start 1 + 4000 B */
+    assert_us(p.path_host_us, 0.5 * UINT32_MAX);
+    fx_end(&f);
+}
+
 static void test_does_not_finish(void **state)
 {
     struct fx f;
@@ -905,6 +928,7 @@ int main(void)
         cmocka_unit_test(test_graph_serial_copies),
         cmocka_unit_test(test_graph_copy_start),
         cmocka_unit_test(test_split_barrier),
+        cmocka_unit_test(test_empty_replays),
         cmocka_unit_test(test_does_not_finish),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_u64_needs_64bit_memops),
