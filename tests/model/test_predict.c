@@ -749,11 +749,7 @@ static void test_empty_replays(void **state)
 
     (void)state;
     m.graph_launch_us = 0.5;
-    f.ctx = ces_test_ctx(&f.st);
-    assert_int_equal(ces_graph_create(f.ctx, 2, 1, &f.g), CES_OK);
-    assert_int_equal(ces_graph_add_buffer(f.g, "send", 16000, &f.send), CES_OK);
-    assert_int_equal(ces_graph_add_buffer(f.g, "recv", 16000, &f.recv), CES_OK);
-    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_GRAPH, UINT32_MAX), CES_OK);
+    fx_init(&f, 2, 1, CES_PHASE_GRAPH, UINT32_MAX);
     assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
     op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
     p = predict(&f, &m);
