@@ -61,13 +61,6 @@ static int push_call(struct lower_state *st, const struct ces_cuda_call *c)
     return CES_OK;
 }
 
-/* Emits the pending memops of stream s as calls of at most `chunk` ops.  A
- * call that holds a wait gets the watchdog's writes when asked: eager, a
- * progress write at its end, so that the progress word counts sync steps
- * that completed (thin_progress later keeps only some); captured, an ENTER
- * write first and an EXIT write last, so that the in-flight word is nonzero
- * exactly while the stream is inside the call (see watchdog.c for why this
- * suffices under replay). */
 /* Where the pending run of stream s splits (CES_CUDA_SPLIT_WAIT_BYTES):
  * before its first wait when the run follows copies of at least st->split
  * bytes between ranks and a write before that wait is to the wait's signal
@@ -92,6 +85,13 @@ static size_t split_point(const struct lower_state *st, uint32_t s)
     return 0;
 }
 
+/* Emits the pending memops of stream s as calls of at most `chunk` ops.  A
+ * call that holds a wait gets the watchdog's writes when asked: eager, a
+ * progress write at its end, so that the progress word counts sync steps
+ * that completed (thin_progress later keeps only some); captured, an ENTER
+ * write first and an EXIT write last, so that the in-flight word is nonzero
+ * exactly while the stream is inside the call (see watchdog.c for why this
+ * suffices under replay). */
 static int flush_memops(struct lower_state *st, uint32_t s)
 {
     struct ces_vec *pv = &st->pend_ops[s];
@@ -102,12 +102,12 @@ static int flush_memops(struct lower_state *st, uint32_t s)
     st->copied[s] = 0;
     while (done < pv->len) {
         size_t n = pv->len - done < st->max ? pv->len - done : st->max;
-
-        if (split > done && n > split - done)
-            n = split - done;
         struct ces_cuda_call c;
         struct ces_cuda_memop wm;
         int waits = 0;
+
+        if (split > done && n > split - done)
+            n = split - done; /* the barrier's writes alone */
 
         /* A call that holds a wait needs `extra` entries for the watchdog. */
         if (extra > 0 && n + extra > st->max) {
