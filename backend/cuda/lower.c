@@ -43,7 +43,6 @@ struct lower_state {
     uint32_t max;      /* memops per call */
     int progress;      /* eager: progress writes */
     int flight;        /* captured: enter/exit writes */
-    int capture;       /* the block is lowered for capture */
     uint64_t split;    /* caps->split_wait_bytes */
     struct ces_cuda_pblock *blk;
     struct ces_vec *pend_ops;    /* [streams] struct ces_cuda_memop */
@@ -70,7 +69,7 @@ static size_t split_point(const struct lower_state *st, uint32_t s)
     const struct ces_vec *pv = &st->pend_ops[s];
     size_t k = 0;
 
-    if (st->capture || st->split == 0 || st->copied[s] < st->split)
+    if (st->blk->capture || st->split == 0 || st->copied[s] < st->split)
         return 0;
     while (k < pv->len && CES_VEC_AT(pv, struct ces_cuda_memop, k).kind != CES_MEMOP_WAIT32 &&
            CES_VEC_AT(pv, struct ces_cuda_memop, k).kind != CES_MEMOP_WAIT64)
@@ -423,7 +422,6 @@ static int lower_block(struct lower_state *st, uint32_t b, const struct ces_cuda
     blk->info = ces_graph_block(g, b);
     capture = (flags & CES_LOWER_CAPTURE) || blk->info.kind == CES_PHASE_GRAPH;
     blk->capture = capture;
-    st->capture = capture;
     st->split = caps->split_wait_bytes;
     st->progress = (flags & CES_LOWER_PROGRESS) && !capture;
     st->flight = (flags & CES_LOWER_FLIGHT) && capture;
