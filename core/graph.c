@@ -531,6 +531,59 @@ const struct ces_op *ces_graph_ops(const struct ces_graph *g, uint32_t b, uint32
     return v->data;
 }
 
+/* Does op i await an event that an op before it recorded? */
+static bool awaits_earlier(const struct ces_op *ops, uint32_t i)
+{
+    if (ops[i].kind != CES_OP_AWAIT)
+        return false;
+    for (uint32_t j = 0; j < i; j++)
+        if (ops[j].kind == CES_OP_RECORD && ops[j].event == ops[i].event)
+            return true;
+    return false;
+}
+
+/* Does op i record an event that a later op of stream 0 awaits before the
+ * event is recorded again? */
+static bool awaited_later(const struct ces_op *ops, uint32_t n, uint32_t i)
+{
+    if (ops[i].kind != CES_OP_RECORD)
+        return false;
+    for (uint32_t j = i + 1; j < n; j++) {
+        if ((ops[j].kind != CES_OP_RECORD && ops[j].kind != CES_OP_AWAIT) ||
+            ops[j].event != ops[i].event)
+            continue;
+        if (ops[j].kind == CES_OP_RECORD)
+            return false;
+        if (ops[j].stream == 0)
+            return true;
+    }
+    return false;
+}
+
+void ces_graph_links(const struct ces_graph *g, uint32_t b, uint32_t r, uint64_t *fork,
+                     uint64_t *join)
+{
+    uint32_t n = 0, first[CES_MAX_STREAMS], last[CES_MAX_STREAMS];
+    const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+    *fork = *join = 0;
+    for (uint32_t s = 0; s < g->streams; s++)
+        first[s] = last[s] = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        if (first[ops[i].stream] == UINT32_MAX)
+            first[ops[i].stream] = i;
+        last[ops[i].stream] = i;
+    }
+    for (uint32_t s = 1; s < g->streams; s++) {
+        if (first[s] == UINT32_MAX)
+            continue;
+        if (!awaits_earlier(ops, first[s]))
+            *fork |= UINT64_C(1) << s;
+        if (!awaited_later(ops, n, last[s]))
+            *join |= UINT64_C(1) << s;
+    }
+}
+
 int64_t ces_graph_find_buffer(const struct ces_graph *g, const char *name)
 {
     return find_named(&g->buffers, name);

@@ -153,6 +153,18 @@ bool ces_wait_holds(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t value);
  * half-open ranges (core/graph.c). */
 bool ces_region_overlap(const struct ces_region *x, const struct ces_region *y);
 
+/* The streams (bit s, s >= 1) of rank r's part of block b that a backend
+ * issuing the block between a fork from stream 0 (stream 0 records, every
+ * other stream awaits) and a join into it (the reverse) must link by those
+ * events; the others are linked by the block's own ops (core/graph.c).
+ * A stream with no op in the block needs neither.  One whose first op
+ * awaits an event that an earlier op of the block recorded starts after
+ * that record, so after stream 0's start: no fork.  One whose last op
+ * records an event that a later op of stream 0 awaits, with no record of
+ * that event between them, ends before that await: no join. */
+void ces_graph_links(const struct ces_graph *g, uint32_t b, uint32_t r, uint64_t *fork,
+                     uint64_t *join);
+
 /* "r1.s0#7" style name of an op position, used in messages. */
 int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint32_t index);
 

@@ -37,7 +37,8 @@
  * launched the graph replay (graph_launch_us).  As the CUDA backend runs
  * it, every replay of a block of a graph with several streams is forked
  * from stream 0 (a record there, an await on every other stream) and
- * joined back (a record on every other stream, an await on stream 0); an
+ * joined back (a record on every other stream, an await on stream 0),
+ * except the streams the block's own events link (ces_graph_links); an
  * await that blocked resumes event_us after its record.
  *
  * Each op instance remembers what released it (its stream predecessor, the
@@ -290,21 +291,27 @@ static int64_t push_launch_op(struct psim *s, uint32_t r, uint32_t b, int graph,
 }
 
 /* The backend runs every replay of a block of a graph with several streams
- * between a fork and a join (exec.c): stream 0 records an event that every
- * other stream awaits before its first op, and after its last op every
- * other stream records an event that stream 0 awaits.  So a stream cannot
- * begin a replay before stream 0 has begun it, and stream 0 cannot end one
- * before every other stream has ended it.  Eager, each of these calls costs
- * the host host_call_us; captured, they are edges of the graph.  Returns
- * CES_OK or CES_ERR_NOMEM. */
-static int add_fork(struct psim *s, uint32_t r, uint32_t b, int graph, double *host)
+ * between a fork and a join (exec.c) for the streams of `mask` (the
+ * block's fork or join: ces_graph_links): stream 0 records an event that
+ * every forked stream awaits before its first op, and after its last op
+ * every joined stream records an event that stream 0 awaits.  So a forked
+ * stream cannot begin a replay before stream 0 has begun it, and stream 0
+ * cannot end one before every joined stream has ended it.  Eager, each of
+ * these calls costs the host host_call_us; captured, they are edges of
+ * the graph.  Returns CES_OK or CES_ERR_NOMEM. */
+static int add_fork(struct psim *s, uint32_t r, uint32_t b, int graph, uint64_t mask,
+                    double *host)
 {
     int64_t rec;
 
+    if (mask == 0)
+        return CES_OK;
     if (!graph)
         *host += s->m->host_call_us;
     rec = push_launch_op(s, r, b, graph, 0, 0, -1, *host);
     for (uint32_t k = 1; rec >= 0 && k < s->streams; k++) {
+        if (!(mask & (UINT64_C(1) << k)))
+            continue;
         if (!graph)
             *host += s->m->host_call_us;
         if (push_launch_op(s, r, b, graph, k, 1, rec, *host) < 0)
@@ -313,11 +320,14 @@ static int add_fork(struct psim *s, uint32_t r, uint32_t b, int graph, double *h
     return rec >= 0 ? CES_OK : ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
 }
 
-static int add_join(struct psim *s, uint32_t r, uint32_t b, int graph, double *host)
+static int add_join(struct psim *s, uint32_t r, uint32_t b, int graph, uint64_t mask,
+                    double *host)
 {
     for (uint32_t k = 1; k < s->streams; k++) {
         int64_t rec;
 
+        if (!(mask & (UINT64_C(1) << k)))
+            continue;
         if (!graph)
             *host += s->m->host_call_us;
         rec = push_launch_op(s, r, b, graph, k, 0, -1, *host);
@@ -377,16 +387,15 @@ static int build(struct psim *s)
                                             that is a barrier's (split_wait_mib) */
                 int in_batch = 0;
                 size_t first = s->insts.len;
+                uint64_t fork, join;
 
                 memset(copied, 0, sizeof(*copied) * s->streams);
-
+                ces_graph_links(s->g, b, r, &fork, &join);
                 if (graph)
                     host[r] += s->m->graph_launch_us;
-                if (s->streams > 1) {
-                    rc = add_fork(s, r, b, graph, &host[r]);
-                    if (rc != CES_OK)
-                        goto out;
-                }
+                rc = add_fork(s, r, b, graph, fork, &host[r]);
+                if (rc != CES_OK)
+                    goto out;
                 for (uint32_t k = 0; k < n; k++) {
                     const struct ces_op *op = &ops[k];
                     struct inst in;
@@ -468,11 +477,9 @@ static int build(struct psim *s)
                 end_group(s, group_last, group_waits, graph);
                 if (!graph)
                     thin_progress(s, first, s->insts.len);
-                if (s->streams > 1) {
-                    rc = add_join(s, r, b, graph, &host[r]);
-                    if (rc != CES_OK)
-                        goto out;
-                }
+                rc = add_join(s, r, b, graph, join, &host[r]);
+                if (rc != CES_OK)
+                    goto out;
             }
         }
     }

@@ -326,24 +326,31 @@ out:
     return rc;
 }
 
-static int fork_streams(struct ces_comm *c, CUstream *streams, uint32_t n)
+/* The fork before a block and the join after it, for the streams of
+ * `mask` (the block's fork or join: ces_graph_links).  Forked, stream s
+ * starts after stream 0's work before the block; joined, stream 0's work
+ * after the block starts after stream s's. */
+static int fork_streams(struct ces_comm *c, CUstream *streams, uint32_t n, uint64_t mask)
 {
     int rc = CES_OK;
 
-    if (n < 2)
+    if (mask == 0)
         return CES_OK;
     CES_CU_GOTO(c->ctx, rc, cuEventRecord(c->fork, streams[0]), out);
     for (uint32_t s = 1; s < n; s++)
-        CES_CU_GOTO(c->ctx, rc, cuStreamWaitEvent(streams[s], c->fork, 0), out);
+        if (mask & (UINT64_C(1) << s))
+            CES_CU_GOTO(c->ctx, rc, cuStreamWaitEvent(streams[s], c->fork, 0), out);
 out:
     return rc;
 }
 
-static int join_streams(struct ces_comm *c, CUstream *streams, uint32_t n)
+static int join_streams(struct ces_comm *c, CUstream *streams, uint32_t n, uint64_t mask)
 {
     int rc = CES_OK;
 
     for (uint32_t s = 1; s < n; s++) {
+        if (!(mask & (UINT64_C(1) << s)))
+            continue;
         CES_CU_GOTO(c->ctx, rc, cuEventRecord(c->joins[s], streams[s]), out);
         CES_CU_GOTO(c->ctx, rc, cuStreamWaitEvent(streams[0], c->joins[s], 0), out);
     }
@@ -619,11 +626,11 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
         /* Eager, or the caller is capturing: issue directly (inside the
          * caller's capture a graph phase is issued once per replay, with the
          * same frozen values). */
-        rc = fork_streams(c, r->streams, r->nstreams);
+        rc = fork_streams(c, r->streams, r->nstreams, blk->fork);
         if (rc == CES_OK)
             rc = issue_block(&is);
         if (rc == CES_OK)
-            rc = join_streams(c, r->streams, r->nstreams);
+            rc = join_streams(c, r->streams, r->nstreams, blk->join);
         return rc;
     }
     if (r->exec == NULL || r->exec_block != b) {
@@ -637,11 +644,11 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
         is.iter = blk->info.first_iter;
         CES_RT_GOTO(c->ctx, rc,
                     cudaStreamBeginCapture((cudaStream_t)s0, cudaStreamCaptureModeRelaxed), out);
-        rc = fork_streams(c, r->streams, r->nstreams);
+        rc = fork_streams(c, r->streams, r->nstreams, blk->fork);
         if (rc == CES_OK)
             rc = issue_block(&is);
         if (rc == CES_OK)
-            rc = join_streams(c, r->streams, r->nstreams);
+            rc = join_streams(c, r->streams, r->nstreams, blk->join);
         e = cudaStreamEndCapture((cudaStream_t)s0, &graph);
         if (rc == CES_OK && e != cudaSuccess)
             rc = ces_cuda_rt_error(c->ctx, e, "cudaStreamEndCapture", __FILE__, __LINE__);
@@ -915,9 +922,12 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
         is.g = gk;
         is.blk = &pk->blocks[0];
     }
-    /* Several streams (the overlap variant): the internal streams fork from
-     * the caller's stream and join back into it, as in ces_launch; under
-     * capture the fork pulls them into the caller's capture. */
+    /* Several streams (the overlap variant): the internal streams start
+     * after the caller's stream's earlier work and end before its later
+     * work, linked by the schedule's own events (the local chunk's stream
+     * awaits `go` first and records `local` last, which the caller's stream
+     * awaits) or else by a fork and a join, as in ces_launch; under capture
+     * the first such event pulls them into the caller's capture. */
     nstreams = ces_graph_streams(is.g);
     rc = ensure_streams(c, nstreams, ces_graph_nevents(is.g));
     if (rc != CES_OK)
@@ -925,11 +935,11 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
     streams[0] = stream;
     for (uint32_t s = 1; s < nstreams; s++)
         streams[s] = c->streams[s];
-    rc = fork_streams(c, streams, nstreams);
+    rc = fork_streams(c, streams, nstreams, is.blk->fork);
     if (rc == CES_OK)
         rc = issue_block(&is);
     if (rc == CES_OK)
-        rc = join_streams(c, streams, nstreams);
+        rc = join_streams(c, streams, nstreams, is.blk->join);
 out:
     ces_graph_destroy(gk);
     ces_cuda_plan_destroy(pk);
@@ -1131,7 +1141,7 @@ static int group_build(struct ces_comm *c, const struct ces_p2p_table *t, int *c
                                  "graph and rank %" PRIu32 " does not; capture it on every rank "
                                  "or on none",
                                  t->d[0][0].send ? 0 : r, t->d[0][0].send ? r : 0);
-    *flags = ces_cuda_coll_lower_flags(*capturing, c->progress_dev != 0);
+    *flags = ces_cuda_coll_lower_flags(*capturing, c->progress_dev != 0) | CES_LOWER_UNLINKED;
     rc = group_stage(c, t, *capturing);
     if (rc == CES_OK && *capturing)
         rc = ces_cuda_group_graph_captured(c->ctx, c->size, c->team->stride, t, 1, 2, c->p2p_cap,

@@ -422,6 +422,8 @@ static int lower_block(struct lower_state *st, uint32_t b, const struct ces_cuda
     blk->info = ces_graph_block(g, b);
     capture = (flags & CES_LOWER_CAPTURE) || blk->info.kind == CES_PHASE_GRAPH;
     blk->capture = capture;
+    if (!(flags & CES_LOWER_UNLINKED))
+        ces_graph_links(g, b, st->rank, &blk->fork, &blk->join);
     st->split = caps->split_wait_bytes;
     st->progress = (flags & CES_LOWER_PROGRESS) && !capture;
     st->flight = (flags & CES_LOWER_FLIGHT) && capture;
@@ -597,6 +599,9 @@ int ces_cuda_plan_format(struct ces_ctx *ctx, const struct ces_graph *g,
         ces_sb_printf(&sb, "block %" PRIu32 " %s x%" PRIu32 " first %" PRIu64 "%s\n", b,
                       blk->info.kind == CES_PHASE_GRAPH ? "graph" : "eager", blk->info.reps,
                       blk->info.first_iter, blk->capture ? " capture" : "");
+        for (uint32_t s = 1; s < p->streams; s++)
+            if (blk->fork & (UINT64_C(1) << s))
+                ces_sb_printf(&sb, "s%" PRIu32 " fork\n", s);
         for (size_t i = 0; i < blk->calls.len; i++) {
             const struct ces_cuda_call *c = &CES_VEC_AT(&blk->calls, struct ces_cuda_call, i);
 
@@ -642,6 +647,9 @@ int ces_cuda_plan_format(struct ces_ctx *ctx, const struct ces_graph *g,
             }
             ces_sb_puts(&sb, "\n");
         }
+        for (uint32_t s = 1; s < p->streams; s++)
+            if (blk->join & (UINT64_C(1) << s))
+                ces_sb_printf(&sb, "s%" PRIu32 " join\n", s);
     }
     return ces_sb_finish(&sb, text, NULL);
 }

@@ -48,7 +48,10 @@ enum ces_cuda_lower_flags {
     /* Captured blocks: every memop call that holds a wait starts with an
      * ENTER write and ends with an EXIT write of the stream's in-flight word
      * (the watchdog's view of work replayed from a CUDA graph). */
-    CES_LOWER_FLIGHT = 1u << 2
+    CES_LOWER_FLIGHT = 1u << 2,
+    /* The blocks' streams are neither forked nor joined (point-to-point
+     * groups, whose protocol links its own streams): fork and join stay 0. */
+    CES_LOWER_UNLINKED = 1u << 3
 };
 
 #define CES_CUDA_CALL_MAP(X)                                                   \
@@ -114,6 +117,10 @@ struct ces_cuda_pblock {
     struct ces_vec copies; /* struct ces_cuda_copy */
     struct ces_vec memops; /* struct ces_cuda_memop */
     uint32_t *stream_ops; /* [streams]: ops of each stream in this block */
+    uint64_t fork, join;  /* the streams (bit s, s >= 1) the backend forks from
+                             stream 0 before the block and joins into it after
+                             (ces_graph_links: others are linked by the block's
+                             own events or have no op in it) */
 };
 
 /* The lowered program of one rank. */
@@ -139,6 +146,8 @@ void ces_cuda_plan_destroy(struct ces_cuda_plan *p);
  *   block 0 eager x1 first 1
  *   s0 memops 2 [write ready[0]@1 = 1; wait ready[1] == 1]
  *   s0 copy_batch 1 [send[0:32] -> recv[0:32]@1]
+ * with "sK fork" after a block's first line and "sK join" at its end for
+ * the streams the backend forks and joins.
  * Free with ces_free. */
 int ces_cuda_plan_format(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_cuda_plan *p, char **text);

@@ -534,24 +534,28 @@ static void test_streams(void **state)
 
     (void)state;
     assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s1 fork\n"
                            "s0 memops 2 [write32 s[0]@0 = 1; write32 s[0]@0 = 3]\n"
                            "s0 copy 1 [b[0:8]@0 -> b[8:16]@0]\n"
                            "s0 record e\n"
                            "s1 memops 1 [write32 s[1]@0 = 2]\n"
                            "s1 await e\n"
-                           "s1 memops 1 [wait32 s[1]@0 >= 3]\n");
+                           "s1 memops 1 [wait32 s[1]@0 >= 3]\n"
+                           "s1 join\n");
     ces_free(ctx, t);
     ces_graph_destroy(g);
     g = two_streams(ctx, 1);
     t = lower_text(ctx, g, 0, &h200, 0);
     assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s1 fork\n"
                            "s0 memops 1 [write32 s[0]@0 = 1]\n"
                            "s1 memops 1 [write32 s[1]@0 = 2]\n"
                            "s0 memops 1 [write32 s[0]@0 = 3]\n"
                            "s0 copy 1 [b[0:8]@0 -> b[8:16]@0]\n"
                            "s0 record e\n"
                            "s1 await e\n"
-                           "s1 memops 1 [wait32 s[1]@0 >= 3]\n");
+                           "s1 memops 1 [wait32 s[1]@0 >= 3]\n"
+                           "s1 join\n");
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -735,7 +739,7 @@ static void test_group(void **state)
     }
     assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, t, 7, NULL, &g), CES_OK);
     assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
-    expect_lowered(ctx, g, 1, 0, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 1, CES_LOWER_UNLINKED, "block 0 eager x1 first 1\n"
                               "s0 produce mem[0:96]@1\n"
                               "s0 memops 2 [write64 posted[1]@0 = 7; wait64 posted[2]@1 >= 7]\n"
                               "s0 copy 1 [mem[0:96]@1 -> mem[128:224]@2]\n"
@@ -754,7 +758,7 @@ static void test_group(void **state)
             declare(big, r, (r + 2) % 3, 0, 2 * M, M);
         }
         assert_int_equal(ces_cuda_group_graph(ctx, 3, 4 * M, big, 7, NULL, &g), CES_OK);
-        expect_lowered(ctx, g, 1, 0, "block 0 eager x1 first 1\n"
+        expect_lowered(ctx, g, 1, CES_LOWER_UNLINKED, "block 0 eager x1 first 1\n"
                                   "s0 produce mem[0:8388608]@1\n"
                                   "s0 memops 2 [write64 posted[3]@1 = 7; wait64 posted[4]@2 >= 7]\n"
                                   "s0 copy 1 [mem[0:8388608]@1 -> mem[16777216:25165824]@2]\n"
@@ -771,7 +775,7 @@ static void test_group(void **state)
         declare(both, 1, 0, 0, 2 * M, M);
         assert_int_equal(calls_verdict(ctx, 3, calls, 9, NULL, 4 * M), CES_V_OK);
         assert_int_equal(ces_cuda_group_graph(ctx, 3, 4 * M, way01, 2, NULL, &g), CES_OK);
-        expect_lowered(ctx, g, 0, 0, "block 0 eager x1 first 1\n"
+        expect_lowered(ctx, g, 0, CES_LOWER_UNLINKED, "block 0 eager x1 first 1\n"
                                   "s0 produce mem[0:8388608]@0\n"
                                   "s0 memops 1 [wait64 posted[1]@0 >= 2]\n"
                                   "s0 copy 1 [mem[0:8388608]@0 -> mem[16777216:25165824]@1]\n"
@@ -892,14 +896,14 @@ static void test_group_staged(void **state)
      * rank 1 and area 1 of rank 2; then the credits of slot 1 for the
      * fourth. */
     assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, fan0, 9, st, &g), CES_OK);
-    expect_lowered(ctx, g, 0, 0, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 0, CES_LOWER_UNLINKED, "block 0 eager x1 first 1\n"
                               "s0 produce mem[0:96]@0\n"
                               "s0 produce mem[0:96]@0\n"
                               "s0 copy_batch 2 [mem[0:96]@0 -> mem[2560:2656]@1, "
                               "mem[0:96]@0 -> mem[2304:2400]@2]\n"
                               "s0 memops 4 [write64 full[0]@1 = 2; write64 full[0]@2 = 2; "
                               "wait64 credit[3]@0 >= 1; wait64 credit[5]@0 >= 1]\n");
-    expect_lowered(ctx, g, 2, 0, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 2, CES_LOWER_UNLINKED, "block 0 eager x1 first 1\n"
                               "s0 memops 1 [wait64 full[0]@2 >= 2]\n"
                               "s0 copy 1 [mem[2304:2400]@2 -> mem[128:224]@2]\n"
                               "s0 memops 1 [write64 credit[4]@0 = 2]\n"
@@ -1005,7 +1009,7 @@ static void test_group_side(void **state)
     st->p[0][1].sent = 3;
     st->p[0][1].own_wait = 1;
     assert_int_equal(ces_cuda_group_graph(ctx, 2, 4096, lg, 9, st, &g), CES_OK);
-    expect_lowered(ctx, g, 0, 0, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 0, CES_LOWER_UNLINKED, "block 0 eager x1 first 1\n"
                               "s0 produce mem[0:128]@0\n"
                               "s1 memops 1 [wait64 credit[3]@0 >= 1]\n"
                               "s1 record slots\n"
@@ -1014,7 +1018,7 @@ static void test_group_side(void **state)
                               "s0 record copied\n"
                               "s2 await copied\n"
                               "s2 memops 1 [write64 full[1]@1 = 2]\n");
-    expect_lowered(ctx, g, 1, 0, "block 0 eager x1 first 1\n"
+    expect_lowered(ctx, g, 1, CES_LOWER_UNLINKED, "block 0 eager x1 first 1\n"
                               "s0 memops 1 [wait64 full[1]@1 >= 2]\n"
                               "s0 copy 1 [mem[2432:2560]@1 -> mem[128:256]@1]\n"
                               "s0 memops 1 [write64 credit[3]@0 = 2]\n"
@@ -1027,19 +1031,99 @@ static void test_group_side(void **state)
     ces_test_ctx_end(ctx, &ta);
 }
 
-/* The checker's verdict on a schedule written as .ces text. */
-static uint32_t text_verdict(struct ces_ctx *ctx, const char *text)
+/* The graph of a schedule written as .ces text. */
+static struct ces_graph *text_graph(struct ces_ctx *ctx, const char *text)
 {
     struct ces_prog *prog = NULL;
     struct ces_graph *g = NULL;
-    uint32_t v;
 
     assert_int_equal(ces_prog_parse(ctx, text, strlen(text), "written.ces", &prog), CES_OK);
     assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
-    v = ces_test_verdict(ctx, g);
-    ces_graph_destroy(g);
     ces_prog_destroy(prog);
+    return g;
+}
+
+/* The checker's verdict on a schedule written as .ces text. */
+static uint32_t text_verdict(struct ces_ctx *ctx, const char *text)
+{
+    struct ces_graph *g = text_graph(ctx, text);
+    uint32_t v = ces_test_verdict(ctx, g);
+
+    ces_graph_destroy(g);
     return v;
+}
+
+/* Which streams the backend forks and joins (ces_graph_links): none that
+ * the block's own events link to stream 0 - the overlap variant's local
+ * stream awaits `go` first and records `local` last for stream 0 - nor one
+ * without ops; a stream that awaits a record of an earlier block is forked,
+ * one whose record another stream awaits, or which is recorded again before
+ * stream 0 awaits it, is joined; groups (CES_LOWER_UNLINKED) never. */
+static void test_links(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = text_graph(ctx, "cesync 1\n"
+                                          "ranks 2\n"
+                                          "streams 4\n"
+                                          "buffer b 64\n"
+                                          "phase eager x1\n"
+                                          "r* : record go\n"
+                                          "r* s1 : await go\n"
+                                          "r* s1 : copy b[0:8] -> b[8:16]\n"
+                                          "r* s1 : record local\n"
+                                          "r* s2 : copy b[16:24] -> b[24:32]\n"
+                                          "r* : await local\n");
+
+    (void)state;
+    expect_lowered(ctx, g, 1, 0, "block 0 eager x1 first 1\n"
+                                 "s2 fork\n"
+                                 "s0 record go\n"
+                                 "s1 await go\n"
+                                 "s1 copy 1 [b[0:8]@1 -> b[8:16]@1]\n"
+                                 "s1 record local\n"
+                                 "s2 copy 1 [b[16:24]@1 -> b[24:32]@1]\n"
+                                 "s0 await local\n"
+                                 "s2 join\n");
+    expect_lowered(ctx, g, 1, CES_LOWER_UNLINKED | CES_LOWER_CAPTURE,
+                   "block 0 eager x1 first 1 capture\n"
+                   "s0 record go\n"
+                   "s1 await go\n"
+                   "s1 copy 1 [b[0:8]@1 -> b[8:16]@1]\n"
+                   "s1 record local\n"
+                   "s2 copy 1 [b[16:24]@1 -> b[24:32]@1]\n"
+                   "s0 await local\n");
+    ces_graph_destroy(g);
+    g = text_graph(ctx, "cesync 1\n"
+                        "ranks 1\n"
+                        "streams 4\n"
+                        "buffer b 64\n"
+                        "phase eager x1\n"
+                        "r* s3 : record x\n"
+                        "phase graph x2\n"
+                        "r* s1 : await x\n"
+                        "r* s1 : record y\n"
+                        "r* s2 : await y\n"
+                        "r* s2 : record z\n"
+                        "r* s3 : record z\n"
+                        "r* : await z\n");
+    expect_lowered(ctx, g, 0, 0, "block 0 eager x1 first 1\n"
+                                 "s3 fork\n"
+                                 "s3 record x\n"
+                                 "s3 join\n"
+                                 "block 1 graph x2 first 2 capture\n"
+                                 "s1 fork\n"
+                                 "s3 fork\n"
+                                 "s1 await x\n"
+                                 "s1 record y\n"
+                                 "s2 await y\n"
+                                 "s2 record z\n"
+                                 "s3 record z\n"
+                                 "s0 await z\n"
+                                 "s1 join\n"
+                                 "s2 join\n");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
 }
 
 /* A captured one-way group 0 -> 1 of 96 bytes written out, two replays, as
@@ -1110,13 +1194,13 @@ static void test_group_captured(void **state)
     declare(t, 1, 0, 0, 128, 96);
     assert_int_equal(ces_cuda_group_graph_captured(ctx, 2, 4096, t, 1, 3, NULL, &g), CES_OK);
     assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
-    expect_lowered(ctx, g, 0, CES_LOWER_CAPTURE,
+    expect_lowered(ctx, g, 0, CES_LOWER_CAPTURE | CES_LOWER_UNLINKED,
                    "block 0 graph x3 first 1 capture\n"
                    "s0 produce mem[0:96]@0\n"
                    "s0 memops 2 [wait64 cposted[1]@0 == 1; write64 cposted[1]@0 = 0]\n"
                    "s0 copy 1 [mem[0:96]@0 -> mem[128:224]@1]\n"
                    "s0 memops 1 [write64 cdone[0]@1 = 1]\n");
-    expect_lowered(ctx, g, 1, CES_LOWER_CAPTURE,
+    expect_lowered(ctx, g, 1, CES_LOWER_CAPTURE | CES_LOWER_UNLINKED,
                    "block 0 graph x3 first 1 capture\n"
                    "s0 memops 3 [write64 cposted[1]@0 = 1; wait64 cdone[0]@1 == 1; "
                    "write64 cdone[0]@1 = 0]\n"
@@ -1202,13 +1286,13 @@ static void test_group_captured_staged(void **state)
     t = one_way(96);
     st->p[0][1].sent = 1;
     assert_int_equal(ces_cuda_group_graph_captured(ctx, 2, 4096, t, 1, 2, st, &g), CES_OK);
-    expect_lowered(ctx, g, 0, CES_LOWER_CAPTURE,
+    expect_lowered(ctx, g, 0, CES_LOWER_CAPTURE | CES_LOWER_UNLINKED,
                    "block 0 graph x2 first 1 capture\n"
                    "s0 produce mem[0:96]@0\n"
                    "s0 memops 2 [wait64 cbusy[3]@0 == 0; write64 cbusy[3]@0 = 1]\n"
                    "s0 copy 1 [mem[0:96]@0 -> mem[2944:3040]@1]\n"
                    "s0 memops 1 [write64 cfull[1]@1 = 1]\n");
-    expect_lowered(ctx, g, 1, CES_LOWER_CAPTURE,
+    expect_lowered(ctx, g, 1, CES_LOWER_CAPTURE | CES_LOWER_UNLINKED,
                    "block 0 graph x2 first 1 capture\n"
                    "s0 memops 2 [wait64 cfull[1]@1 == 1; write64 cfull[1]@1 = 0]\n"
                    "s0 copy 1 [mem[2944:3040]@1 -> mem[128:224]@1]\n"
@@ -1278,7 +1362,8 @@ int main(void)
         cmocka_unit_test(test_flight),
         cmocka_unit_test(test_splits),    cmocka_unit_test(test_split_barrier),
         cmocka_unit_test(test_multicast_and_fence), cmocka_unit_test(test_refusals),
-        cmocka_unit_test(test_streams),   cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_streams),   cmocka_unit_test(test_links),
+        cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_builders),  cmocka_unit_test(test_group),
         cmocka_unit_test(test_group_staged),
         cmocka_unit_test(test_group_side),

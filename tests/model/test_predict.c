@@ -440,6 +440,51 @@ static void test_launch_fork_join(void **state)
     }
 }
 
+/* A stream that the block's own events link to stream 0 is neither
+ * forked nor joined (ces_graph_links): s0 records e, s1 awaits it, copies
+ * 4000 bytes locally (1 + 1 us) and records e, which s0 awaits, in each of
+ * two eager blocks.  Block 1: s1 reaches the await after the record, copies
+ * 0..2; s0, blocked since 0, resumes at 2.75; block 2: s1, blocked since 2,
+ * resumes at 3.5, copies 3.5..5.5, s0 resumes at 6.25.  With a host cost of
+ * 0.5 us a call, the five calls of a block are enqueued at 0.5 .. 2.5 and
+ * 3.0 .. 5.0: the copy runs 1.5..3.5, s0 resumes at 4.25 and records, s1
+ * (at its await since 3.5) resumes at 5.0, copies until 7.0, s0 resumes at
+ * 7.75 - a fork and a join would add four calls a block. */
+static void test_launch_links(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        struct fx f;
+        struct ces_predict p;
+        struct ces_op rec = simple(CES_OP_RECORD, 0), aw = simple(CES_OP_AWAIT, 1);
+
+        fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+        rec.event = aw.event = f.ev;
+        for (int b = 0; b < 2; b++) {
+            if (b == 1)
+                assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
+            rec.stream = 0;
+            aw.stream = 1;
+            op(&f, 0, rec);
+            op(&f, 0, aw);
+            op(&f, 0, copy(&f, 1, 0, 0, 0, 4000));
+            rec.stream = 1;
+            aw.stream = 0;
+            op(&f, 0, rec);
+            op(&f, 0, aw);
+        }
+        m.host_call_us = k == 1 ? 0.5 : 0.0;
+        p = predict(&f, &m);
+        assert_us(p.total_us, k == 1 ? 7.75 : 6.25);
+        assert_int_equal(p.last_rank, 0);
+        assert_int_equal(p.last_stream, 0);
+        assert_us(p.path_event_us, 3 * 0.75);
+        fx_end(&f);
+    }
+}
+
 /* A memop batch that waits carries the watchdog's writes: r1's batch
  * (wait, write) passes at 3.5 and its stream goes on 2 us later eagerly (the
  * progress write), 2 x 2 us later in a graph phase (the enter and exit
@@ -914,6 +959,7 @@ int main(void)
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_event_already_recorded),
         cmocka_unit_test(test_launch_fork_join),
+        cmocka_unit_test(test_launch_links),
         cmocka_unit_test(test_pushed_and_polled_flags),
         cmocka_unit_test(test_progress_write),
         cmocka_unit_test(test_slow_mode),
