@@ -14,7 +14,8 @@
  * eager and as one CUDA graph, and where a captured iteration should fork
  * its local copy; the peer half on a stream gated by the ready flags
  * themselves, the local half gated by the peer's ready flag, the barriers'
- * batching at large sizes; what a copy costs after a met wait, one-way 1 MiB
+ * batching at large sizes, the head of a large peer half staged before the
+ * ready wait; what a copy costs after a met wait, one-way 1 MiB
  * messages as the backend issues them with one thing changed at a time,
  * the one-way sender's flags on a second stream, the sendrecv builder's
  * staged ring with and without a launch's fork and join, and captured
@@ -364,7 +365,13 @@ enum local_half { NO_LOCAL, FORK_AT_START, FORK_AFTER_READY, ON_BARRIER_STREAM, 
  * a stream of its own gated by the ready flags themselves (it polls the own
  * and the peer's ready flag, copies, writes the own done flag; the barrier
  * stream writes its ready flag and waits for both done flags: no event). */
-enum peer_half { PEER_WITH_BARRIERS, PEER_APART, PEER_FLAGGED };
+enum peer_half { PEER_WITH_BARRIERS, PEER_APART, PEER_FLAGGED, PEER_HEAD };
+
+/* PEER_HEAD: the first head_bytes of the peer half go into the peer's
+ * stage buffer before the ready wait, the rest after it (a2a_head). */
+static size_t head_bytes;
+/* ... without the side stream's wait for the peer's head and its copy-out */
+static int head_bare;
 
 struct a2a_shape {
     enum layout ready, complete;
@@ -373,6 +380,40 @@ struct a2a_shape {
     enum peer_half peer;
     const char *name;
 };
+
+/* One iteration i of GPU g of the PEER_HEAD shape, chunk c: the ready
+ * write, the head of the peer half copied into the peer's stage buffer
+ * (which only the peer's copy-out of the previous iteration used, and that
+ * ended before the peer's complete write), a batch of the head flag's write
+ * and the ready wait, the rest of the peer half into the peer's recv; the
+ * side stream, forked after that batch, waits for the peer's head flag,
+ * copies its head out of the own stage buffer and copies the local half; the
+ * barrier stream awaits it before the complete barrier. */
+static void a2a_head(const struct a2a_shape *m, int g, int i, size_t c)
+{
+    struct gpu *x = &G[g];
+    int p = 1 - g;
+    size_t h = head_bytes;
+    CUstreamBatchMemOpParams q[2] = {write32(flag(g, g), (uint32_t)i)};
+
+    batch(g, q, 1);
+    copy1(G[p].stage + g * c, x->send + p * c, h, x->st);
+    q[0] = write32(flag(g, 4 + g), (uint32_t)i);
+    q[1] = wait32(flag(p, p), (uint32_t)i);
+    batch(g, q, 2);
+    CK(cudaEventRecord(x->fork[i], x->st));
+    CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
+    if (!head_bare) {
+        q[0] = wait32(flag(p, 4 + p), (uint32_t)i);
+        DK(cuStreamBatchMemOp((CUstream)x->side, 1, q, 0));
+        copy1(x->recv + p * c, x->stage + p * c, h, x->side);
+    }
+    copy1(x->recv + g * c, x->send + g * c, c, x->side);
+    CK(cudaEventRecord(x->join[i], x->side));
+    copy1(G[p].recv + g * c + h, x->send + p * c + h, c - h, x->st);
+    CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
+    barrier(g, m->complete, m->complete_pr, 2, (uint32_t)i);
+}
 
 /* Enqueues N iterations of the 2-rank alltoall of `bytes` per rank behind
  * the gate: the local half on the side stream (forked at the start or after
@@ -392,6 +433,11 @@ static void a2a_loop(const struct a2a_shape *m, size_t bytes)
 
             CK(cudaSetDevice(g));
             CK(cudaEventRecord(x->it0[i], x->st));
+            if (m->peer == PEER_HEAD) {
+                a2a_head(m, g, i, c);
+                CK(cudaEventRecord(x->it1[i], x->st));
+                continue;
+            }
             if (m->local == FORK_AFTER_READY)
                 barrier(g, m->ready, m->ready_pr, 0, (uint32_t)i);
             if (fork) {
@@ -657,6 +703,42 @@ static void probe_large_shapes(void)
                 slow += med[k][l] > best + 5.0;
             printf("%-26s median %7.2f min %7.2f max %7.2f slow %2d\n", shapes[k].name,
                    med[k][LOOPS / 2], med[k][0], med[k][LOOPS - 1], slow);
+        }
+        fflush(stdout);
+    }
+}
+
+/* The head of the peer half staged before the ready wait (PEER_HEAD) with
+ * heads of 4 MiB (also without the copy-out, which leaves the head's
+ * bytes in the stage buffer: timing only) and 1 MiB, against the shape cesync issues (the complete
+ * barrier as two memop calls from 64 MiB), 64 and 128 MiB per rank, 40
+ * loops of each, alternating. */
+static void probe_head(void)
+{
+    static const struct a2a_shape issued = {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_AFTER_READY,
+                                            PEER_WITH_BARRIERS, "as cesync"},
+                                  head = {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_AFTER_READY,
+                                          PEER_HEAD, "head staged"};
+    static const size_t sizes[] = {64u << 20, 128u << 20}, heads[] = {4u << 20, 4u << 20, 1u << 20};
+    enum { SHAPES = 4, LOOPS = 40 };
+
+    for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+        double med[SHAPES][LOOPS];
+
+        printf("== head staged, %zu MiB per rank: %d loops per shape, alternating\n",
+               sizes[z] >> 20, LOOPS);
+        for (int l = 0; l < LOOPS; l++)
+            for (size_t k = 0; k < SHAPES; k++) {
+                head_bytes = k == 0 ? 0 : heads[k - 1];
+                head_bare = k == 2;
+                med[k][l] = mode_loop(k == 0 ? &issued : &head, sizes[z]);
+            }
+        for (size_t k = 0; k < SHAPES; k++) {
+            qsort(med[k], LOOPS, sizeof(double), cmp_double);
+            printf("%-12s head %4zu KiB%s  median %7.2f min %7.2f max %7.2f\n",
+                   k == 0 ? issued.name : head.name, k == 0 ? 0 : heads[k - 1] >> 10,
+                   k == 2 ? " (no copy-out)" : "",
+                   med[k][LOOPS / 2], med[k][0], med[k][LOOPS - 1]);
         }
         fflush(stdout);
     }
@@ -2104,6 +2186,7 @@ int main(int argc, char **argv)
         {"flagged", probe_flagged},
         {"fork-gated", probe_fork_gated},
         {"large-shapes", probe_large_shapes},
+        {"head", probe_head},
         {"fork-point", probe_fork_point},
         {"copy-pairs", probe_copy_pairs},
         {"flag-shapes", probe_flag_shapes},
