@@ -12,9 +12,11 @@
 #include <string.h>
 
 /* Bounds on what one program may expand to, so that `phase eager x4000000000`
- * fails with a message instead of exhausting memory. */
+ * fails with a message instead of exhausting memory.  A block holds an op
+ * list per rank even when it is empty, so blocks times ranks is bounded too. */
 #define MAX_EXPANDED_OPS (UINT64_C(1) << 24)
 #define MAX_BLOCKS (UINT64_C(1) << 20)
+#define MAX_RANK_BLOCKS (UINT64_C(1) << 24)
 
 static int xerr(const struct ces_prog *p, uint32_t line, uint32_t col, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -145,7 +147,6 @@ struct expander {
     struct ces_graph *g;
     struct ces_vec *tmp; /* [ranks] struct ces_op: the current block */
     uint32_t *evmap;     /* program event -> graph event, UINT32_MAX before first use */
-    uint64_t nops;       /* ops expanded so far */
 };
 
 #define EV_NONE UINT32_MAX
@@ -321,14 +322,72 @@ static int expand_one(struct expander *X, const struct ces_pop *po, struct ces_e
         return rc;
     if (graph_phase && po->uses_i)
         op.flags |= CES_OPF_FROZEN;
-    if (++X->nops > MAX_EXPANDED_OPS)
-        return ces_ctx_error(X->ctx, CES_ERR_LIMIT,
-                             "%s:%" PRIu32 ":%" PRIu32 ": the schedule expands to more than %"
-                             PRIu64 " ops: use a graph phase or fewer iterations", X->p->file,
-                             po->line, po->who_col, MAX_EXPANDED_OPS);
     rc = ces_vec_push(X->ctx, &X->tmp[env->r], sizeof(op), &op);
     if (rc != CES_OK)
         return ces_ctx_error(X->ctx, CES_ERR_NOMEM, "out of memory expanding %s", X->p->file);
+    return CES_OK;
+}
+
+/* The instances of line `po` in one expansion of its phase body. */
+static uint64_t line_instances(const struct ces_prog *p, const struct ces_pop *po)
+{
+    uint64_t who = po->all_ranks ? p->ranks : 1;
+    uint64_t peers = po->over == CES_OVER_NONE ? 1 : po->over == CES_OVER_ALL ? p->ranks
+                                                                              : p->ranks - 1;
+
+    return who * peers;
+}
+
+/* Checks the expansion's bounds before anything is built: the counts follow
+ * from the program alone, and an input of a few lines must not fill memory
+ * (or take seconds) before it is refused.  The error names the phase whose
+ * block, or the line whose op, is the first past a bound. */
+static int check_bounds(struct ces_ctx *ctx, const struct ces_prog *p)
+{
+    uint64_t max_blocks = MAX_RANK_BLOCKS / p->ranks;
+    uint64_t blocks = 0, nops = 0;
+
+    if (max_blocks > MAX_BLOCKS)
+        max_blocks = MAX_BLOCKS;
+    for (size_t f = 0; f < p->phases.len; f++) {
+        const struct ces_pphase *ph = &CES_VEC_AT(&p->phases, struct ces_pphase, f);
+        uint32_t instances = ph->kind == CES_PHASE_GRAPH ? 1 : ph->reps;
+        uint64_t body = 0;
+
+        for (size_t k = 0; k < ph->nops; k++)
+            body += line_instances(p, &CES_VEC_AT(&p->ops, struct ces_pop, ph->first_op + k));
+        /* at most max_blocks turns in all: the block bound stops the loop */
+        for (uint32_t k = 0; k < instances; k++) {
+            uint64_t left = MAX_EXPANDED_OPS - nops;
+
+            if (++blocks > max_blocks && max_blocks == MAX_BLOCKS)
+                return ces_ctx_error(ctx, CES_ERR_LIMIT,
+                                     "%s:%" PRIu32 ":1: the schedule expands to more than %"
+                                     PRIu64 " blocks: use a graph phase or fewer iterations",
+                                     p->file, ph->line, max_blocks);
+            if (blocks > max_blocks)
+                return ces_ctx_error(ctx, CES_ERR_LIMIT,
+                                     "%s:%" PRIu32 ":1: the schedule expands to more than %"
+                                     PRIu64 " blocks of %" PRIu32 " ranks: use a graph phase or "
+                                     "fewer iterations", p->file, ph->line, max_blocks, p->ranks);
+            if (body <= left) {
+                nops += body;
+                continue;
+            }
+            for (size_t j = 0;; j++) {
+                const struct ces_pop *po = &CES_VEC_AT(&p->ops, struct ces_pop, ph->first_op + j);
+                uint64_t c = line_instances(p, po);
+
+                if (c > left)
+                    return ces_ctx_error(ctx, CES_ERR_LIMIT,
+                                         "%s:%" PRIu32 ":%" PRIu32 ": the schedule expands to "
+                                         "more than %" PRIu64 " ops: use a graph phase or fewer "
+                                         "iterations", p->file, po->line, po->who_col,
+                                         MAX_EXPANDED_OPS);
+                left -= c;
+            }
+        }
+    }
     return CES_OK;
 }
 
@@ -417,12 +476,15 @@ static int add_tables(struct expander *X)
 int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p, struct ces_graph **out)
 {
     struct expander X;
-    uint64_t iter = 1, blocks = 0;
+    uint64_t iter = 1;
     int rc;
 
     if (ctx == NULL || p == NULL || out == NULL)
         return CES_ERR_INVALID;
     *out = NULL;
+    rc = check_bounds(ctx, p);
+    if (rc != CES_OK)
+        return rc;
     memset(&X, 0, sizeof(X));
     X.ctx = ctx;
     X.p = p;
@@ -450,13 +512,6 @@ int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p, struct ces_gr
         uint32_t instances = graph ? 1 : ph->reps;
 
         for (uint32_t k = 0; k < instances; k++) {
-            if (++blocks > MAX_BLOCKS) {
-                rc = ces_ctx_error(ctx, CES_ERR_LIMIT,
-                                   "%s:%" PRIu32 ":1: the schedule expands to more than %" PRIu64
-                                   " blocks: use a graph phase or fewer iterations", p->file,
-                                   ph->line, MAX_BLOCKS);
-                goto fail;
-            }
             rc = ces_graph_add_block(X.g, ph->kind, graph ? ph->reps : 1);
             if (rc == CES_OK)
                 rc = expand_body(&X, ph, iter + k, graph);

@@ -301,9 +301,54 @@ static void test_semantic_errors(void **state)
     expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
                         "r* over p : wait s[0]@($p-2) == 1\n", CES_ERR_SEMANTIC,
                         "t.ces:5:24: rank -1 is out of range: ranks are 0..1");
-    expect_expand_error("cesync 1\nranks 2\nphase eager x2000000\n", CES_ERR_LIMIT,
-                        "t.ces:3:1: the schedule expands to more than 1048576 blocks: use a graph "
-                        "phase or fewer iterations");
+}
+
+/* Expects text to parse and its expansion to fail with CES_ERR_LIMIT and msg
+ * before any allocation: the bounds follow from the program, so a few lines
+ * past them must not fill memory before they are refused. */
+static void expect_bound_error(const char *text, const char *msg)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = (struct ces_graph *)1;
+
+    if (ces_prog_parse(ctx, text, strlen(text), "t.ces", &p) != CES_OK)
+        fail_msg("parse: %s", ces_ctx_last_error(ctx));
+    st.fail_at = st.calls + 1;
+    assert_int_equal(ces_prog_expand(ctx, p, &g), CES_ERR_LIMIT);
+    st.fail_at = 0;
+    assert_null(g);
+    assert_string_equal(ces_ctx_last_error(ctx), msg);
+    ces_prog_destroy(p);
+    ces_test_ctx_end(ctx, &st);
+}
+
+static void test_expansion_bounds(void **state)
+{
+    (void)state;
+    expect_bound_error("cesync 1\nranks 2\nphase eager x2000000\n",
+                       "t.ces:3:1: the schedule expands to more than 1048576 blocks: use a graph "
+                       "phase or fewer iterations");
+    /* an empty block still holds an op list per rank: 2^20 blocks of 1024
+     * ranks were 24 GiB of lists before the block bound tripped */
+    expect_bound_error("cesync 1\nranks 1024\nphase eager x4294967295\n",
+                       "t.ces:3:1: the schedule expands to more than 16384 blocks of 1024 ranks: "
+                       "use a graph phase or fewer iterations");
+    expect_bound_error("cesync 1\nranks 1024\nphase eager x16384\nphase graph x9\n",
+                       "t.ces:4:1: the schedule expands to more than 16384 blocks of 1024 ranks: "
+                       "use a graph phase or fewer iterations");
+    /* 2^24 ops were 1.6 GB and seconds of expansion before the op bound
+     * tripped; it names the line of the first op past it */
+    expect_bound_error("cesync 1\nranks 1024\nphase eager x17\nr0 : fence\n"
+                       "r* over p* : fence\nr1 : flush\n",
+                       "t.ces:5:1: the schedule expands to more than 16777216 ops: use a graph "
+                       "phase or fewer iterations");
+    expect_bound_error("cesync 1\nranks 1024\nphase graph x1\nr* over p* : fence\n"
+                       "phase eager x15\nr* over p : fence\nr2 : fence\nr3 : fence\n"
+                       "phase eager x1\nr* over p* : fence\n",
+                       "t.ces:10:1: the schedule expands to more than 16777216 ops: use a graph "
+                       "phase or fewer iterations");
 }
 
 static void test_load_errors(void **state)
@@ -382,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_concrete_roundtrip),
         cmocka_unit_test(test_semantic_errors),
+        cmocka_unit_test(test_expansion_bounds),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_alloc_failures),
     };
