@@ -155,6 +155,52 @@ static void test_validate_batch_read_write(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A graph of one batch on r0.s0 of n copies, each reading send@0 [0:1) (reads
+ * may overlap) and writing its own byte of recv@1; copy `clash` (1-based,
+ * 0 for none) writes byte 3 instead, which copy 4 writes. */
+static struct ces_graph *long_batch(struct ces_ctx *ctx, uint32_t n, uint32_t clash)
+{
+    struct ces_graph *g = NULL;
+    struct ces_op b = {.kind = CES_OP_BATCH};
+    struct ces_op e = {.kind = CES_OP_END};
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "send", 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "recv", n, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
+    for (uint32_t k = 1; k <= n; k++) {
+        uint64_t at = k == clash ? 3 : k - 1;
+        struct ces_op c = {.kind = CES_OP_COPY, .a = {0, 0, 0, 1}, .b = {1, 1, at, at + 1}};
+
+        assert_int_equal(ces_graph_add_op(g, 0, &c), CES_OK);
+    }
+    assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+    return g;
+}
+
+/* A batch of 2^19 copies: comparing every pair of them took minutes (the
+ * test's timeout fails it), sorting their regions takes a fraction of a
+ * second.  A clash late in a long batch is still named as the first copy
+ * that meets an earlier one, with the earliest copy it meets. */
+static void test_validate_long_batch(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = long_batch(ctx, 1u << 19, 0);
+
+    (void)state;
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_graph_destroy(g);
+    g = long_batch(ctx, 1u << 16, 60000);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0#60000: copies in one batch overlap: both write recv@1 bytes [3:4) "
+                        "and [3:4)");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_overlapping_copy(void **state)
 {
     struct ces_test_alloc st;
@@ -300,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_names),           cmocka_unit_test(test_equal_consts),
         cmocka_unit_test(test_wait_holds),
         cmocka_unit_test(test_validate_batch_read_write),
+        cmocka_unit_test(test_validate_long_batch),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
