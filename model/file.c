@@ -29,6 +29,10 @@ static const struct ces_mfield ces_model_fields_[] = {
 
 #define CES_MODEL_NFIELDS (sizeof(ces_model_fields_) / sizeof(ces_model_fields_[0]))
 
+/* The largest cost (us) or bandwidth (GB/s) a model file may give; the
+ * smallest bandwidth is its inverse. */
+#define CES_MODEL_VALUE_MAX 1e9
+
 static const struct ces_mfield *find_field(const char *name, size_t len)
 {
     for (size_t i = 0; i < CES_MODEL_NFIELDS; i++)
@@ -81,6 +85,13 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
             return perr(ctx, l, col, "expected a number >= 0");
         if (strstr(f->name, "_gbps") != NULL && d <= 0.0)
             return perr(ctx, l, col, "expected a bandwidth > 0");
+        /* Bounded so that no prediction can overflow to infinity (2^24 ops
+         * of 2^48 bytes at the slowest bandwidth stay finite): 1e308 us
+         * once summed to inf, which the prediction took for a stall. */
+        if (d > CES_MODEL_VALUE_MAX)
+            return perr(ctx, l, col, "expected a number at most 1e9");
+        if (strstr(f->name, "_gbps") != NULL && d < 1.0 / CES_MODEL_VALUE_MAX)
+            return perr(ctx, l, col, "expected a bandwidth of at least 1e-9");
         memcpy((char *)m + f->offset, &d, sizeof(d));
     } else {
         unsigned long u;

@@ -72,6 +72,11 @@ static void test_errors(void **state)
         {"peer_copy_gbps = fast\n", "m.model:1:18: expected a number >= 0"},
         {"per_copy_us = -1\n", "m.model:1:15: expected a number >= 0"},
         {"local_copy_gbps = 0\n", "m.model:1:19: expected a bandwidth > 0"},
+        /* 1e308 us summed to infinity, which the prediction took for a stall */
+        {"host_call_us = 1e308\n", "m.model:1:16: expected a number at most 1e9"},
+        {"peer_copy_gbps = 1.7976931348623157e308\n",
+         "m.model:1:18: expected a number at most 1e9"},
+        {"peer_copy_gbps = 1e-300\n", "m.model:1:18: expected a bandwidth of at least 1e-9"},
         {"copy_engines = 2.5\n", "m.model:1:16: expected an unsigned integer"},
         {"copy_engines = -2\n", "m.model:1:16: expected an unsigned integer"},
         {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0"},
