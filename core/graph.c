@@ -430,6 +430,9 @@ static int batch_overlaps(struct ces_graph *g, struct ces_vec *rg, const struct 
     struct reach all, writes;
     const struct bregion *e;
 
+    *out = false;
+    if (n < 2)
+        return CES_OK; /* and an empty batch has no regions to sort */
     rg->len = 0;
     for (size_t c = 0; c < n; c++) {
         const struct ces_op *op = &ops[copies[c]];
@@ -442,7 +445,6 @@ static int batch_overlaps(struct ces_graph *g, struct ces_vec *rg, const struct 
     }
     qsort(rg->data, rg->len, sizeof(struct bregion), cmp_bregion);
     e = rg->data;
-    *out = false;
     for (size_t k = 0; k < rg->len; k++) {
         if (k == 0 || e[k].buf != e[k - 1].buf || e[k].rank != e[k - 1].rank) {
             all.hi1 = all.hi2 = writes.hi1 = writes.hi2 = 0;

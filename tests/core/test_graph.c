@@ -166,7 +166,7 @@ static struct ces_graph *long_batch(struct ces_ctx *ctx, uint32_t n, uint32_t cl
 
     assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
     assert_int_equal(ces_graph_add_buffer(g, "send", 1, NULL), CES_OK);
-    assert_int_equal(ces_graph_add_buffer(g, "recv", n, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "recv", n > 0 ? n : 1, NULL), CES_OK);
     assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
     assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
     for (uint32_t k = 1; k <= n; k++) {
@@ -190,6 +190,9 @@ static void test_validate_long_batch(void **state)
     struct ces_graph *g = long_batch(ctx, 1u << 19, 0);
 
     (void)state;
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_graph_destroy(g);
+    g = long_batch(ctx, 0, 0); /* 'batch' right before 'end': nothing to sort */
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
     ces_graph_destroy(g);
     g = long_batch(ctx, 1u << 16, 60000);
