@@ -1039,8 +1039,10 @@ CES_API int ces_barrier(struct ces_comm *comm, ces_stream_t stream);
  * message; the announcement of a one-way message of CES_P2P_SIDE_MIN bytes
  * or more runs on a stream of the communicator's own and may follow by a
  * few microseconds (ces_comm_destroy waits for it).  Under stream capture
- * (on every rank or none, else CES_ERR_INVALID) every message is written
- * in place with flags that a replay repeats (docs/API.md); up to 8 ranks. */
+ * (on every rank or none, else CES_ERR_INVALID) the flags are ones that a
+ * replay repeats: a one-way message of up to CES_P2P_STAGE_MAX bytes is
+ * staged through two slots of the captured groups' own, any other is
+ * written in place (docs/API.md); up to 8 ranks. */
 CES_API int ces_group_start(struct ces_comm *comm);
 CES_API int ces_send(struct ces_comm *comm, const void *buf, size_t bytes, uint32_t peer);
 CES_API int ces_recv(struct ces_comm *comm, void *buf, size_t bytes, uint32_t peer);
