@@ -6,6 +6,8 @@
  * CES_RENDEZVOUS set (torchrun style), or with no RANK at all to have it fork
  * one process per GPU itself.
  */
+#define _POSIX_C_SOURCE 200809L /* fork, setenv, waitpid under -std=c11 */
+
 #include <cesync.h>
 #include <cuda_runtime.h>
 

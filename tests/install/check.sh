@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# tests/install/check.sh BUILD_DIR - installs the build into a temporary
-# prefix and builds tests/install/consumer.c against it twice: through
-# pkg-config (cesync.pc) and through CMake's find_package (cesyncConfig.cmake).
-# Both programs must run and print the 4-rank alltoall's size.
+# tests/install/check.sh BUILD_DIR [CUDA_INCLUDE CUDA_LIBDIR] - installs the
+# build into a temporary prefix and builds tests/install/consumer.c against it
+# twice: through pkg-config (cesync.pc) and through CMake's find_package
+# (cesyncConfig.cmake).  Both programs must run and print the 4-rank
+# alltoall's size.  Given the CUDA toolkit's directories (a build with the
+# CUDA backend), it also compiles and links the example program of
+# docs/API.md (tests/cuda/example_api.c) by that page's command line, with
+# warnings as errors; it does not run it (that needs GPUs: cuda_gpu_example_api).
 set -euo pipefail
 build=$1
+cuda_inc=${2:-}
+cuda_lib=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -26,3 +32,12 @@ cmake --build "$tmp/cm" >/dev/null
 got=$("$tmp/cm/consumer")
 [ "$got" = "$expect" ] || { echo "find_package consumer printed '$got', expected '$expect'"; exit 1; }
 echo "installed cesync: pkg-config and find_package consumers both print '$got'"
+
+if [ -n "$cuda_inc" ]; then
+  # docs/API.md: cc -std=c11 app.c -I$PREFIX/include -I$CUDA/include
+  #              -L$PREFIX/lib -L$CUDA/lib64 -lcesync -lcudart
+  prefix=$tmp/prefix
+  cc -std=c11 -Wall -Werror "$here/../cuda/example_api.c" -I"$prefix/include" -I"$cuda_inc" \
+    -L"$libdir" -L"$cuda_lib" -lcesync -lcudart -o "$tmp/example"
+  echo "installed cesync: the example program of docs/API.md builds by its command line"
+fi
