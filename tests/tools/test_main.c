@@ -117,9 +117,27 @@ static void test_run_input_first(void **state)
                        "cesync: --ranks expects a number in 2..1024, not '4x'\n");
     ces_test_tool_says("run barrier --ranks 65 --single-process", 2,
                        "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
+    ces_test_tool_says("run", 2,
+                       "cesync: run: which schedule? (a .ces file or a collective; --help)\n");
 #else
     ces_test_tool_says("run no-such.ces", 2, "cesync run: this cesync was built without CUDA\n");
 #endif
+}
+
+/* run differs from the other commands in what the shared builder text
+ * says: no built-in default, and --ranks defaults to the GPUs present (it
+ * said "default 4" and "no schedule at all: the built-in 4-rank alltoall"
+ * without a word more). */
+static void test_run_help(void **state)
+{
+    char *out;
+
+    (void)state;
+    assert_int_equal(ces_test_tool(NULL, "run --help", &out), 0);
+    if (strstr(out, "run needs a SCHEDULE (there is no built-in default),\nand for a collective "
+                    "--ranks defaults to the number of GPUs (2 to 8), not 4.\n") == NULL)
+        fail_msg("'cesync run --help' does not say how run differs:\n%s", out);
+    free(out);
 }
 
 int main(void)
@@ -130,6 +148,7 @@ int main(void)
         cmocka_unit_test(test_print_validate_dot),
         cmocka_unit_test(test_stdout_write_errors),
         cmocka_unit_test(test_run_input_first),
+        cmocka_unit_test(test_run_help),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
