@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 static const char check_help[] =
-    "usage: cesync check SCHEDULE [builder options] [options]\n"
+    "usage: cesync check [SCHEDULE] [builder options] [options]\n"
     "\n"
     "Explores every execution of the schedule (every interleaving of every rank and\n"
     "stream, every completion order of a batch) and reports DEADLOCK, HANG, RACE and\n"

@@ -32,8 +32,8 @@ const char ces_tool_builder_help[] =
     "  --root R           root rank of gather, scatter, broadcast (default 0)\n"
     "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default the pipeline 0:1,1:2,...)\n"
     "  --chunks C         sendrecv chunks per message (default 4)\n"
-    "  --slots S          sendrecv staging slots in flight (default 2; with --sync credit at\n"
-    "                     most chunks)\n"
+    "  --slots S          sendrecv staging slots in flight (default 2, or 1 with --chunks 1;\n"
+    "                     with --sync credit at most chunks)\n"
     "  --variant V        alltoall, allgather: plain (default), overlap (the local chunk\n"
     "                     on stream s1 beside the peer batch), early (the local chunk\n"
     "                     while the ready flags travel)\n";

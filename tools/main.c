@@ -28,6 +28,7 @@ static void usage(FILE *f)
 {
     fputs("usage: cesync COMMAND [ARGS...]\n"
           "       cesync COMMAND --help\n"
+          "       cesync --version\n"
           "\n"
           "cesync checks copy-engine transfer-and-sync schedules between the GPUs of one node\n"
           "for deadlocks, hangs, races and wrong data over every interleaving, runs them on\n"

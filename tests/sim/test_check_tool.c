@@ -77,7 +77,7 @@ static void test_exit_codes(void **state)
     assert_string_equal(o, "cesync: check: replay string: stream number 9 out of range (0..1)\n");
     free(o);
     assert_int_equal(run("--help", &o), 0);
-    assert_memory_equal(o, "usage: cesync check SCHEDULE", 28);
+    assert_memory_equal(o, "usage: cesync check [SCHEDULE]", 30);
     free(o);
 }
 

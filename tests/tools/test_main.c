@@ -18,6 +18,7 @@ static void test_help_everywhere(void **state)
     (void)state;
     assert_int_equal(ces_test_tool(NULL, "--help", &out), 0);
     assert_non_null(strstr(out, "usage: cesync COMMAND"));
+    assert_non_null(strstr(out, "cesync --version\n")); /* an option the usage once left out */
     free(out);
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
         char args[64];
