@@ -487,7 +487,7 @@ int ces_cmd_run(int argc, char **argv)
         ec = CES_EXIT_USAGE;
         goto out;
     }
-    if (n > (uint32_t)gpus && getenv("CES_SHARE_GPUS") == NULL) {
+    if (n > (uint32_t)gpus && !ces_cuda_share_gpus()) {
         ec = ces_tool_fail("run: the schedule has %" PRIu32 " ranks but this machine has %d GPU%s "
                            "(CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)",
                            n, gpus, gpus == 1 ? "" : "s");

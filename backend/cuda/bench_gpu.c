@@ -296,7 +296,7 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
     if (cfg->ranks < 2 || cfg->ranks > BENCH_MAX_RANKS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "--ranks must be 2..%u", BENCH_MAX_RANKS);
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1 ||
-        (ndev < (int)cfg->ranks && getenv("CES_SHARE_GPUS") == NULL))
+        (ndev < (int)cfg->ranks && !ces_cuda_share_gpus()))
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%u GPUs needed, %d found (CES_SHARE_GPUS=1 lets ranks share GPUs, "
                              "for tests)", cfg->ranks, ndev);

@@ -74,6 +74,11 @@ int ces_cuda_shared_queues(const char *env)
     return *end == '\0' && v >= 1 && v < 8 ? (int)v : 0;
 }
 
+int ces_cuda_share_gpus(void)
+{
+    return env_u64("CES_SHARE_GPUS", 0) != 0;
+}
+
 int ces_cuda_use(struct ces_comm *c)
 {
     int rc = CES_OK;
@@ -116,7 +121,7 @@ static void alloc_prop(CUmemAllocationProp *prop, CUdevice dev)
 static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device, int wrap,
                     struct ces_comm **out)
 {
-    int share = env_u64("CES_SHARE_GPUS", 0) != 0;
+    int share = ces_cuda_share_gpus();
     struct ces_comm *c = ces_malloc(ctx, sizeof(*c));
     int rc = CES_OK, v = 0, count = 0;
 

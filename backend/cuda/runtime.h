@@ -266,6 +266,9 @@ int ces_cuda_use(struct ces_comm *c);
  * NULL when unset; the driver reads it when it creates the context) asks
  * for when fewer than CUDA's default of 8 (1..7), else 0. */
 int ces_cuda_shared_queues(const char *env);
+/* Whether CES_SHARE_GPUS lets ranks outnumber the GPUs (a number other than
+ * 0: rank r on GPU r % count; for tests). */
+int ces_cuda_share_gpus(void);
 /* The watchdog (watchdog.c). */
 int ces_wd_start(struct ces_comm *c);
 void ces_wd_stop(struct ces_comm *c);

@@ -986,6 +986,26 @@ static void test_shared_queues_setting(void **state)
     assert_int_equal(ces_cuda_shared_queues("x"), 0);
 }
 
+/* CES_SHARE_GPUS: a number other than 0 lets ranks share GPUs; unset,
+ * empty, 0 or not a number does not (cesync run, the bench and the
+ * communicator read it alike). */
+static void test_share_gpus_setting(void **state)
+{
+    static const struct {
+        const char *value;
+        int share;
+    } cases[] = {{"", 0}, {"0", 0}, {"x", 0}, {"1", 1}, {"2", 1}};
+
+    (void)state;
+    assert_int_equal(unsetenv("CES_SHARE_GPUS"), 0);
+    assert_int_equal(ces_cuda_share_gpus(), 0);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(setenv("CES_SHARE_GPUS", cases[i].value, 1), 0);
+        assert_int_equal(ces_cuda_share_gpus(), cases[i].share);
+    }
+    assert_int_equal(unsetenv("CES_SHARE_GPUS"), 0);
+}
+
 /* Fails the fixture's communicator (one step blocked on slots[1]) with the
  * watchdog running, waits for its first release (when `released`), stops
  * it; returns what it printed (malloc'd), which says `seen` of the blocked
@@ -1146,6 +1166,7 @@ int main(void)
         cmocka_unit_test(test_captured_verdict_on_fresh_words),
         cmocka_unit_test(test_mirror_only_while_pending),
         cmocka_unit_test(test_shared_queues_setting),
+        cmocka_unit_test(test_share_gpus_setting),
         cmocka_unit_test(test_shared_queues_read_and_release_elsewhere),
         cmocka_unit_test(test_shared_queues_need_the_context),
         cmocka_unit_test(test_stuck_mirror_moves_the_reads),
