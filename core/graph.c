@@ -184,6 +184,7 @@ int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps)
         return ces_ctx_error(g->ctx, rc, "out of memory adding a block");
     }
     g->next_iter += reps;
+    g->validated = false;
     return CES_OK;
 }
 
@@ -331,6 +332,7 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
     rc = ces_vec_push(g->ctx, &blk->ops[rank], sizeof(copy), &copy);
     if (rc != CES_OK)
         return ces_ctx_error(g->ctx, rc, "out of memory adding an op");
+    g->validated = false;
     return CES_OK;
 }
 
@@ -341,7 +343,7 @@ bool ces_region_overlap(const struct ces_region *x, const struct ces_region *y)
     return x->buf == y->buf && x->rank == y->rank && x->lo < y->hi && y->lo < x->hi;
 }
 
-static int verr(struct ces_graph *g, const char *file, uint32_t rank, uint32_t index,
+static int verr(struct ces_ctx *ctx, const char *file, uint32_t rank, uint32_t index,
                 const struct ces_op *op, const char *fmt, ...)
 {
     char msg[CES_ERRMSG_MAX / 2];
@@ -353,9 +355,9 @@ static int verr(struct ces_graph *g, const char *file, uint32_t rank, uint32_t i
     va_end(ap);
     ces_op_where(where, sizeof(where), rank, op->stream, index);
     if (op->line != 0)
-        return ces_ctx_error(g->ctx, CES_ERR_SEMANTIC, "%s:%" PRIu32 ":%" PRIu32 ": %s (%s)",
+        return ces_ctx_error(ctx, CES_ERR_SEMANTIC, "%s:%" PRIu32 ":%" PRIu32 ": %s (%s)",
                              file != NULL ? file : "<input>", op->line, op->col, msg, where);
-    return ces_ctx_error(g->ctx, CES_ERR_SEMANTIC, "%s%s%s: %s", file != NULL ? file : "",
+    return ces_ctx_error(ctx, CES_ERR_SEMANTIC, "%s%s%s: %s", file != NULL ? file : "",
                          file != NULL ? ": " : "", where, msg);
 }
 
@@ -424,7 +426,7 @@ static uint64_t reach_other(const struct reach *t, size_t copy)
  * ends past its start; an empty region sorts first among those of its start,
  * so one that only starts where it is never counts.  O(n log n), where
  * comparing every pair was quadratic in a batch of a million copies. */
-static int batch_overlaps(struct ces_graph *g, struct ces_vec *rg, const struct ces_op *ops,
+static int batch_overlaps(struct ces_ctx *ctx, struct ces_vec *rg, const struct ces_op *ops,
                           const size_t *copies, size_t n, bool *out)
 {
     struct reach all, writes;
@@ -439,9 +441,9 @@ static int batch_overlaps(struct ces_graph *g, struct ces_vec *rg, const struct 
         struct bregion src = {op->a.buf, op->a.rank, op->a.lo, op->a.hi, c, false};
         struct bregion dst = {op->b.buf, op->b.rank, op->b.lo, op->b.hi, c, true};
 
-        if (ces_vec_push(g->ctx, rg, sizeof(src), &src) != CES_OK ||
-            ces_vec_push(g->ctx, rg, sizeof(dst), &dst) != CES_OK)
-            return ces_ctx_error(g->ctx, CES_ERR_NOMEM, "out of memory validating");
+        if (ces_vec_push(ctx, rg, sizeof(src), &src) != CES_OK ||
+            ces_vec_push(ctx, rg, sizeof(dst), &dst) != CES_OK)
+            return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory validating");
     }
     qsort(rg->data, rg->len, sizeof(struct bregion), cmp_bregion);
     e = rg->data;
@@ -465,7 +467,7 @@ static int batch_overlaps(struct ces_graph *g, struct ces_vec *rg, const struct 
 /* The first copy of the batch opened at ops[open] that overlaps an earlier
  * copy of the batch (an index into ops), or SIZE_MAX.  The batch is the
  * stream's copies after the 'batch' up to its next other op. */
-static int batch_clash(struct ces_graph *g, struct ces_vec *copies, struct ces_vec *rg,
+static int batch_clash(struct ces_ctx *ctx, struct ces_vec *copies, struct ces_vec *rg,
                        const struct ces_op *ops, size_t nops, size_t open, size_t *out)
 {
     size_t lo = 2, hi;
@@ -479,18 +481,18 @@ static int batch_clash(struct ces_graph *g, struct ces_vec *copies, struct ces_v
             continue;
         if (ops[j].kind != CES_OP_COPY)
             break;
-        if (ces_vec_push(g->ctx, copies, sizeof(j), &j) != CES_OK)
-            return ces_ctx_error(g->ctx, CES_ERR_NOMEM, "out of memory validating");
+        if (ces_vec_push(ctx, copies, sizeof(j), &j) != CES_OK)
+            return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory validating");
     }
     hi = copies->len;
-    rc = batch_overlaps(g, rg, ops, copies->data, hi, &clash);
+    rc = batch_overlaps(ctx, rg, ops, copies->data, hi, &clash);
     if (rc != CES_OK || !clash)
         return rc;
     /* the shortest prefix of the batch that overlaps ends at the first clash */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
 
-        rc = batch_overlaps(g, rg, ops, copies->data, mid, &clash);
+        rc = batch_overlaps(ctx, rg, ops, copies->data, mid, &clash);
         if (rc != CES_OK)
             return rc;
         if (clash)
@@ -502,22 +504,21 @@ static int batch_clash(struct ces_graph *g, struct ces_vec *copies, struct ces_v
     return CES_OK;
 }
 
-int ces_graph_validate(struct ces_graph *g, const char *file)
+/* The checks of ces_graph_validate; messages and allocations go to ctx. */
+static int validate(struct ces_ctx *ctx, const struct ces_graph *g, const char *file)
 {
     struct vstream vs[CES_MAX_STREAMS];
     struct ces_vec copies = {NULL, 0, 0}, regions = {NULL, 0, 0};
     bool *recorded = NULL;
     int rc = CES_OK;
 
-    if (g == NULL)
-        return CES_ERR_INVALID;
     if (g->blocks.len == 0)
-        return ces_ctx_error(g->ctx, CES_ERR_SEMANTIC, "%s%sthe schedule has no phase",
+        return ces_ctx_error(ctx, CES_ERR_SEMANTIC, "%s%sthe schedule has no phase",
                              file != NULL ? file : "", file != NULL ? ": " : "");
     if (g->events.len > 0) {
-        recorded = ces_malloc(g->ctx, g->events.len * sizeof(bool));
+        recorded = ces_malloc(ctx, g->events.len * sizeof(bool));
         if (recorded == NULL)
-            return ces_ctx_error(g->ctx, CES_ERR_NOMEM, "out of memory validating");
+            return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory validating");
     }
     for (uint32_t r = 0; r < g->ranks && rc == CES_OK; r++) {
         for (uint32_t s = 0; s < g->streams; s++) {
@@ -537,7 +538,7 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
                 uint32_t k = st->index++;
 
                 if (st->batch_start >= 0 && op->kind != CES_OP_COPY && op->kind != CES_OP_END) {
-                    rc = verr(g, file, r, k, op, "expected 'copy' or 'end' inside a batch, "
+                    rc = verr(ctx, file, r, k, op, "expected 'copy' or 'end' inside a batch, "
                               "found '%s'", ces_op_kind_name(op->kind));
                     break;
                 }
@@ -545,17 +546,17 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
                 case CES_OP_BATCH:
                     st->batch_start = (int64_t)i;
                     st->batch_index = k;
-                    rc = batch_clash(g, &copies, &regions, ops, n, i, &st->batch_clash);
+                    rc = batch_clash(ctx, &copies, &regions, ops, n, i, &st->batch_clash);
                     break;
                 case CES_OP_END:
                     if (st->batch_start < 0)
-                        rc = verr(g, file, r, k, op, "'end' without 'batch'");
+                        rc = verr(ctx, file, r, k, op, "'end' without 'batch'");
                     st->batch_start = -1;
                     break;
                 case CES_OP_COPY:
                     /* The copy engines do not define an overlapping copy. */
                     if (ces_region_overlap(&op->a, &op->b)) {
-                        rc = verr(g, file, r, k, op, "a copy's source and destination overlap "
+                        rc = verr(ctx, file, r, k, op, "a copy's source and destination overlap "
                                   "(%s@%" PRIu32 " bytes [%" PRIu64 ":%" PRIu64 ") and [%" PRIu64
                                   ":%" PRIu64 ")): the copy engines leave the result undefined",
                                   CES_VEC_AT(&g->buffers, struct ces_named, op->a.buf).name,
@@ -578,14 +579,14 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
                         /* the region read by one copy and written by the other */
                         shared = ces_region_overlap(&o->a, &op->b) ? &op->b : &op->a;
                         if (ces_region_overlap(&o->b, &op->b))
-                            rc = verr(g, file, r, k, op, "copies in one batch overlap: both "
+                            rc = verr(ctx, file, r, k, op, "copies in one batch overlap: both "
                                       "write %s@%" PRIu32 " bytes [%" PRIu64 ":%" PRIu64 ") and [%"
                                       PRIu64 ":%" PRIu64 ")",
                                       CES_VEC_AT(&g->buffers, struct ces_named, op->b.buf).name,
                                       op->b.rank, o->b.lo, o->b.hi, op->b.lo, op->b.hi);
                         else if (ces_region_overlap(&o->a, &op->b) ||
                                  ces_region_overlap(&o->b, &op->a))
-                            rc = verr(g, file, r, k, op, "copies in one batch overlap: one "
+                            rc = verr(ctx, file, r, k, op, "copies in one batch overlap: one "
                                       "reads bytes of %s@%" PRIu32 " that another writes",
                                       CES_VEC_AT(&g->buffers, struct ces_named, shared->buf).name,
                                       shared->rank);
@@ -596,7 +597,7 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
                     break;
                 case CES_OP_AWAIT:
                     if (!recorded[op->event])
-                        rc = verr(g, file, r, k, op, "'await %s' has no 'record %s' before it "
+                        rc = verr(ctx, file, r, k, op, "'await %s' has no 'record %s' before it "
                                   "on rank %" PRIu32,
                                   CES_VEC_AT(&g->events, struct ces_named, op->event).name,
                                   CES_VEC_AT(&g->events, struct ces_named, op->event).name, r);
@@ -607,15 +608,43 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
             }
             for (uint32_t s = 0; s < g->streams && rc == CES_OK; s++) {
                 if (vs[s].batch_start >= 0)
-                    rc = verr(g, file, r, vs[s].batch_index, &ops[vs[s].batch_start],
+                    rc = verr(ctx, file, r, vs[s].batch_index, &ops[vs[s].batch_start],
                               "'batch' without 'end': a batch must end in the phase it starts");
             }
         }
     }
-    ces_free(g->ctx, recorded);
-    ces_vec_free(g->ctx, &copies);
-    ces_vec_free(g->ctx, &regions);
+    ces_free(ctx, recorded);
+    ces_vec_free(ctx, &copies);
+    ces_vec_free(ctx, &regions);
     return rc;
+}
+
+int ces_graph_validate(struct ces_graph *g, const char *file)
+{
+    int rc;
+
+    if (g == NULL)
+        return CES_ERR_INVALID;
+    rc = validate(g->ctx, g, file);
+    g->validated = rc == CES_OK;
+    return rc;
+}
+
+int ces_graph_require_valid(struct ces_ctx *ctx, const struct ces_graph *g, const char *who)
+{
+    char msg[CES_ERRMSG_MAX / 2];
+    int rc;
+
+    /* A graph built op by op and never validated would reach the
+     * consumers with an open batch, overlapping copies or an await that
+     * no record precedes, which they assume away: validate it here. */
+    if (g->validated)
+        return CES_OK;
+    rc = validate(ctx, g, NULL);
+    if (rc == CES_OK || rc == CES_ERR_NOMEM)
+        return rc;
+    snprintf(msg, sizeof(msg), "%s", ces_ctx_last_error(ctx));
+    return ces_ctx_error(ctx, rc, "%s: the graph does not validate: %s", who, msg);
 }
 
 /* --- accessors ----------------------------------------------------------- */

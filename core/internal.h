@@ -142,7 +142,14 @@ struct ces_graph {
     struct ces_vec consts;  /* struct ces_named */
     struct ces_vec blocks;  /* struct ces_gblock */
     uint64_t next_iter;     /* first iteration of the next block */
+    bool validated;         /* ces_graph_validate passed, and no op or block came since */
 };
+
+/* For the consumers whose contract takes a validated graph (the checker,
+ * the fault sweep, the Promela emitter, the cost model): CES_OK if g has
+ * passed ces_graph_validate since its last op or block, else g is validated
+ * now into ctx, and an error is prefixed with `who` (core/graph.c). */
+int ces_graph_require_valid(struct ces_ctx *ctx, const struct ces_graph *g, const char *who);
 
 /* Whether a slot of `width` holding `cur` satisfies `wait ... cmp value`:
  * `==` exact; `>=` on u32 is CUDA's cyclic compare (int32_t)(cur - value) >= 0,

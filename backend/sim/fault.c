@@ -97,6 +97,9 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
         return CES_ERR_INVALID;
     *rows = NULL;
     *n = 0;
+    rc = ces_graph_require_valid(ctx, g, "fault sweep");
+    if (rc != CES_OK)
+        return rc;
     if (opts == NULL) {
         ces_check_opts_init(&defaults);
         opts = &defaults;

@@ -899,6 +899,9 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     m.S = ces_graph_streams(g);
     m.P = m.R * m.S;
     m.N = ces_graph_connections(g);
+    rc = ces_graph_require_valid(ctx, g, "promela");
+    if (rc != CES_OK)
+        goto out;
     if (m.o.races > 2 || m.o.data > 2) {
         rc = ces_ctx_error(ctx, CES_ERR_INVALID, "promela: races and data take 0, 1 or 2, not %"
                            PRIu32 " and %" PRIu32, m.o.races, m.o.data);

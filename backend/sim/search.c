@@ -1102,6 +1102,9 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     if (opts->random > 0 && opts->replay != NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: random mode and a replay exclude each other");
+    rc = ces_graph_require_valid(ctx, g, "check");
+    if (rc != CES_OK)
+        return rc;
     memset(&S, 0, sizeof(S));
     S.ctx = ctx;
     S.o = opts;

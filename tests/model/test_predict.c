@@ -820,6 +820,26 @@ static void test_does_not_finish(void **state)
     fx_end(&f);
 }
 
+/* A graph built op by op and never validated, with a batch that has no
+ * end: the cost model used to time it and return CES_OK; it now validates
+ * the graph first and refuses it. */
+static void test_unvalidated_graph(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 100));
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: the graph does not validate: r0.s0#0: 'batch' without 'end': a "
+                        "batch must end in the phase it starts");
+    fx_end(&f);
+}
+
 static void test_unsupported(void **state)
 {
     struct fx f;
@@ -972,6 +992,7 @@ int main(void)
         cmocka_unit_test(test_split_barrier),
         cmocka_unit_test(test_empty_replays),
         cmocka_unit_test(test_does_not_finish),
+        cmocka_unit_test(test_unvalidated_graph),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_u64_needs_64bit_memops),
         cmocka_unit_test(test_too_many_instances),

@@ -849,6 +849,53 @@ static void test_max_seconds_finite(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A graph built op by op that the caller never validated: an open batch
+ * (and, after a valid graph is extended, an overlapping copy) used to be
+ * searched as if valid and pass with verdict OK; the checker and the fault
+ * sweep now validate it first and refuse it with validate's message. */
+static void test_unvalidated_graph(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_op batch = {.kind = CES_OP_BATCH};
+    struct ces_op c = {.kind = CES_OP_COPY, .a = {0, 0, 0, 8}, .b = {0, 1, 0, 8}};
+    struct ces_op self = {.kind = CES_OP_COPY, .a = {0, 0, 0, 8}, .b = {0, 0, 4, 12}};
+    struct ces_op end = {.kind = CES_OP_END};
+    struct ces_check_report *r = NULL;
+    struct ces_check_sweep_row *rows = NULL;
+    size_t n = 1;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "b", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &batch), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c), CES_OK);
+    assert_int_equal(ces_check(ctx, g, NULL, &r), CES_ERR_SEMANTIC);
+    assert_null(r);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "check: the graph does not validate: r0.s0#0: 'batch' without 'end': a "
+                        "batch must end in the phase it starts");
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_ERR_SEMANTIC);
+    assert_null(rows);
+    assert_int_equal(n, 0);
+    assert_non_null(strstr(ces_ctx_last_error(ctx), "fault sweep: the graph does not validate"));
+    /* validated, then extended: the check validates again */
+    assert_int_equal(ces_graph_add_op(g, 0, &end), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_check(ctx, g, NULL, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    ces_check_report_destroy(r);
+    r = NULL;
+    assert_int_equal(ces_graph_add_op(g, 0, &self), CES_OK);
+    assert_int_equal(ces_check(ctx, g, NULL, &r), CES_ERR_SEMANTIC);
+    assert_null(r);
+    assert_non_null(strstr(ces_ctx_last_error(ctx), "a copy's source and destination overlap"));
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The clock is read every transition when states are large (here 4 MiB:
  * 2^18 slots, each with a value and a clock per stream), so a time bound
  * cannot overshoot by 256 slow transitions; and only about every 256th
@@ -1287,6 +1334,7 @@ int main(void)
         cmocka_unit_test(test_bounds_incomplete),
         cmocka_unit_test(test_progress_and_time_bound),
         cmocka_unit_test(test_max_seconds_finite),
+        cmocka_unit_test(test_unvalidated_graph),
         cmocka_unit_test(test_clock_follows_state_size),
         cmocka_unit_test(test_memory_bound_model),
         cmocka_unit_test(test_memory_bound_search),

@@ -256,6 +256,31 @@ static void test_options_and_limits(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* An await with no record before it in a graph that was never validated:
+ * the emitter read the record of instance -1 (a heap overflow); it now
+ * validates the graph first and refuses it. */
+static void test_unvalidated_graph(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_op aw = {.kind = CES_OP_AWAIT, .stream = 1};
+    char *text = NULL;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 2, &g), CES_OK);
+    assert_int_equal(ces_graph_add_event(g, "e", NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &aw), CES_OK);
+    assert_int_equal(ces_promela_emit(ctx, g, NULL, &text, NULL), CES_ERR_SEMANTIC);
+    assert_null(text);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "promela: the graph does not validate: r1.s1#0: 'await e' has no "
+                        "'record e' before it on rank 1");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* With connections 1 the streams of a rank share one proctype. */
 static void test_queues(void **state)
 {
@@ -565,7 +590,8 @@ int main(void)
 {
     const struct CMUnitTest encoding[] = {
         cmocka_unit_test(test_pinned),        cmocka_unit_test(test_wait_guards),
-        cmocka_unit_test(test_options_and_limits), cmocka_unit_test(test_queues),
+        cmocka_unit_test(test_options_and_limits), cmocka_unit_test(test_unvalidated_graph),
+        cmocka_unit_test(test_queues),
         cmocka_unit_test(test_alloc_failures), cmocka_unit_test(test_tool),
     };
     const struct CMUnitTest cross[] = {
