@@ -223,6 +223,11 @@ struct sim_defect {
     struct ces_vec cycle;   /* uint32_t */
     struct ces_vec aborted; /* struct ces_check_pos */
     char *replay;
+    /* The dot overlay, built at the first ces_check_report_overlay that asks
+     * for it and kept until the report goes, as that call promises. */
+    bool marked;
+    struct ces_vec marks;   /* struct ces_dot_mark */
+    char title[96];
 };
 
 struct ces_check_report {
@@ -233,8 +238,6 @@ struct ces_check_report {
     struct ces_check_stats stats;
     struct sim_defect *defects[SIM_D__N]; /* in report order, ndefects used */
     size_t ndefects;
-    struct ces_vec marks; /* struct ces_dot_mark, for the last overlay asked */
-    char title[96];
 };
 
 uint32_t ces_sim_class_bit(int d);

@@ -27,6 +27,7 @@ static void defect_free(struct ces_ctx *ctx, struct sim_defect *d)
     ces_vec_free(ctx, &d->edges);
     ces_vec_free(ctx, &d->cycle);
     ces_vec_free(ctx, &d->aborted);
+    ces_vec_free(ctx, &d->marks);
     ces_free(ctx, d->replay);
     ces_free(ctx, d);
 }
@@ -37,7 +38,6 @@ void ces_check_report_destroy(struct ces_check_report *r)
         return;
     for (size_t i = 0; i < r->ndefects; i++)
         defect_free(r->ctx, r->defects[i]);
-    ces_vec_free(r->ctx, &r->marks);
     ces_free(r->ctx, r);
 }
 
@@ -701,41 +701,45 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
 
 /* --- the dot overlay ----------------------------------------------------------- */
 
-static int mark(struct ces_check_report *r, const struct ces_check_pos *p, uint32_t step,
-                uint32_t style)
+static int mark(struct ces_ctx *ctx, struct sim_defect *sd, const struct ces_check_pos *p,
+                uint32_t step, uint32_t style)
 {
     struct ces_dot_mark mk = {p->block, p->rank, p->op, step, style};
 
-    return ces_vec_push(r->ctx, &r->marks, sizeof(mk), &mk);
+    return ces_vec_push(ctx, &sd->marks, sizeof(mk), &mk);
 }
 
-int ces_check_report_overlay(const struct ces_check_report *cr, size_t i,
+int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
                              struct ces_dot_overlay *out)
 {
-    struct ces_check_report *r = (struct ces_check_report *)cr; /* the marks are a cache */
+    struct sim_defect *sd;
     const struct ces_check_defect *d;
     char v[64];
     int rc = CES_OK;
 
     if (r == NULL || out == NULL || i >= r->ndefects)
         return CES_ERR_INVALID;
-    d = &r->defects[i]->pub;
-    r->marks.len = 0;
-    for (size_t k = 0; k < d->nsteps && rc == CES_OK; k++)
-        rc = mark(r, &d->steps[k].pos, (uint32_t)k + 1, CES_DOT_STEP);
-    for (size_t k = 0; k < d->nblocked && rc == CES_OK; k++)
-        rc = mark(r, &d->blocked[k].pos, 0, CES_DOT_BLOCKED);
-    if (d->cls == CES_V_RACE) {
-        for (int k = 0; k < 2 && rc == CES_OK; k++)
-            rc = mark(r, &d->race[k].pos, d->race[k].step, CES_DOT_RACE);
+    sd = r->defects[i]; /* the marks are a cache of the defect's */
+    d = &sd->pub;
+    if (!sd->marked) {
+        sd->marks.len = 0;
+        for (size_t k = 0; k < d->nsteps && rc == CES_OK; k++)
+            rc = mark(r->ctx, sd, &d->steps[k].pos, (uint32_t)k + 1, CES_DOT_STEP);
+        for (size_t k = 0; k < d->nblocked && rc == CES_OK; k++)
+            rc = mark(r->ctx, sd, &d->blocked[k].pos, 0, CES_DOT_BLOCKED);
+        if (d->cls == CES_V_RACE) {
+            for (int k = 0; k < 2 && rc == CES_OK; k++)
+                rc = mark(r->ctx, sd, &d->race[k].pos, d->race[k].step, CES_DOT_RACE);
+        }
+        if (rc != CES_OK)
+            return ces_ctx_error(r->ctx, rc, "out of memory drawing the counterexample");
+        ces_verdict_format(d->cls == CES_CHECK_ABORTED ? 0 : d->cls, v, sizeof(v));
+        snprintf(sd->title, sizeof(sd->title), "%s counterexample",
+                 d->cls == CES_CHECK_ABORTED ? "WATCHDOG" : v);
+        sd->marked = true;
     }
-    if (rc != CES_OK)
-        return ces_ctx_error(r->ctx, rc, "out of memory drawing the counterexample");
-    ces_verdict_format(d->cls == CES_CHECK_ABORTED ? 0 : d->cls, v, sizeof(v));
-    snprintf(r->title, sizeof(r->title), "%s counterexample",
-             d->cls == CES_CHECK_ABORTED ? "WATCHDOG" : v);
-    out->marks = r->marks.data;
-    out->nmarks = r->marks.len;
-    out->title = r->title;
+    out->marks = sd->marks.data;
+    out->nmarks = sd->marks.len;
+    out->title = sd->title;
     return CES_OK;
 }

@@ -1207,6 +1207,47 @@ static void test_replay_errors(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Overlays of two defects of one report: both live until the report is
+ * destroyed.  Asking for the second used to rebuild the first's marks and
+ * title in place (one array and one title per report), so the first
+ * overlay then drew the second defect, or pointed at freed marks once the
+ * array moved. */
+static void test_overlays_both_live(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 2);
+    struct ces_check_report *r;
+    struct ces_dot_overlay hang, race, again;
+    struct ces_dot_mark first[8];
+    size_t n;
+
+    (void)state;
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 1, 0, 8));
+    op(g, 0, CP(1, SEND, 0, 8, RECV, 1, 0, 8));
+    op(g, 1, WT(0, F, 1, 0, CES_CMP_GEQ, 1));
+    r = check2(ctx, g, NULL, CES_V_HANG | CES_V_RACE);
+    assert_int_equal(ces_check_report_ndefects(r), 2);
+    assert_int_equal(ces_check_report_overlay(r, 0, &hang), CES_OK);
+    n = hang.nmarks;
+    assert_true(n > 0 && n <= 8);
+    memcpy(first, hang.marks, n * sizeof(first[0]));
+    assert_string_equal(hang.title, "HANG counterexample");
+    assert_int_equal(ces_check_report_overlay(r, 1, &race), CES_OK);
+    assert_string_equal(race.title, "RACE counterexample");
+    assert_true(race.marks != hang.marks);
+    assert_string_equal(hang.title, "HANG counterexample");
+    assert_int_equal(hang.nmarks, n);
+    assert_memory_equal(hang.marks, first, n * sizeof(first[0]));
+    /* asking again gives the same overlay */
+    assert_int_equal(ces_check_report_overlay(r, 0, &again), CES_OK);
+    assert_ptr_equal(again.marks, hang.marks);
+    assert_int_equal(again.nmarks, n);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_overlay_and_backend(void **state)
 {
     struct ces_test_alloc st;
@@ -1342,6 +1383,7 @@ int main(void)
         cmocka_unit_test(test_replay_errors),
         cmocka_unit_test(test_unrolled_too_long),
         cmocka_unit_test(test_too_many_slots),
+        cmocka_unit_test(test_overlays_both_live),
         cmocka_unit_test(test_overlay_and_backend),
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_alloc_failures_modes),
