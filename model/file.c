@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,30 @@ static const struct ces_mfield ces_model_fields_[] = {
 /* The largest cost (us) or bandwidth (GB/s) a model file may give; the
  * smallest bandwidth is its inverse. */
 #define CES_MODEL_VALUE_MAX 1e9
+
+int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const char *who)
+{
+    if (memchr(m->kind, '\0', sizeof(m->kind)) == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: the model's kind is not a "
+                             "NUL-terminated string of at most %zu bytes", who,
+                             sizeof(m->kind) - 1);
+    for (size_t i = 0; i < CES_MODEL_NFIELDS; i++) {
+        const struct ces_mfield *f = &ces_model_fields_[i];
+        bool gbps = strstr(f->name, "_gbps") != NULL;
+        double d;
+
+        if (!f->is_f64)
+            continue;
+        memcpy(&d, (const char *)m + f->offset, sizeof(d));
+        /* the bounds of a model file (parse_value): no time can overflow
+         * to infinity, none runs backwards */
+        if (!(d >= (gbps ? 1.0 / CES_MODEL_VALUE_MAX : 0.0) && d <= CES_MODEL_VALUE_MAX))
+            return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: the model's %s is %g: expected %s",
+                                 who, f->name, d,
+                                 gbps ? "a bandwidth of 1e-9..1e9" : "a number of 0..1e9");
+    }
+    return CES_OK;
+}
 
 static const struct ces_mfield *find_field(const char *name, size_t len)
 {

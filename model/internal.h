@@ -42,4 +42,9 @@
     X(host_call_us, "us")                                                      \
     X(graph_launch_us, "us")
 
+/* CES_OK if every double field of m lies within what a model file may give
+ * (finite, costs 0..1e9, bandwidths 1e-9..1e9) and kind is a string; else
+ * CES_ERR_INVALID naming `who` and the field (model/file.c). */
+int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const char *who);
+
 #endif

@@ -1122,6 +1122,9 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
     rc = ces_graph_require_valid(ctx, g, "predict");
     if (rc != CES_OK)
         return rc;
+    rc = ces_model_check_values(ctx, m, "predict");
+    if (rc != CES_OK)
+        return rc;
     if (s.ranks > m->max_ranks)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "predict: %u ranks, the %s model has at most %u GPUs",

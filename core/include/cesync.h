@@ -877,6 +877,9 @@ struct ces_predict {
  * their fixed costs (a captured peer copy behind a memop batch that did not
  * block per_graph_copy_us); ops cannot start before the host has enqueued
  * them.
+ * CES_ERR_INVALID if m holds what a model file could not (a cost outside
+ * 0..1e9 us, a bandwidth outside 1e-9..1e9 GB/s, NaN, a kind without its
+ * NUL; the message names the field),
  * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names
  * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks
  * (flush without can_flush_remote_writes, a u64 slot without 64-bit memops,

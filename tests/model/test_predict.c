@@ -840,6 +840,51 @@ static void test_unvalidated_graph(void **state)
     fx_end(&f);
 }
 
+/* A model whose costs a model file could not give: the prediction used to
+ * run on it, answering CES_ERR_INTERNAL ("no stream can move") for a NaN
+ * cost or an infinite bandwidth, blaming the schedule (CES_ERR_SEMANTIC)
+ * for an infinite hop, and CES_OK with a time built on negative costs.  It
+ * now refuses the model, naming the field. */
+static void test_model_values_checked(void **state)
+{
+    struct fx f;
+    struct ces_model m;
+    struct ces_predict p;
+
+    (void)state;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 1000));
+    op(&f, 0, wr(&f, 1, 0, 1));
+    op(&f, 1, wt(&f, 1, 0, 1));
+    m = round_model();
+    m.per_copy_us = NAN;
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: the model's per_copy_us is nan: expected a number of 0..1e9");
+    m = round_model();
+    m.peer_copy_gbps = INFINITY;
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(f.ctx), "predict: the model's peer_copy_gbps is inf: "
+                                                   "expected a bandwidth of 1e-9..1e9");
+    m = round_model();
+    m.signal_hop_us = INFINITY;
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
+    m = round_model();
+    m.signal_push_us = -100.0;
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: the model's signal_push_us is -100: expected a number of 0..1e9");
+    m = round_model();
+    memset(m.kind, 'k', sizeof(m.kind));
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(f.ctx), "predict: the model's kind is not a "
+                                                   "NUL-terminated string of at most 31 bytes");
+    m = round_model();
+    p = predict(&f, &m);
+    assert_true(p.total_us > 0.0);
+    fx_end(&f);
+}
+
 static void test_unsupported(void **state)
 {
     struct fx f;
@@ -993,6 +1038,7 @@ int main(void)
         cmocka_unit_test(test_empty_replays),
         cmocka_unit_test(test_does_not_finish),
         cmocka_unit_test(test_unvalidated_graph),
+        cmocka_unit_test(test_model_values_checked),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_u64_needs_64bit_memops),
         cmocka_unit_test(test_too_many_instances),
