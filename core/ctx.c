@@ -63,8 +63,14 @@ const char *ces_ctx_last_error(const struct ces_ctx *ctx)
 
 int ces_ctx_verror(struct ces_ctx *ctx, int status, const char *fmt, va_list ap)
 {
-    if (ctx != NULL)
-        vsnprintf(ctx->errmsg, sizeof(ctx->errmsg), fmt, ap);
+    char msg[CES_ERRMSG_MAX];
+
+    if (ctx == NULL)
+        return status;
+    /* formatted apart: an argument may be the last error itself (a caller
+     * adding context to it), which vsnprintf must not read while writing */
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    memcpy(ctx->errmsg, msg, sizeof(msg));
     return status;
 }
 

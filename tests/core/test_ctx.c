@@ -1,6 +1,6 @@
 /*
- * tests/core/test_ctx.c - the small containers of core/ctx.c: the growable
- * array's size arithmetic.
+ * tests/core/test_ctx.c - core/ctx.c: the last error, and the small
+ * containers: the growable array's size arithmetic.
  */
 #include "ces_test.h"
 #include "internal.h"
@@ -35,10 +35,29 @@ static void test_vec_reserve_overflow(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The last error passed back to ces_ctx_error to add context to it: it
+ * used to be read by vsnprintf while vsnprintf wrote over it, which left
+ * the prefix where the old message should be ("loading x: loading x: ..."). */
+static void test_error_wraps_last_error(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 0, 1, &g), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "ranks must be 1..1024, not 0");
+    assert_int_equal(ces_ctx_error(ctx, CES_ERR_IO, "loading x: %s", ces_ctx_last_error(ctx)),
+                     CES_ERR_IO);
+    assert_string_equal(ces_ctx_last_error(ctx), "loading x: ranks must be 1..1024, not 0");
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vec_reserve_overflow),
+        cmocka_unit_test(test_error_wraps_last_error),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
