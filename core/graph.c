@@ -884,12 +884,41 @@ static void fmt_op(struct ces_sb *sb, const struct ces_graph *g, uint32_t rank,
     }
 }
 
+/* Whether the tables of g hold what op names, so fmt_op can print it. */
+static bool op_in_tables(const struct ces_graph *g, const struct ces_op *op)
+{
+    switch (op->kind) {
+    case CES_OP_COPY:
+        return op->a.buf < g->buffers.len && op->b.buf < g->buffers.len;
+    case CES_OP_PRODUCE:
+        return op->a.buf < g->buffers.len;
+    case CES_OP_CONSUME:
+        return op->a.buf < g->buffers.len &&
+               (!(op->flags & CES_OPF_EXPECT) || op->b.buf < g->buffers.len);
+    case CES_OP_WRITE:
+    case CES_OP_WAIT:
+        return op->slot.sig < g->signals.len;
+    case CES_OP_RECORD:
+    case CES_OP_AWAIT:
+        return op->event < g->events.len;
+    default:
+        return op->kind < CES_OP__COUNT;
+    }
+}
+
 int ces_op_format(const struct ces_graph *g, uint32_t rank, const struct ces_op *op, char *buf,
                   size_t size)
 {
     struct ces_sb sb;
     int n;
 
+    if (buf == NULL && size > 0)
+        return -1;
+    if (g == NULL || op == NULL || !op_in_tables(g, op)) {
+        if (size > 0)
+            buf[0] = '\0';
+        return -1;
+    }
     ces_sb_init(&sb, g->ctx);
     fmt_op(&sb, g, rank, op);
     if (sb.status != CES_OK) {

@@ -339,6 +339,42 @@ static void test_wait_holds(void **state)
     assert_true(ces_wait_holds(CES_U64, CES_CMP_GEQ, UINT64_C(0x80000000), 0));
 }
 
+/* ces_op_format with an op that is not from g: a buffer, signal or event
+ * index past g's tables used to be read out of bounds (a crash), and an
+ * unknown kind printed "(null)"; each is now -1 with an empty buffer. */
+static void test_op_format_foreign_op(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, 1, 0}, .value = 3};
+    struct ces_op bad[] = {
+        {.kind = CES_OP_COPY, .a = {0, 0, 0, 8}, .b = {7, 1, 0, 8}},
+        {.kind = CES_OP_CONSUME, .flags = CES_OPF_EXPECT, .a = {0, 0, 0, 8},
+         .b = {1000000, 1, 0, 8}},
+        {.kind = CES_OP_WAIT, .slot = {3, 1, 0}},
+        {.kind = CES_OP_AWAIT, .event = 0},
+        {.kind = 99},
+    };
+    char buf[64];
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "b", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 1, NULL), CES_OK);
+    assert_int_equal(ces_op_format(g, 0, &w, buf, sizeof(buf)), 16);
+    assert_string_equal(buf, "write f[0]@1 = 3");
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        buf[0] = 'x';
+        assert_int_equal(ces_op_format(g, 0, &bad[i], buf, sizeof(buf)), -1);
+        assert_string_equal(buf, "");
+    }
+    assert_int_equal(ces_op_format(NULL, 0, &w, buf, sizeof(buf)), -1);
+    assert_int_equal(ces_op_format(g, 0, NULL, buf, sizeof(buf)), -1);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_wait_holds),
         cmocka_unit_test(test_validate_batch_read_write),
         cmocka_unit_test(test_validate_long_batch),
+        cmocka_unit_test(test_op_format_foreign_op),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
