@@ -133,7 +133,8 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint32_t unrolle
     if (st->marks != NULL)
         mi = &st->marks[st->node_base[ref.block * st->g->ranks + ref.rank] + ref.index];
     node_id(id, sizeof(id), ref);
-    ces_op_format(st->g, ref.rank, op, text, sizeof(text));
+    if (ces_op_format(st->g, ref.rank, op, text, sizeof(text)) < 0 && st->sb.status == CES_OK)
+        st->sb.status = CES_ERR_NOMEM; /* the op's text could not be built */
     ces_op_where(where, sizeof(where), ref.rank, op->stream, unrolled);
     ces_sb_printf(&st->sb, "%s [label=\"", id);
     put_escaped(&st->sb, where);

@@ -324,10 +324,10 @@ static void fmt_pos_op(struct ces_sb *sb, const struct ces_graph *g,
     char buf[256];
     const struct ces_op *op = op_at(g, p);
 
-    if (op != NULL)
-        ces_op_format(g, p->rank, op, buf, sizeof(buf));
-    else
+    if (op == NULL)
         snprintf(buf, sizeof(buf), "?");
+    else if (ces_op_format(g, p->rank, op, buf, sizeof(buf)) < 0 && sb->status == CES_OK)
+        sb->status = CES_ERR_NOMEM; /* the op's text could not be built */
     ces_sb_printf(sb, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " %s", p->rank, p->stream, p->index,
                   buf);
 }
@@ -577,10 +577,10 @@ static void json_pos(struct ces_sb *sb, const struct ces_graph *g, const struct 
 
     snprintf(where, sizeof(where), "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, p->rank, p->stream,
              p->index);
-    if (op != NULL)
-        ces_op_format(g, p->rank, op, buf, sizeof(buf));
-    else
+    if (op == NULL)
         buf[0] = '\0';
+    else if (ces_op_format(g, p->rank, op, buf, sizeof(buf)) < 0 && sb->status == CES_OK)
+        sb->status = CES_ERR_NOMEM; /* the op's text could not be built */
     ces_sb_puts(sb, "\"pos\":");
     json_str(sb, where);
     ces_sb_puts(sb, ",\"op\":");

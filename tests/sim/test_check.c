@@ -1296,6 +1296,52 @@ static int check_body(struct ces_ctx *ctx, void *arg)
     return rc;
 }
 
+/* A hang and a race, with the graph on the failing context: the reports
+ * format ops through it, and ces_op_format's failure used to be dropped
+ * (CES_OK with the op's text missing from the report). */
+static int report_body(struct ces_ctx *ctx, void *arg)
+{
+    static const char src[] = "cesync 1\nranks 2\nstreams 2\nbuffer b 64\nsignal f u32 2\n"
+                              "phase eager x1\n"
+                              "r0 s0 : copy b[0:8] -> b[0:8]@1\n"
+                              "r0 s1 : copy b[8:16] -> b[0:8]@1\n"
+                              "r1 s0 : wait f[0] >= 1\n";
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_check_report *r = NULL;
+    struct ces_dot_overlay ov;
+    char *t = NULL;
+    int rc;
+
+    (void)arg;
+    rc = ces_prog_parse(ctx, src, sizeof(src) - 1, NULL, &p);
+    if (rc == CES_OK)
+        rc = ces_prog_expand(ctx, p, &g);
+    if (rc == CES_OK)
+        rc = ces_check(ctx, g, NULL, &r);
+    if (rc == CES_OK) {
+        assert_int_equal(ces_check_report_verdict(r), CES_V_HANG | CES_V_RACE);
+        rc = ces_check_report_text(ctx, r, &t, NULL);
+        ces_free(ctx, t);
+        t = NULL;
+    }
+    if (rc == CES_OK) {
+        rc = ces_check_report_json(ctx, r, &t, NULL);
+        ces_free(ctx, t);
+        t = NULL;
+    }
+    if (rc == CES_OK)
+        rc = ces_check_report_overlay(r, 1, &ov);
+    if (rc == CES_OK) {
+        rc = ces_dot_emit(ctx, g, &ov, &t, NULL);
+        ces_free(ctx, t);
+    }
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_prog_destroy(p);
+    return rc;
+}
+
 static void test_alloc_failures(void **state)
 {
     struct ces_graph *g = NULL;
@@ -1306,6 +1352,7 @@ static void test_alloc_failures(void **state)
     g = handshake(ctx, true);
     /* the graph lives on a plain context; each failing run uses its own */
     assert_true(ces_test_alloc_failures(check_body, g) > 10);
+    assert_true(ces_test_alloc_failures(report_body, NULL) > 50);
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
 }
