@@ -146,7 +146,7 @@ struct ces_graph {
 };
 
 /* For the consumers whose contract takes a validated graph (the checker,
- * the fault sweep, the Promela emitter, the cost model): CES_OK if g has
+ * the fault sweep, the Promela emitter, the cost model, the CUDA lowering): CES_OK if g has
  * passed ces_graph_validate since its last op or block, else g is validated
  * now into ctx, and an error is prefixed with `who` (core/graph.c). */
 int ces_graph_require_valid(struct ces_ctx *ctx, const struct ces_graph *g, const char *who);

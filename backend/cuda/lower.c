@@ -467,6 +467,9 @@ int ces_cuda_lower(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank
     if (rank >= ces_graph_ranks(g))
         return ces_ctx_error(ctx, CES_ERR_INVALID, "rank %" PRIu32 " out of range: the graph has %" PRIu32 " ranks", rank,
                              ces_graph_ranks(g));
+    rc = ces_graph_require_valid(ctx, g, "lower");
+    if (rc != CES_OK)
+        return rc;
     if (caps->max_memops > CES_CUDA_MAX_MEMOPS || caps->max_memops == 1)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "max_memops must be 2..%u or 0",
                              CES_CUDA_MAX_MEMOPS);

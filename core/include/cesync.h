@@ -243,7 +243,7 @@ CES_API int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ce
  * order, flush/fence legal, ...  Errors name the op (`r1.s0#7`) and its source
  * line:col if it has one.  `file` may be NULL.  The consumers that take a
  * validated graph (ces_check, ces_check_fault_sweep, ces_promela_emit,
- * ces_model_predict) run these checks themselves on a graph that has had an
+ * ces_model_predict, ces_launch) run these checks themselves on a graph that has had an
  * op or block added since its last successful validation (or never had
  * one), and refuse it with CES_ERR_SEMANTIC and this function's message,
  * prefixed with their name. */

@@ -460,6 +460,13 @@ static void test_refusals(void **state)
     ces_free(ctx, t);
     assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_ERR_INVALID);
     assert_int_equal(ces_cuda_lower(ctx, g, 0, &bad, 0, &p), CES_ERR_INVALID);
+    /* an op added after the validation: a batch left open */
+    fl.kind = CES_OP_BATCH;
+    assert_int_equal(ces_graph_add_op(g, 0, &fl), CES_OK);
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &flushy, 0, &p), CES_ERR_SEMANTIC);
+    assert_null(p);
+    assert_non_null(strstr(ces_ctx_last_error(ctx), "lower: the graph does not validate: "));
+    assert_non_null(strstr(ces_ctx_last_error(ctx), "'batch' without 'end'"));
     ces_graph_destroy(g);
 
     g = many(ctx, 3, 0);
