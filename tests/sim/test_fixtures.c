@@ -1,7 +1,7 @@
 /*
  * tests/sim/test_fixtures.c - every schedule under tests/fixtures/bad gets
  * exactly the verdict set its `# expect-verdict:` directive names, from the
- * reduced and from the unreduced search.
+ * reduced and from the unreduced search, and each counterexample replays.
  */
 #include "ces_test.h"
 
@@ -58,6 +58,54 @@ static uint32_t check(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t f
     return v;
 }
 
+/* How many defect classes the verdict v names. */
+static size_t classes(uint32_t v)
+{
+    size_t n = 0;
+
+    for (uint32_t bit = CES_V_DEADLOCK; bit <= CES_V_MISMATCH; bit <<= 1)
+        n += (v & bit) != 0;
+    return n;
+}
+
+/* Every counterexample of a reduced check of g is real: its replay string
+ * re-runs an execution of as many steps, over the same ops, that shows the
+ * same defect class.  Returns the number of counterexamples replayed. */
+static size_t replay_all(struct ces_ctx *ctx, const struct ces_graph *g, const char *path)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    size_t nd;
+
+    ces_check_opts_init(&o);
+    o.max_seconds = 30;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    nd = ces_check_report_ndefects(r);
+    for (size_t i = 0; i < nd; i++) {
+        const struct ces_check_defect *d = ces_check_report_defect(r, i);
+        struct ces_check_report *rr = NULL;
+        const struct ces_check_defect *d2 = NULL;
+
+        o.replay = d->replay;
+        if (ces_check(ctx, g, &o, &rr) != CES_OK)
+            fail_msg("%s: replay '%s' refused: %s", path, d->replay, ces_ctx_last_error(ctx));
+        for (size_t j = 0; j < ces_check_report_ndefects(rr); j++)
+            if (ces_check_report_defect(rr, j)->cls == d->cls)
+                d2 = ces_check_report_defect(rr, j);
+        if (d2 == NULL || !(ces_check_report_verdict(rr) & d->cls))
+            fail_msg("%s: replay '%s' does not show defect class %u", path, d->replay, d->cls);
+        assert_int_equal(d2->nsteps, d->nsteps);
+        for (size_t k = 0; k < d->nsteps; k++) {
+            assert_int_equal(d2->steps[k].pos.rank, d->steps[k].pos.rank);
+            assert_int_equal(d2->steps[k].pos.stream, d->steps[k].pos.stream);
+            assert_int_equal(d2->steps[k].pos.index, d->steps[k].pos.index);
+        }
+        ces_check_report_destroy(rr);
+    }
+    ces_check_report_destroy(r);
+    return nd;
+}
+
 static void check_dir(const char *subdir, size_t at_least)
 {
     char **paths = NULL;
@@ -89,6 +137,8 @@ static void check_dir(const char *subdir, size_t at_least)
                         b, c);
             bad++;
         }
+        /* one counterexample per class found */
+        assert_int_equal(replay_all(ctx, g, paths[i]), classes(got));
         ces_graph_destroy(g);
         free(want_s);
         free(text);
