@@ -211,14 +211,19 @@ static void test_overlapping_copy(void **state)
     struct ces_graph *g = tiny(ctx);
     struct ces_op c = {.kind = CES_OP_COPY, .a = {0, 1, 0, 16}, .b = {0, 1, 8, 24}};
     struct ces_op far = {.kind = CES_OP_COPY, .a = {0, 1, 0, 16}, .b = {0, 0, 8, 24}};
+    /* ranges are half-open: [0:16) and [16:32) share no byte, either way round */
+    struct ces_op up = {.kind = CES_OP_COPY, .a = {0, 1, 0, 16}, .b = {0, 1, 16, 32}};
+    struct ces_op down = {.kind = CES_OP_COPY, .a = {0, 1, 16, 32}, .b = {0, 1, 0, 16}};
 
     (void)state;
     assert_int_equal(ces_graph_add_op(g, 1, &far), CES_OK); /* other rank's bytes: fine */
+    assert_int_equal(ces_graph_add_op(g, 1, &up), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &down), CES_OK);
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
     assert_int_equal(ces_graph_add_op(g, 1, &c), CES_OK);
     assert_int_equal(ces_graph_validate(g, "c.ces"), CES_ERR_SEMANTIC);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "c.ces: r1.s0#4: a copy's source and destination overlap (send@1 bytes "
+                        "c.ces: r1.s0#6: a copy's source and destination overlap (send@1 bytes "
                         "[0:16) and [8:24)): the copy engines leave the result undefined");
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
