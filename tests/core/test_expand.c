@@ -180,6 +180,25 @@ static void test_u32_wrap(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* x % -1 is 0 for every x, -2^63 included (whose C remainder traps). */
+static void test_remainder_minus_one(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g =
+        build(ctx, "cesync 1\nranks 2\nsignal s u64 2\nphase eager x1\n"
+                   "r0 : write s[0]@1 = (-9223372036854775807-1)%(-1)+7%(-1)+5\n");
+    const struct ces_op *ops;
+    uint32_t n;
+
+    (void)state;
+    ops = ces_graph_ops(g, 0, 0, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(ops[0].value, 5);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_multicast_and_ranks(void **state)
 {
     char t[256];
@@ -295,6 +314,14 @@ static void test_semantic_errors(void **state)
                         "r* : write s[0]@* = (-9223372036854775807-1)/($r-1)\n", CES_ERR_SEMANTIC,
                         "t.ces:5:45: integer overflow: -9223372036854775808/(-1) does not fit in "
                         "64 bits");
+    expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
+                        "r* : write s[0]@* = 9223372036854775807+($r+1)\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:40: integer overflow: 9223372036854775807+1 does not fit in 64 "
+                        "bits");
+    expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
+                        "r* : write s[0]@* = (-9223372036854775807-1)-($r+1)\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:45: integer overflow: -9223372036854775808-1 does not fit in 64 "
+                        "bits");
     expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
                         "r* : write s[-$r]@* = 1\n", CES_ERR_SEMANTIC,
                         "t.ces:5:12: slot s[-1]@* is out of range: s has 2 slots");
@@ -423,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_alltoall),
         cmocka_unit_test(test_phases_and_frozen_i),
         cmocka_unit_test(test_u32_wrap),
+        cmocka_unit_test(test_remainder_minus_one),
         cmocka_unit_test(test_multicast_and_ranks),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_concrete_roundtrip),
