@@ -266,6 +266,29 @@ static void test_ingress_shared(void **state)
     fx_end(&f);
 }
 
+/* Rank 1 sends to ranks 2 and 3 at once (two streams): its link out is
+ * the first bottleneck, 500 B/us each; rank 2's ingress, shared with rank
+ * 0's copy, has 500 B/us left for that one - not its full 1000 B/us. */
+static void test_ingress_left_over(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    fx_init(&f, 4, 2, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 0, 0, 0, 2, 4000));
+    op(&f, 1, copy(&f, 0, 1, 4000, 2, 2000));
+    op(&f, 1, copy(&f, 1, 1, 0, 3, 2000));
+    p = predict(&f, &m);
+    /* 1 us start; all three at 500 B/us until rank 1's copies end at 5;
+     * then rank 0's last 2000 B at 1000 B/us: 7 */
+    assert_us(p.total_us, 7.0);
+    assert_int_equal(p.last_rank, 0);
+    assert_int_equal(p.peer_bytes, 8000);
+    fx_end(&f);
+}
+
 static void test_signal_hop(void **state)
 {
     struct fx f;
@@ -1018,6 +1041,7 @@ int main(void)
         cmocka_unit_test(test_batch_runs_in_order),
         cmocka_unit_test(test_both_directions),
         cmocka_unit_test(test_ingress_shared),
+        cmocka_unit_test(test_ingress_left_over),
         cmocka_unit_test(test_signal_hop),
         cmocka_unit_test(test_local_flag_and_cyclic_geq),
         cmocka_unit_test(test_own_writes_in_order),
