@@ -93,8 +93,24 @@ static int call(struct rk *r, uint32_t coll, void *send, void *recv, uint64_t b,
     }
 }
 
+/* Bytes [0, len) of h still hold the fill `fill` (0 if so; 1, printed, if
+ * not). */
+static int untouched(const char *what, const uint8_t *h, uint64_t len, uint8_t fill)
+{
+    for (uint64_t i = 0; i < len; i++) {
+        if (h[i] != fill) {
+            printf("FAIL: %s: byte %" PRIu64 " is 0x%02x, expected the fill 0x%02x untouched\n",
+                   what, i, h[i], fill);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Checks recv (host copy) of rank r after collective coll with send
- * patterns of generation gen. */
+ * patterns of generation gen.  Gather writes only the root's recv: a
+ * non-root's (n * b bytes, cleared to 0xee by its caller, one_coll) must
+ * hold the fill still. */
 static int verify(uint32_t coll, const uint8_t *h, uint64_t b, uint32_t r, uint32_t n,
                   uint32_t root, uint64_t gen, const char *tag)
 {
@@ -113,8 +129,12 @@ static int verify(uint32_t coll, const uint8_t *h, uint64_t b, uint32_t r, uint3
     }
     case CES_COLL_ALLGATHER:
     case CES_COLL_GATHER:
-        if (coll == CES_COLL_GATHER && r != root)
+        if (coll == CES_COLL_GATHER && r != root) {
+            snprintf(what, sizeof(what), "%s gather %" PRIu64 " B rank %u (not the root) recv",
+                     tag, b, r);
+            bad = untouched(what, h, b * n, 0xee);
             break;
+        }
         for (uint32_t p = 0; p < n && !bad; p++) {
             snprintf(what, sizeof(what), "%s %s %" PRIu64 " B rank %u block of %u", tag,
                      ces_coll_name((int)coll), b, r, p);
