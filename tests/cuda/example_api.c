@@ -1,7 +1,8 @@
 /*
  * example_api.c - the example program of docs/API.md: one process per GPU,
  * an alltoall on a user stream, its bytes checked, the same alltoall
- * captured in a CUDA graph and replayed.  Build against libcesync and the
+ * captured in a CUDA graph and replayed into a cleared recv, its bytes
+ * checked again.  Build against libcesync and the
  * CUDA runtime; run it as N processes with RANK, WORLD_SIZE, LOCAL_RANK and
  * CES_RENDEZVOUS set (torchrun style), or with no RANK at all to have it fork
  * one process per GPU itself.
@@ -16,6 +17,16 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* 1 if recv (copied to host) is not what the alltoall delivers: chunk p
+ * came from rank p, which filled its send with p + 1. */
+static int wrong(const unsigned char *host, size_t bytes, uint32_t n)
+{
+    for (size_t i = 0; i < bytes; i++)
+        if (host[i] != (unsigned char)(i / (bytes / n) + 1))
+            return 1;
+    return 0;
+}
 
 static int rank_main(void)
 {
@@ -64,8 +75,7 @@ static int rank_main(void)
         return 1;
     }
     cudaMemcpy(host, recv, bytes, cudaMemcpyDeviceToHost);
-    for (size_t i = 0; i < bytes; i++)
-        bad |= host[i] != (unsigned char)(i / (bytes / n) + 1); /* chunk p came from rank p */
+    bad |= wrong(host, bytes, n);
 
     /* Captured: a graph-safe protocol, replayable any number of times. */
     cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
@@ -76,10 +86,13 @@ static int rank_main(void)
         return 1;
     }
     cudaGraphInstantiate(&exec, graph, 0);
+    cudaMemsetAsync(recv, 0, bytes, stream); /* so the replays must deliver every byte again */
     for (int k = 0; k < 10; k++)
         cudaGraphLaunch(exec, stream);
     cudaStreamSynchronize(stream);
     bad |= ces_comm_status(comm) != CES_OK;
+    cudaMemcpy(host, recv, bytes, cudaMemcpyDeviceToHost);
+    bad |= wrong(host, bytes, n);
     printf("rank %u: %s\n", rank, bad ? "FAILED" : "ok");
 
     cudaGraphExecDestroy(exec);
