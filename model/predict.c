@@ -348,6 +348,7 @@ static int build(struct psim *s)
     double *host = NULL;   /* [ranks] */
     uint64_t *copied = NULL; /* [streams]: bytes between ranks of the copies
                                 since the stream's last memop batch */
+    uint64_t *links = NULL;  /* [2 * ranks]: the block's fork and join of each rank */
     uint64_t split = (uint64_t)s->m->split_wait_mib << 20;
     int rc = CES_OK;
 
@@ -355,7 +356,8 @@ static int build(struct psim *s)
     sidx = ces_malloc(s->ctx, sizeof(*sidx) * (size_t)s->ranks * s->streams);
     host = ces_malloc(s->ctx, sizeof(*host) * s->ranks);
     copied = ces_malloc(s->ctx, sizeof(*copied) * s->streams);
-    if (last_rec == NULL || sidx == NULL || host == NULL || copied == NULL) {
+    links = ces_malloc(s->ctx, sizeof(*links) * 2 * s->ranks);
+    if (last_rec == NULL || sidx == NULL || host == NULL || copied == NULL || links == NULL) {
         rc = ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
         goto out;
     }
@@ -374,6 +376,8 @@ static int build(struct psim *s)
                 host[r] += (double)bi.reps * s->m->graph_launch_us;
             continue;
         }
+        for (uint32_t r = 0; r < s->ranks; r++)
+            ces_graph_links(s->g, b, r, &links[2 * r], &links[2 * r + 1]);
         for (uint32_t rep = 0; rep < bi.reps; rep++) {
             for (uint32_t r = 0; r < s->ranks; r++) {
                 uint32_t n = 0;
@@ -387,13 +391,11 @@ static int build(struct psim *s)
                                             that is a barrier's (split_wait_mib) */
                 int in_batch = 0;
                 size_t first = s->insts.len;
-                uint64_t fork, join;
 
                 memset(copied, 0, sizeof(*copied) * s->streams);
-                ces_graph_links(s->g, b, r, &fork, &join);
                 if (graph)
                     host[r] += s->m->graph_launch_us;
-                rc = add_fork(s, r, b, graph, fork, &host[r]);
+                rc = add_fork(s, r, b, graph, links[2 * r], &host[r]);
                 if (rc != CES_OK)
                     goto out;
                 for (uint32_t k = 0; k < n; k++) {
@@ -477,7 +479,7 @@ static int build(struct psim *s)
                 end_group(s, group_last, group_waits, graph);
                 if (!graph)
                     thin_progress(s, first, s->insts.len);
-                rc = add_join(s, r, b, graph, join, &host[r]);
+                rc = add_join(s, r, b, graph, links[2 * r + 1], &host[r]);
                 if (rc != CES_OK)
                     goto out;
             }
@@ -488,6 +490,7 @@ out:
     ces_free(s->ctx, sidx);
     ces_free(s->ctx, host);
     ces_free(s->ctx, copied);
+    ces_free(s->ctx, links);
     return rc;
 }
 
