@@ -27,7 +27,8 @@ static const char check_help[] =
     "  --max-states N      stop after N stored states (verdict INCOMPLETE, exit 3)\n"
     "  --max-seconds S     stop after S seconds of search (INCOMPLETE)\n"
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
-    "                      a line on stderr says what needed the memory)\n"
+    "                      a line on stderr says what needed the memory; default half\n"
+    "                      of this machine's memory, 0 for no bound)\n"
     "  --no-reduction      reference mode: no partial-order reduction\n"
     "  --first             stop at the first defect found (verdict adds INCOMPLETE)\n"
     "  --random N          N random complete executions instead (a sample, not a proof)\n"
@@ -52,7 +53,18 @@ struct check_args {
     struct ces_fault faults[64];
     const char *dot;
     bool json, quiet, sweep;
+    bool memory_given; /* --max-memory: else the default bound */
 };
+
+/* The memory bound when --max-memory is not given: half of this machine's
+ * memory, so that a search too large for it ends INCOMPLETE with what it
+ * found instead of being killed or swapping (0 when unknown: no bound). */
+static uint64_t default_memory_bound(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 2 : 0;
+}
 
 static int parse_u64(const char *opt, const char *v, uint64_t *out)
 {
@@ -133,6 +145,7 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
             if (v == NULL || ces_tool_parse_size(v, &a->o.max_memory) != 0)
                 return ces_tool_fail("check: --max-memory expects a size like 512M, got '%s'",
                                      v != NULL ? v : "");
+            a->memory_given = true;
         } else if (strcmp(opt, "--random") == 0) {
             ec = parse_u64(opt, v, &a->o.random);
             if (ec == CES_EXIT_OK && a->o.random == 0)
@@ -178,6 +191,8 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
         if (takes)
             i++;
     }
+    if (!a->memory_given)
+        a->o.max_memory = default_memory_bound();
     if (a->o.random > 0 && a->o.replay != NULL)
         return ces_tool_fail("check: --random and --replay exclude each other");
     if (a->sweep && (a->o.replay != NULL || a->o.nfaults > 0))
@@ -325,6 +340,9 @@ int ces_cmd_check(int argc, char **argv)
             *ces_ctx_last_error(ctx) != '\0') {
             fflush(stdout); /* the report first, then why it is incomplete */
             fprintf(stderr, "cesync: check: %s\n", ces_ctx_last_error(ctx));
+            if (!a.memory_given && strncmp(ces_ctx_last_error(ctx), "memory bound", 12) == 0)
+                fprintf(stderr, "cesync: check: (the default bound, half of this machine's "
+                                "memory; --max-memory sets another, 0 none)\n");
         }
         if (ec == CES_EXIT_OK && a.dot != NULL)
             ec = draw(ctx, g, r, a.dot);

@@ -194,6 +194,38 @@ static void test_memory_bound(void **state)
     rmdir(dir);
 }
 
+/* Without --max-memory the bound is half of the machine's memory: a model
+ * of 2^31 - 1 replays of 2 ops on each of 8 streams of 8 ranks (2^38 ops
+ * unrolled, terabytes) ends INCOMPLETE at once, saying the default bound
+ * did it; an explicit bound is not called the default.  (--max-memory 0,
+ * no bound, is not run here: such a search grows until it is killed.) */
+static void test_default_memory_bound(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[128], *o;
+    FILE *f;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/huge.ces", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("cesync 1\nranks 8\nstreams 8\nbuffer b 16\nsignal s u64 4\n"
+          "phase graph x2147483647\n", f);
+    for (int k = 0; k < 16; k++)
+        fprintf(f, "r* s%d : fence\n", k / 2);
+    fclose(f);
+    assert_int_equal(ces_test_tool(dir, "check huge.ces", &o), 3);
+    assert_non_null(strstr(o, "verdict: INCOMPLETE\n"));
+    assert_non_null(strstr(o, "reached before the search: the checker's model"));
+    assert_non_null(strstr(o, "cesync: check: (the default bound, half of this machine's "
+                              "memory; --max-memory sets another, 0 none)\n"));
+    free(o);
+    assert_int_equal(ces_test_tool(dir, "check huge.ces --max-memory 1G", &o), 3);
+    assert_null(strstr(o, "the default bound"));
+    free(o);
+    remove(path);
+    rmdir(dir);
+}
+
 /* --max-seconds takes a finite number > 0 (nan and inf ran unbounded). */
 static void test_max_seconds(void **state)
 {
@@ -291,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_replay_roundtrip),
         cmocka_unit_test(test_faults_sweep_json_dot),
         cmocka_unit_test(test_memory_bound),
+        cmocka_unit_test(test_default_memory_bound),
         cmocka_unit_test(test_max_seconds),
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_sweep_options),
