@@ -6,8 +6,8 @@
 #include "internal.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +34,17 @@ static const struct ces_mfield ces_model_fields_[] = {
  * smallest bandwidth is its inverse. */
 #define CES_MODEL_VALUE_MAX 1e9
 
+/* Whether d lies in the range a model file may give field f: bounded so
+ * that no prediction can overflow to infinity (2^24 ops of 2^48 bytes at
+ * the slowest bandwidth stay finite; 1e308 us once summed to inf, which the
+ * prediction took for a stall) and none runs backwards.  False for NaN. */
+static bool in_range(const struct ces_mfield *f, double d)
+{
+    double lo = strstr(f->name, "_gbps") != NULL ? 1.0 / CES_MODEL_VALUE_MAX : 0.0;
+
+    return d >= lo && d <= CES_MODEL_VALUE_MAX;
+}
+
 int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const char *who)
 {
     if (memchr(m->kind, '\0', sizeof(m->kind)) == NULL)
@@ -42,18 +53,16 @@ int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const
                              sizeof(m->kind) - 1);
     for (size_t i = 0; i < CES_MODEL_NFIELDS; i++) {
         const struct ces_mfield *f = &ces_model_fields_[i];
-        bool gbps = strstr(f->name, "_gbps") != NULL;
         double d;
 
         if (!f->is_f64)
             continue;
         memcpy(&d, (const char *)m + f->offset, sizeof(d));
-        /* the bounds of a model file (parse_value): no time can overflow
-         * to infinity, none runs backwards */
-        if (!(d >= (gbps ? 1.0 / CES_MODEL_VALUE_MAX : 0.0) && d <= CES_MODEL_VALUE_MAX))
+        if (!in_range(f, d))
             return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: the model's %s is %g: expected %s",
                                  who, f->name, d,
-                                 gbps ? "a bandwidth of 1e-9..1e9" : "a number of 0..1e9");
+                                 strstr(f->name, "_gbps") != NULL ? "a bandwidth of 1e-9..1e9"
+                                                                  : "a number of 0..1e9");
     }
     return CES_OK;
 }
@@ -110,13 +119,10 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
             return perr(ctx, l, col, "expected a number >= 0");
         if (strstr(f->name, "_gbps") != NULL && d <= 0.0)
             return perr(ctx, l, col, "expected a bandwidth > 0");
-        /* Bounded so that no prediction can overflow to infinity (2^24 ops
-         * of 2^48 bytes at the slowest bandwidth stay finite): 1e308 us
-         * once summed to inf, which the prediction took for a stall. */
-        if (d > CES_MODEL_VALUE_MAX)
-            return perr(ctx, l, col, "expected a number at most 1e9");
-        if (strstr(f->name, "_gbps") != NULL && d < 1.0 / CES_MODEL_VALUE_MAX)
-            return perr(ctx, l, col, "expected a bandwidth of at least 1e-9");
+        if (!in_range(f, d))
+            return perr(ctx, l, col, d > CES_MODEL_VALUE_MAX ? "expected a number at most 1e9"
+                                                             : "expected a bandwidth of at least "
+                                                               "1e-9");
         memcpy((char *)m + f->offset, &d, sizeof(d));
     } else {
         unsigned long u;
