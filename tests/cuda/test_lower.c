@@ -1130,6 +1130,21 @@ static void test_links(void **state)
                                  "s1 join\n"
                                  "s2 join\n");
     ces_graph_destroy(g);
+    /* the overlap collectives, as the backend builds them, eager and captured */
+    for (uint32_t k = 0; k < 2; k++) {
+        struct ces_coll_params p;
+        char *t;
+
+        ces_cuda_coll_select(&p, k == 0 ? CES_COLL_ALLTOALL : CES_COLL_ALLGATHER, 2, 4096, 0,
+                             (int)k);
+        assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+        t = lower_text(ctx, g, 1, &h200, ces_cuda_coll_lower_flags((int)k, 1));
+        assert_non_null(strstr(t, "s1 await go\n"));
+        assert_null(strstr(t, " fork\n"));
+        assert_null(strstr(t, " join\n"));
+        ces_free(ctx, t);
+        ces_graph_destroy(g);
+    }
     ces_test_ctx_end(ctx, &st);
 }
 
