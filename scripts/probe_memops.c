@@ -15,7 +15,8 @@
  * its local copy; the peer half on a stream gated by the ready flags
  * themselves, the local half gated by the peer's ready flag, the barriers'
  * batching at large sizes, the head of a large peer half staged before the
- * ready wait; what a copy costs after a met wait, one-way 1 MiB
+ * ready wait, the complete barrier's flag written by a copy; what a copy
+ * costs after a met wait, one-way 1 MiB
  * messages as the backend issues them with one thing changed at a time,
  * the one-way sender's flags on a second stream, the sendrecv builder's
  * staged ring with and without a launch's fork and join, and captured
@@ -84,6 +85,7 @@ struct gpu {
     cudaStream_t cs[STREAMS]; /* the copy-engine probe's streams */
     uint32_t *flags;  /* 1024 u32 flag words */
     uint64_t *words;  /* 512 u64: progress words in device memory */
+    uint32_t *seq;    /* [N + 1]: seq[v] = v, the source of the *_COPY flags */
     char *send, *recv, *stage;
     cudaEvent_t t0, t1, it0[N + 1], it1[N + 1], fork[N + 1], join[N + 1];
     cudaEvent_t ready, copied; /* the peer half apart (a2a_loop) */
@@ -306,7 +308,10 @@ static void copy1(void *dst, const void *src, size_t n, cudaStream_t s)
     copies(&dst, &src, &n, 1, s);
 }
 
-enum layout { PUSHED, PUSHED_SPLIT, POLLED, POLLED_SPLIT };
+/* *_COPY: the barrier's flag written by a 4-byte copy-engine copy from a
+ * word holding the value (the stream's copy after its data copies, as NCCL
+ * 2.29+ writes its flags), then a memop call with the wait. */
+enum layout { PUSHED, PUSHED_SPLIT, POLLED, POLLED_SPLIT, PUSHED_COPY, POLLED_COPY };
 enum progress { NONE, DEVICE, HOST };
 
 /* One barrier of GPU g on flag pair `base` (slots base, base+1), value v. */
@@ -315,8 +320,18 @@ static void barrier(int g, enum layout l, enum progress pr, int base, uint32_t v
     int p = 1 - g;
     CUstreamBatchMemOpParams q[3];
     unsigned n = 2;
-    int pushed = l == PUSHED || l == PUSHED_SPLIT;
+    int pushed = l == PUSHED || l == PUSHED_SPLIT || l == PUSHED_COPY;
 
+    if (l == PUSHED_COPY || l == POLLED_COPY) {
+        copy1((void *)(uintptr_t)(pushed ? flag(p, base + g) : flag(g, base + g)), G[g].seq + v,
+              sizeof(uint32_t), G[g].st);
+        q[0] = wait32(pushed ? flag(g, base + p) : flag(p, base + p), v);
+        n = 1;
+        if (pr != NONE)
+            q[n++] = write64(pr == DEVICE ? word(g, 0) : host_word(g), v);
+        batch(g, q, n);
+        return;
+    }
     q[0] = write32(pushed ? flag(p, base + g) : flag(g, base + g), v);
     q[1] = wait32(pushed ? flag(g, base + p) : flag(p, base + p), v);
     if (pr != NONE)
@@ -702,6 +717,55 @@ static void probe_large_shapes(void)
             for (int l = 0; l < LOOPS; l++)
                 slow += med[k][l] > best + 5.0;
             printf("%-26s median %7.2f min %7.2f max %7.2f slow %2d\n", shapes[k].name,
+                   med[k][LOOPS / 2], med[k][0], med[k][LOOPS - 1], slow);
+        }
+        fflush(stdout);
+    }
+}
+
+/* The complete barrier's flag written by a copy-engine copy after the peer
+ * copy (polled: into the own slot; pushed: into the peer's), then the wait,
+ * against the shape cesync issues, 1, 64 and 128 MiB per rank, 40 loops of
+ * each, alternating; per shape the median and the fastest loop median and
+ * the loops slower than the fastest of all shapes' loops + 5 us. */
+static void probe_flag_copy(void)
+{
+    static const struct a2a_shape small[] = {
+        {POLLED, POLLED, NONE, DEVICE, FORK_AT_START, PEER_WITH_BARRIERS, "as cesync"},
+        {POLLED, POLLED_COPY, NONE, DEVICE, FORK_AT_START, PEER_WITH_BARRIERS,
+         "flag copy, polled"},
+        {POLLED, PUSHED_COPY, NONE, DEVICE, FORK_AT_START, PEER_WITH_BARRIERS,
+         "flag copy, pushed"},
+    },
+                                  large[] = {
+        {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS, "as cesync"},
+        {POLLED, POLLED_COPY, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS,
+         "flag copy, polled"},
+        {POLLED, PUSHED_COPY, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS,
+         "flag copy, pushed"},
+    };
+    enum { SHAPES = 3, LOOPS = 40 };
+    static const size_t sizes[] = {1u << 20, 64u << 20, 128u << 20};
+
+    for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+        const struct a2a_shape *shapes = sizes[z] >= (64u << 20) ? large : small;
+        double med[SHAPES][LOOPS], best = 1e30;
+
+        printf("== complete flag by copy, %zu MiB per rank: %d loops per shape, alternating\n",
+               sizes[z] >> 20, LOOPS);
+        for (int l = 0; l < LOOPS; l++)
+            for (size_t k = 0; k < SHAPES; k++) {
+                med[k][l] = mode_loop(&shapes[k], sizes[z]);
+                if (med[k][l] < best)
+                    best = med[k][l];
+            }
+        for (size_t k = 0; k < SHAPES; k++) {
+            int slow = 0;
+
+            qsort(med[k], LOOPS, sizeof(double), cmp_double);
+            for (int l = 0; l < LOOPS; l++)
+                slow += med[k][l] > best + 5.0;
+            printf("%-20s median %7.2f min %7.2f max %7.2f slow %2d\n", shapes[k].name,
                    med[k][LOOPS / 2], med[k][0], med[k][LOOPS - 1], slow);
         }
         fflush(stdout);
@@ -2187,6 +2251,7 @@ int main(int argc, char **argv)
         {"fork-gated", probe_fork_gated},
         {"large-shapes", probe_large_shapes},
         {"head", probe_head},
+        {"flag-copy", probe_flag_copy},
         {"fork-point", probe_fork_point},
         {"copy-pairs", probe_copy_pairs},
         {"flag-shapes", probe_flag_shapes},
@@ -2234,6 +2299,14 @@ int main(int argc, char **argv)
         }
         CK(cudaMalloc((void **)&x->flags, 4096));
         CK(cudaMalloc((void **)&x->words, 4096));
+        CK(cudaMalloc((void **)&x->seq, sizeof(uint32_t) * (N + 1)));
+        {
+            uint32_t v[N + 1];
+
+            for (uint32_t i = 0; i <= N; i++)
+                v[i] = i;
+            CK(cudaMemcpy(x->seq, v, sizeof(v), cudaMemcpyHostToDevice));
+        }
         CK(cudaMalloc((void **)&x->send, BIG));
         CK(cudaMalloc((void **)&x->recv, BIG));
         CK(cudaMalloc((void **)&x->stage, BIG));
