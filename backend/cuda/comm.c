@@ -873,7 +873,7 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
     struct ces_team *t = c->team;
     struct ces_alloc_rec rec, *a;
     CUmemAllocationProp prop;
-    uint64_t seq = c->nalloc++;
+    uint64_t seq = c->nalloc++, top;
     int rc = CES_OK, fd = -1;
     int *fds = NULL;
     uint64_t *sizes = NULL;
@@ -881,6 +881,7 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
     memset(&rec, 0, sizeof(rec));
     rec.size = round_up(bytes ? bytes : 1, t->gran);
     pthread_mutex_lock(&t->lock);
+    top = t->top; /* restored if this call fails: pick_offset may move it */
     if (!t->multi && seq < t->allocs.len) {
         /* Another rank of this process made this allocation already. */
         a = &CES_VEC_AT(&t->allocs, struct ces_alloc_rec, seq);
@@ -950,7 +951,7 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
     }
     rc = map_all(t, &rec);
     if (rc != CES_OK)
-        goto out;
+        goto unmap; /* the ranks mapped before the failure */
     rec.live = 1;
     rec.refs = t->nlocal;
     /* Zero every local rank's memory before anyone can write into it: the
@@ -961,7 +962,7 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
 
         rc = ces_cuda_use(m);
         if (rc != CES_OK)
-            goto out;
+            goto unmap;
         CES_CU_GOTO(c->ctx, rc, cuMemsetD8Async(t->base + m->rank * t->stride + rec.off, 0,
                                                 rec.size, m->wd_stream),
                     unmap);
@@ -993,6 +994,8 @@ out:
     }
     if (rc != CES_OK && (t->multi || seq >= t->allocs.len))
         c->nalloc--;
+    if (rc != CES_OK)
+        t->top = top;
     if (fd >= 0)
         close(fd);
     if (fds != NULL)

@@ -1,0 +1,214 @@
+/*
+ * tests/cuda/test_comm.c - symmetric memory of one process (comm.c) on the
+ * CPU: a team of two communicators built by hand, the driver calls of
+ * ces_team_alloc replaced by stand-ins that count handles and mappings and
+ * fail on demand.  An allocation that fails leaves nothing behind: no
+ * handle, no mapping (also of the ranks mapped before the failing call),
+ * and no part of the stride taken.
+ */
+#include "ces_test.h"
+#include "runtime.h"
+
+#include <string.h>
+
+/* --- driver stand-ins -------------------------------------------------- */
+
+static long live_handles; /* created and not released */
+static long mapped;       /* ranges mapped and not unmapped */
+static int create_fail_at, map_fail_at, access_fail; /* call number to fail (1-based), or 0 */
+static int creates, maps;
+
+static CUresult CUDAAPI fake_create(CUmemGenericAllocationHandle *h, size_t size,
+                                    const CUmemAllocationProp *prop, unsigned long long flags)
+{
+    (void)size, (void)prop, (void)flags;
+    if (++creates == create_fail_at)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    *h = (CUmemGenericAllocationHandle)creates;
+    live_handles++;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_release(CUmemGenericAllocationHandle h)
+{
+    (void)h;
+    live_handles--;
+    return CUDA_SUCCESS;
+}
+
+/* The ranges mapped now, by address (one allocation at a time here). */
+static CUdeviceptr map_at[4];
+
+static CUresult CUDAAPI fake_map(CUdeviceptr p, size_t size, size_t off,
+                                 CUmemGenericAllocationHandle h, unsigned long long flags)
+{
+    (void)size, (void)off, (void)h, (void)flags;
+    if (++maps == map_fail_at)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    for (int i = 0; i < 4; i++) {
+        if (map_at[i] == 0) {
+            map_at[i] = p;
+            mapped++;
+            return CUDA_SUCCESS;
+        }
+    }
+    return CUDA_ERROR_UNKNOWN;
+}
+
+static CUresult CUDAAPI fake_unmap(CUdeviceptr p, size_t size)
+{
+    (void)size;
+    for (int i = 0; i < 4; i++) {
+        if (map_at[i] == p) {
+            map_at[i] = 0;
+            mapped--;
+            return CUDA_SUCCESS;
+        }
+    }
+    return CUDA_ERROR_INVALID_VALUE; /* as the driver says of a range not mapped */
+}
+
+static CUresult CUDAAPI fake_access(CUdeviceptr p, size_t size, const CUmemAccessDesc *d,
+                                    size_t n)
+{
+    (void)p, (void)size, (void)d, (void)n;
+    return access_fail ? CUDA_ERROR_INVALID_DEVICE : CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_ctx_set_current(CUcontext ctx)
+{
+    (void)ctx;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_error_name(CUresult r, const char **s)
+{
+    (void)r;
+    *s = "CUDA_ERROR_?";
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_error_string(CUresult r, const char **s)
+{
+    (void)r;
+    *s = "stand-in";
+    return CUDA_SUCCESS;
+}
+
+static void fakes_install(void)
+{
+    /* The table is a plain static object of cu_api.c that ces_cu() hands
+     * out read-only; the test writes it, as the loader would. */
+    struct ces_cu_api *t = (struct ces_cu_api *)ces_cu();
+
+    t->p_cuMemCreate = fake_create;
+    t->p_cuMemRelease = fake_release;
+    t->p_cuMemMap = fake_map;
+    t->p_cuMemUnmap = fake_unmap;
+    t->p_cuMemSetAccess = fake_access;
+    t->p_cuCtxSetCurrent = fake_ctx_set_current;
+    t->p_cuGetErrorName = fake_error_name;
+    t->p_cuGetErrorString = fake_error_string;
+    live_handles = mapped = 0;
+    create_fail_at = map_fail_at = access_fail = 0;
+    creates = maps = 0;
+    memset(map_at, 0, sizeof(map_at));
+}
+
+/* --- a team of two ranks in one process ---------------------------------- */
+
+struct fixture {
+    struct ces_test_alloc alloc;
+    struct ces_ctx *ctx;
+    struct ces_team team;
+    struct ces_comm comm[2];
+    struct ces_comm *comms[2];
+};
+
+static void fixture_init(struct fixture *fx)
+{
+    memset(fx, 0, sizeof(*fx));
+    fakes_install();
+    fx->ctx = ces_test_ctx(&fx->alloc);
+    fx->team.ctx = fx->ctx;
+    fx->team.ranks = 2;
+    fx->team.nlocal = 2;
+    fx->team.comms = fx->comms;
+    fx->team.base = (CUdeviceptr)1 << 40;
+    fx->team.stride = (uint64_t)1 << 30;
+    fx->team.gran = (uint64_t)2 << 20;
+    pthread_mutex_init(&fx->team.lock, NULL);
+    for (uint32_t r = 0; r < 2; r++) {
+        fx->comm[r].ctx = fx->ctx;
+        fx->comm[r].team = &fx->team;
+        fx->comm[r].rank = r;
+        fx->comm[r].size = 2;
+        fx->comm[r].cudev = (CUdevice)r;
+        fx->comms[r] = &fx->comm[r];
+    }
+}
+
+static void fixture_end(struct fixture *fx)
+{
+    ces_vec_free(fx->ctx, &fx->team.allocs);
+    pthread_mutex_destroy(&fx->team.lock);
+    ces_test_ctx_end(fx->ctx, &fx->alloc);
+}
+
+/* A failed ces_team_alloc of rank 0: nothing left behind. */
+static void expect_clean_failure(struct fixture *fx)
+{
+    void *ptr = NULL;
+
+    assert_int_equal(ces_team_alloc(&fx->comm[0], 64 << 20, &ptr), CES_ERR_CUDA);
+    assert_null(ptr);
+    assert_int_equal(live_handles, 0);
+    assert_int_equal(mapped, 0);
+    assert_int_equal(fx->team.top, 0);     /* the stride is not used up */
+    assert_int_equal(fx->team.allocs.len, 0);
+    assert_int_equal(fx->comm[0].nalloc, 0);
+}
+
+static void test_create_fails(void **state)
+{
+    struct fixture fx;
+
+    (void)state;
+    fixture_init(&fx);
+    create_fail_at = 2; /* rank 1's handle */
+    expect_clean_failure(&fx);
+    fixture_end(&fx);
+}
+
+static void test_map_fails_after_one_rank(void **state)
+{
+    struct fixture fx;
+
+    (void)state;
+    fixture_init(&fx);
+    map_fail_at = 2; /* rank 0's range is mapped, rank 1's fails */
+    expect_clean_failure(&fx);
+    fixture_end(&fx);
+}
+
+static void test_access_fails(void **state)
+{
+    struct fixture fx;
+
+    (void)state;
+    fixture_init(&fx);
+    access_fail = 1; /* every range is mapped, then access fails */
+    expect_clean_failure(&fx);
+    fixture_end(&fx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_fails),
+        cmocka_unit_test(test_map_fails_after_one_rank),
+        cmocka_unit_test(test_access_fails),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
