@@ -160,11 +160,17 @@ static int recv_msg(struct ces_ctx *ctx, int fd, uint64_t deadline, uint32_t pee
         }
     }
     if ((size_t)n != sizeof(h) + len || h.magic != BOOT_MAGIC || h.len != len ||
-        (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)))
+        (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+        /* the callers keep descriptors only from a message they accept */
+        for (uint32_t i = 0; nfds != NULL && i < *nfds; i++)
+            close(fds[i]);
+        if (nfds != NULL)
+            *nfds = 0;
         return ces_ctx_error(ctx, CES_ERR_SYSTEM,
                              "bootstrap: malformed message from rank %" PRIu32
                              " (%zd bytes; do all ranks run the same program?)",
                              peer, n);
+    }
     return CES_OK;
 }
 

@@ -7,6 +7,7 @@
 #include "ces_test.h"
 #include "runtime.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -129,12 +130,60 @@ static void test_peer_gone(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+static int open_fds(void)
+{
+    int n = 0;
+
+    for (int fd = 0; fd < 1024; fd++)
+        n += fcntl(fd, F_GETFD) != -1;
+    return n;
+}
+
+/* A peer whose message has another length (another program) and carries a
+ * descriptor: the allgather fails, and the descriptor received with the
+ * refused message is closed, not leaked. */
+static void test_malformed_closes_fds(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_boot b;
+    char path[128];
+    uint32_t all[2], one = 1;
+    pid_t pid;
+    int s = 0, before;
+
+    (void)state;
+    sock_path(path, sizeof(path), "bad");
+    pid = fork();
+    if (pid == 0) {
+        struct ces_ctx *c2 = NULL;
+        struct ces_boot b2;
+        uint64_t wrong[2] = {1, 2}, got[4];
+
+        ces_ctx_create(NULL, &c2);
+        if (ces_boot_open(c2, &b2, path, 1, 2, 5000) != CES_OK)
+            _exit(1);
+        /* 16 bytes where rank 0 expects 4, with stdin's descriptor */
+        ces_boot_allgather(c2, &b2, wrong, sizeof(wrong), 0, got, NULL);
+        _exit(0);
+    }
+    assert_int_equal(ces_boot_open(ctx, &b, path, 0, 2, 5000), CES_OK);
+    before = open_fds();
+    assert_int_equal(ces_boot_allgather(ctx, &b, &one, sizeof(one), -1, all, NULL),
+                     CES_ERR_SYSTEM);
+    assert_int_equal(open_fds(), before);
+    ces_boot_close(ctx, &b);
+    assert_int_equal(waitpid(pid, &s, 0), pid);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_allgather_fds),
         cmocka_unit_test(test_missing_rank),
         cmocka_unit_test(test_peer_gone),
+        cmocka_unit_test(test_malformed_closes_fds),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
