@@ -679,11 +679,40 @@ static void probe_fork_gated(void)
     by_size("local half forked at the start, gated (again)", shape);
 }
 
+/* The alltoall loop of probe_modes at `bytes` per rank, ALT_LOOPS loops of
+ * each of the n shapes, alternating; per shape the median and the fastest
+ * loop median and the loops slower than the fastest of all shapes' loops
+ * + 5 us. */
+#define ALT_LOOPS 40
+#define ALT_SHAPES 8
+
+static void alternate(const char *title, const struct a2a_shape *shapes, size_t n, size_t bytes)
+{
+    double med[ALT_SHAPES][ALT_LOOPS], best = 1e30;
+
+    printf("== %s, %zu MiB per rank: %d loops per shape, alternating\n", title, bytes >> 20,
+           ALT_LOOPS);
+    for (int l = 0; l < ALT_LOOPS; l++)
+        for (size_t k = 0; k < n && k < ALT_SHAPES; k++) {
+            med[k][l] = mode_loop(&shapes[k], bytes);
+            if (med[k][l] < best)
+                best = med[k][l];
+        }
+    for (size_t k = 0; k < n && k < ALT_SHAPES; k++) {
+        int slow = 0;
+
+        qsort(med[k], ALT_LOOPS, sizeof(double), cmp_double);
+        for (int l = 0; l < ALT_LOOPS; l++)
+            slow += med[k][l] > best + 5.0;
+        printf("%-26s median %7.2f min %7.2f max %7.2f slow %2d\n", shapes[k].name,
+               med[k][ALT_LOOPS / 2], med[k][0], med[k][ALT_LOOPS - 1], slow);
+    }
+    fflush(stdout);
+}
+
 /* Large sizes (the local half forked after the ready barrier): the shape
- * cesync issues against either barrier as two memop batches and the peer
- * half apart, 40 loops of each, alternating; per shape the median and the
- * fastest loop median and the loops slower than the fastest of all shapes'
- * loops + 5 us. */
+ * cesync issued until the eleventh session against either barrier as two
+ * memop batches and the peer half apart, 64 and 128 MiB. */
 static void probe_large_shapes(void)
 {
     static const struct a2a_shape shapes[] = {
@@ -696,38 +725,14 @@ static void probe_large_shapes(void)
          "both as two batches"},
         {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY, PEER_APART, "peer half apart"},
     };
-    enum { SHAPES = sizeof(shapes) / sizeof(shapes[0]), LOOPS = 40 };
-    static const size_t sizes[] = {64u << 20, 128u << 20};
 
-    for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
-        double med[SHAPES][LOOPS], best = 1e30;
-
-        printf("== large sizes, %zu MiB per rank: %d loops per shape, alternating\n",
-               sizes[z] >> 20, LOOPS);
-        for (int l = 0; l < LOOPS; l++)
-            for (size_t k = 0; k < SHAPES; k++) {
-                med[k][l] = mode_loop(&shapes[k], sizes[z]);
-                if (med[k][l] < best)
-                    best = med[k][l];
-            }
-        for (size_t k = 0; k < SHAPES; k++) {
-            int slow = 0;
-
-            qsort(med[k], LOOPS, sizeof(double), cmp_double);
-            for (int l = 0; l < LOOPS; l++)
-                slow += med[k][l] > best + 5.0;
-            printf("%-26s median %7.2f min %7.2f max %7.2f slow %2d\n", shapes[k].name,
-                   med[k][LOOPS / 2], med[k][0], med[k][LOOPS - 1], slow);
-        }
-        fflush(stdout);
-    }
+    alternate("large sizes", shapes, sizeof(shapes) / sizeof(shapes[0]), 64u << 20);
+    alternate("large sizes", shapes, sizeof(shapes) / sizeof(shapes[0]), 128u << 20);
 }
 
 /* The complete barrier's flag written by a copy-engine copy after the peer
  * copy (polled: into the own slot; pushed: into the peer's), then the wait,
- * against the shape cesync issues, 1, 64 and 128 MiB per rank, 40 loops of
- * each, alternating; per shape the median and the fastest loop median and
- * the loops slower than the fastest of all shapes' loops + 5 us. */
+ * against the shape cesync issues, 1, 64 and 128 MiB per rank. */
 static void probe_flag_copy(void)
 {
     static const struct a2a_shape small[] = {
@@ -744,39 +749,18 @@ static void probe_flag_copy(void)
         {POLLED, PUSHED_COPY, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS,
          "flag copy, pushed"},
     };
-    enum { SHAPES = 3, LOOPS = 40 };
-    static const size_t sizes[] = {1u << 20, 64u << 20, 128u << 20};
+    const char *title = "complete flag by copy";
 
-    for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
-        const struct a2a_shape *shapes = sizes[z] >= (64u << 20) ? large : small;
-        double med[SHAPES][LOOPS], best = 1e30;
-
-        printf("== complete flag by copy, %zu MiB per rank: %d loops per shape, alternating\n",
-               sizes[z] >> 20, LOOPS);
-        for (int l = 0; l < LOOPS; l++)
-            for (size_t k = 0; k < SHAPES; k++) {
-                med[k][l] = mode_loop(&shapes[k], sizes[z]);
-                if (med[k][l] < best)
-                    best = med[k][l];
-            }
-        for (size_t k = 0; k < SHAPES; k++) {
-            int slow = 0;
-
-            qsort(med[k], LOOPS, sizeof(double), cmp_double);
-            for (int l = 0; l < LOOPS; l++)
-                slow += med[k][l] > best + 5.0;
-            printf("%-20s median %7.2f min %7.2f max %7.2f slow %2d\n", shapes[k].name,
-                   med[k][LOOPS / 2], med[k][0], med[k][LOOPS - 1], slow);
-        }
-        fflush(stdout);
-    }
+    alternate(title, small, sizeof(small) / sizeof(small[0]), 1u << 20);
+    alternate(title, large, sizeof(large) / sizeof(large[0]), 64u << 20);
+    alternate(title, large, sizeof(large) / sizeof(large[0]), 128u << 20);
 }
 
 /* The head of the peer half staged before the ready wait (PEER_HEAD) with
- * heads of 4 MiB (also without the copy-out, which leaves the head's
- * bytes in the stage buffer: timing only) and 1 MiB, against the shape cesync issues (the complete
- * barrier as two memop calls from 64 MiB), 64 and 128 MiB per rank, 40
- * loops of each, alternating. */
+ * heads of 4 MiB (also without the copy-out, which leaves the head's bytes
+ * in the stage buffer: timing only) and 1 MiB, against the shape cesync
+ * issues (the complete barrier as two memop calls from 64 MiB), 64 and
+ * 128 MiB per rank, 40 loops of each, alternating. */
 static void probe_head(void)
 {
     static const struct a2a_shape issued = {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_AFTER_READY,
