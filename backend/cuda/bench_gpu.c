@@ -754,6 +754,14 @@ out:
     return rc;
 }
 
+/* The ranks 0..n-1 whose streams run `impl`: all of them, but in the
+ * one-way pipeline the raw copy leaves the last rank idle (enqueue_raw);
+ * its empty spans would halve the mean of two ranks' spans. */
+static uint32_t timed_ranks(const struct ces_bench *b, int impl)
+{
+    return impl == CES_BI_RAW && b->cfg.one_way ? b->n - 1 : b->n;
+}
+
 /* Fills times[0..n) with each sample's time, in us, divided by `per`: the
  * mean of the ranks' spans.  A rank's samples tile its stream's timeline,
  * so every rank's spans sum to the run's length; where the ranks are not
@@ -762,14 +770,16 @@ out:
  * while the other's do the opposite, and the slower rank's span of every
  * sample is the long one, above the period (docs/PERFORMANCE.md, "How to
  * measure").  Where a barrier holds them in step the mean is the slowest
- * rank's span within the ranks' jitter. */
-static int gather_times(struct ces_bench *b, uint32_t n, uint32_t per, double *times)
+ * rank's span within the ranks' jitter.  Only the ranks that take part
+ * count (timed_ranks). */
+static int gather_times(struct ces_bench *b, int impl, uint32_t n, uint32_t per, double *times)
 {
+    uint32_t nr = timed_ranks(b, impl);
     int rc = CES_OK;
 
     for (uint32_t i = 0; i < n; i++) {
         times[i] = 0.0;
-        for (uint32_t r = 0; r < b->n; r++) {
+        for (uint32_t r = 0; r < nr; r++) {
             float ms = 0.0f;
 
             rc = use_dev(b, r);
@@ -778,7 +788,7 @@ static int gather_times(struct ces_bench *b, uint32_t n, uint32_t per, double *t
             CES_RT_GOTO(b->ctx, rc, cudaEventElapsedTime(&ms, b->ev0[r][i], b->ev1[r][i]), out);
             times[i] += ms * 1e3 / per;
         }
-        times[i] /= b->n;
+        times[i] /= nr;
     }
 out:
     return rc;
@@ -820,7 +830,7 @@ static int run_graph(struct ces_bench *b, int impl, int variant, uint64_t bytes,
     if (gated && sync_all(b) != CES_OK && rc == CES_OK)
         rc = CES_ERR_CUDA;
     if (rc == CES_OK)
-        rc = gather_times(b, BENCH_GRAPH_LAUNCHES, iters, times);
+        rc = gather_times(b, impl, BENCH_GRAPH_LAUNCHES, iters, times);
     if (rc == CES_OK)
         rc = launch_all(b, check);
     if (rc == CES_OK)
@@ -945,7 +955,7 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
         gated = 0;
         rc = sync_all(b);
         if (rc == CES_OK)
-            rc = gather_times(b, iters, 1, times);
+            rc = gather_times(b, impl, iters, 1, times);
         if (rc != CES_OK)
             goto out;
     }
@@ -1100,9 +1110,9 @@ int ces_bench_compute(struct ces_bench *b, int impl, int variant, uint64_t bytes
     rc = time_burn(b, impl, variant, bytes, ncoll, with);
     if (rc != CES_OK)
         return rc;
-    for (uint32_t r = 0; r < b->n; r++)
+    for (uint32_t r = 0; r < timed_ranks(b, impl); r++)
         sum += with[r] > 0.0 ? solo[r] / with[r] : 0.0;
-    *kept = sum / b->n;
+    *kept = sum / timed_ranks(b, impl);
     *solo_us = smax;
     return CES_OK;
 }

@@ -57,8 +57,9 @@ const char *ces_bench_nccl_info(const struct ces_bench *b);
  * per rank.  variant: -1 = the backend's own collective (ces_alltoall, ...),
  * >= 0 = a builder graph with those CES_COLL_F_* flags run by ces_launch.
  * Every rank's stream waits on a host gate until all the work is enqueued,
- * so times are the GPUs' own (per iteration the mean of the ranks' event pairs),
- * not the host's enqueue.  graph: capture the `iters` iterations into one
+ * so times are the GPUs' own (per iteration the mean of the ranks' event pairs,
+ * of the ranks that take part: not the one-way pipeline's last one in the raw
+ * copy), not the host's enqueue.  graph: capture the `iters` iterations into one
  * CUDA graph per rank (cesync backend path and NCCL), launch it once
  * untimed when `warmup` > 0, then five times timed: a sample is one launch's
  * time over `iters` (the ranks' mean event pair around the launch).  The
@@ -70,7 +71,8 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
 
 /* Runs the compute kernel alone (its solo time) and beside `impl` at
  * `bytes` (collectives enqueued back to back to cover the kernel); *kept is
- * solo time / time beside the collective (mean over GPUs). */
+ * solo time / time beside the collective (mean over the GPUs that run
+ * impl: not the one-way pipeline's last one for the raw copy). */
 int ces_bench_compute(struct ces_bench *b, int impl, int variant, uint64_t bytes, double *kept,
                       double *solo_us);
 

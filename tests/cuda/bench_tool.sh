@@ -3,7 +3,8 @@
 # ctest: every collective, eager and captured, small sizes, NCCL left out.
 # Exit 77 (skipped) without two GPUs; passes only if every run exits 0,
 # reports no failed measurement, and its CSV holds a cesync row for every
-# (size, variant) - 3 sizes - each saying the data check (every byte) is ok;
+# (size, variant) - 3 sizes - each saying the data check (every byte) is ok,
+# and the one-way raw copy takes about as long as the ring's;
 # then --calibrate, whose model file must hold every measured parameter as
 # a number (the rates above 0) and predict with `cesync check --predict`.
 [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ] || { echo "skipped: fewer than 2 GPUs"; exit 77; }
@@ -38,6 +39,13 @@ for args in "alltoall --variant auto,overlap,plain" "alltoall --graph --variant 
     exit 1
   fi
 done
+# The raw copy one way (bench5: rank 0 copies, rank 1 idles) times the same
+# 4 MiB copy per rank as the ring's (bench6): the mean of the ranks' spans
+# must not count the idle rank, whose empty spans halved it.
+oneway=$(awk -F, '$3 == 4194304 && $4 == "raw" { print $6 }' "$out/bench5.csv")
+ring=$(awk -F, '$3 == 4194304 && $4 == "raw" { print $6 }' "$out/bench6.csv")
+awk -v o="$oneway" -v r="$ring" 'BEGIN { exit !(o > 0 && r > 0 && o >= 0.75 * r) }' ||
+  { echo "FAIL: the one-way raw copy of 4 MiB took $oneway us, the ring's $ring us"; exit 1; }
 model="$out/cal.model"
 rm -f "$model"
 "$tool" bench alltoall --calibrate --model-out "$model" --ranks 2 --min-bytes 2M --max-bytes 4M \
