@@ -386,7 +386,8 @@ static int parse_args(struct bench *B, int argc, char **argv)
         while (s <= (double)B->max_bytes * (1 + 1e-9) && B->nsizes < MAX_SIZES) {
             uint64_t b = (uint64_t)s / unit * unit;
 
-            if (b >= unit && (B->nsizes == 0 || b != B->sizes[B->nsizes - 1]))
+            /* the tolerance is for a factor's rounding: never above --max-bytes */
+            if (b >= unit && b <= B->max_bytes && (B->nsizes == 0 || b != B->sizes[B->nsizes - 1]))
                 B->sizes[B->nsizes++] = b;
             s *= B->factor;
         }

@@ -142,6 +142,15 @@ static void test_sizes_and_formulas(void **state)
     assert_non_null(strstr(csv, "\nalltoall,3,2040,cesync,plain,"));
     assert_non_null(strstr(csv, "\nalltoall,3,4092,cesync,plain,"));
     free(csv);
+    /* the sweep's tolerance for rounding (1e-9 of --max-bytes: 8.6 bytes
+     * at 8G) never takes a size above --max-bytes: 8G - 8 times the factor
+     * is 8G + 0.6, rounded down to 8G */
+    csv = run_csv(dir, "bench sendrecv --dry-run --one-way --min-bytes 8589934584 "
+                       "--max-bytes 8589934588 --factor 1.000000001 --variant plain",
+                  "m.csv", NULL);
+    assert_non_null(strstr(csv, "\nsendrecv,2,8589934584,cesync,plain,"));
+    assert_null(strstr(csv, "\nsendrecv,2,8589934592,"));
+    free(csv);
     /* allgather: algbw counts the n x bytes received, busbw x (n-1)/n */
     csv = run_csv(dir, "bench allgather --dry-run --min-bytes 1M --max-bytes 1M --variant overlap",
                   "g.csv", NULL);
