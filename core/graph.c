@@ -632,7 +632,6 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
 
 int ces_graph_require_valid(struct ces_ctx *ctx, const struct ces_graph *g, const char *who)
 {
-    char msg[CES_ERRMSG_MAX / 2];
     int rc;
 
     /* A graph built op by op and never validated would reach the
@@ -643,8 +642,9 @@ int ces_graph_require_valid(struct ces_ctx *ctx, const struct ces_graph *g, cons
     rc = validate(ctx, g, NULL);
     if (rc == CES_OK || rc == CES_ERR_NOMEM)
         return rc;
-    snprintf(msg, sizeof(msg), "%s", ces_ctx_last_error(ctx));
-    return ces_ctx_error(ctx, rc, "%s: the graph does not validate: %s", who, msg);
+    /* (ces_ctx_error may take the last error as an argument) */
+    return ces_ctx_error(ctx, rc, "%s: the graph does not validate: %s", who,
+                         ces_ctx_last_error(ctx));
 }
 
 /* --- accessors ----------------------------------------------------------- */
