@@ -15,7 +15,9 @@
  * its local copy; the peer half on a stream gated by the ready flags
  * themselves, the local half gated by the peer's ready flag, the barriers'
  * batching at large sizes, the head of a large peer half staged before the
- * ready wait, the complete barrier's flag written by a copy; what a copy
+ * ready wait, the complete barrier's flag written by a copy, the complete
+ * barrier's wait on the local half's stream and where the progress write
+ * goes, what the local half costs the peer copy; what a copy
  * costs after a met wait, one-way 1 MiB
  * messages as the backend issues them with one thing changed at a time,
  * the one-way sender's flags on a second stream, the sendrecv builder's
@@ -311,8 +313,23 @@ static void copy1(void *dst, const void *src, size_t n, cudaStream_t s)
 /* *_COPY: the barrier's flag written by a 4-byte copy-engine copy from a
  * word holding the value (the stream's copy after its data copies, as NCCL
  * 2.29+ writes its flags), then a memop call with the wait. */
-enum layout { PUSHED, PUSHED_SPLIT, POLLED, POLLED_SPLIT, PUSHED_COPY, POLLED_COPY };
-enum progress { NONE, DEVICE, HOST };
+/* *_SIDE (the complete barrier of the alltoall loop only): the barrier
+ * stream writes the own flag; the wait for the peer's is on the side
+ * stream after the local half, before the event the barrier stream awaits
+ * (the progress write with the wait; POLLED_SIDE_LATE: after the event). */
+enum layout {
+    PUSHED,
+    PUSHED_SPLIT,
+    POLLED,
+    POLLED_SPLIT,
+    PUSHED_COPY,
+    POLLED_COPY,
+    POLLED_SIDE,
+    POLLED_SIDE_LATE
+};
+/* EARLY: the progress write (device memory) between the barrier's write
+ * and its wait, in the write's batch (*_POLLED, *_SPLIT only). */
+enum progress { NONE, DEVICE, HOST, EARLY };
 
 /* One barrier of GPU g on flag pair `base` (slots base, base+1), value v. */
 static void barrier(int g, enum layout l, enum progress pr, int base, uint32_t v)
@@ -322,6 +339,11 @@ static void barrier(int g, enum layout l, enum progress pr, int base, uint32_t v
     unsigned n = 2;
     int pushed = l == PUSHED || l == PUSHED_SPLIT || l == PUSHED_COPY;
 
+    if (l == POLLED_SIDE || l == POLLED_SIDE_LATE) {
+        q[0] = write32(flag(g, base + g), v);
+        batch(g, q, 1);
+        return;
+    }
     if (l == PUSHED_COPY || l == POLLED_COPY) {
         copy1((void *)(uintptr_t)(pushed ? flag(p, base + g) : flag(g, base + g)), G[g].seq + v,
               sizeof(uint32_t), G[g].st);
@@ -333,12 +355,20 @@ static void barrier(int g, enum layout l, enum progress pr, int base, uint32_t v
         return;
     }
     q[0] = write32(pushed ? flag(p, base + g) : flag(g, base + g), v);
-    q[1] = wait32(pushed ? flag(g, base + p) : flag(p, base + p), v);
-    if (pr != NONE)
-        q[n++] = write64(pr == DEVICE ? word(g, 0) : host_word(g), v);
+    if (pr == EARLY) {
+        q[1] = write64(word(g, 0), v);
+        q[2] = wait32(pushed ? flag(g, base + p) : flag(p, base + p), v);
+        n = 3;
+    } else {
+        q[1] = wait32(pushed ? flag(g, base + p) : flag(p, base + p), v);
+        if (pr != NONE)
+            q[n++] = write64(pr == DEVICE ? word(g, 0) : host_word(g), v);
+    }
     if (l == PUSHED_SPLIT || l == POLLED_SPLIT) {
-        batch(g, q, 1);
-        batch(g, q + 1, n - 1);
+        unsigned w = pr == EARLY ? 2 : 1;
+
+        batch(g, q, w);
+        batch(g, q + w, n - w);
     } else {
         batch(g, q, n);
     }
@@ -374,7 +404,19 @@ static void probe_barriers(void)
 
 /* A 2-rank alltoall iteration's shape: each barrier's layout and progress
  * write, and where the local half goes. */
-enum local_half { NO_LOCAL, FORK_AT_START, FORK_AFTER_READY, ON_BARRIER_STREAM, FORK_GATED };
+/* FORK_SPLIT: the first LOCAL_HEAD bytes of the local half forked at the
+ * start, the rest after the ready barrier; FORK_LATE_MEMCPY: after the
+ * ready barrier as one cudaMemcpyAsync instead of a batch of one. */
+enum local_half {
+    NO_LOCAL,
+    FORK_AT_START,
+    FORK_AFTER_READY,
+    ON_BARRIER_STREAM,
+    FORK_GATED,
+    FORK_SPLIT,
+    FORK_LATE_MEMCPY
+};
+#define LOCAL_HEAD (8u << 20)
 /* The peer half on the barrier stream, or on a stream of its own between an
  * event after the ready barrier and one the complete barrier awaits, or on
  * a stream of its own gated by the ready flags themselves (it polls the own
@@ -430,6 +472,28 @@ static void a2a_head(const struct a2a_shape *m, int g, int i, size_t c)
     barrier(g, m->complete, m->complete_pr, 2, (uint32_t)i);
 }
 
+/* The end of the side stream's iteration i on GPU g: for a complete
+ * barrier of layout *_SIDE the wait for the peer's flag (and the progress
+ * write), then the event the barrier stream awaits. */
+static void side_wait(const struct a2a_shape *m, int g, int i)
+{
+    struct gpu *x = &G[g];
+    CUstreamBatchMemOpParams q[2] = {wait32(flag(1 - g, 3 - g), (uint32_t)i)};
+    unsigned n = 1;
+    int side = m->complete == POLLED_SIDE || m->complete == POLLED_SIDE_LATE;
+
+    if (side) {
+        if (m->complete == POLLED_SIDE && m->complete_pr != NONE)
+            q[n++] = write64(word(g, 0), (uint64_t)i);
+        DK(cuStreamBatchMemOp((CUstream)x->side, n, q, 0));
+    }
+    CK(cudaEventRecord(x->join[i], x->side));
+    if (side && m->complete == POLLED_SIDE_LATE && m->complete_pr != NONE) {
+        q[0] = write64(word(g, 0), (uint64_t)i);
+        DK(cuStreamBatchMemOp((CUstream)x->side, 1, q, 0));
+    }
+}
+
 /* Enqueues N iterations of the 2-rank alltoall of `bytes` per rank behind
  * the gate: the local half on the side stream (forked at the start or after
  * the ready barrier, joined back at the end), on the barrier stream, or
@@ -438,7 +502,10 @@ static void a2a_head(const struct a2a_shape *m, int g, int i, size_t c)
 static void a2a_loop(const struct a2a_shape *m, size_t bytes)
 {
     size_t c = bytes / 2;
-    int fork = m->local == FORK_AT_START || m->local == FORK_AFTER_READY || m->local == FORK_GATED;
+    int late = m->local == FORK_AFTER_READY || m->local == FORK_SPLIT ||
+               m->local == FORK_LATE_MEMCPY;
+    int fork = late || m->local == FORK_AT_START || m->local == FORK_GATED;
+    size_t head = m->local == FORK_SPLIT ? LOCAL_HEAD : 0;
 
     begin();
     for (int i = 1; i <= N; i++)
@@ -453,7 +520,12 @@ static void a2a_loop(const struct a2a_shape *m, size_t bytes)
                 CK(cudaEventRecord(x->it1[i], x->st));
                 continue;
             }
-            if (m->local == FORK_AFTER_READY)
+            if (head > 0) {
+                CK(cudaEventRecord(x->ready, x->st));
+                CK(cudaStreamWaitEvent(x->side, x->ready, 0));
+                copy1(x->recv + g * c, x->send + g * c, head, x->side);
+            }
+            if (late)
                 barrier(g, m->ready, m->ready_pr, 0, (uint32_t)i);
             if (fork) {
                 CK(cudaEventRecord(x->fork[i], x->st));
@@ -463,17 +535,21 @@ static void a2a_loop(const struct a2a_shape *m, size_t bytes)
 
                     DK(cuStreamBatchMemOp((CUstream)x->side, 1, &q, 0));
                 }
-                copy1(x->recv + g * c, x->send + g * c, c, x->side);
-                CK(cudaEventRecord(x->join[i], x->side));
+                if (m->local == FORK_LATE_MEMCPY)
+                    CK(cudaMemcpyAsync(x->recv + g * c, x->send + g * c, c,
+                                       cudaMemcpyDeviceToDevice, x->side));
+                else
+                    copy1(x->recv + g * c + head, x->send + g * c + head, c - head, x->side);
+                side_wait(m, g, i);
             } else if (m->local == ON_BARRIER_STREAM) {
                 copy1(x->recv + g * c, x->send + g * c, c, x->st);
             }
-            if (m->local != FORK_AFTER_READY && m->peer != PEER_FLAGGED)
+            if (!late && m->peer != PEER_FLAGGED)
                 barrier(g, m->ready, m->ready_pr, 0, (uint32_t)i);
             if (m->peer == PEER_FLAGGED) {
                 CUstreamBatchMemOpParams q[3] = {write32(flag(g, g), (uint32_t)i)};
 
-                if (m->local != FORK_AFTER_READY)
+                if (!late)
                     batch(g, q, 1);
                 q[0] = wait32(flag(g, g), (uint32_t)i);
                 q[1] = wait32(flag(p, p), (uint32_t)i);
@@ -754,6 +830,62 @@ static void probe_flag_copy(void)
     alternate(title, small, sizeof(small) / sizeof(small[0]), 1u << 20);
     alternate(title, large, sizeof(large) / sizeof(large[0]), 64u << 20);
     alternate(title, large, sizeof(large) / sizeof(large[0]), 128u << 20);
+}
+
+/* Where the complete barrier's wait and the progress write go: the wait on
+ * the side stream, behind the local half (POLLED_SIDE, POLLED_SIDE_LATE),
+ * the progress write before the wait (EARLY), against the shape cesync
+ * issues and that shape without its progress write, 1, 64 and 128 MiB per
+ * rank. */
+static void probe_side_wait(void)
+{
+    static const struct a2a_shape small[] = {
+        {POLLED, POLLED, NONE, DEVICE, FORK_AT_START, PEER_WITH_BARRIERS, "as cesync"},
+        {POLLED, POLLED, NONE, NONE, FORK_AT_START, PEER_WITH_BARRIERS, "no progress write"},
+        {POLLED, POLLED, NONE, EARLY, FORK_AT_START, PEER_WITH_BARRIERS,
+         "progress before the wait"},
+        {POLLED, POLLED_SIDE, NONE, DEVICE, FORK_AT_START, PEER_WITH_BARRIERS, "wait on side"},
+        {POLLED, POLLED_SIDE_LATE, NONE, DEVICE, FORK_AT_START, PEER_WITH_BARRIERS,
+         "wait on side, progress late"},
+    },
+                                  large[] = {
+        {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS, "as cesync"},
+        {POLLED, POLLED_SPLIT, NONE, NONE, FORK_AFTER_READY, PEER_WITH_BARRIERS,
+         "no progress write"},
+        {POLLED, POLLED_SPLIT, NONE, EARLY, FORK_AFTER_READY, PEER_WITH_BARRIERS,
+         "progress before the wait"},
+        {POLLED, POLLED_SIDE, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS, "wait on side"},
+        {POLLED, POLLED_SIDE_LATE, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS,
+         "wait on side, progress late"},
+    };
+    const char *title = "complete wait and progress write";
+
+    for (int rep = 0; rep < 2; rep++) {
+        alternate(title, small, sizeof(small) / sizeof(small[0]), 1u << 20);
+        alternate(title, large, sizeof(large) / sizeof(large[0]), 64u << 20);
+        alternate(title, large, sizeof(large) / sizeof(large[0]), 128u << 20);
+    }
+}
+
+/* What the local half costs the peer copy at large sizes: the shape cesync
+ * issues against no local half, its first LOCAL_HEAD bytes forked at the
+ * start, and the local half as a cudaMemcpyAsync, 64 and 128 MiB per rank. */
+static void probe_local_cost(void)
+{
+    static const struct a2a_shape large[] = {
+        {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS, "as cesync"},
+        {POLLED, POLLED_SPLIT, NONE, DEVICE, NO_LOCAL, PEER_WITH_BARRIERS, "no local half"},
+        {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_SPLIT, PEER_WITH_BARRIERS,
+         "8 MiB of it at the start"},
+        {POLLED, POLLED_SPLIT, NONE, DEVICE, FORK_LATE_MEMCPY, PEER_WITH_BARRIERS,
+         "local by cudaMemcpyAsync"},
+    };
+    const char *title = "the local half's cost";
+
+    for (int rep = 0; rep < 2; rep++) {
+        alternate(title, large, sizeof(large) / sizeof(large[0]), 64u << 20);
+        alternate(title, large, sizeof(large) / sizeof(large[0]), 128u << 20);
+    }
 }
 
 /* The head of the peer half staged before the ready wait (PEER_HEAD) with
@@ -2236,6 +2368,8 @@ int main(int argc, char **argv)
         {"large-shapes", probe_large_shapes},
         {"head", probe_head},
         {"flag-copy", probe_flag_copy},
+        {"side-wait", probe_side_wait},
+        {"local-cost", probe_local_cost},
         {"fork-point", probe_fork_point},
         {"copy-pairs", probe_copy_pairs},
         {"flag-shapes", probe_flag_shapes},
