@@ -806,6 +806,16 @@ static void probe_large_shapes(void)
     alternate("large sizes", shapes, sizeof(shapes) / sizeof(shapes[0]), 128u << 20);
 }
 
+/* n shapes alternating at 1 MiB per rank (small: the local half forked at
+ * the start) and at 64 and 128 MiB (large: forked after the ready barrier). */
+static void three_sizes(const char *title, const struct a2a_shape *small,
+                        const struct a2a_shape *large, size_t n)
+{
+    alternate(title, small, n, 1u << 20);
+    alternate(title, large, n, 64u << 20);
+    alternate(title, large, n, 128u << 20);
+}
+
 /* The complete barrier's flag written by a copy-engine copy after the peer
  * copy (polled: into the own slot; pushed: into the peer's), then the wait,
  * against the shape cesync issues, 1, 64 and 128 MiB per rank. */
@@ -825,11 +835,7 @@ static void probe_flag_copy(void)
         {POLLED, PUSHED_COPY, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS,
          "flag copy, pushed"},
     };
-    const char *title = "complete flag by copy";
-
-    alternate(title, small, sizeof(small) / sizeof(small[0]), 1u << 20);
-    alternate(title, large, sizeof(large) / sizeof(large[0]), 64u << 20);
-    alternate(title, large, sizeof(large) / sizeof(large[0]), 128u << 20);
+    three_sizes("complete flag by copy", small, large, sizeof(large) / sizeof(large[0]));
 }
 
 /* Where the complete barrier's wait and the progress write go: the wait on
@@ -858,13 +864,9 @@ static void probe_side_wait(void)
         {POLLED, POLLED_SIDE_LATE, NONE, DEVICE, FORK_AFTER_READY, PEER_WITH_BARRIERS,
          "wait on side, progress late"},
     };
-    const char *title = "complete wait and progress write";
-
-    for (int rep = 0; rep < 2; rep++) {
-        alternate(title, small, sizeof(small) / sizeof(small[0]), 1u << 20);
-        alternate(title, large, sizeof(large) / sizeof(large[0]), 64u << 20);
-        alternate(title, large, sizeof(large) / sizeof(large[0]), 128u << 20);
-    }
+    for (int rep = 0; rep < 2; rep++)
+        three_sizes("complete wait and progress write", small, large,
+                    sizeof(large) / sizeof(large[0]));
 }
 
 /* What the local half costs the peer copy at large sizes: the shape cesync
