@@ -36,7 +36,12 @@ const char ces_tool_builder_help[] =
     "                     with --sync credit at most chunks)\n"
     "  --variant V        alltoall, allgather: plain (default), overlap (the local chunk\n"
     "                     on stream s1 beside the peer batch), early (the local chunk\n"
-    "                     while the ready flags travel)\n";
+    "                     while the ready flags travel)\n"
+    "  --in-place         allgather, gather, scatter, broadcast: a rank's own block already\n"
+    "                     lies in place (allgather: send = recv + r*B, no send buffer;\n"
+    "                     gather: the root's send = recv + root*B; scatter: the root's\n"
+    "                     recv = send + root*B; broadcast: the root's send = recv), so its\n"
+    "                     local copy goes away\n";
 
 int ces_tool_wants_help(int argc, char **argv)
 {
@@ -179,8 +184,11 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     unsigned bit = 0;
     int rc = CES_EXIT_OK;
 
-    if (strcmp(o, "--graph") == 0) {
-        p->phase = CES_PHASE_GRAPH;
+    if (strcmp(o, "--graph") == 0 || strcmp(o, "--in-place") == 0) {
+        if (o[2] == 'g')
+            p->phase = CES_PHASE_GRAPH;
+        else
+            p->flags |= CES_COLL_F_INPLACE;
         *given |= GIVEN_ANY;
         return 1;
     }
@@ -213,13 +221,12 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
         rc = parse_pairs(p, v);
         bit = GIVEN_PAIRS;
     } else if (strcmp(o, "--variant") == 0) {
-        if (strcmp(v, "plain") == 0)
-            p->flags = 0;
-        else if (strcmp(v, "overlap") == 0)
-            p->flags = CES_COLL_F_OVERLAP;
+        p->flags &= CES_COLL_F_INPLACE;
+        if (strcmp(v, "overlap") == 0)
+            p->flags |= CES_COLL_F_OVERLAP;
         else if (strcmp(v, "early") == 0)
-            p->flags = CES_COLL_F_EARLY;
-        else
+            p->flags |= CES_COLL_F_EARLY;
+        else if (strcmp(v, "plain") != 0)
             rc = ces_tool_fail("--variant expects plain, overlap or early, not '%s'", v);
     } else if (strcmp(o, "--chunks") == 0) {
         rc = parse_u32(o, v, 1, 1u << 20, &p->chunks);

@@ -90,6 +90,13 @@ int ces_coll_check_total(struct ces_ctx *ctx, const struct ces_coll_params *p)
     return CES_OK;
 }
 
+int ces_coll_check_rooted(struct ces_ctx *ctx, const struct ces_coll_params *p)
+{
+    int rc = ces_coll_check_root(ctx, p);
+
+    return rc != CES_OK ? rc : ces_coll_check_total(ctx, p);
+}
+
 /* Fills the defaults of zero fields and checks what every collective
  * shares.  *q receives the normalized parameters. */
 static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,

@@ -42,16 +42,22 @@ extern const struct ces_coll_desc ces_coll_sendrecv_desc;
 extern const struct ces_coll_desc ces_coll_barrier_desc;
 
 /* Algorithm variants (core/coll/overlap.c): for p->flags != 0, checks the
- * flags and replaces *d by the variant's description; CES_OK and *d
- * unchanged when p->flags == 0. */
+ * flags and replaces *d by the variant's description (the overlap and early
+ * variants, or the in-place form); CES_OK and *d unchanged when
+ * p->flags == 0. */
 int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
                      const struct ces_coll_desc **d);
+/* The in-place form of a collective (core/coll/inplace.c); NULL for those
+ * that have none (alltoall, sendrecv, barrier). */
+const struct ces_coll_desc *ces_coll_inplace(uint32_t coll);
 
 /* Checks shared by several collectives, with the collective's name first in
  * the message: params.root names a rank; ranks x bytes fits in 2^48 bytes
  * (the size of a buffer that holds every rank's part). */
 int ces_coll_check_root(struct ces_ctx *ctx, const struct ces_coll_params *p);
 int ces_coll_check_total(struct ces_ctx *ctx, const struct ces_coll_params *p);
+/* Both: the gather and scatter checks. */
+int ces_coll_check_rooted(struct ces_ctx *ctx, const struct ces_coll_params *p);
 
 /* Text of a*G+b in canonical form, where G is the global iteration ("$i",
  * or "$i+$I0" when first_iter != 1).  a = 0 gives the constant b. */

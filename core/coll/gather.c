@@ -9,13 +9,6 @@
 
 #include <inttypes.h>
 
-static int gather_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
-{
-    int rc = ces_coll_check_root(ctx, p);
-
-    return rc != CES_OK ? rc : ces_coll_check_total(ctx, p);
-}
-
 static void gather_decls(struct ces_cgen *cg)
 {
     ces_sb_printf(&cg->sb,
@@ -42,7 +35,7 @@ static void gather_body(struct ces_cgen *cg)
 const struct ces_coll_desc ces_coll_gather_desc = {
     .nsyncs = 2,
     .streams = 1,
-    .check = gather_check,
+    .check = ces_coll_check_rooted,
     .decls = gather_decls,
     .body = gather_body,
 };

@@ -162,16 +162,31 @@ static const struct ces_coll_desc early_desc = {
 int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
                      const struct ces_coll_desc **d)
 {
-    const uint32_t known = CES_COLL_F_OVERLAP | CES_COLL_F_EARLY;
+    const uint32_t local = CES_COLL_F_OVERLAP | CES_COLL_F_EARLY;
+    const uint32_t known = local | CES_COLL_F_INPLACE;
 
     if (p->flags == 0)
         return CES_OK;
     if ((p->flags & ~known) != 0)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown algorithm flags 0x%" PRIx32,
                              p->flags & ~known);
-    if (p->flags == known)
+    if ((p->flags & local) == local)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "the overlap and early variants exclude each other");
+    if ((p->flags & CES_COLL_F_INPLACE) != 0) {
+        if ((p->flags & local) != 0)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "%s: in place there is no local copy for the %s variant to move",
+                                 ces_coll_name((int)p->coll),
+                                 (p->flags & CES_COLL_F_OVERLAP) != 0 ? "overlap" : "early");
+        *d = ces_coll_inplace(p->coll);
+        if (*d == NULL)
+            return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                                 "%s cannot run in place (allgather, gather, scatter and "
+                                 "broadcast can)",
+                                 ces_coll_name((int)p->coll));
+        return CES_OK;
+    }
     if (p->coll != CES_COLL_ALLTOALL && p->coll != CES_COLL_ALLGATHER)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s: the %s variant applies to alltoall and allgather only",

@@ -385,9 +385,20 @@ struct ces_coll_params {
  *   EARLY    alltoall, allgather: one stream; the local copy is enqueued
  *            between the ready barrier's flag writes and its waits, so it runs
  *            while the flags travel (no events: for small messages).
- * At most one of them; other collectives reject them (CES_ERR_UNSUPPORTED). */
+ * At most one of them; other collectives reject them (CES_ERR_UNSUPPORTED).
+ *   INPLACE  allgather, gather, scatter, broadcast (core/coll/inplace.c): a
+ *            rank's own block already lies where it belongs, so its local
+ *            copy goes away - allgather: every rank's part is its block of
+ *            recv (recv + r*bytes; no send buffer); gather: the root's part
+ *            is its block of recv; scatter: the root's recv is its block of
+ *            send (send + root*bytes); broadcast: the root's send is its recv
+ *            (no send buffer).  The barriers and the copies to peers are the
+ *            out-of-place ones, so each rank may choose for itself.  Excludes
+ *            OVERLAP and EARLY (CES_ERR_INVALID); alltoall, sendrecv and
+ *            barrier reject it (CES_ERR_UNSUPPORTED). */
 #define CES_COLL_F_OVERLAP (1u << 0)
 #define CES_COLL_F_EARLY (1u << 1)
+#define CES_COLL_F_INPLACE (1u << 2)
 
 /* Fills *p with the defaults for `coll` (mono, eager, 2 ranks, 1024 bytes,
  * 1 iteration, root 0). */

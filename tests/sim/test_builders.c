@@ -2,7 +2,8 @@
  * tests/sim/test_builders.c - the checker over the collective builders:
  * every builder with every protocol it supports is OK for 2-4 ranks and
  * 1-3 iterations, eager, and under a graph phase where the protocol claims
- * graph safety (credit; nccl with an even number of barriers per replay);
+ * graph safety (credit; nccl with an even number of barriers per replay),
+ * and so are the in-place forms;
  * nccl's barrier under a graph phase (one barrier per replay) is not; the
  * reduced and unreduced searches agree on the small ones; every fault in
  * the alltoall and sendrecv builders is noticed without the watchdog model
@@ -95,6 +96,69 @@ static void test_every_builder(void **state)
            not_ok, compared);
     assert_true(checked >= 150);
     assert_int_equal(not_ok, 6);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The in-place forms (CES_COLL_F_INPLACE): allgather, gather, scatter and
+ * broadcast with every protocol that claims the phase, 2-4 ranks, 1-3
+ * iterations, the root first and last: OK; the others refuse it. */
+static void test_in_place(void **state)
+{
+    static const uint32_t colls[] = {CES_COLL_ALLGATHER, CES_COLL_GATHER, CES_COLL_SCATTER,
+                                     CES_COLL_BROADCAST};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned checked = 0;
+
+    (void)state;
+    for (size_t c = 0; c < sizeof(colls) / sizeof(colls[0]); c++)
+        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++)
+            for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++)
+                for (uint32_t n = 2; n <= 4; n++)
+                    for (uint32_t it = 1; it <= 3; it++)
+                        for (uint32_t last = 0; last <= (colls[c] != CES_COLL_ALLGATHER); last++) {
+                            struct ces_coll_params p;
+                            struct ces_graph *g = NULL;
+                            int rc;
+
+                            ces_coll_params_init(&p, colls[c]);
+                            p.proto = pr;
+                            p.phase = ph;
+                            p.ranks = n;
+                            p.iterations = it;
+                            p.bytes = 768;
+                            p.root = last ? n - 1 : 0;
+                            p.flags = CES_COLL_F_INPLACE;
+                            rc = ces_coll_build(ctx, &p, &g);
+                            if (pr == CES_PROTO_MONO && ph == CES_PHASE_GRAPH) {
+                                assert_int_equal(rc, CES_ERR_UNSUPPORTED);
+                                continue;
+                            }
+                            if (rc != CES_OK)
+                                fail_msg("%s in place: %s", ces_coll_name((int)colls[c]),
+                                         ces_ctx_last_error(ctx));
+                            if (check(ctx, g, 0) != CES_V_OK)
+                                fail_msg("%s in place %s %s n=%u it=%u root=%u: not OK",
+                                         ces_coll_name((int)colls[c]), ces_proto_name((int)pr),
+                                         ph ? "graph" : "eager", n, it, p.root);
+                            checked++;
+                            ces_graph_destroy(g);
+                        }
+    /* 7 protocol/phase pairs x 3 rank counts x 3 iteration counts, once for
+     * allgather and with two roots for the three rooted collectives */
+    assert_int_equal(checked, 63 + 3 * 126);
+    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+        struct ces_coll_params p;
+        struct ces_graph *g = NULL;
+
+        if (c == CES_COLL_ALLGATHER || c == CES_COLL_GATHER || c == CES_COLL_SCATTER ||
+            c == CES_COLL_BROADCAST)
+            continue;
+        ces_coll_params_init(&p, c);
+        p.flags = CES_COLL_F_INPLACE;
+        assert_int_equal(ces_coll_build(ctx, &p, &g), CES_ERR_UNSUPPORTED);
+        assert_null(g);
+    }
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -232,6 +296,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_builder),
+        cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_fault_sweeps),
         cmocka_unit_test(test_hash_covers_happens_before),
         cmocka_unit_test(test_scale),

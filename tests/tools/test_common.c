@@ -153,6 +153,20 @@ static void test_options_must_apply(void **state)
     ces_test_tool_says("validate scatter --root 1 --ranks 2", 0,
                        "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
                        "iterations, 15 ops\n");
+    /* --in-place: the builder says what cannot run in place; --variant
+     * keeps it, whichever comes first */
+    ces_test_tool_says("validate alltoall --in-place", 2,
+                       "cesync: alltoall cannot run in place (allgather, gather, scatter and "
+                       "broadcast can)\n");
+    ces_test_tool_says("validate allgather --in-place --variant overlap", 2,
+                       "cesync: allgather: in place there is no local copy for the overlap "
+                       "variant to move\n");
+    ces_test_tool_says("validate allgather --variant early --in-place", 2,
+                       "cesync: allgather: in place there is no local copy for the early "
+                       "variant to move\n");
+    ces_test_tool_says("validate allgather --in-place --variant plain --ranks 2", 0,
+                       "valid: 2 ranks, 1 streams per rank, 1 buffers, 2 signal arrays, 1 "
+                       "iterations, 20 ops\n");
 }
 
 /* --chunks 1 alone: one staging slot, not the default 2 (which would exceed

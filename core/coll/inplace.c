@@ -1,0 +1,163 @@
+/*
+ * core/coll/inplace.c - the in-place forms (CES_COLL_F_INPLACE) of the
+ * collectives that copy a rank's own block locally: that copy goes away,
+ * because the block already lies where it belongs.
+ *
+ *   allgather  every rank's part is its block of recv (recv + r*C): no send
+ *              buffer; rank r pushes recv[r*C:(r+1)*C] into every peer's.
+ *   gather     the root's part is its block of recv: the root copies nothing.
+ *   scatter    the root's recv is its block of send (send + root*C): the
+ *              root copies to its peers only.
+ *   broadcast  the root's send is its recv: no send buffer.
+ *
+ * The barriers, and every copy a rank makes to a peer, are those of the
+ * out-of-place collective (core/coll/allgather.c, gather.c, scatter.c,
+ * broadcast.c): the ops a rank issues change only where it runs in place,
+ * so ranks may choose in place or not each for itself, as with NCCL (the
+ * CUDA backend decides per rank from the pointers).  The root's lines of
+ * gather and scatter name each other rank, since the format's `r*` cannot
+ * leave the root out.
+ */
+#include "coll.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* For every rank K but the root, each line of `lines` (every one ending in
+ * '\n') as `rK : line`. */
+static void each_but_root(struct ces_cgen *cg, const char *lines)
+{
+    for (uint32_t k = 0; k < cg->p.ranks; k++) {
+        if (k == cg->p.root)
+            continue;
+        for (const char *l = lines; *l != '\0';) {
+            const char *nl = strchr(l, '\n');
+
+            ces_sb_printf(&cg->sb, "r%" PRIu32 " : %.*s\n", k, (int)(nl - l), l);
+            l = nl + 1;
+        }
+    }
+}
+
+static void allgather_decls(struct ces_cgen *cg)
+{
+    ces_sb_printf(&cg->sb, "let C = %" PRIu64 "\nbuffer recv %" PRIu64 "\n", cg->p.bytes,
+                  cg->p.bytes * cg->p.ranks);
+}
+
+static void allgather_body(struct ces_cgen *cg)
+{
+    ces_sb_puts(&cg->sb, "r* : produce recv[$r*$C:($r+1)*$C]\n");
+    ces_coll_sync(cg, 0);
+    ces_sb_puts(&cg->sb,
+                "r* : batch\n"
+                "r* over p : copy recv[$r*$C:($r+1)*$C] -> recv[$r*$C:($r+1)*$C]@$p\n"
+                "r* : end\n");
+    ces_coll_sync(cg, 1);
+    ces_sb_puts(&cg->sb, "r* over p : consume recv[$p*$C:($p+1)*$C] == recv[$p*$C:($p+1)*$C]@$p\n"
+                         "r* : consume recv[$r*$C:($r+1)*$C]\n");
+}
+
+/* gather and scatter declare what the out-of-place forms declare: the
+ * ranks that do not run in place use both buffers. */
+static void gather_decls(struct ces_cgen *cg)
+{
+    ces_coll_gather_desc.decls(cg);
+}
+
+static void gather_body(struct ces_cgen *cg)
+{
+    char lines[96];
+    uint32_t root = cg->p.root;
+
+    each_but_root(cg, "produce send[0:$C]\n");
+    ces_sb_printf(&cg->sb, "r%" PRIu32 " : produce recv[$r*$C:($r+1)*$C]\n", root);
+    ces_coll_sync(cg, 0);
+    snprintf(lines, sizeof(lines), "batch\ncopy send[0:$C] -> recv[$r*$C:($r+1)*$C]@%" PRIu32 "\nend\n",
+             root);
+    each_but_root(cg, lines);
+    ces_coll_sync(cg, 1);
+    ces_sb_printf(&cg->sb,
+                  "r%" PRIu32 " over p : consume recv[$p*$C:($p+1)*$C] == send[0:$C]@$p\n"
+                  "r%" PRIu32 " : consume recv[$r*$C:($r+1)*$C]\n",
+                  root, root);
+}
+
+static void scatter_decls(struct ces_cgen *cg)
+{
+    ces_coll_scatter_desc.decls(cg);
+}
+
+static void scatter_body(struct ces_cgen *cg)
+{
+    char line[96];
+    uint32_t root = cg->p.root;
+
+    ces_sb_printf(&cg->sb, "r%" PRIu32 " : produce send[0:$n*$C]\n", root);
+    ces_coll_sync(cg, 0);
+    ces_sb_printf(&cg->sb,
+                  "r%" PRIu32 " : batch\n"
+                  "r%" PRIu32 " over p : copy send[$p*$C:($p+1)*$C] -> recv[0:$C]@$p\n"
+                  "r%" PRIu32 " : end\n",
+                  root, root, root);
+    ces_coll_sync(cg, 1);
+    snprintf(line, sizeof(line), "consume recv[0:$C] == send[$r*$C:($r+1)*$C]@%" PRIu32 "\n",
+             root);
+    each_but_root(cg, line);
+    ces_sb_printf(&cg->sb, "r%" PRIu32 " : consume send[$r*$C:($r+1)*$C]\n", root);
+}
+
+static void broadcast_decls(struct ces_cgen *cg)
+{
+    ces_sb_printf(&cg->sb, "let C = %" PRIu64 "\nbuffer recv %" PRIu64 "\n", cg->p.bytes,
+                  cg->p.bytes);
+}
+
+static void broadcast_body(struct ces_cgen *cg)
+{
+    char line[64];
+    uint32_t root = cg->p.root;
+
+    ces_sb_printf(&cg->sb, "r%" PRIu32 " : produce recv[0:$C]\n", root);
+    ces_coll_sync(cg, 0);
+    ces_sb_printf(&cg->sb,
+                  "r%" PRIu32 " : batch\n"
+                  "r%" PRIu32 " over p : copy recv[0:$C] -> recv[0:$C]@$p\n"
+                  "r%" PRIu32 " : end\n",
+                  root, root, root);
+    ces_coll_sync(cg, 1);
+    snprintf(line, sizeof(line), "consume recv[0:$C] == recv[0:$C]@%" PRIu32 "\n", root);
+    each_but_root(cg, line);
+    ces_sb_printf(&cg->sb, "r%" PRIu32 " : consume recv[0:$C]\n", root);
+}
+
+static const struct ces_coll_desc inplace_descs[] = {
+    {.nsyncs = 2,
+     .streams = 1,
+     .check = ces_coll_check_total,
+     .decls = allgather_decls,
+     .body = allgather_body},
+    {.nsyncs = 2, .streams = 1, .check = ces_coll_check_rooted, .decls = gather_decls, .body = gather_body},
+    {.nsyncs = 2, .streams = 1, .check = ces_coll_check_rooted, .decls = scatter_decls, .body = scatter_body},
+    {.nsyncs = 2,
+     .streams = 1,
+     .check = ces_coll_check_root,
+     .decls = broadcast_decls,
+     .body = broadcast_body},
+};
+
+const struct ces_coll_desc *ces_coll_inplace(uint32_t coll)
+{
+    switch (coll) {
+    case CES_COLL_ALLGATHER:
+        return &inplace_descs[0];
+    case CES_COLL_GATHER:
+        return &inplace_descs[1];
+    case CES_COLL_SCATTER:
+        return &inplace_descs[2];
+    case CES_COLL_BROADCAST:
+        return &inplace_descs[3];
+    default:
+        return NULL;
+    }
+}
