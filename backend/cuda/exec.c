@@ -811,8 +811,10 @@ static int cache_get(struct ces_comm *c, const struct ces_coll_params *p, int ca
     }
     snprintf(name, sizeof(name), "%s-%s%s-n%" PRIu32 "-b%" PRIu64 "-root%" PRIu32 "%s",
              ces_coll_name((int)p->coll), ces_proto_name((int)p->proto),
-             (p->flags & CES_COLL_F_OVERLAP) != 0 ? "-overlap" : "", p->ranks, p->bytes,
-             p->root, capture ? "-capture" : "");
+             (p->flags & CES_COLL_F_OVERLAP)   ? "-overlap"
+             : (p->flags & CES_COLL_F_INPLACE) ? "-inplace"
+                                               : "",
+             p->ranks, p->bytes, p->root, capture ? "-capture" : "");
     dump_graph(c, e->g, name);
     if (ces_vec_push(c->ctx, &c->cache, sizeof(e), &e) != CES_OK) {
         rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory caching a collective");
@@ -849,7 +851,7 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
     struct ces_graph *gk = NULL;
     struct ces_cuda_plan *pk = NULL;
     uint64_t k, soff = 0, roff = 0, ssize = 0, rsize = 0;
-    int rc, capturing = 0;
+    int rc, capturing = 0, in_place;
     uint32_t nstreams;
     CUstream streams[CES_MAX_STREAMS];
     struct issue is;
@@ -876,6 +878,10 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
     if (rc != CES_OK)
         return rc;
     ces_cuda_coll_select(&p, coll, c->size, bytes, root, capturing);
+    in_place = ces_cuda_coll_in_place(coll, c->rank, bytes, root, (uintptr_t)send,
+                                      (uintptr_t)recv);
+    if (in_place)
+        p.flags = CES_COLL_F_INPLACE;
     rc = cache_get(c, &p, capturing, &e);
     if (rc != CES_OK)
         return rc;
@@ -895,7 +901,7 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
             return rc;
         e->buf_off[e->recv] = roff;
     }
-    if (e->send >= 0 && e->recv >= 0 && overlaps(soff, ssize, roff, rsize))
+    if (!in_place && e->send >= 0 && e->recv >= 0 && overlaps(soff, ssize, roff, rsize))
         return ces_ctx_error(c->ctx, CES_ERR_INVALID,
                              "%s: send (%p, %" PRIu64 " bytes) and recv (%p, %" PRIu64
                              " bytes) overlap",

@@ -267,6 +267,14 @@ int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, 
  * local chunk on stream s1, so the call uses two streams). */
 void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ranks,
                           uint64_t bytes, uint32_t root, int capturing);
+/* Whether rank `rank`'s call runs in place (CES_COLL_F_INPLACE, which then
+ * replaces the selected flags), judged by its own pointers alone: allgather
+ * send == recv + rank*bytes, gather send == recv + root*bytes, scatter
+ * recv == send + root*bytes, broadcast send == recv.  The in-place schedule
+ * issues the out-of-place one's barriers and peer copies, so every rank may
+ * judge for itself (tests/core/test_coll_inplace.c). */
+int ces_cuda_coll_in_place(uint32_t coll, uint32_t rank, uint64_t bytes, uint32_t root,
+                           uintptr_t send, uintptr_t recv);
 /* The lowering flags of such a call: capture, or eager; with the watchdog's
  * writes (progress when eager, enter/exit when captured) when it has a
  * progress page. */

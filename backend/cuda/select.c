@@ -37,6 +37,25 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
         p->flags = CES_COLL_F_OVERLAP;
 }
 
+int ces_cuda_coll_in_place(uint32_t coll, uint32_t rank, uint64_t bytes, uint32_t root,
+                           uintptr_t send, uintptr_t recv)
+{
+    if (send == 0 || recv == 0)
+        return 0;
+    switch (coll) {
+    case CES_COLL_ALLGATHER:
+        return send - recv == (uint64_t)rank * bytes && send >= recv;
+    case CES_COLL_GATHER:
+        return send - recv == (uint64_t)root * bytes && send >= recv;
+    case CES_COLL_SCATTER:
+        return recv - send == (uint64_t)root * bytes && recv >= send;
+    case CES_COLL_BROADCAST:
+        return send == recv;
+    default:
+        return 0;
+    }
+}
+
 unsigned ces_cuda_coll_lower_flags(int capturing, int progress)
 {
     if (capturing)

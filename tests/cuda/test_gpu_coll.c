@@ -9,6 +9,10 @@
  *   graph   100 replays of a captured alltoall and allgather, each checked,
  *           and every dumped schedule (credit, overlap) checked OK;
  *   launch  ces_launch of the builders' own graphs (eager mono, graph credit);
+ *   inplace allgather, gather, scatter, broadcast in place (7, 4096 and
+ *           1 MiB + 3 bytes), in place on some ranks only, captured in
+ *           place and replayed 20 times, every byte of every buffer
+ *           checked, and every dumped schedule checked OK;
  *   p2p     ces_send/ces_recv groups in a ring, and an unmatched send refused;
  *   p2pbig  the same with 8 MiB + 3 bytes a message (the ring's flags
  *           polled), and every dumped schedule checked OK;
@@ -386,6 +390,220 @@ static int part_graph(struct rk *rks, uint32_t m, uint32_t n)
            part_graph_one(rks, m, n, CES_COLL_ALLGATHER) ||
            /* eager calls after captured ones keep working (other arrays) */
            one_coll(rks, m, n, CES_COLL_ALLTOALL, 4096);
+}
+
+/* --- in place ------------------------------------------------------------ */
+
+/* The bytes of an in-place call's buffer: recv (allgather, gather), send
+ * (scatter), the message (broadcast). */
+static uint64_t inplace_len(uint32_t coll, uint64_t b, uint32_t n)
+{
+    return coll == CES_COLL_BROADCAST ? b : b * n;
+}
+
+/* The pointers rank r passes for an in-place call into its buffer `big`
+ * (the same offsets on every rank, as symmetric memory wants; allgather's
+ * send is the rank's own block): or, where `other` is not NULL, out of
+ * place with `other` as send. */
+static void inplace_ptrs(uint32_t coll, uint64_t b, uint32_t r, uint32_t root, char *big,
+                         char *other, void **send, void **recv)
+{
+    *send = other != NULL                     ? other
+            : coll == CES_COLL_ALLGATHER      ? big + (uint64_t)r * b
+            : coll == CES_COLL_GATHER         ? big + (uint64_t)root * b
+                                              : big;
+    *recv = coll == CES_COLL_SCATTER ? big + (uint64_t)root * b : big;
+}
+
+/* What rank r's buffer holds before the call (in place: its part where it
+ * belongs; 0xee elsewhere) and, with after != 0, what it must hold after. */
+static void inplace_image(uint8_t *h, uint32_t coll, uint64_t b, uint32_t r, uint32_t n,
+                          uint32_t root, uint64_t gen, int in_place, int after)
+{
+    memset(h, 0xee, inplace_len(coll, b, n));
+    if (in_place && coll == CES_COLL_ALLGATHER)
+        gpu_fill(h + (uint64_t)r * b, b, r, 0, 0, gen);
+    if (coll == CES_COLL_GATHER)
+        gpu_fill(h + (uint64_t)root * b, b, r, 0, 0, gen);
+    if (coll == CES_COLL_SCATTER && r == root)
+        gpu_fill(h, b * n, r, 0, 0, gen);
+    if ((coll == CES_COLL_BROADCAST && (r == root || after)))
+        gpu_fill(h, b, root, 0, 0, gen);
+    if (!after)
+        return;
+    if (coll == CES_COLL_ALLGATHER || (coll == CES_COLL_GATHER && r == root))
+        for (uint32_t p = 0; p < n; p++)
+            gpu_fill(h + (uint64_t)p * b, b, p, 0, 0, gen);
+    if (coll == CES_COLL_SCATTER && r != root)
+        gpu_fill(h + (uint64_t)root * b, b, root, 0, (uint64_t)r * b, gen);
+}
+
+/* got[0:len) == want[0:len), else the first difference printed. */
+static int same_bytes(const char *what, const uint8_t *got, const uint8_t *want, uint64_t len)
+{
+    for (uint64_t i = 0; i < len; i++) {
+        if (got[i] != want[i]) {
+            printf("FAIL: %s: byte %" PRIu64 " of %" PRIu64 " is 0x%02x, expected 0x%02x\n",
+                   what, i, len, got[i], want[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* One eager call of coll at b bytes; `mixed`: allgather with the odd ranks
+ * out of place, broadcast with every rank but the root out of place.  Every
+ * byte of every rank's buffer compared. */
+static int inplace_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, uint64_t b,
+                       int mixed)
+{
+    uint64_t len = inplace_len(coll, b, n);
+    uint32_t root = n - 1;
+    void *big[MAXR], *other[MAXR];
+    uint8_t *h = malloc(len), *want = malloc(len);
+    int bad = 0;
+
+    if (h == NULL || want == NULL)
+        return 1;
+    for (uint32_t i = 0; i < m; i++) {
+        CK(&rks[i], "ces_mem_alloc", ces_mem_alloc(rks[i].c, len, &big[i]));
+        CK(&rks[i], "ces_mem_alloc", ces_mem_alloc(rks[i].c, b, &other[i]));
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t r = rks[i].rank;
+        int ip = !mixed || (coll == CES_COLL_ALLGATHER ? r % 2 == 0 : r == root);
+        void *send, *recv;
+
+        if (use(&rks[i]))
+            return 1;
+        inplace_image(h, coll, b, r, n, root, b, ip, 0);
+        CKRT("fill", cudaMemcpy(big[i], h, len, cudaMemcpyHostToDevice));
+        gpu_fill(h, b, r, 0, 0, b);
+        CKRT("fill", cudaMemcpy(other[i], h, b, cudaMemcpyHostToDevice));
+        CKRT("sync", cudaDeviceSynchronize());
+        inplace_ptrs(coll, b, r, root, big[i], ip ? NULL : other[i], &send, &recv);
+        CK(&rks[i], ces_coll_name((int)coll), call(&rks[i], coll, send, recv, b, root));
+    }
+    for (uint32_t i = 0; i < m && !bad; i++) {
+        uint32_t r = rks[i].rank;
+        int ip = !mixed || (coll == CES_COLL_ALLGATHER ? r % 2 == 0 : r == root);
+        char what[128];
+
+        if (use(&rks[i]))
+            return 1;
+        CKRT("stream sync", cudaStreamSynchronize(rks[i].s));
+        CK(&rks[i], "communicator status", ces_comm_status(rks[i].c));
+        CKRT("read", cudaMemcpy(h, big[i], len, cudaMemcpyDeviceToHost));
+        inplace_image(want, coll, b, r, n, root, b, ip, 1);
+        snprintf(what, sizeof(what), "%s %s %" PRIu64 " B rank %u (%s)",
+                 mixed ? "mixed" : "in place", ces_coll_name((int)coll), b, r,
+                 ip ? "in place" : "out of place");
+        bad = same_bytes(what, h, want, len);
+        if (!bad && !ip) { /* the out-of-place send is left as it was */
+            CKRT("read", cudaMemcpy(h, other[i], b, cudaMemcpyDeviceToHost));
+            gpu_fill(want, b, r, 0, 0, b);
+            bad = same_bytes(what, h, want, b);
+        }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        CK(&rks[i], "ces_mem_free", ces_mem_free(rks[i].c, big[i]));
+        CK(&rks[i], "ces_mem_free", ces_mem_free(rks[i].c, other[i]));
+    }
+    free(h);
+    free(want);
+    if (!bad && rks[0].rank == 0)
+        printf("ok   %-9s %10" PRIu64 " B per rank, %u ranks, %s\n", ces_coll_name((int)coll), b,
+               n, mixed ? "in place on some ranks" : "in place");
+    return bad;
+}
+
+/* A captured in-place call replayed K times; before each replay the host
+ * changes the rank's part, which the graph uploads into place first. */
+static int inplace_graph(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll)
+{
+    const uint32_t K = 20;
+    const uint64_t b = 65536 + 3;
+    uint64_t len = inplace_len(coll, b, n);
+    uint32_t root = n - 1;
+    void *big[MAXR];
+    uint8_t *hs[MAXR], *hr[MAXR], *want = malloc(len);
+    cudaGraph_t g[MAXR];
+    cudaGraphExec_t x[MAXR];
+
+    if (want == NULL)
+        return 1;
+    for (uint32_t i = 0; i < m; i++)
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, len, &big[i]));
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t r = rks[i].rank;
+        void *send, *recv;
+
+        if (use(&rks[i]))
+            return 1;
+        CKRT("host", cudaMallocHost((void **)&hs[i], b));
+        CKRT("host", cudaMallocHost((void **)&hr[i], len));
+        inplace_ptrs(coll, b, r, root, big[i], NULL, &send, &recv);
+        CKRT("capture", cudaStreamBeginCapture(rks[i].s, cudaStreamCaptureModeRelaxed));
+        if (coll == CES_COLL_ALLGATHER || r == root)
+            CKRT("h2d", cudaMemcpyAsync(send, hs[i], b, cudaMemcpyHostToDevice, rks[i].s));
+        CK(&rks[i], "captured in-place call", call(&rks[i], coll, send, recv, b, root));
+        CKRT("d2h", cudaMemcpyAsync(hr[i], big[i], len, cudaMemcpyDeviceToHost, rks[i].s));
+        CKRT("end capture", cudaStreamEndCapture(rks[i].s, &g[i]));
+        CKRT("instantiate", cudaGraphInstantiate(&x[i], g[i], 0));
+    }
+    for (uint32_t k = 0; k < K; k++) {
+        for (uint32_t i = 0; i < m; i++) {
+            gpu_fill(hs[i], b, rks[i].rank, 0, 0, 2000 + k);
+            if (use(&rks[i]))
+                return 1;
+            CKRT("launch", cudaGraphLaunch(x[i], rks[i].s));
+        }
+        for (uint32_t i = 0; i < m; i++) {
+            char what[96];
+
+            if (use(&rks[i]))
+                return 1;
+            CKRT("sync", cudaStreamSynchronize(rks[i].s));
+            CK(&rks[i], "status", ces_comm_status(rks[i].c));
+            inplace_image(want, coll, b, rks[i].rank, n, root, 2000 + k, 1, 1);
+            snprintf(what, sizeof(what), "captured in-place %s replay %u rank %u",
+                     ces_coll_name((int)coll), k, rks[i].rank);
+            if (same_bytes(what, hr[i], want, len))
+                return 1;
+        }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        cudaGraphExecDestroy(x[i]);
+        cudaGraphDestroy(g[i]);
+        cudaFreeHost(hs[i]);
+        cudaFreeHost(hr[i]);
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, big[i]));
+    }
+    free(want);
+    if (rks[0].rank == 0)
+        printf("ok   %u replays of a captured in-place %s of %" PRIu64 " B, each checked\n", K,
+               ces_coll_name((int)coll), b);
+    return 0;
+}
+
+static int part_inplace(struct rk *rks, uint32_t m, uint32_t n)
+{
+    static const uint32_t ip[] = {CES_COLL_ALLGATHER, CES_COLL_GATHER, CES_COLL_SCATTER,
+                                  CES_COLL_BROADCAST};
+    static const uint64_t sizes[] = {7, 4096, (1u << 20) + 3};
+
+    for (size_t c = 0; c < sizeof(ip) / sizeof(ip[0]); c++)
+        for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+            if (inplace_one(rks, m, n, ip[c], sizes[k], 0))
+                return 1;
+    return inplace_one(rks, m, n, CES_COLL_ALLGATHER, 4096, 1) ||
+           inplace_one(rks, m, n, CES_COLL_BROADCAST, 4096, 1) ||
+           inplace_graph(rks, m, n, CES_COLL_ALLGATHER) ||
+           inplace_graph(rks, m, n, CES_COLL_BROADCAST) ||
+           /* and out of place again after them */
+           one_coll(rks, m, n, CES_COLL_ALLGATHER, 4096);
 }
 
 /* ces_launch on the builders' own graphs. */
@@ -769,6 +987,8 @@ static int run_part(const char *part, struct rk *rks, uint32_t m, uint32_t n)
         return part_graph(rks, m, n);
     if (strcmp(part, "launch") == 0)
         return part_launch(rks, m, n);
+    if (strcmp(part, "inplace") == 0)
+        return part_inplace(rks, m, n);
     printf("unknown part %s\n", part);
     return 1;
 }
@@ -872,7 +1092,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 3) {
         fprintf(stderr, "usage: test_gpu_coll forked|single "
-                        "coll|big|iters|graph|launch|p2p|p2pbig|p2pgraph [RANKS]\n");
+                        "coll|big|iters|graph|launch|inplace|p2p|p2pbig|p2pgraph [RANKS]\n");
         return 2;
     }
     if (gpus < 2) {
@@ -890,6 +1110,7 @@ int main(int argc, char **argv)
     job.part = argv[2];
     job.n = n;
     dump = strcmp(job.part, "coll") == 0 || strcmp(job.part, "graph") == 0 ||
+           strcmp(job.part, "inplace") == 0 ||
            strcmp(job.part, "p2pbig") == 0 || strcmp(job.part, "p2pgraph") == 0;
     if (dump) {
         if (mkdtemp(dir) == NULL)

@@ -4,8 +4,9 @@
  * take the overlap variant, eager and captured), the exact lowered plan of an
  * eager overlap alltoall, the shape of every selected plan (the local copy
  * alone on s1 between an await and a record, no batch call under capture),
- * every selected schedule proved by the checker, and the cached plan's
- * value patching (linear in the call number) equal to a fresh build.
+ * every selected schedule proved by the checker, the cached plan's
+ * value patching (linear in the call number) equal to a fresh build, and
+ * the in-place calls: which pointers make one, and their plans.
  */
 #include "ces_test.h"
 #include "lower.h"
@@ -267,6 +268,90 @@ static void test_patching(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Which calls run in place, by each rank's own pointers. */
+static void test_in_place_relation(void **state)
+{
+    const uintptr_t r = 0x10000, b = 0x100;
+
+    (void)state;
+    /* allgather: send is this rank's block of recv */
+    assert_true(ces_cuda_coll_in_place(CES_COLL_ALLGATHER, 0, b, 0, r, r));
+    assert_true(ces_cuda_coll_in_place(CES_COLL_ALLGATHER, 2, b, 0, r + 2 * b, r));
+    assert_false(ces_cuda_coll_in_place(CES_COLL_ALLGATHER, 2, b, 0, r + b, r));
+    assert_false(ces_cuda_coll_in_place(CES_COLL_ALLGATHER, 2, b, 2, r - 2 * b, r));
+    /* gather: send is the root's block of recv, on any rank */
+    assert_true(ces_cuda_coll_in_place(CES_COLL_GATHER, 0, b, 3, r + 3 * b, r));
+    assert_false(ces_cuda_coll_in_place(CES_COLL_GATHER, 3, b, 0, r + 3 * b, r));
+    /* scatter: recv is the root's block of send */
+    assert_true(ces_cuda_coll_in_place(CES_COLL_SCATTER, 1, b, 1, r, r + b));
+    assert_false(ces_cuda_coll_in_place(CES_COLL_SCATTER, 1, b, 1, r + b, r));
+    /* broadcast: send is recv */
+    assert_true(ces_cuda_coll_in_place(CES_COLL_BROADCAST, 1, b, 0, r, r));
+    assert_false(ces_cuda_coll_in_place(CES_COLL_BROADCAST, 1, b, 0, r, r + b));
+    /* never alltoall, never NULL */
+    assert_false(ces_cuda_coll_in_place(CES_COLL_ALLTOALL, 0, b, 0, r, r));
+    assert_false(ces_cuda_coll_in_place(CES_COLL_BROADCAST, 0, b, 0, 0, 0));
+    assert_false(ces_cuda_coll_in_place(CES_COLL_ALLGATHER, 0, b, 0, 0, 0));
+}
+
+/* The in-place calls: every rank's plan, eager and captured, 2..4 ranks,
+ * runs one stream and copies nothing within the rank; the schedule is
+ * proved OK; its values are linear in the call number (so the cache
+ * patches them). */
+static void test_in_place_plans(void **state)
+{
+    static const uint32_t colls[] = {CES_COLL_ALLGATHER, CES_COLL_GATHER, CES_COLL_SCATTER,
+                                     CES_COLL_BROADCAST};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned plans = 0;
+
+    (void)state;
+    for (size_t ci = 0; ci < sizeof(colls) / sizeof(colls[0]); ci++) {
+        for (int cap = 0; cap < 2; cap++) {
+            for (uint32_t n = 2; n <= 4; n++) {
+                struct ces_coll_params p;
+                struct ces_graph *g = NULL;
+                unsigned flags = ces_cuda_coll_lower_flags(cap, 1);
+
+                ces_cuda_coll_select(&p, colls[ci], n, 3000, n - 1, cap);
+                p.flags = CES_COLL_F_INPLACE;
+                assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+                assert_int_equal(ces_graph_streams(g), 1);
+                assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
+                for (uint32_t r = 0; r < n; r++) {
+                    struct ces_cuda_plan *pl[3] = {NULL, NULL, NULL};
+                    struct ces_graph *gk[3] = {NULL, NULL, NULL};
+                    const struct ces_cuda_pblock *blk;
+                    uint64_t va[64], vb[64];
+
+                    for (int k = 0; k < 3; k++)
+                        build_lower(ctx, &p, (uint64_t)k + 1, r, flags, &gk[k], &pl[k]);
+                    blk = &pl[0]->blocks[0];
+                    assert_int_equal(pl[0]->streams, 1);
+                    for (size_t i = 0; i < blk->copies.len; i++) {
+                        const struct ces_cuda_copy *cp =
+                            &CES_VEC_AT(&blk->copies, struct ces_cuda_copy, i);
+
+                        assert_int_equal(cp->src.rank, r);
+                        assert_int_not_equal(cp->dst.rank, r);
+                    }
+                    assert_true(blk->memops.len <= 64);
+                    assert_int_equal(ces_cuda_plan_linear(pl[0], pl[1], pl[2], va, vb), 1);
+                    for (int k = 0; k < 3; k++) {
+                        ces_cuda_plan_destroy(pl[k]);
+                        ces_graph_destroy(gk[k]);
+                    }
+                    plans++;
+                }
+                ces_graph_destroy(g);
+            }
+        }
+    }
+    assert_int_equal(plans, 4 * 2 * (2 + 3 + 4));
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +359,8 @@ int main(void)
         cmocka_unit_test(test_alltoall_plan),
         cmocka_unit_test(test_selected_plans),
         cmocka_unit_test(test_patching),
+        cmocka_unit_test(test_in_place_relation),
+        cmocka_unit_test(test_in_place_plans),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
