@@ -223,8 +223,17 @@ static int bad_args(struct rk *rks, uint32_t m, uint32_t n)
         return gpu_fail(rks[0].ctx, "overlapping send/recv accepted", -1);
     if (ces_alltoall(rks[0].c, a[0], a[0], n + 1, rks[0].s) != CES_ERR_INVALID)
         return gpu_fail(rks[0].ctx, "alltoall bytes not a multiple of ranks accepted", -1);
-    if (ces_allgather(rks[0].c, a[0], a[0], 4096, rks[0].s) != CES_ERR_INVALID)
+    /* in place (send is this rank's block of recv), but recv holds less
+     * than n blocks of 64 MiB */
+    if (ces_allgather(rks[0].c,
+                      (void *)((uintptr_t)a[0] + (UINT64_C(64) << 20) * rks[0].rank), a[0],
+                      UINT64_C(64) << 20, rks[0].s) != CES_ERR_INVALID ||
+        strstr(ces_ctx_last_error(rks[0].ctx), "buffer recv needs") == NULL)
         return gpu_fail(rks[0].ctx, "allgather recv too small accepted", -1);
+    /* send inside recv, but not this rank's block: not in place */
+    if (ces_allgather(rks[0].c, (char *)a[0] + 3, a[0], 8, rks[0].s) != CES_ERR_INVALID ||
+        strstr(ces_ctx_last_error(rks[0].ctx), "overlap") == NULL)
+        return gpu_fail(rks[0].ctx, "allgather send overlapping recv accepted", -1);
     if (ces_gather(rks[0].c, a[0], a[0], 8, n, rks[0].s) != CES_ERR_INVALID)
         return gpu_fail(rks[0].ctx, "root out of range accepted", -1);
     cudaFree(plain);
@@ -451,6 +460,13 @@ static int same_bytes(const char *what, const uint8_t *got, const uint8_t *want,
     return 0;
 }
 
+/* Whether rank r runs in place: always, or where `mixed` only the even
+ * ranks of an allgather and the root of the others. */
+static int in_place_here(uint32_t coll, uint32_t r, uint32_t root, int mixed)
+{
+    return !mixed || (coll == CES_COLL_ALLGATHER ? r % 2 == 0 : r == root);
+}
+
 /* One eager call of coll at b bytes; `mixed`: allgather with the odd ranks
  * out of place, broadcast with every rank but the root out of place.  Every
  * byte of every rank's buffer compared. */
@@ -469,10 +485,12 @@ static int inplace_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, ui
         CK(&rks[i], "ces_mem_alloc", ces_mem_alloc(rks[i].c, len, &big[i]));
         CK(&rks[i], "ces_mem_alloc", ces_mem_alloc(rks[i].c, b, &other[i]));
     }
+    /* every rank's buffers filled before any rank's call: a device-wide
+     * sync behind a call that waits for ranks not yet issued would never
+     * end where ranks share a GPU */
     for (uint32_t i = 0; i < m; i++) {
         uint32_t r = rks[i].rank;
-        int ip = !mixed || (coll == CES_COLL_ALLGATHER ? r % 2 == 0 : r == root);
-        void *send, *recv;
+        int ip = in_place_here(coll, r, root, mixed);
 
         if (use(&rks[i]))
             return 1;
@@ -481,12 +499,18 @@ static int inplace_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, ui
         gpu_fill(h, b, r, 0, 0, b);
         CKRT("fill", cudaMemcpy(other[i], h, b, cudaMemcpyHostToDevice));
         CKRT("sync", cudaDeviceSynchronize());
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t r = rks[i].rank;
+        int ip = in_place_here(coll, r, root, mixed);
+        void *send, *recv;
+
         inplace_ptrs(coll, b, r, root, big[i], ip ? NULL : other[i], &send, &recv);
         CK(&rks[i], ces_coll_name((int)coll), call(&rks[i], coll, send, recv, b, root));
     }
     for (uint32_t i = 0; i < m && !bad; i++) {
         uint32_t r = rks[i].rank;
-        int ip = !mixed || (coll == CES_COLL_ALLGATHER ? r % 2 == 0 : r == root);
+        int ip = in_place_here(coll, r, root, mixed);
         char what[128];
 
         if (use(&rks[i]))
