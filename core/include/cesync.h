@@ -1022,6 +1022,14 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  *   scatter:   root's send holds size * bytes; every rank's recv receives
  *              its `bytes` block;
  *   broadcast: root's send (`bytes`) is copied to every rank's recv.
+ * In place, as NCCL has it: a rank whose own pointers say so runs the
+ * CES_COLL_F_INPLACE form, without its local copy - allgather with send ==
+ * recv + rank*bytes, gather with send == recv + root*bytes, scatter with
+ * recv == send + root*bytes, broadcast with send == recv.  Each rank judges
+ * for itself (its barriers and peer copies are the same either way), so
+ * some ranks may run in place and others not; recv's offset is the same on
+ * every rank as always.  alltoall never runs in place (CES_ERR_INVALID: send
+ * and recv overlap).
  * When the stream is capturing a CUDA graph the call lowers a graph-safe
  * protocol (alltoall and allgather: pull, the constant 1 in the writer's
  * memory, polled and reset by its reader, two barriers per call; the
