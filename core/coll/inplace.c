@@ -88,23 +88,32 @@ static void scatter_decls(struct ces_cgen *cg)
     ces_coll_scatter_desc.decls(cg);
 }
 
-static void scatter_body(struct ces_cgen *cg)
+/* The root's part of scatter and broadcast: it produces `produce`, pushes
+ * `src` into every peer's recv between the barriers, and every rank reads
+ * `part` (the root's region $r stands for) in the end: the peers from the
+ * root, the root its own. */
+static void root_to_peers(struct ces_cgen *cg, const char *produce, const char *src,
+                          const char *part)
 {
-    char line[96];
+    char line[128];
     uint32_t root = cg->p.root;
 
-    ces_sb_printf(&cg->sb, "r%" PRIu32 " : produce send[0:$n*$C]\n", root);
+    ces_sb_printf(&cg->sb, "r%" PRIu32 " : produce %s\n", root, produce);
     ces_coll_sync(cg, 0);
     ces_sb_printf(&cg->sb,
                   "r%" PRIu32 " : batch\n"
-                  "r%" PRIu32 " over p : copy send[$p*$C:($p+1)*$C] -> recv[0:$C]@$p\n"
+                  "r%" PRIu32 " over p : copy %s -> recv[0:$C]@$p\n"
                   "r%" PRIu32 " : end\n",
-                  root, root, root);
+                  root, root, src, root);
     ces_coll_sync(cg, 1);
-    snprintf(line, sizeof(line), "consume recv[0:$C] == send[$r*$C:($r+1)*$C]@%" PRIu32 "\n",
-             root);
+    snprintf(line, sizeof(line), "consume recv[0:$C] == %s@%" PRIu32 "\n", part, root);
     each_but_root(cg, line);
-    ces_sb_printf(&cg->sb, "r%" PRIu32 " : consume send[$r*$C:($r+1)*$C]\n", root);
+    ces_sb_printf(&cg->sb, "r%" PRIu32 " : consume %s\n", root, part);
+}
+
+static void scatter_body(struct ces_cgen *cg)
+{
+    root_to_peers(cg, "send[0:$n*$C]", "send[$p*$C:($p+1)*$C]", "send[$r*$C:($r+1)*$C]");
 }
 
 static void broadcast_decls(struct ces_cgen *cg)
@@ -115,20 +124,7 @@ static void broadcast_decls(struct ces_cgen *cg)
 
 static void broadcast_body(struct ces_cgen *cg)
 {
-    char line[64];
-    uint32_t root = cg->p.root;
-
-    ces_sb_printf(&cg->sb, "r%" PRIu32 " : produce recv[0:$C]\n", root);
-    ces_coll_sync(cg, 0);
-    ces_sb_printf(&cg->sb,
-                  "r%" PRIu32 " : batch\n"
-                  "r%" PRIu32 " over p : copy recv[0:$C] -> recv[0:$C]@$p\n"
-                  "r%" PRIu32 " : end\n",
-                  root, root, root);
-    ces_coll_sync(cg, 1);
-    snprintf(line, sizeof(line), "consume recv[0:$C] == recv[0:$C]@%" PRIu32 "\n", root);
-    each_but_root(cg, line);
-    ces_sb_printf(&cg->sb, "r%" PRIu32 " : consume recv[0:$C]\n", root);
+    root_to_peers(cg, "recv[0:$C]", "recv[0:$C]", "recv[0:$C]");
 }
 
 static const struct ces_coll_desc inplace_descs[] = {
