@@ -53,10 +53,19 @@ static const char bench_usage[] =
     "  --variant V[,V...]    cesync algorithms to time: auto (the backend's collective), plain,\n"
     "                        overlap, early (builder graphs run with ces_launch); the table shows\n"
     "                        the fastest per size, the CSV all (default auto,overlap,early;\n"
-    "                        sendrecv: auto,plain)\n"
+    "                        sendrecv and --in-place: auto,plain)\n"
     "  --chunks C --slots S  sendrecv builder: chunks per message (default 1 with --one-way,\n"
     "                        else 2), staging slots (default 2)\n"
     "  --one-way             sendrecv: the pipeline 0 -> 1 -> ... -> n-1 instead of the ring\n"
+    "  --in-place            allgather in place, as nccl-tests' in-place column: rank r's\n"
+    "                        send is its own block of recv (recv + r*bytes), which holds its\n"
+    "                        data, so nothing copies it: auto calls ces_allgather so, plain runs\n"
+    "                        the builder's CES_COLL_F_INPLACE graph (overlap and early are\n"
+    "                        refused), NCCL's sendbuff is recvbuff + r*count; the raw peer copy\n"
+    "                        is unchanged.  Before the last iteration every block but a rank's\n"
+    "                        own is cleared.  The predictions use the in-place graphs; the header\n"
+    "                        and the plot's title say \"allgather (in place)\", the CSV's coll\n"
+    "                        column \"allgather-inplace\" (the same columns)\n"
     "  --no-nccl             skip NCCL\n"
     "  --with-compute        a compute-bound kernel on every GPU beside each implementation at\n"
     "                        --compute-bytes (default 64M): the share of its solo speed it keeps\n"
@@ -103,7 +112,7 @@ struct bench {
     uint32_t coll, ranks, iters, warmup, chunks, slots;
     uint64_t min_bytes, max_bytes, compute_bytes;
     double factor;
-    int graph, nccl, compute, calibrate, dry, one_way;
+    int graph, nccl, compute, calibrate, dry, one_way, in_place;
     const char *csv, *plot, *model_path, *model_out;
     int variants[MAX_VARIANTS];
     uint32_t nvariants;
@@ -120,6 +129,24 @@ struct bench {
 static const char *variant_name(int v)
 {
     return v == V_AUTO ? "auto" : v == V_OVERLAP ? "overlap" : v == V_EARLY ? "early" : "plain";
+}
+
+/* The collective as the CSV's coll column names it: in place its own name,
+ * so that a file tells the two forms apart with the same columns. */
+static const char *coll_label(const struct bench *B)
+{
+    return B->in_place ? "allgather-inplace" : ces_coll_name((int)B->coll);
+}
+
+/* The form the collective runs in, after its name in the header and the
+ * plot's title. */
+static const char *coll_form(const struct bench *B)
+{
+    if (B->in_place)
+        return " (in place)";
+    if (B->coll != CES_COLL_SENDRECV)
+        return "";
+    return B->one_way ? " (one way, pipeline)" : " (ring)";
 }
 
 static double algbw(const struct bench *B, uint64_t bytes, double us)
@@ -240,6 +267,8 @@ static int parse_args(struct bench *B, int argc, char **argv)
             B->graph = 1;
         } else if (strcmp(o, "--one-way") == 0) {
             B->one_way = 1;
+        } else if (strcmp(o, "--in-place") == 0) {
+            B->in_place = 1;
         } else if (strcmp(o, "--no-nccl") == 0) {
             B->nccl = 0;
         } else if (strcmp(o, "--with-compute") == 0) {
@@ -353,9 +382,13 @@ static int parse_args(struct bench *B, int argc, char **argv)
     }
     if (B->csv != NULL && out_dir_ok("--csv", B->csv) != CES_EXIT_OK)
         return CES_EXIT_USAGE;
+    /* alltoall and sendrecv have no in-place form (CES_COLL_F_INPLACE) */
+    if (B->in_place && B->coll != CES_COLL_ALLGATHER)
+        return ces_tool_fail("bench: --in-place applies to allgather only");
+    /* overlap and early move the local copy, which in place is gone */
     if (B->nvariants == 0) {
         B->variants[B->nvariants++] = V_AUTO;
-        if (B->coll == CES_COLL_SENDRECV) {
+        if (B->coll == CES_COLL_SENDRECV || B->in_place) {
             B->variants[B->nvariants++] = V_PLAIN;
         } else {
             B->variants[B->nvariants++] = V_OVERLAP;
@@ -363,8 +396,10 @@ static int parse_args(struct bench *B, int argc, char **argv)
         }
     }
     for (uint32_t k = 0; k < B->nvariants; k++)
-        if (B->coll == CES_COLL_SENDRECV && (B->variants[k] == V_OVERLAP || B->variants[k] == V_EARLY))
-            return ces_tool_fail("bench: sendrecv has the variants auto and plain only");
+        if ((B->coll == CES_COLL_SENDRECV || B->in_place) &&
+            (B->variants[k] == V_OVERLAP || B->variants[k] == V_EARLY))
+            return ces_tool_fail("bench: %s the variants auto and plain only",
+                                 B->in_place ? "--in-place runs" : "sendrecv has");
     if (B->one_way && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: --one-way applies to sendrecv");
     /* One way, one chunk per message is fastest; where every rank also
@@ -499,6 +534,10 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
         p.phase = sel.phase;
     }
 #endif
+    /* In place the in-place graph replaces the variant's, as it replaces
+     * the selected one in the backend's call (coll_run). */
+    if (B->in_place)
+        p.flags = CES_COLL_F_INPLACE;
     if (B->coll == CES_COLL_SENDRECV) {
         p.npairs = B->one_way ? 0 : B->ranks;
         for (uint32_t r2 = 0; r2 < p.npairs; r2++) {
@@ -656,7 +695,7 @@ static int write_csv(const struct bench *B, const char *path)
             if (!c->ran && B->dry == 0)
                 continue;
             fprintf(f, "%s,%u,%" PRIu64 ",cesync,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f\n",
-                    ces_coll_name((int)B->coll), B->ranks, B->sizes[i], variant_name(B->variants[k]),
+                    coll_label(B), B->ranks, B->sizes[i], variant_name(B->variants[k]),
                     c->med, c->min, c->max, algbw(B, B->sizes[i], c->med),
                     busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred, c->pred_slow);
         }
@@ -666,7 +705,7 @@ static int write_csv(const struct bench *B, const char *path)
             if (!c->ran)
                 continue;
             fprintf(f, "%s,%u,%" PRIu64 ",%s,-,%.3f,%.3f,%.3f,%.3f,%.3f,%s,,\n",
-                    ces_coll_name((int)B->coll), B->ranks, B->sizes[i], names[j], c->med, c->min,
+                    coll_label(B), B->ranks, B->sizes[i], names[j], c->med, c->min,
                     c->max, j == IMPL_RAW ? raw_bw(B, B->sizes[i], c->med) : algbw(B, B->sizes[i], c->med),
                     j == IMPL_RAW ? raw_bw(B, B->sizes[i], c->med) : busbw(B, B->sizes[i], c->med),
                     check_str(c->check));
@@ -799,11 +838,11 @@ static int write_plot(const struct bench *B, const char *path)
         return failed;
     }
     fprintf(f, "graph bench {\n  graph [bgcolor=white, splines=line, outputorder=edgesfirst, "
-               "label=\"cesync bench %s, %u GPUs: busbw (GB/s) against bytes per rank\", "
+               "label=\"cesync bench %s%s, %u GPUs: busbw (GB/s) against bytes per rank\", "
                "labelloc=t, fontname=Helvetica];\n"
                "  node [shape=circle, style=filled, width=0.07, height=0.07, fixedsize=true, "
                "label=\"\", fontname=Helvetica, fontsize=11];\n",
-            ces_coll_name((int)B->coll), B->ranks);
+            ces_coll_name((int)B->coll), coll_form(B), B->ranks);
     /* axes and ticks */
     fprintf(f, "  ax0 [shape=point, width=0.01, pos=\"%.1f,%.1f!\"];\n"
                "  ax1 [shape=point, width=0.01, pos=\"%.1f,%.1f!\"];\n"
@@ -861,11 +900,7 @@ static void print_header(const struct bench *B, FILE *f)
 {
     fprintf(f, "# cesync bench %s%s: %u ranks (one process), %u iterations after %u "
                "warm-up, %s; model %s%s%s\n",
-            ces_coll_name((int)B->coll),
-            B->coll != CES_COLL_SENDRECV ? ""
-            : B->one_way                 ? " (one way, pipeline)"
-                                         : " (ring)",
-            B->ranks, B->iters, B->warmup,
+            ces_coll_name((int)B->coll), coll_form(B), B->ranks, B->iters, B->warmup,
             B->graph ? "CUDA graphs" : "eager", B->model.kind,
             B->model_path ? " + " : B->calibrate ? " (calibrated in this run)" : "",
             B->model_path ? B->model_path : "");
@@ -901,6 +936,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
     cfg.chunks = B->chunks;
     cfg.slots = B->slots;
     cfg.one_way = B->one_way;
+    cfg.in_place = B->in_place;
     if (ces_bench_open(ctx, &cfg, &gb) != CES_OK) {
         fprintf(stderr, "cesync bench: %s\n", ces_ctx_last_error(ctx));
         return CES_EXIT_USAGE;

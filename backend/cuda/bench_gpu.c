@@ -467,7 +467,7 @@ static int build_variant(struct ces_bench *b, int variant, uint64_t bytes, struc
     p.ranks = b->n;
     p.bytes = bytes;
     p.iterations = 1;
-    p.flags = (uint32_t)variant;
+    p.flags = (uint32_t)variant | (b->cfg.in_place ? CES_COLL_F_INPLACE : 0u);
     p.first_iter = b->seq++;
     if (b->cfg.coll == CES_COLL_SENDRECV) {
         p.npairs = b->cfg.one_way ? 0 : b->n; /* 0: the builder's pipeline */
@@ -481,14 +481,42 @@ static int build_variant(struct ces_bench *b, int variant, uint64_t bytes, struc
     return ces_coll_build(b->ctx, &p, out);
 }
 
+static void **recv_of(struct ces_bench *b, int impl)
+{
+    return impl == CES_BI_NCCL_KERNEL ? b->nrecv[0] : impl == CES_BI_NCCL_CE ? b->nrecv[1] : b->recv;
+}
+
+/* Whether impl runs in place: all but the raw copy, which moves the peer
+ * bytes from `send` either way. */
+static int in_place(const struct ces_bench *b, int impl)
+{
+    return b->cfg.in_place && impl != CES_BI_RAW;
+}
+
+/* out[r]: rank r's send buffer of the implementation at `bytes` (filled
+ * with pattern(r, chunk)); in place its own block of its receive buffer. */
+static void sends(struct ces_bench *b, int impl, uint64_t bytes, void **out)
+{
+    void **send = impl == CES_BI_NCCL_KERNEL ? b->nsend[0]
+                  : impl == CES_BI_NCCL_CE   ? b->nsend[1]
+                                             : b->send;
+    void **recv = recv_of(b, impl);
+
+    for (uint32_t r = 0; r < b->n; r++)
+        out[r] = in_place(b, impl) ? (char *)recv[r] + r * bytes : send[r];
+}
+
 static int enqueue_cesync(struct ces_bench *b, int variant, uint64_t bytes, struct ces_graph *g)
 {
+    void *send[BENCH_MAX_RANKS];
     int rc = CES_OK;
 
+    sends(b, CES_BI_CESYNC, bytes, send);
     if (variant >= 0) {
+        /* in place the graph has no `send` (ces_launch binds what it has) */
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++) {
             struct ces_binding bind[3] = {
-                {"send", b->send[r]}, {"recv", b->recv[r]}, {"stage", b->stage[r]}};
+                {"send", send[r]}, {"recv", b->recv[r]}, {"stage", b->stage[r]}};
 
             rc = ces_launch(b->comms[r], g, bind, b->stage[r] != NULL ? 3 : 2, b->st[r]);
         }
@@ -497,17 +525,17 @@ static int enqueue_cesync(struct ces_bench *b, int variant, uint64_t bytes, stru
     switch (b->cfg.coll) {
     case CES_COLL_ALLTOALL:
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
-            rc = ces_alltoall(b->comms[r], b->send[r], b->recv[r], bytes, b->st[r]);
+            rc = ces_alltoall(b->comms[r], send[r], b->recv[r], bytes, b->st[r]);
         break;
     case CES_COLL_ALLGATHER:
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
-            rc = ces_allgather(b->comms[r], b->send[r], b->recv[r], bytes, b->st[r]);
+            rc = ces_allgather(b->comms[r], send[r], b->recv[r], bytes, b->st[r]);
         break;
     default:
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++) {
             rc = ces_group_start(b->comms[r]);
             if (rc == CES_OK && (!b->cfg.one_way || r + 1 < b->n))
-                rc = ces_send(b->comms[r], b->send[r], bytes, (r + 1) % b->n);
+                rc = ces_send(b->comms[r], send[r], bytes, (r + 1) % b->n);
             if (rc == CES_OK && (!b->cfg.one_way || r > 0))
                 rc = ces_recv(b->comms[r], b->recv[r], bytes, (r + b->n - 1) % b->n);
         }
@@ -547,30 +575,23 @@ static int enqueue_one(struct ces_bench *b, int impl, int variant, uint64_t byte
     case CES_BI_NCCL_KERNEL:
     case CES_BI_NCCL_CE: {
         int ce = impl == CES_BI_NCCL_CE;
+        void *send[BENCH_MAX_RANKS];
 
-        return ces_nccl_coll(b->nccl, ce, b->cfg.coll, b->nsend[ce], b->nrecv[ce], bytes,
-                             (void **)b->st, b->cfg.one_way);
+        sends(b, impl, bytes, send);
+        return ces_nccl_coll(b->nccl, ce, b->cfg.coll, send, b->nrecv[ce], bytes, (void **)b->st,
+                             b->cfg.one_way);
     }
     default:
         return enqueue_raw(b, bytes);
     }
 }
 
-/* Send buffers of the implementation, filled with pattern(r, chunk). */
-static void **send_of(struct ces_bench *b, int impl)
-{
-    return impl == CES_BI_NCCL_KERNEL ? b->nsend[0] : impl == CES_BI_NCCL_CE ? b->nsend[1] : b->send;
-}
-static void **recv_of(struct ces_bench *b, int impl)
-{
-    return impl == CES_BI_NCCL_KERNEL ? b->nrecv[0] : impl == CES_BI_NCCL_CE ? b->nrecv[1] : b->recv;
-}
-
 static int fill_send(struct ces_bench *b, int impl, uint64_t bytes)
 {
-    void **send = send_of(b, impl);
+    void *send[BENCH_MAX_RANKS];
     int rc = CES_OK;
 
+    sends(b, impl, bytes, send);
     for (uint32_t r = 0; r < b->n; r++) {
         rc = use_dev(b, r);
         if (rc != CES_OK)
@@ -591,16 +612,30 @@ out:
     return rc;
 }
 
+/* Clears the receive buffers, but in place each rank's own block: that is
+ * its input, filled before the first iteration, and the check after the
+ * last finds it intact only if no iteration wrote it. */
 static int clear_recv(struct ces_bench *b, int impl, uint64_t bytes)
 {
     void **recv = recv_of(b, impl);
+    uint64_t len = recv_len(b, bytes);
     int rc = CES_OK;
 
     for (uint32_t r = 0; r < b->n; r++) {
+        uint64_t lo = len, hi = len; /* [lo, hi): kept */
+
+        if (in_place(b, impl)) {
+            lo = r * bytes;
+            hi = lo + bytes;
+        }
         rc = use_dev(b, r);
         if (rc != CES_OK)
             return rc;
-        CES_RT_GOTO(b->ctx, rc, cudaMemsetAsync(recv[r], 0, recv_len(b, bytes), b->st[r]), out);
+        if (lo > 0)
+            CES_RT_GOTO(b->ctx, rc, cudaMemsetAsync(recv[r], 0, lo, b->st[r]), out);
+        if (hi < len)
+            CES_RT_GOTO(b->ctx, rc, cudaMemsetAsync((char *)recv[r] + hi, 0, len - hi, b->st[r]),
+                        out);
     }
 out:
     return rc;

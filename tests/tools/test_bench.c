@@ -288,6 +288,71 @@ static void test_plot_runs_dot(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Runs `cesync ARGS --csv` in dir: its CSV must hold `row` and no nan (a
+ * prediction that could not be made). */
+static void expect_row(const char *dir, const char *args, const char *row)
+{
+    char *csv = run_csv(dir, args, "r.csv", NULL);
+
+    if (strstr(csv, row) == NULL || strstr(csv, "nan") != NULL)
+        fail_msg("'cesync %s' wrote no row '%s', or a nan:\n%s", args, row + 1, csv);
+    free(csv);
+}
+
+/* --in-place (allgather only): rank r's send is its block of recv.  The
+ * CSV keeps its columns and names the collective allgather-inplace; the
+ * variants are auto and plain, and both predict the in-place graph, which
+ * has no local copy: at 256M plain takes 696.5 us in place against 837.7
+ * out of place.  (auto predicts the same both ways: out of place it runs
+ * the overlap schedule, which hides the local copy.)  The header
+ * and the plot's title say "(in place)". */
+static void test_in_place(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, path[256], *dot;
+    char *csv = run_csv(dir, "bench allgather --dry-run --in-place --min-bytes 1M --max-bytes 256M "
+                             "--factor 256",
+                        "i.csv", &out);
+
+    (void)state;
+    assert_non_null(strstr(out, "# cesync bench allgather (in place): 2 ranks (one process), 20 "
+                                "iterations after 5 warm-up, eager; model h200\n"));
+    assert_non_null(strstr(out, "      256M auto       696.51    696.51    696.51   385.4     -    "
+                                "696.51    704.81   +0.0  |"));
+    free(out);
+    assert_string_equal(csv,
+                        "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
+                        "busbw_gbps,check,pred_us,pred_slow_us\n"
+                        "allgather-inplace,2,1048576,cesync,auto,16.361,16.361,16.361,128.177,"
+                        "64.089,-,16.361,26.161\n"
+                        "allgather-inplace,2,1048576,cesync,plain,16.361,16.361,16.361,128.177,"
+                        "64.089,-,16.361,26.161\n"
+                        "allgather-inplace,2,268435456,cesync,auto,696.508,696.508,696.508,"
+                        "770.803,385.402,-,696.508,704.808\n"
+                        "allgather-inplace,2,268435456,cesync,plain,696.508,696.508,696.508,"
+                        "770.803,385.402,-,696.508,704.808\n");
+    free(csv);
+    expect_row(dir, "bench allgather --dry-run --min-bytes 256M --max-bytes 256M --variant plain",
+               "\nallgather,2,268435456,cesync,plain,837.653,");
+    /* captured: the in-place graph of the captured protocol */
+    expect_row(dir, "bench allgather --dry-run --graph --in-place --min-bytes 64M --max-bytes 64M "
+                    "--variant auto",
+               "\nallgather-inplace,2,67108864,cesync,auto,");
+    /* no `dot` on PATH: the plot's source is kept */
+    assert_int_equal(bench_with_path(dir, dir,
+                                     "bench allgather --dry-run --in-place --max-bytes 4K "
+                                     "--plot p.svg",
+                                     &out),
+                     0);
+    free(out);
+    snprintf(path, sizeof(path), "%s/p.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "label=\"cesync bench allgather (in place), 2 GPUs: busbw (GB/s) "
+                                "against bytes per rank\""));
+    free(dot);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_usage_errors(void **state)
 {
     static const struct {
@@ -303,6 +368,12 @@ static void test_usage_errors(void **state)
         {"bench sendrecv --variant overlap",
          "cesync: bench: sendrecv has the variants auto and plain only\n"},
         {"bench alltoall --one-way", "cesync: bench: --one-way applies to sendrecv\n"},
+        {"bench alltoall --in-place", "cesync: bench: --in-place applies to allgather only\n"},
+        {"bench sendrecv --in-place", "cesync: bench: --in-place applies to allgather only\n"},
+        {"bench allgather --in-place --variant overlap",
+         "cesync: bench: --in-place runs the variants auto and plain only\n"},
+        {"bench allgather --in-place --variant auto,early",
+         "cesync: bench: --in-place runs the variants auto and plain only\n"},
         {"bench alltoall --ranks 9", "cesync: bench: --ranks must be 2..8, not 9\n"},
         {"bench alltoall --factor 1", "cesync: bench: --factor expects a number above 1, not '1'\n"},
         {"bench alltoall --min-bytes 2M --max-bytes 1M",
@@ -353,6 +424,7 @@ static void test_help(void **state)
     assert_int_equal(ces_test_tool(dir, "bench --help", &out), 0);
     assert_non_null(strstr(out, "usage: cesync bench COLL [options]\n"));
     assert_non_null(strstr(out, "Graphviz"));
+    assert_non_null(strstr(out, "  --in-place            allgather in place"));
     free(out);
     rmdir(dir);
 }
@@ -427,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_group_predictions),
         cmocka_unit_test(test_sizes_and_formulas),
         cmocka_unit_test(test_plot_runs_dot),
+        cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_csv_kept_on_error),
         cmocka_unit_test(test_plot_keeps_other_dot),
