@@ -21,7 +21,9 @@ q sendrecv --variant plain,auto --min-bytes 1M --max-bytes 64M --factor 8 --csv 
 q sendrecv --graph --one-way --variant auto --min-bytes 1M --max-bytes 64M --factor 8 --csv "$T/sendrecv_oneway_graph_2xh200.csv"
 q alltoall --graph --variant auto --min-bytes 1M --max-bytes 256M --factor 4 --csv "$T/alltoall_graph_2xh200.csv"
 q allgather --graph --variant auto --min-bytes 1M --max-bytes 256M --factor 4 --csv "$T/allgather_graph_2xh200.csv"
-for f in alltoall allgather sendrecv_oneway sendrecv_ring sendrecv_oneway_graph alltoall_graph allgather_graph; do
+q allgather --in-place --variant auto,plain --min-bytes 1M --max-bytes 1G --factor 2 --csv "$T/allgather_inplace_2xh200.csv"
+for f in alltoall allgather sendrecv_oneway sendrecv_ring sendrecv_oneway_graph alltoall_graph allgather_graph \
+    allgather_inplace; do
     [ -f "$D/${f}_2xh200.csv" ] || continue
     awk -F, -v name="$f" 'FNR == 1 { next }
         NR == FNR { if ($4 == "cesync") { p[$3 "," $5] = $12; q[$3 "," $5] = $13 }; next }
