@@ -14,9 +14,11 @@
  * out-of-place collective (core/coll/allgather.c, gather.c, scatter.c,
  * broadcast.c): the ops a rank issues change only where it runs in place,
  * so ranks may choose in place or not each for itself, as with NCCL (the
- * CUDA backend decides per rank from the pointers).  The root's lines of
- * gather and scatter name each other rank, since the format's `r*` cannot
- * leave the root out.
+ * CUDA backend decides per rank from the pointers).  A rank reads its own
+ * block `==` itself where out of place it reads it against the part copied
+ * there: it must still hold what the rank produced, which no copy may have
+ * overwritten.  The root's lines of gather and scatter name each other
+ * rank, since the format's `r*` cannot leave the root out.
  */
 #include "coll.h"
 
@@ -54,8 +56,8 @@ static void allgather_body(struct ces_cgen *cg)
                 "r* over p : copy recv[$r*$C:($r+1)*$C] -> recv[$r*$C:($r+1)*$C]@$p\n"
                 "r* : end\n");
     ces_coll_sync(cg, 1);
-    ces_sb_puts(&cg->sb, "r* over p : consume recv[$p*$C:($p+1)*$C] == recv[$p*$C:($p+1)*$C]@$p\n"
-                         "r* : consume recv[$r*$C:($r+1)*$C]\n");
+    ces_sb_puts(&cg->sb,
+                "r* over p* : consume recv[$p*$C:($p+1)*$C] == recv[$p*$C:($p+1)*$C]@$p\n");
 }
 
 /* gather and scatter declare what the out-of-place forms declare: the
@@ -78,8 +80,8 @@ static void gather_body(struct ces_cgen *cg)
     each_but_root(cg, lines);
     ces_coll_sync(cg, 1);
     ces_sb_printf(&cg->sb,
-                  "r%" PRIu32 " over p : consume recv[$p*$C:($p+1)*$C] == send[0:$C]@$p\n"
-                  "r%" PRIu32 " : consume recv[$r*$C:($r+1)*$C]\n",
+                  "r%" PRIu32 " : consume recv[$r*$C:($r+1)*$C] == recv[$r*$C:($r+1)*$C]\n"
+                  "r%" PRIu32 " over p : consume recv[$p*$C:($p+1)*$C] == send[0:$C]@$p\n",
                   root, root);
 }
 
@@ -91,7 +93,7 @@ static void scatter_decls(struct ces_cgen *cg)
 /* The root's part of scatter and broadcast: it produces `produce`, pushes
  * `src` into every peer's recv between the barriers, and every rank reads
  * `part` (the root's region $r stands for) in the end: the peers from the
- * root, the root its own. */
+ * root, the root its own against itself. */
 static void root_to_peers(struct ces_cgen *cg, const char *produce, const char *src,
                           const char *part)
 {
@@ -108,7 +110,7 @@ static void root_to_peers(struct ces_cgen *cg, const char *produce, const char *
     ces_coll_sync(cg, 1);
     snprintf(line, sizeof(line), "consume recv[0:$C] == %s@%" PRIu32 "\n", part, root);
     each_but_root(cg, line);
-    ces_sb_printf(&cg->sb, "r%" PRIu32 " : consume %s\n", root, part);
+    ces_sb_printf(&cg->sb, "r%" PRIu32 " : consume %s == %s\n", root, part, part);
 }
 
 static void scatter_body(struct ces_cgen *cg)

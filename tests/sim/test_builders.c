@@ -3,7 +3,7 @@
  * every builder with every protocol it supports is OK for 2-4 ranks and
  * 1-3 iterations, eager, and under a graph phase where the protocol claims
  * graph safety (credit; nccl with an even number of barriers per replay),
- * and so are the in-place forms;
+ * and so are the in-place forms and allgathers with some ranks in place;
  * nccl's barrier under a graph phase (one barrier per replay) is not; the
  * reduced and unreduced searches agree on the small ones; every fault in
  * the alltoall and sendrecv builders is noticed without the watchdog model
@@ -162,6 +162,54 @@ static void test_in_place(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Ranks that choose for themselves (the CUDA backend runs a call in place
+ * where the rank's own pointers say so): an allgather with every proper,
+ * non-empty set of ranks in place and the others out of place - plain,
+ * overlap (the backend's) and early - with every protocol that claims the
+ * phase, 2-4 ranks, 1-3 iterations: OK.  (In gather, scatter and broadcast
+ * only the root's ops change in place, so a mix is the whole in-place or
+ * the whole out-of-place schedule, proved above.) */
+static void test_in_place_mixed(void **state)
+{
+    static const uint32_t variants[] = {0, CES_COLL_F_OVERLAP, CES_COLL_F_EARLY};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned checked = 0;
+
+    (void)state;
+    for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
+        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++)
+            for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++)
+                for (uint32_t n = 2; n <= 4; n++)
+                    for (uint32_t it = 1; it <= 3; it++)
+                        for (uint64_t mask = 1; mask + 1 < (UINT64_C(1) << n); mask++) {
+                            struct ces_coll_params p;
+                            struct ces_graph *g;
+
+                            if (pr == CES_PROTO_MONO && ph == CES_PHASE_GRAPH)
+                                continue;
+                            ces_coll_params_init(&p, CES_COLL_ALLGATHER);
+                            p.proto = pr;
+                            p.phase = ph;
+                            p.ranks = n;
+                            p.iterations = it;
+                            p.bytes = 768;
+                            p.flags = variants[v];
+                            g = ces_test_in_place_on(ctx, &p, mask);
+                            if (check(ctx, g, 0) != CES_V_OK)
+                                fail_msg("allgather, ranks 0x%llx of %u in place, variant %zu, %s "
+                                         "%s, %u iterations: not OK",
+                                         (unsigned long long)mask, n, v, ces_proto_name((int)pr),
+                                         ph ? "graph" : "eager", it);
+                            checked++;
+                            ces_graph_destroy(g);
+                        }
+    /* 3 variants x 7 protocol/phase pairs x 3 iteration counts x (2 + 6 +
+     * 14) mixes */
+    assert_int_equal(checked, 3 * 7 * 3 * 22);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* every_drop_shows: each dropped write must show as HANG or DEADLOCK;
  * tolerated >= 0: exactly that many dropped writes check OK (writes nothing
  * awaits in a finite schedule). */
@@ -297,6 +345,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_builder),
         cmocka_unit_test(test_in_place),
+        cmocka_unit_test(test_in_place_mixed),
         cmocka_unit_test(test_fault_sweeps),
         cmocka_unit_test(test_hash_covers_happens_before),
         cmocka_unit_test(test_scale),

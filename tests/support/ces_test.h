@@ -61,6 +61,18 @@ void ces_test_tool_says(const char *args, int rc, const char *want);
  * search does not complete within 30 s). */
 uint32_t ces_test_verdict(struct ces_ctx *ctx, const struct ces_graph *g);
 
+/* The collective p built out of place (in the variant that p->flags name,
+ * if any; CES_COLL_F_INPLACE is left out) with the ranks of `mask` (bit r:
+ * rank r; ranks <= 64) in place: on each, the region that holds its own
+ * part out of place renamed to the block where that part belongs
+ * (allgather: send is recv + r*bytes; gather: the root's send is recv +
+ * root*bytes; scatter: the root's recv is send + root*bytes; broadcast:
+ * the root's send is recv), and the copy this makes onto itself dropped,
+ * with its batch if that leaves it empty.  Validated; fails the test on
+ * any error (tests/support/inplace.c). */
+struct ces_graph *ces_test_in_place_on(struct ces_ctx *ctx, const struct ces_coll_params *p,
+                                       uint64_t mask);
+
 /* A new empty directory under /tmp (a static buffer: one at a time). */
 char *ces_test_tmpdir(void);
 
