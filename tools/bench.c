@@ -384,7 +384,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
         return CES_EXIT_USAGE;
     /* alltoall and sendrecv have no in-place form (CES_COLL_F_INPLACE) */
     if (B->in_place && B->coll != CES_COLL_ALLGATHER)
-        return ces_tool_fail("bench: --in-place applies to allgather only");
+        return ces_tool_fail("bench: --in-place applies to allgather");
     /* overlap and early move the local copy, which in place is gone */
     if (B->nvariants == 0) {
         B->variants[B->nvariants++] = V_AUTO;
@@ -398,8 +398,8 @@ static int parse_args(struct bench *B, int argc, char **argv)
     for (uint32_t k = 0; k < B->nvariants; k++)
         if ((B->coll == CES_COLL_SENDRECV || B->in_place) &&
             (B->variants[k] == V_OVERLAP || B->variants[k] == V_EARLY))
-            return ces_tool_fail("bench: %s the variants auto and plain only",
-                                 B->in_place ? "--in-place runs" : "sendrecv has");
+            return ces_tool_fail("bench: %s has the variants auto and plain only",
+                                 B->in_place ? "allgather --in-place" : "sendrecv");
     if (B->one_way && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: --one-way applies to sendrecv");
     /* One way, one chunk per message is fastest; where every rank also

@@ -185,7 +185,7 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     int rc = CES_EXIT_OK;
 
     if (strcmp(o, "--graph") == 0 || strcmp(o, "--in-place") == 0) {
-        if (o[2] == 'g')
+        if (strcmp(o, "--graph") == 0)
             p->phase = CES_PHASE_GRAPH;
         else
             p->flags |= CES_COLL_F_INPLACE;

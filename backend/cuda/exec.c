@@ -901,11 +901,15 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
             return rc;
         e->buf_off[e->recv] = roff;
     }
-    if (!in_place && e->send >= 0 && e->recv >= 0 && overlaps(soff, ssize, roff, rsize))
+    if (!in_place && e->send >= 0 && e->recv >= 0 && overlaps(soff, ssize, roff, rsize)) {
+        const char *rule = ces_cuda_coll_in_place_rule(coll);
+
         return ces_ctx_error(c->ctx, CES_ERR_INVALID,
                              "%s: send (%p, %" PRIu64 " bytes) and recv (%p, %" PRIu64
-                             " bytes) overlap",
-                             name, send, ssize, recv, rsize);
+                             " bytes) overlap%s%s",
+                             name, send, ssize, recv, rsize, rule != NULL ? "; in place " : "",
+                             rule != NULL ? rule : "");
+    }
     k = ++c->calls[p.proto];
     is.c = c;
     is.g = e->g;

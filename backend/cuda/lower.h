@@ -269,12 +269,18 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
                           uint64_t bytes, uint32_t root, int capturing);
 /* Whether rank `rank`'s call runs in place (CES_COLL_F_INPLACE, which then
  * replaces the selected flags), judged by its own pointers alone: allgather
- * send == recv + rank*bytes, gather send == recv + root*bytes, scatter
- * recv == send + root*bytes, broadcast send == recv.  The in-place schedule
- * issues the out-of-place one's barriers and peer copies, so every rank may
- * judge for itself (tests/core/test_coll_inplace.c). */
+ * send == recv + rank*bytes, gather send == recv + root*bytes (on a rank but
+ * the root also recv + rank*bytes), scatter recv == send + root*bytes,
+ * broadcast send == recv.  The in-place schedule issues the out-of-place
+ * one's barriers and peer copies, so every rank may judge for itself
+ * (tests/core/test_coll_inplace.c, and test_select.c at the level of the
+ * lowered calls); on a rank but the root of gather, scatter and broadcast
+ * the two are the same. */
 int ces_cuda_coll_in_place(uint32_t coll, uint32_t rank, uint64_t bytes, uint32_t root,
                            uintptr_t send, uintptr_t recv);
+/* That relation in words, for the error that send and recv overlap; NULL
+ * for the collectives that never run in place. */
+const char *ces_cuda_coll_in_place_rule(uint32_t coll);
 /* The lowering flags of such a call: capture, or eager; with the watchdog's
  * writes (progress when eager, enter/exit when captured) when it has a
  * progress page. */

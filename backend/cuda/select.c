@@ -46,13 +46,33 @@ int ces_cuda_coll_in_place(uint32_t coll, uint32_t rank, uint64_t bytes, uint32_
     case CES_COLL_ALLGATHER:
         return send - recv == (uint64_t)rank * bytes && send >= recv;
     case CES_COLL_GATHER:
-        return send - recv == (uint64_t)root * bytes && send >= recv;
+        /* a rank but the root issues the same ops either way (nothing is
+         * written into its recv, whose offset only names the root's):
+         * its own block, NCCL's layout, is as good as the root's */
+        return send >= recv &&
+               (send - recv == (uint64_t)root * bytes || send - recv == (uint64_t)rank * bytes);
     case CES_COLL_SCATTER:
         return recv - send == (uint64_t)root * bytes && recv >= send;
     case CES_COLL_BROADCAST:
         return send == recv;
     default:
         return 0;
+    }
+}
+
+const char *ces_cuda_coll_in_place_rule(uint32_t coll)
+{
+    switch (coll) {
+    case CES_COLL_ALLGATHER:
+        return "send is recv + rank*bytes";
+    case CES_COLL_GATHER:
+        return "send is recv + root*bytes, or recv + rank*bytes on a rank but the root";
+    case CES_COLL_SCATTER:
+        return "recv is send + root*bytes, on every rank";
+    case CES_COLL_BROADCAST:
+        return "send is recv";
+    default:
+        return NULL;
     }
 }
 

@@ -164,6 +164,8 @@ int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
 {
     const uint32_t local = CES_COLL_F_OVERLAP | CES_COLL_F_EARLY;
     const uint32_t known = local | CES_COLL_F_INPLACE;
+    const char *name = ces_coll_name((int)p->coll);
+    const char *variant = (p->flags & CES_COLL_F_OVERLAP) != 0 ? "overlap" : "early";
 
     if (p->flags == 0)
         return CES_OK;
@@ -173,25 +175,24 @@ int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
     if ((p->flags & local) == local)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "the overlap and early variants exclude each other");
-    if ((p->flags & CES_COLL_F_INPLACE) != 0) {
-        if ((p->flags & local) != 0)
-            return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "%s: in place there is no local copy for the %s variant to move",
-                                 ces_coll_name((int)p->coll),
-                                 (p->flags & CES_COLL_F_OVERLAP) != 0 ? "overlap" : "early");
-        *d = ces_coll_inplace(p->coll);
-        if (*d == NULL)
-            return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                                 "%s cannot run in place (allgather, gather, scatter and "
-                                 "broadcast can)",
-                                 ces_coll_name((int)p->coll));
-        return CES_OK;
-    }
-    if (p->coll != CES_COLL_ALLTOALL && p->coll != CES_COLL_ALLGATHER)
+    /* what the collective lacks first, then what excludes what */
+    if ((p->flags & CES_COLL_F_INPLACE) != 0 && ces_coll_inplace(p->coll) == NULL)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "%s: the %s variant applies to alltoall and allgather only",
-                             ces_coll_name((int)p->coll),
-                             p->flags == CES_COLL_F_OVERLAP ? "overlap" : "early");
-    *d = p->flags == CES_COLL_F_OVERLAP ? &overlap_desc : &early_desc;
+                             "%s: in place applies to allgather, gather, scatter and broadcast "
+                             "only",
+                             name);
+    if ((p->flags & local) != 0 && p->coll != CES_COLL_ALLTOALL && p->coll != CES_COLL_ALLGATHER)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "%s: the %s variant applies to alltoall and allgather only", name,
+                             variant);
+    if ((p->flags & CES_COLL_F_INPLACE) == 0)
+        *d = p->flags == CES_COLL_F_OVERLAP ? &overlap_desc : &early_desc;
+    else if ((p->flags & local) == 0)
+        *d = ces_coll_inplace(p->coll);
+    else
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "%s: in place and the %s variant exclude each other (in place "
+                             "there is no local copy to move)",
+                             name, variant);
     return CES_OK;
 }

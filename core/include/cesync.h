@@ -393,9 +393,11 @@ struct ces_coll_params {
  *            is its block of recv; scatter: the root's recv is its block of
  *            send (send + root*bytes); broadcast: the root's send is its recv
  *            (no send buffer).  The barriers and the copies to peers are the
- *            out-of-place ones, so each rank may choose for itself.  Excludes
- *            OVERLAP and EARLY (CES_ERR_INVALID); alltoall, sendrecv and
- *            barrier reject it (CES_ERR_UNSUPPORTED). */
+ *            out-of-place ones, so each rank may choose for itself; a rank
+ *            reads its own block against itself (it must still hold what
+ *            the rank produced).  alltoall, sendrecv and barrier reject it
+ *            (CES_ERR_UNSUPPORTED); with OVERLAP or EARLY, which move the
+ *            local copy, it is CES_ERR_INVALID where they apply. */
 #define CES_COLL_F_OVERLAP (1u << 0)
 #define CES_COLL_F_EARLY (1u << 1)
 #define CES_COLL_F_INPLACE (1u << 2)
@@ -1010,9 +1012,11 @@ CES_API int ces_mem_free(struct ces_comm *comm, void *ptr);
  * symmetric memory of this communicator or rank is out of range. */
 CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_t rank);
 
-/* Collectives.  Buffers must be symmetric (ces_mem_alloc) and every rank
- * passes the same offsets and sizes.  `bytes` is what the builder of that
- * collective calls bytes per rank (struct ces_coll_params.bytes):
+/* Collectives.  Buffers must be symmetric (ces_mem_alloc) on every rank, the
+ * sizes the same; recv lies at the same offset on every rank (a copy to a
+ * peer lands at the sender's recv offset there), send at any offset.
+ * `bytes` is what the builder of that collective calls bytes per rank
+ * (struct ces_coll_params.bytes):
  *   alltoall:  send and recv hold `bytes`; rank r sends send[p*C:(p+1)*C] to
  *              rank p's recv[r*C:(r+1)*C], C = bytes / size (bytes must be a
  *              multiple of size);
@@ -1024,12 +1028,15 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  *   broadcast: root's send (`bytes`) is copied to every rank's recv.
  * In place, as NCCL has it: a rank whose own pointers say so runs the
  * CES_COLL_F_INPLACE form, without its local copy - allgather with send ==
- * recv + rank*bytes, gather with send == recv + root*bytes, scatter with
- * recv == send + root*bytes, broadcast with send == recv.  Each rank judges
- * for itself (its barriers and peer copies are the same either way), so
- * some ranks may run in place and others not; recv's offset is the same on
- * every rank as always.  alltoall never runs in place (CES_ERR_INVALID: send
- * and recv overlap).
+ * recv + rank*bytes, gather with send == recv + root*bytes (a rank but the
+ * root also with its own block, recv + rank*bytes), scatter with recv ==
+ * send + root*bytes, broadcast with send == recv.  Each rank judges for
+ * itself (its barriers and peer copies are the same either way), so some
+ * ranks may run in place and others not.  recv's offset is the same on
+ * every rank as always: in place, every rank's recv of a scatter is at the
+ * root's (send + root*bytes), not at its own block.  Send and recv
+ * overlapping otherwise is CES_ERR_INVALID, with the in-place relation in
+ * the message; alltoall never runs in place.
  * When the stream is capturing a CUDA graph the call lowers a graph-safe
  * protocol (alltoall and allgather: pull, the constant 1 in the writer's
  * memory, polled and reset by its reader, two barriers per call; the

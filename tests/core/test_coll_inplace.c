@@ -30,6 +30,8 @@ static void test_golden(void **state)
     }
 }
 
+/* What cannot run in place says so, as the variants do; what the
+ * collective lacks comes before what excludes what. */
 static void test_errors(void **state)
 {
     struct ces_coll_params p = coll_params(CES_COLL_ALLTOALL, CES_PROTO_MONO, 2, 1024, 1,
@@ -38,21 +40,32 @@ static void test_errors(void **state)
     (void)state;
     p.flags = CES_COLL_F_INPLACE;
     coll_error(&p, CES_ERR_UNSUPPORTED,
-               "alltoall cannot run in place (allgather, gather, scatter and broadcast can)");
-    p.coll = CES_COLL_SENDRECV;
+               "alltoall: in place applies to allgather, gather, scatter and broadcast only");
+    p.flags = CES_COLL_F_INPLACE | CES_COLL_F_EARLY;
     coll_error(&p, CES_ERR_UNSUPPORTED,
-               "sendrecv cannot run in place (allgather, gather, scatter and broadcast can)");
+               "alltoall: in place applies to allgather, gather, scatter and broadcast only");
+    p.coll = CES_COLL_SENDRECV;
+    p.flags = CES_COLL_F_INPLACE;
+    coll_error(&p, CES_ERR_UNSUPPORTED,
+               "sendrecv: in place applies to allgather, gather, scatter and broadcast only");
     p.coll = CES_COLL_BARRIER;
     coll_error(&p, CES_ERR_UNSUPPORTED,
-               "barrier cannot run in place (allgather, gather, scatter and broadcast can)");
+               "barrier: in place applies to allgather, gather, scatter and broadcast only");
     p.coll = CES_COLL_ALLGATHER;
     p.flags = CES_COLL_F_INPLACE | CES_COLL_F_OVERLAP;
     coll_error(&p, CES_ERR_INVALID,
-               "allgather: in place there is no local copy for the overlap variant to move");
+               "allgather: in place and the overlap variant exclude each other (in place there "
+               "is no local copy to move)");
     p.flags = CES_COLL_F_INPLACE | CES_COLL_F_EARLY;
     coll_error(&p, CES_ERR_INVALID,
-               "allgather: in place there is no local copy for the early variant to move");
+               "allgather: in place and the early variant exclude each other (in place there "
+               "is no local copy to move)");
+    p.flags = CES_COLL_F_INPLACE | CES_COLL_F_OVERLAP | CES_COLL_F_EARLY;
+    coll_error(&p, CES_ERR_INVALID, "the overlap and early variants exclude each other");
     p.coll = CES_COLL_GATHER;
+    p.flags = CES_COLL_F_INPLACE | CES_COLL_F_OVERLAP;
+    coll_error(&p, CES_ERR_UNSUPPORTED,
+               "gather: the overlap variant applies to alltoall and allgather only");
     p.flags = CES_COLL_F_INPLACE;
     p.root = 2;
     coll_error(&p, CES_ERR_INVALID, "gather: root must be a rank (0..1), not 2");

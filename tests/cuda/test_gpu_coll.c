@@ -230,9 +230,11 @@ static int bad_args(struct rk *rks, uint32_t m, uint32_t n)
                       UINT64_C(64) << 20, rks[0].s) != CES_ERR_INVALID ||
         strstr(ces_ctx_last_error(rks[0].ctx), "buffer recv needs") == NULL)
         return gpu_fail(rks[0].ctx, "allgather recv too small accepted", -1);
-    /* send inside recv, but not this rank's block: not in place */
+    /* send inside recv, but not this rank's block: not in place, and the
+     * error says what in place would be */
     if (ces_allgather(rks[0].c, (char *)a[0] + 3, a[0], 8, rks[0].s) != CES_ERR_INVALID ||
-        strstr(ces_ctx_last_error(rks[0].ctx), "overlap") == NULL)
+        strstr(ces_ctx_last_error(rks[0].ctx),
+               " bytes) overlap; in place send is recv + rank*bytes") == NULL)
         return gpu_fail(rks[0].ctx, "allgather send overlapping recv accepted", -1);
     if (ces_gather(rks[0].c, a[0], a[0], 8, n, rks[0].s) != CES_ERR_INVALID)
         return gpu_fail(rks[0].ctx, "root out of range accepted", -1);
@@ -411,16 +413,16 @@ static uint64_t inplace_len(uint32_t coll, uint64_t b, uint32_t n)
 }
 
 /* The pointers rank r passes for an in-place call into its buffer `big`
- * (the same offsets on every rank, as symmetric memory wants; allgather's
- * send is the rank's own block): or, where `other` is not NULL, out of
- * place with `other` as send. */
+ * (the same offsets on every rank, as symmetric memory wants; the send of
+ * allgather and gather is the rank's own block, NCCL's layout, which on
+ * the root of gather is the root's block): or, where `other` is not NULL,
+ * out of place with `other` as send. */
 static void inplace_ptrs(uint32_t coll, uint64_t b, uint32_t r, uint32_t root, char *big,
                          char *other, void **send, void **recv)
 {
-    *send = other != NULL                     ? other
-            : coll == CES_COLL_ALLGATHER      ? big + (uint64_t)r * b
-            : coll == CES_COLL_GATHER         ? big + (uint64_t)root * b
-                                              : big;
+    *send = other != NULL ? other
+            : coll == CES_COLL_ALLGATHER || coll == CES_COLL_GATHER ? big + (uint64_t)r * b
+                                                                    : big;
     *recv = coll == CES_COLL_SCATTER ? big + (uint64_t)root * b : big;
 }
 
@@ -433,7 +435,7 @@ static void inplace_image(uint8_t *h, uint32_t coll, uint64_t b, uint32_t r, uin
     if (in_place && coll == CES_COLL_ALLGATHER)
         gpu_fill(h + (uint64_t)r * b, b, r, 0, 0, gen);
     if (coll == CES_COLL_GATHER)
-        gpu_fill(h + (uint64_t)root * b, b, r, 0, 0, gen);
+        gpu_fill(h + (uint64_t)r * b, b, r, 0, 0, gen);
     if (coll == CES_COLL_SCATTER && r == root)
         gpu_fill(h, b * n, r, 0, 0, gen);
     if ((coll == CES_COLL_BROADCAST && (r == root || after)))

@@ -6,7 +6,8 @@
  * alone on s1 between an await and a record, no batch call under capture),
  * every selected schedule proved by the checker, the cached plan's
  * value patching (linear in the call number) equal to a fresh build, and
- * the in-place calls: which pointers make one, and their plans.
+ * the in-place calls: which pointers make one, their plans, and that they
+ * issue what the out-of-place calls issue at the same pointers.
  */
 #include "ces_test.h"
 #include "lower.h"
@@ -279,9 +280,13 @@ static void test_in_place_relation(void **state)
     assert_true(ces_cuda_coll_in_place(CES_COLL_ALLGATHER, 2, b, 0, r + 2 * b, r));
     assert_false(ces_cuda_coll_in_place(CES_COLL_ALLGATHER, 2, b, 0, r + b, r));
     assert_false(ces_cuda_coll_in_place(CES_COLL_ALLGATHER, 2, b, 2, r - 2 * b, r));
-    /* gather: send is the root's block of recv, on any rank */
+    /* gather: send is the root's block of recv, on any rank; on a rank but
+     * the root its own block too (NCCL's layout: its recv is never written) */
     assert_true(ces_cuda_coll_in_place(CES_COLL_GATHER, 0, b, 3, r + 3 * b, r));
-    assert_false(ces_cuda_coll_in_place(CES_COLL_GATHER, 3, b, 0, r + 3 * b, r));
+    assert_true(ces_cuda_coll_in_place(CES_COLL_GATHER, 3, b, 3, r + 3 * b, r));
+    assert_true(ces_cuda_coll_in_place(CES_COLL_GATHER, 3, b, 0, r + 3 * b, r));
+    assert_false(ces_cuda_coll_in_place(CES_COLL_GATHER, 3, b, 0, r + 2 * b, r));
+    assert_false(ces_cuda_coll_in_place(CES_COLL_GATHER, 3, b, 0, r - 3 * b, r));
     /* scatter: recv is the root's block of send */
     assert_true(ces_cuda_coll_in_place(CES_COLL_SCATTER, 1, b, 1, r, r + b));
     assert_false(ces_cuda_coll_in_place(CES_COLL_SCATTER, 1, b, 1, r + b, r));
@@ -292,6 +297,193 @@ static void test_in_place_relation(void **state)
     assert_false(ces_cuda_coll_in_place(CES_COLL_ALLTOALL, 0, b, 0, r, r));
     assert_false(ces_cuda_coll_in_place(CES_COLL_BROADCAST, 0, b, 0, 0, 0));
     assert_false(ces_cuda_coll_in_place(CES_COLL_ALLGATHER, 0, b, 0, 0, 0));
+    /* the rule that the error for overlapping send and recv adds */
+    assert_string_equal(ces_cuda_coll_in_place_rule(CES_COLL_ALLGATHER),
+                        "send is recv + rank*bytes");
+    assert_string_equal(ces_cuda_coll_in_place_rule(CES_COLL_GATHER),
+                        "send is recv + root*bytes, or recv + rank*bytes on a rank but the root");
+    assert_string_equal(ces_cuda_coll_in_place_rule(CES_COLL_SCATTER),
+                        "recv is send + root*bytes, on every rank");
+    assert_string_equal(ces_cuda_coll_in_place_rule(CES_COLL_BROADCAST), "send is recv");
+    assert_null(ces_cuda_coll_in_place_rule(CES_COLL_ALLTOALL));
+    assert_null(ces_cuda_coll_in_place_rule(CES_COLL_SENDRECV));
+    assert_null(ces_cuda_coll_in_place_rule(CES_COLL_BARRIER));
+}
+
+/* A lowered copy as addresses: rank and offset (the buffer's offset, by
+ * its name, plus the region's) of both ends, and its length. */
+struct addr_copy {
+    uint32_t src_rank, dst_rank;
+    uint64_t src, dst, len;
+};
+
+static uint64_t addr_of(const struct ces_graph *g, const struct ces_region *x, uint64_t send,
+                        uint64_t recv)
+{
+    const char *name = ces_graph_buffer(g, x->buf).name;
+
+    assert_true(strcmp(name, "send") == 0 || strcmp(name, "recv") == 0);
+    return (strcmp(name, "send") == 0 ? send : recv) + x->lo;
+}
+
+/* The copies of block 0 of pl (graph g) as addresses, those onto
+ * themselves left out and counted in *self. */
+static size_t addr_copies(const struct ces_graph *g, const struct ces_cuda_plan *pl,
+                          uint64_t send, uint64_t recv, struct addr_copy *out, size_t cap,
+                          unsigned *self)
+{
+    const struct ces_cuda_pblock *b = &pl->blocks[0];
+    size_t n = 0;
+
+    *self = 0;
+    for (size_t i = 0; i < b->copies.len; i++) {
+        const struct ces_cuda_copy *cp = &CES_VEC_AT(&b->copies, struct ces_cuda_copy, i);
+        struct addr_copy a = {cp->src.rank, cp->dst.rank, addr_of(g, &cp->src, send, recv),
+                              addr_of(g, &cp->dst, send, recv), cp->src.hi - cp->src.lo};
+
+        if (a.src_rank == a.dst_rank && a.src == a.dst) {
+            (*self)++;
+            continue;
+        }
+        assert_true(n < cap);
+        out[n++] = a;
+    }
+    return n;
+}
+
+static unsigned memop_calls(const struct ces_cuda_pblock *b)
+{
+    unsigned n = 0;
+
+    for (size_t i = 0; i < b->calls.len; i++)
+        n += CES_VEC_AT(&b->calls, struct ces_cuda_call, i).kind == CES_CALL_MEMOPS;
+    return n;
+}
+
+/* The memops of block bi (graph gi) are those of bo (graph go), op for op,
+ * but for the in-flight words' enter and exit writes, which frame each
+ * captured memop call: the calls may group the memops differently. */
+static void same_memops(const struct ces_graph *go, const struct ces_cuda_pblock *bo,
+                        const struct ces_graph *gi, const struct ces_cuda_pblock *bi)
+{
+    size_t i = 0, o = 0;
+
+    for (;;) {
+        const struct ces_cuda_memop *x = NULL, *y = NULL;
+
+        while (o < bo->memops.len &&
+               (x = &CES_VEC_AT(&bo->memops, struct ces_cuda_memop, o))->kind >= CES_MEMOP_ENTER)
+            o++;
+        while (i < bi->memops.len &&
+               (y = &CES_VEC_AT(&bi->memops, struct ces_cuda_memop, i))->kind >= CES_MEMOP_ENTER)
+            i++;
+        assert_int_equal(i < bi->memops.len, o < bo->memops.len);
+        if (o == bo->memops.len)
+            return;
+        assert_int_equal(y->kind, x->kind);
+        assert_int_equal(y->cmp, x->cmp);
+        assert_int_equal(y->value, x->value);
+        assert_int_equal(y->slot.rank, x->slot.rank);
+        assert_int_equal(y->slot.idx, x->slot.idx);
+        if (x->kind <= CES_MEMOP_WAIT64)
+            assert_string_equal(ces_graph_signal(gi, y->slot.sig).name,
+                                ces_graph_signal(go, x->slot.sig).name);
+        i++;
+        o++;
+    }
+}
+
+/* What a rank issues in place is what it issues out of place at the same
+ * pointers, less its copy onto itself: the schedule the backend selects
+ * (overlap for allgather; mono eager, pull or credit captured) and the
+ * in-place one, lowered for each rank of 2..8 at every root, eager and
+ * captured, small and past the split of the barrier behind large copies:
+ * the same memops, op for op (the barriers and the watchdog's progress
+ * writes: it sees the same waits; only the gather root, which in place
+ * copies nothing between its barriers, issues both in one memop call, so
+ * captured it frames them with one pair of in-flight writes, not two), and
+ * the same copies from the same bytes to the same bytes, in the same
+ * order, but for the one local copy out of place (allgather on every rank, the others on the root; on
+ * the other ranks of gather, scatter and broadcast, whose pointers satisfy
+ * the relation too, nothing changes, nor on those of gather that pass
+ * their own block).  So any rank may run in place while any other does
+ * not. */
+static void test_in_place_calls(void **state)
+{
+    static const uint32_t colls[] = {CES_COLL_ALLGATHER, CES_COLL_GATHER, CES_COLL_SCATTER,
+                                     CES_COLL_BROADCAST};
+    static const uint64_t sizes[] = {3000, UINT64_C(80) << 20};
+    const uint64_t base = UINT64_C(1) << 40;
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned ranks = 0;
+
+    (void)state;
+    for (size_t ci = 0; ci < sizeof(colls) / sizeof(colls[0]); ci++)
+        for (int cap = 0; cap < 2; cap++)
+            for (size_t si = 0; si < 2; si++)
+                for (uint32_t n = 2; n <= 8; n++)
+                    for (uint32_t root = 0; root < (colls[ci] == CES_COLL_ALLGATHER ? 1 : n);
+                         root++) {
+                        uint32_t c = colls[ci];
+                        uint64_t C = sizes[si];
+                        unsigned flags = ces_cuda_coll_lower_flags(cap, 1);
+                        struct ces_coll_params po, pi;
+                        struct ces_graph *go = NULL, *gi = NULL;
+
+                        ces_cuda_coll_select(&po, c, n, C, root, cap);
+                        pi = po;
+                        pi.flags = CES_COLL_F_INPLACE;
+                        assert_int_equal(ces_coll_build(ctx, &po, &go), CES_OK);
+                        assert_int_equal(ces_coll_build(ctx, &pi, &gi), CES_OK);
+                        /* gather twice: the ranks but the root pass the
+                         * root's block, then their own */
+                        for (uint32_t k = 0; k < (c == CES_COLL_GATHER ? 2 * n : n); k++) {
+                            /* the in-place pointers (offsets) of rank r */
+                            uint32_t r = k % n, own = k >= n ? r : root;
+                            uint64_t recv = c == CES_COLL_SCATTER ? base + root * C : base;
+                            uint64_t send = c == CES_COLL_ALLGATHER ? recv + r * C
+                                            : c == CES_COLL_GATHER ? recv + own * C
+                                                                   : base;
+                            struct ces_cuda_plan *plo = NULL, *pli = NULL;
+                            const struct ces_cuda_pblock *bo, *bi;
+                            struct addr_copy co[16], cin[16];
+                            size_t nco, nci;
+                            unsigned self_o, self_i;
+
+                            assert_true(ces_cuda_coll_in_place(c, r, C, root, send, recv));
+                            assert_int_equal(ces_cuda_lower(ctx, go, r, &h200, flags, &plo),
+                                             CES_OK);
+                            assert_int_equal(ces_cuda_lower(ctx, gi, r, &h200, flags, &pli),
+                                             CES_OK);
+                            bo = &plo->blocks[0];
+                            bi = &pli->blocks[0];
+                            same_memops(go, bo, gi, bi);
+                            assert_int_equal(memop_calls(bi) + (c == CES_COLL_GATHER && r == root),
+                                             memop_calls(bo));
+                            nco = addr_copies(go, plo, send, recv, co, 16, &self_o);
+                            nci = addr_copies(gi, pli, send, recv, cin, 16, &self_i);
+                            assert_int_equal(self_i, 0);
+                            assert_int_equal(self_o, c == CES_COLL_ALLGATHER || r == root);
+                            assert_int_equal(nci, nco);
+                            for (size_t j = 0; j < nco; j++) {
+                                assert_int_equal(cin[j].src_rank, co[j].src_rank);
+                                assert_int_equal(cin[j].dst_rank, co[j].dst_rank);
+                                assert_int_equal(cin[j].src, co[j].src);
+                                assert_int_equal(cin[j].dst, co[j].dst);
+                                assert_int_equal(cin[j].len, co[j].len);
+                            }
+                            ces_cuda_plan_destroy(plo);
+                            ces_cuda_plan_destroy(pli);
+                            ranks++;
+                        }
+                        ces_graph_destroy(go);
+                        ces_graph_destroy(gi);
+                    }
+    /* 2 x 2 lowerings per rank: allgather 2+...+8 ranks, the others n roots
+     * of n ranks, gather twice */
+    assert_int_equal(ranks, 2 * 2 * (35 + 4 * 203));
+    ces_test_ctx_end(ctx, &st);
 }
 
 /* The in-place calls: every rank's plan, eager and captured, 2..4 ranks,
@@ -361,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_patching),
         cmocka_unit_test(test_in_place_relation),
         cmocka_unit_test(test_in_place_plans),
+        cmocka_unit_test(test_in_place_calls),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,8 +31,8 @@ static uint32_t check(struct ces_ctx *ctx, struct ces_graph *g, uint32_t flags)
     return v;
 }
 
-static int build(struct ces_ctx *ctx, uint32_t coll, uint32_t proto, uint32_t phase,
-                 uint32_t ranks, uint32_t iters, struct ces_graph **g)
+static struct ces_coll_params params(uint32_t coll, uint32_t proto, uint32_t phase,
+                                     uint32_t ranks, uint32_t iters)
 {
     struct ces_coll_params p;
 
@@ -42,6 +42,14 @@ static int build(struct ces_ctx *ctx, uint32_t coll, uint32_t proto, uint32_t ph
     p.ranks = ranks;
     p.iterations = iters;
     p.bytes = 768; /* divisible by 2, 3 and 4 ranks and by the chunks */
+    return p;
+}
+
+static int build(struct ces_ctx *ctx, uint32_t coll, uint32_t proto, uint32_t phase,
+                 uint32_t ranks, uint32_t iters, struct ces_graph **g)
+{
+    struct ces_coll_params p = params(coll, proto, phase, ranks, iters);
+
     return ces_coll_build(ctx, &p, g);
 }
 
@@ -117,16 +125,10 @@ static void test_in_place(void **state)
                 for (uint32_t n = 2; n <= 4; n++)
                     for (uint32_t it = 1; it <= 3; it++)
                         for (uint32_t last = 0; last <= (colls[c] != CES_COLL_ALLGATHER); last++) {
-                            struct ces_coll_params p;
+                            struct ces_coll_params p = params(colls[c], pr, ph, n, it);
                             struct ces_graph *g = NULL;
                             int rc;
 
-                            ces_coll_params_init(&p, colls[c]);
-                            p.proto = pr;
-                            p.phase = ph;
-                            p.ranks = n;
-                            p.iterations = it;
-                            p.bytes = 768;
                             p.root = last ? n - 1 : 0;
                             p.flags = CES_COLL_F_INPLACE;
                             rc = ces_coll_build(ctx, &p, &g);
@@ -183,17 +185,12 @@ static void test_in_place_mixed(void **state)
                 for (uint32_t n = 2; n <= 4; n++)
                     for (uint32_t it = 1; it <= 3; it++)
                         for (uint64_t mask = 1; mask + 1 < (UINT64_C(1) << n); mask++) {
-                            struct ces_coll_params p;
+                            struct ces_coll_params p =
+                                params(CES_COLL_ALLGATHER, pr, ph, n, it);
                             struct ces_graph *g;
 
                             if (pr == CES_PROTO_MONO && ph == CES_PHASE_GRAPH)
                                 continue;
-                            ces_coll_params_init(&p, CES_COLL_ALLGATHER);
-                            p.proto = pr;
-                            p.phase = ph;
-                            p.ranks = n;
-                            p.iterations = it;
-                            p.bytes = 768;
                             p.flags = variants[v];
                             g = ces_test_in_place_on(ctx, &p, mask);
                             if (check(ctx, g, 0) != CES_V_OK)

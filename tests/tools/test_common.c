@@ -156,14 +156,23 @@ static void test_options_must_apply(void **state)
     /* --in-place: the builder says what cannot run in place; --variant
      * keeps it, whichever comes first */
     ces_test_tool_says("validate alltoall --in-place", 2,
-                       "cesync: alltoall cannot run in place (allgather, gather, scatter and "
-                       "broadcast can)\n");
+                       "cesync: alltoall: in place applies to allgather, gather, scatter and "
+                       "broadcast only\n");
+    ces_test_tool_says("validate sendrecv --in-place", 2,
+                       "cesync: sendrecv: in place applies to allgather, gather, scatter and "
+                       "broadcast only\n");
+    ces_test_tool_says("validate barrier --in-place", 2,
+                       "cesync: barrier: in place applies to allgather, gather, scatter and "
+                       "broadcast only\n");
     ces_test_tool_says("validate allgather --in-place --variant overlap", 2,
-                       "cesync: allgather: in place there is no local copy for the overlap "
-                       "variant to move\n");
+                       "cesync: allgather: in place and the overlap variant exclude each other "
+                       "(in place there is no local copy to move)\n");
     ces_test_tool_says("validate allgather --variant early --in-place", 2,
-                       "cesync: allgather: in place there is no local copy for the early "
-                       "variant to move\n");
+                       "cesync: allgather: in place and the early variant exclude each other "
+                       "(in place there is no local copy to move)\n");
+    ces_test_tool_says("validate scatter --in-place --variant early", 2,
+                       "cesync: scatter: the early variant applies to alltoall and allgather "
+                       "only\n");
     ces_test_tool_says("validate allgather --in-place --variant plain --ranks 2", 0,
                        "valid: 2 ranks, 1 streams per rank, 1 buffers, 2 signal arrays, 1 "
                        "iterations, 20 ops\n");
