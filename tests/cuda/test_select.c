@@ -403,11 +403,11 @@ static void same_memops(const struct ces_graph *go, const struct ces_cuda_pblock
  * copies nothing between its barriers, issues both in one memop call, so
  * captured it frames them with one pair of in-flight writes, not two), and
  * the same copies from the same bytes to the same bytes, in the same
- * order, but for the one local copy out of place (allgather on every rank, the others on the root; on
- * the other ranks of gather, scatter and broadcast, whose pointers satisfy
- * the relation too, nothing changes, nor on those of gather that pass
- * their own block).  So any rank may run in place while any other does
- * not. */
+ * order, but for the one local copy out of place (allgather on every rank,
+ * the others on the root; on the other ranks of gather, scatter and
+ * broadcast, whose pointers satisfy the relation too, nothing changes, nor
+ * on those of gather that pass their own block).  So any rank may run in
+ * place while any other does not. */
 static void test_in_place_calls(void **state)
 {
     static const uint32_t colls[] = {CES_COLL_ALLGATHER, CES_COLL_GATHER, CES_COLL_SCATTER,

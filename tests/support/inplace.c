@@ -79,10 +79,10 @@ struct ces_graph *ces_test_in_place_on(struct ces_ctx *ctx, const struct ces_col
         fail_msg("build: %s", ces_ctx_last_error(ctx));
     for (uint32_t r = 0; r < n; r++) {
         int here = (mask >> r & 1u) && (p->coll == CES_COLL_ALLGATHER || r == p->root);
+        int scatter = p->coll == CES_COLL_SCATTER;
 
-        al[r].from = here ? ces_graph_find_buffer(out, p->coll == CES_COLL_SCATTER ? "recv" : "send")
-                          : -1;
-        al[r].to = ces_graph_find_buffer(out, p->coll == CES_COLL_SCATTER ? "send" : "recv");
+        al[r].from = here ? ces_graph_find_buffer(out, scatter ? "recv" : "send") : -1;
+        al[r].to = ces_graph_find_buffer(out, scatter ? "send" : "recv");
         al[r].shift = p->coll == CES_COLL_BROADCAST ? 0 : (uint64_t)r * p->bytes;
     }
     assert_int_equal(ces_graph_create(ctx, n, ces_graph_streams(out), &g), CES_OK);
