@@ -11,7 +11,7 @@
  *   launch  ces_launch of the builders' own graphs (eager mono, graph credit);
  *   inplace allgather, gather, scatter, broadcast in place (7, 4096 and
  *           1 MiB + 3 bytes), in place on some ranks only, captured in
- *           place and replayed 20 times, every byte of every buffer
+ *           place and replayed 100 times, every byte of every buffer
  *           checked, and every dumped schedule checked OK;
  *   p2p     ces_send/ces_recv groups in a ring, and an unmatched send refused;
  *   p2pbig  the same with 8 MiB + 3 bytes a message (the ring's flags
@@ -331,79 +331,7 @@ static int part_iters(struct rk *rks, uint32_t m, uint32_t n)
     return 0;
 }
 
-/* A captured collective (credit protocol) replayed 100 times; between
- * replays the host changes the send bytes, so a stale replay shows. */
-static int part_graph_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll)
-{
-    const uint32_t K = 100;
-    const uint64_t B = 65536;
-    void *send[MAXR], *recv[MAXR];
-    uint8_t *hs[MAXR], *hr[MAXR];
-    cudaGraph_t g[MAXR];
-    cudaGraphExec_t x[MAXR];
-    uint64_t ss, rs;
-
-    sizes_of(coll, B, n, &ss, &rs);
-    for (uint32_t i = 0; i < m; i++) {
-        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, ss, &send[i]));
-        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, rs, &recv[i]));
-    }
-    for (uint32_t i = 0; i < m; i++) {
-        if (use(&rks[i]))
-            return 1;
-        CKRT("host", cudaMallocHost((void **)&hs[i], ss));
-        CKRT("host", cudaMallocHost((void **)&hr[i], rs));
-        CKRT("capture", cudaStreamBeginCapture(rks[i].s, cudaStreamCaptureModeRelaxed));
-        CKRT("h2d", cudaMemcpyAsync(send[i], hs[i], ss, cudaMemcpyHostToDevice, rks[i].s));
-        CK(&rks[i], "captured collective", call(&rks[i], coll, send[i], recv[i], B, 0));
-        CKRT("d2h", cudaMemcpyAsync(hr[i], recv[i], rs, cudaMemcpyDeviceToHost, rks[i].s));
-        CKRT("end capture", cudaStreamEndCapture(rks[i].s, &g[i]));
-        CKRT("instantiate", cudaGraphInstantiate(&x[i], g[i], 0));
-    }
-    for (uint32_t k = 0; k < K; k++) {
-        for (uint32_t i = 0; i < m; i++) {
-            gpu_fill(hs[i], ss, rks[i].rank, 0, 0, 1000 + k);
-            if (use(&rks[i]))
-                return 1;
-            CKRT("launch", cudaGraphLaunch(x[i], rks[i].s));
-        }
-        for (uint32_t i = 0; i < m; i++) {
-            char tag[32];
-
-            if (use(&rks[i]))
-                return 1;
-            CKRT("sync", cudaStreamSynchronize(rks[i].s));
-            CK(&rks[i], "status", ces_comm_status(rks[i].c));
-            snprintf(tag, sizeof(tag), "replay %u", k);
-            if (verify(coll, hr[i], B, rks[i].rank, n, 0, 1000 + k, tag))
-                return 1;
-        }
-    }
-    for (uint32_t i = 0; i < m; i++) {
-        if (use(&rks[i]))
-            return 1;
-        cudaGraphExecDestroy(x[i]);
-        cudaGraphDestroy(g[i]);
-        cudaFreeHost(hs[i]);
-        cudaFreeHost(hr[i]);
-        CK(&rks[i], "free", ces_mem_free(rks[i].c, send[i]));
-        CK(&rks[i], "free", ces_mem_free(rks[i].c, recv[i]));
-    }
-    if (rks[0].rank == 0)
-        printf("ok   %u replays of a captured %s of %" PRIu64 " B, each checked\n", K,
-               ces_coll_name((int)coll), B);
-    return 0;
-}
-
-static int part_graph(struct rk *rks, uint32_t m, uint32_t n)
-{
-    return part_graph_one(rks, m, n, CES_COLL_ALLTOALL) ||
-           part_graph_one(rks, m, n, CES_COLL_ALLGATHER) ||
-           /* eager calls after captured ones keep working (other arrays) */
-           one_coll(rks, m, n, CES_COLL_ALLTOALL, 4096);
-}
-
-/* --- in place ------------------------------------------------------------ */
+/* --- in place, and captured replays ------------------------------------- */
 
 /* The bytes of an in-place call's buffer: recv (allgather, gather), send
  * (scatter), the message (broadcast). */
@@ -460,6 +388,105 @@ static int same_bytes(const char *what, const uint8_t *got, const uint8_t *want,
         }
     }
     return 0;
+}
+
+/* A captured collective replayed 100 times; between replays the host
+ * changes the send bytes, so a stale replay shows.  In place (`in_place`:
+ * every rank passes the in-place pointers of inplace_ptrs, 65539 bytes) the
+ * graph uploads the rank's part into place first and every byte of the
+ * rank's buffer is checked after each replay. */
+static int graph_replays(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, int in_place)
+{
+    const uint32_t K = 100;
+    const uint64_t B = in_place ? 65536 + 3 : 65536;
+    uint32_t root = in_place ? n - 1 : 0;
+    void *send[MAXR], *recv[MAXR], *big[MAXR];
+    uint8_t *hs[MAXR], *hr[MAXR], *want = NULL;
+    cudaGraph_t g[MAXR];
+    cudaGraphExec_t x[MAXR];
+    uint64_t ss, rs;
+
+    sizes_of(coll, B, n, &ss, &rs);
+    if (in_place) {
+        ss = B;
+        rs = inplace_len(coll, B, n);
+        want = malloc(rs);
+        if (want == NULL)
+            return 1;
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (in_place) {
+            CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, rs, &big[i]));
+            inplace_ptrs(coll, B, rks[i].rank, root, big[i], NULL, &send[i], &recv[i]);
+            continue;
+        }
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, ss, &send[i]));
+        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, rs, &recv[i]));
+        big[i] = recv[i];
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        CKRT("host", cudaMallocHost((void **)&hs[i], ss));
+        CKRT("host", cudaMallocHost((void **)&hr[i], rs));
+        CKRT("capture", cudaStreamBeginCapture(rks[i].s, cudaStreamCaptureModeRelaxed));
+        /* in place only the ranks with a part upload it */
+        if (!in_place || coll != CES_COLL_BROADCAST || rks[i].rank == root)
+            CKRT("h2d", cudaMemcpyAsync(send[i], hs[i], ss, cudaMemcpyHostToDevice, rks[i].s));
+        CK(&rks[i], "captured collective", call(&rks[i], coll, send[i], recv[i], B, root));
+        CKRT("d2h", cudaMemcpyAsync(hr[i], big[i], rs, cudaMemcpyDeviceToHost, rks[i].s));
+        CKRT("end capture", cudaStreamEndCapture(rks[i].s, &g[i]));
+        CKRT("instantiate", cudaGraphInstantiate(&x[i], g[i], 0));
+    }
+    for (uint32_t k = 0; k < K; k++) {
+        for (uint32_t i = 0; i < m; i++) {
+            gpu_fill(hs[i], ss, rks[i].rank, 0, 0, 1000 + k);
+            if (use(&rks[i]))
+                return 1;
+            CKRT("launch", cudaGraphLaunch(x[i], rks[i].s));
+        }
+        for (uint32_t i = 0; i < m; i++) {
+            char tag[96];
+
+            if (use(&rks[i]))
+                return 1;
+            CKRT("sync", cudaStreamSynchronize(rks[i].s));
+            CK(&rks[i], "status", ces_comm_status(rks[i].c));
+            snprintf(tag, sizeof(tag), "%sreplay %u rank %u", in_place ? "in-place " : "", k,
+                     rks[i].rank);
+            if (!in_place && verify(coll, hr[i], B, rks[i].rank, n, 0, 1000 + k, tag))
+                return 1;
+            if (in_place) {
+                inplace_image(want, coll, B, rks[i].rank, n, root, 1000 + k, 1, 1);
+                if (same_bytes(tag, hr[i], want, rs))
+                    return 1;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        if (use(&rks[i]))
+            return 1;
+        cudaGraphExecDestroy(x[i]);
+        cudaGraphDestroy(g[i]);
+        cudaFreeHost(hs[i]);
+        cudaFreeHost(hr[i]);
+        CK(&rks[i], "free", ces_mem_free(rks[i].c, big[i]));
+        if (!in_place)
+            CK(&rks[i], "free", ces_mem_free(rks[i].c, send[i]));
+    }
+    free(want);
+    if (rks[0].rank == 0)
+        printf("ok   %u replays of a captured %s%s of %" PRIu64 " B, each checked\n", K,
+               in_place ? "in-place " : "", ces_coll_name((int)coll), B);
+    return 0;
+}
+
+static int part_graph(struct rk *rks, uint32_t m, uint32_t n)
+{
+    return graph_replays(rks, m, n, CES_COLL_ALLTOALL, 0) ||
+           graph_replays(rks, m, n, CES_COLL_ALLGATHER, 0) ||
+           /* eager calls after captured ones keep working (other arrays) */
+           one_coll(rks, m, n, CES_COLL_ALLTOALL, 4096);
 }
 
 /* Whether rank r runs in place: always, or where `mixed` only the even
@@ -543,77 +570,6 @@ static int inplace_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, ui
     return bad;
 }
 
-/* A captured in-place call replayed K times; before each replay the host
- * changes the rank's part, which the graph uploads into place first. */
-static int inplace_graph(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll)
-{
-    const uint32_t K = 20;
-    const uint64_t b = 65536 + 3;
-    uint64_t len = inplace_len(coll, b, n);
-    uint32_t root = n - 1;
-    void *big[MAXR];
-    uint8_t *hs[MAXR], *hr[MAXR], *want = malloc(len);
-    cudaGraph_t g[MAXR];
-    cudaGraphExec_t x[MAXR];
-
-    if (want == NULL)
-        return 1;
-    for (uint32_t i = 0; i < m; i++)
-        CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, len, &big[i]));
-    for (uint32_t i = 0; i < m; i++) {
-        uint32_t r = rks[i].rank;
-        void *send, *recv;
-
-        if (use(&rks[i]))
-            return 1;
-        CKRT("host", cudaMallocHost((void **)&hs[i], b));
-        CKRT("host", cudaMallocHost((void **)&hr[i], len));
-        inplace_ptrs(coll, b, r, root, big[i], NULL, &send, &recv);
-        CKRT("capture", cudaStreamBeginCapture(rks[i].s, cudaStreamCaptureModeRelaxed));
-        if (coll == CES_COLL_ALLGATHER || r == root)
-            CKRT("h2d", cudaMemcpyAsync(send, hs[i], b, cudaMemcpyHostToDevice, rks[i].s));
-        CK(&rks[i], "captured in-place call", call(&rks[i], coll, send, recv, b, root));
-        CKRT("d2h", cudaMemcpyAsync(hr[i], big[i], len, cudaMemcpyDeviceToHost, rks[i].s));
-        CKRT("end capture", cudaStreamEndCapture(rks[i].s, &g[i]));
-        CKRT("instantiate", cudaGraphInstantiate(&x[i], g[i], 0));
-    }
-    for (uint32_t k = 0; k < K; k++) {
-        for (uint32_t i = 0; i < m; i++) {
-            gpu_fill(hs[i], b, rks[i].rank, 0, 0, 2000 + k);
-            if (use(&rks[i]))
-                return 1;
-            CKRT("launch", cudaGraphLaunch(x[i], rks[i].s));
-        }
-        for (uint32_t i = 0; i < m; i++) {
-            char what[96];
-
-            if (use(&rks[i]))
-                return 1;
-            CKRT("sync", cudaStreamSynchronize(rks[i].s));
-            CK(&rks[i], "status", ces_comm_status(rks[i].c));
-            inplace_image(want, coll, b, rks[i].rank, n, root, 2000 + k, 1, 1);
-            snprintf(what, sizeof(what), "captured in-place %s replay %u rank %u",
-                     ces_coll_name((int)coll), k, rks[i].rank);
-            if (same_bytes(what, hr[i], want, len))
-                return 1;
-        }
-    }
-    for (uint32_t i = 0; i < m; i++) {
-        if (use(&rks[i]))
-            return 1;
-        cudaGraphExecDestroy(x[i]);
-        cudaGraphDestroy(g[i]);
-        cudaFreeHost(hs[i]);
-        cudaFreeHost(hr[i]);
-        CK(&rks[i], "free", ces_mem_free(rks[i].c, big[i]));
-    }
-    free(want);
-    if (rks[0].rank == 0)
-        printf("ok   %u replays of a captured in-place %s of %" PRIu64 " B, each checked\n", K,
-               ces_coll_name((int)coll), b);
-    return 0;
-}
-
 static int part_inplace(struct rk *rks, uint32_t m, uint32_t n)
 {
     static const uint32_t ip[] = {CES_COLL_ALLGATHER, CES_COLL_GATHER, CES_COLL_SCATTER,
@@ -626,8 +582,8 @@ static int part_inplace(struct rk *rks, uint32_t m, uint32_t n)
                 return 1;
     return inplace_one(rks, m, n, CES_COLL_ALLGATHER, 4096, 1) ||
            inplace_one(rks, m, n, CES_COLL_BROADCAST, 4096, 1) ||
-           inplace_graph(rks, m, n, CES_COLL_ALLGATHER) ||
-           inplace_graph(rks, m, n, CES_COLL_BROADCAST) ||
+           graph_replays(rks, m, n, CES_COLL_ALLGATHER, 1) ||
+           graph_replays(rks, m, n, CES_COLL_BROADCAST, 1) ||
            /* and out of place again after them */
            one_coll(rks, m, n, CES_COLL_ALLGATHER, 4096);
 }
