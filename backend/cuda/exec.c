@@ -851,7 +851,7 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
     struct ces_graph *gk = NULL;
     struct ces_cuda_plan *pk = NULL;
     uint64_t k, soff = 0, roff = 0, ssize = 0, rsize = 0;
-    int rc, capturing = 0, in_place;
+    int rc, capturing = 0, in_place, no_send;
     uint32_t nstreams;
     CUstream streams[CES_MAX_STREAMS];
     struct issue is;
@@ -887,7 +887,11 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
         return rc;
     memset(&is, 0, sizeof(is));
     is.buf_off = e->buf_off;
-    if (e->send >= 0) {
+    /* A rank but the root of broadcast and scatter reads no send buffer (its
+     * ops are the barriers): it may pass NULL, as with NCCL. */
+    no_send = send == NULL && c->rank != root &&
+              (coll == CES_COLL_BROADCAST || coll == CES_COLL_SCATTER);
+    if (e->send >= 0 && !no_send) {
         ssize = ces_graph_buffer(e->g, (uint32_t)e->send).size;
         rc = bind_buffer(c, name, "send", send, ssize, &soff);
         if (rc != CES_OK)
@@ -901,7 +905,8 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
             return rc;
         e->buf_off[e->recv] = roff;
     }
-    if (!in_place && e->send >= 0 && e->recv >= 0 && overlaps(soff, ssize, roff, rsize)) {
+    if (!in_place && !no_send && e->send >= 0 && e->recv >= 0 &&
+        overlaps(soff, ssize, roff, rsize)) {
         const char *rule = ces_cuda_coll_in_place_rule(coll);
 
         return ces_ctx_error(c->ctx, CES_ERR_INVALID,

@@ -1026,6 +1026,8 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  *   scatter:   root's send holds size * bytes; every rank's recv receives
  *              its `bytes` block;
  *   broadcast: root's send (`bytes`) is copied to every rank's recv.
+ * The ranks but the root of broadcast and scatter read no send buffer and
+ * may pass NULL.
  * In place, as NCCL has it: a rank whose own pointers say so runs the
  * CES_COLL_F_INPLACE form, without its local copy - allgather with send ==
  * recv + rank*bytes, gather with send == recv + root*bytes (a rank but the

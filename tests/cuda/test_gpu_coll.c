@@ -490,7 +490,8 @@ static int part_graph(struct rk *rks, uint32_t m, uint32_t n)
 }
 
 /* Whether rank r runs in place: always, or where `mixed` only the even
- * ranks of an allgather and the root of the others. */
+ * ranks of an allgather and the root of the others (mixed == 2: the other
+ * ranks of broadcast and scatter pass no send buffer at all, NULL). */
 static int in_place_here(uint32_t coll, uint32_t r, uint32_t root, int mixed)
 {
     return !mixed || (coll == CES_COLL_ALLGATHER ? r % 2 == 0 : r == root);
@@ -535,6 +536,8 @@ static int inplace_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, ui
         void *send, *recv;
 
         inplace_ptrs(coll, b, r, root, big[i], ip ? NULL : other[i], &send, &recv);
+        if (!ip && mixed == 2)
+            send = NULL;
         CK(&rks[i], ces_coll_name((int)coll), call(&rks[i], coll, send, recv, b, root));
     }
     for (uint32_t i = 0; i < m && !bad; i++) {
@@ -550,9 +553,9 @@ static int inplace_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, ui
         inplace_image(want, coll, b, r, n, root, b, ip, 1);
         snprintf(what, sizeof(what), "%s %s %" PRIu64 " B rank %u (%s)",
                  mixed ? "mixed" : "in place", ces_coll_name((int)coll), b, r,
-                 ip ? "in place" : "out of place");
+                 ip ? "in place" : mixed == 2 ? "send NULL" : "out of place");
         bad = same_bytes(what, h, want, len);
-        if (!bad && !ip) { /* the out-of-place send is left as it was */
+        if (!bad && !ip && mixed != 2) { /* the out-of-place send is left as it was */
             CKRT("read", cudaMemcpy(h, other[i], b, cudaMemcpyDeviceToHost));
             gpu_fill(want, b, r, 0, 0, b);
             bad = same_bytes(what, h, want, b);
@@ -566,7 +569,10 @@ static int inplace_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, ui
     free(want);
     if (!bad && rks[0].rank == 0)
         printf("ok   %-9s %10" PRIu64 " B per rank, %u ranks, %s\n", ces_coll_name((int)coll), b,
-               n, mixed ? "in place on some ranks" : "in place");
+               n,
+               mixed == 2 ? "in place on the root, send NULL on the others"
+               : mixed    ? "in place on some ranks"
+                          : "in place");
     return bad;
 }
 
@@ -582,6 +588,8 @@ static int part_inplace(struct rk *rks, uint32_t m, uint32_t n)
                 return 1;
     return inplace_one(rks, m, n, CES_COLL_ALLGATHER, 4096, 1) ||
            inplace_one(rks, m, n, CES_COLL_BROADCAST, 4096, 1) ||
+           inplace_one(rks, m, n, CES_COLL_BROADCAST, 4096, 2) ||
+           inplace_one(rks, m, n, CES_COLL_SCATTER, 4096, 2) ||
            graph_replays(rks, m, n, CES_COLL_ALLGATHER, 1) ||
            graph_replays(rks, m, n, CES_COLL_BROADCAST, 1) ||
            /* and out of place again after them */
