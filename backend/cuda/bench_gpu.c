@@ -157,8 +157,9 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The bytes rank r sends to peers in one iteration: the raw copy moves the
- * same amount in one copy to rank r+1. */
+/* The bytes of one copy of the raw copy (enqueue_raw): what rank r sends to
+ * peers in one iteration, moved in one copy to rank r+1; in the rooted
+ * collectives one peer's block, `bytes`, copied once per peer. */
 static uint64_t peer_bytes(const struct ces_bench *b, uint64_t bytes)
 {
     switch (b->cfg.coll) {
@@ -171,9 +172,25 @@ static uint64_t peer_bytes(const struct ces_bench *b, uint64_t bytes)
     }
 }
 
+/* The lengths of a rank's send and recv at `bytes` per rank (cesync.h). */
+static uint64_t send_len(const struct ces_bench *b, uint64_t bytes)
+{
+    return b->cfg.coll == CES_COLL_SCATTER ? bytes * b->n : bytes;
+}
+
 static uint64_t recv_len(const struct ces_bench *b, uint64_t bytes)
 {
-    return b->cfg.coll == CES_COLL_ALLGATHER ? bytes * b->n : bytes;
+    return b->cfg.coll == CES_COLL_ALLGATHER || b->cfg.coll == CES_COLL_GATHER ? bytes * b->n
+                                                                               : bytes;
+}
+
+/* The attributes of every copy of a cudaMemcpyBatchAsync here, as the
+ * backend and NCCL pass them. */
+static void batch_attr(struct cudaMemcpyAttributes *attr)
+{
+    memset(attr, 0, sizeof(*attr));
+    attr->srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    attr->flags = cudaMemcpyFlagPreferOverlapWithCompute;
 }
 
 /* --- the gate ---------------------------------------------------------------- */
@@ -295,6 +312,8 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
     *out = NULL;
     if (cfg->ranks < 2 || cfg->ranks > BENCH_MAX_RANKS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "--ranks must be 2..%u", BENCH_MAX_RANKS);
+    if (cfg->root >= cfg->ranks)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "--root must be 0..%u", cfg->ranks - 1);
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1 ||
         (ndev < (int)cfg->ranks && !ces_cuda_share_gpus()))
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
@@ -314,7 +333,7 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
     for (uint32_t r = 0; r < b->n; r++)
         b->dev[r] = ces_comm_device(b->comms[r]);
     /* the raw copy reads the peer bytes of one iteration from send */
-    b->send_bytes = cfg->max_bytes;
+    b->send_bytes = send_len(b, cfg->max_bytes);
     if (b->send_bytes < peer_bytes(b, cfg->max_bytes))
         b->send_bytes = peer_bytes(b, cfg->max_bytes);
     b->recv_bytes = recv_len(b, cfg->max_bytes);
@@ -371,10 +390,20 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         setenv("NCCL_NVLS_ENABLE", "0", 1);
         if (ces_nccl_open(ctx, b->n, b->dev, &b->nccl, b->nccl_info, sizeof(b->nccl_info)) ==
             CES_OK) {
-            for (int ce = 0; ce < 2; ce++)
+            const char *lacks = ces_nccl_lacks(b->nccl, cfg->coll);
+
+            if (lacks != NULL) {
+                snprintf(b->nccl_info + strlen(b->nccl_info),
+                         sizeof(b->nccl_info) - strlen(b->nccl_info),
+                         "; it lacks %s: NCCL not run for %s", lacks,
+                         ces_coll_name((int)cfg->coll));
+                ces_nccl_close(b->nccl);
+                b->nccl = NULL;
+            }
+            for (int ce = 0; ce < 2 && b->nccl != NULL; ce++)
                 b->nccl_buf[ce] = ces_nccl_alloc(b->nccl, ce, b->send_bytes, b->recv_bytes,
                                                  b->nsend[ce], b->nrecv[ce]) == CES_OK;
-            if (!b->nccl_buf[1])
+            if (b->nccl != NULL && !b->nccl_buf[1])
                 snprintf(b->nccl_info + strlen(b->nccl_info),
                          sizeof(b->nccl_info) - strlen(b->nccl_info),
                          "; CE buffers failed: %s", ces_ctx_last_error(ctx));
@@ -469,6 +498,7 @@ static int build_variant(struct ces_bench *b, int variant, uint64_t bytes, struc
     p.iterations = 1;
     p.flags = (uint32_t)variant | (b->cfg.in_place ? CES_COLL_F_INPLACE : 0u);
     p.first_iter = b->seq++;
+    p.root = b->cfg.root;
     if (b->cfg.coll == CES_COLL_SENDRECV) {
         p.npairs = b->cfg.one_way ? 0 : b->n; /* 0: the builder's pipeline */
         for (uint32_t r = 0; r < p.npairs; r++) {
@@ -531,6 +561,18 @@ static int enqueue_cesync(struct ces_bench *b, int variant, uint64_t bytes, stru
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
             rc = ces_allgather(b->comms[r], send[r], b->recv[r], bytes, b->st[r]);
         break;
+    case CES_COLL_BROADCAST:
+    case CES_COLL_GATHER:
+    case CES_COLL_SCATTER: {
+        int (*rooted)(struct ces_comm *, const void *, void *, size_t, uint32_t, ces_stream_t) =
+            b->cfg.coll == CES_COLL_BROADCAST ? ces_broadcast
+            : b->cfg.coll == CES_COLL_GATHER  ? ces_gather
+                                              : ces_scatter;
+
+        for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
+            rc = rooted(b->comms[r], send[r], b->recv[r], bytes, b->cfg.root, b->st[r]);
+        break;
+    }
     default:
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++) {
             rc = ces_group_start(b->comms[r]);
@@ -546,16 +588,75 @@ static int enqueue_cesync(struct ces_bench *b, int variant, uint64_t bytes, stru
     return rc;
 }
 
+/* Whether rank r's stream runs `impl`: every rank's, but the raw copy
+ * leaves idle the one-way pipeline's last rank, in broadcast and scatter
+ * every rank but the root, in gather the root (enqueue_raw).  Only these
+ * ranks' spans are timed: the empty spans of the others would pull their
+ * mean down. */
+static int takes_part(const struct ces_bench *b, int impl, uint32_t r)
+{
+    if (impl != CES_BI_RAW)
+        return 1;
+    switch (b->cfg.coll) {
+    case CES_COLL_BROADCAST:
+    case CES_COLL_SCATTER:
+        return r == b->cfg.root;
+    case CES_COLL_GATHER:
+        return r != b->cfg.root;
+    default:
+        return !b->cfg.one_way || r + 1 < b->n;
+    }
+}
+
+/* The root's raw copy in broadcast and scatter: the copies of the root's
+ * batch in the collective (broadcast: its send to every peer's recv;
+ * scatter: block p of its send to peer p's recv), in one batch as there,
+ * without the barriers and the root's local copy. */
+static int enqueue_raw_root(struct ces_bench *b, uint64_t bytes)
+{
+    void *dsts[BENCH_MAX_RANKS];
+    const void *srcs[BENCH_MAX_RANKS];
+    size_t sizes[BENCH_MAX_RANKS], idx = 0, k = 0;
+    struct cudaMemcpyAttributes attr;
+    uint32_t root = b->cfg.root;
+    int rc = use_dev(b, root);
+
+    if (rc != CES_OK)
+        return rc;
+    for (uint32_t p = 0; p < b->n; p++) {
+        if (p == root)
+            continue;
+        dsts[k] = ces_mem_peer(b->comms[root], b->recv[root], p);
+        srcs[k] = (const char *)b->send[root] + (b->cfg.coll == CES_COLL_SCATTER ? p * bytes : 0);
+        sizes[k++] = bytes;
+    }
+    batch_attr(&attr);
+    CES_RT_GOTO(b->ctx, rc, cudaMemcpyBatchAsync(dsts, srcs, sizes, k, &attr, &idx, 1, b->st[root]),
+                out);
+out:
+    return rc;
+}
+
+/* The raw copy: the peer bytes of one iteration without the collective's
+ * barriers, the physical limit.  Every rank copies what it sends to peers
+ * in one copy to rank r+1 (alltoall, allgather, sendrecv), all at once;
+ * in gather every rank but the root copies its send into its block of the
+ * root's recv, all at once; in broadcast and scatter the root copies to
+ * every peer in one batch (enqueue_raw_root). */
 static int enqueue_raw(struct ces_bench *b, uint64_t bytes)
 {
     int rc = CES_OK;
     uint64_t s = peer_bytes(b, bytes);
+    int gather = b->cfg.coll == CES_COLL_GATHER;
 
+    if (b->cfg.coll == CES_COLL_BROADCAST || b->cfg.coll == CES_COLL_SCATTER)
+        return enqueue_raw_root(b, bytes);
     for (uint32_t r = 0; r < b->n; r++) {
-        void *dst = ces_mem_peer(b->comms[r], b->recv[r], (r + 1) % b->n);
+        uint32_t to = gather ? b->cfg.root : (r + 1) % b->n;
+        void *dst = (char *)ces_mem_peer(b->comms[r], b->recv[r], to) + (gather ? r * bytes : 0);
 
-        if (b->cfg.one_way && r + 1 == b->n)
-            break;
+        if (!takes_part(b, CES_BI_RAW, r))
+            continue;
         rc = use_dev(b, r);
         if (rc != CES_OK)
             return rc;
@@ -578,8 +679,8 @@ static int enqueue_one(struct ces_bench *b, int impl, int variant, uint64_t byte
         void *send[BENCH_MAX_RANKS];
 
         sends(b, impl, bytes, send);
-        return ces_nccl_coll(b->nccl, ce, b->cfg.coll, send, b->nrecv[ce], bytes, (void **)b->st,
-                             b->cfg.one_way);
+        return ces_nccl_coll(b->nccl, ce, b->cfg.coll, send, b->nrecv[ce], bytes, b->cfg.root,
+                             (void **)b->st, b->cfg.one_way);
     }
     default:
         return enqueue_raw(b, bytes);
@@ -591,22 +692,21 @@ static int fill_send(struct ces_bench *b, int impl, uint64_t bytes)
     void *send[BENCH_MAX_RANKS];
     int rc = CES_OK;
 
+    /* a chunk per destination where each gets its own (every rank's send,
+     * though scatter reads only the root's) */
+    uint32_t nchunks =
+        b->cfg.coll == CES_COLL_ALLTOALL || b->cfg.coll == CES_COLL_SCATTER ? b->n : 1;
+    uint64_t c = send_len(b, bytes) / nchunks;
+
     sends(b, impl, bytes, send);
     for (uint32_t r = 0; r < b->n; r++) {
         rc = use_dev(b, r);
         if (rc != CES_OK)
             return rc;
-        if (b->cfg.coll == CES_COLL_ALLTOALL) {
-            uint64_t c = bytes / b->n;
-
-            for (uint32_t d = 0; d < b->n; d++)
-                CES_RT_GOTO(b->ctx, rc,
-                            cudaMemsetAsync((char *)send[r] + d * c, (int)pattern(r, d), c, b->st[r]),
-                            out);
-        } else {
-            CES_RT_GOTO(b->ctx, rc, cudaMemsetAsync(send[r], (int)pattern(r, 0), bytes, b->st[r]),
+        for (uint32_t d = 0; d < nchunks; d++)
+            CES_RT_GOTO(b->ctx, rc,
+                        cudaMemsetAsync((char *)send[r] + d * c, (int)pattern(r, d), c, b->st[r]),
                         out);
-        }
     }
 out:
     return rc;
@@ -641,14 +741,39 @@ out:
     return rc;
 }
 
+/* What every byte of chunk c of rank p's recv holds after the collective
+ * (a chunk: bytes / ranks in alltoall, else bytes): the pattern of the rank
+ * that sent it there; 0, as cleared, in the recv of gather's ranks but the
+ * root, which nothing may write. */
+static unsigned char recv_want(const struct ces_bench *b, uint32_t p, uint32_t c)
+{
+    uint32_t root = b->cfg.root;
+
+    switch (b->cfg.coll) {
+    case CES_COLL_ALLTOALL:
+        return (unsigned char)pattern(c, p);
+    case CES_COLL_ALLGATHER:
+        return (unsigned char)pattern(c, 0);
+    case CES_COLL_GATHER:
+        return p == root ? (unsigned char)pattern(c, 0) : 0;
+    case CES_COLL_SCATTER:
+        return (unsigned char)pattern(root, p);
+    case CES_COLL_BROADCAST:
+        return (unsigned char)pattern(root, 0);
+    default:
+        return (unsigned char)pattern((p + b->n - 1) % b->n, 0);
+    }
+}
+
 /* Copies every chunk of every receiving rank's recv to the host, in
- * blocks, and compares every byte with the pattern of the rank that sent
- * it. */
+ * blocks, and compares every byte with recv_want. */
 static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, int *ok)
 {
     const uint64_t blk = UINT64_C(8) << 20;
     void **recv = recv_of(b, impl);
     unsigned char *host = NULL;
+    uint64_t clen = b->cfg.coll == CES_COLL_ALLTOALL ? bytes / b->n : bytes;
+    uint32_t nchunks = (uint32_t)(recv_len(b, bytes) / clen);
     int rc = CES_OK;
 
     *ok = 1;
@@ -656,21 +781,12 @@ static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, int *ok)
     if (host == NULL)
         return ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory checking the data");
     for (uint32_t p = b->cfg.one_way ? 1 : 0; p < b->n && *ok; p++) {
-        uint32_t nchunks = b->cfg.coll == CES_COLL_SENDRECV ? 1 : b->n;
-        uint64_t clen = b->cfg.coll == CES_COLL_ALLTOALL ? bytes / b->n : bytes;
-
         rc = use_dev(b, p);
         if (rc != CES_OK)
             goto out;
         for (uint32_t c = 0; c < nchunks && *ok; c++) {
-            unsigned char want;
+            unsigned char want = recv_want(b, p, c);
 
-            if (b->cfg.coll == CES_COLL_ALLTOALL)
-                want = (unsigned char)pattern(c, p);
-            else if (b->cfg.coll == CES_COLL_ALLGATHER)
-                want = (unsigned char)pattern(c, 0);
-            else
-                want = (unsigned char)pattern((p + b->n - 1) % b->n, 0);
             for (uint64_t o = 0; o < clen && *ok; o += blk) {
                 size_t len = (size_t)(clen - o < blk ? clen - o : blk);
 
@@ -789,12 +905,14 @@ out:
     return rc;
 }
 
-/* The ranks 0..n-1 whose streams run `impl`: all of them, but in the
- * one-way pipeline the raw copy leaves the last rank idle (enqueue_raw);
- * its empty spans would halve the mean of two ranks' spans. */
+/* How many ranks' streams run `impl` (takes_part). */
 static uint32_t timed_ranks(const struct ces_bench *b, int impl)
 {
-    return impl == CES_BI_RAW && b->cfg.one_way ? b->n - 1 : b->n;
+    uint32_t k = 0;
+
+    for (uint32_t r = 0; r < b->n; r++)
+        k += (uint32_t)takes_part(b, impl, r);
+    return k;
 }
 
 /* Fills times[0..n) with each sample's time, in us, divided by `per`: the
@@ -806,7 +924,7 @@ static uint32_t timed_ranks(const struct ces_bench *b, int impl)
  * sample is the long one, above the period (docs/PERFORMANCE.md, "How to
  * measure").  Where a barrier holds them in step the mean is the slowest
  * rank's span within the ranks' jitter.  Only the ranks that take part
- * count (timed_ranks). */
+ * count (takes_part). */
 static int gather_times(struct ces_bench *b, int impl, uint32_t n, uint32_t per, double *times)
 {
     uint32_t nr = timed_ranks(b, impl);
@@ -814,9 +932,11 @@ static int gather_times(struct ces_bench *b, int impl, uint32_t n, uint32_t per,
 
     for (uint32_t i = 0; i < n; i++) {
         times[i] = 0.0;
-        for (uint32_t r = 0; r < nr; r++) {
+        for (uint32_t r = 0; r < b->n; r++) {
             float ms = 0.0f;
 
+            if (!takes_part(b, impl, r))
+                continue;
             rc = use_dev(b, r);
             if (rc != CES_OK)
                 return rc;
@@ -1145,8 +1265,9 @@ int ces_bench_compute(struct ces_bench *b, int impl, int variant, uint64_t bytes
     rc = time_burn(b, impl, variant, bytes, ncoll, with);
     if (rc != CES_OK)
         return rc;
-    for (uint32_t r = 0; r < timed_ranks(b, impl); r++)
-        sum += with[r] > 0.0 ? solo[r] / with[r] : 0.0;
+    for (uint32_t r = 0; r < b->n; r++)
+        if (takes_part(b, impl, r))
+            sum += with[r] > 0.0 ? solo[r] / with[r] : 0.0;
     *kept = sum / timed_ranks(b, impl);
     *solo_us = smax;
     return CES_OK;
@@ -1195,9 +1316,7 @@ static int time_batch_pair(struct ces_bench *b, uint64_t bytes, int two_streams,
 
     if (rc != CES_OK)
         return rc;
-    memset(&attr, 0, sizeof(attr));
-    attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
-    attr.flags = cudaMemcpyFlagPreferOverlapWithCompute; /* as the backend and NCCL pass it */
+    batch_attr(&attr);
     dsts[0] = (char *)b->recv[0];
     dsts[1] = (char *)peer + bytes;
     srcs[0] = b->send[0];

@@ -16,14 +16,20 @@
 enum ces_bench_impl {
     CES_BI_CESYNC = 0,  /* cesync: the backend's collective, or a builder variant via ces_launch */
     CES_BI_NCCL_KERNEL, /* NCCL, default config, cudaMalloc buffers */
-    CES_BI_NCCL_CE,     /* NCCL, CTAPolicy ZERO, ncclMemAlloc + symmetric windows */
-    CES_BI_RAW,         /* every rank copies the same bytes to rank r+1: the physical limit */
+    CES_BI_NCCL_CE,     /* NCCL, CTAPolicy ZERO, ncclMemAlloc + symmetric windows (broadcast,
+                           which NCCL has no copy-engine form of: the kernel it runs there) */
+    CES_BI_RAW,         /* the physical limit: every rank copies the same bytes to rank r+1;
+                           rooted, the root copies to every peer in one batch (broadcast,
+                           scatter) or every peer into the root (gather) */
     CES_BI__COUNT
 };
 
 /* The collectives the bench knows: CES_COLL_ALLTOALL, CES_COLL_ALLGATHER,
  * CES_COLL_SENDRECV (ring: rank r sends to r+1 and receives from r-1; with
- * one_way the pipeline 0 -> 1 -> ... -> n-1). */
+ * one_way the pipeline 0 -> 1 -> ... -> n-1), and rooted at `root`
+ * CES_COLL_BROADCAST, CES_COLL_GATHER, CES_COLL_SCATTER (sizes as
+ * ces_broadcast & co. take them: scatter's send and gather's recv hold
+ * ranks * bytes). */
 struct ces_bench_cfg {
     uint32_t ranks;
     uint32_t coll;
@@ -34,6 +40,7 @@ struct ces_bench_cfg {
     int one_way;            /* sendrecv: the pipeline r -> r+1 (r < n-1) instead of the ring */
     int in_place;           /* allgather: all but the raw copy run in place, rank r's send
                                being recv + r*bytes (variants: plus CES_COLL_F_INPLACE) */
+    uint32_t root;          /* broadcast, gather, scatter: the root rank, < ranks */
 };
 
 struct ces_bench_sample {
@@ -60,14 +67,16 @@ const char *ces_bench_nccl_info(const struct ces_bench *b);
  * >= 0 = a builder graph with those CES_COLL_F_* flags run by ces_launch.
  * Every rank's stream waits on a host gate until all the work is enqueued,
  * so times are the GPUs' own (per iteration the mean of the ranks' event pairs,
- * of the ranks that take part: not the one-way pipeline's last one in the raw
- * copy), not the host's enqueue.  graph: capture the `iters` iterations into one
+ * of the ranks that take part: in the raw copy not the one-way pipeline's last
+ * one, only the root of broadcast and scatter, all but the root of gather),
+ * not the host's enqueue.  graph: capture the `iters` iterations into one
  * CUDA graph per rank (cesync backend path and NCCL), launch it once
  * untimed when `warmup` > 0, then five times timed: a sample is one launch's
  * time over `iters` (the ranks' mean event pair around the launch).  The
  * last iteration's receive buffers are cleared before it (in place all but
  * each rank's own block, which holds its input from the start) and checked
- * after it (every byte); in graph mode that iteration is a
+ * after it (every byte; gather: the root's blocks, and every other rank's
+ * recv still clear); in graph mode that iteration is a
  * second graph of one iteration that clears them first. */
 int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t iters,
                   uint32_t warmup, int graph, struct ces_bench_sample *out);
@@ -75,7 +84,7 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
 /* Runs the compute kernel alone (its solo time) and beside `impl` at
  * `bytes` (collectives enqueued back to back to cover the kernel); *kept is
  * solo time / time beside the collective (mean over the GPUs that run
- * impl: not the one-way pipeline's last one for the raw copy). */
+ * impl: for the raw copy those that copy, as ces_bench_run times them). */
 int ces_bench_compute(struct ces_bench *b, int impl, int variant, uint64_t bytes, double *kept,
                       double *solo_us);
 

@@ -69,6 +69,12 @@ struct ces_nccl {
     nres_t (*AllGather)(const void *, void *, size_t, int, ncomm_t, cudaStream_t);
     nres_t (*Send)(const void *, size_t, int, int, ncomm_t, cudaStream_t);
     nres_t (*Recv)(void *, size_t, int, int, ncomm_t, cudaStream_t);
+    /* the rooted collectives (send, recv, count, datatype, root, comm,
+     * stream): looked up but not required, NULL where this NCCL lacks one
+     * (ces_nccl_lacks) */
+    nres_t (*Broadcast)(const void *, void *, size_t, int, int, ncomm_t, cudaStream_t);
+    nres_t (*Gather)(const void *, void *, size_t, int, int, ncomm_t, cudaStream_t);
+    nres_t (*Scatter)(const void *, void *, size_t, int, int, ncomm_t, cudaStream_t);
     const char *(*GetErrorString)(nres_t);
 };
 
@@ -157,6 +163,9 @@ int ces_nccl_open(struct ces_ctx *ctx, uint32_t n, const int *devs, struct ces_n
     *(void **)&x->Send = sym(x, "ncclSend", &missing);
     *(void **)&x->Recv = sym(x, "ncclRecv", &missing);
     *(void **)&x->GetErrorString = sym(x, "ncclGetErrorString", &missing);
+    *(void **)&x->Broadcast = dlsym(x->lib, "ncclBroadcast");
+    *(void **)&x->Gather = dlsym(x->lib, "ncclGather");
+    *(void **)&x->Scatter = dlsym(x->lib, "ncclScatter");
     if (missing || x->GetVersion(&ver) != 0 || ver < 22800) {
         snprintf(info, infosz, "%s: NCCL %d lacks the 2.28 API (window registration, CE path)",
                  path, ver);
@@ -280,8 +289,22 @@ void ces_nccl_free(struct ces_nccl *x, int ce, void **send, void **recv)
     }
 }
 
+const char *ces_nccl_lacks(const struct ces_nccl *x, uint32_t coll)
+{
+    switch (coll) {
+    case CES_COLL_BROADCAST:
+        return x->Broadcast == NULL ? "ncclBroadcast" : NULL;
+    case CES_COLL_GATHER:
+        return x->Gather == NULL ? "ncclGather" : NULL;
+    case CES_COLL_SCATTER:
+        return x->Scatter == NULL ? "ncclScatter" : NULL;
+    default:
+        return NULL; /* required by ces_nccl_open */
+    }
+}
+
 int ces_nccl_coll(struct ces_nccl *x, int ce, uint32_t coll, void **send, void **recv,
-                  uint64_t bytes, void **streams, int one_way)
+                  uint64_t bytes, uint32_t root, void **streams, int one_way)
 {
     nres_t r = 0, r2;
 
@@ -295,6 +318,12 @@ int ces_nccl_coll(struct ces_nccl *x, int ce, uint32_t coll, void **send, void *
             r = x->AlltoAll(send[i], recv[i], bytes / x->n, N_INT8, c, s);
         else if (coll == CES_COLL_ALLGATHER)
             r = x->AllGather(send[i], recv[i], bytes, N_INT8, c, s);
+        else if (coll == CES_COLL_BROADCAST)
+            r = x->Broadcast(send[i], recv[i], bytes, N_INT8, (int)root, c, s);
+        else if (coll == CES_COLL_GATHER)
+            r = x->Gather(send[i], recv[i], bytes, N_INT8, (int)root, c, s);
+        else if (coll == CES_COLL_SCATTER)
+            r = x->Scatter(send[i], recv[i], bytes, N_INT8, (int)root, c, s);
         else {
             if (!one_way || i + 1 < x->n)
                 r = x->Send(send[i], bytes, N_INT8, (int)((i + 1) % x->n), c, s);
