@@ -28,17 +28,34 @@ extern char **environ;
 static const char bench_usage[] =
     "usage: cesync bench COLL [options]\n"
     "\n"
-    "COLL is alltoall, allgather or sendrecv (ring: rank r sends to r+1).  For every size from\n"
-    "--min-bytes to --max-bytes (times --factor) it prints the time of one collective (device\n"
-    "events, median of --iterations after --warmup, with min and max; per iteration the mean\n"
-    "of the ranks' spans), algbw and busbw with nccl-tests' formulas, a data check of the last\n"
-    "iteration (every byte), the cost model's prediction in both modes of H200's blocked waits,\n"
-    "and - in the same run - NCCL's copy-engine path (CTAPolicy ZERO, ncclMemAlloc buffers in\n"
-    "symmetric windows), NCCL's kernel path, the raw peer copy of the same bytes (the physical\n"
-    "limit) and the ratios cesync/NCCL-CE and cesync/NCCL-kernel.  NCCL is loaded with dlopen from\n"
-    "CES_NCCL_LIB or the Python wheel (nvidia/nccl/lib); NCCL_NVLS_ENABLE=0 is always set.\n"
-    "Every rank's stream waits on a host gate until all iterations are enqueued, so times are\n"
-    "the GPUs', not the host's.\n"
+    "COLL is alltoall, allgather, sendrecv (ring: rank r sends to r+1), broadcast, gather or\n"
+    "scatter (the last three rooted at --root, see below).  For every size from --min-bytes to\n"
+    "--max-bytes (times --factor) it prints the time of one collective (device events, median of\n"
+    "--iterations after --warmup, with min and max; per iteration the mean of the ranks' spans),\n"
+    "algbw and busbw with nccl-tests' formulas, a data check of the last iteration (every byte),\n"
+    "the cost model's prediction in both modes of H200's blocked waits, and - in the same run -\n"
+    "NCCL's copy-engine path (CTAPolicy ZERO, ncclMemAlloc buffers in symmetric windows), NCCL's\n"
+    "kernel path, the raw peer copy of the same bytes (the physical limit) and the ratios\n"
+    "cesync/NCCL-CE and cesync/NCCL-kernel.  NCCL is loaded with dlopen from CES_NCCL_LIB or the\n"
+    "Python wheel (nvidia/nccl/lib); NCCL_NVLS_ENABLE=0 is always set.  Every rank's stream waits\n"
+    "on a host gate until all iterations are enqueued, so times are the GPUs', not the host's.\n"
+    "\n"
+    "broadcast, gather and scatter: the bytes per rank B are what ces_broadcast, ces_gather and\n"
+    "ces_scatter take and NCCL's count (broadcast: send and recv B; gather: send B, recv n*B on\n"
+    "the root; scatter: send n*B on the root, recv B); nccl-tests' size is n*B for gather and\n"
+    "scatter.  As in nccl-tests (broadcast.cu, gather.cu, scatter.cu): broadcast algbw = busbw =\n"
+    "B/t; gather and scatter algbw = n*B/t, busbw = algbw*(n-1)/n, the bytes through the root's\n"
+    "link.  The variants are auto (ces_broadcast & co.) and plain (the builder's graph with the\n"
+    "root).  The raw copy is the root's traffic without the barriers: in broadcast and scatter\n"
+    "the root's copies of B to every peer (its send; scatter: block p to peer p) in one batch, as\n"
+    "the collective issues them; in gather every peer's copy of its B into its block of the\n"
+    "root's recv, all at once; only the ranks that copy are timed.  Its raw_bw is the busbw of a\n"
+    "collective that took its time: for broadcast, whose root sends (n-1)*B, 1/(n-1) of the\n"
+    "root's outgoing rate.  NCCL's copy-engine path has gather and scatter but no broadcast: for\n"
+    "broadcast the CE columns are what the CTAPolicy ZERO communicator runs instead, a kernel.\n"
+    "The data check: broadcast, every rank's recv holds the root's send; scatter, rank r's recv\n"
+    "block r of the root's send; gather, block p of the root's recv rank p's send, and every\n"
+    "other rank's recv, cleared before the last iteration, is still clear after it.\n"
     "\n"
     "  --ranks N             ranks, one per GPU, driven by this process (default 2; with\n"
     "                        CES_SHARE_GPUS=1 more ranks than GPUs, for tests, without NCCL)\n"
@@ -53,7 +70,8 @@ static const char bench_usage[] =
     "  --variant V[,V...]    cesync algorithms to time: auto (the backend's collective), plain,\n"
     "                        overlap, early (builder graphs run with ces_launch); the table shows\n"
     "                        the fastest per size, the CSV all (default auto,overlap,early;\n"
-    "                        sendrecv and --in-place: auto,plain)\n"
+    "                        sendrecv, broadcast, gather, scatter and --in-place: auto,plain)\n"
+    "  --root R              broadcast, gather, scatter: the root rank, 0..N-1 (default 0)\n"
     "  --chunks C --slots S  sendrecv builder: chunks per message (default 1 with --one-way,\n"
     "                        else 2), staging slots (default 2)\n"
     "  --one-way             sendrecv: the pipeline 0 -> 1 -> ... -> n-1 instead of the ring\n"
@@ -109,11 +127,11 @@ struct meas {
 };
 
 struct bench {
-    uint32_t coll, ranks, iters, warmup, chunks, slots;
+    uint32_t coll, ranks, iters, warmup, chunks, slots, root;
     uint64_t min_bytes, max_bytes, compute_bytes;
     double factor;
     int graph, nccl, compute, calibrate, dry, one_way, in_place;
-    const char *csv, *plot, *model_path, *model_out;
+    const char *csv, *plot, *model_path, *model_out, *root_arg;
     int variants[MAX_VARIANTS];
     uint32_t nvariants;
     uint64_t sizes[MAX_SIZES];
@@ -138,39 +156,74 @@ static const char *coll_label(const struct bench *B)
     return B->in_place ? "allgather-inplace" : ces_coll_name((int)B->coll);
 }
 
-/* The form the collective runs in, after its name in the header and the
- * plot's title. */
-static const char *coll_form(const struct bench *B)
+/* broadcast, gather and scatter: the collectives with a root (--root). */
+static int rooted(uint32_t coll)
 {
-    if (B->in_place)
-        return " (in place)";
-    if (B->coll != CES_COLL_SENDRECV)
-        return "";
-    return B->one_way ? " (one way, pipeline)" : " (ring)";
+    return coll == CES_COLL_BROADCAST || coll == CES_COLL_GATHER || coll == CES_COLL_SCATTER;
 }
 
+/* Whether the overlap and early variants apply (core/coll/overlap.c): they
+ * move the local copy of alltoall and allgather, which in place is gone. */
+static int local_variants(const struct bench *B)
+{
+    return (B->coll == CES_COLL_ALLTOALL || B->coll == CES_COLL_ALLGATHER) && !B->in_place;
+}
+
+/* The collective and the form it runs in, as the header and the plot's
+ * title name it. */
+static void coll_title(const struct bench *B, char *buf, size_t n)
+{
+    const char *name = ces_coll_name((int)B->coll);
+
+    if (B->in_place)
+        snprintf(buf, n, "%s (in place)", name);
+    else if (rooted(B->coll))
+        snprintf(buf, n, "%s (root %u)", name, B->root);
+    else if (B->coll == CES_COLL_SENDRECV)
+        snprintf(buf, n, "%s%s", name, B->one_way ? " (one way, pipeline)" : " (ring)");
+    else
+        snprintf(buf, n, "%s", name);
+}
+
+/* nccl-tests' algbw and busbw at `bytes` per rank: algbw counts n * bytes
+ * for allgather, gather and scatter (nccl-tests' size), bytes for the
+ * others; busbw is algbw * (n-1)/n but for sendrecv and broadcast (algbw). */
 static double algbw(const struct bench *B, uint64_t bytes, double us)
 {
-    double size = B->coll == CES_COLL_ALLGATHER ? (double)bytes * B->ranks : (double)bytes;
+    double size = B->coll == CES_COLL_ALLGATHER || B->coll == CES_COLL_GATHER ||
+                          B->coll == CES_COLL_SCATTER
+                      ? (double)bytes * B->ranks
+                      : (double)bytes;
 
     return us > 0.0 ? size / us / 1e3 : 0.0;
 }
 
+/* Also the rate of the raw copy's row (raw_bw): the busbw of a collective
+ * that took the raw copy's time.  That is the peer bytes a rank copies
+ * over the time (alltoall (n-1)/n * bytes, allgather (n-1) * bytes,
+ * sendrecv bytes; gather and scatter the (n-1) * bytes through the root),
+ * but for broadcast, whose root copies (n-1) * bytes, bytes / time. */
 static double busbw(const struct bench *B, uint64_t bytes, double us)
 {
     double a = algbw(B, bytes, us);
 
-    return B->coll == CES_COLL_SENDRECV ? a : a * (B->ranks - 1) / B->ranks;
+    return B->coll == CES_COLL_SENDRECV || B->coll == CES_COLL_BROADCAST
+               ? a
+               : a * (B->ranks - 1) / B->ranks;
 }
 
-/* The raw copy moves the bytes a rank sends to peers: its rate is a busbw. */
-static double raw_bw(const struct bench *B, uint64_t bytes, double us)
+/* What the raw copy's row times (backend/cuda/bench_gpu.c, enqueue_raw). */
+static const char *raw_copy(uint32_t coll)
 {
-    double s = B->coll == CES_COLL_ALLTOALL    ? (double)(bytes / B->ranks * (B->ranks - 1))
-               : B->coll == CES_COLL_ALLGATHER ? (double)bytes * (B->ranks - 1)
-                                               : (double)bytes;
-
-    return us > 0.0 ? s / us / 1e3 : 0.0;
+    switch (coll) {
+    case CES_COLL_BROADCAST:
+    case CES_COLL_SCATTER:
+        return "the root's copies to every peer in one batch";
+    case CES_COLL_GATHER:
+        return "every peer's copy into the root, all at once";
+    default:
+        return "one copy of the same peer bytes per rank, all ranks at once";
+    }
 }
 
 /* The value of option argv[*i]: the next argument, and *i moves onto it;
@@ -260,8 +313,9 @@ static int parse_args(struct bench *B, int argc, char **argv)
                 return ces_tool_fail("bench: one collective, not '%s' too", o);
             coll = ces_coll_from_name(o);
             if (coll != CES_COLL_ALLTOALL && coll != CES_COLL_ALLGATHER &&
-                coll != CES_COLL_SENDRECV)
-                return ces_tool_fail("bench: COLL must be alltoall, allgather or sendrecv, not '%s'",
+                coll != CES_COLL_SENDRECV && (coll < 0 || !rooted((uint32_t)coll)))
+                return ces_tool_fail("bench: COLL must be alltoall, allgather, sendrecv, "
+                                     "broadcast, gather or scatter, not '%s'",
                                      o);
         } else if (strcmp(o, "--graph") == 0) {
             B->graph = 1;
@@ -330,7 +384,8 @@ static int parse_args(struct bench *B, int argc, char **argv)
         } else if (strcmp(o, "--ranks") == 0 || strcmp(o, "--iterations") == 0 ||
                    strcmp(o, "--warmup") == 0 || strcmp(o, "--chunks") == 0 ||
                    strcmp(o, "--slots") == 0 || strcmp(o, "--min-bytes") == 0 ||
-                   strcmp(o, "--max-bytes") == 0 || strcmp(o, "--compute-bytes") == 0) {
+                   strcmp(o, "--max-bytes") == 0 || strcmp(o, "--compute-bytes") == 0 ||
+                   strcmp(o, "--root") == 0) {
             v = option_value(argc, argv, &i);
             if (v == NULL)
                 return CES_EXIT_USAGE;
@@ -360,6 +415,10 @@ static int parse_args(struct bench *B, int argc, char **argv)
                 B->min_bytes = n;
             } else if (strcmp(o, "--max-bytes") == 0) {
                 B->max_bytes = n;
+            } else if (strcmp(o, "--root") == 0) {
+                /* checked against --ranks below, which may follow */
+                B->root = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+                B->root_arg = v;
             } else {
                 B->compute_bytes = n;
             }
@@ -368,7 +427,8 @@ static int parse_args(struct bench *B, int argc, char **argv)
         }
     }
     if (coll < 0)
-        return ces_tool_fail("bench: which collective? (alltoall, allgather, sendrecv; see --help)");
+        return ces_tool_fail("bench: which collective? (alltoall, allgather, sendrecv, broadcast, "
+                             "gather, scatter; see --help)");
     B->coll = (uint32_t)coll;
     if (B->min_bytes < 4 || B->max_bytes < B->min_bytes || B->max_bytes > (UINT64_C(16) << 30))
         return ces_tool_fail("bench: need 4 <= --min-bytes <= --max-bytes <= 16G");
@@ -382,24 +442,29 @@ static int parse_args(struct bench *B, int argc, char **argv)
     }
     if (B->csv != NULL && out_dir_ok("--csv", B->csv) != CES_EXIT_OK)
         return CES_EXIT_USAGE;
-    /* alltoall and sendrecv have no in-place form (CES_COLL_F_INPLACE) */
+    if (B->root_arg != NULL && !rooted(B->coll))
+        return ces_tool_fail("bench: --root applies to broadcast, gather and scatter");
+    if (B->root >= B->ranks)
+        return ces_tool_fail("bench: --root must be 0..%u (--ranks %u), not %s", B->ranks - 1,
+                             B->ranks, B->root_arg);
+    /* alltoall and sendrecv have no in-place form (CES_COLL_F_INPLACE); the
+     * bench runs allgather's only */
     if (B->in_place && B->coll != CES_COLL_ALLGATHER)
         return ces_tool_fail("bench: --in-place applies to allgather");
-    /* overlap and early move the local copy, which in place is gone */
     if (B->nvariants == 0) {
         B->variants[B->nvariants++] = V_AUTO;
-        if (B->coll == CES_COLL_SENDRECV || B->in_place) {
-            B->variants[B->nvariants++] = V_PLAIN;
-        } else {
+        if (local_variants(B)) {
             B->variants[B->nvariants++] = V_OVERLAP;
             B->variants[B->nvariants++] = V_EARLY;
+        } else {
+            B->variants[B->nvariants++] = V_PLAIN;
         }
     }
     for (uint32_t k = 0; k < B->nvariants; k++)
-        if ((B->coll == CES_COLL_SENDRECV || B->in_place) &&
-            (B->variants[k] == V_OVERLAP || B->variants[k] == V_EARLY))
+        if (!local_variants(B) && (B->variants[k] == V_OVERLAP || B->variants[k] == V_EARLY))
             return ces_tool_fail("bench: %s has the variants auto and plain only",
-                                 B->in_place ? "allgather --in-place" : "sendrecv");
+                                 B->in_place ? "allgather --in-place"
+                                             : ces_coll_name((int)B->coll));
     if (B->one_way && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: --one-way applies to sendrecv");
     /* One way, one chunk per message is fastest; where every rank also
@@ -511,6 +576,7 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     if (slow)
         ces_model_slow_mode(&m);
     ces_coll_params_init(&p, B->coll);
+    p.root = B->root;
     p.proto = B->graph && variant == V_AUTO ? CES_PROTO_CREDIT : CES_PROTO_MONO;
     p.phase = B->graph && variant == V_AUTO ? CES_PHASE_GRAPH : CES_PHASE_EAGER;
     p.ranks = B->ranks;
@@ -528,7 +594,7 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     if (variant == V_AUTO && B->coll != CES_COLL_SENDRECV) {
         struct ces_coll_params sel;
 
-        ces_cuda_coll_select(&sel, B->coll, B->ranks, bytes, 0, B->graph);
+        ces_cuda_coll_select(&sel, B->coll, B->ranks, bytes, B->root, B->graph);
         p.flags = sel.flags;
         p.proto = sel.proto;
         p.phase = sel.phase;
@@ -648,7 +714,7 @@ static void print_table(const struct bench *B, FILE *f)
         else
             fprintf(f, " %9s %7s |", "-", "-");
         if (raw->ran)
-            fprintf(f, " %7.1f |", raw_bw(B, B->sizes[i], raw->med));
+            fprintf(f, " %7.1f |", busbw(B, B->sizes[i], raw->med));
         else
             fprintf(f, " %7s |", "-");
         if (k >= 0 && ce->ran)
@@ -670,8 +736,16 @@ static void print_table(const struct bench *B, FILE *f)
     fprintf(f, "# busbw GB/s (nccl-tests); pred, slow: the cost model in the fast and the slow mode\n"
                "# of blocked waits (docs/PERFORMANCE.md, \"Two modes\"); err%% = (pred - time) / time\n"
                "# for the nearer of the two, marked s when that is the slow mode's;\n"
-               "# raw_bw: one copy of the same peer bytes per rank, all ranks at once (the "
-               "physical limit, GB/s); ces/X = X time / cesync time (> 1: cesync faster)\n");
+               "# raw_bw: %s (the physical limit, GB/s:\n"
+               "# the busbw of a collective in that time); ces/X = X time / cesync time (> 1: "
+               "cesync faster)\n",
+            raw_copy(B->coll));
+    for (uint32_t i = 0; i < B->nsizes && B->coll == CES_COLL_BROADCAST; i++)
+        if (B->other[IMPL_CE][i].ran) {
+            fprintf(f, "# CE: NCCL has no copy-engine broadcast (only allgather, alltoall, gather, "
+                       "scatter): its CTAPolicy ZERO\n# communicator runs a kernel\n");
+            break;
+        }
 }
 
 /* The CSV is made in memory and written whole: an existing file is
@@ -706,8 +780,9 @@ static int write_csv(const struct bench *B, const char *path)
                 continue;
             fprintf(f, "%s,%u,%" PRIu64 ",%s,-,%.3f,%.3f,%.3f,%.3f,%.3f,%s,,\n",
                     coll_label(B), B->ranks, B->sizes[i], names[j], c->med, c->min,
-                    c->max, j == IMPL_RAW ? raw_bw(B, B->sizes[i], c->med) : algbw(B, B->sizes[i], c->med),
-                    j == IMPL_RAW ? raw_bw(B, B->sizes[i], c->med) : busbw(B, B->sizes[i], c->med),
+                    c->max,
+                    j == IMPL_RAW ? busbw(B, B->sizes[i], c->med) : algbw(B, B->sizes[i], c->med),
+                    busbw(B, B->sizes[i], c->med),
                     check_str(c->check));
         }
     }
@@ -802,7 +877,7 @@ static int write_plot(const struct bench *B, const char *path)
     static const char *colors[] = {"#1f77b4", "#2ca02c", "#17becf", "#9467bd"};
     double bw[MAX_SIZES], ymax = 100.0;
     const char *ext = strrchr(path, '.'), *lead = path[0] == '-' ? "./" : "";
-    char *outpath, *dotpath;
+    char *outpath, *dotpath, title[48];
     size_t n;
     FILE *f;
     int row = 0, failed;
@@ -814,12 +889,8 @@ static int write_plot(const struct bench *B, const char *path)
             if (B->ces[k][i].ran && busbw(B, B->sizes[i], B->ces[k][i].med) > ymax)
                 ymax = busbw(B, B->sizes[i], B->ces[k][i].med);
         for (int j = 0; j < 3; j++)
-            if (B->other[j][i].ran) {
-                double v = j == IMPL_RAW ? raw_bw(B, B->sizes[i], B->other[j][i].med)
-                                         : busbw(B, B->sizes[i], B->other[j][i].med);
-                if (v > ymax)
-                    ymax = v;
-            }
+            if (B->other[j][i].ran && busbw(B, B->sizes[i], B->other[j][i].med) > ymax)
+                ymax = busbw(B, B->sizes[i], B->other[j][i].med);
     }
     ymax = ceil(ymax / 50.0) * 50.0;
     /* FILE.svg and FILE.dot (the same length), with "./" in front of a
@@ -837,12 +908,13 @@ static int write_plot(const struct bench *B, const char *path)
         free(outpath);
         return failed;
     }
+    coll_title(B, title, sizeof(title));
     fprintf(f, "graph bench {\n  graph [bgcolor=white, splines=line, outputorder=edgesfirst, "
-               "label=\"cesync bench %s%s, %u GPUs: busbw (GB/s) against bytes per rank\", "
+               "label=\"cesync bench %s, %u GPUs: busbw (GB/s) against bytes per rank\", "
                "labelloc=t, fontname=Helvetica];\n"
                "  node [shape=circle, style=filled, width=0.07, height=0.07, fixedsize=true, "
                "label=\"\", fontname=Helvetica, fontsize=11];\n",
-            ces_coll_name((int)B->coll), coll_form(B), B->ranks);
+            title, B->ranks);
     /* axes and ticks */
     fprintf(f, "  ax0 [shape=point, width=0.01, pos=\"%.1f,%.1f!\"];\n"
                "  ax1 [shape=point, width=0.01, pos=\"%.1f,%.1f!\"];\n"
@@ -874,9 +946,7 @@ static int write_plot(const struct bench *B, const char *path)
         static const char *cols[3] = {"#d62728", "#ff7f0e", "#7f7f7f"};
 
         for (uint32_t i = 0; i < B->nsizes; i++)
-            bw[i] = !B->other[j][i].ran ? 0.0
-                    : j == IMPL_RAW      ? raw_bw(B, B->sizes[i], B->other[j][i].med)
-                                         : busbw(B, B->sizes[i], B->other[j][i].med);
+            bw[i] = B->other[j][i].ran ? busbw(B, B->sizes[i], B->other[j][i].med) : 0.0;
         plot_line(f, B, ids[j], labels[j], cols[j], ymax, bw, j == IMPL_RAW, row++);
     }
     fprintf(f, "}\n");
@@ -898,9 +968,12 @@ static int write_plot(const struct bench *B, const char *path)
 
 static void print_header(const struct bench *B, FILE *f)
 {
-    fprintf(f, "# cesync bench %s%s: %u ranks (one process), %u iterations after %u "
+    char title[48];
+
+    coll_title(B, title, sizeof(title));
+    fprintf(f, "# cesync bench %s: %u ranks (one process), %u iterations after %u "
                "warm-up, %s; model %s%s%s\n",
-            ces_coll_name((int)B->coll), coll_form(B), B->ranks, B->iters, B->warmup,
+            title, B->ranks, B->iters, B->warmup,
             B->graph ? "CUDA graphs" : "eager", B->model.kind,
             B->model_path ? " + " : B->calibrate ? " (calibrated in this run)" : "",
             B->model_path ? B->model_path : "");
@@ -937,6 +1010,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
     cfg.slots = B->slots;
     cfg.one_way = B->one_way;
     cfg.in_place = B->in_place;
+    cfg.root = B->root;
     if (ces_bench_open(ctx, &cfg, &gb) != CES_OK) {
         fprintf(stderr, "cesync bench: %s\n", ces_ctx_last_error(ctx));
         return CES_EXIT_USAGE;
@@ -1004,9 +1078,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             if (s.check == 0)
                 ex = CES_EXIT_DEFECT;
             printf(" %9s %-12s %9.2f %9.2f %9.2f %7.1f %5s", sz, name, m->med, m->min, m->max,
-                   impl == CES_BI_RAW ? raw_bw(B, B->sizes[i], m->med)
-                                      : busbw(B, B->sizes[i], m->med),
-                   check_str(m->check));
+                   busbw(B, B->sizes[i], m->med), check_str(m->check));
             if (k < B->nvariants)
                 printf(" %9.2f %9.2f\n", m->pred, m->pred_slow);
             else

@@ -1,9 +1,9 @@
 /*
  * tests/tools/test_bench.c - `cesync bench` without a GPU: the dry run
- * (the cost model's predictions in the bench's table, CSV and plot), the
- * sizes it sweeps, the plot's `dot` run without a shell (any path; a
- * failing or missing `dot` keeps the .dot), and its usage errors with their
- * exit codes.
+ * (the cost model's predictions in the bench's table, CSV and plot; the
+ * rooted collectives with their root), the sizes it sweeps, the plot's
+ * `dot` run without a shell (any path; a failing or missing `dot` keeps the
+ * .dot), and its usage errors with their exit codes.
  */
 #include "ces_test.h"
 
@@ -299,6 +299,26 @@ static void expect_row(const char *dir, const char *args, const char *row)
     free(csv);
 }
 
+/* Runs `cesync ARGS --plot p.svg` (2 ranks) in dir with no `dot` on PATH,
+ * which keeps the plot's source p.dot: its title must name the collective
+ * as `title`; then p.dot is removed. */
+static void expect_plot_title(const char *dir, const char *args, const char *title)
+{
+    char cmd[512], path[256], want[256], *out = NULL, *dot;
+
+    snprintf(cmd, sizeof(cmd), "%s --plot p.svg", args);
+    assert_int_equal(bench_with_path(dir, dir, cmd, &out), 0);
+    free(out);
+    snprintf(path, sizeof(path), "%s/p.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    snprintf(want, sizeof(want),
+             "label=\"cesync bench %s, 2 GPUs: busbw (GB/s) against bytes per rank\"", title);
+    if (strstr(dot, want) == NULL)
+        fail_msg("'cesync %s' drew no title '%s':\n%s", cmd, want, dot);
+    free(dot);
+    assert_int_equal(remove(path), 0);
+}
+
 /* --in-place (allgather only): rank r's send is its block of recv.  The
  * CSV keeps its columns and names the collective allgather-inplace; the
  * variants are auto and plain, and both predict the in-place graph, which
@@ -308,7 +328,7 @@ static void expect_row(const char *dir, const char *args, const char *row)
  * and the plot's title say "(in place)". */
 static void test_in_place(void **state)
 {
-    char *dir = ces_test_tmpdir(), *out = NULL, path[256], *dot;
+    char *dir = ces_test_tmpdir(), *out = NULL;
     char *csv = run_csv(dir, "bench allgather --dry-run --in-place --min-bytes 1M --max-bytes 256M "
                              "--factor 256",
                         "i.csv", &out);
@@ -337,19 +357,107 @@ static void test_in_place(void **state)
     expect_row(dir, "bench allgather --dry-run --graph --in-place --min-bytes 64M --max-bytes 64M "
                     "--variant auto",
                "\nallgather-inplace,2,67108864,cesync,auto,");
-    /* no `dot` on PATH: the plot's source is kept */
-    assert_int_equal(bench_with_path(dir, dir,
-                                     "bench allgather --dry-run --in-place --max-bytes 4K "
-                                     "--plot p.svg",
-                                     &out),
-                     0);
+    expect_plot_title(dir, "bench allgather --dry-run --in-place --max-bytes 4K",
+                      "allgather (in place)");
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* broadcast, gather and scatter at `bytes` per rank (send B, recv n*B on
+ * gather's root; send n*B on scatter's root, recv B): the variants auto
+ * and plain, the root in the header, nccl-tests' formulas.  On 2 ranks the
+ * root's batch of broadcast and scatter holds its local copy and its peer
+ * copy, one after the other: at 256M the out-of-place allgather's plain
+ * time (837.7 us); gather's peer copies into the root while the root copies
+ * its own block on its GPU: about one peer copy (the in-place allgather's
+ * 696.5).  broadcast: algbw = busbw = B/t; gather, scatter: algbw = 2B/t,
+ * busbw = B/t. */
+static void test_rooted(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL;
+    char *csv = run_csv(dir, "bench broadcast --dry-run --root 1 --min-bytes 1M --max-bytes 256M "
+                             "--factor 256",
+                        "b.csv", &out);
+
+    (void)state;
+    assert_non_null(strstr(out, "# cesync bench broadcast (root 1): 2 ranks (one process), 20 "
+                                "iterations after 5 warm-up, eager; model h200\n"));
+    assert_non_null(strstr(out, "      256M auto       836.75    836.75    836.75   320.8     -    "
+                                "836.75    845.95   +0.0  |"));
+    assert_non_null(strstr(out, "# raw_bw: the root's copies to every peer in one batch (the "
+                                "physical limit, GB/s:\n"));
     free(out);
-    snprintf(path, sizeof(path), "%s/p.dot", dir);
-    dot = ces_test_read_file(path, NULL);
-    assert_non_null(strstr(dot, "label=\"cesync bench allgather (in place), 2 GPUs: busbw (GB/s) "
-                                "against bytes per rank\""));
-    free(dot);
-    assert_int_equal(remove(path), 0);
+    assert_string_equal(csv,
+                        "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
+                        "busbw_gbps,check,pred_us,pred_slow_us\n"
+                        "broadcast,2,1048576,cesync,auto,26.176,26.176,26.176,40.058,40.058,-,"
+                        "26.176,35.976\n"
+                        "broadcast,2,1048576,cesync,plain,26.176,26.176,26.176,40.058,40.058,-,"
+                        "26.176,35.976\n"
+                        "broadcast,2,268435456,cesync,auto,836.753,836.753,836.753,320.806,"
+                        "320.806,-,836.753,845.953\n"
+                        "broadcast,2,268435456,cesync,plain,836.753,836.753,836.753,320.806,"
+                        "320.806,-,836.753,845.953\n");
+    free(csv);
+    csv = run_csv(dir, "bench scatter --dry-run --root 1 --min-bytes 1M --max-bytes 256M "
+                       "--factor 256",
+                  "s.csv", NULL);
+    assert_string_equal(csv,
+                        "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
+                        "busbw_gbps,check,pred_us,pred_slow_us\n"
+                        "scatter,2,1048576,cesync,auto,26.176,26.176,26.176,80.116,40.058,-,"
+                        "26.176,35.976\n"
+                        "scatter,2,1048576,cesync,plain,26.176,26.176,26.176,80.116,40.058,-,"
+                        "26.176,35.976\n"
+                        "scatter,2,268435456,cesync,auto,836.753,836.753,836.753,641.612,"
+                        "320.806,-,836.753,845.953\n"
+                        "scatter,2,268435456,cesync,plain,836.753,836.753,836.753,641.612,"
+                        "320.806,-,836.753,845.953\n");
+    free(csv);
+    /* the default root is 0: the same times as root 1 */
+    csv = run_csv(dir, "bench gather --dry-run --min-bytes 1M --max-bytes 256M --factor 256",
+                  "g.csv", &out);
+    assert_non_null(strstr(out, "# cesync bench gather (root 0): 2 ranks "));
+    assert_non_null(strstr(out, "# raw_bw: every peer's copy into the root, all at once (the "
+                                "physical limit, GB/s:\n"));
+    free(out);
+    assert_string_equal(csv,
+                        "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
+                        "busbw_gbps,check,pred_us,pred_slow_us\n"
+                        "gather,2,1048576,cesync,auto,16.361,16.361,16.361,128.177,64.089,-,"
+                        "16.361,26.161\n"
+                        "gather,2,1048576,cesync,plain,16.361,16.361,16.361,128.177,64.089,-,"
+                        "16.361,26.161\n"
+                        "gather,2,268435456,cesync,auto,695.608,695.608,695.608,771.801,"
+                        "385.900,-,695.608,704.808\n"
+                        "gather,2,268435456,cesync,plain,695.608,695.608,695.608,771.801,"
+                        "385.900,-,695.608,704.808\n");
+    free(csv);
+    expect_row(dir, "bench gather --dry-run --root 1 --min-bytes 256M --max-bytes 256M",
+               "\ngather,2,268435456,cesync,plain,695.608,695.608,695.608,771.801,385.900,");
+    /* 4 ranks, root 2: the root's batch copies three peer blocks and its
+     * own one after the other, 577.9 us at 64M for broadcast and scatter
+     * (busbw B/t and 3B/t); gather's three peers copy into the root at once:
+     * 3 x 64M through the root's link in 526.2 us */
+    expect_row(dir, "bench broadcast --dry-run --ranks 4 --root 2 --min-bytes 64M --max-bytes 64M "
+                    "--variant plain",
+               "\nbroadcast,4,67108864,cesync,plain,577.942,577.942,577.942,116.117,116.117,");
+    expect_row(dir, "bench scatter --dry-run --ranks 4 --root 2 --min-bytes 64M --max-bytes 64M "
+                    "--variant plain",
+               "\nscatter,4,67108864,cesync,plain,577.942,577.942,577.942,464.468,348.351,");
+    expect_row(dir, "bench gather --dry-run --ranks 4 --root 2 --min-bytes 64M --max-bytes 64M "
+                    "--variant plain",
+               "\ngather,4,67108864,cesync,plain,526.181,526.181,526.181,510.158,382.618,");
+    /* captured: the backend's captured protocol (credit) with the root */
+    expect_row(dir, "bench broadcast --dry-run --graph --ranks 3 --root 2 --min-bytes 8M "
+                    "--max-bytes 8M --variant auto",
+               "\nbroadcast,3,8388608,cesync,auto,");
+    expect_row(dir, "bench gather --dry-run --graph --ranks 3 --root 2 --min-bytes 8M "
+                    "--max-bytes 8M --variant auto",
+               "\ngather,3,8388608,cesync,auto,");
+    expect_row(dir, "bench scatter --dry-run --graph --ranks 3 --root 2 --min-bytes 8M "
+                    "--max-bytes 8M --variant auto",
+               "\nscatter,3,8388608,cesync,auto,");
+    expect_plot_title(dir, "bench scatter --dry-run --root 1 --max-bytes 4K", "scatter (root 1)");
     assert_int_equal(rmdir(dir), 0);
 }
 
@@ -359,9 +467,13 @@ static void test_usage_errors(void **state)
         const char *args;
         const char *msg;
     } cases[] = {
-        {"bench", "cesync: bench: which collective? (alltoall, allgather, sendrecv; see --help)\n"},
+        {"bench",
+         "cesync: bench: which collective? (alltoall, allgather, sendrecv, broadcast, gather, "
+         "scatter; see --help)\n"},
         {"bench alltoall --frob", "cesync: bench: unknown option '--frob' (see --help)\n"},
-        {"bench gather", "cesync: bench: COLL must be alltoall, allgather or sendrecv, not 'gather'\n"},
+        {"bench barrier",
+         "cesync: bench: COLL must be alltoall, allgather, sendrecv, broadcast, gather or "
+         "scatter, not 'barrier'\n"},
         {"bench alltoall --variant nope",
          "cesync: bench: --variant expects auto, plain, overlap, early (comma separated), not "
          "'nope'\n"},
@@ -374,6 +486,29 @@ static void test_usage_errors(void **state)
          "cesync: bench: allgather --in-place has the variants auto and plain only\n"},
         {"bench allgather --in-place --variant auto,early",
          "cesync: bench: allgather --in-place has the variants auto and plain only\n"},
+        {"bench broadcast --in-place", "cesync: bench: --in-place applies to allgather\n"},
+        {"bench gather --in-place", "cesync: bench: --in-place applies to allgather\n"},
+        /* the builder has no overlap or early form of the rooted collectives */
+        {"bench gather --variant overlap",
+         "cesync: bench: gather has the variants auto and plain only\n"},
+        {"bench scatter --variant plain,early",
+         "cesync: bench: scatter has the variants auto and plain only\n"},
+        {"bench broadcast --variant auto,overlap",
+         "cesync: bench: broadcast has the variants auto and plain only\n"},
+        /* --root: a rank of --ranks, whichever comes first; rooted only */
+        {"bench gather --root 2", "cesync: bench: --root must be 0..1 (--ranks 2), not 2\n"},
+        {"bench scatter --root 3 --ranks 3",
+         "cesync: bench: --root must be 0..2 (--ranks 3), not 3\n"},
+        {"bench broadcast --root 99999999999",
+         "cesync: bench: --root must be 0..1 (--ranks 2), not 99999999999\n"},
+        {"bench broadcast --root -1",
+         "cesync: bench: --root expects a number (suffixes K M G), not '-1'\n"},
+        {"bench alltoall --root 0",
+         "cesync: bench: --root applies to broadcast, gather and scatter\n"},
+        {"bench allgather --root 1",
+         "cesync: bench: --root applies to broadcast, gather and scatter\n"},
+        {"bench sendrecv --root 0",
+         "cesync: bench: --root applies to broadcast, gather and scatter\n"},
         {"bench alltoall --ranks 9", "cesync: bench: --ranks must be 2..8, not 9\n"},
         {"bench alltoall --factor 1", "cesync: bench: --factor expects a number above 1, not '1'\n"},
         {"bench alltoall --min-bytes 2M --max-bytes 1M",
@@ -402,6 +537,7 @@ static void test_usage_errors(void **state)
         {"bench alltoall --variant", "cesync: bench: --variant expects a value\n"},
         {"bench alltoall --factor", "cesync: bench: --factor expects a value\n"},
         {"bench alltoall --max-bytes", "cesync: bench: --max-bytes expects a value\n"},
+        {"bench gather --root", "cesync: bench: --root expects a value\n"},
     };
     char *dir = ces_test_tmpdir(), *out = NULL;
 
@@ -425,6 +561,8 @@ static void test_help(void **state)
     assert_non_null(strstr(out, "usage: cesync bench COLL [options]\n"));
     assert_non_null(strstr(out, "Graphviz"));
     assert_non_null(strstr(out, "  --in-place            allgather in place"));
+    assert_non_null(strstr(out, "  --root R              broadcast, gather, scatter: the root "
+                                "rank, 0..N-1 (default 0)\n"));
     free(out);
     rmdir(dir);
 }
@@ -500,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_sizes_and_formulas),
         cmocka_unit_test(test_plot_runs_dot),
         cmocka_unit_test(test_in_place),
+        cmocka_unit_test(test_rooted),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_csv_kept_on_error),
         cmocka_unit_test(test_plot_keeps_other_dot),
