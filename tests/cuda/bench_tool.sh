@@ -1,12 +1,16 @@
 #!/bin/sh
 # tests/cuda/bench_tool.sh CESYNC OUTDIR - `cesync bench` end to end for
-# ctest: every collective, eager and captured, and allgather in place,
-# small sizes, NCCL left out.
+# ctest: every collective, eager and captured, allgather in place, and
+# broadcast, gather and scatter (two of them rooted at 1), small sizes,
+# NCCL left out.
 # Exit 77 (skipped) without two GPUs; passes only if every run exits 0,
 # reports no failed measurement, and its CSV holds a cesync row for every
 # (size, variant) - 3 sizes - each saying the data check (every byte) is ok,
 # the in-place run's rows name allgather-inplace (the own blocks are its
-# input: the check finds them intact and every other block gathered),
+# input: the check finds them intact and every other block gathered), the
+# rooted runs' checks hold on every rank (broadcast: the root's send; gather:
+# the root's blocks, the other ranks' recv untouched; scatter: block r) and
+# their raw copy ran,
 # and the one-way raw copy takes about as long as the ring's;
 # then --calibrate, whose model file must hold every measured parameter as
 # a number (the rates above 0) and predict with `cesync check --predict`.
@@ -18,7 +22,8 @@ n=0
 for args in "alltoall --variant auto,overlap,plain" "alltoall --graph --variant auto" \
             "allgather --variant auto,plain" "allgather --graph --variant auto" \
             "sendrecv --one-way --variant auto,plain" "sendrecv --variant auto,plain" \
-            "allgather --in-place --variant auto,plain"; do
+            "allgather --in-place --variant auto,plain" "broadcast --root 1 --variant auto,plain" \
+            "gather --root 1 --variant auto,plain" "scatter --variant auto,plain"; do
   n=$((n + 1))
   csv="$out/bench$n.csv"
   log="$out/bench$n.log"
@@ -45,6 +50,12 @@ for args in "alltoall --variant auto,overlap,plain" "alltoall --graph --variant 
 done
 bad=$(awk -F, 'NR > 1 && $1 != "allgather-inplace"' "$out/bench7.csv")
 [ -z "$bad" ] || { echo "FAIL: cesync bench allgather --in-place: rows not in place: $bad"; exit 1; }
+# The rooted runs (bench8-10): one raw row per size, the root's copies (or
+# the peers' into the root) timed.
+for n in 8 9 10; do
+  raw=$(awk -F, 'NR > 1 && $4 == "raw" && $6 > 0' "$out/bench$n.csv" | wc -l)
+  [ "$raw" -eq 3 ] || { echo "FAIL: bench$n.csv: $raw raw rows of 3"; exit 1; }
+done
 # The raw copy one way (bench5: rank 0 copies, rank 1 idles) times the same
 # 4 MiB copy per rank as the ring's (bench6): the mean of the ranks' spans
 # must not count the idle rank, whose empty spans halved it.
