@@ -32,8 +32,9 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
         p->phase = CES_PHASE_GRAPH;
     }
     /* The local chunk on a second stream: the fastest variant measured at
-     * every size for both (docs/PERFORMANCE.md), proved with mono and credit. */
-    if (coll == CES_COLL_ALLTOALL || coll == CES_COLL_ALLGATHER)
+     * every size for alltoall and allgather (docs/PERFORMANCE.md); for
+     * gather, scatter and broadcast the root's local copy likewise. */
+    if (coll != CES_COLL_BARRIER)
         p->flags = CES_COLL_F_OVERLAP;
 }
 

@@ -97,6 +97,22 @@ int ces_coll_check_rooted(struct ces_ctx *ctx, const struct ces_coll_params *p)
     return rc != CES_OK ? rc : ces_coll_check_total(ctx, p);
 }
 
+/* For every rank K but the root, each line of `lines` (every one ending in
+ * '\n') as `rK : line`. */
+void ces_coll_each_but_root(struct ces_cgen *cg, const char *lines)
+{
+    for (uint32_t k = 0; k < cg->p.ranks; k++) {
+        if (k == cg->p.root)
+            continue;
+        for (const char *l = lines; *l != '\0';) {
+            const char *nl = strchr(l, '\n');
+
+            ces_sb_printf(&cg->sb, "r%" PRIu32 " : %.*s\n", k, (int)(nl - l), l);
+            l = nl + 1;
+        }
+    }
+}
+
 /* Fills the defaults of zero fields and checks what every collective
  * shares.  *q receives the normalized parameters. */
 static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,

@@ -59,6 +59,10 @@ int ces_coll_check_total(struct ces_ctx *ctx, const struct ces_coll_params *p);
 /* Both: the gather and scatter checks. */
 int ces_coll_check_rooted(struct ces_ctx *ctx, const struct ces_coll_params *p);
 
+/* For every rank K but params.root, each line of `lines` (every one ending
+ * in '\n') as `rK : line`: the format's `r*` cannot leave the root out. */
+void ces_coll_each_but_root(struct ces_cgen *cg, const char *lines);
+
 /* Text of a*G+b in canonical form, where G is the global iteration ("$i",
  * or "$i+$I0" when first_iter != 1).  a = 0 gives the constant b. */
 void ces_coll_lin(const struct ces_cgen *cg, char *buf, size_t size, int64_t a, int64_t b);

@@ -18,28 +18,11 @@
  * block `==` itself where out of place it reads it against the part copied
  * there: it must still hold what the rank produced, which no copy may have
  * overwritten.  The root's lines of gather and scatter name each other
- * rank, since the format's `r*` cannot leave the root out.
+ * rank (ces_coll_each_but_root).
  */
 #include "coll.h"
 
 #include <inttypes.h>
-#include <string.h>
-
-/* For every rank K but the root, each line of `lines` (every one ending in
- * '\n') as `rK : line`. */
-static void each_but_root(struct ces_cgen *cg, const char *lines)
-{
-    for (uint32_t k = 0; k < cg->p.ranks; k++) {
-        if (k == cg->p.root)
-            continue;
-        for (const char *l = lines; *l != '\0';) {
-            const char *nl = strchr(l, '\n');
-
-            ces_sb_printf(&cg->sb, "r%" PRIu32 " : %.*s\n", k, (int)(nl - l), l);
-            l = nl + 1;
-        }
-    }
-}
 
 static void allgather_decls(struct ces_cgen *cg)
 {
@@ -72,12 +55,12 @@ static void gather_body(struct ces_cgen *cg)
     char lines[96];
     uint32_t root = cg->p.root;
 
-    each_but_root(cg, "produce send[0:$C]\n");
+    ces_coll_each_but_root(cg, "produce send[0:$C]\n");
     ces_sb_printf(&cg->sb, "r%" PRIu32 " : produce recv[$r*$C:($r+1)*$C]\n", root);
     ces_coll_sync(cg, 0);
     snprintf(lines, sizeof(lines), "batch\ncopy send[0:$C] -> recv[$r*$C:($r+1)*$C]@%" PRIu32 "\nend\n",
              root);
-    each_but_root(cg, lines);
+    ces_coll_each_but_root(cg, lines);
     ces_coll_sync(cg, 1);
     ces_sb_printf(&cg->sb,
                   "r%" PRIu32 " : consume recv[$r*$C:($r+1)*$C] == recv[$r*$C:($r+1)*$C]\n"
@@ -109,7 +92,7 @@ static void root_to_peers(struct ces_cgen *cg, const char *produce, const char *
                   root, root, src, root);
     ces_coll_sync(cg, 1);
     snprintf(line, sizeof(line), "consume recv[0:$C] == %s@%" PRIu32 "\n", part, root);
-    each_but_root(cg, line);
+    ces_coll_each_but_root(cg, line);
     ces_sb_printf(&cg->sb, "r%" PRIu32 " : consume %s == %s\n", root, part, part);
 }
 

@@ -143,6 +143,83 @@ static int check(struct ces_ctx *ctx, const struct ces_coll_params *p)
     return plain(p)->check(ctx, p);
 }
 
+/* The rooted collectives' plain descriptions (gather, scatter, broadcast). */
+static const struct ces_coll_desc *rooted_plain(const struct ces_coll_params *p)
+{
+    return p->coll == CES_COLL_GATHER    ? &ces_coll_gather_desc
+           : p->coll == CES_COLL_SCATTER ? &ces_coll_scatter_desc
+                                         : &ces_coll_broadcast_desc;
+}
+
+static void rooted_decls(struct ces_cgen *cg)
+{
+    rooted_plain(&cg->p)->decls(cg);
+}
+
+static int rooted_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
+{
+    return rooted_plain(p)->check(ctx, p);
+}
+
+/* OVERLAP for gather, scatter and broadcast: only the root has a local copy
+ * (gather: its part into its block of recv; scatter: its block of send;
+ * broadcast: its send), moved to s1 between `go` and `local` as above; the
+ * copies to and from peers and the barriers are the plain collective's. */
+static void rooted_overlap_body(struct ces_cgen *cg)
+{
+    uint32_t root = cg->p.root, coll = cg->p.coll;
+    int late = cg->p.bytes >= OVERLAP_LATE_BYTES && cg->p.phase != CES_PHASE_GRAPH;
+    const char *local = coll == CES_COLL_GATHER    ? "send[0:$C] -> recv[$r*$C:($r+1)*$C]"
+                        : coll == CES_COLL_SCATTER ? "send[$r*$C:($r+1)*$C] -> recv[0:$C]"
+                                                   : "send[0:$C] -> recv[0:$C]";
+    char lines[96];
+
+    if (coll == CES_COLL_GATHER)
+        ces_sb_puts(&cg->sb, "r* : produce send[0:$C]\n");
+    else
+        ces_sb_printf(&cg->sb, "r%" PRIu32 " : produce send[0:%s]\n", root,
+                      coll == CES_COLL_SCATTER ? "$n*$C" : "$C");
+    if (late)
+        ces_coll_sync(cg, 0);
+    ces_sb_printf(&cg->sb,
+                  "r%" PRIu32 " : record go\n"
+                  "r%" PRIu32 " s1 : await go\n"
+                  "r%" PRIu32 " s1 : copy %s\n"
+                  "r%" PRIu32 " s1 : record local\n",
+                  root, root, root, local, root);
+    if (!late)
+        ces_coll_sync(cg, 0);
+    if (coll == CES_COLL_GATHER) {
+        snprintf(lines, sizeof(lines),
+                 "batch\ncopy send[0:$C] -> recv[$r*$C:($r+1)*$C]@%" PRIu32 "\nend\n", root);
+        ces_coll_each_but_root(cg, lines);
+    } else {
+        ces_sb_printf(&cg->sb,
+                      "r%" PRIu32 " : batch\n"
+                      "r%" PRIu32 " over p : copy %s -> recv[0:$C]@$p\n"
+                      "r%" PRIu32 " : end\n",
+                      root, root, coll == CES_COLL_SCATTER ? "send[$p*$C:($p+1)*$C]" : "send[0:$C]",
+                      root);
+    }
+    ces_coll_sync(cg, 1);
+    ces_sb_printf(&cg->sb, "r%" PRIu32 " : await local\n", root);
+    if (coll == CES_COLL_GATHER)
+        ces_sb_printf(&cg->sb,
+                      "r%" PRIu32 " over p* : consume recv[$p*$C:($p+1)*$C] == send[0:$C]@$p\n",
+                      root);
+    else
+        ces_sb_printf(&cg->sb, "r* : consume recv[0:$C] == send[%s]@%" PRIu32 "\n",
+                      coll == CES_COLL_SCATTER ? "$r*$C:($r+1)*$C" : "0:$C", root);
+}
+
+static const struct ces_coll_desc rooted_overlap_desc = {
+    .nsyncs = 2,
+    .streams = 2,
+    .check = rooted_check,
+    .decls = rooted_decls,
+    .body = rooted_overlap_body,
+};
+
 static const struct ces_coll_desc overlap_desc = {
     .nsyncs = 2,
     .streams = 2,
@@ -181,12 +258,20 @@ int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
                              "%s: in place applies to allgather, gather, scatter and broadcast "
                              "only",
                              name);
-    if ((p->flags & local) != 0 && p->coll != CES_COLL_ALLTOALL && p->coll != CES_COLL_ALLGATHER)
+    if ((p->flags & CES_COLL_F_EARLY) != 0 && p->coll != CES_COLL_ALLTOALL &&
+        p->coll != CES_COLL_ALLGATHER)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "%s: the %s variant applies to alltoall and allgather only", name,
-                             variant);
+                             "%s: the early variant applies to alltoall and allgather only", name);
+    if ((p->flags & CES_COLL_F_OVERLAP) != 0 &&
+        (p->coll == CES_COLL_SENDRECV || p->coll == CES_COLL_BARRIER))
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "%s: the overlap variant applies to alltoall, allgather, gather, "
+                             "scatter and broadcast only",
+                             name);
     if ((p->flags & CES_COLL_F_INPLACE) == 0)
-        *d = p->flags == CES_COLL_F_OVERLAP ? &overlap_desc : &early_desc;
+        *d = p->flags == CES_COLL_F_EARLY ? &early_desc
+             : p->coll == CES_COLL_ALLTOALL || p->coll == CES_COLL_ALLGATHER ? &overlap_desc
+                                                                              : &rooted_overlap_desc;
     else if ((p->flags & local) == 0)
         *d = ces_coll_inplace(p->coll);
     else

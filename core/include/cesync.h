@@ -380,8 +380,9 @@ struct ces_coll_params {
  * Both move the local chunk (the copy a rank makes into its own recv) off the
  * path of the peer copies; a batch runs its copies one after another on H200,
  * so in the plain algorithm the local copy adds its whole time.
- *   OVERLAP  alltoall, allgather: the local copy runs on stream s1 (record /
- *            await around it), beside the barrier and the peer batch on s0.
+ *   OVERLAP  alltoall, allgather, and the root of gather, scatter and
+ *            broadcast: the local copy runs on stream s1 (record / await
+ *            around it), beside the barrier and the peer batch on s0.
  *   EARLY    alltoall, allgather: one stream; the local copy is enqueued
  *            between the ready barrier's flag writes and its waits, so it runs
  *            while the flags travel (no events: for small messages).
@@ -1045,7 +1046,8 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  * others: credit) and
  * copies one cudaMemcpyAsync each; eager calls lower the
  * `mono` protocol with one cudaMemcpyBatchAsync per copy batch.  alltoall
- * and allgather run their local chunk on an internal stream of the
+ * and allgather run their local chunk, gather, scatter and broadcast the
+ * root's, on an internal stream of the
  * communicator (CES_COLL_F_OVERLAP), forked from and joined back into
  * `stream` within the call, so the call is still ordered on `stream` alone.
  * Argument errors return CES_ERR_INVALID before anything is enqueued. */

@@ -64,8 +64,12 @@ static void test_errors(void **state)
     coll_error(&p, CES_ERR_INVALID, "the overlap and early variants exclude each other");
     p.coll = CES_COLL_GATHER;
     p.flags = CES_COLL_F_INPLACE | CES_COLL_F_OVERLAP;
+    coll_error(&p, CES_ERR_INVALID,
+               "gather: in place and the overlap variant exclude each other (in place there is "
+               "no local copy to move)");
+    p.flags = CES_COLL_F_INPLACE | CES_COLL_F_EARLY;
     coll_error(&p, CES_ERR_UNSUPPORTED,
-               "gather: the overlap variant applies to alltoall and allgather only");
+               "gather: the early variant applies to alltoall and allgather only");
     p.flags = CES_COLL_F_INPLACE;
     p.root = 2;
     coll_error(&p, CES_ERR_INVALID, "gather: root must be a rank (0..1), not 2");

@@ -160,7 +160,7 @@ static void test_all_build(void **state)
 /* The checker's verdict on one variant is OK: no deadlock, hang, race or
  * wrong data over all interleavings. */
 static void prove(struct ces_ctx *ctx, uint32_t flags, uint32_t coll, uint32_t proto,
-                  uint32_t phase, uint32_t n, uint64_t bytes)
+                  uint32_t phase, uint32_t n, uint64_t bytes, uint32_t root)
 {
     struct ces_coll_params p = coll_params(coll, proto, n, bytes, 2, phase);
     struct ces_graph *g = NULL;
@@ -168,6 +168,7 @@ static void prove(struct ces_ctx *ctx, uint32_t flags, uint32_t coll, uint32_t p
     struct ces_check_opts o;
 
     p.flags = flags;
+    p.root = root;
     ces_check_opts_init(&o);
     o.max_seconds = 20.0;
     assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
@@ -177,8 +178,8 @@ static void prove(struct ces_ctx *ctx, uint32_t flags, uint32_t coll, uint32_t p
         char v[64];
 
         ces_verdict_format(ces_check_report_verdict(r), v, sizeof(v));
-        fail_msg("flags %u coll %u proto %u phase %u ranks %u bytes %llu: verdict %s", flags,
-                 coll, proto, phase, n, (unsigned long long)bytes, v);
+        fail_msg("flags %u coll %u proto %u phase %u ranks %u bytes %llu root %u: verdict %s",
+                 flags, coll, proto, phase, n, (unsigned long long)bytes, root, v);
     }
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
@@ -208,7 +209,17 @@ static void test_checker_proves_variants(void **state)
                 for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
                     for (uint32_t n = 2; n <= 4; n++)
                         prove(ctx, f, c == 0 ? CES_COLL_ALLTOALL : CES_COLL_ALLGATHER,
-                              protos[k][0], protos[k][1], n, per_peer[b] * n);
+                              protos[k][0], protos[k][1], n, per_peer[b] * n, 0);
+    /* the overlap variant of gather, scatter and broadcast (the root's
+     * local copy on s1), every root, forked before and after the ready
+     * barrier */
+    for (size_t b = 0; b < 2; b++)
+        for (uint32_t c = CES_COLL_GATHER; c <= CES_COLL_BROADCAST; c++)
+            for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
+                for (uint32_t n = 2; n <= 4; n++)
+                    for (uint32_t root = 0; root < n; root++)
+                        prove(ctx, CES_COLL_F_OVERLAP, c, protos[k][0], protos[k][1], n,
+                              per_peer[b], root);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -221,10 +232,16 @@ static void test_flag_errors(void **state)
     char *text = NULL;
 
     (void)state;
+    p.flags = CES_COLL_F_EARLY;
+    assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "broadcast: the early variant applies to alltoall and allgather only");
+    p.coll = CES_COLL_SENDRECV;
     p.flags = CES_COLL_F_OVERLAP;
     assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "broadcast: the overlap variant applies to alltoall and allgather only");
+                        "sendrecv: the overlap variant applies to alltoall, allgather, gather, "
+                        "scatter and broadcast only");
     p.coll = CES_COLL_ALLTOALL;
     p.flags = CES_COLL_F_OVERLAP | CES_COLL_F_EARLY;
     assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_INVALID);

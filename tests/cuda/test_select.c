@@ -28,6 +28,7 @@ static void test_params(void **state)
             struct ces_coll_params p;
             uint32_t c = all_colls[i];
             int overlap = c == CES_COLL_ALLTOALL || c == CES_COLL_ALLGATHER;
+            int rooted = c == CES_COLL_GATHER || c == CES_COLL_SCATTER || c == CES_COLL_BROADCAST;
 
             memset(&p, 0xa5, sizeof(p));
             ces_cuda_coll_select(&p, c, 3, 3000, 2, cap);
@@ -44,7 +45,7 @@ static void test_params(void **state)
             assert_int_equal(p.phase, cap && overlap ? CES_PHASE_GRAPH : CES_PHASE_EAGER);
             assert_int_equal(p.first_iter, 1);
             assert_int_equal(p.npairs, 0);
-            assert_int_equal(p.flags, overlap ? CES_COLL_F_OVERLAP : 0u);
+            assert_int_equal(p.flags, overlap || rooted ? CES_COLL_F_OVERLAP : 0u);
         }
     }
     assert_int_equal(ces_cuda_coll_lower_flags(0, 0), 0u);
@@ -459,8 +460,15 @@ static void test_in_place_calls(void **state)
                             bo = &plo->blocks[0];
                             bi = &pli->blocks[0];
                             same_memops(go, bo, gi, bi);
-                            assert_int_equal(memop_calls(bi) + (c == CES_COLL_GATHER && r == root),
-                                             memop_calls(bo));
+                            /* the gather root, with no copy between its
+                             * barriers in place, may issue them in fewer
+                             * memop calls (out of place its local copy's
+                             * events can part them); every other rank in
+                             * as many */
+                            if (c == CES_COLL_GATHER && r == root)
+                                assert_true(memop_calls(bi) <= memop_calls(bo));
+                            else
+                                assert_int_equal(memop_calls(bi), memop_calls(bo));
                             nco = addr_copies(go, plo, send, recv, co, 16, &self_o);
                             nci = addr_copies(gi, pli, send, recv, cin, 16, &self_i);
                             assert_int_equal(self_i, 0);

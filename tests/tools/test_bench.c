@@ -364,12 +364,13 @@ static void test_in_place(void **state)
 
 /* broadcast, gather and scatter at `bytes` per rank (send B, recv n*B on
  * gather's root; send n*B on scatter's root, recv B): the variants auto
- * and plain, the root in the header, nccl-tests' formulas.  On 2 ranks the
- * root's batch of broadcast and scatter holds its local copy and its peer
- * copy, one after the other: at 256M the out-of-place allgather's plain
- * time (837.7 us); gather's peer copies into the root while the root copies
- * its own block on its GPU: about one peer copy (the in-place allgather's
- * 696.5).  broadcast: algbw = busbw = B/t; gather, scatter: algbw = 2B/t,
+ * and plain, the root in the header, nccl-tests' formulas.  On 2 ranks
+ * plain's root batch of broadcast and scatter holds its local copy and its
+ * peer copy, one after the other: at 256M the out-of-place allgather's
+ * plain time (837.7 us); auto (the overlap variant) copies locally on a
+ * second stream beside the peer copy: about one peer copy (695.6), as
+ * gather, whose peer copies into the root while the root copies its own
+ * block (the in-place allgather's 696.5).  broadcast: algbw = busbw = B/t; gather, scatter: algbw = 2B/t,
  * busbw = B/t. */
 static void test_rooted(void **state)
 {
@@ -381,20 +382,20 @@ static void test_rooted(void **state)
     (void)state;
     assert_non_null(strstr(out, "# cesync bench broadcast (root 1): 2 ranks (one process), 20 "
                                 "iterations after 5 warm-up, eager; model h200\n"));
-    assert_non_null(strstr(out, "      256M auto       836.75    836.75    836.75   320.8     -    "
-                                "836.75    845.95   +0.0  |"));
+    assert_non_null(strstr(out, "      256M auto       695.61    695.61    695.61   385.9     -    "
+                                "695.61    704.81   +0.0  |"));
     assert_non_null(strstr(out, "# raw_bw: the root's copies to every peer in one batch (the "
                                 "physical limit, GB/s:\n"));
     free(out);
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us,pred_slow_us\n"
-                        "broadcast,2,1048576,cesync,auto,26.176,26.176,26.176,40.058,40.058,-,"
-                        "26.176,35.976\n"
+                        "broadcast,2,1048576,cesync,auto,16.361,16.361,16.361,64.089,64.089,-,"
+                        "16.361,26.161\n"
                         "broadcast,2,1048576,cesync,plain,26.176,26.176,26.176,40.058,40.058,-,"
                         "26.176,35.976\n"
-                        "broadcast,2,268435456,cesync,auto,836.753,836.753,836.753,320.806,"
-                        "320.806,-,836.753,845.953\n"
+                        "broadcast,2,268435456,cesync,auto,695.608,695.608,695.608,385.900,"
+                        "385.900,-,695.608,704.808\n"
                         "broadcast,2,268435456,cesync,plain,836.753,836.753,836.753,320.806,"
                         "320.806,-,836.753,845.953\n");
     free(csv);
@@ -404,12 +405,12 @@ static void test_rooted(void **state)
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us,pred_slow_us\n"
-                        "scatter,2,1048576,cesync,auto,26.176,26.176,26.176,80.116,40.058,-,"
-                        "26.176,35.976\n"
+                        "scatter,2,1048576,cesync,auto,16.361,16.361,16.361,128.177,64.089,-,"
+                        "16.361,26.161\n"
                         "scatter,2,1048576,cesync,plain,26.176,26.176,26.176,80.116,40.058,-,"
                         "26.176,35.976\n"
-                        "scatter,2,268435456,cesync,auto,836.753,836.753,836.753,641.612,"
-                        "320.806,-,836.753,845.953\n"
+                        "scatter,2,268435456,cesync,auto,695.608,695.608,695.608,771.801,"
+                        "385.900,-,695.608,704.808\n"
                         "scatter,2,268435456,cesync,plain,836.753,836.753,836.753,641.612,"
                         "320.806,-,836.753,845.953\n");
     free(csv);
