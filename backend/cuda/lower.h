@@ -263,8 +263,9 @@ int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, 
 
 /* The parameters a collective call (ces_alltoall & co.) builds its schedule
  * with: one eager iteration, `mono` for an eager call and `credit` under
- * stream capture, and for alltoall and allgather CES_COLL_F_OVERLAP (the
- * local chunk on stream s1, so the call uses two streams). */
+ * stream capture, and for every collective but the barrier
+ * CES_COLL_F_OVERLAP (the local chunk, of gather, scatter and broadcast the
+ * root's, on stream s1, so the call uses two streams). */
 void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ranks,
                           uint64_t bytes, uint32_t root, int capturing);
 /* Whether rank `rank`'s call runs in place (CES_COLL_F_INPLACE, which then

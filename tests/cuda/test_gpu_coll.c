@@ -6,7 +6,8 @@
  *           (CES_DUMP_SCHEDULE) checked OK by the model checker;
  *   big     every collective at 256 MiB per rank;
  *   iters   1,000 back-to-back alltoalls, every iteration's bytes checked;
- *   graph   100 replays of a captured alltoall and allgather, each checked,
+ *   graph   100 replays of a captured alltoall, allgather, scatter and
+ *           broadcast, each checked,
  *           and every dumped schedule (credit, overlap) checked OK;
  *   launch  ces_launch of the builders' own graphs (eager mono, graph credit);
  *   inplace allgather, gather, scatter, broadcast in place (7, 4096 and
@@ -485,6 +486,9 @@ static int part_graph(struct rk *rks, uint32_t m, uint32_t n)
 {
     return graph_replays(rks, m, n, CES_COLL_ALLTOALL, 0) ||
            graph_replays(rks, m, n, CES_COLL_ALLGATHER, 0) ||
+           /* the root's local copy on the internal stream, captured */
+           graph_replays(rks, m, n, CES_COLL_SCATTER, 0) ||
+           graph_replays(rks, m, n, CES_COLL_BROADCAST, 0) ||
            /* eager calls after captured ones keep working (other arrays) */
            one_coll(rks, m, n, CES_COLL_ALLTOALL, 4096);
 }
