@@ -97,6 +97,36 @@ int ces_coll_check_rooted(struct ces_ctx *ctx, const struct ces_coll_params *p)
     return rc != CES_OK ? rc : ces_coll_check_total(ctx, p);
 }
 
+void ces_coll_plain_decls(struct ces_cgen *cg)
+{
+    descs[cg->p.coll]->decls(cg);
+}
+
+int ces_coll_plain_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
+{
+    return descs[p->coll]->check(ctx, p);
+}
+
+void ces_coll_gather_pushes(struct ces_cgen *cg)
+{
+    char lines[96];
+
+    snprintf(lines, sizeof(lines),
+             "batch\ncopy send[0:$C] -> recv[$r*$C:($r+1)*$C]@%" PRIu32 "\nend\n", cg->p.root);
+    ces_coll_each_but_root(cg, lines);
+}
+
+void ces_coll_root_pushes(struct ces_cgen *cg, const char *src)
+{
+    uint32_t root = cg->p.root;
+
+    ces_sb_printf(&cg->sb,
+                  "r%" PRIu32 " : batch\n"
+                  "r%" PRIu32 " over p : copy %s -> recv[0:$C]@$p\n"
+                  "r%" PRIu32 " : end\n",
+                  root, root, src, root);
+}
+
 /* For every rank K but the root, each line of `lines` (every one ending in
  * '\n') as `rK : line`. */
 void ces_coll_each_but_root(struct ces_cgen *cg, const char *lines)

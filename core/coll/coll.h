@@ -59,6 +59,17 @@ int ces_coll_check_total(struct ces_ctx *ctx, const struct ces_coll_params *p);
 /* Both: the gather and scatter checks. */
 int ces_coll_check_rooted(struct ces_ctx *ctx, const struct ces_coll_params *p);
 
+/* The plain collective's declarations and checks (the description
+ * ces_coll_source starts from): what its variants and in-place forms
+ * declare and check too, since ranks that do not run a variant's part use
+ * the same buffers. */
+void ces_coll_plain_decls(struct ces_cgen *cg);
+int ces_coll_plain_check(struct ces_ctx *ctx, const struct ces_coll_params *p);
+/* Gather's pushes: every rank but the root copies its send into its block
+ * of the root's recv, one batch each. */
+void ces_coll_gather_pushes(struct ces_cgen *cg);
+/* The root's batch of scatter and broadcast: `src` into every peer's recv. */
+void ces_coll_root_pushes(struct ces_cgen *cg, const char *src);
 /* For every rank K but params.root, each line of `lines` (every one ending
  * in '\n') as `rK : line`: the format's `r*` cannot leave the root out. */
 void ces_coll_each_but_root(struct ces_cgen *cg, const char *lines);

@@ -18,7 +18,8 @@
  * block `==` itself where out of place it reads it against the part copied
  * there: it must still hold what the rank produced, which no copy may have
  * overwritten.  The root's lines of gather and scatter name each other
- * rank (ces_coll_each_but_root).
+ * rank (ces_coll_each_but_root).  gather and scatter declare what the
+ * out-of-place forms declare: the ranks not in place use both buffers.
  */
 #include "coll.h"
 
@@ -43,34 +44,19 @@ static void allgather_body(struct ces_cgen *cg)
                 "r* over p* : consume recv[$p*$C:($p+1)*$C] == recv[$p*$C:($p+1)*$C]@$p\n");
 }
 
-/* gather and scatter declare what the out-of-place forms declare: the
- * ranks that do not run in place use both buffers. */
-static void gather_decls(struct ces_cgen *cg)
-{
-    ces_coll_gather_desc.decls(cg);
-}
-
 static void gather_body(struct ces_cgen *cg)
 {
-    char lines[96];
     uint32_t root = cg->p.root;
 
     ces_coll_each_but_root(cg, "produce send[0:$C]\n");
     ces_sb_printf(&cg->sb, "r%" PRIu32 " : produce recv[$r*$C:($r+1)*$C]\n", root);
     ces_coll_sync(cg, 0);
-    snprintf(lines, sizeof(lines), "batch\ncopy send[0:$C] -> recv[$r*$C:($r+1)*$C]@%" PRIu32 "\nend\n",
-             root);
-    ces_coll_each_but_root(cg, lines);
+    ces_coll_gather_pushes(cg);
     ces_coll_sync(cg, 1);
     ces_sb_printf(&cg->sb,
                   "r%" PRIu32 " : consume recv[$r*$C:($r+1)*$C] == recv[$r*$C:($r+1)*$C]\n"
                   "r%" PRIu32 " over p : consume recv[$p*$C:($p+1)*$C] == send[0:$C]@$p\n",
                   root, root);
-}
-
-static void scatter_decls(struct ces_cgen *cg)
-{
-    ces_coll_scatter_desc.decls(cg);
 }
 
 /* The root's part of scatter and broadcast: it produces `produce`, pushes
@@ -85,11 +71,7 @@ static void root_to_peers(struct ces_cgen *cg, const char *produce, const char *
 
     ces_sb_printf(&cg->sb, "r%" PRIu32 " : produce %s\n", root, produce);
     ces_coll_sync(cg, 0);
-    ces_sb_printf(&cg->sb,
-                  "r%" PRIu32 " : batch\n"
-                  "r%" PRIu32 " over p : copy %s -> recv[0:$C]@$p\n"
-                  "r%" PRIu32 " : end\n",
-                  root, root, src, root);
+    ces_coll_root_pushes(cg, src);
     ces_coll_sync(cg, 1);
     snprintf(line, sizeof(line), "consume recv[0:$C] == %s@%" PRIu32 "\n", part, root);
     ces_coll_each_but_root(cg, line);
@@ -118,8 +100,8 @@ static const struct ces_coll_desc inplace_descs[] = {
      .check = ces_coll_check_total,
      .decls = allgather_decls,
      .body = allgather_body},
-    {.nsyncs = 2, .streams = 1, .check = ces_coll_check_rooted, .decls = gather_decls, .body = gather_body},
-    {.nsyncs = 2, .streams = 1, .check = ces_coll_check_rooted, .decls = scatter_decls, .body = scatter_body},
+    {.nsyncs = 2, .streams = 1, .check = ces_coll_check_rooted, .decls = ces_coll_plain_decls, .body = gather_body},
+    {.nsyncs = 2, .streams = 1, .check = ces_coll_check_rooted, .decls = ces_coll_plain_decls, .body = scatter_body},
     {.nsyncs = 2,
      .streams = 1,
      .check = ces_coll_check_root,

@@ -43,18 +43,6 @@ static const char *local_copy(const struct ces_cgen *cg)
                                            : "copy send[0:$C] -> recv[$r*$C:($r+1)*$C]";
 }
 
-/* The plain collective this variant rearranges: its checks and declarations
- * are the variant's. */
-static const struct ces_coll_desc *plain(const struct ces_coll_params *p)
-{
-    return p->coll == CES_COLL_ALLTOALL ? &ces_coll_alltoall_desc : &ces_coll_allgather_desc;
-}
-
-static void decls(struct ces_cgen *cg)
-{
-    plain(&cg->p)->decls(cg);
-}
-
 static void produce(struct ces_cgen *cg)
 {
     ces_sb_puts(&cg->sb, cg->p.coll == CES_COLL_ALLTOALL ? "r* : produce send[0:$n*$C]\n"
@@ -138,29 +126,6 @@ static void early_body(struct ces_cgen *cg)
     peer_batch_and_consume(cg, 0);
 }
 
-static int check(struct ces_ctx *ctx, const struct ces_coll_params *p)
-{
-    return plain(p)->check(ctx, p);
-}
-
-/* The rooted collectives' plain descriptions (gather, scatter, broadcast). */
-static const struct ces_coll_desc *rooted_plain(const struct ces_coll_params *p)
-{
-    return p->coll == CES_COLL_GATHER    ? &ces_coll_gather_desc
-           : p->coll == CES_COLL_SCATTER ? &ces_coll_scatter_desc
-                                         : &ces_coll_broadcast_desc;
-}
-
-static void rooted_decls(struct ces_cgen *cg)
-{
-    rooted_plain(&cg->p)->decls(cg);
-}
-
-static int rooted_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
-{
-    return rooted_plain(p)->check(ctx, p);
-}
-
 /* OVERLAP for gather, scatter and broadcast: only the root has a local copy
  * (gather: its part into its block of recv; scatter: its block of send;
  * broadcast: its send), moved to s1 between `go` and `local` as above; the
@@ -172,7 +137,6 @@ static void rooted_overlap_body(struct ces_cgen *cg)
     const char *local = coll == CES_COLL_GATHER    ? "send[0:$C] -> recv[$r*$C:($r+1)*$C]"
                         : coll == CES_COLL_SCATTER ? "send[$r*$C:($r+1)*$C] -> recv[0:$C]"
                                                    : "send[0:$C] -> recv[0:$C]";
-    char lines[96];
 
     if (coll == CES_COLL_GATHER)
         ces_sb_puts(&cg->sb, "r* : produce send[0:$C]\n");
@@ -189,18 +153,10 @@ static void rooted_overlap_body(struct ces_cgen *cg)
                   root, root, root, local, root);
     if (!late)
         ces_coll_sync(cg, 0);
-    if (coll == CES_COLL_GATHER) {
-        snprintf(lines, sizeof(lines),
-                 "batch\ncopy send[0:$C] -> recv[$r*$C:($r+1)*$C]@%" PRIu32 "\nend\n", root);
-        ces_coll_each_but_root(cg, lines);
-    } else {
-        ces_sb_printf(&cg->sb,
-                      "r%" PRIu32 " : batch\n"
-                      "r%" PRIu32 " over p : copy %s -> recv[0:$C]@$p\n"
-                      "r%" PRIu32 " : end\n",
-                      root, root, coll == CES_COLL_SCATTER ? "send[$p*$C:($p+1)*$C]" : "send[0:$C]",
-                      root);
-    }
+    if (coll == CES_COLL_GATHER)
+        ces_coll_gather_pushes(cg);
+    else
+        ces_coll_root_pushes(cg, coll == CES_COLL_SCATTER ? "send[$p*$C:($p+1)*$C]" : "send[0:$C]");
     ces_coll_sync(cg, 1);
     ces_sb_printf(&cg->sb, "r%" PRIu32 " : await local\n", root);
     if (coll == CES_COLL_GATHER)
@@ -215,24 +171,24 @@ static void rooted_overlap_body(struct ces_cgen *cg)
 static const struct ces_coll_desc rooted_overlap_desc = {
     .nsyncs = 2,
     .streams = 2,
-    .check = rooted_check,
-    .decls = rooted_decls,
+    .check = ces_coll_plain_check,
+    .decls = ces_coll_plain_decls,
     .body = rooted_overlap_body,
 };
 
 static const struct ces_coll_desc overlap_desc = {
     .nsyncs = 2,
     .streams = 2,
-    .check = check,
-    .decls = decls,
+    .check = ces_coll_plain_check,
+    .decls = ces_coll_plain_decls,
     .body = overlap_body,
 };
 
 static const struct ces_coll_desc early_desc = {
     .nsyncs = 2,
     .streams = 1,
-    .check = check,
-    .decls = decls,
+    .check = ces_coll_plain_check,
+    .decls = ces_coll_plain_decls,
     .body = early_body,
 };
 
