@@ -70,7 +70,10 @@ static const char bench_usage[] =
     "  --variant V[,V...]    cesync algorithms to time: auto (the backend's collective), plain,\n"
     "                        overlap, early (builder graphs run with ces_launch); the table shows\n"
     "                        the fastest per size, the CSV all (default auto,overlap,early;\n"
-    "                        sendrecv, broadcast, gather, scatter and --in-place: auto,plain)\n"
+    "                        sendrecv, broadcast, gather, scatter and --in-place: auto,plain);\n"
+    "                        broadcast, gather, scatter also take overlap (auto's schedule)\n"
+    "                        and directed (overlap with each barrier one way, as the copies\n"
+    "                        go: CES_COLL_F_DIRECTED)\n"
     "  --root R              broadcast, gather, scatter: the root rank, 0..N-1 (default 0)\n"
     "  --chunks C --slots S  sendrecv builder: chunks per message (default 1 with --one-way,\n"
     "                        else 2), staging slots (default 2)\n"
@@ -111,7 +114,8 @@ static const char bench_usage[] =
     "The header names CUDA_DEVICE_MAX_CONNECTIONS: with fewer hardware queues per GPU (1)\n"
     "the polled barriers run in their slow mode far less often (docs/PERFORMANCE.md).\n";
 
-enum { V_AUTO = -1, V_PLAIN = 0, V_OVERLAP = CES_COLL_F_OVERLAP, V_EARLY = CES_COLL_F_EARLY };
+enum { V_AUTO = -1, V_PLAIN = 0, V_OVERLAP = CES_COLL_F_OVERLAP, V_EARLY = CES_COLL_F_EARLY,
+       V_DIRECTED = CES_COLL_F_OVERLAP | CES_COLL_F_DIRECTED };
 #define MAX_VARIANTS 4
 #define MAX_SIZES 64
 /* implementations in tables: cesync variants, then NCCL CE, NCCL kernel, raw */
@@ -146,7 +150,11 @@ struct bench {
 
 static const char *variant_name(int v)
 {
-    return v == V_AUTO ? "auto" : v == V_OVERLAP ? "overlap" : v == V_EARLY ? "early" : "plain";
+    return v == V_AUTO       ? "auto"
+           : v == V_OVERLAP  ? "overlap"
+           : v == V_EARLY    ? "early"
+           : v == V_DIRECTED ? "directed"
+                             : "plain";
 }
 
 /* The collective as the CSV's coll column names it: in place its own name,
@@ -373,11 +381,13 @@ static int parse_args(struct bench *B, int argc, char **argv)
                           : strcmp(tok, "plain") == 0   ? V_PLAIN
                           : strcmp(tok, "overlap") == 0 ? V_OVERLAP
                           : strcmp(tok, "early") == 0   ? V_EARLY
-                                                        : -2;
+                          : strcmp(tok, "directed") == 0 ? V_DIRECTED
+                                                         : -2;
 
                 if (var == -2 || B->nvariants == MAX_VARIANTS)
-                    return ces_tool_fail("bench: --variant expects auto, plain, overlap, early "
-                                         "(comma separated), not '%s'",
+                    return ces_tool_fail("bench: --variant expects auto, plain, overlap, early, "
+                                         "directed (comma separated, at most %d), not '%s'",
+                                         MAX_VARIANTS,
                                          v);
                 B->variants[B->nvariants++] = var;
             }
@@ -461,10 +471,15 @@ static int parse_args(struct bench *B, int argc, char **argv)
         }
     }
     for (uint32_t k = 0; k < B->nvariants; k++)
-        if (!local_variants(B) && (B->variants[k] == V_OVERLAP || B->variants[k] == V_EARLY))
-            return ces_tool_fail("bench: %s has the variants auto and plain only",
+        if ((B->variants[k] == V_EARLY && !local_variants(B)) ||
+            (B->variants[k] == V_OVERLAP && !local_variants(B) && !rooted(B->coll)) ||
+            (B->variants[k] == V_DIRECTED && !rooted(B->coll)))
+            return ces_tool_fail("bench: %s has the variants %s only",
                                  B->in_place ? "allgather --in-place"
-                                             : ces_coll_name((int)B->coll));
+                                             : ces_coll_name((int)B->coll),
+                                 local_variants(B) ? "auto, plain, overlap and early"
+                                 : rooted(B->coll) ? "auto, plain, overlap and directed"
+                                                   : "auto and plain");
     if (B->one_way && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: --one-way applies to sendrecv");
     /* One way, one chunk per message is fastest; where every rank also

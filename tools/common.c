@@ -42,7 +42,10 @@ const char ces_tool_builder_help[] =
     "                     lies in place (allgather: send = recv + r*B, no send buffer;\n"
     "                     gather: the root's send = recv + root*B; scatter: the root's\n"
     "                     recv = send + root*B; broadcast: the root's send = recv), so its\n"
-    "                     local copy goes away\n";
+    "                     local copy goes away\n"
+    "  --directed         gather, scatter, broadcast: each barrier one way, as the copies\n"
+    "                     go (broadcast, scatter: the others tell the root their recv is\n"
+    "                     free, the root tells them it is filled; gather the reverse)\n";
 
 int ces_tool_wants_help(int argc, char **argv)
 {
@@ -185,11 +188,12 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     unsigned bit = 0;
     int rc = CES_EXIT_OK;
 
-    if (strcmp(o, "--graph") == 0 || strcmp(o, "--in-place") == 0) {
+    if (strcmp(o, "--graph") == 0 || strcmp(o, "--in-place") == 0 ||
+        strcmp(o, "--directed") == 0) {
         if (strcmp(o, "--graph") == 0)
             p->phase = CES_PHASE_GRAPH;
         else
-            p->flags |= CES_COLL_F_INPLACE;
+            p->flags |= strcmp(o, "--in-place") == 0 ? CES_COLL_F_INPLACE : CES_COLL_F_DIRECTED;
         *given |= GIVEN_ANY;
         return 1;
     }
@@ -222,7 +226,7 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
         rc = parse_pairs(p, v);
         bit = GIVEN_PAIRS;
     } else if (strcmp(o, "--variant") == 0) {
-        p->flags &= CES_COLL_F_INPLACE;
+        p->flags &= CES_COLL_F_INPLACE | CES_COLL_F_DIRECTED;
         if (strcmp(v, "overlap") == 0)
             p->flags |= CES_COLL_F_OVERLAP;
         else if (strcmp(v, "early") == 0)

@@ -235,6 +235,7 @@ int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char *
                              ces_coll_name((int)cg.p.coll));
     cg.nsyncs = d->nsyncs;
     cg.offset = cg.p.first_iter != 1;
+    cg.directed = (cg.p.flags & CES_COLL_F_DIRECTED) != 0;
     ces_sb_init(&cg.sb, ctx);
     ces_sb_printf(&cg.sb, "cesync %d\nranks %" PRIu32 "\nstreams %" PRIu32 "\n",
                   CES_FORMAT_VERSION, cg.p.ranks, d->streams);

@@ -19,6 +19,7 @@ struct ces_cgen {
     uint32_t nsyncs;          /* barriers per body (0 = the builder has its own flags) */
     uint32_t parity;          /* nccl: 1 when the body's first sync uses `complete` */
     bool offset;              /* first_iter != 1: the global iteration is $i+$I0 */
+    bool directed;            /* CES_COLL_F_DIRECTED: one side of each barrier waits */
 };
 
 /* One collective: its checks, declarations and body. */
@@ -82,7 +83,10 @@ void ces_coll_lin(const struct ces_cgen *cg, char *buf, size_t size, int64_t a, 
 
 /* The `signal` lines of the protocol's barrier arrays. */
 void ces_coll_sync_decls(struct ces_cgen *cg);
-/* Barrier k (0-based) of the body: writes, then waits, as one memop group. */
+/* Barrier k (0-based) of the body: writes, then waits, as one memop group.
+ * With cg->directed (gather, scatter, broadcast) only one side writes and
+ * the other waits: the ranks whose recv a barrier frees or fills signal,
+ * the ranks that copy into it (or read it after the copies) wait. */
 void ces_coll_sync(struct ces_cgen *cg, uint32_t k);
 /* What the protocol needs at the end of a body (credit: collect the acks). */
 void ces_coll_sync_tail(struct ces_cgen *cg);

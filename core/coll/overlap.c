@@ -196,7 +196,7 @@ int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
                      const struct ces_coll_desc **d)
 {
     const uint32_t local = CES_COLL_F_OVERLAP | CES_COLL_F_EARLY;
-    const uint32_t known = local | CES_COLL_F_INPLACE;
+    const uint32_t known = local | CES_COLL_F_INPLACE | CES_COLL_F_DIRECTED;
     const char *name = ces_coll_name((int)p->coll);
     const char *variant = (p->flags & CES_COLL_F_OVERLAP) != 0 ? "overlap" : "early";
 
@@ -224,11 +224,19 @@ int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
                              "%s: the overlap variant applies to alltoall, allgather, gather, "
                              "scatter and broadcast only",
                              name);
-    if ((p->flags & CES_COLL_F_INPLACE) == 0)
-        *d = p->flags == CES_COLL_F_EARLY ? &early_desc
-             : p->coll == CES_COLL_ALLTOALL || p->coll == CES_COLL_ALLGATHER ? &overlap_desc
-                                                                              : &rooted_overlap_desc;
-    else if ((p->flags & local) == 0)
+    if ((p->flags & CES_COLL_F_DIRECTED) != 0 && p->coll != CES_COLL_GATHER &&
+        p->coll != CES_COLL_SCATTER && p->coll != CES_COLL_BROADCAST)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "%s: directed barriers apply to gather, scatter and broadcast only",
+                             name);
+    /* directed barriers change the sync text only (core/coll/sync.c) */
+    if ((p->flags & CES_COLL_F_INPLACE) == 0) {
+        if ((p->flags & local) != 0)
+            *d = (p->flags & CES_COLL_F_EARLY) != 0 ? &early_desc
+                 : p->coll == CES_COLL_ALLTOALL || p->coll == CES_COLL_ALLGATHER
+                     ? &overlap_desc
+                     : &rooted_overlap_desc;
+    } else if ((p->flags & local) == 0)
         *d = ces_coll_inplace(p->coll);
     else
         return ces_ctx_error(ctx, CES_ERR_INVALID,

@@ -31,11 +31,24 @@
  *           only after passing a later barrier, which needs p's flag that p
  *           writes after its reset (a write is fenced).  One barrier per
  *           body is refused (coll.c).
+ *
+ * Directed barriers (CES_COLL_F_DIRECTED; gather, scatter, broadcast): in a
+ * rooted collective the copies run one way, so each barrier needs one
+ * direction only.  Broadcast and scatter: the ranks but the root signal
+ * that their recv is free and the root waits (ready), then the root signals
+ * that its pushes have landed and they wait (complete).  Gather the
+ * reverse: the root signals that its recv is free, then the others that
+ * their pushes have landed.  A rank's own copies stay ordered by its
+ * stream, so neither side needs the other's second flag; each protocol
+ * keeps its slots, values, resets and acknowledgements for the flags that
+ * remain.
  */
 #include "coll.h"
 
 #include <assert.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
 
 static const char *sync_array(const struct ces_cgen *cg, uint32_t k)
 {
@@ -99,11 +112,108 @@ static void nccl_sync(struct ces_cgen *cg, uint32_t k)
                   arr, v, arr, v);
 }
 
+/* Directed barrier k: whether the ranks but the root signal it (and the
+ * root waits) rather than the root. */
+static bool toward_root(const struct ces_cgen *cg, uint32_t k)
+{
+    return (cg->p.coll == CES_COLL_GATHER) == (k == 1);
+}
+
+/* A directed barrier's text: `others` (ops without WHO, each line ending in
+ * '\n') for every rank but the root, `root` (whole lines) for the root; the
+ * signalling side first. */
+static void directed_lines(struct ces_cgen *cg, bool in, const char *others, const char *root)
+{
+    if (!in)
+        ces_sb_puts(&cg->sb, root);
+    ces_coll_each_but_root(cg, others);
+    if (in)
+        ces_sb_puts(&cg->sb, root);
+}
+
+static void directed_sync(struct ces_cgen *cg, uint32_t k)
+{
+    /* two barriers per body: nccl's parity is 0, barrier k uses array k */
+    const char *a = sync_array(cg, k);
+    bool in = toward_root(cg, k), graph = cg->p.phase == CES_PHASE_GRAPH;
+    uint32_t root = cg->p.root;
+    char v[96], o[320], r[320];
+
+    switch (cg->p.proto) {
+    case CES_PROTO_NCCL:
+        if (graph)
+            snprintf(v, sizeof(v), "1");
+        else
+            ces_coll_lin(cg, v, sizeof(v), cg->nsyncs, (int64_t)k + 1 - (int64_t)cg->nsyncs);
+        if (in) {
+            snprintf(o, sizeof(o), "write %s[$r]@%" PRIu32 " = %s\n", a, root, v);
+            snprintf(r, sizeof(r), "r%" PRIu32 " over p : wait %s[$p] == %s\n", root, a, v);
+            if (graph)
+                snprintf(r + strlen(r), sizeof(r) - strlen(r),
+                         "r%" PRIu32 " over p : write %s[$p] = 0\n", root, a);
+        } else {
+            snprintf(r, sizeof(r), "r%" PRIu32 " over p : write %s[$r]@$p = %s\n", root, a, v);
+            snprintf(o, sizeof(o), "wait %s[%" PRIu32 "] == %s\n", a, root, v);
+            if (graph)
+                snprintf(o + strlen(o), sizeof(o) - strlen(o), "write %s[%" PRIu32 "] = 0\n", a,
+                         root);
+        }
+        break;
+    case CES_PROTO_MONO:
+        ces_coll_lin(cg, v, sizeof(v), 1, 0);
+        if (in) {
+            snprintf(o, sizeof(o), "write %s[0] = %s\n", a, v);
+            snprintf(r, sizeof(r), "r%" PRIu32 " over p : wait %s[0]@$p >= %s\n", root, a, v);
+        } else {
+            snprintf(r, sizeof(r), "r%" PRIu32 " : write %s[0] = %s\n", root, a, v);
+            snprintf(o, sizeof(o), "wait %s[0]@%" PRIu32 " >= %s\n", a, root, v);
+        }
+        break;
+    case CES_PROTO_CREDIT:
+        if (in) {
+            snprintf(o, sizeof(o), "write %s[$r]@%" PRIu32 " = 1\n", a, root);
+            snprintf(r, sizeof(r),
+                     "r%" PRIu32 " over p : wait %s[$p] == 1\n"
+                     "r%" PRIu32 " over p : write %s[$p] = 0\n"
+                     "r%" PRIu32 " over p : write %s_ack[$r]@$p = 1\n",
+                     root, a, root, a, root, a);
+        } else {
+            snprintf(r, sizeof(r), "r%" PRIu32 " over p : write %s[$r]@$p = 1\n", root, a);
+            snprintf(o, sizeof(o),
+                     "wait %s[%" PRIu32 "] == 1\nwrite %s[%" PRIu32 "] = 0\n"
+                     "write %s_ack[$r]@%" PRIu32 " = 1\n",
+                     a, root, a, root, a, root);
+        }
+        break;
+    case CES_PROTO_PULL:
+        if (in) {
+            snprintf(o, sizeof(o), "write %s[%" PRIu32 "] = 1\n", a, root);
+            snprintf(r, sizeof(r),
+                     "r%" PRIu32 " over p : wait %s[$r]@$p == 1\n"
+                     "r%" PRIu32 " over p : write %s[$r]@$p = 0\n",
+                     root, a, root, a);
+        } else {
+            snprintf(r, sizeof(r), "r%" PRIu32 " over p : write %s[$p] = 1\n", root, a);
+            snprintf(o, sizeof(o), "wait %s[$r]@%" PRIu32 " == 1\nwrite %s[$r]@%" PRIu32 " = 0\n",
+                     a, root, a, root);
+        }
+        break;
+    default:
+        assert(!"unknown protocol");
+        return;
+    }
+    directed_lines(cg, in, o, r);
+}
+
 void ces_coll_sync(struct ces_cgen *cg, uint32_t k)
 {
     char v[96];
 
     assert(k < cg->nsyncs);
+    if (cg->directed) {
+        directed_sync(cg, k);
+        return;
+    }
     switch (cg->p.proto) {
     case CES_PROTO_NCCL:
         nccl_sync(cg, k);
@@ -149,7 +259,22 @@ void ces_coll_sync_tail(struct ces_cgen *cg)
         return;
     /* Every peer has reset the slot this rank wrote and said so; only now
      * may the next body write 1 into it again. */
-    for (uint32_t k = 0; k < cg->nsyncs; k++)
+    for (uint32_t k = 0; k < cg->nsyncs && cg->directed; k++) {
+        const char *a = sync_array(cg, k);
+        char o[128];
+
+        if (toward_root(cg, k)) {
+            snprintf(o, sizeof(o), "wait %s_ack[%" PRIu32 "] == 1\nwrite %s_ack[%" PRIu32 "] = 0\n",
+                     a, cg->p.root, a, cg->p.root);
+            ces_coll_each_but_root(cg, o);
+        } else {
+            ces_sb_printf(&cg->sb,
+                          "r%" PRIu32 " over p : wait %s_ack[$p] == 1\n"
+                          "r%" PRIu32 " over p : write %s_ack[$p] = 0\n",
+                          cg->p.root, a, cg->p.root, a);
+        }
+    }
+    for (uint32_t k = 0; k < cg->nsyncs && !cg->directed; k++)
         ces_sb_printf(&cg->sb,
                       "r* over p : wait %s_ack[$p] == 1\n"
                       "r* over p : write %s_ack[$p] = 0\n",

@@ -402,6 +402,13 @@ struct ces_coll_params {
 #define CES_COLL_F_OVERLAP (1u << 0)
 #define CES_COLL_F_EARLY (1u << 1)
 #define CES_COLL_F_INPLACE (1u << 2)
+/*   DIRECTED  gather, scatter, broadcast (core/coll/sync.c): each barrier
+ *            runs one way, as the copies do.  Broadcast and scatter: the
+ *            ranks but the root signal that their recv is free and only the
+ *            root waits; then the root signals that its pushes have landed
+ *            and only they wait.  Gather the reverse.  Combines with OVERLAP
+ *            and INPLACE; other collectives reject it (CES_ERR_UNSUPPORTED). */
+#define CES_COLL_F_DIRECTED (1u << 3)
 
 /* Fills *p with the defaults for `coll` (mono, eager, 2 ranks, 1024 bytes,
  * 1 iteration, root 0). */

@@ -73,8 +73,8 @@ static void test_errors(void **state)
     p.flags = CES_COLL_F_INPLACE;
     p.root = 2;
     coll_error(&p, CES_ERR_INVALID, "gather: root must be a rank (0..1), not 2");
-    p.flags = UINT32_C(1) << 3;
-    coll_error(&p, CES_ERR_INVALID, "unknown algorithm flags 0x8");
+    p.flags = UINT32_C(1) << 4;
+    coll_error(&p, CES_ERR_INVALID, "unknown algorithm flags 0x10");
 }
 
 /* The in-place form is the out-of-place one with every rank in place

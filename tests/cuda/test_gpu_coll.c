@@ -600,9 +600,9 @@ static int part_inplace(struct rk *rks, uint32_t m, uint32_t n)
            one_coll(rks, m, n, CES_COLL_ALLGATHER, 4096);
 }
 
-/* ces_launch on the builders' own graphs. */
+/* ces_launch on the builders' own graphs (flags: CES_COLL_F_*). */
 static int launch_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, uint32_t proto,
-                      uint32_t phase, uint32_t iters)
+                      uint32_t phase, uint32_t iters, uint32_t flags)
 {
     struct ces_graph *g[MAXR];
     void *send[MAXR], *recv[MAXR];
@@ -621,6 +621,7 @@ static int launch_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, uin
         p.ranks = n;
         p.bytes = B;
         p.root = 0;
+        p.flags = flags;
         CK(&rks[i], "ces_coll_build", ces_coll_build(rks[i].ctx, &p, &g[i]));
         CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, ss, &send[i]));
         CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, rs, &recv[i]));
@@ -650,17 +651,26 @@ static int launch_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, uin
     }
     free(h);
     if (rks[0].rank == 0)
-        printf("ok   ces_launch of the %s %s builder, %s x%u\n", ces_coll_name((int)coll),
-               ces_proto_name((int)proto), phase == CES_PHASE_GRAPH ? "graph" : "eager", iters);
+        printf("ok   ces_launch of the %s %s builder%s%s, %s x%u\n", ces_coll_name((int)coll),
+               ces_proto_name((int)proto), (flags & CES_COLL_F_OVERLAP) ? ", overlap" : "",
+               (flags & CES_COLL_F_DIRECTED) ? ", directed barriers" : "",
+               phase == CES_PHASE_GRAPH ? "graph" : "eager", iters);
     return 0;
 }
 
 static int part_launch(struct rk *rks, uint32_t m, uint32_t n)
 {
-    return launch_one(rks, m, n, CES_COLL_ALLTOALL, CES_PROTO_CREDIT, CES_PHASE_GRAPH, 5) ||
-           launch_one(rks, m, n, CES_COLL_ALLTOALL, CES_PROTO_MONO, CES_PHASE_EAGER, 3) ||
-           launch_one(rks, m, n, CES_COLL_ALLGATHER, CES_PROTO_CREDIT, CES_PHASE_EAGER, 2) ||
-           launch_one(rks, m, n, CES_COLL_BROADCAST, CES_PROTO_NCCL, CES_PHASE_EAGER, 2);
+    const uint32_t d = CES_COLL_F_DIRECTED;
+
+    return launch_one(rks, m, n, CES_COLL_ALLTOALL, CES_PROTO_CREDIT, CES_PHASE_GRAPH, 5, 0) ||
+           launch_one(rks, m, n, CES_COLL_ALLTOALL, CES_PROTO_MONO, CES_PHASE_EAGER, 3, 0) ||
+           launch_one(rks, m, n, CES_COLL_ALLGATHER, CES_PROTO_CREDIT, CES_PHASE_EAGER, 2, 0) ||
+           launch_one(rks, m, n, CES_COLL_BROADCAST, CES_PROTO_NCCL, CES_PHASE_EAGER, 2, 0) ||
+           /* directed barriers (not selected by the collectives) */
+           launch_one(rks, m, n, CES_COLL_SCATTER, CES_PROTO_MONO, CES_PHASE_EAGER, 3,
+                      d | CES_COLL_F_OVERLAP) ||
+           launch_one(rks, m, n, CES_COLL_GATHER, CES_PROTO_CREDIT, CES_PHASE_GRAPH, 3, d) ||
+           launch_one(rks, m, n, CES_COLL_BROADCAST, CES_PROTO_PULL, CES_PHASE_GRAPH, 2, d);
 }
 
 /* After K groups: every stream drained, every communicator OK, and the K

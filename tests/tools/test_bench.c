@@ -433,6 +433,14 @@ static void test_rooted(void **state)
                         "gather,2,268435456,cesync,plain,695.608,695.608,695.608,771.801,"
                         "385.900,-,695.608,704.808\n");
     free(csv);
+    /* overlap is auto's schedule; directed is the same with each barrier
+     * one way (the model: 0.9 us more at 1 MiB) */
+    csv = run_csv(dir, "bench broadcast --dry-run --min-bytes 1M --max-bytes 1M "
+                       "--variant overlap,directed",
+                  "d.csv", NULL);
+    assert_non_null(strstr(csv, "\nbroadcast,2,1048576,cesync,overlap,16.361,"));
+    assert_non_null(strstr(csv, "\nbroadcast,2,1048576,cesync,directed,17.261,"));
+    free(csv);
     expect_row(dir, "bench gather --dry-run --root 1 --min-bytes 256M --max-bytes 256M",
                "\ngather,2,268435456,cesync,plain,695.608,695.608,695.608,771.801,385.900,");
     /* 4 ranks, root 2: the root's batch copies three peer blocks and its
@@ -476,10 +484,17 @@ static void test_usage_errors(void **state)
          "cesync: bench: COLL must be alltoall, allgather, sendrecv, broadcast, gather or "
          "scatter, not 'barrier'\n"},
         {"bench alltoall --variant nope",
-         "cesync: bench: --variant expects auto, plain, overlap, early (comma separated), not "
-         "'nope'\n"},
+         "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
+         "separated, at most 4), not 'nope'\n"},
+        {"bench gather --variant auto,plain,overlap,directed,auto",
+         "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
+         "separated, at most 4), not 'auto,plain,overlap,directed,auto'\n"},
         {"bench sendrecv --variant overlap",
          "cesync: bench: sendrecv has the variants auto and plain only\n"},
+        {"bench sendrecv --variant directed",
+         "cesync: bench: sendrecv has the variants auto and plain only\n"},
+        {"bench alltoall --variant directed",
+         "cesync: bench: alltoall has the variants auto, plain, overlap and early only\n"},
         {"bench alltoall --one-way", "cesync: bench: --one-way applies to sendrecv\n"},
         {"bench alltoall --in-place", "cesync: bench: --in-place applies to allgather\n"},
         {"bench sendrecv --in-place", "cesync: bench: --in-place applies to allgather\n"},
@@ -489,13 +504,11 @@ static void test_usage_errors(void **state)
          "cesync: bench: allgather --in-place has the variants auto and plain only\n"},
         {"bench broadcast --in-place", "cesync: bench: --in-place applies to allgather\n"},
         {"bench gather --in-place", "cesync: bench: --in-place applies to allgather\n"},
-        /* the builder has no overlap or early form of the rooted collectives */
-        {"bench gather --variant overlap",
-         "cesync: bench: gather has the variants auto and plain only\n"},
+        /* the rooted collectives have no early form */
         {"bench scatter --variant plain,early",
-         "cesync: bench: scatter has the variants auto and plain only\n"},
-        {"bench broadcast --variant auto,overlap",
-         "cesync: bench: broadcast has the variants auto and plain only\n"},
+         "cesync: bench: scatter has the variants auto, plain, overlap and directed only\n"},
+        {"bench allgather --in-place --variant directed",
+         "cesync: bench: allgather --in-place has the variants auto and plain only\n"},
         /* --root: a rank of --ranks, whichever comes first; rooted only */
         {"bench gather --root 2", "cesync: bench: --root must be 0..1 (--ranks 2), not 2\n"},
         {"bench scatter --root 3 --ranks 3",

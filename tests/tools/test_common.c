@@ -173,6 +173,17 @@ static void test_options_must_apply(void **state)
     ces_test_tool_says("validate scatter --in-place --variant early", 2,
                        "cesync: scatter: the early variant applies to alltoall and allgather "
                        "only\n");
+    /* --directed: gather, scatter and broadcast only; with --in-place and
+     * --variant, whichever comes first */
+    ces_test_tool_says("validate alltoall --directed", 2,
+                       "cesync: alltoall: directed barriers apply to gather, scatter and "
+                       "broadcast only\n");
+    ces_test_tool_says("validate gather --directed --ranks 2", 0,
+                       "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iterations, 14 ops\n");
+    ces_test_tool_says("validate broadcast --variant overlap --directed --in-place", 2,
+                       "cesync: broadcast: in place and the overlap variant exclude each other "
+                       "(in place there is no local copy to move)\n");
     ces_test_tool_says("validate allgather --in-place --variant plain --ranks 2", 0,
                        "valid: 2 ranks, 1 streams per rank, 1 buffers, 2 signal arrays, 1 "
                        "iterations, 20 ops\n");

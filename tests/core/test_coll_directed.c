@@ -1,0 +1,278 @@
+/*
+ * tests/core/test_coll_directed.c - directed barriers (CES_COLL_F_DIRECTED,
+ * core/coll/sync.c): gather, scatter and broadcast with each barrier one
+ * way.  Their exact text for every protocol, the checker's OK for every
+ * protocol, phase, root and form (plain, overlap, in place) on 2-4 ranks,
+ * the exact verdict when any one of their waits or resets is dropped (none
+ * is spare), every dropped flag write noticed, and the flag errors.
+ */
+#include "coll_check.h"
+
+static const uint32_t protos[][2] = {
+    {CES_PROTO_MONO, CES_PHASE_EAGER},   {CES_PROTO_NCCL, CES_PHASE_EAGER},
+    {CES_PROTO_NCCL, CES_PHASE_GRAPH},   {CES_PROTO_CREDIT, CES_PHASE_EAGER},
+    {CES_PROTO_CREDIT, CES_PHASE_GRAPH}, {CES_PROTO_PULL, CES_PHASE_EAGER},
+    {CES_PROTO_PULL, CES_PHASE_GRAPH}};
+
+/* golden/<coll>_directed_<proto>[_graph]_r4_b256_x2.ces, root 2: the
+ * five forms coll_golden_protocols covers for the plain collectives. */
+static void test_golden(void **state)
+{
+    static const struct {
+        uint32_t proto, phase;
+        const char *suffix;
+    } v[] = {{CES_PROTO_NCCL, CES_PHASE_EAGER, "nccl"},
+             {CES_PROTO_NCCL, CES_PHASE_GRAPH, "nccl_graph"},
+             {CES_PROTO_MONO, CES_PHASE_EAGER, "mono"},
+             {CES_PROTO_CREDIT, CES_PHASE_GRAPH, "credit_graph"},
+             {CES_PROTO_PULL, CES_PHASE_GRAPH, "pull_graph"}};
+
+    (void)state;
+    for (uint32_t c = CES_COLL_GATHER; c <= CES_COLL_BROADCAST; c++)
+        for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+            struct ces_coll_params p = coll_params(c, v[i].proto, 4, 256, 2, v[i].phase);
+            char name[128];
+
+            p.flags = CES_COLL_F_DIRECTED;
+            p.root = 2;
+            snprintf(name, sizeof(name), "%s_directed_%s_r4_b256_x2.ces", ces_coll_name((int)c),
+                     v[i].suffix);
+            coll_golden(&p, name);
+        }
+}
+
+static uint32_t verdict_of(struct ces_ctx *ctx, const struct ces_graph *g)
+{
+    struct ces_check_report *r = NULL;
+    struct ces_check_opts o;
+    uint32_t v;
+
+    ces_check_opts_init(&o);
+    o.max_seconds = 20.0;
+    if (ces_check(ctx, g, &o, &r) != CES_OK)
+        fail_msg("check: %s", ces_ctx_last_error(ctx));
+    v = ces_check_report_verdict(r);
+    ces_check_report_destroy(r);
+    return v;
+}
+
+/* Every form with directed barriers is OK over all interleavings, 2
+ * iterations (replays), every root; 64 bytes forks the overlap copy before
+ * the first barrier, 16 MiB after it (eager). */
+static void test_checker_proves(void **state)
+{
+    static const uint32_t forms[] = {0, CES_COLL_F_OVERLAP, CES_COLL_F_INPLACE};
+    static const uint64_t sizes[] = {64, 16u << 20};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned proved = 0;
+
+    (void)state;
+    for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
+        for (size_t b = 0; b < 2; b++)
+            for (uint32_t c = CES_COLL_GATHER; c <= CES_COLL_BROADCAST; c++)
+                for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
+                    for (uint32_t n = 2; n <= 4; n++)
+                        for (uint32_t root = 0; root < n; root++) {
+                            struct ces_coll_params p =
+                                coll_params(c, protos[k][0], n, sizes[b], 2, protos[k][1]);
+                            struct ces_graph *g = NULL;
+                            uint32_t v;
+
+                            p.flags = forms[f] | CES_COLL_F_DIRECTED;
+                            p.root = root;
+                            assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+                            v = verdict_of(ctx, g);
+                            if (v != CES_V_OK)
+                                fail_msg("%s %s form 0x%x %s ranks %u root %u bytes %llu: "
+                                         "verdict 0x%x",
+                                         ces_coll_name((int)c), ces_proto_name((int)p.proto),
+                                         forms[f], p.phase ? "graph" : "eager", n, root,
+                                         (unsigned long long)sizes[b], v);
+                            ces_graph_destroy(g);
+                            proved++;
+                        }
+    /* 3 forms x 2 sizes x 3 collectives x 7 protocol/phase pairs x (2 + 3 +
+     * 4) roots */
+    assert_int_equal(proved, 3 * 2 * 3 * 7 * 9);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The verdict of p's schedule with the line `drop` taken out of its text. */
+static uint32_t verdict_without(struct ces_ctx *ctx, const struct ces_coll_params *p,
+                                const char *drop)
+{
+    char *text = coll_text(ctx, p);
+    size_t n = strlen(text), cut = strlen(drop), off = 0;
+    char *mut = malloc(n + 1);
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    uint32_t v;
+
+    while (off < n && strncmp(text + off, drop, cut) != 0)
+        off++;
+    if (off == n)
+        fail_msg("no line '%s' in\n%s", drop, text);
+    assert_non_null(mut);
+    memcpy(mut, text, off);
+    memcpy(mut + off, text + off + cut, n - off - cut + 1);
+    ces_free(ctx, text);
+    if (ces_prog_parse(ctx, mut, strlen(mut), "mutant", &prog) != CES_OK ||
+        ces_prog_expand(ctx, prog, &g) != CES_OK)
+        fail_msg("mutant: %s", ces_ctx_last_error(ctx));
+    v = verdict_of(ctx, g);
+    ces_graph_destroy(g);
+    ces_prog_destroy(prog);
+    free(mut);
+    return v;
+}
+
+/* 3 ranks, root 1, 2 iterations: each wait, and each reset the graph
+ * protocols make, is needed.  Without the root's wait for the peers' free
+ * recv, broadcast's second push can land before a peer read the first
+ * (RACE, and the peer reads the second: MISMATCH); without a peer's wait
+ * for the root's pushes it reads while they land (RACE).  Gather the other
+ * way round.  A reset lost under pull or nccl's graph form leaves a flag at
+ * 1 for the next replay, whose wait then passes before its writer arrived
+ * (RACE), and on the first barrier also lets a push overwrite unread data
+ * (MISMATCH) and leaves a later wait without its flag (HANG). */
+static void test_every_wait_is_needed(void **state)
+{
+    static const struct {
+        uint32_t coll, proto, phase;
+        const char *drop;
+        uint32_t verdict;
+    } cases[] = {
+        {CES_COLL_BROADCAST, CES_PROTO_MONO, CES_PHASE_EAGER, "r1 over p : wait ready[0]@$p >= $i\n",
+         CES_V_RACE | CES_V_MISMATCH},
+        {CES_COLL_BROADCAST, CES_PROTO_MONO, CES_PHASE_EAGER, "r0 : wait complete[0]@1 >= $i\n",
+         CES_V_RACE},
+        {CES_COLL_BROADCAST, CES_PROTO_MONO, CES_PHASE_EAGER, "r2 : wait complete[0]@1 >= $i\n",
+         CES_V_RACE},
+        {CES_COLL_GATHER, CES_PROTO_MONO, CES_PHASE_EAGER, "r0 : wait ready[0]@1 >= $i\n",
+         CES_V_RACE | CES_V_MISMATCH},
+        {CES_COLL_GATHER, CES_PROTO_MONO, CES_PHASE_EAGER, "r2 : wait ready[0]@1 >= $i\n",
+         CES_V_RACE | CES_V_MISMATCH},
+        {CES_COLL_GATHER, CES_PROTO_MONO, CES_PHASE_EAGER, "r1 over p : wait complete[0]@$p >= $i\n",
+         CES_V_RACE},
+        {CES_COLL_BROADCAST, CES_PROTO_PULL, CES_PHASE_GRAPH,
+         "r1 over p : wait ready[$r]@$p == 1\n", CES_V_HANG | CES_V_RACE | CES_V_MISMATCH},
+        {CES_COLL_BROADCAST, CES_PROTO_PULL, CES_PHASE_GRAPH,
+         "r1 over p : write ready[$r]@$p = 0\n", CES_V_HANG | CES_V_RACE | CES_V_MISMATCH},
+        {CES_COLL_BROADCAST, CES_PROTO_PULL, CES_PHASE_GRAPH, "r2 : wait complete[$r]@1 == 1\n",
+         CES_V_HANG | CES_V_RACE},
+        {CES_COLL_BROADCAST, CES_PROTO_PULL, CES_PHASE_GRAPH, "r2 : write complete[$r]@1 = 0\n",
+         CES_V_RACE},
+        {CES_COLL_GATHER, CES_PROTO_PULL, CES_PHASE_GRAPH, "r0 : wait ready[$r]@1 == 1\n",
+         CES_V_HANG | CES_V_RACE | CES_V_MISMATCH},
+        {CES_COLL_GATHER, CES_PROTO_PULL, CES_PHASE_GRAPH, "r0 : write ready[$r]@1 = 0\n",
+         CES_V_HANG | CES_V_RACE | CES_V_MISMATCH},
+        {CES_COLL_GATHER, CES_PROTO_PULL, CES_PHASE_GRAPH,
+         "r1 over p : wait complete[$r]@$p == 1\n", CES_V_HANG | CES_V_RACE},
+        {CES_COLL_GATHER, CES_PROTO_PULL, CES_PHASE_GRAPH,
+         "r1 over p : write complete[$r]@$p = 0\n", CES_V_RACE},
+        {CES_COLL_BROADCAST, CES_PROTO_NCCL, CES_PHASE_GRAPH, "r1 over p : write ready[$p] = 0\n",
+         CES_V_HANG | CES_V_RACE | CES_V_MISMATCH},
+        {CES_COLL_GATHER, CES_PROTO_NCCL, CES_PHASE_GRAPH, "r1 over p : write complete[$p] = 0\n",
+         CES_V_RACE},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct ces_coll_params p =
+            coll_params(cases[i].coll, cases[i].proto, 3, 64, 2, cases[i].phase);
+        uint32_t v;
+
+        p.flags = CES_COLL_F_DIRECTED;
+        p.root = 1;
+        v = verdict_without(ctx, &p, cases[i].drop);
+        if (v != cases[i].verdict)
+            fail_msg("%s %s without '%s': verdict 0x%x, expected 0x%x",
+                     ces_coll_name((int)p.coll), ces_proto_name((int)p.proto), cases[i].drop, v,
+                     cases[i].verdict);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Every flag a directed barrier writes is awaited: dropping any one (or
+ * stopping any stream) blocks a rank (HANG or DEADLOCK), and the watchdog
+ * model ends every such run. */
+static void test_every_write_is_awaited(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (uint32_t c = CES_COLL_GATHER; c <= CES_COLL_BROADCAST; c++)
+        for (size_t k = 0; k < 2; k++) {
+            /* mono and nccl eager: the writes of both barriers */
+            struct ces_coll_params p = coll_params(c, protos[k][0], 3, 64, 2, protos[k][1]);
+            struct ces_graph *g = NULL;
+            struct ces_check_sweep_row *rows = NULL;
+            size_t n = 0, drops = 0;
+
+            p.flags = CES_COLL_F_DIRECTED | CES_COLL_F_OVERLAP;
+            p.root = 2;
+            assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+            assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+            for (size_t i = 0; i < n; i++) {
+                assert_true((rows[i].verdict & (CES_V_HANG | CES_V_DEADLOCK)) != 0);
+                assert_int_equal(rows[i].still_blocked, 0);
+                drops += rows[i].fault.kind == CES_FAULT_DROP;
+            }
+            /* 2 iterations x (the 2 peers' flags + the root's: one
+             * counter under mono, one write per peer under nccl) */
+            assert_int_equal(drops, 2 * (2 + (k == 0 ? 1 : 2)));
+            ces_free(ctx, rows);
+            ces_graph_destroy(g);
+        }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* What the other collectives lack says so; with in place, overlap and the
+ * plain form it combines; early, which gather, scatter and broadcast lack,
+ * is named first. */
+static void test_flag_errors(void **state)
+{
+    static const uint32_t others[] = {CES_COLL_ALLTOALL, CES_COLL_ALLGATHER, CES_COLL_SENDRECV,
+                                      CES_COLL_BARRIER};
+    struct ces_coll_params p = coll_params(CES_COLL_ALLTOALL, CES_PROTO_MONO, 2, 1024, 1,
+                                           CES_PHASE_EAGER);
+    char msg[128];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+        p.coll = others[i];
+        p.flags = CES_COLL_F_DIRECTED;
+        snprintf(msg, sizeof(msg),
+                 "%s: directed barriers apply to gather, scatter and broadcast only",
+                 ces_coll_name((int)others[i]));
+        coll_error(&p, CES_ERR_UNSUPPORTED, msg);
+        p.flags = CES_COLL_F_DIRECTED | CES_COLL_F_OVERLAP;
+        if (others[i] == CES_COLL_ALLTOALL || others[i] == CES_COLL_ALLGATHER)
+            coll_error(&p, CES_ERR_UNSUPPORTED, msg);
+    }
+    p.coll = CES_COLL_SCATTER;
+    p.flags = CES_COLL_F_DIRECTED | CES_COLL_F_EARLY;
+    coll_error(&p, CES_ERR_UNSUPPORTED,
+               "scatter: the early variant applies to alltoall and allgather only");
+    p.flags = CES_COLL_F_DIRECTED | CES_COLL_F_INPLACE | CES_COLL_F_OVERLAP;
+    coll_error(&p, CES_ERR_INVALID,
+               "scatter: in place and the overlap variant exclude each other (in place there "
+               "is no local copy to move)");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_checker_proves),
+        cmocka_unit_test(test_every_wait_is_needed),
+        cmocka_unit_test(test_every_write_is_awaited),
+        cmocka_unit_test(test_flag_errors),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
