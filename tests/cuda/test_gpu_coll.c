@@ -600,9 +600,10 @@ static int part_inplace(struct rk *rks, uint32_t m, uint32_t n)
            one_coll(rks, m, n, CES_COLL_ALLGATHER, 4096);
 }
 
-/* ces_launch on the builders' own graphs (flags: CES_COLL_F_*). */
+/* ces_launch on the builders' own graphs (flags: CES_COLL_F_*; first: the
+ * first iteration's $i, where an earlier launch left its counters). */
 static int launch_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, uint32_t proto,
-                      uint32_t phase, uint32_t iters, uint32_t flags)
+                      uint32_t phase, uint32_t iters, uint32_t flags, uint64_t first)
 {
     struct ces_graph *g[MAXR];
     void *send[MAXR], *recv[MAXR];
@@ -622,6 +623,7 @@ static int launch_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, uin
         p.bytes = B;
         p.root = 0;
         p.flags = flags;
+        p.first_iter = first;
         CK(&rks[i], "ces_coll_build", ces_coll_build(rks[i].ctx, &p, &g[i]));
         CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, ss, &send[i]));
         CK(&rks[i], "alloc", ces_mem_alloc(rks[i].c, rs, &recv[i]));
@@ -662,15 +664,21 @@ static int part_launch(struct rk *rks, uint32_t m, uint32_t n)
 {
     const uint32_t d = CES_COLL_F_DIRECTED;
 
-    return launch_one(rks, m, n, CES_COLL_ALLTOALL, CES_PROTO_CREDIT, CES_PHASE_GRAPH, 5, 0) ||
-           launch_one(rks, m, n, CES_COLL_ALLTOALL, CES_PROTO_MONO, CES_PHASE_EAGER, 3, 0) ||
-           launch_one(rks, m, n, CES_COLL_ALLGATHER, CES_PROTO_CREDIT, CES_PHASE_EAGER, 2, 0) ||
-           launch_one(rks, m, n, CES_COLL_BROADCAST, CES_PROTO_NCCL, CES_PHASE_EAGER, 2, 0) ||
+    /* Signal arrays keep their values from launch to launch: the mono
+     * counters `ready` and `complete` hold 3 after the alltoall's three
+     * iterations, so the mono scatter goes on from $i = 4 (from 1 its waits
+     * would pass at once; the forked test saw a peer read its recv before
+     * the root's copy landed).  The protocols with constant flags leave
+     * them reset. */
+    return launch_one(rks, m, n, CES_COLL_ALLTOALL, CES_PROTO_CREDIT, CES_PHASE_GRAPH, 5, 0, 1) ||
+           launch_one(rks, m, n, CES_COLL_ALLTOALL, CES_PROTO_MONO, CES_PHASE_EAGER, 3, 0, 1) ||
+           launch_one(rks, m, n, CES_COLL_ALLGATHER, CES_PROTO_CREDIT, CES_PHASE_EAGER, 2, 0, 1) ||
+           launch_one(rks, m, n, CES_COLL_BROADCAST, CES_PROTO_NCCL, CES_PHASE_EAGER, 2, 0, 1) ||
            /* directed barriers (not selected by the collectives) */
            launch_one(rks, m, n, CES_COLL_SCATTER, CES_PROTO_MONO, CES_PHASE_EAGER, 3,
-                      d | CES_COLL_F_OVERLAP) ||
-           launch_one(rks, m, n, CES_COLL_GATHER, CES_PROTO_CREDIT, CES_PHASE_GRAPH, 3, d) ||
-           launch_one(rks, m, n, CES_COLL_BROADCAST, CES_PROTO_PULL, CES_PHASE_GRAPH, 2, d);
+                      d | CES_COLL_F_OVERLAP, 4) ||
+           launch_one(rks, m, n, CES_COLL_GATHER, CES_PROTO_CREDIT, CES_PHASE_GRAPH, 3, d, 1) ||
+           launch_one(rks, m, n, CES_COLL_BROADCAST, CES_PROTO_PULL, CES_PHASE_GRAPH, 2, d, 1);
 }
 
 /* After K groups: every stream drained, every communicator OK, and the K
