@@ -377,18 +377,17 @@ static int parse_args(struct bench *B, int argc, char **argv)
             snprintf(buf, sizeof(buf), "%s", v);
             B->nvariants = 0;
             for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-                int var = strcmp(tok, "auto") == 0      ? V_AUTO
-                          : strcmp(tok, "plain") == 0   ? V_PLAIN
-                          : strcmp(tok, "overlap") == 0 ? V_OVERLAP
-                          : strcmp(tok, "early") == 0   ? V_EARLY
+                int var = strcmp(tok, "auto") == 0       ? V_AUTO
+                          : strcmp(tok, "plain") == 0    ? V_PLAIN
+                          : strcmp(tok, "overlap") == 0  ? V_OVERLAP
+                          : strcmp(tok, "early") == 0    ? V_EARLY
                           : strcmp(tok, "directed") == 0 ? V_DIRECTED
                                                          : -2;
 
                 if (var == -2 || B->nvariants == MAX_VARIANTS)
                     return ces_tool_fail("bench: --variant expects auto, plain, overlap, early, "
                                          "directed (comma separated, at most %d), not '%s'",
-                                         MAX_VARIANTS,
-                                         v);
+                                         MAX_VARIANTS, v);
                 B->variants[B->nvariants++] = var;
             }
         } else if (strcmp(o, "--ranks") == 0 || strcmp(o, "--iterations") == 0 ||
