@@ -84,9 +84,10 @@ void ces_coll_lin(const struct ces_cgen *cg, char *buf, size_t size, int64_t a, 
 /* The `signal` lines of the protocol's barrier arrays. */
 void ces_coll_sync_decls(struct ces_cgen *cg);
 /* Barrier k (0-based) of the body: writes, then waits, as one memop group.
- * With cg->directed (gather, scatter, broadcast) only one side writes and
- * the other waits: the ranks whose recv a barrier frees or fills signal,
- * the ranks that copy into it (or read it after the copies) wait. */
+ * With cg->directed (gather, scatter, broadcast) one side writes and the
+ * other waits: the ranks whose recv is free tell the ranks that will copy
+ * into it, then the ranks that copied tell the ranks whose recv they
+ * filled. */
 void ces_coll_sync(struct ces_cgen *cg, uint32_t k);
 /* What the protocol needs at the end of a body (credit: collect the acks). */
 void ces_coll_sync_tail(struct ces_cgen *cg);

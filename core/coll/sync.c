@@ -86,197 +86,147 @@ void ces_coll_sync_decls(struct ces_cgen *cg)
     }
 }
 
-static void nccl_sync(struct ces_cgen *cg, uint32_t k)
-{
-    const char *arr = ((cg->parity + k) & 1u) ? "complete" : "ready";
-    char v[96];
+/* Each protocol's barrier as op templates, one op per line: the side that
+ * signals writes `signal`; the side that waits runs `wait` (the waits, then
+ * the protocol's resets and acknowledgements); credit's signalling side
+ * runs `collect` at the end of the body.  %A is the array, %V the value,
+ * %P the counterpart: a line with %P is issued towards every peer ($p), or,
+ * on the ranks but the root of a directed barrier, towards the root. */
+struct sync_text {
+    const char *signal, *wait, *collect;
+};
 
-    if (cg->p.phase == CES_PHASE_GRAPH) {
-        /* Under capture NCCL writes GRAPH_SYNC_VALUE = 1 and, in the same
-         * memop batch after the waits, zeroes every local slot (its own
-         * included) so that the next replay can wait for 1 again. */
-        ces_sb_printf(&cg->sb,
-                      "r* over p : write %s[$r]@$p = 1\n"
-                      "r* over p : wait %s[$p] == 1\n"
-                      "r* over p* : write %s[$p] = 0\n",
-                      arr, arr, arr);
+static const struct sync_text sync_texts[CES_PROTO__COUNT] = {
+    [CES_PROTO_NCCL] = {"write %A[$r]@%P = %V\n", "wait %A[%P] == %V\n", NULL},
+    [CES_PROTO_MONO] = {"write %A[0] = %V\n", "wait %A[0]@%P >= %V\n", NULL},
+    /* The reset precedes the ack in stream order, so when the writer sees
+     * the ack its next 1 cannot be erased by this reset. */
+    [CES_PROTO_CREDIT] = {"write %A[$r]@%P = 1\n",
+                          "wait %A[%P] == 1\nwrite %A[%P] = 0\nwrite %A_ack[$r]@%P = 1\n",
+                          "wait %A_ack[%P] == 1\nwrite %A_ack[%P] = 0\n"},
+    /* The flag waits in the writer's memory; its reader clears it there
+     * once it has seen it. */
+    [CES_PROTO_PULL] = {"write %A[%P] = 1\n", "wait %A[$r]@%P == 1\nwrite %A[$r]@%P = 0\n", NULL},
+};
+
+/* Who runs a template: every rank (a barrier both ways), the root, or the
+ * ranks but the root (a directed barrier). */
+enum side { SIDE_ALL, SIDE_ROOT, SIDE_OTHERS };
+
+/* Who signals barrier k; the other side waits.  Directed: the ranks but
+ * the root signal broadcast's and scatter's first barrier and gather's
+ * second (their recv is free; their pushes have landed), the root the
+ * others. */
+static enum side signaller(const struct ces_cgen *cg, uint32_t k)
+{
+    if (!cg->directed)
+        return SIDE_ALL;
+    return (cg->p.coll == CES_COLL_GATHER) == (k == 1) ? SIDE_OTHERS : SIDE_ROOT;
+}
+
+static enum side other_side(enum side s)
+{
+    return s == SIDE_ALL ? SIDE_ALL : s == SIDE_ROOT ? SIDE_OTHERS : SIDE_ROOT;
+}
+
+/* Whether line `l` of a template names %P. */
+static bool names_peer(const char *l)
+{
+    const char *p = strstr(l, "%P");
+
+    return p != NULL && p < strchr(l, '\n');
+}
+
+/* Appends line `l` of a template (up to its '\n', included) to `out`, with
+ * %A, %V and %P replaced. */
+static void subst_line(struct ces_sb *out, const char *l, const char *a, const char *v,
+                       const char *peer)
+{
+    for (;;) {
+        size_t n = strcspn(l, "%\n");
+
+        ces_sb_printf(out, "%.*s", (int)n, l);
+        l += n;
+        if (*l == '\n')
+            break;
+        ces_sb_puts(out, l[1] == 'A' ? a : l[1] == 'V' ? v : peer);
+        l += 2;
+    }
+    ces_sb_puts(out, "\n");
+}
+
+/* The ops of template `t` for `side`, in canonical text: on every rank or
+ * the root line by line, a line with %P over every peer; on the ranks but
+ * the root rank by rank, each line towards the root. */
+static void emit(struct ces_cgen *cg, enum side side, const char *t, const char *a, const char *v)
+{
+    char root[16];
+    struct ces_sb lines;
+    char *text = NULL;
+
+    snprintf(root, sizeof(root), "%" PRIu32, cg->p.root);
+    if (side != SIDE_OTHERS) {
+        for (const char *l = t; *l != '\0'; l = strchr(l, '\n') + 1) {
+            ces_sb_printf(&cg->sb, "r%s%s : ", side == SIDE_ALL ? "*" : root,
+                          names_peer(l) ? " over p" : "");
+            subst_line(&cg->sb, l, a, v, "$p");
+        }
         return;
     }
-    /* Barrier k of global iteration G carries sequence number
-     * nsyncs*(G-1)+k+1: the host counter starts at 0 and is incremented
-     * before every barrier. */
-    ces_coll_lin(cg, v, sizeof(v), cg->nsyncs, (int64_t)k + 1 - (int64_t)cg->nsyncs);
-    ces_sb_printf(&cg->sb,
-                  "r* over p : write %s[$r]@$p = %s\n"
-                  "r* over p : wait %s[$p] == %s\n",
-                  arr, v, arr, v);
-}
-
-/* Directed barrier k: whether the ranks but the root signal it (and the
- * root waits) rather than the root. */
-static bool toward_root(const struct ces_cgen *cg, uint32_t k)
-{
-    return (cg->p.coll == CES_COLL_GATHER) == (k == 1);
-}
-
-/* A directed barrier's text: `others` (ops without WHO, each line ending in
- * '\n') for every rank but the root, `root` (whole lines) for the root; the
- * signalling side first. */
-static void directed_lines(struct ces_cgen *cg, bool in, const char *others, const char *root)
-{
-    if (!in)
-        ces_sb_puts(&cg->sb, root);
-    ces_coll_each_but_root(cg, others);
-    if (in)
-        ces_sb_puts(&cg->sb, root);
-}
-
-static void directed_sync(struct ces_cgen *cg, uint32_t k)
-{
-    /* two barriers per body: nccl's parity is 0, barrier k uses array k */
-    const char *a = sync_array(cg, k);
-    bool in = toward_root(cg, k), graph = cg->p.phase == CES_PHASE_GRAPH;
-    uint32_t root = cg->p.root;
-    char v[96], o[320], r[320];
-
-    switch (cg->p.proto) {
-    case CES_PROTO_NCCL:
-        if (graph)
-            snprintf(v, sizeof(v), "1");
-        else
-            ces_coll_lin(cg, v, sizeof(v), cg->nsyncs, (int64_t)k + 1 - (int64_t)cg->nsyncs);
-        if (in) {
-            snprintf(o, sizeof(o), "write %s[$r]@%" PRIu32 " = %s\n", a, root, v);
-            snprintf(r, sizeof(r), "r%" PRIu32 " over p : wait %s[$p] == %s\n", root, a, v);
-            if (graph)
-                snprintf(r + strlen(r), sizeof(r) - strlen(r),
-                         "r%" PRIu32 " over p : write %s[$p] = 0\n", root, a);
-        } else {
-            snprintf(r, sizeof(r), "r%" PRIu32 " over p : write %s[$r]@$p = %s\n", root, a, v);
-            snprintf(o, sizeof(o), "wait %s[%" PRIu32 "] == %s\n", a, root, v);
-            if (graph)
-                snprintf(o + strlen(o), sizeof(o) - strlen(o), "write %s[%" PRIu32 "] = 0\n", a,
-                         root);
-        }
-        break;
-    case CES_PROTO_MONO:
-        ces_coll_lin(cg, v, sizeof(v), 1, 0);
-        if (in) {
-            snprintf(o, sizeof(o), "write %s[0] = %s\n", a, v);
-            snprintf(r, sizeof(r), "r%" PRIu32 " over p : wait %s[0]@$p >= %s\n", root, a, v);
-        } else {
-            snprintf(r, sizeof(r), "r%" PRIu32 " : write %s[0] = %s\n", root, a, v);
-            snprintf(o, sizeof(o), "wait %s[0]@%" PRIu32 " >= %s\n", a, root, v);
-        }
-        break;
-    case CES_PROTO_CREDIT:
-        if (in) {
-            snprintf(o, sizeof(o), "write %s[$r]@%" PRIu32 " = 1\n", a, root);
-            snprintf(r, sizeof(r),
-                     "r%" PRIu32 " over p : wait %s[$p] == 1\n"
-                     "r%" PRIu32 " over p : write %s[$p] = 0\n"
-                     "r%" PRIu32 " over p : write %s_ack[$r]@$p = 1\n",
-                     root, a, root, a, root, a);
-        } else {
-            snprintf(r, sizeof(r), "r%" PRIu32 " over p : write %s[$r]@$p = 1\n", root, a);
-            snprintf(o, sizeof(o),
-                     "wait %s[%" PRIu32 "] == 1\nwrite %s[%" PRIu32 "] = 0\n"
-                     "write %s_ack[$r]@%" PRIu32 " = 1\n",
-                     a, root, a, root, a, root);
-        }
-        break;
-    case CES_PROTO_PULL:
-        if (in) {
-            snprintf(o, sizeof(o), "write %s[%" PRIu32 "] = 1\n", a, root);
-            snprintf(r, sizeof(r),
-                     "r%" PRIu32 " over p : wait %s[$r]@$p == 1\n"
-                     "r%" PRIu32 " over p : write %s[$r]@$p = 0\n",
-                     root, a, root, a);
-        } else {
-            snprintf(r, sizeof(r), "r%" PRIu32 " over p : write %s[$p] = 1\n", root, a);
-            snprintf(o, sizeof(o), "wait %s[$r]@%" PRIu32 " == 1\nwrite %s[$r]@%" PRIu32 " = 0\n",
-                     a, root, a, root);
-        }
-        break;
-    default:
-        assert(!"unknown protocol");
+    ces_sb_init(&lines, cg->sb.ctx);
+    for (const char *l = t; *l != '\0'; l = strchr(l, '\n') + 1)
+        subst_line(&lines, l, a, v, root);
+    if (ces_sb_finish(&lines, &text, NULL) != CES_OK) {
+        cg->sb.status = CES_ERR_NOMEM;
         return;
     }
-    directed_lines(cg, in, o, r);
+    ces_coll_each_but_root(cg, text);
+    ces_free(cg->sb.ctx, text);
 }
 
 void ces_coll_sync(struct ces_cgen *cg, uint32_t k)
 {
-    char v[96];
+    const struct sync_text *t = &sync_texts[cg->p.proto];
+    bool graph = cg->p.phase == CES_PHASE_GRAPH;
+    enum side signal = signaller(cg, k), wait = other_side(signal);
+    const char *a = sync_array(cg, k);
+    char v[96] = "1";
 
-    assert(k < cg->nsyncs);
-    if (cg->directed) {
-        directed_sync(cg, k);
-        return;
-    }
-    switch (cg->p.proto) {
-    case CES_PROTO_NCCL:
-        nccl_sync(cg, k);
-        break;
-    case CES_PROTO_MONO:
-        /* One counter per barrier of the body, value = the global
+    assert(k < cg->nsyncs && cg->p.proto < CES_PROTO__COUNT);
+    if (cg->p.proto == CES_PROTO_NCCL) {
+        /* nccl alternates arrays by the global barrier count.  Eager,
+         * barrier k of global iteration G carries sequence number
+         * nsyncs*(G-1)+k+1 (the host counter starts at 0 and is incremented
+         * before every barrier); captured, GRAPH_SYNC_VALUE = 1. */
+        a = ((cg->parity + k) & 1u) ? "complete" : "ready";
+        if (!graph)
+            ces_coll_lin(cg, v, sizeof(v), cg->nsyncs, (int64_t)k + 1 - (int64_t)cg->nsyncs);
+    } else if (cg->p.proto == CES_PROTO_MONO) {
+        /* one counter per barrier of the body, value = the global
          * iteration: it only grows, so a `>=` wait is satisfied by the
-         * awaited write or any later one. */
+         * awaited write or any later one */
         ces_coll_lin(cg, v, sizeof(v), 1, 0);
-        ces_sb_printf(&cg->sb,
-                      "r* : write %s[0] = %s\n"
-                      "r* over p : wait %s[0]@$p >= %s\n",
-                      sync_array(cg, k), v, sync_array(cg, k), v);
-        break;
-    case CES_PROTO_CREDIT:
-        /* The reset precedes the ack in stream order, so when the writer
-         * sees the ack its next 1 cannot be erased by this reset. */
-        ces_sb_printf(&cg->sb,
-                      "r* over p : write %s[$r]@$p = 1\n"
-                      "r* over p : wait %s[$p] == 1\n"
-                      "r* over p : write %s[$p] = 0\n"
-                      "r* over p : write %s_ack[$r]@$p = 1\n",
-                      sync_array(cg, k), sync_array(cg, k), sync_array(cg, k), sync_array(cg, k));
-        break;
-    case CES_PROTO_PULL:
-        /* The flag waits in the writer's memory; its reader clears it
-         * there once it has seen it. */
-        ces_sb_printf(&cg->sb,
-                      "r* over p : write %s[$p] = 1\n"
-                      "r* over p : wait %s[$r]@$p == 1\n"
-                      "r* over p : write %s[$r]@$p = 0\n",
-                      sync_array(cg, k), sync_array(cg, k), sync_array(cg, k));
-        break;
-    default:
-        assert(!"unknown protocol");
-        break;
     }
+    emit(cg, signal, t->signal, a, v);
+    emit(cg, wait, t->wait, a, v);
+    if (cg->p.proto != CES_PROTO_NCCL || !graph)
+        return;
+    /* Under capture NCCL zeroes, in the same memop batch after the waits,
+     * every local slot (its own included) so that the next replay can wait
+     * for 1 again; a directed barrier's waiters clear the slots they
+     * waited on. */
+    if (wait == SIDE_ALL)
+        ces_sb_printf(&cg->sb, "r* over p* : write %s[$p] = 0\n", a);
+    else
+        emit(cg, wait, "write %A[%P] = 0\n", a, v);
 }
 
 void ces_coll_sync_tail(struct ces_cgen *cg)
 {
-    if (cg->p.proto != CES_PROTO_CREDIT)
-        return;
+    const char *collect = sync_texts[cg->p.proto].collect;
+
     /* Every peer has reset the slot this rank wrote and said so; only now
      * may the next body write 1 into it again. */
-    for (uint32_t k = 0; k < cg->nsyncs && cg->directed; k++) {
-        const char *a = sync_array(cg, k);
-        char o[128];
-
-        if (toward_root(cg, k)) {
-            snprintf(o, sizeof(o), "wait %s_ack[%" PRIu32 "] == 1\nwrite %s_ack[%" PRIu32 "] = 0\n",
-                     a, cg->p.root, a, cg->p.root);
-            ces_coll_each_but_root(cg, o);
-        } else {
-            ces_sb_printf(&cg->sb,
-                          "r%" PRIu32 " over p : wait %s_ack[$p] == 1\n"
-                          "r%" PRIu32 " over p : write %s_ack[$p] = 0\n",
-                          cg->p.root, a, cg->p.root, a);
-        }
-    }
-    for (uint32_t k = 0; k < cg->nsyncs && !cg->directed; k++)
-        ces_sb_printf(&cg->sb,
-                      "r* over p : wait %s_ack[$p] == 1\n"
-                      "r* over p : write %s_ack[$p] = 0\n",
-                      sync_array(cg, k), sync_array(cg, k));
+    for (uint32_t k = 0; k < cg->nsyncs && collect != NULL; k++)
+        emit(cg, signaller(cg, k), collect, sync_array(cg, k), "");
 }
