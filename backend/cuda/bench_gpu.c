@@ -511,11 +511,6 @@ static int build_variant(struct ces_bench *b, int variant, uint64_t bytes, struc
     return ces_coll_build(b->ctx, &p, out);
 }
 
-static void **recv_of(struct ces_bench *b, int impl)
-{
-    return impl == CES_BI_NCCL_KERNEL ? b->nrecv[0] : impl == CES_BI_NCCL_CE ? b->nrecv[1] : b->recv;
-}
-
 /* Whether impl runs in place: all but the raw copy, which moves the peer
  * bytes from `send` either way. */
 static int in_place(const struct ces_bench *b, int impl)
@@ -523,30 +518,98 @@ static int in_place(const struct ces_bench *b, int impl)
     return b->cfg.in_place && impl != CES_BI_RAW;
 }
 
-/* out[r]: rank r's send buffer of the implementation at `bytes` (filled
- * with pattern(r, chunk)); in place its own block of its receive buffer. */
-static void sends(struct ces_bench *b, int impl, uint64_t bytes, void **out)
+/* In place one buffer of a rank holds its send and its recv, the shorter
+ * inside the longer (send_len, recv_len; broadcast: the same), as
+ * nccl-tests lays them out: the offset of the shorter in the longer, by
+ * each implementation's own rule.  This is the one place that says where
+ * a collective's in-place input lives.  allgather and gather: send is the
+ * rank's own block of recv (gather: the root's block on the root, and a
+ * rank but the root may pass its own, ces_cuda_coll_in_place); broadcast:
+ * send is recv.  scatter, recv in send, is where the two rules differ:
+ * cesync's recv lies at the same offset on every rank, the root's block
+ * (send + root*bytes: a copy to a peer lands at the root's recv offset
+ * there, docs/API.md); NCCL's at the rank's own (send + rank*count, which
+ * nccl-tests passes; only the root's pointers make NCCL's scatter in
+ * place).  NCCL's copy-engine scatter in place, as its source reads
+ * (ncclCeScatter, src/ce_coll.cc), writes rank d's block at the root's recv
+ * offset + d*count on rank d: that recv only with root 0 (docs/PERFORMANCE.md,
+ * "In place"). */
+static uint64_t in_place_offset(const struct ces_bench *b, int impl, uint32_t r, uint64_t bytes)
 {
-    void **send = impl == CES_BI_NCCL_KERNEL ? b->nsend[0]
-                  : impl == CES_BI_NCCL_CE   ? b->nsend[1]
-                                             : b->send;
-    void **recv = recv_of(b, impl);
+    switch (b->cfg.coll) {
+    case CES_COLL_BROADCAST:
+        return 0;
+    case CES_COLL_SCATTER:
+        return (impl == CES_BI_CESYNC ? b->cfg.root : r) * bytes;
+    default:
+        return r * bytes;
+    }
+}
 
+/* *send, *recv: rank r's buffers of the implementation at `bytes` (send
+ * filled with pattern(r, chunk)): its two, or in place the shorter inside
+ * the longer (in_place_offset). */
+static void rank_buffers(const struct ces_bench *b, int impl, uint32_t r, uint64_t bytes,
+                         void **send, void **recv)
+{
+    int k = impl == CES_BI_NCCL_CE;
+
+    *send = impl == CES_BI_NCCL_KERNEL || k ? b->nsend[k][r] : b->send[r];
+    *recv = impl == CES_BI_NCCL_KERNEL || k ? b->nrecv[k][r] : b->recv[r];
+    if (!in_place(b, impl))
+        return;
+    if (send_len(b, bytes) > recv_len(b, bytes))
+        *recv = (char *)*send + in_place_offset(b, impl, r, bytes);
+    else
+        *send = (char *)*recv + in_place_offset(b, impl, r, bytes);
+}
+
+/* rank_buffers of every rank. */
+static void buffers(const struct ces_bench *b, int impl, uint64_t bytes, void **send, void **recv)
+{
     for (uint32_t r = 0; r < b->n; r++)
-        out[r] = in_place(b, impl) ? (char *)recv[r] + r * bytes : send[r];
+        rank_buffers(b, impl, r, bytes, &send[r], &recv[r]);
+}
+
+/* Whether rank r's send is read: every rank's but those of broadcast's and
+ * scatter's ranks other than the root. */
+static int reads_send(const struct ces_bench *b, uint32_t r)
+{
+    return (b->cfg.coll != CES_COLL_BROADCAST && b->cfg.coll != CES_COLL_SCATTER) ||
+           r == b->cfg.root;
+}
+
+/* [*lo, *hi): the bytes of rank r's recv (at `recv`, its send at `send`)
+ * that are its input: in place, where the send that the collective reads
+ * overlaps the recv.  Filled before the first iteration, they are kept by
+ * clear_recv, and check_recv finds them intact only if no iteration wrote
+ * them.  Empty out of place and where the send is not read (broadcast's
+ * and scatter's ranks but the root: their recv is all output). */
+static void recv_input(const struct ces_bench *b, int impl, uint32_t r, uint64_t bytes,
+                       const void *send, const void *recv, uint64_t *lo, uint64_t *hi)
+{
+    uintptr_t s = (uintptr_t)send, d = (uintptr_t)recv;
+    uintptr_t se = s + send_len(b, bytes), de = d + recv_len(b, bytes);
+
+    *lo = *hi = 0;
+    if (in_place(b, impl) && reads_send(b, r)) {
+        *lo = (s > d ? s : d) - d;
+        *hi = (se < de ? se : de) - d;
+    }
 }
 
 static int enqueue_cesync(struct ces_bench *b, int variant, uint64_t bytes, struct ces_graph *g)
 {
-    void *send[BENCH_MAX_RANKS];
+    void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
     int rc = CES_OK;
 
-    sends(b, CES_BI_CESYNC, bytes, send);
+    buffers(b, CES_BI_CESYNC, bytes, send, recv);
     if (variant >= 0) {
-        /* in place the graph has no `send` (ces_launch binds what it has) */
+        /* in place the allgather and broadcast graphs have no `send`
+         * (ces_launch binds what it has) */
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++) {
             struct ces_binding bind[3] = {
-                {"send", send[r]}, {"recv", b->recv[r]}, {"stage", b->stage[r]}};
+                {"send", send[r]}, {"recv", recv[r]}, {"stage", b->stage[r]}};
 
             rc = ces_launch(b->comms[r], g, bind, b->stage[r] != NULL ? 3 : 2, b->st[r]);
         }
@@ -555,11 +618,11 @@ static int enqueue_cesync(struct ces_bench *b, int variant, uint64_t bytes, stru
     switch (b->cfg.coll) {
     case CES_COLL_ALLTOALL:
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
-            rc = ces_alltoall(b->comms[r], send[r], b->recv[r], bytes, b->st[r]);
+            rc = ces_alltoall(b->comms[r], send[r], recv[r], bytes, b->st[r]);
         break;
     case CES_COLL_ALLGATHER:
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
-            rc = ces_allgather(b->comms[r], send[r], b->recv[r], bytes, b->st[r]);
+            rc = ces_allgather(b->comms[r], send[r], recv[r], bytes, b->st[r]);
         break;
     case CES_COLL_BROADCAST:
     case CES_COLL_GATHER:
@@ -570,7 +633,7 @@ static int enqueue_cesync(struct ces_bench *b, int variant, uint64_t bytes, stru
                                               : ces_scatter;
 
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
-            rc = rooted(b->comms[r], send[r], b->recv[r], bytes, b->cfg.root, b->st[r]);
+            rc = rooted(b->comms[r], send[r], recv[r], bytes, b->cfg.root, b->st[r]);
         break;
     }
     default:
@@ -579,7 +642,7 @@ static int enqueue_cesync(struct ces_bench *b, int variant, uint64_t bytes, stru
             if (rc == CES_OK && (!b->cfg.one_way || r + 1 < b->n))
                 rc = ces_send(b->comms[r], send[r], bytes, (r + 1) % b->n);
             if (rc == CES_OK && (!b->cfg.one_way || r > 0))
-                rc = ces_recv(b->comms[r], b->recv[r], bytes, (r + b->n - 1) % b->n);
+                rc = ces_recv(b->comms[r], recv[r], bytes, (r + b->n - 1) % b->n);
         }
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++)
             rc = ces_group_end(b->comms[r], b->st[r]);
@@ -675,30 +738,40 @@ static int enqueue_one(struct ces_bench *b, int impl, int variant, uint64_t byte
         return enqueue_cesync(b, variant, bytes, g);
     case CES_BI_NCCL_KERNEL:
     case CES_BI_NCCL_CE: {
-        int ce = impl == CES_BI_NCCL_CE;
-        void *send[BENCH_MAX_RANKS];
+        void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
 
-        sends(b, impl, bytes, send);
-        return ces_nccl_coll(b->nccl, ce, b->cfg.coll, send, b->nrecv[ce], bytes, b->cfg.root,
-                             (void **)b->st, b->cfg.one_way);
+        buffers(b, impl, bytes, send, recv);
+        return ces_nccl_coll(b->nccl, impl == CES_BI_NCCL_CE, b->cfg.coll, send, recv, bytes,
+                             b->cfg.root, (void **)b->st, b->cfg.one_way);
     }
     default:
         return enqueue_raw(b, bytes);
     }
 }
 
+/* The chunks of a send: one per destination where each gets its own
+ * (alltoall, scatter), else one. */
+static uint32_t send_chunks(const struct ces_bench *b)
+{
+    return b->cfg.coll == CES_COLL_ALLTOALL || b->cfg.coll == CES_COLL_SCATTER ? b->n : 1;
+}
+
+/* The byte that fill_send puts at offset o of rank r's send. */
+static unsigned char send_byte(const struct ces_bench *b, uint32_t r, uint64_t bytes, uint64_t o)
+{
+    return (unsigned char)pattern(r, (uint32_t)(o / (send_len(b, bytes) / send_chunks(b))));
+}
+
+/* Fills chunk d of every rank's send with pattern(r, d) (every rank's,
+ * though broadcast and scatter read only the root's). */
 static int fill_send(struct ces_bench *b, int impl, uint64_t bytes)
 {
-    void *send[BENCH_MAX_RANKS];
+    void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
+    uint32_t nchunks = send_chunks(b);
+    uint64_t c = send_len(b, bytes) / nchunks;
     int rc = CES_OK;
 
-    /* a chunk per destination where each gets its own (every rank's send,
-     * though scatter reads only the root's) */
-    uint32_t nchunks =
-        b->cfg.coll == CES_COLL_ALLTOALL || b->cfg.coll == CES_COLL_SCATTER ? b->n : 1;
-    uint64_t c = send_len(b, bytes) / nchunks;
-
-    sends(b, impl, bytes, send);
+    buffers(b, impl, bytes, send, recv);
     for (uint32_t r = 0; r < b->n; r++) {
         rc = use_dev(b, r);
         if (rc != CES_OK)
@@ -712,22 +785,19 @@ out:
     return rc;
 }
 
-/* Clears the receive buffers, but in place each rank's own block: that is
- * its input, filled before the first iteration, and the check after the
- * last finds it intact only if no iteration wrote it. */
+/* Clears the receive buffers, but in place the part that is a rank's input
+ * (recv_input). */
 static int clear_recv(struct ces_bench *b, int impl, uint64_t bytes)
 {
-    void **recv = recv_of(b, impl);
+    void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
     uint64_t len = recv_len(b, bytes);
     int rc = CES_OK;
 
+    buffers(b, impl, bytes, send, recv);
     for (uint32_t r = 0; r < b->n; r++) {
-        uint64_t lo = len, hi = len; /* [lo, hi): kept */
+        uint64_t lo, hi; /* [lo, hi): kept */
 
-        if (in_place(b, impl)) {
-            lo = r * bytes;
-            hi = lo + bytes;
-        }
+        recv_input(b, impl, r, bytes, send[r], recv[r], &lo, &hi);
         rc = use_dev(b, r);
         if (rc != CES_OK)
             return rc;
@@ -744,7 +814,8 @@ out:
 /* What every byte of chunk c of rank p's recv holds after the collective
  * (a chunk: bytes / ranks in alltoall, else bytes): the pattern of the rank
  * that sent it there; 0, as cleared, in the recv of gather's ranks but the
- * root, which nothing may write. */
+ * root, which nothing may write (in place but their own block, their input:
+ * check_recv). */
 static unsigned char recv_want(const struct ces_bench *b, uint32_t p, uint32_t c)
 {
     uint32_t root = b->cfg.root;
@@ -766,11 +837,12 @@ static unsigned char recv_want(const struct ces_bench *b, uint32_t p, uint32_t c
 }
 
 /* Copies every chunk of every receiving rank's recv to the host, in
- * blocks, and compares every byte with recv_want. */
+ * blocks, and compares every byte with recv_want, but in place a chunk of
+ * a rank's input (recv_input) with what fill_send put there. */
 static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, int *ok)
 {
     const uint64_t blk = UINT64_C(8) << 20;
-    void **recv = recv_of(b, impl);
+    void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
     unsigned char *host = NULL;
     uint64_t clen = b->cfg.coll == CES_COLL_ALLTOALL ? bytes / b->n : bytes;
     uint32_t nchunks = (uint32_t)(recv_len(b, bytes) / clen);
@@ -780,12 +852,20 @@ static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, int *ok)
     host = ces_malloc(b->ctx, blk);
     if (host == NULL)
         return ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory checking the data");
+    buffers(b, impl, bytes, send, recv);
     for (uint32_t p = b->cfg.one_way ? 1 : 0; p < b->n && *ok; p++) {
+        uint64_t lo, hi;
+
+        recv_input(b, impl, p, bytes, send[p], recv[p], &lo, &hi);
         rc = use_dev(b, p);
         if (rc != CES_OK)
             goto out;
         for (uint32_t c = 0; c < nchunks && *ok; c++) {
-            unsigned char want = recv_want(b, p, c);
+            /* an input chunk lies in the send at its offset there */
+            unsigned char want =
+                c * clen >= lo && c * clen < hi
+                    ? send_byte(b, p, bytes, (uintptr_t)recv[p] + c * clen - (uintptr_t)send[p])
+                    : recv_want(b, p, c);
 
             for (uint64_t o = 0; o < clen && *ok; o += blk) {
                 size_t len = (size_t)(clen - o < blk ? clen - o : blk);

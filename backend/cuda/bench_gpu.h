@@ -38,8 +38,10 @@ struct ces_bench_cfg {
     int with_compute;   /* load the compute kernel */
     uint32_t chunks, slots; /* sendrecv variant: chunks per message, staging slots */
     int one_way;            /* sendrecv: the pipeline r -> r+1 (r < n-1) instead of the ring */
-    int in_place;           /* allgather: all but the raw copy run in place, rank r's send
-                               being recv + r*bytes (variants: plus CES_COLL_F_INPLACE) */
+    int in_place;           /* allgather, broadcast, gather, scatter: all but the raw copy
+                               run in place, send and recv one inside the other by each
+                               implementation's rule (bench_gpu.c, in_place_offset;
+                               variants: plus CES_COLL_F_INPLACE) */
     uint32_t root;          /* broadcast, gather, scatter: the root rank, < ranks */
 };
 
@@ -74,10 +76,11 @@ const char *ces_bench_nccl_info(const struct ces_bench *b);
  * untimed when `warmup` > 0, then five times timed: a sample is one launch's
  * time over `iters` (the ranks' mean event pair around the launch).  The
  * last iteration's receive buffers are cleared before it (in place all but
- * each rank's own block, which holds its input from the start) and checked
- * after it (every byte; gather: the root's blocks, and every other rank's
- * recv still clear); in graph mode that iteration is a
- * second graph of one iteration that clears them first. */
+ * the part of a rank's recv that is its send, which holds its input from
+ * the start) and checked after it (every byte; gather: the root's blocks,
+ * and every other rank's recv still clear; in place each rank's input
+ * intact); in graph mode that iteration is a second graph of one iteration
+ * that clears them first. */
 int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t iters,
                   uint32_t warmup, int graph, struct ces_bench_sample *out);
 
