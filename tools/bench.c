@@ -73,20 +73,28 @@ static const char bench_usage[] =
     "                        sendrecv, broadcast, gather, scatter and --in-place: auto,plain);\n"
     "                        broadcast, gather, scatter also take overlap (auto's schedule)\n"
     "                        and directed (overlap with each barrier one way, as the copies\n"
-    "                        go: CES_COLL_F_DIRECTED)\n"
+    "                        go: CES_COLL_F_DIRECTED), but not in place\n"
     "  --root R              broadcast, gather, scatter: the root rank, 0..N-1 (default 0)\n"
     "  --chunks C --slots S  sendrecv builder: chunks per message (default 1 with --one-way,\n"
     "                        else 2), staging slots (default 2)\n"
     "  --one-way             sendrecv: the pipeline 0 -> 1 -> ... -> n-1 instead of the ring\n"
-    "  --in-place            allgather in place, as nccl-tests' in-place column: rank r's\n"
-    "                        send is its own block of recv (recv + r*bytes), which holds its\n"
-    "                        data, so nothing copies it: auto calls ces_allgather so, plain runs\n"
-    "                        the builder's CES_COLL_F_INPLACE graph (overlap and early are\n"
-    "                        refused), NCCL's sendbuff is recvbuff + r*count; the raw peer copy\n"
-    "                        is unchanged.  Before the last iteration every block but a rank's\n"
-    "                        own is cleared.  The predictions use the in-place graphs; the header\n"
-    "                        and the plot's title say \"allgather (in place)\", the CSV's coll\n"
-    "                        column \"allgather-inplace\" (the same columns)\n"
+    "  --in-place            allgather, broadcast, gather, scatter in place, as nccl-tests'\n"
+    "                        in-place column: a rank's send and recv share one buffer, so no\n"
+    "                        rank copies its own block locally.  allgather, gather: send is the\n"
+    "                        rank's block of recv (recv + r*bytes); broadcast: send is recv;\n"
+    "                        scatter: recv is a block of send, by each implementation's own\n"
+    "                        rule: the root's for cesync (send + root*bytes on every rank: recv\n"
+    "                        lies at the same offset everywhere), the rank's own for NCCL\n"
+    "                        (send + r*count, as nccl-tests passes it).  auto calls\n"
+    "                        ces_allgather & co. so, plain runs the builder's CES_COLL_F_INPLACE\n"
+    "                        graph (the other variants are refused); the raw peer copy is\n"
+    "                        unchanged.  Before the last iteration every recv is cleared but\n"
+    "                        the part that is a rank's input (allgather, gather: every rank's\n"
+    "                        own block; broadcast, scatter: the root's recv), which the check\n"
+    "                        then finds intact.  The predictions use the in-place graphs; the\n"
+    "                        header and the plot's title say \"(in place)\" (rooted: \"(in place,\n"
+    "                        root R)\"), the CSV's coll column \"<coll>-inplace\" (the same\n"
+    "                        columns)\n"
     "  --no-nccl             skip NCCL\n"
     "  --with-compute        a compute-bound kernel on every GPU beside each implementation at\n"
     "                        --compute-bytes (default 64M): the share of its solo speed it keeps\n"
@@ -157,11 +165,11 @@ static const char *variant_name(int v)
                              : "plain";
 }
 
-/* The collective as the CSV's coll column names it: in place its own name,
+/* The collective as the CSV's coll column names it: in place <coll>-inplace,
  * so that a file tells the two forms apart with the same columns. */
-static const char *coll_label(const struct bench *B)
+static void coll_label(const struct bench *B, char *buf, size_t n)
 {
-    return B->in_place ? "allgather-inplace" : ces_coll_name((int)B->coll);
+    snprintf(buf, n, "%s%s", ces_coll_name((int)B->coll), B->in_place ? "-inplace" : "");
 }
 
 /* broadcast, gather and scatter: the collectives with a root (--root). */
@@ -177,13 +185,23 @@ static int local_variants(const struct bench *B)
     return (B->coll == CES_COLL_ALLTOALL || B->coll == CES_COLL_ALLGATHER) && !B->in_place;
 }
 
+/* Whether the overlap and directed variants apply: they move the root's
+ * local copy of broadcast, gather and scatter (directed is overlap with
+ * one-way barriers), which in place is gone too. */
+static int root_variants(const struct bench *B)
+{
+    return rooted(B->coll) && !B->in_place;
+}
+
 /* The collective and the form it runs in, as the header and the plot's
  * title name it. */
 static void coll_title(const struct bench *B, char *buf, size_t n)
 {
     const char *name = ces_coll_name((int)B->coll);
 
-    if (B->in_place)
+    if (B->in_place && rooted(B->coll))
+        snprintf(buf, n, "%s (in place, root %u)", name, B->root);
+    else if (B->in_place)
         snprintf(buf, n, "%s (in place)", name);
     else if (rooted(B->coll))
         snprintf(buf, n, "%s (root %u)", name, B->root);
@@ -456,10 +474,10 @@ static int parse_args(struct bench *B, int argc, char **argv)
     if (B->root >= B->ranks)
         return ces_tool_fail("bench: --root must be 0..%u (--ranks %u), not %s", B->ranks - 1,
                              B->ranks, B->root_arg);
-    /* alltoall and sendrecv have no in-place form (CES_COLL_F_INPLACE); the
-     * bench runs allgather's only */
-    if (B->in_place && B->coll != CES_COLL_ALLGATHER)
-        return ces_tool_fail("bench: --in-place applies to allgather");
+    /* alltoall and sendrecv have no in-place form (CES_COLL_F_INPLACE) */
+    if (B->in_place && (B->coll == CES_COLL_ALLTOALL || B->coll == CES_COLL_SENDRECV))
+        return ces_tool_fail("bench: --in-place applies to allgather, broadcast, gather and "
+                             "scatter");
     if (B->nvariants == 0) {
         B->variants[B->nvariants++] = V_AUTO;
         if (local_variants(B)) {
@@ -471,14 +489,13 @@ static int parse_args(struct bench *B, int argc, char **argv)
     }
     for (uint32_t k = 0; k < B->nvariants; k++)
         if ((B->variants[k] == V_EARLY && !local_variants(B)) ||
-            (B->variants[k] == V_OVERLAP && !local_variants(B) && !rooted(B->coll)) ||
-            (B->variants[k] == V_DIRECTED && !rooted(B->coll)))
-            return ces_tool_fail("bench: %s has the variants %s only",
-                                 B->in_place ? "allgather --in-place"
-                                             : ces_coll_name((int)B->coll),
-                                 local_variants(B) ? "auto, plain, overlap and early"
-                                 : rooted(B->coll) ? "auto, plain, overlap and directed"
-                                                   : "auto and plain");
+            (B->variants[k] == V_OVERLAP && !local_variants(B) && !root_variants(B)) ||
+            (B->variants[k] == V_DIRECTED && !root_variants(B)))
+            return ces_tool_fail("bench: %s%s has the variants %s only",
+                                 ces_coll_name((int)B->coll), B->in_place ? " --in-place" : "",
+                                 local_variants(B)  ? "auto, plain, overlap and early"
+                                 : root_variants(B) ? "auto, plain, overlap and directed"
+                                                    : "auto and plain");
     if (B->one_way && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: --one-way applies to sendrecv");
     /* One way, one chunk per message is fastest; where every rank also
@@ -767,13 +784,14 @@ static void print_table(const struct bench *B, FILE *f)
 static int write_csv(const struct bench *B, const char *path)
 {
     static const char *names[3] = {"nccl-ce", "nccl-kernel", "raw"};
-    char *text = NULL;
+    char *text = NULL, coll[32];
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     int ec;
 
     if (f == NULL)
         return ces_tool_fail("bench: out of memory");
+    coll_label(B, coll, sizeof(coll));
     fprintf(f, "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,busbw_gbps,check,"
                "pred_us,pred_slow_us\n");
     for (uint32_t i = 0; i < B->nsizes; i++) {
@@ -783,7 +801,7 @@ static int write_csv(const struct bench *B, const char *path)
             if (!c->ran && B->dry == 0)
                 continue;
             fprintf(f, "%s,%u,%" PRIu64 ",cesync,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f\n",
-                    coll_label(B), B->ranks, B->sizes[i], variant_name(B->variants[k]),
+                    coll, B->ranks, B->sizes[i], variant_name(B->variants[k]),
                     c->med, c->min, c->max, algbw(B, B->sizes[i], c->med),
                     busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred, c->pred_slow);
         }
@@ -793,7 +811,7 @@ static int write_csv(const struct bench *B, const char *path)
             if (!c->ran)
                 continue;
             fprintf(f, "%s,%u,%" PRIu64 ",%s,-,%.3f,%.3f,%.3f,%.3f,%.3f,%s,,\n",
-                    coll_label(B), B->ranks, B->sizes[i], names[j], c->med, c->min,
+                    coll, B->ranks, B->sizes[i], names[j], c->med, c->min,
                     c->max,
                     j == IMPL_RAW ? busbw(B, B->sizes[i], c->med) : algbw(B, B->sizes[i], c->med),
                     busbw(B, B->sizes[i], c->med),

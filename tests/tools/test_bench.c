@@ -1,9 +1,9 @@
 /*
  * tests/tools/test_bench.c - `cesync bench` without a GPU: the dry run
  * (the cost model's predictions in the bench's table, CSV and plot; the
- * rooted collectives with their root), the sizes it sweeps, the plot's
- * `dot` run without a shell (any path; a failing or missing `dot` keeps the
- * .dot), and its usage errors with their exit codes.
+ * rooted collectives with their root; in place), the sizes it sweeps, the
+ * plot's `dot` run without a shell (any path; a failing or missing `dot`
+ * keeps the .dot), and its usage errors with their exit codes.
  */
 #include "ces_test.h"
 
@@ -319,7 +319,7 @@ static void expect_plot_title(const char *dir, const char *args, const char *tit
     assert_int_equal(remove(path), 0);
 }
 
-/* --in-place (allgather only): rank r's send is its block of recv.  The
+/* allgather --in-place: rank r's send is its block of recv.  The
  * CSV keeps its columns and names the collective allgather-inplace; the
  * variants are auto and plain, and both predict the in-place graph, which
  * has no local copy: at 256M plain takes 696.5 us in place against 837.7
@@ -470,6 +470,97 @@ static void test_rooted(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* broadcast, gather and scatter --in-place: a rank's send and recv share
+ * one buffer, so the root's local copy is gone.  The variants are auto and
+ * plain, both predicting the in-place graph: on 2 ranks plain's root batch
+ * of broadcast and scatter keeps only its peer copy, about one peer copy
+ * (695.6 us at 256M, 16.4 at 1M) against 836.8 and 26.2 out of place
+ * (test_rooted), the times of auto, whose overlap hides the local copy;
+ * gather's plain already overlapped the root's own block with the peer's
+ * copy into it and keeps its time.  On 4 ranks, root 2, at 64M the
+ * root's batch of three peer copies takes 535.7 us against 577.9 with its
+ * own after them.  The header and the plot's title say "(in place, root
+ * R)", the CSV's coll column "<coll>-inplace". */
+static void test_rooted_in_place(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL;
+    char *csv = run_csv(dir, "bench broadcast --dry-run --in-place --root 1 --min-bytes 1M "
+                             "--max-bytes 256M --factor 256",
+                        "b.csv", &out);
+
+    (void)state;
+    assert_non_null(strstr(out, "# cesync bench broadcast (in place, root 1): 2 ranks (one "
+                                "process), 20 iterations after 5 warm-up, eager; model h200\n"));
+    assert_non_null(strstr(out, "      256M auto       695.61    695.61    695.61   385.9     -    "
+                                "695.61    704.81   +0.0  |"));
+    free(out);
+    assert_string_equal(csv,
+                        "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
+                        "busbw_gbps,check,pred_us,pred_slow_us\n"
+                        "broadcast-inplace,2,1048576,cesync,auto,16.361,16.361,16.361,64.089,"
+                        "64.089,-,16.361,26.161\n"
+                        "broadcast-inplace,2,1048576,cesync,plain,16.361,16.361,16.361,64.089,"
+                        "64.089,-,16.361,26.161\n"
+                        "broadcast-inplace,2,268435456,cesync,auto,695.608,695.608,695.608,"
+                        "385.900,385.900,-,695.608,704.808\n"
+                        "broadcast-inplace,2,268435456,cesync,plain,695.608,695.608,695.608,"
+                        "385.900,385.900,-,695.608,704.808\n");
+    free(csv);
+    csv = run_csv(dir, "bench scatter --dry-run --in-place --root 1 --min-bytes 1M "
+                       "--max-bytes 256M --factor 256",
+                  "s.csv", &out);
+    assert_non_null(strstr(out, "# cesync bench scatter (in place, root 1): 2 ranks "));
+    free(out);
+    assert_string_equal(csv,
+                        "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
+                        "busbw_gbps,check,pred_us,pred_slow_us\n"
+                        "scatter-inplace,2,1048576,cesync,auto,16.361,16.361,16.361,128.177,"
+                        "64.089,-,16.361,26.161\n"
+                        "scatter-inplace,2,1048576,cesync,plain,16.361,16.361,16.361,128.177,"
+                        "64.089,-,16.361,26.161\n"
+                        "scatter-inplace,2,268435456,cesync,auto,695.608,695.608,695.608,"
+                        "771.801,385.900,-,695.608,704.808\n"
+                        "scatter-inplace,2,268435456,cesync,plain,695.608,695.608,695.608,"
+                        "771.801,385.900,-,695.608,704.808\n");
+    free(csv);
+    csv = run_csv(dir, "bench gather --dry-run --in-place --min-bytes 1M --max-bytes 256M "
+                       "--factor 256",
+                  "g.csv", &out);
+    assert_non_null(strstr(out, "# cesync bench gather (in place, root 0): 2 ranks "));
+    free(out);
+    assert_string_equal(csv,
+                        "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
+                        "busbw_gbps,check,pred_us,pred_slow_us\n"
+                        "gather-inplace,2,1048576,cesync,auto,16.361,16.361,16.361,128.177,"
+                        "64.089,-,16.361,26.161\n"
+                        "gather-inplace,2,1048576,cesync,plain,16.361,16.361,16.361,128.177,"
+                        "64.089,-,16.361,26.161\n"
+                        "gather-inplace,2,268435456,cesync,auto,695.608,695.608,695.608,"
+                        "771.801,385.900,-,695.608,704.808\n"
+                        "gather-inplace,2,268435456,cesync,plain,695.608,695.608,695.608,"
+                        "771.801,385.900,-,695.608,704.808\n");
+    free(csv);
+    expect_row(dir, "bench broadcast --dry-run --in-place --ranks 4 --root 2 --min-bytes 64M "
+                    "--max-bytes 64M --variant plain",
+               "\nbroadcast-inplace,4,67108864,cesync,plain,535.681,535.681,535.681,125.278,"
+               "125.278,");
+    expect_row(dir, "bench scatter --dry-run --in-place --ranks 4 --root 2 --min-bytes 64M "
+                    "--max-bytes 64M --variant plain",
+               "\nscatter-inplace,4,67108864,cesync,plain,535.681,535.681,535.681,501.110,"
+               "375.833,");
+    expect_row(dir, "bench gather --dry-run --in-place --ranks 4 --root 2 --min-bytes 64M "
+                    "--max-bytes 64M --variant plain",
+               "\ngather-inplace,4,67108864,cesync,plain,526.181,526.181,526.181,510.158,"
+               "382.618,");
+    /* captured: the in-place graph of the captured protocol */
+    expect_row(dir, "bench scatter --dry-run --graph --in-place --ranks 3 --root 2 --min-bytes 8M "
+                    "--max-bytes 8M --variant auto",
+               "\nscatter-inplace,3,8388608,cesync,auto,");
+    expect_plot_title(dir, "bench gather --dry-run --in-place --root 1 --max-bytes 4K",
+                      "gather (in place, root 1)");
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_usage_errors(void **state)
 {
     static const struct {
@@ -496,14 +587,23 @@ static void test_usage_errors(void **state)
         {"bench alltoall --variant directed",
          "cesync: bench: alltoall has the variants auto, plain, overlap and early only\n"},
         {"bench alltoall --one-way", "cesync: bench: --one-way applies to sendrecv\n"},
-        {"bench alltoall --in-place", "cesync: bench: --in-place applies to allgather\n"},
-        {"bench sendrecv --in-place", "cesync: bench: --in-place applies to allgather\n"},
+        {"bench alltoall --in-place",
+         "cesync: bench: --in-place applies to allgather, broadcast, gather and scatter\n"},
+        {"bench sendrecv --in-place",
+         "cesync: bench: --in-place applies to allgather, broadcast, gather and scatter\n"},
         {"bench allgather --in-place --variant overlap",
          "cesync: bench: allgather --in-place has the variants auto and plain only\n"},
         {"bench allgather --in-place --variant auto,early",
          "cesync: bench: allgather --in-place has the variants auto and plain only\n"},
-        {"bench broadcast --in-place", "cesync: bench: --in-place applies to allgather\n"},
-        {"bench gather --in-place", "cesync: bench: --in-place applies to allgather\n"},
+        /* in place the rooted collectives have no local copy to move */
+        {"bench gather --in-place --variant overlap",
+         "cesync: bench: gather --in-place has the variants auto and plain only\n"},
+        {"bench scatter --in-place --variant auto,directed",
+         "cesync: bench: scatter --in-place has the variants auto and plain only\n"},
+        {"bench broadcast --in-place --root 1 --variant plain,overlap",
+         "cesync: bench: broadcast --in-place has the variants auto and plain only\n"},
+        {"bench gather --in-place --variant early",
+         "cesync: bench: gather --in-place has the variants auto and plain only\n"},
         /* the rooted collectives have no early form */
         {"bench scatter --variant plain,early",
          "cesync: bench: scatter has the variants auto, plain, overlap and directed only\n"},
@@ -574,7 +674,8 @@ static void test_help(void **state)
     assert_int_equal(ces_test_tool(dir, "bench --help", &out), 0);
     assert_non_null(strstr(out, "usage: cesync bench COLL [options]\n"));
     assert_non_null(strstr(out, "Graphviz"));
-    assert_non_null(strstr(out, "  --in-place            allgather in place"));
+    assert_non_null(strstr(out, "  --in-place            allgather, broadcast, gather, scatter "
+                                "in place"));
     assert_non_null(strstr(out, "  --root R              broadcast, gather, scatter: the root "
                                 "rank, 0..N-1 (default 0)\n"));
     free(out);
@@ -653,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_plot_runs_dot),
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_rooted),
+        cmocka_unit_test(test_rooted_in_place),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_csv_kept_on_error),
         cmocka_unit_test(test_plot_keeps_other_dot),
