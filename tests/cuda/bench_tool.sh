@@ -1,16 +1,19 @@
 #!/bin/sh
 # tests/cuda/bench_tool.sh CESYNC OUTDIR - `cesync bench` end to end for
-# ctest: every collective, eager and captured, allgather in place, and
-# broadcast, gather and scatter (two of them rooted at 1), small sizes,
+# ctest: every collective, eager and captured, broadcast, gather and
+# scatter (two of them rooted at 1), and in place allgather, broadcast,
+# gather and scatter (eager, two rooted at 1, and captured), small sizes,
 # NCCL left out.
 # Exit 77 (skipped) without two GPUs; passes only if every run exits 0,
 # reports no failed measurement, and its CSV holds a cesync row for every
 # (size, variant) - 3 sizes - each saying the data check (every byte) is ok,
-# the in-place run's rows name allgather-inplace (the own blocks are its
-# input: the check finds them intact and every other block gathered), the
-# rooted runs' checks hold on every rank (broadcast: the root's send; gather:
-# the root's blocks, the other ranks' recv untouched; scatter: block r) and
-# their raw copy ran,
+# the in-place runs' rows name <coll>-inplace (a rank's input lies in its
+# recv: the check finds it intact - allgather's and gather's own blocks,
+# broadcast's and scatter's root's recv - and every other byte produced:
+# allgather's other blocks gathered, gather's other ranks' recv still clear
+# but their own block), the rooted runs' checks hold on every rank
+# (broadcast: the root's send; gather: the root's blocks, the other ranks'
+# recv untouched; scatter: block r) and their raw copy ran,
 # and the one-way raw copy takes about as long as the ring's;
 # then --calibrate, whose model file must hold every measured parameter as
 # a number (the rates above 0) and predict with `cesync check --predict`.
@@ -23,7 +26,11 @@ for args in "alltoall --variant auto,overlap,plain" "alltoall --graph --variant 
             "allgather --variant auto,plain" "allgather --graph --variant auto" \
             "sendrecv --one-way --variant auto,plain" "sendrecv --variant auto,plain" \
             "allgather --in-place --variant auto,plain" "broadcast --root 1 --variant auto,plain" \
-            "gather --root 1 --variant auto,plain" "scatter --variant auto,plain"; do
+            "gather --root 1 --variant auto,plain" "scatter --variant auto,plain" \
+            "broadcast --in-place --variant auto,plain" \
+            "gather --in-place --root 1 --variant auto,plain" \
+            "scatter --in-place --root 1 --variant auto,plain" \
+            "scatter --in-place --graph --variant auto"; do
   n=$((n + 1))
   csv="$out/bench$n.csv"
   log="$out/bench$n.log"
@@ -48,11 +55,13 @@ for args in "alltoall --variant auto,overlap,plain" "alltoall --graph --variant 
     exit 1
   fi
 done
-bad=$(awk -F, 'NR > 1 && $1 != "allgather-inplace"' "$out/bench7.csv")
-[ -z "$bad" ] || { echo "FAIL: cesync bench allgather --in-place: rows not in place: $bad"; exit 1; }
-# The rooted runs (bench8-10): one raw row per size, the root's copies (or
-# the peers' into the root) timed.
-for n in 8 9 10; do
+for run in 7:allgather 11:broadcast 12:gather 13:scatter 14:scatter; do
+  bad=$(awk -F, -v c="${run#*:}-inplace" 'NR > 1 && $1 != c' "$out/bench${run%%:*}.csv")
+  [ -z "$bad" ] || { echo "FAIL: bench${run%%:*}.csv: rows not in place: $bad"; exit 1; }
+done
+# The rooted runs (bench8-14): one raw row per size, the root's copies (or
+# the peers' into the root) timed, in place too.
+for n in 8 9 10 11 12 13 14; do
   raw=$(awk -F, 'NR > 1 && $4 == "raw" && $6 > 0' "$out/bench$n.csv" | wc -l)
   [ "$raw" -eq 3 ] || { echo "FAIL: bench$n.csv: $raw raw rows of 3"; exit 1; }
 done
