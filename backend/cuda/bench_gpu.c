@@ -520,27 +520,25 @@ static int in_place(const struct ces_bench *b, int impl)
 
 /* In place one buffer of a rank holds its send and its recv, the shorter
  * inside the longer (send_len, recv_len; broadcast: the same), as
- * nccl-tests lays them out: the offset of the shorter in the longer, by
- * each implementation's own rule.  This is the one place that says where
- * a collective's in-place input lives.  allgather and gather: send is the
- * rank's own block of recv (gather: the root's block on the root, and a
- * rank but the root may pass its own, ces_cuda_coll_in_place); broadcast:
- * send is recv.  scatter, recv in send, is where the two rules differ:
- * cesync's recv lies at the same offset on every rank, the root's block
- * (send + root*bytes: a copy to a peer lands at the root's recv offset
- * there, docs/API.md); NCCL's at the rank's own (send + rank*count, which
- * nccl-tests passes; only the root's pointers make NCCL's scatter in
- * place).  NCCL's copy-engine scatter in place, as its source reads
- * (ncclCeScatter, src/ce_coll.cc), writes rank d's block at the root's recv
- * offset + d*count on rank d: that recv only with root 0 (docs/PERFORMANCE.md,
- * "In place"). */
-static uint64_t in_place_offset(const struct ces_bench *b, int impl, uint32_t r, uint64_t bytes)
+ * nccl-tests lays them out: the offset of the shorter in the longer.  This
+ * is the one place that says where a collective's in-place input lives.
+ * allgather and gather: send is the rank's own block of recv (gather: the
+ * root's block on the root, and a rank but the root may pass its own,
+ * ces_cuda_coll_in_place); broadcast: send is recv; scatter: recv is the
+ * root's block of send on every rank (send + root*bytes), for every
+ * implementation: cesync's recv lies at the same offset on every rank
+ * (docs/API.md), and so must NCCL's for its copy-engine path, which writes
+ * a peer's block at the root's recv offset in the peer's window
+ * (ncclCeScatter, src/ce_coll.cc); its kernel path judges in place from
+ * the root's pointers alone.  (nccl-tests puts scatter's recv at
+ * send + rank*count instead, src/scatter.cu.) */
+static uint64_t in_place_offset(const struct ces_bench *b, uint32_t r, uint64_t bytes)
 {
     switch (b->cfg.coll) {
     case CES_COLL_BROADCAST:
         return 0;
     case CES_COLL_SCATTER:
-        return (impl == CES_BI_CESYNC ? b->cfg.root : r) * bytes;
+        return b->cfg.root * bytes;
     default:
         return r * bytes;
     }
@@ -559,9 +557,9 @@ static void rank_buffers(const struct ces_bench *b, int impl, uint32_t r, uint64
     if (!in_place(b, impl))
         return;
     if (send_len(b, bytes) > recv_len(b, bytes))
-        *recv = (char *)*send + in_place_offset(b, impl, r, bytes);
+        *recv = (char *)*send + in_place_offset(b, r, bytes);
     else
-        *send = (char *)*recv + in_place_offset(b, impl, r, bytes);
+        *send = (char *)*recv + in_place_offset(b, r, bytes);
 }
 
 /* rank_buffers of every rank. */
