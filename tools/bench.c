@@ -32,7 +32,8 @@ static const char bench_usage[] =
     "scatter (the last three rooted at --root, see below).  For every size from --min-bytes to\n"
     "--max-bytes (times --factor) it prints the time of one collective (device events, median of\n"
     "--iterations after --warmup, with min and max; per iteration the mean of the ranks' spans),\n"
-    "algbw and busbw with nccl-tests' formulas, a data check of the last iteration (every byte),\n"
+    "algbw and busbw with nccl-tests' formulas, a data check of the last iteration (every byte;\n"
+    "a WRONG one, NCCL's too, names the first wrong byte and makes the exit status 1),\n"
     "the cost model's prediction in both modes of H200's blocked waits, and - in the same run -\n"
     "NCCL's copy-engine path (CTAPolicy ZERO, ncclMemAlloc buffers in symmetric windows), NCCL's\n"
     "kernel path, the raw peer copy of the same bytes (the physical limit) and the ratios\n"
@@ -1114,6 +1115,8 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
                 printf(" %9.2f %9.2f\n", m->pred, m->pred_slow);
             else
                 printf("\n");
+            if (s.check == 0)
+                printf("# %s at %s WRONG: %s\n", name, sz, s.wrong);
         }
     }
     if (B->compute) {

@@ -12,6 +12,7 @@
 #include "runtime.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -837,7 +838,8 @@ static unsigned char recv_want(const struct ces_bench *b, uint32_t p, uint32_t c
 /* Copies every chunk of every receiving rank's recv to the host, in
  * blocks, and compares every byte with recv_want, but in place a chunk of
  * a rank's input (recv_input) with what fill_send put there. */
-static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, int *ok)
+static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, int *ok, char *wrong,
+                      size_t wlen)
 {
     const uint64_t blk = UINT64_C(8) << 20;
     void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
@@ -875,6 +877,10 @@ static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, int *ok)
                 for (size_t k = 0; k < len; k++)
                     if (host[k] != want) {
                         *ok = 0;
+                        snprintf(wrong, wlen,
+                                 "rank %" PRIu32 "'s recv byte %" PRIu64
+                                 " holds 0x%02x, not 0x%02x",
+                                 p, c * clen + o + k, host[k], want);
                         break;
                     }
             }
@@ -1193,7 +1199,7 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
             goto out;
     }
     if (impl != CES_BI_RAW) {
-        rc = check_recv(b, impl, bytes, &out->check);
+        rc = check_recv(b, impl, bytes, &out->check, out->wrong, sizeof(out->wrong));
         if (rc != CES_OK)
             goto out;
     }

@@ -47,8 +47,9 @@ struct ces_bench_cfg {
 
 struct ces_bench_sample {
     double med_us, min_us, max_us;
-    int check;     /* 1 data check passed, 0 failed, -1 not checked */
-    char err[256]; /* why the run failed, "" if it ran */
+    int check;       /* 1 data check passed, 0 failed, -1 not checked */
+    char wrong[160]; /* check 0: the first wrong byte, where and what it holds */
+    char err[256];   /* why the run failed, "" if it ran */
 };
 
 struct ces_bench;
