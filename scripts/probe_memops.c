@@ -414,7 +414,21 @@ enum local_half {
     ON_BARRIER_STREAM,
     FORK_GATED,
     FORK_SPLIT,
-    FORK_LATE_MEMCPY
+    FORK_LATE_MEMCPY,
+    FORK_SMALL,
+    FORK_BIG,
+    FORK_2B,
+    CHAIN_64,
+    CHAIN_256,
+    TO_HOST,
+    REVERSE,
+    FORK_2B_LATE,
+    FORK_TWO_B,
+    FORK_8B,
+    FORK_4B_LATE,
+    CHAIN_TIMED,
+    ROWS_TIMED,
+    TO_HOST_QUARTER
 };
 #define LOCAL_HEAD (8u << 20)
 /* The peer half on the barrier stream, or on a stream of its own between an
@@ -422,7 +436,38 @@ enum local_half {
  * a stream of its own gated by the ready flags themselves (it polls the own
  * and the peer's ready flag, copies, writes the own done flag; the barrier
  * stream writes its ready flag and waits for both done flags: no event). */
-enum peer_half { PEER_WITH_BARRIERS, PEER_APART, PEER_FLAGGED, PEER_HEAD };
+/* PEER_ONE_WAY: a one-way iteration (rooted_loop) in place of the
+ * alltoall's: GPU 1 pushes the whole size into GPU 0's recv between the two
+ * barriers, as broadcast and scatter in place do, and the local half is
+ * GPU 0's local copy of the size (forked at the start, FORK_SMALL: 4 KiB,
+ * FORK_BIG: four times the size, about as long as the push; FORK_2B: twice
+ * the size), or the keep-alive forked at the start in its place: a batch
+ * of 64 or 256 local copies of 4 KiB (CHAIN_*), an eighth of the size to
+ * pinned host memory (TO_HOST), a quarter of it pushed back into GPU 1's
+ * stage buffer (REVERSE); FORK_2B_LATE: 2B forked after the ready barrier;
+ * FORK_TWO_B: two copies of the size in one batch; FORK_8B: eight times
+ * the size; FORK_4B_LATE: four times, forked after the ready barrier;
+ * light keep-alives sized to last about 78 % of the push (light_us):
+ * CHAIN_TIMED, a batch of 4 KiB local copies, ROWS_TIMED, a 2D local copy
+ * of 32-byte rows; TO_HOST_QUARTER: a quarter of the size to host memory -
+ * GPU 0 copies nothing to its peer; PEER_ONE_WAY_ROOT: GPU 1 forks a local
+ * copy of the size at the start too (broadcast out of place);
+ * PEER_BOTH_PUSH: both GPUs push the size and do as `local` says
+ * (allgather in place); PEER_SPLIT: GPU 1 pushes the first half, GPU 0
+ * pulls the second from GPU 1's send (PEER_SPLIT_ROOT: and GPU 1 forks its
+ * local copy too); PEER_PULL: GPU 0 pulls it all. */
+enum peer_half {
+    PEER_WITH_BARRIERS,
+    PEER_APART,
+    PEER_FLAGGED,
+    PEER_HEAD,
+    PEER_ONE_WAY,
+    PEER_ONE_WAY_ROOT,
+    PEER_BOTH_PUSH,
+    PEER_SPLIT,
+    PEER_SPLIT_ROOT,
+    PEER_PULL
+};
 
 /* PEER_HEAD: the first head_bytes of the peer half go into the peer's
  * stage buffer before the ready wait, the rest after it (a2a_head). */
@@ -578,6 +623,144 @@ static void a2a_loop(const struct a2a_shape *m, size_t bytes)
         }
 }
 
+static char *host_buf; /* pinned: TO_HOST's destination */
+
+/* The light keep-alives: what one 4 KiB copy of a batch and one 32-byte row
+ * of a 2D copy take (measured by probe_one_way_light), and how long the
+ * keep-alive should last (set per size). */
+static double light_per_copy_us = 3.2, light_per_row_us = 0.01, light_us;
+#define ROW 32
+#define ROW_PITCH 4096
+
+static size_t light_count(double per_us)
+{
+    double k = light_us / per_us + 0.5;
+
+    return k < 1.0 ? 1 : (size_t)k;
+}
+
+/* A batch of k local copies of 4 KiB on s (k at most 256). */
+static void keep_chain(cudaStream_t s, char *dst, char *src, size_t k)
+{
+    enum { PIECE = 4096 };
+    void *d[256];
+    const void *f[256];
+    size_t sz[256];
+
+    if (k > 256)
+        k = 256;
+    for (size_t j = 0; j < k; j++) {
+        d[j] = dst + j * PIECE;
+        f[j] = src + j * PIECE;
+        sz[j] = PIECE;
+    }
+    copies(d, f, sz, k, s);
+}
+
+/* A 2D local copy of k rows of ROW bytes, ROW_PITCH apart, on s. */
+static void keep_rows(cudaStream_t s, char *dst, char *src, size_t k)
+{
+    if (k > (BIG / 2) / ROW_PITCH)
+        k = (BIG / 2) / ROW_PITCH;
+    CK(cudaMemcpy2DAsync(dst, ROW_PITCH, src, ROW_PITCH, ROW, k, cudaMemcpyDeviceToDevice, s));
+}
+
+/* GPU g's side-stream work of a one-way shape (rooted_loop): a local copy
+ * of n bytes from src to dst, or the keep-alive `where` names. */
+static void keep_alive(int g, enum local_half where, char *dst, char *src, size_t n)
+{
+    struct gpu *x = &G[g];
+
+    if (where == CHAIN_64 || where == CHAIN_256) {
+        enum { PIECE = 4096 };
+        void *d[256];
+        const void *f[256];
+        size_t sz[256], k = where == CHAIN_64 ? 64 : 256;
+
+        for (size_t j = 0; j < k; j++) {
+            d[j] = dst + j * PIECE;
+            f[j] = src + j * PIECE;
+            sz[j] = PIECE;
+        }
+        copies(d, f, sz, k, x->side);
+    } else if (where == TO_HOST) {
+        copy1(host_buf + (size_t)g * (BIG / 16), src, n / 8, x->side);
+    } else if (where == REVERSE) {
+        copy1(G[1 - g].stage, src, n / 4, x->side);
+    } else if (where == CHAIN_TIMED) {
+        keep_chain(x->side, dst, src, light_count(light_per_copy_us));
+    } else if (where == ROWS_TIMED) {
+        keep_rows(x->side, dst, src, light_count(light_per_row_us));
+    } else if (where == TO_HOST_QUARTER) {
+        copy1(host_buf + (size_t)g * (BIG / 16), src, n / 4, x->side);
+    } else if (where == FORK_TWO_B) {
+        void *d[2] = {dst, dst + n};
+        const void *f[2] = {src, src + n};
+        size_t sz[2] = {n, n};
+
+        copies(d, f, sz, 2, x->side);
+    } else {
+        copy1(dst, src, n, x->side);
+    }
+}
+
+/* Enqueues N iterations of a one-way shape (PEER_ONE_WAY and after) of
+ * `bytes` behind the gate: the ready barrier, GPU 1's push (and GPU 0's
+ * with PEER_BOTH_PUSH), the complete barrier; a local copy (GPU 0's as
+ * `local` says, GPU 1's with PEER_ONE_WAY_ROOT) goes from the upper half of
+ * send to that of recv, away from the pushed bytes, and a forked one is
+ * joined before the end. */
+static void rooted_loop(const struct a2a_shape *m, size_t bytes)
+{
+    size_t half = BIG / 2;
+
+    begin();
+    for (int i = 1; i <= N; i++)
+        for (int g = 0; g < 2; g++) {
+            struct gpu *x = &G[g];
+            int root = g == 1;
+            int root_local = m->peer == PEER_ONE_WAY_ROOT || m->peer == PEER_SPLIT_ROOT;
+            int split = m->peer == PEER_SPLIT || m->peer == PEER_SPLIT_ROOT;
+            enum local_half where = !root || m->peer == PEER_BOTH_PUSH ? m->local
+                                    : root_local                        ? FORK_AT_START
+                                                                        : NO_LOCAL;
+            size_t local = where == FORK_SMALL                          ? 4096
+                           : where == FORK_BIG || where == FORK_4B_LATE ? 4 * bytes
+                           : where == FORK_8B                           ? 8 * bytes
+                           : where == FORK_2B || where == FORK_2B_LATE  ? 2 * bytes
+                                                                        : bytes;
+            int fork = where != NO_LOCAL && where != ON_BARRIER_STREAM;
+            int late = where == FORK_AFTER_READY || where == FORK_2B_LATE ||
+                       where == FORK_4B_LATE;
+
+            CK(cudaSetDevice(g));
+            CK(cudaEventRecord(x->it0[i], x->st));
+            if (late)
+                barrier(g, m->ready, m->ready_pr, 0, (uint32_t)i);
+            if (fork) {
+                CK(cudaEventRecord(x->fork[i], x->st));
+                CK(cudaStreamWaitEvent(x->side, x->fork[i], 0));
+                keep_alive(g, where, x->recv + half, x->send + half, local);
+                CK(cudaEventRecord(x->join[i], x->side));
+            }
+            if (!late)
+                barrier(g, m->ready, m->ready_pr, 0, (uint32_t)i);
+            if (where == ON_BARRIER_STREAM)
+                copy1(x->recv + half, x->send + half, local, x->st);
+            if (split)
+                copy1(G[0].recv + (bytes / 2) * !root, G[1].send + (bytes / 2) * !root,
+                      bytes / 2, x->st);
+            else if (m->peer == PEER_PULL && !root)
+                copy1(x->recv, G[1].send, bytes, x->st);
+            else if (m->peer != PEER_PULL && (root || m->peer == PEER_BOTH_PUSH))
+                copy1(G[1 - g].recv, x->send, bytes, x->st);
+            barrier(g, m->complete, m->complete_pr, 2, (uint32_t)i);
+            if (fork)
+                CK(cudaStreamWaitEvent(x->st, x->join[i], 0));
+            CK(cudaEventRecord(x->it1[i], x->st));
+        }
+}
+
 /* The loop with both barriers alike, the local half forked at the start or
  * after the ready barrier, and its line printed. */
 static void alltoall(size_t bytes, enum layout l, enum progress pr, int late, const char *name)
@@ -627,7 +810,10 @@ static double mode_loop(const struct a2a_shape *m, size_t bytes)
 {
     double min;
 
-    a2a_loop(m, bytes);
+    if (m->peer < PEER_ONE_WAY)
+        a2a_loop(m, bytes);
+    else
+        rooted_loop(m, bytes);
     finish();
     return iter_median(&min);
 }
@@ -867,6 +1053,231 @@ static void probe_side_wait(void)
     for (int rep = 0; rep < 2; rep++)
         three_sizes("complete wait and progress write", small, large,
                     sizeof(large) / sizeof(large[0]));
+}
+
+/* Why the rooted collectives' small sizes run slow (broadcast and scatter
+ * out of place, all three in place: 22-27 us at 1 MiB, where gather, whose
+ * root forks its local copy, and allgather in place run at 15-16): the
+ * one-way shape with GPU 0, which only waits, idle, forking a local copy
+ * of the size or of 4 KiB at the start, after the ready barrier, or copying
+ * it on its barrier stream; with GPU 1's own local copy forked (broadcast
+ * out of place); with pushed barriers; against both GPUs pushing; 1, 4 and
+ * 16 MiB, twice. */
+static void probe_one_way(void)
+{
+#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
+    static const struct a2a_shape shapes[] = {
+        ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
+        ONE_WAY(FORK_AT_START, PEER_ONE_WAY, "waiter forks B at start"),
+        ONE_WAY(FORK_SMALL, PEER_ONE_WAY, "waiter forks 4K at start"),
+        ONE_WAY(FORK_AFTER_READY, PEER_ONE_WAY, "waiter forks B after ready"),
+        ONE_WAY(ON_BARRIER_STREAM, PEER_ONE_WAY, "waiter copies B inline"),
+        ONE_WAY(NO_LOCAL, PEER_ONE_WAY_ROOT, "root forks B (bcast)"),
+        {PUSHED, PUSHED, NONE, DEVICE, NO_LOCAL, PEER_ONE_WAY, "pushed, waiter idle"},
+        ONE_WAY(NO_LOCAL, PEER_BOTH_PUSH, "both push (control)"),
+    };
+#undef ONE_WAY
+    size_t n = sizeof(shapes) / sizeof(shapes[0]);
+
+    for (int rep = 0; rep < 2; rep++)
+        for (size_t b = 1u << 20; b <= 16u << 20; b *= 4)
+            alternate("one way", shapes, n, b);
+}
+
+/* The one-way shape's flags written by copies (as NCCL 2.29+ writes its
+ * flags: a 4-byte copy-engine copy from a word holding the value), pushed
+ * into the waiter's memory or polled, either barrier, against GPU 0 forking
+ * a local copy that ends about when the push does, and against both GPUs
+ * pushing; 1, 4 and 16 MiB, twice. */
+static void probe_one_way_flags(void)
+{
+#define ONE_WAY(r, c, local, peer, name) {r, c, NONE, DEVICE, local, peer, name}
+    static const struct a2a_shape shapes[] = {
+        ONE_WAY(POLLED, POLLED, NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
+        ONE_WAY(POLLED, PUSHED_COPY, NO_LOCAL, PEER_ONE_WAY, "complete pushed by copy"),
+        ONE_WAY(PUSHED_COPY, PUSHED_COPY, NO_LOCAL, PEER_ONE_WAY, "both pushed by copy"),
+        ONE_WAY(POLLED, POLLED_COPY, NO_LOCAL, PEER_ONE_WAY, "complete polled by copy"),
+        ONE_WAY(POLLED, POLLED, FORK_BIG, PEER_ONE_WAY, "waiter forks 4B at start"),
+        ONE_WAY(POLLED, PUSHED_COPY, NO_LOCAL, PEER_ONE_WAY_ROOT, "bcast, complete by copy"),
+        ONE_WAY(POLLED, POLLED, NO_LOCAL, PEER_BOTH_PUSH, "both push (control)"),
+        ONE_WAY(POLLED, PUSHED_COPY, NO_LOCAL, PEER_BOTH_PUSH, "both push, complete by copy"),
+    };
+#undef ONE_WAY
+    size_t n = sizeof(shapes) / sizeof(shapes[0]);
+
+    for (int rep = 0; rep < 2; rep++)
+        for (size_t b = 1u << 20; b <= 16u << 20; b *= 4)
+            alternate("one way, flags by copy", shapes, n, b);
+}
+
+/* What keeps the one-way waiter's wait fast, and at what cost: GPU 0
+ * forking at the start a local copy of four or two times the size, a batch
+ * of 64 or 256 4 KiB copies, an eighth of the size to host memory, a
+ * quarter of it pushed back to GPU 1; broadcast out of place with the
+ * first; how long each chain takes alone; 1, 4 and 16 MiB, twice. */
+static void probe_one_way_keep(void)
+{
+#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
+    static const struct a2a_shape shapes[] = {
+        ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
+        ONE_WAY(FORK_BIG, PEER_ONE_WAY, "waiter forks 4B at start"),
+        ONE_WAY(FORK_2B, PEER_ONE_WAY, "waiter forks 2B at start"),
+        ONE_WAY(CHAIN_64, PEER_ONE_WAY, "waiter forks 64 x 4K"),
+        ONE_WAY(CHAIN_256, PEER_ONE_WAY, "waiter forks 256 x 4K"),
+        ONE_WAY(TO_HOST, PEER_ONE_WAY, "waiter forks B/8 to host"),
+        ONE_WAY(REVERSE, PEER_ONE_WAY, "waiter forks B/4 back"),
+        ONE_WAY(FORK_BIG, PEER_ONE_WAY_ROOT, "bcast, waiter forks 4B"),
+    };
+#undef ONE_WAY
+    static const enum local_half chains[] = {CHAIN_64, CHAIN_256};
+    size_t n = sizeof(shapes) / sizeof(shapes[0]);
+
+    for (size_t c = 0; c < 2; c++) {
+        begin();
+        for (int i = 1; i <= N; i++)
+            for (int g = 0; g < 2; g++) {
+                CK(cudaSetDevice(g));
+                CK(cudaEventRecord(G[g].it0[i], G[g].st));
+                CK(cudaEventRecord(G[g].fork[i], G[g].st));
+                CK(cudaStreamWaitEvent(G[g].side, G[g].fork[i], 0));
+                keep_alive(g, chains[c], G[g].recv, G[g].send, 0);
+                CK(cudaEventRecord(G[g].join[i], G[g].side));
+                CK(cudaStreamWaitEvent(G[g].st, G[g].join[i], 0));
+                CK(cudaEventRecord(G[g].it1[i], G[g].st));
+            }
+        end(c == 0 ? "a batch of 64 x 4K alone" : "a batch of 256 x 4K alone", 1);
+    }
+    for (int rep = 0; rep < 2; rep++)
+        for (size_t b = 1u << 20; b <= 16u << 20; b *= 4)
+            alternate("one way, keep-alive", shapes, n, b);
+}
+
+/* The median of N forked keep-alives `where` alone on both GPUs, in us. */
+static double keep_alone(enum local_half where)
+{
+    double min;
+
+    begin();
+    for (int i = 1; i <= N; i++)
+        for (int g = 0; g < 2; g++) {
+            CK(cudaSetDevice(g));
+            CK(cudaEventRecord(G[g].it0[i], G[g].st));
+            CK(cudaEventRecord(G[g].fork[i], G[g].st));
+            CK(cudaStreamWaitEvent(G[g].side, G[g].fork[i], 0));
+            keep_alive(g, where, G[g].recv + BIG / 2, G[g].send + BIG / 2, 0);
+            CK(cudaEventRecord(G[g].join[i], G[g].side));
+            CK(cudaStreamWaitEvent(G[g].st, G[g].join[i], 0));
+            CK(cudaEventRecord(G[g].it1[i], G[g].st));
+        }
+    finish();
+    return iter_median(&min);
+}
+
+/* Does the waiter's keep-alive need the local copy's bandwidth, or only a
+ * copy in flight until near the end: light keep-alives (a batch of 4 KiB
+ * copies, a 2D copy of short rows, each timed alone first and sized to
+ * last about 78 % of the push, as the local copy of 4B does) and a quarter
+ * of the size to host memory, against the idle waiter and 2B; 1, 4 and
+ * 16 MiB, twice. */
+static void probe_one_way_light(void)
+{
+#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
+    static const struct a2a_shape shapes[] = {
+        ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
+        ONE_WAY(FORK_2B, PEER_ONE_WAY, "waiter forks 2B at start"),
+        ONE_WAY(CHAIN_TIMED, PEER_ONE_WAY, "waiter forks 4K chain"),
+        ONE_WAY(ROWS_TIMED, PEER_ONE_WAY, "waiter forks 2D rows"),
+        ONE_WAY(TO_HOST_QUARTER, PEER_ONE_WAY, "waiter forks B/4 to host"),
+    };
+#undef ONE_WAY
+    size_t n = sizeof(shapes) / sizeof(shapes[0]);
+
+    light_us = 4 * 3.2;
+    light_per_copy_us = keep_alone(CHAIN_TIMED) / 4;
+    light_us = 4096 * 0.01;
+    light_per_row_us = keep_alone(ROWS_TIMED) / 4096;
+    light_us = 16384 * light_per_row_us;
+    printf("keep-alive alone: 4 x 4K batch %.2f us a copy; 2D rows %.4f us a row "
+           "(16384 rows %.2f us)\n",
+           light_per_copy_us, light_per_row_us, keep_alone(ROWS_TIMED));
+    for (int rep = 0; rep < 2; rep++)
+        for (size_t b = 1u << 20; b <= 16u << 20; b *= 4) {
+            light_us = 0.78 * (5.2 + (double)b / 394e3);
+            printf("keep-alive %.1f us: %zu copies, %zu rows\n", light_us,
+                   light_count(light_per_copy_us), light_count(light_per_row_us));
+            alternate("one way, light", shapes, n, b);
+        }
+}
+
+/* Is the waiter's local copy of four times the size (fast in two
+ * processes, where twice the size was fast in one and slow in the next) a
+ * steady cure: against two and eight times, four forked after the ready
+ * barrier, broadcast out of place with it; 1 and 4 MiB three times, 16
+ * MiB once. */
+static void probe_one_way_4b(void)
+{
+#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
+    static const struct a2a_shape shapes[] = {
+        ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
+        ONE_WAY(FORK_2B, PEER_ONE_WAY, "waiter forks 2B at start"),
+        ONE_WAY(FORK_BIG, PEER_ONE_WAY, "waiter forks 4B at start"),
+        ONE_WAY(FORK_8B, PEER_ONE_WAY, "waiter forks 8B at start"),
+        ONE_WAY(FORK_4B_LATE, PEER_ONE_WAY, "waiter forks 4B late"),
+        ONE_WAY(FORK_BIG, PEER_ONE_WAY_ROOT, "bcast, waiter forks 4B"),
+    };
+#undef ONE_WAY
+    size_t n = sizeof(shapes) / sizeof(shapes[0]);
+
+    for (int rep = 0; rep < 3; rep++)
+        for (size_t b = 1u << 20; b <= 4u << 20; b *= 4)
+            alternate("one way, 4B", shapes, n, b);
+    alternate("one way, 4B", shapes, n, 16u << 20);
+}
+
+/* The one-way bytes half pushed by GPU 1 and half pulled by GPU 0, so that
+ * both GPUs copy until the end, as the both-ways shape does; GPU 0 pulling
+ * it all (GPU 1 idle); 1, 4, 16 and 64 MiB. */
+static void probe_one_way_split(void)
+{
+#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
+    static const struct a2a_shape shapes[] = {
+        ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
+        ONE_WAY(NO_LOCAL, PEER_SPLIT, "half pushed, half pulled"),
+        ONE_WAY(NO_LOCAL, PEER_PULL, "all pulled"),
+        ONE_WAY(NO_LOCAL, PEER_ONE_WAY_ROOT, "bcast"),
+        ONE_WAY(NO_LOCAL, PEER_SPLIT_ROOT, "bcast, half pulled"),
+        ONE_WAY(NO_LOCAL, PEER_BOTH_PUSH, "both push (control)"),
+    };
+#undef ONE_WAY
+    size_t n = sizeof(shapes) / sizeof(shapes[0]);
+
+    for (int rep = 0; rep < 2; rep++)
+        for (size_t b = 1u << 20; b <= 64u << 20; b *= 4)
+            alternate("one way, split", shapes, n, b);
+}
+
+/* The keep-alive that worked (a local copy of twice the size forked on the
+ * waiter) by when it is forked and how it is cut, with broadcast out of
+ * place, and on both GPUs of the both-ways shape (allgather in place),
+ * whose slow loops come and go; 1, 4, 16 and 64 MiB. */
+static void probe_one_way_2b(void)
+{
+#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
+    static const struct a2a_shape shapes[] = {
+        ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
+        ONE_WAY(FORK_2B, PEER_ONE_WAY, "waiter forks 2B at start"),
+        ONE_WAY(FORK_2B_LATE, PEER_ONE_WAY, "waiter forks 2B late"),
+        ONE_WAY(FORK_TWO_B, PEER_ONE_WAY, "waiter forks 2 x B"),
+        ONE_WAY(FORK_2B, PEER_ONE_WAY_ROOT, "bcast, waiter forks 2B"),
+        ONE_WAY(NO_LOCAL, PEER_BOTH_PUSH, "both push"),
+        ONE_WAY(FORK_2B, PEER_BOTH_PUSH, "both push, both fork 2B"),
+        ONE_WAY(FORK_AT_START, PEER_BOTH_PUSH, "both push, both fork B"),
+    };
+#undef ONE_WAY
+    size_t n = sizeof(shapes) / sizeof(shapes[0]);
+
+    for (size_t b = 1u << 20; b <= 64u << 20; b *= 4)
+        alternate("one way, 2B", shapes, n, b);
 }
 
 /* What the local half costs the peer copy at large sizes: the shape cesync
@@ -2372,6 +2783,13 @@ int main(int argc, char **argv)
         {"flag-copy", probe_flag_copy},
         {"side-wait", probe_side_wait},
         {"local-cost", probe_local_cost},
+        {"one-way", probe_one_way},
+        {"one-way-flags", probe_one_way_flags},
+        {"one-way-keep", probe_one_way_keep},
+        {"one-way-2b", probe_one_way_2b},
+        {"one-way-split", probe_one_way_split},
+        {"one-way-4b", probe_one_way_4b},
+        {"one-way-light", probe_one_way_light},
         {"fork-point", probe_fork_point},
         {"copy-pairs", probe_copy_pairs},
         {"flag-shapes", probe_flag_shapes},
@@ -2403,6 +2821,7 @@ int main(int argc, char **argv)
     CK(cudaHostGetDevicePointer(&h, (void *)gate, 0));
     gate_dev = (CUdeviceptr)(uintptr_t)h;
     CK(cudaHostAlloc((void **)&host_words, 4096, cudaHostAllocMapped | cudaHostAllocPortable));
+    CK(cudaHostAlloc((void **)&host_buf, BIG / 8, cudaHostAllocPortable));
     CK(cudaHostGetDevicePointer(&h, host_words, 0));
     host_words_dev = (CUdeviceptr)(uintptr_t)h;
     for (int g = 0; g < 2; g++) {

@@ -45,7 +45,12 @@ const char ces_tool_builder_help[] =
     "                     local copy goes away\n"
     "  --directed         gather, scatter, broadcast: each barrier one way, as the copies\n"
     "                     go (broadcast, scatter: the others tell the root their recv is\n"
-    "                     free, the root tells them it is filled; gather the reverse)\n";
+    "                     free, the root tells them it is filled; gather the reverse)\n"
+    "  --wake K           gather, scatter, broadcast: the ranks that copy nothing (but\n"
+    "                     the root of scatter, broadcast; gather's root in place) copy\n"
+    "                     K pieces of 4 KiB within a private buffer on a stream of their\n"
+    "                     own while they wait (0..256, default 0; ces_gather & co. run\n"
+    "                     it eagerly: see docs/PERFORMANCE.md)\n";
 
 int ces_tool_wants_help(int argc, char **argv)
 {
@@ -199,7 +204,8 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     }
     if (strcmp(o, "--ranks") != 0 && strcmp(o, "--bytes") != 0 && strcmp(o, "--iterations") != 0 &&
         strcmp(o, "--sync") != 0 && strcmp(o, "--root") != 0 && strcmp(o, "--pairs") != 0 &&
-        strcmp(o, "--chunks") != 0 && strcmp(o, "--slots") != 0 && strcmp(o, "--variant") != 0)
+        strcmp(o, "--chunks") != 0 && strcmp(o, "--slots") != 0 && strcmp(o, "--variant") != 0 &&
+        strcmp(o, "--wake") != 0)
         return 0;
     if (v == NULL) {
         ces_tool_fail("%s expects a value", o);
@@ -233,6 +239,8 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
             p->flags |= CES_COLL_F_EARLY;
         else if (strcmp(v, "plain") != 0)
             rc = ces_tool_fail("--variant expects plain, overlap or early, not '%s'", v);
+    } else if (strcmp(o, "--wake") == 0) {
+        rc = parse_u32(o, v, 0, CES_COLL_MAX_WAKE, &p->wake);
     } else if (strcmp(o, "--chunks") == 0) {
         rc = parse_u32(o, v, 1, 1u << 20, &p->chunks);
         bit = GIVEN_CHUNKS;

@@ -720,7 +720,8 @@ static int same_key(const struct ces_coll_params *a, const struct ces_coll_param
     return a->coll == b->coll && a->proto == b->proto && a->ranks == b->ranks &&
            a->bytes == b->bytes && a->root == b->root && a->npairs == b->npairs &&
            memcmp(a->pairs, b->pairs, sizeof(a->pairs[0]) * a->npairs) == 0 &&
-           a->chunks == b->chunks && a->slots == b->slots && a->flags == b->flags;
+           a->chunks == b->chunks && a->slots == b->slots && a->flags == b->flags &&
+           a->wake == b->wake;
 }
 
 static int build_lower(struct ces_comm *c, const struct ces_coll_params *p, uint64_t first,

@@ -261,11 +261,39 @@ int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, 
 
 /* --- the collectives' schedules (select.c) -------------------------------- */
 
+/* The wake chain of an eager gather, scatter or broadcast (struct
+ * ces_coll_params.wake), on H200: it should stay in flight for about
+ * CES_CUDA_WAKE_SHARE of the root's copies - the peer copy's start plus
+ * (n-1) x bytes at the peer rate - at CES_CUDA_WAKE_COPY_US a piece.  2x
+ * H200, scripts/probe_memops.sh one-way-light (a 2-GPU one-way copy between
+ * two polled barriers, 40 loops of 100 per shape, twice): the waiting GPU
+ * idle, every loop slow (1 / 4 / 16 MiB 24.7 / 33.6 / 66.2 us); such a
+ * chain on it, none slow (15.4 / 24.7 / 56.8), as a local copy of four
+ * times the bytes (one-way-4b); a copy that ends early (the bytes once)
+ * or one to host memory did not help. */
+/* At most CES_CUDA_WAKE_MAX_COPIES: behind a long copy a piece can take
+ * twice as long (2x H200, `cesync bench broadcast|scatter --root 1
+ * [--in-place]`: 206 pieces at 256 MiB made the call 769-1049 us, against
+ * 695-698 without; 53 at 64 MiB gained 2-10 us), and a chain that ends
+ * early costs at most the slow wake-up (~9 us), one that ends late its
+ * whole overrun. */
+#define CES_CUDA_WAKE_MAX_COPIES 64u
+#define CES_CUDA_WAKE_SHARE 0.78
+#define CES_CUDA_WAKE_COPY_US 2.6
+#define CES_CUDA_PEER_START_US 5.2
+#define CES_CUDA_PEER_BYTES_PER_US 394e3
+
+/* The wake chain's copies for `ranks` ranks of `bytes` each,
+ * 1..CES_CUDA_WAKE_MAX_COPIES. */
+uint32_t ces_cuda_wake_copies(uint32_t ranks, uint64_t bytes);
+
 /* The parameters a collective call (ces_alltoall & co.) builds its schedule
  * with: one eager iteration, `mono` for an eager call and `credit` under
  * stream capture, and for every collective but the barrier
  * CES_COLL_F_OVERLAP (the local chunk, of gather, scatter and broadcast the
- * root's, on stream s1, so the call uses two streams). */
+ * root's, on stream s1, so the call uses two streams); an eager gather,
+ * scatter or broadcast adds the wake chain (ces_cuda_wake_copies: a third
+ * stream on the ranks that copy nothing to or from a peer). */
 void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ranks,
                           uint64_t bytes, uint32_t root, int capturing);
 /* Whether rank `rank`'s call runs in place (CES_COLL_F_INPLACE, which then

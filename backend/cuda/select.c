@@ -36,6 +36,22 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
      * gather, scatter and broadcast the root's local copy likewise. */
     if (coll != CES_COLL_BARRIER)
         p->flags = CES_COLL_F_OVERLAP;
+    /* Measured eagerly only: under capture the chain's copies would become
+     * graph nodes of their own, whose cost was not measured. */
+    if (!capturing &&
+        (coll == CES_COLL_GATHER || coll == CES_COLL_SCATTER || coll == CES_COLL_BROADCAST))
+        p->wake = ces_cuda_wake_copies(ranks, bytes);
+}
+
+uint32_t ces_cuda_wake_copies(uint32_t ranks, uint64_t bytes)
+{
+    double root_us = CES_CUDA_PEER_START_US +
+                     (double)(ranks - 1) * (double)bytes / CES_CUDA_PEER_BYTES_PER_US;
+    double k = CES_CUDA_WAKE_SHARE * root_us / CES_CUDA_WAKE_COPY_US + 0.5;
+
+    if (k < 1.0)
+        return 1;
+    return k >= (double)CES_CUDA_WAKE_MAX_COPIES ? CES_CUDA_WAKE_MAX_COPIES : (uint32_t)k;
 }
 
 int ces_cuda_coll_in_place(uint32_t coll, uint32_t rank, uint64_t bytes, uint32_t root,

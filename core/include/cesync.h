@@ -374,7 +374,22 @@ struct ces_coll_params {
     uint32_t slots;  /* sendrecv: receive slots in flight (default 2 when 0) */
     uint32_t flags;  /* algorithm variant bits, CES_COLL_F_*; 0 = the plain algorithm */
     uint64_t first_iter; /* the value of $i in the first iteration (default 1) */
+    /* gather, scatter, broadcast: copies in the wake chain (0 = none; at most
+     * CES_COLL_MAX_WAKE).  Each rank that copies nothing at all (every rank
+     * but the root of scatter and broadcast, the root of gather in place) forks
+     * a stream at the start of each iteration that copies `wake` pieces of
+     * CES_COLL_WAKE_PIECE bytes within a private buffer `wake`, in one
+     * batch, and joins it at the end.  On H200 a stream memop wait on a GPU
+     * whose copy engines are idle wakes about 9 us after its flag is
+     * written; with a copy in flight on that GPU it wakes at once
+     * (docs/PERFORMANCE.md, "A rank that only waits").  The chain moves
+     * next to nothing; its length is a time: a batch runs its copies one
+     * after another, about 2.6 us each on H200. */
+    uint32_t wake;
 };
+
+#define CES_COLL_MAX_WAKE 256u
+#define CES_COLL_WAKE_PIECE 4096u
 
 /* Algorithm variants (struct ces_coll_params.flags), core/coll/overlap.c.
  * Both move the local chunk (the copy a rank makes into its own recv) off the

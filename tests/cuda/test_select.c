@@ -1,7 +1,8 @@
 /*
  * tests/cuda/test_select.c - what the collectives run (backend/cuda/select.c),
  * on the CPU: the parameters each call builds with (alltoall and allgather
- * take the overlap variant, eager and captured), the exact lowered plan of an
+ * take the overlap variant, eager and captured; eager gather, scatter and
+ * broadcast the wake chain, and its length), the exact lowered plan of an
  * eager overlap alltoall, the shape of every selected plan (the local copy
  * alone on s1 between an await and a record, no batch call under capture),
  * every selected schedule proved by the checker, the cached plan's
@@ -46,12 +47,36 @@ static void test_params(void **state)
             assert_int_equal(p.first_iter, 1);
             assert_int_equal(p.npairs, 0);
             assert_int_equal(p.flags, overlap || rooted ? CES_COLL_F_OVERLAP : 0u);
+            /* the wake chain: eager gather, scatter and broadcast */
+            assert_int_equal(p.wake, rooted && !cap ? 2u : 0u);
         }
     }
     assert_int_equal(ces_cuda_coll_lower_flags(0, 0), 0u);
     assert_int_equal(ces_cuda_coll_lower_flags(0, 1), CES_LOWER_PROGRESS);
     assert_int_equal(ces_cuda_coll_lower_flags(1, 0), CES_LOWER_CAPTURE);
     assert_int_equal(ces_cuda_coll_lower_flags(1, 1), CES_LOWER_CAPTURE | CES_LOWER_FLIGHT);
+}
+
+/* The wake chain's length: CES_CUDA_WAKE_SHARE of the root's copies (the
+ * peer copy's start and (n-1) x bytes at the peer rate) at
+ * CES_CUDA_WAKE_COPY_US a copy, rounded, 1..CES_CUDA_WAKE_MAX_COPIES: on 2
+ * ranks 2, 5 and 14 copies at 1, 4 and 16 MiB (what scripts/probe_memops.sh
+ * one-way-light ran), 53 at 64 MiB, the most from 80 MiB, 2 for a byte (the
+ * start alone), 7 on 8 ranks at 1 MiB. */
+static void test_wake_copies(void **state)
+{
+    (void)state;
+    assert_int_equal(ces_cuda_wake_copies(2, 1), 2);
+    assert_int_equal(ces_cuda_wake_copies(2, UINT64_C(1) << 20), 2);
+    assert_int_equal(ces_cuda_wake_copies(2, UINT64_C(4) << 20), 5);
+    assert_int_equal(ces_cuda_wake_copies(2, UINT64_C(16) << 20), 14);
+    assert_int_equal(ces_cuda_wake_copies(2, UINT64_C(64) << 20), 53);
+    assert_int_equal(ces_cuda_wake_copies(2, UINT64_C(80) << 20), 64);
+    assert_int_equal(ces_cuda_wake_copies(2, UINT64_C(256) << 20), CES_CUDA_WAKE_MAX_COPIES);
+    assert_int_equal(ces_cuda_wake_copies(8, UINT64_C(1) << 20), 7);
+    assert_int_equal(ces_cuda_wake_copies(3, 3000), 2);
+    assert_int_equal(ces_cuda_wake_copies(2, UINT64_C(1) << 30), CES_CUDA_WAKE_MAX_COPIES);
+    assert_int_equal(ces_cuda_wake_copies(8, CES_MAX_BYTES), CES_CUDA_WAKE_MAX_COPIES);
 }
 
 static void build_lower(struct ces_ctx *ctx, const struct ces_coll_params *p, uint64_t first,
@@ -327,20 +352,40 @@ static uint64_t addr_of(const struct ces_graph *g, const struct ces_region *x, u
     return (strcmp(name, "send") == 0 ? send : recv) + x->lo;
 }
 
+/* Whether a copy is one of the wake chain's (within the rank's buffer
+ * `wake`). */
+static int wake_copy(const struct ces_graph *g, const struct ces_cuda_copy *cp)
+{
+    int src = strcmp(ces_graph_buffer(g, cp->src.buf).name, "wake") == 0;
+
+    assert_int_equal(strcmp(ces_graph_buffer(g, cp->dst.buf).name, "wake") == 0, src);
+    if (src)
+        assert_int_equal(cp->src.rank, cp->dst.rank);
+    return src;
+}
+
 /* The copies of block 0 of pl (graph g) as addresses, those onto
- * themselves left out and counted in *self. */
+ * themselves left out and counted in *self, the wake chain's left out and
+ * counted in *wake. */
 static size_t addr_copies(const struct ces_graph *g, const struct ces_cuda_plan *pl,
                           uint64_t send, uint64_t recv, struct addr_copy *out, size_t cap,
-                          unsigned *self)
+                          unsigned *self, unsigned *wake)
 {
     const struct ces_cuda_pblock *b = &pl->blocks[0];
     size_t n = 0;
 
     *self = 0;
+    *wake = 0;
     for (size_t i = 0; i < b->copies.len; i++) {
         const struct ces_cuda_copy *cp = &CES_VEC_AT(&b->copies, struct ces_cuda_copy, i);
-        struct addr_copy a = {cp->src.rank, cp->dst.rank, addr_of(g, &cp->src, send, recv),
-                              addr_of(g, &cp->dst, send, recv), cp->src.hi - cp->src.lo};
+        struct addr_copy a;
+
+        if (wake_copy(g, cp)) {
+            (*wake)++;
+            continue;
+        }
+        a = (struct addr_copy){cp->src.rank, cp->dst.rank, addr_of(g, &cp->src, send, recv),
+                               addr_of(g, &cp->dst, send, recv), cp->src.hi - cp->src.lo};
 
         if (a.src_rank == a.dst_rank && a.src == a.dst) {
             (*self)++;
@@ -450,7 +495,13 @@ static void test_in_place_calls(void **state)
                             const struct ces_cuda_pblock *bo, *bi;
                             struct addr_copy co[16], cin[16];
                             size_t nco, nci;
-                            unsigned self_o, self_i;
+                            unsigned self_o, self_i, wake_o, wake_i;
+                            /* the wake chain: eager, on the ranks that copy
+                             * nothing (in place the gather root too) */
+                            unsigned chain = !cap && c != CES_COLL_ALLGATHER &&
+                                                     (c == CES_COLL_GATHER) == (r == root)
+                                                 ? ces_cuda_wake_copies(n, C)
+                                                 : 0;
 
                             assert_true(ces_cuda_coll_in_place(c, r, C, root, send, recv));
                             assert_int_equal(ces_cuda_lower(ctx, go, r, &h200, flags, &plo),
@@ -469,8 +520,10 @@ static void test_in_place_calls(void **state)
                                 assert_true(memop_calls(bi) <= memop_calls(bo));
                             else
                                 assert_int_equal(memop_calls(bi), memop_calls(bo));
-                            nco = addr_copies(go, plo, send, recv, co, 16, &self_o);
-                            nci = addr_copies(gi, pli, send, recv, cin, 16, &self_i);
+                            nco = addr_copies(go, plo, send, recv, co, 16, &self_o, &wake_o);
+                            nci = addr_copies(gi, pli, send, recv, cin, 16, &self_i, &wake_i);
+                            assert_int_equal(wake_o, c == CES_COLL_GATHER ? 0 : chain);
+                            assert_int_equal(wake_i, chain);
                             assert_int_equal(self_i, 0);
                             assert_int_equal(self_o, c == CES_COLL_ALLGATHER || r == root);
                             assert_int_equal(nci, nco);
@@ -517,7 +570,12 @@ static void test_in_place_plans(void **state)
                 ces_cuda_coll_select(&p, colls[ci], n, 3000, n - 1, cap);
                 p.flags = CES_COLL_F_INPLACE;
                 assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
-                assert_int_equal(ces_graph_streams(g), 1);
+                /* the wake chain, eager but for allgather, on a stream of
+                 * its own */
+                assert_int_equal(p.wake, !cap && colls[ci] != CES_COLL_ALLGATHER
+                                             ? ces_cuda_wake_copies(n, 3000)
+                                             : 0);
+                assert_int_equal(ces_graph_streams(g), p.wake > 0 ? 2 : 1);
                 assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
                 for (uint32_t r = 0; r < n; r++) {
                     struct ces_cuda_plan *pl[3] = {NULL, NULL, NULL};
@@ -527,15 +585,26 @@ static void test_in_place_plans(void **state)
 
                     for (int k = 0; k < 3; k++)
                         build_lower(ctx, &p, (uint64_t)k + 1, r, flags, &gk[k], &pl[k]);
+                    unsigned chain = 0;
+
                     blk = &pl[0]->blocks[0];
-                    assert_int_equal(pl[0]->streams, 1);
+                    assert_int_equal(pl[0]->streams, p.wake > 0 ? 2 : 1);
                     for (size_t i = 0; i < blk->copies.len; i++) {
                         const struct ces_cuda_copy *cp =
                             &CES_VEC_AT(&blk->copies, struct ces_cuda_copy, i);
 
+                        if (wake_copy(gk[0], cp)) {
+                            assert_int_equal(cp->src.rank, r);
+                            chain++;
+                            continue;
+                        }
                         assert_int_equal(cp->src.rank, r);
                         assert_int_not_equal(cp->dst.rank, r);
                     }
+                    assert_int_equal(chain, p.wake > 0 && (colls[ci] == CES_COLL_GATHER) ==
+                                                              (r == n - 1)
+                                                ? p.wake
+                                                : 0);
                     assert_true(blk->memops.len <= 64);
                     assert_int_equal(ces_cuda_plan_linear(pl[0], pl[1], pl[2], va, vb), 1);
                     for (int k = 0; k < 3; k++) {
@@ -556,6 +625,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_params),
+        cmocka_unit_test(test_wake_copies),
         cmocka_unit_test(test_alltoall_plan),
         cmocka_unit_test(test_selected_plans),
         cmocka_unit_test(test_patching),
