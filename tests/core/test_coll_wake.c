@@ -1,0 +1,266 @@
+/*
+ * tests/core/test_coll_wake.c - the wake chain of gather, scatter and
+ * broadcast (struct ces_coll_params.wake, core/coll/coll.c): its exact text;
+ * that it runs on the ranks that copy nothing (every rank but the root of
+ * scatter and broadcast, the root of gather in place) and changes nothing
+ * else, rank for rank; the checker's OK for every protocol, phase, root and
+ * form on 2-4 ranks; the exact verdict of a chain that touches the
+ * collective's buffers; and the errors.
+ */
+#include "coll_check.h"
+
+static const uint32_t protos[][2] = {
+    {CES_PROTO_MONO, CES_PHASE_EAGER},   {CES_PROTO_NCCL, CES_PHASE_EAGER},
+    {CES_PROTO_NCCL, CES_PHASE_GRAPH},   {CES_PROTO_CREDIT, CES_PHASE_EAGER},
+    {CES_PROTO_CREDIT, CES_PHASE_GRAPH}, {CES_PROTO_PULL, CES_PHASE_EAGER},
+    {CES_PROTO_PULL, CES_PHASE_GRAPH}};
+
+static const uint32_t forms[] = {0,
+                                 CES_COLL_F_OVERLAP,
+                                 CES_COLL_F_INPLACE,
+                                 CES_COLL_F_DIRECTED,
+                                 CES_COLL_F_OVERLAP | CES_COLL_F_DIRECTED,
+                                 CES_COLL_F_INPLACE | CES_COLL_F_DIRECTED};
+
+/* golden/broadcast_wake_mono_r4_b256_x2.ces: what an eager ces_broadcast
+ * runs (overlap, mono), root 2, 2 copies; golden/
+ * gather_inplace_wake_credit_graph_r4_b256_x2.ces: gather in place under a
+ * graph phase, root 2, 3 copies. */
+static void test_golden(void **state)
+{
+    struct ces_coll_params p =
+        coll_params(CES_COLL_BROADCAST, CES_PROTO_MONO, 4, 256, 2, CES_PHASE_EAGER);
+
+    (void)state;
+    p.flags = CES_COLL_F_OVERLAP;
+    p.root = 2;
+    p.wake = 2;
+    coll_golden(&p, "broadcast_wake_mono_r4_b256_x2.ces");
+    p = coll_params(CES_COLL_GATHER, CES_PROTO_CREDIT, 4, 256, 2, CES_PHASE_GRAPH);
+    p.flags = CES_COLL_F_INPLACE;
+    p.root = 2;
+    p.wake = 3;
+    coll_golden(&p, "gather_inplace_wake_credit_graph_r4_b256_x2.ces");
+}
+
+/* The lines of coll_ops_text's `ops` that are not the chain's (its events'
+ * ops on s0, and everything on its stream `w`), into a fresh string; *copies
+ * gets the chain's copies. */
+static char *without_chain(const char *ops, uint32_t w, unsigned *copies)
+{
+    char *out = malloc(strlen(ops) + 1), prefix[16];
+    size_t len = 0;
+
+    assert_non_null(out);
+    snprintf(prefix, sizeof(prefix), "s%u ", w);
+    *copies = 0;
+    for (const char *l = ops; *l != '\0';) {
+        const char *nl = strchr(l, '\n');
+        size_t n = (size_t)(nl - l) + 1;
+
+        if (strncmp(l, prefix, strlen(prefix)) == 0)
+            *copies += strncmp(l + strlen(prefix), "copy wake[", 10) == 0;
+        else if (strncmp(l, "record wake\n", n) != 0 && strncmp(l, "await woke\n", n) != 0) {
+            memcpy(out + len, l, n);
+            len += n;
+        }
+        l = nl + 1;
+    }
+    out[len] = '\0';
+    return out;
+}
+
+/* Every form, protocol, phase and root on 2-4 ranks: with the chain a rank
+ * that copies nothing runs exactly the ops it runs without it, plus the
+ * chain (its fork and join on s0, `wake` copies on a stream of its own);
+ * every other rank runs exactly what it runs without it; the schedule has
+ * one stream more. */
+static void test_only_the_chain(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned ranks = 0;
+
+    (void)state;
+    for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
+        for (uint32_t c = CES_COLL_GATHER; c <= CES_COLL_BROADCAST; c++)
+            for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
+                for (uint32_t n = 2; n <= 4; n++)
+                    for (uint32_t root = 0; root < n; root++) {
+                        struct ces_coll_params p =
+                            coll_params(c, protos[k][0], n, 64, 2, protos[k][1]);
+                        struct ces_graph *g0, *g1;
+                        uint32_t w;
+
+                        p.flags = forms[f];
+                        p.root = root;
+                        g0 = coll_graph(ctx, &p);
+                        p.wake = 3;
+                        g1 = coll_graph(ctx, &p);
+                        w = ces_graph_streams(g0);
+                        assert_int_equal(ces_graph_streams(g1), w + 1);
+                        assert_int_equal(ces_graph_nblocks(g1), ces_graph_nblocks(g0));
+                        for (uint32_t r = 0; r < n; r++) {
+                            int idle = c == CES_COLL_GATHER
+                                           ? r == root && (forms[f] & CES_COLL_F_INPLACE) != 0
+                                           : r != root;
+
+                            for (uint32_t b = 0; b < ces_graph_nblocks(g0); b++) {
+                                char *t0 = coll_ops_text(g0, b, r), *t1 = coll_ops_text(g1, b, r);
+                                unsigned copies = 0;
+                                char *rest = without_chain(t1, w, &copies);
+
+                                assert_int_equal(copies, idle ? 3 : 0);
+                                assert_string_equal(rest, t0);
+                                if (!idle)
+                                    assert_string_equal(t1, t0);
+                                free(rest);
+                                free(t0);
+                                free(t1);
+                            }
+                            ranks++;
+                        }
+                        ces_graph_destroy(g0);
+                        ces_graph_destroy(g1);
+                    }
+    /* 6 forms x 3 collectives x 7 protocol/phase pairs x (2x2 + 3x3 + 4x4) */
+    assert_int_equal(ranks, 6 * 3 * 7 * 29);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Every form with the chain is OK over all interleavings, 2 iterations
+ * (replays), every protocol and root on 2-4 ranks. */
+static void test_checker_proves(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned proved = 0;
+
+    (void)state;
+    for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
+        for (uint32_t c = CES_COLL_GATHER; c <= CES_COLL_BROADCAST; c++)
+            for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
+                for (uint32_t n = 2; n <= 4; n++)
+                    for (uint32_t root = 0; root < n; root++) {
+                        struct ces_coll_params p =
+                            coll_params(c, protos[k][0], n, 64, 2, protos[k][1]);
+                        struct ces_graph *g;
+                        uint32_t v;
+
+                        p.flags = forms[f];
+                        p.root = root;
+                        p.wake = 2;
+                        g = coll_graph(ctx, &p);
+                        v = ces_test_verdict(ctx, g);
+                        if (v != CES_V_OK)
+                            fail_msg("%s %s form 0x%x, %u ranks, root %u: verdict 0x%x",
+                                     ces_coll_name((int)c), ces_proto_name((int)p.proto),
+                                     forms[f], n, root, v);
+                        ces_graph_destroy(g);
+                        proved++;
+                    }
+    assert_int_equal(proved, 6 * 3 * 7 * (2 + 3 + 4));
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The verdict of p's schedule with `from` replaced by `to` in its text (the
+ * first occurrence). */
+static uint32_t verdict_with(struct ces_ctx *ctx, const struct ces_coll_params *p,
+                             const char *from, const char *to)
+{
+    char *text = coll_text(ctx, p);
+    size_t n = strlen(text), a = 0, b = strlen(from), t = strlen(to);
+    char *mut = malloc(n + t + 1);
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    uint32_t v;
+
+    while (a < n && strncmp(text + a, from, b) != 0)
+        a++;
+    if (a == n)
+        fail_msg("no '%s' in\n%s", from, text);
+    assert_non_null(mut);
+    memcpy(mut, text, a);
+    memcpy(mut + a, to, t);
+    memcpy(mut + a + t, text + a + b, n - a - b + 1);
+    ces_free(ctx, text);
+    if (ces_prog_parse(ctx, mut, strlen(mut), "mutant", &prog) != CES_OK ||
+        ces_prog_expand(ctx, prog, &g) != CES_OK)
+        fail_msg("mutant: %s", ces_ctx_last_error(ctx));
+    v = ces_test_verdict(ctx, g);
+    ces_graph_destroy(g);
+    ces_prog_destroy(prog);
+    free(mut);
+    return v;
+}
+
+/* The checker sees the chain: broadcast of 3 ranks, root 1, 2 iterations,
+ * mono.  Its first copy (rank 0's) writing into rank 0's recv, which the
+ * root's push fills at the same time, is a RACE, and so is reading it
+ * there; the chain's await of `wake` moved to s0 (its copies then start
+ * with s1, unordered after the previous iteration's, which touch other
+ * bytes) is still OK: nothing it touches is shared; so is leaving out its
+ * join (the chain only keeps a copy in flight; the join keeps it within
+ * its iteration). */
+static void test_chain_is_checked(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p =
+        coll_params(CES_COLL_BROADCAST, CES_PROTO_MONO, 3, 8192, 2, CES_PHASE_EAGER);
+
+    (void)state;
+    p.root = 1;
+    p.wake = 2;
+    assert_int_equal(verdict_with(ctx, &p, "-> wake[1048576:1052672]", "-> recv[0:4096]"),
+                     CES_V_RACE);
+    assert_int_equal(verdict_with(ctx, &p, "copy wake[0:4096]", "copy recv[0:4096]"),
+                     CES_V_RACE);
+    assert_int_equal(verdict_with(ctx, &p, "r0 s1 : await wake", "r0 : await wake"), CES_V_OK);
+    assert_int_equal(verdict_with(ctx, &p, "r0 : await woke\n", ""), CES_V_OK);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The other collectives refuse a chain; more than CES_COLL_MAX_WAKE copies
+ * is invalid; CES_COLL_MAX_WAKE builds. */
+static void test_errors(void **state)
+{
+    static const uint32_t others[] = {CES_COLL_ALLTOALL, CES_COLL_ALLGATHER, CES_COLL_SENDRECV,
+                                      CES_COLL_BARRIER};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p =
+        coll_params(CES_COLL_ALLTOALL, CES_PROTO_MONO, 2, 1024, 1, CES_PHASE_EAGER);
+    struct ces_graph *g;
+    char msg[128];
+
+    (void)state;
+    p.wake = 1;
+    for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+        p.coll = others[i];
+        snprintf(msg, sizeof(msg), "%s: the wake chain applies to gather, scatter and broadcast only",
+                 ces_coll_name((int)others[i]));
+        coll_error(&p, CES_ERR_UNSUPPORTED, msg);
+    }
+    p.coll = CES_COLL_SCATTER;
+    p.wake = CES_COLL_MAX_WAKE + 1;
+    coll_error(&p, CES_ERR_INVALID, "wake must be 0..256 copies, not 257");
+    p.wake = CES_COLL_MAX_WAKE;
+    g = coll_graph(ctx, &p);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_only_the_chain),
+        cmocka_unit_test(test_checker_proves),
+        cmocka_unit_test(test_chain_is_checked),
+        cmocka_unit_test(test_errors),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
