@@ -17,7 +17,10 @@
  * batching at large sizes, the head of a large peer half staged before the
  * ready wait, the complete barrier's flag written by a copy, the complete
  * barrier's wait on the local half's stream and where the progress write
- * goes, what the local half costs the peer copy; what a copy
+ * goes, what the local half costs the peer copy; the one-way shape of
+ * the rooted collectives (one GPU copies, the other only waits) and what
+ * keeps the waiting GPU's wake-up prompt (flags by copy, pulls, local
+ * copies and chains of small ones beside the wait); what a copy
  * costs after a met wait, one-way 1 MiB
  * messages as the backend issues them with one thing changed at a time,
  * the one-way sender's flags on a second stream, the sendrecv builder's
