@@ -675,17 +675,7 @@ static void keep_alive(int g, enum local_half where, char *dst, char *src, size_
     struct gpu *x = &G[g];
 
     if (where == CHAIN_64 || where == CHAIN_256) {
-        enum { PIECE = 4096 };
-        void *d[256];
-        const void *f[256];
-        size_t sz[256], k = where == CHAIN_64 ? 64 : 256;
-
-        for (size_t j = 0; j < k; j++) {
-            d[j] = dst + j * PIECE;
-            f[j] = src + j * PIECE;
-            sz[j] = PIECE;
-        }
-        copies(d, f, sz, k, x->side);
+        keep_chain(x->side, dst, src, where == CHAIN_64 ? 64 : 256);
     } else if (where == TO_HOST) {
         copy1(host_buf + (size_t)g * (BIG / 16), src, n / 8, x->side);
     } else if (where == REVERSE) {
@@ -1058,6 +1048,22 @@ static void probe_side_wait(void)
                     sizeof(large) / sizeof(large[0]));
 }
 
+/* A one-way shape (rooted_loop) with the barriers as cesync issues them
+ * (ONE_WAY: polled, the progress write after the complete barrier's wait)
+ * or as given (ONE_WAY_AS). */
+#define ONE_WAY_AS(r, c, local, peer, name) {r, c, NONE, DEVICE, local, peer, name}
+#define ONE_WAY(local, peer, name) ONE_WAY_AS(POLLED, POLLED, local, peer, name)
+
+/* reps rounds of alternate() over the n shapes at 1 MiB, 4 MiB, ... up to
+ * max bytes per rank. */
+static void one_way_rounds(const char *title, const struct a2a_shape *shapes, size_t n,
+                           size_t max, int reps)
+{
+    for (int rep = 0; rep < reps; rep++)
+        for (size_t b = 1u << 20; b <= max; b *= 4)
+            alternate(title, shapes, n, b);
+}
+
 /* Why the rooted collectives' small sizes run slow (broadcast and scatter
  * out of place, all three in place: 22-27 us at 1 MiB, where gather, whose
  * root forks its local copy, and allgather in place run at 15-16): the
@@ -1068,7 +1074,6 @@ static void probe_side_wait(void)
  * 16 MiB, twice. */
 static void probe_one_way(void)
 {
-#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
     static const struct a2a_shape shapes[] = {
         ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
         ONE_WAY(FORK_AT_START, PEER_ONE_WAY, "waiter forks B at start"),
@@ -1076,15 +1081,11 @@ static void probe_one_way(void)
         ONE_WAY(FORK_AFTER_READY, PEER_ONE_WAY, "waiter forks B after ready"),
         ONE_WAY(ON_BARRIER_STREAM, PEER_ONE_WAY, "waiter copies B inline"),
         ONE_WAY(NO_LOCAL, PEER_ONE_WAY_ROOT, "root forks B (bcast)"),
-        {PUSHED, PUSHED, NONE, DEVICE, NO_LOCAL, PEER_ONE_WAY, "pushed, waiter idle"},
+        ONE_WAY_AS(PUSHED, PUSHED, NO_LOCAL, PEER_ONE_WAY, "pushed, waiter idle"),
         ONE_WAY(NO_LOCAL, PEER_BOTH_PUSH, "both push (control)"),
     };
-#undef ONE_WAY
-    size_t n = sizeof(shapes) / sizeof(shapes[0]);
 
-    for (int rep = 0; rep < 2; rep++)
-        for (size_t b = 1u << 20; b <= 16u << 20; b *= 4)
-            alternate("one way", shapes, n, b);
+    one_way_rounds("one way", shapes, sizeof(shapes) / sizeof(shapes[0]), 16u << 20, 2);
 }
 
 /* The one-way shape's flags written by copies (as NCCL 2.29+ writes its
@@ -1094,64 +1095,19 @@ static void probe_one_way(void)
  * pushing; 1, 4 and 16 MiB, twice. */
 static void probe_one_way_flags(void)
 {
-#define ONE_WAY(r, c, local, peer, name) {r, c, NONE, DEVICE, local, peer, name}
-    static const struct a2a_shape shapes[] = {
-        ONE_WAY(POLLED, POLLED, NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
-        ONE_WAY(POLLED, PUSHED_COPY, NO_LOCAL, PEER_ONE_WAY, "complete pushed by copy"),
-        ONE_WAY(PUSHED_COPY, PUSHED_COPY, NO_LOCAL, PEER_ONE_WAY, "both pushed by copy"),
-        ONE_WAY(POLLED, POLLED_COPY, NO_LOCAL, PEER_ONE_WAY, "complete polled by copy"),
-        ONE_WAY(POLLED, POLLED, FORK_BIG, PEER_ONE_WAY, "waiter forks 4B at start"),
-        ONE_WAY(POLLED, PUSHED_COPY, NO_LOCAL, PEER_ONE_WAY_ROOT, "bcast, complete by copy"),
-        ONE_WAY(POLLED, POLLED, NO_LOCAL, PEER_BOTH_PUSH, "both push (control)"),
-        ONE_WAY(POLLED, PUSHED_COPY, NO_LOCAL, PEER_BOTH_PUSH, "both push, complete by copy"),
-    };
-#undef ONE_WAY
-    size_t n = sizeof(shapes) / sizeof(shapes[0]);
-
-    for (int rep = 0; rep < 2; rep++)
-        for (size_t b = 1u << 20; b <= 16u << 20; b *= 4)
-            alternate("one way, flags by copy", shapes, n, b);
-}
-
-/* What keeps the one-way waiter's wait fast, and at what cost: GPU 0
- * forking at the start a local copy of four or two times the size, an
- * eighth of the size to host memory, a quarter of it pushed back to GPU 1;
- * broadcast out of place with the first; how long a batch of 64 or 256
- * local 4 KiB copies takes alone (as a keep-alive those ran far longer
- * than the push: probe_one_way_light sizes them); 1, 4 and 16 MiB, twice. */
-static void probe_one_way_keep(void)
-{
-#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
     static const struct a2a_shape shapes[] = {
         ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
+        ONE_WAY_AS(POLLED, PUSHED_COPY, NO_LOCAL, PEER_ONE_WAY, "complete pushed by copy"),
+        ONE_WAY_AS(PUSHED_COPY, PUSHED_COPY, NO_LOCAL, PEER_ONE_WAY, "both pushed by copy"),
+        ONE_WAY_AS(POLLED, POLLED_COPY, NO_LOCAL, PEER_ONE_WAY, "complete polled by copy"),
         ONE_WAY(FORK_BIG, PEER_ONE_WAY, "waiter forks 4B at start"),
-        ONE_WAY(FORK_2B, PEER_ONE_WAY, "waiter forks 2B at start"),
-        ONE_WAY(TO_HOST, PEER_ONE_WAY, "waiter forks B/8 to host"),
-        ONE_WAY(REVERSE, PEER_ONE_WAY, "waiter forks B/4 back"),
-        ONE_WAY(FORK_BIG, PEER_ONE_WAY_ROOT, "bcast, waiter forks 4B"),
+        ONE_WAY_AS(POLLED, PUSHED_COPY, NO_LOCAL, PEER_ONE_WAY_ROOT, "bcast, complete by copy"),
+        ONE_WAY(NO_LOCAL, PEER_BOTH_PUSH, "both push (control)"),
+        ONE_WAY_AS(POLLED, PUSHED_COPY, NO_LOCAL, PEER_BOTH_PUSH, "both push, complete by copy"),
     };
-#undef ONE_WAY
-    static const enum local_half chains[] = {CHAIN_64, CHAIN_256};
-    size_t n = sizeof(shapes) / sizeof(shapes[0]);
 
-    for (size_t c = 0; c < 2; c++) {
-        begin();
-        for (int i = 1; i <= N; i++)
-            for (int g = 0; g < 2; g++) {
-                CK(cudaSetDevice(g));
-                CK(cudaEventRecord(G[g].it0[i], G[g].st));
-                CK(cudaEventRecord(G[g].fork[i], G[g].st));
-                CK(cudaStreamWaitEvent(G[g].side, G[g].fork[i], 0));
-                keep_alive(g, chains[c], G[g].recv, G[g].send, 0);
-                CK(cudaEventRecord(G[g].join[i], G[g].side));
-                CK(cudaStreamWaitEvent(G[g].st, G[g].join[i], 0));
-                CK(cudaEventRecord(G[g].it1[i], G[g].st));
-            }
-        end(c == 0 ? "a batch of 64 x 4K alone" : "a batch of 256 x 4K alone", 1);
-    }
-    for (int rep = 0; rep < 2; rep++)
-        for (size_t b = 1u << 20; b <= 16u << 20; b *= 4)
-            alternate("one way, keep-alive", shapes, n, b);
+    one_way_rounds("one way, flags by copy", shapes, sizeof(shapes) / sizeof(shapes[0]),
+                   16u << 20, 2);
 }
 
 /* The median of N forked keep-alives `where` alone on both GPUs, in us. */
@@ -1175,6 +1131,29 @@ static double keep_alone(enum local_half where)
     return iter_median(&min);
 }
 
+/* What keeps the one-way waiter's wait fast, and at what cost: GPU 0
+ * forking at the start a local copy of four or two times the size, an
+ * eighth of the size to host memory, a quarter of it pushed back to GPU 1;
+ * broadcast out of place with the first; how long a batch of 64 or 256
+ * local 4 KiB copies takes alone (as a keep-alive those ran far longer
+ * than the push: probe_one_way_light sizes them); 1, 4 and 16 MiB, twice. */
+static void probe_one_way_keep(void)
+{
+    static const struct a2a_shape shapes[] = {
+        ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
+        ONE_WAY(FORK_BIG, PEER_ONE_WAY, "waiter forks 4B at start"),
+        ONE_WAY(FORK_2B, PEER_ONE_WAY, "waiter forks 2B at start"),
+        ONE_WAY(TO_HOST, PEER_ONE_WAY, "waiter forks B/8 to host"),
+        ONE_WAY(REVERSE, PEER_ONE_WAY, "waiter forks B/4 back"),
+        ONE_WAY(FORK_BIG, PEER_ONE_WAY_ROOT, "bcast, waiter forks 4B"),
+    };
+
+    printf("a batch of 64 x 4K alone: median %.2f us; 256 x 4K: %.2f us\n",
+           keep_alone(CHAIN_64), keep_alone(CHAIN_256));
+    one_way_rounds("one way, keep-alive", shapes, sizeof(shapes) / sizeof(shapes[0]),
+                   16u << 20, 2);
+}
+
 /* Does the waiter's keep-alive need the local copy's bandwidth, or only a
  * copy in flight until near the end: light keep-alives (a batch of 4 KiB
  * copies, a 2D copy of short rows, each timed alone first and sized to
@@ -1183,7 +1162,6 @@ static double keep_alone(enum local_half where)
  * 16 MiB, twice. */
 static void probe_one_way_light(void)
 {
-#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
     static const struct a2a_shape shapes[] = {
         ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
         ONE_WAY(FORK_2B, PEER_ONE_WAY, "waiter forks 2B at start"),
@@ -1191,7 +1169,6 @@ static void probe_one_way_light(void)
         ONE_WAY(ROWS_TIMED, PEER_ONE_WAY, "waiter forks 2D rows"),
         ONE_WAY(TO_HOST_QUARTER, PEER_ONE_WAY, "waiter forks B/4 to host"),
     };
-#undef ONE_WAY
     size_t n = sizeof(shapes) / sizeof(shapes[0]);
 
     light_us = 4 * 3.2;
@@ -1218,7 +1195,6 @@ static void probe_one_way_light(void)
  * MiB once. */
 static void probe_one_way_4b(void)
 {
-#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
     static const struct a2a_shape shapes[] = {
         ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
         ONE_WAY(FORK_2B, PEER_ONE_WAY, "waiter forks 2B at start"),
@@ -1227,21 +1203,17 @@ static void probe_one_way_4b(void)
         ONE_WAY(FORK_4B_LATE, PEER_ONE_WAY, "waiter forks 4B late"),
         ONE_WAY(FORK_BIG, PEER_ONE_WAY_ROOT, "bcast, waiter forks 4B"),
     };
-#undef ONE_WAY
     size_t n = sizeof(shapes) / sizeof(shapes[0]);
 
-    for (int rep = 0; rep < 3; rep++)
-        for (size_t b = 1u << 20; b <= 4u << 20; b *= 4)
-            alternate("one way, 4B", shapes, n, b);
+    one_way_rounds("one way, 4B", shapes, n, 4u << 20, 3);
     alternate("one way, 4B", shapes, n, 16u << 20);
 }
 
 /* The one-way bytes half pushed by GPU 1 and half pulled by GPU 0, so that
  * both GPUs copy until the end, as the both-ways shape does; GPU 0 pulling
- * it all (GPU 1 idle); 1, 4, 16 and 64 MiB. */
+ * it all (GPU 1 idle); 1, 4, 16 and 64 MiB, twice. */
 static void probe_one_way_split(void)
 {
-#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
     static const struct a2a_shape shapes[] = {
         ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
         ONE_WAY(NO_LOCAL, PEER_SPLIT, "half pushed, half pulled"),
@@ -1250,12 +1222,8 @@ static void probe_one_way_split(void)
         ONE_WAY(NO_LOCAL, PEER_SPLIT_ROOT, "bcast, half pulled"),
         ONE_WAY(NO_LOCAL, PEER_BOTH_PUSH, "both push (control)"),
     };
-#undef ONE_WAY
-    size_t n = sizeof(shapes) / sizeof(shapes[0]);
 
-    for (int rep = 0; rep < 2; rep++)
-        for (size_t b = 1u << 20; b <= 64u << 20; b *= 4)
-            alternate("one way, split", shapes, n, b);
+    one_way_rounds("one way, split", shapes, sizeof(shapes) / sizeof(shapes[0]), 64u << 20, 2);
 }
 
 /* The keep-alive that worked (a local copy of twice the size forked on the
@@ -1264,7 +1232,6 @@ static void probe_one_way_split(void)
  * whose slow loops come and go; 1, 4, 16 and 64 MiB. */
 static void probe_one_way_2b(void)
 {
-#define ONE_WAY(local, peer, name) {POLLED, POLLED, NONE, DEVICE, local, peer, name}
     static const struct a2a_shape shapes[] = {
         ONE_WAY(NO_LOCAL, PEER_ONE_WAY, "one way, waiter idle"),
         ONE_WAY(FORK_2B, PEER_ONE_WAY, "waiter forks 2B at start"),
@@ -1275,11 +1242,8 @@ static void probe_one_way_2b(void)
         ONE_WAY(FORK_2B, PEER_BOTH_PUSH, "both push, both fork 2B"),
         ONE_WAY(FORK_AT_START, PEER_BOTH_PUSH, "both push, both fork B"),
     };
-#undef ONE_WAY
-    size_t n = sizeof(shapes) / sizeof(shapes[0]);
 
-    for (size_t b = 1u << 20; b <= 64u << 20; b *= 4)
-        alternate("one way, 2B", shapes, n, b);
+    one_way_rounds("one way, 2B", shapes, sizeof(shapes) / sizeof(shapes[0]), 64u << 20, 1);
 }
 
 /* What the local half costs the peer copy at large sizes: the shape cesync

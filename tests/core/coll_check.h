@@ -149,6 +149,37 @@ static inline void coll_root_checks(uint32_t coll)
     coll_error(&p, CES_ERR_INVALID, msg);
 }
 
+/* The checker's verdict (ces_test_verdict) on p's schedule with the first
+ * `from` in its text replaced by `to` ("" drops it). */
+static inline uint32_t coll_verdict_with(struct ces_ctx *ctx, const struct ces_coll_params *p,
+                                         const char *from, const char *to)
+{
+    char *text = coll_text(ctx, p);
+    size_t n = strlen(text), a = 0, b = strlen(from), t = strlen(to);
+    char *mut = malloc(n + t + 1);
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    uint32_t v;
+
+    while (a < n && strncmp(text + a, from, b) != 0)
+        a++;
+    if (a == n)
+        fail_msg("no '%s' in\n%s", from, text);
+    assert_non_null(mut);
+    memcpy(mut, text, a);
+    memcpy(mut + a, to, t);
+    memcpy(mut + a + t, text + a + b, n - a - b + 1);
+    ces_free(ctx, text);
+    if (ces_prog_parse(ctx, mut, strlen(mut), "mutant", &prog) != CES_OK ||
+        ces_prog_expand(ctx, prog, &g) != CES_OK)
+        fail_msg("mutant: %s", ces_ctx_last_error(ctx));
+    v = ces_test_verdict(ctx, g);
+    ces_graph_destroy(g);
+    ces_prog_destroy(prog);
+    free(mut);
+    return v;
+}
+
 /* Builds the graph; asserts CES_OK. */
 static inline struct ces_graph *coll_graph(struct ces_ctx *ctx, const struct ces_coll_params *p)
 {

@@ -41,21 +41,6 @@ static void test_golden(void **state)
         }
 }
 
-static uint32_t verdict_of(struct ces_ctx *ctx, const struct ces_graph *g)
-{
-    struct ces_check_report *r = NULL;
-    struct ces_check_opts o;
-    uint32_t v;
-
-    ces_check_opts_init(&o);
-    o.max_seconds = 20.0;
-    if (ces_check(ctx, g, &o, &r) != CES_OK)
-        fail_msg("check: %s", ces_ctx_last_error(ctx));
-    v = ces_check_report_verdict(r);
-    ces_check_report_destroy(r);
-    return v;
-}
-
 /* Every form with directed barriers is OK over all interleavings, 2
  * iterations (replays), every root; 64 bytes forks the overlap copy before
  * the first barrier, 16 MiB after it (eager). */
@@ -82,7 +67,7 @@ static void test_checker_proves(void **state)
                             p.flags = forms[f] | CES_COLL_F_DIRECTED;
                             p.root = root;
                             assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
-                            v = verdict_of(ctx, g);
+                            v = ces_test_verdict(ctx, g);
                             if (v != CES_V_OK)
                                 fail_msg("%s %s form 0x%x %s ranks %u root %u bytes %llu: "
                                          "verdict 0x%x",
@@ -96,35 +81,6 @@ static void test_checker_proves(void **state)
      * 4) roots */
     assert_int_equal(proved, 3 * 2 * 3 * 7 * 9);
     ces_test_ctx_end(ctx, &st);
-}
-
-/* The verdict of p's schedule with the line `drop` taken out of its text. */
-static uint32_t verdict_without(struct ces_ctx *ctx, const struct ces_coll_params *p,
-                                const char *drop)
-{
-    char *text = coll_text(ctx, p);
-    size_t n = strlen(text), cut = strlen(drop), off = 0;
-    char *mut = malloc(n + 1);
-    struct ces_prog *prog = NULL;
-    struct ces_graph *g = NULL;
-    uint32_t v;
-
-    while (off < n && strncmp(text + off, drop, cut) != 0)
-        off++;
-    if (off == n)
-        fail_msg("no line '%s' in\n%s", drop, text);
-    assert_non_null(mut);
-    memcpy(mut, text, off);
-    memcpy(mut + off, text + off + cut, n - off - cut + 1);
-    ces_free(ctx, text);
-    if (ces_prog_parse(ctx, mut, strlen(mut), "mutant", &prog) != CES_OK ||
-        ces_prog_expand(ctx, prog, &g) != CES_OK)
-        fail_msg("mutant: %s", ces_ctx_last_error(ctx));
-    v = verdict_of(ctx, g);
-    ces_graph_destroy(g);
-    ces_prog_destroy(prog);
-    free(mut);
-    return v;
 }
 
 /* 3 ranks, root 1, 2 iterations: each wait, and each reset the graph
@@ -187,7 +143,7 @@ static void test_every_wait_is_needed(void **state)
 
         p.flags = CES_COLL_F_DIRECTED;
         p.root = 1;
-        v = verdict_without(ctx, &p, cases[i].drop);
+        v = coll_verdict_with(ctx, &p, cases[i].drop, "");
         if (v != cases[i].verdict)
             fail_msg("%s %s without '%s': verdict 0x%x, expected 0x%x",
                      ces_coll_name((int)p.coll), ces_proto_name((int)p.proto), cases[i].drop, v,
