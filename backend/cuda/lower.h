@@ -270,8 +270,8 @@ int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, 
  * idle, every loop slow (1 / 4 / 16 MiB 24.7 / 33.6 / 66.2 us); such a
  * chain on it, none slow (15.4 / 24.7 / 56.8), as a local copy of four
  * times the bytes (one-way-4b); a copy that ends early (the bytes once)
- * or one to host memory did not help. */
-/* At most CES_CUDA_WAKE_MAX_COPIES: behind a long copy a piece can take
+ * or one to host memory did not help.  At most CES_CUDA_WAKE_MAX_COPIES:
+ * behind a long copy a piece can take
  * twice as long (2x H200, `cesync bench broadcast|scatter --root 1
  * [--in-place]`: 206 pieces at 256 MiB made the call 769-1049 us, against
  * 695-698 without; 53 at 64 MiB gained 2-10 us), and a chain that ends
@@ -292,8 +292,9 @@ uint32_t ces_cuda_wake_copies(uint32_t ranks, uint64_t bytes);
  * stream capture, and for every collective but the barrier
  * CES_COLL_F_OVERLAP (the local chunk, of gather, scatter and broadcast the
  * root's, on stream s1, so the call uses two streams); an eager gather,
- * scatter or broadcast adds the wake chain (ces_cuda_wake_copies: a third
- * stream on the ranks that copy nothing to or from a peer). */
+ * scatter or broadcast adds the wake chain (ces_cuda_wake_copies: one more
+ * stream on the ranks that copy nothing: every rank but the root of scatter
+ * and broadcast, gather's root in place). */
 void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ranks,
                           uint64_t bytes, uint32_t root, int capturing);
 /* Whether rank `rank`'s call runs in place (CES_COLL_F_INPLACE, which then

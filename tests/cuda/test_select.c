@@ -452,8 +452,10 @@ static void same_memops(const struct ces_graph *go, const struct ces_cuda_pblock
  * order, but for the one local copy out of place (allgather on every rank,
  * the others on the root; on the other ranks of gather, scatter and
  * broadcast, whose pointers satisfy the relation too, nothing changes, nor
- * on those of gather that pass their own block).  So any rank may run in
- * place while any other does not. */
+ * on those of gather that pass their own block), and but for the wake
+ * chain, which eagerly the ranks that copy nothing run either way (gather's
+ * root in place only).  So any rank may run in place while any other does
+ * not. */
 static void test_in_place_calls(void **state)
 {
     static const uint32_t colls[] = {CES_COLL_ALLGATHER, CES_COLL_GATHER, CES_COLL_SCATTER,
@@ -548,9 +550,10 @@ static void test_in_place_calls(void **state)
 }
 
 /* The in-place calls: every rank's plan, eager and captured, 2..4 ranks,
- * runs one stream and copies nothing within the rank; the schedule is
- * proved OK; its values are linear in the call number (so the cache
- * patches them). */
+ * runs one stream and copies nothing within the rank but, eagerly, the
+ * wake chain of the ranks that copy nothing (one stream more, its copies
+ * within the rank's buffer `wake`); the schedule is proved OK; its values
+ * are linear in the call number (so the cache patches them). */
 static void test_in_place_plans(void **state)
 {
     static const uint32_t colls[] = {CES_COLL_ALLGATHER, CES_COLL_GATHER, CES_COLL_SCATTER,
@@ -582,11 +585,10 @@ static void test_in_place_plans(void **state)
                     struct ces_graph *gk[3] = {NULL, NULL, NULL};
                     const struct ces_cuda_pblock *blk;
                     uint64_t va[64], vb[64];
+                    unsigned chain = 0;
 
                     for (int k = 0; k < 3; k++)
                         build_lower(ctx, &p, (uint64_t)k + 1, r, flags, &gk[k], &pl[k]);
-                    unsigned chain = 0;
-
                     blk = &pl[0]->blocks[0];
                     assert_int_equal(pl[0]->streams, p.wake > 0 ? 2 : 1);
                     for (size_t i = 0; i < blk->copies.len; i++) {
