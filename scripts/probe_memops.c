@@ -676,16 +676,14 @@ static void keep_alive(int g, enum local_half where, char *dst, char *src, size_
 
     if (where == CHAIN_64 || where == CHAIN_256) {
         keep_chain(x->side, dst, src, where == CHAIN_64 ? 64 : 256);
-    } else if (where == TO_HOST) {
-        copy1(host_buf + (size_t)g * (BIG / 16), src, n / 8, x->side);
+    } else if (where == TO_HOST || where == TO_HOST_QUARTER) {
+        copy1(host_buf + (size_t)g * (BIG / 16), src, n / (where == TO_HOST ? 8 : 4), x->side);
     } else if (where == REVERSE) {
         copy1(G[1 - g].stage, src, n / 4, x->side);
     } else if (where == CHAIN_TIMED) {
         keep_chain(x->side, dst, src, light_count(light_per_copy_us));
     } else if (where == ROWS_TIMED) {
         keep_rows(x->side, dst, src, light_count(light_per_row_us));
-    } else if (where == TO_HOST_QUARTER) {
-        copy1(host_buf + (size_t)g * (BIG / 16), src, n / 4, x->side);
     } else if (where == FORK_TWO_B) {
         void *d[2] = {dst, dst + n};
         const void *f[2] = {src, src + n};
