@@ -77,6 +77,9 @@ static const char bench_usage[] =
     "                        that copy nothing) and directed (overlap with each barrier one\n"
     "                        way, as the copies go: CES_COLL_F_DIRECTED), but not in place\n"
     "  --root R              broadcast, gather, scatter: the root rank, 0..N-1 (default 0)\n"
+    "  --wake K              the variants but auto run the wake chain of K copies (0..256,\n"
+    "                        default 0; not sendrecv): struct ces_coll_params.wake, which\n"
+    "                        auto runs where the backend selects it (docs/PERFORMANCE.md)\n"
     "  --chunks C --slots S  sendrecv builder: chunks per message (default 1 with --one-way,\n"
     "                        else 2), staging slots (default 2)\n"
     "  --one-way             sendrecv: the pipeline 0 -> 1 -> ... -> n-1 instead of the ring\n"
@@ -140,7 +143,7 @@ struct meas {
 };
 
 struct bench {
-    uint32_t coll, ranks, iters, warmup, chunks, slots, root;
+    uint32_t coll, ranks, iters, warmup, chunks, slots, root, wake;
     uint64_t min_bytes, max_bytes, compute_bytes;
     double factor;
     int graph, nccl, compute, calibrate, dry, one_way, in_place;
@@ -413,7 +416,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
                    strcmp(o, "--warmup") == 0 || strcmp(o, "--chunks") == 0 ||
                    strcmp(o, "--slots") == 0 || strcmp(o, "--min-bytes") == 0 ||
                    strcmp(o, "--max-bytes") == 0 || strcmp(o, "--compute-bytes") == 0 ||
-                   strcmp(o, "--root") == 0) {
+                   strcmp(o, "--root") == 0 || strcmp(o, "--wake") == 0) {
             v = option_value(argc, argv, &i);
             if (v == NULL)
                 return CES_EXIT_USAGE;
@@ -443,6 +446,11 @@ static int parse_args(struct bench *B, int argc, char **argv)
                 B->min_bytes = n;
             } else if (strcmp(o, "--max-bytes") == 0) {
                 B->max_bytes = n;
+            } else if (strcmp(o, "--wake") == 0) {
+                if (n > CES_COLL_MAX_WAKE)
+                    return ces_tool_fail("bench: --wake must be 0..%u, not %s", CES_COLL_MAX_WAKE,
+                                         v);
+                B->wake = (uint32_t)n;
             } else if (strcmp(o, "--root") == 0) {
                 /* checked against --ranks below, which may follow */
                 B->root = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
@@ -499,6 +507,9 @@ static int parse_args(struct bench *B, int argc, char **argv)
                                                     : "auto and plain");
     if (B->one_way && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: --one-way applies to sendrecv");
+    if (B->wake > 0 && B->coll == CES_COLL_SENDRECV)
+        return ces_tool_fail("bench: --wake applies to alltoall, allgather, broadcast, gather "
+                             "and scatter");
     /* One way, one chunk per message is fastest; where every rank also
      * receives, two chunks let the copy-out of the first overlap the send of
      * the second (64 MiB on 2x H200: one way 180.0 vs 188.4 us, ring 229.1
@@ -615,6 +626,7 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     p.bytes = bytes;
     p.iterations = 4;
     p.flags = variant < 0 ? 0 : (uint32_t)variant;
+    p.wake = variant < 0 ? 0 : B->wake;
 #ifdef CES_HAVE_CUDA
     if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV && (!B->one_way || B->graph)) {
         t = predict_group(ctx, B, &m, bytes);
@@ -630,6 +642,7 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
         p.flags = sel.flags;
         p.proto = sel.proto;
         p.phase = sel.phase;
+        p.wake = sel.wake;
     }
 #endif
     /* In place the in-place graph replaces the variant's, as it replaces
@@ -696,13 +709,15 @@ static void fmt_bytes(char *buf, size_t n, uint64_t b)
         snprintf(buf, n, "%" PRIu64, b);
 }
 
-/* The fastest cesync variant that ran at size i; -1 if none. */
+/* The fastest cesync variant that ran at size i (of times within 1 ns of
+ * each other, as the model's equal predictions come out, the first listed);
+ * -1 if none. */
 static int best_variant(const struct bench *B, uint32_t i)
 {
     int best = -1;
 
     for (uint32_t k = 0; k < B->nvariants; k++)
-        if (B->ces[k][i].ran && (best < 0 || B->ces[k][i].med < B->ces[best][i].med))
+        if (B->ces[k][i].ran && (best < 0 || B->ces[k][i].med < B->ces[best][i].med - 1e-3))
             best = (int)k;
     return best;
 }
@@ -1010,6 +1025,8 @@ static void print_header(const struct bench *B, FILE *f)
             B->graph ? "CUDA graphs" : "eager", B->model.kind,
             B->model_path ? " + " : B->calibrate ? " (calibrated in this run)" : "",
             B->model_path ? B->model_path : "");
+    if (B->wake > 0)
+        fprintf(f, "# the variants but auto run the wake chain of %u copies\n", B->wake);
     if (B->nccl_info[0] != '\0')
         fprintf(f, "# %s\n", B->nccl_info);
     if (!B->dry) {
@@ -1044,6 +1061,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
     cfg.one_way = B->one_way;
     cfg.in_place = B->in_place;
     cfg.root = B->root;
+    cfg.wake = B->wake;
     if (ces_bench_open(ctx, &cfg, &gb) != CES_OK) {
         fprintf(stderr, "cesync bench: %s\n", ces_ctx_last_error(ctx));
         return CES_EXIT_USAGE;
@@ -1101,6 +1119,8 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             fflush(stdout);
             if (rc != CES_OK) {
                 printf(" %9s %-12s failed: %s\n", sz, name, s.err);
+                if (impl == CES_BI_CESYNC)
+                    ex = CES_EXIT_DEFECT;
                 continue;
             }
             m->ran = 1;

@@ -46,11 +46,12 @@ const char ces_tool_builder_help[] =
     "  --directed         gather, scatter, broadcast: each barrier one way, as the copies\n"
     "                     go (broadcast, scatter: the others tell the root their recv is\n"
     "                     free, the root tells them it is filled; gather the reverse)\n"
-    "  --wake K           gather, scatter, broadcast: the ranks that copy nothing (but\n"
-    "                     the root of scatter, broadcast; gather's root in place) copy\n"
-    "                     K pieces of 4 KiB within a private buffer on a stream of their\n"
-    "                     own while they wait (0..256, default 0; ces_gather & co. run\n"
-    "                     it eagerly: see docs/PERFORMANCE.md)\n";
+    "  --wake K           every rank of alltoall and allgather, and the ranks of gather,\n"
+    "                     scatter, broadcast that copy nothing (but the root of scatter,\n"
+    "                     broadcast; gather's root in place) copy K pieces of 4 KiB\n"
+    "                     within a private buffer on a stream of their own while they\n"
+    "                     wait (0..256, default 0; ces_gather & co. run it eagerly: see\n"
+    "                     docs/PERFORMANCE.md)\n";
 
 int ces_tool_wants_help(int argc, char **argv)
 {

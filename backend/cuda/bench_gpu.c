@@ -113,6 +113,7 @@ struct ces_bench {
     cudaStream_t st[BENCH_MAX_RANKS];  /* the collectives' streams */
     cudaStream_t st2[BENCH_MAX_RANKS]; /* compute kernel / second stream */
     void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS], *stage[BENCH_MAX_RANKS];
+    void *wake[BENCH_MAX_RANKS]; /* the variants' wake chain buffer (cfg.wake > 0) */
     uint64_t send_bytes, recv_bytes, stage_bytes;
     cudaEvent_t ev0[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
     cudaEvent_t ev1[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
@@ -354,6 +355,9 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
             rc = ces_mem_alloc(b->comms[r], b->recv_bytes, &b->recv[r]);
         if (rc == CES_OK && b->stage_bytes > 0)
             rc = ces_mem_alloc(b->comms[r], b->stage_bytes, &b->stage[r]);
+        if (rc == CES_OK && cfg->wake > 0)
+            rc = ces_mem_alloc(b->comms[r],
+                               2 * (size_t)CES_COLL_MAX_WAKE * CES_COLL_WAKE_PIECE, &b->wake[r]);
         if (rc != CES_OK)
             goto fail;
     }
@@ -461,6 +465,7 @@ void ces_bench_close(struct ces_bench *b)
         ces_mem_free(b->comms[r], b->send[r]);
         ces_mem_free(b->comms[r], b->recv[r]);
         ces_mem_free(b->comms[r], b->stage[r]);
+        ces_mem_free(b->comms[r], b->wake[r]);
     }
     for (uint32_t r = 0; r < b->n; r++)
         ces_comm_destroy(b->comms[r]);
@@ -500,6 +505,7 @@ static int build_variant(struct ces_bench *b, int variant, uint64_t bytes, struc
     p.flags = (uint32_t)variant | (b->cfg.in_place ? CES_COLL_F_INPLACE : 0u);
     p.first_iter = b->seq++;
     p.root = b->cfg.root;
+    p.wake = b->cfg.wake;
     if (b->cfg.coll == CES_COLL_SENDRECV) {
         p.npairs = b->cfg.one_way ? 0 : b->n; /* 0: the builder's pipeline */
         for (uint32_t r = 0; r < p.npairs; r++) {
@@ -607,10 +613,14 @@ static int enqueue_cesync(struct ces_bench *b, int variant, uint64_t bytes, stru
         /* in place the allgather and broadcast graphs have no `send`
          * (ces_launch binds what it has) */
         for (uint32_t r = 0; r < b->n && rc == CES_OK; r++) {
-            struct ces_binding bind[3] = {
-                {"send", send[r]}, {"recv", recv[r]}, {"stage", b->stage[r]}};
+            struct ces_binding bind[4] = {{"send", send[r]}, {"recv", recv[r]}};
+            size_t nb = 2;
 
-            rc = ces_launch(b->comms[r], g, bind, b->stage[r] != NULL ? 3 : 2, b->st[r]);
+            if (b->stage[r] != NULL)
+                bind[nb++] = (struct ces_binding){"stage", b->stage[r]};
+            if (b->wake[r] != NULL)
+                bind[nb++] = (struct ces_binding){"wake", b->wake[r]};
+            rc = ces_launch(b->comms[r], g, bind, nb, b->st[r]);
         }
         return rc;
     }

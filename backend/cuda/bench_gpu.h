@@ -43,6 +43,7 @@ struct ces_bench_cfg {
                                implementation's rule (bench_gpu.c, in_place_offset;
                                variants: plus CES_COLL_F_INPLACE) */
     uint32_t root;          /* broadcast, gather, scatter: the root rank, < ranks */
+    uint32_t wake;          /* the variants (builder graphs): struct ces_coll_params.wake */
 };
 
 struct ces_bench_sample {

@@ -261,7 +261,7 @@ int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, 
 
 /* --- the collectives' schedules (select.c) -------------------------------- */
 
-/* The wake chain of an eager gather, scatter or broadcast (struct
+/* The wake chain of a gather, scatter or broadcast (struct
  * ces_coll_params.wake), on H200: it should stay in flight for about
  * CES_CUDA_WAKE_SHARE of the root's copies - the peer copy's start plus
  * (n-1) x bytes at the peer rate - at CES_CUDA_WAKE_COPY_US a piece.  2x
@@ -288,13 +288,14 @@ int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, 
 uint32_t ces_cuda_wake_copies(uint32_t ranks, uint64_t bytes);
 
 /* The parameters a collective call (ces_alltoall & co.) builds its schedule
- * with: one eager iteration, `mono` for an eager call and `credit` under
- * stream capture, and for every collective but the barrier
- * CES_COLL_F_OVERLAP (the local chunk, of gather, scatter and broadcast the
- * root's, on stream s1, so the call uses two streams); an eager gather,
- * scatter or broadcast adds the wake chain (ces_cuda_wake_copies: one more
- * stream on the ranks that copy nothing: every rank but the root of scatter
- * and broadcast, gather's root in place). */
+ * with: one iteration, `mono` for an eager call; under stream capture one
+ * graph phase with `pull`, the barrier an eager phase with `credit`; for
+ * every collective but the barrier CES_COLL_F_OVERLAP (the local chunk, of
+ * gather, scatter and broadcast the root's, on stream s1, so the call uses
+ * two streams); a gather, scatter or broadcast adds the wake chain
+ * (ces_cuda_wake_copies: one more stream on the ranks that copy nothing:
+ * every rank but the root of scatter and broadcast, gather's root in
+ * place). */
 void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ranks,
                           uint64_t bytes, uint32_t root, int capturing);
 /* Whether rank `rank`'s call runs in place (CES_COLL_F_INPLACE, which then

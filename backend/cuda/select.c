@@ -15,19 +15,19 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
 {
     ces_coll_params_init(p, coll);
     /* Eager calls use `mono` (monotonic counters, no resets).  A captured
-     * call is replayed with frozen values: alltoall and allgather, two
-     * barriers each, use `pull` (the constant 1 in the writer's memory,
-     * polled and reset by its reader: safe with two barriers per call, and
-     * on H200 a polled wait wakes sooner than one on a flag written into
-     * the waiter's memory, as NCCL's graph protocol has it; the others use
-     * `credit`, which also acknowledges every flag. */
+     * call is replayed with frozen values: every collective with two
+     * barriers uses `pull` (the constant 1 in the writer's memory, polled
+     * and reset by its reader: safe with two barriers per call, and on H200
+     * a polled wait wakes sooner than one on a flag written into the
+     * waiter's memory, as NCCL's graph protocol has it); the barrier, one
+     * barrier a call, uses `credit`, which also acknowledges every flag. */
     p->proto = capturing ? CES_PROTO_CREDIT : CES_PROTO_MONO;
     p->ranks = ranks;
     p->bytes = coll == CES_COLL_BARRIER ? 1 : bytes;
     p->root = root;
     p->iterations = 1;
     p->phase = CES_PHASE_EAGER;
-    if (capturing && (coll == CES_COLL_ALLTOALL || coll == CES_COLL_ALLGATHER)) {
+    if (capturing && coll != CES_COLL_BARRIER) {
         p->proto = CES_PROTO_PULL;
         p->phase = CES_PHASE_GRAPH;
     }
@@ -36,10 +36,11 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
      * gather, scatter and broadcast the root's local copy likewise. */
     if (coll != CES_COLL_BARRIER)
         p->flags = CES_COLL_F_OVERLAP;
-    /* Measured eagerly only: under capture the chain's copies would become
-     * graph nodes of their own, whose cost was not measured. */
-    if (!capturing &&
-        (coll == CES_COLL_GATHER || coll == CES_COLL_SCATTER || coll == CES_COLL_BROADCAST))
+    /* The wake chain on the ranks of gather, scatter and broadcast that copy
+     * nothing, eager and captured; not on alltoall and allgather, whose
+     * every rank copies and which it did not make faster (docs/
+     * PERFORMANCE.md, "A rank that only waits"). */
+    if (coll == CES_COLL_GATHER || coll == CES_COLL_SCATTER || coll == CES_COLL_BROADCAST)
         p->wake = ces_cuda_wake_copies(ranks, bytes);
 }
 

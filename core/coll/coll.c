@@ -175,10 +175,10 @@ static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "first_iter must be 1..%" PRIu64 ", not %" PRIu64, COLL_MAX_FIRST_ITER,
                              q->first_iter);
-    if (q->wake > 0 && q->coll != CES_COLL_GATHER && q->coll != CES_COLL_SCATTER &&
-        q->coll != CES_COLL_BROADCAST)
+    if (q->wake > 0 && (q->coll == CES_COLL_SENDRECV || q->coll == CES_COLL_BARRIER))
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "%s: the wake chain applies to gather, scatter and broadcast only",
+                             "%s: the wake chain applies to alltoall, allgather, gather, scatter "
+                             "and broadcast only",
                              ces_coll_name((int)q->coll));
     if (q->wake > CES_COLL_MAX_WAKE)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "wake must be 0..%u copies, not %" PRIu32,
@@ -198,19 +198,22 @@ static uint32_t nccl_parity(const struct ces_cgen *cg, uint64_t iter)
     return (uint32_t)(((uint64_t)cg->nsyncs * (iter - 1)) & 1u);
 }
 
-/* Whether rank r copies nothing at all: the ranks but the root of scatter
- * and broadcast, and the root of gather in place (out of place it copies its
- * own part, which on 2x H200 kept its waits prompt: with the chain beside
- * that copy `cesync bench gather --root 1` took 16.7-24.2 us at 1 MiB in
- * three runs, without it 15.3-16.5). */
+/* Whether rank r runs the wake chain: every rank of alltoall and allgather;
+ * of the rooted collectives the ranks that copy nothing at all: the ranks
+ * but the root of scatter and broadcast, and the root of gather in place
+ * (out of place it copies its own part, which on 2x H200 kept its waits
+ * prompt: with the chain beside that copy `cesync bench gather --root 1`
+ * took 16.7-24.2 us at 1 MiB in three runs, without it 15.3-16.5). */
 static bool wake_rank(const struct ces_cgen *cg, uint32_t r)
 {
+    if (cg->p.coll == CES_COLL_ALLTOALL || cg->p.coll == CES_COLL_ALLGATHER)
+        return true;
     if (cg->p.coll == CES_COLL_GATHER)
         return r == cg->p.root && (cg->p.flags & CES_COLL_F_INPLACE) != 0;
     return r != cg->p.root;
 }
 
-/* The wake chain's fork on every rank that copies nothing (params.wake):
+/* The wake chain's fork on every rank that runs it (params.wake, wake_rank):
  * stream s<w> (the one after the collective's own) copies `wake` pieces
  * from the lower half of buffer `wake` into its upper half, in one batch,
  * between events that the iteration's start and end link to s0.  It

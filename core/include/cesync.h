@@ -374,10 +374,11 @@ struct ces_coll_params {
     uint32_t slots;  /* sendrecv: receive slots in flight (default 2 when 0) */
     uint32_t flags;  /* algorithm variant bits, CES_COLL_F_*; 0 = the plain algorithm */
     uint64_t first_iter; /* the value of $i in the first iteration (default 1) */
-    /* gather, scatter, broadcast: copies in the wake chain (0 = none; at most
-     * CES_COLL_MAX_WAKE).  Each rank that copies nothing at all (every rank
-     * but the root of scatter and broadcast, the root of gather in place) forks
-     * a stream at the start of each iteration that copies `wake` pieces of
+    /* alltoall, allgather, gather, scatter, broadcast: copies in the wake
+     * chain (0 = none; at most CES_COLL_MAX_WAKE).  Every rank of alltoall
+     * and allgather, and of the rooted collectives each rank that copies
+     * nothing at all (every rank but the root of scatter and broadcast, the
+     * root of gather in place) forks a stream at the start of each iteration that copies `wake` pieces of
      * CES_COLL_WAKE_PIECE bytes within a private buffer `wake`, in one
      * batch, and joins it at the end.  On H200 a stream memop wait on a GPU
      * whose copy engines are idle wakes about 9 us after its flag is

@@ -1,11 +1,12 @@
 /*
- * tests/core/test_coll_wake.c - the wake chain of gather, scatter and
- * broadcast (struct ces_coll_params.wake, core/coll/coll.c): its exact text;
- * that it runs on the ranks that copy nothing (every rank but the root of
- * scatter and broadcast, the root of gather in place) and changes nothing
- * else, rank for rank; the checker's OK for every protocol, phase, root and
- * form on 2-4 ranks; the exact verdict of a chain that touches the
- * collective's buffers; and the errors.
+ * tests/core/test_coll_wake.c - the wake chain (struct
+ * ces_coll_params.wake, core/coll/coll.c): its exact text; that it runs on
+ * every rank of alltoall and allgather and on the ranks of gather, scatter
+ * and broadcast that copy nothing (every rank but the root of scatter and
+ * broadcast, the root of gather in place) and changes nothing else, rank for
+ * rank; the checker's OK for every protocol, phase, root and form on 2-4
+ * ranks; the exact verdict of a chain that touches the collective's
+ * buffers; and the errors.
  */
 #include "coll_check.h"
 
@@ -70,12 +71,62 @@ static char *without_chain(const char *ops, uint32_t w, unsigned *copies)
     return out;
 }
 
-/* Every form, protocol, phase and root on 2-4 ranks: with the chain a rank
- * that copies nothing runs exactly the ops it runs without it, plus the
- * chain (its fork and join on s0, `wake` copies on a stream of its own);
- * every other rank runs exactly what it runs without it; the schedule has
- * one stream more, and it is OK over all interleavings, 2 iterations
- * (replays). */
+/* Whether rank r runs the chain: every rank of alltoall and allgather; of
+ * the rooted collectives the ranks that copy nothing. */
+static int chain_rank(const struct ces_coll_params *p, uint32_t r)
+{
+    if (p->coll == CES_COLL_ALLTOALL || p->coll == CES_COLL_ALLGATHER)
+        return 1;
+    if (p->coll == CES_COLL_GATHER)
+        return r == p->root && (p->flags & CES_COLL_F_INPLACE) != 0;
+    return r != p->root;
+}
+
+/* With the chain (3 copies) each rank that runs it runs exactly the ops it
+ * runs without it, plus the chain (its fork and join on s0, the copies on a
+ * stream of its own); every other rank runs exactly what it runs without
+ * it; the schedule has one stream more, and it is OK over all
+ * interleavings.  *ranks counts the ranks compared. */
+static void chain_adds_only_itself(struct ces_ctx *ctx, struct ces_coll_params p, unsigned *ranks)
+{
+    struct ces_graph *g0, *g1;
+    uint32_t w, v;
+
+    p.wake = 0;
+    g0 = coll_graph(ctx, &p);
+    p.wake = 3;
+    g1 = coll_graph(ctx, &p);
+    w = ces_graph_streams(g0);
+    assert_int_equal(ces_graph_streams(g1), w + 1);
+    assert_int_equal(ces_graph_nblocks(g1), ces_graph_nblocks(g0));
+    for (uint32_t r = 0; r < p.ranks; r++) {
+        int runs = chain_rank(&p, r);
+
+        for (uint32_t b = 0; b < ces_graph_nblocks(g0); b++) {
+            char *t0 = coll_ops_text(g0, b, r), *t1 = coll_ops_text(g1, b, r);
+            unsigned copies = 0;
+            char *rest = without_chain(t1, w, &copies);
+
+            assert_int_equal(copies, runs ? 3 : 0);
+            assert_string_equal(rest, t0);
+            if (!runs)
+                assert_string_equal(t1, t0);
+            free(rest);
+            free(t0);
+            free(t1);
+        }
+        (*ranks)++;
+    }
+    v = ces_test_verdict(ctx, g1);
+    if (v != CES_V_OK)
+        fail_msg("%s %s flags 0x%x, %u ranks, root %u: verdict 0x%x", ces_coll_name((int)p.coll),
+                 ces_proto_name((int)p.proto), p.flags, p.ranks, p.root, v);
+    ces_graph_destroy(g0);
+    ces_graph_destroy(g1);
+}
+
+/* Every form, protocol, phase and root of gather, scatter and broadcast on
+ * 2-4 ranks, 2 iterations (replays): chain_adds_only_itself. */
 static void test_every_form(void **state)
 {
     struct ces_test_alloc st;
@@ -90,50 +141,45 @@ static void test_every_form(void **state)
                     for (uint32_t root = 0; root < n; root++) {
                         struct ces_coll_params p =
                             coll_params(c, protos[k][0], n, 64, 2, protos[k][1]);
-                        struct ces_graph *g0, *g1;
-                        uint32_t w, v;
 
                         p.flags = forms[f];
                         p.root = root;
-                        g0 = coll_graph(ctx, &p);
-                        p.wake = 3;
-                        g1 = coll_graph(ctx, &p);
-                        w = ces_graph_streams(g0);
-                        assert_int_equal(ces_graph_streams(g1), w + 1);
-                        assert_int_equal(ces_graph_nblocks(g1), ces_graph_nblocks(g0));
-                        for (uint32_t r = 0; r < n; r++) {
-                            int idle = c == CES_COLL_GATHER
-                                           ? r == root && (forms[f] & CES_COLL_F_INPLACE) != 0
-                                           : r != root;
-
-                            for (uint32_t b = 0; b < ces_graph_nblocks(g0); b++) {
-                                char *t0 = coll_ops_text(g0, b, r), *t1 = coll_ops_text(g1, b, r);
-                                unsigned copies = 0;
-                                char *rest = without_chain(t1, w, &copies);
-
-                                assert_int_equal(copies, idle ? 3 : 0);
-                                assert_string_equal(rest, t0);
-                                if (!idle)
-                                    assert_string_equal(t1, t0);
-                                free(rest);
-                                free(t0);
-                                free(t1);
-                            }
-                            ranks++;
-                        }
-                        v = ces_test_verdict(ctx, g1);
-                        if (v != CES_V_OK)
-                            fail_msg("%s %s form 0x%x, %u ranks, root %u: verdict 0x%x",
-                                     ces_coll_name((int)c), ces_proto_name((int)p.proto),
-                                     forms[f], n, root, v);
+                        chain_adds_only_itself(ctx, p, &ranks);
                         proved++;
-                        ces_graph_destroy(g0);
-                        ces_graph_destroy(g1);
                     }
     /* 6 forms x 3 collectives x 7 protocol/phase pairs x (2 + 3 + 4) roots,
      * each of n ranks */
     assert_int_equal(proved, 6 * 3 * 7 * 9);
     assert_int_equal(ranks, 6 * 3 * 7 * 29);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* alltoall (plain, overlap, early) and allgather (those and in place), every
+ * protocol and phase, 2-4 ranks, 2 iterations: chain_adds_only_itself, on
+ * every rank. */
+static void test_every_rank(void **state)
+{
+    static const uint32_t all_forms[] = {0, CES_COLL_F_OVERLAP, CES_COLL_F_EARLY,
+                                         CES_COLL_F_INPLACE};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned ranks = 0, proved = 0;
+
+    (void)state;
+    for (uint32_t c = CES_COLL_ALLTOALL; c <= CES_COLL_ALLGATHER; c++)
+        for (size_t f = 0; f < (c == CES_COLL_ALLTOALL ? 3u : 4u); f++)
+            for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
+                for (uint32_t n = 2; n <= 4; n++) {
+                    struct ces_coll_params p =
+                        coll_params(c, protos[k][0], n, 48, 2, protos[k][1]);
+
+                    p.flags = all_forms[f];
+                    chain_adds_only_itself(ctx, p, &ranks);
+                    proved++;
+                }
+    /* (3 + 4) forms x 7 protocol/phase pairs x 3 rank counts */
+    assert_int_equal(proved, 7 * 7 * 3);
+    assert_int_equal(ranks, 7 * 7 * 9);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -168,8 +214,7 @@ static void test_chain_is_checked(void **state)
  * is invalid; CES_COLL_MAX_WAKE builds. */
 static void test_errors(void **state)
 {
-    static const uint32_t others[] = {CES_COLL_ALLTOALL, CES_COLL_ALLGATHER, CES_COLL_SENDRECV,
-                                      CES_COLL_BARRIER};
+    static const uint32_t others[] = {CES_COLL_SENDRECV, CES_COLL_BARRIER};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_coll_params p =
@@ -181,7 +226,9 @@ static void test_errors(void **state)
     p.wake = 1;
     for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
         p.coll = others[i];
-        snprintf(msg, sizeof(msg), "%s: the wake chain applies to gather, scatter and broadcast only",
+        snprintf(msg, sizeof(msg),
+                 "%s: the wake chain applies to alltoall, allgather, gather, scatter and "
+                 "broadcast only",
                  ces_coll_name((int)others[i]));
         coll_error(&p, CES_ERR_UNSUPPORTED, msg);
     }
@@ -200,6 +247,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden),
         cmocka_unit_test(test_every_form),
+        cmocka_unit_test(test_every_rank),
         cmocka_unit_test(test_chain_is_checked),
         cmocka_unit_test(test_errors),
     };

@@ -8,7 +8,8 @@
  *   iters   1,000 back-to-back alltoalls, every iteration's bytes checked;
  *   graph   100 replays of a captured alltoall, allgather, scatter and
  *           broadcast, each checked,
- *           and every dumped schedule (credit, overlap) checked OK;
+ *           and every dumped schedule (pull, overlap; scatter and
+ *           broadcast with the wake chain) checked OK;
  *   launch  ces_launch of the builders' own graphs (eager mono, graph credit);
  *   inplace allgather, gather, scatter, broadcast in place (7, 4096 and
  *           1 MiB + 3 bytes), in place on some ranks only, captured in

@@ -1,8 +1,9 @@
 /*
  * tests/cuda/test_select.c - what the collectives run (backend/cuda/select.c),
  * on the CPU: the parameters each call builds with (alltoall and allgather
- * take the overlap variant, eager and captured; eager gather, scatter and
- * broadcast the wake chain, and its length), the exact lowered plan of an
+ * take the overlap variant, eager and captured; gather, scatter and
+ * broadcast the wake chain, eager and captured, and its length; captured
+ * calls but the barrier `pull` in a graph phase), the exact lowered plan of an
  * eager overlap alltoall, the shape of every selected plan (the local copy
  * alone on s1 between an await and a record, no batch call under capture),
  * every selected schedule proved by the checker, the cached plan's
@@ -34,21 +35,22 @@ static void test_params(void **state)
             memset(&p, 0xa5, sizeof(p));
             ces_cuda_coll_select(&p, c, 3, 3000, 2, cap);
             assert_int_equal(p.coll, c);
-            /* captured alltoall/allgather: pull (two barriers per call);
-             * other captured calls: credit; eager: mono */
-            assert_int_equal(p.proto, !cap ? CES_PROTO_MONO
-                                      : overlap ? CES_PROTO_PULL
-                                                : CES_PROTO_CREDIT);
+            /* captured calls with two barriers: pull; the captured
+             * barrier (one): credit; eager: mono */
+            assert_int_equal(p.proto, !cap                      ? CES_PROTO_MONO
+                                      : c != CES_COLL_BARRIER ? CES_PROTO_PULL
+                                                                : CES_PROTO_CREDIT);
             assert_int_equal(p.ranks, 3);
             assert_int_equal(p.bytes, c == CES_COLL_BARRIER ? 1 : 3000);
             assert_int_equal(p.root, 2);
             assert_int_equal(p.iterations, 1);
-            assert_int_equal(p.phase, cap && overlap ? CES_PHASE_GRAPH : CES_PHASE_EAGER);
+            assert_int_equal(p.phase,
+                             cap && c != CES_COLL_BARRIER ? CES_PHASE_GRAPH : CES_PHASE_EAGER);
             assert_int_equal(p.first_iter, 1);
             assert_int_equal(p.npairs, 0);
             assert_int_equal(p.flags, overlap || rooted ? CES_COLL_F_OVERLAP : 0u);
-            /* the wake chain: eager gather, scatter and broadcast */
-            assert_int_equal(p.wake, rooted && !cap ? 2u : 0u);
+            /* the wake chain: gather, scatter and broadcast */
+            assert_int_equal(p.wake, rooted ? 2u : 0u);
         }
     }
     assert_int_equal(ces_cuda_coll_lower_flags(0, 0), 0u);
@@ -441,7 +443,7 @@ static void same_memops(const struct ces_graph *go, const struct ces_cuda_pblock
 
 /* What a rank issues in place is what it issues out of place at the same
  * pointers, less its copy onto itself: the schedule the backend selects
- * (overlap for allgather; mono eager, pull or credit captured) and the
+ * (overlap for allgather; mono eager, pull captured) and the
  * in-place one, lowered for each rank of 2..8 at every root, eager and
  * captured, small and past the split of the barrier behind large copies:
  * the same memops, op for op (the barriers and the watchdog's progress
@@ -453,8 +455,8 @@ static void same_memops(const struct ces_graph *go, const struct ces_cuda_pblock
  * the others on the root; on the other ranks of gather, scatter and
  * broadcast, whose pointers satisfy the relation too, nothing changes, nor
  * on those of gather that pass their own block), and but for the wake
- * chain, which eagerly the ranks that copy nothing run either way (gather's
- * root in place only).  So any rank may run in place while any other does
+ * chain, which the ranks that copy nothing run either way (gather's root in
+ * place only).  So any rank may run in place while any other does
  * not. */
 static void test_in_place_calls(void **state)
 {
@@ -498,9 +500,9 @@ static void test_in_place_calls(void **state)
                             struct addr_copy co[16], cin[16];
                             size_t nco, nci;
                             unsigned self_o, self_i, wake_o, wake_i;
-                            /* the wake chain: eager, on the ranks that copy
+                            /* the wake chain: on the ranks that copy
                              * nothing (in place the gather root too) */
-                            unsigned chain = !cap && c != CES_COLL_ALLGATHER &&
+                            unsigned chain = c != CES_COLL_ALLGATHER &&
                                                      (c == CES_COLL_GATHER) == (r == root)
                                                  ? ces_cuda_wake_copies(n, C)
                                                  : 0;
@@ -550,8 +552,7 @@ static void test_in_place_calls(void **state)
 }
 
 /* The in-place calls: every rank's plan, eager and captured, 2..4 ranks,
- * runs one stream and copies nothing within the rank but, eagerly, the
- * wake chain of the ranks that copy nothing (one stream more, its copies
+ * runs one stream and copies nothing within the rank but the wake chain of the ranks that copy nothing (one stream more, its copies
  * within the rank's buffer `wake`); the schedule is proved OK; its values
  * are linear in the call number (so the cache patches them). */
 static void test_in_place_plans(void **state)
@@ -573,9 +574,9 @@ static void test_in_place_plans(void **state)
                 ces_cuda_coll_select(&p, colls[ci], n, 3000, n - 1, cap);
                 p.flags = CES_COLL_F_INPLACE;
                 assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
-                /* the wake chain, eager but for allgather, on a stream of
-                 * its own */
-                assert_int_equal(p.wake, !cap && colls[ci] != CES_COLL_ALLGATHER
+                /* the wake chain, but for allgather, on a stream of its
+                 * own */
+                assert_int_equal(p.wake, colls[ci] != CES_COLL_ALLGATHER
                                              ? ces_cuda_wake_copies(n, 3000)
                                              : 0);
                 assert_int_equal(ces_graph_streams(g), p.wake > 0 ? 2 : 1);

@@ -59,6 +59,16 @@ static void test_dry_run_csv(void **state)
                         "alltoall,2,1048576,cesync,overlap,15.031,15.031,15.031,69.762,34.881,-,"
                         "15.031,24.831\n");
     free(csv);
+    /* --wake: the header says the variants run the chain; the model sees
+     * no cost in a chain shorter than the copies (2 pieces, 5.2 us) */
+    csv = run_csv(dir, "bench allgather --dry-run --min-bytes 1M --max-bytes 1M "
+                       "--variant overlap --wake 2",
+                  "w.csv", &out);
+    assert_non_null(strstr(out, "model h200\n# the variants but auto run the wake chain of 2 "
+                                "copies\n"));
+    free(out);
+    assert_non_null(strstr(csv, "\nallgather,2,1048576,cesync,overlap,"));
+    free(csv);
     rmdir(dir);
 }
 
@@ -457,7 +467,7 @@ static void test_rooted(void **state)
     expect_row(dir, "bench gather --dry-run --ranks 4 --root 2 --min-bytes 64M --max-bytes 64M "
                     "--variant plain",
                "\ngather,4,67108864,cesync,plain,526.181,526.181,526.181,510.158,382.618,");
-    /* captured: the backend's captured protocol (credit) with the root */
+    /* captured: the backend's captured protocol (pull) with the root */
     expect_row(dir, "bench broadcast --dry-run --graph --ranks 3 --root 2 --min-bytes 8M "
                     "--max-bytes 8M --variant auto",
                "\nbroadcast,3,8388608,cesync,auto,");
@@ -588,6 +598,9 @@ static void test_usage_errors(void **state)
         {"bench alltoall --variant directed",
          "cesync: bench: alltoall has the variants auto, plain, overlap and early only\n"},
         {"bench alltoall --one-way", "cesync: bench: --one-way applies to sendrecv\n"},
+        {"bench sendrecv --wake 1",
+         "cesync: bench: --wake applies to alltoall, allgather, broadcast, gather and scatter\n"},
+        {"bench alltoall --wake 257", "cesync: bench: --wake must be 0..256, not 257\n"},
         {"bench alltoall --in-place",
          "cesync: bench: --in-place applies to allgather, broadcast, gather and scatter\n"},
         {"bench sendrecv --in-place",

@@ -184,12 +184,18 @@ static void test_options_must_apply(void **state)
     ces_test_tool_says("validate broadcast --variant overlap --directed --in-place", 2,
                        "cesync: broadcast: in place and the overlap variant exclude each other "
                        "(in place there is no local copy to move)\n");
-    /* --wake: gather, scatter and broadcast only, 0..256 copies; a
-     * stream and a buffer more, and the chain's ops (broadcast of 2 ranks:
-     * rank 1's fork, batch of 2 copies, join: 8 ops) */
-    ces_test_tool_says("validate allgather --wake 1", 2,
-                       "cesync: allgather: the wake chain applies to gather, scatter and "
-                       "broadcast only\n");
+    /* --wake: not sendrecv or barrier, 0..256 copies; a stream and a
+     * buffer more, and the chain's ops (broadcast of 2 ranks: rank 1's
+     * fork, batch of 2 copies, join: 8 ops; allgather: both ranks, 16) */
+    ces_test_tool_says("validate sendrecv --wake 1", 2,
+                       "cesync: sendrecv: the wake chain applies to alltoall, allgather, gather, "
+                       "scatter and broadcast only\n");
+    ces_test_tool_says("validate allgather --wake 2 --ranks 2", 0,
+                       "valid: 2 ranks, 2 streams per rank, 3 buffers, 2 signal arrays, 1 "
+                       "iterations, 38 ops\n");
+    ces_test_tool_says("validate allgather --ranks 2", 0,
+                       "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iterations, 22 ops\n");
     ces_test_tool_says("validate scatter --wake 257", 2,
                        "cesync: --wake expects a number in 0..256, not '257'\n");
     ces_test_tool_says("validate broadcast --wake 2 --ranks 2", 0,
