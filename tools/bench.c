@@ -102,7 +102,9 @@ static const char bench_usage[] =
     "  --no-nccl             skip NCCL\n"
     "  --with-compute        a compute-bound kernel on every GPU beside each implementation at\n"
     "                        --compute-bytes (default 64M): the share of its solo speed it keeps\n"
-    "  --csv FILE            every measurement as CSV\n"
+    "  --csv FILE            every measurement as CSV; with --with-compute two more columns,\n"
+    "                        compute_bytes and compute_kept_pct (the share the compute kernel\n"
+    "                        kept beside the row's implementation, the same on each of its rows)\n"
     "  --plot FILE.svg|.png  busbw against size, one line per implementation and the physical\n"
     "                        limit, drawn with Graphviz (neato -n2 with pinned points): Graphviz\n"
     "                        is already cesync's drawing tool (`cesync dot`), so the plot needs\n"
@@ -797,6 +799,19 @@ static void print_table(const struct bench *B, FILE *f)
 
 /* The CSV is made in memory and written whole: an existing file is
  * replaced only by a complete one. */
+/* Ends a CSV row of implementation k (cesync variants, then NCCL CE, NCCL
+ * kernel, raw): with --with-compute the compute kernel's share kept beside
+ * it (at compute_bytes, the same on every row of k; empty if it did not
+ * run). */
+static void csv_kept(const struct bench *B, uint32_t k, FILE *f)
+{
+    if (B->compute && B->kept_ran[k])
+        fprintf(f, ",%" PRIu64 ",%.1f", B->compute_bytes, 100.0 * B->kept[k]);
+    else if (B->compute)
+        fprintf(f, ",%" PRIu64 ",", B->compute_bytes);
+    fputc('\n', f);
+}
+
 static int write_csv(const struct bench *B, const char *path)
 {
     static const char *names[3] = {"nccl-ce", "nccl-kernel", "raw"};
@@ -809,29 +824,32 @@ static int write_csv(const struct bench *B, const char *path)
         return ces_tool_fail("bench: out of memory");
     coll_label(B, coll, sizeof(coll));
     fprintf(f, "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,busbw_gbps,check,"
-               "pred_us,pred_slow_us\n");
+               "pred_us,pred_slow_us%s\n",
+            B->compute ? ",compute_bytes,compute_kept_pct" : "");
     for (uint32_t i = 0; i < B->nsizes; i++) {
         for (uint32_t k = 0; k < B->nvariants; k++) {
             const struct meas *c = &B->ces[k][i];
 
             if (!c->ran && B->dry == 0)
                 continue;
-            fprintf(f, "%s,%u,%" PRIu64 ",cesync,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f\n",
+            fprintf(f, "%s,%u,%" PRIu64 ",cesync,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f",
                     coll, B->ranks, B->sizes[i], variant_name(B->variants[k]),
                     c->med, c->min, c->max, algbw(B, B->sizes[i], c->med),
                     busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred, c->pred_slow);
+            csv_kept(B, k, f);
         }
         for (int j = 0; j < 3; j++) {
             const struct meas *c = &B->other[j][i];
 
             if (!c->ran)
                 continue;
-            fprintf(f, "%s,%u,%" PRIu64 ",%s,-,%.3f,%.3f,%.3f,%.3f,%.3f,%s,,\n",
+            fprintf(f, "%s,%u,%" PRIu64 ",%s,-,%.3f,%.3f,%.3f,%.3f,%.3f,%s,,",
                     coll, B->ranks, B->sizes[i], names[j], c->med, c->min,
                     c->max,
                     j == IMPL_RAW ? busbw(B, B->sizes[i], c->med) : algbw(B, B->sizes[i], c->med),
                     busbw(B, B->sizes[i], c->med),
                     check_str(c->check));
+            csv_kept(B, B->nvariants + (uint32_t)j, f);
         }
     }
     {
@@ -1145,6 +1163,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
 
         if (B->coll == CES_COLL_ALLTOALL)
             cb = cb / (4 * B->ranks) * 4 * B->ranks;
+        B->compute_bytes = cb; /* as the summary and the CSV name it */
         for (uint32_t k = 0; k < B->nvariants + 3; k++) {
             int impl = k < B->nvariants ? CES_BI_CESYNC
                                         : (int[]){CES_BI_NCCL_CE, CES_BI_NCCL_KERNEL,

@@ -14,7 +14,10 @@
 # but their own block), the rooted runs' checks hold on every rank
 # (broadcast: the root's send; gather: the root's blocks, the other ranks'
 # recv untouched; scatter: block r) and their raw copy ran,
-# and the one-way raw copy takes about as long as the ring's;
+# and the one-way raw copy takes about as long as the ring's; the builder
+# variants with the wake chain (--wake 2: alltoall on every rank, scatter on
+# the ranks but the root); --with-compute, whose CSV gives every
+# implementation's share kept as a percentage;
 # then --calibrate, whose model file must hold every measured parameter as
 # a number (the rates above 0) and predict with `cesync check --predict`.
 [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ] || { echo "skipped: fewer than 2 GPUs"; exit 77; }
@@ -30,7 +33,9 @@ for args in "alltoall --variant auto,overlap,plain" "alltoall --graph --variant 
             "broadcast --in-place --variant auto,plain" \
             "gather --in-place --root 1 --variant auto,plain" \
             "scatter --in-place --root 1 --variant auto,plain" \
-            "scatter --in-place --graph --variant auto"; do
+            "scatter --in-place --graph --variant auto" \
+            "alltoall --wake 2 --variant overlap,plain" \
+            "scatter --root 1 --wake 2 --variant overlap,plain"; do
   n=$((n + 1))
   csv="$out/bench$n.csv"
   log="$out/bench$n.log"
@@ -72,6 +77,20 @@ oneway=$(awk -F, '$3 == 4194304 && $4 == "raw" { print $6 }' "$out/bench5.csv")
 ring=$(awk -F, '$3 == 4194304 && $4 == "raw" { print $6 }' "$out/bench6.csv")
 awk -v o="$oneway" -v r="$ring" 'BEGIN { exit !(o > 0 && r > 0 && o >= 0.75 * r) }' ||
   { echo "FAIL: the one-way raw copy of 4 MiB took $oneway us, the ring's $ring us"; exit 1; }
+# --with-compute: one more pair of columns, the compute size and the share
+# kept beside the row's implementation (cesync and the raw copy: a number
+# between 50 and 110 %)
+csv="$out/compute.csv"
+rm -f "$csv"
+"$tool" bench alltoall --ranks 2 --min-bytes 1M --max-bytes 1M --iterations 3 --warmup 1 --no-nccl \
+  --variant auto --with-compute --compute-bytes 4M --csv "$csv" >"$out/compute.log" 2>&1
+rc=$?
+cat "$out/compute.log"
+[ "$rc" -eq 0 ] || { echo "FAIL: cesync bench --with-compute: exit $rc"; exit 1; }
+head -1 "$csv" | grep -q ',pred_us,pred_slow_us,compute_bytes,compute_kept_pct$' ||
+  { echo "FAIL: $csv: no compute columns"; exit 1; }
+kept=$(awk -F, 'NR > 1 && $14 == 4194304 && $15 >= 50 && $15 <= 110' "$csv" | wc -l)
+[ "$kept" -eq 2 ] || { echo "FAIL: $csv: $kept rows with a share kept of 2"; cat "$csv"; exit 1; }
 model="$out/cal.model"
 rm -f "$model"
 "$tool" bench alltoall --calibrate --model-out "$model" --ranks 2 --min-bytes 2M --max-bytes 4M \
