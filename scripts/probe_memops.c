@@ -890,6 +890,68 @@ static const struct a2a_shape issued_start = {POLLED, POLLED, NONE, DEVICE, FORK
                               issued_late = {POLLED, POLLED, NONE, DEVICE, FORK_AFTER_READY,
                                              PEER_WITH_BARRIERS, "as cesync"};
 
+#define PICKS 8
+#define PICK_ROUNDS 12
+
+/* Whether the two modes go with the streams: the 1 MiB alltoall loop as
+ * cesync issues it with its side stream (the local half's), then its
+ * barrier stream, one of PICKS streams created for the purpose on each GPU,
+ * the candidates alternating over PICK_ROUNDS rounds.  Per candidate the
+ * median loop, the slow loops (5 us over the fastest of all) and their
+ * pattern by round: a candidate slow in every round and another fast in
+ * every round would say the mode follows the stream; slow rounds across
+ * the candidates, that it follows the time. */
+static void probe_stream_pick(void)
+{
+    cudaStream_t cand[2][PICKS], keep[2][2];
+
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        keep[g][0] = G[g].st;
+        keep[g][1] = G[g].side;
+        for (int j = 0; j < PICKS; j++)
+            CK(cudaStreamCreateWithFlags(&cand[g][j], cudaStreamNonBlocking));
+    }
+    for (int part = 0; part < 2; part++) {
+        double med[PICKS][PICK_ROUNDS], best = 1e30;
+
+        for (int r = 0; r < PICK_ROUNDS; r++)
+            for (int j = 0; j < PICKS; j++) {
+                for (int g = 0; g < 2; g++)
+                    *(part == 0 ? &G[g].side : &G[g].st) = cand[g][j];
+                med[j][r] = mode_loop(&issued_start, 1u << 20);
+                if (med[j][r] < best)
+                    best = med[j][r];
+            }
+        for (int g = 0; g < 2; g++) {
+            G[g].st = keep[g][0];
+            G[g].side = keep[g][1];
+        }
+        printf("== stream pick: the %s stream one of %d, %d rounds (1 MiB, median us per loop)\n",
+               part == 0 ? "side" : "barrier", PICKS, PICK_ROUNDS);
+        for (int j = 0; j < PICKS; j++) {
+            double s[PICK_ROUNDS];
+            int slow = 0;
+
+            memcpy(s, med[j], sizeof(s));
+            qsort(s, PICK_ROUNDS, sizeof(double), cmp_double);
+            printf("candidate %d  median %6.2f min %6.2f max %6.2f  ", j, s[PICK_ROUNDS / 2], s[0],
+                   s[PICK_ROUNDS - 1]);
+            for (int r = 0; r < PICK_ROUNDS; r++) {
+                slow += med[j][r] > best + 5.0;
+                putchar(med[j][r] > best + 5.0 ? 'S' : '.');
+            }
+            printf("  slow %d\n", slow);
+        }
+        fflush(stdout);
+    }
+    for (int g = 0; g < 2; g++) {
+        CK(cudaSetDevice(g));
+        for (int j = 0; j < PICKS; j++)
+            CK(cudaStreamDestroy(cand[g][j]));
+    }
+}
+
 /* Where to fork the local half, by size: at the start against after the
  * ready barrier. */
 static void probe_fork_point(void)
@@ -2755,6 +2817,7 @@ int main(int argc, char **argv)
         {"one-way-4b", probe_one_way_4b},
         {"one-way-light", probe_one_way_light},
         {"fork-point", probe_fork_point},
+        {"stream-pick", probe_stream_pick},
         {"copy-pairs", probe_copy_pairs},
         {"flag-shapes", probe_flag_shapes},
         {"copy-after-wait", probe_copy_after_wait},
