@@ -33,7 +33,8 @@ static const char bench_usage[] =
     "--max-bytes (times --factor) it prints the time of one collective (device events, median of\n"
     "--iterations after --warmup, with min and max; per iteration the mean of the ranks' spans),\n"
     "algbw and busbw with nccl-tests' formulas, a data check of the last iteration (every byte;\n"
-    "a WRONG one, NCCL's too, names the first wrong byte and makes the exit status 1),\n"
+    "a WRONG one, NCCL's too, names the first wrong byte and makes the exit status 1, as does\n"
+    "a cesync run that fails),\n"
     "the cost model's prediction in both modes of H200's blocked waits, and - in the same run -\n"
     "NCCL's copy-engine path (CTAPolicy ZERO, ncclMemAlloc buffers in symmetric windows), NCCL's\n"
     "kernel path, the raw peer copy of the same bytes (the physical limit) and the ratios\n"
@@ -77,9 +78,10 @@ static const char bench_usage[] =
     "                        that copy nothing) and directed (overlap with each barrier one\n"
     "                        way, as the copies go: CES_COLL_F_DIRECTED), but not in place\n"
     "  --root R              broadcast, gather, scatter: the root rank, 0..N-1 (default 0)\n"
-    "  --wake K              the variants but auto run the wake chain of K copies (0..256,\n"
-    "                        default 0; not sendrecv): struct ces_coll_params.wake, which\n"
-    "                        auto runs where the backend selects it (docs/PERFORMANCE.md)\n"
+    "  --wake K              the variants but auto (one of them must be asked for) run the\n"
+    "                        wake chain of K copies (0..256, default 0; not sendrecv): struct\n"
+    "                        ces_coll_params.wake, which auto runs where the backend selects\n"
+    "                        it (docs/PERFORMANCE.md)\n"
     "  --chunks C --slots S  sendrecv builder: chunks per message (default 1 with --one-way,\n"
     "                        else 2), staging slots (default 2)\n"
     "  --one-way             sendrecv: the pipeline 0 -> 1 -> ... -> n-1 instead of the ring\n"
@@ -512,6 +514,14 @@ static int parse_args(struct bench *B, int argc, char **argv)
     if (B->wake > 0 && B->coll == CES_COLL_SENDRECV)
         return ces_tool_fail("bench: --wake applies to alltoall, allgather, broadcast, gather "
                              "and scatter");
+    if (B->wake > 0) {
+        uint32_t k = 0;
+
+        while (k < B->nvariants && B->variants[k] == V_AUTO)
+            k++;
+        if (k == B->nvariants)
+            return ces_tool_fail("bench: --wake applies to the variants but auto (--variant)");
+    }
     /* One way, one chunk per message is fastest; where every rank also
      * receives, two chunks let the copy-out of the first overlap the send of
      * the second (64 MiB on 2x H200: one way 180.0 vs 188.4 us, ring 229.1
@@ -797,8 +807,6 @@ static void print_table(const struct bench *B, FILE *f)
         }
 }
 
-/* The CSV is made in memory and written whole: an existing file is
- * replaced only by a complete one. */
 /* Ends a CSV row of implementation k (cesync variants, then NCCL CE, NCCL
  * kernel, raw): with --with-compute the compute kernel's share kept beside
  * it (at compute_bytes, the same on every row of k; empty if it did not
@@ -812,6 +820,8 @@ static void csv_kept(const struct bench *B, uint32_t k, FILE *f)
     fputc('\n', f);
 }
 
+/* The CSV is made in memory and written whole: an existing file is
+ * replaced only by a complete one. */
 static int write_csv(const struct bench *B, const char *path)
 {
     static const char *names[3] = {"nccl-ce", "nccl-kernel", "raw"};

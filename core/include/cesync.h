@@ -378,14 +378,16 @@ struct ces_coll_params {
      * chain (0 = none; at most CES_COLL_MAX_WAKE).  Every rank of alltoall
      * and allgather, and of the rooted collectives each rank that copies
      * nothing at all (every rank but the root of scatter and broadcast, the
-     * root of gather in place) forks a stream at the start of each iteration that copies `wake` pieces of
-     * CES_COLL_WAKE_PIECE bytes within a private buffer `wake`, in one
-     * batch, and joins it at the end.  On H200 a stream memop wait on a GPU
-     * whose copy engines are idle wakes about 9 us after its flag is
-     * written; with a copy in flight on that GPU it wakes at once
-     * (docs/PERFORMANCE.md, "A rank that only waits").  The chain moves
-     * next to nothing; its length is a time: a batch runs its copies one
-     * after another, about 2.6 us each on H200. */
+     * root of gather in place) forks a stream at the start of each
+     * iteration that copies `wake` pieces of CES_COLL_WAKE_PIECE bytes
+     * within a private buffer `wake`, in one batch, and joins it at the
+     * end.  On H200 a stream memop wait on a GPU whose copy engines are
+     * idle wakes about 9 us after its flag is written; with a copy in
+     * flight on that GPU it wakes at once (docs/PERFORMANCE.md, "A rank
+     * that only waits").  The chain moves next to nothing; its length is a
+     * time: a batch runs its copies one after another, about 2.6 us each on
+     * H200.  The backend runs it in gather, scatter and broadcast; in
+     * alltoall and allgather it did not help. */
     uint32_t wake;
 };
 
