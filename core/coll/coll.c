@@ -298,6 +298,15 @@ int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char *
     cg.nsyncs = d->nsyncs;
     cg.offset = cg.p.first_iter != 1;
     cg.directed = (cg.p.flags & CES_COLL_F_DIRECTED) != 0;
+    /* No rank to run the chain (gather out of place): no stream, no buffer. */
+    if (cg.p.wake > 0) {
+        uint32_t r = 0;
+
+        while (r < cg.p.ranks && !wake_rank(&cg, r))
+            r++;
+        if (r == cg.p.ranks)
+            cg.p.wake = 0;
+    }
     ces_sb_init(&cg.sb, ctx);
     ces_sb_printf(&cg.sb, "cesync %d\nranks %" PRIu32 "\nstreams %" PRIu32 "\n",
                   CES_FORMAT_VERSION, cg.p.ranks, d->streams + (cg.p.wake > 0 ? 1u : 0u));

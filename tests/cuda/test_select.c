@@ -9,7 +9,8 @@
  * every selected schedule proved by the checker, the cached plan's
  * value patching (linear in the call number) equal to a fresh build, and
  * the in-place calls: which pointers make one, their plans, and that they
- * issue what the out-of-place calls issue at the same pointers.
+ * issue what the out-of-place calls issue at the same pointers; the rooted
+ * collectives' selected plans out of place, eager and captured, proved.
  */
 #include "ces_test.h"
 #include "lower.h"
@@ -624,6 +625,87 @@ static void test_in_place_plans(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Every selected schedule of gather, scatter and broadcast out of place,
+ * 2..4 ranks, every root, eager and captured: at 3,000 bytes proved OK by
+ * the checker for one call and for three in a row (three replays when
+ * captured); its streams s0, the root's local copy on s1, and the wake
+ * chain on s2 where a rank copies nothing (scatter, broadcast: every rank
+ * but the root; gather out of place: none, so two streams); lowered for
+ * every rank at 3,000 bytes and at 60 MiB (from 3 ranks the root's copies
+ * pass 64 MiB, so a barrier splits): the chain's copies, within the rank's
+ * `wake`, exactly on the ranks that copy nothing, as many as selected, and
+ * no batch call under capture. */
+static void test_rooted_plans(void **state)
+{
+    static const uint32_t colls[] = {CES_COLL_GATHER, CES_COLL_SCATTER, CES_COLL_BROADCAST};
+    static const uint64_t sizes[] = {3000, UINT64_C(60) << 20};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned plans = 0, proved = 0;
+
+    (void)state;
+    for (size_t ci = 0; ci < sizeof(colls) / sizeof(colls[0]); ci++)
+        for (int cap = 0; cap < 2; cap++)
+            for (uint32_t n = 2; n <= 4; n++)
+                for (uint32_t root = 0; root < n; root++)
+                    for (size_t si = 0; si < 2; si++) {
+                        uint32_t c = colls[ci];
+                        int chained = c != CES_COLL_GATHER;
+                        struct ces_coll_params p;
+                        struct ces_graph *g = NULL;
+
+                        ces_cuda_coll_select(&p, c, n, sizes[si], root, cap);
+                        assert_int_equal(p.wake, ces_cuda_wake_copies(n, sizes[si]));
+                        assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+                        assert_int_equal(ces_graph_streams(g), chained ? 3 : 2);
+                        if (si == 0) {
+                            struct ces_coll_params q = p;
+                            struct ces_graph *g3 = NULL;
+
+                            assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
+                            q.iterations = 3;
+                            assert_int_equal(ces_coll_build(ctx, &q, &g3), CES_OK);
+                            assert_int_equal(ces_test_verdict(ctx, g3), CES_V_OK);
+                            ces_graph_destroy(g3);
+                            proved += 2;
+                        }
+                        for (uint32_t r = 0; r < n; r++) {
+                            struct ces_cuda_plan *pl = NULL;
+                            const struct ces_cuda_pblock *b;
+                            unsigned chain = 0, batches = 0;
+
+                            assert_int_equal(ces_cuda_lower(ctx, g, r, &h200,
+                                                            ces_cuda_coll_lower_flags(cap, 1),
+                                                            &pl),
+                                             CES_OK);
+                            b = &pl->blocks[0];
+                            for (size_t i = 0; i < b->copies.len; i++) {
+                                const struct ces_cuda_copy *cp =
+                                    &CES_VEC_AT(&b->copies, struct ces_cuda_copy, i);
+
+                                if (wake_copy(g, cp)) {
+                                    assert_int_equal(cp->src.rank, r);
+                                    chain++;
+                                }
+                            }
+                            for (size_t i = 0; i < b->calls.len; i++)
+                                batches += CES_VEC_AT(&b->calls, struct ces_cuda_call, i).kind ==
+                                           CES_CALL_COPY_BATCH;
+                            assert_int_equal(chain, chained && r != root ? p.wake : 0);
+                            if (cap)
+                                assert_int_equal(batches, 0);
+                            ces_cuda_plan_destroy(pl);
+                            plans++;
+                        }
+                        ces_graph_destroy(g);
+                    }
+    /* 3 collectives x 2 phases x 2 sizes x (4 + 9 + 16) rank-roots; proved
+     * at one size, twice */
+    assert_int_equal(plans, 3 * 2 * 2 * 29);
+    assert_int_equal(proved, 3 * 2 * 2 * 9);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -634,6 +716,7 @@ int main(void)
         cmocka_unit_test(test_patching),
         cmocka_unit_test(test_in_place_relation),
         cmocka_unit_test(test_in_place_plans),
+        cmocka_unit_test(test_rooted_plans),
         cmocka_unit_test(test_in_place_calls),
     };
 
