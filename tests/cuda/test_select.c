@@ -130,6 +130,22 @@ static void test_alltoall_plan(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The selected schedule g (built from p) proved OK for one call and for
+ * three in a row (three replays when captured: the resets of one never
+ * erase the flags of the next). */
+static void prove_calls(struct ces_ctx *ctx, const struct ces_coll_params *p,
+                        const struct ces_graph *g)
+{
+    struct ces_coll_params q = *p;
+    struct ces_graph *g3 = NULL;
+
+    assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
+    q.iterations = 3;
+    assert_int_equal(ces_coll_build(ctx, &q, &g3), CES_OK);
+    assert_int_equal(ces_test_verdict(ctx, g3), CES_V_OK);
+    ces_graph_destroy(g3);
+}
+
 /* Every selected schedule of alltoall and allgather, 2..5 ranks, eager and
  * captured, with the local copy forked before the ready barrier (3840
  * bytes; captured, 60 MiB too) and after it (60 MiB, eager): two streams; on s1 exactly await, one local copy (source and
@@ -155,18 +171,8 @@ static void test_selected_plans(void **state)
                                      sizes[shape / 4], 0, cap);
                 assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
                 assert_int_equal(ces_graph_streams(g), 2);
-                if (n <= 4) {
-                    struct ces_coll_params q = p;
-                    struct ces_graph *g3 = NULL;
-
-                    assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
-                    /* three calls in a row (three replays when captured):
-                     * the resets of one never erase the flags of the next */
-                    q.iterations = 3;
-                    assert_int_equal(ces_coll_build(ctx, &q, &g3), CES_OK);
-                    assert_int_equal(ces_test_verdict(ctx, g3), CES_V_OK);
-                    ces_graph_destroy(g3);
-                }
+                if (n <= 4)
+                    prove_calls(ctx, &p, g);
                 for (uint32_t r = 0; r < n; r++) {
                     struct ces_cuda_plan *pl = NULL;
                     const struct ces_cuda_pblock *b;
@@ -659,14 +665,7 @@ static void test_rooted_plans(void **state)
                         assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
                         assert_int_equal(ces_graph_streams(g), chained ? 3 : 2);
                         if (si == 0) {
-                            struct ces_coll_params q = p;
-                            struct ces_graph *g3 = NULL;
-
-                            assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
-                            q.iterations = 3;
-                            assert_int_equal(ces_coll_build(ctx, &q, &g3), CES_OK);
-                            assert_int_equal(ces_test_verdict(ctx, g3), CES_V_OK);
-                            ces_graph_destroy(g3);
+                            prove_calls(ctx, &p, g);
                             proved += 2;
                         }
                         for (uint32_t r = 0; r < n; r++) {
