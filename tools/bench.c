@@ -74,8 +74,8 @@ static const char bench_usage[] =
     "                        the fastest per size, the CSV all (default auto,overlap,early;\n"
     "                        sendrecv, broadcast, gather, scatter and --in-place: auto,plain);\n"
     "                        broadcast, gather, scatter also take overlap (auto's schedule\n"
-    "                        without the wake chain, which auto runs eagerly on the ranks\n"
-    "                        that copy nothing) and directed (overlap with each barrier one\n"
+    "                        without the wake chain, which auto runs on the ranks that copy\n"
+    "                        nothing) and directed (overlap with each barrier one\n"
     "                        way, as the copies go: CES_COLL_F_DIRECTED), but not in place\n"
     "  --root R              broadcast, gather, scatter: the root rank, 0..N-1 (default 0)\n"
     "  --wake K              the variants but auto (one of them must be asked for) run the\n"
@@ -511,12 +511,12 @@ static int parse_args(struct bench *B, int argc, char **argv)
                                                     : "auto and plain");
     if (B->one_way && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: --one-way applies to sendrecv");
-    if (B->wake > 0 && B->coll == CES_COLL_SENDRECV)
-        return ces_tool_fail("bench: --wake applies to alltoall, allgather, broadcast, gather "
-                             "and scatter");
     if (B->wake > 0) {
         uint32_t k = 0;
 
+        if (B->coll == CES_COLL_SENDRECV)
+            return ces_tool_fail("bench: --wake applies to alltoall, allgather, broadcast, "
+                                 "gather and scatter");
         while (k < B->nvariants && B->variants[k] == V_AUTO)
             k++;
         if (k == B->nvariants)
@@ -1169,11 +1169,9 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
         }
     }
     if (B->compute) {
-        uint64_t cb = B->compute_bytes;
-
+        /* rounded as the sizes are; the summary and the CSV name this */
         if (B->coll == CES_COLL_ALLTOALL)
-            cb = cb / (4 * B->ranks) * 4 * B->ranks;
-        B->compute_bytes = cb; /* as the summary and the CSV name it */
+            B->compute_bytes = B->compute_bytes / (4 * B->ranks) * 4 * B->ranks;
         for (uint32_t k = 0; k < B->nvariants + 3; k++) {
             int impl = k < B->nvariants ? CES_BI_CESYNC
                                         : (int[]){CES_BI_NCCL_CE, CES_BI_NCCL_KERNEL,
@@ -1182,7 +1180,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
 
             if (!ces_bench_has(gb, impl))
                 continue;
-            if (ces_bench_compute(gb, impl, var, cb, &B->kept[k], &B->solo_us) == CES_OK)
+            if (ces_bench_compute(gb, impl, var, B->compute_bytes, &B->kept[k], &B->solo_us) == CES_OK)
                 B->kept_ran[k] = 1;
             else
                 fprintf(stderr, "cesync bench: --with-compute: %s\n", ces_ctx_last_error(ctx));

@@ -356,8 +356,7 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         if (rc == CES_OK && b->stage_bytes > 0)
             rc = ces_mem_alloc(b->comms[r], b->stage_bytes, &b->stage[r]);
         if (rc == CES_OK && cfg->wake > 0)
-            rc = ces_mem_alloc(b->comms[r],
-                               2 * (size_t)CES_COLL_MAX_WAKE * CES_COLL_WAKE_PIECE, &b->wake[r]);
+            rc = ces_mem_alloc(b->comms[r], CES_COLL_WAKE_BYTES, &b->wake[r]);
         if (rc != CES_OK)
             goto fail;
     }

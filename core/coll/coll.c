@@ -314,8 +314,7 @@ int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char *
         ces_sb_printf(&cg.sb, "let I0 = %" PRIu64 "\n", cg.p.first_iter - 1);
     d->decls(&cg);
     if (cg.p.wake > 0)
-        ces_sb_printf(&cg.sb, "buffer wake %" PRIu64 "\n",
-                      2 * (uint64_t)CES_COLL_MAX_WAKE * CES_COLL_WAKE_PIECE);
+        ces_sb_printf(&cg.sb, "buffer wake %u\n", CES_COLL_WAKE_BYTES);
     if (cg.nsyncs > 0)
         ces_coll_sync_decls(&cg);
     if (cg.p.phase == CES_PHASE_GRAPH) {

@@ -393,6 +393,9 @@ struct ces_coll_params {
 
 #define CES_COLL_MAX_WAKE 256u
 #define CES_COLL_WAKE_PIECE 4096u
+/* The size of the chain's buffer `wake` (2 MiB): CES_COLL_MAX_WAKE pieces
+ * copied from its lower half into its upper half. */
+#define CES_COLL_WAKE_BYTES (2u * CES_COLL_MAX_WAKE * CES_COLL_WAKE_PIECE)
 
 /* Algorithm variants (struct ces_coll_params.flags), core/coll/overlap.c.
  * Both move the local chunk (the copy a rank makes into its own recv) off the
