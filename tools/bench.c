@@ -34,7 +34,7 @@ static const char bench_usage[] =
     "--iterations after --warmup, with min and max; per iteration the mean of the ranks' spans),\n"
     "algbw and busbw with nccl-tests' formulas, a data check of the last iteration (every byte;\n"
     "a WRONG one, NCCL's too, names the first wrong byte and makes the exit status 1, as does\n"
-    "a cesync run that fails),\n"
+    "a cesync run that fails, a failed --calibrate or model file, or a failed --with-compute),\n"
     "the cost model's prediction in both modes of H200's blocked waits, and - in the same run -\n"
     "NCCL's copy-engine path (CTAPolicy ZERO, ncclMemAlloc buffers in symmetric windows), NCCL's\n"
     "kernel path, the raw peer copy of the same bytes (the physical limit) and the ratios\n"
@@ -1084,6 +1084,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
         cfg.max_bytes = B->compute_bytes;
     cfg.use_nccl = B->nccl;
     cfg.with_compute = B->compute;
+    cfg.calibrate = B->calibrate;
     cfg.chunks = B->chunks;
     cfg.slots = B->slots;
     cfg.one_way = B->one_way;
@@ -1101,9 +1102,13 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
 
         if (ces_bench_calibrate(gb, &m, stdout) != CES_OK) {
             fprintf(stderr, "cesync bench: --calibrate: %s\n", ces_ctx_last_error(ctx));
+            ex = CES_EXIT_DEFECT;
         } else if (ces_model_print(ctx, &m, &text, NULL) == CES_OK) {
             /* replaced only when complete; the reason is said on failure */
             int written = ces_tool_write_file(B->model_out, text, strlen(text)) == CES_EXIT_OK;
+
+            if (!written)
+                ex = CES_EXIT_DEFECT;
 
             printf("# calibrated model %s %s:\n%s", written ? "written to" : "NOT written to",
                    B->model_out, text);
@@ -1180,10 +1185,12 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
 
             if (!ces_bench_has(gb, impl))
                 continue;
-            if (ces_bench_compute(gb, impl, var, B->compute_bytes, &B->kept[k], &B->solo_us) == CES_OK)
+            if (ces_bench_compute(gb, impl, var, B->compute_bytes, &B->kept[k], &B->solo_us) == CES_OK) {
                 B->kept_ran[k] = 1;
-            else
+            } else {
                 fprintf(stderr, "cesync bench: --with-compute: %s\n", ces_ctx_last_error(ctx));
+                ex = CES_EXIT_DEFECT;
+            }
         }
     }
     ces_bench_close(gb);

@@ -321,6 +321,14 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%u GPUs needed, %d found (CES_SHARE_GPUS=1 lets ranks share GPUs, "
                              "for tests)", cfg->ranks, ndev);
+    if ((cfg->with_compute || cfg->calibrate) && ndev < (int)cfg->ranks)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "%s needs a GPU per rank: %u ranks share %d GPU%s here (%s)",
+                             cfg->with_compute ? "--with-compute" : "--calibrate", cfg->ranks,
+                             ndev, ndev == 1 ? "" : "s",
+                             cfg->with_compute
+                                 ? "the share kept would compare kernels of ranks sharing a GPU"
+                                 : "a model of shared GPUs would describe no machine");
     b = ces_malloc(ctx, sizeof(*b));
     if (b == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory");

@@ -36,6 +36,7 @@ struct ces_bench_cfg {
     uint64_t max_bytes; /* largest bytes per rank of the sweep */
     int use_nccl;       /* try to load libnccl.so.2 */
     int with_compute;   /* load the compute kernel */
+    int calibrate;      /* ces_bench_calibrate will run (both need a GPU per rank) */
     uint32_t chunks, slots; /* sendrecv variant: chunks per message, staging slots */
     int one_way;            /* sendrecv: the pipeline r -> r+1 (r < n-1) instead of the ring */
     int in_place;           /* allgather, broadcast, gather, scatter: all but the raw copy

@@ -74,6 +74,17 @@ int ces_cuda_shared_queues(const char *env)
     return *end == '\0' && v >= 1 && v < 8 ? (int)v : 0;
 }
 
+uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first)
+{
+    for (uint32_t j = 1; j < n; j++)
+        for (uint32_t i = 0; i < j; i++)
+            if (devices[i] == devices[j]) {
+                *first = i;
+                return j;
+            }
+    return n;
+}
+
 int ces_cuda_share_gpus(void)
 {
     return env_u64("CES_SHARE_GPUS", 0) != 0;
@@ -227,68 +238,64 @@ fail:
     return rc;
 }
 
-/* The watchdog's words in device memory (progress_dev) and the host
+/* The watchdog's words in device memory (progress_dev) and the pinned host
  * memory its mirror copies them into; with shared hardware queues, pinned
  * host memory that the streams write directly (progress_dev its device
  * address) and nothing to copy.  A failure fails the creation of the
  * communicator (progress_dev 0, the unwatched state, is only for a team
  * without a progress page). */
-static int words_alloc_host(struct ces_comm *c, size_t n)
+static int words_alloc(struct ces_comm *c)
 {
+    size_t n = 2 * CES_WD_STREAMS * sizeof(uint64_t);
     void *host = NULL;
     int rc = CES_OK;
 
     CES_CU_GOTO(c->ctx, rc,
                 cuMemHostAlloc(&host, n, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE), out);
     memset(host, 0, n);
-    CES_CU_GOTO(c->ctx, rc, cuMemHostGetDevicePointer(&c->progress_dev, host, 0), free_host);
     c->wd_stage = host;
-    return CES_OK;
-free_host:
-    c->progress_dev = 0;
-    cuMemFreeHost(host);
-out:
-    return rc;
-}
-
-static int words_alloc(struct ces_comm *c)
-{
-    size_t n = 2 * CES_WD_STREAMS * sizeof(uint64_t);
-    int rc = CES_OK;
-
-    if (c->shared_queues)
-        return words_alloc_host(c, n);
-    c->wd_stage = ces_malloc(c->ctx, n);
-    if (c->wd_stage == NULL)
-        return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory creating a communicator");
-    memset(c->wd_stage, 0, n);
-    CES_CU_GOTO(c->ctx, rc, cuMemHostRegister(c->wd_stage, n, 0), fail);
-    CES_CU_GOTO(c->ctx, rc, cuMemAlloc(&c->progress_dev, n), unregister);
+    if (c->shared_queues) {
+        CES_CU_GOTO(c->ctx, rc, cuMemHostGetDevicePointer(&c->progress_dev, host, 0), free_host);
+        return CES_OK;
+    }
+    CES_CU_GOTO(c->ctx, rc, cuMemAlloc(&c->progress_dev, n), free_host);
     CES_CU_GOTO(c->ctx, rc, cuMemsetD8Async(c->progress_dev, 0, n, c->wd_stream), free_dev);
     CES_CU_GOTO(c->ctx, rc, cuStreamSynchronize(c->wd_stream), free_dev);
     return CES_OK;
 free_dev:
     cuMemFree(c->progress_dev);
-unregister:
-    c->progress_dev = 0; /* also after a failed cuMemAlloc, whatever it left there */
-    cuMemHostUnregister(c->wd_stage);
-fail:
-    ces_free(c->ctx, c->wd_stage);
+free_host:
+    c->progress_dev = 0; /* also after a failed call, whatever it left there */
     c->wd_stage = NULL;
+    cuMemFreeHost(host);
+out:
     return rc;
 }
 
+/* Waits until stream s is idle, or the deadline has passed; 1 if idle. */
+static int stream_settle(CUstream s, uint64_t deadline)
+{
+    while (s != NULL && cuStreamQuery(s) == CUDA_ERROR_NOT_READY) {
+        struct timespec ts = {0, 200000L};
+
+        if (ces_cuda_now_ms() >= deadline)
+            return 0;
+        nanosleep(&ts, NULL);
+    }
+    return 1;
+}
+
+/* A failed communicator keeps its words (a few KiB): freeing them would
+ * synchronize the device, which may hold work that never ends - waits the
+ * watchdog could not reach, or work of the caller's.  Else the watchdog's
+ * stream settles first (a mirror copy may be in flight). */
 static void words_free(struct ces_comm *c)
 {
-    if (c->progress_dev == 0)
-        return;
-    if (c->shared_queues) {
+    if (c->progress_dev != 0 && atomic_load(&c->state) == CES_OK &&
+        stream_settle(c->wd_stream, ces_cuda_now_ms() + c->timeout_ms + 1000)) {
+        if (!c->shared_queues)
+            cuMemFree(c->progress_dev);
         cuMemFreeHost(c->wd_stage);
-    } else {
-        cuStreamSynchronize(c->wd_stream); /* a mirror copy may be in flight */
-        cuMemFree(c->progress_dev);
-        cuMemHostUnregister(c->wd_stage);
-        ces_free(c->ctx, c->wd_stage);
     }
     c->progress_dev = 0;
     c->wd_stage = NULL;
@@ -376,7 +383,7 @@ static void team_free(struct ces_team *t)
     for (size_t i = 0; i < t->allocs.len; i++) {
         struct ces_alloc_rec *a = &CES_VEC_AT(&t->allocs, struct ces_alloc_rec, i);
 
-        if (a->live) {
+        if (a->live && !t->in_use) {
             for (uint32_t r = 0; r < t->ranks; r++) {
                 cuMemUnmap(t->base + r * t->stride + a->off, a->size);
                 if (a->handles[r] != 0)
@@ -386,7 +393,7 @@ static void team_free(struct ces_team *t)
         ces_free(ctx, a->handles);
     }
     ces_vec_free(ctx, &t->allocs);
-    if (t->base != 0)
+    if (t->base != 0 && !t->in_use)
         cuMemAddressFree(t->base, (size_t)t->ranks * t->stride);
     if (t->page != NULL)
         munmap(t->page, t->page_bytes);
@@ -655,6 +662,25 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
         if (stride > t->stride)
             t->stride = stride;
     }
+    if (t->comms[0]->shared_queues) {
+        int dev[CES_MAX_RANKS];
+        uint32_t i = 0, j;
+
+        for (j = 0; j < ndev; j++)
+            dev[j] = t->comms[j]->device;
+        j = ces_cuda_gpu_sharer(dev, ndev, &i);
+        if (j < ndev) {
+            rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                               "ranks %" PRIu32 " and %" PRIu32 " share GPU %d in one process, "
+                               "whose streams CUDA_DEVICE_MAX_CONNECTIONS=%d puts on %d hardware "
+                               "queue%s: a wait of one rank would hold the other's writes behind "
+                               "it for ever (one process per rank, or 8 queues or more)",
+                               i, j, dev[j], t->comms[0]->shared_queues,
+                               t->comms[0]->shared_queues,
+                               t->comms[0]->shared_queues == 1 ? "" : "s");
+            goto fail;
+        }
+    }
     t->stride = round_up(t->stride, t->gran);
     t->timeout_ms = (uint32_t)t->comms[0]->timeout_ms;
     t->alive = ndev;
@@ -683,13 +709,14 @@ fail:
 
 /* Waits (bounded) until every watched stream has completed every step it
  * was given, so that no queued op still touches memory about to be unmapped
- * (after a failure the watchdog keeps releasing waits meanwhile). */
-static void drain(struct ces_comm *c)
+ * (after a failure the watchdog keeps releasing waits meanwhile); 1 when
+ * they all have. */
+static int drain(struct ces_comm *c)
 {
     uint64_t deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
 
     if (c->team->page == NULL || c->progress_dev == 0)
-        return;
+        return 1;
     ces_cuda_use(c); /* the mirror copies on the communicator's stream */
     for (;;) {
         int busy = 0;
@@ -705,8 +732,10 @@ static void drain(struct ces_comm *c)
                 busy = 1;
         }
         pthread_mutex_unlock(&c->wd_lock);
-        if (!busy || ces_cuda_now_ms() >= deadline)
-            break;
+        if (!busy)
+            return 1;
+        if (ces_cuda_now_ms() >= deadline)
+            return 0;
         {
             struct timespec ts = {0, 2000000L};
 
@@ -715,46 +744,56 @@ static void drain(struct ces_comm *c)
     }
 }
 
-/* The group's side streams may still announce a message after the caller's
- * stream has passed its call (group.c): wait (bounded) until they are idle,
- * before the flags they write are freed. */
-static void p2p_drain(struct ces_comm *c)
+/* The communicator's own streams - its schedules' internal ones, and the
+ * group's side ones, which may still announce a message after the caller's
+ * stream has passed its call (group.c) - waited for (bounded) until idle,
+ * before the memory and flags they use are freed; 1 when they are.  Never
+ * the whole context: that would also wait, for ever, for work of the
+ * caller's that is none of the communicator's, or for other ranks' streams
+ * of one process. */
+static int own_drain(struct ces_comm *c)
 {
     uint64_t deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
 
     ces_cuda_use(c);
-    for (uint32_t s = 1; s < 3; s++) {
-        while (c->p2p_streams[s] != NULL &&
-               cuStreamQuery(c->p2p_streams[s]) == CUDA_ERROR_NOT_READY &&
-               ces_cuda_now_ms() < deadline) {
-            struct timespec ts = {0, 200000L};
-
-            nanosleep(&ts, NULL);
-        }
-    }
+    for (uint32_t s = 1; s < CES_MAX_STREAMS + 2; s++)
+        if (!stream_settle(s < CES_MAX_STREAMS ? c->streams[s]
+                                               : c->p2p_streams[s - CES_MAX_STREAMS + 1],
+                           deadline))
+            return 0;
+    return 1;
 }
 
 int ces_comm_destroy(struct ces_comm *c)
 {
     struct ces_team *t;
-    int rc = CES_OK, last;
+    int rc = CES_OK, last, idle;
 
     if (c == NULL)
         return CES_OK;
     t = c->team;
-    if (atomic_load(&c->state) != CES_OK)
-        drain(c);
-    p2p_drain(c);
+    idle = atomic_load(&c->state) == CES_OK || drain(c);
+    idle = own_drain(c) && idle;
     ces_wd_stop(c);
+    if (!idle) {
+        /* work still queued may touch the memory: it stays mapped */
+        t->in_use = 1;
+        rc = ces_ctx_error(c->ctx, CES_ERR_TIMEOUT,
+                           "ces_comm_destroy: rank %" PRIu32 "'s streams did not go idle within "
+                           "CES_TIMEOUT_MS + 1 s; its symmetric memory stays mapped",
+                           c->rank);
+    }
     /* Signal arrays were allocated by the communicator; release them. */
-    for (size_t i = 0; i < c->signals.len; i++)
+    for (size_t i = 0; i < c->signals.len && idle; i++)
         ces_mem_free(c, CES_VEC_AT(&c->signals, struct ces_signal_rec, i).ptr);
     c->signals.len = 0;
-    if (t->multi && atomic_load(&c->state) == CES_OK)
-        rc = ces_boot_barrier(c->ctx, &t->boot);
+    if (t->multi && atomic_load(&c->state) == CES_OK) {
+        int brc = ces_boot_barrier(c->ctx, &t->boot);
+
+        if (rc == CES_OK)
+            rc = brc;
+    }
     ces_cuda_use(c);
-    if (atomic_load(&c->state) != CES_OK)
-        cuCtxSynchronize(); /* the streams drained above; make sure before unmapping */
     pthread_mutex_lock(&t->lock);
     for (uint32_t i = 0; i < t->nlocal; i++)
         if (t->comms[i] == c)

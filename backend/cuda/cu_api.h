@@ -39,8 +39,6 @@
     X(cuMemFreeHost) \
     X(cuMemHostAlloc) \
     X(cuMemHostGetDevicePointer) \
-    X(cuMemHostRegister) \
-    X(cuMemHostUnregister) \
     X(cuMemImportFromShareableHandle) \
     X(cuMemMap) \
     X(cuMemRelease) \
@@ -85,10 +83,8 @@ struct ces_cu_api {
     CUresult (CUDAAPI *p_cuMemFreeHost)(void *p);
     CUresult (CUDAAPI *p_cuMemHostAlloc)(void **pp, size_t bytesize, unsigned int Flags);
     CUresult (CUDAAPI *p_cuMemHostGetDevicePointer)(CUdeviceptr *pdptr, void *p, unsigned int Flags);
-    CUresult (CUDAAPI *p_cuMemHostRegister)(void *p, size_t bytesize, unsigned int Flags);
     CUresult (CUDAAPI *p_cuMemAlloc)(CUdeviceptr *dptr, size_t bytesize);
     CUresult (CUDAAPI *p_cuMemFree)(CUdeviceptr dptr);
-    CUresult (CUDAAPI *p_cuMemHostUnregister)(void *p);
     CUresult (CUDAAPI *p_cuMemImportFromShareableHandle)(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType);
     CUresult (CUDAAPI *p_cuMemMap)(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags);
     CUresult (CUDAAPI *p_cuMemRelease)(CUmemGenericAllocationHandle handle);
@@ -165,14 +161,10 @@ const struct ces_cu_api *ces_cu(void);
 #define cuMemHostAlloc (ces_cu()->p_cuMemHostAlloc)
 #undef cuMemHostGetDevicePointer
 #define cuMemHostGetDevicePointer (ces_cu()->p_cuMemHostGetDevicePointer)
-#undef cuMemHostRegister
-#define cuMemHostRegister (ces_cu()->p_cuMemHostRegister)
 #undef cuMemAlloc
 #define cuMemAlloc (ces_cu()->p_cuMemAlloc)
 #undef cuMemFree
 #define cuMemFree (ces_cu()->p_cuMemFree)
-#undef cuMemHostUnregister
-#define cuMemHostUnregister (ces_cu()->p_cuMemHostUnregister)
 #undef cuMemImportFromShareableHandle
 #define cuMemImportFromShareableHandle (ces_cu()->p_cuMemImportFromShareableHandle)
 #undef cuMemMap

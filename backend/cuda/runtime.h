@@ -97,6 +97,8 @@ struct ces_team {
     uint32_t first_local;      /* rank of comms[0] */
     struct ces_comm **comms;   /* [nlocal] */
     uint32_t alive;            /* comms not yet destroyed */
+    int in_use;                /* a failed comm's streams never went idle: the
+                                  memory stays mapped (ces_comm_destroy) */
     struct ces_boot boot;      /* multi-process only (nlocal == 1 && ranks > 1) */
     int multi;
     CUdeviceptr base;
@@ -269,6 +271,9 @@ int ces_cuda_shared_queues(const char *env);
 /* Whether CES_SHARE_GPUS lets ranks outnumber the GPUs (a number other than
  * 0: rank r on GPU r % count; for tests). */
 int ces_cuda_share_gpus(void);
+/* The first rank j of devices[0..n-1] on the GPU of an earlier rank
+ * (*first), or n where every rank has a GPU of its own. */
+uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first);
 /* The watchdog (watchdog.c). */
 int ces_wd_start(struct ces_comm *c);
 void ces_wd_stop(struct ces_comm *c);

@@ -1017,8 +1017,11 @@ CES_API int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *dev
 /* Destroys the communicator: stops its watchdog, unmaps and releases all its
  * symmetric memory, frees everything.  The caller must have synchronized the
  * streams it used (or the communicator has failed; its streams then drain
- * because the watchdog released their waits).  Accepts NULL.  In multi-process
- * mode it waits (up to the timeout) for the peers to destroy theirs. */
+ * because the watchdog released their waits: destroy waits for that, up to
+ * CES_TIMEOUT_MS + 1 s, for the communicator's work only, never for other
+ * work of the context; streams still busy then keep the memory mapped, and
+ * destroy returns CES_ERR_TIMEOUT).  Accepts NULL.  In multi-process mode it
+ * waits (up to the timeout) for the peers to destroy theirs. */
 CES_API int ces_comm_destroy(struct ces_comm *comm);
 /* Marks the communicator failed now, prints the diagnosis of any blocked
  * stream and releases its waits; later calls return CES_ERR_TIMEOUT. */

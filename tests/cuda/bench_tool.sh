@@ -4,7 +4,7 @@
 # scatter (two of them rooted at 1), and in place allgather, broadcast,
 # gather and scatter (eager, two rooted at 1, and captured), small sizes,
 # NCCL left out.
-# Exit 77 (skipped) without two GPUs; passes only if every run exits 0,
+# Exit 77 (skipped) without GPUs for its 2 ranks; passes only if every run exits 0,
 # reports no failed measurement, and its CSV holds a cesync row for every
 # (size, variant) - 3 sizes - each saying the data check (every byte) is ok,
 # the in-place runs' rows name <coll>-inplace (a rank's input lies in its
@@ -19,8 +19,10 @@
 # the ranks but the root); --with-compute, whose CSV gives every
 # implementation's share kept as a percentage;
 # then --calibrate, whose model file must hold every measured parameter as
-# a number (the rates above 0) and predict with `cesync check --predict`.
-[ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ] || { echo "skipped: fewer than 2 GPUs"; exit 77; }
+# a number (the rates above 0) and predict with `cesync check --predict`;
+# where the ranks share a GPU, --with-compute and --calibrate refuse.
+. "$(dirname "$0")/gpu_fit.sh"
+gpu_fit 2 one-process
 tool=$1
 out=$2
 mkdir -p "$out" || exit 1
@@ -77,6 +79,21 @@ oneway=$(awk -F, '$3 == 4194304 && $4 == "raw" { print $6 }' "$out/bench5.csv")
 ring=$(awk -F, '$3 == 4194304 && $4 == "raw" { print $6 }' "$out/bench6.csv")
 awk -v o="$oneway" -v r="$ring" 'BEGIN { exit !(o > 0 && r > 0 && o >= 0.75 * r) }' ||
   { echo "FAIL: the one-way raw copy of 4 MiB took $oneway us, the ring's $ring us"; exit 1; }
+# Ranks sharing a GPU (one GPU, CES_SHARE_GPUS=1): --with-compute and
+# --calibrate measure no machine, so they must refuse, naming why.
+if [ "$gpus" -lt 2 ]; then
+  for opt in --with-compute --calibrate; do
+    "$tool" bench alltoall $opt --model-out "$out/shared.model" --ranks 2 --min-bytes 2M \
+      --max-bytes 4M --iterations 3 --warmup 1 --no-nccl --variant auto >"$out/refused.log" 2>&1
+    rc=$?
+    cat "$out/refused.log"
+    [ "$rc" -eq 2 ] && grep -q "^cesync bench: $opt needs a GPU per rank" "$out/refused.log" ||
+      { echo "FAIL: cesync bench $opt with ranks sharing a GPU: exit $rc, no refusal"; exit 1; }
+  done
+  [ ! -e "$out/shared.model" ] || { echo "FAIL: a model file written from shared GPUs"; exit 1; }
+  echo PASSED
+  exit 0
+fi
 # --with-compute: one more pair of columns, the compute size and the share
 # kept beside the row's implementation (cesync and the raw copy: a number
 # between 50 and 110 %)

@@ -3,6 +3,8 @@
  */
 #include "gpu_util.h"
 
+#include "runtime.h" /* the library's rules for the environment */
+
 #include <cuda_runtime.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -39,6 +41,25 @@ int gpu_count(void)
     if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
         return 0;
     return WEXITSTATUS(st);
+}
+
+int gpu_queues_shared(void)
+{
+    return ces_cuda_shared_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS")) != 0;
+}
+
+int gpu_ranks_fit(int gpus, uint32_t n)
+{
+    if (gpus < 1) {
+        printf("skipped: no GPU\n");
+        return 0;
+    }
+    if (n > (uint32_t)gpus && !ces_cuda_share_gpus()) {
+        printf("skipped: %u ranks, %d GPU%s (CES_SHARE_GPUS=1 lets ranks share them)\n", n, gpus,
+               gpus == 1 ? "" : "s");
+        return 0;
+    }
+    return 1;
 }
 
 int gpu_fork_ranks(uint32_t n, int (*fn)(uint32_t, uint32_t, const char *, void *), void *arg,

@@ -3,7 +3,8 @@
  * initializing CUDA in the parent (so that it can still fork ranks), forking
  * one process per rank with a deadline, byte patterns, and checks that
  * print what differs.  GPU tests exit 0 (pass), 1 (fail) or 77 (skipped: no
- * GPU); they never pass without running.
+ * GPU, or fewer GPUs than ranks and no CES_SHARE_GPUS); they never pass
+ * without running.
  */
 #ifndef CES_GPU_UTIL_H
 #define CES_GPU_UTIL_H
@@ -17,6 +18,14 @@
 
 /* Number of CUDA devices, probed in a child process (0 if none). */
 int gpu_count(void);
+
+/* Whether n ranks can run on `gpus` GPUs: one GPU each, or any GPU at all
+ * where CES_SHARE_GPUS lets ranks share them (the library's rule).  When
+ * not, prints why as "skipped: ..." and returns 0. */
+int gpu_ranks_fit(int gpus, uint32_t n);
+/* Whether CUDA_DEVICE_MAX_CONNECTIONS gives a process's streams on one GPU
+ * fewer hardware queues than CUDA's default (the library's rule). */
+int gpu_queues_shared(void);
 
 /* Forks n children; child r runs fn(r, n, path, arg) and exits with its
  * return value.  Waits at most timeout_s; kills the rest then.  Returns 0 if

@@ -15,6 +15,12 @@
  *                           does: the watchdog must report the blocked wait
  *                           (slot, value held, value awaited) and release it;
  *   test_gpu_fault abort    ces_comm_abort fails the communicator on demand;
+ *                           then, with a stream of rank 0's held by work of
+ *                           its own (a host function that waits for the
+ *                           test), ces_comm_destroy must return CES_OK
+ *                           within CES_TIMEOUT_MS + 1 s all the same (not
+ *                           with CUDA_DEVICE_MAX_CONNECTIONS below 8, where
+ *                           the held queue is every stream's);
  *   test_gpu_fault flood    rank 1 stops after 10 alltoalls; rank 0 issues
  *                           20,000 more without a sync, so its GPU blocks and
  *                           its queue fills until the host thread blocks in a
@@ -68,6 +74,12 @@ struct fjob {
     char log[64]; /* rank 0's stderr */
     uint64_t timeout_ms;
 };
+
+/* Rank r's GPU: r % GPUs (ranks share them with CES_SHARE_GPUS=1). */
+static int device_of(const struct fjob *job, uint32_t rank)
+{
+    return (int)(rank % job->gpus);
+}
 
 /* A counting allocator: a failed communicator must free everything. */
 struct counting {
@@ -160,6 +172,42 @@ static int after_failure(struct ces_ctx *ctx, struct ces_comm *c, cudaStream_t s
     return 0;
 }
 
+/* Holds a stream until *arg is set (a host function on the stream). */
+static void CUDART_CB hold(void *arg)
+{
+    while (!*(volatile int *)arg)
+        sleep_ms(1);
+}
+
+/* ces_comm_destroy of the failed communicator c beside a stream that work
+ * of the caller's own holds (a host function waiting for this test): the
+ * destroy waits for the communicator's work only, so it returns CES_OK in
+ * time (it once synchronized the whole context, and hung here until the
+ * host function returned). */
+static int destroy_beside_held(struct ces_comm *c, uint64_t timeout_ms)
+{
+    cudaStream_t other;
+    uint64_t t0, t;
+    volatile int open = 0;
+    int rc, in;
+
+    if (cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking) != cudaSuccess ||
+        cudaLaunchHostFunc(other, hold, (void *)&open) != cudaSuccess) {
+        printf("FAIL: the held stream: %s\n", cudaGetErrorString(cudaGetLastError()));
+        return 1;
+    }
+    t0 = gpu_now_ms();
+    rc = ces_comm_destroy(c);
+    t = gpu_now_ms() - t0;
+    in = rc == CES_OK && t <= timeout_ms + 1000;
+    printf("%s ces_comm_destroy beside a held stream: %s after %" PRIu64 " ms\n",
+           in ? "ok  " : "FAIL", ces_status_str(rc), t);
+    open = 1;
+    cudaStreamSynchronize(other);
+    cudaStreamDestroy(other);
+    return !in;
+}
+
 /* A rank of the alltoall fault tests: its communicator (rank 0's stderr
  * into the job's log, a counting allocator), a stream, two 4 KiB buffers. */
 struct arank {
@@ -176,8 +224,8 @@ static int arank_open(struct fjob *job, uint32_t rank, uint32_t n, const char *p
     if (rank == 0 && freopen(job->log, "w", stderr) == NULL)
         return 1;
     ctx_counting(&r->cnt, &r->ctx);
-    CKR(r->ctx, "init", ces_comm_init(r->ctx, rank, n, (int)(rank % job->gpus), path, &r->c));
-    cudaSetDevice((int)(rank % job->gpus));
+    CKR(r->ctx, "init", ces_comm_init(r->ctx, rank, n, device_of(job, rank), path, &r->c));
+    cudaSetDevice(device_of(job, rank));
     cudaStreamCreateWithFlags(&r->s, cudaStreamNonBlocking);
     CKR(r->ctx, "alloc", ces_mem_alloc(r->c, 4096, &r->a));
     CKR(r->ctx, "alloc", ces_mem_alloc(r->c, 4096, &r->b));
@@ -298,13 +346,6 @@ static int flood_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     return bad | arank_close(&r, rank);
 }
 
-/* Holds a stream until *arg is set (a host function on the stream). */
-static void CUDART_CB hold(void *arg)
-{
-    while (!*(volatile int *)arg)
-        sleep_ms(1);
-}
-
 static int stalled_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
 {
     struct fjob *job = arg;
@@ -388,8 +429,8 @@ static int missing_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     ctx_counting(&cnt, &ctx);
     CKR(ctx, "parse", ces_prog_parse(ctx, missing_ces, sizeof(missing_ces) - 1, "missing.ces", &prog));
     CKR(ctx, "expand", ces_prog_expand(ctx, prog, &g));
-    CKR(ctx, "init", ces_comm_init(ctx, rank, n, (int)rank, path, &c));
-    cudaSetDevice((int)rank);
+    CKR(ctx, "init", ces_comm_init(ctx, rank, n, device_of(job, rank), path, &c));
+    cudaSetDevice(device_of(job, rank));
     cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
     CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &a));
     CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &b));
@@ -426,7 +467,12 @@ static int missing_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
         }
     }
     cudaStreamDestroy(s);
-    ces_comm_destroy(c);
+    /* (not over one shared hardware queue: a held stream holds every
+     * stream of the process there, the communicator's too) */
+    if (abort_mode && rank == 0 && !gpu_queues_shared())
+        bad |= destroy_beside_held(c, job->timeout_ms);
+    else
+        ces_comm_destroy(c);
     ces_graph_destroy(g);
     ces_prog_destroy(prog);
     ces_ctx_destroy(ctx);
@@ -484,8 +530,8 @@ static int captured_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     ctx_counting(&cnt, &ctx);
     CKR(ctx, "parse", ces_prog_parse(ctx, missing_ces, sizeof(missing_ces) - 1, "missing.ces", &prog));
     CKR(ctx, "expand", ces_prog_expand(ctx, prog, &g));
-    CKR(ctx, "init", ces_comm_init(ctx, rank, n, (int)rank, path, &c));
-    cudaSetDevice((int)rank);
+    CKR(ctx, "init", ces_comm_init(ctx, rank, n, device_of(job, rank), path, &c));
+    cudaSetDevice(device_of(job, rank));
     cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
     CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &a));
     CKR(ctx, "alloc", ces_mem_alloc(c, 4096, &b));
@@ -576,20 +622,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_gpu_fault kill [RANKS]|missing|abort|captured|flood|stalled\n");
         return 2;
     }
-    if (gpus < 2) {
-        printf("skipped: %d GPU(s), need 2\n", gpus);
-        return GPU_SKIP;
-    }
     memset(&job, 0, sizeof(job));
     job.part = argv[1];
     job.gpus = (uint32_t)gpus;
     n = argc > 2 ? (uint32_t)atoi(argv[2]) : 2;
-    if (n < 2 || n > 8 || (n > 2 && strcmp(job.part, "kill") != 0) ||
-        (n > (uint32_t)gpus && getenv("CES_SHARE_GPUS") == NULL)) {
-        printf("FAIL: %u ranks for %s on %d GPUs (kill takes 2..8, more than the GPUs with "
-               "CES_SHARE_GPUS=1; the other parts 2)\n", n, job.part, gpus);
+    if (n < 2 || n > 8 || (n > 2 && strcmp(job.part, "kill") != 0)) {
+        printf("FAIL: %u ranks for %s (kill takes 2..8, the other parts 2)\n", n, job.part);
         return 2;
     }
+    if (!gpu_ranks_fit(gpus, n))
+        return GPU_SKIP;
     job.timeout_ms = to ? strtoull(to, NULL, 10) : 10000;
     snprintf(job.log, sizeof(job.log), "/tmp/cesync-fault-%ld.log", (long)getpid());
     {

@@ -1006,6 +1006,24 @@ static void test_share_gpus_setting(void **state)
     assert_int_equal(unsetenv("CES_SHARE_GPUS"), 0);
 }
 
+/* Ranks of one process that share a GPU: the first pair found, which
+ * ces_comm_init_all refuses where the streams share hardware queues. */
+static void test_gpu_sharer(void **state)
+{
+    static const int apart[] = {0, 1, 2, 3}, pair[] = {0, 1, 1, 0}, later[] = {3, 2, 1, 2};
+    uint32_t first = 99;
+
+    (void)state;
+    assert_int_equal(ces_cuda_gpu_sharer(apart, 4, &first), 4);
+    assert_int_equal(first, 99);
+    assert_int_equal(ces_cuda_gpu_sharer(apart, 1, &first), 1);
+    assert_int_equal(ces_cuda_gpu_sharer(pair, 4, &first), 2);
+    assert_int_equal(first, 1);
+    assert_int_equal(ces_cuda_gpu_sharer(later, 4, &first), 3);
+    assert_int_equal(first, 1);
+    assert_int_equal(ces_cuda_gpu_sharer(pair, 2, &first), 2);
+}
+
 /* Fails the fixture's communicator (one step blocked on slots[1]) with the
  * watchdog running, waits for its first release (when `released`), stops
  * it; returns what it printed (malloc'd), which says `seen` of the blocked
@@ -1167,6 +1185,7 @@ int main(void)
         cmocka_unit_test(test_mirror_only_while_pending),
         cmocka_unit_test(test_shared_queues_setting),
         cmocka_unit_test(test_share_gpus_setting),
+        cmocka_unit_test(test_gpu_sharer),
         cmocka_unit_test(test_shared_queues_read_and_release_elsewhere),
         cmocka_unit_test(test_shared_queues_need_the_context),
         cmocka_unit_test(test_stuck_mirror_moves_the_reads),
