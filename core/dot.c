@@ -164,19 +164,25 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint32_t unrolle
                   penwidth);
 }
 
-/* Unrolled index (#K) of the first op of each stream of rank r in block b:
- * ops of earlier blocks count once per replay. */
-static void unrolled_base(const struct ces_graph *g, uint32_t b, uint32_t r, uint64_t *base)
+/* Unrolled index (#K) of the first op of each stream of rank r in every
+ * block: ops of earlier blocks count once per replay.  base[b * streams +
+ * s], block after block (one pass: a long eager phase has a block per
+ * iteration). */
+static void unrolled_bases(const struct ces_graph *g, uint32_t r, uint64_t *base)
 {
+    uint32_t nb = ces_graph_nblocks(g);
+
     for (uint32_t s = 0; s < g->streams; s++)
         base[s] = 0;
-    for (uint32_t e = 0; e < b; e++) {
+    for (uint32_t b = 1; b < nb; b++) {
+        uint64_t *prev = &base[(size_t)(b - 1) * g->streams], *cur = prev + g->streams;
         uint32_t n = 0;
-        const struct ces_op *ops = ces_graph_ops(g, e, r, &n);
-        uint32_t reps = ces_graph_block(g, e).reps;
+        const struct ces_op *ops = ces_graph_ops(g, b - 1, r, &n);
+        uint32_t reps = ces_graph_block(g, b - 1).reps;
 
+        memcpy(cur, prev, g->streams * sizeof(*cur));
         for (uint32_t k = 0; k < n; k++)
-            base[ops[k].stream] += reps;
+            cur[ops[k].stream] += reps;
     }
 }
 
@@ -252,8 +258,7 @@ static int emit_clusters(struct dot_state *st)
     if (base == NULL)
         return CES_ERR_NOMEM;
     for (uint32_t r = 0; r < g->ranks; r++) {
-        for (uint32_t b = 0; b < nb; b++)
-            unrolled_base(g, b, r, &base[(size_t)b * g->streams]);
+        unrolled_bases(g, r, base);
         ces_sb_printf(&st->sb,
                       "subgraph cluster_r%" PRIu32 " {\nlabel=\"rank %" PRIu32 "\"; "
                       "style=rounded; color=\"#333333\"; penwidth=1.5; fontsize=14;\n"
