@@ -95,9 +95,44 @@ struct mline {
     size_t len;
 };
 
+/* "FILE:LINE:COL: WHAT, found 'TOKEN'": the word at the column (one other
+ * character, or the end of the line). */
 static int perr(struct ces_ctx *ctx, const struct mline *l, size_t col, const char *what)
 {
-    return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s", l->file, l->line, col + 1, what);
+    size_t n = 0;
+
+    while (col + n < l->len && is_word(l->text[col + n]) && n < 40)
+        n++;
+    if (n == 0 && col < l->len)
+        n = 1;
+    if (n == 0)
+        return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s, found the end of the line",
+                             l->file, l->line, col + 1, what);
+    return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s, found '%.*s'", l->file, l->line,
+                         col + 1, what, (int)n, l->text + col);
+}
+
+/* An unknown field (kinds 0) or machine kind (kinds 1) at col, with every
+ * name it could have been. */
+static int unknown_name(struct ces_ctx *ctx, const struct mline *l, size_t col, int kinds)
+{
+    char what[CES_MODEL_NFIELDS * 32 + 64];
+    size_t at = (size_t)snprintf(what, sizeof(what), "%s",
+                                 kinds ? "expected a known machine kind ("
+                                       : "expected a field of the machine model (kind, flag_widths");
+    const char *name;
+
+    for (uint32_t i = 0; at < sizeof(what); i++) {
+        name = kinds ? ces_model_kind_name(i) : i < CES_MODEL_NFIELDS ? ces_model_fields_[i].name
+                                                                      : NULL;
+        if (name == NULL)
+            break;
+        at += (size_t)snprintf(what + at, sizeof(what) - at, "%s%s", kinds && i == 0 ? "" : ", ",
+                               name);
+    }
+    if (at < sizeof(what))
+        snprintf(what + at, sizeof(what) - at, ")");
+    return perr(ctx, l, col, what);
 }
 
 static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
@@ -204,12 +239,12 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
             if (seen_field)
                 return perr(ctx, &l, k0, "expected `kind` before every other field");
             if (v1 - v0 >= sizeof(kind))
-                return perr(ctx, &l, v0, "expected a known machine kind");
+                return unknown_name(ctx, &l, v0, 1);
             memcpy(kind, l.text + v0, v1 - v0);
             kind[v1 - v0] = '\0';
             km = ces_model_find(kind);
             if (km == NULL)
-                return perr(ctx, &l, v0, "expected a known machine kind");
+                return unknown_name(ctx, &l, v0, 1);
             m = *km;
             seen_field = 1;
             continue;
@@ -231,7 +266,7 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
         }
         f = find_field(l.text + k0, k1 - k0);
         if (f == NULL)
-            return perr(ctx, &l, k0, "expected a field of the machine model");
+            return unknown_name(ctx, &l, k0, 0);
         {
             int rc = parse_value(ctx, &l, v0, f, l.text + v0, v1 - v0, &m);
 

@@ -64,25 +64,34 @@ static void test_errors(void **state)
         const char *text;
         const char *msg;
     } cases[] = {
-        {"bogus = 1\n", "m.model:1:1: expected a field of the machine model"},
-        {"\n  = 1\n", "m.model:2:3: expected a field name"},
-        {"peer_copy_gbps 1\n", "m.model:1:16: expected '='"},
-        {"peer_copy_gbps =\n", "m.model:1:17: expected a value"},
-        {"peer_copy_gbps = 1 2\n", "m.model:1:20: expected the end of the line"},
-        {"peer_copy_gbps = fast\n", "m.model:1:18: expected a number >= 0"},
-        {"per_copy_us = -1\n", "m.model:1:15: expected a number >= 0"},
-        {"local_copy_gbps = 0\n", "m.model:1:19: expected a bandwidth > 0"},
+        {"bogus = 1\n", "m.model:1:1: expected a field of the machine model (kind, flag_widths, "
+                        "max_memops_per_batch, can_flush_remote_writes, has_64bit_memops, "
+                        "has_wait_nor, copy_engines, batch_engines, max_ranks, "
+                        "graph_copies_serial, split_wait_mib, peer_copy_gbps, local_copy_gbps, "
+                        "per_copy_us, per_local_copy_us, per_graph_copy_us, copy_batch_us, "
+                        "memop_batch_us, progress_write_us, signal_hop_us, signal_push_us, "
+                        "signal_local_us, event_us, slow_wake_us, switch_us, copy_switch_us, "
+                        "host_call_us, graph_launch_us), found 'bogus'"},
+        {"\n  = 1\n", "m.model:2:3: expected a field name, found '='"},
+        {"peer_copy_gbps 1\n", "m.model:1:16: expected '=', found '1'"},
+        {"peer_copy_gbps =\n", "m.model:1:17: expected a value, found the end of the line"},
+        {"peer_copy_gbps = 1 2 # two\n", "m.model:1:20: expected the end of the line, found '2'"},
+        {"peer_copy_gbps = fast\n", "m.model:1:18: expected a number >= 0, found 'fast'"},
+        {"per_copy_us = -1\n", "m.model:1:15: expected a number >= 0, found '-1'"},
+        {"local_copy_gbps = 0\n", "m.model:1:19: expected a bandwidth > 0, found '0'"},
         /* 1e308 us summed to infinity, which the prediction took for a stall */
-        {"host_call_us = 1e308\n", "m.model:1:16: expected a number at most 1e9"},
+        {"host_call_us = 1e308\n", "m.model:1:16: expected a number at most 1e9, found '1e308'"},
         {"peer_copy_gbps = 1.7976931348623157e308\n",
-         "m.model:1:18: expected a number at most 1e9"},
-        {"peer_copy_gbps = 1e-300\n", "m.model:1:18: expected a bandwidth of at least 1e-9"},
-        {"copy_engines = 2.5\n", "m.model:1:16: expected an unsigned integer"},
-        {"copy_engines = -2\n", "m.model:1:16: expected an unsigned integer"},
-        {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0"},
-        {"flag_widths = 16\n", "m.model:1:15: expected 32, 64 or 32,64"},
-        {"kind = a100\n", "m.model:1:8: expected a known machine kind"},
-        {"copy_engines = 1\nkind = h200\n", "m.model:2:1: expected `kind` before every other field"},
+         "m.model:1:18: expected a number at most 1e9, found '1.7976931348623157e308'"},
+        {"peer_copy_gbps = 1e-300\n",
+         "m.model:1:18: expected a bandwidth of at least 1e-9, found '1e-300'"},
+        {"copy_engines = 2.5\n", "m.model:1:16: expected an unsigned integer, found '2.5'"},
+        {"copy_engines = -2\n", "m.model:1:16: expected an unsigned integer, found '-2'"},
+        {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0, found '0'"},
+        {"flag_widths = 16\n", "m.model:1:15: expected 32, 64 or 32,64, found '16'"},
+        {"kind = a100\n", "m.model:1:8: expected a known machine kind (h200), found 'a100'"},
+        {"copy_engines = 1\nkind = h200\n",
+         "m.model:2:1: expected `kind` before every other field, found 'kind'"},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -94,7 +103,7 @@ static void test_errors(void **state)
         assert_string_equal(ces_ctx_last_error(ctx), cases[i].msg);
     }
     assert_int_equal(ces_model_parse(ctx, "x", 1, NULL, NULL, &m), CES_ERR_PARSE);
-    assert_string_equal(ces_ctx_last_error(ctx), "<model>:1:2: expected '='");
+    assert_string_equal(ces_ctx_last_error(ctx), "<model>:1:2: expected '=', found the end of the line");
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -141,7 +150,7 @@ static void test_load(void **state)
     {
         char want[128];
 
-        snprintf(want, sizeof(want), "%s:3:4: expected '='", path);
+        snprintf(want, sizeof(want), "%s:3:4: expected '=', found the end of the line", path);
         assert_string_equal(ces_ctx_last_error(ctx), want);
     }
     fp = fopen(path, "w");
