@@ -1,0 +1,41 @@
+#!/bin/sh
+# tests/cuda/gpu_fit_test.sh - gpu_fit.sh's decisions on the CPU, with a
+# stand-in nvidia-smi that reports 0, 1 or 2 GPUs: which GPU tests in shell
+# run and which skip (exit 77), by the GPUs, CES_SHARE_GPUS and
+# CUDA_DEVICE_MAX_CONNECTIONS (one GPU once made `cesync run` tests fail
+# where they had to skip).
+here=$(cd "$(dirname "$0")" && pwd)
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+bad=0
+# expect GPUS "ENV" MODE RESULT (run or skip)
+expect() {
+  printf '#!/bin/sh\ni=0\nwhile [ "$i" -lt %s ]; do echo "GPU $i: NVIDIA H200 (UUID: x)"; i=$((i + 1)); done\n' \
+    "$1" >"$bin/nvidia-smi"
+  chmod +x "$bin/nvidia-smi"
+  # shellcheck disable=SC2086
+  out=$(env -u CES_SHARE_GPUS -u CUDA_DEVICE_MAX_CONNECTIONS PATH="$bin:$PATH" $2 \
+    sh -c ". '$here/gpu_fit.sh'; gpu_fit 2 $3; echo run")
+  rc=$?
+  got=skip
+  [ "$rc" -eq 0 ] && [ "$out" = run ] && got=run
+  [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && got="exit $rc"
+  if [ "$got" != "$4" ]; then
+    echo "FAIL: $1 GPU(s), '$2', ${3:-any process}: $got ($out), expected $4"
+    bad=1
+  fi
+}
+expect 0 "CES_SHARE_GPUS=1" "" skip
+expect 1 "" "" skip
+expect 1 "CES_SHARE_GPUS=0" "" skip
+expect 1 "CES_SHARE_GPUS=x" "" skip
+expect 1 "CES_SHARE_GPUS=1" "" run
+expect 1 "CES_SHARE_GPUS=1" one-process run
+expect 1 "CES_SHARE_GPUS=1 CUDA_DEVICE_MAX_CONNECTIONS=1" "" run
+expect 1 "CES_SHARE_GPUS=1 CUDA_DEVICE_MAX_CONNECTIONS=1" one-process skip
+expect 1 "CES_SHARE_GPUS=1 CUDA_DEVICE_MAX_CONNECTIONS=7" one-process skip
+expect 1 "CES_SHARE_GPUS=1 CUDA_DEVICE_MAX_CONNECTIONS=32" one-process run
+expect 2 "" "" run
+expect 2 "CUDA_DEVICE_MAX_CONNECTIONS=1" one-process run
+[ "$bad" -eq 0 ] && echo PASSED
+exit "$bad"
