@@ -15,6 +15,10 @@
 #include <stdint.h>
 
 #define GPU_SKIP 77
+/* How long the forked ranks of a test may run before it kills them and
+ * fails: below every ctest TIMEOUT of the GPU tests (60 s and up), so a hang
+ * is the test's own failure, every rank killed, not ctest's timeout. */
+#define GPU_DEADLINE_S 50
 
 /* Number of CUDA devices, probed in a child process (0 if none). */
 int gpu_count(void);

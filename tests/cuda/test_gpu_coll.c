@@ -1151,9 +1151,9 @@ int main(int argc, char **argv)
     printf("%s %s, %u ranks on %d GPUs (CES_TIMEOUT_MS=%s)\n", argv[1], job.part, n, gpus,
            getenv("CES_TIMEOUT_MS") ? getenv("CES_TIMEOUT_MS") : "default");
     if (job.single)
-        bad = gpu_fork_ranks(1, rank_main, &job, 500, NULL);
+        bad = gpu_fork_ranks(1, rank_main, &job, GPU_DEADLINE_S, NULL);
     else
-        bad = gpu_fork_ranks(n, rank_main, &job, 500, NULL);
+        bad = gpu_fork_ranks(n, rank_main, &job, GPU_DEADLINE_S, NULL);
     if (!bad && job.clash) {
         printf("skipped: %u ranks share %d GPU%s in one process over shared hardware queues "
                "(refused, as it must be)\n", n, gpus, gpus == 1 ? "" : "s");

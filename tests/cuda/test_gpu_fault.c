@@ -649,15 +649,15 @@ int main(int argc, char **argv)
     }
     job.sh->kill_ms = 0;
     if (strcmp(job.part, "kill") == 0)
-        bad = gpu_fork_ranks(n, kill_rank, &job, 120, killed);
+        bad = gpu_fork_ranks(n, kill_rank, &job, GPU_DEADLINE_S, killed);
     else if (strcmp(job.part, "captured") == 0)
-        bad = gpu_fork_ranks(2, captured_rank, &job, 120, NULL);
+        bad = gpu_fork_ranks(2, captured_rank, &job, GPU_DEADLINE_S, NULL);
     else if (strcmp(job.part, "flood") == 0)
-        bad = gpu_fork_ranks(2, flood_rank, &job, 120, NULL);
+        bad = gpu_fork_ranks(2, flood_rank, &job, GPU_DEADLINE_S, NULL);
     else if (strcmp(job.part, "stalled") == 0)
-        bad = gpu_fork_ranks(2, stalled_rank, &job, 120, NULL);
+        bad = gpu_fork_ranks(2, stalled_rank, &job, GPU_DEADLINE_S, NULL);
     else
-        bad = gpu_fork_ranks(2, missing_rank, &job, 120, NULL);
+        bad = gpu_fork_ranks(2, missing_rank, &job, GPU_DEADLINE_S, NULL);
     if (strcmp(job.part, "kill") == 0 || strcmp(job.part, "flood") == 0) {
         bad |= !log_has(job.log, "cesync: watchdog: rank 0 (device 0)");
         /* among more than 2 ranks the other survivors' watchdogs may have
