@@ -22,9 +22,12 @@
  *           every dumped schedule checked OK;
  * forked: one process per rank (ces_comm_init over a bootstrap socket);
  * single: one process drives every rank (ces_comm_init_all).
- * RANKS defaults to the GPUs (at most 8); more ranks than GPUs only with
+ * RANKS defaults to the GPUs (2 to 8); more ranks than GPUs only with
  * CES_SHARE_GPUS=1, rank r then on GPU r % GPUs (the 4- and 8-rank schedules
- * run on a 2-GPU machine).  Exits 77 when no GPU (or fewer than 2) is present.
+ * run on a machine with 1 or 2 GPUs).  Exits 77 (skipped) without a GPU, with
+ * fewer GPUs than ranks and no CES_SHARE_GPUS, with more than 4 ranks of one
+ * process a GPU, and after the refusal it checks where ranks of one process
+ * would share a GPU over fewer than 8 hardware queues.
  */
 #include "gpu_util.h"
 

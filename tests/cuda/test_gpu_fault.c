@@ -45,7 +45,8 @@
  *                           name the blocked wait of the captured call
  *                           within CES_TIMEOUT_MS + 1 s and release it.
  * The diagnosis (stderr of rank 0) is captured and checked.  Exits 77
- * without 2 GPUs.  ctest runs every part also with
+ * without GPUs for its ranks (one each, or any with CES_SHARE_GPUS=1).  ctest
+ * runs every part also with
  * CUDA_DEVICE_MAX_CONNECTIONS=1 (one hardware queue per GPU, shared by all
  * streams, the watchdog's too): the diagnosis must then say that the
  * watchdog reads and releases through a context of its own.
