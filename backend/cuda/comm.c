@@ -707,14 +707,12 @@ fail:
     return rc;
 }
 
-/* Waits (bounded) until every watched stream has completed every step it
- * was given, so that no queued op still touches memory about to be unmapped
- * (after a failure the watchdog keeps releasing waits meanwhile); 1 when
- * they all have. */
-static int drain(struct ces_comm *c)
+/* Waits (until the deadline) until every watched stream has completed
+ * every step it was given, so that no queued op still touches memory about
+ * to be unmapped (after a failure the watchdog keeps releasing waits
+ * meanwhile); 1 when they all have. */
+static int drain(struct ces_comm *c, uint64_t deadline)
 {
-    uint64_t deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
-
     if (c->team->page == NULL || c->progress_dev == 0)
         return 1;
     ces_cuda_use(c); /* the mirror copies on the communicator's stream */
@@ -746,15 +744,13 @@ static int drain(struct ces_comm *c)
 
 /* The communicator's own streams - its schedules' internal ones, and the
  * group's side ones, which may still announce a message after the caller's
- * stream has passed its call (group.c) - waited for (bounded) until idle,
- * before the memory and flags they use are freed; 1 when they are.  Never
- * the whole context: that would also wait, for ever, for work of the
- * caller's that is none of the communicator's, or for other ranks' streams
- * of one process. */
-static int own_drain(struct ces_comm *c)
+ * stream has passed its call (group.c) - waited for (until the deadline)
+ * until idle, before the memory and flags they use are freed; 1 when they
+ * are.  Never the whole context: that would also wait, for ever, for work
+ * of the caller's that is none of the communicator's, or for other ranks'
+ * streams of one process. */
+static int own_drain(struct ces_comm *c, uint64_t deadline)
 {
-    uint64_t deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
-
     ces_cuda_use(c);
     for (uint32_t s = 1; s < CES_MAX_STREAMS + 2; s++)
         if (!stream_settle(s < CES_MAX_STREAMS ? c->streams[s]
@@ -767,13 +763,15 @@ static int own_drain(struct ces_comm *c)
 int ces_comm_destroy(struct ces_comm *c)
 {
     struct ces_team *t;
+    uint64_t deadline;
     int rc = CES_OK, last, idle;
 
     if (c == NULL)
         return CES_OK;
     t = c->team;
-    idle = atomic_load(&c->state) == CES_OK || drain(c);
-    idle = own_drain(c) && idle;
+    deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
+    idle = atomic_load(&c->state) == CES_OK || drain(c, deadline);
+    idle = own_drain(c, deadline) && idle;
     ces_wd_stop(c);
     if (!idle) {
         /* work still queued may touch the memory: it stays mapped */

@@ -97,8 +97,8 @@ struct ces_team {
     uint32_t first_local;      /* rank of comms[0] */
     struct ces_comm **comms;   /* [nlocal] */
     uint32_t alive;            /* comms not yet destroyed */
-    int in_use;                /* a failed comm's streams never went idle: the
-                                  memory stays mapped (ces_comm_destroy) */
+    int in_use;                /* a comm's streams never went idle in its
+                                  destroy: the memory stays mapped */
     struct ces_boot boot;      /* multi-process only (nlocal == 1 && ranks > 1) */
     int multi;
     CUdeviceptr base;
