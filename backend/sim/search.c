@@ -994,6 +994,20 @@ int ces_sim_replay_format(struct ces_ctx *ctx, const uint32_t *trace, size_t n, 
     return ces_sb_finish(&sb, out, NULL);
 }
 
+/* Steps a replay string may give: far more than any execution the checker
+ * reports, and 64 MiB of trace at most. */
+#define REPLAY_MAX_STEPS (1u << 24)
+
+/* "replay string, offset N: WHAT, found 'C'" (or "found the end"). */
+static int replay_error(struct ces_ctx *ctx, const char *text, const char *at, const char *what)
+{
+    if (*at == '\0')
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "replay string, offset %zu: %s, found the end",
+                             (size_t)(at - text), what);
+    return ces_ctx_error(ctx, CES_ERR_INVALID, "replay string, offset %zu: %s, found '%c'",
+                         (size_t)(at - text), what, *at);
+}
+
 int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const char *text,
                          struct ces_vec *trace)
 {
@@ -1005,17 +1019,13 @@ int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const c
         unsigned long long p, k = 1;
 
         if (*s < '0' || *s > '9')
-            return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "replay string, offset %zu: expected a stream number",
-                                 (size_t)(s - text));
+            return replay_error(ctx, text, s, "expected a stream number");
         p = strtoull(s, &end, 10);
         s = end;
         if (*s == '*') {
             s++;
             if (*s < '0' || *s > '9')
-                return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                     "replay string, offset %zu: expected a repeat count after "
-                                     "'*'", (size_t)(s - text));
+                return replay_error(ctx, text, s, "expected a repeat count after '*'");
             k = strtoull(s, &end, 10);
             if (k == 0)
                 return ces_ctx_error(ctx, CES_ERR_INVALID,
@@ -1027,8 +1037,9 @@ int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const c
             return ces_ctx_error(ctx, CES_ERR_INVALID,
                                  "replay string: stream number %llu out of range (0..%" PRIu32
                                  ")", p, m->nproc - 1);
-        if (k > (1u << 30))
-            return ces_ctx_error(ctx, CES_ERR_INVALID, "replay string: repeat count too large");
+        if (k > REPLAY_MAX_STEPS - trace->len)
+            return ces_ctx_error(ctx, CES_ERR_INVALID, "replay string: more than %u steps",
+                                 REPLAY_MAX_STEPS);
         for (unsigned long long i = 0; i < k && rc == CES_OK; i++) {
             uint32_t v = (uint32_t)p;
 
@@ -1037,13 +1048,9 @@ int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const c
         if (*s == '.') {
             s++;
             if (*s == '\0') /* a '.' joins two steps: it does not end the string */
-                return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                     "replay string, offset %zu: expected a stream number",
-                                     (size_t)(s - text));
+                return replay_error(ctx, text, s, "expected a stream number");
         } else if (*s != '\0')
-            return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "replay string, offset %zu: expected '.' or the end",
-                                 (size_t)(s - text));
+            return replay_error(ctx, text, s, "expected '.' or the end");
     }
     return rc;
 }

@@ -1236,15 +1236,29 @@ static void test_replay_errors(void **state)
     o.replay = "0.x";
     assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "replay string, offset 2: expected a stream number");
+                        "replay string, offset 2: expected a stream number, found 'x'");
     o.replay = "0.";
     assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "replay string, offset 2: expected a stream number");
+                        "replay string, offset 2: expected a stream number, found the end");
+    o.replay = "0*";
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "replay string, offset 2: expected a repeat count after '*', found the end");
+    o.replay = "0,1";
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "replay string, offset 1: expected '.' or the end, found ','");
     o.replay = "1.0*0";
     assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "replay string, offset 4: a repeat count is at least 1");
+    o.replay = "0.1*16777216";
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "replay string: more than 16777216 steps");
+    o.replay = "0*99999999999999999999999";
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "replay string: more than 16777216 steps");
     o.replay = "5";
     assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
