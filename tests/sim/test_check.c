@@ -1214,6 +1214,18 @@ static void test_too_many_slots(void **state)
 
 static void test_replay_errors(void **state)
 {
+    static const struct {
+        const char *replay, *msg;
+    } bad_strings[] = {
+        {"0.x", "replay string, offset 2: expected a stream number, found 'x'"},
+        {"0.", "replay string, offset 2: expected a stream number, found the end"},
+        {"0*", "replay string, offset 2: expected a repeat count after '*', found the end"},
+        {"0,1", "replay string, offset 1: expected '.' or the end, found ','"},
+        {"1.0*0", "replay string, offset 4: a repeat count is at least 1"},
+        {"0.1*16777216", "replay string: more than 16777216 steps"},
+        {"0*99999999999999999999999", "replay string: more than 16777216 steps"},
+        {"5", "replay string: stream number 5 out of range (0..1)"},
+    };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = handshake(ctx, true);
@@ -1233,36 +1245,11 @@ static void test_replay_errors(void **state)
     assert_string_equal(ces_ctx_last_error(ctx),
                         "replay step 2: r0.s0 cannot take a step there (it is blocked)");
     o.flags = 0;
-    o.replay = "0.x";
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "replay string, offset 2: expected a stream number, found 'x'");
-    o.replay = "0.";
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "replay string, offset 2: expected a stream number, found the end");
-    o.replay = "0*";
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "replay string, offset 2: expected a repeat count after '*', found the end");
-    o.replay = "0,1";
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "replay string, offset 1: expected '.' or the end, found ','");
-    o.replay = "1.0*0";
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "replay string, offset 4: a repeat count is at least 1");
-    o.replay = "0.1*16777216";
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx), "replay string: more than 16777216 steps");
-    o.replay = "0*99999999999999999999999";
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx), "replay string: more than 16777216 steps");
-    o.replay = "5";
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "replay string: stream number 5 out of range (0..1)");
+    for (size_t i = 0; i < sizeof(bad_strings) / sizeof(bad_strings[0]); i++) {
+        o.replay = bad_strings[i].replay;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx), bad_strings[i].msg);
+    }
     assert_null(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
