@@ -763,34 +763,28 @@ static int own_drain(struct ces_comm *c, uint64_t deadline)
 int ces_comm_destroy(struct ces_comm *c)
 {
     struct ces_team *t;
+    struct ces_ctx *ctx;
     uint64_t deadline;
+    uint32_t rank;
     int rc = CES_OK, last, idle;
 
     if (c == NULL)
         return CES_OK;
     t = c->team;
+    ctx = c->ctx;
+    rank = c->rank;
     deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
     idle = atomic_load(&c->state) == CES_OK || drain(c, deadline);
     idle = own_drain(c, deadline) && idle;
     ces_wd_stop(c);
-    if (!idle) {
-        /* work still queued may touch the memory: it stays mapped */
-        t->in_use = 1;
-        rc = ces_ctx_error(c->ctx, CES_ERR_TIMEOUT,
-                           "ces_comm_destroy: rank %" PRIu32 "'s streams did not go idle within "
-                           "CES_TIMEOUT_MS + 1 s; its symmetric memory stays mapped",
-                           c->rank);
-    }
+    if (!idle)
+        t->in_use = 1; /* work still queued may touch the memory: it stays mapped */
     /* Signal arrays were allocated by the communicator; release them. */
     for (size_t i = 0; i < c->signals.len && idle; i++)
         ces_mem_free(c, CES_VEC_AT(&c->signals, struct ces_signal_rec, i).ptr);
     c->signals.len = 0;
-    if (t->multi && atomic_load(&c->state) == CES_OK) {
-        int brc = ces_boot_barrier(c->ctx, &t->boot);
-
-        if (rc == CES_OK)
-            rc = brc;
-    }
+    if (t->multi && atomic_load(&c->state) == CES_OK)
+        rc = ces_boot_barrier(c->ctx, &t->boot);
     ces_cuda_use(c);
     pthread_mutex_lock(&t->lock);
     for (uint32_t i = 0; i < t->nlocal; i++)
@@ -802,6 +796,11 @@ int ces_comm_destroy(struct ces_comm *c)
         team_free(t);
     }
     comm_free(c);
+    if (!idle)
+        return ces_ctx_error(ctx, CES_ERR_TIMEOUT,
+                             "ces_comm_destroy: rank %" PRIu32 "'s streams did not go idle within "
+                             "CES_TIMEOUT_MS + 1 s; its symmetric memory stays mapped",
+                             rank);
     return rc;
 }
 

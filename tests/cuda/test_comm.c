@@ -4,7 +4,9 @@
  * ces_team_alloc replaced by stand-ins that count handles and mappings and
  * fail on demand.  An allocation that fails leaves nothing behind: no
  * handle, no mapping (also of the ranks mapped before the failing call),
- * and no part of the stride taken.
+ * and no part of the stride taken.  A failed communicator whose own stream
+ * stays busy is destroyed within its deadline, its team's memory marked in
+ * use, with the error said.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -95,6 +97,33 @@ static CUresult CUDAAPI fake_error_string(CUresult r, const char **s)
     return CUDA_SUCCESS;
 }
 
+static int stream_busy;      /* the stand-in cuStreamQuery says NOT_READY */
+static int streams_destroyed;
+
+static CUresult CUDAAPI fake_stream_query(CUstream s)
+{
+    (void)s;
+    return stream_busy ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_stream_destroy(CUstream s)
+{
+    streams_destroyed += s != NULL;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_event_destroy(CUevent e)
+{
+    (void)e;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_primary_release(CUdevice d)
+{
+    (void)d;
+    return CUDA_SUCCESS;
+}
+
 static void fakes_install(void)
 {
     /* The table is a plain static object of cu_api.c that ces_cu() hands
@@ -109,6 +138,11 @@ static void fakes_install(void)
     t->p_cuCtxSetCurrent = fake_ctx_set_current;
     t->p_cuGetErrorName = fake_error_name;
     t->p_cuGetErrorString = fake_error_string;
+    t->p_cuStreamQuery = fake_stream_query;
+    t->p_cuStreamDestroy = fake_stream_destroy;
+    t->p_cuEventDestroy = fake_event_destroy;
+    t->p_cuDevicePrimaryCtxRelease = fake_primary_release;
+    stream_busy = streams_destroyed = 0;
     live_handles = mapped = 0;
     create_fail_at = map_fail_at = access_fail = 0;
     creates = maps = 0;
@@ -202,12 +236,62 @@ static void test_access_fails(void **state)
     fixture_end(&fx);
 }
 
+/* ces_comm_destroy of rank 0, failed, with an internal stream that the
+ * stand-in says is busy (busy) or idle: busy, it gives up at its deadline
+ * (CES_TIMEOUT_MS 1 + 1 s), marks the team's memory in use (its last
+ * destroy then leaves it mapped) and says so, and frees the communicator
+ * all the same; idle, it returns CES_OK.  Rank 1 stays, so the team is not
+ * freed here. */
+static void destroy_rank0(int busy)
+{
+    struct fixture fx;
+    struct ces_comm *c;
+
+    fixture_init(&fx);
+    fx.team.alive = 2;
+    c = ces_malloc(fx.ctx, sizeof(*c));
+    assert_non_null(c);
+    memset(c, 0, sizeof(*c));
+    c->ctx = fx.ctx;
+    c->team = &fx.team;
+    c->size = 2;
+    c->timeout_ms = 1;
+    atomic_init(&c->state, CES_ERR_TIMEOUT);
+    pthread_mutex_init(&c->wd_lock, NULL);
+    pthread_mutex_init(&c->wd_mirror_lock, NULL);
+    pthread_cond_init(&c->wd_cond, NULL);
+    c->streams[1] = (CUstream)&fx; /* any handle: the stand-ins never look at it */
+    fx.comms[0] = c;
+    stream_busy = busy;
+    if (busy) {
+        assert_int_equal(ces_comm_destroy(c), CES_ERR_TIMEOUT);
+        assert_string_equal(ces_ctx_last_error(fx.ctx),
+                            "ces_comm_destroy: rank 0's streams did not go idle within "
+                            "CES_TIMEOUT_MS + 1 s; its symmetric memory stays mapped");
+    } else {
+        assert_int_equal(ces_comm_destroy(c), CES_OK);
+    }
+    assert_int_equal(fx.team.in_use, busy);
+    assert_int_equal(fx.team.alive, 1);
+    assert_null(fx.comms[0]);
+    assert_int_equal(streams_destroyed, 1);
+    fixture_end(&fx); /* the communicator freed: no block left */
+}
+
+static void test_destroy_gives_up_on_a_busy_stream(void **state)
+{
+    (void)state;
+    destroy_rank0(1);
+    destroy_rank0(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_fails),
         cmocka_unit_test(test_map_fails_after_one_rank),
         cmocka_unit_test(test_access_fails),
+        cmocka_unit_test(test_destroy_gives_up_on_a_busy_stream),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
