@@ -5,8 +5,8 @@
  * fail on demand.  An allocation that fails leaves nothing behind: no
  * handle, no mapping (also of the ranks mapped before the failing call),
  * and no part of the stride taken.  A failed communicator whose own stream
- * stays busy is destroyed within its deadline, its team's memory marked in
- * use, with the error said.
+ * stays busy is destroyed within its deadline, its team's memory left
+ * mapped, with the error said.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -118,6 +118,15 @@ static CUresult CUDAAPI fake_event_destroy(CUevent e)
     return CUDA_SUCCESS;
 }
 
+static int ranges_freed;
+
+static CUresult CUDAAPI fake_address_free(CUdeviceptr p, size_t size)
+{
+    (void)p, (void)size;
+    ranges_freed++;
+    return CUDA_SUCCESS;
+}
+
 static CUresult CUDAAPI fake_primary_release(CUdevice d)
 {
     (void)d;
@@ -142,7 +151,8 @@ static void fakes_install(void)
     t->p_cuStreamDestroy = fake_stream_destroy;
     t->p_cuEventDestroy = fake_event_destroy;
     t->p_cuDevicePrimaryCtxRelease = fake_primary_release;
-    stream_busy = streams_destroyed = 0;
+    t->p_cuMemAddressFree = fake_address_free;
+    stream_busy = streams_destroyed = ranges_freed = 0;
     live_handles = mapped = 0;
     create_fail_at = map_fail_at = access_fail = 0;
     creates = maps = 0;
@@ -236,53 +246,69 @@ static void test_access_fails(void **state)
     fixture_end(&fx);
 }
 
-/* ces_comm_destroy of rank 0, failed, with an internal stream that the
- * stand-in says is busy (busy) or idle: busy, it gives up at its deadline
- * (CES_TIMEOUT_MS 1 + 1 s), marks the team's memory in use (its last
- * destroy then leaves it mapped) and says so, and frees the communicator
- * all the same; idle, it returns CES_OK.  Rank 1 stays, so the team is not
- * freed here. */
-static void destroy_rank0(int busy)
+/* ces_comm_destroy of the last communicator of a one-rank team, failed,
+ * with an internal stream that the stand-in says is busy (busy) or idle,
+ * and one live allocation mapped: busy, it gives up at its deadline
+ * (CES_TIMEOUT_MS 1 + 1 s), says so, leaves the allocation mapped and its
+ * handle and address range held (a copy still queued must not fault), and
+ * frees every block all the same; idle, it returns CES_OK and unmaps,
+ * releases and frees the range. */
+static void destroy_last(int busy)
 {
-    struct fixture fx;
-    struct ces_comm *c;
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_team *t = ces_malloc(ctx, sizeof(*t));
+    struct ces_comm *c = ces_malloc(ctx, sizeof(*c));
+    struct ces_alloc_rec rec = {0, 2 << 20, 1, 1, NULL};
 
-    fixture_init(&fx);
-    fx.team.alive = 2;
-    c = ces_malloc(fx.ctx, sizeof(*c));
+    fakes_install();
+    assert_non_null(t);
     assert_non_null(c);
+    memset(t, 0, sizeof(*t));
     memset(c, 0, sizeof(*c));
-    c->ctx = fx.ctx;
-    c->team = &fx.team;
-    c->size = 2;
+    t->ctx = ctx;
+    t->ranks = t->nlocal = t->alive = 1;
+    t->base = (CUdeviceptr)1 << 40;
+    t->stride = (uint64_t)1 << 30;
+    t->comms = ces_malloc(ctx, sizeof(*t->comms));
+    assert_non_null(t->comms);
+    t->comms[0] = c;
+    pthread_mutex_init(&t->lock, NULL);
+    rec.handles = ces_malloc(ctx, sizeof(*rec.handles));
+    assert_non_null(rec.handles);
+    assert_int_equal(fake_create(&rec.handles[0], rec.size, NULL, 0), CUDA_SUCCESS);
+    assert_int_equal(fake_map(t->base, rec.size, 0, rec.handles[0], 0), CUDA_SUCCESS);
+    assert_int_equal(ces_vec_push(ctx, &t->allocs, sizeof(rec), &rec), CES_OK);
+    c->ctx = ctx;
+    c->team = t;
+    c->size = 1;
     c->timeout_ms = 1;
     atomic_init(&c->state, CES_ERR_TIMEOUT);
     pthread_mutex_init(&c->wd_lock, NULL);
     pthread_mutex_init(&c->wd_mirror_lock, NULL);
     pthread_cond_init(&c->wd_cond, NULL);
-    c->streams[1] = (CUstream)&fx; /* any handle: the stand-ins never look at it */
-    fx.comms[0] = c;
+    c->streams[1] = (CUstream)c; /* any handle: the stand-ins never look at it */
     stream_busy = busy;
     if (busy) {
         assert_int_equal(ces_comm_destroy(c), CES_ERR_TIMEOUT);
-        assert_string_equal(ces_ctx_last_error(fx.ctx),
+        assert_string_equal(ces_ctx_last_error(ctx),
                             "ces_comm_destroy: rank 0's streams did not go idle within "
                             "CES_TIMEOUT_MS + 1 s; its symmetric memory stays mapped");
     } else {
         assert_int_equal(ces_comm_destroy(c), CES_OK);
     }
-    assert_int_equal(fx.team.in_use, busy);
-    assert_int_equal(fx.team.alive, 1);
-    assert_null(fx.comms[0]);
     assert_int_equal(streams_destroyed, 1);
-    fixture_end(&fx); /* the communicator freed: no block left */
+    assert_int_equal(mapped, busy);
+    assert_int_equal(live_handles, busy);
+    assert_int_equal(ranges_freed, !busy);
+    ces_test_ctx_end(ctx, &st); /* team and communicator freed: no block left */
 }
 
 static void test_destroy_gives_up_on_a_busy_stream(void **state)
 {
     (void)state;
-    destroy_rank0(1);
-    destroy_rank0(0);
+    destroy_last(1);
+    destroy_last(0);
 }
 
 int main(void)
