@@ -510,6 +510,47 @@ static double visible_at(const struct psim *s, const struct pwrite *w, uint32_t 
     return w->t + (w->home == reader ? s->m->signal_push_us : s->m->signal_hop_us);
 }
 
+/* Drops from a slot's writes those no wait can see any more at time t (or
+ * later): an earlier write of a stream that every GPU already sees a later
+ * write of - that one is visible wherever the earlier one is, and wins the
+ * tie.  Keeps the scans below short over long runs of iterations (they
+ * grew with every write: quadratic). */
+static void slot_compact(const struct psim *s, struct ces_vec *v, double t)
+{
+    double late = s->m->signal_local_us;
+    struct {
+        uint32_t rank, stream;
+        size_t last; /* index of its latest write that every GPU sees */
+    } seen[32];
+    size_t nseen = 0, keep = 0;
+    struct pwrite *w = v->data;
+
+    if (s->m->signal_hop_us > late)
+        late = s->m->signal_hop_us;
+    if (s->m->signal_push_us > late)
+        late = s->m->signal_push_us;
+    for (size_t i = v->len; i-- > 0 && nseen < sizeof(seen) / sizeof(seen[0]);) {
+        size_t k = 0;
+
+        while (k < nseen && (seen[k].rank != w[i].rank || seen[k].stream != w[i].stream))
+            k++;
+        if (k == nseen && w[i].t + late <= t + EPS) {
+            seen[nseen].rank = w[i].rank;
+            seen[nseen].stream = w[i].stream;
+            seen[nseen++].last = i;
+        }
+    }
+    for (size_t i = 0; i < v->len; i++) {
+        size_t k = 0;
+
+        while (k < nseen && (seen[k].rank != w[i].rank || seen[k].stream != w[i].stream))
+            k++;
+        if (k == nseen || i >= seen[k].last)
+            w[keep++] = w[i];
+    }
+    v->len = keep;
+}
+
 /* The value of a slot at time t as a wait on stream `stream` of GPU `reader`
  * sees it, and the write that put it there (-1: the initial 0): the write
  * that became visible last, of writes visible at the same time (within
@@ -522,6 +563,7 @@ static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, uint32_
     const struct pwrite *best = NULL;
     double bvis = 0.0;
 
+    slot_compact(s, &s->slots[slot], t);
     for (size_t i = 0; i < v->len; i++) {
         const struct pwrite *w = &CES_VEC_AT(v, struct pwrite, i);
         double vis = visible_at(s, w, reader, stream);
