@@ -39,6 +39,12 @@ struct dot_wait {
     struct dot_ref ref;
 };
 
+/* A wait's condition: its compare and value (u32 `>=`: the low 32 bits). */
+struct dot_wval {
+    uint32_t cmp;
+    uint64_t value;
+};
+
 /* Overlay per node, filled from the marks. */
 struct dot_mark_info {
     uint32_t style_bits; /* 1 << enum ces_dot_style */
@@ -55,6 +61,7 @@ struct dot_state {
     const struct ces_dot_overlay *ov;
     size_t cross; /* write -> wait and data edges emitted */
     struct ces_vec waits; /* struct dot_wait, sorted by slot */
+    struct ces_vec wvals; /* struct dot_wval: waits[i]'s group sorted by condition */
     size_t nsame, nfar;   /* write -> wait pairs within one block / across blocks */
     bool skip_far;        /* too many pairs: leave out those across blocks */
 };
@@ -425,24 +432,92 @@ static int cmp_wait(const void *x, const void *y)
     return a->ref.index < b->ref.index ? -1 : a->ref.index > b->ref.index;
 }
 
-/* First wait with key >= (sig, rank, idx). */
-static size_t lower_bound(const struct dot_wait *w, size_t n, uint32_t sig, uint32_t rank,
-                          uint32_t idx)
+/* First wait with key >= (sig, rank, idx), or (upper) > it. */
+static size_t key_bound(const struct dot_wait *w, size_t n, uint32_t sig, uint32_t rank,
+                        uint32_t idx, bool upper)
 {
     size_t lo = 0, hi = n;
 
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         const struct dot_wait *m = &w[mid];
-        bool less = m->sig != sig ? m->sig < sig : m->rank != rank ? m->rank < rank
-                                                                    : m->idx < idx;
+        bool before = m->sig != sig     ? m->sig < sig
+                      : m->rank != rank ? m->rank < rank
+                      : m->idx != idx   ? m->idx < idx
+                                        : upper;
 
-        if (less)
+        if (before)
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
+}
+
+/* First wait of w[0:n) (one slot's, by block) in block b, or (upper) after it. */
+static size_t block_bound(const struct dot_wait *w, size_t n, uint32_t b, bool upper)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (w[mid].ref.block < b || (upper && w[mid].ref.block == b))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int cmp_wval(const void *x, const void *y)
+{
+    const struct dot_wval *a = x, *b = y;
+
+    if (a->cmp != b->cmp)
+        return a->cmp < b->cmp ? -1 : 1;
+    return a->value < b->value ? -1 : a->value > b->value;
+}
+
+/* First condition of v[0:n) at or above (cmp, value), or (upper) above it. */
+static size_t wval_bound(const struct dot_wval *v, size_t n, uint32_t cmp, uint64_t value,
+                         bool upper)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        bool before = v[mid].cmp != cmp ? v[mid].cmp < cmp
+                                        : v[mid].value < value || (upper && v[mid].value == value);
+
+        if (before)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* How many of the conditions v[0:n) (one slot's, sorted) a write of `value`
+ * satisfies, as ces_wait_holds judges: == the value; >= it, cyclic within
+ * 2^31 below it for u32. */
+static size_t holds_count(const struct dot_wval *v, size_t n, uint32_t width, uint64_t value)
+{
+    size_t c = wval_bound(v, n, CES_CMP_EQ, value, true) - wval_bound(v, n, CES_CMP_EQ, value, false);
+    size_t g0 = wval_bound(v, n, CES_CMP_GEQ, 0, false);
+
+    if (width != CES_U32)
+        return c + wval_bound(v, n, CES_CMP_GEQ, value, true) - g0;
+    {
+        uint32_t hi = (uint32_t)value, lo = hi - (UINT32_C(1) << 31) + 1;
+        size_t upto_hi = wval_bound(v, n, CES_CMP_GEQ, hi, true);
+        size_t from_lo = wval_bound(v, n, CES_CMP_GEQ, lo, false);
+
+        if (lo <= hi)
+            return c + upto_hi - from_lo;
+        /* the window wraps: [lo, 2^32) and [0, hi] */
+        return c + (wval_bound(v, n, CES_CMP_GEQ, UINT64_MAX, true) - from_lo) + (upto_hi - g0);
+    }
 }
 
 /* Every wait, sorted by slot, into st->waits. */
@@ -474,17 +549,39 @@ static int collect_waits(struct dot_state *st)
     }
     if (rc == CES_OK && st->waits.len > 1)
         qsort(st->waits.data, st->waits.len, sizeof(struct dot_wait), cmp_wait);
+    /* each slot's conditions, sorted, to count the writes' pairs at once */
+    for (size_t i = 0; i < st->waits.len && rc == CES_OK; i++) {
+        const struct dot_wait *w = &CES_VEC_AT(&st->waits, struct dot_wait, i);
+        const struct ces_op *op = op_at(g, w->ref);
+        struct dot_wval v = {op->cmp, op->value};
+
+        if (v.cmp == CES_CMP_GEQ && ces_graph_signal(g, w->sig).width == CES_U32)
+            v.value = (uint32_t)v.value;
+        rc = ces_vec_push(st->ctx, &st->wvals, sizeof(v), &v);
+    }
+    for (size_t i = 0, j; i < st->waits.len && rc == CES_OK; i = j) {
+        const struct dot_wait *w = st->waits.data;
+
+        j = key_bound(w, st->waits.len, w[i].sig, w[i].rank, w[i].idx, true);
+        qsort(&CES_VEC_AT(&st->wvals, struct dot_wval, i), j - i, sizeof(struct dot_wval),
+              cmp_wval);
+    }
     return rc;
 }
 
 /* Walks every (write, wait it can satisfy) pair.  emit = false counts them
  * (st->nsame within one block, st->nfar across blocks); emit = true draws
- * them, leaving out the pairs across blocks when st->skip_far is set. */
+ * them, leaving out the pairs across blocks when st->skip_far is set.  A
+ * write's pairs are counted from its slot's sorted conditions, and its
+ * block's waits looked at alone where no pair across blocks is drawn: a
+ * counter written every iteration satisfies every earlier wait, so walking
+ * all of them was quadratic in the iterations. */
 static void signal_edges(struct dot_state *st, bool emit)
 {
     const struct ces_graph *g = st->g;
     uint32_t nb = ces_graph_nblocks(g);
     const struct dot_wait *w = st->waits.data;
+    const struct dot_wval *v = st->wvals.data;
 
     for (uint32_t b = 0; b < nb; b++) {
         for (uint32_t r = 0; r < g->ranks; r++) {
@@ -506,24 +603,28 @@ static void signal_edges(struct dot_state *st, bool emit)
                 }
                 node_id(from, sizeof(from), ref);
                 for (uint32_t dst = r0; dst <= r1; dst++) {
-                    size_t i = lower_bound(w, st->waits.len, op->slot.sig, dst, op->slot.idx);
+                    size_t g0 = key_bound(w, st->waits.len, op->slot.sig, dst, op->slot.idx, false);
+                    size_t g1 = key_bound(w, st->waits.len, op->slot.sig, dst, op->slot.idx, true);
+                    size_t b0 = g0 + block_bound(w + g0, g1 - g0, b, false);
+                    size_t b1 = g0 + block_bound(w + g0, g1 - g0, b, true);
+                    size_t all = holds_count(v + g0, g1 - g0, width, op->value), same = 0;
 
-                    for (; i < st->waits.len && w[i].sig == op->slot.sig && w[i].rank == dst &&
-                           w[i].idx == op->slot.idx;
-                         i++) {
+                    for (size_t i = b0; i < b1; i++)
+                        same += ces_wait_holds(width, op_at(g, w[i].ref)->cmp, op->value,
+                                               op_at(g, w[i].ref)->value);
+                    if (!emit) {
+                        st->nsame += same;
+                        st->nfar += all - same;
+                        continue;
+                    }
+                    if (st->skip_far || all == same) {
+                        g0 = b0;
+                        g1 = b1;
+                    }
+                    for (size_t i = g0; i < g1; i++) {
                         const struct ces_op *wt = op_at(g, w[i].ref);
-                        bool far = w[i].ref.block != b;
 
                         if (!ces_wait_holds(width, wt->cmp, op->value, wt->value))
-                            continue;
-                        if (!emit) {
-                            if (far)
-                                st->nfar++;
-                            else
-                                st->nsame++;
-                            continue;
-                        }
-                        if (far && st->skip_far)
                             continue;
                         node_id(to, sizeof(to), w[i].ref);
                         ces_sb_printf(&st->sb,
@@ -942,6 +1043,7 @@ free_state:
     ces_sb_free(&st.sb);
 free_marks:
     ces_vec_free(ctx, &st.waits);
+    ces_vec_free(ctx, &st.wvals);
     ces_free(ctx, st.marks);
     ces_free(ctx, st.node_base);
     return rc;
