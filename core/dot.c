@@ -415,7 +415,8 @@ static void emit_rank_order(struct dot_state *st)
 
 /* --- write -> wait edges -------------------------------------------------- */
 
-static int cmp_wait(const void *x, const void *y)
+/* Waits by slot (sig, rank, idx). */
+static int cmp_slot(const void *x, const void *y)
 {
     const struct dot_wait *a = x, *b = y;
 
@@ -423,8 +424,17 @@ static int cmp_wait(const void *x, const void *y)
         return a->sig < b->sig ? -1 : 1;
     if (a->rank != b->rank)
         return a->rank < b->rank ? -1 : 1;
-    if (a->idx != b->idx)
-        return a->idx < b->idx ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Waits by slot, then by position: a slot's waits block after block. */
+static int cmp_wait(const void *x, const void *y)
+{
+    const struct dot_wait *a = x, *b = y;
+    int c = cmp_slot(x, y);
+
+    if (c != 0)
+        return c;
     if (a->ref.block != b->ref.block)
         return a->ref.block < b->ref.block ? -1 : 1;
     if (a->ref.rank != b->ref.rank)
@@ -432,42 +442,11 @@ static int cmp_wait(const void *x, const void *y)
     return a->ref.index < b->ref.index ? -1 : a->ref.index > b->ref.index;
 }
 
-/* First wait with key >= (sig, rank, idx), or (upper) > it. */
-static size_t key_bound(const struct dot_wait *w, size_t n, uint32_t sig, uint32_t rank,
-                        uint32_t idx, bool upper)
+static int cmp_block(const void *x, const void *y)
 {
-    size_t lo = 0, hi = n;
+    const struct dot_wait *a = x, *b = y;
 
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const struct dot_wait *m = &w[mid];
-        bool before = m->sig != sig     ? m->sig < sig
-                      : m->rank != rank ? m->rank < rank
-                      : m->idx != idx   ? m->idx < idx
-                                        : upper;
-
-        if (before)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* First wait of w[0:n) (one slot's, by block) in block b, or (upper) after it. */
-static size_t block_bound(const struct dot_wait *w, size_t n, uint32_t b, bool upper)
-{
-    size_t lo = 0, hi = n;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (w[mid].ref.block < b || (upper && w[mid].ref.block == b))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return a->ref.block < b->ref.block ? -1 : a->ref.block > b->ref.block;
 }
 
 static int cmp_wval(const void *x, const void *y)
@@ -479,23 +458,49 @@ static int cmp_wval(const void *x, const void *y)
     return a->value < b->value ? -1 : a->value > b->value;
 }
 
-/* First condition of v[0:n) at or above (cmp, value), or (upper) above it. */
-static size_t wval_bound(const struct dot_wval *v, size_t n, uint32_t cmp, uint64_t value,
-                         bool upper)
+/* The first of the n sorted items (size bytes each) that cmp does not put
+ * before key - or (upper) after it. */
+static size_t bound(const void *items, size_t n, size_t size, const void *key,
+                    int (*cmp)(const void *, const void *), bool upper)
 {
     size_t lo = 0, hi = n;
 
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        bool before = v[mid].cmp != cmp ? v[mid].cmp < cmp
-                                        : v[mid].value < value || (upper && v[mid].value == value);
+        int c = cmp((const char *)items + mid * size, key);
 
-        if (before)
+        if (c < 0 || (upper && c == 0))
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
+}
+
+/* First wait with slot >= (sig, rank, idx), or (upper) > it. */
+static size_t key_bound(const struct dot_wait *w, size_t n, uint32_t sig, uint32_t rank,
+                        uint32_t idx, bool upper)
+{
+    struct dot_wait key = {sig, rank, idx, {0, 0, 0}};
+
+    return bound(w, n, sizeof(*w), &key, cmp_slot, upper);
+}
+
+/* First wait of w[0:n) (one slot's, by block) in block b, or (upper) after it. */
+static size_t block_bound(const struct dot_wait *w, size_t n, uint32_t b, bool upper)
+{
+    struct dot_wait key = {0, 0, 0, {b, 0, 0}};
+
+    return bound(w, n, sizeof(*w), &key, cmp_block, upper);
+}
+
+/* First condition of v[0:n) at or above (cmp, value), or (upper) above it. */
+static size_t wval_bound(const struct dot_wval *v, size_t n, uint32_t cmp, uint64_t value,
+                         bool upper)
+{
+    struct dot_wval key = {cmp, value};
+
+    return bound(v, n, sizeof(*v), &key, cmp_wval, upper);
 }
 
 /* How many of the conditions v[0:n) (one slot's, sorted) a write of `value`
