@@ -614,9 +614,11 @@ static void signal_edges(struct dot_state *st, bool emit)
                     size_t b1 = g0 + block_bound(w + g0, g1 - g0, b, true);
                     size_t all = holds_count(v + g0, g1 - g0, width, op->value), same = 0;
 
-                    for (size_t i = b0; i < b1; i++)
-                        same += ces_wait_holds(width, op_at(g, w[i].ref)->cmp, op->value,
-                                               op_at(g, w[i].ref)->value);
+                    for (size_t i = b0; i < b1; i++) {
+                        const struct ces_op *wt = op_at(g, w[i].ref);
+
+                        same += ces_wait_holds(width, wt->cmp, op->value, wt->value);
+                    }
                     if (!emit) {
                         st->nsame += same;
                         st->nfar += all - same;

@@ -515,13 +515,25 @@ static double visible_at(const struct psim *s, const struct pwrite *w, uint32_t 
  * write of - that one is visible wherever the earlier one is, and wins the
  * tie.  Keeps the scans below short over long runs of iterations (they
  * grew with every write: quadratic). */
+struct seen_write {
+    uint32_t rank, stream;
+    size_t last; /* index of the stream's latest write that every GPU sees */
+};
+
+/* The entry of w's stream among seen[0:n), or n. */
+static size_t seen_of(const struct seen_write *seen, size_t n, const struct pwrite *w)
+{
+    size_t k = 0;
+
+    while (k < n && (seen[k].rank != w->rank || seen[k].stream != w->stream))
+        k++;
+    return k;
+}
+
 static void slot_compact(const struct psim *s, struct ces_vec *v, double t)
 {
     double late = s->m->signal_local_us;
-    struct {
-        uint32_t rank, stream;
-        size_t last; /* index of its latest write that every GPU sees */
-    } seen[32];
+    struct seen_write seen[32];
     size_t nseen = 0, keep = 0;
     struct pwrite *w = v->data;
 
@@ -530,21 +542,15 @@ static void slot_compact(const struct psim *s, struct ces_vec *v, double t)
     if (s->m->signal_push_us > late)
         late = s->m->signal_push_us;
     for (size_t i = v->len; i-- > 0 && nseen < sizeof(seen) / sizeof(seen[0]);) {
-        size_t k = 0;
-
-        while (k < nseen && (seen[k].rank != w[i].rank || seen[k].stream != w[i].stream))
-            k++;
-        if (k == nseen && w[i].t + late <= t + EPS) {
+        if (seen_of(seen, nseen, &w[i]) == nseen && w[i].t + late <= t + EPS) {
             seen[nseen].rank = w[i].rank;
             seen[nseen].stream = w[i].stream;
             seen[nseen++].last = i;
         }
     }
     for (size_t i = 0; i < v->len; i++) {
-        size_t k = 0;
+        size_t k = seen_of(seen, nseen, &w[i]);
 
-        while (k < nseen && (seen[k].rank != w[i].rank || seen[k].stream != w[i].stream))
-            k++;
         if (k == nseen || i >= seen[k].last)
             w[keep++] = w[i];
     }
