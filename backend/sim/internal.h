@@ -41,15 +41,20 @@ struct sim_op {
     uint8_t pad_;
 };
 
-struct sim_writer {
-    uint32_t proc, pos;
-    uint64_t value;
-};
-
-struct sim_waiter {
+/* A landing write (cmp unused) or a wait on one slot: op `pos` of `proc`. */
+struct sim_access {
     uint32_t proc, pos;
     uint64_t value;
     uint32_t cmp;
+};
+
+/* The accesses of one slot by one process: wr or wt[lo, hi), by position.
+ * `sorted`: writes whose values never decrease (u32: within a span below
+ * 2^31, so that no wrap lies between them), which lets a search for a value
+ * that a wait accepts look at the ends of a range only. */
+struct sim_group {
+    uint32_t proc, lo, hi;
+    uint32_t sorted;
 };
 
 /* Expected generation of a byte run of a consume's expected region:
@@ -75,10 +80,16 @@ struct sim_model {
     uint32_t *slot_width;        /* [nslots] */
     struct ces_slot *slot_name;  /* [nslots] signal, rank, idx */
     uint32_t *sig_base;          /* [nsignals] first global slot of each signal */
-    uint32_t *wr_off;            /* [nslots+1] CSR into wr (landing writes only) */
-    struct sim_writer *wr;
+    /* per slot, its landing writes (wr) and waits (wt), by process then
+     * position, and their runs of one process (wg, tg) */
+    uint32_t *wr_off;            /* [nslots+1] CSR into wr */
+    struct sim_access *wr;
     uint32_t *wt_off;            /* [nslots+1] CSR into wt */
-    struct sim_waiter *wt;
+    struct sim_access *wt;
+    uint32_t *wg_off;            /* [nslots+1] CSR into wg (groups of wr) */
+    struct sim_group *wg;
+    uint32_t *tg_off;            /* [nslots+1] CSR into tg (groups of wt) */
+    struct sim_group *tg;
     uint32_t *guard_off;         /* [nproc+1] CSR: positions of waits and awaits */
     uint32_t *guard;
     struct sim_run *runs;        /* expected runs of consumes */

@@ -12,6 +12,7 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos, struct ces_check_pos *out)
@@ -152,6 +153,10 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m->wr);
     ces_free(ctx, m->wt_off);
     ces_free(ctx, m->wt);
+    ces_free(ctx, m->wg_off);
+    ces_free(ctx, m->wg);
+    ces_free(ctx, m->tg_off);
+    ces_free(ctx, m->tg);
     ces_free(ctx, m->guard_off);
     ces_free(ctx, m->guard);
     ces_free(ctx, m->runs);
@@ -360,6 +365,41 @@ static void number_records(struct sim_model *m)
     }
 }
 
+/* Cuts the accesses of every slot (acc[off[x]..off[x+1]), by process then
+ * position) into runs of one process: *goff, [nslots+1], indexes *grp. */
+static int group(struct sim_model *m, const uint32_t *off, const struct sim_access *acc,
+                 uint32_t **goff, struct sim_group **grp)
+{
+    uint32_t n = 0;
+
+    *goff = zalloc(m, m->nslots + 1, sizeof(uint32_t));
+    if (*goff == NULL)
+        return CES_ERR_NOMEM;
+    for (uint32_t x = 0; x < m->nslots; x++) {
+        for (uint32_t i = off[x]; i < off[x + 1]; i++)
+            n += i == off[x] || acc[i].proc != acc[i - 1].proc;
+        (*goff)[x + 1] = n;
+    }
+    *grp = zalloc(m, n, sizeof(struct sim_group));
+    if (*grp == NULL)
+        return CES_ERR_NOMEM;
+    n = 0;
+    for (uint32_t x = 0; x < m->nslots; x++) {
+        for (uint32_t i = off[x]; i < off[x + 1]; i++) {
+            struct sim_group *g;
+
+            if (i == off[x] || acc[i].proc != acc[i - 1].proc)
+                (*grp)[n++] = (struct sim_group){acc[i].proc, i, i, 1};
+            g = &(*grp)[n - 1];
+            g->hi = i + 1;
+            g->sorted = g->sorted && acc[i].value >= acc[i > g->lo ? i - 1 : i].value &&
+                        (m->slot_width[x] != CES_U32 ||
+                         acc[i].value - acc[g->lo].value < UINT64_C(1) << 31);
+        }
+    }
+    return CES_OK;
+}
+
 /* Writers (landing writes only) and waiters per slot, guards per process. */
 static int index_slots(struct sim_model *m)
 {
@@ -393,8 +433,8 @@ static int index_slots(struct sim_model *m)
     nw = m->wr_off[m->nslots];
     nt = m->wt_off[m->nslots];
     ng = m->guard_off[m->nproc];
-    m->wr = zalloc(m, nw, sizeof(struct sim_writer));
-    m->wt = zalloc(m, nt, sizeof(struct sim_waiter));
+    m->wr = zalloc(m, nw, sizeof(struct sim_access));
+    m->wt = zalloc(m, nt, sizeof(struct sim_access));
     m->guard = zalloc(m, ng, sizeof(uint32_t));
     if (m->wr == NULL || m->wt == NULL || m->guard == NULL)
         return nomem(m->ctx);
@@ -415,14 +455,14 @@ static int index_slots(struct sim_model *m)
                 if (o->cls == SIM_C_WRITE && !o->dropped) {
                     for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++) {
                         uint32_t x = slot_of(m, &o->op->slot, o->mcast ? r : o->op->slot.rank);
-                        struct sim_writer *w = &m->wr[m->wr_off[x] + fw[x]++];
+                        struct sim_access *w = &m->wr[m->wr_off[x] + fw[x]++];
 
                         w->proc = p;
                         w->pos = k;
                         w->value = o->op->value;
                     }
                 } else if (o->cls == SIM_C_WAIT) {
-                    struct sim_waiter *w = &m->wt[m->wt_off[o->slot] + ft[o->slot]++];
+                    struct sim_access *w = &m->wt[m->wt_off[o->slot] + ft[o->slot]++];
 
                     w->proc = p;
                     w->pos = k;
@@ -436,100 +476,142 @@ static int index_slots(struct sim_model *m)
         zfree(m, fw, m->nslots, sizeof(uint32_t));
         zfree(m, ft, m->nslots, sizeof(uint32_t));
     }
+    if (group(m, m->wr_off, m->wr, &m->wg_off, &m->wg) != CES_OK ||
+        group(m, m->wt_off, m->wt, &m->tg_off, &m->tg) != CES_OK)
+        return nomem(m->ctx);
     return CES_OK;
 }
 
-/* Splits run j of `runs` at x (inside it): run j becomes [lo, x), a new
- * run j + 1 = [x, hi) of the same generation. */
-static int split_run(struct ces_ctx *ctx, struct ces_vec *runs, size_t j, uint64_t x)
+/* Sets the generation of [lo, hi) to gen in `live`: sorted, disjoint runs
+ * (the bytes of one buffer produced so far, each with its latest
+ * generation); the runs it overlaps are cut back or replaced. */
+static int assign_runs(struct ces_ctx *ctx, struct ces_vec *live, uint64_t lo, uint64_t hi,
+                       uint64_t gen)
 {
-    struct sim_run tail = CES_VEC_AT(runs, struct sim_run, j);
-    int rc = ces_vec_reserve(ctx, runs, sizeof(tail), 1);
+    struct sim_run *r = live->data, put[3];
+    size_t a = 0, b, nput = 0;
+    int rc;
 
-    if (rc != CES_OK)
-        return rc;
-    assert(tail.lo < x && x < tail.hi);
-    tail.lo = x;
-    CES_VEC_AT(runs, struct sim_run, j).hi = x;
-    memmove(&CES_VEC_AT(runs, struct sim_run, j + 2), &CES_VEC_AT(runs, struct sim_run, j + 1),
-            (runs->len - j - 1) * sizeof(tail));
-    CES_VEC_AT(runs, struct sim_run, j + 1) = tail;
-    runs->len++;
+    while (a < live->len && r[a].hi <= lo)
+        a++;
+    for (b = a; b < live->len && r[b].lo < hi; b++)
+        ;
+    if (a < b && r[a].lo < lo)
+        put[nput++] = (struct sim_run){r[a].lo, lo, r[a].gen};
+    put[nput++] = (struct sim_run){lo, hi, gen};
+    if (a < b && r[b - 1].hi > hi)
+        put[nput++] = (struct sim_run){hi, r[b - 1].hi, r[b - 1].gen};
+    if (nput > b - a) {
+        rc = ces_vec_reserve(ctx, live, sizeof(*put), nput - (b - a));
+        if (rc != CES_OK)
+            return rc;
+        r = live->data;
+    }
+    memmove(&r[a + nput], &r[b], (live->len - b) * sizeof(*put));
+    memcpy(&r[a], put, nput * sizeof(*put));
+    live->len = live->len - (b - a) + nput;
     return CES_OK;
+}
+
+/* Appends to `out` the generations of [lo, hi) in `live` (0 where nothing
+ * was produced), as runs in order. */
+static int read_runs(struct ces_ctx *ctx, const struct ces_vec *live, uint64_t lo, uint64_t hi,
+                     struct ces_vec *out)
+{
+    const struct sim_run *r = live->data;
+    uint64_t x = lo;
+    int rc = CES_OK;
+
+    for (size_t i = 0; i < live->len && r[i].lo < hi && rc == CES_OK; i++) {
+        struct sim_run gap = {x, r[i].lo, 0};
+        struct sim_run in = {r[i].lo > x ? r[i].lo : x, r[i].hi < hi ? r[i].hi : hi, r[i].gen};
+
+        if (r[i].hi <= x)
+            continue;
+        if (gap.lo < gap.hi)
+            rc = ces_vec_push(ctx, out, sizeof(gap), &gap);
+        if (rc == CES_OK)
+            rc = ces_vec_push(ctx, out, sizeof(in), &in);
+        x = in.hi;
+    }
+    if (rc == CES_OK && x < hi) {
+        struct sim_run tail = {x, hi, 0};
+
+        rc = ces_vec_push(ctx, out, sizeof(tail), &tail);
+    }
+    return rc;
+}
+
+/* A produce or an expecting consume, in the order expected_runs takes them. */
+struct prodcons {
+    uint32_t rank, buf;
+    uint64_t iter;
+    uint32_t consume; /* 1: a consume, after the produces of its iteration */
+    uint32_t seq;     /* program order, for a deterministic sort */
+    struct sim_op *o;
+};
+
+static int cmp_prodcons(const void *pa, const void *pb)
+{
+    const struct prodcons *a = pa, *b = pb;
+
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->buf != b->buf)
+        return a->buf < b->buf ? -1 : 1;
+    if (a->iter != b->iter)
+        return a->iter < b->iter ? -1 : 1;
+    if (a->consume != b->consume)
+        return a->consume < b->consume ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /* Expected generations of every `consume A == B@q`: per byte of B, the
  * latest iteration <= the consume's at which a produce covered it (0 = the
- * initial contents). */
+ * initial contents).  One sweep per buffer in iteration order, the
+ * generations produced so far kept as runs. */
 static int expected_runs(struct sim_model *m)
 {
-    struct ces_vec prods = {0}, runs = {0};
+    struct ces_vec ev = {0}, live = {0}, runs = {0};
     int rc = CES_OK;
-    struct prod {
-        uint32_t buf, rank;
-        uint64_t lo, hi, iter;
-    };
 
-    for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
-        for (uint32_t k = 0; k < m->len[p] && rc == CES_OK; k++) {
-            const struct sim_op *o = &m->ops[p][k];
-
-            if (o->op->kind == CES_OP_PRODUCE) {
-                struct prod pr = {o->op->a.buf, o->op->a.rank, o->op->a.lo, o->op->a.hi,
-                                  o->iter};
-                rc = ces_vec_push(m->ctx, &prods, sizeof(pr), &pr);
-            }
-        }
-    }
     for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
         for (uint32_t k = 0; k < m->len[p] && rc == CES_OK; k++) {
             struct sim_op *o = &m->ops[p][k];
-            const struct ces_region *b = &o->op->b;
-            size_t first = runs.len;
+            struct prodcons e = {o->op->a.rank, o->op->a.buf, o->iter, 0, (uint32_t)ev.len, o};
 
-            if (o->op->kind != CES_OP_CONSUME || !(o->op->flags & CES_OPF_EXPECT))
+            if (o->op->kind == CES_OP_CONSUME && (o->op->flags & CES_OPF_EXPECT)) {
+                e.rank = o->op->b.rank;
+                e.buf = o->op->b.buf;
+                e.consume = 1;
+            } else if (o->op->kind != CES_OP_PRODUCE) {
                 continue;
-            {
-                struct sim_run r0 = {b->lo, b->hi, 0};
-
-                rc = ces_vec_push(m->ctx, &runs, sizeof(r0), &r0);
             }
-            for (size_t i = 0; i < prods.len && rc == CES_OK; i++) {
-                const struct prod *pr = &CES_VEC_AT(&prods, struct prod, i);
-
-                if (pr->buf != b->buf || pr->rank != b->rank || pr->iter > o->iter ||
-                    pr->hi <= b->lo || pr->lo >= b->hi)
-                    continue;
-                /* raise gen to pr->iter on [max(lo), min(hi)) splitting runs */
-                for (size_t j = first; j < runs.len && rc == CES_OK; j++) {
-                    struct sim_run cur = CES_VEC_AT(&runs, struct sim_run, j);
-                    uint64_t lo = pr->lo > cur.lo ? pr->lo : cur.lo;
-                    uint64_t hi = pr->hi < cur.hi ? pr->hi : cur.hi;
-
-                    if (lo >= hi || cur.gen >= pr->iter)
-                        continue;
-                    if (lo > cur.lo) { /* split off the head */
-                        rc = split_run(m->ctx, &runs, j, lo);
-                        if (rc != CES_OK)
-                            break;
-                        continue; /* the tail is visited next */
-                    }
-                    if (hi < cur.hi) { /* split off the tail */
-                        rc = split_run(m->ctx, &runs, j, hi);
-                        if (rc != CES_OK)
-                            break;
-                    }
-                    CES_VEC_AT(&runs, struct sim_run, j).gen = pr->iter;
-                }
-            }
-            o->aux = (uint32_t)first;
-            o->naux = (uint32_t)(runs.len - first);
+            rc = ces_vec_push(m->ctx, &ev, sizeof(e), &e);
         }
     }
-    /* (the runs grow in a vector: checked once they stand, they are few
+    if (rc == CES_OK && ev.len > 0)
+        qsort(ev.data, ev.len, sizeof(struct prodcons), cmp_prodcons);
+    for (size_t i = 0; i < ev.len && rc == CES_OK; i++) {
+        const struct prodcons *e = &CES_VEC_AT(&ev, struct prodcons, i);
+        const struct ces_op *op = e->o->op;
+
+        if (i > 0 && (e[-1].rank != e->rank || e[-1].buf != e->buf))
+            live.len = 0;
+        if (!e->consume) {
+            if (op->a.lo < op->a.hi)
+                rc = assign_runs(m->ctx, &live, op->a.lo, op->a.hi, e->iter);
+            continue;
+        }
+        e->o->aux = (uint32_t)runs.len;
+        rc = read_runs(m->ctx, &live, op->b.lo, op->b.hi, &runs);
+        e->o->naux = (uint32_t)(runs.len - e->o->aux);
+    }
+    /* (the runs grow in vectors: checked once they stand, they are few
      * next to the slot tables) */
     if (rc == CES_OK &&
-        !fits(m, runs.cap * sizeof(struct sim_run) + prods.cap * sizeof(struct prod)))
+        !fits(m, runs.cap * sizeof(struct sim_run) + live.cap * sizeof(struct sim_run) +
+                     ev.cap * sizeof(struct prodcons)))
         rc = CES_ERR_NOMEM;
     if (rc == CES_OK) {
         m->runs = runs.data;
@@ -539,7 +621,8 @@ static int expected_runs(struct sim_model *m)
     } else {
         rc = nomem(m->ctx);
     }
-    ces_vec_free(m->ctx, &prods);
+    ces_vec_free(m->ctx, &ev);
+    ces_vec_free(m->ctx, &live);
     ces_vec_free(m->ctx, &runs);
     return rc;
 }

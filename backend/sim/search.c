@@ -369,6 +369,78 @@ static uint64_t sval(const struct sim_model *m, const struct sim_state *s, uint3
     return (uint64_t)w[0] | ((uint64_t)w[1] << 32);
 }
 
+/* The first access of group g (an index into acc) at or after position pos;
+ * g->hi when none. */
+static uint32_t seek(const struct sim_access *acc, const struct sim_group *g, uint32_t pos)
+{
+    uint32_t lo = g->lo, hi = g->hi;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+
+        if (acc[mid].pos < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether a write of group g (to slot x) at a position in [from, end)
+ * satisfies `cmp value`; any write there when cmp is SIM_NONE. */
+static bool group_writes(const struct sim_model *m, const struct sim_group *g, uint32_t x,
+                         uint32_t from, uint32_t end, uint32_t cmp, uint64_t value)
+{
+    const struct sim_access *w = m->wr;
+    uint32_t width = m->slot_width[x], i = seek(w, g, from), j, hi;
+
+    if (i == g->hi || w[i].pos >= end)
+        return false;
+    if (cmp == SIM_NONE)
+        return true;
+    j = seek(w, g, end);
+    if (!g->sorted) {
+        for (; i < j; i++) {
+            if (ces_wait_holds(width, cmp, w[i].value, value))
+                return true;
+        }
+        return false;
+    }
+    /* values that never decrease, no wrap between them: >= holds for some
+     * of them iff for the first or the last (u32: the values it accepts are
+     * half the circle, these an arc shorter than half from the first to the
+     * last, so the two arcs meet, if at all, at an end of the shorter) */
+    if (cmp == CES_CMP_GEQ)
+        return ces_wait_holds(width, cmp, w[i].value, value) ||
+               ces_wait_holds(width, cmp, w[j - 1].value, value);
+    for (hi = j; i < hi;) { /* ==: the first value not below it */
+        uint32_t mid = i + (hi - i) / 2;
+
+        if (w[mid].value < value)
+            i = mid + 1;
+        else
+            hi = mid;
+    }
+    return i < j && w[i].value == value;
+}
+
+/* Whether a write to slot x satisfying `cmp value` lies ahead of its
+ * process (from its pc, below h, or below pos for process q), other than
+ * process `except`'s. */
+static bool can_write(const struct sim_model *m, const uint32_t *pc, const uint32_t *h,
+                      uint32_t x, uint32_t cmp, uint64_t value, uint32_t except, uint32_t q,
+                      uint32_t pos)
+{
+    for (uint32_t gi = m->wg_off[x]; gi < m->wg_off[x + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+
+        if (g->proc != except &&
+            group_writes(m, g, x, pc[g->proc], g->proc == q ? pos : h[g->proc], cmp, value))
+            return true;
+    }
+    return false;
+}
+
 /* The horizon of every process while process f stands still: h[q] is a
  * position q cannot pass (a wait no value reachable in the meantime can
  * satisfy, an await whose record cannot run) unless f moves.  It
@@ -410,15 +482,9 @@ static const uint32_t *horizon(struct search *S, const struct sim_state *st, uin
                 if (o->cls == SIM_C_WAIT) {
                     uint32_t w = m->slot_width[o->slot];
 
-                    pass = ces_wait_holds(w, o->op->cmp, sval(m, st, o->slot), o->op->value);
-                    for (uint32_t i = m->wr_off[o->slot]; !pass && i < m->wr_off[o->slot + 1];
-                         i++) {
-                        const struct sim_writer *wr = &m->wr[i];
-
-                        pass = wr->pos >= pc[wr->proc] &&
-                               wr->pos < (wr->proc == q ? pos : h[wr->proc]) &&
-                               ces_wait_holds(w, o->op->cmp, wr->value, o->op->value);
-                    }
+                    pass = ces_wait_holds(w, o->op->cmp, sval(m, st, o->slot), o->op->value) ||
+                           can_write(m, pc, h, o->slot, o->op->cmp, o->op->value, SIM_NONE, q,
+                                     pos);
                 } else {
                     pass = pc[o->rec_proc] > o->rec_pos ||
                            o->rec_pos < (o->rec_proc == q ? pos : h[o->rec_proc]);
@@ -451,15 +517,14 @@ static void add_writers(struct search *S, const struct sim_state *st, uint32_t x
     const struct sim_model *m = S->m;
     const uint32_t *pc = SIM_PC(m, st);
 
-    for (uint32_t i = m->wr_off[x]; i < m->wr_off[x + 1]; i++) {
-        const struct sim_writer *w = &m->wr[i];
+    for (uint32_t gi = m->wg_off[x]; gi < m->wg_off[x + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
 
-        if (w->proc == self || S->inT[w->proc] || w->pos < pc[w->proc] || w->pos >= h[w->proc])
-            continue;
-        if (cond_op != NULL &&
-            !ces_wait_holds(m->slot_width[x], cond_op->op->cmp, w->value, cond_op->op->value))
-            continue;
-        add(S, w->proc, nwork);
+        if (g->proc != self && !S->inT[g->proc] &&
+            group_writes(m, g, x, pc[g->proc], h[g->proc],
+                         cond_op != NULL ? cond_op->op->cmp : SIM_NONE,
+                         cond_op != NULL ? cond_op->op->value : 0))
+            add(S, g->proc, nwork);
     }
 }
 
@@ -490,23 +555,21 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
                     uint64_t cur = sval(m, st, t);
 
                     /* waits on t that could run before this write */
-                    for (uint32_t i = m->wt_off[t]; i < m->wt_off[t + 1]; i++) {
-                        const struct sim_waiter *u = &m->wt[i];
-                        bool early;
+                    for (uint32_t gi = m->tg_off[t]; gi < m->tg_off[t + 1]; gi++) {
+                        const struct sim_group *g = &m->tg[gi];
 
-                        if (u->proc == x || S->inT[u->proc] || u->pos < pc[u->proc] ||
-                            u->pos >= h[u->proc])
+                        if (g->proc == x || S->inT[g->proc])
                             continue;
-                        early = ces_wait_holds(m->slot_width[t], u->cmp, cur, u->value);
-                        for (uint32_t j = m->wr_off[t]; !early && j < m->wr_off[t + 1]; j++) {
-                            const struct sim_writer *w = &m->wr[j];
+                        for (uint32_t i = seek(m->wt, g, pc[g->proc]);
+                             i < g->hi && m->wt[i].pos < h[g->proc]; i++) {
+                            const struct sim_access *u = &m->wt[i];
 
-                            early = w->proc != x && w->pos >= pc[w->proc] &&
-                                    w->pos < (w->proc == u->proc ? u->pos : h[w->proc]) &&
-                                    ces_wait_holds(m->slot_width[t], u->cmp, w->value, u->value);
+                            if (ces_wait_holds(m->slot_width[t], u->cmp, cur, u->value) ||
+                                can_write(m, pc, h, t, u->cmp, u->value, x, u->proc, u->pos)) {
+                                add(S, u->proc, &nwork);
+                                break;
+                            }
                         }
-                        if (early)
-                            add(S, u->proc, &nwork);
                     }
                     /* other writes to t that could run before it */
                     add_writers(S, st, t, x, h, NULL, &nwork);
@@ -794,9 +857,13 @@ static void fast_after(const struct sim_model *m, const struct sim_state *st, st
         for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++) {
             uint32_t t = o->slot + r * stride;
 
-            for (uint32_t i = m->wt_off[t]; i < m->wt_off[t + 1]; i++)
-                if (pc[m->wt[i].proc] == m->wt[i].pos)
-                    fast_eval(m, st, F, m->wt[i].proc);
+            for (uint32_t gi = m->tg_off[t]; gi < m->tg_off[t + 1]; gi++) {
+                const struct sim_group *g = &m->tg[gi];
+                uint32_t i = seek(m->wt, g, pc[g->proc]);
+
+                if (i < g->hi && m->wt[i].pos == pc[g->proc])
+                    fast_eval(m, st, F, g->proc);
+            }
         }
     }
 }

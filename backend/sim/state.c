@@ -819,7 +819,7 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                 continue;
             if (st == SIM_S_WAIT) {
                 for (uint32_t i = m->wr_off[o->slot]; i < m->wr_off[o->slot + 1]; i++) {
-                    const struct sim_writer *w = &m->wr[i];
+                    const struct sim_access *w = &m->wr[i];
 
                     if (w->pos >= pc[w->proc] && w->pos < m->stop[w->proc] &&
                         ces_wait_holds(m->slot_width[o->slot], o->op->cmp, w->value,
