@@ -451,49 +451,51 @@ static const uint32_t *horizon(struct search *S, const struct sim_state *st, uin
     const struct sim_model *m = S->m;
     const uint32_t *pc = SIM_PC(m, st);
     uint32_t *h = S->hz + (size_t)f * m->nproc;
-    bool changed = true;
+    uint32_t quiet = 0; /* processes walked in a row since the last change */
 
     if (S->hz_gen[f] == S->gen)
         return h;
     S->hz_gen[f] = S->gen;
     for (uint32_t q = 0; q < m->nproc; q++)
         h[q] = q == f ? (pc[f] < m->stop[f] ? pc[f] : m->stop[f]) : m->stop[q];
-    while (changed) {
-        changed = false;
-        for (uint32_t q = 0; q < m->nproc; q++) {
-            uint32_t lo = m->guard_off[q], hi = m->guard_off[q + 1];
+    /* Shrinking one horizon can only shrink others (the walk is monotone),
+     * so the processes are walked round and round until a whole round of
+     * them, counted from the last change, changed nothing: the greatest
+     * fixpoint, whatever the order. */
+    for (uint32_t q = 0; quiet < m->nproc; q = q + 1 < m->nproc ? q + 1 : 0) {
+        uint32_t lo = m->guard_off[q], hi = m->guard_off[q + 1];
 
-            if (q == f || pc[q] >= h[q])
-                continue;
-            /* first guard at or after pc[q] */
-            while (lo < hi) {
-                uint32_t mid = (lo + hi) / 2;
+        quiet++;
+        if (q == f || pc[q] >= h[q])
+            continue;
+        /* first guard at or after pc[q] */
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) / 2;
 
-                if (m->guard[mid] < pc[q])
-                    lo = mid + 1;
-                else
-                    hi = mid;
+            if (m->guard[mid] < pc[q])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (uint32_t gi = lo; gi < m->guard_off[q + 1] && m->guard[gi] < h[q]; gi++) {
+            uint32_t pos = m->guard[gi];
+            const struct sim_op *o = &m->ops[q][pos];
+            bool pass = false;
+
+            if (o->cls == SIM_C_WAIT) {
+                uint32_t w = m->slot_width[o->slot];
+
+                pass = ces_wait_holds(w, o->op->cmp, sval(m, st, o->slot), o->op->value) ||
+                       can_write(m, pc, h, o->slot, o->op->cmp, o->op->value, SIM_NONE, q,
+                                 pos);
+            } else {
+                pass = pc[o->rec_proc] > o->rec_pos ||
+                       o->rec_pos < (o->rec_proc == q ? pos : h[o->rec_proc]);
             }
-            for (uint32_t gi = lo; gi < m->guard_off[q + 1] && m->guard[gi] < h[q]; gi++) {
-                uint32_t pos = m->guard[gi];
-                const struct sim_op *o = &m->ops[q][pos];
-                bool pass = false;
-
-                if (o->cls == SIM_C_WAIT) {
-                    uint32_t w = m->slot_width[o->slot];
-
-                    pass = ces_wait_holds(w, o->op->cmp, sval(m, st, o->slot), o->op->value) ||
-                           can_write(m, pc, h, o->slot, o->op->cmp, o->op->value, SIM_NONE, q,
-                                     pos);
-                } else {
-                    pass = pc[o->rec_proc] > o->rec_pos ||
-                           o->rec_pos < (o->rec_proc == q ? pos : h[o->rec_proc]);
-                }
-                if (!pass) {
-                    h[q] = pos;
-                    changed = true;
-                    break;
-                }
+            if (!pass) {
+                h[q] = pos;
+                quiet = 1;
+                break;
             }
         }
     }
