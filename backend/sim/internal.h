@@ -57,6 +57,15 @@ struct sim_group {
     uint32_t sorted;
 };
 
+/* The waits of one process on one slot (tg[grp]).  `fast`: all of them
+ * `>=` on a u64 slot with values that never decrease, on a slot the process
+ * does not write whose every writer's values never decrease either: the
+ * first of them that no reachable value satisfies is then found by
+ * bisection. */
+struct sim_wslot {
+    uint32_t slot, grp, fast;
+};
+
 /* Expected generation of a byte run of a consume's expected region:
  * offsets [lo, hi) of region b, generation gen. */
 struct sim_run {
@@ -92,6 +101,10 @@ struct sim_model {
     struct sim_group *tg;
     uint32_t *guard_off;         /* [nproc+1] CSR: positions of waits and awaits */
     uint32_t *guard;
+    uint32_t *ws_off;            /* [nproc+1] CSR into ws: the slots each process waits on */
+    struct sim_wslot *ws;
+    uint32_t *aw_off;            /* [nproc+1] CSR into aw: positions of awaits */
+    uint32_t *aw;
     struct sim_run *runs;        /* expected runs of consumes */
     size_t nruns;
     uint64_t *buf_size;          /* [nbuf] */

@@ -159,6 +159,10 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m->tg);
     ces_free(ctx, m->guard_off);
     ces_free(ctx, m->guard);
+    ces_free(ctx, m->ws_off);
+    ces_free(ctx, m->ws);
+    ces_free(ctx, m->aw_off);
+    ces_free(ctx, m->aw);
     ces_free(ctx, m->runs);
     ces_free(ctx, m->buf_size);
     ces_free(ctx, m);
@@ -400,6 +404,68 @@ static int group(struct sim_model *m, const uint32_t *off, const struct sim_acce
     return CES_OK;
 }
 
+/* Whether the waits of group tg[t] (on slot x) may take the bisection of
+ * struct sim_wslot. */
+static bool fast_waits(const struct sim_model *m, uint32_t x, uint32_t t)
+{
+    const struct sim_group *g = &m->tg[t];
+
+    if (m->slot_width[x] != CES_U64 || !g->sorted)
+        return false;
+    for (uint32_t i = g->lo; i < g->hi; i++) {
+        if (m->wt[i].cmp != CES_CMP_GEQ)
+            return false;
+    }
+    for (uint32_t w = m->wg_off[x]; w < m->wg_off[x + 1]; w++) {
+        if (m->wg[w].proc == g->proc || !m->wg[w].sorted)
+            return false;
+    }
+    return true;
+}
+
+/* Per process, the slots it waits on (ws) and its awaits (aw). */
+static int index_waits(struct sim_model *m)
+{
+    uint32_t *fill;
+
+    m->ws_off = zalloc(m, m->nproc + 1, sizeof(uint32_t));
+    m->aw_off = zalloc(m, m->nproc + 1, sizeof(uint32_t));
+    if (m->ws_off == NULL || m->aw_off == NULL)
+        return CES_ERR_NOMEM;
+    for (uint32_t t = 0; t < m->tg_off[m->nslots]; t++)
+        m->ws_off[m->tg[t].proc + 1]++;
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        for (uint32_t k = 0; k < m->len[p]; k++)
+            m->aw_off[p + 1] += m->ops[p][k].cls == SIM_C_AWAIT;
+        m->ws_off[p + 1] += m->ws_off[p];
+        m->aw_off[p + 1] += m->aw_off[p];
+    }
+    m->ws = zalloc(m, m->ws_off[m->nproc], sizeof(struct sim_wslot));
+    m->aw = zalloc(m, m->aw_off[m->nproc], sizeof(uint32_t));
+    fill = zalloc(m, m->nproc, sizeof(uint32_t));
+    if (m->ws == NULL || m->aw == NULL || fill == NULL) {
+        zfree(m, fill, m->nproc, sizeof(uint32_t));
+        return CES_ERR_NOMEM;
+    }
+    for (uint32_t x = 0; x < m->nslots; x++) {
+        for (uint32_t t = m->tg_off[x]; t < m->tg_off[x + 1]; t++) {
+            uint32_t p = m->tg[t].proc;
+
+            m->ws[m->ws_off[p] + fill[p]++] = (struct sim_wslot){x, t, fast_waits(m, x, t)};
+        }
+    }
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        uint32_t n = m->aw_off[p];
+
+        for (uint32_t k = 0; k < m->len[p]; k++) {
+            if (m->ops[p][k].cls == SIM_C_AWAIT)
+                m->aw[n++] = k;
+        }
+    }
+    zfree(m, fill, m->nproc, sizeof(uint32_t));
+    return CES_OK;
+}
+
 /* Writers (landing writes only) and waiters per slot, guards per process. */
 static int index_slots(struct sim_model *m)
 {
@@ -477,7 +543,8 @@ static int index_slots(struct sim_model *m)
         zfree(m, ft, m->nslots, sizeof(uint32_t));
     }
     if (group(m, m->wr_off, m->wr, &m->wg_off, &m->wg) != CES_OK ||
-        group(m, m->wt_off, m->wt, &m->tg_off, &m->tg) != CES_OK)
+        group(m, m->wt_off, m->wt, &m->tg_off, &m->tg) != CES_OK ||
+        index_waits(m) != CES_OK)
         return nomem(m->ctx);
     return CES_OK;
 }

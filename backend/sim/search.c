@@ -388,8 +388,9 @@ static uint32_t seek(const struct sim_access *acc, const struct sim_group *g, ui
 
 /* Whether a write of group g (to slot x) at a position in [from, end)
  * satisfies `cmp value`; any write there when cmp is SIM_NONE. */
-static bool group_writes(const struct sim_model *m, const struct sim_group *g, uint32_t x,
-                         uint32_t from, uint32_t end, uint32_t cmp, uint64_t value)
+static inline bool group_writes(const struct sim_model *m, const struct sim_group *g,
+                                uint32_t x, uint32_t from, uint32_t end, uint32_t cmp,
+                                uint64_t value)
 {
     const struct sim_access *w = m->wr;
     uint32_t width = m->slot_width[x], i = seek(w, g, from), j, hi;
@@ -427,10 +428,21 @@ static bool group_writes(const struct sim_model *m, const struct sim_group *g, u
 /* Whether a write to slot x satisfying `cmp value` lies ahead of its
  * process (from its pc, below h, or below pos for process q), other than
  * process `except`'s. */
-static bool can_write(const struct sim_model *m, const uint32_t *pc, const uint32_t *h,
-                      uint32_t x, uint32_t cmp, uint64_t value, uint32_t except, uint32_t q,
-                      uint32_t pos)
+static inline bool can_write(const struct sim_model *m, const uint32_t *pc,
+                             const uint32_t *h, uint32_t x, uint32_t cmp, uint64_t value,
+                             uint32_t except, uint32_t q, uint32_t pos)
 {
+    if (m->wr_off[x + 1] - m->wr_off[x] <= 8) { /* short schedules: one pass */
+        for (uint32_t i = m->wr_off[x]; i < m->wr_off[x + 1]; i++) {
+            const struct sim_access *w = &m->wr[i];
+
+            if (w->proc != except && w->pos >= pc[w->proc] &&
+                w->pos < (w->proc == q ? pos : h[w->proc]) &&
+                ces_wait_holds(m->slot_width[x], cmp, w->value, value))
+                return true;
+        }
+        return false;
+    }
     for (uint32_t gi = m->wg_off[x]; gi < m->wg_off[x + 1]; gi++) {
         const struct sim_group *g = &m->wg[gi];
 
@@ -439,6 +451,105 @@ static bool can_write(const struct sim_model *m, const uint32_t *pc, const uint3
             return true;
     }
     return false;
+}
+
+/* Whether the guard (wait or await) at position pos of process q can pass
+ * while the processes stay below the horizons h. */
+static inline bool guard_passes(const struct sim_model *m, const struct sim_state *st,
+                                const uint32_t *h, uint32_t q, uint32_t pos)
+{
+    const uint32_t *pc = SIM_PC(m, st);
+    const struct sim_op *o = &m->ops[q][pos];
+
+    if (o->cls == SIM_C_WAIT)
+        return ces_wait_holds(m->slot_width[o->slot], o->op->cmp, sval(m, st, o->slot),
+                              o->op->value) ||
+               can_write(m, pc, h, o->slot, o->op->cmp, o->op->value, SIM_NONE, q, pos);
+    return pc[o->rec_proc] > o->rec_pos ||
+           o->rec_pos < (o->rec_proc == q ? pos : h[o->rec_proc]);
+}
+
+/* The first wait of ws (a slot that process q waits on, fast) at or after
+ * position from that no value reachable below the horizons satisfies, if
+ * below bound; else bound. */
+static uint32_t fast_block(const struct sim_model *m, const struct sim_state *st,
+                           const uint32_t *h, const struct sim_wslot *ws, uint32_t from,
+                           uint32_t bound)
+{
+    const uint32_t *pc = SIM_PC(m, st);
+    const struct sim_group *t = &m->tg[ws->grp];
+    uint64_t most = sval(m, st, ws->slot);
+    uint32_t i, hi = t->hi;
+
+    for (uint32_t gi = m->wg_off[ws->slot]; gi < m->wg_off[ws->slot + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+        uint32_t lo = seek(m->wr, g, pc[g->proc]), end = seek(m->wr, g, h[g->proc]);
+
+        if (lo < end && m->wr[end - 1].value > most)
+            most = m->wr[end - 1].value;
+    }
+    for (i = seek(m->wt, t, from); i < hi;) { /* the first value above `most` */
+        uint32_t mid = i + (hi - i) / 2;
+
+        if (m->wt[mid].value <= most)
+            i = mid + 1;
+        else
+            hi = mid;
+    }
+    return i < t->hi && m->wt[i].pos < bound ? m->wt[i].pos : bound;
+}
+
+/* How far process q can get below h[q]: its first guard from pc[q] that
+ * cannot pass, or h[q].  The guards are walked in order, but past four
+ * times as many as the slots q waits on (plus 8) the rest is searched slot
+ * by slot (the first that cannot pass is the earliest of each slot's and of
+ * the awaits' first), bisecting the fast slots: a long program costs its
+ * slots, not its length. */
+static uint32_t reach(const struct sim_model *m, const struct sim_state *st, const uint32_t *h,
+                      uint32_t q)
+{
+    uint32_t lo = m->guard_off[q], hi = m->guard_off[q + 1], from, bound = h[q];
+    uint32_t walk = 4 * (m->ws_off[q + 1] - m->ws_off[q]) + 8;
+
+    /* first guard at or after pc[q] */
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+
+        if (m->guard[mid] < SIM_PC(m, st)[q])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    hi = m->guard_off[q + 1];
+    for (; lo < hi && m->guard[lo] < bound && walk > 0; lo++, walk--) {
+        if (!guard_passes(m, st, h, q, m->guard[lo]))
+            return m->guard[lo];
+    }
+    if (lo == hi || m->guard[lo] >= bound)
+        return bound;
+    from = m->guard[lo];
+    for (uint32_t w = m->ws_off[q]; w < m->ws_off[q + 1]; w++) {
+        const struct sim_wslot *ws = &m->ws[w];
+        const struct sim_group *t = &m->tg[ws->grp];
+
+        if (ws->fast) {
+            bound = fast_block(m, st, h, ws, from, bound);
+            continue;
+        }
+        for (uint32_t i = seek(m->wt, t, from); i < t->hi && m->wt[i].pos < bound; i++) {
+            if (!guard_passes(m, st, h, q, m->wt[i].pos)) {
+                bound = m->wt[i].pos;
+                break;
+            }
+        }
+    }
+    for (uint32_t a = m->aw_off[q]; a < m->aw_off[q + 1] && m->aw[a] < bound; a++) {
+        if (m->aw[a] >= from && !guard_passes(m, st, h, q, m->aw[a])) {
+            bound = m->aw[a];
+            break;
+        }
+    }
+    return bound;
 }
 
 /* The horizon of every process while process f stands still: h[q] is a
@@ -463,40 +574,15 @@ static const uint32_t *horizon(struct search *S, const struct sim_state *st, uin
      * them, counted from the last change, changed nothing: the greatest
      * fixpoint, whatever the order. */
     for (uint32_t q = 0; quiet < m->nproc; q = q + 1 < m->nproc ? q + 1 : 0) {
-        uint32_t lo = m->guard_off[q], hi = m->guard_off[q + 1];
+        uint32_t r;
 
         quiet++;
         if (q == f || pc[q] >= h[q])
             continue;
-        /* first guard at or after pc[q] */
-        while (lo < hi) {
-            uint32_t mid = (lo + hi) / 2;
-
-            if (m->guard[mid] < pc[q])
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        for (uint32_t gi = lo; gi < m->guard_off[q + 1] && m->guard[gi] < h[q]; gi++) {
-            uint32_t pos = m->guard[gi];
-            const struct sim_op *o = &m->ops[q][pos];
-            bool pass = false;
-
-            if (o->cls == SIM_C_WAIT) {
-                uint32_t w = m->slot_width[o->slot];
-
-                pass = ces_wait_holds(w, o->op->cmp, sval(m, st, o->slot), o->op->value) ||
-                       can_write(m, pc, h, o->slot, o->op->cmp, o->op->value, SIM_NONE, q,
-                                 pos);
-            } else {
-                pass = pc[o->rec_proc] > o->rec_pos ||
-                       o->rec_pos < (o->rec_proc == q ? pos : h[o->rec_proc]);
-            }
-            if (!pass) {
-                h[q] = pos;
-                quiet = 1;
-                break;
-            }
+        r = reach(m, st, h, q);
+        if (r < h[q]) {
+            h[q] = r;
+            quiet = 1;
         }
     }
     return h;
