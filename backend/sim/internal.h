@@ -57,13 +57,23 @@ struct sim_group {
     uint32_t sorted;
 };
 
-/* The waits of one process on one slot (tg[grp]).  `fast`: all of them
- * `>=` on a u64 slot with values that never decrease, on a slot the process
- * does not write whose every writer's values never decrease either: the
- * first of them that no reachable value satisfies is then found by
- * bisection. */
+/* The waits of one process on one slot (tg[grp]), and how the first of
+ * them that cannot pass is found: SIM_WS_GEQ, all `>=` on a u64 slot with
+ * values that never decrease, on a slot the process does not write whose
+ * every writer's values never decrease either (bisection on the largest
+ * reachable value); SIM_WS_EQ, all `==` one value (only its first can fail
+ * first); SIM_WS_WALK, wait by wait. */
+enum sim_ws_kind { SIM_WS_WALK = 0, SIM_WS_GEQ, SIM_WS_EQ };
+
 struct sim_wslot {
-    uint32_t slot, grp, fast;
+    uint32_t slot, grp, kind;
+};
+
+/* A write's value and position, kept per group sorted by (value, pos): the
+ * first write of a value from a position is one bisection away. */
+struct sim_vpos {
+    uint64_t value;
+    uint32_t pos;
 };
 
 /* Expected generation of a byte run of a consume's expected region:
@@ -97,6 +107,7 @@ struct sim_model {
     struct sim_access *wt;
     uint32_t *wg_off;            /* [nslots+1] CSR into wg (groups of wr) */
     struct sim_group *wg;
+    struct sim_vpos *wv;         /* [as wr] each wg group's writes by (value, pos) */
     uint32_t *tg_off;            /* [nslots+1] CSR into tg (groups of wt) */
     struct sim_group *tg;
     uint32_t *guard_off;         /* [nproc+1] CSR: positions of waits and awaits */

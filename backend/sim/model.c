@@ -155,6 +155,7 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m->wt);
     ces_free(ctx, m->wg_off);
     ces_free(ctx, m->wg);
+    ces_free(ctx, m->wv);
     ces_free(ctx, m->tg_off);
     ces_free(ctx, m->tg);
     ces_free(ctx, m->guard_off);
@@ -404,23 +405,46 @@ static int group(struct sim_model *m, const uint32_t *off, const struct sim_acce
     return CES_OK;
 }
 
-/* Whether the waits of group tg[t] (on slot x) may take the bisection of
- * struct sim_wslot. */
-static bool fast_waits(const struct sim_model *m, uint32_t x, uint32_t t)
+/* How the first blocking wait of group tg[t] (on slot x) is found: enum
+ * sim_ws_kind. */
+static uint32_t wait_kind(const struct sim_model *m, uint32_t x, uint32_t t)
 {
     const struct sim_group *g = &m->tg[t];
+    bool geq = m->slot_width[x] == CES_U64 && g->sorted, eq = true;
 
-    if (m->slot_width[x] != CES_U64 || !g->sorted)
-        return false;
     for (uint32_t i = g->lo; i < g->hi; i++) {
-        if (m->wt[i].cmp != CES_CMP_GEQ)
-            return false;
+        geq = geq && m->wt[i].cmp == CES_CMP_GEQ;
+        eq = eq && m->wt[i].cmp == CES_CMP_EQ && m->wt[i].value == m->wt[g->lo].value;
     }
-    for (uint32_t w = m->wg_off[x]; w < m->wg_off[x + 1]; w++) {
-        if (m->wg[w].proc == g->proc || !m->wg[w].sorted)
-            return false;
+    for (uint32_t w = m->wg_off[x]; w < m->wg_off[x + 1] && geq; w++)
+        geq = m->wg[w].proc != g->proc && m->wg[w].sorted;
+    return geq ? SIM_WS_GEQ : eq ? SIM_WS_EQ : SIM_WS_WALK;
+}
+
+static int cmp_vpos(const void *pa, const void *pb)
+{
+    const struct sim_vpos *a = pa, *b = pb;
+
+    if (a->value != b->value)
+        return a->value < b->value ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* wv: each writer group's writes sorted by (value, pos). */
+static int index_values(struct sim_model *m)
+{
+    m->wv = zalloc(m, m->wr_off[m->nslots], sizeof(struct sim_vpos));
+    if (m->wv == NULL)
+        return CES_ERR_NOMEM;
+    for (uint32_t i = 0; i < m->wr_off[m->nslots]; i++)
+        m->wv[i] = (struct sim_vpos){m->wr[i].value, m->wr[i].pos};
+    for (uint32_t gi = 0; gi < m->wg_off[m->nslots]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+
+        if (!g->sorted) /* (a sorted group's order is already this one) */
+            qsort(m->wv + g->lo, g->hi - g->lo, sizeof(struct sim_vpos), cmp_vpos);
     }
-    return true;
+    return CES_OK;
 }
 
 /* Per process, the slots it waits on (ws) and its awaits (aw). */
@@ -451,7 +475,7 @@ static int index_waits(struct sim_model *m)
         for (uint32_t t = m->tg_off[x]; t < m->tg_off[x + 1]; t++) {
             uint32_t p = m->tg[t].proc;
 
-            m->ws[m->ws_off[p] + fill[p]++] = (struct sim_wslot){x, t, fast_waits(m, x, t)};
+            m->ws[m->ws_off[p] + fill[p]++] = (struct sim_wslot){x, t, wait_kind(m, x, t)};
         }
     }
     for (uint32_t p = 0; p < m->nproc; p++) {
@@ -544,7 +568,7 @@ static int index_slots(struct sim_model *m)
     }
     if (group(m, m->wr_off, m->wr, &m->wg_off, &m->wg) != CES_OK ||
         group(m, m->wt_off, m->wt, &m->tg_off, &m->tg) != CES_OK ||
-        index_waits(m) != CES_OK)
+        index_values(m) != CES_OK || index_waits(m) != CES_OK)
         return nomem(m->ctx);
     return CES_OK;
 }

@@ -386,6 +386,25 @@ static uint32_t seek(const struct sim_access *acc, const struct sim_group *g, ui
     return lo;
 }
 
+/* The position of the first write of group g with value v at or after
+ * position from; SIM_NONE when none. */
+static uint32_t first_eq(const struct sim_model *m, const struct sim_group *g, uint64_t v,
+                         uint32_t from)
+{
+    uint32_t lo = g->lo, hi = g->hi;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const struct sim_vpos *e = &m->wv[mid];
+
+        if (e->value < v || (e->value == v && e->pos < from))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->hi && m->wv[lo].value == v ? m->wv[lo].pos : SIM_NONE;
+}
+
 /* Whether a write of group g (to slot x) at a position in [from, end)
  * satisfies `cmp value`; any write there when cmp is SIM_NONE. */
 static inline bool group_writes(const struct sim_model *m, const struct sim_group *g,
@@ -393,12 +412,17 @@ static inline bool group_writes(const struct sim_model *m, const struct sim_grou
                                 uint64_t value)
 {
     const struct sim_access *w = m->wr;
-    uint32_t width = m->slot_width[x], i = seek(w, g, from), j, hi;
+    uint32_t width = m->slot_width[x], i = seek(w, g, from), j;
 
     if (i == g->hi || w[i].pos >= end)
         return false;
     if (cmp == SIM_NONE)
         return true;
+    if (cmp == CES_CMP_EQ) {
+        uint32_t at = first_eq(m, g, value, from);
+
+        return at != SIM_NONE && at < end;
+    }
     j = seek(w, g, end);
     if (!g->sorted) {
         for (; i < j; i++) {
@@ -411,18 +435,8 @@ static inline bool group_writes(const struct sim_model *m, const struct sim_grou
      * of them iff for the first or the last (u32: the values it accepts are
      * half the circle, these an arc shorter than half from the first to the
      * last, so the two arcs meet, if at all, at an end of the shorter) */
-    if (cmp == CES_CMP_GEQ)
-        return ces_wait_holds(width, cmp, w[i].value, value) ||
-               ces_wait_holds(width, cmp, w[j - 1].value, value);
-    for (hi = j; i < hi;) { /* ==: the first value not below it */
-        uint32_t mid = i + (hi - i) / 2;
-
-        if (w[mid].value < value)
-            i = mid + 1;
-        else
-            hi = mid;
-    }
-    return i < j && w[i].value == value;
+    return ces_wait_holds(width, cmp, w[i].value, value) ||
+           ces_wait_holds(width, cmp, w[j - 1].value, value);
 }
 
 /* Whether a write to slot x satisfying `cmp value` lies ahead of its
@@ -469,12 +483,12 @@ static inline bool guard_passes(const struct sim_model *m, const struct sim_stat
            o->rec_pos < (o->rec_proc == q ? pos : h[o->rec_proc]);
 }
 
-/* The first wait of ws (a slot that process q waits on, fast) at or after
+/* The first wait of ws (SIM_WS_GEQ, of process q) at or after
  * position from that no value reachable below the horizons satisfies, if
  * below bound; else bound. */
-static uint32_t fast_block(const struct sim_model *m, const struct sim_state *st,
-                           const uint32_t *h, const struct sim_wslot *ws, uint32_t from,
-                           uint32_t bound)
+static uint32_t geq_block(const struct sim_model *m, const struct sim_state *st,
+                          const uint32_t *h, const struct sim_wslot *ws, uint32_t from,
+                          uint32_t bound)
 {
     const uint32_t *pc = SIM_PC(m, st);
     const struct sim_group *t = &m->tg[ws->grp];
@@ -499,11 +513,40 @@ static uint32_t fast_block(const struct sim_model *m, const struct sim_state *st
     return i < t->hi && m->wt[i].pos < bound ? m->wt[i].pos : bound;
 }
 
+/* The first wait of ws (SIM_WS_EQ: every one `==` the same value v, of
+ * process q) at or after position from that cannot pass, if below bound;
+ * else bound.  A wait there passes when the slot holds v, when another
+ * process can write v below its horizon, or when q itself writes v between
+ * its pc and the wait: only the first wait from `from` can be the first to
+ * fail, and it fails unless one of these holds. */
+static uint32_t eq_block(const struct sim_model *m, const struct sim_state *st,
+                         const uint32_t *h, const struct sim_wslot *ws, uint32_t from,
+                         uint32_t bound)
+{
+    const uint32_t *pc = SIM_PC(m, st);
+    const struct sim_group *t = &m->tg[ws->grp];
+    uint32_t q = t->proc, i = seek(m->wt, t, from), own = SIM_NONE;
+    uint64_t v = m->wt[t->lo].value;
+
+    if (i == t->hi || m->wt[i].pos >= bound || sval(m, st, ws->slot) == v)
+        return bound;
+    for (uint32_t gi = m->wg_off[ws->slot]; gi < m->wg_off[ws->slot + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+        uint32_t at = first_eq(m, g, v, pc[g->proc]);
+
+        if (g->proc == q)
+            own = at;
+        else if (at != SIM_NONE && at < h[g->proc])
+            return bound;
+    }
+    return own != SIM_NONE && own < m->wt[i].pos ? bound : m->wt[i].pos;
+}
+
 /* How far process q can get below h[q]: its first guard from pc[q] that
  * cannot pass, or h[q].  The guards are walked in order, but past four
  * times as many as the slots q waits on (plus 8) the rest is searched slot
  * by slot (the first that cannot pass is the earliest of each slot's and of
- * the awaits' first), bisecting the fast slots: a long program costs its
+ * the awaits' first, enum sim_ws_kind): a long program costs its
  * slots, not its length. */
 static uint32_t reach(const struct sim_model *m, const struct sim_state *st, const uint32_t *h,
                       uint32_t q)
@@ -532,8 +575,9 @@ static uint32_t reach(const struct sim_model *m, const struct sim_state *st, con
         const struct sim_wslot *ws = &m->ws[w];
         const struct sim_group *t = &m->tg[ws->grp];
 
-        if (ws->fast) {
-            bound = fast_block(m, st, h, ws, from, bound);
+        if (ws->kind != SIM_WS_WALK) {
+            bound = ws->kind == SIM_WS_GEQ ? geq_block(m, st, h, ws, from, bound)
+                                           : eq_block(m, st, h, ws, from, bound);
             continue;
         }
         for (uint32_t i = seek(m->wt, t, from); i < t->hi && m->wt[i].pos < bound; i++) {
