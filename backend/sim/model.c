@@ -573,6 +573,23 @@ static int index_slots(struct sim_model *m)
     return CES_OK;
 }
 
+/* The first of the sorted, disjoint runs of `live` that ends after x. */
+static size_t run_after(const struct ces_vec *live, uint64_t x)
+{
+    const struct sim_run *r = live->data;
+    size_t lo = 0, hi = live->len;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (r[mid].hi <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Sets the generation of [lo, hi) to gen in `live`: sorted, disjoint runs
  * (the bytes of one buffer produced so far, each with its latest
  * generation); the runs it overlaps are cut back or replaced. */
@@ -580,11 +597,9 @@ static int assign_runs(struct ces_ctx *ctx, struct ces_vec *live, uint64_t lo, u
                        uint64_t gen)
 {
     struct sim_run *r = live->data, put[3];
-    size_t a = 0, b, nput = 0;
+    size_t a = run_after(live, lo), b, nput = 0;
     int rc;
 
-    while (a < live->len && r[a].hi <= lo)
-        a++;
     for (b = a; b < live->len && r[b].lo < hi; b++)
         ;
     if (a < b && r[a].lo < lo)
@@ -613,12 +628,10 @@ static int read_runs(struct ces_ctx *ctx, const struct ces_vec *live, uint64_t l
     uint64_t x = lo;
     int rc = CES_OK;
 
-    for (size_t i = 0; i < live->len && r[i].lo < hi && rc == CES_OK; i++) {
+    for (size_t i = run_after(live, lo); i < live->len && r[i].lo < hi && rc == CES_OK; i++) {
         struct sim_run gap = {x, r[i].lo, 0};
         struct sim_run in = {r[i].lo > x ? r[i].lo : x, r[i].hi < hi ? r[i].hi : hi, r[i].gen};
 
-        if (r[i].hi <= x)
-            continue;
         if (gap.lo < gap.hi)
             rc = ces_vec_push(ctx, out, sizeof(gap), &gap);
         if (rc == CES_OK)
