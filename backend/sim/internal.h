@@ -51,10 +51,11 @@ struct sim_access {
 /* The accesses of one slot by one process: wr or wt[lo, hi), by position.
  * `sorted`: writes whose values never decrease (u32: within a span below
  * 2^31, so that no wrap lies between them), which lets a search for a value
- * that a wait accepts look at the ends of a range only. */
+ * that a wait accepts look at the ends of a range only; `unit`: each write's
+ * value is the previous one's plus one. */
 struct sim_group {
     uint32_t proc, lo, hi;
-    uint32_t sorted;
+    uint32_t sorted, unit;
 };
 
 /* The waits of one process on one slot (tg[grp]), and how the first of
@@ -62,8 +63,13 @@ struct sim_group {
  * values that never decrease, on a slot the process does not write whose
  * every writer's values never decrease either (bisection on the largest
  * reachable value); SIM_WS_EQ, all `==` one value (only its first can fail
- * first); SIM_WS_WALK, wait by wait. */
-enum sim_ws_kind { SIM_WS_WALK = 0, SIM_WS_GEQ, SIM_WS_EQ };
+ * first); SIM_WS_EQRUN, all `==` values that never decrease, on a slot the
+ * process does not write, written by at most SIM_WS_RUNS processes each
+ * counting by one (the values a writer can reach form one range, so the
+ * waits that pass form at most that many runs, each crossed by bisection);
+ * SIM_WS_WALK, wait by wait. */
+enum sim_ws_kind { SIM_WS_WALK = 0, SIM_WS_GEQ, SIM_WS_EQ, SIM_WS_EQRUN };
+#define SIM_WS_RUNS 4
 
 struct sim_wslot {
     uint32_t slot, grp, kind;

@@ -394,9 +394,10 @@ static int group(struct sim_model *m, const uint32_t *off, const struct sim_acce
             struct sim_group *g;
 
             if (i == off[x] || acc[i].proc != acc[i - 1].proc)
-                (*grp)[n++] = (struct sim_group){acc[i].proc, i, i, 1};
+                (*grp)[n++] = (struct sim_group){acc[i].proc, i, i, 1, 1};
             g = &(*grp)[n - 1];
             g->hi = i + 1;
+            g->unit = g->unit && (i == g->lo || acc[i].value == acc[i - 1].value + 1);
             g->sorted = g->sorted && acc[i].value >= acc[i > g->lo ? i - 1 : i].value &&
                         (m->slot_width[x] != CES_U32 ||
                          acc[i].value - acc[g->lo].value < UINT64_C(1) << 31);
@@ -411,14 +412,18 @@ static uint32_t wait_kind(const struct sim_model *m, uint32_t x, uint32_t t)
 {
     const struct sim_group *g = &m->tg[t];
     bool geq = m->slot_width[x] == CES_U64 && g->sorted, eq = true;
+    bool run = g->sorted && m->wg_off[x + 1] - m->wg_off[x] <= SIM_WS_RUNS;
 
     for (uint32_t i = g->lo; i < g->hi; i++) {
         geq = geq && m->wt[i].cmp == CES_CMP_GEQ;
         eq = eq && m->wt[i].cmp == CES_CMP_EQ && m->wt[i].value == m->wt[g->lo].value;
+        run = run && m->wt[i].cmp == CES_CMP_EQ;
     }
-    for (uint32_t w = m->wg_off[x]; w < m->wg_off[x + 1] && geq; w++)
-        geq = m->wg[w].proc != g->proc && m->wg[w].sorted;
-    return geq ? SIM_WS_GEQ : eq ? SIM_WS_EQ : SIM_WS_WALK;
+    for (uint32_t w = m->wg_off[x]; w < m->wg_off[x + 1]; w++) {
+        geq = geq && m->wg[w].proc != g->proc && m->wg[w].sorted;
+        run = run && m->wg[w].proc != g->proc && m->wg[w].unit;
+    }
+    return geq ? SIM_WS_GEQ : eq ? SIM_WS_EQ : run ? SIM_WS_EQRUN : SIM_WS_WALK;
 }
 
 static int cmp_vpos(const void *pa, const void *pb)

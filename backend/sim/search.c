@@ -542,6 +542,49 @@ static uint32_t eq_block(const struct sim_model *m, const struct sim_state *st,
     return own != SIM_NONE && own < m->wt[i].pos ? bound : m->wt[i].pos;
 }
 
+/* The first wait of ws (SIM_WS_EQRUN) at or after position from that
+ * cannot pass, if below bound; else bound.  A wait passes when the slot
+ * holds its value or a writer can reach it: the values a writer can write
+ * below its horizon are the range from its first to its last one there. */
+static uint32_t eqrun_block(const struct sim_model *m, const struct sim_state *st,
+                            const uint32_t *h, const struct sim_wslot *ws, uint32_t from,
+                            uint32_t bound)
+{
+    const uint32_t *pc = SIM_PC(m, st);
+    const struct sim_group *t = &m->tg[ws->grp];
+    uint64_t lo[SIM_WS_RUNS + 1], hi[SIM_WS_RUNS + 1];
+    uint32_t n = 1, i = seek(m->wt, t, from);
+
+    lo[0] = hi[0] = sval(m, st, ws->slot);
+    for (uint32_t gi = m->wg_off[ws->slot]; gi < m->wg_off[ws->slot + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+        uint32_t a = seek(m->wr, g, pc[g->proc]), b = seek(m->wr, g, h[g->proc]);
+
+        if (a < b) {
+            lo[n] = m->wr[a].value;
+            hi[n++] = m->wr[b - 1].value;
+        }
+    }
+    while (i < t->hi && m->wt[i].pos < bound) {
+        uint64_t v = m->wt[i].value;
+        uint32_t k = 0, top = t->hi;
+
+        while (k < n && (v < lo[k] || v > hi[k]))
+            k++;
+        if (k == n)
+            return m->wt[i].pos;
+        while (i < top) { /* past the waits for values up to hi[k] */
+            uint32_t mid = i + (top - i) / 2;
+
+            if (m->wt[mid].value <= hi[k])
+                i = mid + 1;
+            else
+                top = mid;
+        }
+    }
+    return bound;
+}
+
 /* How far process q can get below h[q]: its first guard from pc[q] that
  * cannot pass, or h[q].  The guards are walked in order, but past four
  * times as many as the slots q waits on (plus 8) the rest is searched slot
@@ -575,9 +618,16 @@ static uint32_t reach(const struct sim_model *m, const struct sim_state *st, con
         const struct sim_wslot *ws = &m->ws[w];
         const struct sim_group *t = &m->tg[ws->grp];
 
-        if (ws->kind != SIM_WS_WALK) {
-            bound = ws->kind == SIM_WS_GEQ ? geq_block(m, st, h, ws, from, bound)
-                                           : eq_block(m, st, h, ws, from, bound);
+        if (ws->kind == SIM_WS_GEQ) {
+            bound = geq_block(m, st, h, ws, from, bound);
+            continue;
+        }
+        if (ws->kind == SIM_WS_EQ) {
+            bound = eq_block(m, st, h, ws, from, bound);
+            continue;
+        }
+        if (ws->kind == SIM_WS_EQRUN) {
+            bound = eqrun_block(m, st, h, ws, from, bound);
             continue;
         }
         for (uint32_t i = seek(m->wt, t, from); i < t->hi && m->wt[i].pos < bound; i++) {
