@@ -412,17 +412,18 @@ static inline bool group_writes(const struct sim_model *m, const struct sim_grou
                                 uint64_t value)
 {
     const struct sim_access *w = m->wr;
-    uint32_t width = m->slot_width[x], i = seek(w, g, from), j;
+    uint32_t width = m->slot_width[x], i, j;
 
-    if (i == g->hi || w[i].pos >= end)
-        return false;
-    if (cmp == SIM_NONE)
-        return true;
     if (cmp == CES_CMP_EQ) {
         uint32_t at = first_eq(m, g, value, from);
 
         return at != SIM_NONE && at < end;
     }
+    i = seek(w, g, from);
+    if (i == g->hi || w[i].pos >= end)
+        return false;
+    if (cmp == SIM_NONE)
+        return true;
     j = seek(w, g, end);
     if (!g->sorted) {
         for (; i < j; i++) {
@@ -483,6 +484,24 @@ static inline bool guard_passes(const struct sim_model *m, const struct sim_stat
            o->rec_pos < (o->rec_proc == q ? pos : h[o->rec_proc]);
 }
 
+/* The first wait of group t from index i whose value is above v; t->hi
+ * when none (the group's values never decrease). */
+static uint32_t wait_above(const struct sim_model *m, const struct sim_group *t, uint32_t i,
+                           uint64_t v)
+{
+    uint32_t hi = t->hi;
+
+    while (i < hi) {
+        uint32_t mid = i + (hi - i) / 2;
+
+        if (m->wt[mid].value <= v)
+            i = mid + 1;
+        else
+            hi = mid;
+    }
+    return i;
+}
+
 /* The first wait of ws (SIM_WS_GEQ, of process q) at or after
  * position from that no value reachable below the horizons satisfies, if
  * below bound; else bound. */
@@ -493,7 +512,7 @@ static uint32_t geq_block(const struct sim_model *m, const struct sim_state *st,
     const uint32_t *pc = SIM_PC(m, st);
     const struct sim_group *t = &m->tg[ws->grp];
     uint64_t most = sval(m, st, ws->slot);
-    uint32_t i, hi = t->hi;
+    uint32_t i;
 
     for (uint32_t gi = m->wg_off[ws->slot]; gi < m->wg_off[ws->slot + 1]; gi++) {
         const struct sim_group *g = &m->wg[gi];
@@ -502,14 +521,7 @@ static uint32_t geq_block(const struct sim_model *m, const struct sim_state *st,
         if (lo < end && m->wr[end - 1].value > most)
             most = m->wr[end - 1].value;
     }
-    for (i = seek(m->wt, t, from); i < hi;) { /* the first value above `most` */
-        uint32_t mid = i + (hi - i) / 2;
-
-        if (m->wt[mid].value <= most)
-            i = mid + 1;
-        else
-            hi = mid;
-    }
+    i = wait_above(m, t, seek(m->wt, t, from), most);
     return i < t->hi && m->wt[i].pos < bound ? m->wt[i].pos : bound;
 }
 
@@ -567,20 +579,13 @@ static uint32_t eqrun_block(const struct sim_model *m, const struct sim_state *s
     }
     while (i < t->hi && m->wt[i].pos < bound) {
         uint64_t v = m->wt[i].value;
-        uint32_t k = 0, top = t->hi;
+        uint32_t k = 0;
 
         while (k < n && (v < lo[k] || v > hi[k]))
             k++;
         if (k == n)
             return m->wt[i].pos;
-        while (i < top) { /* past the waits for values up to hi[k] */
-            uint32_t mid = i + (top - i) / 2;
-
-            if (m->wt[mid].value <= hi[k])
-                i = mid + 1;
-            else
-                top = mid;
-        }
+        i = wait_above(m, t, i, hi[k]); /* past the waits that range lets pass */
     }
     return bound;
 }
@@ -618,22 +623,22 @@ static uint32_t reach(const struct sim_model *m, const struct sim_state *st, con
         const struct sim_wslot *ws = &m->ws[w];
         const struct sim_group *t = &m->tg[ws->grp];
 
-        if (ws->kind == SIM_WS_GEQ) {
+        switch (ws->kind) {
+        case SIM_WS_GEQ:
             bound = geq_block(m, st, h, ws, from, bound);
-            continue;
-        }
-        if (ws->kind == SIM_WS_EQ) {
+            break;
+        case SIM_WS_EQ:
             bound = eq_block(m, st, h, ws, from, bound);
-            continue;
-        }
-        if (ws->kind == SIM_WS_EQRUN) {
+            break;
+        case SIM_WS_EQRUN:
             bound = eqrun_block(m, st, h, ws, from, bound);
-            continue;
-        }
-        for (uint32_t i = seek(m->wt, t, from); i < t->hi && m->wt[i].pos < bound; i++) {
-            if (!guard_passes(m, st, h, q, m->wt[i].pos)) {
-                bound = m->wt[i].pos;
-                break;
+            break;
+        default:
+            for (uint32_t i = seek(m->wt, t, from); i < t->hi && m->wt[i].pos < bound; i++) {
+                if (!guard_passes(m, st, h, q, m->wt[i].pos)) {
+                    bound = m->wt[i].pos;
+                    break;
+                }
             }
         }
     }
