@@ -127,9 +127,10 @@ struct sim_model {
     uint64_t *buf_size;          /* [nbuf] */
     /* state layout, in 32-bit words */
     uint32_t seg_w;              /* words per segment: 11 + nproc */
-    /* flags, pc, values, process clocks, record clocks, the two sums that
-     * stand for the slot clocks in the hash, slot clocks (last: the bulk) */
-    size_t w_pc, w_val, w_pclk, w_rclk, w_hsum, w_sclk, w_fixed;
+    /* flags, pc, values, process clocks, the two sums that stand for the
+     * record and slot clocks in the hash, record clocks, slot clocks (the
+     * clocks last: the bulk) */
+    size_t w_pc, w_val, w_pclk, w_hsum, w_rclk, w_sclk, w_fixed;
     size_t bytes;                /* memory held by the model */
     /* the memory bound while building (opts->max_memory, 0 = none), the
      * bytes one state will take at least (kept free under the bound), and

@@ -52,7 +52,7 @@ void ces_sim_fmt_bytes(char *buf, size_t size, uint64_t b)
 }
 
 /* The fixed words of a state with nrec awaited records: flags, pc, values,
- * process clocks, record clocks, the hash sums, slot clocks (the layout
+ * process clocks, the hash sums, record clocks, slot clocks (the layout
  * ces_sim_model_build sets; saturating, to size a state before it exists). */
 static size_t fixed_words(const struct sim_model *m, uint32_t nrec)
 {
@@ -889,9 +889,9 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->w_pc = 1;
     m->w_val = m->w_pc + m->nproc;
     m->w_pclk = m->w_val + 2 * (size_t)m->nslots;
-    m->w_rclk = m->w_pclk + (size_t)m->nproc * m->nproc;
-    m->w_hsum = m->w_rclk + (size_t)m->nrec * m->nproc;
-    m->w_sclk = m->w_hsum + 4;
+    m->w_hsum = m->w_pclk + (size_t)m->nproc * m->nproc;
+    m->w_rclk = m->w_hsum + 4;
+    m->w_sclk = m->w_rclk + (size_t)m->nrec * m->nproc;
     m->w_fixed = m->w_sclk + (size_t)m->nslots * m->nproc;
     assert(m->w_fixed == fixed_words(m, m->nrec));
     m->limit = 0; /* built: the search keeps the bound from here */

@@ -169,24 +169,27 @@ static uint64_t fmix(uint64_t k)
     return k;
 }
 
-/* The slot clocks are the bulk of a state (slots x processes words) and
- * change only at writes, a few words at a time: they enter the hash through
- * two sums, kept in the state, of a mixed term per nonzero word (its index
- * and value).  The sums are a function of the clocks, so the fingerprint is
- * still a function of the state. */
-static uint64_t sclk_term(uint64_t i, uint32_t v, uint64_t key)
+/* The slot and record clocks are the bulk of a state (slots and records x
+ * processes words) and change only at writes and records, a few words at a
+ * time: they enter the hash through two sums, kept in the state, of a mixed
+ * term per nonzero word (its index from w_rclk and its value).  The sums are
+ * a function of the clocks, so the fingerprint is still a function of the
+ * state. */
+static uint64_t clk_term(uint64_t i, uint32_t v, uint64_t key)
 {
     return v == 0 ? 0 : fmix(((i << 32) | v) ^ key);
 }
 
-#define SCLK_KEY0 UINT64_C(0x452821E638D01377)
-#define SCLK_KEY1 UINT64_C(0xBE5466CF34E90C6C)
+#define CLK_KEY0 UINT64_C(0x452821E638D01377)
+#define CLK_KEY1 UINT64_C(0xBE5466CF34E90C6C)
 
-/* Stores clock `clk` as slot x's clock, keeping the sums in step. */
-static void sclk_store(const struct sim_model *m, struct sim_state *s, uint32_t x,
-                       const uint32_t *clk)
+/* Stores clock `clk` at word `at` of the clocks (from w_rclk: record x at
+ * x * nproc, slot x at w_sclk - w_rclk + x * nproc), keeping the sums in
+ * step. */
+static void clk_store(const struct sim_model *m, struct sim_state *s, size_t at,
+                      const uint32_t *clk)
 {
-    uint32_t *c = SIM_SCLK(m, s, x);
+    uint32_t *c = s->w + m->w_rclk + at;
     uint32_t *hs = s->w + m->w_hsum;
     uint64_t h0, h1;
 
@@ -198,10 +201,8 @@ static void sclk_store(const struct sim_model *m, struct sim_state *s, uint32_t 
     h1 = rd64(hs + 2);
     for (uint32_t j = 0; j < m->nproc; j++) {
         if (c[j] != clk[j]) {
-            uint64_t i = (uint64_t)x * m->nproc + j;
-
-            h0 += sclk_term(i, clk[j], SCLK_KEY0) - sclk_term(i, c[j], SCLK_KEY0);
-            h1 += sclk_term(i, clk[j], SCLK_KEY1) - sclk_term(i, c[j], SCLK_KEY1);
+            h0 += clk_term(at + j, clk[j], CLK_KEY0) - clk_term(at + j, c[j], CLK_KEY0);
+            h1 += clk_term(at + j, clk[j], CLK_KEY1) - clk_term(at + j, c[j], CLK_KEY1);
             c[j] = clk[j];
         }
     }
@@ -213,7 +214,7 @@ void ces_sim_state_hash_full(const struct sim_model *m, const struct sim_state *
                              uint64_t h[2])
 {
     uint64_t h0 = 0, h1 = 0;
-    uint32_t *pre = ces_malloc(m->ctx, m->w_sclk * sizeof(uint32_t));
+    uint32_t *pre = ces_malloc(m->ctx, m->w_rclk * sizeof(uint32_t));
 
     h[0] = UINT64_C(0x243F6A8885A308D3);
     h[1] = UINT64_C(0x13198A2E03707344);
@@ -221,14 +222,14 @@ void ces_sim_state_hash_full(const struct sim_model *m, const struct sim_state *
         h[0] = h[1] = 0;
         return;
     }
-    for (size_t i = 0; i < (size_t)m->nslots * m->nproc; i++) {
-        h0 += sclk_term(i, s->w[m->w_sclk + i], SCLK_KEY0);
-        h1 += sclk_term(i, s->w[m->w_sclk + i], SCLK_KEY1);
+    for (size_t i = 0; i < m->w_fixed - m->w_rclk; i++) {
+        h0 += clk_term(i, s->w[m->w_rclk + i], CLK_KEY0);
+        h1 += clk_term(i, s->w[m->w_rclk + i], CLK_KEY1);
     }
-    memcpy(pre, s->w, m->w_hsum * sizeof(uint32_t));
+    memcpy(pre, s->w, m->w_rclk * sizeof(uint32_t));
     wr64(pre + m->w_hsum, h0);
     wr64(pre + m->w_hsum + 2, h1);
-    mix(h, pre, m->w_sclk);
+    mix(h, pre, m->w_rclk);
     ces_free(m->ctx, pre);
     for (uint32_t i = 0; i < m->nmaps; i++) {
         const struct sim_map *mp = &s->maps[i];
@@ -255,7 +256,7 @@ void ces_sim_state_hash(const struct sim_model *m, struct sim_state *s, uint64_t
 {
     h[0] = UINT64_C(0x243F6A8885A308D3);
     h[1] = UINT64_C(0x13198A2E03707344);
-    mix(h, s->w, m->w_sclk); /* everything but the slot clocks, their sums included */
+    mix(h, s->w, m->w_rclk); /* everything but the clocks, their sums included */
     for (uint32_t i = 0; i < m->nmaps; i++) {
         struct sim_map *mp = &s->maps[i];
         uint32_t hw[4];
@@ -702,7 +703,7 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         break;
     case CES_OP_RECORD:
         if (o->aux != SIM_NONE)
-            memcpy(SIM_RCLK(m, s, o->aux), clk, m->nproc * sizeof(uint32_t));
+            clk_store(m, s, (size_t)o->aux * m->nproc, clk);
         break;
     case CES_OP_AWAIT:
         if (pc[o->rec_proc] > o->rec_pos)
@@ -724,7 +725,7 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
             uint32_t x = o->slot + r * ces_graph_signal(m->g, o->op->slot.sig).slots;
 
             wr64(s->w + m->w_val + 2 * (size_t)x, o->op->value);
-            sclk_store(m, s, x, clk);
+            clk_store(m, s, m->w_sclk - m->w_rclk + (size_t)x * m->nproc, clk);
         }
         break;
     case CES_OP_WAIT: {
