@@ -85,6 +85,23 @@ uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first)
     return n;
 }
 
+uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device)
+{
+    uint32_t most = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = 0;
+
+        for (uint32_t j = 0; j < n; j++)
+            k += devices[j] == devices[i];
+        if (k > most) {
+            most = k;
+            *device = devices[i];
+        }
+    }
+    return most;
+}
+
 int ces_cuda_share_gpus(void)
 {
     return env_u64("CES_SHARE_GPUS", 0) != 0;
@@ -630,8 +647,8 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
                       struct ces_comm **comms)
 {
     struct ces_team *t = NULL;
-    int rc, pfd = -1;
-    uint32_t made = 0;
+    int rc, pfd = -1, busy = 0, dev[CES_MAX_RANKS];
+    uint32_t made = 0, crowd;
 
     if (ctx == NULL || comms == NULL)
         return CES_ERR_INVALID;
@@ -662,13 +679,11 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
         if (stride > t->stride)
             t->stride = stride;
     }
+    for (uint32_t j = 0; j < ndev; j++)
+        dev[j] = t->comms[j]->device;
     if (t->comms[0]->shared_queues) {
-        int dev[CES_MAX_RANKS];
-        uint32_t i = 0, j;
+        uint32_t i = 0, j = ces_cuda_gpu_sharer(dev, ndev, &i);
 
-        for (j = 0; j < ndev; j++)
-            dev[j] = t->comms[j]->device;
-        j = ces_cuda_gpu_sharer(dev, ndev, &i);
         if (j < ndev) {
             rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                                "ranks %" PRIu32 " and %" PRIu32 " share GPU %d in one process, "
@@ -680,6 +695,15 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
                                t->comms[0]->shared_queues == 1 ? "" : "s");
             goto fail;
         }
+    }
+    crowd = ces_cuda_gpu_crowd(dev, ndev, &busy);
+    if (crowd > CES_CUDA_GPU_RANKS_MAX) {
+        rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                           "%" PRIu32 " ranks of one process on GPU %d: at most %d (their "
+                           "streams would outnumber its hardware queues, and a wait of one "
+                           "rank could hold another's writes; 8 on one H200 deadlocked)",
+                           crowd, busy, CES_CUDA_GPU_RANKS_MAX);
+        goto fail;
     }
     t->stride = round_up(t->stride, t->gran);
     t->timeout_ms = (uint32_t)t->comms[0]->timeout_ms;

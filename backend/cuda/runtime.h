@@ -274,6 +274,13 @@ int ces_cuda_share_gpus(void);
 /* The first rank j of devices[0..n-1] on the GPU of an earlier rank
  * (*first), or n where every rank has a GPU of its own. */
 uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first);
+/* The most ranks of devices[0..n-1] on one GPU, and that GPU (*device, the
+ * first such).  ces_comm_init_all refuses more than CES_CUDA_GPU_RANKS_MAX:
+ * ranks of one process on one GPU share its hardware queues (32 at most,
+ * CUDA_DEVICE_MAX_CONNECTIONS), and 8 ranks on one H200 deadlocked with
+ * them. */
+#define CES_CUDA_GPU_RANKS_MAX 4
+uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device);
 /* The watchdog (watchdog.c). */
 int ces_wd_start(struct ces_comm *c);
 void ces_wd_stop(struct ces_comm *c);

@@ -20,7 +20,8 @@
 # implementation's share kept as a percentage;
 # then --calibrate, whose model file must hold every measured parameter as
 # a number (the rates above 0) and predict with `cesync check --predict`;
-# where the ranks share a GPU, --with-compute and --calibrate refuse.
+# where the ranks share a GPU, --with-compute and --calibrate refuse, and
+# so does more than 4 ranks on one GPU.
 . "$(dirname "$0")/gpu_fit.sh"
 gpu_fit 2 one-process
 tool=$1
@@ -91,6 +92,13 @@ if [ "$gpus" -lt 2 ]; then
       { echo "FAIL: cesync bench $opt with ranks sharing a GPU: exit $rc, no refusal"; exit 1; }
   done
   [ ! -e "$out/shared.model" ] || { echo "FAIL: a model file written from shared GPUs"; exit 1; }
+  # More than 4 ranks of one process on the GPU: the library refuses them.
+  "$tool" bench alltoall --ranks 5 --min-bytes 1M --max-bytes 1M --iterations 3 --warmup 1 \
+    --no-nccl --variant auto >"$out/crowd.log" 2>&1
+  rc=$?
+  cat "$out/crowd.log"
+  [ "$rc" -eq 2 ] && grep -q "^cesync bench: 5 ranks of one process on GPU 0: at most 4" \
+    "$out/crowd.log" || { echo "FAIL: cesync bench --ranks 5 on one GPU: exit $rc"; exit 1; }
   echo PASSED
   exit 0
 fi

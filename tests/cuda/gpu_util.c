@@ -48,6 +48,15 @@ int gpu_queues_shared(void)
     return ces_cuda_shared_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS")) != 0;
 }
 
+int gpu_crowded(int gpus, uint32_t n)
+{
+    int dev[64], busy = -1;
+
+    for (uint32_t r = 0; r < n && r < 64; r++)
+        dev[r] = (int)(r % (uint32_t)gpus);
+    return ces_cuda_gpu_crowd(dev, n < 64 ? n : 64, &busy) > CES_CUDA_GPU_RANKS_MAX;
+}
+
 int gpu_ranks_fit(int gpus, uint32_t n)
 {
     if (gpus < 1) {

@@ -23,6 +23,9 @@
 /* Number of CUDA devices, probed in a child process (0 if none). */
 int gpu_count(void);
 
+/* Whether n ranks of one process, rank r on GPU r % gpus, are more on a
+ * GPU than ces_comm_init_all allows (it refuses them). */
+int gpu_crowded(int gpus, uint32_t n);
 /* Whether n ranks can run on `gpus` GPUs: one GPU each, or any GPU at all
  * where CES_SHARE_GPUS lets ranks share them (the library's rule).  When
  * not, prints why as "skipped: ..." and returns 0. */

@@ -1024,6 +1024,26 @@ static void test_gpu_sharer(void **state)
     assert_int_equal(ces_cuda_gpu_sharer(pair, 2, &first), 2);
 }
 
+/* The most ranks on one GPU, which ces_comm_init_all bounds by
+ * CES_CUDA_GPU_RANKS_MAX. */
+static void test_gpu_crowd(void **state)
+{
+    static const int apart[] = {0, 1, 2, 3}, mod2[] = {0, 1, 0, 1, 0, 1, 0, 1},
+                     one[] = {0, 0, 0, 0, 0}, late[] = {1, 0, 2, 2, 0, 2};
+    int dev = -1;
+
+    (void)state;
+    assert_int_equal(ces_cuda_gpu_crowd(apart, 4, &dev), 1);
+    assert_int_equal(dev, 0);
+    assert_int_equal(ces_cuda_gpu_crowd(mod2, 8, &dev), 4);
+    assert_int_equal(dev, 0);
+    assert_int_equal(ces_cuda_gpu_crowd(one, 5, &dev), 5);
+    assert_int_equal(ces_cuda_gpu_crowd(late, 6, &dev), 3);
+    assert_int_equal(dev, 2);
+    assert_true(ces_cuda_gpu_crowd(one, 5, &dev) > CES_CUDA_GPU_RANKS_MAX);
+    assert_false(ces_cuda_gpu_crowd(mod2, 8, &dev) > CES_CUDA_GPU_RANKS_MAX);
+}
+
 /* Fails the fixture's communicator (one step blocked on slots[1]) with the
  * watchdog running, waits for its first release (when `released`), stops
  * it; returns what it printed (malloc'd), which says `seen` of the blocked
@@ -1186,6 +1206,7 @@ int main(void)
         cmocka_unit_test(test_shared_queues_setting),
         cmocka_unit_test(test_share_gpus_setting),
         cmocka_unit_test(test_gpu_sharer),
+        cmocka_unit_test(test_gpu_crowd),
         cmocka_unit_test(test_shared_queues_read_and_release_elsewhere),
         cmocka_unit_test(test_shared_queues_need_the_context),
         cmocka_unit_test(test_stuck_mirror_moves_the_reads),
