@@ -136,6 +136,14 @@ static void test_different_states_differ(void **state)
     assert_int_equal(ces_sim_exec(m, &t, 0, NULL), CES_OK);
     ces_sim_state_hash(m, &t, b);
     assert_memory_not_equal(a, b, sizeof(a));
+    /* a record's clock enters the hash (through the sums the cached hash
+     * keeps: the full hash, which recomputes them, must see it) */
+    assert_true(m->nrec > 0);
+    assert_int_equal(ces_sim_state_copy(m, &s, &t), CES_OK);
+    ces_sim_state_hash_full(m, &t, a);
+    SIM_RCLK(m, &s, m->nrec - 1)[m->nproc - 1] += 1;
+    ces_sim_state_hash_full(m, &s, b);
+    assert_memory_not_equal(a, b, sizeof(a));
     ces_sim_state_free(m, &s);
     ces_sim_state_free(m, &t);
     ces_sim_model_destroy(m);
