@@ -4,9 +4,17 @@
 # library reads it) lets ranks share them - and, for ranks of one process
 # sharing a GPU, not where CUDA_DEVICE_MAX_CONNECTIONS gives its streams
 # fewer than CUDA's 8 hardware queues (the library refuses that: a wait of
-# one rank would hold the other's writes behind it).  Sets $gpus.
+# one rank would hold the other's writes behind it).  Counts the GPUs that
+# CUDA_VISIBLE_DEVICES leaves visible.  Sets $gpus.
 gpu_fit() {
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  # CUDA sees only the GPUs CUDA_VISIBLE_DEVICES names, up to its first
+  # entry that is neither an index nor a UUID (nvidia-smi lists them all).
+  if [ "${CUDA_VISIBLE_DEVICES+set}" = set ]; then
+    vis=$(printf '%s\n' "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' |
+      awk '!/^([0-9]+|GPU-.+|MIG-.+)$/ { exit } { n++ } END { print n + 0 }')
+    [ "$vis" -lt "$gpus" ] && gpus=$vis
+  fi
   [ "$gpus" -ge 1 ] || { echo "skipped: no GPU"; exit 77; }
   [ "$gpus" -ge "$1" ] && return 0
   [ "${CES_SHARE_GPUS:-0}" -ne 0 ] 2>/dev/null ||
