@@ -50,11 +50,13 @@ int gpu_queues_shared(void)
 
 int gpu_crowded(int gpus, uint32_t n)
 {
-    int dev[64], busy = -1;
+    int dev[CES_MAX_RANKS], busy = -1;
 
-    for (uint32_t r = 0; r < n && r < 64; r++)
+    if (gpus < 1 || n > CES_MAX_RANKS)
+        return 0;
+    for (uint32_t r = 0; r < n; r++)
         dev[r] = (int)(r % (uint32_t)gpus);
-    return ces_cuda_gpu_crowd(dev, n < 64 ? n : 64, &busy) > CES_CUDA_GPU_RANKS_MAX;
+    return ces_cuda_gpu_crowd(dev, n, &busy) > CES_CUDA_GPU_RANKS_MAX;
 }
 
 int gpu_ranks_fit(int gpus, uint32_t n)
