@@ -3,10 +3,13 @@
 # build into a temporary prefix and builds tests/install/consumer.c against it
 # twice: through pkg-config (cesync.pc) and through CMake's find_package
 # (cesyncConfig.cmake).  Both programs must run and print the 4-rank
-# alltoall's size.  Given the CUDA toolkit's directories (a build with the
-# CUDA backend), it also compiles and links the example program of
-# docs/API.md (tests/cuda/example_api.c) by that page's command line, with
-# warnings as errors; it does not run it (that needs GPUs: cuda_gpu_example_api).
+# alltoall's size.  Then the unit-test example of docs/API.md
+# (tests/install/protocol_test.c, the same text as the page's) is built with
+# cmocka against the installed library and must pass.  Given the CUDA
+# toolkit's directories (a build with the CUDA backend), it also compiles and
+# links the example program of docs/API.md (tests/cuda/example_api.c) by that
+# page's command line, with warnings as errors; it does not run it (that
+# needs GPUs: cuda_gpu_example_api).
 set -euo pipefail
 build=$1
 cuda_inc=${2:-}
@@ -32,6 +35,21 @@ cmake --build "$tmp/cm" >/dev/null
 got=$("$tmp/cm/consumer")
 [ "$got" = "$expect" ] || { echo "find_package consumer printed '$got', expected '$expect'"; exit 1; }
 echo "installed cesync: pkg-config and find_package consumers both print '$got'"
+
+# The unit-test example of docs/API.md, as the page shows it: a cmocka test
+# built against the installed library, whose three tests must pass.
+doc=$(awk '/^## Checking a protocol in a unit test/ { f = 1 } f && /^```c/ { g = 1; next }
+           g && /^```/ { exit } g' "$here/../../docs/API.md")
+diff <(printf '%s\n' "$doc") <(sed -n '/^#include <cesync.h>/,$p' "$here/protocol_test.c") ||
+  { echo "docs/API.md's unit-test example differs from tests/install/protocol_test.c"; exit 1; }
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Werror "$here/protocol_test.c" $(pkg-config --cflags --libs cesync cmocka) \
+  -o "$tmp/protocol_test"
+LD_LIBRARY_PATH="$libdir" "$tmp/protocol_test" >"$tmp/protocol_test.log" 2>&1 ||
+  { cat "$tmp/protocol_test.log"; echo "the unit-test example of docs/API.md failed"; exit 1; }
+grep -q "PASSED  \] 3 test(s)" "$tmp/protocol_test.log" ||
+  { cat "$tmp/protocol_test.log"; echo "the unit-test example did not pass its 3 tests"; exit 1; }
+echo "installed cesync: the unit-test example of docs/API.md passes its 3 tests"
 
 if [ -n "$cuda_inc" ]; then
   # docs/API.md: cc -std=c11 app.c -I$PREFIX/include -I$CUDA/include
