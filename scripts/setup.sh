@@ -2,7 +2,8 @@
 # Installs the Debian packages cesync needs when they are missing, then
 # configures and builds (warnings are errors) into build/, or into
 # build-asan/ with AddressSanitizer and UndefinedBehaviorSanitizer when
-# CES_SANITIZE=1.  Run by scripts/test.sh and scripts/demo.sh; extra CMake
+# CES_SANITIZE=1, into build-tsan/ with ThreadSanitizer when
+# CES_SANITIZE=thread.  Run by scripts/test.sh and scripts/demo.sh; extra CMake
 # options in CES_CMAKE_ARGS.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -25,10 +26,15 @@ fi
 
 dir=build
 san=OFF
-if [ "${CES_SANITIZE:-0}" = 1 ]; then dir=build-asan; san=ON; fi
+tsan=OFF
+case "${CES_SANITIZE:-0}" in
+  1) dir=build-asan; san=ON ;;
+  thread) dir=build-tsan; tsan=ON ;;
+esac
 mkdir -p "$dir"
 # shellcheck disable=SC2086
-if ! cmake -S . -B "$dir" -G Ninja -DCES_WERROR=ON -DCES_SANITIZE=$san ${CES_CMAKE_ARGS:-} \
+if ! cmake -S . -B "$dir" -G Ninja -DCES_WERROR=ON -DCES_SANITIZE=$san \
+    -DCES_SANITIZE_THREAD=$tsan ${CES_CMAKE_ARGS:-} \
     >"$dir/configure.log" 2>&1; then
   cat "$dir/configure.log"
   exit 1

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The test command: set-up (packages, configure, build with -Werror), then
 # every test.  GPU tests (label gpu) report "skipped" where no GPU exists.
-# CES_SANITIZE=1 builds and tests under ASan + UBSan in build-asan/.
+# CES_SANITIZE=1 builds and tests under ASan + UBSan in build-asan/,
+# CES_SANITIZE=thread under ThreadSanitizer in build-tsan/.
 # Arguments go to ctest (e.g. -L gpu, -R parse).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 dir=build
-[ "${CES_SANITIZE:-0}" = 1 ] && dir=build-asan
+case "${CES_SANITIZE:-0}" in
+  1) dir=build-asan ;;
+  thread) dir=build-tsan ;;
+esac
 ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" "$@"

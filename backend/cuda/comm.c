@@ -746,11 +746,11 @@ static int drain(struct ces_comm *c, uint64_t deadline)
         ces_wd_mirror(c, 1);
         pthread_mutex_lock(&c->wd_lock);
         for (uint32_t s = 0; s < c->nwatched; s++) {
-            volatile uint64_t *w = &c->team->page[c->rank].words[s];
+            const struct ces_progress_rank *pg = &c->team->page[c->rank];
 
-            volatile uint64_t *f = &c->team->page[c->rank].flight[s];
-
-            if (*w < atomic_load(&c->watched[s].enqueued) || *f != 0)
+            if (atomic_load_explicit(&pg->words[s], memory_order_relaxed) <
+                    atomic_load(&c->watched[s].enqueued) ||
+                atomic_load_explicit(&pg->flight[s], memory_order_relaxed) != 0)
                 busy = 1;
         }
         pthread_mutex_unlock(&c->wd_lock);

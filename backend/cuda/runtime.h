@@ -85,9 +85,11 @@ struct ces_progress_rank {
     /* The progress words, then the in-flight words (written by captured
      * work, replays of CUDA graphs: the id of the captured call record the
      * stream is inside of, 0 when outside), as this rank's watchdog last
-     * copied them from the words its streams write (ces_wd_mirror). */
-    uint64_t words[CES_WD_STREAMS];
-    uint64_t flight[CES_WD_STREAMS];
+     * copied them from the words its streams write (ces_wd_mirror).  Atomic
+     * (relaxed): the watchdogs of every rank read them while this one's
+     * writes them. */
+    _Atomic uint64_t words[CES_WD_STREAMS];
+    _Atomic uint64_t flight[CES_WD_STREAMS];
 };
 
 struct ces_team {

@@ -106,8 +106,10 @@ int ces_wd_slot(struct ces_comm *c, CUstream s)
             w->fl_seen = 0;
             w->fl_since = w->since_ms;
             if (c->team->page != NULL) {
-                c->team->page[c->rank].words[c->nwatched] = 0;
-                c->team->page[c->rank].flight[c->nwatched] = 0;
+                atomic_store_explicit(&c->team->page[c->rank].words[c->nwatched], 0,
+                                      memory_order_relaxed);
+                atomic_store_explicit(&c->team->page[c->rank].flight[c->nwatched], 0,
+                                      memory_order_relaxed);
             }
             slot = (int)c->nwatched++;
         }
@@ -148,16 +150,12 @@ void ces_wd_close(struct ces_comm *c, CUstream s)
 
 static uint64_t word(struct ces_comm *c, uint32_t rank, uint32_t s)
 {
-    volatile uint64_t *w = &c->team->page[rank].words[s];
-
-    return *w;
+    return atomic_load_explicit(&c->team->page[rank].words[s], memory_order_relaxed);
 }
 
 static uint64_t flight(struct ces_comm *c, uint32_t rank, uint32_t s)
 {
-    volatile uint64_t *w = &c->team->page[rank].flight[s];
-
-    return *w;
+    return atomic_load_explicit(&c->team->page[rank].flight[s], memory_order_relaxed);
 }
 
 uint64_t ces_wd_capture_record(struct ces_comm *c, const struct ces_wd_step *st,
@@ -362,15 +360,16 @@ static int read_slot(struct ces_comm *c, const struct ces_wd_wait *w, uint64_t *
     return 0;
 }
 
-/* The words a finished mirror copy brought, into the page (plain 64-bit
- * stores: the page's readers, peers included, never see a torn word). */
+/* The words a finished mirror copy brought, into the page (atomic stores:
+ * the page's readers, peers included, never see a torn word). */
 static void mirror_take(struct ces_comm *c)
 {
     struct ces_progress_rank *pg = &c->team->page[c->rank];
 
     for (uint32_t s = 0; s < CES_WD_STREAMS; s++) {
-        pg->words[s] = c->wd_stage[s];
-        pg->flight[s] = c->wd_stage[CES_WD_STREAMS + s];
+        atomic_store_explicit(&pg->words[s], c->wd_stage[s], memory_order_relaxed);
+        atomic_store_explicit(&pg->flight[s], c->wd_stage[CES_WD_STREAMS + s],
+                              memory_order_relaxed);
     }
 }
 

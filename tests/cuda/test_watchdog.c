@@ -124,6 +124,19 @@ static void count_op(CUstream s)
 /* The slots are host memory: a CUdeviceptr here is a host address. */
 static _Atomic CUdeviceptr read_src; /* the source of the copy in progress */
 
+/* The device words of use_device_words: what the streams write, as the
+ * test plays them, under dev_lock, which the copies hold too (a copy and
+ * the device's write do not race in the test's own memory). */
+static uint64_t dev_words[2 * CES_WD_STREAMS];
+static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void dev_word_set(uint32_t i, uint64_t v)
+{
+    pthread_mutex_lock(&dev_lock);
+    dev_words[i] = v;
+    pthread_mutex_unlock(&dev_lock);
+}
+
 static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream s)
 {
     count_op(s);
@@ -133,7 +146,9 @@ static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream
         on_read();
     if (read_fails)
         return CUDA_ERROR_UNKNOWN;
+    pthread_mutex_lock(&dev_lock);
     memcpy(dst, (const void *)(uintptr_t)src, n);
+    pthread_mutex_unlock(&dev_lock);
     if (watch_lock != NULL) {
         if (pthread_mutex_trylock(fixture_lock(watch_lock)) != 0) {
             atomic_fetch_add(&locked_reads, 1);
@@ -520,8 +535,6 @@ static void test_names_the_step_of_a_span(void **state)
         fixture_free(fx);
     }
 }
-
-static uint64_t dev_words[2 * CES_WD_STREAMS];
 
 /* Gives the fixture's communicator device words (dev_words, zeroed) and
  * the staging memory its mirror copies them into. */
@@ -915,7 +928,7 @@ static void leave_in_device_during_read(void)
         return;
     if (atomic_fetch_add(&slot_reads, 1) == 0) {
         moving->slots[3] = 2;
-        dev_words[CES_WD_STREAMS + 0] = 2;
+        dev_word_set(CES_WD_STREAMS + 0, 2);
     }
 }
 
@@ -929,7 +942,7 @@ static void test_captured_verdict_on_fresh_words(void **state)
     assert_int_equal(capture(fx, 4, 1, 1), 1);
     assert_int_equal(capture(fx, 5, 2, 1), 2);
     fx->slots[3] = 0;
-    dev_words[CES_WD_STREAMS + 0] = 1;
+    dev_word_set(CES_WD_STREAMS + 0, 1);
     atomic_store(&slot_reads, 0);
     moving = fx;
     on_read = leave_in_device_during_read;
@@ -955,7 +968,7 @@ static void test_mirror_only_while_pending(void **state)
     sleep_ms(100);
     assert_int_equal(atomic_load(&reads), 0);
     enqueue(fx, 1, &ready1, 1);
-    dev_words[0] = 1; /* the stream is past step 1 */
+    dev_word_set(0, 1); /* the stream is past step 1 */
     for (int i = 0; i < 1000 && fx->page[0].words[0] != 1; i++)
         sleep_ms(5);
     assert_int_equal(fx->page[0].words[0], 1);
