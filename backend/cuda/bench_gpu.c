@@ -117,8 +117,9 @@ struct ces_bench {
     uint64_t send_bytes, recv_bytes, stage_bytes;
     cudaEvent_t ev0[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
     cudaEvent_t ev1[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
-    /* the gate: host memory that every stream waits on */
-    volatile uint32_t *gate;
+    /* the gate: host memory that every stream waits on (atomic: the
+     * guard's thread may open it while this one does) */
+    _Atomic uint32_t *gate;
     CUdeviceptr gate_dev;
     uint32_t gate_gen;
     /* NCCL */
@@ -201,7 +202,7 @@ struct gate_guard {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int done;
-    volatile uint32_t *gate;
+    _Atomic uint32_t *gate;
     uint32_t gen;
     pthread_t th;
     int started;
@@ -221,7 +222,7 @@ static void *gate_guard_main(void *arg)
         if (pthread_cond_timedwait(&g->cv, &g->mu, &ts) == ETIMEDOUT)
             break;
     pthread_mutex_unlock(&g->mu);
-    *g->gate = g->gen;
+    atomic_store(g->gate, g->gen);
     return NULL;
 }
 
@@ -254,13 +255,13 @@ static int gate_close(struct ces_bench *b, cudaStream_t *streams, uint32_t count
     g->started = pthread_create(&g->th, NULL, gate_guard_main, g) == 0;
     return CES_OK;
 fail:
-    *b->gate = b->gate_gen;
+    atomic_store(b->gate, b->gate_gen);
     return rc;
 }
 
 static void gate_open(struct ces_bench *b, struct gate_guard *g)
 {
-    *b->gate = b->gate_gen;
+    atomic_store(b->gate, b->gate_gen);
     if (g->started) {
         pthread_mutex_lock(&g->mu);
         g->done = 1;
