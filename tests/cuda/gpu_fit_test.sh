@@ -14,8 +14,8 @@ expect() {
     "$1" >"$bin/nvidia-smi"
   chmod +x "$bin/nvidia-smi"
   # shellcheck disable=SC2086
-  out=$(env -u CES_SHARE_GPUS -u CUDA_DEVICE_MAX_CONNECTIONS -u CUDA_VISIBLE_DEVICES PATH="$bin:$PATH" $2 \
-    sh -c ". '$here/gpu_fit.sh'; gpu_fit 2 $3; echo run")
+  out=$(env -u CES_SHARE_GPUS -u CUDA_DEVICE_MAX_CONNECTIONS -u CUDA_VISIBLE_DEVICES \
+    PATH="$bin:$PATH" $2 sh -c ". '$here/gpu_fit.sh'; gpu_fit 2 $3; echo run")
   rc=$?
   got=skip
   [ "$rc" -eq 0 ] && [ "$out" = run ] && got=run
