@@ -44,6 +44,9 @@ static const char check_help[] =
     "                      directory must exist, checked before the search)\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
+    "  --progress S        a line of totals on stderr every S seconds, also when stderr\n"
+    "                      is not a terminal (default: every 2 s on a terminal, unless\n"
+    "                      --quiet or --json)\n"
     "  --predict           print the cost model's predicted time instead of checking\n"
     "                      (options: cesync check --predict --help)\n"
     "\n";
@@ -53,6 +56,7 @@ struct check_args {
     struct ces_fault faults[64];
     const char *dot;
     bool json, quiet, sweep;
+    bool progress; /* --progress: lines on stderr also when it is no terminal */
     bool memory_given; /* --max-memory: else the default bound */
 };
 
@@ -119,6 +123,19 @@ static int check_dot_path(const char *path)
     return CES_EXIT_OK;
 }
 
+/* A time in seconds: a finite number > 0. */
+static int parse_seconds(const char *opt, const char *v, double *out)
+{
+    char *end;
+
+    if (v == NULL)
+        return ces_tool_fail("check: %s expects a number", opt);
+    *out = strtod(v, &end);
+    if (end == v || *end != '\0' || !isfinite(*out) || *out <= 0)
+        return ces_tool_fail("check: %s expects a finite number > 0, got '%s'", opt, v);
+    return CES_EXIT_OK;
+}
+
 static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_args *a)
 {
     ces_check_opts_init(&a->o);
@@ -132,15 +149,10 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
         if (strcmp(opt, "--max-states") == 0) {
             ec = parse_u64(opt, v, &a->o.max_states);
         } else if (strcmp(opt, "--max-seconds") == 0) {
-            char *end;
-
-            if (v == NULL)
-                return ces_tool_fail("check: --max-seconds expects a number");
-            a->o.max_seconds = strtod(v, &end);
-            if (end == v || *end != '\0' || !isfinite(a->o.max_seconds) ||
-                a->o.max_seconds <= 0)
-                return ces_tool_fail("check: --max-seconds expects a finite number > 0, "
-                                     "got '%s'", v);
+            ec = parse_seconds(opt, v, &a->o.max_seconds);
+        } else if (strcmp(opt, "--progress") == 0) {
+            ec = parse_seconds(opt, v, &a->o.progress_seconds);
+            a->progress = true;
         } else if (strcmp(opt, "--max-memory") == 0) {
             if (v == NULL || ces_tool_parse_size(v, &a->o.max_memory) != 0)
                 return ces_tool_fail("check: --max-memory expects a size like 512M, got '%s'",
@@ -309,7 +321,7 @@ int ces_cmd_check(int argc, char **argv)
         goto out;
     }
     if (ec == CES_EXIT_OK) {
-        if (!a.quiet && !a.json && isatty(fileno(stderr)))
+        if (a.progress || (!a.quiet && !a.json && isatty(fileno(stderr))))
             a.o.progress = progress;
         /* cleared: after the check the message says what a memory bound
          * refused, if one did */

@@ -2,7 +2,7 @@
  * tests/sim/test_check_tool.c - `cesync check` as a command: exit codes
  * (0 OK, 1 defect, 2 usage, 3 incomplete), --quiet, --json, a replay
  * string printed by one run re-running the same execution in another,
- * faults, the fault sweep, --dot, --help, the bounds' options.
+ * faults, the fault sweep, --dot, --help, the bounds' options, --progress.
  */
 #include "ces_test.h"
 
@@ -226,23 +226,50 @@ static void test_default_memory_bound(void **state)
     rmdir(dir);
 }
 
-/* --max-seconds takes a finite number > 0 (nan and inf ran unbounded). */
+/* --max-seconds and --progress take a finite number > 0 (nan and inf ran
+ * unbounded). */
 static void test_max_seconds(void **state)
 {
     const char *bad[] = {"nan", "inf", "-inf", "infinity", "0", "-1", "1s", ""};
+    const char *opts[] = {"--max-seconds", "--progress"};
     char args[128], want[128], *o;
 
     (void)state;
-    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-        snprintf(args, sizeof(args), "alltoall --ranks 2 --max-seconds '%s'", bad[i]);
-        snprintf(want, sizeof(want), "cesync: check: --max-seconds expects a finite number > 0, "
-                 "got '%s'\n", bad[i]);
-        assert_int_equal(run(args, &o), 2);
-        assert_string_equal(o, want);
-        free(o);
+    for (size_t k = 0; k < 2; k++) {
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+            snprintf(args, sizeof(args), "alltoall --ranks 2 %s '%s'", opts[k], bad[i]);
+            snprintf(want, sizeof(want), "cesync: check: %s expects a finite number > 0, "
+                     "got '%s'\n", opts[k], bad[i]);
+            assert_int_equal(run(args, &o), 2);
+            assert_string_equal(o, want);
+            free(o);
+        }
     }
     assert_int_equal(run("alltoall --ranks 2 --max-seconds 30 --quiet", &o), 0);
     assert_string_equal(o, "verdict: OK\n");
+    free(o);
+}
+
+/* Progress lines go to stderr on a terminal only, unless --progress asks
+ * for them (a CI log): then every S seconds, --quiet or not, before the
+ * verdict. */
+static void test_progress(void **state)
+{
+    const char *big = "alltoall --ranks 4 --iterations 3 --no-reduction";
+    char args[256], *o, *v;
+
+    (void)state;
+    assert_int_equal(run(big, &o), 0);
+    assert_null(strstr(o, "check: "));
+    free(o);
+    snprintf(args, sizeof(args), "%s --quiet --progress 0.001", big);
+    assert_int_equal(run(args, &o), 0);
+    assert_true(strncmp(o, "check: ", 7) == 0);
+    assert_non_null(strstr(o, " states, "));
+    v = strstr(o, "verdict: OK\n");
+    assert_non_null(v);
+    assert_string_equal(v, "verdict: OK\n");
+    assert_null(strstr(v, "check: "));
     free(o);
 }
 
@@ -325,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_memory_bound),
         cmocka_unit_test(test_default_memory_bound),
         cmocka_unit_test(test_max_seconds),
+        cmocka_unit_test(test_progress),
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_sweep_options),
     };
