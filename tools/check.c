@@ -44,9 +44,9 @@ static const char check_help[] =
     "                      directory must exist, checked before the search)\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
-    "  --progress S        a line of totals on stderr every S seconds, also when stderr\n"
-    "                      is not a terminal (default: every 2 s on a terminal, unless\n"
-    "                      --quiet or --json)\n"
+    "  --progress S        a line of totals on stderr every S seconds (the fault sweep:\n"
+    "                      the faults checked), also when stderr is not a terminal\n"
+    "                      (default: every 2 s on a terminal, unless --quiet or --json)\n"
     "  --predict           print the cost model's predicted time instead of checking\n"
     "                      (options: cesync check --predict --help)\n"
     "\n";
@@ -228,6 +228,13 @@ static void progress(void *ud, const struct ces_check_stats *s)
             (double)s->peak_memory / (1024.0 * 1024.0));
 }
 
+static void sweep_progress(void *ud, size_t done, size_t total, double seconds)
+{
+    (void)ud;
+    fprintf(stderr, "check: fault sweep: %zu of %zu faults checked, %.1f s\n", done, total,
+            seconds);
+}
+
 static int exit_of(uint32_t verdict)
 {
     if (verdict & (CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH))
@@ -269,6 +276,8 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     size_t shown = 0, other = 0, tolerated = 0, blocked = 0, incomplete = 0;
     int ec;
 
+    if (a->progress || (!a->quiet && isatty(fileno(stderr))))
+        a->o.sweep_progress = sweep_progress;
     if (ces_check_fault_sweep(ctx, g, &a->o, &rows, &n) != CES_OK ||
         ces_check_sweep_text(ctx, rows, n, &text, NULL) != CES_OK) {
         ces_free(ctx, rows);

@@ -84,13 +84,52 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
     return CES_OK;
 }
 
+/* Every fault of the sweep, in position order (a write's drop before its
+ * stop), into *v (struct ces_fault). */
+static int sweep_faults(struct ces_ctx *ctx, const struct ces_graph *g, struct ces_vec *v)
+{
+    uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
+    int rc = CES_OK;
+
+    for (uint32_t r = 0; r < ranks && rc == CES_OK; r++) {
+        for (uint32_t s = 0; s < streams && rc == CES_OK; s++) {
+            /* walk the unrolled program of (r, s) */
+            uint32_t k = 0;
+
+            for (uint32_t b = 0; b < ces_graph_nblocks(g) && rc == CES_OK; b++) {
+                struct ces_block_info bi = ces_graph_block(g, b);
+                uint32_t nops;
+                const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
+
+                for (uint32_t j = 0; j < bi.reps && nops > 0 && rc == CES_OK; j++) {
+                    for (uint32_t i = 0; i < nops && rc == CES_OK; i++) {
+                        struct ces_fault f = {.kind = CES_FAULT_DROP, .rank = r, .stream = s,
+                                              .index = k};
+
+                        if (ops[i].stream != s)
+                            continue;
+                        if (ops[i].kind == CES_OP_WRITE)
+                            rc = ces_vec_push(ctx, v, sizeof(f), &f);
+                        f.kind = CES_FAULT_STOP;
+                        if (rc == CES_OK)
+                            rc = ces_vec_push(ctx, v, sizeof(f), &f);
+                        k++;
+                    }
+                }
+            }
+        }
+    }
+    return rc;
+}
+
 int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                           const struct ces_check_opts *opts, struct ces_check_sweep_row **rows,
                           size_t *n)
 {
     struct ces_check_opts defaults;
-    struct ces_vec v = {0};
-    uint32_t ranks, streams;
+    struct ces_vec faults = {0};
+    struct ces_check_sweep_row *out = NULL;
+    double t0 = ces_sim_now(), next;
     int rc = CES_OK;
 
     if (ctx == NULL || g == NULL || rows == NULL || n == NULL)
@@ -104,57 +143,36 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
         ces_check_opts_init(&defaults);
         opts = &defaults;
     }
-    ranks = ces_graph_ranks(g);
-    streams = ces_graph_streams(g);
-    for (uint32_t r = 0; r < ranks && rc == CES_OK; r++) {
-        for (uint32_t s = 0; s < streams && rc == CES_OK; s++) {
-            /* walk the unrolled program of (r, s) */
-            uint32_t k = 0;
+    next = t0 + (opts->progress_seconds > 0 ? opts->progress_seconds : 2.0);
+    rc = sweep_faults(ctx, g, &faults);
+    if (rc == CES_OK && faults.len > 0) {
+        out = ces_malloc(ctx, faults.len * sizeof(*out));
+        if (out == NULL)
+            rc = CES_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < faults.len && rc == CES_OK; i++) {
+        double t;
 
-            for (uint32_t b = 0; b < ces_graph_nblocks(g) && rc == CES_OK; b++) {
-                struct ces_block_info bi = ces_graph_block(g, b);
-                uint32_t nops;
-                const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
-
-                for (uint32_t j = 0; j < bi.reps && nops > 0 && rc == CES_OK; j++) {
-                    for (uint32_t i = 0; i < nops && rc == CES_OK; i++) {
-                        struct ces_check_sweep_row row;
-
-                        if (ops[i].stream != s)
-                            continue;
-                        memset(&row, 0, sizeof(row));
-                        row.fault.rank = r;
-                        row.fault.stream = s;
-                        row.fault.index = k;
-                        if (ops[i].kind == CES_OP_WRITE) {
-                            row.fault.kind = CES_FAULT_DROP;
-                            rc = sweep_one(ctx, g, opts, &row);
-                            if (rc == CES_OK)
-                                rc = ces_vec_push(ctx, &v, sizeof(row), &row);
-                        }
-                        if (rc == CES_OK) {
-                            memset(&row, 0, sizeof(row));
-                            row.fault.kind = CES_FAULT_STOP;
-                            row.fault.rank = r;
-                            row.fault.stream = s;
-                            row.fault.index = k;
-                            rc = sweep_one(ctx, g, opts, &row);
-                            if (rc == CES_OK)
-                                rc = ces_vec_push(ctx, &v, sizeof(row), &row);
-                        }
-                        k++;
-                    }
-                }
-            }
+        memset(&out[i], 0, sizeof(out[i]));
+        out[i].fault = ((const struct ces_fault *)faults.data)[i];
+        rc = sweep_one(ctx, g, opts, &out[i]);
+        if (rc != CES_OK || opts->sweep_progress == NULL)
+            continue;
+        t = ces_sim_now();
+        if (t >= next || i + 1 == faults.len) {
+            opts->sweep_progress(opts->progress_ud, i + 1, faults.len, t - t0);
+            next = t + (opts->progress_seconds > 0 ? opts->progress_seconds : 2.0);
         }
     }
     if (rc != CES_OK) {
-        ces_vec_free(ctx, &v);
+        ces_free(ctx, out);
+        ces_vec_free(ctx, &faults);
         return rc == CES_ERR_NOMEM ? ces_ctx_error(ctx, rc, "out of memory in the fault sweep")
                                    : rc;
     }
-    *rows = v.data;
-    *n = v.len;
+    *rows = out;
+    *n = faults.len;
+    ces_vec_free(ctx, &faults);
     return CES_OK;
 }
 

@@ -294,4 +294,7 @@ int ces_sim_follow(const struct sim_model *m, struct sim_state *st, const uint32
 /* True when the state is an end state with a blocked or stopped process. */
 bool ces_sim_stuck(const struct sim_model *m, const struct sim_state *s);
 
+/* Monotonic wall-clock seconds (search.c). */
+double ces_sim_now(void);
+
 #endif

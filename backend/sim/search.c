@@ -60,7 +60,7 @@ struct search {
     int rc;
 };
 
-static double now(void)
+double ces_sim_now(void)
 {
     struct timespec ts;
 
@@ -153,7 +153,7 @@ static void tick(struct search *S)
 
     if ((S->stats.transitions & S->tick_mask) != 0)
         return;
-    t = now();
+    t = ces_sim_now();
     dt = t - S->last_clock;
     S->last_clock = t;
     if (dt > 2e-3)
@@ -1372,7 +1372,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     S.stats.mode = opts->replay != NULL ? CES_CHECK_REPLAY
                    : opts->random > 0   ? CES_CHECK_RANDOM
                                         : CES_CHECK_EXHAUSTIVE;
-    S.t0 = now();
+    S.t0 = ces_sim_now();
     rc = ces_sim_model_build(ctx, g, opts, &m, &held);
     if (rc != CES_OK && rc != SIM_BOUND)
         return rc;
@@ -1389,7 +1389,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
          * context's message (model.c) says what needed the memory. */
         rep->stats = S.stats;
         rep->stats.peak_memory = held;
-        rep->stats.seconds = now() - S.t0;
+        rep->stats.seconds = ces_sim_now() - S.t0;
         rep->verdict = CES_V_INCOMPLETE;
         *out = rep;
         return CES_OK;
@@ -1398,7 +1398,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     S.m = m;
     S.reduce = !(opts->flags & CES_CHECK_NO_REDUCTION);
     /* the clock counts from here: the model's size is bounded by memory */
-    S.t0 = now();
+    S.t0 = ces_sim_now();
     S.last_clock = S.t0;
     S.tick_max = tick_max(m, opts->replay == NULL && opts->random == 0);
     S.next_progress = S.t0 + (opts->progress_seconds > 0 ? opts->progress_seconds : 2.0);
@@ -1431,7 +1431,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
             ces_ctx_error(ctx, rc, "out of memory while checking");
         goto fail;
     }
-    S.stats.seconds = now() - S.t0;
+    S.stats.seconds = ces_sim_now() - S.t0;
     {
         size_t mem = mem_now(&S);
 

@@ -597,6 +597,12 @@ struct ces_check_opts {
     void (*progress)(void *ud, const struct ces_check_stats *stats);
     void *progress_ud;
     double progress_seconds;
+    /* ces_check_fault_sweep: called about every progress_seconds with the
+     * faults checked so far (each without and with the watchdog model), their
+     * total and the seconds since the sweep began, from the checking thread,
+     * with progress_ud; NULL for none (the sweep's own checks never call
+     * `progress`). */
+    void (*sweep_progress)(void *ud, size_t done, size_t total, double seconds);
 };
 
 CES_API void ces_check_opts_init(struct ces_check_opts *o);

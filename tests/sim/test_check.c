@@ -721,18 +721,50 @@ static void test_faults_and_abort(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The sweep's progress: every call's faults checked and total. */
+struct sweep_seen {
+    size_t calls, last, total;
+    double seconds;
+};
+
+static void sweep_seen(void *ud, size_t done, size_t total, double seconds)
+{
+    struct sweep_seen *w = ud;
+
+    assert_true(done > w->last);
+    assert_true(seconds >= w->seconds);
+    w->calls++;
+    w->last = done;
+    w->total = total;
+    w->seconds = seconds;
+}
+
 static void test_fault_sweep(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = handshake(ctx, false);
     struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_opts o;
+    struct sweep_seen seen = {0};
     size_t n = 0;
     char *t = NULL;
 
     (void)state;
-    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    /* progress every fault (any time is past 1 ns), the last at the end */
+    ces_check_opts_init(&o);
+    o.sweep_progress = sweep_seen;
+    o.progress_ud = &seen;
+    o.progress_seconds = 1e-9;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_OK);
     assert_int_equal(n, 2 * (7 + 2)); /* 7 stops and 2 drops per rank */
+    assert_int_equal(seen.calls, n);
+    assert_int_equal(seen.last, n);
+    assert_int_equal(seen.total, n);
+    ces_free(ctx, rows);
+    rows = NULL;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(n, 2 * (7 + 2));
     for (size_t i = 0; i < n; i++) {
         /* rows in position order, a write's drop before its stop: per rank
          * stop #0, drop #1, stop #1, stop #2, stop #3, drop #4, stop #4,

@@ -271,6 +271,16 @@ static void test_progress(void **state)
     assert_string_equal(v, "verdict: OK\n");
     assert_null(strstr(v, "check: "));
     free(o);
+    /* the fault sweep's progress: faults checked of their total, the last
+     * line at the end */
+    assert_int_equal(run("barrier --ranks 2 --fault-sweep --quiet --progress 0.000001", &o), 0);
+    assert_true(strncmp(o, "check: fault sweep: ", 20) == 0);
+    v = strstr(o, "check: fault sweep: 6 of 6 faults checked, ");
+    assert_non_null(v);
+    v = strchr(v, '\n');
+    assert_non_null(v);
+    assert_true(strncmp(v + 1, "fault sweep: 6 faults: ", 23) == 0);
+    free(o);
 }
 
 /* --dot's file is checked before the search: a usage error (exit 2) and no
