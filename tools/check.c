@@ -26,6 +26,7 @@ static const char check_help[] =
     "SCHEDULE is a .ces file (- for stdin) or a collective name (alltoall, ...).\n"
     "  --max-states N      stop after N stored states (verdict INCOMPLETE, exit 3)\n"
     "  --max-seconds S     stop after S seconds of search (INCOMPLETE)\n"
+    "  --max-depth N       follow no execution past N steps (INCOMPLETE if one was cut)\n"
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
     "                      a line on stderr says what needed the memory; default half\n"
     "                      of this machine's memory, 0 for no bound)\n"
@@ -148,6 +149,10 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
 
         if (strcmp(opt, "--max-states") == 0) {
             ec = parse_u64(opt, v, &a->o.max_states);
+        } else if (strcmp(opt, "--max-depth") == 0) {
+            ec = parse_u64(opt, v, &a->o.max_depth);
+            if (ec == CES_EXIT_OK && a->o.max_depth == 0)
+                return ces_tool_fail("check: --max-depth expects N >= 1");
         } else if (strcmp(opt, "--max-seconds") == 0) {
             ec = parse_seconds(opt, v, &a->o.max_seconds);
         } else if (strcmp(opt, "--progress") == 0) {
@@ -207,6 +212,9 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
         a->o.max_memory = default_memory_bound();
     if (a->o.random > 0 && a->o.replay != NULL)
         return ces_tool_fail("check: --random and --replay exclude each other");
+    if (a->o.max_depth > 0 && (a->o.random > 0 || a->o.replay != NULL))
+        return ces_tool_fail("check: --max-depth bounds the exhaustive search: drop it with "
+                             "--random/--replay");
     if (a->sweep && (a->o.replay != NULL || a->o.nfaults > 0))
         return ces_tool_fail("check: --fault-sweep makes its own faults; drop --fault/--replay");
     if (a->sweep && (a->json || a->dot != NULL))

@@ -277,6 +277,8 @@ struct ces_check_report {
     const struct ces_graph *g; /* borrowed: must outlive the report */
     uint32_t verdict;
     bool stopped_first; /* CES_CHECK_FIRST stopped the search */
+    bool stopped;       /* a bound on states, time or memory stopped the search */
+    bool depth_cut;     /* max_depth cut an execution short */
     struct ces_check_stats stats;
     struct sim_defect *defects[SIM_D__N]; /* in report order, ndefects used */
     size_t ndefects;

@@ -514,9 +514,12 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     else if (r->stopped_first)
         ces_sb_printf(&sb, "coverage: stopped at the first defect, after %" PRIu64 " states\n",
                       s->states);
-    else if (!s->complete)
+    else if (r->stopped)
         ces_sb_printf(&sb, "coverage: a bound stopped the search after %" PRIu64 " states\n",
                       s->states);
+    if (r->depth_cut && s->mode == CES_CHECK_EXHAUSTIVE)
+        ces_sb_puts(&sb, "coverage: some executions were cut at the depth bound and not "
+                         "followed further\n");
     if (s->aborted > 0)
         ces_sb_printf(&sb, "watchdog: fired in %" PRIu64 " end states; every blocked stream was "
                       "released with an error\n", s->aborted);

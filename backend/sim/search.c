@@ -56,6 +56,7 @@ struct search {
     size_t scratch_bytes; /* hz, hz_gen, inT, work, enabled */
     uint32_t bound; /* nonzero once a bound stopped the search: 1 states, time or
                        memory (the search stops short at once), 2 --first */
+    bool cut;       /* max_depth left a state unexplored (the search goes on) */
     char why[320];  /* what the memory bound refused ("" otherwise) */
     int rc;
 };
@@ -854,6 +855,18 @@ static int frame_at(struct search *S, size_t i)
     return CES_OK;
 }
 
+/* No process can step: an end state. */
+static bool at_end(const struct sim_model *m, const struct sim_state *st)
+{
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        int s = ces_sim_status(m, st, p);
+
+        if (s == SIM_S_VISIBLE || s == SIM_S_INVISIBLE)
+            return false;
+    }
+    return true;
+}
+
 /* A new frame's state was just reached by a step: run its invisible steps,
  * look it up, and either mark it done or list its choices. */
 static int enter(struct search *S, struct frame *f, uint32_t parent_flags)
@@ -872,6 +885,14 @@ static int enter(struct search *S, struct frame *f, uint32_t parent_flags)
     f->next = 0;
     if (S->bound == 1) /* (eager may have stopped short: the search ends here) */
         return CES_OK;
+    if (S->o->max_depth > 0 && S->trace.len >= S->o->max_depth && !at_end(S->m, &f->st)) {
+        /* not followed further, not judged, not stored (a shorter path
+         * to it may still come); an end state at the bound is judged */
+        S->cut = true;
+        if (S->trace.len > S->stats.max_depth)
+            S->stats.max_depth = S->trace.len;
+        return CES_OK;
+    }
     rc = visit(S, &f->st, &seen);
     if (rc != CES_OK || seen)
         return rc;
@@ -941,7 +962,7 @@ static int exhaustive(struct search *S)
     }
     if (rc == CES_OK && S->rc != CES_OK)
         rc = S->rc;
-    S->stats.complete = rc == CES_OK && !S->bound;
+    S->stats.complete = rc == CES_OK && !S->bound && !S->cut;
     return rc;
 }
 
@@ -1391,6 +1412,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
         rep->stats.peak_memory = held;
         rep->stats.seconds = ces_sim_now() - S.t0;
         rep->verdict = CES_V_INCOMPLETE;
+        rep->stopped = true;
         *out = rep;
         return CES_OK;
     }
@@ -1445,9 +1467,14 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     }
     if (rc != CES_OK)
         goto fail;
+    if (S.cut) {
+        rep->verdict |= CES_V_INCOMPLETE;
+        rep->depth_cut = true;
+    }
     if (S.bound) {
         rep->verdict |= CES_V_INCOMPLETE;
         rep->stopped_first = S.bound == 2;
+        rep->stopped = S.bound == 1;
         if (S.why[0] != '\0') /* the memory bound: say what needed it */
             ces_ctx_error(ctx, CES_OK, "%s", S.why);
     }

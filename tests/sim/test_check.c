@@ -859,6 +859,61 @@ static void test_bounds_incomplete(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* max_depth: a state reached after that many steps that could go on is
+ * neither followed nor judged (INCOMPLETE); an end state there is judged. */
+static void test_depth_bound(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, false);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    uint64_t longest;
+    char *t;
+
+    (void)state;
+    for (uint32_t flags = 0; flags <= CES_CHECK_NO_REDUCTION; flags += CES_CHECK_NO_REDUCTION) {
+        ces_check_opts_init(&o);
+        o.flags = flags;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+        longest = ces_check_report_stats(r).max_depth;
+        assert_int_equal(longest, 14); /* 7 ops a rank */
+        ces_check_report_destroy(r);
+        o.max_depth = longest; /* every execution ends within it */
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+        assert_true(ces_check_report_stats(r).complete);
+        ces_check_report_destroy(r);
+    }
+    /* without the reduction every step is a choice: depth 1 cuts them all */
+    o.max_depth = 1;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_false(ces_check_report_stats(r).complete);
+    assert_int_equal(ces_check_report_stats(r).executions, 0);
+    assert_int_equal(ces_check_report_stats(r).max_depth, 1);
+    t = text_of(ctx, r);
+    assert_memory_equal(t, "verdict: INCOMPLETE\ncoverage: some executions were cut at the depth "
+                           "bound and not followed further\n", 94);
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    /* both ranks wait first: after the two produces, a deadlock - cut at
+     * depth 1, judged at depth 2 */
+    g = handshake(ctx, true);
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    ces_check_report_destroy(r);
+    o.max_depth = 2;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK);
+    assert_true(ces_check_report_stats(r).complete);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void count_progress(void *ud, const struct ces_check_stats *s)
 {
     long *calls = ud;
@@ -1500,6 +1555,7 @@ int main(void)
         cmocka_unit_test(test_faults_and_abort),
         cmocka_unit_test(test_fault_sweep),
         cmocka_unit_test(test_bounds_incomplete),
+        cmocka_unit_test(test_depth_bound),
         cmocka_unit_test(test_progress_and_time_bound),
         cmocka_unit_test(test_max_seconds_finite),
         cmocka_unit_test(test_unvalidated_graph),

@@ -2,7 +2,8 @@
  * tests/sim/test_check_tool.c - `cesync check` as a command: exit codes
  * (0 OK, 1 defect, 2 usage, 3 incomplete), --quiet, --json, a replay
  * string printed by one run re-running the same execution in another,
- * faults, the fault sweep, --dot, --help, the bounds' options, --progress.
+ * faults, the fault sweep, --dot, --help, the bounds' options (--max-depth
+ * among them), --progress.
  */
 #include "ces_test.h"
 
@@ -250,6 +251,28 @@ static void test_max_seconds(void **state)
     free(o);
 }
 
+/* --max-depth N >= 1, for the exhaustive search only; a cut is INCOMPLETE
+ * (exit 3), a bound no execution reaches changes nothing. */
+static void test_max_depth(void **state)
+{
+    char *o;
+
+    (void)state;
+    assert_int_equal(run("alltoall --max-depth 0", &o), 2);
+    assert_string_equal(o, "cesync: check: --max-depth expects N >= 1\n");
+    free(o);
+    assert_int_equal(run("alltoall --max-depth 5 --random 2", &o), 2);
+    assert_string_equal(o, "cesync: check: --max-depth bounds the exhaustive search: drop it "
+                           "with --random/--replay\n");
+    free(o);
+    assert_int_equal(run("alltoall --max-depth 10 --quiet", &o), 3);
+    assert_string_equal(o, "verdict: INCOMPLETE\n");
+    free(o);
+    assert_int_equal(run("alltoall --max-depth 10000 --quiet", &o), 0);
+    assert_string_equal(o, "verdict: OK\n");
+    free(o);
+}
+
 /* Progress lines go to stderr on a terminal only, unless --progress asks
  * for them (a CI log): then every S seconds, --quiet or not, before the
  * verdict. */
@@ -363,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_default_memory_bound),
         cmocka_unit_test(test_max_seconds),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_max_depth),
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_sweep_options),
     };
