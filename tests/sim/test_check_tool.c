@@ -255,22 +255,26 @@ static void test_max_seconds(void **state)
  * (exit 3), a bound no execution reaches changes nothing. */
 static void test_max_depth(void **state)
 {
+    static const struct {
+        const char *args;
+        int code;
+        const char *out;
+    } cases[] = {
+        {"alltoall --max-depth 0", 2, "cesync: check: --max-depth expects N >= 1\n"},
+        {"alltoall --max-depth 5 --random 2", 2,
+         "cesync: check: --max-depth bounds the exhaustive search: drop it with "
+         "--random/--replay\n"},
+        {"alltoall --max-depth 10 --quiet", 3, "verdict: INCOMPLETE\n"},
+        {"alltoall --max-depth 10000 --quiet", 0, "verdict: OK\n"},
+    };
     char *o;
 
     (void)state;
-    assert_int_equal(run("alltoall --max-depth 0", &o), 2);
-    assert_string_equal(o, "cesync: check: --max-depth expects N >= 1\n");
-    free(o);
-    assert_int_equal(run("alltoall --max-depth 5 --random 2", &o), 2);
-    assert_string_equal(o, "cesync: check: --max-depth bounds the exhaustive search: drop it "
-                           "with --random/--replay\n");
-    free(o);
-    assert_int_equal(run("alltoall --max-depth 10 --quiet", &o), 3);
-    assert_string_equal(o, "verdict: INCOMPLETE\n");
-    free(o);
-    assert_int_equal(run("alltoall --max-depth 10000 --quiet", &o), 0);
-    assert_string_equal(o, "verdict: OK\n");
-    free(o);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(run(cases[i].args, &o), cases[i].code);
+        assert_string_equal(o, cases[i].out);
+        free(o);
+    }
 }
 
 /* Progress lines go to stderr on a terminal only, unless --progress asks
