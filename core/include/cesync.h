@@ -586,8 +586,9 @@ struct ces_check_opts {
     uint32_t flags;        /* enum ces_check_flags */
     uint64_t max_states;   /* 0 = no bound; hitting a bound gives CES_V_INCOMPLETE */
     double max_seconds;    /* 0 = no bound */
-    uint64_t max_depth;    /* exhaustive mode: executions are not followed past this many
-                              steps (0 = no bound); a cut gives CES_V_INCOMPLETE */
+    uint64_t max_depth;    /* exhaustive mode: a state reached after this many steps or
+                              more is not followed further unless it is an end state
+                              (judged); 0 = no bound; a cut gives CES_V_INCOMPLETE */
     uint64_t max_memory;   /* bytes; 0 = no bound */
     uint64_t random;       /* N > 0: random mode, N complete executions */
     uint64_t seed;         /* random mode's seed */
