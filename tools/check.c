@@ -225,6 +225,13 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
     return CES_EXIT_OK;
 }
 
+/* Progress lines on stderr: asked for, or a terminal there and a report
+ * that is not only a verdict line or JSON. */
+static bool wants_progress(const struct check_args *a)
+{
+    return a->progress || (!a->quiet && !a->json && isatty(fileno(stderr)));
+}
+
 static void progress(void *ud, const struct ces_check_stats *s)
 {
     (void)ud;
@@ -284,7 +291,7 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     size_t shown = 0, other = 0, tolerated = 0, blocked = 0, incomplete = 0;
     int ec;
 
-    if (a->progress || (!a->quiet && isatty(fileno(stderr))))
+    if (wants_progress(a))
         a->o.sweep_progress = sweep_progress;
     if (ces_check_fault_sweep(ctx, g, &a->o, &rows, &n) != CES_OK ||
         ces_check_sweep_text(ctx, rows, n, &text, NULL) != CES_OK) {
@@ -338,7 +345,7 @@ int ces_cmd_check(int argc, char **argv)
         goto out;
     }
     if (ec == CES_EXIT_OK) {
-        if (a.progress || (!a.quiet && !a.json && isatty(fileno(stderr))))
+        if (wants_progress(&a))
             a.o.progress = progress;
         /* cleared: after the check the message says what a memory bound
          * refused, if one did */

@@ -143,7 +143,7 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
         ces_check_opts_init(&defaults);
         opts = &defaults;
     }
-    next = t0 + (opts->progress_seconds > 0 ? opts->progress_seconds : 2.0);
+    next = t0 + ces_sim_progress_every(opts);
     rc = sweep_faults(ctx, g, &faults);
     if (rc == CES_OK && faults.len > 0) {
         out = ces_malloc(ctx, faults.len * sizeof(*out));
@@ -161,7 +161,7 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
         t = ces_sim_now();
         if (t >= next || i + 1 == faults.len) {
             opts->sweep_progress(opts->progress_ud, i + 1, faults.len, t - t0);
-            next = t + (opts->progress_seconds > 0 ? opts->progress_seconds : 2.0);
+            next = t + ces_sim_progress_every(opts);
         }
     }
     if (rc != CES_OK) {

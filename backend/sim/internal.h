@@ -296,7 +296,9 @@ int ces_sim_follow(const struct sim_model *m, struct sim_state *st, const uint32
 /* True when the state is an end state with a blocked or stopped process. */
 bool ces_sim_stuck(const struct sim_model *m, const struct sim_state *s);
 
-/* Monotonic wall-clock seconds (search.c). */
+/* Monotonic wall-clock seconds, and how often progress is reported
+ * (progress_seconds, 2 s when not above 0) (search.c). */
 double ces_sim_now(void);
+double ces_sim_progress_every(const struct ces_check_opts *o);
 
 #endif

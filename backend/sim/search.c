@@ -61,6 +61,11 @@ struct search {
     int rc;
 };
 
+double ces_sim_progress_every(const struct ces_check_opts *o)
+{
+    return o->progress_seconds > 0 ? o->progress_seconds : 2.0;
+}
+
 double ces_sim_now(void)
 {
     struct timespec ts;
@@ -171,7 +176,7 @@ static void tick(struct search *S)
         memory_bound(S, mem, NULL, 0);
     if (S->o->progress != NULL && t >= S->next_progress) {
         S->o->progress(S->o->progress_ud, &S->stats);
-        S->next_progress = t + (S->o->progress_seconds > 0 ? S->o->progress_seconds : 2.0);
+        S->next_progress = t + ces_sim_progress_every(S->o);
     }
 }
 
@@ -1423,7 +1428,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     S.t0 = ces_sim_now();
     S.last_clock = S.t0;
     S.tick_max = tick_max(m, opts->replay == NULL && opts->random == 0);
-    S.next_progress = S.t0 + (opts->progress_seconds > 0 ? opts->progress_seconds : 2.0);
+    S.next_progress = S.t0 + ces_sim_progress_every(opts);
     P = m->nproc;
     if (fits(&S, P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P,
              "the reduction's scratch")) {
