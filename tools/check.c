@@ -36,8 +36,9 @@ static const char check_help[] =
     "  --seed S            the random mode's seed (default 1)\n"
     "  --replay STRING     re-run exactly the execution of a report's replay string\n"
     "                      (give the same --fault and --abort options as that run)\n"
-    "  --fault SPEC        inject drop:rR.sS#K (the write never lands) or stop:rR.sS#K\n"
-    "                      (the stream stops before op K); repeatable\n"
+    "  --fault SPEC        inject drop:rR.sS#K (the write never lands), delay:rR.sS#K\n"
+    "                      (it lands at any later moment, its stream going on) or\n"
+    "                      stop:rR.sS#K (the stream stops before op K); repeatable\n"
     "  --abort             model the runtime watchdog: blocked waits are released\n"
     "  --fault-sweep       every fault at every op position, with and without --abort\n"
     "                      (a table; with --quiet only its summary line; no --json, --dot)\n"
@@ -175,7 +176,8 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
             a->o.replay = v;
         } else if (strcmp(opt, "--fault") == 0) {
             if (v == NULL)
-                return ces_tool_fail("check: --fault expects drop:rR.sS#K or stop:rR.sS#K");
+                return ces_tool_fail("check: --fault expects drop:rR.sS#K, delay:rR.sS#K or "
+                                     "stop:rR.sS#K");
             if (a->o.nfaults >= sizeof(a->faults) / sizeof(a->faults[0]))
                 return ces_tool_fail("check: at most 64 faults");
             if (ces_fault_parse(ctx, v, &a->faults[a->o.nfaults]) != CES_OK)
@@ -259,9 +261,11 @@ static int exit_of(uint32_t verdict)
     return CES_EXIT_OK;
 }
 
-static int draw(struct ces_ctx *ctx, const struct ces_graph *g,
-                const struct ces_check_report *r, const char *path)
+/* Draws the report's graph: under delay faults the one checked in the
+ * schedule's place, with each delayed write on a stream of its own. */
+static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const char *path)
 {
+    const struct ces_graph *g = ces_check_report_graph(r);
     struct ces_dot_overlay ov, *pov = NULL;
     char *text = NULL;
     int rc;
@@ -381,7 +385,7 @@ int ces_cmd_check(int argc, char **argv)
                                 "memory; --max-memory sets another, 0 none)\n");
         }
         if (ec == CES_EXIT_OK && a.dot != NULL)
-            ec = draw(ctx, g, r, a.dot);
+            ec = draw(ctx, r, a.dot);
         if (ec == CES_EXIT_OK)
             ec = exit_of(v);
     }

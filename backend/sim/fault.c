@@ -1,7 +1,7 @@
 /*
- * backend/sim/fault.c - fault specifications (drop:rR.sS#K, stop:rR.sS#K)
- * and the fault sweep: every fault at every op position, checked without
- * and with the watchdog model.
+ * backend/sim/fault.c - fault specifications (drop:rR.sS#K, stop:rR.sS#K,
+ * delay:rR.sS#K) and the fault sweep: every fault at every op position,
+ * checked without and with the watchdog model.
  */
 #include "internal.h"
 
@@ -24,35 +24,46 @@ static int parse_u32(const char **s, uint32_t *out)
     return 0;
 }
 
+static const char *const kind_names[] = {"drop", "stop", "delay"};
+
+static const char *kind_name(uint32_t kind)
+{
+    return kind < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[kind] : "?";
+}
+
 int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out)
 {
     const char *s = spec;
     struct ces_fault f;
+    size_t n = 0;
 
     if (ctx == NULL || spec == NULL || out == NULL)
         return CES_ERR_INVALID;
     memset(&f, 0, sizeof(f));
-    if (strncmp(s, "drop:", 5) == 0)
-        f.kind = CES_FAULT_DROP;
-    else if (strncmp(s, "stop:", 5) == 0)
-        f.kind = CES_FAULT_STOP;
-    else
+    for (f.kind = 0; f.kind < sizeof(kind_names) / sizeof(kind_names[0]); f.kind++) {
+        n = strlen(kind_names[f.kind]);
+        if (strncmp(s, kind_names[f.kind], n) == 0 && s[n] == ':')
+            break;
+    }
+    if (f.kind == sizeof(kind_names) / sizeof(kind_names[0]))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "fault '%s': expected drop:rR.sS#K or stop:rR.sS#K", spec);
-    s += 5;
+                             "fault '%s': expected drop:rR.sS#K, delay:rR.sS#K or stop:rR.sS#K",
+                             spec);
+    s += n + 1;
     if (*s++ != 'r' || parse_u32(&s, &f.rank) != 0 || *s++ != '.' || *s++ != 's' ||
         parse_u32(&s, &f.stream) != 0 || *s++ != '#' || parse_u32(&s, &f.index) != 0 ||
         *s != '\0')
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "fault '%s': expected a position rR.sS#K after '%.5s'", spec, spec);
+                             "fault '%s': expected a position rR.sS#K after '%.*s'", spec,
+                             (int)n + 1, spec);
     *out = f;
     return CES_OK;
 }
 
 int ces_fault_format(const struct ces_fault *f, char *buf, size_t size)
 {
-    return snprintf(buf, size, "%s:r%" PRIu32 ".s%" PRIu32 "#%" PRIu32,
-                    f->kind == CES_FAULT_DROP ? "drop" : "stop", f->rank, f->stream, f->index);
+    return snprintf(buf, size, "%s:r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, kind_name(f->kind),
+                    f->rank, f->stream, f->index);
 }
 
 static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
@@ -84,8 +95,8 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
     return CES_OK;
 }
 
-/* Every fault of the sweep, in position order (a write's drop before its
- * stop), into *v (struct ces_fault). */
+/* Every fault of the sweep, in position order (a write's drop, then its
+ * delay, then its stop), into *v (struct ces_fault). */
 static int sweep_faults(struct ces_ctx *ctx, const struct ces_graph *g, struct ces_vec *v)
 {
     uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
@@ -108,8 +119,12 @@ static int sweep_faults(struct ces_ctx *ctx, const struct ces_graph *g, struct c
 
                         if (ops[i].stream != s)
                             continue;
-                        if (ops[i].kind == CES_OP_WRITE)
+                        if (ops[i].kind == CES_OP_WRITE) {
                             rc = ces_vec_push(ctx, v, sizeof(f), &f);
+                            f.kind = CES_FAULT_DELAY;
+                            if (rc == CES_OK)
+                                rc = ces_vec_push(ctx, v, sizeof(f), &f);
+                        }
                         f.kind = CES_FAULT_STOP;
                         if (rc == CES_OK)
                             rc = ces_vec_push(ctx, v, sizeof(f), &f);
@@ -198,8 +213,7 @@ int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *
             snprintf(va2, sizeof(va2), "%s (watchdog fired in %" PRIu64 ")", va, r->aborted);
         else
             snprintf(va2, sizeof(va2), "%s", va);
-        ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", where,
-                      r->fault.kind == CES_FAULT_DROP ? "drop" : "stop", v, va2);
+        ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", where, kind_name(r->fault.kind), v, va2);
     }
     return ces_sb_finish(&sb, text, len);
 }

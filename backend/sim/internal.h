@@ -93,6 +93,9 @@ struct sim_model {
     const struct ces_graph *g;
     uint32_t ranks, streams, nproc, nbuf, nmaps, nslots, nrec;
     uint32_t nq;         /* hardware queues per rank */
+    uint32_t queued;     /* streams 0..queued-1 share queues 0..qshared-1 (s mod
+                            qshared); each stream after has a queue of its own */
+    uint32_t qshared;
     bool shared_queues;  /* some queue holds more than one stream */
     bool abort_mode;
     bool hashed;         /* states are hashed (exhaustive mode): keep the clock sums */
@@ -170,6 +173,25 @@ struct sim_state {
 
 #define SIM_FLAGS(s) ((s)->w[0])
 #define SIM_PC(m, s) ((s)->w + (m)->w_pc)
+
+/* The ops of rank r's hardware queue q (0..nq-1) that have left it, given
+ * the program counters: executed, or never enqueued (stopped). */
+static inline uint32_t ces_sim_queue_done(const struct sim_model *m, const uint32_t *pc,
+                                          uint32_t r, uint32_t q)
+{
+    uint32_t done = 0, st = q, end = m->queued;
+
+    if (q >= m->qshared) {
+        st = m->queued + q - m->qshared;
+        end = st + 1;
+    }
+    for (; st < end; st += m->qshared) {
+        uint32_t p = r * m->streams + st;
+
+        done += pc[p] < m->stop[p] ? pc[p] : m->stop[p];
+    }
+    return done;
+}
 #define SIM_PCLK(m, s, p) ((s)->w + (m)->w_pclk + (size_t)(p) * (m)->nproc)
 #define SIM_SCLK(m, s, x) ((s)->w + (m)->w_sclk + (size_t)(x) * (m)->nproc)
 #define SIM_RCLK(m, s, x) ((s)->w + (m)->w_rclk + (size_t)(x) * (m)->nproc)
@@ -205,12 +227,15 @@ struct sim_detail {
 #define SIM_BOUND 1
 
 /* model.c */
-/* Builds the model of g under opts.  With opts->max_memory > 0 every
+/* Builds the model of g under opts; streams from `queued` on (the delayed
+ * writes' streams) have a hardware queue each, whatever g's connections.
+ * With opts->max_memory > 0 every
  * allocation is checked first: the model and one state must fit under the
  * bound, else SIM_BOUND before the allocation that would pass it (*out NULL;
  * *held, when non-NULL, gets the bytes the model held then). */
 int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
-                        const struct ces_check_opts *opts, struct sim_model **out, size_t *held);
+                        const struct ces_check_opts *opts, uint32_t queued,
+                        struct sim_model **out, size_t *held);
 /* The bytes ces_sim_state_init allocates for one state of m (the layout of
  * state.c: the fixed words, the map headers, 4 segments per non-empty map). */
 size_t ces_sim_state_init_bytes(const struct sim_model *m);
@@ -272,9 +297,32 @@ struct sim_defect {
     char title[96];
 };
 
+/* A delayed write: its fault, and the stream of the derived graph it lands
+ * from (delay.c). */
+struct sim_delay {
+    struct ces_fault fault;
+    uint32_t stream;
+};
+
+/* What delay faults turn a check into: the graph checked in the given one's
+ * place (NULL: no delay fault), the faults to apply to it, the delays, and
+ * the given graph's streams (those that enter its hardware queues). */
+struct sim_delayed {
+    struct ces_graph *g;
+    struct ces_fault *faults;
+    size_t nfaults;
+    struct sim_delay *delays;
+    size_t ndelays;
+    uint32_t streams;
+};
+int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
+                         const struct ces_check_opts *opts, struct sim_delayed *out);
+void ces_sim_delayed_free(struct ces_ctx *ctx, struct sim_delayed *d);
+
 struct ces_check_report {
     struct ces_ctx *ctx;
-    const struct ces_graph *g; /* borrowed: must outlive the report */
+    const struct ces_graph *g; /* borrowed: must outlive the report; or delayed.g */
+    struct sim_delayed delayed; /* owned: the delay faults' graph, if any */
     uint32_t verdict;
     bool stopped_first; /* CES_CHECK_FIRST stopped the search */
     bool stopped;       /* a bound on states, time or memory stopped the search */

@@ -774,7 +774,8 @@ static int apply_faults(struct sim_model *m, const struct ces_check_opts *opts)
 }
 
 int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
-                        const struct ces_check_opts *opts, struct sim_model **out, size_t *held)
+                        const struct ces_check_opts *opts, uint32_t queued,
+                        struct sim_model **out, size_t *held)
 {
     struct sim_model *m;
     uint32_t nsig;
@@ -798,12 +799,13 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->nmaps = m->ranks * m->nbuf;
     m->abort_mode = (opts->flags & CES_CHECK_ABORT) != 0;
     nsig = ces_graph_nsignals(g);
-    {
-        uint32_t c = ces_graph_connections(g);
-
-        m->nq = (c == 0 || c >= m->streams) ? m->streams : c;
-        m->shared_queues = m->nq < m->streams;
-    }
+    /* the queues of the first `queued` streams, then one per stream */
+    m->queued = queued;
+    m->qshared = ces_graph_connections(g);
+    if (m->qshared == 0 || m->qshared >= queued)
+        m->qshared = queued;
+    m->shared_queues = m->qshared < queued;
+    m->nq = m->qshared + (m->streams - queued);
     m->ops = zalloc(m, m->nproc, sizeof(struct sim_op *));
     m->len = zalloc(m, m->nproc, sizeof(uint32_t));
     m->stop = zalloc(m, m->nproc, sizeof(uint32_t));
@@ -864,8 +866,12 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
             }
         }
     }
-    for (uint32_t p = 0; p < m->nproc; p++)
-        m->queue[p] = (p / m->streams) * m->nq + (p % m->streams) % m->nq;
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        uint32_t s = p % m->streams;
+
+        m->queue[p] = (p / m->streams) * m->nq +
+                      (s < queued ? s % m->qshared : m->qshared + s - queued);
+    }
     rc = unroll(m);
     if (rc != CES_OK)
         goto fail;

@@ -38,7 +38,30 @@ void ces_check_report_destroy(struct ces_check_report *r)
         return;
     for (size_t i = 0; i < r->ndefects; i++)
         defect_free(r->ctx, r->defects[i]);
+    ces_sim_delayed_free(r->ctx, &r->delayed);
     ces_free(r->ctx, r);
+}
+
+const struct ces_graph *ces_check_report_graph(const struct ces_check_report *r)
+{
+    return r == NULL ? NULL : r->g;
+}
+
+/* Where each delayed write lands from: the position of the record that
+ * stands for it, and the write on its own stream. */
+static void fmt_delays(struct ces_sb *sb, const struct ces_check_report *r)
+{
+    for (size_t i = 0; i < r->delayed.ndelays; i++) {
+        const struct sim_delay *d = &r->delayed.delays[i];
+        char spec[96];
+
+        ces_fault_format(&d->fault, spec, sizeof(spec));
+        ces_sb_printf(sb, "fault %s: r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " records an event in "
+                      "place of the write; the write lands from r%" PRIu32 ".s%" PRIu32
+                      ", a stream of its own, at any moment after that\n",
+                      spec, d->fault.rank, d->fault.stream, d->fault.index, d->fault.rank,
+                      d->stream);
+    }
 }
 
 static int report_add(struct ces_check_report *rep, const struct sim_model *m, int dc,
@@ -523,6 +546,7 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     if (s->aborted > 0)
         ces_sb_printf(&sb, "watchdog: fired in %" PRIu64 " end states; every blocked stream was "
                       "released with an error\n", s->aborted);
+    fmt_delays(&sb, r);
     for (size_t i = 0; i < r->ndefects; i++)
         fmt_defect(&sb, r->g, &r->defects[i]->pub);
     if (s->mode == CES_CHECK_EXHAUSTIVE)
@@ -631,6 +655,17 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
                   ",\"seconds\":%.6f,\"states_per_second\":%.1f,\"peak_memory\":%" PRIu64 "},",
                   s->states, s->transitions, s->executions, s->aborted, s->max_depth, s->seconds,
                   s->seconds > 0 ? (double)s->states / s->seconds : 0.0, s->peak_memory);
+    if (r->delayed.ndelays > 0) {
+        ces_sb_puts(&sb, "\"delays\":[");
+        for (size_t i = 0; i < r->delayed.ndelays; i++) {
+            char spec[96];
+
+            ces_fault_format(&r->delayed.delays[i].fault, spec, sizeof(spec));
+            ces_sb_printf(&sb, "%s{\"fault\":\"%s\",\"stream\":%" PRIu32 "}", i ? "," : "", spec,
+                          r->delayed.delays[i].stream);
+        }
+        ces_sb_puts(&sb, "],");
+    }
     ces_sb_puts(&sb, "\"defects\":[");
     for (size_t i = 0; i < r->ndefects; i++) {
         const struct ces_check_defect *d = &r->defects[i]->pub;

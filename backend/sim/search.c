@@ -776,14 +776,9 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
         } else if (status == SIM_S_AWAIT) {
             add(S, o->rec_proc, &nwork);
         } else if (status == SIM_S_QUEUE) {
-            uint32_t r = x / m->streams, q = m->queue[x], done = 0;
+            uint32_t r = x / m->streams, q = m->queue[x];
 
-            for (uint32_t y = q - r * m->nq; y < m->streams; y += m->nq) {
-                uint32_t pp = r * m->streams + y;
-
-                done += pc[pp] < m->stop[pp] ? pc[pp] : m->stop[pp];
-            }
-            add(S, m->qseq[q][done], &nwork);
+            add(S, m->qseq[q][ces_sim_queue_done(m, pc, r, q - r * m->nq)], &nwork);
         }
     }
     return nen;
@@ -1364,34 +1359,18 @@ static void search_free(struct search *S)
     ces_free(S->ctx, S->enabled);
 }
 
-int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_check_opts *opts,
-              struct ces_check_report **out)
+/* The check of a valid graph g under opts, whose faults are drops and
+ * stops; streams from `queued` on are delayed writes' (delay.c). */
+static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
+                       const struct ces_check_opts *opts, uint32_t queued,
+                       struct ces_check_report **out)
 {
-    struct ces_check_opts defaults;
     struct sim_model *m = NULL;
     struct search S;
     struct ces_check_report *rep = NULL;
     size_t P, held = 0;
     int rc;
 
-    if (ctx == NULL || g == NULL || out == NULL)
-        return CES_ERR_INVALID;
-    *out = NULL;
-    if (opts == NULL) {
-        ces_check_opts_init(&defaults);
-        opts = &defaults;
-    }
-    if (opts->nfaults > 0 && opts->faults == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "check options: nfaults > 0 but no faults");
-    if (!(opts->max_seconds >= 0) || !isfinite(opts->max_seconds))
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "check options: max_seconds must be a finite number >= 0");
-    if (opts->random > 0 && opts->replay != NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "check options: random mode and a replay exclude each other");
-    rc = ces_graph_require_valid(ctx, g, "check");
-    if (rc != CES_OK)
-        return rc;
     memset(&S, 0, sizeof(S));
     S.ctx = ctx;
     S.o = opts;
@@ -1399,7 +1378,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
                    : opts->random > 0   ? CES_CHECK_RANDOM
                                         : CES_CHECK_EXHAUSTIVE;
     S.t0 = ces_sim_now();
-    rc = ces_sim_model_build(ctx, g, opts, &m, &held);
+    rc = ces_sim_model_build(ctx, g, opts, queued, &m, &held);
     if (rc != CES_OK && rc != SIM_BOUND)
         return rc;
     rep = ces_malloc(ctx, sizeof(*rep));
@@ -1492,4 +1471,45 @@ fail:
     ces_sim_model_destroy(m);
     ces_check_report_destroy(rep);
     return rc;
+}
+
+int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_check_opts *opts,
+              struct ces_check_report **out)
+{
+    struct ces_check_opts defaults, o;
+    struct sim_delayed d;
+    int rc;
+
+    if (ctx == NULL || g == NULL || out == NULL)
+        return CES_ERR_INVALID;
+    *out = NULL;
+    if (opts == NULL) {
+        ces_check_opts_init(&defaults);
+        opts = &defaults;
+    }
+    if (opts->nfaults > 0 && opts->faults == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "check options: nfaults > 0 but no faults");
+    if (!(opts->max_seconds >= 0) || !isfinite(opts->max_seconds))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "check options: max_seconds must be a finite number >= 0");
+    if (opts->random > 0 && opts->replay != NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "check options: random mode and a replay exclude each other");
+    rc = ces_graph_require_valid(ctx, g, "check");
+    if (rc == CES_OK)
+        rc = ces_sim_delay_derive(ctx, g, opts, &d);
+    if (rc != CES_OK)
+        return rc;
+    if (d.g == NULL)
+        return check_graph(ctx, g, opts, ces_graph_streams(g), out);
+    o = *opts;
+    o.faults = d.faults;
+    o.nfaults = d.nfaults;
+    rc = check_graph(ctx, d.g, &o, d.streams, out);
+    if (rc != CES_OK) {
+        ces_sim_delayed_free(ctx, &d);
+        return rc;
+    }
+    (*out)->delayed = d;
+    return CES_OK;
 }

@@ -284,15 +284,11 @@ static bool queue_ready(const struct sim_model *m, const struct sim_state *s, ui
                         const struct sim_op *o)
 {
     const uint32_t *pc = SIM_PC(m, s);
-    uint32_t r = p / m->streams, q = m->queue[p] - r * m->nq, done = 0;
+    uint32_t r = p / m->streams;
 
     if (!m->shared_queues)
         return true;
-    for (uint32_t st = q; st < m->streams; st += m->nq)
-        done += pc[r * m->streams + st] < m->stop[r * m->streams + st]
-                    ? pc[r * m->streams + st]
-                    : m->stop[r * m->streams + st];
-    return o->qidx == done;
+    return o->qidx == ces_sim_queue_done(m, pc, r, m->queue[p] - r * m->nq);
 }
 
 int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_t p)
@@ -836,14 +832,8 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                     rc = push_edge(m, out, o->rec_proc, o->rec_pos, 0, node[o->rec_proc]);
             } else if (st == SIM_S_QUEUE) {
                 uint32_t r = p / m->streams, q = m->queue[p];
-                uint32_t done = 0, h;
+                uint32_t h = m->qseq[q][ces_sim_queue_done(m, pc, r, q - r * m->nq)];
 
-                for (uint32_t x = q - r * m->nq; x < m->streams; x += m->nq) {
-                    uint32_t pp = r * m->streams + x;
-
-                    done += pc[pp] < m->stop[pp] ? pc[pp] : m->stop[pp];
-                }
-                h = m->qseq[q][done];
                 rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &h);
                 if (rc == CES_OK && out != NULL)
                     rc = push_edge(m, out, h, pc[h], 0, node[h]);

@@ -538,7 +538,9 @@ CES_API const struct ces_backend_ops *ces_backend_find(const char *name);
 /* Injected faults. */
 enum ces_fault_kind {
     CES_FAULT_DROP = 0, /* drop:rR.sS#K - that write executes but never lands */
-    CES_FAULT_STOP = 1  /* stop:rR.sS#K - the stream stops before its K-th op (dead) */
+    CES_FAULT_STOP = 1, /* stop:rR.sS#K - the stream stops before its K-th op (dead) */
+    CES_FAULT_DELAY = 2 /* delay:rR.sS#K - that write executes, its stream goes on, and it
+                           lands at any later moment (after later ops of its stream, too) */
 };
 
 struct ces_fault {
@@ -546,7 +548,7 @@ struct ces_fault {
     uint32_t rank, stream, index;
 };
 
-/* Parses "drop:r1.s0#3" / "stop:r0.s1#2" (CES_ERR_INVALID with a message
+/* Parses "drop:r1.s0#3" / "stop:r0.s1#2" / "delay:r0.s0#1" (CES_ERR_INVALID with a message
  * saying what was expected).  The position is checked against a graph only
  * by ces_check. */
 CES_API int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out);
@@ -712,10 +714,17 @@ struct ces_check_report;
  * it gives CES_V_INCOMPLETE, checked before each allocation (the model,
  * states, the visited set), and the context's message then says what
  * needed the memory.  The report refers to `g` (it formats ops
- * from it): g must outlive the report.  Runs on the calling thread. */
+ * from it): g must outlive the report.  Runs on the calling thread.
+ * Under delay faults the checker checks a graph derived from g in its
+ * place (docs/SEMANTICS.md section 9: each delayed write moves to a stream
+ * of its own, added to every rank); the report's positions refer to that
+ * graph, which ces_check_report_graph returns. */
 CES_API int ces_check(struct ces_ctx *ctx, const struct ces_graph *g,
                       const struct ces_check_opts *opts, struct ces_check_report **out);
 CES_API void ces_check_report_destroy(struct ces_check_report *r);
+/* The graph the report's positions refer to: g, or the graph checked in its
+ * place under delay faults (owned by the report). */
+CES_API const struct ces_graph *ces_check_report_graph(const struct ces_check_report *r);
 
 /* enum ces_verdict bits: every class found; CES_V_INCOMPLETE when a bound was
  * hit (possibly with defect bits: those were found before it stopped). */
@@ -755,9 +764,9 @@ struct ces_check_sweep_row {
     uint32_t still_blocked;  /* with it: 1 if some stream stayed blocked (a defect) */
 };
 
-/* Runs `opts` (its faults and abort flag ignored) once per fault: a drop at
- * every write and a stop at every op of every stream, each without and with
- * the watchdog model.  *rows (free with ces_free) receives *n rows in
+/* Runs `opts` (its faults and abort flag ignored) once per fault: a drop
+ * and a delay at every write and a stop at every op of every stream, each
+ * without and with the watchdog model.  *rows (free with ces_free) receives *n rows in
  * position order. */
 CES_API int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                                   const struct ces_check_opts *opts,

@@ -605,6 +605,145 @@ static void test_graph_replays(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A delayed write lands at any moment after its position.  In `replayed`
+ * (r0 raises r1's flag, r1 takes it and resets it, acks; r0 takes the ack
+ * and resets it; three replays) a late reset that lands after the next
+ * replay raised the flag again wipes it: r1 waits for good, and r0 for its
+ * ack (DEADLOCK), or r0 has finished (HANG).  The last reset and every
+ * raise may come late without harm. */
+static void test_delay_fault(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = replayed(ctx, 3, true);
+    struct ces_fault f[2];
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    const struct ces_graph *h;
+    char buf[64], *t;
+
+    (void)state;
+    assert_int_equal(ces_fault_parse(ctx, "delay:r1.s0#1", &f[0]), CES_OK);
+    assert_int_equal(f[0].kind, CES_FAULT_DELAY);
+    assert_int_equal(ces_fault_format(&f[0], buf, sizeof(buf)), 13);
+    assert_string_equal(buf, "delay:r1.s0#1");
+    assert_int_equal(ces_fault_parse(ctx, "delay:r1s0#1", &f[1]), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "fault 'delay:r1s0#1': expected a position rR.sS#K after 'delay:'");
+    ces_check_opts_init(&o);
+    o.faults = f;
+    o.nfaults = 1;
+    /* r1's first reset (replay 1); the report's graph has the write on
+     * r1.s1 and the replays split in two blocks (1 + 2 replays) */
+    r = check2(ctx, g, &o, CES_V_DEADLOCK | CES_V_HANG);
+    d = find(r, CES_V_DEADLOCK);
+    assert_int_equal(d->nblocked, 2);
+    assert_int_equal(d->blocked[0].pos.rank, 0); /* the ack of replay 2 */
+    assert_int_equal(d->blocked[0].pos.index, 4);
+    assert_int_equal(d->blocked[1].pos.rank, 1); /* the flag of replay 2 */
+    assert_int_equal(d->blocked[1].pos.index, 3);
+    assert_int_equal(d->blocked[1].pos.stream, 0);
+    h = ces_check_report_graph(r);
+    assert_ptr_not_equal(h, g);
+    assert_int_equal(ces_graph_streams(h), 2);
+    assert_int_equal(ces_graph_nblocks(h), 2);
+    assert_int_equal(ces_graph_block(h, 1).reps, 2);
+    assert_int_equal(ces_graph_block(h, 1).first_iter, 2);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "fault delay:r1.s0#1: r1.s0#1 records an event in place of the "
+                              "write; the write lands from r1.s1, a stream of its own, at any "
+                              "moment after that\n"));
+    assert_non_null(strstr(t, " r1.s1#1 write f[0] = 0"));
+    ces_free(ctx, t);
+    replays(ctx, g, &o, d);
+    ces_check_report_destroy(r);
+    /* with the watchdog nothing stays blocked */
+    o.flags = CES_CHECK_ABORT;
+    r = check2(ctx, g, &o, CES_V_OK);
+    assert_true(ces_check_report_stats(r).aborted > 0);
+    ces_check_report_destroy(r);
+    o.flags = 0;
+    /* r1's last reset (replay 3), and r0's raise in replay 2: OK; the
+     * latter splits the replays 1 + 1 + 1 */
+    f[0].index = 7;
+    r = check2(ctx, g, &o, CES_V_OK);
+    assert_int_equal(ces_graph_nblocks(ces_check_report_graph(r)), 2);
+    ces_check_report_destroy(r);
+    f[0] = (struct ces_fault){CES_FAULT_DELAY, 0, 0, 3};
+    r = check2(ctx, g, &o, CES_V_OK);
+    h = ces_check_report_graph(r);
+    assert_int_equal(ces_graph_nblocks(h), 3);
+    assert_int_equal(ces_graph_block(h, 2).first_iter, 3);
+    ces_check_report_destroy(r);
+    /* a stop before the delayed write: its record is never enqueued, so
+     * neither is the write's stream */
+    f[1] = (struct ces_fault){CES_FAULT_STOP, 0, 0, 3};
+    o.nfaults = 2;
+    r = check2(ctx, g, &o, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    for (size_t i = 0; i < d->nblocked; i++)
+        assert_true(d->blocked[i].pos.stream == 0 || d->blocked[i].reason == CES_BLOCK_STOPPED);
+    ces_check_report_destroy(r);
+    /* what cannot be delayed */
+    f[1] = f[0];
+    f[1].kind = CES_FAULT_DROP;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "faults delay:r0.s0#3 and drop:r0.s0#3: a write "
+                                                 "is dropped or delayed once, not both or twice");
+    f[1].kind = CES_FAULT_DELAY;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    o.nfaults = 1;
+    f[0].index = 4;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "fault delay:r0.s0#4: expected a write at that position, found 'wait'");
+    f[0].index = 9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "fault delay:r0.s0#9: r0.s0 has 9 ops (#0..#8)");
+    f[0].stream = 1;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "fault delay:r0.s1#9: no such stream (ranks 0..1, streams 0..0)");
+    assert_null(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A delayed write leaves its stream's hardware queue: with one queue for
+ * two streams (connections 1), r0's first raise may still land after its
+ * second, and r1's wait for 2 then waits for good.  In the queue, the write
+ * would land before r0's next op and the schedule would pass. */
+static void test_delay_own_queue(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_fault f = {CES_FAULT_DELAY, 0, 0, 0};
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+
+    (void)state;
+    for (uint32_t c = 0; c <= 1; c++) {
+        struct ces_graph *g = mk(ctx, 2, 2);
+
+        assert_int_equal(ces_graph_set_connections(g, c), CES_OK);
+        op(g, 0, W(0, F, 1, 0, 1));
+        op(g, 0, W(0, F, 1, 0, 2));
+        op(g, 1, WT(0, F, 1, 0, CES_CMP_GEQ, 1));
+        op(g, 1, WT(0, F, 1, 0, CES_CMP_GEQ, 2));
+        r = check2(ctx, g, NULL, CES_V_OK);
+        ces_check_report_destroy(r);
+        ces_check_opts_init(&o);
+        o.faults = &f;
+        o.nfaults = 1;
+        r = check2(ctx, g, &o, CES_V_HANG);
+        assert_int_equal(ces_graph_streams(ces_check_report_graph(r)), 3);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_events(void **state)
 {
     struct ces_test_alloc st;
@@ -757,26 +896,36 @@ static void test_fault_sweep(void **state)
     o.progress_ud = &seen;
     o.progress_seconds = 1e-9;
     assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_OK);
-    assert_int_equal(n, 2 * (7 + 2)); /* 7 stops and 2 drops per rank */
+    assert_int_equal(n, 2 * (7 + 2 + 2)); /* 7 stops, 2 drops and 2 delays per rank */
     assert_int_equal(seen.calls, n);
     assert_int_equal(seen.last, n);
     assert_int_equal(seen.total, n);
     ces_free(ctx, rows);
     rows = NULL;
     assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
-    assert_int_equal(n, 2 * (7 + 2));
+    assert_int_equal(n, 2 * (7 + 2 + 2));
     for (size_t i = 0; i < n; i++) {
-        /* rows in position order, a write's drop before its stop: per rank
-         * stop #0, drop #1, stop #1, stop #2, stop #3, drop #4, stop #4,
-         * stop #5, stop #6 */
-        static const uint32_t index[9] = {0, 1, 1, 2, 3, 4, 4, 5, 6};
-        size_t j = i % 9;
+        /* rows in position order, a write's drop, then its delay, then its
+         * stop: per rank stop #0, drop #1, delay #1, stop #1, stop #2,
+         * stop #3, drop #4, delay #4, stop #4, stop #5, stop #6 */
+        static const uint32_t index[11] = {0, 1, 1, 1, 2, 3, 4, 4, 4, 5, 6};
+        size_t j = i % 11;
 
-        assert_int_equal(rows[i].fault.rank, i / 9);
+        assert_int_equal(rows[i].fault.rank, i / 11);
         assert_int_equal(rows[i].fault.stream, 0);
         assert_int_equal(rows[i].fault.index, index[j]);
-        assert_int_equal(rows[i].fault.kind,
-                         j == 1 || j == 5 ? CES_FAULT_DROP : CES_FAULT_STOP);
+        assert_int_equal(rows[i].fault.kind, j == 1 || j == 6   ? CES_FAULT_DROP
+                                             : j == 2 || j == 7 ? CES_FAULT_DELAY
+                                                                : CES_FAULT_STOP);
+        assert_int_equal(rows[i].still_blocked, 0);
+        if (rows[i].fault.kind == CES_FAULT_DELAY) {
+            /* each slot is written once: a late flag only makes its waiter
+             * wait longer, and carries the copy's order all the same */
+            assert_int_equal(rows[i].verdict, CES_V_OK);
+            assert_int_equal(rows[i].verdict_abort, CES_V_OK);
+            assert_int_equal(rows[i].aborted, 0);
+            continue;
+        }
         /* Every fault leaves a stream waiting for good: a lost flag, a
          * stream that stopped before its flag, or (stopped at #5 or #6,
          * after both its flags) the stopped stream itself.  Nothing waits
@@ -786,11 +935,11 @@ static void test_fault_sweep(void **state)
         /* the watchdog releases every blocked wait; what runs after it is
          * not judged */
         assert_int_equal(rows[i].verdict_abort, CES_V_OK);
-        assert_int_equal(rows[i].still_blocked, 0);
         assert_true(rows[i].aborted > 0);
     }
     assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
     assert_non_null(strstr(t, "r0.s0#1        drop  HANG                   OK (watchdog fired "));
+    assert_non_null(strstr(t, "r0.s0#1        delay OK                     OK\n"));
     ces_free(ctx, t);
     ces_free(ctx, rows);
     ces_graph_destroy(g);
@@ -1512,6 +1661,9 @@ static int check_mode_body(struct ces_ctx *ctx, void *arg)
 static void test_alloc_failures_modes(void **state)
 {
     struct ces_fault stop = {CES_FAULT_STOP, 1, 0, 0};
+    /* a delayed write (its graph derived on the failing context), and a
+     * stop before it on its stream */
+    struct ces_fault delay[2] = {{CES_FAULT_DELAY, 0, 0, 2}, {CES_FAULT_STOP, 0, 0, 1}};
     struct mode_arg a;
     struct ces_ctx *ctx = NULL;
 
@@ -1532,6 +1684,10 @@ static void test_alloc_failures_modes(void **state)
     ces_check_opts_init(&a.o);
     a.o.flags = CES_CHECK_NO_REDUCTION;
     assert_true(ces_test_alloc_failures(check_mode_body, &a) > 5);
+    ces_check_opts_init(&a.o);
+    a.o.faults = delay;
+    a.o.nfaults = 2;
+    assert_true(ces_test_alloc_failures(check_mode_body, &a) > 20);
     ces_graph_destroy(a.g);
     ces_ctx_destroy(ctx);
 }
@@ -1554,6 +1710,8 @@ int main(void)
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_faults_and_abort),
         cmocka_unit_test(test_fault_sweep),
+        cmocka_unit_test(test_delay_fault),
+        cmocka_unit_test(test_delay_own_queue),
         cmocka_unit_test(test_bounds_incomplete),
         cmocka_unit_test(test_depth_bound),
         cmocka_unit_test(test_progress_and_time_bound),

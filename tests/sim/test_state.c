@@ -60,7 +60,7 @@ static void test_cached_hash_equals_full(void **state)
 
     (void)state;
     ces_check_opts_init(&o);
-    assert_int_equal(ces_sim_model_build(ctx, g, &o, &m, NULL), CES_OK);
+    assert_int_equal(ces_sim_model_build(ctx, g, &o, ces_graph_streams(g), &m, NULL), CES_OK);
     m->hashed = true;
     for (int run = 0; run < 40; run++) {
         struct sim_state s = {0}, c = {0};
@@ -115,7 +115,7 @@ static void test_different_states_differ(void **state)
 
     (void)state;
     ces_check_opts_init(&o);
-    assert_int_equal(ces_sim_model_build(ctx, g, &o, &m, NULL), CES_OK);
+    assert_int_equal(ces_sim_model_build(ctx, g, &o, ces_graph_streams(g), &m, NULL), CES_OK);
     m->hashed = true;
     assert_int_equal(ces_sim_state_init(m, &s), CES_OK);
     assert_int_equal(ces_sim_state_init(m, &t), CES_OK);

@@ -1,0 +1,300 @@
+/*
+ * backend/sim/delay.c - the delay fault (delay:rR.sS#K): the write at that
+ * position executes, its stream goes on, and the write lands at any later
+ * moment.  The checker checks a derived graph in its place: at the
+ * position, a `record` of a new event; on a stream of its own, added to
+ * every rank, an `await` of that event and then the write.  The write keeps
+ * what happened before its position, nothing after it; its stream has a
+ * hardware queue of its own (model.c), so only the record holds it back.
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where a delayed write sits in g, and what stands for it in the derived
+ * graph. */
+struct delay_at {
+    const struct ces_fault *f;
+    uint32_t block, rep, op; /* block b, replay j, op i of the rank's list */
+    uint32_t ghost;          /* the stream its write moves to */
+    uint32_t event;          /* the derived graph's event */
+};
+
+/* The ops of rank r on stream s in g once graph replays are unrolled. */
+static uint64_t stream_len(const struct ces_graph *g, uint32_t r, uint32_t s)
+{
+    uint64_t len = 0;
+
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        uint32_t n;
+        const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+        for (uint32_t i = 0; i < n; i++)
+            len += ops[i].stream == s ? ces_graph_block(g, b).reps : 0;
+    }
+    return len;
+}
+
+/* Checks fault f's position against g (the messages of model.c's checks)
+ * and, for a delay, finds its op. */
+static int locate(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_fault *f,
+                  struct delay_at *d)
+{
+    uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
+    uint64_t seen = 0, len;
+    char spec[96];
+
+    ces_fault_format(f, spec, sizeof(spec));
+    if (f->rank >= ranks || f->stream >= streams)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "fault %s: no such stream (ranks 0..%" PRIu32 ", streams 0..%" PRIu32
+                             ")",
+                             spec, ranks - 1, streams - 1);
+    len = stream_len(g, f->rank, f->stream);
+    if (f->index >= len)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "fault %s: r%" PRIu32 ".s%" PRIu32 " has %" PRIu64 " ops (#0..#%" PRIu64
+                             ")",
+                             spec, f->rank, f->stream, len, len == 0 ? 0 : len - 1);
+    if (d == NULL)
+        return CES_OK;
+    d->f = f;
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        uint32_t n, on = 0;
+        const struct ces_op *ops = ces_graph_ops(g, b, f->rank, &n);
+        uint64_t reps = ces_graph_block(g, b).reps;
+
+        for (uint32_t i = 0; i < n; i++)
+            on += ops[i].stream == f->stream;
+        if (f->index >= seen + on * reps) {
+            seen += on * reps;
+            continue;
+        }
+        d->block = b;
+        d->rep = (uint32_t)((f->index - seen) / on);
+        on = (uint32_t)((f->index - seen) % on); /* the on-th of the stream's ops in the list */
+        for (d->op = 0; ops[d->op].stream != f->stream || on-- > 0;)
+            d->op++;
+        if (ops[d->op].kind != CES_OP_WRITE)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "fault %s: expected a write at that position, found '%s'", spec,
+                                 ces_op_kind_name(ops[d->op].kind));
+        return CES_OK;
+    }
+    return CES_OK; /* not reached: f->index < len */
+}
+
+static int cmp_at(const void *pa, const void *pb)
+{
+    const struct delay_at *a = pa, *b = pb;
+
+    if (a->block != b->block)
+        return a->block < b->block ? -1 : 1;
+    if (a->rep != b->rep)
+        return a->rep < b->rep ? -1 : 1;
+    if (a->f->rank != b->f->rank)
+        return a->f->rank < b->f->rank ? -1 : 1;
+    return a->op < b->op ? -1 : a->op > b->op;
+}
+
+/* The tables of g into h, in order (indices stay), and an event per delay
+ * named delayN (with underscores added until no event of g has the name). */
+static int copy_tables(const struct ces_graph *g, struct ces_graph *h, struct delay_at *at,
+                       size_t nat)
+{
+    int rc = ces_graph_set_connections(h, ces_graph_connections(g));
+
+    for (uint32_t i = 0; i < ces_graph_nbuffers(g) && rc == CES_OK; i++)
+        rc = ces_graph_add_buffer(h, ces_graph_buffer(g, i).name, ces_graph_buffer(g, i).size,
+                                  NULL);
+    for (uint32_t i = 0; i < ces_graph_nsignals(g) && rc == CES_OK; i++) {
+        struct ces_signal_info si = ces_graph_signal(g, i);
+
+        rc = ces_graph_add_signal(h, si.name, si.width, si.slots, NULL);
+    }
+    for (uint32_t i = 0; i < ces_graph_nevents(g) && rc == CES_OK; i++)
+        rc = ces_graph_add_event(h, ces_graph_event(g, i), NULL);
+    for (uint32_t i = 0; i < ces_graph_nconsts(g) && rc == CES_OK; i++) {
+        int64_t v;
+        const char *name = ces_graph_const(g, i, &v);
+
+        rc = ces_graph_add_const(h, name, v);
+    }
+    for (size_t k = 0; k < nat && rc == CES_OK; k++) {
+        char name[64];
+        int len = snprintf(name, sizeof(name), "delay%zu", k);
+
+        while (ces_graph_find_event(g, name) >= 0 && len < (int)sizeof(name) - 1)
+            name[len++] = '_', name[len] = '\0';
+        rc = ces_graph_add_event(h, name, &at[k].event);
+    }
+    return rc;
+}
+
+/* Rank r's ops of replay `rep` of block b into h's current block, the
+ * delayed writes among them moved to their streams. */
+static int copy_ops(const struct ces_graph *g, struct ces_graph *h, uint32_t b, uint32_t rep,
+                    uint32_t r, const struct delay_at *at, size_t nat)
+{
+    uint32_t n;
+    const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+    int rc = CES_OK;
+
+    for (uint32_t i = 0; i < n && rc == CES_OK; i++) {
+        const struct delay_at *d = NULL;
+        struct ces_op rec, aw, wr;
+
+        for (size_t k = 0; k < nat && d == NULL; k++)
+            if (at[k].block == b && at[k].rep == rep && at[k].f->rank == r && at[k].op == i)
+                d = &at[k];
+        if (d == NULL) {
+            rc = ces_graph_add_op(h, r, &ops[i]);
+            continue;
+        }
+        memset(&rec, 0, sizeof(rec));
+        rec.kind = CES_OP_RECORD;
+        rec.stream = ops[i].stream;
+        rec.event = d->event;
+        rec.line = ops[i].line;
+        rec.col = ops[i].col;
+        aw = rec;
+        aw.kind = CES_OP_AWAIT;
+        aw.stream = d->ghost;
+        wr = ops[i];
+        wr.stream = d->ghost;
+        rc = ces_graph_add_op(h, r, &rec);
+        if (rc == CES_OK)
+            rc = ces_graph_add_op(h, r, &aw);
+        if (rc == CES_OK)
+            rc = ces_graph_add_op(h, r, &wr);
+    }
+    return rc;
+}
+
+/* Block b into h: its replays with a delayed write each become a block of
+ * one replay, the runs of replays between them a block each. */
+static int copy_block(const struct ces_graph *g, struct ces_graph *h, uint32_t b,
+                      const struct delay_at *at, size_t nat)
+{
+    struct ces_block_info bi = ces_graph_block(g, b);
+    uint32_t from = 0; /* the first replay not yet copied */
+    size_t k = 0;
+    int rc = CES_OK;
+
+    while (k < nat && at[k].block < b)
+        k++;
+    while (rc == CES_OK && from < bi.reps) {
+        /* the next replay with a delay, or the end */
+        uint32_t to = k < nat && at[k].block == b ? at[k].rep : bi.reps;
+        uint32_t reps = to > from ? to - from : 1;
+
+        rc = ces_graph_add_block(h, bi.kind, reps);
+        for (uint32_t r = 0; r < ces_graph_ranks(g) && rc == CES_OK; r++)
+            rc = copy_ops(g, h, b, from, r, at, nat);
+        from += reps;
+        while (k < nat && at[k].block == b && at[k].rep < from)
+            k++;
+    }
+    return rc;
+}
+
+int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
+                         const struct ces_check_opts *opts, struct sim_delayed *out)
+{
+    size_t nat = 0, nrest = 0;
+    uint32_t streams = ces_graph_streams(g);
+    struct delay_at *at = NULL;
+    struct ces_graph *h = NULL;
+    int rc = CES_OK;
+
+    memset(out, 0, sizeof(*out));
+    for (size_t i = 0; i < opts->nfaults; i++)
+        nat += opts->faults[i].kind == CES_FAULT_DELAY;
+    if (nat == 0)
+        return CES_OK;
+    if (streams + nat > CES_MAX_STREAMS)
+        return ces_ctx_error(ctx, CES_ERR_LIMIT,
+                             "%zu delay faults need %zu streams a rank; a graph has at most %u",
+                             nat, streams + nat, CES_MAX_STREAMS);
+    at = ces_malloc(ctx, nat * sizeof(*at));
+    /* the other faults, and a stop of a delayed write's stream for each stop
+     * before that write on its own: the record is never enqueued */
+    out->faults = ces_malloc(ctx, (opts->nfaults + nat * opts->nfaults) * sizeof(*out->faults));
+    if (at == NULL || out->faults == NULL) {
+        rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory deriving the delay faults' graph");
+        goto out;
+    }
+    nat = 0;
+    for (size_t i = 0; i < opts->nfaults && rc == CES_OK; i++) {
+        const struct ces_fault *f = &opts->faults[i];
+
+        rc = locate(ctx, g, f, f->kind == CES_FAULT_DELAY ? &at[nat] : NULL);
+        if (f->kind == CES_FAULT_DELAY)
+            at[nat].ghost = streams + (uint32_t)nat, nat++;
+        else
+            out->faults[nrest++] = *f;
+    }
+    for (size_t k = 0; k < nat && rc == CES_OK; k++) {
+        for (size_t i = 0; i < opts->nfaults && rc == CES_OK; i++) {
+            const struct ces_fault *f = &opts->faults[i];
+            char a[96], b[96];
+
+            if (f == at[k].f || f->rank != at[k].f->rank || f->stream != at[k].f->stream)
+                continue;
+            if (f->kind == CES_FAULT_STOP && f->index <= at[k].f->index)
+                out->faults[nrest++] =
+                    (struct ces_fault){CES_FAULT_STOP, f->rank, at[k].ghost, 0};
+            if (f->index != at[k].f->index || f->kind == CES_FAULT_STOP)
+                continue;
+            ces_fault_format(at[k].f, a, sizeof(a));
+            ces_fault_format(f, b, sizeof(b));
+            rc = ces_ctx_error(ctx, CES_ERR_INVALID,
+                               "faults %s and %s: a write is dropped or delayed once, not both "
+                               "or twice",
+                               a, b);
+        }
+    }
+    if (rc != CES_OK)
+        goto out;
+    out->nfaults = nrest;
+    out->streams = streams;
+    qsort(at, nat, sizeof(*at), cmp_at);
+    rc = ces_graph_create(ctx, ces_graph_ranks(g), streams + (uint32_t)nat, &h);
+    if (rc == CES_OK)
+        rc = copy_tables(g, h, at, nat);
+    for (uint32_t b = 0; b < ces_graph_nblocks(g) && rc == CES_OK; b++)
+        rc = copy_block(g, h, b, at, nat);
+    if (rc == CES_OK)
+        rc = ces_graph_validate(h, NULL);
+    if (rc != CES_OK)
+        goto out;
+    out->delays = ces_malloc(ctx, nat * sizeof(*out->delays));
+    if (out->delays == NULL) {
+        rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory deriving the delay faults' graph");
+        goto out;
+    }
+    for (size_t k = 0; k < nat; k++) {
+        out->delays[k].fault = *at[k].f;
+        out->delays[k].stream = at[k].ghost;
+    }
+    out->ndelays = nat;
+    out->g = h;
+    h = NULL;
+out:
+    ces_free(ctx, at);
+    ces_graph_destroy(h);
+    if (rc != CES_OK)
+        ces_sim_delayed_free(ctx, out);
+    return rc;
+}
+
+void ces_sim_delayed_free(struct ces_ctx *ctx, struct sim_delayed *d)
+{
+    ces_graph_destroy(d->g);
+    ces_free(ctx, d->faults);
+    ces_free(ctx, d->delays);
+    memset(d, 0, sizeof(*d));
+}
