@@ -159,44 +159,48 @@ static void test_faults_sweep_json_dot(void **state)
     assert_string_equal(head, "digraph cesync ");
 }
 
+/* cesync check of credit's alltoall (2 ranks, 2 calls) in dir with a delay
+ * at r0.s0#`rest` (the position, then more options). */
+static int delay_tool(const char *dir, const char *rest, char **o)
+{
+    char args[256];
+
+    snprintf(args, sizeof(args),
+             "check alltoall --ranks 2 --sync credit --iterations 2 --fault delay:r0.s0#%s", rest);
+    return ces_test_tool(dir, args, o);
+}
+
 /* A delayed write: credit's reset of r0's ready flag (r0.s0#3) may land
  * after the next call raised the flag, and wipe it (HANG) or let the wait
  * for it pass early (RACE); the watchdog ends the hang, not the race.  The
  * report, the JSON and the picture show the write on a stream of its own. */
 static void test_delay(void **state)
 {
-    const char *a = "check alltoall --ranks 2 --sync credit --iterations 2 --fault delay:r0.s0#";
-    char *dir = ces_test_tmpdir(), args[256], path[160], *o, *dot;
+    char *dir = ces_test_tmpdir(), path[160], *o, *dot;
     FILE *f;
     long n;
 
     (void)state;
-    snprintf(args, sizeof(args), "%s3 --quiet", a);
-    assert_int_equal(ces_test_tool(dir, args, &o), 1);
+    assert_int_equal(delay_tool(dir, "3 --quiet", &o), 1);
     assert_string_equal(o, "verdict: HANG,RACE\n");
     free(o);
-    snprintf(args, sizeof(args), "%s3 --abort --quiet", a);
-    assert_int_equal(ces_test_tool(dir, args, &o), 1);
+    assert_int_equal(delay_tool(dir, "3 --abort --quiet", &o), 1);
     assert_string_equal(o, "verdict: RACE\n");
     free(o);
     /* the raise of the next call's flag (r0.s0#20) may come late */
-    snprintf(args, sizeof(args), "%s20 --quiet", a);
-    assert_int_equal(ces_test_tool(dir, args, &o), 0);
+    assert_int_equal(delay_tool(dir, "20 --quiet", &o), 0);
     assert_string_equal(o, "verdict: OK\n");
     free(o);
-    snprintf(args, sizeof(args), "%s3", a);
-    assert_int_equal(ces_test_tool(dir, args, &o), 1);
+    assert_int_equal(delay_tool(dir, "3", &o), 1);
     assert_non_null(strstr(o, "\nfault delay:r0.s0#3: r0.s0#3 records an event in place of the "
                               "write; the write lands from r0.s1, a stream of its own, at any "
                               "moment after that\n"));
     assert_non_null(strstr(o, " r0.s1#1 write ready[1] = 0\n"));
     free(o);
-    snprintf(args, sizeof(args), "%s3 --json", a);
-    assert_int_equal(ces_test_tool(dir, args, &o), 1);
+    assert_int_equal(delay_tool(dir, "3 --json", &o), 1);
     assert_non_null(strstr(o, ",\"delays\":[{\"fault\":\"delay:r0.s0#3\",\"stream\":1}],"));
     free(o);
-    snprintf(args, sizeof(args), "%s3 --quiet --dot delay.dot", a);
-    assert_int_equal(ces_test_tool(dir, args, &o), 1);
+    assert_int_equal(delay_tool(dir, "3 --quiet --dot delay.dot", &o), 1);
     free(o);
     snprintf(path, sizeof(path), "%s/delay.dot", dir);
     f = fopen(path, "r");
@@ -211,13 +215,11 @@ static void test_delay(void **state)
     free(dot);
     remove(path);
     /* what cannot be delayed */
-    snprintf(args, sizeof(args), "%s2", a);
-    assert_int_equal(ces_test_tool(dir, args, &o), 2);
+    assert_int_equal(delay_tool(dir, "2", &o), 2);
     assert_string_equal(o, "cesync: check: fault delay:r0.s0#2: expected a write at that "
                            "position, found 'wait'\n");
     free(o);
-    snprintf(args, sizeof(args), "%s3 --fault drop:r0.s0#3", a);
-    assert_int_equal(ces_test_tool(dir, args, &o), 2);
+    assert_int_equal(delay_tool(dir, "3 --fault drop:r0.s0#3", &o), 2);
     assert_string_equal(o, "cesync: check: faults delay:r0.s0#3 and drop:r0.s0#3: a write is "
                            "dropped or delayed once, not both or twice\n");
     free(o);

@@ -16,8 +16,10 @@
 
 #define SEEDS 1000u
 
+/* The verdict of g under `flags` and fault f (NULL: none), and the states
+ * the search stored. */
 static uint32_t check_bounded(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t flags,
-                              uint64_t max_states, uint64_t *states)
+                              const struct ces_fault *f, uint64_t max_states, uint64_t *states)
 {
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
@@ -25,6 +27,8 @@ static uint32_t check_bounded(struct ces_ctx *ctx, const struct ces_graph *g, ui
 
     ces_check_opts_init(&o);
     o.flags = flags;
+    o.faults = f;
+    o.nfaults = f != NULL;
     o.max_states = max_states;
     o.max_seconds = 20;
     if (ces_check(ctx, g, &o, &r) != CES_OK)
@@ -36,9 +40,9 @@ static uint32_t check_bounded(struct ces_ctx *ctx, const struct ces_graph *g, ui
 }
 
 static uint32_t check(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t flags,
-                      uint64_t *states)
+                      const struct ces_fault *f, uint64_t *states)
 {
-    return check_bounded(ctx, g, flags, 2000000, states);
+    return check_bounded(ctx, g, flags, f, 2000000, states);
 }
 
 /* Compares the two searches on g; returns the verdict, or fails.  `what`
@@ -47,8 +51,8 @@ static uint32_t compare(struct ces_ctx *ctx, const struct ces_graph *g, const ch
                         uint64_t *reduced_states, uint64_t *full_states)
 {
     uint64_t sr = 0, sf = 0;
-    uint32_t vr = check(ctx, g, 0, &sr);
-    uint32_t vf = check(ctx, g, CES_CHECK_NO_REDUCTION, &sf);
+    uint32_t vr = check(ctx, g, 0, NULL, &sr);
+    uint32_t vf = check(ctx, g, CES_CHECK_NO_REDUCTION, NULL, &sf);
     char a[64], b[64];
 
     ces_verdict_format(vr, a, sizeof(a));
@@ -120,8 +124,8 @@ static void test_generated_four_ranks(void **state)
         char a[64], b[64];
 
         assert_int_equal(ces_gen_graph(ctx, seed, &go, &g), CES_OK);
-        vr = check_bounded(ctx, g, 0, 400000, &sr);
-        vf = check_bounded(ctx, g, CES_CHECK_NO_REDUCTION, 400000, &sf);
+        vr = check_bounded(ctx, g, 0, NULL, 400000, &sr);
+        vf = check_bounded(ctx, g, CES_CHECK_NO_REDUCTION, NULL, 400000, &sf);
         ces_verdict_format(vr, a, sizeof(a));
         ces_verdict_format(vf, b, sizeof(b));
         if (!(vr & CES_V_INCOMPLETE) && !(vf & CES_V_INCOMPLETE)) {
@@ -137,27 +141,6 @@ static void test_generated_four_ranks(void **state)
     assert_true(compared >= 45);
     assert_true(defects >= 10);
     ces_test_ctx_end(ctx, &st);
-}
-
-/* The verdict of g under one fault, with or without the watchdog model,
- * reduced or not. */
-static uint32_t check_fault(struct ces_ctx *ctx, const struct ces_graph *g,
-                            const struct ces_fault *f, uint32_t flags)
-{
-    struct ces_check_opts o;
-    struct ces_check_report *r = NULL;
-    uint32_t v;
-
-    ces_check_opts_init(&o);
-    o.flags = flags;
-    o.faults = f;
-    o.nfaults = 1;
-    o.max_states = 2000000;
-    if (ces_check(ctx, g, &o, &r) != CES_OK)
-        fail_msg("ces_check: %s", ces_ctx_last_error(ctx));
-    v = ces_check_report_verdict(r);
-    ces_check_report_destroy(r);
-    return v;
 }
 
 /* Delayed writes: a delay at every write of 80 generated schedules (the
@@ -180,12 +163,13 @@ static void test_generated_delays(void **state)
         assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
         for (size_t i = 0; i < n; i++) {
             const struct ces_check_sweep_row *w = &rows[i];
+            uint64_t states;
             uint32_t v, va;
 
             if (w->fault.kind != CES_FAULT_DELAY)
                 continue;
-            v = check_fault(ctx, g, &w->fault, CES_CHECK_NO_REDUCTION);
-            va = check_fault(ctx, g, &w->fault, CES_CHECK_NO_REDUCTION | CES_CHECK_ABORT);
+            v = check(ctx, g, CES_CHECK_NO_REDUCTION, &w->fault, &states);
+            va = check(ctx, g, CES_CHECK_NO_REDUCTION | CES_CHECK_ABORT, &w->fault, &states);
             if (v != w->verdict || va != w->verdict_abort)
                 fail_msg("seed %u, delay:r%u.s%u#%u: the reduced search says %#x (%#x with "
                          "the watchdog), the unreduced one %#x (%#x)",
