@@ -41,7 +41,8 @@ static const char check_help[] =
     "                      stop:rR.sS#K (the stream stops before op K); repeatable\n"
     "  --abort             model the runtime watchdog: blocked waits are released\n"
     "  --fault-sweep       every fault at every op position, with and without --abort\n"
-    "                      (a table; with --quiet only its summary line; no --json, --dot)\n"
+    "                      (a table, a line per fault kind and the totals; with --quiet\n"
+    "                      only the totals; no --json, --dot)\n"
     "  --dot OUT           draw the first counterexample (.dot, .svg or .png; the\n"
     "                      directory must exist, checked before the search)\n"
     "  --json              print the report as JSON\n"
@@ -293,6 +294,8 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     size_t n = 0;
     char *text = NULL;
     size_t shown = 0, other = 0, tolerated = 0, blocked = 0, incomplete = 0;
+    size_t by_kind[3][4] = {{0}}; /* drop, stop, delay: faults, shown, other, OK */
+    static const char *const kinds[3] = {"drop", "stop", "delay"};
     int ec;
 
     if (wants_progress(a))
@@ -305,17 +308,28 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     if (!a->quiet)
         fputs(text, stdout);
     for (size_t i = 0; i < n; i++) {
+        size_t *k = by_kind[rows[i].fault.kind % 3];
+
+        k[0]++;
         if (rows[i].verdict & (CES_V_HANG | CES_V_DEADLOCK))
-            shown++;
+            shown++, k[1]++;
         else if (rows[i].verdict & (CES_V_RACE | CES_V_MISMATCH))
-            other++;
+            other++, k[2]++;
         else if (!(rows[i].verdict & CES_V_INCOMPLETE))
-            tolerated++;
+            tolerated++, k[3]++;
         /* the watchdog must end every fault: nothing may stay blocked */
         if (rows[i].still_blocked)
             blocked++;
         if ((rows[i].verdict | rows[i].verdict_abort) & CES_V_INCOMPLETE)
             incomplete++;
+    }
+    /* by kind, with the table: a drop or stop should show, a delay may not */
+    for (int i = 0; i < 3 && !a->quiet; i++) {
+        int k = i == 0 ? CES_FAULT_DROP : i == 1 ? CES_FAULT_DELAY : CES_FAULT_STOP;
+
+        if (by_kind[k][0] > 0)
+            printf("%-5s %5zu: %zu HANG or DEADLOCK, %zu RACE or MISMATCH, %zu OK\n", kinds[k],
+                   by_kind[k][0], by_kind[k][1], by_kind[k][2], by_kind[k][3]);
     }
     printf("fault sweep: %zu faults: %zu show as HANG or DEADLOCK, %zu as RACE or MISMATCH, %zu "
            "tolerated (OK), %zu incomplete; with --abort %zu stay blocked\n",
