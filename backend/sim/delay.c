@@ -232,10 +232,12 @@ int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
         const struct ces_fault *f = &opts->faults[i];
 
         rc = locate(ctx, g, f, f->kind == CES_FAULT_DELAY ? &at[nat] : NULL);
-        if (f->kind == CES_FAULT_DELAY)
-            at[nat].ghost = streams + (uint32_t)nat, nat++;
-        else
+        if (f->kind == CES_FAULT_DELAY) {
+            at[nat].ghost = streams + (uint32_t)nat;
+            nat++;
+        } else {
             out->faults[nrest++] = *f;
+        }
     }
     for (size_t k = 0; k < nat && rc == CES_OK; k++) {
         for (size_t i = 0; i < opts->nfaults && rc == CES_OK; i++) {
