@@ -56,8 +56,8 @@ static int locate(struct ces_ctx *ctx, const struct ces_graph *g, const struct c
     len = stream_len(g, f->rank, f->stream);
     if (f->index >= len)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "fault %s: r%" PRIu32 ".s%" PRIu32 " has %" PRIu64 " ops (#0..#%" PRIu64
-                             ")",
+                             "fault %s: r%" PRIu32 ".s%" PRIu32 " has %" PRIu64
+                             " ops (#0..#%" PRIu64 ")",
                              spec, f->rank, f->stream, len, len == 0 ? 0 : len - 1);
     if (d == NULL)
         return CES_OK;

@@ -50,20 +50,102 @@ int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out
                              "fault '%s': expected drop:rR.sS#K, delay:rR.sS#K or stop:rR.sS#K",
                              spec);
     s += n + 1;
-    if (*s++ != 'r' || parse_u32(&s, &f.rank) != 0 || *s++ != '.' || *s++ != 's' ||
-        parse_u32(&s, &f.stream) != 0 || *s++ != '#' || parse_u32(&s, &f.index) != 0 ||
-        *s != '\0')
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "fault '%s': expected a position rR.sS#K after '%.*s'", spec,
-                             (int)n + 1, spec);
+    if (*s++ != 'r' || parse_u32(&s, &f.rank) != 0)
+        goto bad;
+    if (f.kind == CES_FAULT_STOP && *s == '#') /* stop:rR#K, the whole rank */
+        f.stream = CES_FAULT_RANK;
+    else if (*s++ != '.' || *s++ != 's' || parse_u32(&s, &f.stream) != 0 ||
+             f.stream == CES_FAULT_RANK)
+        goto bad;
+    if (*s++ != '#' || parse_u32(&s, &f.index) != 0 || *s != '\0')
+        goto bad;
     *out = f;
     return CES_OK;
+bad:
+    return ces_ctx_error(ctx, CES_ERR_INVALID,
+                         "fault '%s': expected a position rR.sS#K%s after '%.*s'", spec,
+                         f.kind == CES_FAULT_STOP ? " or rR#K" : "", (int)n + 1, spec);
 }
 
 int ces_fault_format(const struct ces_fault *f, char *buf, size_t size)
 {
+    if (f->stream == CES_FAULT_RANK)
+        return snprintf(buf, size, "%s:r%" PRIu32 "#%" PRIu32, kind_name(f->kind), f->rank,
+                        f->index);
     return snprintf(buf, size, "%s:r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, kind_name(f->kind),
                     f->rank, f->stream, f->index);
+}
+
+/* stop:rR#K as one stop per stream: each stream of rank R stops before its
+ * first op at or after the rank's K-th in enqueue order (blocks in order,
+ * replays in order, ops in list order); a stream with none goes on. */
+static int rank_stop(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_fault *f,
+                     struct ces_fault *out, size_t *n)
+{
+    uint64_t at[CES_MAX_STREAMS] = {0}, len[CES_MAX_STREAMS] = {0}, seen = 0;
+    uint32_t streams = ces_graph_streams(g);
+    char spec[96];
+
+    ces_fault_format(f, spec, sizeof(spec));
+    if (f->rank >= ces_graph_ranks(g))
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "fault %s: no such rank (ranks 0..%" PRIu32 ")",
+                             spec, ces_graph_ranks(g) - 1);
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        uint32_t nops;
+        const struct ces_op *ops = ces_graph_ops(g, b, f->rank, &nops);
+        uint64_t reps = ces_graph_block(g, b).reps, before = 0, part = 0;
+
+        if (f->index >= seen) { /* the replays wholly before the stop, and a part of one */
+            before = (f->index - seen) / (nops > 0 ? nops : 1);
+            before = before < reps ? before : reps;
+            part = before < reps ? (f->index - seen) % (nops > 0 ? nops : 1) : 0;
+        }
+        for (uint32_t i = 0; i < nops; i++) {
+            len[ops[i].stream] += reps;
+            at[ops[i].stream] += before + (i < part);
+        }
+        seen += nops * reps;
+    }
+    if (f->index >= seen)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "fault %s: r%" PRIu32 " has %" PRIu64 " ops (#0..#%" PRIu64 ")", spec,
+                             f->rank, seen, seen == 0 ? 0 : seen - 1);
+    for (uint32_t s = 0; s < streams; s++)
+        if (at[s] < len[s])
+            out[(*n)++] = (struct ces_fault){CES_FAULT_STOP, f->rank, s, (uint32_t)at[s]};
+    return CES_OK;
+}
+
+int ces_sim_faults_expand(struct ces_ctx *ctx, const struct ces_graph *g,
+                          const struct ces_check_opts *opts, struct ces_fault **out, size_t *n)
+{
+    size_t ranks = 0;
+    int rc = CES_OK;
+
+    *out = NULL;
+    *n = 0;
+    for (size_t i = 0; i < opts->nfaults; i++)
+        ranks += opts->faults[i].stream == CES_FAULT_RANK;
+    if (ranks == 0)
+        return CES_OK;
+    *out = ces_malloc(ctx, (opts->nfaults + ranks * ces_graph_streams(g)) * sizeof(**out));
+    if (*out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory expanding the faults");
+    for (size_t i = 0; i < opts->nfaults && rc == CES_OK; i++) {
+        if (opts->faults[i].stream != CES_FAULT_RANK)
+            (*out)[(*n)++] = opts->faults[i];
+        else if (opts->faults[i].kind != CES_FAULT_STOP)
+            rc = ces_ctx_error(ctx, CES_ERR_INVALID, "fault kind %" PRIu32 ": only a stop names a "
+                               "whole rank", opts->faults[i].kind);
+        else
+            rc = rank_stop(ctx, g, &opts->faults[i], *out, n);
+    }
+    if (rc != CES_OK) {
+        ces_free(ctx, *out);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
 }
 
 static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,

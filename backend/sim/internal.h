@@ -315,6 +315,10 @@ struct sim_delayed {
     size_t ndelays;
     uint32_t streams;
 };
+/* The faults of opts with each stop of a whole rank (stop:rR#K) as stops of
+ * its streams; *out NULL when there is none (fault.c). */
+int ces_sim_faults_expand(struct ces_ctx *ctx, const struct ces_graph *g,
+                          const struct ces_check_opts *opts, struct ces_fault **out, size_t *n);
 int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_check_opts *opts, struct sim_delayed *out);
 void ces_sim_delayed_free(struct ces_ctx *ctx, struct sim_delayed *d);

@@ -1478,6 +1478,8 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
 {
     struct ces_check_opts defaults, o;
     struct sim_delayed d;
+    struct ces_fault *ex = NULL;
+    size_t nex = 0;
     int rc;
 
     if (ctx == NULL || g == NULL || out == NULL)
@@ -1497,19 +1499,25 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
                              "check options: random mode and a replay exclude each other");
     rc = ces_graph_require_valid(ctx, g, "check");
     if (rc == CES_OK)
-        rc = ces_sim_delay_derive(ctx, g, opts, &d);
-    if (rc != CES_OK)
-        return rc;
-    if (d.g == NULL)
-        return check_graph(ctx, g, opts, ces_graph_streams(g), out);
+        rc = ces_sim_faults_expand(ctx, g, opts, &ex, &nex);
     o = *opts;
-    o.faults = d.faults;
-    o.nfaults = d.nfaults;
-    rc = check_graph(ctx, d.g, &o, d.streams, out);
-    if (rc != CES_OK) {
-        ces_sim_delayed_free(ctx, &d);
-        return rc;
+    if (ex != NULL) {
+        o.faults = ex;
+        o.nfaults = nex;
     }
-    (*out)->delayed = d;
-    return CES_OK;
+    if (rc == CES_OK)
+        rc = ces_sim_delay_derive(ctx, g, &o, &d);
+    if (rc == CES_OK && d.g == NULL)
+        rc = check_graph(ctx, g, &o, ces_graph_streams(g), out);
+    else if (rc == CES_OK) {
+        o.faults = d.faults;
+        o.nfaults = d.nfaults;
+        rc = check_graph(ctx, d.g, &o, d.streams, out);
+        if (rc == CES_OK)
+            (*out)->delayed = d;
+        else
+            ces_sim_delayed_free(ctx, &d);
+    }
+    ces_free(ctx, ex);
+    return rc;
 }

@@ -538,7 +538,9 @@ CES_API const struct ces_backend_ops *ces_backend_find(const char *name);
 /* Injected faults. */
 enum ces_fault_kind {
     CES_FAULT_DROP = 0, /* drop:rR.sS#K - that write executes but never lands */
-    CES_FAULT_STOP = 1, /* stop:rR.sS#K - the stream stops before its K-th op (dead) */
+    CES_FAULT_STOP = 1, /* stop:rR.sS#K - the stream stops before its K-th op (dead);
+                           stop:rR#K (stream CES_FAULT_RANK) - the rank's process dies before
+                           its K-th op in enqueue order: each of its streams stops there */
     CES_FAULT_DELAY = 2 /* delay:rR.sS#K - that write executes, its stream goes on, and it
                            lands at any later moment (after later ops of its stream, too) */
 };
@@ -547,10 +549,12 @@ struct ces_fault {
     uint32_t kind; /* enum ces_fault_kind */
     uint32_t rank, stream, index;
 };
+/* The stream of a stop of a whole rank (stop:rR#K). */
+#define CES_FAULT_RANK UINT32_MAX
 
-/* Parses "drop:r1.s0#3" / "stop:r0.s1#2" / "delay:r0.s0#1" (CES_ERR_INVALID with a message
- * saying what was expected).  The position is checked against a graph only
- * by ces_check. */
+/* Parses "drop:r1.s0#3" / "stop:r0.s1#2" / "stop:r0#5" / "delay:r0.s0#1"
+ * (CES_ERR_INVALID with a message saying what was expected).  The position
+ * is checked against a graph only by ces_check. */
 CES_API int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out);
 /* Formats a fault as ces_fault_parse reads it; returns the length needed
  * (snprintf style). */

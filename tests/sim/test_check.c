@@ -716,6 +716,103 @@ static void test_delay_fault(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* stop:rR#K, a rank's process that dies before its K-th op in enqueue
+ * order: r0 enqueues f[0] on s0, f[1] on s1, f[2] on s0; dying before its
+ * second op stops s0 before #1 and s1 before #0, so r1 hangs at its wait
+ * for f[1], where a stop of s0 alone lets it reach the wait for f[2]. */
+static void test_rank_stop(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 2);
+    struct ces_fault f;
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    char buf[32];
+
+    (void)state;
+    for (uint32_t i = 0; i < 3; i++) {
+        op(g, 0, W(i == 1, F, 1, i, 1));
+        op(g, 1, WT(0, F, 1, i, CES_CMP_GEQ, 1));
+    }
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0#1", &f), CES_OK);
+    assert_int_equal(f.stream, CES_FAULT_RANK);
+    assert_int_equal(ces_fault_format(&f, buf, sizeof(buf)), 9);
+    assert_string_equal(buf, "stop:r0#1");
+    ces_check_opts_init(&o);
+    o.faults = &f;
+    o.nfaults = 1;
+    r = check2(ctx, g, &o, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    assert_int_equal(d->nblocked, 3);
+    assert_int_equal(d->blocked[0].reason, CES_BLOCK_STOPPED);
+    assert_int_equal(d->blocked[0].pos.stream, 0);
+    assert_int_equal(d->blocked[0].pos.index, 1);
+    assert_int_equal(d->blocked[1].reason, CES_BLOCK_STOPPED);
+    assert_int_equal(d->blocked[1].pos.stream, 1);
+    assert_int_equal(d->blocked[1].pos.index, 0);
+    assert_int_equal(d->blocked[2].pos.rank, 1);
+    assert_int_equal(d->blocked[2].pos.index, 1);
+    ces_check_report_destroy(r);
+    f = (struct ces_fault){CES_FAULT_STOP, 0, 0, 1};
+    r = check2(ctx, g, &o, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    assert_int_equal(d->nblocked, 2);
+    assert_int_equal(d->blocked[1].pos.index, 2);
+    ces_check_report_destroy(r);
+    /* after its last op the rank has nothing left to lose: no #3 */
+    f = (struct ces_fault){CES_FAULT_STOP, 0, CES_FAULT_RANK, 3};
+    refused(ctx, g, &o, "fault stop:r0#3: r0 has 3 ops (#0..#2)");
+    f.rank = 2;
+    refused(ctx, g, &o, "fault stop:r2#3: no such rank (ranks 0..1)");
+    f = (struct ces_fault){CES_FAULT_DROP, 0, CES_FAULT_RANK, 0};
+    refused(ctx, g, &o, "fault kind 0: only a stop names a whole rank");
+    assert_int_equal(ces_fault_parse(ctx, "drop:r0#1", &f), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "fault 'drop:r0#1': expected a position rR.sS#K after 'drop:'");
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0#", &f), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "fault 'stop:r0#': expected a position rR.sS#K or rR#K after 'stop:'");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The same in graph replays: with one stream, stop:r1#K is stop:r1.s0#K. */
+static void test_rank_stop_replays(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = replayed(ctx, 3, true);
+    struct ces_check_opts o;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    for (uint32_t k = 0; k < 9; k++) {
+        struct ces_fault whole = {CES_FAULT_STOP, 1, CES_FAULT_RANK, k};
+        struct ces_fault one = {CES_FAULT_STOP, 1, 0, k};
+        struct ces_check_report *a = NULL, *b = NULL;
+        const struct ces_check_defect *da, *db;
+
+        o.faults = &whole;
+        o.nfaults = 1;
+        assert_int_equal(ces_check(ctx, g, &o, &a), CES_OK);
+        o.faults = &one;
+        assert_int_equal(ces_check(ctx, g, &o, &b), CES_OK);
+        /* the peer waits for good: r0 for an ack, or r1's own stream */
+        assert_true(ces_check_report_verdict(a) & (CES_V_DEADLOCK | CES_V_HANG));
+        assert_int_equal(ces_check_report_verdict(a), ces_check_report_verdict(b));
+        da = ces_check_report_defect(a, 0);
+        db = ces_check_report_defect(b, 0);
+        assert_string_equal(da->replay, db->replay);
+        assert_int_equal(da->nblocked, db->nblocked);
+        ces_check_report_destroy(a);
+        ces_check_report_destroy(b);
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A delayed write leaves its stream's hardware queue: with one queue for
  * two streams (connections 1), r0's first raise may still land after its
  * second, and r1's wait for 2 then waits for good.  In the queue, the write
@@ -1662,9 +1759,10 @@ static int check_mode_body(struct ces_ctx *ctx, void *arg)
 static void test_alloc_failures_modes(void **state)
 {
     struct ces_fault stop = {CES_FAULT_STOP, 1, 0, 0};
-    /* a delayed write (its graph derived on the failing context), and a
-     * stop before it on its stream */
-    struct ces_fault delay[2] = {{CES_FAULT_DELAY, 0, 0, 2}, {CES_FAULT_STOP, 0, 0, 1}};
+    /* a delayed write (its graph derived on the failing context), a stop
+     * before it on its stream, and a rank that dies */
+    struct ces_fault delay[3] = {{CES_FAULT_DELAY, 0, 0, 2}, {CES_FAULT_STOP, 0, 0, 1},
+                                 {CES_FAULT_STOP, 1, CES_FAULT_RANK, 3}};
     struct mode_arg a;
     struct ces_ctx *ctx = NULL;
 
@@ -1687,7 +1785,7 @@ static void test_alloc_failures_modes(void **state)
     assert_true(ces_test_alloc_failures(check_mode_body, &a) > 5);
     ces_check_opts_init(&a.o);
     a.o.faults = delay;
-    a.o.nfaults = 2;
+    a.o.nfaults = 3;
     assert_true(ces_test_alloc_failures(check_mode_body, &a) > 20);
     ces_graph_destroy(a.g);
     ces_ctx_destroy(ctx);
@@ -1713,6 +1811,8 @@ int main(void)
         cmocka_unit_test(test_fault_sweep),
         cmocka_unit_test(test_delay_fault),
         cmocka_unit_test(test_delay_own_queue),
+        cmocka_unit_test(test_rank_stop),
+        cmocka_unit_test(test_rank_stop_replays),
         cmocka_unit_test(test_bounds_incomplete),
         cmocka_unit_test(test_depth_bound),
         cmocka_unit_test(test_progress_and_time_bound),

@@ -227,6 +227,15 @@ static void test_delay(void **state)
     assert_string_equal(o, "cesync: check: faults delay:r0.s0#3 and drop:r0.s0#3: a write is "
                            "dropped or delayed once, not both or twice\n");
     free(o);
+    /* a rank that dies: with the local chunk on s1 (overlap), rank 1 dying
+     * before its first op stops both its streams, and rank 0 hangs */
+    assert_int_equal(ces_test_tool(dir, "check alltoall --ranks 2 --variant overlap --fault "
+                                        "stop:r1#0 --quiet", &o), 1);
+    assert_string_equal(o, "verdict: HANG\n");
+    free(o);
+    assert_int_equal(ces_test_tool(dir, "check alltoall --ranks 2 --fault stop:r1#99", &o), 2);
+    assert_memory_equal(o, "cesync: check: fault stop:r1#99: r1 has ", 40);
+    free(o);
     assert_int_equal(ces_test_tool(dir, "check alltoall --ranks 2 --fault delay", &o), 2);
     assert_string_equal(o, "cesync: check: fault 'delay': expected drop:rR.sS#K, delay:rR.sS#K "
                            "or stop:rR.sS#K\n");
