@@ -177,8 +177,46 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
     return CES_OK;
 }
 
+/* The stops of rank r as a whole (stop:rR#K) that stop two streams or more
+ * (one is the stop of that stream, already swept), into *v. */
+static int sweep_rank_stops(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t r,
+                            struct ces_vec *v)
+{
+    uint64_t left[CES_MAX_STREAMS] = {0}; /* each stream's ops not yet enqueued */
+    uint32_t k = 0;
+    int rc = CES_OK;
+
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        uint32_t nops;
+        const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
+
+        for (uint32_t i = 0; i < nops; i++)
+            left[ops[i].stream] += ces_graph_block(g, b).reps;
+    }
+    for (uint32_t b = 0; b < ces_graph_nblocks(g) && rc == CES_OK; b++) {
+        struct ces_block_info bi = ces_graph_block(g, b);
+        uint32_t nops;
+        const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
+
+        for (uint32_t j = 0; j < bi.reps && nops > 0 && rc == CES_OK; j++) {
+            for (uint32_t i = 0; i < nops && rc == CES_OK; i++, k++) {
+                struct ces_fault f = {CES_FAULT_STOP, r, CES_FAULT_RANK, k};
+                uint32_t alive = 0;
+
+                for (uint32_t s = 0; s < ces_graph_streams(g); s++)
+                    alive += left[s] > 0;
+                if (alive > 1)
+                    rc = ces_vec_push(ctx, v, sizeof(f), &f);
+                left[ops[i].stream]--;
+            }
+        }
+    }
+    return rc;
+}
+
 /* Every fault of the sweep, in position order (a write's drop, then its
- * delay, then its stop), into *v (struct ces_fault). */
+ * delay, then its stop; a rank's stops as a whole after its streams'), into
+ * *v (struct ces_fault). */
 static int sweep_faults(struct ces_ctx *ctx, const struct ces_graph *g, struct ces_vec *v)
 {
     uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
@@ -215,6 +253,8 @@ static int sweep_faults(struct ces_ctx *ctx, const struct ces_graph *g, struct c
                 }
             }
         }
+        if (rc == CES_OK && streams > 1)
+            rc = sweep_rank_stops(ctx, g, r, v);
     }
     return rc;
 }
@@ -287,8 +327,12 @@ int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *
         const struct ces_check_sweep_row *r = &rows[i];
         char where[48], v[48], va[48], va2[96];
 
-        snprintf(where, sizeof(where), "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, r->fault.rank,
-                 r->fault.stream, r->fault.index);
+        if (r->fault.stream == CES_FAULT_RANK)
+            snprintf(where, sizeof(where), "r%" PRIu32 "#%" PRIu32, r->fault.rank,
+                     r->fault.index);
+        else
+            snprintf(where, sizeof(where), "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, r->fault.rank,
+                     r->fault.stream, r->fault.index);
         ces_verdict_format(r->verdict, v, sizeof(v));
         ces_verdict_format(r->verdict_abort, va, sizeof(va));
         if (r->aborted > 0)

@@ -769,7 +769,8 @@ struct ces_check_sweep_row {
 };
 
 /* Runs `opts` (its faults and abort flag ignored) once per fault: a drop
- * and a delay at every write and a stop at every op of every stream, each
+ * and a delay at every write, a stop at every op of every stream, and a stop
+ * of a whole rank wherever that stops two of its streams or more, each
  * without and with the watchdog model.  *rows (free with ces_free) receives *n rows in
  * position order. */
 CES_API int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,

@@ -774,6 +774,31 @@ static void test_rank_stop(void **state)
     assert_int_equal(ces_fault_parse(ctx, "stop:r0#", &f), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "fault 'stop:r0#': expected a position rR.sS#K or rR#K after 'stop:'");
+    /* the sweep stops r0 as a whole where that stops both its streams (#0,
+     * #1; at #2 s1 is done: the stop of s0 alone, already swept), after the
+     * rows of its streams */
+    {
+        struct ces_check_sweep_row *rows = NULL;
+        size_t n = 0, whole = 0;
+        char *t = NULL;
+
+        assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+        for (size_t i = 0; i < n; i++) {
+            if (rows[i].fault.stream != CES_FAULT_RANK)
+                continue;
+            assert_int_equal(rows[i].fault.rank, 0);
+            assert_int_equal(rows[i].fault.index, whole);
+            assert_int_equal(rows[i].verdict, CES_V_HANG);
+            assert_int_equal(rows[i].still_blocked, 0);
+            assert_int_equal(rows[i - whole - 1].fault.stream, 1); /* r0.s1's rows first */
+            whole++;
+        }
+        assert_int_equal(whole, 2);
+        assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
+        assert_non_null(strstr(t, "\nr0#1           stop  HANG                   OK (watchdog"));
+        ces_free(ctx, t);
+        ces_free(ctx, rows);
+    }
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
