@@ -117,35 +117,50 @@ static int rank_stop(struct ces_ctx *ctx, const struct ces_graph *g, const struc
 }
 
 int ces_sim_faults_expand(struct ces_ctx *ctx, const struct ces_graph *g,
-                          const struct ces_check_opts *opts, struct ces_fault **out, size_t *n)
+                          const struct ces_check_opts *opts, struct sim_expanded *out)
 {
     size_t ranks = 0;
     int rc = CES_OK;
 
-    *out = NULL;
-    *n = 0;
+    memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < opts->nfaults; i++)
         ranks += opts->faults[i].stream == CES_FAULT_RANK;
     if (ranks == 0)
         return CES_OK;
-    *out = ces_malloc(ctx, (opts->nfaults + ranks * ces_graph_streams(g)) * sizeof(**out));
-    if (*out == NULL)
+    out->faults =
+        ces_malloc(ctx, (opts->nfaults + ranks * ces_graph_streams(g)) * sizeof(*out->faults));
+    out->stops = ces_malloc(ctx, ranks * sizeof(*out->stops));
+    if (out->faults == NULL || out->stops == NULL) {
+        ces_sim_expanded_free(ctx, out);
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory expanding the faults");
+    }
     for (size_t i = 0; i < opts->nfaults && rc == CES_OK; i++) {
-        if (opts->faults[i].stream != CES_FAULT_RANK)
-            (*out)[(*n)++] = opts->faults[i];
-        else if (opts->faults[i].kind != CES_FAULT_STOP)
-            rc = ces_ctx_error(ctx, CES_ERR_INVALID, "fault kind %" PRIu32 ": only a stop names a "
-                               "whole rank", opts->faults[i].kind);
-        else
-            rc = rank_stop(ctx, g, &opts->faults[i], *out, n);
+        struct sim_rank_stop *rs = &out->stops[out->nstops];
+
+        if (opts->faults[i].stream != CES_FAULT_RANK) {
+            out->faults[out->nfaults++] = opts->faults[i];
+        } else if (opts->faults[i].kind != CES_FAULT_STOP) {
+            rc = ces_ctx_error(ctx, CES_ERR_INVALID,
+                               "fault kind %" PRIu32 ": only a stop names a whole rank",
+                               opts->faults[i].kind);
+        } else {
+            rs->fault = opts->faults[i];
+            rs->first = out->nfaults;
+            rc = rank_stop(ctx, g, &opts->faults[i], out->faults, &out->nfaults);
+            rs->n = out->nfaults - rs->first;
+            out->nstops++;
+        }
     }
-    if (rc != CES_OK) {
-        ces_free(ctx, *out);
-        *out = NULL;
-        *n = 0;
-    }
+    if (rc != CES_OK)
+        ces_sim_expanded_free(ctx, out);
     return rc;
+}
+
+void ces_sim_expanded_free(struct ces_ctx *ctx, struct sim_expanded *e)
+{
+    ces_free(ctx, e->faults);
+    ces_free(ctx, e->stops);
+    memset(e, 0, sizeof(*e));
 }
 
 static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,

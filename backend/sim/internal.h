@@ -315,10 +315,22 @@ struct sim_delayed {
     size_t ndelays;
     uint32_t streams;
 };
-/* The faults of opts with each stop of a whole rank (stop:rR#K) as stops of
- * its streams; *out NULL when there is none (fault.c). */
+/* The faults of a check with each stop of a whole rank (stop:rR#K) as stops
+ * of its streams (faults; NULL when there is none), and where each rank
+ * stop went: faults[first .. first + n) (fault.c). */
+struct sim_rank_stop {
+    struct ces_fault fault;
+    size_t first, n;
+};
+struct sim_expanded {
+    struct ces_fault *faults;
+    size_t nfaults;
+    struct sim_rank_stop *stops;
+    size_t nstops;
+};
 int ces_sim_faults_expand(struct ces_ctx *ctx, const struct ces_graph *g,
-                          const struct ces_check_opts *opts, struct ces_fault **out, size_t *n);
+                          const struct ces_check_opts *opts, struct sim_expanded *out);
+void ces_sim_expanded_free(struct ces_ctx *ctx, struct sim_expanded *e);
 int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_check_opts *opts, struct sim_delayed *out);
 void ces_sim_delayed_free(struct ces_ctx *ctx, struct sim_delayed *d);
@@ -327,6 +339,7 @@ struct ces_check_report {
     struct ces_ctx *ctx;
     const struct ces_graph *g; /* borrowed: must outlive the report; or delayed.g */
     struct sim_delayed delayed; /* owned: the delay faults' graph, if any */
+    struct sim_expanded expanded; /* owned: the rank stops' stream stops, if any */
     uint32_t verdict;
     bool stopped_first; /* CES_CHECK_FIRST stopped the search */
     bool stopped;       /* a bound on states, time or memory stopped the search */

@@ -39,12 +39,33 @@ void ces_check_report_destroy(struct ces_check_report *r)
     for (size_t i = 0; i < r->ndefects; i++)
         defect_free(r->ctx, r->defects[i]);
     ces_sim_delayed_free(r->ctx, &r->delayed);
+    ces_sim_expanded_free(r->ctx, &r->expanded);
     ces_free(r->ctx, r);
 }
 
 const struct ces_graph *ces_check_report_graph(const struct ces_check_report *r)
 {
     return r == NULL ? NULL : r->g;
+}
+
+/* Where each stop of a whole rank stopped its streams. */
+static void fmt_rank_stops(struct ces_sb *sb, const struct ces_check_report *r)
+{
+    for (size_t i = 0; i < r->expanded.nstops; i++) {
+        const struct sim_rank_stop *rs = &r->expanded.stops[i];
+        char spec[96];
+
+        ces_fault_format(&rs->fault, spec, sizeof(spec));
+        ces_sb_printf(sb, "fault %s: r%" PRIu32 " dies before its op #%" PRIu32
+                      " in enqueue order:", spec, rs->fault.rank, rs->fault.index);
+        for (size_t k = 0; k < rs->n; k++) {
+            const struct ces_fault *f = &r->expanded.faults[rs->first + k];
+
+            ces_sb_printf(sb, "%s r%" PRIu32 ".s%" PRIu32 " stops before #%" PRIu32,
+                          k ? "," : "", f->rank, f->stream, f->index);
+        }
+        ces_sb_puts(sb, "\n"); /* (the op at #K is one stream's: n >= 1) */
+    }
 }
 
 /* Where each delayed write lands from: the position of the record that
@@ -546,6 +567,7 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     if (s->aborted > 0)
         ces_sb_printf(&sb, "watchdog: fired in %" PRIu64 " end states; every blocked stream was "
                       "released with an error\n", s->aborted);
+    fmt_rank_stops(&sb, r);
     fmt_delays(&sb, r);
     for (size_t i = 0; i < r->ndefects; i++)
         fmt_defect(&sb, r->g, &r->defects[i]->pub);
@@ -655,6 +677,22 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
                   ",\"seconds\":%.6f,\"states_per_second\":%.1f,\"peak_memory\":%" PRIu64 "},",
                   s->states, s->transitions, s->executions, s->aborted, s->max_depth, s->seconds,
                   s->seconds > 0 ? (double)s->states / s->seconds : 0.0, s->peak_memory);
+    if (r->expanded.nstops > 0) {
+        ces_sb_puts(&sb, "\"rank_stops\":[");
+        for (size_t i = 0; i < r->expanded.nstops; i++) {
+            const struct sim_rank_stop *rs = &r->expanded.stops[i];
+            char spec[96];
+
+            ces_fault_format(&rs->fault, spec, sizeof(spec));
+            ces_sb_printf(&sb, "%s{\"fault\":\"%s\",\"stops\":[", i ? "," : "", spec);
+            for (size_t k = 0; k < rs->n; k++) {
+                ces_fault_format(&r->expanded.faults[rs->first + k], spec, sizeof(spec));
+                ces_sb_printf(&sb, "%s\"%s\"", k ? "," : "", spec);
+            }
+            ces_sb_puts(&sb, "]}");
+        }
+        ces_sb_puts(&sb, "],");
+    }
     if (r->delayed.ndelays > 0) {
         ces_sb_puts(&sb, "\"delays\":[");
         for (size_t i = 0; i < r->delayed.ndelays; i++) {

@@ -1478,8 +1478,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
 {
     struct ces_check_opts defaults, o;
     struct sim_delayed d;
-    struct ces_fault *ex = NULL;
-    size_t nex = 0;
+    struct sim_expanded ex;
     int rc;
 
     if (ctx == NULL || g == NULL || out == NULL)
@@ -1498,18 +1497,19 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: random mode and a replay exclude each other");
     rc = ces_graph_require_valid(ctx, g, "check");
-    if (rc == CES_OK)
-        rc = ces_sim_faults_expand(ctx, g, opts, &ex, &nex);
+    if (rc != CES_OK)
+        return rc;
+    rc = ces_sim_faults_expand(ctx, g, opts, &ex);
     o = *opts;
-    if (ex != NULL) {
-        o.faults = ex;
-        o.nfaults = nex;
+    if (ex.faults != NULL) {
+        o.faults = ex.faults;
+        o.nfaults = ex.nfaults;
     }
     if (rc == CES_OK)
         rc = ces_sim_delay_derive(ctx, g, &o, &d);
-    if (rc == CES_OK && d.g == NULL)
+    if (rc == CES_OK && d.g == NULL) {
         rc = check_graph(ctx, g, &o, ces_graph_streams(g), out);
-    else if (rc == CES_OK) {
+    } else if (rc == CES_OK) {
         o.faults = d.faults;
         o.nfaults = d.nfaults;
         rc = check_graph(ctx, d.g, &o, d.streams, out);
@@ -1518,6 +1518,9 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
         else
             ces_sim_delayed_free(ctx, &d);
     }
-    ces_free(ctx, ex);
+    if (rc == CES_OK)
+        (*out)->expanded = ex;
+    else
+        ces_sim_expanded_free(ctx, &ex);
     return rc;
 }

@@ -729,7 +729,7 @@ static void test_rank_stop(void **state)
     struct ces_check_opts o;
     struct ces_check_report *r;
     const struct ces_check_defect *d;
-    char buf[32];
+    char buf[32], *t;
 
     (void)state;
     for (uint32_t i = 0; i < 3; i++) {
@@ -754,6 +754,14 @@ static void test_rank_stop(void **state)
     assert_int_equal(d->blocked[1].pos.index, 0);
     assert_int_equal(d->blocked[2].pos.rank, 1);
     assert_int_equal(d->blocked[2].pos.index, 1);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "\nfault stop:r0#1: r0 dies before its op #1 in enqueue order: "
+                              "r0.s0 stops before #1, r0.s1 stops before #0\n"));
+    ces_free(ctx, t);
+    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
+    assert_non_null(strstr(t, ",\"rank_stops\":[{\"fault\":\"stop:r0#1\",\"stops\":"
+                              "[\"stop:r0.s0#1\",\"stop:r0.s1#0\"]}],"));
+    ces_free(ctx, t);
     ces_check_report_destroy(r);
     f = (struct ces_fault){CES_FAULT_STOP, 0, 0, 1};
     r = check2(ctx, g, &o, CES_V_HANG);
@@ -780,7 +788,6 @@ static void test_rank_stop(void **state)
     {
         struct ces_check_sweep_row *rows = NULL;
         size_t n = 0, whole = 0;
-        char *t = NULL;
 
         assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
         for (size_t i = 0; i < n; i++) {
