@@ -23,70 +23,6 @@ struct delay_at {
     uint32_t event;          /* the derived graph's event */
 };
 
-/* The ops of rank r on stream s in g once graph replays are unrolled. */
-static uint64_t stream_len(const struct ces_graph *g, uint32_t r, uint32_t s)
-{
-    uint64_t len = 0;
-
-    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
-        uint32_t n;
-        const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
-
-        for (uint32_t i = 0; i < n; i++)
-            len += ops[i].stream == s ? ces_graph_block(g, b).reps : 0;
-    }
-    return len;
-}
-
-/* Checks fault f's position against g (the messages of model.c's checks)
- * and, for a delay, finds its op. */
-static int locate(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_fault *f,
-                  struct delay_at *d)
-{
-    uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
-    uint64_t seen = 0, len;
-    char spec[96];
-
-    ces_fault_format(f, spec, sizeof(spec));
-    if (f->rank >= ranks || f->stream >= streams)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "fault %s: no such stream (ranks 0..%" PRIu32 ", streams 0..%" PRIu32
-                             ")",
-                             spec, ranks - 1, streams - 1);
-    len = stream_len(g, f->rank, f->stream);
-    if (f->index >= len)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "fault %s: r%" PRIu32 ".s%" PRIu32 " has %" PRIu64
-                             " ops (#0..#%" PRIu64 ")",
-                             spec, f->rank, f->stream, len, len == 0 ? 0 : len - 1);
-    if (d == NULL)
-        return CES_OK;
-    d->f = f;
-    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
-        uint32_t n, on = 0;
-        const struct ces_op *ops = ces_graph_ops(g, b, f->rank, &n);
-        uint64_t reps = ces_graph_block(g, b).reps;
-
-        for (uint32_t i = 0; i < n; i++)
-            on += ops[i].stream == f->stream;
-        if (f->index >= seen + on * reps) {
-            seen += on * reps;
-            continue;
-        }
-        d->block = b;
-        d->rep = (uint32_t)((f->index - seen) / on);
-        on = (uint32_t)((f->index - seen) % on); /* the on-th of the stream's ops in the list */
-        for (d->op = 0; ops[d->op].stream != f->stream || on-- > 0;)
-            d->op++;
-        if (ops[d->op].kind != CES_OP_WRITE)
-            return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "fault %s: expected a write at that position, found '%s'", spec,
-                                 ces_op_kind_name(ops[d->op].kind));
-        return CES_OK;
-    }
-    return CES_OK; /* not reached: f->index < len */
-}
-
 static int cmp_at(const void *pa, const void *pb)
 {
     const struct delay_at *a = pa, *b = pb;
@@ -228,11 +164,15 @@ int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
         goto out;
     }
     nat = 0;
-    for (size_t i = 0; i < opts->nfaults && rc == CES_OK; i++) {
+    for (size_t i = 0; i < opts->nfaults; i++) {
         const struct ces_fault *f = &opts->faults[i];
 
-        rc = locate(ctx, g, f, f->kind == CES_FAULT_DELAY ? &at[nat] : NULL);
         if (f->kind == CES_FAULT_DELAY) {
+            uint64_t len;
+
+            at[nat].f = f;
+            ces_sim_op_at(g, f->rank, f->stream, f->index, &at[nat].block, &at[nat].rep,
+                          &at[nat].op, &len);
             at[nat].ghost = streams + (uint32_t)nat;
             nat++;
         } else {

@@ -76,20 +76,99 @@ int ces_fault_format(const struct ces_fault *f, char *buf, size_t size)
                     f->rank, f->stream, f->index);
 }
 
-/* stop:rR#K as one stop per stream: each stream of rank R stops before its
- * first op at or after the rank's K-th in enqueue order (blocks in order,
- * replays in order, ops in list order); a stream with none goes on. */
-static int rank_stop(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_fault *f,
-                     struct ces_fault *out, size_t *n)
+const struct ces_op *ces_sim_op_at(const struct ces_graph *g, uint32_t r, uint32_t s,
+                                   uint64_t index, uint32_t *block, uint32_t *rep, uint32_t *op,
+                                   uint64_t *len)
 {
-    uint64_t at[CES_MAX_STREAMS] = {0}, len[CES_MAX_STREAMS] = {0}, seen = 0;
-    uint32_t streams = ces_graph_streams(g);
+    const struct ces_op *at = NULL;
+
+    *len = 0;
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        uint32_t n, on = 0;
+        const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+        uint64_t reps = ces_graph_block(g, b).reps;
+
+        for (uint32_t i = 0; i < n; i++)
+            on += ops[i].stream == s;
+        if (at == NULL && index >= *len && index < *len + on * reps) {
+            uint32_t k = (uint32_t)((index - *len) % on); /* the k-th of the stream's ops */
+
+            *block = b;
+            *rep = (uint32_t)((index - *len) / on);
+            for (*op = 0; ops[*op].stream != s || k-- > 0;)
+                (*op)++;
+            at = &ops[*op];
+        }
+        *len += on * reps;
+    }
+    return at;
+}
+
+/* The ops of rank r once graph replays are unrolled. */
+static uint64_t rank_len(const struct ces_graph *g, uint32_t r)
+{
+    uint64_t len = 0;
+
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        uint32_t n;
+
+        ces_graph_ops(g, b, r, &n);
+        len += (uint64_t)n * ces_graph_block(g, b).reps;
+    }
+    return len;
+}
+
+int ces_sim_fault_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_fault *f)
+{
+    uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g), b, j, i;
+    const struct ces_op *op;
+    uint64_t len;
     char spec[96];
 
     ces_fault_format(f, spec, sizeof(spec));
-    if (f->rank >= ces_graph_ranks(g))
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "fault %s: no such rank (ranks 0..%" PRIu32 ")",
-                             spec, ces_graph_ranks(g) - 1);
+    if (f->kind > CES_FAULT_DELAY)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "fault kind %" PRIu32 " unknown", f->kind);
+    if (f->stream == CES_FAULT_RANK) {
+        if (f->kind != CES_FAULT_STOP)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "fault kind %" PRIu32 ": only a stop names a whole rank",
+                                 f->kind);
+        if (f->rank >= ranks)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "fault %s: no such rank (ranks 0..%" PRIu32 ")", spec, ranks - 1);
+        len = rank_len(g, f->rank);
+        if (f->index >= len)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "fault %s: r%" PRIu32 " has %" PRIu64 " ops (#0..#%" PRIu64 ")",
+                                 spec, f->rank, len, len == 0 ? 0 : len - 1);
+        return CES_OK;
+    }
+    if (f->rank >= ranks || f->stream >= streams)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "fault %s: no such stream (ranks 0..%" PRIu32 ", streams 0..%" PRIu32
+                             ")",
+                             spec, ranks - 1, streams - 1);
+    op = ces_sim_op_at(g, f->rank, f->stream, f->index, &b, &j, &i, &len);
+    if (op == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "fault %s: r%" PRIu32 ".s%" PRIu32 " has %" PRIu64
+                             " ops (#0..#%" PRIu64 ")",
+                             spec, f->rank, f->stream, len, len == 0 ? 0 : len - 1);
+    if (f->kind != CES_FAULT_STOP && op->kind != CES_OP_WRITE)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "fault %s: expected a write at that position, found '%s'", spec,
+                             ces_op_kind_name(op->kind));
+    return CES_OK;
+}
+
+/* stop:rR#K as one stop per stream: each stream of rank R stops before its
+ * first op at or after the rank's K-th in enqueue order (blocks in order,
+ * replays in order, ops in list order); a stream with none goes on. */
+static void rank_stop(const struct ces_graph *g, const struct ces_fault *f,
+                      struct ces_fault *out, size_t *n)
+{
+    uint64_t at[CES_MAX_STREAMS] = {0}, len[CES_MAX_STREAMS] = {0}, seen = 0;
+
     for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
         uint32_t nops;
         const struct ces_op *ops = ces_graph_ops(g, b, f->rank, &nops);
@@ -106,21 +185,15 @@ static int rank_stop(struct ces_ctx *ctx, const struct ces_graph *g, const struc
         }
         seen += nops * reps;
     }
-    if (f->index >= seen)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "fault %s: r%" PRIu32 " has %" PRIu64 " ops (#0..#%" PRIu64 ")", spec,
-                             f->rank, seen, seen == 0 ? 0 : seen - 1);
-    for (uint32_t s = 0; s < streams; s++)
+    for (uint32_t s = 0; s < ces_graph_streams(g); s++)
         if (at[s] < len[s])
             out[(*n)++] = (struct ces_fault){CES_FAULT_STOP, f->rank, s, (uint32_t)at[s]};
-    return CES_OK;
 }
 
 int ces_sim_faults_expand(struct ces_ctx *ctx, const struct ces_graph *g,
                           const struct ces_check_opts *opts, struct sim_expanded *out)
 {
     size_t ranks = 0;
-    int rc = CES_OK;
 
     memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < opts->nfaults; i++)
@@ -134,26 +207,20 @@ int ces_sim_faults_expand(struct ces_ctx *ctx, const struct ces_graph *g,
         ces_sim_expanded_free(ctx, out);
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory expanding the faults");
     }
-    for (size_t i = 0; i < opts->nfaults && rc == CES_OK; i++) {
-        struct sim_rank_stop *rs = &out->stops[out->nstops];
+    for (size_t i = 0; i < opts->nfaults; i++) {
+        struct sim_rank_stop *rs;
 
         if (opts->faults[i].stream != CES_FAULT_RANK) {
             out->faults[out->nfaults++] = opts->faults[i];
-        } else if (opts->faults[i].kind != CES_FAULT_STOP) {
-            rc = ces_ctx_error(ctx, CES_ERR_INVALID,
-                               "fault kind %" PRIu32 ": only a stop names a whole rank",
-                               opts->faults[i].kind);
-        } else {
-            rs->fault = opts->faults[i];
-            rs->first = out->nfaults;
-            rc = rank_stop(ctx, g, &opts->faults[i], out->faults, &out->nfaults);
-            rs->n = out->nfaults - rs->first;
-            out->nstops++;
+            continue;
         }
+        rs = &out->stops[out->nstops++];
+        rs->fault = opts->faults[i];
+        rs->first = out->nfaults;
+        rank_stop(g, &opts->faults[i], out->faults, &out->nfaults);
+        rs->n = out->nfaults - rs->first;
     }
-    if (rc != CES_OK)
-        ces_sim_expanded_free(ctx, out);
-    return rc;
+    return CES_OK;
 }
 
 void ces_sim_expanded_free(struct ces_ctx *ctx, struct sim_expanded *e)

@@ -315,9 +315,19 @@ struct sim_delayed {
     size_t ndelays;
     uint32_t streams;
 };
-/* The faults of a check with each stop of a whole rank (stop:rR#K) as stops
- * of its streams (faults; NULL when there is none), and where each rank
- * stop went: faults[first .. first + n) (fault.c). */
+/* Op `index` of rank r's stream s once graph replays are unrolled: block
+ * *block, replay *rep, op *op of the rank's list; NULL past the end.  *len:
+ * the stream's ops (fault.c). */
+const struct ces_op *ces_sim_op_at(const struct ces_graph *g, uint32_t r, uint32_t s,
+                                   uint64_t index, uint32_t *block, uint32_t *rep, uint32_t *op,
+                                   uint64_t *len);
+/* Checks fault f against valid g: a known kind, an existing rank and stream
+ * (a whole rank for a stop only), a position within it, a write under a
+ * drop or delay; the context's message says what is wrong (fault.c). */
+int ces_sim_fault_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_fault *f);
+/* The faults of a check (checked) with each stop of a whole rank
+ * (stop:rR#K) as stops of its streams (faults; NULL when there is none), and
+ * where each rank stop went: faults[first .. first + n) (fault.c). */
 struct sim_rank_stop {
     struct ces_fault fault;
     size_t first, n;

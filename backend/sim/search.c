@@ -1497,6 +1497,8 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: random mode and a replay exclude each other");
     rc = ces_graph_require_valid(ctx, g, "check");
+    for (size_t i = 0; i < opts->nfaults && rc == CES_OK; i++)
+        rc = ces_sim_fault_check(ctx, g, &opts->faults[i]);
     if (rc != CES_OK)
         return rc;
     rc = ces_sim_faults_expand(ctx, g, opts, &ex);
