@@ -294,9 +294,10 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     struct ces_check_sweep_row *rows = NULL;
     size_t n = 0;
     char *text = NULL;
-    size_t shown = 0, other = 0, tolerated = 0, blocked = 0, incomplete = 0;
-    size_t by_kind[3][4] = {{0}}; /* drop, stop, delay: faults, shown, other, OK */
-    static const char *const kinds[3] = {"drop", "stop", "delay"};
+    size_t blocked = 0, incomplete = 0;
+    /* per kind (and [3] all): faults, HANG or DEADLOCK, RACE or MISMATCH, OK */
+    size_t by_kind[4][4] = {{0}};
+    static const uint32_t order[3] = {CES_FAULT_DROP, CES_FAULT_DELAY, CES_FAULT_STOP};
     int ec;
 
     if (wants_progress(a))
@@ -309,15 +310,17 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     if (!a->quiet)
         fputs(text, stdout);
     for (size_t i = 0; i < n; i++) {
-        size_t *k = by_kind[rows[i].fault.kind % 3];
+        int c = rows[i].verdict & (CES_V_HANG | CES_V_DEADLOCK)     ? 1
+                : rows[i].verdict & (CES_V_RACE | CES_V_MISMATCH) ? 2
+                : !(rows[i].verdict & CES_V_INCOMPLETE)           ? 3
+                                                                  : 0;
 
-        k[0]++;
-        if (rows[i].verdict & (CES_V_HANG | CES_V_DEADLOCK))
-            shown++, k[1]++;
-        else if (rows[i].verdict & (CES_V_RACE | CES_V_MISMATCH))
-            other++, k[2]++;
-        else if (!(rows[i].verdict & CES_V_INCOMPLETE))
-            tolerated++, k[3]++;
+        by_kind[rows[i].fault.kind][0]++;
+        by_kind[3][0]++;
+        if (c > 0) {
+            by_kind[rows[i].fault.kind][c]++;
+            by_kind[3][c]++;
+        }
         /* the watchdog must end every fault: nothing may stay blocked */
         if (rows[i].still_blocked)
             blocked++;
@@ -326,15 +329,15 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     }
     /* by kind, with the table: a drop or stop should show, a delay may not */
     for (int i = 0; i < 3 && !a->quiet; i++) {
-        int k = i == 0 ? CES_FAULT_DROP : i == 1 ? CES_FAULT_DELAY : CES_FAULT_STOP;
+        const size_t *k = by_kind[order[i]];
 
-        if (by_kind[k][0] > 0)
-            printf("%-5s %5zu: %zu HANG or DEADLOCK, %zu RACE or MISMATCH, %zu OK\n", kinds[k],
-                   by_kind[k][0], by_kind[k][1], by_kind[k][2], by_kind[k][3]);
+        if (k[0] > 0)
+            printf("%-5s %5zu: %zu HANG or DEADLOCK, %zu RACE or MISMATCH, %zu OK\n",
+                   ces_fault_kind_name(order[i]), k[0], k[1], k[2], k[3]);
     }
     printf("fault sweep: %zu faults: %zu show as HANG or DEADLOCK, %zu as RACE or MISMATCH, %zu "
            "tolerated (OK), %zu incomplete; with --abort %zu stay blocked\n",
-           n, shown, other, tolerated, incomplete, blocked);
+           n, by_kind[3][1], by_kind[3][2], by_kind[3][3], incomplete, blocked);
     ec = blocked > 0 ? CES_EXIT_DEFECT : incomplete > 0 ? CES_EXIT_INCOMPLETE : CES_EXIT_OK;
     ces_free(ctx, text);
     ces_free(ctx, rows);

@@ -26,9 +26,15 @@ static int parse_u32(const char **s, uint32_t *out)
 
 static const char *const kind_names[] = {"drop", "stop", "delay"};
 
+const char *ces_fault_kind_name(uint32_t kind)
+{
+    return kind < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[kind] : NULL;
+}
+
+/* The name of a kind that may be out of range ("?"), for messages. */
 static const char *kind_name(uint32_t kind)
 {
-    return kind < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[kind] : "?";
+    return ces_fault_kind_name(kind) != NULL ? ces_fault_kind_name(kind) : "?";
 }
 
 int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out)

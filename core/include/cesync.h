@@ -556,6 +556,8 @@ struct ces_fault {
  * (CES_ERR_INVALID with a message saying what was expected).  The position
  * is checked against a graph only by ces_check. */
 CES_API int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out);
+/* "drop", "stop", "delay"; NULL if out of range. */
+CES_API const char *ces_fault_kind_name(uint32_t kind);
 /* Formats a fault as ces_fault_parse reads it; returns the length needed
  * (snprintf style). */
 CES_API int ces_fault_format(const struct ces_fault *f, char *buf, size_t size);

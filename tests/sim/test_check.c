@@ -639,6 +639,8 @@ static void test_delay_fault(void **state)
     (void)state;
     assert_int_equal(ces_fault_parse(ctx, "delay:r1.s0#1", &f[0]), CES_OK);
     assert_int_equal(f[0].kind, CES_FAULT_DELAY);
+    assert_string_equal(ces_fault_kind_name(CES_FAULT_DELAY), "delay");
+    assert_null(ces_fault_kind_name(CES_FAULT_DELAY + 1));
     assert_int_equal(ces_fault_format(&f[0], buf, sizeof(buf)), 13);
     assert_string_equal(buf, "delay:r1.s0#1");
     assert_int_equal(ces_fault_parse(ctx, "delay:r1s0#1", &f[1]), CES_ERR_INVALID);
