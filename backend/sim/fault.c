@@ -86,8 +86,6 @@ const struct ces_op *ces_sim_op_at(const struct ces_graph *g, uint32_t r, uint32
                                    uint64_t index, uint32_t *block, uint32_t *rep, uint32_t *op,
                                    uint64_t *len)
 {
-    const struct ces_op *at = NULL;
-
     *len = 0;
     for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
         uint32_t n, on = 0;
@@ -96,18 +94,18 @@ const struct ces_op *ces_sim_op_at(const struct ces_graph *g, uint32_t r, uint32
 
         for (uint32_t i = 0; i < n; i++)
             on += ops[i].stream == s;
-        if (at == NULL && index >= *len && index < *len + on * reps) {
+        if (index < *len + on * reps) {
             uint32_t k = (uint32_t)((index - *len) % on); /* the k-th of the stream's ops */
 
             *block = b;
             *rep = (uint32_t)((index - *len) / on);
             for (*op = 0; ops[*op].stream != s || k-- > 0;)
                 (*op)++;
-            at = &ops[*op];
+            return &ops[*op];
         }
         *len += on * reps;
     }
-    return at;
+    return NULL;
 }
 
 /* The ops of rank r once graph replays are unrolled. */

@@ -316,8 +316,8 @@ struct sim_delayed {
     uint32_t streams;
 };
 /* Op `index` of rank r's stream s once graph replays are unrolled: block
- * *block, replay *rep, op *op of the rank's list; NULL past the end.  *len:
- * the stream's ops (fault.c). */
+ * *block, replay *rep, op *op of the rank's list; NULL past the end, with
+ * the stream's ops in *len (fault.c). */
 const struct ces_op *ces_sim_op_at(const struct ces_graph *g, uint32_t r, uint32_t s,
                                    uint64_t index, uint32_t *block, uint32_t *rep, uint32_t *op,
                                    uint64_t *len);
