@@ -745,14 +745,10 @@ static int drain(struct ces_comm *c, uint64_t deadline)
 
         ces_wd_mirror(c, 1);
         pthread_mutex_lock(&c->wd_lock);
-        for (uint32_t s = 0; s < c->nwatched; s++) {
-            const struct ces_progress_rank *pg = &c->team->page[c->rank];
-
-            if (atomic_load_explicit(&pg->words[s], memory_order_relaxed) <
-                    atomic_load(&c->watched[s].enqueued) ||
-                atomic_load_explicit(&pg->flight[s], memory_order_relaxed) != 0)
+        for (uint32_t s = 0; s < c->nwatched; s++)
+            if (ces_wd_word(c, c->rank, s) < atomic_load(&c->watched[s].enqueued) ||
+                ces_wd_flight(c, c->rank, s) != 0)
                 busy = 1;
-        }
         pthread_mutex_unlock(&c->wd_lock);
         if (!busy)
             return 1;

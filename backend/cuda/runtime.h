@@ -304,6 +304,10 @@ void ces_wd_close(struct ces_comm *c, CUstream s);
  * and starts the next, 1 also waits for a fresh one (at most a second for
  * each copy it waits on: the one in flight, then its own). */
 void ces_wd_mirror(struct ces_comm *c, int wait);
+/* Rank `rank`'s progress word and in-flight word of watch slot s, as the
+ * page last had them (relaxed atomic loads). */
+uint64_t ces_wd_word(const struct ces_comm *c, uint32_t rank, uint32_t s);
+uint64_t ces_wd_flight(const struct ces_comm *c, uint32_t rank, uint32_t s);
 /* Device address of the in-flight word of watch slot s. */
 #define CES_WD_FLIGHT_DEV(c, s)                                                             \
     ((c)->progress_dev + (CUdeviceptr)(CES_WD_STREAMS + (s)) * sizeof(uint64_t))

@@ -148,12 +148,12 @@ void ces_wd_close(struct ces_comm *c, CUstream s)
     }
 }
 
-static uint64_t word(struct ces_comm *c, uint32_t rank, uint32_t s)
+uint64_t ces_wd_word(const struct ces_comm *c, uint32_t rank, uint32_t s)
 {
     return atomic_load_explicit(&c->team->page[rank].words[s], memory_order_relaxed);
 }
 
-static uint64_t flight(struct ces_comm *c, uint32_t rank, uint32_t s)
+uint64_t ces_wd_flight(const struct ces_comm *c, uint32_t rank, uint32_t s)
 {
     return atomic_load_explicit(&c->team->page[rank].flight[s], memory_order_relaxed);
 }
@@ -456,7 +456,7 @@ static int captured_blocked(struct ces_comm *c, uint32_t s, uint64_t id,
     }
     ces_wd_mirror(c, 1);
     pthread_mutex_lock(&c->wd_lock);
-    if (c->wd_stop || flight(c, c->rank, s) != id)
+    if (c->wd_stop || ces_wd_flight(c, c->rank, s) != id)
         return -1;
     return blocked;
 }
@@ -508,7 +508,7 @@ static int blocked_in(struct ces_comm *c, uint32_t s, int captured, struct diag_
     e->stream = c->watched[s].stream;
     *nrec = 0;
     if (captured) {
-        e->id = flight(c, c->rank, s);
+        e->id = ces_wd_flight(c, c->rank, s);
         if (e->id == 0)
             return 0;
         recs[0] = captured_step(c, e->id);
@@ -516,7 +516,7 @@ static int blocked_in(struct ces_comm *c, uint32_t s, int captured, struct diag_
         e->kind = recs[0] != NULL ? DIAG_WAITS : DIAG_NO_RECORD;
         return 1;
     }
-    e->done = word(c, c->rank, s);
+    e->done = ces_wd_word(c, c->rank, s);
     e->enq = atomic_load(&c->watched[s].enqueued);
     if (e->done >= e->enq)
         return 0;
@@ -703,7 +703,7 @@ static void diag_print(struct ces_comm *c, const struct diag *d, const char *why
 
         fprintf(f, "cesync: watchdog:   rank %" PRIu32 " last progress:", r);
         for (uint32_t s = 0; s < CES_WD_STREAMS; s++) {
-            uint64_t v = word(c, r, s);
+            uint64_t v = ces_wd_word(c, r, s);
 
             if (v != 0 || s == 0)
                 fprintf(f, " s%" PRIu32 "=%" PRIu64, s, v);
@@ -757,7 +757,7 @@ static int mirror_due(struct ces_comm *c, uint64_t now)
 
     period = period < 5 ? 5 : period > 100 ? 100 : period;
     for (uint32_t s = 0; s < c->nwatched && !busy; s++)
-        busy = word(c, c->rank, s) < atomic_load(&c->watched[s].enqueued);
+        busy = ces_wd_word(c, c->rank, s) < atomic_load(&c->watched[s].enqueued);
     return busy && now - c->wd_mirror_ms >= period;
 }
 
@@ -801,7 +801,7 @@ static void *wd_main(void *arg)
                     snprintf(why, sizeof(why), "rank %" PRIu32 " failed", r);
             for (uint32_t s = 0; s < c->nwatched && why[0] == '\0'; s++) {
                 struct ces_wd_stream *ws = &c->watched[s];
-                uint64_t done = word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
+                uint64_t done = ces_wd_word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
 
                 if (done != ws->seen || done >= enq) {
                     ws->seen = done;
@@ -814,7 +814,7 @@ static void *wd_main(void *arg)
             }
             for (uint32_t s = 0; s < c->nwatched && why[0] == '\0' && !c->wd_stop; s++) {
                 struct ces_wd_stream *ws = &c->watched[s];
-                uint64_t id = flight(c, c->rank, s);
+                uint64_t id = ces_wd_flight(c, c->rank, s);
 
                 if (id == 0 || id != ws->fl_seen) {
                     ws->fl_seen = id;
@@ -853,7 +853,7 @@ static void *wd_main(void *arg)
              * show as met. */
             for (uint32_t s = 0; s < c->nwatched; s++) {
                 struct ces_wd_stream *ws = &c->watched[s];
-                uint64_t done = word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
+                uint64_t done = ces_wd_word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
 
                 /* Every pending step at once, oldest first: a slot ends at
                  * the latest awaited value, which satisfies every `>=`;
@@ -871,7 +871,7 @@ static void *wd_main(void *arg)
             }
             /* Captured work: the call each stream is inside of. */
             for (uint32_t s = 0; s < c->nwatched; s++) {
-                const struct ces_wd_step *st = captured_step(c, flight(c, c->rank, s));
+                const struct ces_wd_step *st = captured_step(c, ces_wd_flight(c, c->rank, s));
 
                 if (st != NULL)
                     release_step(c, st, 1);
