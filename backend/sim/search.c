@@ -784,18 +784,23 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
     return nen;
 }
 
+/* Process p's next op is enabled (visible or not). */
+static bool can_step(const struct sim_model *m, const struct sim_state *st, uint32_t p)
+{
+    int s = ces_sim_status(m, st, p);
+
+    return s == SIM_S_VISIBLE || s == SIM_S_INVISIBLE;
+}
+
 /* Fills the frame's choices; 0 choices = an end state. */
 static void choose(struct search *S, struct frame *f)
 {
     const struct sim_model *m = S->m;
     uint32_t ne = 0, best = SIM_NONE, bestn = UINT32_MAX;
 
-    for (uint32_t p = 0; p < m->nproc; p++) {
-        int st = ces_sim_status(m, &f->st, p);
-
-        if (st == SIM_S_VISIBLE || st == SIM_S_INVISIBLE)
+    for (uint32_t p = 0; p < m->nproc; p++)
+        if (can_step(m, &f->st, p))
             S->enabled[ne++] = p;
-    }
     f->nchoice = 0;
     f->next = 0;
     if (ne == 0)
@@ -858,12 +863,9 @@ static int frame_at(struct search *S, size_t i)
 /* No process can step: an end state. */
 static bool at_end(const struct sim_model *m, const struct sim_state *st)
 {
-    for (uint32_t p = 0; p < m->nproc; p++) {
-        int s = ces_sim_status(m, st, p);
-
-        if (s == SIM_S_VISIBLE || s == SIM_S_INVISIBLE)
+    for (uint32_t p = 0; p < m->nproc; p++)
+        if (can_step(m, st, p))
             return false;
-    }
     return true;
 }
 
