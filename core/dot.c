@@ -595,51 +595,45 @@ static void signal_edges(struct dot_state *st, bool emit)
 
             for (uint32_t k = 0; k < n; k++) {
                 const struct ces_op *op = &ops[k];
-                uint32_t width, r0 = op->slot.rank, r1 = op->slot.rank;
+                uint32_t width, dst = op->slot.rank;
                 char from[64], to[64];
                 struct dot_ref ref = {b, r, k};
+                size_t g0, g1, b0, b1, all, same = 0;
 
                 if (op->kind != CES_OP_WRITE)
                     continue;
                 width = ces_graph_signal(g, op->slot.sig).width;
-                if (op->slot.rank == CES_RANK_ALL) {
-                    r0 = 0;
-                    r1 = g->ranks - 1;
-                }
                 node_id(from, sizeof(from), ref);
-                for (uint32_t dst = r0; dst <= r1; dst++) {
-                    size_t g0 = key_bound(w, st->waits.len, op->slot.sig, dst, op->slot.idx, false);
-                    size_t g1 = key_bound(w, st->waits.len, op->slot.sig, dst, op->slot.idx, true);
-                    size_t b0 = g0 + block_bound(w + g0, g1 - g0, b, false);
-                    size_t b1 = g0 + block_bound(w + g0, g1 - g0, b, true);
-                    size_t all = holds_count(v + g0, g1 - g0, width, op->value), same = 0;
+                g0 = key_bound(w, st->waits.len, op->slot.sig, dst, op->slot.idx, false);
+                g1 = key_bound(w, st->waits.len, op->slot.sig, dst, op->slot.idx, true);
+                b0 = g0 + block_bound(w + g0, g1 - g0, b, false);
+                b1 = g0 + block_bound(w + g0, g1 - g0, b, true);
+                all = holds_count(v + g0, g1 - g0, width, op->value);
+                for (size_t i = b0; i < b1; i++) {
+                    const struct ces_op *wt = op_at(g, w[i].ref);
 
-                    for (size_t i = b0; i < b1; i++) {
-                        const struct ces_op *wt = op_at(g, w[i].ref);
+                    same += ces_wait_holds(width, wt->cmp, op->value, wt->value);
+                }
+                if (!emit) {
+                    st->nsame += same;
+                    st->nfar += all - same;
+                    continue;
+                }
+                if (st->skip_far || all == same) {
+                    g0 = b0;
+                    g1 = b1;
+                }
+                for (size_t i = g0; i < g1; i++) {
+                    const struct ces_op *wt = op_at(g, w[i].ref);
 
-                        same += ces_wait_holds(width, wt->cmp, op->value, wt->value);
-                    }
-                    if (!emit) {
-                        st->nsame += same;
-                        st->nfar += all - same;
+                    if (!ces_wait_holds(width, wt->cmp, op->value, wt->value))
                         continue;
-                    }
-                    if (st->skip_far || all == same) {
-                        g0 = b0;
-                        g1 = b1;
-                    }
-                    for (size_t i = g0; i < g1; i++) {
-                        const struct ces_op *wt = op_at(g, w[i].ref);
-
-                        if (!ces_wait_holds(width, wt->cmp, op->value, wt->value))
-                            continue;
-                        node_id(to, sizeof(to), w[i].ref);
-                        ces_sb_printf(&st->sb,
-                                      "%s -> %s [style=dashed, color=\"#1f5fbf\", "
-                                      "constraint=false];\n",
-                                      from, to);
-                        st->cross++;
-                    }
+                    node_id(to, sizeof(to), w[i].ref);
+                    ces_sb_printf(&st->sb,
+                                  "%s -> %s [style=dashed, color=\"#1f5fbf\", "
+                                  "constraint=false];\n",
+                                  from, to);
+                    st->cross++;
                 }
             }
         }

@@ -314,6 +314,7 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
 {
     struct ces_gblock *blk;
     struct ces_op copy;
+    bool all;
     int rc;
 
     if (g == NULL || op == NULL)
@@ -328,10 +329,19 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
     rc = check_op(g, rank, &copy);
     if (rc != CES_OK)
         return rc;
+    /* A write to every rank's slot (@*) is the unicast writes the CUDA
+     * backend issues, rank 0 first: the checker then proves the writes that
+     * run (no hardware write reaches every GPU at once). */
+    all = copy.kind == CES_OP_WRITE && copy.slot.rank == CES_RANK_ALL;
     blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, g->blocks.len - 1);
-    rc = ces_vec_push(g->ctx, &blk->ops[rank], sizeof(copy), &copy);
+    rc = ces_vec_reserve(g->ctx, &blk->ops[rank], sizeof(copy), all ? g->ranks : 1);
     if (rc != CES_OK)
         return ces_ctx_error(g->ctx, rc, "out of memory adding an op");
+    for (uint32_t r = 0; r < (all ? g->ranks : 1); r++) {
+        if (all)
+            copy.slot.rank = r;
+        CES_VEC_AT(&blk->ops[rank], struct ces_op, blk->ops[rank].len++) = copy;
+    }
     g->validated = false;
     return CES_OK;
 }
@@ -855,9 +865,7 @@ static void fmt_op(struct ces_sb *sb, const struct ces_graph *g, uint32_t rank,
     case CES_OP_WAIT:
         ces_sb_printf(sb, " %s[%" PRIu32 "]",
                       CES_VEC_AT(&g->signals, struct ces_named, op->slot.sig).name, op->slot.idx);
-        if (op->slot.rank == CES_RANK_ALL)
-            ces_sb_puts(sb, "@*");
-        else if (op->slot.rank != rank)
+        if (op->slot.rank != rank)
             ces_sb_printf(sb, "@%" PRIu32, op->slot.rank);
         ces_sb_printf(sb, " %s %" PRIu64,
                       op->kind == CES_OP_WRITE ? "=" : op->cmp == CES_CMP_EQ ? "==" : ">=",

@@ -12,7 +12,8 @@
  *   flush                 cuStreamBatchMemOp calls of at most 255 ops (eager,
  *                         a barrier behind long copies as two: lower.h,
  *                         CES_CUDA_SPLIT_WAIT_BYTES);
- *   write SLOT@*       -> one unicast write per rank (never a multicast object);
+ *   (write SLOT@* is already one unicast write per rank in the graph, rank
+ *   0 first: ces_graph_add_op; never a multicast object);
  *   record/await       -> cudaEventRecord / cudaStreamWaitEvent;
  *   produce/consume    -> hooks for the application (cesync run).
  */
@@ -271,17 +272,7 @@ static int lower_op(struct lower_state *st, const struct ces_op *op, uint32_t in
             return push_memop(st, s, &m);
         }
         m.kind = width == CES_U64 ? CES_MEMOP_WRITE64 : CES_MEMOP_WRITE32;
-        if (op->slot.rank != CES_RANK_ALL)
-            return push_memop(st, s, &m);
-        /* `@*`: one unicast write per rank, in rank order.  Multicast
-         * objects are never created on these machines. */
-        for (uint32_t q = 0; q < ces_graph_ranks(st->g); q++) {
-            m.slot.rank = q;
-            rc = push_memop(st, s, &m);
-            if (rc != CES_OK)
-                return rc;
-        }
-        return CES_OK;
+        return push_memop(st, s, &m);
     }
     case CES_OP_FENCE:
         m.kind = CES_MEMOP_BARRIER;

@@ -60,7 +60,7 @@ struct gen {
     uint32_t ranks, streams, connections;
     uint32_t width;   /* of the rdy array (values are taken mod 2^32 by u32 slots) */
     uint32_t width_done, width_bar;
-    uint32_t mcast;   /* barriers write with @* (every rank's slot at once) */
+    uint32_t mcast;   /* barriers write with @* (every rank's slot, rank 0 first) */
     uint64_t stride;  /* flag values are multiples of it */
     uint32_t nphases;
     struct gen_phase phases[2];

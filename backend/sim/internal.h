@@ -30,15 +30,14 @@ struct sim_op {
     uint32_t block, rep, opi; /* where it sits in the graph */
     uint64_t iter;            /* global iteration */
     uint32_t qidx;            /* index in its rank's hardware queue */
-    uint32_t slot;            /* write, wait: global slot id (write @*: the rank-0 slot) */
+    uint32_t slot;            /* write, wait: global slot id */
     uint32_t aux;             /* record/await: record instance slot (SIM_NONE: not awaited);
                                  consume ==: first expected run */
     uint32_t naux;            /* consume ==: number of expected runs */
     uint32_t rec_proc, rec_pos; /* await: the record it refers to */
     uint8_t cls;              /* enum sim_class */
     uint8_t dropped;          /* write under a drop fault */
-    uint8_t mcast;            /* write @* */
-    uint8_t pad_;
+    uint8_t pad_[2];
 };
 
 /* A landing write (cmp unused) or a wait on one slot: op `pos` of `proc`. */

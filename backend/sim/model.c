@@ -169,11 +169,11 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m);
 }
 
-static uint32_t slot_of(const struct sim_model *m, const struct ces_slot *s, uint32_t rank)
+static uint32_t slot_of(const struct sim_model *m, const struct ces_slot *s)
 {
     struct ces_signal_info si = ces_graph_signal(m->g, s->sig);
 
-    return m->sig_base[s->sig] + rank * si.slots + s->idx;
+    return m->sig_base[s->sig] + s->rank * si.slots + s->idx;
 }
 
 static int nomem(struct ces_ctx *ctx)
@@ -246,12 +246,11 @@ static int unroll(struct sim_model *m)
                     switch (ops[i].kind) {
                     case CES_OP_WRITE:
                         o->cls = SIM_C_WRITE;
-                        o->mcast = ops[i].slot.rank == CES_RANK_ALL;
-                        o->slot = slot_of(m, &ops[i].slot, o->mcast ? 0 : ops[i].slot.rank);
+                        o->slot = slot_of(m, &ops[i].slot);
                         break;
                     case CES_OP_WAIT:
                         o->cls = SIM_C_WAIT;
-                        o->slot = slot_of(m, &ops[i].slot, ops[i].slot.rank);
+                        o->slot = slot_of(m, &ops[i].slot);
                         break;
                     case CES_OP_AWAIT:
                         o->cls = SIM_C_AWAIT;
@@ -510,8 +509,7 @@ static int index_slots(struct sim_model *m)
             const struct sim_op *o = &m->ops[p][k];
 
             if (o->cls == SIM_C_WRITE && !o->dropped) {
-                for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++)
-                    m->wr_off[slot_of(m, &o->op->slot, o->mcast ? r : o->op->slot.rank) + 1]++;
+                m->wr_off[o->slot + 1]++;
             } else if (o->cls == SIM_C_WAIT) {
                 m->wt_off[o->slot + 1]++;
             }
@@ -548,14 +546,11 @@ static int index_slots(struct sim_model *m)
                 const struct sim_op *o = &m->ops[p][k];
 
                 if (o->cls == SIM_C_WRITE && !o->dropped) {
-                    for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++) {
-                        uint32_t x = slot_of(m, &o->op->slot, o->mcast ? r : o->op->slot.rank);
-                        struct sim_access *w = &m->wr[m->wr_off[x] + fw[x]++];
+                    struct sim_access *w = &m->wr[m->wr_off[o->slot] + fw[o->slot]++];
 
-                        w->proc = p;
-                        w->pos = k;
-                        w->value = o->op->value;
-                    }
+                    w->proc = p;
+                    w->pos = k;
+                    w->value = o->op->value;
                 } else if (o->cls == SIM_C_WAIT) {
                     struct sim_access *w = &m->wt[m->wt_off[o->slot] + ft[o->slot]++];
 

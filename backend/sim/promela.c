@@ -293,6 +293,12 @@ static int pml_units(struct pml *m)
     return CES_OK;
 }
 
+/* The Promela index of a slot the graph uses. */
+static uint32_t pml_slot_index(const struct pml *m, const struct ces_slot *s)
+{
+    return (uint32_t)m->slot_of[s->rank * m->spr + m->sbase[s->sig] + s->idx];
+}
+
 /* Collects the values each used slot can hold. */
 static int pml_slots(struct pml *m)
 {
@@ -323,28 +329,23 @@ static int pml_slots(struct pml *m)
         for (uint32_t r = 0; r < m->R; r++) {
             for (uint32_t i = 0; i < m->ninst[r]; i++) {
                 const struct ces_op *op = m->inst[r][i].op;
-                uint32_t lo, hi;
+                uint32_t d;
 
                 if (op->kind != CES_OP_WRITE && op->kind != CES_OP_WAIT)
                     continue;
-                lo = op->slot.rank == CES_RANK_ALL ? 0 : op->slot.rank;
-                hi = op->slot.rank == CES_RANK_ALL ? m->R : op->slot.rank + 1;
-                for (uint32_t q = lo; q < hi; q++) {
-                    uint32_t d = q * m->spr + m->sbase[op->slot.sig] + op->slot.idx;
-
-                    if (pass == 0) {
-                        if (m->slot_of[d] < 0) {
-                            if (m->nslots >= PML_MAX_SLOTS)
-                                return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
-                                                     "promela: more than %u slots are used",
-                                                     PML_MAX_SLOTS);
-                            m->slot_of[d] = (int32_t)m->nslots++;
-                        }
-                    } else if (op->kind == CES_OP_WRITE) {
-                        struct pml_slot *sl = &m->slots[m->slot_of[d]];
-
-                        sl->vals[sl->nvals++] = op->value;
+                d = op->slot.rank * m->spr + m->sbase[op->slot.sig] + op->slot.idx;
+                if (pass == 0) {
+                    if (m->slot_of[d] < 0) {
+                        if (m->nslots >= PML_MAX_SLOTS)
+                            return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                                                 "promela: more than %u slots are used",
+                                                 PML_MAX_SLOTS);
+                        m->slot_of[d] = (int32_t)m->nslots++;
                     }
+                } else if (op->kind == CES_OP_WRITE) {
+                    struct pml_slot *sl = &m->slots[m->slot_of[d]];
+
+                    sl->vals[sl->nvals++] = op->value;
                 }
             }
         }
@@ -359,14 +360,9 @@ static int pml_slots(struct pml *m)
             for (uint32_t r = 0; r < m->R; r++) {
                 for (uint32_t i = 0; i < m->ninst[r]; i++) {
                     const struct ces_op *op = m->inst[r][i].op;
-                    uint32_t lo, hi;
 
-                    if (op->kind != CES_OP_WRITE)
-                        continue;
-                    lo = op->slot.rank == CES_RANK_ALL ? 0 : op->slot.rank;
-                    hi = op->slot.rank == CES_RANK_ALL ? m->R : op->slot.rank + 1;
-                    for (uint32_t q = lo; q < hi; q++)
-                        cnt[m->slot_of[q * m->spr + m->sbase[op->slot.sig] + op->slot.idx]]++;
+                    if (op->kind == CES_OP_WRITE)
+                        cnt[pml_slot_index(m, &op->slot)]++;
                 }
             }
             for (uint32_t s = 0; s < m->nslots && rc == CES_OK; s++) {
@@ -457,11 +453,6 @@ static uint32_t pml_expected_gen(const struct pml *m, uint32_t unit, uint64_t it
 }
 
 /* --- emitting ----------------------------------------------------------- */
-
-static uint32_t pml_slot_index(const struct pml *m, uint32_t rank, const struct ces_slot *s)
-{
-    return (uint32_t)m->slot_of[rank * m->spr + m->sbase[s->sig] + s->idx];
-}
 
 /* One check: `mode` 1 asserts cond, 2 sets the sticky bit `flag` when cond
  * is false. */
@@ -567,28 +558,19 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
 
     switch (op->kind) {
     case CES_OP_WRITE: {
-        uint32_t lo = op->slot.rank == CES_RANK_ALL ? 0 : op->slot.rank;
-        uint32_t hi = op->slot.rank == CES_RANK_ALL ? m->R : op->slot.rank + 1;
+        uint32_t s = pml_slot_index(m, &op->slot), vi = 0;
 
+        while (m->slots[s].vals[vi] != op->value)
+            vi++;
         pml_comment(m, sb, rank, in, "  ");
         ces_sb_printf(sb, "  d_step {\n");
-        for (uint32_t q = lo; q < hi; q++) {
-            uint32_t s = pml_slot_index(m, q, &op->slot);
-            const struct pml_slot *sl = &m->slots[s];
-            uint32_t vi = 0;
-
-            while (sl->vals[vi] != op->value)
-                vi++;
-            ces_sb_printf(sb, "    fv[%" PRIu32 "] = %" PRIu32 ";\n", s, vi);
-            pml_release(m, sb, t, "fvc", s * m->P);
-            if (m->o.races && q + 1 < hi) /* one tick per write, also for @* */
-                ces_sb_printf(sb, "    vclk[%" PRIu32 "]--;\n", t * m->P + t);
-        }
+        ces_sb_printf(sb, "    fv[%" PRIu32 "] = %" PRIu32 ";\n", s, vi);
+        pml_release(m, sb, t, "fvc", s * m->P);
         ces_sb_printf(sb, "  }\n");
         break;
     }
     case CES_OP_WAIT: {
-        uint32_t s = pml_slot_index(m, op->slot.rank, &op->slot);
+        uint32_t s = pml_slot_index(m, &op->slot);
         const struct pml_slot *sl = &m->slots[s];
         uint32_t width = ces_graph_signal(m->g, op->slot.sig).width;
         bool any = false;

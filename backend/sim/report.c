@@ -140,12 +140,8 @@ static int minimize_race(const struct sim_model *m, const uint32_t *trace, size_
 
         pos[i] = k;
         obs[i] = o->cls == SIM_C_WAIT ? lastw[o->slot] : SIM_NONE;
-        if (o->cls == SIM_C_WRITE && !o->dropped) {
-            uint32_t stride = ces_graph_signal(m->g, o->op->slot.sig).slots;
-
-            for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++)
-                lastw[o->slot + r * stride] = (uint32_t)i;
-        }
+        if (o->cls == SIM_C_WRITE && !o->dropped)
+            lastw[o->slot] = (uint32_t)i;
         rc = ces_sim_follow(m, &st, &trace[i], 1, &det, NULL, NULL);
         last = i; /* (follow numbers its own single step 1) */
     }

@@ -741,32 +741,28 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
 
             nen++;
             if (o->cls == SIM_C_WRITE) {
-                uint32_t stride = ces_graph_signal(m->g, o->op->slot.sig).slots;
+                uint32_t t = o->slot;
+                uint64_t cur = sval(m, st, t);
 
-                for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++) {
-                    uint32_t t = o->slot + r * stride;
-                    uint64_t cur = sval(m, st, t);
+                /* waits on t that could run before this write */
+                for (uint32_t gi = m->tg_off[t]; gi < m->tg_off[t + 1]; gi++) {
+                    const struct sim_group *g = &m->tg[gi];
 
-                    /* waits on t that could run before this write */
-                    for (uint32_t gi = m->tg_off[t]; gi < m->tg_off[t + 1]; gi++) {
-                        const struct sim_group *g = &m->tg[gi];
+                    if (g->proc == x || S->inT[g->proc])
+                        continue;
+                    for (uint32_t i = seek(m->wt, g, pc[g->proc]);
+                         i < g->hi && m->wt[i].pos < h[g->proc]; i++) {
+                        const struct sim_access *u = &m->wt[i];
 
-                        if (g->proc == x || S->inT[g->proc])
-                            continue;
-                        for (uint32_t i = seek(m->wt, g, pc[g->proc]);
-                             i < g->hi && m->wt[i].pos < h[g->proc]; i++) {
-                            const struct sim_access *u = &m->wt[i];
-
-                            if (ces_wait_holds(m->slot_width[t], u->cmp, cur, u->value) ||
-                                can_write(m, pc, h, t, u->cmp, u->value, x, u->proc, u->pos)) {
-                                add(S, u->proc, &nwork);
-                                break;
-                            }
+                        if (ces_wait_holds(m->slot_width[t], u->cmp, cur, u->value) ||
+                            can_write(m, pc, h, t, u->cmp, u->value, x, u->proc, u->pos)) {
+                            add(S, u->proc, &nwork);
+                            break;
                         }
                     }
-                    /* other writes to t that could run before it */
-                    add_writers(S, st, t, x, h, NULL, &nwork);
                 }
+                /* other writes to t that could run before it */
+                add_writers(S, st, t, x, h, NULL, &nwork);
             } else {
                 assert(o->cls == SIM_C_WAIT);
                 add_writers(S, st, o->slot, x, h, NULL, &nwork);
@@ -1062,18 +1058,12 @@ static void fast_after(const struct sim_model *m, const struct sim_state *st, st
             fast_eval(m, st, F, r * m->streams + y);
     }
     if (o->cls == SIM_C_WRITE && !o->dropped) {
-        uint32_t stride = ces_graph_signal(m->g, o->op->slot.sig).slots;
+        for (uint32_t gi = m->tg_off[o->slot]; gi < m->tg_off[o->slot + 1]; gi++) {
+            const struct sim_group *g = &m->tg[gi];
+            uint32_t i = seek(m->wt, g, pc[g->proc]);
 
-        for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++) {
-            uint32_t t = o->slot + r * stride;
-
-            for (uint32_t gi = m->tg_off[t]; gi < m->tg_off[t + 1]; gi++) {
-                const struct sim_group *g = &m->tg[gi];
-                uint32_t i = seek(m->wt, g, pc[g->proc]);
-
-                if (i < g->hi && m->wt[i].pos == pc[g->proc])
-                    fast_eval(m, st, F, g->proc);
-            }
+            if (i < g->hi && m->wt[i].pos == pc[g->proc])
+                fast_eval(m, st, F, g->proc);
         }
     }
 }

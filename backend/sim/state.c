@@ -716,13 +716,8 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         }
         if (o->dropped)
             break;
-        for (uint32_t r = 0; r < (o->mcast ? m->ranks : 1); r++) {
-            /* slots of one signal on consecutive ranks are `slots` apart */
-            uint32_t x = o->slot + r * ces_graph_signal(m->g, o->op->slot.sig).slots;
-
-            wr64(s->w + m->w_val + 2 * (size_t)x, o->op->value);
-            clk_store(m, s, m->w_sclk - m->w_rclk + (size_t)x * m->nproc, clk);
-        }
+        wr64(s->w + m->w_val + 2 * (size_t)o->slot, o->op->value);
+        clk_store(m, s, m->w_sclk - m->w_rclk + (size_t)o->slot * m->nproc, clk);
         break;
     case CES_OP_WAIT: {
         uint64_t v = slot_val(m, s, o->slot);

@@ -141,7 +141,9 @@ enum ces_width { CES_U32 = 32, CES_U64 = 64 };
 enum ces_cmp { CES_CMP_GEQ = 0, CES_CMP_EQ = 1 }; /* u32 GEQ is cyclic */
 enum ces_phase_kind { CES_PHASE_EAGER = 0, CES_PHASE_GRAPH = 1 };
 
-/* A slot's rank field for `@*` (a write to every rank's slot). */
+/* A slot's rank field for `@*` (a write to every rank's slot): ces_graph_add_op
+ * turns such a write into one unicast write per rank, rank 0 first, the
+ * writes the CUDA backend issues, so a graph never holds it. */
 #define CES_RANK_ALL UINT32_MAX
 
 /* Largest size of a buffer and largest offset: 2^48 bytes. */
@@ -233,7 +235,8 @@ CES_API int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t v
 CES_API int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps);
 
 /* Appends a copy of *op to rank `rank`'s list in the current block (the
- * host's enqueue order on that rank).  Checks the indices against the tables
+ * host's enqueue order on that rank); a write to CES_RANK_ALL appends one
+ * write per rank.  Checks the indices against the tables
  * and the ranges against the sizes; a full check of the whole graph is
  * ces_graph_validate. */
 CES_API int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op);

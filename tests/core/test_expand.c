@@ -208,14 +208,19 @@ static void test_multicast_and_ranks(void **state)
     uint32_t n;
 
     (void)state;
-    assert_int_equal(ces_graph_ops(g, 2, 0, &n)[0].slot.rank, CES_RANK_ALL);
-    assert_string_equal(OP(g, 2, 0, 0), "write arrive[0]@* = 3");
-    assert_string_equal(OP(g, 2, 0, 4), "write go[0]@* = 3");
+    /* a write to @* is one unicast write per rank, rank 0 first */
+    for (uint32_t q = 0; q < 4; q++)
+        assert_int_equal(ces_graph_ops(g, 1, 2, &n)[q].slot.rank, q);
+    assert_string_equal(OP(g, 1, 2, 0), "write arrive[2]@0 = 2");
+    assert_string_equal(OP(g, 1, 2, 2), "write arrive[2] = 2");
+    assert_string_equal(OP(g, 1, 2, 3), "write arrive[2]@3 = 2");
+    assert_string_equal(OP(g, 1, 0, 7), "write go[0] = 2");
+    assert_string_equal(OP(g, 1, 0, 10), "write go[0]@3 = 2");
     /* an rN line adds to that rank only */
     ces_graph_ops(g, 0, 0, &n);
-    assert_int_equal(n, 7);
+    assert_int_equal(n, 13);
     ces_graph_ops(g, 0, 3, &n);
-    assert_int_equal(n, 6);
+    assert_int_equal(n, 9);
     ces_graph_destroy(g);
     g = load_fixture(ctx, "single_rank.ces");
     /* over p with one rank repeats zero times; over p* once */

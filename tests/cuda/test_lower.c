@@ -569,7 +569,7 @@ static void test_streams(void **state)
 }
 
 /* Every builder, every protocol it supports, 2..5 ranks, every rank: the
- * lowering keeps every op (copies, writes with @* expanded, waits, fences),
+ * lowering keeps every op (copies, writes, waits, fences),
  * never puts more than 255 ops in a memop call, batches copies only when
  * eager, puts progress writes only in eager plans that wait (on the last
  * call that waits of each stream, and on at least every
@@ -620,9 +620,8 @@ static void test_builders(void **state)
                                 since[s] = -1;
                             for (uint32_t i = 0; i < nops; i++) {
                                 want_copies += ops[i].kind == CES_OP_COPY;
-                                if (ops[i].kind == CES_OP_WRITE)
-                                    want_memops += ops[i].slot.rank == CES_RANK_ALL ? n : 1;
-                                want_memops += ops[i].kind == CES_OP_WAIT ||
+                                want_memops += ops[i].kind == CES_OP_WRITE ||
+                                               ops[i].kind == CES_OP_WAIT ||
                                                ops[i].kind == CES_OP_FENCE;
                             }
                             for (size_t i = 0; i < blk->calls.len; i++) {

@@ -56,6 +56,23 @@ struct features {
     int mcast, mixed_widths;
 };
 
+/* ops[k] starts the writes of a write to @*: the same value into the same
+ * slot of every rank, rank 0 first. */
+static bool to_all(const struct ces_op *ops, uint32_t n, uint32_t k, uint32_t ranks)
+{
+    if (k + ranks > n)
+        return false;
+    for (uint32_t q = 0; q < ranks; q++) {
+        const struct ces_op *o = &ops[k + q];
+
+        if (o->kind != CES_OP_WRITE || o->stream != ops[k].stream || o->slot.rank != q ||
+            o->slot.sig != ops[k].slot.sig || o->slot.idx != ops[k].slot.idx ||
+            o->value != ops[k].value)
+            return false;
+    }
+    return true;
+}
+
 static void count(const struct ces_graph *g, struct features *f)
 {
     bool wrap = false;
@@ -78,7 +95,8 @@ static void count(const struct ces_graph *g, struct features *f)
 
             for (uint32_t k = 0; k < n; k++) {
                 f->kinds[ops[k].kind]++;
-                f->mcast += ops[k].kind == CES_OP_WRITE && ops[k].slot.rank == CES_RANK_ALL;
+                /* (on rank 0 an `over p*` loop writes in that order too) */
+                f->mcast += r > 0 && to_all(ops, n, k, ces_graph_ranks(g));
                 if (ops[k].kind == CES_OP_WAIT) {
                     f->eq += ops[k].cmp == CES_CMP_EQ;
                     f->geq += ops[k].cmp == CES_CMP_GEQ;

@@ -1,8 +1,8 @@
 /*
  * tests/sim/test_state.c - the checker's state value: the fingerprint kept
  * with cached sums (slot clocks) and per-map hashes equals the one computed
- * from scratch after every step of many random executions (multicast
- * writes, rewritten slots, copies, produces, consumes, events, two
+ * from scratch after every step of many random executions (writes to
+ * every rank's slot, rewritten slots, copies, produces, consumes, events, two
  * streams); copies hash equally; different states hash differently.
  */
 #include "ces_test.h"
