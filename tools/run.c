@@ -2,10 +2,11 @@
  * tools/run.c - `cesync run`: runs a schedule (a .ces file or a built-in
  * collective) on the GPUs of this machine, one process per GPU (forked here,
  * joined over a Unix-socket bootstrap) or one process for all
- * (--single-process).  Every `produce` region is filled with a pattern of
- * (rank, buffer, offset, iteration); every byte of every `consume A == B`
- * region is compared with the pattern B held in that iteration; each
- * iteration's time and verdict is printed.
+ * (--single-process).  Every buffer starts with the pattern of iteration 0
+ * and every `produce` region is filled with the pattern of (rank, buffer,
+ * offset, iteration); every byte of every `consume A == B` region is
+ * compared with the pattern B held in that iteration, the checker's
+ * expected value; each iteration's time and verdict is printed.
  */
 #include "tool.h"
 
@@ -14,6 +15,7 @@
 #endif
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +30,11 @@ static const char run_usage[] =
     "Runs the schedule on this machine's GPUs (rank r on GPU r; with CES_SHARE_GPUS=1 on\n"
     "GPU r % GPUs, so that more ranks than GPUs can be tested), with no kernel: copies on\n"
     "the copy engines, synchronization by stream memory operations.  Fills every produce\n"
-    "region with a pattern of (rank, buffer, offset, iteration) and checks every byte of\n"
-    "every `consume A == B` region against the pattern B's rank produced into B in the same\n"
-    "iteration; prints each iteration's time (host time from issue to stream sync, pattern\n"
-    "upload and read-back included) and verdict.\n"
+    "region with a pattern of (rank, buffer, offset, iteration), every buffer first with\n"
+    "that of iteration 0, and checks every byte of every `consume A == B` region against\n"
+    "the pattern last produced into that byte of B at or before the same iteration (the\n"
+    "checker's expected value); prints each iteration's time (host time from issue to\n"
+    "stream sync, pattern upload and read-back included) and verdict.\n"
     "\n"
     "  --single-process   one process drives every rank (default: one process per rank)\n"
     "  --graph            (collectives) one graph phase replayed K times; implies --sync\n"
@@ -177,33 +180,121 @@ static int hook_consume(void *ud, struct ces_comm *c, const struct ces_cuda_call
     return CES_OK;
 }
 
+/* Bytes [lo, hi) of a region that hold the pattern of iteration `gen`. */
+struct grun {
+    uint64_t lo, hi, gen;
+};
+
+/* Raises the generation of [lo, hi) to at least gen in the sorted, disjoint
+ * runs *runs (*n of them, covering the region), splitting runs at its ends.
+ * Returns false when out of memory. */
+static bool raise_gen(struct grun **runs, size_t *n, uint64_t lo, uint64_t hi, uint64_t gen)
+{
+    struct grun *out = malloc((*n + 2) * sizeof(*out));
+    size_t m = 0;
+
+    if (out == NULL)
+        return false;
+    for (size_t i = 0; i < *n; i++) {
+        struct grun x = (*runs)[i];
+        uint64_t a = x.lo > lo ? x.lo : lo, z = x.hi < hi ? x.hi : hi;
+
+        if (a >= z || x.gen >= gen) { /* untouched */
+            out[m++] = x;
+            continue;
+        }
+        if (x.lo < a)
+            out[m++] = (struct grun){x.lo, a, x.gen};
+        out[m++] = (struct grun){a, z, gen};
+        if (z < x.hi)
+            out[m++] = (struct grun){z, x.hi, x.gen};
+    }
+    free(*runs);
+    *runs = out;
+    *n = m;
+    return true;
+}
+
+/* What region e holds at iteration iter: per byte, the latest iteration <=
+ * iter at which a produce covered it, 0 (the initial pattern) if none - the
+ * checker's expected value (docs/SEMANTICS.md section 5).  The runs are
+ * malloc'ed (NULL: out of memory). */
+static struct grun *expected_gens(const struct ces_graph *g, const struct ces_region *e,
+                                  uint64_t iter, size_t *n)
+{
+    struct grun *runs = malloc(sizeof(*runs));
+
+    *n = 1;
+    if (runs == NULL)
+        return NULL;
+    runs[0] = (struct grun){e->lo, e->hi, 0};
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        struct ces_block_info bi = ces_graph_block(g, b);
+        uint64_t last = bi.first_iter + bi.reps - 1;
+
+        if (bi.first_iter > iter)
+            break;
+        for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+            uint32_t nops;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
+
+            for (uint32_t i = 0; i < nops; i++) {
+                const struct ces_region *a = &ops[i].a;
+
+                if (ops[i].kind != CES_OP_PRODUCE || a->rank != e->rank || a->buf != e->buf ||
+                    a->hi <= e->lo || a->lo >= e->hi)
+                    continue;
+                if (!raise_gen(&runs, n, a->lo, a->hi, last < iter ? last : iter)) {
+                    free(runs);
+                    return NULL;
+                }
+            }
+        }
+    }
+    return runs;
+}
+
 /* Compares the consumed bytes of block b, iteration iter; prints the first
- * difference of each region. */
+ * difference of each region.  Returns the bytes that differ, or UINT64_MAX
+ * when out of host memory. */
 static uint64_t check_block(struct rrank *r, uint32_t b, uint64_t iter)
 {
     uint64_t bad = 0;
 
     for (size_t k = 0; k < r->nst; k++) {
         struct stage *s = &r->st[k];
-        uint64_t first = UINT64_MAX, here = 0;
+        uint64_t first = UINT64_MAX, firstgen = 0, here = 0;
+        size_t nruns;
+        struct grun *runs;
 
         if (s->b != b || !s->consume || !s->expect)
             continue;
-        for (uint64_t j = 0; j < s->n; j++) {
-            if (s->host[j] != pat_byte(s->exp.rank, s->exp.buf, s->exp.lo + j, iter)) {
-                if (first == UINT64_MAX)
-                    first = j;
-                here++;
+        runs = expected_gens(r->g, &s->exp, iter, &nruns);
+        if (runs == NULL)
+            return UINT64_MAX;
+        for (size_t i = 0; i < nruns; i++) {
+            for (uint64_t x = runs[i].lo; x < runs[i].hi; x++) {
+                uint64_t j = x - s->exp.lo;
+
+                if (s->host[j] != pat_byte(s->exp.rank, s->exp.buf, x, runs[i].gen)) {
+                    if (first == UINT64_MAX) { /* (the runs are in order) */
+                        first = j;
+                        firstgen = runs[i].gen;
+                    }
+                    here++;
+                }
             }
         }
+        free(runs);
         if (here > 0) {
             printf("rank %" PRIu32 ": iteration %" PRIu64 ": consume %s[%" PRIu64 ":%" PRIu64
                    "] == %s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32 ": %" PRIu64
-                   " bytes differ, first at +%" PRIu64 " (0x%02x, expected 0x%02x)\n",
+                   " bytes differ, first at +%" PRIu64 " (0x%02x, expected 0x%02x of iteration %"
+                   PRIu64 ")\n",
                    ces_comm_rank(r->c), iter, ces_graph_buffer(r->g, s->reg.buf).name, s->reg.lo,
                    s->reg.hi, ces_graph_buffer(r->g, s->exp.buf).name, s->exp.lo, s->exp.hi,
                    s->exp.rank, here, first, s->host[first],
-                   pat_byte(s->exp.rank, s->exp.buf, s->exp.lo + first, iter));
+                   pat_byte(s->exp.rank, s->exp.buf, s->exp.lo + first, firstgen), firstgen);
             bad += here;
         }
     }
@@ -235,6 +326,55 @@ static int rank_fail(struct rrank *r, const char *what, int rc)
     return rc == CES_ERR_TIMEOUT || rc == CES_ERR_PEER_FAILED ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
 }
 
+/* Every buffer of the m local ranks starts with the pattern of iteration 0
+ * (what a consume expects of bytes never produced); a barrier then tells
+ * every rank that its peers' buffers hold it too.  Returns the exit code. */
+static int fill_initial(struct rrank *rr, uint32_t m, const struct ces_graph *g)
+{
+    const uint64_t chunk = UINT64_C(1) << 20;
+    uint8_t *host = malloc(chunk);
+    int rc = CES_OK;
+
+    if (host == NULL) {
+        fprintf(stderr, "cesync run: out of host memory for the initial pattern\n");
+        return CES_EXIT_USAGE;
+    }
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t rank = ces_comm_rank(rr[k].c);
+
+        cudaSetDevice(ces_comm_device(rr[k].c));
+        for (uint32_t i = 0; i < ces_graph_nbuffers(g) && rc == CES_OK; i++) {
+            uint64_t size = ces_graph_buffer(g, i).size;
+
+            for (uint64_t off = 0; off < size && rc == CES_OK; off += chunk) {
+                uint64_t n = size - off < chunk ? size - off : chunk;
+
+                pat_fill(host, n, rank, i, off, 0);
+                if (cudaMemcpy((char *)rr[k].bufs[i] + off, host, n, cudaMemcpyHostToDevice) !=
+                    cudaSuccess)
+                    rc = ces_ctx_error(rr[k].ctx, CES_ERR_CUDA,
+                                       "cudaMemcpy of the initial pattern failed");
+            }
+        }
+        if (rc != CES_OK) {
+            free(host);
+            return rank_fail(&rr[k], "filling the buffers", rc);
+        }
+    }
+    free(host);
+    for (uint32_t k = 0; k < m; k++) {
+        rc = ces_barrier(rr[k].c, (ces_stream_t)rr[k].s);
+        if (rc != CES_OK)
+            return rank_fail(&rr[k], "the barrier after the initial pattern", rc);
+    }
+    for (uint32_t k = 0; k < m; k++) {
+        cudaSetDevice(ces_comm_device(rr[k].c));
+        if (cudaStreamSynchronize(rr[k].s) != cudaSuccess)
+            return rank_fail(&rr[k], "cudaStreamSynchronize", CES_ERR_CUDA);
+    }
+    return CES_EXIT_OK;
+}
+
 /* Runs the whole graph on the m local ranks rr[0..m).  Returns the exit code. */
 static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, int print)
 {
@@ -260,6 +400,9 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
                 return rank_fail(r, "ces_mem_alloc", rc);
         }
     }
+    rc = fill_initial(rr, m, g);
+    if (rc != CES_EXIT_OK)
+        return rc;
     for (uint32_t k = 0; k < m; k++) {
         struct rrank *r = &rr[k];
         struct ces_binding *bind = calloc(ces_graph_nbuffers(g) + 1, sizeof(*bind));
@@ -309,7 +452,13 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
             }
             t = now_us() - t0;
             for (uint32_t k = 0; k < m; k++) {
-                bad += check_block(&rr[k], b, iter);
+                uint64_t d = check_block(&rr[k], b, iter);
+
+                if (d == UINT64_MAX) {
+                    fprintf(stderr, "cesync run: out of host memory checking the data\n");
+                    return CES_EXIT_USAGE;
+                }
+                bad += d;
                 checked += consumed_bytes(&rr[k], b);
             }
             total_bad += bad;
