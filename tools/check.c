@@ -42,8 +42,10 @@ static const char check_help[] =
     "                      (the rank dies before its op K in enqueue order); repeatable\n"
     "  --abort             model the runtime watchdog: blocked waits are released\n"
     "  --fault-sweep       every fault at every op position, with and without --abort\n"
-    "                      (a table, a line per fault kind and the totals; with --quiet\n"
-    "                      only the totals; no --json, --dot)\n"
+    "                      (the verdict without faults, a table, a line per fault kind\n"
+    "                      and the totals; with --quiet that verdict and the totals;\n"
+    "                      no --json, --dot; exit 1 if the schedule fails without\n"
+    "                      faults or a fault leaves a stream blocked under --abort)\n"
     "  --dot OUT           draw the first counterexample (.dot, .svg or .png; the\n"
     "                      directory must exist, checked before the search)\n"
     "  --json              print the report as JSON\n"
@@ -289,6 +291,30 @@ static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const cha
     return CES_EXIT_OK;
 }
 
+/* The schedule's own verdict, without faults and without the watchdog: a
+ * sweep's rows mean little for a schedule that fails by itself. */
+static int sweep_baseline(struct ces_ctx *ctx, const struct ces_graph *g,
+                          const struct check_args *a, uint32_t *verdict)
+{
+    struct ces_check_opts o = a->o;
+    struct ces_check_report *r = NULL;
+    char buf[64];
+
+    o.flags &= ~(uint32_t)CES_CHECK_ABORT;
+    o.sweep_progress = NULL;
+    if (ces_check(ctx, g, &o, &r) != CES_OK)
+        return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+    *verdict = ces_check_report_verdict(r);
+    ces_check_report_destroy(r);
+    ces_verdict_format(*verdict, buf, sizeof(buf));
+    printf("without faults: verdict: %s%s\n", buf,
+           exit_of(*verdict) == CES_EXIT_DEFECT
+               ? " (the schedule fails by itself: the rows below show that too)"
+               : "");
+    fflush(stdout); /* before the sweep's progress lines */
+    return CES_EXIT_OK;
+}
+
 static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_args *a)
 {
     struct ces_check_sweep_row *rows = NULL;
@@ -298,8 +324,11 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     /* per kind (and [3] all): faults, HANG or DEADLOCK, RACE or MISMATCH, OK */
     size_t by_kind[4][4] = {{0}};
     static const uint32_t order[3] = {CES_FAULT_DROP, CES_FAULT_DELAY, CES_FAULT_STOP};
-    int ec;
+    uint32_t base = 0;
+    int ec = sweep_baseline(ctx, g, a, &base);
 
+    if (ec != CES_EXIT_OK)
+        return ec;
     if (wants_progress(a))
         a->o.sweep_progress = sweep_progress;
     if (ces_check_fault_sweep(ctx, g, &a->o, &rows, &n) != CES_OK ||
@@ -338,7 +367,9 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     printf("fault sweep: %zu faults: %zu show as HANG or DEADLOCK, %zu as RACE or MISMATCH, %zu "
            "tolerated (OK), %zu incomplete; with --abort %zu stay blocked\n",
            n, by_kind[3][1], by_kind[3][2], by_kind[3][3], incomplete, blocked);
-    ec = blocked > 0 ? CES_EXIT_DEFECT : incomplete > 0 ? CES_EXIT_INCOMPLETE : CES_EXIT_OK;
+    ec = blocked > 0 || exit_of(base) == CES_EXIT_DEFECT ? CES_EXIT_DEFECT
+         : incomplete > 0 || exit_of(base) == CES_EXIT_INCOMPLETE ? CES_EXIT_INCOMPLETE
+                                                                  : CES_EXIT_OK;
     ces_free(ctx, text);
     ces_free(ctx, rows);
     return ec;

@@ -385,7 +385,7 @@ static void test_progress(void **state)
     /* the fault sweep's progress: faults checked of their total, the last
      * line at the end */
     assert_int_equal(run("barrier --ranks 2 --fault-sweep --quiet --progress 0.000001", &o), 0);
-    assert_true(strncmp(o, "check: fault sweep: ", 20) == 0);
+    assert_true(strncmp(o, "without faults: verdict: OK\ncheck: fault sweep: ", 48) == 0);
     v = strstr(o, "check: fault sweep: 8 of 8 faults checked, ");
     assert_non_null(v);
     v = strchr(v, '\n');
@@ -458,9 +458,18 @@ static void test_sweep_options(void **state)
                            "--json/--dot\n");
     free(o);
     assert_int_equal(run("alltoall --ranks 2 --sync mono --fault-sweep --quiet", &o), 0);
-    assert_string_equal(o, "fault sweep: 30 faults: 26 show as HANG or DEADLOCK, 0 as RACE or "
+    assert_string_equal(o, "without faults: verdict: OK\n"
+                           "fault sweep: 30 faults: 26 show as HANG or DEADLOCK, 0 as RACE or "
                            "MISMATCH, 4 tolerated (OK), 0 incomplete; with --abort 0 stay "
                            "blocked\n");
+    free(o);
+    /* a schedule that fails by itself: said first, and exit 1 though the
+     * watchdog ends every fault */
+    assert_int_equal(
+        run("barrier --ranks 2 --sync nccl --graph --iterations 2 --fault-sweep --quiet", &o), 1);
+    assert_true(strncmp(o, "without faults: verdict: HANG (the schedule fails by itself: the "
+                           "rows below show that too)\nfault sweep: ", 101) == 0);
+    assert_non_null(strstr(o, "; with --abort 0 stay blocked\n"));
     free(o);
 }
 
