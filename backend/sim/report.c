@@ -666,8 +666,11 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
     ces_verdict_format(r->verdict, v, sizeof(v));
     ces_sb_puts(&sb, "{\"verdict\":");
     json_str(&sb, v);
-    ces_sb_printf(&sb, ",\"bits\":%" PRIu32 ",\"mode\":\"%s\",\"complete\":%s,", r->verdict,
-                  modes[s->mode < 3 ? s->mode : 0], s->complete ? "true" : "false");
+    /* complete: the mode covered what it promised (a random sample its N
+     * executions); proof: every execution was explored */
+    ces_sb_printf(&sb, ",\"bits\":%" PRIu32 ",\"mode\":\"%s\",\"complete\":%s,\"proof\":%s,",
+                  r->verdict, modes[s->mode < 3 ? s->mode : 0], s->complete ? "true" : "false",
+                  s->complete && s->mode == CES_CHECK_EXHAUSTIVE ? "true" : "false");
     ces_sb_printf(&sb, "\"stats\":{\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
                   ",\"executions\":%" PRIu64 ",\"aborted\":%" PRIu64 ",\"max_depth\":%" PRIu64
                   ",\"seconds\":%.6f,\"states_per_second\":%.1f,\"peak_memory\":%" PRIu64 "},",

@@ -141,7 +141,16 @@ static void test_faults_sweep_json_dot(void **state)
     assert_int_equal(run("alltoall --ranks 2 --sync mono --json", &o), 0);
     {
         const char *want = "{\"verdict\":\"OK\",\"bits\":0,\"mode\":\"exhaustive\","
-                           "\"complete\":true,";
+                           "\"complete\":true,\"proof\":true,";
+
+        assert_memory_equal(o, want, strlen(want));
+    }
+    free(o);
+    /* a random sample covers its executions but proves nothing */
+    assert_int_equal(run("alltoall --ranks 2 --sync mono --random 3 --json", &o), 0);
+    {
+        const char *want = "{\"verdict\":\"OK\",\"bits\":0,\"mode\":\"random\","
+                           "\"complete\":true,\"proof\":false,";
 
         assert_memory_equal(o, want, strlen(want));
     }
