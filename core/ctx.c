@@ -219,7 +219,7 @@ int ces_vec_reserve(struct ces_ctx *ctx, struct ces_vec *v, size_t item, size_t 
         return CES_ERR_NOMEM;
     if (v->len + extra <= v->cap)
         return CES_OK;
-    cap = v->cap < 8 ? 8 : v->cap;
+    cap = v->cap > 0 ? v->cap : 1; /* (many vectors hold one item: an op list per rank and block) */
     while (cap < v->len + extra)
         cap = cap > SIZE_MAX / 2 ? v->len + extra : cap * 2;
     if (cap > SIZE_MAX / item)
