@@ -142,7 +142,7 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint32_t unrolle
     node_id(id, sizeof(id), ref);
     if (ces_op_format(st->g, ref.rank, op, text, sizeof(text)) < 0 && st->sb.status == CES_OK)
         st->sb.status = CES_ERR_NOMEM; /* the op's text could not be built */
-    ces_op_where(where, sizeof(where), ref.rank, op->stream, unrolled);
+    ces_op_where(where, sizeof(where), ref.rank, op->stream, unrolled, NULL);
     ces_sb_printf(&st->sb, "%s [label=\"", id);
     put_escaped(&st->sb, where);
     ces_sb_puts(&st->sb, "\\n");

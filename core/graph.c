@@ -188,8 +188,12 @@ int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps)
     return CES_OK;
 }
 
-int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint32_t index)
+int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint32_t index,
+                 const struct ces_op *op)
 {
+    if (op != NULL && op->line != 0)
+        return snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " (line %" PRIu32
+                        ":%" PRIu32 ")", rank, stream, index, op->line, op->col);
     return snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, rank, stream, index);
 }
 
@@ -363,7 +367,7 @@ static int verr(struct ces_ctx *ctx, const char *file, uint32_t rank, uint32_t i
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    ces_op_where(where, sizeof(where), rank, op->stream, index);
+    ces_op_where(where, sizeof(where), rank, op->stream, index, NULL);
     if (op->line != 0)
         return ces_ctx_error(ctx, CES_ERR_SEMANTIC, "%s:%" PRIu32 ":%" PRIu32 ": %s (%s)",
                              file != NULL ? file : "<input>", op->line, op->col, msg, where);

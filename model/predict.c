@@ -218,9 +218,9 @@ static int group_writes(struct psim *s, size_t from, size_t to, uint32_t sig)
 
 static int check_op(struct psim *s, uint32_t rank, const struct ces_op *op, uint32_t index)
 {
-    char where[48];
+    char where[80];
 
-    ces_op_where(where, sizeof(where), rank, op->stream, index);
+    ces_op_where(where, sizeof(where), rank, op->stream, index, op);
     if (op->kind == CES_OP_FLUSH && !s->m->can_flush_remote_writes)
         return ces_ctx_error(s->ctx, CES_ERR_UNSUPPORTED,
                              "predict: %s: flush is not supported on %s (can_flush_remote_writes = 0)",
@@ -793,14 +793,14 @@ static int blocked_error(struct psim *s)
     for (size_t k = 0; k < (size_t)s->ranks * s->streams; k++) {
         struct pstream *ps = &s->ss[k];
         struct inst *in;
-        char where[48], text[160];
+        char where[80], text[160];
 
         if (ps->state != S_WAIT_SLOT && ps->state != S_WAIT_EVENT)
             continue;
         in = I(s, CES_VEC_AT(&ps->ids, size_t, ps->pc));
         if (in->launch)
             continue; /* a join waits for a stream that is blocked itself */
-        ces_op_where(where, sizeof(where), in->rank, in->stream, in->index);
+        ces_op_where(where, sizeof(where), in->rank, in->stream, in->index, in->op);
         ces_op_format(s->g, in->rank, in->op, text, sizeof(text));
         return ces_ctx_error(s->ctx, CES_ERR_SEMANTIC,
                              "predict: the schedule does not finish: %s %s is blocked", where,

@@ -229,9 +229,9 @@ static int emit_batch(struct lower_state *st, uint32_t s, int capture)
 static int op_error(struct lower_state *st, int status, uint32_t stream, uint32_t spos,
                     const struct ces_op *op, const char *why)
 {
-    char where[48], text[160];
+    char where[80], text[160];
 
-    ces_op_where(where, sizeof(where), st->rank, stream, spos);
+    ces_op_where(where, sizeof(where), st->rank, stream, spos, op);
     ces_op_format(st->g, st->rank, op, text, sizeof(text));
     return ces_ctx_error(st->ctx, status, "%s: %s: %s", where, text, why);
 }

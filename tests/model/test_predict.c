@@ -929,6 +929,21 @@ static void test_unsupported(void **state)
     assert_string_equal(ces_ctx_last_error(f.ctx),
                         "predict: 2 ranks, the h200 model has at most 1 GPUs");
     fx_end(&f);
+    /* an op from a file says where it stands there */
+    m = round_model();
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    {
+        struct ces_op fl = simple(CES_OP_FLUSH, 0);
+
+        fl.line = 9;
+        fl.col = 6;
+        op(&f, 0, fl);
+    }
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: r0.s0#0 (line 9:6): flush is not supported on h200 "
+                        "(can_flush_remote_writes = 0)");
+    fx_end(&f);
 }
 
 static void test_u64_needs_64bit_memops(void **state)
