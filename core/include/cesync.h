@@ -984,7 +984,12 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * blocked rank, stream, op, slot, value held, value awaited and the peers'
  * last progress to stderr, releases the blocked waits so the streams drain,
  * and marks the communicator failed: every later call returns CES_ERR_TIMEOUT
- * (this rank timed out) or CES_ERR_PEER_FAILED (a peer reported failure).
+ * (this rank timed out) or CES_ERR_PEER_FAILED (a peer reported failure),
+ * and does nothing - ces_comm_abort, ces_mem_alloc, ces_mem_free, the
+ * collectives, ces_group_start, ces_send, ces_recv, ces_group_end (which
+ * also ends a group the failure interrupted) and ces_launch - but for
+ * ces_comm_destroy, which frees it, and the queries ces_comm_status,
+ * ces_comm_rank, ces_comm_size, ces_comm_device and ces_mem_peer.
  * Work captured into a CUDA graph is watched through in-flight words that its
  * replays write around each call that waits (docs/API.md).  With
  * CUDA_DEVICE_MAX_CONNECTIONS below 8 (streams sharing hardware queues, so a
@@ -1052,7 +1057,8 @@ CES_API int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *dev
  * waits (up to the timeout) for the peers to destroy theirs. */
 CES_API int ces_comm_destroy(struct ces_comm *comm);
 /* Marks the communicator failed now, prints the diagnosis of any blocked
- * stream and releases its waits; later calls return CES_ERR_TIMEOUT. */
+ * stream and releases its waits; later calls return CES_ERR_TIMEOUT.  On a
+ * communicator that has failed already it returns that failure. */
 CES_API int ces_comm_abort(struct ces_comm *comm);
 /* CES_OK while healthy, CES_ERR_TIMEOUT or CES_ERR_PEER_FAILED once failed. */
 CES_API int ces_comm_status(const struct ces_comm *comm);
@@ -1065,7 +1071,9 @@ CES_API int ces_comm_device(const struct ces_comm *comm);
  * (zero-filled); the same offset is used on every rank.  The size is rounded
  * up to the allocation granularity. */
 CES_API int ces_mem_alloc(struct ces_comm *comm, size_t bytes, void **ptr);
-/* Collective; ptr must come from ces_mem_alloc on this communicator. */
+/* Collective; ptr must come from ces_mem_alloc on this communicator.  On
+ * a failed communicator it frees nothing (its streams may still use the
+ * memory) and returns the failure: ces_comm_destroy releases the memory. */
 CES_API int ces_mem_free(struct ces_comm *comm, void *ptr);
 /* The address at which this process sees rank `rank`'s copy of the symmetric
  * byte `ptr` (which may point inside an allocation); NULL if ptr is not
