@@ -65,13 +65,9 @@ static uint64_t round_up(uint64_t v, uint64_t g)
 
 int ces_cuda_shared_queues(const char *env)
 {
-    char *end = NULL;
-    long v;
+    uint32_t q = ces_cuda_queues(env);
 
-    if (env == NULL || *env == '\0')
-        return 0;
-    v = strtol(env, &end, 10);
-    return *end == '\0' && v >= 1 && v < 8 ? (int)v : 0;
+    return q < CES_CUDA_QUEUES_DEFAULT ? (int)q : 0;
 }
 
 uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first)
@@ -225,7 +221,12 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
         CES_CU_GOTO(ctx, rc, cuStreamCreateWithPriority(&c->wd_stream, CU_STREAM_NON_BLOCKING, hi),
                     fail_ctx);
     }
-    c->shared_queues = ces_cuda_shared_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
+    {
+        const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+
+        c->queues = ces_cuda_queues(conn);
+        c->shared_queues = ces_cuda_shared_queues(conn);
+    }
     if (c->shared_queues) {
         c->p2p_side_min = UINT64_MAX; /* shared queues: the side streams would gain nothing */
         rc = ces_wd_rescue_open(c);

@@ -534,7 +534,9 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
                              "ces_launch: the graph has %" PRIu32
                              " ranks but the communicator has %" PRIu32,
                              ces_graph_ranks(g), c->size);
-    rc = ces_cuda_use(c);
+    rc = ces_cuda_queues_check(c->ctx, g, c->queues);
+    if (rc == CES_OK)
+        rc = ces_cuda_use(c);
     if (rc != CES_OK)
         return rc;
     r = ces_malloc(c->ctx, sizeof(*r));

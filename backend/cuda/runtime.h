@@ -248,6 +248,10 @@ struct ces_comm {
      * releases slots through a context of its own, made with the
      * communicator. */
     int shared_queues;
+    /* The hardware queues per GPU (ces_cuda_queues of
+     * CUDA_DEVICE_MAX_CONNECTIONS): a graph must have been checked for them
+     * to be launched (ces_cuda_queues_check). */
+    uint32_t queues;
     /* That context and its stream (about 0.5 GiB of device memory on H200):
      * made with the communicator when shared_queues, else by the first read
      * or release that needs them, once a mirror copy was still not done

@@ -217,7 +217,8 @@ CES_API int ces_graph_create(struct ces_ctx *ctx, uint32_t ranks, uint32_t strea
 CES_API void ces_graph_destroy(struct ces_graph *g);
 
 /* 0 = one hardware queue per stream (default); N > 0 = stream s enters FIFO
- * queue s mod N. */
+ * queue s mod N (N at least the streams: one each, as 0).  ces_launch runs
+ * a graph only where the process's queues are these (docs/FORMAT.md). */
 CES_API int ces_graph_set_connections(struct ces_graph *g, uint32_t connections);
 
 /* Tables.  Names are copied; they must be identifiers, unique per table.
@@ -1168,7 +1169,12 @@ struct ces_binding {
  * naming it and reused, with its values, by later launches.  The graph's
  * rank count must equal the communicator's size.  CES_ERR_UNSUPPORTED for
  * ops the device cannot run (flush without CAN_FLUSH_REMOTE_WRITES, u64
- * signals without 64-bit memops).  produce/consume ops enqueue nothing. */
+ * signals without 64-bit memops), and for a graph checked for other
+ * hardware queues than this process has (CUDA_DEVICE_MAX_CONNECTIONS,
+ * default 8): `connections 0`, or N at least the graph's streams, needs
+ * at least as many queues as streams, N below the streams exactly N; the
+ * message names both numbers (docs/FORMAT.md, "Hardware queues").
+ * produce/consume ops enqueue nothing. */
 CES_API int ces_launch(struct ces_comm *comm, const struct ces_graph *g,
                        const struct ces_binding *bindings, size_t nbindings,
                        ces_stream_t stream);
