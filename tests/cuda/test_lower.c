@@ -485,7 +485,8 @@ static void test_refusals(void **state)
     assert_string_equal(ces_ctx_last_error(ctx),
                         "r1.s0#2: wait ready[0] == 1: the awaited value depends on $i but graph "
                         "capture freezes it, so replays would pass on stale flags; use a "
-                        "graph-safe protocol (credit)");
+                        "graph-safe protocol: pull (every captured collective's but the "
+                        "barrier's) or credit (the barrier's)");
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
