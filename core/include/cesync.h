@@ -1109,9 +1109,9 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  * overlapping otherwise is CES_ERR_INVALID, with the in-place relation in
  * the message; alltoall never runs in place.
  * When the stream is capturing a CUDA graph the call lowers a graph-safe
- * protocol (alltoall and allgather: pull, the constant 1 in the writer's
- * memory, polled and reset by its reader, two barriers per call; the
- * others: credit) and
+ * protocol (every collective but the barrier: pull, the constant 1 in the
+ * writer's memory, polled and reset by its reader, two barriers per call;
+ * the barrier: credit) and
  * copies one cudaMemcpyAsync each; eager calls lower the
  * `mono` protocol with one cudaMemcpyBatchAsync per copy batch.  alltoall
  * and allgather run their local chunk, gather, scatter and broadcast the
