@@ -45,7 +45,9 @@ static const char run_usage[] =
     "and for a collective --ranks defaults to the number of GPUs (2 to 8), not 4.\n"
     "\n"
     "Environment: CES_TIMEOUT_MS (watchdog, default 10000), CES_DUMP_SCHEDULE=DIR,\n"
-    "CES_SHARE_GPUS=1.\n"
+    "CES_SHARE_GPUS=1, CUDA_DEVICE_MAX_CONNECTIONS (hardware queues per GPU, default 8;\n"
+    "a .ces file runs only if it was checked for them, by its `connections`: docs/FORMAT.md;\n"
+    "a collective declares them where its streams share them).\n"
     "Exit: 0 every byte matched, 1 a mismatch or a timeout, 2 bad usage or setup error.\n"
     "\n";
 
@@ -623,6 +625,14 @@ int ces_cmd_run(int argc, char **argv)
         goto out;
     if (rest > 0) {
         ec = ces_tool_fail("run: unknown option '%s' (--help)", args[0]);
+        goto out;
+    }
+    /* A collective's graph declares the hardware queues its streams will
+     * share here (the builders are proved for them too); a file's must have
+     * been checked for them (ces_cuda_run_prepare refuses it otherwise). */
+    if (ces_coll_from_name(argv[0]) >= 0 &&
+        ces_cuda_queues_adopt(g, ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"))) != CES_OK) {
+        ec = ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
         goto out;
     }
     n = ces_graph_ranks(g);

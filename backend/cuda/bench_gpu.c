@@ -501,9 +501,13 @@ const char *ces_bench_nccl_info(const struct ces_bench *b) { return b->nccl_info
 
 /* --- one iteration of each implementation --------------------------------- */
 
+/* A builder variant's graph, declaring the communicators' hardware queues
+ * where its streams share them (ces_launch runs a graph only under the
+ * queue model it was checked for). */
 static int build_variant(struct ces_bench *b, int variant, uint64_t bytes, struct ces_graph **out)
 {
     struct ces_coll_params p;
+    int rc;
 
     ces_coll_params_init(&p, b->cfg.coll);
     p.proto = CES_PROTO_MONO;
@@ -523,7 +527,10 @@ static int build_variant(struct ces_bench *b, int variant, uint64_t bytes, struc
         p.chunks = b->cfg.chunks ? b->cfg.chunks : 4;
         p.slots = b->cfg.slots ? b->cfg.slots : 2;
     }
-    return ces_coll_build(b->ctx, &p, out);
+    rc = ces_coll_build(b->ctx, &p, out);
+    if (rc == CES_OK)
+        rc = ces_cuda_queues_adopt(*out, b->comms[0]->queues);
+    return rc;
 }
 
 /* Whether impl runs in place: all but the raw copy, which moves the peer

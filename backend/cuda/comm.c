@@ -65,13 +65,9 @@ static uint64_t round_up(uint64_t v, uint64_t g)
 
 int ces_cuda_shared_queues(const char *env)
 {
-    char *end = NULL;
-    long v;
+    uint32_t q = ces_cuda_queues(env);
 
-    if (env == NULL || *env == '\0')
-        return 0;
-    v = strtol(env, &end, 10);
-    return *end == '\0' && v >= 1 && v < 8 ? (int)v : 0;
+    return q < CES_CUDA_QUEUES_DEFAULT ? (int)q : 0;
 }
 
 uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first)
@@ -225,7 +221,12 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
         CES_CU_GOTO(ctx, rc, cuStreamCreateWithPriority(&c->wd_stream, CU_STREAM_NON_BLOCKING, hi),
                     fail_ctx);
     }
-    c->shared_queues = ces_cuda_shared_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
+    {
+        const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+
+        c->queues = ces_cuda_queues(conn);
+        c->shared_queues = ces_cuda_shared_queues(conn);
+    }
     if (c->shared_queues) {
         c->p2p_side_min = UINT64_MAX; /* shared queues: the side streams would gain nothing */
         rc = ces_wd_rescue_open(c);
@@ -801,7 +802,7 @@ int ces_comm_destroy(struct ces_comm *c)
         t->in_use = 1; /* work still queued may touch the memory: it stays mapped */
     /* Signal arrays were allocated by the communicator; release them. */
     for (size_t i = 0; i < c->signals.len && idle; i++)
-        ces_mem_free(c, CES_VEC_AT(&c->signals, struct ces_signal_rec, i).ptr);
+        ces_team_release(c, CES_VEC_AT(&c->signals, struct ces_signal_rec, i).ptr);
     c->signals.len = 0;
     if (t->multi && atomic_load(&c->state) == CES_OK)
         rc = ces_boot_barrier(c->ctx, &t->boot);
@@ -826,8 +827,13 @@ int ces_comm_destroy(struct ces_comm *c)
 
 int ces_comm_abort(struct ces_comm *c)
 {
+    int rc;
+
     if (c == NULL)
         return CES_ERR_INVALID;
+    rc = ces_comm_check(c);
+    if (rc != CES_OK)
+        return rc;
     ces_wd_fail(c, CES_ERR_TIMEOUT, "aborted by ces_comm_abort");
     return CES_OK;
 }
@@ -1083,18 +1089,13 @@ int ces_mem_alloc(struct ces_comm *c, size_t bytes, void **ptr)
     return ces_team_alloc(c, bytes, ptr);
 }
 
-int ces_mem_free(struct ces_comm *c, void *ptr)
+int ces_team_release(struct ces_comm *c, void *ptr)
 {
-    struct ces_team *t;
+    struct ces_team *t = c->team;
     struct ces_alloc_rec *a;
     uint64_t off;
     int rc = CES_OK;
 
-    if (c == NULL)
-        return CES_ERR_INVALID;
-    if (ptr == NULL)
-        return CES_OK;
-    t = c->team;
     pthread_mutex_lock(&t->lock);
     a = ces_team_find(t, c->rank, ptr, &off);
     if (a == NULL || t->base + c->rank * t->stride + a->off != (CUdeviceptr)(uintptr_t)ptr) {
@@ -1116,6 +1117,20 @@ int ces_mem_free(struct ces_comm *c, void *ptr)
 out:
     pthread_mutex_unlock(&t->lock);
     return rc;
+}
+
+int ces_mem_free(struct ces_comm *c, void *ptr)
+{
+    int rc;
+
+    if (c == NULL)
+        return CES_ERR_INVALID;
+    /* A failed communicator's streams may still touch the memory: it stays
+     * mapped until ces_comm_destroy has waited for them. */
+    rc = ces_comm_check(c);
+    if (rc != CES_OK || ptr == NULL)
+        return rc;
+    return ces_team_release(c, ptr);
 }
 
 void *ces_mem_peer(const struct ces_comm *c, const void *ptr, uint32_t rank)

@@ -400,7 +400,7 @@ static int signal_off(struct ces_comm *c, const char *ns, const char *name, uint
     rec.ptr = ptr;
     rec.bytes = bytes;
     if (ces_vec_push(c->ctx, &c->signals, sizeof(rec), &rec) != CES_OK) {
-        ces_mem_free(c, ptr);
+        ces_team_release(c, ptr);
         return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory allocating a signal array");
     }
     ces_team_find(c->team, c->rank, ptr, off);
@@ -534,7 +534,9 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
                              "ces_launch: the graph has %" PRIu32
                              " ranks but the communicator has %" PRIu32,
                              ces_graph_ranks(g), c->size);
-    rc = ces_cuda_use(c);
+    rc = ces_cuda_queues_check(c->ctx, g, c->queues);
+    if (rc == CES_OK)
+        rc = ces_cuda_use(c);
     if (rc != CES_OK)
         return rc;
     r = ces_malloc(c->ctx, sizeof(*r));
@@ -1001,8 +1003,13 @@ int ces_barrier(struct ces_comm *c, ces_stream_t stream)
 
 int ces_group_start(struct ces_comm *c)
 {
+    int rc;
+
     if (c == NULL)
         return CES_ERR_INVALID;
+    rc = ces_comm_check(c);
+    if (rc != CES_OK)
+        return rc;
     if (c->in_group)
         return ces_ctx_error(c->ctx, CES_ERR_INVALID, "ces_group_start: already in a group");
     c->in_group = 1;
@@ -1018,6 +1025,9 @@ static int group_add(struct ces_comm *c, int send, void *buf, size_t bytes, uint
 
     if (c == NULL)
         return CES_ERR_INVALID;
+    rc = ces_comm_check(c);
+    if (rc != CES_OK)
+        return rc;
     if (!c->in_group)
         return ces_ctx_error(c->ctx, CES_ERR_INVALID, "%s outside ces_group_start/ces_group_end",
                              what);
@@ -1237,11 +1247,13 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
 
     if (c == NULL)
         return CES_ERR_INVALID;
-    if (!c->in_group)
+    /* A failed communicator answers with its failure, and ends a group that
+     * the failure interrupted. */
+    rc = ces_comm_check(c);
+    if (rc == CES_OK && !c->in_group)
         return ces_ctx_error(c->ctx, CES_ERR_INVALID, "ces_group_end without ces_group_start");
     c->in_group = 0;
     t = c->team;
-    rc = ces_comm_check(c);
     if (rc == CES_OK && c->size > CES_P2P_MAX_RANKS)
         rc = ces_ctx_error(c->ctx, CES_ERR_UNSUPPORTED,
                            "ces_group_end: groups are supported up to %u ranks", CES_P2P_MAX_RANKS);

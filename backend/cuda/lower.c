@@ -16,11 +16,16 @@
  *   0 first: ces_graph_add_op; never a multicast object);
  *   record/await       -> cudaEventRecord / cudaStreamWaitEvent;
  *   produce/consume    -> hooks for the application (cesync run).
+ * Also pure: the hardware queues CUDA_DEVICE_MAX_CONNECTIONS gives a
+ * process, and the rule that a graph runs only under the queues it was
+ * checked for (its `connections`).
  */
 #include "lower.h"
 
 #include <assert.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const call_names[] = {
@@ -266,7 +271,8 @@ static int lower_op(struct lower_state *st, const struct ces_op *op, uint32_t in
                 return op_error(st, CES_ERR_UNSUPPORTED, s, spos, op,
                                 "the awaited value depends on $i but graph capture freezes it, "
                                 "so replays would pass on stale flags; use a graph-safe "
-                                "protocol (credit)");
+                                "protocol: pull (every captured collective's but the "
+                                "barrier's) or credit (the barrier's)");
             m.kind = width == CES_U64 ? CES_MEMOP_WAIT64 : CES_MEMOP_WAIT32;
             m.cmp = op->cmp;
             return push_memop(st, s, &m);
@@ -532,6 +538,66 @@ void ces_cuda_plan_destroy(struct ces_cuda_plan *p)
     }
     ces_free(p->ctx, p->blocks);
     ces_free(p->ctx, p);
+}
+
+/* --- hardware queues ---------------------------------------------------- */
+
+uint32_t ces_cuda_queues(const char *env)
+{
+    char *end = NULL;
+    long v;
+
+    if (env == NULL || *env == '\0')
+        return CES_CUDA_QUEUES_DEFAULT;
+    v = strtol(env, &end, 10);
+    return *end == '\0' && v >= 1 && v <= (long)CES_CUDA_QUEUES_MAX ? (uint32_t)v
+                                                                     : CES_CUDA_QUEUES_DEFAULT;
+}
+
+/* The queues that n queues (a graph's connections or a process's) give a
+ * rank's `streams` streams: 0 when each has one of its own, else n. */
+static uint32_t shared_queues(uint32_t n, uint32_t streams)
+{
+    return n > 0 && n < streams ? n : 0;
+}
+
+int ces_cuda_queues_check(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t queues)
+{
+    uint32_t streams = ces_graph_streams(g), conn = ces_graph_connections(g);
+    uint32_t checked = shared_queues(conn, streams), real = shared_queues(queues, streams);
+    char model[96], run[96] = "";
+
+    if (checked == real)
+        return CES_OK;
+    if (checked == 0)
+        snprintf(model, sizeof(model), "each of its %" PRIu32 " streams on a queue of its own",
+                 streams);
+    else
+        snprintf(model, sizeof(model), "its %" PRIu32 " streams sharing %" PRIu32 " queue%s",
+                 streams, checked, checked == 1 ? "" : "s");
+    /* The run that the check covers: enough queues for every stream (if CUDA
+     * gives that many), or exactly the queues checked. */
+    if (checked == 0 && streams <= CES_CUDA_QUEUES_MAX)
+        snprintf(run, sizeof(run), ", or run it with CUDA_DEVICE_MAX_CONNECTIONS=%" PRIu32
+                 " or more", streams);
+    else if (checked > 0)
+        snprintf(run, sizeof(run), ", or run it with CUDA_DEVICE_MAX_CONNECTIONS=%" PRIu32,
+                 checked);
+    return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                         "ces_launch: the schedule was checked with connections %" PRIu32
+                         " (%s) but this process has %" PRIu32 " hardware queue%s per GPU "
+                         "(CUDA_DEVICE_MAX_CONNECTIONS; %u when unset), so the check did not "
+                         "model how its streams are queued here; check it with "
+                         "`connections %" PRIu32 "`%s",
+                         conn, model, queues, queues == 1 ? "" : "s", CES_CUDA_QUEUES_DEFAULT,
+                         real, run);
+}
+
+int ces_cuda_queues_adopt(struct ces_graph *g, uint32_t queues)
+{
+    if (shared_queues(queues, ces_graph_streams(g)) == 0)
+        return CES_OK;
+    return ces_graph_set_connections(g, queues);
 }
 
 /* --- text form ---------------------------------------------------------- */

@@ -155,6 +155,36 @@ int ces_cuda_plan_format(struct ces_ctx *ctx, const struct ces_graph *g,
 
 const char *ces_cuda_call_name(int kind);
 
+/* --- hardware queues ------------------------------------------------------ */
+
+/* CUDA's hardware queues per GPU, which the streams of one process on that
+ * GPU share: CUDA_DEVICE_MAX_CONNECTIONS, 1..32, default 8. */
+#define CES_CUDA_QUEUES_DEFAULT 8u
+#define CES_CUDA_QUEUES_MAX 32u
+
+/* The queues that CUDA_DEVICE_MAX_CONNECTIONS (`env`, NULL when unset; the
+ * driver reads it when it creates the context) gives: a number 1..32 as it
+ * stands, anything else CUDA's default of 8. */
+uint32_t ces_cuda_queues(const char *env);
+
+/* Whether graph g may run in a process with `queues` hardware queues per
+ * GPU: the queue model it was checked under must be the process's
+ * (docs/SEMANTICS.md, section 2).  `connections 0`, or N at least the
+ * graph's streams, gives every stream a queue of its own, which the process
+ * has when queues >= streams; N below the streams is N queues shared by
+ * the streams (stream s on queue s mod N), which it has when queues == N.
+ * CES_OK, or CES_ERR_UNSUPPORTED with a message naming both numbers and
+ * what to do: check the schedule with the process's queues, or run it
+ * with the CUDA_DEVICE_MAX_CONNECTIONS it was checked for. */
+int ces_cuda_queues_check(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t queues);
+
+/* Fits a graph that a collective builder made (connections 0) to a process
+ * with `queues` queues per GPU: `connections queues` when its streams
+ * outnumber them (lowered then in queue order), else unchanged; either way
+ * ces_cuda_queues_check passes.  The builders' graphs are proved under
+ * shared queues too (sim_test_builders). */
+int ces_cuda_queues_adopt(struct ces_graph *g, uint32_t queues);
+
 /* --- point-to-point groups (group.c) -------------------------------------- */
 
 #define CES_P2P_MAX_RANKS 8u

@@ -248,6 +248,10 @@ struct ces_comm {
      * releases slots through a context of its own, made with the
      * communicator. */
     int shared_queues;
+    /* The hardware queues per GPU (ces_cuda_queues of
+     * CUDA_DEVICE_MAX_CONNECTIONS): a graph must have been checked for them
+     * to be launched (ces_cuda_queues_check). */
+    uint32_t queues;
     /* That context and its stream (about 0.5 GiB of device memory on H200):
      * made with the communicator when shared_queues, else by the first read
      * or release that needs them, once a mirror copy was still not done
@@ -324,6 +328,10 @@ uint64_t ces_cuda_now_ms(void);
 struct ces_alloc_rec *ces_team_find(struct ces_team *t, uint32_t rank, const void *ptr,
                                     uint64_t *off);
 int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr);
+/* Frees ptr (an allocation of ces_team_alloc: unmapped and released once
+ * every local rank has freed it) whatever the communicator's state;
+ * ces_mem_free refuses on a failed communicator. */
+int ces_team_release(struct ces_comm *c, void *ptr);
 int ces_comm_check(struct ces_comm *c); /* CES_OK or the failed state, with a message */
 
 /* --- issuing (exec.c) --------------------------------------------------------- */

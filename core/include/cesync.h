@@ -217,7 +217,8 @@ CES_API int ces_graph_create(struct ces_ctx *ctx, uint32_t ranks, uint32_t strea
 CES_API void ces_graph_destroy(struct ces_graph *g);
 
 /* 0 = one hardware queue per stream (default); N > 0 = stream s enters FIFO
- * queue s mod N. */
+ * queue s mod N (N at least the streams: one each, as 0).  ces_launch runs
+ * a graph only where the process's queues are these (docs/FORMAT.md). */
 CES_API int ces_graph_set_connections(struct ces_graph *g, uint32_t connections);
 
 /* Tables.  Names are copied; they must be identifiers, unique per table.
@@ -984,7 +985,12 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * blocked rank, stream, op, slot, value held, value awaited and the peers'
  * last progress to stderr, releases the blocked waits so the streams drain,
  * and marks the communicator failed: every later call returns CES_ERR_TIMEOUT
- * (this rank timed out) or CES_ERR_PEER_FAILED (a peer reported failure).
+ * (this rank timed out) or CES_ERR_PEER_FAILED (a peer reported failure),
+ * and does nothing - ces_comm_abort, ces_mem_alloc, ces_mem_free, the
+ * collectives, ces_group_start, ces_send, ces_recv, ces_group_end (which
+ * also ends a group the failure interrupted) and ces_launch - but for
+ * ces_comm_destroy, which frees it, and the queries ces_comm_status,
+ * ces_comm_rank, ces_comm_size, ces_comm_device and ces_mem_peer.
  * Work captured into a CUDA graph is watched through in-flight words that its
  * replays write around each call that waits (docs/API.md).  With
  * CUDA_DEVICE_MAX_CONNECTIONS below 8 (streams sharing hardware queues, so a
@@ -1052,7 +1058,8 @@ CES_API int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *dev
  * waits (up to the timeout) for the peers to destroy theirs. */
 CES_API int ces_comm_destroy(struct ces_comm *comm);
 /* Marks the communicator failed now, prints the diagnosis of any blocked
- * stream and releases its waits; later calls return CES_ERR_TIMEOUT. */
+ * stream and releases its waits; later calls return CES_ERR_TIMEOUT.  On a
+ * communicator that has failed already it returns that failure. */
 CES_API int ces_comm_abort(struct ces_comm *comm);
 /* CES_OK while healthy, CES_ERR_TIMEOUT or CES_ERR_PEER_FAILED once failed. */
 CES_API int ces_comm_status(const struct ces_comm *comm);
@@ -1065,7 +1072,9 @@ CES_API int ces_comm_device(const struct ces_comm *comm);
  * (zero-filled); the same offset is used on every rank.  The size is rounded
  * up to the allocation granularity. */
 CES_API int ces_mem_alloc(struct ces_comm *comm, size_t bytes, void **ptr);
-/* Collective; ptr must come from ces_mem_alloc on this communicator. */
+/* Collective; ptr must come from ces_mem_alloc on this communicator.  On
+ * a failed communicator it frees nothing (its streams may still use the
+ * memory) and returns the failure: ces_comm_destroy releases the memory. */
 CES_API int ces_mem_free(struct ces_comm *comm, void *ptr);
 /* The address at which this process sees rank `rank`'s copy of the symmetric
  * byte `ptr` (which may point inside an allocation); NULL if ptr is not
@@ -1100,9 +1109,9 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  * overlapping otherwise is CES_ERR_INVALID, with the in-place relation in
  * the message; alltoall never runs in place.
  * When the stream is capturing a CUDA graph the call lowers a graph-safe
- * protocol (alltoall and allgather: pull, the constant 1 in the writer's
- * memory, polled and reset by its reader, two barriers per call; the
- * others: credit) and
+ * protocol (every collective but the barrier: pull, the constant 1 in the
+ * writer's memory, polled and reset by its reader, two barriers per call;
+ * the barrier: credit) and
  * copies one cudaMemcpyAsync each; eager calls lower the
  * `mono` protocol with one cudaMemcpyBatchAsync per copy batch.  alltoall
  * and allgather run their local chunk, gather, scatter and broadcast the
@@ -1160,7 +1169,12 @@ struct ces_binding {
  * naming it and reused, with its values, by later launches.  The graph's
  * rank count must equal the communicator's size.  CES_ERR_UNSUPPORTED for
  * ops the device cannot run (flush without CAN_FLUSH_REMOTE_WRITES, u64
- * signals without 64-bit memops).  produce/consume ops enqueue nothing. */
+ * signals without 64-bit memops), and for a graph checked for other
+ * hardware queues than this process has (CUDA_DEVICE_MAX_CONNECTIONS,
+ * default 8): `connections 0`, or N at least the graph's streams, needs
+ * at least as many queues as streams, N below the streams exactly N; the
+ * message names both numbers (docs/FORMAT.md, "Hardware queues").
+ * produce/consume ops enqueue nothing. */
 CES_API int ces_launch(struct ces_comm *comm, const struct ces_graph *g,
                        const struct ces_binding *bindings, size_t nbindings,
                        ces_stream_t stream);

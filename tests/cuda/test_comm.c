@@ -6,7 +6,8 @@
  * handle, no mapping (also of the ranks mapped before the failing call),
  * and no part of the stride taken.  A failed communicator whose own stream
  * stays busy is destroyed within its deadline, its team's memory left
- * mapped, with the error said.
+ * mapped, with the error said.  A failed communicator refuses every call
+ * but destroy and the queries with its failure, and does nothing.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -311,6 +312,89 @@ static void test_destroy_gives_up_on_a_busy_stream(void **state)
     destroy_last(0);
 }
 
+/* The failure as ces_comm_check words it, in the context's last error. */
+static void refused(struct fixture *fx, int rc, int failure)
+{
+    assert_int_equal(rc, failure);
+    assert_non_null(strstr(ces_ctx_last_error(fx->ctx), "the communicator failed"));
+}
+
+/* Both ranks of a team failed, as the watchdog leaves them (rank 0 timed
+ * out, rank 1 heard of it), with one live allocation: every public call on
+ * them returns the failure before it touches anything - no group opened,
+ * declared or issued, no allocation made or freed (the memory stays
+ * mapped for ces_comm_destroy), nothing enqueued (no stand-in exists for
+ * the driver calls that enqueue: one reached would crash), no second
+ * diagnosis.  A group the failure interrupted is ended by ces_group_end. */
+static void test_failed_refuses_every_call(void **state)
+{
+    static const int failure[2] = {CES_ERR_TIMEOUT, CES_ERR_PEER_FAILED};
+    struct fixture fx;
+    struct ces_alloc_rec rec = {0, 2 << 20, 2, 1, NULL};
+    struct ces_graph *g = NULL;
+    void *ptr[2];
+
+    (void)state;
+    fixture_init(&fx);
+    rec.handles = ces_malloc(fx.ctx, 2 * sizeof(*rec.handles));
+    assert_non_null(rec.handles);
+    for (uint32_t r = 0; r < 2; r++) {
+        CUdeviceptr at = fx.team.base + r * fx.team.stride;
+
+        assert_int_equal(fake_create(&rec.handles[r], rec.size, NULL, 0), CUDA_SUCCESS);
+        assert_int_equal(fake_map(at, rec.size, 0, rec.handles[r], 0), CUDA_SUCCESS);
+        ptr[r] = (void *)(uintptr_t)at;
+    }
+    assert_int_equal(ces_vec_push(fx.ctx, &fx.team.allocs, sizeof(rec), &rec), CES_OK);
+    assert_int_equal(ces_graph_create(fx.ctx, 2, 1, &g), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_comm *c = &fx.comm[r];
+        int f = failure[r];
+        void *p = ptr[r];
+
+        atomic_store(&c->state, f);
+        refused(&fx, ces_group_start(c), f);
+        assert_false(c->in_group);
+        refused(&fx, ces_send(c, p, 64, 1 - r), f);
+        refused(&fx, ces_recv(c, p, 64, 1 - r), f);
+        refused(&fx, ces_group_end(c, NULL), f);
+        c->in_group = 1; /* the failure came after ces_group_start */
+        c->ngroup = 1;
+        refused(&fx, ces_send(c, p, 64, 1 - r), f);
+        refused(&fx, ces_group_end(c, NULL), f);
+        assert_false(c->in_group);
+        assert_int_equal(c->ngroup, 0);
+        refused(&fx, ces_alltoall(c, p, p, 64, NULL), f);
+        refused(&fx, ces_allgather(c, p, p, 64, NULL), f);
+        refused(&fx, ces_gather(c, p, p, 64, 0, NULL), f);
+        refused(&fx, ces_scatter(c, p, p, 64, 0, NULL), f);
+        refused(&fx, ces_broadcast(c, p, p, 64, 0, NULL), f);
+        refused(&fx, ces_barrier(c, NULL), f);
+        refused(&fx, ces_launch(c, g, NULL, 0, NULL), f);
+        p = ptr[r];
+        refused(&fx, ces_mem_alloc(c, 4096, &p), f);
+        assert_null(p);
+        refused(&fx, ces_mem_free(c, ptr[r]), f);
+        refused(&fx, ces_mem_free(c, NULL), f);
+        refused(&fx, ces_comm_abort(c), f);
+        assert_int_equal(ces_comm_status(c), f);
+        assert_ptr_equal(ces_mem_peer(c, ptr[r], 1 - r), ptr[1 - r]);
+    }
+    assert_int_equal(fx.team.allocs.len, 1);
+    assert_int_equal(fx.comm[0].nalloc, 0);
+    assert_int_equal(mapped, 2);
+    assert_int_equal(live_handles, 2);
+    /* healthy again, the same frees release it */
+    for (uint32_t r = 0; r < 2; r++) {
+        atomic_store(&fx.comm[r].state, CES_OK);
+        assert_int_equal(ces_mem_free(&fx.comm[r], ptr[r]), CES_OK);
+    }
+    assert_int_equal(mapped, 0);
+    assert_int_equal(live_handles, 0);
+    ces_graph_destroy(g);
+    fixture_end(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_map_fails_after_one_rank),
         cmocka_unit_test(test_access_fails),
         cmocka_unit_test(test_destroy_gives_up_on_a_busy_stream),
+        cmocka_unit_test(test_failed_refuses_every_call),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,8 @@
  *                           it with cudaGraphLaunch: rank 0's watchdog must
  *                           name the blocked wait of the captured call
  *                           within CES_TIMEOUT_MS + 1 s and release it.
+ * Rank 0, and every survivor of kill, then checks that every later call on
+ * its failed communicator returns the failure (after_failure).
  * The diagnosis (stderr of rank 0) is captured and checked.  Exits 77
  * without GPUs for its ranks (one each, or any with CES_SHARE_GPUS=1).  ctest
  * runs every part also with
@@ -156,21 +158,69 @@ static uint64_t wait_failed(struct ces_comm *c, uint64_t limit_ms)
     return gpu_now_ms();
 }
 
+/* After the failure: the released stream drains, and every later call on
+ * the communicator returns its failure (ces_comm_status, the same for every
+ * call): the collectives, ces_group_start, ces_send, ces_recv,
+ * ces_group_end (with the group open and again without one), ces_launch,
+ * ces_mem_alloc (allocating nothing), ces_mem_free (`a` stays mapped for
+ * ces_comm_destroy) and ces_comm_abort. */
 static int after_failure(struct ces_ctx *ctx, struct ces_comm *c, cudaStream_t s, void *a,
                          void *b)
 {
-    int rc;
+    struct ces_graph *g = NULL;
+    void *p = NULL;
+    uint32_t peer = (ces_comm_rank(c) + 1) % ces_comm_size(c);
+    int st = ces_comm_status(c), bad = 0, rc[15];
+    static const char *const what[15] = {
+        "ces_alltoall", "ces_allgather", "ces_gather", "ces_scatter", "ces_broadcast",
+        "ces_barrier", "ces_group_start", "ces_send", "ces_recv", "ces_group_end",
+        "ces_group_end (no group)", "ces_launch", "ces_mem_alloc", "ces_mem_free",
+        "ces_comm_abort"};
 
-    /* The released stream drains. */
     if (cudaStreamSynchronize(s) != cudaSuccess) {
         printf("FAIL: the stream did not drain cleanly: %s\n", cudaGetErrorString(cudaGetLastError()));
         return 1;
     }
-    rc = ces_alltoall(c, a, b, 4096, s);
-    if (rc != CES_ERR_TIMEOUT && rc != CES_ERR_PEER_FAILED)
-        return gpu_fail(ctx, "a call after the failure did not return an error", rc);
-    printf("ok   a later call returns %s: %s\n", ces_status_str(rc), ces_ctx_last_error(ctx));
-    return 0;
+    if (st != CES_ERR_TIMEOUT && st != CES_ERR_PEER_FAILED)
+        return gpu_fail(ctx, "the communicator's status after the failure", st);
+    if (ces_graph_create(ctx, ces_comm_size(c), 1, &g) != CES_OK)
+        return gpu_fail(ctx, "ces_graph_create", CES_ERR_NOMEM);
+    rc[0] = ces_alltoall(c, a, b, 4096, s);
+    rc[1] = ces_allgather(c, a, b, 1024, s);
+    rc[2] = ces_gather(c, a, b, 1024, 0, s);
+    rc[3] = ces_scatter(c, b, a, 1024, 0, s);
+    rc[4] = ces_broadcast(c, a, b, 4096, 0, s);
+    rc[5] = ces_barrier(c, s);
+    rc[6] = ces_group_start(c);
+    rc[7] = ces_send(c, a, 4096, peer);
+    rc[8] = ces_recv(c, b, 4096, peer);
+    rc[9] = ces_group_end(c, s);
+    rc[10] = ces_group_end(c, s);
+    rc[11] = ces_launch(c, g, NULL, 0, s);
+    rc[12] = ces_mem_alloc(c, 4096, &p);
+    rc[13] = ces_mem_free(c, a);
+    rc[14] = ces_comm_abort(c);
+    ces_graph_destroy(g);
+    for (int i = 0; i < 15; i++) {
+        if (rc[i] != st) {
+            printf("FAIL: %s after the failure returned %s, not %s\n", what[i],
+                   ces_status_str(rc[i]), ces_status_str(st));
+            bad = 1;
+        }
+    }
+    if (p != NULL) {
+        printf("FAIL: ces_mem_alloc after the failure allocated %p\n", p);
+        bad = 1;
+    }
+    if (ces_mem_peer(c, a, peer) == NULL) {
+        printf("FAIL: ces_mem_free after the failure freed %p\n", a);
+        bad = 1;
+    }
+    if (!bad)
+        printf("ok   every later call (collectives, group, launch, alloc, free, abort) returns "
+               "%s: %s\n",
+               ces_status_str(st), ces_ctx_last_error(ctx));
+    return bad;
 }
 
 /* Holds a stream until *arg is set (a host function on the stream). */

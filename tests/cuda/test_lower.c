@@ -4,8 +4,10 @@
  * capture copies, flag writes after their batch, @* as unicast writes,
  * refusal of flush, u64 without 64-bit memops and frozen waits under capture,
  * progress writes, a barrier behind long copies as two calls, shared queues,
- * allocation failures; and the point-to-point
- * group graph (backend/cuda/group.c) with its one-process arrivals.
+ * allocation failures; the process's hardware queues and the rule that a
+ * graph runs only under the queue model it was checked for (every case);
+ * and the point-to-point group graph (backend/cuda/group.c) with its
+ * one-process arrivals.
  */
 #include "ces_test.h"
 #include "lower.h"
@@ -483,7 +485,8 @@ static void test_refusals(void **state)
     assert_string_equal(ces_ctx_last_error(ctx),
                         "r1.s0#2: wait ready[0] == 1: the awaited value depends on $i but graph "
                         "capture freezes it, so replays would pass on stale flags; use a "
-                        "graph-safe protocol (credit)");
+                        "graph-safe protocol: pull (every captured collective's but the "
+                        "barrier's) or credit (the barrier's)");
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -1375,6 +1378,165 @@ static void test_alloc_failures(void **state)
     ces_ctx_destroy(gctx);
 }
 
+/* An empty graph of `streams` streams per rank checked with `connections`:
+ * the queue rule reads nothing else. */
+static struct ces_graph *queued(struct ces_ctx *ctx, uint32_t streams, uint32_t connections)
+{
+    struct ces_graph *g = NULL;
+
+    assert_int_equal(ces_graph_create(ctx, 2, streams, &g), CES_OK);
+    assert_int_equal(ces_graph_set_connections(g, connections), CES_OK);
+    return g;
+}
+
+/* The process's hardware queues, as CUDA_DEVICE_MAX_CONNECTIONS gives
+ * them: 1..32 as written, anything else (unset included) CUDA's 8. */
+static void test_queues_env(void **state)
+{
+    static const struct {
+        const char *env;
+        uint32_t queues;
+    } cases[] = {{NULL, 8}, {"", 8},   {"1", 1},  {"7", 7},   {"8", 8},     {"32", 32},
+                 {"33", 8}, {"0", 8}, {"-1", 8}, {"4x", 8}, {"many", 8}, {"16", 16}};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        assert_int_equal(ces_cuda_queues(cases[i].env), cases[i].queues);
+}
+
+/* The rule: a graph runs where its checked queue model is the process's.
+ * Every case: connections 0 (and N at least the streams, the same model)
+ * runs with queues for every stream, not with fewer; N below the streams
+ * runs with exactly N queues, not with more (enough for every stream) nor
+ * with fewer or other shared ones. */
+static void test_queues_rule(void **state)
+{
+    static const struct {
+        uint32_t streams, connections, queues;
+        int ok;
+    } cases[] = {
+        /* one stream: every model is a queue of its own */
+        {1, 0, 1, 1}, {1, 0, 8, 1}, {1, 1, 1, 1}, {1, 1, 8, 1}, {1, 4, 1, 1},
+        /* connections 0: queues for every stream, or refused */
+        {2, 0, 8, 1}, {2, 0, 2, 1}, {2, 0, 32, 1}, {2, 0, 1, 0}, {3, 0, 2, 0},
+        {8, 0, 8, 1}, {9, 0, 8, 0}, {33, 0, 32, 0},
+        /* connections at least the streams: the same as 0 */
+        {2, 2, 2, 1}, {2, 2, 8, 1}, {2, 8, 32, 1}, {2, 8, 1, 0}, {3, 3, 2, 0},
+        /* shared: exactly the queues checked */
+        {2, 1, 1, 1}, {2, 1, 2, 0}, {2, 1, 8, 0}, {3, 2, 2, 1}, {3, 2, 1, 0},
+        {3, 2, 3, 0}, {3, 2, 8, 0}, {3, 1, 2, 0}, {40, 32, 32, 1}, {40, 8, 8, 1},
+        {40, 8, 32, 0},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct ces_graph *g = queued(ctx, cases[i].streams, cases[i].connections);
+        int rc = ces_cuda_queues_check(ctx, g, cases[i].queues);
+
+        if (rc != (cases[i].ok ? CES_OK : CES_ERR_UNSUPPORTED))
+            fail_msg("streams %u, connections %u, %u queues: %s", cases[i].streams,
+                     cases[i].connections, cases[i].queues, ces_status_str(rc));
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The refusal names both numbers and the two ways out; the fixtures pair
+ * (bad/cross_stream_conn0.ces OK, conn1 DEADLOCK) runs only where its
+ * model holds. */
+static void test_queues_message(void **state)
+{
+    static const struct {
+        uint32_t streams, connections, queues;
+        const char *msg;
+    } cases[] = {
+        {2, 0, 1,
+         "ces_launch: the schedule was checked with connections 0 (each of its 2 streams on a "
+         "queue of its own) but this process has 1 hardware queue per GPU "
+         "(CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not model how its "
+         "streams are queued here; check it with `connections 1`, or run it with "
+         "CUDA_DEVICE_MAX_CONNECTIONS=2 or more"},
+        {3, 1, 8,
+         "ces_launch: the schedule was checked with connections 1 (its 3 streams sharing 1 "
+         "queue) but this process has 8 hardware queues per GPU (CUDA_DEVICE_MAX_CONNECTIONS; "
+         "8 when unset), so the check did not model how its streams are queued here; check it "
+         "with `connections 0`, or run it with CUDA_DEVICE_MAX_CONNECTIONS=1"},
+        {4, 2, 3,
+         "ces_launch: the schedule was checked with connections 2 (its 4 streams sharing 2 "
+         "queues) but this process has 3 hardware queues per GPU (CUDA_DEVICE_MAX_CONNECTIONS; "
+         "8 when unset), so the check did not model how its streams are queued here; check it "
+         "with `connections 3`, or run it with CUDA_DEVICE_MAX_CONNECTIONS=2"},
+        /* no CUDA_DEVICE_MAX_CONNECTIONS gives 33 streams a queue each */
+        {33, 64, 32,
+         "ces_launch: the schedule was checked with connections 64 (each of its 33 streams on a "
+         "queue of its own) but this process has 32 hardware queues per GPU "
+         "(CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not model how its "
+         "streams are queued here; check it with `connections 32`"},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        g = queued(ctx, cases[i].streams, cases[i].connections);
+        assert_int_equal(ces_cuda_queues_check(ctx, g, cases[i].queues), CES_ERR_UNSUPPORTED);
+        assert_string_equal(ces_ctx_last_error(ctx), cases[i].msg);
+        ces_graph_destroy(g);
+    }
+    assert_int_equal(ces_graph_load(ctx, CES_FIXTURES "/bad/cross_stream_conn0.ces", &g), CES_OK);
+    assert_int_equal(ces_cuda_queues_check(ctx, g, 8), CES_OK);
+    assert_int_equal(ces_cuda_queues_check(ctx, g, 1), CES_ERR_UNSUPPORTED);
+    ces_graph_destroy(g);
+    assert_int_equal(ces_graph_load(ctx, CES_FIXTURES "/bad/cross_stream_conn1.ces", &g), CES_OK);
+    assert_int_equal(ces_cuda_queues_check(ctx, g, 1), CES_OK);
+    assert_int_equal(ces_cuda_queues_check(ctx, g, 8), CES_ERR_UNSUPPORTED);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A builder's graph declares the process's queues where its streams
+ * outnumber them, and then passes the rule; elsewhere it stays as built.
+ * Every collective and variant the bench and `cesync run` build. */
+static void test_queues_adopt(void **state)
+{
+    static const uint32_t flags[] = {0, CES_COLL_F_OVERLAP, CES_COLL_F_EARLY};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned adopted = 0;
+
+    (void)state;
+    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+        for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+            for (uint32_t wake = 0; wake <= 2; wake += 2) {
+                for (uint32_t q = 1; q <= CES_CUDA_QUEUES_DEFAULT; q++) {
+                    struct ces_coll_params p;
+                    struct ces_graph *g = NULL;
+                    uint32_t streams;
+
+                    ces_coll_params_init(&p, c);
+                    p.ranks = 2;
+                    p.bytes = 4096;
+                    p.flags = flags[f];
+                    p.wake = wake;
+                    if (ces_coll_build(ctx, &p, &g) != CES_OK)
+                        continue; /* a variant this collective does not have */
+                    streams = ces_graph_streams(g);
+                    assert_int_equal(ces_cuda_queues_adopt(g, q), CES_OK);
+                    assert_int_equal(ces_graph_connections(g), q < streams ? q : 0);
+                    assert_int_equal(ces_cuda_queues_check(ctx, g, q), CES_OK);
+                    adopted += q < streams;
+                    ces_graph_destroy(g);
+                }
+            }
+        }
+    }
+    assert_true(adopted >= 10);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1391,6 +1553,10 @@ int main(void)
         cmocka_unit_test(test_group_captured),
         cmocka_unit_test(test_group_captured_staged),
         cmocka_unit_test(test_group_arrive),
+        cmocka_unit_test(test_queues_env),
+        cmocka_unit_test(test_queues_rule),
+        cmocka_unit_test(test_queues_message),
+        cmocka_unit_test(test_queues_adopt),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,8 @@
  * reduced and unreduced searches agree on the small ones; every fault in
  * the alltoall and sendrecv builders is noticed without the watchdog model
  * and ends with nothing blocked with it; the state hash covers
- * happens-before.
+ * happens-before; every builder graph of several streams is OK with its
+ * streams sharing fewer hardware queues (connections).
  */
 #include "ces_test.h"
 
@@ -355,6 +356,60 @@ static void test_scale(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Shared hardware queues (CUDA_DEVICE_MAX_CONNECTIONS below a graph's
+ * streams), under which the CUDA backend runs a builder's graph with
+ * `connections` set to the process's queues (ces_cuda_queues_adopt: the
+ * bench's variants, `cesync run` of a collective): every builder graph of
+ * more than one stream - every protocol and phase it supports, plain,
+ * overlap and early, in place and directed, with and without the wake
+ * chain, 2 and 3 ranks, 2 iterations - is OK with every connections count
+ * below its streams. */
+static void test_shared_queues(void **state)
+{
+    static const uint32_t variants[] = {0, CES_COLL_F_OVERLAP, CES_COLL_F_EARLY};
+    static const uint32_t extras[] = {0, CES_COLL_F_INPLACE, CES_COLL_F_DIRECTED};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned checked = 0;
+
+    (void)state;
+    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++) {
+            for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++) {
+                /* f: a variant (f % 3) with an extra (f / 3); k: 2 or 3
+                 * ranks (k % 2), the wake chain from k = 2 */
+                for (size_t f = 0; f < 9; f++) {
+                    for (uint32_t k = 0; k < 4; k++) {
+                        struct ces_coll_params p = params(c, pr, ph, 2 + k % 2, 2);
+                        struct ces_graph *g = NULL;
+
+                        p.flags = variants[f % 3] | extras[f / 3];
+                        p.wake = k < 2 ? 0 : 2;
+                        if (ces_coll_build(ctx, &p, &g) != CES_OK)
+                            continue; /* a form the builder does not have */
+                        for (uint32_t q = 1; q < ces_graph_streams(g); q++) {
+                            uint32_t v;
+
+                            assert_int_equal(ces_graph_set_connections(g, q), CES_OK);
+                            v = check(ctx, g, 0);
+                            if (v != CES_V_OK)
+                                fail_msg("%s %s %s flags %u wake %u n=%u connections %u: "
+                                         "verdict %u",
+                                         ces_coll_name((int)c), ces_proto_name((int)pr),
+                                         ph ? "graph" : "eager", p.flags, p.wake, p.ranks, q, v);
+                            checked++;
+                        }
+                        ces_graph_destroy(g);
+                    }
+                }
+            }
+        }
+    }
+    printf("%u builder graphs checked under shared queues\n", checked);
+    assert_true(checked >= 400);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_fault_sweeps),
         cmocka_unit_test(test_hash_covers_happens_before),
         cmocka_unit_test(test_scale),
+        cmocka_unit_test(test_shared_queues),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
