@@ -55,6 +55,11 @@ static const char check_help[] =
     "                      (options: cesync check --predict --help)\n"
     "\n";
 
+/* check's options that take a value (ces_tool_load). */
+static const char *const check_valued[] = {
+    "--max-states", "--max-seconds", "--max-depth", "--max-memory", "--random",
+    "--seed",       "--replay",      "--fault",     "--dot",        "--progress", NULL};
+
 struct check_args {
     struct ces_check_opts o;
     struct ces_fault faults[64];
@@ -359,7 +364,7 @@ int ces_cmd_check(int argc, char **argv)
     memset(&a, 0, sizeof(a));
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    ec = ces_tool_load(ctx, argc, argv, check_valued, &rest, &g, NULL);
     if (ec == CES_EXIT_OK)
         ec = parse_args(ctx, rest, argv, &a);
     if (ec == CES_EXIT_OK && a.sweep) {

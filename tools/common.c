@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 const char ces_tool_builder_help[] =
-    "Schedule (the first argument): a .ces file (\"-\" = standard input) or a\n"
-    "built-in collective:\n"
+    "Schedule (one argument, anywhere among the options): a .ces file (\"-\" =\n"
+    "standard input) or a built-in collective:\n"
     "  alltoall allgather gather scatter broadcast sendrecv barrier\n"
     "  (no schedule at all: the built-in 4-rank alltoall)\n"
     "Builder options (for a collective; one it does not take is an error):\n"
@@ -185,6 +185,21 @@ static int parse_pairs(struct ces_coll_params *p, const char *s)
 enum { GIVEN_ANY = 1u << 0, GIVEN_ROOT = 1u << 1, GIVEN_PAIRS = 1u << 2, GIVEN_CHUNKS = 1u << 3,
        GIVEN_SLOTS = 1u << 4 };
 
+/* The builder options that take a value (--graph, --in-place and
+ * --directed take none). */
+static const char *const builder_valued[] = {
+    "--ranks", "--bytes", "--iterations", "--sync", "--root",
+    "--pairs", "--chunks", "--slots", "--variant", "--wake", NULL};
+
+/* Whether s is in the NULL-terminated list (NULL: an empty one). */
+static bool listed(const char *const *list, const char *s)
+{
+    for (; list != NULL && *list != NULL; list++)
+        if (strcmp(*list, s) == 0)
+            return true;
+    return false;
+}
+
 /* Takes argv[*i] (and its value) if it is a builder option: 1 taken, 0 not
  * one of ours, -1 error (printed).  *given gets its bits. */
 static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i, unsigned *given)
@@ -203,10 +218,7 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
         *given |= GIVEN_ANY;
         return 1;
     }
-    if (strcmp(o, "--ranks") != 0 && strcmp(o, "--bytes") != 0 && strcmp(o, "--iterations") != 0 &&
-        strcmp(o, "--sync") != 0 && strcmp(o, "--root") != 0 && strcmp(o, "--pairs") != 0 &&
-        strcmp(o, "--chunks") != 0 && strcmp(o, "--slots") != 0 && strcmp(o, "--variant") != 0 &&
-        strcmp(o, "--wake") != 0)
+    if (!listed(builder_valued, o))
         return 0;
     if (v == NULL) {
         ces_tool_fail("%s expects a value", o);
@@ -294,11 +306,32 @@ static int unknown_name(const char *input)
     return ces_tool_fail("'%s' is neither a file nor a built-in collective (%s)", input, list);
 }
 
-int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct ces_graph **out,
-                  struct ces_prog **prog)
+/* The index in argv of the schedule argument: the first that is no option
+ * ("-", standard input, is one) and no option's value; -1 if none. */
+static int input_index(int argc, char **argv, const char *const *valued)
+{
+    for (int i = 0; i < argc; i++) {
+        if (listed(builder_valued, argv[i]) || listed(valued, argv[i]))
+            i++;
+        else if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)
+            return i;
+    }
+    return -1;
+}
+
+const char *ces_tool_input(int argc, char **argv, const char *const *valued)
+{
+    int in = input_index(argc, argv, valued);
+
+    return in >= 0 ? argv[in] : NULL;
+}
+
+int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const *valued, int *rest,
+                  struct ces_graph **out, struct ces_prog **prog)
 {
     struct ces_coll_params params;
-    const char *input = NULL;
+    int in = input_index(argc, argv, valued);
+    const char *input = in >= 0 ? argv[in] : NULL;
     unsigned given = 0;
     int nrest = 0, coll, rc;
     struct ces_prog *pg = NULL;
@@ -312,17 +345,18 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct 
     for (int i = 0; i < argc; i++) {
         int t;
 
-        /* Only the first argument can name the schedule: later words may be
-         * the values of the subcommand's own options. */
-        if (i == 0 && (argv[0][0] != '-' || strcmp(argv[0], "-") == 0)) {
-            input = argv[0];
+        if (i == in)
             continue;
-        }
         t = builder_opt(&params, argc, argv, &i, &given);
         if (t < 0)
             return CES_EXIT_USAGE;
-        if (t == 0)
-            argv[nrest++] = argv[i];
+        if (t > 0)
+            continue;
+        /* the subcommand's option keeps its value, which may look like a
+         * schedule (--dot x.svg) */
+        argv[nrest++] = argv[i];
+        if (listed(valued, argv[i]) && i + 1 < argc)
+            argv[nrest++] = argv[++i];
     }
     *rest = nrest;
     coll = input != NULL ? ces_coll_from_name(input) : CES_COLL_ALLTOALL;

@@ -16,6 +16,9 @@ static const char dot_help[] =
     "replaced only when the new picture is complete.\n"
     "\n";
 
+/* dot's option that takes a value (ces_tool_load). */
+static const char *const dot_valued[] = {"-o", NULL};
+
 int ces_cmd_dot(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
@@ -31,7 +34,7 @@ int ces_cmd_dot(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    ec = ces_tool_load(ctx, argc, argv, dot_valued, &rest, &g, NULL);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
             out = argv[++i];

@@ -26,6 +26,9 @@ static const char predict_usage[] =
     "  --kind K       the machine kind (default h200)\n"
     "\n";
 
+/* The options of --predict that take a value (ces_tool_load). */
+static const char *const predict_valued[] = {"--model", "--kind", NULL};
+
 static void print_bytes(const char *label, uint64_t b)
 {
     if (b >= (UINT64_C(1) << 30))
@@ -55,7 +58,7 @@ int ces_cmd_predict(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ex = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    ex = ces_tool_load(ctx, argc, argv, predict_valued, &rest, &g, NULL);
     if (ex != CES_EXIT_OK)
         goto out;
     ex = CES_EXIT_USAGE;

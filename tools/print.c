@@ -26,6 +26,9 @@ static const char validate_help[] =
     "error prints file:line:col and what was expected, and exits 2.\n"
     "\n";
 
+/* print's option that takes a value (ces_tool_load). */
+static const char *const print_valued[] = {"-o", NULL};
+
 /* Writes text to path (replaced only when complete), or to stdout when path
  * is NULL (main.c reports what did not arrive). */
 static int write_out(const char *path, const char *text, size_t len)
@@ -53,7 +56,7 @@ int ces_cmd_print(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, &rest, &g, &p);
+    ec = ces_tool_load(ctx, argc, argv, print_valued, &rest, &g, &p);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         if (strcmp(argv[i], "--expand") == 0)
             mode = 1;
@@ -94,7 +97,7 @@ int ces_cmd_validate(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    ec = ces_tool_load(ctx, argc, argv, NULL, &rest, &g, NULL);
     if (ec == CES_EXIT_OK && rest > 0)
         ec = ces_tool_fail("validate: unexpected argument '%s' (see cesync validate --help)",
                            argv[0]);

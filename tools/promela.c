@@ -27,6 +27,9 @@ static const char promela_help[] =
     "                `timeout` proctype asserts on; races alone are then not asserted\n"
     "\n";
 
+/* promela's option that takes a value (ces_tool_load). */
+static const char *const promela_valued[] = {"-o", NULL};
+
 int ces_cmd_promela(int argc, char **argv)
 {
     struct ces_promela_opts o;
@@ -44,7 +47,7 @@ int ces_cmd_promela(int argc, char **argv)
     ces_promela_opts_init(&o);
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    ec = ces_tool_load(ctx, argc, argv, promela_valued, &rest, &g, NULL);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
             out = argv[++i];

@@ -426,6 +426,7 @@ int ces_cmd_run(int argc, char **argv)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     char **args = NULL, ranks_buf[16];
+    const char *input;
     int nargs = 0, rest = 0, single = 0, has_sync = 0, has_graph = 0, has_ranks = 0, ec;
     int gpus;
     uint32_t n;
@@ -459,7 +460,8 @@ int ces_cmd_run(int argc, char **argv)
         args[nargs++] = "--sync";
         args[nargs++] = "credit";
     }
-    if (!has_ranks && ces_coll_from_name(argv[0]) >= 0) {
+    input = ces_tool_input(argc, argv, NULL);
+    if (!has_ranks && input != NULL && ces_coll_from_name(input) >= 0) {
         snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
         args[nargs++] = "--ranks";
         args[nargs++] = ranks_buf;
@@ -469,11 +471,13 @@ int ces_cmd_run(int argc, char **argv)
         return CES_EXIT_USAGE;
     }
     /* the input first: a wrong file or option is said as such, GPUs or not */
-    ec = ces_tool_load(ctx, nargs, args, &rest, &g, NULL);
+    ec = ces_tool_load(ctx, nargs, args, NULL, &rest, &g, NULL);
     if (ec != CES_EXIT_OK)
         goto out;
     if (rest > 0) {
-        ec = ces_tool_fail("run: unknown option '%s' (--help)", args[0]);
+        ec = ces_tool_fail(args[0][0] == '-' ? "run: unknown option '%s' (--help)"
+                                             : "run: unexpected argument '%s' (--help)",
+                           args[0]);
         goto out;
     }
     n = ces_graph_ranks(g);

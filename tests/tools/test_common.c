@@ -49,6 +49,9 @@ static void test_wants_help(void **state)
     assert_int_equal(ces_tool_wants_help(0, argv + 4), 0);
 }
 
+/* The options of a subcommand that take a value, as check's --dot. */
+static const char *const dot_valued[] = {"--dot", NULL};
+
 /* Builder options are taken out of argv wherever they are; the rest stays in
  * order for the subcommand. */
 static void test_load_collective(void **state)
@@ -63,7 +66,7 @@ static void test_load_collective(void **state)
     int rest = -1;
 
     (void)state;
-    assert_int_equal(ces_tool_load(ctx, 10, argv, &rest, &g, &p), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load(ctx, 10, argv, dot_valued, &rest, &g, &p), CES_EXIT_OK);
     assert_int_equal(rest, 3);
     assert_string_equal(argv[0], "--dot");
     assert_string_equal(argv[1], "x.svg");
@@ -77,7 +80,7 @@ static void test_load_collective(void **state)
         char b0[] = "allgather", b1[] = "--variant", b2[] = "overlap";
         char *bargv[] = {b0, b1, b2};
 
-        assert_int_equal(ces_tool_load(ctx, 3, bargv, &rest, &g, NULL), CES_EXIT_OK);
+        assert_int_equal(ces_tool_load(ctx, 3, bargv, NULL, &rest, &g, NULL), CES_EXIT_OK);
         assert_int_equal(rest, 0);
         assert_int_equal(ces_graph_streams(g), 2);
     }
@@ -103,19 +106,19 @@ static void test_load_errors(void **state)
     int rest;
 
     (void)state;
-    assert_int_equal(ces_tool_load(ctx, 3, argv, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load(ctx, 3, argv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_null(g);
-    assert_int_equal(ces_tool_load(ctx, 3, bargv, &rest, &g, NULL), CES_EXIT_USAGE);
-    assert_int_equal(ces_tool_load(ctx, 2, cargv, &rest, &g, NULL), CES_EXIT_USAGE);
-    assert_int_equal(ces_tool_load(ctx, 3, vargv, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load(ctx, 3, bargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load(ctx, 2, cargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load(ctx, 3, vargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
     {
         char p0[] = "sendrecv", p1[] = "--pairs", p2[] = "0:1,";
         char *pargv[] = {p0, p1, p2};
 
-        assert_int_equal(ces_tool_load(ctx, 3, pargv, &rest, &g, NULL), CES_EXIT_USAGE);
+        assert_int_equal(ces_tool_load(ctx, 3, pargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
         assert_null(g);
     }
-    assert_int_equal(ces_tool_load(ctx, 1, dargv, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load(ctx, 1, dargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_null(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -221,10 +224,70 @@ static void test_slots_follow_chunks(void **state)
     int rest;
 
     (void)state;
-    assert_int_equal(ces_tool_load(ctx, 5, argv, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load(ctx, 5, argv, NULL, &rest, &g, NULL), CES_EXIT_OK);
     assert_int_equal(ces_graph_buffer(g, (uint32_t)ces_graph_find_buffer(g, "stage")).size, 1024);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
+}
+
+/* The schedule may come anywhere among the options (it had to come first:
+ * `check --quiet a.ces` said "unexpected argument 'a.ces'"); an option's
+ * value is never taken for it, "-" is standard input, and a second one is
+ * left for the subcommand to refuse. */
+static void test_load_input_anywhere(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    char a0[] = "--dot", a1[] = "x.svg", a2[] = "--ranks", a3[] = "3", a4[] = "--json",
+         a5[] = "barrier", a6[] = "gather";
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6};
+    int rest = -1;
+
+    (void)state;
+    assert_string_equal(ces_tool_input(7, argv, dot_valued), "barrier");
+    /* without --dot among the options that take a value, its value is the input */
+    assert_string_equal(ces_tool_input(7, argv, NULL), "x.svg");
+    assert_int_equal(ces_tool_load(ctx, 7, argv, dot_valued, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(rest, 4);
+    assert_string_equal(argv[0], "--dot");
+    assert_string_equal(argv[1], "x.svg");
+    assert_string_equal(argv[2], "--json");
+    assert_string_equal(argv[3], "gather");
+    assert_int_equal(ces_graph_ranks(g), 3);
+    assert_int_equal(ces_graph_nbuffers(g), 0); /* the barrier, not the default alltoall */
+    ces_graph_destroy(g);
+    {
+        char b0[] = "--quiet", b1[] = "-", b2[] = "--dot";
+        char *bargv[] = {b0, b1, b2};
+
+        assert_string_equal(ces_tool_input(3, bargv, dot_valued), "-");
+        assert_null(ces_tool_input(1, bargv, dot_valued));
+    }
+    ces_test_ctx_end(ctx, &st);
+    /* through the command, for every subcommand that takes a schedule */
+    ces_test_tool_says("check --quiet --ranks 2 barrier", 0, "verdict: OK\n");
+    ces_test_tool_says("check --max-states 100000 --quiet alltoall --ranks 2", 0, "verdict: OK\n");
+    ces_test_tool_says("check --quiet barrier alltoall", 2,
+                       "cesync: check: unexpected argument 'alltoall' (see cesync check "
+                       "--help)\n");
+    ces_test_tool_says("validate --ranks 2 barrier", 0,
+                       "valid: 2 ranks, 1 streams per rank, 0 buffers, 1 signal arrays, 1 "
+                       "iterations, 4 ops\n");
+    ces_test_tool_says("validate barrier allgather", 2,
+                       "cesync: validate: unexpected argument 'allgather' (see cesync validate "
+                       "--help)\n");
+    ces_test_tool_says("print -o /nonexistent-dir/x.ces barrier", 2,
+                       "cesync: cannot create /nonexistent-dir/x.ces: No such file or "
+                       "directory\n");
+    ces_test_tool_says("dot -o /nonexistent-dir/x.dot barrier", 2,
+                       "cesync: cannot create /nonexistent-dir/x.dot: No such file or "
+                       "directory\n");
+    ces_test_tool_says("promela -o /nonexistent-dir/x.pml barrier", 2,
+                       "cesync: cannot create /nonexistent-dir/x.pml: No such file or "
+                       "directory\n");
+    ces_test_tool_says("check --predict --kind nope barrier", 2,
+                       "cesync: --kind: unknown machine kind 'nope' (known: h200)\n");
 }
 
 /* No schedule named: the built-in 4-rank alltoall. */
@@ -236,7 +299,7 @@ static void test_load_default(void **state)
     int rest;
 
     (void)state;
-    assert_int_equal(ces_tool_load(ctx, 0, NULL, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load(ctx, 0, NULL, NULL, &rest, &g, NULL), CES_EXIT_OK);
     assert_int_equal(rest, 0);
     assert_int_equal(ces_graph_ranks(g), 4);
     assert_true(ces_graph_find_buffer(g, "recv") >= 0);
@@ -455,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_wants_help),
         cmocka_unit_test(test_load_collective),
         cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_load_input_anywhere),
         cmocka_unit_test(test_load_default),
         cmocka_unit_test(test_slots_follow_chunks),
         cmocka_unit_test(test_options_must_apply),

@@ -118,6 +118,11 @@ static void test_run_input_first(void **state)
                        "cesync: --ranks expects a number in 2..1024, not '4x'\n");
     ces_test_tool_says("run barrier --ranks 65 --single-process", 2,
                        "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
+    /* the schedule anywhere among the options, a second one refused */
+    ces_test_tool_says("run --single-process --ranks 65 barrier", 2,
+                       "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
+    ces_test_tool_says("run barrier alltoall", 2,
+                       "cesync: run: unexpected argument 'alltoall' (--help)\n");
     ces_test_tool_says("run", 2,
                        "cesync: run: which schedule? (a .ces file or a collective; --help)\n");
 #else
