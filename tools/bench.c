@@ -113,7 +113,8 @@ static const char bench_usage[] =
     "                        no second package such as gnuplot; the source goes to FILE.dot\n"
     "                        (an existing one that is no bench plot is refused), removed once\n"
     "                        drawn; without `dot` the .dot is kept\n"
-    "  --model FILE          model file for the predictions (default: the h200 table)\n"
+    "  --model FILE          model file for the predictions (default: the h200 table); an\n"
+    "                        output (--csv, --plot, --model-out) that names it is refused\n"
     "  --calibrate           measure the model's parameters first (peer and local copy rate,\n"
     "                        peer and local per-copy cost, batch ordering, memop batch cost,\n"
     "                        local/peer copy switch, a captured copy's overlap with the batch\n"
@@ -481,6 +482,14 @@ static int parse_args(struct bench *B, int argc, char **argv)
             return CES_EXIT_USAGE;
     }
     if (B->csv != NULL && out_dir_ok("--csv", B->csv) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
+    /* --model is read before the sweep, the outputs are written after it */
+    if ((B->csv != NULL &&
+         ces_tool_out_not_in("bench", "--csv", B->csv, B->model_path) != CES_EXIT_OK) ||
+        (B->plot != NULL &&
+         ces_tool_out_not_in("bench", "--plot", B->plot, B->model_path) != CES_EXIT_OK) ||
+        (B->calibrate &&
+         ces_tool_out_not_in("bench", "--model-out", B->model_out, B->model_path) != CES_EXIT_OK))
         return CES_EXIT_USAGE;
     if (B->root_arg != NULL && !rooted(B->coll))
         return ces_tool_fail("bench: --root applies to broadcast, gather and scatter");

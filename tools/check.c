@@ -45,7 +45,8 @@ static const char check_help[] =
     "                      (a table, a line per fault kind and the totals; with --quiet\n"
     "                      only the totals; no --json, --dot)\n"
     "  --dot OUT           draw the first counterexample (.dot, .svg or .png; the\n"
-    "                      directory must exist, checked before the search)\n"
+    "                      directory must exist, checked before the search; not the\n"
+    "                      schedule's own file)\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
     "  --progress S        a line of totals on stderr every S seconds (the fault sweep:\n"
@@ -355,6 +356,7 @@ int ces_cmd_check(int argc, char **argv)
     struct ces_graph *g = NULL;
     struct ces_check_report *r = NULL;
     struct check_args a;
+    const char *in = ces_tool_input_file(argc, argv, check_valued);
     int rest = 0, ec;
 
     if (ces_tool_wants_help(argc, argv)) {
@@ -367,6 +369,8 @@ int ces_cmd_check(int argc, char **argv)
     ec = ces_tool_load(ctx, argc, argv, check_valued, &rest, &g, NULL);
     if (ec == CES_EXIT_OK)
         ec = parse_args(ctx, rest, argv, &a);
+    if (ec == CES_EXIT_OK && a.dot != NULL)
+        ec = ces_tool_out_not_in("check", "--dot", a.dot, in);
     if (ec == CES_EXIT_OK && a.sweep) {
         ec = sweep(ctx, g, &a);
         goto out;

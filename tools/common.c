@@ -326,6 +326,29 @@ const char *ces_tool_input(int argc, char **argv, const char *const *valued)
     return in >= 0 ? argv[in] : NULL;
 }
 
+const char *ces_tool_input_file(int argc, char **argv, const char *const *valued)
+{
+    const char *in = ces_tool_input(argc, argv, valued);
+
+    return in != NULL && strcmp(in, "-") != 0 && ces_coll_from_name(in) < 0 ? in : NULL;
+}
+
+int ces_tool_out_not_in(const char *cmd, const char *opt, const char *out, const char *in)
+{
+    struct stat so, si;
+
+    if (in == NULL)
+        return CES_EXIT_OK;
+    if (strcmp(out, in) == 0)
+        return ces_tool_fail("%s: %s %s is the input file (name another output file)", cmd, opt,
+                             out);
+    if (stat(out, &so) == 0 && stat(in, &si) == 0 && so.st_dev == si.st_dev &&
+        so.st_ino == si.st_ino)
+        return ces_tool_fail("%s: %s %s is the input file %s (name another output file)", cmd,
+                             opt, out, in);
+    return CES_EXIT_OK;
+}
+
 int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const *valued, int *rest,
                   struct ces_graph **out, struct ces_prog **prog)
 {

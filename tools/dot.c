@@ -13,7 +13,8 @@ static const char dot_help[] =
     "order, dashed edges from each write to the waits it can satisfy, bold edges\n"
     "for copies to another rank, a legend.  Without -o the dot text goes to\n"
     "stdout; .svg and .png are rendered with Graphviz `dot`.  An existing OUT is\n"
-    "replaced only when the new picture is complete.\n"
+    "replaced only when the new picture is complete; the schedule's own file is\n"
+    "refused.\n"
     "\n";
 
 /* dot's option that takes a value (ces_tool_load). */
@@ -23,7 +24,7 @@ int ces_cmd_dot(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *out = NULL;
+    const char *out = NULL, *in = ces_tool_input_file(argc, argv, dot_valued);
     char *text = NULL;
     size_t len = 0;
     int rest = 0, ec;
@@ -43,6 +44,8 @@ int ces_cmd_dot(int argc, char **argv)
         else
             ec = ces_tool_fail("dot: unexpected argument '%s' (see cesync dot --help)", argv[i]);
     }
+    if (ec == CES_EXIT_OK && out != NULL)
+        ec = ces_tool_out_not_in("dot", "-o", out, in);
     if (ec == CES_EXIT_OK) {
         int rc = ces_dot_emit(ctx, g, NULL, &text, &len);
 

@@ -16,7 +16,8 @@ static const char print_help[] =
     "again gives the same text.\n"
     "  --expand     print the expanded, concrete schedule (one line per op and rank)\n"
     "  --explain    like --expand, and mark the values a graph phase froze at capture\n"
-    "  -o FILE      write to FILE (replaced only when complete) instead of stdout\n"
+    "  -o FILE      write to FILE (replaced only when complete) instead of stdout;\n"
+    "               not the schedule's own file\n"
     "\n";
 
 static const char validate_help[] =
@@ -44,7 +45,7 @@ int ces_cmd_print(int argc, char **argv)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     struct ces_prog *p = NULL;
-    const char *out = NULL;
+    const char *out = NULL, *in = ces_tool_input_file(argc, argv, print_valued);
     unsigned mode = 0; /* 0 program, 1 expand, 2 explain */
     char *text = NULL;
     size_t len = 0;
@@ -70,6 +71,8 @@ int ces_cmd_print(int argc, char **argv)
             ec = ces_tool_fail("print: unexpected argument '%s' (see cesync print --help)",
                                argv[i]);
     }
+    if (ec == CES_EXIT_OK && out != NULL)
+        ec = ces_tool_out_not_in("print", "-o", out, in);
     if (ec == CES_EXIT_OK) {
         int rc = mode == 0 ? ces_prog_print(ctx, p, &text, &len)
                            : ces_graph_print(ctx, g, mode == 2 ? CES_PRINT_EXPLAIN : 0, &text, &len);

@@ -19,7 +19,7 @@ static const char promela_help[] =
     "(./pan -E skips end states, ./pan -A skips assertions).\n"
     "\n"
     "  -o OUT.pml    write to a file (replaced only when complete) instead of\n"
-    "                standard output\n"
+    "                standard output; not the schedule's own file\n"
     "  --no-races    leave out the vector clocks and race assertions\n"
     "  --no-data     leave out provenance and the consume assertions\n"
     "  --data-at-end judge the data at end states, on race-free executions only\n"
@@ -35,7 +35,7 @@ int ces_cmd_promela(int argc, char **argv)
     struct ces_promela_opts o;
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *out = NULL;
+    const char *out = NULL, *in = ces_tool_input_file(argc, argv, promela_valued);
     char *text = NULL;
     size_t len = 0;
     int rest = 0, ec, at_end = 0;
@@ -63,6 +63,8 @@ int ces_cmd_promela(int argc, char **argv)
             ec = ces_tool_fail("promela: unexpected argument '%s' (see cesync promela --help)",
                                argv[i]);
     }
+    if (ec == CES_EXIT_OK && out != NULL)
+        ec = ces_tool_out_not_in("promela", "-o", out, in);
     if (at_end && o.data != 0) {
         o.data = 2;
         o.races = o.races != 0 ? 2 : 0;

@@ -48,6 +48,16 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const 
  * none: call it first, ces_tool_load reorders argv. */
 const char *ces_tool_input(int argc, char **argv, const char *const *valued);
 
+/* The file that ces_tool_load would read the schedule from: its input when
+ * that is neither a collective nor "-" (standard input); NULL otherwise. */
+const char *ces_tool_input_file(int argc, char **argv, const char *const *valued);
+
+/* Refuses an output that would replace an input: `out`, the file option
+ * `opt` of command `cmd` writes, names the file `in` it read (the same path,
+ * or the same file by another name or a link).  `in` NULL (no file read)
+ * passes.  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
+int ces_tool_out_not_in(const char *cmd, const char *opt, const char *out, const char *in);
+
 /* The builder-option part of ces_tool_load's usage text, for --help. */
 extern const char ces_tool_builder_help[];
 

@@ -649,6 +649,14 @@ static void test_usage_errors(void **state)
          "cesync: /nonexistent/m.model: cannot open: No such file or directory\n"},
         {"bench alltoall --dry-run --csv /dev/full",
          "cesync: cannot write /dev/full: No space left on device\n"},
+        /* an output that names the model file read */
+        {"bench alltoall --dry-run --model m.model --csv m.model",
+         "cesync: bench: --csv m.model is the input file (name another output file)\n"},
+        {"bench alltoall --plot m.svg --model m.svg",
+         "cesync: bench: --plot m.svg is the input file (name another output file)\n"},
+        {"bench alltoall --calibrate --model cesync.model",
+         "cesync: bench: --model-out cesync.model is the input file (name another output "
+         "file)\n"},
         {"bench alltoall --dry-run --plot x.txt",
          "cesync: bench: --plot expects a .svg or .png path, not 'x.txt'\n"},
         /* refused before the sweep, not after it */

@@ -511,6 +511,56 @@ static void test_tool_outputs(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* An output that names the input file is refused before anything is
+ * written (print -o, promela -o, dot -o and check --dot replaced the
+ * schedule they read: print dropped its comments, the others overwrote it),
+ * by the same path, another path, a link or a second hard link; a
+ * collective is no file, so a file of its name may be written. */
+static void test_output_is_not_input(void **state)
+{
+    static const char sched[] = "# kept\ncesync 1\nranks 2\nstreams 1\nsignal ready u64 1\n"
+                                "phase eager x1\nr* : write ready[0] = $i\n"
+                                "r* over p : wait ready[0]@$p >= $i\n";
+    static const char *const cases[] = {
+        "print a.dot -o a.dot",
+        "cesync: print: -o a.dot is the input file (name another output file)\n",
+        "print --expand -o a.dot a.dot",
+        "cesync: print: -o a.dot is the input file (name another output file)\n",
+        "promela a.dot -o ./a.dot",
+        "cesync: promela: -o ./a.dot is the input file a.dot (name another output file)\n",
+        "dot a.dot -o link.dot",
+        "cesync: dot: -o link.dot is the input file a.dot (name another output file)\n",
+        "check a.dot --dot hard.dot",
+        "cesync: check: --dot hard.dot is the input file a.dot (name another output file)\n",
+    };
+    char *dir = ces_test_tmpdir(), *out = NULL, path[512], path2[512];
+
+    (void)state;
+    put_file(dir, "a.dot", sched);
+    snprintf(path, sizeof(path), "%s/link.dot", dir);
+    assert_int_equal(symlink("a.dot", path), 0);
+    snprintf(path, sizeof(path), "%s/a.dot", dir);
+    snprintf(path2, sizeof(path2), "%s/hard.dot", dir);
+    assert_int_equal(link(path, path2), 0);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i += 2) {
+        assert_int_equal(ces_test_tool(dir, cases[i], &out), 2);
+        if (strcmp(out, cases[i + 1]) != 0)
+            fail_msg("'cesync %s' said:\n%s", cases[i], out);
+        free(out);
+        holds(dir, "a.dot", sched);
+    }
+    assert_int_equal(unlink(path2), 0);
+    snprintf(path2, sizeof(path2), "%s/link.dot", dir);
+    assert_int_equal(unlink(path2), 0);
+    /* a collective is read from no file */
+    assert_int_equal(ces_test_tool(dir, "print barrier --ranks 2 -o barrier", &out), 0);
+    free(out);
+    snprintf(path2, sizeof(path2), "%s/barrier", dir);
+    assert_int_equal(unlink(path2), 0);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_write_file),
         cmocka_unit_test(test_write_not_a_file),
         cmocka_unit_test(test_tool_outputs),
+        cmocka_unit_test(test_output_is_not_input),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
