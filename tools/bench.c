@@ -473,6 +473,16 @@ static int parse_args(struct bench *B, int argc, char **argv)
     B->coll = (uint32_t)coll;
     if (B->min_bytes < 4 || B->max_bytes < B->min_bytes || B->max_bytes > (UINT64_C(16) << 30))
         return ces_tool_fail("bench: need 4 <= --min-bytes <= --max-bytes <= 16G");
+    /* "-" would be a file of that name: standard output has the table */
+    {
+        const char *opts[3] = {"--csv", "--plot", "--model-out"};
+        const char *paths[3] = {B->csv, B->plot, B->model_out};
+
+        for (int k = 0; k < 3; k++)
+            if (paths[k] != NULL && strcmp(paths[k], "-") == 0)
+                return ces_tool_fail("bench: %s -: standard output carries the table (name a "
+                                     "file)", opts[k]);
+    }
     if (B->plot != NULL) {
         const char *ext = strrchr(B->plot, '.');
 

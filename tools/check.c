@@ -112,6 +112,9 @@ static int check_dot_path(const char *path)
     char dir[4096];
     struct stat sb;
 
+    if (strcmp(path, "-") == 0)
+        return ces_tool_fail("check: --dot -: standard output carries the report (name a .dot, "
+                             ".svg or .png file)");
     if (!ends_with(path, ".dot") && !ends_with(path, ".svg") && !ends_with(path, ".png"))
         return ces_tool_fail("check: --dot %s: the name must end in .dot, .svg or .png", path);
     if (slash == NULL)

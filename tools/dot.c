@@ -7,14 +7,14 @@
 #include <string.h>
 
 static const char dot_help[] =
-    "usage: cesync dot [SCHEDULE] [builder options] [-o OUT.svg|OUT.png|OUT.dot]\n"
+    "usage: cesync dot [SCHEDULE] [builder options] [-o OUT.svg|OUT.png|OUT.dot|-]\n"
     "\n"
     "Draws the schedule: a cluster per rank, a lane per stream, ops in program\n"
     "order, dashed edges from each write to the waits it can satisfy, bold edges\n"
-    "for copies to another rank, a legend.  Without -o the dot text goes to\n"
-    "stdout; .svg and .png are rendered with Graphviz `dot`.  An existing OUT is\n"
-    "replaced only when the new picture is complete; the schedule's own file is\n"
-    "refused.\n"
+    "for copies to another rank, a legend.  Without -o, or with -o -, the dot\n"
+    "text goes to stdout (a rendered picture only to a file); .svg and .png are\n"
+    "rendered with Graphviz `dot`.  An existing OUT is replaced only when the new\n"
+    "picture is complete; the schedule's own file is refused.\n"
     "\n";
 
 /* dot's option that takes a value (ces_tool_load). */
@@ -44,6 +44,8 @@ int ces_cmd_dot(int argc, char **argv)
         else
             ec = ces_tool_fail("dot: unexpected argument '%s' (see cesync dot --help)", argv[i]);
     }
+    if (out != NULL && strcmp(out, "-") == 0)
+        out = NULL; /* the dot text on standard output, as without -o */
     if (ec == CES_EXIT_OK && out != NULL)
         ec = ces_tool_out_not_in("dot", "-o", out, in);
     if (ec == CES_EXIT_OK) {

@@ -16,8 +16,8 @@ static const char print_help[] =
     "again gives the same text.\n"
     "  --expand     print the expanded, concrete schedule (one line per op and rank)\n"
     "  --explain    like --expand, and mark the values a graph phase froze at capture\n"
-    "  -o FILE      write to FILE (replaced only when complete) instead of stdout;\n"
-    "               not the schedule's own file\n"
+    "  -o FILE      write to FILE (replaced only when complete; not the schedule's\n"
+    "               own file), - for stdout (the default)\n"
     "\n";
 
 static const char validate_help[] =
@@ -71,6 +71,8 @@ int ces_cmd_print(int argc, char **argv)
             ec = ces_tool_fail("print: unexpected argument '%s' (see cesync print --help)",
                                argv[i]);
     }
+    if (out != NULL && strcmp(out, "-") == 0)
+        out = NULL; /* standard output, as without -o */
     if (ec == CES_EXIT_OK && out != NULL)
         ec = ces_tool_out_not_in("print", "-o", out, in);
     if (ec == CES_EXIT_OK) {

@@ -18,8 +18,8 @@ static const char promela_help[] =
     "  spin -a OUT.pml && cc -O2 -DSAFETY -DCOLLAPSE -o pan pan.c && ./pan\n"
     "(./pan -E skips end states, ./pan -A skips assertions).\n"
     "\n"
-    "  -o OUT.pml    write to a file (replaced only when complete) instead of\n"
-    "                standard output; not the schedule's own file\n"
+    "  -o OUT.pml    write to a file (replaced only when complete; not the\n"
+    "                schedule's own file), - for standard output (the default)\n"
     "  --no-races    leave out the vector clocks and race assertions\n"
     "  --no-data     leave out provenance and the consume assertions\n"
     "  --data-at-end judge the data at end states, on race-free executions only\n"
@@ -63,6 +63,8 @@ int ces_cmd_promela(int argc, char **argv)
             ec = ces_tool_fail("promela: unexpected argument '%s' (see cesync promela --help)",
                                argv[i]);
     }
+    if (out != NULL && strcmp(out, "-") == 0)
+        out = NULL; /* standard output, as without -o */
     if (ec == CES_EXIT_OK && out != NULL)
         ec = ces_tool_out_not_in("promela", "-o", out, in);
     if (at_end && o.data != 0) {

@@ -657,6 +657,13 @@ static void test_usage_errors(void **state)
         {"bench alltoall --calibrate --model cesync.model",
          "cesync: bench: --model-out cesync.model is the input file (name another output "
          "file)\n"},
+        /* "-" is no file name, and standard output has the table */
+        {"bench alltoall --dry-run --csv -",
+         "cesync: bench: --csv -: standard output carries the table (name a file)\n"},
+        {"bench alltoall --dry-run --plot -",
+         "cesync: bench: --plot -: standard output carries the table (name a file)\n"},
+        {"bench alltoall --calibrate --model-out -",
+         "cesync: bench: --model-out -: standard output carries the table (name a file)\n"},
         {"bench alltoall --dry-run --plot x.txt",
          "cesync: bench: --plot expects a .svg or .png path, not 'x.txt'\n"},
         /* refused before the sweep, not after it */

@@ -561,6 +561,32 @@ static void test_output_is_not_input(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* -o - is standard output for the text outputs (it made a file named
+ * "-"): the same text as without -o, and nothing in the directory. */
+static void test_output_dash(void **state)
+{
+    static const char *const cmds[] = {"print barrier --ranks 2", "print barrier --ranks 2 --expand",
+                                       "promela barrier --ranks 2", "dot barrier --ranks 2"};
+    char *dir = ces_test_tmpdir(), *want = NULL, *got = NULL, args[256], names[256];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        assert_int_equal(ces_test_tool(dir, cmds[i], &want), 0);
+        snprintf(args, sizeof(args), "%s -o -", cmds[i]);
+        assert_int_equal(ces_test_tool(dir, args, &got), 0);
+        assert_string_equal(got, want);
+        free(got);
+        free(want);
+        ces_test_dir_entries(dir, names, sizeof(names));
+        assert_string_equal(names, "");
+    }
+    /* a picture or a check's drawing is no text for standard output */
+    ces_test_tool_says("check barrier --ranks 2 --dot -", 2,
+                       "cesync: check: --dot -: standard output carries the report (name a .dot, "
+                       ".svg or .png file)\n");
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -577,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_write_not_a_file),
         cmocka_unit_test(test_tool_outputs),
         cmocka_unit_test(test_output_is_not_input),
+        cmocka_unit_test(test_output_dash),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
