@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,7 +113,8 @@ static const char bench_usage[] =
     "                        is already cesync's drawing tool (`cesync dot`), so the plot needs\n"
     "                        no second package such as gnuplot; the source goes to FILE.dot\n"
     "                        (an existing one that is no bench plot is refused), removed once\n"
-    "                        drawn; without `dot` the .dot is kept\n"
+    "                        drawn; without `dot` the .dot is kept; a `dot` that fails keeps\n"
+    "                        it too and makes the exit status 2\n"
     "  --model FILE          model file for the predictions (default: the h200 table); an\n"
     "                        output (--csv, --plot, --model-out) that names it is refused\n"
     "  --calibrate           measure the model's parameters first (peer and local copy rate,\n"
@@ -122,6 +124,8 @@ static const char bench_usage[] =
     "                        host call cost, copy engines;\n"
     "                        an event ping-pong is logged only) and predict with them\n"
     "  --model-out FILE      where --calibrate writes the model file (default cesync.model)\n"
+    "                        (--csv, --plot, --model-out: a file, not a directory, in a\n"
+    "                        directory that can be written, checked before the sweep)\n"
     "  --dry-run             no GPU: print the predictions only\n"
     "\n"
     "Predictions use the model with host costs set to 0: the gate keeps the host ahead.\n"
@@ -272,18 +276,25 @@ static const char *option_value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
-/* An output file must be writable, or its directory where it does not
- * exist yet, before the sweep runs, so that a run of minutes does not end
- * in "cannot write". */
+/* An output file, checked before the sweep runs, so that a run of minutes
+ * does not end in "cannot write": not a directory; one that is no regular
+ * file (/dev/null) is written in place, so it must be writable; any other
+ * is written beside its name and renamed over it (ces_tool_write_file;
+ * Graphviz and the plot's source write there too), so its directory must
+ * be writable, and an existing file too. */
 static int out_dir_ok(const char *opt, const char *path)
 {
     const char *slash = strrchr(path, '/');
     char dir[4096];
+    struct stat sb;
 
-    if (access(path, F_OK) == 0) {
-        if (access(path, W_OK) == 0)
+    if (stat(path, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode))
+            return ces_tool_fail("bench: %s %s: is a directory (name a file)", opt, path);
+        if (access(path, W_OK) != 0)
+            return ces_tool_fail("bench: %s %s: %s", opt, path, strerror(errno));
+        if (!S_ISREG(sb.st_mode))
             return CES_EXIT_OK;
-        return ces_tool_fail("bench: %s %s: %s", opt, path, strerror(errno));
     }
     if (slash == NULL)
         snprintf(dir, sizeof(dir), ".");
@@ -291,7 +302,7 @@ static int out_dir_ok(const char *opt, const char *path)
         return ces_tool_fail("bench: %s: path too long", opt);
     if (slash == path)
         snprintf(dir, sizeof(dir), "/");
-    if (access(dir, W_OK) != 0)
+    if (access(dir, W_OK | X_OK) != 0)
         return ces_tool_fail("bench: %s %s: cannot write into %s: %s", opt, path, dir,
                              strerror(errno));
     return CES_EXIT_OK;
@@ -491,7 +502,8 @@ static int parse_args(struct bench *B, int argc, char **argv)
         if (out_dir_ok("--plot", B->plot) != CES_EXIT_OK || plot_source_free(B->plot) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
     }
-    if (B->csv != NULL && out_dir_ok("--csv", B->csv) != CES_EXIT_OK)
+    if ((B->csv != NULL && out_dir_ok("--csv", B->csv) != CES_EXIT_OK) ||
+        (B->calibrate && out_dir_ok("--model-out", B->model_out) != CES_EXIT_OK))
         return CES_EXIT_USAGE;
     /* --model is read before the sweep, the outputs are written after it */
     if ((B->csv != NULL &&
@@ -932,7 +944,8 @@ static void plot_line(FILE *f, const struct bench *B, const char *id, const char
 
 /* Runs `dot -Kneato -n2 -TFMT -o OUT IN` and waits for it.  No shell: each
  * path is one argument whatever it holds.  Returns 0 when dot drew the
- * plot; otherwise says on stderr what went wrong and returns -1. */
+ * plot; otherwise says on stderr what went wrong and returns 1 when dot
+ * could not be started (not installed), -1 when it failed. */
 static int run_dot(const char *fmt, const char *out, const char *in)
 {
     char name[] = "dot", engine[] = "-Kneato", pinned[] = "-n2", oflag[] = "-o", tflag[16];
@@ -947,7 +960,7 @@ static int run_dot(const char *fmt, const char *out, const char *in)
     if (err != 0) {
         fprintf(stderr, "cesync bench: cannot run Graphviz `dot`: %s; the plot is in %s\n",
                 strerror(err), in);
-        return -1;
+        return 1;
     }
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
@@ -975,7 +988,7 @@ static int write_plot(const struct bench *B, const char *path)
     char *outpath, *dotpath, title[48];
     size_t n;
     FILE *f;
-    int row = 0, failed;
+    int row = 0, failed, drawn;
 
     if (ext == NULL || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
         return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", path);
@@ -1051,14 +1064,16 @@ static int write_plot(const struct bench *B, const char *path)
         free(outpath);
         return failed;
     }
-    /* Without a working `dot` the plot stays in its .dot file (said by
-     * run_dot): the measurements are not lost for want of Graphviz. */
-    if (run_dot(ext + 1, outpath, dotpath) == 0) {
+    /* Without `dot` the plot stays in its .dot file (said by run_dot): the
+     * measurements are not lost for want of Graphviz.  A `dot` that ran and
+     * failed keeps it there too, but the picture asked for is not drawn. */
+    drawn = run_dot(ext + 1, outpath, dotpath);
+    if (drawn == 0) {
         remove(dotpath);
         printf("# plot: %s\n", path);
     }
     free(outpath);
-    return CES_EXIT_OK;
+    return drawn < 0 ? CES_EXIT_USAGE : CES_EXIT_OK;
 }
 
 static void print_header(const struct bench *B, FILE *f)

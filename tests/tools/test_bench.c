@@ -255,13 +255,14 @@ static void test_plot_runs_dot(void **state)
     snprintf(path, sizeof(path), "%s/it's \"q\" $x.dot", dir);
     assert_int_not_equal(access(path, F_OK), 0);
 
-    /* dot fails: its status is said, the .dot is kept, the bench succeeded */
+    /* dot fails: its status is said, the .dot is kept, and the plot asked
+     * for is missing: exit 2 (it was 0) */
     assert_int_equal(setenv("CES_FAKE_DOT_RC", "3", 1), 0);
     assert_int_equal(bench_with_path(dir, bin,
                                      "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
                                      "--variant plain --plot b.png",
                                      &out),
-                     0);
+                     2);
     assert_non_null(
         strstr(out, "cesync bench: Graphviz `dot` exited with status 3; the plot is in b.dot\n"));
     assert_null(strstr(out, "# plot:"));
@@ -673,6 +674,16 @@ static void test_usage_errors(void **state)
         {"bench alltoall --dry-run --plot /nonexistent/x.svg",
          "cesync: bench: --plot /nonexistent/x.svg: cannot write into /nonexistent: No such file "
          "or directory\n"},
+        {"bench alltoall --calibrate --model-out /nonexistent/x.model",
+         "cesync: bench: --model-out /nonexistent/x.model: cannot write into /nonexistent: No "
+         "such file or directory\n"},
+        /* a directory is writable, but no file to write (it failed after the sweep) */
+        {"bench alltoall --dry-run --csv d.csv",
+         "cesync: bench: --csv d.csv: is a directory (name a file)\n"},
+        {"bench alltoall --dry-run --plot d.svg",
+         "cesync: bench: --plot d.svg: is a directory (name a file)\n"},
+        {"bench alltoall --calibrate --model-out d.csv",
+         "cesync: bench: --model-out d.csv: is a directory (name a file)\n"},
         {"bench alltoall --dry-run --factor 1.01 --min-bytes 1K --max-bytes 1G",
          "cesync: bench: more than 64 sizes from --min-bytes to --max-bytes by --factor 1.01; "
          "raise the factor or narrow the range\n"},
@@ -684,9 +695,13 @@ static void test_usage_errors(void **state)
         {"bench alltoall --max-bytes", "cesync: bench: --max-bytes expects a value\n"},
         {"bench gather --root", "cesync: bench: --root expects a value\n"},
     };
-    char *dir = ces_test_tmpdir(), *out = NULL;
+    char *dir = ces_test_tmpdir(), *out = NULL, sub[256];
 
     (void)state;
+    snprintf(sub, sizeof(sub), "%s/d.csv", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(sub, sizeof(sub), "%s/d.svg", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         int rc = ces_test_tool(dir, cases[i].args, &out);
 
@@ -694,7 +709,10 @@ static void test_usage_errors(void **state)
             fail_msg("'cesync %s' gave %d:\n%s", cases[i].args, rc, out);
         free(out);
     }
-    rmdir(dir);
+    assert_int_equal(rmdir(sub), 0);
+    snprintf(sub, sizeof(sub), "%s/d.csv", dir);
+    assert_int_equal(rmdir(sub), 0);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 static void test_help(void **state)
