@@ -363,7 +363,8 @@ int ces_cmd_check(int argc, char **argv)
     int rest = 0, ec;
 
     if (ces_tool_wants_help(argc, argv)) {
-        printf("%s%s", check_help, ces_tool_builder_help);
+        fputs(check_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     memset(&a, 0, sizeof(a));

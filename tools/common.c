@@ -15,13 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char ces_tool_builder_help[] =
-    "Schedule (one argument, anywhere among the options): a .ces file (\"-\" =\n"
-    "standard input) or a built-in collective:\n"
-    "  alltoall allgather gather scatter broadcast sendrecv barrier\n"
-    "  (no schedule at all: the built-in 4-rank alltoall)\n"
-    "Builder options (for a collective; one it does not take is an error):\n"
-    "  --ranks N          ranks (default 4)\n"
+/* The builder options after --ranks, whose default differs in run. */
+static const char builder_options[] =
     "  --bytes B          bytes per rank, suffixes K M G (default 1024):\n"
     "                     alltoall: send and recv of B, B/N per peer; allgather, gather:\n"
     "                     send B, recv N*B; scatter: send N*B, recv B; broadcast: B;\n"
@@ -52,6 +47,20 @@ const char ces_tool_builder_help[] =
     "                     within a private buffer on a stream of their own while they\n"
     "                     wait (0..256, default 0; ces_gather & co. run it eagerly: see\n"
     "                     docs/PERFORMANCE.md)\n";
+
+void ces_tool_builder_help(int run)
+{
+    printf("Schedule (one argument, anywhere among the options): a .ces file (\"-\" =\n"
+           "standard input) or a built-in collective:\n"
+           "  alltoall allgather gather scatter broadcast sendrecv barrier\n"
+           "%s"
+           "Builder options (for a collective; one it does not take is an error):\n"
+           "  --ranks N          ranks (default%s)\n"
+           "%s",
+           run ? "  (run needs one: it has no built-in default)\n"
+               : "  (no schedule at all: the built-in 4-rank alltoall)\n",
+           run ? ": the number of GPUs, 2 to 8" : " 4", builder_options);
+}
 
 int ces_tool_wants_help(int argc, char **argv)
 {

@@ -30,7 +30,8 @@ int ces_cmd_dot(int argc, char **argv)
     int rest = 0, ec;
 
     if (ces_tool_wants_help(argc, argv)) {
-        printf("%s%s", dot_help, ces_tool_builder_help);
+        fputs(dot_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)

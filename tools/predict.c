@@ -53,7 +53,7 @@ int ces_cmd_predict(int argc, char **argv)
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(predict_usage, stdout);
-        fputs(ces_tool_builder_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)

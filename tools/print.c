@@ -52,7 +52,8 @@ int ces_cmd_print(int argc, char **argv)
     int rest = 0, ec;
 
     if (ces_tool_wants_help(argc, argv)) {
-        printf("%s%s", print_help, ces_tool_builder_help);
+        fputs(print_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
@@ -97,7 +98,8 @@ int ces_cmd_validate(int argc, char **argv)
     int rest = 0, ec;
 
     if (ces_tool_wants_help(argc, argv)) {
-        printf("%s%s", validate_help, ces_tool_builder_help);
+        fputs(validate_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)

@@ -41,7 +41,8 @@ int ces_cmd_promela(int argc, char **argv)
     int rest = 0, ec, at_end = 0;
 
     if (ces_tool_wants_help(argc, argv)) {
-        printf("%s%s", promela_help, ces_tool_builder_help);
+        fputs(promela_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     ces_promela_opts_init(&o);

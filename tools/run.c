@@ -433,7 +433,7 @@ int ces_cmd_run(int argc, char **argv)
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(run_usage, stdout);
-        fputs(ces_tool_builder_help, stdout);
+        ces_tool_builder_help(1);
         return CES_EXIT_OK;
     }
     for (int i = 0; i < argc; i++) {
@@ -441,7 +441,10 @@ int ces_cmd_run(int argc, char **argv)
         has_graph |= strcmp(argv[i], "--graph") == 0;
         has_ranks |= strcmp(argv[i], "--ranks") == 0;
     }
-    if (argc < 1)
+    /* the schedule wherever it stands; an option alone names none (run
+     * --single-process ran the other commands' default) */
+    input = ces_tool_input(argc, argv, NULL);
+    if (input == NULL)
         return ces_tool_fail("run: which schedule? (a .ces file or a collective; --help)");
     gpus = probe_gpus();
     /* Our options out; --sync credit for --graph and --ranks = the GPUs
@@ -460,8 +463,7 @@ int ces_cmd_run(int argc, char **argv)
         args[nargs++] = "--sync";
         args[nargs++] = "credit";
     }
-    input = ces_tool_input(argc, argv, NULL);
-    if (!has_ranks && input != NULL && ces_coll_from_name(input) >= 0) {
+    if (!has_ranks && ces_coll_from_name(input) >= 0) {
         snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
         args[nargs++] = "--ranks";
         args[nargs++] = ranks_buf;

@@ -58,8 +58,10 @@ const char *ces_tool_input_file(int argc, char **argv, const char *const *valued
  * passes.  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
 int ces_tool_out_not_in(const char *cmd, const char *opt, const char *out, const char *in);
 
-/* The builder-option part of ces_tool_load's usage text, for --help. */
-extern const char ces_tool_builder_help[];
+/* Prints the schedule and builder-option part of ces_tool_load's usage text
+ * to stdout, for --help; `run` as `cesync run` takes them: a schedule is
+ * needed, and a collective runs on as many ranks as there are GPUs. */
+void ces_tool_builder_help(int run);
 
 /* Writes text[0..len) to the file `path`, replacing it only when complete:
  * the text goes to a new temporary file beside it (PATH.XXXXXX, with the

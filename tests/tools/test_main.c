@@ -125,15 +125,18 @@ static void test_run_input_first(void **state)
                        "cesync: run: unexpected argument 'alltoall' (--help)\n");
     ces_test_tool_says("run", 2,
                        "cesync: run: which schedule? (a .ces file or a collective; --help)\n");
+    /* an option alone is no schedule (it ran the other commands' default) */
+    ces_test_tool_says("run --single-process", 2,
+                       "cesync: run: which schedule? (a .ces file or a collective; --help)\n");
 #else
     ces_test_tool_says("run no-such.ces", 2, "cesync run: this cesync was built without CUDA\n");
 #endif
 }
 
 /* run differs from the other commands in what the shared builder text
- * says: no built-in default, and --ranks defaults to the GPUs present (it
- * said "default 4" and "no schedule at all: the built-in 4-rank alltoall"
- * without a word more). */
+ * says: no built-in default, and --ranks defaults to the GPUs present (the
+ * shared text below run's own said "default 4" and "no schedule at all: the
+ * built-in 4-rank alltoall", against it). */
 static void test_run_help(void **state)
 {
     char *out;
@@ -143,6 +146,17 @@ static void test_run_help(void **state)
     if (strstr(out, "run needs a SCHEDULE (there is no built-in default),\nand for a collective "
                     "--ranks defaults to the number of GPUs (2 to 8), not 4.\n") == NULL)
         fail_msg("'cesync run --help' does not say how run differs:\n%s", out);
+#if defined(CES_HAVE_CUDA)
+    if (strstr(out, "built-in 4-rank alltoall") != NULL || strstr(out, "ranks (default 4)") != NULL ||
+        strstr(out, "  (run needs one: it has no built-in default)\n") == NULL ||
+        strstr(out, "  --ranks N          ranks (default: the number of GPUs, 2 to 8)\n") == NULL)
+        fail_msg("'cesync run --help' contradicts itself:\n%s", out);
+#endif
+    free(out);
+    /* the other commands keep theirs */
+    assert_int_equal(ces_test_tool(NULL, "check --help", &out), 0);
+    assert_non_null(strstr(out, "  (no schedule at all: the built-in 4-rank alltoall)\n"));
+    assert_non_null(strstr(out, "  --ranks N          ranks (default 4)\n"));
     free(out);
 }
 
