@@ -90,6 +90,12 @@ int ces_cmd_print(int argc, char **argv)
     return ec;
 }
 
+/* The plural ending of a count's noun: "1 stream", "0 buffers". */
+static const char *plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 int ces_cmd_validate(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
@@ -117,10 +123,12 @@ int ces_cmd_validate(int argc, char **argv)
                 ops += (uint64_t)n * ces_graph_block(g, b).reps;
             }
         }
-        printf("valid: %" PRIu32 " ranks, %" PRIu32 " streams per rank, %" PRIu32 " buffers, %" PRIu32
-               " signal arrays, %" PRIu64 " iterations, %" PRIu64 " ops\n",
-               ces_graph_ranks(g), ces_graph_streams(g), ces_graph_nbuffers(g),
-               ces_graph_nsignals(g), ces_graph_iterations(g), ops);
+        printf("valid: %" PRIu32 " rank%s, %" PRIu32 " stream%s per rank, %" PRIu32 " buffer%s, "
+               "%" PRIu32 " signal array%s, %" PRIu64 " iteration%s, %" PRIu64 " op%s\n",
+               ces_graph_ranks(g), plural(ces_graph_ranks(g)), ces_graph_streams(g),
+               plural(ces_graph_streams(g)), ces_graph_nbuffers(g), plural(ces_graph_nbuffers(g)),
+               ces_graph_nsignals(g), plural(ces_graph_nsignals(g)), ces_graph_iterations(g),
+               plural(ces_graph_iterations(g)), ops, plural(ops));
     }
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);

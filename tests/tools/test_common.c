@@ -154,8 +154,8 @@ static void test_options_must_apply(void **state)
                        "cesync: --pairs expects sender:receiver[,sender:receiver...], not "
                        "'0:1, 1:2'\n");
     ces_test_tool_says("validate scatter --root 1 --ranks 2", 0,
-                       "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
-                       "iterations, 15 ops\n");
+                       "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iteration, 15 ops\n");
     /* --in-place: the builder says what cannot run in place; --variant
      * keeps it, whichever comes first */
     ces_test_tool_says("validate alltoall --in-place", 2,
@@ -182,8 +182,8 @@ static void test_options_must_apply(void **state)
                        "cesync: alltoall: directed barriers apply to gather, scatter and "
                        "broadcast only\n");
     ces_test_tool_says("validate gather --directed --ranks 2", 0,
-                       "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
-                       "iterations, 14 ops\n");
+                       "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iteration, 14 ops\n");
     ces_test_tool_says("validate broadcast --variant overlap --directed --in-place", 2,
                        "cesync: broadcast: in place and the overlap variant exclude each other "
                        "(in place there is no local copy to move)\n");
@@ -195,21 +195,21 @@ static void test_options_must_apply(void **state)
                        "scatter and broadcast only\n");
     ces_test_tool_says("validate allgather --wake 2 --ranks 2", 0,
                        "valid: 2 ranks, 2 streams per rank, 3 buffers, 2 signal arrays, 1 "
-                       "iterations, 38 ops\n");
+                       "iteration, 38 ops\n");
     ces_test_tool_says("validate allgather --ranks 2", 0,
-                       "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
-                       "iterations, 22 ops\n");
+                       "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iteration, 22 ops\n");
     ces_test_tool_says("validate scatter --wake 257", 2,
                        "cesync: --wake expects a number in 0..256, not '257'\n");
     ces_test_tool_says("validate broadcast --wake 2 --ranks 2", 0,
                        "valid: 2 ranks, 2 streams per rank, 3 buffers, 2 signal arrays, 1 "
-                       "iterations, 23 ops\n");
+                       "iteration, 23 ops\n");
     ces_test_tool_says("validate broadcast --ranks 2", 0,
-                       "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
-                       "iterations, 15 ops\n");
+                       "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iteration, 15 ops\n");
     ces_test_tool_says("validate allgather --in-place --variant plain --ranks 2", 0,
-                       "valid: 2 ranks, 1 streams per rank, 1 buffers, 2 signal arrays, 1 "
-                       "iterations, 20 ops\n");
+                       "valid: 2 ranks, 1 stream per rank, 1 buffer, 2 signal arrays, 1 "
+                       "iteration, 20 ops\n");
 }
 
 /* --chunks 1 alone: one staging slot, not the default 2 (which would exceed
@@ -272,8 +272,8 @@ static void test_load_input_anywhere(void **state)
                        "cesync: check: unexpected argument 'alltoall' (see cesync check "
                        "--help)\n");
     ces_test_tool_says("validate --ranks 2 barrier", 0,
-                       "valid: 2 ranks, 1 streams per rank, 0 buffers, 1 signal arrays, 1 "
-                       "iterations, 4 ops\n");
+                       "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, 1 "
+                       "iteration, 4 ops\n");
     ces_test_tool_says("validate barrier allgather", 2,
                        "cesync: validate: unexpected argument 'allgather' (see cesync validate "
                        "--help)\n");

@@ -66,7 +66,9 @@ static void test_print_validate_dot(void **state)
 
     (void)state;
     assert_int_equal(ces_test_tool(NULL, "validate alltoall --ranks 4 --sync nccl --iterations 2", &out), 0);
-    assert_non_null(strstr(out, "valid: 4 ranks, 1 streams per rank"));
+    /* a count of 1 has a singular noun (it said "1 streams", "1 iterations") */
+    assert_string_equal(out, "valid: 4 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 2 "
+                             "iterations, 184 ops\n");
     free(out);
     assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 2 --sync nccl", &out), 0);
     assert_true(strncmp(out, "cesync 1\nranks 2\n", 17) == 0);
