@@ -187,8 +187,8 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
             a->o.replay = v;
         } else if (strcmp(opt, "--fault") == 0) {
             if (v == NULL)
-                return ces_tool_fail("check: --fault expects drop:rR.sS#K, delay:rR.sS#K or "
-                                     "stop:rR.sS#K");
+                return ces_tool_fail("check: --fault expects drop:rR.sS#K, delay:rR.sS#K, "
+                                     "stop:rR.sS#K or stop:rR#K");
             if (a->o.nfaults >= sizeof(a->faults) / sizeof(a->faults[0]))
                 return ces_tool_fail("check: at most 64 faults");
             if (ces_fault_parse(ctx, v, &a->faults[a->o.nfaults]) != CES_OK)

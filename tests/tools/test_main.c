@@ -54,6 +54,13 @@ static void test_usage_errors(void **state)
     ces_test_tool_says("promela barrier --ranks 2 --iterations 300", 2,
                        "cesync: promela: 300 iterations (at most 250: generations are kept in "
                        "bytes)\n");
+    /* a bad or missing --fault names every form, the rank's stop too */
+    ces_test_tool_says("check barrier --fault stop", 2,
+                       "cesync: check: fault 'stop': expected drop:rR.sS#K, delay:rR.sS#K, "
+                       "stop:rR.sS#K or stop:rR#K\n");
+    ces_test_tool_says("check barrier --fault", 2,
+                       "cesync: check: --fault expects drop:rR.sS#K, delay:rR.sS#K, stop:rR.sS#K "
+                       "or stop:rR#K\n");
     /* a number past 2^64 is refused, not taken as 2^64-1 */
     ces_test_tool_says("check barrier --max-states 18446744073709551616", 2,
                        "cesync: check: --max-states expects a number, got "
