@@ -56,10 +56,14 @@ static const char check_help[] =
     "                      (options: cesync check --predict --help)\n"
     "\n";
 
-/* check's options that take a value (ces_tool_load). */
-static const char *const check_valued[] = {
-    "--max-states", "--max-seconds", "--max-depth", "--max-memory", "--random",
-    "--seed",       "--replay",      "--fault",     "--dot",        "--progress", NULL};
+/* The options of check that take a value (ces_tool_load), --predict's
+ * among them, and those that take none; --predict refuses the others by
+ * name. */
+const char *const ces_check_valued[] = {
+    "--max-states", "--max-seconds", "--max-depth", "--max-memory", "--random", "--seed",
+    "--replay",     "--fault",       "--dot",       "--progress",   "--model",  "--kind", NULL};
+const char *const ces_check_flags[] = {"--no-reduction", "--first", "--abort", "--fault-sweep",
+                                       "--json",         "--quiet", NULL};
 
 struct check_args {
     struct ces_check_opts o;
@@ -212,6 +216,8 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
                 a->json = true;
             else if (strcmp(opt, "--quiet") == 0)
                 a->quiet = true;
+            else if (strcmp(opt, "--model") == 0 || strcmp(opt, "--kind") == 0)
+                return ces_tool_fail("check: %s applies to --predict", opt);
             else
                 return ces_tool_fail("check: unexpected argument '%s' (see cesync check --help)",
                                      opt);
@@ -359,7 +365,7 @@ int ces_cmd_check(int argc, char **argv)
     struct ces_graph *g = NULL;
     struct ces_check_report *r = NULL;
     struct check_args a;
-    const char *in = ces_tool_input_file(argc, argv, check_valued);
+    const char *in = ces_tool_input_file(argc, argv, ces_check_valued);
     int rest = 0, ec;
 
     if (ces_tool_wants_help(argc, argv)) {
@@ -370,7 +376,7 @@ int ces_cmd_check(int argc, char **argv)
     memset(&a, 0, sizeof(a));
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, check_valued, &rest, &g, NULL);
+    ec = ces_tool_load(ctx, argc, argv, ces_check_valued, &rest, &g, NULL);
     if (ec == CES_EXIT_OK)
         ec = parse_args(ctx, rest, argv, &a);
     if (ec == CES_EXIT_OK && a.dot != NULL)

@@ -71,6 +71,14 @@ int ces_tool_wants_help(int argc, char **argv)
     return 0;
 }
 
+int ces_tool_listed(const char *const *list, const char *s)
+{
+    for (; list != NULL && *list != NULL; list++)
+        if (strcmp(*list, s) == 0)
+            return 1;
+    return 0;
+}
+
 int ces_tool_fail(const char *fmt, ...)
 {
     va_list ap;
@@ -200,15 +208,6 @@ static const char *const builder_valued[] = {
     "--ranks", "--bytes", "--iterations", "--sync", "--root",
     "--pairs", "--chunks", "--slots", "--variant", "--wake", NULL};
 
-/* Whether s is in the NULL-terminated list (NULL: an empty one). */
-static bool listed(const char *const *list, const char *s)
-{
-    for (; list != NULL && *list != NULL; list++)
-        if (strcmp(*list, s) == 0)
-            return true;
-    return false;
-}
-
 /* Takes argv[*i] (and its value) if it is a builder option: 1 taken, 0 not
  * one of ours, -1 error (printed).  *given gets its bits. */
 static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i, unsigned *given)
@@ -227,7 +226,7 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
         *given |= GIVEN_ANY;
         return 1;
     }
-    if (!listed(builder_valued, o))
+    if (!ces_tool_listed(builder_valued, o))
         return 0;
     if (v == NULL) {
         ces_tool_fail("%s expects a value", o);
@@ -320,7 +319,7 @@ static int unknown_name(const char *input)
 static int input_index(int argc, char **argv, const char *const *valued)
 {
     for (int i = 0; i < argc; i++) {
-        if (listed(builder_valued, argv[i]) || listed(valued, argv[i]))
+        if (ces_tool_listed(builder_valued, argv[i]) || ces_tool_listed(valued, argv[i]))
             i++;
         else if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)
             return i;
@@ -387,7 +386,7 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const 
         /* the subcommand's option keeps its value, which may look like a
          * schedule (--dot x.svg) */
         argv[nrest++] = argv[i];
-        if (listed(valued, argv[i]) && i + 1 < argc)
+        if (ces_tool_listed(valued, argv[i]) && i + 1 < argc)
             argv[nrest++] = argv[++i];
     }
     *rest = nrest;

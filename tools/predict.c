@@ -26,9 +26,6 @@ static const char predict_usage[] =
     "  --kind K       the machine kind (default h200)\n"
     "\n";
 
-/* The options of --predict that take a value (ces_tool_load). */
-static const char *const predict_valued[] = {"--model", "--kind", NULL};
-
 static void print_bytes(const char *label, uint64_t b)
 {
     if (b >= (UINT64_C(1) << 30))
@@ -58,7 +55,7 @@ int ces_cmd_predict(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ex = ces_tool_load(ctx, argc, argv, predict_valued, &rest, &g, NULL);
+    ex = ces_tool_load(ctx, argc, argv, ces_check_valued, &rest, &g, NULL);
     if (ex != CES_EXIT_OK)
         goto out;
     ex = CES_EXIT_USAGE;
@@ -71,6 +68,11 @@ int ces_cmd_predict(int argc, char **argv)
             model_path = argv[++i];
         } else if (strcmp(argv[i], "--kind") == 0) {
             kind = argv[++i];
+        } else if (ces_tool_listed(ces_check_valued, argv[i]) ||
+                   ces_tool_listed(ces_check_flags, argv[i])) {
+            ces_tool_fail("check --predict: %s does not combine with --predict (which takes "
+                          "builder options, --model and --kind)", argv[i]);
+            goto out;
         } else {
             ces_tool_fail("check --predict: unknown option '%s' (see --help)", argv[i]);
             goto out;

@@ -20,6 +20,12 @@ int ces_cmd_run(int argc, char **argv);      /* tools/run.c */
 int ces_cmd_bench(int argc, char **argv);    /* tools/bench.c */
 int ces_cmd_predict(int argc, char **argv);  /* tools/predict.c: `check --predict` */
 
+/* The options of check (tools/check.c), NULL-terminated: those that take a
+ * value (--predict's --model and --kind among them) and those that take
+ * none. */
+extern const char *const ces_check_valued[];
+extern const char *const ces_check_flags[];
+
 /* Shared by the subcommands (tools/common.c). */
 
 /* Loads the schedule named on a subcommand's command line: argv holds the
@@ -76,6 +82,9 @@ int ces_tool_write_file(const char *path, const char *text, size_t len);
 
 /* Parses an unsigned number with an optional K/M/G suffix (powers of 1024). */
 int ces_tool_parse_size(const char *s, uint64_t *out);
+
+/* True if s is in the NULL-terminated list (NULL: an empty one). */
+int ces_tool_listed(const char *const *list, const char *s);
 
 /* True if argv[0..argc) holds --help or -h. */
 int ces_tool_wants_help(int argc, char **argv);
