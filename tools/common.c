@@ -394,10 +394,14 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const 
     if (coll < 0) {
         if (unknown_name(input) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
-        if (given != 0)
+        /* read first: a file that cannot be read is said as such, not
+         * blamed on the builder options */
+        rc = ces_prog_parse_file(ctx, input, &pg);
+        if (rc == CES_OK && given != 0) {
+            ces_prog_destroy(pg);
             return ces_tool_fail("builder options (--ranks, --bytes, ...) apply to a collective, "
                                  "not to the file '%s'", input);
-        rc = ces_prog_parse_file(ctx, input, &pg);
+        }
         if (rc == CES_OK)
             rc = ces_prog_expand(ctx, pg, out);
     } else {

@@ -323,6 +323,13 @@ static void test_unknown_name(void **state)
                        "cesync: no-such.ces: cannot open: No such file or directory\n");
     ces_test_tool_says("validate ./alltoal", 2,
                        "cesync: ./alltoal: cannot open: No such file or directory\n");
+    /* a missing file is said as such, not blamed on the builder options,
+     * which apply to a file that is there */
+    ces_test_tool_says("check alltoall.ces --ranks 2", 2,
+                       "cesync: alltoall.ces: cannot open: No such file or directory\n");
+    ces_test_tool_says("check good/allgather_graph.ces --ranks 2", 2,
+                       "cesync: builder options (--ranks, --bytes, ...) apply to a collective, not "
+                       "to the file 'good/allgather_graph.ces'\n");
     /* a file without '.' is still read */
     dir = ces_test_tmpdir();
     snprintf(args, sizeof(args), "print barrier --ranks 2 -o sched && '%s' validate sched",
