@@ -87,6 +87,28 @@ static void test_print_validate_dot(void **state)
     free(out);
 }
 
+/* Sizes below 1 KiB are printed in bytes: a bound of 1 byte was "0.0 KiB",
+ * and so was a state not yet sized (now left out). */
+static void test_small_sizes(void **state)
+{
+    char *out, *peak;
+
+    (void)state;
+    assert_int_equal(ces_test_tool(NULL, "check alltoall --max-memory 1", &out), 3);
+    assert_null(strstr(out, "0.0 KiB"));
+    assert_null(strstr(out, "each state"));
+    assert_non_null(strstr(out, "cesync: check: memory bound 1 B reached before the search: the "
+                                "checker's model (4 streams, 0 signal slots) needs more than "));
+    peak = strstr(out, "peak memory ");
+    assert_non_null(peak);
+    peak += strlen("peak memory ");
+    assert_true(*peak >= '1' && *peak <= '9');
+    while (*peak >= '0' && *peak <= '9')
+        peak++;
+    assert_memory_equal(peak, " B\n", 3);
+    free(out);
+}
+
 /* Output that does not all arrive (a full disk) is an error, exit 2, for
  * every command that writes to standard output, however much it wrote. */
 static void test_stdout_write_errors(void **state)
@@ -175,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_help_everywhere),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_print_validate_dot),
+        cmocka_unit_test(test_small_sizes),
         cmocka_unit_test(test_stdout_write_errors),
         cmocka_unit_test(test_run_input_first),
         cmocka_unit_test(test_run_help),
