@@ -451,8 +451,9 @@ static int parse_args(struct bench *B, int argc, char **argv)
                     return ces_tool_fail("bench: --warmup must be 0..50, not %s", v);
                 B->warmup = (uint32_t)n;
             } else if (strcmp(o, "--chunks") == 0) {
-                if (n < 1 || n > 1024)
-                    return ces_tool_fail("bench: --chunks must be 1..1024, not %s", v);
+                if (n < 1 || n > CES_COLL_MAX_CHUNKS)
+                    return ces_tool_fail("bench: --chunks must be 1..%u, not %s",
+                                         CES_COLL_MAX_CHUNKS, v);
                 B->chunks = (uint32_t)n;
             } else if (strcmp(o, "--slots") == 0) {
                 if (n < 1 || n > 64)

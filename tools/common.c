@@ -26,9 +26,9 @@ static const char builder_options[] =
     "  --graph            one graph phase replayed K times instead of K eager iterations\n"
     "  --root R           root rank of gather, scatter, broadcast (default 0)\n"
     "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default the pipeline 0:1,1:2,...)\n"
-    "  --chunks C         sendrecv chunks per message (default 4)\n"
-    "  --slots S          sendrecv staging slots in flight (default 2, or 1 with --chunks 1;\n"
-    "                     with --sync credit at most chunks)\n"
+    "  --chunks C         sendrecv chunks per message, 1..1024 (default 4)\n"
+    "  --slots S          sendrecv staging slots in flight, 1..1024 (default 2, or 1 with\n"
+    "                     --chunks 1; with --sync credit at most chunks)\n"
     "  --variant V        alltoall, allgather: plain (default), overlap (the local chunk\n"
     "                     on stream s1 beside the peer batch), early (the local chunk\n"
     "                     while the ready flags travel); gather, scatter, broadcast:\n"
@@ -263,10 +263,10 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     } else if (strcmp(o, "--wake") == 0) {
         rc = parse_u32(o, v, 0, CES_COLL_MAX_WAKE, &p->wake);
     } else if (strcmp(o, "--chunks") == 0) {
-        rc = parse_u32(o, v, 1, 1u << 20, &p->chunks);
+        rc = parse_u32(o, v, 1, CES_COLL_MAX_CHUNKS, &p->chunks);
         bit = GIVEN_CHUNKS;
     } else {
-        rc = parse_u32(o, v, 1, 1u << 20, &p->slots);
+        rc = parse_u32(o, v, 1, CES_COLL_MAX_CHUNKS, &p->slots);
         bit = GIVEN_SLOTS;
     }
     if (rc != CES_EXIT_OK)

@@ -143,6 +143,12 @@ static void test_options_must_apply(void **state)
     ces_test_tool_says("validate sendrecv --root 1", 2,
                        "cesync: --root applies to gather, scatter and broadcast, not to "
                        "sendrecv\n");
+    /* --chunks and --slots: the builder's range (1..1048576 was taken here,
+     * then refused by the builder as past 1..1024) */
+    ces_test_tool_says("validate sendrecv --chunks 2000", 2,
+                       "cesync: --chunks expects a number in 1..1024, not '2000'\n");
+    ces_test_tool_says("validate sendrecv --slots 1025", 2,
+                       "cesync: --slots expects a number in 1..1024, not '1025'\n");
     /* --pairs takes plain decimal numbers, like every other number option */
     ces_test_tool_says("validate sendrecv --pairs 0:+1", 2,
                        "cesync: --pairs expects sender:receiver[,sender:receiver...], not "
