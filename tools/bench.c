@@ -433,11 +433,17 @@ static int parse_args(struct bench *B, int argc, char **argv)
                    strcmp(o, "--slots") == 0 || strcmp(o, "--min-bytes") == 0 ||
                    strcmp(o, "--max-bytes") == 0 || strcmp(o, "--compute-bytes") == 0 ||
                    strcmp(o, "--root") == 0 || strcmp(o, "--wake") == 0) {
+            int size = strcmp(o, "--min-bytes") == 0 || strcmp(o, "--max-bytes") == 0 ||
+                       strcmp(o, "--compute-bytes") == 0;
+
             v = option_value(argc, argv, &i);
             if (v == NULL)
                 return CES_EXIT_USAGE;
-            if (ces_tool_parse_size(v, &n) != 0)
-                return ces_tool_fail("bench: %s expects a number (suffixes K M G), not '%s'", o, v);
+            /* sizes take the suffixes; counts are plain numbers */
+            if (ces_tool_parse_size(v, &n) != 0 || (!size && v[strspn(v, "0123456789")] != '\0'))
+                return ces_tool_fail(size ? "bench: %s expects a size (suffixes K M G), not '%s'"
+                                          : "bench: %s expects a number, not '%s'",
+                                     o, v);
             if (strcmp(o, "--ranks") == 0) {
                 if (n < 2 || n > 8)
                     return ces_tool_fail("bench: --ranks must be 2..8, not %s", v);

@@ -632,8 +632,14 @@ static void test_usage_errors(void **state)
          "cesync: bench: --root must be 0..2 (--ranks 3), not 3\n"},
         {"bench broadcast --root 99999999999",
          "cesync: bench: --root must be 0..1 (--ranks 2), not 99999999999\n"},
-        {"bench broadcast --root -1",
-         "cesync: bench: --root expects a number (suffixes K M G), not '-1'\n"},
+        {"bench broadcast --root -1", "cesync: bench: --root expects a number, not '-1'\n"},
+        /* a count takes no suffix (the message offered them, then 1K was
+         * refused) */
+        {"bench alltoall --warmup -1", "cesync: bench: --warmup expects a number, not '-1'\n"},
+        {"bench alltoall --iterations 1K",
+         "cesync: bench: --iterations expects a number, not '1K'\n"},
+        {"bench alltoall --min-bytes 1X",
+         "cesync: bench: --min-bytes expects a size (suffixes K M G), not '1X'\n"},
         {"bench alltoall --root 0",
          "cesync: bench: --root applies to broadcast, gather and scatter\n"},
         {"bench allgather --root 1",
