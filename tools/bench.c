@@ -338,6 +338,9 @@ static int plot_source_free(const char *plot)
 static int parse_args(struct bench *B, int argc, char **argv)
 {
     int coll = -1;
+    /* options that apply only with another, or to one collective: given? */
+    const char *sr_opt = NULL;
+    int compute_bytes_given = 0, model_out_given = 0;
 
     B->ranks = 2;
     B->min_bytes = 1024;
@@ -397,6 +400,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
             if (v == NULL)
                 return CES_EXIT_USAGE;
             B->model_out = v;
+            model_out_given = 1;
         } else if (strcmp(o, "--factor") == 0) {
             char *end = NULL;
 
@@ -461,10 +465,12 @@ static int parse_args(struct bench *B, int argc, char **argv)
                     return ces_tool_fail("bench: --chunks must be 1..%u, not %s",
                                          CES_COLL_MAX_CHUNKS, v);
                 B->chunks = (uint32_t)n;
+                sr_opt = o;
             } else if (strcmp(o, "--slots") == 0) {
                 if (n < 1 || n > 64)
                     return ces_tool_fail("bench: --slots must be 1..64, not %s", v);
                 B->slots = (uint32_t)n;
+                sr_opt = o;
             } else if (strcmp(o, "--min-bytes") == 0) {
                 B->min_bytes = n;
             } else if (strcmp(o, "--max-bytes") == 0) {
@@ -480,6 +486,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
                 B->root_arg = v;
             } else {
                 B->compute_bytes = n;
+                compute_bytes_given = 1;
             }
         } else {
             return ces_tool_fail("bench: unknown option '%s' (see --help)", o);
@@ -549,6 +556,14 @@ static int parse_args(struct bench *B, int argc, char **argv)
                                                     : "auto and plain");
     if (B->one_way && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: --one-way applies to sendrecv");
+    /* an option that would change nothing is refused, not dropped */
+    if (sr_opt != NULL && B->coll != CES_COLL_SENDRECV)
+        return ces_tool_fail("bench: %s applies to sendrecv", sr_opt);
+    if (compute_bytes_given && !B->compute)
+        return ces_tool_fail("bench: --compute-bytes applies with --with-compute");
+    if (model_out_given && !B->calibrate)
+        return ces_tool_fail("bench: --model-out applies with --calibrate (which writes the "
+                             "model file)");
     if (B->wake > 0) {
         uint32_t k = 0;
 

@@ -20,7 +20,7 @@ static const char builder_options[] =
     "  --bytes B          bytes per rank, suffixes K M G (default 1024):\n"
     "                     alltoall: send and recv of B, B/N per peer; allgather, gather:\n"
     "                     send B, recv N*B; scatter: send N*B, recv B; broadcast: B;\n"
-    "                     sendrecv: B per message; barrier: no data\n"
+    "                     sendrecv: B per message; barrier moves no data and takes none\n"
     "  --iterations K     iterations (default 1)\n"
     "  --sync P           sync protocol: mono (default, eager only), nccl, credit, pull\n"
     "  --graph            one graph phase replayed K times instead of K eager iterations\n"
@@ -200,7 +200,7 @@ static int parse_pairs(struct ces_coll_params *p, const char *s)
 /* The builder options that only some collectives take, as bits of what
  * was given: checked once the collective is known. */
 enum { GIVEN_ANY = 1u << 0, GIVEN_ROOT = 1u << 1, GIVEN_PAIRS = 1u << 2, GIVEN_CHUNKS = 1u << 3,
-       GIVEN_SLOTS = 1u << 4 };
+       GIVEN_SLOTS = 1u << 4, GIVEN_BYTES = 1u << 5 };
 
 /* The builder options that take a value (--graph, --in-place and
  * --directed take none). */
@@ -237,6 +237,7 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     else if (strcmp(o, "--bytes") == 0) {
         if (ces_tool_parse_size(v, &p->bytes) != CES_OK || p->bytes == 0)
             rc = ces_tool_fail("--bytes expects a positive size like 4096, 64K, 1M or 1G, not '%s'", v);
+        bit = GIVEN_BYTES;
     } else if (strcmp(o, "--iterations") == 0)
         rc = parse_u32(o, v, 1, 1000000, &p->iterations);
     else if (strcmp(o, "--sync") == 0) {
@@ -291,6 +292,8 @@ static int options_apply(int coll, unsigned given)
                              ces_coll_name(coll));
     if (sr != NULL && coll != CES_COLL_SENDRECV)
         return ces_tool_fail("%s applies to sendrecv, not to %s", sr, ces_coll_name(coll));
+    if ((given & GIVEN_BYTES) && coll == CES_COLL_BARRIER)
+        return ces_tool_fail("--bytes applies to the collectives that move data, not to barrier");
     return CES_EXIT_OK;
 }
 

@@ -599,6 +599,13 @@ static void test_usage_errors(void **state)
         {"bench alltoall --variant directed",
          "cesync: bench: alltoall has the variants auto, plain, overlap and early only\n"},
         {"bench alltoall --one-way", "cesync: bench: --one-way applies to sendrecv\n"},
+        /* options that would change nothing (they were taken and dropped) */
+        {"bench alltoall --chunks 3", "cesync: bench: --chunks applies to sendrecv\n"},
+        {"bench gather --slots 1", "cesync: bench: --slots applies to sendrecv\n"},
+        {"bench alltoall --compute-bytes 1M",
+         "cesync: bench: --compute-bytes applies with --with-compute\n"},
+        {"bench alltoall --dry-run --model-out m.model",
+         "cesync: bench: --model-out applies with --calibrate (which writes the model file)\n"},
         {"bench sendrecv --wake 1",
          "cesync: bench: --wake applies to alltoall, allgather, broadcast, gather and scatter\n"},
         {"bench alltoall --wake 257", "cesync: bench: --wake must be 0..256, not 257\n"},

@@ -140,6 +140,10 @@ static void test_options_must_apply(void **state)
                        "cesync: --chunks applies to sendrecv, not to gather\n");
     ces_test_tool_says("promela broadcast --slots 1", 2,
                        "cesync: --slots applies to sendrecv, not to broadcast\n");
+    /* the barrier moves no data: --bytes was taken and dropped */
+    ces_test_tool_says("validate barrier --bytes 4096", 2,
+                       "cesync: --bytes applies to the collectives that move data, not to "
+                       "barrier\n");
     ces_test_tool_says("validate sendrecv --root 1", 2,
                        "cesync: --root applies to gather, scatter and broadcast, not to "
                        "sendrecv\n");
