@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,8 +113,10 @@ static const char bench_usage[] =
     "                        is already cesync's drawing tool (`cesync dot`), so the plot needs\n"
     "                        no second package such as gnuplot; the source goes to FILE.dot\n"
     "                        (an existing one that is no bench plot is refused), removed once\n"
-    "                        drawn; without `dot` the .dot is kept\n"
-    "  --model FILE          model file for the predictions (default: the h200 table)\n"
+    "                        drawn; without `dot` the .dot is kept; a `dot` that fails keeps\n"
+    "                        it too and makes the exit status 2\n"
+    "  --model FILE          model file for the predictions (default: the h200 table); an\n"
+    "                        output (--csv, --plot, --model-out) that names it is refused\n"
     "  --calibrate           measure the model's parameters first (peer and local copy rate,\n"
     "                        peer and local per-copy cost, batch ordering, memop batch cost,\n"
     "                        local/peer copy switch, a captured copy's overlap with the batch\n"
@@ -121,6 +124,8 @@ static const char bench_usage[] =
     "                        host call cost, copy engines;\n"
     "                        an event ping-pong is logged only) and predict with them\n"
     "  --model-out FILE      where --calibrate writes the model file (default cesync.model)\n"
+    "                        (--csv, --plot, --model-out: a file, not a directory, in a\n"
+    "                        directory that can be written, checked before the sweep)\n"
     "  --dry-run             no GPU: print the predictions only\n"
     "\n"
     "Predictions use the model with host costs set to 0: the gate keeps the host ahead.\n"
@@ -271,18 +276,25 @@ static const char *option_value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
-/* An output file must be writable, or its directory where it does not
- * exist yet, before the sweep runs, so that a run of minutes does not end
- * in "cannot write". */
+/* An output file, checked before the sweep runs, so that a run of minutes
+ * does not end in "cannot write": not a directory; one that is no regular
+ * file (/dev/null) is written in place, so it must be writable; any other
+ * is written beside its name and renamed over it (ces_tool_write_file;
+ * Graphviz and the plot's source write there too), so its directory must
+ * be writable, and an existing file too. */
 static int out_dir_ok(const char *opt, const char *path)
 {
     const char *slash = strrchr(path, '/');
     char dir[4096];
+    struct stat sb;
 
-    if (access(path, F_OK) == 0) {
-        if (access(path, W_OK) == 0)
+    if (stat(path, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode))
+            return ces_tool_fail("bench: %s %s: is a directory (name a file)", opt, path);
+        if (access(path, W_OK) != 0)
+            return ces_tool_fail("bench: %s %s: %s", opt, path, strerror(errno));
+        if (!S_ISREG(sb.st_mode))
             return CES_EXIT_OK;
-        return ces_tool_fail("bench: %s %s: %s", opt, path, strerror(errno));
     }
     if (slash == NULL)
         snprintf(dir, sizeof(dir), ".");
@@ -290,7 +302,7 @@ static int out_dir_ok(const char *opt, const char *path)
         return ces_tool_fail("bench: %s: path too long", opt);
     if (slash == path)
         snprintf(dir, sizeof(dir), "/");
-    if (access(dir, W_OK) != 0)
+    if (access(dir, W_OK | X_OK) != 0)
         return ces_tool_fail("bench: %s %s: cannot write into %s: %s", opt, path, dir,
                              strerror(errno));
     return CES_EXIT_OK;
@@ -326,6 +338,9 @@ static int plot_source_free(const char *plot)
 static int parse_args(struct bench *B, int argc, char **argv)
 {
     int coll = -1;
+    /* options that apply only with another, or to one collective: given? */
+    const char *sr_opt = NULL;
+    int compute_bytes_given = 0, model_out_given = 0;
 
     B->ranks = 2;
     B->min_bytes = 1024;
@@ -385,6 +400,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
             if (v == NULL)
                 return CES_EXIT_USAGE;
             B->model_out = v;
+            model_out_given = 1;
         } else if (strcmp(o, "--factor") == 0) {
             char *end = NULL;
 
@@ -421,11 +437,17 @@ static int parse_args(struct bench *B, int argc, char **argv)
                    strcmp(o, "--slots") == 0 || strcmp(o, "--min-bytes") == 0 ||
                    strcmp(o, "--max-bytes") == 0 || strcmp(o, "--compute-bytes") == 0 ||
                    strcmp(o, "--root") == 0 || strcmp(o, "--wake") == 0) {
+            int size = strcmp(o, "--min-bytes") == 0 || strcmp(o, "--max-bytes") == 0 ||
+                       strcmp(o, "--compute-bytes") == 0;
+
             v = option_value(argc, argv, &i);
             if (v == NULL)
                 return CES_EXIT_USAGE;
-            if (ces_tool_parse_size(v, &n) != 0)
-                return ces_tool_fail("bench: %s expects a number (suffixes K M G), not '%s'", o, v);
+            /* sizes take the suffixes; counts are plain numbers */
+            if (ces_tool_parse_size(v, &n) != 0 || (!size && v[strspn(v, "0123456789")] != '\0'))
+                return ces_tool_fail(size ? "bench: %s expects a size (suffixes K M G), not '%s'"
+                                          : "bench: %s expects a number, not '%s'",
+                                     o, v);
             if (strcmp(o, "--ranks") == 0) {
                 if (n < 2 || n > 8)
                     return ces_tool_fail("bench: --ranks must be 2..8, not %s", v);
@@ -439,13 +461,16 @@ static int parse_args(struct bench *B, int argc, char **argv)
                     return ces_tool_fail("bench: --warmup must be 0..50, not %s", v);
                 B->warmup = (uint32_t)n;
             } else if (strcmp(o, "--chunks") == 0) {
-                if (n < 1 || n > 1024)
-                    return ces_tool_fail("bench: --chunks must be 1..1024, not %s", v);
+                if (n < 1 || n > CES_COLL_MAX_CHUNKS)
+                    return ces_tool_fail("bench: --chunks must be 1..%u, not %s",
+                                         CES_COLL_MAX_CHUNKS, v);
                 B->chunks = (uint32_t)n;
+                sr_opt = o;
             } else if (strcmp(o, "--slots") == 0) {
                 if (n < 1 || n > 64)
                     return ces_tool_fail("bench: --slots must be 1..64, not %s", v);
                 B->slots = (uint32_t)n;
+                sr_opt = o;
             } else if (strcmp(o, "--min-bytes") == 0) {
                 B->min_bytes = n;
             } else if (strcmp(o, "--max-bytes") == 0) {
@@ -461,6 +486,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
                 B->root_arg = v;
             } else {
                 B->compute_bytes = n;
+                compute_bytes_given = 1;
             }
         } else {
             return ces_tool_fail("bench: unknown option '%s' (see --help)", o);
@@ -472,6 +498,16 @@ static int parse_args(struct bench *B, int argc, char **argv)
     B->coll = (uint32_t)coll;
     if (B->min_bytes < 4 || B->max_bytes < B->min_bytes || B->max_bytes > (UINT64_C(16) << 30))
         return ces_tool_fail("bench: need 4 <= --min-bytes <= --max-bytes <= 16G");
+    /* "-" would be a file of that name: standard output has the table */
+    {
+        const char *opts[3] = {"--csv", "--plot", "--model-out"};
+        const char *paths[3] = {B->csv, B->plot, B->model_out};
+
+        for (int k = 0; k < 3; k++)
+            if (paths[k] != NULL && strcmp(paths[k], "-") == 0)
+                return ces_tool_fail("bench: %s -: standard output carries the table (name a "
+                                     "file)", opts[k]);
+    }
     if (B->plot != NULL) {
         const char *ext = strrchr(B->plot, '.');
 
@@ -480,7 +516,16 @@ static int parse_args(struct bench *B, int argc, char **argv)
         if (out_dir_ok("--plot", B->plot) != CES_EXIT_OK || plot_source_free(B->plot) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
     }
-    if (B->csv != NULL && out_dir_ok("--csv", B->csv) != CES_EXIT_OK)
+    if ((B->csv != NULL && out_dir_ok("--csv", B->csv) != CES_EXIT_OK) ||
+        (B->calibrate && out_dir_ok("--model-out", B->model_out) != CES_EXIT_OK))
+        return CES_EXIT_USAGE;
+    /* --model is read before the sweep, the outputs are written after it */
+    if ((B->csv != NULL &&
+         ces_tool_out_not_in("bench", "--csv", B->csv, B->model_path) != CES_EXIT_OK) ||
+        (B->plot != NULL &&
+         ces_tool_out_not_in("bench", "--plot", B->plot, B->model_path) != CES_EXIT_OK) ||
+        (B->calibrate &&
+         ces_tool_out_not_in("bench", "--model-out", B->model_out, B->model_path) != CES_EXIT_OK))
         return CES_EXIT_USAGE;
     if (B->root_arg != NULL && !rooted(B->coll))
         return ces_tool_fail("bench: --root applies to broadcast, gather and scatter");
@@ -511,6 +556,14 @@ static int parse_args(struct bench *B, int argc, char **argv)
                                                     : "auto and plain");
     if (B->one_way && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: --one-way applies to sendrecv");
+    /* an option that would change nothing is refused, not dropped */
+    if (sr_opt != NULL && B->coll != CES_COLL_SENDRECV)
+        return ces_tool_fail("bench: %s applies to sendrecv", sr_opt);
+    if (compute_bytes_given && !B->compute)
+        return ces_tool_fail("bench: --compute-bytes applies with --with-compute");
+    if (model_out_given && !B->calibrate)
+        return ces_tool_fail("bench: --model-out applies with --calibrate (which writes the "
+                             "model file)");
     if (B->wake > 0) {
         uint32_t k = 0;
 
@@ -913,7 +966,8 @@ static void plot_line(FILE *f, const struct bench *B, const char *id, const char
 
 /* Runs `dot -Kneato -n2 -TFMT -o OUT IN` and waits for it.  No shell: each
  * path is one argument whatever it holds.  Returns 0 when dot drew the
- * plot; otherwise says on stderr what went wrong and returns -1. */
+ * plot; otherwise says on stderr what went wrong and returns 1 when dot
+ * could not be started (not installed), -1 when it failed. */
 static int run_dot(const char *fmt, const char *out, const char *in)
 {
     char name[] = "dot", engine[] = "-Kneato", pinned[] = "-n2", oflag[] = "-o", tflag[16];
@@ -928,7 +982,7 @@ static int run_dot(const char *fmt, const char *out, const char *in)
     if (err != 0) {
         fprintf(stderr, "cesync bench: cannot run Graphviz `dot`: %s; the plot is in %s\n",
                 strerror(err), in);
-        return -1;
+        return 1;
     }
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
@@ -956,7 +1010,7 @@ static int write_plot(const struct bench *B, const char *path)
     char *outpath, *dotpath, title[48];
     size_t n;
     FILE *f;
-    int row = 0, failed;
+    int row = 0, failed, drawn;
 
     if (ext == NULL || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
         return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", path);
@@ -1032,14 +1086,16 @@ static int write_plot(const struct bench *B, const char *path)
         free(outpath);
         return failed;
     }
-    /* Without a working `dot` the plot stays in its .dot file (said by
-     * run_dot): the measurements are not lost for want of Graphviz. */
-    if (run_dot(ext + 1, outpath, dotpath) == 0) {
+    /* Without `dot` the plot stays in its .dot file (said by run_dot): the
+     * measurements are not lost for want of Graphviz.  A `dot` that ran and
+     * failed keeps it there too, but the picture asked for is not drawn. */
+    drawn = run_dot(ext + 1, outpath, dotpath);
+    if (drawn == 0) {
         remove(dotpath);
         printf("# plot: %s\n", path);
     }
     free(outpath);
-    return CES_EXIT_OK;
+    return drawn < 0 ? CES_EXIT_USAGE : CES_EXIT_OK;
 }
 
 static void print_header(const struct bench *B, FILE *f)

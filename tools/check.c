@@ -47,7 +47,8 @@ static const char check_help[] =
     "                      no --json, --dot; exit 1 if the schedule fails without\n"
     "                      faults or a fault leaves a stream blocked under --abort)\n"
     "  --dot OUT           draw the first counterexample (.dot, .svg or .png; the\n"
-    "                      directory must exist, checked before the search)\n"
+    "                      directory must exist, checked before the search; not the\n"
+    "                      schedule's own file)\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
     "  --progress S        a line of totals on stderr every S seconds (the fault sweep:\n"
@@ -56,6 +57,15 @@ static const char check_help[] =
     "  --predict           print the cost model's predicted time instead of checking\n"
     "                      (options: cesync check --predict --help)\n"
     "\n";
+
+/* The options of check that take a value (ces_tool_load), --predict's
+ * among them, and those that take none; --predict refuses the others by
+ * name. */
+const char *const ces_check_valued[] = {
+    "--max-states", "--max-seconds", "--max-depth", "--max-memory", "--random", "--seed",
+    "--replay",     "--fault",       "--dot",       "--progress",   "--model",  "--kind", NULL};
+const char *const ces_check_flags[] = {"--no-reduction", "--first", "--abort", "--fault-sweep",
+                                       "--json",         "--quiet", NULL};
 
 struct check_args {
     struct ces_check_opts o;
@@ -108,6 +118,9 @@ static int check_dot_path(const char *path)
     char dir[4096];
     struct stat sb;
 
+    if (strcmp(path, "-") == 0)
+        return ces_tool_fail("check: --dot -: standard output carries the report (name a .dot, "
+                             ".svg or .png file)");
     if (!ends_with(path, ".dot") && !ends_with(path, ".svg") && !ends_with(path, ".png"))
         return ces_tool_fail("check: --dot %s: the name must end in .dot, .svg or .png", path);
     if (slash == NULL)
@@ -180,8 +193,8 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
             a->o.replay = v;
         } else if (strcmp(opt, "--fault") == 0) {
             if (v == NULL)
-                return ces_tool_fail("check: --fault expects drop:rR.sS#K, delay:rR.sS#K or "
-                                     "stop:rR.sS#K");
+                return ces_tool_fail("check: --fault expects drop:rR.sS#K, delay:rR.sS#K, "
+                                     "stop:rR.sS#K or stop:rR#K");
             if (a->o.nfaults >= sizeof(a->faults) / sizeof(a->faults[0]))
                 return ces_tool_fail("check: at most 64 faults");
             if (ces_fault_parse(ctx, v, &a->faults[a->o.nfaults]) != CES_OK)
@@ -205,6 +218,8 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
                 a->json = true;
             else if (strcmp(opt, "--quiet") == 0)
                 a->quiet = true;
+            else if (strcmp(opt, "--model") == 0 || strcmp(opt, "--kind") == 0)
+                return ces_tool_fail("check: %s applies to --predict", opt);
             else
                 return ces_tool_fail("check: unexpected argument '%s' (see cesync check --help)",
                                      opt);
@@ -381,18 +396,22 @@ int ces_cmd_check(int argc, char **argv)
     struct ces_graph *g = NULL;
     struct ces_check_report *r = NULL;
     struct check_args a;
+    const char *in = ces_tool_input_file(argc, argv, ces_check_valued);
     int rest = 0, ec;
 
     if (ces_tool_wants_help(argc, argv)) {
-        printf("%s%s", check_help, ces_tool_builder_help);
+        fputs(check_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     memset(&a, 0, sizeof(a));
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    ec = ces_tool_load(ctx, argc, argv, ces_check_valued, &rest, &g, NULL);
     if (ec == CES_EXIT_OK)
         ec = parse_args(ctx, rest, argv, &a);
+    if (ec == CES_EXIT_OK && a.dot != NULL)
+        ec = ces_tool_out_not_in("check", "--dot", a.dot, in);
     if (ec == CES_EXIT_OK && a.sweep) {
         ec = sweep(ctx, g, &a);
         goto out;

@@ -15,25 +15,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char ces_tool_builder_help[] =
-    "Schedule (the first argument): a .ces file (\"-\" = standard input) or a\n"
-    "built-in collective:\n"
-    "  alltoall allgather gather scatter broadcast sendrecv barrier\n"
-    "  (no schedule at all: the built-in 4-rank alltoall)\n"
-    "Builder options (for a collective; one it does not take is an error):\n"
-    "  --ranks N          ranks (default 4)\n"
+/* The builder options after --ranks, whose default differs in run. */
+static const char builder_options[] =
     "  --bytes B          bytes per rank, suffixes K M G (default 1024):\n"
     "                     alltoall: send and recv of B, B/N per peer; allgather, gather:\n"
     "                     send B, recv N*B; scatter: send N*B, recv B; broadcast: B;\n"
-    "                     sendrecv: B per message; barrier: no data\n"
+    "                     sendrecv: B per message; barrier moves no data and takes none\n"
     "  --iterations K     iterations (default 1)\n"
     "  --sync P           sync protocol: mono (default, eager only), nccl, credit, pull\n"
     "  --graph            one graph phase replayed K times instead of K eager iterations\n"
     "  --root R           root rank of gather, scatter, broadcast (default 0)\n"
     "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default the pipeline 0:1,1:2,...)\n"
-    "  --chunks C         sendrecv chunks per message (default 4)\n"
-    "  --slots S          sendrecv staging slots in flight (default 2, or 1 with --chunks 1;\n"
-    "                     with --sync credit at most chunks)\n"
+    "  --chunks C         sendrecv chunks per message, 1..1024 (default 4)\n"
+    "  --slots S          sendrecv staging slots in flight, 1..1024 (default 2, or 1 with\n"
+    "                     --chunks 1; with --sync credit at most chunks)\n"
     "  --variant V        alltoall, allgather: plain (default), overlap (the local chunk\n"
     "                     on stream s1 beside the peer batch), early (the local chunk\n"
     "                     while the ready flags travel); gather, scatter, broadcast:\n"
@@ -53,12 +48,34 @@ const char ces_tool_builder_help[] =
     "                     wait (0..256, default 0; ces_gather & co. run it eagerly: see\n"
     "                     docs/PERFORMANCE.md)\n";
 
+void ces_tool_builder_help(int run)
+{
+    printf("Schedule (one argument, anywhere among the options): a .ces file (\"-\" =\n"
+           "standard input) or a built-in collective:\n"
+           "  alltoall allgather gather scatter broadcast sendrecv barrier\n"
+           "%s"
+           "Builder options (for a collective; one it does not take is an error):\n"
+           "  --ranks N          ranks (default%s)\n"
+           "%s",
+           run ? "  (run needs one: it has no built-in default)\n"
+               : "  (no schedule at all: the built-in 4-rank alltoall)\n",
+           run ? ": the number of GPUs, 2 to 8" : " 4", builder_options);
+}
+
 int ces_tool_wants_help(int argc, char **argv)
 {
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return 1;
     }
+    return 0;
+}
+
+int ces_tool_listed(const char *const *list, const char *s)
+{
+    for (; list != NULL && *list != NULL; list++)
+        if (strcmp(*list, s) == 0)
+            return 1;
     return 0;
 }
 
@@ -183,7 +200,13 @@ static int parse_pairs(struct ces_coll_params *p, const char *s)
 /* The builder options that only some collectives take, as bits of what
  * was given: checked once the collective is known. */
 enum { GIVEN_ANY = 1u << 0, GIVEN_ROOT = 1u << 1, GIVEN_PAIRS = 1u << 2, GIVEN_CHUNKS = 1u << 3,
-       GIVEN_SLOTS = 1u << 4 };
+       GIVEN_SLOTS = 1u << 4, GIVEN_BYTES = 1u << 5 };
+
+/* The builder options that take a value (--graph, --in-place and
+ * --directed take none). */
+static const char *const builder_valued[] = {
+    "--ranks", "--bytes", "--iterations", "--sync", "--root",
+    "--pairs", "--chunks", "--slots", "--variant", "--wake", NULL};
 
 /* Takes argv[*i] (and its value) if it is a builder option: 1 taken, 0 not
  * one of ours, -1 error (printed).  *given gets its bits. */
@@ -203,10 +226,7 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
         *given |= GIVEN_ANY;
         return 1;
     }
-    if (strcmp(o, "--ranks") != 0 && strcmp(o, "--bytes") != 0 && strcmp(o, "--iterations") != 0 &&
-        strcmp(o, "--sync") != 0 && strcmp(o, "--root") != 0 && strcmp(o, "--pairs") != 0 &&
-        strcmp(o, "--chunks") != 0 && strcmp(o, "--slots") != 0 && strcmp(o, "--variant") != 0 &&
-        strcmp(o, "--wake") != 0)
+    if (!ces_tool_listed(builder_valued, o))
         return 0;
     if (v == NULL) {
         ces_tool_fail("%s expects a value", o);
@@ -217,6 +237,7 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     else if (strcmp(o, "--bytes") == 0) {
         if (ces_tool_parse_size(v, &p->bytes) != CES_OK || p->bytes == 0)
             rc = ces_tool_fail("--bytes expects a positive size like 4096, 64K, 1M or 1G, not '%s'", v);
+        bit = GIVEN_BYTES;
     } else if (strcmp(o, "--iterations") == 0)
         rc = parse_u32(o, v, 1, 1000000, &p->iterations);
     else if (strcmp(o, "--sync") == 0) {
@@ -243,10 +264,10 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     } else if (strcmp(o, "--wake") == 0) {
         rc = parse_u32(o, v, 0, CES_COLL_MAX_WAKE, &p->wake);
     } else if (strcmp(o, "--chunks") == 0) {
-        rc = parse_u32(o, v, 1, 1u << 20, &p->chunks);
+        rc = parse_u32(o, v, 1, CES_COLL_MAX_CHUNKS, &p->chunks);
         bit = GIVEN_CHUNKS;
     } else {
-        rc = parse_u32(o, v, 1, 1u << 20, &p->slots);
+        rc = parse_u32(o, v, 1, CES_COLL_MAX_CHUNKS, &p->slots);
         bit = GIVEN_SLOTS;
     }
     if (rc != CES_EXIT_OK)
@@ -271,6 +292,8 @@ static int options_apply(int coll, unsigned given)
                              ces_coll_name(coll));
     if (sr != NULL && coll != CES_COLL_SENDRECV)
         return ces_tool_fail("%s applies to sendrecv, not to %s", sr, ces_coll_name(coll));
+    if ((given & GIVEN_BYTES) && coll == CES_COLL_BARRIER)
+        return ces_tool_fail("--bytes applies to the collectives that move data, not to barrier");
     return CES_EXIT_OK;
 }
 
@@ -294,11 +317,55 @@ static int unknown_name(const char *input)
     return ces_tool_fail("'%s' is neither a file nor a built-in collective (%s)", input, list);
 }
 
-int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct ces_graph **out,
-                  struct ces_prog **prog)
+/* The index in argv of the schedule argument: the first that is no option
+ * ("-", standard input, is one) and no option's value; -1 if none. */
+static int input_index(int argc, char **argv, const char *const *valued)
+{
+    for (int i = 0; i < argc; i++) {
+        if (ces_tool_listed(builder_valued, argv[i]) || ces_tool_listed(valued, argv[i]))
+            i++;
+        else if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)
+            return i;
+    }
+    return -1;
+}
+
+const char *ces_tool_input(int argc, char **argv, const char *const *valued)
+{
+    int in = input_index(argc, argv, valued);
+
+    return in >= 0 ? argv[in] : NULL;
+}
+
+const char *ces_tool_input_file(int argc, char **argv, const char *const *valued)
+{
+    const char *in = ces_tool_input(argc, argv, valued);
+
+    return in != NULL && strcmp(in, "-") != 0 && ces_coll_from_name(in) < 0 ? in : NULL;
+}
+
+int ces_tool_out_not_in(const char *cmd, const char *opt, const char *out, const char *in)
+{
+    struct stat so, si;
+
+    if (in == NULL)
+        return CES_EXIT_OK;
+    if (strcmp(out, in) == 0)
+        return ces_tool_fail("%s: %s %s is the input file (name another output file)", cmd, opt,
+                             out);
+    if (stat(out, &so) == 0 && stat(in, &si) == 0 && so.st_dev == si.st_dev &&
+        so.st_ino == si.st_ino)
+        return ces_tool_fail("%s: %s %s is the input file %s (name another output file)", cmd,
+                             opt, out, in);
+    return CES_EXIT_OK;
+}
+
+int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const *valued, int *rest,
+                  struct ces_graph **out, struct ces_prog **prog)
 {
     struct ces_coll_params params;
-    const char *input = NULL;
+    int in = input_index(argc, argv, valued);
+    const char *input = in >= 0 ? argv[in] : NULL;
     unsigned given = 0;
     int nrest = 0, coll, rc;
     struct ces_prog *pg = NULL;
@@ -312,27 +379,32 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct 
     for (int i = 0; i < argc; i++) {
         int t;
 
-        /* Only the first argument can name the schedule: later words may be
-         * the values of the subcommand's own options. */
-        if (i == 0 && (argv[0][0] != '-' || strcmp(argv[0], "-") == 0)) {
-            input = argv[0];
+        if (i == in)
             continue;
-        }
         t = builder_opt(&params, argc, argv, &i, &given);
         if (t < 0)
             return CES_EXIT_USAGE;
-        if (t == 0)
-            argv[nrest++] = argv[i];
+        if (t > 0)
+            continue;
+        /* the subcommand's option keeps its value, which may look like a
+         * schedule (--dot x.svg) */
+        argv[nrest++] = argv[i];
+        if (ces_tool_listed(valued, argv[i]) && i + 1 < argc)
+            argv[nrest++] = argv[++i];
     }
     *rest = nrest;
     coll = input != NULL ? ces_coll_from_name(input) : CES_COLL_ALLTOALL;
     if (coll < 0) {
         if (unknown_name(input) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
-        if (given != 0)
+        /* read first: a file that cannot be read is said as such, not
+         * blamed on the builder options */
+        rc = ces_prog_parse_file(ctx, input, &pg);
+        if (rc == CES_OK && given != 0) {
+            ces_prog_destroy(pg);
             return ces_tool_fail("builder options (--ranks, --bytes, ...) apply to a collective, "
                                  "not to the file '%s'", input);
-        rc = ces_prog_parse_file(ctx, input, &pg);
+        }
         if (rc == CES_OK)
             rc = ces_prog_expand(ctx, pg, out);
     } else {

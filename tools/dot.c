@@ -7,31 +7,36 @@
 #include <string.h>
 
 static const char dot_help[] =
-    "usage: cesync dot [SCHEDULE] [builder options] [-o OUT.svg|OUT.png|OUT.dot]\n"
+    "usage: cesync dot [SCHEDULE] [builder options] [-o OUT.svg|OUT.png|OUT.dot|-]\n"
     "\n"
     "Draws the schedule: a cluster per rank, a lane per stream, ops in program\n"
     "order, dashed edges from each write to the waits it can satisfy, bold edges\n"
-    "for copies to another rank, a legend.  Without -o the dot text goes to\n"
-    "stdout; .svg and .png are rendered with Graphviz `dot`.  An existing OUT is\n"
-    "replaced only when the new picture is complete.\n"
+    "for copies to another rank, a legend.  Without -o, or with -o -, the dot\n"
+    "text goes to stdout (a rendered picture only to a file); .svg and .png are\n"
+    "rendered with Graphviz `dot`.  An existing OUT is replaced only when the new\n"
+    "picture is complete; the schedule's own file is refused.\n"
     "\n";
+
+/* dot's option that takes a value (ces_tool_load). */
+static const char *const dot_valued[] = {"-o", NULL};
 
 int ces_cmd_dot(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *out = NULL;
+    const char *out = NULL, *in = ces_tool_input_file(argc, argv, dot_valued);
     char *text = NULL;
     size_t len = 0;
     int rest = 0, ec;
 
     if (ces_tool_wants_help(argc, argv)) {
-        printf("%s%s", dot_help, ces_tool_builder_help);
+        fputs(dot_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    ec = ces_tool_load(ctx, argc, argv, dot_valued, &rest, &g, NULL);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
             out = argv[++i];
@@ -40,6 +45,10 @@ int ces_cmd_dot(int argc, char **argv)
         else
             ec = ces_tool_fail("dot: unexpected argument '%s' (see cesync dot --help)", argv[i]);
     }
+    if (out != NULL && strcmp(out, "-") == 0)
+        out = NULL; /* the dot text on standard output, as without -o */
+    if (ec == CES_EXIT_OK && out != NULL)
+        ec = ces_tool_out_not_in("dot", "-o", out, in);
     if (ec == CES_EXIT_OK) {
         int rc = ces_dot_emit(ctx, g, NULL, &text, &len);
 

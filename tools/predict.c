@@ -50,12 +50,12 @@ int ces_cmd_predict(int argc, char **argv)
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(predict_usage, stdout);
-        fputs(ces_tool_builder_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ex = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    ex = ces_tool_load(ctx, argc, argv, ces_check_valued, &rest, &g, NULL);
     if (ex != CES_EXIT_OK)
         goto out;
     ex = CES_EXIT_USAGE;
@@ -68,6 +68,11 @@ int ces_cmd_predict(int argc, char **argv)
             model_path = argv[++i];
         } else if (strcmp(argv[i], "--kind") == 0) {
             kind = argv[++i];
+        } else if (ces_tool_listed(ces_check_valued, argv[i]) ||
+                   ces_tool_listed(ces_check_flags, argv[i])) {
+            ces_tool_fail("check --predict: %s does not combine with --predict (which takes "
+                          "builder options, --model and --kind)", argv[i]);
+            goto out;
         } else {
             ces_tool_fail("check --predict: unknown option '%s' (see --help)", argv[i]);
             goto out;

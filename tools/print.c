@@ -16,7 +16,8 @@ static const char print_help[] =
     "again gives the same text.\n"
     "  --expand     print the expanded, concrete schedule (one line per op and rank)\n"
     "  --explain    like --expand, and mark the values a graph phase froze at capture\n"
-    "  -o FILE      write to FILE (replaced only when complete) instead of stdout\n"
+    "  -o FILE      write to FILE (replaced only when complete; not the schedule's\n"
+    "               own file), - for stdout (the default)\n"
     "\n";
 
 static const char validate_help[] =
@@ -25,6 +26,9 @@ static const char validate_help[] =
     "Parses, expands and validates a schedule and prints a one-line summary; on an\n"
     "error prints file:line:col and what was expected, and exits 2.\n"
     "\n";
+
+/* print's option that takes a value (ces_tool_load). */
+static const char *const print_valued[] = {"-o", NULL};
 
 /* Writes text to path (replaced only when complete), or to stdout when path
  * is NULL (main.c reports what did not arrive). */
@@ -41,19 +45,20 @@ int ces_cmd_print(int argc, char **argv)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     struct ces_prog *p = NULL;
-    const char *out = NULL;
+    const char *out = NULL, *in = ces_tool_input_file(argc, argv, print_valued);
     unsigned mode = 0; /* 0 program, 1 expand, 2 explain */
     char *text = NULL;
     size_t len = 0;
     int rest = 0, ec;
 
     if (ces_tool_wants_help(argc, argv)) {
-        printf("%s%s", print_help, ces_tool_builder_help);
+        fputs(print_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, &rest, &g, &p);
+    ec = ces_tool_load(ctx, argc, argv, print_valued, &rest, &g, &p);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         if (strcmp(argv[i], "--expand") == 0)
             mode = 1;
@@ -67,6 +72,10 @@ int ces_cmd_print(int argc, char **argv)
             ec = ces_tool_fail("print: unexpected argument '%s' (see cesync print --help)",
                                argv[i]);
     }
+    if (out != NULL && strcmp(out, "-") == 0)
+        out = NULL; /* standard output, as without -o */
+    if (ec == CES_EXIT_OK && out != NULL)
+        ec = ces_tool_out_not_in("print", "-o", out, in);
     if (ec == CES_EXIT_OK) {
         int rc = mode == 0 ? ces_prog_print(ctx, p, &text, &len)
                            : ces_graph_print(ctx, g, mode == 2 ? CES_PRINT_EXPLAIN : 0, &text, &len);
@@ -81,6 +90,12 @@ int ces_cmd_print(int argc, char **argv)
     return ec;
 }
 
+/* The plural ending of a count's noun: "1 stream", "0 buffers". */
+static const char *plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 int ces_cmd_validate(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
@@ -89,12 +104,13 @@ int ces_cmd_validate(int argc, char **argv)
     int rest = 0, ec;
 
     if (ces_tool_wants_help(argc, argv)) {
-        printf("%s%s", validate_help, ces_tool_builder_help);
+        fputs(validate_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    ec = ces_tool_load(ctx, argc, argv, NULL, &rest, &g, NULL);
     if (ec == CES_EXIT_OK && rest > 0)
         ec = ces_tool_fail("validate: unexpected argument '%s' (see cesync validate --help)",
                            argv[0]);
@@ -107,10 +123,12 @@ int ces_cmd_validate(int argc, char **argv)
                 ops += (uint64_t)n * ces_graph_block(g, b).reps;
             }
         }
-        printf("valid: %" PRIu32 " ranks, %" PRIu32 " streams per rank, %" PRIu32 " buffers, %" PRIu32
-               " signal arrays, %" PRIu64 " iterations, %" PRIu64 " ops\n",
-               ces_graph_ranks(g), ces_graph_streams(g), ces_graph_nbuffers(g),
-               ces_graph_nsignals(g), ces_graph_iterations(g), ops);
+        printf("valid: %" PRIu32 " rank%s, %" PRIu32 " stream%s per rank, %" PRIu32 " buffer%s, "
+               "%" PRIu32 " signal array%s, %" PRIu64 " iteration%s, %" PRIu64 " op%s\n",
+               ces_graph_ranks(g), plural(ces_graph_ranks(g)), ces_graph_streams(g),
+               plural(ces_graph_streams(g)), ces_graph_nbuffers(g), plural(ces_graph_nbuffers(g)),
+               ces_graph_nsignals(g), plural(ces_graph_nsignals(g)), ces_graph_iterations(g),
+               plural(ces_graph_iterations(g)), ops, plural(ops));
     }
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);

@@ -18,8 +18,8 @@ static const char promela_help[] =
     "  spin -a OUT.pml && cc -O2 -DSAFETY -DCOLLAPSE -o pan pan.c && ./pan\n"
     "(./pan -E skips end states, ./pan -A skips assertions).\n"
     "\n"
-    "  -o OUT.pml    write to a file (replaced only when complete) instead of\n"
-    "                standard output\n"
+    "  -o OUT.pml    write to a file (replaced only when complete; not the\n"
+    "                schedule's own file), - for standard output (the default)\n"
     "  --no-races    leave out the vector clocks and race assertions\n"
     "  --no-data     leave out provenance and the consume assertions\n"
     "  --data-at-end judge the data at end states, on race-free executions only\n"
@@ -27,24 +27,28 @@ static const char promela_help[] =
     "                `timeout` proctype asserts on; races alone are then not asserted\n"
     "\n";
 
+/* promela's option that takes a value (ces_tool_load). */
+static const char *const promela_valued[] = {"-o", NULL};
+
 int ces_cmd_promela(int argc, char **argv)
 {
     struct ces_promela_opts o;
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *out = NULL;
+    const char *out = NULL, *in = ces_tool_input_file(argc, argv, promela_valued);
     char *text = NULL;
     size_t len = 0;
     int rest = 0, ec, at_end = 0;
 
     if (ces_tool_wants_help(argc, argv)) {
-        printf("%s%s", promela_help, ces_tool_builder_help);
+        fputs(promela_help, stdout);
+        ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
     ces_promela_opts_init(&o);
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, &rest, &g, NULL);
+    ec = ces_tool_load(ctx, argc, argv, promela_valued, &rest, &g, NULL);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
             out = argv[++i];
@@ -60,6 +64,10 @@ int ces_cmd_promela(int argc, char **argv)
             ec = ces_tool_fail("promela: unexpected argument '%s' (see cesync promela --help)",
                                argv[i]);
     }
+    if (out != NULL && strcmp(out, "-") == 0)
+        out = NULL; /* standard output, as without -o */
+    if (ec == CES_EXIT_OK && out != NULL)
+        ec = ces_tool_out_not_in("promela", "-o", out, in);
     if (at_end && o.data != 0) {
         o.data = 2;
         o.races = o.races != 0 ? 2 : 0;

@@ -577,13 +577,14 @@ int ces_cmd_run(int argc, char **argv)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     char **args = NULL, ranks_buf[16];
+    const char *input;
     int nargs = 0, rest = 0, single = 0, has_sync = 0, has_graph = 0, has_ranks = 0, ec;
     int gpus;
     uint32_t n;
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(run_usage, stdout);
-        fputs(ces_tool_builder_help, stdout);
+        ces_tool_builder_help(1);
         return CES_EXIT_OK;
     }
     for (int i = 0; i < argc; i++) {
@@ -591,7 +592,10 @@ int ces_cmd_run(int argc, char **argv)
         has_graph |= strcmp(argv[i], "--graph") == 0;
         has_ranks |= strcmp(argv[i], "--ranks") == 0;
     }
-    if (argc < 1)
+    /* the schedule wherever it stands; an option alone names none (run
+     * --single-process ran the other commands' default) */
+    input = ces_tool_input(argc, argv, NULL);
+    if (input == NULL)
         return ces_tool_fail("run: which schedule? (a .ces file or a collective; --help)");
     gpus = probe_gpus();
     /* Our options out; --sync credit for --graph and --ranks = the GPUs
@@ -610,7 +614,7 @@ int ces_cmd_run(int argc, char **argv)
         args[nargs++] = "--sync";
         args[nargs++] = "credit";
     }
-    if (!has_ranks && ces_coll_from_name(argv[0]) >= 0) {
+    if (!has_ranks && ces_coll_from_name(input) >= 0) {
         snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
         args[nargs++] = "--ranks";
         args[nargs++] = ranks_buf;
@@ -620,11 +624,13 @@ int ces_cmd_run(int argc, char **argv)
         return CES_EXIT_USAGE;
     }
     /* the input first: a wrong file or option is said as such, GPUs or not */
-    ec = ces_tool_load(ctx, nargs, args, &rest, &g, NULL);
+    ec = ces_tool_load(ctx, nargs, args, NULL, &rest, &g, NULL);
     if (ec != CES_EXIT_OK)
         goto out;
     if (rest > 0) {
-        ec = ces_tool_fail("run: unknown option '%s' (--help)", args[0]);
+        ec = ces_tool_fail(args[0][0] == '-' ? "run: unknown option '%s' (--help)"
+                                             : "run: unexpected argument '%s' (--help)",
+                           args[0]);
         goto out;
     }
     /* A collective's graph declares the hardware queues its streams will

@@ -20,29 +20,54 @@ int ces_cmd_run(int argc, char **argv);      /* tools/run.c */
 int ces_cmd_bench(int argc, char **argv);    /* tools/bench.c */
 int ces_cmd_predict(int argc, char **argv);  /* tools/predict.c: `check --predict` */
 
+/* The options of check (tools/check.c), NULL-terminated: those that take a
+ * value (--predict's --model and --kind among them) and those that take
+ * none. */
+extern const char *const ces_check_valued[];
+extern const char *const ces_check_flags[];
+
 /* Shared by the subcommands (tools/common.c). */
 
 /* Loads the schedule named on a subcommand's command line: argv holds the
- * subcommand's arguments (without the subcommand's name).  The first argument,
- * unless it is an option, is the input: a .ces path ("-" = stdin) or a
- * collective name; builder options anywhere in argv apply to a collective:
+ * subcommand's arguments (without the subcommand's name).  The input is the
+ * first argument, anywhere among the options, that is no option and no
+ * option's value: a .ces path ("-" = stdin) or a collective name.  `valued`
+ * lists the subcommand's own options that take a value (NULL-terminated;
+ * NULL for none), so that their values are not taken for the input.
+ * Builder options anywhere in argv apply to a collective:
  *   --ranks N --bytes B --iterations K --sync nccl|mono|credit --graph
  *   --root R --pairs a:b,c:d --chunks C --slots S --variant plain|overlap|early
  * (defaults: 4 ranks, 1024 bytes, 1 iteration, mono, eager); --root for
  * another collective than gather, scatter or broadcast, and --pairs,
  * --chunks or --slots for another than sendrecv, are errors.  What it used is
  * removed from argv: on return argv[0..*rest) are the remaining arguments in
- * their order, for the subcommand to parse.  With no input at all, the
- * built-in default is the 4-rank alltoall.  An input without '/' or '.'
- * that is neither a collective nor an existing file is reported as such,
- * with the list of collectives.  *prog may be NULL if the caller
- * does not want the program.  Errors are printed to stderr; returns
- * CES_EXIT_OK or CES_EXIT_USAGE. */
-int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, int *rest, struct ces_graph **out,
-                  struct ces_prog **prog);
+ * their order (a second input among them, for the subcommand to refuse).
+ * With no input at all, the built-in default is the 4-rank alltoall.  An
+ * input without '/' or '.' that is neither a collective nor an existing
+ * file is reported as such, with the list of collectives.  *prog may be
+ * NULL if the caller does not want the program.  Errors are printed to
+ * stderr; returns CES_EXIT_OK or CES_EXIT_USAGE. */
+int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const *valued, int *rest,
+                  struct ces_graph **out, struct ces_prog **prog);
 
-/* The builder-option part of ces_tool_load's usage text, for --help. */
-extern const char ces_tool_builder_help[];
+/* The input that ces_tool_load would take from the same arguments, NULL if
+ * none: call it first, ces_tool_load reorders argv. */
+const char *ces_tool_input(int argc, char **argv, const char *const *valued);
+
+/* The file that ces_tool_load would read the schedule from: its input when
+ * that is neither a collective nor "-" (standard input); NULL otherwise. */
+const char *ces_tool_input_file(int argc, char **argv, const char *const *valued);
+
+/* Refuses an output that would replace an input: `out`, the file option
+ * `opt` of command `cmd` writes, names the file `in` it read (the same path,
+ * or the same file by another name or a link).  `in` NULL (no file read)
+ * passes.  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
+int ces_tool_out_not_in(const char *cmd, const char *opt, const char *out, const char *in);
+
+/* Prints the schedule and builder-option part of ces_tool_load's usage text
+ * to stdout, for --help; `run` as `cesync run` takes them: a schedule is
+ * needed, and a collective runs on as many ranks as there are GPUs. */
+void ces_tool_builder_help(int run);
 
 /* Writes text[0..len) to the file `path`, replacing it only when complete:
  * the text goes to a new temporary file beside it (PATH.XXXXXX, with the
@@ -57,6 +82,9 @@ int ces_tool_write_file(const char *path, const char *text, size_t len);
 
 /* Parses an unsigned number with an optional K/M/G suffix (powers of 1024). */
 int ces_tool_parse_size(const char *s, uint64_t *out);
+
+/* True if s is in the NULL-terminated list (NULL: an empty one). */
+int ces_tool_listed(const char *const *list, const char *s);
 
 /* True if argv[0..argc) holds --help or -h. */
 int ces_tool_wants_help(int argc, char **argv);

@@ -53,8 +53,8 @@ int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out
     }
     if (f.kind == sizeof(kind_names) / sizeof(kind_names[0]))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "fault '%s': expected drop:rR.sS#K, delay:rR.sS#K or stop:rR.sS#K",
-                             spec);
+                             "fault '%s': expected drop:rR.sS#K, delay:rR.sS#K, stop:rR.sS#K or "
+                             "stop:rR#K", spec);
     s += n + 1;
     if (*s++ != 'r' || parse_u32(&s, &f.rank) != 0)
         goto bad;

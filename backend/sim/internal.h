@@ -238,7 +238,7 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
 /* The bytes ces_sim_state_init allocates for one state of m (the layout of
  * state.c: the fixed words, the map headers, 4 segments per non-empty map). */
 size_t ces_sim_state_init_bytes(const struct sim_model *m);
-/* "1.5 GiB", "64.0 MiB", "12.0 KiB" into buf. */
+/* "1.5 GiB", "64.0 MiB", "12.0 KiB", "448 B" into buf. */
 void ces_sim_fmt_bytes(char *buf, size_t size, uint64_t bytes);
 void ces_sim_model_destroy(struct sim_model *m);
 void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos,

@@ -47,8 +47,10 @@ void ces_sim_fmt_bytes(char *buf, size_t size, uint64_t b)
         snprintf(buf, size, "%.2f GiB", (double)b / (double)(UINT64_C(1) << 30));
     else if (b >= (UINT64_C(1) << 20))
         snprintf(buf, size, "%.1f MiB", (double)b / (double)(UINT64_C(1) << 20));
-    else
+    else if (b >= 1024)
         snprintf(buf, size, "%.1f KiB", (double)b / 1024.0);
+    else /* "0.0 KiB" would hide a count of bytes, and a bound of 0 */
+        snprintf(buf, size, "%" PRIu64 " B", b);
 }
 
 /* The fixed words of a state with nrec awaited records: flags, pc, values,
@@ -876,19 +878,22 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     return CES_OK;
 fail:
     if (m->over && rc == CES_ERR_NOMEM) { /* the bound refused, not malloc */
-        char bound[24], need[24], state[24], ops[48] = "";
+        char bound[24], need[24], one[24], state[48] = "", ops[48] = "";
 
         ces_sim_fmt_bytes(bound, sizeof(bound), m->limit);
         ces_sim_fmt_bytes(need, sizeof(need), m->need);
-        ces_sim_fmt_bytes(state, sizeof(state), m->reserve);
+        if (m->reserve > 0) { /* (0: refused before the slots were counted) */
+            ces_sim_fmt_bytes(one, sizeof(one), m->reserve);
+            snprintf(state, sizeof(state), " and each state %s", one);
+        }
         if (m->nunrolled > 0) /* (counted once the slots fit) */
             snprintf(ops, sizeof(ops), ", %" PRIu64 " ops unrolled", m->nunrolled);
         if (held != NULL)
             *held = m->bytes;
         rc = ces_ctx_error(ctx, SIM_BOUND,
                            "memory bound %s reached before the search: the checker's model "
-                           "(%" PRIu32 " streams, %" PRIu32 " signal slots%s) needs more than %s "
-                           "and each state %s",
+                           "(%" PRIu32 " streams, %" PRIu32 " signal slots%s) needs more than "
+                           "%s%s",
                            bound, m->nproc, m->nslots, ops, need, state);
     }
     ces_sim_model_destroy(m);

@@ -523,21 +523,11 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g,
     }
 }
 
-static void fmt_bytes(struct ces_sb *sb, uint64_t b)
-{
-    if (b >= (UINT64_C(1) << 30))
-        ces_sb_printf(sb, "%.2f GiB", (double)b / (double)(UINT64_C(1) << 30));
-    else if (b >= (UINT64_C(1) << 20))
-        ces_sb_printf(sb, "%.1f MiB", (double)b / (double)(UINT64_C(1) << 20));
-    else
-        ces_sb_printf(sb, "%.1f KiB", (double)b / 1024.0);
-}
-
 int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r, char **text,
                           size_t *len)
 {
     struct ces_sb sb;
-    char v[64];
+    char v[64], mem[24];
     const struct ces_check_stats *s;
 
     if (ctx == NULL || r == NULL || text == NULL)
@@ -577,8 +567,8 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
                       "%.1f executions/s, peak memory ",
                       s->executions, s->transitions, s->seconds,
                       s->seconds > 0 ? (double)s->executions / s->seconds : 0.0);
-    fmt_bytes(&sb, s->peak_memory);
-    ces_sb_puts(&sb, "\n");
+    ces_sim_fmt_bytes(mem, sizeof(mem), s->peak_memory);
+    ces_sb_printf(&sb, "%s\n", mem);
     return ces_sb_finish(&sb, text, len);
 }
 

@@ -39,8 +39,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-#define SENDRECV_MAX_CHUNKS 1024u
-
 /* The pairs to use: params.pairs, or the pipeline 0->1->...->n-1. */
 static uint32_t pairs_of(const struct ces_coll_params *p, uint32_t pairs[][2])
 {
@@ -112,9 +110,9 @@ static int sendrecv_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
                                  ") must name two different ranks of 0..%" PRIu32,
                                  q, s, d, p->ranks - 1);
     }
-    if (p->chunks > SENDRECV_MAX_CHUNKS)
+    if (p->chunks > CES_COLL_MAX_CHUNKS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "sendrecv: chunks must be 1..%u, not %" PRIu32,
-                             SENDRECV_MAX_CHUNKS, p->chunks);
+                             CES_COLL_MAX_CHUNKS, p->chunks);
     if (p->bytes % p->chunks != 0)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "sendrecv: bytes (%" PRIu64 ") must be divisible by chunks (%" PRIu32
@@ -123,9 +121,9 @@ static int sendrecv_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "sendrecv: with --sync credit slots must be 1..chunks (%" PRIu32
                              "), not %" PRIu32, p->chunks, p->slots);
-    if (p->slots > SENDRECV_MAX_CHUNKS)
+    if (p->slots > CES_COLL_MAX_CHUNKS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "sendrecv: slots must be 1..%u, not %" PRIu32,
-                             SENDRECV_MAX_CHUNKS, p->slots);
+                             CES_COLL_MAX_CHUNKS, p->slots);
     np = pairs_of(p, pairs);
     maxin = index_pairs(np, pairs, in, out, &maxout);
     if (p->bytes > CES_MAX_BYTES / maxin)

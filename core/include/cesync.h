@@ -374,8 +374,10 @@ struct ces_coll_params {
      * 0->1->...->ranks-1. */
     uint32_t npairs;
     uint32_t pairs[CES_MAX_PAIRS][2];
-    uint32_t chunks; /* sendrecv: chunks per message (default 4 when 0) */
-    uint32_t slots;  /* sendrecv: receive slots in flight (default 2 when 0) */
+    uint32_t chunks; /* sendrecv: chunks per message (default 4 when 0; at most
+                      * CES_COLL_MAX_CHUNKS) */
+    uint32_t slots;  /* sendrecv: receive slots in flight (default 2 when 0; at
+                      * most CES_COLL_MAX_CHUNKS) */
     uint32_t flags;  /* algorithm variant bits, CES_COLL_F_*; 0 = the plain algorithm */
     uint64_t first_iter; /* the value of $i in the first iteration (default 1) */
     /* alltoall, allgather, gather, scatter, broadcast: copies in the wake
@@ -395,6 +397,7 @@ struct ces_coll_params {
     uint32_t wake;
 };
 
+#define CES_COLL_MAX_CHUNKS 1024u
 #define CES_COLL_MAX_WAKE 256u
 #define CES_COLL_WAKE_PIECE 4096u
 /* The size of the chain's buffer `wake` (2 MiB): CES_COLL_MAX_WAKE pieces

@@ -84,7 +84,9 @@ awk -v o="$oneway" -v r="$ring" 'BEGIN { exit !(o > 0 && r > 0 && o >= 0.75 * r)
 # --calibrate measure no machine, so they must refuse, naming why.
 if [ "$gpus" -lt 2 ]; then
   for opt in --with-compute --calibrate; do
-    "$tool" bench alltoall $opt --model-out "$out/shared.model" --ranks 2 --min-bytes 2M \
+    # --model-out applies with --calibrate only
+    if [ "$opt" = --calibrate ]; then set -- --model-out "$out/shared.model"; else set --; fi
+    "$tool" bench alltoall $opt "$@" --ranks 2 --min-bytes 2M \
       --max-bytes 4M --iterations 3 --warmup 1 --no-nccl --variant auto >"$out/refused.log" 2>&1
     rc=$?
     cat "$out/refused.log"

@@ -255,13 +255,14 @@ static void test_plot_runs_dot(void **state)
     snprintf(path, sizeof(path), "%s/it's \"q\" $x.dot", dir);
     assert_int_not_equal(access(path, F_OK), 0);
 
-    /* dot fails: its status is said, the .dot is kept, the bench succeeded */
+    /* dot fails: its status is said, the .dot is kept, and the plot asked
+     * for is missing: exit 2 (it was 0) */
     assert_int_equal(setenv("CES_FAKE_DOT_RC", "3", 1), 0);
     assert_int_equal(bench_with_path(dir, bin,
                                      "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
                                      "--variant plain --plot b.png",
                                      &out),
-                     0);
+                     2);
     assert_non_null(
         strstr(out, "cesync bench: Graphviz `dot` exited with status 3; the plot is in b.dot\n"));
     assert_null(strstr(out, "# plot:"));
@@ -598,6 +599,13 @@ static void test_usage_errors(void **state)
         {"bench alltoall --variant directed",
          "cesync: bench: alltoall has the variants auto, plain, overlap and early only\n"},
         {"bench alltoall --one-way", "cesync: bench: --one-way applies to sendrecv\n"},
+        /* options that would change nothing (they were taken and dropped) */
+        {"bench alltoall --chunks 3", "cesync: bench: --chunks applies to sendrecv\n"},
+        {"bench gather --slots 1", "cesync: bench: --slots applies to sendrecv\n"},
+        {"bench alltoall --compute-bytes 1M",
+         "cesync: bench: --compute-bytes applies with --with-compute\n"},
+        {"bench alltoall --dry-run --model-out m.model",
+         "cesync: bench: --model-out applies with --calibrate (which writes the model file)\n"},
         {"bench sendrecv --wake 1",
          "cesync: bench: --wake applies to alltoall, allgather, broadcast, gather and scatter\n"},
         {"bench alltoall --wake 257", "cesync: bench: --wake must be 0..256, not 257\n"},
@@ -631,8 +639,14 @@ static void test_usage_errors(void **state)
          "cesync: bench: --root must be 0..2 (--ranks 3), not 3\n"},
         {"bench broadcast --root 99999999999",
          "cesync: bench: --root must be 0..1 (--ranks 2), not 99999999999\n"},
-        {"bench broadcast --root -1",
-         "cesync: bench: --root expects a number (suffixes K M G), not '-1'\n"},
+        {"bench broadcast --root -1", "cesync: bench: --root expects a number, not '-1'\n"},
+        /* a count takes no suffix (the message offered them, then 1K was
+         * refused) */
+        {"bench alltoall --warmup -1", "cesync: bench: --warmup expects a number, not '-1'\n"},
+        {"bench alltoall --iterations 1K",
+         "cesync: bench: --iterations expects a number, not '1K'\n"},
+        {"bench alltoall --min-bytes 1X",
+         "cesync: bench: --min-bytes expects a size (suffixes K M G), not '1X'\n"},
         {"bench alltoall --root 0",
          "cesync: bench: --root applies to broadcast, gather and scatter\n"},
         {"bench allgather --root 1",
@@ -649,6 +663,21 @@ static void test_usage_errors(void **state)
          "cesync: /nonexistent/m.model: cannot open: No such file or directory\n"},
         {"bench alltoall --dry-run --csv /dev/full",
          "cesync: cannot write /dev/full: No space left on device\n"},
+        /* an output that names the model file read */
+        {"bench alltoall --dry-run --model m.model --csv m.model",
+         "cesync: bench: --csv m.model is the input file (name another output file)\n"},
+        {"bench alltoall --plot m.svg --model m.svg",
+         "cesync: bench: --plot m.svg is the input file (name another output file)\n"},
+        {"bench alltoall --calibrate --model cesync.model",
+         "cesync: bench: --model-out cesync.model is the input file (name another output "
+         "file)\n"},
+        /* "-" is no file name, and standard output has the table */
+        {"bench alltoall --dry-run --csv -",
+         "cesync: bench: --csv -: standard output carries the table (name a file)\n"},
+        {"bench alltoall --dry-run --plot -",
+         "cesync: bench: --plot -: standard output carries the table (name a file)\n"},
+        {"bench alltoall --calibrate --model-out -",
+         "cesync: bench: --model-out -: standard output carries the table (name a file)\n"},
         {"bench alltoall --dry-run --plot x.txt",
          "cesync: bench: --plot expects a .svg or .png path, not 'x.txt'\n"},
         /* refused before the sweep, not after it */
@@ -658,6 +687,16 @@ static void test_usage_errors(void **state)
         {"bench alltoall --dry-run --plot /nonexistent/x.svg",
          "cesync: bench: --plot /nonexistent/x.svg: cannot write into /nonexistent: No such file "
          "or directory\n"},
+        {"bench alltoall --calibrate --model-out /nonexistent/x.model",
+         "cesync: bench: --model-out /nonexistent/x.model: cannot write into /nonexistent: No "
+         "such file or directory\n"},
+        /* a directory is writable, but no file to write (it failed after the sweep) */
+        {"bench alltoall --dry-run --csv d.csv",
+         "cesync: bench: --csv d.csv: is a directory (name a file)\n"},
+        {"bench alltoall --dry-run --plot d.svg",
+         "cesync: bench: --plot d.svg: is a directory (name a file)\n"},
+        {"bench alltoall --calibrate --model-out d.csv",
+         "cesync: bench: --model-out d.csv: is a directory (name a file)\n"},
         {"bench alltoall --dry-run --factor 1.01 --min-bytes 1K --max-bytes 1G",
          "cesync: bench: more than 64 sizes from --min-bytes to --max-bytes by --factor 1.01; "
          "raise the factor or narrow the range\n"},
@@ -669,9 +708,13 @@ static void test_usage_errors(void **state)
         {"bench alltoall --max-bytes", "cesync: bench: --max-bytes expects a value\n"},
         {"bench gather --root", "cesync: bench: --root expects a value\n"},
     };
-    char *dir = ces_test_tmpdir(), *out = NULL;
+    char *dir = ces_test_tmpdir(), *out = NULL, sub[256];
 
     (void)state;
+    snprintf(sub, sizeof(sub), "%s/d.csv", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(sub, sizeof(sub), "%s/d.svg", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         int rc = ces_test_tool(dir, cases[i].args, &out);
 
@@ -679,7 +722,10 @@ static void test_usage_errors(void **state)
             fail_msg("'cesync %s' gave %d:\n%s", cases[i].args, rc, out);
         free(out);
     }
-    rmdir(dir);
+    assert_int_equal(rmdir(sub), 0);
+    snprintf(sub, sizeof(sub), "%s/d.csv", dir);
+    assert_int_equal(rmdir(sub), 0);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 static void test_help(void **state)

@@ -49,6 +49,9 @@ static void test_wants_help(void **state)
     assert_int_equal(ces_tool_wants_help(0, argv + 4), 0);
 }
 
+/* The options of a subcommand that take a value, as check's --dot. */
+static const char *const dot_valued[] = {"--dot", NULL};
+
 /* Builder options are taken out of argv wherever they are; the rest stays in
  * order for the subcommand. */
 static void test_load_collective(void **state)
@@ -63,7 +66,7 @@ static void test_load_collective(void **state)
     int rest = -1;
 
     (void)state;
-    assert_int_equal(ces_tool_load(ctx, 10, argv, &rest, &g, &p), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load(ctx, 10, argv, dot_valued, &rest, &g, &p), CES_EXIT_OK);
     assert_int_equal(rest, 3);
     assert_string_equal(argv[0], "--dot");
     assert_string_equal(argv[1], "x.svg");
@@ -77,7 +80,7 @@ static void test_load_collective(void **state)
         char b0[] = "allgather", b1[] = "--variant", b2[] = "overlap";
         char *bargv[] = {b0, b1, b2};
 
-        assert_int_equal(ces_tool_load(ctx, 3, bargv, &rest, &g, NULL), CES_EXIT_OK);
+        assert_int_equal(ces_tool_load(ctx, 3, bargv, NULL, &rest, &g, NULL), CES_EXIT_OK);
         assert_int_equal(rest, 0);
         assert_int_equal(ces_graph_streams(g), 2);
     }
@@ -103,19 +106,19 @@ static void test_load_errors(void **state)
     int rest;
 
     (void)state;
-    assert_int_equal(ces_tool_load(ctx, 3, argv, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load(ctx, 3, argv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_null(g);
-    assert_int_equal(ces_tool_load(ctx, 3, bargv, &rest, &g, NULL), CES_EXIT_USAGE);
-    assert_int_equal(ces_tool_load(ctx, 2, cargv, &rest, &g, NULL), CES_EXIT_USAGE);
-    assert_int_equal(ces_tool_load(ctx, 3, vargv, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load(ctx, 3, bargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load(ctx, 2, cargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load(ctx, 3, vargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
     {
         char p0[] = "sendrecv", p1[] = "--pairs", p2[] = "0:1,";
         char *pargv[] = {p0, p1, p2};
 
-        assert_int_equal(ces_tool_load(ctx, 3, pargv, &rest, &g, NULL), CES_EXIT_USAGE);
+        assert_int_equal(ces_tool_load(ctx, 3, pargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
         assert_null(g);
     }
-    assert_int_equal(ces_tool_load(ctx, 1, dargv, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load(ctx, 1, dargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_null(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -137,9 +140,19 @@ static void test_options_must_apply(void **state)
                        "cesync: --chunks applies to sendrecv, not to gather\n");
     ces_test_tool_says("promela broadcast --slots 1", 2,
                        "cesync: --slots applies to sendrecv, not to broadcast\n");
+    /* the barrier moves no data: --bytes was taken and dropped */
+    ces_test_tool_says("validate barrier --bytes 4096", 2,
+                       "cesync: --bytes applies to the collectives that move data, not to "
+                       "barrier\n");
     ces_test_tool_says("validate sendrecv --root 1", 2,
                        "cesync: --root applies to gather, scatter and broadcast, not to "
                        "sendrecv\n");
+    /* --chunks and --slots: the builder's range (1..1048576 was taken here,
+     * then refused by the builder as past 1..1024) */
+    ces_test_tool_says("validate sendrecv --chunks 2000", 2,
+                       "cesync: --chunks expects a number in 1..1024, not '2000'\n");
+    ces_test_tool_says("validate sendrecv --slots 1025", 2,
+                       "cesync: --slots expects a number in 1..1024, not '1025'\n");
     /* --pairs takes plain decimal numbers, like every other number option */
     ces_test_tool_says("validate sendrecv --pairs 0:+1", 2,
                        "cesync: --pairs expects sender:receiver[,sender:receiver...], not "
@@ -151,8 +164,8 @@ static void test_options_must_apply(void **state)
                        "cesync: --pairs expects sender:receiver[,sender:receiver...], not "
                        "'0:1, 1:2'\n");
     ces_test_tool_says("validate scatter --root 1 --ranks 2", 0,
-                       "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
-                       "iterations, 15 ops\n");
+                       "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iteration, 15 ops\n");
     /* --in-place: the builder says what cannot run in place; --variant
      * keeps it, whichever comes first */
     ces_test_tool_says("validate alltoall --in-place", 2,
@@ -179,8 +192,8 @@ static void test_options_must_apply(void **state)
                        "cesync: alltoall: directed barriers apply to gather, scatter and "
                        "broadcast only\n");
     ces_test_tool_says("validate gather --directed --ranks 2", 0,
-                       "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
-                       "iterations, 14 ops\n");
+                       "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iteration, 14 ops\n");
     ces_test_tool_says("validate broadcast --variant overlap --directed --in-place", 2,
                        "cesync: broadcast: in place and the overlap variant exclude each other "
                        "(in place there is no local copy to move)\n");
@@ -192,21 +205,21 @@ static void test_options_must_apply(void **state)
                        "scatter and broadcast only\n");
     ces_test_tool_says("validate allgather --wake 2 --ranks 2", 0,
                        "valid: 2 ranks, 2 streams per rank, 3 buffers, 2 signal arrays, 1 "
-                       "iterations, 38 ops\n");
+                       "iteration, 38 ops\n");
     ces_test_tool_says("validate allgather --ranks 2", 0,
-                       "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
-                       "iterations, 22 ops\n");
+                       "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iteration, 22 ops\n");
     ces_test_tool_says("validate scatter --wake 257", 2,
                        "cesync: --wake expects a number in 0..256, not '257'\n");
     ces_test_tool_says("validate broadcast --wake 2 --ranks 2", 0,
                        "valid: 2 ranks, 2 streams per rank, 3 buffers, 2 signal arrays, 1 "
-                       "iterations, 23 ops\n");
+                       "iteration, 23 ops\n");
     ces_test_tool_says("validate broadcast --ranks 2", 0,
-                       "valid: 2 ranks, 1 streams per rank, 2 buffers, 2 signal arrays, 1 "
-                       "iterations, 15 ops\n");
+                       "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
+                       "iteration, 15 ops\n");
     ces_test_tool_says("validate allgather --in-place --variant plain --ranks 2", 0,
-                       "valid: 2 ranks, 1 streams per rank, 1 buffers, 2 signal arrays, 1 "
-                       "iterations, 20 ops\n");
+                       "valid: 2 ranks, 1 stream per rank, 1 buffer, 2 signal arrays, 1 "
+                       "iteration, 20 ops\n");
 }
 
 /* --chunks 1 alone: one staging slot, not the default 2 (which would exceed
@@ -221,10 +234,70 @@ static void test_slots_follow_chunks(void **state)
     int rest;
 
     (void)state;
-    assert_int_equal(ces_tool_load(ctx, 5, argv, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load(ctx, 5, argv, NULL, &rest, &g, NULL), CES_EXIT_OK);
     assert_int_equal(ces_graph_buffer(g, (uint32_t)ces_graph_find_buffer(g, "stage")).size, 1024);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
+}
+
+/* The schedule may come anywhere among the options (it had to come first:
+ * `check --quiet a.ces` said "unexpected argument 'a.ces'"); an option's
+ * value is never taken for it, "-" is standard input, and a second one is
+ * left for the subcommand to refuse. */
+static void test_load_input_anywhere(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    char a0[] = "--dot", a1[] = "x.svg", a2[] = "--ranks", a3[] = "3", a4[] = "--json",
+         a5[] = "barrier", a6[] = "gather";
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6};
+    int rest = -1;
+
+    (void)state;
+    assert_string_equal(ces_tool_input(7, argv, dot_valued), "barrier");
+    /* without --dot among the options that take a value, its value is the input */
+    assert_string_equal(ces_tool_input(7, argv, NULL), "x.svg");
+    assert_int_equal(ces_tool_load(ctx, 7, argv, dot_valued, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(rest, 4);
+    assert_string_equal(argv[0], "--dot");
+    assert_string_equal(argv[1], "x.svg");
+    assert_string_equal(argv[2], "--json");
+    assert_string_equal(argv[3], "gather");
+    assert_int_equal(ces_graph_ranks(g), 3);
+    assert_int_equal(ces_graph_nbuffers(g), 0); /* the barrier, not the default alltoall */
+    ces_graph_destroy(g);
+    {
+        char b0[] = "--quiet", b1[] = "-", b2[] = "--dot";
+        char *bargv[] = {b0, b1, b2};
+
+        assert_string_equal(ces_tool_input(3, bargv, dot_valued), "-");
+        assert_null(ces_tool_input(1, bargv, dot_valued));
+    }
+    ces_test_ctx_end(ctx, &st);
+    /* through the command, for every subcommand that takes a schedule */
+    ces_test_tool_says("check --quiet --ranks 2 barrier", 0, "verdict: OK\n");
+    ces_test_tool_says("check --max-states 100000 --quiet alltoall --ranks 2", 0, "verdict: OK\n");
+    ces_test_tool_says("check --quiet barrier alltoall", 2,
+                       "cesync: check: unexpected argument 'alltoall' (see cesync check "
+                       "--help)\n");
+    ces_test_tool_says("validate --ranks 2 barrier", 0,
+                       "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, 1 "
+                       "iteration, 4 ops\n");
+    ces_test_tool_says("validate barrier allgather", 2,
+                       "cesync: validate: unexpected argument 'allgather' (see cesync validate "
+                       "--help)\n");
+    ces_test_tool_says("print -o /nonexistent-dir/x.ces barrier", 2,
+                       "cesync: cannot create /nonexistent-dir/x.ces: No such file or "
+                       "directory\n");
+    ces_test_tool_says("dot -o /nonexistent-dir/x.dot barrier", 2,
+                       "cesync: cannot create /nonexistent-dir/x.dot: No such file or "
+                       "directory\n");
+    ces_test_tool_says("promela -o /nonexistent-dir/x.pml barrier", 2,
+                       "cesync: cannot create /nonexistent-dir/x.pml: No such file or "
+                       "directory\n");
+    ces_test_tool_says("check --predict --kind nope barrier", 2,
+                       "cesync: --kind: unknown machine kind 'nope' (known: h200)\n");
 }
 
 /* No schedule named: the built-in 4-rank alltoall. */
@@ -236,7 +309,7 @@ static void test_load_default(void **state)
     int rest;
 
     (void)state;
-    assert_int_equal(ces_tool_load(ctx, 0, NULL, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load(ctx, 0, NULL, NULL, &rest, &g, NULL), CES_EXIT_OK);
     assert_int_equal(rest, 0);
     assert_int_equal(ces_graph_ranks(g), 4);
     assert_true(ces_graph_find_buffer(g, "recv") >= 0);
@@ -260,6 +333,13 @@ static void test_unknown_name(void **state)
                        "cesync: no-such.ces: cannot open: No such file or directory\n");
     ces_test_tool_says("validate ./alltoal", 2,
                        "cesync: ./alltoal: cannot open: No such file or directory\n");
+    /* a missing file is said as such, not blamed on the builder options,
+     * which apply to a file that is there */
+    ces_test_tool_says("check alltoall.ces --ranks 2", 2,
+                       "cesync: alltoall.ces: cannot open: No such file or directory\n");
+    ces_test_tool_says("check good/allgather_graph.ces --ranks 2", 2,
+                       "cesync: builder options (--ranks, --bytes, ...) apply to a collective, not "
+                       "to the file 'good/allgather_graph.ces'\n");
     /* a file without '.' is still read */
     dir = ces_test_tmpdir();
     snprintf(args, sizeof(args), "print barrier --ranks 2 -o sched && '%s' validate sched",
@@ -448,6 +528,82 @@ static void test_tool_outputs(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* An output that names the input file is refused before anything is
+ * written (print -o, promela -o, dot -o and check --dot replaced the
+ * schedule they read: print dropped its comments, the others overwrote it),
+ * by the same path, another path, a link or a second hard link; a
+ * collective is no file, so a file of its name may be written. */
+static void test_output_is_not_input(void **state)
+{
+    static const char sched[] = "# kept\ncesync 1\nranks 2\nstreams 1\nsignal ready u64 1\n"
+                                "phase eager x1\nr* : write ready[0] = $i\n"
+                                "r* over p : wait ready[0]@$p >= $i\n";
+    static const char *const cases[] = {
+        "print a.dot -o a.dot",
+        "cesync: print: -o a.dot is the input file (name another output file)\n",
+        "print --expand -o a.dot a.dot",
+        "cesync: print: -o a.dot is the input file (name another output file)\n",
+        "promela a.dot -o ./a.dot",
+        "cesync: promela: -o ./a.dot is the input file a.dot (name another output file)\n",
+        "dot a.dot -o link.dot",
+        "cesync: dot: -o link.dot is the input file a.dot (name another output file)\n",
+        "check a.dot --dot hard.dot",
+        "cesync: check: --dot hard.dot is the input file a.dot (name another output file)\n",
+    };
+    char *dir = ces_test_tmpdir(), *out = NULL, path[512], path2[512];
+
+    (void)state;
+    put_file(dir, "a.dot", sched);
+    snprintf(path, sizeof(path), "%s/link.dot", dir);
+    assert_int_equal(symlink("a.dot", path), 0);
+    snprintf(path, sizeof(path), "%s/a.dot", dir);
+    snprintf(path2, sizeof(path2), "%s/hard.dot", dir);
+    assert_int_equal(link(path, path2), 0);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i += 2) {
+        assert_int_equal(ces_test_tool(dir, cases[i], &out), 2);
+        if (strcmp(out, cases[i + 1]) != 0)
+            fail_msg("'cesync %s' said:\n%s", cases[i], out);
+        free(out);
+        holds(dir, "a.dot", sched);
+    }
+    assert_int_equal(unlink(path2), 0);
+    snprintf(path2, sizeof(path2), "%s/link.dot", dir);
+    assert_int_equal(unlink(path2), 0);
+    /* a collective is read from no file */
+    assert_int_equal(ces_test_tool(dir, "print barrier --ranks 2 -o barrier", &out), 0);
+    free(out);
+    snprintf(path2, sizeof(path2), "%s/barrier", dir);
+    assert_int_equal(unlink(path2), 0);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* -o - is standard output for the text outputs (it made a file named
+ * "-"): the same text as without -o, and nothing in the directory. */
+static void test_output_dash(void **state)
+{
+    static const char *const cmds[] = {"print barrier --ranks 2", "print barrier --ranks 2 --expand",
+                                       "promela barrier --ranks 2", "dot barrier --ranks 2"};
+    char *dir = ces_test_tmpdir(), *want = NULL, *got = NULL, args[256], names[256];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        assert_int_equal(ces_test_tool(dir, cmds[i], &want), 0);
+        snprintf(args, sizeof(args), "%s -o -", cmds[i]);
+        assert_int_equal(ces_test_tool(dir, args, &got), 0);
+        assert_string_equal(got, want);
+        free(got);
+        free(want);
+        ces_test_dir_entries(dir, names, sizeof(names));
+        assert_string_equal(names, "");
+    }
+    /* a picture or a check's drawing is no text for standard output */
+    ces_test_tool_says("check barrier --ranks 2 --dot -", 2,
+                       "cesync: check: --dot -: standard output carries the report (name a .dot, "
+                       ".svg or .png file)\n");
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -455,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_wants_help),
         cmocka_unit_test(test_load_collective),
         cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_load_input_anywhere),
         cmocka_unit_test(test_load_default),
         cmocka_unit_test(test_slots_follow_chunks),
         cmocka_unit_test(test_options_must_apply),
@@ -462,6 +619,8 @@ int main(void)
         cmocka_unit_test(test_write_file),
         cmocka_unit_test(test_write_not_a_file),
         cmocka_unit_test(test_tool_outputs),
+        cmocka_unit_test(test_output_is_not_input),
+        cmocka_unit_test(test_output_dash),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -54,6 +54,13 @@ static void test_usage_errors(void **state)
     ces_test_tool_says("promela barrier --ranks 2 --iterations 300", 2,
                        "cesync: promela: 300 iterations (at most 250: generations are kept in "
                        "bytes)\n");
+    /* a bad or missing --fault names every form, the rank's stop too */
+    ces_test_tool_says("check barrier --fault stop", 2,
+                       "cesync: check: fault 'stop': expected drop:rR.sS#K, delay:rR.sS#K, "
+                       "stop:rR.sS#K or stop:rR#K\n");
+    ces_test_tool_says("check barrier --fault", 2,
+                       "cesync: check: --fault expects drop:rR.sS#K, delay:rR.sS#K, stop:rR.sS#K "
+                       "or stop:rR#K\n");
     /* a number past 2^64 is refused, not taken as 2^64-1 */
     ces_test_tool_says("check barrier --max-states 18446744073709551616", 2,
                        "cesync: check: --max-states expects a number, got "
@@ -66,7 +73,9 @@ static void test_print_validate_dot(void **state)
 
     (void)state;
     assert_int_equal(ces_test_tool(NULL, "validate alltoall --ranks 4 --sync nccl --iterations 2", &out), 0);
-    assert_non_null(strstr(out, "valid: 4 ranks, 1 streams per rank"));
+    /* a count of 1 has a singular noun (it said "1 streams", "1 iterations") */
+    assert_string_equal(out, "valid: 4 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 2 "
+                             "iterations, 184 ops\n");
     free(out);
     assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 2 --sync nccl", &out), 0);
     assert_true(strncmp(out, "cesync 1\nranks 2\n", 17) == 0);
@@ -75,6 +84,28 @@ static void test_print_validate_dot(void **state)
     assert_true(strncmp(out, "digraph", 7) == 0);
     free(out);
     assert_int_equal(ces_test_tool(NULL, "dot alltoall -o /nonexistent-dir/x.png", &out), 2);
+    free(out);
+}
+
+/* Sizes below 1 KiB are printed in bytes: a bound of 1 byte was "0.0 KiB",
+ * and so was a state not yet sized (now left out). */
+static void test_small_sizes(void **state)
+{
+    char *out, *peak;
+
+    (void)state;
+    assert_int_equal(ces_test_tool(NULL, "check alltoall --max-memory 1", &out), 3);
+    assert_null(strstr(out, "0.0 KiB"));
+    assert_null(strstr(out, "each state"));
+    assert_non_null(strstr(out, "cesync: check: memory bound 1 B reached before the search: the "
+                                "checker's model (4 streams, 0 signal slots) needs more than "));
+    peak = strstr(out, "peak memory ");
+    assert_non_null(peak);
+    peak += strlen("peak memory ");
+    assert_true(*peak >= '1' && *peak <= '9');
+    while (*peak >= '0' && *peak <= '9')
+        peak++;
+    assert_memory_equal(peak, " B\n", 3);
     free(out);
 }
 
@@ -118,7 +149,15 @@ static void test_run_input_first(void **state)
                        "cesync: --ranks expects a number in 2..1024, not '4x'\n");
     ces_test_tool_says("run barrier --ranks 65 --single-process", 2,
                        "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
+    /* the schedule anywhere among the options, a second one refused */
+    ces_test_tool_says("run --single-process --ranks 65 barrier", 2,
+                       "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
+    ces_test_tool_says("run barrier alltoall", 2,
+                       "cesync: run: unexpected argument 'alltoall' (--help)\n");
     ces_test_tool_says("run", 2,
+                       "cesync: run: which schedule? (a .ces file or a collective; --help)\n");
+    /* an option alone is no schedule (it ran the other commands' default) */
+    ces_test_tool_says("run --single-process", 2,
                        "cesync: run: which schedule? (a .ces file or a collective; --help)\n");
 #else
     ces_test_tool_says("run no-such.ces", 2, "cesync run: this cesync was built without CUDA\n");
@@ -126,9 +165,9 @@ static void test_run_input_first(void **state)
 }
 
 /* run differs from the other commands in what the shared builder text
- * says: no built-in default, and --ranks defaults to the GPUs present (it
- * said "default 4" and "no schedule at all: the built-in 4-rank alltoall"
- * without a word more). */
+ * says: no built-in default, and --ranks defaults to the GPUs present (the
+ * shared text below run's own said "default 4" and "no schedule at all: the
+ * built-in 4-rank alltoall", against it). */
 static void test_run_help(void **state)
 {
     char *out;
@@ -138,6 +177,17 @@ static void test_run_help(void **state)
     if (strstr(out, "run needs a SCHEDULE (there is no built-in default),\nand for a collective "
                     "--ranks defaults to the number of GPUs (2 to 8), not 4.\n") == NULL)
         fail_msg("'cesync run --help' does not say how run differs:\n%s", out);
+#if defined(CES_HAVE_CUDA)
+    if (strstr(out, "built-in 4-rank alltoall") != NULL || strstr(out, "ranks (default 4)") != NULL ||
+        strstr(out, "  (run needs one: it has no built-in default)\n") == NULL ||
+        strstr(out, "  --ranks N          ranks (default: the number of GPUs, 2 to 8)\n") == NULL)
+        fail_msg("'cesync run --help' contradicts itself:\n%s", out);
+#endif
+    free(out);
+    /* the other commands keep theirs */
+    assert_int_equal(ces_test_tool(NULL, "check --help", &out), 0);
+    assert_non_null(strstr(out, "  (no schedule at all: the built-in 4-rank alltoall)\n"));
+    assert_non_null(strstr(out, "  --ranks N          ranks (default 4)\n"));
     free(out);
 }
 
@@ -147,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_help_everywhere),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_print_validate_dot),
+        cmocka_unit_test(test_small_sizes),
         cmocka_unit_test(test_stdout_write_errors),
         cmocka_unit_test(test_run_input_first),
         cmocka_unit_test(test_run_help),

@@ -73,6 +73,15 @@ static void test_errors(void **state)
         {"check --predict alltoall --frob", 2,
          "cesync: check --predict: unknown option '--frob' (see --help)\n"},
         {"check --predict alltoall --model", 2, "cesync: --model expects a value\n"},
+        /* check's own options are named as such (they were "unknown"), and
+         * their values are not taken for the schedule */
+        {"check --predict --quiet alltoall", 2,
+         "cesync: check --predict: --quiet does not combine with --predict (which takes builder "
+         "options, --model and --kind)\n"},
+        {"check --predict --dot x.svg alltoall", 2,
+         "cesync: check --predict: --dot does not combine with --predict (which takes builder "
+         "options, --model and --kind)\n"},
+        {"check alltoall --model m.model", 2, "cesync: check: --model applies to --predict\n"},
         {"check --predict alltoall --ranks 9 --bytes 9", 2,
          "cesync: predict: 9 ranks, the h200 model has at most 8 GPUs\n"},
     };
