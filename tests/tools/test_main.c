@@ -117,7 +117,7 @@ static void test_stdout_write_errors(void **state)
         "print alltoall --ranks 8 --iterations 20 --expand", "dot alltoall --ranks 4",
         "check alltoall --ranks 2", "check --predict alltoall --ranks 2", "validate alltoall",
         "promela alltoall --ranks 2", "gen --seed 3", "--help", "--version"};
-    char *dir = ces_test_tmpdir();
+    char *dir = ces_test_tmpdir(), err[512];
 
     (void)state;
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
@@ -129,8 +129,9 @@ static void test_stdout_write_errors(void **state)
             fail_msg("'cesync %s' to a full disk:\n%s", cmds[i], out);
         free(out);
     }
-    remove("err.txt");
-    rmdir(dir);
+    snprintf(err, sizeof(err), "%s/err.txt", dir); /* (the tool ran in dir) */
+    assert_int_equal(remove(err), 0);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* cesync run checks its input before it looks for GPUs, so these say the
