@@ -334,8 +334,10 @@ static uint64_t line_instances(const struct ces_prog *p, const struct ces_pop *p
     uint64_t who = po->all_ranks ? p->ranks : 1;
     uint64_t peers = po->over == CES_OVER_NONE ? 1 : po->over == CES_OVER_ALL ? p->ranks
                                                                               : p->ranks - 1;
+    /* a write to @* is one write per rank (ces_graph_add_op) */
+    uint64_t writes = po->kind == CES_OP_WRITE && po->slot.all ? p->ranks : 1;
 
-    return who * peers;
+    return who * peers * writes;
 }
 
 /* Checks the expansion's bounds before anything is built: the counts follow

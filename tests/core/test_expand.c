@@ -381,6 +381,12 @@ static void test_expansion_bounds(void **state)
                        "phase eager x1\nr* over p* : fence\n",
                        "t.ces:10:1: the schedule expands to more than 16777216 ops: use a graph "
                        "phase or fewer iterations");
+    /* a write to @* counts one write per rank: 64 * 64 * 64 * 70 ops, not
+     * 64 * 64 * 70 (it passed the bound, and 256 ranks filled memory) */
+    expect_bound_error("cesync 1\nranks 64\nsignal s u32 1\nphase eager x70\n"
+                       "r* over p* : write s[0]@* = 1\n",
+                       "t.ces:5:1: the schedule expands to more than 16777216 ops: use a graph "
+                       "phase or fewer iterations");
 }
 
 static void test_load_errors(void **state)
