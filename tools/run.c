@@ -358,6 +358,11 @@ static int fill_initial(struct rrank *rr, uint32_t m, const struct ces_graph *g)
                                        "cudaMemcpy of the initial pattern failed");
             }
         }
+        /* a copy from pageable memory may return before its bytes land, and
+         * the barrier's stream does not wait for the default one */
+        if (rc == CES_OK && cudaDeviceSynchronize() != cudaSuccess)
+            rc = ces_ctx_error(rr[k].ctx, CES_ERR_CUDA,
+                               "cudaDeviceSynchronize after the initial pattern failed");
         if (rc != CES_OK) {
             free(host);
             return rank_fail(&rr[k], "filling the buffers", rc);
@@ -636,7 +641,7 @@ int ces_cmd_run(int argc, char **argv)
     /* A collective's graph declares the hardware queues its streams will
      * share here (the builders are proved for them too); a file's must have
      * been checked for them (ces_cuda_run_prepare refuses it otherwise). */
-    if (ces_coll_from_name(argv[0]) >= 0 &&
+    if (ces_coll_from_name(input) >= 0 &&
         ces_cuda_queues_adopt(g, ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"))) != CES_OK) {
         ec = ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
         goto out;
