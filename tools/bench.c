@@ -519,6 +519,24 @@ static int parse_args(struct bench *B, int argc, char **argv)
     if ((B->csv != NULL && out_dir_ok("--csv", B->csv) != CES_EXIT_OK) ||
         (B->calibrate && out_dir_ok("--model-out", B->model_out) != CES_EXIT_OK))
         return CES_EXIT_USAGE;
+    /* the outputs, and the plot's source beside it, are files of their own */
+    {
+        const char *opts[4] = {"--csv", "--model-out", "--plot", "the --plot's .dot source"};
+        const char *paths[4] = {B->csv, B->calibrate ? B->model_out : NULL, B->plot, NULL};
+        char src[4096];
+
+        if (B->plot != NULL) {
+            snprintf(src, sizeof(src), "%.*s.dot", (int)(strrchr(B->plot, '.') - B->plot),
+                     B->plot);
+            paths[3] = src;
+        }
+        for (int i = 0; i < 4; i++)
+            for (int j = i + 1; j < 4; j++)
+                if (paths[i] != NULL && paths[j] != NULL &&
+                    ces_tool_same_file(paths[i], paths[j]))
+                    return ces_tool_fail("bench: %s %s and %s name the same file: each output "
+                                         "needs its own", opts[i], paths[i], opts[j]);
+    }
     /* --model is read before the sweep, the outputs are written after it */
     if ((B->csv != NULL &&
          ces_tool_out_not_in("bench", "--csv", B->csv, B->model_path) != CES_EXIT_OK) ||

@@ -344,20 +344,23 @@ const char *ces_tool_input_file(int argc, char **argv, const char *const *valued
     return in != NULL && strcmp(in, "-") != 0 && ces_coll_from_name(in) < 0 ? in : NULL;
 }
 
+int ces_tool_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+
+    return strcmp(a, b) == 0 || (stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+                                 sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
+
 int ces_tool_out_not_in(const char *cmd, const char *opt, const char *out, const char *in)
 {
-    struct stat so, si;
-
-    if (in == NULL)
+    if (in == NULL || !ces_tool_same_file(out, in))
         return CES_EXIT_OK;
     if (strcmp(out, in) == 0)
         return ces_tool_fail("%s: %s %s is the input file (name another output file)", cmd, opt,
                              out);
-    if (stat(out, &so) == 0 && stat(in, &si) == 0 && so.st_dev == si.st_dev &&
-        so.st_ino == si.st_ino)
-        return ces_tool_fail("%s: %s %s is the input file %s (name another output file)", cmd,
-                             opt, out, in);
-    return CES_EXIT_OK;
+    return ces_tool_fail("%s: %s %s is the input file %s (name another output file)", cmd, opt,
+                         out, in);
 }
 
 int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const *valued, int *rest,

@@ -58,6 +58,10 @@ const char *ces_tool_input(int argc, char **argv, const char *const *valued);
  * that is neither a collective nor "-" (standard input); NULL otherwise. */
 const char *ces_tool_input_file(int argc, char **argv, const char *const *valued);
 
+/* Whether paths a and b name one file: the same path, or an existing file
+ * by another name or a link (device and inode). */
+int ces_tool_same_file(const char *a, const char *b);
+
 /* Refuses an output that would replace an input: `out`, the file option
  * `opt` of command `cmd` writes, names the file `in` it read (the same path,
  * or the same file by another name or a link).  `in` NULL (no file read)

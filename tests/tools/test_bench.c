@@ -671,6 +671,17 @@ static void test_usage_errors(void **state)
         {"bench alltoall --calibrate --model cesync.model",
          "cesync: bench: --model-out cesync.model is the input file (name another output "
          "file)\n"},
+        /* outputs that name each other, or the plot's source, would
+         * overwrite each other after the sweep */
+        {"bench alltoall --dry-run --csv p.dot --plot p.svg",
+         "cesync: bench: --csv p.dot and the --plot's .dot source name the same file: each "
+         "output needs its own\n"},
+        {"bench alltoall --dry-run --csv p.svg --plot p.svg",
+         "cesync: bench: --csv p.svg and --plot name the same file: each output needs its "
+         "own\n"},
+        {"bench alltoall --calibrate --model-out r.csv --csv r.csv",
+         "cesync: bench: --csv r.csv and --model-out name the same file: each output needs its "
+         "own\n"},
         /* "-" is no file name, and standard output has the table */
         {"bench alltoall --dry-run --csv -",
          "cesync: bench: --csv -: standard output carries the table (name a file)\n"},
