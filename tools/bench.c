@@ -335,6 +335,43 @@ static int plot_source_free(const char *plot)
     return CES_EXIT_OK;
 }
 
+/* The files the bench writes after its sweep (--csv, --plot and the plot's
+ * .dot source beside it, --model-out with --calibrate), checked before it:
+ * each a file that can be written, not standard output ("-": it has the
+ * table), not the --model file read, and no two the same file. */
+static int outputs_ok(const struct bench *B)
+{
+    const char *opt[4] = {"--csv", "--plot", "--model-out", "the --plot's .dot source"};
+    const char *path[4] = {B->csv, B->plot, B->calibrate ? B->model_out : NULL, NULL};
+    char src[4096];
+
+    for (int k = 0; k < 3; k++)
+        if (path[k] != NULL && strcmp(path[k], "-") == 0)
+            return ces_tool_fail("bench: %s -: standard output carries the table (name a file)",
+                                 opt[k]);
+    if (B->plot != NULL) {
+        const char *ext = strrchr(B->plot, '.');
+
+        if (ext == NULL || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
+            return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", B->plot);
+        if (plot_source_free(B->plot) != CES_EXIT_OK)
+            return CES_EXIT_USAGE;
+        snprintf(src, sizeof(src), "%.*s.dot", (int)(ext - B->plot), B->plot);
+        path[3] = src;
+    }
+    for (int k = 0; k < 3; k++)
+        if (path[k] != NULL && (out_dir_ok(opt[k], path[k]) != CES_EXIT_OK ||
+                                ces_tool_out_not_in("bench", opt[k], path[k], B->model_path) !=
+                                    CES_EXIT_OK))
+            return CES_EXIT_USAGE;
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            if (path[i] != NULL && path[j] != NULL && ces_tool_same_file(path[i], path[j]))
+                return ces_tool_fail("bench: %s %s and %s name the same file: each output needs "
+                                     "its own", opt[i], path[i], opt[j]);
+    return CES_EXIT_OK;
+}
+
 static int parse_args(struct bench *B, int argc, char **argv)
 {
     int coll = -1;
@@ -498,52 +535,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
     B->coll = (uint32_t)coll;
     if (B->min_bytes < 4 || B->max_bytes < B->min_bytes || B->max_bytes > (UINT64_C(16) << 30))
         return ces_tool_fail("bench: need 4 <= --min-bytes <= --max-bytes <= 16G");
-    /* "-" would be a file of that name: standard output has the table */
-    {
-        const char *opts[3] = {"--csv", "--plot", "--model-out"};
-        const char *paths[3] = {B->csv, B->plot, B->model_out};
-
-        for (int k = 0; k < 3; k++)
-            if (paths[k] != NULL && strcmp(paths[k], "-") == 0)
-                return ces_tool_fail("bench: %s -: standard output carries the table (name a "
-                                     "file)", opts[k]);
-    }
-    if (B->plot != NULL) {
-        const char *ext = strrchr(B->plot, '.');
-
-        if (ext == NULL || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
-            return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", B->plot);
-        if (out_dir_ok("--plot", B->plot) != CES_EXIT_OK || plot_source_free(B->plot) != CES_EXIT_OK)
-            return CES_EXIT_USAGE;
-    }
-    if ((B->csv != NULL && out_dir_ok("--csv", B->csv) != CES_EXIT_OK) ||
-        (B->calibrate && out_dir_ok("--model-out", B->model_out) != CES_EXIT_OK))
-        return CES_EXIT_USAGE;
-    /* the outputs, and the plot's source beside it, are files of their own */
-    {
-        const char *opts[4] = {"--csv", "--model-out", "--plot", "the --plot's .dot source"};
-        const char *paths[4] = {B->csv, B->calibrate ? B->model_out : NULL, B->plot, NULL};
-        char src[4096];
-
-        if (B->plot != NULL) {
-            snprintf(src, sizeof(src), "%.*s.dot", (int)(strrchr(B->plot, '.') - B->plot),
-                     B->plot);
-            paths[3] = src;
-        }
-        for (int i = 0; i < 4; i++)
-            for (int j = i + 1; j < 4; j++)
-                if (paths[i] != NULL && paths[j] != NULL &&
-                    ces_tool_same_file(paths[i], paths[j]))
-                    return ces_tool_fail("bench: %s %s and %s name the same file: each output "
-                                         "needs its own", opts[i], paths[i], opts[j]);
-    }
-    /* --model is read before the sweep, the outputs are written after it */
-    if ((B->csv != NULL &&
-         ces_tool_out_not_in("bench", "--csv", B->csv, B->model_path) != CES_EXIT_OK) ||
-        (B->plot != NULL &&
-         ces_tool_out_not_in("bench", "--plot", B->plot, B->model_path) != CES_EXIT_OK) ||
-        (B->calibrate &&
-         ces_tool_out_not_in("bench", "--model-out", B->model_out, B->model_path) != CES_EXIT_OK))
+    if (outputs_ok(B) != CES_EXIT_OK)
         return CES_EXIT_USAGE;
     if (B->root_arg != NULL && !rooted(B->coll))
         return ces_tool_fail("bench: --root applies to broadcast, gather and scatter");
