@@ -363,6 +363,13 @@ int ces_tool_out_not_in(const char *cmd, const char *opt, const char *out, const
                          out, in);
 }
 
+int ces_tool_text_out(const char *cmd, const char **out, const char *in)
+{
+    if (*out != NULL && strcmp(*out, "-") == 0)
+        *out = NULL;
+    return *out != NULL ? ces_tool_out_not_in(cmd, "-o", *out, in) : CES_EXIT_OK;
+}
+
 int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const *valued, int *rest,
                   struct ces_graph **out, struct ces_prog **prog)
 {

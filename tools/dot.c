@@ -45,10 +45,8 @@ int ces_cmd_dot(int argc, char **argv)
         else
             ec = ces_tool_fail("dot: unexpected argument '%s' (see cesync dot --help)", argv[i]);
     }
-    if (out != NULL && strcmp(out, "-") == 0)
-        out = NULL; /* the dot text on standard output, as without -o */
-    if (ec == CES_EXIT_OK && out != NULL)
-        ec = ces_tool_out_not_in("dot", "-o", out, in);
+    if (ec == CES_EXIT_OK)
+        ec = ces_tool_text_out("dot", &out, in);
     if (ec == CES_EXIT_OK) {
         int rc = ces_dot_emit(ctx, g, NULL, &text, &len);
 

@@ -72,10 +72,8 @@ int ces_cmd_print(int argc, char **argv)
             ec = ces_tool_fail("print: unexpected argument '%s' (see cesync print --help)",
                                argv[i]);
     }
-    if (out != NULL && strcmp(out, "-") == 0)
-        out = NULL; /* standard output, as without -o */
-    if (ec == CES_EXIT_OK && out != NULL)
-        ec = ces_tool_out_not_in("print", "-o", out, in);
+    if (ec == CES_EXIT_OK)
+        ec = ces_tool_text_out("print", &out, in);
     if (ec == CES_EXIT_OK) {
         int rc = mode == 0 ? ces_prog_print(ctx, p, &text, &len)
                            : ces_graph_print(ctx, g, mode == 2 ? CES_PRINT_EXPLAIN : 0, &text, &len);

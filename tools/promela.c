@@ -64,10 +64,8 @@ int ces_cmd_promela(int argc, char **argv)
             ec = ces_tool_fail("promela: unexpected argument '%s' (see cesync promela --help)",
                                argv[i]);
     }
-    if (out != NULL && strcmp(out, "-") == 0)
-        out = NULL; /* standard output, as without -o */
-    if (ec == CES_EXIT_OK && out != NULL)
-        ec = ces_tool_out_not_in("promela", "-o", out, in);
+    if (ec == CES_EXIT_OK)
+        ec = ces_tool_text_out("promela", &out, in);
     if (at_end && o.data != 0) {
         o.data = 2;
         o.races = o.races != 0 ? 2 : 0;

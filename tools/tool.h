@@ -68,6 +68,11 @@ int ces_tool_same_file(const char *a, const char *b);
  * passes.  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
 int ces_tool_out_not_in(const char *cmd, const char *opt, const char *out, const char *in);
 
+/* The -o of a text output of `cmd`: "-" is standard output (*out becomes
+ * NULL, as without -o), and a file must not be the input `in`
+ * (ces_tool_out_not_in).  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
+int ces_tool_text_out(const char *cmd, const char **out, const char *in);
+
 /* Prints the schedule and builder-option part of ces_tool_load's usage text
  * to stdout, for --help; `run` as `cesync run` takes them: a schedule is
  * needed, and a collective runs on as many ranks as there are GPUs. */
