@@ -217,12 +217,24 @@ static bool raise_gen(struct grun **runs, size_t *n, uint64_t lo, uint64_t hi, u
     return true;
 }
 
-/* What region e holds at iteration iter: per byte, the latest iteration <=
- * iter at which a produce covered it, 0 (the initial pattern) if none - the
- * checker's expected value (docs/SEMANTICS.md section 5).  The runs are
- * malloc'ed (NULL: out of memory). */
+/* Whether a produce has covered every byte of the runs. */
+static bool all_produced(const struct grun *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (runs[i].gen == 0)
+            return false;
+    return true;
+}
+
+/* What region e holds at iteration iter of block `blk`: per byte, the
+ * latest iteration <= iter at which a produce covered it, 0 (the initial
+ * pattern) if none - the checker's expected value (docs/SEMANTICS.md
+ * section 5).  The blocks are walked from blk back, until every byte has
+ * been produced (earlier blocks hold only earlier iterations): one block
+ * for a region produced every iteration.  The runs are malloc'ed (NULL:
+ * out of memory). */
 static struct grun *expected_gens(const struct ces_graph *g, const struct ces_region *e,
-                                  uint64_t iter, size_t *n)
+                                  uint32_t blk, uint64_t iter, size_t *n)
 {
     struct grun *runs = malloc(sizeof(*runs));
 
@@ -230,12 +242,10 @@ static struct grun *expected_gens(const struct ces_graph *g, const struct ces_re
     if (runs == NULL)
         return NULL;
     runs[0] = (struct grun){e->lo, e->hi, 0};
-    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+    for (uint32_t b = blk + 1; b-- > 0 && !all_produced(runs, *n);) {
         struct ces_block_info bi = ces_graph_block(g, b);
         uint64_t last = bi.first_iter + bi.reps - 1;
 
-        if (bi.first_iter > iter)
-            break;
         for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
             uint32_t nops;
             const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
@@ -271,7 +281,7 @@ static uint64_t check_block(struct rrank *r, uint32_t b, uint64_t iter)
 
         if (s->b != b || !s->consume || !s->expect)
             continue;
-        runs = expected_gens(r->g, &s->exp, iter, &nruns);
+        runs = expected_gens(r->g, &s->exp, b, iter, &nruns);
         if (runs == NULL)
             return UINT64_MAX;
         for (size_t i = 0; i < nruns; i++) {
