@@ -736,6 +736,10 @@ static int build_lower(struct ces_comm *c, const struct ces_coll_params *p, uint
     *g = NULL;
     *plan = NULL;
     rc = ces_coll_build(c->ctx, &q, g);
+    /* Streams that outnumber the process's hardware queues share them: the
+     * graph declares that (lowered then in queue order), as proved. */
+    if (rc == CES_OK)
+        rc = ces_cuda_queues_adopt(*g, c->queues);
     if (rc == CES_OK)
         rc = ces_cuda_lower(c->ctx, *g, c->rank, &c->caps, flags, plan);
     return rc;

@@ -48,6 +48,11 @@ int gpu_queues_shared(void)
     return ces_cuda_shared_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS")) != 0;
 }
 
+int gpu_queues_declared(struct ces_ctx *ctx, const struct ces_graph *g)
+{
+    return ces_cuda_queues_check(ctx, g, ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS")));
+}
+
 int gpu_crowded(int gpus, uint32_t n)
 {
     int dev[CES_MAX_RANKS], busy = -1;

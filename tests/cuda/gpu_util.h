@@ -33,6 +33,10 @@ int gpu_ranks_fit(int gpus, uint32_t n);
 /* Whether CUDA_DEVICE_MAX_CONNECTIONS gives a process's streams on one GPU
  * fewer hardware queues than CUDA's default (the library's rule). */
 int gpu_queues_shared(void);
+/* Whether graph g declares the hardware queues this process has
+ * (CUDA_DEVICE_MAX_CONNECTIONS; the launch's rule): CES_OK, or the error
+ * with its message in ctx. */
+int gpu_queues_declared(struct ces_ctx *ctx, const struct ces_graph *g);
 
 /* Forks n children; child r runs fn(r, n, path, arg) and exits with its
  * return value.  Waits at most timeout_s; kills the rest then.  Returns 0 if

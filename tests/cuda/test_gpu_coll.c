@@ -1064,7 +1064,9 @@ static int rank_main(uint32_t rank, uint32_t nforked, const char *path, void *ar
     return bad;
 }
 
-/* Every schedule the runs dumped must be proved by the model checker. */
+/* Every schedule the runs dumped must declare the hardware queues it ran
+ * over (where its streams outnumber them, the shared ones) and be proved
+ * under them by the model checker. */
 static int check_dumps(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -1087,6 +1089,12 @@ static int check_dumps(const char *dir)
         rc = ces_graph_load(ctx, path, &g);
         if (rc != CES_OK) {
             bad |= gpu_fail(ctx, path, rc);
+            continue;
+        }
+        rc = gpu_queues_declared(ctx, g);
+        if (rc != CES_OK) {
+            bad |= gpu_fail(ctx, path, rc);
+            ces_graph_destroy(g);
             continue;
         }
         ces_check_opts_init(&o);

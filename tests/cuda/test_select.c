@@ -10,7 +10,9 @@
  * value patching (linear in the call number) equal to a fresh build, and
  * the in-place calls: which pointers make one, their plans, and that they
  * issue what the out-of-place calls issue at the same pointers; the rooted
- * collectives' selected plans out of place, eager and captured, proved.
+ * collectives' selected plans out of place, eager and captured, proved;
+ * every selected schedule with fewer hardware queues than streams: the same
+ * plans, proved under the shared queues.
  */
 #include "ces_test.h"
 #include "lower.h"
@@ -705,6 +707,104 @@ static void test_rooted_plans(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The plan of rank r of g, as text. */
+static char *plan_text(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t r, int cap)
+{
+    struct ces_cuda_plan *pl = NULL;
+    char *t = NULL;
+
+    assert_int_equal(ces_cuda_lower(ctx, g, r, &h200, ces_cuda_coll_lower_flags(cap, 1), &pl),
+                     CES_OK);
+    assert_int_equal(ces_cuda_plan_format(ctx, g, pl, &t), CES_OK);
+    ces_cuda_plan_destroy(pl);
+    return t;
+}
+
+/* Under fewer hardware queues than a selected schedule has streams (CUDA_
+ * DEVICE_MAX_CONNECTIONS=1, or 2 for the wake chain's three) a call runs
+ * the graph with the queues adopted (`connections q`, queue order): every
+ * selected schedule, out of place and in place, 2..4 ranks, every root,
+ * eager and captured, at 3,000 bytes and 60 MiB, for every q below its
+ * streams: the graph declares q, passes the launch's check for q queues,
+ * lowers for every rank to the very plan it lowers to with a queue per
+ * stream (so a shared-queue call issues what the figures measured), and at
+ * 3,000 bytes is proved OK under q for one call and three in a row. */
+static void test_shared_queues(void **state)
+{
+    static const uint64_t sizes[] = {3000, UINT64_C(60) << 20};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned lowered = 0, proved = 0;
+
+    (void)state;
+    for (size_t ci = 0; ci < sizeof(all_colls) / sizeof(all_colls[0]); ci++)
+        for (int inplace = 0; inplace < 2; inplace++)
+            for (int cap = 0; cap < 2; cap++)
+                for (uint32_t n = 2; n <= 4; n++)
+                    for (uint32_t root = 0; root < n; root++)
+                        for (size_t si = 0; si < 2; si++) {
+                            uint32_t c = all_colls[ci];
+                            int rooted = c == CES_COLL_GATHER || c == CES_COLL_SCATTER ||
+                                         c == CES_COLL_BROADCAST;
+                            struct ces_coll_params p;
+                            struct ces_graph *g = NULL;
+                            uint32_t streams;
+
+                            if ((root > 0 && !rooted) ||
+                                (inplace && ces_cuda_coll_in_place_rule(c) == NULL))
+                                continue;
+                            ces_cuda_coll_select(&p, c, n, sizes[si], root, cap);
+                            if (inplace)
+                                p.flags = CES_COLL_F_INPLACE;
+                            assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+                            streams = ces_graph_streams(g);
+                            for (uint32_t q = 1; q < streams; q++) {
+                                struct ces_graph *gq = NULL;
+
+                                assert_int_equal(ces_coll_build(ctx, &p, &gq), CES_OK);
+                                assert_int_equal(ces_cuda_queues_check(ctx, gq, q),
+                                                 CES_ERR_UNSUPPORTED);
+                                assert_int_equal(ces_cuda_queues_adopt(gq, q), CES_OK);
+                                assert_int_equal(ces_graph_connections(gq), q);
+                                assert_int_equal(ces_cuda_queues_check(ctx, gq, q), CES_OK);
+                                for (uint32_t r = 0; r < n; r++) {
+                                    char *t0 = plan_text(ctx, g, r, cap);
+                                    char *tq = plan_text(ctx, gq, r, cap);
+
+                                    assert_string_equal(tq, t0);
+                                    ces_free(ctx, t0);
+                                    ces_free(ctx, tq);
+                                    lowered++;
+                                }
+                                if (si == 0) {
+                                    struct ces_coll_params p3 = p;
+                                    struct ces_graph *g3 = NULL;
+
+                                    assert_int_equal(ces_test_verdict(ctx, gq), CES_V_OK);
+                                    p3.iterations = 3;
+                                    assert_int_equal(ces_coll_build(ctx, &p3, &g3), CES_OK);
+                                    assert_int_equal(ces_cuda_queues_adopt(g3, q), CES_OK);
+                                    assert_int_equal(ces_test_verdict(ctx, g3), CES_V_OK);
+                                    ces_graph_destroy(g3);
+                                    proved++;
+                                }
+                                ces_graph_destroy(gq);
+                            }
+                            /* as many queues as streams: nothing to adopt */
+                            assert_int_equal(ces_cuda_queues_adopt(g, streams), CES_OK);
+                            assert_int_equal(ces_graph_connections(g), 0);
+                            ces_graph_destroy(g);
+                        }
+    /* two streams (q = 1): alltoall, allgather, gather out of place, and
+     * gather, scatter, broadcast in place; three (q = 1, 2): scatter and
+     * broadcast out of place; one: the barrier, allgather in place.  Per
+     * phase and size, sum over n of n ranks (x n roots if rooted): 9, 29 */
+    assert_int_equal(lowered, 2 * 2 * (9 + 9 + 29 + 2 * 29 + 2 * 29 + 3 * 29));
+    /* proved at one size: 3 and 9 shapes per phase, per q */
+    assert_int_equal(proved, 2 * (3 + 3 + 9 + 2 * 9 + 2 * 9 + 3 * 9));
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -717,6 +817,7 @@ int main(void)
         cmocka_unit_test(test_in_place_plans),
         cmocka_unit_test(test_rooted_plans),
         cmocka_unit_test(test_in_place_calls),
+        cmocka_unit_test(test_shared_queues),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
