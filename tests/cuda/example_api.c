@@ -36,7 +36,7 @@ static int rank_main(void)
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     unsigned char *send, *recv, *host;
-    size_t bytes = 1 << 20; /* alltoall: bytes per rank in total, bytes/n per peer */
+    size_t bytes; /* alltoall: bytes per rank in total, bytes/n per peer */
     uint32_t rank, n;
     int rc, bad = 0;
 
@@ -51,6 +51,7 @@ static int rank_main(void)
     }
     rank = ces_comm_rank(comm);
     n = ces_comm_size(comm);
+    bytes = (size_t)n << 18; /* a multiple of n, as alltoall needs: 256 KiB per peer */
     cudaSetDevice(ces_comm_device(comm));
     cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
 
