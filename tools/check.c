@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char check_help[] =
@@ -41,6 +42,15 @@ static const char check_help[] =
     "                      stop:rR.sS#K (the stream stops before op K) or stop:rR#K\n"
     "                      (the rank dies before its op K in enqueue order); repeatable\n"
     "  --abort             model the runtime watchdog: blocked waits are released\n"
+    "  --queues MAP        each stream's hardware queue in place of the schedule's\n"
+    "                      connections: a queue number per stream, split by ',', one\n"
+    "                      list for every rank or one per rank split by '/'\n"
+    "                      (0,0,1: s0 and s1 share a queue; 0,0,1/0,1,1)\n"
+    "  --queue-sweep       check every assignment of each rank's streams to hardware\n"
+    "                      queues that CUDA may make (at most `connections` queues\n"
+    "                      when fewer than the streams, else any): a line per\n"
+    "                      assignment that fails, the totals, and the first failing\n"
+    "                      one's report (replay it with its --queues); no --json, --dot\n"
     "  --fault-sweep       every fault at every op position, with and without --abort\n"
     "                      (the verdict without faults, a table, a line per fault kind\n"
     "                      and the totals; with --quiet that verdict and the totals;\n"
@@ -63,15 +73,18 @@ static const char check_help[] =
  * name. */
 const char *const ces_check_valued[] = {
     "--max-states", "--max-seconds", "--max-depth", "--max-memory", "--random", "--seed",
-    "--replay",     "--fault",       "--dot",       "--progress",   "--model",  "--kind", NULL};
+    "--replay",     "--fault",       "--dot",       "--progress",   "--model",  "--kind",
+    "--queues",     NULL};
 const char *const ces_check_flags[] = {"--no-reduction", "--first", "--abort", "--fault-sweep",
-                                       "--json",         "--quiet", NULL};
+                                       "--queue-sweep",  "--json",  "--quiet", NULL};
 
 struct check_args {
     struct ces_check_opts o;
     struct ces_fault faults[64];
     const char *dot;
-    bool json, quiet, sweep;
+    const char *queues; /* --queues MAP, read once the schedule is known */
+    uint32_t *qmap;
+    bool json, quiet, sweep, qsweep;
     bool progress; /* --progress: lines on stderr also when it is no terminal */
     bool memory_given; /* --max-memory: else the default bound */
 };
@@ -204,6 +217,11 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
             if (v == NULL)
                 return ces_tool_fail("check: --dot expects an output file");
             a->dot = v;
+        } else if (strcmp(opt, "--queues") == 0) {
+            if (v == NULL)
+                return ces_tool_fail("check: --queues expects a queue number per stream, like "
+                                     "0,0,1");
+            a->queues = v;
         } else {
             takes = false;
             if (strcmp(opt, "--no-reduction") == 0)
@@ -214,6 +232,8 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
                 a->o.flags |= CES_CHECK_ABORT;
             else if (strcmp(opt, "--fault-sweep") == 0)
                 a->sweep = true;
+            else if (strcmp(opt, "--queue-sweep") == 0)
+                a->qsweep = true;
             else if (strcmp(opt, "--json") == 0)
                 a->json = true;
             else if (strcmp(opt, "--quiet") == 0)
@@ -241,6 +261,13 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
     if (a->sweep && (a->json || a->dot != NULL))
         return ces_tool_fail("check: --fault-sweep prints a table, not a report: drop "
                              "--json/--dot");
+    if (a->qsweep && (a->sweep || a->queues != NULL || a->o.replay != NULL))
+        return ces_tool_fail("check: --queue-sweep makes its own queue maps, one check each: "
+                             "drop --fault-sweep/--queues/--replay");
+    if (a->qsweep && (a->json || a->dot != NULL))
+        return ces_tool_fail("check: --queue-sweep prints a line per failing assignment and "
+                             "one report: drop --json/--dot (check one assignment with "
+                             "--queues for those)");
     if (a->dot != NULL)
         return check_dot_path(a->dot);
     return CES_EXIT_OK;
@@ -390,6 +417,117 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     return ec;
 }
 
+/* Assignments a queue sweep checks at most (each a whole check). */
+#define QUEUE_SWEEP_MAX 100000u
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Every assignment of each rank's streams to the hardware queues CUDA may
+ * give them (ces_queue_map_next): at most the schedule's connections where
+ * they are fewer than its streams, else any.  A line per assignment that
+ * fails or is incomplete, the totals, and the first failing one's report. */
+static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_args *a)
+{
+    uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g), conn = ces_graph_connections(g);
+    uint32_t Q = conn > 0 && conn < S ? conn : S;
+    uint64_t total = ces_queue_map_count(R, S, Q), done = 0, hang = 0, race = 0, incomplete = 0;
+    uint32_t *map = calloc((size_t)R * S, sizeof(uint32_t));
+    struct ces_check_report *first = NULL;
+    char text[4096], firsttext[4096] = "";
+    double t0 = now_s(), next = t0 + a->o.progress_seconds;
+    int ec = CES_EXIT_OK;
+
+    if (map == NULL)
+        return ces_tool_fail("out of memory");
+    if (total > QUEUE_SWEEP_MAX) {
+        free(map);
+        return ces_tool_fail("check: --queue-sweep: %llu assignments of %u ranks' %u streams to "
+                             "at most %u queues, more than %u checks; check fewer ranks, or one "
+                             "assignment with --queues",
+                             (unsigned long long)total, R, S, Q, QUEUE_SWEEP_MAX);
+    }
+    printf("queue sweep: %llu assignment%s of each rank's %u stream%s to at most %u hardware "
+           "queue%s\n", (unsigned long long)total, total == 1 ? "" : "s", S, S == 1 ? "" : "s",
+           Q, Q == 1 ? "" : "s");
+    fflush(stdout);
+    a->o.queue_map = map;
+    do {
+        struct ces_check_report *r = NULL;
+        uint32_t v;
+
+        if (ces_check(ctx, g, &a->o, &r) != CES_OK) {
+            ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+            break;
+        }
+        v = ces_check_report_verdict(r);
+        done++;
+        hang += (v & (CES_V_DEADLOCK | CES_V_HANG)) != 0;
+        race += (v & (CES_V_DEADLOCK | CES_V_HANG)) == 0 &&
+                (v & (CES_V_RACE | CES_V_MISMATCH)) != 0;
+        incomplete += exit_of(v) == CES_EXIT_INCOMPLETE;
+        if (exit_of(v) != CES_EXIT_OK) {
+            char buf[64];
+
+            ces_queue_map_format(R, S, map, text, sizeof(text));
+            ces_verdict_format(v, buf, sizeof(buf));
+            if (!a->quiet)
+                printf("  --queues %-24s verdict: %s\n", text, buf);
+            if (first == NULL && exit_of(v) == CES_EXIT_DEFECT) {
+                first = r;
+                snprintf(firsttext, sizeof(firsttext), "%s", text);
+                r = NULL;
+            }
+        }
+        ces_check_report_destroy(r);
+        if (wants_progress(a) && now_s() >= next) {
+            fprintf(stderr, "check: queue sweep: %llu of %llu assignments checked, %.1f s\n",
+                    (unsigned long long)done, (unsigned long long)total, now_s() - t0);
+            next = now_s() + a->o.progress_seconds;
+        }
+    } while (ces_queue_map_next(R, S, Q, map));
+    a->o.queue_map = NULL;
+    if (ec == CES_EXIT_OK) {
+        printf("queue sweep: %llu assignment%s: %llu OK, %llu DEADLOCK or HANG, %llu RACE or "
+               "MISMATCH only, %llu incomplete\n",
+               (unsigned long long)done, done == 1 ? "" : "s",
+               (unsigned long long)(done - hang - race - incomplete),
+               (unsigned long long)hang, (unsigned long long)race,
+               (unsigned long long)incomplete);
+        if (first != NULL && !a->quiet) {
+            printf("\nthe first that fails, --queues %s:\n", firsttext);
+            if (ces_check_report_print(ctx, first, stdout) != CES_OK)
+                ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+        }
+        if (ec == CES_EXIT_OK)
+            ec = hang + race > 0 ? CES_EXIT_DEFECT
+                 : incomplete > 0 ? CES_EXIT_INCOMPLETE
+                                  : CES_EXIT_OK;
+    }
+    ces_check_report_destroy(first);
+    free(map);
+    return ec;
+}
+
+/* --queues MAP against the schedule's ranks and streams. */
+static int read_queues(struct ces_ctx *ctx, const struct ces_graph *g, struct check_args *a)
+{
+    uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g);
+
+    a->qmap = calloc((size_t)R * S, sizeof(uint32_t));
+    if (a->qmap == NULL)
+        return ces_tool_fail("out of memory");
+    if (ces_queue_map_parse(ctx, a->queues, R, S, a->qmap) != CES_OK)
+        return ces_tool_fail("check: --queues: %s", ces_ctx_last_error(ctx));
+    a->o.queue_map = a->qmap;
+    return CES_EXIT_OK;
+}
+
 int ces_cmd_check(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
@@ -412,8 +550,14 @@ int ces_cmd_check(int argc, char **argv)
         ec = parse_args(ctx, rest, argv, &a);
     if (ec == CES_EXIT_OK && a.dot != NULL)
         ec = ces_tool_out_not_in("check", "--dot", a.dot, in);
+    if (ec == CES_EXIT_OK && a.queues != NULL)
+        ec = read_queues(ctx, g, &a);
     if (ec == CES_EXIT_OK && a.sweep) {
         ec = sweep(ctx, g, &a);
+        goto out;
+    }
+    if (ec == CES_EXIT_OK && a.qsweep) {
+        ec = queue_sweep(ctx, g, &a);
         goto out;
     }
     if (ec == CES_EXIT_OK) {
@@ -458,6 +602,7 @@ int ces_cmd_check(int argc, char **argv)
             ec = exit_of(v);
     }
 out:
+    free(a.qmap);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);

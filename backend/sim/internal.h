@@ -91,10 +91,7 @@ struct sim_model {
     struct ces_ctx *ctx;
     const struct ces_graph *g;
     uint32_t ranks, streams, nproc, nbuf, nmaps, nslots, nrec;
-    uint32_t nq;         /* hardware queues per rank */
-    uint32_t queued;     /* streams 0..queued-1 share queues 0..qshared-1 (s mod
-                            qshared); each stream after has a queue of its own */
-    uint32_t qshared;
+    uint32_t nq;         /* hardware queues per rank: one per stream at most */
     bool shared_queues;  /* some queue holds more than one stream */
     bool abort_mode;
     bool hashed;         /* states are hashed (exhaustive mode): keep the clock sums */
@@ -102,6 +99,8 @@ struct sim_model {
     uint32_t *len;       /* [nproc] */
     uint32_t *stop;      /* [nproc] = len unless a stop fault */
     uint32_t *queue;     /* [nproc] global queue id rank*nq + q */
+    uint32_t *qproc_at;  /* [ranks*nq + 1] where each queue's processes start in qproc */
+    uint32_t *qproc;     /* [nproc] the processes of each queue, queue by queue */
     uint32_t **qseq;     /* [ranks*nq] procs of the queue's ops, in enqueue order */
     uint32_t *qlen;      /* [ranks*nq] */
     uint32_t *slot_width;        /* [nslots] */
@@ -173,19 +172,15 @@ struct sim_state {
 #define SIM_FLAGS(s) ((s)->w[0])
 #define SIM_PC(m, s) ((s)->w + (m)->w_pc)
 
-/* The ops of rank r's hardware queue q (0..nq-1) that have left it, given
- * the program counters: executed, or never enqueued (stopped). */
+/* The ops of hardware queue q (global id) that have left it, given the
+ * program counters: executed, or never enqueued (stopped). */
 static inline uint32_t ces_sim_queue_done(const struct sim_model *m, const uint32_t *pc,
-                                          uint32_t r, uint32_t q)
+                                          uint32_t q)
 {
-    uint32_t done = 0, st = q, end = m->queued;
+    uint32_t done = 0;
 
-    if (q >= m->qshared) {
-        st = m->queued + q - m->qshared;
-        end = st + 1;
-    }
-    for (; st < end; st += m->qshared) {
-        uint32_t p = r * m->streams + st;
+    for (uint32_t i = m->qproc_at[q]; i < m->qproc_at[q + 1]; i++) {
+        uint32_t p = m->qproc[i];
 
         done += pc[p] < m->stop[p] ? pc[p] : m->stop[p];
     }
@@ -349,6 +344,7 @@ struct ces_check_report {
     const struct ces_graph *g; /* borrowed: must outlive the report; or delayed.g */
     struct sim_delayed delayed; /* owned: the delay faults' graph, if any */
     struct sim_expanded expanded; /* owned: the rank stops' stream stops, if any */
+    char *queues;       /* owned: opts.queue_map as ces_queue_map_format writes it, or NULL */
     uint32_t verdict;
     bool stopped_first; /* CES_CHECK_FIRST stopped the search */
     bool stopped;       /* a bound on states, time or memory stopped the search */

@@ -146,6 +146,8 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m->len);
     ces_free(ctx, m->stop);
     ces_free(ctx, m->queue);
+    ces_free(ctx, m->qproc_at);
+    ces_free(ctx, m->qproc);
     ces_free(ctx, m->qseq);
     ces_free(ctx, m->qlen);
     ces_free(ctx, m->slot_width);
@@ -748,6 +750,37 @@ static void apply_faults(struct sim_model *m, const struct ces_check_opts *opts)
     }
 }
 
+/* Each process's hardware queue: rank r's stream s < queued on queue
+ * map[r * queued + s] when a map is given, else on s mod the graph's
+ * connections (when they are fewer than the streams; docs/SEMANTICS.md
+ * section 2); the streams from `queued` on (delayed writes') on queues of
+ * their own.  Then each queue's processes, in stream order. */
+static void map_queues(struct sim_model *m, const uint32_t *map, uint32_t queued)
+{
+    uint32_t conn = ces_graph_connections(m->g), at = 0;
+
+    if (conn == 0 || conn > queued)
+        conn = queued;
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        uint32_t r = p / m->streams, s = p % m->streams, q = s;
+
+        if (s < queued)
+            q = map != NULL ? map[r * queued + s] : s % conn;
+        m->queue[p] = r * m->nq + q;
+    }
+    m->shared_queues = false;
+    for (uint32_t q = 0; q < m->ranks * m->nq; q++) {
+        uint32_t r = q / m->nq, first = at;
+
+        m->qproc_at[q] = at;
+        for (uint32_t s = 0; s < m->streams; s++)
+            if (m->queue[r * m->streams + s] == q)
+                m->qproc[at++] = r * m->streams + s;
+        m->shared_queues |= at - first > 1;
+    }
+    m->qproc_at[m->ranks * m->nq] = at;
+}
+
 int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
                         const struct ces_check_opts *opts, uint32_t queued,
                         struct sim_model **out, size_t *held)
@@ -774,23 +807,19 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->nmaps = m->ranks * m->nbuf;
     m->abort_mode = (opts->flags & CES_CHECK_ABORT) != 0;
     nsig = ces_graph_nsignals(g);
-    /* the queues of the first `queued` streams, then one per stream */
-    m->queued = queued;
-    m->qshared = ces_graph_connections(g);
-    if (m->qshared == 0 || m->qshared >= queued)
-        m->qshared = queued;
-    m->shared_queues = m->qshared < queued;
-    m->nq = m->qshared + (m->streams - queued);
+    m->nq = m->streams;
     m->ops = zalloc(m, m->nproc, sizeof(struct sim_op *));
     m->len = zalloc(m, m->nproc, sizeof(uint32_t));
     m->stop = zalloc(m, m->nproc, sizeof(uint32_t));
     m->queue = zalloc(m, m->nproc, sizeof(uint32_t));
+    m->qproc_at = zalloc(m, (size_t)m->ranks * m->nq + 1, sizeof(uint32_t));
+    m->qproc = zalloc(m, m->nproc, sizeof(uint32_t));
     m->qseq = zalloc(m, (size_t)m->ranks * m->nq, sizeof(uint32_t *));
     m->qlen = zalloc(m, (size_t)m->ranks * m->nq, sizeof(uint32_t));
     m->sig_base = zalloc(m, nsig, sizeof(uint32_t));
     m->buf_size = zalloc(m, m->nbuf, sizeof(uint64_t));
     if (m->ops == NULL || m->len == NULL || m->stop == NULL || m->queue == NULL ||
-        m->qseq == NULL || m->qlen == NULL || m->sig_base == NULL || m->buf_size == NULL) {
+        m->qproc_at == NULL || m->qproc == NULL || m->qseq == NULL || m->qlen == NULL || m->sig_base == NULL || m->buf_size == NULL) {
         rc = nomem(ctx);
         goto fail;
     }
@@ -841,12 +870,7 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
             }
         }
     }
-    for (uint32_t p = 0; p < m->nproc; p++) {
-        uint32_t s = p % m->streams;
-
-        m->queue[p] = (p / m->streams) * m->nq +
-                      (s < queued ? s % m->qshared : m->qshared + s - queued);
-    }
+    map_queues(m, opts->queue_map, queued);
     rc = unroll(m);
     if (rc != CES_OK)
         goto fail;

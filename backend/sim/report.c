@@ -40,6 +40,7 @@ void ces_check_report_destroy(struct ces_check_report *r)
         defect_free(r->ctx, r->defects[i]);
     ces_sim_delayed_free(r->ctx, &r->delayed);
     ces_sim_expanded_free(r->ctx, &r->expanded);
+    ces_free(r->ctx, r->queues);
     ces_free(r->ctx, r);
 }
 
@@ -536,6 +537,9 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     ces_sb_init(&sb, ctx);
     ces_verdict_format(r->verdict, v, sizeof(v));
     ces_sb_printf(&sb, "verdict: %s\n", v);
+    if (r->queues != NULL)
+        ces_sb_printf(&sb, "hardware queues: %s (each stream's queue, in place of the "
+                      "schedule's connections)\n", r->queues);
     if (s->mode == CES_CHECK_RANDOM)
         ces_sb_printf(&sb, "coverage: %" PRIu64 " random executions - a sample, not a proof\n",
                       s->executions);
@@ -666,6 +670,11 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
                   ",\"seconds\":%.6f,\"states_per_second\":%.1f,\"peak_memory\":%" PRIu64 "},",
                   s->states, s->transitions, s->executions, s->aborted, s->max_depth, s->seconds,
                   s->seconds > 0 ? (double)s->states / s->seconds : 0.0, s->peak_memory);
+    if (r->queues != NULL) {
+        ces_sb_puts(&sb, "\"queues\":");
+        json_str(&sb, r->queues);
+        ces_sb_puts(&sb, ",");
+    }
     if (r->expanded.nstops > 0) {
         ces_sb_puts(&sb, "\"rank_stops\":[");
         for (size_t i = 0; i < r->expanded.nstops; i++) {

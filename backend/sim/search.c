@@ -772,9 +772,9 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
         } else if (status == SIM_S_AWAIT) {
             add(S, o->rec_proc, &nwork);
         } else if (status == SIM_S_QUEUE) {
-            uint32_t r = x / m->streams, q = m->queue[x];
+            uint32_t q = m->queue[x];
 
-            add(S, m->qseq[q][ces_sim_queue_done(m, pc, r, q - r * m->nq)], &nwork);
+            add(S, m->qseq[q][ces_sim_queue_done(m, pc, q)], &nwork);
         }
     }
     return nen;
@@ -1489,6 +1489,15 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: random mode and a replay exclude each other");
     rc = ces_graph_require_valid(ctx, g, "check");
+    for (uint32_t i = 0; opts->queue_map != NULL && rc == CES_OK &&
+                         i < ces_graph_ranks(g) * ces_graph_streams(g);
+         i++)
+        if (opts->queue_map[i] >= ces_graph_streams(g))
+            rc = ces_ctx_error(ctx, CES_ERR_INVALID,
+                               "check options: queue_map puts r%" PRIu32 ".s%" PRIu32
+                               " on queue %" PRIu32 "; a rank's queues are 0..%" PRIu32,
+                               i / ces_graph_streams(g), i % ces_graph_streams(g),
+                               opts->queue_map[i], ces_graph_streams(g) - 1);
     for (size_t i = 0; i < opts->nfaults && rc == CES_OK; i++)
         rc = ces_sim_fault_check(ctx, g, &opts->faults[i]);
     if (rc != CES_OK)
@@ -1516,5 +1525,17 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
         (*out)->expanded = ex;
     else
         ces_sim_expanded_free(ctx, &ex);
+    if (rc == CES_OK && opts->queue_map != NULL) {
+        uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g);
+        int n = ces_queue_map_format(R, S, opts->queue_map, NULL, 0);
+
+        (*out)->queues = ces_malloc(ctx, (size_t)n + 1);
+        if ((*out)->queues == NULL) {
+            ces_check_report_destroy(*out);
+            *out = NULL;
+            return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory writing the report");
+        }
+        ces_queue_map_format(R, S, opts->queue_map, (*out)->queues, (size_t)n + 1);
+    }
     return rc;
 }

@@ -283,12 +283,9 @@ void ces_sim_state_hash(const struct sim_model *m, struct sim_state *s, uint64_t
 static bool queue_ready(const struct sim_model *m, const struct sim_state *s, uint32_t p,
                         const struct sim_op *o)
 {
-    const uint32_t *pc = SIM_PC(m, s);
-    uint32_t r = p / m->streams;
-
     if (!m->shared_queues)
         return true;
-    return o->qidx == ces_sim_queue_done(m, pc, r, m->queue[p] - r * m->nq);
+    return o->qidx == ces_sim_queue_done(m, SIM_PC(m, s), m->queue[p]);
 }
 
 int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_t p)
@@ -826,8 +823,7 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                 if (rc == CES_OK && out != NULL)
                     rc = push_edge(m, out, o->rec_proc, o->rec_pos, 0, node[o->rec_proc]);
             } else if (st == SIM_S_QUEUE) {
-                uint32_t r = p / m->streams, q = m->queue[p];
-                uint32_t h = m->qseq[q][ces_sim_queue_done(m, pc, r, q - r * m->nq)];
+                uint32_t h = m->qseq[m->queue[p]][ces_sim_queue_done(m, pc, m->queue[p])];
 
                 rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &h);
                 if (rc == CES_OK && out != NULL)

@@ -610,6 +610,12 @@ struct ces_check_opts {
     const struct ces_fault *faults; /* injected faults (repeatable) */
     size_t nfaults;
     const char *replay;    /* non-NULL: replay mode, re-runs exactly that execution */
+    /* Non-NULL: the hardware queues in place of the graph's connections
+     * (docs/SEMANTICS.md section 2): rank r's stream s enters FIFO queue
+     * queue_map[r * streams + s] (0..streams-1) of rank r, in the rank's
+     * enqueue order; streams on one queue share it.  Any assignment CUDA
+     * may make (ces_queue_map_next lists them); [ranks * streams] values. */
+    const uint32_t *queue_map;
     /* Called about every progress_seconds (default 2) with the totals so far,
      * from the checking thread; NULL for none. */
     void (*progress)(void *ud, const struct ces_check_stats *stats);
@@ -624,6 +630,32 @@ struct ces_check_opts {
 };
 
 CES_API void ces_check_opts_init(struct ces_check_opts *o);
+
+/* The hardware queue assignments a check may take (queue_map): each
+ * assignment of every rank's `streams` streams to at most `queues` queues,
+ * once up to the queues' numbering (stream s on a queue of an earlier
+ * stream or on the next unused one), the ranks' independently.  Start from
+ * a map of ranks * streams zeros (every stream on queue 0); each call
+ * moves it to the next assignment and returns 1, or returns 0 after the
+ * last (the map all zeros again).  CUDA_DEVICE_MAX_CONNECTIONS = Q puts a
+ * process's streams on its Q queues round robin in creation order, so any
+ * of these with at most Q queues can occur. */
+CES_API int ces_queue_map_next(uint32_t ranks, uint32_t streams, uint32_t queues,
+                               uint32_t *map);
+/* How many assignments ces_queue_map_next lists: (the sum over k up to
+ * `queues` of S(streams, k), the partitions into k queues)^ranks;
+ * UINT64_MAX when more. */
+CES_API uint64_t ces_queue_map_count(uint32_t ranks, uint32_t streams, uint32_t queues);
+/* A queue map as text: each stream's queue, split by ',', one list for
+ * every rank when they agree, else one per rank split by '/' ("0,0,1",
+ * "0,0,1/0,1,0").  Returns the length needed (snprintf style). */
+CES_API int ces_queue_map_format(uint32_t ranks, uint32_t streams, const uint32_t *map,
+                                 char *buf, size_t size);
+/* Reads that text into map (ranks * streams values): one list for every
+ * rank or one per rank, each of `streams` queue numbers 0..streams-1;
+ * CES_ERR_INVALID with a message naming the column otherwise. */
+CES_API int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks,
+                                uint32_t streams, uint32_t *map);
 
 /* An op position: rR.sS#K plus where the op sits in the graph (block, replay
  * of a graph block, index in the rank's op list of that block) and its

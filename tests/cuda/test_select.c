@@ -728,13 +728,15 @@ static char *plan_text(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t 
  * streams: the graph declares q, passes the launch's check for q queues,
  * lowers for every rank to the very plan it lowers to with a queue per
  * stream (so a shared-queue call issues what the figures measured), and at
- * 3,000 bytes is proved OK under q for one call and three in a row. */
+ * 3,000 bytes is proved OK under q for one call and three in a row; and at
+ * 3,000 bytes with 2 and 3 ranks, proved OK under every assignment of each
+ * rank's streams to hardware queues that CUDA may make. */
 static void test_shared_queues(void **state)
 {
     static const uint64_t sizes[] = {3000, UINT64_C(60) << 20};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    unsigned lowered = 0, proved = 0;
+    unsigned lowered = 0, proved = 0, mapped = 0;
 
     (void)state;
     for (size_t ci = 0; ci < sizeof(all_colls) / sizeof(all_colls[0]); ci++)
@@ -790,6 +792,23 @@ static void test_shared_queues(void **state)
                                 }
                                 ces_graph_destroy(gq);
                             }
+                            /* any assignment of the streams to queues that CUDA
+                             * may make (2-3 ranks; one call) */
+                            if (si == 0 && n <= 3 && streams > 1) {
+                                uint32_t map[3 * 3] = {0};
+                                struct ces_check_opts o;
+
+                                ces_check_opts_init(&o);
+                                o.queue_map = map;
+                                do {
+                                    struct ces_check_report *r = NULL;
+
+                                    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+                                    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+                                    ces_check_report_destroy(r);
+                                    mapped++;
+                                } while (ces_queue_map_next(n, streams, streams, map));
+                            }
                             /* as many queues as streams: nothing to adopt */
                             assert_int_equal(ces_cuda_queues_adopt(g, streams), CES_OK);
                             assert_int_equal(ces_graph_connections(g), 0);
@@ -802,6 +821,10 @@ static void test_shared_queues(void **state)
     assert_int_equal(lowered, 2 * 2 * (9 + 9 + 29 + 2 * 29 + 2 * 29 + 3 * 29));
     /* proved at one size: 3 and 9 shapes per phase, per q */
     assert_int_equal(proved, 2 * (3 + 3 + 9 + 2 * 9 + 2 * 9 + 3 * 9));
+    /* per phase, two streams: 2^2 + 2^3 assignments, three: 5^2 + 5^3, times
+     * the roots (2 + 3) where rooted: alltoall, allgather, gather out of
+     * place, the three in place; scatter and broadcast out of place */
+    assert_int_equal(mapped, 2 * ((4 + 8) * 2 + (2 * 4 + 3 * 8) * 4 + (2 * 25 + 3 * 125) * 2));
     ces_test_ctx_end(ctx, &st);
 }
 

@@ -17,7 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint32_t check(struct ces_ctx *ctx, struct ces_graph *g, uint32_t flags)
+/* The verdict on g under flags, its streams on the hardware queues of
+ * queue_map (NULL: g's connections). */
+static uint32_t check_on(struct ces_ctx *ctx, struct ces_graph *g, uint32_t flags,
+                         const uint32_t *queue_map)
 {
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
@@ -25,11 +28,17 @@ static uint32_t check(struct ces_ctx *ctx, struct ces_graph *g, uint32_t flags)
 
     ces_check_opts_init(&o);
     o.flags = flags;
+    o.queue_map = queue_map;
     o.max_states = 2000000;
     assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
     v = ces_check_report_verdict(r);
     ces_check_report_destroy(r);
     return v;
+}
+
+static uint32_t check(struct ces_ctx *ctx, struct ces_graph *g, uint32_t flags)
+{
+    return check_on(ctx, g, flags, NULL);
 }
 
 static struct ces_coll_params params(uint32_t coll, uint32_t proto, uint32_t phase,
@@ -356,21 +365,25 @@ static void test_scale(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* Shared hardware queues (CUDA_DEVICE_MAX_CONNECTIONS below a graph's
- * streams), under which the CUDA backend runs a builder's graph with
- * `connections` set to the process's queues (ces_cuda_queues_adopt: the
- * bench's variants, `cesync run` of a collective): every builder graph of
- * more than one stream - every protocol and phase it supports, plain,
- * overlap and early, in place and directed, with and without the wake
- * chain, 2 and 3 ranks, 2 iterations - is OK with every connections count
- * below its streams. */
+/* Shared hardware queues: CUDA puts a process's streams on its queues
+ * (CUDA_DEVICE_MAX_CONNECTIONS) round robin in creation order, so any of
+ * a graph's streams may share one, with fewer queues than streams or with
+ * more streams in the process than queues; the CUDA backend runs a
+ * builder's graph with `connections` set to the process's queues where
+ * they are fewer (ces_cuda_queues_adopt: the collectives, the bench's
+ * variants, `cesync run` of a collective).  Every builder graph of more
+ * than one stream - every protocol and phase it supports, plain, overlap
+ * and early, in place and directed, with and without the wake chain, 2
+ * and 3 ranks, 2 iterations - is OK with every connections count below its
+ * streams, and under every assignment of each rank's streams to queues
+ * (ces_queue_map_next: 2^ranks for two streams, 5^ranks for three). */
 static void test_shared_queues(void **state)
 {
     static const uint32_t variants[] = {0, CES_COLL_F_OVERLAP, CES_COLL_F_EARLY};
     static const uint32_t extras[] = {0, CES_COLL_F_INPLACE, CES_COLL_F_DIRECTED};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    unsigned checked = 0;
+    unsigned checked = 0, mapped = 0;
 
     (void)state;
     for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
@@ -387,7 +400,9 @@ static void test_shared_queues(void **state)
                         p.wake = k < 2 ? 0 : 2;
                         if (ces_coll_build(ctx, &p, &g) != CES_OK)
                             continue; /* a form the builder does not have */
-                        for (uint32_t q = 1; q < ces_graph_streams(g); q++) {
+                        uint32_t S = ces_graph_streams(g), map[3 * 3] = {0};
+
+                        for (uint32_t q = 1; q < S; q++) {
                             uint32_t v;
 
                             assert_int_equal(ces_graph_set_connections(g, q), CES_OK);
@@ -399,14 +414,32 @@ static void test_shared_queues(void **state)
                                          ph ? "graph" : "eager", p.flags, p.wake, p.ranks, q, v);
                             checked++;
                         }
+                        assert_true(S <= 3);
+                        do {
+                            uint32_t v;
+                            char text[64];
+
+                            if (S == 1)
+                                break;
+                            v = check_on(ctx, g, 0, map);
+                            ces_queue_map_format(p.ranks, S, map, text, sizeof(text));
+                            if (v != CES_V_OK)
+                                fail_msg("%s %s %s flags %u wake %u n=%u queues %s: verdict %u",
+                                         ces_coll_name((int)c), ces_proto_name((int)pr),
+                                         ph ? "graph" : "eager", p.flags, p.wake, p.ranks, text,
+                                         v);
+                            mapped++;
+                        } while (ces_queue_map_next(p.ranks, S, S, map));
                         ces_graph_destroy(g);
                     }
                 }
             }
         }
     }
-    printf("%u builder graphs checked under shared queues\n", checked);
+    printf("%u builder graphs checked under shared queues, %u queue assignments\n", checked,
+           mapped);
     assert_true(checked >= 400);
+    assert_true(mapped >= 10 * checked);
     ces_test_ctx_end(ctx, &st);
 }
 

@@ -3,7 +3,7 @@
  * (0 OK, 1 defect, 2 usage, 3 incomplete), --quiet, --json, a replay
  * string printed by one run re-running the same execution in another,
  * faults, the fault sweep, --dot, --help, the bounds' options (--max-depth
- * among them), --progress.
+ * among them), --progress, --queues and --queue-sweep.
  */
 #include "ces_test.h"
 
@@ -482,6 +482,90 @@ static void test_sweep_options(void **state)
     free(o);
 }
 
+/* --queues MAP and --queue-sweep: bad/cross_stream_conn0.ces deadlocks
+ * only when both ranks share one queue between their two streams; the
+ * sweep finds that one of four, prints its report, and the replay string
+ * re-runs it under its --queues. */
+static void test_queues(void **state)
+{
+    char *o, *o2, *line, args[1024];
+    size_t n;
+
+    (void)state;
+    assert_int_equal(run(CES_FIXTURES "/bad/cross_stream_conn0.ces --queue-sweep --quiet", &o),
+                     1);
+    assert_string_equal(o, "queue sweep: 4 assignments of each rank's 2 streams to at most 2 "
+                           "hardware queues\n"
+                           "queue sweep: 4 assignments: 3 OK, 1 DEADLOCK or HANG, 0 RACE or "
+                           "MISMATCH only, 0 incomplete\n");
+    free(o);
+    /* connections 1: one queue, one assignment */
+    assert_int_equal(run(CES_FIXTURES "/bad/cross_stream_conn1.ces --queue-sweep --quiet", &o),
+                     1);
+    assert_string_equal(o, "queue sweep: 1 assignment of each rank's 2 streams to at most 1 "
+                           "hardware queue\n"
+                           "queue sweep: 1 assignment: 0 OK, 1 DEADLOCK or HANG, 0 RACE or "
+                           "MISMATCH only, 0 incomplete\n");
+    free(o);
+    assert_int_equal(run(CES_FIXTURES "/bad/cross_stream_conn0.ces --queue-sweep", &o), 1);
+    assert_non_null(strstr(o, "\n  --queues 0,0                      verdict: DEADLOCK\n"
+                              "queue sweep: 4 assignments: 3 OK, 1 DEADLOCK or HANG"));
+    assert_non_null(strstr(o, "\nthe first that fails, --queues 0,0:\nverdict: DEADLOCK\n"
+                              "hardware queues: 0,0 (each stream's queue, in place of the "
+                              "schedule's connections)\nDEADLOCK: counterexample"));
+    line = strstr(o, "  replay: ");
+    assert_non_null(line);
+    line += strlen("  replay: ");
+    n = strcspn(line, "\n");
+    snprintf(args, sizeof(args), CES_FIXTURES "/bad/cross_stream_conn0.ces --queues 0,0 "
+             "--replay %.*s", (int)n, line);
+    assert_int_equal(run(args, &o2), 1);
+    assert_true(strncmp(o2, "verdict: DEADLOCK\nhardware queues: 0,0 (each stream's queue, in "
+                            "place of the schedule's connections)\ncoverage: one replayed "
+                            "execution\n", 122) == 0);
+    free(o2);
+    free(o);
+    /* one assignment: its verdict, also as JSON */
+    assert_int_equal(run(CES_FIXTURES "/bad/cross_stream_conn0.ces --queues 0,1/0,0 --quiet", &o),
+                     0);
+    assert_string_equal(o, "verdict: OK\n");
+    free(o);
+    assert_int_equal(run(CES_FIXTURES "/bad/cross_stream_conn0.ces --queues 0,0 --json", &o), 1);
+    assert_non_null(strstr(o, ",\"queues\":\"0,0\",\"defects\":[{\"class\":\"DEADLOCK\""));
+    free(o);
+    /* the built-in collectives: OK under every assignment */
+    assert_int_equal(run("scatter --ranks 3 --variant overlap --wake 2 --queue-sweep --quiet", &o),
+                     0);
+    assert_string_equal(o, "queue sweep: 125 assignments of each rank's 3 streams to at most 3 "
+                           "hardware queues\n"
+                           "queue sweep: 125 assignments: 125 OK, 0 DEADLOCK or HANG, 0 RACE or "
+                           "MISMATCH only, 0 incomplete\n");
+    free(o);
+    /* errors */
+    assert_int_equal(run("alltoall --ranks 2 --variant overlap --queues 0,5", &o), 2);
+    assert_string_equal(o, "cesync: check: --queues: queue map '0,5': queue 5 at column 3; a "
+                           "rank's 2 streams take queues 0..1\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --queues", &o), 2);
+    assert_string_equal(o, "cesync: check: --queues expects a queue number per stream, like "
+                           "0,0,1\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --queue-sweep --json", &o), 2);
+    assert_string_equal(o, "cesync: check: --queue-sweep prints a line per failing assignment "
+                           "and one report: drop --json/--dot (check one assignment with "
+                           "--queues for those)\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --queue-sweep --fault-sweep", &o), 2);
+    assert_string_equal(o, "cesync: check: --queue-sweep makes its own queue maps, one check "
+                           "each: drop --fault-sweep/--queues/--replay\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 8 --variant overlap --wake 2 --queue-sweep", &o), 2);
+    assert_string_equal(o, "cesync: check: --queue-sweep: 390625 assignments of 8 ranks' 3 "
+                           "streams to at most 3 queues, more than 100000 checks; check fewer "
+                           "ranks, or one assignment with --queues\n");
+    free(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_max_depth),
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_sweep_options),
+        cmocka_unit_test(test_queues),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

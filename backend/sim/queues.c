@@ -1,0 +1,155 @@
+/*
+ * backend/sim/queues.c - the assignments of a rank's streams to hardware
+ * queues that CUDA may make: with CUDA_DEVICE_MAX_CONNECTIONS = Q it puts
+ * a process's streams on its Q queues round robin, in the order the
+ * process (the application, the libraries it uses, cesync) created them,
+ * so which of a schedule's streams share a queue depends on the whole
+ * process.  ces_check takes one assignment (struct ces_check_opts
+ * .queue_map); these list them all, each partition of a rank's streams
+ * once (numbered as a restricted growth string: stream s takes a queue of
+ * an earlier stream or the next unused one), every rank's independently.
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int ces_queue_map_next(uint32_t ranks, uint32_t streams, uint32_t queues, uint32_t *map)
+{
+    if (map == NULL || streams == 0 || queues == 0)
+        return 0;
+    for (uint32_t r = ranks; r-- > 0;) {
+        uint32_t *m = map + (size_t)r * streams;
+
+        for (uint32_t i = streams; i-- > 1;) {
+            uint32_t top = 0; /* the highest queue of streams 0..i-1 */
+
+            for (uint32_t j = 0; j < i; j++)
+                top = m[j] > top ? m[j] : top;
+            if (m[i] <= top && m[i] + 1 < queues) {
+                m[i]++;
+                for (uint32_t j = i + 1; j < streams; j++)
+                    m[j] = 0;
+                return 1;
+            }
+        }
+        for (uint32_t j = 0; j < streams; j++)
+            m[j] = 0; /* the last of rank r: carry into rank r-1 */
+    }
+    return 0;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+uint64_t ces_queue_map_count(uint32_t ranks, uint32_t streams, uint32_t queues)
+{
+    /* S(n, k), the partitions of n streams into k queues:
+     * S(n, k) = k S(n-1, k) + S(n-1, k-1), row by row */
+    uint64_t row[CES_MAX_STREAMS + 1] = {1}, per = 0, all = 1;
+
+    if (streams == 0 || streams > CES_MAX_STREAMS || queues == 0)
+        return 0;
+    for (uint32_t n = 1; n <= streams; n++) {
+        for (uint32_t k = n; k >= 1; k--)
+            row[k] = sat_add(sat_mul(k, row[k]), row[k - 1]);
+        row[0] = 0;
+    }
+    for (uint32_t k = 1; k <= streams && k <= queues; k++)
+        per = sat_add(per, row[k]);
+    for (uint32_t r = 0; r < ranks; r++)
+        all = sat_mul(all, per);
+    return all;
+}
+
+/* Whether every rank's streams take the same queues. */
+static int same_for_all(uint32_t ranks, uint32_t streams, const uint32_t *map)
+{
+    for (uint32_t i = streams; i < ranks * streams; i++)
+        if (map[i] != map[i % streams])
+            return 0;
+    return 1;
+}
+
+int ces_queue_map_format(uint32_t ranks, uint32_t streams, const uint32_t *map, char *buf,
+                         size_t size)
+{
+    uint32_t shown = same_for_all(ranks, streams, map) ? 1 : ranks;
+    size_t len = 0;
+
+    if (size > 0)
+        buf[0] = '\0';
+    for (uint32_t i = 0; i < shown * streams; i++) {
+        const char *sep = i == 0 ? "" : i % streams == 0 ? "/" : ",";
+        int n = snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0,
+                         "%s%" PRIu32, sep, map[i]);
+
+        if (n < 0)
+            return n;
+        len += (size_t)n;
+    }
+    return (int)len;
+}
+
+int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint32_t streams,
+                        uint32_t *map)
+{
+    const char *s = text;
+    uint32_t lists = 1;
+
+    if (text == NULL || map == NULL || ranks == 0 || streams == 0)
+        return CES_ERR_INVALID;
+    for (const char *c = text; *c != '\0'; c++)
+        lists += *c == '/';
+    if (lists != 1 && lists != ranks)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "queue map '%s': %" PRIu32 " lists for %" PRIu32
+                             " ranks (one list for every rank, or one per rank split by /)",
+                             text, lists, ranks);
+    for (uint32_t l = 0; l < lists; l++) {
+        uint32_t n = 0;
+
+        for (;;) {
+            char *end;
+            unsigned long v;
+
+            if (*s < '0' || *s > '9')
+                return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                     "queue map '%s': expected a queue number at column %zu", text,
+                                     (size_t)(s - text) + 1);
+            v = strtoul(s, &end, 10);
+            if (v >= streams)
+                return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                     "queue map '%s': queue %lu at column %zu; a rank's %" PRIu32
+                                     " stream%s take queues 0..%" PRIu32,
+                                     text, v, (size_t)(s - text) + 1, streams,
+                                     streams == 1 ? "" : "s", streams - 1);
+            if (n < streams)
+                map[l * streams + n] = (uint32_t)v;
+            n++;
+            s = end;
+            if (*s != ',')
+                break;
+            s++;
+        }
+        if (*s != '\0' && *s != '/')
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "queue map '%s': expected ',' or '/' at column %zu", text,
+                                 (size_t)(s - text) + 1);
+        if (n != streams)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "queue map '%s': list %" PRIu32 " has %" PRIu32
+                                 " numbers; expected one per stream, %" PRIu32,
+                                 text, l + 1, n, streams);
+        if (*s == '/')
+            s++;
+    }
+    for (uint32_t i = lists * streams; i < ranks * streams; i++)
+        map[i] = map[i % streams];
+    return CES_OK;
+}

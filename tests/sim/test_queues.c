@@ -1,0 +1,349 @@
+/*
+ * tests/sim/test_queues.c - hardware queue maps (struct ces_check_opts
+ * .queue_map, backend/sim/queues.c): the assignments ces_queue_map_next
+ * lists (each partition of a rank's streams once, as many as
+ * ces_queue_map_count says), a map that says what `connections N` says
+ * checks alike (the same verdict, states and transitions, on every fixture
+ * and on generated schedules), a schedule whose verdict depends on the map
+ * (bad/cross_stream_conn0.ces: it deadlocks only when both ranks put their
+ * two streams on one queue), the map in the report's text and JSON, a map
+ * beside delay faults, and the text form's errors.
+ */
+#include "ces_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXV 64
+
+/* A restricted growth string per rank: s0 on 0, each later stream on a
+ * queue of an earlier one or the next unused, below q. */
+static int canonical(const uint32_t *m, uint32_t ranks, uint32_t streams, uint32_t q)
+{
+    for (uint32_t r = 0; r < ranks; r++) {
+        uint32_t top = 0;
+
+        if (m[r * streams] != 0)
+            return 0;
+        for (uint32_t s = 1; s < streams; s++) {
+            if (m[r * streams + s] > top + 1 || m[r * streams + s] >= q)
+                return 0;
+            top = m[r * streams + s] > top ? m[r * streams + s] : top;
+        }
+    }
+    return 1;
+}
+
+static void test_enumeration(void **state)
+{
+    static const char *const three[] = {"0,0,0", "0,0,1", "0,1,0", "0,1,1", "0,1,2"};
+    uint32_t m[MAXV];
+    char buf[64];
+    int k = 0;
+
+    (void)state;
+    /* one rank, three streams: the five partitions in order; two queues
+     * drop the last */
+    memset(m, 0, sizeof(m));
+    do {
+        assert_true(k < 5);
+        ces_queue_map_format(1, 3, m, buf, sizeof(buf));
+        assert_string_equal(buf, three[k++]);
+    } while (ces_queue_map_next(1, 3, 3, m));
+    assert_int_equal(k, 5);
+    assert_int_equal(m[0] | m[1] | m[2], 0); /* back to all zeros */
+    k = 0;
+    do
+        k++;
+    while (ces_queue_map_next(1, 3, 2, m));
+    assert_int_equal(k, 4);
+    /* the known counts: Bell numbers and their bounded sums, per rank */
+    assert_int_equal(ces_queue_map_count(1, 3, 3), 5);
+    assert_int_equal(ces_queue_map_count(1, 3, 2), 4);
+    assert_int_equal(ces_queue_map_count(1, 4, 4), 15);
+    assert_int_equal(ces_queue_map_count(1, 4, 2), 8);
+    assert_int_equal(ces_queue_map_count(1, 5, 8), 52);
+    assert_int_equal(ces_queue_map_count(2, 3, 3), 25);
+    assert_int_equal(ces_queue_map_count(4, 2, 1), 1);
+    assert_int_equal(ces_queue_map_count(1, 64, 64), UINT64_MAX);
+    assert_int_equal(ces_queue_map_count(1, 0, 1), 0);
+    /* for small shapes: as many as counted, each canonical, none twice */
+    for (uint32_t ranks = 1; ranks <= 3; ranks++)
+        for (uint32_t streams = 1; streams <= 4; streams++)
+            for (uint32_t q = 1; q <= 4; q++) {
+                uint64_t n = 0, want = ces_queue_map_count(ranks, streams, q);
+                char(*seen)[40] = calloc((size_t)want, sizeof(*seen));
+
+                assert_non_null(seen);
+                memset(m, 0, sizeof(m));
+                do {
+                    assert_true(n < want);
+                    assert_true(canonical(m, ranks, streams, q));
+                    ces_queue_map_format(ranks, streams, m, seen[n], sizeof(seen[n]));
+                    for (uint64_t i = 0; i < n; i++)
+                        assert_string_not_equal(seen[i], seen[n]);
+                    n++;
+                } while (ces_queue_map_next(ranks, streams, q, m));
+                assert_int_equal(n, want);
+                free(seen);
+            }
+}
+
+static void test_text(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    uint32_t m[MAXV];
+    static const uint32_t per_rank[] = {0, 0, 1, 0, 1, 0};
+    char buf[64];
+
+    (void)state;
+    assert_int_equal(ces_queue_map_format(2, 3, per_rank, buf, sizeof(buf)), 11);
+    assert_string_equal(buf, "0,0,1/0,1,0");
+    assert_int_equal(ces_queue_map_parse(ctx, "0,0,1/0,1,0", 2, 3, m), CES_OK);
+    assert_memory_equal(m, per_rank, sizeof(per_rank));
+    /* one list is every rank's, and prints back as one */
+    assert_int_equal(ces_queue_map_parse(ctx, "0,1,1", 3, 3, m), CES_OK);
+    assert_int_equal(m[7], 1);
+    assert_int_equal(ces_queue_map_format(3, 3, m, buf, sizeof(buf)), 5);
+    assert_string_equal(buf, "0,1,1");
+    /* snprintf style: the length needed, a truncated text */
+    assert_int_equal(ces_queue_map_format(2, 3, per_rank, buf, 4), 11);
+    assert_string_equal(buf, "0,0");
+    {
+        static const struct {
+            const char *text, *msg;
+        } bad[] = {
+            {"0,x", "queue map '0,x': expected a queue number at column 3"},
+            {"0,3,1", "queue map '0,3,1': queue 3 at column 3; a rank's 3 streams take queues "
+                      "0..2"},
+            {"0,0", "queue map '0,0': list 1 has 2 numbers; expected one per stream, 3"},
+            {"0,0,0,0", "queue map '0,0,0,0': list 1 has 4 numbers; expected one per stream, 3"},
+            {"0,0,1/0,1", "queue map '0,0,1/0,1': list 2 has 2 numbers; expected one per "
+                          "stream, 3"},
+            {"0,0,1/0,1,0/0,0,0", "queue map '0,0,1/0,1,0/0,0,0': 3 lists for 2 ranks (one "
+                                  "list for every rank, or one per rank split by /)"},
+            {"0,0;1", "queue map '0,0;1': expected ',' or '/' at column 4"},
+            {"", "queue map '': expected a queue number at column 1"},
+        };
+
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+            assert_int_equal(ces_queue_map_parse(ctx, bad[i].text, 2, 3, m), CES_ERR_INVALID);
+            assert_string_equal(ces_ctx_last_error(ctx), bad[i].msg);
+        }
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The check of g under opts with map (NULL: the graph's connections). */
+static struct ces_check_report *check_map(struct ces_ctx *ctx, const struct ces_graph *g,
+                                          const struct ces_check_opts *base, const uint32_t *map)
+{
+    struct ces_check_opts o = *base;
+    struct ces_check_report *r = NULL;
+
+    o.queue_map = map;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    return r;
+}
+
+/* A map equal to what g's connections say (stream s on s mod N, or each
+ * on its own) checks exactly as the connections do, and so does that map
+ * with the queues renumbered (each queue q as q + 1, the last as 0). */
+static void same_as_connections(struct ces_ctx *ctx, const struct ces_graph *g,
+                                const struct ces_check_opts *o, const char *what)
+{
+    uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g), N = ces_graph_connections(g);
+    uint32_t map[8 * 16], Q = N > 0 && N < S ? N : S;
+    struct ces_check_report *a;
+    struct ces_check_stats x;
+
+    if (R * S > sizeof(map) / sizeof(map[0]))
+        return;
+    a = check_map(ctx, g, o, NULL);
+    x = ces_check_report_stats(a);
+    for (uint32_t shift = 0; shift < 2; shift++) {
+        struct ces_check_report *b;
+        struct ces_check_stats y;
+
+        for (uint32_t i = 0; i < R * S; i++)
+            map[i] = (i % S % Q + shift) % Q;
+        b = check_map(ctx, g, o, map);
+        y = ces_check_report_stats(b);
+        if (ces_check_report_verdict(a) != ces_check_report_verdict(b) || x.states != y.states ||
+            x.transitions != y.transitions || x.executions != y.executions)
+            fail_msg("%s: connections %u: verdict %u, %llu states, %llu transitions; the map "
+                     "(shift %u): verdict %u, %llu states, %llu transitions",
+                     what, N, ces_check_report_verdict(a), (unsigned long long)x.states,
+                     (unsigned long long)x.transitions, shift, ces_check_report_verdict(b),
+                     (unsigned long long)y.states, (unsigned long long)y.transitions);
+        ces_check_report_destroy(b);
+    }
+    ces_check_report_destroy(a);
+}
+
+static void test_map_is_connections(void **state)
+{
+    static const char *const dirs[] = {"good", "bad"};
+    struct ces_ctx *ctx = NULL;
+    struct ces_check_opts o;
+    unsigned shared = 0, graphs = 0;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_seconds = 60;
+    for (size_t d = 0; d < 2; d++) {
+        char **paths = NULL;
+        size_t n = ces_test_list(dirs[d], ".ces", &paths);
+
+        assert_true(n > 5);
+        for (size_t i = 0; i < n; i++) {
+            struct ces_graph *g = NULL;
+
+            assert_int_equal(ces_graph_load(ctx, paths[i], &g), CES_OK);
+            same_as_connections(ctx, g, &o, paths[i]);
+            shared += ces_graph_connections(g) > 0;
+            graphs++;
+            ces_graph_destroy(g);
+        }
+        ces_test_list_free(paths, n);
+    }
+    /* generated schedules, a third of them with shared queues */
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        struct ces_graph *g = NULL;
+        char what[32];
+
+        assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
+        snprintf(what, sizeof(what), "gen seed %llu", (unsigned long long)seed);
+        same_as_connections(ctx, g, &o, what);
+        shared += ces_graph_connections(g) > 0;
+        graphs++;
+        ces_graph_destroy(g);
+    }
+    assert_true(shared >= 30);
+    assert_true(graphs >= 230);
+    ces_ctx_destroy(ctx);
+}
+
+/* bad/cross_stream_conn0.ces: each rank's s0 waits for the flag that the
+ * peer's s1 writes after an await of s0's record: it deadlocks exactly
+ * when both ranks' streams share one queue. */
+static void test_map_decides(void **state)
+{
+    static const struct {
+        const char *map;
+        uint32_t verdict;
+    } want[] = {{"0,1", CES_V_OK},       {"0,0", CES_V_DEADLOCK}, {"0,0/0,1", CES_V_OK},
+                {"0,1/0,0", CES_V_OK}, {"1,0", CES_V_OK},       {"1,1", CES_V_DEADLOCK}};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_check_opts o;
+    uint32_t map[4] = {0, 0, 0, 0};
+    int deadlocks = 0, total = 0;
+
+    (void)state;
+    assert_int_equal(ces_graph_load(ctx, CES_FIXTURES "/bad/cross_stream_conn0.ces", &g), CES_OK);
+    ces_check_opts_init(&o);
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        struct ces_check_report *r;
+        char *text = NULL, line[96];
+
+        assert_int_equal(ces_queue_map_parse(ctx, want[i].map, 2, 2, map), CES_OK);
+        r = check_map(ctx, g, &o, map);
+        assert_int_equal(ces_check_report_verdict(r), want[i].verdict);
+        assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+        snprintf(line, sizeof(line), "\nhardware queues: %s (each stream's queue", want[i].map);
+        assert_non_null(strstr(text, line));
+        ces_free(ctx, text);
+        assert_int_equal(ces_check_report_json(ctx, r, &text, NULL), CES_OK);
+        snprintf(line, sizeof(line), ",\"queues\":\"%s\",", want[i].map);
+        assert_non_null(strstr(text, line));
+        ces_free(ctx, text);
+        ces_check_report_destroy(r);
+    }
+    /* without a map: no such line or key */
+    {
+        struct ces_check_report *r = check_map(ctx, g, &o, NULL);
+        char *text = NULL;
+
+        assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+        assert_null(strstr(text, "hardware queues"));
+        ces_free(ctx, text);
+        assert_int_equal(ces_check_report_json(ctx, r, &text, NULL), CES_OK);
+        assert_null(strstr(text, "\"queues\""));
+        ces_free(ctx, text);
+        ces_check_report_destroy(r);
+    }
+    /* every assignment: one of the four deadlocks */
+    memset(map, 0, sizeof(map));
+    do {
+        struct ces_check_report *r = check_map(ctx, g, &o, map);
+
+        deadlocks += ces_check_report_verdict(r) == CES_V_DEADLOCK;
+        total++;
+        ces_check_report_destroy(r);
+    } while (ces_queue_map_next(2, 2, 2, map));
+    assert_int_equal(total, 4);
+    assert_int_equal(deadlocks, 1);
+    /* a queue beyond the streams is refused, naming the stream */
+    map[3] = 2;
+    {
+        struct ces_check_opts b = o;
+        struct ces_check_report *r = NULL;
+
+        b.queue_map = map;
+        assert_int_equal(ces_check(ctx, g, &b, &r), CES_ERR_INVALID);
+        assert_null(r);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "check options: queue_map puts r1.s1 on queue 2; a rank's queues "
+                            "are 0..1");
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Under a delay fault the delayed write's stream has a queue of its own
+ * whatever the map: the map of the schedule's streams applies as it
+ * stands (the same verdict as its connections say, with and without it). */
+static void test_map_with_delay(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_check_opts o;
+    struct ces_fault f;
+    uint32_t map[4];
+
+    (void)state;
+    assert_int_equal(ces_graph_load(ctx, CES_FIXTURES "/bad/cross_stream_conn0.ces", &g), CES_OK);
+    ces_check_opts_init(&o);
+    assert_int_equal(ces_fault_parse(ctx, "delay:r0.s1#2", &f), CES_OK);
+    o.faults = &f;
+    o.nfaults = 1;
+    same_as_connections(ctx, g, &o, "cross_stream_conn0 with a delay");
+    assert_int_equal(ces_queue_map_parse(ctx, "0,0", 2, 2, map), CES_OK);
+    {
+        struct ces_check_report *r = check_map(ctx, g, &o, map);
+
+        assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK);
+        ces_check_report_destroy(r);
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_enumeration),
+        cmocka_unit_test(test_text),
+        cmocka_unit_test(test_map_is_connections),
+        cmocka_unit_test(test_map_decides),
+        cmocka_unit_test(test_map_with_delay),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
