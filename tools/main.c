@@ -27,7 +27,7 @@ static const struct command commands[] = {
 static void usage(FILE *f)
 {
     fputs("usage: cesync COMMAND [ARGS...]\n"
-          "       cesync COMMAND --help\n"
+          "       cesync COMMAND --help   (or cesync help COMMAND)\n"
           "       cesync --version\n"
           "\n"
           "cesync checks copy-engine transfer-and-sync schedules between the GPUs of one node\n"
@@ -66,6 +66,23 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
+        /* `cesync help COMMAND` is `cesync COMMAND --help` */
+        for (size_t i = 0; argc == 3 && strcmp(argv[1], "help") == 0 &&
+                           i < sizeof(commands) / sizeof(commands[0]);
+             i++) {
+            char *help[] = {"--help", NULL};
+
+            if (strcmp(argv[2], commands[i].name) == 0)
+                return finish(commands[i].fn(1, help));
+        }
+        if (argc > 2 && strcmp(argv[1], "help") == 0) {
+            if (argc == 3)
+                fprintf(stderr, "cesync: help: unknown command '%s'\n\n", argv[2]);
+            else
+                fputs("cesync: help takes one command (cesync help check)\n\n", stderr);
+            usage(stderr);
+            return CES_EXIT_USAGE;
+        }
         usage(stdout);
         return finish(CES_EXIT_OK);
     }

@@ -23,12 +23,27 @@ static void test_help_everywhere(void **state)
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
         char args[64];
 
+        char *same;
+
         snprintf(args, sizeof(args), "%s --help", cmds[i]);
         assert_int_equal(ces_test_tool(NULL, args, &out), 0);
         if (strstr(out, "usage: cesync") == NULL)
             fail_msg("'cesync %s' lacks a usage line:\n%s", args, out);
+        /* `cesync help COMMAND` says the same */
+        snprintf(args, sizeof(args), "help %s", cmds[i]);
+        assert_int_equal(ces_test_tool(NULL, args, &same), 0);
+        assert_string_equal(same, out);
+        free(same);
         free(out);
     }
+    assert_int_equal(ces_test_tool(NULL, "help nope", &out), 2);
+    assert_true(strncmp(out, "cesync: help: unknown command 'nope'\n\nusage: cesync COMMAND",
+                        59) == 0);
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "help check run", &out), 2);
+    assert_true(strncmp(out, "cesync: help takes one command (cesync help check)\n\n", 52) ==
+                0);
+    free(out);
 }
 
 static void test_usage_errors(void **state)
