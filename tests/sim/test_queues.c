@@ -7,7 +7,9 @@
  * and on generated schedules), a schedule whose verdict depends on the map
  * (bad/cross_stream_conn0.ces: it deadlocks only when both ranks put their
  * two streams on one queue), the map in the report's text and JSON, a map
- * beside delay faults, and the text form's errors.
+ * beside delay faults, the text form's errors, and every assignment of
+ * generated schedules checked as a map and as the graph renumbered for
+ * `connections` alike.
  */
 #include "ces_test.h"
 
@@ -335,6 +337,143 @@ static void test_map_with_delay(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* g with each rank's streams renumbered so that `connections k` puts them
+ * on the queues of map (k the most queues a rank uses): queue j's streams
+ * take j, j + k, j + 2k, ... in stream order, the streams a rank leaves
+ * unused stay empty.  *k_out gets k. */
+static struct ces_graph *relabel(struct ces_ctx *ctx, const struct ces_graph *g,
+                                 const uint32_t *map, uint32_t *k_out)
+{
+    uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g), k = 1, top = 0;
+    uint32_t label[8 * 4];
+    struct ces_graph *h = NULL;
+
+    assert_true(R * S <= sizeof(label) / sizeof(label[0]));
+    for (uint32_t i = 0; i < R * S; i++)
+        k = map[i] + 1 > k ? map[i] + 1 : k;
+    for (uint32_t r = 0; r < R; r++) {
+        uint32_t used[4] = {0};
+
+        for (uint32_t s = 0; s < S; s++) {
+            uint32_t q = map[r * S + s];
+
+            label[r * S + s] = q + k * used[q]++;
+            top = label[r * S + s] > top ? label[r * S + s] : top;
+        }
+    }
+    assert_int_equal(ces_graph_create(ctx, R, top + 1, &h), CES_OK);
+    assert_int_equal(ces_graph_set_connections(h, k < top + 1 ? k : 0), CES_OK);
+    for (uint32_t i = 0; i < ces_graph_nbuffers(g); i++)
+        assert_int_equal(ces_graph_add_buffer(h, ces_graph_buffer(g, i).name,
+                                              ces_graph_buffer(g, i).size, NULL),
+                         CES_OK);
+    for (uint32_t i = 0; i < ces_graph_nsignals(g); i++) {
+        struct ces_signal_info si = ces_graph_signal(g, i);
+
+        assert_int_equal(ces_graph_add_signal(h, si.name, si.width, si.slots, NULL), CES_OK);
+    }
+    for (uint32_t i = 0; i < ces_graph_nevents(g); i++)
+        assert_int_equal(ces_graph_add_event(h, ces_graph_event(g, i), NULL), CES_OK);
+    for (uint32_t i = 0; i < ces_graph_nconsts(g); i++) {
+        int64_t v;
+        const char *name = ces_graph_const(g, i, &v);
+
+        assert_int_equal(ces_graph_add_const(h, name, v), CES_OK);
+    }
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        struct ces_block_info bi = ces_graph_block(g, b);
+
+        assert_int_equal(ces_graph_add_block(h, bi.kind, bi.reps), CES_OK);
+        for (uint32_t r = 0; r < R; r++) {
+            uint32_t n;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+            for (uint32_t i = 0; i < n; i++) {
+                struct ces_op o = ops[i];
+
+                o.stream = label[r * S + o.stream];
+                assert_int_equal(ces_graph_add_op(h, r, &o), CES_OK);
+            }
+        }
+    }
+    assert_int_equal(ces_graph_validate(h, NULL), CES_OK);
+    *k_out = k;
+    return h;
+}
+
+/* The general map against what `connections` already said: every
+ * assignment of each rank's streams (the generated schedules of two
+ * streams, 2-3 ranks, and the fixtures of two), checked as a map and as
+ * the graph renumbered for `connections k`: the same verdict, and without
+ * the reduction the same states and transitions. */
+static void test_map_is_renumbering(void **state)
+{
+    struct ces_ctx *ctx = NULL;
+    struct ces_check_opts o, u;
+    unsigned maps = 0, defects = 0;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_seconds = 60;
+    u = o;
+    u.flags = CES_CHECK_NO_REDUCTION;
+    u.max_states = 200000;
+    for (uint64_t seed = 1; seed <= 400 + 2; seed++) {
+        struct ces_graph *g = NULL;
+        uint32_t map[8 * 4] = {0}, R, S;
+
+        if (seed <= 400)
+            assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
+        else
+            assert_int_equal(ces_graph_load(ctx,
+                                            seed == 401 ? CES_FIXTURES "/bad/cross_stream_conn0.ces"
+                                                        : CES_FIXTURES "/good/streams_events.ces",
+                                            &g),
+                             CES_OK);
+        R = ces_graph_ranks(g);
+        S = ces_graph_streams(g);
+        if (S < 2 || R * S > 8 * 4 || S > 4) {
+            ces_graph_destroy(g);
+            continue;
+        }
+        do {
+            uint32_t k;
+            struct ces_graph *h = relabel(ctx, g, map, &k);
+            struct ces_check_report *a = check_map(ctx, g, &o, map), *b = check_map(ctx, h, &o,
+                                                                                     NULL);
+            struct ces_check_report *ua = check_map(ctx, g, &u, map), *ub = check_map(ctx, h, &u,
+                                                                                      NULL);
+            struct ces_check_stats x = ces_check_report_stats(ua), y = ces_check_report_stats(ub);
+            char text[64];
+
+            ces_queue_map_format(R, S, map, text, sizeof(text));
+            if (ces_check_report_verdict(a) != ces_check_report_verdict(b))
+                fail_msg("seed %llu map %s: verdict %u, renumbered (connections %u) %u",
+                         (unsigned long long)seed, text, ces_check_report_verdict(a), k,
+                         ces_check_report_verdict(b));
+            if (x.complete && y.complete && (x.states != y.states || x.transitions != y.transitions))
+                fail_msg("seed %llu map %s unreduced: %llu states, %llu transitions; renumbered "
+                         "%llu, %llu",
+                         (unsigned long long)seed, text, (unsigned long long)x.states,
+                         (unsigned long long)x.transitions, (unsigned long long)y.states,
+                         (unsigned long long)y.transitions);
+            defects += ces_check_report_verdict(a) != CES_V_OK;
+            maps++;
+            ces_check_report_destroy(a);
+            ces_check_report_destroy(b);
+            ces_check_report_destroy(ua);
+            ces_check_report_destroy(ub);
+            ces_graph_destroy(h);
+        } while (ces_queue_map_next(R, S, S, map));
+        ces_graph_destroy(g);
+    }
+    /* 800 assignments, about half of them with a defect */
+    assert_true(maps >= 600);
+    assert_true(defects >= 200 && defects + 200 <= maps);
+    ces_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_map_is_connections),
         cmocka_unit_test(test_map_decides),
         cmocka_unit_test(test_map_with_delay),
+        cmocka_unit_test(test_map_is_renumbering),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
