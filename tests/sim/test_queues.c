@@ -363,23 +363,7 @@ static struct ces_graph *relabel(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     assert_int_equal(ces_graph_create(ctx, R, top + 1, &h), CES_OK);
     assert_int_equal(ces_graph_set_connections(h, k < top + 1 ? k : 0), CES_OK);
-    for (uint32_t i = 0; i < ces_graph_nbuffers(g); i++)
-        assert_int_equal(ces_graph_add_buffer(h, ces_graph_buffer(g, i).name,
-                                              ces_graph_buffer(g, i).size, NULL),
-                         CES_OK);
-    for (uint32_t i = 0; i < ces_graph_nsignals(g); i++) {
-        struct ces_signal_info si = ces_graph_signal(g, i);
-
-        assert_int_equal(ces_graph_add_signal(h, si.name, si.width, si.slots, NULL), CES_OK);
-    }
-    for (uint32_t i = 0; i < ces_graph_nevents(g); i++)
-        assert_int_equal(ces_graph_add_event(h, ces_graph_event(g, i), NULL), CES_OK);
-    for (uint32_t i = 0; i < ces_graph_nconsts(g); i++) {
-        int64_t v;
-        const char *name = ces_graph_const(g, i, &v);
-
-        assert_int_equal(ces_graph_add_const(h, name, v), CES_OK);
-    }
+    ces_test_copy_tables(g, h);
     for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
         struct ces_block_info bi = ces_graph_block(g, b);
 

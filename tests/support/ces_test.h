@@ -73,6 +73,10 @@ uint32_t ces_test_verdict(struct ces_ctx *ctx, const struct ces_graph *g);
 struct ces_graph *ces_test_in_place_on(struct ces_ctx *ctx, const struct ces_coll_params *p,
                                        uint64_t mask);
 
+/* The tables of `from` (buffers, signals, events, constants, in order, so
+ * indices stay) into the empty graph g; fails the test on any error. */
+void ces_test_copy_tables(const struct ces_graph *from, struct ces_graph *g);
+
 /* A new empty directory under /tmp (a static buffer: one at a time). */
 char *ces_test_tmpdir(void);
 

@@ -42,8 +42,7 @@ static int same_region(const struct ces_region *x, const struct ces_region *y)
     return x->buf == y->buf && x->rank == y->rank && x->lo == y->lo && x->hi == y->hi;
 }
 
-/* The tables of `out` into g. */
-static void copy_tables(const struct ces_graph *out, struct ces_graph *g)
+void ces_test_copy_tables(const struct ces_graph *out, struct ces_graph *g)
 {
     for (uint32_t i = 0; i < ces_graph_nbuffers(out); i++) {
         struct ces_buffer_info b = ces_graph_buffer(out, i);
@@ -87,7 +86,7 @@ struct ces_graph *ces_test_in_place_on(struct ces_ctx *ctx, const struct ces_col
     }
     assert_int_equal(ces_graph_create(ctx, n, ces_graph_streams(out), &g), CES_OK);
     assert_int_equal(ces_graph_set_connections(g, ces_graph_connections(out)), CES_OK);
-    copy_tables(out, g);
+    ces_test_copy_tables(out, g);
     for (uint32_t b = 0; b < ces_graph_nblocks(out); b++) {
         struct ces_block_info bi = ces_graph_block(out, b);
 
