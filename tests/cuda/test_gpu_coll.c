@@ -1064,9 +1064,53 @@ static int rank_main(uint32_t rank, uint32_t nforked, const char *path, void *ar
     return bad;
 }
 
+/* A dumped schedule of several streams OK under every assignment of each
+ * rank's streams to hardware queues that CUDA may make (at most its
+ * connections where they are fewer than its streams): it runs safely
+ * whatever queues its streams got here, which the process does not say. */
+static int sweep_queues(struct ces_ctx *ctx, const struct ces_graph *g, const char *name)
+{
+    uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g), C = ces_graph_connections(g);
+    uint32_t Q = C > 0 && C < S ? C : S, *map;
+    uint64_t n = 0;
+    int bad = 0;
+
+    if (S < 2 || ces_queue_map_count(R, S, Q) > 1000)
+        return 0;
+    map = calloc((size_t)R * S, sizeof(uint32_t));
+    if (map == NULL)
+        return 1;
+    do {
+        struct ces_check_opts o;
+        struct ces_check_report *rep = NULL;
+        char text[64], v[64];
+
+        ces_check_opts_init(&o);
+        o.max_seconds = 60;
+        o.queue_map = map;
+        if (ces_check(ctx, g, &o, &rep) != CES_OK) {
+            bad = gpu_fail(ctx, name, -1);
+            break;
+        }
+        if (ces_check_report_verdict(rep) != CES_V_OK) {
+            ces_queue_map_format(R, S, map, text, sizeof(text));
+            ces_verdict_format(ces_check_report_verdict(rep), v, sizeof(v));
+            printf("FAIL %s: verdict %s with --queues %s\n", name, v, text);
+            bad = 1;
+        }
+        ces_check_report_destroy(rep);
+        n++;
+    } while (!bad && ces_queue_map_next(R, S, Q, map));
+    if (!bad)
+        printf("ok   %s: OK under all %" PRIu64 " queue assignments\n", name, n);
+    free(map);
+    return bad;
+}
+
 /* Every schedule the runs dumped must declare the hardware queues it ran
  * over (where its streams outnumber them, the shared ones) and be proved
- * under them by the model checker. */
+ * under them by the model checker, and under every other assignment of
+ * its streams to queues. */
 static int check_dumps(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -1108,6 +1152,7 @@ static int check_dumps(const char *dir)
                    ces_check_report_verdict(rep) == CES_V_OK ? "ok  " : "FAIL", e->d_name, v,
                    ces_check_report_stats(rep).states);
             bad |= ces_check_report_verdict(rep) != CES_V_OK;
+            bad |= sweep_queues(ctx, g, e->d_name);
         }
         count++;
         ces_check_report_destroy(rep);
