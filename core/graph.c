@@ -65,12 +65,21 @@ void ces_graph_destroy(struct ces_graph *g)
     ces_free(ctx, g);
 }
 
+void ces_sb_connections(struct ces_sb *sb, uint32_t connections)
+{
+    if (connections == CES_CONNECTIONS_ANY)
+        ces_sb_puts(sb, "connections any\n");
+    else if (connections != 0)
+        ces_sb_printf(sb, "connections %" PRIu32 "\n", connections);
+}
+
 int ces_graph_set_connections(struct ces_graph *g, uint32_t connections)
 {
     if (g == NULL)
         return CES_ERR_INVALID;
-    if (connections > CES_MAX_STREAMS)
-        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "connections must be 0..%u, not %" PRIu32,
+    if (connections > CES_MAX_STREAMS && connections != CES_CONNECTIONS_ANY)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                             "connections must be 0..%u or CES_CONNECTIONS_ANY, not %" PRIu32,
                              CES_MAX_STREAMS, connections);
     g->connections = connections;
     return CES_OK;
@@ -954,8 +963,7 @@ int ces_graph_print(struct ces_ctx *ctx, const struct ces_graph *g, unsigned fla
     ces_sb_init(&sb, ctx);
     ces_sb_printf(&sb, "cesync %d\nranks %" PRIu32 "\nstreams %" PRIu32 "\n", CES_FORMAT_VERSION,
                   g->ranks, g->streams);
-    if (g->connections != 0)
-        ces_sb_printf(&sb, "connections %" PRIu32 "\n", g->connections);
+    ces_sb_connections(&sb, g->connections);
     for (size_t i = 0; i < g->consts.len; i++) {
         const struct ces_named *c = &CES_VEC_AT(&g->consts, struct ces_named, i);
 

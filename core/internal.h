@@ -64,6 +64,9 @@ void ces_sb_printf(struct ces_sb *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The header line of a graph's or program's connections: nothing for 0,
+ * `connections any` for CES_CONNECTIONS_ANY, else `connections N` (graph.c). */
+void ces_sb_connections(struct ces_sb *sb, uint32_t connections);
 void ces_sb_vprintf(struct ces_sb *sb, const char *fmt, va_list ap);
 void ces_sb_puts(struct ces_sb *sb, const char *s);
 /* Hands the text to the caller (*text, *len) or frees it and returns the

@@ -565,12 +565,20 @@ static int parse_count(struct parser *P, const char *kw, uint32_t col)
                     *line);
     lex(P);
     vcol = P->tok.col;
+    if (dst == &P->prog->connections && tok_is(P, "any")) {
+        /* `connections any`: whatever queues CUDA gives the streams */
+        lex(P);
+        *seen = true;
+        *line = P->line;
+        *dst = CES_CONNECTIONS_ANY;
+        return expect_eol(P, "'connections any'");
+    }
     rc = parse_const_expr(P, &e, &v);
     if (rc != CES_OK)
         return rc;
     if (v < lo || v > hi)
-        return perr(P, CES_ERR_SEMANTIC, vcol, "%s must be %" PRId64 "..%" PRId64 ", not %" PRId64,
-                    kw, lo, hi, v);
+        return perr(P, CES_ERR_SEMANTIC, vcol, "%s must be %" PRId64 "..%" PRId64 "%s, not %" PRId64,
+                    kw, lo, hi, dst == &P->prog->connections ? " or any" : "", v);
     *seen = true;
     *line = P->line;
     *dst = (uint32_t)v;

@@ -179,8 +179,7 @@ int ces_prog_print(struct ces_ctx *ctx, const struct ces_prog *p, char **text, s
      * prints later, and the values are what the schedule means */
     ces_sb_printf(&sb, "cesync %d\nranks %" PRIu32 "\nstreams %" PRIu32 "\n", CES_FORMAT_VERSION,
                   p->ranks, p->streams);
-    if (p->connections != 0)
-        ces_sb_printf(&sb, "connections %" PRIu32 "\n", p->connections);
+    ces_sb_connections(&sb, p->connections);
     for (size_t k = 0; k < p->lets.len; k++) {
         const struct ces_plet *l = &CES_VEC_AT(&p->lets, struct ces_plet, k);
 

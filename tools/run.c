@@ -46,7 +46,8 @@ static const char run_usage[] =
     "\n"
     "Environment: CES_TIMEOUT_MS (watchdog, default 10000), CES_DUMP_SCHEDULE=DIR,\n"
     "CES_SHARE_GPUS=1, CUDA_DEVICE_MAX_CONNECTIONS (hardware queues per GPU, default 8;\n"
-    "a .ces file runs only if it was checked for them, by its `connections`: docs/FORMAT.md;\n"
+    "a .ces file runs only if it was checked for them, by its `connections` (`any`: with\n"
+    "any number of them): docs/FORMAT.md;\n"
     "a collective declares them where its streams share them).\n"
     "Exit: 0 every byte matched, 1 a mismatch or a timeout, 2 bad usage or setup error.\n"
     "\n";

@@ -432,9 +432,10 @@ static int lower_block(struct lower_state *st, uint32_t b, const struct ces_cuda
     for (uint32_t i = 0; i < n && rc == CES_OK; i++) {
         uint32_t s = ops[i].stream;
 
-        /* With shared hardware queues (connections > 0) the checked order of
-         * ops entering a queue is the line order, so a stream's run of
-         * memops is issued before any op of another stream is. */
+        /* With shared hardware queues (connections > 0, `any` among them)
+         * the checked order of ops entering a queue is the line order, so a
+         * stream's run of memops is issued before any op of another stream
+         * is. */
         if (ces_graph_connections(g) > 0 && last != UINT32_MAX && last != s)
             rc = flush_memops(st, last);
         if (rc == CES_OK)
@@ -567,8 +568,8 @@ int ces_cuda_queues_check(struct ces_ctx *ctx, const struct ces_graph *g, uint32
     uint32_t checked = shared_queues(conn, streams), real = shared_queues(queues, streams);
     char model[96], run[96] = "";
 
-    if (checked == real)
-        return CES_OK;
+    if (checked == real || conn == CES_CONNECTIONS_ANY)
+        return CES_OK; /* `connections any` was checked under every assignment */
     if (checked == 0)
         snprintf(model, sizeof(model), "each of its %" PRIu32 " streams on a queue of its own",
                  streams);
@@ -588,14 +589,15 @@ int ces_cuda_queues_check(struct ces_ctx *ctx, const struct ces_graph *g, uint32
                          " (%s) but this process has %" PRIu32 " hardware queue%s per GPU "
                          "(CUDA_DEVICE_MAX_CONNECTIONS; %u when unset), so the check did not "
                          "model how its streams are queued here; check it with "
-                         "`connections %" PRIu32 "`%s",
+                         "`connections %" PRIu32 "` (or `connections any`: every assignment)%s",
                          conn, model, queues, queues == 1 ? "" : "s", CES_CUDA_QUEUES_DEFAULT,
                          real, run);
 }
 
 int ces_cuda_queues_adopt(struct ces_graph *g, uint32_t queues)
 {
-    if (shared_queues(queues, ces_graph_streams(g)) == 0)
+    if (shared_queues(queues, ces_graph_streams(g)) == 0 ||
+        ces_graph_connections(g) == CES_CONNECTIONS_ANY)
         return CES_OK;
     return ces_graph_set_connections(g, queues);
 }

@@ -344,7 +344,9 @@ struct ces_check_report {
     const struct ces_graph *g; /* borrowed: must outlive the report; or delayed.g */
     struct sim_delayed delayed; /* owned: the delay faults' graph, if any */
     struct sim_expanded expanded; /* owned: the rank stops' stream stops, if any */
-    char *queues;       /* owned: opts.queue_map as ces_queue_map_format writes it, or NULL */
+    uint32_t *qmap;     /* owned: opts.queue_map ([ranks * qstreams]), or NULL */
+    uint32_t qstreams;  /* the streams of the map's graph (the schedule's, not a delay's) */
+    uint64_t assignments; /* `connections any`: the queue assignments checked (0 otherwise) */
     uint32_t verdict;
     bool stopped_first; /* CES_CHECK_FIRST stopped the search */
     bool stopped;       /* a bound on states, time or memory stopped the search */

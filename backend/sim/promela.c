@@ -889,6 +889,13 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                            PRIu32 " and %" PRIu32, m.o.races, m.o.data);
         goto out;
     }
+    if (m.N == CES_CONNECTIONS_ANY) {
+        rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                           "promela: `connections any` is a check of every queue assignment; "
+                           "export one (connections N, or connections 0 for a queue per "
+                           "stream)");
+        goto out;
+    }
     if (ces_graph_iterations(g) > PML_MAX_CLOCK) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu64 " iterations (at most %u: "
                            "generations are kept in bytes)", ces_graph_iterations(g),

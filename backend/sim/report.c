@@ -40,7 +40,7 @@ void ces_check_report_destroy(struct ces_check_report *r)
         defect_free(r->ctx, r->defects[i]);
     ces_sim_delayed_free(r->ctx, &r->delayed);
     ces_sim_expanded_free(r->ctx, &r->expanded);
-    ces_free(r->ctx, r->queues);
+    ces_free(r->ctx, r->qmap);
     ces_free(r->ctx, r);
 }
 
@@ -524,6 +524,28 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g,
     }
 }
 
+/* Appends the report's queue map as text (ces_queue_map_format). */
+static void put_map(struct ces_sb *sb, const struct ces_check_report *r)
+{
+    uint32_t R = ces_graph_ranks(r->g);
+    int n = ces_queue_map_format(R, r->qstreams, r->qmap, NULL, 0);
+    char *buf = n >= 0 ? ces_malloc(r->ctx, (size_t)n + 1) : NULL;
+
+    if (buf == NULL) {
+        if (sb->status == CES_OK) /* the finished text says so */
+            sb->status = ces_ctx_error(r->ctx, CES_ERR_NOMEM, "out of memory writing a report");
+        return;
+    }
+    ces_queue_map_format(R, r->qstreams, r->qmap, buf, (size_t)n + 1);
+    ces_sb_puts(sb, buf);
+    ces_free(r->ctx, buf);
+}
+
+const uint32_t *ces_check_report_queue_map(const struct ces_check_report *r)
+{
+    return r == NULL ? NULL : r->qmap;
+}
+
 int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r, char **text,
                           size_t *len)
 {
@@ -537,9 +559,17 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     ces_sb_init(&sb, ctx);
     ces_verdict_format(r->verdict, v, sizeof(v));
     ces_sb_printf(&sb, "verdict: %s\n", v);
-    if (r->queues != NULL)
-        ces_sb_printf(&sb, "hardware queues: %s (each stream's queue, in place of the "
-                      "schedule's connections)\n", r->queues);
+    if (r->qmap != NULL) {
+        ces_sb_puts(&sb, "hardware queues: ");
+        put_map(&sb, r);
+        if (r->assignments > 0)
+            ces_sb_printf(&sb, " (connections any: assignment %" PRIu64 " checked, the first "
+                          "that fails)\n", r->assignments);
+        else
+            ces_sb_puts(&sb, " (each stream's queue, in place of the schedule's connections)\n");
+    } else if (r->assignments > 0)
+        ces_sb_printf(&sb, "hardware queues: every assignment of each rank's streams to queues "
+                      "(connections any): %" PRIu64 "\n", r->assignments);
     if (s->mode == CES_CHECK_RANDOM)
         ces_sb_printf(&sb, "coverage: %" PRIu64 " random executions - a sample, not a proof\n",
                       s->executions);
@@ -670,11 +700,13 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
                   ",\"seconds\":%.6f,\"states_per_second\":%.1f,\"peak_memory\":%" PRIu64 "},",
                   s->states, s->transitions, s->executions, s->aborted, s->max_depth, s->seconds,
                   s->seconds > 0 ? (double)s->states / s->seconds : 0.0, s->peak_memory);
-    if (r->queues != NULL) {
-        ces_sb_puts(&sb, "\"queues\":");
-        json_str(&sb, r->queues);
-        ces_sb_puts(&sb, ",");
+    if (r->qmap != NULL) {
+        ces_sb_puts(&sb, "\"queues\":\"");
+        put_map(&sb, r); /* digits, ',' and '/': nothing to escape */
+        ces_sb_puts(&sb, "\",");
     }
+    if (r->assignments > 0)
+        ces_sb_printf(&sb, "\"queue_assignments\":%" PRIu64 ",", r->assignments);
     if (r->expanded.nstops > 0) {
         ces_sb_puts(&sb, "\"rank_stops\":[");
         for (size_t i = 0; i < r->expanded.nstops; i++) {

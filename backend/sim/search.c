@@ -1465,6 +1465,79 @@ fail:
     return rc;
 }
 
+static void add_stats(struct ces_check_stats *sum, const struct ces_check_stats *s)
+{
+    sum->complete = sum->complete && s->complete;
+    sum->states += s->states;
+    sum->transitions += s->transitions;
+    sum->executions += s->executions;
+    sum->aborted += s->aborted;
+    sum->seconds += s->seconds;
+    sum->max_depth = s->max_depth > sum->max_depth ? s->max_depth : sum->max_depth;
+    sum->peak_memory = s->peak_memory > sum->peak_memory ? s->peak_memory : sum->peak_memory;
+}
+
+/* `connections any`: g under every assignment of each rank's streams to
+ * hardware queues (ces_queue_map_next), each checked as its queue map.
+ * The report is the first assignment's whose verdict has a defect (its map
+ * in the report), or else the last one's with the totals of all (and
+ * INCOMPLETE if any was). */
+static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
+                     const struct ces_check_opts *opts, struct ces_check_report **out)
+{
+    uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g), *map;
+    uint64_t total = ces_queue_map_count(R, S, S), done = 0;
+    struct ces_check_opts o = *opts;
+    struct ces_check_report *r = NULL;
+    struct ces_check_stats sum;
+    uint32_t incomplete = 0;
+    int rc = CES_OK;
+
+    if (opts->replay != NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "a replay of a `connections any` schedule needs the hardware queues "
+                             "it ran on: give the report's queue map (queue_map, --queues)");
+    if (total > CES_QUEUE_MAPS_MAX)
+        return ces_ctx_error(ctx, CES_ERR_LIMIT,
+                             "connections any: %" PRIu64 " assignments of %" PRIu32
+                             " ranks' %" PRIu32 " streams to hardware queues, more than %u "
+                             "checks; name the queues (connections N, or a queue map)",
+                             total, R, S, CES_QUEUE_MAPS_MAX);
+    map = ces_malloc(ctx, (size_t)R * S * sizeof(uint32_t));
+    if (map == NULL)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory checking every queue assignment");
+    memset(map, 0, (size_t)R * S * sizeof(uint32_t));
+    memset(&sum, 0, sizeof(sum));
+    sum.complete = 1;
+    o.queue_map = map;
+    do {
+        ces_check_report_destroy(r);
+        r = NULL;
+        rc = ces_check(ctx, g, &o, &r);
+        if (rc != CES_OK)
+            break;
+        done++;
+        sum.mode = r->stats.mode;
+        add_stats(&sum, &r->stats);
+        incomplete |= r->verdict & CES_V_INCOMPLETE;
+        if (r->verdict & ~(uint32_t)CES_V_INCOMPLETE)
+            break; /* a defect: this assignment's report */
+    } while (ces_queue_map_next(R, S, S, map));
+    ces_free(ctx, map);
+    if (rc != CES_OK)
+        return rc;
+    r->assignments = done;
+    if (!(r->verdict & ~(uint32_t)CES_V_INCOMPLETE)) {
+        /* every assignment OK (or incomplete): the totals, no one map */
+        r->verdict |= incomplete;
+        r->stats = sum;
+        ces_free(ctx, r->qmap);
+        r->qmap = NULL;
+    }
+    *out = r;
+    return CES_OK;
+}
+
 int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_check_opts *opts,
               struct ces_check_report **out)
 {
@@ -1502,6 +1575,8 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
         rc = ces_sim_fault_check(ctx, g, &opts->faults[i]);
     if (rc != CES_OK)
         return rc;
+    if (ces_graph_connections(g) == CES_CONNECTIONS_ANY && opts->queue_map == NULL)
+        return check_any(ctx, g, opts, out);
     rc = ces_sim_faults_expand(ctx, g, opts, &ex);
     o = *opts;
     if (ex.faults != NULL) {
@@ -1526,16 +1601,16 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     else
         ces_sim_expanded_free(ctx, &ex);
     if (rc == CES_OK && opts->queue_map != NULL) {
-        uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g);
-        int n = ces_queue_map_format(R, S, opts->queue_map, NULL, 0);
+        size_t n = (size_t)ces_graph_ranks(g) * ces_graph_streams(g);
 
-        (*out)->queues = ces_malloc(ctx, (size_t)n + 1);
-        if ((*out)->queues == NULL) {
+        (*out)->qmap = ces_malloc(ctx, n * sizeof(uint32_t));
+        if ((*out)->qmap == NULL) {
             ces_check_report_destroy(*out);
             *out = NULL;
             return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory writing the report");
         }
-        ces_queue_map_format(R, S, opts->queue_map, (*out)->queues, (size_t)n + 1);
+        memcpy((*out)->qmap, opts->queue_map, n * sizeof(uint32_t));
+        (*out)->qstreams = ces_graph_streams(g);
     }
     return rc;
 }

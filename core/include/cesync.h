@@ -218,7 +218,11 @@ CES_API void ces_graph_destroy(struct ces_graph *g);
 
 /* 0 = one hardware queue per stream (default); N > 0 = stream s enters FIFO
  * queue s mod N (N at least the streams: one each, as 0).  ces_launch runs
- * a graph only where the process's queues are these (docs/FORMAT.md). */
+ * a graph only where the process's queues are these (docs/FORMAT.md).
+ * CES_CONNECTIONS_ANY (`connections any`): whatever queues CUDA gives the
+ * streams - checked under every assignment of each rank's streams to
+ * queues, run under any CUDA_DEVICE_MAX_CONNECTIONS. */
+#define CES_CONNECTIONS_ANY UINT32_MAX
 CES_API int ces_graph_set_connections(struct ces_graph *g, uint32_t connections);
 
 /* Tables.  Names are copied; they must be identifiers, unique per table.
@@ -646,6 +650,9 @@ CES_API int ces_queue_map_next(uint32_t ranks, uint32_t streams, uint32_t queues
  * `queues` of S(streams, k), the partitions into k queues)^ranks;
  * UINT64_MAX when more. */
 CES_API uint64_t ces_queue_map_count(uint32_t ranks, uint32_t streams, uint32_t queues);
+/* The most assignments one check of a `connections any` graph (and
+ * `cesync check --queue-sweep`) goes through: each is a whole check. */
+#define CES_QUEUE_MAPS_MAX 100000u
 /* A queue map as text: each stream's queue, split by ',', one list for
  * every rank when they agree, else one per rank split by '/' ("0,0,1",
  * "0,0,1/0,1,0").  Returns the length needed (snprintf style). */
@@ -770,6 +777,10 @@ CES_API void ces_check_report_destroy(struct ces_check_report *r);
 /* The graph the report's positions refer to: g, or the graph checked in its
  * place under delay faults (owned by the report). */
 CES_API const struct ces_graph *ces_check_report_graph(const struct ces_check_report *r);
+/* The hardware queue map the report's executions ran on: opts.queue_map as
+ * given, or of a `connections any` graph the first assignment that fails
+ * (give it as queue_map with a replay string); NULL when none. */
+CES_API const uint32_t *ces_check_report_queue_map(const struct ces_check_report *r);
 
 /* enum ces_verdict bits: every class found; CES_V_INCOMPLETE when a bound was
  * hit (possibly with defect bits: those were found before it stopped). */

@@ -554,20 +554,23 @@ static void test_streams(void **state)
                            "s1 join\n");
     ces_free(ctx, t);
     ces_graph_destroy(g);
-    g = two_streams(ctx, 1);
-    t = lower_text(ctx, g, 0, &h200, 0);
-    assert_string_equal(t, "block 0 eager x1 first 1\n"
-                           "s1 fork\n"
-                           "s0 memops 1 [write32 s[0]@0 = 1]\n"
-                           "s1 memops 1 [write32 s[1]@0 = 2]\n"
-                           "s0 memops 1 [write32 s[0]@0 = 3]\n"
-                           "s0 copy 1 [b[0:8]@0 -> b[8:16]@0]\n"
-                           "s0 record e\n"
-                           "s1 await e\n"
-                           "s1 memops 1 [wait32 s[1]@0 >= 3]\n"
-                           "s1 join\n");
-    ces_free(ctx, t);
-    ces_graph_destroy(g);
+    /* shared queues, or any (`connections any`): in line order */
+    for (int any = 0; any < 2; any++) {
+        g = two_streams(ctx, any ? CES_CONNECTIONS_ANY : 1);
+        t = lower_text(ctx, g, 0, &h200, 0);
+        assert_string_equal(t, "block 0 eager x1 first 1\n"
+                               "s1 fork\n"
+                               "s0 memops 1 [write32 s[0]@0 = 1]\n"
+                               "s1 memops 1 [write32 s[1]@0 = 2]\n"
+                               "s0 memops 1 [write32 s[0]@0 = 3]\n"
+                               "s0 copy 1 [b[0:8]@0 -> b[8:16]@0]\n"
+                               "s0 record e\n"
+                               "s1 await e\n"
+                               "s1 memops 1 [wait32 s[1]@0 >= 3]\n"
+                               "s1 join\n");
+        ces_free(ctx, t);
+        ces_graph_destroy(g);
+    }
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -1426,6 +1429,10 @@ static void test_queues_rule(void **state)
         {2, 1, 1, 1}, {2, 1, 2, 0}, {2, 1, 8, 0}, {3, 2, 2, 1}, {3, 2, 1, 0},
         {3, 2, 3, 0}, {3, 2, 8, 0}, {3, 1, 2, 0}, {40, 32, 32, 1}, {40, 8, 8, 1},
         {40, 8, 32, 0},
+        /* any: checked under every assignment, so every number of queues */
+        {1, CES_CONNECTIONS_ANY, 1, 1}, {2, CES_CONNECTIONS_ANY, 1, 1},
+        {2, CES_CONNECTIONS_ANY, 8, 1}, {3, CES_CONNECTIONS_ANY, 2, 1},
+        {40, CES_CONNECTIONS_ANY, 32, 1}, {40, CES_CONNECTIONS_ANY, 7, 1},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -1456,24 +1463,26 @@ static void test_queues_message(void **state)
          "ces_launch: the schedule was checked with connections 0 (each of its 2 streams on a "
          "queue of its own) but this process has 1 hardware queue per GPU "
          "(CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not model how its "
-         "streams are queued here; check it with `connections 1`, or run it with "
+         "streams are queued here; check it with `connections 1` (or `connections any`: every assignment), or run it with "
          "CUDA_DEVICE_MAX_CONNECTIONS=2 or more"},
         {3, 1, 8,
          "ces_launch: the schedule was checked with connections 1 (its 3 streams sharing 1 "
          "queue) but this process has 8 hardware queues per GPU (CUDA_DEVICE_MAX_CONNECTIONS; "
          "8 when unset), so the check did not model how its streams are queued here; check it "
-         "with `connections 0`, or run it with CUDA_DEVICE_MAX_CONNECTIONS=1"},
+         "with `connections 0` (or `connections any`: every assignment), or run it with CUDA_DEVICE_MAX_CONNECTIONS=1"},
         {4, 2, 3,
          "ces_launch: the schedule was checked with connections 2 (its 4 streams sharing 2 "
          "queues) but this process has 3 hardware queues per GPU (CUDA_DEVICE_MAX_CONNECTIONS; "
          "8 when unset), so the check did not model how its streams are queued here; check it "
-         "with `connections 3`, or run it with CUDA_DEVICE_MAX_CONNECTIONS=2"},
+         "with `connections 3` (or `connections any`: every assignment), or run it with "
+         "CUDA_DEVICE_MAX_CONNECTIONS=2"},
         /* no CUDA_DEVICE_MAX_CONNECTIONS gives 33 streams a queue each */
         {33, 64, 32,
          "ces_launch: the schedule was checked with connections 64 (each of its 33 streams on a "
          "queue of its own) but this process has 32 hardware queues per GPU "
          "(CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not model how its "
-         "streams are queued here; check it with `connections 32`"},
+         "streams are queued here; check it with `connections 32` (or `connections any`: "
+         "every assignment)"},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -1528,6 +1537,10 @@ static void test_queues_adopt(void **state)
                     assert_int_equal(ces_graph_connections(g), q < streams ? q : 0);
                     assert_int_equal(ces_cuda_queues_check(ctx, g, q), CES_OK);
                     adopted += q < streams;
+                    /* a graph checked under every assignment stays so */
+                    assert_int_equal(ces_graph_set_connections(g, CES_CONNECTIONS_ANY), CES_OK);
+                    assert_int_equal(ces_cuda_queues_adopt(g, q), CES_OK);
+                    assert_int_equal(ces_graph_connections(g), CES_CONNECTIONS_ANY);
                     ces_graph_destroy(g);
                 }
             }

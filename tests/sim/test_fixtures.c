@@ -87,6 +87,7 @@ static size_t replay_all(struct ces_ctx *ctx, const struct ces_graph *g, const c
         const struct ces_check_defect *d2 = NULL;
 
         o.replay = d->replay;
+        o.queue_map = ces_check_report_queue_map(r); /* `connections any`: the one that failed */
         if (ces_check(ctx, g, &o, &rr) != CES_OK)
             fail_msg("%s: replay '%s' refused: %s", path, d->replay, ces_ctx_last_error(ctx));
         for (size_t j = 0; j < ces_check_report_ndefects(rr); j++)

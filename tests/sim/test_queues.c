@@ -161,8 +161,8 @@ static void same_as_connections(struct ces_ctx *ctx, const struct ces_graph *g,
     struct ces_check_report *a;
     struct ces_check_stats x;
 
-    if (R * S > sizeof(map) / sizeof(map[0]))
-        return;
+    if (R * S > sizeof(map) / sizeof(map[0]) || N == CES_CONNECTIONS_ANY)
+        return; /* `connections any`: test_connections_any */
     a = check_map(ctx, g, o, NULL);
     x = ces_check_report_stats(a);
     for (uint32_t shift = 0; shift < 2; shift++) {
@@ -458,6 +458,115 @@ static void test_map_is_renumbering(void **state)
     ces_ctx_destroy(ctx);
 }
 
+/* `connections any`: every assignment checked, the first that fails
+ * reported with its map (which its replay string needs), or OK with the
+ * totals of all; a map given checks that one; too many assignments are
+ * refused; the header reads and prints back; Promela refuses it. */
+static void test_connections_any(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *good = NULL, *bad = NULL;
+    struct ces_check_opts o;
+    struct ces_check_report *r, *rr = NULL;
+    uint32_t map[4] = {0, 0, 0, 0};
+    uint64_t states = 0;
+    char *text = NULL;
+
+    (void)state;
+    assert_int_equal(ces_graph_load(ctx, CES_FIXTURES "/good/cross_stream_any.ces", &good),
+                     CES_OK);
+    assert_int_equal(ces_graph_load(ctx, CES_FIXTURES "/bad/cross_stream_any.ces", &bad), CES_OK);
+    assert_int_equal(ces_graph_connections(good), CES_CONNECTIONS_ANY);
+    ces_check_opts_init(&o);
+    /* OK: the four assignments' totals, no one map */
+    do {
+        r = check_map(ctx, good, &o, map);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+        states += ces_check_report_stats(r).states;
+        ces_check_report_destroy(r);
+    } while (ces_queue_map_next(2, 2, 2, map));
+    r = check_map(ctx, good, &o, NULL);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    assert_int_equal(ces_check_report_stats(r).states, states);
+    assert_int_equal(ces_check_report_stats(r).complete, 1);
+    assert_null(ces_check_report_queue_map(r));
+    assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "verdict: OK\nhardware queues: every assignment of each rank's "
+                                 "streams to queues (connections any): 4\n"));
+    ces_free(ctx, text);
+    assert_int_equal(ces_check_report_json(ctx, r, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, ",\"queue_assignments\":4,"));
+    assert_null(strstr(text, "\"queues\""));
+    ces_free(ctx, text);
+    ces_check_report_destroy(r);
+    /* DEADLOCK: the first assignment, both ranks' streams on one queue */
+    r = check_map(ctx, bad, &o, NULL);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK);
+    assert_non_null(ces_check_report_queue_map(r));
+    assert_memory_equal(ces_check_report_queue_map(r), map, sizeof(map));
+    assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "verdict: DEADLOCK\nhardware queues: 0,0 (connections any: "
+                                 "assignment 1 checked, the first that fails)\n"));
+    ces_free(ctx, text);
+    /* its replay string re-runs it under its map, and needs the map */
+    {
+        struct ces_check_opts p = o;
+
+        p.replay = ces_check_report_defect(r, 0)->replay;
+        assert_int_equal(ces_check(ctx, bad, &p, &rr), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "a replay of a `connections any` schedule needs the hardware queues "
+                            "it ran on: give the report's queue map (queue_map, --queues)");
+        p.queue_map = ces_check_report_queue_map(r);
+        assert_int_equal(ces_check(ctx, bad, &p, &rr), CES_OK);
+        assert_int_equal(ces_check_report_verdict(rr), CES_V_DEADLOCK);
+        assert_int_equal(ces_check_report_stats(rr).mode, CES_CHECK_REPLAY);
+        ces_check_report_destroy(rr);
+    }
+    ces_check_report_destroy(r);
+    /* a map given: that one only */
+    assert_int_equal(ces_queue_map_parse(ctx, "0,1", 2, 2, map), CES_OK);
+    r = check_map(ctx, bad, &o, map);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "hardware queues: 0,1 (each stream's queue, in place of the "
+                                 "schedule's connections)\n"));
+    ces_free(ctx, text);
+    ces_check_report_destroy(r);
+    /* Promela models one assignment */
+    assert_int_equal(ces_promela_emit(ctx, good, NULL, &text, NULL), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "promela: `connections any` is a check of every queue assignment; export "
+                        "one (connections N, or connections 0 for a queue per stream)");
+    ces_graph_destroy(good);
+    ces_graph_destroy(bad);
+    /* 8 ranks of 3 streams: 5^8 assignments, refused */
+    {
+        struct ces_coll_params p;
+        struct ces_graph *g = NULL;
+
+        ces_coll_params_init(&p, CES_COLL_BROADCAST);
+        p.ranks = 8;
+        p.bytes = 64;
+        p.flags = CES_COLL_F_OVERLAP;
+        p.wake = 1;
+        assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+        assert_int_equal(ces_graph_streams(g), 3);
+        assert_int_equal(ces_graph_set_connections(g, CES_CONNECTIONS_ANY), CES_OK);
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_LIMIT);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "connections any: 390625 assignments of 8 ranks' 3 streams to hardware "
+                            "queues, more than 100000 checks; name the queues (connections N, or "
+                            "a queue map)");
+        assert_int_equal(ces_graph_set_connections(g, 65), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "connections must be 0..64 or CES_CONNECTIONS_ANY, not 65");
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -467,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_map_decides),
         cmocka_unit_test(test_map_with_delay),
         cmocka_unit_test(test_map_is_renumbering),
+        cmocka_unit_test(test_connections_any),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
