@@ -347,6 +347,7 @@ struct ces_check_report {
     uint32_t *qmap;     /* owned: opts.queue_map ([ranks * qstreams]), or NULL */
     uint32_t qstreams;  /* the streams of the map's graph (the schedule's, not a delay's) */
     uint64_t assignments; /* `connections any`: the queue assignments checked (0 otherwise) */
+    uint64_t assignments_all; /* ... of how many */
     uint32_t verdict;
     bool stopped_first; /* CES_CHECK_FIRST stopped the search */
     bool stopped;       /* a bound on states, time or memory stopped the search */

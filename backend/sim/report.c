@@ -567,9 +567,14 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
                           "that fails)\n", r->assignments);
         else
             ces_sb_puts(&sb, " (each stream's queue, in place of the schedule's connections)\n");
-    } else if (r->assignments > 0)
+    } else if (r->assignments == r->assignments_all && r->assignments > 0) {
         ces_sb_printf(&sb, "hardware queues: every assignment of each rank's streams to queues "
                       "(connections any): %" PRIu64 "\n", r->assignments);
+    } else if (r->assignments > 0) {
+        ces_sb_printf(&sb, "hardware queues: %" PRIu64 " of the %" PRIu64 " assignments of each "
+                      "rank's streams to queues (connections any) before a bound stopped the "
+                      "check\n", r->assignments, r->assignments_all);
+    }
     if (s->mode == CES_CHECK_RANDOM)
         ces_sb_printf(&sb, "coverage: %" PRIu64 " random executions - a sample, not a proof\n",
                       s->executions);

@@ -1481,7 +1481,8 @@ static void add_stats(struct ces_check_stats *sum, const struct ces_check_stats 
  * hardware queues (ces_queue_map_next), each checked as its queue map.
  * The report is the first assignment's whose verdict has a defect (its map
  * in the report), or else the last one's with the totals of all (and
- * INCOMPLETE if any was). */
+ * INCOMPLETE if any was, or if the bounds on states and seconds, which
+ * count over all of them, stopped the loop). */
 static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
                      const struct ces_check_opts *opts, struct ces_check_report **out)
 {
@@ -1513,6 +1514,11 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     do {
         ces_check_report_destroy(r);
         r = NULL;
+        if (opts->max_seconds > 0)
+            o.max_seconds = opts->max_seconds > sum.seconds ? opts->max_seconds - sum.seconds
+                                                            : 1e-9;
+        if (opts->max_states > 0)
+            o.max_states = opts->max_states > sum.states ? opts->max_states - sum.states : 1;
         rc = ces_check(ctx, g, &o, &r);
         if (rc != CES_OK)
             break;
@@ -1522,11 +1528,14 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
         incomplete |= r->verdict & CES_V_INCOMPLETE;
         if (r->verdict & ~(uint32_t)CES_V_INCOMPLETE)
             break; /* a defect: this assignment's report */
+        if (r->stopped)
+            break; /* a bound ran out: the rest unchecked */
     } while (ces_queue_map_next(R, S, S, map));
     ces_free(ctx, map);
     if (rc != CES_OK)
         return rc;
     r->assignments = done;
+    r->assignments_all = total;
     if (!(r->verdict & ~(uint32_t)CES_V_INCOMPLETE)) {
         /* every assignment OK (or incomplete): the totals, no one map */
         r->verdict |= incomplete;

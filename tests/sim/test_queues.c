@@ -460,8 +460,8 @@ static void test_map_is_renumbering(void **state)
 
 /* `connections any`: every assignment checked, the first that fails
  * reported with its map (which its replay string needs), or OK with the
- * totals of all; a map given checks that one; too many assignments are
- * refused; the header reads and prints back; Promela refuses it. */
+ * totals of all; the bounds count over all; a map given checks that one;
+ * too many assignments are refused; Promela refuses it. */
 static void test_connections_any(void **state)
 {
     struct ces_test_alloc st;
@@ -500,6 +500,21 @@ static void test_connections_any(void **state)
     assert_null(strstr(text, "\"queues\""));
     ces_free(ctx, text);
     ces_check_report_destroy(r);
+    /* the bounds count over all assignments: 7 states stop it in the second */
+    {
+        struct ces_check_opts b = o;
+
+        b.max_states = 7;
+        r = check_map(ctx, good, &b, NULL);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+        assert_int_equal(ces_check_report_stats(r).states, 7);
+        assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "verdict: INCOMPLETE\nhardware queues: 2 of the 4 "
+                                     "assignments of each rank's streams to queues (connections "
+                                     "any) before a bound stopped the check\n"));
+        ces_free(ctx, text);
+        ces_check_report_destroy(r);
+    }
     /* DEADLOCK: the first assignment, both ranks' streams on one queue */
     r = check_map(ctx, bad, &o, NULL);
     assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK);
