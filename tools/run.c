@@ -491,9 +491,9 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
         }
     }
     if (print)
-        printf("%s: %" PRIu64 " iterations, mean %.1f us, best %.1f us (host time, issue to "
+        printf("%s: %" PRIu64 " iteration%s, mean %.1f us, best %.1f us (host time, issue to "
                "stream sync), %" PRIu64 " consumed bytes checked on %s, %" PRIu64 " differ\n",
-               total_bad || ec != CES_EXIT_OK ? "FAILED" : "PASSED", iters,
+               total_bad || ec != CES_EXIT_OK ? "FAILED" : "PASSED", iters, iters == 1 ? "" : "s",
                iters ? sum / (double)iters : 0.0, iters ? best : 0.0, checked,
                m > 1 ? "all ranks" : "rank 0", total_bad);
     if (ec == CES_EXIT_OK && total_bad > 0)
@@ -674,8 +674,9 @@ int ces_cmd_run(int argc, char **argv)
                            n, gpus, gpus == 1 ? "" : "s");
         goto out;
     }
-    printf("cesync run: %" PRIu32 " ranks, %s, %" PRIu64 " iterations in %" PRIu32 " block%s\n", n,
-           single ? "one process" : "one process per rank", ces_graph_iterations(g),
+    printf("cesync run: %" PRIu32 " ranks, %s, %" PRIu64 " iteration%s in %" PRIu32 " block%s\n",
+           n, single ? "one process" : "one process per rank", ces_graph_iterations(g),
+           ces_graph_iterations(g) == 1 ? "" : "s",
            ces_graph_nblocks(g), ces_graph_nblocks(g) == 1 ? "" : "s");
     fflush(stdout);
     if (single) {
