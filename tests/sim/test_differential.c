@@ -5,7 +5,8 @@
  * fixture under tests/fixtures/good and tests/fixtures/bad.  The generated
  * corpus must also cover every verdict class, and every good fixture must
  * check OK.  And the two agree under a delay at every write of 80
- * generated schedules.
+ * generated schedules, and on the generated ones of two streams declared
+ * `connections any`.
  */
 #include "ces_test.h"
 
@@ -143,6 +144,64 @@ static void test_generated_four_ranks(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* `connections any`: the generated schedules of two streams (seeds
+ * 0..999) declared so, every assignment checked reduced and unreduced
+ * alike; some of those OK with a queue per stream fail under another
+ * assignment, and each such one fails under one of its queue maps. */
+static void test_generated_any(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    uint64_t sr = 0, sf = 0, states = 0;
+    uint32_t compared = 0, only_any = 0;
+
+    (void)state;
+    for (uint64_t seed = 0; seed < SEEDS; seed++) {
+        struct ces_graph *g = NULL;
+        char what[64];
+        uint32_t v0, vany;
+
+        assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
+        if (ces_graph_streams(g) < 2) {
+            ces_graph_destroy(g);
+            continue;
+        }
+        assert_int_equal(ces_graph_set_connections(g, 0), CES_OK);
+        v0 = check(ctx, g, 0, NULL, &states);
+        assert_int_equal(ces_graph_set_connections(g, CES_CONNECTIONS_ANY), CES_OK);
+        snprintf(what, sizeof(what), "cesync gen --seed %llu, connections any",
+                 (unsigned long long)seed);
+        vany = compare(ctx, g, what, &sr, &sf);
+        if (v0 == CES_V_OK && vany != CES_V_OK) {
+            struct ces_check_opts o;
+            struct ces_check_report *r = NULL;
+            const uint32_t *map;
+
+            ces_check_opts_init(&o);
+            assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+            map = ces_check_report_queue_map(r);
+            assert_non_null(map);
+            o.queue_map = map;
+            {
+                struct ces_check_report *r1 = NULL;
+
+                assert_int_equal(ces_check(ctx, g, &o, &r1), CES_OK);
+                assert_int_equal(ces_check_report_verdict(r1), vany);
+                ces_check_report_destroy(r1);
+            }
+            ces_check_report_destroy(r);
+            only_any++;
+        }
+        compared++;
+        ces_graph_destroy(g);
+    }
+    printf("%u generated schedules of two streams as connections any: %u fail only under a "
+           "shared queue\n", compared, only_any);
+    assert_true(compared >= 300);
+    assert_true(only_any >= 3);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Delayed writes: a delay at every write of 80 generated schedules (the
  * fault sweep's delay rows, reduced), each checked again unreduced, with
  * and without the watchdog model: the derived graph adds a stream, which
@@ -239,6 +298,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated),
         cmocka_unit_test(test_generated_four_ranks),
+        cmocka_unit_test(test_generated_any),
         cmocka_unit_test(test_generated_delays),
         cmocka_unit_test(test_good_fixtures),
         cmocka_unit_test(test_bad_fixtures),
