@@ -418,9 +418,6 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     return ec;
 }
 
-/* Assignments a queue sweep checks at most (each a whole check). */
-#define QUEUE_SWEEP_MAX 100000u
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -446,12 +443,12 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
 
     if (map == NULL)
         return ces_tool_fail("out of memory");
-    if (total > QUEUE_SWEEP_MAX) {
+    if (total > CES_QUEUE_MAPS_MAX) {
         free(map);
         return ces_tool_fail("check: --queue-sweep: %llu assignments of %u ranks' %u streams to "
                              "at most %u queues, more than %u checks; check fewer ranks, or one "
                              "assignment with --queues",
-                             (unsigned long long)total, R, S, Q, QUEUE_SWEEP_MAX);
+                             (unsigned long long)total, R, S, Q, CES_QUEUE_MAPS_MAX);
     }
     printf("queue sweep: %llu assignment%s of each rank's %u stream%s to at most %u hardware "
            "queue%s\n", (unsigned long long)total, total == 1 ? "" : "s", S, S == 1 ? "" : "s",
