@@ -1066,23 +1066,27 @@ static int rank_main(uint32_t rank, uint32_t nforked, const char *path, void *ar
 
 /* A dumped schedule of several streams OK under every assignment of each
  * rank's streams to hardware queues that CUDA may make (checked as
- * `connections any`): it runs safely whatever queues its streams got here,
- * which the process does not say. */
+ * `connections any`; where there are at most 1,000 of them, which leaves
+ * out the 8-rank schedules of three streams, 5^8): it runs safely whatever
+ * queues its streams got here, which the process does not say. */
 static int sweep_queues(struct ces_ctx *ctx, struct ces_graph *g, const char *name)
 {
+    uint32_t S = ces_graph_streams(g);
     struct ces_check_opts o;
     struct ces_check_report *rep = NULL;
     char v[64];
-    int bad;
+    int bad, rc;
 
-    if (ces_graph_streams(g) < 2)
+    if (S < 2 || ces_queue_map_count(ces_graph_ranks(g), S, S) > 1000)
         return 0;
-    if (ces_graph_set_connections(g, CES_CONNECTIONS_ANY) != CES_OK)
-        return gpu_fail(ctx, name, -1);
+    rc = ces_graph_set_connections(g, CES_CONNECTIONS_ANY);
+    if (rc != CES_OK)
+        return gpu_fail(ctx, name, rc);
     ces_check_opts_init(&o);
     o.max_seconds = 60;
-    if (ces_check(ctx, g, &o, &rep) != CES_OK)
-        return gpu_fail(ctx, name, -1);
+    rc = ces_check(ctx, g, &o, &rep);
+    if (rc != CES_OK)
+        return gpu_fail(ctx, name, rc);
     bad = ces_check_report_verdict(rep) != CES_V_OK;
     ces_verdict_format(ces_check_report_verdict(rep), v, sizeof(v));
     if (bad) {
