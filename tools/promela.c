@@ -5,11 +5,12 @@
 #include "tool.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char promela_help[] =
     "usage: cesync promela [SCHEDULE] [builder options] [-o OUT.pml] [--no-races] [--no-data]\n"
-    "                      [--data-at-end]\n"
+    "                      [--data-at-end] [--queues MAP]\n"
     "\n"
     "Writes a Promela model of the schedule for SPIN: one proctype per (rank,\n"
     "stream) (per hardware queue with connections > 0) running the unrolled ops;\n"
@@ -25,10 +26,13 @@ static const char promela_help[] =
     "  --data-at-end judge the data at end states, on race-free executions only\n"
     "                (as `cesync check` does): races and wrong data set bits that a\n"
     "                `timeout` proctype asserts on; races alone are then not asserted\n"
+    "  --queues MAP  each stream's hardware queue in place of the schedule's\n"
+    "                connections, as cesync check --queues takes it (a schedule of\n"
+    "                `connections any` is exported only so, one assignment at a time)\n"
     "\n";
 
 /* promela's option that takes a value (ces_tool_load). */
-static const char *const promela_valued[] = {"-o", NULL};
+static const char *const promela_valued[] = {"-o", "--queues", NULL};
 
 int ces_cmd_promela(int argc, char **argv)
 {
@@ -36,6 +40,8 @@ int ces_cmd_promela(int argc, char **argv)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     const char *out = NULL, *in = ces_tool_input_file(argc, argv, promela_valued);
+    const char *queues = NULL;
+    uint32_t *map = NULL;
     char *text = NULL;
     size_t len = 0;
     int rest = 0, ec, at_end = 0;
@@ -60,12 +66,25 @@ int ces_cmd_promela(int argc, char **argv)
             o.data = 0;
         else if (strcmp(argv[i], "--data-at-end") == 0)
             at_end = 1;
+        else if (strcmp(argv[i], "--queues") == 0 && i + 1 < rest)
+            queues = argv[++i];
+        else if (strcmp(argv[i], "--queues") == 0)
+            ec = ces_tool_fail("promela: --queues expects a queue number per stream, like 0,0,1");
         else
             ec = ces_tool_fail("promela: unexpected argument '%s' (see cesync promela --help)",
                                argv[i]);
     }
     if (ec == CES_EXIT_OK)
         ec = ces_tool_text_out("promela", &out, in);
+    if (ec == CES_EXIT_OK && queues != NULL) {
+        map = calloc((size_t)ces_graph_ranks(g) * ces_graph_streams(g), sizeof(uint32_t));
+        if (map == NULL)
+            ec = ces_tool_fail("out of memory");
+        else if (ces_queue_map_parse(ctx, queues, ces_graph_ranks(g), ces_graph_streams(g), map) !=
+                 CES_OK)
+            ec = ces_tool_fail("promela: --queues: %s", ces_ctx_last_error(ctx));
+        o.queue_map = map;
+    }
     if (at_end && o.data != 0) {
         o.data = 2;
         o.races = o.races != 0 ? 2 : 0;
@@ -80,6 +99,7 @@ int ces_cmd_promela(int argc, char **argv)
             fprintf(stderr, "cesync: wrote %s\n", out);
     }
     ces_free(ctx, text);
+    free(map);
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
     return ec;

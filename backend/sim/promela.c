@@ -654,10 +654,20 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
     }
 }
 
-/* True if the op at idx of `rank` runs in the process that serves `sel`
- * (a stream, or with connections N > 0 a hardware queue). */
-static bool pml_mine(const struct pml *m, const struct ces_op *op, uint32_t sel)
+/* Whether the proctypes serve hardware queues (connections N > 0, or a
+ * queue map) rather than streams. */
+static bool pml_queued(const struct pml *m)
 {
+    return m->N != 0 || m->o.queue_map != NULL;
+}
+
+/* True if the op at idx of `rank` runs in the process that serves `sel`
+ * (a stream, or a hardware queue: stream s on s mod N, or on the queue map's
+ * queue). */
+static bool pml_mine(const struct pml *m, uint32_t rank, const struct ces_op *op, uint32_t sel)
+{
+    if (m->o.queue_map != NULL)
+        return m->o.queue_map[rank * m->S + op->stream] == sel;
     return m->N == 0 ? op->stream == sel : op->stream % m->N == sel;
 }
 
@@ -704,14 +714,14 @@ static bool pml_split_batch(const struct pml *m, uint32_t rank, uint32_t at, uin
 {
     uint32_t stream = m->inst[rank][at].op->stream;
 
-    if (m->N == 0)
+    if (!pml_queued(m))
         return false;
     for (uint32_t i = at + 1; i < m->ninst[rank]; i++) {
         const struct ces_op *op = m->inst[rank][i].op;
 
         if (op->stream == stream && op->kind == CES_OP_END)
             return false;
-        if (op->stream != stream && pml_mine(m, op, sel))
+        if (op->stream != stream && pml_mine(m, rank, op, sel))
             return true;
     }
     return false;
@@ -727,7 +737,7 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
         const struct ces_op *op = m->inst[rank][i].op;
         uint32_t nc = 0;
 
-        if (!pml_mine(m, op, sel) || op->kind != CES_OP_BATCH)
+        if (!pml_mine(m, rank, op, sel) || op->kind != CES_OP_BATCH)
             continue;
         for (uint32_t j = i + 1; j < m->ninst[rank]; j++) {
             const struct ces_op *o = m->inst[rank][j].op;
@@ -748,7 +758,7 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
             width = nc;
     }
     for (uint32_t i = 0; i < m->ninst[rank]; i++) {
-        if (pml_mine(m, m->inst[rank][i].op, sel)) {
+        if (pml_mine(m, rank, m->inst[rank][i].op, sel)) {
             any = true;
             break;
         }
@@ -756,14 +766,14 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
     if (!any)
         return CES_OK;
     ces_sb_printf(sb, "\nactive proctype r%" PRIu32 "%c%" PRIu32 "()\n{\n", rank,
-                  m->N == 0 ? 's' : 'q', sel);
+                  pml_queued(m) ? 'q' : 's', sel);
     if (batch)
         ces_sb_printf(sb, "  %s bm;\n", width > 7 ? "int" : "byte");
     memset(done, 0, m->ninst[rank] * sizeof(*done));
     for (uint32_t i = 0; i < m->ninst[rank]; i++) {
         const struct ces_op *op = m->inst[rank][i].op;
 
-        if (done[i] || !pml_mine(m, op, sel))
+        if (done[i] || !pml_mine(m, rank, op, sel))
             continue;
         if (op->kind == CES_OP_BATCH && !pml_split_batch(m, rank, i, sel))
             pml_batch(m, sb, rank, i, done);
@@ -801,12 +811,27 @@ static void pml_header(struct pml *m, struct ces_sb *sb)
     const struct ces_graph *g = m->g;
 
     ces_sb_printf(sb, "/* Promela model of a cesync schedule: %" PRIu32 " ranks, %" PRIu32
-                  " streams, connections %" PRIu32 ", %" PRIu64 " iterations.\n"
+                  " streams, ", m->R, m->S);
+    if (m->o.queue_map != NULL) {
+        int n = ces_queue_map_format(m->R, m->S, m->o.queue_map, NULL, 0);
+        char *q = ces_malloc(m->ctx, (size_t)n + 1);
+
+        if (q == NULL) {
+            sb->status = CES_ERR_NOMEM;
+            return;
+        }
+        ces_queue_map_format(m->R, m->S, m->o.queue_map, q, (size_t)n + 1);
+        ces_sb_printf(sb, "hardware queues %s", q);
+        ces_free(m->ctx, q);
+    } else {
+        ces_sb_printf(sb, "connections %" PRIu32, m->N);
+    }
+    ces_sb_printf(sb, ", %" PRIu64 " iterations.\n"
                   " * Deadlock and hang: invalid end states.  Races (vector clocks) and\n"
                   " * wrong data (provenance, generation): assertions.\n"
                   " * Data units of %" PRIu64 " bytes: unit u = rank * %" PRIu32
                   " + buffer base + offset / %" PRIu64 ".\n",
-                  m->R, m->S, m->N, ces_graph_iterations(g), m->unit, m->upr, m->unit);
+                  ces_graph_iterations(g), m->unit, m->upr, m->unit);
     for (uint32_t b = 0; b < ces_graph_nbuffers(g); b++)
         ces_sb_printf(sb, " *   buffer %s: base %" PRIu32 "\n", ces_graph_buffer(g, b).name,
                       m->ubase[b]);
@@ -889,11 +914,19 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                            PRIu32 " and %" PRIu32, m.o.races, m.o.data);
         goto out;
     }
-    if (m.N == CES_CONNECTIONS_ANY) {
+    for (uint32_t i = 0; m.o.queue_map != NULL && i < m.R * m.S; i++) {
+        if (m.o.queue_map[i] >= m.S) {
+            rc = ces_ctx_error(ctx, CES_ERR_INVALID,
+                               "promela: the queue map puts r%" PRIu32 ".s%" PRIu32
+                               " on queue %" PRIu32 "; a rank's queues are 0..%" PRIu32,
+                               i / m.S, i % m.S, m.o.queue_map[i], m.S - 1);
+            goto out;
+        }
+    }
+    if (m.N == CES_CONNECTIONS_ANY && m.o.queue_map == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                            "promela: `connections any` is a check of every queue assignment; "
-                           "export one (connections N, or connections 0 for a queue per "
-                           "stream)");
+                           "export one (a queue map, --queues)");
         goto out;
     }
     if (ces_graph_iterations(g) > PML_MAX_CLOCK) {
@@ -927,7 +960,7 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     pml_header(&m, &sb);
     for (uint32_t r = 0; r < m.R && rc == CES_OK; r++) {
-        uint32_t nsel = m.N == 0 ? m.S : (m.N < m.S ? m.N : m.S);
+        uint32_t nsel = m.N == 0 || m.o.queue_map != NULL ? m.S : (m.N < m.S ? m.N : m.S);
 
         for (uint32_t sel = 0; sel < nsel && rc == CES_OK; sel++)
             rc = pml_process(&m, &sb, r, sel, done);

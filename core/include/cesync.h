@@ -862,6 +862,10 @@ struct ces_promela_opts {
                        sticky bit `mism`, asserted at end states (by a `timeout` proctype)
                        as !mism, or !mism || racy with races 2 (data is judged on race-free
                        executions, as the checker does); 0 = none */
+    /* Non-NULL: the hardware queues in place of the graph's connections, as
+     * struct ces_check_opts.queue_map ([ranks * streams]; a `connections
+     * any` graph is exported only so, one assignment at a time). */
+    const uint32_t *queue_map;
 };
 CES_API void ces_promela_opts_init(struct ces_promela_opts *o);
 

@@ -6,7 +6,9 @@
  * checker's: RACE (race assertions alone), MISMATCH (data judged at end
  * states on race-free executions) and DEADLOCK or HANG (an invalid end
  * state; SPIN does not tell the two apart); also on the graphs that delay
- * faults derive.  Without `spin` on PATH the cross-check is
+ * faults derive, and under hardware queue maps (every assignment of the
+ * `connections any` fixtures, and maps that differ between ranks for two
+ * generated schedules).  Without `spin` on PATH the cross-check is
  * skipped (exit 77) after the encoding tests have passed.
  */
 #include "ces_test.h"
@@ -436,7 +438,7 @@ static long pan_errors(const char *log)
 
 /* Emits g with `races`/`data` modes into DIR/model.pml and builds pan. */
 static void spin_build(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
-                       const char *what, uint32_t races, uint32_t data)
+                       const uint32_t *map, const char *what, uint32_t races, uint32_t data)
 {
     struct ces_promela_opts po;
     char *text = NULL, cmd[1024], path[512];
@@ -446,6 +448,7 @@ static void spin_build(struct spin_env *E, struct ces_ctx *ctx, const struct ces
     ces_promela_opts_init(&po);
     po.races = races;
     po.data = data;
+    po.queue_map = map;
     if (ces_promela_emit(ctx, g, &po, &text, &len) != CES_OK)
         fail_msg("%s: %s", what, ces_ctx_last_error(ctx));
     snprintf(path, sizeof(path), "%s/model.pml", E->dir);
@@ -479,12 +482,13 @@ static int spin_run(struct spin_env *E, const char *what, const char *flags)
     return errors > 0;
 }
 
-/* Checks one graph with the checker and SPIN; fails on a disagreement.
- * Three SPIN verdicts: races alone asserted (RACE); data judged at end
- * states on race-free executions (MISMATCH); invalid end states (DEADLOCK
- * or HANG: SPIN does not tell a cycle from a hang). */
-static void spin_compare(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
-                         const char *what)
+/* Checks one graph with the checker and SPIN, under the queue map `map`
+ * (NULL: its connections); fails on a disagreement.  Three SPIN verdicts:
+ * races alone asserted (RACE); data judged at end states on race-free
+ * executions (MISMATCH); invalid end states (DEADLOCK or HANG: SPIN does
+ * not tell a cycle from a hang). */
+static void spin_compare_on(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
+                            const uint32_t *map, const char *what)
 {
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
@@ -494,13 +498,14 @@ static void spin_compare(struct spin_env *E, struct ces_ctx *ctx, const struct c
 
     ces_check_opts_init(&o);
     o.max_seconds = 30;
+    o.queue_map = map;
     assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
     verdict = ces_check_report_verdict(r);
     ces_check_report_destroy(r);
     assert_false(verdict & CES_V_INCOMPLETE);
-    spin_build(E, ctx, g, what, 1, 0);
+    spin_build(E, ctx, g, map, what, 1, 0);
     race = spin_run(E, what, "-E");
-    spin_build(E, ctx, g, what, 2, 2);
+    spin_build(E, ctx, g, map, what, 2, 2);
     mismatch = spin_run(E, what, "-E");
     end = spin_run(E, what, "-A");
     ces_verdict_format(verdict, v, sizeof(v));
@@ -512,6 +517,38 @@ static void spin_compare(struct spin_env *E, struct ces_ctx *ctx, const struct c
                  "state %s", what, v, race ? "yes" : "no", mismatch ? "yes" : "no",
                  end ? "yes" : "no");
     E->models++;
+}
+
+static void spin_compare(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
+                         const char *what)
+{
+    spin_compare_on(E, ctx, g, NULL, what);
+}
+
+/* g (of at most 4 ranks and 2 streams) under every queue assignment that
+ * differs between ranks (the others are what `connections` 0 and 1 say,
+ * compared elsewhere), or under all of them; returns how many. */
+static int spin_maps(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
+                     const char *what, bool all)
+{
+    uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g), map[4 * 2] = {0};
+    int n = 0;
+
+    assert_true(R <= 4 && S == 2);
+    do {
+        bool same = true;
+        char name[128], text[32];
+
+        for (uint32_t i = S; i < R * S; i++)
+            same = same && map[i] == map[i % S];
+        if (same && !all)
+            continue;
+        ces_queue_map_format(R, S, map, text, sizeof(text));
+        snprintf(name, sizeof(name), "%s --queues %s", what, text);
+        spin_compare_on(E, ctx, g, map, name);
+        n++;
+    } while (ces_queue_map_next(R, S, S, map));
+    return n;
 }
 
 /* Fixtures whose unreduced search stays small are "small". */
@@ -544,13 +581,9 @@ static void spin_fixtures(struct spin_env *E, const char *subdir)
         if (ces_graph_load(ctx, paths[i], &g) != CES_OK)
             fail_msg("%s: %s", paths[i], ces_ctx_last_error(ctx));
         if (ces_graph_connections(g) == CES_CONNECTIONS_ANY) {
-            /* Promela models one assignment of streams to queues: two of
-             * those `connections any` checks, a queue each and one queue */
-            for (uint32_t c = 0; c < 2; c++) {
-                assert_int_equal(ces_graph_set_connections(g, c), CES_OK);
-                if (small(ctx, g))
-                    spin_compare(E, ctx, g, strrchr(paths[i], '/') + 1);
-            }
+            /* Promela models one assignment of streams to queues: each of
+             * those `connections any` checks */
+            assert_int_equal(spin_maps(E, ctx, g, strrchr(paths[i], '/') + 1, true), 4);
         } else if (small(ctx, g)) {
             spin_compare(E, ctx, g, strrchr(paths[i], '/') + 1);
         }
@@ -646,9 +679,23 @@ static void test_spin(void **state)
         ces_graph_destroy(g);
     }
     spin_delays(&E, ctx);
+    /* queue maps that differ between ranks, which no `connections` says:
+     * the first two generated schedules of two streams and two ranks */
+    for (uint64_t seed = 0, done = 0; done < 2; seed++) {
+        struct ces_graph *g = NULL;
+        char what[64];
+
+        assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
+        if (ces_graph_streams(g) == 2 && ces_graph_ranks(g) == 2 && small(ctx, g)) {
+            snprintf(what, sizeof(what), "cesync gen --seed %llu", (unsigned long long)seed);
+            assert_int_equal(spin_maps(&E, ctx, g, what, false), 2);
+            done++;
+        }
+        ces_graph_destroy(g);
+    }
     ces_test_ctx_end(ctx, &st);
     printf("%d models agree with SPIN\n", E.models);
-    assert_true(E.models >= 36);
+    assert_true(E.models >= 60);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", E.dir);
     assert_int_equal(sh(cmd), 0);
 }

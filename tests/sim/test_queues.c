@@ -549,11 +549,25 @@ static void test_connections_any(void **state)
                                  "schedule's connections)\n"));
     ces_free(ctx, text);
     ces_check_report_destroy(r);
-    /* Promela models one assignment */
+    /* Promela models one assignment: a queue map's, not `any` */
     assert_int_equal(ces_promela_emit(ctx, good, NULL, &text, NULL), CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "promela: `connections any` is a check of every queue assignment; export "
-                        "one (connections N, or connections 0 for a queue per stream)");
+                        "one (a queue map, --queues)");
+    {
+        struct ces_promela_opts po;
+
+        ces_promela_opts_init(&po);
+        po.queue_map = map; /* 0,1: a queue per stream */
+        assert_int_equal(ces_promela_emit(ctx, good, &po, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "2 ranks, 2 streams, hardware queues 0,1, 1 iterations."));
+        ces_free(ctx, text);
+        map[3] = 2;
+        assert_int_equal(ces_promela_emit(ctx, good, &po, &text, NULL), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "promela: the queue map puts r1.s1 on queue 2; a rank's queues are "
+                            "0..1");
+    }
     ces_graph_destroy(good);
     ces_graph_destroy(bad);
     /* 8 ranks of 3 streams: 5^8 assignments, refused */
