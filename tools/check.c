@@ -50,7 +50,8 @@ static const char check_help[] =
     "                      queues that CUDA may make (at most `connections` queues\n"
     "                      when fewer than the streams, else any): a line per\n"
     "                      assignment that fails, the totals, and the first failing\n"
-    "                      one's report (replay it with its --queues); no --json, --dot\n"
+    "                      one's report (replay it with its --queues); --json: all\n"
+    "                      that as one object; no --dot\n"
     "  --fault-sweep       every fault at every op position, with and without --abort\n"
     "                      (the verdict without faults, a table, a line per fault kind\n"
     "                      and the totals; with --quiet that verdict and the totals;\n"
@@ -265,10 +266,9 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
     if (a->qsweep && (a->sweep || a->queues != NULL || a->o.replay != NULL))
         return ces_tool_fail("check: --queue-sweep makes its own queue maps, one check each: "
                              "drop --fault-sweep/--queues/--replay");
-    if (a->qsweep && (a->json || a->dot != NULL))
+    if (a->qsweep && a->dot != NULL)
         return ces_tool_fail("check: --queue-sweep prints a line per failing assignment and "
-                             "one report: drop --json/--dot (check one assignment with "
-                             "--queues for those)");
+                             "one report: drop --dot (draw one assignment with --queues)");
     if (a->dot != NULL)
         return check_dot_path(a->dot);
     return CES_EXIT_OK;
@@ -429,7 +429,8 @@ static double now_s(void)
 /* Every assignment of each rank's streams to the hardware queues CUDA may
  * give them (ces_queue_map_next): at most the schedule's connections where
  * they are fewer than its streams, else any.  A line per assignment that
- * fails or is incomplete, the totals, and the first failing one's report. */
+ * fails or is incomplete, the totals, and the first failing one's report;
+ * with --json one object of the same (docs/API.md). */
 static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_args *a)
 {
     uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g), conn = ces_graph_connections(g);
@@ -450,9 +451,12 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
                              "assignment with --queues",
                              (unsigned long long)total, R, S, Q, CES_QUEUE_MAPS_MAX);
     }
-    printf("queue sweep: %llu assignment%s of each rank's %u stream%s to at most %u hardware "
-           "queue%s\n", (unsigned long long)total, total == 1 ? "" : "s", S, S == 1 ? "" : "s",
-           Q, Q == 1 ? "" : "s");
+    if (a->json)
+        printf("{\"queue_sweep\":{\"at_most\":%u,\"failing\":[", Q);
+    else
+        printf("queue sweep: %llu assignment%s of each rank's %u stream%s to at most %u "
+               "hardware queue%s\n", (unsigned long long)total, total == 1 ? "" : "s", S,
+               S == 1 ? "" : "s", Q, Q == 1 ? "" : "s");
     fflush(stdout);
     a->o.queue_map = map;
     do {
@@ -474,7 +478,10 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
 
             ces_queue_map_format(R, S, map, text, sizeof(text));
             ces_verdict_format(v, buf, sizeof(buf));
-            if (!a->quiet)
+            if (a->json)
+                printf("%s{\"queues\":\"%s\",\"verdict\":\"%s\"}",
+                       hang + race + incomplete > 1 ? "," : "", text, buf);
+            else if (!a->quiet)
                 printf("  --queues %-24s verdict: %s\n", text, buf);
             if (first == NULL && exit_of(v) == CES_EXIT_DEFECT) {
                 first = r;
@@ -490,7 +497,23 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         }
     } while (ces_queue_map_next(R, S, Q, map));
     a->o.queue_map = NULL;
-    if (ec == CES_EXIT_OK) {
+    if (ec == CES_EXIT_OK && a->json) {
+        char *json = NULL;
+
+        printf("],\"assignments\":%llu,\"ok\":%llu,\"deadlock_or_hang\":%llu,"
+               "\"race_or_mismatch_only\":%llu,\"incomplete\":%llu,\"first\":",
+               (unsigned long long)done, (unsigned long long)(done - hang - race - incomplete),
+               (unsigned long long)hang, (unsigned long long)race,
+               (unsigned long long)incomplete);
+        if (first == NULL)
+            fputs("null", stdout);
+        else if (ces_check_report_json(ctx, first, &json, NULL) == CES_OK)
+            printf("%.*s", (int)strcspn(json, "\n"), json); /* one line, without its newline */
+        else
+            ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+        ces_free(ctx, json);
+        puts("}}");
+    } else if (ec == CES_EXIT_OK) {
         printf("queue sweep: %llu assignment%s: %llu OK, %llu DEADLOCK or HANG, %llu RACE or "
                "MISMATCH only, %llu incomplete\n",
                (unsigned long long)done, done == 1 ? "" : "s",
@@ -502,11 +525,9 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
             if (ces_check_report_print(ctx, first, stdout) != CES_OK)
                 ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
         }
-        if (ec == CES_EXIT_OK)
-            ec = hang + race > 0 ? CES_EXIT_DEFECT
-                 : incomplete > 0 ? CES_EXIT_INCOMPLETE
-                                  : CES_EXIT_OK;
     }
+    if (ec == CES_EXIT_OK)
+        ec = hang + race > 0 ? CES_EXIT_DEFECT : incomplete > 0 ? CES_EXIT_INCOMPLETE : CES_EXIT_OK;
     ces_check_report_destroy(first);
     free(map);
     return ec;

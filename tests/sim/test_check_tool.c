@@ -550,10 +550,36 @@ static void test_queues(void **state)
     assert_string_equal(o, "cesync: check: --queues expects a queue number per stream, like "
                            "0,0,1\n");
     free(o);
-    assert_int_equal(run("alltoall --ranks 2 --queue-sweep --json", &o), 2);
+    assert_int_equal(run("alltoall --ranks 2 --queue-sweep --dot q.svg", &o), 2);
     assert_string_equal(o, "cesync: check: --queue-sweep prints a line per failing assignment "
-                           "and one report: drop --json/--dot (check one assignment with "
-                           "--queues for those)\n");
+                           "and one report: drop --dot (draw one assignment with --queues)\n");
+    free(o);
+    /* --json: one object, the failing assignments, the totals, the first's report */
+    assert_int_equal(run(CES_FIXTURES "/bad/cross_stream_conn0.ces --queue-sweep --json", &o), 1);
+    {
+        const char *want = "{\"queue_sweep\":{\"at_most\":2,\"failing\":[{\"queues\":\"0,0\","
+                           "\"verdict\":\"DEADLOCK\"}],\"assignments\":4,\"ok\":3,"
+                           "\"deadlock_or_hang\":1,\"race_or_mismatch_only\":0,"
+                           "\"incomplete\":0,\"first\":{\"verdict\":\"DEADLOCK\",";
+
+        assert_int_equal(strncmp(o, want, strlen(want)), 0);
+    }
+    assert_non_null(strstr(o, "\"queues\":\"0,0\",\"defects\":"));
+    assert_int_equal(strcmp(o + strlen(o) - 3, "}}\n"), 0);
+    assert_ptr_equal(strchr(o, '\n'), o + strlen(o) - 1); /* one line */
+    free(o);
+    /* several failing, comma-separated */
+    assert_int_equal(run(CES_FIXTURES "/good/cross_stream_any.ces --queue-sweep --json "
+                         "--fault drop:r0.s1#2", &o), 1);
+    assert_non_null(strstr(o, "\"failing\":[{\"queues\":\"0,0\",\"verdict\":\"HANG\"},"
+                              "{\"queues\":\"0,0/0,1\",\"verdict\":\"HANG\"},"
+                              "{\"queues\":\"0,1/0,0\",\"verdict\":\"HANG\"},"
+                              "{\"queues\":\"0,1\",\"verdict\":\"HANG\"}],\"assignments\":4,"));
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --variant overlap --queue-sweep --json", &o), 0);
+    assert_string_equal(o, "{\"queue_sweep\":{\"at_most\":2,\"failing\":[],\"assignments\":4,"
+                           "\"ok\":4,\"deadlock_or_hang\":0,\"race_or_mismatch_only\":0,"
+                           "\"incomplete\":0,\"first\":null}}\n");
     free(o);
     assert_int_equal(run("alltoall --ranks 2 --queue-sweep --fault-sweep", &o), 2);
     assert_string_equal(o, "cesync: check: --queue-sweep makes its own queue maps, one check "
