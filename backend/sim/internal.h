@@ -220,6 +220,16 @@ struct sim_detail {
  * context's message says what needed the memory. */
 #define SIM_BOUND 1
 
+/* queues.c */
+/* CES_ERR_INVALID, the message starting with `what`, unless every queue of
+ * map ([ranks * streams]; NULL passes) is below the streams. */
+int ces_sim_queue_map_check(struct ces_ctx *ctx, const char *what, uint32_t ranks,
+                            uint32_t streams, const uint32_t *map);
+/* Appends map as ces_queue_map_format writes it (the builder's status
+ * says when memory ran out). */
+void ces_sim_sb_queue_map(struct ces_sb *sb, uint32_t ranks, uint32_t streams,
+                          const uint32_t *map);
+
 /* model.c */
 /* Builds the model of g under opts; streams from `queued` on (the delayed
  * writes' streams) have a hardware queue each, whatever g's connections.

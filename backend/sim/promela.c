@@ -813,16 +813,8 @@ static void pml_header(struct pml *m, struct ces_sb *sb)
     ces_sb_printf(sb, "/* Promela model of a cesync schedule: %" PRIu32 " ranks, %" PRIu32
                   " streams, ", m->R, m->S);
     if (m->o.queue_map != NULL) {
-        int n = ces_queue_map_format(m->R, m->S, m->o.queue_map, NULL, 0);
-        char *q = ces_malloc(m->ctx, (size_t)n + 1);
-
-        if (q == NULL) {
-            sb->status = CES_ERR_NOMEM;
-            return;
-        }
-        ces_queue_map_format(m->R, m->S, m->o.queue_map, q, (size_t)n + 1);
-        ces_sb_printf(sb, "hardware queues %s", q);
-        ces_free(m->ctx, q);
+        ces_sb_puts(sb, "hardware queues ");
+        ces_sim_sb_queue_map(sb, m->R, m->S, m->o.queue_map);
     } else {
         ces_sb_printf(sb, "connections %" PRIu32, m->N);
     }
@@ -914,15 +906,9 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                            PRIu32 " and %" PRIu32, m.o.races, m.o.data);
         goto out;
     }
-    for (uint32_t i = 0; m.o.queue_map != NULL && i < m.R * m.S; i++) {
-        if (m.o.queue_map[i] >= m.S) {
-            rc = ces_ctx_error(ctx, CES_ERR_INVALID,
-                               "promela: the queue map puts r%" PRIu32 ".s%" PRIu32
-                               " on queue %" PRIu32 "; a rank's queues are 0..%" PRIu32,
-                               i / m.S, i % m.S, m.o.queue_map[i], m.S - 1);
-            goto out;
-        }
-    }
+    rc = ces_sim_queue_map_check(ctx, "promela: the queue map", m.R, m.S, m.o.queue_map);
+    if (rc != CES_OK)
+        goto out;
     if (m.N == CES_CONNECTIONS_ANY && m.o.queue_map == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                            "promela: `connections any` is a check of every queue assignment; "

@@ -153,3 +153,31 @@ int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, u
         map[i] = map[i % streams];
     return CES_OK;
 }
+
+int ces_sim_queue_map_check(struct ces_ctx *ctx, const char *what, uint32_t ranks,
+                            uint32_t streams, const uint32_t *map)
+{
+    for (uint32_t i = 0; map != NULL && i < ranks * streams; i++)
+        if (map[i] >= streams)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "%s puts r%" PRIu32 ".s%" PRIu32 " on queue %" PRIu32
+                                 "; a rank's queues are 0..%" PRIu32,
+                                 what, i / streams, i % streams, map[i], streams - 1);
+    return CES_OK;
+}
+
+void ces_sim_sb_queue_map(struct ces_sb *sb, uint32_t ranks, uint32_t streams,
+                          const uint32_t *map)
+{
+    int n = ces_queue_map_format(ranks, streams, map, NULL, 0);
+    char *buf = n >= 0 ? ces_malloc(sb->ctx, (size_t)n + 1) : NULL;
+
+    if (buf == NULL) {
+        if (sb->status == CES_OK) /* the finished text says so */
+            sb->status = ces_ctx_error(sb->ctx, CES_ERR_NOMEM, "out of memory writing a queue map");
+        return;
+    }
+    ces_queue_map_format(ranks, streams, map, buf, (size_t)n + 1);
+    ces_sb_puts(sb, buf);
+    ces_free(sb->ctx, buf);
+}

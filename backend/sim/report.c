@@ -524,23 +524,6 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g,
     }
 }
 
-/* Appends the report's queue map as text (ces_queue_map_format). */
-static void put_map(struct ces_sb *sb, const struct ces_check_report *r)
-{
-    uint32_t R = ces_graph_ranks(r->g);
-    int n = ces_queue_map_format(R, r->qstreams, r->qmap, NULL, 0);
-    char *buf = n >= 0 ? ces_malloc(r->ctx, (size_t)n + 1) : NULL;
-
-    if (buf == NULL) {
-        if (sb->status == CES_OK) /* the finished text says so */
-            sb->status = ces_ctx_error(r->ctx, CES_ERR_NOMEM, "out of memory writing a report");
-        return;
-    }
-    ces_queue_map_format(R, r->qstreams, r->qmap, buf, (size_t)n + 1);
-    ces_sb_puts(sb, buf);
-    ces_free(r->ctx, buf);
-}
-
 const uint32_t *ces_check_report_queue_map(const struct ces_check_report *r)
 {
     return r == NULL ? NULL : r->qmap;
@@ -561,7 +544,7 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     ces_sb_printf(&sb, "verdict: %s\n", v);
     if (r->qmap != NULL) {
         ces_sb_puts(&sb, "hardware queues: ");
-        put_map(&sb, r);
+        ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
         if (r->assignments > 0)
             ces_sb_printf(&sb, " (connections any: assignment %" PRIu64 " checked, the first "
                           "that fails)\n", r->assignments);
@@ -707,7 +690,8 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
                   s->seconds > 0 ? (double)s->states / s->seconds : 0.0, s->peak_memory);
     if (r->qmap != NULL) {
         ces_sb_puts(&sb, "\"queues\":\"");
-        put_map(&sb, r); /* digits, ',' and '/': nothing to escape */
+        /* digits, ',' and '/': nothing to escape */
+        ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
         ces_sb_puts(&sb, "\",");
     }
     if (r->assignments > 0)

@@ -1571,15 +1571,9 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: random mode and a replay exclude each other");
     rc = ces_graph_require_valid(ctx, g, "check");
-    for (uint32_t i = 0; opts->queue_map != NULL && rc == CES_OK &&
-                         i < ces_graph_ranks(g) * ces_graph_streams(g);
-         i++)
-        if (opts->queue_map[i] >= ces_graph_streams(g))
-            rc = ces_ctx_error(ctx, CES_ERR_INVALID,
-                               "check options: queue_map puts r%" PRIu32 ".s%" PRIu32
-                               " on queue %" PRIu32 "; a rank's queues are 0..%" PRIu32,
-                               i / ces_graph_streams(g), i % ces_graph_streams(g),
-                               opts->queue_map[i], ces_graph_streams(g) - 1);
+    if (rc == CES_OK)
+        rc = ces_sim_queue_map_check(ctx, "check options: queue_map", ces_graph_ranks(g),
+                                     ces_graph_streams(g), opts->queue_map);
     for (size_t i = 0; i < opts->nfaults && rc == CES_OK; i++)
         rc = ces_sim_fault_check(ctx, g, &opts->faults[i]);
     if (rc != CES_OK)
