@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char check_help[] =
@@ -418,14 +417,6 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     return ec;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Every assignment of each rank's streams to the hardware queues CUDA may
  * give them (ces_queue_map_next): at most the schedule's connections where
  * they are fewer than its streams, else any.  A line per assignment that
@@ -438,8 +429,8 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
     uint64_t total = ces_queue_map_count(R, S, Q), done = 0, hang = 0, race = 0, incomplete = 0;
     uint32_t *map = calloc((size_t)R * S, sizeof(uint32_t));
     struct ces_check_report *first = NULL;
-    char text[4096], firsttext[4096] = "";
-    double t0 = now_s(), next = t0 + a->o.progress_seconds;
+    char text[4096];
+    double t0 = ces_tool_now(), next = t0 + a->o.progress_seconds;
     int ec = CES_EXIT_OK;
 
     if (map == NULL)
@@ -485,15 +476,14 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
                 printf("  --queues %-24s verdict: %s\n", text, buf);
             if (first == NULL && exit_of(v) == CES_EXIT_DEFECT) {
                 first = r;
-                snprintf(firsttext, sizeof(firsttext), "%s", text);
                 r = NULL;
             }
         }
         ces_check_report_destroy(r);
-        if (wants_progress(a) && now_s() >= next) {
+        if (wants_progress(a) && ces_tool_now() >= next) {
             fprintf(stderr, "check: queue sweep: %llu of %llu assignments checked, %.1f s\n",
-                    (unsigned long long)done, (unsigned long long)total, now_s() - t0);
-            next = now_s() + a->o.progress_seconds;
+                    (unsigned long long)done, (unsigned long long)total, ces_tool_now() - t0);
+            next = ces_tool_now() + a->o.progress_seconds;
         }
     } while (ces_queue_map_next(R, S, Q, map));
     a->o.queue_map = NULL;
@@ -521,7 +511,8 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
                (unsigned long long)hang, (unsigned long long)race,
                (unsigned long long)incomplete);
         if (first != NULL && !a->quiet) {
-            printf("\nthe first that fails, --queues %s:\n", firsttext);
+            ces_queue_map_format(R, S, ces_check_report_queue_map(first), text, sizeof(text));
+            printf("\nthe first that fails, --queues %s:\n", text);
             if (ces_check_report_print(ctx, first, stdout) != CES_OK)
                 ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
         }

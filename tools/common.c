@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The builder options after --ranks, whose default differs in run. */
@@ -103,6 +104,14 @@ int ces_tool_write_file(const char *path, const char *text, size_t len)
              : ces_tool_fail("%s", ces_ctx_last_error(ctx));
     ces_ctx_destroy(ctx);
     return ec;
+}
+
+double ces_tool_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 int ces_tool_parse_size(const char *s, uint64_t *out)

@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char run_usage[] =
@@ -324,14 +323,6 @@ static uint64_t consumed_bytes(const struct rrank *r, uint32_t b)
     return n;
 }
 
-static double now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
 static int rank_fail(struct rrank *r, const char *what, int rc)
 {
     fprintf(stderr, "cesync run: rank %" PRIu32 ": %s: %s (%s)\n", r->c ? ces_comm_rank(r->c) : 0,
@@ -454,7 +445,7 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
                     if (rr[k].st[s].b == b && !rr[k].st[s].consume)
                         pat_fill(rr[k].st[s].host, rr[k].st[s].n, rr[k].st[s].reg.rank,
                                  rr[k].st[s].reg.buf, rr[k].st[s].reg.lo, iter);
-            t0 = now_us();
+            t0 = 1e6 * ces_tool_now();
             for (uint32_t k = 0; k < m && ec == CES_EXIT_OK; k++) {
                 rc = ces_cuda_run_block(rr[k].run, b, rep);
                 if (rc != CES_OK)
@@ -468,7 +459,7 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
                 if (rc != CES_OK && ec == CES_EXIT_OK)
                     ec = rank_fail(&rr[k], "the communicator failed", rc);
             }
-            t = now_us() - t0;
+            t = 1e6 * ces_tool_now() - t0;
             for (uint32_t k = 0; k < m; k++) {
                 uint64_t d = check_block(&rr[k], b, iter);
 

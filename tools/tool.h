@@ -91,6 +91,8 @@ int ces_tool_write_file(const char *path, const char *text, size_t len);
 
 /* Parses an unsigned number with an optional K/M/G suffix (powers of 1024). */
 int ces_tool_parse_size(const char *s, uint64_t *out);
+/* Monotonic seconds (an arbitrary origin): for durations and progress. */
+double ces_tool_now(void);
 
 /* True if s is in the NULL-terminated list (NULL: an empty one). */
 int ces_tool_listed(const char *const *list, const char *s);

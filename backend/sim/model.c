@@ -819,7 +819,8 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->sig_base = zalloc(m, nsig, sizeof(uint32_t));
     m->buf_size = zalloc(m, m->nbuf, sizeof(uint64_t));
     if (m->ops == NULL || m->len == NULL || m->stop == NULL || m->queue == NULL ||
-        m->qproc_at == NULL || m->qproc == NULL || m->qseq == NULL || m->qlen == NULL || m->sig_base == NULL || m->buf_size == NULL) {
+        m->qproc_at == NULL || m->qproc == NULL || m->qseq == NULL || m->qlen == NULL ||
+        m->sig_base == NULL || m->buf_size == NULL) {
         rc = nomem(ctx);
         goto fail;
     }
