@@ -4,8 +4,9 @@
 # write its picture to out/.  Extra arguments go to `cesync check`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+# shellcheck source=scripts/setup.sh
+. scripts/setup.sh   # sets dir, the build directory
 mkdir -p out
-cesync=build/tools/cesync
+cesync=$dir/tools/cesync
 set -x
 "$cesync" check alltoall --ranks 4 --sync nccl --iterations 2 --dot out/alltoall.svg "$@"

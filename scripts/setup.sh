@@ -3,8 +3,8 @@
 # configures and builds (warnings are errors) into build/, or into
 # build-asan/ with AddressSanitizer and UndefinedBehaviorSanitizer when
 # CES_SANITIZE=1, into build-tsan/ with ThreadSanitizer when
-# CES_SANITIZE=thread.  Run by scripts/test.sh and scripts/demo.sh; extra CMake
-# options in CES_CMAKE_ARGS.
+# CES_SANITIZE=thread.  scripts/test.sh and scripts/demo.sh source it and use
+# the directory it leaves in $dir; extra CMake options in CES_CMAKE_ARGS.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -6,10 +6,6 @@
 # Arguments go to ctest (e.g. -L gpu, -R parse).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-dir=build
-case "${CES_SANITIZE:-0}" in
-  1) dir=build-asan ;;
-  thread) dir=build-tsan ;;
-esac
+# shellcheck source=scripts/setup.sh
+. scripts/setup.sh   # sets dir, the build directory
 ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" "$@"
