@@ -92,6 +92,22 @@ int ces_tool_fail(const char *fmt, ...)
     return CES_EXIT_USAGE;
 }
 
+int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *what)
+{
+    if (v == NULL)
+        return ces_tool_fail("%s: %s expects %s", cmd, opt, what);
+    if (strncmp(v, "--", 2) == 0)
+        return ces_tool_fail("%s: %s expects %s, not the option '%s'", cmd, opt, what, v);
+    return CES_EXIT_OK;
+}
+
+int ces_tool_unexpected(const char *cmd, const char *arg)
+{
+    return ces_tool_fail("%s: %s '%s' (see cesync %s --help)", cmd,
+                         arg[0] == '-' && arg[1] != '\0' ? "unknown option" : "unexpected argument",
+                         arg, cmd);
+}
+
 int ces_tool_write_file(const char *path, const char *text, size_t len)
 {
     struct ces_ctx *ctx = NULL;

@@ -100,6 +100,17 @@ int ces_tool_listed(const char *const *list, const char *s);
 /* True if argv[0..argc) holds --help or -h. */
 int ces_tool_wants_help(int argc, char **argv);
 
+/* The value v of option `opt` of command `cmd` (NULL: the option came
+ * last): refuses a missing one and one that is another option (--x), which
+ * would otherwise be taken as a file name, with "cesync: CMD: OPT expects
+ * WHAT".  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
+int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *what);
+
+/* Refuses argument `arg` of command `cmd` that no option of it takes:
+ * "unknown option" for -x, "unexpected argument" for a word, with a pointer
+ * to cmd's --help.  Returns CES_EXIT_USAGE (printed). */
+int ces_tool_unexpected(const char *cmd, const char *arg);
+
 /* Prints "cesync: " + message to stderr and returns CES_EXIT_USAGE. */
 int ces_tool_fail(const char *fmt, ...)
 #if defined(__GNUC__)
