@@ -282,7 +282,16 @@ static bool wants_progress(const struct check_args *a)
 
 static void progress(void *ud, const struct ces_check_stats *s)
 {
-    (void)ud;
+    const struct check_args *a = ud;
+
+    if (s->mode == CES_CHECK_RANDOM) { /* no states are stored */
+        fprintf(stderr, "check: %llu of %llu random executions, %llu transitions, %.1f s, "
+                "%.0f executions/s\n",
+                (unsigned long long)s->executions, (unsigned long long)a->o.random,
+                (unsigned long long)s->transitions, s->seconds,
+                s->seconds > 0 ? (double)s->executions / s->seconds : 0.0);
+        return;
+    }
     fprintf(stderr, "check: %llu states, %llu transitions, %llu executions, %.1f s, %.0f states/s,"
             " %.1f MiB\n",
             (unsigned long long)s->states, (unsigned long long)s->transitions,
@@ -571,8 +580,10 @@ int ces_cmd_check(int argc, char **argv)
         goto out;
     }
     if (ec == CES_EXIT_OK) {
-        if (wants_progress(&a))
+        if (wants_progress(&a)) {
             a.o.progress = progress;
+            a.o.progress_ud = &a;
+        }
         /* cleared: after the check the message says what a memory bound
          * refused, if one did */
         ces_ctx_error(ctx, CES_OK, "%s", "");

@@ -360,7 +360,8 @@ struct ces_check_report {
     uint64_t assignments_all; /* ... of how many */
     uint32_t verdict;
     bool stopped_first; /* CES_CHECK_FIRST stopped the search */
-    bool stopped;       /* a bound on states, time or memory stopped the search */
+    const char *stopped; /* the bound that stopped the search: "states", "time" or
+                            "memory" (static text); NULL if none */
     bool depth_cut;     /* max_depth cut an execution short */
     struct ces_check_stats stats;
     struct sim_defect *defects[SIM_D__N]; /* in report order, ndefects used */

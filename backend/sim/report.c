@@ -18,6 +18,12 @@ uint32_t ces_sim_class_bit(int d)
     return bits[d];
 }
 
+/* "s" after a count other than 1. */
+static const char *plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 static void defect_free(struct ces_ctx *ctx, struct sim_defect *d)
 {
     if (d == NULL)
@@ -371,6 +377,8 @@ static void fmt_pos_op(struct ces_sb *sb, const struct ces_graph *g,
         sb->status = CES_ERR_NOMEM; /* the op's text could not be built */
     ces_sb_printf(sb, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " %s", p->rank, p->stream, p->index,
                   buf);
+    if (op != NULL && op->line > 0) /* where the schedule's text has it */
+        ces_sb_printf(sb, " (line %" PRIu32 ":%" PRIu32 ")", op->line, op->col);
 }
 
 static void fmt_region(struct ces_sb *sb, const struct ces_graph *g, const struct ces_region *r)
@@ -471,12 +479,13 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g,
                        const struct ces_check_defect *d)
 {
     if (d->cls == CES_CHECK_ABORTED)
-        ces_sb_printf(sb, "WATCHDOG: an execution where it fired, %zu steps\n", d->nsteps);
+        ces_sb_printf(sb, "WATCHDOG: an execution where it fired, %zu step%s\n", d->nsteps,
+                      plural(d->nsteps));
     else {
         char v[32];
 
         ces_verdict_format(d->cls, v, sizeof(v));
-        ces_sb_printf(sb, "%s: counterexample of %zu steps\n", v, d->nsteps);
+        ces_sb_printf(sb, "%s: counterexample of %zu step%s\n", v, d->nsteps, plural(d->nsteps));
     }
     for (size_t i = 0; i < d->nsteps; i++) {
         const struct ces_check_step *s = &d->steps[i];
@@ -559,16 +568,16 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
                       "check\n", r->assignments, r->assignments_all);
     }
     if (s->mode == CES_CHECK_RANDOM)
-        ces_sb_printf(&sb, "coverage: %" PRIu64 " random executions - a sample, not a proof\n",
-                      s->executions);
+        ces_sb_printf(&sb, "coverage: %" PRIu64 " random execution%s - a sample, not a proof\n",
+                      s->executions, plural(s->executions));
     else if (s->mode == CES_CHECK_REPLAY)
         ces_sb_puts(&sb, "coverage: one replayed execution\n");
     else if (r->stopped_first)
-        ces_sb_printf(&sb, "coverage: stopped at the first defect, after %" PRIu64 " states\n",
-                      s->states);
-    else if (r->stopped)
-        ces_sb_printf(&sb, "coverage: a bound stopped the search after %" PRIu64 " states\n",
-                      s->states);
+        ces_sb_printf(&sb, "coverage: stopped at the first defect, after %" PRIu64 " state%s\n",
+                      s->states, plural(s->states));
+    else if (r->stopped != NULL)
+        ces_sb_printf(&sb, "coverage: the bound on %s stopped the search after %" PRIu64
+                      " state%s\n", r->stopped, s->states, plural(s->states));
     if (r->depth_cut && s->mode == CES_CHECK_EXHAUSTIVE)
         ces_sb_puts(&sb, "coverage: some executions were cut at the depth bound and not "
                          "followed further\n");
@@ -580,14 +589,16 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     for (size_t i = 0; i < r->ndefects; i++)
         fmt_defect(&sb, r->g, &r->defects[i]->pub);
     if (s->mode == CES_CHECK_EXHAUSTIVE)
-        ces_sb_printf(&sb, "statistics: %" PRIu64 " states, %" PRIu64 " transitions, %" PRIu64
-                      " executions, %.3f s, %.0f states/s, peak memory ",
-                      s->states, s->transitions, s->executions, s->seconds,
+        ces_sb_printf(&sb, "statistics: %" PRIu64 " state%s, %" PRIu64 " transition%s, %" PRIu64
+                      " execution%s, %.3f s, %.0f states/s, peak memory ",
+                      s->states, plural(s->states), s->transitions, plural(s->transitions),
+                      s->executions, plural(s->executions), s->seconds,
                       s->seconds > 0 ? (double)s->states / s->seconds : 0.0);
     else /* no states are stored */
-        ces_sb_printf(&sb, "statistics: %" PRIu64 " executions, %" PRIu64 " transitions, %.3f s, "
-                      "%.1f executions/s, peak memory ",
-                      s->executions, s->transitions, s->seconds,
+        ces_sb_printf(&sb, "statistics: %" PRIu64 " execution%s, %" PRIu64 " transition%s, "
+                      "%.3f s, %.1f executions/s, peak memory ",
+                      s->executions, plural(s->executions), s->transitions,
+                      plural(s->transitions), s->seconds,
                       s->seconds > 0 ? (double)s->executions / s->seconds : 0.0);
     ces_sim_fmt_bytes(mem, sizeof(mem), s->peak_memory);
     ces_sb_printf(&sb, "%s\n", mem);
@@ -643,6 +654,8 @@ static void json_pos(struct ces_sb *sb, const struct ces_graph *g, const struct 
     ces_sb_puts(sb, ",\"op\":");
     json_str(sb, buf);
     ces_sb_printf(sb, ",\"iteration\":%" PRIu64, p->iteration);
+    if (op != NULL && op->line > 0)
+        ces_sb_printf(sb, ",\"line\":%" PRIu32 ",\"col\":%" PRIu32, op->line, op->col);
 }
 
 static void json_region(struct ces_sb *sb, const struct ces_graph *g, const struct ces_region *r)
@@ -696,6 +709,8 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
     }
     if (r->assignments > 0)
         ces_sb_printf(&sb, "\"queue_assignments\":%" PRIu64 ",", r->assignments);
+    if (r->stopped != NULL)
+        ces_sb_printf(&sb, "\"bound\":\"%s\",", r->stopped);
     if (r->expanded.nstops > 0) {
         ces_sb_puts(&sb, "\"rank_stops\":[");
         for (size_t i = 0; i < r->expanded.nstops; i++) {

@@ -56,6 +56,7 @@ struct search {
     size_t scratch_bytes; /* hz, hz_gen, inT, work, enabled */
     uint32_t bound; /* nonzero once a bound stopped the search: 1 states, time or
                        memory (the search stops short at once), 2 --first */
+    const char *bound_what; /* bound 1: "states", "time" or "memory" */
     bool cut;       /* max_depth left a state unexplored (the search goes on) */
     char why[320];  /* what the memory bound refused ("" otherwise) */
     int rc;
@@ -94,6 +95,7 @@ static void memory_bound(struct search *S, size_t held, const char *what, size_t
     if (S->bound != 0)
         return;
     S->bound = 1;
+    S->bound_what = "memory";
     ces_sim_fmt_bytes(bound, sizeof(bound), S->o->max_memory);
     ces_sim_fmt_bytes(need, sizeof(need), more);
     ces_sim_fmt_bytes(have, sizeof(have), held);
@@ -170,8 +172,10 @@ static void tick(struct search *S)
     mem = mem_now(S);
     if (mem > S->stats.peak_memory)
         S->stats.peak_memory = mem;
-    if (S->o->max_seconds > 0 && S->stats.seconds >= S->o->max_seconds)
+    if (S->o->max_seconds > 0 && S->stats.seconds >= S->o->max_seconds && S->bound == 0) {
         S->bound = 1;
+        S->bound_what = "time";
+    }
     if (S->o->max_memory > 0 && mem >= S->o->max_memory)
         memory_bound(S, mem, NULL, 0);
     if (S->o->progress != NULL && t >= S->next_progress) {
@@ -355,6 +359,7 @@ static int visit(struct search *S, struct sim_state *st, bool *seen)
          * when the bound's last state is stored instead would call a search
          * of exactly max_states states incomplete.) */
         S->bound = 1;
+        S->bound_what = "states";
         *seen = true;
         return CES_OK;
     }
@@ -1388,7 +1393,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
         rep->stats.peak_memory = held;
         rep->stats.seconds = ces_sim_now() - S.t0;
         rep->verdict = CES_V_INCOMPLETE;
-        rep->stopped = true;
+        rep->stopped = "memory";
         *out = rep;
         return CES_OK;
     }
@@ -1450,7 +1455,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     if (S.bound) {
         rep->verdict |= CES_V_INCOMPLETE;
         rep->stopped_first = S.bound == 2;
-        rep->stopped = S.bound == 1;
+        rep->stopped = S.bound == 1 ? S.bound_what : NULL;
         if (S.why[0] != '\0') /* the memory bound: say what needed it */
             ces_ctx_error(ctx, CES_OK, "%s", S.why);
     }

@@ -1095,8 +1095,8 @@ static void test_bounds_incomplete(void **state)
     assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
     assert_false(ces_check_report_stats(r).complete);
     t = text_of(ctx, r);
-    assert_memory_equal(t, "verdict: INCOMPLETE\ncoverage: a bound stopped the search after 2 "
-                           "states\n", 71);
+    assert_memory_equal(t, "verdict: INCOMPLETE\ncoverage: the bound on states stopped the "
+                           "search after 2 states\nstatistics: 2 states, ", 106);
     ces_free(ctx, t);
     ces_check_report_destroy(r);
     /* a bound of exactly the states the search needs stops nothing; one

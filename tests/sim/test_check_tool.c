@@ -208,7 +208,7 @@ static void test_delay(void **state)
     assert_non_null(strstr(o, "\nfault delay:r0.s0#3: r0.s0#3 records an event in place of the "
                               "write; the write lands from r0.s1, a stream of its own, at any "
                               "moment after that\n"));
-    assert_non_null(strstr(o, " r0.s1#1 write ready[1] = 0\n"));
+    assert_non_null(strstr(o, " r0.s1#1 write ready[1] = 0 (line 15:13)\n"));
     free(o);
     assert_int_equal(delay_tool(dir, "3 --json", &o), 1);
     assert_non_null(strstr(o, ",\"delays\":[{\"fault\":\"delay:r0.s0#3\",\"stream\":1}],"));
@@ -260,7 +260,7 @@ static void test_memory_bound(void **state)
 {
     char *dir = ces_test_tmpdir(), path[128], *o;
     FILE *f;
-    const char *want_out = "verdict: INCOMPLETE\ncoverage: a bound stopped the search after 0 "
+    const char *want_out = "verdict: INCOMPLETE\ncoverage: the bound on memory stopped the search after 0 "
                            "states\n";
     const char *want_err = "cesync: check: memory bound 64.0 MiB reached before the search: "
                            "the checker's model (2 streams, 8 signal slots, 4294967294 ops "
@@ -282,6 +282,7 @@ static void test_memory_bound(void **state)
     free(o);
     assert_int_equal(ces_test_tool(dir, "check big.ces --max-memory 64M --json", &o), 3);
     assert_memory_equal(o, "{\"verdict\":\"INCOMPLETE\",", 24);
+    assert_non_null(strstr(o, ",\"bound\":\"memory\","));
     assert_non_null(strstr(o, want_err));
     free(o);
     remove(path);
@@ -341,6 +342,16 @@ static void test_max_seconds(void **state)
     }
     assert_int_equal(run("alltoall --ranks 2 --max-seconds 30 --quiet", &o), 0);
     assert_string_equal(o, "verdict: OK\n");
+    free(o);    /* a search of about 0.3 s (4 ranks, 5 replays, unreduced) is stopped,
+     * and the report names the bound */
+    assert_int_equal(run("alltoall --ranks 4 --iterations 5 --no-reduction --max-seconds 0.02",
+                         &o), 3);
+    assert_non_null(strstr(o, "verdict: INCOMPLETE\ncoverage: the bound on time stopped the "
+                              "search after "));
+    free(o);
+    assert_int_equal(run("alltoall --ranks 4 --iterations 5 --no-reduction --max-seconds 0.02 "
+                         "--json", &o), 3);
+    assert_non_null(strstr(o, ",\"bound\":\"time\","));
     free(o);
 }
 
@@ -390,6 +401,12 @@ static void test_progress(void **state)
     assert_non_null(v);
     assert_string_equal(v, "verdict: OK\n");
     assert_null(strstr(v, "check: "));
+    free(o);
+    /* random mode stores no states: executions of their total */
+    assert_int_equal(run("alltoall --ranks 2 --random 30000 --quiet --progress 0.001", &o), 0);
+    assert_true(strncmp(o, "check: ", 7) == 0);
+    assert_non_null(strstr(o, " of 30000 random executions, "));
+    assert_null(strstr(o, " states, "));
     free(o);
     /* the fault sweep's progress: faults checked of their total, the last
      * line at the end */
@@ -592,6 +609,24 @@ static void test_queues(void **state)
     free(o);
 }
 
+/* Each op of a report names its line and column in the schedule's text:
+ * the blocked waits of a file's deadlock, in the text and the JSON. */
+static void test_source_lines(void **state)
+{
+    char *o;
+
+    (void)state;
+    assert_int_equal(run(CES_FIXTURES "/bad/multicast_cycle.ces", &o), 1);
+    assert_non_null(strstr(o, "\n    r0.s0#0 wait g[0] >= 1 (line 10:6): g[0]@0 holds 0, "
+                              "awaits >= 1\n      could be written by r1.s0#1 write g[0]@0 = 1 "
+                              "(line 13:6), but r1.s0 is blocked at r1.s0#0\n"));
+    free(o);
+    assert_int_equal(run(CES_FIXTURES "/bad/multicast_cycle.ces --json", &o), 1);
+    assert_non_null(strstr(o, "\"pos\":\"r0.s0#0\",\"op\":\"wait g[0] >= 1\",\"iteration\":1,"
+                              "\"line\":10,\"col\":6"));
+    free(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -607,6 +642,7 @@ int main(void)
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_sweep_options),
         cmocka_unit_test(test_queues),
+        cmocka_unit_test(test_source_lines),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
