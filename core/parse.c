@@ -105,6 +105,12 @@ static int nomem(struct parser *P)
                          P->prog->file, P->line);
 }
 
+/* A name or number in a message shows at most SHOWN_MAX bytes of itself,
+ * and "..." when cut: a message must still say what is wrong after it. */
+#define SHOWN_MAX 48
+#define SHOWN(len) ((int)((len) > SHOWN_MAX ? SHOWN_MAX : (len)))
+#define MORE(len) ((len) > SHOWN_MAX ? "..." : "")
+
 /* "'text'" or "end of line", for "found ..." in messages. */
 static const char *describe(const struct parser *P, const struct tok *t, char *buf, size_t size)
 {
@@ -339,8 +345,8 @@ static int parse_var(struct parser *P, int32_t *out)
 
         if (k < 0)
             return perr(P, CES_ERR_SEMANTIC, P->tok.col,
-                        "undefined constant $%.*s: define it with 'let %.*s = ...' before use",
-                        (int)len, name, (int)len, name);
+                        "undefined constant $%.*s%s: define it with 'let %.*s%s = ...' before use",
+                        SHOWN(len), name, MORE(len), SHOWN(len), name, MORE(len));
         e.kind = CES_EX_CONST;
         e.value = k;
     }
@@ -361,8 +367,8 @@ static int parse_primary(struct parser *P, int32_t *out)
         return add_expr(P, &e, out);
     }
     case T_BIGINT:
-        return perr(P, CES_ERR_PARSE, P->tok.col, "integer %.*s does not fit in 64 bits",
-                    (int)P->tok.len, P->text + P->tok.off);
+        return perr(P, CES_ERR_PARSE, P->tok.col, "integer %.*s%s does not fit in 64 bits",
+                    SHOWN(P->tok.len), P->text + P->tok.off, MORE(P->tok.len));
     case T_VAR:
         return parse_var(P, out);
     case T_LPAREN: {
@@ -603,11 +609,11 @@ static int parse_let(struct parser *P, uint32_t col)
         return expected(P, "a constant name after 'let'");
     if (reserved_name(P->text + P->tok.off, P->tok.len))
         return perr(P, CES_ERR_SEMANTIC, P->tok.col,
-                    "'%.*s' is reserved: $r, $n, $p and $i are built in", (int)P->tok.len,
-                    P->text + P->tok.off);
+                    "'%.*s%s' is reserved: $r, $n, $p and $i are built in", SHOWN(P->tok.len),
+                    P->text + P->tok.off, MORE(P->tok.len));
     if (find_let(P->prog, P->text + P->tok.off, P->tok.len) >= 0)
-        return perr(P, CES_ERR_SEMANTIC, P->tok.col, "constant '%.*s' is defined twice",
-                    (int)P->tok.len, P->text + P->tok.off);
+        return perr(P, CES_ERR_SEMANTIC, P->tok.col, "constant '%.*s%s' is defined twice",
+                    SHOWN(P->tok.len), P->text + P->tok.off, MORE(P->tok.len));
     l.name = tok_dup(P);
     if (l.name == NULL)
         return nomem(P);
@@ -645,11 +651,11 @@ static int new_object_name(struct parser *P, const char *what, char **name)
         return expected(P, buf);
     }
     if (find_buffer(P->prog, s, P->tok.len) >= 0)
-        return perr(P, CES_ERR_SEMANTIC, P->tok.col, "'%.*s' is already declared as a buffer",
-                    (int)P->tok.len, s);
+        return perr(P, CES_ERR_SEMANTIC, P->tok.col, "'%.*s%s' is already declared as a buffer",
+                    SHOWN(P->tok.len), s, MORE(P->tok.len));
     if (find_signal(P->prog, s, P->tok.len) >= 0)
-        return perr(P, CES_ERR_SEMANTIC, P->tok.col, "'%.*s' is already declared as a signal",
-                    (int)P->tok.len, s);
+        return perr(P, CES_ERR_SEMANTIC, P->tok.col, "'%.*s%s' is already declared as a signal",
+                    SHOWN(P->tok.len), s, MORE(P->tok.len));
     *name = tok_dup(P);
     if (*name == NULL)
         return nomem(P);
@@ -758,8 +764,8 @@ static int parse_phase(struct parser *P, uint32_t col)
         return expected(P, "a repeat count 'xK' (K >= 1) after the phase kind");
     if (big || reps < 1)
         return perr(P, CES_ERR_PARSE, P->tok.col,
-                    "expected a repeat count x1..x4294967295, found '%.*s'", (int)P->tok.len,
-                    P->text + P->tok.off);
+                    "expected a repeat count x1..x4294967295, found '%.*s%s'", SHOWN(P->tok.len),
+                    P->text + P->tok.off, MORE(P->tok.len));
     ph.reps = (uint32_t)reps;
     lex(P);
     if (P->tok.kind != T_EOL)
@@ -785,13 +791,14 @@ static int parse_region(struct parser *P, struct ces_pregion *reg, const char *r
     b = find_buffer(P->prog, P->text + P->tok.off, P->tok.len);
     if (b < 0 && find_signal(P->prog, P->text + P->tok.off, P->tok.len) >= 0)
         return perr(P, CES_ERR_SEMANTIC, P->tok.col,
-                    "'%.*s' is a signal: %s region needs a buffer", (int)P->tok.len,
-                    P->text + P->tok.off, role);
+                    "'%.*s%s' is a signal: %s region needs a buffer", SHOWN(P->tok.len),
+                    P->text + P->tok.off, MORE(P->tok.len), role);
     if (b < 0)
-        return perr(P, CES_ERR_SEMANTIC, P->tok.col,
-                    "unknown buffer '%.*s': declare it with 'buffer %.*s SIZE' before the phases",
-                    (int)P->tok.len, P->text + P->tok.off, (int)P->tok.len,
-                    P->text + P->tok.off);
+        return perr(
+            P, CES_ERR_SEMANTIC, P->tok.col,
+            "unknown buffer '%.*s%s': declare it with 'buffer %.*s%s SIZE' before the phases",
+            SHOWN(P->tok.len), P->text + P->tok.off, MORE(P->tok.len), SHOWN(P->tok.len),
+            P->text + P->tok.off, MORE(P->tok.len));
     reg->buf = (uint32_t)b;
     reg->line = P->line;
     reg->col = P->tok.col;
@@ -828,13 +835,15 @@ static int parse_slot(struct parser *P, struct ces_pslot *slot, bool may_all)
         return expected(P, "a slot 'NAME[index]'");
     s = find_signal(P->prog, P->text + P->tok.off, P->tok.len);
     if (s < 0 && find_buffer(P->prog, P->text + P->tok.off, P->tok.len) >= 0)
-        return perr(P, CES_ERR_SEMANTIC, P->tok.col, "'%.*s' is a buffer: a slot needs a signal",
-                    (int)P->tok.len, P->text + P->tok.off);
+        return perr(P, CES_ERR_SEMANTIC, P->tok.col, "'%.*s%s' is a buffer: a slot needs a signal",
+                    SHOWN(P->tok.len), P->text + P->tok.off, MORE(P->tok.len));
     if (s < 0)
-        return perr(P, CES_ERR_SEMANTIC, P->tok.col,
-                    "unknown signal '%.*s': declare it with 'signal %.*s u32|u64 SLOTS' before the "
-                    "phases", (int)P->tok.len, P->text + P->tok.off, (int)P->tok.len,
-                    P->text + P->tok.off);
+        return perr(
+            P, CES_ERR_SEMANTIC, P->tok.col,
+            "unknown signal '%.*s%s': declare it with 'signal %.*s%s u32|u64 SLOTS' before the "
+            "phases",
+            SHOWN(P->tok.len), P->text + P->tok.off, MORE(P->tok.len), SHOWN(P->tok.len),
+            P->text + P->tok.off, MORE(P->tok.len));
     slot->sig = (uint32_t)s;
     slot->line = P->line;
     slot->col = P->tok.col;
@@ -930,8 +939,9 @@ static int parse_op(struct parser *P)
             return expected(P, "'rN' or 'r*'");
         if (big || num >= P->prog->ranks)
             return perr(P, CES_ERR_SEMANTIC, P->tok.col,
-                        "rank r%.*s is out of range: ranks are r0..r%" PRIu32,
-                        (int)P->tok.len - 1, P->text + P->tok.off + 1, P->prog->ranks - 1);
+                        "rank r%.*s%s is out of range: ranks are r0..r%" PRIu32,
+                        SHOWN(P->tok.len - 1), P->text + P->tok.off + 1, MORE(P->tok.len - 1),
+                        P->prog->ranks - 1);
         op.rank = (uint32_t)num;
     }
     lex(P);
@@ -940,8 +950,9 @@ static int parse_op(struct parser *P)
             return expected(P, "a stream 'sN', 'over' or ':'");
         if (big || num >= P->prog->streams)
             return perr(P, CES_ERR_SEMANTIC, P->tok.col,
-                        "stream s%.*s is out of range: streams are s0..s%" PRIu32,
-                        (int)P->tok.len - 1, P->text + P->tok.off + 1, P->prog->streams - 1);
+                        "stream s%.*s%s is out of range: streams are s0..s%" PRIu32,
+                        SHOWN(P->tok.len - 1), P->text + P->tok.off + 1, MORE(P->tok.len - 1),
+                        P->prog->streams - 1);
         op.stream = (uint32_t)num;
         lex(P);
     }
@@ -1040,8 +1051,8 @@ static int parse_cesync(struct parser *P)
         return expected(P, "the format version after 'cesync'");
     if (P->tok.kind == T_BIGINT || P->tok.ival != CES_FORMAT_VERSION)
         return perr(P, CES_ERR_PARSE, P->tok.col,
-                    "unsupported format version %.*s: expected 'cesync %d'", (int)P->tok.len,
-                    P->text + P->tok.off, CES_FORMAT_VERSION);
+                    "unsupported format version %.*s%s: expected 'cesync %d'", SHOWN(P->tok.len),
+                    P->text + P->tok.off, MORE(P->tok.len), CES_FORMAT_VERSION);
     lex(P);
     P->seen_cesync = true;
     return expect_eol(P, "'cesync 1'");
@@ -1077,8 +1088,9 @@ static int parse_statement(struct parser *P)
     if (tok_is(P, "r") || tok_numbered(P, 'r', &num, &big))
         return parse_op(P);
     return perr(P, CES_ERR_PARSE, col,
-                "unknown statement '%.*s': expected ranks, streams, connections, let, buffer, "
-                "signal, phase or an op line 'rN : op'", (int)P->tok.len, P->text + P->tok.off);
+                "unknown statement '%.*s%s': expected ranks, streams, connections, let, buffer, "
+                "signal, phase or an op line 'rN : op'",
+                SHOWN(P->tok.len), P->text + P->tok.off, MORE(P->tok.len));
 }
 
 /* --- the program ---------------------------------------------------------- */
@@ -1137,6 +1149,28 @@ int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char
     P.prog = p;
     P.text = text != NULL ? text : "";
     P.len = len;
+    /* A UTF-8 byte order mark, which some editors put first, is skipped: the
+     * columns of line 1 count from after it. */
+    if (len >= 3 && memcmp(P.text, "\xef\xbb\xbf", 3) == 0)
+        P.pos = 3;
+    /* A NUL byte is said where it is, whatever token it splits. */
+    {
+        const char *nul = memchr(P.text, '\0', len);
+
+        if (nul != NULL) {
+            size_t at = (size_t)(nul - P.text), start = at;
+            uint32_t line = 1;
+
+            while (start > 0 && P.text[start - 1] != '\n')
+                start--;
+            for (size_t i = 0; i < start; i++)
+                line += P.text[i] == '\n';
+            rc = ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%" PRIu32 ":%zu: a NUL byte: a schedule "
+                               "is text (is this a binary file?)", p->file, line,
+                               at - start + 1 - (line == 1 ? P.pos : 0));
+            goto fail;
+        }
+    }
     for (P.line = 1; P.pos <= P.len; P.line++) {
         P.line_start = P.pos;
         P.stmt_nodes = 0;

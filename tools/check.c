@@ -24,7 +24,8 @@ static const char check_help[] =
     "stream, every completion order of a batch) and reports DEADLOCK, HANG, RACE and\n"
     "MISMATCH, each with its shortest counterexample found and a replay string.\n"
     "SCHEDULE is a .ces file (- for stdin) or a collective name (alltoall, ...).\n"
-    "  --max-states N      stop after N stored states (verdict INCOMPLETE, exit 3)\n"
+    "  --max-states N      stop after N stored states (verdict INCOMPLETE, exit 3;\n"
+    "                      0: no bound, the default; the exhaustive search only)\n"
     "  --max-seconds S     stop after S seconds of search (INCOMPLETE)\n"
     "  --max-depth N       follow no execution past N steps (INCOMPLETE if one was cut)\n"
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
@@ -33,7 +34,7 @@ static const char check_help[] =
     "  --no-reduction      reference mode: no partial-order reduction\n"
     "  --first             stop at the first defect found (verdict adds INCOMPLETE)\n"
     "  --random N          N random complete executions instead (a sample, not a proof)\n"
-    "  --seed S            the random mode's seed (default 1)\n"
+    "  --seed S            the random mode's seed (default 1; with --random only)\n"
     "  --replay STRING     re-run exactly the execution of a report's replay string\n"
     "                      (give the same --fault and --abort options as that run)\n"
     "  --fault SPEC        inject drop:rR.sS#K (the write never lands), delay:rR.sS#K\n"
@@ -87,6 +88,7 @@ struct check_args {
     uint32_t *qmap;
     bool json, quiet, sweep, qsweep;
     bool progress; /* --progress: lines on stderr also when it is no terminal */
+    bool seed_given, states_given;
     bool memory_given; /* --max-memory: else the default bound */
 };
 
@@ -124,8 +126,8 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* --dot's file, before the search: a check can run long, and a picture that
  * cannot be written after it would turn its verdict into a usage error.
- * The name must say the format, its directory must exist and be writable,
- * and .svg/.png need Graphviz. */
+ * The name must say the format, its directory must exist, .svg/.png need
+ * Graphviz, and the file must be one that can be created there. */
 static int check_dot_path(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -145,15 +147,10 @@ static int check_dot_path(const char *path)
         snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return ces_tool_fail("check: --dot %s: %s is not a directory", path, dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return ces_tool_fail("check: --dot %s: cannot write in %s: %s", path, dir,
-                             strerror(errno));
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return ces_tool_fail("check: --dot %s: is a directory", path);
     if (!ends_with(path, ".dot") && !ces_find_program("dot", dir, sizeof(dir)))
         return ces_tool_fail("check: --dot %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);
-    return CES_EXIT_OK;
+    return ces_tool_out_probe("check", "--dot", path);
 }
 
 /* A time in seconds: a finite number > 0. */
@@ -181,6 +178,7 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
 
         if (strcmp(opt, "--max-states") == 0) {
             ec = parse_u64(opt, v, &a->o.max_states);
+            a->states_given = true;
         } else if (strcmp(opt, "--max-depth") == 0) {
             ec = parse_u64(opt, v, &a->o.max_depth);
             if (ec == CES_EXIT_OK && a->o.max_depth == 0)
@@ -201,6 +199,7 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
                 return ces_tool_fail("check: --random expects N >= 1");
         } else if (strcmp(opt, "--seed") == 0) {
             ec = parse_u64(opt, v, &a->o.seed);
+            a->seed_given = true;
         } else if (strcmp(opt, "--replay") == 0) {
             if (v == NULL)
                 return ces_tool_fail("check: --replay expects a replay string");
@@ -242,8 +241,7 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
             else if (strcmp(opt, "--model") == 0 || strcmp(opt, "--kind") == 0)
                 return ces_tool_fail("check: %s applies to --predict", opt);
             else
-                return ces_tool_fail("check: unexpected argument '%s' (see cesync check --help)",
-                                     opt);
+                return ces_tool_unexpected("check", opt);
         }
         if (ec != CES_EXIT_OK)
             return ec;
@@ -257,6 +255,19 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
     if (a->o.max_depth > 0 && (a->o.random > 0 || a->o.replay != NULL))
         return ces_tool_fail("check: --max-depth bounds the exhaustive search: drop it with "
                              "--random/--replay");
+    if (a->seed_given && a->o.random == 0)
+        return ces_tool_fail("check: --seed applies to --random");
+    if (a->states_given && (a->o.random > 0 || a->o.replay != NULL))
+        return ces_tool_fail("check: --max-states bounds the stored states of the exhaustive "
+                             "search: drop it with --random/--replay");
+    if ((a->o.flags & CES_CHECK_FIRST) && a->o.replay != NULL)
+        return ces_tool_fail("check: --first stops a search: a replay is one execution, drop it");
+    if (a->quiet && a->json)
+        return ces_tool_fail("check: --quiet (the verdict line) and --json (the whole report) "
+                             "exclude each other");
+    if ((a->sweep || a->qsweep) && a->o.random > 0)
+        return ces_tool_fail("check: %s proves every case, --random only samples: drop --random",
+                             a->sweep ? "--fault-sweep" : "--queue-sweep");
     if (a->sweep && (a->o.replay != NULL || a->o.nfaults > 0))
         return ces_tool_fail("check: --fault-sweep makes its own faults; drop --fault/--replay");
     if (a->sweep && (a->json || a->dot != NULL))

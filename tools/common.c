@@ -18,12 +18,14 @@
 
 /* The builder options after --ranks, whose default differs in run. */
 static const char builder_options[] =
-    "  --bytes B          bytes per rank, suffixes K M G (default 1024):\n"
+    "  --bytes B          bytes per rank, suffixes K M G (default 1024, rounded up to\n"
+    "                     8 x ranks for alltoall, 8 x chunks for sendrecv):\n"
     "                     alltoall: send and recv of B, B/N per peer; allgather, gather:\n"
     "                     send B, recv N*B; scatter: send N*B, recv B; broadcast: B;\n"
     "                     sendrecv: B per message; barrier moves no data and takes none\n"
     "  --iterations K     iterations (default 1)\n"
-    "  --sync P           sync protocol: mono (default, eager only), nccl, credit, pull\n"
+    "  --sync P           sync protocol: mono (the default eagerly; eager only), nccl,\n"
+    "                     credit (the default with --graph), pull\n"
     "  --graph            one graph phase replayed K times instead of K eager iterations\n"
     "  --root R           root rank of gather, scatter, broadcast (default 0)\n"
     "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default the pipeline 0:1,1:2,...)\n"
@@ -52,14 +54,16 @@ static const char builder_options[] =
 void ces_tool_builder_help(int run)
 {
     printf("Schedule (one argument, anywhere among the options): a .ces file (\"-\" =\n"
-           "standard input) or a built-in collective:\n"
+           "standard input; after \"--\" any name, even one that starts with -) or a\n"
+           "built-in collective:\n"
            "  alltoall allgather gather scatter broadcast sendrecv barrier\n"
            "%s"
            "Builder options (for a collective; one it does not take is an error):\n"
            "  --ranks N          ranks (default%s)\n"
            "%s",
            run ? "  (run needs one: it has no built-in default)\n"
-               : "  (no schedule at all: the built-in 4-rank alltoall)\n",
+               : "  (no schedule at all: the built-in 4-rank alltoall; refused when standard\n"
+                 "  input is a pipe or a file, which \"-\" reads)\n",
            run ? ": the number of GPUs, 2 to 8" : " 4", builder_options);
 }
 
@@ -94,10 +98,14 @@ int ces_tool_fail(const char *fmt, ...)
 
 int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *what)
 {
+    const char *sep = cmd != NULL ? ": " : "";
+
+    if (cmd == NULL)
+        cmd = "";
     if (v == NULL)
-        return ces_tool_fail("%s: %s expects %s", cmd, opt, what);
+        return ces_tool_fail("%s%s%s expects %s", cmd, sep, opt, what);
     if (strncmp(v, "--", 2) == 0)
-        return ces_tool_fail("%s: %s expects %s, not the option '%s'", cmd, opt, what, v);
+        return ces_tool_fail("%s%s%s expects %s, not the option '%s'", cmd, sep, opt, what, v);
     return CES_EXIT_OK;
 }
 
@@ -118,6 +126,30 @@ int ces_tool_write_file(const char *path, const char *text, size_t len)
     ec = ces_write_file(ctx, path, text, len) == CES_OK
              ? CES_EXIT_OK
              : ces_tool_fail("%s", ces_ctx_last_error(ctx));
+    ces_ctx_destroy(ctx);
+    return ec;
+}
+
+int ces_tool_out_probe(const char *cmd, const char *opt, const char *path)
+{
+    struct ces_ctx *ctx = NULL;
+    struct ces_out_file of;
+    struct stat sb;
+    int fd, ec = CES_EXIT_OK;
+
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return ces_tool_fail("%s: %s %s: is a directory", cmd, opt, path);
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return CES_EXIT_OK;
+    if (ces_ctx_create(NULL, &ctx) != CES_OK)
+        return ces_tool_fail("out of memory");
+    fd = ces_file_create_beside(ctx, path, &of);
+    if (fd < 0)
+        ec = ces_tool_fail("%s: %s: %s", cmd, opt, ces_ctx_last_error(ctx));
+    else {
+        close(fd);
+        ces_file_replace(ctx, &of, path, CES_ERR_IO); /* removes it, keeps path */
+    }
     ces_ctx_destroy(ctx);
     return ec;
 }
@@ -225,7 +257,7 @@ static int parse_pairs(struct ces_coll_params *p, const char *s)
 /* The builder options that only some collectives take, as bits of what
  * was given: checked once the collective is known. */
 enum { GIVEN_ANY = 1u << 0, GIVEN_ROOT = 1u << 1, GIVEN_PAIRS = 1u << 2, GIVEN_CHUNKS = 1u << 3,
-       GIVEN_SLOTS = 1u << 4, GIVEN_BYTES = 1u << 5 };
+       GIVEN_SLOTS = 1u << 4, GIVEN_BYTES = 1u << 5, GIVEN_SYNC = 1u << 6 };
 
 /* The builder options that take a value (--graph, --in-place and
  * --directed take none). */
@@ -253,10 +285,8 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     }
     if (!ces_tool_listed(builder_valued, o))
         return 0;
-    if (v == NULL) {
-        ces_tool_fail("%s expects a value", o);
+    if (ces_tool_value(NULL, o, v, "a value") != CES_EXIT_OK)
         return -1;
-    }
     if (strcmp(o, "--ranks") == 0)
         rc = parse_u32(o, v, 2, CES_MAX_RANKS, &p->ranks);
     else if (strcmp(o, "--bytes") == 0) {
@@ -272,6 +302,7 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
             rc = ces_tool_fail("--sync expects nccl, mono, credit or pull, not '%s'", v);
         else
             p->proto = (uint32_t)proto;
+        bit = GIVEN_SYNC;
     } else if (strcmp(o, "--root") == 0) {
         rc = parse_u32(o, v, 0, CES_MAX_RANKS - 1, &p->root);
         bit = GIVEN_ROOT;
@@ -342,11 +373,36 @@ static int unknown_name(const char *input)
     return ces_tool_fail("'%s' is neither a file nor a built-in collective (%s)", input, list);
 }
 
+/* Whether standard input is a pipe or a regular file, which a user who
+ * names no schedule most likely meant to check (a terminal or /dev/null is
+ * neither). */
+static bool stdin_has_input(void)
+{
+    struct stat sb;
+
+    return fstat(STDIN_FILENO, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISREG(sb.st_mode));
+}
+
+/* The bytes of a collective built without --bytes: 1024, rounded up where
+ * the collective splits them (alltoall among the ranks, sendrecv into its
+ * chunks) to 8-byte pieces. */
+static uint64_t default_bytes(const struct ces_coll_params *p)
+{
+    uint64_t unit = p->coll == CES_COLL_ALLTOALL   ? 8u * p->ranks
+                    : p->coll == CES_COLL_SENDRECV ? 8u * p->chunks
+                                                   : 1u;
+
+    return (p->bytes + unit - 1) / unit * unit;
+}
+
 /* The index in argv of the schedule argument: the first that is no option
- * ("-", standard input, is one) and no option's value; -1 if none. */
+ * ("-", standard input, is one) and no option's value, or the one after
+ * "--"; -1 if none. */
 static int input_index(int argc, char **argv, const char *const *valued)
 {
     for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) /* the next is the schedule, whatever its name */
+            return i + 1 < argc ? i + 1 : -1;
         if (ces_tool_listed(builder_valued, argv[i]) || ces_tool_listed(valued, argv[i]))
             i++;
         else if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)
@@ -414,7 +470,7 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const 
     for (int i = 0; i < argc; i++) {
         int t;
 
-        if (i == in)
+        if (i == in || (strcmp(argv[i], "--") == 0 && (i + 1 == in || i + 1 == argc)))
             continue;
         t = builder_opt(&params, argc, argv, &i, &given);
         if (t < 0)
@@ -424,10 +480,16 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const 
         /* the subcommand's option keeps its value, which may look like a
          * schedule (--dot x.svg) */
         argv[nrest++] = argv[i];
-        if (ces_tool_listed(valued, argv[i]) && i + 1 < argc)
+        if (ces_tool_listed(valued, argv[i]) && i + 1 < argc) {
+            if (ces_tool_value(NULL, argv[i], argv[i + 1], "a value") != CES_EXIT_OK)
+                return CES_EXIT_USAGE;
             argv[nrest++] = argv[++i];
+        }
     }
     *rest = nrest;
+    if (input == NULL && stdin_has_input())
+        return ces_tool_fail("no schedule named, and standard input is a pipe or a file: name "
+                             "- to read it, or alltoall for the built-in default");
     coll = input != NULL ? ces_coll_from_name(input) : CES_COLL_ALLTOALL;
     if (coll < 0) {
         if (unknown_name(input) != CES_EXIT_OK)
@@ -450,6 +512,10 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const 
         params.coll = (uint32_t)coll;
         if (params.slots == 0) /* --chunks 1 alone must not ask for 2 slots */
             params.slots = params.chunks < 2 ? params.chunks : 2;
+        if (!(given & GIVEN_SYNC) && params.phase == CES_PHASE_GRAPH)
+            params.proto = CES_PROTO_CREDIT; /* mono is eager only */
+        if (!(given & GIVEN_BYTES))
+            params.bytes = default_bytes(&params);
         rc = ces_coll_program(ctx, &params, &pg);
         if (rc == CES_OK)
             rc = ces_prog_expand(ctx, pg, out);

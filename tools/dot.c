@@ -43,7 +43,7 @@ int ces_cmd_dot(int argc, char **argv)
         else if (strcmp(argv[i], "-o") == 0)
             ec = ces_tool_fail("dot: -o expects a file name");
         else
-            ec = ces_tool_fail("dot: unexpected argument '%s' (see cesync dot --help)", argv[i]);
+            ec = ces_tool_unexpected("dot", argv[i]);
     }
     if (ec == CES_EXIT_OK)
         ec = ces_tool_text_out("dot", &out, in);

@@ -75,6 +75,13 @@ int main(int argc, char **argv)
             if (strcmp(argv[2], commands[i].name) == 0)
                 return finish(commands[i].fn(1, help));
         }
+        /* `cesync help help`, `cesync help --help`: this usage */
+        if (argc == 3 && strcmp(argv[1], "help") == 0 &&
+            (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 ||
+             strcmp(argv[2], "-h") == 0)) {
+            usage(stdout);
+            return finish(CES_EXIT_OK);
+        }
         if (argc > 2 && strcmp(argv[1], "help") == 0) {
             if (argc == 3)
                 fprintf(stderr, "cesync: help: unknown command '%s'\n\n", argv[2]);

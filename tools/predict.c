@@ -74,7 +74,7 @@ int ces_cmd_predict(int argc, char **argv)
                           "builder options, --model and --kind)", argv[i]);
             goto out;
         } else {
-            ces_tool_fail("check --predict: unknown option '%s' (see --help)", argv[i]);
+            ces_tool_unexpected("check --predict", argv[i]);
             goto out;
         }
     }

@@ -69,8 +69,7 @@ int ces_cmd_print(int argc, char **argv)
         else if (strcmp(argv[i], "-o") == 0)
             ec = ces_tool_fail("print: -o expects a file name");
         else
-            ec = ces_tool_fail("print: unexpected argument '%s' (see cesync print --help)",
-                               argv[i]);
+            ec = ces_tool_unexpected("print", argv[i]);
     }
     if (ec == CES_EXIT_OK)
         ec = ces_tool_text_out("print", &out, in);
@@ -110,8 +109,7 @@ int ces_cmd_validate(int argc, char **argv)
         return ces_tool_fail("out of memory");
     ec = ces_tool_load(ctx, argc, argv, NULL, &rest, &g, NULL);
     if (ec == CES_EXIT_OK && rest > 0)
-        ec = ces_tool_fail("validate: unexpected argument '%s' (see cesync validate --help)",
-                           argv[0]);
+        ec = ces_tool_unexpected("validate", argv[0]);
     if (ec == CES_EXIT_OK) {
         for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
             for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {

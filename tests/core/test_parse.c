@@ -341,6 +341,17 @@ static void test_nesting_limits(void **state)
     memcpy(text + n, "\n", 2);
     expect_parse_error(text, CES_ERR_LIMIT,
                        "t.ces:3:4105: statement too long: more than 4096 expression terms");
+    /* a long name is cut in the message, which still says what is wrong */
+    n = (size_t)snprintf(text, sizeof(text), "cesync 1\nranks 2\n");
+    for (int d = 0; d < 2; d++) {
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "buffer ");
+        memset(text + n, 'b', 5000);
+        n += 5000;
+        n += (size_t)snprintf(text + n, sizeof(text) - n, " 16\n");
+    }
+    expect_parse_error(text, CES_ERR_SEMANTIC,
+                       "t.ces:4:8: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb...' is already "
+                       "declared as a buffer");
 }
 
 static void test_crlf_and_no_final_newline(void **state)
@@ -354,10 +365,31 @@ static void test_crlf_and_no_final_newline(void **state)
     assert_int_equal(parse(ctx, text, &p), CES_OK);
     assert_int_equal(p->ops.len, 1);
     ces_prog_destroy(p);
-    /* an embedded NUL is an unexpected character, not the end of the text */
+    /* an embedded NUL is said where it is, not taken for the end of the
+     * text or a token's end */
     assert_int_equal(ces_prog_parse(ctx, "cesync 1\nranks 2\0\n", 18, "n.ces", &p), CES_ERR_PARSE);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "n.ces:2:8: expected end of line after 'ranks N', found byte 0x00");
+                        "n.ces:2:8: a NUL byte: a schedule is text (is this a binary file?)");
+    assert_int_equal(ces_prog_parse(ctx, "cesync 1\nranks 2\nbuff\0er b 16\n", 28, "n.ces", &p),
+                     CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "n.ces:3:5: a NUL byte: a schedule is text (is this a binary file?)");
+    /* a UTF-8 byte order mark first is skipped, columns count after it */
+    assert_int_equal(parse(ctx, "\xef\xbb\xbf" "cesync 1\nranks 2\nphase eager x1\nr* : fence\n",
+                           &p), CES_OK);
+    ces_prog_destroy(p);
+    assert_int_equal(parse(ctx, "\xef\xbb\xbf" "cesync 2\n", &p), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "t.ces:1:8: unsupported format version 2: expected 'cesync 1'");
+    assert_int_equal(ces_prog_parse(ctx, "\xef\xbb\xbf" "cesync\0", 10, "n.ces", &p),
+                     CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "n.ces:1:7: a NUL byte: a schedule is text (is this a binary file?)");
+    /* a byte order mark anywhere else is no blank */
+    assert_int_equal(parse(ctx, "cesync 1\n\xef\xbb\xbfranks 2\n", &p), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "t.ces:2:1: expected a statement (ranks, streams, connections, let, "
+                        "buffer, signal, phase or an op line 'rN : op'), found byte 0xef");
     ces_test_ctx_end(ctx, &st);
 }
 

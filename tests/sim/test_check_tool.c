@@ -7,6 +7,7 @@
  */
 #include "ces_test.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ static int run(const char *args, char **out)
     int st;
 
     assert_non_null(buf);
-    snprintf(cmd, sizeof(cmd), "%s check %s 2>&1", CES_TOOL, args);
+    snprintf(cmd, sizeof(cmd), "%s check </dev/null %s 2>&1", CES_TOOL, args);
     p = popen(cmd, "r");
     assert_non_null(p);
     for (;;) {
@@ -63,7 +64,7 @@ static void test_exit_codes(void **state)
     assert_string_equal(o, "verdict: INCOMPLETE\n");
     free(o);
     assert_int_equal(run("alltoall --ranks 2 --bogus", &o), 2);
-    assert_string_equal(o, "cesync: check: unexpected argument '--bogus' (see cesync check "
+    assert_string_equal(o, "cesync: check: unknown option '--bogus' (see cesync check "
                            "--help)\n");
     free(o);
     assert_int_equal(run("alltoall --ranks 2 --fault drop:r0s0", &o), 2);
@@ -451,6 +452,19 @@ static void test_dot_path_checked_first(void **state)
     free(o);
     snprintf(args, sizeof(args), "%s/d.dot", dir);
     rmdir(args);
+    /* a name the file system refuses (longer than NAME_MAX) */
+    {
+        char name[301], big[600], bigwant[700];
+
+        memset(name, 'a', 296);
+        memcpy(name + 296, ".dot", 5);
+        snprintf(big, sizeof(big), "alltoall --ranks 2 --dot %s/%s", dir, name);
+        snprintf(bigwant, sizeof(bigwant), "cesync: check: --dot: cannot create %s/%s: %s\n", dir,
+                 name, strerror(ENAMETOOLONG));
+        assert_int_equal(run(big, &o), 2);
+        assert_string_equal(o, bigwant);
+        free(o);
+    }
     /* a good name: the check's own exit code, then the picture */
     snprintf(args, sizeof(args), "barrier --ranks 2 --sync nccl --graph --iterations 2 --quiet "
              "--dot %s/cx.dot", dir);
@@ -496,6 +510,41 @@ static void test_sweep_options(void **state)
     assert_true(strncmp(o, "without faults: verdict: HANG (the schedule fails by itself: the "
                            "rows below show that too)\nfault sweep: ", 101) == 0);
     assert_non_null(strstr(o, "; with --abort 0 stay blocked\n"));
+    free(o);
+}
+
+/* Options that would do nothing in their company, or promise a proof that
+ * a sample cannot give, are refused before any search. */
+static void test_option_conflicts(void **state)
+{
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"--seed 3", "--seed applies to --random"},
+        {"--random 3 --max-states 4", "--max-states bounds the stored states of the exhaustive "
+                                      "search: drop it with --random/--replay"},
+        {"--replay 0 --max-states 4", "--max-states bounds the stored states of the exhaustive "
+                                      "search: drop it with --random/--replay"},
+        {"--replay 0 --first", "--first stops a search: a replay is one execution, drop it"},
+        {"--quiet --json", "--quiet (the verdict line) and --json (the whole report) exclude "
+                           "each other"},
+        {"--random 4 --fault-sweep", "--fault-sweep proves every case, --random only samples: "
+                                     "drop --random"},
+        {"--random 4 --queue-sweep", "--queue-sweep proves every case, --random only samples: "
+                                     "drop --random"},
+    };
+    char args[256], want[256], *o;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        snprintf(args, sizeof(args), "alltoall --ranks 2 %s", cases[i].args);
+        snprintf(want, sizeof(want), "cesync: check: %s\n", cases[i].err);
+        assert_int_equal(run(args, &o), 2);
+        assert_string_equal(o, want);
+        free(o);
+    }
+    assert_int_equal(run("alltoall --ranks 2 --random 5 --seed 3 --quiet", &o), 0);
+    assert_string_equal(o, "verdict: OK\n");
     free(o);
 }
 
@@ -643,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_sweep_options),
         cmocka_unit_test(test_queues),
         cmocka_unit_test(test_source_lines),
+        cmocka_unit_test(test_option_conflicts),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

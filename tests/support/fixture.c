@@ -103,8 +103,10 @@ int ces_test_tool(const char *dir, const char *args, char **out)
     int st;
 
     assert_non_null(buf);
-    snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s 2>&1", dir != NULL ? dir : CES_FIXTURES,
-             CES_TOOL, args);
+    /* standard input is /dev/null unless args redirect it: a command that
+     * names no schedule must not see whatever the test itself was given */
+    snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' </dev/null %s 2>&1",
+             dir != NULL ? dir : CES_FIXTURES, CES_TOOL, args);
     f = popen(cmd, "r");
     assert_non_null(f);
     while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {

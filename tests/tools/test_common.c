@@ -300,7 +300,9 @@ static void test_load_input_anywhere(void **state)
                        "cesync: --kind: unknown machine kind 'nope' (known: h200)\n");
 }
 
-/* No schedule named: the built-in 4-rank alltoall. */
+/* No schedule named: the built-in 4-rank alltoall, unless standard input
+ * is a pipe or a file, which the user most likely meant: refused then,
+ * "-" reads it. */
 static void test_load_default(void **state)
 {
     struct ces_test_alloc st;
@@ -309,12 +311,20 @@ static void test_load_default(void **state)
     int rest;
 
     (void)state;
+    assert_non_null(freopen("/dev/null", "r", stdin));
     assert_int_equal(ces_tool_load(ctx, 0, NULL, NULL, &rest, &g, NULL), CES_EXIT_OK);
     assert_int_equal(rest, 0);
     assert_int_equal(ces_graph_ranks(g), 4);
     assert_true(ces_graph_find_buffer(g, "recv") >= 0);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
+    ces_test_tool_says("check --quiet <bad/alltoall_no_complete.ces", 2,
+                       "cesync: no schedule named, and standard input is a pipe or a file: name "
+                       "- to read it, or alltoall for the built-in default\n");
+    ces_test_tool_says("check --quiet - <bad/alltoall_no_complete.ces", 1, "verdict: RACE\n");
+    ces_test_tool_says("validate --ranks 2 --", 0,
+                       "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, "
+                       "1 iteration, 22 ops\n");
 }
 
 /* A misspelt collective is not reported as a file that cannot be opened. */
@@ -604,6 +614,65 @@ static void test_output_dash(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Builder defaults that fit what was asked: 1024 bytes rounded up to 8-byte
+ * pieces per rank (alltoall on 3 ranks) or per chunk (sendrecv), and the
+ * credit protocol for --graph, where mono cannot run, unless --sync says
+ * otherwise. */
+static void test_builder_defaults(void **state)
+{
+    char *o;
+
+    (void)state;
+    ces_test_tool_says("check alltoall --ranks 3 --quiet", 0, "verdict: OK\n");
+    assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 7", &o), 0);
+    assert_non_null(strstr(o, "\nlet C = 152\nbuffer send 1064\n"));
+    free(o);
+    assert_int_equal(ces_test_tool(NULL, "print sendrecv --ranks 2 --chunks 3", &o), 0);
+    assert_non_null(strstr(o, "\nbuffer send 1032\n"));
+    free(o);
+    assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 4", &o), 0);
+    assert_non_null(strstr(o, "\nbuffer send 1024\n"));
+    free(o);
+    ces_test_tool_says("check alltoall --ranks 3 --bytes 1024", 2,
+                       "cesync: alltoall: bytes (1024) must be divisible by ranks (3)\n");
+    assert_int_equal(ces_test_tool(NULL, "print barrier --ranks 2 --graph", &o), 0);
+    assert_non_null(strstr(o, "\nsignal ready_ack u32 2\n"));
+    free(o);
+    ces_test_tool_says("check barrier --ranks 2 --graph --sync mono", 2,
+                       "cesync: barrier: mono is not graph-safe: its counters grow with $i, "
+                       "which a graph replay freezes; use --sync credit for graph phases\n");
+}
+
+/* A value that is another option is refused, not taken as a file name;
+ * after "--" the next argument is the schedule whatever its name. */
+static void test_values_and_dashes(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[256], *o;
+    FILE *f;
+
+    (void)state;
+    ces_test_tool_says("print -o --expand alltoall", 2,
+                       "cesync: -o expects a value, not the option '--expand'\n");
+    ces_test_tool_says("check alltoall --dot --quiet", 2,
+                       "cesync: --dot expects a value, not the option '--quiet'\n");
+    ces_test_tool_says("check alltoall --ranks --bytes 64", 2,
+                       "cesync: --ranks expects a value, not the option '--bytes'\n");
+    snprintf(path, sizeof(path), "%s/-x.ces", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("cesync 1\nranks 2\nsignal f u32 2\nphase eager x1\nr0 : wait f[0] >= 1\n", f);
+    fclose(f);
+    assert_int_equal(ces_test_tool(dir, "check --quiet -- -x.ces", &o), 1);
+    assert_string_equal(o, "verdict: HANG\n");
+    free(o);
+    ces_test_tool_says("check --quiet -- --ranks", 2,
+                       "cesync: '--ranks' is neither a file nor a built-in collective "
+                       "(alltoall, allgather, gather, scatter, broadcast, sendrecv, barrier)\n");
+    snprintf(path, sizeof(path), "%s/-x.ces", dir);
+    remove(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -613,6 +682,8 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_input_anywhere),
         cmocka_unit_test(test_load_default),
+        cmocka_unit_test(test_builder_defaults),
+        cmocka_unit_test(test_values_and_dashes),
         cmocka_unit_test(test_slots_follow_chunks),
         cmocka_unit_test(test_options_must_apply),
         cmocka_unit_test(test_unknown_name),
