@@ -26,8 +26,9 @@ static const char gen_help[] =
     "  --streams S  streams per rank, 1..2 (default: at random)\n"
     "  --steps K    protocol steps per phase body, 1..3 (default: at random)\n"
     "  --mutate PCT chance that a step is mutated, 0..100\n"
-    "  -o DIR       write DIR/gen-SEED.ces files instead of standard output,\n"
-    "               where each schedule follows a line '# cesync gen --seed SEED'\n";
+    "  -o DIR       write DIR/gen-SEED.ces files instead of standard output (one\n"
+    "               that exists is replaced only by a complete file), where each\n"
+    "               schedule follows a line '# cesync gen --seed SEED'\n";
 
 static int gen_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
 {
@@ -44,32 +45,36 @@ static int gen_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
     return CES_EXIT_OK;
 }
 
+/* One schedule after its header line: to standard output (dir NULL) or to
+ * DIR/gen-SEED.ces, which is replaced only by a complete file (a write that
+ * fails leaves an earlier one as it was and says why). */
 static int gen_write(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts *o,
                      const char *dir)
 {
-    char *text = NULL;
-    size_t len = 0;
+    char *text = NULL, head[64], path[4096];
+    size_t len = 0, hlen;
     int ec = CES_EXIT_OK;
 
     if (ces_gen_source(ctx, seed, o, &text, &len) != CES_OK)
         return ces_tool_fail("%s", ces_ctx_last_error(ctx)); /* it starts with "gen: " */
+    hlen = (size_t)snprintf(head, sizeof(head), "# cesync gen --seed %" PRIu64 "\n", seed);
     if (dir == NULL) {
-        printf("# cesync gen --seed %" PRIu64 "\n", seed);
+        fwrite(head, 1, hlen, stdout);
         fwrite(text, 1, len, stdout);
+    } else if ((size_t)snprintf(path, sizeof(path), "%s/gen-%" PRIu64 ".ces", dir, seed) >=
+               sizeof(path)) {
+        ec = ces_tool_fail("gen: cannot write %s/gen-%" PRIu64 ".ces: %s", dir, seed,
+                           strerror(ENAMETOOLONG));
     } else {
-        char path[4096];
-        FILE *f;
+        char *whole = malloc(hlen + len);
 
-        snprintf(path, sizeof(path), "%s/gen-%" PRIu64 ".ces", dir, seed);
-        f = fopen(path, "w");
-        if (f == NULL) {
-            ec = ces_tool_fail("gen: cannot write %s: %s", path, strerror(errno));
+        if (whole == NULL) {
+            ec = ces_tool_fail("out of memory");
         } else {
-            fprintf(f, "# cesync gen --seed %" PRIu64 "\n", seed);
-            if (fwrite(text, 1, len, f) != len)
-                ec = ces_tool_fail("gen: cannot write %s", path);
-            if (fclose(f) != 0 && ec == CES_EXIT_OK)
-                ec = ces_tool_fail("gen: cannot write %s", path);
+            memcpy(whole, head, hlen);
+            memcpy(whole + hlen, text, len);
+            ec = ces_tool_write_file(path, whole, hlen + len);
+            free(whole);
         }
     }
     ces_free(ctx, text);

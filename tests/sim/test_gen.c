@@ -1,12 +1,16 @@
 /*
  * tests/sim/test_gen.c - the random schedule generator: determinism, validity,
- * variety of what it emits, option checks, the text form, allocation failures.
+ * variety of what it emits, option checks, the text form, allocation failures;
+ * `cesync gen` as a command.
  */
 #include "ces_test.h"
 
+#include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static void test_deterministic(void **state)
@@ -326,6 +330,43 @@ static void test_tool(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* gen -o replaces a schedule only with a complete one: a write that fails
+ * (past a file size limit) leaves the earlier file and nothing beside it,
+ * and says why (it truncated the file first and said only "cannot
+ * write"). */
+static void test_tool_whole_file(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, *before, *after, path[256], cmd[512], got[64];
+    struct rlimit old, low;
+
+    (void)state;
+    snprintf(cmd, sizeof(cmd), "gen --seed 5 -o '%s'", dir);
+    assert_int_equal(ces_test_tool(NULL, cmd, &out), 0);
+    free(out);
+    snprintf(path, sizeof(path), "%s/gen-5.ces", dir);
+    before = ces_test_read_file(path, NULL);
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    low = old;
+    low.rlim_cur = 16;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &low), 0);
+    assert_int_equal(ces_test_tool(NULL, cmd, &out), 2);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, SIG_DFL);
+    if (strstr(out, "cesync: cannot write ") == NULL ||
+        strstr(out, "/gen-5.ces: File too large\n") == NULL)
+        fail_msg("no reason given:\n%s", out);
+    free(out);
+    after = ces_test_read_file(path, NULL);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "gen-5.ces;");
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_valid_and_varied), cmocka_unit_test(test_options),
         cmocka_unit_test(test_source_pinned),   cmocka_unit_test(test_source_round_trip),
         cmocka_unit_test(test_alloc_failures),  cmocka_unit_test(test_tool),
+        cmocka_unit_test(test_tool_whole_file),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
