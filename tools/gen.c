@@ -18,17 +18,21 @@ static const char gen_help[] =
     "as concrete .ces text, one per seed S, S+1, ..., S+N-1.  Each is built from\n"
     "correct protocol steps (a push transfer with a ready/done handshake, a local\n"
     "copy, a barrier) of which about PCT percent (default 45) are mutated into a\n"
-    "likely defect.  The same seed always gives the same schedule.\n"
+    "likely defect.  The same seed and options always give the same schedule.\n"
     "\n"
     "  --seed S     first seed (required)\n"
-    "  --count N    number of schedules (default 1)\n"
+    "  --count N    number of schedules (default 1); more than one needs -o: a\n"
+    "               command reads one schedule, so standard output takes one\n"
     "  --ranks R    ranks, 2..8 (default, or 0: 2 or 3 at random)\n"
     "  --streams S  streams per rank, 1..2 (default: at random)\n"
     "  --steps K    protocol steps per phase body, 1..3 (default: at random)\n"
-    "  --mutate PCT chance that a step is mutated, 0..100\n"
+    "  --mutate PCT chance that a step is mutated, 0..100 (default 45)\n"
     "  -o DIR       write DIR/gen-SEED.ces files instead of standard output (one\n"
-    "               that exists is replaced only by a complete file), where each\n"
-    "               schedule follows a line '# cesync gen --seed SEED'\n";
+    "               that exists is replaced only by a complete file)\n"
+    "\n"
+    "Each schedule follows a line with the command that writes it again, every\n"
+    "option that shapes it given (0: at random, drawn from the seed):\n"
+    "  # cesync gen --seed SEED --ranks R --streams S --steps K --mutate PCT\n";
 
 static int gen_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
 {
@@ -51,13 +55,18 @@ static int gen_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
 static int gen_write(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts *o,
                      const char *dir)
 {
-    char *text = NULL, head[64], path[4096];
+    char *text = NULL, head[160], path[4096];
     size_t len = 0, hlen;
     int ec = CES_EXIT_OK;
 
     if (ces_gen_source(ctx, seed, o, &text, &len) != CES_OK)
         return ces_tool_fail("%s", ces_ctx_last_error(ctx)); /* it starts with "gen: " */
-    hlen = (size_t)snprintf(head, sizeof(head), "# cesync gen --seed %" PRIu64 "\n", seed);
+    /* the command that gives this schedule again: every option that shapes
+     * it, with its value (the defaults may change, the seed's draws not) */
+    hlen = (size_t)snprintf(head, sizeof(head),
+                            "# cesync gen --seed %" PRIu64 " --ranks %" PRIu32 " --streams %" PRIu32
+                            " --steps %" PRIu32 " --mutate %" PRIu32 "\n",
+                            seed, o->ranks, o->streams, o->steps, o->mutate_pct);
     if (dir == NULL) {
         fwrite(head, 1, hlen, stdout);
         fwrite(text, 1, len, stdout);
@@ -130,6 +139,11 @@ int ces_cmd_gen(int argc, char **argv)
     if (count > 0 && seed > UINT64_MAX - (count - 1))
         return ces_tool_fail("gen: --seed %" PRIu64 " --count %" PRIu64 " runs past the last seed, "
                              "%" PRIu64, seed, count, UINT64_MAX);
+    /* schedules one after another are no schedule any command reads */
+    if (count > 1 && dir == NULL)
+        return ces_tool_fail("gen: --count %" PRIu64 " needs -o DIR (a file per schedule): "
+                             "standard output takes one schedule",
+                             count);
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
     for (uint64_t k = 0; k < count && ec == CES_EXIT_OK; k++)

@@ -281,7 +281,7 @@ static void test_tool(void **state)
     assert_int_equal(ces_gen_source(ctx, 2, NULL, &text, NULL), CES_OK);
     want = malloc(strlen(text) + 64);
     assert_non_null(want);
-    sprintf(want, "# cesync gen --seed 2\n%s", text);
+    sprintf(want, "# cesync gen --seed 2 --ranks 0 --streams 0 --steps 0 --mutate 45\n%s", text);
     assert_int_equal(ces_test_tool(NULL, "gen --seed 2", &out), 0);
     assert_string_equal(out, want);
     free(out);
@@ -291,10 +291,15 @@ static void test_tool(void **state)
                        "cesync: gen: --ranks expects a number 0..8, not '9'\n");
     ces_test_tool_says("gen --count 2", 2,
                        "cesync: gen: --seed S is required (see cesync gen --help)\n");
+    /* schedules one after another on standard output are no schedule any
+     * command reads */
+    ces_test_tool_says("gen --seed 5 --count 3", 2,
+                       "cesync: gen: --count 3 needs -o DIR (a file per schedule): standard "
+                       "output takes one schedule\n");
     /* numbers are decimal, as in every other command: 010 is ten, 0x10 no
      * number; the seeds may not run past 2^64 - 1 */
     assert_int_equal(ces_test_tool(NULL, "gen --seed 010", &out), 0);
-    assert_memory_equal(out, "# cesync gen --seed 10\n", 23);
+    assert_memory_equal(out, "# cesync gen --seed 10 ", 23);
     free(out);
     ces_test_tool_says("gen --seed 0x10", 2,
                        "cesync: gen: --seed expects a number 0..18446744073709551615, not '0x10'\n");
@@ -328,6 +333,48 @@ static void test_tool(void **state)
     }
     assert_int_equal(rmdir(dir), 0);
     ces_test_ctx_end(ctx, &st);
+}
+
+/* The line before a schedule is the command that writes it again: every
+ * option that shapes it, with its value (it said "--seed S" alone, and
+ * that command gave another schedule). */
+static void test_tool_header_reproduces(void **state)
+{
+    static const char *const cmds[] = {
+        "gen --seed 7",
+        "gen --seed 7 --ranks 4 --streams 2 --steps 3 --mutate 90",
+        "gen --mutate 0 --steps 1 --seed 123456789",
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        char *out = NULL, *again = NULL, *nl;
+
+        assert_int_equal(ces_test_tool(NULL, cmds[i], &out), 0);
+        assert_memory_equal(out, "# cesync gen --seed ", 20);
+        nl = strchr(out, '\n');
+        assert_non_null(nl);
+        *nl = '\0';
+        assert_int_equal(ces_test_tool(NULL, out + strlen("# cesync "), &again), 0);
+        *nl = '\n';
+        if (strcmp(out, again) != 0)
+            fail_msg("'cesync %s' and the command in its header differ:\n%s\n---\n%s", cmds[i],
+                     out, again);
+        free(again);
+        free(out);
+    }
+    /* the options change the schedule, so the header must name them */
+    {
+        char *a = NULL, *b = NULL;
+
+        assert_int_equal(ces_test_tool(NULL, "gen --seed 7 --ranks 4 --mutate 90", &a), 0);
+        assert_int_equal(ces_test_tool(NULL, "gen --seed 7", &b), 0);
+        assert_true(strncmp(a, "# cesync gen --seed 7 --ranks 4 --streams 0 --steps 0 --mutate 90\n",
+                            66) == 0);
+        assert_string_not_equal(strchr(a, '\n'), strchr(b, '\n'));
+        free(a);
+        free(b);
+    }
 }
 
 /* gen -o replaces a schedule only with a complete one: a write that fails
@@ -374,7 +421,7 @@ int main(void)
         cmocka_unit_test(test_valid_and_varied), cmocka_unit_test(test_options),
         cmocka_unit_test(test_source_pinned),   cmocka_unit_test(test_source_round_trip),
         cmocka_unit_test(test_alloc_failures),  cmocka_unit_test(test_tool),
-        cmocka_unit_test(test_tool_whole_file),
+        cmocka_unit_test(test_tool_header_reproduces), cmocka_unit_test(test_tool_whole_file),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
