@@ -21,11 +21,13 @@ static const char gen_help[] =
     "likely defect.  The same seed and options always give the same schedule.\n"
     "\n"
     "  --seed S     first seed (required)\n"
-    "  --count N    number of schedules (default 1); more than one needs -o: a\n"
-    "               command reads one schedule, so standard output takes one\n"
-    "  --ranks R    ranks, 2..8 (default, or 0: 2 or 3 at random)\n"
-    "  --streams S  streams per rank, 1..2 (default: at random)\n"
-    "  --steps K    protocol steps per phase body, 1..3 (default: at random)\n"
+    "  --count N    number of schedules, 1..1000000 (default 1); more than one\n"
+    "               needs -o: a command reads one schedule, so standard output\n"
+    "               takes one\n"
+    "  --ranks R    ranks, 2..8, or 0 (the default): 2 or 3 at random\n"
+    "  --streams S  streams per rank, 1..2, or 0 (the default): at random\n"
+    "  --steps K    protocol steps per phase body, 1..3, or 0 (the default): at\n"
+    "               random\n"
     "  --mutate PCT chance that a step is mutated, 0..100 (default 45)\n"
     "  -o DIR       write DIR/gen-SEED.ces files instead of standard output (one\n"
     "               that exists is replaced only by a complete file)\n"
@@ -34,17 +36,33 @@ static const char gen_help[] =
     "option that shapes it given (0: at random, drawn from the seed):\n"
     "  # cesync gen --seed SEED --ranks R --streams S --steps K --mutate PCT\n";
 
-static int gen_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
+/* The options of gen, each with a number: its range, and whether 0 is
+ * taken too, for "at random" (the generator's default). */
+enum { GEN_SEED, GEN_COUNT, GEN_RANKS, GEN_STREAMS, GEN_STEPS, GEN_MUTATE, GEN__COUNT };
+static const struct gen_opt {
+    const char *name;
+    uint64_t min, max;
+    int random0;
+} gen_opts[GEN__COUNT] = {
+    {"--seed", 0, UINT64_MAX, 0},  {"--count", 1, 1000000, 0}, {"--ranks", 2, 8, 1},
+    {"--streams", 1, 2, 1},        {"--steps", 1, 3, 1},       {"--mutate", 0, 100, 0},
+};
+
+/* The value s of option o: a decimal number in its range. */
+static int gen_number(const struct gen_opt *o, const char *s, uint64_t *out)
 {
-    char *end = NULL;
+    char what[64], *end = NULL;
     unsigned long long v;
 
-    if (s == NULL)
-        return ces_tool_fail("gen: %s needs a value", opt);
+    snprintf(what, sizeof(what), "%sa number %" PRIu64 "..%" PRIu64,
+             o->random0 ? "0 (at random) or " : "", o->min, o->max);
+    if (ces_tool_value("gen", o->name, s, what) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
     errno = 0;
     v = strtoull(s, &end, 10); /* decimal, as every other command reads numbers */
-    if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v > max)
-        return ces_tool_fail("gen: %s expects a number 0..%" PRIu64 ", not '%s'", opt, max, s);
+    if (errno != 0 || end == s || *end != '\0' || s[0] < '0' || s[0] > '9' || v > o->max ||
+        (v < o->min && !(v == 0 && o->random0)))
+        return ces_tool_fail("gen: %s expects %s, not '%s'", o->name, what, s);
     *out = v;
     return CES_EXIT_OK;
 }
@@ -94,41 +112,30 @@ int ces_cmd_gen(int argc, char **argv)
 {
     struct ces_gen_opts o;
     struct ces_ctx *ctx = NULL;
-    uint64_t seed = 0, count = 1, v = 0;
+    uint64_t v[GEN__COUNT] = {0, 1, 0, 0, 0, 0};
     const char *dir = NULL;
     int have_seed = 0, ec = CES_EXIT_OK;
 
+    if (ces_tool_wants_help(argc, argv)) {
+        fputs(gen_help, stdout);
+        return CES_EXIT_OK;
+    }
     ces_gen_opts_init(&o);
+    v[GEN_MUTATE] = o.mutate_pct;
     for (int i = 0; i < argc && ec == CES_EXIT_OK; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int k = 0;
 
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(gen_help, stdout);
-            return CES_EXIT_OK;
-        }
-        if (strcmp(a, "--seed") == 0) {
-            ec = gen_u64(a, val, UINT64_MAX, &seed);
-            have_seed = 1;
-        } else if (strcmp(a, "--count") == 0) {
-            ec = gen_u64(a, val, 1000000, &count);
-        } else if (strcmp(a, "--ranks") == 0) {
-            ec = gen_u64(a, val, 8, &v);
-            o.ranks = (uint32_t)v;
-        } else if (strcmp(a, "--streams") == 0) {
-            ec = gen_u64(a, val, 2, &v);
-            o.streams = (uint32_t)v;
-        } else if (strcmp(a, "--steps") == 0) {
-            ec = gen_u64(a, val, 3, &v);
-            o.steps = (uint32_t)v;
-        } else if (strcmp(a, "--mutate") == 0) {
-            ec = gen_u64(a, val, 100, &v);
-            o.mutate_pct = (uint32_t)v;
+        while (k < GEN__COUNT && strcmp(a, gen_opts[k].name) != 0)
+            k++;
+        if (k < GEN__COUNT) {
+            ec = gen_number(&gen_opts[k], val, &v[k]);
+            have_seed |= k == GEN_SEED;
         } else if (strcmp(a, "-o") == 0) {
-            if (val == NULL)
-                ec = ces_tool_fail("gen: -o needs a directory");
+            ec = ces_tool_value("gen", a, val, "a directory");
             dir = val;
         } else {
-            return ces_tool_fail("gen: unexpected argument '%s' (see cesync gen --help)", a);
+            return ces_tool_unexpected("gen", a);
         }
         i++; /* every option takes a value */
     }
@@ -136,20 +143,25 @@ int ces_cmd_gen(int argc, char **argv)
         return ec;
     if (!have_seed)
         return ces_tool_fail("gen: --seed S is required (see cesync gen --help)");
-    if (count > 0 && seed > UINT64_MAX - (count - 1))
+    if (v[GEN_SEED] > UINT64_MAX - (v[GEN_COUNT] - 1))
         return ces_tool_fail("gen: --seed %" PRIu64 " --count %" PRIu64 " runs past the last seed, "
-                             "%" PRIu64, seed, count, UINT64_MAX);
+                             "%" PRIu64, v[GEN_SEED], v[GEN_COUNT], UINT64_MAX);
     /* schedules one after another are no schedule any command reads */
-    if (count > 1 && dir == NULL)
+    if (v[GEN_COUNT] > 1 && dir == NULL)
         return ces_tool_fail("gen: --count %" PRIu64 " needs -o DIR (a file per schedule): "
                              "standard output takes one schedule",
-                             count);
+                             v[GEN_COUNT]);
+    o.ranks = (uint32_t)v[GEN_RANKS];
+    o.streams = (uint32_t)v[GEN_STREAMS];
+    o.steps = (uint32_t)v[GEN_STEPS];
+    o.mutate_pct = (uint32_t)v[GEN_MUTATE];
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    for (uint64_t k = 0; k < count && ec == CES_EXIT_OK; k++)
-        ec = gen_write(ctx, seed + k, &o, dir);
+    for (uint64_t k = 0; k < v[GEN_COUNT] && ec == CES_EXIT_OK; k++)
+        ec = gen_write(ctx, v[GEN_SEED] + k, &o, dir);
     if (dir != NULL && ec == CES_EXIT_OK)
-        fprintf(stderr, "cesync: wrote %" PRIu64 " schedules to %s\n", count, dir);
+        fprintf(stderr, "cesync: wrote %" PRIu64 " schedule%s to %s\n", v[GEN_COUNT],
+                v[GEN_COUNT] == 1 ? "" : "s", dir);
     ces_ctx_destroy(ctx);
     return ec;
 }

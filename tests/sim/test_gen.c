@@ -288,7 +288,7 @@ static void test_tool(void **state)
     free(want);
     ces_free(ctx, text);
     ces_test_tool_says("gen --seed 2 --ranks 9", 2,
-                       "cesync: gen: --ranks expects a number 0..8, not '9'\n");
+                       "cesync: gen: --ranks expects 0 (at random) or a number 2..8, not '9'\n");
     ces_test_tool_says("gen --count 2", 2,
                        "cesync: gen: --seed S is required (see cesync gen --help)\n");
     /* schedules one after another on standard output are no schedule any
@@ -307,7 +307,7 @@ static void test_tool(void **state)
                        "cesync: gen: --seed 18446744073709551615 --count 2 runs past the last "
                        "seed, 18446744073709551615\n");
     ces_test_tool_says("gen --seed 1 --bogus 1", 2,
-                       "cesync: gen: unexpected argument '--bogus' (see cesync gen --help)\n");
+                       "cesync: gen: unknown option '--bogus' (see cesync gen --help)\n");
     assert_int_equal(ces_test_tool(NULL, "gen --help", &out), 0);
     assert_memory_equal(out, "usage: cesync gen --seed S", 26);
     free(out);
@@ -377,6 +377,60 @@ static void test_tool_header_reproduces(void **state)
     }
 }
 
+/* gen's options and their limits as its help gives them: 0 is "at random"
+ * for --ranks, --streams and --steps (the default; --streams 0 and --steps
+ * 0 were taken without a word in the help); --count is at least 1 (0 wrote
+ * nothing and said "wrote 0 schedules"); a missing value or another option
+ * in its place is named as such, an unknown option as in every command. */
+static void test_tool_options(void **state)
+{
+    char *out = NULL, *dflt = NULL, *dir, cmd[512];
+
+    (void)state;
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 3", &dflt), 0);
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 3 --ranks 0 --streams 0 --steps 0", &out), 0);
+    assert_string_equal(out, dflt);
+    free(out);
+    free(dflt);
+    assert_int_equal(ces_test_tool(NULL, "gen --help", &out), 0);
+    assert_non_null(strstr(out, "  --ranks R    ranks, 2..8, or 0 (the default): 2 or 3 at random\n"));
+    assert_non_null(strstr(out, "  --streams S  streams per rank, 1..2, or 0 (the default): at "
+                                "random\n"));
+    assert_non_null(strstr(out, "  --steps K    protocol steps per phase body, 1..3, or 0 (the "
+                                "default): at\n"));
+    assert_non_null(strstr(out, "  --count N    number of schedules, 1..1000000 (default 1); more "
+                                "than one\n               needs -o"));
+    free(out);
+    ces_test_tool_says("gen --seed 5 --count 0", 2,
+                       "cesync: gen: --count expects a number 1..1000000, not '0'\n");
+    ces_test_tool_says("gen --seed 5 --streams 3", 2,
+                       "cesync: gen: --streams expects 0 (at random) or a number 1..2, not '3'\n");
+    ces_test_tool_says("gen --seed 5 --steps 4", 2,
+                       "cesync: gen: --steps expects 0 (at random) or a number 1..3, not '4'\n");
+    ces_test_tool_says("gen --seed 5 --mutate 101", 2,
+                       "cesync: gen: --mutate expects a number 0..100, not '101'\n");
+    ces_test_tool_says("gen --seed", 2,
+                       "cesync: gen: --seed expects a number 0..18446744073709551615\n");
+    ces_test_tool_says("gen --seed --count 2", 2,
+                       "cesync: gen: --seed expects a number 0..18446744073709551615, not the "
+                       "option '--count'\n");
+    ces_test_tool_says("gen --seed 5 -o", 2, "cesync: gen: -o expects a directory\n");
+    ces_test_tool_says("gen --seed 5 -o --count", 2,
+                       "cesync: gen: -o expects a directory, not the option '--count'\n");
+    ces_test_tool_says("gen --seed 5 extra", 2,
+                       "cesync: gen: unexpected argument 'extra' (see cesync gen --help)\n");
+    /* one schedule, one noun */
+    dir = ces_test_tmpdir();
+    snprintf(cmd, sizeof(cmd), "gen --seed 5 -o '%s'", dir);
+    assert_int_equal(ces_test_tool(NULL, cmd, &out), 0);
+    if (strstr(out, "cesync: wrote 1 schedule to ") == NULL)
+        fail_msg("'cesync %s' said:\n%s", cmd, out);
+    free(out);
+    snprintf(cmd, sizeof(cmd), "%s/gen-5.ces", dir);
+    assert_int_equal(remove(cmd), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* gen -o replaces a schedule only with a complete one: a write that fails
  * (past a file size limit) leaves the earlier file and nothing beside it,
  * and says why (it truncated the file first and said only "cannot
@@ -421,7 +475,8 @@ int main(void)
         cmocka_unit_test(test_valid_and_varied), cmocka_unit_test(test_options),
         cmocka_unit_test(test_source_pinned),   cmocka_unit_test(test_source_round_trip),
         cmocka_unit_test(test_alloc_failures),  cmocka_unit_test(test_tool),
-        cmocka_unit_test(test_tool_header_reproduces), cmocka_unit_test(test_tool_whole_file),
+        cmocka_unit_test(test_tool_header_reproduces), cmocka_unit_test(test_tool_options),
+        cmocka_unit_test(test_tool_whole_file),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
