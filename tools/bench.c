@@ -11,15 +11,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #ifdef CES_HAVE_CUDA
 #include "bench_gpu.h"
@@ -109,12 +105,14 @@ static const char bench_usage[] =
     "                        compute_bytes and compute_kept_pct (the share the compute kernel\n"
     "                        kept beside the row's implementation, the same on each of its rows)\n"
     "  --plot FILE.svg|.png  busbw against size, one line per implementation and the physical\n"
-    "                        limit, drawn with Graphviz (neato -n2 with pinned points): Graphviz\n"
+    "                        limit, drawn with Graphviz (neato with pinned points): Graphviz\n"
     "                        is already cesync's drawing tool (`cesync dot`), so the plot needs\n"
     "                        no second package such as gnuplot; the source goes to FILE.dot\n"
     "                        (an existing one that is no bench plot is refused), removed once\n"
-    "                        drawn; without `dot` the .dot is kept; a `dot` that fails keeps\n"
-    "                        it too and makes the exit status 2\n"
+    "                        drawn; the picture is drawn beside FILE and renamed over it only\n"
+    "                        when complete; without `dot` the .dot is kept (`dot -Tsvg\n"
+    "                        FILE.dot` draws it); a `dot` that fails keeps it too, leaves FILE\n"
+    "                        as it was and makes the exit status 2\n"
     "  --model FILE          model file for the predictions (default: the h200 table); an\n"
     "                        output (--csv, --plot, --model-out) that names it is refused\n"
     "  --calibrate           measure the model's parameters first (peer and local copy rate,\n"
@@ -974,53 +972,24 @@ static void plot_line(FILE *f, const struct bench *B, const char *id, const char
             label, color, PX1 + 90.0, PY1 - 20.0 * row);
 }
 
-/* Runs `dot -Kneato -n2 -TFMT -o OUT IN` and waits for it.  No shell: each
- * path is one argument whatever it holds.  Returns 0 when dot drew the
- * plot; otherwise says on stderr what went wrong and returns 1 when dot
- * could not be started (not installed), -1 when it failed. */
-static int run_dot(const char *fmt, const char *out, const char *in)
-{
-    char name[] = "dot", engine[] = "-Kneato", pinned[] = "-n2", oflag[] = "-o", tflag[16];
-    /* posix_spawnp takes char *const[] for historical reasons; it only
-     * copies the strings into the new process. */
-    char *argv[] = {name, engine, pinned, tflag, oflag, (char *)out, (char *)in, NULL};
-    pid_t pid;
-    int status = 0, err;
-
-    snprintf(tflag, sizeof(tflag), "-T%s", fmt);
-    err = posix_spawnp(&pid, "dot", NULL, NULL, argv, environ);
-    if (err != 0) {
-        fprintf(stderr, "cesync bench: cannot run Graphviz `dot`: %s; the plot is in %s\n",
-                strerror(err), in);
-        return 1;
-    }
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            fprintf(stderr, "cesync bench: waiting for Graphviz `dot`: %s; the plot is in %s\n",
-                    strerror(errno), in);
-            return -1;
-        }
-    }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-    if (WIFEXITED(status))
-        fprintf(stderr, "cesync bench: Graphviz `dot` exited with status %d%s; the plot is in %s\n",
-                WEXITSTATUS(status), WEXITSTATUS(status) == 127 ? " (not found?)" : "", in);
-    else
-        fprintf(stderr, "cesync bench: Graphviz `dot` was killed by signal %d; the plot is in %s\n",
-                WIFSIGNALED(status) ? WTERMSIG(status) : 0, in);
-    return -1;
-}
-
-static int write_plot(const struct bench *B, const char *path)
+/* The plot: its Graphviz source, written whole to FILE.dot beside
+ * FILE.svg|.png first (the measurements are not lost for want of Graphviz),
+ * then drawn by ces_dot_write, which renders into a temporary file beside
+ * FILE and renames it over FILE only when `dot` succeeded: a `dot` that
+ * fails leaves an existing FILE as it was.  The source says its layout
+ * (neato, the points pinned in points), so `dot -Tsvg FILE.dot` draws a
+ * source that was kept.  FILE.dot is removed once drawn; without `dot` it
+ * stays (exit status unchanged); a `dot` that fails keeps it and makes the
+ * exit status 2. */
+static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *path)
 {
     static const char *colors[] = {"#1f77b4", "#2ca02c", "#17becf", "#9467bd"};
     double bw[MAX_SIZES], ymax = 100.0;
-    const char *ext = strrchr(path, '.'), *lead = path[0] == '-' ? "./" : "";
-    char *outpath, *dotpath, title[48];
-    size_t n;
+    const char *ext = strrchr(path, '.');
+    char *dotpath, *text = NULL, title[48];
+    size_t n, len = 0;
     FILE *f;
-    int row = 0, failed, drawn;
+    int row = 0, failed, rc;
 
     if (ext == NULL || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
         return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", path);
@@ -1033,23 +1002,12 @@ static int write_plot(const struct bench *B, const char *path)
                 ymax = busbw(B, B->sizes[i], B->other[j][i].med);
     }
     ymax = ceil(ymax / 50.0) * 50.0;
-    /* FILE.svg and FILE.dot (the same length), with "./" in front of a
-     * path that dot would take for an option */
-    n = strlen(lead) + strlen(path) + 1;
-    outpath = malloc(2 * n);
-    if (outpath == NULL)
+    f = open_memstream(&text, &len);
+    if (f == NULL)
         return ces_tool_fail("bench: out of memory");
-    dotpath = outpath + n;
-    snprintf(outpath, n, "%s%s", lead, path);
-    snprintf(dotpath, n, "%s%.*s.dot", lead, (int)(ext - path), path);
-    f = fopen(dotpath, "w");
-    if (f == NULL) {
-        failed = ces_tool_fail("bench: cannot write %s: %s", dotpath, strerror(errno));
-        free(outpath);
-        return failed;
-    }
     coll_title(B, title, sizeof(title));
-    fprintf(f, "graph bench {\n  graph [bgcolor=white, splines=line, outputorder=edgesfirst, "
+    fprintf(f, "graph bench {\n  graph [layout=neato, inputscale=72, bgcolor=white, splines=line, "
+               "outputorder=edgesfirst, "
                "label=\"cesync bench %s, %u GPUs: busbw (GB/s) against bytes per rank\", "
                "labelloc=t, fontname=Helvetica];\n"
                "  node [shape=circle, style=filled, width=0.07, height=0.07, fixedsize=true, "
@@ -1092,20 +1050,36 @@ static int write_plot(const struct bench *B, const char *path)
     fprintf(f, "}\n");
     failed = ferror(f);
     if (fclose(f) != 0 || failed) {
-        failed = ces_tool_fail("bench: cannot write %s", dotpath);
-        free(outpath);
-        return failed;
+        free(text);
+        return ces_tool_fail("bench: out of memory");
     }
-    /* Without `dot` the plot stays in its .dot file (said by run_dot): the
-     * measurements are not lost for want of Graphviz.  A `dot` that ran and
-     * failed keeps it there too, but the picture asked for is not drawn. */
-    drawn = run_dot(ext + 1, outpath, dotpath);
-    if (drawn == 0) {
-        remove(dotpath);
-        printf("# plot: %s\n", path);
+    /* FILE.dot beside FILE.svg|.png */
+    n = (size_t)(ext - path) + sizeof(".dot");
+    dotpath = malloc(n);
+    if (dotpath == NULL) {
+        free(text);
+        return ces_tool_fail("bench: out of memory");
     }
-    free(outpath);
-    return drawn < 0 ? CES_EXIT_USAGE : CES_EXIT_OK;
+    snprintf(dotpath, n, "%.*s.dot", (int)(ext - path), path);
+    if (ces_dot_write(ctx, text, dotpath) != CES_OK) {
+        rc = ces_tool_fail("bench: --plot: %s", ces_ctx_last_error(ctx));
+    } else {
+        int drawn = ces_dot_write(ctx, text, path);
+
+        if (drawn == CES_OK) {
+            remove(dotpath);
+            printf("# plot: %s\n", path);
+        } else {
+            fprintf(stderr, "cesync: bench: --plot: %s; the plot is in %s\n",
+                    ces_ctx_last_error(ctx), dotpath);
+        }
+        /* without Graphviz the source can be drawn later; a `dot` that ran
+         * and failed did not draw what was asked */
+        rc = drawn == CES_OK || drawn == CES_ERR_UNSUPPORTED ? CES_EXIT_OK : CES_EXIT_USAGE;
+    }
+    free(dotpath);
+    free(text);
+    return rc;
 }
 
 static void print_header(const struct bench *B, FILE *f)
@@ -1339,7 +1313,7 @@ int ces_cmd_bench(int argc, char **argv)
     }
     if (B->csv != NULL && write_csv(B, B->csv) != CES_EXIT_OK)
         ex = CES_EXIT_USAGE;
-    if (B->plot != NULL && write_plot(B, B->plot) != CES_EXIT_OK)
+    if (B->plot != NULL && write_plot(ctx, B, B->plot) != CES_EXIT_OK)
         ex = CES_EXIT_USAGE;
 out:
     ces_free(ctx, B);

@@ -2,8 +2,9 @@
  * tests/tools/test_bench.c - `cesync bench` without a GPU: the dry run
  * (the cost model's predictions in the bench's table, CSV and plot; the
  * rooted collectives with their root; in place), the sizes it sweeps, the
- * plot's `dot` run without a shell (any path; a failing or missing `dot`
- * keeps the .dot), and its usage errors with their exit codes.
+ * plot's `dot` run without a shell (any path; drawn beside the picture and
+ * renamed over it; a failing or missing `dot` keeps the .dot), and its usage
+ * errors with their exit codes.
  */
 #include "ces_test.h"
 
@@ -182,8 +183,7 @@ static void test_sizes_and_formulas(void **state)
 
 /* A stand-in for Graphviz in DIR/bin: it writes its arguments one per line
  * to dot-args (in the directory it runs in) and "drawn" to its output (the
- * fifth argument, after -Kneato -n2 -TFMT -o), then exits with
- * $CES_FAKE_DOT_RC. */
+ * third argument, after -TFMT -o), then exits with $CES_FAKE_DOT_RC. */
 static void fake_dot(const char *dir, char *bin, size_t size)
 {
     char path[256];
@@ -196,7 +196,7 @@ static void fake_dot(const char *dir, char *bin, size_t size)
     assert_non_null(f);
     fputs("#!/bin/sh\n"
           "printf '%s\\n' \"$@\" > dot-args\n"
-          "printf 'drawn\\n' > \"$5\"\n"
+          "printf 'drawn\\n' > \"$3\"\n"
           "exit \"${CES_FAKE_DOT_RC:-0}\"\n",
           f);
     assert_int_equal(fclose(f), 0);
@@ -233,9 +233,26 @@ static void expect_file(const char *dir, const char *name, const char *want)
     assert_int_equal(remove(path), 0);
 }
 
+/* dir/dot-args holds the arguments `dot -TFMT -o OUT.XXXXXX` that drew
+ * OUT: into a temporary file beside it (OUT + six characters), renamed
+ * over it once drawn; then it is removed. */
+static void expect_dot_args(const char *dir, const char *fmt, const char *out)
+{
+    char path[256], want[256], *text;
+    size_t n;
+
+    snprintf(path, sizeof(path), "%s/dot-args", dir);
+    text = ces_test_read_file(path, NULL);
+    n = (size_t)snprintf(want, sizeof(want), "-T%s\n-o\n%s.", fmt, out);
+    if (strncmp(text, want, n) != 0 || strlen(text) != n + 7 || text[n + 6] != '\n')
+        fail_msg("dot ran with\n%s\nnot -T%s -o %s.XXXXXX", text, fmt, out);
+    free(text);
+    assert_int_equal(remove(path), 0);
+}
+
 static void test_plot_runs_dot(void **state)
 {
-    char *dir = ces_test_tmpdir(), *out = NULL, bin[128], path[256];
+    char *dir = ces_test_tmpdir(), *out = NULL, bin[128], path[256], got[256];
 
     (void)state;
     fake_dot(dir, bin, sizeof(bin));
@@ -248,38 +265,49 @@ static void test_plot_runs_dot(void **state)
                      0);
     assert_non_null(strstr(out, "# plot: it's \"q\" $x.svg\n"));
     free(out);
-    expect_file(dir, "dot-args",
-                "-Kneato\n-n2\n-Tsvg\n-o\nit's \"q\" $x.svg\nit's \"q\" $x.dot\n");
+    expect_dot_args(dir, "svg", "it's \"q\" $x.svg");
     expect_file(dir, "it's \"q\" $x.svg", "drawn\n");
     /* drawn: the .dot is gone */
     snprintf(path, sizeof(path), "%s/it's \"q\" $x.dot", dir);
     assert_int_not_equal(access(path, F_OK), 0);
 
-    /* dot fails: its status is said, the .dot is kept, and the plot asked
-     * for is missing: exit 2 (it was 0) */
+    /* dot fails after writing part of its picture: its status is said, the
+     * .dot is kept, the picture of an earlier run stays as it was (dot wrote
+     * over it), nothing is left beside it, and the plot asked for is
+     * missing: exit 2 (it was 0) */
+    snprintf(path, sizeof(path), "%s/b.png", dir);
+    ces_test_put_file(path, "earlier picture\n");
     assert_int_equal(setenv("CES_FAKE_DOT_RC", "3", 1), 0);
     assert_int_equal(bench_with_path(dir, bin,
                                      "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
                                      "--variant plain --plot b.png",
                                      &out),
                      2);
-    assert_non_null(
-        strstr(out, "cesync bench: Graphviz `dot` exited with status 3; the plot is in b.dot\n"));
+    assert_non_null(strstr(out, "cesync: bench: --plot: dot -Tpng -o b.png failed (exit status 3); "
+                                "the plot is in b.dot\n"));
     assert_null(strstr(out, "# plot:"));
     free(out);
-    expect_file(dir, "dot-args", "-Kneato\n-n2\n-Tpng\n-o\nb.png\nb.dot\n");
-    expect_file(dir, "b.png", "drawn\n");
+    expect_dot_args(dir, "png", "b.png");
+    expect_file(dir, "b.png", "earlier picture\n");
     expect_file(dir, "b.dot", NULL);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "bin;");
     assert_int_equal(unsetenv("CES_FAKE_DOT_RC"), 0);
 
-    /* no dot on PATH: said, the .dot is kept, the bench succeeded */
+    /* no dot on PATH: said, the .dot is kept, the bench succeeded; the
+     * source names its layout, so that plain `dot -Tsvg` draws it later */
     assert_int_equal(bench_with_path(dir, dir,
                                      "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
                                      "--variant plain --plot 'c d.svg'",
                                      &out),
                      0);
-    assert_non_null(strstr(out, "cesync bench: cannot run Graphviz `dot`: "));
+    assert_non_null(strstr(out, "cesync: bench: --plot: cannot write c d.svg: Graphviz 'dot' is "
+                                "not installed"));
     assert_non_null(strstr(out, "; the plot is in c d.dot\n"));
+    free(out);
+    snprintf(path, sizeof(path), "%s/c d.dot", dir);
+    out = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(out, "\n  graph [layout=neato, inputscale=72, "));
     free(out);
     expect_file(dir, "c d.dot", NULL);
 
@@ -291,7 +319,7 @@ static void test_plot_runs_dot(void **state)
                      0);
     assert_non_null(strstr(out, "# plot: -e.svg\n"));
     free(out);
-    expect_file(dir, "dot-args", "-Kneato\n-n2\n-Tsvg\n-o\n./-e.svg\n./-e.dot\n");
+    expect_dot_args(dir, "svg", "./-e.svg");
     expect_file(dir, "-e.svg", "drawn\n");
     snprintf(path, sizeof(path), "%s/dot", bin);
     remove(path);
