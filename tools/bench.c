@@ -9,6 +9,7 @@
 #include "tool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -122,8 +123,10 @@ static const char bench_usage[] =
     "                        host call cost, copy engines;\n"
     "                        an event ping-pong is logged only) and predict with them\n"
     "  --model-out FILE      where --calibrate writes the model file (default cesync.model)\n"
-    "                        (--csv, --plot, --model-out: a file, not a directory, in a\n"
-    "                        directory that can be written, checked before the sweep)\n"
+    "                        (--csv, --plot and its .dot, --model-out: each tried before any\n"
+    "                        work - an existing file opened for writing, a new one created\n"
+    "                        and removed, with the temporary file beside it that replaces it\n"
+    "                        whole - and refused, exit 2, when it cannot be written)\n"
     "  --dry-run             no GPU: print the predictions only\n"
     "\n"
     "Predictions use the model with host costs set to 0: the gate keeps the host ahead.\n"
@@ -274,35 +277,48 @@ static const char *option_value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
-/* An output file, checked before the sweep runs, so that a run of minutes
- * does not end in "cannot write": not a directory; one that is no regular
- * file (/dev/null) is written in place, so it must be writable; any other
- * is written beside its name and renamed over it (ces_tool_write_file;
- * Graphviz and the plot's source write there too), so its directory must
- * be writable, and an existing file too. */
-static int out_dir_ok(const char *opt, const char *path)
+/* Whether the file `path` can be written: tried before any work, so that
+ * a run of minutes does not end in "cannot write".  An existing file is
+ * opened for writing without truncating it (a named pipe, whose opening
+ * waits for a reader, is asked with access(2) instead) and a new one is
+ * created and removed again.  A regular file, new or not, is then written
+ * whole beside its name and renamed over it (ces_tool_write_file,
+ * ces_dot_write), so that temporary file (PATH.XXXXXX) is created and
+ * removed too: a name seven characters short of too long, or a directory
+ * that takes no new file, fails here; a symbolic link's file lies
+ * elsewhere and is not tried so.  Prints "cesync: CMD: cannot write PATH:
+ * why" and returns CES_EXIT_USAGE, or CES_EXIT_OK.  (A helper for every
+ * command's outputs: check --dot needs the same, and it may move to
+ * tools/common.c.) */
+static int out_writable(const char *cmd, const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    struct stat sb;
+    char tmp[4096];
+    struct stat sb, lsb;
+    int fd, exists = stat(path, &sb) == 0;
 
-    if (stat(path, &sb) == 0) {
-        if (S_ISDIR(sb.st_mode))
-            return ces_tool_fail("bench: %s %s: is a directory (name a file)", opt, path);
-        if (access(path, W_OK) != 0)
-            return ces_tool_fail("bench: %s %s: %s", opt, path, strerror(errno));
-        if (!S_ISREG(sb.st_mode))
-            return CES_EXIT_OK;
-    }
-    if (slash == NULL)
-        snprintf(dir, sizeof(dir), ".");
-    else if ((size_t)snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >= sizeof(dir))
-        return ces_tool_fail("bench: %s: path too long", opt);
-    if (slash == path)
-        snprintf(dir, sizeof(dir), "/");
-    if (access(dir, W_OK | X_OK) != 0)
-        return ces_tool_fail("bench: %s %s: cannot write into %s: %s", opt, path, dir,
-                             strerror(errno));
+    if (!exists && errno != ENOENT)
+        return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(errno));
+    if (exists && S_ISDIR(sb.st_mode))
+        return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(EISDIR));
+    if (exists && S_ISFIFO(sb.st_mode))
+        return access(path, W_OK) == 0
+                   ? CES_EXIT_OK
+                   : ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(errno));
+    fd = exists ? open(path, O_WRONLY | O_NOCTTY) : open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0)
+        return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(errno));
+    close(fd);
+    if (!exists)
+        unlink(path);
+    if ((exists && !S_ISREG(sb.st_mode)) || (lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode)))
+        return CES_EXIT_OK;
+    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp))
+        return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(ENAMETOOLONG));
+    fd = mkstemp(tmp);
+    if (fd < 0)
+        return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(errno));
+    close(fd);
+    unlink(tmp);
     return CES_EXIT_OK;
 }
 
@@ -354,11 +370,13 @@ static int outputs_ok(const struct bench *B)
             return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", B->plot);
         if (plot_source_free(B->plot) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
-        snprintf(src, sizeof(src), "%.*s.dot", (int)(ext - B->plot), B->plot);
+        if ((size_t)snprintf(src, sizeof(src), "%.*s.dot", (int)(ext - B->plot), B->plot) >=
+            sizeof(src))
+            return ces_tool_fail("bench: cannot write %s: %s", B->plot, strerror(ENAMETOOLONG));
         path[3] = src;
     }
-    for (int k = 0; k < 3; k++)
-        if (path[k] != NULL && (out_dir_ok(opt[k], path[k]) != CES_EXIT_OK ||
+    for (int k = 0; k < 4; k++)
+        if (path[k] != NULL && (out_writable("bench", path[k]) != CES_EXIT_OK ||
                                 ces_tool_out_not_in("bench", opt[k], path[k], B->model_path) !=
                                     CES_EXIT_OK))
             return CES_EXIT_USAGE;

@@ -719,23 +719,18 @@ static void test_usage_errors(void **state)
          "cesync: bench: --model-out -: standard output carries the table (name a file)\n"},
         {"bench alltoall --dry-run --plot x.txt",
          "cesync: bench: --plot expects a .svg or .png path, not 'x.txt'\n"},
-        /* refused before the sweep, not after it */
+        /* refused before the sweep, not after it (test_outputs_first) */
         {"bench alltoall --dry-run --csv /nonexistent/x.csv",
-         "cesync: bench: --csv /nonexistent/x.csv: cannot write into /nonexistent: No such file "
-         "or directory\n"},
+         "cesync: bench: cannot write /nonexistent/x.csv: No such file or directory\n"},
         {"bench alltoall --dry-run --plot /nonexistent/x.svg",
-         "cesync: bench: --plot /nonexistent/x.svg: cannot write into /nonexistent: No such file "
-         "or directory\n"},
+         "cesync: bench: cannot write /nonexistent/x.svg: No such file or directory\n"},
         {"bench alltoall --calibrate --model-out /nonexistent/x.model",
-         "cesync: bench: --model-out /nonexistent/x.model: cannot write into /nonexistent: No "
-         "such file or directory\n"},
+         "cesync: bench: cannot write /nonexistent/x.model: No such file or directory\n"},
         /* a directory is writable, but no file to write (it failed after the sweep) */
-        {"bench alltoall --dry-run --csv d.csv",
-         "cesync: bench: --csv d.csv: is a directory (name a file)\n"},
-        {"bench alltoall --dry-run --plot d.svg",
-         "cesync: bench: --plot d.svg: is a directory (name a file)\n"},
+        {"bench alltoall --dry-run --csv d.csv", "cesync: bench: cannot write d.csv: Is a directory\n"},
+        {"bench alltoall --dry-run --plot d.svg", "cesync: bench: cannot write d.svg: Is a directory\n"},
         {"bench alltoall --calibrate --model-out d.csv",
-         "cesync: bench: --model-out d.csv: is a directory (name a file)\n"},
+         "cesync: bench: cannot write d.csv: Is a directory\n"},
         {"bench alltoall --dry-run --factor 1.01 --min-bytes 1K --max-bytes 1G",
          "cesync: bench: more than 64 sizes from --min-bytes to --max-bytes by --factor 1.01; "
          "raise the factor or narrow the range\n"},
@@ -764,6 +759,69 @@ static void test_usage_errors(void **state)
     assert_int_equal(rmdir(sub), 0);
     snprintf(sub, sizeof(sub), "%s/d.csv", dir);
     assert_int_equal(rmdir(sub), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* Every output (--csv, --plot and its .dot source, --model-out) is tried
+ * before any work: one that cannot be created is refused with its reason
+ * and exit 2, and nothing is measured or printed before (a name too long
+ * for the file system, or seven characters short of it, which the
+ * temporary file beside it exceeds, a directory that takes no new file,
+ * were found only after the whole measurement); the files tried are gone
+ * again, and an existing file is not truncated by the try. */
+static void test_outputs_first(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, name[300], args[1024], want[1024], got[64];
+    char path[512];
+
+    (void)state;
+    memset(name, 'x', 290);
+    name[290] = '\0';
+    for (int k = 0; k < 3; k++) {
+        static const char *const fmt[3] = {"bench alltoall --dry-run --csv %s.csv",
+                                           "bench alltoall --dry-run --plot %s.svg",
+                                           "bench alltoall --calibrate --model-out %s.model"};
+        static const char *const ext[3] = {".csv", ".svg", ".model"};
+
+        snprintf(args, sizeof(args), fmt[k], name);
+        snprintf(want, sizeof(want), "cesync: bench: cannot write %s%s: File name too long\n",
+                 name, ext[k]);
+        assert_int_equal(ces_test_tool(dir, args, &out), 2);
+        assert_string_equal(out, want);
+        free(out);
+    }
+    /* 250 characters: the name fits, its temporary file (+ .XXXXXX) not */
+    name[250] = '\0';
+    snprintf(args, sizeof(args), "bench alltoall --dry-run --csv %s", name);
+    snprintf(want, sizeof(want), "cesync: bench: cannot write %s: File name too long\n", name);
+    assert_int_equal(ces_test_tool(dir, args, &out), 2);
+    assert_string_equal(out, want);
+    free(out);
+    /* an existing CSV is tried without being truncated */
+    snprintf(path, sizeof(path), "%s/old.csv", dir);
+    ces_test_put_file(path, "old\n");
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --csv old.csv --plot "
+                                        "/nonexistent/p.svg",
+                                   &out),
+                     2);
+    assert_string_equal(out, "cesync: bench: cannot write /nonexistent/p.svg: No such file or "
+                             "directory\n");
+    free(out);
+    out = ces_test_read_file(path, NULL);
+    assert_string_equal(out, "old\n");
+    free(out);
+    assert_int_equal(unlink(path), 0);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "");
+    /* a directory that takes no new file (root writes into any) */
+    if (geteuid() != 0) {
+        snprintf(path, sizeof(path), "%s/ro", dir);
+        assert_int_equal(mkdir(path, 0555), 0);
+        assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --csv ro/x.csv", &out), 2);
+        assert_string_equal(out, "cesync: bench: cannot write ro/x.csv: Permission denied\n");
+        free(out);
+        assert_int_equal(rmdir(path), 0);
+    }
     assert_int_equal(rmdir(dir), 0);
 }
 
@@ -857,6 +915,7 @@ int main(void)
         cmocka_unit_test(test_rooted),
         cmocka_unit_test(test_rooted_in_place),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_outputs_first),
         cmocka_unit_test(test_csv_kept_on_error),
         cmocka_unit_test(test_plot_keeps_other_dot),
         cmocka_unit_test(test_help),
