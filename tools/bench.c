@@ -57,13 +57,13 @@ static const char bench_usage[] =
     "block r of the root's send; gather, block p of the root's recv rank p's send, and every\n"
     "other rank's recv, cleared before the last iteration, is still clear after it.\n"
     "\n"
-    "  --ranks N             ranks, one per GPU, driven by this process (default 2; with\n"
+    "  --ranks N             ranks, 2..8, one per GPU, driven by this process (default 2; with\n"
     "                        CES_SHARE_GPUS=1 more ranks than GPUs, for tests, without NCCL)\n"
-    "  --min-bytes B         smallest bytes per rank (default 1K; suffixes K M G)\n"
-    "  --max-bytes B         largest bytes per rank (default 1G)\n"
-    "  --factor F            size step (default 2)\n"
-    "  --iterations K        timed iterations per size (default 20)\n"
-    "  --warmup W            untimed iterations before them (default 5)\n"
+    "  --min-bytes B         smallest bytes per rank, 4..16G (default 1K; suffixes K M G)\n"
+    "  --max-bytes B         largest bytes per rank, --min-bytes..16G (default 1G)\n"
+    "  --factor F            size step, a number above 1 and at most 1024 (default 2)\n"
+    "  --iterations K        timed iterations per size, 1..200 (default 20)\n"
+    "  --warmup W            untimed iterations before them, 0..50 (default 5)\n"
     "  --graph               capture the iterations into one CUDA graph per rank (backend and\n"
     "                        NCCL), launched once untimed when W > 0, then five times timed;\n"
     "                        a time is one launch over its iterations, median of the five\n"
@@ -80,8 +80,8 @@ static const char bench_usage[] =
     "                        wake chain of K copies (0..256, default 0; not sendrecv): struct\n"
     "                        ces_coll_params.wake, which auto runs where the backend selects\n"
     "                        it (docs/PERFORMANCE.md)\n"
-    "  --chunks C --slots S  sendrecv builder: chunks per message (default 1 with --one-way,\n"
-    "                        else 2), staging slots (default 2)\n"
+    "  --chunks C --slots S  sendrecv builder: chunks per message, 1..1024 (default 1 with\n"
+    "                        --one-way, else 2), staging slots, 1..64 (default 2)\n"
     "  --one-way             sendrecv: the pipeline 0 -> 1 -> ... -> n-1 instead of the ring\n"
     "  --in-place            allgather, broadcast, gather, scatter in place, as nccl-tests'\n"
     "                        in-place column: a rank's send and recv share one buffer, so no\n"
@@ -135,6 +135,10 @@ static const char bench_usage[] =
     "when that is the slow mode's.\n"
     "The header names CUDA_DEVICE_MAX_CONNECTIONS: with fewer hardware queues per GPU (1)\n"
     "the polled barriers run in their slow mode far less often (docs/PERFORMANCE.md).\n";
+
+/* the limits that the usage text names */
+_Static_assert(CES_COLL_MAX_CHUNKS == 1024, "bench's usage says --chunks 1..1024");
+_Static_assert(CES_COLL_MAX_WAKE == 256, "bench's usage says --wake 0..256");
 
 enum { V_AUTO = -1, V_PLAIN = 0, V_OVERLAP = CES_COLL_F_OVERLAP, V_EARLY = CES_COLL_F_EARLY,
        V_DIRECTED = CES_COLL_F_OVERLAP | CES_COLL_F_DIRECTED };
@@ -462,7 +466,9 @@ static int parse_args(struct bench *B, int argc, char **argv)
                 return CES_EXIT_USAGE;
             B->factor = strtod(v, &end);
             if (end == v || *end != '\0' || !(B->factor > 1.0) || B->factor > 1024.0)
-                return ces_tool_fail("bench: --factor expects a number above 1, not '%s'", v);
+                return ces_tool_fail("bench: --factor expects a number above 1 and at most 1024, "
+                                     "not '%s'",
+                                     v);
         } else if (strcmp(o, "--variant") == 0) {
             char buf[128], *tok, *save = NULL;
 

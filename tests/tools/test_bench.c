@@ -682,7 +682,15 @@ static void test_usage_errors(void **state)
         {"bench sendrecv --root 0",
          "cesync: bench: --root applies to broadcast, gather and scatter\n"},
         {"bench alltoall --ranks 9", "cesync: bench: --ranks must be 2..8, not 9\n"},
-        {"bench alltoall --factor 1", "cesync: bench: --factor expects a number above 1, not '1'\n"},
+        /* the limits the help gives (test_help) */
+        {"bench alltoall --factor 1",
+         "cesync: bench: --factor expects a number above 1 and at most 1024, not '1'\n"},
+        {"bench alltoall --factor 1025",
+         "cesync: bench: --factor expects a number above 1 and at most 1024, not '1025'\n"},
+        {"bench alltoall --iterations 201", "cesync: bench: --iterations must be 1..200, not 201\n"},
+        {"bench alltoall --warmup 51", "cesync: bench: --warmup must be 0..50, not 51\n"},
+        {"bench sendrecv --slots 65", "cesync: bench: --slots must be 1..64, not 65\n"},
+        {"bench sendrecv --chunks 1025", "cesync: bench: --chunks must be 1..1024, not 1025\n"},
         {"bench alltoall --min-bytes 2M --max-bytes 1M",
          "cesync: bench: need 4 <= --min-bytes <= --max-bytes <= 16G\n"},
         {"bench alltoall --dry-run --calibrate",
@@ -837,6 +845,17 @@ static void test_help(void **state)
                                 "in place"));
     assert_non_null(strstr(out, "  --root R              broadcast, gather, scatter: the root "
                                 "rank, 0..N-1 (default 0)\n"));
+    /* every limit that the options have (--factor 1025 said "above 1") */
+    assert_non_null(strstr(out, "  --ranks N             ranks, 2..8, "));
+    assert_non_null(strstr(out, "  --min-bytes B         smallest bytes per rank, 4..16G "));
+    assert_non_null(strstr(out, "  --max-bytes B         largest bytes per rank, --min-bytes..16G "));
+    assert_non_null(strstr(out, "  --factor F            size step, a number above 1 and at most "
+                                "1024 (default 2)\n"));
+    assert_non_null(strstr(out, "  --iterations K        timed iterations per size, 1..200 "));
+    assert_non_null(strstr(out, "  --warmup W            untimed iterations before them, 0..50 "));
+    assert_non_null(strstr(out, "chunks per message, 1..1024 "));
+    assert_non_null(strstr(out, "staging slots, 1..64 "));
+    assert_non_null(strstr(out, "wake chain of K copies (0..256, "));
     free(out);
     rmdir(dir);
 }
