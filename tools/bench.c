@@ -62,6 +62,14 @@ static const char bench_usage[] =
     "  --min-bytes B         smallest bytes per rank, 4..16G (default 1K; suffixes K M G)\n"
     "  --max-bytes B         largest bytes per rank, --min-bytes..16G (default 1G)\n"
     "  --factor F            size step, a number above 1 and at most 1024 (default 2)\n"
+    "                        (a size is a multiple of what the collective moves in 4-byte\n"
+    "                        words: alltoall 4 x N bytes, sendrecv 4 x C (C chunks), the\n"
+    "                        others 4; one that is not is rounded down, as nccl-tests rounds,\n"
+    "                        but up where that falls below --min-bytes or onto the size\n"
+    "                        before: every size measured lies from --min-bytes to\n"
+    "                        --max-bytes (a range that holds none measures the one below\n"
+    "                        it); a note on stderr names the sizes measured instead of those\n"
+    "                        asked, and a --max-bytes below the smallest is refused)\n"
     "  --iterations K        timed iterations per size, 1..200 (default 20)\n"
     "  --warmup W            untimed iterations before them, 0..50 (default 5)\n"
     "  --graph               capture the iterations into one CUDA graph per rank (backend and\n"
@@ -392,6 +400,90 @@ static int outputs_ok(const struct bench *B)
     return CES_EXIT_OK;
 }
 
+static void fmt_bytes(char *buf, size_t n, uint64_t b)
+{
+    if (b >= (UINT64_C(1) << 30) && b % (UINT64_C(1) << 30) == 0)
+        snprintf(buf, n, "%" PRIu64 "G", b >> 30);
+    else if (b >= (UINT64_C(1) << 20) && b % (UINT64_C(1) << 20) == 0)
+        snprintf(buf, n, "%" PRIu64 "M", b >> 20);
+    else if (b >= 1024 && b % 1024 == 0)
+        snprintf(buf, n, "%" PRIu64 "K", b >> 10);
+    else
+        snprintf(buf, n, "%" PRIu64, b);
+}
+
+/* The sizes of the sweep, --min-bytes times --factor^k up to --max-bytes,
+ * each a multiple of what every implementation moves in 4-byte words: a
+ * word per rank in alltoall (4 x --ranks bytes), per chunk in sendrecv
+ * (4 x --chunks), 4 bytes in the others.  A size that is none is rounded
+ * down to one, as nccl-tests rounds its counts, but never below
+ * --min-bytes nor onto the size before it: up instead, never above
+ * --max-bytes (a size that fits neither way is left out).  So every size
+ * measured lies in the range asked for, unless the range holds no multiple
+ * at all: then the sweep is the one multiple below it.  One line on stderr
+ * says which sizes were measured instead of which; a --max-bytes below the
+ * smallest multiple is refused with the rule. */
+static int sweep_sizes(struct bench *B)
+{
+    uint64_t unit = 4, lo;
+    double s = (double)B->min_bytes;
+    char rule[128], note[MAX_SIZES * 48];
+    size_t nlen = 0;
+
+    if (B->coll == CES_COLL_ALLTOALL) {
+        unit = 4 * (uint64_t)B->ranks;
+        snprintf(rule, sizeof(rule), "alltoall on %u ranks moves multiples of %" PRIu64
+                 " bytes (bytes/%u to each rank, in 4-byte words)", B->ranks, unit, B->ranks);
+    } else if (B->coll == CES_COLL_SENDRECV) {
+        unit = 4 * (uint64_t)B->chunks;
+        snprintf(rule, sizeof(rule), "sendrecv in %u chunk%s moves multiples of %" PRIu64
+                 " bytes (each chunk in 4-byte words)", B->chunks, B->chunks == 1 ? "" : "s", unit);
+    } else {
+        snprintf(rule, sizeof(rule), "%s moves multiples of 4 bytes (4-byte words)",
+                 ces_coll_name((int)B->coll));
+    }
+    /* the smallest size: the first multiple in the range; in a range that
+     * holds none (one size asked on 3 ranks: --min-bytes 1M --max-bytes
+     * 1M) the last below it, as nccl-tests would run */
+    lo = (B->min_bytes + unit - 1) / unit * unit;
+    if (lo > B->max_bytes)
+        lo = B->max_bytes / unit * unit;
+    if (lo == 0)
+        return ces_tool_fail("bench: %s: none is at most --max-bytes %" PRIu64, rule,
+                             B->max_bytes);
+    note[0] = '\0';
+    /* the tolerance is for a factor's rounding; a size past --max-bytes by
+     * a byte or more is past it */
+    while (s <= (double)B->max_bytes * (1 + 1e-9) && B->nsizes < MAX_SIZES) {
+        uint64_t want = (uint64_t)(s + 0.5), b = want / unit * unit;
+        uint64_t prev = B->nsizes > 0 ? B->sizes[B->nsizes - 1] : 0;
+
+        s *= B->factor;
+        if (want > B->max_bytes)
+            continue;
+        if (b < lo || b <= prev)
+            b = b < lo ? lo : prev + unit;
+        if (b > B->max_bytes)
+            continue;
+        B->sizes[B->nsizes++] = b;
+        if (b != want && nlen < sizeof(note)) {
+            char got[24], asked[24];
+
+            fmt_bytes(got, sizeof(got), b);
+            fmt_bytes(asked, sizeof(asked), want);
+            nlen += (size_t)snprintf(note + nlen, sizeof(note) - nlen, "%s%s for %s",
+                                     nlen > 0 ? ", " : "", got, asked);
+        }
+    }
+    if (s <= (double)B->max_bytes * (1 + 1e-9))
+        return ces_tool_fail("bench: more than %d sizes from --min-bytes to --max-bytes by "
+                             "--factor %g; raise the factor or narrow the range",
+                             MAX_SIZES, B->factor);
+    if (note[0] != '\0')
+        fprintf(stderr, "cesync: bench: %s: measured %s\n", rule, note);
+    return CES_EXIT_OK;
+}
+
 static int parse_args(struct bench *B, int argc, char **argv)
 {
     int coll = -1;
@@ -613,32 +705,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
      * vs 235.6). */
     if (B->chunks == 0)
         B->chunks = B->one_way ? 1 : 2;
-    /* sizes: rounded down to what every implementation accepts (4-byte
-     * words per chunk, chunks per message) */
-    {
-        uint64_t unit = 4;
-        double s = (double)B->min_bytes;
-
-        if (B->coll == CES_COLL_ALLTOALL)
-            unit = 4 * B->ranks;
-        if (B->coll == CES_COLL_SENDRECV)
-            unit = 4 * B->chunks;
-        while (s <= (double)B->max_bytes * (1 + 1e-9) && B->nsizes < MAX_SIZES) {
-            uint64_t b = (uint64_t)s / unit * unit;
-
-            /* the tolerance is for a factor's rounding: never above --max-bytes */
-            if (b >= unit && b <= B->max_bytes && (B->nsizes == 0 || b != B->sizes[B->nsizes - 1]))
-                B->sizes[B->nsizes++] = b;
-            s *= B->factor;
-        }
-        if (B->nsizes == 0)
-            return ces_tool_fail("bench: no size in range (multiples of %" PRIu64 " bytes)", unit);
-        if (s <= (double)B->max_bytes * (1 + 1e-9))
-            return ces_tool_fail("bench: more than %d sizes from --min-bytes to --max-bytes by "
-                                 "--factor %g; raise the factor or narrow the range",
-                                 MAX_SIZES, B->factor);
-    }
-    return CES_EXIT_OK;
+    return sweep_sizes(B);
 }
 
 #ifdef CES_HAVE_CUDA
@@ -792,18 +859,6 @@ static double pred_error(const struct meas *c, int *slow)
 
     *slow = fabs(s) < fabs(f);
     return 100.0 * (*slow ? s : f);
-}
-
-static void fmt_bytes(char *buf, size_t n, uint64_t b)
-{
-    if (b >= (UINT64_C(1) << 30) && b % (UINT64_C(1) << 30) == 0)
-        snprintf(buf, n, "%" PRIu64 "G", b >> 30);
-    else if (b >= (UINT64_C(1) << 20) && b % (UINT64_C(1) << 20) == 0)
-        snprintf(buf, n, "%" PRIu64 "M", b >> 20);
-    else if (b >= 1024 && b % 1024 == 0)
-        snprintf(buf, n, "%" PRIu64 "K", b >> 10);
-    else
-        snprintf(buf, n, "%" PRIu64, b);
 }
 
 /* The fastest cesync variant that ran at size i (of times within 1 ns of

@@ -142,17 +142,23 @@ static void test_group_predictions(void **state)
 static void test_sizes_and_formulas(void **state)
 {
     char *dir = ces_test_tmpdir();
-    char *csv;
+    char *csv, *out = NULL;
 
     (void)state;
-    /* 3 ranks: alltoall sizes round down to multiples of 4 x 3 bytes */
+    /* 3 ranks: alltoall sizes round down to multiples of 4 x 3 bytes, but
+     * not below --min-bytes (1K gave 1020, outside the range, unsaid) */
     csv = run_csv(dir, "bench alltoall --dry-run --ranks 3 --min-bytes 1K --max-bytes 4K "
                        "--variant plain",
-                  "a.csv", NULL);
-    assert_non_null(strstr(csv, "\nalltoall,3,1020,cesync,plain,"));
+                  "a.csv", &out);
+    assert_non_null(strstr(csv, "\nalltoall,3,1032,cesync,plain,"));
     assert_non_null(strstr(csv, "\nalltoall,3,2040,cesync,plain,"));
     assert_non_null(strstr(csv, "\nalltoall,3,4092,cesync,plain,"));
+    assert_null(strstr(csv, "\nalltoall,3,1020,"));
     free(csv);
+    assert_non_null(strstr(out, "cesync: bench: alltoall on 3 ranks moves multiples of 12 bytes "
+                                "(bytes/3 to each rank, in 4-byte words): measured 1032 for 1K, "
+                                "2040 for 2K, 4092 for 4K\n"));
+    free(out);
     /* the sweep's tolerance for rounding (1e-9 of --max-bytes: 8.6 bytes
      * at 8G) never takes a size above --max-bytes: 8G - 8 times the factor
      * is 8G + 0.6, rounded down to 8G */
@@ -179,6 +185,82 @@ static void test_sizes_and_formulas(void **state)
     }
     free(csv);
     rmdir(dir);
+}
+
+/* Every size measured lies from --min-bytes to --max-bytes and is one the
+ * collective moves; a size of the sweep that is none is rounded (down, or
+ * up where down falls below --min-bytes or onto the size before) and one
+ * note on stderr says which were measured instead of which; a range with
+ * none measures the one below it, said so too, and a --max-bytes below the
+ * smallest is refused with the rule.  (--min-bytes 9 --max-bytes 9
+ * measured 8 unsaid, --min-bytes 6 started at 8 unsaid, and --min-bytes 4
+ * --max-bytes 4 was refused as "no size in range" after "need 4 <=
+ * --min-bytes".) */
+static void test_sizes_in_range(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, *csv;
+
+    (void)state;
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --min-bytes 4 --max-bytes 4",
+                                   &out),
+                     2);
+    assert_string_equal(out, "cesync: bench: alltoall on 2 ranks moves multiples of 8 bytes "
+                             "(bytes/2 to each rank, in 4-byte words): none is at most "
+                             "--max-bytes 4\n");
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "bench sendrecv --dry-run --min-bytes 6 --max-bytes 7",
+                                   &out),
+                     2);
+    assert_string_equal(out, "cesync: bench: sendrecv in 2 chunks moves multiples of 8 bytes "
+                             "(each chunk in 4-byte words): none is at most --max-bytes 7\n");
+    free(out);
+    /* one size that the collective cannot move: the one below, said */
+    csv = run_csv(dir, "bench alltoall --dry-run --min-bytes 9 --max-bytes 9 --variant plain",
+                  "s.csv", &out);
+    assert_non_null(strstr(out, "cesync: bench: alltoall on 2 ranks moves multiples of 8 bytes "
+                                "(bytes/2 to each rank, in 4-byte words): measured 8 for 9\n"));
+    free(out);
+    assert_non_null(strstr(csv, "\nalltoall,2,8,cesync,plain,"));
+    free(csv);
+    csv = run_csv(dir, "bench alltoall --dry-run --ranks 5 --min-bytes 1M --max-bytes 1M "
+                       "--variant plain",
+                  "s.csv", &out);
+    assert_non_null(strstr(out, "cesync: bench: alltoall on 5 ranks moves multiples of 20 bytes "
+                                "(bytes/5 to each rank, in 4-byte words): measured 1048560 for "
+                                "1M\n"));
+    free(out);
+    assert_non_null(strstr(csv, "\nalltoall,5,1048560,cesync,plain,"));
+    free(csv);
+    /* 6, 12, 24, 48 by 8s: 6 up to 8, 12 up to 16 (down is 8, measured
+     * already), 24 and 48 as they are */
+    csv = run_csv(dir, "bench alltoall --dry-run --min-bytes 6 --max-bytes 64 --variant plain",
+                  "s.csv", &out);
+    assert_non_null(strstr(out, "cesync: bench: alltoall on 2 ranks moves multiples of 8 bytes "
+                                "(bytes/2 to each rank, in 4-byte words): measured 8 for 6, 16 for "
+                                "12\n"));
+    free(out);
+    assert_non_null(strstr(csv, "\nalltoall,2,8,cesync,plain,"));
+    assert_non_null(strstr(csv, "\nalltoall,2,16,cesync,plain,"));
+    assert_non_null(strstr(csv, "\nalltoall,2,24,cesync,plain,"));
+    assert_non_null(strstr(csv, "\nalltoall,2,48,cesync,plain,"));
+    assert_null(strstr(csv, "\nalltoall,2,64,"));
+    free(csv);
+    /* sizes the collective moves as asked: no note */
+    csv = run_csv(dir, "bench allgather --dry-run --min-bytes 1K --max-bytes 4K --variant plain",
+                  "s.csv", &out);
+    assert_null(strstr(out, "measured"));
+    free(out);
+    free(csv);
+    /* a fractional factor: 1331.2 is asked as 1331, measured 1328 */
+    csv = run_csv(dir, "bench allgather --dry-run --min-bytes 1K --max-bytes 1400 --factor 1.3 "
+                       "--variant plain",
+                  "s.csv", &out);
+    assert_non_null(strstr(out, "cesync: bench: allgather moves multiples of 4 bytes (4-byte "
+                                "words): measured 1328 for 1331\n"));
+    free(out);
+    assert_non_null(strstr(csv, "\nallgather,2,1328,cesync,plain,"));
+    free(csv);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* A stand-in for Graphviz in DIR/bin: it writes its arguments one per line
@@ -929,6 +1011,7 @@ int main(void)
         cmocka_unit_test(test_sendrecv_predictions),
         cmocka_unit_test(test_group_predictions),
         cmocka_unit_test(test_sizes_and_formulas),
+        cmocka_unit_test(test_sizes_in_range),
         cmocka_unit_test(test_plot_runs_dot),
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_rooted),
