@@ -412,6 +412,21 @@ static void fmt_bytes(char *buf, size_t n, uint64_t b)
         snprintf(buf, n, "%" PRIu64, b);
 }
 
+/* The width of the tables' bytes column: 9, or the widest size (one that
+ * is no whole K, M or G: 17179869180 is 11). */
+static int bytes_width(const struct bench *B)
+{
+    int w = 9;
+
+    for (uint32_t i = 0; i < B->nsizes; i++) {
+        char sz[24];
+
+        fmt_bytes(sz, sizeof(sz), B->sizes[i]);
+        w = (int)strlen(sz) > w ? (int)strlen(sz) : w;
+    }
+    return w;
+}
+
 /* The sizes of the sweep, --min-bytes times --factor^k up to --max-bytes,
  * each a multiple of what every implementation moves in 4-byte words: a
  * word per rank in alltoall (4 x --ranks bytes), per chunk in sendrecv
@@ -878,8 +893,15 @@ static const char *check_str(int c) { return c == 1 ? "ok" : c == 0 ? "WRONG" : 
 
 static void print_table(const struct bench *B, FILE *f)
 {
-    fprintf(f, "#%9s %-7s %9s %9s %9s %7s %5s %9s %9s %7s | %9s %7s | %9s %7s | %7s | %6s %6s\n",
-            "bytes", "variant", "time_us", "min_us", "max_us", "busbw", "check", "pred_us",
+    int bw = bytes_width(B), vw = 0;
+
+    for (uint32_t k = 0; k < B->nvariants; k++)
+        vw = (int)strlen(variant_name(B->variants[k])) > vw ? (int)strlen(variant_name(B->variants[k]))
+                                                             : vw;
+    vw = vw < 7 ? 7 : vw; /* "variant" */
+    /* err%'s values are 6 wide and a column of their own for the s */
+    fprintf(f, "#%*s %-*s %9s %9s %9s %7s %5s %9s %9s %6s  | %9s %7s | %9s %7s | %7s | %6s %6s\n",
+            bw, "bytes", vw, "variant", "time_us", "min_us", "max_us", "busbw", "check", "pred_us",
             "slow_us", "err%", "CE_us", "CE_bus", "kern_us", "k_bus", "raw_bw", "ces/CE", "ces/k");
     for (uint32_t i = 0; i < B->nsizes; i++) {
         int k = best_variant(B, i);
@@ -891,7 +913,7 @@ static void print_table(const struct bench *B, FILE *f)
         if (k < 0) {
             const struct meas *c = &B->ces[0][i];
 
-            fprintf(f, " %9s %-7s %9s %9s %9s %7s %5s %9.2f %9.2f %7s |", sz,
+            fprintf(f, " %*s %-*s %9s %9s %9s %7s %5s %9.2f %9.2f %6s  |", bw, sz, vw,
                     variant_name(B->variants[0]), "-", "-", "-", "-", "-", c->pred, c->pred_slow,
                     "-");
         } else {
@@ -899,8 +921,8 @@ static void print_table(const struct bench *B, FILE *f)
             int slow = 0;
             double e = c->pred > 0 ? pred_error(c, &slow) : 0.0;
 
-            fprintf(f, " %9s %-7s %9.2f %9.2f %9.2f %7.1f %5s %9.2f %9.2f %+6.1f%c |", sz,
-                    variant_name(B->variants[k]), c->med, c->min, c->max,
+            fprintf(f, " %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s %9.2f %9.2f %+6.1f%c |", bw, sz,
+                    vw, variant_name(B->variants[k]), c->med, c->min, c->max,
                     busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred, c->pred_slow, e,
                     slow ? 's' : ' ');
         }
@@ -1191,8 +1213,11 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
 {
     struct ces_bench_cfg cfg;
     struct ces_bench *gb = NULL;
-    int ex = CES_EXIT_OK;
+    int ex = CES_EXIT_OK, bw = bytes_width(B), iw = 12; /* "nccl-kernel", "cesync/early" */
 
+    for (uint32_t k = 0; k < B->nvariants; k++)
+        if ((int)strlen(variant_name(B->variants[k])) + 7 > iw)
+            iw = (int)strlen(variant_name(B->variants[k])) + 7; /* "cesync/directed" */
     memset(&cfg, 0, sizeof(cfg));
     cfg.ranks = B->ranks;
     cfg.coll = B->coll;
@@ -1237,7 +1262,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
         }
     }
     print_header(B, stdout);
-    printf("#%9s %-12s %9s %9s %9s %7s %5s %9s %9s\n", "bytes", "impl", "time_us", "min_us",
+    printf("#%*s %-*s %9s %9s %9s %7s %5s %9s %9s\n", bw, "bytes", iw, "impl", "time_us", "min_us",
            "max_us", "busbw", "check", "pred_us", "slow_us");
     for (uint32_t i = 0; i < B->nsizes; i++) {
         char sz[24];
@@ -1270,7 +1295,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
                                B->graph && impl != CES_BI_RAW, &s);
             fflush(stdout);
             if (rc != CES_OK) {
-                printf(" %9s %-12s failed: %s\n", sz, name, s.err);
+                printf(" %*s %-*s failed: %s\n", bw, sz, iw, name, s.err);
                 if (impl == CES_BI_CESYNC)
                     ex = CES_EXIT_DEFECT;
                 continue;
@@ -1282,7 +1307,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             m->check = s.check;
             if (s.check == 0)
                 ex = CES_EXIT_DEFECT;
-            printf(" %9s %-12s %9.2f %9.2f %9.2f %7.1f %5s", sz, name, m->med, m->min, m->max,
+            printf(" %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s", bw, sz, iw, name, m->med, m->min, m->max,
                    busbw(B, B->sizes[i], m->med), check_str(m->check));
             if (k < B->nvariants)
                 printf(" %9.2f %9.2f\n", m->pred, m->pred_slow);

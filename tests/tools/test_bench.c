@@ -187,6 +187,68 @@ static void test_sizes_and_formulas(void **state)
     rmdir(dir);
 }
 
+/* The columns of text line `line` (up to its end): for each word (a run of
+ * characters other than ' ' and '|') the column after its last character
+ * into end[] and that of its first into start[]; returns how many. */
+static int columns(const char *line, int *start, int *end, int max)
+{
+    int n = 0;
+
+    for (int c = 0; line[c] != '\0' && line[c] != '\n' && n < max; c++) {
+        if (line[c] == ' ' || line[c] == '|' || (c > 0 && line[c - 1] != ' ' && line[c - 1] != '|'))
+            continue;
+        start[n] = c;
+        while (line[c + 1] != '\0' && line[c + 1] != '\n' && line[c + 1] != ' ' && line[c + 1] != '|')
+            c++;
+        end[n++] = c + 1;
+    }
+    return n;
+}
+
+/* Every heading of the table ends where its column's values end (the
+ * variant's, which is left-aligned, starts where they start): "bytes" and
+ * "err%" were a column off their values, and a value wider than its
+ * column (the directed variant, a size of 10 digits or more) pushed the
+ * rest of its row right. */
+static void test_table_aligned(void **state)
+{
+    static const char *const cmds[] = {
+        "bench alltoall --dry-run --max-bytes 4K",
+        "bench gather --dry-run --max-bytes 4K --variant directed",
+        "bench scatter --dry-run --max-bytes 4K --variant auto,directed",
+        "bench alltoall --dry-run --ranks 3 --min-bytes 8G --max-bytes 16G --variant plain",
+    };
+    char *dir = ces_test_tmpdir();
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        char *out = NULL;
+        const char *head, *row;
+        int hs[32], he[32], n, rows = 0;
+
+        assert_int_equal(ces_test_tool(dir, cmds[i], &out), 0);
+        head = strstr(out, "\n#    ");
+        assert_non_null(head);
+        head++;
+        n = columns(head, hs, he, 32);
+        assert_int_equal(n, 18); /* '#' and 17 headings */
+        for (row = strchr(head, '\n') + 1; *row == ' '; row = strchr(row, '\n') + 1) {
+            int vs[32], ve[32];
+
+            assert_int_equal(columns(row, vs, ve, 32), 17);
+            for (int k = 0; k < 17; k++)
+                if (k == 1 ? vs[k] != hs[k + 1] : ve[k] != he[k + 1])
+                    fail_msg("'cesync %s': column %d of\n%.*s\nis not under its heading in\n%.*s",
+                             cmds[i], k + 1, (int)(strchr(row, '\n') - row), row,
+                             (int)(strchr(head, '\n') - head), head);
+            rows++;
+        }
+        assert_true(rows > 0);
+        free(out);
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* Every size measured lies from --min-bytes to --max-bytes and is one the
  * collective moves; a size of the sweep that is none is rounded (down, or
  * up where down falls below --min-bytes or onto the size before) and one
@@ -1012,6 +1074,7 @@ int main(void)
         cmocka_unit_test(test_group_predictions),
         cmocka_unit_test(test_sizes_and_formulas),
         cmocka_unit_test(test_sizes_in_range),
+        cmocka_unit_test(test_table_aligned),
         cmocka_unit_test(test_plot_runs_dot),
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_rooted),
