@@ -136,6 +136,7 @@ static const char bench_usage[] =
     "                        and removed, with the temporary file beside it that replaces it\n"
     "                        whole - and refused, exit 2, when it cannot be written)\n"
     "  --dry-run             no GPU: print the predictions only\n"
+    "  -- COLL               COLL, as -- names the schedule in the other commands\n"
     "\n"
     "Predictions use the model with host costs set to 0: the gate keeps the host ahead.\n"
     "pred_us is the fast mode, slow_us the slow one (a blocked polled wait or event await\n"
@@ -278,15 +279,18 @@ static const char *raw_copy(uint32_t coll)
     }
 }
 
-/* The value of option argv[*i]: the next argument, and *i moves onto it;
- * NULL, after the message, when the command line ends at the option. */
-static const char *option_value(int argc, char **argv, int *i)
+/* The value of option argv[*i], `what` it is: the next argument, and *i
+ * moves onto it; NULL, after the message, when the command line ends at
+ * the option or the next argument is another option (--csv --no-nccl took
+ * --no-nccl for the file's name). */
+static const char *option_value(int argc, char **argv, int *i, const char *what)
 {
-    if (*i + 1 >= argc) {
-        ces_tool_fail("bench: %s expects a value", argv[*i]);
+    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+
+    if (ces_tool_value("bench", argv[*i], v, what) != CES_EXIT_OK)
         return NULL;
-    }
-    return argv[++*i];
+    ++*i;
+    return v;
 }
 
 /* Whether the file `path` can be written: tried before any work, so that
@@ -520,8 +524,15 @@ static int parse_args(struct bench *B, int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i], *v = NULL;
         uint64_t n = 0;
+        /* -- names COLL, as it names the schedule in the other commands:
+         * the argument after it, whatever it looks like */
+        int named = strcmp(o, "--") == 0;
 
-        if (o[0] != '-') {
+        if (named && i + 1 == argc)
+            break;
+        if (named)
+            o = argv[++i];
+        if (named || o[0] != '-') {
             if (coll >= 0)
                 return ces_tool_fail("bench: one collective, not '%s' too", o);
             coll = ces_coll_from_name(o);
@@ -545,22 +556,22 @@ static int parse_args(struct bench *B, int argc, char **argv)
         } else if (strcmp(o, "--dry-run") == 0) {
             B->dry = 1;
         } else if (strcmp(o, "--csv") == 0) {
-            v = option_value(argc, argv, &i);
+            v = option_value(argc, argv, &i, "a file name");
             if (v == NULL)
                 return CES_EXIT_USAGE;
             B->csv = v;
         } else if (strcmp(o, "--plot") == 0) {
-            v = option_value(argc, argv, &i);
+            v = option_value(argc, argv, &i, "a .svg or .png file name");
             if (v == NULL)
                 return CES_EXIT_USAGE;
             B->plot = v;
         } else if (strcmp(o, "--model") == 0) {
-            v = option_value(argc, argv, &i);
+            v = option_value(argc, argv, &i, "a model file");
             if (v == NULL)
                 return CES_EXIT_USAGE;
             B->model_path = v;
         } else if (strcmp(o, "--model-out") == 0) {
-            v = option_value(argc, argv, &i);
+            v = option_value(argc, argv, &i, "a file name");
             if (v == NULL)
                 return CES_EXIT_USAGE;
             B->model_out = v;
@@ -568,7 +579,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
         } else if (strcmp(o, "--factor") == 0) {
             char *end = NULL;
 
-            v = option_value(argc, argv, &i);
+            v = option_value(argc, argv, &i, "a number above 1 and at most 1024");
             if (v == NULL)
                 return CES_EXIT_USAGE;
             B->factor = strtod(v, &end);
@@ -579,7 +590,8 @@ static int parse_args(struct bench *B, int argc, char **argv)
         } else if (strcmp(o, "--variant") == 0) {
             char buf[128], *tok, *save = NULL;
 
-            v = option_value(argc, argv, &i);
+            v = option_value(argc, argv, &i,
+                             "auto, plain, overlap, early or directed (comma separated)");
             if (v == NULL)
                 return CES_EXIT_USAGE;
             snprintf(buf, sizeof(buf), "%s", v);
@@ -606,7 +618,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
             int size = strcmp(o, "--min-bytes") == 0 || strcmp(o, "--max-bytes") == 0 ||
                        strcmp(o, "--compute-bytes") == 0;
 
-            v = option_value(argc, argv, &i);
+            v = option_value(argc, argv, &i, size ? "a size (suffixes K M G)" : "a number");
             if (v == NULL)
                 return CES_EXIT_USAGE;
             /* sizes take the suffixes; counts are plain numbers */
@@ -655,7 +667,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
                 compute_bytes_given = 1;
             }
         } else {
-            return ces_tool_fail("bench: unknown option '%s' (see --help)", o);
+            return ces_tool_unexpected("bench", o);
         }
     }
     if (coll < 0)
@@ -895,9 +907,11 @@ static void print_table(const struct bench *B, FILE *f)
 {
     int bw = bytes_width(B), vw = 0;
 
-    for (uint32_t k = 0; k < B->nvariants; k++)
-        vw = (int)strlen(variant_name(B->variants[k])) > vw ? (int)strlen(variant_name(B->variants[k]))
-                                                             : vw;
+    for (uint32_t k = 0; k < B->nvariants; k++) {
+        int w = (int)strlen(variant_name(B->variants[k]));
+
+        vw = w > vw ? w : vw;
+    }
     vw = vw < 7 ? 7 : vw; /* "variant" */
     /* err%'s values are 6 wide and a column of their own for the s */
     fprintf(f, "#%*s %-*s %9s %9s %9s %7s %5s %9s %9s %6s  | %9s %7s | %9s %7s | %7s | %6s %6s\n",
@@ -948,9 +962,9 @@ static void print_table(const struct bench *B, FILE *f)
             fprintf(f, " %6s\n", "-");
     }
     if (B->graph)
-        fprintf(f, "# time: us per collective, median over timed graph launches of %u collectives each "
-                   "(device events around each launch, the ranks' mean);\n",
-                B->iters);
+        fprintf(f, "# time: us per collective, median over timed graph launches of %u collective%s "
+                   "each (device events around each launch, the ranks' mean);\n",
+                B->iters, B->iters == 1 ? "" : "s");
     else
         fprintf(f, "# time: us per collective, median of %u (device events, the ranks' mean);\n",
                 B->iters);
@@ -1188,14 +1202,15 @@ static void print_header(const struct bench *B, FILE *f)
     char title[48];
 
     coll_title(B, title, sizeof(title));
-    fprintf(f, "# cesync bench %s: %u ranks (one process), %u iterations after %u "
+    fprintf(f, "# cesync bench %s: %u ranks (one process), %u iteration%s after %u "
                "warm-up, %s; model %s%s%s\n",
-            title, B->ranks, B->iters, B->warmup,
+            title, B->ranks, B->iters, B->iters == 1 ? "" : "s", B->warmup,
             B->graph ? "CUDA graphs" : "eager", B->model.kind,
             B->model_path ? " + " : B->calibrate ? " (calibrated in this run)" : "",
             B->model_path ? B->model_path : "");
     if (B->wake > 0)
-        fprintf(f, "# the variants but auto run the wake chain of %u copies\n", B->wake);
+        fprintf(f, "# the variants but auto run the wake chain of %u cop%s\n", B->wake,
+                B->wake == 1 ? "y" : "ies");
     if (B->nccl_info[0] != '\0')
         fprintf(f, "# %s\n", B->nccl_info);
     if (!B->dry) {
@@ -1307,8 +1322,8 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             m->check = s.check;
             if (s.check == 0)
                 ex = CES_EXIT_DEFECT;
-            printf(" %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s", bw, sz, iw, name, m->med, m->min, m->max,
-                   busbw(B, B->sizes[i], m->med), check_str(m->check));
+            printf(" %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s", bw, sz, iw, name, m->med, m->min,
+                   m->max, busbw(B, B->sizes[i], m->med), check_str(m->check));
             if (k < B->nvariants)
                 printf(" %9.2f %9.2f\n", m->pred, m->pred_slow);
             else

@@ -395,9 +395,9 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
     }
     if (ndev < (int)b->n) {
         snprintf(b->nccl_info, sizeof(b->nccl_info),
-                 "%u ranks share %d GPUs (rank r on GPU r %% %d): the data are checked, the times "
-                 "are not those of %u GPUs; NCCL not run (one rank per GPU)",
-                 b->n, ndev, ndev, b->n);
+                 "%u ranks share %d GPU%s (rank r on GPU r %% %d): the data are checked, the "
+                 "times are not those of %u GPUs; NCCL not run (one rank per GPU)",
+                 b->n, ndev, ndev == 1 ? "" : "s", ndev, b->n);
     } else if (cfg->use_nccl) {
         /* NEVER multicast/NVLS on the shared machines. */
         setenv("NCCL_NVLS_ENABLE", "0", 1);

@@ -754,7 +754,8 @@ static void test_usage_errors(void **state)
         {"bench",
          "cesync: bench: which collective? (alltoall, allgather, sendrecv, broadcast, gather, "
          "scatter; see --help)\n"},
-        {"bench alltoall --frob", "cesync: bench: unknown option '--frob' (see --help)\n"},
+        {"bench alltoall --frob",
+         "cesync: bench: unknown option '--frob' (see cesync bench --help)\n"},
         {"bench barrier",
          "cesync: bench: COLL must be alltoall, allgather, sendrecv, broadcast, gather or "
          "scatter, not 'barrier'\n"},
@@ -886,13 +887,37 @@ static void test_usage_errors(void **state)
         {"bench alltoall --dry-run --factor 1.01 --min-bytes 1K --max-bytes 1G",
          "cesync: bench: more than 64 sizes from --min-bytes to --max-bytes by --factor 1.01; "
          "raise the factor or narrow the range\n"},
-        /* an option that takes a value, last on the line */
-        {"bench alltoall --dry-run --csv", "cesync: bench: --csv expects a value\n"},
-        {"bench alltoall --dry-run --plot", "cesync: bench: --plot expects a value\n"},
-        {"bench alltoall --variant", "cesync: bench: --variant expects a value\n"},
-        {"bench alltoall --factor", "cesync: bench: --factor expects a value\n"},
-        {"bench alltoall --max-bytes", "cesync: bench: --max-bytes expects a value\n"},
-        {"bench gather --root", "cesync: bench: --root expects a value\n"},
+        /* an option that takes a value, last on the line, or another option
+         * in its place (--csv --no-nccl wrote a file named --no-nccl) */
+        {"bench alltoall --dry-run --csv", "cesync: bench: --csv expects a file name\n"},
+        {"bench alltoall --dry-run --plot",
+         "cesync: bench: --plot expects a .svg or .png file name\n"},
+        {"bench alltoall --variant",
+         "cesync: bench: --variant expects auto, plain, overlap, early or directed (comma "
+         "separated)\n"},
+        {"bench alltoall --factor",
+         "cesync: bench: --factor expects a number above 1 and at most 1024\n"},
+        {"bench alltoall --max-bytes", "cesync: bench: --max-bytes expects a size (suffixes K M G)\n"},
+        {"bench gather --root", "cesync: bench: --root expects a number\n"},
+        {"bench alltoall --dry-run --csv --no-nccl",
+         "cesync: bench: --csv expects a file name, not the option '--no-nccl'\n"},
+        {"bench alltoall --dry-run --plot --csv",
+         "cesync: bench: --plot expects a .svg or .png file name, not the option '--csv'\n"},
+        {"bench alltoall --calibrate --model-out --dry-run",
+         "cesync: bench: --model-out expects a file name, not the option '--dry-run'\n"},
+        {"bench alltoall --dry-run --model --csv",
+         "cesync: bench: --model expects a model file, not the option '--csv'\n"},
+        {"bench alltoall --ranks --iterations 3",
+         "cesync: bench: --ranks expects a number, not the option '--iterations'\n"},
+        /* -- names COLL, whatever it looks like */
+        {"bench --dry-run -- --csv",
+         "cesync: bench: COLL must be alltoall, allgather, sendrecv, broadcast, gather or "
+         "scatter, not '--csv'\n"},
+        {"bench alltoall --dry-run -- gather",
+         "cesync: bench: one collective, not 'gather' too\n"},
+        {"bench --dry-run --",
+         "cesync: bench: which collective? (alltoall, allgather, sendrecv, broadcast, gather, "
+         "scatter; see --help)\n"},
     };
     char *dir = ces_test_tmpdir(), *out = NULL, sub[256];
 
@@ -911,6 +936,31 @@ static void test_usage_errors(void **state)
     assert_int_equal(rmdir(sub), 0);
     snprintf(sub, sizeof(sub), "%s/d.csv", dir);
     assert_int_equal(rmdir(sub), 0);
+    ces_test_dir_entries(dir, sub, sizeof(sub));
+    assert_string_equal(sub, ""); /* no file named --no-nccl */
+    assert_int_equal(ces_test_tool(dir, "bench --dry-run -- alltoall --max-bytes 1K", &out), 0);
+    assert_non_null(strstr(out, "# cesync bench alltoall: "));
+    assert_non_null(strstr(out, "\n        1K auto "));
+    assert_null(strstr(out, "\n        2K auto "));
+    free(out);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* A count of 1 has a singular noun ("1 iterations after 5 warm-up", "the
+ * wake chain of 1 copies", "graph launches of 1 collectives each"). */
+static void test_singular(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL;
+
+    (void)state;
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 1K --iterations 1 "
+                                        "--wake 1 --variant overlap --graph",
+                                   &out),
+                     0);
+    assert_non_null(strstr(out, ": 2 ranks (one process), 1 iteration after 5 warm-up, "));
+    assert_non_null(strstr(out, "# the variants but auto run the wake chain of 1 copy\n"));
+    assert_non_null(strstr(out, "median over timed graph launches of 1 collective each "));
+    free(out);
     assert_int_equal(rmdir(dir), 0);
 }
 
@@ -1000,6 +1050,8 @@ static void test_help(void **state)
     assert_non_null(strstr(out, "chunks per message, 1..1024 "));
     assert_non_null(strstr(out, "staging slots, 1..64 "));
     assert_non_null(strstr(out, "wake chain of K copies (0..256, "));
+    assert_non_null(strstr(out, "  -- COLL               COLL, as -- names the schedule in the "
+                                "other commands\n"));
     free(out);
     rmdir(dir);
 }
@@ -1081,6 +1133,7 @@ int main(void)
         cmocka_unit_test(test_rooted_in_place),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_outputs_first),
+        cmocka_unit_test(test_singular),
         cmocka_unit_test(test_csv_kept_on_error),
         cmocka_unit_test(test_plot_keeps_other_dot),
         cmocka_unit_test(test_help),
