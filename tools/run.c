@@ -39,6 +39,7 @@ static const char run_usage[] =
     "  --graph            (collectives) one graph phase replayed K times; implies --sync\n"
     "                     credit unless --sync is given\n"
     "  --help             this text\n"
+    "  -- SCHEDULE        the schedule, even one whose name starts with '-'\n"
     "\n"
     "Unlike the other commands, run needs a SCHEDULE (there is no built-in default),\n"
     "and for a collective --ranks defaults to the number of GPUs (2 to 8), not 4.\n"
@@ -579,6 +580,17 @@ static int probe_gpus(void)
     return WEXITSTATUS(st);
 }
 
+/* Whether argument a is a builder option that takes a value: one that
+ * ces_tool_input passes over together with the argument after it. */
+static bool run_valued(const char *a)
+{
+    char next[] = "x", *probe[2];
+
+    probe[0] = (char *)a; /* ces_tool_input only reads it */
+    probe[1] = next;
+    return a[0] == '-' && ces_tool_input(2, probe, NULL) == NULL;
+}
+
 int ces_cmd_run(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
@@ -594,29 +606,42 @@ int ces_cmd_run(int argc, char **argv)
         ces_tool_builder_help(1);
         return CES_EXIT_OK;
     }
+    /* a value missing, or another option in its place, is said so (run
+     * --sync asked "which schedule?"); the argument after -- is the
+     * schedule, whatever its name (ces_tool_input) */
     for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            continue;
+        }
         has_sync |= strcmp(argv[i], "--sync") == 0;
         has_graph |= strcmp(argv[i], "--graph") == 0;
         has_ranks |= strcmp(argv[i], "--ranks") == 0;
+        if (run_valued(argv[i])) {
+            if (ces_tool_value("run", argv[i], i + 1 < argc ? argv[i + 1] : NULL, "a value") !=
+                CES_EXIT_OK)
+                return CES_EXIT_USAGE;
+            i++;
+        }
     }
     /* the schedule wherever it stands; an option alone names none (run
      * --single-process ran the other commands' default) */
     input = ces_tool_input(argc, argv, NULL);
     if (input == NULL)
         return ces_tool_fail("run: which schedule? (a .ces file or a collective; --help)");
-    gpus = probe_gpus();
     /* Our options out; --sync credit for --graph and --ranks = the GPUs
      * present for a collective, unless given (at least 2: a collective
      * needs them, and the schedule is checked before the GPUs are). */
     args = calloc((size_t)argc + 5, sizeof(char *));
     if (args == NULL)
-        return CES_EXIT_USAGE;
+        return ces_tool_fail("out of memory");
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--single-process") == 0)
+        if (strcmp(argv[i], "--single-process") == 0 && argv[i] != input)
             single = 1;
         else
             args[nargs++] = argv[i];
     }
+    gpus = probe_gpus();
     if (has_graph && !has_sync) {
         args[nargs++] = "--sync";
         args[nargs++] = "credit";
@@ -628,16 +653,14 @@ int ces_cmd_run(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK) {
         free(args);
-        return CES_EXIT_USAGE;
+        return ces_tool_fail("out of memory");
     }
     /* the input first: a wrong file or option is said as such, GPUs or not */
     ec = ces_tool_load(ctx, nargs, args, NULL, &rest, &g, NULL);
     if (ec != CES_EXIT_OK)
         goto out;
     if (rest > 0) {
-        ec = ces_tool_fail(args[0][0] == '-' ? "run: unknown option '%s' (--help)"
-                                             : "run: unexpected argument '%s' (--help)",
-                           args[0]);
+        ec = ces_tool_unexpected("run", args[0]);
         goto out;
     }
     /* A collective's graph declares the hardware queues its streams will

@@ -172,7 +172,7 @@ static void test_run_input_first(void **state)
     ces_test_tool_says("run no-such.ces", 2,
                        "cesync: no-such.ces: cannot open: No such file or directory\n");
     ces_test_tool_says("run alltoall --bogus", 2,
-                       "cesync: run: unknown option '--bogus' (--help)\n");
+                       "cesync: run: unknown option '--bogus' (see cesync run --help)\n");
     ces_test_tool_says("run alltoall --ranks 4x", 2,
                        "cesync: --ranks expects a number in 2..1024, not '4x'\n");
     ces_test_tool_says("run barrier --ranks 65 --single-process", 2,
@@ -181,12 +181,44 @@ static void test_run_input_first(void **state)
     ces_test_tool_says("run --single-process --ranks 65 barrier", 2,
                        "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
     ces_test_tool_says("run barrier alltoall", 2,
-                       "cesync: run: unexpected argument 'alltoall' (--help)\n");
+                       "cesync: run: unexpected argument 'alltoall' (see cesync run --help)\n");
+    /* a missing value, or another option in its place, is said so (run
+     * --sync asked "which schedule?") */
+    ces_test_tool_says("run --sync", 2, "cesync: run: --sync expects a value\n");
+    ces_test_tool_says("run alltoall --ranks", 2, "cesync: run: --ranks expects a value\n");
+    ces_test_tool_says("run alltoall --sync --graph", 2,
+                       "cesync: run: --sync expects a value, not the option '--graph'\n");
     ces_test_tool_says("run", 2,
                        "cesync: run: which schedule? (a .ces file or a collective; --help)\n");
     /* an option alone is no schedule (it ran the other commands' default) */
     ces_test_tool_says("run --single-process", 2,
                        "cesync: run: which schedule? (a .ces file or a collective; --help)\n");
+    /* -- names the schedule, as in the other commands: one that starts
+     * with '-' (it was taken for an option, and run asked "which
+     * schedule?") */
+    {
+        char *dir = ces_test_tmpdir(), *out = NULL, path[256];
+
+        assert_int_equal(ces_test_tool(dir, "print barrier --ranks 65 -o ./-x.ces", &out), 0);
+        free(out);
+        assert_int_equal(ces_test_tool(dir, "run --single-process -- -x.ces", &out), 2);
+        assert_string_equal(out, "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
+        free(out);
+        assert_int_equal(ces_test_tool(dir, "run -- -x.ces more", &out), 2);
+        assert_string_equal(out, "cesync: run: unexpected argument 'more' (see cesync run "
+                                 "--help)\n");
+        free(out);
+        assert_int_equal(ces_test_tool(dir, "run -- -no.ces", &out), 2);
+        assert_string_equal(out, "cesync: -no.ces: cannot open: No such file or directory\n");
+        free(out);
+        assert_int_equal(ces_test_tool(dir, "run --", &out), 2);
+        assert_string_equal(out, "cesync: run: which schedule? (a .ces file or a collective; "
+                                 "--help)\n");
+        free(out);
+        snprintf(path, sizeof(path), "%s/-x.ces", dir);
+        assert_int_equal(remove(path), 0);
+        assert_int_equal(rmdir(dir), 0);
+    }
 #else
     ces_test_tool_says("run no-such.ces", 2, "cesync run: this cesync was built without CUDA\n");
 #endif
