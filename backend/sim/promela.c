@@ -285,8 +285,8 @@ static int pml_units(struct pml *m)
         if (total * m->R > PML_MAX_UNITS)
             return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
                                  "promela: the buffers hold %" PRIu64 " units of %" PRIu64
-                                 " bytes (at most %u): use smaller buffers",
-                                 total * m->R, m->unit, PML_MAX_UNITS);
+                                 " byte%s (at most %u): use smaller buffers",
+                                 total * m->R, m->unit, m->unit == 1 ? "" : "s", PML_MAX_UNITS);
     }
     m->upr = (uint32_t)total;
     m->nunits = m->upr * m->R;
@@ -810,23 +810,44 @@ static void pml_header(struct pml *m, struct ces_sb *sb)
 {
     const struct ces_graph *g = m->g;
 
-    ces_sb_printf(sb, "/* Promela model of a cesync schedule: %" PRIu32 " ranks, %" PRIu32
-                  " streams, ", m->R, m->S);
+    ces_sb_printf(sb, "/* Promela model of a cesync schedule: %" PRIu32 " rank%s, %" PRIu32
+                  " stream%s, ", m->R, m->R == 1 ? "" : "s", m->S, m->S == 1 ? "" : "s");
     if (m->o.queue_map != NULL) {
         ces_sb_puts(sb, "hardware queues ");
         ces_sim_sb_queue_map(sb, m->R, m->S, m->o.queue_map);
     } else {
         ces_sb_printf(sb, "connections %" PRIu32, m->N);
     }
-    ces_sb_printf(sb, ", %" PRIu64 " iterations.\n"
-                  " * Deadlock and hang: invalid end states.  Races (vector clocks) and\n"
-                  " * wrong data (provenance, generation): assertions.\n"
-                  " * Data units of %" PRIu64 " bytes: unit u = rank * %" PRIu32
-                  " + buffer base + offset / %" PRIu64 ".\n",
-                  ces_graph_iterations(g), m->unit, m->upr, m->unit);
-    for (uint32_t b = 0; b < ces_graph_nbuffers(g); b++)
-        ces_sb_printf(sb, " *   buffer %s: base %" PRIu32 "\n", ces_graph_buffer(g, b).name,
-                      m->ubase[b]);
+    ces_sb_printf(sb, ", %" PRIu64 " iteration%s.\n", ces_graph_iterations(g),
+                  ces_graph_iterations(g) == 1 ? "" : "s");
+    /* what the model checks, as the options left it */
+    ces_sb_puts(sb, " * Deadlock and hang: invalid end states.\n");
+    if (m->o.races == 1)
+        ces_sb_puts(sb, " * Races (vector clocks): assertions.\n");
+    else if (m->o.races == 2 && m->o.data == 2)
+        ces_sb_puts(sb, " * Races (vector clocks): set the bit racy, not asserted; wrong data is\n"
+                        " *   judged on race-free executions only.\n");
+    else if (m->o.races == 2)
+        ces_sb_puts(sb, " * Races (vector clocks): set the bit racy, not asserted.\n");
+    else
+        ces_sb_puts(sb, " * Races: not checked (no vector clocks).\n");
+    if (m->o.data == 1)
+        ces_sb_puts(sb, " * Wrong data (provenance, generation): assertions.\n");
+    else if (m->o.data == 2)
+        ces_sb_printf(sb, " * Wrong data (provenance, generation): set the bit mism, asserted at end\n"
+                          " *   states by the proctype judge (timeout -> assert(!mism%s)).\n",
+                      m->o.races == 2 ? " || racy" : "");
+    else
+        ces_sb_puts(sb, " * Wrong data: not checked (no provenance).\n");
+    /* the units index what the race and data checks keep per byte range */
+    if (m->o.races || m->o.data) {
+        ces_sb_printf(sb, " * Data units of %" PRIu64 " byte%s: unit u = rank * %" PRIu32
+                      " + buffer base + offset / %" PRIu64 ".\n",
+                      m->unit, m->unit == 1 ? "" : "s", m->upr, m->unit);
+        for (uint32_t b = 0; b < ces_graph_nbuffers(g); b++)
+            ces_sb_printf(sb, " *   buffer %s: base %" PRIu32 "\n", ces_graph_buffer(g, b).name,
+                          m->ubase[b]);
+    }
     ces_sb_printf(sb, " * Slots (fv[i] holds the index of the value):\n");
     for (uint32_t i = 0; i < m->nslots; i++) {
         const struct pml_slot *sl = &m->slots[i];

@@ -51,9 +51,10 @@ static struct ces_graph *wrap_graph(struct ces_ctx *ctx)
 }
 
 static const char wrap_pml[] =
-    "/* Promela model of a cesync schedule: 2 ranks, 1 streams, connections 0, 1 iterations.\n"
-    " * Deadlock and hang: invalid end states.  Races (vector clocks) and\n"
-    " * wrong data (provenance, generation): assertions.\n"
+    "/* Promela model of a cesync schedule: 2 ranks, 1 stream, connections 0, 1 iteration.\n"
+    " * Deadlock and hang: invalid end states.\n"
+    " * Races (vector clocks): assertions.\n"
+    " * Wrong data (provenance, generation): assertions.\n"
     " * Data units of 16 bytes: unit u = rank * 2 + buffer base + offset / 16.\n"
     " *   buffer src: base 0\n"
     " *   buffer dst: base 1\n"
@@ -211,18 +212,41 @@ static void test_options_and_limits(void **state)
     ces_promela_opts_init(&o);
     assert_int_equal(o.races, 1);
     assert_int_equal(o.data, 1);
+    /* the header says what the model checks, as the options left it (it
+     * promised race and data assertions that the options had left out) */
     o.races = 0;
     assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_OK);
     assert_null(strstr(text, "vclk"));
     assert_null(strstr(text, "wthr"));
     assert_non_null(strstr(text, "assert(dprov[3] == 1 && dgen[3] == 1);"));
+    assert_non_null(strstr(text, "\n * Races: not checked (no vector clocks).\n"
+                                 " * Wrong data (provenance, generation): assertions.\n"
+                                 " * Data units of 16 bytes: "));
     ces_free(ctx, text);
     o.races = 1;
     o.data = 0;
     assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_OK);
     assert_null(strstr(text, "dprov"));
     assert_non_null(strstr(text, "vclk"));
+    assert_non_null(strstr(text, "\n * Races (vector clocks): assertions.\n"
+                                 " * Wrong data: not checked (no provenance).\n"
+                                 " * Data units of 16 bytes: "));
     ces_free(ctx, text);
+    o.races = 0;
+    assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, " * Deadlock and hang: invalid end states.\n"
+                                 " * Races: not checked (no vector clocks).\n"
+                                 " * Wrong data: not checked (no provenance).\n"
+                                 " * Slots (fv[i] holds the index of the value):\n"));
+    assert_null(strstr(text, "assert"));
+    assert_null(strstr(text, "Data units"));
+    ces_free(ctx, text);
+    o.races = 2;
+    assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, " * Races (vector clocks): set the bit racy, not asserted.\n"
+                                 " * Wrong data: not checked (no provenance).\n"));
+    ces_free(ctx, text);
+    o.races = 1;
     /* flags judged at end states */
     o.races = 2;
     o.data = 2;
@@ -233,11 +257,17 @@ static void test_options_and_limits(void **state)
     assert_non_null(strstr(text, "\nactive proctype judge()\n{\n  timeout -> assert(!mism || "
                                  "racy)\n}\n"));
     assert_null(strstr(text, "assert(rclk"));
+    assert_non_null(strstr(text, " * Races (vector clocks): set the bit racy, not asserted; wrong "
+                                 "data is\n *   judged on race-free executions only.\n"
+                                 " * Wrong data (provenance, generation): set the bit mism, "
+                                 "asserted at end\n *   states by the proctype judge (timeout -> "
+                                 "assert(!mism || racy)).\n"));
     ces_free(ctx, text);
     o.races = 0;
     assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_OK);
     assert_non_null(strstr(text, "  timeout -> assert(!mism)\n"));
     assert_null(strstr(text, "racy"));
+    assert_non_null(strstr(text, "(timeout -> assert(!mism)).\n"));
     ces_free(ctx, text);
     o.data = 3;
     assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_ERR_INVALID);
@@ -251,7 +281,7 @@ static void test_options_and_limits(void **state)
     assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_ERR_LIMIT);
     assert_null(text);
     assert_string_equal(ces_ctx_last_error(ctx), "promela: the buffers hold 2097152 units of 1 "
-                                                  "bytes (at most 16384): use smaller buffers");
+                                                  "byte (at most 16384): use smaller buffers");
     assert_int_equal(ces_promela_emit(NULL, g, NULL, &text, NULL), CES_ERR_INVALID);
     assert_int_equal(ces_promela_emit(ctx, NULL, NULL, &text, NULL), CES_ERR_INVALID);
     ces_graph_destroy(big);

@@ -560,7 +560,7 @@ static void test_connections_any(void **state)
         ces_promela_opts_init(&po);
         po.queue_map = map; /* 0,1: a queue per stream */
         assert_int_equal(ces_promela_emit(ctx, good, &po, &text, NULL), CES_OK);
-        assert_non_null(strstr(text, "2 ranks, 2 streams, hardware queues 0,1, 1 iterations."));
+        assert_non_null(strstr(text, "2 ranks, 2 streams, hardware queues 0,1, 1 iteration."));
         ces_free(ctx, text);
         map[3] = 2;
         assert_int_equal(ces_promela_emit(ctx, good, &po, &text, NULL), CES_ERR_INVALID);
