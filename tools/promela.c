@@ -26,6 +26,7 @@ static const char promela_help[] =
     "  --data-at-end judge the data at end states, on race-free executions only\n"
     "                (as `cesync check` does): races and wrong data set bits that a\n"
     "                `timeout` proctype asserts on; races alone are then not asserted\n"
+    "                (not with --no-data, which leaves the data out)\n"
     "  --queues MAP  each stream's hardware queue in place of the schedule's\n"
     "                connections, as cesync check --queues takes it (a schedule of\n"
     "                `connections any` is exported only so, one assignment at a time)\n"
@@ -56,24 +57,32 @@ int ces_cmd_promela(int argc, char **argv)
         return ces_tool_fail("out of memory");
     ec = ces_tool_load(ctx, argc, argv, promela_valued, &rest, &g, NULL);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
-            out = argv[++i];
-        else if (strcmp(argv[i], "-o") == 0)
-            ec = ces_tool_fail("promela: -o expects a file name");
-        else if (strcmp(argv[i], "--no-races") == 0)
+        const char *v = i + 1 < rest ? argv[i + 1] : NULL;
+
+        /* a missing value is named (one that is another option was
+         * refused by ces_tool_load: -o --no-races wrote a file named
+         * --no-races) */
+        if (strcmp(argv[i], "-o") == 0) {
+            ec = ces_tool_value("promela", argv[i++], v, "a file name");
+            out = v;
+        } else if (strcmp(argv[i], "--queues") == 0) {
+            ec = ces_tool_value("promela", argv[i++], v, "a queue number per stream, like 0,0,1");
+            queues = v;
+        } else if (strcmp(argv[i], "--no-races") == 0) {
             o.races = 0;
-        else if (strcmp(argv[i], "--no-data") == 0)
+        } else if (strcmp(argv[i], "--no-data") == 0) {
             o.data = 0;
-        else if (strcmp(argv[i], "--data-at-end") == 0)
+        } else if (strcmp(argv[i], "--data-at-end") == 0) {
             at_end = 1;
-        else if (strcmp(argv[i], "--queues") == 0 && i + 1 < rest)
-            queues = argv[++i];
-        else if (strcmp(argv[i], "--queues") == 0)
-            ec = ces_tool_fail("promela: --queues expects a queue number per stream, like 0,0,1");
-        else
-            ec = ces_tool_fail("promela: unexpected argument '%s' (see cesync promela --help)",
-                               argv[i]);
+        } else {
+            ec = ces_tool_unexpected("promela", argv[i]);
+        }
     }
+    /* --data-at-end changes how the data is judged, which --no-data leaves
+     * out: together they gave the model of --no-data without a word */
+    if (ec == CES_EXIT_OK && at_end && o.data == 0)
+        ec = ces_tool_fail("promela: --data-at-end judges the data at end states, which --no-data "
+                           "leaves out: give one of them");
     if (ec == CES_EXIT_OK)
         ec = ces_tool_text_out("promela", &out, in);
     if (ec == CES_EXIT_OK && queues != NULL) {
@@ -85,7 +94,7 @@ int ces_cmd_promela(int argc, char **argv)
             ec = ces_tool_fail("promela: --queues: %s", ces_ctx_last_error(ctx));
         o.queue_map = map;
     }
-    if (at_end && o.data != 0) {
+    if (at_end) {
         o.data = 2;
         o.races = o.races != 0 ? 2 : 0;
     }

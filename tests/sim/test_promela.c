@@ -400,9 +400,46 @@ static void test_tool(void **state)
     assert_null(strstr(out, "vclk"));
     free(out);
     ces_test_tool_says("promela bad/relay_reuse.ces --bogus", 2,
-                       "cesync: promela: unexpected argument '--bogus' (see cesync promela "
-                       "--help)\n");
+                       "cesync: promela: unknown option '--bogus' (see cesync promela --help)\n");
+    /* the header of a model without races and data says so (it promised
+     * their assertions and described data units) */
+    assert_int_equal(ces_test_tool(NULL, "promela bad/relay_reuse.ces --no-races --no-data", &out),
+                     0);
+    assert_non_null(strstr(out, " * Races: not checked (no vector clocks).\n"
+                                " * Wrong data: not checked (no provenance).\n"));
+    assert_null(strstr(out, "Races (vector clocks)"));
+    assert_null(strstr(out, "Data units"));
+    assert_null(strstr(out, "assert"));
+    free(out);
+    /* --data-at-end judges the data that --no-data leaves out: refused (the
+     * model was --no-data's, unsaid) */
+    ces_test_tool_says("promela bad/relay_reuse.ces --no-data --data-at-end", 2,
+                       "cesync: promela: --data-at-end judges the data at end states, which "
+                       "--no-data leaves out: give one of them\n");
     dir = ces_test_tmpdir();
+    /* a value that is another option is refused, as by every command
+     * (ces_tool_load: -o --no-races wrote a file named --no-races), and a
+     * missing one is named */
+    {
+        char got[64];
+
+        snprintf(cmd, sizeof(cmd), "promela '%s/bad/relay_reuse.ces' -o --no-races", CES_FIXTURES);
+        assert_int_equal(ces_test_tool(dir, cmd, &out), 2);
+        assert_string_equal(out, "cesync: -o expects a value, not the option '--no-races'\n");
+        free(out);
+        snprintf(cmd, sizeof(cmd), "promela '%s/bad/relay_reuse.ces' --queues --no-data",
+                 CES_FIXTURES);
+        assert_int_equal(ces_test_tool(dir, cmd, &out), 2);
+        assert_string_equal(out, "cesync: --queues expects a value, not the option '--no-data'\n");
+        free(out);
+        snprintf(cmd, sizeof(cmd), "promela '%s/bad/relay_reuse.ces' --queues", CES_FIXTURES);
+        assert_int_equal(ces_test_tool(dir, cmd, &out), 2);
+        assert_string_equal(out, "cesync: promela: --queues expects a queue number per stream, "
+                                 "like 0,0,1\n");
+        free(out);
+        ces_test_dir_entries(dir, got, sizeof(got));
+        assert_string_equal(got, "");
+    }
     snprintf(path, sizeof(path), "%s/a2a.pml", dir);
     snprintf(cmd, sizeof(cmd), "promela alltoall --ranks 2 --bytes 32 --sync nccl -o '%s'", path);
     assert_int_equal(ces_test_tool(NULL, cmd, &out), 0);
