@@ -293,51 +293,6 @@ static const char *option_value(int argc, char **argv, int *i, const char *what)
     return v;
 }
 
-/* Whether the file `path` can be written: tried before any work, so that
- * a run of minutes does not end in "cannot write".  An existing file is
- * opened for writing without truncating it (a named pipe, whose opening
- * waits for a reader, is asked with access(2) instead) and a new one is
- * created and removed again.  A regular file, new or not, is then written
- * whole beside its name and renamed over it (ces_tool_write_file,
- * ces_dot_write), so that temporary file (PATH.XXXXXX) is created and
- * removed too: a name seven characters short of too long, or a directory
- * that takes no new file, fails here; a symbolic link's file lies
- * elsewhere and is not tried so.  Prints "cesync: CMD: cannot write PATH:
- * why" and returns CES_EXIT_USAGE, or CES_EXIT_OK.  (A helper for every
- * command's outputs: check --dot needs the same, and it may move to
- * tools/common.c.) */
-static int out_writable(const char *cmd, const char *path)
-{
-    char tmp[4096];
-    struct stat sb, lsb;
-    int fd, exists = stat(path, &sb) == 0;
-
-    if (!exists && errno != ENOENT)
-        return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(errno));
-    if (exists && S_ISDIR(sb.st_mode))
-        return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(EISDIR));
-    if (exists && S_ISFIFO(sb.st_mode))
-        return access(path, W_OK) == 0
-                   ? CES_EXIT_OK
-                   : ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(errno));
-    fd = exists ? open(path, O_WRONLY | O_NOCTTY) : open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0)
-        return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(errno));
-    close(fd);
-    if (!exists)
-        unlink(path);
-    if ((exists && !S_ISREG(sb.st_mode)) || (lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode)))
-        return CES_EXIT_OK;
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp))
-        return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(ENAMETOOLONG));
-    fd = mkstemp(tmp);
-    if (fd < 0)
-        return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(errno));
-    close(fd);
-    unlink(tmp);
-    return CES_EXIT_OK;
-}
-
 /* The plot's source goes to FILE.dot beside FILE.svg|.png and is removed
  * once drawn: a FILE.dot that is not a plot an earlier run left there (the
  * user's own graph) must not be overwritten and removed.  Checked before
@@ -392,7 +347,7 @@ static int outputs_ok(const struct bench *B)
         path[3] = src;
     }
     for (int k = 0; k < 4; k++)
-        if (path[k] != NULL && (out_writable("bench", path[k]) != CES_EXIT_OK ||
+        if (path[k] != NULL && (ces_tool_out_probe("bench", path[k]) != CES_EXIT_OK ||
                                 ces_tool_out_not_in("bench", opt[k], path[k], B->model_path) !=
                                     CES_EXIT_OK))
             return CES_EXIT_USAGE;

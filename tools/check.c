@@ -150,7 +150,7 @@ static int check_dot_path(const char *path)
     if (!ends_with(path, ".dot") && !ces_find_program("dot", dir, sizeof(dir)))
         return ces_tool_fail("check: --dot %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);
-    return ces_tool_out_probe("check", "--dot", path);
+    return ces_tool_out_probe("check", path);
 }
 
 /* A time in seconds: a finite number > 0. */

@@ -130,7 +130,7 @@ int ces_tool_write_file(const char *path, const char *text, size_t len)
     return ec;
 }
 
-int ces_tool_out_probe(const char *cmd, const char *opt, const char *path)
+int ces_tool_out_probe(const char *cmd, const char *path)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_out_file of;
@@ -138,14 +138,16 @@ int ces_tool_out_probe(const char *cmd, const char *opt, const char *path)
     int fd, ec = CES_EXIT_OK;
 
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return ces_tool_fail("%s: %s %s: is a directory", cmd, opt, path);
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
-        return CES_EXIT_OK;
+        return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(EISDIR));
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) /* opening a pipe waits for a reader */
+        return access(path, W_OK) == 0
+                   ? CES_EXIT_OK
+                   : ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(errno));
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
     fd = ces_file_create_beside(ctx, path, &of);
     if (fd < 0)
-        ec = ces_tool_fail("%s: %s: %s", cmd, opt, ces_ctx_last_error(ctx));
+        ec = ces_tool_fail("%s: %s", cmd, ces_ctx_last_error(ctx));
     else {
         close(fd);
         ces_file_replace(ctx, &of, path, CES_ERR_IO); /* removes it, keeps path */

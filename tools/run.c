@@ -597,7 +597,7 @@ int ces_cmd_run(int argc, char **argv)
     struct ces_graph *g = NULL;
     char **args = NULL, ranks_buf[16];
     const char *input;
-    int nargs = 0, rest = 0, single = 0, has_sync = 0, has_graph = 0, has_ranks = 0, ec;
+    int nargs = 0, rest = 0, single = 0, has_ranks = 0, ec;
     int gpus;
     uint32_t n;
 
@@ -614,8 +614,6 @@ int ces_cmd_run(int argc, char **argv)
             i++;
             continue;
         }
-        has_sync |= strcmp(argv[i], "--sync") == 0;
-        has_graph |= strcmp(argv[i], "--graph") == 0;
         has_ranks |= strcmp(argv[i], "--ranks") == 0;
         if (run_valued(argv[i])) {
             if (ces_tool_value("run", argv[i], i + 1 < argc ? argv[i + 1] : NULL, "a value") !=
@@ -629,10 +627,11 @@ int ces_cmd_run(int argc, char **argv)
     input = ces_tool_input(argc, argv, NULL);
     if (input == NULL)
         return ces_tool_fail("run: which schedule? (a .ces file or a collective; --help)");
-    /* Our options out; --sync credit for --graph and --ranks = the GPUs
-     * present for a collective, unless given (at least 2: a collective
-     * needs them, and the schedule is checked before the GPUs are). */
-    args = calloc((size_t)argc + 5, sizeof(char *));
+    /* Our options out; --ranks = the GPUs present for a collective, unless
+     * given (at least 2: a collective needs them, and the schedule is
+     * checked before the GPUs are).  --graph takes --sync credit unless
+     * --sync is given, as in every command (ces_tool_load). */
+    args = calloc((size_t)argc + 3, sizeof(char *));
     if (args == NULL)
         return ces_tool_fail("out of memory");
     for (int i = 0; i < argc; i++) {
@@ -642,10 +641,6 @@ int ces_cmd_run(int argc, char **argv)
             args[nargs++] = argv[i];
     }
     gpus = probe_gpus();
-    if (has_graph && !has_sync) {
-        args[nargs++] = "--sync";
-        args[nargs++] = "credit";
-    }
     if (!has_ranks && ces_coll_from_name(input) >= 0) {
         snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
         args[nargs++] = "--ranks";

@@ -89,13 +89,15 @@ void ces_tool_builder_help(int run);
  * Returns CES_EXIT_OK or CES_EXIT_USAGE. */
 int ces_tool_write_file(const char *path, const char *text, size_t len);
 
-/* Whether the output file `path` of option `opt` of command `cmd` can be
- * written, tried before the work that fills it: its temporary file
- * (ces_tool_write_file) is created beside it and removed again; a path that
- * exists as no regular file (/dev/null, a pipe) is not opened.  Returns
- * CES_EXIT_OK, or CES_EXIT_USAGE with "cesync: CMD: OPT: cannot create PATH:
- * why" printed. */
-int ces_tool_out_probe(const char *cmd, const char *opt, const char *path);
+/* Whether the output file `path` of command `cmd` can be written, tried
+ * before the work that fills it (a run of minutes must not end in "cannot
+ * write"): the temporary file that writes it whole (ces_tool_write_file,
+ * ces_dot_write: PATH.XXXXXX beside it, then renamed over it) is created and
+ * removed again; a directory is refused, and a path that exists as no
+ * regular file (/dev/null, a named pipe) is asked with access(2).  Returns
+ * CES_EXIT_OK, or CES_EXIT_USAGE with "cesync: CMD: cannot write|create
+ * PATH: why" printed. */
+int ces_tool_out_probe(const char *cmd, const char *path);
 
 /* Parses an unsigned number with an optional K/M/G suffix (powers of 1024). */
 int ces_tool_parse_size(const char *s, uint64_t *out);

@@ -446,7 +446,7 @@ static void test_dot_path_checked_first(void **state)
     snprintf(args, sizeof(args), "%s/d.dot", dir);
     assert_int_equal(mkdir(args, 0700), 0);
     snprintf(args, sizeof(args), "alltoall --ranks 2 --dot %s/d.dot", dir);
-    snprintf(want, sizeof(want), "cesync: check: --dot %s/d.dot: is a directory\n", dir);
+    snprintf(want, sizeof(want), "cesync: check: cannot write %s/d.dot: Is a directory\n", dir);
     assert_int_equal(run(args, &o), 2);
     assert_string_equal(o, want);
     free(o);
@@ -459,7 +459,7 @@ static void test_dot_path_checked_first(void **state)
         memset(name, 'a', 296);
         memcpy(name + 296, ".dot", 5);
         snprintf(big, sizeof(big), "alltoall --ranks 2 --dot %s/%s", dir, name);
-        snprintf(bigwant, sizeof(bigwant), "cesync: check: --dot: cannot create %s/%s: %s\n", dir,
+        snprintf(bigwant, sizeof(bigwant), "cesync: check: cannot create %s/%s: %s\n", dir,
                  name, strerror(ENAMETOOLONG));
         assert_int_equal(run(big, &o), 2);
         assert_string_equal(o, bigwant);

@@ -874,11 +874,11 @@ static void test_usage_errors(void **state)
          "cesync: bench: --plot expects a .svg or .png path, not 'x.txt'\n"},
         /* refused before the sweep, not after it (test_outputs_first) */
         {"bench alltoall --dry-run --csv /nonexistent/x.csv",
-         "cesync: bench: cannot write /nonexistent/x.csv: No such file or directory\n"},
+         "cesync: bench: cannot create /nonexistent/x.csv: No such file or directory\n"},
         {"bench alltoall --dry-run --plot /nonexistent/x.svg",
-         "cesync: bench: cannot write /nonexistent/x.svg: No such file or directory\n"},
+         "cesync: bench: cannot create /nonexistent/x.svg: No such file or directory\n"},
         {"bench alltoall --calibrate --model-out /nonexistent/x.model",
-         "cesync: bench: cannot write /nonexistent/x.model: No such file or directory\n"},
+         "cesync: bench: cannot create /nonexistent/x.model: No such file or directory\n"},
         /* a directory is writable, but no file to write (it failed after the sweep) */
         {"bench alltoall --dry-run --csv d.csv", "cesync: bench: cannot write d.csv: Is a directory\n"},
         {"bench alltoall --dry-run --plot d.svg", "cesync: bench: cannot write d.svg: Is a directory\n"},
@@ -986,7 +986,7 @@ static void test_outputs_first(void **state)
         static const char *const ext[3] = {".csv", ".svg", ".model"};
 
         snprintf(args, sizeof(args), fmt[k], name);
-        snprintf(want, sizeof(want), "cesync: bench: cannot write %s%s: File name too long\n",
+        snprintf(want, sizeof(want), "cesync: bench: cannot create %s%s: File name too long\n",
                  name, ext[k]);
         assert_int_equal(ces_test_tool(dir, args, &out), 2);
         assert_string_equal(out, want);
@@ -995,7 +995,7 @@ static void test_outputs_first(void **state)
     /* 250 characters: the name fits, its temporary file (+ .XXXXXX) not */
     name[250] = '\0';
     snprintf(args, sizeof(args), "bench alltoall --dry-run --csv %s", name);
-    snprintf(want, sizeof(want), "cesync: bench: cannot write %s: File name too long\n", name);
+    snprintf(want, sizeof(want), "cesync: bench: cannot create %s: File name too long\n", name);
     assert_int_equal(ces_test_tool(dir, args, &out), 2);
     assert_string_equal(out, want);
     free(out);
@@ -1006,7 +1006,7 @@ static void test_outputs_first(void **state)
                                         "/nonexistent/p.svg",
                                    &out),
                      2);
-    assert_string_equal(out, "cesync: bench: cannot write /nonexistent/p.svg: No such file or "
+    assert_string_equal(out, "cesync: bench: cannot create /nonexistent/p.svg: No such file or "
                              "directory\n");
     free(out);
     out = ces_test_read_file(path, NULL);
@@ -1020,7 +1020,7 @@ static void test_outputs_first(void **state)
         snprintf(path, sizeof(path), "%s/ro", dir);
         assert_int_equal(mkdir(path, 0555), 0);
         assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --csv ro/x.csv", &out), 2);
-        assert_string_equal(out, "cesync: bench: cannot write ro/x.csv: Permission denied\n");
+        assert_string_equal(out, "cesync: bench: cannot create ro/x.csv: Permission denied\n");
         free(out);
         assert_int_equal(rmdir(path), 0);
     }
