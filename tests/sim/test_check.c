@@ -527,7 +527,7 @@ static void test_u32_cyclic(void **state)
     op(far, 0, W(0, F, 1, 0, 0x80000001u));
     op(far, 1, WT(0, F, 1, 0, CES_CMP_GEQ, 0x80000001u));
     op(far, 1, CO(0, RECV, 1, 0, 32, SEND, 0, 0));
-    r = check2(ctx, far, NULL, CES_V_RACE | CES_V_OK);
+    r = check2(ctx, far, NULL, CES_V_RACE);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_graph_destroy(far);
@@ -834,7 +834,7 @@ static void test_rank_stop_replays(void **state)
         o.faults = &one;
         assert_int_equal(ces_check(ctx, g, &o, &b), CES_OK);
         /* the peer waits for good: r0 for an ack, or r1's own stream */
-        assert_true(ces_check_report_verdict(a) & (CES_V_DEADLOCK | CES_V_HANG));
+        assert_int_equal(ces_check_report_verdict(a), CES_V_HANG);
         assert_int_equal(ces_check_report_verdict(a), ces_check_report_verdict(b));
         da = ces_check_report_defect(a, 0);
         db = ces_check_report_defect(b, 0);
