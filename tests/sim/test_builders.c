@@ -112,7 +112,11 @@ static void test_every_builder(void **state)
     }
     printf("%u builder cases checked, %u not OK as expected, %u compared unreduced\n", checked,
            not_ok, compared);
-    assert_true(checked >= 150);
+    /* the 45 collective, protocol and phase triples the builders have x 3
+     * rank counts x 3 iteration counts; the unreduced search on 2 ranks, 1
+     * and 2 iterations */
+    assert_int_equal(checked, 45 * 9);
+    assert_int_equal(compared, 45 * 2);
     assert_int_equal(not_ok, 6);
     ces_test_ctx_end(ctx, &st);
 }
@@ -428,11 +432,19 @@ static void test_shared_queues(void **state)
                     for (uint32_t k = 0; k < 4; k++) {
                         struct ces_coll_params p = params(c, pr, ph, 2 + k % 2, 2);
                         struct ces_graph *g = NULL;
+                        int rc;
 
                         p.flags = variants[f % 3] | extras[f / 3];
                         p.wake = k < 2 ? 0 : 2;
-                        if (ces_coll_build(ctx, &p, &g) != CES_OK)
+                        rc = ces_coll_build(ctx, &p, &g);
+                        if (rc == CES_ERR_UNSUPPORTED)
                             continue; /* a form the builder does not have */
+                        if (rc == CES_ERR_INVALID && f % 3 != 0 && f / 3 == 1)
+                            continue; /* in place leaves no local copy to move */
+                        if (rc != CES_OK)
+                            fail_msg("%s %s %s flags %u wake %u n=%u: %s", ces_coll_name((int)c),
+                                     ces_proto_name((int)pr), ph ? "graph" : "eager", p.flags,
+                                     p.wake, p.ranks, ces_ctx_last_error(ctx));
                         uint32_t S = ces_graph_streams(g), map[3 * 3] = {0};
 
                         for (uint32_t q = 1; q < S; q++) {
@@ -471,8 +483,10 @@ static void test_shared_queues(void **state)
     }
     printf("%u builder graphs checked under shared queues, %u queue assignments\n", checked,
            mapped);
-    assert_true(checked >= 400);
-    assert_true(mapped >= 10 * checked);
+    /* every form the builders have today, each connections count below its
+     * streams and each queue assignment */
+    assert_int_equal(checked, 486);
+    assert_int_equal(mapped, 8208);
     ces_test_ctx_end(ctx, &st);
 }
 
