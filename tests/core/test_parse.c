@@ -205,6 +205,26 @@ static void test_header_values(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A signal's slot count: 1..2^24, both ends accepted. */
+static void test_signal_slots(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+
+    (void)state;
+    assert_int_equal(parse(ctx,
+                           "cesync 1\nranks 2\nsignal a u32 16777216\nsignal b u64 1\n"
+                           "phase eager x1\n",
+                           &p),
+                     CES_OK);
+    assert_int_equal(p->signals.len, 2);
+    assert_int_equal(CES_VEC_AT(&p->signals, struct ces_psig, 0).slots, 16777216);
+    assert_int_equal(CES_VEC_AT(&p->signals, struct ces_psig, 1).slots, 1);
+    ces_prog_destroy(p);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_op_ast(void **state)
 {
     struct ces_test_alloc st;
@@ -296,6 +316,10 @@ static void test_syntax_errors(void **state)
          "t.ces:4:8: 'a' is already declared as a buffer", CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nsignal a u32 0\n",
          "t.ces:3:14: signal a has 0 slots: expected 1..16777216", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nsignal a u32 16777217\n",
+         "t.ces:3:14: signal a has 16777217 slots: expected 1..16777216", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nsignal a u64 4096*4096+1\n",
+         "t.ces:3:14: signal a has 16777217 slots: expected 1..16777216", CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nbuffer a 1+\n",
          "t.ces:3:12: expected an expression (a number, a $name or '('), found end of line",
          CES_ERR_PARSE},
@@ -568,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_good_fixtures_are_canonical),
         cmocka_unit_test(test_malformed_fixtures),
         cmocka_unit_test(test_header_values),
+        cmocka_unit_test(test_signal_slots),
         cmocka_unit_test(test_op_ast),
         cmocka_unit_test(test_syntax_errors),
         cmocka_unit_test(test_nesting_limits),
