@@ -40,6 +40,7 @@ static void test_golden(void **state)
                      v[i].suffix);
             coll_golden(&p, name);
         }
+    coll_golden_end();
 }
 
 /* Every form with directed barriers is OK over all interleavings, 2
