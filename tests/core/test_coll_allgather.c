@@ -8,6 +8,7 @@ static void test_golden(void **state)
 {
     (void)state;
     coll_golden_protocols(CES_COLL_ALLGATHER);
+    coll_golden_end();
 }
 
 static void test_rank1_ops(void **state)

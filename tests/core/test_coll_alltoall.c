@@ -22,6 +22,7 @@ static void test_golden(void **state)
     coll_golden(&p, "alltoall_credit_graph_r4_b1024_x2.ces");
     p = coll_params(CES_COLL_ALLTOALL, CES_PROTO_PULL, 4, 1024, 2, CES_PHASE_GRAPH);
     coll_golden(&p, "alltoall_pull_graph_r4_b1024_x2.ces");
+    coll_golden_end();
 }
 
 /* One NCCL 2.28 UCSync as seen by rank r: writes of v into every peer's

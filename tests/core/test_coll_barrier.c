@@ -20,6 +20,7 @@ static void test_golden(void **state)
     coll_golden(&p, "barrier_credit_r3_x3.ces");
     p.phase = CES_PHASE_GRAPH;
     coll_golden(&p, "barrier_credit_graph_r3_x3.ces");
+    coll_golden_end();
 }
 
 /* nccl eager: sync s (1-based, global) uses ready when s is odd, with

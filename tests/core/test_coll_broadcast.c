@@ -8,12 +8,14 @@ static void test_golden(void **state)
 {
     (void)state;
     coll_golden_protocols(CES_COLL_BROADCAST);
+    coll_golden_end();
 }
 
 static void test_root(void **state)
 {
     (void)state;
     coll_root_checks(CES_COLL_BROADCAST);
+    coll_golden_end();
 }
 
 static void test_root_ops(void **state)

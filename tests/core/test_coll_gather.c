@@ -8,6 +8,7 @@ static void test_golden(void **state)
 {
     (void)state;
     coll_golden_protocols(CES_COLL_GATHER);
+    coll_golden_end();
 }
 
 static void test_root(void **state)
@@ -20,6 +21,7 @@ static void test_root(void **state)
     p.bytes = CES_MAX_BYTES / 4 + 1;
     coll_error(&p, CES_ERR_INVALID,
                "gather: ranks x bytes (4 x 70368744177665) exceeds 2^48 bytes");
+    coll_golden_end();
 }
 
 static void test_nonroot_ops(void **state)

@@ -28,6 +28,7 @@ static void test_golden(void **state)
             coll_golden(&p, name);
         }
     }
+    coll_golden_end();
 }
 
 /* What cannot run in place says so, as the variants do; what the

@@ -27,6 +27,7 @@ static void test_golden(void **state)
     p.chunks = 2;
     p.slots = 1;
     coll_golden(&p, "sendrecv_nccl_pairs_r3_b512_x1.ces");
+    coll_golden_end();
 }
 
 /* The middle rank of the pipeline sends on s0 and receives on s1; a chunk

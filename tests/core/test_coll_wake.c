@@ -42,6 +42,7 @@ static void test_golden(void **state)
     p.root = 2;
     p.wake = 3;
     coll_golden(&p, "gather_inplace_wake_credit_graph_r4_b256_x2.ces");
+    coll_golden_end();
 }
 
 /* The lines of coll_ops_text's `ops` that are not the chain's (its events'

@@ -81,24 +81,29 @@ static void test_golden_and_deterministic(void **state)
     struct ces_graph *g = tiny(ctx);
     char *a = emit(ctx, g, NULL), *b = emit(ctx, g, NULL), *want;
     char path[512];
+    int update = getenv("CES_UPDATE_GOLDEN") != NULL;
 
     (void)state;
     assert_string_equal(a, b);
     snprintf(path, sizeof(path), "%s/golden/dot_tiny_r2.dot", CES_FIXTURES);
-    if (getenv("CES_UPDATE_GOLDEN") != NULL) {
+    if (update) {
         FILE *f = fopen(path, "w");
 
         assert_non_null(f);
         fputs(a, f);
         fclose(f);
+    } else {
+        want = ces_test_read_file(path, NULL);
+        assert_string_equal(a, want);
+        free(want);
     }
-    want = ces_test_read_file(path, NULL);
-    assert_string_equal(a, want);
-    free(want);
     ces_free(ctx, a);
     ces_free(ctx, b);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
+    /* rewritten, the golden file was compared with nothing */
+    if (update)
+        skip();
 }
 
 /* The structure of the tiny picture, independent of styling. */

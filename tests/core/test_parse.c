@@ -1,7 +1,8 @@
 /*
  * tests/core/test_parse.c - the .ces parser: every good fixture parses and
  * is canonical, every malformed fixture fails with exactly the message its
- * `# expect-error:` line names, the AST of small inputs, file input, and
+ * `# expect-error:` line names and the status (syntax or semantic) and
+ * stage (parse or expansion) listed for it, the AST of small inputs, file input, and
  * allocation failures.
  */
 #include "ces_test.h"
@@ -66,13 +67,69 @@ static void test_good_fixtures_are_canonical(void **state)
     ces_test_list_free(paths, n);
 }
 
+/* Each malformed fixture's status, and whether the expansion refuses it
+ * (1) or the parser already does (0). */
+static const struct {
+    const char *name;
+    int status, expand;
+} malformed[] = {
+    {"await_without_record", CES_ERR_SEMANTIC, 1},
+    {"bad_phase_kind", CES_ERR_PARSE, 0},
+    {"bad_version", CES_ERR_PARSE, 0},
+    {"bad_width", CES_ERR_PARSE, 0},
+    {"batch_overlap", CES_ERR_SEMANTIC, 1},
+    {"batch_without_end", CES_ERR_SEMANTIC, 1},
+    {"connections_any_garbage", CES_ERR_PARSE, 0},
+    {"connections_range", CES_ERR_SEMANTIC, 0},
+    {"copy_overlap", CES_ERR_SEMANTIC, 1},
+    {"copy_size_mismatch", CES_ERR_SEMANTIC, 1},
+    {"division_by_zero", CES_ERR_SEMANTIC, 1},
+    {"end_without_batch", CES_ERR_SEMANTIC, 1},
+    {"garbage_after_buffer", CES_ERR_PARSE, 0},
+    {"garbage_after_op", CES_ERR_PARSE, 0},
+    {"header_after_phase", CES_ERR_PARSE, 0},
+    {"integer_too_big", CES_ERR_PARSE, 0},
+    {"missing_arrow", CES_ERR_PARSE, 0},
+    {"missing_colon", CES_ERR_PARSE, 0},
+    {"missing_ranks", CES_ERR_PARSE, 0},
+    {"missing_rbracket", CES_ERR_PARSE, 0},
+    {"modulo_by_zero", CES_ERR_SEMANTIC, 1},
+    {"n_before_ranks", CES_ERR_SEMANTIC, 0},
+    {"negative_offset", CES_ERR_SEMANTIC, 1},
+    {"negative_value", CES_ERR_SEMANTIC, 1},
+    {"no_cesync", CES_ERR_PARSE, 0},
+    {"no_phase", CES_ERR_PARSE, 0},
+    {"op_before_phase", CES_ERR_PARSE, 0},
+    {"overflow", CES_ERR_SEMANTIC, 0},
+    {"p_outside_over", CES_ERR_SEMANTIC, 0},
+    {"r_in_header", CES_ERR_SEMANTIC, 0},
+    {"rank_out_of_range", CES_ERR_SEMANTIC, 1},
+    {"ranks_twice", CES_ERR_PARSE, 0},
+    {"ranks_zero", CES_ERR_SEMANTIC, 0},
+    {"region_out_of_range", CES_ERR_SEMANTIC, 1},
+    {"repeat_x0", CES_ERR_PARSE, 0},
+    {"reserved_let", CES_ERR_SEMANTIC, 0},
+    {"size_over_2_48", CES_ERR_SEMANTIC, 0},
+    {"slot_out_of_range", CES_ERR_SEMANTIC, 1},
+    {"stream_out_of_range", CES_ERR_SEMANTIC, 0},
+    {"unclosed_paren", CES_ERR_PARSE, 0},
+    {"undeclared_buffer", CES_ERR_SEMANTIC, 0},
+    {"undeclared_signal", CES_ERR_SEMANTIC, 0},
+    {"undefined_constant", CES_ERR_SEMANTIC, 0},
+    {"unknown_keyword", CES_ERR_PARSE, 0},
+    {"unknown_op", CES_ERR_PARSE, 0},
+    {"wait_all_ranks", CES_ERR_SEMANTIC, 0},
+    {"wait_inside_batch", CES_ERR_SEMANTIC, 1},
+    {"who_out_of_range", CES_ERR_SEMANTIC, 0},
+};
+
 static void test_malformed_fixtures(void **state)
 {
     char **paths;
     size_t n = ces_test_list("malformed", ".ces", &paths);
 
     (void)state;
-    assert_true(n >= 25);
+    assert_int_equal(n, sizeof(malformed) / sizeof(malformed[0]));
     for (size_t k = 0; k < n; k++) {
         struct ces_test_alloc st;
         struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -81,20 +138,31 @@ static void test_malformed_fixtures(void **state)
         char *want = ces_test_directive(text, "# expect-error: ");
         struct ces_prog *p = NULL;
         struct ces_graph *g = NULL;
+        char file[64];
         int rc;
 
         if (want == NULL)
             fail_msg("%s has no '# expect-error: ' line", paths[k]);
         /* the message names the file as it was given: the base name here */
         assert_int_equal(strncmp(want, base_name(paths[k]), strlen(base_name(paths[k]))), 0);
+        /* listed in name order, as ces_test_list sorts them */
+        snprintf(file, sizeof(file), "%s.ces", malformed[k].name);
+        assert_string_equal(base_name(paths[k]), file);
         rc = ces_prog_parse(ctx, text, len, base_name(paths[k]), &p);
         if (rc == CES_OK) {
+            if (!malformed[k].expand)
+                fail_msg("%s: parsed (expected %s from the parser)", paths[k], want);
             rc = ces_prog_expand(ctx, p, &g);
             assert_null(g);
+        } else if (malformed[k].expand) {
+            fail_msg("%s: refused by the parser (expected by the expansion): %s", paths[k],
+                     ces_ctx_last_error(ctx));
         }
         if (rc == CES_OK)
             fail_msg("%s: no error (expected %s)", paths[k], want);
-        assert_true(rc == CES_ERR_PARSE || rc == CES_ERR_SEMANTIC);
+        if (rc != malformed[k].status)
+            fail_msg("%s: %s (expected %s)", paths[k], ces_status_str(rc),
+                     ces_status_str(malformed[k].status));
         if (strcmp(ces_ctx_last_error(ctx), want) != 0)
             fail_msg("%s:\n  got:      %s\n  expected: %s", paths[k], ces_ctx_last_error(ctx),
                      want);
@@ -133,6 +201,26 @@ static void test_header_values(void **state)
     assert_int_equal(CES_VEC_AT(&p->phases, struct ces_pphase, 1).kind, CES_PHASE_GRAPH);
     assert_int_equal(CES_VEC_AT(&p->phases, struct ces_pphase, 1).reps, 4294967295u);
     assert_int_equal(CES_VEC_AT(&p->phases, struct ces_pphase, 1).line, 12);
+    ces_prog_destroy(p);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A signal's slot count: 1..2^24, both ends accepted. */
+static void test_signal_slots(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+
+    (void)state;
+    assert_int_equal(parse(ctx,
+                           "cesync 1\nranks 2\nsignal a u32 16777216\nsignal b u64 1\n"
+                           "phase eager x1\n",
+                           &p),
+                     CES_OK);
+    assert_int_equal(p->signals.len, 2);
+    assert_int_equal(CES_VEC_AT(&p->signals, struct ces_psig, 0).slots, 16777216);
+    assert_int_equal(CES_VEC_AT(&p->signals, struct ces_psig, 1).slots, 1);
     ces_prog_destroy(p);
     ces_test_ctx_end(ctx, &st);
 }
@@ -228,6 +316,10 @@ static void test_syntax_errors(void **state)
          "t.ces:4:8: 'a' is already declared as a buffer", CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nsignal a u32 0\n",
          "t.ces:3:14: signal a has 0 slots: expected 1..16777216", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nsignal a u32 16777217\n",
+         "t.ces:3:14: signal a has 16777217 slots: expected 1..16777216", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nsignal a u64 4096*4096+1\n",
+         "t.ces:3:14: signal a has 16777217 slots: expected 1..16777216", CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nbuffer a 1+\n",
          "t.ces:3:12: expected an expression (a number, a $name or '('), found end of line",
          CES_ERR_PARSE},
@@ -500,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_good_fixtures_are_canonical),
         cmocka_unit_test(test_malformed_fixtures),
         cmocka_unit_test(test_header_values),
+        cmocka_unit_test(test_signal_slots),
         cmocka_unit_test(test_op_ast),
         cmocka_unit_test(test_syntax_errors),
         cmocka_unit_test(test_nesting_limits),

@@ -1,11 +1,12 @@
 /*
- * example_api.c - the example program of docs/API.md: one process per GPU,
- * an alltoall on a user stream, its bytes checked, the same alltoall
- * captured in a CUDA graph and replayed into a cleared recv, its bytes
- * checked again.  Build against libcesync and the
+ * example_api.c - the example program of docs/API.md (the page shows it
+ * from its first line of code on; tests/install/check.sh compares the
+ * two): one process per GPU, an alltoall on a user stream, every byte
+ * checked, the same alltoall captured in a CUDA graph and replayed into a
+ * cleared recv, every byte checked again.  Build against libcesync and the
  * CUDA runtime; run it as N processes with RANK, WORLD_SIZE, LOCAL_RANK and
  * CES_RENDEZVOUS set (torchrun style), or with no RANK at all to have it fork
- * one process per GPU itself.
+ * one process per GPU itself (two on one GPU with CES_SHARE_GPUS=1).
  */
 #define _POSIX_C_SOURCE 200809L /* fork, setenv, waitpid under -std=c11 */
 
@@ -14,17 +15,22 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* 1 if recv (copied to host) is not what the alltoall delivers: chunk p
- * came from rank p, which filled its send with p + 1. */
-static int wrong(const unsigned char *host, size_t bytes, uint32_t n)
+/* Word k of rank r's send holds r << 32 | k, so that every word says where
+ * it came from.  1 if recv (copied to host, `words` of them) is not what
+ * the alltoall delivers: its chunk p is chunk `rank` of rank p's send. */
+static int wrong(const uint64_t *host, size_t words, uint32_t rank, uint32_t n)
 {
-    for (size_t i = 0; i < bytes; i++)
-        if (host[i] != (unsigned char)(i / (bytes / n) + 1))
+    size_t chunk = words / n;
+
+    for (size_t k = 0; k < words; k++) {
+        uint64_t from = k / chunk, at = rank * chunk + k % chunk;
+
+        if (host[k] != (from << 32 | at))
             return 1;
+    }
     return 0;
 }
 
@@ -35,7 +41,8 @@ static int rank_main(void)
     cudaStream_t stream;
     cudaGraph_t graph;
     cudaGraphExec_t exec;
-    unsigned char *send, *recv, *host;
+    void *send, *recv;
+    uint64_t *host;
     size_t bytes; /* alltoall: bytes per rank in total, bytes/n per peer */
     uint32_t rank, n;
     int rc, bad = 0;
@@ -56,13 +63,14 @@ static int rank_main(void)
     cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
 
     /* Symmetric buffers: collective calls, same sizes on every rank. */
-    if (ces_mem_alloc(comm, bytes, (void **)&send) != CES_OK ||
-        ces_mem_alloc(comm, bytes, (void **)&recv) != CES_OK) {
+    if (ces_mem_alloc(comm, bytes, &send) != CES_OK ||
+        ces_mem_alloc(comm, bytes, &recv) != CES_OK) {
         fprintf(stderr, "alloc: %s\n", ces_ctx_last_error(ctx));
         return 1;
     }
     host = malloc(bytes);
-    memset(host, (int)(rank + 1), bytes); /* chunk p of rank r holds r + 1 */
+    for (size_t k = 0; k < bytes / 8; k++)
+        host[k] = (uint64_t)rank << 32 | k;
     cudaMemcpy(send, host, bytes, cudaMemcpyHostToDevice);
 
     /* Eager: mono protocol, one cudaMemcpyBatchAsync, no kernel. */
@@ -76,7 +84,7 @@ static int rank_main(void)
         return 1;
     }
     cudaMemcpy(host, recv, bytes, cudaMemcpyDeviceToHost);
-    bad |= wrong(host, bytes, n);
+    bad |= wrong(host, bytes / 8, rank, n);
 
     /* Captured: a graph-safe protocol, replayable any number of times. */
     cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
@@ -93,7 +101,7 @@ static int rank_main(void)
     cudaStreamSynchronize(stream);
     bad |= ces_comm_status(comm) != CES_OK;
     cudaMemcpy(host, recv, bytes, cudaMemcpyDeviceToHost);
-    bad |= wrong(host, bytes, n);
+    bad |= wrong(host, bytes / 8, rank, n);
     printf("rank %u: %s\n", rank, bad ? "FAILED" : "ok");
 
     cudaGraphExecDestroy(exec);
@@ -121,8 +129,11 @@ int main(void)
         _exit(cudaGetDeviceCount(&n) == cudaSuccess ? (n > 8 ? 8 : n) : 0);
     waitpid(pid[0], &n, 0);
     n = WIFEXITED(n) ? WEXITSTATUS(n) : 0;
+    /* CES_SHARE_GPUS=1 lets ranks share a GPU (LOCAL_RANK wraps onto the GPUs) */
+    if (n == 1 && getenv("CES_SHARE_GPUS") != NULL && strtoul(getenv("CES_SHARE_GPUS"), NULL, 10))
+        n = 2;
     if (n < 2) {
-        printf("skipped: needs 2 GPUs\n");
+        printf("skipped: needs 2 GPUs, or CES_SHARE_GPUS=1\n");
         return 77;
     }
     snprintf(path, sizeof(path), "/tmp/cesync-example-%d.sock", (int)getpid());

@@ -225,10 +225,13 @@ static int bad_args(struct rk *rks, uint32_t m, uint32_t n)
     if (use(&rks[0]))
         return 1;
     CKRT("cudaMalloc", cudaMalloc(&plain, 4096));
-    if (ces_alltoall(rks[0].c, plain, a[0], 4096, rks[0].s) != CES_ERR_INVALID ||
+    /* (sizes a multiple of the ranks: else that is the error) */
+    if (ces_alltoall(rks[0].c, plain, a[0], 4096 / n * n, rks[0].s) != CES_ERR_INVALID ||
         strstr(ces_ctx_last_error(rks[0].ctx), "is not symmetric memory") == NULL)
         return gpu_fail(rks[0].ctx, "non-symmetric buffer accepted", -1);
-    if (ces_alltoall(rks[0].c, a[0], (char *)a[0] + 8, 4096 - 8 * n, rks[0].s) != CES_ERR_INVALID)
+    if (ces_alltoall(rks[0].c, a[0], (char *)a[0] + 8, (4096 - 8 * n) / n * n, rks[0].s) !=
+            CES_ERR_INVALID ||
+        strstr(ces_ctx_last_error(rks[0].ctx), "overlap") == NULL)
         return gpu_fail(rks[0].ctx, "overlapping send/recv accepted", -1);
     if (ces_alltoall(rks[0].c, a[0], a[0], n + 1, rks[0].s) != CES_ERR_INVALID)
         return gpu_fail(rks[0].ctx, "alltoall bytes not a multiple of ranks accepted", -1);
@@ -293,7 +296,7 @@ static int sym_buffers(struct rk *rks, uint32_t m, uint64_t B, void **send, void
 static int part_iters(struct rk *rks, uint32_t m, uint32_t n)
 {
     const uint32_t K = 1000;
-    const uint64_t B = 4096;
+    const uint64_t B = (4096 + n - 1) / n * n; /* a multiple of the ranks, as alltoall needs */
     void *send[MAXR], *recv[MAXR];
     uint8_t *hs[MAXR], *hr[MAXR];
     uint64_t t0 = gpu_now_ms();
@@ -407,7 +410,7 @@ static int same_bytes(const char *what, const uint8_t *got, const uint8_t *want,
 static int graph_replays(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, int in_place)
 {
     const uint32_t K = 100;
-    const uint64_t B = in_place ? 65536 + 3 : 65536;
+    uint64_t B = in_place ? 65536 + 3 : 65536;
     uint32_t root = in_place ? n - 1 : 0;
     void *send[MAXR], *recv[MAXR], *big[MAXR];
     uint8_t *hs[MAXR], *hr[MAXR], *want = NULL;
@@ -415,6 +418,8 @@ static int graph_replays(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, 
     cudaGraphExec_t x[MAXR];
     uint64_t ss, rs;
 
+    if (coll == CES_COLL_ALLTOALL)
+        B = (B + n - 1) / n * n; /* a multiple of the ranks, as alltoall needs */
     sizes_of(coll, B, n, &ss, &rs);
     if (in_place) {
         ss = B;
@@ -618,6 +623,8 @@ static int launch_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, uin
     uint64_t B = 8192, ss, rs;
     uint8_t *h;
 
+    if (coll == CES_COLL_ALLTOALL)
+        B = (B + n - 1) / n * n; /* a multiple of the ranks, as alltoall needs */
     sizes_of(coll, B, n, &ss, &rs);
     h = malloc(ss > rs ? ss : rs);
     for (uint32_t i = 0; i < m; i++) {

@@ -44,8 +44,12 @@
  *                           it with cudaGraphLaunch: rank 0's watchdog must
  *                           name the blocked wait of the captured call
  *                           within CES_TIMEOUT_MS + 1 s and release it.
- * Rank 0, and every survivor of kill, then checks that every later call on
- * its failed communicator returns the failure (after_failure).
+ * Before a fault every rank checks every byte its healthy calls delivered
+ * (the last of kill's 300 alltoalls and of flood's 10, stalled's 2
+ * messages, each captured replay: fresh send bytes of the test pattern, a
+ * cleared receive buffer).  Rank 0, and every survivor of kill, then
+ * checks that every later call on its failed communicator returns the
+ * failure (after_failure).
  * The diagnosis (stderr of rank 0) is captured and checked.  Exits 77
  * without GPUs for its ranks (one each, or any with CES_SHARE_GPUS=1).  ctest
  * runs every part also with
@@ -260,14 +264,69 @@ static int destroy_beside_held(struct ces_comm *c, uint64_t timeout_ms)
 }
 
 /* A rank of the alltoall fault tests: its communicator (rank 0's stderr
- * into the job's log, a counting allocator), a stream, two 4 KiB buffers. */
+ * into the job's log, a counting allocator), a stream, two 4 KiB buffers
+ * and the alltoall's bytes (4 KiB, less where the ranks do not divide
+ * it). */
 struct arank {
     struct ces_ctx *ctx;
     struct ces_comm *c;
     cudaStream_t s;
     void *a, *b;
+    uint64_t bytes;
     struct counting cnt;
 };
+
+/* The send buffer `send` filled with rank's pattern of generation gen and
+ * the receive buffer `recv` cleared to 0xee, in order on stream s, which
+ * is then idle (bytes <= 4 KiB). */
+static int load(cudaStream_t s, void *send, void *recv, uint64_t bytes, uint32_t rank,
+                uint64_t gen)
+{
+    uint8_t h[4096];
+
+    gpu_fill(h, bytes, rank, 0, 0, gen);
+    if (cudaMemcpyAsync(send, h, bytes, cudaMemcpyHostToDevice, s) != cudaSuccess ||
+        cudaMemsetAsync(recv, 0xee, bytes, s) != cudaSuccess ||
+        cudaStreamSynchronize(s) != cudaSuccess) {
+        printf("FAIL: rank %u: filling the buffers: %s\n", rank,
+               cudaGetErrorString(cudaGetLastError()));
+        return 1;
+    }
+    return 0;
+}
+
+/* bytes (<= 4 KiB) of `dev` into h, once the work on stream s is done. */
+static int read_back(cudaStream_t s, const void *dev, uint8_t *h, uint64_t bytes, uint32_t rank,
+                     const char *when)
+{
+    if (cudaStreamSynchronize(s) != cudaSuccess ||
+        cudaMemcpyAsync(h, dev, bytes, cudaMemcpyDeviceToHost, s) != cudaSuccess ||
+        cudaStreamSynchronize(s) != cudaSuccess) {
+        printf("FAIL: rank %u: reading the receive buffer %s: %s\n", rank, when,
+               cudaGetErrorString(cudaGetLastError()));
+        return 1;
+    }
+    return 0;
+}
+
+/* After alltoalls of generation gen on stream s: every byte of rank's
+ * `recv`, chunk p from rank p's send at offset rank * chunk (0 if so). */
+static int expect_alltoall(const char *when, cudaStream_t s, const void *recv, uint64_t bytes,
+                           uint32_t rank, uint32_t n, uint64_t gen)
+{
+    uint8_t h[4096];
+    uint64_t chunk = bytes / n;
+    char what[128];
+
+    if (read_back(s, recv, h, bytes, rank, when))
+        return 1;
+    for (uint32_t p = 0; p < n; p++) {
+        snprintf(what, sizeof(what), "rank %u %s, chunk from rank %u", rank, when, p);
+        if (gpu_expect(what, h + p * chunk, chunk, p, 0, (uint64_t)rank * chunk, gen))
+            return 1;
+    }
+    return 0;
+}
 
 static int arank_open(struct fjob *job, uint32_t rank, uint32_t n, const char *path,
                       struct arank *r)
@@ -280,6 +339,7 @@ static int arank_open(struct fjob *job, uint32_t rank, uint32_t n, const char *p
     cudaStreamCreateWithFlags(&r->s, cudaStreamNonBlocking);
     CKR(r->ctx, "alloc", ces_mem_alloc(r->c, 4096, &r->a));
     CKR(r->ctx, "alloc", ces_mem_alloc(r->c, 4096, &r->b));
+    r->bytes = 4096 / n * n;
     return 0;
 }
 
@@ -299,11 +359,19 @@ static int kill_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     struct arank r;
     int bad = 0;
 
-    if (arank_open(job, rank, n, path, &r) != 0)
+    if (arank_open(job, rank, n, path, &r) != 0 || load(r.s, r.a, r.b, r.bytes, rank, 1) != 0)
         return 1;
     for (uint32_t k = 0; k < 1000; k++) {
-        int rc = ces_alltoall(r.c, r.a, r.b, 4096, r.s);
+        int rc = ces_alltoall(r.c, r.a, r.b, r.bytes, r.s);
 
+        /* the first 300 are healthy: every rank checks what they delivered
+         * before rank 1 is killed (it runs one more first) */
+        if (k == 299 && rc == CES_OK) {
+            if (expect_alltoall("after 300 alltoalls", r.s, r.b, r.bytes, rank, n, 1) != 0)
+                return 1;
+            if (rank == 0)
+                printf("ok   every byte of the 300 healthy alltoalls' receive buffers\n");
+        }
         if (rank == 1) {
             cudaStreamSynchronize(r.s);
             if (k == 300) {
@@ -350,12 +418,16 @@ static int flood_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     struct arank r;
     int bad = 0;
 
-    if (arank_open(job, rank, n, path, &r) != 0)
+    if (arank_open(job, rank, n, path, &r) != 0 || load(r.s, r.a, r.b, r.bytes, rank, 1) != 0)
         return 1;
     for (uint32_t k = 0; k < 10; k++)
-        CKR(r.ctx, "alltoall", ces_alltoall(r.c, r.a, r.b, 4096, r.s));
+        CKR(r.ctx, "alltoall", ces_alltoall(r.c, r.a, r.b, r.bytes, r.s));
     if (cudaStreamSynchronize(r.s) != cudaSuccess)
         return gpu_fail(r.ctx, "the first 10 alltoalls did not complete", CES_ERR_CUDA);
+    if (expect_alltoall("after the first 10 alltoalls", r.s, r.b, r.bytes, rank, n, 1) != 0)
+        return 1;
+    if (rank == 0)
+        printf("ok   every byte of the first 10 alltoalls' receive buffers\n");
     if (rank == 1) {
         wait_failed(r.c, job->timeout_ms + 20000);
         if (ces_comm_status(r.c) != CES_ERR_PEER_FAILED) {
@@ -370,7 +442,7 @@ static int flood_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
         for (k = 0; k < 20000 && rc == CES_OK; k++) {
             uint64_t a = gpu_now_ms();
 
-            rc = ces_alltoall(r.c, r.a, r.b, 4096, r.s);
+            rc = ces_alltoall(r.c, r.a, r.b, r.bytes, r.s);
             if (gpu_now_ms() - a > longest)
                 longest = gpu_now_ms() - a;
         }
@@ -410,7 +482,7 @@ static int stalled_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     snprintf(to, sizeof(to), "%" PRIu64, job->timeout_ms * 4);
     if (rank == 1)
         setenv("CES_TIMEOUT_MS", to, 1);
-    if (arank_open(job, rank, n, path, &r) != 0)
+    if (arank_open(job, rank, n, path, &r) != 0 || load(r.s, r.a, r.b, 4096, rank, 1) != 0)
         return 1;
     for (uint32_t k = 0; k < 5; k++) {
         if (rank == 1 && k == 2) {
@@ -420,12 +492,24 @@ static int stalled_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
                 cudaLaunchHostFunc(r.s, hold, (void *)&go) != cudaSuccess)
                 return gpu_fail(r.ctx, "holding the stream", CES_ERR_CUDA);
         }
+        /* each of the first two lands whole in a cleared buffer */
+        if (rank == 1 && k < 2 && cudaMemsetAsync(r.b, 0xee, 4096, r.s) != cudaSuccess)
+            return gpu_fail(r.ctx, "clearing the receive buffer", CES_ERR_CUDA);
         CKR(r.ctx, "ces_group_start", ces_group_start(r.c));
         if (rank == 0)
             CKR(r.ctx, "ces_send", ces_send(r.c, r.a, 4096, 1));
         else
             CKR(r.ctx, "ces_recv", ces_recv(r.c, r.b, 4096, 0));
         CKR(r.ctx, "ces_group_end", ces_group_end(r.c, r.s));
+        if (rank == 1 && k < 2) {
+            uint8_t h[4096];
+            char what[64];
+
+            snprintf(what, sizeof(what), "rank 1 message %u from rank 0", k + 1);
+            if (read_back(r.s, r.b, h, 4096, rank, what) || gpu_expect(what, h, 4096, 0, 0, 0, 1))
+                return 1;
+            printf("ok   every byte of %s\n", what);
+        }
     }
     if (rank == 1) {
         wait_failed(r.c, job->timeout_ms * 4 + 20000);
@@ -590,8 +674,14 @@ static int captured_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
      * holding captured work longer than CES_TIMEOUT_MS: no alarm. */
     if (capture(ctx, c, s, NULL, a, b, &ok))
         return 1;
-    for (int k = 0; k < 3; k++)
+    for (uint64_t k = 1; k <= 3; k++) {
+        /* fresh send bytes and a cleared receive buffer for each replay */
+        if (load(s, a, b, 4096, rank, k) != 0)
+            return 1;
         CKRT("replay", cudaGraphLaunch(ok, s));
+        if (expect_alltoall("after a replay of the captured alltoall", s, b, 4096, rank, n, k))
+            return 1;
+    }
     CKRT("sync", cudaStreamSynchronize(s));
     sleep_ms((unsigned)(job->timeout_ms * 3 / 2));
     if (ces_comm_status(c) != CES_OK) {
@@ -600,7 +690,8 @@ static int captured_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
         return 1;
     }
     if (rank == 0)
-        printf("ok   3 replays of a captured alltoall, then %" PRIu64 " ms idle: no alarm\n",
+        printf("ok   3 replays of a captured alltoall, every byte of each checked, then %" PRIu64
+               " ms idle: no alarm\n",
                job->timeout_ms * 3 / 2);
     /* The schedule with the missing write, captured and replayed. */
     if (capture(ctx, c, s, g, a, NULL, &bad_x))

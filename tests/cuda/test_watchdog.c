@@ -12,11 +12,13 @@
  * lost step's entries.  The diagnosis reads the slots without wd_lock,
  * from a copy that an issuing thread overwriting the ring meanwhile does
  * not change, stops reading after a read fails, and the watchdog releases
- * only once it is printed.  The watchdog thread's check of a captured call
- * reads its slots without wd_lock too: an issuing thread takes the lock
- * while a read hangs, and a call the stream has left during the read is
- * not judged by what the read found, also when only the device words (which
- * the watchdog copies into the page) show it.  With shared hardware queues
+ * only once it is printed.  Another rank's failure fails the communicator
+ * at once with CES_ERR_PEER_FAILED, naming that rank.  The watchdog
+ * thread's check of a captured call reads its slots without wd_lock too:
+ * an issuing thread takes the lock while a read hangs, and a call the
+ * stream has left during the read is not judged by what the read found,
+ * also when only the device words (which the watchdog copies into the
+ * page) show it.  With shared hardware queues
  * (CUDA_DEVICE_MAX_CONNECTIONS below 8) the words are read where the
  * streams write them, and every slot read and release goes through a
  * context of the watchdog's own, made once; so do they after a mirror copy
@@ -674,6 +676,38 @@ static void test_release_after_diagnosis(void **state)
     fixture_free(fx);
 }
 
+/* Another rank's failure, seen in its word of the team's page: the
+ * watchdog thread fails this communicator with CES_ERR_PEER_FAILED at once
+ * (not after CES_TIMEOUT_MS), marks its own word, and its diagnosis names
+ * the failed rank and the wait left blocked. */
+static void test_peer_failed(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    struct err_capture err;
+    char *out;
+
+    (void)state;
+    enqueue(fx, 1, &ready1, 1);
+    err_begin(&err);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    sleep_ms(50);
+    assert_int_equal(ces_comm_status(fx->c), CES_OK);
+    atomic_store(&fx->page[1].failed, (uint64_t)(-CES_ERR_TIMEOUT));
+    for (int i = 0; i < 1000 && ces_comm_status(fx->c) == CES_OK; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    out = err_end(&err);
+    assert_int_equal(ces_comm_status(fx->c), CES_ERR_PEER_FAILED);
+    assert_int_equal(atomic_load(&fx->page[0].failed), (uint64_t)(-CES_ERR_PEER_FAILED));
+    assert_non_null(strstr(out, "cesync: watchdog: rank 0 (device 0): rank 1 failed\n"));
+    assert_non_null(strstr(out, "r0.s0#3 wait ready[1]@1 == 1: slot holds 0 (BLOCKED)\n"));
+    assert_non_null(strstr(out, "cesync: watchdog:   rank 1 last progress: s0=0 (failed)\n"));
+    assert_non_null(strstr(out, "cesync: watchdog: rank 0: releasing the blocked waits; the "
+                                "communicator is failed (rank 1 failed)\n"));
+    free(out);
+    fixture_free(fx);
+}
+
 /* Step 1 (one wait, "first") and then `later` waits in steps of at most
  * 255 (one memop call's worth), all named "later". */
 static void first_then(struct fixture *fx, uint64_t later)
@@ -1210,6 +1244,7 @@ int main(void)
         cmocka_unit_test(test_unreadable_slots),
         cmocka_unit_test(test_captured_call),
         cmocka_unit_test(test_release_after_diagnosis),
+        cmocka_unit_test(test_peer_failed),
         cmocka_unit_test(test_ring_overwritten),
         cmocka_unit_test(test_release_skips_lost_steps),
         cmocka_unit_test(test_captured_check_leaves_the_lock),

@@ -5,11 +5,11 @@
 # (cesyncConfig.cmake).  Both programs must run and print the 4-rank
 # alltoall's size.  Then the unit-test example of docs/API.md
 # (tests/install/protocol_test.c, the same text as the page's) is built with
-# cmocka against the installed library and must pass.  Given the CUDA
-# toolkit's directories (a build with the CUDA backend), it also compiles and
-# links the example program of docs/API.md (tests/cuda/example_api.c) by that
-# page's command line, with warnings as errors; it does not run it (that
-# needs GPUs: cuda_gpu_example_api).
+# cmocka against the installed library and must pass.  The example program
+# of docs/API.md must be the text of tests/cuda/example_api.c; given the
+# CUDA toolkit's directories (a build with the CUDA backend), it also
+# compiles and links that program by the page's command line, with warnings
+# as errors; it does not run it (that needs GPUs: cuda_gpu_example_api).
 set -euo pipefail
 build=$1
 cuda_inc=${2:-}
@@ -51,6 +51,15 @@ LD_LIBRARY_PATH="$libdir" "$tmp/protocol_test" >"$tmp/protocol_test.log" 2>&1 ||
 grep -q "PASSED  \] 3 test(s)" "$tmp/protocol_test.log" ||
   { cat "$tmp/protocol_test.log"; echo "the unit-test example did not pass its 3 tests"; exit 1; }
 echo "installed cesync: the unit-test example of docs/API.md passes its 3 tests"
+
+# The example program of docs/API.md, as the page shows it: the text of
+# tests/cuda/example_api.c from its first line of code on (the GPU suite
+# runs that file: cuda_gpu_example_api).
+doc=$(awk '/^## Example/ { f = 1 } f && /^```c/ { g = 1; next } g && /^```/ { exit } g' \
+  "$here/../../docs/API.md")
+diff <(printf '%s\n' "$doc") <(sed -n '/^#define _POSIX_C_SOURCE/,$p' "$here/../cuda/example_api.c") ||
+  { echo "docs/API.md's example program differs from tests/cuda/example_api.c"; exit 1; }
+echo "installed cesync: docs/API.md's example program is tests/cuda/example_api.c"
 
 if [ -n "$cuda_inc" ]; then
   # docs/API.md: cc -std=c11 app.c -I$PREFIX/include -I$CUDA/include

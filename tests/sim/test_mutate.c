@@ -9,7 +9,8 @@
  * allocated, a refused input refused with a status of bad input and a
  * message that starts with "t.ces:LINE:COLUMN: " inside the text, a parsed
  * one printed into text that parses and prints the same again (the printer
- * and the parser agree), every expanded schedule drawn and checked.
+ * and the parser agree), every expanded schedule drawn and checked (both
+ * verdicts, OK and a defect, in good numbers).
  */
 #include "ces_test.h"
 
@@ -119,7 +120,7 @@ static void test_mutants(void **state)
 {
     char **good, **bad;
     size_t ng = ces_test_list("good", ".ces", &good), nb = ces_test_list("bad", ".ces", &bad);
-    long parsed = 0, expanded = 0, checked = 0;
+    long parsed = 0, expanded = 0, ok = 0, defects = 0, cut = 0;
 
     (void)state;
     assert_true(ng >= 10 && nb >= 10);
@@ -161,7 +162,12 @@ static void test_mutants(void **state)
                 o.max_states = 3000;
                 if (ces_check(ctx, g, &o, &r) != CES_OK)
                     fail_msg("the check failed: %s\n%.*s", ces_ctx_last_error(ctx), (int)n, text);
-                checked++;
+                if (ces_check_report_verdict(r) & CES_V_INCOMPLETE)
+                    cut++;
+                else if (ces_check_report_verdict(r) == CES_V_OK)
+                    ok++;
+                else
+                    defects++;
                 ces_check_report_destroy(r);
                 ces_graph_destroy(g);
             }
@@ -171,10 +177,15 @@ static void test_mutants(void **state)
         free(text);
         free(orig);
     }
-    /* the edits leave enough intact to reach every stage */
-    printf("%d mutants: %ld parsed, %ld expanded and checked\n", MUTANTS, parsed, expanded);
+    /* the edits leave enough intact to reach every stage, and the check
+     * judges what reaches it: a tenth or more of the schedules OK, a tenth
+     * or more with a defect, at most a tenth cut short by the bound */
+    printf("%d mutants: %ld parsed, %ld expanded and checked: %ld OK, %ld with a defect, %ld "
+           "stopped by the bound on states\n",
+           MUTANTS, parsed, expanded, ok, defects, cut);
     assert_true(parsed >= MUTANTS / 20);
-    assert_true(expanded >= MUTANTS / 40 && checked == expanded);
+    assert_true(expanded >= MUTANTS / 40);
+    assert_true(ok >= expanded / 10 && defects >= expanded / 10 && cut <= expanded / 10);
     ces_test_list_free(good, ng);
     ces_test_list_free(bad, nb);
 }
