@@ -267,6 +267,11 @@ static const char *const builder_valued[] = {
     "--ranks", "--bytes", "--iterations", "--sync", "--root",
     "--pairs", "--chunks", "--slots", "--variant", "--wake", NULL};
 
+int ces_tool_builder_valued(const char *a)
+{
+    return ces_tool_listed(builder_valued, a);
+}
+
 /* Takes argv[*i] (and its value) if it is a builder option: 1 taken, 0 not
  * one of ours, -1 error (printed).  *given gets its bits. */
 static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i, unsigned *given)

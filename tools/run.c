@@ -580,17 +580,6 @@ static int probe_gpus(void)
     return WEXITSTATUS(st);
 }
 
-/* Whether argument a is a builder option that takes a value: one that
- * ces_tool_input passes over together with the argument after it. */
-static bool run_valued(const char *a)
-{
-    char next[] = "x", *probe[2];
-
-    probe[0] = (char *)a; /* ces_tool_input only reads it */
-    probe[1] = next;
-    return a[0] == '-' && ces_tool_input(2, probe, NULL) == NULL;
-}
-
 int ces_cmd_run(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
@@ -615,7 +604,7 @@ int ces_cmd_run(int argc, char **argv)
             continue;
         }
         has_ranks |= strcmp(argv[i], "--ranks") == 0;
-        if (run_valued(argv[i])) {
+        if (ces_tool_builder_valued(argv[i])) {
             if (ces_tool_value("run", argv[i], i + 1 < argc ? argv[i + 1] : NULL, "a value") !=
                 CES_EXIT_OK)
                 return CES_EXIT_USAGE;

@@ -73,6 +73,9 @@ int ces_tool_out_not_in(const char *cmd, const char *opt, const char *out, const
  * (ces_tool_out_not_in).  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
 int ces_tool_text_out(const char *cmd, const char **out, const char *in);
 
+/* True if a is a builder option that takes a value (--ranks, --sync, ...). */
+int ces_tool_builder_valued(const char *a);
+
 /* Prints the schedule and builder-option part of ces_tool_load's usage text
  * to stdout, for --help; `run` as `cesync run` takes them: a schedule is
  * needed, and a collective runs on as many ranks as there are GPUs. */
