@@ -279,9 +279,14 @@ static void test_tool(void **state)
 
     (void)state;
     assert_int_equal(ces_gen_source(ctx, 2, NULL, &text, NULL), CES_OK);
-    want = malloc(strlen(text) + 64);
-    assert_non_null(want);
-    sprintf(want, "# cesync gen --seed 2 --ranks 0 --streams 0 --steps 0 --mutate 45\n%s", text);
+    {
+        static const char head[] = "# cesync gen --seed 2 --ranks 0 --streams 0 --steps 0 "
+                                   "--mutate 45\n";
+
+        want = malloc(sizeof(head) + strlen(text));
+        assert_non_null(want);
+        snprintf(want, sizeof(head) + strlen(text), "%s%s", head, text);
+    }
     assert_int_equal(ces_test_tool(NULL, "gen --seed 2", &out), 0);
     assert_string_equal(out, want);
     free(out);
