@@ -63,13 +63,6 @@ static uint64_t round_up(uint64_t v, uint64_t g)
     return (v + g - 1) / g * g;
 }
 
-int ces_cuda_shared_queues(const char *env)
-{
-    uint32_t q = ces_cuda_queues(env);
-
-    return q < CES_CUDA_QUEUES_DEFAULT ? (int)q : 0;
-}
-
 uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first)
 {
     for (uint32_t j = 1; j < n; j++)
@@ -221,13 +214,8 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
         CES_CU_GOTO(ctx, rc, cuStreamCreateWithPriority(&c->wd_stream, CU_STREAM_NON_BLOCKING, hi),
                     fail_ctx);
     }
-    {
-        const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
-
-        c->queues = ces_cuda_queues(conn);
-        c->shared_queues = ces_cuda_shared_queues(conn);
-    }
-    if (c->shared_queues) {
+    c->queues = ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
+    if (ces_cuda_queues_shared(c->queues)) {
         c->p2p_side_min = UINT64_MAX; /* shared queues: the side streams would gain nothing */
         rc = ces_wd_rescue_open(c);
         if (rc != CES_OK)
@@ -272,7 +260,7 @@ static int words_alloc(struct ces_comm *c)
                 cuMemHostAlloc(&host, n, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE), out);
     memset(host, 0, n);
     c->wd_stage = host;
-    if (c->shared_queues) {
+    if (ces_cuda_queues_shared(c->queues)) {
         CES_CU_GOTO(c->ctx, rc, cuMemHostGetDevicePointer(&c->progress_dev, host, 0), free_host);
         return CES_OK;
     }
@@ -311,7 +299,7 @@ static void words_free(struct ces_comm *c)
 {
     if (c->progress_dev != 0 && atomic_load(&c->state) == CES_OK &&
         stream_settle(c->wd_stream, ces_cuda_now_ms() + c->timeout_ms + 1000)) {
-        if (!c->shared_queues)
+        if (!ces_cuda_queues_shared(c->queues))
             cuMemFree(c->progress_dev);
         cuMemFreeHost(c->wd_stage);
     }
@@ -682,18 +670,16 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
     }
     for (uint32_t j = 0; j < ndev; j++)
         dev[j] = t->comms[j]->device;
-    if (t->comms[0]->shared_queues) {
-        uint32_t i = 0, j = ces_cuda_gpu_sharer(dev, ndev, &i);
+    if (ces_cuda_queues_shared(t->comms[0]->queues)) {
+        uint32_t i = 0, j = ces_cuda_gpu_sharer(dev, ndev, &i), q = t->comms[0]->queues;
 
         if (j < ndev) {
             rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                                "ranks %" PRIu32 " and %" PRIu32 " share GPU %d in one process, "
-                               "whose streams CUDA_DEVICE_MAX_CONNECTIONS=%d puts on %d hardware "
-                               "queue%s: a wait of one rank would hold the other's writes behind "
+                               "whose streams CUDA_DEVICE_MAX_CONNECTIONS=%" PRIu32 " puts on "
+                               "%" PRIu32 " hardware queue%s: a wait of one rank would hold the other's writes behind "
                                "it for ever (one process per rank, or 8 queues or more)",
-                               i, j, dev[j], t->comms[0]->shared_queues,
-                               t->comms[0]->shared_queues,
-                               t->comms[0]->shared_queues == 1 ? "" : "s");
+                               i, j, dev[j], q, q, q == 1 ? "" : "s");
             goto fail;
         }
     }

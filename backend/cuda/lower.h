@@ -167,6 +167,10 @@ const char *ces_cuda_call_name(int kind);
  * stands, anything else CUDA's default of 8. */
 uint32_t ces_cuda_queues(const char *env);
 
+/* `queues` when fewer than CUDA's default of 8, so that a process's streams
+ * (the watchdog's among them) share hardware queues, else 0. */
+uint32_t ces_cuda_queues_shared(uint32_t queues);
+
 /* Whether graph g may run in a process with `queues` hardware queues per
  * GPU: the queue model it was checked under must be the process's
  * (docs/SEMANTICS.md, section 2).  `connections 0`, or N at least the

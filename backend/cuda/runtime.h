@@ -224,13 +224,13 @@ struct ces_comm {
     uint64_t nwaits_total;
     /* The streams write their progress and in-flight words in device
      * memory (a write there costs a memop call about 0.9 us on H200, one to
-     * host memory 1.3: scripts/probe_memops.sh), or with shared_queues in
+     * host memory 1.3: scripts/probe_memops.sh), or with shared queues in
      * pinned host memory; the watchdog copies them into team->page[rank]
      * (ces_wd_mirror).  progress_dev: the words (2 * CES_WD_STREAMS u64:
      * progress, then in-flight), 0 when unwatched. */
     CUdeviceptr progress_dev;
     uint64_t *wd_stage;         /* pinned host memory the mirror copies into
-                                   (shared_queues: the words themselves) */
+                                   (shared queues: the words themselves) */
     int wd_mirror_pending;      /* a mirror copy is in flight (wd_mirror_lock) */
     uint64_t wd_mirror_ms;      /* when the watchdog's look last copied them */
     pthread_mutex_t wd_mirror_lock;
@@ -239,21 +239,19 @@ struct ces_comm {
     struct ces_vec cap_steps;   /* struct ces_wd_step; first_wait indexes cap_waits */
     struct ces_vec cap_waits;   /* struct ces_wd_wait */
     CUstream wd_stream;         /* the watchdog's own non-blocking stream */
-    /* CUDA_DEVICE_MAX_CONNECTIONS when below CUDA's default of 8, else 0
-     * (ces_cuda_shared_queues): streams share hardware queues, so a blocked
-     * wait stalls every stream queued behind it, the watchdog's own too,
-     * and a host thread that fills the queue blocks in its next CUDA call.
-     * The words then live in pinned host memory that the streams write
-     * directly (the mirror copies nothing), and the watchdog reads and
-     * releases slots through a context of its own, made with the
-     * communicator. */
-    int shared_queues;
     /* The hardware queues per GPU (ces_cuda_queues of
      * CUDA_DEVICE_MAX_CONNECTIONS): a graph must have been checked for them
-     * to be launched (ces_cuda_queues_check). */
+     * to be launched (ces_cuda_queues_check).  Below CUDA's default of 8
+     * (ces_cuda_queues_shared) the streams share hardware queues, so a
+     * blocked wait stalls every stream queued behind it, the watchdog's own
+     * too, and a host thread that fills the queue blocks in its next CUDA
+     * call.  The words then live in pinned host memory that the streams
+     * write directly (the mirror copies nothing), and the watchdog reads
+     * and releases slots through a context of its own, made with the
+     * communicator. */
     uint32_t queues;
     /* That context and its stream (about 0.5 GiB of device memory on H200):
-     * made with the communicator when shared_queues, else by the first read
+     * made with the communicator when the queues are shared, else by the first read
      * or release that needs them, once a mirror copy was still not done
      * when the watchdog failed the communicator or judged a captured call
      * (wd_stuck: its stream is queued behind a blocked one).  No stream of
@@ -270,10 +268,6 @@ struct ces_comm {
 
 /* Makes the communicator's device current for the calling thread. */
 int ces_cuda_use(struct ces_comm *c);
-/* The hardware queues per GPU that CUDA_DEVICE_MAX_CONNECTIONS (`env`,
- * NULL when unset; the driver reads it when it creates the context) asks
- * for when fewer than CUDA's default of 8 (1..7), else 0. */
-int ces_cuda_shared_queues(const char *env);
 /* Whether CES_SHARE_GPUS lets ranks outnumber the GPUs (a number other than
  * 0: rank r on GPU r % count; for tests). */
 int ces_cuda_share_gpus(void);

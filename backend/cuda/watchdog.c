@@ -271,10 +271,10 @@ int ces_wd_rescue_open(struct ces_comm *c)
         return CES_OK;
     cuGetErrorName(r, &name);
     return ces_ctx_error(c->ctx, CES_ERR_CUDA,
-                         "CUDA_DEVICE_MAX_CONNECTIONS=%d: the streams share hardware queues, where "
-                         "only a CUDA context of the watchdog's own can release a hang, and "
-                         "creating it failed (%s; it takes about 0.5 GiB of device memory)",
-                         c->shared_queues, name);
+                         "CUDA_DEVICE_MAX_CONNECTIONS=%" PRIu32 ": the streams share hardware "
+                         "queues, where only a CUDA context of the watchdog's own can release a "
+                         "hang, and creating it failed (%s; it takes about 0.5 GiB of device memory)",
+                         c->queues, name);
 }
 
 void ces_wd_rescue_close(struct ces_comm *c)
@@ -302,7 +302,7 @@ static CUstream gpu_begin(struct ces_comm *c)
     int say = 0;
 
     pthread_mutex_lock(&c->wd_mirror_lock);
-    if (c->shared_queues || c->wd_stuck) {
+    if (ces_cuda_queues_shared(c->queues) || c->wd_stuck) {
         if (!c->rescue_tried)
             r = rescue_create(c);
         s = c->rescue_stream;
@@ -314,10 +314,10 @@ static CUstream gpu_begin(struct ces_comm *c)
         const char *why = "its stream is queued behind a blocked one";
         char buf[96];
 
-        if (c->shared_queues) {
+        if (ces_cuda_queues_shared(c->queues)) {
             snprintf(buf, sizeof(buf),
-                     "CUDA_DEVICE_MAX_CONNECTIONS=%d: the streams share hardware queues",
-                     c->shared_queues);
+                     "CUDA_DEVICE_MAX_CONNECTIONS=%" PRIu32 ": the streams share hardware queues",
+                     c->queues);
             why = buf;
         }
         if (s != NULL) {
@@ -378,7 +378,7 @@ void ces_wd_mirror(struct ces_comm *c, int wait)
     if (c->progress_dev == 0 || c->team->page == NULL)
         return;
     pthread_mutex_lock(&c->wd_mirror_lock);
-    if (c->shared_queues) {
+    if (ces_cuda_queues_shared(c->queues)) {
         mirror_take(c); /* the streams write the words where the page reads them */
         pthread_mutex_unlock(&c->wd_mirror_lock);
         return;

@@ -45,7 +45,7 @@ int gpu_count(void)
 
 int gpu_queues_shared(void)
 {
-    return ces_cuda_shared_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS")) != 0;
+    return ces_cuda_queues_shared(ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"))) != 0;
 }
 
 int gpu_queues_declared(struct ces_ctx *ctx, const struct ces_graph *g)

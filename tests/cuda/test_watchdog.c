@@ -1021,16 +1021,16 @@ static void test_mirror_only_while_pending(void **state)
 static void test_shared_queues_setting(void **state)
 {
     (void)state;
-    assert_int_equal(ces_cuda_shared_queues(NULL), 0);
-    assert_int_equal(ces_cuda_shared_queues(""), 0);
-    assert_int_equal(ces_cuda_shared_queues("1"), 1);
-    assert_int_equal(ces_cuda_shared_queues("7"), 7);
-    assert_int_equal(ces_cuda_shared_queues("8"), 0);
-    assert_int_equal(ces_cuda_shared_queues("32"), 0);
-    assert_int_equal(ces_cuda_shared_queues("0"), 0);
-    assert_int_equal(ces_cuda_shared_queues("-1"), 0);
-    assert_int_equal(ces_cuda_shared_queues("2x"), 0);
-    assert_int_equal(ces_cuda_shared_queues("x"), 0);
+    assert_int_equal(ces_cuda_queues_shared(ces_cuda_queues(NULL)), 0);
+    assert_int_equal(ces_cuda_queues_shared(ces_cuda_queues("")), 0);
+    assert_int_equal(ces_cuda_queues_shared(ces_cuda_queues("1")), 1);
+    assert_int_equal(ces_cuda_queues_shared(ces_cuda_queues("7")), 7);
+    assert_int_equal(ces_cuda_queues_shared(ces_cuda_queues("8")), 0);
+    assert_int_equal(ces_cuda_queues_shared(ces_cuda_queues("32")), 0);
+    assert_int_equal(ces_cuda_queues_shared(ces_cuda_queues("0")), 0);
+    assert_int_equal(ces_cuda_queues_shared(ces_cuda_queues("-1")), 0);
+    assert_int_equal(ces_cuda_queues_shared(ces_cuda_queues("2x")), 0);
+    assert_int_equal(ces_cuda_queues_shared(ces_cuda_queues("x")), 0);
 }
 
 /* CES_SHARE_GPUS: a number other than 0 lets ranks share GPUs; unset,
@@ -1122,7 +1122,7 @@ static void test_shared_queues_read_and_release_elsewhere(void **state)
     char *out;
 
     (void)state;
-    fx->c->shared_queues = 1;
+    fx->c->queues = 1;
     current = (CUcontext)(uintptr_t)0xc1;
     assert_int_equal(ces_wd_rescue_open(fx->c), CES_OK);
     assert_ptr_equal(current, (CUcontext)(uintptr_t)0xc1);
@@ -1155,7 +1155,7 @@ static void test_shared_queues_need_the_context(void **state)
     struct fixture *fx = fixture_new(60000);
 
     (void)state;
-    fx->c->shared_queues = 3;
+    fx->c->queues = 3;
     ctx_create_fails = 1;
     assert_int_equal(ces_wd_rescue_open(fx->c), CES_ERR_CUDA);
     assert_non_null(strstr(ces_ctx_last_error(fx->ctx),
