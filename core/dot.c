@@ -588,6 +588,8 @@ static void signal_edges(struct dot_state *st, bool emit)
     const struct dot_wait *w = st->waits.data;
     const struct dot_wval *v = st->wvals.data;
 
+    if (st->waits.len == 0)
+        return; /* no write has a wait to satisfy (and w is NULL) */
     for (uint32_t b = 0; b < nb; b++) {
         for (uint32_t r = 0; r < g->ranks; r++) {
             uint32_t n = 0;

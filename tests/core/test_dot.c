@@ -217,6 +217,35 @@ static void test_write_wait_edges(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Writes with no wait in the whole graph: the writes are drawn, with no
+ * write -> wait edge (the list of waits is empty, not merely unmatched). */
+static void test_writes_without_waits(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    uint32_t a;
+    char *t, got[64];
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "a", CES_U32, 1, &a), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {a, 1 - r, 0}, .value = 1};
+
+        assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+    }
+    t = emit(ctx, g, NULL);
+    dashed_edges(t, got, sizeof(got));
+    assert_string_equal(got, "");
+    assert_non_null(strstr(t, "n0_0_0 ["));
+    assert_non_null(strstr(t, "n0_1_0 ["));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Data edges: a remote copy points at the ops of its destination rank that
  * read an overlapping region (copies and consumes, partial overlaps and an
  * empty region too); when as many copies write the region as ops read it,
@@ -589,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_golden_and_deterministic),
         cmocka_unit_test(test_structure),
         cmocka_unit_test(test_write_wait_edges),
+        cmocka_unit_test(test_writes_without_waits),
         cmocka_unit_test(test_data_edges),
         cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),
