@@ -1,0 +1,181 @@
+/*
+ * tests/fuzz/fuzz_ces.c - one input through everything that reads text:
+ * the .ces parser, the printers, the expander, the checker, the dot
+ * emitter, the cost model, and the model file parser.  Besides crashes and
+ * leaks (every block of a context is counted), it asserts what the API
+ * promises of any input it accepts:
+ *   - canonical text (ces_prog_print) parses, and prints again the same;
+ *   - the program and its canonical text expand alike;
+ *   - the graph's text (ces_graph_print) loads to a graph that prints the
+ *     same;
+ *   - a prediction's critical path parts add up to its total;
+ *   - a model file that parses prints as a file that parses to the same
+ *     text.
+ * A broken promise prints both texts and aborts.  Built as a libFuzzer
+ * target with -DCES_FUZZ=ON (clang), and always as fuzz_replay, which runs
+ * it over files (tests/fuzz/CMakeLists.txt).
+ */
+#include "fuzz.h"
+
+#include "ces_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The search's bounds per input: enough to reach every kind of verdict on
+ * a small schedule, small enough for thousands of inputs a second. */
+#define FUZZ_MAX_STATES 3000
+#define FUZZ_MAX_SECONDS 1.0
+
+static void broken(const char *promise, const char *a, const char *b)
+{
+    fprintf(stderr, "fuzz: broken promise: %s\n--- first\n%s\n--- second\n%s\n", promise,
+            a != NULL ? a : "", b != NULL ? b : "");
+    abort();
+}
+
+static int same_text(const char *a, size_t la, const char *b, size_t lb)
+{
+    return la == lb && memcmp(a, b, la) == 0;
+}
+
+/* Canonical text is a fixed point, and expands as the program did.
+ * Returns the program's graph, NULL if it does not expand. */
+static struct ces_graph *canonical(struct ces_ctx *ctx, const struct ces_prog *p)
+{
+    struct ces_prog *p2 = NULL;
+    struct ces_graph *g = NULL, *g2 = NULL;
+    char *t1 = NULL, *t2 = NULL;
+    size_t l1 = 0, l2 = 0;
+    int e1, e2;
+
+    if (ces_prog_print(ctx, p, &t1, &l1) != CES_OK)
+        broken("ces_prog_print succeeds on a parsed program", ces_ctx_last_error(ctx), NULL);
+    if (ces_prog_parse(ctx, t1, l1, "canonical", &p2) != CES_OK)
+        broken("canonical text parses", t1, ces_ctx_last_error(ctx));
+    if (ces_prog_print(ctx, p2, &t2, &l2) != CES_OK || !same_text(t1, l1, t2, l2))
+        broken("canonical text prints the same again", t1, t2);
+    e1 = ces_prog_expand(ctx, p, &g);
+    e2 = ces_prog_expand(ctx, p2, &g2);
+    if ((e1 == CES_OK) != (e2 == CES_OK))
+        broken("a program and its canonical text expand alike", t1, ces_ctx_last_error(ctx));
+    ces_graph_destroy(g2);
+    ces_prog_destroy(p2);
+    ces_free(ctx, t1);
+    ces_free(ctx, t2);
+    return g;
+}
+
+/* The graph's text loads to a graph that prints the same. */
+static void reload(struct ces_ctx *ctx, const struct ces_graph *g)
+{
+    struct ces_prog *p = NULL;
+    struct ces_graph *g2 = NULL;
+    char *t1 = NULL, *t2 = NULL;
+    size_t l1 = 0, l2 = 0;
+
+    if (ces_graph_print(ctx, g, 0, &t1, &l1) != CES_OK)
+        broken("ces_graph_print succeeds on a valid graph", ces_ctx_last_error(ctx), NULL);
+    if (ces_prog_parse(ctx, t1, l1, "printed", &p) != CES_OK ||
+        ces_prog_expand(ctx, p, &g2) != CES_OK)
+        broken("a graph's text loads", t1, ces_ctx_last_error(ctx));
+    if (ces_graph_print(ctx, g2, 0, &t2, &l2) != CES_OK || !same_text(t1, l1, t2, l2))
+        broken("a graph's text loads to a graph that prints the same", t1, t2);
+    ces_graph_destroy(g2);
+    ces_prog_destroy(p);
+    ces_free(ctx, t1);
+    ces_free(ctx, t2);
+}
+
+static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    char *t = NULL;
+    size_t l = 0;
+
+    ces_check_opts_init(&o);
+    o.max_states = FUZZ_MAX_STATES;
+    o.max_seconds = FUZZ_MAX_SECONDS;
+    if (ces_check(ctx, g, &o, &r) == CES_OK) {
+        if (ces_check_report_text(ctx, r, &t, &l) == CES_OK)
+            ces_free(ctx, t);
+        if (ces_check_report_json(ctx, r, &t, &l) == CES_OK)
+            ces_free(ctx, t);
+        ces_check_report_destroy(r);
+    }
+    if (ces_dot_emit(ctx, g, NULL, &t, &l) == CES_OK)
+        ces_free(ctx, t);
+}
+
+static void predict(struct ces_ctx *ctx, const struct ces_graph *g)
+{
+    struct ces_predict p;
+    double parts;
+
+    if (ces_model_predict(ctx, ces_model_find("h200"), g, &p) != CES_OK)
+        return;
+    parts = p.path_copy_us + p.path_signal_us + p.path_memop_us + p.path_event_us +
+            p.path_host_us;
+    if (!isfinite(p.total_us) || p.total_us < 0 ||
+        fabs(parts - p.total_us) > 1e-6 * (1.0 + p.total_us)) {
+        char a[128], b[128];
+
+        snprintf(a, sizeof(a), "total %.9g us", p.total_us);
+        snprintf(b, sizeof(b), "parts %.9g us", parts);
+        broken("a prediction's critical path parts add up to its total", a, b);
+    }
+}
+
+/* A model file that parses prints as one that parses to the same text. */
+static void model_text(struct ces_ctx *ctx, const char *text, size_t len)
+{
+    struct ces_model m, m2;
+    char *t1 = NULL, *t2 = NULL;
+    size_t l1 = 0, l2 = 0;
+
+    if (ces_model_parse(ctx, text, len, "fuzz", NULL, &m) != CES_OK)
+        return;
+    if (ces_model_print(ctx, &m, &t1, &l1) != CES_OK)
+        broken("ces_model_print succeeds on a parsed model", ces_ctx_last_error(ctx), NULL);
+    if (ces_model_parse(ctx, t1, l1, "printed", NULL, &m2) != CES_OK)
+        broken("a printed model parses", t1, ces_ctx_last_error(ctx));
+    if (ces_model_print(ctx, &m2, &t2, &l2) != CES_OK || !same_text(t1, l1, t2, l2))
+        broken("a printed model parses to the same text", t1, t2);
+    ces_free(ctx, t1);
+    ces_free(ctx, t2);
+}
+
+int ces_fuzz_one(const uint8_t *data, size_t size)
+{
+    struct ces_test_alloc st = {0, 0, 0};
+    struct ces_alloc hooks = ces_test_hooks(&st);
+    struct ces_ctx *ctx = NULL;
+    struct ces_prog *p = NULL;
+    const char *text = (const char *)data;
+
+    if (ces_ctx_create(&hooks, &ctx) != CES_OK)
+        broken("a context can be created", NULL, NULL);
+    if (ces_prog_parse(ctx, text, size, "fuzz", &p) == CES_OK) {
+        struct ces_graph *g = canonical(ctx, p);
+
+        if (g != NULL) {
+            reload(ctx, g);
+            check_and_draw(ctx, g);
+            predict(ctx, g);
+            ces_graph_destroy(g);
+        }
+        ces_prog_destroy(p);
+    }
+    model_text(ctx, text, size);
+    ces_ctx_destroy(ctx);
+    if (st.live != 0) {
+        char n[32];
+
+        snprintf(n, sizeof(n), "%ld blocks", st.live);
+        broken("every block is freed", n, NULL);
+    }
+    return 0;
+}
