@@ -677,6 +677,55 @@ static void test_values_and_dashes(void **state)
     rmdir(dir);
 }
 
+/* Every error of ces_tool_load names the command, as the command's own
+ * errors do (they said only "cesync: --ranks ...", whichever command it
+ * was); check --predict is named as typed.  A file's errors start with the
+ * file, as the commands print the other files' errors, without it. */
+static void test_errors_name_the_command(void **state)
+{
+    (void)state;
+    ces_test_tool_says("check alltoall --ranks 1", 2,
+                       "cesync: check: --ranks expects a number in 2..1024, not '1'\n");
+    ces_test_tool_says("dot alltoall --ranks 1", 2,
+                       "cesync: dot: --ranks expects a number in 2..1024, not '1'\n");
+    ces_test_tool_says("promela --ranks many barrier", 2,
+                       "cesync: promela: --ranks expects a number in 2..1024, not 'many'\n");
+    ces_test_tool_says("check --predict alltoall --ranks 1", 2,
+                       "cesync: check --predict: --ranks expects a number in 2..1024, not '1'\n");
+    ces_test_tool_says("print alltoall --ranks", 2, "cesync: print: --ranks expects a value\n");
+    ces_test_tool_says("dot alltoall --bytes 0", 2,
+                       "cesync: dot: --bytes expects a positive size like 4096, 64K, 1M or 1G, "
+                       "not '0'\n");
+    ces_test_tool_says("print alltoall --sync fast", 2,
+                       "cesync: print: --sync expects nccl, mono, credit or pull, not 'fast'\n");
+    ces_test_tool_says("validate allgather --variant wide", 2,
+                       "cesync: validate: --variant expects plain, overlap or early, not 'wide'\n");
+    /* standard input a pipe or a file, no schedule named */
+    ces_test_tool_says("dot <good/alltoall.ces", 2,
+                       "cesync: dot: no schedule named, and standard input is a pipe or a file: "
+                       "name - to read it, or alltoall for the built-in default\n");
+    ces_test_tool_says("validate <good/alltoall.ces", 2,
+                       "cesync: validate: no schedule named, and standard input is a pipe or a "
+                       "file: name - to read it, or alltoall for the built-in default\n");
+    /* builder options with a file */
+    ces_test_tool_says("print good/alltoall.ces --bytes 64", 2,
+                       "cesync: print: builder options (--ranks, --bytes, ...) apply to a "
+                       "collective, not to the file 'good/alltoall.ces'\n");
+    ces_test_tool_says("check --predict good/alltoall.ces --graph", 2,
+                       "cesync: check --predict: builder options (--ranks, --bytes, ...) apply to "
+                       "a collective, not to the file 'good/alltoall.ces'\n");
+    /* a collective the builder refuses */
+    ces_test_tool_says("dot sendrecv --pairs 0:0", 2,
+                       "cesync: dot: sendrecv: pair 0 (0->0) must name two different ranks of "
+                       "0..3\n");
+    /* a file's errors: FILE:LINE:COL, FILE: cannot open, no command */
+    ces_test_tool_says("check malformed/await_without_record.ces", 2,
+                       "cesync: malformed/await_without_record.ces:7:9: 'await ev' has no "
+                       "'record ev' before it on rank 1 (r1.s1#0)\n");
+    ces_test_tool_says("dot no-such.ces", 2,
+                       "cesync: no-such.ces: cannot open: No such file or directory\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -688,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_load_default),
         cmocka_unit_test(test_builder_defaults),
         cmocka_unit_test(test_values_and_dashes),
+        cmocka_unit_test(test_errors_name_the_command),
         cmocka_unit_test(test_slots_follow_chunks),
         cmocka_unit_test(test_options_must_apply),
         cmocka_unit_test(test_unknown_name),
