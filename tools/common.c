@@ -203,13 +203,14 @@ int ces_tool_parse_size(const char *s, uint64_t *out)
     return CES_OK;
 }
 
-static int parse_u32(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out)
+static int parse_u32(const char *cmd, const char *opt, const char *s, uint32_t min, uint32_t max,
+                     uint32_t *out)
 {
     uint64_t v;
 
     if (ces_tool_parse_size(s, &v) != CES_OK || v < min || v > max)
-        return ces_tool_fail("%s expects a number in %" PRIu32 "..%" PRIu32 ", not '%s'", opt, min,
-                             max, s != NULL ? s : "");
+        return ces_tool_fail("%s: %s expects a number in %" PRIu32 "..%" PRIu32 ", not '%s'", cmd,
+                             opt, min, max, s != NULL ? s : "");
     *out = (uint32_t)v;
     return CES_EXIT_OK;
 }
@@ -233,7 +234,7 @@ static bool pair_rank(const char **q, uint32_t *out)
     return true;
 }
 
-static int parse_pairs(struct ces_coll_params *p, const char *s)
+static int parse_pairs(const char *cmd, struct ces_coll_params *p, const char *s)
 {
     const char *q = s;
 
@@ -242,17 +243,19 @@ static int parse_pairs(struct ces_coll_params *p, const char *s)
         uint32_t *pair;
 
         if (p->npairs == CES_MAX_PAIRS)
-            return ces_tool_fail("--pairs: at most %u pairs", CES_MAX_PAIRS);
+            return ces_tool_fail("%s: --pairs: at most %u pairs", cmd, CES_MAX_PAIRS);
         pair = p->pairs[p->npairs];
         if (!pair_rank(&q, &pair[0]) || *q++ != ':' || !pair_rank(&q, &pair[1]) ||
             (*q != '\0' && (*q != ',' || q[1] == '\0')))
-            return ces_tool_fail("--pairs expects sender:receiver[,sender:receiver...], not '%s'", s);
+            return ces_tool_fail("%s: --pairs expects sender:receiver[,sender:receiver...], "
+                                 "not '%s'", cmd, s);
         p->npairs++;
         if (*q == ',')
             q++;
     }
     if (p->npairs == 0)
-        return ces_tool_fail("--pairs expects sender:receiver[,sender:receiver...], not '%s'", s);
+        return ces_tool_fail("%s: --pairs expects sender:receiver[,sender:receiver...], not '%s'",
+                             cmd, s);
     return CES_EXIT_OK;
 }
 
@@ -273,8 +276,10 @@ int ces_tool_builder_valued(const char *a)
 }
 
 /* Takes argv[*i] (and its value) if it is a builder option: 1 taken, 0 not
- * one of ours, -1 error (printed).  *given gets its bits. */
-static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i, unsigned *given)
+ * one of ours, -1 error (printed, naming command `cmd`).  *given gets its
+ * bits. */
+static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, char **argv, int *i,
+                       unsigned *given)
 {
     const char *o = argv[*i];
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
@@ -292,29 +297,30 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
     }
     if (!ces_tool_listed(builder_valued, o))
         return 0;
-    if (ces_tool_value(NULL, o, v, "a value") != CES_EXIT_OK)
+    if (ces_tool_value(cmd, o, v, "a value") != CES_EXIT_OK)
         return -1;
     if (strcmp(o, "--ranks") == 0)
-        rc = parse_u32(o, v, 2, CES_MAX_RANKS, &p->ranks);
+        rc = parse_u32(cmd, o, v, 2, CES_MAX_RANKS, &p->ranks);
     else if (strcmp(o, "--bytes") == 0) {
         if (ces_tool_parse_size(v, &p->bytes) != CES_OK || p->bytes == 0)
-            rc = ces_tool_fail("--bytes expects a positive size like 4096, 64K, 1M or 1G, not '%s'", v);
+            rc = ces_tool_fail("%s: --bytes expects a positive size like 4096, 64K, 1M or 1G, "
+                               "not '%s'", cmd, v);
         bit = GIVEN_BYTES;
     } else if (strcmp(o, "--iterations") == 0)
-        rc = parse_u32(o, v, 1, 1000000, &p->iterations);
+        rc = parse_u32(cmd, o, v, 1, 1000000, &p->iterations);
     else if (strcmp(o, "--sync") == 0) {
         int proto = ces_proto_from_name(v);
 
         if (proto < 0)
-            rc = ces_tool_fail("--sync expects nccl, mono, credit or pull, not '%s'", v);
+            rc = ces_tool_fail("%s: --sync expects nccl, mono, credit or pull, not '%s'", cmd, v);
         else
             p->proto = (uint32_t)proto;
         bit = GIVEN_SYNC;
     } else if (strcmp(o, "--root") == 0) {
-        rc = parse_u32(o, v, 0, CES_MAX_RANKS - 1, &p->root);
+        rc = parse_u32(cmd, o, v, 0, CES_MAX_RANKS - 1, &p->root);
         bit = GIVEN_ROOT;
     } else if (strcmp(o, "--pairs") == 0) {
-        rc = parse_pairs(p, v);
+        rc = parse_pairs(cmd, p, v);
         bit = GIVEN_PAIRS;
     } else if (strcmp(o, "--variant") == 0) {
         p->flags &= CES_COLL_F_INPLACE | CES_COLL_F_DIRECTED;
@@ -323,14 +329,14 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
         else if (strcmp(v, "early") == 0)
             p->flags |= CES_COLL_F_EARLY;
         else if (strcmp(v, "plain") != 0)
-            rc = ces_tool_fail("--variant expects plain, overlap or early, not '%s'", v);
+            rc = ces_tool_fail("%s: --variant expects plain, overlap or early, not '%s'", cmd, v);
     } else if (strcmp(o, "--wake") == 0) {
-        rc = parse_u32(o, v, 0, CES_COLL_MAX_WAKE, &p->wake);
+        rc = parse_u32(cmd, o, v, 0, CES_COLL_MAX_WAKE, &p->wake);
     } else if (strcmp(o, "--chunks") == 0) {
-        rc = parse_u32(o, v, 1, CES_COLL_MAX_CHUNKS, &p->chunks);
+        rc = parse_u32(cmd, o, v, 1, CES_COLL_MAX_CHUNKS, &p->chunks);
         bit = GIVEN_CHUNKS;
     } else {
-        rc = parse_u32(o, v, 1, CES_COLL_MAX_CHUNKS, &p->slots);
+        rc = parse_u32(cmd, o, v, 1, CES_COLL_MAX_CHUNKS, &p->slots);
         bit = GIVEN_SLOTS;
     }
     if (rc != CES_EXIT_OK)
@@ -341,8 +347,9 @@ static int builder_opt(struct ces_coll_params *p, int argc, char **argv, int *i,
 }
 
 /* An option the collective does not take would be dropped without a word:
- * refused instead.  CES_EXIT_OK or CES_EXIT_USAGE (printed). */
-static int options_apply(int coll, unsigned given)
+ * refused instead.  CES_EXIT_OK or CES_EXIT_USAGE (printed, naming command
+ * `cmd`). */
+static int options_apply(const char *cmd, int coll, unsigned given)
 {
     const char *sr = (given & GIVEN_PAIRS)    ? "--pairs"
                      : (given & GIVEN_CHUNKS) ? "--chunks"
@@ -351,20 +358,23 @@ static int options_apply(int coll, unsigned given)
 
     if ((given & GIVEN_ROOT) && coll != CES_COLL_GATHER && coll != CES_COLL_SCATTER &&
         coll != CES_COLL_BROADCAST)
-        return ces_tool_fail("--root applies to gather, scatter and broadcast, not to %s",
+        return ces_tool_fail("%s: --root applies to gather, scatter and broadcast, not to %s", cmd,
                              ces_coll_name(coll));
     if (sr != NULL && coll != CES_COLL_SENDRECV)
-        return ces_tool_fail("%s applies to sendrecv, not to %s", sr, ces_coll_name(coll));
+        return ces_tool_fail("%s: %s applies to sendrecv, not to %s", cmd, sr,
+                             ces_coll_name(coll));
     if ((given & GIVEN_BYTES) && coll == CES_COLL_BARRIER)
-        return ces_tool_fail("--bytes applies to the collectives that move data, not to barrier");
+        return ces_tool_fail("%s: --bytes applies to the collectives that move data, not to "
+                             "barrier", cmd);
     return CES_EXIT_OK;
 }
 
 /* A schedule argument that is no collective but a bare word (no '/' or '.')
  * naming no file either is most likely a misspelt collective, which "cannot
- * open: No such file" would hide: prints so, with the collectives, and
- * returns CES_EXIT_USAGE.  CES_EXIT_OK for anything else (a path). */
-static int unknown_name(const char *input)
+ * open: No such file" would hide: prints so (naming command `cmd`), with the
+ * collectives, and returns CES_EXIT_USAGE.  CES_EXIT_OK for anything else (a
+ * path). */
+static int unknown_name(const char *cmd, const char *input)
 {
     char list[256];
     size_t len = 0;
@@ -377,7 +387,8 @@ static int unknown_name(const char *input)
     for (int c = 0; c < CES_COLL__COUNT && len < sizeof(list); c++)
         len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", c > 0 ? ", " : "",
                                 ces_coll_name(c));
-    return ces_tool_fail("'%s' is neither a file nor a built-in collective (%s)", input, list);
+    return ces_tool_fail("%s: '%s' is neither a file nor a built-in collective (%s)", cmd, input,
+                         list);
 }
 
 /* Whether standard input is a pipe or a regular file, which a user who
@@ -458,8 +469,9 @@ int ces_tool_text_out(const char *cmd, const char **out, const char *in)
     return *out != NULL ? ces_tool_out_not_in(cmd, "-o", *out, in) : CES_EXIT_OK;
 }
 
-int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const *valued, int *rest,
-                  struct ces_graph **out, struct ces_prog **prog)
+int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
+                  const char *const *valued, int *rest, struct ces_graph **out,
+                  struct ces_prog **prog)
 {
     struct ces_coll_params params;
     int in = input_index(argc, argv, valued);
@@ -479,7 +491,7 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const 
 
         if (i == in || (strcmp(argv[i], "--") == 0 && (i + 1 == in || i + 1 == argc)))
             continue;
-        t = builder_opt(&params, argc, argv, &i, &given);
+        t = builder_opt(cmd, &params, argc, argv, &i, &given);
         if (t < 0)
             return CES_EXIT_USAGE;
         if (t > 0)
@@ -488,33 +500,33 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const 
          * schedule (--dot x.svg) */
         argv[nrest++] = argv[i];
         if (ces_tool_listed(valued, argv[i]) && i + 1 < argc) {
-            if (ces_tool_value(NULL, argv[i], argv[i + 1], "a value") != CES_EXIT_OK)
+            if (ces_tool_value(cmd, argv[i], argv[i + 1], "a value") != CES_EXIT_OK)
                 return CES_EXIT_USAGE;
             argv[nrest++] = argv[++i];
         }
     }
     *rest = nrest;
     if (input == NULL && stdin_has_input())
-        return ces_tool_fail("no schedule named, and standard input is a pipe or a file: name "
-                             "- to read it, or alltoall for the built-in default");
+        return ces_tool_fail("%s: no schedule named, and standard input is a pipe or a file: "
+                             "name - to read it, or alltoall for the built-in default", cmd);
     coll = input != NULL ? ces_coll_from_name(input) : CES_COLL_ALLTOALL;
     if (coll < 0) {
-        if (unknown_name(input) != CES_EXIT_OK)
+        if (unknown_name(cmd, input) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
         /* read first: a file that cannot be read is said as such, not
          * blamed on the builder options */
         rc = ces_prog_parse_file(ctx, input, &pg);
         if (rc == CES_OK && given != 0) {
             ces_prog_destroy(pg);
-            return ces_tool_fail("builder options (--ranks, --bytes, ...) apply to a collective, "
-                                 "not to the file '%s'", input);
+            return ces_tool_fail("%s: builder options (--ranks, --bytes, ...) apply to a "
+                                 "collective, not to the file '%s'", cmd, input);
         }
         if (rc == CES_OK)
             rc = ces_prog_expand(ctx, pg, out);
     } else {
         /* the defaults of ces_coll_params_init are the same for every
          * collective, and the options never set a field to 0 */
-        if (options_apply(coll, given) != CES_EXIT_OK)
+        if (options_apply(cmd, coll, given) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
         params.coll = (uint32_t)coll;
         if (params.slots == 0) /* --chunks 1 alone must not ask for 2 slots */
@@ -529,7 +541,15 @@ int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const 
     }
     if (rc != CES_OK) {
         ces_prog_destroy(pg);
-        fprintf(stderr, "cesync: %s\n", ces_ctx_last_error(ctx));
+        /* A file's error begins with the file (FILE: cannot open,
+         * FILE:LINE:COL: ...) and is printed as the commands print the other
+         * files they read or write (--model, -o): without the command.  A
+         * collective's begins with the collective and gets the command
+         * before it, as the builder options' errors do. */
+        if (coll < 0)
+            fprintf(stderr, "cesync: %s\n", ces_ctx_last_error(ctx));
+        else
+            fprintf(stderr, "cesync: %s: %s\n", cmd, ces_ctx_last_error(ctx));
         return CES_EXIT_USAGE;
     }
     if (prog != NULL)

@@ -58,7 +58,7 @@ int ces_cmd_print(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, print_valued, &rest, &g, &p);
+    ec = ces_tool_load("print", ctx, argc, argv, print_valued, &rest, &g, &p);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         if (strcmp(argv[i], "--expand") == 0)
             mode = 1;
@@ -107,7 +107,7 @@ int ces_cmd_validate(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, NULL, &rest, &g, NULL);
+    ec = ces_tool_load("validate", ctx, argc, argv, NULL, &rest, &g, NULL);
     if (ec == CES_EXIT_OK && rest > 0)
         ec = ces_tool_unexpected("validate", argv[0]);
     if (ec == CES_EXIT_OK) {

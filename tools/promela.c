@@ -55,7 +55,7 @@ int ces_cmd_promela(int argc, char **argv)
     ces_promela_opts_init(&o);
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load(ctx, argc, argv, promela_valued, &rest, &g, NULL);
+    ec = ces_tool_load("promela", ctx, argc, argv, promela_valued, &rest, &g, NULL);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         const char *v = i + 1 < rest ? argv[i + 1] : NULL;
 

@@ -46,9 +46,14 @@ extern const char *const ces_check_flags[];
  * input without '/' or '.' that is neither a collective nor an existing
  * file is reported as such, with the list of collectives.  *prog may be
  * NULL if the caller does not want the program.  Errors are printed to
- * stderr; returns CES_EXIT_OK or CES_EXIT_USAGE. */
-int ces_tool_load(struct ces_ctx *ctx, int argc, char **argv, const char *const *valued, int *rest,
-                  struct ces_graph **out, struct ces_prog **prog);
+ * stderr as "cesync: CMD: ..." with `cmd` the command as the user typed it
+ * ("check", "check --predict"), as its own errors name it; a file's parse
+ * and expansion errors keep the form "cesync: FILE:LINE:COL: ..." (and
+ * "cesync: FILE: cannot open: ...").  Returns CES_EXIT_OK or
+ * CES_EXIT_USAGE. */
+int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
+                  const char *const *valued, int *rest, struct ces_graph **out,
+                  struct ces_prog **prog);
 
 /* The input that ces_tool_load would take from the same arguments, NULL if
  * none: call it first, ces_tool_load reorders argv. */

@@ -123,16 +123,13 @@ int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, u
                                      "queue map '%s': expected a queue number at column %zu", text,
                                      (size_t)(s - text) + 1);
             v = strtoul(s, &end, 10);
-            if (v >= streams && streams == 1)
-                return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                     "queue map '%s': queue %lu at column %zu; a rank's one "
-                                     "stream takes queue 0",
-                                     text, v, (size_t)(s - text) + 1);
+            /* one wording whatever the streams ("a rank's 1 stream take
+             * queues 0..0" needed a second) */
             if (v >= streams)
                 return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                     "queue map '%s': queue %lu at column %zu; a rank's %" PRIu32
-                                     " streams take queues 0..%" PRIu32,
-                                     text, v, (size_t)(s - text) + 1, streams, streams - 1);
+                                     "queue map '%s': queue %lu at column %zu; expected a queue "
+                                     "number less than the streams per rank, %" PRIu32,
+                                     text, v, (size_t)(s - text) + 1, streams);
             if (n < streams)
                 map[l * streams + n] = (uint32_t)v;
             n++;

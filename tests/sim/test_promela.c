@@ -413,11 +413,11 @@ static void test_tool(void **state)
     free(out);
     /* --data-at-end judges the data that --no-data leaves out: refused (the
      * model was --no-data's, unsaid) */
-    /* one stream, one queue: singular (it said "a rank's 1 stream take
-     * queues 0..0") */
+    /* one stream, one queue: the wording of several holds (it said "a
+     * rank's 1 stream take queues 0..0") */
     ces_test_tool_says("promela bad/relay_reuse.ces --queues 1", 2,
-                       "cesync: promela: --queues: queue map '1': queue 1 at column 1; a rank's "
-                       "one stream takes queue 0\n");
+                       "cesync: promela: --queues: queue map '1': queue 1 at column 1; expected a "
+                       "queue number less than the streams per rank, 1\n");
     ces_test_tool_says("promela bad/relay_reuse.ces --no-data --data-at-end", 2,
                        "cesync: promela: --data-at-end judges the data at end states, which "
                        "--no-data leaves out: give one of them\n");
@@ -430,12 +430,14 @@ static void test_tool(void **state)
 
         snprintf(cmd, sizeof(cmd), "promela '%s/bad/relay_reuse.ces' -o --no-races", CES_FIXTURES);
         assert_int_equal(ces_test_tool(dir, cmd, &out), 2);
-        assert_string_equal(out, "cesync: -o expects a value, not the option '--no-races'\n");
+        assert_string_equal(out, "cesync: promela: -o expects a value, not the option "
+                                 "'--no-races'\n");
         free(out);
         snprintf(cmd, sizeof(cmd), "promela '%s/bad/relay_reuse.ces' --queues --no-data",
                  CES_FIXTURES);
         assert_int_equal(ces_test_tool(dir, cmd, &out), 2);
-        assert_string_equal(out, "cesync: --queues expects a value, not the option '--no-data'\n");
+        assert_string_equal(out, "cesync: promela: --queues expects a value, not the option "
+                                 "'--no-data'\n");
         free(out);
         snprintf(cmd, sizeof(cmd), "promela '%s/bad/relay_reuse.ces' --queues", CES_FIXTURES);
         assert_int_equal(ces_test_tool(dir, cmd, &out), 2);

@@ -118,8 +118,8 @@ static void test_text(void **state)
             const char *text, *msg;
         } bad[] = {
             {"0,x", "queue map '0,x': expected a queue number at column 3"},
-            {"0,3,1", "queue map '0,3,1': queue 3 at column 3; a rank's 3 streams take queues "
-                      "0..2"},
+            {"0,3,1", "queue map '0,3,1': queue 3 at column 3; expected a queue number less "
+                      "than the streams per rank, 3"},
             {"0,0", "queue map '0,0': list 1 has 2 numbers; expected one per stream, 3"},
             {"0,0,0,0", "queue map '0,0,0,0': list 1 has 4 numbers; expected one per stream, 3"},
             {"0,0,1/0,1", "queue map '0,0,1/0,1': list 2 has 2 numbers; expected one per "
@@ -135,6 +135,12 @@ static void test_text(void **state)
             assert_string_equal(ces_ctx_last_error(ctx), bad[i].msg);
         }
     }
+    /* one stream per rank: the same wording (a second one was singular) */
+    assert_int_equal(ces_queue_map_parse(ctx, "0/2", 2, 1, m), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "queue map '0/2': queue 2 at column 3; expected "
+                                                 "a queue number less than the streams per rank, "
+                                                 "1");
+    assert_int_equal(ces_queue_map_parse(ctx, "0/0", 2, 1, m), CES_OK);
     ces_test_ctx_end(ctx, &st);
 }
 

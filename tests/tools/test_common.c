@@ -66,7 +66,7 @@ static void test_load_collective(void **state)
     int rest = -1;
 
     (void)state;
-    assert_int_equal(ces_tool_load(ctx, 10, argv, dot_valued, &rest, &g, &p), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load("check", ctx, 10, argv, dot_valued, &rest, &g, &p), CES_EXIT_OK);
     assert_int_equal(rest, 3);
     assert_string_equal(argv[0], "--dot");
     assert_string_equal(argv[1], "x.svg");
@@ -80,7 +80,7 @@ static void test_load_collective(void **state)
         char b0[] = "allgather", b1[] = "--variant", b2[] = "overlap";
         char *bargv[] = {b0, b1, b2};
 
-        assert_int_equal(ces_tool_load(ctx, 3, bargv, NULL, &rest, &g, NULL), CES_EXIT_OK);
+        assert_int_equal(ces_tool_load("check", ctx, 3, bargv, NULL, &rest, &g, NULL), CES_EXIT_OK);
         assert_int_equal(rest, 0);
         assert_int_equal(ces_graph_streams(g), 2);
     }
@@ -106,19 +106,20 @@ static void test_load_errors(void **state)
     int rest;
 
     (void)state;
-    assert_int_equal(ces_tool_load(ctx, 3, argv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load("check", ctx, 3, argv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_null(g);
-    assert_int_equal(ces_tool_load(ctx, 3, bargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
-    assert_int_equal(ces_tool_load(ctx, 2, cargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
-    assert_int_equal(ces_tool_load(ctx, 3, vargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load("check", ctx, 3, bargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load("check", ctx, 2, cargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load("check", ctx, 3, vargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
     {
         char p0[] = "sendrecv", p1[] = "--pairs", p2[] = "0:1,";
         char *pargv[] = {p0, p1, p2};
 
-        assert_int_equal(ces_tool_load(ctx, 3, pargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+        assert_int_equal(ces_tool_load("check", ctx, 3, pargv, NULL, &rest, &g, NULL),
+                         CES_EXIT_USAGE);
         assert_null(g);
     }
-    assert_int_equal(ces_tool_load(ctx, 1, dargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load("check", ctx, 1, dargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
     assert_null(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -129,80 +130,80 @@ static void test_options_must_apply(void **state)
 {
     (void)state;
     ces_test_tool_says("validate alltoall --root 1", 2,
-                       "cesync: --root applies to gather, scatter and broadcast, not to "
+                       "cesync: validate: --root applies to gather, scatter and broadcast, not to "
                        "alltoall\n");
     ces_test_tool_says("check barrier --ranks 2 --root 1", 2,
-                       "cesync: --root applies to gather, scatter and broadcast, not to "
+                       "cesync: check: --root applies to gather, scatter and broadcast, not to "
                        "barrier\n");
     ces_test_tool_says("print allgather --pairs 0:1", 2,
-                       "cesync: --pairs applies to sendrecv, not to allgather\n");
+                       "cesync: print: --pairs applies to sendrecv, not to allgather\n");
     ces_test_tool_says("dot gather --chunks 2", 2,
-                       "cesync: --chunks applies to sendrecv, not to gather\n");
+                       "cesync: dot: --chunks applies to sendrecv, not to gather\n");
     ces_test_tool_says("promela broadcast --slots 1", 2,
-                       "cesync: --slots applies to sendrecv, not to broadcast\n");
+                       "cesync: promela: --slots applies to sendrecv, not to broadcast\n");
     /* the barrier moves no data: --bytes was taken and dropped */
     ces_test_tool_says("validate barrier --bytes 4096", 2,
-                       "cesync: --bytes applies to the collectives that move data, not to "
-                       "barrier\n");
+                       "cesync: validate: --bytes applies to the collectives that move data, not "
+                       "to barrier\n");
     ces_test_tool_says("validate sendrecv --root 1", 2,
-                       "cesync: --root applies to gather, scatter and broadcast, not to "
+                       "cesync: validate: --root applies to gather, scatter and broadcast, not to "
                        "sendrecv\n");
     /* --chunks and --slots: the builder's range (1..1048576 was taken here,
      * then refused by the builder as past 1..1024) */
     ces_test_tool_says("validate sendrecv --chunks 2000", 2,
-                       "cesync: --chunks expects a number in 1..1024, not '2000'\n");
+                       "cesync: validate: --chunks expects a number in 1..1024, not '2000'\n");
     ces_test_tool_says("validate sendrecv --slots 1025", 2,
-                       "cesync: --slots expects a number in 1..1024, not '1025'\n");
+                       "cesync: validate: --slots expects a number in 1..1024, not '1025'\n");
     /* --pairs takes plain decimal numbers, like every other number option */
     ces_test_tool_says("validate sendrecv --pairs 0:+1", 2,
-                       "cesync: --pairs expects sender:receiver[,sender:receiver...], not "
-                       "'0:+1'\n");
+                       "cesync: validate: --pairs expects sender:receiver[,sender:receiver...], "
+                       "not '0:+1'\n");
     ces_test_tool_says("validate sendrecv --pairs -0:1", 2,
-                       "cesync: --pairs expects sender:receiver[,sender:receiver...], not "
-                       "'-0:1'\n");
+                       "cesync: validate: --pairs expects sender:receiver[,sender:receiver...], "
+                       "not '-0:1'\n");
     ces_test_tool_says("validate sendrecv --pairs '0:1, 1:2'", 2,
-                       "cesync: --pairs expects sender:receiver[,sender:receiver...], not "
-                       "'0:1, 1:2'\n");
+                       "cesync: validate: --pairs expects sender:receiver[,sender:receiver...], "
+                       "not '0:1, 1:2'\n");
     ces_test_tool_says("validate scatter --root 1 --ranks 2", 0,
                        "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
                        "iteration, 15 ops\n");
     /* --in-place: the builder says what cannot run in place; --variant
      * keeps it, whichever comes first */
     ces_test_tool_says("validate alltoall --in-place", 2,
-                       "cesync: alltoall: in place applies to allgather, gather, scatter and "
-                       "broadcast only\n");
+                       "cesync: validate: alltoall: in place applies to allgather, gather, scatter "
+                       "and broadcast only\n");
     ces_test_tool_says("validate sendrecv --in-place", 2,
-                       "cesync: sendrecv: in place applies to allgather, gather, scatter and "
-                       "broadcast only\n");
+                       "cesync: validate: sendrecv: in place applies to allgather, gather, scatter "
+                       "and broadcast only\n");
     ces_test_tool_says("validate barrier --in-place", 2,
-                       "cesync: barrier: in place applies to allgather, gather, scatter and "
-                       "broadcast only\n");
+                       "cesync: validate: barrier: in place applies to allgather, gather, scatter "
+                       "and broadcast only\n");
     ces_test_tool_says("validate allgather --in-place --variant overlap", 2,
-                       "cesync: allgather: in place and the overlap variant exclude each other "
-                       "(in place there is no local copy to move)\n");
+                       "cesync: validate: allgather: in place and the overlap variant exclude each "
+                       "other (in place there is no local copy to move)\n");
     ces_test_tool_says("validate allgather --variant early --in-place", 2,
-                       "cesync: allgather: in place and the early variant exclude each other "
-                       "(in place there is no local copy to move)\n");
+                       "cesync: validate: allgather: in place and the early variant exclude each "
+                       "other (in place there is no local copy to move)\n");
     ces_test_tool_says("validate scatter --in-place --variant early", 2,
-                       "cesync: scatter: the early variant applies to alltoall and allgather "
-                       "only\n");
+                       "cesync: validate: scatter: the early variant applies to alltoall and "
+                       "allgather only\n");
     /* --directed: gather, scatter and broadcast only; with --in-place and
      * --variant, whichever comes first */
     ces_test_tool_says("validate alltoall --directed", 2,
-                       "cesync: alltoall: directed barriers apply to gather, scatter and "
+                       "cesync: validate: alltoall: directed barriers apply to gather, scatter and "
                        "broadcast only\n");
     ces_test_tool_says("validate gather --directed --ranks 2", 0,
                        "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
                        "iteration, 14 ops\n");
     ces_test_tool_says("validate broadcast --variant overlap --directed --in-place", 2,
-                       "cesync: broadcast: in place and the overlap variant exclude each other "
-                       "(in place there is no local copy to move)\n");
+                       "cesync: validate: broadcast: in place and the overlap variant exclude each "
+                       "other (in place there is no local copy to move)\n");
     /* --wake: not sendrecv or barrier, 0..256 copies; a stream and a
      * buffer more, and the chain's ops (broadcast of 2 ranks: rank 1's
      * fork, batch of 2 copies, join: 8 ops; allgather: both ranks, 16) */
     ces_test_tool_says("validate sendrecv --wake 1", 2,
-                       "cesync: sendrecv: the wake chain applies to alltoall, allgather, gather, "
-                       "scatter and broadcast only\n");
+                       "cesync: validate: sendrecv: the wake chain applies to alltoall, allgather, "
+                       "gather, scatter and broadcast only\n");
     ces_test_tool_says("validate allgather --wake 2 --ranks 2", 0,
                        "valid: 2 ranks, 2 streams per rank, 3 buffers, 2 signal arrays, 1 "
                        "iteration, 38 ops\n");
@@ -210,7 +211,7 @@ static void test_options_must_apply(void **state)
                        "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
                        "iteration, 22 ops\n");
     ces_test_tool_says("validate scatter --wake 257", 2,
-                       "cesync: --wake expects a number in 0..256, not '257'\n");
+                       "cesync: validate: --wake expects a number in 0..256, not '257'\n");
     ces_test_tool_says("validate broadcast --wake 2 --ranks 2", 0,
                        "valid: 2 ranks, 2 streams per rank, 3 buffers, 2 signal arrays, 1 "
                        "iteration, 23 ops\n");
@@ -234,7 +235,7 @@ static void test_slots_follow_chunks(void **state)
     int rest;
 
     (void)state;
-    assert_int_equal(ces_tool_load(ctx, 5, argv, NULL, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load("check", ctx, 5, argv, NULL, &rest, &g, NULL), CES_EXIT_OK);
     assert_int_equal(ces_graph_buffer(g, (uint32_t)ces_graph_find_buffer(g, "stage")).size, 1024);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -258,7 +259,8 @@ static void test_load_input_anywhere(void **state)
     assert_string_equal(ces_tool_input(7, argv, dot_valued), "barrier");
     /* without --dot among the options that take a value, its value is the input */
     assert_string_equal(ces_tool_input(7, argv, NULL), "x.svg");
-    assert_int_equal(ces_tool_load(ctx, 7, argv, dot_valued, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load("check", ctx, 7, argv, dot_valued, &rest, &g, NULL),
+                     CES_EXIT_OK);
     assert_int_equal(rest, 4);
     assert_string_equal(argv[0], "--dot");
     assert_string_equal(argv[1], "x.svg");
@@ -312,32 +314,34 @@ static void test_load_default(void **state)
 
     (void)state;
     assert_non_null(freopen("/dev/null", "r", stdin));
-    assert_int_equal(ces_tool_load(ctx, 0, NULL, NULL, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load("check", ctx, 0, NULL, NULL, &rest, &g, NULL), CES_EXIT_OK);
     assert_int_equal(rest, 0);
     assert_int_equal(ces_graph_ranks(g), 4);
     assert_true(ces_graph_find_buffer(g, "recv") >= 0);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
     ces_test_tool_says("check --quiet <bad/alltoall_no_complete.ces", 2,
-                       "cesync: no schedule named, and standard input is a pipe or a file: name "
-                       "- to read it, or alltoall for the built-in default\n");
+                       "cesync: check: no schedule named, and standard input is a pipe or a file: "
+                       "name - to read it, or alltoall for the built-in default\n");
     ces_test_tool_says("check --quiet - <bad/alltoall_no_complete.ces", 1, "verdict: RACE\n");
     ces_test_tool_says("validate --ranks 2 --", 0,
                        "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, "
                        "1 iteration, 22 ops\n");
 }
 
-/* A misspelt collective is not reported as a file that cannot be opened. */
+/* A misspelt collective is not reported as a file that cannot be opened;
+ * the command is named before it, a file's errors start with the file. */
 static void test_unknown_name(void **state)
 {
-    static const char want[] =
-        "cesync: 'alltoal' is neither a file nor a built-in collective (alltoall, allgather, "
-        "gather, scatter, broadcast, sendrecv, barrier)\n";
     char *dir, *out = NULL, args[512];
 
     (void)state;
-    ces_test_tool_says("validate alltoal", 2, want);
-    ces_test_tool_says("dot alltoal --ranks 3", 2, want);
+    ces_test_tool_says("validate alltoal", 2,
+                       "cesync: validate: 'alltoal' is neither a file nor a built-in collective "
+                       "(alltoall, allgather, gather, scatter, broadcast, sendrecv, barrier)\n");
+    ces_test_tool_says("dot alltoal --ranks 3", 2,
+                       "cesync: dot: 'alltoal' is neither a file nor a built-in collective "
+                       "(alltoall, allgather, gather, scatter, broadcast, sendrecv, barrier)\n");
     /* with a '/' or a '.' it is a path */
     ces_test_tool_says("validate no-such.ces", 2,
                        "cesync: no-such.ces: cannot open: No such file or directory\n");
@@ -348,8 +352,8 @@ static void test_unknown_name(void **state)
     ces_test_tool_says("check alltoall.ces --ranks 2", 2,
                        "cesync: alltoall.ces: cannot open: No such file or directory\n");
     ces_test_tool_says("check good/allgather_graph.ces --ranks 2", 2,
-                       "cesync: builder options (--ranks, --bytes, ...) apply to a collective, not "
-                       "to the file 'good/allgather_graph.ces'\n");
+                       "cesync: check: builder options (--ranks, --bytes, ...) apply to a "
+                       "collective, not to the file 'good/allgather_graph.ces'\n");
     /* a file without '.' is still read */
     dir = ces_test_tmpdir();
     snprintf(args, sizeof(args), "print barrier --ranks 2 -o sched && '%s' validate sched",
@@ -634,12 +638,12 @@ static void test_builder_defaults(void **state)
     assert_non_null(strstr(o, "\nbuffer send 1024\n"));
     free(o);
     ces_test_tool_says("check alltoall --ranks 3 --bytes 1024", 2,
-                       "cesync: alltoall: bytes (1024) must be divisible by ranks (3)\n");
+                       "cesync: check: alltoall: bytes (1024) must be divisible by ranks (3)\n");
     assert_int_equal(ces_test_tool(NULL, "print barrier --ranks 2 --graph", &o), 0);
     assert_non_null(strstr(o, "\nsignal ready_ack u32 2\n"));
     free(o);
     ces_test_tool_says("check barrier --ranks 2 --graph --sync mono", 2,
-                       "cesync: barrier: mono is not graph-safe: its counters grow with $i, "
+                       "cesync: check: barrier: mono is not graph-safe: its counters grow with $i, "
                        "which a graph replay freezes; use --sync credit for graph phases\n");
 }
 
@@ -652,11 +656,11 @@ static void test_values_and_dashes(void **state)
 
     (void)state;
     ces_test_tool_says("print -o --expand alltoall", 2,
-                       "cesync: -o expects a value, not the option '--expand'\n");
+                       "cesync: print: -o expects a value, not the option '--expand'\n");
     ces_test_tool_says("check alltoall --dot --quiet", 2,
-                       "cesync: --dot expects a value, not the option '--quiet'\n");
+                       "cesync: check: --dot expects a value, not the option '--quiet'\n");
     ces_test_tool_says("check alltoall --ranks --bytes 64", 2,
-                       "cesync: --ranks expects a value, not the option '--bytes'\n");
+                       "cesync: check: --ranks expects a value, not the option '--bytes'\n");
     snprintf(path, sizeof(path), "%s/-x.ces", dir);
     f = fopen(path, "w");
     assert_non_null(f);
@@ -666,11 +670,60 @@ static void test_values_and_dashes(void **state)
     assert_string_equal(o, "verdict: HANG\n");
     free(o);
     ces_test_tool_says("check --quiet -- --ranks", 2,
-                       "cesync: '--ranks' is neither a file nor a built-in collective "
+                       "cesync: check: '--ranks' is neither a file nor a built-in collective "
                        "(alltoall, allgather, gather, scatter, broadcast, sendrecv, barrier)\n");
     snprintf(path, sizeof(path), "%s/-x.ces", dir);
     remove(path);
     rmdir(dir);
+}
+
+/* Every error of ces_tool_load names the command, as the command's own
+ * errors do (they said only "cesync: --ranks ...", whichever command it
+ * was); check --predict is named as typed.  A file's errors start with the
+ * file, as the commands print the other files' errors, without it. */
+static void test_errors_name_the_command(void **state)
+{
+    (void)state;
+    ces_test_tool_says("check alltoall --ranks 1", 2,
+                       "cesync: check: --ranks expects a number in 2..1024, not '1'\n");
+    ces_test_tool_says("dot alltoall --ranks 1", 2,
+                       "cesync: dot: --ranks expects a number in 2..1024, not '1'\n");
+    ces_test_tool_says("promela --ranks many barrier", 2,
+                       "cesync: promela: --ranks expects a number in 2..1024, not 'many'\n");
+    ces_test_tool_says("check --predict alltoall --ranks 1", 2,
+                       "cesync: check --predict: --ranks expects a number in 2..1024, not '1'\n");
+    ces_test_tool_says("print alltoall --ranks", 2, "cesync: print: --ranks expects a value\n");
+    ces_test_tool_says("dot alltoall --bytes 0", 2,
+                       "cesync: dot: --bytes expects a positive size like 4096, 64K, 1M or 1G, "
+                       "not '0'\n");
+    ces_test_tool_says("print alltoall --sync fast", 2,
+                       "cesync: print: --sync expects nccl, mono, credit or pull, not 'fast'\n");
+    ces_test_tool_says("validate allgather --variant wide", 2,
+                       "cesync: validate: --variant expects plain, overlap or early, not 'wide'\n");
+    /* standard input a pipe or a file, no schedule named */
+    ces_test_tool_says("dot <good/alltoall.ces", 2,
+                       "cesync: dot: no schedule named, and standard input is a pipe or a file: "
+                       "name - to read it, or alltoall for the built-in default\n");
+    ces_test_tool_says("validate <good/alltoall.ces", 2,
+                       "cesync: validate: no schedule named, and standard input is a pipe or a "
+                       "file: name - to read it, or alltoall for the built-in default\n");
+    /* builder options with a file */
+    ces_test_tool_says("print good/alltoall.ces --bytes 64", 2,
+                       "cesync: print: builder options (--ranks, --bytes, ...) apply to a "
+                       "collective, not to the file 'good/alltoall.ces'\n");
+    ces_test_tool_says("check --predict good/alltoall.ces --graph", 2,
+                       "cesync: check --predict: builder options (--ranks, --bytes, ...) apply to "
+                       "a collective, not to the file 'good/alltoall.ces'\n");
+    /* a collective the builder refuses */
+    ces_test_tool_says("dot sendrecv --pairs 0:0", 2,
+                       "cesync: dot: sendrecv: pair 0 (0->0) must name two different ranks of "
+                       "0..3\n");
+    /* a file's errors: FILE:LINE:COL, FILE: cannot open, no command */
+    ces_test_tool_says("check malformed/await_without_record.ces", 2,
+                       "cesync: malformed/await_without_record.ces:7:9: 'await ev' has no "
+                       "'record ev' before it on rank 1 (r1.s1#0)\n");
+    ces_test_tool_says("dot no-such.ces", 2,
+                       "cesync: no-such.ces: cannot open: No such file or directory\n");
 }
 
 int main(void)
@@ -684,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_load_default),
         cmocka_unit_test(test_builder_defaults),
         cmocka_unit_test(test_values_and_dashes),
+        cmocka_unit_test(test_errors_name_the_command),
         cmocka_unit_test(test_slots_follow_chunks),
         cmocka_unit_test(test_options_must_apply),
         cmocka_unit_test(test_unknown_name),
