@@ -60,10 +60,10 @@ int ces_cmd_predict(int argc, char **argv)
         goto out;
     ex = CES_EXIT_USAGE;
     for (int i = 0; i < rest; i++) {
-        if ((strcmp(argv[i], "--model") == 0 || strcmp(argv[i], "--kind") == 0) && i + 1 >= rest) {
-            ces_tool_fail("%s expects a value", argv[i]);
+        if ((strcmp(argv[i], "--model") == 0 || strcmp(argv[i], "--kind") == 0) &&
+            ces_tool_value("check --predict", argv[i], i + 1 < rest ? argv[i + 1] : NULL,
+                           "a value") != CES_EXIT_OK)
             goto out;
-        }
         if (strcmp(argv[i], "--model") == 0) {
             model_path = argv[++i];
         } else if (strcmp(argv[i], "--kind") == 0) {
@@ -86,7 +86,8 @@ int ces_cmd_predict(int argc, char **argv)
         for (uint32_t i = 0; ces_model_kind_name(i) != NULL; i++)
             snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
                      i > 0 ? ", " : "", ces_model_kind_name(i));
-        ces_tool_fail("--kind: unknown machine kind '%s' (known: %s)", kind, known);
+        ces_tool_fail("check --predict: --kind: unknown machine kind '%s' (known: %s)", kind,
+                      known);
         goto out;
     }
     m = *base;

@@ -326,7 +326,7 @@ static uint64_t consumed_bytes(const struct rrank *r, uint32_t b)
 
 static int rank_fail(struct rrank *r, const char *what, int rc)
 {
-    fprintf(stderr, "cesync run: rank %" PRIu32 ": %s: %s (%s)\n", r->c ? ces_comm_rank(r->c) : 0,
+    fprintf(stderr, "cesync: run: rank %" PRIu32 ": %s: %s (%s)\n", r->c ? ces_comm_rank(r->c) : 0,
             what, ces_ctx_last_error(r->ctx), ces_status_str(rc));
     return rc == CES_ERR_TIMEOUT || rc == CES_ERR_PEER_FAILED ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
 }
@@ -341,7 +341,7 @@ static int fill_initial(struct rrank *rr, uint32_t m, const struct ces_graph *g)
     int rc = CES_OK;
 
     if (host == NULL) {
-        fprintf(stderr, "cesync run: out of host memory for the initial pattern\n");
+        fprintf(stderr, "cesync: run: out of host memory for the initial pattern\n");
         return CES_EXIT_USAGE;
     }
     for (uint32_t k = 0; k < m; k++) {
@@ -465,7 +465,7 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
                 uint64_t d = check_block(&rr[k], b, iter);
 
                 if (d == UINT64_MAX) {
-                    fprintf(stderr, "cesync run: out of host memory checking the data\n");
+                    fprintf(stderr, "cesync: run: out of host memory checking the data\n");
                     return CES_EXIT_USAGE;
                 }
                 bad += d;
@@ -524,7 +524,7 @@ static int run_forked_rank(const struct ces_graph *g, uint32_t rank, uint32_t n,
         return CES_EXIT_USAGE;
     ec = ces_comm_init(r.ctx, rank, n, (int)(rank % (uint32_t)gpus), path, &r.c);
     if (ec != CES_OK) {
-        fprintf(stderr, "cesync run: rank %" PRIu32 ": %s\n", rank, ces_ctx_last_error(r.ctx));
+        fprintf(stderr, "cesync: run: rank %" PRIu32 ": %s\n", rank, ces_ctx_last_error(r.ctx));
         ces_ctx_destroy(r.ctx);
         return CES_EXIT_USAGE;
     }
@@ -546,7 +546,7 @@ static int run_single(const struct ces_graph *g, uint32_t n)
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return CES_EXIT_USAGE;
     if (ces_comm_init_all(ctx, n, NULL, comms) != CES_OK) {
-        fprintf(stderr, "cesync run: %s\n", ces_ctx_last_error(ctx));
+        fprintf(stderr, "cesync: run: %s\n", ces_ctx_last_error(ctx));
         ces_ctx_destroy(ctx);
         return CES_EXIT_USAGE;
     }
@@ -662,7 +662,7 @@ int ces_cmd_run(int argc, char **argv)
         goto out;
     }
     if (gpus == 0) {
-        fprintf(stderr, "cesync run: no CUDA GPU is available on this machine\n");
+        fprintf(stderr, "cesync: run: no CUDA GPU is available on this machine\n");
         ec = CES_EXIT_USAGE;
         goto out;
     }
@@ -696,7 +696,7 @@ int ces_cmd_run(int argc, char **argv)
             waitpid(pids[r], &st, 0);
             code = WIFEXITED(st) ? WEXITSTATUS(st) : CES_EXIT_DEFECT;
             if (!WIFEXITED(st))
-                fprintf(stderr, "cesync run: rank %" PRIu32 " died (signal %d)\n", r,
+                fprintf(stderr, "cesync: run: rank %" PRIu32 " died (signal %d)\n", r,
                         WIFSIGNALED(st) ? WTERMSIG(st) : 0);
             if (code != CES_EXIT_OK && (ec == CES_EXIT_OK || code == CES_EXIT_DEFECT))
                 ec = code;
@@ -718,7 +718,7 @@ int ces_cmd_run(int argc, char **argv)
         fputs(run_usage, stdout);
         return CES_EXIT_OK;
     }
-    fprintf(stderr, "cesync run: this cesync was built without CUDA\n");
+    fprintf(stderr, "cesync: run: this cesync was built without CUDA\n");
     return CES_EXIT_USAGE;
 }
 

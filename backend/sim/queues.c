@@ -162,8 +162,9 @@ int ces_sim_queue_map_check(struct ces_ctx *ctx, const char *what, uint32_t rank
         if (map[i] >= streams)
             return ces_ctx_error(ctx, CES_ERR_INVALID,
                                  "%s puts r%" PRIu32 ".s%" PRIu32 " on queue %" PRIu32
-                                 "; a rank's queues are 0..%" PRIu32,
-                                 what, i / streams, i % streams, map[i], streams - 1);
+                                 "; expected a queue number less than the streams per rank, %"
+                                 PRIu32,
+                                 what, i / streams, i % streams, map[i], streams);
     return CES_OK;
 }
 

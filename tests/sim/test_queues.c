@@ -306,8 +306,8 @@ static void test_map_decides(void **state)
         assert_int_equal(ces_check(ctx, g, &b, &r), CES_ERR_INVALID);
         assert_null(r);
         assert_string_equal(ces_ctx_last_error(ctx),
-                            "check options: queue_map puts r1.s1 on queue 2; a rank's queues "
-                            "are 0..1");
+                            "check options: queue_map puts r1.s1 on queue 2; expected a queue "
+                            "number less than the streams per rank, 2");
     }
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -571,8 +571,8 @@ static void test_connections_any(void **state)
         map[3] = 2;
         assert_int_equal(ces_promela_emit(ctx, good, &po, &text, NULL), CES_ERR_INVALID);
         assert_string_equal(ces_ctx_last_error(ctx),
-                            "promela: the queue map puts r1.s1 on queue 2; a rank's queues are "
-                            "0..1");
+                            "promela: the queue map puts r1.s1 on queue 2; expected a queue "
+                            "number less than the streams per rank, 2");
     }
     ces_graph_destroy(good);
     ces_graph_destroy(bad);

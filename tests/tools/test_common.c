@@ -299,7 +299,7 @@ static void test_load_input_anywhere(void **state)
                        "cesync: cannot create /nonexistent-dir/x.pml: No such file or "
                        "directory\n");
     ces_test_tool_says("check --predict --kind nope barrier", 2,
-                       "cesync: --kind: unknown machine kind 'nope' (known: h200)\n");
+                       "cesync: check --predict: --kind: unknown machine kind 'nope' (known: h200)\n");
 }
 
 /* No schedule named: the built-in 4-rank alltoall, unless standard input

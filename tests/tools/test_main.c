@@ -220,7 +220,7 @@ static void test_run_input_first(void **state)
         assert_int_equal(rmdir(dir), 0);
     }
 #else
-    ces_test_tool_says("run no-such.ces", 2, "cesync run: this cesync was built without CUDA\n");
+    ces_test_tool_says("run no-such.ces", 2, "cesync: run: this cesync was built without CUDA\n");
 #endif
 }
 

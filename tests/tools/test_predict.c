@@ -69,10 +69,10 @@ static void test_errors(void **state)
         const char *msg;
     } cases[] = {
         {"check --predict alltoall --kind a100", 2,
-         "cesync: --kind: unknown machine kind 'a100' (known: h200)\n"},
+         "cesync: check --predict: --kind: unknown machine kind 'a100' (known: h200)\n"},
         {"check --predict alltoall --frob", 2,
          "cesync: check --predict: unknown option '--frob' (see cesync check --predict --help)\n"},
-        {"check --predict alltoall --model", 2, "cesync: --model expects a value\n"},
+        {"check --predict alltoall --model", 2, "cesync: check --predict: --model expects a value\n"},
         /* check's own options are named as such (they were "unknown"), and
          * their values are not taken for the schedule */
         {"check --predict --quiet alltoall", 2,
