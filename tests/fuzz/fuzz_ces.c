@@ -1,7 +1,8 @@
 /*
  * tests/fuzz/fuzz_ces.c - one input through everything that reads text:
- * the .ces parser, the printers, the expander, the checker, the dot
- * emitter, the cost model, and the model file parser.  Besides crashes and
+ * the .ces parser, the printers, the expander, the checker and its replay
+ * strings, the dot and Promela emitters, the cost model, the model file
+ * parser, and the fault and queue map readers.  Besides crashes and
  * leaks (every block of a context is counted), it asserts what the API
  * promises of any input it accepts:
  *   - canonical text (ces_prog_print) parses, and prints again the same;
@@ -9,8 +10,12 @@
  *   - the graph's text (ces_graph_print) loads to a graph that prints the
  *     same;
  *   - a prediction's critical path parts add up to its total;
+ *   - each defect's replay string re-runs an execution with that defect;
  *   - a model file that parses prints as a file that parses to the same
- *     text.
+ *     text;
+ *   - the input's first line, read as a fault (--fault) or a queue map
+ *     (--queues, for 3 ranks of 3 streams), formats as text that parses to
+ *     the same.
  * A broken promise prints both texts and aborts.  Built as a libFuzzer
  * target with -DCES_FUZZ=ON (clang), and always as fuzz_replay, which runs
  * it over files (tests/fuzz/CMakeLists.txt).
@@ -28,6 +33,9 @@
  * a small schedule, small enough for thousands of inputs a second. */
 #define FUZZ_MAX_STATES 3000
 #define FUZZ_MAX_SECONDS 1.0
+/* The graph shape a queue map is read for: 3 ranks of 3 streams. */
+#define FUZZ_MAP_RANKS 3
+#define FUZZ_MAP_STREAMS 3
 
 static void broken(const char *promise, const char *a, const char *b)
 {
@@ -89,10 +97,38 @@ static void reload(struct ces_ctx *ctx, const struct ces_graph *g)
     ces_free(ctx, t2);
 }
 
+/* Each defect's replay string (with the report's queue map) re-runs an
+ * execution with that defect. */
+static void replay(struct ces_ctx *ctx, const struct ces_graph *g,
+                   const struct ces_check_report *r)
+{
+    for (size_t i = 0; i < ces_check_report_ndefects(r); i++) {
+        const struct ces_check_defect *d = ces_check_report_defect(r, i);
+        struct ces_check_opts o;
+        struct ces_check_report *again = NULL;
+
+        if (d->cls == CES_CHECK_ABORTED)
+            continue; /* the watchdog model's example: not under these options */
+        ces_check_opts_init(&o);
+        o.replay = d->replay;
+        o.queue_map = ces_check_report_queue_map(r);
+        if (ces_check(ctx, g, &o, &again) != CES_OK)
+            broken("a report's replay string replays", d->replay, ces_ctx_last_error(ctx));
+        if (!(ces_check_report_verdict(again) & d->cls)) {
+            char want[64];
+
+            ces_verdict_format(d->cls, want, sizeof(want));
+            broken("a replay shows the defect it was reported for", d->replay, want);
+        }
+        ces_check_report_destroy(again);
+    }
+}
+
 static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g)
 {
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
+    struct ces_promela_opts po;
     char *t = NULL;
     size_t l = 0;
 
@@ -100,6 +136,7 @@ static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g)
     o.max_states = FUZZ_MAX_STATES;
     o.max_seconds = FUZZ_MAX_SECONDS;
     if (ces_check(ctx, g, &o, &r) == CES_OK) {
+        replay(ctx, g, r);
         if (ces_check_report_text(ctx, r, &t, &l) == CES_OK)
             ces_free(ctx, t);
         if (ces_check_report_json(ctx, r, &t, &l) == CES_OK)
@@ -107,6 +144,9 @@ static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g)
         ces_check_report_destroy(r);
     }
     if (ces_dot_emit(ctx, g, NULL, &t, &l) == CES_OK)
+        ces_free(ctx, t);
+    ces_promela_opts_init(&po);
+    if (ces_promela_emit(ctx, g, &po, &t, &l) == CES_OK)
         ces_free(ctx, t);
 }
 
@@ -148,6 +188,28 @@ static void model_text(struct ces_ctx *ctx, const char *text, size_t len)
     ces_free(ctx, t2);
 }
 
+/* A fault and a queue map that parse format as text that parses to the
+ * same. */
+static void options_text(struct ces_ctx *ctx, const char *text)
+{
+    struct ces_fault f, f2;
+    uint32_t map[FUZZ_MAP_RANKS * FUZZ_MAP_STREAMS], map2[FUZZ_MAP_RANKS * FUZZ_MAP_STREAMS];
+    char buf[256];
+
+    if (ces_fault_parse(ctx, text, &f) == CES_OK) {
+        if (ces_fault_format(&f, buf, sizeof(buf)) >= (int)sizeof(buf) ||
+            ces_fault_parse(ctx, buf, &f2) != CES_OK || memcmp(&f, &f2, sizeof(f)) != 0)
+            broken("a fault formats as text that parses to the same", text, buf);
+    }
+    if (ces_queue_map_parse(ctx, text, FUZZ_MAP_RANKS, FUZZ_MAP_STREAMS, map) == CES_OK) {
+        if (ces_queue_map_format(FUZZ_MAP_RANKS, FUZZ_MAP_STREAMS, map, buf, sizeof(buf)) >=
+                (int)sizeof(buf) ||
+            ces_queue_map_parse(ctx, buf, FUZZ_MAP_RANKS, FUZZ_MAP_STREAMS, map2) != CES_OK ||
+            memcmp(map, map2, sizeof(map)) != 0)
+            broken("a queue map formats as text that parses to the same", text, buf);
+    }
+}
+
 int ces_fuzz_one(const uint8_t *data, size_t size)
 {
     struct ces_test_alloc st = {0, 0, 0};
@@ -155,6 +217,7 @@ int ces_fuzz_one(const uint8_t *data, size_t size)
     struct ces_ctx *ctx = NULL;
     struct ces_prog *p = NULL;
     const char *text = (const char *)data;
+    char *line;
 
     if (ces_ctx_create(&hooks, &ctx) != CES_OK)
         broken("a context can be created", NULL, NULL);
@@ -170,6 +233,15 @@ int ces_fuzz_one(const uint8_t *data, size_t size)
         ces_prog_destroy(p);
     }
     model_text(ctx, text, size);
+    /* the options read from the command line take the first line */
+    line = malloc(size + 1);
+    if (line == NULL)
+        broken("memory for the first line", NULL, NULL);
+    memcpy(line, data, size);
+    line[size] = '\0';
+    line[strcspn(line, "\n")] = '\0';
+    options_text(ctx, line);
+    free(line);
     ces_ctx_destroy(ctx);
     if (st.live != 0) {
         char n[32];
