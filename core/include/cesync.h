@@ -225,15 +225,18 @@ CES_API void ces_graph_destroy(struct ces_graph *g);
 #define CES_CONNECTIONS_ANY UINT32_MAX
 CES_API int ces_graph_set_connections(struct ces_graph *g, uint32_t connections);
 
-/* Tables.  Names are copied; they must be identifiers, unique per table.
- * The index of the new entry is stored in *idx (may be NULL). */
+/* Tables.  Names are copied; they must be identifiers, unique per table,
+ * and buffers and signals share one name space (the .ces format and
+ * ces_launch's bindings name both alike): a buffer may not take a signal's
+ * name, nor a signal a buffer's (CES_ERR_INVALID).  The index of the new
+ * entry is stored in *idx (may be NULL). */
 CES_API int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size,
                                  uint32_t *idx);
 CES_API int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width,
                                  uint32_t slots, uint32_t *idx);
 CES_API int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t *idx);
 /* Named constants are kept for printing only (they are already folded into
- * the ops). */
+ * the ops), as `let` lines: r, n, p and i are refused (CES_ERR_INVALID). */
 CES_API int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value);
 
 /* Starts a new block; later ops go into it.  reps must be 1 for eager. */
