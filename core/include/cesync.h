@@ -298,7 +298,12 @@ enum ces_print_flags {
 };
 
 /* Writes the graph as concrete .ces text (`rN sM : op` lines, one block per
- * `phase` line).  Parsing the result and expanding it gives an equal graph.
+ * `phase` line).  Parsing the result and expanding it gives an equal graph
+ * for every graph the text can hold: one expanded from .ces text or built
+ * by ces_coll_build, and one built op by op that has a block, numbers its
+ * events in the order of their first use block by block and rank by rank
+ * (the order of the text; an event no op uses is not written) and writes
+ * and awaits no u64 value above 2^63-1 (the text's largest number).
  * *text is allocated with the context's hooks; free with ces_free. */
 CES_API int ces_graph_print(struct ces_ctx *ctx, const struct ces_graph *g, unsigned flags,
                             char **text, size_t *len);
