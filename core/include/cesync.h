@@ -315,10 +315,16 @@ CES_API int ces_graph_print(struct ces_ctx *ctx, const struct ces_graph *g, unsi
 struct ces_prog;
 
 /* Parses .ces text.  `file` names the input in errors (may be NULL: "<input>").
- * On a syntax error returns CES_ERR_PARSE with "file:line:col: expected ..." */
+ * On a syntax error returns CES_ERR_PARSE with "file:line:col: expected ...";
+ * what the parser already knows to be wrong (a header value out of range,
+ * an undefined name, $p outside `over`, overflow in a header expression)
+ * is CES_ERR_SEMANTIC, and an expression nested over 64 levels or a
+ * statement of over 4096 expression terms CES_ERR_LIMIT, each at its
+ * file:line:col. */
 CES_API int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
                            struct ces_prog **out);
-/* Reads and parses a file; "-" is standard input. */
+/* Reads and parses a file; "-" is standard input.  CES_ERR_IO when it cannot
+ * be opened or read, CES_ERR_LIMIT when it holds more than 256 MiB. */
 CES_API int ces_prog_parse_file(struct ces_ctx *ctx, const char *path, struct ces_prog **out);
 CES_API void ces_prog_destroy(struct ces_prog *p);
 
@@ -327,7 +333,9 @@ CES_API int ces_prog_print(struct ces_ctx *ctx, const struct ces_prog *p, char *
                            size_t *len);
 
 /* Expands r*, over p, expressions, phases and iterations into a graph and
- * validates it.  Semantic errors (CES_ERR_SEMANTIC) name file:line:col. */
+ * validates it.  Semantic errors (CES_ERR_SEMANTIC) name file:line:col;
+ * CES_ERR_LIMIT, before anything is expanded, past 2^20 eager blocks, 2^24
+ * blocks times ranks or 2^24 ops (docs/FORMAT.md). */
 CES_API int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p,
                             struct ces_graph **out);
 
