@@ -94,8 +94,11 @@ static int64_t find_named(const struct ces_vec *v, const char *name)
     return -1;
 }
 
-static int add_named(struct ces_graph *g, struct ces_vec *v, const char *what,
-                     const struct ces_named *proto, uint32_t *idx)
+/* Adds a named entry to table v.  `other` is the table whose names v's may
+ * not take too (buffers and signals share one name space, as in the .ces
+ * format and in ces_launch's bindings), NULL for none. */
+static int add_named(struct ces_graph *g, struct ces_vec *v, const struct ces_vec *other,
+                     const char *what, const struct ces_named *proto, uint32_t *idx)
 {
     struct ces_named n = *proto;
     int rc;
@@ -106,6 +109,11 @@ static int add_named(struct ces_graph *g, struct ces_vec *v, const char *what,
     if (find_named(v, proto->name) >= 0)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s '%s' is declared twice", what,
                              proto->name);
+    if (other != NULL && find_named(other, proto->name) >= 0)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                             "%s '%s': the name is already a %s's (buffers and signals share "
+                             "one name space)",
+                             what, proto->name, other == &g->buffers ? "buffer" : "signal");
     n.name = ces_strdup(g->ctx, proto->name);
     if (n.name == NULL)
         return ces_ctx_error(g->ctx, CES_ERR_NOMEM, "out of memory adding %s", what);
@@ -129,7 +137,7 @@ int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size, u
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
                              "buffer '%s': size must be 1..2^48 bytes, not %" PRIu64,
                              name != NULL ? name : "(null)", size);
-    return add_named(g, &g->buffers, "buffer", &n, idx);
+    return add_named(g, &g->buffers, &g->signals, "buffer", &n, idx);
 }
 
 int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width, uint32_t slots,
@@ -146,7 +154,7 @@ int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width, 
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
                              "signal '%s': slots must be 1..16777216, not %" PRIu32,
                              name != NULL ? name : "(null)", slots);
-    return add_named(g, &g->signals, "signal", &n, idx);
+    return add_named(g, &g->signals, &g->buffers, "signal", &n, idx);
 }
 
 int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t *idx)
@@ -155,7 +163,7 @@ int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t *idx)
 
     if (g == NULL)
         return CES_ERR_INVALID;
-    return add_named(g, &g->events, "event", &n, idx);
+    return add_named(g, &g->events, NULL, "event", &n, idx);
 }
 
 int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value)
@@ -164,7 +172,12 @@ int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value)
 
     if (g == NULL)
         return CES_ERR_INVALID;
-    return add_named(g, &g->consts, "constant", &n, NULL);
+    /* a constant prints as a `let`, whose name may not be a built-in one */
+    if (name != NULL && name[0] != '\0' && name[1] == '\0' && strchr("rnpi", name[0]) != NULL)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
+                             "constant name '%s' is reserved: $r, $n, $p and $i are built in",
+                             name);
+    return add_named(g, &g->consts, NULL, "constant", &n, NULL);
 }
 
 int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps)

@@ -48,8 +48,8 @@ static const char builder_options[] =
     "                     scatter, broadcast that copy nothing (but the root of scatter,\n"
     "                     broadcast; gather's root in place) copy K pieces of 4 KiB\n"
     "                     within a private buffer on a stream of their own while they\n"
-    "                     wait (0..256, default 0; ces_gather & co. run it eagerly: see\n"
-    "                     docs/PERFORMANCE.md)\n";
+    "                     wait (0..256, default 0; ces_gather & co. run it, eager and\n"
+    "                     captured: see docs/PERFORMANCE.md)\n";
 
 void ces_tool_builder_help(int run)
 {

@@ -225,15 +225,18 @@ CES_API void ces_graph_destroy(struct ces_graph *g);
 #define CES_CONNECTIONS_ANY UINT32_MAX
 CES_API int ces_graph_set_connections(struct ces_graph *g, uint32_t connections);
 
-/* Tables.  Names are copied; they must be identifiers, unique per table.
- * The index of the new entry is stored in *idx (may be NULL). */
+/* Tables.  Names are copied; they must be identifiers, unique per table,
+ * and buffers and signals share one name space (the .ces format and
+ * ces_launch's bindings name both alike): a buffer may not take a signal's
+ * name, nor a signal a buffer's (CES_ERR_INVALID).  The index of the new
+ * entry is stored in *idx (may be NULL). */
 CES_API int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size,
                                  uint32_t *idx);
 CES_API int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width,
                                  uint32_t slots, uint32_t *idx);
 CES_API int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t *idx);
 /* Named constants are kept for printing only (they are already folded into
- * the ops). */
+ * the ops), as `let` lines: r, n, p and i are refused (CES_ERR_INVALID). */
 CES_API int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value);
 
 /* Starts a new block; later ops go into it.  reps must be 1 for eager. */
@@ -295,7 +298,12 @@ enum ces_print_flags {
 };
 
 /* Writes the graph as concrete .ces text (`rN sM : op` lines, one block per
- * `phase` line).  Parsing the result and expanding it gives an equal graph.
+ * `phase` line).  Parsing the result and expanding it gives an equal graph
+ * for every graph the text can hold: one expanded from .ces text or built
+ * by ces_coll_build, and one built op by op that has a block, numbers its
+ * events in the order of their first use block by block and rank by rank
+ * (the order of the text; an event no op uses is not written) and writes
+ * and awaits no u64 value above 2^63-1 (the text's largest number).
  * *text is allocated with the context's hooks; free with ces_free. */
 CES_API int ces_graph_print(struct ces_ctx *ctx, const struct ces_graph *g, unsigned flags,
                             char **text, size_t *len);
@@ -307,10 +315,16 @@ CES_API int ces_graph_print(struct ces_ctx *ctx, const struct ces_graph *g, unsi
 struct ces_prog;
 
 /* Parses .ces text.  `file` names the input in errors (may be NULL: "<input>").
- * On a syntax error returns CES_ERR_PARSE with "file:line:col: expected ..." */
+ * On a syntax error returns CES_ERR_PARSE with "file:line:col: expected ...";
+ * what the parser already knows to be wrong (a header value out of range,
+ * an undefined name, $p outside `over`, overflow in a header expression)
+ * is CES_ERR_SEMANTIC, and an expression nested over 64 levels or a
+ * statement of over 4096 expression terms CES_ERR_LIMIT, each at its
+ * file:line:col. */
 CES_API int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
                            struct ces_prog **out);
-/* Reads and parses a file; "-" is standard input. */
+/* Reads and parses a file; "-" is standard input.  CES_ERR_IO when it cannot
+ * be opened or read, CES_ERR_LIMIT when it holds more than 256 MiB. */
 CES_API int ces_prog_parse_file(struct ces_ctx *ctx, const char *path, struct ces_prog **out);
 CES_API void ces_prog_destroy(struct ces_prog *p);
 
@@ -319,7 +333,9 @@ CES_API int ces_prog_print(struct ces_ctx *ctx, const struct ces_prog *p, char *
                            size_t *len);
 
 /* Expands r*, over p, expressions, phases and iterations into a graph and
- * validates it.  Semantic errors (CES_ERR_SEMANTIC) name file:line:col. */
+ * validates it.  Semantic errors (CES_ERR_SEMANTIC) name file:line:col;
+ * CES_ERR_LIMIT, before anything is expanded, past 2^20 eager blocks, 2^24
+ * blocks times ranks or 2^24 ops (docs/FORMAT.md). */
 CES_API int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p,
                             struct ces_graph **out);
 
@@ -483,7 +499,8 @@ CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_dot_overlay *overlay, char **text, size_t *len);
 
 /* Writes dot text to `path`: .dot as is; .svg / .png through Graphviz `dot`
- * (CES_ERR_UNSUPPORTED with a message when `dot` is not installed).  `path`
+ * (CES_ERR_UNSUPPORTED with a message when `dot` is not installed); a name
+ * with another ending is CES_ERR_INVALID, nothing written.  `path`
  * is replaced only when complete: the output goes to a temporary file beside
  * it (PATH.XXXXXX, with the mode `path` has or a new file would get), renamed
  * over it; on an error (CES_ERR_IO) the temporary file is removed and `path`

@@ -304,6 +304,45 @@ static void test_names(void **state)
     assert_int_equal(ces_proto_from_name("nope"), -1);
 }
 
+/* Names the graph's text could not hold are refused at the API edge: a
+ * buffer and a signal of one name (the .ces format, and ces_launch's
+ * bindings, name both alike) and a constant named like a built-in
+ * variable (constants print as `let` lines), so that what ces_graph_print
+ * writes parses back. */
+static void test_name_spaces(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    uint32_t idx = 99;
+
+    (void)state;
+    assert_int_equal(ces_graph_add_signal(g, "send", CES_U32, 1, &idx), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "signal 'send': the name is already a "
+                                                 "buffer's (buffers and signals share one name "
+                                                 "space)");
+    assert_int_equal(ces_graph_add_buffer(g, "ready", 8, &idx), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "buffer 'ready': the name is already a "
+                                                 "signal's (buffers and signals share one name "
+                                                 "space)");
+    assert_int_equal(idx, 99);
+    assert_int_equal(ces_graph_nbuffers(g), 2);
+    assert_int_equal(ces_graph_nsignals(g), 1);
+    /* events and constants have tables of their own */
+    assert_int_equal(ces_graph_add_event(g, "send", NULL), CES_OK);
+    assert_int_equal(ces_graph_add_const(g, "ready", 1), CES_OK);
+    for (const char *c = "rnpi"; *c != '\0'; c++) {
+        char name[2] = {*c, '\0'};
+
+        assert_int_equal(ces_graph_add_const(g, name, 1), CES_ERR_INVALID);
+        assert_non_null(strstr(ces_ctx_last_error(ctx), "is reserved"));
+    }
+    assert_int_equal(ces_graph_add_const(g, "rr", 1), CES_OK);
+    assert_int_equal(ces_graph_nconsts(g), 2);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Constants are a table of the graph (they print as `let` lines): equality
  * compares their names and values too. */
 static void test_equal_consts(void **state)
@@ -388,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_await_needs_record),
         cmocka_unit_test(test_overlapping_copy), cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_names),           cmocka_unit_test(test_equal_consts),
+        cmocka_unit_test(test_name_spaces),
         cmocka_unit_test(test_wait_holds),
         cmocka_unit_test(test_validate_batch_read_write),
         cmocka_unit_test(test_validate_long_batch),
