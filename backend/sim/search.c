@@ -1569,6 +1569,11 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     }
     if (opts->nfaults > 0 && opts->faults == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "check options: nfaults > 0 but no faults");
+    if (opts->flags & ~(uint32_t)(CES_CHECK_NO_REDUCTION | CES_CHECK_ABORT | CES_CHECK_FIRST))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "check options: flags 0x%" PRIx32 " has bits no enum ces_check_flags "
+                             "names",
+                             opts->flags);
     if (!(opts->max_seconds >= 0) || !isfinite(opts->max_seconds))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: max_seconds must be a finite number >= 0");

@@ -1257,6 +1257,31 @@ static void test_max_seconds_finite(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A flag bit that enum ces_check_flags does not name is refused, not
+ * ignored (a caller's newer flag would silently do nothing). */
+static void test_unknown_flags(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, false);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.flags = CES_CHECK_ABORT | (1u << 3);
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_null(r);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "check options: flags 0xa has bits no enum ces_check_flags names");
+    o.flags = CES_CHECK_NO_REDUCTION | CES_CHECK_ABORT | CES_CHECK_FIRST;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_non_null(r);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A graph built op by op that the caller never validated: an open batch
  * (and, after a valid graph is extended, an overlapping copy) used to be
  * searched as if valid and pass with verdict OK; the checker and the fault
@@ -1857,6 +1882,7 @@ int main(void)
         cmocka_unit_test(test_depth_bound),
         cmocka_unit_test(test_progress_and_time_bound),
         cmocka_unit_test(test_max_seconds_finite),
+        cmocka_unit_test(test_unknown_flags),
         cmocka_unit_test(test_unvalidated_graph),
         cmocka_unit_test(test_clock_follows_state_size),
         cmocka_unit_test(test_memory_bound_model),
