@@ -7,6 +7,8 @@
  */
 #include "internal.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static const struct ces_model ces_model_kinds_[] = {
@@ -152,4 +154,81 @@ void ces_model_slow_mode(struct ces_model *m)
 const char *ces_model_kind_name(uint32_t i)
 {
     return i < CES_MODEL_NKINDS ? ces_model_kinds_[i].kind : NULL;
+}
+
+/* What machine m lacks for op, or NULL. */
+static const char *op_lacks(const struct ces_model *m, const struct ces_graph *g,
+                            const struct ces_op *op, char *buf, size_t size)
+{
+    if (op->kind == CES_OP_FLUSH && !m->can_flush_remote_writes) {
+        snprintf(buf, size, "flush is not supported on %s (can_flush_remote_writes = 0)", m->kind);
+        return buf;
+    }
+    if (op->kind == CES_OP_WRITE || op->kind == CES_OP_WAIT) {
+        struct ces_signal_info si = ces_graph_signal(g, op->slot.sig);
+        uint32_t bit = si.width == CES_U64 ? CES_MODEL_W64 : CES_MODEL_W32;
+
+        if (!(m->flag_widths & bit) || (si.width == CES_U64 && !m->has_64bit_memops)) {
+            snprintf(buf, size, "%s is u%u, which %s has no memops for", si.name,
+                     (unsigned)si.width, m->kind);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const struct ces_graph *g,
+                      const char *who)
+{
+    uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
+    const char *sep = who != NULL ? ": " : "";
+    uint64_t *base;
+    int rc = CES_OK;
+
+    if (who == NULL)
+        who = "";
+    if (ranks > m->max_ranks)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "%s%s%u ranks, the %s model has at most %u GPU%s", who, sep,
+                             (unsigned)ranks, m->kind, (unsigned)m->max_ranks,
+                             m->max_ranks == 1 ? "" : "s");
+    base = ces_malloc(ctx, sizeof(*base) * 2 * streams);
+    if (base == NULL)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "%s%sout of memory", who, sep);
+    /* An op is named by its first instance: #K counts the ops of its stream
+     * in every earlier replay of every earlier block (the checker's and the
+     * faults' numbering). */
+    for (uint32_t r = 0; r < ranks && rc == CES_OK; r++) {
+        memset(base, 0, sizeof(*base) * 2 * streams);
+        for (uint32_t b = 0; b < ces_graph_nblocks(g) && rc == CES_OK; b++) {
+            uint32_t n = 0;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+            uint64_t *seen = base + streams; /* ops of each stream so far in this block */
+
+            memset(seen, 0, sizeof(*seen) * streams);
+            for (uint32_t k = 0; k < n && rc == CES_OK; k++) {
+                const struct ces_op *op = &ops[k];
+                char why[160], where[80];
+
+                if (op_lacks(m, g, op, why, sizeof(why)) != NULL) {
+                    ces_op_where(where, sizeof(where), r, op->stream,
+                                 (uint32_t)(base[op->stream] + seen[op->stream]), op);
+                    rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "%s%s%s: %s", who, sep, where,
+                                       why);
+                }
+                seen[op->stream]++;
+            }
+            for (uint32_t s = 0; s < streams; s++)
+                base[s] += seen[s] * ces_graph_block(g, b).reps;
+        }
+    }
+    ces_free(ctx, base);
+    return rc;
+}
+
+int ces_model_supports(struct ces_ctx *ctx, const struct ces_model *m, const struct ces_graph *g)
+{
+    if (ctx == NULL || m == NULL || g == NULL)
+        return CES_ERR_INVALID;
+    return ces_model_require(ctx, m, g, NULL);
 }

@@ -216,27 +216,6 @@ static int group_writes(struct psim *s, size_t from, size_t to, uint32_t sig)
     return 0;
 }
 
-static int check_op(struct psim *s, uint32_t rank, const struct ces_op *op, uint32_t index)
-{
-    char where[80];
-
-    ces_op_where(where, sizeof(where), rank, op->stream, index, op);
-    if (op->kind == CES_OP_FLUSH && !s->m->can_flush_remote_writes)
-        return ces_ctx_error(s->ctx, CES_ERR_UNSUPPORTED,
-                             "predict: %s: flush is not supported on %s (can_flush_remote_writes = 0)",
-                             where, s->m->kind);
-    if (op->kind == CES_OP_WRITE || op->kind == CES_OP_WAIT) {
-        struct ces_signal_info si = ces_graph_signal(s->g, op->slot.sig);
-        uint32_t bit = si.width == CES_U64 ? CES_MODEL_W64 : CES_MODEL_W32;
-
-        if (!(s->m->flag_widths & bit) || (si.width == CES_U64 && !s->m->has_64bit_memops))
-            return ces_ctx_error(s->ctx, CES_ERR_UNSUPPORTED,
-                                 "predict: %s: %s is u%u, which %s has no memops for", where,
-                                 si.name, (unsigned)si.width, s->m->kind);
-    }
-    return CES_OK;
-}
-
 /* CES_ERR_LIMIT when the unrolled graph has more than PREDICT_MAX_INSTS op
  * instances. */
 static int check_size(struct psim *s)
@@ -414,9 +393,6 @@ static int build(struct psim *s)
                     in.graph = (uint8_t)graph;
                     in.match = -1;
                     in.cause = -1;
-                    rc = check_op(s, r, op, in.index);
-                    if (rc != CES_OK)
-                        goto out;
                     if (is_memop(op->kind)) {
                         if (op->kind == CES_OP_WRITE && op->slot.rank == CES_RANK_ALL)
                             cost = s->ranks;
@@ -1176,12 +1152,11 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
     rc = ces_model_check_values(ctx, m, "predict");
     if (rc != CES_OK)
         return rc;
-    if (s.ranks > m->max_ranks)
-        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "predict: %u ranks, the %s model has at most %u GPUs",
-                             (unsigned)s.ranks, m->kind, (unsigned)m->max_ranks);
-    if (m->copy_engines == 0 || m->batch_engines == 0 || m->max_memops_per_batch == 0 || !(m->peer_copy_gbps > 0.0) ||
-        !(m->local_copy_gbps > 0.0))
+    rc = ces_model_require(ctx, m, g, "predict");
+    if (rc != CES_OK)
+        return rc;
+    if (m->copy_engines == 0 || m->batch_engines == 0 || m->max_memops_per_batch == 0 ||
+        !(m->peer_copy_gbps > 0.0) || !(m->local_copy_gbps > 0.0))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "predict: the model needs copy_engines, batch_engines, "
                              "max_memops_per_batch and bandwidths > 0");

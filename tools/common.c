@@ -96,6 +96,27 @@ int ces_tool_fail(const char *fmt, ...)
     return CES_EXIT_USAGE;
 }
 
+int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
+                     const char *model_path, struct ces_model *out)
+{
+    const struct ces_model *base = ces_model_find(kind != NULL ? kind : "h200");
+
+    if (base == NULL) {
+        char known[256] = "";
+
+        /* the model's own list, so the message stays true when kinds are added */
+        for (uint32_t i = 0; ces_model_kind_name(i) != NULL; i++)
+            snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+                     i > 0 ? ", " : "", ces_model_kind_name(i));
+        return ces_tool_fail("%s: --kind: unknown machine kind '%s' (known: %s)", cmd, kind,
+                             known);
+    }
+    *out = *base;
+    if (model_path != NULL && ces_model_load(ctx, model_path, base, out) != CES_OK)
+        return ces_tool_fail("%s", ces_ctx_last_error(ctx));
+    return CES_EXIT_OK;
+}
+
 int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *what)
 {
     const char *sep = cmd != NULL ? ": " : "";

@@ -42,8 +42,7 @@ int ces_cmd_predict(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *model_path = NULL, *kind = "h200";
-    const struct ces_model *base;
+    const char *model_path = NULL, *kind = NULL;
     struct ces_model m, slow;
     struct ces_predict p, ps;
     int rest = 0, ex = CES_EXIT_USAGE, rc;
@@ -78,23 +77,8 @@ int ces_cmd_predict(int argc, char **argv)
             goto out;
         }
     }
-    base = ces_model_find(kind);
-    if (base == NULL) {
-        char known[256] = "";
-
-        /* the model's own list, so the message stays true when kinds are added */
-        for (uint32_t i = 0; ces_model_kind_name(i) != NULL; i++)
-            snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
-                     i > 0 ? ", " : "", ces_model_kind_name(i));
-        ces_tool_fail("check --predict: --kind: unknown machine kind '%s' (known: %s)", kind,
-                      known);
+    if (ces_tool_machine("check --predict", ctx, kind, model_path, &m) != CES_EXIT_OK)
         goto out;
-    }
-    m = *base;
-    if (model_path != NULL && ces_model_load(ctx, model_path, base, &m) != CES_OK) {
-        ces_tool_fail("%s", ces_ctx_last_error(ctx));
-        goto out;
-    }
     slow = m;
     ces_model_slow_mode(&slow);
     rc = ces_model_predict(ctx, &m, g, &p);

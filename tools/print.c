@@ -21,11 +21,20 @@ static const char print_help[] =
     "\n";
 
 static const char validate_help[] =
-    "usage: cesync validate [SCHEDULE] [builder options]\n"
+    "usage: cesync validate [SCHEDULE] [builder options] [--kind K] [--model FILE]\n"
     "\n"
     "Parses, expands and validates a schedule and prints a one-line summary; on an\n"
     "error prints file:line:col and what was expected, and exits 2.\n"
+    "  --kind K       also check that machine kind K (h200) has every op the schedule\n"
+    "                 uses: no flush where it cannot flush remote writes, memops of\n"
+    "                 every slot width, at most its GPUs; the first op it lacks is\n"
+    "                 named (rR.sS#K, line:col) and the exit is 2\n"
+    "  --model FILE   the same for a model file's machine (`cesync bench --calibrate\n"
+    "                 --model-out`; over --kind's table, h200 without it)\n"
     "\n";
+
+/* validate's options that take a value (ces_tool_load). */
+static const char *const validate_valued[] = {"--kind", "--model", NULL};
 
 /* print's option that takes a value (ces_tool_load). */
 static const char *const print_valued[] = {"-o", NULL};
@@ -97,6 +106,8 @@ int ces_cmd_validate(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
+    const char *kind = NULL, *model_path = NULL;
+    struct ces_model m;
     uint64_t ops = 0;
     int rest = 0, ec;
 
@@ -107,9 +118,21 @@ int ces_cmd_validate(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("validate", ctx, argc, argv, NULL, &rest, &g, NULL);
-    if (ec == CES_EXIT_OK && rest > 0)
-        ec = ces_tool_unexpected("validate", argv[0]);
+    ec = ces_tool_load("validate", ctx, argc, argv, validate_valued, &rest, &g, NULL);
+    for (int i = 0; i < rest && ec == CES_EXIT_OK; i++) {
+        if (strcmp(argv[i], "--kind") == 0 || strcmp(argv[i], "--model") == 0) {
+            ec = ces_tool_value("validate", argv[i], i + 1 < rest ? argv[i + 1] : NULL,
+                                "a value");
+            if (ec == CES_EXIT_OK && argv[i][2] == 'k')
+                kind = argv[++i];
+            else if (ec == CES_EXIT_OK)
+                model_path = argv[++i];
+        } else {
+            ec = ces_tool_unexpected("validate", argv[i]);
+        }
+    }
+    if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL))
+        ec = ces_tool_machine("validate", ctx, kind, model_path, &m);
     if (ec == CES_EXIT_OK) {
         for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
             for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
@@ -125,6 +148,14 @@ int ces_cmd_validate(int argc, char **argv)
                plural(ces_graph_streams(g)), ces_graph_nbuffers(g), plural(ces_graph_nbuffers(g)),
                ces_graph_nsignals(g), plural(ces_graph_nsignals(g)), ces_graph_iterations(g),
                plural(ces_graph_iterations(g)), ops, plural(ops));
+    }
+    if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL)) {
+        fflush(stdout); /* the summary first, also into a pipe */
+        if (ces_model_supports(ctx, &m, g) != CES_OK)
+            ec = ces_tool_fail("validate: %s cannot run it: %s", m.kind, ces_ctx_last_error(ctx));
+        else
+            printf("machine: %s%s%s has every op it uses\n", m.kind,
+                   model_path != NULL ? " + " : "", model_path != NULL ? model_path : "");
     }
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);

@@ -124,6 +124,12 @@ int ces_tool_wants_help(int argc, char **argv);
  * WHAT".  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
 int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *what);
 
+/* The machine of `--kind K` (NULL: h200) with `--model FILE`'s overrides
+ * (NULL: none) in *out.  Returns CES_EXIT_OK, or CES_EXIT_USAGE with the
+ * unknown kind (and the known ones) or the model file's error printed. */
+int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
+                     const char *model_path, struct ces_model *out);
+
 /* Refuses argument `arg` of command `cmd` that no option of it takes:
  * "unknown option" for -x, "unexpected argument" for a word, with a pointer
  * to cmd's --help.  Returns CES_EXIT_USAGE (printed). */

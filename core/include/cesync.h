@@ -983,6 +983,18 @@ CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct c
 CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
                             size_t *len);
 
+/* Whether machine m can run graph g: CES_OK, or CES_ERR_UNSUPPORTED naming
+ * the first thing it lacks: more ranks than max_ranks ("9 ranks, the h200
+ * model has at most 8 GPUs"), a flush without can_flush_remote_writes, or a
+ * write or wait on a slot width without memops of that width ("r0.s1#3
+ * (line 12:5): flush is not supported on h200 (can_flush_remote_writes =
+ * 0)"; #K counts the stream's ops over every earlier replay, as the
+ * checker's positions do).  The checker's verdicts hold on every machine;
+ * this says whether one machine has the ops.  ces_model_predict and the
+ * CUDA backend (from the device's attributes) refuse the same. */
+CES_API int ces_model_supports(struct ces_ctx *ctx, const struct ces_model *m,
+                               const struct ces_graph *g);
+
 /* The machine in the slow mode of its blocked waits (docs/PERFORMANCE.md,
  * "Two modes"): on H200 a stream blocked on a polled flag or on another
  * stream's event either resumes at once or, for whole runs at a time, one

@@ -1,5 +1,6 @@
 /*
- * tests/model/test_model.c - the built-in machine kinds (model/model.c).
+ * tests/model/test_model.c - the built-in machine kinds and what a machine
+ * can run (model/model.c).
  */
 #include "ces_test.h"
 
@@ -36,11 +37,69 @@ static void test_kind_listing(void **state)
     assert_null(ces_model_find(NULL));
 }
 
+/* Three replays of a u32 write on r0.s1, then a u64 write on r0.s0, a u32
+ * write and a flush on r0.s1: the flush is r0.s1#4, as the checker numbers
+ * it (every earlier replay counted). */
+static const char supports_text[] =
+    "cesync 1\n"
+    "ranks 2\n"
+    "streams 2\n"
+    "signal f u32 1\n"
+    "signal w u64 1\n"
+    "phase eager x3\n"
+    "r0 s1 : write f[0]@1 = $i\n"
+    "r1 s1 : wait f[0] >= $i\n"
+    "phase eager x1\n"
+    "r0 : write w[0]@1 = 4\n"
+    "r0 s1 : write f[0]@1 = 5\n"
+    "r0 s1 : flush\n";
+
+static void test_supports(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_model m = *ces_model_find("h200");
+
+    (void)state;
+    assert_int_equal(ces_prog_parse(ctx, supports_text, strlen(supports_text), "s", &prog),
+                     CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
+    assert_int_equal(ces_model_supports(ctx, &m, g), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx), "r0.s1#4 (line 12:9): flush is not supported "
+                                                 "on h200 (can_flush_remote_writes = 0)");
+    m.can_flush_remote_writes = 1;
+    assert_int_equal(ces_model_supports(ctx, &m, g), CES_OK);
+    m.has_64bit_memops = 0;
+    assert_int_equal(ces_model_supports(ctx, &m, g), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0#0 (line 10:6): w is u64, which h200 has no memops for");
+    m.has_64bit_memops = 1;
+    m.flag_widths = CES_MODEL_W64;
+    assert_int_equal(ces_model_supports(ctx, &m, g), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s1#0 (line 7:9): f is u32, which h200 has no memops for");
+    m.flag_widths = CES_MODEL_W32 | CES_MODEL_W64;
+    m.max_ranks = 1;
+    assert_int_equal(ces_model_supports(ctx, &m, g), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx), "2 ranks, the h200 model has at most 1 GPU");
+    m.max_ranks = 2;
+    assert_int_equal(ces_model_supports(ctx, &m, g), CES_OK);
+    assert_int_equal(ces_model_supports(NULL, &m, g), CES_ERR_INVALID);
+    assert_int_equal(ces_model_supports(ctx, NULL, g), CES_ERR_INVALID);
+    assert_int_equal(ces_model_supports(ctx, &m, NULL), CES_ERR_INVALID);
+    ces_graph_destroy(g);
+    ces_prog_destroy(prog);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_h200_table),
         cmocka_unit_test(test_kind_listing),
+        cmocka_unit_test(test_supports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -927,7 +927,7 @@ static void test_unsupported(void **state)
     m.max_ranks = 1;
     assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(f.ctx),
-                        "predict: 2 ranks, the h200 model has at most 1 GPUs");
+                        "predict: 2 ranks, the h200 model has at most 1 GPU");
     fx_end(&f);
     /* an op from a file says where it stands there */
     m = round_model();

@@ -305,6 +305,43 @@ static void test_load_input_anywhere(void **state)
 /* No schedule named: the built-in 4-rank alltoall, unless standard input
  * is a pipe or a file, which the user most likely meant: refused then,
  * "-" reads it. */
+/* validate --kind / --model: whether the machine has every op the
+ * schedule uses, the first op it lacks named where it stands. */
+static void test_validate_machine(void **state)
+{
+    (void)state;
+    ces_test_tool_says("validate good/barrier_flush.ces --kind h200", 2,
+                       "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, "
+                       "2 iterations, 16 ops\n"
+                       "cesync: validate: h200 cannot run it: r0.s0#3 (line 9:6): flush is not "
+                       "supported on h200 (can_flush_remote_writes = 0)\n");
+    ces_test_tool_says("validate good/barrier_flush.ces", 0,
+                       "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, "
+                       "2 iterations, 16 ops\n");
+    ces_test_tool_says("validate barrier --ranks 2 --kind h200", 0,
+                       "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, "
+                       "1 iteration, 4 ops\n"
+                       "machine: h200 has every op it uses\n");
+    ces_test_tool_says("validate barrier --ranks 9 --kind h200", 2,
+                       "valid: 9 ranks, 1 stream per rank, 0 buffers, 1 signal array, "
+                       "1 iteration, 81 ops\n"
+                       "cesync: validate: h200 cannot run it: 9 ranks, the h200 model has at "
+                       "most 8 GPUs\n");
+    ces_test_tool_says("validate barrier --ranks 2 --model ../../model/calibrated/h200_2gpu.model",
+                       0,
+                       "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, "
+                       "1 iteration, 4 ops\n"
+                       "machine: h200 + ../../model/calibrated/h200_2gpu.model has every op it "
+                       "uses\n");
+    ces_test_tool_says("validate barrier --kind a100", 2,
+                       "cesync: validate: --kind: unknown machine kind 'a100' (known: h200)\n");
+    ces_test_tool_says("validate barrier --kind", 2, "cesync: validate: --kind expects a value\n");
+    ces_test_tool_says("validate barrier --model --kind h200", 2,
+                       "cesync: validate: --model expects a value, not the option '--kind'\n");
+    ces_test_tool_says("validate barrier --model no-such.model", 2,
+                       "cesync: no-such.model: cannot open: No such file or directory\n");
+}
+
 static void test_load_default(void **state)
 {
     struct ces_test_alloc st;
@@ -734,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_load_collective),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_input_anywhere),
+        cmocka_unit_test(test_validate_machine),
         cmocka_unit_test(test_load_default),
         cmocka_unit_test(test_builder_defaults),
         cmocka_unit_test(test_values_and_dashes),
