@@ -40,7 +40,9 @@ static const char *op_text(int kind)
 static const char var_letter[] = "rnpi";
 
 /* Prints e; parenthesised when its binding is weaker than `min`, and a
- * negation is parenthesised after an operator (`a-(-b)`, not `a--b`). */
+ * negation is parenthesised after a binary operator (`a-(-b)`, not `a--b`)
+ * but not after another negation (`--b`): canonical text never nests
+ * deeper than the text it came from, whose depth the parser bounds. */
 static void print_expr(struct ces_sb *sb, const struct ces_prog *p, int32_t e, int min,
                        bool after_op)
 {
@@ -62,7 +64,7 @@ static void print_expr(struct ces_sb *sb, const struct ces_prog *p, int32_t e, i
         break;
     case CES_EX_NEG:
         ces_sb_puts(sb, "-");
-        print_expr(sb, p, x->a, 3, true);
+        print_expr(sb, p, x->a, 3, false);
         break;
     default:
         /* left associative: the right operand of the same strength needs

@@ -79,8 +79,9 @@ static void test_expressions(void **state)
         {"(-2) * 3", "-2*3"},
         {"2 * -3", "2*(-3)"},
         {"2 - - 3", "2-(-3)"},
-        {"- - 3", "-(-3)"},
-        {"-(-(3))", "-(-3)"},
+        {"- - 3", "--3"},
+        {"-(-(3))", "--3"},
+        {"2 * - - 3", "2*(--3)"},
         {"((((7))))", "7"},
         {"$C*2-1", "$C*2-1"},
         {"2*$C - 1", "2*$C-1"},
@@ -102,6 +103,31 @@ static void test_expressions(void **state)
         snprintf(want, sizeof(want), HDR "let C = 3\nlet X = %s\nphase eager x1\n", cases[k].out);
         check_canonical(in, want);
     }
+}
+
+/* The longest chain of negations the parser takes (63 within a let's
+ * expression, whose own level is the 64th) prints as text it takes again:
+ * with `-(-3)` for `--3` the canonical text nested twice as deep as its
+ * source and was refused (found by fuzzing). */
+static void test_deepest_negation(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx;
+    struct ces_prog *p = NULL;
+    char chain[66], in[160], want[160];
+
+    (void)state;
+    memset(chain, '-', 64);
+    strcpy(chain + 64, "3");
+    snprintf(in, sizeof(in), "cesync 1\nranks 4\nlet X = %s\nphase eager x1\n", chain);
+    ctx = ces_test_ctx(&st);
+    assert_int_equal(ces_prog_parse(ctx, in, strlen(in), "in.ces", &p), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "in.ces:3:72: expression nested too deeply (over 64 levels)");
+    ces_test_ctx_end(ctx, &st);
+    snprintf(in, sizeof(in), "cesync 1\nranks 4\nlet X = %s\nphase eager x1\n", chain + 1);
+    snprintf(want, sizeof(want), HDR "let X = %s\nphase eager x1\n", chain + 1);
+    check_canonical(in, want);
 }
 
 static void test_ops(void **state)
@@ -290,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_spacing_and_comments),
         cmocka_unit_test(test_header_order),
         cmocka_unit_test(test_expressions),
+        cmocka_unit_test(test_deepest_negation),
         cmocka_unit_test(test_ops),
         cmocka_unit_test(test_fixed_point_over_fixtures),
         cmocka_unit_test(test_mutations),
