@@ -39,16 +39,15 @@ static const char *op_text(int kind)
 
 static const char var_letter[] = "rnpi";
 
-/* Prints e; parenthesised when its binding is weaker than `min`, and a
- * negation is parenthesised after a binary operator (`a-(-b)`, not `a--b`)
- * but not after another negation (`--b`): canonical text never nests
- * deeper than the text it came from, whose depth the parser bounds. */
-static void print_expr(struct ces_sb *sb, const struct ces_prog *p, int32_t e, int min,
-                       bool after_op)
+/* Prints e, parenthesised when its binding is weaker than `min`.  A
+ * negation takes none after an operator (`a*-b`, `a--b`, `--b`): the
+ * parentheses printed are those the tree needs, which its source had too,
+ * so canonical text nests no deeper than the text it came from, whose
+ * depth the parser bounds. */
+static void print_expr(struct ces_sb *sb, const struct ces_prog *p, int32_t e, int min)
 {
     const struct ces_pexpr *x = CES_PEXPR(p, e);
-    bool neg = x->kind == CES_EX_NEG || (x->kind == CES_EX_INT && x->value < 0);
-    bool paren = prec(x) < min || (after_op && neg);
+    bool paren = prec(x) < min;
 
     if (paren)
         ces_sb_puts(sb, "(");
@@ -64,14 +63,14 @@ static void print_expr(struct ces_sb *sb, const struct ces_prog *p, int32_t e, i
         break;
     case CES_EX_NEG:
         ces_sb_puts(sb, "-");
-        print_expr(sb, p, x->a, 3, false);
+        print_expr(sb, p, x->a, 3);
         break;
     default:
         /* left associative: the right operand of the same strength needs
          * parentheses, the left one does not */
-        print_expr(sb, p, x->a, prec(x), false);
+        print_expr(sb, p, x->a, prec(x));
         ces_sb_puts(sb, op_text(x->kind));
-        print_expr(sb, p, x->b, prec(x) + 1, true);
+        print_expr(sb, p, x->b, prec(x) + 1);
         break;
     }
     if (paren)
@@ -80,7 +79,7 @@ static void print_expr(struct ces_sb *sb, const struct ces_prog *p, int32_t e, i
 
 void ces_prog_print_expr(struct ces_sb *sb, const struct ces_prog *p, int32_t e)
 {
-    print_expr(sb, p, e, 0, false);
+    print_expr(sb, p, e, 0);
 }
 
 /* The rank after '@': bare when a number or a $name, else parenthesised. */
@@ -91,10 +90,10 @@ static void print_rank(struct ces_sb *sb, const struct ces_prog *p, int32_t e)
     ces_sb_puts(sb, "@");
     if ((k == CES_EX_INT && CES_PEXPR(p, e)->value >= 0) || k == CES_EX_VAR ||
         k == CES_EX_CONST) {
-        print_expr(sb, p, e, 0, false);
+        print_expr(sb, p, e, 0);
     } else {
         ces_sb_puts(sb, "(");
-        print_expr(sb, p, e, 0, false);
+        print_expr(sb, p, e, 0);
         ces_sb_puts(sb, ")");
     }
 }
@@ -102,9 +101,9 @@ static void print_rank(struct ces_sb *sb, const struct ces_prog *p, int32_t e)
 static void print_region(struct ces_sb *sb, const struct ces_prog *p, const struct ces_pregion *r)
 {
     ces_sb_printf(sb, "%s[", CES_VEC_AT(&p->buffers, struct ces_pbuf, r->buf).name);
-    print_expr(sb, p, r->lo, 0, false);
+    print_expr(sb, p, r->lo, 0);
     ces_sb_puts(sb, ":");
-    print_expr(sb, p, r->hi, 0, false);
+    print_expr(sb, p, r->hi, 0);
     ces_sb_puts(sb, "]");
     if (r->rank != CES_EX_NONE)
         print_rank(sb, p, r->rank);
@@ -113,7 +112,7 @@ static void print_region(struct ces_sb *sb, const struct ces_prog *p, const stru
 static void print_slot(struct ces_sb *sb, const struct ces_prog *p, const struct ces_pslot *s)
 {
     ces_sb_printf(sb, "%s[", CES_VEC_AT(&p->signals, struct ces_psig, s->sig).name);
-    print_expr(sb, p, s->idx, 0, false);
+    print_expr(sb, p, s->idx, 0);
     ces_sb_puts(sb, "]");
     if (s->all)
         ces_sb_puts(sb, "@*");
@@ -146,7 +145,7 @@ static void print_op(struct ces_sb *sb, const struct ces_prog *p, const struct c
         ces_sb_puts(sb, " ");
         print_slot(sb, p, &op->slot);
         ces_sb_puts(sb, op->kind == CES_OP_WRITE ? " = " : op->cmp == CES_CMP_EQ ? " == " : " >= ");
-        print_expr(sb, p, op->value, 0, false);
+        print_expr(sb, p, op->value, 0);
         break;
     case CES_OP_RECORD:
     case CES_OP_AWAIT:
@@ -186,21 +185,21 @@ int ces_prog_print(struct ces_ctx *ctx, const struct ces_prog *p, char **text, s
         const struct ces_plet *l = &CES_VEC_AT(&p->lets, struct ces_plet, k);
 
         ces_sb_printf(&sb, "let %s = ", l->name);
-        print_expr(&sb, p, l->expr, 0, false);
+        print_expr(&sb, p, l->expr, 0);
         ces_sb_puts(&sb, "\n");
     }
     for (size_t k = 0; k < p->buffers.len; k++) {
         const struct ces_pbuf *b = &CES_VEC_AT(&p->buffers, struct ces_pbuf, k);
 
         ces_sb_printf(&sb, "buffer %s ", b->name);
-        print_expr(&sb, p, b->expr, 0, false);
+        print_expr(&sb, p, b->expr, 0);
         ces_sb_puts(&sb, "\n");
     }
     for (size_t k = 0; k < p->signals.len; k++) {
         const struct ces_psig *s = &CES_VEC_AT(&p->signals, struct ces_psig, k);
 
         ces_sb_printf(&sb, "signal %s u%" PRIu32 " ", s->name, s->width);
-        print_expr(&sb, p, s->expr, 0, false);
+        print_expr(&sb, p, s->expr, 0);
         ces_sb_puts(&sb, "\n");
     }
     for (size_t f = 0; f < p->phases.len; f++) {

@@ -77,11 +77,11 @@ static void test_expressions(void **state)
         {"-(5)", "-5"},
         {"-(2 * 3)", "-(2*3)"},
         {"(-2) * 3", "-2*3"},
-        {"2 * -3", "2*(-3)"},
-        {"2 - - 3", "2-(-3)"},
+        {"2 * -3", "2*-3"},
+        {"2 - - 3", "2--3"},
         {"- - 3", "--3"},
         {"-(-(3))", "--3"},
-        {"2 * - - 3", "2*(--3)"},
+        {"2 * (- - 3)", "2*--3"},
         {"((((7))))", "7"},
         {"$C*2-1", "$C*2-1"},
         {"2*$C - 1", "2*$C-1"},
@@ -91,7 +91,7 @@ static void test_expressions(void **state)
         {"- 9223372036854775808 * 1", "-9223372036854775808*1"},
         {"-1 - (-9223372036854775807 - 1)", "-1-(-9223372036854775807-1)"},
         {"-(-9223372036854775808 / 2)", "-(-9223372036854775808/2)"},
-        {"1 * -9223372036854775808 / 4", "1*(-9223372036854775808)/4"},
+        {"1 * -9223372036854775808 / 4", "1*-9223372036854775808/4"},
     };
 
     (void)state;
@@ -106,15 +106,16 @@ static void test_expressions(void **state)
 }
 
 /* The longest chain of negations the parser takes (63 within a let's
- * expression, whose own level is the 64th) prints as text it takes again:
- * with `-(-3)` for `--3` the canonical text nested twice as deep as its
- * source and was refused (found by fuzzing). */
+ * expression, whose own level is the 64th) prints as text it takes again,
+ * and so does the deepest `1*-(1*-(...))`: with a negation after an
+ * operator parenthesised (`-(-3)`, `1*(-(...))`) the canonical text nested
+ * deeper than its source and was refused (found by fuzzing). */
 static void test_deepest_negation(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx;
     struct ces_prog *p = NULL;
-    char chain[66], in[160], want[160];
+    char chain[66], in[160], want[400];
 
     (void)state;
     memset(chain, '-', 64);
@@ -128,6 +129,18 @@ static void test_deepest_negation(void **state)
     snprintf(in, sizeof(in), "cesync 1\nranks 4\nlet X = %s\nphase eager x1\n", chain + 1);
     snprintf(want, sizeof(want), HDR "let X = %s\nphase eager x1\n", chain + 1);
     check_canonical(in, want);
+    {
+        /* 31 times 1*-( ... ) around 1*-1: 64 levels with the let's own */
+        char deep[31 * 8 + 8] = "1*-1", tmp[sizeof(deep)], src[sizeof(deep) + 64];
+
+        for (int k = 0; k < 31; k++) {
+            snprintf(tmp, sizeof(tmp), "1*-(%s)", deep);
+            strcpy(deep, tmp);
+        }
+        snprintf(src, sizeof(src), "cesync 1\nranks 4\nlet X = %s\nphase eager x1\n", deep);
+        snprintf(want, sizeof(want), HDR "let X = %s\nphase eager x1\n", deep);
+        check_canonical(src, want);
+    }
 }
 
 static void test_ops(void **state)
