@@ -341,6 +341,7 @@ static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const cha
             return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
         pov = &ov;
     }
+    ces_tool_dot_note("check", g, path);
     rc = ces_dot_emit(ctx, g, pov, &text, NULL);
     if (rc == CES_OK)
         rc = ces_dot_write(ctx, text, path);

@@ -96,6 +96,30 @@ int ces_tool_fail(const char *fmt, ...)
     return CES_EXIT_USAGE;
 }
 
+/* The ops a picture draws: every block once, replays or not. */
+#define CES_TOOL_DOT_SLOW_OPS 10000u
+
+void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *path)
+{
+    size_t len = strlen(path);
+    uint64_t ops = 0;
+
+    if (len < 4 || (strcmp(path + len - 4, ".svg") != 0 && strcmp(path + len - 4, ".png") != 0))
+        return;
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++)
+        for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+            uint32_t n = 0;
+
+            ces_graph_ops(g, b, r, &n);
+            ops += n;
+        }
+    if (ops >= CES_TOOL_DOT_SLOW_OPS)
+        fprintf(stderr,
+                "cesync: %s: drawing %" PRIu64 " ops; Graphviz takes minutes to lay out so many "
+                "(fewer --iterations or ranks draw faster, and a .dot file skips the layout)\n",
+                cmd, ops);
+}
+
 int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
                      const char *model_path, struct ces_model *out)
 {

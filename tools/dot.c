@@ -14,7 +14,9 @@ static const char dot_help[] =
     "for copies to another rank, a legend.  Without -o, or with -o -, the dot\n"
     "text goes to stdout (a rendered picture only to a file); .svg and .png are\n"
     "rendered with Graphviz `dot`.  An existing OUT is replaced only when the new\n"
-    "picture is complete; the schedule's own file is refused.\n"
+    "picture is complete; the schedule's own file is refused.  Graphviz lays out\n"
+    "2,800 ops in about 2 s and 28,000 in about 90: from 10,000 a line on stderr\n"
+    "says so before it starts (a graph phase's replays are drawn once).\n"
     "\n";
 
 /* dot's option that takes a value (ces_tool_load). */
@@ -48,7 +50,11 @@ int ces_cmd_dot(int argc, char **argv)
     if (ec == CES_EXIT_OK)
         ec = ces_tool_text_out("dot", &out, in);
     if (ec == CES_EXIT_OK) {
-        int rc = ces_dot_emit(ctx, g, NULL, &text, &len);
+        int rc;
+
+        if (out != NULL)
+            ces_tool_dot_note("dot", g, out);
+        rc = ces_dot_emit(ctx, g, NULL, &text, &len);
 
         if (rc == CES_OK && out != NULL)
             rc = ces_dot_write(ctx, text, out);

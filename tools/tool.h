@@ -124,6 +124,11 @@ int ces_tool_wants_help(int argc, char **argv);
  * WHAT".  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
 int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *what);
 
+/* Before Graphviz lays out graph g into `path` (.svg, .png): a line on
+ * stderr when it draws so many ops that the layout takes minutes (dot's
+ * time grows faster than the ops: 2 s for 2,800 of them, 90 s for 28,000). */
+void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *path);
+
 /* The machine of `--kind K` (NULL: h200) with `--model FILE`'s overrides
  * (NULL: none) in *out.  Returns CES_EXIT_OK, or CES_EXIT_USAGE with the
  * unknown kind (and the known ones) or the model file's error printed. */

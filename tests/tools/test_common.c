@@ -305,6 +305,58 @@ static void test_load_input_anywhere(void **state)
 /* No schedule named: the built-in 4-rank alltoall, unless standard input
  * is a pipe or a file, which the user most likely meant: refused then,
  * "-" reads it. */
+/* What ces_tool_dot_note prints to stderr for an 8-rank alltoall of
+ * `iterations` (280 drawn ops each) drawn into `path`, in out. */
+static void dot_note(const char *iterations, const char *path, char *out, size_t size)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    char a0[] = "alltoall", a1[] = "--ranks", a2[] = "8", a3[] = "--iterations", a4[16];
+    char *argv[] = {a0, a1, a2, a3, a4};
+    char tmpl[] = "/tmp/ces_note_XXXXXX";
+    int rest = 0, fd = mkstemp(tmpl), saved = dup(2);
+    ssize_t n;
+
+    snprintf(a4, sizeof(a4), "%s", iterations);
+    assert_int_equal(ces_tool_load("dot", ctx, 5, argv, NULL, &rest, &g, NULL), CES_EXIT_OK);
+    assert_true(fd >= 0 && saved >= 0);
+    fflush(stderr);
+    assert_int_equal(dup2(fd, 2), 2);
+    ces_tool_dot_note("dot", g, path);
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    n = pread(fd, out, size - 1, 0);
+    assert_true(n >= 0);
+    out[n] = '\0';
+    close(fd);
+    unlink(tmpl);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A picture of 10,000 ops or more is announced before Graphviz lays it out
+ * for minutes; a smaller one, or a .dot file (no layout), is not. */
+static void test_dot_note(void **state)
+{
+    char out[512];
+
+    (void)state;
+    dot_note("36", "a.svg", out, sizeof(out));
+    assert_string_equal(out, "cesync: dot: drawing 10080 ops; Graphviz takes minutes to lay out "
+                             "so many (fewer --iterations or ranks draw faster, and a .dot file "
+                             "skips the layout)\n");
+    dot_note("36", "a.png", out, sizeof(out));
+    assert_true(strncmp(out, "cesync: dot: drawing 10080 ops;", 31) == 0);
+    dot_note("35", "a.svg", out, sizeof(out));
+    assert_string_equal(out, "");
+    dot_note("36", "a.dot", out, sizeof(out));
+    assert_string_equal(out, "");
+    dot_note("36", "svg", out, sizeof(out));
+    assert_string_equal(out, "");
+}
+
 /* validate --kind / --model: whether the machine has every op the
  * schedule uses, the first op it lacks named where it stands. */
 static void test_validate_machine(void **state)
@@ -772,6 +824,7 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_input_anywhere),
         cmocka_unit_test(test_validate_machine),
+        cmocka_unit_test(test_dot_note),
         cmocka_unit_test(test_load_default),
         cmocka_unit_test(test_builder_defaults),
         cmocka_unit_test(test_values_and_dashes),
