@@ -10,6 +10,8 @@
  *   - the graph's text (ces_graph_print) loads to a graph that prints the
  *     same;
  *   - a prediction's critical path parts add up to its total;
+ *   - the search with and without partial-order reduction, where both end
+ *     within their bounds, give the same verdict;
  *   - each defect's replay string re-runs an execution with that defect;
  *   - a model file that parses prints as a file that parses to the same
  *     text;
@@ -32,6 +34,7 @@
 /* The search's bounds per input: enough to reach every kind of verdict on
  * a small schedule, small enough for thousands of inputs a second. */
 #define FUZZ_MAX_STATES 3000
+#define FUZZ_MAX_STATES_FULL 30000
 #define FUZZ_MAX_SECONDS 1.0
 /* The graph shape a queue map is read for: 3 ranks of 3 streams. */
 #define FUZZ_MAP_RANKS 3
@@ -124,6 +127,35 @@ static void replay(struct ces_ctx *ctx, const struct ces_graph *g,
     }
 }
 
+/* The search without partial-order reduction, where both end within their
+ * bounds, gives the same verdict. */
+static void reference(struct ces_ctx *ctx, const struct ces_graph *g,
+                      const struct ces_check_report *r)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *full = NULL;
+    uint32_t v = ces_check_report_verdict(r), w;
+
+    if (v & CES_V_INCOMPLETE)
+        return;
+    ces_check_opts_init(&o);
+    o.flags = CES_CHECK_NO_REDUCTION;
+    o.max_states = FUZZ_MAX_STATES_FULL;
+    o.max_seconds = FUZZ_MAX_SECONDS;
+    if (ces_check(ctx, g, &o, &full) != CES_OK)
+        broken("the reference search runs where the reduced one did", ces_ctx_last_error(ctx),
+               NULL);
+    w = ces_check_report_verdict(full);
+    if (!(w & CES_V_INCOMPLETE) && w != v) {
+        char a[64], b[64];
+
+        ces_verdict_format(v, a, sizeof(a));
+        ces_verdict_format(w, b, sizeof(b));
+        broken("the reduced search and the reference search agree", a, b);
+    }
+    ces_check_report_destroy(full);
+}
+
 static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g)
 {
     struct ces_check_opts o;
@@ -136,6 +168,7 @@ static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g)
     o.max_states = FUZZ_MAX_STATES;
     o.max_seconds = FUZZ_MAX_SECONDS;
     if (ces_check(ctx, g, &o, &r) == CES_OK) {
+        reference(ctx, g, r);
         replay(ctx, g, r);
         if (ces_check_report_text(ctx, r, &t, &l) == CES_OK)
             ces_free(ctx, t);
