@@ -1,8 +1,9 @@
 /*
  * tests/fuzz/fuzz_ces.c - one input through everything that reads text:
  * the .ces parser, the printers, the expander, the checker and its replay
- * strings, the dot and Promela emitters, the cost model, the model file
- * parser, and the fault and queue map readers.  Besides crashes and
+ * strings, the dot and Promela emitters, the cost model, the CUDA
+ * backend's lowering, the model file parser, and the fault and queue map
+ * readers.  Besides crashes and
  * leaks (every block of a context is counted), it asserts what the API
  * promises of any input it accepts:
  *   - canonical text (ces_prog_print) parses, and prints again the same;
@@ -10,6 +11,9 @@
  *   - the graph's text (ces_graph_print) loads to a graph that prints the
  *     same;
  *   - a prediction's critical path parts add up to its total;
+ *   - every rank lowers into CUDA calls eagerly (captured where no wait's
+ *     value would freeze), each memop call of 1..255 ops, each stream's
+ *     calls in its ops' order;
  *   - the search with and without partial-order reduction, where both end
  *     within their bounds, give the same verdict;
  *   - under the watchdog model nothing stays blocked, and the races and
@@ -27,6 +31,7 @@
 #include "fuzz.h"
 
 #include "ces_test.h"
+#include "lower.h" /* backend/cuda: the lowering is pure C, built everywhere */
 
 #include <math.h>
 #include <stdio.h>
@@ -223,6 +228,72 @@ static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g)
         ces_free(ctx, t);
 }
 
+/* Rank r's plan: every memop call holds 1..255 ops within the block's
+ * memop array, every copy call copies within its array, and each stream's
+ * calls start with its ops in order. */
+static void plan_shape(const struct ces_cuda_plan *p, const char *what)
+{
+    uint32_t *last = calloc(p->streams, sizeof(*last));
+
+    if (last == NULL)
+        broken("memory for the plan's check", NULL, NULL);
+    for (uint32_t b = 0; b < p->nblocks; b++) {
+        const struct ces_cuda_pblock *pb = &p->blocks[b];
+
+        memset(last, 0, sizeof(*last) * p->streams);
+        for (size_t i = 0; i < pb->calls.len; i++) {
+            const struct ces_cuda_call *c = &CES_VEC_AT(&pb->calls, struct ces_cuda_call, i);
+            size_t n = c->kind == CES_CALL_MEMOPS ? pb->memops.len
+                       : c->kind == CES_CALL_COPY_BATCH || c->kind == CES_CALL_COPY
+                           ? pb->copies.len
+                           : SIZE_MAX;
+
+            if (c->stream >= p->streams)
+                broken("a call is on a stream of the graph", what, NULL);
+            if (c->kind == CES_CALL_MEMOPS && (c->count == 0 || c->count > CES_CUDA_MAX_MEMOPS))
+                broken("a memop call holds 1..255 ops", what, NULL);
+            if (n != SIZE_MAX && ((size_t)c->first + c->count > n || c->count == 0))
+                broken("a call's ops lie in the block's arrays", what, NULL);
+            if (c->op + 1 < last[c->stream])
+                broken("a stream's calls keep its ops' order", what, NULL);
+            last[c->stream] = c->op + 1;
+        }
+    }
+    free(last);
+}
+
+/* Every rank lowers as the CUDA backend would issue it, eagerly with the
+ * watchdog's progress writes and captured with its in-flight words, on a
+ * device with every feature: only capture may refuse (a wait whose value
+ * a replay would freeze), and a plan has the shape of plan_shape. */
+static void lower(struct ces_ctx *ctx, const struct ces_graph *g)
+{
+    const struct ces_cuda_caps caps = {1, 1, 0, CES_CUDA_SPLIT_WAIT_BYTES};
+    const unsigned modes[] = {CES_LOWER_PROGRESS, CES_LOWER_CAPTURE | CES_LOWER_FLIGHT};
+    int graph_blocks = 0;
+
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++)
+        graph_blocks |= ces_graph_block(g, b).kind == CES_PHASE_GRAPH;
+    for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+        for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+            struct ces_cuda_plan *plan = NULL;
+            char *text = NULL;
+            int rc = ces_cuda_lower(ctx, g, r, &caps, modes[m], &plan);
+
+            if (rc == CES_ERR_UNSUPPORTED && (graph_blocks || (modes[m] & CES_LOWER_CAPTURE)))
+                continue;
+            if (rc != CES_OK)
+                broken("lowering for a device with every feature succeeds eagerly",
+                       ces_ctx_last_error(ctx), NULL);
+            plan_shape(plan, m == 0 ? "eager" : "captured");
+            if (ces_cuda_plan_format(ctx, g, plan, &text) != CES_OK)
+                broken("a plan formats", ces_ctx_last_error(ctx), NULL);
+            ces_free(ctx, text);
+            ces_cuda_plan_destroy(plan);
+        }
+    }
+}
+
 static void predict(struct ces_ctx *ctx, const struct ces_graph *g)
 {
     struct ces_predict p;
@@ -301,6 +372,7 @@ int ces_fuzz_one(const uint8_t *data, size_t size)
             reload(ctx, g);
             check_and_draw(ctx, g);
             predict(ctx, g);
+            lower(ctx, g);
             ces_graph_destroy(g);
         }
         ces_prog_destroy(p);
