@@ -96,7 +96,8 @@ int ces_tool_fail(const char *fmt, ...)
     return CES_EXIT_USAGE;
 }
 
-/* The ops a picture draws: every block once, replays or not. */
+/* From this many drawn ops (every block once, replays or not) Graphviz
+ * takes minutes to lay a picture out. */
 #define CES_TOOL_DOT_SLOW_OPS 10000u
 
 void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *path)
