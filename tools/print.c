@@ -123,7 +123,7 @@ int ces_cmd_validate(int argc, char **argv)
         if (strcmp(argv[i], "--kind") == 0 || strcmp(argv[i], "--model") == 0) {
             ec = ces_tool_value("validate", argv[i], i + 1 < rest ? argv[i + 1] : NULL,
                                 "a value");
-            if (ec == CES_EXIT_OK && argv[i][2] == 'k')
+            if (ec == CES_EXIT_OK && strcmp(argv[i], "--kind") == 0)
                 kind = argv[++i];
             else if (ec == CES_EXIT_OK)
                 model_path = argv[++i];
