@@ -3,9 +3,10 @@
  * the .ces parser, the printers, the expander, the checker and its replay
  * strings, the dot and Promela emitters, the cost model, the CUDA
  * backend's lowering, the model file parser, and the fault and queue map
- * readers.  Besides crashes and
- * leaks (every block of a context is counted), it asserts what the API
- * promises of any input it accepts:
+ * readers; then the readers again with one allocation failing (which one
+ * the input's hash picks), where every block must be freed.  Besides
+ * crashes and leaks (every block of a context is counted), it asserts what
+ * the API promises of any input it accepts:
  *   - canonical text (ces_prog_print) parses, and prints again the same;
  *   - the program and its canonical text expand alike;
  *   - the graph's text (ces_graph_print) loads to a graph that prints the
@@ -354,6 +355,64 @@ static void options_text(struct ces_ctx *ctx, const char *text)
     }
 }
 
+/* The readers again with allocation `fail_at` failing (0: none): whatever
+ * call it fails, each returns an error, and every block is freed.  Returns
+ * the allocations they tried. */
+static long out_of_memory(const char *text, size_t size, long fail_at)
+{
+    struct ces_test_alloc st = {0, 0, 0};
+    struct ces_alloc hooks = ces_test_hooks(&st);
+    struct ces_ctx *ctx = NULL;
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_model m;
+
+    st.fail_at = fail_at;
+    if (ces_ctx_create(&hooks, &ctx) != CES_OK)
+        return st.calls; /* the context itself was the allocation */
+    if (ces_prog_parse(ctx, text, size, "fuzz", &p) == CES_OK) {
+        char *t = NULL;
+        size_t l = 0;
+
+        if (ces_prog_print(ctx, p, &t, &l) == CES_OK)
+            ces_free(ctx, t);
+        if (ces_prog_expand(ctx, p, &g) == CES_OK) {
+            struct ces_check_opts o;
+            struct ces_check_report *r = NULL;
+            struct ces_predict pr;
+            struct ces_cuda_plan *plan = NULL;
+            const struct ces_cuda_caps caps = {1, 1, 0, CES_CUDA_SPLIT_WAIT_BYTES};
+
+            if (ces_graph_print(ctx, g, 0, &t, &l) == CES_OK)
+                ces_free(ctx, t);
+            ces_check_opts_init(&o);
+            o.max_states = FUZZ_MAX_STATES;
+            o.max_seconds = FUZZ_MAX_SECONDS;
+            if (ces_check(ctx, g, &o, &r) == CES_OK) {
+                if (ces_check_report_text(ctx, r, &t, &l) == CES_OK)
+                    ces_free(ctx, t);
+                ces_check_report_destroy(r);
+            }
+            if (ces_dot_emit(ctx, g, NULL, &t, &l) == CES_OK)
+                ces_free(ctx, t);
+            ces_model_predict(ctx, ces_model_find("h200"), g, &pr);
+            if (ces_cuda_lower(ctx, g, 0, &caps, CES_LOWER_PROGRESS, &plan) == CES_OK)
+                ces_cuda_plan_destroy(plan);
+            ces_graph_destroy(g);
+        }
+        ces_prog_destroy(p);
+    }
+    ces_model_parse(ctx, text, size, "fuzz", NULL, &m);
+    ces_ctx_destroy(ctx);
+    if (st.live != 0) {
+        char n[64];
+
+        snprintf(n, sizeof(n), "%ld blocks, allocation %ld failed", st.live, fail_at);
+        broken("every block is freed when an allocation fails", n, NULL);
+    }
+    return st.calls;
+}
+
 int ces_fuzz_one(const uint8_t *data, size_t size)
 {
     struct ces_test_alloc st = {0, 0, 0};
@@ -393,6 +452,14 @@ int ces_fuzz_one(const uint8_t *data, size_t size)
 
         snprintf(n, sizeof(n), "%ld blocks", st.live);
         broken("every block is freed", n, NULL);
+    }
+    {
+        /* one allocation picked by the input's hash (FNV-1a) fails */
+        uint64_t h = UINT64_C(14695981039346656037);
+
+        for (size_t i = 0; i < size; i++)
+            h = (h ^ data[i]) * UINT64_C(1099511628211);
+        out_of_memory(text, size, 1 + (long)(h % (uint64_t)out_of_memory(text, size, 0)));
     }
     return 0;
 }
