@@ -807,7 +807,8 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
             if (node[p] == SIM_NONE)
                 continue;
             if (st == SIM_S_WAIT) {
-                for (uint32_t i = m->wr_off[o->slot]; i < m->wr_off[o->slot + 1]; i++) {
+                for (uint32_t i = m->wr_off[o->slot]; i < m->wr_off[o->slot + 1] && rc == CES_OK;
+                     i++) {
                     const struct sim_access *w = &m->wr[i];
 
                     if (w->pos >= pc[w->proc] && w->pos < m->stop[w->proc] &&

@@ -1789,6 +1789,38 @@ static int report_body(struct ces_ctx *ctx, void *arg)
     return rc;
 }
 
+/* A deadlock whose blocked wait on r0 has two writes on r1 that would
+ * satisfy it: the wait-for graph's edge list grows once per writer, and a
+ * failed push followed by one that succeeded used to be CES_OK with the
+ * edge missing (the cycle lost: HANG, not DEADLOCK; found by fuzzing). */
+static int two_writers_body(struct ces_ctx *ctx, void *arg)
+{
+    static const char src[] = "cesync 1\nranks 2\nsignal f u32 1\nsignal h u32 1\n"
+                              "phase eager x1\n"
+                              "r0 : wait f[0] >= 1\n"
+                              "r0 : write h[0]@1 = 1\n"
+                              "r1 : wait h[0] >= 1\n"
+                              "r1 : write f[0]@0 = 1\n"
+                              "r1 : write f[0]@0 = 2\n";
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_check_report *r = NULL;
+    int rc;
+
+    (void)arg;
+    rc = ces_prog_parse(ctx, src, sizeof(src) - 1, NULL, &p);
+    if (rc == CES_OK)
+        rc = ces_prog_expand(ctx, p, &g);
+    if (rc == CES_OK)
+        rc = ces_check(ctx, g, NULL, &r);
+    if (rc == CES_OK)
+        assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_prog_destroy(p);
+    return rc;
+}
+
 static void test_alloc_failures(void **state)
 {
     struct ces_graph *g = NULL;
@@ -1800,6 +1832,7 @@ static void test_alloc_failures(void **state)
     /* the graph lives on a plain context; each failing run uses its own */
     assert_true(ces_test_alloc_failures(check_body, g) > 10);
     assert_true(ces_test_alloc_failures(report_body, NULL) > 50);
+    assert_true(ces_test_alloc_failures(two_writers_body, NULL) > 20);
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
 }
