@@ -4,7 +4,8 @@
  * strings, the dot and Promela emitters, the cost model, the CUDA
  * backend's lowering, the model file parser, and the fault and queue map
  * readers; then the readers again with one allocation failing (which one
- * the input's hash picks), where every block must be freed.  Besides
+ * the input's hash picks), where the call it fails must return an error
+ * and every block must be freed.  Besides
  * crashes and leaks (every block of a context is counted), it asserts what
  * the API promises of any input it accepts:
  *   - canonical text (ces_prog_print) parses, and prints again the same;
@@ -359,9 +360,21 @@ static void options_text(struct ces_ctx *ctx, const char *text)
     }
 }
 
-/* The readers again with allocation `fail_at` failing (0: none): whatever
- * call it fails, each returns an error, and every block is freed.  Returns
- * the allocations they tried. */
+/* Whether the failing allocation fell in the call that began at
+ * allocation `before`: if so, the call returned an error (rc). */
+static void failed_says(const struct ces_test_alloc *st, long before, int rc, const char *call)
+{
+    if (st->fail_at > before && st->fail_at <= st->calls && rc == CES_OK) {
+        char n[64];
+
+        snprintf(n, sizeof(n), "allocation %ld failed", st->fail_at);
+        broken("a call whose allocation fails returns an error", call, n);
+    }
+}
+
+/* The readers again with allocation `fail_at` failing (0: none): the call
+ * it fails returns an error, and every block is freed.  Returns the
+ * allocations they tried. */
 static long out_of_memory(const char *text, size_t size, long fail_at)
 {
     struct ces_test_alloc st = {0, 0, 0};
@@ -370,43 +383,49 @@ static long out_of_memory(const char *text, size_t size, long fail_at)
     struct ces_prog *p = NULL;
     struct ces_graph *g = NULL;
     struct ces_model m;
+    long before;
+    int rc;
 
     st.fail_at = fail_at;
     if (ces_ctx_create(&hooks, &ctx) != CES_OK)
         return st.calls; /* the context itself was the allocation */
-    if (ces_prog_parse(ctx, text, size, "fuzz", &p) == CES_OK) {
+#define CES_FUZZ_CALL_(call)                                                   \
+    (before = st.calls, rc = (call), failed_says(&st, before, rc, #call), rc)
+    if (CES_FUZZ_CALL_(ces_prog_parse(ctx, text, size, "fuzz", &p)) == CES_OK) {
         char *t = NULL;
         size_t l = 0;
 
-        if (ces_prog_print(ctx, p, &t, &l) == CES_OK)
+        if (CES_FUZZ_CALL_(ces_prog_print(ctx, p, &t, &l)) == CES_OK)
             ces_free(ctx, t);
-        if (ces_prog_expand(ctx, p, &g) == CES_OK) {
+        if (CES_FUZZ_CALL_(ces_prog_expand(ctx, p, &g)) == CES_OK) {
             struct ces_check_opts o;
             struct ces_check_report *r = NULL;
             struct ces_predict pr;
             struct ces_cuda_plan *plan = NULL;
             const struct ces_cuda_caps caps = {1, 1, 0, CES_CUDA_SPLIT_WAIT_BYTES};
 
-            if (ces_graph_print(ctx, g, 0, &t, &l) == CES_OK)
+            if (CES_FUZZ_CALL_(ces_graph_print(ctx, g, 0, &t, &l)) == CES_OK)
                 ces_free(ctx, t);
             ces_check_opts_init(&o);
             o.max_states = FUZZ_MAX_STATES;
             o.max_seconds = FUZZ_MAX_SECONDS;
-            if (ces_check(ctx, g, &o, &r) == CES_OK) {
-                if (ces_check_report_text(ctx, r, &t, &l) == CES_OK)
+            if (CES_FUZZ_CALL_(ces_check(ctx, g, &o, &r)) == CES_OK) {
+                if (CES_FUZZ_CALL_(ces_check_report_text(ctx, r, &t, &l)) == CES_OK)
                     ces_free(ctx, t);
                 ces_check_report_destroy(r);
             }
-            if (ces_dot_emit(ctx, g, NULL, &t, &l) == CES_OK)
+            if (CES_FUZZ_CALL_(ces_dot_emit(ctx, g, NULL, &t, &l)) == CES_OK)
                 ces_free(ctx, t);
-            ces_model_predict(ctx, ces_model_find("h200"), g, &pr);
-            if (ces_cuda_lower(ctx, g, 0, &caps, CES_LOWER_PROGRESS, &plan) == CES_OK)
+            (void)CES_FUZZ_CALL_(ces_model_predict(ctx, ces_model_find("h200"), g, &pr));
+            if (CES_FUZZ_CALL_(ces_cuda_lower(ctx, g, 0, &caps, CES_LOWER_PROGRESS, &plan)) ==
+                CES_OK)
                 ces_cuda_plan_destroy(plan);
             ces_graph_destroy(g);
         }
         ces_prog_destroy(p);
     }
-    ces_model_parse(ctx, text, size, "fuzz", NULL, &m);
+    (void)CES_FUZZ_CALL_(ces_model_parse(ctx, text, size, "fuzz", NULL, &m));
+#undef CES_FUZZ_CALL_
     ces_ctx_destroy(ctx);
     if (st.live != 0) {
         char n[64];
