@@ -97,7 +97,8 @@ static int one_dir(const char *dir)
             free(path);
     }
     closedir(d);
-    qsort(names, n, sizeof(*names), by_name);
+    if (n > 0) /* names is NULL for a directory of no files: qsort's UB */
+        qsort(names, n, sizeof(*names), by_name);
     for (size_t i = 0; i < n; i++) {
         rc |= one_file(names[i]);
         free(names[i]);
