@@ -150,12 +150,17 @@ int ces_cmd_validate(int argc, char **argv)
                plural(ces_graph_iterations(g)), ops, plural(ops));
     }
     if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL)) {
+        /* the machine named alike either way: the model file's values may
+         * be what it lacks (max_ranks 2) */
+        const char *plus = model_path != NULL ? " + " : "";
+        const char *file = model_path != NULL ? model_path : "";
+
         fflush(stdout); /* the summary first, also into a pipe */
         if (ces_model_supports(ctx, &m, g) != CES_OK)
-            ec = ces_tool_fail("validate: %s cannot run it: %s", m.kind, ces_ctx_last_error(ctx));
+            ec = ces_tool_fail("validate: %s%s%s cannot run it: %s", m.kind, plus, file,
+                               ces_ctx_last_error(ctx));
         else
-            printf("machine: %s%s%s has every op it uses\n", m.kind,
-                   model_path != NULL ? " + " : "", model_path != NULL ? model_path : "");
+            printf("machine: %s%s%s has every op it uses\n", m.kind, plus, file);
     }
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);

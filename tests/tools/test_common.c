@@ -385,6 +385,27 @@ static void test_validate_machine(void **state)
                        "1 iteration, 4 ops\n"
                        "machine: h200 + ../../model/calibrated/h200_2gpu.model has every op it "
                        "uses\n");
+    {
+        /* what a model file takes away is the machine's, named with the
+         * file as when it has every op (it said "h200 cannot run it") */
+        char *dir = ces_test_tmpdir(), *out = NULL, path[128];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/two.model", dir);
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("max_ranks = 2\n", f);
+        fclose(f);
+        assert_int_equal(ces_test_tool(dir, "validate barrier --ranks 4 --model two.model", &out),
+                         2);
+        assert_string_equal(out, "valid: 4 ranks, 1 stream per rank, 0 buffers, 1 signal array, "
+                                 "1 iteration, 16 ops\n"
+                                 "cesync: validate: h200 + two.model cannot run it: 4 ranks, the "
+                                 "h200 model has at most 2 GPUs\n");
+        free(out);
+        remove(path);
+        rmdir(dir);
+    }
     ces_test_tool_says("validate barrier --kind a100", 2,
                        "cesync: validate: --kind: unknown machine kind 'a100' (known: h200)\n");
     ces_test_tool_says("validate barrier --kind", 2, "cesync: validate: --kind expects a value\n");
