@@ -341,6 +341,7 @@ static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const cha
             return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
         pov = &ov;
     }
+    fflush(stdout); /* the report first, then what is said of the picture */
     ces_tool_dot_note("check", g, path);
     rc = ces_dot_emit(ctx, g, pov, &text, NULL);
     if (rc == CES_OK)
@@ -348,7 +349,6 @@ static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const cha
     ces_free(ctx, text);
     if (rc != CES_OK)
         return ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(ctx));
-    fflush(stdout); /* the report first, then where the picture went */
     fprintf(stderr, "cesync: wrote %s (%s)\n", path,
             pov != NULL ? "the first counterexample over the schedule" : "the schedule");
     return CES_EXIT_OK;
