@@ -677,8 +677,9 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
             rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                                "ranks %" PRIu32 " and %" PRIu32 " share GPU %d in one process, "
                                "whose streams CUDA_DEVICE_MAX_CONNECTIONS=%" PRIu32 " puts on "
-                               "%" PRIu32 " hardware queue%s: a wait of one rank would hold the other's writes behind "
-                               "it for ever (one process per rank, or 8 queues or more)",
+                               "%" PRIu32 " hardware queue%s: a wait of one rank would hold the "
+                               "other's writes behind it for ever (one process per rank, or 8 "
+                               "queues or more)",
                                i, j, dev[j], q, q, q == 1 ? "" : "s");
             goto fail;
         }

@@ -273,7 +273,8 @@ int ces_wd_rescue_open(struct ces_comm *c)
     return ces_ctx_error(c->ctx, CES_ERR_CUDA,
                          "CUDA_DEVICE_MAX_CONNECTIONS=%" PRIu32 ": the streams share hardware "
                          "queues, where only a CUDA context of the watchdog's own can release a "
-                         "hang, and creating it failed (%s; it takes about 0.5 GiB of device memory)",
+                         "hang, and creating it failed (%s; it takes about 0.5 GiB of device "
+                         "memory)",
                          c->queues, name);
 }
 
