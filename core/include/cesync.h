@@ -623,7 +623,8 @@ enum ces_check_flags {
 /* Options of one check.  Fill with ces_check_opts_init, then override.
  * Pointers are borrowed for the duration of the ces_check call. */
 struct ces_check_opts {
-    uint32_t flags;        /* enum ces_check_flags */
+    uint32_t flags;        /* enum ces_check_flags; a bit it does not name is
+                              CES_ERR_INVALID */
     uint64_t max_states;   /* 0 = no bound; hitting a bound gives CES_V_INCOMPLETE */
     double max_seconds;    /* 0 = no bound */
     uint64_t max_depth;    /* exhaustive mode: a state reached after this many steps or
