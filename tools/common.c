@@ -117,7 +117,7 @@ void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *p
     if (ops >= CES_TOOL_DOT_SLOW_OPS)
         fprintf(stderr,
                 "cesync: %s: drawing %" PRIu64 " ops; Graphviz takes minutes to lay out so many "
-                "(fewer --iterations or ranks draw faster, and a .dot file skips the layout)\n",
+                "(fewer iterations or ranks draw faster, and a .dot file skips the layout)\n",
                 cmd, ops);
 }
 

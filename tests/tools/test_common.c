@@ -345,7 +345,7 @@ static void test_dot_note(void **state)
     (void)state;
     dot_note("36", "a.svg", out, sizeof(out));
     assert_string_equal(out, "cesync: dot: drawing 10080 ops; Graphviz takes minutes to lay out "
-                             "so many (fewer --iterations or ranks draw faster, and a .dot file "
+                             "so many (fewer iterations or ranks draw faster, and a .dot file "
                              "skips the layout)\n");
     dot_note("36", "a.png", out, sizeof(out));
     assert_true(strncmp(out, "cesync: dot: drawing 10080 ops;", 31) == 0);
