@@ -302,9 +302,6 @@ static void test_load_input_anywhere(void **state)
                        "cesync: check --predict: --kind: unknown machine kind 'nope' (known: h200)\n");
 }
 
-/* No schedule named: the built-in 4-rank alltoall, unless standard input
- * is a pipe or a file, which the user most likely meant: refused then,
- * "-" reads it. */
 /* What ces_tool_dot_note prints to stderr for an 8-rank alltoall of
  * `iterations` (280 drawn ops each) drawn into `path`, in out. */
 static void dot_note(const char *iterations, const char *path, char *out, size_t size)
@@ -415,6 +412,9 @@ static void test_validate_machine(void **state)
                        "cesync: no-such.model: cannot open: No such file or directory\n");
 }
 
+/* No schedule named: the built-in 4-rank alltoall, unless standard input
+ * is a pipe or a file, which the user most likely meant: refused then,
+ * "-" reads it. */
 static void test_load_default(void **state)
 {
     struct ces_test_alloc st;
