@@ -1206,7 +1206,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
     cfg.root = B->root;
     cfg.wake = B->wake;
     if (ces_bench_open(ctx, &cfg, &gb) != CES_OK) {
-        fprintf(stderr, "cesync bench: %s\n", ces_ctx_last_error(ctx));
+        fprintf(stderr, "cesync: bench: %s\n", ces_ctx_last_error(ctx));
         return CES_EXIT_USAGE;
     }
     snprintf(B->nccl_info, sizeof(B->nccl_info), "%s", ces_bench_nccl_info(gb));
@@ -1215,7 +1215,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
         char *text = NULL;
 
         if (ces_bench_calibrate(gb, &m, stdout) != CES_OK) {
-            fprintf(stderr, "cesync bench: --calibrate: %s\n", ces_ctx_last_error(ctx));
+            fprintf(stderr, "cesync: bench: --calibrate: %s\n", ces_ctx_last_error(ctx));
             ex = CES_EXIT_DEFECT;
         } else if (ces_model_print(ctx, &m, &text, NULL) == CES_OK) {
             /* replaced only when complete; the reason is said on failure */
@@ -1302,7 +1302,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             if (ces_bench_compute(gb, impl, var, B->compute_bytes, &B->kept[k], &B->solo_us) == CES_OK) {
                 B->kept_ran[k] = 1;
             } else {
-                fprintf(stderr, "cesync bench: --with-compute: %s\n", ces_ctx_last_error(ctx));
+                fprintf(stderr, "cesync: bench: --with-compute: %s\n", ces_ctx_last_error(ctx));
                 ex = CES_EXIT_DEFECT;
             }
         }

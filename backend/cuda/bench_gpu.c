@@ -425,7 +425,7 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         snprintf(b->nccl_info, sizeof(b->nccl_info), "NCCL not requested (--no-nccl)");
     }
     if (cfg->with_compute && open_compute(b) != CES_OK)
-        fprintf(stderr, "cesync bench: compute kernel unavailable: %s\n", ces_ctx_last_error(ctx));
+        fprintf(stderr, "cesync: bench: compute kernel unavailable: %s\n", ces_ctx_last_error(ctx));
     *out = b;
     return CES_OK;
 fail:

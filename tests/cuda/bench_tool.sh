@@ -90,7 +90,7 @@ if [ "$gpus" -lt 2 ]; then
       --max-bytes 4M --iterations 3 --warmup 1 --no-nccl --variant auto >"$out/refused.log" 2>&1
     rc=$?
     cat "$out/refused.log"
-    [ "$rc" -eq 2 ] && grep -q "^cesync bench: $opt needs a GPU per rank" "$out/refused.log" ||
+    [ "$rc" -eq 2 ] && grep -q "^cesync: bench: $opt needs a GPU per rank" "$out/refused.log" ||
       { echo "FAIL: cesync bench $opt with ranks sharing a GPU: exit $rc, no refusal"; exit 1; }
   done
   [ ! -e "$out/shared.model" ] || { echo "FAIL: a model file written from shared GPUs"; exit 1; }
@@ -99,7 +99,7 @@ if [ "$gpus" -lt 2 ]; then
     --no-nccl --variant auto >"$out/crowd.log" 2>&1
   rc=$?
   cat "$out/crowd.log"
-  [ "$rc" -eq 2 ] && grep -q "^cesync bench: 5 ranks of one process on GPU 0: at most 4" \
+  [ "$rc" -eq 2 ] && grep -q "^cesync: bench: 5 ranks of one process on GPU 0: at most 4" \
     "$out/crowd.log" || { echo "FAIL: cesync bench --ranks 5 on one GPU: exit $rc"; exit 1; }
   echo PASSED
   exit 0
