@@ -129,7 +129,7 @@ static const char *kind_fill(uint32_t kind)
 
 /* --- nodes ------------------------------------------------------------- */
 
-static void emit_node(struct dot_state *st, struct dot_ref ref, uint32_t unrolled)
+static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolled)
 {
     const struct ces_op *op = op_at(st->g, ref);
     char id[64], text[512], where[64];
@@ -235,7 +235,7 @@ static void emit_lane_block(struct dot_state *st, uint32_t b, uint32_t r, uint32
                 ces_sb_puts(&st->sb, "}\n");
             in_batch = false;
         } else {
-            emit_node(st, ref, (uint32_t)(base[s] + k_in_stream));
+            emit_node(st, ref, base[s] + k_in_stream);
         }
         k_in_stream++;
     }

@@ -210,13 +210,13 @@ int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps)
     return CES_OK;
 }
 
-int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint32_t index,
+int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint64_t index,
                  const struct ces_op *op)
 {
     if (op != NULL && op->line != 0)
-        return snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " (line %" PRIu32
+        return snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu64 " (line %" PRIu32
                         ":%" PRIu32 ")", rank, stream, index, op->line, op->col);
-    return snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, rank, stream, index);
+    return snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu64, rank, stream, index);
 }
 
 bool ces_wait_holds(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t value)

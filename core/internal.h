@@ -177,7 +177,7 @@ void ces_graph_links(const struct ces_graph *g, uint32_t b, uint32_t r, uint64_t
 
 /* "r1.s0#7" style name of an op position, used in messages; with `op` (may
  * be NULL) from a source file, its place there too: "r1.s0#7 (line 9:1)". */
-int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint32_t index,
+int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint64_t index,
                  const struct ces_op *op);
 
 #endif /* CES_CORE_INTERNAL_H */

@@ -212,7 +212,7 @@ int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const stru
 
                 if (op_lacks(m, g, op, why, sizeof(why)) != NULL) {
                     ces_op_where(where, sizeof(where), r, op->stream,
-                                 (uint32_t)(base[op->stream] + seen[op->stream]), op);
+                                 base[op->stream] + seen[op->stream], op);
                     rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "%s%s%s: %s", who, sep, where,
                                        why);
                 }

@@ -246,6 +246,32 @@ static void test_writes_without_waits(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A node's #K counts every earlier replay, past 2^32 too: after 3e9
+ * replays of two ops the fence of the next block is r0.s0#6000000000 (it
+ * was labelled with the count cut to 32 bits). */
+static void test_far_position(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_op fence = {.kind = CES_OP_FENCE};
+    char *t;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 1, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 3000000000u), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &fence), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &fence), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &fence), CES_OK);
+    t = emit(ctx, g, NULL);
+    assert_non_null(strstr(t, "r0.s0#1\\n"));
+    assert_non_null(strstr(t, "r0.s0#6000000000\\n"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Data edges: a remote copy points at the ops of its destination rank that
  * read an overlapping region (copies and consumes, partial overlaps and an
  * empty region too); when as many copies write the region as ops read it,
@@ -619,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_structure),
         cmocka_unit_test(test_write_wait_edges),
         cmocka_unit_test(test_writes_without_waits),
+        cmocka_unit_test(test_far_position),
         cmocka_unit_test(test_data_edges),
         cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),

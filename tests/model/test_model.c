@@ -94,12 +94,43 @@ static void test_supports(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A position past 2^32 (a graph phase of 3e9 replays of two ops before the
+ * flush) is named in full: the flush is r0.s0#6000000000, as dot labels it
+ * (it was cut to 32 bits, r0.s0#1705032704). */
+static void test_supports_far_position(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    uint32_t f;
+    struct ces_op w = {.kind = CES_OP_WRITE, .value = 1}, fence = {.kind = CES_OP_FENCE};
+    struct ces_op flush = {.kind = CES_OP_FLUSH};
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 1, &f), CES_OK);
+    w.slot.sig = f;
+    w.slot.rank = 1;
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 3000000000u), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &fence), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &flush), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_model_supports(ctx, ces_model_find("h200"), g), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx), "r0.s0#6000000000: flush is not supported on "
+                                                 "h200 (can_flush_remote_writes = 0)");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_h200_table),
         cmocka_unit_test(test_kind_listing),
         cmocka_unit_test(test_supports),
+        cmocka_unit_test(test_supports_far_position),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
