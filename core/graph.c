@@ -379,7 +379,7 @@ bool ces_region_overlap(const struct ces_region *x, const struct ces_region *y)
     return x->buf == y->buf && x->rank == y->rank && x->lo < y->hi && y->lo < x->hi;
 }
 
-static int verr(struct ces_ctx *ctx, const char *file, uint32_t rank, uint32_t index,
+static int verr(struct ces_ctx *ctx, const char *file, uint32_t rank, uint64_t index,
                 const struct ces_op *op, const char *fmt, ...)
 {
     char msg[CES_ERRMSG_MAX / 2];
@@ -399,9 +399,10 @@ static int verr(struct ces_ctx *ctx, const char *file, uint32_t rank, uint32_t i
 
 /* Per-stream state while walking a rank's enqueue order. */
 struct vstream {
-    uint32_t index;       /* ops of this stream seen so far (the #K of messages) */
+    uint64_t index;       /* ops of this stream so far, every earlier replay counted (the
+                           * #K of messages, as the checker numbers them) */
     int64_t batch_start;  /* index in the rank's block list of the open batch, -1 if none */
-    uint32_t batch_index; /* the open batch's #K, for messages */
+    uint64_t batch_index; /* the open batch's #K, for messages */
     size_t batch_clash;   /* index of the open batch's first copy that overlaps an earlier
                            * one, SIZE_MAX if none does */
 };
@@ -567,11 +568,15 @@ static int validate(struct ces_ctx *ctx, const struct ces_graph *g, const char *
             const struct ces_gblock *blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, b);
             const struct ces_op *ops = blk->ops[r].data;
             size_t n = blk->ops[r].len;
+            uint64_t first[CES_MAX_STREAMS];
 
+            for (uint32_t s = 0; s < g->streams; s++)
+                first[s] = vs[s].index;
+            /* an op is named by its first replay's instance */
             for (size_t i = 0; i < n && rc == CES_OK; i++) {
                 const struct ces_op *op = &ops[i];
                 struct vstream *st = &vs[op->stream];
-                uint32_t k = st->index++;
+                uint64_t k = st->index++;
 
                 if (st->batch_start >= 0 && op->kind != CES_OP_COPY && op->kind != CES_OP_END) {
                     rc = verr(ctx, file, r, k, op, "expected 'copy' or 'end' inside a batch, "
@@ -646,6 +651,7 @@ static int validate(struct ces_ctx *ctx, const struct ces_graph *g, const char *
                 if (vs[s].batch_start >= 0)
                     rc = verr(ctx, file, r, vs[s].batch_index, &ops[vs[s].batch_start],
                               "'batch' without 'end': a batch must end in the phase it starts");
+                vs[s].index = first[s] + (vs[s].index - first[s]) * blk->info.reps;
             }
         }
     }
