@@ -49,6 +49,9 @@
 #define FUZZ_MAP_RANKS 3
 #define FUZZ_MAP_STREAMS 3
 
+/* A device with every feature the lowering asks about. */
+static const struct ces_cuda_caps full_caps = {1, 1, 0, CES_CUDA_SPLIT_WAIT_BYTES};
+
 static void broken(const char *promise, const char *a, const char *b)
 {
     fprintf(stderr, "fuzz: broken promise: %s\n--- first\n%s\n--- second\n%s\n", promise,
@@ -140,70 +143,69 @@ static void replay(struct ces_ctx *ctx, const struct ces_graph *g,
     }
 }
 
-/* The search without partial-order reduction, where both end within their
- * bounds, gives the same verdict. */
-static void reference(struct ces_ctx *ctx, const struct ces_graph *g,
-                      const struct ces_check_report *r)
+/* g searched again under `flags` within the larger bounds; the verdict,
+ * with CES_V_INCOMPLETE where a bound stopped it. */
+static uint32_t check_again(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t flags,
+                            const char *promise)
 {
     struct ces_check_opts o;
-    struct ces_check_report *full = NULL;
-    uint32_t v = ces_check_report_verdict(r), w;
+    struct ces_check_report *r = NULL;
+    uint32_t v;
+
+    ces_check_opts_init(&o);
+    o.flags = flags;
+    o.max_states = FUZZ_MAX_STATES_FULL;
+    o.max_seconds = FUZZ_MAX_SECONDS;
+    if (ces_check(ctx, g, &o, &r) != CES_OK)
+        broken(promise, ces_ctx_last_error(ctx), NULL);
+    v = ces_check_report_verdict(r);
+    ces_check_report_destroy(r);
+    return v;
+}
+
+static void verdicts_broken(const char *promise, uint32_t v, uint32_t w)
+{
+    char a[64], b[64];
+
+    ces_verdict_format(v, a, sizeof(a));
+    ces_verdict_format(w, b, sizeof(b));
+    broken(promise, a, b);
+}
+
+/* The search without partial-order reduction, where both end within their
+ * bounds, gives the same verdict. */
+static void reference(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t v)
+{
+    uint32_t w;
 
     if (v & CES_V_INCOMPLETE)
         return;
-    ces_check_opts_init(&o);
-    o.flags = CES_CHECK_NO_REDUCTION;
-    o.max_states = FUZZ_MAX_STATES_FULL;
-    o.max_seconds = FUZZ_MAX_SECONDS;
-    if (ces_check(ctx, g, &o, &full) != CES_OK)
-        broken("the reference search runs where the reduced one did", ces_ctx_last_error(ctx),
-               NULL);
-    w = ces_check_report_verdict(full);
-    if (!(w & CES_V_INCOMPLETE) && w != v) {
-        char a[64], b[64];
-
-        ces_verdict_format(v, a, sizeof(a));
-        ces_verdict_format(w, b, sizeof(b));
-        broken("the reduced search and the reference search agree", a, b);
-    }
-    ces_check_report_destroy(full);
+    w = check_again(ctx, g, CES_CHECK_NO_REDUCTION,
+                    "the reference search runs where the reduced one did");
+    if (!(w & CES_V_INCOMPLETE) && w != v)
+        verdicts_broken("the reduced search and the reference search agree", v, w);
 }
 
 /* Under the watchdog model nothing stays blocked (no DEADLOCK or HANG),
  * and the races and mismatches are those found without it: the watchdog
  * fires only where every stream left is blocked, and nothing after it is
  * judged (docs/SEMANTICS.md section 9).  Not for `connections any`, whose
- * report is the first hardware queue assignment that fails. */
-static void watchdog(struct ces_ctx *ctx, const struct ces_graph *g,
-                     const struct ces_check_report *r)
+ * report is the first hardware queue assignment that fails, which may
+ * differ between the two. */
+static void watchdog(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t v)
 {
     const uint32_t data = CES_V_RACE | CES_V_MISMATCH;
-    struct ces_check_opts o;
-    struct ces_check_report *ab = NULL;
-    uint32_t v = ces_check_report_verdict(r), w;
+    uint32_t w;
 
-    /* `connections any` reports the first assignment that fails, which
-     * may differ between the two */
     if ((v & CES_V_INCOMPLETE) || ces_graph_connections(g) == CES_CONNECTIONS_ANY)
         return;
-    ces_check_opts_init(&o);
-    o.flags = CES_CHECK_ABORT;
-    o.max_states = FUZZ_MAX_STATES_FULL;
-    o.max_seconds = FUZZ_MAX_SECONDS;
-    if (ces_check(ctx, g, &o, &ab) != CES_OK)
-        broken("the watchdog model's search runs where the plain one did",
-               ces_ctx_last_error(ctx), NULL);
-    w = ces_check_report_verdict(ab);
+    w = check_again(ctx, g, CES_CHECK_ABORT,
+                    "the watchdog model's search runs where the plain one did");
     if (!(w & CES_V_INCOMPLETE) &&
-        ((w & (CES_V_DEADLOCK | CES_V_HANG)) || (w & data) != (v & data))) {
-        char a[64], b[64];
-
-        ces_verdict_format(v, a, sizeof(a));
-        ces_verdict_format(w, b, sizeof(b));
-        broken("under the watchdog model nothing stays blocked and the data defects stay", a,
-               b);
-    }
-    ces_check_report_destroy(ab);
+        ((w & (CES_V_DEADLOCK | CES_V_HANG)) || (w & data) != (v & data)))
+        verdicts_broken("under the watchdog model nothing stays blocked and the data defects "
+                        "stay",
+                        v, w);
 }
 
 static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g)
@@ -218,8 +220,8 @@ static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g)
     o.max_states = FUZZ_MAX_STATES;
     o.max_seconds = FUZZ_MAX_SECONDS;
     if (ces_check(ctx, g, &o, &r) == CES_OK) {
-        reference(ctx, g, r);
-        watchdog(ctx, g, r);
+        reference(ctx, g, ces_check_report_verdict(r));
+        watchdog(ctx, g, ces_check_report_verdict(r));
         replay(ctx, g, r);
         if (ces_check_report_text(ctx, r, &t, &l) == CES_OK)
             ces_free(ctx, t);
@@ -274,7 +276,6 @@ static void plan_shape(const struct ces_cuda_plan *p, const char *what)
  * a replay would freeze), and a plan has the shape of plan_shape. */
 static void lower(struct ces_ctx *ctx, const struct ces_graph *g)
 {
-    const struct ces_cuda_caps caps = {1, 1, 0, CES_CUDA_SPLIT_WAIT_BYTES};
     const unsigned modes[] = {CES_LOWER_PROGRESS, CES_LOWER_CAPTURE | CES_LOWER_FLIGHT};
     int graph_blocks = 0;
 
@@ -284,7 +285,7 @@ static void lower(struct ces_ctx *ctx, const struct ces_graph *g)
         for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
             struct ces_cuda_plan *plan = NULL;
             char *text = NULL;
-            int rc = ces_cuda_lower(ctx, g, r, &caps, modes[m], &plan);
+            int rc = ces_cuda_lower(ctx, g, r, &full_caps, modes[m], &plan);
 
             if (rc == CES_ERR_UNSUPPORTED && (graph_blocks || (modes[m] & CES_LOWER_CAPTURE)))
                 continue;
@@ -402,7 +403,6 @@ static long out_of_memory(const char *text, size_t size, long fail_at)
             struct ces_check_report *r = NULL;
             struct ces_predict pr;
             struct ces_cuda_plan *plan = NULL;
-            const struct ces_cuda_caps caps = {1, 1, 0, CES_CUDA_SPLIT_WAIT_BYTES};
 
             if (CES_FUZZ_CALL_(ces_graph_print(ctx, g, 0, &t, &l)) == CES_OK)
                 ces_free(ctx, t);
@@ -417,7 +417,7 @@ static long out_of_memory(const char *text, size_t size, long fail_at)
             if (CES_FUZZ_CALL_(ces_dot_emit(ctx, g, NULL, &t, &l)) == CES_OK)
                 ces_free(ctx, t);
             (void)CES_FUZZ_CALL_(ces_model_predict(ctx, ces_model_find("h200"), g, &pr));
-            if (CES_FUZZ_CALL_(ces_cuda_lower(ctx, g, 0, &caps, CES_LOWER_PROGRESS, &plan)) ==
+            if (CES_FUZZ_CALL_(ces_cuda_lower(ctx, g, 0, &full_caps, CES_LOWER_PROGRESS, &plan)) ==
                 CES_OK)
                 ces_cuda_plan_destroy(plan);
             ces_graph_destroy(g);
