@@ -57,6 +57,10 @@ struct lower_state {
     uint8_t *open;               /* [streams] inside batch ... end */
     uint64_t *copied;            /* [streams] bytes between ranks of the copies
                                     since the stream's last memop run */
+    uint64_t *before;            /* [streams] ops of the stream in every replay of
+                                    the earlier blocks: an op's #K in messages is
+                                    before + its position in the block, as the
+                                    checker numbers ops */
 };
 
 static int push_call(struct lower_state *st, const struct ces_cuda_call *c)
@@ -236,7 +240,7 @@ static int op_error(struct lower_state *st, int status, uint32_t stream, uint32_
 {
     char where[80], text[160];
 
-    ces_op_where(where, sizeof(where), st->rank, stream, spos, op);
+    ces_op_where(where, sizeof(where), st->rank, stream, st->before[stream] + spos, op);
     ces_op_format(st->g, st->rank, op, text, sizeof(text));
     return ces_ctx_error(st->ctx, status, "%s: %s: %s", where, text, why);
 }
@@ -353,6 +357,7 @@ static void free_state(struct lower_state *st, uint32_t streams)
     ces_free(st->ctx, st->pend_op);
     ces_free(st->ctx, st->open);
     ces_free(st->ctx, st->copied);
+    ces_free(st->ctx, st->before);
 }
 
 /* Eager, flush_memops ends every call that waits with a progress write;
@@ -500,19 +505,23 @@ int ces_cuda_lower(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank
     st.pend_op = ces_malloc(ctx, streams * sizeof(*st.pend_op));
     st.open = ces_malloc(ctx, streams);
     st.copied = ces_malloc(ctx, streams * sizeof(*st.copied));
+    st.before = ces_malloc(ctx, streams * sizeof(*st.before));
     if (st.pend_ops != NULL)
         memset(st.pend_ops, 0, streams * sizeof(*st.pend_ops));
     if (st.pend_copies != NULL)
         memset(st.pend_copies, 0, streams * sizeof(*st.pend_copies));
     if (st.pend_ops == NULL || st.pend_copies == NULL || st.pend_op == NULL || st.open == NULL ||
-        st.copied == NULL)
+        st.copied == NULL || st.before == NULL)
         goto nomem;
+    memset(st.before, 0, streams * sizeof(*st.before));
     memset(st.pend_op, 0, streams * sizeof(*st.pend_op));
     memset(st.open, 0, streams);
     memset(st.copied, 0, streams * sizeof(*st.copied));
     for (uint32_t b = 0; b < p->nblocks && rc == CES_OK; b++) {
         st.blk = &p->blocks[b];
         rc = lower_block(&st, b, caps, flags);
+        for (uint32_t s = 0; s < streams && rc == CES_OK; s++)
+            st.before[s] += (uint64_t)st.blk->stream_ops[s] * st.blk->info.reps;
     }
     if (rc != CES_OK)
         goto fail;

@@ -462,6 +462,23 @@ static void test_refusals(void **state)
     ces_free(ctx, t);
     assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_ERR_INVALID);
     assert_int_equal(ces_cuda_lower(ctx, g, 0, &bad, 0, &p), CES_ERR_INVALID);
+    ces_graph_destroy(g);
+    /* after three graph replays of two fences, the flush is #6, as the
+     * checker numbers it (every replay of the earlier blocks counted) */
+    assert_int_equal(ces_graph_create(ctx, 1, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 3), CES_OK);
+    fl.kind = CES_OP_FENCE;
+    assert_int_equal(ces_graph_add_op(g, 0, &fl), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &fl), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    fl.kind = CES_OP_FLUSH;
+    assert_int_equal(ces_graph_add_op(g, 0, &fl), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &h200, 0, &p), CES_ERR_UNSUPPORTED);
+    assert_null(p);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0#6: flush: this device cannot flush remote writes "
+                        "(CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES is 0)");
     /* an op added after the validation: a batch left open */
     fl.kind = CES_OP_BATCH;
     assert_int_equal(ces_graph_add_op(g, 0, &fl), CES_OK);
