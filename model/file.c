@@ -47,10 +47,10 @@ static bool in_range(const struct ces_mfield *f, double d)
 
 int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const char *who)
 {
-    if (memchr(m->kind, '\0', sizeof(m->kind)) == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: the model's kind is not a "
-                             "NUL-terminated string of at most %zu bytes", who,
-                             sizeof(m->kind) - 1);
+    int rc = ces_model_check_kind(ctx, m, who);
+
+    if (rc != CES_OK)
+        return rc;
     for (size_t i = 0; i < CES_MODEL_NFIELDS; i++) {
         const struct ces_mfield *f = &ces_model_fields_[i];
         double d;

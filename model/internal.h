@@ -47,6 +47,10 @@
  * CES_ERR_INVALID naming `who` and the field (model/file.c). */
 int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const char *who);
 
+/* CES_OK if m's kind is a NUL-terminated string, else CES_ERR_INVALID
+ * prefixed with `who` and ": " (none when NULL) (model/model.c). */
+int ces_model_check_kind(struct ces_ctx *ctx, const struct ces_model *m, const char *who);
+
 /* ces_model_supports, its messages prefixed with `who` and ": " (none
  * when NULL) (model/model.c). */
 int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const struct ces_graph *g,

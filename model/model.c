@@ -177,14 +177,26 @@ static const char *op_lacks(const struct ces_model *m, const struct ces_graph *g
     return NULL;
 }
 
+int ces_model_check_kind(struct ces_ctx *ctx, const struct ces_model *m, const char *who)
+{
+    if (memchr(m->kind, '\0', sizeof(m->kind)) != NULL)
+        return CES_OK;
+    return ces_ctx_error(ctx, CES_ERR_INVALID,
+                         "%s%sthe model's kind is not a NUL-terminated string of at most %zu "
+                         "bytes",
+                         who != NULL ? who : "", who != NULL ? ": " : "", sizeof(m->kind) - 1);
+}
+
 int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const struct ces_graph *g,
                       const char *who)
 {
     uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
     const char *sep = who != NULL ? ": " : "";
     uint64_t *base;
-    int rc = CES_OK;
+    int rc = ces_model_check_kind(ctx, m, who);
 
+    if (rc != CES_OK)
+        return rc;
     if (who == NULL)
         who = "";
     if (ranks > m->max_ranks)

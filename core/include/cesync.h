@@ -992,7 +992,8 @@ CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char
  * 0)"; #K counts the stream's ops over every earlier replay, as the
  * checker's positions do).  The checker's verdicts hold on every machine;
  * this says whether one machine has the ops.  ces_model_predict and the
- * CUDA backend (from the device's attributes) refuse the same. */
+ * CUDA backend (from the device's attributes) refuse the same.
+ * CES_ERR_INVALID for a NULL argument or a kind without its NUL. */
 CES_API int ces_model_supports(struct ces_ctx *ctx, const struct ces_model *m,
                                const struct ces_graph *g);
 

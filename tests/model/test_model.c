@@ -86,6 +86,11 @@ static void test_supports(void **state)
     assert_string_equal(ces_ctx_last_error(ctx), "2 ranks, the h200 model has at most 1 GPU");
     m.max_ranks = 2;
     assert_int_equal(ces_model_supports(ctx, &m, g), CES_OK);
+    memset(m.kind, 'k', sizeof(m.kind));
+    assert_int_equal(ces_model_supports(ctx, &m, g), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "the model's kind is not a NUL-terminated "
+                                                 "string of at most 31 bytes");
+    strcpy(m.kind, "h200");
     assert_int_equal(ces_model_supports(NULL, &m, g), CES_ERR_INVALID);
     assert_int_equal(ces_model_supports(ctx, NULL, g), CES_ERR_INVALID);
     assert_int_equal(ces_model_supports(ctx, &m, NULL), CES_ERR_INVALID);
