@@ -121,6 +121,19 @@ void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *p
                 cmd, ops);
 }
 
+int ces_tool_machine_opt(const char *cmd, int argc, char **argv, int *i, const char **kind,
+                         const char **model_path)
+{
+    const char *o = argv[*i];
+
+    if (strcmp(o, "--kind") != 0 && strcmp(o, "--model") != 0)
+        return 0;
+    if (ces_tool_value(cmd, o, *i + 1 < argc ? argv[*i + 1] : NULL, "a value") != CES_EXIT_OK)
+        return -1;
+    *(strcmp(o, "--kind") == 0 ? kind : model_path) = argv[++*i];
+    return 1;
+}
+
 int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
                      const char *model_path, struct ces_model *out)
 {

@@ -59,23 +59,17 @@ int ces_cmd_predict(int argc, char **argv)
         goto out;
     ex = CES_EXIT_USAGE;
     for (int i = 0; i < rest; i++) {
-        if ((strcmp(argv[i], "--model") == 0 || strcmp(argv[i], "--kind") == 0) &&
-            ces_tool_value("check --predict", argv[i], i + 1 < rest ? argv[i + 1] : NULL,
-                           "a value") != CES_EXIT_OK)
-            goto out;
-        if (strcmp(argv[i], "--model") == 0) {
-            model_path = argv[++i];
-        } else if (strcmp(argv[i], "--kind") == 0) {
-            kind = argv[++i];
-        } else if (ces_tool_listed(ces_check_valued, argv[i]) ||
-                   ces_tool_listed(ces_check_flags, argv[i])) {
+        int t = ces_tool_machine_opt("check --predict", rest, argv, &i, &kind, &model_path);
+
+        if (t > 0)
+            continue;
+        if (t == 0 && (ces_tool_listed(ces_check_valued, argv[i]) ||
+                       ces_tool_listed(ces_check_flags, argv[i])))
             ces_tool_fail("check --predict: %s does not combine with --predict (which takes "
                           "builder options, --model and --kind)", argv[i]);
-            goto out;
-        } else {
+        else if (t == 0)
             ces_tool_unexpected("check --predict", argv[i]);
-            goto out;
-        }
+        goto out;
     }
     if (ces_tool_machine("check --predict", ctx, kind, model_path, &m) != CES_EXIT_OK)
         goto out;

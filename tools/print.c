@@ -120,16 +120,12 @@ int ces_cmd_validate(int argc, char **argv)
         return ces_tool_fail("out of memory");
     ec = ces_tool_load("validate", ctx, argc, argv, validate_valued, &rest, &g, NULL);
     for (int i = 0; i < rest && ec == CES_EXIT_OK; i++) {
-        if (strcmp(argv[i], "--kind") == 0 || strcmp(argv[i], "--model") == 0) {
-            ec = ces_tool_value("validate", argv[i], i + 1 < rest ? argv[i + 1] : NULL,
-                                "a value");
-            if (ec == CES_EXIT_OK && strcmp(argv[i], "--kind") == 0)
-                kind = argv[++i];
-            else if (ec == CES_EXIT_OK)
-                model_path = argv[++i];
-        } else {
+        int t = ces_tool_machine_opt("validate", rest, argv, &i, &kind, &model_path);
+
+        if (t < 0)
+            ec = CES_EXIT_USAGE;
+        else if (t == 0)
             ec = ces_tool_unexpected("validate", argv[i]);
-        }
     }
     if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL))
         ec = ces_tool_machine("validate", ctx, kind, model_path, &m);

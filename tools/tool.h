@@ -129,6 +129,12 @@ int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *
  * time grows faster than the ops: 2 s for 2,800 of them, 90 s for 28,000). */
 void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *path);
 
+/* Takes `--kind K` or `--model FILE` at argv[*i] with its value into *kind
+ * or *model_path: 1 taken (*i on the value), 0 neither, -1 a missing value
+ * (printed, naming `cmd`). */
+int ces_tool_machine_opt(const char *cmd, int argc, char **argv, int *i, const char **kind,
+                         const char **model_path);
+
 /* The machine of `--kind K` (NULL: h200) with `--model FILE`'s overrides
  * (NULL: none) in *out.  Returns CES_EXIT_OK, or CES_EXIT_USAGE with the
  * unknown kind (and the known ones) or the model file's error printed. */
