@@ -47,6 +47,12 @@ int ces_vec_push(struct ces_ctx *ctx, struct ces_vec *v, size_t item, const void
 void ces_vec_free(struct ces_ctx *ctx, struct ces_vec *v);
 #define CES_VEC_AT(v, type, i) (((type *)(v)->data)[i])
 
+/* The plural ending of a count's noun: "1 stream", "0 buffers". */
+static inline const char *ces_plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 /* --- string builder ---------------------------------------------------- */
 
 struct ces_sb {

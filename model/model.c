@@ -203,7 +203,7 @@ int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const stru
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s%s%u ranks, the %s model has at most %u GPU%s", who, sep,
                              (unsigned)ranks, m->kind, (unsigned)m->max_ranks,
-                             m->max_ranks == 1 ? "" : "s");
+                             ces_plural(m->max_ranks));
     base = ces_malloc(ctx, sizeof(*base) * 2 * streams);
     if (base == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "%s%sout of memory", who, sep);

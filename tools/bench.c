@@ -411,7 +411,7 @@ static int sweep_sizes(struct bench *B)
     } else if (B->coll == CES_COLL_SENDRECV) {
         unit = 4 * (uint64_t)B->chunks;
         snprintf(rule, sizeof(rule), "sendrecv in %u chunk%s moves multiples of %" PRIu64
-                 " bytes (each chunk in 4-byte words)", B->chunks, B->chunks == 1 ? "" : "s", unit);
+                 " bytes (each chunk in 4-byte words)", B->chunks, ces_plural(B->chunks), unit);
     } else {
         snprintf(rule, sizeof(rule), "%s moves multiples of 4 bytes (4-byte words)",
                  ces_coll_name((int)B->coll));
@@ -919,7 +919,7 @@ static void print_table(const struct bench *B, FILE *f)
     if (B->graph)
         fprintf(f, "# time: us per collective, median over timed graph launches of %u collective%s "
                    "each (device events around each launch, the ranks' mean);\n",
-                B->iters, B->iters == 1 ? "" : "s");
+                B->iters, ces_plural(B->iters));
     else
         fprintf(f, "# time: us per collective, median of %u (device events, the ranks' mean);\n",
                 B->iters);
@@ -1159,7 +1159,7 @@ static void print_header(const struct bench *B, FILE *f)
     coll_title(B, title, sizeof(title));
     fprintf(f, "# cesync bench %s: %u ranks (one process), %u iteration%s after %u "
                "warm-up, %s; model %s%s%s\n",
-            title, B->ranks, B->iters, B->iters == 1 ? "" : "s", B->warmup,
+            title, B->ranks, B->iters, ces_plural(B->iters), B->warmup,
             B->graph ? "CUDA graphs" : "eager", B->model.kind,
             B->model_path ? " + " : B->calibrate ? " (calibrated in this run)" : "",
             B->model_path ? B->model_path : "");

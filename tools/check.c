@@ -6,7 +6,7 @@
  * 3 incomplete.
  */
 #include "tool.h"
-#include "internal.h" /* ces_find_program */
+#include "internal.h" /* ces_find_program, ces_plural */
 
 #include <errno.h>
 #include <math.h>
@@ -467,8 +467,8 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         printf("{\"queue_sweep\":{\"at_most\":%u,\"failing\":[", Q);
     else
         printf("queue sweep: %llu assignment%s of each rank's %u stream%s to at most %u "
-               "hardware queue%s\n", (unsigned long long)total, total == 1 ? "" : "s", S,
-               S == 1 ? "" : "s", Q, Q == 1 ? "" : "s");
+               "hardware queue%s\n", (unsigned long long)total, ces_plural(total), S,
+               ces_plural(S), Q, ces_plural(Q));
     fflush(stdout);
     a->o.queue_map = map;
     do {
@@ -527,7 +527,7 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
     } else if (ec == CES_EXIT_OK) {
         printf("queue sweep: %llu assignment%s: %llu OK, %llu DEADLOCK or HANG, %llu RACE or "
                "MISMATCH only, %llu incomplete\n",
-               (unsigned long long)done, done == 1 ? "" : "s",
+               (unsigned long long)done, ces_plural(done),
                (unsigned long long)(done - hang - race - incomplete),
                (unsigned long long)hang, (unsigned long long)race,
                (unsigned long long)incomplete);

@@ -3,6 +3,7 @@
  * the checker's differential test) as concrete .ces text.
  */
 #include "tool.h"
+#include "internal.h" /* ces_plural */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -161,7 +162,7 @@ int ces_cmd_gen(int argc, char **argv)
         ec = gen_write(ctx, v[GEN_SEED] + k, &o, dir);
     if (dir != NULL && ec == CES_EXIT_OK)
         fprintf(stderr, "cesync: wrote %" PRIu64 " schedule%s to %s\n", v[GEN_COUNT],
-                v[GEN_COUNT] == 1 ? "" : "s", dir);
+                ces_plural(v[GEN_COUNT]), dir);
     ces_ctx_destroy(ctx);
     return ec;
 }

@@ -3,6 +3,7 @@
  * `cesync validate`.
  */
 #include "tool.h"
+#include "internal.h" /* ces_plural */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -96,11 +97,6 @@ int ces_cmd_print(int argc, char **argv)
     return ec;
 }
 
-/* The plural ending of a count's noun: "1 stream", "0 buffers". */
-static const char *plural(uint64_t n)
-{
-    return n == 1 ? "" : "s";
-}
 
 int ces_cmd_validate(int argc, char **argv)
 {
@@ -140,10 +136,10 @@ int ces_cmd_validate(int argc, char **argv)
         }
         printf("valid: %" PRIu32 " rank%s, %" PRIu32 " stream%s per rank, %" PRIu32 " buffer%s, "
                "%" PRIu32 " signal array%s, %" PRIu64 " iteration%s, %" PRIu64 " op%s\n",
-               ces_graph_ranks(g), plural(ces_graph_ranks(g)), ces_graph_streams(g),
-               plural(ces_graph_streams(g)), ces_graph_nbuffers(g), plural(ces_graph_nbuffers(g)),
-               ces_graph_nsignals(g), plural(ces_graph_nsignals(g)), ces_graph_iterations(g),
-               plural(ces_graph_iterations(g)), ops, plural(ops));
+               ces_graph_ranks(g), ces_plural(ces_graph_ranks(g)), ces_graph_streams(g),
+               ces_plural(ces_graph_streams(g)), ces_graph_nbuffers(g), ces_plural(ces_graph_nbuffers(g)),
+               ces_graph_nsignals(g), ces_plural(ces_graph_nsignals(g)), ces_graph_iterations(g),
+               ces_plural(ces_graph_iterations(g)), ops, ces_plural(ops));
     }
     if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL)) {
         /* the machine named alike either way: the model file's values may

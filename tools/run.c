@@ -485,7 +485,7 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
     if (print)
         printf("%s: %" PRIu64 " iteration%s, mean %.1f us, best %.1f us (host time, issue to "
                "stream sync), %" PRIu64 " consumed bytes checked on %s, %" PRIu64 " differ\n",
-               total_bad || ec != CES_EXIT_OK ? "FAILED" : "PASSED", iters, iters == 1 ? "" : "s",
+               total_bad || ec != CES_EXIT_OK ? "FAILED" : "PASSED", iters, ces_plural(iters),
                iters ? sum / (double)iters : 0.0, iters ? best : 0.0, checked,
                m > 1 ? "all ranks" : "rank 0", total_bad);
     if (ec == CES_EXIT_OK && total_bad > 0)
@@ -669,13 +669,13 @@ int ces_cmd_run(int argc, char **argv)
     if (n > (uint32_t)gpus && !ces_cuda_share_gpus()) {
         ec = ces_tool_fail("run: the schedule has %" PRIu32 " ranks but this machine has %d GPU%s "
                            "(CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)",
-                           n, gpus, gpus == 1 ? "" : "s");
+                           n, gpus, ces_plural(gpus));
         goto out;
     }
     printf("cesync run: %" PRIu32 " ranks, %s, %" PRIu64 " iteration%s in %" PRIu32 " block%s\n",
            n, single ? "one process" : "one process per rank", ces_graph_iterations(g),
-           ces_graph_iterations(g) == 1 ? "" : "s",
-           ces_graph_nblocks(g), ces_graph_nblocks(g) == 1 ? "" : "s");
+           ces_plural(ces_graph_iterations(g)),
+           ces_graph_nblocks(g), ces_plural(ces_graph_nblocks(g)));
     fflush(stdout);
     if (single) {
         ec = run_single(g, n);

@@ -326,7 +326,7 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s needs a GPU per rank: %u ranks share %d GPU%s here (%s)",
                              cfg->with_compute ? "--with-compute" : "--calibrate", cfg->ranks,
-                             ndev, ndev == 1 ? "" : "s",
+                             ndev, ces_plural(ndev),
                              cfg->with_compute
                                  ? "the share kept would compare kernels of ranks sharing a GPU"
                                  : "a model of shared GPUs would describe no machine");
@@ -397,7 +397,7 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         snprintf(b->nccl_info, sizeof(b->nccl_info),
                  "%u ranks share %d GPU%s (rank r on GPU r %% %d): the data are checked, the "
                  "times are not those of %u GPUs; NCCL not run (one rank per GPU)",
-                 b->n, ndev, ndev == 1 ? "" : "s", ndev, b->n);
+                 b->n, ndev, ces_plural(ndev), ndev, b->n);
     } else if (cfg->use_nccl) {
         /* NEVER multicast/NVLS on the shared machines. */
         setenv("NCCL_NVLS_ENABLE", "0", 1);

@@ -179,7 +179,7 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
         rc = ces_ctx_error(ctx, CES_ERR_INVALID,
                            "%" PRIu32 " ranks but this machine has %d GPU%s (one rank per GPU; "
                            "CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)",
-                           size, count, count == 1 ? "" : "s");
+                           size, count, ces_plural(count));
         goto fail;
     }
     CES_CU_GOTO(ctx, rc, cuDeviceGet(&c->cudev, device), fail);
@@ -680,7 +680,7 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
                                "%" PRIu32 " hardware queue%s: a wait of one rank would hold the "
                                "other's writes behind it for ever (one process per rank, or 8 "
                                "queues or more)",
-                               i, j, dev[j], q, q, q == 1 ? "" : "s");
+                               i, j, dev[j], q, q, ces_plural(q));
             goto fail;
         }
     }

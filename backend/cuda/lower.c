@@ -589,7 +589,7 @@ int ces_cuda_queues_check(struct ces_ctx *ctx, const struct ces_graph *g, uint32
                  streams);
     else
         snprintf(model, sizeof(model), "its %" PRIu32 " streams sharing %" PRIu32 " queue%s",
-                 streams, checked, checked == 1 ? "" : "s");
+                 streams, checked, ces_plural(checked));
     /* The run that the check covers: enough queues for every stream (if CUDA
      * gives that many), or exactly the queues checked. */
     if (checked == 0 && streams <= CES_CUDA_QUEUES_MAX)
@@ -604,7 +604,7 @@ int ces_cuda_queues_check(struct ces_ctx *ctx, const struct ces_graph *g, uint32
                          "(CUDA_DEVICE_MAX_CONNECTIONS; %u when unset), so the check did not "
                          "model how its streams are queued here; check it with "
                          "`connections %" PRIu32 "` (or `connections any`: every assignment)%s",
-                         conn, model, queues, queues == 1 ? "" : "s", CES_CUDA_QUEUES_DEFAULT,
+                         conn, model, queues, ces_plural(queues), CES_CUDA_QUEUES_DEFAULT,
                          real, run);
 }
 

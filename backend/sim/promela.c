@@ -286,7 +286,7 @@ static int pml_units(struct pml *m)
             return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
                                  "promela: the buffers hold %" PRIu64 " units of %" PRIu64
                                  " byte%s (at most %u): use smaller buffers",
-                                 total * m->R, m->unit, m->unit == 1 ? "" : "s", PML_MAX_UNITS);
+                                 total * m->R, m->unit, ces_plural(m->unit), PML_MAX_UNITS);
     }
     m->upr = (uint32_t)total;
     m->nunits = m->upr * m->R;
@@ -811,7 +811,7 @@ static void pml_header(struct pml *m, struct ces_sb *sb)
     const struct ces_graph *g = m->g;
 
     ces_sb_printf(sb, "/* Promela model of a cesync schedule: %" PRIu32 " rank%s, %" PRIu32
-                  " stream%s, ", m->R, m->R == 1 ? "" : "s", m->S, m->S == 1 ? "" : "s");
+                  " stream%s, ", m->R, ces_plural(m->R), m->S, ces_plural(m->S));
     if (m->o.queue_map != NULL) {
         ces_sb_puts(sb, "hardware queues ");
         ces_sim_sb_queue_map(sb, m->R, m->S, m->o.queue_map);
@@ -819,7 +819,7 @@ static void pml_header(struct pml *m, struct ces_sb *sb)
         ces_sb_printf(sb, "connections %" PRIu32, m->N);
     }
     ces_sb_printf(sb, ", %" PRIu64 " iteration%s.\n", ces_graph_iterations(g),
-                  ces_graph_iterations(g) == 1 ? "" : "s");
+                  ces_plural(ces_graph_iterations(g)));
     /* what the model checks, as the options left it */
     ces_sb_puts(sb, " * Deadlock and hang: invalid end states.\n");
     if (m->o.races == 1)
@@ -843,7 +843,7 @@ static void pml_header(struct pml *m, struct ces_sb *sb)
     if (m->o.races || m->o.data) {
         ces_sb_printf(sb, " * Data units of %" PRIu64 " byte%s: unit u = rank * %" PRIu32
                       " + buffer base + offset / %" PRIu64 ".\n",
-                      m->unit, m->unit == 1 ? "" : "s", m->upr, m->unit);
+                      m->unit, ces_plural(m->unit), m->upr, m->unit);
         for (uint32_t b = 0; b < ces_graph_nbuffers(g); b++)
             ces_sb_printf(sb, " *   buffer %s: base %" PRIu32 "\n", ces_graph_buffer(g, b).name,
                           m->ubase[b]);

@@ -18,11 +18,6 @@ uint32_t ces_sim_class_bit(int d)
     return bits[d];
 }
 
-/* "s" after a count other than 1. */
-static const char *plural(uint64_t n)
-{
-    return n == 1 ? "" : "s";
-}
 
 static void defect_free(struct ces_ctx *ctx, struct sim_defect *d)
 {
@@ -480,12 +475,12 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g,
 {
     if (d->cls == CES_CHECK_ABORTED)
         ces_sb_printf(sb, "WATCHDOG: an execution where it fired, %zu step%s\n", d->nsteps,
-                      plural(d->nsteps));
+                      ces_plural(d->nsteps));
     else {
         char v[32];
 
         ces_verdict_format(d->cls, v, sizeof(v));
-        ces_sb_printf(sb, "%s: counterexample of %zu step%s\n", v, d->nsteps, plural(d->nsteps));
+        ces_sb_printf(sb, "%s: counterexample of %zu step%s\n", v, d->nsteps, ces_plural(d->nsteps));
     }
     for (size_t i = 0; i < d->nsteps; i++) {
         const struct ces_check_step *s = &d->steps[i];
@@ -569,15 +564,15 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     }
     if (s->mode == CES_CHECK_RANDOM)
         ces_sb_printf(&sb, "coverage: %" PRIu64 " random execution%s - a sample, not a proof\n",
-                      s->executions, plural(s->executions));
+                      s->executions, ces_plural(s->executions));
     else if (s->mode == CES_CHECK_REPLAY)
         ces_sb_puts(&sb, "coverage: one replayed execution\n");
     else if (r->stopped_first)
         ces_sb_printf(&sb, "coverage: stopped at the first defect, after %" PRIu64 " state%s\n",
-                      s->states, plural(s->states));
+                      s->states, ces_plural(s->states));
     else if (r->stopped != NULL)
         ces_sb_printf(&sb, "coverage: the bound on %s stopped the search after %" PRIu64
-                      " state%s\n", r->stopped, s->states, plural(s->states));
+                      " state%s\n", r->stopped, s->states, ces_plural(s->states));
     if (r->depth_cut && s->mode == CES_CHECK_EXHAUSTIVE)
         ces_sb_puts(&sb, "coverage: some executions were cut at the depth bound and not "
                          "followed further\n");
@@ -591,14 +586,14 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     if (s->mode == CES_CHECK_EXHAUSTIVE)
         ces_sb_printf(&sb, "statistics: %" PRIu64 " state%s, %" PRIu64 " transition%s, %" PRIu64
                       " execution%s, %.3f s, %.0f states/s, peak memory ",
-                      s->states, plural(s->states), s->transitions, plural(s->transitions),
-                      s->executions, plural(s->executions), s->seconds,
+                      s->states, ces_plural(s->states), s->transitions, ces_plural(s->transitions),
+                      s->executions, ces_plural(s->executions), s->seconds,
                       s->seconds > 0 ? (double)s->states / s->seconds : 0.0);
     else /* no states are stored */
         ces_sb_printf(&sb, "statistics: %" PRIu64 " execution%s, %" PRIu64 " transition%s, "
                       "%.3f s, %.1f executions/s, peak memory ",
-                      s->executions, plural(s->executions), s->transitions,
-                      plural(s->transitions), s->seconds,
+                      s->executions, ces_plural(s->executions), s->transitions,
+                      ces_plural(s->transitions), s->seconds,
                       s->seconds > 0 ? (double)s->executions / s->seconds : 0.0);
     ces_sim_fmt_bytes(mem, sizeof(mem), s->peak_memory);
     ces_sb_printf(&sb, "%s\n", mem);

@@ -107,12 +107,12 @@ static void memory_bound(struct search *S, size_t held, const char *what, size_t
                  "memory bound %s reached after %" PRIu64 " states: %s needs %s next to the "
                  "%s held (the model %s, the visited set %s, %zu state%s of %s)",
                  bound, S->stats.states, what, need, have, model, tab, copies,
-                 copies == 1 ? "" : "s", frame);
+                 ces_plural(copies), frame);
     else
         snprintf(S->why, sizeof(S->why),
                  "memory bound %s reached after %" PRIu64 " states: the search holds %s (the "
                  "model %s, the visited set %s, %zu state%s of %s)",
-                 bound, S->stats.states, have, model, tab, copies, copies == 1 ? "" : "s",
+                 bound, S->stats.states, have, model, tab, copies, ces_plural(copies),
                  frame);
 }
 
