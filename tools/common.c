@@ -70,7 +70,9 @@ void ces_tool_builder_help(int run)
 int ces_tool_wants_help(int argc, char **argv)
 {
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        if (strcmp(argv[i], "--") == 0) /* the next is the schedule, even one named --help */
+            i++;
+        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return 1;
     }
     return 0;

@@ -115,7 +115,8 @@ double ces_tool_now(void);
 /* True if s is in the NULL-terminated list (NULL: an empty one). */
 int ces_tool_listed(const char *const *list, const char *s);
 
-/* True if argv[0..argc) holds --help or -h. */
+/* True if argv[0..argc) holds --help or -h, except as the argument after "--"
+ * (the schedule, or bench's COLL, whatever its name). */
 int ces_tool_wants_help(int argc, char **argv);
 
 /* The value v of option `opt` of command `cmd` (NULL: the option came

@@ -47,6 +47,15 @@ static void test_wants_help(void **state)
     assert_int_equal(ces_tool_wants_help(4, argv), 1);
     assert_int_equal(ces_tool_wants_help(1, argv + 4), 1);
     assert_int_equal(ces_tool_wants_help(0, argv + 4), 0);
+    {
+        /* after "--" the next argument is the schedule, whatever its name */
+        char d0[] = "--", d1[] = "--help", d2[] = "-h";
+        char *dashed[] = {d0, d1, d0, d2, d2};
+
+        assert_int_equal(ces_tool_wants_help(2, dashed), 0);
+        assert_int_equal(ces_tool_wants_help(4, dashed), 0);
+        assert_int_equal(ces_tool_wants_help(5, dashed), 1);
+    }
 }
 
 /* The options of a subcommand that take a value, as check's --dot. */
@@ -779,6 +788,24 @@ static void test_values_and_dashes(void **state)
     assert_int_equal(ces_test_tool(dir, "check --quiet -- -x.ces", &o), 1);
     assert_string_equal(o, "verdict: HANG\n");
     free(o);
+    /* a schedule named --help or -h is checked, not taken for help */
+    for (size_t i = 0; i < 2; i++) {
+        static const char *const names[] = {"--help", "-h"};
+        char to[256], args[64];
+
+        snprintf(to, sizeof(to), "%s/%s", dir, names[i]);
+        assert_int_equal(rename(path, to), 0);
+        snprintf(args, sizeof(args), "check --quiet -- %s", names[i]);
+        assert_int_equal(ces_test_tool(dir, args, &o), 1);
+        assert_string_equal(o, "verdict: HANG\n");
+        free(o);
+        snprintf(args, sizeof(args), "validate -- %s", names[i]);
+        assert_int_equal(ces_test_tool(dir, args, &o), 0);
+        assert_string_equal(o, "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, 1 "
+                               "iteration, 1 op\n");
+        free(o);
+        assert_int_equal(rename(to, path), 0);
+    }
     ces_test_tool_says("check --quiet -- --ranks", 2,
                        "cesync: check: '--ranks' is neither a file nor a built-in collective "
                        "(alltoall, allgather, gather, scatter, broadcast, sendrecv, barrier)\n");
