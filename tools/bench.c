@@ -1001,7 +1001,7 @@ static int write_csv(const struct bench *B, const char *path)
             return ces_tool_fail("bench: out of memory");
         }
     }
-    ec = ces_tool_write_file(path, text, len);
+    ec = ces_tool_write_file("bench", path, text, len);
     free(text);
     return ec;
 }
@@ -1219,7 +1219,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             ex = CES_EXIT_DEFECT;
         } else if (ces_model_print(ctx, &m, &text, NULL) == CES_OK) {
             /* replaced only when complete; the reason is said on failure */
-            int written = ces_tool_write_file(B->model_out, text, strlen(text)) == CES_EXIT_OK;
+            int written = ces_tool_write_file("bench", B->model_out, text, strlen(text)) == CES_EXIT_OK;
 
             if (!written)
                 ex = CES_EXIT_DEFECT;

@@ -177,7 +177,7 @@ int ces_tool_unexpected(const char *cmd, const char *arg)
                          arg, cmd);
 }
 
-int ces_tool_write_file(const char *path, const char *text, size_t len)
+int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len)
 {
     struct ces_ctx *ctx = NULL;
     int ec;
@@ -186,7 +186,7 @@ int ces_tool_write_file(const char *path, const char *text, size_t len)
         return ces_tool_fail("out of memory");
     ec = ces_write_file(ctx, path, text, len) == CES_OK
              ? CES_EXIT_OK
-             : ces_tool_fail("%s", ces_ctx_last_error(ctx));
+             : ces_tool_fail("%s: %s", cmd, ces_ctx_last_error(ctx));
     ces_ctx_destroy(ctx);
     return ec;
 }
@@ -604,7 +604,7 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
         ces_prog_destroy(pg);
         /* A file's error begins with the file (FILE: cannot open,
          * FILE:LINE:COL: ...) and is printed as the commands print the other
-         * files they read or write (--model, -o): without the command.  A
+         * files they read (--model): without the command.  A
          * collective's begins with the collective and gets the command
          * before it, as the builder options' errors do. */
         if (coll < 0)

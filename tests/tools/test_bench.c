@@ -843,7 +843,7 @@ static void test_usage_errors(void **state)
         {"bench alltoall --dry-run --model /nonexistent/m.model",
          "cesync: /nonexistent/m.model: cannot open: No such file or directory\n"},
         {"bench alltoall --dry-run --csv /dev/full",
-         "cesync: cannot write /dev/full: No space left on device\n"},
+         "cesync: bench: cannot write /dev/full: No space left on device\n"},
         /* an output that names the model file read */
         {"bench alltoall --dry-run --model m.model --csv m.model",
          "cesync: bench: --csv m.model is the input file (name another output file)\n"},
@@ -1075,7 +1075,7 @@ static void test_csv_kept_on_error(void **state)
     assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --csv out.csv", &out), 2);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
     signal(SIGXFSZ, SIG_DFL);
-    assert_non_null(strstr(out, "cesync: cannot write out.csv: File too large\n"));
+    assert_non_null(strstr(out, "cesync: bench: cannot write out.csv: File too large\n"));
     free(out);
     out = ces_test_read_file(path, NULL);
     assert_string_equal(out, "good\n");
