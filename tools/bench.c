@@ -449,9 +449,10 @@ static int sweep_sizes(struct bench *B)
                                      nlen > 0 ? ", " : "", got, asked);
         }
     }
+    /* %.15g: the factor as given (%g printed 1.0000001 as 1) */
     if (s <= (double)B->max_bytes * (1 + 1e-9))
         return ces_tool_fail("bench: more than %d sizes from --min-bytes to --max-bytes by "
-                             "--factor %g; raise the factor or narrow the range",
+                             "--factor %.15g; raise the factor or narrow the range",
                              MAX_SIZES, B->factor);
     if (note[0] != '\0')
         fprintf(stderr, "cesync: bench: %s: measured %s\n", rule, note);

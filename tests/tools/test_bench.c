@@ -887,6 +887,10 @@ static void test_usage_errors(void **state)
         {"bench alltoall --dry-run --factor 1.01 --min-bytes 1K --max-bytes 1G",
          "cesync: bench: more than 64 sizes from --min-bytes to --max-bytes by --factor 1.01; "
          "raise the factor or narrow the range\n"},
+        /* the factor as given (%g said 1, a factor refused as such) */
+        {"bench alltoall --dry-run --factor 1.0000001 --min-bytes 1K --max-bytes 2K",
+         "cesync: bench: more than 64 sizes from --min-bytes to --max-bytes by --factor "
+         "1.0000001; raise the factor or narrow the range\n"},
         /* an option that takes a value, last on the line, or another option
          * in its place (--csv --no-nccl wrote a file named --no-nccl) */
         {"bench alltoall --dry-run --csv", "cesync: bench: --csv expects a file name\n"},
