@@ -100,7 +100,7 @@ static void test_errors(void **state)
          "options, --model and --kind)\n"},
         {"check alltoall --model m.model", 2, "cesync: check: --model applies to --predict\n"},
         {"check --predict alltoall --ranks 9 --bytes 9", 2,
-         "cesync: predict: 9 ranks, the h200 model has at most 8 GPUs\n"},
+         "cesync: check --predict: 9 ranks, the h200 model has at most 8 GPUs\n"},
     };
     char *dir = ces_test_tmpdir(), *out = NULL;
 
