@@ -92,6 +92,14 @@ static void test_usage_errors(void **state)
     ces_test_tool_says("check barrier --max-states 18446744073709551616", 2,
                        "cesync: check: --max-states expects a number, got "
                        "'18446744073709551616'\n");
+    /* so is a negative one, named as the others are (it said only "expects
+     * a number") */
+    ces_test_tool_says("check barrier --max-states -1", 2,
+                       "cesync: check: --max-states expects a number, got '-1'\n");
+    ces_test_tool_says("check barrier --random 2 --seed -5", 2,
+                       "cesync: check: --seed expects a number, got '-5'\n");
+    ces_test_tool_says("check barrier --max-depth", 2,
+                       "cesync: check: --max-depth expects a number\n");
 }
 
 static void test_print_validate_dot(void **state)
