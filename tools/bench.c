@@ -550,6 +550,13 @@ static int parse_args(struct bench *B, int argc, char **argv)
                              "auto, plain, overlap, early or directed (comma separated)");
             if (v == NULL)
                 return CES_EXIT_USAGE;
+            /* strtok_r skips empty names: an empty list (--variant '') ran
+             * the default variants without a word */
+            if (v[0] == '\0' || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,") != NULL ||
+                strlen(v) >= sizeof(buf))
+                return ces_tool_fail("bench: --variant expects auto, plain, overlap, early, "
+                                     "directed (comma separated, at most %d), not '%s'",
+                                     MAX_VARIANTS, v);
             snprintf(buf, sizeof(buf), "%s", v);
             B->nvariants = 0;
             for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
@@ -564,6 +571,10 @@ static int parse_args(struct bench *B, int argc, char **argv)
                     return ces_tool_fail("bench: --variant expects auto, plain, overlap, early, "
                                          "directed (comma separated, at most %d), not '%s'",
                                          MAX_VARIANTS, v);
+                /* one named twice was timed twice, two rows alike in the CSV */
+                for (uint32_t k = 0; k < B->nvariants; k++)
+                    if (B->variants[k] == var)
+                        return ces_tool_fail("bench: --variant names %s twice", tok);
                 B->variants[B->nvariants++] = var;
             }
         } else if (strcmp(o, "--ranks") == 0 || strcmp(o, "--iterations") == 0 ||

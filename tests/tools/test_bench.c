@@ -765,6 +765,22 @@ static void test_usage_errors(void **state)
         {"bench gather --variant auto,plain,overlap,directed,auto",
          "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
          "separated, at most 4), not 'auto,plain,overlap,directed,auto'\n"},
+        /* an empty list or name (they ran the default variants) and a name
+         * twice (timed twice, two rows alike in the CSV) */
+        {"bench alltoall --dry-run --variant ''",
+         "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
+         "separated, at most 4), not ''\n"},
+        {"bench alltoall --dry-run --variant ,",
+         "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
+         "separated, at most 4), not ','\n"},
+        {"bench alltoall --dry-run --variant auto,,plain",
+         "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
+         "separated, at most 4), not 'auto,,plain'\n"},
+        {"bench alltoall --dry-run --variant plain,",
+         "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
+         "separated, at most 4), not 'plain,'\n"},
+        {"bench alltoall --dry-run --variant auto,plain,auto",
+         "cesync: bench: --variant names auto twice\n"},
         {"bench sendrecv --variant overlap",
          "cesync: bench: sendrecv has the variants auto and plain only\n"},
         {"bench sendrecv --variant directed",
