@@ -449,9 +449,10 @@ static int sweep_sizes(struct bench *B)
                                      nlen > 0 ? ", " : "", got, asked);
         }
     }
+    /* %.15g: the factor as given (%g printed 1.0000001 as 1) */
     if (s <= (double)B->max_bytes * (1 + 1e-9))
         return ces_tool_fail("bench: more than %d sizes from --min-bytes to --max-bytes by "
-                             "--factor %g; raise the factor or narrow the range",
+                             "--factor %.15g; raise the factor or narrow the range",
                              MAX_SIZES, B->factor);
     if (note[0] != '\0')
         fprintf(stderr, "cesync: bench: %s: measured %s\n", rule, note);
@@ -549,6 +550,13 @@ static int parse_args(struct bench *B, int argc, char **argv)
                              "auto, plain, overlap, early or directed (comma separated)");
             if (v == NULL)
                 return CES_EXIT_USAGE;
+            /* strtok_r skips empty names: an empty list (--variant '') ran
+             * the default variants without a word */
+            if (v[0] == '\0' || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,") != NULL ||
+                strlen(v) >= sizeof(buf))
+                return ces_tool_fail("bench: --variant expects auto, plain, overlap, early, "
+                                     "directed (comma separated, at most %d), not '%s'",
+                                     MAX_VARIANTS, v);
             snprintf(buf, sizeof(buf), "%s", v);
             B->nvariants = 0;
             for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
@@ -563,6 +571,10 @@ static int parse_args(struct bench *B, int argc, char **argv)
                     return ces_tool_fail("bench: --variant expects auto, plain, overlap, early, "
                                          "directed (comma separated, at most %d), not '%s'",
                                          MAX_VARIANTS, v);
+                /* one named twice was timed twice, two rows alike in the CSV */
+                for (uint32_t k = 0; k < B->nvariants; k++)
+                    if (B->variants[k] == var)
+                        return ces_tool_fail("bench: --variant names %s twice", tok);
                 B->variants[B->nvariants++] = var;
             }
         } else if (strcmp(o, "--ranks") == 0 || strcmp(o, "--iterations") == 0 ||
@@ -1001,7 +1013,7 @@ static int write_csv(const struct bench *B, const char *path)
             return ces_tool_fail("bench: out of memory");
         }
     }
-    ec = ces_tool_write_file(path, text, len);
+    ec = ces_tool_write_file("bench", path, text, len);
     free(text);
     return ec;
 }
@@ -1219,7 +1231,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             ex = CES_EXIT_DEFECT;
         } else if (ces_model_print(ctx, &m, &text, NULL) == CES_OK) {
             /* replaced only when complete; the reason is said on failure */
-            int written = ces_tool_write_file(B->model_out, text, strlen(text)) == CES_EXIT_OK;
+            int written = ces_tool_write_file("bench", B->model_out, text, strlen(text)) == CES_EXIT_OK;
 
             if (!written)
                 ex = CES_EXIT_DEFECT;

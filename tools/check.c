@@ -107,11 +107,11 @@ static int parse_u64(const char *opt, const char *v, uint64_t *out)
     char *end;
     unsigned long long x;
 
-    if (v == NULL || *v < '0' || *v > '9')
+    if (v == NULL)
         return ces_tool_fail("check: %s expects a number", opt);
     errno = 0;
-    x = strtoull(v, &end, 10);
-    if (*end != '\0' || errno != 0)
+    x = strtoull(v, &end, 10); /* a sign or blank first is refused below */
+    if (*v < '0' || *v > '9' || *end != '\0' || errno != 0)
         return ces_tool_fail("check: %s expects a number, got '%s'", opt, v);
     *out = x;
     return CES_EXIT_OK;

@@ -70,7 +70,9 @@ void ces_tool_builder_help(int run)
 int ces_tool_wants_help(int argc, char **argv)
 {
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        if (strcmp(argv[i], "--") == 0) /* the next is the schedule, even one named --help */
+            i++;
+        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return 1;
     }
     return 0;
@@ -175,7 +177,7 @@ int ces_tool_unexpected(const char *cmd, const char *arg)
                          arg, cmd);
 }
 
-int ces_tool_write_file(const char *path, const char *text, size_t len)
+int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len)
 {
     struct ces_ctx *ctx = NULL;
     int ec;
@@ -184,7 +186,7 @@ int ces_tool_write_file(const char *path, const char *text, size_t len)
         return ces_tool_fail("out of memory");
     ec = ces_write_file(ctx, path, text, len) == CES_OK
              ? CES_EXIT_OK
-             : ces_tool_fail("%s", ces_ctx_last_error(ctx));
+             : ces_tool_fail("%s: %s", cmd, ces_ctx_last_error(ctx));
     ces_ctx_destroy(ctx);
     return ec;
 }
@@ -602,7 +604,7 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
         ces_prog_destroy(pg);
         /* A file's error begins with the file (FILE: cannot open,
          * FILE:LINE:COL: ...) and is printed as the commands print the other
-         * files they read or write (--model, -o): without the command.  A
+         * files they read (--model): without the command.  A
          * collective's begins with the collective and gets the command
          * before it, as the builder options' errors do. */
         if (coll < 0)

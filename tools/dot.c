@@ -61,7 +61,7 @@ int ces_cmd_dot(int argc, char **argv)
         else if (rc == CES_OK)
             fwrite(text, 1, len, stdout);
         if (rc != CES_OK)
-            ec = ces_tool_fail("%s", ces_ctx_last_error(ctx));
+            ec = ces_tool_fail("dot: %s", ces_ctx_last_error(ctx));
         else if (out != NULL)
             fprintf(stderr, "cesync: wrote %s\n", out);
     }

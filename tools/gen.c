@@ -101,7 +101,7 @@ static int gen_write(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_op
         } else {
             memcpy(whole, head, hlen);
             memcpy(whole + hlen, text, len);
-            ec = ces_tool_write_file(path, whole, hlen + len);
+            ec = ces_tool_write_file("gen", path, whole, hlen + len);
             free(whole);
         }
     }

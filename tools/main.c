@@ -105,7 +105,9 @@ int main(int argc, char **argv)
          * exploring states: a different job with its own options. */
         if (commands[i].fn == ces_cmd_check) {
             for (int k = 2; k < argc; k++) {
-                if (strcmp(argv[k], "--predict") == 0) {
+                if (strcmp(argv[k], "--") == 0) /* the next is the schedule, whatever its name */
+                    k++;
+                else if (strcmp(argv[k], "--predict") == 0) {
                     memmove(&argv[k], &argv[k + 1], (size_t)(argc - k) * sizeof(*argv));
                     return finish(ces_cmd_predict(argc - 3, argv + 2));
                 }

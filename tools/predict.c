@@ -79,7 +79,13 @@ int ces_cmd_predict(int argc, char **argv)
     if (rc == CES_OK)
         rc = ces_model_predict(ctx, &slow, g, &ps);
     if (rc != CES_OK) {
-        ces_tool_fail("%s", ces_ctx_last_error(ctx));
+        const char *why = ces_ctx_last_error(ctx);
+
+        /* named as the command was typed, as its other errors are (the
+         * library names its function: "predict: ...") */
+        if (strncmp(why, "predict: ", 9) == 0)
+            why += 9;
+        ces_tool_fail("check --predict: %s", why);
         ex = rc == CES_ERR_SEMANTIC ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
         goto out;
     }

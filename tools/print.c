@@ -45,7 +45,7 @@ static const char *const print_valued[] = {"-o", NULL};
 static int write_out(const char *path, const char *text, size_t len)
 {
     if (path != NULL)
-        return ces_tool_write_file(path, text, len);
+        return ces_tool_write_file("print", path, text, len);
     fwrite(text, 1, len, stdout);
     return CES_EXIT_OK;
 }

@@ -103,7 +103,7 @@ int ces_cmd_promela(int argc, char **argv)
     if (ec == CES_EXIT_OK && out == NULL) {
         fwrite(text, 1, len, stdout);
     } else if (ec == CES_EXIT_OK) {
-        ec = ces_tool_write_file(out, text, len);
+        ec = ces_tool_write_file("promela", out, text, len);
         if (ec == CES_EXIT_OK)
             fprintf(stderr, "cesync: wrote %s\n", out);
     }

@@ -90,12 +90,13 @@ void ces_tool_builder_help(int run);
  * the text goes to a new temporary file beside it (PATH.XXXXXX, with the
  * mode of the file it replaces, or of a new file), which is then renamed
  * over it.  On an error the temporary file is removed, `path` is left as it
- * was, and "cesync: cannot create|write|replace PATH: why" is printed.
+ * was, and "cesync: CMD: cannot create|write|replace PATH: why" is printed,
+ * naming command `cmd` as its other errors do.
  * A symbolic link stays (the file it names is replaced); a path that is no
  * regular file (/dev/null, a named pipe) is written in place, never
  * replaced by a file.
  * Returns CES_EXIT_OK or CES_EXIT_USAGE. */
-int ces_tool_write_file(const char *path, const char *text, size_t len);
+int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len);
 
 /* Whether the output file `path` of command `cmd` can be written, tried
  * before the work that fills it (a run of minutes must not end in "cannot
@@ -115,7 +116,8 @@ double ces_tool_now(void);
 /* True if s is in the NULL-terminated list (NULL: an empty one). */
 int ces_tool_listed(const char *const *list, const char *s);
 
-/* True if argv[0..argc) holds --help or -h. */
+/* True if argv[0..argc) holds --help or -h, except as the argument after "--"
+ * (the schedule, or bench's COLL, whatever its name). */
 int ces_tool_wants_help(int argc, char **argv);
 
 /* The value v of option `opt` of command `cmd` (NULL: the option came

@@ -904,7 +904,12 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
 fail:
     if (m->over && rc == CES_ERR_NOMEM) { /* the bound refused, not malloc */
         char bound[24], need[24], one[24], state[48] = "", ops[48] = "";
+        uint64_t slots = 0;
 
+        /* from the graph: a bound that refused the first tables left
+         * m->nslots uncounted (0) */
+        for (uint32_t s = 0; s < nsig; s++)
+            slots += (uint64_t)ces_graph_signal(g, s).slots * m->ranks;
         ces_sim_fmt_bytes(bound, sizeof(bound), m->limit);
         ces_sim_fmt_bytes(need, sizeof(need), m->need);
         if (m->reserve > 0) { /* (0: refused before the slots were counted) */
@@ -917,9 +922,9 @@ fail:
             *held = m->bytes;
         rc = ces_ctx_error(ctx, SIM_BOUND,
                            "memory bound %s reached before the search: the checker's model "
-                           "(%" PRIu32 " streams, %" PRIu32 " signal slots%s) needs more than "
+                           "(%" PRIu32 " streams, %" PRIu64 " signal slots%s) needs more than "
                            "%s%s",
-                           bound, m->nproc, m->nslots, ops, need, state);
+                           bound, m->nproc, slots, ops, need, state);
     }
     ces_sim_model_destroy(m);
     return rc;

@@ -420,6 +420,9 @@ static void test_tool_options(void **state)
                        "cesync: gen: --seed expects a number 0..18446744073709551615, not the "
                        "option '--count'\n");
     ces_test_tool_says("gen --seed 5 -o", 2, "cesync: gen: -o expects a directory\n");
+    ces_test_tool_says("gen --seed 5 -o /nonexistent-dir", 2,
+                       "cesync: gen: cannot create /nonexistent-dir/gen-5.ces: No such file or "
+                       "directory\n");
     ces_test_tool_says("gen --seed 5 -o --count", 2,
                        "cesync: gen: -o expects a directory, not the option '--count'\n");
     ces_test_tool_says("gen --seed 5 extra", 2,
@@ -459,7 +462,7 @@ static void test_tool_whole_file(void **state)
     assert_int_equal(ces_test_tool(NULL, cmd, &out), 2);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
     signal(SIGXFSZ, SIG_DFL);
-    if (strstr(out, "cesync: cannot write ") == NULL ||
+    if (strstr(out, "cesync: gen: cannot write ") == NULL ||
         strstr(out, "/gen-5.ces: File too large\n") == NULL)
         fail_msg("no reason given:\n%s", out);
     free(out);

@@ -765,6 +765,22 @@ static void test_usage_errors(void **state)
         {"bench gather --variant auto,plain,overlap,directed,auto",
          "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
          "separated, at most 4), not 'auto,plain,overlap,directed,auto'\n"},
+        /* an empty list or name (they ran the default variants) and a name
+         * twice (timed twice, two rows alike in the CSV) */
+        {"bench alltoall --dry-run --variant ''",
+         "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
+         "separated, at most 4), not ''\n"},
+        {"bench alltoall --dry-run --variant ,",
+         "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
+         "separated, at most 4), not ','\n"},
+        {"bench alltoall --dry-run --variant auto,,plain",
+         "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
+         "separated, at most 4), not 'auto,,plain'\n"},
+        {"bench alltoall --dry-run --variant plain,",
+         "cesync: bench: --variant expects auto, plain, overlap, early, directed (comma "
+         "separated, at most 4), not 'plain,'\n"},
+        {"bench alltoall --dry-run --variant auto,plain,auto",
+         "cesync: bench: --variant names auto twice\n"},
         {"bench sendrecv --variant overlap",
          "cesync: bench: sendrecv has the variants auto and plain only\n"},
         {"bench sendrecv --variant directed",
@@ -843,7 +859,7 @@ static void test_usage_errors(void **state)
         {"bench alltoall --dry-run --model /nonexistent/m.model",
          "cesync: /nonexistent/m.model: cannot open: No such file or directory\n"},
         {"bench alltoall --dry-run --csv /dev/full",
-         "cesync: cannot write /dev/full: No space left on device\n"},
+         "cesync: bench: cannot write /dev/full: No space left on device\n"},
         /* an output that names the model file read */
         {"bench alltoall --dry-run --model m.model --csv m.model",
          "cesync: bench: --csv m.model is the input file (name another output file)\n"},
@@ -887,6 +903,10 @@ static void test_usage_errors(void **state)
         {"bench alltoall --dry-run --factor 1.01 --min-bytes 1K --max-bytes 1G",
          "cesync: bench: more than 64 sizes from --min-bytes to --max-bytes by --factor 1.01; "
          "raise the factor or narrow the range\n"},
+        /* the factor as given (%g said 1, a factor refused as such) */
+        {"bench alltoall --dry-run --factor 1.0000001 --min-bytes 1K --max-bytes 2K",
+         "cesync: bench: more than 64 sizes from --min-bytes to --max-bytes by --factor "
+         "1.0000001; raise the factor or narrow the range\n"},
         /* an option that takes a value, last on the line, or another option
          * in its place (--csv --no-nccl wrote a file named --no-nccl) */
         {"bench alltoall --dry-run --csv", "cesync: bench: --csv expects a file name\n"},
@@ -1075,7 +1095,7 @@ static void test_csv_kept_on_error(void **state)
     assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --csv out.csv", &out), 2);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
     signal(SIGXFSZ, SIG_DFL);
-    assert_non_null(strstr(out, "cesync: cannot write out.csv: File too large\n"));
+    assert_non_null(strstr(out, "cesync: bench: cannot write out.csv: File too large\n"));
     free(out);
     out = ces_test_read_file(path, NULL);
     assert_string_equal(out, "good\n");

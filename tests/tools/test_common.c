@@ -47,6 +47,15 @@ static void test_wants_help(void **state)
     assert_int_equal(ces_tool_wants_help(4, argv), 1);
     assert_int_equal(ces_tool_wants_help(1, argv + 4), 1);
     assert_int_equal(ces_tool_wants_help(0, argv + 4), 0);
+    {
+        /* after "--" the next argument is the schedule, whatever its name */
+        char d0[] = "--", d1[] = "--help", d2[] = "-h";
+        char *dashed[] = {d0, d1, d0, d2, d2};
+
+        assert_int_equal(ces_tool_wants_help(2, dashed), 0);
+        assert_int_equal(ces_tool_wants_help(4, dashed), 0);
+        assert_int_equal(ces_tool_wants_help(5, dashed), 1);
+    }
 }
 
 /* The options of a subcommand that take a value, as check's --dot. */
@@ -290,13 +299,13 @@ static void test_load_input_anywhere(void **state)
                        "cesync: validate: unexpected argument 'allgather' (see cesync validate "
                        "--help)\n");
     ces_test_tool_says("print -o /nonexistent-dir/x.ces barrier", 2,
-                       "cesync: cannot create /nonexistent-dir/x.ces: No such file or "
+                       "cesync: print: cannot create /nonexistent-dir/x.ces: No such file or "
                        "directory\n");
     ces_test_tool_says("dot -o /nonexistent-dir/x.dot barrier", 2,
-                       "cesync: cannot create /nonexistent-dir/x.dot: No such file or "
+                       "cesync: dot: cannot create /nonexistent-dir/x.dot: No such file or "
                        "directory\n");
     ces_test_tool_says("promela -o /nonexistent-dir/x.pml barrier", 2,
-                       "cesync: cannot create /nonexistent-dir/x.pml: No such file or "
+                       "cesync: promela: cannot create /nonexistent-dir/x.pml: No such file or "
                        "directory\n");
     ces_test_tool_says("check --predict --kind nope barrier", 2,
                        "cesync: check --predict: --kind: unknown machine kind 'nope' (known: h200)\n");
@@ -527,26 +536,26 @@ static void test_write_file(void **state)
     (void)state;
     snprintf(path, sizeof(path), "%s/out.ces", dir);
     put_file(dir, "out.ces.tmp", "unrelated\n");
-    assert_int_equal(ces_tool_write_file(path, "one\n", 4), CES_EXIT_OK);
+    assert_int_equal(ces_tool_write_file("print", path, "one\n", 4), CES_EXIT_OK);
     holds(dir, "out.ces", "one\n");
     holds(dir, "out.ces.tmp", "unrelated\n");
     assert_int_equal(stat(path, &sb), 0);
     assert_int_equal(sb.st_mode & 07777, 0644);
     assert_int_equal(chmod(path, 0640), 0);
-    assert_int_equal(ces_tool_write_file(path, "two\n", 4), CES_EXIT_OK);
+    assert_int_equal(ces_tool_write_file("print", path, "two\n", 4), CES_EXIT_OK);
     holds(dir, "out.ces", "two\n");
     assert_int_equal(stat(path, &sb), 0);
     assert_int_equal(sb.st_mode & 07777, 0640);
     /* a write that cannot complete leaves the old file */
     memset(big, 'x', sizeof(big));
     fsize_limit(4096);
-    assert_int_equal(ces_tool_write_file(path, big, sizeof(big)), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_write_file("print", path, big, sizeof(big)), CES_EXIT_USAGE);
     fsize_limit(0);
     holds(dir, "out.ces", "two\n");
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "out.ces;out.ces.tmp;");
     snprintf(path, sizeof(path), "%s/no-such-dir/out.ces", dir);
-    assert_int_equal(ces_tool_write_file(path, "x", 1), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_write_file("print", path, "x", 1), CES_EXIT_USAGE);
     umask(mask);
     snprintf(path, sizeof(path), "%s/out.ces", dir);
     assert_int_equal(unlink(path), 0);
@@ -570,7 +579,7 @@ static void test_write_not_a_file(void **state)
     assert_int_equal(mkfifo(path, 0600), 0);
     fd = open(path, O_RDONLY | O_NONBLOCK); /* a reader, so that the writer's open returns */
     assert_true(fd >= 0);
-    assert_int_equal(ces_tool_write_file(path, "one\n", 4), CES_EXIT_OK);
+    assert_int_equal(ces_tool_write_file("print", path, "one\n", 4), CES_EXIT_OK);
     n = read(fd, got, sizeof(got));
     assert_int_equal(n, 4);
     assert_memory_equal(got, "one\n", 4);
@@ -582,7 +591,7 @@ static void test_write_not_a_file(void **state)
     put_file(dir, "real.ces", "old\n");
     snprintf(path, sizeof(path), "%s/link.ces", dir);
     assert_int_equal(symlink("real.ces", path), 0);
-    assert_int_equal(ces_tool_write_file(path, "two\n", 4), CES_EXIT_OK);
+    assert_int_equal(ces_tool_write_file("print", path, "two\n", 4), CES_EXIT_OK);
     assert_int_equal(lstat(path, &sb), 0);
     assert_true(S_ISLNK(sb.st_mode));
     holds(dir, "real.ces", "two\n");
@@ -613,7 +622,8 @@ static void test_tool_outputs(void **state)
         fsize_limit(4096);
         assert_int_equal(ces_test_tool(dir, outs[i], &out), 2);
         fsize_limit(0);
-        snprintf(want, sizeof(want), "cesync: cannot write %s: File too large\n", outs[i + 1]);
+        snprintf(want, sizeof(want), "cesync: %.*s: cannot write %s: File too large\n",
+                 (int)strcspn(outs[i], " "), outs[i], outs[i + 1]);
         assert_string_equal(out, want);
         free(out);
         holds(dir, outs[i + 1], "good\n");
@@ -631,7 +641,7 @@ static void test_tool_outputs(void **state)
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "k.ces;k.ces.tmp;");
     ces_test_tool_says("print alltoall -o /nonexistent-dir/x.ces", 2,
-                       "cesync: cannot create /nonexistent-dir/x.ces: No such file or "
+                       "cesync: print: cannot create /nonexistent-dir/x.ces: No such file or "
                        "directory\n");
 
     if (ces_test_tool(dir, "dot barrier --ranks 2 -o -x.svg", &out) == 0) {
@@ -779,6 +789,24 @@ static void test_values_and_dashes(void **state)
     assert_int_equal(ces_test_tool(dir, "check --quiet -- -x.ces", &o), 1);
     assert_string_equal(o, "verdict: HANG\n");
     free(o);
+    /* a schedule named --help or -h is checked, not taken for help */
+    for (size_t i = 0; i < 2; i++) {
+        static const char *const names[] = {"--help", "-h"};
+        char to[256], args[64];
+
+        snprintf(to, sizeof(to), "%s/%s", dir, names[i]);
+        assert_int_equal(rename(path, to), 0);
+        snprintf(args, sizeof(args), "check --quiet -- %s", names[i]);
+        assert_int_equal(ces_test_tool(dir, args, &o), 1);
+        assert_string_equal(o, "verdict: HANG\n");
+        free(o);
+        snprintf(args, sizeof(args), "validate -- %s", names[i]);
+        assert_int_equal(ces_test_tool(dir, args, &o), 0);
+        assert_string_equal(o, "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, 1 "
+                               "iteration, 1 op\n");
+        free(o);
+        assert_int_equal(rename(to, path), 0);
+    }
     ces_test_tool_says("check --quiet -- --ranks", 2,
                        "cesync: check: '--ranks' is neither a file nor a built-in collective "
                        "(alltoall, allgather, gather, scatter, broadcast, sendrecv, barrier)\n");

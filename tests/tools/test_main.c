@@ -92,6 +92,14 @@ static void test_usage_errors(void **state)
     ces_test_tool_says("check barrier --max-states 18446744073709551616", 2,
                        "cesync: check: --max-states expects a number, got "
                        "'18446744073709551616'\n");
+    /* so is a negative one, named as the others are (it said only "expects
+     * a number") */
+    ces_test_tool_says("check barrier --max-states -1", 2,
+                       "cesync: check: --max-states expects a number, got '-1'\n");
+    ces_test_tool_says("check barrier --random 2 --seed -5", 2,
+                       "cesync: check: --seed expects a number, got '-5'\n");
+    ces_test_tool_says("check barrier --max-depth", 2,
+                       "cesync: check: --max-depth expects a number\n");
 }
 
 static void test_print_validate_dot(void **state)
@@ -115,7 +123,9 @@ static void test_print_validate_dot(void **state)
 }
 
 /* Sizes below 1 KiB are printed in bytes: a bound of 1 byte was "0.0 KiB",
- * and so was a state not yet sized (now left out). */
+ * and so was a state not yet sized (now left out).  The signal slots are the
+ * schedule's (2 arrays of 4) even when the bound refused the model before it
+ * counted them (it said 0). */
 static void test_small_sizes(void **state)
 {
     char *out, *peak;
@@ -125,7 +135,7 @@ static void test_small_sizes(void **state)
     assert_null(strstr(out, "0.0 KiB"));
     assert_null(strstr(out, "each state"));
     assert_non_null(strstr(out, "cesync: check: memory bound 1 B reached before the search: the "
-                                "checker's model (4 streams, 0 signal slots) needs more than "));
+                                "checker's model (4 streams, 8 signal slots) needs more than "));
     peak = strstr(out, "peak memory ");
     assert_non_null(peak);
     peak += strlen("peak memory ");

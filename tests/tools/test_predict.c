@@ -56,7 +56,24 @@ static void test_file_and_model(void **state)
     assert_non_null(strstr(out, "copied: 3.91 KiB between GPUs, 0 B inside GPUs\n"));
     free(out);
     remove(path);
-    snprintf(path, sizeof(path), "%s/one.ces", dir);
+    /* after "--" a schedule named --predict is checked, not taken for the
+     * option; --predict elsewhere still predicts it */
+    {
+        char from[128];
+
+        snprintf(from, sizeof(from), "%s/one.ces", dir);
+        snprintf(path, sizeof(path), "%s/--predict", dir);
+        assert_int_equal(rename(from, path), 0);
+    }
+    assert_int_equal(ces_test_tool(dir, "check --quiet -- --predict", &out), 0);
+    assert_string_equal(out, "verdict: OK\n");
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "check --predict -- --predict", &out), 0);
+    assert_non_null(strstr(out, "ranks: 2, streams per rank: 1, iterations: 1, op instances: 1\n"));
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "check -- --predict --predict", &out), 0);
+    assert_non_null(strstr(out, "ranks: 2, streams per rank: 1, iterations: 1, op instances: 1\n"));
+    free(out);
     remove(path);
     rmdir(dir);
 }
@@ -83,7 +100,7 @@ static void test_errors(void **state)
          "options, --model and --kind)\n"},
         {"check alltoall --model m.model", 2, "cesync: check: --model applies to --predict\n"},
         {"check --predict alltoall --ranks 9 --bytes 9", 2,
-         "cesync: predict: 9 ranks, the h200 model has at most 8 GPUs\n"},
+         "cesync: check --predict: 9 ranks, the h200 model has at most 8 GPUs\n"},
     };
     char *dir = ces_test_tmpdir(), *out = NULL;
 
