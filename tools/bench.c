@@ -533,13 +533,10 @@ static int parse_args(struct bench *B, int argc, char **argv)
             B->model_out = v;
             model_out_given = 1;
         } else if (strcmp(o, "--factor") == 0) {
-            char *end = NULL;
-
             v = option_value(argc, argv, &i, "a number above 1 and at most 1024");
             if (v == NULL)
                 return CES_EXIT_USAGE;
-            B->factor = strtod(v, &end);
-            if (end == v || *end != '\0' || !(B->factor > 1.0) || B->factor > 1024.0)
+            if (!ces_tool_decimal(v, &B->factor) || !(B->factor > 1.0) || B->factor > 1024.0)
                 return ces_tool_fail("bench: --factor expects a number above 1 and at most 1024, "
                                      "not '%s'",
                                      v);

@@ -9,7 +9,6 @@
 #include "internal.h" /* ces_find_program, ces_plural */
 
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,12 +155,9 @@ static int check_dot_path(const char *path)
 /* A time in seconds: a finite number > 0. */
 static int parse_seconds(const char *opt, const char *v, double *out)
 {
-    char *end;
-
     if (v == NULL)
         return ces_tool_fail("check: %s expects a number", opt);
-    *out = strtod(v, &end);
-    if (end == v || *end != '\0' || !isfinite(*out) || *out <= 0)
+    if (!ces_tool_decimal(v, out) || *out <= 0)
         return ces_tool_fail("check: %s expects a finite number > 0, got '%s'", opt, v);
     return CES_EXIT_OK;
 }

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,16 @@ int ces_tool_wants_help(int argc, char **argv)
             return 1;
     }
     return 0;
+}
+
+int ces_tool_decimal(const char *v, double *out)
+{
+    char *end;
+
+    if (v[0] == '\0' || v[strspn(v, "0123456789.eE+-")] != '\0')
+        return 0;
+    *out = strtod(v, &end);
+    return *end == '\0' && isfinite(*out);
 }
 
 int ces_tool_listed(const char *const *list, const char *s)

@@ -113,6 +113,10 @@ int ces_tool_parse_size(const char *s, uint64_t *out);
 /* Monotonic seconds (an arbitrary origin): for durations and progress. */
 double ces_tool_now(void);
 
+/* Whether v is a decimal number as written by hand ("2", "0.5", "1e3") and
+ * its value, in *out; strtod's hexadecimal, blanks, inf and nan are not. */
+int ces_tool_decimal(const char *v, double *out);
+
 /* True if s is in the NULL-terminated list (NULL: an empty one). */
 int ces_tool_listed(const char *const *list, const char *s);
 

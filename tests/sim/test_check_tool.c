@@ -322,11 +322,11 @@ static void test_default_memory_bound(void **state)
     rmdir(dir);
 }
 
-/* --max-seconds and --progress take a finite number > 0 (nan and inf ran
- * unbounded). */
+/* --max-seconds and --progress take a finite decimal number > 0 (nan and
+ * inf ran unbounded; strtod's hexadecimal and blanks passed). */
 static void test_max_seconds(void **state)
 {
-    const char *bad[] = {"nan", "inf", "-inf", "infinity", "0", "-1", "1s", ""};
+    const char *bad[] = {"nan", "inf", "-inf", "infinity", "0", "-1", "1s", "", "0x10", " 5", "1e400"};
     const char *opts[] = {"--max-seconds", "--progress"};
     char args[128], want[128], *o;
 
@@ -343,7 +343,8 @@ static void test_max_seconds(void **state)
     }
     assert_int_equal(run("alltoall --ranks 2 --max-seconds 30 --quiet", &o), 0);
     assert_string_equal(o, "verdict: OK\n");
-    free(o);    /* a search of about 0.3 s (4 ranks, 5 replays, unreduced) is stopped,
+    free(o);
+    /* a search of about 0.3 s (4 ranks, 5 replays, unreduced) is stopped,
      * and the report names the bound */
     assert_int_equal(run("alltoall --ranks 4 --iterations 5 --no-reduction --max-seconds 0.02",
                          &o), 3);

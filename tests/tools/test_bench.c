@@ -848,6 +848,8 @@ static void test_usage_errors(void **state)
          "cesync: bench: --factor expects a number above 1 and at most 1024, not '1'\n"},
         {"bench alltoall --factor 1025",
          "cesync: bench: --factor expects a number above 1 and at most 1024, not '1025'\n"},
+        {"bench alltoall --factor 0x10",
+         "cesync: bench: --factor expects a number above 1 and at most 1024, not '0x10'\n"},
         {"bench alltoall --iterations 201", "cesync: bench: --iterations must be 1..200, not 201\n"},
         {"bench alltoall --warmup 51", "cesync: bench: --warmup must be 0..50, not 51\n"},
         {"bench sendrecv --slots 65", "cesync: bench: --slots must be 1..64, not 65\n"},
