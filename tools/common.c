@@ -280,7 +280,9 @@ static int parse_u32(const char *cmd, const char *opt, const char *s, uint32_t m
 {
     uint64_t v;
 
-    if (ces_tool_parse_size(s, &v) != CES_OK || v < min || v > max)
+    /* a count is plain digits: the size suffixes made --ranks 1K 1024 ranks */
+    if (s == NULL || s[strspn(s, "0123456789")] != '\0' || ces_tool_parse_size(s, &v) != CES_OK ||
+        v < min || v > max)
         return ces_tool_fail("%s: %s expects a number in %" PRIu32 "..%" PRIu32 ", not '%s'", cmd,
                              opt, min, max, s != NULL ? s : "");
     *out = (uint32_t)v;

@@ -828,6 +828,8 @@ static void test_errors_name_the_command(void **state)
                        "cesync: dot: --ranks expects a number in 2..1024, not '1'\n");
     ces_test_tool_says("promela --ranks many barrier", 2,
                        "cesync: promela: --ranks expects a number in 2..1024, not 'many'\n");
+    ces_test_tool_says("check alltoall --ranks 1K", 2,
+                       "cesync: check: --ranks expects a number in 2..1024, not '1K'\n");
     ces_test_tool_says("check --predict alltoall --ranks 1", 2,
                        "cesync: check --predict: --ranks expects a number in 2..1024, not '1'\n");
     ces_test_tool_says("print alltoall --ranks", 2, "cesync: print: --ranks expects a value\n");
