@@ -1044,6 +1044,7 @@ int main(void)
                 continue;
             }
             sh->msg[0] = '\0';
+            sh->hit = 0;
             expect_k = k;
             how = spawn(c->fn, c->idx, deadline_s, verbose, &ms);
             nrun++;
@@ -1059,7 +1060,7 @@ int main(void)
                    fn_names[c->fn], c->idx, sh->msg);
         }
     }
-    printf("summary: %" PRIu32 " driver calls; %" PRIu32 " failed in turn: %d passed (%d "
+    printf("summary: %" PRIu32 " driver calls, %" PRIu32 " of them failed in turn: %d passed (%d "
            "reached the call), %d FAILED; %" PRIu32 " not run for the time budget; %.1f s\n",
            n, nrun, npass, nreach, nfail, nleft, (double)(gpu_now_ms() - t_start) / 1000.0);
     if (nfail > 0) {
