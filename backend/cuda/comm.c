@@ -314,9 +314,12 @@ static void comm_free(struct ces_comm *c)
     ces_wd_rescue_close(c);
     ces_cuda_use(c);
     ces_cuda_cache_free(c);
-    for (uint32_t s = 0; s < CES_MAX_STREAMS; s++)
+    for (uint32_t s = 0; s < CES_MAX_STREAMS; s++) {
         if (c->streams[s] != NULL)
             cuStreamDestroy(c->streams[s]);
+        if (c->joins[s] != NULL)
+            cuEventDestroy(c->joins[s]);
+    }
     for (uint32_t s = 1; s < 3; s++)
         if (c->p2p_streams[s] != NULL)
             cuStreamDestroy(c->p2p_streams[s]);

@@ -113,9 +113,11 @@ static CUresult CUDAAPI fake_stream_destroy(CUstream s)
     return CUDA_SUCCESS;
 }
 
+static int events_destroyed;
+
 static CUresult CUDAAPI fake_event_destroy(CUevent e)
 {
-    (void)e;
+    events_destroyed += e != NULL;
     return CUDA_SUCCESS;
 }
 
@@ -153,7 +155,7 @@ static void fakes_install(void)
     t->p_cuEventDestroy = fake_event_destroy;
     t->p_cuDevicePrimaryCtxRelease = fake_primary_release;
     t->p_cuMemAddressFree = fake_address_free;
-    stream_busy = streams_destroyed = ranges_freed = 0;
+    stream_busy = streams_destroyed = events_destroyed = ranges_freed = 0;
     live_handles = mapped = 0;
     create_fail_at = map_fail_at = access_fail = 0;
     creates = maps = 0;
@@ -249,7 +251,9 @@ static void test_access_fails(void **state)
 
 /* ces_comm_destroy of the last communicator of a one-rank team, failed,
  * with an internal stream that the stand-in says is busy (busy) or idle,
- * and one live allocation mapped: busy, it gives up at its deadline
+ * its join event, and one live allocation mapped: the stream and the event
+ * are destroyed either way (the join events were once left behind, one per
+ * internal stream of every communicator); busy, it gives up at its deadline
  * (CES_TIMEOUT_MS 1 + 1 s), says so, leaves the allocation mapped and its
  * handle and address range held (a copy still queued must not fault), and
  * frees every block all the same; idle, it returns CES_OK and unmaps,
@@ -289,6 +293,7 @@ static void destroy_last(int busy)
     pthread_mutex_init(&c->wd_mirror_lock, NULL);
     pthread_cond_init(&c->wd_cond, NULL);
     c->streams[1] = (CUstream)c; /* any handle: the stand-ins never look at it */
+    c->joins[1] = (CUevent)c;
     stream_busy = busy;
     if (busy) {
         assert_int_equal(ces_comm_destroy(c), CES_ERR_TIMEOUT);
@@ -299,6 +304,7 @@ static void destroy_last(int busy)
         assert_int_equal(ces_comm_destroy(c), CES_OK);
     }
     assert_int_equal(streams_destroyed, 1);
+    assert_int_equal(events_destroyed, 1);
     assert_int_equal(mapped, busy);
     assert_int_equal(live_handles, busy);
     assert_int_equal(ranges_freed, !busy);
