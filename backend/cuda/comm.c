@@ -859,8 +859,9 @@ struct ces_alloc_rec *ces_team_find(struct ces_team *t, uint32_t rank, const voi
 }
 
 /* Maps every rank's handle of a new allocation and sets access for the
- * devices of this process. */
-static int map_all(struct ces_team *t, struct ces_alloc_rec *a)
+ * devices of this process; *mapped counts the ranks mapped, for the undo
+ * (the driver unmaps a range never mapped without a word). */
+static int map_all(struct ces_team *t, struct ces_alloc_rec *a, uint32_t *mapped)
 {
     CUmemAccessDesc desc[CES_MAX_RANKS > 64 ? 64 : CES_MAX_RANKS];
     uint32_t nd = 0;
@@ -879,7 +880,7 @@ static int map_all(struct ces_team *t, struct ces_alloc_rec *a)
         desc[nd].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
         nd++;
     }
-    for (uint32_t r = 0; r < t->ranks; r++)
+    for (uint32_t r = 0; r < t->ranks; r++, (*mapped)++)
         CES_CU_GOTO(t->ctx, rc, cuMemMap(t->base + r * t->stride + a->off, a->size, 0,
                                          a->handles[r], 0),
                     out);
@@ -926,6 +927,7 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
     struct ces_alloc_rec rec, *a;
     CUmemAllocationProp prop;
     uint64_t seq = c->nalloc++, top;
+    uint32_t mapped = 0;
     int rc = CES_OK, fd = -1;
     int *fds = NULL;
     uint64_t *sizes = NULL;
@@ -1001,7 +1003,7 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
             CES_CU_GOTO(c->ctx, rc, cuMemCreate(&rec.handles[r], rec.size, &prop, 0), out);
         }
     }
-    rc = map_all(t, &rec);
+    rc = map_all(t, &rec, &mapped);
     if (rc != CES_OK)
         goto unmap; /* the ranks mapped before the failure */
     rec.live = 1;
@@ -1035,7 +1037,7 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
     goto out;
 unmap:
     ces_cuda_use(c);
-    for (uint32_t r = 0; r < t->ranks; r++)
+    for (uint32_t r = 0; r < mapped; r++)
         cuMemUnmap(t->base + r * t->stride + rec.off, rec.size);
 out:
     if (rec.handles != NULL) {

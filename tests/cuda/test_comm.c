@@ -3,7 +3,8 @@
  * CPU: a team of two communicators built by hand, the driver calls of
  * ces_team_alloc replaced by stand-ins that count handles and mappings and
  * fail on demand.  An allocation that fails leaves nothing behind: no
- * handle, no mapping (also of the ranks mapped before the failing call),
+ * handle, no mapping (also of the ranks mapped before the failing call, and
+ * no unmap of a rank it did not map),
  * and no part of the stride taken.  A failed communicator whose own stream
  * stays busy is destroyed within its deadline, its team's memory left
  * mapped, with the error said.  A failed communicator refuses every call
@@ -18,6 +19,7 @@
 
 static long live_handles; /* created and not released */
 static long mapped;       /* ranges mapped and not unmapped */
+static long stray_unmaps; /* unmaps of a range not mapped */
 static int create_fail_at, map_fail_at, access_fail; /* call number to fail (1-based), or 0 */
 static int creates, maps;
 
@@ -68,7 +70,10 @@ static CUresult CUDAAPI fake_unmap(CUdeviceptr p, size_t size)
             return CUDA_SUCCESS;
         }
     }
-    return CUDA_ERROR_INVALID_VALUE; /* as the driver says of a range not mapped */
+    /* The real driver unmaps a range never mapped without a word: the
+     * library must unmap only what it mapped. */
+    stray_unmaps++;
+    return CUDA_ERROR_INVALID_VALUE;
 }
 
 static CUresult CUDAAPI fake_access(CUdeviceptr p, size_t size, const CUmemAccessDesc *d,
@@ -156,7 +161,7 @@ static void fakes_install(void)
     t->p_cuDevicePrimaryCtxRelease = fake_primary_release;
     t->p_cuMemAddressFree = fake_address_free;
     stream_busy = streams_destroyed = events_destroyed = ranges_freed = 0;
-    live_handles = mapped = 0;
+    live_handles = mapped = stray_unmaps = 0;
     create_fail_at = map_fail_at = access_fail = 0;
     creates = maps = 0;
     memset(map_at, 0, sizeof(map_at));
@@ -211,6 +216,7 @@ static void expect_clean_failure(struct fixture *fx)
     assert_null(ptr);
     assert_int_equal(live_handles, 0);
     assert_int_equal(mapped, 0);
+    assert_int_equal(stray_unmaps, 0);
     assert_int_equal(fx->team.top, 0);     /* the stride is not used up */
     assert_int_equal(fx->team.allocs.len, 0);
     assert_int_equal(fx->comm[0].nalloc, 0);
