@@ -116,8 +116,11 @@ int ces_comm_check(struct ces_comm *c)
                          st == CES_ERR_TIMEOUT
                              ? "rank %" PRIu32 ": the communicator failed: a stream made no "
                                "progress within CES_TIMEOUT_MS (see the watchdog's diagnosis)"
-                             : "rank %" PRIu32 ": the communicator failed: a peer failed or was "
-                               "aborted (see the watchdog's diagnosis)",
+                         : st == CES_ERR_PEER_FAILED
+                             ? "rank %" PRIu32 ": the communicator failed: a peer failed or was "
+                               "aborted (see the watchdog's diagnosis)"
+                             : "rank %" PRIu32 ": the communicator failed: a call failed while "
+                               "enqueueing its work (see the watchdog's diagnosis)",
                          c->rank);
 }
 

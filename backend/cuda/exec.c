@@ -358,6 +358,25 @@ out:
     return rc;
 }
 
+/* A call whose work was enqueued in part, or whose number among the calls
+ * was taken, failed: its ranks are out of step now, and a later call's flags
+ * could meet a peer's waits of this one (wrong data without an error).  So
+ * the communicator fails with the call's error: the watchdog releases what
+ * waits, the peers fail with CES_ERR_PEER_FAILED, and every later call
+ * returns the error.  Returns rc. */
+static int issue_failed(struct ces_comm *c, int rc)
+{
+    char why[CES_ERRMSG_MAX];
+
+    if (rc == CES_OK || atomic_load(&c->state) != CES_OK)
+        return rc;
+    snprintf(why, sizeof(why), "%s", ces_ctx_last_error(c->ctx));
+    ces_wd_fail(c, rc, why);
+    /* the call's own error stays the one it returns */
+    ces_ctx_error(c->ctx, rc, "%s", why);
+    return rc;
+}
+
 static int is_capturing(struct ces_comm *c, CUstream s, int *capturing)
 {
     enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
@@ -633,7 +652,7 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
             rc = issue_block(&is);
         if (rc == CES_OK)
             rc = join_streams(c, r->streams, r->nstreams, blk->join);
-        return rc;
+        return issue_failed(c, rc);
     }
     if (r->exec == NULL || r->exec_block != b) {
         cudaGraph_t graph = NULL;
@@ -922,7 +941,8 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
                              name, send, ssize, recv, rsize, rule != NULL ? "; in place " : "",
                              rule != NULL ? rule : "");
     }
-    k = ++c->calls[p.proto];
+    /* the call's number is taken once nothing can fail but the issue */
+    k = c->calls[p.proto] + 1;
     is.c = c;
     is.g = e->g;
     is.blk = &e->plan->blocks[0];
@@ -957,11 +977,13 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
     streams[0] = stream;
     for (uint32_t s = 1; s < nstreams; s++)
         streams[s] = c->streams[s];
+    c->calls[p.proto] = k;
     rc = fork_streams(c, streams, nstreams, is.blk->fork);
     if (rc == CES_OK)
         rc = issue_block(&is);
     if (rc == CES_OK)
         rc = join_streams(c, streams, nstreams, is.blk->join);
+    issue_failed(c, rc);
 out:
     ces_graph_destroy(gk);
     ces_cuda_plan_destroy(pk);
@@ -1200,11 +1222,12 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
     CUstream streams[3];
     struct issue is;
     unsigned flags = 0;
-    int rc, capturing = 0;
+    int rc, capturing = 0, counted;
 
     rc = ces_cuda_use(c);
     if (rc == CES_OK)
         rc = group_build(c, t, &capturing, &g, &flags);
+    counted = rc == CES_OK; /* the group's messages are counted from here */
     if (rc == CES_OK)
         rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps, flags, &plan);
     /* the eager protocol's four arrays (posted, done, full, credit), the
@@ -1240,7 +1263,7 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
     }
     ces_cuda_plan_destroy(plan);
     ces_graph_destroy(g);
-    return rc;
+    return counted ? issue_failed(c, rc) : rc;
 }
 
 int ces_group_end(struct ces_comm *c, ces_stream_t stream)

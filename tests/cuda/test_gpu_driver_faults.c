@@ -22,9 +22,13 @@
  * otherwise, and checks what cesync.h and docs/API.md promise:
  *  - the API call during which it failed returns an error, or returns
  *    CES_OK having ignored it (a query) and then everything else must work;
+ *  - a collective whose enqueueing call (an event, a memop) failed has
+ *    taken its number among the calls, so its ranks are out of step: its
+ *    communicator must be failed when the call returns;
  *  - after an error the test stops issuing, waits for its streams (a peer
  *    left waiting is released by the watchdog, which fails the
- *    communicators, within CES_TIMEOUT_MS), and destroys what it made; no
+ *    communicators, within CES_TIMEOUT_MS; a failed rank's peers fail too),
+ *    and destroys what it made; no
  *    stream may stay busy without a failed communicator, no byte may be
  *    wrong on a rank whose call returned CES_OK and whose communicator is
  *    healthy, and every ces_comm_destroy returns within CES_TIMEOUT_MS + 1 s
@@ -135,6 +139,13 @@ static struct role role_of(int f)
     case F_cuDevicePrimaryCtxRelease: return (struct role){R_PRIMARY, -1};
     default: return (struct role){R_NONE, 0};
     }
+}
+
+/* The calls that enqueue work on a stream. */
+static int enqueues(int f)
+{
+    return f == F_cuEventRecord || f == F_cuStreamWaitEvent || f == F_cuStreamBatchMemOp ||
+           f == F_cuStreamWriteValue32 || f == F_cuStreamWriteValue64;
 }
 
 static CUresult injected_error(int f)
@@ -365,6 +376,8 @@ struct outcome {
     int dev_err;            /* a stream reported an error */
     char dev_err_text[120];
     int failed;             /* communicators failed before ces_comm_destroy */
+    int healthy;            /* a call failed with its work enqueued in part, and its
+                             * communicator stayed healthy */
     int unchecked;          /* ranks whose call returned CES_OK, not checked (failed) */
     int checked;            /* ranks' bytes checked and right */
     int destroy_rc[NR];
@@ -468,6 +481,11 @@ static int coll(struct run *R, struct outcome *o, int ph)
             api_fail(o, R, ph, (int)r, rc);
             printf("%s on rank %u: %s: %s\n", phase_calls[ph], r, ces_status_str(rc),
                    ces_ctx_last_error(R->ctx));
+            /* a collective's enqueueing calls come after it took its number:
+             * its ranks are out of step, so its communicator must fail */
+            if (sh->hit && sh->hit_phase == ph && enqueues(inject_fn) &&
+                ces_comm_status(R->comms[r]) == CES_OK)
+                o->healthy = 1;
             break;
         }
         ok[r] = 1;
@@ -498,6 +516,23 @@ static int coll(struct run *R, struct outcome *o, int ph)
         }
     }
     return rc != CES_OK || sick || o->wrong || o->setup;
+}
+
+/* Waits at most ms until a failure reached every rank (the peers see a
+ * failed rank and fail too); the number of communicators failed. */
+static int spread(struct run *R, uint64_t ms)
+{
+    uint64_t t0 = gpu_now_ms();
+    int n;
+
+    for (;;) {
+        n = 0;
+        for (uint32_t r = 0; r < NR; r++)
+            n += R->comms[r] != NULL && ces_comm_status(R->comms[r]) != CES_OK;
+        if (n == 0 || n == NR || gpu_now_ms() - t0 > ms)
+            return n;
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
 }
 
 /* The run.  Every failure is recorded in *o; what was made is destroyed. */
@@ -569,8 +604,7 @@ free:
                                                           : ces_ctx_last_error(R->ctx));
     }
 destroy:
-    for (uint32_t r = 0; r < NR; r++)
-        o->failed += R->comms[r] != NULL && ces_comm_status(R->comms[r]) != CES_OK;
+    o->failed = spread(R, tmo + 1000);
     for (uint32_t r = 0; r < NR; r++) {
         uint64_t t0 = gpu_now_ms();
 
@@ -687,6 +721,11 @@ static int judge(const struct outcome *o, long long mem_diff)
             o->unchecked == 1 ? "" : "s");
     if (o->failed > 0)
         say("%d communicator%s failed; ", o->failed, o->failed == 1 ? "" : "s");
+    if (o->healthy) {
+        say("FAIL: %s failed with its work enqueued in part and left its communicator "
+            "healthy; ", phase_calls[ph]);
+        bad = 1;
+    }
     if (o->busy && o->failed == 0) {
         say("FAIL: a stream stayed busy %" PRIu64 " ms and no communicator failed (a hang "
             "without an error); ", tmo + 3000);
