@@ -39,7 +39,7 @@ echo "== CPU tests of backend/cuda"
 ctest --test-dir "$B" -R 'cuda_test_(lower|select|bootstrap|watchdog|comm)' 2>&1 | grep -E "tests passed|Failed|\*\*\*"
 
 echo "== GPU tests (ctest -L gpu -R '$FILTER')"
-timeout 340 ctest --test-dir "$B" -L gpu -R "$FILTER" -V -j1 >"$LOGS/gpu.log" 2>&1
+timeout 400 ctest --test-dir "$B" -L gpu -R "$FILTER" -V -j1 >"$LOGS/gpu.log" 2>&1
 rc=$?
 grep -E "^[0-9]+: (ok |FAIL|skipped|PASSED|FAILED|iteration 1 |cesync run|cesync: watchdog: +r[0-9]|rank [0-9]+ failed)|Test +#|tests passed|tests failed" "$LOGS/gpu.log" |
   grep -v -e "verdict OK" -e "under every queue assignment$" | sed 's/^[0-9]*: //' | cut -c1-200

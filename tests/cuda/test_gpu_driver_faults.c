@@ -49,7 +49,7 @@
  * Environment: CES_TIMEOUT_MS (the watchdog; ctest sets 2000),
  * CES_DRV_K=A or A-B (only those K), CES_DRV_STRIDE=S (every S-th K;
  * default: chosen from the count pass to fit the budget),
- * CES_DRV_BUDGET_S (default 150; 0: no limit), CES_DRV_CHILD_S (a child's
+ * CES_DRV_BUDGET_S (default 90; 0: no limit), CES_DRV_CHILD_S (a child's
  * deadline; default 4 * CES_TIMEOUT_MS + 12 s), CES_DRV_WARMUP=0 (no
  * unwatched run before the watched one, which settles the driver's lazy
  * allocations before free memory is measured), CES_DRV_VERBOSE=1 (every
@@ -1002,7 +1002,7 @@ int main(void)
     if (tmo == 0)
         tmo = 10000;
     deadline_s = (unsigned)env_num("CES_DRV_CHILD_S", 4 * tmo / 1000 + 12);
-    budget_ms = env_num("CES_DRV_BUDGET_S", 150) * 1000;
+    budget_ms = env_num("CES_DRV_BUDGET_S", 90) * 1000;
     printf("driver faults: %d ranks on %d GPU%s, CES_TIMEOUT_MS=%" PRIu64 ", a child's deadline "
            "%u s\n", NR, gpus, gpus == 1 ? "" : "s", tmo, deadline_s);
 
