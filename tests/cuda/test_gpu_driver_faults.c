@@ -3,8 +3,10 @@
  * failed in turn, on real GPUs.
  *
  * The run: ces_comm_init_all of 2 ranks, one ces_mem_alloc per rank, an
- * eager ces_alltoall (64 KiB per rank) and an eager ces_allgather (64 KiB
- * per rank), every received byte checked, ces_mem_free, ces_comm_destroy.
+ * eager ces_alltoall (64 KiB per rank), an eager ces_allgather (64 KiB per
+ * rank), a ring of ces_send/ces_recv in a group (64 KiB) and ces_launch of
+ * the credit allgather builder's graph (64 KiB per rank), every received
+ * byte checked, ces_mem_free, ces_comm_destroy.
  * Every entry of the driver table (cu_api.h) is replaced by a shim that
  * calls through and counts: the calls of the thread that drives the ranks
  * (numbered K = 1, 2, ...), the calls of other threads (the watchdogs:
@@ -79,12 +81,17 @@
 #define NR 2                 /* ranks, all in the child (ces_comm_init_all) */
 #define A2A_B (64u << 10)    /* alltoall bytes per rank */
 #define AG_B (64u << 10)     /* allgather bytes per rank (recv: NR times) */
-/* one symmetric allocation per rank holds the four buffers */
+/* one symmetric allocation per rank holds the six buffers: the alltoall's,
+ * the allgather's, the group's receive (the allgather's send goes round the
+ * ring) and the launched allgather's recv (from the same send) */
 #define OFF_SEND 0u
 #define OFF_RECV (OFF_SEND + A2A_B)
 #define OFF_AGSEND (OFF_RECV + A2A_B)
 #define OFF_AGRECV (OFF_AGSEND + AG_B)
-#define BUF_BYTES (OFF_AGRECV + NR * AG_B)
+#define OFF_P2PRECV (OFF_AGRECV + NR * AG_B)
+#define OFF_LRECV (OFF_P2PRECV + AG_B)
+#define BUF_BYTES (OFF_LRECV + NR * AG_B)
+#define NCOLL 4              /* alltoall, allgather, group, launch: each checked */
 #define MAXSEQ (1u << 16)    /* K recorded by the count pass */
 #define MEM_TOL ((long long)2 << 20)
 
@@ -155,16 +162,17 @@ static CUresult injected_error(int f)
 
 /* --- phases --------------------------------------------------------------- */
 
-enum phase { PH_NONE, PH_INIT, PH_ALLOC, PH_ALLTOALL, PH_ALLGATHER, PH_FREE, PH_DESTROY,
+enum phase { PH_NONE, PH_INIT, PH_ALLOC, PH_ALLTOALL, PH_ALLGATHER, PH_GROUP, PH_LAUNCH,
+             PH_FREE, PH_DESTROY,
              PH_COUNT };
 
 static const char *const phase_names[PH_COUNT] = {
-    "test", "init", "alloc", "alltoall", "allgather", "free", "destroy",
+    "test", "init", "alloc", "alltoall", "allgather", "group", "launch", "free", "destroy",
 };
 
 static const char *const phase_calls[PH_COUNT] = {
     "the test", "ces_comm_init_all", "ces_mem_alloc", "ces_alltoall", "ces_allgather",
-    "ces_mem_free", "ces_comm_destroy",
+    "ces_group_end", "ces_launch", "ces_mem_free", "ces_comm_destroy",
 };
 
 /* --- what the children tell the parent (shared memory) -------------------- */
@@ -363,6 +371,7 @@ struct run {
     int dev[NR];
     uint8_t *buf[NR];
     uint8_t *host;
+    struct ces_graph *launched; /* the allgather that ces_launch runs */
 };
 
 struct outcome {
@@ -439,8 +448,11 @@ static int settle(struct run *R, struct outcome *o, uint64_t ms, int *idle)
 /* Rank r's received bytes of collective ph: 0 if right. */
 static int verify(struct run *R, struct outcome *o, int ph, uint32_t r)
 {
-    uint32_t off = ph == PH_ALLTOALL ? OFF_RECV : OFF_AGRECV;
-    uint32_t len = ph == PH_ALLTOALL ? A2A_B : NR * AG_B;
+    uint32_t off = ph == PH_ALLTOALL ? OFF_RECV
+                   : ph == PH_GROUP  ? OFF_P2PRECV
+                   : ph == PH_LAUNCH ? OFF_LRECV
+                                     : OFF_AGRECV;
+    uint32_t len = ph == PH_ALLTOALL ? A2A_B : ph == PH_GROUP ? AG_B : NR * AG_B;
     char what[64];
     cudaError_t e;
     int bad = 0;
@@ -449,6 +461,12 @@ static int verify(struct run *R, struct outcome *o, int ph, uint32_t r)
     e = cudaMemcpy(R->host, R->buf[r] + off, len, cudaMemcpyDeviceToHost);
     if (e != cudaSuccess)
         return setup_fail(o, "read back", e);
+    if (ph == PH_GROUP) { /* the ring: rank r - 1's allgather send */
+        uint32_t from = (r + NR - 1) % NR;
+
+        snprintf(what, sizeof(what), "group rank %u, from rank %u", r, from);
+        return gpu_expect(what, R->host, AG_B, from, 1, 0, 2);
+    }
     for (uint32_t p = 0; p < NR && !bad; p++) {
         snprintf(what, sizeof(what), "%s rank %u, block of rank %u", phase_names[ph], r, p);
         if (ph == PH_ALLTOALL) /* chunk p: chunk r of rank p's send */
@@ -458,6 +476,23 @@ static int verify(struct run *R, struct outcome *o, int ph, uint32_t r)
             bad = gpu_expect(what, R->host + p * AG_B, AG_B, p, 1, 0, 2);
     }
     return bad;
+}
+
+/* Waits at most ms until a failure reached every rank (the peers see a
+ * failed rank and fail too); the number of communicators failed. */
+static int spread(struct run *R, uint64_t ms)
+{
+    uint64_t t0 = gpu_now_ms();
+    int n;
+
+    for (;;) {
+        n = 0;
+        for (uint32_t r = 0; r < NR; r++)
+            n += R->comms[r] != NULL && ces_comm_status(R->comms[r]) != CES_OK;
+        if (n == 0 || n == NR || gpu_now_ms() - t0 > ms)
+            return n;
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
 }
 
 /* One collective on every rank in turn, stopping at the first error; then
@@ -472,19 +507,35 @@ static int coll(struct run *R, struct outcome *o, int ph)
         uint8_t *b = R->buf[r];
 
         set_phase(ph, (int)r);
-        if (ph == PH_ALLTOALL)
+        if (ph == PH_ALLTOALL) {
             rc = ces_alltoall(R->comms[r], b + OFF_SEND, b + OFF_RECV, A2A_B, R->s[r]);
-        else
+        } else if (ph == PH_ALLGATHER) {
             rc = ces_allgather(R->comms[r], b + OFF_AGSEND, b + OFF_AGRECV, AG_B, R->s[r]);
+        } else if (ph == PH_GROUP) {
+            /* a ring; one process: the last rank's ces_group_end enqueues
+             * every rank's part */
+            rc = ces_group_start(R->comms[r]);
+            if (rc == CES_OK)
+                rc = ces_send(R->comms[r], b + OFF_AGSEND, AG_B, (r + 1) % NR);
+            if (rc == CES_OK)
+                rc = ces_recv(R->comms[r], b + OFF_P2PRECV, AG_B, (r + NR - 1) % NR);
+            if (rc == CES_OK)
+                rc = ces_group_end(R->comms[r], R->s[r]);
+        } else {
+            struct ces_binding bind[] = {{"send", b + OFF_AGSEND}, {"recv", b + OFF_LRECV}};
+
+            rc = ces_launch(R->comms[r], R->launched, bind, 2, R->s[r]);
+        }
         set_phase(PH_NONE, -1);
         if (rc != CES_OK) {
             api_fail(o, R, ph, (int)r, rc);
             printf("%s on rank %u: %s: %s\n", phase_calls[ph], r, ces_status_str(rc),
                    ces_ctx_last_error(R->ctx));
             /* a collective's enqueueing calls come after it took its number:
-             * its ranks are out of step, so its communicator must fail */
+             * its ranks are out of step, so its communicator must fail (a
+             * group's: the communicator whose part failed, any rank's) */
             if (sh->hit && sh->hit_phase == ph && enqueues(inject_fn) &&
-                ces_comm_status(R->comms[r]) == CES_OK)
+                (ph == PH_GROUP ? spread(R, 0) == 0 : ces_comm_status(R->comms[r]) == CES_OK))
                 o->healthy = 1;
             break;
         }
@@ -518,23 +569,6 @@ static int coll(struct run *R, struct outcome *o, int ph)
     return rc != CES_OK || sick || o->wrong || o->setup;
 }
 
-/* Waits at most ms until a failure reached every rank (the peers see a
- * failed rank and fail too); the number of communicators failed. */
-static int spread(struct run *R, uint64_t ms)
-{
-    uint64_t t0 = gpu_now_ms();
-    int n;
-
-    for (;;) {
-        n = 0;
-        for (uint32_t r = 0; r < NR; r++)
-            n += R->comms[r] != NULL && ces_comm_status(R->comms[r]) != CES_OK;
-        if (n == 0 || n == NR || gpu_now_ms() - t0 > ms)
-            return n;
-        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
-    }
-}
-
 /* The run.  Every failure is recorded in *o; what was made is destroyed. */
 static void run_once(struct run *R, struct outcome *o)
 {
@@ -549,6 +583,27 @@ static void run_once(struct run *R, struct outcome *o)
         o->setup = 1;
         snprintf(o->setup_err, sizeof(o->setup_err), "ces_ctx_create failed");
         return;
+    }
+    {
+        /* what ces_launch runs: the credit allgather, one eager iteration
+         * (its signal arrays unbound: the communicator allocates them) */
+        struct ces_coll_params p;
+
+        ces_coll_params_init(&p, CES_COLL_ALLGATHER);
+        p.proto = CES_PROTO_CREDIT;
+        p.phase = CES_PHASE_EAGER;
+        p.iterations = 1;
+        p.ranks = NR;
+        p.bytes = AG_B;
+        R->launched = NULL;
+        if (ces_coll_build(R->ctx, &p, &R->launched) != CES_OK) {
+            o->setup = 1;
+            snprintf(o->setup_err, sizeof(o->setup_err), "ces_coll_build: %s",
+                     ces_ctx_last_error(R->ctx));
+            ces_ctx_destroy(R->ctx);
+            R->ctx = NULL;
+            return;
+        }
     }
     set_phase(PH_INIT, -1);
     rc = ces_comm_init_all(R->ctx, NR, NULL, R->comms);
@@ -584,13 +639,15 @@ static void run_once(struct run *R, struct outcome *o)
                                  R->s[r])) != cudaSuccess ||
             (e = cudaMemsetAsync(b + OFF_RECV, 0xee, A2A_B, R->s[r])) != cudaSuccess ||
             (e = cudaMemsetAsync(b + OFF_AGRECV, 0xee, NR * AG_B, R->s[r])) != cudaSuccess ||
+            (e = cudaMemsetAsync(b + OFF_P2PRECV, 0xee, AG_B + NR * AG_B, R->s[r])) !=
+                cudaSuccess ||
             (e = cudaStreamSynchronize(R->s[r])) != cudaSuccess) {
             setup_fail(o, "fill", e);
             goto free;
         }
     }
-    if (coll(R, o, PH_ALLTOALL) == 0)
-        coll(R, o, PH_ALLGATHER);
+    if (coll(R, o, PH_ALLTOALL) == 0 && coll(R, o, PH_ALLGATHER) == 0 && coll(R, o, PH_GROUP) == 0)
+        coll(R, o, PH_LAUNCH);
 free:
     for (uint32_t r = 0; r < NR; r++) {
         if (R->buf[r] == NULL)
@@ -621,6 +678,8 @@ destroy:
     }
     /* No fault on the device after the memory was unmapped. */
     o->busy_after = !settle(R, o, 1000, idle);
+    ces_graph_destroy(R->launched);
+    R->launched = NULL;
     ces_ctx_destroy(R->ctx);
     R->ctx = NULL;
 }
@@ -662,7 +721,7 @@ static void say(const char *fmt, ...)
 static int judge(const struct outcome *o, long long mem_diff)
 {
     int bad = 0, ph = sh->hit ? sh->hit_phase : PH_NONE, rank = sh->hit ? sh->hit_rank : -1;
-    int coll_ph = ph == PH_ALLTOALL || ph == PH_ALLGATHER;
+    int coll_ph = ph >= PH_ALLTOALL && ph <= PH_LAUNCH;
     int timeout = 0, strict, memcheck;
     long allow;
 
@@ -795,10 +854,10 @@ static int judge(const struct outcome *o, long long mem_diff)
         say("; ");
     }
     if (!sh->hit && inject_fn < 0) {
-        int ok = o->checked == 2 * NR;
+        int ok = o->checked == NCOLL * NR;
 
         if (!ok) {
-            say("FAIL: %d of %d ranks' bytes checked; ", o->checked, 2 * NR);
+            say("FAIL: %d of %d ranks' bytes checked; ", o->checked, NCOLL * NR);
             bad = 1;
         }
     }
@@ -841,7 +900,7 @@ static int child_main(int fn, uint32_t idx)
         /* the driver's lazy allocations settle before memory is measured */
         run_once(&R, &o);
         warm = gpu_now_ms() - t0;
-        if (o.setup || o.api_phase != PH_NONE || o.wrong || o.checked != 2 * NR) {
+        if (o.setup || o.api_phase != PH_NONE || o.wrong || o.checked != NCOLL * NR) {
             say("FAIL: the warm-up run (nothing injected) failed: %s%s",
                 o.setup ? o.setup_err : o.api_err, o.wrong ? " (wrong bytes)" : "");
             return 1;
@@ -1015,10 +1074,12 @@ int main(void)
     n = sh->n;
     printf("count pass: %s\n", sh->msg);
     printf("count pass: %" PRIu32 " driver calls of the driving thread (init %" PRIu32
-           ", alloc %" PRIu32 ", alltoall %" PRIu32 ", allgather %" PRIu32 ", free %" PRIu32
-           ", destroy %" PRIu32 "), %ld of the watchdogs' threads; the child took %" PRIu64
-           " ms\n", sh->total, sh->by_phase[PH_INIT], sh->by_phase[PH_ALLOC],
-           sh->by_phase[PH_ALLTOALL], sh->by_phase[PH_ALLGATHER], sh->by_phase[PH_FREE],
+           ", alloc %" PRIu32 ", alltoall %" PRIu32 ", allgather %" PRIu32 ", group %" PRIu32
+           ", launch %" PRIu32 ", free %" PRIu32 ", destroy %" PRIu32
+           "), %ld of the watchdogs' threads; the child took %" PRIu64 " ms\n",
+           sh->total, sh->by_phase[PH_INIT], sh->by_phase[PH_ALLOC], sh->by_phase[PH_ALLTOALL],
+           sh->by_phase[PH_ALLGATHER], sh->by_phase[PH_GROUP], sh->by_phase[PH_LAUNCH],
+           sh->by_phase[PH_FREE],
            sh->by_phase[PH_DESTROY], sh->other, count_ms);
     printf("count pass: by function:");
     for (int f = 0; f < F_COUNT; f++)
