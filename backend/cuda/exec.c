@@ -366,14 +366,15 @@ out:
  * returns the error.  Returns rc. */
 static int issue_failed(struct ces_comm *c, int rc)
 {
-    char why[CES_ERRMSG_MAX];
+    char err[CES_ERRMSG_MAX], why[CES_ERRMSG_MAX + 64];
 
     if (rc == CES_OK || atomic_load(&c->state) != CES_OK)
         return rc;
-    snprintf(why, sizeof(why), "%s", ces_ctx_last_error(c->ctx));
+    snprintf(err, sizeof(err), "%s", ces_ctx_last_error(c->ctx));
+    snprintf(why, sizeof(why), "a call failed while enqueueing its work: %s", err);
     ces_wd_fail(c, rc, why);
     /* the call's own error stays the one it returns */
-    ces_ctx_error(c->ctx, rc, "%s", why);
+    ces_ctx_error(c->ctx, rc, "%s", err);
     return rc;
 }
 
@@ -1270,7 +1271,7 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
 {
     struct ces_team *t;
     struct ces_p2p_table *tab = NULL;
-    int rc, capturing = 0, last = 0;
+    int rc, capturing = 0, last = 0, broken;
 
     if (c == NULL)
         return CES_ERR_INVALID;
@@ -1284,6 +1285,11 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     if (rc == CES_OK && c->size > CES_P2P_MAX_RANKS)
         rc = ces_ctx_error(c->ctx, CES_ERR_UNSUPPORTED,
                            "ces_group_end: groups are supported up to %u ranks", CES_P2P_MAX_RANKS);
+    /* From here an error leaves the other ranks' parts of the group waiting
+     * for this one (in one process, the ranks that arrived stay enqueued by
+     * nobody): the ranks are out of step, and the communicator fails (but
+     * where every rank refuses alike, which leaves them in step). */
+    broken = rc == CES_OK;
     if (rc == CES_OK)
         rc = ces_cuda_use(c);
     if (rc == CES_OK)
@@ -1301,8 +1307,10 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
         memset(tab, 0, sizeof(*tab));
         group_export(c, capturing, row);
         rc = ces_boot_allgather(c->ctx, &t->boot, row, sizeof(row), -1, tab->d, NULL);
-        if (rc == CES_OK)
+        if (rc == CES_OK) {
+            broken = 0; /* group_issue fails the communicator where it must */
             rc = group_issue(c, tab, (CUstream)stream);
+        }
         goto out;
     }
     /* One process: collect every rank's declarations; the last to arrive
@@ -1324,6 +1332,8 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
         group_export(c, capturing, t->group->d[c->rank]);
         t->group_streams[c->rank] = (CUstream)stream;
     }
+    broken = 0; /* a second arrival is refused, the group left as it was;
+                 * group_issue fails a communicator where it must */
     /* Issued outside the lock: the first group allocates its signal arrays
      * (ces_team_alloc), which takes the same non-recursive lock. */
     pthread_mutex_unlock(&t->lock);
@@ -1333,6 +1343,8 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
         ces_cuda_use(c);
     }
 out:
+    if (broken)
+        issue_failed(c, rc);
     ces_free(c->ctx, tab);
     c->ngroup = 0;
     return rc;

@@ -1072,8 +1072,9 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * and marks the communicator failed: every later call returns CES_ERR_TIMEOUT
  * (this rank timed out) or CES_ERR_PEER_FAILED (a peer reported failure),
  * or the error of a call that failed once its work was enqueued in part (a
- * collective, a group or a launch: the ranks are out of step then, so the
- * communicator fails as on a timeout),
+ * collective, a group or a launch; and a ces_group_end on any CUDA error:
+ * the ranks are out of step then, so the communicator fails as on a
+ * timeout),
  * and does nothing - ces_comm_abort, ces_mem_alloc, ces_mem_free, the
  * collectives, ces_group_start, ces_send, ces_recv, ces_group_end (which
  * also ends a group the failure interrupted) and ces_launch - but for

@@ -8,7 +8,8 @@
  * and no part of the stride taken.  A failed communicator whose own stream
  * stays busy is destroyed within its deadline, its team's memory left
  * mapped, with the error said.  A failed communicator refuses every call
- * but destroy and the queries with its failure, and does nothing.
+ * but destroy and the queries with its failure, and does nothing.  A
+ * ces_group_end that fails on a CUDA error fails its communicator.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -83,10 +84,12 @@ static CUresult CUDAAPI fake_access(CUdeviceptr p, size_t size, const CUmemAcces
     return access_fail ? CUDA_ERROR_INVALID_DEVICE : CUDA_SUCCESS;
 }
 
+static int ctx_fail; /* the stand-in cuCtxSetCurrent fails */
+
 static CUresult CUDAAPI fake_ctx_set_current(CUcontext ctx)
 {
     (void)ctx;
-    return CUDA_SUCCESS;
+    return ctx_fail ? CUDA_ERROR_UNKNOWN : CUDA_SUCCESS;
 }
 
 static CUresult CUDAAPI fake_error_name(CUresult r, const char **s)
@@ -162,7 +165,7 @@ static void fakes_install(void)
     t->p_cuMemAddressFree = fake_address_free;
     stream_busy = streams_destroyed = events_destroyed = ranges_freed = 0;
     live_handles = mapped = stray_unmaps = 0;
-    create_fail_at = map_fail_at = access_fail = 0;
+    create_fail_at = map_fail_at = access_fail = ctx_fail = 0;
     creates = maps = 0;
     memset(map_at, 0, sizeof(map_at));
 }
@@ -407,6 +410,40 @@ static void test_failed_refuses_every_call(void **state)
     fixture_end(&fx);
 }
 
+/* A ces_group_end that fails on a CUDA error (here its context cannot be
+ * made current) leaves the other ranks' parts of the group waiting for this
+ * one: the communicator fails with the error, and later calls return it, so
+ * that no later group of its can meet the waits of this one.  A usage error
+ * (no ces_group_start) leaves it healthy. */
+static void test_group_end_failure_fails(void **state)
+{
+    struct fixture fx;
+    struct ces_comm *c;
+
+    (void)state;
+    fixture_init(&fx);
+    c = &fx.comm[0];
+    pthread_mutex_init(&c->wd_lock, NULL);
+    pthread_mutex_init(&c->wd_mirror_lock, NULL);
+    pthread_cond_init(&c->wd_cond, NULL);
+    assert_int_equal(ces_group_end(c, NULL), CES_ERR_INVALID);
+    assert_int_equal(ces_comm_status(c), CES_OK);
+    assert_int_equal(ces_group_start(c), CES_OK);
+    ctx_fail = 1;
+    assert_int_equal(ces_group_end(c, NULL), CES_ERR_CUDA);
+    assert_non_null(strstr(ces_ctx_last_error(fx.ctx), "cuCtxSetCurrent"));
+    ctx_fail = 0;
+    assert_int_equal(ces_comm_status(c), CES_ERR_CUDA);
+    assert_false(c->in_group);
+    refused(&fx, ces_group_start(c), CES_ERR_CUDA);
+    assert_non_null(strstr(ces_ctx_last_error(fx.ctx), "while enqueueing its work"));
+    assert_int_equal(ces_comm_status(&fx.comm[1]), CES_OK);
+    pthread_cond_destroy(&c->wd_cond);
+    pthread_mutex_destroy(&c->wd_mirror_lock);
+    pthread_mutex_destroy(&c->wd_lock);
+    fixture_end(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_access_fails),
         cmocka_unit_test(test_destroy_gives_up_on_a_busy_stream),
         cmocka_unit_test(test_failed_refuses_every_call),
+        cmocka_unit_test(test_group_end_failure_fails),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -547,6 +547,10 @@ static int coll(struct run *R, struct outcome *o, int ph)
         o->busy = 1;
         printf("a stream is still busy %" PRIu64 " ms after %s\n", tmo + 3000, phase_calls[ph]);
     }
+    /* a rank whose call failed fails its peers too (their calls returned
+     * CES_OK, but the collective is broken): judged once they know */
+    if (rc != CES_OK)
+        spread(R, tmo + 1000);
     for (uint32_t r = 0; r < NR; r++) {
         int st = ces_comm_status(R->comms[r]);
 
