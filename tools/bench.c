@@ -1228,7 +1228,8 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             ex = CES_EXIT_DEFECT;
         } else if (ces_model_print(ctx, &m, &text, NULL) == CES_OK) {
             /* replaced only when complete; the reason is said on failure */
-            int written = ces_tool_write_file("bench", B->model_out, text, strlen(text)) == CES_EXIT_OK;
+            int written =
+                ces_tool_write_file("bench", B->model_out, text, strlen(text)) == CES_EXIT_OK;
 
             if (!written)
                 ex = CES_EXIT_DEFECT;

@@ -97,7 +97,6 @@ int ces_cmd_print(int argc, char **argv)
     return ec;
 }
 
-
 int ces_cmd_validate(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
@@ -137,8 +136,9 @@ int ces_cmd_validate(int argc, char **argv)
         printf("valid: %" PRIu32 " rank%s, %" PRIu32 " stream%s per rank, %" PRIu32 " buffer%s, "
                "%" PRIu32 " signal array%s, %" PRIu64 " iteration%s, %" PRIu64 " op%s\n",
                ces_graph_ranks(g), ces_plural(ces_graph_ranks(g)), ces_graph_streams(g),
-               ces_plural(ces_graph_streams(g)), ces_graph_nbuffers(g), ces_plural(ces_graph_nbuffers(g)),
-               ces_graph_nsignals(g), ces_plural(ces_graph_nsignals(g)), ces_graph_iterations(g),
+               ces_plural(ces_graph_streams(g)), ces_graph_nbuffers(g),
+               ces_plural(ces_graph_nbuffers(g)), ces_graph_nsignals(g),
+               ces_plural(ces_graph_nsignals(g)), ces_graph_iterations(g),
                ces_plural(ces_graph_iterations(g)), ops, ces_plural(ops));
     }
     if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL)) {

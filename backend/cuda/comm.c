@@ -109,19 +109,18 @@ out:
 int ces_comm_check(struct ces_comm *c)
 {
     int st = atomic_load(&c->state);
+    const char *why = "a collective, group or launch failed";
 
     if (st == CES_OK)
         return CES_OK;
+    if (st == CES_ERR_TIMEOUT)
+        why = "a stream made no progress within CES_TIMEOUT_MS";
+    else if (st == CES_ERR_PEER_FAILED)
+        why = "a peer failed or was aborted";
     return ces_ctx_error(c->ctx, st,
-                         st == CES_ERR_TIMEOUT
-                             ? "rank %" PRIu32 ": the communicator failed: a stream made no "
-                               "progress within CES_TIMEOUT_MS (see the watchdog's diagnosis)"
-                         : st == CES_ERR_PEER_FAILED
-                             ? "rank %" PRIu32 ": the communicator failed: a peer failed or was "
-                               "aborted (see the watchdog's diagnosis)"
-                             : "rank %" PRIu32 ": the communicator failed: a call failed while "
-                               "enqueueing its work (see the watchdog's diagnosis)",
-                         c->rank);
+                         "rank %" PRIu32 ": the communicator failed: %s (see the watchdog's "
+                         "diagnosis)",
+                         c->rank, why);
 }
 
 /* --- per-device setup -------------------------------------------------- */
@@ -883,10 +882,12 @@ static int map_all(struct ces_team *t, struct ces_alloc_rec *a, uint32_t *mapped
         desc[nd].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
         nd++;
     }
-    for (uint32_t r = 0; r < t->ranks; r++, (*mapped)++)
+    for (uint32_t r = 0; r < t->ranks; r++) {
         CES_CU_GOTO(t->ctx, rc, cuMemMap(t->base + r * t->stride + a->off, a->size, 0,
                                          a->handles[r], 0),
                     out);
+        (*mapped)++;
+    }
     for (uint32_t r = 0; r < t->ranks; r++)
         CES_CU_GOTO(t->ctx, rc, cuMemSetAccess(t->base + r * t->stride + a->off, a->size, desc, nd),
                     out);

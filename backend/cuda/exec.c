@@ -358,12 +358,21 @@ out:
     return rc;
 }
 
-/* A call whose work was enqueued in part, or whose number among the calls
- * was taken, failed: its ranks are out of step now, and a later call's flags
- * could meet a peer's waits of this one (wrong data without an error).  So
- * the communicator fails with the call's error: the watchdog releases what
- * waits, the peers fail with CES_ERR_PEER_FAILED, and every later call
- * returns the error.  Returns rc. */
+/* Whether error rc refuses a call for its arguments or for what the
+ * machine lacks: every rank refuses it alike, before anything is enqueued,
+ * so the ranks stay in step. */
+static int refused_alike(int rc)
+{
+    return rc == CES_ERR_INVALID || rc == CES_ERR_UNSUPPORTED || rc == CES_ERR_LIMIT;
+}
+
+/* A collective, a group or a launch failed otherwise (a CUDA error, memory
+ * exhausted), or with its work enqueued in part or its number among the
+ * calls taken: its peers may have enqueued their parts and wait for this
+ * rank's, and a later call's flags could meet those waits (wrong data
+ * without an error).  So the communicator fails with the call's error: the
+ * watchdog releases what waits, the peers fail with CES_ERR_PEER_FAILED,
+ * and every later call returns the error.  Returns rc. */
 static int issue_failed(struct ces_comm *c, int rc)
 {
     char err[CES_ERRMSG_MAX], why[CES_ERRMSG_MAX + 64];
@@ -371,7 +380,7 @@ static int issue_failed(struct ces_comm *c, int rc)
     if (rc == CES_OK || atomic_load(&c->state) != CES_OK)
         return rc;
     snprintf(err, sizeof(err), "%s", ces_ctx_last_error(c->ctx));
-    snprintf(why, sizeof(why), "a call failed while enqueueing its work: %s", err);
+    snprintf(why, sizeof(why), "a collective, group or launch failed: %s", err);
     ces_wd_fail(c, rc, why);
     /* the call's own error stays the one it returns */
     ces_ctx_error(c->ctx, rc, "%s", err);
@@ -612,7 +621,7 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
     return CES_OK;
 fail:
     ces_cuda_run_free(r);
-    return rc;
+    return refused_alike(rc) ? rc : issue_failed(c, rc);
 }
 
 int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
@@ -655,6 +664,8 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
             rc = join_streams(c, r->streams, r->nstreams, blk->join);
         return issue_failed(c, rc);
     }
+    /* a graph phase: the earlier blocks (and replays) are enqueued, the
+     * peers' parts of this one may be */
     if (r->exec == NULL || r->exec_block != b) {
         cudaGraph_t graph = NULL;
         cudaError_t e;
@@ -682,12 +693,12 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
         if (graph != NULL)
             cudaGraphDestroy(graph);
         if (rc != CES_OK)
-            return rc;
+            goto out;
         r->exec_block = b;
     }
     CES_RT_GOTO(c->ctx, rc, cudaGraphLaunch(r->exec, (cudaStream_t)r->streams[0]), out);
 out:
-    return rc;
+    return issue_failed(c, rc);
 }
 
 uint32_t ces_cuda_run_nblocks(const struct ces_cuda_run *r)
@@ -869,8 +880,8 @@ static int overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 
 /* One collective call: check, pick the protocol, get the cached schedule,
  * bind send/recv, issue with the values of this call. */
-static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *recv,
-                    uint64_t bytes, uint32_t root, CUstream stream)
+static int coll_issue(struct ces_comm *c, uint32_t coll, const void *send, void *recv,
+                      uint64_t bytes, uint32_t root, CUstream stream)
 {
     const char *name = ces_coll_name((int)coll);
     struct ces_coll_params p;
@@ -984,11 +995,19 @@ static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *r
         rc = issue_block(&is);
     if (rc == CES_OK)
         rc = join_streams(c, streams, nstreams, is.blk->join);
-    issue_failed(c, rc);
+    rc = issue_failed(c, rc); /* whatever the error: the number is taken */
 out:
     ces_graph_destroy(gk);
     ces_cuda_plan_destroy(pk);
     return rc;
+}
+
+static int coll_run(struct ces_comm *c, uint32_t coll, const void *send, void *recv,
+                    uint64_t bytes, uint32_t root, CUstream stream)
+{
+    int rc = coll_issue(c, coll, send, recv, bytes, root, stream);
+
+    return rc == CES_OK || refused_alike(rc) ? rc : issue_failed(c, rc);
 }
 
 int ces_alltoall(struct ces_comm *c, const void *send, void *recv, size_t bytes,
@@ -1264,14 +1283,14 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
     }
     ces_cuda_plan_destroy(plan);
     ces_graph_destroy(g);
-    return counted ? issue_failed(c, rc) : rc;
+    return counted || !refused_alike(rc) ? issue_failed(c, rc) : rc;
 }
 
 int ces_group_end(struct ces_comm *c, ces_stream_t stream)
 {
     struct ces_team *t;
     struct ces_p2p_table *tab = NULL;
-    int rc, capturing = 0, last = 0, broken;
+    int rc, capturing = 0, last = 0;
 
     if (c == NULL)
         return CES_ERR_INVALID;
@@ -1285,11 +1304,6 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     if (rc == CES_OK && c->size > CES_P2P_MAX_RANKS)
         rc = ces_ctx_error(c->ctx, CES_ERR_UNSUPPORTED,
                            "ces_group_end: groups are supported up to %u ranks", CES_P2P_MAX_RANKS);
-    /* From here an error leaves the other ranks' parts of the group waiting
-     * for this one (in one process, the ranks that arrived stay enqueued by
-     * nobody): the ranks are out of step, and the communicator fails (but
-     * where every rank refuses alike, which leaves them in step). */
-    broken = rc == CES_OK;
     if (rc == CES_OK)
         rc = ces_cuda_use(c);
     if (rc == CES_OK)
@@ -1307,10 +1321,8 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
         memset(tab, 0, sizeof(*tab));
         group_export(c, capturing, row);
         rc = ces_boot_allgather(c->ctx, &t->boot, row, sizeof(row), -1, tab->d, NULL);
-        if (rc == CES_OK) {
-            broken = 0; /* group_issue fails the communicator where it must */
+        if (rc == CES_OK)
             rc = group_issue(c, tab, (CUstream)stream);
-        }
         goto out;
     }
     /* One process: collect every rank's declarations; the last to arrive
@@ -1332,8 +1344,6 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
         group_export(c, capturing, t->group->d[c->rank]);
         t->group_streams[c->rank] = (CUstream)stream;
     }
-    broken = 0; /* a second arrival is refused, the group left as it was;
-                 * group_issue fails a communicator where it must */
     /* Issued outside the lock: the first group allocates its signal arrays
      * (ces_team_alloc), which takes the same non-recursive lock. */
     pthread_mutex_unlock(&t->lock);
@@ -1343,7 +1353,10 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
         ces_cuda_use(c);
     }
 out:
-    if (broken)
+    /* An error but a refusal alike leaves the other ranks' parts of the
+     * group waiting for this one (in one process, the ranks that arrived
+     * enqueued by nobody, their calls having returned CES_OK). */
+    if (!refused_alike(rc))
         issue_failed(c, rc);
     ces_free(c->ctx, tab);
     c->ngroup = 0;

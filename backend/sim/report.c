@@ -18,7 +18,6 @@ uint32_t ces_sim_class_bit(int d)
     return bits[d];
 }
 
-
 static void defect_free(struct ces_ctx *ctx, struct sim_defect *d)
 {
     if (d == NULL)
@@ -480,7 +479,8 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g,
         char v[32];
 
         ces_verdict_format(d->cls, v, sizeof(v));
-        ces_sb_printf(sb, "%s: counterexample of %zu step%s\n", v, d->nsteps, ces_plural(d->nsteps));
+        ces_sb_printf(sb, "%s: counterexample of %zu step%s\n", v, d->nsteps,
+                      ces_plural(d->nsteps));
     }
     for (size_t i = 0; i < d->nsteps; i++) {
         const struct ces_check_step *s = &d->steps[i];

@@ -1071,10 +1071,10 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * last progress to stderr, releases the blocked waits so the streams drain,
  * and marks the communicator failed: every later call returns CES_ERR_TIMEOUT
  * (this rank timed out) or CES_ERR_PEER_FAILED (a peer reported failure),
- * or the error of a call that failed once its work was enqueued in part (a
- * collective, a group or a launch; and a ces_group_end on any CUDA error:
- * the ranks are out of step then, so the communicator fails as on a
- * timeout),
+ * or the error of a collective, group or launch that failed other than by
+ * a refusal every rank makes alike (CES_ERR_INVALID, CES_ERR_UNSUPPORTED,
+ * CES_ERR_LIMIT): a CUDA error, memory exhausted (its peers may wait for
+ * its part, so the communicator fails as on a timeout),
  * and does nothing - ces_comm_abort, ces_mem_alloc, ces_mem_free, the
  * collectives, ces_group_start, ces_send, ces_recv, ces_group_end (which
  * also ends a group the failure interrupted) and ces_launch - but for
@@ -1151,8 +1151,9 @@ CES_API int ces_comm_destroy(struct ces_comm *comm);
  * communicator that has failed already it returns that failure. */
 CES_API int ces_comm_abort(struct ces_comm *comm);
 /* CES_OK while healthy; once failed, CES_ERR_TIMEOUT (this rank timed out or
- * was aborted), CES_ERR_PEER_FAILED, or the error of a call that failed
- * while enqueueing its work (CES_ERR_CUDA, CES_ERR_NOMEM, ...). */
+ * was aborted), CES_ERR_PEER_FAILED, or the error of a collective, group or
+ * launch that failed on a CUDA error or memory exhausted (CES_ERR_CUDA,
+ * CES_ERR_NOMEM, ...). */
 CES_API int ces_comm_status(const struct ces_comm *comm);
 CES_API uint32_t ces_comm_rank(const struct ces_comm *comm);
 CES_API uint32_t ces_comm_size(const struct ces_comm *comm);

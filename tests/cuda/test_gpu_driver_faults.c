@@ -24,9 +24,9 @@
  * otherwise, and checks what cesync.h and docs/API.md promise:
  *  - the API call during which it failed returns an error, or returns
  *    CES_OK having ignored it (a query) and then everything else must work;
- *  - a collective whose enqueueing call (an event, a memop) failed has
- *    taken its number among the calls, so its ranks are out of step: its
- *    communicator must be failed when the call returns;
+ *  - a collective, group or launch that failed (but a refusal every rank
+ *    makes alike: CES_ERR_INVALID, _UNSUPPORTED, _LIMIT) must have failed
+ *    its communicator when it returns (a group: any rank's);
  *  - after an error the test stops issuing, waits for its streams (a peer
  *    left waiting is released by the watchdog, which fails the
  *    communicators, within CES_TIMEOUT_MS; a failed rank's peers fail too),
@@ -148,11 +148,11 @@ static struct role role_of(int f)
     }
 }
 
-/* The calls that enqueue work on a stream. */
-static int enqueues(int f)
+/* The refusals every rank makes alike (arguments, what the machine lacks),
+ * which leave a communicator healthy (docs/API.md). */
+static int refused_alike(int rc)
 {
-    return f == F_cuEventRecord || f == F_cuStreamWaitEvent || f == F_cuStreamBatchMemOp ||
-           f == F_cuStreamWriteValue32 || f == F_cuStreamWriteValue64;
+    return rc == CES_ERR_INVALID || rc == CES_ERR_UNSUPPORTED || rc == CES_ERR_LIMIT;
 }
 
 static CUresult injected_error(int f)
@@ -385,7 +385,7 @@ struct outcome {
     int dev_err;            /* a stream reported an error */
     char dev_err_text[120];
     int failed;             /* communicators failed before ces_comm_destroy */
-    int healthy;            /* a call failed with its work enqueued in part, and its
+    int healthy;            /* a call failed (but a refusal alike), and its
                              * communicator stayed healthy */
     int unchecked;          /* ranks whose call returned CES_OK, not checked (failed) */
     int checked;            /* ranks' bytes checked and right */
@@ -531,10 +531,10 @@ static int coll(struct run *R, struct outcome *o, int ph)
             api_fail(o, R, ph, (int)r, rc);
             printf("%s on rank %u: %s: %s\n", phase_calls[ph], r, ces_status_str(rc),
                    ces_ctx_last_error(R->ctx));
-            /* a collective's enqueueing calls come after it took its number:
-             * its ranks are out of step, so its communicator must fail (a
-             * group's: the communicator whose part failed, any rank's) */
-            if (sh->hit && sh->hit_phase == ph && enqueues(inject_fn) &&
+            /* but a refusal alike, a failed call fails its communicator (its
+             * peers may wait for its part; a group's: any rank's, the one
+             * whose part failed) */
+            if (sh->hit && sh->hit_phase == ph && !refused_alike(rc) &&
                 (ph == PH_GROUP ? spread(R, 0) == 0 : ces_comm_status(R->comms[r]) == CES_OK))
                 o->healthy = 1;
             break;
@@ -767,6 +767,12 @@ static int judge(const struct outcome *o, long long mem_diff)
         say("%s failed as it must (%s); ", phase_calls[ph], ces_status_str(o->api_rc));
     } else if (o->api_phase == PH_NONE) {
         say("%s ignored it (returned CES_OK); ", phase_calls[ph]);
+        /* ignored, then everything else must work */
+        if (o->failed > 0 || o->checked != NCOLL * NR) {
+            say("FAIL: yet %d communicator%s failed and %d of %d ranks' bytes were checked; ",
+                o->failed, o->failed == 1 ? "" : "s", o->checked, NCOLL * NR);
+            bad = 1;
+        }
     } else {
         say("FAIL: %s returned CES_OK, but %s on rank %d failed later: %s; ", phase_calls[ph],
             phase_calls[o->api_phase], o->api_rank, o->api_err);
@@ -785,8 +791,7 @@ static int judge(const struct outcome *o, long long mem_diff)
     if (o->failed > 0)
         say("%d communicator%s failed; ", o->failed, o->failed == 1 ? "" : "s");
     if (o->healthy) {
-        say("FAIL: %s failed with its work enqueued in part and left its communicator "
-            "healthy; ", phase_calls[ph]);
+        say("FAIL: %s failed and left its communicator healthy; ", phase_calls[ph]);
         bad = 1;
     }
     if (o->busy && o->failed == 0) {

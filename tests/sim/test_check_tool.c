@@ -326,7 +326,8 @@ static void test_default_memory_bound(void **state)
  * inf ran unbounded; strtod's hexadecimal and blanks passed). */
 static void test_max_seconds(void **state)
 {
-    const char *bad[] = {"nan", "inf", "-inf", "infinity", "0", "-1", "1s", "", "0x10", " 5", "1e400"};
+    const char *bad[] = {"nan", "inf", "-inf", "infinity", "0", "-1", "1s", "",
+                         "0x10", " 5", "1e400"};
     const char *opts[] = {"--max-seconds", "--progress"};
     char args[128], want[128], *o;
 

@@ -124,8 +124,8 @@ static void test_print_validate_dot(void **state)
 
 /* Sizes below 1 KiB are printed in bytes: a bound of 1 byte was "0.0 KiB",
  * and so was a state not yet sized (now left out).  The signal slots are the
- * schedule's (2 arrays of 4) even when the bound refused the model before it
- * counted them (it said 0). */
+ * schedule's (2 arrays of 1 slot on each of 4 ranks) even when the bound
+ * refused the model before it counted them (it said 0). */
 static void test_small_sizes(void **state)
 {
     char *out, *peak;
