@@ -638,7 +638,7 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
     if (rc == CES_OK)
         rc = ces_cuda_use(c);
     if (rc != CES_OK)
-        return rc;
+        return issue_failed(c, rc); /* (a failed communicator stays as it is) */
     blk = &r->plan->blocks[b];
     memset(&is, 0, sizeof(is));
     is.c = c;
