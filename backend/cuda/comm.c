@@ -109,18 +109,13 @@ out:
 int ces_comm_check(struct ces_comm *c)
 {
     int st = atomic_load(&c->state);
-    const char *why = "a collective, group or launch failed";
 
     if (st == CES_OK)
         return CES_OK;
-    if (st == CES_ERR_TIMEOUT)
-        why = "a stream made no progress within CES_TIMEOUT_MS";
-    else if (st == CES_ERR_PEER_FAILED)
-        why = "a peer failed or was aborted";
     return ces_ctx_error(c->ctx, st,
                          "rank %" PRIu32 ": the communicator failed: %s (see the watchdog's "
                          "diagnosis)",
-                         c->rank, why);
+                         c->rank, c->fail_why);
 }
 
 /* --- per-device setup -------------------------------------------------- */

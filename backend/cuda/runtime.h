@@ -176,7 +176,8 @@ struct ces_comm {
     CUdevice cudev;
     CUcontext cuctx;
     struct ces_cuda_caps caps;
-    _Atomic int state;          /* CES_OK, CES_ERR_TIMEOUT or CES_ERR_PEER_FAILED */
+    _Atomic int state;          /* CES_OK, or the failure (ces_comm_status) */
+    char fail_why[256];         /* why it failed: written once, before state */
     uint64_t nalloc;            /* ces_mem_alloc calls so far (index into team allocs) */
     struct ces_vec signals;     /* struct ces_signal_rec */
     struct ces_vec cache;       /* struct ces_coll_cache * */

@@ -728,6 +728,10 @@ void ces_wd_fail(struct ces_comm *c, int status, const char *why)
     ces_wd_mirror(c, 1); /* the diagnosis starts from the words as they are now */
     note_stuck(c);
     pthread_mutex_lock(&c->wd_lock);
+    /* state changes only here, under the lock: the reason is written while
+     * it is still CES_OK, so whoever sees the failure sees the reason */
+    if (atomic_load(&c->state) == CES_OK)
+        snprintf(c->fail_why, sizeof(c->fail_why), "%s", why);
     won = atomic_compare_exchange_strong(&c->state, &expect, status);
     if (won) {
         if (c->team->page != NULL)
