@@ -911,7 +911,7 @@ static int pick_offset(struct ces_team *t, uint64_t size, uint64_t *off)
         }
     }
     if (t->top + size > t->stride)
-        return ces_ctx_error(t->ctx, CES_ERR_NOMEM,
+        return ces_ctx_error(t->ctx, CES_ERR_LIMIT,
                              "symmetric memory exhausted: %" PRIu64 " bytes requested, %" PRIu64
                              " of %" PRIu64 " per rank in use (CES_STRIDE)",
                              size, t->top, t->stride);

@@ -358,12 +358,14 @@ out:
     return rc;
 }
 
-/* Whether error rc refuses a call for its arguments or for what the
+/* Whether error rc refuses a call for its arguments (a graph not valid
+ * among them), for a limit (CES_STRIDE's symmetric memory) or for what the
  * machine lacks: every rank refuses it alike, before anything is enqueued,
  * so the ranks stay in step. */
 static int refused_alike(int rc)
 {
-    return rc == CES_ERR_INVALID || rc == CES_ERR_UNSUPPORTED || rc == CES_ERR_LIMIT;
+    return rc == CES_ERR_INVALID || rc == CES_ERR_UNSUPPORTED || rc == CES_ERR_LIMIT ||
+           rc == CES_ERR_SEMANTIC || rc == CES_ERR_PARSE;
 }
 
 /* A collective, a group or a launch failed otherwise (a CUDA error, memory
@@ -567,10 +569,10 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
     if (rc == CES_OK)
         rc = ces_cuda_use(c);
     if (rc != CES_OK)
-        return rc;
+        return refused_alike(rc) ? rc : issue_failed(c, rc);
     r = ces_malloc(c->ctx, sizeof(*r));
     if (r == NULL)
-        return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory in ces_launch");
+        return issue_failed(c, ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory in ces_launch"));
     memset(r, 0, sizeof(*r));
     r->c = c;
     r->g = g;
@@ -1351,6 +1353,9 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
         for (uint32_t i = 0; i < t->nlocal && rc == CES_OK; i++)
             rc = group_issue(t->comms[i], t->group, t->group_streams[i]);
         ces_cuda_use(c);
+        /* group_issue failed the communicator whose part failed, where it
+         * must; the others hear of it from their watchdogs (PEER_FAILED) */
+        goto done;
     }
 out:
     /* An error but a refusal alike leaves the other ranks' parts of the
@@ -1358,6 +1363,7 @@ out:
      * enqueued by nobody, their calls having returned CES_OK). */
     if (!refused_alike(rc))
         issue_failed(c, rc);
+done:
     ces_free(c->ctx, tab);
     c->ngroup = 0;
     return rc;

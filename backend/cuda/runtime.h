@@ -177,7 +177,7 @@ struct ces_comm {
     CUcontext cuctx;
     struct ces_cuda_caps caps;
     _Atomic int state;          /* CES_OK, or the failure (ces_comm_status) */
-    char fail_why[256];         /* why it failed: written once, before state */
+    char fail_why[CES_ERRMSG_MAX]; /* why it failed: written once, before state */
     uint64_t nalloc;            /* ces_mem_alloc calls so far (index into team allocs) */
     struct ces_vec signals;     /* struct ces_signal_rec */
     struct ces_vec cache;       /* struct ces_coll_cache * */

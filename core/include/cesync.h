@@ -1073,8 +1073,9 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * (this rank timed out) or CES_ERR_PEER_FAILED (a peer reported failure),
  * or the error of a collective, group or launch that failed other than by
  * a refusal every rank makes alike (CES_ERR_INVALID, CES_ERR_UNSUPPORTED,
- * CES_ERR_LIMIT): a CUDA error, memory exhausted (its peers may wait for
- * its part, so the communicator fails as on a timeout),
+ * CES_ERR_LIMIT, CES_ERR_SEMANTIC, CES_ERR_PARSE): a CUDA error, host memory
+ * exhausted (its peers may wait for its part, so the communicator fails as
+ * on a timeout),
  * and does nothing - ces_comm_abort, ces_mem_alloc, ces_mem_free, the
  * collectives, ces_group_start, ces_send, ces_recv, ces_group_end (which
  * also ends a group the failure interrupted) and ces_launch - but for
@@ -1152,8 +1153,8 @@ CES_API int ces_comm_destroy(struct ces_comm *comm);
 CES_API int ces_comm_abort(struct ces_comm *comm);
 /* CES_OK while healthy; once failed, CES_ERR_TIMEOUT (this rank timed out or
  * was aborted), CES_ERR_PEER_FAILED, or the error of a collective, group or
- * launch that failed on a CUDA error or memory exhausted (CES_ERR_CUDA,
- * CES_ERR_NOMEM, ...). */
+ * launch that failed other than by a refusal every rank makes alike
+ * (CES_ERR_CUDA, CES_ERR_NOMEM, ...). */
 CES_API int ces_comm_status(const struct ces_comm *comm);
 CES_API uint32_t ces_comm_rank(const struct ces_comm *comm);
 CES_API uint32_t ces_comm_size(const struct ces_comm *comm);
@@ -1228,7 +1229,9 @@ CES_API int ces_barrier(struct ces_comm *comm, ces_stream_t stream);
  * declares its sends and receives (symmetric buffers at any offsets, at most
  * one send and one receive per peer, CES_MAX_PAIRS per rank); ces_group_end
  * enqueues them on `stream`.  Every send needs the matching receive of the
- * same size (else CES_ERR_INVALID on every rank, nothing enqueued).  In
+ * same size (else CES_ERR_INVALID on every rank, nothing enqueued; in one
+ * process only the last rank's ces_group_end returns it, the others having
+ * returned CES_OK before the group was whole).  In
  * multi-process mode ces_group_end exchanges the declarations with the peers
  * over the bootstrap (a host round trip).  With ces_comm_init_all, call
  * ces_group_end for every communicator; the work is enqueued, on every

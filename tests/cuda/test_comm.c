@@ -9,7 +9,8 @@
  * stays busy is destroyed within its deadline, its team's memory left
  * mapped, with the error said.  A failed communicator refuses every call
  * but destroy and the queries with its failure, and does nothing.  A
- * ces_group_end that fails on a CUDA error fails its communicator.
+ * ces_group_end or ces_launch that fails on a CUDA error fails its
+ * communicator.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -413,12 +414,13 @@ static void test_failed_refuses_every_call(void **state)
 /* A ces_group_end that fails on a CUDA error (here its context cannot be
  * made current) leaves the other ranks' parts of the group waiting for this
  * one: the communicator fails with the error, and later calls return it, so
- * that no later group of its can meet the waits of this one.  A usage error
- * (no ces_group_start) leaves it healthy. */
+ * that no later group of its can meet the waits of this one; so does a
+ * ces_launch.  A usage error (no ces_group_start) leaves it healthy. */
 static void test_group_end_failure_fails(void **state)
 {
     struct fixture fx;
     struct ces_comm *c;
+    struct ces_graph *g = NULL;
 
     (void)state;
     fixture_init(&fx);
@@ -441,6 +443,21 @@ static void test_group_end_failure_fails(void **state)
                            "the communicator failed: a collective, group or launch failed: "));
     assert_non_null(strstr(ces_ctx_last_error(fx.ctx), "cuCtxSetCurrent"));
     assert_int_equal(ces_comm_status(&fx.comm[1]), CES_OK);
+    pthread_cond_destroy(&c->wd_cond);
+    pthread_mutex_destroy(&c->wd_mirror_lock);
+    pthread_mutex_destroy(&c->wd_lock);
+    /* a launch whose context cannot be made current: the same (its peers may
+     * have enqueued their parts) */
+    c = &fx.comm[1];
+    pthread_mutex_init(&c->wd_lock, NULL);
+    pthread_mutex_init(&c->wd_mirror_lock, NULL);
+    pthread_cond_init(&c->wd_cond, NULL);
+    assert_int_equal(ces_graph_create(fx.ctx, 2, 1, &g), CES_OK);
+    ctx_fail = 1;
+    assert_int_equal(ces_launch(c, g, NULL, 0, NULL), CES_ERR_CUDA);
+    ctx_fail = 0;
+    assert_int_equal(ces_comm_status(c), CES_ERR_CUDA);
+    ces_graph_destroy(g);
     pthread_cond_destroy(&c->wd_cond);
     pthread_mutex_destroy(&c->wd_mirror_lock);
     pthread_mutex_destroy(&c->wd_lock);

@@ -152,7 +152,8 @@ static struct role role_of(int f)
  * which leave a communicator healthy (docs/API.md). */
 static int refused_alike(int rc)
 {
-    return rc == CES_ERR_INVALID || rc == CES_ERR_UNSUPPORTED || rc == CES_ERR_LIMIT;
+    return rc == CES_ERR_INVALID || rc == CES_ERR_UNSUPPORTED || rc == CES_ERR_LIMIT ||
+           rc == CES_ERR_SEMANTIC || rc == CES_ERR_PARSE;
 }
 
 static CUresult injected_error(int f)
