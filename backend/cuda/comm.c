@@ -927,6 +927,7 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
     CUmemAllocationProp prop;
     uint64_t seq = c->nalloc++, top;
     uint32_t mapped = 0;
+    struct ces_comm *zeroing = NULL; /* its memset enqueued, not known done */
     int rc = CES_OK, fd = -1;
     int *fds = NULL;
     uint64_t *sizes = NULL;
@@ -1019,7 +1020,9 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
         CES_CU_GOTO(c->ctx, rc, cuMemsetD8Async(t->base + m->rank * t->stride + rec.off, 0,
                                                 rec.size, m->wd_stream),
                     unmap);
+        zeroing = m;
         CES_CU_GOTO(c->ctx, rc, cuStreamSynchronize(m->wd_stream), unmap);
+        zeroing = NULL;
     }
     ces_cuda_use(c);
     if (t->multi) {
@@ -1035,6 +1038,8 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
     *ptr = (void *)(uintptr_t)(t->base + c->rank * t->stride + rec.off);
     goto out;
 unmap:
+    if (zeroing != NULL && ces_cuda_use(zeroing) == CES_OK)
+        cuStreamSynchronize(zeroing->wd_stream); /* no unmap under its memset */
     ces_cuda_use(c);
     for (uint32_t r = 0; r < mapped; r++)
         cuMemUnmap(t->base + r * t->stride + rec.off, rec.size);
