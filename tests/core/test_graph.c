@@ -229,20 +229,15 @@ static void test_overlapping_copy(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* An op after a graph phase is named as the checker, the faults and dot
- * name it: #K counts every replay of the earlier blocks, stream by stream
- * (it counted each op once: r0.s0#2 for the checker's r0.s0#6). */
-static void test_validate_counts_replays(void **state)
+/* Rank 0's ops of a graph phase replayed 3 times (a fence on s0, one on s1,
+ * a fence on s0), then an eager block of a fence on s1 and `last` on
+ * rank 0; buffer b of 64 bytes for it. */
+static struct ces_graph *replayed_then(struct ces_ctx *ctx, const struct ces_op *last)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = NULL;
-    uint32_t b;
     struct ces_op f0 = {.kind = CES_OP_FENCE}, f1 = {.kind = CES_OP_FENCE, .stream = 1};
-    struct ces_op end1 = {.kind = CES_OP_END, .stream = 1};
-    struct ces_op c = {.kind = CES_OP_COPY, .a = {0, 0, 0, 16}, .b = {0, 0, 8, 24}};
+    uint32_t b;
 
-    (void)state;
     assert_int_equal(ces_graph_create(ctx, 2, 2, &g), CES_OK);
     assert_int_equal(ces_graph_add_buffer(g, "b", 64, &b), CES_OK);
     assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 3), CES_OK);
@@ -251,21 +246,30 @@ static void test_validate_counts_replays(void **state)
     assert_int_equal(ces_graph_add_op(g, 0, &f0), CES_OK);
     assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
     assert_int_equal(ces_graph_add_op(g, 0, &f1), CES_OK);
-    assert_int_equal(ces_graph_add_op(g, 0, &c), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, last), CES_OK);
+    return g;
+}
+
+/* An op after a graph phase is named as the checker, the faults and dot
+ * name it: #K counts every replay of the earlier blocks, stream by stream
+ * (it counted each op once: r0.s0#2 for the checker's r0.s0#6). */
+static void test_validate_counts_replays(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    struct ces_op end1 = {.kind = CES_OP_END, .stream = 1};
+    struct ces_op c = {.kind = CES_OP_COPY, .a = {0, 0, 0, 16}, .b = {0, 0, 8, 24}};
+
+    (void)state;
+    g = replayed_then(ctx, &c);
     assert_int_equal(ces_graph_validate(g, NULL), CES_ERR_SEMANTIC);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "r0.s0#6: a copy's source and destination overlap (b@0 bytes [0:16) "
                         "and [8:24)): the copy engines leave the result undefined");
     ces_graph_destroy(g);
     /* the other stream counts its own: one op a replay, then the fence */
-    assert_int_equal(ces_graph_create(ctx, 2, 2, &g), CES_OK);
-    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 3), CES_OK);
-    assert_int_equal(ces_graph_add_op(g, 0, &f0), CES_OK);
-    assert_int_equal(ces_graph_add_op(g, 0, &f1), CES_OK);
-    assert_int_equal(ces_graph_add_op(g, 0, &f0), CES_OK);
-    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
-    assert_int_equal(ces_graph_add_op(g, 0, &f1), CES_OK);
-    assert_int_equal(ces_graph_add_op(g, 0, &end1), CES_OK);
+    g = replayed_then(ctx, &end1);
     assert_int_equal(ces_graph_validate(g, NULL), CES_ERR_SEMANTIC);
     assert_string_equal(ces_ctx_last_error(ctx), "r0.s1#4: 'end' without 'batch'");
     ces_graph_destroy(g);

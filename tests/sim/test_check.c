@@ -1743,6 +1743,20 @@ static int check_body(struct ces_ctx *ctx, void *arg)
     return rc;
 }
 
+/* Parses, expands and checks src on ctx (each result kept for the caller to
+ * destroy, also on failure): the allocation-failure bodies' first steps. */
+static int check_text(struct ces_ctx *ctx, const char *src, size_t len, struct ces_prog **p,
+                      struct ces_graph **g, struct ces_check_report **r)
+{
+    int rc = ces_prog_parse(ctx, src, len, NULL, p);
+
+    if (rc == CES_OK)
+        rc = ces_prog_expand(ctx, *p, g);
+    if (rc == CES_OK)
+        rc = ces_check(ctx, *g, NULL, r);
+    return rc;
+}
+
 /* A hang and a race, with the graph on the failing context: the reports
  * format ops through it, and ces_op_format's failure used to be dropped
  * (CES_OK with the op's text missing from the report). */
@@ -1761,11 +1775,7 @@ static int report_body(struct ces_ctx *ctx, void *arg)
     int rc;
 
     (void)arg;
-    rc = ces_prog_parse(ctx, src, sizeof(src) - 1, NULL, &p);
-    if (rc == CES_OK)
-        rc = ces_prog_expand(ctx, p, &g);
-    if (rc == CES_OK)
-        rc = ces_check(ctx, g, NULL, &r);
+    rc = check_text(ctx, src, sizeof(src) - 1, &p, &g, &r);
     if (rc == CES_OK) {
         assert_int_equal(ces_check_report_verdict(r), CES_V_HANG | CES_V_RACE);
         rc = ces_check_report_text(ctx, r, &t, NULL);
@@ -1808,11 +1818,7 @@ static int two_writers_body(struct ces_ctx *ctx, void *arg)
     int rc;
 
     (void)arg;
-    rc = ces_prog_parse(ctx, src, sizeof(src) - 1, NULL, &p);
-    if (rc == CES_OK)
-        rc = ces_prog_expand(ctx, p, &g);
-    if (rc == CES_OK)
-        rc = ces_check(ctx, g, NULL, &r);
+    rc = check_text(ctx, src, sizeof(src) - 1, &p, &g, &r);
     if (rc == CES_OK)
         assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK);
     ces_check_report_destroy(r);
