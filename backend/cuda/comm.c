@@ -774,7 +774,8 @@ int ces_comm_destroy(struct ces_comm *c)
     struct ces_ctx *ctx;
     uint64_t deadline;
     uint32_t rank;
-    int rc = CES_OK, last, idle;
+    int rc = CES_OK, last, idle, unreadable;
+    char why[160];
 
     if (c == NULL)
         return CES_OK;
@@ -784,6 +785,7 @@ int ces_comm_destroy(struct ces_comm *c)
     deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
     idle = atomic_load(&c->state) == CES_OK || drain(c, deadline);
     idle = own_drain(c, deadline) && idle;
+    unreadable = !idle && ces_wd_read_error(c, why, sizeof(why));
     ces_wd_stop(c);
     if (!idle)
         t->in_use = 1; /* work still queued may touch the memory: it stays mapped */
@@ -804,6 +806,11 @@ int ces_comm_destroy(struct ces_comm *c)
         team_free(t);
     }
     comm_free(c);
+    if (unreadable)
+        return ces_ctx_error(ctx, CES_ERR_CUDA,
+                             "ces_comm_destroy: rank %" PRIu32 "'s streams cannot be waited for: "
+                             "%s; its symmetric memory stays mapped",
+                             rank, why);
     if (!idle)
         return ces_ctx_error(ctx, CES_ERR_TIMEOUT,
                              "ces_comm_destroy: rank %" PRIu32 "'s streams did not go idle within "

@@ -234,6 +234,13 @@ struct ces_comm {
                                    (shared queues: the words themselves) */
     int wd_mirror_pending;      /* a mirror copy is in flight (wd_mirror_lock) */
     uint64_t wd_mirror_ms;      /* when the watchdog's look last copied them */
+    /* The first driver error of the mirror (wd_mirror_lock): the context
+     * no longer answers (a sticky error, e.g. a kernel's fault on this
+     * GPU), so the words will never move; the watchdog fails the
+     * communicator with it at once rather than after CES_TIMEOUT_MS of a
+     * progress it cannot see.  wd_read_call: the call that returned it. */
+    CUresult wd_read_err;
+    const char *wd_read_call;
     pthread_mutex_t wd_mirror_lock;
     /* captured calls: records (seq = id = index + 1) and their waits,
      * guarded by wd_lock; see watchdog.c */
@@ -303,6 +310,9 @@ void ces_wd_close(struct ces_comm *c, CUstream s);
  * and starts the next, 1 also waits for a fresh one (at most a second for
  * each copy it waits on: the one in flight, then its own). */
 void ces_wd_mirror(struct ces_comm *c, int wait);
+/* 1, with the reason in why, once a mirror copy met a driver error (the
+ * words will not move again); 0 while none did. */
+int ces_wd_read_error(struct ces_comm *c, char *why, size_t len);
 /* Rank `rank`'s progress word and in-flight word of watch slot s, as the
  * page last had them (relaxed atomic loads). */
 uint64_t ces_wd_word(const struct ces_comm *c, uint32_t rank, uint32_t s);

@@ -54,6 +54,11 @@
  * word; records are kept until the communicator is destroyed (at most
  * CES_WD_CAPTURED, then unwatched).
  *
+ * A context that dies (a sticky error) stops every stream of it; the
+ * mirror's next copy or query then fails, which no healthy context does,
+ * so the watchdog fails the communicator with CES_ERR_CUDA at once
+ * (wd_read_err) instead of timing a progress that cannot come.
+ *
  * Shared hardware queues (CUDA_DEVICE_MAX_CONNECTIONS below CUDA's default
  * of 8, comm.c): a blocked wait stalls every stream queued behind it, the
  * watchdog's own too, and once the queue is full the issuing thread blocks
@@ -374,36 +379,74 @@ static void mirror_take(struct ces_comm *c)
     }
 }
 
+/* Keeps the mirror's first driver error (wd_mirror_lock held); 1 if r is
+ * one.  Not ready is no error: the copy is still queued. */
+static int mirror_failed(struct ces_comm *c, const char *call, CUresult r)
+{
+    if (r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY)
+        return 0;
+    if (c->wd_read_err == CUDA_SUCCESS) {
+        c->wd_read_err = r;
+        c->wd_read_call = call;
+    }
+    return 1;
+}
+
 void ces_wd_mirror(struct ces_comm *c, int wait)
 {
+    CUresult r;
+
     if (c->progress_dev == 0 || c->team->page == NULL)
         return;
     pthread_mutex_lock(&c->wd_mirror_lock);
     if (ces_cuda_queues_shared(c->queues)) {
-        mirror_take(c); /* the streams write the words where the page reads them */
+        /* The streams write the words where the page reads them (and no
+         * call on their context is safe here: it may block behind them). */
+        mirror_take(c);
         pthread_mutex_unlock(&c->wd_mirror_lock);
         return;
     }
     if (c->wd_mirror_pending) {
-        CUresult r = wait ? stream_wait(c->wd_stream) : cuStreamQuery(c->wd_stream);
-
+        r = wait ? stream_wait(c->wd_stream) : cuStreamQuery(c->wd_stream);
         if (r == CUDA_ERROR_NOT_READY) {
             pthread_mutex_unlock(&c->wd_mirror_lock);
             return; /* still copying (or, waiting, the device did not answer) */
         }
         c->wd_mirror_pending = 0;
-        if (r == CUDA_SUCCESS)
+        if (!mirror_failed(c, "cuStreamQuery", r))
             mirror_take(c);
     }
-    if (cuMemcpyDtoHAsync(c->wd_stage, c->progress_dev, 2 * CES_WD_STREAMS * sizeof(uint64_t),
-                          c->wd_stream) == CUDA_SUCCESS) {
+    r = cuMemcpyDtoHAsync(c->wd_stage, c->progress_dev, 2 * CES_WD_STREAMS * sizeof(uint64_t),
+                          c->wd_stream);
+    if (!mirror_failed(c, "cuMemcpyDtoHAsync", r)) {
         c->wd_mirror_pending = 1;
-        if (wait && stream_wait(c->wd_stream) == CUDA_SUCCESS) {
-            c->wd_mirror_pending = 0;
-            mirror_take(c);
+        if (wait) {
+            r = stream_wait(c->wd_stream);
+            if (r == CUDA_SUCCESS) {
+                c->wd_mirror_pending = 0;
+                mirror_take(c);
+            } else if (mirror_failed(c, "cuStreamQuery", r)) {
+                c->wd_mirror_pending = 0;
+            }
         }
     }
     pthread_mutex_unlock(&c->wd_mirror_lock);
+}
+
+int ces_wd_read_error(struct ces_comm *c, char *why, size_t len)
+{
+    const char *name = NULL;
+    CUresult r;
+
+    pthread_mutex_lock(&c->wd_mirror_lock);
+    r = c->wd_read_err;
+    if (r != CUDA_SUCCESS) {
+        cuGetErrorName(r, &name);
+        snprintf(why, len, "the progress words cannot be read: %s failed (%s)", c->wd_read_call,
+                 name != NULL ? name : "unknown CUDA error");
+    }
+    pthread_mutex_unlock(&c->wd_mirror_lock);
+    return r != CUDA_SUCCESS;
 }
 
 static void release_step(struct ces_comm *c, const struct ces_wd_step *st, int captured)
@@ -777,7 +820,7 @@ static void *wd_main(void *arg)
     while (!c->wd_stop) {
         struct timespec ts;
         uint64_t now;
-        int failed;
+        int failed, looked;
 
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 5000000L;
@@ -794,16 +837,23 @@ static void *wd_main(void *arg)
         failed = atomic_load(&c->state) != CES_OK;
         if (c->team->page == NULL)
             continue;
+        looked = 0;
         if (mirror_due(c, now)) {
             ces_wd_mirror(c, 0);
             c->wd_mirror_ms = now;
+            looked = 1;
         }
         if (!failed) {
             char why[160] = "";
+            int status = CES_ERR_TIMEOUT;
 
+            if (looked && ces_wd_read_error(c, why, sizeof(why)))
+                status = CES_ERR_CUDA;
             for (uint32_t r = 0; r < c->size && why[0] == '\0'; r++)
-                if (r != c->rank && atomic_load(&c->team->page[r].failed) != 0)
+                if (r != c->rank && atomic_load(&c->team->page[r].failed) != 0) {
                     snprintf(why, sizeof(why), "rank %" PRIu32 " failed", r);
+                    status = CES_ERR_PEER_FAILED;
+                }
             for (uint32_t s = 0; s < c->nwatched && why[0] == '\0'; s++) {
                 struct ces_wd_stream *ws = &c->watched[s];
                 uint64_t done = ces_wd_word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
@@ -843,8 +893,6 @@ static void *wd_main(void *arg)
             if (c->wd_stop)
                 break;
             if (why[0] != '\0') {
-                int status = strncmp(why, "rank", 4) == 0 ? CES_ERR_PEER_FAILED : CES_ERR_TIMEOUT;
-
                 pthread_mutex_unlock(&c->wd_lock);
                 ces_wd_fail(c, status, why);
                 pthread_mutex_lock(&c->wd_lock);

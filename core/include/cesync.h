@@ -1083,6 +1083,10 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * ces_comm_rank, ces_comm_size, ces_comm_device and ces_mem_peer.
  * Work captured into a CUDA graph is watched through in-flight words that its
  * replays write around each call that waits (docs/API.md).  With
+ * A context that dies (a sticky CUDA error, e.g. a kernel's fault) while
+ * the communicator's work is pending fails it at once with CES_ERR_CUDA:
+ * the watchdog's copy of the progress words fails, and no word can move
+ * again.  With
  * CUDA_DEVICE_MAX_CONNECTIONS below 8 (streams sharing hardware queues, so a
  * blocked wait stalls the watchdog's own stream too) the words live in host
  * memory and the watchdog reads and releases through a CUDA context of its
@@ -1144,7 +1148,8 @@ CES_API int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *dev
  * because the watchdog released their waits: destroy waits for that, up to
  * CES_TIMEOUT_MS + 1 s, for the communicator's work only, never for other
  * work of the context; streams still busy then keep the memory mapped, and
- * destroy returns CES_ERR_TIMEOUT).  Accepts NULL.  In multi-process mode it
+ * destroy returns CES_ERR_TIMEOUT, or at once CES_ERR_CUDA where the
+ * context died and the streams cannot be waited for).  Accepts NULL.  In multi-process mode it
  * waits (up to the timeout) for the peers to destroy theirs. */
 CES_API int ces_comm_destroy(struct ces_comm *comm);
 /* Marks the communicator failed now, prints the diagnosis of any blocked
@@ -1152,9 +1157,10 @@ CES_API int ces_comm_destroy(struct ces_comm *comm);
  * communicator that has failed already it returns that failure. */
 CES_API int ces_comm_abort(struct ces_comm *comm);
 /* CES_OK while healthy; once failed, CES_ERR_TIMEOUT (this rank timed out or
- * was aborted), CES_ERR_PEER_FAILED, or the error of a collective, group or
+ * was aborted), CES_ERR_PEER_FAILED, the error of a collective, group or
  * launch that failed other than by a refusal every rank makes alike
- * (CES_ERR_CUDA, CES_ERR_NOMEM, ...). */
+ * (CES_ERR_CUDA, CES_ERR_NOMEM, ...), or CES_ERR_CUDA when the context
+ * died under pending work. */
 CES_API int ces_comm_status(const struct ces_comm *comm);
 CES_API uint32_t ces_comm_rank(const struct ces_comm *comm);
 CES_API uint32_t ces_comm_size(const struct ces_comm *comm);

@@ -37,6 +37,20 @@
  *                           (with shared queues, the 4th on its own stream):
  *                           rank 0 must fail within CES_TIMEOUT_MS + 1 s,
  *                           name that wait, drain and destroy cleanly.
+ *   test_gpu_fault sticky   rank 1 stops after 10 alltoalls; rank 0 issues
+ *                           an 11th (blocked: its peer never joins), then
+ *                           a kernel that traps on a stream of its own, a
+ *                           sticky error that kills its CUDA context: rank 0
+ *                           must fail with CES_ERR_CUDA within CES_TIMEOUT_MS
+ *                           / 2, its watchdog naming the failed read of the
+ *                           progress words, every later call say so, and
+ *                           ces_comm_destroy return CES_ERR_CUDA at once
+ *                           (its streams cannot be waited for); rank 1
+ *                           must hear of it (CES_ERR_PEER_FAILED).  With
+ *                           shared queues the watchdog makes no call on
+ *                           the user's context, so it is the timeout that
+ *                           fails rank 0 (CES_ERR_TIMEOUT) and destroy
+ *                           returns CES_ERR_TIMEOUT after CES_TIMEOUT_MS + 1 s.
  *   test_gpu_fault captured the same missing write, but captured: each rank
  *                           first replays a captured alltoall 3 times and
  *                           idles 1.5 x CES_TIMEOUT_MS (no false alarm), then
@@ -59,6 +73,7 @@
  */
 #include "gpu_util.h"
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -469,6 +484,108 @@ static int flood_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     return bad | arank_close(&r, rank);
 }
 
+/* A kernel that traps: loaded from PTX through the runtime's entry-point
+ * query (the test links no libcuda), launched on stream s. */
+static const char trap_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                               ".visible .entry ces_trap()\n{\n  trap;\n}\n";
+
+static int launch_trap(cudaStream_t s)
+{
+    static const char *const names[3] = {"cuModuleLoadData", "cuModuleGetFunction",
+                                         "cuLaunchKernel"};
+    CUresult (CUDAAPI *load_ptx)(CUmodule *, const void *);
+    CUresult (CUDAAPI *get)(CUfunction *, CUmodule, const char *);
+    CUresult (CUDAAPI *launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               unsigned, unsigned, CUstream, void **, void **);
+    void *fns[3];
+    CUmodule mod;
+    CUfunction fn;
+
+    for (int i = 0; i < 3; i++) {
+        enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+
+        if (cudaGetDriverEntryPointByVersion(names[i], &fns[i], CUDA_VERSION, cudaEnableDefault,
+                                             &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess) {
+            printf("FAIL: %s not found\n", names[i]);
+            return 1;
+        }
+    }
+    *(void **)&load_ptx = fns[0];
+    *(void **)&get = fns[1];
+    *(void **)&launch = fns[2];
+    if (load_ptx(&mod, trap_ptx) != CUDA_SUCCESS || get(&fn, mod, "ces_trap") != CUDA_SUCCESS ||
+        launch(fn, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL) != CUDA_SUCCESS) {
+        printf("FAIL: the trapping kernel was not launched\n");
+        return 1;
+    }
+    return 0;
+}
+
+static int sticky_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
+{
+    struct fjob *job = arg;
+    const char *q = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    int shared = q != NULL && strcmp(q, "1") == 0;
+    int want = shared ? CES_ERR_TIMEOUT : CES_ERR_CUDA, bad = 0, rc;
+    uint64_t t0, t, lo = shared ? job->timeout_ms / 2 : 0;
+    uint64_t hi = shared ? job->timeout_ms + 1000 : job->timeout_ms / 2;
+    cudaStream_t side;
+    struct arank r;
+
+    if (arank_open(job, rank, n, path, &r) != 0 || load(r.s, r.a, r.b, r.bytes, rank, 1) != 0)
+        return 1;
+    for (uint32_t k = 0; k < 10; k++)
+        CKR(r.ctx, "alltoall", ces_alltoall(r.c, r.a, r.b, r.bytes, r.s));
+    if (expect_alltoall("after 10 alltoalls", r.s, r.b, r.bytes, rank, n, 1) != 0)
+        return 1;
+    if (rank == 1) {
+        wait_failed(r.c, job->timeout_ms + 20000);
+        if (ces_comm_status(r.c) != CES_ERR_PEER_FAILED) {
+            printf("FAIL: rank 1 status %s, expected CES_ERR_PEER_FAILED\n",
+                   ces_status_str(ces_comm_status(r.c)));
+            return 1;
+        }
+        printf("ok   rank 1 heard of it: %s\n", ces_ctx_last_error(r.ctx));
+        return after_failure(r.ctx, r.c, r.s, r.a, r.b) | arank_close(&r, rank);
+    }
+    printf("ok   every byte of the 10 alltoalls' receive buffers\n");
+    CKR(r.ctx, "the 11th alltoall", ces_alltoall(r.c, r.a, r.b, r.bytes, r.s));
+    if (cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking) != cudaSuccess ||
+        launch_trap(side) != 0)
+        return 1;
+    t0 = gpu_now_ms();
+    t = wait_failed(r.c, job->timeout_ms + 20000) - t0;
+    rc = ces_comm_status(r.c);
+    bad |= rc != want || t < lo || t > hi;
+    printf("%s rank 0 failed with %s %" PRIu64 " ms after the trap (expected %s within %" PRIu64
+           "..%" PRIu64 " ms)\n",
+           bad ? "FAIL" : "ok  ", ces_status_str(rc), t, ces_status_str(want), lo, hi);
+    rc = ces_alltoall(r.c, r.a, r.b, r.bytes, r.s);
+    if (rc != want || strstr(ces_ctx_last_error(r.ctx), "the communicator failed: ") == NULL) {
+        printf("FAIL: an alltoall after the failure returned %s: %s\n", ces_status_str(rc),
+               ces_ctx_last_error(r.ctx));
+        bad = 1;
+    } else {
+        printf("ok   an alltoall after it: %s\n", ces_ctx_last_error(r.ctx));
+    }
+    t0 = gpu_now_ms();
+    rc = ces_comm_destroy(r.c);
+    t = gpu_now_ms() - t0;
+    if (rc != want || (shared ? t + 500 < job->timeout_ms : t > job->timeout_ms / 2) ||
+        strstr(ces_ctx_last_error(r.ctx), shared ? "did not go idle" : "cannot be waited for") ==
+            NULL) {
+        printf("FAIL: ces_comm_destroy returned %s after %" PRIu64 " ms: %s\n",
+               ces_status_str(rc), t, ces_ctx_last_error(r.ctx));
+        bad = 1;
+    } else {
+        printf("ok   ces_comm_destroy returned %s after %" PRIu64 " ms: %s\n", ces_status_str(rc), t,
+               ces_ctx_last_error(r.ctx));
+    }
+    ces_ctx_destroy(r.ctx);
+    return bad | leak_check(&r.cnt);
+}
+
 static int stalled_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
 {
     struct fjob *job = arg;
@@ -761,7 +878,8 @@ int main(int argc, char **argv)
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
-        fprintf(stderr, "usage: test_gpu_fault kill [RANKS]|missing|abort|captured|flood|stalled\n");
+        fprintf(stderr, "usage: test_gpu_fault kill [RANKS]|missing|abort|captured|flood|stalled|"
+                        "sticky\n");
         return 2;
     }
     memset(&job, 0, sizeof(job));
@@ -798,6 +916,8 @@ int main(int argc, char **argv)
         bad = gpu_fork_ranks(2, flood_rank, &job, GPU_DEADLINE_S, NULL);
     else if (strcmp(job.part, "stalled") == 0)
         bad = gpu_fork_ranks(2, stalled_rank, &job, GPU_DEADLINE_S, NULL);
+    else if (strcmp(job.part, "sticky") == 0)
+        bad = gpu_fork_ranks(2, sticky_rank, &job, GPU_DEADLINE_S, NULL);
     else
         bad = gpu_fork_ranks(2, missing_rank, &job, GPU_DEADLINE_S, NULL);
     if (strcmp(job.part, "kill") == 0 || strcmp(job.part, "flood") == 0) {
@@ -815,6 +935,13 @@ int main(int argc, char **argv)
         bad |= !log_has(job.log, q != NULL && strcmp(q, "1") == 0 ? "blocked in group call 4"
                                                                   : "blocked in group call 5");
         bad |= !log_has(job.log, "wait credit[2]@0 >= 2: slot holds 1 (BLOCKED)");
+    } else if (strcmp(job.part, "sticky") == 0) {
+        const char *q = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+
+        bad |= !log_has(job.log, q != NULL && strcmp(q, "1") == 0
+                                     ? "no progress for "
+                                     : "the progress words cannot be read: ");
+        bad |= !log_has(job.log, "blocked in alltoall call 11");
     } else if (strcmp(job.part, "missing") == 0) {
         bad |= !log_has(job.log, "blocked in launch call 0");
         bad |= !log_has(job.log, "r0.s0#2 wait f[0]@0 >= 1: slot holds 0 (BLOCKED)");

@@ -44,6 +44,7 @@ static _Atomic long last_read, first_write; /* the end of the last read, the fir
                                               write: event numbers (0: none) */
 static long read_sleep_ms;                 /* a slow device */
 static int read_fails;                     /* a device that does not answer */
+static CUresult copy_error, query_error;   /* a context that died: every copy, every query */
 /* Set by a test: each read checks that wd_lock is free (else counts it in
  * locked_reads) and the first one then records `overwrite` more waits, as
  * an issuing thread would meanwhile. */
@@ -97,7 +98,10 @@ static CUresult CUDAAPI fake_ctx_pop(CUcontext *p)
 
 static CUresult CUDAAPI fake_error_name(CUresult r, const char **name)
 {
-    *name = r == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY" : "CUDA_ERROR_?";
+    *name = r == CUDA_ERROR_OUT_OF_MEMORY       ? "CUDA_ERROR_OUT_OF_MEMORY"
+            : r == CUDA_ERROR_LAUNCH_FAILED       ? "CUDA_ERROR_LAUNCH_FAILED"
+            : r == CUDA_ERROR_ILLEGAL_INSTRUCTION ? "CUDA_ERROR_ILLEGAL_INSTRUCTION"
+                                                  : "CUDA_ERROR_?";
     return CUDA_SUCCESS;
 }
 
@@ -148,6 +152,8 @@ static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream
         on_read();
     if (read_fails)
         return CUDA_ERROR_UNKNOWN;
+    if (copy_error != CUDA_SUCCESS)
+        return copy_error;
     pthread_mutex_lock(&dev_lock);
     memcpy(dst, (const void *)(uintptr_t)src, n);
     pthread_mutex_unlock(&dev_lock);
@@ -175,6 +181,8 @@ static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream
 
 static CUresult CUDAAPI fake_query(CUstream s)
 {
+    if (query_error != CUDA_SUCCESS)
+        return query_error;
     return queue_stuck && s != RESCUE_STREAM ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
 
@@ -241,6 +249,7 @@ static void fakes_install(void)
     atomic_store(&read_src, 0);
     read_sleep_ms = 0;
     read_fails = 0;
+    copy_error = query_error = CUDA_SUCCESS;
     current = NULL;
     atomic_store(&ctx_creates, 0);
     ctx_create_fails = 0;
@@ -706,6 +715,52 @@ static void test_peer_failed(void **state)
                                 "communicator is failed (rank 1 failed)\n"));
     free(out);
     fixture_free(fx);
+}
+
+/* A context that died (a sticky error: a kernel's fault on this GPU) while
+ * a step is pending: the first mirror copy or query that fails it fails
+ * the communicator with CES_ERR_CUDA at once, naming the call and the
+ * error, instead of CES_TIMEOUT_MS later as a stream that made no
+ * progress.  An idle communicator makes no copy, so it stays healthy. */
+static void test_dead_context(void **state)
+{
+    static const char *const said[2] = {"cuMemcpyDtoHAsync failed (CUDA_ERROR_LAUNCH_FAILED)",
+                                        "cuStreamQuery failed (CUDA_ERROR_ILLEGAL_INSTRUCTION)"};
+
+    (void)state;
+    for (int q = 0; q < 2; q++) {
+        struct fixture *fx = fixture_new(60000);
+        uint64_t stage[2 * CES_WD_STREAMS];
+        struct err_capture err;
+        char *out, want[200];
+
+        use_device_words(fx, stage);
+        if (q == 0)
+            copy_error = CUDA_ERROR_LAUNCH_FAILED;
+        err_begin(&err);
+        assert_int_equal(ces_wd_start(fx->c), CES_OK);
+        sleep_ms(100);
+        assert_int_equal(ces_comm_status(fx->c), CES_OK);
+        enqueue(fx, 1, &ready1, 1);
+        if (q == 1) {
+            /* the first copy goes out; the query of it fails */
+            for (int i = 0; i < 400 && atomic_load(&reads) == 0; i++)
+                sleep_ms(5);
+            query_error = CUDA_ERROR_ILLEGAL_INSTRUCTION;
+        }
+        for (int i = 0; i < 400 && ces_comm_status(fx->c) == CES_OK; i++)
+            sleep_ms(5);
+        ces_wd_stop(fx->c);
+        out = err_end(&err);
+        assert_int_equal(ces_comm_status(fx->c), CES_ERR_CUDA);
+        assert_int_equal(atomic_load(&fx->page[0].failed), (uint64_t)(-CES_ERR_CUDA));
+        snprintf(want, sizeof(want), "the progress words cannot be read: %s", said[q]);
+        assert_string_equal(fx->c->fail_why, want);
+        assert_non_null(strstr(out, "cesync: watchdog: rank 0 (device 0): the progress words "));
+        assert_non_null(strstr(out, said[q]));
+        free(out);
+        fixture_free(fx);
+    }
 }
 
 /* Step 1 (one wait, "first") and then `later` waits in steps of at most
@@ -1245,6 +1300,7 @@ int main(void)
         cmocka_unit_test(test_captured_call),
         cmocka_unit_test(test_release_after_diagnosis),
         cmocka_unit_test(test_peer_failed),
+        cmocka_unit_test(test_dead_context),
         cmocka_unit_test(test_ring_overwritten),
         cmocka_unit_test(test_release_skips_lost_steps),
         cmocka_unit_test(test_captured_check_leaves_the_lock),
