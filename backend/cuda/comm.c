@@ -784,8 +784,10 @@ int ces_comm_destroy(struct ces_comm *c)
     rank = c->rank;
     deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
     idle = atomic_load(&c->state) == CES_OK || drain(c, deadline);
-    idle = own_drain(c, deadline) && idle;
+    /* a context that died answers not ready for ever on a stream that had
+     * work: nothing to wait for */
     unreadable = !idle && ces_wd_read_error(c, why, sizeof(why));
+    idle = !unreadable && own_drain(c, deadline) && idle;
     ces_wd_stop(c);
     if (!idle)
         t->in_use = 1; /* work still queued may touch the memory: it stays mapped */
