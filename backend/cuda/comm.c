@@ -730,8 +730,11 @@ static int drain(struct ces_comm *c, uint64_t deadline)
     ces_cuda_use(c); /* the mirror copies on the communicator's stream */
     for (;;) {
         int busy = 0;
+        char why[160];
 
         ces_wd_mirror(c, 1);
+        if (ces_wd_read_error(c, why, sizeof(why)))
+            return 0; /* its words will not move: what its streams hold is unknown */
         pthread_mutex_lock(&c->wd_lock);
         for (uint32_t s = 0; s < c->nwatched; s++)
             if (ces_wd_word(c, c->rank, s) < atomic_load(&c->watched[s].enqueued) ||

@@ -7,7 +7,7 @@
  * no unmap of a rank it did not map),
  * and no part of the stride taken.  A failed communicator whose own stream
  * stays busy is destroyed within its deadline, its team's memory left
- * mapped, with the error said.  A failed communicator refuses every call
+ * mapped, with the error said; one whose context died, at once.  A failed communicator refuses every call
  * but destroy and the queries with its failure, and does nothing.  A
  * ces_group_end or ces_launch that fails on a CUDA error fails its
  * communicator.
@@ -16,6 +16,9 @@
 #include "runtime.h"
 
 #include <string.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* --- driver stand-ins -------------------------------------------------- */
 
@@ -95,9 +98,15 @@ static CUresult CUDAAPI fake_ctx_set_current(CUcontext ctx)
 
 static CUresult CUDAAPI fake_error_name(CUresult r, const char **s)
 {
-    (void)r;
-    *s = "CUDA_ERROR_?";
+    *s = r == CUDA_ERROR_LAUNCH_FAILED ? "CUDA_ERROR_LAUNCH_FAILED" : "CUDA_ERROR_?";
     return CUDA_SUCCESS;
+}
+
+/* The watchdog's copy of the progress words, on a context that died. */
+static CUresult CUDAAPI fake_dtoh_dead(void *dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    (void)dst, (void)src, (void)n, (void)s;
+    return CUDA_ERROR_LAUNCH_FAILED;
 }
 
 static CUresult CUDAAPI fake_error_string(CUresult r, const char **s)
@@ -164,6 +173,7 @@ static void fakes_install(void)
     t->p_cuEventDestroy = fake_event_destroy;
     t->p_cuDevicePrimaryCtxRelease = fake_primary_release;
     t->p_cuMemAddressFree = fake_address_free;
+    t->p_cuMemcpyDtoHAsync = fake_dtoh_dead;
     stream_busy = streams_destroyed = events_destroyed = ranges_freed = 0;
     live_handles = mapped = stray_unmaps = 0;
     create_fail_at = map_fail_at = access_fail = ctx_fail = 0;
@@ -260,21 +270,29 @@ static void test_access_fails(void **state)
 }
 
 /* ces_comm_destroy of the last communicator of a one-rank team, failed,
- * with an internal stream that the stand-in says is busy (busy) or idle,
- * its join event, and one live allocation mapped: the stream and the event
- * are destroyed either way (the join events were once left behind, one per
- * internal stream of every communicator); busy, it gives up at its deadline
- * (CES_TIMEOUT_MS 1 + 1 s), says so, leaves the allocation mapped and its
- * handle and address range held (a copy still queued must not fault), and
- * frees every block all the same; idle, it returns CES_OK and unmaps,
- * releases and frees the range. */
-static void destroy_last(int busy)
+ * with an internal stream that the stand-in says is busy (DESTROY_BUSY,
+ * DESTROY_DEAD) or idle, its join event, and one live allocation mapped:
+ * the stream and the event are destroyed either way (the join events were
+ * once left behind, one per internal stream of every communicator); busy,
+ * it gives up at its deadline (CES_TIMEOUT_MS 1 + 1 s), says so, leaves the
+ * allocation mapped and its handle and address range held (a copy still
+ * queued must not fault), and frees every block all the same; idle, it
+ * returns CES_OK and unmaps, releases and frees the range.  DESTROY_DEAD:
+ * its context died (the copy of its progress words fails, the stream
+ * answers not ready for ever): it returns CES_ERR_CUDA at once, well
+ * before its deadline (CES_TIMEOUT_MS 60000 + 1 s), naming the failed
+ * read, and leaves the memory mapped as when busy. */
+enum { DESTROY_IDLE, DESTROY_BUSY, DESTROY_DEAD };
+
+static void destroy_last(int how)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_team *t = ces_malloc(ctx, sizeof(*t));
     struct ces_comm *c = ces_malloc(ctx, sizeof(*c));
     struct ces_alloc_rec rec = {0, 2 << 20, 1, 1, NULL};
+    uint64_t stage[2 * CES_WD_STREAMS], t0;
+    int busy = how != DESTROY_IDLE;
 
     fakes_install();
     assert_non_null(t);
@@ -297,19 +315,42 @@ static void destroy_last(int busy)
     c->ctx = ctx;
     c->team = t;
     c->size = 1;
-    c->timeout_ms = 1;
-    atomic_init(&c->state, CES_ERR_TIMEOUT);
+    c->timeout_ms = how == DESTROY_DEAD ? 60000 : 1;
+    atomic_init(&c->state, how == DESTROY_DEAD ? CES_ERR_CUDA : CES_ERR_TIMEOUT);
     pthread_mutex_init(&c->wd_lock, NULL);
     pthread_mutex_init(&c->wd_mirror_lock, NULL);
     pthread_cond_init(&c->wd_cond, NULL);
     c->streams[1] = (CUstream)c; /* any handle: the stand-ins never look at it */
     c->joins[1] = (CUevent)c;
+    if (how == DESTROY_DEAD) {
+        /* the words the drain copies (the page: freed with the team) */
+        char path[] = "/tmp/cesync-test-page-XXXXXX";
+        int fd = mkstemp(path);
+
+        assert_true(fd >= 0);
+        unlink(path);
+        t->page_bytes = sizeof(*t->page);
+        assert_int_equal(ftruncate(fd, (off_t)t->page_bytes), 0);
+        t->page = mmap(NULL, t->page_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        assert_true(t->page != MAP_FAILED);
+        c->progress_dev = (CUdeviceptr)(uintptr_t)stage;
+        c->wd_stage = stage;
+    }
     stream_busy = busy;
-    if (busy) {
+    t0 = ces_cuda_now_ms();
+    if (how == DESTROY_BUSY) {
         assert_int_equal(ces_comm_destroy(c), CES_ERR_TIMEOUT);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "ces_comm_destroy: rank 0's streams did not go idle within "
                             "CES_TIMEOUT_MS + 1 s; its symmetric memory stays mapped");
+    } else if (how == DESTROY_DEAD) {
+        assert_int_equal(ces_comm_destroy(c), CES_ERR_CUDA);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "ces_comm_destroy: rank 0's streams cannot be waited for: the "
+                            "progress words cannot be read: cuMemcpyDtoHAsync failed "
+                            "(CUDA_ERROR_LAUNCH_FAILED); its symmetric memory stays mapped");
+        assert_true(ces_cuda_now_ms() - t0 < 5000);
     } else {
         assert_int_equal(ces_comm_destroy(c), CES_OK);
     }
@@ -324,8 +365,9 @@ static void destroy_last(int busy)
 static void test_destroy_gives_up_on_a_busy_stream(void **state)
 {
     (void)state;
-    destroy_last(1);
-    destroy_last(0);
+    destroy_last(DESTROY_BUSY);
+    destroy_last(DESTROY_IDLE);
+    destroy_last(DESTROY_DEAD);
 }
 
 /* The failure as ces_comm_check words it, in the context's last error. */

@@ -758,6 +758,9 @@ static void test_dead_context(void **state)
         assert_string_equal(fx->c->fail_why, want);
         assert_non_null(strstr(out, "cesync: watchdog: rank 0 (device 0): the progress words "));
         assert_non_null(strstr(out, said[q]));
+        assert_non_null(strstr(out, "cesync: watchdog:   (the progress words could not be read: "
+                                    "the steps named are from their last copy, the streams may "
+                                    "be past them)\n"));
         free(out);
         fixture_free(fx);
     }
