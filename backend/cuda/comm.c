@@ -733,8 +733,6 @@ static int drain(struct ces_comm *c, uint64_t deadline)
         char why[160];
 
         ces_wd_mirror(c, 1);
-        if (ces_wd_read_error(c, why, sizeof(why)))
-            return 0; /* its words will not move: what its streams hold is unknown */
         pthread_mutex_lock(&c->wd_lock);
         for (uint32_t s = 0; s < c->nwatched; s++)
             if (ces_wd_word(c, c->rank, s) < atomic_load(&c->watched[s].enqueued) ||
@@ -742,7 +740,9 @@ static int drain(struct ces_comm *c, uint64_t deadline)
                 busy = 1;
         pthread_mutex_unlock(&c->wd_lock);
         if (!busy)
-            return 1;
+            return 1; /* the words only grow: a copy that shows idle says so */
+        if (ces_wd_read_error(c, why, sizeof(why)))
+            return 0; /* they will not move again: what its streams hold is unknown */
         if (ces_cuda_now_ms() >= deadline)
             return 0;
         {
@@ -787,8 +787,8 @@ int ces_comm_destroy(struct ces_comm *c)
     rank = c->rank;
     deadline = ces_cuda_now_ms() + c->timeout_ms + 1000;
     idle = atomic_load(&c->state) == CES_OK || drain(c, deadline);
-    /* a context that died answers not ready for ever on a stream that had
-     * work: nothing to wait for */
+    /* a context that died: its streams will never finish what the words
+     * say they hold, so there is nothing to wait for */
     unreadable = !idle && ces_wd_read_error(c, why, sizeof(why));
     idle = !unreadable && own_drain(c, deadline) && idle;
     ces_wd_stop(c);

@@ -234,11 +234,11 @@ struct ces_comm {
                                    (shared queues: the words themselves) */
     int wd_mirror_pending;      /* a mirror copy is in flight (wd_mirror_lock) */
     uint64_t wd_mirror_ms;      /* when the watchdog's look last copied them */
-    /* The first driver error of the mirror (wd_mirror_lock): the context
-     * no longer answers (a sticky error, e.g. a kernel's fault on this
-     * GPU), so the words will never move; the watchdog fails the
-     * communicator with it at once rather than after CES_TIMEOUT_MS of a
-     * progress it cannot see.  wd_read_call: the call that returned it. */
+    /* The first driver error of the mirror that says the context died (a
+     * sticky error, e.g. a kernel's fault on this GPU; wd_mirror_lock):
+     * the words will never move, so the watchdog fails the communicator
+     * with it at once rather than after CES_TIMEOUT_MS of a progress it
+     * cannot see.  wd_read_call: the call that returned it. */
     CUresult wd_read_err;
     const char *wd_read_call;
     pthread_mutex_t wd_mirror_lock;
@@ -310,8 +310,8 @@ void ces_wd_close(struct ces_comm *c, CUstream s);
  * and starts the next, 1 also waits for a fresh one (at most a second for
  * each copy it waits on: the one in flight, then its own). */
 void ces_wd_mirror(struct ces_comm *c, int wait);
-/* 1, with the reason in why, once a mirror copy met a driver error (the
- * words will not move again); 0 while none did. */
+/* 1, with the reason in why, once a mirror copy met a driver error that
+ * says the context died (the words will not move again); 0 while none did. */
 int ces_wd_read_error(struct ces_comm *c, char *why, size_t len);
 /* Rank `rank`'s progress word and in-flight word of watch slot s, as the
  * page last had them (relaxed atomic loads). */

@@ -379,13 +379,41 @@ static void mirror_take(struct ces_comm *c)
     }
 }
 
-/* Keeps the mirror's first driver error (wd_mirror_lock held); 1 if r is
- * one.  Not ready is no error: the copy is still queued. */
+/* The errors after which the context answers every call with the same
+ * (cuda.h: "any further CUDA work will return the same error"): its
+ * streams will never move again. */
+static int context_dead(CUresult r)
+{
+    switch (r) {
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+    case CUDA_ERROR_NVLINK_UNCORRECTABLE:
+    case CUDA_ERROR_CONTAINED:
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_TENSOR_MEMORY_LEAK:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* 1 if r is an error (not ready is none: the copy is still queued); one
+ * that says the context died is kept (wd_mirror_lock held).  Any other -
+ * a capture in global mode on another thread refuses the call, say - only
+ * leaves the words as they were, as a copy still queued would. */
 static int mirror_failed(struct ces_comm *c, const char *call, CUresult r)
 {
     if (r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY)
         return 0;
-    if (c->wd_read_err == CUDA_SUCCESS) {
+    if (context_dead(r) && c->wd_read_err == CUDA_SUCCESS) {
         c->wd_read_err = r;
         c->wd_read_call = call;
     }

@@ -1082,11 +1082,11 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * ces_comm_destroy, which frees it, and the queries ces_comm_status,
  * ces_comm_rank, ces_comm_size, ces_comm_device and ces_mem_peer.
  * Work captured into a CUDA graph is watched through in-flight words that its
- * replays write around each call that waits (docs/API.md).  With
+ * replays write around each call that waits (docs/API.md).
  * A context that dies (a sticky CUDA error, e.g. a kernel's fault) while
  * the communicator's work is pending fails it at once with CES_ERR_CUDA:
  * the watchdog's copy of the progress words fails, and no word can move
- * again.  With
+ * again (not with shared queues, below: there the timeout fails it).  With
  * CUDA_DEVICE_MAX_CONNECTIONS below 8 (streams sharing hardware queues, so a
  * blocked wait stalls the watchdog's own stream too) the words live in host
  * memory and the watchdog reads and releases through a CUDA context of its
@@ -1149,7 +1149,8 @@ CES_API int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *dev
  * CES_TIMEOUT_MS + 1 s, for the communicator's work only, never for other
  * work of the context; streams still busy then keep the memory mapped, and
  * destroy returns CES_ERR_TIMEOUT, or at once CES_ERR_CUDA where the
- * context died and the streams cannot be waited for).  Accepts NULL.  In multi-process mode it
+ * context of a failed communicator died under its work (not with shared
+ * queues): its streams cannot be waited for).  Accepts NULL.  In multi-process mode it
  * waits (up to the timeout) for the peers to destroy theirs. */
 CES_API int ces_comm_destroy(struct ces_comm *comm);
 /* Marks the communicator failed now, prints the diagnosis of any blocked

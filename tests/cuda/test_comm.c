@@ -7,10 +7,10 @@
  * no unmap of a rank it did not map),
  * and no part of the stride taken.  A failed communicator whose own stream
  * stays busy is destroyed within its deadline, its team's memory left
- * mapped, with the error said; one whose context died, at once.  A failed communicator refuses every call
- * but destroy and the queries with its failure, and does nothing.  A
- * ces_group_end or ces_launch that fails on a CUDA error fails its
- * communicator.
+ * mapped, with the error said; one whose context died, at once.  A
+ * failed communicator refuses every call but destroy and the queries with
+ * its failure, and does nothing.  A ces_group_end or ces_launch that fails
+ * on a CUDA error fails its communicator.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -102,13 +102,6 @@ static CUresult CUDAAPI fake_error_name(CUresult r, const char **s)
     return CUDA_SUCCESS;
 }
 
-/* The watchdog's copy of the progress words, on a context that died. */
-static CUresult CUDAAPI fake_dtoh_dead(void *dst, CUdeviceptr src, size_t n, CUstream s)
-{
-    (void)dst, (void)src, (void)n, (void)s;
-    return CUDA_ERROR_LAUNCH_FAILED;
-}
-
 static CUresult CUDAAPI fake_error_string(CUresult r, const char **s)
 {
     (void)r;
@@ -117,12 +110,22 @@ static CUresult CUDAAPI fake_error_string(CUresult r, const char **s)
 }
 
 static int stream_busy;      /* the stand-in cuStreamQuery says NOT_READY */
+static int context_dead;     /* it, and every copy, say the context died */
 static int streams_destroyed;
 
 static CUresult CUDAAPI fake_stream_query(CUstream s)
 {
     (void)s;
-    return stream_busy ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+    return context_dead ? CUDA_ERROR_LAUNCH_FAILED
+           : stream_busy ? CUDA_ERROR_NOT_READY
+                         : CUDA_SUCCESS;
+}
+
+/* The watchdog's copy of the progress words: only on a context that died. */
+static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    (void)dst, (void)src, (void)n, (void)s;
+    return context_dead ? CUDA_ERROR_LAUNCH_FAILED : CUDA_ERROR_NOT_SUPPORTED;
 }
 
 static CUresult CUDAAPI fake_stream_destroy(CUstream s)
@@ -173,8 +176,8 @@ static void fakes_install(void)
     t->p_cuEventDestroy = fake_event_destroy;
     t->p_cuDevicePrimaryCtxRelease = fake_primary_release;
     t->p_cuMemAddressFree = fake_address_free;
-    t->p_cuMemcpyDtoHAsync = fake_dtoh_dead;
-    stream_busy = streams_destroyed = events_destroyed = ranges_freed = 0;
+    t->p_cuMemcpyDtoHAsync = fake_dtoh;
+    stream_busy = context_dead = streams_destroyed = events_destroyed = ranges_freed = 0;
     live_handles = mapped = stray_unmaps = 0;
     create_fail_at = map_fail_at = access_fail = ctx_fail = 0;
     creates = maps = 0;
@@ -278,10 +281,11 @@ static void test_access_fails(void **state)
  * allocation mapped and its handle and address range held (a copy still
  * queued must not fault), and frees every block all the same; idle, it
  * returns CES_OK and unmaps, releases and frees the range.  DESTROY_DEAD:
- * its context died (the copy of its progress words fails, the stream
- * answers not ready for ever): it returns CES_ERR_CUDA at once, well
- * before its deadline (CES_TIMEOUT_MS 60000 + 1 s), naming the failed
- * read, and leaves the memory mapped as when busy. */
+ * its context died under a step its words never showed done (the copy of
+ * the words and every query fail with CUDA_ERROR_LAUNCH_FAILED): it
+ * returns CES_ERR_CUDA at once, well before its deadline (CES_TIMEOUT_MS
+ * 60000 + 1 s), naming the failed read, and leaves the memory mapped as
+ * when busy. */
 enum { DESTROY_IDLE, DESTROY_BUSY, DESTROY_DEAD };
 
 static void destroy_last(int how)
@@ -336,8 +340,11 @@ static void destroy_last(int how)
         assert_true(t->page != MAP_FAILED);
         c->progress_dev = (CUdeviceptr)(uintptr_t)stage;
         c->wd_stage = stage;
+        c->nwatched = 1;
+        atomic_store(&c->watched[0].enqueued, 1);
+        context_dead = 1;
     }
-    stream_busy = busy;
+    stream_busy = how == DESTROY_BUSY;
     t0 = ces_cuda_now_ms();
     if (how == DESTROY_BUSY) {
         assert_int_equal(ces_comm_destroy(c), CES_ERR_TIMEOUT);

@@ -587,8 +587,8 @@ static int sticky_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
                ces_status_str(rc), t, ces_ctx_last_error(r.ctx));
         bad = 1;
     } else {
-        printf("ok   ces_comm_destroy returned %s after %" PRIu64 " ms: %s\n", ces_status_str(rc), t,
-               ces_ctx_last_error(r.ctx));
+        printf("ok   ces_comm_destroy returned %s after %" PRIu64 " ms: %s\n",
+               ces_status_str(rc), t, ces_ctx_last_error(r.ctx));
     }
     ces_ctx_destroy(r.ctx);
     return bad | leak_check(&r.cnt);

@@ -44,7 +44,7 @@ static _Atomic long last_read, first_write; /* the end of the last read, the fir
                                               write: event numbers (0: none) */
 static long read_sleep_ms;                 /* a slow device */
 static int read_fails;                     /* a device that does not answer */
-static CUresult copy_error, query_error;   /* a context that died: every copy, every query */
+static _Atomic CUresult copy_error, query_error; /* every copy, every query fails so */
 /* Set by a test: each read checks that wd_lock is free (else counts it in
  * locked_reads) and the first one then records `overwrite` more waits, as
  * an issuing thread would meanwhile. */
@@ -152,8 +152,8 @@ static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream
         on_read();
     if (read_fails)
         return CUDA_ERROR_UNKNOWN;
-    if (copy_error != CUDA_SUCCESS)
-        return copy_error;
+    if (atomic_load(&copy_error) != CUDA_SUCCESS)
+        return atomic_load(&copy_error);
     pthread_mutex_lock(&dev_lock);
     memcpy(dst, (const void *)(uintptr_t)src, n);
     pthread_mutex_unlock(&dev_lock);
@@ -181,8 +181,8 @@ static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream
 
 static CUresult CUDAAPI fake_query(CUstream s)
 {
-    if (query_error != CUDA_SUCCESS)
-        return query_error;
+    if (atomic_load(&query_error) != CUDA_SUCCESS)
+        return atomic_load(&query_error);
     return queue_stuck && s != RESCUE_STREAM ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
 
@@ -249,7 +249,8 @@ static void fakes_install(void)
     atomic_store(&read_src, 0);
     read_sleep_ms = 0;
     read_fails = 0;
-    copy_error = query_error = CUDA_SUCCESS;
+    atomic_store(&copy_error, CUDA_SUCCESS);
+    atomic_store(&query_error, CUDA_SUCCESS);
     current = NULL;
     atomic_store(&ctx_creates, 0);
     ctx_create_fails = 0;
@@ -736,7 +737,7 @@ static void test_dead_context(void **state)
 
         use_device_words(fx, stage);
         if (q == 0)
-            copy_error = CUDA_ERROR_LAUNCH_FAILED;
+            atomic_store(&copy_error, CUDA_ERROR_LAUNCH_FAILED);
         err_begin(&err);
         assert_int_equal(ces_wd_start(fx->c), CES_OK);
         sleep_ms(100);
@@ -746,7 +747,7 @@ static void test_dead_context(void **state)
             /* the first copy goes out; the query of it fails */
             for (int i = 0; i < 400 && atomic_load(&reads) == 0; i++)
                 sleep_ms(5);
-            query_error = CUDA_ERROR_ILLEGAL_INSTRUCTION;
+            atomic_store(&query_error, CUDA_ERROR_ILLEGAL_INSTRUCTION);
         }
         for (int i = 0; i < 400 && ces_comm_status(fx->c) == CES_OK; i++)
             sleep_ms(5);
@@ -764,6 +765,35 @@ static void test_dead_context(void **state)
         free(out);
         fixture_free(fx);
     }
+}
+
+/* A copy refused for a reason that says nothing of the context (a capture
+ * in global mode on another thread refuses it with
+ * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED): the words stay as they were, the
+ * communicator healthy; once the copies go through, the words move. */
+static void test_refused_copy_is_not_death(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    uint64_t stage[2 * CES_WD_STREAMS];
+    char why[160];
+
+    (void)state;
+    use_device_words(fx, stage);
+    atomic_store(&copy_error, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    enqueue(fx, 1, &ready1, 1);
+    dev_word_set(0, 1);
+    sleep_ms(200);
+    assert_int_equal(ces_comm_status(fx->c), CES_OK);
+    assert_int_equal(ces_wd_read_error(fx->c, why, sizeof(why)), 0);
+    assert_int_equal(fx->page[0].words[0], 0);
+    atomic_store(&copy_error, CUDA_SUCCESS);
+    for (int i = 0; i < 400 && fx->page[0].words[0] != 1; i++)
+        sleep_ms(5);
+    assert_int_equal(fx->page[0].words[0], 1);
+    ces_wd_stop(fx->c);
+    assert_int_equal(ces_comm_status(fx->c), CES_OK);
+    fixture_free(fx);
 }
 
 /* Step 1 (one wait, "first") and then `later` waits in steps of at most
@@ -1304,6 +1334,7 @@ int main(void)
         cmocka_unit_test(test_release_after_diagnosis),
         cmocka_unit_test(test_peer_failed),
         cmocka_unit_test(test_dead_context),
+        cmocka_unit_test(test_refused_copy_is_not_death),
         cmocka_unit_test(test_ring_overwritten),
         cmocka_unit_test(test_release_skips_lost_steps),
         cmocka_unit_test(test_captured_check_leaves_the_lock),
