@@ -81,7 +81,14 @@ struct ces_alloc_rec {
 
 struct ces_progress_rank {
     _Atomic uint64_t failed; /* 0, or the status that failed this rank (negated) */
-    uint64_t pad_[7];
+    /* When this rank's watchdog last looked (ces_cuda_now_ms: the host's
+     * monotonic clock, which every process of it shares); 0 before its
+     * first look, CES_WD_GONE once it stopped.  A peer that sees it older
+     * than CES_TIMEOUT_MS + CES_WD_SILENT_MS fails: that watchdog's thread
+     * is blocked (in a CUDA call the context holds up: docs/API.md,
+     * "Limits") or its process stopped or died. */
+    _Atomic uint64_t beat;
+    uint64_t pad_[6];
     /* The progress words, then the in-flight words (written by captured
      * work, replays of CUDA graphs: the id of the captured call record the
      * stream is inside of, 0 when outside), as this rank's watchdog last
@@ -91,6 +98,9 @@ struct ces_progress_rank {
     _Atomic uint64_t words[CES_WD_STREAMS];
     _Atomic uint64_t flight[CES_WD_STREAMS];
 };
+
+#define CES_WD_GONE UINT64_MAX
+#define CES_WD_SILENT_MS 5000u /* beyond a failing watchdog's own waits (3 s) */
 
 struct ces_team {
     struct ces_ctx *ctx;

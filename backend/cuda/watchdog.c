@@ -869,6 +869,7 @@ static void *wd_main(void *arg)
         failed = atomic_load(&c->state) != CES_OK;
         if (c->team->page == NULL)
             continue;
+        atomic_store_explicit(&c->team->page[c->rank].beat, now, memory_order_relaxed);
         looked = 0;
         if (mirror_due(c, now)) {
             ces_wd_mirror(c, 0);
@@ -881,11 +882,23 @@ static void *wd_main(void *arg)
 
             if (looked && ces_wd_read_error(c, why, sizeof(why)))
                 status = CES_ERR_CUDA;
-            for (uint32_t r = 0; r < c->size && why[0] == '\0'; r++)
-                if (r != c->rank && atomic_load(&c->team->page[r].failed) != 0) {
+            for (uint32_t r = 0; r < c->size && why[0] == '\0'; r++) {
+                uint64_t beat;
+
+                if (r == c->rank)
+                    continue;
+                beat = atomic_load_explicit(&c->team->page[r].beat, memory_order_relaxed);
+                if (atomic_load(&c->team->page[r].failed) != 0)
                     snprintf(why, sizeof(why), "rank %" PRIu32 " failed", r);
+                else if (beat != 0 && beat != CES_WD_GONE && now > beat &&
+                         now - beat > c->timeout_ms + CES_WD_SILENT_MS)
+                    snprintf(why, sizeof(why),
+                             "rank %" PRIu32 "'s watchdog was not heard from for %" PRIu64
+                             " ms (its thread is blocked, or its process stopped or died)",
+                             r, now - beat);
+                if (why[0] != '\0')
                     status = CES_ERR_PEER_FAILED;
-                }
+            }
             for (uint32_t s = 0; s < c->nwatched && why[0] == '\0'; s++) {
                 struct ces_wd_stream *ws = &c->watched[s];
                 uint64_t done = ces_wd_word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
@@ -986,6 +999,8 @@ void ces_wd_stop(struct ces_comm *c)
     pthread_mutex_unlock(&c->wd_lock);
     pthread_join(c->wd_thread, NULL);
     c->wd_started = 0;
+    if (c->team->page != NULL) /* not silent: gone */
+        atomic_store_explicit(&c->team->page[c->rank].beat, CES_WD_GONE, memory_order_relaxed);
     if (c->rescue_stream != NULL) {
         /* its last releases land before the memory they write is unmapped */
         cuCtxSetCurrent(c->rescue_ctx);

@@ -1086,7 +1086,10 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * A context that dies (a sticky CUDA error, e.g. a kernel's fault) while
  * the communicator's work is pending fails it at once with CES_ERR_CUDA:
  * the watchdog's copy of the progress words fails, and no word can move
- * again (not with shared queues, below: there the timeout fails it).  With
+ * again (not with shared queues, below: there the timeout fails it).  A
+ * peer whose watchdog was not heard from for CES_TIMEOUT_MS + 5 s (its
+ * process stopped or died, or its watchdog is blocked) fails it with
+ * CES_ERR_PEER_FAILED, even with nothing pending.  With
  * CUDA_DEVICE_MAX_CONNECTIONS below 8 (streams sharing hardware queues, so a
  * blocked wait stalls the watchdog's own stream too) the words live in host
  * memory and the watchdog reads and releases through a CUDA context of its

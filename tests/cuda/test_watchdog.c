@@ -767,6 +767,43 @@ static void test_dead_context(void **state)
     }
 }
 
+/* The watchdog says when it looked (page beat), and CES_WD_GONE once
+ * stopped.  A peer's beat that is fresh, gone, or not yet there (0) is no
+ * failure; one older than CES_TIMEOUT_MS + CES_WD_SILENT_MS is: that
+ * watchdog is blocked (in a CUDA call a module load holds up) or its
+ * process stopped. */
+static void test_silent_peer(void **state)
+{
+    struct fixture *fx = fixture_new(2000);
+    struct err_capture err;
+    uint64_t t0 = ces_cuda_now_ms();
+    char *out;
+
+    (void)state;
+    err_begin(&err);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    sleep_ms(50);
+    assert_true(atomic_load(&fx->page[0].beat) >= t0);
+    atomic_store(&fx->page[1].beat, ces_cuda_now_ms());
+    sleep_ms(50);
+    atomic_store(&fx->page[1].beat, CES_WD_GONE);
+    sleep_ms(50);
+    assert_int_equal(ces_comm_status(fx->c), CES_OK);
+    atomic_store(&fx->page[1].beat, ces_cuda_now_ms() - (2000 + CES_WD_SILENT_MS + 100));
+    for (int i = 0; i < 200 && ces_comm_status(fx->c) == CES_OK; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    out = err_end(&err);
+    assert_int_equal(ces_comm_status(fx->c), CES_ERR_PEER_FAILED);
+    assert_non_null(strstr(fx->c->fail_why, "rank 1's watchdog was not heard from for "));
+    assert_non_null(strstr(out, "cesync: watchdog: rank 0 (device 0): rank 1's watchdog was not "
+                                "heard from for "));
+    assert_non_null(strstr(out, " ms (its thread is blocked, or its process stopped or died)\n"));
+    assert_int_equal(atomic_load(&fx->page[0].beat), CES_WD_GONE);
+    free(out);
+    fixture_free(fx);
+}
+
 /* A copy refused for a reason that says nothing of the context (a capture
  * in global mode on another thread refuses it with
  * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED): the words stay as they were, the
@@ -1335,6 +1372,7 @@ int main(void)
         cmocka_unit_test(test_peer_failed),
         cmocka_unit_test(test_dead_context),
         cmocka_unit_test(test_refused_copy_is_not_death),
+        cmocka_unit_test(test_silent_peer),
         cmocka_unit_test(test_ring_overwritten),
         cmocka_unit_test(test_release_skips_lost_steps),
         cmocka_unit_test(test_captured_check_leaves_the_lock),
