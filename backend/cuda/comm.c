@@ -147,12 +147,12 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     c->rank = rank;
     c->size = size;
     atomic_init(&c->state, CES_OK);
-    pthread_mutex_init(&c->wd_lock, NULL);
-    pthread_mutex_init(&c->wd_mirror_lock, NULL);
-    pthread_cond_init(&c->wd_cond, NULL);
+    ces_wd_init(c);
     c->timeout_ms = env_u64("CES_TIMEOUT_MS", CES_TIMEOUT_MS_DEFAULT);
     if (c->timeout_ms == 0)
         c->timeout_ms = CES_TIMEOUT_MS_DEFAULT;
+    if (c->timeout_ms > CES_TIMEOUT_MS_MAX)
+        c->timeout_ms = CES_TIMEOUT_MS_MAX;
     c->p2p_stage_max = env_u64("CES_P2P_STAGE_MAX", CES_P2P_STAGE_MAX_DEFAULT);
     c->p2p_side_min = env_u64("CES_P2P_SIDE_MIN", CES_P2P_SIDE_MIN_DEFAULT);
     if (ces_cu_load() == NULL) {
@@ -789,7 +789,7 @@ int ces_comm_destroy(struct ces_comm *c)
     idle = atomic_load(&c->state) == CES_OK || drain(c, deadline);
     /* a context that died: its streams will never finish what the words
      * say they hold, so there is nothing to wait for */
-    unreadable = !idle && ces_wd_read_error(c, why, sizeof(why));
+    unreadable = atomic_load(&c->state) != CES_OK && ces_wd_read_error(c, why, sizeof(why));
     idle = !unreadable && own_drain(c, deadline) && idle;
     ces_wd_stop(c);
     if (!idle)

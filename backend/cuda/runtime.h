@@ -81,12 +81,12 @@ struct ces_alloc_rec {
 
 struct ces_progress_rank {
     _Atomic uint64_t failed; /* 0, or the status that failed this rank (negated) */
-    /* When this rank's watchdog last looked (ces_cuda_now_ms: the host's
-     * monotonic clock, which every process of it shares); 0 before its
-     * first look, CES_WD_GONE once it stopped.  A peer that sees it older
-     * than CES_TIMEOUT_MS + CES_WD_SILENT_MS fails: that watchdog's thread
-     * is blocked (in a CUDA call the context holds up: docs/API.md,
-     * "Limits") or its process stopped or died. */
+    /* Beats of this rank's watchdog: one more at each look (every 5 ms)
+     * and while it polls its own stream; 0 before its first look,
+     * CES_WD_GONE once it stopped.  A peer that sees the count stand still
+     * for CES_TIMEOUT_MS + CES_WD_SILENT_MS, timed on its own clock, fails:
+     * that watchdog's thread is blocked (in a CUDA call the context holds
+     * up: docs/API.md, "Limits") or its process stopped or died. */
     _Atomic uint64_t beat;
     uint64_t pad_[6];
     /* The progress words, then the in-flight words (written by captured
@@ -100,7 +100,18 @@ struct ces_progress_rank {
 };
 
 #define CES_WD_GONE UINT64_MAX
-#define CES_WD_SILENT_MS 5000u /* beyond a failing watchdog's own waits (3 s) */
+/* beyond the longest a watchdog goes without a beat: a slot read or a
+ * copy of the words, 1 s each, polled with beats; CUDA calls between */
+#define CES_WD_SILENT_MS 5000u
+/* CES_TIMEOUT_MS at most (35 years): no deadline computed from it wraps */
+#define CES_TIMEOUT_MS_MAX ((uint64_t)1 << 40)
+
+/* What a watchdog last saw of a peer's beat count, and since when (its own
+ * clock). */
+struct ces_wd_peer {
+    uint64_t seen;
+    uint64_t since_ms;
+};
 
 struct ces_team {
     struct ces_ctx *ctx;
@@ -242,6 +253,7 @@ struct ces_comm {
     CUdeviceptr progress_dev;
     uint64_t *wd_stage;         /* pinned host memory the mirror copies into
                                    (shared queues: the words themselves) */
+    struct ces_wd_peer *wd_peers; /* [size], the watchdog thread's own */
     int wd_mirror_pending;      /* a mirror copy is in flight (wd_mirror_lock) */
     uint64_t wd_mirror_ms;      /* when the watchdog's look last copied them */
     /* The first driver error of the mirror that says the context died (a
@@ -302,6 +314,9 @@ uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first);
 #define CES_CUDA_GPU_RANKS_MAX 4
 uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device);
 /* The watchdog (watchdog.c). */
+/* Initializes wd_lock, wd_mirror_lock and wd_cond (on the monotonic clock,
+ * which the watchdog's looks time their waits on). */
+void ces_wd_init(struct ces_comm *c);
 int ces_wd_start(struct ces_comm *c);
 void ces_wd_stop(struct ces_comm *c);
 /* The watch slot of a CUDA stream (registered on first use); -1 if full. */

@@ -216,15 +216,27 @@ static int wait_met(const struct ces_wd_wait *w, uint64_t held)
                           : held >= w->value;
 }
 
+/* Says on the page that this rank's watchdog is alive (its thread, or a
+ * caller's on its behalf, is not stuck in a CUDA call): one more beat. */
+static void wd_beat(struct ces_comm *c)
+{
+    if (c->team->page != NULL &&
+        atomic_load_explicit(&c->team->page[c->rank].beat, memory_order_relaxed) != CES_WD_GONE)
+        atomic_fetch_add_explicit(&c->team->page[c->rank].beat, 1, memory_order_relaxed);
+}
+
 /* Waits, at most a second, for stream s of the watchdog to finish what it
- * was given (the user's streams may be blocked; this one is not). */
-static CUresult stream_wait(CUstream s)
+ * was given (the user's streams may be blocked; this one is not), beating
+ * while it polls. */
+static CUresult stream_wait(struct ces_comm *c, CUstream s)
 {
     for (int i = 0; i < 1000; i++) {
         CUresult r = cuStreamQuery(s);
 
         if (r != CUDA_ERROR_NOT_READY)
             return r;
+        if (i % 50 == 0)
+            wd_beat(c);
         {
             struct timespec ts = {0, 1000000L};
 
@@ -240,7 +252,7 @@ static CUresult stream_wait(CUstream s)
 static void note_stuck(struct ces_comm *c)
 {
     pthread_mutex_lock(&c->wd_mirror_lock);
-    if (c->wd_mirror_pending && stream_wait(c->wd_stream) == CUDA_ERROR_NOT_READY)
+    if (c->wd_mirror_pending && stream_wait(c, c->wd_stream) == CUDA_ERROR_NOT_READY)
         c->wd_stuck = 1;
     pthread_mutex_unlock(&c->wd_mirror_lock);
 }
@@ -357,7 +369,7 @@ static int read_slot(struct ces_comm *c, const struct ces_wd_wait *w, uint64_t *
     uint64_t val = 0;
     CUstream s = gpu_begin(c);
     int ok = cuMemcpyDtoHAsync(&val, w->addr, w->width / 8, s) == CUDA_SUCCESS &&
-             stream_wait(s) == CUDA_SUCCESS;
+             stream_wait(c, s) == CUDA_SUCCESS;
 
     gpu_end(c);
     if (!ok)
@@ -380,7 +392,8 @@ static void mirror_take(struct ces_comm *c)
 }
 
 /* The errors after which the context answers every call with the same
- * (cuda.h: "any further CUDA work will return the same error"): its
+ * (cuda.h: "any further CUDA work will return the same error"; also an
+ * uncorrectable ECC or NVLink error, and a context destroyed): its
  * streams will never move again. */
 static int context_dead(CUresult r)
 {
@@ -399,6 +412,8 @@ static int context_dead(CUresult r)
     case CUDA_ERROR_INVALID_PC:
     case CUDA_ERROR_LAUNCH_FAILED:
     case CUDA_ERROR_TENSOR_MEMORY_LEAK:
+    case CUDA_ERROR_MPS_CLIENT_TERMINATED:
+    case CUDA_ERROR_EXTERNAL_DEVICE:
         return 1;
     default:
         return 0;
@@ -435,7 +450,7 @@ void ces_wd_mirror(struct ces_comm *c, int wait)
         return;
     }
     if (c->wd_mirror_pending) {
-        r = wait ? stream_wait(c->wd_stream) : cuStreamQuery(c->wd_stream);
+        r = wait ? stream_wait(c, c->wd_stream) : cuStreamQuery(c->wd_stream);
         if (r == CUDA_ERROR_NOT_READY) {
             pthread_mutex_unlock(&c->wd_mirror_lock);
             return; /* still copying (or, waiting, the device did not answer) */
@@ -449,7 +464,7 @@ void ces_wd_mirror(struct ces_comm *c, int wait)
     if (!mirror_failed(c, "cuMemcpyDtoHAsync", r)) {
         c->wd_mirror_pending = 1;
         if (wait) {
-            r = stream_wait(c->wd_stream);
+            r = stream_wait(c, c->wd_stream);
             if (r == CUDA_SUCCESS) {
                 c->wd_mirror_pending = 0;
                 mirror_take(c);
@@ -854,7 +869,7 @@ static void *wd_main(void *arg)
         uint64_t now;
         int failed, looked;
 
-        clock_gettime(CLOCK_REALTIME, &ts);
+        clock_gettime(CLOCK_MONOTONIC, &ts); /* wd_cond's clock (ces_wd_init) */
         ts.tv_nsec += 5000000L;
         if (ts.tv_nsec >= 1000000000L) {
             ts.tv_sec++;
@@ -869,7 +884,7 @@ static void *wd_main(void *arg)
         failed = atomic_load(&c->state) != CES_OK;
         if (c->team->page == NULL)
             continue;
-        atomic_store_explicit(&c->team->page[c->rank].beat, now, memory_order_relaxed);
+        wd_beat(c);
         looked = 0;
         if (mirror_due(c, now)) {
             ces_wd_mirror(c, 0);
@@ -883,19 +898,25 @@ static void *wd_main(void *arg)
             if (looked && ces_wd_read_error(c, why, sizeof(why)))
                 status = CES_ERR_CUDA;
             for (uint32_t r = 0; r < c->size && why[0] == '\0'; r++) {
+                struct ces_wd_peer *p = &c->wd_peers[r];
                 uint64_t beat;
 
                 if (r == c->rank)
                     continue;
+                /* a count, timed on this rank's clock: no clock is shared */
                 beat = atomic_load_explicit(&c->team->page[r].beat, memory_order_relaxed);
+                if (beat != p->seen) {
+                    p->seen = beat;
+                    p->since_ms = now;
+                }
                 if (atomic_load(&c->team->page[r].failed) != 0)
                     snprintf(why, sizeof(why), "rank %" PRIu32 " failed", r);
-                else if (beat != 0 && beat != CES_WD_GONE && now > beat &&
-                         now - beat > c->timeout_ms + CES_WD_SILENT_MS)
+                else if (beat != 0 && beat != CES_WD_GONE &&
+                         now - p->since_ms > c->timeout_ms + CES_WD_SILENT_MS)
                     snprintf(why, sizeof(why),
                              "rank %" PRIu32 "'s watchdog was not heard from for %" PRIu64
                              " ms (its thread is blocked, or its process stopped or died)",
-                             r, now - beat);
+                             r, now - p->since_ms);
                 if (why[0] != '\0')
                     status = CES_ERR_PEER_FAILED;
             }
@@ -981,10 +1002,31 @@ static void *wd_main(void *arg)
     return NULL;
 }
 
+void ces_wd_init(struct ces_comm *c)
+{
+    pthread_condattr_t ca;
+
+    pthread_mutex_init(&c->wd_lock, NULL);
+    pthread_mutex_init(&c->wd_mirror_lock, NULL);
+    /* a monotonic clock for the looks' deadline: a step of the wall clock
+     * must not hold the watchdog (nor its beat, which the peers time) */
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&c->wd_cond, &ca);
+    pthread_condattr_destroy(&ca);
+}
+
 int ces_wd_start(struct ces_comm *c)
 {
-    if (pthread_create(&c->wd_thread, NULL, wd_main, c) != 0)
+    c->wd_peers = ces_malloc(c->ctx, sizeof(*c->wd_peers) * c->size);
+    if (c->wd_peers == NULL)
+        return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory starting the watchdog");
+    memset(c->wd_peers, 0, sizeof(*c->wd_peers) * c->size);
+    if (pthread_create(&c->wd_thread, NULL, wd_main, c) != 0) {
+        ces_free(c->ctx, c->wd_peers);
+        c->wd_peers = NULL;
         return ces_ctx_error(c->ctx, CES_ERR_SYSTEM, "cannot start the watchdog thread");
+    }
     c->wd_started = 1;
     return CES_OK;
 }
@@ -999,12 +1041,14 @@ void ces_wd_stop(struct ces_comm *c)
     pthread_mutex_unlock(&c->wd_lock);
     pthread_join(c->wd_thread, NULL);
     c->wd_started = 0;
+    ces_free(c->ctx, c->wd_peers);
+    c->wd_peers = NULL;
     if (c->team->page != NULL) /* not silent: gone */
         atomic_store_explicit(&c->team->page[c->rank].beat, CES_WD_GONE, memory_order_relaxed);
     if (c->rescue_stream != NULL) {
         /* its last releases land before the memory they write is unmapped */
         cuCtxSetCurrent(c->rescue_ctx);
-        stream_wait(c->rescue_stream);
+        stream_wait(c, c->rescue_stream);
         cuCtxSetCurrent(c->cuctx);
     }
 }

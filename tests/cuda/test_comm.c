@@ -321,9 +321,7 @@ static void destroy_last(int how)
     c->size = 1;
     c->timeout_ms = how == DESTROY_DEAD ? 60000 : 1;
     atomic_init(&c->state, how == DESTROY_DEAD ? CES_ERR_CUDA : CES_ERR_TIMEOUT);
-    pthread_mutex_init(&c->wd_lock, NULL);
-    pthread_mutex_init(&c->wd_mirror_lock, NULL);
-    pthread_cond_init(&c->wd_cond, NULL);
+    ces_wd_init(c);
     c->streams[1] = (CUstream)c; /* any handle: the stand-ins never look at it */
     c->joins[1] = (CUevent)c;
     if (how == DESTROY_DEAD) {
@@ -474,9 +472,7 @@ static void test_group_end_failure_fails(void **state)
     (void)state;
     fixture_init(&fx);
     c = &fx.comm[0];
-    pthread_mutex_init(&c->wd_lock, NULL);
-    pthread_mutex_init(&c->wd_mirror_lock, NULL);
-    pthread_cond_init(&c->wd_cond, NULL);
+    ces_wd_init(c);
     assert_int_equal(ces_group_end(c, NULL), CES_ERR_INVALID);
     assert_int_equal(ces_comm_status(c), CES_OK);
     assert_int_equal(ces_group_start(c), CES_OK);
@@ -498,9 +494,7 @@ static void test_group_end_failure_fails(void **state)
     /* a launch whose context cannot be made current: the same (its peers may
      * have enqueued their parts) */
     c = &fx.comm[1];
-    pthread_mutex_init(&c->wd_lock, NULL);
-    pthread_mutex_init(&c->wd_mirror_lock, NULL);
-    pthread_cond_init(&c->wd_cond, NULL);
+    ces_wd_init(c);
     assert_int_equal(ces_graph_create(fx.ctx, 2, 1, &g), CES_OK);
     ctx_fail = 1;
     assert_int_equal(ces_launch(c, g, NULL, 0, NULL), CES_ERR_CUDA);

@@ -292,9 +292,7 @@ static struct fixture *fixture_new(uint64_t timeout_ms)
     c->rank = 0;
     c->size = 2;
     atomic_init(&c->state, CES_OK);
-    pthread_mutex_init(&c->wd_lock, NULL);
-    pthread_mutex_init(&c->wd_mirror_lock, NULL);
-    pthread_cond_init(&c->wd_cond, NULL);
+    ces_wd_init(c);
     c->timeout_ms = timeout_ms;
     c->waits = ces_malloc(fx->ctx, sizeof(*c->waits) * CES_WD_WAITS);
     assert_non_null(c->waits);
@@ -767,31 +765,40 @@ static void test_dead_context(void **state)
     }
 }
 
-/* The watchdog says when it looked (page beat), and CES_WD_GONE once
- * stopped.  A peer's beat that is fresh, gone, or not yet there (0) is no
- * failure; one older than CES_TIMEOUT_MS + CES_WD_SILENT_MS is: that
- * watchdog is blocked (in a CUDA call a module load holds up) or its
- * process stopped. */
+/* The watchdog counts its looks in its page entry (beat), and says
+ * CES_WD_GONE once stopped.  A peer's count that moves, is gone, or is not
+ * there yet (0) is no failure; one that stands still for CES_TIMEOUT_MS +
+ * CES_WD_SILENT_MS, timed on this rank's clock, is: that watchdog is
+ * blocked (in a CUDA call a module load holds up) or its process stopped.
+ * (CES_TIMEOUT_MS 1: 5 s of a standing count.) */
 static void test_silent_peer(void **state)
 {
-    struct fixture *fx = fixture_new(2000);
+    struct fixture *fx = fixture_new(1);
     struct err_capture err;
-    uint64_t t0 = ces_cuda_now_ms();
+    uint64_t t0;
     char *out;
 
     (void)state;
     err_begin(&err);
     assert_int_equal(ces_wd_start(fx->c), CES_OK);
-    sleep_ms(50);
-    assert_true(atomic_load(&fx->page[0].beat) >= t0);
-    atomic_store(&fx->page[1].beat, ces_cuda_now_ms());
-    sleep_ms(50);
-    atomic_store(&fx->page[1].beat, CES_WD_GONE);
-    sleep_ms(50);
-    assert_int_equal(ces_comm_status(fx->c), CES_OK);
-    atomic_store(&fx->page[1].beat, ces_cuda_now_ms() - (2000 + CES_WD_SILENT_MS + 100));
-    for (int i = 0; i < 200 && ces_comm_status(fx->c) == CES_OK; i++)
+    for (int i = 0; i < 200 && atomic_load(&fx->page[0].beat) < 3; i++)
         sleep_ms(5);
+    assert_true(atomic_load(&fx->page[0].beat) >= 3);
+    /* rank 1 beats for 3 s, then stops: only at its gone mark is it let be */
+    t0 = ces_cuda_now_ms();
+    for (uint64_t k = 1; ces_cuda_now_ms() - t0 < 3000; k++) {
+        atomic_store(&fx->page[1].beat, k);
+        sleep_ms(20);
+    }
+    atomic_store(&fx->page[1].beat, CES_WD_GONE);
+    sleep_ms(CES_WD_SILENT_MS + 500);
+    assert_int_equal(ces_comm_status(fx->c), CES_OK);
+    /* back, then silent: failed CES_WD_SILENT_MS (+ 1 ms) later */
+    atomic_store(&fx->page[1].beat, 7);
+    t0 = ces_cuda_now_ms();
+    for (int i = 0; i < 2000 && ces_comm_status(fx->c) == CES_OK; i++)
+        sleep_ms(5);
+    assert_true(ces_cuda_now_ms() - t0 >= CES_WD_SILENT_MS);
     ces_wd_stop(fx->c);
     out = err_end(&err);
     assert_int_equal(ces_comm_status(fx->c), CES_ERR_PEER_FAILED);
