@@ -103,8 +103,9 @@ struct ces_progress_rank {
 /* beyond the longest a watchdog goes without a beat: a slot read or a
  * copy of the words, 1 s each, polled with beats; CUDA calls between */
 #define CES_WD_SILENT_MS 5000u
-/* CES_TIMEOUT_MS at most (35 years): no deadline computed from it wraps */
-#define CES_TIMEOUT_MS_MAX ((uint64_t)1 << 40)
+/* CES_TIMEOUT_MS at most (49 days): the bootstrap's setup deadlines take
+ * it as 32 bits, and no deadline computed from it wraps */
+#define CES_TIMEOUT_MS_MAX ((uint64_t)UINT32_MAX)
 
 /* What a watchdog last saw of a peer's beat count, and since when (its own
  * clock). */
@@ -254,6 +255,7 @@ struct ces_comm {
     uint64_t *wd_stage;         /* pinned host memory the mirror copies into
                                    (shared queues: the words themselves) */
     struct ces_wd_peer *wd_peers; /* [size], the watchdog thread's own */
+    clockid_t wd_clock;         /* wd_cond's: monotonic where the system has it */
     int wd_mirror_pending;      /* a mirror copy is in flight (wd_mirror_lock) */
     uint64_t wd_mirror_ms;      /* when the watchdog's look last copied them */
     /* The first driver error of the mirror that says the context died (a
@@ -314,8 +316,9 @@ uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first);
 #define CES_CUDA_GPU_RANKS_MAX 4
 uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device);
 /* The watchdog (watchdog.c). */
-/* Initializes wd_lock, wd_mirror_lock and wd_cond (on the monotonic clock,
- * which the watchdog's looks time their waits on). */
+/* Initializes wd_lock, wd_mirror_lock and wd_cond (on the monotonic clock
+ * where the system has it, which the watchdog's looks time their waits on:
+ * a step of the wall clock must not hold them). */
 void ces_wd_init(struct ces_comm *c);
 int ces_wd_start(struct ces_comm *c);
 void ces_wd_stop(struct ces_comm *c);

@@ -220,9 +220,16 @@ static int wait_met(const struct ces_wd_wait *w, uint64_t held)
  * caller's on its behalf, is not stuck in a CUDA call): one more beat. */
 static void wd_beat(struct ces_comm *c)
 {
-    if (c->team->page != NULL &&
-        atomic_load_explicit(&c->team->page[c->rank].beat, memory_order_relaxed) != CES_WD_GONE)
-        atomic_fetch_add_explicit(&c->team->page[c->rank].beat, 1, memory_order_relaxed);
+    _Atomic uint64_t *b;
+    uint64_t v;
+
+    if (c->team->page == NULL)
+        return;
+    b = &c->team->page[c->rank].beat;
+    v = atomic_load_explicit(b, memory_order_relaxed);
+    while (v != CES_WD_GONE && !atomic_compare_exchange_weak_explicit(
+                                   b, &v, v + 1, memory_order_relaxed, memory_order_relaxed)) {
+    }
 }
 
 /* Waits, at most a second, for stream s of the watchdog to finish what it
@@ -869,7 +876,7 @@ static void *wd_main(void *arg)
         uint64_t now;
         int failed, looked;
 
-        clock_gettime(CLOCK_MONOTONIC, &ts); /* wd_cond's clock (ces_wd_init) */
+        clock_gettime(c->wd_clock, &ts); /* wd_cond's clock (ces_wd_init) */
         ts.tv_nsec += 5000000L;
         if (ts.tv_nsec >= 1000000000L) {
             ts.tv_sec++;
@@ -1010,14 +1017,22 @@ void ces_wd_init(struct ces_comm *c)
     pthread_mutex_init(&c->wd_mirror_lock, NULL);
     /* a monotonic clock for the looks' deadline: a step of the wall clock
      * must not hold the watchdog (nor its beat, which the peers time) */
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    c->wd_clock = CLOCK_MONOTONIC;
+    if (pthread_condattr_init(&ca) != 0) {
+        c->wd_clock = CLOCK_REALTIME;
+        pthread_cond_init(&c->wd_cond, NULL);
+        return;
+    }
+    if (pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0)
+        c->wd_clock = CLOCK_REALTIME; /* the attribute's default */
     pthread_cond_init(&c->wd_cond, &ca);
     pthread_condattr_destroy(&ca);
 }
 
 int ces_wd_start(struct ces_comm *c)
 {
+    wd_beat(c); /* before the thread runs: a rank that dies before its first look
+                 * is judged silent too */
     c->wd_peers = ces_malloc(c->ctx, sizeof(*c->wd_peers) * c->size);
     if (c->wd_peers == NULL)
         return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory starting the watchdog");

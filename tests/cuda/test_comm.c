@@ -285,8 +285,9 @@ static void test_access_fails(void **state)
  * the words and every query fail with CUDA_ERROR_LAUNCH_FAILED): it
  * returns CES_ERR_CUDA at once, well before its deadline (CES_TIMEOUT_MS
  * 60000 + 1 s), naming the failed read, and leaves the memory mapped as
- * when busy. */
-enum { DESTROY_IDLE, DESTROY_BUSY, DESTROY_DEAD };
+ * when busy; so it does when its words show every step done
+ * (DESTROY_DEAD_IDLE: its side streams are not in the words). */
+enum { DESTROY_IDLE, DESTROY_BUSY, DESTROY_DEAD, DESTROY_DEAD_IDLE };
 
 static void destroy_last(int how)
 {
@@ -296,7 +297,7 @@ static void destroy_last(int how)
     struct ces_comm *c = ces_malloc(ctx, sizeof(*c));
     struct ces_alloc_rec rec = {0, 2 << 20, 1, 1, NULL};
     uint64_t stage[2 * CES_WD_STREAMS], t0;
-    int busy = how != DESTROY_IDLE;
+    int busy = how != DESTROY_IDLE, dead = how == DESTROY_DEAD || how == DESTROY_DEAD_IDLE;
 
     fakes_install();
     assert_non_null(t);
@@ -319,12 +320,12 @@ static void destroy_last(int how)
     c->ctx = ctx;
     c->team = t;
     c->size = 1;
-    c->timeout_ms = how == DESTROY_DEAD ? 60000 : 1;
-    atomic_init(&c->state, how == DESTROY_DEAD ? CES_ERR_CUDA : CES_ERR_TIMEOUT);
+    c->timeout_ms = dead ? 60000 : 1;
+    atomic_init(&c->state, dead ? CES_ERR_CUDA : CES_ERR_TIMEOUT);
     ces_wd_init(c);
     c->streams[1] = (CUstream)c; /* any handle: the stand-ins never look at it */
     c->joins[1] = (CUevent)c;
-    if (how == DESTROY_DEAD) {
+    if (dead) {
         /* the words the drain copies (the page: freed with the team) */
         char path[] = "/tmp/cesync-test-page-XXXXXX";
         int fd = mkstemp(path);
@@ -339,7 +340,7 @@ static void destroy_last(int how)
         c->progress_dev = (CUdeviceptr)(uintptr_t)stage;
         c->wd_stage = stage;
         c->nwatched = 1;
-        atomic_store(&c->watched[0].enqueued, 1);
+        atomic_store(&c->watched[0].enqueued, how == DESTROY_DEAD);
         context_dead = 1;
     }
     stream_busy = how == DESTROY_BUSY;
@@ -349,7 +350,7 @@ static void destroy_last(int how)
         assert_string_equal(ces_ctx_last_error(ctx),
                             "ces_comm_destroy: rank 0's streams did not go idle within "
                             "CES_TIMEOUT_MS + 1 s; its symmetric memory stays mapped");
-    } else if (how == DESTROY_DEAD) {
+    } else if (dead) {
         assert_int_equal(ces_comm_destroy(c), CES_ERR_CUDA);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "ces_comm_destroy: rank 0's streams cannot be waited for: the "
@@ -373,6 +374,7 @@ static void test_destroy_gives_up_on_a_busy_stream(void **state)
     destroy_last(DESTROY_BUSY);
     destroy_last(DESTROY_IDLE);
     destroy_last(DESTROY_DEAD);
+    destroy_last(DESTROY_DEAD_IDLE);
 }
 
 /* The failure as ces_comm_check words it, in the context's last error. */
