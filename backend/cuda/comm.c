@@ -730,7 +730,6 @@ static int drain(struct ces_comm *c, uint64_t deadline)
     ces_cuda_use(c); /* the mirror copies on the communicator's stream */
     for (;;) {
         int busy = 0;
-        char why[160];
 
         ces_wd_mirror(c, 1);
         pthread_mutex_lock(&c->wd_lock);
@@ -741,7 +740,7 @@ static int drain(struct ces_comm *c, uint64_t deadline)
         pthread_mutex_unlock(&c->wd_lock);
         if (!busy)
             return 1; /* the words only grow: a copy that shows idle says so */
-        if (ces_wd_read_error(c, why, sizeof(why)))
+        if (ces_wd_read_error(c, NULL, 0))
             return 0; /* they will not move again: what its streams hold is unknown */
         if (ces_cuda_now_ms() >= deadline)
             return 0;

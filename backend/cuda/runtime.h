@@ -338,8 +338,9 @@ void ces_wd_close(struct ces_comm *c, CUstream s);
  * and starts the next, 1 also waits for a fresh one (at most a second for
  * each copy it waits on: the one in flight, then its own). */
 void ces_wd_mirror(struct ces_comm *c, int wait);
-/* 1, with the reason in why, once a mirror copy met a driver error that
- * says the context died (the words will not move again); 0 while none did. */
+/* 1, with the reason in why (NULL with len 0: none), once a mirror copy
+ * met a driver error that says the context died (the words will not move
+ * again); 0 while none did. */
 int ces_wd_read_error(struct ces_comm *c, char *why, size_t len);
 /* Rank `rank`'s progress word and in-flight word of watch slot s, as the
  * page last had them (relaxed atomic loads). */

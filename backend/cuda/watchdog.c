@@ -744,10 +744,9 @@ static void diag_print(struct ces_comm *c, const struct diag *d, const char *why
 {
     FILE *f = stderr;
     int unreadable = 0;
-    char unread[160];
 
     fprintf(f, "cesync: watchdog: rank %" PRIu32 " (device %d): %s\n", c->rank, c->device, why);
-    if (ces_wd_read_error(c, unread, sizeof(unread)))
+    if (ces_wd_read_error(c, NULL, 0))
         fprintf(f, "cesync: watchdog:   (the progress words could not be read: the steps named "
                    "are from their last copy, the streams may be past them)\n");
     if (d == NULL && c->team->page != NULL)
