@@ -30,7 +30,8 @@ static const char check_help[] =
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
     "                      a line on stderr says what needed the memory; default half\n"
     "                      of this machine's memory, 0 for no bound)\n"
-    "  --no-reduction      reference mode: no partial-order reduction\n"
+    "  --no-reduction      reference mode: no partial-order reduction (the exhaustive\n"
+    "                      search only)\n"
     "  --first             stop at the first defect found (verdict adds INCOMPLETE)\n"
     "  --random N          N random complete executions instead (a sample, not a proof)\n"
     "  --seed S            the random mode's seed (default 1; with --random only)\n"
@@ -54,8 +55,9 @@ static const char check_help[] =
     "  --fault-sweep       every fault at every op position, with and without --abort\n"
     "                      (the verdict without faults, a table, a line per fault kind\n"
     "                      and the totals; with --quiet that verdict and the totals;\n"
-    "                      no --json, --dot; exit 1 if the schedule fails without\n"
-    "                      faults or a fault leaves a stream blocked under --abort)\n"
+    "                      no --json, --dot, --abort; exit 1 if the schedule fails\n"
+    "                      without faults or a fault leaves a stream blocked under\n"
+    "                      --abort)\n"
     "  --dot OUT           draw the first counterexample over the schedule, or the\n"
     "                      schedule alone when it is OK (.dot, .svg or .png; the\n"
     "                      directory must exist, checked before the search; not the\n"
@@ -251,6 +253,9 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
     if (a->o.max_depth > 0 && (a->o.random > 0 || a->o.replay != NULL))
         return ces_tool_fail("check: --max-depth bounds the exhaustive search: drop it with "
                              "--random/--replay");
+    if ((a->o.flags & CES_CHECK_NO_REDUCTION) && (a->o.random > 0 || a->o.replay != NULL))
+        return ces_tool_fail("check: --no-reduction is a mode of the exhaustive search: drop it "
+                             "with --random/--replay");
     if (a->seed_given && a->o.random == 0)
         return ces_tool_fail("check: --seed applies to --random");
     if (a->states_given && (a->o.random > 0 || a->o.replay != NULL))
@@ -266,6 +271,9 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
                              a->sweep ? "--fault-sweep" : "--queue-sweep");
     if (a->sweep && (a->o.replay != NULL || a->o.nfaults > 0))
         return ces_tool_fail("check: --fault-sweep makes its own faults; drop --fault/--replay");
+    if (a->sweep && (a->o.flags & CES_CHECK_ABORT))
+        return ces_tool_fail("check: --fault-sweep checks every fault without and with --abort: "
+                             "drop --abort");
     if (a->sweep && (a->json || a->dot != NULL))
         return ces_tool_fail("check: --fault-sweep prints a table, not a report: drop "
                              "--json/--dot");

@@ -100,6 +100,18 @@ static void test_usage_errors(void **state)
                        "cesync: check: --seed expects a number, got '-5'\n");
     ces_test_tool_says("check barrier --max-depth", 2,
                        "cesync: check: --max-depth expects a number\n");
+    /* options that changed nothing were taken without a word: the sweep
+     * checks every fault without and with the watchdog by itself, and only
+     * the exhaustive search reduces */
+    ces_test_tool_says("check barrier --fault-sweep --abort", 2,
+                       "cesync: check: --fault-sweep checks every fault without and with "
+                       "--abort: drop --abort\n");
+    ces_test_tool_says("check barrier --random 3 --no-reduction", 2,
+                       "cesync: check: --no-reduction is a mode of the exhaustive search: drop "
+                       "it with --random/--replay\n");
+    ces_test_tool_says("check barrier --no-reduction --replay 0", 2,
+                       "cesync: check: --no-reduction is a mode of the exhaustive search: drop "
+                       "it with --random/--replay\n");
 }
 
 static void test_print_validate_dot(void **state)
