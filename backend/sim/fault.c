@@ -122,12 +122,22 @@ static uint64_t rank_len(const struct ces_graph *g, uint32_t r)
     return len;
 }
 
+/* What a fault's position must lie in, for "r0.s0 has ...": "3 ops (#0..#2)",
+ * or "no ops" (it said "0 ops (#0..#0)"). */
+static void ops_range(uint64_t len, char *buf, size_t size)
+{
+    if (len == 0)
+        snprintf(buf, size, "no ops");
+    else
+        snprintf(buf, size, "%" PRIu64 " op%s (#0..#%" PRIu64 ")", len, ces_plural(len), len - 1);
+}
+
 int ces_sim_fault_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_fault *f)
 {
     uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g), b, j, i;
     const struct ces_op *op;
     uint64_t len;
-    char spec[96];
+    char spec[96], range[64];
 
     ces_fault_format(f, spec, sizeof(spec));
     if (f->kind > CES_FAULT_DELAY)
@@ -141,11 +151,11 @@ int ces_sim_fault_check(struct ces_ctx *ctx, const struct ces_graph *g, const st
             return ces_ctx_error(ctx, CES_ERR_INVALID,
                                  "fault %s: no such rank (ranks 0..%" PRIu32 ")", spec, ranks - 1);
         len = rank_len(g, f->rank);
-        if (f->index >= len)
-            return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "fault %s: r%" PRIu32 " has %" PRIu64 " ops (#0..#%" PRIu64 ")",
-                                 spec, f->rank, len, len == 0 ? 0 : len - 1);
-        return CES_OK;
+        if (f->index < len)
+            return CES_OK;
+        ops_range(len, range, sizeof(range));
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "fault %s: r%" PRIu32 " has %s", spec,
+                             f->rank, range);
     }
     if (f->rank >= ranks || f->stream >= streams)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
@@ -153,11 +163,11 @@ int ces_sim_fault_check(struct ces_ctx *ctx, const struct ces_graph *g, const st
                              ")",
                              spec, ranks - 1, streams - 1);
     op = ces_sim_op_at(g, f->rank, f->stream, f->index, &b, &j, &i, &len);
-    if (op == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "fault %s: r%" PRIu32 ".s%" PRIu32 " has %" PRIu64
-                             " ops (#0..#%" PRIu64 ")",
-                             spec, f->rank, f->stream, len, len == 0 ? 0 : len - 1);
+    if (op == NULL) {
+        ops_range(len, range, sizeof(range));
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "fault %s: r%" PRIu32 ".s%" PRIu32 " has %s",
+                             spec, f->rank, f->stream, range);
+    }
     if (f->kind != CES_FAULT_STOP && op->kind != CES_OP_WRITE)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "fault %s: expected a write at that position, found '%s'", spec,

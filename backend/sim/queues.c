@@ -145,8 +145,8 @@ int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, u
         if (n != streams)
             return ces_ctx_error(ctx, CES_ERR_INVALID,
                                  "queue map '%s': list %" PRIu32 " has %" PRIu32
-                                 " numbers; expected one per stream, %" PRIu32,
-                                 text, l + 1, n, streams);
+                                 " number%s; expected one per stream, %" PRIu32,
+                                 text, l + 1, n, ces_plural(n), streams);
         if (*s == '/')
             s++;
     }

@@ -112,6 +112,15 @@ static void test_usage_errors(void **state)
     ces_test_tool_says("check barrier --no-reduction --replay 0", 2,
                        "cesync: check: --no-reduction is a mode of the exhaustive search: drop "
                        "it with --random/--replay\n");
+    /* a rank or stream without ops has no position to name (it said
+     * "0 ops (#0..#0)"), and one op or number is no plural */
+    ces_test_tool_says("check sendrecv --ranks 3 --pairs 0:1 --fault stop:r2#0", 2,
+                       "cesync: check: fault stop:r2#0: r2 has no ops\n");
+    ces_test_tool_says("check sendrecv --ranks 3 --pairs 0:1 --fault stop:r2.s1#0", 2,
+                       "cesync: check: fault stop:r2.s1#0: r2.s1 has no ops\n");
+    ces_test_tool_says("check bad/cross_stream_conn0.ces --queues 0", 2,
+                       "cesync: check: --queues: queue map '0': list 1 has 1 number; expected "
+                       "one per stream, 2\n");
 }
 
 static void test_print_validate_dot(void **state)
