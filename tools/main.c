@@ -66,27 +66,26 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
-        /* `cesync help COMMAND` is `cesync COMMAND --help` */
-        for (size_t i = 0; argc == 3 && strcmp(argv[1], "help") == 0 &&
-                           i < sizeof(commands) / sizeof(commands[0]);
-             i++) {
+        /* `cesync help COMMAND` (or --help, -h: it printed this usage and
+         * dropped the command) is `cesync COMMAND --help` */
+        for (size_t i = 0; argc == 3 && i < sizeof(commands) / sizeof(commands[0]); i++) {
             char *help[] = {"--help", NULL};
 
             if (strcmp(argv[2], commands[i].name) == 0)
                 return finish(commands[i].fn(1, help));
         }
         /* `cesync help help`, `cesync help --help`: this usage */
-        if (argc == 3 && strcmp(argv[1], "help") == 0 &&
-            (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 ||
-             strcmp(argv[2], "-h") == 0)) {
+        if (argc == 3 && (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 ||
+                          strcmp(argv[2], "-h") == 0)) {
             usage(stdout);
             return finish(CES_EXIT_OK);
         }
-        if (argc > 2 && strcmp(argv[1], "help") == 0) {
+        if (argc > 2) {
             if (argc == 3)
-                fprintf(stderr, "cesync: help: unknown command '%s'\n\n", argv[2]);
+                fprintf(stderr, "cesync: %s: unknown command '%s'\n\n", argv[1], argv[2]);
             else
-                fputs("cesync: help takes one command (cesync help check)\n\n", stderr);
+                fprintf(stderr, "cesync: %s takes one command (cesync help check)\n\n",
+                        argv[1]);
             usage(stderr);
             return CES_EXIT_USAGE;
         }
@@ -94,6 +93,8 @@ int main(int argc, char **argv)
         return finish(CES_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
+        if (argc > 2) /* it printed the version and dropped them */
+            return ces_tool_fail("--version takes no arguments, not '%s'", argv[2]);
         printf("cesync %d.%d (.ces format %d)\n", CES_VERSION_MAJOR, CES_VERSION_MINOR,
                CES_FORMAT_VERSION);
         return finish(CES_EXIT_OK);

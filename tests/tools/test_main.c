@@ -29,11 +29,16 @@ static void test_help_everywhere(void **state)
         assert_int_equal(ces_test_tool(NULL, args, &out), 0);
         if (strstr(out, "usage: cesync") == NULL)
             fail_msg("'cesync %s' lacks a usage line:\n%s", args, out);
-        /* `cesync help COMMAND` says the same */
-        snprintf(args, sizeof(args), "help %s", cmds[i]);
-        assert_int_equal(ces_test_tool(NULL, args, &same), 0);
-        assert_string_equal(same, out);
-        free(same);
+        /* `cesync help COMMAND` says the same, and so do --help and -h
+         * before it (they printed the usage and dropped the command) */
+        for (size_t k = 0; k < 3; k++) {
+            const char *help[] = {"help", "--help", "-h"};
+
+            snprintf(args, sizeof(args), "%s %s", help[k], cmds[i]);
+            assert_int_equal(ces_test_tool(NULL, args, &same), 0);
+            assert_string_equal(same, out);
+            free(same);
+        }
         free(out);
     }
     assert_int_equal(ces_test_tool(NULL, "help nope", &out), 2);
@@ -55,6 +60,13 @@ static void test_help_everywhere(void **state)
     assert_true(strncmp(out, "cesync: help takes one command (cesync help check)\n\n", 52) ==
                 0);
     free(out);
+    assert_int_equal(ces_test_tool(NULL, "--help nope", &out), 2);
+    assert_true(strncmp(out, "cesync: --help: unknown command 'nope'\n\nusage: cesync COMMAND",
+                        61) == 0);
+    free(out);
+    /* --version printed the version and dropped what followed it */
+    ces_test_tool_says("--version check", 2,
+                       "cesync: --version takes no arguments, not 'check'\n");
 }
 
 static void test_usage_errors(void **state)
