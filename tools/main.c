@@ -66,8 +66,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
-        /* `cesync help COMMAND` (or --help, -h: it printed this usage and
-         * dropped the command) is `cesync COMMAND --help` */
+        /* `cesync help COMMAND` (or --help, -h) is `cesync COMMAND --help` */
         for (size_t i = 0; argc == 3 && i < sizeof(commands) / sizeof(commands[0]); i++) {
             char *help[] = {"--help", NULL};
 
@@ -93,7 +92,7 @@ int main(int argc, char **argv)
         return finish(CES_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
-        if (argc > 2) /* it printed the version and dropped them */
+        if (argc > 2)
             return ces_tool_fail("--version takes no arguments, not '%s'", argv[2]);
         printf("cesync %d.%d (.ces format %d)\n", CES_VERSION_MAJOR, CES_VERSION_MINOR,
                CES_FORMAT_VERSION);

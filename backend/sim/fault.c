@@ -123,7 +123,7 @@ static uint64_t rank_len(const struct ces_graph *g, uint32_t r)
 }
 
 /* What a fault's position must lie in, for "r0.s0 has ...": "3 ops (#0..#2)",
- * or "no ops" (it said "0 ops (#0..#0)"). */
+ * or "no ops". */
 static void ops_range(uint64_t len, char *buf, size_t size)
 {
     if (len == 0)
