@@ -431,8 +431,10 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
             printf("%-5s %5zu: %zu HANG or DEADLOCK, %zu RACE or MISMATCH, %zu OK\n",
                    ces_fault_kind_name(order[i]), k[0], k[1], k[2], k[3]);
     }
+    /* incomplete: of all the faults (a search that a bound or --first cut
+     * short may have found a defect too), not a class beside the others */
     printf("fault sweep: %zu faults: %zu show as HANG or DEADLOCK, %zu as RACE or MISMATCH, %zu "
-           "tolerated (OK), %zu incomplete; with --abort %zu stay blocked\n",
+           "tolerated (OK); %zu of them incomplete; with --abort %zu stay blocked\n",
            n, by_kind[3][1], by_kind[3][2], by_kind[3][3], incomplete, blocked);
     ec = blocked > 0 || exit_of(base) == CES_EXIT_DEFECT ? CES_EXIT_DEFECT
          : incomplete > 0 || exit_of(base) == CES_EXIT_INCOMPLETE ? CES_EXIT_INCOMPLETE
