@@ -36,15 +36,9 @@ static int bench_cu_load(struct bench_cu *t)
                                    "cuLaunchKernel"};
     void *fns[4];
 
-    for (int i = 0; i < 4; i++) {
-        enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-
-        fns[i] = NULL;
-        if (cudaGetDriverEntryPointByVersion(names[i], &fns[i], CUDA_VERSION, cudaEnableDefault,
-                                             &q) != cudaSuccess ||
-            q != cudaDriverEntryPointSuccess || fns[i] == NULL)
+    for (int i = 0; i < 4; i++)
+        if ((fns[i] = ces_cu_sym(names[i])) == NULL)
             return 0;
-    }
     *(void **)&t->ModuleLoadData = fns[0];
     *(void **)&t->ModuleGetFunction = fns[1];
     *(void **)&t->ModuleUnload = fns[2];

@@ -14,19 +14,27 @@ static struct ces_cu_api cu_table;
 static const struct ces_cu_api *cu_loaded;
 static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
 
+void *ces_cu_sym(const char *name)
+{
+    void *fn = NULL;
+    enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+
+    if (cudaGetDriverEntryPointByVersion(name, &fn, CUDA_VERSION, cudaEnableDefault, &q) !=
+            cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+        return NULL;
+    return fn;
+}
+
 static void cu_load_once(void)
 {
     int ok = 1;
 
-#define CES_X_(name)                                                                          \
-    {                                                                                         \
-        void *fn = NULL;                                                                      \
-        enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;          \
-        if (cudaGetDriverEntryPointByVersion(#name, &fn, CUDA_VERSION, cudaEnableDefault, &q) \
-                != cudaSuccess ||                                                             \
-            q != cudaDriverEntryPointSuccess || fn == NULL)                                   \
-            ok = 0;                                                                           \
-        *(void **)&cu_table.p_##name = fn;                                                    \
+#define CES_X_(name)                                     \
+    {                                                    \
+        void *fn = ces_cu_sym(#name);                    \
+        ok = ok && fn != NULL;                           \
+        *(void **)&cu_table.p_##name = fn;               \
     }
     CES_CU_FUNCS(CES_X_)
 #undef CES_X_

@@ -108,6 +108,9 @@ struct ces_cu_api {
 const struct ces_cu_api *ces_cu_load(void);
 /* The loaded table; only valid after ces_cu_load returned non-NULL. */
 const struct ces_cu_api *ces_cu(void);
+/* The driver function `name` (CUDA 13.0's version of it), reached the same
+ * way, for callers that need one the table does not carry; NULL if none. */
+void *ces_cu_sym(const char *name);
 
 #undef cuCtxCreate
 #define cuCtxCreate (ces_cu()->p_cuCtxCreate)

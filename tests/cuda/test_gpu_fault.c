@@ -71,6 +71,7 @@
  * watchdog reads and releases through a context of its own.
  */
 #include "gpu_util.h"
+#include "cu_api.h"
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -483,8 +484,8 @@ static int flood_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     return bad | arank_close(&r, rank);
 }
 
-/* A kernel that traps, loaded from PTX through the runtime's entry-point
- * query (the test links no libcuda).  Loaded before the blocked call:
+/* A kernel that traps, loaded from PTX through the driver functions the
+ * library reaches (ces_cu_sym: the test links no libcuda).  Loaded before the blocked call:
  * loading a module while a stream of the context is blocked waits for it
  * (the launch later does not). */
 static const char trap_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -506,11 +507,7 @@ static int trap_load(struct trap *tr)
     CUmodule mod;
 
     for (int i = 0; i < 3; i++) {
-        enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-
-        if (cudaGetDriverEntryPointByVersion(names[i], &fns[i], CUDA_VERSION, cudaEnableDefault,
-                                             &q) != cudaSuccess ||
-            q != cudaDriverEntryPointSuccess) {
+        if ((fns[i] = ces_cu_sym(names[i])) == NULL) {
             printf("FAIL: %s not found\n", names[i]);
             return 1;
         }
