@@ -569,6 +569,7 @@ enum diag_kind {
     DIAG_STEP_GONE,  /* eager: the step record itself was overwritten */
     DIAG_WAITS_LOST, /* eager: the step's waits were overwritten in the ring */
     DIAG_NO_RECORD,  /* captured: an in-flight id without a record */
+    DIAG_UNREAD,     /* eager, the words unreadable: somewhere in done+1..enq */
 };
 
 struct diag_entry {
@@ -580,8 +581,10 @@ struct diag_entry {
     uint64_t since;          /* DIAG_WAITS_LOST: waits recorded since the step's first */
     /* DIAG_WAITS: the steps the stream may be blocked in (eager: word+1 on
      * to the next that writes progress; captured: the call it is inside),
-     * their first_wait indexing diag.waits; DIAG_WAITS_LOST: step[0]. */
-    uint32_t nsteps;
+     * their first_wait indexing diag.waits; DIAG_WAITS_LOST: step[0];
+     * DIAG_UNREAD: step[0] and step[1], the first and the last step it
+     * may be in, each where its record is kept (bit 0 and bit 1 of ends). */
+    uint32_t nsteps, ends;
     struct ces_wd_step step[CES_PROGRESS_SPAN];
 };
 
@@ -593,9 +596,11 @@ struct diag {
 
 /* What watch slot s is blocked in, eager or captured (wd_lock held): 0 if
  * nothing; else *e is filled in, and recs[0..*nrec) are the records whose
- * waits to copy (none when there is none to trust). */
-static int blocked_in(struct ces_comm *c, uint32_t s, int captured, struct diag_entry *e,
-                      const struct ces_wd_step **recs, uint32_t *nrec)
+ * waits to copy (none when there is none to trust).  unread: the words
+ * could not be read, so an eager stream is only known to be past its
+ * word's last copy; its slots are not read either (the context is dead). */
+static int blocked_in(struct ces_comm *c, uint32_t s, int captured, int unread,
+                      struct diag_entry *e, const struct ces_wd_step **recs, uint32_t *nrec)
 {
     memset(e, 0, sizeof(*e));
     e->captured = captured;
@@ -614,6 +619,17 @@ static int blocked_in(struct ces_comm *c, uint32_t s, int captured, struct diag_
     e->enq = atomic_load(&c->watched[s].enqueued);
     if (e->done >= e->enq)
         return 0;
+    if (unread) {
+        const uint64_t q[2] = {e->done + 1, e->enq};
+
+        e->kind = DIAG_UNREAD;
+        for (uint32_t k = 0; k < 2; k++)
+            if (c->watched[s].steps[q[k] % CES_WD_STEPS].seq == q[k]) {
+                e->step[k] = c->watched[s].steps[q[k] % CES_WD_STEPS];
+                e->ends |= 1u << k;
+            }
+        return 1;
+    }
     e->kind = DIAG_WAITS;
     for (uint64_t q = e->done + 1; q <= e->enq && *nrec < CES_PROGRESS_SPAN; q++) {
         const struct ces_wd_step *st = &c->watched[s].steps[q % CES_WD_STEPS];
@@ -640,7 +656,7 @@ static int blocked_in(struct ces_comm *c, uint32_t s, int captured, struct diag_
 }
 
 /* Copies the diagnosis (wd_lock held); NULL when out of memory. */
-static struct diag *diag_take(struct ces_comm *c)
+static struct diag *diag_take(struct ces_comm *c, int unread)
 {
     const struct ces_wd_step *recs[2 * CES_WD_STREAMS][CES_PROGRESS_SPAN];
     uint32_t nrec[2 * CES_WD_STREAMS];
@@ -658,7 +674,7 @@ static struct diag *diag_take(struct ces_comm *c)
      * the records they lead to cannot change while the lock is held. */
     for (int captured = 0; captured < 2; captured++)
         for (uint32_t s = 0; s < c->nwatched; s++)
-            if (blocked_in(c, s, captured, &d->e[d->n], recs[d->n], &nrec[d->n])) {
+            if (blocked_in(c, s, captured, unread, &d->e[d->n], recs[d->n], &nrec[d->n])) {
                 for (uint32_t k = 0; k < nrec[d->n]; k++)
                     nwaits += recs[d->n][k]->nwaits;
                 d->n++;
@@ -739,6 +755,31 @@ static void print_waits(struct ces_comm *c, FILE *f, const struct diag *d,
     }
 }
 
+/* Prints a DIAG_UNREAD entry: the steps after the word's last copy, each
+ * end named by its call where its record is kept. */
+static void print_unread(struct ces_comm *c, FILE *f, const struct diag_entry *e)
+{
+    char end[2][64], slot[16] = "";
+
+    for (uint32_t k = 0; k < 2; k++) {
+        if (e->ends & (1u << k)) {
+            snprintf(end[k], sizeof(end[k]), "%s call %" PRIu64, e->step[k].what, e->step[k].call);
+            snprintf(slot, sizeof(slot), " (s%" PRIu32 ")", e->step[k].stream);
+        } else {
+            snprintf(end[k], sizeof(end[k]), "a call no longer recorded");
+        }
+    }
+    if (e->done + 1 == e->enq)
+        fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p%s: stopped in step %" PRIu64
+                   " of %" PRIu64 ", %s",
+                c->rank, (void *)e->stream, slot, e->enq, e->enq, end[1]);
+    else
+        fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p%s: stopped somewhere in steps %" PRIu64
+                   " to %" PRIu64 " of %" PRIu64 ", from %s to %s",
+                c->rank, (void *)e->stream, slot, e->done + 1, e->enq, e->enq, end[0], end[1]);
+    fprintf(f, " (its word's last copy said %" PRIu64 " done)\n", e->done);
+}
+
 /* Prints the diagnosis (without wd_lock: it reads slots). */
 static void diag_print(struct ces_comm *c, const struct diag *d, const char *why)
 {
@@ -747,8 +788,8 @@ static void diag_print(struct ces_comm *c, const struct diag *d, const char *why
 
     fprintf(f, "cesync: watchdog: rank %" PRIu32 " (device %d): %s\n", c->rank, c->device, why);
     if (ces_wd_read_error(c, NULL, 0))
-        fprintf(f, "cesync: watchdog:   (the progress words could not be read: the steps named "
-                   "are from their last copy, the streams may be past them)\n");
+        fprintf(f, "cesync: watchdog:   (the progress words could not be read: where a stream "
+                   "stopped is known only from their last copy on)\n");
     if (d == NULL && c->team->page != NULL)
         fprintf(f, "cesync: watchdog:   (out of memory: no details of the blocked streams)\n");
     for (uint32_t i = 0; d != NULL && i < d->n; i++) {
@@ -769,6 +810,9 @@ static void diag_print(struct ces_comm *c, const struct diag *d, const char *why
                        " waits recorded since its first, the ring keeps %u)\n",
                     c->rank, (void *)e->stream, st->stream, st->what, st->call, st->seq, e->enq,
                     e->since, CES_WD_WAITS);
+            break;
+        case DIAG_UNREAD:
+            print_unread(c, f, e);
             break;
         case DIAG_NO_RECORD:
             fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p: inside captured call %" PRIu64
@@ -816,13 +860,14 @@ static void diag_print(struct ces_comm *c, const struct diag *d, const char *why
 void ces_wd_fail(struct ces_comm *c, int status, const char *why)
 {
     struct diag *d = NULL;
-    int expect = CES_OK, won;
+    int expect = CES_OK, won, unread;
 
     /* The calling thread may be the user's (ces_comm_abort), with another
      * context current: the mirror and the slot reads use this one's stream. */
     cuCtxSetCurrent(c->cuctx);
     ces_wd_mirror(c, 1); /* the diagnosis starts from the words as they are now */
     note_stuck(c);
+    unread = ces_wd_read_error(c, NULL, 0);
     pthread_mutex_lock(&c->wd_lock);
     /* state changes only here, under the lock: the reason is written while
      * it is still CES_OK, so whoever sees the failure sees the reason */
@@ -832,7 +877,7 @@ void ces_wd_fail(struct ces_comm *c, int status, const char *why)
     if (won) {
         if (c->team->page != NULL)
             atomic_store(&c->team->page[c->rank].failed, (uint64_t)(-status));
-        d = diag_take(c);
+        d = diag_take(c, unread);
     }
     pthread_mutex_unlock(&c->wd_lock);
     if (won) {

@@ -734,14 +734,16 @@ static void test_dead_context(void **state)
         char *out, want[200];
 
         use_device_words(fx, stage);
-        if (q == 0)
-            atomic_store(&copy_error, CUDA_ERROR_LAUNCH_FAILED);
         err_begin(&err);
         assert_int_equal(ces_wd_start(fx->c), CES_OK);
         sleep_ms(100);
         assert_int_equal(ces_comm_status(fx->c), CES_OK);
         enqueue(fx, 1, &ready1, 1);
-        if (q == 1) {
+        if (q == 0) {
+            /* two steps pending, then the copies fail */
+            enqueue(fx, 1, &ready1, 1);
+            atomic_store(&copy_error, CUDA_ERROR_LAUNCH_FAILED);
+        } else {
             /* the first copy goes out; the query of it fails */
             for (int i = 0; i < 400 && atomic_load(&reads) == 0; i++)
                 sleep_ms(5);
@@ -758,8 +760,15 @@ static void test_dead_context(void **state)
         assert_non_null(strstr(out, "cesync: watchdog: rank 0 (device 0): the progress words "));
         assert_non_null(strstr(out, said[q]));
         assert_non_null(strstr(out, "cesync: watchdog:   (the progress words could not be read: "
-                                    "the steps named are from their last copy, the streams may "
-                                    "be past them)\n"));
+                                    "where a stream stopped is known only from their last copy "
+                                    "on)\n"));
+        /* where it stopped, from the words' last copy on, its slots unread */
+        assert_non_null(strstr(out, q == 0 ? "(s0): stopped somewhere in steps 1 to 2 of 2, from "
+                                             "alltoall call 7 to alltoall call 7 (its word's last "
+                                             "copy said 0 done)\n"
+                                           : "(s0): stopped in step 1 of 1, alltoall call 7 (its "
+                                             "word's last copy said 0 done)\n"));
+        assert_null(strstr(out, "its waits:"));
         free(out);
         fixture_free(fx);
     }
