@@ -1126,6 +1126,8 @@ int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char
 {
     struct parser P;
     struct ces_prog *p;
+    size_t text0 = 0, end; /* where the text starts (after a BOM) and ends */
+    uint32_t col;
     int rc = CES_OK;
 
     if (ctx == NULL || out == NULL || (text == NULL && len > 0))
@@ -1152,7 +1154,7 @@ int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char
     /* A UTF-8 byte order mark, which some editors put first, is skipped: the
      * columns of line 1 count from after it. */
     if (len >= 3 && memcmp(P.text, "\xef\xbb\xbf", 3) == 0)
-        P.pos = 3;
+        P.pos = text0 = 3;
     /* A NUL byte is said where it is, whatever token it splits. */
     {
         const char *nul = memchr(P.text, '\0', len);
@@ -1184,23 +1186,29 @@ int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char
             P.pos++;
         P.pos++; /* past the newline (or past the end: the loop stops) */
     }
-    /* the number of the last line, for errors at the end of the input */
+    /* where the input ends, for errors there: the last line, just past
+     * its last character (a final newline ends that line, no new one) */
     P.line -= (len > 0 && P.text[len - 1] == '\n') ? 2 : 1;
     if (P.line == 0)
         P.line = 1;
+    end = len - (len > text0 && P.text[len - 1] == '\n');
+    end -= end > text0 && P.text[end - 1] == '\r';
+    for (P.line_start = end; P.line_start > text0 && P.text[P.line_start - 1] != '\n';)
+        P.line_start--;
+    col = (uint32_t)(end - P.line_start + 1);
     if (!P.seen_cesync) {
-        rc = ces_ctx_error(ctx, CES_ERR_PARSE, "%s:1:1: expected 'cesync 1' as the first "
-                           "statement, found end of input", p->file);
+        rc = perr(&P, CES_ERR_PARSE, col,
+                  "expected 'cesync 1' as the first statement, found end of input");
         goto fail;
     }
     if (!P.seen_ranks) {
-        rc = ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%" PRIu32 ":1: expected 'ranks N' in the "
-                           "header, found end of input", p->file, P.line);
+        rc = perr(&P, CES_ERR_PARSE, col,
+                  "expected 'ranks N' in the header, found end of input");
         goto fail;
     }
     if (p->phases.len == 0) {
-        rc = ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%" PRIu32 ":1: expected 'phase eager xK' or "
-                           "'phase graph xK', found end of input", p->file, P.line);
+        rc = perr(&P, CES_ERR_PARSE, col,
+                  "expected 'phase eager xK' or 'phase graph xK', found end of input");
         goto fail;
     }
     *out = p;

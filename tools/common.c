@@ -598,6 +598,12 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
         if (rc == CES_OK)
             rc = ces_prog_expand(ctx, pg, out);
     } else {
+        struct stat sb;
+
+        /* a file of the collective's name is not read, but said */
+        if (input != NULL && stat(input, &sb) == 0)
+            fprintf(stderr, "cesync: %s: '%s' is the built-in collective; the file of that name "
+                            "is not read (name it ./%s to read it)\n", cmd, input, input);
         /* the defaults of ces_coll_params_init are the same for every
          * collective, and the options never set a field to 0 */
         if (options_apply(cmd, coll, given) != CES_EXIT_OK)

@@ -291,8 +291,23 @@ static void test_syntax_errors(void **state)
     } cases[] = {
         {"", "t.ces:1:1: expected 'cesync 1' as the first statement, found end of input",
          CES_ERR_PARSE},
-        {"cesync 1\n", "t.ces:1:1: expected 'ranks N' in the header, found end of input",
+        {"cesync 1\n", "t.ces:1:9: expected 'ranks N' in the header, found end of input",
          CES_ERR_PARSE},
+        /* the end of input is just past the last line's last character:
+         * no final newline, a CRLF, a BOM (line 1 counts from after it),
+         * a comment, trailing blanks */
+        {"cesync 1", "t.ces:1:9: expected 'ranks N' in the header, found end of input",
+         CES_ERR_PARSE},
+        {"\xef\xbb\xbf" "cesync 1\r\n", "t.ces:1:9: expected 'ranks N' in the header, found "
+         "end of input", CES_ERR_PARSE},
+        {"\xef\xbb\xbf", "t.ces:1:1: expected 'cesync 1' as the first statement, found end of "
+         "input", CES_ERR_PARSE},
+        {"# a schedule\n\n# to come\n", "t.ces:3:10: expected 'cesync 1' as the first statement, "
+         "found end of input", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\n\n", "t.ces:3:1: expected 'phase eager xK' or 'phase graph xK', "
+         "found end of input", CES_ERR_PARSE},
+        {"cesync 1\nranks 2  \n", "t.ces:2:10: expected 'phase eager xK' or 'phase graph xK', "
+         "found end of input", CES_ERR_PARSE},
         {"cesync 1 2\n", "t.ces:1:10: expected end of line after 'cesync 1', found '2'",
          CES_ERR_PARSE},
         {"cesync\n", "t.ces:1:7: expected the format version after 'cesync', found end of line",

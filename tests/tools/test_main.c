@@ -155,6 +155,36 @@ static void test_print_validate_dot(void **state)
     free(out);
 }
 
+/* A file named as a built-in collective is not read, and the command says
+ * so (it took the collective in silence, even after --); ./NAME reads it. */
+static void test_file_named_as_a_collective(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[128], *out;
+    FILE *f;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/barrier", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("cesync 1\nranks 3\nphase eager x1\n", f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(ces_test_tool(dir, "validate -- barrier --ranks 2", &out), 0);
+    assert_string_equal(out, "cesync: validate: 'barrier' is the built-in collective; the file of "
+                             "that name is not read (name it ./barrier to read it)\n"
+                             "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, 1 "
+                             "iteration, 4 ops\n");
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "validate ./barrier", &out), 0);
+    assert_string_equal(out, "valid: 3 ranks, 1 stream per rank, 0 buffers, 0 signal arrays, 1 "
+                             "iteration, 0 ops\n");
+    free(out);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(ces_test_tool(dir, "validate barrier --ranks 2", &out), 0);
+    assert_null(strstr(out, "is the built-in collective"));
+    free(out);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* Sizes below 1 KiB are printed in bytes: a bound of 1 byte was "0.0 KiB",
  * and so was a state not yet sized (now left out).  The signal slots are the
  * schedule's (2 arrays of 1 slot on each of 4 ranks) even when the bound
@@ -301,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_help_everywhere),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_print_validate_dot),
+        cmocka_unit_test(test_file_named_as_a_collective),
         cmocka_unit_test(test_small_sizes),
         cmocka_unit_test(test_stdout_write_errors),
         cmocka_unit_test(test_run_input_first),
