@@ -545,7 +545,7 @@ static int sticky_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
                    ces_status_str(ces_comm_status(r.c)));
             return 1;
         }
-        printf("ok   rank 1 heard of it: %s\n", ces_ctx_last_error(r.ctx));
+        printf("ok   rank 1 heard of it: %s\n", ces_status_str(ces_comm_status(r.c)));
         return after_failure(r.ctx, r.c, r.s, r.a, r.b) | arank_close(&r, rank);
     }
     printf("ok   every byte of the 10 alltoalls' receive buffers\n");
