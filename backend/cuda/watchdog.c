@@ -774,8 +774,8 @@ static void print_unread(struct ces_comm *c, FILE *f, const struct diag_entry *e
                    " of %" PRIu64 ", %s",
                 c->rank, (void *)e->stream, slot, e->enq, e->enq, end[1]);
     else
-        fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p%s: stopped somewhere in steps %" PRIu64
-                   " to %" PRIu64 " of %" PRIu64 ", from %s to %s",
+        fprintf(f, "cesync: watchdog:   rank %" PRIu32 " stream %p%s: stopped somewhere in "
+                   "steps %" PRIu64 " to %" PRIu64 " of %" PRIu64 ", from %s to %s",
                 c->rank, (void *)e->stream, slot, e->done + 1, e->enq, e->enq, end[0], end[1]);
     fprintf(f, " (its word's last copy said %" PRIu64 " done)\n", e->done);
 }
