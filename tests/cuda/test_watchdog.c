@@ -194,9 +194,16 @@ static void count_write(uint64_t v)
     atomic_compare_exchange_strong(&first_write, &none, atomic_fetch_add(&events, 1) + 1);
 }
 
+static _Atomic long write_fails; /* so many 32-bit writes fail first */
+
 static CUresult CUDAAPI fake_write32(CUstream s, CUdeviceptr a, cuuint32_t v, unsigned int f)
 {
+    long left = atomic_load(&write_fails);
+
     (void)a, (void)f;
+    while (left > 0)
+        if (atomic_compare_exchange_weak(&write_fails, &left, left - 1))
+            return CUDA_ERROR_UNKNOWN;
     count_op(s);
     count_write(v);
     return CUDA_SUCCESS;
@@ -251,6 +258,7 @@ static void fakes_install(void)
     read_fails = 0;
     atomic_store(&copy_error, CUDA_SUCCESS);
     atomic_store(&query_error, CUDA_SUCCESS);
+    atomic_store(&write_fails, 0);
     current = NULL;
     atomic_store(&ctx_creates, 0);
     ctx_create_fails = 0;
@@ -680,6 +688,29 @@ static void test_release_after_diagnosis(void **state)
     assert_non_null(strstr(out, "cesync: watchdog: rank 0 (device 0): aborted by the test\n"));
     assert_int_equal(atomic_load(&reads), 1);
     assert_true(atomic_load(&first_write) > atomic_load(&last_read));
+    free(out);
+    fixture_free(fx);
+}
+
+/* A release the driver refuses (a write of the awaited value that fails)
+ * is made again at the next round, 20 ms on, until the stream drains:
+ * one refusal must not leave the caller's stream blocked for ever. */
+static void test_release_retried(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    char *out;
+
+    (void)state;
+    enqueue(fx, 1, &ready1, 1);
+    atomic_store(&write_fails, 3);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    out = fail_captured(fx->c, "aborted by the test");
+    for (int i = 0; i < 1000 && atomic_load(&first_write) == 0; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    assert_int_equal(atomic_load(&write_fails), 0);
+    assert_true(atomic_load(&first_write) != 0); /* the fourth try wrote */
+    assert_true(atomic_load(&writes[1]) >= 1);
     free(out);
     fixture_free(fx);
 }
@@ -1388,6 +1419,7 @@ int main(void)
         cmocka_unit_test(test_unreadable_slots),
         cmocka_unit_test(test_captured_call),
         cmocka_unit_test(test_release_after_diagnosis),
+        cmocka_unit_test(test_release_retried),
         cmocka_unit_test(test_peer_failed),
         cmocka_unit_test(test_dead_context),
         cmocka_unit_test(test_refused_copy_is_not_death),
