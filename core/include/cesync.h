@@ -246,7 +246,8 @@ CES_API int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t rep
  * host's enqueue order on that rank); a write to CES_RANK_ALL appends one
  * write per rank.  Checks the indices against the tables
  * and the ranges against the sizes; a full check of the whole graph is
- * ces_graph_validate. */
+ * ces_graph_validate.  Fields the op's kind does not use (and flags but
+ * CES_OPF_FROZEN, and CES_OPF_EXPECT on a consume) are stored as zero. */
 CES_API int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op);
 
 /* Whole-graph checks: every batch has its end on the same stream, copies in
