@@ -981,7 +981,12 @@ CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, c
 CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model *base,
                            struct ces_model *out);
 /* Writes a model as a model file (every field, one per line, with a comment
- * saying its unit); parsing it gives the same model.  Free with ces_free. */
+ * saying its unit); parsing it gives the same model.  Free with ces_free.
+ * CES_ERR_INVALID, naming the field, for a model no file can hold: a kind
+ * that is no built-in one (or lacks its NUL), flag_widths neither
+ * CES_MODEL_W32, CES_MODEL_W64 nor both, a cost or bandwidth out of the
+ * ranges ces_model_parse takes, or 0 for max_memops_per_batch,
+ * copy_engines, batch_engines or max_ranks. */
 CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
                             size_t *len);
 
