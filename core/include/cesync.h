@@ -847,7 +847,8 @@ struct ces_check_sweep_row {
  * and a delay at every write, a stop at every op of every stream, and a stop
  * of a whole rank wherever that stops two of its streams or more, each
  * without and with the watchdog model.  *rows (free with ces_free) receives *n rows in
- * position order. */
+ * position order.  A stream of more unrolled ops than the checker takes is
+ * CES_ERR_LIMIT, as from ces_check, before any fault is listed. */
 CES_API int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                                   const struct ces_check_opts *opts,
                                   struct ces_check_sweep_row **rows, size_t *n);
