@@ -678,7 +678,8 @@ CES_API uint64_t ces_queue_map_count(uint32_t ranks, uint32_t streams, uint32_t 
 #define CES_QUEUE_MAPS_MAX 100000u
 /* A queue map as text: each stream's queue, split by ',', one list for
  * every rank when they agree, else one per rank split by '/' ("0,0,1",
- * "0,0,1/0,1,0").  Returns the length needed (snprintf style). */
+ * "0,0,1/0,1,0").  Returns the length needed (snprintf style); "" for
+ * no rank or no stream, and -1 (buf "") when map is NULL. */
 CES_API int ces_queue_map_format(uint32_t ranks, uint32_t streams, const uint32_t *map,
                                  char *buf, size_t size);
 /* Reads that text into map (ranks * streams values): one list for every
