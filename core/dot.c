@@ -260,7 +260,9 @@ static int emit_clusters(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
     uint32_t nb = ces_graph_nblocks(g);
-    uint64_t *base = ces_malloc(st->ctx, (size_t)nb * g->streams * sizeof(uint64_t));
+    /* unrolled_bases fills block 0's row even of a graph without blocks */
+    uint64_t *base = ces_malloc(st->ctx, (size_t)(nb > 0 ? nb : 1) * g->streams *
+                                             sizeof(uint64_t));
 
     if (base == NULL)
         return CES_ERR_NOMEM;

@@ -336,6 +336,31 @@ static int check_op(struct ces_graph *g, uint32_t rank, struct ces_op *op)
     return rc;
 }
 
+/* Zeroes the fields op's kind does not use (struct ces_op says they are
+ * zero), so that ces_graph_equal and the printed text, which carry only the
+ * used ones, see what the op means. */
+static void clear_unused(struct ces_op *op)
+{
+    static const struct ces_region no_region;
+    static const struct ces_slot no_slot;
+    uint8_t kind = op->kind;
+
+    op->flags &= CES_OPF_FROZEN | (kind == CES_OP_CONSUME ? CES_OPF_EXPECT : 0);
+    op->pad_ = 0;
+    if (kind != CES_OP_WAIT)
+        op->cmp = 0;
+    if (kind != CES_OP_COPY && kind != CES_OP_PRODUCE && kind != CES_OP_CONSUME)
+        op->a = no_region;
+    if (kind != CES_OP_COPY && !(kind == CES_OP_CONSUME && (op->flags & CES_OPF_EXPECT)))
+        op->b = no_region;
+    if (kind != CES_OP_WRITE && kind != CES_OP_WAIT) {
+        op->slot = no_slot;
+        op->value = 0;
+    }
+    if (kind != CES_OP_RECORD && kind != CES_OP_AWAIT)
+        op->event = 0;
+}
+
 int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op)
 {
     struct ces_gblock *blk;
@@ -355,6 +380,7 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
     rc = check_op(g, rank, &copy);
     if (rc != CES_OK)
         return rc;
+    clear_unused(&copy);
     /* A write to every rank's slot (@*) is the unicast writes the CUDA
      * backend issues, rank 0 first: the checker then proves the writes that
      * run (no hardware write reaches every GPU at once). */

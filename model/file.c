@@ -67,6 +67,13 @@ int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const
     return CES_OK;
 }
 
+/* Whether a model file may not give integer field f the value 0. */
+static bool must_be_positive(const struct ces_mfield *f)
+{
+    return strcmp(f->name, "max_memops_per_batch") == 0 || strcmp(f->name, "copy_engines") == 0 ||
+           strcmp(f->name, "batch_engines") == 0 || strcmp(f->name, "max_ranks") == 0;
+}
+
 static const struct ces_mfield *find_field(const char *name, size_t len)
 {
     for (size_t i = 0; i < CES_MODEL_NFIELDS; i++)
@@ -167,10 +174,7 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
         u = strtoul(buf, &end, 10);
         if (*end != '\0' || errno != 0 || u > UINT32_MAX)
             return perr(ctx, l, col, "expected an unsigned integer");
-        if ((strcmp(f->name, "max_memops_per_batch") == 0 || strcmp(f->name, "copy_engines") == 0 ||
-             strcmp(f->name, "batch_engines") == 0 ||
-             strcmp(f->name, "max_ranks") == 0) &&
-            u == 0)
+        if (must_be_positive(f) && u == 0)
             return perr(ctx, l, col, "expected an unsigned integer > 0");
         {
             uint32_t u32 = (uint32_t)u;
@@ -312,9 +316,35 @@ static void fmt_double(char *buf, size_t size, double d)
 int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text, size_t *len)
 {
     struct ces_sb sb;
+    int rc;
 
     if (ctx == NULL || m == NULL || text == NULL)
         return CES_ERR_INVALID;
+    /* only what a model file can hold, so that parsing the text gives m */
+    rc = ces_model_check_values(ctx, m, "model print");
+    if (rc != CES_OK)
+        return rc;
+    if (ces_model_find(m->kind) == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "model print: the model's kind '%s' is no built-in kind, which a "
+                             "model file's `kind` must name",
+                             m->kind);
+    if (m->flag_widths < CES_MODEL_W32 || m->flag_widths > (CES_MODEL_W32 | CES_MODEL_W64))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "model print: the model's flag_widths is %u: expected "
+                             "CES_MODEL_W32, CES_MODEL_W64 or both",
+                             (unsigned)m->flag_widths);
+    for (size_t i = 0; i < CES_MODEL_NFIELDS; i++) {
+        const struct ces_mfield *f = &ces_model_fields_[i];
+        uint32_t u;
+
+        if (f->is_f64 || !must_be_positive(f))
+            continue;
+        memcpy(&u, (const char *)m + f->offset, sizeof(u));
+        if (u == 0)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "model print: the model's %s is 0: expected 1 or more", f->name);
+    }
     ces_sb_init(&sb, ctx);
     ces_sb_printf(&sb, "# cesync machine model\nkind = %s\n", m->kind);
     ces_sb_printf(&sb, "flag_widths = %s # bits\n",

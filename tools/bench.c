@@ -1239,6 +1239,9 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             ces_free(ctx, text);
             B->model = m;
             compute_predictions(ctx, B);
+        } else {
+            fprintf(stderr, "cesync: bench: --calibrate: %s\n", ces_ctx_last_error(ctx));
+            ex = CES_EXIT_DEFECT;
         }
     }
     print_header(B, stdout);

@@ -355,6 +355,34 @@ static int sweep_faults(struct ces_ctx *ctx, const struct ces_graph *g, struct c
     return rc;
 }
 
+/* The checker's limit on a stream's unrolled ops, said before the sweep
+ * lists a fault at each of them (positions are 32-bit, and a stream past
+ * the limit made billions of faults that every check then refused). */
+static int sweep_limit(struct ces_ctx *ctx, const struct ces_graph *g)
+{
+    uint64_t cnt[CES_MAX_STREAMS];
+    uint32_t streams = ces_graph_streams(g);
+
+    for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+        memset(cnt, 0, sizeof(cnt));
+        for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+            uint32_t n;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+            for (uint32_t i = 0; i < n; i++)
+                cnt[ops[i].stream] += ces_graph_block(g, b).reps;
+        }
+        for (uint32_t s = 0; s < streams; s++)
+            if (cnt[s] >= UINT32_MAX)
+                return ces_ctx_error(ctx, CES_ERR_LIMIT,
+                                     "r%" PRIu32 ".s%" PRIu32 ": %" PRIu64
+                                     " ops once graph replays are unrolled; the checker takes "
+                                     "at most %" PRIu32,
+                                     r, s, cnt[s], UINT32_MAX - 1);
+    }
+    return CES_OK;
+}
+
 int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                           const struct ces_check_opts *opts, struct ces_check_sweep_row **rows,
                           size_t *n)
@@ -370,6 +398,8 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
     *rows = NULL;
     *n = 0;
     rc = ces_graph_require_valid(ctx, g, "fault sweep");
+    if (rc == CES_OK)
+        rc = sweep_limit(ctx, g);
     if (rc != CES_OK)
         return rc;
     if (opts == NULL) {

@@ -70,7 +70,7 @@ uint64_t ces_queue_map_count(uint32_t ranks, uint32_t streams, uint32_t queues)
 /* Whether every rank's streams take the same queues. */
 static int same_for_all(uint32_t ranks, uint32_t streams, const uint32_t *map)
 {
-    for (uint32_t i = streams; i < ranks * streams; i++)
+    for (size_t i = streams; i < (size_t)ranks * streams; i++)
         if (map[i] != map[i % streams])
             return 0;
     return 1;
@@ -79,12 +79,17 @@ static int same_for_all(uint32_t ranks, uint32_t streams, const uint32_t *map)
 int ces_queue_map_format(uint32_t ranks, uint32_t streams, const uint32_t *map, char *buf,
                          size_t size)
 {
-    uint32_t shown = same_for_all(ranks, streams, map) ? 1 : ranks;
+    uint32_t shown;
     size_t len = 0;
 
     if (size > 0)
         buf[0] = '\0';
-    for (uint32_t i = 0; i < shown * streams; i++) {
+    if (map == NULL)
+        return -1;
+    /* a map of no rank or no stream holds no number (one list of ranks
+     * 0 was written from map[0..streams-1], past its end) */
+    shown = ranks == 0 ? 0 : same_for_all(ranks, streams, map) ? 1 : ranks;
+    for (size_t i = 0; i < (size_t)shown * streams; i++) {
         const char *sep = i == 0 ? "" : i % streams == 0 ? "/" : ",";
         int n = snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0,
                          "%s%" PRIu32, sep, map[i]);

@@ -246,7 +246,8 @@ CES_API int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t rep
  * host's enqueue order on that rank); a write to CES_RANK_ALL appends one
  * write per rank.  Checks the indices against the tables
  * and the ranges against the sizes; a full check of the whole graph is
- * ces_graph_validate. */
+ * ces_graph_validate.  Fields the op's kind does not use (and flags but
+ * CES_OPF_FROZEN, and CES_OPF_EXPECT on a consume) are stored as zero. */
 CES_API int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op);
 
 /* Whole-graph checks: every batch has its end on the same stream, copies in
@@ -677,7 +678,8 @@ CES_API uint64_t ces_queue_map_count(uint32_t ranks, uint32_t streams, uint32_t 
 #define CES_QUEUE_MAPS_MAX 100000u
 /* A queue map as text: each stream's queue, split by ',', one list for
  * every rank when they agree, else one per rank split by '/' ("0,0,1",
- * "0,0,1/0,1,0").  Returns the length needed (snprintf style). */
+ * "0,0,1/0,1,0").  Returns the length needed (snprintf style); "" for
+ * no rank or no stream, and -1 (buf "") when map is NULL. */
 CES_API int ces_queue_map_format(uint32_t ranks, uint32_t streams, const uint32_t *map,
                                  char *buf, size_t size);
 /* Reads that text into map (ranks * streams values): one list for every
@@ -846,7 +848,8 @@ struct ces_check_sweep_row {
  * and a delay at every write, a stop at every op of every stream, and a stop
  * of a whole rank wherever that stops two of its streams or more, each
  * without and with the watchdog model.  *rows (free with ces_free) receives *n rows in
- * position order. */
+ * position order.  A stream of more unrolled ops than the checker takes is
+ * CES_ERR_LIMIT, as from ces_check, before any fault is listed. */
 CES_API int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                                   const struct ces_check_opts *opts,
                                   struct ces_check_sweep_row **rows, size_t *n);
@@ -980,7 +983,12 @@ CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, c
 CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model *base,
                            struct ces_model *out);
 /* Writes a model as a model file (every field, one per line, with a comment
- * saying its unit); parsing it gives the same model.  Free with ces_free. */
+ * saying its unit); parsing it gives the same model.  Free with ces_free.
+ * CES_ERR_INVALID, naming the field, for a model no file can hold: a kind
+ * that is no built-in one (or lacks its NUL), flag_widths neither
+ * CES_MODEL_W32, CES_MODEL_W64 nor both, a cost or bandwidth out of the
+ * ranges ces_model_parse takes, or 0 for max_memops_per_batch,
+ * copy_engines, batch_engines or max_ranks. */
 CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
                             size_t *len);
 

@@ -434,6 +434,76 @@ static void test_null_arguments(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* An allocator that puts a guard after every block and checks it when the
+ * block is freed: a write past a block's end fails the test even without
+ * a sanitizer. */
+#define GUARD_BYTES 64
+
+static void *guard_malloc(void *ud, size_t size)
+{
+    unsigned char *p = malloc(sizeof(size_t) + size + GUARD_BYTES);
+
+    (void)ud;
+    if (p == NULL)
+        return NULL;
+    memcpy(p, &size, sizeof(size));
+    memset(p + sizeof(size_t) + size, 0xa5, GUARD_BYTES);
+    return p + sizeof(size_t);
+}
+
+static void guard_free(void *ud, void *ptr)
+{
+    unsigned char *p = (unsigned char *)ptr - sizeof(size_t);
+    size_t size;
+
+    (void)ud;
+    if (ptr == NULL)
+        return;
+    memcpy(&size, p, sizeof(size));
+    for (size_t i = 0; i < GUARD_BYTES; i++)
+        assert_int_equal(p[sizeof(size_t) + size + i], 0xa5);
+    free(p);
+}
+
+static void *guard_realloc(void *ud, void *ptr, size_t size)
+{
+    unsigned char *q;
+    size_t old;
+
+    if (ptr == NULL)
+        return guard_malloc(ud, size);
+    memcpy(&old, (unsigned char *)ptr - sizeof(size_t), sizeof(old));
+    q = guard_malloc(ud, size);
+    if (q != NULL) {
+        memcpy(q, ptr, old < size ? old : size);
+        guard_free(ud, ptr);
+    }
+    return q;
+}
+
+/* A graph without a block (built but never given a phase) draws as its
+ * ranks' empty clusters; the emitter wrote a row of per-stream counters
+ * into a block table sized for no blocks. */
+static void test_no_blocks(void **state)
+{
+    struct ces_alloc h = {guard_malloc, guard_realloc, guard_free, NULL};
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g = NULL;
+    char *t = NULL;
+    size_t len = 0;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(&h, &ctx), CES_OK);
+    assert_int_equal(ces_graph_create(ctx, 2, CES_MAX_STREAMS, &g), CES_OK);
+    assert_int_equal(ces_dot_emit(ctx, g, NULL, &t, &len), CES_OK);
+    assert_int_equal(strncmp(t, "digraph cesync {\n", 17), 0);
+    assert_non_null(strstr(t, "subgraph cluster_r1 {"));
+    assert_int_equal(strcmp(t + len - 2, "}\n"), 0);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+}
+
 /* The graph lives in its own context; only the emitter's allocations fail. */
 static int emit_body(struct ces_ctx *ctx, void *arg)
 {
@@ -650,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_no_blocks),
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_write_replaces_when_complete),

@@ -433,6 +433,73 @@ static void test_wait_holds(void **state)
 /* ces_op_format with an op that is not from g: a buffer, signal or event
  * index past g's tables used to be read out of bounds (a crash), and an
  * unknown kind printed "(null)"; each is now -1 with an empty buffer. */
+/* Fields an op's kind does not use are stored as zero: a graph built from
+ * ops that carried something there equals the graph its printed text
+ * expands to, and the same ops without it. */
+static void test_unused_fields_cleared(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL, *clean = NULL, *back = NULL;
+    struct ces_prog *prog = NULL;
+    struct ces_op noisy[] = {
+        {.kind = CES_OP_FENCE, .cmp = 1, .flags = 0xfd, .a = {0, 1, 0, 8}, .value = 5, .event = 2},
+        {.kind = CES_OP_WRITE, .cmp = CES_CMP_EQ, .slot = {0, 1, 0}, .value = 1, .event = 3,
+         .b = {0, 1, 8, 16}},
+        {.kind = CES_OP_CONSUME, .flags = CES_OPF_FROZEN, .a = {0, 0, 0, 8}, .b = {0, 1, 0, 8},
+         .slot = {0, 0, 0}, .value = 9},
+        {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ, .slot = {0, 0, 0}, .value = 1,
+         .a = {0, 0, 0, 8}},
+    };
+    struct ces_op plain[] = {
+        {.kind = CES_OP_FENCE},
+        {.kind = CES_OP_WRITE, .slot = {0, 1, 0}, .value = 1},
+        {.kind = CES_OP_CONSUME, .flags = CES_OPF_FROZEN, .a = {0, 0, 0, 8}},
+        {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ, .slot = {0, 0, 0}, .value = 1},
+    };
+    char *text = NULL;
+    size_t len = 0;
+    uint32_t n;
+    const struct ces_op *ops;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &clean), CES_OK);
+    for (int k = 0; k < 2; k++) {
+        struct ces_graph *h = k == 0 ? g : clean;
+        const struct ces_op *list = k == 0 ? noisy : plain;
+
+        assert_int_equal(ces_graph_add_buffer(h, "b", 64, NULL), CES_OK);
+        assert_int_equal(ces_graph_add_signal(h, "f", CES_U32, 1, NULL), CES_OK);
+        assert_int_equal(ces_graph_add_block(h, CES_PHASE_EAGER, 1), CES_OK);
+        for (size_t i = 0; i < sizeof(noisy) / sizeof(noisy[0]); i++)
+            assert_int_equal(ces_graph_add_op(h, 0, &list[i]), CES_OK);
+    }
+    ops = ces_graph_ops(g, 0, 0, &n);
+    assert_int_equal(n, 4);
+    for (uint32_t i = 0; i < n; i++) {
+        assert_int_equal(ops[i].cmp, plain[i].cmp);
+        assert_int_equal(ops[i].flags, plain[i].flags);
+        assert_int_equal(ops[i].pad_, 0);
+        assert_memory_equal(&ops[i].a, &plain[i].a, sizeof(ops[i].a));
+        assert_memory_equal(&ops[i].b, &plain[i].b, sizeof(ops[i].b));
+        assert_memory_equal(&ops[i].slot, &plain[i].slot, sizeof(ops[i].slot));
+        assert_int_equal(ops[i].value, plain[i].value);
+        assert_int_equal(ops[i].event, plain[i].event);
+    }
+    assert_true(ces_graph_equal(g, clean));
+    assert_int_equal(ces_graph_print(ctx, g, 0, &text, &len), CES_OK);
+    assert_int_equal(ces_prog_parse(ctx, text, len, "printed", &prog), CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, prog, &back), CES_OK);
+    assert_true(ces_graph_equal(g, back));
+    ces_free(ctx, text);
+    ces_prog_destroy(prog);
+    ces_graph_destroy(back);
+    ces_graph_destroy(clean);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_op_format_foreign_op(void **state)
 {
     struct ces_test_alloc st;
@@ -480,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_validate_batch_read_write),
         cmocka_unit_test(test_validate_long_batch),
         cmocka_unit_test(test_op_format_foreign_op),
+        cmocka_unit_test(test_unused_fields_cleared),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1585,6 +1585,18 @@ static void test_unrolled_too_long(void **state)
     assert_string_equal(ces_ctx_last_error(ctx),
                         "r0.s0: 4294967296 ops once graph replays are unrolled; the checker "
                         "takes at most 4294967294");
+    /* the fault sweep says so before it lists a fault at every position */
+    {
+        struct ces_check_sweep_row *rows = NULL;
+        size_t n = 1;
+
+        assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_ERR_LIMIT);
+        assert_null(rows);
+        assert_int_equal(n, 0);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "r0.s0: 4294967296 ops once graph replays are unrolled; the checker "
+                            "takes at most 4294967294");
+    }
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }

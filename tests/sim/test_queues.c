@@ -113,6 +113,14 @@ static void test_text(void **state)
     /* snprintf style: the length needed, a truncated text */
     assert_int_equal(ces_queue_map_format(2, 3, per_rank, buf, 4), 11);
     assert_string_equal(buf, "0,0");
+    /* no map: -1; a map of no rank or no stream: no number */
+    assert_int_equal(ces_queue_map_format(2, 3, NULL, buf, sizeof(buf)), -1);
+    assert_string_equal(buf, "");
+    buf[0] = 'x';
+    assert_int_equal(ces_queue_map_format(0, 3, per_rank + 6, buf, sizeof(buf)), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(ces_queue_map_format(2, 0, per_rank + 6, buf, sizeof(buf)), 0);
+    assert_string_equal(buf, "");
     {
         static const struct {
             const char *text, *msg;
