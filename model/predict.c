@@ -13,11 +13,15 @@
  * later, and to a wait on the GPU whose memory the writer wrote into
  * signal_push_us later (on H200 a wait on local memory wakes up later than
  * one that polls across the link); a blocked wait resumes when a visible
- * value satisfies it.  The first op of each memop batch (consecutive
- * writes/waits/fences of one stream in enqueue order, at most
- * max_memops_per_batch ops; eager, a barrier's writes and waits right
- * behind split_wait_mib MiB of copies between ranks on the stream are two
- * batches, as the CUDA backend lowers them) pays memop_batch_us, and one
+ * value satisfies it.  The first op of each memop batch pays
+ * memop_batch_us; the batches are the CUDA backend's (flush_memops of
+ * backend/cuda/lower.c): a stream's writes/waits/fences/flushes up to its
+ * next other op (or the end of the block; with connections, up to the next
+ * op of another stream), enqueued then, in calls of at most
+ * max_memops_per_batch ops, a call that waits keeping room for the
+ * watchdog's writes (1 eager, 2 captured); eager, a barrier's writes and
+ * waits right behind split_wait_mib MiB of copies between ranks on the
+ * stream are two calls.  One
  * that waits
  * carries the watchdog's writes as the CUDA backend lowers it (eager: the
  * progress write after the last such batch of each stream in a block
@@ -206,14 +210,62 @@ static int block_empty(struct psim *s, uint32_t b)
     return 1;
 }
 
-/* Whether instances [from, to) (one open memop batch) write to signal array
- * sig: a wait on it there is a barrier's. */
-static int group_writes(struct psim *s, size_t from, size_t to, uint32_t sig)
+/* Issues the memops of stream k pending since instance pfrom[k] (none when
+ * SIZE_MAX) as the CUDA backend's flush_memops does: calls of at most
+ * max_memops_per_batch ops, a call that waits keeping room for the
+ * watchdog's writes (1 eager, 2 captured), and eager, when the stream's
+ * copies between ranks since its last flush (copied[k]) reached
+ * split_wait_mib, the writes before a barrier's first wait a call of their
+ * own.  Each call costs the host host_call_us (eager) and starts its ops
+ * there.  pend is scratch. */
+static int flush_pending(struct psim *s, uint32_t k, size_t *pfrom, uint64_t *copied,
+                         int graph, double *host, struct ces_vec *pend)
 {
-    for (size_t i = from; i < to; i++)
-        if (I(s, i)->op->kind == CES_OP_WRITE && I(s, i)->op->slot.sig == sig)
-            return 1;
-    return 0;
+    uint32_t max = s->m->max_memops_per_batch, extra = graph ? 2u : 1u;
+    uint64_t split = (uint64_t)s->m->split_wait_mib << 20;
+    int cut_now = !graph && split > 0 && copied[k] >= split;
+    size_t from = pfrom[k], len, at = 0, cut = 0, first_wait;
+
+    copied[k] = 0;
+    pfrom[k] = SIZE_MAX;
+    if (from == SIZE_MAX)
+        return CES_OK;
+    pend->len = 0;
+    for (size_t i = from; i < s->insts.len; i++)
+        if (I(s, i)->stream == k && ces_vec_push(s->ctx, pend, sizeof(size_t), &i) != CES_OK)
+            return ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
+    len = pend->len;
+#define PEND(j) I(s, CES_VEC_AT(pend, size_t, (j)))
+    for (first_wait = 0; first_wait < len && PEND(first_wait)->op->kind != CES_OP_WAIT;)
+        first_wait++;
+    for (size_t j = 0; cut_now && j < first_wait && first_wait < len && cut == 0; j++)
+        if (PEND(j)->op->kind == CES_OP_WRITE &&
+            PEND(j)->op->slot.sig == PEND(first_wait)->op->slot.sig)
+            cut = first_wait;
+    while (at < len) {
+        size_t n = len - at < max ? len - at : max;
+        int waits = 0;
+
+        if (cut > at && n > cut - at)
+            n = cut - at;
+        for (size_t j = at; j < at + n && !waits; j++)
+            waits = PEND(j)->op->kind == CES_OP_WAIT;
+        if (waits && n + extra > max) {
+            n = max > extra ? max - extra : 1;
+            waits = 0;
+            for (size_t j = at; j < at + n && !waits; j++)
+                waits = PEND(j)->op->kind == CES_OP_WAIT;
+        }
+        if (!graph)
+            *host += s->m->host_call_us;
+        PEND(at)->group_first = 1;
+        for (size_t j = at; j < at + n; j++)
+            PEND(j)->host = *host;
+        end_group(s, (int64_t)CES_VEC_AT(pend, size_t, at + n - 1), waits, graph);
+        at += n;
+    }
+#undef PEND
+    return CES_OK;
 }
 
 /* CES_ERR_LIMIT when the unrolled graph has more than PREDICT_MAX_INSTS op
@@ -328,7 +380,10 @@ static int build(struct psim *s)
     uint64_t *copied = NULL; /* [streams]: bytes between ranks of the copies
                                 since the stream's last memop batch */
     uint64_t *links = NULL;  /* [2 * ranks]: the block's fork and join of each rank */
-    uint64_t split = (uint64_t)s->m->split_wait_mib << 20;
+    size_t *pfrom = NULL;    /* [streams]: the stream's first memop not yet issued */
+    uint8_t *in_batch = NULL; /* [streams]: inside batch ... end */
+    uint32_t connections = ces_graph_connections(s->g); /* `any` too: above 0 */
+    struct ces_vec pend;
     int rc = CES_OK;
 
     last_rec = ces_malloc(s->ctx, sizeof(*last_rec) * ((size_t)nev * s->ranks + 1));
@@ -336,7 +391,11 @@ static int build(struct psim *s)
     host = ces_malloc(s->ctx, sizeof(*host) * s->ranks);
     copied = ces_malloc(s->ctx, sizeof(*copied) * s->streams);
     links = ces_malloc(s->ctx, sizeof(*links) * 2 * s->ranks);
-    if (last_rec == NULL || sidx == NULL || host == NULL || copied == NULL || links == NULL) {
+    pfrom = ces_malloc(s->ctx, sizeof(*pfrom) * s->streams);
+    in_batch = ces_malloc(s->ctx, s->streams);
+    memset(&pend, 0, sizeof(pend));
+    if (last_rec == NULL || sidx == NULL || host == NULL || copied == NULL || links == NULL ||
+        pfrom == NULL || in_batch == NULL) {
         rc = ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
         goto out;
     }
@@ -361,26 +420,21 @@ static int build(struct psim *s)
             for (uint32_t r = 0; r < s->ranks; r++) {
                 uint32_t n = 0;
                 const struct ces_op *ops = ces_graph_ops(s->g, b, r, &n);
-                int64_t group_stream = -1; /* stream of the open memop group */
-                uint32_t group_ops = 0;
-                int64_t group_last = -1; /* its last instance so far */
-                size_t group_first = 0;  /* its first instance */
-                int group_waits = 0;     /* it holds a wait */
-                int group_split = 0;     /* it splits before its first wait when
-                                            that is a barrier's (split_wait_mib) */
-                int in_batch = 0;
+                int64_t last = -1; /* the stream of the previous op */
                 size_t first = s->insts.len;
 
                 memset(copied, 0, sizeof(*copied) * s->streams);
+                memset(in_batch, 0, sizeof(*in_batch) * s->streams);
+                for (uint32_t k = 0; k < s->streams; k++)
+                    pfrom[k] = SIZE_MAX;
                 if (graph)
                     host[r] += s->m->graph_launch_us;
                 rc = add_fork(s, r, b, graph, links[2 * r], &host[r]);
                 if (rc != CES_OK)
                     goto out;
-                for (uint32_t k = 0; k < n; k++) {
+                for (uint32_t k = 0; k < n && rc == CES_OK; k++) {
                     const struct ces_op *op = &ops[k];
                     struct inst in;
-                    uint32_t cost = 1;
                     size_t id = s->insts.len;
                     struct pstream *ps = &s->ss[(size_t)r * s->streams + op->stream];
 
@@ -393,46 +447,29 @@ static int build(struct psim *s)
                     in.graph = (uint8_t)graph;
                     in.match = -1;
                     in.cause = -1;
+                    /* with shared queues the line order is the queues' order:
+                     * a stream's memops go out before another stream's op */
+                    if (connections > 0 && last >= 0 && last != (int64_t)op->stream)
+                        rc = flush_pending(s, (uint32_t)last, pfrom, copied, graph, &host[r], &pend);
+                    last = op->stream;
+                    if (rc != CES_OK)
+                        break;
                     if (is_memop(op->kind)) {
-                        if (op->kind == CES_OP_WRITE && op->slot.rank == CES_RANK_ALL)
-                            cost = s->ranks;
-                        if (group_stream != (int64_t)op->stream ||
-                            group_ops + cost > s->m->max_memops_per_batch ||
-                            (op->kind == CES_OP_WAIT && group_split && !group_waits &&
-                             group_writes(s, group_first, id, op->slot.sig))) {
-                            end_group(s, group_last, group_waits, graph);
-                            group_waits = 0;
-                            in.group_first = 1;
-                            group_split = !graph && split > 0 && copied[op->stream] >= split;
-                            copied[op->stream] = 0;
-                            group_first = id;
-                            group_stream = op->stream;
-                            group_ops = 0;
-                            if (!graph)
-                                host[r] += s->m->host_call_us;
-                        }
-                        group_ops += cost;
-                        group_last = (int64_t)id;
-                        group_waits |= op->kind == CES_OP_WAIT;
-                    } else {
-                        end_group(s, group_last, group_waits, graph);
-                        group_last = -1;
-                        group_waits = 0;
-                        group_stream = -1;
-                        group_ops = 0;
-                        if (!graph && !in_batch &&
-                            (op->kind == CES_OP_BATCH || op->kind == CES_OP_COPY ||
-                             op->kind == CES_OP_RECORD || op->kind == CES_OP_AWAIT))
+                        if (pfrom[op->stream] == SIZE_MAX)
+                            pfrom[op->stream] = id; /* enqueued at the next flush */
+                    } else if (op->kind != CES_OP_END && !in_batch[op->stream]) {
+                        rc = flush_pending(s, op->stream, pfrom, copied, graph, &host[r], &pend);
+                        if (rc != CES_OK)
+                            break;
+                        if (!graph && op->kind != CES_OP_PRODUCE && op->kind != CES_OP_CONSUME)
                             host[r] += s->m->host_call_us;
-                        if (op->kind != CES_OP_END && !(op->kind == CES_OP_COPY && in_batch))
-                            copied[op->stream] = 0;
-                        if (op->kind == CES_OP_COPY && op->a.rank != op->b.rank)
-                            copied[op->stream] += op->a.hi - op->a.lo;
                     }
+                    if (op->kind == CES_OP_COPY && op->a.rank != op->b.rank)
+                        copied[op->stream] += op->a.hi - op->a.lo;
                     if (op->kind == CES_OP_BATCH)
-                        in_batch = 1;
+                        in_batch[op->stream] = 1;
                     else if (op->kind == CES_OP_END)
-                        in_batch = 0;
+                        in_batch[op->stream] = 0;
                     in.host = host[r];
                     if (op->kind == CES_OP_RECORD)
                         last_rec[(size_t)op->event * s->ranks + r] = (int64_t)id;
@@ -452,7 +489,10 @@ static int build(struct psim *s)
                         goto out;
                     }
                 }
-                end_group(s, group_last, group_waits, graph);
+                for (uint32_t k = 0; k < s->streams && rc == CES_OK; k++)
+                    rc = flush_pending(s, k, pfrom, copied, graph, &host[r], &pend);
+                if (rc != CES_OK)
+                    goto out;
                 if (!graph)
                     thin_progress(s, first, s->insts.len);
                 rc = add_join(s, r, b, graph, links[2 * r + 1], &host[r]);
@@ -467,6 +507,9 @@ out:
     ces_free(s->ctx, host);
     ces_free(s->ctx, copied);
     ces_free(s->ctx, links);
+    ces_free(s->ctx, pfrom);
+    ces_free(s->ctx, in_batch);
+    ces_vec_free(s->ctx, &pend);
     return rc;
 }
 

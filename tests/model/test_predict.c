@@ -632,6 +632,66 @@ static void test_memop_batches(void **state)
     fx_end(&f);
 }
 
+/* The memop batches are the CUDA backend's calls (flush_memops): a stream's
+ * memops go out at its next other op or at the block's end, whatever the
+ * other streams did between (with connections, at the next op of another
+ * stream), and a call that waits keeps room for the watchdog's writes: 1
+ * eager, 2 captured. */
+static struct ces_predict interleaved(const struct ces_model *m, int grouped, uint32_t conn)
+{
+    static const uint32_t order[2][4] = {{0, 1, 0, 1}, {0, 0, 1, 1}};
+    struct fx f;
+    struct ces_predict p;
+
+    fx_init(&f, 1, 2, CES_PHASE_EAGER, 1);
+    if (conn > 0)
+        assert_int_equal(ces_graph_set_connections(f.g, conn), CES_OK);
+    for (uint32_t k = 0; k < 4; k++) {
+        struct ces_op o = wr(&f, 0, k, 1);
+
+        o.stream = order[grouped][k];
+        op(&f, 0, o);
+    }
+    p = predict(&f, m);
+    fx_end(&f);
+    return p;
+}
+
+static struct ces_predict writes_then_wait(const struct ces_model *m, uint32_t kind,
+                                           uint32_t writes)
+{
+    struct fx f;
+    struct ces_predict p;
+
+    fx_init(&f, 1, 1, kind, 1);
+    for (uint32_t k = 0; k < writes; k++)
+        op(&f, 0, wr(&f, 0, k, 1));
+    op(&f, 0, wt(&f, 0, 0, 1)); /* met by its own stream's write */
+    p = predict(&f, m);
+    fx_end(&f);
+    return p;
+}
+
+static void test_memop_batches_as_lowered(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    /* one call per stream, interleaved or not (two on s0 were counted) */
+    assert_us(interleaved(&m, 0, 0).total_us, interleaved(&m, 1, 0).total_us);
+    assert_us(interleaved(&m, 0, 0).path_memop_us, 0.5);
+    /* with connections, line order: s0's two writes are two calls */
+    assert_us(interleaved(&m, 0, 1).path_memop_us, 1.0);
+    assert_us(interleaved(&m, 1, 1).path_memop_us, 0.5);
+    m.max_memops_per_batch = 4;
+    /* eager: 3 writes, a wait and the progress write do not fit in 4 */
+    assert_us(writes_then_wait(&m, CES_PHASE_EAGER, 2).path_memop_us, 0.5);
+    assert_us(writes_then_wait(&m, CES_PHASE_EAGER, 3).path_memop_us, 1.0);
+    /* captured: the enter and exit writes take 2 */
+    assert_us(writes_then_wait(&m, CES_PHASE_GRAPH, 1).path_memop_us, 0.5);
+    assert_us(writes_then_wait(&m, CES_PHASE_GRAPH, 2).path_memop_us, 1.0);
+}
+
 static void test_engine_switch(void **state)
 {
     struct fx f;
@@ -1069,6 +1129,7 @@ int main(void)
         cmocka_unit_test(test_slow_mode),
         cmocka_unit_test(test_host_cost),
         cmocka_unit_test(test_memop_batches),
+        cmocka_unit_test(test_memop_batches_as_lowered),
         cmocka_unit_test(test_engine_switch),
         cmocka_unit_test(test_copy_switch),
         cmocka_unit_test(test_graph_serial_copies),
