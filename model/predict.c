@@ -103,7 +103,9 @@ struct pstream {
 
 struct flight {
     uint32_t issuer, src, dst;
-    uint8_t local;
+    uint8_t local;  /* inside the issuing GPU */
+    uint8_t nres;   /* the resources it moves bytes through (set_rates) */
+    uint32_t res[4];
     uint8_t phase; /* 0 queued for an engine, 1 start latency, 2 moving, 3 done */
     double left;   /* bytes */
     double lat_end;
@@ -476,7 +478,7 @@ static int build(struct psim *s)
                     else if (op->kind == CES_OP_AWAIT)
                         in.match = last_rec[(size_t)op->event * s->ranks + r];
                     if (op->kind == CES_OP_COPY) {
-                        if (op->a.rank != op->b.rank)
+                        if (op->a.rank != r || op->b.rank != r)
                             s->res.peer_bytes += op->a.hi - op->a.lo;
                         else
                             s->res.local_bytes += op->a.hi - op->a.lo;
@@ -656,7 +658,24 @@ static int start_copy(struct psim *s, size_t stream, size_t id)
     f.issuer = in->rank;
     f.src = in->op->a.rank;
     f.dst = in->op->b.rank;
-    f.local = f.src == f.dst;
+    f.local = f.src == f.issuer && f.dst == f.issuer;
+    /* Egress [0,R), ingress [R,2R), local memory [2R,3R): a copy inside
+     * the issuing GPU runs through its memory; any other through the
+     * links, read into the issuer where the source is another GPU, written
+     * out where the destination is (both for one that another GPU issues
+     * between two regions of the same GPU). */
+    if (f.local) {
+        f.res[f.nres++] = 2 * s->ranks + f.issuer;
+    } else {
+        if (f.src != f.issuer) {
+            f.res[f.nres++] = f.src;
+            f.res[f.nres++] = s->ranks + f.issuer;
+        }
+        if (f.dst != f.issuer) {
+            f.res[f.nres++] = f.issuer;
+            f.res[f.nres++] = s->ranks + f.dst;
+        }
+    }
     f.left = (double)(in->op->a.hi - in->op->a.lo);
     f.stream = stream;
     f.inst = id;
@@ -733,12 +752,8 @@ static int set_rates(struct psim *s)
 
             if (f->rate >= 0.0)
                 continue;
-            if (f->local) {
-                users[2 * s->ranks + f->src]++;
-            } else {
-                users[f->src]++;
-                users[s->ranks + f->dst]++;
-            }
+            for (uint32_t k = 0; k < f->nres; k++)
+                users[f->res[k]]++;
         }
         for (size_t r = 0; r < nres; r++)
             if (users[r] > 0 && cap[r] / users[r] < best) {
@@ -749,21 +764,17 @@ static int set_rates(struct psim *s)
             break;
         for (size_t i = 0; i < s->flights.len; i++) {
             struct flight *f = &CES_VEC_AT(&s->flights, struct flight, i);
-            int uses;
+            int uses = 0;
 
             if (f->rate >= 0.0)
                 continue;
-            uses = f->local ? bres == 2 * s->ranks + f->src
-                            : (bres == f->src || bres == s->ranks + f->dst);
+            for (uint32_t k = 0; k < f->nres; k++)
+                uses |= f->res[k] == bres;
             if (!uses)
                 continue;
             f->rate = best;
-            if (f->local) {
-                cap[2 * s->ranks + f->src] -= best;
-            } else {
-                cap[f->src] -= best;
-                cap[s->ranks + f->dst] -= best;
-            }
+            for (uint32_t k = 0; k < f->nres; k++)
+                cap[f->res[k]] -= best;
         }
     }
 out:

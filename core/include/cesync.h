@@ -1019,8 +1019,9 @@ struct ces_predict {
     double iter_us;        /* total_us / iterations */
     uint64_t iterations;   /* ces_graph_iterations */
     uint64_t ops;          /* op instances simulated */
-    uint64_t peer_bytes;   /* bytes copied between GPUs, all ranks */
-    uint64_t local_bytes;  /* bytes copied inside a GPU */
+    uint64_t peer_bytes;   /* bytes copied over the links, all ranks (every
+                              copy but one inside its issuing GPU) */
+    uint64_t local_bytes;  /* bytes copied inside the issuing GPU */
     /* The critical path (from time 0 to total_us) split by what it spent:
      * the five add up to total_us. */
     double path_copy_us;   /* copies, including their fixed costs */

@@ -692,6 +692,33 @@ static void test_memop_batches_as_lowered(void **state)
     assert_us(writes_then_wait(&m, CES_PHASE_GRAPH, 2).path_memop_us, 1.0);
 }
 
+/* A copy another GPU issues moves its bytes over the links, read into the
+ * issuer and written back out, even between two regions of one GPU (it
+ * was priced as a copy inside a GPU); it shares the links with the copies
+ * they carry. */
+static void test_third_party_copy(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    for (int shared = 0; shared < 2; shared++) {
+        struct fx f;
+        struct ces_predict p;
+
+        fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+        op(&f, 0, copy(&f, 0, 1, 0, 1, 4000)); /* r0 copies inside r1 */
+        if (shared)
+            op(&f, 1, copy(&f, 0, 1, 4000, 0, 4000)); /* r1 -> r0 beside it */
+        p = predict(&f, &m);
+        /* 1 us to start, then 4000 bytes at 1000 (alone) or 500 per us:
+         * both need r1's egress and r0's ingress */
+        assert_us(p.total_us, shared ? 1.0 + 8.0 : 1.0 + 4.0);
+        assert_int_equal(p.peer_bytes, shared ? 8000 : 4000);
+        assert_int_equal(p.local_bytes, 0);
+        fx_end(&f);
+    }
+}
+
 static void test_engine_switch(void **state)
 {
     struct fx f;
@@ -1130,6 +1157,7 @@ int main(void)
         cmocka_unit_test(test_host_cost),
         cmocka_unit_test(test_memop_batches),
         cmocka_unit_test(test_memop_batches_as_lowered),
+        cmocka_unit_test(test_third_party_copy),
         cmocka_unit_test(test_engine_switch),
         cmocka_unit_test(test_copy_switch),
         cmocka_unit_test(test_graph_serial_copies),
