@@ -1209,6 +1209,13 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
     rc = ces_model_require(ctx, m, g, "predict");
     if (rc != CES_OK)
         return rc;
+    /* a stream blocked behind another's op in a shared queue is not timed */
+    if (ces_graph_connections(g) > 0 && ces_graph_connections(g) < s.streams)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "predict: the model does not time streams that share hardware "
+                             "queues (connections %" PRIu32 ", %" PRIu32 " streams); predict the "
+                             "schedule with connections 0 (a queue per stream)",
+                             ces_graph_connections(g), s.streams);
     if (m->copy_engines == 0 || m->batch_engines == 0 || m->max_memops_per_batch == 0 ||
         !(m->peer_copy_gbps > 0.0) || !(m->local_copy_gbps > 0.0))
         return ces_ctx_error(ctx, CES_ERR_INVALID,

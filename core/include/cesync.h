@@ -1049,7 +1049,9 @@ struct ces_predict {
  * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names
  * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks
  * (flush without can_flush_remote_writes, a u64 slot without 64-bit memops,
- * more ranks than max_ranks), CES_ERR_LIMIT if the unrolled graph (graph
+ * more ranks than max_ranks) or its streams share hardware queues
+ * (`connections` above 0 but below its streams: the model gives every
+ * stream a queue of its own, as `connections 0` and `any` run it), CES_ERR_LIMIT if the unrolled graph (graph
  * replays included) has more than 2^24 op instances. */
 CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
                               const struct ces_graph *g, struct ces_predict *out);

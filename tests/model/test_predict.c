@@ -680,9 +680,10 @@ static void test_memop_batches_as_lowered(void **state)
     /* one call per stream, interleaved or not (two on s0 were counted) */
     assert_us(interleaved(&m, 0, 0).total_us, interleaved(&m, 1, 0).total_us);
     assert_us(interleaved(&m, 0, 0).path_memop_us, 0.5);
-    /* with connections, line order: s0's two writes are two calls */
-    assert_us(interleaved(&m, 0, 1).path_memop_us, 1.0);
-    assert_us(interleaved(&m, 1, 1).path_memop_us, 0.5);
+    /* with connections (a queue per stream still), line order: s0's two
+     * writes are two calls */
+    assert_us(interleaved(&m, 0, 2).path_memop_us, 1.0);
+    assert_us(interleaved(&m, 1, 2).path_memop_us, 0.5);
     m.max_memops_per_batch = 4;
     /* eager: 3 writes, a wait and the progress write do not fit in 4 */
     assert_us(writes_then_wait(&m, CES_PHASE_EAGER, 2).path_memop_us, 0.5);
@@ -696,6 +697,38 @@ static void test_memop_batches_as_lowered(void **state)
  * issuer and written back out, even between two regions of one GPU (it
  * was priced as a copy inside a GPU); it shares the links with the copies
  * they carry. */
+/* Streams that share hardware queues are not timed (a stream blocked
+ * behind another's op): refused, naming what to do; connections at least
+ * the streams, or any, are queues of their own. */
+static void test_shared_queues_refused(void **state)
+{
+    struct ces_model m = round_model();
+    static const uint32_t conn[4] = {1, 2, 3, CES_CONNECTIONS_ANY};
+
+    (void)state;
+    for (uint32_t k = 0; k < 4; k++) {
+        struct fx f;
+        struct ces_predict p;
+
+        fx_init(&f, 1, 3, CES_PHASE_EAGER, 1);
+        assert_int_equal(ces_graph_set_connections(f.g, conn[k]), CES_OK);
+        op(&f, 0, wr(&f, 0, 0, 1));
+        assert_int_equal(ces_graph_validate(f.g, NULL), CES_OK);
+        if (conn[k] < 3) {
+            char want[200];
+
+            assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_UNSUPPORTED);
+            snprintf(want, sizeof(want), "predict: the model does not time streams that share "
+                     "hardware queues (connections %u, 3 streams); predict the schedule with "
+                     "connections 0 (a queue per stream)", (unsigned)conn[k]);
+            assert_string_equal(ces_ctx_last_error(f.ctx), want);
+        } else {
+            assert_us(predict(&f, &m).path_memop_us, 0.5);
+        }
+        fx_end(&f);
+    }
+}
+
 static void test_third_party_copy(void **state)
 {
     struct ces_model m = round_model();
@@ -1158,6 +1191,7 @@ int main(void)
         cmocka_unit_test(test_memop_batches),
         cmocka_unit_test(test_memop_batches_as_lowered),
         cmocka_unit_test(test_third_party_copy),
+        cmocka_unit_test(test_shared_queues_refused),
         cmocka_unit_test(test_engine_switch),
         cmocka_unit_test(test_copy_switch),
         cmocka_unit_test(test_graph_serial_copies),
