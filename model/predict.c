@@ -371,9 +371,11 @@ static int build(struct psim *s)
         struct ces_block_info bi = ces_graph_block(s->g, b);
         int graph = bi.kind == CES_PHASE_GRAPH;
 
-        if (s->streams == 1 && block_empty(s, b)) {
-            /* no op to run, no fork or join: only the replays' launches,
-             * at once (a block may have 2^32 - 1 replays) */
+        if (block_empty(s, b)) {
+            /* no op to run, and on any number of streams no fork or join
+             * (ces_graph_links links no stream of a rank without ops):
+             * only the replays' launches, at once (a block may have
+             * 2^32 - 1 replays) */
             for (uint32_t r = 0; r < s->ranks && graph; r++)
                 host[r] += (double)bi.reps * s->m->graph_launch_us;
             continue;

@@ -6,8 +6,10 @@
 #include "ces_test.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* peer 1 GB/s, local 4 GB/s, copy start 1 us, copy batch 2 us, memop batch
  * 0.5 us, hop 3 us (polled or pushed), local flag 0.25 us, event 0.75 us,
@@ -827,6 +829,49 @@ static void test_empty_replays(void **state)
     fx_end(&f);
 }
 
+/* SIGALRM: a prediction that takes no time ran away. */
+static void hung(int sig)
+{
+    static const char msg[] = "predict ran past 10 s: it ran an empty block's replays one by "
+                              "one\n";
+    ssize_t n = write(2, msg, sizeof(msg) - 1);
+
+    (void)sig;
+    (void)n;
+    _Exit(1);
+}
+
+/* The same on two streams, behind an eager block that forks and joins
+ * stream 1 (its write, 0.5 us, then the join's await, 0.75 us): the empty
+ * block has no fork or join either (no stream has an op), so it too costs
+ * its launches at once.  It used to run its 2^32 - 1 replays one by one on
+ * each rank, for minutes; SIGALRM ends the test after 10 s instead. */
+static void test_empty_replays_streams(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+    struct ces_op w;
+
+    (void)state;
+    m.graph_launch_us = 0.5;
+    fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+    w = wr(&f, 1, 0, 1);
+    w.stream = 1;
+    op(&f, 0, w);
+    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_GRAPH, UINT32_MAX), CES_OK);
+    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    signal(SIGALRM, hung);
+    alarm(10);
+    p = predict(&f, &m);
+    alarm(0);
+    signal(SIGALRM, SIG_DFL);
+    assert_us(p.total_us, 0.5 * UINT32_MAX + 5.0);
+    assert_int_equal(p.ops, 6); /* the write, its fork and join, the copy */
+    fx_end(&f);
+}
+
 static void test_does_not_finish(void **state)
 {
     struct fx f;
@@ -1202,6 +1247,7 @@ int main(void)
         cmocka_unit_test(test_graph_copy_start),
         cmocka_unit_test(test_split_barrier),
         cmocka_unit_test(test_empty_replays),
+        cmocka_unit_test(test_empty_replays_streams),
         cmocka_unit_test(test_does_not_finish),
         cmocka_unit_test(test_unvalidated_graph),
         cmocka_unit_test(test_model_values_checked),
