@@ -239,8 +239,23 @@ static int group_writes(struct psim *s, size_t from, size_t to, uint32_t sig)
     return 0;
 }
 
+/* The op instances build makes of one replay of block b on rank r: its
+ * ops and the fork and join around them (add_fork, add_join). */
+static uint64_t rep_insts(struct psim *s, uint32_t b, uint32_t r)
+{
+    uint32_t n = 0;
+    uint64_t fork, join, count;
+
+    ces_graph_ops(s->g, b, r, &n);
+    ces_graph_links(s->g, b, r, &fork, &join);
+    count = n + (fork != 0); /* the fork's record on stream 0 */
+    for (uint32_t k = 1; k < s->streams; k++)
+        count += ((fork >> k) & 1) + 2 * ((join >> k) & 1);
+    return count;
+}
+
 /* CES_ERR_LIMIT when the unrolled graph has more than PREDICT_MAX_INSTS op
- * instances. */
+ * instances, forks and joins included, before any is built. */
 static int check_size(struct psim *s)
 {
     uint64_t total = 0;
@@ -248,12 +263,8 @@ static int check_size(struct psim *s)
     for (uint32_t b = 0; b < ces_graph_nblocks(s->g); b++) {
         uint64_t per_rep = 0;
 
-        for (uint32_t r = 0; r < s->ranks; r++) {
-            uint32_t n = 0;
-
-            ces_graph_ops(s->g, b, r, &n);
-            per_rep += n;
-        }
+        for (uint32_t r = 0; r < s->ranks; r++)
+            per_rep += rep_insts(s, b, r);
         /* per_rep * reps <= PREDICT_MAX_INSTS - total is tested by division,
          * so the sum cannot overflow */
         if (per_rep > 0 && ces_graph_block(s->g, b).reps > (PREDICT_MAX_INSTS - total) / per_rep)

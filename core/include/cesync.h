@@ -1049,7 +1049,8 @@ struct ces_predict {
  * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks
  * (flush without can_flush_remote_writes, a u64 slot without 64-bit memops,
  * more ranks than max_ranks), CES_ERR_LIMIT if the unrolled graph (graph
- * replays included) has more than 2^24 op instances. */
+ * replays and the fork and join of every replay on several streams
+ * included, as `ops` counts them) has more than 2^24 op instances. */
 CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
                               const struct ces_graph *g, struct ces_predict *out);
 

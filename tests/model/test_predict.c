@@ -1092,6 +1092,101 @@ static void capped_end(struct ces_ctx *ctx, struct capped *c)
     assert_int_equal(c->live, 0);
 }
 
+/* A graph block of `reps` replays on two ranks of three streams whose
+ * replay is 16 op instances: rank 0 writes on streams 1 and 2 (2 ops, a
+ * fork of 3: a record, two awaits; a join of 4: two records, two awaits),
+ * rank 1 writes 7 times on stream 0 (no fork, no join); with `linked`, an
+ * eager block after it where rank 0's events link stream 1 to stream 0
+ * (record, await, write, record, await: no fork or join). */
+static struct ces_graph *fork_join_graph(struct ces_ctx *ctx, uint32_t reps, int linked)
+{
+    struct ces_graph *g = NULL;
+    uint32_t sig, ev;
+    struct ces_op w = {.kind = CES_OP_WRITE, .value = 1};
+    struct ces_op rec = {.kind = CES_OP_RECORD}, aw = {.kind = CES_OP_AWAIT};
+
+    assert_int_equal(ces_graph_create(ctx, 2, 3, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "flag", CES_U32, 4, &sig), CES_OK);
+    assert_int_equal(ces_graph_add_event(g, "e", &ev), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, reps), CES_OK);
+    for (uint32_t k = 1; k < 3; k++) {
+        w.stream = k;
+        w.slot = (struct ces_slot){sig, 1, k};
+        assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    }
+    w.stream = 0;
+    w.slot = (struct ces_slot){sig, 0, 0};
+    for (int k = 0; k < 7; k++)
+        assert_int_equal(ces_graph_add_op(g, 1, &w), CES_OK);
+    if (linked) {
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+        rec.event = aw.event = ev;
+        rec.stream = 0;
+        aw.stream = 1;
+        assert_int_equal(ces_graph_add_op(g, 0, &rec), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &aw), CES_OK);
+        w.stream = 1;
+        w.slot = (struct ces_slot){sig, 1, 3};
+        assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+        rec.stream = 1;
+        aw.stream = 0;
+        assert_int_equal(ces_graph_add_op(g, 0, &rec), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &aw), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+/* The limit counts what the prediction builds: the ops and the forks and
+ * joins of blocks on several streams, which it used to leave out (one rank
+ * of two streams, a write on each, 2^23 replays: counted 2^24, built
+ * 3 x 2^24 op instances, 90 s and 5.1 GB).  Three replays of
+ * fork_join_graph and its linked block build 3 x 16 + 5; 2^20 replays,
+ * 2^24 exactly, pass the limit (and run out of this allocator's blocks
+ * building them), 2^20 + 1 do not. */
+static void test_limit_counts_forks(void **state)
+{
+    struct capped c;
+    struct ces_ctx *ctx = capped_ctx(&c, 1u << 20);
+    struct ces_model m = round_model();
+    struct ces_predict p;
+    struct ces_graph *g;
+
+    (void)state;
+    g = fork_join_graph(ctx, 3, 1);
+    assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_OK);
+    assert_int_equal(p.ops, 3 * 16 + 5);
+    ces_graph_destroy(g);
+    g = fork_join_graph(ctx, 1u << 20, 0);
+    assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_ERR_NOMEM);
+    assert_string_equal(ces_ctx_last_error(ctx), "out of memory predicting");
+    ces_graph_destroy(g);
+    g = fork_join_graph(ctx, (1u << 20) + 1, 0);
+    assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "predict: the schedule runs more than 16777216 op instances (graph "
+                        "replays unrolled): predict fewer iterations");
+    ces_graph_destroy(g);
+    /* the review's case */
+    {
+        uint32_t sig;
+        struct ces_op w = {.kind = CES_OP_WRITE, .value = 1};
+
+        assert_int_equal(ces_graph_create(ctx, 1, 2, &g), CES_OK);
+        assert_int_equal(ces_graph_add_signal(g, "a", CES_U32, 2, &sig), CES_OK);
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 1u << 23), CES_OK);
+        for (uint32_t k = 0; k < 2; k++) {
+            w.stream = k;
+            w.slot = (struct ces_slot){sig, 0, k};
+            assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+        }
+        assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+        assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_ERR_LIMIT);
+        ces_graph_destroy(g);
+    }
+    capped_end(ctx, &c);
+}
+
 /* Four ranks pass flags through four signal arrays of `slots` slots each
  * (a ring of writes, writes to every rank, a wait on each). */
 static struct ces_predict huge_signals_case(uint32_t slots)
@@ -1255,6 +1350,7 @@ int main(void)
         cmocka_unit_test(test_u64_needs_64bit_memops),
         cmocka_unit_test(test_too_many_instances),
         cmocka_unit_test(test_huge_signals),
+        cmocka_unit_test(test_limit_counts_forks),
         cmocka_unit_test(test_builder_alltoall),
         cmocka_unit_test(test_alloc_failures),
     };
