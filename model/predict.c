@@ -51,8 +51,10 @@
  */
 #include "internal.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Op instances one prediction may simulate (graph replays are unrolled), so
@@ -135,9 +137,10 @@ struct psim {
     size_t nflights_live;
     uint32_t *engines_busy; /* [ranks] */
     uint32_t *stream_busy;  /* [ranks * streams]: copies of the stream in flight */
-    struct ces_vec *slots;  /* [nslots] of struct pwrite */
+    struct ces_vec *slots;  /* [nslots] of struct pwrite: the slots ops touch */
+    uint64_t *slot_keys;    /* [nslots]: their numbers (slot_key), ascending */
     size_t nslots;
-    size_t *sig_base;   /* [nsignals] */
+    uint64_t *sig_base;    /* [nsignals + 1]: the number of each signal's first slot */
     struct ces_vec future; /* double: visibility times not reached yet */
     struct ces_op *launch_ops; /* [2 * streams]: record, await on each stream */
     uint64_t seq;
@@ -155,11 +158,31 @@ static int is_memop(int kind)
 
 static struct inst *I(struct psim *s, size_t i) { return &CES_VEC_AT(&s->insts, struct inst, i); }
 
-static size_t slot_index(const struct psim *s, uint32_t sig, uint32_t rank, uint32_t idx)
+/* Slot idx of signal sig on GPU `rank`, numbered over all signals and
+ * ranks. */
+static uint64_t slot_key(const struct psim *s, uint32_t sig, uint32_t rank, uint32_t idx)
 {
     struct ces_signal_info si = ces_graph_signal(s->g, sig);
 
-    return s->sig_base[sig] + (size_t)rank * si.slots + idx;
+    return s->sig_base[sig] + (uint64_t)rank * si.slots + idx;
+}
+
+/* The entry of s->slots for a slot an op touches (find_slots listed it). */
+static size_t slot_index(const struct psim *s, uint32_t sig, uint32_t rank, uint32_t idx)
+{
+    uint64_t key = slot_key(s, sig, rank, idx);
+    size_t lo = 0, hi = s->nslots;
+
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (s->slot_keys[mid] <= key)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    assert(lo < s->nslots && s->slot_keys[lo] == key);
+    return lo;
 }
 
 /* --- building the instances ------------------------------------------- */
@@ -270,8 +293,23 @@ static int flush_pending(struct psim *s, uint32_t k, size_t *pfrom, uint64_t *co
     return CES_OK;
 }
 
+/* The op instances build makes of one replay of block b on rank r: its
+ * ops and the fork and join around them (add_fork, add_join). */
+static uint64_t rep_insts(struct psim *s, uint32_t b, uint32_t r)
+{
+    uint32_t n = 0;
+    uint64_t fork, join, count;
+
+    ces_graph_ops(s->g, b, r, &n);
+    ces_graph_links(s->g, b, r, &fork, &join);
+    count = n + (fork != 0); /* the fork's record on stream 0 */
+    for (uint32_t k = 1; k < s->streams; k++)
+        count += ((fork >> k) & 1) + 2 * ((join >> k) & 1);
+    return count;
+}
+
 /* CES_ERR_LIMIT when the unrolled graph has more than PREDICT_MAX_INSTS op
- * instances. */
+ * instances, forks and joins included, before any is built. */
 static int check_size(struct psim *s)
 {
     uint64_t total = 0;
@@ -279,12 +317,8 @@ static int check_size(struct psim *s)
     for (uint32_t b = 0; b < ces_graph_nblocks(s->g); b++) {
         uint64_t per_rep = 0;
 
-        for (uint32_t r = 0; r < s->ranks; r++) {
-            uint32_t n = 0;
-
-            ces_graph_ops(s->g, b, r, &n);
-            per_rep += n;
-        }
+        for (uint32_t r = 0; r < s->ranks; r++)
+            per_rep += rep_insts(s, b, r);
         /* per_rep * reps <= PREDICT_MAX_INSTS - total is tested by division,
          * so the sum cannot overflow */
         if (per_rep > 0 && ces_graph_block(s->g, b).reps > (PREDICT_MAX_INSTS - total) / per_rep)
@@ -409,9 +443,11 @@ static int build(struct psim *s)
         struct ces_block_info bi = ces_graph_block(s->g, b);
         int graph = bi.kind == CES_PHASE_GRAPH;
 
-        if (s->streams == 1 && block_empty(s, b)) {
-            /* no op to run, no fork or join: only the replays' launches,
-             * at once (a block may have 2^32 - 1 replays) */
+        if (block_empty(s, b)) {
+            /* no op to run, and on any number of streams no fork or join
+             * (ces_graph_links links no stream of a rank without ops):
+             * only the replays' launches, at once (a block may have
+             * 2^32 - 1 replays) */
             for (uint32_t r = 0; r < s->ranks && graph; r++)
                 host[r] += (double)bi.reps * s->m->graph_launch_us;
             continue;
@@ -516,6 +552,70 @@ out:
 }
 
 /* --- slots ---------------------------------------------------------------- */
+
+static int cmp_key(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Lists the slots the graph's writes and waits touch, each once, and gives
+ * each an empty list of writes: a signal may have 2^24 slots on every
+ * rank, of which a schedule uses a few, so a list per slot of every signal
+ * took gigabytes and the time to clear them.  Returns CES_OK or
+ * CES_ERR_NOMEM. */
+static int find_slots(struct psim *s)
+{
+    struct ces_vec keys = {0};
+    int rc = CES_OK;
+
+    for (uint32_t b = 0; b < ces_graph_nblocks(s->g) && rc == CES_OK; b++) {
+        for (uint32_t r = 0; r < s->ranks && rc == CES_OK; r++) {
+            uint32_t n = 0;
+            const struct ces_op *ops = ces_graph_ops(s->g, b, r, &n);
+
+            for (uint32_t k = 0; k < n && rc == CES_OK; k++) {
+                const struct ces_op *op = &ops[k];
+                uint32_t lo = op->slot.rank, hi = op->slot.rank + 1;
+                uint64_t key;
+
+                if (op->kind != CES_OP_WRITE && op->kind != CES_OP_WAIT)
+                    continue;
+                /* as post_write and wait_holds resolve the rank */
+                if (op->slot.rank == CES_RANK_ALL) {
+                    lo = op->kind == CES_OP_WRITE ? 0 : r;
+                    hi = op->kind == CES_OP_WRITE ? s->ranks : r + 1;
+                }
+                for (uint32_t t = lo; t < hi && rc == CES_OK; t++) {
+                    key = slot_key(s, op->slot.sig, t, op->slot.idx);
+                    rc = ces_vec_push(s->ctx, &keys, sizeof(key), &key);
+                }
+            }
+        }
+    }
+    if (rc != CES_OK)
+        goto out;
+    if (keys.len > 0)
+        qsort(keys.data, keys.len, sizeof(uint64_t), cmp_key);
+    for (size_t i = 0; i < keys.len; i++) {
+        uint64_t key = CES_VEC_AT(&keys, uint64_t, i);
+
+        if (s->nslots == 0 || key != CES_VEC_AT(&keys, uint64_t, s->nslots - 1))
+            CES_VEC_AT(&keys, uint64_t, s->nslots++) = key;
+    }
+    s->slots = ces_malloc(s->ctx, sizeof(*s->slots) * (s->nslots + 1));
+    if (s->slots == NULL) {
+        rc = CES_ERR_NOMEM;
+        goto out;
+    }
+    memset(s->slots, 0, sizeof(*s->slots) * (s->nslots + 1));
+    s->slot_keys = keys.data;
+    keys.data = NULL;
+out:
+    ces_vec_free(s->ctx, &keys);
+    return rc == CES_OK ? CES_OK : ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
+}
 
 /* When write w becomes visible to a wait on stream `stream` of GPU
  * `reader`: at once on the writer's own stream (its ops run in order, so a
@@ -1236,15 +1336,11 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
         s.ss[k].ready_cause = -1;
     memset(s.engines_busy, 0, sizeof(*s.engines_busy) * s.ranks);
     memset(s.stream_busy, 0, sizeof(*s.stream_busy) * nst);
-    for (uint32_t i = 0; i < ces_graph_nsignals(g); i++) {
-        s.sig_base[i] = s.nslots;
-        s.nslots += (size_t)ces_graph_signal(g, i).slots * s.ranks;
-    }
-    s.slots = ces_malloc(ctx, sizeof(*s.slots) * (s.nslots + 1));
-    if (s.slots != NULL)
-        memset(s.slots, 0, sizeof(*s.slots) * (s.nslots + 1));
+    s.sig_base[0] = 0;
+    for (uint32_t i = 0; i < ces_graph_nsignals(g); i++)
+        s.sig_base[i + 1] = s.sig_base[i] + (uint64_t)ces_graph_signal(g, i).slots * s.ranks;
     s.launch_ops = ces_malloc(ctx, sizeof(*s.launch_ops) * 2 * s.streams);
-    if (s.slots == NULL || s.launch_ops == NULL) {
+    if (s.launch_ops == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory predicting");
         goto out;
     }
@@ -1256,6 +1352,8 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
         s.launch_ops[2 * k + 1].stream = k;
     }
     rc = check_size(&s);
+    if (rc == CES_OK)
+        rc = find_slots(&s);
     if (rc == CES_OK)
         rc = build(&s);
     if (rc == CES_OK)
@@ -1276,6 +1374,7 @@ out:
         for (size_t i = 0; i < s.nslots; i++)
             ces_vec_free(ctx, &s.slots[i]);
     ces_free(ctx, s.slots);
+    ces_free(ctx, s.slot_keys);
     ces_free(ctx, s.launch_ops);
     ces_free(ctx, s.ss);
     ces_free(ctx, s.engines_busy);

@@ -1051,8 +1051,10 @@ struct ces_predict {
  * (flush without can_flush_remote_writes, a u64 slot without 64-bit memops,
  * more ranks than max_ranks) or its streams share hardware queues
  * (`connections` above 0 but below its streams: the model gives every
- * stream a queue of its own, as `connections 0` and `any` run it), CES_ERR_LIMIT if the unrolled graph (graph
- * replays included) has more than 2^24 op instances. */
+ * stream a queue of its own, as `connections 0` and `any` run it),
+ * CES_ERR_LIMIT if the unrolled graph (graph replays and the fork and join
+ * of every replay on several streams included, as `ops` counts them) has
+ * more than 2^24 op instances. */
 CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
                               const struct ces_graph *g, struct ces_predict *out);
 

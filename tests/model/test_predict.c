@@ -6,7 +6,10 @@
 #include "ces_test.h"
 
 #include <math.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* peer 1 GB/s, local 4 GB/s, copy start 1 us, copy batch 2 us, memop batch
  * 0.5 us, hop 3 us (polled or pushed), local flag 0.25 us, event 0.75 us,
@@ -946,6 +949,49 @@ static void test_empty_replays(void **state)
     fx_end(&f);
 }
 
+/* SIGALRM: a prediction that takes no time ran away. */
+static void hung(int sig)
+{
+    static const char msg[] = "predict ran past 10 s: it ran an empty block's replays one by "
+                              "one\n";
+    ssize_t n = write(2, msg, sizeof(msg) - 1);
+
+    (void)sig;
+    (void)n;
+    _Exit(1);
+}
+
+/* The same on two streams, behind an eager block that forks and joins
+ * stream 1 (its write, 0.5 us, then the join's await, 0.75 us): the empty
+ * block has no fork or join either (no stream has an op), so it too costs
+ * its launches at once.  It used to run its 2^32 - 1 replays one by one on
+ * each rank, for minutes; SIGALRM ends the test after 10 s instead. */
+static void test_empty_replays_streams(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+    struct ces_op w;
+
+    (void)state;
+    m.graph_launch_us = 0.5;
+    fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+    w = wr(&f, 1, 0, 1);
+    w.stream = 1;
+    op(&f, 0, w);
+    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_GRAPH, UINT32_MAX), CES_OK);
+    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    signal(SIGALRM, hung);
+    alarm(10);
+    p = predict(&f, &m);
+    alarm(0);
+    signal(SIGALRM, SIG_DFL);
+    assert_us(p.total_us, 0.5 * UINT32_MAX + 5.0);
+    assert_int_equal(p.ops, 6); /* the write, its fork and join, the copy */
+    fx_end(&f);
+}
+
 static void test_does_not_finish(void **state)
 {
     struct fx f;
@@ -1115,6 +1161,227 @@ static void test_too_many_instances(void **state)
     fx_end(&f);
 }
 
+/* An allocator that refuses any block over `cap` bytes and counts the live
+ * ones: a prediction that would take gigabytes fails at once with
+ * CES_ERR_NOMEM instead of running for minutes. */
+struct capped {
+    size_t cap;
+    long live;
+};
+
+static void *capped_malloc(void *ud, size_t size)
+{
+    struct capped *c = ud;
+    void *p = size <= c->cap ? malloc(size) : NULL;
+
+    c->live += p != NULL;
+    return p;
+}
+
+static void *capped_realloc(void *ud, void *ptr, size_t size)
+{
+    struct capped *c = ud;
+
+    if (ptr == NULL)
+        return capped_malloc(ud, size);
+    return size <= c->cap ? realloc(ptr, size) : NULL;
+}
+
+static void capped_free(void *ud, void *ptr)
+{
+    struct capped *c = ud;
+
+    c->live -= ptr != NULL;
+    free(ptr);
+}
+
+static struct ces_ctx *capped_ctx(struct capped *c, size_t cap)
+{
+    struct ces_alloc h = {capped_malloc, capped_realloc, capped_free, c};
+    struct ces_ctx *ctx = NULL;
+
+    c->cap = cap;
+    c->live = 0;
+    assert_int_equal(ces_ctx_create(&h, &ctx), CES_OK);
+    return ctx;
+}
+
+static void capped_end(struct ces_ctx *ctx, struct capped *c)
+{
+    ces_ctx_destroy(ctx);
+    assert_int_equal(c->live, 0);
+}
+
+/* A graph block of `reps` replays on two ranks of three streams whose
+ * replay is 16 op instances: rank 0 writes on streams 1 and 2 (2 ops, a
+ * fork of 3: a record, two awaits; a join of 4: two records, two awaits),
+ * rank 1 writes 7 times on stream 0 (no fork, no join); with `linked`, an
+ * eager block after it where rank 0's events link stream 1 to stream 0
+ * (record, await, write, record, await: no fork or join). */
+static struct ces_graph *fork_join_graph(struct ces_ctx *ctx, uint32_t reps, int linked)
+{
+    struct ces_graph *g = NULL;
+    uint32_t sig, ev;
+    struct ces_op w = {.kind = CES_OP_WRITE, .value = 1};
+    struct ces_op rec = {.kind = CES_OP_RECORD}, aw = {.kind = CES_OP_AWAIT};
+
+    assert_int_equal(ces_graph_create(ctx, 2, 3, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "flag", CES_U32, 4, &sig), CES_OK);
+    assert_int_equal(ces_graph_add_event(g, "e", &ev), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, reps), CES_OK);
+    for (uint32_t k = 1; k < 3; k++) {
+        w.stream = k;
+        w.slot = (struct ces_slot){sig, 1, k};
+        assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    }
+    w.stream = 0;
+    w.slot = (struct ces_slot){sig, 0, 0};
+    for (int k = 0; k < 7; k++)
+        assert_int_equal(ces_graph_add_op(g, 1, &w), CES_OK);
+    if (linked) {
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+        rec.event = aw.event = ev;
+        rec.stream = 0;
+        aw.stream = 1;
+        assert_int_equal(ces_graph_add_op(g, 0, &rec), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &aw), CES_OK);
+        w.stream = 1;
+        w.slot = (struct ces_slot){sig, 1, 3};
+        assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+        rec.stream = 1;
+        aw.stream = 0;
+        assert_int_equal(ces_graph_add_op(g, 0, &rec), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &aw), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+/* The limit counts what the prediction builds: the ops and the forks and
+ * joins of blocks on several streams, which it used to leave out (one rank
+ * of two streams, a write on each, 2^23 replays: counted 2^24, built
+ * 3 x 2^24 op instances, 90 s and 5.1 GB).  Three replays of
+ * fork_join_graph and its linked block build 3 x 16 + 5; 2^20 replays,
+ * 2^24 exactly, pass the limit (and run out of this allocator's blocks
+ * building them), 2^20 + 1 do not. */
+static void test_limit_counts_forks(void **state)
+{
+    struct capped c;
+    struct ces_ctx *ctx = capped_ctx(&c, 1u << 20);
+    struct ces_model m = round_model();
+    struct ces_predict p;
+    struct ces_graph *g;
+
+    (void)state;
+    g = fork_join_graph(ctx, 3, 1);
+    assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_OK);
+    assert_int_equal(p.ops, 3 * 16 + 5);
+    ces_graph_destroy(g);
+    g = fork_join_graph(ctx, 1u << 20, 0);
+    assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_ERR_NOMEM);
+    assert_string_equal(ces_ctx_last_error(ctx), "out of memory predicting");
+    ces_graph_destroy(g);
+    g = fork_join_graph(ctx, (1u << 20) + 1, 0);
+    assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "predict: the schedule runs more than 16777216 op instances (graph "
+                        "replays unrolled): predict fewer iterations");
+    ces_graph_destroy(g);
+    /* the review's case */
+    {
+        uint32_t sig;
+        struct ces_op w = {.kind = CES_OP_WRITE, .value = 1};
+
+        assert_int_equal(ces_graph_create(ctx, 1, 2, &g), CES_OK);
+        assert_int_equal(ces_graph_add_signal(g, "a", CES_U32, 2, &sig), CES_OK);
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 1u << 23), CES_OK);
+        for (uint32_t k = 0; k < 2; k++) {
+            w.stream = k;
+            w.slot = (struct ces_slot){sig, 0, k};
+            assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+        }
+        assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+        assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_ERR_LIMIT);
+        ces_graph_destroy(g);
+    }
+    capped_end(ctx, &c);
+}
+
+/* Four ranks pass flags through four signal arrays of `slots` slots each
+ * (a ring of writes, writes to every rank, a wait on each). */
+static struct ces_predict huge_signals_case(uint32_t slots)
+{
+    struct capped c;
+    struct ces_ctx *ctx = capped_ctx(&c, 1u << 20);
+    struct ces_graph *g = NULL;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+    uint32_t sig[4];
+
+    assert_int_equal(ces_graph_create(ctx, 4, 1, &g), CES_OK);
+    for (uint32_t k = 0; k < 4; k++) {
+        char name[8] = "s0";
+
+        name[1] = (char)('0' + k);
+        assert_int_equal(ces_graph_add_signal(g, name, CES_U32, slots, &sig[k]), CES_OK);
+    }
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 3), CES_OK);
+    for (uint32_t r = 0; r < 4; r++) {
+        for (uint32_t k = 0; k < 3; k++) {
+            struct ces_op w = {.kind = CES_OP_WRITE, .slot = {sig[k], (r + 1) % 4, r},
+                               .value = 1};
+            struct ces_op v = {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ,
+                               .slot = {sig[k], r, (r + 3) % 4}, .value = 1};
+
+            assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, r, &v), CES_OK);
+        }
+        {
+            struct ces_op w = {.kind = CES_OP_WRITE, .slot = {sig[3], CES_RANK_ALL, r},
+                               .value = 2};
+            struct ces_op v = {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ,
+                               .slot = {sig[3], r, (r + 2) % 4}, .value = 2};
+
+            assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, r, &v), CES_OK);
+        }
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_OK);
+    ces_graph_destroy(g);
+    capped_end(ctx, &c);
+    return p;
+}
+
+/* Signal arrays of 2^24 slots a rank of which the ops touch a few: the
+ * prediction used to give every slot of every rank a list of writes (one
+ * block of 6 GiB here; 12.6 GB and 283 s for 8 ranks through `check
+ * --predict`), refused by this allocator; it now keeps lists for the slots
+ * the ops touch only, and predicts what the same schedule with 4-slot
+ * arrays does. */
+static void test_huge_signals(void **state)
+{
+    struct ces_predict small, huge;
+
+    (void)state;
+    small = huge_signals_case(4);
+    huge = huge_signals_case(1u << 24);
+    assert_true(small.total_us > 0.0);
+    assert_true(huge.total_us == small.total_us);
+    assert_true(huge.iter_us == small.iter_us);
+    assert_int_equal(huge.iterations, small.iterations);
+    assert_int_equal(huge.ops, small.ops);
+    assert_int_equal(huge.peer_bytes, small.peer_bytes);
+    assert_int_equal(huge.local_bytes, small.local_bytes);
+    assert_true(huge.path_copy_us == small.path_copy_us);
+    assert_true(huge.path_signal_us == small.path_signal_us);
+    assert_true(huge.path_memop_us == small.path_memop_us);
+    assert_true(huge.path_event_us == small.path_event_us);
+    assert_true(huge.path_host_us == small.path_host_us);
+    assert_int_equal(huge.last_rank, small.last_rank);
+    assert_int_equal(huge.last_stream, small.last_stream);
+}
+
 static void test_builder_alltoall(void **state)
 {
     struct ces_test_alloc st;
@@ -1198,12 +1465,15 @@ int main(void)
         cmocka_unit_test(test_graph_copy_start),
         cmocka_unit_test(test_split_barrier),
         cmocka_unit_test(test_empty_replays),
+        cmocka_unit_test(test_empty_replays_streams),
         cmocka_unit_test(test_does_not_finish),
         cmocka_unit_test(test_unvalidated_graph),
         cmocka_unit_test(test_model_values_checked),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_u64_needs_64bit_memops),
         cmocka_unit_test(test_too_many_instances),
+        cmocka_unit_test(test_huge_signals),
+        cmocka_unit_test(test_limit_counts_forks),
         cmocka_unit_test(test_builder_alltoall),
         cmocka_unit_test(test_alloc_failures),
     };
