@@ -76,6 +76,7 @@ struct inst {
     uint8_t progress;    /* last op of a memop batch that waits: the watchdog
                             writes it carries (1 eager, 2 captured) */
     uint8_t effect;      /* memop: its write posted / its wait passed */
+    double posted;       /* write: when it was posted (a progress write may follow) */
     uint8_t tail_paid;   /* memop: the progress write after it paid */
     uint8_t launch;      /* the backend's fork or join of a multi-stream block */
     uint8_t done;
@@ -724,6 +725,7 @@ static int post_write(struct psim *s, size_t id)
     uint32_t lo = op->slot.rank == CES_RANK_ALL ? 0 : op->slot.rank;
     uint32_t hi = op->slot.rank == CES_RANK_ALL ? s->ranks : op->slot.rank + 1;
 
+    in->posted = s->t;
     for (uint32_t t = lo; t < hi; t++) {
         struct pwrite w;
         double when[3] = {s->t + s->m->signal_local_us, s->t + s->m->signal_hop_us,
@@ -1258,7 +1260,7 @@ static int run(struct psim *s)
 static void critical_path(struct psim *s)
 {
     double per[CAT__COUNT] = {0};
-    double host = 0.0;
+    double host = 0.0, upto;
     int64_t last = -1;
 
     for (size_t i = 0; i < s->insts.len; i++)
@@ -1268,13 +1270,17 @@ static void critical_path(struct psim *s)
         s->res.last_rank = I(s, (size_t)last)->rank;
         s->res.last_stream = I(s, (size_t)last)->stream;
     }
+    upto = last >= 0 ? I(s, (size_t)last)->end : 0.0;
     while (last >= 0) {
         struct inst *in = I(s, (size_t)last);
-        double from = in->cause >= 0 ? I(s, (size_t)in->cause)->end : 0.0;
-        double span = in->end - from - in->host_gap;
+        const struct inst *c = in->cause >= 0 ? I(s, (size_t)in->cause) : NULL;
+        /* a wait released by a write counts from the write's post: the
+         * writer's stream may have gone on to a progress write after it */
+        double from = c == NULL ? 0.0 : in->cat == CAT_SIGNAL ? c->posted : c->end;
 
-        per[in->cat] += span;
+        per[in->cat] += upto - from - in->host_gap;
         host += in->host_gap;
+        upto = from;
         last = in->cause;
     }
     s->res.path_copy_us = per[CAT_COPY];

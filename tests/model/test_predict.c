@@ -732,6 +732,32 @@ static void test_shared_queues_refused(void **state)
     }
 }
 
+/* A wait released by a write counts its signal time from the write's post,
+ * not from the writer's progress write after it: r0's write b ends r0's
+ * batch that waits (progress write 4 us), r1's wait sees b 3 us after the
+ * post.  The signal time was 3.5 - 4.5 = -1 us. */
+static void test_signal_from_the_post(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_predict p;
+
+    (void)state;
+    m.progress_write_us = 4.0;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 0, 0, 1)); /* batch 0.5 */
+    op(&f, 0, wt(&f, 0, 0, 1));
+    op(&f, 0, wr(&f, 0, 1, 1)); /* posted at 0.5, then the progress write */
+    op(&f, 1, wt(&f, 0, 1, 1)); /* released at 3.5 */
+    op(&f, 1, wr(&f, 1, 2, 1));
+    op(&f, 1, wr(&f, 1, 3, 1)); /* then r1's progress write: 7.5 */
+    p = predict(&f, &m);
+    assert_us(p.total_us, 7.5);
+    assert_us(p.path_signal_us, 3.0);
+    assert_us(p.path_memop_us, 4.5);
+    fx_end(&f);
+}
+
 static void test_third_party_copy(void **state)
 {
     struct ces_model m = round_model();
@@ -1458,6 +1484,7 @@ int main(void)
         cmocka_unit_test(test_memop_batches),
         cmocka_unit_test(test_memop_batches_as_lowered),
         cmocka_unit_test(test_third_party_copy),
+        cmocka_unit_test(test_signal_from_the_post),
         cmocka_unit_test(test_shared_queues_refused),
         cmocka_unit_test(test_engine_switch),
         cmocka_unit_test(test_copy_switch),
