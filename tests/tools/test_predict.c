@@ -54,6 +54,18 @@ static void test_file_and_model(void **state)
     /* no wait, no event: the slow mode changes nothing */
     assert_non_null(strstr(out, "slow mode: 5.00 us total, 5.00 us per iteration"));
     assert_non_null(strstr(out, "copied: 3.91 KiB between GPUs, 0 B inside GPUs\n"));
+    /* the slow mode's hops as used: slow_wake_us raises them, never lowers
+     * (it named a wake of 0 us that the prediction did not use) */
+    assert_non_null(strstr(out, "(a blocked polled wait or event await resumes 5.80 us after its "
+                                "write or record)\n"));
+    free(out);
+    f = fopen(path, "a");
+    assert_non_null(f);
+    fputs("slow_wake_us = 0\nsignal_hop_us = 1.5\nevent_us = 0.25\n", f);
+    fclose(f);
+    assert_int_equal(ces_test_tool(dir, "check --predict one.ces --model round.model", &out), 0);
+    assert_non_null(strstr(out, "(a blocked polled wait resumes 1.50 us after its write, an event "
+                                "await 0.25 us after its record)\n"));
     free(out);
     remove(path);
     /* after "--" a schedule named --predict is checked, not taken for the
