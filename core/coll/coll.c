@@ -342,7 +342,7 @@ int ces_coll_program(struct ces_ctx *ctx, const struct ces_coll_params *p, struc
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
-    if (out == NULL)
+    if (p == NULL || out == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_coll_program: NULL argument");
     *out = NULL;
     rc = ces_coll_source(ctx, p, &text, &len);
@@ -360,7 +360,7 @@ int ces_coll_build(struct ces_ctx *ctx, const struct ces_coll_params *p, struct 
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
-    if (out == NULL)
+    if (p == NULL || out == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_coll_build: NULL argument");
     *out = NULL;
     rc = ces_coll_program(ctx, p, &prog);

@@ -15,7 +15,10 @@
  *
  * Conventions: every function returns an enum ces_status (0 = CES_OK, negative
  * = error) unless it says otherwise; on error the context's last-error text
- * (ces_ctx_last_error) says what went wrong and where.  Every object has a
+ * (ces_ctx_last_error) says what went wrong and where.  That holds for a
+ * refused argument too: a NULL pointer argument is CES_ERR_INVALID with
+ * "NAME: NULL argument" (NAME the function), unless the context itself is
+ * NULL, which leaves nowhere to say it.  Every object has a
  * create and a destroy; destroy accepts NULL.  Objects are not thread safe;
  * different objects may be used from different threads.
  */
