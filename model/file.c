@@ -157,7 +157,17 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
     if (f->is_f64) {
         double d = strtod(buf, &end);
 
-        if (end == buf || *end != '\0' || errno != 0 || !isfinite(d) || d < 0.0)
+        if (end == buf || *end != '\0' || isnan(d) || d < 0.0)
+            return perr(ctx, l, col, "expected a number >= 0");
+        /* strtod's ERANGE: beyond a double, or nearer 0 than it can tell
+         * from 0 (a subnormal, or less) */
+        if (errno == ERANGE)
+            return perr(ctx, l, col,
+                        d > 1.0 ? "expected a number at most 1e9: out of range, too large to "
+                                  "represent"
+                                : "expected 0 or a number a double can hold: out of range, too "
+                                  "small to represent");
+        if (!isfinite(d))
             return perr(ctx, l, col, "expected a number >= 0");
         if (strstr(f->name, "_gbps") != NULL && d <= 0.0)
             return perr(ctx, l, col, "expected a bandwidth > 0");
