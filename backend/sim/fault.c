@@ -77,6 +77,11 @@ bad:
 
 int ces_fault_format(const struct ces_fault *f, char *buf, size_t size)
 {
+    if (f == NULL) {
+        if (size > 0)
+            buf[0] = '\0';
+        return -1;
+    }
     if (f->stream == CES_FAULT_RANK)
         return snprintf(buf, size, "%s:r%" PRIu32 "#%" PRIu32, kind_name(f->kind), f->rank,
                         f->index);
