@@ -481,8 +481,10 @@ int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p, struct ces_gr
     uint64_t iter = 1;
     int rc;
 
-    if (ctx == NULL || p == NULL || out == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (p == NULL || out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_prog_expand: NULL argument");
     *out = NULL;
     rc = check_bounds(ctx, p);
     if (rc != CES_OK)
@@ -545,8 +547,10 @@ int ces_graph_load(struct ces_ctx *ctx, const char *path, struct ces_graph **out
     struct ces_prog *p = NULL;
     int rc;
 
-    if (ctx == NULL || path == NULL || out == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (path == NULL || out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_graph_load: NULL argument");
     *out = NULL;
     rc = ces_prog_parse_file(ctx, path, &p);
     if (rc == CES_OK)

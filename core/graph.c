@@ -15,8 +15,10 @@ int ces_graph_create(struct ces_ctx *ctx, uint32_t ranks, uint32_t streams,
 {
     struct ces_graph *g;
 
-    if (ctx == NULL || out == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_graph_create: NULL argument");
     *out = NULL;
     if (ranks < 1 || ranks > CES_MAX_RANKS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ranks must be 1..%u, not %" PRIu32,
@@ -368,8 +370,10 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
     bool all;
     int rc;
 
-    if (g == NULL || op == NULL)
+    if (g == NULL)
         return CES_ERR_INVALID;
+    if (op == NULL)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "ces_graph_add_op: NULL argument");
     if (rank >= g->ranks)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
                              "rank r%" PRIu32 " out of range (ranks are r0..r%" PRIu32 ")", rank,
@@ -1003,8 +1007,10 @@ int ces_graph_print(struct ces_ctx *ctx, const struct ces_graph *g, unsigned fla
 {
     struct ces_sb sb;
 
-    if (ctx == NULL || g == NULL || text == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (g == NULL || text == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_graph_print: NULL argument");
     ces_sb_init(&sb, ctx);
     ces_sb_printf(&sb, "cesync %d\nranks %" PRIu32 "\nstreams %" PRIu32 "\n", CES_FORMAT_VERSION,
                   g->ranks, g->streams);

@@ -1130,8 +1130,10 @@ int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char
     uint32_t col;
     int rc = CES_OK;
 
-    if (ctx == NULL || out == NULL || (text == NULL && len > 0))
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (out == NULL || (text == NULL && len > 0))
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_prog_parse: NULL argument");
     *out = NULL;
     p = ces_malloc(ctx, sizeof(*p));
     if (p == NULL)
@@ -1269,8 +1271,10 @@ int ces_prog_parse_file(struct ces_ctx *ctx, const char *path, struct ces_prog *
     bool is_stdin;
     int rc;
 
-    if (ctx == NULL || path == NULL || out == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (path == NULL || out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_prog_parse_file: NULL argument");
     *out = NULL;
     is_stdin = strcmp(path, "-") == 0;
     f = is_stdin ? stdin : fopen(path, "rb");

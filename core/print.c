@@ -173,8 +173,10 @@ int ces_prog_print(struct ces_ctx *ctx, const struct ces_prog *p, char **text, s
 {
     struct ces_sb sb;
 
-    if (ctx == NULL || p == NULL || text == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (p == NULL || text == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_prog_print: NULL argument");
     ces_sb_init(&sb, ctx);
     /* ranks, streams and connections print as their values: a let they used
      * prints later, and the values are what the schedule means */

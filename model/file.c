@@ -157,7 +157,17 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
     if (f->is_f64) {
         double d = strtod(buf, &end);
 
-        if (end == buf || *end != '\0' || errno != 0 || !isfinite(d) || d < 0.0)
+        if (end == buf || *end != '\0' || isnan(d) || d < 0.0)
+            return perr(ctx, l, col, "expected a number >= 0");
+        /* strtod's ERANGE: beyond a double, or nearer 0 than it can tell
+         * from 0 (a subnormal, or less) */
+        if (errno == ERANGE)
+            return perr(ctx, l, col,
+                        d > 1.0 ? "expected a number at most 1e9: out of range, too large to "
+                                  "represent"
+                                : "expected 0 or a number a double can hold: out of range, too "
+                                  "small to represent");
+        if (!isfinite(d))
             return perr(ctx, l, col, "expected a number >= 0");
         if (strstr(f->name, "_gbps") != NULL && d <= 0.0)
             return perr(ctx, l, col, "expected a bandwidth > 0");
@@ -193,8 +203,10 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
     unsigned line = 0;
     int seen_field = 0;
 
-    if (ctx == NULL || out == NULL || (text == NULL && len > 0))
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (out == NULL || (text == NULL && len > 0))
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_model_parse: NULL argument");
     m = base != NULL ? *base : *ces_model_find("h200");
     while (pos < len) {
         struct mline l = {file != NULL ? file : "<model>", ++line, text + pos, 0};
@@ -290,8 +302,10 @@ int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model
     size_t len = 0;
     int rc;
 
-    if (ctx == NULL || path == NULL || out == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (path == NULL || out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_model_load: NULL argument");
     fp = fopen(path, "r");
     if (fp == NULL)
         return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -318,8 +332,10 @@ int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
     struct ces_sb sb;
     int rc;
 
-    if (ctx == NULL || m == NULL || text == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (m == NULL || text == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_model_print: NULL argument");
     /* only what a model file can hold, so that parsing the text gives m */
     rc = ces_model_check_values(ctx, m, "model print");
     if (rc != CES_OK)

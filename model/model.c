@@ -240,7 +240,9 @@ int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const stru
 
 int ces_model_supports(struct ces_ctx *ctx, const struct ces_model *m, const struct ces_graph *g)
 {
-    if (ctx == NULL || m == NULL || g == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (m == NULL || g == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_model_supports: NULL argument");
     return ces_model_require(ctx, m, g, NULL);
 }

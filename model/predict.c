@@ -1297,8 +1297,10 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
     size_t nst;
     int rc = CES_OK;
 
-    if (ctx == NULL || m == NULL || g == NULL || out == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (m == NULL || g == NULL || out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_model_predict: NULL argument");
     memset(out, 0, sizeof(*out));
     memset(&s, 0, sizeof(s));
     s.ctx = ctx;

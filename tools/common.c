@@ -543,6 +543,38 @@ int ces_tool_text_out(const char *cmd, const char **out, const char *in)
     return *out != NULL ? ces_tool_out_not_in(cmd, "-o", *out, in) : CES_EXIT_OK;
 }
 
+/* A builder's error as the command line says it: the library names a
+ * protocol as a C caller chooses it (CES_PROTO_CREDIT), a command line
+ * chooses it with --sync credit. */
+static void print_coll_error(const char *cmd, const char *msg)
+{
+    static const char prefix[] = "CES_PROTO_";
+    char out[CES_ERRMSG_MAX], name[16];
+    const char *at;
+    size_t len = 0;
+
+    /* "--sync x" is shorter than "CES_PROTO_X": the text fits */
+    while ((at = strstr(msg, prefix)) != NULL) {
+        const char *s = at + sizeof(prefix) - 1;
+        size_t n = 0;
+
+        while (n < sizeof(name) - 1 && s[n] >= 'A' && s[n] <= 'Z') {
+            name[n] = (char)(s[n] - 'A' + 'a');
+            n++;
+        }
+        name[n] = '\0';
+        if (ces_proto_from_name(name) >= 0)
+            len += (size_t)snprintf(out + len, sizeof(out) - len, "%.*s--sync %s",
+                                    (int)(at - msg), msg, name);
+        else /* no protocol's name: kept as it is */
+            len += (size_t)snprintf(out + len, sizeof(out) - len, "%.*s", (int)(s + n - msg),
+                                    msg);
+        msg = s + n;
+    }
+    snprintf(out + len, sizeof(out) - len, "%s", msg);
+    fprintf(stderr, "cesync: %s: %s\n", cmd, out);
+}
+
 int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
                   const char *const *valued, int *rest, struct ces_graph **out,
                   struct ces_prog **prog)
@@ -629,7 +661,7 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
         if (coll < 0)
             fprintf(stderr, "cesync: %s\n", ces_ctx_last_error(ctx));
         else
-            fprintf(stderr, "cesync: %s: %s\n", cmd, ces_ctx_last_error(ctx));
+            print_coll_error(cmd, ces_ctx_last_error(ctx));
         return CES_EXIT_USAGE;
     }
     if (prog != NULL)

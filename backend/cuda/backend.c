@@ -32,7 +32,8 @@ static int cuda_prepare(struct ces_ctx *ctx, const struct ces_graph *g, const vo
 {
     (void)g;
     (void)opts;
-    *state = NULL;
+    if (state != NULL)
+        *state = NULL;
     return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                          "the cuda backend runs graphs through a communicator: use ces_launch "
                          "or `cesync run`");

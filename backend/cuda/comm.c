@@ -605,6 +605,10 @@ static int init_checked(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int d
 int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
                   const char *bootstrap, struct ces_comm **out)
 {
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
+    if (out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init: NULL argument");
     return init_checked(ctx, rank, size, device, 0, bootstrap, out);
 }
 
@@ -614,8 +618,10 @@ int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_co
     char *e1 = NULL, *e2 = NULL, *e3 = NULL;
     unsigned long rank, size, local;
 
-    if (ctx == NULL || out == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init_env: NULL argument");
     *out = NULL;
     if (rendezvous == NULL)
         rendezvous = getenv("CES_RENDEZVOUS");
@@ -639,8 +645,10 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
     int rc, pfd = -1, busy = 0, dev[CES_MAX_RANKS];
     uint32_t made = 0, crowd;
 
-    if (ctx == NULL || comms == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (comms == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init_all: NULL argument");
     if (ndev < 1 || ndev > CES_MAX_RANKS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ndev must be 1..%u, not %" PRIu32,
                              CES_MAX_RANKS, ndev);
@@ -1081,8 +1089,10 @@ int ces_mem_alloc(struct ces_comm *c, size_t bytes, void **ptr)
 {
     int rc;
 
-    if (c == NULL || ptr == NULL)
+    if (c == NULL)
         return CES_ERR_INVALID;
+    if (ptr == NULL)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "ces_mem_alloc: NULL argument");
     *ptr = NULL;
     rc = ces_comm_check(c);
     if (rc != CES_OK)

@@ -725,6 +725,8 @@ int ces_cuda_launch(struct ces_comm *c, const struct ces_graph *g,
 int ces_launch(struct ces_comm *c, const struct ces_graph *g, const struct ces_binding *bindings,
                size_t nbindings, ces_stream_t stream)
 {
+    if (c != NULL && (g == NULL || (bindings == NULL && nbindings > 0)))
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "ces_launch: NULL argument");
     return ces_cuda_launch(c, g, bindings, nbindings, (CUstream)stream, NULL);
 }
 

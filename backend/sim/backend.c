@@ -28,8 +28,10 @@ static int sim_prepare(struct ces_ctx *ctx, const struct ces_graph *g, const voi
 {
     struct sim_backend_state *s;
 
-    if (ctx == NULL || g == NULL || state == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (g == NULL || state == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "the sim backend's prepare: NULL argument");
     s = ces_malloc(ctx, sizeof(*s));
     if (s == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory preparing the checker");

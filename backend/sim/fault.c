@@ -43,8 +43,10 @@ int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out
     struct ces_fault f;
     size_t n = 0;
 
-    if (ctx == NULL || spec == NULL || out == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (spec == NULL || out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_fault_parse: NULL argument");
     memset(&f, 0, sizeof(f));
     for (f.kind = 0; f.kind < sizeof(kind_names) / sizeof(kind_names[0]); f.kind++) {
         n = strlen(kind_names[f.kind]);
@@ -75,6 +77,11 @@ bad:
 
 int ces_fault_format(const struct ces_fault *f, char *buf, size_t size)
 {
+    if (f == NULL) {
+        if (size > 0)
+            buf[0] = '\0';
+        return -1;
+    }
     if (f->stream == CES_FAULT_RANK)
         return snprintf(buf, size, "%s:r%" PRIu32 "#%" PRIu32, kind_name(f->kind), f->rank,
                         f->index);
@@ -393,8 +400,10 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
     double t0 = ces_sim_now(), next;
     int rc = CES_OK;
 
-    if (ctx == NULL || g == NULL || rows == NULL || n == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (g == NULL || rows == NULL || n == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_check_fault_sweep: NULL argument");
     *rows = NULL;
     *n = 0;
     rc = ces_graph_require_valid(ctx, g, "fault sweep");
@@ -444,8 +453,10 @@ int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *
 {
     struct ces_sb sb;
 
-    if (ctx == NULL || (rows == NULL && n > 0) || text == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if ((rows == NULL && n > 0) || text == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_check_sweep_text: NULL argument");
     ces_sb_init(&sb, ctx);
     ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", "position", "fault", "verdict",
                   "with --abort");

@@ -528,8 +528,10 @@ int ces_gen_graph(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts 
     struct ces_gen_opts defaults;
     struct gen gn;
 
-    if (ctx == NULL || out == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_gen_graph: NULL argument");
     *out = NULL;
     if (opts == NULL) {
         ces_gen_opts_init(&defaults);
@@ -584,8 +586,10 @@ int ces_gen_source(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts
     struct ces_graph *g = NULL;
     int rc;
 
-    if (ctx == NULL || text == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (text == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_gen_source: NULL argument");
     *text = NULL;
     rc = ces_gen_graph(ctx, seed, opts, &g);
     if (rc == CES_OK)

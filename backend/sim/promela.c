@@ -904,8 +904,10 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     uint32_t most = 0;
     int rc;
 
-    if (ctx == NULL || g == NULL || text == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (g == NULL || text == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_promela_emit: NULL argument");
     *text = NULL;
     memset(&m, 0, sizeof(m));
     ces_sb_init(&sb, ctx);

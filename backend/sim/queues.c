@@ -107,8 +107,12 @@ int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, u
     const char *s = text;
     uint32_t lists = 1;
 
-    if (text == NULL || map == NULL || ranks == 0 || streams == 0)
-        return CES_ERR_INVALID;
+    if (text == NULL || map == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_queue_map_parse: NULL argument");
+    if (ranks == 0 || streams == 0)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "ces_queue_map_parse: ranks and streams must be at least 1, not %"
+                             PRIu32 " and %" PRIu32, ranks, streams);
     for (const char *c = text; *c != '\0'; c++)
         lists += *c == '/';
     if (lists != 1 && lists != ranks)

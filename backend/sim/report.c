@@ -540,8 +540,10 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     char v[64], mem[24];
     const struct ces_check_stats *s;
 
-    if (ctx == NULL || r == NULL || text == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (r == NULL || text == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_check_report_text: NULL argument");
     s = &r->stats;
     ces_sb_init(&sb, ctx);
     ces_verdict_format(r->verdict, v, sizeof(v));
@@ -606,8 +608,10 @@ int ces_check_report_print(struct ces_ctx *ctx, const struct ces_check_report *r
     size_t len = 0;
     int rc;
 
-    if (f == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (r == NULL || f == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_check_report_print: NULL argument");
     rc = ces_check_report_text(ctx, r, &text, &len);
     if (rc != CES_OK)
         return rc;
@@ -679,8 +683,10 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
     char v[64];
     const struct ces_check_stats *s;
 
-    if (ctx == NULL || r == NULL || text == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (r == NULL || text == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_check_report_json: NULL argument");
     s = &r->stats;
     ces_sb_init(&sb, ctx);
     ces_verdict_format(r->verdict, v, sizeof(v));

@@ -1560,8 +1560,10 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     struct sim_expanded ex;
     int rc;
 
-    if (ctx == NULL || g == NULL || out == NULL)
+    if (ctx == NULL)
         return CES_ERR_INVALID;
+    if (g == NULL || out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_check: NULL argument");
     *out = NULL;
     if (opts == NULL) {
         ces_check_opts_init(&defaults);

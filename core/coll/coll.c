@@ -186,7 +186,7 @@ static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,
     if (q->proto == CES_PROTO_MONO && q->phase == CES_PHASE_GRAPH)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s: mono is not graph-safe: its counters grow with $i, which a "
-                             "graph replay freezes; use --sync credit for graph phases",
+                             "graph replay freezes; use CES_PROTO_CREDIT for graph phases",
                              ces_coll_name((int)q->coll));
     return CES_OK;
 }
@@ -293,7 +293,7 @@ int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char *
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s: pull needs two barriers per iteration (a rank writes its flag "
                              "for a peer again only after a later barrier shows that the peer "
-                             "has reset it); use --sync credit",
+                             "has reset it); use CES_PROTO_CREDIT",
                              ces_coll_name((int)cg.p.coll));
     cg.nsyncs = d->nsyncs;
     cg.offset = cg.p.first_iter != 1;
@@ -342,7 +342,7 @@ int ces_coll_program(struct ces_ctx *ctx, const struct ces_coll_params *p, struc
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
-    if (out == NULL)
+    if (p == NULL || out == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_coll_program: NULL argument");
     *out = NULL;
     rc = ces_coll_source(ctx, p, &text, &len);
@@ -360,7 +360,7 @@ int ces_coll_build(struct ces_ctx *ctx, const struct ces_coll_params *p, struct 
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
-    if (out == NULL)
+    if (p == NULL || out == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_coll_build: NULL argument");
     *out = NULL;
     rc = ces_coll_program(ctx, p, &prog);

@@ -92,7 +92,7 @@ static int sendrecv_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
     if (p->proto != CES_PROTO_CREDIT && p->phase == CES_PHASE_GRAPH)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "sendrecv: %s flags are use counts computed from $i, which a graph "
-                             "replay freezes; use --sync credit for graph phases",
+                             "replay freezes; use CES_PROTO_CREDIT for graph phases",
                              ces_proto_name((int)p->proto));
     if (p->npairs > CES_MAX_PAIRS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "sendrecv: at most %u pairs, not %" PRIu32,
@@ -119,7 +119,7 @@ static int sendrecv_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
                              ")", p->bytes, p->chunks);
     if (p->proto == CES_PROTO_CREDIT && p->slots > p->chunks)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "sendrecv: with --sync credit slots must be 1..chunks (%" PRIu32
+                             "sendrecv: with CES_PROTO_CREDIT slots must be 1..chunks (%" PRIu32
                              "), not %" PRIu32, p->chunks, p->slots);
     if (p->slots > CES_COLL_MAX_CHUNKS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "sendrecv: slots must be 1..%u, not %" PRIu32,

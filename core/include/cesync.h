@@ -15,7 +15,10 @@
  *
  * Conventions: every function returns an enum ces_status (0 = CES_OK, negative
  * = error) unless it says otherwise; on error the context's last-error text
- * (ces_ctx_last_error) says what went wrong and where.  Every object has a
+ * (ces_ctx_last_error) says what went wrong and where.  That holds for a
+ * refused argument too: a NULL pointer argument is CES_ERR_INVALID with
+ * "NAME: NULL argument" (NAME the function), unless the context itself is
+ * NULL, which leaves nowhere to say it.  Every object has a
  * create and a destroy; destroy accepts NULL.  Objects are not thread safe;
  * different objects may be used from different threads.
  */
@@ -592,7 +595,7 @@ CES_API int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fa
 /* "drop", "stop", "delay"; NULL if out of range. */
 CES_API const char *ces_fault_kind_name(uint32_t kind);
 /* Formats a fault as ces_fault_parse reads it; returns the length needed
- * (snprintf style). */
+ * (snprintf style), -1 (buf "") when f is NULL. */
 CES_API int ces_fault_format(const struct ces_fault *f, char *buf, size_t size);
 
 enum ces_check_mode {
@@ -974,7 +977,8 @@ CES_API const char *ces_model_kind_name(uint32_t i);
  * where key is a field name of struct ces_model (`kind = h200` must come
  * first if present and starts from that kind's table; otherwise `base` is the
  * start, or h200 when base is NULL).  flag_widths takes "32", "64" or
- * "32,64"; costs and bandwidths are at most 1e9, bandwidths at least 1e-9.
+ * "32,64"; costs and bandwidths are at most 1e9, bandwidths at least 1e-9,
+ * and a value a double cannot hold (1e400, 1e-400) is out of range.
  * Errors: CES_ERR_PARSE "file:line:col: expected ...".  `file`
  * names the input in messages (NULL: "<model>"). */
 CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,

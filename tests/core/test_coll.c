@@ -117,7 +117,14 @@ static void test_common_errors(void **state)
     p.phase = CES_PHASE_GRAPH;
     coll_error(&p, CES_ERR_UNSUPPORTED,
                "allgather: mono is not graph-safe: its counters grow with $i, which a graph "
-               "replay freezes; use --sync credit for graph phases");
+               "replay freezes; use CES_PROTO_CREDIT for graph phases");
+    /* the library names the protocol as its callers choose it, by the
+     * enum's name (the command line's --sync is the tool's to say) */
+    p = coll_params(CES_COLL_BARRIER, CES_PROTO_PULL, 2, 8, 1, CES_PHASE_EAGER);
+    coll_error(&p, CES_ERR_UNSUPPORTED,
+               "barrier: pull needs two barriers per iteration (a rank writes its flag for a "
+               "peer again only after a later barrier shows that the peer has reset it); use "
+               "CES_PROTO_CREDIT");
 }
 
 static void test_null_arguments(void **state)

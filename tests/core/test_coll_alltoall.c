@@ -169,7 +169,7 @@ static void test_errors(void **state)
     p = coll_params(CES_COLL_ALLTOALL, CES_PROTO_MONO, 4, 1024, 1, CES_PHASE_GRAPH);
     coll_error(&p, CES_ERR_UNSUPPORTED,
                "alltoall: mono is not graph-safe: its counters grow with $i, which a graph "
-               "replay freezes; use --sync credit for graph phases");
+               "replay freezes; use CES_PROTO_CREDIT for graph phases");
 }
 
 static int source_body(struct ces_ctx *ctx, void *arg)

@@ -218,7 +218,7 @@ static void test_errors(void **state)
     p.proto = CES_PROTO_CREDIT;
     p.slots = 5;
     coll_error(&p, CES_ERR_INVALID,
-               "sendrecv: with --sync credit slots must be 1..chunks (4), not 5");
+               "sendrecv: with CES_PROTO_CREDIT slots must be 1..chunks (4), not 5");
     p.proto = CES_PROTO_NCCL;
     p.slots = 2;
     p.chunks = 2048;
@@ -237,7 +237,7 @@ static void test_errors(void **state)
     p = coll_params(CES_COLL_SENDRECV, CES_PROTO_NCCL, 3, 1024, 1, CES_PHASE_GRAPH);
     coll_error(&p, CES_ERR_UNSUPPORTED,
                "sendrecv: nccl flags are use counts computed from $i, which a graph replay "
-               "freezes; use --sync credit for graph phases");
+               "freezes; use CES_PROTO_CREDIT for graph phases");
     p = coll_params(CES_COLL_SENDRECV, CES_PROTO_CREDIT, 100, 1024, 1, CES_PHASE_GRAPH);
     coll_error(&p, CES_ERR_INVALID,
                "sendrecv: the default pipeline of 100 ranks has more than 64 pairs; give the "

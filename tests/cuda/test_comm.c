@@ -460,6 +460,64 @@ static void test_failed_refuses_every_call(void **state)
     fixture_end(&fx);
 }
 
+/* The entry points of the backend that take a context, or a communicator
+ * holding one, called with one argument they refuse (NULL): they returned
+ * CES_ERR_INVALID and left the context's message as it was, so a caller
+ * read the last, unrelated error as the reason.  None gets as far as the
+ * driver. */
+static int refuse_comm_init(struct fixture *fx)
+{
+    return ces_comm_init(fx->ctx, 0, 1, 0, NULL, NULL);
+}
+
+static int refuse_comm_init_env(struct fixture *fx)
+{
+    return ces_comm_init_env(fx->ctx, NULL, NULL);
+}
+
+static int refuse_comm_init_all(struct fixture *fx)
+{
+    return ces_comm_init_all(fx->ctx, 1, NULL, NULL);
+}
+
+static int refuse_mem_alloc(struct fixture *fx)
+{
+    return ces_mem_alloc(&fx->comm[0], 4096, NULL);
+}
+
+static int refuse_launch(struct fixture *fx)
+{
+    return ces_launch(&fx->comm[0], NULL, NULL, 0, NULL);
+}
+
+static void test_refusal_says_why(void **state)
+{
+    static const struct {
+        int (*call)(struct fixture *fx);
+        const char *error;
+    } rows[] = {
+        {refuse_comm_init, "ces_comm_init: NULL argument"},
+        {refuse_comm_init_env, "ces_comm_init_env: NULL argument"},
+        {refuse_comm_init_all, "ces_comm_init_all: NULL argument"},
+        {refuse_mem_alloc, "ces_mem_alloc: NULL argument"},
+        {refuse_launch, "ces_launch: NULL argument"},
+    };
+    struct fixture fx;
+
+    (void)state;
+    fixture_init(&fx);
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        ces_ctx_error(fx.ctx, CES_ERR_IO, "an earlier error");
+        assert_int_equal(rows[i].call(&fx), CES_ERR_INVALID);
+        if (strcmp(ces_ctx_last_error(fx.ctx), rows[i].error) != 0)
+            fail_msg("row %zu: '%s', expected '%s'", i, ces_ctx_last_error(fx.ctx),
+                     rows[i].error);
+    }
+    assert_int_equal(creates, 0);
+    assert_int_equal(ces_comm_status(&fx.comm[0]), CES_OK);
+    fixture_end(&fx);
+}
+
 /* A ces_group_end that fails on a CUDA error (here its context cannot be
  * made current) leaves the other ranks' parts of the group waiting for this
  * one: the communicator fails with the error, and later calls return it, so
@@ -518,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_destroy_gives_up_on_a_busy_stream),
         cmocka_unit_test(test_failed_refuses_every_call),
         cmocka_unit_test(test_group_end_failure_fails),
+        cmocka_unit_test(test_refusal_says_why),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -85,6 +85,14 @@ static void test_errors(void **state)
          "m.model:1:18: expected a number at most 1e9, found '1.7976931348623157e308'"},
         {"peer_copy_gbps = 1e-300\n",
          "m.model:1:18: expected a bandwidth of at least 1e-9, found '1e-300'"},
+        /* beyond a double's range: they were "expected a number >= 0" */
+        {"per_copy_us = 1e-400\n",
+         "m.model:1:15: expected 0 or a number a double can hold: out of range, too small to "
+         "represent, found '1e-400'"},
+        {"per_copy_us = 1e400\n",
+         "m.model:1:15: expected a number at most 1e9: out of range, too large to represent, "
+         "found '1e400'"},
+        {"per_copy_us = inf\n", "m.model:1:15: expected a number >= 0, found 'inf'"},
         {"copy_engines = 2.5\n", "m.model:1:16: expected an unsigned integer, found '2.5'"},
         {"copy_engines = -2\n", "m.model:1:16: expected an unsigned integer, found '-2'"},
         {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0, found '0'"},

@@ -718,6 +718,18 @@ static void test_delay_fault(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* No fault to format: -1 and "", as ces_op_format and ces_queue_map_format
+ * do (it read through the NULL). */
+static void test_fault_format_null(void **state)
+{
+    char buf[16] = "x";
+
+    (void)state;
+    assert_int_equal(ces_fault_format(NULL, buf, sizeof(buf)), -1);
+    assert_string_equal(buf, "");
+    assert_int_equal(ces_fault_format(NULL, NULL, 0), -1);
+}
+
 /* stop:rR#K, a rank's process that dies before its K-th op in enqueue
  * order: r0 enqueues f[0] on s0, f[1] on s1, f[2] on s0; dying before its
  * second op stops s0 before #1 and s1 before #0, so r1 hangs at its wait
@@ -1926,6 +1938,7 @@ int main(void)
         cmocka_unit_test(test_faults_and_abort),
         cmocka_unit_test(test_fault_sweep),
         cmocka_unit_test(test_delay_fault),
+        cmocka_unit_test(test_fault_format_null),
         cmocka_unit_test(test_delay_own_queue),
         cmocka_unit_test(test_rank_stop),
         cmocka_unit_test(test_rank_stop_replays),

@@ -741,7 +741,8 @@ static void test_output_dash(void **state)
 /* Builder defaults that fit what was asked: 1024 bytes rounded up to 8-byte
  * pieces per rank (alltoall on 3 ranks) or per chunk (sendrecv), and the
  * credit protocol for --graph, where mono cannot run, unless --sync says
- * otherwise. */
+ * otherwise; a builder's refusal names the protocol to choose as --sync
+ * does. */
 static void test_builder_defaults(void **state)
 {
     char *o;
@@ -765,6 +766,14 @@ static void test_builder_defaults(void **state)
     ces_test_tool_says("check barrier --ranks 2 --graph --sync mono", 2,
                        "cesync: check: barrier: mono is not graph-safe: its counters grow with $i, "
                        "which a graph replay freezes; use --sync credit for graph phases\n");
+    /* the library names the protocol CES_PROTO_CREDIT; the tool says its flag */
+    ces_test_tool_says("check sendrecv --ranks 3 --chunks 4 --slots 5 --sync credit", 2,
+                       "cesync: check: sendrecv: with --sync credit slots must be 1..chunks (4), "
+                       "not 5\n");
+    ces_test_tool_says("check barrier --ranks 2 --sync pull", 2,
+                       "cesync: check: barrier: pull needs two barriers per iteration (a rank "
+                       "writes its flag for a peer again only after a later barrier shows that "
+                       "the peer has reset it); use --sync credit\n");
 }
 
 /* A value that is another option is refused, not taken as a file name;
