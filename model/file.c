@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -73,6 +74,9 @@ static bool must_be_positive(const struct ces_mfield *f)
     return strcmp(f->name, "max_memops_per_batch") == 0 || strcmp(f->name, "copy_engines") == 0 ||
            strcmp(f->name, "batch_engines") == 0 || strcmp(f->name, "max_ranks") == 0;
 }
+
+/* Whether integer field f is a yes/no: 0 or 1. */
+static bool is_flag(const struct ces_mfield *f) { return strcmp(f->unit, "0/1") == 0; }
 
 static const struct ces_mfield *find_field(const char *name, size_t len)
 {
@@ -186,6 +190,8 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
             return perr(ctx, l, col, "expected an unsigned integer");
         if (must_be_positive(f) && u == 0)
             return perr(ctx, l, col, "expected an unsigned integer > 0");
+        if (is_flag(f) && u > 1)
+            return perr(ctx, l, col, "expected 0 or 1");
         {
             uint32_t u32 = (uint32_t)u;
 
@@ -200,7 +206,7 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
 {
     struct ces_model m;
     size_t pos = 0;
-    unsigned line = 0;
+    unsigned line = 0, kind_line = 0;
     int seen_field = 0;
 
     if (ctx == NULL)
@@ -208,6 +214,10 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
     if (out == NULL || (text == NULL && len > 0))
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_model_parse: NULL argument");
     m = base != NULL ? *base : *ces_model_find("h200");
+    /* A UTF-8 byte order mark, which some editors put first, is skipped: the
+     * columns of line 1 count from after it, as in a .ces file. */
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        pos = 3;
     while (pos < len) {
         struct mline l = {file != NULL ? file : "<model>", ++line, text + pos, 0};
         size_t i = 0, k0, k1, v0, v1;
@@ -252,8 +262,15 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
             char kind[sizeof(m.kind)];
             const struct ces_model *km;
 
+            if (kind_line != 0) {
+                char what[64];
+
+                snprintf(what, sizeof(what), "`kind` given twice (first on line %u)", kind_line);
+                return perr(ctx, &l, k0, what);
+            }
             if (seen_field)
                 return perr(ctx, &l, k0, "expected `kind` before every other field");
+            kind_line = l.line;
             if (v1 - v0 >= sizeof(kind))
                 return unknown_name(ctx, &l, v0, 1);
             memcpy(kind, l.text + v0, v1 - v0);
@@ -354,12 +371,16 @@ int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
         const struct ces_mfield *f = &ces_model_fields_[i];
         uint32_t u;
 
-        if (f->is_f64 || !must_be_positive(f))
+        if (f->is_f64)
             continue;
         memcpy(&u, (const char *)m + f->offset, sizeof(u));
-        if (u == 0)
+        if (u == 0 && must_be_positive(f))
             return ces_ctx_error(ctx, CES_ERR_INVALID,
                                  "model print: the model's %s is 0: expected 1 or more", f->name);
+        if (u > 1 && is_flag(f))
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "model print: the model's %s is %" PRIu32 ": expected 0 or 1",
+                                 f->name, u);
     }
     ces_sb_init(&sb, ctx);
     ces_sb_printf(&sb, "# cesync machine model\nkind = %s\n", m->kind);

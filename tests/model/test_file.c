@@ -100,6 +100,14 @@ static void test_errors(void **state)
         {"kind = a100\n", "m.model:1:8: expected a known machine kind (h200), found 'a100'"},
         {"copy_engines = 1\nkind = h200\n",
          "m.model:2:1: expected `kind` before every other field, found 'kind'"},
+        /* a second kind was "expected before every other field" */
+        {"kind = h200\nkind = h200\n",
+         "m.model:2:1: `kind` given twice (first on line 1), found 'kind'"},
+        /* a yes/no field took any number */
+        {"has_64bit_memops = 7\n", "m.model:1:20: expected 0 or 1, found '7'"},
+        /* a byte order mark is skipped (it was the error's "found"), the
+         * columns count from after it */
+        {"\xef\xbb\xbfper_copy_us = x\n", "m.model:1:15: expected a number >= 0, found 'x'"},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -173,6 +181,11 @@ static void test_print_refuses(void **state)
     assert_int_equal(ces_model_print(ctx, &m, &text, NULL), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "model print: the model's batch_engines is 0: expected 1 or more");
+    m = *h200;
+    m.graph_copies_serial = 2;
+    assert_int_equal(ces_model_print(ctx, &m, &text, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "model print: the model's graph_copies_serial is 2: expected 0 or 1");
     m = *h200;
     m.peer_copy_gbps = 0;
     assert_int_equal(ces_model_print(ctx, &m, &text, NULL), CES_ERR_INVALID);
