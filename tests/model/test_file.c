@@ -150,48 +150,46 @@ static void test_round_trip(void **state)
 /* A model no file can hold is refused, nothing written: its text would
  * not parse (an unknown kind, a zero engine count), parse to another model
  * (flag_widths 0 printed as 32) or read past the kind (no NUL). */
+/* ces_model_print refuses m with exactly `msg`, writing nothing. */
+static void print_refused(struct ces_ctx *ctx, const struct ces_model *m, const char *msg)
+{
+    char *text = NULL;
+
+    assert_int_equal(ces_model_print(ctx, m, &text, NULL), CES_ERR_INVALID);
+    assert_null(text);
+    assert_string_equal(ces_ctx_last_error(ctx), msg);
+}
+
 static void test_print_refuses(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     const struct ces_model *h200 = ces_model_find("h200");
     struct ces_model m;
-    char *text = NULL;
 
     (void)state;
     m = *h200;
     snprintf(m.kind, sizeof(m.kind), "h100");
-    assert_int_equal(ces_model_print(ctx, &m, &text, NULL), CES_ERR_INVALID);
-    assert_null(text);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "model print: the model's kind 'h100' is no built-in kind, which a "
-                        "model file's `kind` must name");
+    print_refused(ctx, &m, "model print: the model's kind 'h100' is no built-in kind, which a "
+                           "model file's `kind` must name");
     m = *h200;
     memset(m.kind, 'x', sizeof(m.kind));
-    assert_int_equal(ces_model_print(ctx, &m, &text, NULL), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx), "model print: the model's kind is not a "
-                                                 "NUL-terminated string of at most 31 bytes");
+    print_refused(ctx, &m, "model print: the model's kind is not a NUL-terminated string of at "
+                           "most 31 bytes");
     m = *h200;
     m.flag_widths = 0;
-    assert_int_equal(ces_model_print(ctx, &m, &text, NULL), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx), "model print: the model's flag_widths is 0: "
-                                                 "expected CES_MODEL_W32, CES_MODEL_W64 or both");
+    print_refused(ctx, &m, "model print: the model's flag_widths is 0: expected CES_MODEL_W32, "
+                           "CES_MODEL_W64 or both");
     m = *h200;
     m.batch_engines = 0;
-    assert_int_equal(ces_model_print(ctx, &m, &text, NULL), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "model print: the model's batch_engines is 0: expected 1 or more");
+    print_refused(ctx, &m, "model print: the model's batch_engines is 0: expected 1 or more");
     m = *h200;
     m.graph_copies_serial = 2;
-    assert_int_equal(ces_model_print(ctx, &m, &text, NULL), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "model print: the model's graph_copies_serial is 2: expected 0 or 1");
+    print_refused(ctx, &m, "model print: the model's graph_copies_serial is 2: expected 0 or 1");
     m = *h200;
     m.peer_copy_gbps = 0;
-    assert_int_equal(ces_model_print(ctx, &m, &text, NULL), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx), "model print: the model's peer_copy_gbps is 0: "
-                                                 "expected a bandwidth of 1e-9..1e9");
-    assert_null(text);
+    print_refused(ctx, &m, "model print: the model's peer_copy_gbps is 0: expected a bandwidth "
+                           "of 1e-9..1e9");
     ces_test_ctx_end(ctx, &st);
 }
 
