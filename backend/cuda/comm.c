@@ -955,6 +955,14 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
     rec.size = round_up(bytes ? bytes : 1, t->gran);
     pthread_mutex_lock(&t->lock);
     top = t->top; /* restored if this call fails: pick_offset may move it */
+    for (uint32_t r = 0; !t->multi && r < t->nlocal && rc == CES_OK; r++)
+        if (t->comms[r] == NULL) /* ces_comm_destroy took it out */
+            rc = ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                               "ces_mem_alloc #%" PRIu64 ": rank %" PRIu32 " of this process "
+                               "was destroyed; symmetric memory needs every rank of the team",
+                               seq, r);
+    if (rc != CES_OK)
+        goto out;
     if (!t->multi && seq < t->allocs.len) {
         /* Another rank of this process made this allocation already. */
         a = &CES_VEC_AT(&t->allocs, struct ces_alloc_rec, seq);
@@ -1069,7 +1077,7 @@ out:
                 cuMemRelease(rec.handles[r]);
         ces_free(c->ctx, rec.handles);
     }
-    if (rc != CES_OK && (t->multi || seq >= t->allocs.len))
+    if (rc != CES_OK) /* a retry takes the same number, as every rank must */
         c->nalloc--;
     if (rc != CES_OK)
         t->top = top;
@@ -1121,6 +1129,12 @@ int ces_team_release(struct ces_comm *c, void *ptr)
                            "communicator", ptr);
         goto out;
     }
+    if (a->freed[c->rank / 64] & (UINT64_C(1) << (c->rank % 64))) {
+        rc = ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                           "ces_mem_free: %p was freed already on this communicator", ptr);
+        goto out;
+    }
+    a->freed[c->rank / 64] |= UINT64_C(1) << (c->rank % 64);
     if (--a->refs == 0) {
         ces_cuda_use(c);
         for (uint32_t r = 0; r < t->ranks; r++) {

@@ -1218,7 +1218,12 @@ static int group_build(struct ces_comm *c, const struct ces_p2p_table *t, int *c
                                  "or on none",
                                  t->d[0][0].send ? 0 : r, t->d[0][0].send ? r : 0);
     *flags = ces_cuda_coll_lower_flags(*capturing, c->progress_dev != 0) | CES_LOWER_UNLINKED;
-    rc = group_stage(c, t, *capturing);
+    /* checked before the staging takes its signal memory: in one process
+     * the ranks' parts are issued in turn, and a refusal after the first
+     * rank's allocation left the ranks' allocations out of step */
+    rc = ces_cuda_group_check(c->ctx, c->size, t);
+    if (rc == CES_OK)
+        rc = group_stage(c, t, *capturing);
     if (rc == CES_OK && *capturing)
         rc = ces_cuda_group_graph_captured(c->ctx, c->size, c->team->stride, t, 1, 2, c->p2p_cap,
                                            g);

@@ -68,7 +68,7 @@ void ces_cuda_group_count(const struct ces_p2p_table *t, struct ces_p2p_stages *
 }
 
 /* Every send has its receive of the same size. */
-static int group_check(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *t)
+int ces_cuda_group_check(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *t)
 {
     if (n < 1 || n > CES_P2P_MAX_RANKS)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
@@ -377,7 +377,7 @@ int ces_cuda_group_add(struct ces_ctx *ctx, struct ces_graph *g, const struct ce
                        uint64_t k, const struct ces_p2p_stages *st)
 {
     uint32_t n = ces_graph_ranks(g);
-    int rc = group_check(ctx, n, t);
+    int rc = ces_cuda_group_check(ctx, n, t);
 
     if (rc == CES_OK)
         rc = ces_graph_add_block(g, CES_PHASE_EAGER, 1);
@@ -396,7 +396,7 @@ static int group_new(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
     static const uint32_t per_rank[] = {2, 2, 2, 2, 1, 1, 2, 2};
     struct ces_graph *g = NULL;
     uint32_t id;
-    int rc = group_check(ctx, n, t);
+    int rc = ces_cuda_group_check(ctx, n, t);
 
     if (rc == CES_OK)
         rc = ces_graph_create(ctx, n, NSTREAMS, &g);

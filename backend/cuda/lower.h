@@ -249,6 +249,12 @@ int ces_cuda_group_graph(struct ces_ctx *ctx, uint32_t n, uint64_t stride,
                          const struct ces_p2p_table *t, uint64_t k,
                          const struct ces_p2p_stages *st, struct ces_graph **out);
 
+/* The group's declarations checked as ces_cuda_group_graph checks them
+ * (CES_ERR_UNSUPPORTED above CES_P2P_MAX_RANKS ranks, CES_ERR_INVALID for
+ * too many messages or a send without its receive): before anything is
+ * made for the group. */
+int ces_cuda_group_check(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *t);
+
 /* The group's graph as captured into a CUDA graph: `calls` group calls in
  * one graph phase of `reps` replays (the backend captures one call and
  * proves two replays; more calls and replays prove graphs that hold

@@ -77,6 +77,7 @@ struct ces_alloc_rec {
     uint32_t refs;     /* local ranks that have not freed it yet */
     int live;
     CUmemGenericAllocationHandle *handles; /* [ranks]: imported or created */
+    uint64_t freed[CES_MAX_RANKS / 64]; /* bit r: rank r freed it (one process) */
 };
 
 struct ces_progress_rank {

@@ -1190,9 +1190,13 @@ CES_API int ces_comm_device(const struct ces_comm *comm);
 /* Collective: every rank calls it with the same size, in the same order of
  * ces_mem_alloc/ces_mem_free calls.  *ptr receives this rank's device address
  * (zero-filled); the same offset is used on every rank.  The size is rounded
- * up to the allocation granularity. */
+ * up to the allocation granularity.  CES_ERR_INVALID for a size unlike an
+ * earlier rank's (the call takes no place in the order: the corrected call
+ * is that allocation) and, in one process, once a rank of the team was
+ * destroyed. */
 CES_API int ces_mem_alloc(struct ces_comm *comm, size_t bytes, void **ptr);
-/* Collective; ptr must come from ces_mem_alloc on this communicator.  On
+/* Collective; ptr must come from ces_mem_alloc on this communicator, and
+ * be freed once on it (CES_ERR_INVALID the second time).  On
  * a failed communicator it frees nothing (its streams may still use the
  * memory) and returns the failure: ces_comm_destroy releases the memory. */
 CES_API int ces_mem_free(struct ces_comm *comm, void *ptr);

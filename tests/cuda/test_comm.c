@@ -157,6 +157,33 @@ static CUresult CUDAAPI fake_primary_release(CUdevice d)
     return CUDA_SUCCESS;
 }
 
+static CUresult CUDAAPI fake_memset(CUdeviceptr p, unsigned char v, size_t n, CUstream s)
+{
+    (void)p, (void)v, (void)n, (void)s;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_stream_sync(CUstream s)
+{
+    (void)s;
+    return CUDA_SUCCESS;
+}
+
+/* The runtime calls a communicator makes outside its lowered calls, stood
+ * in for (the link lets these definitions take the place of cudart's). */
+cudaError_t cudaSetDevice(int d)
+{
+    (void)d;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t s, enum cudaStreamCaptureStatus *st)
+{
+    (void)s;
+    *st = cudaStreamCaptureStatusNone;
+    return cudaSuccess;
+}
+
 static void fakes_install(void)
 {
     /* The table is a plain static object of cu_api.c that ces_cu() hands
@@ -177,6 +204,8 @@ static void fakes_install(void)
     t->p_cuDevicePrimaryCtxRelease = fake_primary_release;
     t->p_cuMemAddressFree = fake_address_free;
     t->p_cuMemcpyDtoHAsync = fake_dtoh;
+    t->p_cuMemsetD8Async = fake_memset;
+    t->p_cuStreamSynchronize = fake_stream_sync;
     stream_busy = context_dead = streams_destroyed = events_destroyed = ranges_freed = 0;
     live_handles = mapped = stray_unmaps = 0;
     create_fail_at = map_fail_at = access_fail = ctx_fail = 0;
@@ -295,7 +324,7 @@ static void destroy_last(int how)
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_team *t = ces_malloc(ctx, sizeof(*t));
     struct ces_comm *c = ces_malloc(ctx, sizeof(*c));
-    struct ces_alloc_rec rec = {0, 2 << 20, 1, 1, NULL};
+    struct ces_alloc_rec rec = {.off = 0, .size = 2 << 20, .refs = 1, .live = 1};
     uint64_t stage[2 * CES_WD_STREAMS], t0;
     int busy = how != DESTROY_IDLE, dead = how == DESTROY_DEAD || how == DESTROY_DEAD_IDLE;
 
@@ -395,7 +424,7 @@ static void test_failed_refuses_every_call(void **state)
 {
     static const int failure[2] = {CES_ERR_TIMEOUT, CES_ERR_PEER_FAILED};
     struct fixture fx;
-    struct ces_alloc_rec rec = {0, 2 << 20, 2, 1, NULL};
+    struct ces_alloc_rec rec = {.off = 0, .size = 2 << 20, .refs = 2, .live = 1};
     struct ces_graph *g = NULL;
     void *ptr[2];
 
@@ -518,6 +547,133 @@ static void test_refusal_says_why(void **state)
     fixture_end(&fx);
 }
 
+/* The fixture's team as ces_comm_init_all leaves it, both ranks alive,
+ * each with 4 MiB of symmetric memory in b[]. */
+static void live_team(struct fixture *fx, void **b)
+{
+    fixture_init(fx);
+    fx->team.alive = 2;
+    for (uint32_t r = 0; r < 2; r++) {
+        fx->comm[r].p2p_stage_max = CES_P2P_STAGE_MAX_DEFAULT;
+        fx->comm[r].p2p_side_min = CES_P2P_SIDE_MIN_DEFAULT;
+        fx->comm[r].queues = 8;
+        assert_int_equal(ces_mem_alloc(&fx->comm[r], 4 << 20, &b[r]), CES_OK);
+    }
+}
+
+/* The next allocation of 2 MiB lies at the same offset on both ranks. */
+static void next_alloc_in_step(struct fixture *fx, void **b)
+{
+    void *p[2];
+
+    for (uint32_t r = 0; r < 2; r++)
+        assert_int_equal(ces_mem_alloc(&fx->comm[r], 2 << 20, &p[r]), CES_OK);
+    assert_int_equal((char *)p[0] - (char *)b[0], (char *)p[1] - (char *)b[1]);
+    for (uint32_t r = 0; r < 2; r++)
+        assert_int_equal(ces_mem_free(&fx->comm[r], p[r]), CES_OK);
+}
+
+/* In one process the last rank to end a group issues every rank's part in
+ * turn.  A group every rank refuses alike (a send without its receive of
+ * the same size) is refused before any rank's part takes its staging
+ * memory: the first part took it, so the ranks' allocations went out of
+ * step and the next ces_mem_alloc returned other offsets on the ranks. */
+static void test_refused_group_keeps_the_allocations_in_step(void **state)
+{
+    struct fixture fx;
+    void *b[2];
+
+    (void)state;
+    live_team(&fx, b);
+    assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
+    assert_int_equal(ces_send(&fx.comm[0], b[0], 100, 1), CES_OK);
+    assert_int_equal(ces_group_end(&fx.comm[0], NULL), CES_OK); /* the group is not whole */
+    assert_int_equal(ces_group_start(&fx.comm[1]), CES_OK);
+    assert_int_equal(ces_recv(&fx.comm[1], b[1], 200, 0), CES_OK);
+    assert_int_equal(ces_group_end(&fx.comm[1], NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), "ces_group_end: rank 0 sends 100 bytes to "
+                                                    "rank 1, which declared another size");
+    assert_int_equal(fx.comm[0].nalloc, fx.comm[1].nalloc);
+    assert_int_equal(ces_comm_status(&fx.comm[0]), CES_OK);
+    assert_int_equal(ces_comm_status(&fx.comm[1]), CES_OK);
+    next_alloc_in_step(&fx, b);
+    for (uint32_t r = 0; r < 2; r++) {
+        assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
+        /* what ces_comm_destroy frees of a group */
+        ces_vec_free(fx.ctx, &fx.comm[r].signals);
+        ces_free(fx.ctx, fx.comm[r].p2p);
+    }
+    ces_free(fx.ctx, fx.team.group);
+    fixture_end(&fx);
+}
+
+/* In one process, a second ces_mem_free of one pointer on one
+ * communicator is refused: it was taken for another rank's free, and the
+ * memory the other rank still used was unmapped. */
+static void test_double_free_refused(void **state)
+{
+    struct fixture fx;
+    void *b[2];
+    char want[160];
+
+    (void)state;
+    live_team(&fx, b);
+    assert_int_equal(ces_mem_free(&fx.comm[0], b[0]), CES_OK);
+    assert_int_equal(ces_mem_free(&fx.comm[0], b[0]), CES_ERR_INVALID);
+    snprintf(want, sizeof(want), "ces_mem_free: %p was freed already on this communicator", b[0]);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(mapped, 2); /* rank 1's memory is still there */
+    assert_int_equal(ces_mem_free(&fx.comm[1], b[1]), CES_OK);
+    assert_int_equal(mapped, 0);
+    assert_int_equal(live_handles, 0);
+    fixture_end(&fx);
+}
+
+/* A size that differs from an earlier rank's is refused without taking the
+ * allocation's number: the corrected call is that same allocation (it was
+ * a new one, matching nothing on the other rank). */
+static void test_size_mismatch_retried(void **state)
+{
+    struct fixture fx;
+    void *b[2], *p[2];
+
+    (void)state;
+    live_team(&fx, b);
+    assert_int_equal(ces_mem_alloc(&fx.comm[0], 2 << 20, &p[0]), CES_OK);
+    assert_int_equal(ces_mem_alloc(&fx.comm[1], 4 << 20, &p[1]), CES_ERR_INVALID);
+    assert_int_equal(ces_mem_alloc(&fx.comm[1], 2 << 20, &p[1]), CES_OK);
+    assert_int_equal((char *)p[0] - (char *)b[0], (char *)p[1] - (char *)b[1]);
+    assert_int_equal(fx.comm[0].nalloc, fx.comm[1].nalloc);
+    for (uint32_t r = 0; r < 2; r++) {
+        assert_int_equal(ces_mem_free(&fx.comm[r], p[r]), CES_OK);
+        assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
+    }
+    fixture_end(&fx);
+}
+
+/* After ces_comm_destroy of one rank of ces_comm_init_all, an allocation on
+ * a survivor is refused (it read the destroyed rank's entry: a crash). */
+static void test_alloc_after_a_rank_destroyed(void **state)
+{
+    struct fixture fx;
+    void *b[2], *p = NULL;
+
+    (void)state;
+    live_team(&fx, b);
+    fx.comms[1] = NULL; /* as ces_comm_destroy leaves the team */
+    fx.team.alive = 1;
+    assert_int_equal(ces_mem_alloc(&fx.comm[0], 1, &p), CES_ERR_INVALID);
+    assert_null(p);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), "ces_mem_alloc #1: rank 1 of this process "
+                                                    "was destroyed; symmetric memory needs every "
+                                                    "rank of the team");
+    assert_int_equal(fx.comm[0].nalloc, 1);
+    fx.comms[1] = &fx.comm[1];
+    for (uint32_t r = 0; r < 2; r++)
+        assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
+    fixture_end(&fx);
+}
+
 /* A ces_group_end that fails on a CUDA error (here its context cannot be
  * made current) leaves the other ranks' parts of the group waiting for this
  * one: the communicator fails with the error, and later calls return it, so
@@ -576,6 +732,10 @@ int main(void)
         cmocka_unit_test(test_destroy_gives_up_on_a_busy_stream),
         cmocka_unit_test(test_failed_refuses_every_call),
         cmocka_unit_test(test_group_end_failure_fails),
+        cmocka_unit_test(test_refused_group_keeps_the_allocations_in_step),
+        cmocka_unit_test(test_double_free_refused),
+        cmocka_unit_test(test_size_mismatch_retried),
+        cmocka_unit_test(test_alloc_after_a_rank_destroyed),
         cmocka_unit_test(test_refusal_says_why),
     };
 
