@@ -121,10 +121,7 @@ static const char *describe(const struct parser *P, const struct tok *t, char *b
         snprintf(buf, size, "byte 0x%02x", (unsigned char)P->text[t->off]);
         return buf;
     }
-    if (t->len > 40)
-        snprintf(buf, size, "'%.37s...'", P->text + t->off);
-    else
-        snprintf(buf, size, "'%.*s'", (int)t->len, P->text + t->off);
+    snprintf(buf, size, "'%.*s%s'", SHOWN(t->len), P->text + t->off, MORE(t->len));
     return buf;
 }
 
@@ -294,7 +291,9 @@ static int add_expr(struct parser *P, const struct ces_pexpr *e, int32_t *idx)
 {
     /* a long chain a+b+c+... is a deep tree; bound it like nesting */
     if (++P->stmt_nodes > MAX_NODES || P->prog->exprs.len >= INT32_MAX)
-        return perr(P, CES_ERR_LIMIT, e->opcol, "statement too long: more than %d expression terms",
+        return perr(P, CES_ERR_LIMIT, e->opcol,
+                    "statement too long: more than %d expression nodes (numbers, names and "
+                    "operators)",
                     MAX_NODES);
     if (ces_vec_push(P->ctx, &P->prog->exprs, sizeof(*e), e) != CES_OK)
         return nomem(P);
@@ -493,10 +492,21 @@ static int parse_const_expr(struct parser *P, int32_t *idx, int64_t *value)
 /* A rank after '@': an integer, a $name or a parenthesised expression. */
 static int parse_rank(struct parser *P, int32_t *out)
 {
+    int rc;
+
     if (P->tok.kind != T_INT && P->tok.kind != T_VAR && P->tok.kind != T_LPAREN &&
         P->tok.kind != T_BIGINT)
         return expected(P, "a rank after '@' (a number, a $name or a parenthesised expression)");
-    return parse_primary(P, out);
+    /* a level of its own, as an expression's line is: the same parentheses
+     * nest as deep after '@' as anywhere */
+    if (++P->depth > MAX_DEPTH) {
+        P->depth--;
+        return perr(P, CES_ERR_LIMIT, P->tok.col, "expression nested too deeply (over %d levels)",
+                    MAX_DEPTH);
+    }
+    rc = parse_primary(P, out);
+    P->depth--;
+    return rc;
 }
 
 /* --- header statements ---------------------------------------------------- */
@@ -916,7 +926,7 @@ static int parse_op(struct parser *P)
     struct ces_pphase *ph;
     uint64_t num;
     bool big;
-    int rc = CES_OK;
+    int rc = CES_OK, op_stream_given = 0;
 
     memset(&op, 0, sizeof(op));
     op.line = P->line;
@@ -931,6 +941,8 @@ static int parse_op(struct parser *P)
                     "xK' first");
     if (tok_is(P, "r")) {
         lex(P);
+        if (P->tok.kind == T_INT || P->tok.kind == T_BIGINT)
+            return expected(P, "'*' after 'r' (a rank is one token: r0, r1, ...)");
         if (P->tok.kind != T_STAR)
             return expected(P, "'*' or a rank number after 'r'");
         op.all_ranks = 1;
@@ -954,6 +966,7 @@ static int parse_op(struct parser *P)
                         SHOWN(P->tok.len - 1), P->text + P->tok.off + 1, MORE(P->tok.len - 1),
                         P->prog->streams - 1);
         op.stream = (uint32_t)num;
+        op_stream_given = 1;
         lex(P);
     }
     if (tok_is(P, "over")) {
@@ -969,6 +982,7 @@ static int parse_op(struct parser *P)
     }
     if (P->tok.kind != T_COLON)
         return expected(P, op.over || find_op_kind(P) >= 0 ? "':' before the op"
+                           : op_stream_given               ? "'over' or ':'"
                                                            : "a stream 'sN', 'over' or ':'");
     lex(P);
     if (P->tok.kind != T_IDENT || find_op_kind(P) < 0)

@@ -360,6 +360,18 @@ static void test_syntax_errors(void **state)
          "t.ces:4:3: expected '*' or a rank number after 'r', found ':'", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nphase eager x1\nr0 sx : fence\n",
          "t.ces:4:4: expected a stream 'sN', 'over' or ':', found 'sx'", CES_ERR_PARSE},
+        /* a rank apart from its r was "expected a rank number, found '0'" */
+        {"cesync 1\nranks 2\nphase eager x1\nr 0 : fence\n",
+         "t.ces:4:3: expected '*' after 'r' (a rank is one token: r0, r1, ...), found '0'",
+         CES_ERR_PARSE},
+        /* a second stream is not offered where one was given */
+        {"cesync 1\nranks 2\nstreams 2\nphase eager x1\nr0 s1 s1 : fence\n",
+         "t.ces:5:7: expected 'over' or ':', found 's1'", CES_ERR_PARSE},
+        /* a found token is cut at 48 bytes (it was cut at 37) */
+        {"cesync 1\nranks 2\nphase eager x1\nr0 : fence abcdefghijabcdefghijabcdefghijabcdefghij"
+         "abcde\n",
+         "t.ces:4:12: expected end of line after the op, found "
+         "'abcdefghijabcdefghijabcdefghijabcdefghijabcde'", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nphase eager x1\nr0 over q : fence\n",
          "t.ces:4:9: expected 'p' or 'p*' after 'over', found 'q'", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nphase eager x1\nr0 over p fence\n",
@@ -447,7 +459,31 @@ static void test_nesting_limits(void **state)
     }
     memcpy(text + n, "\n", 2);
     expect_parse_error(text, CES_ERR_LIMIT,
-                       "t.ces:3:4105: statement too long: more than 4096 expression terms");
+                       "t.ces:3:4105: statement too long: more than 4096 expression nodes "
+                       "(numbers, names and operators)");
+    /* a rank after '@' nests as deep as a line: 64 parentheses are over */
+    for (int deep = 63; deep <= 64; deep++) {
+        n = (size_t)snprintf(text, sizeof(text),
+                             "cesync 1\nranks 2\nsignal f u32 1\nphase eager x1\nr0 : write f[0]@");
+        for (int k = 0; k < deep; k++)
+            text[n++] = '(';
+        text[n++] = '0';
+        for (int k = 0; k < deep; k++)
+            text[n++] = ')';
+        n += (size_t)snprintf(text + n, sizeof(text) - n, " = 1\n");
+        if (deep == 64) {
+            expect_parse_error(text, CES_ERR_LIMIT,
+                               "t.ces:5:81: expression nested too deeply (over 64 levels)");
+        } else {
+            struct ces_test_alloc st;
+            struct ces_ctx *ctx = ces_test_ctx(&st);
+            struct ces_prog *p = NULL;
+
+            assert_int_equal(ces_prog_parse(ctx, text, n, "t.ces", &p), CES_OK);
+            ces_prog_destroy(p);
+            ces_test_ctx_end(ctx, &st);
+        }
+    }
     /* a long name is cut in the message, which still says what is wrong */
     n = (size_t)snprintf(text, sizeof(text), "cesync 1\nranks 2\n");
     for (int d = 0; d < 2; d++) {
