@@ -567,6 +567,51 @@ static void test_group_end_failure_fails(void **state)
     fixture_end(&fx);
 }
 
+/* ces_send and ces_recv of more bytes than the buffer holds, at an
+ * allocation that does not start the stride: a size near 2^64 wrapped the
+ * bound (offset + size) and was taken, to be refused only by the graph's
+ * validation at ces_group_end.  Now every size above 2^48 is refused at the
+ * call, as the collectives refuse it, and one past the allocation's end
+ * names the buffer; the sizes that fit are taken. */
+static void test_p2p_size_refused(void **state)
+{
+    struct fixture fx;
+    struct ces_alloc_rec rec[2] = {{0, 2 << 20, 2, 1, NULL}, {2 << 20, 2 << 20, 2, 1, NULL}};
+    char *q[2], want[160];
+
+    (void)state;
+    fixture_init(&fx);
+    for (uint32_t i = 0; i < 2; i++)
+        assert_int_equal(ces_vec_push(fx.ctx, &fx.team.allocs, sizeof(rec[i]), &rec[i]), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        q[r] = (char *)(uintptr_t)(fx.team.base + r * fx.team.stride + rec[1].off);
+        assert_int_equal(ces_group_start(&fx.comm[r]), CES_OK);
+    }
+    assert_int_equal(ces_send(&fx.comm[0], q[0], SIZE_MAX, 1), CES_ERR_INVALID);
+    snprintf(want, sizeof(want), "ces_send: bytes must be 1..2^48, not %zu", (size_t)SIZE_MAX);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(ces_recv(&fx.comm[1], q[1] + 5, SIZE_MAX - 4, 0), CES_ERR_INVALID);
+    snprintf(want, sizeof(want), "ces_recv: bytes must be 1..2^48, not %zu", (size_t)SIZE_MAX - 4);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(ces_recv(&fx.comm[1], q[1], (size_t)CES_MAX_BYTES + 1, 0), CES_ERR_INVALID);
+    assert_non_null(strstr(ces_ctx_last_error(fx.ctx), "ces_recv: bytes must be 1..2^48"));
+    assert_int_equal(ces_send(&fx.comm[0], q[0], 0, 1), CES_ERR_INVALID);
+    /* within 2^48, one byte past the allocation */
+    assert_int_equal(ces_send(&fx.comm[0], q[0] + 5, (2 << 20) - 4, 1), CES_ERR_INVALID);
+    snprintf(want, sizeof(want),
+             "ces_send: buffer buf needs %d bytes but only %d are allocated from %p",
+             (2 << 20) - 4, (2 << 20) - 5, (void *)(q[0] + 5));
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(fx.comm[0].ngroup, 0);
+    assert_int_equal(fx.comm[1].ngroup, 0);
+    /* what fits is taken */
+    assert_int_equal(ces_send(&fx.comm[0], q[0] + 5, (2 << 20) - 5, 1), CES_OK);
+    assert_int_equal(ces_recv(&fx.comm[1], q[1], 2 << 20, 0), CES_OK);
+    assert_int_equal(fx.comm[0].ngroup, 1);
+    assert_int_equal(fx.comm[1].ngroup, 1);
+    fixture_end(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -577,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_failed_refuses_every_call),
         cmocka_unit_test(test_group_end_failure_fails),
         cmocka_unit_test(test_refusal_says_why),
+        cmocka_unit_test(test_p2p_size_refused),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
