@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -612,11 +613,29 @@ int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
     return init_checked(ctx, rank, size, device, 0, bootstrap, out);
 }
 
+/* The decimal number of environment variable `name`, whose value is `s`,
+ * into *v: digits only, and at most `max`.  strtoul alone took '' as 0,
+ * skipped spaces and a sign (-1 was ULONG_MAX), and a value above
+ * UINT32_MAX was cut to 32 bits by the cast after it. */
+static int env_number(struct ces_ctx *ctx, const char *name, const char *s, unsigned long max,
+                      unsigned long *v)
+{
+    char *end = NULL;
+
+    errno = 0;
+    if (*s >= '0' && *s <= '9')
+        *v = strtoul(s, &end, 10);
+    if (end == NULL || *end != '\0' || errno == ERANGE || *v > max)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s must be a number 0..%lu, not '%s'", name,
+                             max, s);
+    return CES_OK;
+}
+
 int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_comm **out)
 {
     const char *r = getenv("RANK"), *w = getenv("WORLD_SIZE"), *l = getenv("LOCAL_RANK");
-    char *e1 = NULL, *e2 = NULL, *e3 = NULL;
-    unsigned long rank, size, local;
+    unsigned long rank = 0, size = 0, local = 0;
+    int rc;
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
@@ -628,13 +647,17 @@ int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_co
     if (r == NULL || w == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "RANK and WORLD_SIZE must be set in the environment");
-    rank = strtoul(r, &e1, 10);
-    size = strtoul(w, &e2, 10);
-    local = l != NULL ? strtoul(l, &e3, 10) : rank;
-    if (*e1 != '\0' || *e2 != '\0' || (l != NULL && *e3 != '\0') || size > CES_MAX_RANKS)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "RANK, WORLD_SIZE and LOCAL_RANK must be numbers ('%s', '%s', '%s')",
-                             r, w, l ? l : "");
+    /* WORLD_SIZE above CES_MAX_RANKS and RANK not below it are refused by
+     * init_checked, in its words; LOCAL_RANK is a device number (an int). */
+    rc = env_number(ctx, "RANK", r, UINT32_MAX, &rank);
+    if (rc == CES_OK)
+        rc = env_number(ctx, "WORLD_SIZE", w, UINT32_MAX, &size);
+    if (rc == CES_OK && l != NULL)
+        rc = env_number(ctx, "LOCAL_RANK", l, INT_MAX, &local);
+    if (rc != CES_OK)
+        return rc;
+    if (l == NULL)
+        local = rank;
     return init_checked(ctx, (uint32_t)rank, (uint32_t)size, (int)local, 1, rendezvous, out);
 }
 

@@ -1153,7 +1153,9 @@ CES_API int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int
 /* As ces_comm_init with rank, size and device from the torchrun-style
  * environment variables RANK, WORLD_SIZE and LOCAL_RANK; `rendezvous` is the
  * socket path (NULL: the CES_RENDEZVOUS environment variable).  With
- * CES_SHARE_GPUS=1 the device is LOCAL_RANK modulo the GPU count. */
+ * CES_SHARE_GPUS=1 the device is LOCAL_RANK modulo the GPU count.
+ * CES_ERR_INVALID, naming the variable, for a value that is not a decimal
+ * number (digits only) of 0..UINT32_MAX (LOCAL_RANK: 0..INT_MAX). */
 CES_API int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous,
                               struct ces_comm **out);
 /* One process driving `ndev` GPUs: creates comms[0..ndev-1], comms[i] being

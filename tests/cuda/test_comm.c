@@ -612,6 +612,58 @@ static void test_p2p_size_refused(void **state)
     fixture_end(&fx);
 }
 
+/* ces_comm_init_env with RANK, WORLD_SIZE or LOCAL_RANK that is not a
+ * number of the variable's range: strtoul took '' as rank 0, a sign or a
+ * space in front, and a value above UINT32_MAX was cut to 32 bits
+ * (RANK=4294967297 of 2 was rank 1).  Each is refused, naming the variable
+ * and its value, before anything is set up (no rendezvous is set: a value
+ * taken would be refused for that instead). */
+static void test_init_env_numbers(void **state)
+{
+    static const struct {
+        const char *rank, *size, *local, *error;
+    } rows[] = {
+        {"", "2", "0", "RANK must be a number 0..4294967295, not ''"},
+        {"4294967297", "2", "0", "RANK must be a number 0..4294967295, not '4294967297'"},
+        {"18446744073709551617", "2", "0",
+         "RANK must be a number 0..4294967295, not '18446744073709551617'"},
+        {"-1", "2", "0", "RANK must be a number 0..4294967295, not '-1'"},
+        {"+1", "2", "0", "RANK must be a number 0..4294967295, not '+1'"},
+        {" 1", "2", "0", "RANK must be a number 0..4294967295, not ' 1'"},
+        {"1x", "2", "0", "RANK must be a number 0..4294967295, not '1x'"},
+        {"0", "", "0", "WORLD_SIZE must be a number 0..4294967295, not ''"},
+        {"0", "4294967298", "0", "WORLD_SIZE must be a number 0..4294967295, not '4294967298'"},
+        {"0", "2", "", "LOCAL_RANK must be a number 0..2147483647, not ''"},
+        {"0", "2", "2147483648", "LOCAL_RANK must be a number 0..2147483647, not '2147483648'"},
+        {"0", "2", "-0", "LOCAL_RANK must be a number 0..2147483647, not '-0'"},
+        /* numbers, refused for what they say */
+        {"1", "2", "1", "a communicator of 2 ranks needs a bootstrap path"},
+        {"0", "4294967295", "0", "rank 0 of 4294967295: expected 0 <= rank < size <= "},
+    };
+    struct fixture fx;
+    struct ces_comm *c = NULL;
+
+    (void)state;
+    fixture_init(&fx);
+    unsetenv("CES_RENDEZVOUS");
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        setenv("RANK", rows[i].rank, 1);
+        setenv("WORLD_SIZE", rows[i].size, 1);
+        setenv("LOCAL_RANK", rows[i].local, 1);
+        assert_int_equal(ces_comm_init_env(fx.ctx, NULL, &c), CES_ERR_INVALID);
+        assert_null(c);
+        /* the last row's message ends in CES_MAX_RANKS */
+        if (strncmp(ces_ctx_last_error(fx.ctx), rows[i].error, strlen(rows[i].error)) != 0)
+            fail_msg("row %zu: '%s', expected '%s'", i, ces_ctx_last_error(fx.ctx),
+                     rows[i].error);
+    }
+    unsetenv("RANK");
+    unsetenv("WORLD_SIZE");
+    unsetenv("LOCAL_RANK");
+    assert_int_equal(creates, 0);
+    fixture_end(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -623,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_group_end_failure_fails),
         cmocka_unit_test(test_refusal_says_why),
         cmocka_unit_test(test_p2p_size_refused),
+        cmocka_unit_test(test_init_env_numbers),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
