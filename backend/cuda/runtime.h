@@ -68,6 +68,9 @@ void ces_boot_close(struct ces_ctx *ctx, struct ces_boot *b);
 int ces_boot_allgather(struct ces_ctx *ctx, struct ces_boot *b, const void *mine, size_t len,
                        int myfd, void *all, int *fds);
 int ces_boot_barrier(struct ces_ctx *ctx, struct ces_boot *b);
+/* poll's timeout for the ms from `now` to `deadline`: 0 once it has
+ * passed, at most INT_MAX (a longer wait polls again). */
+int ces_boot_poll_ms(uint64_t now, uint64_t deadline);
 
 /* --- team: what the ranks of one process share (comm.c) ------------------ */
 
