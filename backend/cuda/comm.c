@@ -13,6 +13,7 @@
  */
 #include "runtime.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -436,6 +437,46 @@ static int team_new(struct ces_ctx *ctx, uint32_t ranks, uint32_t nlocal, struct
     return CES_OK;
 }
 
+/* A stride below 2^49 (2^48 rounded up to a granularity no larger) times
+ * the most ranks fits in 64 bits: the team's ranks * stride cannot wrap. */
+_Static_assert(CES_MAX_RANKS <= (UINT64_MAX >> 49), "ranks * stride could wrap");
+
+int ces_cuda_stride(struct ces_ctx *ctx, const char *env, uint64_t total, uint64_t gran,
+                    uint64_t *stride)
+{
+    unsigned long long v = 0;
+    unsigned shift = 0;
+    char *end = NULL;
+
+    assert(gran > 0 && gran <= CES_MAX_BYTES);
+    if (env == NULL || *env == '\0') {
+        *stride = round_up(total, gran);
+        return CES_OK;
+    }
+    /* strtoull alone skipped spaces and a sign, and the suffix's shift and
+     * round_up wrapped for a huge value: 0 or a wrapped stride reserved
+     * nothing, or less than the ranks need. */
+    errno = 0;
+    if (*env >= '0' && *env <= '9')
+        v = strtoull(env, &end, 10);
+    if (end != NULL) {
+        switch (*end) {
+        case 'K': case 'k': shift = 10; end++; break;
+        case 'M': case 'm': shift = 20; end++; break;
+        case 'G': case 'g': shift = 30; end++; break;
+        default: break;
+        }
+    }
+    if (end == NULL || *end != '\0' || errno == ERANGE || v == 0 ||
+        v > (CES_MAX_BYTES >> shift))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "CES_STRIDE must be 1..2^48 bytes (digits, then K, M or G if "
+                             "wanted), not '%s'",
+                             env);
+    *stride = round_up((uint64_t)v << shift, gran);
+    return CES_OK;
+}
+
 /* Granularity and the stride this device wants. */
 static int device_geometry(struct ces_comm *c, uint64_t *gran, uint64_t *stride)
 {
@@ -449,7 +490,7 @@ static int device_geometry(struct ces_comm *c, uint64_t *gran, uint64_t *stride)
                 out);
     CES_CU_GOTO(c->ctx, rc, cuDeviceTotalMem(&total, c->cudev), out);
     *gran = g;
-    *stride = round_up(env_u64("CES_STRIDE", total), g);
+    rc = ces_cuda_stride(c->ctx, getenv("CES_STRIDE"), total, g, stride);
 out:
     return rc;
 }

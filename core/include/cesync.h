@@ -1115,7 +1115,8 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  *
  * Environment: CES_TIMEOUT_MS (watchdog and every setup step), CES_DUMP_SCHEDULE=DIR
  * (write each distinct lowered schedule as DIR/<name>.ces), CES_STRIDE (bytes of
- * symmetric memory reserved per rank; default: the device's memory size),
+ * symmetric memory reserved per rank, 1..2^48 with an optional K, M or G,
+ * else init fails with CES_ERR_INVALID; default: the device's memory size),
  * CES_SHARE_GPUS=1 (ranks may outnumber the GPUs and share them, for tests:
  * a device derived from the rank is taken modulo the GPU count; one
  * process's ranks on one GPU share its hardware queues, so give them enough

@@ -15,6 +15,7 @@
 #include "ces_test.h"
 #include "runtime.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -664,6 +665,54 @@ static void test_init_env_numbers(void **state)
     fixture_end(&fx);
 }
 
+/* CES_STRIDE as init reads it (device_geometry): 0 gave a stride of 0,
+ * and a huge value wrapped in the suffix's shift or in round_up (and so in
+ * ranks * stride), reserving less than the ranks use.  Each is refused with
+ * CES_ERR_INVALID naming the value; unset or empty is the device's memory;
+ * what is taken is rounded up to the granularity. */
+static void test_stride_refused(void **state)
+{
+    static const char *const bad[] = {
+        "0", "0G", "-1", "+2M", " 2M", "2MB", "M", "1T",
+        "281474976710657", "262145G", "268435457M", "18446744073709551615",
+        "18446744073709551616", "17179869184G",
+    };
+    static const struct {
+        const char *env;
+        uint64_t stride;
+    } good[] = {
+        {NULL, UINT64_C(80) << 30}, {"", UINT64_C(80) << 30}, {"1", 2 << 20},
+        {"3M", 4 << 20}, {"4m", 4 << 20}, {"1G", UINT64_C(1) << 30}, {"1k", 2 << 20},
+        {"262144G", CES_MAX_BYTES}, {"281474976710656", CES_MAX_BYTES},
+    };
+    const uint64_t gran = 2 << 20, total = UINT64_C(80) << 30;
+    struct fixture fx;
+    char want[160];
+
+    (void)state;
+    fixture_init(&fx);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        uint64_t stride = 7;
+
+        if (ces_cuda_stride(fx.ctx, bad[i], total, gran, &stride) != CES_ERR_INVALID)
+            fail_msg("'%s' was taken: %" PRIu64, bad[i], stride);
+        assert_int_equal(stride, 7);
+        snprintf(want, sizeof(want),
+                 "CES_STRIDE must be 1..2^48 bytes (digits, then K, M or G if wanted), not '%s'",
+                 bad[i]);
+        assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    }
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        uint64_t stride = 7;
+
+        assert_int_equal(ces_cuda_stride(fx.ctx, good[i].env, total, gran, &stride), CES_OK);
+        if (stride != good[i].stride)
+            fail_msg("'%s': %" PRIu64 ", expected %" PRIu64, good[i].env ? good[i].env : "(unset)",
+                     stride, good[i].stride);
+    }
+    fixture_end(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -676,6 +725,7 @@ int main(void)
         cmocka_unit_test(test_refusal_says_why),
         cmocka_unit_test(test_p2p_size_refused),
         cmocka_unit_test(test_init_env_numbers),
+        cmocka_unit_test(test_stride_refused),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
