@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -44,6 +45,16 @@ static void sleep_ms(unsigned ms)
 }
 
 /* Waits until fd is ready for `events` or the deadline passes. */
+int ces_boot_poll_ms(uint64_t now, uint64_t deadline)
+{
+    uint64_t left = deadline > now ? deadline - now : 0;
+
+    /* CES_TIMEOUT_MS goes up to UINT32_MAX: a cast to int would turn a wait
+     * of more than INT_MAX ms negative, which poll takes as no timeout.
+     * wait_fd polls again until the deadline. */
+    return left > INT_MAX ? INT_MAX : (int)left;
+}
+
 static int wait_fd(struct ces_ctx *ctx, int fd, short events, uint64_t deadline,
                    const char *what, uint32_t peer)
 {
@@ -57,7 +68,7 @@ static int wait_fd(struct ces_ctx *ctx, int fd, short events, uint64_t deadline,
                                  "bootstrap: timed out %s rank %" PRIu32
                                  " (CES_TIMEOUT_MS; is every rank running?)",
                                  what, peer);
-        n = poll(&p, 1, (int)(deadline - now));
+        n = poll(&p, 1, ces_boot_poll_ms(now, deadline));
         if (n > 0) {
             if ((p.revents & (POLLERR | POLLNVAL)) || ((p.revents & POLLHUP) && !(p.revents & POLLIN)))
                 return ces_ctx_error(ctx, CES_ERR_PEER_FAILED,

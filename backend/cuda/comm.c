@@ -13,8 +13,10 @@
  */
 #include "runtime.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -435,6 +437,46 @@ static int team_new(struct ces_ctx *ctx, uint32_t ranks, uint32_t nlocal, struct
     return CES_OK;
 }
 
+/* A stride below 2^49 (2^48 rounded up to a granularity no larger) times
+ * the most ranks fits in 64 bits: the team's ranks * stride cannot wrap. */
+_Static_assert(CES_MAX_RANKS <= (UINT64_MAX >> 49), "ranks * stride could wrap");
+
+int ces_cuda_stride(struct ces_ctx *ctx, const char *env, uint64_t total, uint64_t gran,
+                    uint64_t *stride)
+{
+    unsigned long long v = 0;
+    unsigned shift = 0;
+    char *end = NULL;
+
+    assert(gran > 0 && gran <= CES_MAX_BYTES);
+    if (env == NULL || *env == '\0') {
+        *stride = round_up(total, gran);
+        return CES_OK;
+    }
+    /* strtoull alone skipped spaces and a sign, and the suffix's shift and
+     * round_up wrapped for a huge value: 0 or a wrapped stride reserved
+     * nothing, or less than the ranks need. */
+    errno = 0;
+    if (*env >= '0' && *env <= '9')
+        v = strtoull(env, &end, 10);
+    if (end != NULL) {
+        switch (*end) {
+        case 'K': case 'k': shift = 10; end++; break;
+        case 'M': case 'm': shift = 20; end++; break;
+        case 'G': case 'g': shift = 30; end++; break;
+        default: break;
+        }
+    }
+    if (end == NULL || *end != '\0' || errno == ERANGE || v == 0 ||
+        v > (CES_MAX_BYTES >> shift))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "CES_STRIDE must be 1..2^48 bytes (digits, then K, M or G if "
+                             "wanted), not '%s'",
+                             env);
+    *stride = round_up((uint64_t)v << shift, gran);
+    return CES_OK;
+}
+
 /* Granularity and the stride this device wants. */
 static int device_geometry(struct ces_comm *c, uint64_t *gran, uint64_t *stride)
 {
@@ -448,7 +490,7 @@ static int device_geometry(struct ces_comm *c, uint64_t *gran, uint64_t *stride)
                 out);
     CES_CU_GOTO(c->ctx, rc, cuDeviceTotalMem(&total, c->cudev), out);
     *gran = g;
-    *stride = round_up(env_u64("CES_STRIDE", total), g);
+    rc = ces_cuda_stride(c->ctx, getenv("CES_STRIDE"), total, g, stride);
 out:
     return rc;
 }
@@ -612,11 +654,29 @@ int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
     return init_checked(ctx, rank, size, device, 0, bootstrap, out);
 }
 
+/* The decimal number of environment variable `name`, whose value is `s`,
+ * into *v: digits only, and at most `max`.  strtoul alone took '' as 0,
+ * skipped spaces and a sign (-1 was ULONG_MAX), and a value above
+ * UINT32_MAX was cut to 32 bits by the cast after it. */
+static int env_number(struct ces_ctx *ctx, const char *name, const char *s, unsigned long max,
+                      unsigned long *v)
+{
+    char *end = NULL;
+
+    errno = 0;
+    if (*s >= '0' && *s <= '9')
+        *v = strtoul(s, &end, 10);
+    if (end == NULL || *end != '\0' || errno == ERANGE || *v > max)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s must be a number 0..%lu, not '%s'", name,
+                             max, s);
+    return CES_OK;
+}
+
 int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_comm **out)
 {
     const char *r = getenv("RANK"), *w = getenv("WORLD_SIZE"), *l = getenv("LOCAL_RANK");
-    char *e1 = NULL, *e2 = NULL, *e3 = NULL;
-    unsigned long rank, size, local;
+    unsigned long rank = 0, size = 0, local = 0;
+    int rc;
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
@@ -628,13 +688,17 @@ int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_co
     if (r == NULL || w == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "RANK and WORLD_SIZE must be set in the environment");
-    rank = strtoul(r, &e1, 10);
-    size = strtoul(w, &e2, 10);
-    local = l != NULL ? strtoul(l, &e3, 10) : rank;
-    if (*e1 != '\0' || *e2 != '\0' || (l != NULL && *e3 != '\0') || size > CES_MAX_RANKS)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "RANK, WORLD_SIZE and LOCAL_RANK must be numbers ('%s', '%s', '%s')",
-                             r, w, l ? l : "");
+    /* WORLD_SIZE above CES_MAX_RANKS and RANK not below it are refused by
+     * init_checked, in its words; LOCAL_RANK is a device number (an int). */
+    rc = env_number(ctx, "RANK", r, UINT32_MAX, &rank);
+    if (rc == CES_OK)
+        rc = env_number(ctx, "WORLD_SIZE", w, UINT32_MAX, &size);
+    if (rc == CES_OK && l != NULL)
+        rc = env_number(ctx, "LOCAL_RANK", l, INT_MAX, &local);
+    if (rc != CES_OK)
+        return rc;
+    if (l == NULL)
+        local = rank;
     return init_checked(ctx, (uint32_t)rank, (uint32_t)size, (int)local, 1, rendezvous, out);
 }
 

@@ -490,7 +490,9 @@ static int bind_buffer(struct ces_comm *c, const char *what, const char *name, c
                              "%s: buffer %s (%p) is not symmetric memory of this communicator "
                              "(allocate it with ces_mem_alloc)",
                              what, name, ptr);
-    if (*off + size > a->off + a->size)
+    /* ces_team_find put *off inside the allocation: the room left cannot
+     * wrap, as *off + size could for a size near 2^64. */
+    if (size > a->off + a->size - *off)
         return ces_ctx_error(c->ctx, CES_ERR_INVALID,
                              "%s: buffer %s needs %" PRIu64 " bytes but only %" PRIu64
                              " are allocated from %p",
@@ -1085,8 +1087,9 @@ static int group_add(struct ces_comm *c, int send, void *buf, size_t bytes, uint
         return ces_ctx_error(c->ctx, CES_ERR_INVALID,
                              "%s: peer %" PRIu32 " must be another rank of 0..%" PRIu32, what, peer,
                              c->size - 1);
-    if (bytes == 0)
-        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "%s: bytes must be at least 1", what);
+    if (bytes == 0 || bytes > CES_MAX_BYTES)
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "%s: bytes must be 1..2^48, not %zu", what,
+                             bytes);
     rc = bind_buffer(c, what, "buf", buf, bytes, &off);
     if (rc != CES_OK)
         return rc;

@@ -68,6 +68,9 @@ void ces_boot_close(struct ces_ctx *ctx, struct ces_boot *b);
 int ces_boot_allgather(struct ces_ctx *ctx, struct ces_boot *b, const void *mine, size_t len,
                        int myfd, void *all, int *fds);
 int ces_boot_barrier(struct ces_ctx *ctx, struct ces_boot *b);
+/* poll's timeout for the ms from `now` to `deadline`: 0 once it has
+ * passed, at most INT_MAX (a longer wait polls again). */
+int ces_boot_poll_ms(uint64_t now, uint64_t deadline);
 
 /* --- team: what the ranks of one process share (comm.c) ------------------ */
 
@@ -304,6 +307,13 @@ int ces_cuda_use(struct ces_comm *c);
 /* Whether CES_SHARE_GPUS lets ranks outnumber the GPUs (a number other than
  * 0: rank r on GPU r % count; for tests). */
 int ces_cuda_share_gpus(void);
+/* The stride (bytes of symmetric memory per rank) from CES_STRIDE's value
+ * `env` (NULL or '': `total`, the device's memory), rounded up to `gran`:
+ * digits with an optional K, M or G, of 1..2^48 bytes, else CES_ERR_INVALID
+ * naming the value.  Rounded, it stays below 2^49, so ranks * stride cannot
+ * wrap for up to CES_MAX_RANKS ranks. */
+int ces_cuda_stride(struct ces_ctx *ctx, const char *env, uint64_t total, uint64_t gran,
+                    uint64_t *stride);
 /* The first rank j of devices[0..n-1] on the GPU of an earlier rank
  * (*first), or n where every rank has a GPU of its own. */
 uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first);

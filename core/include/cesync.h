@@ -1115,7 +1115,8 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  *
  * Environment: CES_TIMEOUT_MS (watchdog and every setup step), CES_DUMP_SCHEDULE=DIR
  * (write each distinct lowered schedule as DIR/<name>.ces), CES_STRIDE (bytes of
- * symmetric memory reserved per rank; default: the device's memory size),
+ * symmetric memory reserved per rank, 1..2^48 with an optional K, M or G,
+ * else init fails with CES_ERR_INVALID; default: the device's memory size),
  * CES_SHARE_GPUS=1 (ranks may outnumber the GPUs and share them, for tests:
  * a device derived from the rank is taken modulo the GPU count; one
  * process's ranks on one GPU share its hardware queues, so give them enough
@@ -1153,7 +1154,9 @@ CES_API int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int
 /* As ces_comm_init with rank, size and device from the torchrun-style
  * environment variables RANK, WORLD_SIZE and LOCAL_RANK; `rendezvous` is the
  * socket path (NULL: the CES_RENDEZVOUS environment variable).  With
- * CES_SHARE_GPUS=1 the device is LOCAL_RANK modulo the GPU count. */
+ * CES_SHARE_GPUS=1 the device is LOCAL_RANK modulo the GPU count.
+ * CES_ERR_INVALID, naming the variable, for a value that is not a decimal
+ * number (digits only) of 0..UINT32_MAX (LOCAL_RANK: 0..INT_MAX). */
 CES_API int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous,
                               struct ces_comm **out);
 /* One process driving `ndev` GPUs: creates comms[0..ndev-1], comms[i] being
@@ -1259,8 +1262,10 @@ CES_API int ces_barrier(struct ces_comm *comm, ces_stream_t stream);
 /* Point to point in a group: between ces_group_start and ces_group_end a rank
  * declares its sends and receives (symmetric buffers at any offsets, at most
  * one send and one receive per peer, CES_MAX_PAIRS per rank); ces_group_end
- * enqueues them on `stream`.  Every send needs the matching receive of the
- * same size (else CES_ERR_INVALID on every rank, nothing enqueued; in one
+ * enqueues them on `stream`.  ces_send and ces_recv return CES_ERR_INVALID
+ * for bytes outside 1..2^48 (CES_MAX_BYTES) or past the end of the buffer's
+ * allocation, and for a peer that is not another rank.  Every send needs
+ * the matching receive of the same size (else CES_ERR_INVALID on every rank, nothing enqueued; in one
  * process only the last rank's ces_group_end returns it, the others having
  * returned CES_OK before the group was whole).  In
  * multi-process mode ces_group_end exchanges the declarations with the peers

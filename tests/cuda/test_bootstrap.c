@@ -2,12 +2,14 @@
  * tests/cuda/test_bootstrap.c - the Unix-socket bootstrap (bootstrap.c)
  * without a GPU: 3 forked ranks join, allgather bytes and file descriptors
  * (SCM_RIGHTS), barrier; a missing rank times out with a message naming it;
- * a vanished peer is reported as failed.
+ * a vanished peer is reported as failed; poll's timeout saturates at
+ * INT_MAX ms.
  */
 #include "ces_test.h"
 #include "runtime.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -177,6 +179,25 @@ static void test_malformed_closes_fds(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* poll's timeout for a deadline: CES_TIMEOUT_MS is taken up to UINT32_MAX,
+ * and the wait's (int)(deadline - now) turned one above INT_MAX ms
+ * negative, which poll takes as no timeout: a rank that never came was
+ * waited for forever.  Now it saturates at INT_MAX (the wait polls again
+ * until the deadline), and a deadline passed gives 0. */
+static void test_poll_timeout(void **state)
+{
+    const uint64_t now = UINT64_C(1) << 40;
+
+    (void)state;
+    assert_int_equal(ces_boot_poll_ms(now, now + 200), 200);
+    assert_int_equal(ces_boot_poll_ms(now, now + INT_MAX), INT_MAX);
+    assert_int_equal(ces_boot_poll_ms(now, now + (uint64_t)INT_MAX + 1), INT_MAX);
+    assert_int_equal(ces_boot_poll_ms(now, now + UINT32_MAX), INT_MAX);
+    assert_int_equal(ces_boot_poll_ms(now, now + UINT32_MAX + UINT64_C(1000)), INT_MAX);
+    assert_int_equal(ces_boot_poll_ms(now, now), 0);
+    assert_int_equal(ces_boot_poll_ms(now, now - 1), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_missing_rank),
         cmocka_unit_test(test_peer_gone),
         cmocka_unit_test(test_malformed_closes_fds),
+        cmocka_unit_test(test_poll_timeout),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include "ces_test.h"
 #include "runtime.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -723,6 +724,151 @@ static void test_group_end_failure_fails(void **state)
     fixture_end(&fx);
 }
 
+/* ces_send and ces_recv of more bytes than the buffer holds, at an
+ * allocation that does not start the stride: a size near 2^64 wrapped the
+ * bound (offset + size) and was taken, to be refused only by the graph's
+ * validation at ces_group_end.  Now every size above 2^48 is refused at the
+ * call, as the collectives refuse it, and one past the allocation's end
+ * names the buffer; the sizes that fit are taken. */
+static void test_p2p_size_refused(void **state)
+{
+    struct fixture fx;
+    struct ces_alloc_rec rec[2] = {{0, 2 << 20, 2, 1, NULL}, {2 << 20, 2 << 20, 2, 1, NULL}};
+    char *q[2], want[160];
+
+    (void)state;
+    fixture_init(&fx);
+    for (uint32_t i = 0; i < 2; i++)
+        assert_int_equal(ces_vec_push(fx.ctx, &fx.team.allocs, sizeof(rec[i]), &rec[i]), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        q[r] = (char *)(uintptr_t)(fx.team.base + r * fx.team.stride + rec[1].off);
+        assert_int_equal(ces_group_start(&fx.comm[r]), CES_OK);
+    }
+    assert_int_equal(ces_send(&fx.comm[0], q[0], SIZE_MAX, 1), CES_ERR_INVALID);
+    snprintf(want, sizeof(want), "ces_send: bytes must be 1..2^48, not %zu", (size_t)SIZE_MAX);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(ces_recv(&fx.comm[1], q[1] + 5, SIZE_MAX - 4, 0), CES_ERR_INVALID);
+    snprintf(want, sizeof(want), "ces_recv: bytes must be 1..2^48, not %zu", (size_t)SIZE_MAX - 4);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(ces_recv(&fx.comm[1], q[1], (size_t)CES_MAX_BYTES + 1, 0), CES_ERR_INVALID);
+    assert_non_null(strstr(ces_ctx_last_error(fx.ctx), "ces_recv: bytes must be 1..2^48"));
+    assert_int_equal(ces_send(&fx.comm[0], q[0], 0, 1), CES_ERR_INVALID);
+    /* within 2^48, one byte past the allocation */
+    assert_int_equal(ces_send(&fx.comm[0], q[0] + 5, (2 << 20) - 4, 1), CES_ERR_INVALID);
+    snprintf(want, sizeof(want),
+             "ces_send: buffer buf needs %d bytes but only %d are allocated from %p",
+             (2 << 20) - 4, (2 << 20) - 5, (void *)(q[0] + 5));
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(fx.comm[0].ngroup, 0);
+    assert_int_equal(fx.comm[1].ngroup, 0);
+    /* what fits is taken */
+    assert_int_equal(ces_send(&fx.comm[0], q[0] + 5, (2 << 20) - 5, 1), CES_OK);
+    assert_int_equal(ces_recv(&fx.comm[1], q[1], 2 << 20, 0), CES_OK);
+    assert_int_equal(fx.comm[0].ngroup, 1);
+    assert_int_equal(fx.comm[1].ngroup, 1);
+    fixture_end(&fx);
+}
+
+/* ces_comm_init_env with RANK, WORLD_SIZE or LOCAL_RANK that is not a
+ * number of the variable's range: strtoul took '' as rank 0, a sign or a
+ * space in front, and a value above UINT32_MAX was cut to 32 bits
+ * (RANK=4294967297 of 2 was rank 1).  Each is refused, naming the variable
+ * and its value, before anything is set up (no rendezvous is set: a value
+ * taken would be refused for that instead). */
+static void test_init_env_numbers(void **state)
+{
+    static const struct {
+        const char *rank, *size, *local, *error;
+    } rows[] = {
+        {"", "2", "0", "RANK must be a number 0..4294967295, not ''"},
+        {"4294967297", "2", "0", "RANK must be a number 0..4294967295, not '4294967297'"},
+        {"18446744073709551617", "2", "0",
+         "RANK must be a number 0..4294967295, not '18446744073709551617'"},
+        {"-1", "2", "0", "RANK must be a number 0..4294967295, not '-1'"},
+        {"+1", "2", "0", "RANK must be a number 0..4294967295, not '+1'"},
+        {" 1", "2", "0", "RANK must be a number 0..4294967295, not ' 1'"},
+        {"1x", "2", "0", "RANK must be a number 0..4294967295, not '1x'"},
+        {"0", "", "0", "WORLD_SIZE must be a number 0..4294967295, not ''"},
+        {"0", "4294967298", "0", "WORLD_SIZE must be a number 0..4294967295, not '4294967298'"},
+        {"0", "2", "", "LOCAL_RANK must be a number 0..2147483647, not ''"},
+        {"0", "2", "2147483648", "LOCAL_RANK must be a number 0..2147483647, not '2147483648'"},
+        {"0", "2", "-0", "LOCAL_RANK must be a number 0..2147483647, not '-0'"},
+        /* numbers, refused for what they say */
+        {"1", "2", "1", "a communicator of 2 ranks needs a bootstrap path"},
+        {"0", "4294967295", "0", "rank 0 of 4294967295: expected 0 <= rank < size <= "},
+    };
+    struct fixture fx;
+    struct ces_comm *c = NULL;
+
+    (void)state;
+    fixture_init(&fx);
+    unsetenv("CES_RENDEZVOUS");
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        setenv("RANK", rows[i].rank, 1);
+        setenv("WORLD_SIZE", rows[i].size, 1);
+        setenv("LOCAL_RANK", rows[i].local, 1);
+        assert_int_equal(ces_comm_init_env(fx.ctx, NULL, &c), CES_ERR_INVALID);
+        assert_null(c);
+        /* the last row's message ends in CES_MAX_RANKS */
+        if (strncmp(ces_ctx_last_error(fx.ctx), rows[i].error, strlen(rows[i].error)) != 0)
+            fail_msg("row %zu: '%s', expected '%s'", i, ces_ctx_last_error(fx.ctx),
+                     rows[i].error);
+    }
+    unsetenv("RANK");
+    unsetenv("WORLD_SIZE");
+    unsetenv("LOCAL_RANK");
+    assert_int_equal(creates, 0);
+    fixture_end(&fx);
+}
+
+/* CES_STRIDE as init reads it (device_geometry): 0 gave a stride of 0,
+ * and a huge value wrapped in the suffix's shift or in round_up (and so in
+ * ranks * stride), reserving less than the ranks use.  Each is refused with
+ * CES_ERR_INVALID naming the value; unset or empty is the device's memory;
+ * what is taken is rounded up to the granularity. */
+static void test_stride_refused(void **state)
+{
+    static const char *const bad[] = {
+        "0", "0G", "-1", "+2M", " 2M", "2MB", "M", "1T",
+        "281474976710657", "262145G", "268435457M", "18446744073709551615",
+        "18446744073709551616", "17179869184G",
+    };
+    static const struct {
+        const char *env;
+        uint64_t stride;
+    } good[] = {
+        {NULL, UINT64_C(80) << 30}, {"", UINT64_C(80) << 30}, {"1", 2 << 20},
+        {"3M", 4 << 20}, {"4m", 4 << 20}, {"1G", UINT64_C(1) << 30}, {"1k", 2 << 20},
+        {"262144G", CES_MAX_BYTES}, {"281474976710656", CES_MAX_BYTES},
+    };
+    const uint64_t gran = 2 << 20, total = UINT64_C(80) << 30;
+    struct fixture fx;
+    char want[160];
+
+    (void)state;
+    fixture_init(&fx);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        uint64_t stride = 7;
+
+        if (ces_cuda_stride(fx.ctx, bad[i], total, gran, &stride) != CES_ERR_INVALID)
+            fail_msg("'%s' was taken: %" PRIu64, bad[i], stride);
+        assert_int_equal(stride, 7);
+        snprintf(want, sizeof(want),
+                 "CES_STRIDE must be 1..2^48 bytes (digits, then K, M or G if wanted), not '%s'",
+                 bad[i]);
+        assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    }
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        uint64_t stride = 7;
+
+        assert_int_equal(ces_cuda_stride(fx.ctx, good[i].env, total, gran, &stride), CES_OK);
+        if (stride != good[i].stride)
+            fail_msg("'%s': %" PRIu64 ", expected %" PRIu64, good[i].env ? good[i].env : "(unset)",
+                     stride, good[i].stride);
+    }
+    fixture_end(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -737,6 +883,9 @@ int main(void)
         cmocka_unit_test(test_size_mismatch_retried),
         cmocka_unit_test(test_alloc_after_a_rank_destroyed),
         cmocka_unit_test(test_refusal_says_why),
+        cmocka_unit_test(test_p2p_size_refused),
+        cmocka_unit_test(test_init_env_numbers),
+        cmocka_unit_test(test_stride_refused),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
