@@ -733,7 +733,8 @@ static void test_group_end_failure_fails(void **state)
 static void test_p2p_size_refused(void **state)
 {
     struct fixture fx;
-    struct ces_alloc_rec rec[2] = {{0, 2 << 20, 2, 1, NULL}, {2 << 20, 2 << 20, 2, 1, NULL}};
+    struct ces_alloc_rec rec[2] = {{.off = 0, .size = 2 << 20, .refs = 2, .live = 1},
+                                   {.off = 2 << 20, .size = 2 << 20, .refs = 2, .live = 1}};
     char *q[2], want[160];
 
     (void)state;
