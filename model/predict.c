@@ -489,7 +489,8 @@ static int build(struct psim *s)
                     /* with shared queues the line order is the queues' order:
                      * a stream's memops go out before another stream's op */
                     if (connections > 0 && last >= 0 && last != (int64_t)op->stream)
-                        rc = flush_pending(s, (uint32_t)last, pfrom, copied, graph, &host[r], &pend);
+                        rc = flush_pending(s, (uint32_t)last, pfrom, copied, graph, &host[r],
+                                           &pend);
                     last = op->stream;
                     if (rc != CES_OK)
                         break;

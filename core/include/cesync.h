@@ -1265,9 +1265,10 @@ CES_API int ces_barrier(struct ces_comm *comm, ces_stream_t stream);
  * enqueues them on `stream`.  ces_send and ces_recv return CES_ERR_INVALID
  * for bytes outside 1..2^48 (CES_MAX_BYTES) or past the end of the buffer's
  * allocation, and for a peer that is not another rank.  Every send needs
- * the matching receive of the same size (else CES_ERR_INVALID on every rank, nothing enqueued; in one
- * process only the last rank's ces_group_end returns it, the others having
- * returned CES_OK before the group was whole).  In
+ * the matching receive of the same size (else CES_ERR_INVALID on every
+ * rank, nothing enqueued; in one process only the last rank's
+ * ces_group_end returns it, the others having returned CES_OK before the
+ * group was whole).  In
  * multi-process mode ces_group_end exchanges the declarations with the peers
  * over the bootstrap (a host round trip).  With ces_comm_init_all, call
  * ces_group_end for every communicator; the work is enqueued, on every
