@@ -415,7 +415,7 @@ static int build(struct psim *s)
     uint32_t *sidx = NULL; /* [streams] per rank: ops seen */
     double *host = NULL;   /* [ranks] */
     uint64_t *copied = NULL; /* [streams]: bytes between ranks of the copies
-                                since the stream's last memop batch */
+                                since the stream's last flush (flush_pending) */
     uint64_t *links = NULL;  /* [2 * ranks]: the block's fork and join of each rank */
     size_t *pfrom = NULL;    /* [streams]: the stream's first memop not yet issued */
     uint8_t *in_batch = NULL; /* [streams]: inside batch ... end */
