@@ -203,12 +203,14 @@ static int eval_region(struct expander *X, const struct ces_pregion *pr, struct 
         return rc;
     if (out->lo > out->hi)
         return xerr(X->p, pr->line, pr->col,
-                    "region %s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32 " is backwards: its lower bound "
-                    "is above its upper bound", buf->name, out->lo, out->hi, out->rank);
+                    "region %.*s%s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32 " is backwards: its lower "
+                    "bound is above its upper bound", CES_SHOWN(buf->name), out->lo, out->hi,
+                    out->rank);
     if (out->hi > buf->size)
         return xerr(X->p, pr->line, pr->col,
-                    "region %s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32 " is out of range: %s has %"
-                    PRIu64 " bytes", buf->name, out->lo, out->hi, out->rank, buf->name, buf->size);
+                    "region %.*s%s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32 " is out of range: %.*s%s "
+                    "has %" PRIu64 " bytes", CES_SHOWN(buf->name), out->lo, out->hi, out->rank,
+                    CES_SHOWN(buf->name), buf->size);
     return CES_OK;
 }
 
@@ -229,11 +231,12 @@ static int eval_slot(struct expander *X, const struct ces_pslot *ps, struct ces_
     if (idx < 0 || idx >= (int64_t)sig->slots) {
         if (ps->all)
             return xerr(X->p, ps->line, ps->col,
-                        "slot %s[%" PRId64 "]@* is out of range: %s has %" PRIu32 " slots",
-                        sig->name, idx, sig->name, sig->slots);
+                        "slot %.*s%s[%" PRId64 "]@* is out of range: %.*s%s has %" PRIu32
+                        " slots", CES_SHOWN(sig->name), idx, CES_SHOWN(sig->name), sig->slots);
         return xerr(X->p, ps->line, ps->col,
-                    "slot %s[%" PRId64 "]@%" PRIu32 " is out of range: %s has %" PRIu32 " slots",
-                    sig->name, idx, out->rank, sig->name, sig->slots);
+                    "slot %.*s%s[%" PRId64 "]@%" PRIu32 " is out of range: %.*s%s has %" PRIu32
+                    " slots", CES_SHOWN(sig->name), idx, out->rank, CES_SHOWN(sig->name),
+                    sig->slots);
     }
     out->idx = (uint32_t)idx;
     return CES_OK;
@@ -257,6 +260,12 @@ static int eval_value(struct expander *X, int32_t e, struct ces_env *env, uint32
     return CES_OK;
 }
 
+/* The declared name of buffer b. */
+static const char *buf_name(const struct expander *X, uint32_t b)
+{
+    return CES_VEC_AT(&X->p->buffers, struct ces_pbuf, b).name;
+}
+
 /* Appends one instance of line `po` for rank r (and peer p) to the block. */
 static int expand_one(struct expander *X, const struct ces_pop *po, struct ces_env *env,
                       bool graph_phase)
@@ -277,11 +286,10 @@ static int expand_one(struct expander *X, const struct ces_pop *po, struct ces_e
             rc = eval_region(X, &po->b, env, &op.b);
         if (rc == CES_OK && op.a.hi - op.a.lo != op.b.hi - op.b.lo)
             rc = xerr(X->p, po->line, po->col,
-                      "copy sizes differ: source %s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32 " has %"
-                      PRIu64 " bytes, destination %s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32 " has %"
-                      PRIu64, CES_VEC_AT(&X->p->buffers, struct ces_pbuf, op.a.buf).name,
-                      op.a.lo, op.a.hi, op.a.rank, op.a.hi - op.a.lo,
-                      CES_VEC_AT(&X->p->buffers, struct ces_pbuf, op.b.buf).name, op.b.lo,
+                      "copy sizes differ: source %.*s%s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32
+                      " has %" PRIu64 " bytes, destination %.*s%s[%" PRIu64 ":%" PRIu64 "]@%"
+                      PRIu32 " has %" PRIu64, CES_SHOWN(buf_name(X, op.a.buf)), op.a.lo, op.a.hi,
+                      op.a.rank, op.a.hi - op.a.lo, CES_SHOWN(buf_name(X, op.b.buf)), op.b.lo,
                       op.b.hi, op.b.rank, op.b.hi - op.b.lo);
         break;
     case CES_OP_WRITE:
@@ -306,13 +314,12 @@ static int expand_one(struct expander *X, const struct ces_pop *po, struct ces_e
             rc = eval_region(X, &po->b, env, &op.b);
             if (rc == CES_OK && op.a.hi - op.a.lo != op.b.hi - op.b.lo)
                 rc = xerr(X->p, po->line, po->col,
-                          "consume sizes differ: %s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32 " has %"
-                          PRIu64 " bytes, the expected %s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32
-                          " has %" PRIu64,
-                          CES_VEC_AT(&X->p->buffers, struct ces_pbuf, op.a.buf).name, op.a.lo,
-                          op.a.hi, op.a.rank, op.a.hi - op.a.lo,
-                          CES_VEC_AT(&X->p->buffers, struct ces_pbuf, op.b.buf).name, op.b.lo,
-                          op.b.hi, op.b.rank, op.b.hi - op.b.lo);
+                          "consume sizes differ: %.*s%s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32
+                          " has %" PRIu64 " bytes, the expected %.*s%s[%" PRIu64 ":%" PRIu64
+                          "]@%" PRIu32 " has %" PRIu64, CES_SHOWN(buf_name(X, op.a.buf)),
+                          op.a.lo, op.a.hi, op.a.rank, op.a.hi - op.a.lo,
+                          CES_SHOWN(buf_name(X, op.b.buf)), op.b.lo, op.b.hi, op.b.rank,
+                          op.b.hi - op.b.lo);
         }
         break;
     default:

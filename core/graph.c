@@ -96,6 +96,18 @@ static int64_t find_named(const struct ces_vec *v, const char *name)
     return -1;
 }
 
+/* The name of entry i of table v. */
+static const char *named(const struct ces_vec *v, uint32_t i)
+{
+    return CES_VEC_AT(v, struct ces_named, i).name;
+}
+
+/* A caller's name for a message: "(null)" for none. */
+static const char *or_null(const char *name)
+{
+    return name != NULL ? name : "(null)";
+}
+
 /* Adds a named entry to table v.  `other` is the table whose names v's may
  * not take too (buffers and signals share one name space, as in the .ces
  * format and in ces_launch's bindings), NULL for none. */
@@ -106,16 +118,17 @@ static int add_named(struct ces_graph *g, struct ces_vec *v, const struct ces_ve
     int rc;
 
     if (!ces_is_ident(proto->name))
-        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s name '%s' is not an identifier", what,
-                             proto->name != NULL ? proto->name : "(null)");
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s name '%.*s%s' is not an identifier",
+                             what, CES_SHOWN(or_null(proto->name)));
     if (find_named(v, proto->name) >= 0)
-        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s '%s' is declared twice", what,
-                             proto->name);
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s '%.*s%s' is declared twice", what,
+                             CES_SHOWN(proto->name));
     if (other != NULL && find_named(other, proto->name) >= 0)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                             "%s '%s': the name is already a %s's (buffers and signals share "
+                             "%s '%.*s%s': the name is already a %s's (buffers and signals share "
                              "one name space)",
-                             what, proto->name, other == &g->buffers ? "buffer" : "signal");
+                             what, CES_SHOWN(proto->name),
+                             other == &g->buffers ? "buffer" : "signal");
     n.name = ces_strdup(g->ctx, proto->name);
     if (n.name == NULL)
         return ces_ctx_error(g->ctx, CES_ERR_NOMEM, "out of memory adding %s", what);
@@ -137,8 +150,8 @@ int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size, u
         return CES_ERR_INVALID;
     if (size == 0 || size > CES_MAX_BYTES)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                             "buffer '%s': size must be 1..2^48 bytes, not %" PRIu64,
-                             name != NULL ? name : "(null)", size);
+                             "buffer '%.*s%s': size must be 1..2^48 bytes, not %" PRIu64,
+                             CES_SHOWN(or_null(name)), size);
     return add_named(g, &g->buffers, &g->signals, "buffer", &n, idx);
 }
 
@@ -150,12 +163,12 @@ int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width, 
     if (g == NULL)
         return CES_ERR_INVALID;
     if (width != CES_U32 && width != CES_U64)
-        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "signal '%s': width must be u32 or u64",
-                             name != NULL ? name : "(null)");
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "signal '%.*s%s': width must be u32 or u64",
+                             CES_SHOWN(or_null(name)));
     if (slots == 0 || slots > (1u << 24))
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                             "signal '%s': slots must be 1..16777216, not %" PRIu32,
-                             name != NULL ? name : "(null)", slots);
+                             "signal '%.*s%s': slots must be 1..16777216, not %" PRIu32,
+                             CES_SHOWN(or_null(name)), slots);
     return add_named(g, &g->signals, &g->buffers, "signal", &n, idx);
 }
 
@@ -254,13 +267,13 @@ static int check_region(struct ces_graph *g, uint32_t rank, const struct ces_op 
     buf = &CES_VEC_AT(&g->buffers, struct ces_named, reg->buf);
     if (reg->rank >= g->ranks)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                             "%s%s region %s@%" PRIu32 ": rank out of range (ranks are 0..%" PRIu32
-                             ")", pos, role, buf->name, reg->rank, g->ranks - 1);
+                             "%s%s region %.*s%s@%" PRIu32 ": rank out of range (ranks are 0..%"
+                             PRIu32 ")", pos, role, CES_SHOWN(buf->name), reg->rank, g->ranks - 1);
     if (reg->lo > reg->hi || reg->hi > buf->size)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                             "%s%s region %s[%" PRIu64 ":%" PRIu64 "] is out of range: expected "
-                             "0 <= lo <= hi <= %" PRIu64, pos, role, buf->name, reg->lo, reg->hi,
-                             buf->size);
+                             "%s%s region %.*s%s[%" PRIu64 ":%" PRIu64 "] is out of range: "
+                             "expected 0 <= lo <= hi <= %" PRIu64, pos, role, CES_SHOWN(buf->name),
+                             reg->lo, reg->hi, buf->size);
     return CES_OK;
 }
 
@@ -309,17 +322,18 @@ static int check_op(struct ces_graph *g, uint32_t rank, struct ces_op *op)
         sig = &CES_VEC_AT(&g->signals, struct ces_named, op->slot.sig);
         if (op->slot.idx >= sig->size)
             return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                                 "%sslot %s[%" PRIu32 "] out of range: %s has %" PRIu64 " slots",
-                                 pos, sig->name, op->slot.idx, sig->name, sig->size);
+                                 "%sslot %.*s%s[%" PRIu32 "] out of range: %.*s%s has %" PRIu64
+                                 " slots", pos, CES_SHOWN(sig->name), op->slot.idx,
+                                 CES_SHOWN(sig->name), sig->size);
         if (op->slot.rank == CES_RANK_ALL && op->kind == CES_OP_WAIT)
             return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                                 "%swait on %s[%" PRIu32 "]@*: a wait needs one rank's slot", pos,
-                                 sig->name, op->slot.idx);
+                                 "%swait on %.*s%s[%" PRIu32 "]@*: a wait needs one rank's slot",
+                                 pos, CES_SHOWN(sig->name), op->slot.idx);
         if (op->slot.rank != CES_RANK_ALL && op->slot.rank >= g->ranks)
             return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                                 "%sslot %s[%" PRIu32 "]@%" PRIu32 ": rank out of range (ranks are "
-                                 "0..%" PRIu32 ")", pos, sig->name, op->slot.idx, op->slot.rank,
-                                 g->ranks - 1);
+                                 "%sslot %.*s%s[%" PRIu32 "]@%" PRIu32 ": rank out of range (ranks "
+                                 "are 0..%" PRIu32 ")", pos, CES_SHOWN(sig->name), op->slot.idx,
+                                 op->slot.rank, g->ranks - 1);
         if (op->kind == CES_OP_WAIT && op->cmp != CES_CMP_GEQ && op->cmp != CES_CMP_EQ)
             return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%swait compare must be >= or ==", pos);
         if (sig->width == CES_U32)
@@ -628,9 +642,9 @@ static int validate(struct ces_ctx *ctx, const struct ces_graph *g, const char *
                     /* The copy engines do not define an overlapping copy. */
                     if (ces_region_overlap(&op->a, &op->b)) {
                         rc = verr(ctx, file, r, k, op, "a copy's source and destination overlap "
-                                  "(%s@%" PRIu32 " bytes [%" PRIu64 ":%" PRIu64 ") and [%" PRIu64
-                                  ":%" PRIu64 ")): the copy engines leave the result undefined",
-                                  CES_VEC_AT(&g->buffers, struct ces_named, op->a.buf).name,
+                                  "(%.*s%s@%" PRIu32 " bytes [%" PRIu64 ":%" PRIu64 ") and [%"
+                                  PRIu64 ":%" PRIu64 ")): the copy engines leave the result "
+                                  "undefined", CES_SHOWN(named(&g->buffers, op->a.buf)),
                                   op->a.rank, op->a.lo, op->a.hi, op->b.lo, op->b.hi);
                         break;
                     }
@@ -651,15 +665,15 @@ static int validate(struct ces_ctx *ctx, const struct ces_graph *g, const char *
                         shared = ces_region_overlap(&o->a, &op->b) ? &op->b : &op->a;
                         if (ces_region_overlap(&o->b, &op->b))
                             rc = verr(ctx, file, r, k, op, "copies in one batch overlap: both "
-                                      "write %s@%" PRIu32 " bytes [%" PRIu64 ":%" PRIu64 ") and [%"
-                                      PRIu64 ":%" PRIu64 ")",
-                                      CES_VEC_AT(&g->buffers, struct ces_named, op->b.buf).name,
+                                      "write %.*s%s@%" PRIu32 " bytes [%" PRIu64 ":%" PRIu64
+                                      ") and [%" PRIu64 ":%" PRIu64 ")",
+                                      CES_SHOWN(named(&g->buffers, op->b.buf)),
                                       op->b.rank, o->b.lo, o->b.hi, op->b.lo, op->b.hi);
                         else if (ces_region_overlap(&o->a, &op->b) ||
                                  ces_region_overlap(&o->b, &op->a))
                             rc = verr(ctx, file, r, k, op, "copies in one batch overlap: one "
-                                      "reads bytes of %s@%" PRIu32 " that another writes",
-                                      CES_VEC_AT(&g->buffers, struct ces_named, shared->buf).name,
+                                      "reads bytes of %.*s%s@%" PRIu32 " that another writes",
+                                      CES_SHOWN(named(&g->buffers, shared->buf)),
                                       shared->rank);
                     }
                     break;
@@ -668,10 +682,10 @@ static int validate(struct ces_ctx *ctx, const struct ces_graph *g, const char *
                     break;
                 case CES_OP_AWAIT:
                     if (!recorded[op->event])
-                        rc = verr(ctx, file, r, k, op, "'await %s' has no 'record %s' before it "
-                                  "on rank %" PRIu32,
-                                  CES_VEC_AT(&g->events, struct ces_named, op->event).name,
-                                  CES_VEC_AT(&g->events, struct ces_named, op->event).name, r);
+                        rc = verr(ctx, file, r, k, op, "'await %.*s%s' has no 'record %.*s%s' "
+                                  "before it on rank %" PRIu32,
+                                  CES_SHOWN(named(&g->events, op->event)),
+                                  CES_SHOWN(named(&g->events, op->event)), r);
                     break;
                 default:
                     break;

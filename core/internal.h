@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #define CES_ERRMSG_MAX 1024
 
@@ -46,6 +47,16 @@ int ces_vec_reserve(struct ces_ctx *ctx, struct ces_vec *v, size_t item, size_t 
 int ces_vec_push(struct ces_ctx *ctx, struct ces_vec *v, size_t item, const void *elem);
 void ces_vec_free(struct ces_ctx *ctx, struct ces_vec *v);
 #define CES_VEC_AT(v, type, i) (((type *)(v)->data)[i])
+
+/* A name or number quoted in a message shows at most CES_SHOWN_MAX bytes of
+ * itself, and "..." when cut, so that the message (at most CES_ERRMSG_MAX
+ * bytes) still says what is wrong after it: printf's "%.*s%s" takes
+ * CES_SHOWN_LEN(len), the text, CES_SHOWN_MORE(len), or, for a
+ * NUL-terminated name, CES_SHOWN(name) as its three arguments. */
+#define CES_SHOWN_MAX 48
+#define CES_SHOWN_LEN(len) ((int)((len) > CES_SHOWN_MAX ? CES_SHOWN_MAX : (len)))
+#define CES_SHOWN_MORE(len) ((len) > CES_SHOWN_MAX ? "..." : "")
+#define CES_SHOWN(name) CES_SHOWN_LEN(strlen(name)), (name), CES_SHOWN_MORE(strlen(name))
 
 /* The plural ending of a count's noun: "1 stream", "0 buffers". */
 static inline const char *ces_plural(uint64_t n)

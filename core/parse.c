@@ -105,11 +105,9 @@ static int nomem(struct parser *P)
                          P->prog->file, P->line);
 }
 
-/* A name or number in a message shows at most SHOWN_MAX bytes of itself,
- * and "..." when cut: a message must still say what is wrong after it. */
-#define SHOWN_MAX 48
-#define SHOWN(len) ((int)((len) > SHOWN_MAX ? SHOWN_MAX : (len)))
-#define MORE(len) ((len) > SHOWN_MAX ? "..." : "")
+/* A token quoted in a message, cut as every message cuts one (internal.h). */
+#define SHOWN(len) CES_SHOWN_LEN(len)
+#define MORE(len) CES_SHOWN_MORE(len)
 
 /* "'text'" or "end of line", for "found ..." in messages. */
 static const char *describe(const struct parser *P, const struct tok *t, char *buf, size_t size)

@@ -333,6 +333,7 @@ static void comm_free(struct ces_comm *c)
     ces_free(ctx, c->waits);
     ces_vec_free(ctx, &c->cap_steps);
     ces_vec_free(ctx, &c->cap_waits);
+    ces_cuda_signals_drop(c, false);
     ces_vec_free(ctx, &c->signals);
     ces_vec_free(ctx, &c->scratch_ptrs);
     ces_vec_free(ctx, &c->scratch_sizes);
@@ -866,9 +867,7 @@ int ces_comm_destroy(struct ces_comm *c)
     if (!idle)
         t->in_use = 1; /* work still queued may touch the memory: it stays mapped */
     /* Signal arrays were allocated by the communicator; release them. */
-    for (size_t i = 0; i < c->signals.len && idle; i++)
-        ces_team_release(c, CES_VEC_AT(&c->signals, struct ces_signal_rec, i).ptr);
-    c->signals.len = 0;
+    ces_cuda_signals_drop(c, idle);
     if (t->multi && atomic_load(&c->state) == CES_OK)
         rc = ces_boot_barrier(c->ctx, &t->boot);
     ces_cuda_use(c);

@@ -400,37 +400,59 @@ out:
     return rc;
 }
 
-/* The symmetric address of a signal array, allocated on first use. */
-static int signal_off(struct ces_comm *c, const char *ns, const char *name, uint64_t bytes,
-                      uint64_t *off)
+/* The symmetric address of a signal array (or of a protocol's staging
+ * memory), allocated on first use and known after by its key, formatted as
+ * printf does.  The key is kept whole: two keys cut to one length would
+ * share memory. */
+static int signal_off(struct ces_comm *c, uint64_t bytes, uint64_t *off, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static int signal_off(struct ces_comm *c, uint64_t bytes, uint64_t *off, const char *fmt, ...)
 {
-    char key[64];
+    char *key;
     void *ptr = NULL;
     struct ces_signal_rec rec;
-    int rc;
+    va_list ap;
+    int len, rc;
 
-    snprintf(key, sizeof(key), "%s:%s", ns, name);
+    va_start(ap, fmt);
+    len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    key = len < 0 ? NULL : ces_malloc(c->ctx, (size_t)len + 1);
+    if (key == NULL)
+        return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory allocating a signal array");
+    va_start(ap, fmt);
+    vsnprintf(key, (size_t)len + 1, fmt, ap);
+    va_end(ap);
     for (size_t i = 0; i < c->signals.len; i++) {
         struct ces_signal_rec *s = &CES_VEC_AT(&c->signals, struct ces_signal_rec, i);
 
         if (strcmp(s->key, key) == 0) {
-            if (s->bytes < bytes)
-                return ces_ctx_error(c->ctx, CES_ERR_INVALID,
-                                     "signal array %s needs %" PRIu64
+            rc = s->bytes < bytes
+                     ? ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                                     "signal array %.*s%s needs %" PRIu64
                                      " bytes but was first allocated with %" PRIu64,
-                                     key, bytes, s->bytes);
-            ces_team_find(c->team, c->rank, s->ptr, off);
-            return CES_OK;
+                                     CES_SHOWN(key), bytes, s->bytes)
+                     : CES_OK;
+            if (rc == CES_OK)
+                ces_team_find(c->team, c->rank, s->ptr, off);
+            ces_free(c->ctx, key);
+            return rc;
         }
     }
     rc = ces_team_alloc(c, bytes, &ptr);
-    if (rc != CES_OK)
+    if (rc != CES_OK) {
+        ces_free(c->ctx, key);
         return rc;
-    memset(&rec, 0, sizeof(rec));
-    snprintf(rec.key, sizeof(rec.key), "%s", key);
+    }
+    rec.key = key;
     rec.ptr = ptr;
     rec.bytes = bytes;
     if (ces_vec_push(c->ctx, &c->signals, sizeof(rec), &rec) != CES_OK) {
+        ces_free(c->ctx, key);
         ces_team_release(c, ptr);
         return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory allocating a signal array");
     }
@@ -438,8 +460,20 @@ static int signal_off(struct ces_comm *c, const char *ns, const char *name, uint
     return CES_OK;
 }
 
-static int bind_signals(struct ces_comm *c, const struct ces_graph *g, const char *ns,
-                        const struct ces_binding *b, size_t nb, uint64_t *sig_off)
+void ces_cuda_signals_drop(struct ces_comm *c, bool release)
+{
+    for (size_t i = 0; i < c->signals.len; i++) {
+        struct ces_signal_rec *s = &CES_VEC_AT(&c->signals, struct ces_signal_rec, i);
+
+        if (release)
+            ces_team_release(c, s->ptr);
+        ces_free(c->ctx, s->key);
+    }
+    c->signals.len = 0;
+}
+
+int ces_cuda_bind_signals(struct ces_comm *c, const struct ces_graph *g, const char *ns,
+                          const struct ces_binding *b, size_t nb, uint64_t *sig_off)
 {
     for (uint32_t i = 0; i < ces_graph_nsignals(g); i++) {
         struct ces_signal_info si = ces_graph_signal(g, i);
@@ -463,12 +497,10 @@ static int bind_signals(struct ces_comm *c, const struct ces_graph *g, const cha
             }
         }
         if (!bound) {
-            char key[48];
-
             /* Keyed by width and size too: arrays of one name but another
              * shape (another protocol) never share memory. */
-            snprintf(key, sizeof(key), "%s:u%" PRIu32 "x%" PRIu32, si.name, si.width, si.slots);
-            rc = signal_off(c, ns, key, bytes, &sig_off[i]);
+            rc = signal_off(c, bytes, &sig_off[i], "%s:%s:u%" PRIu32 "x%" PRIu32, ns, si.name,
+                            si.width, si.slots);
             if (rc != CES_OK)
                 return rc;
         }
@@ -611,7 +643,7 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
                         &r->plan);
     if (rc != CES_OK)
         goto fail;
-    rc = bind_signals(c, g, "launch", bindings, nbindings, r->sig_off);
+    rc = ces_cuda_bind_signals(c, g, "launch", bindings, nbindings, r->sig_off);
     if (rc != CES_OK)
         goto fail;
     rc = ensure_streams(c, r->nstreams, ces_graph_nevents(g));
@@ -836,20 +868,18 @@ static int cache_get(struct ces_comm *c, const struct ces_coll_params *p, int ca
         rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory caching a collective");
         goto fail;
     }
-    rc = bind_signals(c, e->g, ces_proto_name((int)p->proto), NULL, 0, e->sig_off);
+    rc = ces_cuda_bind_signals(c, e->g, ces_proto_name((int)p->proto), NULL, 0, e->sig_off);
     if (rc != CES_OK)
         goto fail;
     e->send = ces_graph_find_buffer(e->g, "send");
     e->recv = ces_graph_find_buffer(e->g, "recv");
     for (uint32_t i = 0; i < ces_graph_nbuffers(e->g); i++) {
         struct ces_buffer_info bi = ces_graph_buffer(e->g, i);
-        char key[48];
 
         if ((int64_t)i == e->send || (int64_t)i == e->recv)
             continue;
         /* Staging buffers of a protocol: internal symmetric memory. */
-        snprintf(key, sizeof(key), "%s%" PRIu64, bi.name, bi.size);
-        rc = signal_off(c, "buffer", key, bi.size, &e->buf_off[i]);
+        rc = signal_off(c, bi.size, &e->buf_off[i], "buffer:%s:%" PRIu64, bi.name, bi.size);
         if (rc != CES_OK)
             goto fail;
     }
@@ -1151,7 +1181,6 @@ static int group_stage(struct ces_comm *c, const struct ces_p2p_table *t, int ca
             const struct ces_p2p_desc *e = &t->d[s][i];
             uint32_t d = e->peer, a = (s + c->size - d) % c->size;
             uint64_t slot = UINT64_C(64) << 10;
-            char key[48];
             int rc;
 
             if (!e->send || e->bytes > c->p2p_stage_max || !ces_cuda_group_one_way(t, s, d))
@@ -1167,9 +1196,8 @@ static int group_stage(struct ces_comm *c, const struct ces_p2p_table *t, int ca
             if (area[a].slot < e->bytes) {
                 while (slot < e->bytes)
                     slot <<= 1;
-                snprintf(key, sizeof(key), "%sstage%" PRIu32 ":%" PRIu64, captured ? "c" : "", a,
-                         slot);
-                rc = signal_off(c, "p2p", key, 2 * slot, &area[a].off);
+                rc = signal_off(c, 2 * slot, &area[a].off, "p2p:%sstage%" PRIu32 ":%" PRIu64,
+                                captured ? "c" : "", a, slot);
                 if (rc != CES_OK)
                     return rc;
                 area[a].slot = slot;
@@ -1266,10 +1294,8 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
      * captured one's four (cposted, cdone, cfull, cbusy) */
     for (uint32_t i = capturing ? 4 : 0; i < (capturing ? 8u : 4u) && rc == CES_OK; i++) {
         struct ces_signal_info si = ces_graph_signal(g, i);
-        char key[32];
 
-        snprintf(key, sizeof(key), "%s:u64x%" PRIu32, si.name, si.slots);
-        rc = signal_off(c, "p2p", key, 8u * si.slots, &sig_off[i]);
+        rc = signal_off(c, 8u * si.slots, &sig_off[i], "p2p:%s:u64x%" PRIu32, si.name, si.slots);
     }
     if (rc == CES_OK)
         rc = group_streams(c, &plan->blocks[0], stream, streams);

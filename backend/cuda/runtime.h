@@ -182,7 +182,7 @@ struct ces_wd_stream {
 };
 
 struct ces_signal_rec {
-    char key[64]; /* "<namespace>:<name>" */
+    char *key;    /* "<namespace>:<name>...", whole (owned) */
     void *ptr;    /* this rank's address */
     uint64_t bytes;
 };
@@ -402,6 +402,15 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
 int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep);
 uint32_t ces_cuda_run_nblocks(const struct ces_cuda_run *r);
 void ces_cuda_run_free(struct ces_cuda_run *r);
+
+/* The offsets of graph g's signals on communicator c into sig_off: those
+ * bound by name in b[0..nb) at their bound memory, the others at arrays of
+ * the communicator's own, one per namespace ns, name, width and slots. */
+int ces_cuda_bind_signals(struct ces_comm *c, const struct ces_graph *g, const char *ns,
+                          const struct ces_binding *b, size_t nb, uint64_t *sig_off);
+/* Forgets the communicator's own signal arrays, releasing their memory
+ * when `release` (else it stays mapped: work may still touch it). */
+void ces_cuda_signals_drop(struct ces_comm *c, bool release);
 
 /* ces_launch with hooks (the public ces_launch passes none). */
 int ces_cuda_launch(struct ces_comm *c, const struct ces_graph *g,

@@ -296,6 +296,29 @@ static void test_concrete_roundtrip(void **state)
     ces_test_list_free(paths, n);
 }
 
+/* A declared name in an expansion's message shows its first 48 bytes and
+ * "...": two names of 600 bytes took the message past its 1 KiB and cut
+ * off what was wrong (the sizes). */
+static void test_long_names_cut(void **state)
+{
+    char a[601], b[601], text[2600], want[256];
+
+    (void)state;
+    memset(a, 'a', 600);
+    memset(b, 'b', 600);
+    a[600] = b[600] = '\0';
+    snprintf(text, sizeof(text), "cesync 1\nranks 2\nbuffer %s 64\nbuffer %s 64\n"
+             "phase eager x1\nr0 : copy %s[0:8] -> %s[0:16]\n", a, b, a, b);
+    snprintf(want, sizeof(want), "t.ces:6:6: copy sizes differ: source %.48s...[0:8]@0 has 8 "
+             "bytes, destination %.48s...[0:16]@0 has 16", a, b);
+    expect_expand_error(text, CES_ERR_SEMANTIC, want);
+    snprintf(text, sizeof(text), "cesync 1\nranks 2\nbuffer %s 64\nphase eager x1\n"
+             "r1 : produce %s[0:65]\n", a, a);
+    snprintf(want, sizeof(want), "t.ces:5:14: region %.48s...[0:65]@1 is out of range: %.48s... "
+             "has 64 bytes", a, a);
+    expect_expand_error(text, CES_ERR_SEMANTIC, want);
+}
+
 static void test_semantic_errors(void **state)
 {
     (void)state;
@@ -466,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_concrete_roundtrip),
         cmocka_unit_test(test_semantic_errors),
+        cmocka_unit_test(test_long_names_cut),
         cmocka_unit_test(test_expansion_bounds),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_alloc_failures),

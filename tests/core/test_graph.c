@@ -390,6 +390,34 @@ static void test_name_spaces(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A name in the graph's messages shows its first 48 bytes and "...", as
+ * the parser's do: a long one took the message's room. */
+static void test_long_names_cut(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    char name[1100], want[160];
+
+    (void)state;
+    memset(name, 'q', sizeof(name) - 1);
+    name[sizeof(name) - 1] = '\0';
+    assert_int_equal(ces_graph_add_buffer(g, name, 8, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, name, 8, NULL), CES_ERR_INVALID);
+    snprintf(want, sizeof(want), "buffer '%.48s...' is declared twice", name);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    assert_int_equal(ces_graph_add_signal(g, name, CES_U32, 1, NULL), CES_ERR_INVALID);
+    snprintf(want, sizeof(want), "signal '%.48s...': the name is already a buffer's (buffers "
+             "and signals share one name space)", name);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    name[0] = '9';
+    assert_int_equal(ces_graph_add_signal(g, name, CES_U32, 1, NULL), CES_ERR_INVALID);
+    snprintf(want, sizeof(want), "signal name '%.48s...' is not an identifier", name);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Constants are a table of the graph (they print as `let` lines): equality
  * compares their names and values too. */
 static void test_equal_consts(void **state)
@@ -543,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_validate_counts_replays),
         cmocka_unit_test(test_names),           cmocka_unit_test(test_equal_consts),
         cmocka_unit_test(test_name_spaces),
+        cmocka_unit_test(test_long_names_cut),
         cmocka_unit_test(test_wait_holds),
         cmocka_unit_test(test_validate_batch_read_write),
         cmocka_unit_test(test_validate_long_batch),

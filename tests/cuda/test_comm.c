@@ -47,8 +47,9 @@ static CUresult CUDAAPI fake_release(CUmemGenericAllocationHandle h)
     return CUDA_SUCCESS;
 }
 
-/* The ranges mapped now, by address (one allocation at a time here). */
-static CUdeviceptr map_at[4];
+/* The ranges mapped now, by address (a few allocations at a time here). */
+#define MAPS_MAX 8
+static CUdeviceptr map_at[MAPS_MAX];
 
 static CUresult CUDAAPI fake_map(CUdeviceptr p, size_t size, size_t off,
                                  CUmemGenericAllocationHandle h, unsigned long long flags)
@@ -56,7 +57,7 @@ static CUresult CUDAAPI fake_map(CUdeviceptr p, size_t size, size_t off,
     (void)size, (void)off, (void)h, (void)flags;
     if (++maps == map_fail_at)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < MAPS_MAX; i++) {
         if (map_at[i] == 0) {
             map_at[i] = p;
             mapped++;
@@ -69,7 +70,7 @@ static CUresult CUDAAPI fake_map(CUdeviceptr p, size_t size, size_t off,
 static CUresult CUDAAPI fake_unmap(CUdeviceptr p, size_t size)
 {
     (void)size;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < MAPS_MAX; i++) {
         if (map_at[i] == p) {
             map_at[i] = 0;
             mapped--;
@@ -601,6 +602,7 @@ static void test_refused_group_keeps_the_allocations_in_step(void **state)
     for (uint32_t r = 0; r < 2; r++) {
         assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
         /* what ces_comm_destroy frees of a group */
+        ces_cuda_signals_drop(&fx.comm[r], false);
         ces_vec_free(fx.ctx, &fx.comm[r].signals);
         ces_free(fx.ctx, fx.comm[r].p2p);
     }
@@ -721,6 +723,48 @@ static void test_group_end_failure_fails(void **state)
     pthread_cond_destroy(&c->wd_cond);
     pthread_mutex_destroy(&c->wd_mirror_lock);
     pthread_mutex_destroy(&c->wd_lock);
+    fixture_end(&fx);
+}
+
+/* Signals that no binding names get arrays of the communicator's own, one
+ * per name: two long names alike in their first 48 bytes got one array
+ * (their keys were cut to one length), so two signals the checker proved
+ * apart shared their slots on the GPU.  Binding again finds the same
+ * arrays, on both ranks at one offset. */
+static void test_long_signal_names_kept_apart(void **state)
+{
+    char name[2][80];
+    struct fixture fx;
+    struct ces_graph *g = NULL;
+    uint64_t off[2][3], again[3];
+    void *b[2];
+
+    (void)state;
+    live_team(&fx, b);
+    assert_int_equal(ces_graph_create(fx.ctx, 2, 1, &g), CES_OK);
+    for (int k = 0; k < 2; k++) {
+        memset(name[k], 'x', 70);
+        snprintf(name[k] + 70, 10, "_%d", k);
+        assert_int_equal(ces_graph_add_signal(g, name[k], CES_U64, 4, NULL), CES_OK);
+    }
+    assert_int_equal(ces_graph_add_signal(g, "flag", CES_U64, 4, NULL), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        assert_int_equal(ces_cuda_bind_signals(&fx.comm[r], g, "launch", NULL, 0, off[r]),
+                         CES_OK);
+        assert_int_equal(fx.comm[r].signals.len, 3);
+        assert_true(off[r][0] != off[r][1] && off[r][0] != off[r][2] && off[r][1] != off[r][2]);
+    }
+    assert_memory_equal(off[0], off[1], sizeof(off[0]));
+    assert_int_equal(ces_cuda_bind_signals(&fx.comm[0], g, "launch", NULL, 0, again), CES_OK);
+    assert_memory_equal(again, off[0], sizeof(again));
+    assert_int_equal(fx.comm[0].signals.len, 3);
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_cuda_signals_drop(&fx.comm[r], true);
+        ces_vec_free(fx.ctx, &fx.comm[r].signals);
+        assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
+    }
+    assert_int_equal(mapped, 0);
+    ces_graph_destroy(g);
     fixture_end(&fx);
 }
 
@@ -885,6 +929,7 @@ int main(void)
         cmocka_unit_test(test_alloc_after_a_rank_destroyed),
         cmocka_unit_test(test_refusal_says_why),
         cmocka_unit_test(test_p2p_size_refused),
+        cmocka_unit_test(test_long_signal_names_kept_apart),
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),
     };
