@@ -46,28 +46,6 @@ static bool in_range(const struct ces_mfield *f, double d)
     return d >= lo && d <= CES_MODEL_VALUE_MAX;
 }
 
-int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const char *who)
-{
-    int rc = ces_model_check_kind(ctx, m, who);
-
-    if (rc != CES_OK)
-        return rc;
-    for (size_t i = 0; i < CES_MODEL_NFIELDS; i++) {
-        const struct ces_mfield *f = &ces_model_fields_[i];
-        double d;
-
-        if (!f->is_f64)
-            continue;
-        memcpy(&d, (const char *)m + f->offset, sizeof(d));
-        if (!in_range(f, d))
-            return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: the model's %s is %g: expected %s",
-                                 who, f->name, d,
-                                 strstr(f->name, "_gbps") != NULL ? "a bandwidth of 1e-9..1e9"
-                                                                  : "a number of 0..1e9");
-    }
-    return CES_OK;
-}
-
 /* Whether a model file may not give integer field f the value 0. */
 static bool must_be_positive(const struct ces_mfield *f)
 {
@@ -77,6 +55,42 @@ static bool must_be_positive(const struct ces_mfield *f)
 
 /* Whether integer field f is a yes/no: 0 or 1. */
 static bool is_flag(const struct ces_mfield *f) { return strcmp(f->unit, "0/1") == 0; }
+
+int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const char *who)
+{
+    int rc = ces_model_check_kind(ctx, m, who);
+
+    if (rc != CES_OK)
+        return rc;
+    if (m->flag_widths < CES_MODEL_W32 || m->flag_widths > (CES_MODEL_W32 | CES_MODEL_W64))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "%s: the model's flag_widths is %u: expected CES_MODEL_W32, "
+                             "CES_MODEL_W64 or both", who, (unsigned)m->flag_widths);
+    for (size_t i = 0; i < CES_MODEL_NFIELDS; i++) {
+        const struct ces_mfield *f = &ces_model_fields_[i];
+        double d;
+        uint32_t u;
+
+        if (!f->is_f64) {
+            memcpy(&u, (const char *)m + f->offset, sizeof(u));
+            if (u == 0 && must_be_positive(f))
+                return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                     "%s: the model's %s is 0: expected 1 or more", who, f->name);
+            if (u > 1 && is_flag(f))
+                return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                     "%s: the model's %s is %" PRIu32 ": expected 0 or 1", who,
+                                     f->name, u);
+            continue;
+        }
+        memcpy(&d, (const char *)m + f->offset, sizeof(d));
+        if (!in_range(f, d))
+            return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: the model's %s is %g: expected %s",
+                                 who, f->name, d,
+                                 strstr(f->name, "_gbps") != NULL ? "a bandwidth of 1e-9..1e9"
+                                                                  : "a number of 0..1e9");
+    }
+    return CES_OK;
+}
 
 static const struct ces_mfield *find_field(const char *name, size_t len)
 {
@@ -362,26 +376,6 @@ int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
                              "model print: the model's kind '%s' is no built-in kind, which a "
                              "model file's `kind` must name",
                              m->kind);
-    if (m->flag_widths < CES_MODEL_W32 || m->flag_widths > (CES_MODEL_W32 | CES_MODEL_W64))
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "model print: the model's flag_widths is %u: expected "
-                             "CES_MODEL_W32, CES_MODEL_W64 or both",
-                             (unsigned)m->flag_widths);
-    for (size_t i = 0; i < CES_MODEL_NFIELDS; i++) {
-        const struct ces_mfield *f = &ces_model_fields_[i];
-        uint32_t u;
-
-        if (f->is_f64)
-            continue;
-        memcpy(&u, (const char *)m + f->offset, sizeof(u));
-        if (u == 0 && must_be_positive(f))
-            return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "model print: the model's %s is 0: expected 1 or more", f->name);
-        if (u > 1 && is_flag(f))
-            return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "model print: the model's %s is %" PRIu32 ": expected 0 or 1",
-                                 f->name, u);
-    }
     ces_sb_init(&sb, ctx);
     ces_sb_printf(&sb, "# cesync machine model\nkind = %s\n", m->kind);
     ces_sb_printf(&sb, "flag_widths = %s # bits\n",

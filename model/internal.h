@@ -42,9 +42,10 @@
     X(host_call_us, "us")                                                      \
     X(graph_launch_us, "us")
 
-/* CES_OK if every double field of m lies within what a model file may give
- * (finite, costs 0..1e9, bandwidths 1e-9..1e9) and kind is a string; else
- * CES_ERR_INVALID naming `who` and the field (model/file.c). */
+/* CES_OK if every field of m lies within what a model file may give (kind
+ * a string, flag_widths 32, 64 or both, costs finite 0..1e9, bandwidths
+ * 1e-9..1e9, engine and batch counts and max_ranks 1 or more, yes/no fields
+ * 0 or 1); else CES_ERR_INVALID naming `who` and the field (model/file.c). */
 int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const char *who);
 
 /* CES_OK if m's kind is a NUL-terminated string, else CES_ERR_INVALID

@@ -1325,11 +1325,6 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
                              "queues (connections %" PRIu32 ", %" PRIu32 " streams); predict the "
                              "schedule with connections 0 (a queue per stream)",
                              ces_graph_connections(g), s.streams);
-    if (m->copy_engines == 0 || m->batch_engines == 0 || m->max_memops_per_batch == 0 ||
-        !(m->peer_copy_gbps > 0.0) || !(m->local_copy_gbps > 0.0))
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "predict: the model needs copy_engines, batch_engines, "
-                             "max_memops_per_batch and bandwidths > 0");
     nst = (size_t)s.ranks * s.streams;
     s.ss = ces_malloc(ctx, sizeof(*s.ss) * nst);
     if (s.ss != NULL)

@@ -991,8 +991,9 @@ CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct c
  * CES_ERR_INVALID, naming the field, for a model no file can hold: a kind
  * that is no built-in one (or lacks its NUL), flag_widths neither
  * CES_MODEL_W32, CES_MODEL_W64 nor both, a cost or bandwidth out of the
- * ranges ces_model_parse takes, or 0 for max_memops_per_batch,
- * copy_engines, batch_engines or max_ranks. */
+ * ranges ces_model_parse takes, 0 for max_memops_per_batch,
+ * copy_engines, batch_engines or max_ranks, or a yes/no field (unit "0/1")
+ * above 1. */
 CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
                             size_t *len);
 
@@ -1049,7 +1050,8 @@ struct ces_predict {
  * them.
  * CES_ERR_INVALID if m holds what a model file could not (a cost outside
  * 0..1e9 us, a bandwidth outside 1e-9..1e9 GB/s, NaN, a kind without its
- * NUL; the message names the field),
+ * NUL, flag_widths neither W32, W64 nor both, a count of 0 or a yes/no field
+ * above 1, as ces_model_print refuses them; the message names the field),
  * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names
  * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks
  * (flush without can_flush_remote_writes, a u64 slot without 64-bit memops,

@@ -1094,6 +1094,23 @@ static void test_model_values_checked(void **state)
     assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(f.ctx), "predict: the model's kind is not a "
                                                    "NUL-terminated string of at most 31 bytes");
+    /* the integer fields as a model file gives them: a yes/no of 2 was
+     * taken as yes, and a zero count had a message of predict's own */
+    m = round_model();
+    m.graph_copies_serial = 2;
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: the model's graph_copies_serial is 2: expected 0 or 1");
+    m = round_model();
+    m.copy_engines = 0;
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: the model's copy_engines is 0: expected 1 or more");
+    m = round_model();
+    m.flag_widths = 0;
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(f.ctx), "predict: the model's flag_widths is 0: "
+                                                   "expected CES_MODEL_W32, CES_MODEL_W64 or both");
     m = round_model();
     p = predict(&f, &m);
     assert_true(p.total_us > 0.0);
