@@ -1324,6 +1324,30 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
     return counted || !refused_alike(rc) ? issue_failed(c, rc) : rc;
 }
 
+/* In one process, before the last rank to end a group issues every rank's
+ * part: a rank destroyed or failed (ces_comm_abort too) after its own
+ * ces_group_end gets no part, and neither do the others, whose parts would
+ * wait for its.  Every live rank fails with CES_ERR_PEER_FAILED (the
+ * others' ces_group_end returned CES_OK: their next call says it). */
+static int group_ranks_alive(struct ces_comm *c, struct ces_team *t)
+{
+    char why[CES_ERRMSG_MAX];
+    uint32_t i = 0;
+
+    while (i < t->nlocal && t->comms[i] != NULL && ces_comm_status(t->comms[i]) == CES_OK)
+        i++;
+    if (i == t->nlocal)
+        return CES_OK;
+    snprintf(why, sizeof(why), "rank %" PRIu32 " of this process %s after its ces_group_end: no "
+             "rank's part of the group was issued", t->first_local + i,
+             t->comms[i] == NULL ? "was destroyed" : "failed");
+    for (uint32_t j = 0; j < t->nlocal; j++) {
+        if (t->comms[j] != NULL && ces_comm_status(t->comms[j]) == CES_OK)
+            ces_wd_fail(t->comms[j], CES_ERR_PEER_FAILED, why);
+    }
+    return ces_ctx_error(c->ctx, CES_ERR_PEER_FAILED, "ces_group_end: %s", why);
+}
+
 int ces_group_end(struct ces_comm *c, ces_stream_t stream)
 {
     struct ces_team *t;
@@ -1385,6 +1409,8 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     /* Issued outside the lock: the first group allocates its signal arrays
      * (ces_team_alloc), which takes the same non-recursive lock. */
     pthread_mutex_unlock(&t->lock);
+    if (rc == CES_OK && last)
+        rc = group_ranks_alive(c, t);
     if (rc == CES_OK && last) {
         for (uint32_t i = 0; i < t->nlocal && rc == CES_OK; i++)
             rc = group_issue(t->comms[i], t->group, t->group_streams[i]);

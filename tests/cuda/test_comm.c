@@ -768,6 +768,61 @@ static void test_long_signal_names_kept_apart(void **state)
     fixture_end(&fx);
 }
 
+/* In one process the last rank to end a group issues every rank's part.
+ * A rank aborted, or destroyed, after its own ces_group_end got its part
+ * issued all the same (work queued on a communicator that promised to do
+ * nothing; a destroyed one crashed): now no part is issued, and every live
+ * rank fails with CES_ERR_PEER_FAILED, saying which rank. */
+static void group_after_a_rank_stopped(int destroyed)
+{
+    struct fixture fx;
+    void *b[2];
+    char want[160];
+
+    live_team(&fx, b);
+    for (uint32_t r = 0; r < 2; r++)
+        ces_wd_init(&fx.comm[r]);
+    assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
+    assert_int_equal(ces_send(&fx.comm[0], b[0], 100, 1), CES_OK);
+    assert_int_equal(ces_group_end(&fx.comm[0], NULL), CES_OK);
+    if (destroyed) {
+        fx.comms[0] = NULL; /* as ces_comm_destroy leaves the team */
+    } else {
+        assert_int_equal(ces_comm_abort(&fx.comm[0]), CES_OK);
+    }
+    assert_int_equal(ces_group_start(&fx.comm[1]), CES_OK);
+    assert_int_equal(ces_recv(&fx.comm[1], b[1], 100, 0), CES_OK);
+    assert_int_equal(ces_group_end(&fx.comm[1], NULL), CES_ERR_PEER_FAILED);
+    snprintf(want, sizeof(want), "ces_group_end: rank 0 of this process %s after its "
+             "ces_group_end: no rank's part of the group was issued",
+             destroyed ? "was destroyed" : "failed");
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(ces_comm_status(&fx.comm[1]), CES_ERR_PEER_FAILED);
+    assert_int_equal(fx.comm[1].signals.len, 0); /* nothing was prepared to issue */
+    fx.comms[0] = &fx.comm[0];
+    for (uint32_t r = 0; r < 2; r++) {
+        fx.comm[r].state = CES_OK; /* to free the memory as a healthy rank */
+        assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
+        pthread_cond_destroy(&fx.comm[r].wd_cond);
+        pthread_mutex_destroy(&fx.comm[r].wd_mirror_lock);
+        pthread_mutex_destroy(&fx.comm[r].wd_lock);
+    }
+    ces_free(fx.ctx, fx.team.group);
+    fixture_end(&fx);
+}
+
+static void test_group_after_a_rank_aborted(void **state)
+{
+    (void)state;
+    group_after_a_rank_stopped(0);
+}
+
+static void test_group_after_a_rank_destroyed(void **state)
+{
+    (void)state;
+    group_after_a_rank_stopped(1);
+}
+
 /* ces_send and ces_recv of more bytes than the buffer holds, at an
  * allocation that does not start the stride: a size near 2^64 wrapped the
  * bound (offset + size) and was taken, to be refused only by the graph's
@@ -930,6 +985,8 @@ int main(void)
         cmocka_unit_test(test_refusal_says_why),
         cmocka_unit_test(test_p2p_size_refused),
         cmocka_unit_test(test_long_signal_names_kept_apart),
+        cmocka_unit_test(test_group_after_a_rank_aborted),
+        cmocka_unit_test(test_group_after_a_rank_destroyed),
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),
     };
