@@ -28,6 +28,8 @@ enum sim_class {
 struct sim_op {
     const struct ces_op *op;
     uint32_t block, rep, opi; /* where it sits in the graph */
+    uint32_t link;            /* the first op of its stream in a (block, replay): its
+                                 entries in m->links (SIM_NONE: none) */
     uint64_t iter;            /* global iteration */
     uint32_t qidx;            /* index in its rank's hardware queue */
     uint32_t slot;            /* write, wait: global slot id */
@@ -35,9 +37,21 @@ struct sim_op {
                                  consume ==: first expected run */
     uint32_t naux;            /* consume ==: number of expected runs */
     uint32_t rec_proc, rec_pos; /* await: the record it refers to */
+    uint32_t snap;            /* the last op of its stream before a later (block, replay)
+                                 of its rank: the clock slot (as a record's) that keeps
+                                 its clock for the links (SIM_NONE: none) */
     uint8_t cls;              /* enum sim_class */
     uint8_t dropped;          /* write under a drop fault */
-    uint8_t pad_[2];
+    uint16_t nlink;           /* entries at m->links[link] */
+};
+
+/* A block or replay boundary of one rank, as the CUDA backend issues it
+ * (streams forked from stream 0 before a block or replay and joined into
+ * it after): an op of the rank's later (block, replay) runs only after op
+ * `pos` of stream process `proc`, that stream's last op before it, whose
+ * clock is kept in record clock slot `rclk`. */
+struct sim_link {
+    uint32_t proc, pos, rclk;
 };
 
 /* A landing write (cmp unused) or a wait on one slot: op `pos` of `proc`. */
@@ -123,6 +137,10 @@ struct sim_model {
     struct sim_wslot *ws;
     uint32_t *aw_off;            /* [nproc+1] CSR into aw: positions of awaits */
     uint32_t *aw;
+    struct sim_link *links;      /* the boundaries' entries (sim_op.link, nlink) */
+    uint32_t nlinks;
+    uint32_t linked;             /* the streams below it pass boundaries together (the
+                                    delayed writes' streams, from it on, do not) */
     struct sim_run *runs;        /* expected runs of consumes */
     size_t nruns;
     uint64_t *buf_size;          /* [nbuf] */
@@ -186,6 +204,19 @@ static inline uint32_t ces_sim_queue_done(const struct sim_model *m, const uint3
     }
     return done;
 }
+/* The first link of op o (a boundary's, o->nlink > 0) whose op has not
+ * run at program counters pc; NULL when o may pass the boundary. */
+static inline const struct sim_link *ces_sim_link_open(const struct sim_model *m,
+                                                       const uint32_t *pc, const struct sim_op *o)
+{
+    for (uint32_t i = 0; i < o->nlink; i++) {
+        const struct sim_link *l = &m->links[o->link + i];
+
+        if (pc[l->proc] <= l->pos)
+            return l;
+    }
+    return NULL;
+}
 #define SIM_PCLK(m, s, p) ((s)->w + (m)->w_pclk + (size_t)(p) * (m)->nproc)
 #define SIM_SCLK(m, s, x) ((s)->w + (m)->w_sclk + (size_t)(x) * (m)->nproc)
 #define SIM_RCLK(m, s, x) ((s)->w + (m)->w_rclk + (size_t)(x) * (m)->nproc)
@@ -198,7 +229,8 @@ enum sim_status {
     SIM_S_VISIBLE,   /* next op enabled, a write or wait */
     SIM_S_WAIT,      /* blocked on a wait */
     SIM_S_AWAIT,     /* blocked on an await */
-    SIM_S_QUEUE      /* blocked behind its queue head */
+    SIM_S_QUEUE,     /* blocked behind its queue head */
+    SIM_S_LINK       /* blocked at a block or replay boundary of its rank */
 };
 
 /* Details gathered while replaying a trace for a report. */

@@ -168,6 +168,7 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m->ws);
     ces_free(ctx, m->aw_off);
     ces_free(ctx, m->aw);
+    ces_free(ctx, m->links);
     ces_free(ctx, m->runs);
     ces_free(ctx, m->buf_size);
     ces_free(ctx, m);
@@ -247,6 +248,8 @@ static int unroll(struct sim_model *m)
                     o->iter = bi.first_iter + j;
                     o->aux = SIM_NONE;
                     o->rec_proc = SIM_NONE;
+                    o->link = SIM_NONE;
+                    o->snap = SIM_NONE;
                     switch (ops[i].kind) {
                     case CES_OP_WRITE:
                         o->cls = SIM_C_WRITE;
@@ -354,7 +357,98 @@ out:
     return rc;
 }
 
-/* Record instances that some await refers to get a clock slot. */
+/* Marks an op whose clock a link keeps until its slot is numbered. */
+#define SIM_SNAP_WANTED (SIM_NONE - 1)
+
+/* The boundaries of each rank's (block, replay)s: the CUDA backend forks
+ * the streams with ops in one from stream 0 before it and joins them into
+ * stream 0 after it (or links them by the block's own events, which order
+ * the same), so no op of a later one runs before every op of an earlier one
+ * of the rank (docs/SEMANTICS.md, section 1).  The first op of a stream in a
+ * (block, replay) links to the last earlier op of every other stream of
+ * the rank that ran one since the stream's own previous (block, replay)
+ * with ops (earlier ones it follows through that one's links already).
+ * The streams from m->linked on (delayed writes) take no part. */
+static int link_units(struct sim_model *m)
+{
+    uint32_t nb = ces_graph_nblocks(m->g);
+    uint32_t L = m->linked < m->streams ? m->linked : m->streams;
+    uint32_t cnt[CES_MAX_STREAMS], count[CES_MAX_STREAMS];
+    int64_t seen[CES_MAX_STREAMS];
+    size_t n = 0;
+
+    if (L < 2)
+        return CES_OK;
+    for (int pass = 0; pass < 2; pass++) {
+        n = 0;
+        for (uint32_t r = 0; r < m->ranks; r++) {
+            int64_t u = 0;
+
+            for (uint32_t s = 0; s < L; s++) {
+                cnt[s] = 0;
+                seen[s] = -1;
+            }
+            for (uint32_t b = 0; b < nb; b++) {
+                struct ces_block_info bi = ces_graph_block(m->g, b);
+                uint32_t nops;
+                const struct ces_op *ops = ces_graph_ops(m->g, b, r, &nops);
+
+                if (nops == 0)
+                    continue;
+                memset(count, 0, sizeof(count));
+                for (uint32_t i = 0; i < nops; i++)
+                    count[ops[i].stream]++;
+                for (uint32_t j = 0; j < bi.reps; j++, u++) {
+                    for (uint32_t s = 0; s < L; s++) {
+                        uint32_t k = 0;
+
+                        if (count[s] == 0)
+                            continue;
+                        for (uint32_t q = 0; q < L; q++) {
+                            uint32_t qp = r * m->streams + q;
+
+                            if (q == s || seen[q] < 0 || seen[q] < seen[s])
+                                continue;
+                            if (pass == 1) {
+                                m->links[n + k] = (struct sim_link){qp, cnt[q] - 1, SIM_NONE};
+                                m->ops[qp][cnt[q] - 1].snap = SIM_SNAP_WANTED;
+                            }
+                            k++;
+                        }
+                        if (k > 0 && pass == 1) {
+                            struct sim_op *o = &m->ops[r * m->streams + s][cnt[s]];
+
+                            o->link = (uint32_t)n;
+                            o->nlink = (uint16_t)k;
+                        }
+                        n += k;
+                    }
+                    for (uint32_t s = 0; s < L; s++) {
+                        if (count[s] > 0) {
+                            seen[s] = u;
+                            cnt[s] += count[s];
+                        }
+                    }
+                }
+            }
+        }
+        if (pass == 0) {
+            if (n >= UINT32_MAX)
+                return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                                     "the schedule has %zu stream links at its block and replay "
+                                     "boundaries; the checker takes at most %" PRIu32,
+                                     n, UINT32_MAX - 1);
+            m->links = zalloc(m, n, sizeof(struct sim_link));
+            if (m->links == NULL)
+                return nomem(m->ctx);
+            m->nlinks = (uint32_t)n;
+        }
+    }
+    return CES_OK;
+}
+
+/* Record instances that some await refers to, and ops whose clock a link
+ * keeps, get a clock slot. */
 static void number_records(struct sim_model *m)
 {
     m->nrec = 0;
@@ -369,8 +463,12 @@ static void number_records(struct sim_model *m)
                     rec->aux = m->nrec++;
                 o->aux = rec->aux;
             }
+            if (o->snap == SIM_SNAP_WANTED)
+                o->snap = m->nrec++;
         }
     }
+    for (uint32_t i = 0; i < m->nlinks; i++)
+        m->links[i].rclk = m->ops[m->links[i].proc][m->links[i].pos].snap;
 }
 
 /* Cuts the accesses of every slot (acc[off[x]..off[x+1]), by process then
@@ -872,6 +970,7 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
         }
     }
     map_queues(m, opts->queue_map, queued);
+    m->linked = (opts->flags & CES_CHECK_UNLINKED) ? 0 : queued;
     rc = unroll(m);
     if (rc != CES_OK)
         goto fail;
@@ -879,6 +978,8 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
         m->stop[p] = m->len[p];
     apply_faults(m, opts);
     rc = walk_enqueue(m);
+    if (rc == CES_OK)
+        rc = link_units(m);
     if (rc != CES_OK)
         goto fail;
     number_records(m);

@@ -168,6 +168,12 @@ static int minimize_race(const struct sim_model *m, const uint32_t *trace, size_
         if (o->cls == SIM_C_AWAIT &&
             (need[o->rec_proc] == SIM_NONE || need[o->rec_proc] < o->rec_pos))
             need[o->rec_proc] = o->rec_pos;
+        for (uint32_t j = 0; j < o->nlink; j++) {
+            const struct sim_link *l = &m->links[o->link + j];
+
+            if (need[l->proc] == SIM_NONE || need[l->proc] < l->pos)
+                need[l->proc] = l->pos;
+        }
         if (m->shared_queues && o->qidx > 0) {
             uint32_t q = m->queue[p], y = m->qseq[q][o->qidx - 1];
             uint32_t yk = queue_pos(m, y, o->qidx - 1);
@@ -423,6 +429,9 @@ static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g,
                 ces_sb_puts(sb, "      no stream still holds a write that would satisfy it\n");
         } else if (b->reason == CES_BLOCK_AWAIT) {
             ces_sb_puts(sb, ": its record has not run\n");
+        } else if (b->reason == CES_BLOCK_LINK) {
+            ces_sb_puts(sb, ": the first of its stream in a block or replay, which starts "
+                            "after the rank's other streams finish the earlier ones\n");
         } else {
             ces_sb_puts(sb, ": behind the head of its hardware queue\n");
         }
@@ -432,6 +441,7 @@ static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g,
 
             ces_sb_puts(sb, b->reason == CES_BLOCK_WAIT    ? "      could be written by "
                             : b->reason == CES_BLOCK_AWAIT ? "      needs the record "
+                            : b->reason == CES_BLOCK_LINK  ? "      needs first "
                                                            : "      queue head ");
             fmt_pos_op(sb, g, &ed->pos);
             if (t->reason == CES_BLOCK_STOPPED)
@@ -677,7 +687,7 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
                           size_t *len)
 {
     static const char *const modes[] = {"exhaustive", "random", "replay"};
-    static const char *const reasons[] = {"wait", "await", "queue", "stopped"};
+    static const char *const reasons[] = {"wait", "await", "queue", "stopped", "link"};
     static const char *const kinds[] = {"op", "dropped", "aborted"};
     struct ces_sb sb;
     char v[64];

@@ -776,6 +776,13 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
             add_writers(S, st, o->slot, x, horizon(S, st, x), o, &nwork);
         } else if (status == SIM_S_AWAIT) {
             add(S, o->rec_proc, &nwork);
+        } else if (status == SIM_S_LINK) {
+            for (uint32_t i = 0; i < o->nlink; i++) {
+                const struct sim_link *l = &m->links[o->link + i];
+
+                if (pc[l->proc] <= l->pos)
+                    add(S, l->proc, &nwork);
+            }
         } else if (status == SIM_S_QUEUE) {
             uint32_t q = m->queue[x];
 
@@ -1181,6 +1188,9 @@ int ces_sim_follow(const struct sim_model *m, struct sim_state *st, const uint32
                                  status == SIM_S_DONE      ? "finished"
                                  : status == SIM_S_STOPPED ? "stopped by a fault"
                                  : status == SIM_S_QUEUE   ? "behind its queue head"
+                                 : status == SIM_S_LINK    ? "waiting for its rank's other "
+                                                             "streams to finish the earlier "
+                                                             "blocks and replays"
                                                            : "blocked");
         if (d != NULL)
             d->step = (uint32_t)i + 1;
@@ -1571,7 +1581,8 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     }
     if (opts->nfaults > 0 && opts->faults == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "check options: nfaults > 0 but no faults");
-    if (opts->flags & ~(uint32_t)(CES_CHECK_NO_REDUCTION | CES_CHECK_ABORT | CES_CHECK_FIRST))
+    if (opts->flags & ~(uint32_t)(CES_CHECK_NO_REDUCTION | CES_CHECK_ABORT | CES_CHECK_FIRST |
+                                  CES_CHECK_UNLINKED))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: flags 0x%" PRIx32 " has bits no enum ces_check_flags "
                              "names",

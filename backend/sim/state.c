@@ -302,6 +302,8 @@ int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_
     o = &m->ops[p][k];
     if (!queue_ready(m, s, p, o))
         return SIM_S_QUEUE;
+    if (o->nlink > 0 && !aborted && ces_sim_link_open(m, pc, o) != NULL)
+        return SIM_S_LINK;
     switch (o->cls) {
     case SIM_C_WRITE:
         if (aborted || o->dropped)
@@ -684,6 +686,14 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         d->value = 0;
     }
     clk[p] = k + 1;
+    /* the rank's earlier (block, replay)s happen before (as the fork and
+     * join events of the backend order them) */
+    for (uint32_t i = 0; i < o->nlink; i++) {
+        const struct sim_link *l = &m->links[o->link + i];
+
+        if (pc[l->proc] > l->pos)
+            join(clk, SIM_RCLK(m, s, l->rclk), m->nproc);
+    }
     switch (o->op->kind) {
     case CES_OP_COPY:
         rc = exec_copy(m, s, p, k, o->op, d);
@@ -738,6 +748,8 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         break;
     }
     (void)aborted;
+    if (o->snap != SIM_NONE)
+        clk_store(m, s, (size_t)o->snap * m->nproc, clk);
     pc[p] = k + 1;
     return rc;
 }
@@ -829,6 +841,16 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                 rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &h);
                 if (rc == CES_OK && out != NULL)
                     rc = push_edge(m, out, h, pc[h], 0, node[h]);
+            } else if (st == SIM_S_LINK) {
+                for (uint32_t i = 0; i < o->nlink && rc == CES_OK; i++) {
+                    const struct sim_link *l = &m->links[o->link + i];
+
+                    if (pc[l->proc] > l->pos)
+                        continue;
+                    rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &l->proc);
+                    if (rc == CES_OK && out != NULL)
+                        rc = push_edge(m, out, l->proc, l->pos, 0, node[l->proc]);
+                }
             }
             if (rc == CES_OK && out != NULL) {
                 struct ces_check_blocked b;
@@ -838,6 +860,7 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                 b.reason = st == SIM_S_WAIT    ? CES_BLOCK_WAIT
                            : st == SIM_S_AWAIT ? CES_BLOCK_AWAIT
                            : st == SIM_S_QUEUE ? CES_BLOCK_QUEUE
+                           : st == SIM_S_LINK  ? CES_BLOCK_LINK
                                                : CES_BLOCK_STOPPED;
                 if (st == SIM_S_WAIT) {
                     b.slot = m->slot_name[o->slot];

@@ -620,8 +620,12 @@ struct ces_check_stats {
 enum ces_check_flags {
     CES_CHECK_NO_REDUCTION = 1u << 0, /* reference mode: every step is a choice point */
     CES_CHECK_ABORT = 1u << 1,        /* the watchdog model (docs/SEMANTICS.md section 9) */
-    CES_CHECK_FIRST = 1u << 2         /* stop at the first defect found: the verdict is that
+    CES_CHECK_FIRST = 1u << 2,        /* stop at the first defect found: the verdict is that
                                          class plus CES_V_INCOMPLETE (other classes may exist) */
+    CES_CHECK_UNLINKED = 1u << 3      /* a rank's streams pass block and replay boundaries
+                                         apart, not forked and joined there: a run of eager
+                                         point-to-point groups, as ces_group_end issues them
+                                         (docs/SEMANTICS.md section 1) */
 };
 
 /* Options of one check.  Fill with ces_check_opts_init, then override.
@@ -718,11 +722,15 @@ enum ces_block_reason {
     CES_BLOCK_WAIT = 0,   /* a wait whose condition is false */
     CES_BLOCK_AWAIT = 1,  /* an await whose record has not executed */
     CES_BLOCK_QUEUE = 2,  /* behind a blocked head of its hardware queue */
-    CES_BLOCK_STOPPED = 3 /* the stream was stopped by a fault */
+    CES_BLOCK_STOPPED = 3,/* the stream was stopped by a fault */
+    CES_BLOCK_LINK = 4    /* the first op of its stream in a block or replay, whose
+                             rank's other streams have not finished the earlier
+                             ones (the backend forks and joins them there) */
 };
 
 /* A wait-for edge: blocked entry -> the op that would unblock it (a write that
- * would satisfy the wait, the record of an await, the queue head) and the
+ * would satisfy the wait, the record of an await, the queue head, the last
+ * op of another stream of the rank before a block or replay) and the
  * blocked-set entry of the stream that holds that op (why it cannot run). */
 struct ces_check_edge {
     struct ces_check_pos pos; /* the op that could unblock */

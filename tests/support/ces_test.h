@@ -60,6 +60,8 @@ void ces_test_tool_says(const char *args, int rc, const char *want);
 /* The checker's verdict on g, searched to the end (fails the test if the
  * search does not complete within 30 s). */
 uint32_t ces_test_verdict(struct ces_ctx *ctx, const struct ces_graph *g);
+/* The same with the check's flags (enum ces_check_flags). */
+uint32_t ces_test_verdict_flags(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t flags);
 
 /* The collective p built out of place (in the variant that p->flags name,
  * if any; CES_COLL_F_INPLACE is left out) with the ranks of `mask` (bit r:
