@@ -132,21 +132,25 @@ static const char *kind_fill(uint32_t kind)
 static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolled)
 {
     const struct ces_op *op = op_at(st->g, ref);
-    char id[64], text[512], where[64];
+    char id[64], where[64];
     const char *fill = kind_fill(op->kind), *color = "#555555";
     const char *penwidth = "1";
     struct dot_mark_info *mi = NULL;
+    struct ces_sb text;
 
     if (st->marks != NULL)
         mi = &st->marks[st->node_base[ref.block * st->g->ranks + ref.rank] + ref.index];
     node_id(id, sizeof(id), ref);
-    if (ces_op_format(st->g, ref.rank, op, text, sizeof(text)) < 0 && st->sb.status == CES_OK)
-        st->sb.status = CES_ERR_NOMEM; /* the op's text could not be built */
+    ces_sb_init(&text, st->ctx);
+    ces_sb_op(&text, st->g, ref.rank, op);
+    if (text.status != CES_OK && st->sb.status == CES_OK)
+        st->sb.status = text.status; /* the op's text could not be built */
     ces_op_where(where, sizeof(where), ref.rank, op->stream, unrolled, NULL);
     ces_sb_printf(&st->sb, "%s [label=\"", id);
     put_escaped(&st->sb, where);
     ces_sb_puts(&st->sb, "\\n");
-    put_escaped(&st->sb, text);
+    put_escaped(&st->sb, text.buf != NULL && text.status == CES_OK ? text.buf : "");
+    ces_sb_free(&text);
     if (mi != NULL && mi->nsteps > 0) {
         ces_sb_puts(&st->sb, mi->nsteps == 1 ? "\\nstep " : "\\nsteps ");
         for (uint32_t k = 0; k < mi->nsteps && k < 4; k++)

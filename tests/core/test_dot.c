@@ -419,6 +419,32 @@ static void test_overlay(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A label holds the op's whole text, however long its names: it was cut
+ * at 511 bytes, dropping the regions after a long buffer name. */
+static void test_long_name_label(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_op cp = {.kind = CES_OP_COPY, .a = {0, 0, 0, 8}, .b = {1, 1, 0, 8}};
+    char name[601], want[700], *t;
+
+    (void)state;
+    memset(name, 'b', 600);
+    name[600] = '\0';
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, name, 8, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "x", 8, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &cp), CES_OK);
+    t = emit(ctx, g, NULL);
+    snprintf(want, sizeof(want), "n0_0_0 [label=\"r0.s0#0\\ncopy %s[0:8] -> x[0:8]@1\"", name);
+    assert_non_null(strstr(t, want));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_null_arguments(void **state)
 {
     struct ces_test_alloc st;
@@ -719,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_data_edges),
         cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),
+        cmocka_unit_test(test_long_name_label),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_no_blocks),
         cmocka_unit_test(test_alloc_failures),
