@@ -212,6 +212,42 @@ static void block_label(struct dot_state *st, uint32_t b)
                       bi.first_iter);
 }
 
+/* Whether the overlay marks op k of rank r in block b as where its stream
+ * is blocked. */
+static bool blocked_at(const struct dot_state *st, uint32_t b, uint32_t r, uint32_t k)
+{
+    const struct dot_mark_info *mi;
+
+    if (st->marks == NULL)
+        return false;
+    mi = &st->marks[st->node_base[(size_t)b * st->g->ranks + r] + k];
+    return (mi->style_bits & (1u << CES_DOT_BLOCKED)) != 0;
+}
+
+/* Opens the box of the batch that op k (a `batch`) of rank r starts in
+ * block b.  A stream blocked at the `batch` or at its `end` (behind a
+ * queue head, or stopped there by a fault) has no node to paint: the box
+ * is drawn red and says which. */
+static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k)
+{
+    uint32_t n = 0, e = k + 1;
+    const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
+    const char *blocked = blocked_at(st, b, r, k) ? "before its copies" : NULL;
+
+    while (e < n && (ops[e].stream != ops[k].stream || ops[e].kind != CES_OP_END))
+        e++;
+    if (blocked == NULL && e < n && blocked_at(st, b, r, e))
+        blocked = "at its end";
+    ces_sb_printf(&st->sb, "subgraph cluster_batch_%" PRIu32 "_%" PRIu32 "_%" PRIu32 " {\n", b, r,
+                  k);
+    if (blocked != NULL)
+        ces_sb_printf(&st->sb, "label=\"batch\\nblocked %s\"; style=\"rounded,filled\"; "
+                      "fillcolor=\"#ffe0e0\"; color=\"#cc0000\"; penwidth=2.5;\n", blocked);
+    else
+        ces_sb_puts(&st->sb, "label=\"batch\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
+                             "color=\"#4a9a4a\";\n");
+}
+
 /* The nodes of one lane (rank r, stream s) in block b, batches boxed. */
 static void emit_lane_block(struct dot_state *st, uint32_t b, uint32_t r, uint32_t s,
                             const uint64_t *base)
@@ -228,11 +264,7 @@ static void emit_lane_block(struct dot_state *st, uint32_t b, uint32_t r, uint32
         if (ops[k].stream != s)
             continue;
         if (ops[k].kind == CES_OP_BATCH) {
-            ces_sb_printf(&st->sb,
-                          "subgraph cluster_batch_%" PRIu32 "_%" PRIu32 "_%" PRIu32 " {\n"
-                          "label=\"batch\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
-                          "color=\"#4a9a4a\";\n",
-                          b, r, k);
+            open_batch(st, b, r, k);
             in_batch = true;
         } else if (ops[k].kind == CES_OP_END) {
             if (in_batch)
