@@ -132,21 +132,25 @@ static const char *kind_fill(uint32_t kind)
 static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolled)
 {
     const struct ces_op *op = op_at(st->g, ref);
-    char id[64], text[512], where[64];
+    char id[64], where[64];
     const char *fill = kind_fill(op->kind), *color = "#555555";
     const char *penwidth = "1";
     struct dot_mark_info *mi = NULL;
+    struct ces_sb text;
 
     if (st->marks != NULL)
         mi = &st->marks[st->node_base[ref.block * st->g->ranks + ref.rank] + ref.index];
     node_id(id, sizeof(id), ref);
-    if (ces_op_format(st->g, ref.rank, op, text, sizeof(text)) < 0 && st->sb.status == CES_OK)
-        st->sb.status = CES_ERR_NOMEM; /* the op's text could not be built */
+    ces_sb_init(&text, st->ctx);
+    ces_sb_op(&text, st->g, ref.rank, op);
+    if (text.status != CES_OK && st->sb.status == CES_OK)
+        st->sb.status = text.status; /* the op's text could not be built */
     ces_op_where(where, sizeof(where), ref.rank, op->stream, unrolled, NULL);
     ces_sb_printf(&st->sb, "%s [label=\"", id);
     put_escaped(&st->sb, where);
     ces_sb_puts(&st->sb, "\\n");
-    put_escaped(&st->sb, text);
+    put_escaped(&st->sb, text.buf != NULL && text.status == CES_OK ? text.buf : "");
+    ces_sb_free(&text);
     if (mi != NULL && mi->nsteps > 0) {
         ces_sb_puts(&st->sb, mi->nsteps == 1 ? "\\nstep " : "\\nsteps ");
         for (uint32_t k = 0; k < mi->nsteps && k < 4; k++)
@@ -208,6 +212,42 @@ static void block_label(struct dot_state *st, uint32_t b)
                       bi.first_iter);
 }
 
+/* Whether the overlay marks op k of rank r in block b as where its stream
+ * is blocked. */
+static bool blocked_at(const struct dot_state *st, uint32_t b, uint32_t r, uint32_t k)
+{
+    const struct dot_mark_info *mi;
+
+    if (st->marks == NULL)
+        return false;
+    mi = &st->marks[st->node_base[(size_t)b * st->g->ranks + r] + k];
+    return (mi->style_bits & (1u << CES_DOT_BLOCKED)) != 0;
+}
+
+/* Opens the box of the batch that op k (a `batch`) of rank r starts in
+ * block b.  A stream blocked at the `batch` or at its `end` (behind a
+ * queue head, or stopped there by a fault) has no node to paint: the box
+ * is drawn red and says which. */
+static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k)
+{
+    uint32_t n = 0, e = k + 1;
+    const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
+    const char *blocked = blocked_at(st, b, r, k) ? "before its copies" : NULL;
+
+    while (e < n && (ops[e].stream != ops[k].stream || ops[e].kind != CES_OP_END))
+        e++;
+    if (blocked == NULL && e < n && blocked_at(st, b, r, e))
+        blocked = "at its end";
+    ces_sb_printf(&st->sb, "subgraph cluster_batch_%" PRIu32 "_%" PRIu32 "_%" PRIu32 " {\n", b, r,
+                  k);
+    if (blocked != NULL)
+        ces_sb_printf(&st->sb, "label=\"batch\\nblocked %s\"; style=\"rounded,filled\"; "
+                      "fillcolor=\"#ffe0e0\"; color=\"#cc0000\"; penwidth=2.5;\n", blocked);
+    else
+        ces_sb_puts(&st->sb, "label=\"batch\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
+                             "color=\"#4a9a4a\";\n");
+}
+
 /* The nodes of one lane (rank r, stream s) in block b, batches boxed. */
 static void emit_lane_block(struct dot_state *st, uint32_t b, uint32_t r, uint32_t s,
                             const uint64_t *base)
@@ -224,11 +264,7 @@ static void emit_lane_block(struct dot_state *st, uint32_t b, uint32_t r, uint32
         if (ops[k].stream != s)
             continue;
         if (ops[k].kind == CES_OP_BATCH) {
-            ces_sb_printf(&st->sb,
-                          "subgraph cluster_batch_%" PRIu32 "_%" PRIu32 "_%" PRIu32 " {\n"
-                          "label=\"batch\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
-                          "color=\"#4a9a4a\";\n",
-                          b, r, k);
+            open_batch(st, b, r, k);
             in_batch = true;
         } else if (ops[k].kind == CES_OP_END) {
             if (in_batch)

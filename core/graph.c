@@ -990,6 +990,15 @@ static bool op_in_tables(const struct ces_graph *g, const struct ces_op *op)
     }
 }
 
+void ces_sb_op(struct ces_sb *sb, const struct ces_graph *g, uint32_t rank,
+               const struct ces_op *op)
+{
+    if (op_in_tables(g, op))
+        fmt_op(sb, g, rank, op);
+    else if (sb->status == CES_OK)
+        sb->status = CES_ERR_INVALID;
+}
+
 int ces_op_format(const struct ces_graph *g, uint32_t rank, const struct ces_op *op, char *buf,
                   size_t size)
 {

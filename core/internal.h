@@ -84,6 +84,11 @@ void ces_sb_printf(struct ces_sb *sb, const char *fmt, ...)
 /* The header line of a graph's or program's connections: nothing for 0,
  * `connections any` for CES_CONNECTIONS_ANY, else `connections N` (graph.c). */
 void ces_sb_connections(struct ces_sb *sb, uint32_t connections);
+/* Appends an op's text as ces_op_format writes it, whole, whatever the
+ * length of its names; sets sb->status to CES_ERR_INVALID when g's tables
+ * do not hold what the op names (graph.c). */
+void ces_sb_op(struct ces_sb *sb, const struct ces_graph *g, uint32_t rank,
+               const struct ces_op *op);
 void ces_sb_vprintf(struct ces_sb *sb, const char *fmt, va_list ap);
 void ces_sb_puts(struct ces_sb *sb, const char *s);
 /* Hands the text to the caller (*text, *len) or frees it and returns the

@@ -368,15 +368,13 @@ static const struct ces_op *op_at(const struct ces_graph *g, const struct ces_ch
 static void fmt_pos_op(struct ces_sb *sb, const struct ces_graph *g,
                        const struct ces_check_pos *p)
 {
-    char buf[256];
     const struct ces_op *op = op_at(g, p);
 
+    ces_sb_printf(sb, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " ", p->rank, p->stream, p->index);
     if (op == NULL)
-        snprintf(buf, sizeof(buf), "?");
-    else if (ces_op_format(g, p->rank, op, buf, sizeof(buf)) < 0 && sb->status == CES_OK)
-        sb->status = CES_ERR_NOMEM; /* the op's text could not be built */
-    ces_sb_printf(sb, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " %s", p->rank, p->stream, p->index,
-                  buf);
+        ces_sb_puts(sb, "?");
+    else
+        ces_sb_op(sb, g, p->rank, op);
     if (op != NULL && op->line > 0) /* where the schedule's text has it */
         ces_sb_printf(sb, " (line %" PRIu32 ":%" PRIu32 ")", op->line, op->col);
 }
@@ -649,19 +647,22 @@ static void json_str(struct ces_sb *sb, const char *s)
 
 static void json_pos(struct ces_sb *sb, const struct ces_graph *g, const struct ces_check_pos *p)
 {
-    char where[64], buf[256];
+    char where[64];
     const struct ces_op *op = op_at(g, p);
+    struct ces_sb text;
 
     snprintf(where, sizeof(where), "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, p->rank, p->stream,
              p->index);
-    if (op == NULL)
-        buf[0] = '\0';
-    else if (ces_op_format(g, p->rank, op, buf, sizeof(buf)) < 0 && sb->status == CES_OK)
-        sb->status = CES_ERR_NOMEM; /* the op's text could not be built */
+    ces_sb_init(&text, sb->ctx);
+    if (op != NULL)
+        ces_sb_op(&text, g, p->rank, op);
+    if (text.status != CES_OK && sb->status == CES_OK)
+        sb->status = text.status; /* the op's text could not be built */
     ces_sb_puts(sb, "\"pos\":");
     json_str(sb, where);
     ces_sb_puts(sb, ",\"op\":");
-    json_str(sb, buf);
+    json_str(sb, text.buf != NULL && text.status == CES_OK ? text.buf : "");
+    ces_sb_free(&text);
     ces_sb_printf(sb, ",\"iteration\":%" PRIu64, p->iteration);
     if (op != NULL && op->line > 0)
         ces_sb_printf(sb, ",\"line\":%" PRIu32 ",\"col\":%" PRIu32, op->line, op->col);

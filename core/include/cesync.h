@@ -486,7 +486,9 @@ CES_API int ces_coll_build(struct ces_ctx *ctx, const struct ces_coll_params *p,
 /* ------------------------------------------------------------------------ */
 
 /* An overlay drawn over the schedule (a counterexample); NULL for none.
- * Ops are named by (block, rep, rank, index in the rank's list of the block). */
+ * Ops are named by (block, rep, rank, index in the rank's list of the block).
+ * A `batch` or `end` is no node: a BLOCKED mark on one paints its batch's
+ * box red, saying which; its other marks are not drawn. */
 struct ces_dot_mark {
     uint32_t block, rank, index;
     uint32_t step;  /* 1-based step number to print on the node, 0 = none */

@@ -419,6 +419,78 @@ static void test_overlay(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A label holds the op's whole text, however long its names: it was cut
+ * at 511 bytes, dropping the regions after a long buffer name. */
+static void test_long_name_label(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_op cp = {.kind = CES_OP_COPY, .a = {0, 0, 0, 8}, .b = {1, 1, 0, 8}};
+    char name[601], want[700], *t;
+
+    (void)state;
+    memset(name, 'b', 600);
+    name[600] = '\0';
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, name, 8, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "x", 8, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &cp), CES_OK);
+    t = emit(ctx, g, NULL);
+    snprintf(want, sizeof(want), "n0_0_0 [label=\"r0.s0#0\\ncopy %s[0:8] -> x[0:8]@1\"", name);
+    assert_non_null(strstr(t, want));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A stream blocked at a `batch` or an `end` (behind its hardware queue's
+ * head, or stopped there by a fault) has no node to paint: the batch's box
+ * is drawn red instead, saying which.  The mark was dropped, so the
+ * picture showed fewer blocked streams than the report. */
+static void test_overlay_blocked_batch(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "streams 2\n"
+                               "buffer a 16\n"
+                               "phase eager x1\n"
+                               "r0 s1 : batch\n"
+                               "r0 s1 : copy a[0:8] -> a[8:16]\n"
+                               "r0 s1 : end\n"
+                               "r0 : batch\n"
+                               "r0 : copy a[0:4] -> a[4:8]\n"
+                               "r0 : end\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_BLOCKED}, {0, 0, 5, 0, CES_DOT_BLOCKED}};
+    struct ces_dot_overlay ov = {marks, 2, "DEADLOCK counterexample"};
+    char *t;
+
+    (void)state;
+    assert_int_equal(ces_prog_parse(ctx, text, strlen(text), "b.ces", &prog), CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
+    ces_prog_destroy(prog);
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "subgraph cluster_batch_0_0_0 {\nlabel=\"batch\\nblocked before "
+                              "its copies\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
+                              "color=\"#cc0000\"; penwidth=2.5;\n"));
+    assert_non_null(strstr(t, "subgraph cluster_batch_0_0_3 {\nlabel=\"batch\\nblocked at "
+                              "its end\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
+                              "color=\"#cc0000\"; penwidth=2.5;\n"));
+    ces_free(ctx, t);
+    /* without marks the boxes are green */
+    t = emit(ctx, g, NULL);
+    assert_int_equal(count(t, "label=\"batch\"; style=\"rounded,filled\"; "
+                              "fillcolor=\"#f3fbf3\"; color=\"#4a9a4a\";\n"), 2);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_null_arguments(void **state)
 {
     struct ces_test_alloc st;
@@ -719,6 +791,8 @@ int main(void)
         cmocka_unit_test(test_data_edges),
         cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),
+        cmocka_unit_test(test_long_name_label),
+        cmocka_unit_test(test_overlay_blocked_batch),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_no_blocks),
         cmocka_unit_test(test_alloc_failures),

@@ -312,6 +312,43 @@ static void test_race_copy_produce(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* An op's text in the report is whole, however long its names: it was cut
+ * at 255 bytes (in the text and in JSON), dropping the region a long
+ * buffer name is followed by. */
+static void test_long_name_whole(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_check_report *r;
+    char name[301], want[400], *t;
+
+    (void)state;
+    memset(name, 'b', 300);
+    name[300] = '\0';
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "send", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, name, 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    op(g, 0, PR(0, SEND, 0, 0, 64));
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 1, 0, 32));
+    op(g, 1, PR(0, RECV, 1, 16, 48));
+    r = check2(ctx, g, NULL, CES_V_RACE);
+    t = text_of(ctx, r);
+    snprintf(want, sizeof(want), "r0.s0#1 copy send[0:32] -> %s[0:32]@1  writes ", name);
+    assert_non_null(strstr(t, want));
+    snprintf(want, sizeof(want), "r1.s0#0 produce %s[16:48]  writes ", name);
+    assert_non_null(strstr(t, want));
+    ces_free(ctx, t);
+    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
+    snprintf(want, sizeof(want), "\"op\":\"produce %s[16:48]\"", name);
+    assert_non_null(strstr(t, want));
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The race counterexample keeps only the causal past of the two accesses:
  * r0's later local copies and r2's handshake are not part of it. */
 static void test_race_minimized(void **state)
@@ -1927,6 +1964,7 @@ int main(void)
         cmocka_unit_test(test_hang_nobody_writes),
         cmocka_unit_test(test_race_copy_produce),
         cmocka_unit_test(test_race_minimized),
+        cmocka_unit_test(test_long_name_whole),
         cmocka_unit_test(test_mismatch_previous_generation),
         cmocka_unit_test(test_mismatch_inner_run),
         cmocka_unit_test(test_generation_past_2_32),
