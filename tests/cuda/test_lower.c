@@ -56,6 +56,8 @@ static struct ces_graph *xchg(struct ces_ctx *ctx, uint32_t kind, uint32_t reps,
     return g;
 }
 
+static struct ces_graph *text_graph(struct ces_ctx *ctx, const char *text);
+
 static char *lower_text(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank,
                         const struct ces_cuda_caps *caps, unsigned flags)
 {
@@ -502,10 +504,23 @@ static void test_refusals(void **state)
     g = xchg(ctx, CES_PHASE_GRAPH, 3, CES_OPF_FROZEN);
     assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "r1.s0#2: wait ready[0] == 1: the awaited value depends on $i but graph "
-                        "capture freezes it, so replays would pass on stale flags; use a "
-                        "graph-safe protocol: pull (every captured collective's but the "
-                        "barrier's) or credit (the barrier's)");
+                        "r1.s0#2: wait ready[0] == 1: the wait reads $i (in its slot or its "
+                        "value) but graph capture freezes it, so replays would pass on stale "
+                        "flags; use a graph-safe protocol: pull (every captured collective's "
+                        "but the barrier's) or credit (the barrier's)");
+    ces_graph_destroy(g);
+    /* $i in the slot alone (a value of 1): the message must not say that
+     * the awaited value depends on $i */
+    g = text_graph(ctx, "cesync 1\nranks 2\nsignal f u32 2\nphase graph x2\n"
+                        "r* over p : write f[$i % 2]@$p = 1\n"
+                        "r* over p : wait f[$i % 2] >= 1\n"
+                        "r* over p : write f[$i % 2] = 0\n");
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &h200, 0, &p), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0#1 (line 6:13): wait f[1] >= 1: the wait reads $i (in its slot or "
+                        "its value) but graph capture freezes it, so replays would pass on stale "
+                        "flags; use a graph-safe protocol: pull (every captured collective's "
+                        "but the barrier's) or credit (the barrier's)");
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
