@@ -273,10 +273,10 @@ static int lower_op(struct lower_state *st, const struct ces_op *op, uint32_t in
         if (op->kind == CES_OP_WAIT) {
             if (capture && (op->flags & CES_OPF_FROZEN))
                 return op_error(st, CES_ERR_UNSUPPORTED, s, spos, op,
-                                "the awaited value depends on $i but graph capture freezes it, "
-                                "so replays would pass on stale flags; use a graph-safe "
-                                "protocol: pull (every captured collective's but the "
-                                "barrier's) or credit (the barrier's)");
+                                "the wait reads $i (in its slot or its value) but graph "
+                                "capture freezes it, so replays would pass on stale flags; use "
+                                "a graph-safe protocol: pull (every captured collective's but "
+                                "the barrier's) or credit (the barrier's)");
             m.kind = width == CES_U64 ? CES_MEMOP_WAIT64 : CES_MEMOP_WAIT32;
             m.cmp = op->cmp;
             return push_memop(st, s, &m);

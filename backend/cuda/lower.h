@@ -135,10 +135,11 @@ struct ces_cuda_plan {
 
 /* Lowers rank `rank` of a validated graph.  Pure: reads the graph, writes
  * the plan.  Errors: CES_ERR_UNSUPPORTED for a flush the device cannot do, a
- * u64 signal without 64-bit memops, or (under capture) a wait whose value was
- * frozen from $i (the replays would pass on stale values: an unsafe protocol
- * under capture); CES_ERR_INVALID for bad arguments; CES_ERR_SEMANTIC for a
- * graph that does not validate (ces_graph_require_valid). */
+ * u64 signal without 64-bit memops, or (under capture) a wait that reads $i,
+ * in its slot or its value (CES_OPF_FROZEN: the replays would pass on stale
+ * values, an unsafe protocol under capture); CES_ERR_INVALID for bad
+ * arguments; CES_ERR_SEMANTIC for a graph that does not validate
+ * (ces_graph_require_valid). */
 int ces_cuda_lower(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank,
                    const struct ces_cuda_caps *caps, unsigned flags, struct ces_cuda_plan **out);
 void ces_cuda_plan_destroy(struct ces_cuda_plan *p);

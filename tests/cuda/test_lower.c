@@ -7,7 +7,9 @@
  * allocation failures; the process's hardware queues and the rule that a
  * graph runs only under the queue model it was checked for (every case);
  * and the point-to-point group graph (backend/cuda/group.c) with its
- * one-process arrivals.
+ * one-process arrivals; and every builder graph, fixture and selected
+ * collective schedule lowered in every mode, checked op for op against its
+ * graph (check_plan).
  */
 #include "ces_test.h"
 #include "lower.h"
@@ -53,6 +55,8 @@ static struct ces_graph *xchg(struct ces_ctx *ctx, uint32_t kind, uint32_t reps,
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
     return g;
 }
+
+static struct ces_graph *text_graph(struct ces_ctx *ctx, const char *text);
 
 static char *lower_text(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank,
                         const struct ces_cuda_caps *caps, unsigned flags)
@@ -500,10 +504,23 @@ static void test_refusals(void **state)
     g = xchg(ctx, CES_PHASE_GRAPH, 3, CES_OPF_FROZEN);
     assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "r1.s0#2: wait ready[0] == 1: the awaited value depends on $i but graph "
-                        "capture freezes it, so replays would pass on stale flags; use a "
-                        "graph-safe protocol: pull (every captured collective's but the "
-                        "barrier's) or credit (the barrier's)");
+                        "r1.s0#2: wait ready[0] == 1: the wait reads $i (in its slot or its "
+                        "value) but graph capture freezes it, so replays would pass on stale "
+                        "flags; use a graph-safe protocol: pull (every captured collective's "
+                        "but the barrier's) or credit (the barrier's)");
+    ces_graph_destroy(g);
+    /* $i in the slot alone (a value of 1): the message must not say that
+     * the awaited value depends on $i */
+    g = text_graph(ctx, "cesync 1\nranks 2\nsignal f u32 2\nphase graph x2\n"
+                        "r* over p : write f[$i % 2]@$p = 1\n"
+                        "r* over p : wait f[$i % 2] >= 1\n"
+                        "r* over p : write f[$i % 2] = 0\n");
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &h200, 0, &p), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0#1 (line 6:13): wait f[1] >= 1: the wait reads $i (in its slot or "
+                        "its value) but graph capture freezes it, so replays would pass on stale "
+                        "flags; use a graph-safe protocol: pull (every captured collective's "
+                        "but the barrier's) or credit (the barrier's)");
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -1570,6 +1587,484 @@ static void test_queues_adopt(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* --- the lowered program against its graph, checked independently -------- */
+
+/* One stream-ordered effect: what a graph op does, or what a lowered call
+ * does for it.  op, spos: the graph op's index in the rank's block list and
+ * its place in its stream (as a memop or call of the plan names them). */
+struct effect {
+    uint8_t kind; /* enum ces_op_kind */
+    uint8_t cmp, expect;
+    struct ces_region a, b;
+    struct ces_slot slot;
+    uint64_t value;
+    uint32_t event;
+    uint32_t op, spos;
+};
+
+static int same_region(const struct ces_region *x, const struct ces_region *y)
+{
+    return x->buf == y->buf && x->rank == y->rank && x->lo == y->lo && x->hi == y->hi;
+}
+
+/* The effects of graph ops ops[0..n) on stream s (batch and end make none:
+ * they only group the copies between them). */
+static size_t graph_effects(const struct ces_op *ops, uint32_t n, uint32_t s, struct effect *out)
+{
+    size_t k = 0;
+    uint32_t spos = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        const struct ces_op *o = &ops[i];
+        struct effect *e = &out[k];
+
+        if (o->stream != s)
+            continue;
+        spos++;
+        if (o->kind == CES_OP_BATCH || o->kind == CES_OP_END)
+            continue;
+        memset(e, 0, sizeof(*e));
+        e->kind = o->kind;
+        e->op = i;
+        e->spos = spos - 1;
+        switch (o->kind) {
+        case CES_OP_WRITE:
+        case CES_OP_WAIT:
+            e->slot = o->slot;
+            e->value = o->value;
+            e->cmp = o->kind == CES_OP_WAIT ? o->cmp : 0;
+            break;
+        case CES_OP_COPY:
+            e->a = o->a;
+            e->b = o->b;
+            break;
+        case CES_OP_RECORD:
+        case CES_OP_AWAIT:
+            e->event = o->event;
+            break;
+        case CES_OP_PRODUCE:
+        case CES_OP_CONSUME:
+            e->a = o->a;
+            e->expect = (o->flags & CES_OPF_EXPECT) != 0;
+            if (e->expect)
+                e->b = o->b;
+            break;
+        default:
+            break;
+        }
+        k++;
+    }
+    return k;
+}
+
+/* The index of the op of stream s before (dir -1) or after (dir 1) op i. */
+static uint32_t stream_op(const struct ces_op *ops, uint32_t n, uint32_t i, uint32_t s, int dir)
+{
+    do
+        i = dir < 0 ? i - 1 : i + 1;
+    while (i < n && ops[i].stream != s);
+    assert_true(i < n);
+    return i;
+}
+
+static int is_wait(uint8_t kind)
+{
+    return kind == CES_MEMOP_WAIT32 || kind == CES_MEMOP_WAIT64;
+}
+
+/* Rank r's plan p of graph g (lowered with caps and flags) performs, block
+ * by block and stream by stream, exactly the graph's ops in their order with
+ * their slots, values, regions and events; copy calls and memop calls keep
+ * CUDA's limits and the watchdog's framing; a batch is one call (eager) or
+ * one call per copy (capture) holding that batch alone; every memop of the
+ * block is in exactly one call; records and awaits go out in the rank's
+ * line order; and with shared queues every call goes out in line order
+ * (a memop call holds consecutive ops of the rank's list; a batch call goes
+ * out at its `end`). */
+static void check_plan(const struct ces_graph *g, uint32_t r, const struct ces_cuda_caps *caps,
+                       unsigned flags, const struct ces_cuda_plan *p)
+{
+    uint32_t max = caps->max_memops ? caps->max_memops : CES_CUDA_MAX_MEMOPS;
+    int shared = ces_graph_connections(g) > 0;
+
+    assert_int_equal(p->nblocks, ces_graph_nblocks(g));
+    assert_int_equal(p->streams, ces_graph_streams(g));
+    for (uint32_t b = 0; b < p->nblocks; b++) {
+        const struct ces_cuda_pblock *blk = &p->blocks[b];
+        struct ces_block_info info = ces_graph_block(g, b);
+        int capture = (flags & CES_LOWER_CAPTURE) || info.kind == CES_PHASE_GRAPH;
+        int progress = (flags & CES_LOWER_PROGRESS) && !capture;
+        int flight = (flags & CES_LOWER_FLIGHT) && capture;
+        uint32_t n = 0;
+        const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+        struct effect *want = calloc((size_t)n + 1, sizeof(*want));
+        struct effect *got = calloc((size_t)n + 1, sizeof(*got));
+        size_t next_memop = 0;
+        uint64_t last_pos = 0; /* shared queues: the line position of the last call */
+        int any_pos = 0;
+        uint32_t ev_next = 0; /* records and awaits: the next in line order */
+
+        assert_non_null(want);
+        assert_non_null(got);
+        assert_int_equal(blk->capture, capture);
+        for (uint32_t s = 0; s < p->streams; s++) {
+            size_t nw = graph_effects(ops, n, s, want), ng = 0;
+            uint32_t in_stream = 0;
+            int last_waits = -1; /* eager, progress: whether the last call that waited wrote it */
+
+            for (uint32_t i = 0; i < n; i++)
+                in_stream += ops[i].stream == s;
+            assert_int_equal(blk->stream_ops[s], in_stream);
+            for (size_t ci = 0; ci < blk->calls.len; ci++) {
+                const struct ces_cuda_call *c = &CES_VEC_AT(&blk->calls, struct ces_cuda_call, ci);
+
+                if (c->stream != s)
+                    continue;
+                switch (c->kind) {
+                case CES_CALL_COPY_BATCH:
+                case CES_CALL_COPY:
+                    assert_true(c->count >= 1);
+                    assert_true((size_t)c->first + c->count <= blk->copies.len);
+                    assert_false(capture && c->kind == CES_CALL_COPY_BATCH);
+                    if (c->kind == CES_CALL_COPY)
+                        assert_int_equal(c->count, 1);
+                    for (uint32_t k = 0; k < c->count; k++) {
+                        const struct ces_cuda_copy *cp =
+                            &CES_VEC_AT(&blk->copies, struct ces_cuda_copy, c->first + k);
+
+                        assert_true(ng < nw);
+                        memset(&got[ng], 0, sizeof(got[ng]));
+                        got[ng].kind = CES_OP_COPY;
+                        got[ng].a = cp->src;
+                        got[ng].b = cp->dst;
+                        got[ng].op = want[ng].op;
+                        /* a batch call holds the copies of one batch (all
+                         * of them: the op before the first is its batch,
+                         * the op after the last its end) */
+                        if (c->kind == CES_CALL_COPY_BATCH && k == 0)
+                            assert_true(stream_op(ops, n, want[ng].op, s, -1) == c->op &&
+                                        ops[c->op].kind == CES_OP_BATCH);
+                        if (c->kind == CES_CALL_COPY_BATCH && k + 1 == c->count)
+                            assert_int_equal(ops[stream_op(ops, n, want[ng].op, s, 1)].kind,
+                                             CES_OP_END);
+                        ng++;
+                    }
+                    break;
+                case CES_CALL_MEMOPS: {
+                    int waits = 0, framed = 0;
+
+                    assert_true(c->count >= 1 && c->count <= max);
+                    assert_true((size_t)c->first + c->count <= blk->memops.len);
+                    for (uint32_t k = 0; k < c->count; k++)
+                        waits |= is_wait(CES_VEC_AT(&blk->memops, struct ces_cuda_memop,
+                                                    c->first + k).kind);
+                    assert_int_equal(c->waits, waits);
+                    for (uint32_t k = 0; k < c->count; k++) {
+                        const struct ces_cuda_memop *m =
+                            &CES_VEC_AT(&blk->memops, struct ces_cuda_memop, c->first + k);
+
+                        switch (m->kind) {
+                        case CES_MEMOP_ENTER:
+                            assert_true(flight && waits && k == 0);
+                            framed |= 1;
+                            continue;
+                        case CES_MEMOP_EXIT:
+                            assert_true(flight && waits && k + 1 == c->count);
+                            framed |= 2;
+                            continue;
+                        case CES_MEMOP_PROGRESS:
+                            assert_true(progress && waits && k + 1 == c->count);
+                            framed |= 4;
+                            continue;
+                        default:
+                            break;
+                        }
+                        assert_true(ng < nw);
+                        memset(&got[ng], 0, sizeof(got[ng]));
+                        got[ng].op = m->op;
+                        got[ng].spos = m->spos;
+                        assert_true(m->slot.rank != CES_RANK_ALL);
+                        switch (m->kind) {
+                        case CES_MEMOP_WRITE32:
+                        case CES_MEMOP_WRITE64:
+                        case CES_MEMOP_WAIT32:
+                        case CES_MEMOP_WAIT64:
+                            got[ng].kind = is_wait(m->kind) ? CES_OP_WAIT : CES_OP_WRITE;
+                            got[ng].slot = m->slot;
+                            got[ng].value = m->value;
+                            got[ng].cmp = is_wait(m->kind) ? m->cmp : 0;
+                            assert_int_equal(m->kind == CES_MEMOP_WRITE64 ||
+                                                 m->kind == CES_MEMOP_WAIT64,
+                                             ces_graph_signal(g, m->slot.sig).width == CES_U64);
+                            break;
+                        case CES_MEMOP_BARRIER:
+                            got[ng].kind = CES_OP_FENCE;
+                            break;
+                        case CES_MEMOP_FLUSH:
+                            got[ng].kind = CES_OP_FLUSH;
+                            break;
+                        default:
+                            fail_msg("memop kind %u", m->kind);
+                        }
+                        /* the memop names the graph op it performs */
+                        assert_int_equal(m->op, want[ng].op);
+                        assert_int_equal(m->spos, want[ng].spos);
+                        if (shared && k > 0 && !(framed & 1 && k == 1))
+                            assert_int_equal(
+                                m->op, CES_VEC_AT(&blk->memops, struct ces_cuda_memop,
+                                                  c->first + k - 1).op + 1);
+                        ng++;
+                    }
+                    if (flight && waits)
+                        assert_int_equal(framed, 3);
+                    if (progress && waits)
+                        last_waits = (framed & 4) != 0;
+                    break;
+                }
+                case CES_CALL_RECORD:
+                case CES_CALL_AWAIT:
+                case CES_CALL_PRODUCE:
+                case CES_CALL_CONSUME:
+                    assert_true(ng < nw);
+                    memset(&got[ng], 0, sizeof(got[ng]));
+                    got[ng].kind = c->kind == CES_CALL_RECORD    ? CES_OP_RECORD
+                                   : c->kind == CES_CALL_AWAIT   ? CES_OP_AWAIT
+                                   : c->kind == CES_CALL_PRODUCE ? CES_OP_PRODUCE
+                                                                 : CES_OP_CONSUME;
+                    got[ng].op = c->op;
+                    if (c->kind == CES_CALL_RECORD || c->kind == CES_CALL_AWAIT) {
+                        got[ng].event = c->event;
+                    } else {
+                        got[ng].a = c->a;
+                        got[ng].expect = c->expect;
+                        if (c->expect)
+                            got[ng].b = c->b;
+                    }
+                    assert_int_equal(c->op, want[ng].op);
+                    ng++;
+                    break;
+                default:
+                    fail_msg("call kind %u", c->kind);
+                }
+            }
+            /* the stream's effects, one for one */
+            assert_int_equal(ng, nw);
+            for (size_t k = 0; k < nw; k++) {
+                const struct effect *x = &want[k], *y = &got[k];
+
+                assert_int_equal(y->kind, x->kind);
+                assert_true(same_region(&y->a, &x->a));
+                assert_true(same_region(&y->b, &x->b));
+                assert_int_equal(y->slot.sig, x->slot.sig);
+                assert_int_equal(y->slot.rank, x->slot.rank);
+                assert_int_equal(y->slot.idx, x->slot.idx);
+                assert_int_equal(y->value, x->value);
+                assert_int_equal(y->cmp, x->cmp);
+                assert_int_equal(y->event, x->event);
+                assert_int_equal(y->expect, x->expect);
+            }
+            /* eager with progress: the stream's last call that waits reports */
+            assert_true(last_waits != 0);
+        }
+        /* every memop in exactly one call, in call order, without gaps */
+        for (size_t ci = 0; ci < blk->calls.len; ci++) {
+            const struct ces_cuda_call *c = &CES_VEC_AT(&blk->calls, struct ces_cuda_call, ci);
+
+            if (c->kind != CES_CALL_MEMOPS)
+                continue;
+            assert_int_equal(c->first, next_memop);
+            next_memop += c->count;
+        }
+        assert_int_equal(next_memop, blk->memops.len);
+        /* records and awaits in line order; with shared queues every call */
+        for (size_t ci = 0; ci < blk->calls.len; ci++) {
+            const struct ces_cuda_call *c = &CES_VEC_AT(&blk->calls, struct ces_cuda_call, ci);
+            uint64_t pos = c->op;
+
+            if (c->kind == CES_CALL_RECORD || c->kind == CES_CALL_AWAIT) {
+                while (ev_next < n && ops[ev_next].kind != CES_OP_RECORD &&
+                       ops[ev_next].kind != CES_OP_AWAIT)
+                    ev_next++;
+                assert_int_equal(c->op, ev_next);
+                ev_next++;
+            }
+            if (!shared)
+                continue;
+            if (c->kind == CES_CALL_MEMOPS) {
+                pos = 0;
+                for (uint32_t k = 0; k < c->count; k++) {
+                    const struct ces_cuda_memop *m =
+                        &CES_VEC_AT(&blk->memops, struct ces_cuda_memop, c->first + k);
+
+                    pos = m->op > pos ? m->op : pos;
+                }
+            } else if (c->kind == CES_CALL_COPY_BATCH ||
+                       (c->kind == CES_CALL_COPY && ops[c->op].kind == CES_OP_BATCH)) {
+                /* at the batch's end */
+                pos = c->op + 1;
+                while (ops[pos].stream != c->stream || ops[pos].kind != CES_OP_END)
+                    pos++;
+            }
+            assert_true(!any_pos || pos >= last_pos);
+            last_pos = pos;
+            any_pos = 1;
+        }
+        while (ev_next < n && ops[ev_next].kind != CES_OP_RECORD &&
+               ops[ev_next].kind != CES_OP_AWAIT)
+            ev_next++;
+        assert_int_equal(ev_next, n);
+        free(want);
+        free(got);
+    }
+}
+
+/* check_plan on rank r of g for each lowering mode (eager, eager with
+ * progress writes, captured with enter/exit writes) and memop limit (CUDA's
+ * 255, and small ones that split every run); a mode the lowering refuses
+ * (flush, u64 without 64-bit memops, a frozen wait under capture) is
+ * skipped.  Returns the plans checked. */
+static unsigned check_rank(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t r)
+{
+    static const unsigned modes[] = {0, CES_LOWER_PROGRESS, CES_LOWER_CAPTURE,
+                                     CES_LOWER_CAPTURE | CES_LOWER_FLIGHT,
+                                     CES_LOWER_PROGRESS | CES_LOWER_FLIGHT};
+    static const uint32_t maxes[] = {0, 3, 4, 7};
+    unsigned plans = 0;
+
+    for (size_t mi = 0; mi < sizeof(modes) / sizeof(modes[0]); mi++) {
+        for (size_t xi = 0; xi < sizeof(maxes) / sizeof(maxes[0]); xi++) {
+            struct ces_cuda_caps caps = {1, 1, maxes[xi], CES_CUDA_SPLIT_WAIT_BYTES};
+            struct ces_cuda_plan *p = NULL;
+            int rc = ces_cuda_lower(ctx, g, r, &caps, modes[mi], &p);
+
+            if (rc == CES_ERR_UNSUPPORTED)
+                continue;
+            assert_int_equal(rc, CES_OK);
+            check_plan(g, r, &caps, modes[mi], p);
+            ces_cuda_plan_destroy(p);
+            plans++;
+        }
+    }
+    return plans;
+}
+
+/* Every builder's graph (every collective, protocol, phase, variant, 2..5
+ * ranks, two iterations, first_iter 1 and far along) lowers, on every rank,
+ * into exactly its ops. */
+static void test_plans_builders(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    static const uint32_t variants[] = {0, CES_COLL_F_OVERLAP, CES_COLL_F_INPLACE,
+                                        CES_COLL_F_DIRECTED, CES_COLL_F_EARLY};
+    unsigned plans = 0;
+
+    (void)state;
+    for (uint32_t coll = 0; coll < CES_COLL__COUNT; coll++) {
+        for (uint32_t proto = 0; proto < CES_PROTO__COUNT; proto++) {
+            for (uint32_t phase = 0; phase < 2; phase++) {
+                for (size_t vi = 0; vi < sizeof(variants) / sizeof(variants[0]); vi++) {
+                    for (uint32_t n = 2; n <= 5; n++) {
+                        struct ces_coll_params p;
+                        struct ces_graph *g = NULL;
+
+                        ces_coll_params_init(&p, coll);
+                        p.proto = proto;
+                        p.phase = phase;
+                        p.ranks = n;
+                        p.bytes = 60 * 64;
+                        p.iterations = 2;
+                        p.flags = variants[vi];
+                        p.root = n - 1;
+                        p.wake = vi == 0 ? 3 : 0;
+                        p.first_iter = n == 3 ? (UINT64_C(1) << 32) - 1 : 1;
+                        if (ces_coll_build(ctx, &p, &g) != CES_OK)
+                            continue; /* a combination the builder refuses */
+                        for (uint32_t r = 0; r < n; r++)
+                            plans += check_rank(ctx, g, r);
+                        if (n == 4 && ces_graph_streams(g) > 1) {
+                            /* shared queues: lowered in line order */
+                            assert_int_equal(ces_graph_set_connections(g, 1), CES_OK);
+                            for (uint32_t r = 0; r < n; r++)
+                                plans += check_rank(ctx, g, r);
+                        }
+                        ces_graph_destroy(g);
+                    }
+                }
+            }
+        }
+    }
+    assert_true(plans > 1000);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Every fixture that validates, good and bad (a bad one is lowered as
+ * faithfully: the checker is what refuses it), on every rank. */
+static void test_plans_fixtures(void **state)
+{
+    static const char *const dirs[] = {"good", "bad", "golden"};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned plans = 0;
+
+    (void)state;
+    for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+        char **paths = NULL;
+        size_t np = ces_test_list(dirs[d], ".ces", &paths);
+
+        for (size_t i = 0; i < np; i++) {
+            struct ces_graph *g = NULL;
+
+            if (ces_graph_load(ctx, paths[i], &g) != CES_OK)
+                continue;
+            if (ces_graph_validate(g, NULL) == CES_OK)
+                for (uint32_t r = 0; r < ces_graph_ranks(g); r++)
+                    plans += check_rank(ctx, g, r);
+            ces_graph_destroy(g);
+        }
+        ces_test_list_free(paths, np);
+    }
+    assert_true(plans > 500);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The collectives' selected schedules (ces_cuda_coll_select, eager and
+ * captured, in place too), up to 258 ranks, whose barriers fill several
+ * memop calls, on the ranks at either end and the root. */
+static void test_plans_selected(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    static const uint32_t colls[] = {CES_COLL_ALLTOALL, CES_COLL_ALLGATHER, CES_COLL_GATHER,
+                                     CES_COLL_SCATTER, CES_COLL_BROADCAST, CES_COLL_BARRIER};
+    static const uint32_t ranks[] = {2, 3, 8, 258};
+    unsigned plans = 0;
+
+    (void)state;
+    for (size_t ci = 0; ci < sizeof(colls) / sizeof(colls[0]); ci++) {
+        for (size_t ni = 0; ni < sizeof(ranks) / sizeof(ranks[0]); ni++) {
+            for (int cap = 0; cap < 2; cap++) {
+                for (int inplace = 0; inplace < 2; inplace++) {
+                    uint32_t n = ranks[ni], root = n / 2, who[] = {0, 1, root, n - 1};
+                    struct ces_coll_params p;
+                    struct ces_graph *g = NULL;
+
+                    ces_cuda_coll_select(&p, colls[ci], n, (uint64_t)n * 64, root, cap);
+                    if (inplace)
+                        p.flags = CES_COLL_F_INPLACE;
+                    if (ces_coll_build(ctx, &p, &g) != CES_OK)
+                        continue;
+                    for (size_t w = 0; w < sizeof(who) / sizeof(who[0]); w++)
+                        plans += check_rank(ctx, g, who[w]);
+                    ces_graph_destroy(g);
+                }
+            }
+        }
+    }
+    assert_true(plans > 500);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1590,6 +2085,9 @@ int main(void)
         cmocka_unit_test(test_queues_rule),
         cmocka_unit_test(test_queues_message),
         cmocka_unit_test(test_queues_adopt),
+        cmocka_unit_test(test_plans_builders),
+        cmocka_unit_test(test_plans_fixtures),
+        cmocka_unit_test(test_plans_selected),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
