@@ -775,7 +775,8 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
 
                 ces_sb_printf(&sb, "%s{", k ? "," : "");
                 json_pos(&sb, r->g, &b->pos);
-                ces_sb_printf(&sb, ",\"reason\":\"%s\"", reasons[b->reason % 4]);
+                ces_sb_printf(&sb, ",\"reason\":\"%s\"",
+                              reasons[b->reason % (sizeof(reasons) / sizeof(reasons[0]))]);
                 if (b->reason == CES_BLOCK_WAIT)
                     ces_sb_printf(&sb, ",\"held\":%" PRIu64 ",\"awaited\":%" PRIu64, b->held,
                                   b->awaited);

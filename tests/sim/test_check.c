@@ -541,6 +541,97 @@ static void test_head_of_line(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The graph of .ces text src (parsed and expanded). */
+static struct ces_graph *from_text(struct ces_ctx *ctx, const char *src)
+{
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = NULL;
+
+    assert_int_equal(ces_prog_parse(ctx, src, strlen(src), "t.ces", &p), CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, p, &g), CES_OK);
+    ces_prog_destroy(p);
+    return g;
+}
+
+/* A rank's streams pass block and replay boundaries together, as the CUDA
+ * backend forks them from stream 0 before each block or replay and joins
+ * them into it after.  A wait that only a later iteration of another
+ * stream satisfies was proved OK, and hung on the GPU: it is a DEADLOCK
+ * through the boundary (CES_BLOCK_LINK).  The order the boundary gives
+ * is happens-before too: a copy of stream 1 and a consume of stream 0 in
+ * the next block, or replay, do not race.  CES_CHECK_UNLINKED (a run of
+ * eager groups, which the backend neither forks nor joins) checks the
+ * streams apart, as before. */
+static void test_links_at_boundaries(void **state)
+{
+    static const char later[] = "cesync 1\nranks 2\nstreams 2\nsignal f u64 1\n"
+                                "phase eager x2\n"
+                                "r0 s0 : wait f[0] >= 2\n"
+                                "r0 s1 : write f[0] = $i\n";
+    static const char blocks[] = "cesync 1\nranks 2\nstreams 2\nbuffer a 64\nbuffer b 64\n"
+                                 "phase eager x1\n"
+                                 "r* s1 : copy a[0:64] -> b[0:64]\n"
+                                 "phase eager x1\n"
+                                 "r* : consume b[0:64] == a[0:64]\n";
+    static const char replays[] = "cesync 1\nranks 2\nstreams 2\nbuffer a 64\n"
+                                  "phase graph x2\n"
+                                  "r* s1 : produce a[0:64]\n"
+                                  "r* s1 : record e\n"
+                                  "r* : await e\n"
+                                  "r* : consume a[0:64]\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = from_text(ctx, later);
+    struct ces_check_opts apart;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    char *t;
+
+    (void)state;
+    ces_check_opts_init(&apart);
+    apart.flags = CES_CHECK_UNLINKED;
+    r = check2(ctx, g, NULL, CES_V_DEADLOCK);
+    d = find(r, CES_V_DEADLOCK);
+    assert_int_equal(d->nblocked, 2);
+    assert_int_equal(d->blocked[0].reason, CES_BLOCK_WAIT);
+    assert_int_equal(d->blocked[1].reason, CES_BLOCK_LINK);
+    assert_int_equal(d->blocked[1].pos.stream, 1);
+    assert_int_equal(d->blocked[1].pos.index, 1);
+    assert_int_equal(d->blocked[1].nedges, 1);
+    assert_int_equal(d->blocked[1].edges[0].pos.stream, 0);
+    assert_int_equal(d->blocked[1].edges[0].pos.index, 0);
+    assert_int_equal(d->ncycle, 2);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "    r0.s1#1 write f[0] = 2 (line 7:9): the first of its stream in a "
+                              "block or replay, which starts after the rank's other streams "
+                              "finish the earlier ones\n"
+                              "      needs first r0.s0#0 wait f[0] >= 2 (line 6:9), but r0.s0 "
+                              "is blocked at r0.s0#0\n"));
+    ces_free(ctx, t);
+    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
+    assert_non_null(strstr(t, "{\"pos\":\"r0.s1#1\",\"op\":\"write f[0] = 2\",\"iteration\":2,"
+                              "\"line\":7,\"col\":9,\"reason\":\"link\",\"edges\":[{\"pos\":"
+                              "\"r0.s0#0\""));
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    r = check2(ctx, g, &apart, CES_V_OK);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    g = from_text(ctx, blocks);
+    r = check2(ctx, g, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    r = check2(ctx, g, &apart, CES_V_RACE);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    g = from_text(ctx, replays);
+    r = check2(ctx, g, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    r = check2(ctx, g, &apart, CES_V_RACE);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_u32_cyclic(void **state)
 {
     struct ces_test_alloc st;
@@ -1969,6 +2060,7 @@ int main(void)
         cmocka_unit_test(test_mismatch_inner_run),
         cmocka_unit_test(test_generation_past_2_32),
         cmocka_unit_test(test_head_of_line),
+        cmocka_unit_test(test_links_at_boundaries),
         cmocka_unit_test(test_u32_cyclic),
         cmocka_unit_test(test_batch_any_order),
         cmocka_unit_test(test_graph_replays),
