@@ -42,6 +42,10 @@
 #define PML_MAX_VALUES 250u
 #define PML_MAX_CLOCK 250u
 #define PML_MAX_BATCH 30u
+/* SPIN (6.5, dstep.c's MAXDSTEP) keeps the statements of the d_step it
+ * compiles and the exit of every d_step before it in one table of 2048
+ * entries; past it `spin -a` stops with "d_step sequence too long". */
+#define PML_MAX_DSTEP 2047u
 
 /* --- the unrolled program ---------------------------------------------- */
 
@@ -89,6 +93,9 @@ struct pml {
     /* produce records sorted by (unit, iter) */
     struct pml_gen *prods;
     size_t nprods;
+    /* the d_steps emitted, and the statements of the longest */
+    uint32_t ndstep;
+    size_t most_stmts;
 };
 
 static uint64_t pml_gcd(uint64_t a, uint64_t b)
@@ -550,11 +557,34 @@ static void pml_comment(struct pml *m, struct ces_sb *sb, uint32_t rank,
                   indent, rank, in->op->stream, in->k, text, in->iter);
 }
 
+/* Opens a d_step; returns where its body starts. */
+static size_t pml_dstep_open(struct ces_sb *sb)
+{
+    ces_sb_puts(sb, "  d_step {\n");
+    return sb->len;
+}
+
+/* Closes the d_step whose body starts at `body`, counting its statements
+ * for SPIN's limit: one per ';', and `bare` more (a guard ending in ->, a
+ * last skip). */
+static void pml_dstep_close(struct pml *m, struct ces_sb *sb, size_t body, uint32_t bare)
+{
+    size_t n = bare;
+
+    for (size_t i = body; sb->status == CES_OK && i < sb->len; i++)
+        n += sb->buf[i] == ';';
+    m->ndstep++;
+    if (n > m->most_stmts)
+        m->most_stmts = n;
+    ces_sb_puts(sb, "  }\n");
+}
+
 static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx)
 {
     const struct pml_inst *in = &m->inst[rank][idx];
     const struct ces_op *op = in->op;
     uint32_t t = pml_tid(m, rank, op->stream);
+    size_t body;
 
     switch (op->kind) {
     case CES_OP_WRITE: {
@@ -563,10 +593,10 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
         while (m->slots[s].vals[vi] != op->value)
             vi++;
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n");
+        body = pml_dstep_open(sb);
         ces_sb_printf(sb, "    fv[%" PRIu32 "] = %" PRIu32 ";\n", s, vi);
         pml_release(m, sb, t, "fvc", s * m->P);
-        ces_sb_printf(sb, "  }\n");
+        pml_dstep_close(m, sb, body, 0);
         break;
     }
     case CES_OP_WAIT: {
@@ -576,7 +606,8 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
         bool any = false;
 
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n    (");
+        body = pml_dstep_open(sb);
+        ces_sb_printf(sb, "    (");
         for (uint32_t vi = 0; vi < sl->nvals; vi++) {
             if (!ces_wait_holds(width, op->cmp, sl->vals[vi], op->value))
                 continue;
@@ -585,35 +616,40 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
         }
         ces_sb_printf(sb, "%s) ->\n", any ? "" : "0");
         pml_acquire(m, sb, t, "fvc", s * m->P);
-        ces_sb_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n");
+        pml_dstep_close(m, sb, body, 2);
         break;
     }
     case CES_OP_RECORD:
         if (in->rec < 0)
             break;
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n    evdone[%" PRId32 "] = 1;\n", in->rec);
+        body = pml_dstep_open(sb);
+        ces_sb_printf(sb, "    evdone[%" PRId32 "] = 1;\n", in->rec);
         pml_release(m, sb, t, "evclk", (uint32_t)in->rec * m->P);
-        ces_sb_printf(sb, "  }\n");
+        pml_dstep_close(m, sb, body, 0);
         break;
     case CES_OP_AWAIT: {
         int32_t rec = m->inst[rank][in->bind].rec;
 
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n    evdone[%" PRId32 "] == 1 ->\n", rec);
+        body = pml_dstep_open(sb);
+        ces_sb_printf(sb, "    evdone[%" PRId32 "] == 1 ->\n", rec);
         pml_acquire(m, sb, t, "evclk", (uint32_t)rec * m->P);
-        ces_sb_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n");
+        pml_dstep_close(m, sb, body, 2);
         break;
     }
     case CES_OP_COPY:
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n");
+        body = pml_dstep_open(sb);
         pml_copy_body(m, sb, t, op);
-        ces_sb_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n");
+        pml_dstep_close(m, sb, body, 1);
         break;
     case CES_OP_PRODUCE:
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n");
+        body = pml_dstep_open(sb);
         for (uint64_t off = op->a.lo; off < op->a.hi; off += m->unit) {
             uint32_t u = pml_unit(m, op->a.rank, op->a.buf, off);
 
@@ -622,11 +658,12 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
                 ces_sb_printf(sb, "    dprov[%" PRIu32 "] = %" PRIu32 "; dgen[%" PRIu32 "] = %" PRIu32
                               ";\n", u, u + 1, u, (uint32_t)in->iter);
         }
-        ces_sb_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n");
+        pml_dstep_close(m, sb, body, 1);
         break;
     case CES_OP_CONSUME:
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n");
+        body = pml_dstep_open(sb);
         for (uint64_t off = op->a.lo; off < op->a.hi; off += m->unit) {
             uint32_t u = pml_unit(m, op->a.rank, op->a.buf, off);
 
@@ -647,7 +684,8 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
                 pml_check(sb, m->o.data, "mism", cond);
             }
         }
-        ces_sb_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n");
+        pml_dstep_close(m, sb, body, 1);
         break;
     default: /* fence, flush: no effect in the model */
         break;
@@ -974,6 +1012,14 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
         for (uint32_t sel = 0; sel < nsel && rc == CES_OK; sel++)
             rc = pml_process(&m, &sb, r, sel, done);
     }
+    /* the d_steps before the longest are taken as compiled before it (SPIN's
+     * order is its own) */
+    if (rc == CES_OK && m.ndstep > 0 && m.ndstep - 1 + m.most_stmts > PML_MAX_DSTEP)
+        rc = ces_ctx_error(ctx, CES_ERR_LIMIT,
+                           "promela: %" PRIu32 " d_step sequences, the longest of %zu statement%s: "
+                           "SPIN compiles at most %u of the others and the longest's statements "
+                           "together (use fewer ops or data units, or --no-races)",
+                           m.ndstep, m.most_stmts, ces_plural(m.most_stmts), PML_MAX_DSTEP);
     if (m.o.data == 2)
         /* At an end state (nothing else can move) the data is judged, on
          * race-free executions only when races are flagged. */

@@ -282,6 +282,52 @@ static void test_options_and_limits(void **state)
     assert_null(text);
     assert_string_equal(ces_ctx_last_error(ctx), "promela: the buffers hold 2097152 units of 1 "
                                                   "byte (at most 16384): use smaller buffers");
+    ces_graph_destroy(big);
+    /* SPIN compiles no model of more than 2047 d_steps (`d_step sequence
+     * too long`), which the emitter wrote without a word: 2047 writes (a
+     * d_step of one statement each) pass, 2048 are refused; and so is one
+     * d_step of more statements than that (a copy of 205 units of a byte
+     * with its race checks) */
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &big), CES_OK);
+    assert_int_equal(ces_graph_add_signal(big, "f", CES_U32, 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(big, CES_PHASE_EAGER, 1), CES_OK);
+    {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, 1, 0}, .value = 1};
+
+        for (int i = 0; i < 2047; i++)
+            assert_int_equal(ces_graph_add_op(big, 0, &w), CES_OK);
+        assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
+        o.races = 0;
+        o.data = 1;
+        assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_OK);
+        ces_free(ctx, text);
+        assert_int_equal(ces_graph_add_op(big, 1, &w), CES_OK);
+        assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
+        assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_ERR_LIMIT);
+        assert_null(text);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "promela: 2048 d_step sequences, the longest of 1 statement: SPIN "
+                            "compiles at most 2047 of the others and the longest's statements "
+                            "together (use fewer ops or data units, or --no-races)");
+    }
+    ces_graph_destroy(big);
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &big), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(big, "x", 205, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(big, "y", 205, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(big, CES_PHASE_EAGER, 1), CES_OK);
+    {
+        struct ces_op c = {.kind = CES_OP_COPY, .a = {0, 0, 0, 205}, .b = {1, 1, 0, 205}};
+        struct ces_op one = {.kind = CES_OP_PRODUCE, .a = {0, 0, 0, 1}};
+
+        assert_int_equal(ces_graph_add_op(big, 0, &one), CES_OK);
+        assert_int_equal(ces_graph_add_op(big, 0, &c), CES_OK);
+        assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
+        assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_ERR_LIMIT);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "promela: 2 d_step sequences, the longest of 2051 statements: SPIN "
+                            "compiles at most 2047 of the others and the longest's statements "
+                            "together (use fewer ops or data units, or --no-races)");
+    }
     assert_int_equal(ces_promela_emit(NULL, g, NULL, &text, NULL), CES_ERR_INVALID);
     assert_int_equal(ces_promela_emit(ctx, NULL, NULL, &text, NULL), CES_ERR_INVALID);
     ces_graph_destroy(big);
