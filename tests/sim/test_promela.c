@@ -445,6 +445,14 @@ static void test_tool(void **state)
     assert_non_null(strstr(out, "  timeout -> assert(!mism)\n"));
     assert_null(strstr(out, "vclk"));
     free(out);
+    /* that model judges racy executions too, which the help said it did not
+     * (`cesync gen --seed 102 --ranks 2 --streams 2 --steps 3 --mutate 100`
+     * checks as RACE alone; SPIN fails its !mism) */
+    assert_int_equal(ces_test_tool(NULL, "promela --help", &out), 0);
+    assert_non_null(strstr(out, "(with --no-races on every execution, racy ones too: no clocks\n"
+                                "                tell them apart; not with --no-data, which "
+                                "leaves the data out)\n"));
+    free(out);
     ces_test_tool_says("promela bad/relay_reuse.ces --bogus", 2,
                        "cesync: promela: unknown option '--bogus' (see cesync promela --help)\n");
     /* the header of a model without races and data says so (it promised
