@@ -93,6 +93,7 @@ struct pml {
     /* produce records sorted by (unit, iter) */
     struct pml_gen *prods;
     size_t nprods;
+    uint32_t nproc; /* proctypes emitted */
     /* the d_steps emitted, and the statements of the longest */
     uint32_t ndstep;
     size_t most_stmts;
@@ -803,6 +804,7 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
     }
     if (!any)
         return CES_OK;
+    m->nproc++;
     ces_sb_printf(sb, "\nactive proctype r%" PRIu32 "%c%" PRIu32 "()\n{\n", rank,
                   pml_queued(m) ? 'q' : 's', sel);
     if (batch)
@@ -1012,6 +1014,11 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
         for (uint32_t sel = 0; sel < nsel && rc == CES_OK; sel++)
             rc = pml_process(&m, &sb, r, sel, done);
     }
+    /* a graph without ops still needs a process: SPIN refuses a model
+     * without one ("no runable process") */
+    if (m.nproc == 0)
+        ces_sb_printf(&sb, "\nactive proctype r0%c0()\n{\n  skip\n}\n",
+                      pml_queued(&m) ? 'q' : 's');
     /* the d_steps before the longest are taken as compiled before it (SPIN's
      * order is its own) */
     if (rc == CES_OK && m.ndstep > 0 && m.ndstep - 1 + m.most_stmts > PML_MAX_DSTEP)

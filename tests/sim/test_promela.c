@@ -199,6 +199,17 @@ static void test_wait_guards(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Two ranks, one eager iteration, no ops. */
+static struct ces_graph *empty_graph(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = NULL;
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
 static void test_options_and_limits(void **state)
 {
     struct ces_test_alloc st;
@@ -328,6 +339,13 @@ static void test_options_and_limits(void **state)
                             "compiles at most 2047 of the others and the longest's statements "
                             "together (use fewer ops or data units, or --no-races)");
     }
+    ces_graph_destroy(big);
+    /* a graph without ops: SPIN reads no model without a process ("no
+     * runable process"), so r0.s0 runs its no ops */
+    big = empty_graph(ctx);
+    assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, " */\n\nbyte vclk[4];\n\nactive proctype r0s0()\n{\n  skip\n}\n"));
+    ces_free(ctx, text);
     assert_int_equal(ces_promela_emit(NULL, g, NULL, &text, NULL), CES_ERR_INVALID);
     assert_int_equal(ces_promela_emit(ctx, NULL, NULL, &text, NULL), CES_ERR_INVALID);
     ces_graph_destroy(big);
@@ -807,6 +825,12 @@ static void test_spin(void **state)
         ces_graph_destroy(g);
     }
     spin_delays(&E, ctx);
+    {
+        struct ces_graph *g = empty_graph(ctx);
+
+        spin_compare(&E, ctx, g, "no ops");
+        ces_graph_destroy(g);
+    }
     /* queue maps that differ between ranks, which no `connections` says:
      * the first two generated schedules of two streams and two ranks */
     for (uint64_t seed = 0, done = 0; done < 2; seed++) {
