@@ -746,6 +746,20 @@ static void pml_batch(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t 
                   (1u << nc) - 1);
 }
 
+/* CES_ERR_LIMIT once SPIN could not compile the d_steps emitted so far, the
+ * ones before the longest taken as compiled before it (SPIN's order is its
+ * own); checked op by op, as the text of a model past it may be large. */
+static int pml_dstep_limit(const struct pml *m)
+{
+    if (m->ndstep == 0 || m->ndstep - 1 + m->most_stmts <= PML_MAX_DSTEP)
+        return CES_OK;
+    return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                         "promela: %" PRIu32 " d_step sequences, the longest of %zu statement%s: "
+                         "SPIN compiles at most %u of the others and the longest's statements "
+                         "together (use fewer ops or data units, or --no-races)",
+                         m->ndstep, m->most_stmts, ces_plural(m->most_stmts), PML_MAX_DSTEP);
+}
+
 /* True if, on a shared hardware queue, ops of another stream were enqueued
  * between this batch and its end: the queue then runs everything in
  * enqueue order, so the copies are emitted one by one in their places. */
@@ -770,6 +784,7 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
 {
     bool any = false, batch = false;
     uint32_t width = 0;
+    int rc = CES_OK;
 
     /* batch sizes */
     for (uint32_t i = 0; i < m->ninst[rank]; i++) {
@@ -810,7 +825,7 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
     if (batch)
         ces_sb_printf(sb, "  %s bm;\n", width > 7 ? "int" : "byte");
     memset(done, 0, m->ninst[rank] * sizeof(*done));
-    for (uint32_t i = 0; i < m->ninst[rank]; i++) {
+    for (uint32_t i = 0; i < m->ninst[rank] && rc == CES_OK; i++) {
         const struct ces_op *op = m->inst[rank][i].op;
 
         if (done[i] || !pml_mine(m, rank, op, sel))
@@ -819,9 +834,10 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
             pml_batch(m, sb, rank, i, done);
         else if (op->kind != CES_OP_END && op->kind != CES_OP_BATCH)
             pml_op(m, sb, rank, i);
+        rc = pml_dstep_limit(m);
     }
     ces_sb_printf(sb, "  skip\n}\n");
-    return CES_OK;
+    return rc;
 }
 
 /* Clock ticks per thread must fit a byte. */
@@ -1019,14 +1035,6 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     if (m.nproc == 0)
         ces_sb_printf(&sb, "\nactive proctype r0%c0()\n{\n  skip\n}\n",
                       pml_queued(&m) ? 'q' : 's');
-    /* the d_steps before the longest are taken as compiled before it (SPIN's
-     * order is its own) */
-    if (rc == CES_OK && m.ndstep > 0 && m.ndstep - 1 + m.most_stmts > PML_MAX_DSTEP)
-        rc = ces_ctx_error(ctx, CES_ERR_LIMIT,
-                           "promela: %" PRIu32 " d_step sequences, the longest of %zu statement%s: "
-                           "SPIN compiles at most %u of the others and the longest's statements "
-                           "together (use fewer ops or data units, or --no-races)",
-                           m.ndstep, m.most_stmts, ces_plural(m.most_stmts), PML_MAX_DSTEP);
     if (m.o.data == 2)
         /* At an end state (nothing else can move) the data is judged, on
          * race-free executions only when races are flagged. */
