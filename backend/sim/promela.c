@@ -734,12 +734,17 @@ static void pml_batch(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t 
         return;
     pml_comment(m, sb, rank, in, "  ");
     ces_sb_printf(sb, "  do\n");
+    /* each copy a d_step: SPIN compiles no atomic of more than 256
+     * statements ("merge requires more than 256 bups"), 26 units of a copy */
     for (uint32_t c = 0; c < nc; c++) {
+        size_t body;
+
         pml_comment(m, sb, rank, &m->inst[rank][copies[c]], "  ");
-        ces_sb_printf(sb, "  :: atomic {\n    !(bm & %" PRIu32 ") -> bm = bm | %" PRIu32 ";\n",
-                      1u << c, 1u << c);
+        ces_sb_puts(sb, "  :: d_step {\n");
+        body = sb->len;
+        ces_sb_printf(sb, "    !(bm & %" PRIu32 ") -> bm = bm | %" PRIu32 ";\n", 1u << c, 1u << c);
         pml_copy_body(m, sb, t, m->inst[rank][copies[c]].op);
-        ces_sb_printf(sb, "  }\n");
+        pml_dstep_close(m, sb, body, 1);
     }
     /* break lands on a plain statement: SPIN forbids jumps into a d_step */
     ces_sb_printf(sb, "  :: bm == %" PRIu32 " -> break\n  od;\n  bm = 0;\n",

@@ -210,6 +210,36 @@ static struct ces_graph *empty_graph(struct ces_ctx *ctx)
     return g;
 }
 
+/* r0 copies 52 bytes to r1 as a batch of two copies of 26 one-byte units
+ * (a produce of one byte sets the unit), then flags r1, which consumes. */
+static struct ces_graph *batch_graph(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = NULL;
+    struct ces_op p = {.kind = CES_OP_PRODUCE, .a = {0, 0, 0, 1}};
+    struct ces_op b = {.kind = CES_OP_BATCH}, e = {.kind = CES_OP_END};
+    struct ces_op c0 = {.kind = CES_OP_COPY, .a = {0, 0, 0, 26}, .b = {0, 1, 0, 26}};
+    struct ces_op c1 = {.kind = CES_OP_COPY, .a = {0, 0, 26, 52}, .b = {0, 1, 26, 52}};
+    struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, 1, 0}, .value = 1};
+    struct ces_op wt = {.kind = CES_OP_WAIT, .slot = {0, 1, 0}, .value = 1};
+    struct ces_op cs = {.kind = CES_OP_CONSUME, .flags = CES_OPF_EXPECT, .a = {0, 1, 0, 1},
+                        .b = {0, 0, 0, 1}};
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "x", 52, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &p), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c0), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &cs), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
 static void test_options_and_limits(void **state)
 {
     struct ces_test_alloc st;
@@ -339,6 +369,15 @@ static void test_options_and_limits(void **state)
                             "compiles at most 2047 of the others and the longest's statements "
                             "together (use fewer ops or data units, or --no-races)");
     }
+    ces_graph_destroy(big);
+    /* the copies of a batch are d_steps: an atomic of more than 256
+     * statements, 26 units of a copy with their race checks, stopped spin -a
+     * ("merge requires more than 256 bups") */
+    big = batch_graph(ctx);
+    assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "  :: d_step {\n    !(bm & 1) -> bm = bm | 1;\n"));
+    assert_null(strstr(text, "atomic"));
+    ces_free(ctx, text);
     ces_graph_destroy(big);
     /* a graph without ops: SPIN reads no model without a process ("no
      * runable process"), so r0.s0 runs its no ops */
@@ -829,6 +868,9 @@ static void test_spin(void **state)
         struct ces_graph *g = empty_graph(ctx);
 
         spin_compare(&E, ctx, g, "no ops");
+        ces_graph_destroy(g);
+        g = batch_graph(ctx);
+        spin_compare(&E, ctx, g, "a batch of two copies of 26 units");
         ces_graph_destroy(g);
     }
     /* queue maps that differ between ranks, which no `connections` says:
