@@ -1007,7 +1007,8 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     if (m.P > PML_MAX_THREADS) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu32 " ranks x %" PRIu32
-                           " streams is more than %u threads", m.R, m.S, PML_MAX_THREADS);
+                           " stream%s is more than %u threads", m.R, m.S, ces_plural(m.S),
+                           PML_MAX_THREADS);
         goto out;
     }
     rc = pml_unroll(&m);

@@ -379,6 +379,15 @@ static void test_options_and_limits(void **state)
     assert_null(strstr(text, "atomic"));
     ces_free(ctx, text);
     ces_graph_destroy(big);
+    /* too many threads, named in the singular where there is one stream
+     * (it said "65 ranks x 1 streams") */
+    assert_int_equal(ces_graph_create(ctx, 65, 1, &big), CES_OK);
+    assert_int_equal(ces_graph_add_block(big, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
+    assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx), "promela: 65 ranks x 1 stream is more than 64 "
+                                                  "threads");
+    ces_graph_destroy(big);
     /* a graph without ops: SPIN reads no model without a process ("no
      * runable process"), so r0.s0 runs its no ops */
     big = empty_graph(ctx);
