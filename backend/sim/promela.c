@@ -761,8 +761,9 @@ static int pml_dstep_limit(const struct pml *m)
     return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
                          "promela: %" PRIu32 " d_step sequences, the longest of %zu statement%s: "
                          "SPIN compiles at most %u of the others and the longest's statements "
-                         "together (use fewer ops or data units, or --no-races)",
-                         m->ndstep, m->most_stmts, ces_plural(m->most_stmts), PML_MAX_DSTEP);
+                         "together (use fewer ops or data units%s)",
+                         m->ndstep, m->most_stmts, ces_plural(m->most_stmts), PML_MAX_DSTEP,
+                         m->o.races ? ", or --no-races" : "");
 }
 
 /* True if, on a shared hardware queue, ops of another stream were enqueued
@@ -999,7 +1000,7 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                            "export one (a queue map, --queues)");
         goto out;
     }
-    if (ces_graph_iterations(g) > PML_MAX_CLOCK) {
+    if (m.o.data != 0 && ces_graph_iterations(g) > PML_MAX_CLOCK) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu64 " iterations (at most %u: "
                            "generations are kept in bytes)", ces_graph_iterations(g),
                            PML_MAX_CLOCK);

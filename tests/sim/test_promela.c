@@ -349,7 +349,7 @@ static void test_options_and_limits(void **state)
         assert_string_equal(ces_ctx_last_error(ctx),
                             "promela: 2048 d_step sequences, the longest of 1 statement: SPIN "
                             "compiles at most 2047 of the others and the longest's statements "
-                            "together (use fewer ops or data units, or --no-races)");
+                            "together (use fewer ops or data units)");
     }
     ces_graph_destroy(big);
     assert_int_equal(ces_graph_create(ctx, 2, 1, &big), CES_OK);
@@ -377,6 +377,22 @@ static void test_options_and_limits(void **state)
     assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_OK);
     assert_non_null(strstr(text, "  :: d_step {\n    !(bm & 1) -> bm = bm | 1;\n"));
     assert_null(strstr(text, "atomic"));
+    ces_free(ctx, text);
+    ces_graph_destroy(big);
+    /* more iterations than generations fit a byte: refused where the model
+     * keeps generations, not without data (it said "generations are kept in
+     * bytes" of a model that keeps none) */
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &big), CES_OK);
+    assert_int_equal(ces_graph_add_block(big, CES_PHASE_GRAPH, 251), CES_OK);
+    assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
+    o.races = 1;
+    o.data = 1;
+    assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx), "promela: 251 iterations (at most 250: "
+                                                  "generations are kept in bytes)");
+    o.data = 0;
+    assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, ", 251 iterations.\n"));
     ces_free(ctx, text);
     ces_graph_destroy(big);
     /* too many threads, named in the singular where there is one stream
