@@ -759,9 +759,9 @@ static int pml_dstep_limit(const struct pml *m)
     if (m->ndstep == 0 || m->ndstep - 1 + m->most_stmts <= PML_MAX_DSTEP)
         return CES_OK;
     return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
-                         "promela: %" PRIu32 " d_step sequences, the longest of %zu statement%s: "
-                         "SPIN compiles at most %u of the others and the longest's statements "
-                         "together (use fewer ops or data units%s)",
+                         "promela: d_step %" PRIu32 " of the model, or its longest so far (%zu "
+                         "statement%s), is past what SPIN compiles: at most %u of the d_steps "
+                         "before one and its statements together (use fewer ops or data units%s)",
                          m->ndstep, m->most_stmts, ces_plural(m->most_stmts), PML_MAX_DSTEP,
                          m->o.races ? ", or --no-races" : "");
 }

@@ -347,9 +347,10 @@ static void test_options_and_limits(void **state)
         assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_ERR_LIMIT);
         assert_null(text);
         assert_string_equal(ces_ctx_last_error(ctx),
-                            "promela: 2048 d_step sequences, the longest of 1 statement: SPIN "
-                            "compiles at most 2047 of the others and the longest's statements "
-                            "together (use fewer ops or data units)");
+                            "promela: d_step 2048 of the model, or its longest so far (1 "
+                            "statement), is past what SPIN compiles: at most 2047 of the d_steps "
+                            "before one and its statements together (use fewer ops or data "
+                            "units)");
     }
     ces_graph_destroy(big);
     assert_int_equal(ces_graph_create(ctx, 2, 1, &big), CES_OK);
@@ -365,9 +366,10 @@ static void test_options_and_limits(void **state)
         assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
         assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_ERR_LIMIT);
         assert_string_equal(ces_ctx_last_error(ctx),
-                            "promela: 2 d_step sequences, the longest of 2051 statements: SPIN "
-                            "compiles at most 2047 of the others and the longest's statements "
-                            "together (use fewer ops or data units, or --no-races)");
+                            "promela: d_step 2 of the model, or its longest so far (2051 "
+                            "statements), is past what SPIN compiles: at most 2047 of the d_steps "
+                            "before one and its statements together (use fewer ops or data "
+                            "units, or --no-races)");
     }
     ces_graph_destroy(big);
     /* the copies of a batch are d_steps: an atomic of more than 256
