@@ -42,6 +42,10 @@
 #define PML_MAX_VALUES 250u
 #define PML_MAX_CLOCK 250u
 #define PML_MAX_BATCH 30u
+/* SPIN (6.5, dstep.c's MAXDSTEP) keeps the statements of the d_step it
+ * compiles and the exit of every d_step before it in one table of 2048
+ * entries; past it `spin -a` stops with "d_step sequence too long". */
+#define PML_MAX_DSTEP 2047u
 
 /* --- the unrolled program ---------------------------------------------- */
 
@@ -89,6 +93,10 @@ struct pml {
     /* produce records sorted by (unit, iter) */
     struct pml_gen *prods;
     size_t nprods;
+    uint32_t nproc; /* proctypes emitted */
+    /* the d_steps emitted, and the statements of the longest */
+    uint32_t ndstep;
+    size_t most_stmts;
 };
 
 static uint64_t pml_gcd(uint64_t a, uint64_t b)
@@ -550,11 +558,34 @@ static void pml_comment(struct pml *m, struct ces_sb *sb, uint32_t rank,
                   indent, rank, in->op->stream, in->k, text, in->iter);
 }
 
+/* Opens a d_step; returns where its body starts. */
+static size_t pml_dstep_open(struct ces_sb *sb)
+{
+    ces_sb_puts(sb, "  d_step {\n");
+    return sb->len;
+}
+
+/* Closes the d_step whose body starts at `body`, counting its statements
+ * for SPIN's limit: one per ';', and `bare` more (a guard ending in ->, a
+ * last skip). */
+static void pml_dstep_close(struct pml *m, struct ces_sb *sb, size_t body, uint32_t bare)
+{
+    size_t n = bare;
+
+    for (size_t i = body; sb->status == CES_OK && i < sb->len; i++)
+        n += sb->buf[i] == ';';
+    m->ndstep++;
+    if (n > m->most_stmts)
+        m->most_stmts = n;
+    ces_sb_puts(sb, "  }\n");
+}
+
 static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx)
 {
     const struct pml_inst *in = &m->inst[rank][idx];
     const struct ces_op *op = in->op;
     uint32_t t = pml_tid(m, rank, op->stream);
+    size_t body;
 
     switch (op->kind) {
     case CES_OP_WRITE: {
@@ -563,10 +594,10 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
         while (m->slots[s].vals[vi] != op->value)
             vi++;
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n");
+        body = pml_dstep_open(sb);
         ces_sb_printf(sb, "    fv[%" PRIu32 "] = %" PRIu32 ";\n", s, vi);
         pml_release(m, sb, t, "fvc", s * m->P);
-        ces_sb_printf(sb, "  }\n");
+        pml_dstep_close(m, sb, body, 0);
         break;
     }
     case CES_OP_WAIT: {
@@ -576,7 +607,8 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
         bool any = false;
 
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n    (");
+        body = pml_dstep_open(sb);
+        ces_sb_printf(sb, "    (");
         for (uint32_t vi = 0; vi < sl->nvals; vi++) {
             if (!ces_wait_holds(width, op->cmp, sl->vals[vi], op->value))
                 continue;
@@ -585,35 +617,40 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
         }
         ces_sb_printf(sb, "%s) ->\n", any ? "" : "0");
         pml_acquire(m, sb, t, "fvc", s * m->P);
-        ces_sb_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n");
+        pml_dstep_close(m, sb, body, 2);
         break;
     }
     case CES_OP_RECORD:
         if (in->rec < 0)
             break;
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n    evdone[%" PRId32 "] = 1;\n", in->rec);
+        body = pml_dstep_open(sb);
+        ces_sb_printf(sb, "    evdone[%" PRId32 "] = 1;\n", in->rec);
         pml_release(m, sb, t, "evclk", (uint32_t)in->rec * m->P);
-        ces_sb_printf(sb, "  }\n");
+        pml_dstep_close(m, sb, body, 0);
         break;
     case CES_OP_AWAIT: {
         int32_t rec = m->inst[rank][in->bind].rec;
 
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n    evdone[%" PRId32 "] == 1 ->\n", rec);
+        body = pml_dstep_open(sb);
+        ces_sb_printf(sb, "    evdone[%" PRId32 "] == 1 ->\n", rec);
         pml_acquire(m, sb, t, "evclk", (uint32_t)rec * m->P);
-        ces_sb_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n");
+        pml_dstep_close(m, sb, body, 2);
         break;
     }
     case CES_OP_COPY:
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n");
+        body = pml_dstep_open(sb);
         pml_copy_body(m, sb, t, op);
-        ces_sb_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n");
+        pml_dstep_close(m, sb, body, 1);
         break;
     case CES_OP_PRODUCE:
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n");
+        body = pml_dstep_open(sb);
         for (uint64_t off = op->a.lo; off < op->a.hi; off += m->unit) {
             uint32_t u = pml_unit(m, op->a.rank, op->a.buf, off);
 
@@ -622,11 +659,12 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
                 ces_sb_printf(sb, "    dprov[%" PRIu32 "] = %" PRIu32 "; dgen[%" PRIu32 "] = %" PRIu32
                               ";\n", u, u + 1, u, (uint32_t)in->iter);
         }
-        ces_sb_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n");
+        pml_dstep_close(m, sb, body, 1);
         break;
     case CES_OP_CONSUME:
         pml_comment(m, sb, rank, in, "  ");
-        ces_sb_printf(sb, "  d_step {\n");
+        body = pml_dstep_open(sb);
         for (uint64_t off = op->a.lo; off < op->a.hi; off += m->unit) {
             uint32_t u = pml_unit(m, op->a.rank, op->a.buf, off);
 
@@ -647,7 +685,8 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
                 pml_check(sb, m->o.data, "mism", cond);
             }
         }
-        ces_sb_printf(sb, "    skip\n  }\n");
+        ces_sb_printf(sb, "    skip\n");
+        pml_dstep_close(m, sb, body, 1);
         break;
     default: /* fence, flush: no effect in the model */
         break;
@@ -695,16 +734,36 @@ static void pml_batch(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t 
         return;
     pml_comment(m, sb, rank, in, "  ");
     ces_sb_printf(sb, "  do\n");
+    /* each copy a d_step: SPIN compiles no atomic of more than 256
+     * statements ("merge requires more than 256 bups"), 26 units of a copy */
     for (uint32_t c = 0; c < nc; c++) {
+        size_t body;
+
         pml_comment(m, sb, rank, &m->inst[rank][copies[c]], "  ");
-        ces_sb_printf(sb, "  :: atomic {\n    !(bm & %" PRIu32 ") -> bm = bm | %" PRIu32 ";\n",
-                      1u << c, 1u << c);
+        ces_sb_puts(sb, "  :: d_step {\n");
+        body = sb->len;
+        ces_sb_printf(sb, "    !(bm & %" PRIu32 ") -> bm = bm | %" PRIu32 ";\n", 1u << c, 1u << c);
         pml_copy_body(m, sb, t, m->inst[rank][copies[c]].op);
-        ces_sb_printf(sb, "  }\n");
+        pml_dstep_close(m, sb, body, 1);
     }
     /* break lands on a plain statement: SPIN forbids jumps into a d_step */
     ces_sb_printf(sb, "  :: bm == %" PRIu32 " -> break\n  od;\n  bm = 0;\n",
                   (1u << nc) - 1);
+}
+
+/* CES_ERR_LIMIT once SPIN could not compile the d_steps emitted so far, the
+ * ones before the longest taken as compiled before it (SPIN's order is its
+ * own); checked op by op, as the text of a model past it may be large. */
+static int pml_dstep_limit(const struct pml *m)
+{
+    if (m->ndstep == 0 || m->ndstep - 1 + m->most_stmts <= PML_MAX_DSTEP)
+        return CES_OK;
+    return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                         "promela: d_step %" PRIu32 " of the model, or its longest so far (%zu "
+                         "statement%s), is past what SPIN compiles: at most %u of the d_steps "
+                         "before one and its statements together (use fewer ops or data units%s)",
+                         m->ndstep, m->most_stmts, ces_plural(m->most_stmts), PML_MAX_DSTEP,
+                         m->o.races ? ", or --no-races" : "");
 }
 
 /* True if, on a shared hardware queue, ops of another stream were enqueued
@@ -731,6 +790,7 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
 {
     bool any = false, batch = false;
     uint32_t width = 0;
+    int rc = CES_OK;
 
     /* batch sizes */
     for (uint32_t i = 0; i < m->ninst[rank]; i++) {
@@ -765,12 +825,13 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
     }
     if (!any)
         return CES_OK;
+    m->nproc++;
     ces_sb_printf(sb, "\nactive proctype r%" PRIu32 "%c%" PRIu32 "()\n{\n", rank,
                   pml_queued(m) ? 'q' : 's', sel);
     if (batch)
         ces_sb_printf(sb, "  %s bm;\n", width > 7 ? "int" : "byte");
     memset(done, 0, m->ninst[rank] * sizeof(*done));
-    for (uint32_t i = 0; i < m->ninst[rank]; i++) {
+    for (uint32_t i = 0; i < m->ninst[rank] && rc == CES_OK; i++) {
         const struct ces_op *op = m->inst[rank][i].op;
 
         if (done[i] || !pml_mine(m, rank, op, sel))
@@ -779,9 +840,10 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
             pml_batch(m, sb, rank, i, done);
         else if (op->kind != CES_OP_END && op->kind != CES_OP_BATCH)
             pml_op(m, sb, rank, i);
+        rc = pml_dstep_limit(m);
     }
     ces_sb_printf(sb, "  skip\n}\n");
-    return CES_OK;
+    return rc;
 }
 
 /* Clock ticks per thread must fit a byte. */
@@ -938,7 +1000,7 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                            "export one (a queue map, --queues)");
         goto out;
     }
-    if (ces_graph_iterations(g) > PML_MAX_CLOCK) {
+    if (m.o.data != 0 && ces_graph_iterations(g) > PML_MAX_CLOCK) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu64 " iterations (at most %u: "
                            "generations are kept in bytes)", ces_graph_iterations(g),
                            PML_MAX_CLOCK);
@@ -946,7 +1008,8 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     if (m.P > PML_MAX_THREADS) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu32 " ranks x %" PRIu32
-                           " streams is more than %u threads", m.R, m.S, PML_MAX_THREADS);
+                           " stream%s is more than %u threads", m.R, m.S, ces_plural(m.S),
+                           PML_MAX_THREADS);
         goto out;
     }
     rc = pml_unroll(&m);
@@ -974,6 +1037,11 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
         for (uint32_t sel = 0; sel < nsel && rc == CES_OK; sel++)
             rc = pml_process(&m, &sb, r, sel, done);
     }
+    /* a graph without ops still needs a process: SPIN refuses a model
+     * without one ("no runable process") */
+    if (m.nproc == 0)
+        ces_sb_printf(&sb, "\nactive proctype r0%c0()\n{\n  skip\n}\n",
+                      pml_queued(&m) ? 'q' : 's');
     if (m.o.data == 2)
         /* At an end state (nothing else can move) the data is judged, on
          * race-free executions only when races are flagged. */

@@ -913,8 +913,10 @@ CES_API void ces_promela_opts_init(struct ces_promela_opts *o);
  * invalid end states, races and mismatches assertion violations.  Slots hold
  * the index of their value among the values the program can store, and each
  * wait is a guard over the indices that satisfy it (u32 `>=` cyclic).
- * CES_ERR_LIMIT when the graph is too large for the encoding.  opts may be
- * NULL for the defaults; free *text with ces_free. */
+ * CES_ERR_LIMIT when the graph is too large for the encoding, or for SPIN
+ * (6.5 compiles no model whose d_steps before the longest and the longest's
+ * statements add up to more than 2047: `d_step sequence too long`).  opts
+ * may be NULL for the defaults; free *text with ces_free. */
 CES_API int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                              const struct ces_promela_opts *opts, char **text, size_t *len);
 /* end of generator and Promela */

@@ -199,6 +199,47 @@ static void test_wait_guards(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Two ranks, one eager iteration, no ops. */
+static struct ces_graph *empty_graph(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = NULL;
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+/* r0 copies 52 bytes to r1 as a batch of two copies of 26 one-byte units
+ * (a produce of one byte sets the unit), then flags r1, which consumes. */
+static struct ces_graph *batch_graph(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = NULL;
+    struct ces_op p = {.kind = CES_OP_PRODUCE, .a = {0, 0, 0, 1}};
+    struct ces_op b = {.kind = CES_OP_BATCH}, e = {.kind = CES_OP_END};
+    struct ces_op c0 = {.kind = CES_OP_COPY, .a = {0, 0, 0, 26}, .b = {0, 1, 0, 26}};
+    struct ces_op c1 = {.kind = CES_OP_COPY, .a = {0, 0, 26, 52}, .b = {0, 1, 26, 52}};
+    struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, 1, 0}, .value = 1};
+    struct ces_op wt = {.kind = CES_OP_WAIT, .slot = {0, 1, 0}, .value = 1};
+    struct ces_op cs = {.kind = CES_OP_CONSUME, .flags = CES_OPF_EXPECT, .a = {0, 1, 0, 1},
+                        .b = {0, 0, 0, 1}};
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "x", 52, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &p), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c0), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &cs), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
 static void test_options_and_limits(void **state)
 {
     struct ces_test_alloc st;
@@ -282,6 +323,95 @@ static void test_options_and_limits(void **state)
     assert_null(text);
     assert_string_equal(ces_ctx_last_error(ctx), "promela: the buffers hold 2097152 units of 1 "
                                                   "byte (at most 16384): use smaller buffers");
+    ces_graph_destroy(big);
+    /* SPIN compiles no model of more than 2047 d_steps (`d_step sequence
+     * too long`), which the emitter wrote without a word: 2047 writes (a
+     * d_step of one statement each) pass, 2048 are refused; and so is one
+     * d_step of more statements than that (a copy of 205 units of a byte
+     * with its race checks) */
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &big), CES_OK);
+    assert_int_equal(ces_graph_add_signal(big, "f", CES_U32, 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(big, CES_PHASE_EAGER, 1), CES_OK);
+    {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, 1, 0}, .value = 1};
+
+        for (int i = 0; i < 2047; i++)
+            assert_int_equal(ces_graph_add_op(big, 0, &w), CES_OK);
+        assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
+        o.races = 0;
+        o.data = 1;
+        assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_OK);
+        ces_free(ctx, text);
+        assert_int_equal(ces_graph_add_op(big, 1, &w), CES_OK);
+        assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
+        assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_ERR_LIMIT);
+        assert_null(text);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "promela: d_step 2048 of the model, or its longest so far (1 "
+                            "statement), is past what SPIN compiles: at most 2047 of the d_steps "
+                            "before one and its statements together (use fewer ops or data "
+                            "units)");
+    }
+    ces_graph_destroy(big);
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &big), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(big, "x", 205, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(big, "y", 205, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(big, CES_PHASE_EAGER, 1), CES_OK);
+    {
+        struct ces_op c = {.kind = CES_OP_COPY, .a = {0, 0, 0, 205}, .b = {1, 1, 0, 205}};
+        struct ces_op one = {.kind = CES_OP_PRODUCE, .a = {0, 0, 0, 1}};
+
+        assert_int_equal(ces_graph_add_op(big, 0, &one), CES_OK);
+        assert_int_equal(ces_graph_add_op(big, 0, &c), CES_OK);
+        assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
+        assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_ERR_LIMIT);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "promela: d_step 2 of the model, or its longest so far (2051 "
+                            "statements), is past what SPIN compiles: at most 2047 of the d_steps "
+                            "before one and its statements together (use fewer ops or data "
+                            "units, or --no-races)");
+    }
+    ces_graph_destroy(big);
+    /* the copies of a batch are d_steps: an atomic of more than 256
+     * statements, 26 units of a copy with their race checks, stopped spin -a
+     * ("merge requires more than 256 bups") */
+    big = batch_graph(ctx);
+    assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "  :: d_step {\n    !(bm & 1) -> bm = bm | 1;\n"));
+    assert_null(strstr(text, "atomic"));
+    ces_free(ctx, text);
+    ces_graph_destroy(big);
+    /* more iterations than generations fit a byte: refused where the model
+     * keeps generations, not without data (it said "generations are kept in
+     * bytes" of a model that keeps none) */
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &big), CES_OK);
+    assert_int_equal(ces_graph_add_block(big, CES_PHASE_GRAPH, 251), CES_OK);
+    assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
+    o.races = 1;
+    o.data = 1;
+    assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx), "promela: 251 iterations (at most 250: "
+                                                  "generations are kept in bytes)");
+    o.data = 0;
+    assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, ", 251 iterations.\n"));
+    ces_free(ctx, text);
+    ces_graph_destroy(big);
+    /* too many threads, named in the singular where there is one stream
+     * (it said "65 ranks x 1 streams") */
+    assert_int_equal(ces_graph_create(ctx, 65, 1, &big), CES_OK);
+    assert_int_equal(ces_graph_add_block(big, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
+    assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx), "promela: 65 ranks x 1 stream is more than 64 "
+                                                  "threads");
+    ces_graph_destroy(big);
+    /* a graph without ops: SPIN reads no model without a process ("no
+     * runable process"), so r0.s0 runs its no ops */
+    big = empty_graph(ctx);
+    assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, " */\n\nbyte vclk[4];\n\nactive proctype r0s0()\n{\n  skip\n}\n"));
+    ces_free(ctx, text);
     assert_int_equal(ces_promela_emit(NULL, g, NULL, &text, NULL), CES_ERR_INVALID);
     assert_int_equal(ces_promela_emit(ctx, NULL, NULL, &text, NULL), CES_ERR_INVALID);
     ces_graph_destroy(big);
@@ -398,6 +528,14 @@ static void test_tool(void **state)
                                    &out), 0);
     assert_non_null(strstr(out, "  timeout -> assert(!mism)\n"));
     assert_null(strstr(out, "vclk"));
+    free(out);
+    /* that model judges racy executions too, which the help said it did not
+     * (`cesync gen --seed 102 --ranks 2 --streams 2 --steps 3 --mutate 100`
+     * checks as RACE alone; SPIN fails its !mism) */
+    assert_int_equal(ces_test_tool(NULL, "promela --help", &out), 0);
+    assert_non_null(strstr(out, "(with --no-races on every execution, racy ones too: no clocks\n"
+                                "                tell them apart; not with --no-data, which "
+                                "leaves the data out)\n"));
     free(out);
     ces_test_tool_says("promela bad/relay_reuse.ces --bogus", 2,
                        "cesync: promela: unknown option '--bogus' (see cesync promela --help)\n");
@@ -753,6 +891,15 @@ static void test_spin(void **state)
         ces_graph_destroy(g);
     }
     spin_delays(&E, ctx);
+    {
+        struct ces_graph *g = empty_graph(ctx);
+
+        spin_compare(&E, ctx, g, "no ops");
+        ces_graph_destroy(g);
+        g = batch_graph(ctx);
+        spin_compare(&E, ctx, g, "a batch of two copies of 26 units");
+        ces_graph_destroy(g);
+    }
     /* queue maps that differ between ranks, which no `connections` says:
      * the first two generated schedules of two streams and two ranks */
     for (uint64_t seed = 0, done = 0; done < 2; seed++) {
