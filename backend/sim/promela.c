@@ -16,6 +16,9 @@
  * - copies of one batch complete in any order (a do-loop over a bit mask);
  * - record/await: each await is bound to the latest record of its event
  *   before it in the rank's enqueue order, and blocks until it ran;
+ * - a rank's streams meet at its block and replay boundaries (the checker's
+ *   links): a stream's first op of a block or replay waits for the last
+ *   earlier ops of the rank's other streams, bound like records;
  * - deadlocks and hangs are SPIN's invalid end states (a proctype blocked
  *   before its end);
  * - races: vector clocks, one per (rank, stream) thread.  A write or record
@@ -56,6 +59,11 @@ struct pml_inst {
     uint32_t k;       /* index in its stream's unrolled program */
     int32_t bind;     /* await: instance index of its record; -1 if none */
     int32_t rec;      /* record: event storage index; -1 if no await uses it */
+    uint32_t unit;    /* its (block, replay), counted over the rank's */
+    int32_t snap;     /* the last op of its stream before a later (block, replay): the
+                         event storage that a link to it reads; -1 if none */
+    uint32_t link, nlink; /* the first op of its stream in a (block, replay): its
+                             links, m->links[link .. link + nlink) (event storages) */
 };
 
 struct pml_slot {
@@ -90,6 +98,7 @@ struct pml {
     struct pml_slot *slots;
     uint32_t nslots;
     uint32_t nrec;   /* event storages */
+    struct ces_vec links; /* int32_t: the event storages the links read */
     /* produce records sorted by (unit, iter) */
     struct pml_gen *prods;
     size_t nprods;
@@ -153,6 +162,7 @@ static void pml_free(struct pml *m)
         ces_free(ctx, m->slots[i].vals);
     ces_free(ctx, m->slots);
     ces_free(ctx, m->prods);
+    ces_vec_free(ctx, &m->links);
 }
 
 static void *pml_calloc(struct pml *m, size_t n, size_t size)
@@ -190,6 +200,7 @@ static int pml_unroll(struct pml *m)
     }
     for (uint32_t r = 0; r < m->R; r++) {
         size_t total = 0, at = 0;
+        uint32_t unit = 0;
 
         for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
             uint32_t n;
@@ -216,7 +227,7 @@ static int pml_unroll(struct pml *m)
             uint32_t n;
             const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
-            for (uint32_t rep = 0; rep < bi.reps && n > 0; rep++) {
+            for (uint32_t rep = 0; rep < bi.reps && n > 0; rep++, unit++) {
                 for (uint32_t i = 0; i < n; i++, at++) {
                     struct pml_inst *in = &m->inst[r][at];
 
@@ -225,6 +236,8 @@ static int pml_unroll(struct pml *m)
                     in->k = kcount[ops[i].stream]++;
                     in->bind = -1;
                     in->rec = -1;
+                    in->unit = unit;
+                    in->snap = -1;
                     if (ops[i].kind == CES_OP_RECORD) {
                         last[ops[i].event] = (int32_t)at;
                     } else if (ops[i].kind == CES_OP_AWAIT) {
@@ -240,6 +253,65 @@ static int pml_unroll(struct pml *m)
 out:
     ces_free(m->ctx, last);
     return rc;
+}
+
+/* The links at each rank's block and replay boundaries, as the checker
+ * makes them (docs/SEMANTICS.md, section 1): the first op of a stream in a
+ * (block, replay) waits for the last earlier op of every other stream of
+ * the rank that ran one since the stream's own previous (block, replay). */
+static int pml_links(struct pml *m)
+{
+    for (uint32_t r = 0; r < m->R; r++) {
+        int64_t seen[CES_MAX_STREAMS];
+        int32_t last[CES_MAX_STREAMS];
+        uint32_t i = 0, n = m->ninst[r];
+
+        for (uint32_t s = 0; s < m->S; s++) {
+            seen[s] = -1;
+            last[s] = -1;
+        }
+        while (i < n) {
+            uint32_t u = m->inst[r][i].unit, j = i;
+            int32_t first[CES_MAX_STREAMS], end[CES_MAX_STREAMS];
+
+            for (uint32_t s = 0; s < m->S; s++)
+                first[s] = end[s] = -1;
+            for (; j < n && m->inst[r][j].unit == u; j++) {
+                uint32_t s = m->inst[r][j].op->stream;
+
+                if (first[s] < 0)
+                    first[s] = (int32_t)j;
+                end[s] = (int32_t)j;
+            }
+            for (uint32_t s = 0; s < m->S; s++) {
+                struct pml_inst *in = first[s] >= 0 ? &m->inst[r][first[s]] : NULL;
+
+                if (in == NULL)
+                    continue;
+                in->link = (uint32_t)m->links.len;
+                for (uint32_t q = 0; q < m->S; q++) {
+                    struct pml_inst *to;
+
+                    if (q == s || seen[q] < 0 || seen[q] < seen[s])
+                        continue;
+                    to = &m->inst[r][last[q]];
+                    if (to->snap < 0)
+                        to->snap = (int32_t)m->nrec++;
+                    if (ces_vec_push(m->ctx, &m->links, sizeof(int32_t), &to->snap) != CES_OK)
+                        return pml_nomem(m);
+                    in->nlink++;
+                }
+            }
+            for (uint32_t s = 0; s < m->S; s++) {
+                if (first[s] >= 0) {
+                    seen[s] = u;
+                    last[s] = end[s];
+                }
+            }
+            i = j;
+        }
+    }
+    return CES_OK;
 }
 
 static bool pml_has_regions(const struct ces_op *op, uint32_t *n)
@@ -580,6 +652,44 @@ static void pml_dstep_close(struct pml *m, struct ces_sb *sb, size_t body, uint3
     ces_sb_puts(sb, "  }\n");
 }
 
+/* Before op idx: the links it waits for, if any. */
+static void pml_link_in(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx)
+{
+    const struct pml_inst *in = &m->inst[rank][idx];
+    const int32_t *rec = m->links.data;
+    uint32_t t = pml_tid(m, rank, in->op->stream);
+    size_t body;
+
+    if (in->nlink == 0)
+        return;
+    ces_sb_printf(sb, "  /* r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " starts a block or replay: "
+                  "after the rank's other streams finish the earlier ones */\n",
+                  rank, in->op->stream, in->k);
+    body = pml_dstep_open(sb);
+    ces_sb_puts(sb, "    ");
+    for (uint32_t i = 0; i < in->nlink; i++)
+        ces_sb_printf(sb, "%sevdone[%" PRId32 "] == 1", i > 0 ? " && " : "", rec[in->link + i]);
+    ces_sb_puts(sb, " ->\n");
+    for (uint32_t i = 0; i < in->nlink; i++)
+        pml_acquire(m, sb, t, "evclk", (uint32_t)rec[in->link + i] * m->P);
+    ces_sb_printf(sb, "    skip\n");
+    pml_dstep_close(m, sb, body, 2);
+}
+
+/* After op idx: where a later link finds that it ran, if one does. */
+static void pml_link_out(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx)
+{
+    const struct pml_inst *in = &m->inst[rank][idx];
+    size_t body;
+
+    if (in->snap < 0)
+        return;
+    body = pml_dstep_open(sb);
+    ces_sb_printf(sb, "    evdone[%" PRId32 "] = 1;\n", in->snap);
+    pml_release(m, sb, pml_tid(m, rank, in->op->stream), "evclk", (uint32_t)in->snap * m->P);
+    pml_dstep_close(m, sb, body, 0);
+}
+
 static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx)
 {
     const struct pml_inst *in = &m->inst[rank][idx];
@@ -836,10 +946,21 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
 
         if (done[i] || !pml_mine(m, rank, op, sel))
             continue;
-        if (op->kind == CES_OP_BATCH && !pml_split_batch(m, rank, i, sel))
+        pml_link_in(m, sb, rank, i);
+        if (op->kind == CES_OP_BATCH && !pml_split_batch(m, rank, i, sel)) {
             pml_batch(m, sb, rank, i, done);
-        else if (op->kind != CES_OP_END && op->kind != CES_OP_BATCH)
+            /* the batch's end may close a (block, replay) */
+            for (uint32_t j = i + 1; j < m->ninst[rank]; j++) {
+                if (m->inst[rank][j].op->stream == op->stream &&
+                    m->inst[rank][j].op->kind == CES_OP_END) {
+                    pml_link_out(m, sb, rank, j);
+                    break;
+                }
+            }
+        } else if (op->kind != CES_OP_END && op->kind != CES_OP_BATCH) {
             pml_op(m, sb, rank, i);
+        }
+        pml_link_out(m, sb, rank, i);
         rc = pml_dstep_limit(m);
     }
     ces_sb_printf(sb, "  skip\n}\n");
@@ -857,6 +978,8 @@ static int pml_check_clocks(struct pml *m)
             const struct pml_inst *in = &m->inst[r][i];
 
             if (in->op->kind == CES_OP_WRITE || (in->op->kind == CES_OP_RECORD && in->rec >= 0))
+                ticks[in->op->stream]++;
+            if (in->snap >= 0)
                 ticks[in->op->stream]++;
             if (ticks[in->op->stream] > PML_MAX_CLOCK)
                 return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
@@ -1013,6 +1136,8 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
         goto out;
     }
     rc = pml_unroll(&m);
+    if (rc == CES_OK)
+        rc = pml_links(&m);
     if (rc == CES_OK)
         rc = pml_units(&m);
     if (rc == CES_OK)

@@ -210,6 +210,35 @@ static struct ces_graph *empty_graph(struct ces_ctx *ctx)
     return g;
 }
 
+/* The graph of .ces text src. */
+static struct ces_graph *text_graph(struct ces_ctx *ctx, const char *src)
+{
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = NULL;
+
+    assert_int_equal(ces_prog_parse(ctx, src, strlen(src), "t.ces", &p), CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, p, &g), CES_OK);
+    ces_prog_destroy(p);
+    return g;
+}
+
+/* Schedules whose verdict the links at block and replay boundaries decide
+ * (docs/SEMANTICS.md, section 1): a wait that only a later iteration of
+ * another stream satisfies (DEADLOCK, also on one hardware queue), and a
+ * copy, or a batch, whose reader on another stream comes a block or a
+ * replay later (OK). */
+static const char *const link_schedules[] = {
+    "cesync 1\nranks 2\nstreams 2\nsignal f u64 1\nphase eager x2\n"
+    "r0 s0 : wait f[0] >= 2\nr0 s1 : write f[0] = $i\n",
+    "cesync 1\nranks 2\nstreams 2\nconnections 1\nsignal f u64 1\nphase eager x2\n"
+    "r0 s0 : wait f[0] >= 2\nr0 s1 : write f[0] = $i\n",
+    "cesync 1\nranks 2\nstreams 2\nbuffer a 64\nbuffer b 64\nphase eager x1\n"
+    "r* s1 : batch\nr* s1 : copy a[0:32] -> b[0:32]@$r\nr* s1 : copy a[32:64] -> b[32:64]\n"
+    "r* s1 : end\nphase eager x1\nr* : consume b[0:64] == a[0:64]\n",
+    "cesync 1\nranks 2\nstreams 2\nbuffer a 64\nphase graph x2\nr* s1 : produce a[0:64]\n"
+    "r* s1 : record e\nr* : await e\nr* : consume a[0:64]\n",
+};
+
 /* r0 copies 52 bytes to r1 as a batch of two copies of 26 one-byte units
  * (a produce of one byte sets the unit), then flags r1, which consumes. */
 static struct ces_graph *batch_graph(struct ces_ctx *ctx)
@@ -899,6 +928,14 @@ static void test_spin(void **state)
         g = batch_graph(ctx);
         spin_compare(&E, ctx, g, "a batch of two copies of 26 units");
         ces_graph_destroy(g);
+        for (size_t i = 0; i < sizeof(link_schedules) / sizeof(link_schedules[0]); i++) {
+            char what[64];
+
+            g = text_graph(ctx, link_schedules[i]);
+            snprintf(what, sizeof(what), "links at boundaries, schedule %zu", i);
+            spin_compare(&E, ctx, g, what);
+            ces_graph_destroy(g);
+        }
     }
     /* queue maps that differ between ranks, which no `connections` says:
      * the first two generated schedules of two streams and two ranks */
