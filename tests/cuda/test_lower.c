@@ -56,7 +56,6 @@ static struct ces_graph *xchg(struct ces_ctx *ctx, uint32_t kind, uint32_t reps,
     return g;
 }
 
-static struct ces_graph *text_graph(struct ces_ctx *ctx, const char *text);
 
 static char *lower_text(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank,
                         const struct ces_cuda_caps *caps, unsigned flags)
@@ -511,7 +510,7 @@ static void test_refusals(void **state)
     ces_graph_destroy(g);
     /* $i in the slot alone (a value of 1): the message must not say that
      * the awaited value depends on $i */
-    g = text_graph(ctx, "cesync 1\nranks 2\nsignal f u32 2\nphase graph x2\n"
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nsignal f u32 2\nphase graph x2\n"
                         "r* over p : write f[$i % 2]@$p = 1\n"
                         "r* over p : wait f[$i % 2] >= 1\n"
                         "r* over p : write f[$i % 2] = 0\n");
@@ -1080,22 +1079,10 @@ static void test_group_side(void **state)
     ces_test_ctx_end(ctx, &ta);
 }
 
-/* The graph of a schedule written as .ces text. */
-static struct ces_graph *text_graph(struct ces_ctx *ctx, const char *text)
-{
-    struct ces_prog *prog = NULL;
-    struct ces_graph *g = NULL;
-
-    assert_int_equal(ces_prog_parse(ctx, text, strlen(text), "written.ces", &prog), CES_OK);
-    assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
-    ces_prog_destroy(prog);
-    return g;
-}
-
 /* The checker's verdict on a schedule written as .ces text. */
 static uint32_t text_verdict(struct ces_ctx *ctx, const char *text)
 {
-    struct ces_graph *g = text_graph(ctx, text);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
     uint32_t v = ces_test_verdict(ctx, g);
 
     ces_graph_destroy(g);
@@ -1112,7 +1099,7 @@ static void test_links(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g = text_graph(ctx, "cesync 1\n"
+    struct ces_graph *g = ces_test_text_graph(ctx, "cesync 1\n"
                                           "ranks 2\n"
                                           "streams 4\n"
                                           "buffer b 64\n"
@@ -1143,7 +1130,7 @@ static void test_links(void **state)
                    "s2 copy 1 [b[16:24]@1 -> b[24:32]@1]\n"
                    "s0 await local\n");
     ces_graph_destroy(g);
-    g = text_graph(ctx, "cesync 1\n"
+    g = ces_test_text_graph(ctx, "cesync 1\n"
                         "ranks 1\n"
                         "streams 4\n"
                         "buffer b 64\n"

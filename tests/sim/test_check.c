@@ -541,18 +541,6 @@ static void test_head_of_line(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* The graph of .ces text src (parsed and expanded). */
-static struct ces_graph *from_text(struct ces_ctx *ctx, const char *src)
-{
-    struct ces_prog *p = NULL;
-    struct ces_graph *g = NULL;
-
-    assert_int_equal(ces_prog_parse(ctx, src, strlen(src), "t.ces", &p), CES_OK);
-    assert_int_equal(ces_prog_expand(ctx, p, &g), CES_OK);
-    ces_prog_destroy(p);
-    return g;
-}
-
 /* A rank's streams pass block and replay boundaries together, as the CUDA
  * backend forks them from stream 0 before each block or replay and joins
  * them into it after.  A wait that only a later iteration of another
@@ -581,7 +569,7 @@ static void test_links_at_boundaries(void **state)
                                   "r* : consume a[0:64]\n";
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g = from_text(ctx, later);
+    struct ces_graph *g = ces_test_text_graph(ctx, later);
     struct ces_check_opts apart;
     struct ces_check_report *r;
     const struct ces_check_defect *d;
@@ -617,18 +605,14 @@ static void test_links_at_boundaries(void **state)
     r = check2(ctx, g, &apart, CES_V_OK);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
-    g = from_text(ctx, blocks);
-    r = check2(ctx, g, NULL, CES_V_OK);
-    ces_check_report_destroy(r);
-    r = check2(ctx, g, &apart, CES_V_RACE);
-    ces_check_report_destroy(r);
-    ces_graph_destroy(g);
-    g = from_text(ctx, replays);
-    r = check2(ctx, g, NULL, CES_V_OK);
-    ces_check_report_destroy(r);
-    r = check2(ctx, g, &apart, CES_V_RACE);
-    ces_check_report_destroy(r);
-    ces_graph_destroy(g);
+    for (int i = 0; i < 2; i++) {
+        g = ces_test_text_graph(ctx, i == 0 ? blocks : replays);
+        r = check2(ctx, g, NULL, CES_V_OK);
+        ces_check_report_destroy(r);
+        r = check2(ctx, g, &apart, CES_V_RACE);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
     ces_test_ctx_end(ctx, &st);
 }
 

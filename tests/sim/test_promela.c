@@ -210,18 +210,6 @@ static struct ces_graph *empty_graph(struct ces_ctx *ctx)
     return g;
 }
 
-/* The graph of .ces text src. */
-static struct ces_graph *text_graph(struct ces_ctx *ctx, const char *src)
-{
-    struct ces_prog *p = NULL;
-    struct ces_graph *g = NULL;
-
-    assert_int_equal(ces_prog_parse(ctx, src, strlen(src), "t.ces", &p), CES_OK);
-    assert_int_equal(ces_prog_expand(ctx, p, &g), CES_OK);
-    ces_prog_destroy(p);
-    return g;
-}
-
 /* Schedules whose verdict the links at block and replay boundaries decide
  * (docs/SEMANTICS.md, section 1): a wait that only a later iteration of
  * another stream satisfies (DEADLOCK, also on one hardware queue), and a
@@ -931,7 +919,7 @@ static void test_spin(void **state)
         for (size_t i = 0; i < sizeof(link_schedules) / sizeof(link_schedules[0]); i++) {
             char what[64];
 
-            g = text_graph(ctx, link_schedules[i]);
+            g = ces_test_text_graph(ctx, link_schedules[i]);
             snprintf(what, sizeof(what), "links at boundaries, schedule %zu", i);
             spin_compare(&E, ctx, g, what);
             ces_graph_destroy(g);

@@ -57,6 +57,10 @@ int ces_test_tool(const char *dir, const char *args, char **out);
  * `want` (stdout and stderr together); fails the test otherwise. */
 void ces_test_tool_says(const char *args, int rc, const char *want);
 
+/* The graph of a schedule written as .ces text (parsed and expanded; fails
+ * the test if it does not). */
+struct ces_graph *ces_test_text_graph(struct ces_ctx *ctx, const char *text);
+
 /* The checker's verdict on g, searched to the end (fails the test if the
  * search does not complete within 30 s). */
 uint32_t ces_test_verdict(struct ces_ctx *ctx, const struct ces_graph *g);
