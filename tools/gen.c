@@ -34,7 +34,8 @@ static const char gen_help[] =
     "               random\n"
     "  --mutate PCT chance that a step is mutated, 0..100 (default 45)\n"
     "  -o DIR       write DIR/gen-SEED.ces files instead of standard output (one\n"
-    "               that exists is replaced only by a complete file)\n"
+    "               that exists is replaced only by a complete file); -o - is\n"
+    "               standard output\n"
     "\n"
     "Each schedule follows a line with the command that writes it again, every\n"
     "option that shapes it given (0: at random, drawn from the seed):\n"
@@ -137,7 +138,8 @@ int ces_cmd_gen(int argc, char **argv)
             have_seed |= k == GEN_SEED;
         } else if (strcmp(a, "-o") == 0) {
             ec = ces_tool_value("gen", a, val, "a directory");
-            dir = val;
+            /* "-": standard output, as for the other commands' -o */
+            dir = val != NULL && strcmp(val, "-") == 0 ? NULL : val;
         } else {
             return ces_tool_unexpected("gen", a);
         }

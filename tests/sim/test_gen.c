@@ -396,6 +396,11 @@ static void test_tool_options(void **state)
     assert_int_equal(ces_test_tool(NULL, "gen --seed 3 --ranks 0 --streams 0 --steps 0", &out), 0);
     assert_string_equal(out, dflt);
     free(out);
+    /* -o - is standard output, as for the other commands (it made a
+     * directory named '-') */
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 3 -o -", &out), 0);
+    assert_string_equal(out, dflt);
+    free(out);
     free(dflt);
     assert_int_equal(ces_test_tool(NULL, "gen --help", &out), 0);
     assert_non_null(strstr(out, "  --ranks R    ranks, 2..8, or 0 (the default): 2 or 3 at random\n"));
