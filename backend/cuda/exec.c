@@ -90,8 +90,9 @@ static int issue_copies(struct issue *is, const struct ces_cuda_call *call)
     if (n == 0)
         return CES_OK;
     /* Per-copy calls under capture (the batch call is not capturable), for
-     * a single copy, and on the legacy NULL stream (the batch call rejects it). */
-    if (call->kind == CES_CALL_COPY || n == 1 || s == NULL) {
+     * a single copy, and on the legacy default stream, NULL or
+     * CU_STREAM_LEGACY (cudaStreamLegacy) (the batch call rejects it). */
+    if (call->kind == CES_CALL_COPY || n == 1 || s == NULL || s == CU_STREAM_LEGACY) {
         for (size_t i = 0; i < n; i++)
             CES_RT_GOTO(c->ctx, rc,
                         cudaMemcpyAsync(ptrs[i], ptrs[call->count + i], sizes[i], cudaMemcpyDefault,

@@ -281,6 +281,35 @@ static int part_coll(struct rk *rks, uint32_t m, uint32_t n, int big)
     return bad_args(rks, m, n);
 }
 
+/* The collectives on the streams CUDA names by constants: NULL and
+ * cudaStreamLegacy (the legacy default stream, on which
+ * cudaMemcpyBatchAsync refuses to run: the backend issued its batches
+ * there when the stream was named cudaStreamLegacy) and cudaStreamPerThread.
+ * One process per rank: the ranks of one process on one GPU would share
+ * each of these streams. */
+static int part_streams(struct rk *rks, uint32_t m, uint32_t n)
+{
+    static const struct {
+        cudaStream_t s;
+        const char *name;
+    } named[] = {{0, "NULL"}, {cudaStreamLegacy, "cudaStreamLegacy"},
+                 {cudaStreamPerThread, "cudaStreamPerThread"}};
+    cudaStream_t own = rks[0].s;
+    int bad = 0;
+
+    for (size_t k = 0; k < sizeof(named) / sizeof(named[0]) && !bad; k++) {
+        for (uint32_t i = 0; i < m; i++)
+            rks[i].s = named[k].s;
+        bad = one_coll(rks, m, n, CES_COLL_ALLTOALL, 4096) ||
+              one_coll(rks, m, n, CES_COLL_ALLGATHER, 4097);
+        if (!bad && rks[0].rank == 0)
+            printf("ok   on the stream %s\n", named[k].name);
+    }
+    for (uint32_t i = 0; i < m; i++)
+        rks[i].s = own;
+    return bad;
+}
+
 /* Symmetric send and receive buffers of B bytes on every local rank. */
 static int sym_buffers(struct rk *rks, uint32_t m, uint64_t B, void **send, void **recv)
 {
@@ -1016,6 +1045,8 @@ static int run_part(const char *part, struct rk *rks, uint32_t m, uint32_t n)
         return part_launch(rks, m, n);
     if (strcmp(part, "inplace") == 0)
         return part_inplace(rks, m, n);
+    if (strcmp(part, "streams") == 0)
+        return part_streams(rks, m, n);
     printf("unknown part %s\n", part);
     return 1;
 }
