@@ -789,8 +789,7 @@ const struct ces_op *ces_graph_ops(const struct ces_graph *g, uint32_t b, uint32
     return v->data;
 }
 
-/* Does op i await an event that an op before it recorded? */
-static bool awaits_earlier(const struct ces_op *ops, uint32_t i)
+bool ces_graph_awaits_earlier(const struct ces_op *ops, uint32_t i)
 {
     if (ops[i].kind != CES_OP_AWAIT)
         return false;
@@ -835,7 +834,7 @@ void ces_graph_links(const struct ces_graph *g, uint32_t b, uint32_t r, uint64_t
     for (uint32_t s = 1; s < g->streams; s++) {
         if (first[s] == UINT32_MAX)
             continue;
-        if (!awaits_earlier(ops, first[s]))
+        if (!ces_graph_awaits_earlier(ops, first[s]))
             *fork |= UINT64_C(1) << s;
         if (!awaited_later(ops, n, last[s]))
             *join |= UINT64_C(1) << s;

@@ -196,6 +196,9 @@ bool ces_region_overlap(const struct ces_region *x, const struct ces_region *y);
  * that event between them, ends before that await: no join. */
 void ces_graph_links(const struct ces_graph *g, uint32_t b, uint32_t r, uint64_t *fork,
                      uint64_t *join);
+/* Whether op i of a block's op list (ops) awaits an event that an op
+ * before it in the list records (core/graph.c). */
+bool ces_graph_awaits_earlier(const struct ces_op *ops, uint32_t i);
 
 /* "r1.s0#7" style name of an op position, used in messages; with `op` (may
  * be NULL) from a source file, its place there too: "r1.s0#7 (line 9:1)". */

@@ -437,6 +437,15 @@ static int lower_block(struct lower_state *st, uint32_t b, const struct ces_cuda
     for (uint32_t i = 0; i < n && rc == CES_OK; i++) {
         uint32_t s = ops[i].stream;
 
+        /* Captured, an await of a record outside the block is left out: that
+         * record ran in an earlier block or replay, which the fork and join
+         * order before this one already (the checker's links), and a CUDA
+         * graph cannot wait on work outside its capture
+         * (CUDA_ERROR_STREAM_CAPTURE_ISOLATION). */
+        if (capture && ops[i].kind == CES_OP_AWAIT && !ces_graph_awaits_earlier(ops, i)) {
+            blk->stream_ops[s]++;
+            continue;
+        }
         /* With shared hardware queues (connections > 0, `any` among them)
          * the checked order of ops entering a queue is the line order, so a
          * stream's run of memops is issued before any op of another stream

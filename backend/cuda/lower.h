@@ -134,7 +134,10 @@ struct ces_cuda_plan {
 };
 
 /* Lowers rank `rank` of a validated graph.  Pure: reads the graph, writes
- * the plan.  Errors: CES_ERR_UNSUPPORTED for a flush the device cannot do, a
+ * the plan.  A block lowered for capture leaves out each await of a record
+ * made outside it (in an earlier block or replay, which the fork and join
+ * order before it already; a CUDA graph cannot wait on work outside its
+ * capture).  Errors: CES_ERR_UNSUPPORTED for a flush the device cannot do, a
  * u64 signal without 64-bit memops, or (under capture) a wait that reads $i,
  * in its slot or its value (CES_OPF_FROZEN: the replays would pass on stale
  * values, an unsafe protocol under capture); CES_ERR_INVALID for bad
