@@ -763,7 +763,7 @@ struct ces_signal_info ces_graph_signal(const struct ces_graph *g, uint32_t i)
 
 const char *ces_graph_event(const struct ces_graph *g, uint32_t i)
 {
-    return CES_VEC_AT(&g->events, struct ces_named, i).name;
+    return named(&g->events, i);
 }
 
 const char *ces_graph_const(const struct ces_graph *g, uint32_t i, int64_t *value)
@@ -920,7 +920,7 @@ static void fmt_region(struct ces_sb *sb, const struct ces_graph *g, uint32_t ra
                        const struct ces_region *reg, bool always_rank)
 {
     ces_sb_printf(sb, "%s[%" PRIu64 ":%" PRIu64 "]",
-                  CES_VEC_AT(&g->buffers, struct ces_named, reg->buf).name, reg->lo, reg->hi);
+                  named(&g->buffers, reg->buf), reg->lo, reg->hi);
     if (always_rank || reg->rank != rank)
         ces_sb_printf(sb, "@%" PRIu32, reg->rank);
 }
@@ -939,7 +939,7 @@ static void fmt_op(struct ces_sb *sb, const struct ces_graph *g, uint32_t rank,
     case CES_OP_WRITE:
     case CES_OP_WAIT:
         ces_sb_printf(sb, " %s[%" PRIu32 "]",
-                      CES_VEC_AT(&g->signals, struct ces_named, op->slot.sig).name, op->slot.idx);
+                      named(&g->signals, op->slot.sig), op->slot.idx);
         if (op->slot.rank != rank)
             ces_sb_printf(sb, "@%" PRIu32, op->slot.rank);
         ces_sb_printf(sb, " %s %" PRIu64,
@@ -948,7 +948,7 @@ static void fmt_op(struct ces_sb *sb, const struct ces_graph *g, uint32_t rank,
         break;
     case CES_OP_RECORD:
     case CES_OP_AWAIT:
-        ces_sb_printf(sb, " %s", CES_VEC_AT(&g->events, struct ces_named, op->event).name);
+        ces_sb_printf(sb, " %s", named(&g->events, op->event));
         break;
     case CES_OP_PRODUCE:
         ces_sb_puts(sb, " ");

@@ -263,6 +263,18 @@ void ces_sim_sb_queue_map(struct ces_sb *sb, uint32_t ranks, uint32_t streams,
                           const uint32_t *map);
 
 /* model.c */
+/* The links at rank r's block and replay boundaries, as the CUDA backend
+ * orders its streams there (docs/SEMANTICS.md, section 1), among the
+ * streams below `linked`: for the first op (position pos) of each stream s
+ * in a (block, replay), fn(ud, s, pos, q, qpos) for the last earlier op of
+ * every other stream q that ran one since s's own previous (block, replay)
+ * with ops (those before it are linked through that one's links); the
+ * links of one op come one after another, in block order.  Stops at fn's
+ * first error and returns it. */
+int ces_sim_links_each(const struct ces_graph *g, uint32_t r, uint32_t linked,
+                       int (*fn)(void *ud, uint32_t s, uint32_t pos, uint32_t q, uint32_t qpos),
+                       void *ud);
+
 /* Builds the model of g under opts; streams from `queued` on (the delayed
  * writes' streams) have a hardware queue each, whatever g's connections.
  * With opts->max_memory > 0 every

@@ -360,89 +360,101 @@ out:
 /* Marks an op whose clock a link keeps until its slot is numbered. */
 #define SIM_SNAP_WANTED (SIM_NONE - 1)
 
-/* The boundaries of each rank's (block, replay)s: the CUDA backend forks
- * the streams with ops in one from stream 0 before it and joins them into
- * stream 0 after it (or links them by the block's own events, which order
- * the same), so no op of a later one runs before every op of an earlier one
- * of the rank (docs/SEMANTICS.md, section 1).  The first op of a stream in a
- * (block, replay) links to the last earlier op of every other stream of
- * the rank that ran one since the stream's own previous (block, replay)
- * with ops (earlier ones it follows through that one's links already).
- * The streams from m->linked on (delayed writes) take no part. */
-static int link_units(struct sim_model *m)
+int ces_sim_links_each(const struct ces_graph *g, uint32_t r, uint32_t linked,
+                       int (*fn)(void *ud, uint32_t s, uint32_t pos, uint32_t q, uint32_t qpos),
+                       void *ud)
 {
-    uint32_t nb = ces_graph_nblocks(m->g);
-    uint32_t L = m->linked < m->streams ? m->linked : m->streams;
+    uint32_t nb = ces_graph_nblocks(g), streams = ces_graph_streams(g);
+    uint32_t L = linked < streams ? linked : streams;
     uint32_t cnt[CES_MAX_STREAMS], count[CES_MAX_STREAMS];
-    int64_t seen[CES_MAX_STREAMS];
-    size_t n = 0;
+    int64_t seen[CES_MAX_STREAMS], u = 0;
+    int rc = CES_OK;
 
     if (L < 2)
         return CES_OK;
-    for (int pass = 0; pass < 2; pass++) {
-        n = 0;
-        for (uint32_t r = 0; r < m->ranks; r++) {
-            int64_t u = 0;
+    for (uint32_t s = 0; s < L; s++) {
+        cnt[s] = 0;
+        seen[s] = -1;
+    }
+    for (uint32_t b = 0; b < nb; b++) {
+        struct ces_block_info bi = ces_graph_block(g, b);
+        uint32_t nops;
+        const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
 
+        if (nops == 0)
+            continue;
+        memset(count, 0, sizeof(count));
+        for (uint32_t i = 0; i < nops; i++)
+            count[ops[i].stream]++;
+        for (uint32_t j = 0; j < bi.reps; j++, u++) {
             for (uint32_t s = 0; s < L; s++) {
-                cnt[s] = 0;
-                seen[s] = -1;
+                for (uint32_t q = 0; q < L && count[s] > 0; q++) {
+                    if (q == s || seen[q] < 0 || seen[q] < seen[s])
+                        continue;
+                    rc = fn(ud, s, cnt[s], q, cnt[q] - 1);
+                    if (rc != CES_OK)
+                        return rc;
+                }
             }
-            for (uint32_t b = 0; b < nb; b++) {
-                struct ces_block_info bi = ces_graph_block(m->g, b);
-                uint32_t nops;
-                const struct ces_op *ops = ces_graph_ops(m->g, b, r, &nops);
-
-                if (nops == 0)
-                    continue;
-                memset(count, 0, sizeof(count));
-                for (uint32_t i = 0; i < nops; i++)
-                    count[ops[i].stream]++;
-                for (uint32_t j = 0; j < bi.reps; j++, u++) {
-                    for (uint32_t s = 0; s < L; s++) {
-                        uint32_t k = 0;
-
-                        if (count[s] == 0)
-                            continue;
-                        for (uint32_t q = 0; q < L; q++) {
-                            uint32_t qp = r * m->streams + q;
-
-                            if (q == s || seen[q] < 0 || seen[q] < seen[s])
-                                continue;
-                            if (pass == 1) {
-                                m->links[n + k] = (struct sim_link){qp, cnt[q] - 1, SIM_NONE};
-                                m->ops[qp][cnt[q] - 1].snap = SIM_SNAP_WANTED;
-                            }
-                            k++;
-                        }
-                        if (k > 0 && pass == 1) {
-                            struct sim_op *o = &m->ops[r * m->streams + s][cnt[s]];
-
-                            o->link = (uint32_t)n;
-                            o->nlink = (uint16_t)k;
-                        }
-                        n += k;
-                    }
-                    for (uint32_t s = 0; s < L; s++) {
-                        if (count[s] > 0) {
-                            seen[s] = u;
-                            cnt[s] += count[s];
-                        }
-                    }
+            for (uint32_t s = 0; s < L; s++) {
+                if (count[s] > 0) {
+                    seen[s] = u;
+                    cnt[s] += count[s];
                 }
             }
         }
-        if (pass == 0) {
-            if (n >= UINT32_MAX)
-                return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
-                                     "the schedule has %zu stream links at its block and replay "
-                                     "boundaries; the checker takes at most %" PRIu32,
-                                     n, UINT32_MAX - 1);
-            m->links = zalloc(m, n, sizeof(struct sim_link));
-            if (m->links == NULL)
-                return nomem(m->ctx);
-            m->nlinks = (uint32_t)n;
-        }
+    }
+    return CES_OK;
+}
+
+/* Counts the model's links (m->links NULL) or fills them in. */
+struct link_fill {
+    struct sim_model *m;
+    uint32_t r;
+    size_t n;
+};
+
+static int link_one(void *ud, uint32_t s, uint32_t pos, uint32_t q, uint32_t qpos)
+{
+    struct link_fill *f = ud;
+    struct sim_model *m = f->m;
+    uint32_t qp = f->r * m->streams + q;
+
+    if (m->links != NULL) {
+        struct sim_op *o = &m->ops[f->r * m->streams + s][pos];
+
+        if (o->nlink == 0)
+            o->link = (uint32_t)f->n;
+        o->nlink++;
+        m->links[f->n] = (struct sim_link){qp, qpos, SIM_NONE};
+        m->ops[qp][qpos].snap = SIM_SNAP_WANTED;
+    }
+    f->n++;
+    return CES_OK;
+}
+
+/* The links at each rank's block and replay boundaries (ces_sim_links_each;
+ * docs/SEMANTICS.md, section 1).  The streams from m->linked on (delayed
+ * writes) take no part. */
+static int link_units(struct sim_model *m)
+{
+    struct link_fill f = {m, 0, 0};
+
+    for (int pass = 0; pass < 2; pass++) {
+        f.n = 0;
+        for (f.r = 0; f.r < m->ranks; f.r++)
+            ces_sim_links_each(m->g, f.r, m->linked, link_one, &f);
+        if (pass == 1 || f.n == 0)
+            break;
+        if (f.n >= UINT32_MAX)
+            return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                                 "the schedule has %zu stream links at its block and replay "
+                                 "boundaries; the checker takes at most %" PRIu32,
+                                 f.n, UINT32_MAX - 1);
+        m->links = zalloc(m, f.n, sizeof(struct sim_link));
+        if (m->links == NULL)
+            return nomem(m->ctx);
+        m->nlinks = (uint32_t)f.n;
     }
     return CES_OK;
 }

@@ -59,7 +59,6 @@ struct pml_inst {
     uint32_t k;       /* index in its stream's unrolled program */
     int32_t bind;     /* await: instance index of its record; -1 if none */
     int32_t rec;      /* record: event storage index; -1 if no await uses it */
-    uint32_t unit;    /* its (block, replay), counted over the rank's */
     int32_t snap;     /* the last op of its stream before a later (block, replay): the
                          event storage that a link to it reads; -1 if none */
     uint32_t link, nlink; /* the first op of its stream in a (block, replay): its
@@ -200,7 +199,6 @@ static int pml_unroll(struct pml *m)
     }
     for (uint32_t r = 0; r < m->R; r++) {
         size_t total = 0, at = 0;
-        uint32_t unit = 0;
 
         for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
             uint32_t n;
@@ -227,7 +225,7 @@ static int pml_unroll(struct pml *m)
             uint32_t n;
             const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
-            for (uint32_t rep = 0; rep < bi.reps && n > 0; rep++, unit++) {
+            for (uint32_t rep = 0; rep < bi.reps && n > 0; rep++) {
                 for (uint32_t i = 0; i < n; i++, at++) {
                     struct pml_inst *in = &m->inst[r][at];
 
@@ -236,7 +234,6 @@ static int pml_unroll(struct pml *m)
                     in->k = kcount[ops[i].stream]++;
                     in->bind = -1;
                     in->rec = -1;
-                    in->unit = unit;
                     in->snap = -1;
                     if (ops[i].kind == CES_OP_RECORD) {
                         last[ops[i].event] = (int32_t)at;
@@ -255,63 +252,63 @@ out:
     return rc;
 }
 
+/* Binds one link of rank r (ces_sim_links_each): `where` maps stream s's
+ * position k to its instance, where[base[s] + k]. */
+struct pml_linking {
+    struct pml *m;
+    uint32_t r;
+    uint32_t *where;
+    uint32_t base[CES_MAX_STREAMS];
+};
+
+static int pml_link(void *ud, uint32_t s, uint32_t pos, uint32_t q, uint32_t qpos)
+{
+    struct pml_linking *L = ud;
+    struct pml *m = L->m;
+    struct pml_inst *in = &m->inst[L->r][L->where[L->base[s] + pos]];
+    struct pml_inst *to = &m->inst[L->r][L->where[L->base[q] + qpos]];
+
+    if (in->nlink == 0)
+        in->link = (uint32_t)m->links.len;
+    if (to->snap < 0)
+        to->snap = (int32_t)m->nrec++;
+    if (ces_vec_push(m->ctx, &m->links, sizeof(int32_t), &to->snap) != CES_OK)
+        return pml_nomem(m);
+    in->nlink++;
+    return CES_OK;
+}
+
 /* The links at each rank's block and replay boundaries, as the checker
- * makes them (docs/SEMANTICS.md, section 1): the first op of a stream in a
- * (block, replay) waits for the last earlier op of every other stream of
- * the rank that ran one since the stream's own previous (block, replay). */
+ * makes them (docs/SEMANTICS.md, section 1). */
 static int pml_links(struct pml *m)
 {
-    for (uint32_t r = 0; r < m->R; r++) {
-        int64_t seen[CES_MAX_STREAMS];
-        int32_t last[CES_MAX_STREAMS];
-        uint32_t i = 0, n = m->ninst[r];
+    struct pml_linking L;
+    int rc = CES_OK;
 
-        for (uint32_t s = 0; s < m->S; s++) {
-            seen[s] = -1;
-            last[s] = -1;
+    memset(&L, 0, sizeof(L));
+    L.m = m;
+    for (L.r = 0; L.r < m->R && rc == CES_OK; L.r++) {
+        uint32_t n = m->ninst[L.r], fill[CES_MAX_STREAMS];
+
+        L.where = pml_calloc(m, n, sizeof(uint32_t));
+        if (L.where == NULL)
+            return pml_nomem(m);
+        memset(fill, 0, sizeof(fill));
+        for (uint32_t i = 0; i < n; i++)
+            fill[m->inst[L.r][i].op->stream]++;
+        for (uint32_t s = 0, at = 0; s < m->S; s++) {
+            L.base[s] = at;
+            at += fill[s];
         }
-        while (i < n) {
-            uint32_t u = m->inst[r][i].unit, j = i;
-            int32_t first[CES_MAX_STREAMS], end[CES_MAX_STREAMS];
+        for (uint32_t i = 0; i < n; i++) {
+            const struct pml_inst *in = &m->inst[L.r][i];
 
-            for (uint32_t s = 0; s < m->S; s++)
-                first[s] = end[s] = -1;
-            for (; j < n && m->inst[r][j].unit == u; j++) {
-                uint32_t s = m->inst[r][j].op->stream;
-
-                if (first[s] < 0)
-                    first[s] = (int32_t)j;
-                end[s] = (int32_t)j;
-            }
-            for (uint32_t s = 0; s < m->S; s++) {
-                struct pml_inst *in = first[s] >= 0 ? &m->inst[r][first[s]] : NULL;
-
-                if (in == NULL)
-                    continue;
-                in->link = (uint32_t)m->links.len;
-                for (uint32_t q = 0; q < m->S; q++) {
-                    struct pml_inst *to;
-
-                    if (q == s || seen[q] < 0 || seen[q] < seen[s])
-                        continue;
-                    to = &m->inst[r][last[q]];
-                    if (to->snap < 0)
-                        to->snap = (int32_t)m->nrec++;
-                    if (ces_vec_push(m->ctx, &m->links, sizeof(int32_t), &to->snap) != CES_OK)
-                        return pml_nomem(m);
-                    in->nlink++;
-                }
-            }
-            for (uint32_t s = 0; s < m->S; s++) {
-                if (first[s] >= 0) {
-                    seen[s] = u;
-                    last[s] = end[s];
-                }
-            }
-            i = j;
+            L.where[L.base[in->op->stream] + in->k] = i;
         }
+        rc = ces_sim_links_each(m->g, L.r, m->S, pml_link, &L);
+        ces_free(m->ctx, L.where);
     }
-    return CES_OK;
+    return rc;
 }
 
 static bool pml_has_regions(const struct ces_op *op, uint32_t *n)
