@@ -616,15 +616,14 @@ static void pml_acquire(struct pml *m, struct ces_sb *sb, uint32_t t, const char
     }
 }
 
+/* The op in a comment, whole (its names may be long). */
 static void pml_comment(struct pml *m, struct ces_sb *sb, uint32_t rank,
                         const struct pml_inst *in, const char *indent)
 {
-    char text[256];
-
-    if (ces_op_format(m->g, rank, in->op, text, sizeof(text)) < 0 && sb->status == CES_OK)
-        sb->status = CES_ERR_NOMEM;
-    ces_sb_printf(sb, "%s/* r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " %s (iteration %" PRIu64 ") */\n",
-                  indent, rank, in->op->stream, in->k, text, in->iter);
+    ces_sb_printf(sb, "%s/* r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " ", indent, rank, in->op->stream,
+                  in->k);
+    ces_sb_op(sb, m->g, rank, in->op);
+    ces_sb_printf(sb, " (iteration %" PRIu64 ") */\n", in->iter);
 }
 
 /* Opens a d_step; returns where its body starts. */

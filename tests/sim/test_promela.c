@@ -257,6 +257,30 @@ static struct ces_graph *batch_graph(struct ces_ctx *ctx)
     return g;
 }
 
+/* An op's comment in the model holds its whole text: it was cut at 255
+ * bytes, so a long buffer name lost the region and the rest. */
+static void test_long_op_comment(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char name[301], src[800], want[400];
+    struct ces_graph *g;
+    char *text = NULL;
+
+    (void)state;
+    memset(name, 'n', 300);
+    name[300] = '\0';
+    snprintf(src, sizeof(src), "cesync 1\nranks 2\nbuffer %s 64\nphase eager x1\n"
+             "r0 : produce %s[0:64]\n", name, name);
+    g = ces_test_text_graph(ctx, src);
+    assert_int_equal(ces_promela_emit(ctx, g, NULL, &text, NULL), CES_OK);
+    snprintf(want, sizeof(want), "/* r0.s0#0 produce %s[0:64] (iteration 1) */\n", name);
+    assert_non_null(strstr(text, want));
+    ces_free(ctx, text);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_options_and_limits(void **state)
 {
     struct ces_test_alloc st;
@@ -950,6 +974,7 @@ int main(void)
 {
     const struct CMUnitTest encoding[] = {
         cmocka_unit_test(test_pinned),        cmocka_unit_test(test_wait_guards),
+        cmocka_unit_test(test_long_op_comment),
         cmocka_unit_test(test_options_and_limits), cmocka_unit_test(test_unvalidated_graph),
         cmocka_unit_test(test_queues),
         cmocka_unit_test(test_alloc_failures), cmocka_unit_test(test_tool),
