@@ -240,7 +240,7 @@ static int block_empty(struct psim *s, uint32_t b)
  * SIZE_MAX) as the CUDA backend's flush_memops does: calls of at most
  * max_memops_per_batch ops, a call that waits keeping room for the
  * watchdog's writes (1 eager, 2 captured), and eager, when the stream's
- * copies between ranks since its last flush (copied[k]) reached
+ * copies between ranks since its last memops (copied[k]) reached
  * split_wait_mib, the writes before a barrier's first wait a call of their
  * own.  Each call costs the host host_call_us (eager) and starts its ops
  * there.  pend is scratch. */
@@ -252,10 +252,10 @@ static int flush_pending(struct psim *s, uint32_t k, size_t *pfrom, uint64_t *co
     int cut_now = !graph && split > 0 && copied[k] >= split;
     size_t from = pfrom[k], len, at = 0, cut = 0, first_wait;
 
+    if (from == SIZE_MAX)
+        return CES_OK; /* copies before and after count together */
     copied[k] = 0;
     pfrom[k] = SIZE_MAX;
-    if (from == SIZE_MAX)
-        return CES_OK;
     pend->len = 0;
     for (size_t i = from; i < s->insts.len; i++)
         if (I(s, i)->stream == k && ces_vec_push(s->ctx, pend, sizeof(size_t), &i) != CES_OK)
@@ -415,7 +415,7 @@ static int build(struct psim *s)
     uint32_t *sidx = NULL; /* [streams] per rank: ops seen */
     double *host = NULL;   /* [ranks] */
     uint64_t *copied = NULL; /* [streams]: bytes between ranks of the copies
-                                since the stream's last flush (flush_pending) */
+                                since the stream's last memops (flush_pending) */
     uint64_t *links = NULL;  /* [2 * ranks]: the block's fork and join of each rank */
     size_t *pfrom = NULL;    /* [streams]: the stream's first memop not yet issued */
     uint8_t *in_batch = NULL; /* [streams]: inside batch ... end */

@@ -108,6 +108,8 @@ static int flush_memops(struct lower_state *st, uint32_t s)
     uint32_t extra = st->progress ? 1u : st->flight ? 2u : 0u;
     int rc = CES_OK;
 
+    if (pv->len == 0)
+        return CES_OK; /* copies before and after count together */
     st->copied[s] = 0;
     while (done < pv->len) {
         size_t n = pv->len - done < st->max ? pv->len - done : st->max;

@@ -153,9 +153,10 @@ static void test_progress(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* 2 ranks; each copies 32 bytes to the peer (no batch), writes a[r]@peer =
- * 1 and waits for a[peer] (same) or b[peer] (!same) to reach 1. */
-static struct ces_graph *after_copy(struct ces_ctx *ctx, int same)
+/* 2 ranks; each copies 32 bytes to the peer (no batch) in `pieces` copies
+ * (1 or 2), writes a[r]@peer = 1 and waits for a[peer] (same) or b[peer]
+ * (!same) to reach 1. */
+static struct ces_graph *after_copy(struct ces_ctx *ctx, int same, uint32_t pieces)
 {
     struct ces_graph *g = NULL;
     uint32_t send, recv, a, b;
@@ -167,13 +168,19 @@ static struct ces_graph *after_copy(struct ces_ctx *ctx, int same)
     assert_int_equal(ces_graph_add_signal(g, "b", CES_U32, 2, &b), CES_OK);
     assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
     for (uint32_t r = 0; r < 2; r++) {
-        uint32_t p = 1 - r;
+        uint32_t p = 1 - r, len = 32 / pieces;
         struct ces_op ops[] = {
-            {.kind = CES_OP_COPY, .a = {send, r, 0, 32}, .b = {recv, p, 0, 32}},
             {.kind = CES_OP_WRITE, .slot = {a, p, r}, .value = 1},
             {.kind = CES_OP_WAIT, .slot = {same ? a : b, r, p}, .value = 1},
         };
 
+        for (uint32_t k = 0; k < pieces; k++) {
+            struct ces_op c = {.kind = CES_OP_COPY,
+                               .a = {send, r, k * len, (k + 1) * len},
+                               .b = {recv, p, k * len, (k + 1) * len}};
+
+            assert_int_equal(ces_graph_add_op(g, r, &c), CES_OK);
+        }
         for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
             assert_int_equal(ces_graph_add_op(g, r, &ops[i]), CES_OK);
     }
@@ -216,7 +223,7 @@ static void test_split_barrier(void **state)
     assert_non_null(strstr(t, "s0 memops 2 [write32 ready[2]@1 = 2; wait32 ready[3]@0 >= 2]\n"));
     ces_free(ctx, t);
     ces_graph_destroy(g);
-    g = after_copy(ctx, 1);
+    g = after_copy(ctx, 1, 1);
     t = lower_text(ctx, g, 1, &caps, 0);
     assert_string_equal(t, "block 0 eager x1 first 1\n"
                            "s0 copy 1 [send[0:32]@1 -> recv[0:32]@0]\n"
@@ -224,7 +231,17 @@ static void test_split_barrier(void **state)
                            "s0 memops 1 [wait32 a[0]@1 >= 1]\n");
     ces_free(ctx, t);
     ces_graph_destroy(g);
-    g = after_copy(ctx, 0);
+    /* copies without memops between them count together */
+    g = after_copy(ctx, 1, 2);
+    t = lower_text(ctx, g, 1, &caps, 0);
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 copy 1 [send[0:16]@1 -> recv[0:16]@0]\n"
+                           "s0 copy 1 [send[16:32]@1 -> recv[16:32]@0]\n"
+                           "s0 memops 1 [write32 a[1]@0 = 1]\n"
+                           "s0 memops 1 [wait32 a[0]@1 >= 1]\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    g = after_copy(ctx, 0, 1);
     t = lower_text(ctx, g, 1, &caps, 0);
     assert_non_null(strstr(t, "s0 memops 2 [write32 a[1]@0 = 1; wait32 b[0]@1 >= 1]\n"));
     ces_free(ctx, t);

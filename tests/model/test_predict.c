@@ -908,9 +908,11 @@ static void test_graph_copy_start(void **state)
 
 /* Eager, a barrier right behind split_wait_mib MiB of copies between ranks
  * on its stream is two memop batches (as the CUDA backend lowers it): r1
- * publishes its flag at 0.5, r0 copies 1 MiB (start 1, 1048.576 us), then
- * writes its flag and waits for r1's, which is visible long since. */
-static struct ces_predict split_case(const struct ces_model *m, uint32_t kind, int other)
+ * publishes its flag at 0.5, r0 copies 1 MiB (start 1, 1048.576 us) in
+ * `pieces` copies (1 or 2), then writes its flag and waits for r1's, which
+ * is visible long since. */
+static struct ces_predict split_case(const struct ces_model *m, uint32_t kind, int other,
+                                     uint32_t pieces)
 {
     struct fx f;
     struct ces_predict p;
@@ -920,13 +922,15 @@ static struct ces_predict split_case(const struct ces_model *m, uint32_t kind, i
     fx_init(&f, 2, 1, kind, 1);
     assert_int_equal(ces_graph_add_buffer(f.g, "big", 2u << 20, &big), CES_OK);
     assert_int_equal(ces_graph_add_signal(f.g, "credit", CES_U32, 2, &credit), CES_OK);
-    c.a = (struct ces_region){big, 0, 0, 1u << 20};
-    c.b = (struct ces_region){big, 1, 1u << 20, 2u << 20};
     w = wr(&f, 1, 1, 1);
     if (other)
         w.slot.sig = credit;
     op(&f, 1, w);
-    op(&f, 0, c);
+    for (uint32_t k = 0, len = (1u << 20) / pieces; k < pieces; k++) {
+        c.a = (struct ces_region){big, 0, k * len, (k + 1) * len};
+        c.b = (struct ces_region){big, 1, (1u << 20) + k * len, (1u << 20) + (k + 1) * len};
+        op(&f, 0, c);
+    }
     op(&f, 0, wr(&f, 0, 0, 1));
     w = wt(&f, 1, 1, 1);
     if (other)
@@ -944,16 +948,21 @@ static void test_split_barrier(void **state)
     (void)state;
     m.split_wait_mib = 1;
     /* copy done at 1049.576, write batch 0.5, wait batch 0.5 */
-    assert_us(split_case(&m, CES_PHASE_EAGER, 0).total_us, 1050.576);
-    assert_us(split_case(&m, CES_PHASE_EAGER, 0).path_memop_us, 1.0);
+    assert_us(split_case(&m, CES_PHASE_EAGER, 0, 1).total_us, 1050.576);
+    assert_us(split_case(&m, CES_PHASE_EAGER, 0, 1).path_memop_us, 1.0);
     /* one batch: under the threshold, under capture, a wait on an array
      * the run does not write (a credit, not a barrier) */
-    assert_us(split_case(&m, CES_PHASE_GRAPH, 0).total_us, 1050.076);
-    assert_us(split_case(&m, CES_PHASE_EAGER, 1).total_us, 1050.076);
+    assert_us(split_case(&m, CES_PHASE_GRAPH, 0, 1).total_us, 1050.076);
+    assert_us(split_case(&m, CES_PHASE_EAGER, 1, 1).total_us, 1050.076);
+    /* two copies of 512 KiB with no memop between them count as 1 MiB:
+     * the second starts at 525.288 (its own per-copy cost) */
+    assert_us(split_case(&m, CES_PHASE_EAGER, 0, 2).total_us, 1051.576);
+    assert_us(split_case(&m, CES_PHASE_EAGER, 0, 2).path_memop_us, 1.0);
     m.split_wait_mib = 2;
-    assert_us(split_case(&m, CES_PHASE_EAGER, 0).total_us, 1050.076);
+    assert_us(split_case(&m, CES_PHASE_EAGER, 0, 1).total_us, 1050.076);
+    assert_us(split_case(&m, CES_PHASE_EAGER, 0, 2).total_us, 1051.076);
     m.split_wait_mib = 0;
-    assert_us(split_case(&m, CES_PHASE_EAGER, 0).total_us, 1050.076);
+    assert_us(split_case(&m, CES_PHASE_EAGER, 0, 1).total_us, 1050.076);
 }
 
 /* A graph block without ops costs its replays' launches, all 2^32 - 1 of
