@@ -224,20 +224,42 @@ static bool blocked_at(const struct dot_state *st, uint32_t b, uint32_t r, uint3
     return (mi->style_bits & (1u << CES_DOT_BLOCKED)) != 0;
 }
 
-/* Opens the box of the batch that op k (a `batch`) of rank r starts in
- * block b.  A stream blocked at the `batch` or at its `end` (behind a
- * queue head, or stopped there by a fault) has no node to paint: the box
- * is drawn red and says which. */
-static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k)
+/* Where the stream of the batch that op k (a `batch`) of rank r starts in
+ * block b is blocked at it: "before its copies" at the `batch`, "at its
+ * end" at its `end` (behind a queue head, or stopped there by a fault, or
+ * at a link), else NULL.  *empty: the batch holds no copies. */
+static const char *batch_blocked(const struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
+                                 bool *empty)
 {
     uint32_t n = 0, e = k + 1;
     const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
-    const char *blocked = blocked_at(st, b, r, k) ? "before its copies" : NULL;
 
     while (e < n && (ops[e].stream != ops[k].stream || ops[e].kind != CES_OP_END))
         e++;
-    if (blocked == NULL && e < n && blocked_at(st, b, r, e))
-        blocked = "at its end";
+    *empty = true;
+    for (uint32_t j = k + 1; j < e && *empty; j++)
+        *empty = ops[j].stream != ops[k].stream;
+    if (blocked_at(st, b, r, k))
+        return "before its copies";
+    return e < n && blocked_at(st, b, r, e) ? "at its end" : NULL;
+}
+
+/* The node of a blocked batch without copies that op k of rank r starts
+ * in block b. */
+static void empty_id(char *id, size_t size, uint32_t b, uint32_t r, uint32_t k)
+{
+    snprintf(id, size, "empty_b%" PRIu32 "_r%" PRIu32 "_k%" PRIu32, b, r, k);
+}
+
+/* Opens the box of the batch that op k (a `batch`) of rank r starts in
+ * block b.  A stream blocked at the `batch` or at its `end` has no node to
+ * paint: the box is drawn red and says which, and a box without copies
+ * gets a node of its own, so that Graphviz draws it. */
+static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k)
+{
+    bool empty;
+    const char *blocked = batch_blocked(st, b, r, k, &empty);
+
     ces_sb_printf(&st->sb, "subgraph cluster_batch_%" PRIu32 "_%" PRIu32 "_%" PRIu32 " {\n", b, r,
                   k);
     if (blocked != NULL)
@@ -246,6 +268,12 @@ static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k)
     else
         ces_sb_puts(&st->sb, "label=\"batch\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
                              "color=\"#4a9a4a\";\n");
+    if (blocked != NULL && empty) {
+        char id[64];
+
+        empty_id(id, sizeof(id), b, r, k);
+        ces_sb_printf(&st->sb, "%s [shape=plaintext, style=\"\", label=\"no copies\"];\n", id);
+    }
 }
 
 /* The nodes of one lane (rank r, stream s) in block b, batches boxed. */
@@ -280,13 +308,19 @@ static void emit_lane_block(struct dot_state *st, uint32_t b, uint32_t r, uint32
     ces_sb_puts(&st->sb, "}\n");
 }
 
-static bool lane_has_ops(const struct ces_graph *g, uint32_t b, uint32_t r, uint32_t s)
+/* Whether the lane (rank r, stream s) of block b has a node: an op other
+ * than `batch` and `end`, or a blocked batch without copies. */
+static bool lane_has_ops(const struct dot_state *st, uint32_t b, uint32_t r, uint32_t s)
 {
     uint32_t n = 0;
-    const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+    const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
+    bool empty;
 
     for (uint32_t k = 0; k < n; k++) {
-        if (ops[k].stream == s && ops[k].kind != CES_OP_BATCH && ops[k].kind != CES_OP_END)
+        if (ops[k].stream != s || ops[k].kind == CES_OP_END)
+            continue;
+        if (ops[k].kind != CES_OP_BATCH ||
+            (batch_blocked(st, b, r, k, &empty) != NULL && empty))
             return true;
     }
     return false;
@@ -314,7 +348,7 @@ static int emit_clusters(struct dot_state *st)
             bool any = false;
 
             for (uint32_t b = 0; b < nb && !any; b++)
-                any = lane_has_ops(g, b, r, s);
+                any = lane_has_ops(st, b, r, s);
             if (!any)
                 continue;
             ces_sb_printf(&st->sb,
@@ -322,7 +356,7 @@ static int emit_clusters(struct dot_state *st)
                           "\"; style=dashed; color=\"#999999\";\n",
                           r, s, s);
             for (uint32_t b = 0; b < nb; b++) {
-                if (lane_has_ops(g, b, r, s))
+                if (lane_has_ops(st, b, r, s))
                     emit_lane_block(st, b, r, s, &base[(size_t)b * g->streams]);
             }
             ces_sb_puts(&st->sb, "}\n");
@@ -427,11 +461,16 @@ static void emit_rank_order(struct dot_state *st)
 
                 for (uint32_t k = 0; k < n && !found; k++) {
                     struct dot_ref ref = {b, r, k};
+                    bool empty;
 
-                    if (ops[k].stream != s || ops[k].kind == CES_OP_BATCH ||
-                        ops[k].kind == CES_OP_END)
+                    if (ops[k].stream != s || ops[k].kind == CES_OP_END)
                         continue;
-                    node_id(id, sizeof(id), ref);
+                    if (ops[k].kind != CES_OP_BATCH)
+                        node_id(id, sizeof(id), ref);
+                    else if (batch_blocked(st, b, r, k, &empty) != NULL && empty)
+                        empty_id(id, sizeof(id), b, r, k);
+                    else
+                        continue;
                     if (!any)
                         ces_sb_printf(&st->sb, "order_root -> rank_root%" PRIu32
                                       " [style=invis];\n", r);

@@ -491,6 +491,44 @@ static void test_overlay_blocked_batch(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A blocked batch without copies (its stream stopped at a link) gets a
+ * node in its box and leads its lane's order: Graphviz draws no empty
+ * cluster, so the mark was lost and the lane left out.  Unblocked, an
+ * empty batch is not drawn. */
+static void test_overlay_blocked_empty_batch(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "streams 2\n"
+                               "signal f u32 1\n"
+                               "phase eager x1\n"
+                               "r0 s0 : wait f[0] >= 1\n"
+                               "phase eager x1\n"
+                               "r0 s1 : batch\n"
+                               "r0 s1 : end\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_BLOCKED}, {1, 0, 0, 0, CES_DOT_BLOCKED}};
+    struct ces_dot_overlay ov = {marks, 2, "HANG counterexample"};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "subgraph cluster_batch_1_0_0 {\nlabel=\"batch\\nblocked before "
+                              "its copies\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
+                              "color=\"#cc0000\"; penwidth=2.5;\nempty_b1_r0_k0 [shape=plaintext, "
+                              "style=\"\", label=\"no copies\"];\n}\n"));
+    assert_non_null(strstr(t, "rank_root0 -> empty_b1_r0_k0 [style=invis];\n"));
+    ces_free(ctx, t);
+    t = emit(ctx, g, NULL);
+    assert_null(strstr(t, "cluster_r0_s1"));
+    assert_null(strstr(t, "empty_b"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_null_arguments(void **state)
 {
     struct ces_test_alloc st;
@@ -793,6 +831,7 @@ int main(void)
         cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_long_name_label),
         cmocka_unit_test(test_overlay_blocked_batch),
+        cmocka_unit_test(test_overlay_blocked_empty_batch),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_no_blocks),
         cmocka_unit_test(test_alloc_failures),
