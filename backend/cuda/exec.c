@@ -536,23 +536,31 @@ static int bind_buffer(struct ces_comm *c, const char *what, const char *name, c
 static void dump_graph(struct ces_comm *c, const struct ces_graph *g, const char *name)
 {
     const char *dir = getenv("CES_DUMP_SCHEDULE");
-    char path[512], *text = NULL;
+    struct ces_sb path;
+    char *text = NULL;
     size_t len = 0;
     FILE *f;
 
     if (dir == NULL || *dir == '\0' || c->rank != 0)
         return;
-    snprintf(path, sizeof(path), "%s/%s.ces", dir, name);
-    if (ces_graph_print(c->ctx, g, 0, &text, &len) != CES_OK)
-        return;
-    f = fopen(path, "w");
-    if (f != NULL) {
-        fwrite(text, 1, len, f);
-        fclose(f);
+    ces_sb_init(&path, c->ctx);
+    ces_sb_printf(&path, "%s/%s.ces", dir, name);
+    if (path.status != CES_OK) {
+        fprintf(stderr, "cesync: CES_DUMP_SCHEDULE: out of memory\n");
+    } else if (ces_graph_print(c->ctx, g, 0, &text, &len) != CES_OK) {
+        fprintf(stderr, "cesync: CES_DUMP_SCHEDULE: cannot print %s: %s\n", path.buf,
+                ces_ctx_last_error(c->ctx));
     } else {
-        fprintf(stderr, "cesync: CES_DUMP_SCHEDULE: cannot write %s: %s\n", path, strerror(errno));
+        int ok = (f = fopen(path.buf, "w")) != NULL;
+
+        ok = ok && fwrite(text, 1, len, f) == len;
+        ok = f != NULL && fclose(f) == 0 && ok;
+        if (!ok)
+            fprintf(stderr, "cesync: CES_DUMP_SCHEDULE: cannot write %s: %s\n", path.buf,
+                    strerror(errno));
     }
     ces_free(c->ctx, text);
+    ces_sb_free(&path);
 }
 
 /* --- ces_launch ------------------------------------------------------------ */
