@@ -9,7 +9,8 @@
  *   graph   100 replays of a captured alltoall, allgather, scatter and
  *           broadcast, each checked,
  *           and every dumped schedule (pull, overlap; scatter and
- *           broadcast with the wake chain) checked OK;
+ *           broadcast with the wake chain; under a directory path of
+ *           over 600 bytes) checked OK;
  *   launch  ces_launch of the builders' own graphs (eager mono, graph credit);
  *   inplace allgather, gather, scatter, broadcast in place (7, 4096 and
  *           1 MiB + 3 bytes), in place on some ranks only, captured in
