@@ -21,7 +21,8 @@
  * max_memops_per_batch ops, a call that waits keeping room for the
  * watchdog's writes (1 eager, 2 captured); eager, a barrier's writes and
  * waits right behind split_wait_mib MiB of copies between ranks on the
- * stream are two calls.  One
+ * stream (those of earlier blocks too while no memop followed them) are
+ * two calls.  One
  * that waits
  * carries the watchdog's writes as the CUDA backend lowers it (eager: the
  * progress write after the last such batch of each stream in a block
@@ -240,7 +241,8 @@ static int block_empty(struct psim *s, uint32_t b)
  * SIZE_MAX) as the CUDA backend's flush_memops does: calls of at most
  * max_memops_per_batch ops, a call that waits keeping room for the
  * watchdog's writes (1 eager, 2 captured), and eager, when the stream's
- * copies between ranks since its last memops (copied[k]) reached
+ * copies between ranks since its last memops (copied[k], earlier blocks
+ * included) reached
  * split_wait_mib, the writes before a barrier's first wait a call of their
  * own.  Each call costs the host host_call_us (eager) and starts its ops
  * there.  pend is scratch. */
@@ -416,6 +418,9 @@ static int build(struct psim *s)
     double *host = NULL;   /* [ranks] */
     uint64_t *copied = NULL; /* [streams]: bytes between ranks of the copies
                                 since the stream's last memops (flush_pending) */
+    uint64_t *carried = NULL; /* [ranks * streams]: copied at the start of the
+                                 block, as the CUDA backend lowers each block
+                                 once after the blocks before it */
     uint64_t *links = NULL;  /* [2 * ranks]: the block's fork and join of each rank */
     size_t *pfrom = NULL;    /* [streams]: the stream's first memop not yet issued */
     uint8_t *in_batch = NULL; /* [streams]: inside batch ... end */
@@ -427,12 +432,13 @@ static int build(struct psim *s)
     sidx = ces_malloc(s->ctx, sizeof(*sidx) * (size_t)s->ranks * s->streams);
     host = ces_malloc(s->ctx, sizeof(*host) * s->ranks);
     copied = ces_malloc(s->ctx, sizeof(*copied) * s->streams);
+    carried = ces_malloc(s->ctx, sizeof(*carried) * s->ranks * s->streams);
     links = ces_malloc(s->ctx, sizeof(*links) * 2 * s->ranks);
     pfrom = ces_malloc(s->ctx, sizeof(*pfrom) * s->streams);
     in_batch = ces_malloc(s->ctx, s->streams);
     memset(&pend, 0, sizeof(pend));
-    if (last_rec == NULL || sidx == NULL || host == NULL || copied == NULL || links == NULL ||
-        pfrom == NULL || in_batch == NULL) {
+    if (last_rec == NULL || sidx == NULL || host == NULL || copied == NULL || carried == NULL ||
+        links == NULL || pfrom == NULL || in_batch == NULL) {
         rc = ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
         goto out;
     }
@@ -440,6 +446,7 @@ static int build(struct psim *s)
         last_rec[i] = -1;
     memset(sidx, 0, sizeof(*sidx) * (size_t)s->ranks * s->streams);
     memset(host, 0, sizeof(*host) * s->ranks);
+    memset(carried, 0, sizeof(*carried) * s->ranks * s->streams);
     for (uint32_t b = 0; b < nb; b++) {
         struct ces_block_info bi = ces_graph_block(s->g, b);
         int graph = bi.kind == CES_PHASE_GRAPH;
@@ -462,7 +469,7 @@ static int build(struct psim *s)
                 int64_t last = -1; /* the stream of the previous op */
                 size_t first = s->insts.len;
 
-                memset(copied, 0, sizeof(*copied) * s->streams);
+                memcpy(copied, &carried[(size_t)r * s->streams], sizeof(*copied) * s->streams);
                 memset(in_batch, 0, sizeof(*in_batch) * s->streams);
                 for (uint32_t k = 0; k < s->streams; k++)
                     pfrom[k] = SIZE_MAX;
@@ -533,6 +540,11 @@ static int build(struct psim *s)
                     rc = flush_pending(s, k, pfrom, copied, graph, &host[r], &pend);
                 if (rc != CES_OK)
                     goto out;
+                /* every replay issues the block's one lowered plan: the
+                 * next block's starts from where this one's ends */
+                if (rep + 1 == bi.reps)
+                    memcpy(&carried[(size_t)r * s->streams], copied,
+                           sizeof(*copied) * s->streams);
                 if (!graph)
                     thin_progress(s, first, s->insts.len);
                 rc = add_join(s, r, b, graph, links[2 * r + 1], &host[r]);
@@ -546,6 +558,7 @@ out:
     ces_free(s->ctx, sidx);
     ces_free(s->ctx, host);
     ces_free(s->ctx, copied);
+    ces_free(s->ctx, carried);
     ces_free(s->ctx, links);
     ces_free(s->ctx, pfrom);
     ces_free(s->ctx, in_batch);

@@ -910,9 +910,10 @@ static void test_graph_copy_start(void **state)
  * on its stream is two memop batches (as the CUDA backend lowers it): r1
  * publishes its flag at 0.5, r0 copies 1 MiB (start 1, 1048.576 us) in
  * `pieces` copies (1 or 2), then writes its flag and waits for r1's, which
- * is visible long since. */
-static struct ces_predict split_case(const struct ces_model *m, uint32_t kind, int other,
-                                     uint32_t pieces)
+ * is visible long since; `apart`, the barrier is an eager block of its
+ * own after the copies' block (of `kind`). */
+static struct ces_predict split_case_apart(const struct ces_model *m, uint32_t kind, int other,
+                                           uint32_t pieces, int apart)
 {
     struct fx f;
     struct ces_predict p;
@@ -931,6 +932,8 @@ static struct ces_predict split_case(const struct ces_model *m, uint32_t kind, i
         c.b = (struct ces_region){big, 1, (1u << 20) + k * len, (1u << 20) + (k + 1) * len};
         op(&f, 0, c);
     }
+    if (apart)
+        assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
     op(&f, 0, wr(&f, 0, 0, 1));
     w = wt(&f, 1, 1, 1);
     if (other)
@@ -939,6 +942,12 @@ static struct ces_predict split_case(const struct ces_model *m, uint32_t kind, i
     p = predict(&f, m);
     fx_end(&f);
     return p;
+}
+
+static struct ces_predict split_case(const struct ces_model *m, uint32_t kind, int other,
+                                     uint32_t pieces)
+{
+    return split_case_apart(m, kind, other, pieces, 0);
 }
 
 static void test_split_barrier(void **state)
@@ -963,6 +972,15 @@ static void test_split_barrier(void **state)
     assert_us(split_case(&m, CES_PHASE_EAGER, 0, 2).total_us, 1051.076);
     m.split_wait_mib = 0;
     assert_us(split_case(&m, CES_PHASE_EAGER, 0, 1).total_us, 1050.076);
+    /* The backend counts the copies toward the split across blocks (the
+     * iterations of `phase eager xN` among them) while no memop follows
+     * them: the barrier of an eager block after the copies' block, eager
+     * or graph, is split too (it was one batch). */
+    m.split_wait_mib = 1;
+    assert_us(split_case_apart(&m, CES_PHASE_EAGER, 0, 1, 1).total_us, 1050.576);
+    assert_us(split_case_apart(&m, CES_PHASE_EAGER, 0, 1, 1).path_memop_us, 1.0);
+    assert_us(split_case_apart(&m, CES_PHASE_GRAPH, 0, 1, 1).total_us, 1050.576);
+    assert_us(split_case_apart(&m, CES_PHASE_EAGER, 1, 1, 1).total_us, 1050.076);
 }
 
 /* A graph block without ops costs its replays' launches, all 2^32 - 1 of
