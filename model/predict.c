@@ -44,7 +44,9 @@
  * from stream 0 (a record there, an await on every other stream) and
  * joined back (a record on every other stream, an await on stream 0),
  * except the streams the block's own events link (ces_graph_links); an
- * await that blocked resumes event_us after its record.
+ * await that blocked resumes event_us after its record.  Under a graph
+ * phase an await of a record outside the block is left out, as the CUDA
+ * backend captures it.
  *
  * Each op instance remembers what released it (its stream predecessor, the
  * write that satisfied it, the record it awaited), so the critical path is
@@ -297,15 +299,18 @@ static int flush_pending(struct psim *s, uint32_t k, size_t *pfrom, uint64_t *co
 }
 
 /* The op instances build makes of one replay of block b on rank r: its
- * ops and the fork and join around them (add_fork, add_join). */
+ * ops (captured, but the awaits left out) and the fork and join around
+ * them (add_fork, add_join). */
 static uint64_t rep_insts(struct psim *s, uint32_t b, uint32_t r)
 {
     uint32_t n = 0;
+    const struct ces_op *ops = ces_graph_ops(s->g, b, r, &n);
     uint64_t fork, join, count;
 
-    ces_graph_ops(s->g, b, r, &n);
     ces_graph_links(s->g, b, r, &fork, &join);
     count = n + (fork != 0); /* the fork's record on stream 0 */
+    for (uint32_t k = 0; k < n && ces_graph_block(s->g, b).kind == CES_PHASE_GRAPH; k++)
+        count -= ops[k].kind == CES_OP_AWAIT && !ces_graph_awaits_earlier(ops, k);
     for (uint32_t k = 1; k < s->streams; k++)
         count += ((fork >> k) & 1) + 2 * ((join >> k) & 1);
     return count;
@@ -493,6 +498,11 @@ static int build(struct psim *s)
                     in.graph = (uint8_t)graph;
                     in.match = -1;
                     in.cause = -1;
+                    /* captured, the backend leaves out an await of a record
+                     * outside the block (the fork and join order it): no
+                     * op, no end of a memop run, not in the queues' order */
+                    if (graph && op->kind == CES_OP_AWAIT && !ces_graph_awaits_earlier(ops, k))
+                        continue;
                     /* with shared queues the line order is the queues' order:
                      * a stream's memops go out before another stream's op */
                     if (connections > 0 && last >= 0 && last != (int64_t)op->stream)

@@ -511,6 +511,47 @@ static void test_launch_links(void **state)
     }
 }
 
+/* Captured, the CUDA backend leaves out an await of a record made outside
+ * the block (the fork and join order that record before it): its stream's
+ * memops on either side of it are one call, also with `connections` when
+ * the await is on another stream (the line order the queues keep counts
+ * the ops the block issues).  Block 0 records e on s0; the graph block
+ * writes twice on s1 with the await between them, on s1 or (`other`) on
+ * s0: one memop batch of 0.5 us, then the join's event hop of 0.75. */
+static struct ces_predict await_outside(const struct ces_model *m, int other, uint32_t conn)
+{
+    struct fx f;
+    struct ces_predict p;
+    struct ces_op rec = simple(CES_OP_RECORD, 0), aw = simple(CES_OP_AWAIT, other ? 0 : 1), w;
+
+    fx_init(&f, 1, 2, CES_PHASE_EAGER, 1);
+    if (conn > 0)
+        assert_int_equal(ces_graph_set_connections(f.g, conn), CES_OK);
+    rec.event = aw.event = f.ev;
+    op(&f, 0, rec);
+    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_GRAPH, 1), CES_OK);
+    w = wr(&f, 0, 0, 1);
+    w.stream = 1;
+    op(&f, 0, w);
+    op(&f, 0, aw);
+    w.slot.idx = 1;
+    op(&f, 0, w);
+    p = predict(&f, m);
+    fx_end(&f);
+    return p;
+}
+
+static void test_await_outside_captured(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    assert_us(await_outside(&m, 0, 0).path_memop_us, 0.5);
+    assert_us(await_outside(&m, 0, 0).total_us, 1.25);
+    assert_us(await_outside(&m, 1, 2).path_memop_us, 0.5);
+    assert_us(await_outside(&m, 1, 2).total_us, 1.25);
+}
+
 /* A memop batch that waits carries the watchdog's writes: r1's batch
  * (wait, write) passes at 3.5 and its stream goes on 2 us later eagerly (the
  * progress write), 2 x 2 us later in a graph phase (the enter and exit
@@ -1535,6 +1576,7 @@ int main(void)
         cmocka_unit_test(test_graph_serial_copies),
         cmocka_unit_test(test_graph_copy_start),
         cmocka_unit_test(test_split_barrier),
+        cmocka_unit_test(test_await_outside_captured),
         cmocka_unit_test(test_empty_replays),
         cmocka_unit_test(test_empty_replays_streams),
         cmocka_unit_test(test_does_not_finish),
