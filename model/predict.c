@@ -28,7 +28,8 @@
  * progress write after the last such batch of each stream in a block
  * replay and every 8th before it; captured: the enter and exit writes
  * around every one; progress_write_us each); a copy batch pays
- * copy_batch_us and each copy per_copy_us (between GPUs) or
+ * copy_batch_us (one without copies, which the backend does not issue,
+ * nothing) and each copy per_copy_us (between GPUs) or
  * per_local_copy_us (inside one) before its bytes move, plus
  * copy_switch_us when the stream's previous copy, with no memop between,
  * was of the other kind (local or peer: another copy engine).  Under a
@@ -235,6 +236,21 @@ static int block_empty(struct psim *s, uint32_t b)
         (void)ces_graph_ops(s->g, b, r, &n);
         if (n > 0)
             return 0;
+    }
+    return 1;
+}
+
+/* Whether the batch that ops[k] opens ends without a copy: the CUDA
+ * backend issues no call for it (emit_batch of backend/cuda/lower.c). */
+static int batch_empty(const struct ces_op *ops, uint32_t n, uint32_t k)
+{
+    for (uint32_t j = k + 1; j < n; j++) {
+        if (ops[j].stream != ops[k].stream)
+            continue;
+        if (ops[j].kind == CES_OP_COPY)
+            return 0;
+        if (ops[j].kind == CES_OP_END)
+            break;
     }
     return 1;
 }
@@ -518,7 +534,8 @@ static int build(struct psim *s)
                         rc = flush_pending(s, op->stream, pfrom, copied, graph, &host[r], &pend);
                         if (rc != CES_OK)
                             break;
-                        if (!graph && op->kind != CES_OP_PRODUCE && op->kind != CES_OP_CONSUME)
+                        if (!graph && op->kind != CES_OP_PRODUCE && op->kind != CES_OP_CONSUME &&
+                            (op->kind != CES_OP_BATCH || !batch_empty(ops, n, k)))
                             host[r] += s->m->host_call_us;
                     }
                     if (op->kind == CES_OP_COPY && op->a.rank != op->b.rank)
@@ -1040,28 +1057,27 @@ static int step(struct psim *s, size_t k)
             advance(s, ps, id);
             return 1;
         }
-        if (!in->switched && engine_switch(s, ps, in, 1))
+        ps->batch = id;
+        ps->copies_left = 0;
+        for (size_t j = ps->pc + 1; j < ps->ids.len; j++) {
+            if (I(s, CES_VEC_AT(&ps->ids, size_t, j))->op->kind == CES_OP_END) {
+                ps->end_inst = j;
+                break;
+            }
+            ps->copies_left++;
+        }
+        /* a batch with copies is one call; one without, none */
+        if (ps->copies_left > 0 && !in->switched && engine_switch(s, ps, in, 1))
             return 1;
-        if (!in->paid && s->m->copy_batch_us > 0.0) {
+        if (ps->copies_left > 0 && !in->paid && s->m->copy_batch_us > 0.0) {
             in->paid = 1;
             busy(ps, s->t + s->m->copy_batch_us);
             return 1;
         }
-        ps->batch = id;
-        ps->copies_left = 0;
-        for (size_t j = ps->pc + 1; j < ps->ids.len; j++) {
-            size_t cid = CES_VEC_AT(&ps->ids, size_t, j);
-
-            if (I(s, cid)->op->kind == CES_OP_END) {
-                ps->end_inst = j;
-                break;
-            }
-            if (I(s, cid)->op->kind != CES_OP_COPY)
-                continue;
-            rc = start_copy(s, k, cid);
+        for (size_t j = ps->pc + 1; j < ps->end_inst; j++) {
+            rc = start_copy(s, k, CES_VEC_AT(&ps->ids, size_t, j));
             if (rc != CES_OK)
                 return rc;
-            ps->copies_left++;
         }
         if (ps->copies_left == 0) {
             ps->pc = ps->end_inst;

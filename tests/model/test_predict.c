@@ -656,6 +656,16 @@ static void test_host_cost(void **state)
     assert_us(p.path_host_us, 1.0);
     assert_us(p.path_copy_us, 5.0);
     fx_end(&f);
+    /* a batch without copies issues no call (the CUDA backend's emit_batch):
+     * no host call, no copy_batch_us before the copy (it was 8.0) */
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, simple(CES_OP_END, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 6.0);
+    assert_us(p.path_host_us, 1.0);
+    fx_end(&f);
 }
 
 static void test_memop_batches(void **state)
