@@ -550,10 +550,13 @@ static int build(struct psim *s)
                     else if (op->kind == CES_OP_AWAIT)
                         in.match = last_rec[(size_t)op->event * s->ranks + r];
                     if (op->kind == CES_OP_COPY) {
-                        if (op->a.rank != r || op->b.rank != r)
-                            s->res.peer_bytes += op->a.hi - op->a.lo;
-                        else
-                            s->res.local_bytes += op->a.hi - op->a.lo;
+                        uint64_t *sum = op->a.rank != r || op->b.rank != r ? &s->res.peer_bytes
+                                                                           : &s->res.local_bytes;
+
+                        /* 2^24 copies of 2^48 bytes pass 2^64: at most UINT64_MAX */
+                        *sum = op->a.hi - op->a.lo > UINT64_MAX - *sum
+                                   ? UINT64_MAX
+                                   : *sum + (op->a.hi - op->a.lo);
                     }
                     rc = ces_vec_push(s->ctx, &s->insts, sizeof(in), &in);
                     if (rc == CES_OK)

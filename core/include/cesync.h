@@ -1037,8 +1037,9 @@ struct ces_predict {
     uint64_t iterations;   /* ces_graph_iterations */
     uint64_t ops;          /* op instances simulated */
     uint64_t peer_bytes;   /* bytes copied over the links, all ranks (every
-                              copy but one inside its issuing GPU) */
-    uint64_t local_bytes;  /* bytes copied inside the issuing GPU */
+                              copy but one inside its issuing GPU);
+                              UINT64_MAX: that many or more */
+    uint64_t local_bytes;  /* bytes copied inside the issuing GPU (likewise) */
     /* The critical path (from time 0 to total_us) split by what it spent:
      * the five add up to total_us. */
     double path_copy_us;   /* copies, including their fixed costs */

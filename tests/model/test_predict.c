@@ -1428,6 +1428,41 @@ static void test_limit_counts_forks(void **state)
     capped_end(ctx, &c);
 }
 
+/* The bytes copied add up to at most UINT64_MAX: 2^16 replays of a copy of
+ * 2^48 bytes moved 2^64, which wrapped around to 0. */
+static void test_bytes_saturate(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    for (uint32_t k = 0; k < 2; k++) {
+        struct fx f;
+        struct ces_predict p;
+        uint32_t big, big2;
+        struct ces_op c = {.kind = CES_OP_COPY};
+        uint32_t reps = k == 0 ? 65535u : 65536u;
+
+        fx_init(&f, 2, 1, CES_PHASE_GRAPH, reps);
+        assert_int_equal(ces_graph_add_buffer(f.g, "big", UINT64_C(1) << 48, &big), CES_OK);
+        assert_int_equal(ces_graph_add_buffer(f.g, "big2", UINT64_C(1) << 48, &big2), CES_OK);
+        c.a = (struct ces_region){big, 0, 0, UINT64_C(1) << 48};
+        c.b = (struct ces_region){big, 1, 0, UINT64_C(1) << 48};
+        op(&f, 0, c);
+        c.b = (struct ces_region){big2, 0, 0, UINT64_C(1) << 48};
+        op(&f, 0, c);
+        assert_int_equal(ces_graph_validate(f.g, NULL), CES_OK);
+        assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_OK);
+        if (k == 0) {
+            assert_true(p.peer_bytes == (uint64_t)reps << 48);
+            assert_true(p.local_bytes == (uint64_t)reps << 48);
+        } else {
+            assert_true(p.peer_bytes == UINT64_MAX);
+            assert_true(p.local_bytes == UINT64_MAX);
+        }
+        fx_end(&f);
+    }
+}
+
 /* Four ranks pass flags through four signal arrays of `slots` slots each
  * (a ring of writes, writes to every rank, a wait on each). */
 static struct ces_predict huge_signals_case(uint32_t slots)
@@ -1586,6 +1621,7 @@ int main(void)
         cmocka_unit_test(test_graph_serial_copies),
         cmocka_unit_test(test_graph_copy_start),
         cmocka_unit_test(test_split_barrier),
+        cmocka_unit_test(test_bytes_saturate),
         cmocka_unit_test(test_await_outside_captured),
         cmocka_unit_test(test_empty_replays),
         cmocka_unit_test(test_empty_replays_streams),
