@@ -297,7 +297,7 @@ static int flush_pending(struct psim *s, uint32_t k, size_t *pfrom, uint64_t *co
         for (size_t j = at; j < at + n && !waits; j++)
             waits = PEND(j)->op->kind == CES_OP_WAIT;
         if (waits && n + extra > max) {
-            n = max > extra ? max - extra : 1;
+            n = max - extra; /* max >= 3: ces_model_predict */
             waits = 0;
             for (size_t j = at; j < at + n && !waits; j++)
                 waits = PEND(j)->op->kind == CES_OP_WAIT;
@@ -1360,6 +1360,14 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
     rc = ces_model_require(ctx, m, g, "predict");
     if (rc != CES_OK)
         return rc;
+    /* as ces_cuda_lower refuses fewer: flush_pending keeps the room */
+    if (m->max_memops_per_batch < 3)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "predict: the model's max_memops_per_batch is %" PRIu32 ": the CUDA "
+                             "backend needs 3 or more (a memop call that waits carries the "
+                             "watchdog's writes besides the wait: eagerly a progress write, "
+                             "captured an enter and an exit write)",
+                             m->max_memops_per_batch);
     /* a stream blocked behind another's op in a shared queue is not timed */
     if (ces_graph_connections(g) > 0 && ces_graph_connections(g) < s.streams)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,

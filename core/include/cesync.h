@@ -1068,7 +1068,9 @@ struct ces_predict {
  * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names
  * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks
  * (flush without can_flush_remote_writes, a u64 slot without 64-bit memops,
- * more ranks than max_ranks) or its streams share hardware queues
+ * more ranks than max_ranks), if max_memops_per_batch is below 3 (no room
+ * for a wait and the watchdog's writes in one call: the CUDA backend lowers
+ * nothing there) or if its streams share hardware queues
  * (`connections` above 0 but below its streams: the model gives every
  * stream a queue of its own, as `connections 0` and `any` run it),
  * CES_ERR_LIMIT if the unrolled graph (graph replays and the fork and join

@@ -675,14 +675,27 @@ static void test_memop_batches(void **state)
     struct ces_predict p;
 
     (void)state;
-    m.max_memops_per_batch = 2;
+    m.max_memops_per_batch = 3;
     fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
-    op(&f, 0, wr(&f, 0, 0, 1));
-    op(&f, 0, wr(&f, 0, 1, 1));
-    op(&f, 0, wr(&f, 0, 2, 1)); /* a second batch */
+    for (uint32_t k = 0; k < 4; k++)
+        op(&f, 0, wr(&f, 0, k, 1)); /* the fourth a second batch */
     p = predict(&f, &m);
     assert_us(p.total_us, 1.0);
     assert_us(p.path_memop_us, 1.0);
+    /* a memop call that waits carries up to two watchdog writes besides a
+     * wait, so the CUDA backend lowers nothing with fewer than 3 ops a
+     * call (ces_cuda_lower refuses it): refused, where the prediction had
+     * calls of 2 and 3 ops */
+    for (m.max_memops_per_batch = 1; m.max_memops_per_batch < 3; m.max_memops_per_batch++) {
+        char want[240];
+
+        assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_UNSUPPORTED);
+        snprintf(want, sizeof(want), "predict: the model's max_memops_per_batch is %u: the CUDA "
+                 "backend needs 3 or more (a memop call that waits carries the watchdog's "
+                 "writes besides the wait: eagerly a progress write, captured an enter and an "
+                 "exit write)", (unsigned)m.max_memops_per_batch);
+        assert_string_equal(ces_ctx_last_error(f.ctx), want);
+    }
     fx_end(&f);
 }
 
