@@ -39,8 +39,9 @@
  * await that had to wait, or an idle start) starts in per_graph_copy_us
  * when that is less than per_copy_us: the graph starts it behind the
  * batch.  An op cannot start before its
- * rank's host thread has enqueued it (host_call_us per call, eager) or
- * launched the graph replay (graph_launch_us).  As the CUDA backend runs
+ * rank's host thread has enqueued it (host_call_us per call, eager; a
+ * batch of copies at its end, as the CUDA backend issues it) or launched
+ * the graph replay (graph_launch_us).  As the CUDA backend runs
  * it, every replay of a block of a graph with several streams is forked
  * from stream 0 (a record there, an await on every other stream) and
  * joined back (a record on every other stream, an await on stream 0),
@@ -240,21 +241,6 @@ static int block_empty(struct psim *s, uint32_t b)
     return 1;
 }
 
-/* Whether the batch that ops[k] opens ends without a copy: the CUDA
- * backend issues no call for it (emit_batch of backend/cuda/lower.c). */
-static int batch_empty(const struct ces_op *ops, uint32_t n, uint32_t k)
-{
-    for (uint32_t j = k + 1; j < n; j++) {
-        if (ops[j].stream != ops[k].stream)
-            continue;
-        if (ops[j].kind == CES_OP_COPY)
-            return 0;
-        if (ops[j].kind == CES_OP_END)
-            break;
-    }
-    return 1;
-}
-
 /* Issues the memops of stream k pending since instance pfrom[k] (none when
  * SIZE_MAX) as the CUDA backend's flush_memops does: calls of at most
  * max_memops_per_batch ops, a call that waits keeping room for the
@@ -444,7 +430,8 @@ static int build(struct psim *s)
                                  once after the blocks before it */
     uint64_t *links = NULL;  /* [2 * ranks]: the block's fork and join of each rank */
     size_t *pfrom = NULL;    /* [streams]: the stream's first memop not yet issued */
-    uint8_t *in_batch = NULL; /* [streams]: inside batch ... end */
+    uint8_t *in_batch = NULL; /* [streams]: inside batch ... end (2: a copy in it) */
+    size_t *batch_at = NULL;  /* [streams]: the instance of the open batch */
     uint32_t connections = ces_graph_connections(s->g); /* `any` too: above 0 */
     struct ces_vec pend;
     int rc = CES_OK;
@@ -457,9 +444,10 @@ static int build(struct psim *s)
     links = ces_malloc(s->ctx, sizeof(*links) * 2 * s->ranks);
     pfrom = ces_malloc(s->ctx, sizeof(*pfrom) * s->streams);
     in_batch = ces_malloc(s->ctx, s->streams);
+    batch_at = ces_malloc(s->ctx, sizeof(*batch_at) * s->streams);
     memset(&pend, 0, sizeof(pend));
     if (last_rec == NULL || sidx == NULL || host == NULL || copied == NULL || carried == NULL ||
-        links == NULL || pfrom == NULL || in_batch == NULL) {
+        links == NULL || pfrom == NULL || in_batch == NULL || batch_at == NULL) {
         rc = ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
         goto out;
     }
@@ -535,15 +523,26 @@ static int build(struct psim *s)
                         if (rc != CES_OK)
                             break;
                         if (!graph && op->kind != CES_OP_PRODUCE && op->kind != CES_OP_CONSUME &&
-                            (op->kind != CES_OP_BATCH || !batch_empty(ops, n, k)))
+                            op->kind != CES_OP_BATCH)
                             host[r] += s->m->host_call_us;
                     }
                     if (op->kind == CES_OP_COPY && op->a.rank != op->b.rank)
                         copied[op->stream] += op->a.hi - op->a.lo;
-                    if (op->kind == CES_OP_BATCH)
+                    if (op->kind == CES_OP_BATCH) {
                         in_batch[op->stream] = 1;
-                    else if (op->kind == CES_OP_END)
+                        batch_at[op->stream] = id;
+                    } else if (op->kind == CES_OP_COPY && in_batch[op->stream]) {
+                        in_batch[op->stream] = 2;
+                    } else if (op->kind == CES_OP_END) {
+                        /* the backend issues a batch at its end, after the
+                         * calls of other streams between, and one without
+                         * copies not at all (emit_batch of lower.c) */
+                        if (!graph && in_batch[op->stream] == 2) {
+                            host[r] += s->m->host_call_us;
+                            I(s, batch_at[op->stream])->host = host[r];
+                        }
                         in_batch[op->stream] = 0;
+                    }
                     in.host = host[r];
                     if (op->kind == CES_OP_RECORD)
                         last_rec[(size_t)op->event * s->ranks + r] = (int64_t)id;
@@ -592,6 +591,7 @@ out:
     ces_free(s->ctx, links);
     ces_free(s->ctx, pfrom);
     ces_free(s->ctx, in_batch);
+    ces_free(s->ctx, batch_at);
     ces_vec_free(s->ctx, &pend);
     return rc;
 }

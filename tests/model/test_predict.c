@@ -666,6 +666,23 @@ static void test_host_cost(void **state)
     assert_us(p.total_us, 6.0);
     assert_us(p.path_host_us, 1.0);
     fx_end(&f);
+    /* the backend issues a batch at its end (emit_batch), after the calls
+     * of other streams in between: the fork (1, 2), s1's record (3), then
+     * the batch (4; it was enqueued at 3, before the record): copy batch 2,
+     * a local copy of 4000 bytes 1 + 1 */
+    fx_init(&f, 1, 2, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    {
+        struct ces_op rec = simple(CES_OP_RECORD, 1);
+
+        rec.event = f.ev;
+        op(&f, 0, rec);
+    }
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 8.0);
+    fx_end(&f);
 }
 
 static void test_memop_batches(void **state)
