@@ -1078,6 +1078,13 @@ static int step(struct psim *s, size_t k)
             return 1;
         }
         for (size_t j = ps->pc + 1; j < ps->end_inst; j++) {
+            struct inst *c = I(s, CES_VEC_AT(&ps->ids, size_t, j));
+
+            /* on the critical path as the batch's end is (copy_done) */
+            c->begun = 1;
+            c->cause = in->cause;
+            c->host_gap = in->host_gap;
+            c->cat = CAT_COPY;
             rc = start_copy(s, k, CES_VEC_AT(&ps->ids, size_t, j));
             if (rc != CES_OK)
                 return rc;

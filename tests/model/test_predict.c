@@ -682,6 +682,18 @@ static void test_host_cost(void **state)
     op(&f, 0, simple(CES_OP_END, 0));
     p = predict(&f, &m);
     assert_us(p.total_us, 8.0);
+    assert_us(p.path_host_us, 4.0);
+    fx_end(&f);
+    /* the critical path from a copy of a batch, which ends with the batch's
+     * end: its host time too (it began the path at time 0: copy 8.0) */
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 8.0);
+    assert_us(p.path_host_us, 1.0);
+    assert_us(p.path_copy_us, 7.0);
     fx_end(&f);
 }
 
