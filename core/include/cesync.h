@@ -1072,7 +1072,8 @@ struct ces_predict {
  * for a wait and the watchdog's writes in one call: the CUDA backend lowers
  * nothing there) or if its streams share hardware queues
  * (`connections` above 0 but below its streams: the model gives every
- * stream a queue of its own, as `connections 0` and `any` run it),
+ * stream a queue of its own, as `connections 0` runs it and `any` where the
+ * process has a queue for each stream - it runs under any queues),
  * CES_ERR_LIMIT if the unrolled graph (graph replays and the fork and join
  * of every replay on several streams included, as `ops` counts them) has
  * more than 2^24 op instances. */
