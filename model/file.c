@@ -185,8 +185,6 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
                                   "represent"
                                 : "expected 0 or a number a double can hold: out of range, too "
                                   "small to represent");
-        if (!isfinite(d))
-            return perr(ctx, l, col, "expected a number >= 0");
         if (strstr(f->name, "_gbps") != NULL && d <= 0.0)
             return perr(ctx, l, col, "expected a bandwidth > 0");
         if (!in_range(f, d))

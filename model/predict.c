@@ -21,13 +21,15 @@
  * max_memops_per_batch ops, a call that waits keeping room for the
  * watchdog's writes (1 eager, 2 captured); eager, a barrier's writes and
  * waits right behind split_wait_mib MiB of copies between ranks on the
- * stream are two calls.  One
+ * stream (those of earlier blocks too while no memop followed them) are
+ * two calls.  One
  * that waits
  * carries the watchdog's writes as the CUDA backend lowers it (eager: the
  * progress write after the last such batch of each stream in a block
  * replay and every 8th before it; captured: the enter and exit writes
  * around every one; progress_write_us each); a copy batch pays
- * copy_batch_us and each copy per_copy_us (between GPUs) or
+ * copy_batch_us (one without copies, which the backend does not issue,
+ * nothing) and each copy per_copy_us (between GPUs) or
  * per_local_copy_us (inside one) before its bytes move, plus
  * copy_switch_us when the stream's previous copy, with no memop between,
  * was of the other kind (local or peer: another copy engine).  Under a
@@ -37,13 +39,16 @@
  * await that had to wait, or an idle start) starts in per_graph_copy_us
  * when that is less than per_copy_us: the graph starts it behind the
  * batch.  An op cannot start before its
- * rank's host thread has enqueued it (host_call_us per call, eager) or
- * launched the graph replay (graph_launch_us).  As the CUDA backend runs
+ * rank's host thread has enqueued it (host_call_us per call, eager; a
+ * batch of copies at its end, as the CUDA backend issues it) or launched
+ * the graph replay (graph_launch_us).  As the CUDA backend runs
  * it, every replay of a block of a graph with several streams is forked
  * from stream 0 (a record there, an await on every other stream) and
  * joined back (a record on every other stream, an await on stream 0),
  * except the streams the block's own events link (ces_graph_links); an
- * await that blocked resumes event_us after its record.
+ * await that blocked resumes event_us after its record.  Under a graph
+ * phase an await of a record outside the block is left out, as the CUDA
+ * backend captures it.
  *
  * Each op instance remembers what released it (its stream predecessor, the
  * write that satisfied it, the record it awaited), so the critical path is
@@ -240,7 +245,8 @@ static int block_empty(struct psim *s, uint32_t b)
  * SIZE_MAX) as the CUDA backend's flush_memops does: calls of at most
  * max_memops_per_batch ops, a call that waits keeping room for the
  * watchdog's writes (1 eager, 2 captured), and eager, when the stream's
- * copies between ranks since its last memops (copied[k]) reached
+ * copies between ranks since its last memops (copied[k], earlier blocks
+ * included) reached
  * split_wait_mib, the writes before a barrier's first wait a call of their
  * own.  Each call costs the host host_call_us (eager) and starts its ops
  * there.  pend is scratch. */
@@ -277,7 +283,7 @@ static int flush_pending(struct psim *s, uint32_t k, size_t *pfrom, uint64_t *co
         for (size_t j = at; j < at + n && !waits; j++)
             waits = PEND(j)->op->kind == CES_OP_WAIT;
         if (waits && n + extra > max) {
-            n = max > extra ? max - extra : 1;
+            n = max - extra; /* max >= 3: ces_model_predict */
             waits = 0;
             for (size_t j = at; j < at + n && !waits; j++)
                 waits = PEND(j)->op->kind == CES_OP_WAIT;
@@ -295,15 +301,18 @@ static int flush_pending(struct psim *s, uint32_t k, size_t *pfrom, uint64_t *co
 }
 
 /* The op instances build makes of one replay of block b on rank r: its
- * ops and the fork and join around them (add_fork, add_join). */
+ * ops (captured, but the awaits left out) and the fork and join around
+ * them (add_fork, add_join). */
 static uint64_t rep_insts(struct psim *s, uint32_t b, uint32_t r)
 {
     uint32_t n = 0;
+    const struct ces_op *ops = ces_graph_ops(s->g, b, r, &n);
     uint64_t fork, join, count;
 
-    ces_graph_ops(s->g, b, r, &n);
     ces_graph_links(s->g, b, r, &fork, &join);
     count = n + (fork != 0); /* the fork's record on stream 0 */
+    for (uint32_t k = 0; k < n && ces_graph_block(s->g, b).kind == CES_PHASE_GRAPH; k++)
+        count -= ops[k].kind == CES_OP_AWAIT && !ces_graph_awaits_earlier(ops, k);
     for (uint32_t k = 1; k < s->streams; k++)
         count += ((fork >> k) & 1) + 2 * ((join >> k) & 1);
     return count;
@@ -416,9 +425,13 @@ static int build(struct psim *s)
     double *host = NULL;   /* [ranks] */
     uint64_t *copied = NULL; /* [streams]: bytes between ranks of the copies
                                 since the stream's last memops (flush_pending) */
+    uint64_t *carried = NULL; /* [ranks * streams]: copied at the start of the
+                                 block, as the CUDA backend lowers each block
+                                 once after the blocks before it */
     uint64_t *links = NULL;  /* [2 * ranks]: the block's fork and join of each rank */
     size_t *pfrom = NULL;    /* [streams]: the stream's first memop not yet issued */
-    uint8_t *in_batch = NULL; /* [streams]: inside batch ... end */
+    uint8_t *in_batch = NULL; /* [streams]: inside batch ... end (2: a copy in it) */
+    size_t *batch_at = NULL;  /* [streams]: the instance of the open batch */
     uint32_t connections = ces_graph_connections(s->g); /* `any` too: above 0 */
     struct ces_vec pend;
     int rc = CES_OK;
@@ -427,12 +440,14 @@ static int build(struct psim *s)
     sidx = ces_malloc(s->ctx, sizeof(*sidx) * (size_t)s->ranks * s->streams);
     host = ces_malloc(s->ctx, sizeof(*host) * s->ranks);
     copied = ces_malloc(s->ctx, sizeof(*copied) * s->streams);
+    carried = ces_malloc(s->ctx, sizeof(*carried) * s->ranks * s->streams);
     links = ces_malloc(s->ctx, sizeof(*links) * 2 * s->ranks);
     pfrom = ces_malloc(s->ctx, sizeof(*pfrom) * s->streams);
     in_batch = ces_malloc(s->ctx, s->streams);
+    batch_at = ces_malloc(s->ctx, sizeof(*batch_at) * s->streams);
     memset(&pend, 0, sizeof(pend));
-    if (last_rec == NULL || sidx == NULL || host == NULL || copied == NULL || links == NULL ||
-        pfrom == NULL || in_batch == NULL) {
+    if (last_rec == NULL || sidx == NULL || host == NULL || copied == NULL || carried == NULL ||
+        links == NULL || pfrom == NULL || in_batch == NULL || batch_at == NULL) {
         rc = ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
         goto out;
     }
@@ -440,6 +455,7 @@ static int build(struct psim *s)
         last_rec[i] = -1;
     memset(sidx, 0, sizeof(*sidx) * (size_t)s->ranks * s->streams);
     memset(host, 0, sizeof(*host) * s->ranks);
+    memset(carried, 0, sizeof(*carried) * s->ranks * s->streams);
     for (uint32_t b = 0; b < nb; b++) {
         struct ces_block_info bi = ces_graph_block(s->g, b);
         int graph = bi.kind == CES_PHASE_GRAPH;
@@ -462,7 +478,7 @@ static int build(struct psim *s)
                 int64_t last = -1; /* the stream of the previous op */
                 size_t first = s->insts.len;
 
-                memset(copied, 0, sizeof(*copied) * s->streams);
+                memcpy(copied, &carried[(size_t)r * s->streams], sizeof(*copied) * s->streams);
                 memset(in_batch, 0, sizeof(*in_batch) * s->streams);
                 for (uint32_t k = 0; k < s->streams; k++)
                     pfrom[k] = SIZE_MAX;
@@ -486,6 +502,11 @@ static int build(struct psim *s)
                     in.graph = (uint8_t)graph;
                     in.match = -1;
                     in.cause = -1;
+                    /* captured, the backend leaves out an await of a record
+                     * outside the block (the fork and join order it): no
+                     * op, no end of a memop run, not in the queues' order */
+                    if (graph && op->kind == CES_OP_AWAIT && !ces_graph_awaits_earlier(ops, k))
+                        continue;
                     /* with shared queues the line order is the queues' order:
                      * a stream's memops go out before another stream's op */
                     if (connections > 0 && last >= 0 && last != (int64_t)op->stream)
@@ -501,25 +522,40 @@ static int build(struct psim *s)
                         rc = flush_pending(s, op->stream, pfrom, copied, graph, &host[r], &pend);
                         if (rc != CES_OK)
                             break;
-                        if (!graph && op->kind != CES_OP_PRODUCE && op->kind != CES_OP_CONSUME)
+                        if (!graph && op->kind != CES_OP_PRODUCE && op->kind != CES_OP_CONSUME &&
+                            op->kind != CES_OP_BATCH)
                             host[r] += s->m->host_call_us;
                     }
                     if (op->kind == CES_OP_COPY && op->a.rank != op->b.rank)
                         copied[op->stream] += op->a.hi - op->a.lo;
-                    if (op->kind == CES_OP_BATCH)
+                    if (op->kind == CES_OP_BATCH) {
                         in_batch[op->stream] = 1;
-                    else if (op->kind == CES_OP_END)
+                        batch_at[op->stream] = id;
+                    } else if (op->kind == CES_OP_COPY && in_batch[op->stream]) {
+                        in_batch[op->stream] = 2;
+                    } else if (op->kind == CES_OP_END) {
+                        /* the backend issues a batch at its end, after the
+                         * calls of other streams between, and one without
+                         * copies not at all (emit_batch of lower.c) */
+                        if (!graph && in_batch[op->stream] == 2) {
+                            host[r] += s->m->host_call_us;
+                            I(s, batch_at[op->stream])->host = host[r];
+                        }
                         in_batch[op->stream] = 0;
+                    }
                     in.host = host[r];
                     if (op->kind == CES_OP_RECORD)
                         last_rec[(size_t)op->event * s->ranks + r] = (int64_t)id;
                     else if (op->kind == CES_OP_AWAIT)
                         in.match = last_rec[(size_t)op->event * s->ranks + r];
                     if (op->kind == CES_OP_COPY) {
-                        if (op->a.rank != r || op->b.rank != r)
-                            s->res.peer_bytes += op->a.hi - op->a.lo;
-                        else
-                            s->res.local_bytes += op->a.hi - op->a.lo;
+                        uint64_t *sum = op->a.rank != r || op->b.rank != r ? &s->res.peer_bytes
+                                                                           : &s->res.local_bytes;
+
+                        /* 2^24 copies of 2^48 bytes pass 2^64: at most UINT64_MAX */
+                        *sum = op->a.hi - op->a.lo > UINT64_MAX - *sum
+                                   ? UINT64_MAX
+                                   : *sum + (op->a.hi - op->a.lo);
                     }
                     rc = ces_vec_push(s->ctx, &s->insts, sizeof(in), &in);
                     if (rc == CES_OK)
@@ -533,6 +569,11 @@ static int build(struct psim *s)
                     rc = flush_pending(s, k, pfrom, copied, graph, &host[r], &pend);
                 if (rc != CES_OK)
                     goto out;
+                /* every replay issues the block's one lowered plan: the
+                 * next block's starts from where this one's ends */
+                if (rep + 1 == bi.reps)
+                    memcpy(&carried[(size_t)r * s->streams], copied,
+                           sizeof(*copied) * s->streams);
                 if (!graph)
                     thin_progress(s, first, s->insts.len);
                 rc = add_join(s, r, b, graph, links[2 * r + 1], &host[r]);
@@ -546,9 +587,11 @@ out:
     ces_free(s->ctx, sidx);
     ces_free(s->ctx, host);
     ces_free(s->ctx, copied);
+    ces_free(s->ctx, carried);
     ces_free(s->ctx, links);
     ces_free(s->ctx, pfrom);
     ces_free(s->ctx, in_batch);
+    ces_free(s->ctx, batch_at);
     ces_vec_free(s->ctx, &pend);
     return rc;
 }
@@ -1017,28 +1060,34 @@ static int step(struct psim *s, size_t k)
             advance(s, ps, id);
             return 1;
         }
-        if (!in->switched && engine_switch(s, ps, in, 1))
+        ps->batch = id;
+        ps->copies_left = 0;
+        for (size_t j = ps->pc + 1; j < ps->ids.len; j++) {
+            if (I(s, CES_VEC_AT(&ps->ids, size_t, j))->op->kind == CES_OP_END) {
+                ps->end_inst = j;
+                break;
+            }
+            ps->copies_left++;
+        }
+        /* a batch with copies is one call; one without, none */
+        if (ps->copies_left > 0 && !in->switched && engine_switch(s, ps, in, 1))
             return 1;
-        if (!in->paid && s->m->copy_batch_us > 0.0) {
+        if (ps->copies_left > 0 && !in->paid && s->m->copy_batch_us > 0.0) {
             in->paid = 1;
             busy(ps, s->t + s->m->copy_batch_us);
             return 1;
         }
-        ps->batch = id;
-        ps->copies_left = 0;
-        for (size_t j = ps->pc + 1; j < ps->ids.len; j++) {
-            size_t cid = CES_VEC_AT(&ps->ids, size_t, j);
+        for (size_t j = ps->pc + 1; j < ps->end_inst; j++) {
+            struct inst *c = I(s, CES_VEC_AT(&ps->ids, size_t, j));
 
-            if (I(s, cid)->op->kind == CES_OP_END) {
-                ps->end_inst = j;
-                break;
-            }
-            if (I(s, cid)->op->kind != CES_OP_COPY)
-                continue;
-            rc = start_copy(s, k, cid);
+            /* on the critical path as the batch's end is (copy_done) */
+            c->begun = 1;
+            c->cause = in->cause;
+            c->host_gap = in->host_gap;
+            c->cat = CAT_COPY;
+            rc = start_copy(s, k, CES_VEC_AT(&ps->ids, size_t, j));
             if (rc != CES_OK)
                 return rc;
-            ps->copies_left++;
         }
         if (ps->copies_left == 0) {
             ps->pc = ps->end_inst;
@@ -1318,6 +1367,14 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
     rc = ces_model_require(ctx, m, g, "predict");
     if (rc != CES_OK)
         return rc;
+    /* as ces_cuda_lower refuses fewer: flush_pending keeps the room */
+    if (m->max_memops_per_batch < 3)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "predict: the model's max_memops_per_batch is %" PRIu32 ": the CUDA "
+                             "backend needs 3 or more (a memop call that waits carries the "
+                             "watchdog's writes besides the wait: eagerly a progress write, "
+                             "captured an enter and an exit write)",
+                             m->max_memops_per_batch);
     /* a stream blocked behind another's op in a shared queue is not timed */
     if (ces_graph_connections(g) > 0 && ces_graph_connections(g) < s.streams)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,

@@ -28,7 +28,9 @@ static const char predict_usage[] =
 
 static void print_bytes(const char *label, uint64_t b)
 {
-    if (b >= (UINT64_C(1) << 30))
+    if (b == UINT64_MAX) /* the model's sum stops there */
+        printf("%s16.00 EiB or more", label);
+    else if (b >= (UINT64_C(1) << 30))
         printf("%s%.2f GiB", label, (double)b / (double)(UINT64_C(1) << 30));
     else if (b >= (UINT64_C(1) << 20))
         printf("%s%.2f MiB", label, (double)b / (double)(UINT64_C(1) << 20));

@@ -1037,8 +1037,9 @@ struct ces_predict {
     uint64_t iterations;   /* ces_graph_iterations */
     uint64_t ops;          /* op instances simulated */
     uint64_t peer_bytes;   /* bytes copied over the links, all ranks (every
-                              copy but one inside its issuing GPU) */
-    uint64_t local_bytes;  /* bytes copied inside the issuing GPU */
+                              copy but one inside its issuing GPU);
+                              UINT64_MAX: that many or more */
+    uint64_t local_bytes;  /* bytes copied inside the issuing GPU (likewise) */
     /* The critical path (from time 0 to total_us) split by what it spent:
      * the five add up to total_us. */
     double path_copy_us;   /* copies, including their fixed costs */
@@ -1067,9 +1068,12 @@ struct ces_predict {
  * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names
  * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks
  * (flush without can_flush_remote_writes, a u64 slot without 64-bit memops,
- * more ranks than max_ranks) or its streams share hardware queues
+ * more ranks than max_ranks), if max_memops_per_batch is below 3 (no room
+ * for a wait and the watchdog's writes in one call: the CUDA backend lowers
+ * nothing there) or if its streams share hardware queues
  * (`connections` above 0 but below its streams: the model gives every
- * stream a queue of its own, as `connections 0` and `any` run it),
+ * stream a queue of its own, as `connections 0` runs it and `any` where the
+ * process has a queue for each stream - it runs under any queues),
  * CES_ERR_LIMIT if the unrolled graph (graph replays and the fork and join
  * of every replay on several streams included, as `ops` counts them) has
  * more than 2^24 op instances. */

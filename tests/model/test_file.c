@@ -92,7 +92,10 @@ static void test_errors(void **state)
         {"per_copy_us = 1e400\n",
          "m.model:1:15: expected a number at most 1e9: out of range, too large to represent, "
          "found '1e400'"},
-        {"per_copy_us = inf\n", "m.model:1:15: expected a number >= 0, found 'inf'"},
+        /* infinity is no number below 0 (it was "expected a number >= 0") */
+        {"per_copy_us = inf\n", "m.model:1:15: expected a number at most 1e9, found 'inf'"},
+        {"peer_copy_gbps = infinity\n",
+         "m.model:1:18: expected a number at most 1e9, found 'infinity'"},
         {"copy_engines = 2.5\n", "m.model:1:16: expected an unsigned integer, found '2.5'"},
         {"copy_engines = -2\n", "m.model:1:16: expected an unsigned integer, found '-2'"},
         {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0, found '0'"},

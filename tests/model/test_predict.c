@@ -511,6 +511,47 @@ static void test_launch_links(void **state)
     }
 }
 
+/* Captured, the CUDA backend leaves out an await of a record made outside
+ * the block (the fork and join order that record before it): its stream's
+ * memops on either side of it are one call, also with `connections` when
+ * the await is on another stream (the line order the queues keep counts
+ * the ops the block issues).  Block 0 records e on s0; the graph block
+ * writes twice on s1 with the await between them, on s1 or (`other`) on
+ * s0: one memop batch of 0.5 us, then the join's event hop of 0.75. */
+static struct ces_predict await_outside(const struct ces_model *m, int other, uint32_t conn)
+{
+    struct fx f;
+    struct ces_predict p;
+    struct ces_op rec = simple(CES_OP_RECORD, 0), aw = simple(CES_OP_AWAIT, other ? 0 : 1), w;
+
+    fx_init(&f, 1, 2, CES_PHASE_EAGER, 1);
+    if (conn > 0)
+        assert_int_equal(ces_graph_set_connections(f.g, conn), CES_OK);
+    rec.event = aw.event = f.ev;
+    op(&f, 0, rec);
+    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_GRAPH, 1), CES_OK);
+    w = wr(&f, 0, 0, 1);
+    w.stream = 1;
+    op(&f, 0, w);
+    op(&f, 0, aw);
+    w.slot.idx = 1;
+    op(&f, 0, w);
+    p = predict(&f, m);
+    fx_end(&f);
+    return p;
+}
+
+static void test_await_outside_captured(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    assert_us(await_outside(&m, 0, 0).path_memop_us, 0.5);
+    assert_us(await_outside(&m, 0, 0).total_us, 1.25);
+    assert_us(await_outside(&m, 1, 2).path_memop_us, 0.5);
+    assert_us(await_outside(&m, 1, 2).total_us, 1.25);
+}
+
 /* A memop batch that waits carries the watchdog's writes: r1's batch
  * (wait, write) passes at 3.5 and its stream goes on 2 us later eagerly (the
  * progress write), 2 x 2 us later in a graph phase (the enter and exit
@@ -615,6 +656,45 @@ static void test_host_cost(void **state)
     assert_us(p.path_host_us, 1.0);
     assert_us(p.path_copy_us, 5.0);
     fx_end(&f);
+    /* a batch without copies issues no call (the CUDA backend's emit_batch):
+     * no host call, no copy_batch_us before the copy (it was 8.0) */
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, simple(CES_OP_END, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 6.0);
+    assert_us(p.path_host_us, 1.0);
+    fx_end(&f);
+    /* the backend issues a batch at its end (emit_batch), after the calls
+     * of other streams in between: the fork (1, 2), s1's record (3), then
+     * the batch (4; it was enqueued at 3, before the record): copy batch 2,
+     * a local copy of 4000 bytes 1 + 1 */
+    fx_init(&f, 1, 2, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    {
+        struct ces_op rec = simple(CES_OP_RECORD, 1);
+
+        rec.event = f.ev;
+        op(&f, 0, rec);
+    }
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 8.0);
+    assert_us(p.path_host_us, 4.0);
+    fx_end(&f);
+    /* the critical path from a copy of a batch, which ends with the batch's
+     * end: its host time too (it began the path at time 0: copy 8.0) */
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 8.0);
+    assert_us(p.path_host_us, 1.0);
+    assert_us(p.path_copy_us, 7.0);
+    fx_end(&f);
 }
 
 static void test_memop_batches(void **state)
@@ -624,14 +704,27 @@ static void test_memop_batches(void **state)
     struct ces_predict p;
 
     (void)state;
-    m.max_memops_per_batch = 2;
+    m.max_memops_per_batch = 3;
     fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
-    op(&f, 0, wr(&f, 0, 0, 1));
-    op(&f, 0, wr(&f, 0, 1, 1));
-    op(&f, 0, wr(&f, 0, 2, 1)); /* a second batch */
+    for (uint32_t k = 0; k < 4; k++)
+        op(&f, 0, wr(&f, 0, k, 1)); /* the fourth a second batch */
     p = predict(&f, &m);
     assert_us(p.total_us, 1.0);
     assert_us(p.path_memop_us, 1.0);
+    /* a memop call that waits carries up to two watchdog writes besides a
+     * wait, so the CUDA backend lowers nothing with fewer than 3 ops a
+     * call (ces_cuda_lower refuses it): refused, where the prediction had
+     * calls of 2 and 3 ops */
+    for (m.max_memops_per_batch = 1; m.max_memops_per_batch < 3; m.max_memops_per_batch++) {
+        char want[240];
+
+        assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_UNSUPPORTED);
+        snprintf(want, sizeof(want), "predict: the model's max_memops_per_batch is %u: the CUDA "
+                 "backend needs 3 or more (a memop call that waits carries the watchdog's "
+                 "writes besides the wait: eagerly a progress write, captured an enter and an "
+                 "exit write)", (unsigned)m.max_memops_per_batch);
+        assert_string_equal(ces_ctx_last_error(f.ctx), want);
+    }
     fx_end(&f);
 }
 
@@ -910,9 +1003,10 @@ static void test_graph_copy_start(void **state)
  * on its stream is two memop batches (as the CUDA backend lowers it): r1
  * publishes its flag at 0.5, r0 copies 1 MiB (start 1, 1048.576 us) in
  * `pieces` copies (1 or 2), then writes its flag and waits for r1's, which
- * is visible long since. */
-static struct ces_predict split_case(const struct ces_model *m, uint32_t kind, int other,
-                                     uint32_t pieces)
+ * is visible long since; `apart`, the barrier is an eager block of its
+ * own after the copies' block (of `kind`). */
+static struct ces_predict split_case_apart(const struct ces_model *m, uint32_t kind, int other,
+                                           uint32_t pieces, int apart)
 {
     struct fx f;
     struct ces_predict p;
@@ -931,6 +1025,8 @@ static struct ces_predict split_case(const struct ces_model *m, uint32_t kind, i
         c.b = (struct ces_region){big, 1, (1u << 20) + k * len, (1u << 20) + (k + 1) * len};
         op(&f, 0, c);
     }
+    if (apart)
+        assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
     op(&f, 0, wr(&f, 0, 0, 1));
     w = wt(&f, 1, 1, 1);
     if (other)
@@ -939,6 +1035,12 @@ static struct ces_predict split_case(const struct ces_model *m, uint32_t kind, i
     p = predict(&f, m);
     fx_end(&f);
     return p;
+}
+
+static struct ces_predict split_case(const struct ces_model *m, uint32_t kind, int other,
+                                     uint32_t pieces)
+{
+    return split_case_apart(m, kind, other, pieces, 0);
 }
 
 static void test_split_barrier(void **state)
@@ -963,6 +1065,15 @@ static void test_split_barrier(void **state)
     assert_us(split_case(&m, CES_PHASE_EAGER, 0, 2).total_us, 1051.076);
     m.split_wait_mib = 0;
     assert_us(split_case(&m, CES_PHASE_EAGER, 0, 1).total_us, 1050.076);
+    /* The backend counts the copies toward the split across blocks (the
+     * iterations of `phase eager xN` among them) while no memop follows
+     * them: the barrier of an eager block after the copies' block, eager
+     * or graph, is split too (it was one batch). */
+    m.split_wait_mib = 1;
+    assert_us(split_case_apart(&m, CES_PHASE_EAGER, 0, 1, 1).total_us, 1050.576);
+    assert_us(split_case_apart(&m, CES_PHASE_EAGER, 0, 1, 1).path_memop_us, 1.0);
+    assert_us(split_case_apart(&m, CES_PHASE_GRAPH, 0, 1, 1).total_us, 1050.576);
+    assert_us(split_case_apart(&m, CES_PHASE_EAGER, 1, 1, 1).total_us, 1050.076);
 }
 
 /* A graph block without ops costs its replays' launches, all 2^32 - 1 of
@@ -1359,6 +1470,41 @@ static void test_limit_counts_forks(void **state)
     capped_end(ctx, &c);
 }
 
+/* The bytes copied add up to at most UINT64_MAX: 2^16 replays of a copy of
+ * 2^48 bytes moved 2^64, which wrapped around to 0. */
+static void test_bytes_saturate(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    for (uint32_t k = 0; k < 2; k++) {
+        struct fx f;
+        struct ces_predict p;
+        uint32_t big, big2;
+        struct ces_op c = {.kind = CES_OP_COPY};
+        uint32_t reps = k == 0 ? 65535u : 65536u;
+
+        fx_init(&f, 2, 1, CES_PHASE_GRAPH, reps);
+        assert_int_equal(ces_graph_add_buffer(f.g, "big", UINT64_C(1) << 48, &big), CES_OK);
+        assert_int_equal(ces_graph_add_buffer(f.g, "big2", UINT64_C(1) << 48, &big2), CES_OK);
+        c.a = (struct ces_region){big, 0, 0, UINT64_C(1) << 48};
+        c.b = (struct ces_region){big, 1, 0, UINT64_C(1) << 48};
+        op(&f, 0, c);
+        c.b = (struct ces_region){big2, 0, 0, UINT64_C(1) << 48};
+        op(&f, 0, c);
+        assert_int_equal(ces_graph_validate(f.g, NULL), CES_OK);
+        assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_OK);
+        if (k == 0) {
+            assert_true(p.peer_bytes == (uint64_t)reps << 48);
+            assert_true(p.local_bytes == (uint64_t)reps << 48);
+        } else {
+            assert_true(p.peer_bytes == UINT64_MAX);
+            assert_true(p.local_bytes == UINT64_MAX);
+        }
+        fx_end(&f);
+    }
+}
+
 /* Four ranks pass flags through four signal arrays of `slots` slots each
  * (a ring of writes, writes to every rank, a wait on each). */
 static struct ces_predict huge_signals_case(uint32_t slots)
@@ -1517,6 +1663,8 @@ int main(void)
         cmocka_unit_test(test_graph_serial_copies),
         cmocka_unit_test(test_graph_copy_start),
         cmocka_unit_test(test_split_barrier),
+        cmocka_unit_test(test_bytes_saturate),
+        cmocka_unit_test(test_await_outside_captured),
         cmocka_unit_test(test_empty_replays),
         cmocka_unit_test(test_empty_replays_streams),
         cmocka_unit_test(test_does_not_finish),

@@ -90,6 +90,28 @@ static void test_file_and_model(void **state)
     rmdir(dir);
 }
 
+/* 2^16 replays of a copy of 2^48 bytes: 2^64 bytes, printed as the most
+ * the count holds (it wrapped around to "0 B"). */
+static void test_bytes_saturate(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, path[128];
+    FILE *f;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/big.ces", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("cesync 1\nranks 2\nbuffer b 281474976710656\nphase graph x65536\n"
+          "r0 : copy b[0:281474976710656] -> b[0:281474976710656]@1\n",
+          f);
+    fclose(f);
+    assert_int_equal(ces_test_tool(dir, "check --predict big.ces", &out), 0);
+    assert_non_null(strstr(out, "copied: 16.00 EiB or more between GPUs, 0 B inside GPUs\n"));
+    free(out);
+    remove(path);
+    rmdir(dir);
+}
+
 static void test_errors(void **state)
 {
     static const struct {
@@ -135,6 +157,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collective),
         cmocka_unit_test(test_file_and_model),
+        cmocka_unit_test(test_bytes_saturate),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
