@@ -223,6 +223,19 @@ static void test_errors(void **state)
     p.slots = 2;
     p.chunks = 2048;
     coll_error(&p, CES_ERR_INVALID, "sendrecv: chunks must be 1..1024, not 2048");
+    /* more slots than chunks: the staging buffer (3 slots of the whole
+     * message, for each of 2 incoming pairs) is over 2^48 bytes */
+    p.bytes = UINT64_C(1) << 46;
+    p.chunks = 1;
+    p.slots = 3;
+    p.npairs = 2;
+    p.pairs[0][0] = 0, p.pairs[0][1] = 2;
+    p.pairs[1][0] = 1, p.pairs[1][1] = 2;
+    coll_error(&p, CES_ERR_INVALID,
+               "sendrecv: the staging buffer, 2 incoming messages x 3 slots x a chunk of "
+               "70368744177664 bytes, exceeds 2^48 bytes");
+    p.bytes = 1024;
+    p.slots = 2;
     p.chunks = 4;
     p.npairs = 1;
     p.pairs[0][0] = 1;
