@@ -272,8 +272,7 @@ static void counted_chunks(struct ces_cgen *cg, uint32_t np, uint32_t pairs[][2]
             slot_at(fs, sizeof(fs), in[q] * S, g.slot);
             slot_at(cs, sizeof(cs), out[q] * S, g.slot);
             slot_at(cs1, sizeof(cs1), out[q] * S, g1.slot);
-            snprintf(lo, sizeof(lo), strchr(fs, '+') != NULL ? "(%s)*%" PRIu64 : "%s*%" PRIu64,
-                     fs, c);
+            snprintf(lo, sizeof(lo), top_level_sum(fs) ? "(%s)*%" PRIu64 : "%s*%" PRIu64, fs, c);
             snprintf(hi, sizeof(hi), "(%s+1)*%" PRIu64, fs, c);
             ces_sb_printf(&cg->sb,
                           "r%" PRIu32 " : copy send[%" PRIu64 ":%" PRIu64 "] -> stage[%s:%s]@%" PRIu32

@@ -166,7 +166,7 @@ static void test_checker_send_first(void **state)
 /* A message built alone with first_iter = F (as the CUDA backend builds one
  * call at a time) is exactly the F-th message of the schedule from 1: same
  * slots, same counts, every rank, for chunk/slot shapes with and without a
- * common divisor. */
+ * common divisor; its text is canonical (print(parse(text)) == text). */
 static void test_first_iter_continues(void **state)
 {
     static const uint32_t shapes[][2] = {{1, 2}, {2, 2}, {3, 2}, {1, 3}, {4, 3}};
@@ -182,11 +182,15 @@ static void test_first_iter_continues(void **state)
                     (uint32_t)F, CES_PHASE_EAGER);
                 struct ces_coll_params one = all;
                 struct ces_graph *ga, *g1;
+                char *text;
 
                 all.chunks = one.chunks = shapes[k][0];
                 all.slots = one.slots = shapes[k][1];
                 one.iterations = 1;
                 one.first_iter = F;
+                text = coll_text(ctx, &one);
+                coll_roundtrip(ctx, text);
+                ces_free(ctx, text);
                 ga = coll_graph(ctx, &all);
                 g1 = coll_graph(ctx, &one);
                 for (uint32_t r = 0; r < 3; r++) {
