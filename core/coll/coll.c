@@ -162,7 +162,7 @@ static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,
     if (q->ranks < 2 || q->ranks > CES_MAX_RANKS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ranks must be 2..%u, not %" PRIu32,
                              CES_MAX_RANKS, q->ranks);
-    if (q->bytes < 1 || q->bytes > CES_MAX_BYTES)
+    if (q->coll != CES_COLL_BARRIER && (q->bytes < 1 || q->bytes > CES_MAX_BYTES))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "bytes must be 1..%" PRIu64 " (2^48), not %" PRIu64, CES_MAX_BYTES,
                              q->bytes);

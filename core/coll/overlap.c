@@ -205,9 +205,6 @@ int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
     if ((p->flags & ~known) != 0)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown algorithm flags 0x%" PRIx32,
                              p->flags & ~known);
-    if ((p->flags & local) == local)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "the overlap and early variants exclude each other");
     /* what the collective lacks first, then what excludes what */
     if ((p->flags & CES_COLL_F_INPLACE) != 0 && ces_coll_inplace(p->coll) == NULL)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
@@ -229,6 +226,9 @@ int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s: directed barriers apply to gather, scatter and broadcast only",
                              name);
+    if ((p->flags & local) == local)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "the overlap and early variants exclude each other");
     /* directed barriers change the sync text only (core/coll/sync.c) */
     if ((p->flags & CES_COLL_F_INPLACE) == 0) {
         if ((p->flags & local) != 0)

@@ -31,8 +31,10 @@
  *
  * Sizes: send holds B = params.bytes bytes; recv holds one B-byte message per
  * incoming pair of the rank with the most incoming pairs (K of them); stage
- * holds K*slots chunks of B/chunks bytes.  Messages to the same receiver use
- * consecutive recv and stage areas in pair order; flag slots likewise.
+ * holds K*slots chunks of B/chunks bytes (nccl and mono allow more slots
+ * than chunks: stage may outgrow recv; both must fit in 2^48 bytes).
+ * Messages to the same receiver use consecutive recv and stage areas in pair
+ * order; flag slots likewise.
  */
 #include "coll.h"
 
@@ -130,6 +132,13 @@ static int sendrecv_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "sendrecv: %" PRIu32 " incoming messages x bytes (%" PRIu64
                              ") exceed 2^48 bytes", maxin, p->bytes);
+    /* more slots than chunks (nccl, mono) stage more than the messages */
+    if (p->bytes / p->chunks > CES_MAX_BYTES / ((uint64_t)maxin * p->slots))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "sendrecv: the staging buffer, %" PRIu32
+                             " incoming messages x %" PRIu32 " slots x a chunk of %" PRIu64
+                             " bytes, exceeds 2^48 bytes",
+                             maxin, p->slots, p->bytes / p->chunks);
     return CES_OK;
 }
 
@@ -263,8 +272,7 @@ static void counted_chunks(struct ces_cgen *cg, uint32_t np, uint32_t pairs[][2]
             slot_at(fs, sizeof(fs), in[q] * S, g.slot);
             slot_at(cs, sizeof(cs), out[q] * S, g.slot);
             slot_at(cs1, sizeof(cs1), out[q] * S, g1.slot);
-            snprintf(lo, sizeof(lo), strchr(fs, '+') != NULL ? "(%s)*%" PRIu64 : "%s*%" PRIu64,
-                     fs, c);
+            snprintf(lo, sizeof(lo), top_level_sum(fs) ? "(%s)*%" PRIu64 : "%s*%" PRIu64, fs, c);
             snprintf(hi, sizeof(hi), "(%s+1)*%" PRIu64, fs, c);
             ces_sb_printf(&cg->sb,
                           "r%" PRIu32 " : copy send[%" PRIu64 ":%" PRIu64 "] -> stage[%s:%s]@%" PRIu32

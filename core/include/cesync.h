@@ -394,7 +394,8 @@ struct ces_coll_params {
     uint32_t coll;       /* enum ces_coll */
     uint32_t proto;      /* enum ces_proto */
     uint32_t ranks;      /* 2..CES_MAX_RANKS */
-    uint64_t bytes;      /* bytes per rank (alltoall: per peer chunk is bytes/ranks) */
+    uint64_t bytes;      /* bytes per rank (alltoall: per peer chunk is bytes/ranks;
+                          * barrier: ignored) */
     uint32_t iterations; /* >= 1 */
     uint32_t phase;      /* enum ces_phase_kind */
     uint32_t root;       /* gather, scatter, broadcast */

@@ -110,6 +110,29 @@ static void test_credit_ops(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A barrier moves no data: params.bytes is ignored, whatever it holds. */
+static void test_bytes_ignored(void **state)
+{
+    static const uint64_t bytes[] = {0, CES_MAX_BYTES + 1, UINT64_MAX};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_BARRIER, CES_PROTO_MONO, 3, 1, 2,
+                                           CES_PHASE_EAGER);
+    char *want = coll_text(ctx, &p);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bytes) / sizeof(bytes[0]); i++) {
+        char *text;
+
+        p.bytes = bytes[i];
+        text = coll_text(ctx, &p);
+        assert_string_equal(text, want);
+        ces_free(ctx, text);
+    }
+    ces_free(ctx, want);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +140,7 @@ int main(void)
         cmocka_unit_test(test_nccl_eager_alternates),
         cmocka_unit_test(test_nccl_graph_freezes_one_array),
         cmocka_unit_test(test_credit_ops),
+        cmocka_unit_test(test_bytes_ignored),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

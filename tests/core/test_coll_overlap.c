@@ -242,8 +242,13 @@ static void test_flag_errors(void **state)
     assert_string_equal(ces_ctx_last_error(ctx),
                         "sendrecv: the overlap variant applies to alltoall, allgather, gather, "
                         "scatter and broadcast only");
-    p.coll = CES_COLL_ALLTOALL;
+    /* both where one of them does not apply: that one is refused first */
+    p.coll = CES_COLL_BROADCAST;
     p.flags = CES_COLL_F_OVERLAP | CES_COLL_F_EARLY;
+    assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "broadcast: the early variant applies to alltoall and allgather only");
+    p.coll = CES_COLL_ALLTOALL;
     assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "the overlap and early variants exclude each other");

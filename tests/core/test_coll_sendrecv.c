@@ -166,7 +166,7 @@ static void test_checker_send_first(void **state)
 /* A message built alone with first_iter = F (as the CUDA backend builds one
  * call at a time) is exactly the F-th message of the schedule from 1: same
  * slots, same counts, every rank, for chunk/slot shapes with and without a
- * common divisor. */
+ * common divisor; its text is canonical (print(parse(text)) == text). */
 static void test_first_iter_continues(void **state)
 {
     static const uint32_t shapes[][2] = {{1, 2}, {2, 2}, {3, 2}, {1, 3}, {4, 3}};
@@ -182,11 +182,15 @@ static void test_first_iter_continues(void **state)
                     (uint32_t)F, CES_PHASE_EAGER);
                 struct ces_coll_params one = all;
                 struct ces_graph *ga, *g1;
+                char *text;
 
                 all.chunks = one.chunks = shapes[k][0];
                 all.slots = one.slots = shapes[k][1];
                 one.iterations = 1;
                 one.first_iter = F;
+                text = coll_text(ctx, &one);
+                coll_roundtrip(ctx, text);
+                ces_free(ctx, text);
                 ga = coll_graph(ctx, &all);
                 g1 = coll_graph(ctx, &one);
                 for (uint32_t r = 0; r < 3; r++) {
@@ -223,6 +227,19 @@ static void test_errors(void **state)
     p.slots = 2;
     p.chunks = 2048;
     coll_error(&p, CES_ERR_INVALID, "sendrecv: chunks must be 1..1024, not 2048");
+    /* more slots than chunks: the staging buffer (3 slots of the whole
+     * message, for each of 2 incoming pairs) is over 2^48 bytes */
+    p.bytes = UINT64_C(1) << 46;
+    p.chunks = 1;
+    p.slots = 3;
+    p.npairs = 2;
+    p.pairs[0][0] = 0, p.pairs[0][1] = 2;
+    p.pairs[1][0] = 1, p.pairs[1][1] = 2;
+    coll_error(&p, CES_ERR_INVALID,
+               "sendrecv: the staging buffer, 2 incoming messages x 3 slots x a chunk of "
+               "70368744177664 bytes, exceeds 2^48 bytes");
+    p.bytes = 1024;
+    p.slots = 2;
     p.chunks = 4;
     p.npairs = 1;
     p.pairs[0][0] = 1;

@@ -5,8 +5,8 @@
  * and broadcast that copy nothing (every rank but the root of scatter and
  * broadcast, the root of gather in place) and changes nothing else, rank for
  * rank; the checker's OK for every protocol, phase, root and form on 2-4
- * ranks; the exact verdict of a chain that touches the collective's
- * buffers; and the errors.
+ * ranks, the overlap fork before and after the ready barrier; the exact
+ * verdict of a chain that touches the collective's buffers; and the errors.
  */
 #include "coll_check.h"
 
@@ -131,31 +131,35 @@ static void chain_adds_only_itself(struct ces_ctx *ctx, struct ces_coll_params p
 }
 
 /* Every form, protocol, phase and root of gather, scatter and broadcast on
- * 2-4 ranks, 2 iterations (replays): chain_adds_only_itself. */
+ * 2-4 ranks, 2 iterations (replays), at 64 bytes and at 16 MiB (where an
+ * eager overlap forks the root's local copy after the ready barrier, as
+ * ces_gather & co. run it from 8 MiB): chain_adds_only_itself. */
 static void test_every_form(void **state)
 {
+    static const uint64_t sizes[] = {64, UINT64_C(16) << 20};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     unsigned ranks = 0, proved = 0;
 
     (void)state;
-    for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
-        for (uint32_t c = CES_COLL_GATHER; c <= CES_COLL_BROADCAST; c++)
-            for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
-                for (uint32_t n = 2; n <= 4; n++)
-                    for (uint32_t root = 0; root < n; root++) {
-                        struct ces_coll_params p =
-                            coll_params(c, protos[k][0], n, 64, 2, protos[k][1]);
+    for (size_t b = 0; b < sizeof(sizes) / sizeof(sizes[0]); b++)
+        for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
+            for (uint32_t c = CES_COLL_GATHER; c <= CES_COLL_BROADCAST; c++)
+                for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
+                    for (uint32_t n = 2; n <= 4; n++)
+                        for (uint32_t root = 0; root < n; root++) {
+                            struct ces_coll_params p =
+                                coll_params(c, protos[k][0], n, sizes[b], 2, protos[k][1]);
 
-                        p.flags = forms[f];
-                        p.root = root;
-                        chain_adds_only_itself(ctx, p, &ranks);
-                        proved++;
-                    }
-    /* 6 forms x 3 collectives x 7 protocol/phase pairs x (2 + 3 + 4) roots,
-     * each of n ranks */
-    assert_int_equal(proved, 6 * 3 * 7 * 9);
-    assert_int_equal(ranks, 6 * 3 * 7 * 29);
+                            p.flags = forms[f];
+                            p.root = root;
+                            chain_adds_only_itself(ctx, p, &ranks);
+                            proved++;
+                        }
+    /* 2 sizes x 6 forms x 3 collectives x 7 protocol/phase pairs x (2 + 3 +
+     * 4) roots, each of n ranks */
+    assert_int_equal(proved, 2 * 6 * 3 * 7 * 9);
+    assert_int_equal(ranks, 2 * 6 * 3 * 7 * 29);
     ces_test_ctx_end(ctx, &st);
 }
 
