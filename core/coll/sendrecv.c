@@ -91,6 +91,10 @@ static int sendrecv_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
     uint32_t pairs[CES_MAX_PAIRS][2], in[CES_MAX_PAIRS], out[CES_MAX_PAIRS];
     uint32_t np, maxin, maxout;
 
+    if (p->proto == CES_PROTO_PULL)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "sendrecv has no pull protocol; use "
+                             "CES_PROTO_NCCL, CES_PROTO_MONO or CES_PROTO_CREDIT");
     if (p->proto != CES_PROTO_CREDIT && p->phase == CES_PHASE_GRAPH)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "sendrecv: %s flags are use counts computed from $i, which a graph "

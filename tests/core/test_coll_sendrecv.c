@@ -255,6 +255,11 @@ static void test_errors(void **state)
     coll_error(&p, CES_ERR_UNSUPPORTED,
                "sendrecv: nccl flags are use counts computed from $i, which a graph replay "
                "freezes; use CES_PROTO_CREDIT for graph phases");
+    /* pull built nccl's schedule under another name */
+    p = coll_params(CES_COLL_SENDRECV, CES_PROTO_PULL, 3, 1024, 1, CES_PHASE_EAGER);
+    coll_error(&p, CES_ERR_UNSUPPORTED,
+               "sendrecv has no pull protocol; use CES_PROTO_NCCL, "
+               "CES_PROTO_MONO or CES_PROTO_CREDIT");
     p = coll_params(CES_COLL_SENDRECV, CES_PROTO_CREDIT, 100, 1024, 1, CES_PHASE_GRAPH);
     coll_error(&p, CES_ERR_INVALID,
                "sendrecv: the default pipeline of 100 ranks has more than 64 pairs; give the "
