@@ -408,7 +408,11 @@ struct ces_coll_params {
     uint32_t slots;  /* sendrecv: receive slots in flight (default 2 when 0; at
                       * most CES_COLL_MAX_CHUNKS) */
     uint32_t flags;  /* algorithm variant bits, CES_COLL_F_*; 0 = the plain algorithm */
-    uint64_t first_iter; /* the value of $i in the first iteration (default 1) */
+    uint64_t first_iter; /* the value of $i in the first iteration (default 1).
+                          * nccl's u32 flags count 2*$i modulo 2^32: from
+                          * 2^31 a schedule built alone checks as RACE: its
+                          * flags start at 0, where in a run the calls
+                          * before it leave the previous call's values */
     /* alltoall, allgather, gather, scatter, broadcast: copies in the wake
      * chain (0 = none; at most CES_COLL_MAX_WAKE).  Every rank of alltoall
      * and allgather, and of the rooted collectives each rank that copies
