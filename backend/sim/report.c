@@ -528,7 +528,8 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g,
         ces_sb_puts(sb, "\n");
     }
     if (d->cls == CES_CHECK_ABORTED) {
-        ces_sb_printf(sb, "  released with an error: %zu waits/awaits", d->naborted);
+        ces_sb_printf(sb, "  released with an error: %zu blocked op%s", d->naborted,
+                      ces_plural(d->naborted));
         for (size_t i = 0; i < d->naborted && i < 8; i++)
             ces_sb_printf(sb, "%s r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, i ? "," : "",
                           d->aborted[i].rank, d->aborted[i].stream, d->aborted[i].index);

@@ -693,6 +693,8 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
 
         if (pc[l->proc] > l->pos)
             join(clk, SIM_RCLK(m, s, l->rclk), m->nproc);
+        else if (d != NULL) /* the watchdog released it at the boundary */
+            d->kind = CES_STEP_ABORTED;
     }
     switch (o->op->kind) {
     case CES_OP_COPY:

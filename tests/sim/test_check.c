@@ -616,6 +616,48 @@ static void test_links_at_boundaries(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The watchdog releases an op blocked at a boundary as it releases a wait:
+ * it is one of the ops the report lists (it listed none, "released with an
+ * error: 0 waits/awaits", though the write below had been held there). */
+static void test_watchdog_releases_link(void **state)
+{
+    static const char text[] = "cesync 1\nranks 1\nstreams 2\nsignal f u32 1\n"
+                               "phase eager x1\n"
+                               "r0 s1 : wait f[0] >= 1\n"
+                               "phase eager x1\n"
+                               "r0 s0 : write f[0] = 1\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    char *t;
+
+    (void)state;
+    r = check2(ctx, g, NULL, CES_V_DEADLOCK);
+    ces_check_report_destroy(r);
+    ces_check_opts_init(&o);
+    o.flags = CES_CHECK_ABORT;
+    r = check2(ctx, g, &o, CES_V_OK);
+    d = find(r, CES_CHECK_ABORTED);
+    assert_int_equal(d->nsteps, 2);
+    assert_int_equal(d->steps[0].pos.stream, 0);
+    assert_int_equal(d->steps[0].kind, CES_STEP_ABORTED);
+    assert_int_equal(d->naborted, 1);
+    assert_int_equal(d->aborted[0].stream, 0);
+    assert_int_equal(d->aborted[0].index, 0);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "    1 r0.s0#0 write f[0] = 1 (line 8:9)  (released by the "
+                              "watchdog)\n"));
+    assert_non_null(strstr(t, "  released with an error: 1 blocked op r0.s0#0\n"));
+    ces_free(ctx, t);
+    replays(ctx, g, &o, d);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_u32_cyclic(void **state)
 {
     struct ces_test_alloc st;
@@ -2045,6 +2087,7 @@ int main(void)
         cmocka_unit_test(test_generation_past_2_32),
         cmocka_unit_test(test_head_of_line),
         cmocka_unit_test(test_links_at_boundaries),
+        cmocka_unit_test(test_watchdog_releases_link),
         cmocka_unit_test(test_u32_cyclic),
         cmocka_unit_test(test_batch_any_order),
         cmocka_unit_test(test_graph_replays),
