@@ -440,7 +440,8 @@ static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g,
             ces_sb_puts(sb, b->reason == CES_BLOCK_WAIT    ? "      could be written by "
                             : b->reason == CES_BLOCK_AWAIT ? "      needs the record "
                             : b->reason == CES_BLOCK_LINK  ? "      needs first "
-                                                           : "      queue head ");
+                            : e == 0                       ? "      queue head "
+                                                           : "      and its op needs ");
             fmt_pos_op(sb, g, &ed->pos);
             if (t->reason == CES_BLOCK_STOPPED)
                 ces_sb_printf(sb, ", but r%" PRIu32 ".s%" PRIu32 " was stopped by a fault\n",
