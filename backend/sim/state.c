@@ -289,14 +289,16 @@ static bool queue_ready(const struct sim_model *m, const struct sim_state *s, ui
 }
 
 /* The status of process p's next op (neither done nor stopped) as if it
- * stood at the head of its hardware queue. */
-static int own_status(const struct sim_model *m, const struct sim_state *s, uint32_t p)
+ * stood at the head of its hardware queue (and, without `links`, as if its
+ * block or replay boundary were passed). */
+static int own_status(const struct sim_model *m, const struct sim_state *s, uint32_t p,
+                      bool links)
 {
     const uint32_t *pc = SIM_PC(m, s);
     const struct sim_op *o = &m->ops[p][pc[p]];
     bool aborted = (SIM_FLAGS(s) & SIM_F_ABORTED) != 0;
 
-    if (o->nlink > 0 && !aborted && ces_sim_link_open(m, pc, o) != NULL)
+    if (links && o->nlink > 0 && !aborted && ces_sim_link_open(m, pc, o) != NULL)
         return SIM_S_LINK;
     switch (o->cls) {
     case SIM_C_WRITE:
@@ -329,7 +331,7 @@ int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_
         return SIM_S_STOPPED;
     if (!queue_ready(m, s, p, &m->ops[p][k]))
         return SIM_S_QUEUE;
-    return own_status(m, s, p);
+    return own_status(m, s, p, true);
 }
 
 /* --- interval maps ------------------------------------------------------- */
@@ -834,7 +836,20 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                 if (rc == CES_OK && out != NULL)
                     rc = push_edge(m, out, h, pc[h], 0, node[h]);
                 /* its own op may be blocked too: it waits for both */
-                own = own_status(m, s, p);
+                own = own_status(m, s, p, true);
+            }
+            if (own == SIM_S_LINK) {
+                for (uint32_t i = 0; i < o->nlink && rc == CES_OK; i++) {
+                    const struct sim_link *l = &m->links[o->link + i];
+
+                    if (pc[l->proc] > l->pos)
+                        continue;
+                    rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &l->proc);
+                    if (rc == CES_OK && out != NULL)
+                        rc = push_edge(m, out, l->proc, l->pos, 0, node[l->proc]);
+                }
+                /* past the boundary its op may be blocked as well */
+                own = own_status(m, s, p, false);
             }
             if (own == SIM_S_WAIT) {
                 for (uint32_t i = m->wr_off[o->slot]; i < m->wr_off[o->slot + 1] && rc == CES_OK;
@@ -853,16 +868,6 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                 rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &o->rec_proc);
                 if (rc == CES_OK && out != NULL)
                     rc = push_edge(m, out, o->rec_proc, o->rec_pos, 0, node[o->rec_proc]);
-            } else if (own == SIM_S_LINK) {
-                for (uint32_t i = 0; i < o->nlink && rc == CES_OK; i++) {
-                    const struct sim_link *l = &m->links[o->link + i];
-
-                    if (pc[l->proc] > l->pos)
-                        continue;
-                    rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &l->proc);
-                    if (rc == CES_OK && out != NULL)
-                        rc = push_edge(m, out, l->proc, l->pos, 0, node[l->proc]);
-                }
             }
             if (rc == CES_OK && out != NULL) {
                 struct ces_check_blocked b;

@@ -544,7 +544,9 @@ static void test_head_of_line(void **state)
 /* An op behind a blocked queue head whose own op is blocked too waits for
  * both: a cycle through its own wait, or its boundary, is a DEADLOCK.  Only
  * the queue head's edge was drawn, so a queue head blocked for good hid the
- * cycle and the verdict was HANG (DEADLOCK with a queue per stream). */
+ * cycle and the verdict was HANG (DEADLOCK with a queue per stream).  So
+ * does a wait at a boundary whose link waits for good (`own`): only the
+ * links' edges were drawn. */
 static void test_queue_and_own_block(void **state)
 {
     static const char wait[] = "cesync 1\nranks 2\nstreams 2\nconnections 1\n"
@@ -562,6 +564,15 @@ static void test_queue_and_own_block(void **state)
                                "r0 s1 : wait f[0] >= 1\n"
                                "phase eager x1\n"
                                "r0 s2 : write f[0] = 1\n";
+    static const char own[] = "cesync 1\nranks 2\nstreams 2\n"
+                              "signal f u32 1\nsignal g u32 1\nsignal h u32 1\n"
+                              "phase eager x1\n"
+                              "r0 s1 : wait g[0] >= 1\n"
+                              "phase eager x1\n"
+                              "r0 s0 : wait f[0] >= 1\n"
+                              "r0 s0 : write h[0]@1 = 1\n"
+                              "r1 : wait h[0] >= 1\n"
+                              "r1 : write f[0]@0 = 1\n";
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_check_report *r;
@@ -596,6 +607,20 @@ static void test_queue_and_own_block(void **state)
     assert_int_equal(d->blocked[2].reason, CES_BLOCK_QUEUE);
     assert_int_equal(d->blocked[2].nedges, 3);
     assert_int_equal(d->blocked[2].edges[2].pos.stream, 1);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    g = ces_test_text_graph(ctx, own);
+    r = check2(ctx, g, NULL, CES_V_DEADLOCK);
+    d = find(r, CES_V_DEADLOCK);
+    assert_int_equal(d->blocked[0].reason, CES_BLOCK_LINK);
+    assert_int_equal(d->blocked[0].nedges, 2);
+    assert_int_equal(d->ncycle, 2);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "      needs first r0.s1#0 wait g[0] >= 1 (line 8:9), but r0.s1 is "
+                              "blocked at r0.s1#0\n"
+                              "      and its op needs r1.s0#1 write f[0]@0 = 1 (line 13:6), but "
+                              "r1.s0 is blocked at r1.s0#0\n"));
+    ces_free(ctx, t);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
