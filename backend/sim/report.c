@@ -402,6 +402,24 @@ static void fmt_slot(struct ces_sb *sb, const struct ces_graph *g, const struct 
                   s->rank);
 }
 
+/* Whether edge e of the op blocked at b is one of its links: the last op
+ * of another stream of its rank in an earlier block or replay. */
+static bool link_edge(const struct ces_graph *g, const struct ces_check_pos *b,
+                      const struct ces_check_pos *e)
+{
+    uint32_t n;
+    const struct ces_op *ops;
+
+    if (e->rank != b->rank || e->stream == b->stream || e->block > b->block ||
+        (e->block == b->block && e->rep >= b->rep))
+        return false;
+    ops = ces_graph_ops(g, e->block, e->rank, &n);
+    for (uint32_t i = e->op + 1; i < n; i++)
+        if (ops[i].stream == e->stream)
+            return false;
+    return true;
+}
+
 static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g,
                         const struct ces_check_defect *d)
 {
@@ -437,10 +455,14 @@ static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g,
             const struct ces_check_edge *ed = &b->edges[e];
             const struct ces_check_blocked *t = &d->blocked[ed->to];
 
+            /* (an op blocked behind its queue head, or at its boundary, may
+             * be blocked past them too: it waits for both) */
             ces_sb_puts(sb, b->reason == CES_BLOCK_WAIT    ? "      could be written by "
                             : b->reason == CES_BLOCK_AWAIT ? "      needs the record "
-                            : b->reason == CES_BLOCK_LINK  ? "      needs first "
-                                                           : "      queue head ");
+                            : b->reason == CES_BLOCK_QUEUE && e == 0 ? "      queue head "
+                            : b->reason == CES_BLOCK_LINK && link_edge(g, &b->pos, &ed->pos)
+                                ? "      needs first "
+                                : "      and its op needs ");
             fmt_pos_op(sb, g, &ed->pos);
             if (t->reason == CES_BLOCK_STOPPED)
                 ces_sb_printf(sb, ", but r%" PRIu32 ".s%" PRIu32 " was stopped by a fault\n",
@@ -528,7 +550,8 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g,
         ces_sb_puts(sb, "\n");
     }
     if (d->cls == CES_CHECK_ABORTED) {
-        ces_sb_printf(sb, "  released with an error: %zu waits/awaits", d->naborted);
+        ces_sb_printf(sb, "  released with an error: %zu blocked op%s", d->naborted,
+                      ces_plural(d->naborted));
         for (size_t i = 0; i < d->naborted && i < 8; i++)
             ces_sb_printf(sb, "%s r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, i ? "," : "",
                           d->aborted[i].rank, d->aborted[i].stream, d->aborted[i].index);

@@ -288,21 +288,17 @@ static bool queue_ready(const struct sim_model *m, const struct sim_state *s, ui
     return o->qidx == ces_sim_queue_done(m, SIM_PC(m, s), m->queue[p]);
 }
 
-int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_t p)
+/* The status of process p's next op (neither done nor stopped) as if it
+ * stood at the head of its hardware queue (and, without `links`, as if its
+ * block or replay boundary were passed). */
+static int own_status(const struct sim_model *m, const struct sim_state *s, uint32_t p,
+                      bool links)
 {
     const uint32_t *pc = SIM_PC(m, s);
-    uint32_t k = pc[p];
-    const struct sim_op *o;
+    const struct sim_op *o = &m->ops[p][pc[p]];
     bool aborted = (SIM_FLAGS(s) & SIM_F_ABORTED) != 0;
 
-    if (k >= m->len[p])
-        return SIM_S_DONE;
-    if (k >= m->stop[p])
-        return SIM_S_STOPPED;
-    o = &m->ops[p][k];
-    if (!queue_ready(m, s, p, o))
-        return SIM_S_QUEUE;
-    if (o->nlink > 0 && !aborted && ces_sim_link_open(m, pc, o) != NULL)
+    if (links && o->nlink > 0 && !aborted && ces_sim_link_open(m, pc, o) != NULL)
         return SIM_S_LINK;
     switch (o->cls) {
     case SIM_C_WRITE:
@@ -323,6 +319,19 @@ int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_
     default:
         return SIM_S_INVISIBLE;
     }
+}
+
+int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_t p)
+{
+    uint32_t k = SIM_PC(m, s)[p];
+
+    if (k >= m->len[p])
+        return SIM_S_DONE;
+    if (k >= m->stop[p])
+        return SIM_S_STOPPED;
+    if (!queue_ready(m, s, p, &m->ops[p][k]))
+        return SIM_S_QUEUE;
+    return own_status(m, s, p, true);
 }
 
 /* --- interval maps ------------------------------------------------------- */
@@ -693,6 +702,8 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
 
         if (pc[l->proc] > l->pos)
             join(clk, SIM_RCLK(m, s, l->rclk), m->nproc);
+        else if (d != NULL) /* the watchdog released it at the boundary */
+            d->kind = CES_STEP_ABORTED;
     }
     switch (o->op->kind) {
     case CES_OP_COPY:
@@ -811,14 +822,36 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
         struct ces_vec sv = {0};
 
         for (uint32_t p = 0; p < P && rc == CES_OK; p++) {
-            int st = ces_sim_status(m, s, p);
+            int st = ces_sim_status(m, s, p), own = st;
             const struct sim_op *o = pc[p] < m->len[p] ? &m->ops[p][pc[p]] : NULL;
             size_t e0 = out != NULL ? out->edges.len : 0;
 
             succ_off[p] = (uint32_t)sv.len;
             if (node[p] == SIM_NONE)
                 continue;
-            if (st == SIM_S_WAIT) {
+            if (st == SIM_S_QUEUE) {
+                uint32_t h = m->qseq[m->queue[p]][ces_sim_queue_done(m, pc, m->queue[p])];
+
+                rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &h);
+                if (rc == CES_OK && out != NULL)
+                    rc = push_edge(m, out, h, pc[h], 0, node[h]);
+                /* its own op may be blocked too: it waits for both */
+                own = own_status(m, s, p, true);
+            }
+            if (own == SIM_S_LINK) {
+                for (uint32_t i = 0; i < o->nlink && rc == CES_OK; i++) {
+                    const struct sim_link *l = &m->links[o->link + i];
+
+                    if (pc[l->proc] > l->pos)
+                        continue;
+                    rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &l->proc);
+                    if (rc == CES_OK && out != NULL)
+                        rc = push_edge(m, out, l->proc, l->pos, 0, node[l->proc]);
+                }
+                /* past the boundary its op may be blocked as well */
+                own = own_status(m, s, p, false);
+            }
+            if (own == SIM_S_WAIT) {
                 for (uint32_t i = m->wr_off[o->slot]; i < m->wr_off[o->slot + 1] && rc == CES_OK;
                      i++) {
                     const struct sim_access *w = &m->wr[i];
@@ -831,26 +864,10 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                             rc = push_edge(m, out, w->proc, w->pos, w->value, node[w->proc]);
                     }
                 }
-            } else if (st == SIM_S_AWAIT) {
+            } else if (own == SIM_S_AWAIT) {
                 rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &o->rec_proc);
                 if (rc == CES_OK && out != NULL)
                     rc = push_edge(m, out, o->rec_proc, o->rec_pos, 0, node[o->rec_proc]);
-            } else if (st == SIM_S_QUEUE) {
-                uint32_t h = m->qseq[m->queue[p]][ces_sim_queue_done(m, pc, m->queue[p])];
-
-                rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &h);
-                if (rc == CES_OK && out != NULL)
-                    rc = push_edge(m, out, h, pc[h], 0, node[h]);
-            } else if (st == SIM_S_LINK) {
-                for (uint32_t i = 0; i < o->nlink && rc == CES_OK; i++) {
-                    const struct sim_link *l = &m->links[o->link + i];
-
-                    if (pc[l->proc] > l->pos)
-                        continue;
-                    rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &l->proc);
-                    if (rc == CES_OK && out != NULL)
-                        rc = push_edge(m, out, l->proc, l->pos, 0, node[l->proc]);
-                }
             }
             if (rc == CES_OK && out != NULL) {
                 struct ces_check_blocked b;

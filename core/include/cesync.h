@@ -714,7 +714,8 @@ struct ces_check_pos {
 enum ces_check_step_kind {
     CES_STEP_OP = 0,     /* the op executed (a wait: it passed) */
     CES_STEP_DROPPED = 1,/* a write executed under a drop fault: it did not land */
-    CES_STEP_ABORTED = 2 /* the watchdog released this blocked wait/await with an error */
+    CES_STEP_ABORTED = 2 /* the watchdog released this blocked wait/await, or this op blocked
+                            at a block or replay boundary, with an error */
 };
 
 /* One step of a counterexample. */
@@ -738,7 +739,10 @@ enum ces_block_reason {
 /* A wait-for edge: blocked entry -> the op that would unblock it (a write that
  * would satisfy the wait, the record of an await, the queue head, the last
  * op of another stream of the rank before a block or replay) and the
- * blocked-set entry of the stream that holds that op (why it cannot run). */
+ * blocked-set entry of the stream that holds that op (why it cannot run).
+ * An op blocked for two reasons has the edges of both: behind its queue
+ * head, the head first and then those of its own op if that is blocked too;
+ * at a boundary, the links first and then those of its wait or await. */
 struct ces_check_edge {
     struct ces_check_pos pos; /* the op that could unblock */
     uint64_t value;           /* a write's value */

@@ -541,6 +541,91 @@ static void test_head_of_line(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* An op behind a blocked queue head whose own op is blocked too waits for
+ * both: a cycle through its own wait, or its boundary, is a DEADLOCK.  Only
+ * the queue head's edge was drawn, so a queue head blocked for good hid the
+ * cycle and the verdict was HANG (DEADLOCK with a queue per stream).  So
+ * does a wait at a boundary whose link waits for good (`own`): only the
+ * links' edges were drawn. */
+static void test_queue_and_own_block(void **state)
+{
+    static const char wait[] = "cesync 1\nranks 2\nstreams 2\nconnections 1\n"
+                               "signal f u32 1\nsignal g u32 1\nsignal h u32 1\n"
+                               "phase eager x1\n"
+                               "r0 s0 : wait g[0] >= 1\n"
+                               "r0 s1 : wait f[0] >= 1\n"
+                               "r0 s1 : write h[0]@1 = 1\n"
+                               "r1 : wait h[0] >= 1\n"
+                               "r1 : write f[0]@0 = 1\n";
+    static const char link[] = "cesync 1\nranks 1\nstreams 3\nconnections 2\n"
+                               "signal f u32 1\nsignal g u32 1\n"
+                               "phase eager x1\n"
+                               "r0 s0 : wait g[0] >= 1\n"
+                               "r0 s1 : wait f[0] >= 1\n"
+                               "phase eager x1\n"
+                               "r0 s2 : write f[0] = 1\n";
+    static const char own[] = "cesync 1\nranks 2\nstreams 2\n"
+                              "signal f u32 1\nsignal g u32 1\nsignal h u32 1\n"
+                              "phase eager x1\n"
+                              "r0 s1 : wait g[0] >= 1\n"
+                              "phase eager x1\n"
+                              "r0 s0 : wait f[0] >= 1\n"
+                              "r0 s0 : write h[0]@1 = 1\n"
+                              "r1 : wait h[0] >= 1\n"
+                              "r1 : write f[0]@0 = 1\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    struct ces_graph *g;
+    char *t;
+
+    (void)state;
+    g = ces_test_text_graph(ctx, wait);
+    r = check2(ctx, g, NULL, CES_V_DEADLOCK);
+    d = find(r, CES_V_DEADLOCK);
+    assert_int_equal(d->nblocked, 3);
+    assert_int_equal(d->blocked[1].reason, CES_BLOCK_QUEUE);
+    assert_int_equal(d->blocked[1].nedges, 2);
+    assert_int_equal(d->blocked[1].edges[0].pos.stream, 0);
+    assert_int_equal(d->blocked[1].edges[1].pos.rank, 1);
+    assert_int_equal(d->blocked[1].edges[1].pos.index, 1);
+    assert_int_equal(d->ncycle, 2);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "    r0.s1#0 wait f[0] >= 1 (line 10:9): behind the head of its "
+                              "hardware queue\n"
+                              "      queue head r0.s0#0 wait g[0] >= 1 (line 9:9), but r0.s0 is "
+                              "blocked at r0.s0#0\n"
+                              "      and its op needs r1.s0#1 write f[0]@0 = 1 (line 13:6), but "
+                              "r1.s0 is blocked at r1.s0#0\n"));
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    g = ces_test_text_graph(ctx, link);
+    r = check2(ctx, g, NULL, CES_V_DEADLOCK);
+    d = find(r, CES_V_DEADLOCK);
+    assert_int_equal(d->blocked[2].reason, CES_BLOCK_QUEUE);
+    assert_int_equal(d->blocked[2].nedges, 3);
+    assert_int_equal(d->blocked[2].edges[2].pos.stream, 1);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    g = ces_test_text_graph(ctx, own);
+    r = check2(ctx, g, NULL, CES_V_DEADLOCK);
+    d = find(r, CES_V_DEADLOCK);
+    assert_int_equal(d->blocked[0].reason, CES_BLOCK_LINK);
+    assert_int_equal(d->blocked[0].nedges, 2);
+    assert_int_equal(d->ncycle, 2);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "      needs first r0.s1#0 wait g[0] >= 1 (line 8:9), but r0.s1 is "
+                              "blocked at r0.s1#0\n"
+                              "      and its op needs r1.s0#1 write f[0]@0 = 1 (line 13:6), but "
+                              "r1.s0 is blocked at r1.s0#0\n"));
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A rank's streams pass block and replay boundaries together, as the CUDA
  * backend forks them from stream 0 before each block or replay and joins
  * them into it after.  A wait that only a later iteration of another
@@ -613,6 +698,48 @@ static void test_links_at_boundaries(void **state)
         ces_check_report_destroy(r);
         ces_graph_destroy(g);
     }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The watchdog releases an op blocked at a boundary as it releases a wait:
+ * it is one of the ops the report lists (it listed none, "released with an
+ * error: 0 waits/awaits", though the write below had been held there). */
+static void test_watchdog_releases_link(void **state)
+{
+    static const char text[] = "cesync 1\nranks 1\nstreams 2\nsignal f u32 1\n"
+                               "phase eager x1\n"
+                               "r0 s1 : wait f[0] >= 1\n"
+                               "phase eager x1\n"
+                               "r0 s0 : write f[0] = 1\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    char *t;
+
+    (void)state;
+    r = check2(ctx, g, NULL, CES_V_DEADLOCK);
+    ces_check_report_destroy(r);
+    ces_check_opts_init(&o);
+    o.flags = CES_CHECK_ABORT;
+    r = check2(ctx, g, &o, CES_V_OK);
+    d = find(r, CES_CHECK_ABORTED);
+    assert_int_equal(d->nsteps, 2);
+    assert_int_equal(d->steps[0].pos.stream, 0);
+    assert_int_equal(d->steps[0].kind, CES_STEP_ABORTED);
+    assert_int_equal(d->naborted, 1);
+    assert_int_equal(d->aborted[0].stream, 0);
+    assert_int_equal(d->aborted[0].index, 0);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "    1 r0.s0#0 write f[0] = 1 (line 8:9)  (released by the "
+                              "watchdog)\n"));
+    assert_non_null(strstr(t, "  released with an error: 1 blocked op r0.s0#0\n"));
+    ces_free(ctx, t);
+    replays(ctx, g, &o, d);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -2044,7 +2171,9 @@ int main(void)
         cmocka_unit_test(test_mismatch_inner_run),
         cmocka_unit_test(test_generation_past_2_32),
         cmocka_unit_test(test_head_of_line),
+        cmocka_unit_test(test_queue_and_own_block),
         cmocka_unit_test(test_links_at_boundaries),
+        cmocka_unit_test(test_watchdog_releases_link),
         cmocka_unit_test(test_u32_cyclic),
         cmocka_unit_test(test_batch_any_order),
         cmocka_unit_test(test_graph_replays),
