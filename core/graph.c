@@ -102,12 +102,6 @@ static const char *named(const struct ces_vec *v, uint32_t i)
     return CES_VEC_AT(v, struct ces_named, i).name;
 }
 
-/* A caller's name for a message: "(null)" for none. */
-static const char *or_null(const char *name)
-{
-    return name != NULL ? name : "(null)";
-}
-
 /* Adds a named entry to table v.  `other` is the table whose names v's may
  * not take too (buffers and signals share one name space, as in the .ces
  * format and in ces_launch's bindings), NULL for none. */
@@ -119,7 +113,7 @@ static int add_named(struct ces_graph *g, struct ces_vec *v, const struct ces_ve
 
     if (!ces_is_ident(proto->name))
         return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s name '%.*s%s' is not an identifier",
-                             what, CES_SHOWN(or_null(proto->name)));
+                             what, CES_SHOWN(proto->name));
     if (find_named(v, proto->name) >= 0)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s '%.*s%s' is declared twice", what,
                              CES_SHOWN(proto->name));
@@ -148,10 +142,12 @@ int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size, u
 
     if (g == NULL)
         return CES_ERR_INVALID;
+    if (name == NULL)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "ces_graph_add_buffer: NULL argument");
     if (size == 0 || size > CES_MAX_BYTES)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
                              "buffer '%.*s%s': size must be 1..2^48 bytes, not %" PRIu64,
-                             CES_SHOWN(or_null(name)), size);
+                             CES_SHOWN(name), size);
     return add_named(g, &g->buffers, &g->signals, "buffer", &n, idx);
 }
 
@@ -162,13 +158,15 @@ int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width, 
 
     if (g == NULL)
         return CES_ERR_INVALID;
+    if (name == NULL)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "ces_graph_add_signal: NULL argument");
     if (width != CES_U32 && width != CES_U64)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID, "signal '%.*s%s': width must be u32 or u64",
-                             CES_SHOWN(or_null(name)));
+                             CES_SHOWN(name));
     if (slots == 0 || slots > (1u << 24))
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
                              "signal '%.*s%s': slots must be 1..16777216, not %" PRIu32,
-                             CES_SHOWN(or_null(name)), slots);
+                             CES_SHOWN(name), slots);
     return add_named(g, &g->signals, &g->buffers, "signal", &n, idx);
 }
 
@@ -178,6 +176,8 @@ int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t *idx)
 
     if (g == NULL)
         return CES_ERR_INVALID;
+    if (name == NULL)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "ces_graph_add_event: NULL argument");
     return add_named(g, &g->events, NULL, "event", &n, idx);
 }
 
@@ -187,8 +187,10 @@ int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value)
 
     if (g == NULL)
         return CES_ERR_INVALID;
+    if (name == NULL)
+        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "ces_graph_add_const: NULL argument");
     /* a constant prints as a `let`, whose name may not be a built-in one */
-    if (name != NULL && name[0] != '\0' && name[1] == '\0' && strchr("rnpi", name[0]) != NULL)
+    if (name[0] != '\0' && name[1] == '\0' && strchr("rnpi", name[0]) != NULL)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
                              "constant name '%s' is reserved: $r, $n, $p and $i are built in",
                              name);

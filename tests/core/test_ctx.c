@@ -79,6 +79,51 @@ static int refuse_graph_add_op(struct ces_ctx *ctx)
     return rc;
 }
 
+/* a table entry without a name (its message quoted the name as "(null)") */
+static int refuse_graph_add_buffer(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = NULL;
+    int rc = ces_graph_create(ctx, 1, 1, &g);
+
+    if (rc == CES_OK)
+        rc = ces_graph_add_buffer(g, NULL, 0, NULL);
+    ces_graph_destroy(g);
+    return rc;
+}
+
+static int refuse_graph_add_signal(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = NULL;
+    int rc = ces_graph_create(ctx, 1, 1, &g);
+
+    if (rc == CES_OK)
+        rc = ces_graph_add_signal(g, NULL, 7, 1, NULL);
+    ces_graph_destroy(g);
+    return rc;
+}
+
+static int refuse_graph_add_event(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = NULL;
+    int rc = ces_graph_create(ctx, 1, 1, &g);
+
+    if (rc == CES_OK)
+        rc = ces_graph_add_event(g, NULL, NULL);
+    ces_graph_destroy(g);
+    return rc;
+}
+
+static int refuse_graph_add_const(struct ces_ctx *ctx)
+{
+    struct ces_graph *g = NULL;
+    int rc = ces_graph_create(ctx, 1, 1, &g);
+
+    if (rc == CES_OK)
+        rc = ces_graph_add_const(g, NULL, 1);
+    ces_graph_destroy(g);
+    return rc;
+}
+
 static int refuse_graph_print(struct ces_ctx *ctx)
 {
     char *text = NULL;
@@ -283,6 +328,10 @@ static void test_refusal_says_why(void **state)
     } rows[] = {
         {refuse_graph_create, "ces_graph_create: NULL argument"},
         {refuse_graph_add_op, "ces_graph_add_op: NULL argument"},
+        {refuse_graph_add_buffer, "ces_graph_add_buffer: NULL argument"},
+        {refuse_graph_add_signal, "ces_graph_add_signal: NULL argument"},
+        {refuse_graph_add_event, "ces_graph_add_event: NULL argument"},
+        {refuse_graph_add_const, "ces_graph_add_const: NULL argument"},
         {refuse_graph_print, "ces_graph_print: NULL argument"},
         {refuse_prog_parse, "ces_prog_parse: NULL argument"},
         {refuse_prog_parse_file, "ces_prog_parse_file: NULL argument"},
