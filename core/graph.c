@@ -891,6 +891,8 @@ static bool op_equal(const struct ces_op *x, const struct ces_op *y)
 
 int ces_graph_equal(const struct ces_graph *a, const struct ces_graph *b)
 {
+    if (a == NULL || b == NULL)
+        return a == b;
     if (a->ranks != b->ranks || a->streams != b->streams || a->connections != b->connections ||
         !named_equal(&a->buffers, &b->buffers) || !named_equal(&a->signals, &b->signals) ||
         !named_equal(&a->events, &b->events) || !named_equal(&a->consts, &b->consts) ||

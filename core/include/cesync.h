@@ -291,7 +291,8 @@ CES_API int64_t ces_graph_find_buffer(const struct ces_graph *g, const char *nam
 CES_API int64_t ces_graph_find_signal(const struct ces_graph *g, const char *name);
 CES_API int64_t ces_graph_find_event(const struct ces_graph *g, const char *name);
 
-/* Structural equality (tables, blocks, ops; source positions ignored). */
+/* Structural equality (tables, blocks, ops; source positions ignored); NULL
+ * equals only NULL. */
 CES_API int ces_graph_equal(const struct ces_graph *a, const struct ces_graph *b);
 
 /* Formats one op as .ces text without the `WHO :` prefix, e.g.

@@ -436,6 +436,10 @@ static void test_equal_consts(void **state)
     b = tiny(ctx);
     assert_int_equal(ces_graph_add_const(b, "C", 8), CES_OK);
     assert_true(ces_graph_equal(a, b));
+    /* no graph equals only no graph (NULL was dereferenced) */
+    assert_false(ces_graph_equal(NULL, b));
+    assert_false(ces_graph_equal(a, NULL));
+    assert_true(ces_graph_equal(NULL, NULL));
     ces_graph_destroy(a);
     ces_graph_destroy(b);
     ces_test_ctx_end(ctx, &st);
