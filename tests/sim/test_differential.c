@@ -8,7 +8,8 @@
  * generated schedules, and on the generated ones of two streams declared
  * `connections any`; and on two families of schedules whose HANG the
  * reduced search finds only through its shortcuts for slots with sorted
- * writes (over 8 writes to a slot, runs of `==` waits).
+ * writes (over 8 writes to a slot, runs of `==` waits), and on one whose
+ * u64 writer counts by one across 2^64 (2^64-1, then 0).
  */
 #include "ces_test.h"
 
