@@ -65,7 +65,8 @@ struct sim_access {
  * `sorted`: writes whose values never decrease (u32: within a span below
  * 2^31, so that no wrap lies between them), which lets a search for a value
  * that a wait accepts look at the ends of a range only; `unit`: each write's
- * value is the previous one's plus one. */
+ * value is the previous one's plus one (not 0 after 2^64-1: the values lie
+ * between the first and the last). */
 struct sim_group {
     uint32_t proc, lo, hi;
     uint32_t sorted, unit;

@@ -510,7 +510,8 @@ static int group(struct sim_model *m, const uint32_t *off, const struct sim_acce
                 (*grp)[n++] = (struct sim_group){acc[i].proc, i, i, 1, 1};
             g = &(*grp)[n - 1];
             g->hi = i + 1;
-            g->unit = g->unit && (i == g->lo || acc[i].value == acc[i - 1].value + 1);
+            g->unit = g->unit && (i == g->lo || (acc[i].value == acc[i - 1].value + 1 &&
+                                                 acc[i].value != 0));
             g->sorted = g->sorted && acc[i].value >= acc[i > g->lo ? i - 1 : i].value &&
                         (m->slot_width[x] != CES_U32 ||
                          acc[i].value - acc[g->lo].value < UINT64_C(1) << 31);

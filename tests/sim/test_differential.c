@@ -8,7 +8,8 @@
  * generated schedules, and on the generated ones of two streams declared
  * `connections any`; and on two families of schedules whose HANG the
  * reduced search finds only through its shortcuts for slots with sorted
- * writes (over 8 writes to a slot, runs of `==` waits).
+ * writes (over 8 writes to a slot, runs of `==` waits), and on one whose
+ * u64 writer counts by one across 2^64 (2^64-1, then 0).
  */
 #include "ces_test.h"
 
@@ -358,6 +359,55 @@ static void test_sorted_writes(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Adds to rank r a write (kind) into slot 0 of signal x of rank `at`, or a
+ * wait (kind, cmp) on it. */
+static void slot_op(struct ces_graph *g, uint32_t r, uint8_t kind, uint32_t x, uint32_t at,
+                    uint8_t cmp, uint64_t value)
+{
+    struct ces_op o = {.kind = kind, .cmp = cmp, .slot = {x, at, 0}, .value = value};
+
+    assert_int_equal(ces_graph_add_op(g, r, &o), CES_OK);
+}
+
+/* A writer whose u64 values count by one across 2^64 (2^64-1, then 0) can
+ * write both, not the values between them the other way round: a run of
+ * `==` waits on the slot is crossed with that in mind (past the first 12
+ * guards of r2, where the runs take over from the walk).  r0 raises r2's
+ * x to 2^64-1 once r2 acks, and to 0 after its second ack; r2 waits x == 0
+ * 12 times, acks, waits x == 2^64-1, acks and writes r3's y = 2, which r1's
+ * y = 1 may follow: then r3's wait y == 2 hangs. */
+static void test_unit_wrap(void **state)
+{
+    enum { X = 0, Y = 1, A = 2 };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    uint64_t sr = 0, sf = 0;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 4, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "x", CES_U64, 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "y", CES_U64, 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "a", CES_U64, 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    slot_op(g, 0, CES_OP_WAIT, A, 0, CES_CMP_GEQ, 1);
+    slot_op(g, 0, CES_OP_WRITE, X, 2, 0, UINT64_MAX);
+    slot_op(g, 0, CES_OP_WAIT, A, 0, CES_CMP_GEQ, 2);
+    slot_op(g, 0, CES_OP_WRITE, X, 2, 0, 0);
+    slot_op(g, 1, CES_OP_WRITE, Y, 3, 0, 1);
+    for (int k = 0; k < 12; k++)
+        slot_op(g, 2, CES_OP_WAIT, X, 2, CES_CMP_EQ, 0);
+    slot_op(g, 2, CES_OP_WRITE, A, 0, 0, 1);
+    slot_op(g, 2, CES_OP_WAIT, X, 2, CES_CMP_EQ, UINT64_MAX);
+    slot_op(g, 2, CES_OP_WRITE, A, 0, 0, 2);
+    slot_op(g, 2, CES_OP_WRITE, Y, 3, 0, 2);
+    slot_op(g, 3, CES_OP_WAIT, Y, 3, CES_CMP_EQ, 2);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(compare(ctx, g, "u64 writes 2^64-1, 0", &sr, &sf), CES_V_HANG);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Compares the searches on every fixture of subdir; with `all_ok`, each
  * must also check OK (the good fixtures are correct schedules: agreeing on
  * a wrong verdict is no pass).  The bad ones' verdicts are pinned by
@@ -412,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_generated_any),
         cmocka_unit_test(test_generated_delays),
         cmocka_unit_test(test_sorted_writes),
+        cmocka_unit_test(test_unit_wrap),
         cmocka_unit_test(test_good_fixtures),
         cmocka_unit_test(test_bad_fixtures),
     };
