@@ -1175,6 +1175,30 @@ static void test_delay_names(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A schedule of CES_MAX_STREAMS streams leaves no stream for a delayed
+ * write: the fault sweep tries no delay there, and its drops and stops
+ * (the whole sweep failed on the first delay, CES_ERR_LIMIT). */
+static void test_delay_sweep_no_stream(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, CES_MAX_STREAMS);
+    struct ces_check_sweep_row *rows = NULL;
+    size_t n = 0;
+
+    (void)state;
+    op(g, 0, W(0, F, 1, 0, 1));
+    op(g, 1, WT(0, F, 1, 0, CES_CMP_EQ, 1));
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(n, 3); /* the write's drop and stop, the wait's stop */
+    assert_int_equal(rows[0].fault.kind, CES_FAULT_DROP);
+    assert_int_equal(rows[1].fault.kind, CES_FAULT_STOP);
+    assert_int_equal(rows[2].fault.kind, CES_FAULT_STOP);
+    ces_free(ctx, rows);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_events(void **state)
 {
     struct ces_test_alloc st;
@@ -2227,6 +2251,7 @@ int main(void)
         cmocka_unit_test(test_fault_format_null),
         cmocka_unit_test(test_delay_own_queue),
         cmocka_unit_test(test_delay_names),
+        cmocka_unit_test(test_delay_sweep_no_stream),
         cmocka_unit_test(test_rank_stop),
         cmocka_unit_test(test_rank_stop_replays),
         cmocka_unit_test(test_bounds_incomplete),
