@@ -37,7 +37,8 @@ static int cmp_at(const void *pa, const void *pb)
 }
 
 /* The tables of g into h, in order (indices stay), and an event per delay
- * named delayN (with underscores added until no event of g has the name). */
+ * named delayN after its stream S + N (with underscores added until no
+ * event of g has the name). */
 static int copy_tables(const struct ces_graph *g, struct ces_graph *h, struct delay_at *at,
                        size_t nat)
 {
@@ -61,7 +62,8 @@ static int copy_tables(const struct ces_graph *g, struct ces_graph *h, struct de
     }
     for (size_t k = 0; k < nat && rc == CES_OK; k++) {
         char name[64];
-        int len = snprintf(name, sizeof(name), "delay%zu", k);
+        int len = snprintf(name, sizeof(name), "delay%" PRIu32,
+                           at[k].ghost - ces_graph_streams(g));
 
         while (ces_graph_find_event(g, name) >= 0 && len < (int)sizeof(name) - 1)
             name[len++] = '_', name[len] = '\0';

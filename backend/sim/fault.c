@@ -319,7 +319,8 @@ static int sweep_rank_stops(struct ces_ctx *ctx, const struct ces_graph *g, uint
 
 /* Every fault of the sweep, in position order (a write's drop, then its
  * delay, then its stop; a rank's stops as a whole after its streams'), into
- * *v (struct ces_fault). */
+ * *v (struct ces_fault).  No delay when the streams are CES_MAX_STREAMS: a
+ * delayed write needs a stream of its own. */
 static int sweep_faults(struct ces_ctx *ctx, const struct ces_graph *g, struct ces_vec *v)
 {
     uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
@@ -345,7 +346,7 @@ static int sweep_faults(struct ces_ctx *ctx, const struct ces_graph *g, struct c
                         if (ops[i].kind == CES_OP_WRITE) {
                             rc = ces_vec_push(ctx, v, sizeof(f), &f);
                             f.kind = CES_FAULT_DELAY;
-                            if (rc == CES_OK)
+                            if (rc == CES_OK && streams < CES_MAX_STREAMS)
                                 rc = ces_vec_push(ctx, v, sizeof(f), &f);
                         }
                         f.kind = CES_FAULT_STOP;

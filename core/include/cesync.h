@@ -868,7 +868,8 @@ struct ces_check_sweep_row {
 };
 
 /* Runs `opts` (its faults and abort flag ignored) once per fault: a drop
- * and a delay at every write, a stop at every op of every stream, and a stop
+ * and a delay at every write (no delay with CES_MAX_STREAMS streams: none is
+ * left for the delayed write), a stop at every op of every stream, and a stop
  * of a whole rank wherever that stops two of its streams or more, each
  * without and with the watchdog model.  *rows (free with ces_free) receives *n rows in
  * position order.  A stream of more unrolled ops than the checker takes is

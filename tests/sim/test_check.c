@@ -1132,6 +1132,73 @@ static void test_delay_own_queue(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Each delayed write's event is named after its added stream: the N-th
+ * delay given lands from stream S + N and records delayN, whatever the
+ * delays' positions (the names followed position order: the second delay
+ * given, which comes first, recorded delay0 and landed from stream 2). */
+static void test_delay_names(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = replayed(ctx, 3, true);
+    struct ces_fault f[2] = {{CES_FAULT_DELAY, 1, 0, 1}, {CES_FAULT_DELAY, 0, 0, 0}};
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_graph *h;
+    uint32_t awaits = 0;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.faults = f;
+    o.nfaults = 2;
+    r = check2(ctx, g, &o, CES_V_DEADLOCK | CES_V_HANG);
+    h = ces_check_report_graph(r);
+    for (uint32_t b = 0; b < ces_graph_nblocks(h); b++) {
+        for (uint32_t k = 0; k < ces_graph_ranks(h); k++) {
+            uint32_t n;
+            const struct ces_op *ops = ces_graph_ops(h, b, k, &n);
+
+            for (uint32_t i = 0; i < n; i++) {
+                char name[16];
+
+                if (ops[i].kind != CES_OP_AWAIT)
+                    continue;
+                snprintf(name, sizeof(name), "delay%u", (unsigned)ops[i].stream - 1);
+                assert_string_equal(ces_graph_event(h, ops[i].event), name);
+                awaits++;
+            }
+        }
+    }
+    assert_int_equal(awaits, 2);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A schedule of CES_MAX_STREAMS streams leaves no stream for a delayed
+ * write: the fault sweep tries no delay there, and its drops and stops
+ * (the whole sweep failed on the first delay, CES_ERR_LIMIT). */
+static void test_delay_sweep_no_stream(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, CES_MAX_STREAMS);
+    struct ces_check_sweep_row *rows = NULL;
+    size_t n = 0;
+
+    (void)state;
+    op(g, 0, W(0, F, 1, 0, 1));
+    op(g, 1, WT(0, F, 1, 0, CES_CMP_EQ, 1));
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(n, 3); /* the write's drop and stop, the wait's stop */
+    assert_int_equal(rows[0].fault.kind, CES_FAULT_DROP);
+    assert_int_equal(rows[1].fault.kind, CES_FAULT_STOP);
+    assert_int_equal(rows[2].fault.kind, CES_FAULT_STOP);
+    ces_free(ctx, rows);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_events(void **state)
 {
     struct ces_test_alloc st;
@@ -2183,6 +2250,8 @@ int main(void)
         cmocka_unit_test(test_delay_fault),
         cmocka_unit_test(test_fault_format_null),
         cmocka_unit_test(test_delay_own_queue),
+        cmocka_unit_test(test_delay_names),
+        cmocka_unit_test(test_delay_sweep_no_stream),
         cmocka_unit_test(test_rank_stop),
         cmocka_unit_test(test_rank_stop_replays),
         cmocka_unit_test(test_bounds_incomplete),
