@@ -155,8 +155,10 @@ int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
         return CES_OK;
     if (streams + nat > CES_MAX_STREAMS)
         return ces_ctx_error(ctx, CES_ERR_LIMIT,
-                             "%zu delay faults need %zu streams a rank; a graph has at most %u",
-                             nat, streams + nat, CES_MAX_STREAMS);
+                             "%zu delay fault%s need%s %zu streams a rank; a graph has at most "
+                             "%u",
+                             nat, ces_plural(nat), nat == 1 ? "s" : "", streams + nat,
+                             CES_MAX_STREAMS);
     at = ces_malloc(ctx, nat * sizeof(*at));
     /* the other faults, and a stop of a delayed write's stream for each stop
      * before that write on its own: the record is never enqueued */

@@ -1195,6 +1195,19 @@ static void test_delay_sweep_no_stream(void **state)
     assert_int_equal(rows[1].fault.kind, CES_FAULT_STOP);
     assert_int_equal(rows[2].fault.kind, CES_FAULT_STOP);
     ces_free(ctx, rows);
+    /* a delay given there is refused, in the singular */
+    {
+        struct ces_fault f = {CES_FAULT_DELAY, 0, 0, 0};
+        struct ces_check_opts o;
+        struct ces_check_report *r = NULL;
+
+        ces_check_opts_init(&o);
+        o.faults = &f;
+        o.nfaults = 1;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_LIMIT);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "1 delay fault needs 65 streams a rank; a graph has at most 64");
+    }
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
