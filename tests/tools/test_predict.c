@@ -95,16 +95,11 @@ static void test_file_and_model(void **state)
 static void test_bytes_saturate(void **state)
 {
     char *dir = ces_test_tmpdir(), *out = NULL, path[128];
-    FILE *f;
 
     (void)state;
     snprintf(path, sizeof(path), "%s/big.ces", dir);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("cesync 1\nranks 2\nbuffer b 281474976710656\nphase graph x65536\n"
-          "r0 : copy b[0:281474976710656] -> b[0:281474976710656]@1\n",
-          f);
-    fclose(f);
+    ces_test_put_file(path, "cesync 1\nranks 2\nbuffer b 281474976710656\nphase graph x65536\n"
+                            "r0 : copy b[0:281474976710656] -> b[0:281474976710656]@1\n");
     assert_int_equal(ces_test_tool(dir, "check --predict big.ces", &out), 0);
     assert_non_null(strstr(out, "copied: 16.00 EiB or more between GPUs, 0 B inside GPUs\n"));
     free(out);
