@@ -309,19 +309,30 @@ static void emit_lane_block(struct dot_state *st, uint32_t b, uint32_t r, uint32
 }
 
 /* Whether the lane (rank r, stream s) of block b has a node: an op other
- * than `batch` and `end`, or a blocked batch without copies. */
-static bool lane_has_ops(const struct dot_state *st, uint32_t b, uint32_t r, uint32_t s)
+ * than `batch` and `end`, or a blocked batch without copies; the first
+ * one's id into id (when not NULL). */
+static bool lane_node(const struct dot_state *st, uint32_t b, uint32_t r, uint32_t s, char *id,
+                      size_t size)
 {
     uint32_t n = 0;
     const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
     bool empty;
 
     for (uint32_t k = 0; k < n; k++) {
+        struct dot_ref ref = {b, r, k};
+
         if (ops[k].stream != s || ops[k].kind == CES_OP_END)
             continue;
-        if (ops[k].kind != CES_OP_BATCH ||
-            (batch_blocked(st, b, r, k, &empty) != NULL && empty))
+        if (ops[k].kind != CES_OP_BATCH) {
+            if (id != NULL)
+                node_id(id, size, ref);
             return true;
+        }
+        if (batch_blocked(st, b, r, k, &empty) != NULL && empty) {
+            if (id != NULL)
+                empty_id(id, size, b, r, k);
+            return true;
+        }
     }
     return false;
 }
@@ -348,7 +359,7 @@ static int emit_clusters(struct dot_state *st)
             bool any = false;
 
             for (uint32_t b = 0; b < nb && !any; b++)
-                any = lane_has_ops(st, b, r, s);
+                any = lane_node(st, b, r, s, NULL, 0);
             if (!any)
                 continue;
             ces_sb_printf(&st->sb,
@@ -356,7 +367,7 @@ static int emit_clusters(struct dot_state *st)
                           "\"; style=dashed; color=\"#999999\";\n",
                           r, s, s);
             for (uint32_t b = 0; b < nb; b++) {
-                if (lane_has_ops(st, b, r, s))
+                if (lane_node(st, b, r, s, NULL, 0))
                     emit_lane_block(st, b, r, s, &base[(size_t)b * g->streams]);
             }
             ces_sb_puts(&st->sb, "}\n");
@@ -456,29 +467,15 @@ static void emit_rank_order(struct dot_state *st)
             bool found = false;
 
             for (uint32_t b = 0; b < nb && !found; b++) {
-                uint32_t n = 0;
-                const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
-
-                for (uint32_t k = 0; k < n && !found; k++) {
-                    struct dot_ref ref = {b, r, k};
-                    bool empty;
-
-                    if (ops[k].stream != s || ops[k].kind == CES_OP_END)
-                        continue;
-                    if (ops[k].kind != CES_OP_BATCH)
-                        node_id(id, sizeof(id), ref);
-                    else if (batch_blocked(st, b, r, k, &empty) != NULL && empty)
-                        empty_id(id, sizeof(id), b, r, k);
-                    else
-                        continue;
-                    if (!any)
-                        ces_sb_printf(&st->sb, "order_root -> rank_root%" PRIu32
-                                      " [style=invis];\n", r);
-                    ces_sb_printf(&st->sb, "rank_root%" PRIu32 " -> %s [style=invis];\n", r, id);
-                    ces_sb_printf(&same, " %s;", id);
-                    found = true;
-                    any = true;
-                }
+                found = lane_node(st, b, r, s, id, sizeof(id));
+                if (!found)
+                    continue;
+                if (!any)
+                    ces_sb_printf(&st->sb, "order_root -> rank_root%" PRIu32
+                                  " [style=invis];\n", r);
+                ces_sb_printf(&st->sb, "rank_root%" PRIu32 " -> %s [style=invis];\n", r, id);
+                ces_sb_printf(&same, " %s;", id);
+                any = true;
             }
         }
     }
