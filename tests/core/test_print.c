@@ -131,12 +131,16 @@ static void test_deepest_negation(void **state)
     check_canonical(in, want);
     {
         /* 31 times 1*-( ... ) around 1*-1: 64 levels with the let's own */
-        char deep[31 * 8 + 8] = "1*-1", tmp[sizeof(deep)], src[sizeof(deep) + 64];
+        char deep[31 * 5 + 8], src[sizeof(deep) + 64];
+        size_t n = 0;
 
-        for (int k = 0; k < 31; k++) {
-            snprintf(tmp, sizeof(tmp), "1*-(%s)", deep);
-            strcpy(deep, tmp);
-        }
+        for (int k = 0; k < 31; k++, n += 4)
+            memcpy(deep + n, "1*-(", 4);
+        memcpy(deep + n, "1*-1", 4);
+        n += 4;
+        for (int k = 0; k < 31; k++)
+            deep[n++] = ')';
+        deep[n] = '\0';
         snprintf(src, sizeof(src), "cesync 1\nranks 4\nlet X = %s\nphase eager x1\n", deep);
         snprintf(want, sizeof(want), HDR "let X = %s\nphase eager x1\n", deep);
         check_canonical(src, want);
