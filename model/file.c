@@ -160,6 +160,17 @@ static int unknown_name(struct ces_ctx *ctx, const struct mline *l, size_t col, 
     return perr(ctx, l, col, what);
 }
 
+/* A field named at col that an earlier line (first_line) already gave. */
+static int given_twice(struct ces_ctx *ctx, const struct mline *l, size_t col, size_t len,
+                       unsigned first_line)
+{
+    char what[96];
+
+    snprintf(what, sizeof(what), "`%.*s` given twice (first on line %u)", (int)len, l->text + col,
+             first_line);
+    return perr(ctx, l, col, what);
+}
+
 static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
                        const struct ces_mfield *f, const char *v, size_t vlen,
                        struct ces_model *m)
@@ -218,7 +229,8 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
 {
     struct ces_model m;
     size_t pos = 0;
-    unsigned line = 0, kind_line = 0;
+    unsigned line = 0, kind_line = 0, widths_line = 0;
+    unsigned field_line[CES_MODEL_NFIELDS] = {0}; /* where each field was given */
     int seen_field = 0;
 
     if (ctx == NULL)
@@ -274,12 +286,8 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
             char kind[sizeof(m.kind)];
             const struct ces_model *km;
 
-            if (kind_line != 0) {
-                char what[64];
-
-                snprintf(what, sizeof(what), "`kind` given twice (first on line %u)", kind_line);
-                return perr(ctx, &l, k0, what);
-            }
+            if (kind_line != 0)
+                return given_twice(ctx, &l, k0, 4, kind_line);
             if (seen_field)
                 return perr(ctx, &l, k0, "expected `kind` before every other field");
             kind_line = l.line;
@@ -299,6 +307,9 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
             const char *v = l.text + v0;
             size_t n = v1 - v0;
 
+            if (widths_line != 0)
+                return given_twice(ctx, &l, k0, 11, widths_line);
+            widths_line = l.line;
             if (n == 2 && memcmp(v, "32", 2) == 0)
                 m.flag_widths = CES_MODEL_W32;
             else if (n == 2 && memcmp(v, "64", 2) == 0)
@@ -312,6 +323,9 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
         f = find_field(l.text + k0, k1 - k0);
         if (f == NULL)
             return unknown_name(ctx, &l, k0, 0);
+        if (field_line[f - ces_model_fields_] != 0)
+            return given_twice(ctx, &l, k0, k1 - k0, field_line[f - ces_model_fields_]);
+        field_line[f - ces_model_fields_] = l.line;
         {
             int rc = parse_value(ctx, &l, v0, f, l.text + v0, v1 - v0, &m);
 

@@ -111,6 +111,11 @@ static void test_errors(void **state)
         /* a byte order mark is skipped (it was the error's "found"), the
          * columns count from after it */
         {"\xef\xbb\xbfper_copy_us = x\n", "m.model:1:15: expected a number >= 0, found 'x'"},
+        /* a field given twice: the later line silently won */
+        {"per_copy_us = 1\n# again\n  per_copy_us = 2\n",
+         "m.model:3:3: `per_copy_us` given twice (first on line 1), found 'per_copy_us'"},
+        {"kind = h200\nflag_widths = 32\nflag_widths = 64\n",
+         "m.model:3:1: `flag_widths` given twice (first on line 2), found 'flag_widths'"},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
