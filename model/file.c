@@ -120,21 +120,27 @@ struct mline {
     size_t len;
 };
 
-/* "FILE:LINE:COL: WHAT, found 'TOKEN'": the word at the column (one other
- * character, or the end of the line). */
+/* "FILE:LINE:COL: WHAT, found 'TOKEN'": the word at the column (cut as
+ * every message cuts one), one other character, a byte that is no
+ * printable ASCII by its value (as a .ces file's parser names it), or the
+ * end of the line. */
 static int perr(struct ces_ctx *ctx, const struct mline *l, size_t col, const char *what)
 {
     size_t n = 0;
 
-    while (col + n < l->len && is_word(l->text[col + n]) && n < 40)
+    while (col + n < l->len && is_word(l->text[col + n]))
         n++;
+    if (n == 0 && col < l->len &&
+        ((unsigned char)l->text[col] < 0x20 || (unsigned char)l->text[col] >= 0x7f))
+        return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s, found byte 0x%02x", l->file,
+                             l->line, col + 1, what, (unsigned char)l->text[col]);
     if (n == 0 && col < l->len)
         n = 1;
     if (n == 0)
         return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s, found the end of the line",
                              l->file, l->line, col + 1, what);
-    return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s, found '%.*s'", l->file, l->line,
-                         col + 1, what, (int)n, l->text + col);
+    return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s, found '%.*s%s'", l->file, l->line,
+                         col + 1, what, CES_SHOWN_LEN(n), l->text + col, CES_SHOWN_MORE(n));
 }
 
 /* An unknown field (kinds 0) or machine kind (kinds 1) at col, with every

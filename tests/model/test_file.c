@@ -116,6 +116,16 @@ static void test_errors(void **state)
          "m.model:3:3: `per_copy_us` given twice (first on line 1), found 'per_copy_us'"},
         {"kind = h200\nflag_widths = 32\nflag_widths = 64\n",
          "m.model:3:1: `flag_widths` given twice (first on line 2), found 'flag_widths'"},
+        /* a byte that is no printable ASCII is named by its value (it went
+         * into the message as it was: a lone UTF-8 lead byte, 0xff) */
+        {"per_copy_us = \xff\n", "m.model:1:15: expected a value, found byte 0xff"},
+        {"per_copy_us = 5 \xc3\xa9\n",
+         "m.model:1:17: expected the end of the line, found byte 0xc3"},
+        {"\x01per_copy_us = 5\n", "m.model:1:1: expected a field name, found byte 0x01"},
+        /* a long word is cut with "..." (it was cut at 40 bytes, unmarked) */
+        {"per_copy_us = abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij\n",
+         "m.model:1:15: expected a number >= 0, found "
+         "'abcdefghijabcdefghijabcdefghijabcdefghijabcdefgh...'"},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -126,6 +136,11 @@ static void test_errors(void **state)
         assert_int_equal(parse(ctx, cases[i].text, &m), CES_ERR_PARSE);
         assert_string_equal(ces_ctx_last_error(ctx), cases[i].msg);
     }
+    /* a NUL byte (the quote stopped at it: "found ''") */
+    assert_int_equal(ces_model_parse(ctx, "per_copy_us = 5\0\n", 17, "m.model", NULL, &m),
+                     CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "m.model:1:16: expected the end of the line, found byte 0x00");
     assert_int_equal(ces_model_parse(ctx, "x", 1, NULL, NULL, &m), CES_ERR_PARSE);
     assert_string_equal(ces_ctx_last_error(ctx), "<model>:1:2: expected '=', found the end of the line");
     ces_test_ctx_end(ctx, &st);
