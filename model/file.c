@@ -195,8 +195,9 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
         if (end == buf || *end != '\0' || isnan(d) || d < 0.0)
             return perr(ctx, l, col, "expected a number >= 0");
         /* strtod's ERANGE: beyond a double, or nearer 0 than it can tell
-         * from 0 (a subnormal, or less) */
-        if (errno == ERANGE)
+         * from 0; a subnormal result (ERANGE too) is a number it holds, as
+         * ces_model_print writes one */
+        if (errno == ERANGE && (d > 1.0 || d == 0.0))
             return perr(ctx, l, col,
                         d > 1.0 ? "expected a number at most 1e9: out of range, too large to "
                                   "represent"

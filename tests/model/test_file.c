@@ -170,6 +170,29 @@ static void test_round_trip(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A cost nearer 0 than a normal double (a subnormal one) is a number a
+ * double holds: printed, it parses back (the parser refused it as out of
+ * range, so ces_model_print wrote a file that did not load). */
+static void test_round_trip_subnormal(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_model m = *ces_model_find("h200"), back;
+    char *text = NULL;
+    size_t len = 0;
+
+    (void)state;
+    m.per_copy_us = 4.9406564584124654e-324; /* the smallest above 0 */
+    m.event_us = 1e-310;
+    assert_int_equal(ces_model_print(ctx, &m, &text, &len), CES_OK);
+    assert_non_null(strstr(text, "\nper_copy_us = 4.94066e-324 # us\n"));
+    assert_non_null(strstr(text, "\nevent_us = 1e-310 # us\n"));
+    assert_int_equal(ces_model_parse(ctx, text, len, NULL, NULL, &back), CES_OK);
+    assert_memory_equal(&m, &back, sizeof(m));
+    ces_free(ctx, text);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A model no file can hold is refused, nothing written: its text would
  * not parse (an unknown kind, a zero engine count), parse to another model
  * (flag_widths 0 printed as 32) or read past the kind (no NUL). */
@@ -270,6 +293,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_overrides),   cmocka_unit_test(test_base),
         cmocka_unit_test(test_errors),      cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_round_trip_subnormal),
         cmocka_unit_test(test_print_refuses),
         cmocka_unit_test(test_load),        cmocka_unit_test(test_print_alloc_failures),
     };
