@@ -7,7 +7,9 @@
 #include "tool.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char predict_usage[] =
@@ -38,6 +40,43 @@ static void print_bytes(const char *label, uint64_t b)
         printf("%s%.2f KiB", label, (double)b / 1024.0);
     else
         printf("%s%" PRIu64 " B", label, b);
+}
+
+/* The n parts of total (each >= 0, adding up to it) rounded to hundredths
+ * so that they add up to total as "%.2f" prints it: each rounded alone they
+ * could miss it by a few hundredths.  The hundredths left over go to the
+ * parts that rounding down cut the most (largest remainders).  Past 2^52
+ * hundredths a double holds no hundredths: the parts stay as they are. */
+static void round_parts(double total, double *part, int n)
+{
+    char buf[64];
+    double want, have = 0.0, cut[8];
+
+    snprintf(buf, sizeof(buf), "%.2f", total);
+    want = floor(strtod(buf, NULL) * 100.0 + 0.5);
+    if (!(want < 4503599627370496.0))
+        return;
+    for (int i = 0; i < n; i++) {
+        double h = part[i] * 100.0;
+
+        part[i] = floor(h);
+        cut[i] = h - part[i];
+        have += part[i];
+    }
+    for (; have != want; have += have < want ? 1.0 : -1.0) {
+        int best = -1;
+
+        for (int i = 0; i < n; i++)
+            if (have < want ? cut[i] >= 0.0 && (best < 0 || cut[i] > cut[best])
+                            : part[i] >= 1.0 && cut[i] <= 1.0 && (best < 0 || cut[i] < cut[best]))
+                best = i;
+        if (best < 0)
+            break;
+        part[best] += have < want ? 1.0 : -1.0;
+        cut[best] = have < want ? -1.0 : 2.0; /* one step per part */
+    }
+    for (int i = 0; i < n; i++)
+        part[i] /= 100.0;
 }
 
 int ces_cmd_predict(int argc, char **argv)
@@ -109,10 +148,15 @@ int ces_cmd_predict(int argc, char **argv)
     print_bytes("copied: ", p.peer_bytes);
     print_bytes(" between GPUs, ", p.local_bytes);
     printf(" inside GPUs\n");
-    printf("critical path (ends on r%" PRIu32 ".s%" PRIu32 "): copy %.2f us, signal %.2f us, "
-           "memop %.2f us, event %.2f us, host %.2f us\n",
-           p.last_rank, p.last_stream, p.path_copy_us, p.path_signal_us, p.path_memop_us,
-           p.path_event_us, p.path_host_us);
+    {
+        double part[5] = {p.path_copy_us, p.path_signal_us, p.path_memop_us, p.path_event_us,
+                          p.path_host_us};
+
+        round_parts(p.total_us, part, 5);
+        printf("critical path (ends on r%" PRIu32 ".s%" PRIu32 "): copy %.2f us, signal %.2f "
+               "us, memop %.2f us, event %.2f us, host %.2f us\n",
+               p.last_rank, p.last_stream, part[0], part[1], part[2], part[3], part[4]);
+    }
     ex = CES_EXIT_OK;
 out:
     ces_graph_destroy(g);
