@@ -143,6 +143,39 @@ static void test_parts_add_up(void **state)
                        "4.77 us, event 0.00 us, host 0.87 us\n");
 }
 
+/* A count just below a unit that rounds up to it prints in that unit: 2^20
+ * - 1 bytes as 1.00 MiB (it printed 1024.00 KiB), 2^30 - 1 as 1.00 GiB;
+ * 2^20 - 6 stays 1023.99 KiB. */
+static void test_bytes_unit(void **state)
+{
+    static const struct {
+        const char *bytes;
+        const char *copied;
+    } cases[] = {
+        {"1048575", "copied: 1.00 MiB between GPUs, 0 B inside GPUs\n"},
+        {"1048570", "copied: 1023.99 KiB between GPUs, 0 B inside GPUs\n"},
+        {"1073741823", "copied: 1.00 GiB between GPUs, 0 B inside GPUs\n"},
+        {"1023", "copied: 1023 B between GPUs, 0 B inside GPUs\n"},
+    };
+    char *dir = ces_test_tmpdir(), *out = NULL, path[128], text[256];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/b.ces", dir);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        snprintf(text, sizeof(text),
+                 "cesync 1\nranks 2\nbuffer b %s\nphase eager x1\nr0 : copy b[0:%s] -> "
+                 "b[0:%s]@1\n",
+                 cases[i].bytes, cases[i].bytes, cases[i].bytes);
+        ces_test_put_file(path, text);
+        assert_int_equal(ces_test_tool(dir, "check --predict b.ces", &out), 0);
+        if (strstr(out, cases[i].copied) == NULL)
+            fail_msg("%s bytes:\n%s", cases[i].bytes, out);
+        free(out);
+    }
+    remove(path);
+    rmdir(dir);
+}
+
 static void test_errors(void **state)
 {
     static const struct {
@@ -190,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_file_and_model),
         cmocka_unit_test(test_bytes_saturate),
         cmocka_unit_test(test_parts_add_up),
+        cmocka_unit_test(test_bytes_unit),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
