@@ -22,6 +22,8 @@ static const char predict_usage[] =
     "splits the critical path into copy, signal, memop, event and host time, and gives the\n"
     "time in the slow mode of blocked waits too (a polled wait or an event await that blocked\n"
     "resumes slow_wake_us late; on H200 whole runs take it, docs/PERFORMANCE.md \"Two modes\").\n"
+    "A schedule that does not finish in either mode exits 1 naming the blocked op (and the\n"
+    "slow mode, when only that one stops it).\n"
     "\n"
     "  --model FILE   a model file (`key = value`, as `cesync bench --calibrate --model-out`\n"
     "                 writes) overriding the kind's table\n"
@@ -88,7 +90,7 @@ int ces_cmd_predict(int argc, char **argv)
     const char *model_path = NULL, *kind = NULL;
     struct ces_model m, slow;
     struct ces_predict p, ps;
-    int rest = 0, ex = CES_EXIT_USAGE, rc;
+    int rest = 0, ex = CES_EXIT_USAGE, rc, slow_rc = CES_OK;
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(predict_usage, stdout);
@@ -120,15 +122,22 @@ int ces_cmd_predict(int argc, char **argv)
     ces_model_slow_mode(&slow);
     rc = ces_model_predict(ctx, &m, g, &p);
     if (rc == CES_OK)
-        rc = ces_model_predict(ctx, &slow, g, &ps);
+        rc = slow_rc = ces_model_predict(ctx, &slow, g, &ps);
     if (rc != CES_OK) {
         const char *why = ces_ctx_last_error(ctx);
+        char fast[160] = "";
 
         /* named as the command was typed, as its other errors are (the
          * library names its function: "predict: ...") */
         if (strncmp(why, "predict: ", 9) == 0)
             why += 9;
-        ces_tool_fail("check --predict: %s", why);
+        /* only the slow mode's raised hops stop it: say so */
+        if (slow_rc != CES_OK)
+            snprintf(fast, sizeof(fast),
+                     "%.2f us with the model's timing, but in the slow mode of blocked waits "
+                     "(slow_wake_us = %.2f us) ",
+                     p.total_us, m.slow_wake_us);
+        ces_tool_fail("check --predict: %s%s", fast, why);
         ex = rc == CES_ERR_SEMANTIC ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
         goto out;
     }

@@ -176,6 +176,38 @@ static void test_bytes_unit(void **state)
     rmdir(dir);
 }
 
+/* A schedule that finishes under the model's timing but not in the slow
+ * mode (r1 passes the polled g 50 us late, after f went from 1 to 2): the
+ * message says that the slow mode is where it stops (it read as if the
+ * schedule never finished). */
+static void test_slow_mode_blocked(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, path[128], model[128];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/slow.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 2\nsignal g u32 1\nsignal f u32 1\n"
+                            "buffer b 4096\nphase eager x1\n"
+                            "r0 : write g[0] = 1\nr0 : write f[0]@1 = 1\n"
+                            "r0 : copy b[0:4096] -> b[0:4096]@1\nr0 : write f[0]@1 = 2\n"
+                            "r1 : wait g[0]@0 >= 1\nr1 : wait f[0] == 1\n");
+    snprintf(model, sizeof(model), "%s/w.model", dir);
+    ces_test_put_file(model, "slow_wake_us = 0\n");
+    assert_int_equal(ces_test_tool(dir, "check --predict slow.ces --model w.model", &out), 0);
+    assert_non_null(strstr(out, "predicted: 10.91 us total, 10.91 us per iteration\n"));
+    free(out);
+    ces_test_put_file(model, "slow_wake_us = 50\n");
+    assert_int_equal(ces_test_tool(dir, "check --predict slow.ces --model w.model", &out), 1);
+    assert_string_equal(out, "cesync: check --predict: 10.91 us with the model's timing, but in "
+                             "the slow mode of blocked waits (slow_wake_us = 50.00 us) the "
+                             "schedule does not finish: r1.s0#1 (line 12:6) wait f[0] == 1 is "
+                             "blocked\n");
+    free(out);
+    remove(model);
+    remove(path);
+    rmdir(dir);
+}
+
 static void test_errors(void **state)
 {
     static const struct {
@@ -224,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_bytes_saturate),
         cmocka_unit_test(test_parts_add_up),
         cmocka_unit_test(test_bytes_unit),
+        cmocka_unit_test(test_slow_mode_blocked),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
