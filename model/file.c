@@ -56,6 +56,16 @@ static bool must_be_positive(const struct ces_mfield *f)
 /* Whether integer field f is a yes/no: 0 or 1. */
 static bool is_flag(const struct ces_mfield *f) { return strcmp(f->unit, "0/1") == 0; }
 
+/* Shortest text that reads back as exactly d. */
+static void fmt_double(char *buf, size_t size, double d)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, d);
+        if (strtod(buf, NULL) == d)
+            return;
+    }
+}
+
 int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const char *who)
 {
     int rc = ces_model_check_kind(ctx, m, who);
@@ -83,11 +93,16 @@ int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const
             continue;
         }
         memcpy(&d, (const char *)m + f->offset, sizeof(d));
-        if (!in_range(f, d))
-            return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: the model's %s is %g: expected %s",
-                                 who, f->name, d,
+        if (!in_range(f, d)) {
+            char num[40];
+
+            /* exact: %g gave 1e9 + 1 as "1e+09", inside the range named */
+            fmt_double(num, sizeof(num), d);
+            return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: the model's %s is %s: expected %s",
+                                 who, f->name, num,
                                  strstr(f->name, "_gbps") != NULL ? "a bandwidth of 1e-9..1e9"
                                                                   : "a number of 0..1e9");
+        }
     }
     return CES_OK;
 }
@@ -365,16 +380,6 @@ int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model
     ces_free(ctx, buf);
     fclose(fp);
     return rc;
-}
-
-/* Shortest text that reads back as exactly d. */
-static void fmt_double(char *buf, size_t size, double d)
-{
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, d);
-        if (strtod(buf, NULL) == d)
-            return;
-    }
 }
 
 int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text, size_t *len)

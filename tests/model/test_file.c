@@ -236,6 +236,16 @@ static void test_print_refuses(void **state)
     m.peer_copy_gbps = 0;
     print_refused(ctx, &m, "model print: the model's peer_copy_gbps is 0: expected a bandwidth "
                            "of 1e-9..1e9");
+    /* a value just out of range is named as it is (%g rounded it into the
+     * range: "is 1e+09: expected a number of 0..1e9") */
+    m = *h200;
+    m.per_copy_us = 1000000001.0;
+    print_refused(ctx, &m, "model print: the model's per_copy_us is 1000000001: expected a number "
+                           "of 0..1e9");
+    m = *h200;
+    m.local_copy_gbps = 9.9999999e-10;
+    print_refused(ctx, &m, "model print: the model's local_copy_gbps is 9.9999999e-10: expected "
+                           "a bandwidth of 1e-9..1e9");
     ces_test_ctx_end(ctx, &st);
 }
 
