@@ -56,6 +56,16 @@ static bool must_be_positive(const struct ces_mfield *f)
 /* Whether integer field f is a yes/no: 0 or 1. */
 static bool is_flag(const struct ces_mfield *f) { return strcmp(f->unit, "0/1") == 0; }
 
+/* Shortest text that reads back as exactly d. */
+static void fmt_double(char *buf, size_t size, double d)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, d);
+        if (strtod(buf, NULL) == d)
+            return;
+    }
+}
+
 int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const char *who)
 {
     int rc = ces_model_check_kind(ctx, m, who);
@@ -83,11 +93,16 @@ int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const
             continue;
         }
         memcpy(&d, (const char *)m + f->offset, sizeof(d));
-        if (!in_range(f, d))
-            return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: the model's %s is %g: expected %s",
-                                 who, f->name, d,
+        if (!in_range(f, d)) {
+            char num[40];
+
+            /* exact: %g gave 1e9 + 1 as "1e+09", inside the range named */
+            fmt_double(num, sizeof(num), d);
+            return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: the model's %s is %s: expected %s",
+                                 who, f->name, num,
                                  strstr(f->name, "_gbps") != NULL ? "a bandwidth of 1e-9..1e9"
                                                                   : "a number of 0..1e9");
+        }
     }
     return CES_OK;
 }
@@ -120,21 +135,27 @@ struct mline {
     size_t len;
 };
 
-/* "FILE:LINE:COL: WHAT, found 'TOKEN'": the word at the column (one other
- * character, or the end of the line). */
+/* "FILE:LINE:COL: WHAT, found 'TOKEN'": the word at the column (cut as
+ * every message cuts one), one other character, a byte that is no
+ * printable ASCII by its value (as a .ces file's parser names it), or the
+ * end of the line. */
 static int perr(struct ces_ctx *ctx, const struct mline *l, size_t col, const char *what)
 {
     size_t n = 0;
 
-    while (col + n < l->len && is_word(l->text[col + n]) && n < 40)
+    while (col + n < l->len && is_word(l->text[col + n]))
         n++;
+    if (n == 0 && col < l->len &&
+        ((unsigned char)l->text[col] < 0x20 || (unsigned char)l->text[col] >= 0x7f))
+        return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s, found byte 0x%02x", l->file,
+                             l->line, col + 1, what, (unsigned char)l->text[col]);
     if (n == 0 && col < l->len)
         n = 1;
     if (n == 0)
         return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s, found the end of the line",
                              l->file, l->line, col + 1, what);
-    return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s, found '%.*s'", l->file, l->line,
-                         col + 1, what, (int)n, l->text + col);
+    return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s, found '%.*s%s'", l->file, l->line,
+                         col + 1, what, CES_SHOWN_LEN(n), l->text + col, CES_SHOWN_MORE(n));
 }
 
 /* An unknown field (kinds 0) or machine kind (kinds 1) at col, with every
@@ -160,6 +181,17 @@ static int unknown_name(struct ces_ctx *ctx, const struct mline *l, size_t col, 
     return perr(ctx, l, col, what);
 }
 
+/* A field named at col that an earlier line (first_line) already gave. */
+static int given_twice(struct ces_ctx *ctx, const struct mline *l, size_t col, size_t len,
+                       unsigned first_line)
+{
+    char what[96];
+
+    snprintf(what, sizeof(what), "`%.*s` given twice (first on line %u)", (int)len, l->text + col,
+             first_line);
+    return perr(ctx, l, col, what);
+}
+
 static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
                        const struct ces_mfield *f, const char *v, size_t vlen,
                        struct ces_model *m)
@@ -178,8 +210,9 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
         if (end == buf || *end != '\0' || isnan(d) || d < 0.0)
             return perr(ctx, l, col, "expected a number >= 0");
         /* strtod's ERANGE: beyond a double, or nearer 0 than it can tell
-         * from 0 (a subnormal, or less) */
-        if (errno == ERANGE)
+         * from 0; a subnormal result (ERANGE too) is a number it holds, as
+         * ces_model_print writes one */
+        if (errno == ERANGE && (d > 1.0 || d == 0.0))
             return perr(ctx, l, col,
                         d > 1.0 ? "expected a number at most 1e9: out of range, too large to "
                                   "represent"
@@ -218,7 +251,8 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
 {
     struct ces_model m;
     size_t pos = 0;
-    unsigned line = 0, kind_line = 0;
+    unsigned line = 0, kind_line = 0, widths_line = 0;
+    unsigned field_line[CES_MODEL_NFIELDS] = {0}; /* where each field was given */
     int seen_field = 0;
 
     if (ctx == NULL)
@@ -274,12 +308,8 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
             char kind[sizeof(m.kind)];
             const struct ces_model *km;
 
-            if (kind_line != 0) {
-                char what[64];
-
-                snprintf(what, sizeof(what), "`kind` given twice (first on line %u)", kind_line);
-                return perr(ctx, &l, k0, what);
-            }
+            if (kind_line != 0)
+                return given_twice(ctx, &l, k0, 4, kind_line);
             if (seen_field)
                 return perr(ctx, &l, k0, "expected `kind` before every other field");
             kind_line = l.line;
@@ -299,6 +329,9 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
             const char *v = l.text + v0;
             size_t n = v1 - v0;
 
+            if (widths_line != 0)
+                return given_twice(ctx, &l, k0, 11, widths_line);
+            widths_line = l.line;
             if (n == 2 && memcmp(v, "32", 2) == 0)
                 m.flag_widths = CES_MODEL_W32;
             else if (n == 2 && memcmp(v, "64", 2) == 0)
@@ -312,6 +345,9 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
         f = find_field(l.text + k0, k1 - k0);
         if (f == NULL)
             return unknown_name(ctx, &l, k0, 0);
+        if (field_line[f - ces_model_fields_] != 0)
+            return given_twice(ctx, &l, k0, k1 - k0, field_line[f - ces_model_fields_]);
+        field_line[f - ces_model_fields_] = l.line;
         {
             int rc = parse_value(ctx, &l, v0, f, l.text + v0, v1 - v0, &m);
 
@@ -344,16 +380,6 @@ int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model
     ces_free(ctx, buf);
     fclose(fp);
     return rc;
-}
-
-/* Shortest text that reads back as exactly d. */
-static void fmt_double(char *buf, size_t size, double d)
-{
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, d);
-        if (strtod(buf, NULL) == d)
-            return;
-    }
 }
 
 int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text, size_t *len)

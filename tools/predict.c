@@ -7,7 +7,9 @@
 #include "tool.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char predict_usage[] =
@@ -20,24 +22,65 @@ static const char predict_usage[] =
     "splits the critical path into copy, signal, memop, event and host time, and gives the\n"
     "time in the slow mode of blocked waits too (a polled wait or an event await that blocked\n"
     "resumes slow_wake_us late; on H200 whole runs take it, docs/PERFORMANCE.md \"Two modes\").\n"
+    "A schedule that does not finish in either mode exits 1 naming the blocked op (and the\n"
+    "slow mode, when only that one stops it).\n"
     "\n"
     "  --model FILE   a model file (`key = value`, as `cesync bench --calibrate --model-out`\n"
     "                 writes) overriding the kind's table\n"
     "  --kind K       the machine kind (default h200)\n"
     "\n";
 
+/* A count that "%.2f" rounds up to 1024.00 of a unit goes to the next one
+ * (2^20 - 1 bytes: 1.00 MiB, not 1024.00 KiB). */
 static void print_bytes(const char *label, uint64_t b)
 {
     if (b == UINT64_MAX) /* the model's sum stops there */
         printf("%s16.00 EiB or more", label);
-    else if (b >= (UINT64_C(1) << 30))
+    else if ((double)b >= 1023.995 * (double)(UINT64_C(1) << 20))
         printf("%s%.2f GiB", label, (double)b / (double)(UINT64_C(1) << 30));
-    else if (b >= (UINT64_C(1) << 20))
+    else if ((double)b >= 1023.995 * 1024.0)
         printf("%s%.2f MiB", label, (double)b / (double)(UINT64_C(1) << 20));
     else if (b >= 1024)
         printf("%s%.2f KiB", label, (double)b / 1024.0);
     else
         printf("%s%" PRIu64 " B", label, b);
+}
+
+/* The n parts of total (each >= 0, adding up to it) rounded to hundredths
+ * so that they add up to total as "%.2f" prints it: each rounded alone they
+ * could miss it by a few hundredths.  The hundredths left over go to the
+ * parts that rounding down cut the most (largest remainders).  Past 2^52
+ * hundredths a double holds no hundredths: the parts stay as they are. */
+static void round_parts(double total, double *part, int n)
+{
+    char buf[64];
+    double want, have = 0.0, cut[8];
+
+    snprintf(buf, sizeof(buf), "%.2f", total);
+    want = floor(strtod(buf, NULL) * 100.0 + 0.5);
+    if (!(want < 4503599627370496.0))
+        return;
+    for (int i = 0; i < n; i++) {
+        double h = part[i] * 100.0;
+
+        part[i] = floor(h);
+        cut[i] = h - part[i];
+        have += part[i];
+    }
+    for (; have != want; have += have < want ? 1.0 : -1.0) {
+        int best = -1;
+
+        for (int i = 0; i < n; i++)
+            if (have < want ? cut[i] >= 0.0 && (best < 0 || cut[i] > cut[best])
+                            : part[i] >= 1.0 && cut[i] <= 1.0 && (best < 0 || cut[i] < cut[best]))
+                best = i;
+        if (best < 0)
+            break;
+        part[best] += have < want ? 1.0 : -1.0;
+        cut[best] = have < want ? -1.0 : 2.0; /* one step per part */
+    }
+    for (int i = 0; i < n; i++)
+        part[i] /= 100.0;
 }
 
 int ces_cmd_predict(int argc, char **argv)
@@ -47,7 +90,7 @@ int ces_cmd_predict(int argc, char **argv)
     const char *model_path = NULL, *kind = NULL;
     struct ces_model m, slow;
     struct ces_predict p, ps;
-    int rest = 0, ex = CES_EXIT_USAGE, rc;
+    int rest = 0, ex = CES_EXIT_USAGE, rc, slow_rc = CES_OK;
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(predict_usage, stdout);
@@ -79,15 +122,22 @@ int ces_cmd_predict(int argc, char **argv)
     ces_model_slow_mode(&slow);
     rc = ces_model_predict(ctx, &m, g, &p);
     if (rc == CES_OK)
-        rc = ces_model_predict(ctx, &slow, g, &ps);
+        rc = slow_rc = ces_model_predict(ctx, &slow, g, &ps);
     if (rc != CES_OK) {
         const char *why = ces_ctx_last_error(ctx);
+        char fast[160] = "";
 
         /* named as the command was typed, as its other errors are (the
          * library names its function: "predict: ...") */
         if (strncmp(why, "predict: ", 9) == 0)
             why += 9;
-        ces_tool_fail("check --predict: %s", why);
+        /* only the slow mode's raised hops stop it: say so */
+        if (slow_rc != CES_OK)
+            snprintf(fast, sizeof(fast),
+                     "%.2f us with the model's timing, but in the slow mode of blocked waits "
+                     "(slow_wake_us = %.2f us) ",
+                     p.total_us, m.slow_wake_us);
+        ces_tool_fail("check --predict: %s%s", fast, why);
         ex = rc == CES_ERR_SEMANTIC ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
         goto out;
     }
@@ -109,10 +159,15 @@ int ces_cmd_predict(int argc, char **argv)
     print_bytes("copied: ", p.peer_bytes);
     print_bytes(" between GPUs, ", p.local_bytes);
     printf(" inside GPUs\n");
-    printf("critical path (ends on r%" PRIu32 ".s%" PRIu32 "): copy %.2f us, signal %.2f us, "
-           "memop %.2f us, event %.2f us, host %.2f us\n",
-           p.last_rank, p.last_stream, p.path_copy_us, p.path_signal_us, p.path_memop_us,
-           p.path_event_us, p.path_host_us);
+    {
+        double part[5] = {p.path_copy_us, p.path_signal_us, p.path_memop_us, p.path_event_us,
+                          p.path_host_us};
+
+        round_parts(p.total_us, part, 5);
+        printf("critical path (ends on r%" PRIu32 ".s%" PRIu32 "): copy %.2f us, signal %.2f "
+               "us, memop %.2f us, event %.2f us, host %.2f us\n",
+               p.last_rank, p.last_stream, part[0], part[1], part[2], part[3], part[4]);
+    }
     ex = CES_EXIT_OK;
 out:
     ces_graph_destroy(g);

@@ -999,9 +999,10 @@ CES_API const char *ces_model_kind_name(uint32_t i);
 /* Parses a model file: `#` comments, blank lines, and `key = value` lines
  * where key is a field name of struct ces_model (`kind = h200` must come
  * first if present and starts from that kind's table; otherwise `base` is the
- * start, or h200 when base is NULL).  flag_widths takes "32", "64" or
- * "32,64"; costs and bandwidths are at most 1e9, bandwidths at least 1e-9,
- * and a value a double cannot hold (1e400, 1e-400) is out of range.
+ * start, or h200 when base is NULL); each key at most once.  flag_widths
+ * takes "32", "64" or "32,64"; costs and bandwidths are at most 1e9,
+ * bandwidths at least 1e-9, and a value a double cannot hold (1e400,
+ * 1e-400) is out of range.
  * Errors: CES_ERR_PARSE "file:line:col: expected ...".  `file`
  * names the input in messages (NULL: "<model>"). */
 CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,

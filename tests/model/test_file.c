@@ -111,6 +111,21 @@ static void test_errors(void **state)
         /* a byte order mark is skipped (it was the error's "found"), the
          * columns count from after it */
         {"\xef\xbb\xbfper_copy_us = x\n", "m.model:1:15: expected a number >= 0, found 'x'"},
+        /* a field given twice: the later line silently won */
+        {"per_copy_us = 1\n# again\n  per_copy_us = 2\n",
+         "m.model:3:3: `per_copy_us` given twice (first on line 1), found 'per_copy_us'"},
+        {"kind = h200\nflag_widths = 32\nflag_widths = 64\n",
+         "m.model:3:1: `flag_widths` given twice (first on line 2), found 'flag_widths'"},
+        /* a byte that is no printable ASCII is named by its value (it went
+         * into the message as it was: a lone UTF-8 lead byte, 0xff) */
+        {"per_copy_us = \xff\n", "m.model:1:15: expected a value, found byte 0xff"},
+        {"per_copy_us = 5 \xc3\xa9\n",
+         "m.model:1:17: expected the end of the line, found byte 0xc3"},
+        {"\x01per_copy_us = 5\n", "m.model:1:1: expected a field name, found byte 0x01"},
+        /* a long word is cut with "..." (it was cut at 40 bytes, unmarked) */
+        {"per_copy_us = abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij\n",
+         "m.model:1:15: expected a number >= 0, found "
+         "'abcdefghijabcdefghijabcdefghijabcdefghijabcdefgh...'"},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -121,6 +136,11 @@ static void test_errors(void **state)
         assert_int_equal(parse(ctx, cases[i].text, &m), CES_ERR_PARSE);
         assert_string_equal(ces_ctx_last_error(ctx), cases[i].msg);
     }
+    /* a NUL byte (the quote stopped at it: "found ''") */
+    assert_int_equal(ces_model_parse(ctx, "per_copy_us = 5\0\n", 17, "m.model", NULL, &m),
+                     CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "m.model:1:16: expected the end of the line, found byte 0x00");
     assert_int_equal(ces_model_parse(ctx, "x", 1, NULL, NULL, &m), CES_ERR_PARSE);
     assert_string_equal(ces_ctx_last_error(ctx), "<model>:1:2: expected '=', found the end of the line");
     ces_test_ctx_end(ctx, &st);
@@ -144,6 +164,29 @@ static void test_round_trip(void **state)
                                  "max_memops_per_batch = 255 # ops\n"));
     assert_non_null(strstr(text, "\npeer_copy_gbps = 394 # GB/s\n"));
     assert_non_null(strstr(text, "\nper_copy_us = 0.30000000000000004 # us\n"));
+    assert_int_equal(ces_model_parse(ctx, text, len, NULL, NULL, &back), CES_OK);
+    assert_memory_equal(&m, &back, sizeof(m));
+    ces_free(ctx, text);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A cost nearer 0 than a normal double (a subnormal one) is a number a
+ * double holds: printed, it parses back (the parser refused it as out of
+ * range, so ces_model_print wrote a file that did not load). */
+static void test_round_trip_subnormal(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_model m = *ces_model_find("h200"), back;
+    char *text = NULL;
+    size_t len = 0;
+
+    (void)state;
+    m.per_copy_us = 4.9406564584124654e-324; /* the smallest above 0 */
+    m.event_us = 1e-310;
+    assert_int_equal(ces_model_print(ctx, &m, &text, &len), CES_OK);
+    assert_non_null(strstr(text, "\nper_copy_us = 4.94066e-324 # us\n"));
+    assert_non_null(strstr(text, "\nevent_us = 1e-310 # us\n"));
     assert_int_equal(ces_model_parse(ctx, text, len, NULL, NULL, &back), CES_OK);
     assert_memory_equal(&m, &back, sizeof(m));
     ces_free(ctx, text);
@@ -193,6 +236,16 @@ static void test_print_refuses(void **state)
     m.peer_copy_gbps = 0;
     print_refused(ctx, &m, "model print: the model's peer_copy_gbps is 0: expected a bandwidth "
                            "of 1e-9..1e9");
+    /* a value just out of range is named as it is (%g rounded it into the
+     * range: "is 1e+09: expected a number of 0..1e9") */
+    m = *h200;
+    m.per_copy_us = 1000000001.0;
+    print_refused(ctx, &m, "model print: the model's per_copy_us is 1000000001: expected a number "
+                           "of 0..1e9");
+    m = *h200;
+    m.local_copy_gbps = 9.9999999e-10;
+    print_refused(ctx, &m, "model print: the model's local_copy_gbps is 9.9999999e-10: expected "
+                           "a bandwidth of 1e-9..1e9");
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -250,6 +303,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_overrides),   cmocka_unit_test(test_base),
         cmocka_unit_test(test_errors),      cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_round_trip_subnormal),
         cmocka_unit_test(test_print_refuses),
         cmocka_unit_test(test_load),        cmocka_unit_test(test_print_alloc_failures),
     };
