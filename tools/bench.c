@@ -428,17 +428,21 @@ static int sweep_sizes(struct bench *B)
     note[0] = '\0';
     /* the tolerance is for a factor's rounding; a size past --max-bytes by
      * a byte or more is past it */
-    while (s <= (double)B->max_bytes * (1 + 1e-9) && B->nsizes < MAX_SIZES) {
+    for (; s <= (double)B->max_bytes * (1 + 1e-9); s *= B->factor) {
         uint64_t want = (uint64_t)(s + 0.5), b = want / unit * unit;
         uint64_t prev = B->nsizes > 0 ? B->sizes[B->nsizes - 1] : 0;
 
-        s *= B->factor;
-        if (want > B->max_bytes)
-            continue;
         if (b < lo || b <= prev)
             b = b < lo ? lo : prev + unit;
-        if (b > B->max_bytes)
-            continue;
+        /* the sizes after it are no smaller: none fits either (a factor
+         * just above 1 took that many steps to pass --max-bytes) */
+        if (want > B->max_bytes || b > B->max_bytes)
+            break;
+        /* %.15g: the factor as given (%g printed 1.0000001 as 1) */
+        if (B->nsizes == MAX_SIZES)
+            return ces_tool_fail("bench: more than %d sizes from --min-bytes to --max-bytes by "
+                                 "--factor %.15g; raise the factor or narrow the range",
+                                 MAX_SIZES, B->factor);
         B->sizes[B->nsizes++] = b;
         if (b != want && nlen < sizeof(note)) {
             char got[24], asked[24];
@@ -449,11 +453,6 @@ static int sweep_sizes(struct bench *B)
                                      nlen > 0 ? ", " : "", got, asked);
         }
     }
-    /* %.15g: the factor as given (%g printed 1.0000001 as 1) */
-    if (s <= (double)B->max_bytes * (1 + 1e-9))
-        return ces_tool_fail("bench: more than %d sizes from --min-bytes to --max-bytes by "
-                             "--factor %.15g; raise the factor or narrow the range",
-                             MAX_SIZES, B->factor);
     if (note[0] != '\0')
         fprintf(stderr, "cesync: bench: %s: measured %s\n", rule, note);
     return CES_EXIT_OK;

@@ -1078,6 +1078,44 @@ static void test_help(void **state)
     rmdir(dir);
 }
 
+/* A factor just above 1 on a range that holds few sizes: once the next
+ * size would pass --max-bytes the sweep ends (it stepped on until the
+ * factor's powers passed it, 4 to 7 by 1 + 1e-12 half a trillion steps),
+ * and a range that holds exactly 64 sizes is measured, not refused as
+ * more than 64.  Each run gets 5 s of CPU time. */
+static void test_factor_near_one(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, *csv;
+    struct rlimit old, low;
+    char want[64];
+
+    (void)state;
+    assert_int_equal(getrlimit(RLIMIT_CPU, &old), 0);
+    low = old;
+    low.rlim_cur = 5;
+    assert_int_equal(setrlimit(RLIMIT_CPU, &low), 0);
+    csv = run_csv(dir, "bench allgather --dry-run --min-bytes 4 --max-bytes 7 --factor "
+                       "1.000000000001 --variant plain",
+                  "f.csv", &out);
+    assert_null(strstr(out, "measured"));
+    free(out);
+    assert_non_null(strstr(csv, "\nallgather,2,4,cesync,plain,"));
+    assert_null(strstr(csv, "\nallgather,2,8,"));
+    free(csv);
+    /* 4, 8, ..., 256: 64 sizes, each 4 above the one before */
+    csv = run_csv(dir, "bench allgather --dry-run --min-bytes 4 --max-bytes 256 --factor "
+                       "1.0000001 --variant plain",
+                  "f.csv", NULL);
+    for (int k = 1; k <= 64; k++) {
+        snprintf(want, sizeof(want), "\nallgather,2,%d,cesync,plain,", 4 * k);
+        assert_non_null(strstr(csv, want));
+    }
+    assert_null(strstr(csv, "\nallgather,2,260,"));
+    free(csv);
+    assert_int_equal(setrlimit(RLIMIT_CPU, &old), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* --csv replaces an existing file only with a complete CSV: a write that
  * fails (here past a file size limit) leaves the old file and nothing
  * beside it (it was truncated and left half-written). */
@@ -1157,6 +1195,7 @@ int main(void)
         cmocka_unit_test(test_outputs_first),
         cmocka_unit_test(test_singular),
         cmocka_unit_test(test_csv_kept_on_error),
+        cmocka_unit_test(test_factor_near_one),
         cmocka_unit_test(test_plot_keeps_other_dot),
         cmocka_unit_test(test_help),
     };
