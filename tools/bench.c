@@ -74,11 +74,14 @@ static const char bench_usage[] =
     "  --warmup W            untimed iterations before them, 0..50 (default 5)\n"
     "  --graph               capture the iterations into one CUDA graph per rank (backend and\n"
     "                        NCCL), launched once untimed when W > 0, then five times timed;\n"
-    "                        a time is one launch over its iterations, median of the five\n"
+    "                        a time is one launch over its iterations, median of the five;\n"
+    "                        cesync's is the backend's collective (--variant auto, the only\n"
+    "                        variant it takes)\n"
     "  --variant V[,V...]    cesync algorithms to time: auto (the backend's collective), plain,\n"
     "                        overlap, early (builder graphs run with ces_launch); the table shows\n"
     "                        the fastest per size, the CSV all (default auto,overlap,early;\n"
-    "                        sendrecv, broadcast, gather, scatter and --in-place: auto,plain);\n"
+    "                        sendrecv, broadcast, gather, scatter and --in-place: auto,plain;\n"
+    "                        --graph: auto);\n"
     "                        broadcast, gather, scatter also take overlap (auto's schedule\n"
     "                        without the wake chain, which auto runs on the ranks that copy\n"
     "                        nothing) and directed (overlap with each barrier one\n"
@@ -650,12 +653,19 @@ static int parse_args(struct bench *B, int argc, char **argv)
     if (B->in_place && (B->coll == CES_COLL_ALLTOALL || B->coll == CES_COLL_SENDRECV))
         return ces_tool_fail("bench: --in-place applies to allgather, broadcast, gather and "
                              "scatter");
+    /* captured, the GPU side runs the backend's collective only
+     * (ces_bench_run refused every other variant at every size) */
+    for (uint32_t k = 0; k < B->nvariants && B->graph; k++)
+        if (B->variants[k] != V_AUTO)
+            return ces_tool_fail("bench: --graph times the backend's collective only (--variant "
+                                 "auto), not %s",
+                                 variant_name(B->variants[k]));
     if (B->nvariants == 0) {
         B->variants[B->nvariants++] = V_AUTO;
-        if (local_variants(B)) {
+        if (!B->graph && local_variants(B)) {
             B->variants[B->nvariants++] = V_OVERLAP;
             B->variants[B->nvariants++] = V_EARLY;
-        } else {
+        } else if (!B->graph) {
             B->variants[B->nvariants++] = V_PLAIN;
         }
     }

@@ -787,6 +787,17 @@ static void test_usage_errors(void **state)
          "cesync: bench: sendrecv has the variants auto and plain only\n"},
         {"bench alltoall --variant directed",
          "cesync: bench: alltoall has the variants auto, plain, overlap and early only\n"},
+        /* captured, the GPU side times auto only: another variant failed at
+         * every size, exit 1 (the default variants of alltoall too) */
+        {"bench alltoall --dry-run --graph --variant auto,overlap",
+         "cesync: bench: --graph times the backend's collective only (--variant auto), not "
+         "overlap\n"},
+        {"bench sendrecv --graph --variant plain",
+         "cesync: bench: --graph times the backend's collective only (--variant auto), not "
+         "plain\n"},
+        {"bench gather --graph --variant directed --wake 1",
+         "cesync: bench: --graph times the backend's collective only (--variant auto), not "
+         "directed\n"},
         {"bench alltoall --one-way", "cesync: bench: --one-way applies to sendrecv\n"},
         /* options that would change nothing (they were taken and dropped) */
         {"bench alltoall --chunks 3", "cesync: bench: --chunks applies to sendrecv\n"},
@@ -968,6 +979,29 @@ static void test_usage_errors(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Captured, the default variants are auto alone, the one the GPU side
+ * times (auto,overlap,early and auto,plain failed at every size but auto). */
+static void test_graph_variants(void **state)
+{
+    static const char *const colls[] = {"alltoall", "sendrecv", "gather"};
+    char *dir = ces_test_tmpdir(), *csv, args[128], want[64];
+    const char *row;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(colls) / sizeof(colls[0]); i++) {
+        snprintf(args, sizeof(args), "bench %s --dry-run --graph --min-bytes 1M --max-bytes 1M",
+                 colls[i]);
+        csv = run_csv(dir, args, "v.csv", NULL);
+        snprintf(want, sizeof(want), "%s,2,1048576,cesync,auto,", colls[i]);
+        row = strchr(csv, '\n') + 1;
+        /* one row, auto's */
+        assert_true(strncmp(row, want, strlen(want)) == 0);
+        assert_string_equal(strchr(row, '\n'), "\n");
+        free(csv);
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* A count of 1 has a singular noun ("1 iterations after 5 warm-up", "the
  * wake chain of 1 copies", "graph launches of 1 collectives each"). */
 static void test_singular(void **state)
@@ -976,11 +1010,16 @@ static void test_singular(void **state)
 
     (void)state;
     assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 1K --iterations 1 "
-                                        "--wake 1 --variant overlap --graph",
+                                        "--wake 1 --variant overlap",
                                    &out),
                      0);
     assert_non_null(strstr(out, ": 2 ranks (one process), 1 iteration after 5 warm-up, "));
     assert_non_null(strstr(out, "# the variants but auto run the wake chain of 1 copy\n"));
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 1K --iterations 1 "
+                                        "--graph",
+                                   &out),
+                     0);
     assert_non_null(strstr(out, "median over timed graph launches of 1 collective each "));
     free(out);
     assert_int_equal(rmdir(dir), 0);
@@ -1194,6 +1233,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_outputs_first),
         cmocka_unit_test(test_singular),
+        cmocka_unit_test(test_graph_variants),
         cmocka_unit_test(test_csv_kept_on_error),
         cmocka_unit_test(test_factor_near_one),
         cmocka_unit_test(test_plot_keeps_other_dot),
