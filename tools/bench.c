@@ -777,6 +777,7 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     struct ces_predict r;
     struct ces_model m = B->model;
     double t = NAN;
+    uint32_t chunks = B->chunks, slots = B->slots; /* sendrecv's builder */
 
     m.host_call_us = 0.0;
     m.graph_launch_us = 0.0;
@@ -799,6 +800,12 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
                     ces_ctx_last_error(ctx));
         return t;
     }
+    /* one way eager, ces_send stages each message whole in one of two
+     * slots: --chunks and --slots are the builder's, not the group's */
+    if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV) {
+        chunks = 1;
+        slots = 2;
+    }
     if (variant == V_AUTO && B->coll != CES_COLL_SENDRECV) {
         struct ces_coll_params sel;
 
@@ -819,10 +826,10 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
             p.pairs[r2][0] = r2;
             p.pairs[r2][1] = (r2 + 1) % B->ranks;
         }
-        p.chunks = B->chunks;
+        p.chunks = chunks;
         /* credit reuses slot k % slots within each message: no more slots
          * than chunks */
-        p.slots = p.proto == CES_PROTO_CREDIT && B->slots > B->chunks ? B->chunks : B->slots;
+        p.slots = p.proto == CES_PROTO_CREDIT && slots > chunks ? chunks : slots;
     }
     /* the steady-state period: (time of 8 iterations - time of 4) / 4, as a
      * median of back-to-back iterations sees it */

@@ -135,6 +135,23 @@ static void test_group_predictions(void **state)
                   "g.csv", NULL);
     assert_non_null(strstr(csv, "sendrecv,2,1048576,cesync,auto,13.613,"));
     free(csv);
+    /* one way eager: the staged builder's graph as ces_send stages, each
+     * message whole in one of two slots, whatever --chunks and --slots say
+     * for plain (--chunks 8 predicted 108.111, 64 687.011) */
+    {
+        static const char *const opts[] = {"--chunks 1 --slots 2", "--chunks 8",
+                                           "--chunks 64 --slots 64", "--slots 1"};
+
+        for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+            char args[256];
+
+            snprintf(args, sizeof(args), "bench sendrecv --one-way --dry-run --min-bytes 16M "
+                     "--max-bytes 16M --variant auto %s", opts[i]);
+            csv = run_csv(dir, args, "o.csv", NULL);
+            assert_non_null(strstr(csv, "\nsendrecv,2,16777216,cesync,auto,51.082,"));
+            free(csv);
+        }
+    }
 #endif
     rmdir(dir);
 }
