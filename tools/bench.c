@@ -112,7 +112,9 @@ static const char bench_usage[] =
     "                        columns)\n"
     "  --no-nccl             skip NCCL\n"
     "  --with-compute        a compute-bound kernel on every GPU beside each implementation at\n"
-    "                        --compute-bytes (default 64M): the share of its solo speed it keeps\n"
+    "                        --compute-bytes (default 64M; from the smallest size the\n"
+    "                        collective moves, as above, to 16G): the share of its solo speed\n"
+    "                        it keeps\n"
     "  --csv FILE            every measurement as CSV; with --with-compute two more columns,\n"
     "                        compute_bytes and compute_kept_pct (the share the compute kernel\n"
     "                        kept beside the row's implementation, the same on each of its rows)\n"
@@ -389,6 +391,16 @@ static int bytes_width(const struct bench *B)
     return w;
 }
 
+/* What every implementation moves in 4-byte words: a word per rank in
+ * alltoall, per chunk in sendrecv, 4 bytes in the others (after
+ * parse_args has set --chunks). */
+static uint64_t size_unit(const struct bench *B)
+{
+    return B->coll == CES_COLL_ALLTOALL   ? 4 * (uint64_t)B->ranks
+           : B->coll == CES_COLL_SENDRECV ? 4 * (uint64_t)B->chunks
+                                          : 4;
+}
+
 /* The sizes of the sweep, --min-bytes times --factor^k up to --max-bytes,
  * each a multiple of what every implementation moves in 4-byte words: a
  * word per rank in alltoall (4 x --ranks bytes), per chunk in sendrecv
@@ -402,17 +414,15 @@ static int bytes_width(const struct bench *B)
  * smallest multiple is refused with the rule. */
 static int sweep_sizes(struct bench *B)
 {
-    uint64_t unit = 4, lo;
+    uint64_t unit = size_unit(B), lo;
     double s = (double)B->min_bytes;
     char rule[128], note[MAX_SIZES * 48];
     size_t nlen = 0;
 
     if (B->coll == CES_COLL_ALLTOALL) {
-        unit = 4 * (uint64_t)B->ranks;
         snprintf(rule, sizeof(rule), "alltoall on %u ranks moves multiples of %" PRIu64
                  " bytes (bytes/%u to each rank, in 4-byte words)", B->ranks, unit, B->ranks);
     } else if (B->coll == CES_COLL_SENDRECV) {
-        unit = 4 * (uint64_t)B->chunks;
         snprintf(rule, sizeof(rule), "sendrecv in %u chunk%s moves multiples of %" PRIu64
                  " bytes (each chunk in 4-byte words)", B->chunks, ces_plural(B->chunks), unit);
     } else {
@@ -466,7 +476,8 @@ static int parse_args(struct bench *B, int argc, char **argv)
     int coll = -1;
     /* options that apply only with another, or to one collective: given? */
     const char *sr_opt = NULL;
-    int compute_bytes_given = 0, model_out_given = 0;
+    const char *compute_arg = NULL;
+    int model_out_given = 0;
 
     B->ranks = 2;
     B->min_bytes = 1024;
@@ -630,7 +641,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
                 B->root_arg = v;
             } else {
                 B->compute_bytes = n;
-                compute_bytes_given = 1;
+                compute_arg = v;
             }
         } else {
             return ces_tool_unexpected("bench", o);
@@ -683,7 +694,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
     /* an option that would change nothing is refused, not dropped */
     if (sr_opt != NULL && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: %s applies to sendrecv", sr_opt);
-    if (compute_bytes_given && !B->compute)
+    if (compute_arg != NULL && !B->compute)
         return ces_tool_fail("bench: --compute-bytes applies with --with-compute");
     if (model_out_given && !B->calibrate)
         return ces_tool_fail("bench: --model-out applies with --calibrate (which writes the "
@@ -705,6 +716,15 @@ static int parse_args(struct bench *B, int argc, char **argv)
      * vs 235.6). */
     if (B->chunks == 0)
         B->chunks = B->one_way ? 1 : 2;
+    /* the collective's bytes per rank beside the compute kernel, rounded
+     * down to what it moves (0 or below that ran a collective of 0 bytes,
+     * refused after the whole sweep) */
+    if (compute_arg != NULL &&
+        (B->compute_bytes < size_unit(B) || B->compute_bytes > (UINT64_C(16) << 30)))
+        return ces_tool_fail("bench: --compute-bytes must be %" PRIu64 "..16G (%s moves "
+                             "multiples of %" PRIu64 " bytes), not %s",
+                             size_unit(B), ces_coll_name((int)B->coll), size_unit(B),
+                             compute_arg);
     return sweep_sizes(B);
 }
 

@@ -821,6 +821,20 @@ static void test_usage_errors(void **state)
         {"bench gather --slots 1", "cesync: bench: --slots applies to sendrecv\n"},
         {"bench alltoall --compute-bytes 1M",
          "cesync: bench: --compute-bytes applies with --with-compute\n"},
+        /* the collective beside the compute kernel: 0, or rounded to 0 (7
+         * on 2-rank alltoall), ran one of 0 bytes after the whole sweep */
+        {"bench alltoall --with-compute --compute-bytes 0",
+         "cesync: bench: --compute-bytes must be 8..16G (alltoall moves multiples of 8 bytes), "
+         "not 0\n"},
+        {"bench alltoall --with-compute --compute-bytes 7",
+         "cesync: bench: --compute-bytes must be 8..16G (alltoall moves multiples of 8 bytes), "
+         "not 7\n"},
+        {"bench sendrecv --chunks 4 --with-compute --compute-bytes 8",
+         "cesync: bench: --compute-bytes must be 16..16G (sendrecv moves multiples of 16 "
+         "bytes), not 8\n"},
+        {"bench gather --with-compute --compute-bytes 17G",
+         "cesync: bench: --compute-bytes must be 4..16G (gather moves multiples of 4 bytes), "
+         "not 17G\n"},
         {"bench alltoall --dry-run --model-out m.model",
          "cesync: bench: --model-out applies with --calibrate (which writes the model file)\n"},
         {"bench sendrecv --wake 1",
