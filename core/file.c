@@ -87,6 +87,13 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
     int fd;
 
     of->name[0] = of->dest[0] = '\0';
+    /* no file has the empty name (the temporary file went to the current
+     * directory, and an empty dest reads as written in place: it stayed
+     * there, reported written) */
+    if (path[0] == '\0') {
+        ces_ctx_error(ctx, CES_ERR_IO, "cannot create '': %s", strerror(ENOENT));
+        return -1;
+    }
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
         if ((size_t)snprintf(of->name, sizeof(of->name), "%s%s", path[0] == '-' ? "./" : "",
                              path) >= sizeof(of->name)) {

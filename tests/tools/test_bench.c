@@ -1216,6 +1216,23 @@ static void test_csv_kept_on_error(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* An empty file name is refused before any work, and nothing is left
+ * behind: the CSV went to a temporary file in the current directory that
+ * stayed there, exit status 0. */
+static void test_empty_output_name(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, got[256];
+
+    (void)state;
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 2K --csv ''", &out),
+                     2);
+    assert_string_equal(out, "cesync: bench: cannot create '': No such file or directory\n");
+    free(out);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "");
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* --plot FILE.svg writes the plot's source to FILE.dot and removes it once
  * drawn: a FILE.dot that is no plot of the bench is refused before the
  * sweep (it was overwritten, then removed); a plot left by an earlier run
@@ -1266,6 +1283,7 @@ int main(void)
         cmocka_unit_test(test_singular),
         cmocka_unit_test(test_graph_variants),
         cmocka_unit_test(test_csv_kept_on_error),
+        cmocka_unit_test(test_empty_output_name),
         cmocka_unit_test(test_factor_near_one),
         cmocka_unit_test(test_plot_keeps_other_dot),
         cmocka_unit_test(test_help),
