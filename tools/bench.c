@@ -733,13 +733,15 @@ static int parse_args(struct bench *B, int argc, char **argv)
  * the group graph (backend/cuda/group.c) of the ring (every rank sends
  * `bytes` to the next and receives as many from the one before: they
  * exchange, so in place) or, one way, of the pipeline (rank r to r + 1),
- * eager (the ring only: the one-way eager group stages, see predict) or
- * captured (flags a replay repeats; one-way messages staged through two
- * slots that consecutive calls alternate: replays of two calls, as the
- * bench's graph of all its calls alternates them); (8 calls - 4 calls) /
- * 4.  NAN if it cannot be built. */
+ * eager (the ring, and one-way messages above CES_P2P_STAGE_MAX, which go
+ * in place: the one-way eager group stages the others, see predict) or
+ * captured (flags a replay repeats; one-way messages of up to
+ * CES_P2P_STAGE_MAX bytes staged through two slots that consecutive calls
+ * alternate: replays of two calls, as the bench's graph of all its calls
+ * alternates them); (8 calls - 4 calls) / 4.  NAN if it cannot be
+ * built. */
 static double predict_group(struct ces_ctx *ctx, const struct bench *B, const struct ces_model *m,
-                            uint64_t bytes)
+                            uint64_t bytes, uint64_t stage_max)
 {
     struct ces_p2p_table t;
     struct ces_p2p_stages st;
@@ -754,8 +756,10 @@ static double predict_group(struct ces_ctx *ctx, const struct bench *B, const st
     for (uint32_t k = 0; k < B->ranks; k++) {
         uint64_t i = 0;
 
-        /* each rank's range: send, receive, two staging slots */
-        st.p[k][(k + 1) % B->ranks] = (struct ces_p2p_stage){2 * bytes, bytes, 0, 0};
+        /* each rank's range: send, receive, two staging slots (none for a
+         * message the communicators write in place) */
+        if (bytes <= stage_max)
+            st.p[k][(k + 1) % B->ranks] = (struct ces_p2p_stage){2 * bytes, bytes, 0, 0};
         if (!B->one_way || k + 1 < B->ranks)
             t.d[k][++i] = (struct ces_p2p_desc){(k + 1) % B->ranks, 1, 0, bytes};
         if (!B->one_way || k > 0)
@@ -786,7 +790,8 @@ static double predict_group(struct ces_ctx *ctx, const struct bench *B, const st
 /* The model's time of one iteration of `variant` at `bytes` in steady state
  * (the builder graph that variant runs; auto = the graph the backend's
  * collective call selects, the plain one in a build without CUDA; the
- * sendrecv auto = the point-to-point group's graph but one way eager),
+ * sendrecv auto = the point-to-point group's graph but for a one-way
+ * message staged eagerly),
  * host costs set to 0, in the fast mode of blocked waits or (`slow`) in the
  * slow one.  NAN if it cannot be built. */
 static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes,
@@ -813,16 +818,19 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     p.flags = variant < 0 ? 0 : (uint32_t)variant;
     p.wake = variant < 0 ? 0 : B->wake;
 #ifdef CES_HAVE_CUDA
-    if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV && (!B->one_way || B->graph)) {
-        t = predict_group(ctx, B, &m, bytes);
-        if (isnan(t))
-            fprintf(stderr, "cesync: bench: no prediction at %" PRIu64 " bytes: %s\n", bytes,
-                    ces_ctx_last_error(ctx));
-        return t;
-    }
-    /* one way eager, ces_send stages each message whole in one of two
-     * slots: --chunks and --slots are the builder's, not the group's */
     if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV) {
+        /* as the bench's communicators read it (backend/cuda/comm.c) */
+        uint64_t stage_max = ces_cuda_env_u64("CES_P2P_STAGE_MAX", CES_P2P_STAGE_MAX_DEFAULT);
+
+        if (!B->one_way || B->graph || bytes > stage_max) {
+            t = predict_group(ctx, B, &m, bytes, stage_max);
+            if (isnan(t))
+                fprintf(stderr, "cesync: bench: no prediction at %" PRIu64 " bytes: %s\n",
+                        bytes, ces_ctx_last_error(ctx));
+            return t;
+        }
+        /* one way eager, ces_send stages each message whole in one of two
+         * slots: --chunks and --slots are the builder's, not the group's */
         chunks = 1;
         slots = 2;
     }

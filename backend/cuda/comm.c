@@ -40,26 +40,6 @@ int ces_cuda_rt_error(struct ces_ctx *ctx, cudaError_t e, const char *call, cons
                          cudaGetErrorName(e), (int)e, cudaGetErrorString(e));
 }
 
-static uint64_t env_u64(const char *name, uint64_t dflt)
-{
-    const char *s = getenv(name);
-    char *end = NULL;
-    unsigned long long v;
-
-    if (s == NULL || *s == '\0')
-        return dflt;
-    v = strtoull(s, &end, 10);
-    if (end == s)
-        return dflt;
-    switch (*end) {
-    case 'K': case 'k': v <<= 10; break;
-    case 'M': case 'm': v <<= 20; break;
-    case 'G': case 'g': v <<= 30; break;
-    default: break;
-    }
-    return v;
-}
-
 static uint64_t round_up(uint64_t v, uint64_t g)
 {
     return (v + g - 1) / g * g;
@@ -95,7 +75,7 @@ uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device)
 
 int ces_cuda_share_gpus(void)
 {
-    return env_u64("CES_SHARE_GPUS", 0) != 0;
+    return ces_cuda_env_u64("CES_SHARE_GPUS", 0) != 0;
 }
 
 int ces_cuda_use(struct ces_comm *c)
@@ -150,13 +130,13 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     c->size = size;
     atomic_init(&c->state, CES_OK);
     ces_wd_init(c);
-    c->timeout_ms = env_u64("CES_TIMEOUT_MS", CES_TIMEOUT_MS_DEFAULT);
+    c->timeout_ms = ces_cuda_env_u64("CES_TIMEOUT_MS", CES_TIMEOUT_MS_DEFAULT);
     if (c->timeout_ms == 0)
         c->timeout_ms = CES_TIMEOUT_MS_DEFAULT;
     if (c->timeout_ms > CES_TIMEOUT_MS_MAX)
         c->timeout_ms = CES_TIMEOUT_MS_MAX;
-    c->p2p_stage_max = env_u64("CES_P2P_STAGE_MAX", CES_P2P_STAGE_MAX_DEFAULT);
-    c->p2p_side_min = env_u64("CES_P2P_SIDE_MIN", CES_P2P_SIDE_MIN_DEFAULT);
+    c->p2p_stage_max = ces_cuda_env_u64("CES_P2P_STAGE_MAX", CES_P2P_STAGE_MAX_DEFAULT);
+    c->p2p_side_min = ces_cuda_env_u64("CES_P2P_SIDE_MIN", CES_P2P_SIDE_MIN_DEFAULT);
     if (ces_cu_load() == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                            "the CUDA driver is not available (no GPU, or a driver older than "

@@ -327,6 +327,11 @@ int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, 
 #define CES_CUDA_PEER_START_US 5.2
 #define CES_CUDA_PEER_BYTES_PER_US 394e3
 
+/* The number in environment variable `name` (digits, then K, M or G), as
+ * the communicators read CES_P2P_STAGE_MAX, CES_TIMEOUT_MS and the like;
+ * `dflt` when it is unset, empty or no number. */
+uint64_t ces_cuda_env_u64(const char *name, uint64_t dflt);
+
 /* The wake chain's copies for `ranks` ranks of `bytes` each,
  * 1..CES_CUDA_WAKE_MAX_COPIES. */
 uint32_t ces_cuda_wake_copies(uint32_t ranks, uint64_t bytes);

@@ -8,6 +8,7 @@
  */
 #include "lower.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ranks,
@@ -42,6 +43,26 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
      * PERFORMANCE.md, "A rank that only waits"). */
     if (coll == CES_COLL_GATHER || coll == CES_COLL_SCATTER || coll == CES_COLL_BROADCAST)
         p->wake = ces_cuda_wake_copies(ranks, bytes);
+}
+
+uint64_t ces_cuda_env_u64(const char *name, uint64_t dflt)
+{
+    const char *s = getenv(name);
+    char *end = NULL;
+    unsigned long long v;
+
+    if (s == NULL || *s == '\0')
+        return dflt;
+    v = strtoull(s, &end, 10);
+    if (end == s)
+        return dflt;
+    switch (*end) {
+    case 'K': case 'k': v <<= 10; break;
+    case 'M': case 'm': v <<= 20; break;
+    case 'G': case 'g': v <<= 30; break;
+    default: break;
+    }
+    return v;
 }
 
 uint32_t ces_cuda_wake_copies(uint32_t ranks, uint64_t bytes)

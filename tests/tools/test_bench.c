@@ -152,6 +152,28 @@ static void test_group_predictions(void **state)
             free(csv);
         }
     }
+    /* one way above CES_P2P_STAGE_MAX (64 MiB) the group writes in place,
+     * eager and captured: the group's own graph without staging slots
+     * (staged: 689.808 and 690.408), as with CES_P2P_STAGE_MAX=0 at 16 MiB
+     * (staged 51.082) */
+    csv = run_csv(dir, "bench sendrecv --one-way --dry-run --min-bytes 64M --max-bytes 256M "
+                       "--factor 4 --variant auto",
+                  "o.csv", NULL);
+    assert_non_null(strstr(csv, "\nsendrecv,2,67108864,cesync,auto,178.827,"));
+    assert_non_null(strstr(csv, "\nsendrecv,2,268435456,cesync,auto,701.508,"));
+    free(csv);
+    csv = run_csv(dir, "bench sendrecv --one-way --graph --dry-run --min-bytes 256M "
+                       "--max-bytes 256M",
+                  "o.csv", NULL);
+    assert_non_null(strstr(csv, "\nsendrecv,2,268435456,cesync,auto,703.308,"));
+    free(csv);
+    assert_int_equal(setenv("CES_P2P_STAGE_MAX", "0", 1), 0);
+    csv = run_csv(dir, "bench sendrecv --one-way --dry-run --min-bytes 16M --max-bytes 16M "
+                       "--variant auto",
+                  "o.csv", NULL);
+    assert_int_equal(unsetenv("CES_P2P_STAGE_MAX"), 0);
+    assert_non_null(strstr(csv, "\nsendrecv,2,16777216,cesync,auto,62.782,"));
+    free(csv);
 #endif
     rmdir(dir);
 }
