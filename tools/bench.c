@@ -92,7 +92,8 @@ static const char bench_usage[] =
     "                        ces_coll_params.wake, which auto runs where the backend selects\n"
     "                        it (docs/PERFORMANCE.md)\n"
     "  --chunks C --slots S  sendrecv builder: chunks per message, 1..1024 (default 1 with\n"
-    "                        --one-way, else 2), staging slots, 1..64 (default 2)\n"
+    "                        --one-way, else 2), staging slots, 1..64 (default 2); for the\n"
+    "                        variant plain, refused without it (auto takes neither)\n"
     "  --one-way             sendrecv: the pipeline 0 -> 1 -> ... -> n-1 instead of the ring\n"
     "  --in-place            allgather, broadcast, gather, scatter in place, as nccl-tests'\n"
     "                        in-place column: a rank's send and recv share one buffer, so no\n"
@@ -694,6 +695,17 @@ static int parse_args(struct bench *B, int argc, char **argv)
     /* an option that would change nothing is refused, not dropped */
     if (sr_opt != NULL && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: %s applies to sendrecv", sr_opt);
+    if (sr_opt != NULL) {
+        uint32_t k = 0;
+
+        /* the builder's: auto (ces_send/ces_recv) takes neither */
+        while (k < B->nvariants && B->variants[k] != V_PLAIN)
+            k++;
+        if (k == B->nvariants)
+            return ces_tool_fail("bench: %s applies to the variant plain (the builder's; auto is "
+                                 "ces_send/ces_recv)",
+                                 sr_opt);
+    }
     if (compute_arg != NULL && !B->compute)
         return ces_tool_fail("bench: --compute-bytes applies with --with-compute");
     if (model_out_given && !B->calibrate)

@@ -146,7 +146,7 @@ static void test_group_predictions(void **state)
             char args[256];
 
             snprintf(args, sizeof(args), "bench sendrecv --one-way --dry-run --min-bytes 16M "
-                     "--max-bytes 16M --variant auto %s", opts[i]);
+                     "--max-bytes 16M --variant plain,auto %s", opts[i]);
             csv = run_csv(dir, args, "o.csv", NULL);
             assert_non_null(strstr(csv, "\nsendrecv,2,16777216,cesync,auto,51.082,"));
             free(csv);
@@ -841,6 +841,14 @@ static void test_usage_errors(void **state)
         /* options that would change nothing (they were taken and dropped) */
         {"bench alltoall --chunks 3", "cesync: bench: --chunks applies to sendrecv\n"},
         {"bench gather --slots 1", "cesync: bench: --slots applies to sendrecv\n"},
+        /* auto (ces_send/ces_recv) takes neither: the table showed auto's
+         * numbers for a --chunks that changed nothing (--graph: auto only) */
+        {"bench sendrecv --dry-run --variant auto --chunks 4",
+         "cesync: bench: --chunks applies to the variant plain (the builder's; auto is "
+         "ces_send/ces_recv)\n"},
+        {"bench sendrecv --dry-run --graph --slots 1",
+         "cesync: bench: --slots applies to the variant plain (the builder's; auto is "
+         "ces_send/ces_recv)\n"},
         {"bench alltoall --compute-bytes 1M",
          "cesync: bench: --compute-bytes applies with --with-compute\n"},
         /* the collective beside the compute kernel: 0, or rounded to 0 (7
