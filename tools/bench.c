@@ -469,6 +469,17 @@ static int sweep_sizes(struct bench *B)
     }
     if (note[0] != '\0')
         fprintf(stderr, "cesync: bench: %s: measured %s\n", rule, note);
+    /* the size beside the compute kernel too (only alltoall's was rounded:
+     * sendrecv --chunks 3 failed its plain variant there) */
+    if (B->compute && B->compute_bytes % unit != 0) {
+        char got[24], asked[24];
+
+        fmt_bytes(asked, sizeof(asked), B->compute_bytes);
+        B->compute_bytes = B->compute_bytes / unit * unit;
+        fmt_bytes(got, sizeof(got), B->compute_bytes);
+        fprintf(stderr, "cesync: bench: %s: --compute-bytes measured %s for %s\n", rule, got,
+                asked);
+    }
     return CES_EXIT_OK;
 }
 
@@ -1357,9 +1368,6 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
         }
     }
     if (B->compute) {
-        /* rounded as the sizes are; the summary and the CSV name this */
-        if (B->coll == CES_COLL_ALLTOALL)
-            B->compute_bytes = B->compute_bytes / (4 * B->ranks) * 4 * B->ranks;
         for (uint32_t k = 0; k < B->nvariants + 3; k++) {
             int impl = k < B->nvariants ? CES_BI_CESYNC
                                         : (int[]){CES_BI_NCCL_CE, CES_BI_NCCL_KERNEL,
