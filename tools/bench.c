@@ -176,6 +176,7 @@ struct bench {
     uint64_t min_bytes, max_bytes, compute_bytes;
     double factor;
     int graph, nccl, compute, calibrate, dry, one_way, in_place;
+    int calibrated; /* B->model is what --calibrate measured */
     const char *csv, *plot, *model_path, *model_out, *root_arg;
     int variants[MAX_VARIANTS];
     uint32_t nvariants;
@@ -1234,11 +1235,11 @@ static void print_header(const struct bench *B, FILE *f)
 
     coll_title(B, title, sizeof(title));
     fprintf(f, "# cesync bench %s: %u ranks (one process), %u iteration%s after %u "
-               "warm-up, %s; model %s%s%s\n",
+               "warm-up, %s; model %s%s%s%s\n",
             title, B->ranks, B->iters, ces_plural(B->iters), B->warmup,
-            B->graph ? "CUDA graphs" : "eager", B->model.kind,
-            B->model_path ? " + " : B->calibrate ? " (calibrated in this run)" : "",
-            B->model_path ? B->model_path : "");
+            B->graph ? "CUDA graphs" : "eager", B->model.kind, B->model_path ? " + " : "",
+            B->model_path ? B->model_path : "",
+            B->calibrated ? " (calibrated in this run)" : "");
     if (B->wake > 0)
         fprintf(f, "# the variants but auto run the wake chain of %u cop%s\n", B->wake,
                 B->wake == 1 ? "y" : "ies");
@@ -1305,6 +1306,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
                    B->model_out, text);
             ces_free(ctx, text);
             B->model = m;
+            B->calibrated = 1;
             compute_predictions(ctx, B);
         } else {
             fprintf(stderr, "cesync: bench: --calibrate: %s\n", ces_ctx_last_error(ctx));

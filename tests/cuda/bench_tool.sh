@@ -125,6 +125,8 @@ rm -f "$model"
 rc=$?
 cat "$out/cal.log"
 [ "$rc" -eq 0 ] || { echo "FAIL: cesync bench --calibrate: exit $rc"; exit 1; }
+grep -q "^# cesync bench alltoall: .*; model h200 (calibrated in this run)$" "$out/cal.log" ||
+  { echo "FAIL: --calibrate: the header does not name the calibrated model"; exit 1; }
 for step in "peer copy" "local copy start" "copy switch" "graph copy start" "flag hop" "slow"; do
   grep -q "calibrate: .*$step" "$out/cal.log" || { echo "FAIL: --calibrate did not measure: $step"; exit 1; }
 done
