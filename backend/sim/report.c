@@ -610,8 +610,8 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_puts(&sb, "coverage: some executions were cut at the depth bound and not "
                          "followed further\n");
     if (s->aborted > 0)
-        ces_sb_printf(&sb, "watchdog: fired in %" PRIu64 " end states; every blocked stream was "
-                      "released with an error\n", s->aborted);
+        ces_sb_printf(&sb, "watchdog: fired in %" PRIu64 " end state%s; every blocked stream was "
+                      "released with an error\n", s->aborted, ces_plural(s->aborted));
     fmt_rank_stops(&sb, r);
     fmt_delays(&sb, r);
     for (size_t i = 0; i < r->ndefects; i++)

@@ -736,6 +736,9 @@ static void test_watchdog_releases_link(void **state)
     assert_non_null(strstr(t, "    1 r0.s0#0 write f[0] = 1 (line 8:9)  (released by the "
                               "watchdog)\n"));
     assert_non_null(strstr(t, "  released with an error: 1 blocked op r0.s0#0\n"));
+    /* one end state, said in the singular */
+    assert_non_null(strstr(t, "\nwatchdog: fired in 1 end state; every blocked stream was "
+                              "released with an error\n"));
     ces_free(ctx, t);
     replays(ctx, g, &o, d);
     ces_check_report_destroy(r);
