@@ -1507,6 +1507,7 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     struct ces_check_report *r = NULL;
     struct ces_check_stats sum;
     uint32_t incomplete = 0;
+    bool depth_cut = false;
     int rc = CES_OK;
 
     if (opts->replay != NULL)
@@ -1541,6 +1542,7 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
         sum.mode = r->stats.mode;
         add_stats(&sum, &r->stats);
         incomplete |= r->verdict & CES_V_INCOMPLETE;
+        depth_cut |= r->depth_cut;
         if (r->verdict & ~(uint32_t)CES_V_INCOMPLETE)
             break; /* a defect: this assignment's report */
         if (r->stopped)
@@ -1554,6 +1556,7 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     if (!(r->verdict & ~(uint32_t)CES_V_INCOMPLETE)) {
         /* every assignment OK (or incomplete): the totals, no one map */
         r->verdict |= incomplete;
+        r->depth_cut = depth_cut; /* whichever assignment the depth bound cut */
         r->stats = sum;
         ces_free(ctx, r->qmap);
         r->qmap = NULL;

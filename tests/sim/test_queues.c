@@ -529,6 +529,36 @@ static void test_connections_any(void **state)
         ces_free(ctx, text);
         ces_check_report_destroy(r);
     }
+    /* the depth bound cuts executions only under the assignments that put
+     * r0's two streams on one queue (0,0 and 0,0/0,1): the report says so,
+     * though the last assignment's search was not cut (the verdict was
+     * INCOMPLETE with no word of why) */
+    {
+        static const char cut[] = "cesync 1\nranks 2\nstreams 2\nconnections any\n"
+                                  "buffer b 8\nsignal a u64 2\n"
+                                  "phase eager x1\n"
+                                  "r0 s0 : wait a[0] >= 1\n"
+                                  "r0 s0 : produce b[0:8]\n"
+                                  "r0 s1 : write a[1]@1 = 1\n"
+                                  "r1 s0 : write a[0]@0 = 1\n"
+                                  "r1 s0 : produce b[0:8]\n"
+                                  "r1 s0 : produce b[0:8]\n";
+        struct ces_graph *g = ces_test_text_graph(ctx, cut);
+        struct ces_check_opts b = o;
+
+        b.max_depth = 5;
+        r = check_map(ctx, g, &b, NULL);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+        assert_int_equal(ces_check_report_stats(r).complete, 0);
+        assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "verdict: INCOMPLETE\nhardware queues: every assignment of "
+                                     "each rank's streams to queues (connections any): 4\n"
+                                     "coverage: some executions were cut at the depth bound and "
+                                     "not followed further\n"));
+        ces_free(ctx, text);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
     /* DEADLOCK: the first assignment, both ranks' streams on one queue */
     r = check_map(ctx, bad, &o, NULL);
     assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK);
