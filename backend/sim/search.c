@@ -1207,7 +1207,7 @@ int ces_sim_follow(const struct sim_model *m, struct sim_state *st, const uint32
                 s.has_value = d->has_value;
                 s.value = d->value;
                 rc = ces_vec_push(m->ctx, steps, sizeof(s), &s);
-                if (rc == CES_OK && aborted != NULL && s.kind == CES_STEP_ABORTED)
+                if (rc == CES_OK && aborted != NULL && d->released)
                     rc = ces_vec_push(m->ctx, aborted, sizeof(s.pos), &s.pos);
             }
         }

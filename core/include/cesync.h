@@ -714,7 +714,9 @@ struct ces_check_pos {
 
 enum ces_check_step_kind {
     CES_STEP_OP = 0,     /* the op executed (a wait: it passed) */
-    CES_STEP_DROPPED = 1,/* a write executed under a drop fault: it did not land */
+    CES_STEP_DROPPED = 1,/* a write executed under a drop fault: it did not land (one
+                            the watchdog released at a boundary is DROPPED too, and in
+                            the defect's aborted[]) */
     CES_STEP_ABORTED = 2 /* the watchdog released this blocked wait/await, or this op blocked
                             at a block or replay boundary, with an error */
 };

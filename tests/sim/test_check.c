@@ -776,7 +776,8 @@ static void test_link_edge_names(void **state)
 
 /* The watchdog releases an op blocked at a boundary as it releases a wait:
  * it is one of the ops the report lists (it listed none, "released with an
- * error: 0 waits/awaits", though the write below had been held there). */
+ * error: 0 waits/awaits", though the write below had been held there), a
+ * dropped write as well. */
 static void test_watchdog_releases_link(void **state)
 {
     static const char text[] = "cesync 1\nranks 1\nstreams 2\nsignal f u32 1\n"
@@ -787,6 +788,7 @@ static void test_watchdog_releases_link(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_fault drop = {CES_FAULT_DROP, 0, 0, 0};
     struct ces_check_opts o;
     struct ces_check_report *r;
     const struct ces_check_defect *d;
@@ -812,6 +814,24 @@ static void test_watchdog_releases_link(void **state)
     /* one end state, said in the singular */
     assert_non_null(strstr(t, "\nwatchdog: fired in 1 end state; every blocked stream was "
                               "released with an error\n"));
+    ces_free(ctx, t);
+    replays(ctx, g, &o, d);
+    ces_check_report_destroy(r);
+    /* a dropped write released at its boundary is one of them too (its
+     * step says it was dropped; the list left it out) */
+    o.faults = &drop;
+    o.nfaults = 1;
+    r = check2(ctx, g, &o, CES_V_OK);
+    d = find(r, CES_CHECK_ABORTED);
+    assert_int_equal(d->nsteps, 2);
+    assert_int_equal(d->steps[0].kind, CES_STEP_DROPPED);
+    assert_int_equal(d->steps[1].kind, CES_STEP_ABORTED);
+    assert_int_equal(d->naborted, 2);
+    assert_int_equal(d->aborted[0].stream, 0);
+    assert_int_equal(d->aborted[1].stream, 1);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "    1 r0.s0#0 write f[0] = 1 (line 8:9)  (dropped by a fault)\n"));
+    assert_non_null(strstr(t, "  released with an error: 2 blocked ops r0.s0#0, r0.s1#0\n"));
     ces_free(ctx, t);
     replays(ctx, g, &o, d);
     ces_check_report_destroy(r);
