@@ -1514,12 +1514,13 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "a replay of a `connections any` schedule needs the hardware queues "
                              "it ran on: give the report's queue map (queue_map, --queues)");
-    if (total > CES_QUEUE_MAPS_MAX)
+    if (total > CES_QUEUE_MAPS_MAX) /* (the count saturates at UINT64_MAX) */
         return ces_ctx_error(ctx, CES_ERR_LIMIT,
-                             "connections any: %" PRIu64 " assignments of %" PRIu32
+                             "connections any: %" PRIu64 "%s assignments of %" PRIu32
                              " ranks' %" PRIu32 " streams to hardware queues, more than %u "
                              "checks; name the queues (connections N, or a queue map)",
-                             total, R, S, CES_QUEUE_MAPS_MAX);
+                             total, total == UINT64_MAX ? " or more" : "", R, S,
+                             CES_QUEUE_MAPS_MAX);
     map = ces_malloc(ctx, (size_t)R * S * sizeof(uint32_t));
     if (map == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory checking every queue assignment");

@@ -632,6 +632,18 @@ static void test_connections_any(void **state)
                             "connections any: 390625 assignments of 8 ranks' 3 streams to hardware "
                             "queues, more than 100000 checks; name the queues (connections N, or "
                             "a queue map)");
+        ces_graph_destroy(g);
+        /* 2 ranks of 64 streams: a count past 2^64 - 1 that saturates is
+         * not given as if it were the count */
+        g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nstreams 64\nconnections any\n"
+                                     "signal f u32 1\nphase eager x1\n"
+                                     "r* s63 : write f[0] = 1\n");
+        assert_int_equal(ces_queue_map_count(2, 64, 64), UINT64_MAX);
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_LIMIT);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "connections any: 18446744073709551615 or more assignments of 2 "
+                            "ranks' 64 streams to hardware queues, more than 100000 checks; name "
+                            "the queues (connections N, or a queue map)");
         assert_int_equal(ces_graph_set_connections(g, 65), CES_ERR_INVALID);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "connections must be 0..64 or CES_CONNECTIONS_ANY, not 65");
