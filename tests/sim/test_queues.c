@@ -149,6 +149,11 @@ static void test_text(void **state)
                                                  "a queue number less than the streams per rank, "
                                                  "1");
     assert_int_equal(ces_queue_map_parse(ctx, "0/0", 2, 1, m), CES_OK);
+    /* one rank, in the singular */
+    assert_int_equal(ces_queue_map_parse(ctx, "0,0,1/0,0,1", 1, 3, m), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "queue map '0,0,1/0,0,1': 2 lists for 1 rank "
+                                                 "(one list for every rank, or one per rank "
+                                                 "split by /)");
     ces_test_ctx_end(ctx, &st);
 }
 
