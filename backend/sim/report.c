@@ -586,7 +586,7 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     ces_sb_init(&sb, ctx);
     ces_verdict_format(r->verdict, v, sizeof(v));
     ces_sb_printf(&sb, "verdict: %s\n", v);
-    if (r->qmap != NULL) {
+    if (r->qmap != NULL && (r->assignments == 0 || (r->verdict & ~(uint32_t)CES_V_INCOMPLETE))) {
         ces_sb_puts(&sb, "hardware queues: ");
         ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
         if (r->assignments > 0)
@@ -594,13 +594,19 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
                           "that fails)\n", r->assignments);
         else
             ces_sb_puts(&sb, " (each stream's queue, in place of the schedule's connections)\n");
-    } else if (r->assignments == r->assignments_all && r->assignments > 0) {
-        ces_sb_printf(&sb, "hardware queues: every assignment of each rank's streams to queues "
-                      "(connections any): %" PRIu64 "\n", r->assignments);
     } else if (r->assignments > 0) {
-        ces_sb_printf(&sb, "hardware queues: %" PRIu64 " of the %" PRIu64 " assignments of each "
-                      "rank's streams to queues (connections any) before a bound stopped the "
-                      "check\n", r->assignments, r->assignments_all);
+        if (r->assignments == r->assignments_all)
+            ces_sb_printf(&sb, "hardware queues: every assignment of each rank's streams to "
+                          "queues (connections any): %" PRIu64, r->assignments);
+        else
+            ces_sb_printf(&sb, "hardware queues: %" PRIu64 " of the %" PRIu64 " assignments of "
+                          "each rank's streams to queues (connections any) before a bound "
+                          "stopped the check", r->assignments, r->assignments_all);
+        if (r->qmap != NULL) { /* (a replay needs it) */
+            ces_sb_puts(&sb, "; the watchdog's execution below ran on ");
+            ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
+        }
+        ces_sb_puts(&sb, "\n");
     }
     if (s->mode == CES_CHECK_RANDOM)
         ces_sb_printf(&sb, "coverage: %" PRIu64 " random execution%s - a sample, not a proof\n",

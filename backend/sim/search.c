@@ -1497,7 +1497,8 @@ static void add_stats(struct ces_check_stats *sum, const struct ces_check_stats 
  * The report is the first assignment's whose verdict has a defect (its map
  * in the report), or else the last one's with the totals of all (and
  * INCOMPLETE if any was, or if the bounds on states and seconds, which
- * count over all of them, stopped the loop). */
+ * count over all of them, stopped the loop; its map only with the
+ * watchdog's execution, which ran on it). */
 static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
                      const struct ces_check_opts *opts, struct ces_check_report **out)
 {
@@ -1559,8 +1560,10 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
         r->verdict |= incomplete;
         r->depth_cut = depth_cut; /* whichever assignment the depth bound cut */
         r->stats = sum;
-        ces_free(ctx, r->qmap);
-        r->qmap = NULL;
+        if (r->ndefects == 0) { /* the watchdog's execution keeps the map it ran on */
+            ces_free(ctx, r->qmap);
+            r->qmap = NULL;
+        }
     }
     *out = r;
     return CES_OK;

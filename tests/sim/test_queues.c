@@ -534,6 +534,42 @@ static void test_connections_any(void **state)
         ces_free(ctx, text);
         ces_check_report_destroy(r);
     }
+    /* every assignment passes under the watchdog model, and the report keeps
+     * the watchdog's execution of the last one: the map it ran on, without
+     * which its replay string is refused, is kept with it (it was dropped) */
+    {
+        struct ces_fault drop = {CES_FAULT_DROP, 0, 1, 2};
+        struct ces_check_opts a = o;
+        static const uint32_t last[4] = {0, 1, 0, 1};
+        const struct ces_check_defect *d;
+
+        a.flags = CES_CHECK_ABORT;
+        a.faults = &drop;
+        a.nfaults = 1;
+        r = check_map(ctx, good, &a, NULL);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+        assert_int_equal(ces_check_report_ndefects(r), 1);
+        d = ces_check_report_defect(r, 0);
+        assert_int_equal(d->cls, CES_CHECK_ABORTED);
+        assert_non_null(ces_check_report_queue_map(r));
+        assert_memory_equal(ces_check_report_queue_map(r), last, sizeof(last));
+        assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "verdict: OK\nhardware queues: every assignment of each "
+                                     "rank's streams to queues (connections any): 4; the "
+                                     "watchdog's execution below ran on 0,1\n"));
+        ces_free(ctx, text);
+        assert_int_equal(ces_check_report_json(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "\"queues\":\"0,1\",\"queue_assignments\":4,"));
+        ces_free(ctx, text);
+        a.replay = d->replay;
+        a.queue_map = ces_check_report_queue_map(r);
+        assert_int_equal(ces_check(ctx, good, &a, &rr), CES_OK);
+        assert_int_equal(ces_check_report_ndefects(rr), 1);
+        assert_int_equal(ces_check_report_defect(rr, 0)->cls, CES_CHECK_ABORTED);
+        assert_string_equal(ces_check_report_defect(rr, 0)->replay, d->replay);
+        ces_check_report_destroy(rr);
+        ces_check_report_destroy(r);
+    }
     /* the depth bound cuts executions only under the assignments that put
      * r0's two streams on one queue (0,0 and 0,0/0,1): the report says so,
      * though the last assignment's search was not cut (the verdict was
