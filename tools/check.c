@@ -466,10 +466,11 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         return ces_tool_fail("out of memory");
     if (total > CES_QUEUE_MAPS_MAX) {
         free(map);
-        return ces_tool_fail("check: --queue-sweep: %llu assignments of %u ranks' %u streams to "
-                             "at most %u queues, more than %u checks; check fewer ranks, or one "
-                             "assignment with --queues",
-                             (unsigned long long)total, R, S, Q, CES_QUEUE_MAPS_MAX);
+        return ces_tool_fail("check: --queue-sweep: %llu%s assignments of %u ranks' %u streams "
+                             "to at most %u queues, more than %u checks; check fewer ranks, or "
+                             "one assignment with --queues",
+                             (unsigned long long)total, total == UINT64_MAX ? " or more" : "", R,
+                             S, Q, CES_QUEUE_MAPS_MAX);
     }
     if (a->json)
         printf("{\"queue_sweep\":{\"at_most\":%u,\"failing\":[", Q);

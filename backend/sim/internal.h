@@ -244,6 +244,8 @@ struct sim_detail {
     struct ces_check_mismatch mismatch;
     /* the step just executed */
     uint32_t kind;
+    uint32_t released; /* the watchdog released it (kind says ABORTED unless
+                          the write was dropped as well) */
     uint32_t has_value;
     uint64_t value;
 };

@@ -118,8 +118,8 @@ int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, u
     if (lists != 1 && lists != ranks)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "queue map '%s': %" PRIu32 " lists for %" PRIu32
-                             " ranks (one list for every rank, or one per rank split by /)",
-                             text, lists, ranks);
+                             " rank%s (one list for every rank, or one per rank split by /)",
+                             text, lists, ranks, ces_plural(ranks));
     for (uint32_t l = 0; l < lists; l++) {
         uint32_t n = 0;
 

@@ -403,24 +403,31 @@ static void fmt_slot(struct ces_sb *sb, const struct ces_graph *g, const struct 
 }
 
 /* Whether edge e of the op blocked at b is one of its links: the last op
- * of another stream of its rank in an earlier block or replay. */
-static bool link_edge(const struct ces_graph *g, const struct ces_check_pos *b,
+ * before b's block and replay of another stream of its rank that passes
+ * boundaries (below `linked`: not a delayed write's).  A write that b's own
+ * op waits for past the boundary may lie earlier on such a stream, or on a
+ * delayed write's. */
+static bool link_edge(const struct ces_graph *g, uint32_t linked, const struct ces_check_pos *b,
                       const struct ces_check_pos *e)
 {
-    uint32_t n;
-    const struct ces_op *ops;
-
-    if (e->rank != b->rank || e->stream == b->stream || e->block > b->block ||
-        (e->block == b->block && e->rep >= b->rep))
+    if (e->rank != b->rank || e->stream == b->stream || e->stream >= linked ||
+        e->block > b->block || (e->block == b->block && e->rep >= b->rep))
         return false;
-    ops = ces_graph_ops(g, e->block, e->rank, &n);
-    for (uint32_t i = e->op + 1; i < n; i++)
-        if (ops[i].stream == e->stream)
-            return false;
+    /* no op of e's stream after e and before b's (block, replay): none later
+     * in e's replay, none in a replay between them */
+    for (uint32_t x = e->block; x <= b->block; x++) {
+        uint32_t n, from = x == e->block ? e->op + 1 : 0, rep = x == e->block ? e->rep : 0;
+        uint32_t reps = x == b->block ? b->rep : ces_graph_block(g, x).reps;
+        const struct ces_op *ops = ces_graph_ops(g, x, e->rank, &n);
+
+        for (uint32_t i = 0; i < n; i++)
+            if (ops[i].stream == e->stream && ((i >= from && rep < reps) || rep + 1 < reps))
+                return false;
+    }
     return true;
 }
 
-static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g,
+static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g, uint32_t linked,
                         const struct ces_check_defect *d)
 {
     ces_sb_puts(sb, "  blocked:\n");
@@ -460,7 +467,7 @@ static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g,
             ces_sb_puts(sb, b->reason == CES_BLOCK_WAIT    ? "      could be written by "
                             : b->reason == CES_BLOCK_AWAIT ? "      needs the record "
                             : b->reason == CES_BLOCK_QUEUE && e == 0 ? "      queue head "
-                            : b->reason == CES_BLOCK_LINK && link_edge(g, &b->pos, &ed->pos)
+                            : b->reason == CES_BLOCK_LINK && link_edge(g, linked, &b->pos, &ed->pos)
                                 ? "      needs first "
                                 : "      and its op needs ");
             fmt_pos_op(sb, g, &ed->pos);
@@ -499,7 +506,7 @@ static void fmt_access(struct ces_sb *sb, const struct ces_graph *g,
     ces_sb_puts(sb, "\n");
 }
 
-static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g,
+static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g, uint32_t linked,
                        const struct ces_check_defect *d)
 {
     if (d->cls == CES_CHECK_ABORTED)
@@ -528,7 +535,7 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g,
     }
     ces_sb_printf(sb, "  replay: %s\n", d->replay);
     if (d->cls == CES_V_DEADLOCK || d->cls == CES_V_HANG)
-        fmt_blocked(sb, g, d);
+        fmt_blocked(sb, g, linked, d);
     if (d->cls == CES_V_RACE) {
         ces_sb_puts(sb, "  race, not ordered by happens-before:\n    ");
         fmt_access(sb, g, &d->race[0]);
@@ -579,7 +586,7 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     ces_sb_init(&sb, ctx);
     ces_verdict_format(r->verdict, v, sizeof(v));
     ces_sb_printf(&sb, "verdict: %s\n", v);
-    if (r->qmap != NULL) {
+    if (r->qmap != NULL && (r->assignments == 0 || (r->verdict & ~(uint32_t)CES_V_INCOMPLETE))) {
         ces_sb_puts(&sb, "hardware queues: ");
         ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
         if (r->assignments > 0)
@@ -587,13 +594,19 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
                           "that fails)\n", r->assignments);
         else
             ces_sb_puts(&sb, " (each stream's queue, in place of the schedule's connections)\n");
-    } else if (r->assignments == r->assignments_all && r->assignments > 0) {
-        ces_sb_printf(&sb, "hardware queues: every assignment of each rank's streams to queues "
-                      "(connections any): %" PRIu64 "\n", r->assignments);
     } else if (r->assignments > 0) {
-        ces_sb_printf(&sb, "hardware queues: %" PRIu64 " of the %" PRIu64 " assignments of each "
-                      "rank's streams to queues (connections any) before a bound stopped the "
-                      "check\n", r->assignments, r->assignments_all);
+        if (r->assignments == r->assignments_all)
+            ces_sb_printf(&sb, "hardware queues: every assignment of each rank's streams to "
+                          "queues (connections any): %" PRIu64, r->assignments);
+        else
+            ces_sb_printf(&sb, "hardware queues: %" PRIu64 " of the %" PRIu64 " assignments of "
+                          "each rank's streams to queues (connections any) before a bound "
+                          "stopped the check", r->assignments, r->assignments_all);
+        if (r->qmap != NULL) { /* (a replay needs it) */
+            ces_sb_puts(&sb, "; the watchdog's execution below ran on ");
+            ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
+        }
+        ces_sb_puts(&sb, "\n");
     }
     if (s->mode == CES_CHECK_RANDOM)
         ces_sb_printf(&sb, "coverage: %" PRIu64 " random execution%s - a sample, not a proof\n",
@@ -610,12 +623,13 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_puts(&sb, "coverage: some executions were cut at the depth bound and not "
                          "followed further\n");
     if (s->aborted > 0)
-        ces_sb_printf(&sb, "watchdog: fired in %" PRIu64 " end states; every blocked stream was "
-                      "released with an error\n", s->aborted);
+        ces_sb_printf(&sb, "watchdog: fired in %" PRIu64 " end state%s; every blocked stream was "
+                      "released with an error\n", s->aborted, ces_plural(s->aborted));
     fmt_rank_stops(&sb, r);
     fmt_delays(&sb, r);
     for (size_t i = 0; i < r->ndefects; i++)
-        fmt_defect(&sb, r->g, &r->defects[i]->pub);
+        fmt_defect(&sb, r->g, r->delayed.g != NULL ? r->delayed.streams : ces_graph_streams(r->g),
+                   &r->defects[i]->pub);
     if (s->mode == CES_CHECK_EXHAUSTIVE)
         ces_sb_printf(&sb, "statistics: %" PRIu64 " state%s, %" PRIu64 " transition%s, %" PRIu64
                       " execution%s, %.3f s, %.0f states/s, peak memory ",

@@ -1207,7 +1207,7 @@ int ces_sim_follow(const struct sim_model *m, struct sim_state *st, const uint32
                 s.has_value = d->has_value;
                 s.value = d->value;
                 rc = ces_vec_push(m->ctx, steps, sizeof(s), &s);
-                if (rc == CES_OK && aborted != NULL && s.kind == CES_STEP_ABORTED)
+                if (rc == CES_OK && aborted != NULL && d->released)
                     rc = ces_vec_push(m->ctx, aborted, sizeof(s.pos), &s.pos);
             }
         }
@@ -1497,7 +1497,8 @@ static void add_stats(struct ces_check_stats *sum, const struct ces_check_stats 
  * The report is the first assignment's whose verdict has a defect (its map
  * in the report), or else the last one's with the totals of all (and
  * INCOMPLETE if any was, or if the bounds on states and seconds, which
- * count over all of them, stopped the loop). */
+ * count over all of them, stopped the loop; its map only with the
+ * watchdog's execution, which ran on it). */
 static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
                      const struct ces_check_opts *opts, struct ces_check_report **out)
 {
@@ -1507,18 +1508,20 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     struct ces_check_report *r = NULL;
     struct ces_check_stats sum;
     uint32_t incomplete = 0;
+    bool depth_cut = false;
     int rc = CES_OK;
 
     if (opts->replay != NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "a replay of a `connections any` schedule needs the hardware queues "
                              "it ran on: give the report's queue map (queue_map, --queues)");
-    if (total > CES_QUEUE_MAPS_MAX)
+    if (total > CES_QUEUE_MAPS_MAX) /* (the count saturates at UINT64_MAX) */
         return ces_ctx_error(ctx, CES_ERR_LIMIT,
-                             "connections any: %" PRIu64 " assignments of %" PRIu32
+                             "connections any: %" PRIu64 "%s assignments of %" PRIu32
                              " ranks' %" PRIu32 " streams to hardware queues, more than %u "
                              "checks; name the queues (connections N, or a queue map)",
-                             total, R, S, CES_QUEUE_MAPS_MAX);
+                             total, total == UINT64_MAX ? " or more" : "", R, S,
+                             CES_QUEUE_MAPS_MAX);
     map = ces_malloc(ctx, (size_t)R * S * sizeof(uint32_t));
     if (map == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory checking every queue assignment");
@@ -1541,6 +1544,7 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
         sum.mode = r->stats.mode;
         add_stats(&sum, &r->stats);
         incomplete |= r->verdict & CES_V_INCOMPLETE;
+        depth_cut |= r->depth_cut;
         if (r->verdict & ~(uint32_t)CES_V_INCOMPLETE)
             break; /* a defect: this assignment's report */
         if (r->stopped)
@@ -1554,9 +1558,12 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     if (!(r->verdict & ~(uint32_t)CES_V_INCOMPLETE)) {
         /* every assignment OK (or incomplete): the totals, no one map */
         r->verdict |= incomplete;
+        r->depth_cut = depth_cut; /* whichever assignment the depth bound cut */
         r->stats = sum;
-        ces_free(ctx, r->qmap);
-        r->qmap = NULL;
+        if (r->ndefects == 0) { /* the watchdog's execution keeps the map it ran on */
+            ces_free(ctx, r->qmap);
+            r->qmap = NULL;
+        }
     }
     *out = r;
     return CES_OK;

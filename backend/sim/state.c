@@ -691,6 +691,7 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
     assert(k < m->stop[p]);
     if (d != NULL) {
         d->kind = CES_STEP_OP;
+        d->released = 0;
         d->has_value = 0;
         d->value = 0;
     }
@@ -702,8 +703,10 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
 
         if (pc[l->proc] > l->pos)
             join(clk, SIM_RCLK(m, s, l->rclk), m->nproc);
-        else if (d != NULL) /* the watchdog released it at the boundary */
+        else if (d != NULL) { /* the watchdog released it at the boundary */
             d->kind = CES_STEP_ABORTED;
+            d->released = 1;
+        }
     }
     switch (o->op->kind) {
     case CES_OP_COPY:
@@ -722,8 +725,10 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
     case CES_OP_AWAIT:
         if (pc[o->rec_proc] > o->rec_pos)
             join(clk, SIM_RCLK(m, s, o->aux), m->nproc);
-        else if (d != NULL)
+        else if (d != NULL) {
             d->kind = CES_STEP_ABORTED;
+            d->released = 1;
+        }
         break;
     case CES_OP_WRITE:
         if (d != NULL) {
@@ -744,8 +749,10 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         if (d != NULL) {
             d->has_value = 1;
             d->value = v;
-            if (!ok)
+            if (!ok) {
                 d->kind = CES_STEP_ABORTED;
+                d->released = 1;
+            }
         }
         /* The write whose value the wait observed, and everything before it
          * on its stream, happens before the wait (writes are fenced). */

@@ -714,7 +714,9 @@ struct ces_check_pos {
 
 enum ces_check_step_kind {
     CES_STEP_OP = 0,     /* the op executed (a wait: it passed) */
-    CES_STEP_DROPPED = 1,/* a write executed under a drop fault: it did not land */
+    CES_STEP_DROPPED = 1,/* a write executed under a drop fault: it did not land (one
+                            the watchdog released at a boundary is DROPPED too, and in
+                            the defect's aborted[]) */
     CES_STEP_ABORTED = 2 /* the watchdog released this blocked wait/await, or this op blocked
                             at a block or replay boundary, with an error */
 };
@@ -825,8 +827,9 @@ CES_API void ces_check_report_destroy(struct ces_check_report *r);
  * place under delay faults (owned by the report). */
 CES_API const struct ces_graph *ces_check_report_graph(const struct ces_check_report *r);
 /* The hardware queue map the report's executions ran on: opts.queue_map as
- * given, or of a `connections any` graph the first assignment that fails
- * (give it as queue_map with a replay string); NULL when none. */
+ * given, or of a `connections any` graph the first assignment that fails,
+ * or where none fails the one the watchdog's execution ran on (give it as
+ * queue_map with a replay string); NULL when none. */
 CES_API const uint32_t *ces_check_report_queue_map(const struct ces_check_report *r);
 
 /* enum ces_verdict bits: every class found; CES_V_INCOMPLETE when a bound was

@@ -701,9 +701,83 @@ static void test_links_at_boundaries(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The edges of an op blocked at a boundary name its links "needs first" and
+ * the writes its own wait needs "and its op needs".  A write that was the
+ * last op of another stream in an earlier block, but not that stream's
+ * last before the boundary (`earlier`), or that lands from a delayed
+ * write's stream, which passes no boundary (`delayed`), was called a link
+ * too. */
+static void test_link_edge_names(void **state)
+{
+    static const char earlier[] = "cesync 1\nranks 1\nstreams 2\n"
+                                  "signal f u32 1\nsignal g u32 1\nsignal h u32 1\n"
+                                  "phase eager x1\n"
+                                  "r0 s1 : wait g[0] >= 1\n"
+                                  "r0 s1 : write f[0] = 1\n"
+                                  "phase eager x1\n"
+                                  "r0 s1 : write h[0] = 1\n"
+                                  "phase eager x1\n"
+                                  "r0 s0 : wait f[0] >= 1\n";
+    static const char delayed[] = "cesync 1\nranks 1\nstreams 2\n"
+                                  "signal f u32 1\nsignal g u32 1\n"
+                                  "phase eager x1\n"
+                                  "r0 s0 : wait g[0] >= 1\n"
+                                  "r0 s0 : write f[0] = 1\n"
+                                  "phase eager x1\n"
+                                  "r0 s1 : wait f[0] >= 1\n";
+    static const char head[] = ": the first of its stream in a block or replay, which starts "
+                               "after the rank's other streams finish the earlier ones\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, earlier);
+    struct ces_fault delay = {CES_FAULT_DELAY, 0, 0, 1};
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    char *t, want[512];
+
+    (void)state;
+    r = check2(ctx, g, NULL, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    assert_int_equal(d->blocked[0].reason, CES_BLOCK_LINK);
+    assert_int_equal(d->blocked[0].nedges, 2);
+    t = text_of(ctx, r);
+    snprintf(want, sizeof(want),
+             "    r0.s0#0 wait f[0] >= 1 (line 13:9)%s"
+             "      needs first r0.s1#2 write h[0] = 1 (line 11:9), but r0.s1 is blocked at "
+             "r0.s1#0\n"
+             "      and its op needs r0.s1#1 write f[0] = 1 (line 9:9), but r0.s1 is blocked at "
+             "r0.s1#0\n", head);
+    assert_non_null(strstr(t, want));
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    g = ces_test_text_graph(ctx, delayed);
+    ces_check_opts_init(&o);
+    o.faults = &delay;
+    o.nfaults = 1;
+    r = check2(ctx, g, &o, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    assert_int_equal(d->blocked[1].reason, CES_BLOCK_LINK);
+    assert_int_equal(d->blocked[1].nedges, 2);
+    t = text_of(ctx, r);
+    snprintf(want, sizeof(want),
+             "    r0.s1#0 wait f[0] >= 1 (line 10:9)%s"
+             "      needs first r0.s0#1 record delay0 (line 8:9), but r0.s0 is blocked at "
+             "r0.s0#0\n"
+             "      and its op needs r0.s2#1 write f[0] = 1 (line 8:9), but r0.s2 is blocked at "
+             "r0.s2#0\n", head);
+    assert_non_null(strstr(t, want));
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The watchdog releases an op blocked at a boundary as it releases a wait:
  * it is one of the ops the report lists (it listed none, "released with an
- * error: 0 waits/awaits", though the write below had been held there). */
+ * error: 0 waits/awaits", though the write below had been held there), a
+ * dropped write as well. */
 static void test_watchdog_releases_link(void **state)
 {
     static const char text[] = "cesync 1\nranks 1\nstreams 2\nsignal f u32 1\n"
@@ -714,6 +788,7 @@ static void test_watchdog_releases_link(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_fault drop = {CES_FAULT_DROP, 0, 0, 0};
     struct ces_check_opts o;
     struct ces_check_report *r;
     const struct ces_check_defect *d;
@@ -736,6 +811,27 @@ static void test_watchdog_releases_link(void **state)
     assert_non_null(strstr(t, "    1 r0.s0#0 write f[0] = 1 (line 8:9)  (released by the "
                               "watchdog)\n"));
     assert_non_null(strstr(t, "  released with an error: 1 blocked op r0.s0#0\n"));
+    /* one end state, said in the singular */
+    assert_non_null(strstr(t, "\nwatchdog: fired in 1 end state; every blocked stream was "
+                              "released with an error\n"));
+    ces_free(ctx, t);
+    replays(ctx, g, &o, d);
+    ces_check_report_destroy(r);
+    /* a dropped write released at its boundary is one of them too (its
+     * step says it was dropped; the list left it out) */
+    o.faults = &drop;
+    o.nfaults = 1;
+    r = check2(ctx, g, &o, CES_V_OK);
+    d = find(r, CES_CHECK_ABORTED);
+    assert_int_equal(d->nsteps, 2);
+    assert_int_equal(d->steps[0].kind, CES_STEP_DROPPED);
+    assert_int_equal(d->steps[1].kind, CES_STEP_ABORTED);
+    assert_int_equal(d->naborted, 2);
+    assert_int_equal(d->aborted[0].stream, 0);
+    assert_int_equal(d->aborted[1].stream, 1);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "    1 r0.s0#0 write f[0] = 1 (line 8:9)  (dropped by a fault)\n"));
+    assert_non_null(strstr(t, "  released with an error: 2 blocked ops r0.s0#0, r0.s1#0\n"));
     ces_free(ctx, t);
     replays(ctx, g, &o, d);
     ces_check_report_destroy(r);
@@ -2253,6 +2349,7 @@ int main(void)
         cmocka_unit_test(test_head_of_line),
         cmocka_unit_test(test_queue_and_own_block),
         cmocka_unit_test(test_links_at_boundaries),
+        cmocka_unit_test(test_link_edge_names),
         cmocka_unit_test(test_watchdog_releases_link),
         cmocka_unit_test(test_u32_cyclic),
         cmocka_unit_test(test_batch_any_order),

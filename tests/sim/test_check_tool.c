@@ -666,6 +666,28 @@ static void test_queues(void **state)
                            "streams to at most 3 queues, more than 100000 checks; check fewer "
                            "ranks, or one assignment with --queues\n");
     free(o);
+    /* a count past 2^64 - 1 saturates: it is not given as if it were the
+     * count */
+    {
+        char path[] = "/tmp/cesync_check_qsXXXXXX";
+        int fd = mkstemp(path);
+        FILE *f;
+
+        assert_true(fd >= 0);
+        f = fdopen(fd, "w");
+        assert_non_null(f);
+        fputs("cesync 1\nranks 2\nstreams 64\nsignal f u32 1\nphase eager x1\n"
+              "r* s63 : write f[0] = 1\n", f);
+        fclose(f);
+        snprintf(args, sizeof(args), "%s --queue-sweep", path);
+        assert_int_equal(run(args, &o), 2);
+        remove(path);
+        assert_string_equal(o, "cesync: check: --queue-sweep: 18446744073709551615 or more "
+                               "assignments of 2 ranks' 64 streams to at most 64 queues, more "
+                               "than 100000 checks; check fewer ranks, or one assignment with "
+                               "--queues\n");
+        free(o);
+    }
 }
 
 /* Each op of a report names its line and column in the schedule's text:

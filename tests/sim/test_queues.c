@@ -149,6 +149,11 @@ static void test_text(void **state)
                                                  "a queue number less than the streams per rank, "
                                                  "1");
     assert_int_equal(ces_queue_map_parse(ctx, "0/0", 2, 1, m), CES_OK);
+    /* one rank, in the singular */
+    assert_int_equal(ces_queue_map_parse(ctx, "0,0,1/0,0,1", 1, 3, m), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "queue map '0,0,1/0,0,1': 2 lists for 1 rank "
+                                                 "(one list for every rank, or one per rank "
+                                                 "split by /)");
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -529,6 +534,72 @@ static void test_connections_any(void **state)
         ces_free(ctx, text);
         ces_check_report_destroy(r);
     }
+    /* every assignment passes under the watchdog model, and the report keeps
+     * the watchdog's execution of the last one: the map it ran on, without
+     * which its replay string is refused, is kept with it (it was dropped) */
+    {
+        struct ces_fault drop = {CES_FAULT_DROP, 0, 1, 2};
+        struct ces_check_opts a = o;
+        static const uint32_t last[4] = {0, 1, 0, 1};
+        const struct ces_check_defect *d;
+
+        a.flags = CES_CHECK_ABORT;
+        a.faults = &drop;
+        a.nfaults = 1;
+        r = check_map(ctx, good, &a, NULL);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+        assert_int_equal(ces_check_report_ndefects(r), 1);
+        d = ces_check_report_defect(r, 0);
+        assert_int_equal(d->cls, CES_CHECK_ABORTED);
+        assert_non_null(ces_check_report_queue_map(r));
+        assert_memory_equal(ces_check_report_queue_map(r), last, sizeof(last));
+        assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "verdict: OK\nhardware queues: every assignment of each "
+                                     "rank's streams to queues (connections any): 4; the "
+                                     "watchdog's execution below ran on 0,1\n"));
+        ces_free(ctx, text);
+        assert_int_equal(ces_check_report_json(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "\"queues\":\"0,1\",\"queue_assignments\":4,"));
+        ces_free(ctx, text);
+        a.replay = d->replay;
+        a.queue_map = ces_check_report_queue_map(r);
+        assert_int_equal(ces_check(ctx, good, &a, &rr), CES_OK);
+        assert_int_equal(ces_check_report_ndefects(rr), 1);
+        assert_int_equal(ces_check_report_defect(rr, 0)->cls, CES_CHECK_ABORTED);
+        assert_string_equal(ces_check_report_defect(rr, 0)->replay, d->replay);
+        ces_check_report_destroy(rr);
+        ces_check_report_destroy(r);
+    }
+    /* the depth bound cuts executions only under the assignments that put
+     * r0's two streams on one queue (0,0 and 0,0/0,1): the report says so,
+     * though the last assignment's search was not cut (the verdict was
+     * INCOMPLETE with no word of why) */
+    {
+        static const char cut[] = "cesync 1\nranks 2\nstreams 2\nconnections any\n"
+                                  "buffer b 8\nsignal a u64 2\n"
+                                  "phase eager x1\n"
+                                  "r0 s0 : wait a[0] >= 1\n"
+                                  "r0 s0 : produce b[0:8]\n"
+                                  "r0 s1 : write a[1]@1 = 1\n"
+                                  "r1 s0 : write a[0]@0 = 1\n"
+                                  "r1 s0 : produce b[0:8]\n"
+                                  "r1 s0 : produce b[0:8]\n";
+        struct ces_graph *g = ces_test_text_graph(ctx, cut);
+        struct ces_check_opts b = o;
+
+        b.max_depth = 5;
+        r = check_map(ctx, g, &b, NULL);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+        assert_int_equal(ces_check_report_stats(r).complete, 0);
+        assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "verdict: INCOMPLETE\nhardware queues: every assignment of "
+                                     "each rank's streams to queues (connections any): 4\n"
+                                     "coverage: some executions were cut at the depth bound and "
+                                     "not followed further\n"));
+        ces_free(ctx, text);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
     /* DEADLOCK: the first assignment, both ranks' streams on one queue */
     r = check_map(ctx, bad, &o, NULL);
     assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK);
@@ -602,6 +673,18 @@ static void test_connections_any(void **state)
                             "connections any: 390625 assignments of 8 ranks' 3 streams to hardware "
                             "queues, more than 100000 checks; name the queues (connections N, or "
                             "a queue map)");
+        ces_graph_destroy(g);
+        /* 2 ranks of 64 streams: a count past 2^64 - 1 that saturates is
+         * not given as if it were the count */
+        g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nstreams 64\nconnections any\n"
+                                     "signal f u32 1\nphase eager x1\n"
+                                     "r* s63 : write f[0] = 1\n");
+        assert_int_equal(ces_queue_map_count(2, 64, 64), UINT64_MAX);
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_LIMIT);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "connections any: 18446744073709551615 or more assignments of 2 "
+                            "ranks' 64 streams to hardware queues, more than 100000 checks; name "
+                            "the queues (connections N, or a queue map)");
         assert_int_equal(ces_graph_set_connections(g, 65), CES_ERR_INVALID);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "connections must be 0..64 or CES_CONNECTIONS_ANY, not 65");
