@@ -427,6 +427,15 @@ static bool link_edge(const struct ces_graph *g, uint32_t linked, const struct c
     return true;
 }
 
+/* "SLOT holds V, awaits >= W" of a blocked wait, and the line's end. */
+static void fmt_wait_values(struct ces_sb *sb, const struct ces_graph *g,
+                            const struct ces_check_blocked *b)
+{
+    fmt_slot(sb, g, &b->slot);
+    ces_sb_printf(sb, " holds %" PRIu64 ", awaits %s %" PRIu64 "\n", b->held,
+                  b->cmp == CES_CMP_EQ ? "==" : ">=", b->awaited);
+}
+
 static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g, uint32_t linked,
                         const struct ces_check_defect *d)
 {
@@ -445,18 +454,23 @@ static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g, uint32_t l
         fmt_pos_op(sb, g, &b->pos);
         if (b->reason == CES_BLOCK_WAIT) {
             ces_sb_puts(sb, ": ");
-            fmt_slot(sb, g, &b->slot);
-            ces_sb_printf(sb, " holds %" PRIu64 ", awaits %s %" PRIu64 "\n", b->held,
-                          b->cmp == CES_CMP_EQ ? "==" : ">=", b->awaited);
+            fmt_wait_values(sb, g, b);
             if (b->nedges == 0)
                 ces_sb_puts(sb, "      no stream still holds a write that would satisfy it\n");
         } else if (b->reason == CES_BLOCK_AWAIT) {
             ces_sb_puts(sb, ": its record has not run\n");
-        } else if (b->reason == CES_BLOCK_LINK) {
-            ces_sb_puts(sb, ": the first of its stream in a block or replay, which starts "
-                            "after the rank's other streams finish the earlier ones\n");
         } else {
-            ces_sb_puts(sb, ": behind the head of its hardware queue\n");
+            ces_sb_puts(sb, b->reason == CES_BLOCK_LINK
+                                ? ": the first of its stream in a block or replay, which starts "
+                                  "after the rank's other streams finish the earlier ones"
+                                : ": behind the head of its hardware queue");
+            /* and the values of its own wait, blocked past them too */
+            if (b->waits) {
+                ces_sb_puts(sb, "; past that, its wait: ");
+                fmt_wait_values(sb, g, b);
+            } else {
+                ces_sb_puts(sb, "\n");
+            }
         }
         for (size_t e = 0; e < b->nedges; e++) {
             const struct ces_check_edge *ed = &b->edges[e];
@@ -814,7 +828,7 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
                 json_pos(&sb, r->g, &b->pos);
                 ces_sb_printf(&sb, ",\"reason\":\"%s\"",
                               reasons[b->reason % (sizeof(reasons) / sizeof(reasons[0]))]);
-                if (b->reason == CES_BLOCK_WAIT)
+                if (b->waits)
                     ces_sb_printf(&sb, ",\"held\":%" PRIu64 ",\"awaited\":%" PRIu64, b->held,
                                   b->awaited);
                 ces_sb_puts(&sb, ",\"edges\":[");

@@ -886,7 +886,8 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                            : st == SIM_S_QUEUE ? CES_BLOCK_QUEUE
                            : st == SIM_S_LINK  ? CES_BLOCK_LINK
                                                : CES_BLOCK_STOPPED;
-                if (st == SIM_S_WAIT) {
+                if (own == SIM_S_WAIT) { /* its own wait, behind a queue head or a link too */
+                    b.waits = 1;
                     b.slot = m->slot_name[o->slot];
                     b.held = slot_val(m, s, o->slot);
                     b.awaited = o->op->value;

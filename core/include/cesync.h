@@ -755,10 +755,13 @@ struct ces_check_edge {
 struct ces_check_blocked {
     struct ces_check_pos pos; /* the blocked op (STOPPED: the op it stopped before) */
     uint32_t reason;          /* enum ces_block_reason */
-    struct ces_slot slot;     /* WAIT: the slot, rank resolved */
-    uint64_t held;            /* WAIT: the value the slot holds */
-    uint64_t awaited;         /* WAIT: the value in the condition */
-    uint32_t cmp;             /* WAIT: enum ces_cmp */
+    uint32_t waits;           /* 1: the op is a wait whose condition is false (reason
+                                 WAIT, or QUEUE or LINK with its wait blocked past
+                                 them too); slot, held, awaited and cmp say which */
+    struct ces_slot slot;     /* waits: the slot, rank resolved */
+    uint64_t held;            /* waits: the value the slot holds */
+    uint64_t awaited;         /* waits: the value in the condition */
+    uint32_t cmp;             /* waits: enum ces_cmp */
     size_t nedges;
     const struct ces_check_edge *edges;
 };

@@ -546,7 +546,8 @@ static void test_head_of_line(void **state)
  * the queue head's edge was drawn, so a queue head blocked for good hid the
  * cycle and the verdict was HANG (DEADLOCK with a queue per stream).  So
  * does a wait at a boundary whose link waits for good (`own`): only the
- * links' edges were drawn. */
+ * links' edges were drawn.  The report gives the values of such a wait
+ * as of one blocked on its condition alone (it gave none). */
 static void test_queue_and_own_block(void **state)
 {
     static const char wait[] = "cesync 1\nranks 2\nstreams 2\nconnections 1\n"
@@ -592,8 +593,13 @@ static void test_queue_and_own_block(void **state)
     assert_int_equal(d->blocked[1].edges[1].pos.index, 1);
     assert_int_equal(d->ncycle, 2);
     t = text_of(ctx, r);
+    /* with the values of its own wait, blocked past the head too */
+    assert_int_equal(d->blocked[1].waits, 1);
+    assert_int_equal(d->blocked[1].held, 0);
+    assert_int_equal(d->blocked[1].awaited, 1);
     assert_non_null(strstr(t, "    r0.s1#0 wait f[0] >= 1 (line 10:9): behind the head of its "
-                              "hardware queue\n"
+                              "hardware queue; past that, its wait: f[0]@0 holds 0, awaits >= "
+                              "1\n"
                               "      queue head r0.s0#0 wait g[0] >= 1 (line 9:9), but r0.s0 is "
                               "blocked at r0.s0#0\n"
                               "      and its op needs r1.s0#1 write f[0]@0 = 1 (line 13:6), but "
@@ -607,6 +613,7 @@ static void test_queue_and_own_block(void **state)
     assert_int_equal(d->blocked[2].reason, CES_BLOCK_QUEUE);
     assert_int_equal(d->blocked[2].nedges, 3);
     assert_int_equal(d->blocked[2].edges[2].pos.stream, 1);
+    assert_int_equal(d->blocked[2].waits, 0); /* a write: no values */
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     g = ces_test_text_graph(ctx, own);
@@ -614,6 +621,7 @@ static void test_queue_and_own_block(void **state)
     d = find(r, CES_V_DEADLOCK);
     assert_int_equal(d->blocked[0].reason, CES_BLOCK_LINK);
     assert_int_equal(d->blocked[0].nedges, 2);
+    assert_int_equal(d->blocked[0].waits, 1);
     assert_int_equal(d->ncycle, 2);
     t = text_of(ctx, r);
     assert_non_null(strstr(t, "      needs first r0.s1#0 wait g[0] >= 1 (line 8:9), but r0.s1 is "
@@ -726,7 +734,8 @@ static void test_link_edge_names(void **state)
                                   "phase eager x1\n"
                                   "r0 s1 : wait f[0] >= 1\n";
     static const char head[] = ": the first of its stream in a block or replay, which starts "
-                               "after the rank's other streams finish the earlier ones\n";
+                               "after the rank's other streams finish the earlier ones; past "
+                               "that, its wait: f[0]@0 holds 0, awaits >= 1\n";
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = ces_test_text_graph(ctx, earlier);
