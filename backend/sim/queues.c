@@ -133,12 +133,15 @@ int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, u
                                      (size_t)(s - text) + 1);
             v = strtoul(s, &end, 10);
             /* one wording whatever the streams ("a rank's 1 stream take
-             * queues 0..0" needed a second) */
+             * queues 0..0" needed a second); the number as given (past
+             * ULONG_MAX strtoul gave that) */
             if (v >= streams)
                 return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                     "queue map '%s': queue %lu at column %zu; expected a queue "
-                                     "number less than the streams per rank, %" PRIu32,
-                                     text, v, (size_t)(s - text) + 1, streams);
+                                     "queue map '%s': queue %.*s%s at column %zu; expected a "
+                                     "queue number less than the streams per rank, %" PRIu32,
+                                     text, CES_SHOWN_LEN((size_t)(end - s)), s,
+                                     CES_SHOWN_MORE((size_t)(end - s)), (size_t)(s - text) + 1,
+                                     streams);
             if (n < streams)
                 map[l * streams + n] = (uint32_t)v;
             n++;

@@ -136,6 +136,10 @@ static void test_text(void **state)
                                   "list for every rank, or one per rank split by /)"},
             {"0,0;1", "queue map '0,0;1': expected ',' or '/' at column 4"},
             {"", "queue map '': expected a queue number at column 1"},
+            /* the number as given, past what an unsigned long holds too */
+            {"0,99999999999999999999,1", "queue map '0,99999999999999999999,1': queue "
+                                         "99999999999999999999 at column 3; expected a queue "
+                                         "number less than the streams per rank, 3"},
         };
 
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
