@@ -10,7 +10,7 @@
 
 static const char promela_help[] =
     "usage: cesync promela [SCHEDULE] [builder options] [-o OUT.pml] [--no-races] [--no-data]\n"
-    "                      [--data-at-end] [--queues MAP]\n"
+    "                      [--data-at-end] [--queues MAP] [--fault delay:rR.sS#K ...]\n"
     "\n"
     "Writes a Promela model of the schedule for SPIN: one proctype per (rank,\n"
     "stream) (per hardware queue with connections > 0) running the unrolled ops;\n"
@@ -31,10 +31,14 @@ static const char promela_help[] =
     "  --queues MAP  each stream's hardware queue in place of the schedule's\n"
     "                connections, as cesync check --queues takes it (a schedule of\n"
     "                `connections any` is exported only so, one assignment at a time)\n"
+    "  --fault delay:rR.sS#K\n"
+    "                the model of the schedule with that write delayed, as cesync\n"
+    "                check --fault checks it (its own stream, in no link and on no\n"
+    "                shared queue); repeatable; a drop or a stop has no model\n"
     "\n";
 
 /* promela's option that takes a value (ces_tool_load). */
-static const char *const promela_valued[] = {"-o", "--queues", NULL};
+static const char *const promela_valued[] = {"-o", "--queues", "--fault", NULL};
 
 int ces_cmd_promela(int argc, char **argv)
 {
@@ -44,6 +48,7 @@ int ces_cmd_promela(int argc, char **argv)
     const char *out = NULL, *in = ces_tool_input_file(argc, argv, promela_valued);
     const char *queues = NULL;
     uint32_t *map = NULL;
+    struct ces_fault faults[64];
     char *text = NULL;
     size_t len = 0;
     int rest = 0, ec, at_end = 0;
@@ -69,6 +74,15 @@ int ces_cmd_promela(int argc, char **argv)
         } else if (strcmp(argv[i], "--queues") == 0) {
             ec = ces_tool_value("promela", argv[i++], v, "a queue number per stream, like 0,0,1");
             queues = v;
+        } else if (strcmp(argv[i], "--fault") == 0) {
+            ec = ces_tool_value("promela", argv[i++], v, "delay:rR.sS#K");
+            if (ec == CES_EXIT_OK && o.nfaults >= sizeof(faults) / sizeof(faults[0]))
+                ec = ces_tool_fail("promela: at most 64 faults");
+            else if (ec == CES_EXIT_OK && ces_fault_parse(ctx, v, &faults[o.nfaults]) != CES_OK)
+                ec = ces_tool_fail("promela: %s", ces_ctx_last_error(ctx));
+            else if (ec == CES_EXIT_OK)
+                o.nfaults++;
+            o.faults = faults;
         } else if (strcmp(argv[i], "--no-races") == 0) {
             o.races = 0;
         } else if (strcmp(argv[i], "--no-data") == 0) {

@@ -19,6 +19,9 @@
  * - a rank's streams meet at its block and replay boundaries (the checker's
  *   links): a stream's first op of a block or replay waits for the last
  *   earlier ops of the rank's other streams, bound like records;
+ * - delay faults: the model is of the graph the checker derives for them
+ *   (delay.c), whose delayed writes' streams take no part in the links and
+ *   have a proctype, a hardware queue, of their own;
  * - deadlocks and hangs are SPIN's invalid end states (a proctype blocked
  *   before its end);
  * - races: vector clocks, one per (rank, stream) thread.  A write or record
@@ -81,7 +84,10 @@ struct pml {
     struct ces_ctx *ctx;
     const struct ces_graph *g;
     struct ces_promela_opts o;
+    struct sim_delayed d; /* the delay faults' graph (g), if any */
     uint32_t R, S, P, N; /* ranks, streams, threads, connections */
+    uint32_t Q;          /* the streams in links and on shared hardware queues: the
+                            schedule's, not the delayed writes' (S - Q) */
     /* per-rank unrolled lists */
     struct pml_inst **inst;
     uint32_t *ninst;
@@ -162,6 +168,7 @@ static void pml_free(struct pml *m)
     ces_free(ctx, m->slots);
     ces_free(ctx, m->prods);
     ces_vec_free(ctx, &m->links);
+    ces_sim_delayed_free(ctx, &m->d);
 }
 
 static void *pml_calloc(struct pml *m, size_t n, size_t size)
@@ -305,7 +312,7 @@ static int pml_links(struct pml *m)
 
             L.where[L.base[in->op->stream] + in->k] = i;
         }
-        rc = ces_sim_links_each(m->g, L.r, m->S, pml_link, &L);
+        rc = ces_sim_links_each(m->g, L.r, m->Q, pml_link, &L);
         ces_free(m->ctx, L.where);
     }
     return rc;
@@ -808,11 +815,13 @@ static bool pml_queued(const struct pml *m)
 
 /* True if the op at idx of `rank` runs in the process that serves `sel`
  * (a stream, or a hardware queue: stream s on s mod N, or on the queue map's
- * queue). */
+ * queue; a delayed write's stream s >= Q on a queue of its own, sel s). */
 static bool pml_mine(const struct pml *m, uint32_t rank, const struct ces_op *op, uint32_t sel)
 {
+    if (op->stream >= m->Q)
+        return op->stream == sel;
     if (m->o.queue_map != NULL)
-        return m->o.queue_map[rank * m->S + op->stream] == sel;
+        return m->o.queue_map[rank * m->Q + op->stream] == sel;
     return m->N == 0 ? op->stream == sel : op->stream % m->N == sel;
 }
 
@@ -933,7 +942,7 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
         return CES_OK;
     m->nproc++;
     ces_sb_printf(sb, "\nactive proctype r%" PRIu32 "%c%" PRIu32 "()\n{\n", rank,
-                  pml_queued(m) ? 'q' : 's', sel);
+                  pml_queued(m) && sel < m->Q ? 'q' : 's', sel);
     if (batch)
         ces_sb_printf(sb, "  %s bm;\n", width > 7 ? "int" : "byte");
     memset(done, 0, m->ninst[rank] * sizeof(*done));
@@ -995,12 +1004,21 @@ static void pml_header(struct pml *m, struct ces_sb *sb)
                   " stream%s, ", m->R, ces_plural(m->R), m->S, ces_plural(m->S));
     if (m->o.queue_map != NULL) {
         ces_sb_puts(sb, "hardware queues ");
-        ces_sim_sb_queue_map(sb, m->R, m->S, m->o.queue_map);
+        ces_sim_sb_queue_map(sb, m->R, m->Q, m->o.queue_map);
     } else {
         ces_sb_printf(sb, "connections %" PRIu32, m->N);
     }
     ces_sb_printf(sb, ", %" PRIu64 " iteration%s.\n", ces_graph_iterations(g),
                   ces_plural(ces_graph_iterations(g)));
+    for (size_t i = 0; i < m->d.ndelays; i++) {
+        const struct sim_delay *dl = &m->d.delays[i];
+        char spec[96];
+
+        ces_fault_format(&dl->fault, spec, sizeof(spec));
+        ces_sb_printf(sb, " * Fault %s: a record in place of the write; the write lands from "
+                      "r%" PRIu32 "s%" PRIu32 ", at any moment after it.\n", spec,
+                      dl->fault.rank, dl->stream);
+    }
     /* what the model checks, as the options left it */
     ces_sb_puts(sb, " * Deadlock and hang: invalid end states.\n");
     if (m->o.races == 1)
@@ -1069,6 +1087,48 @@ static void pml_header(struct pml *m, struct ces_sb *sb)
     }
 }
 
+/* The checker's message of rc as this command's: "promela: " before it. */
+static int pml_reword(struct pml *m, int rc)
+{
+    char msg[512];
+
+    snprintf(msg, sizeof(msg), "%s", ces_ctx_last_error(m->ctx));
+    return ces_ctx_error(m->ctx, rc, "promela: %s", msg);
+}
+
+/* The delay faults: each checked against the graph, then the graph the
+ * checker derives for them in m->g's place (delay.c).  A drop or a stop has
+ * no model here. */
+static int pml_delays(struct pml *m)
+{
+    struct ces_check_opts co;
+    int rc;
+
+    if (m->o.nfaults > 0 && m->o.faults == NULL)
+        return ces_ctx_error(m->ctx, CES_ERR_INVALID, "promela: nfaults > 0 but no faults");
+    for (size_t i = 0; i < m->o.nfaults; i++) {
+        char spec[96];
+
+        rc = ces_sim_fault_check(m->ctx, m->g, &m->o.faults[i]);
+        if (rc != CES_OK)
+            return pml_reword(m, rc);
+        ces_fault_format(&m->o.faults[i], spec, sizeof(spec));
+        if (m->o.faults[i].kind != CES_FAULT_DELAY)
+            return ces_ctx_error(m->ctx, CES_ERR_UNSUPPORTED,
+                                 "promela: fault %s: only a delay is modelled (check a drop or "
+                                 "a stop with cesync check)", spec);
+    }
+    ces_check_opts_init(&co);
+    co.faults = m->o.faults;
+    co.nfaults = m->o.nfaults;
+    rc = ces_sim_delay_derive(m->ctx, m->g, &co, &m->d);
+    if (rc != CES_OK)
+        return pml_reword(m, rc);
+    if (m->d.g != NULL)
+        m->g = m->d.g;
+    return CES_OK;
+}
+
 void ces_promela_opts_init(struct ces_promela_opts *o)
 {
     memset(o, 0, sizeof(*o));
@@ -1099,8 +1159,7 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     else
         ces_promela_opts_init(&m.o);
     m.R = ces_graph_ranks(g);
-    m.S = ces_graph_streams(g);
-    m.P = m.R * m.S;
+    m.Q = ces_graph_streams(g);
     m.N = ces_graph_connections(g);
     rc = ces_graph_require_valid(ctx, g, "promela");
     if (rc != CES_OK)
@@ -1110,9 +1169,13 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                            PRIu32 " and %" PRIu32, m.o.races, m.o.data);
         goto out;
     }
-    rc = ces_sim_queue_map_check(ctx, "promela: the queue map", m.R, m.S, m.o.queue_map);
+    rc = ces_sim_queue_map_check(ctx, "promela: the queue map", m.R, m.Q, m.o.queue_map);
+    if (rc == CES_OK)
+        rc = pml_delays(&m);
     if (rc != CES_OK)
         goto out;
+    m.S = ces_graph_streams(m.g);
+    m.P = m.R * m.S;
     if (m.N == CES_CONNECTIONS_ANY && m.o.queue_map == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                            "promela: `connections any` is a check of every queue assignment; "
@@ -1152,12 +1215,11 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
         goto out;
     }
     pml_header(&m, &sb);
-    for (uint32_t r = 0; r < m.R && rc == CES_OK; r++) {
-        uint32_t nsel = m.N == 0 || m.o.queue_map != NULL ? m.S : (m.N < m.S ? m.N : m.S);
-
-        for (uint32_t sel = 0; sel < nsel && rc == CES_OK; sel++)
+    /* a process per stream or queue (each below the streams), and one per
+     * delayed write's stream; a `sel` that serves no op emits none */
+    for (uint32_t r = 0; r < m.R && rc == CES_OK; r++)
+        for (uint32_t sel = 0; sel < m.S && rc == CES_OK; sel++)
             rc = pml_process(&m, &sb, r, sel, done);
-    }
     /* a graph without ops still needs a process: SPIN refuses a model
      * without one ("no runable process") */
     if (m.nproc == 0)

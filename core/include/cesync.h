@@ -827,7 +827,8 @@ CES_API int ces_check(struct ces_ctx *ctx, const struct ces_graph *g,
                       const struct ces_check_opts *opts, struct ces_check_report **out);
 CES_API void ces_check_report_destroy(struct ces_check_report *r);
 /* The graph the report's positions refer to: g, or the graph checked in its
- * place under delay faults (owned by the report). */
+ * place under delay faults (owned by the report; checked or exported by
+ * itself it is not the delay: docs/SEMANTICS.md section 9). */
 CES_API const struct ces_graph *ces_check_report_graph(const struct ces_check_report *r);
 /* The hardware queue map the report's executions ran on: opts.queue_map as
  * given, or of a `connections any` graph the first assignment that fails,
@@ -921,6 +922,13 @@ struct ces_promela_opts {
      * struct ces_check_opts.queue_map ([ranks * streams]; a `connections
      * any` graph is exported only so, one assignment at a time). */
     const uint32_t *queue_map;
+    /* Delay faults (CES_FAULT_DELAY only; nfaults 0: none): the model is of
+     * the graph ces_check checks under them (docs/SEMANTICS.md section 9),
+     * each delayed write's stream outside the links and on a hardware queue
+     * of its own, as the checker runs it; queue_map still gives the
+     * schedule's streams only. */
+    const struct ces_fault *faults;
+    size_t nfaults;
 };
 CES_API void ces_promela_opts_init(struct ces_promela_opts *o);
 
