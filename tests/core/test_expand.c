@@ -496,12 +496,26 @@ static int roundtrip_body(struct ces_ctx *ctx, void *arg)
     return rc;
 }
 
+/* ces_graph_load of a path: reading the file, parsing, expanding and
+ * validating; an allocation that fails is said as such. */
+static int load_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_graph *g = NULL;
+    int rc = ces_graph_load(ctx, arg, &g);
+
+    ces_graph_destroy(g);
+    if (rc == CES_ERR_NOMEM && strstr(ces_ctx_last_error(ctx), "out of memory") == NULL)
+        fail_msg("CES_ERR_NOMEM with '%s'", ces_ctx_last_error(ctx));
+    return rc;
+}
+
 static void test_alloc_failures(void **state)
 {
-    const char *names[] = {"streams_events.ces", "phases_mixed.ces"};
+    /* alltoall.ces: batches, whose overlap check allocates */
+    const char *names[] = {"streams_events.ces", "phases_mixed.ces", "alltoall.ces"};
 
     (void)state;
-    for (size_t k = 0; k < 2; k++) {
+    for (size_t k = 0; k < 3; k++) {
         char path[1024];
         char *text;
 
@@ -509,6 +523,7 @@ static void test_alloc_failures(void **state)
         text = ces_test_read_file(path, NULL);
         assert_true(ces_test_alloc_failures(roundtrip_body, text) > 20);
         free(text);
+        assert_true(ces_test_alloc_failures(load_body, path) > 20);
     }
 }
 
