@@ -18,13 +18,17 @@
 #define MAX_BLOCKS (UINT64_C(1) << 20)
 #define MAX_RANK_BLOCKS (UINT64_C(1) << 24)
 
-static int xerr(const struct ces_prog *p, uint32_t line, uint32_t col, const char *fmt, ...)
+/* Reports a semantic error at line:col of p's file to ctx (the caller's
+ * context, which need not be the one p was parsed with). */
+static int xerr(struct ces_ctx *ctx, const struct ces_prog *p, uint32_t line, uint32_t col,
+                const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
+    __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
-static int xerr(const struct ces_prog *p, uint32_t line, uint32_t col, const char *fmt, ...)
+static int xerr(struct ces_ctx *ctx, const struct ces_prog *p, uint32_t line, uint32_t col,
+                const char *fmt, ...)
 {
     char msg[CES_ERRMSG_MAX];
     va_list ap;
@@ -32,7 +36,7 @@ static int xerr(const struct ces_prog *p, uint32_t line, uint32_t col, const cha
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    return ces_ctx_error(p->ctx, CES_ERR_SEMANTIC, "%s:%" PRIu32 ":%" PRIu32 ": %s", p->file, line,
+    return ces_ctx_error(ctx, CES_ERR_SEMANTIC, "%s:%" PRIu32 ":%" PRIu32 ": %s", p->file, line,
                          col, msg);
 }
 
@@ -57,7 +61,8 @@ static bool mul_overflows(int64_t a, int64_t b)
     return b > 0 ? a < INT64_MIN / b : a < INT64_MAX / b;
 }
 
-int ces_prog_eval(const struct ces_prog *p, int32_t e, struct ces_env *env, int64_t *out)
+int ces_prog_eval(struct ces_ctx *ctx, const struct ces_prog *p, int32_t e, struct ces_env *env,
+                  int64_t *out)
 {
     const struct ces_pexpr *x = CES_PEXPR(p, e);
     int64_t a = 0, b = 0;
@@ -84,17 +89,17 @@ int ces_prog_eval(const struct ces_prog *p, int32_t e, struct ces_env *env, int6
     default:
         break;
     }
-    rc = ces_prog_eval(p, x->a, env, &a);
+    rc = ces_prog_eval(ctx, p, x->a, env, &a);
     if (rc != CES_OK)
         return rc;
     if (x->kind == CES_EX_NEG) {
         if (a == INT64_MIN)
-            return xerr(p, x->line, x->opcol,
+            return xerr(ctx, p, x->line, x->opcol,
                         "integer overflow: -(%" PRId64 ") does not fit in 64 bits", a);
         *out = -a;
         return CES_OK;
     }
-    rc = ces_prog_eval(p, x->b, env, &b);
+    rc = ces_prog_eval(ctx, p, x->b, env, &b);
     if (rc != CES_OK)
         return rc;
     switch (x->kind) {
@@ -115,14 +120,14 @@ int ces_prog_eval(const struct ces_prog *p, int32_t e, struct ces_env *env, int6
         break;
     case CES_EX_DIV:
         if (b == 0)
-            return xerr(p, x->line, x->opcol, "division by zero: %" PRId64 "/0", a);
+            return xerr(ctx, p, x->line, x->opcol, "division by zero: %" PRId64 "/0", a);
         if (a == INT64_MIN && b == -1)
             goto overflow;
         *out = a / b;
         break;
     case CES_EX_MOD:
         if (b == 0)
-            return xerr(p, x->line, x->opcol, "modulo by zero: %" PRId64 "%%0", a);
+            return xerr(ctx, p, x->line, x->opcol, "modulo by zero: %" PRId64 "%%0", a);
         /* INT64_MIN % -1 is 0 mathematically but undefined in C */
         *out = b == -1 ? 0 : a % b;
         break;
@@ -132,8 +137,8 @@ int ces_prog_eval(const struct ces_prog *p, int32_t e, struct ces_env *env, int6
     }
     return CES_OK;
 overflow:
-    return xerr(p, x->line, x->opcol, "integer overflow: %" PRId64 "%s%s%" PRId64 "%s does not fit "
-                "in 64 bits", a,
+    return xerr(ctx, p, x->line, x->opcol, "integer overflow: %" PRId64 "%s%s%" PRId64 "%s does "
+                "not fit in 64 bits", a,
                 x->kind == CES_EX_ADD ? "+" : x->kind == CES_EX_SUB ? "-"
                 : x->kind == CES_EX_MUL ? "*" : "/",
                 b < 0 ? "(" : "", b, b < 0 ? ")" : "");
@@ -155,13 +160,14 @@ static int eval_rank(struct expander *X, int32_t e, struct ces_env *env, uint32_
 {
     const struct ces_pexpr *x = CES_PEXPR(X->p, e);
     int64_t v;
-    int rc = ces_prog_eval(X->p, e, env, &v);
+    int rc = ces_prog_eval(X->ctx, X->p, e, env, &v);
 
     if (rc != CES_OK)
         return rc;
     if (v < 0 || v >= (int64_t)X->p->ranks)
-        return xerr(X->p, x->line, x->col, "rank %" PRId64 " is out of range: ranks are 0..%" PRIu32,
-                    v, X->p->ranks - 1);
+        return xerr(X->ctx, X->p, x->line, x->col,
+                    "rank %" PRId64 " is out of range: ranks are 0..%" PRIu32, v,
+                    X->p->ranks - 1);
     *out = (uint32_t)v;
     return CES_OK;
 }
@@ -171,15 +177,15 @@ static int eval_offset(struct expander *X, int32_t e, struct ces_env *env, const
 {
     const struct ces_pexpr *x = CES_PEXPR(X->p, e);
     int64_t v;
-    int rc = ces_prog_eval(X->p, e, env, &v);
+    int rc = ces_prog_eval(X->ctx, X->p, e, env, &v);
 
     if (rc != CES_OK)
         return rc;
     if (v < 0)
-        return xerr(X->p, x->line, x->col,
+        return xerr(X->ctx, X->p, x->line, x->col,
                     "the region's %s bound is %" PRId64 ": expected 0 or more", which, v);
     if ((uint64_t)v > CES_MAX_BYTES)
-        return xerr(X->p, x->line, x->col,
+        return xerr(X->ctx, X->p, x->line, x->col,
                     "the region's %s bound %" PRId64 " is over 2^48 (the largest buffer size)",
                     which, v);
     *out = (uint64_t)v;
@@ -202,12 +208,12 @@ static int eval_region(struct expander *X, const struct ces_pregion *pr, struct 
     if (rc != CES_OK)
         return rc;
     if (out->lo > out->hi)
-        return xerr(X->p, pr->line, pr->col,
+        return xerr(X->ctx, X->p, pr->line, pr->col,
                     "region %.*s%s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32 " is backwards: its lower "
                     "bound is above its upper bound", CES_SHOWN(buf->name), out->lo, out->hi,
                     out->rank);
     if (out->hi > buf->size)
-        return xerr(X->p, pr->line, pr->col,
+        return xerr(X->ctx, X->p, pr->line, pr->col,
                     "region %.*s%s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32 " is out of range: %.*s%s "
                     "has %" PRIu64 " bytes", CES_SHOWN(buf->name), out->lo, out->hi, out->rank,
                     CES_SHOWN(buf->name), buf->size);
@@ -223,17 +229,17 @@ static int eval_slot(struct expander *X, const struct ces_pslot *ps, struct ces_
 
     out->sig = ps->sig;
     out->rank = ps->all ? CES_RANK_ALL : (uint32_t)env->r;
-    rc = ces_prog_eval(X->p, ps->idx, env, &idx);
+    rc = ces_prog_eval(X->ctx, X->p, ps->idx, env, &idx);
     if (rc == CES_OK && ps->rank != CES_EX_NONE)
         rc = eval_rank(X, ps->rank, env, &out->rank);
     if (rc != CES_OK)
         return rc;
     if (idx < 0 || idx >= (int64_t)sig->slots) {
         if (ps->all)
-            return xerr(X->p, ps->line, ps->col,
+            return xerr(X->ctx, X->p, ps->line, ps->col,
                         "slot %.*s%s[%" PRId64 "]@* is out of range: %.*s%s has %" PRIu32
                         " slots", CES_SHOWN(sig->name), idx, CES_SHOWN(sig->name), sig->slots);
-        return xerr(X->p, ps->line, ps->col,
+        return xerr(X->ctx, X->p, ps->line, ps->col,
                     "slot %.*s%s[%" PRId64 "]@%" PRIu32 " is out of range: %.*s%s has %" PRIu32
                     " slots", CES_SHOWN(sig->name), idx, out->rank, CES_SHOWN(sig->name),
                     sig->slots);
@@ -247,12 +253,12 @@ static int eval_value(struct expander *X, int32_t e, struct ces_env *env, uint32
 {
     const struct ces_pexpr *x = CES_PEXPR(X->p, e);
     int64_t v;
-    int rc = ces_prog_eval(X->p, e, env, &v);
+    int rc = ces_prog_eval(X->ctx, X->p, e, env, &v);
 
     if (rc != CES_OK)
         return rc;
     if (v < 0)
-        return xerr(X->p, x->line, x->col,
+        return xerr(X->ctx, X->p, x->line, x->col,
                     "the value is %" PRId64 ": expected 0 or more (signals hold unsigned values)",
                     v);
     /* u32 slots compare and store modulo 2^32, as the 32-bit stream memops do */
@@ -285,7 +291,7 @@ static int expand_one(struct expander *X, const struct ces_pop *po, struct ces_e
         if (rc == CES_OK)
             rc = eval_region(X, &po->b, env, &op.b);
         if (rc == CES_OK && op.a.hi - op.a.lo != op.b.hi - op.b.lo)
-            rc = xerr(X->p, po->line, po->col,
+            rc = xerr(X->ctx, X->p, po->line, po->col,
                       "copy sizes differ: source %.*s%s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32
                       " has %" PRIu64 " bytes, destination %.*s%s[%" PRIu64 ":%" PRIu64 "]@%"
                       PRIu32 " has %" PRIu64, CES_SHOWN(buf_name(X, op.a.buf)), op.a.lo, op.a.hi,
@@ -313,7 +319,7 @@ static int expand_one(struct expander *X, const struct ces_pop *po, struct ces_e
             op.flags |= CES_OPF_EXPECT;
             rc = eval_region(X, &po->b, env, &op.b);
             if (rc == CES_OK && op.a.hi - op.a.lo != op.b.hi - op.b.lo)
-                rc = xerr(X->p, po->line, po->col,
+                rc = xerr(X->ctx, X->p, po->line, po->col,
                           "consume sizes differ: %.*s%s[%" PRIu64 ":%" PRIu64 "]@%" PRIu32
                           " has %" PRIu64 " bytes, the expected %.*s%s[%" PRIu64 ":%" PRIu64
                           "]@%" PRIu32 " has %" PRIu64, CES_SHOWN(buf_name(X, op.a.buf)),

@@ -422,7 +422,9 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
 
 bool ces_region_overlap(const struct ces_region *x, const struct ces_region *y)
 {
-    return x->buf == y->buf && x->rank == y->rank && x->lo < y->hi && y->lo < x->hi;
+    /* an empty region has no byte to share, wherever its bounds lie */
+    return x->buf == y->buf && x->rank == y->rank && x->lo < x->hi && y->lo < y->hi &&
+           x->lo < y->hi && y->lo < x->hi;
 }
 
 static int verr(struct ces_ctx *ctx, const char *file, uint32_t rank, uint64_t index,
@@ -506,9 +508,9 @@ static uint64_t reach_other(const struct reach *t, size_t copy)
 /* Whether two of the first n copies of a batch (indices into ops) overlap as
  * ces_graph_validate forbids: one writes bytes the other reads or writes.
  * Sorted by start, a region overlaps an earlier one exactly when that one
- * ends past its start; an empty region sorts first among those of its start,
- * so one that only starts where it is never counts.  O(n log n), where
- * comparing every pair was quadratic in a batch of a million copies. */
+ * ends past its start; empty regions, which hold no byte, are left out.
+ * O(n log n), where comparing every pair was quadratic in a batch of a
+ * million copies. */
 static int batch_overlaps(struct ces_ctx *ctx, struct ces_vec *rg, const struct ces_op *ops,
                           const size_t *copies, size_t n, bool *out)
 {
@@ -524,10 +526,15 @@ static int batch_overlaps(struct ces_ctx *ctx, struct ces_vec *rg, const struct 
         struct bregion src = {op->a.buf, op->a.rank, op->a.lo, op->a.hi, c, false};
         struct bregion dst = {op->b.buf, op->b.rank, op->b.lo, op->b.hi, c, true};
 
+        /* (a copy's two regions have one size) */
+        if (op->a.lo == op->a.hi)
+            continue;
         if (ces_vec_push(ctx, rg, sizeof(src), &src) != CES_OK ||
             ces_vec_push(ctx, rg, sizeof(dst), &dst) != CES_OK)
             return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory validating");
     }
+    if (rg->len == 0)
+        return CES_OK; /* (qsort takes no NULL array) */
     qsort(rg->data, rg->len, sizeof(struct bregion), cmp_bregion);
     e = rg->data;
     for (size_t k = 0; k < rg->len; k++) {

@@ -483,7 +483,7 @@ static int parse_const_expr(struct parser *P, int32_t *idx, int64_t *value)
     P->in_header = true;
     rc = parse_expr(P, idx);
     if (rc == CES_OK)
-        rc = ces_prog_eval(P->prog, *idx, &env, value);
+        rc = ces_prog_eval(P->ctx, P->prog, *idx, &env, value);
     return rc;
 }
 

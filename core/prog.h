@@ -130,7 +130,9 @@ struct ces_env {
 };
 
 /* Evaluates e in 64-bit signed arithmetic; overflow and division or modulo by
- * zero are CES_ERR_SEMANTIC errors naming file:line:col (core/expand.c). */
-int ces_prog_eval(const struct ces_prog *p, int32_t e, struct ces_env *env, int64_t *out);
+ * zero are CES_ERR_SEMANTIC errors naming file:line:col, reported to ctx
+ * (core/expand.c). */
+int ces_prog_eval(struct ces_ctx *ctx, const struct ces_prog *p, int32_t e, struct ces_env *env,
+                  int64_t *out);
 
 #endif /* CES_CORE_PROG_H */

@@ -358,6 +358,40 @@ static void test_semantic_errors(void **state)
                         "t.ces:5:24: rank -1 is out of range: ranks are 0..1");
 }
 
+/* ces_prog_expand reports to the context it is given, also when the program
+ * was parsed with another (a program shared by threads that expand it with
+ * contexts of their own): its range and arithmetic errors went to the
+ * parse's context, leaving the caller's without a message. */
+static void test_errors_on_callers_context(void **state)
+{
+    static const char *const texts[2] = {
+        "cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr1 : produce a[0:9]\n",
+        "cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr1 : produce a[0:8/($r-1)]\n"};
+    static const char *const want[2] = {
+        "t.ces:5:14: region a[0:9]@1 is out of range: a has 8 bytes",
+        "t.ces:5:19: division by zero: 8/0"};
+    struct ces_test_alloc st1, st2;
+    struct ces_ctx *parsing = ces_test_ctx(&st1);
+    struct ces_ctx *expanding = ces_test_ctx(&st2);
+
+    (void)state;
+    for (int t = 0; t < 2; t++) {
+        struct ces_prog *p = NULL;
+        struct ces_graph *g = (struct ces_graph *)1;
+
+        assert_int_equal(ces_prog_parse(parsing, texts[t], strlen(texts[t]), "t.ces", &p),
+                         CES_OK);
+        ces_ctx_error(parsing, CES_ERR_IO, "the parse's last error");
+        assert_int_equal(ces_prog_expand(expanding, p, &g), CES_ERR_SEMANTIC);
+        assert_null(g);
+        assert_string_equal(ces_ctx_last_error(expanding), want[t]);
+        assert_string_equal(ces_ctx_last_error(parsing), "the parse's last error");
+        ces_prog_destroy(p);
+    }
+    ces_test_ctx_end(expanding, &st2);
+    ces_test_ctx_end(parsing, &st1);
+}
+
 /* Expects text to parse and its expansion to fail with CES_ERR_LIMIT and msg
  * before any allocation: the bounds follow from the program, so a few lines
  * past them must not fill memory before they are refused. */
@@ -462,12 +496,26 @@ static int roundtrip_body(struct ces_ctx *ctx, void *arg)
     return rc;
 }
 
+/* ces_graph_load of a path: reading the file, parsing, expanding and
+ * validating; an allocation that fails is said as such. */
+static int load_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_graph *g = NULL;
+    int rc = ces_graph_load(ctx, arg, &g);
+
+    ces_graph_destroy(g);
+    if (rc == CES_ERR_NOMEM && strstr(ces_ctx_last_error(ctx), "out of memory") == NULL)
+        fail_msg("CES_ERR_NOMEM with '%s'", ces_ctx_last_error(ctx));
+    return rc;
+}
+
 static void test_alloc_failures(void **state)
 {
-    const char *names[] = {"streams_events.ces", "phases_mixed.ces"};
+    /* alltoall.ces: batches, whose overlap check allocates */
+    const char *names[] = {"streams_events.ces", "phases_mixed.ces", "alltoall.ces"};
 
     (void)state;
-    for (size_t k = 0; k < 2; k++) {
+    for (size_t k = 0; k < 3; k++) {
         char path[1024];
         char *text;
 
@@ -475,6 +523,7 @@ static void test_alloc_failures(void **state)
         text = ces_test_read_file(path, NULL);
         assert_true(ces_test_alloc_failures(roundtrip_body, text) > 20);
         free(text);
+        assert_true(ces_test_alloc_failures(load_body, path) > 20);
     }
 }
 
@@ -490,6 +539,7 @@ int main(void)
         cmocka_unit_test(test_concrete_roundtrip),
         cmocka_unit_test(test_semantic_errors),
         cmocka_unit_test(test_long_names_cut),
+        cmocka_unit_test(test_errors_on_callers_context),
         cmocka_unit_test(test_expansion_bounds),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_alloc_failures),

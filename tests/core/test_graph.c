@@ -155,6 +155,47 @@ static void test_validate_batch_read_write(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A copy of no bytes touches none: in a batch it overlaps no other copy,
+ * even with its bounds inside another's region (it was refused as reading
+ * what the other writes, where the checker sees no access to race with),
+ * and it hides no clash of the copies after it. */
+static void test_validate_batch_empty_copy(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_op b = {.kind = CES_OP_BATCH};
+    struct ces_op c1 = {.kind = CES_OP_COPY, .a = {0, 0, 0, 16}, .b = {1, 1, 0, 16}};
+    /* reads recv@1 [8:8), inside what c1 writes; writes send@0 [4:4), inside what it reads */
+    struct ces_op empty = {.kind = CES_OP_COPY, .a = {1, 1, 8, 8}, .b = {0, 0, 4, 4}};
+    /* writes recv@1 [8:24), which c1 writes */
+    struct ces_op clash = {.kind = CES_OP_COPY, .a = {0, 1, 0, 16}, .b = {1, 1, 8, 24}};
+    struct ces_op e = {.kind = CES_OP_END};
+    const struct ces_op *ok[3][2] = {{&c1, &empty}, {&empty, &c1}, {&empty, &empty}};
+    struct ces_graph *g;
+
+    (void)state;
+    for (int t = 0; t < 3; t++) {
+        g = tiny(ctx);
+        assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, ok[t][0]), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, ok[t][1]), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+        assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+        ces_graph_destroy(g);
+    }
+    g = tiny(ctx);
+    assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &empty), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &clash), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(ctx), "r0.s0#6: copies in one batch overlap: both "
+                                                 "write recv@1 bytes [0:16) and [8:24)");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A graph of one batch on r0.s0 of n copies, each reading send@0 [0:1) (reads
  * may overlap) and writing its own byte of recv@1; copy `clash` (1-based,
  * 0 for none) writes byte 3 instead, which copy 4 writes. */
@@ -578,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_long_names_cut),
         cmocka_unit_test(test_wait_holds),
         cmocka_unit_test(test_validate_batch_read_write),
+        cmocka_unit_test(test_validate_batch_empty_copy),
         cmocka_unit_test(test_validate_long_batch),
         cmocka_unit_test(test_op_format_foreign_op),
         cmocka_unit_test(test_unused_fields_cleared),
