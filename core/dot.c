@@ -91,22 +91,37 @@ static void node_id(char *buf, size_t size, struct dot_ref r)
     snprintf(buf, size, "n%" PRIu32 "_%" PRIu32 "_%" PRIu32, r.block, r.rank, r.index);
 }
 
-/* Appends s as the inside of a dot double-quoted string. */
+/* Graphviz refuses a quoted string of 16384 bytes or more ("longer than
+ * 16384?") and a node wider than 65535 points (about 13,000 characters):
+ * put_escaped starts a new line and a new string, joined by '+', every
+ * this many bytes. */
+#define DOT_STRING_PIECE 4096
+
+/* Appends s as the inside of a dot double-quoted string, a line of
+ * DOT_STRING_PIECE bytes or so per string, the strings joined by '+' (an
+ * escape, and a UTF-8 character, is never split). */
 static void put_escaped(struct ces_sb *sb, const char *s)
 {
-    char chunk[2] = {0, 0};
+    char chunk[3] = {0, 0, 0};
+    size_t piece = 0;
 
     for (; *s != '\0'; s++) {
         if (*s == '"' || *s == '\\') {
-            ces_sb_puts(sb, "\\");
-            chunk[0] = *s;
-            ces_sb_puts(sb, chunk);
+            chunk[0] = '\\';
+            chunk[1] = *s;
         } else if (*s == '\n') {
-            ces_sb_puts(sb, "\\n");
+            chunk[0] = '\\';
+            chunk[1] = 'n';
         } else {
             chunk[0] = *s;
-            ces_sb_puts(sb, chunk);
+            chunk[1] = '\0';
         }
+        if (piece >= DOT_STRING_PIECE && ((unsigned char)*s & 0xc0) != 0x80) {
+            ces_sb_puts(sb, "\\n\" + \"");
+            piece = 0;
+        }
+        ces_sb_puts(sb, chunk);
+        piece += strlen(chunk);
     }
 }
 

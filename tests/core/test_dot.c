@@ -818,6 +818,85 @@ static void test_write_replaces_when_complete(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The longest double-quoted string of dot text t (its bytes between the
+ * quotes, escapes counted as written). */
+static size_t longest_string(const char *t)
+{
+    size_t most = 0;
+
+    for (; *t != '\0'; t++) {
+        const char *q;
+
+        if (*t != '"')
+            continue;
+        for (q = t + 1; *q != '"'; q++) {
+            assert_true(*q != '\0');
+            if (*q == '\\')
+                q++;
+        }
+        most = (size_t)(q - t - 1) > most ? (size_t)(q - t - 1) : most;
+        t = q;
+    }
+    return most;
+}
+
+/* Graphviz refuses a quoted string of 16384 bytes or more, and a node
+ * wider than 65535 points: a label of a longer name is lines of 4096 bytes,
+ * each in a string of its own, the strings joined by '+', and the picture
+ * shows the whole name.  `dot -Tsvg` failed on a name of 8,200 bytes. */
+static void test_very_long_name_renders(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_op cp = {.kind = CES_OP_COPY, .a = {0, 0, 0, 8}, .b = {1, 1, 0, 8}};
+    char *name = malloc(20001), *want = malloc(20100), *t, *svg = NULL, *back;
+    size_t len = 0;
+    int rc;
+
+    (void)state;
+    assert_non_null(name);
+    assert_non_null(want);
+    memset(name, 'b', 20000);
+    name[20000] = '\0';
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, name, 8, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "x", 8, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &cp), CES_OK);
+    t = emit(ctx, g, NULL);
+    /* the op's position, a line of 4096 bytes and its end */
+    assert_int_equal(longest_string(t), strlen("r0.s0#0\\n") + 4096 + strlen("\\n"));
+    /* "copy " and the name's first 4,091 bytes, 4096 more three times,
+     * then the name's last 3,621 bytes and the regions */
+    snprintf(want, 20100, "n0_0_0 [label=\"r0.s0#0\\ncopy %.4091s\\n\" + \"%.4096s\\n\" + "
+             "\"%.4096s\\n\" + \"%.4096s\\n\" + \"%s[0:8] -> x[0:8]@1\", ", name, name, name,
+             name, name + 20000 - 3621);
+    assert_non_null(strstr(t, want));
+    svg = tmp_path(".svg");
+    rc = ces_dot_write(ctx, t, svg);
+    if (rc == CES_ERR_UNSUPPORTED) {
+        print_message("dot not installed; skipping rendering\n");
+    } else {
+        assert_int_equal(rc, CES_OK);
+        back = ces_test_read_file(svg, &len);
+        snprintf(want, 20100, ">copy %.4091s</text>", name);
+        assert_non_null(strstr(back, want));
+        snprintf(want, 20100, ">%.4096s</text>", name);
+        assert_int_equal(count(back, want), 3);
+        snprintf(want, 20100, ">%.3621s[0:8] &#45;&gt; x[0:8]@1</text>", name);
+        assert_non_null(strstr(back, want));
+        free(back);
+        unlink(svg);
+    }
+    free(svg);
+    free(want);
+    free(name);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -830,6 +909,7 @@ int main(void)
         cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_long_name_label),
+        cmocka_unit_test(test_very_long_name_renders),
         cmocka_unit_test(test_overlay_blocked_batch),
         cmocka_unit_test(test_overlay_blocked_empty_batch),
         cmocka_unit_test(test_null_arguments),
