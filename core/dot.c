@@ -397,7 +397,8 @@ static int emit_clusters(struct dot_state *st)
 
 /* Program order of each lane across its blocks.  A batch is entered through
  * its first copy and left from its last one (lhead/ltail on the box); the
- * copies inside are stacked by invisible edges: they have no order. */
+ * copies inside are stacked by invisible edges: they have no order.  A
+ * blocked batch without copies is entered and left through its node. */
 static void emit_order_edges(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
@@ -418,20 +419,25 @@ static void emit_order_edges(struct dot_state *st)
                     if (ops[k].stream != s)
                         continue;
                     if (ops[k].kind == CES_OP_BATCH) {
+                        bool empty;
+
                         snprintf(box, sizeof(box), "cluster_batch_%" PRIu32 "_%" PRIu32
                                  "_%" PRIu32, b, r, k);
                         first[0] = last[0] = '\0';
-                        continue;
-                    }
-                    if (ops[k].kind == CES_OP_END) {
+                        if (batch_blocked(st, b, r, k, &empty) == NULL || !empty)
+                            continue;
+                        /* its node stands in the copies' place */
+                        empty_id(id, sizeof(id), b, r, k);
+                    } else if (ops[k].kind == CES_OP_END) {
                         if (first[0] != '\0') {
                             snprintf(prev, sizeof(prev), "%s", last);
                             snprintf(prev_box, sizeof(prev_box), "%s", box);
                         }
                         box[0] = '\0';
                         continue;
+                    } else {
+                        node_id(id, sizeof(id), ref);
                     }
-                    node_id(id, sizeof(id), ref);
                     if (box[0] != '\0' && first[0] != '\0') {
                         ces_sb_printf(&st->sb, "%s -> %s [style=invis];\n", last, id);
                         snprintf(last, sizeof(last), "%s", id);

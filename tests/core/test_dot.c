@@ -529,6 +529,47 @@ static void test_overlay_blocked_empty_batch(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A blocked batch without copies in the middle of its lane keeps its
+ * place in program order: the gray edges run into its node and out of it.
+ * They went past it, and Graphviz drew it at the top of the lane, above
+ * the write that precedes it. */
+static void test_overlay_blocked_empty_batch_order(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "streams 2\n"
+                               "signal f u32 1\n"
+                               "phase eager x1\n"
+                               "r0 s1 : write f[0] = 1\n"
+                               "r0 s1 : batch\n"
+                               "r0 s1 : end\n"
+                               "r0 s1 : write f[0] = 2\n"
+                               "r0 s0 : wait f[0] >= 2\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP}, {0, 0, 1, 0, CES_DOT_BLOCKED},
+                                   {0, 0, 4, 0, CES_DOT_BLOCKED}};
+    struct ces_dot_overlay ov = {marks, 3, "HANG counterexample"};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_int_equal(count(t, " [color=\"#888888\""), 2);
+    assert_non_null(strstr(t, "n0_0_0 -> empty_b0_r0_k1 [color=\"#888888\", "
+                              "lhead=cluster_batch_0_0_1];\n"));
+    assert_non_null(strstr(t, "empty_b0_r0_k1 -> n0_0_3 [color=\"#888888\", "
+                              "ltail=cluster_batch_0_0_1];\n"));
+    ces_free(ctx, t);
+    /* unblocked, the empty batch is not drawn: the write leads to the write */
+    t = emit(ctx, g, NULL);
+    assert_int_equal(count(t, " [color=\"#888888\""), 1);
+    assert_non_null(strstr(t, "n0_0_0 -> n0_0_3 [color=\"#888888\"];\n"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_null_arguments(void **state)
 {
     struct ces_test_alloc st;
@@ -912,6 +953,7 @@ int main(void)
         cmocka_unit_test(test_very_long_name_renders),
         cmocka_unit_test(test_overlay_blocked_batch),
         cmocka_unit_test(test_overlay_blocked_empty_batch),
+        cmocka_unit_test(test_overlay_blocked_empty_batch_order),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_no_blocks),
         cmocka_unit_test(test_alloc_failures),
