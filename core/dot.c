@@ -102,20 +102,22 @@ static void node_id(char *buf, size_t size, struct dot_ref r)
  * escape, and a UTF-8 character, is never split). */
 static void put_escaped(struct ces_sb *sb, const char *s)
 {
-    char chunk[3] = {0, 0, 0};
+    char one[2] = {0, 0};
     size_t piece = 0;
 
     for (; *s != '\0'; s++) {
-        if (*s == '"' || *s == '\\') {
-            chunk[0] = '\\';
-            chunk[1] = *s;
-        } else if (*s == '\n') {
-            chunk[0] = '\\';
-            chunk[1] = 'n';
-        } else {
-            chunk[0] = *s;
-            chunk[1] = '\0';
-        }
+        const char *chunk = one;
+
+        if (*s == '"')
+            chunk = "\\\"";
+        else if (*s == '\\')
+            chunk = "\\\\";
+        else if (*s == '\n')
+            chunk = "\\n";
+        else if (*s == '&') /* Graphviz reads entities ("&amp;", "&#65;") in every label */
+            chunk = "&amp;";
+        else
+            one[0] = *s;
         if (piece >= DOT_STRING_PIECE && ((unsigned char)*s & 0xc0) != 0x80) {
             ces_sb_puts(sb, "\\n\" + \"");
             piece = 0;

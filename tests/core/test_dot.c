@@ -938,6 +938,41 @@ static void test_very_long_name_renders(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The title is shown as written: quotes, backslashes, a newline (a line
+ * break), '<', '{', '|', UTF-8, and '&', which Graphviz reads as the
+ * start of an entity in any label: "&amp;" was drawn as "&" and "&#65;"
+ * as "A". */
+static void test_title_escaped(void **state)
+{
+    static const char title[] = "R&amp;D \"q\" \\ <b>&#65; \xc3\xa9 {x|y}\nline 2";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_dot_overlay ov = {NULL, 0, title};
+    char *t = emit(ctx, g, &ov), *svg = tmp_path(".svg"), *back;
+    int rc;
+
+    (void)state;
+    assert_non_null(strstr(t, ", labelloc=t, fontsize=16, label=\"R&amp;amp;D \\\"q\\\" \\\\ "
+                              "<b>&amp;#65; \xc3\xa9 {x|y}\\nline 2\"];\n"));
+    rc = ces_dot_write(ctx, t, svg);
+    if (rc == CES_ERR_UNSUPPORTED) {
+        print_message("dot not installed; skipping rendering\n");
+    } else {
+        assert_int_equal(rc, CES_OK);
+        back = ces_test_read_file(svg, NULL);
+        assert_non_null(strstr(back, ">R&amp;amp;D &quot;q&quot; \\ &lt;b&gt;&amp;#65; "
+                                     "\xc3\xa9 {x|y}</text>"));
+        assert_non_null(strstr(back, ">line 2</text>"));
+        free(back);
+        unlink(svg);
+    }
+    free(svg);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -951,6 +986,7 @@ int main(void)
         cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_long_name_label),
         cmocka_unit_test(test_very_long_name_renders),
+        cmocka_unit_test(test_title_escaped),
         cmocka_unit_test(test_overlay_blocked_batch),
         cmocka_unit_test(test_overlay_blocked_empty_batch),
         cmocka_unit_test(test_overlay_blocked_empty_batch_order),
