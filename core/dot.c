@@ -7,7 +7,8 @@
  * that a cluster per block (an eager iteration, or a graph phase drawn once
  * and labelled "replayed xK"); ops are nodes in program order linked by
  * solid gray edges; the copies of a batch sit in a green box.  Dashed blue
- * edges go from each write to every wait it can satisfy; bold red edges go
+ * edges go from each write to every wait it can satisfy; dotted purple ones
+ * from each record to the awaits that wait for it; bold red edges go
  * from each copy into another rank to the ops there that read what it wrote.
  * Cross edges do not constrain the layout, so every lane stays a straight
  * column and large graphs lay out quickly.  Output depends only on the graph
@@ -739,6 +740,70 @@ static void signal_edges(struct dot_state *st, bool emit)
     }
 }
 
+/* --- record -> await edges ------------------------------------------------ */
+
+/* Each await points at the record it waits for: the latest `record` of its
+ * event before it in its rank's enqueue order.  A graph phase is drawn
+ * once: from its second replay on, an await that no record of its event
+ * precedes within the phase waits for the phase's last one. */
+static int emit_event_edges(struct dot_state *st)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g), ne = ces_graph_nevents(g);
+    /* [ne]: the latest record of each event, and the last one in the block;
+     * block UINT32_MAX: none */
+    struct dot_ref *last = ces_malloc(st->ctx, (size_t)(ne > 0 ? 2 * ne : 1) * sizeof(*last));
+    struct dot_ref *in_block = last + ne;
+
+    if (last == NULL)
+        return CES_ERR_NOMEM;
+    for (uint32_t r = 0; r < g->ranks; r++) {
+        for (uint32_t e = 0; e < ne; e++)
+            last[e].block = UINT32_MAX;
+        for (uint32_t b = 0; b < nb; b++) {
+            uint32_t n = 0;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+            bool again = ces_graph_block(g, b).reps > 1;
+
+            for (uint32_t k = 0; k < n; k++) {
+                if (ops[k].kind == CES_OP_RECORD)
+                    in_block[ops[k].event].block = UINT32_MAX;
+            }
+            for (uint32_t k = 0; k < n; k++) {
+                if (ops[k].kind == CES_OP_RECORD)
+                    in_block[ops[k].event] = (struct dot_ref){b, r, k};
+            }
+            for (uint32_t k = 0; k < n; k++) {
+                const struct dot_ref *from[2] = {NULL, NULL};
+                uint32_t e = ops[k].event;
+                char id[64], to[64];
+
+                if (ops[k].kind == CES_OP_RECORD)
+                    last[e] = (struct dot_ref){b, r, k};
+                if (ops[k].kind != CES_OP_AWAIT)
+                    continue;
+                if (last[e].block != UINT32_MAX)
+                    from[0] = &last[e];
+                if (again && last[e].block != b && in_block[e].block == b)
+                    from[1] = &in_block[e];
+                node_id(to, sizeof(to), (struct dot_ref){b, r, k});
+                for (int i = 0; i < 2; i++) {
+                    if (from[i] == NULL)
+                        continue;
+                    node_id(id, sizeof(id), *from[i]);
+                    ces_sb_printf(&st->sb,
+                                  "%s -> %s [style=dotted, color=\"#7b3fa0\", penwidth=1.5, "
+                                  "constraint=false];\n",
+                                  id, to);
+                    st->cross++;
+                }
+            }
+        }
+    }
+    ces_free(st->ctx, last);
+    return CES_OK;
+}
+
 /* --- data edges ---------------------------------------------------------- */
 
 /* The region of one op in one block, indexed so that the ops whose regions
@@ -1068,6 +1133,8 @@ static void emit_legend(struct dot_state *st)
                 "bold red: copy into another rank -> what reads it\\l"
                 "green box: one batch (its copies are unordered)\\l"
                 "blue write, yellow wait, green copy, gray produce/consume\\l");
+    if (ces_graph_nevents(st->g) > 0)
+        ces_sb_puts(&st->sb, "dotted purple: record -> an await that waits for it\\l");
     if (st->marks != NULL)
         ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked, orange = race\\l");
     if (st->skip_far)
@@ -1126,7 +1193,9 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     emit_rank_order(&st);
     emit_order_edges(&st);
     signal_edges(&st, true);
-    rc = emit_data_edges(&st);
+    rc = emit_event_edges(&st);
+    if (rc == CES_OK)
+        rc = emit_data_edges(&st);
     if (rc != CES_OK) {
         ces_ctx_error(ctx, rc, "out of memory drawing the graph");
         goto free_state;

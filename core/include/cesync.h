@@ -509,8 +509,8 @@ struct ces_dot_overlay {
 };
 
 /* Writes the graph as Graphviz dot: a cluster per rank, a lane per stream,
- * ops in program order, dashed write -> wait edges, data edges for remote
- * copies, a legend.  Deterministic.  Free *text with ces_free. */
+ * ops in program order, dashed write -> wait edges, dotted record -> await
+ * edges, data edges for remote copies, a legend.  Deterministic.  Free *text with ces_free. */
 CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_dot_overlay *overlay, char **text, size_t *len);
 

@@ -570,6 +570,54 @@ static void test_overlay_blocked_empty_batch_order(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* An await points at the record it waits for (SEMANTICS.md section 5):
+ * the latest record of its event before it in the rank's enqueue order, in
+ * an earlier block too; in a graph phase replayed more than once, an await
+ * ahead of the phase's records also at the phase's last one (its second
+ * replay's).  No edge linked them: the order two streams take from an
+ * event, and the delayed write's stream of a delay fault, did not show. */
+static void test_event_edges(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "streams 2\n"
+                               "phase eager x2\n"
+                               "r0 s0 : record e\n"
+                               "r0 s1 : await e\n"
+                               "phase graph x%d\n"
+                               "r0 s1 : await e\n"
+                               "r0 s0 : record e\n"
+                               "r0 s1 : await e\n";
+    static const char style[] = " [style=dotted, color=\"#7b3fa0\", penwidth=1.5, "
+                                "constraint=false];\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char buf[512], want[512];
+
+    (void)state;
+    for (int reps = 1; reps <= 2; reps++) {
+        static const char *const edges[] = {"n0_0_0 -> n0_0_1", "n1_0_0 -> n1_0_1",
+                                            "n1_0_0 -> n2_0_0", "n2_0_1 -> n2_0_2",
+                                            "n2_0_1 -> n2_0_0"};
+        struct ces_graph *g;
+        char *t;
+
+        snprintf(buf, sizeof(buf), text, reps);
+        g = ces_test_text_graph(ctx, buf);
+        t = emit(ctx, g, NULL);
+        /* the last edge only when the phase is replayed */
+        assert_int_equal(count(t, style), reps == 1 ? 4 : 5);
+        for (int i = 0; i < (reps == 1 ? 4 : 5); i++) {
+            snprintf(want, sizeof(want), "%s%s", edges[i], style);
+            assert_non_null(strstr(t, want));
+        }
+        assert_non_null(strstr(t, "dotted purple: record -> an await that waits for it\\l"));
+        ces_free(ctx, t);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_null_arguments(void **state)
 {
     struct ces_test_alloc st;
@@ -990,6 +1038,7 @@ int main(void)
         cmocka_unit_test(test_overlay_blocked_batch),
         cmocka_unit_test(test_overlay_blocked_empty_batch),
         cmocka_unit_test(test_overlay_blocked_empty_batch_order),
+        cmocka_unit_test(test_event_edges),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_no_blocks),
         cmocka_unit_test(test_alloc_failures),
