@@ -1247,16 +1247,17 @@ bool ces_find_program(const char *name, char *buf, size_t size)
     return false;
 }
 
-/* Runs `dot -T<fmt> -o out` (dot: the program's path) with the text on its
+/* Runs `dot -T<fmt>` (dot: the program's path) with the text on its
  * standard input (from an unlinked temporary file, so that a dot that dies
- * early cannot raise SIGPIPE in the caller); errors name `path`, the file
- * that `out` is to become. */
-static int render(struct ces_ctx *ctx, const char *dot, const char *text, const char *out,
+ * early cannot raise SIGPIPE in the caller) and its standard output on
+ * out_fd, the file that is to become `path` (or `path` itself, a pipe or a
+ * device); errors name `path`. */
+static int render(struct ces_ctx *ctx, const char *dot, const char *text, int out_fd,
                   const char *path, const char *fmt)
 {
     char tmpl[4096], tflag[16];
     const char *tmpdir = getenv("TMPDIR");
-    char *argv[6];
+    char *argv[3];
     posix_spawn_file_actions_t fa;
     pid_t pid;
     int fd, status = 0, err, rc = CES_OK;
@@ -1277,14 +1278,14 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, const 
     snprintf(tflag, sizeof(tflag), "-T%s", fmt);
     argv[0] = "dot";
     argv[1] = tflag;
-    argv[2] = "-o";
-    argv[3] = (char *)out;
-    argv[4] = NULL;
+    argv[2] = NULL;
     if (posix_spawn_file_actions_init(&fa) != 0) {
         rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "posix_spawn_file_actions_init failed");
         goto close_fd;
     }
     err = posix_spawn_file_actions_adddup2(&fa, fd, STDIN_FILENO);
+    if (err == 0)
+        err = posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
     if (err == 0)
         err = posix_spawn(&pid, dot, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -1299,7 +1300,7 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, const 
         }
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        rc = ces_ctx_error(ctx, CES_ERR_IO, "dot -T%s -o %s failed (%s %d)", fmt, path,
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "dot -T%s failed drawing %s (%s %d)", fmt, path,
                            WIFEXITED(status) ? "exit status" : "signal",
                            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 close_fd:
@@ -1332,12 +1333,13 @@ int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
     fd = ces_file_create_beside(ctx, path, &of);
     if (fd < 0)
         return CES_ERR_IO;
-    if (fmt == NULL && ces_write_all(fd, dot_text, strlen(dot_text)) != 0)
+    /* dot writes the file through its standard output: opened again by
+     * name, a pipe's reader would have seen the end of the stream first */
+    if (fmt != NULL)
+        rc = render(ctx, dot, dot_text, fd, path, fmt);
+    else if (ces_write_all(fd, dot_text, strlen(dot_text)) != 0)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     if (close(fd) != 0 && rc == CES_OK)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    /* dot writes the temporary file by name */
-    if (fmt != NULL && rc == CES_OK)
-        rc = render(ctx, dot, dot_text, of.name, path, fmt);
     return ces_file_replace(ctx, &of, path, rc);
 }

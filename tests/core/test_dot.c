@@ -11,8 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char tiny_text[] =
@@ -792,7 +795,7 @@ static void test_write(void **state)
         {
             char want[512];
 
-            snprintf(want, sizeof(want), "dot -Tsvg -o %s failed (exit status 1)", svg);
+            snprintf(want, sizeof(want), "dot -Tsvg failed drawing %s (exit status 1)", svg);
             assert_string_equal(ces_ctx_last_error(ctx), want);
         }
     }
@@ -872,7 +875,7 @@ static void test_write_replaces_when_complete(void **state)
         assert_string_equal(back, "keep\n");
         free(back);
         assert_int_equal(write_limited(ctx, t, svg, 2 * strlen(t)), CES_ERR_IO);
-        snprintf(want, sizeof(want), "dot -Tsvg -o %s failed (exit status 1)", svg);
+        snprintf(want, sizeof(want), "dot -Tsvg failed drawing %s (exit status 1)", svg);
         assert_string_equal(ces_ctx_last_error(ctx), want);
         back = ces_test_read_file(svg, NULL);
         assert_string_equal(back, "keep\n");
@@ -1021,6 +1024,62 @@ static void test_title_escaped(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A named pipe is written in place, for .svg as for .dot: its reader
+ * gets the whole picture before the end of the stream.  The pipe was
+ * opened and closed before Graphviz opened it again by name, so a reader
+ * saw an empty stream, and Graphviz then waited for another reader. */
+static void test_write_svg_to_pipe(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    char *t = emit(ctx, g, NULL), *dir = ces_test_tmpdir(), fifo[256];
+    int status = 0, rc;
+    pid_t pid;
+
+    (void)state;
+    snprintf(fifo, sizeof(fifo), "%s/p.svg", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* the reader: what comes before the first end of the stream, then
+         * a reader and writer of its own, so that a writer that opens the
+         * pipe again does not wait */
+        static char got[1 << 20];
+        size_t len = 0;
+        ssize_t n;
+        int fd = open(fifo, O_RDONLY);
+        struct pollfd pfd;
+        bool whole;
+
+        while (fd >= 0 && len < sizeof(got) - 1 &&
+               (n = read(fd, got + len, sizeof(got) - 1 - len)) > 0)
+            len += (size_t)n;
+        got[len] = '\0';
+        whole = strstr(got, "<svg") != NULL && strstr(got, "</svg>") != NULL;
+        pfd.fd = open(fifo, O_RDWR);
+        pfd.events = POLLIN;
+        while (pfd.fd >= 0 && poll(&pfd, 1, 500) > 0 && read(pfd.fd, got, sizeof(got)) > 0)
+            continue;
+        _exit(whole ? 0 : 1);
+    }
+    rc = ces_dot_write(ctx, t, fifo);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (rc == CES_ERR_UNSUPPORTED) {
+        print_message("dot not installed; skipping rendering\n");
+    } else {
+        assert_int_equal(rc, CES_OK);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    assert_int_equal(unlink(fifo), 0);
+    assert_int_equal(rmdir(dir), 0);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1044,6 +1103,7 @@ int main(void)
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_write_replaces_when_complete),
+        cmocka_unit_test(test_write_svg_to_pipe),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
