@@ -185,6 +185,10 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolle
         fill = "#ffc680";
         color = "#e67300";
         penwidth = "2.5";
+    } else if (mi != NULL && (mi->style_bits & (1u << CES_DOT_MISMATCH))) {
+        fill = "#f0a8f0";
+        color = "#a0229f";
+        penwidth = "2.5";
     } else if (mi != NULL && mi->nsteps > 0) {
         penwidth = "2";
         color = "#000000";
@@ -1105,7 +1109,7 @@ static int load_marks(struct dot_state *st)
                                  "dot overlay: mark %zu names op %" PRIu32 " of rank %" PRIu32
                                  " in block %" PRIu32 ", which has %" PRIu32 " ops",
                                  m, mk->index, mk->rank, mk->block, n);
-        if (mk->style > CES_DOT_RACE)
+        if (mk->style > CES_DOT_MISMATCH)
             return ces_ctx_error(st->ctx, CES_ERR_INVALID,
                                  "dot overlay: mark %zu has unknown style %" PRIu32, m,
                                  mk->style);
@@ -1136,7 +1140,8 @@ static void emit_legend(struct dot_state *st)
     if (ces_graph_nevents(st->g) > 0)
         ces_sb_puts(&st->sb, "dotted purple: record -> an await that waits for it\\l");
     if (st->marks != NULL)
-        ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked, orange = race\\l");
+        ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked, orange = race, "
+                             "magenta = found wrong bytes\\l");
     if (st->skip_far)
         ces_sb_printf(&st->sb, "(%zu write -> wait edges between different blocks not drawn)\\l",
                       st->nfar);

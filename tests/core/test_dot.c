@@ -401,7 +401,8 @@ static void test_overlay(void **state)
     assert_non_null(strstr(t, "n0_0_8 [label=\"r0.s0#8\\nconsume recv[0:8] == send[0:8]@1"
                               "\\nstep 5\", fillcolor=\"#ffc680\", color=\"#e67300\""));
     assert_non_null(strstr(t, "n1_1_0 [label=\"r1.s0#9\\nwait ready[0] >= 9\\nsteps 3,4\""));
-    assert_non_null(strstr(t, "overlay: steps numbered, red = blocked, orange = race"));
+    assert_non_null(strstr(t, "overlay: steps numbered, red = blocked, orange = race, magenta = "
+                              "found wrong bytes\\l"));
     ces_free(ctx, t);
 
     marks[6].index = 1;
@@ -618,6 +619,35 @@ static void test_event_edges(void **state)
         ces_free(ctx, t);
         ces_graph_destroy(g);
     }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The consume that found wrong bytes (a MISMATCH) is painted, as blocked
+ * ops and racing accesses are: among a counterexample's numbered steps it
+ * was not told from the other consumes.  Blocked and race marks win. */
+static void test_overlay_mismatch(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_dot_mark marks[] = {{0, 0, 8, 7, CES_DOT_STEP}, {0, 0, 8, 0, CES_DOT_MISMATCH},
+                                   {0, 1, 8, 0, CES_DOT_MISMATCH}, {0, 1, 8, 0, CES_DOT_RACE}};
+    struct ces_dot_overlay ov = {marks, 2, "MISMATCH counterexample"};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "n0_0_8 [label=\"r0.s0#8\\nconsume recv[0:8] == send[0:8]@1\\n"
+                              "step 7\", fillcolor=\"#f0a8f0\", color=\"#a0229f\", "
+                              "penwidth=2.5];\n"));
+    assert_non_null(strstr(t, "red = blocked, orange = race, magenta = found wrong bytes\\l"));
+    ces_free(ctx, t);
+    ov.nmarks = 4;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "n0_1_8 [label=\"r1.s0#8\\nconsume recv[0:8] == send[0:8]@0\", "
+                              "fillcolor=\"#ffc680\", color=\"#e67300\", penwidth=2.5];\n"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -1098,6 +1128,7 @@ int main(void)
         cmocka_unit_test(test_overlay_blocked_empty_batch),
         cmocka_unit_test(test_overlay_blocked_empty_batch_order),
         cmocka_unit_test(test_event_edges),
+        cmocka_unit_test(test_overlay_mismatch),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_no_blocks),
         cmocka_unit_test(test_alloc_failures),
