@@ -7,7 +7,8 @@
  * that a cluster per block (an eager iteration, or a graph phase drawn once
  * and labelled "replayed xK"); ops are nodes in program order linked by
  * solid gray edges; the copies of a batch sit in a green box.  Dashed blue
- * edges go from each write to every wait it can satisfy; bold red edges go
+ * edges go from each write to every wait it can satisfy; dotted purple ones
+ * from each record to the awaits that wait for it; bold red edges go
  * from each copy into another rank to the ops there that read what it wrote.
  * Cross edges do not constrain the layout, so every lane stays a straight
  * column and large graphs lay out quickly.  Output depends only on the graph
@@ -91,22 +92,39 @@ static void node_id(char *buf, size_t size, struct dot_ref r)
     snprintf(buf, size, "n%" PRIu32 "_%" PRIu32 "_%" PRIu32, r.block, r.rank, r.index);
 }
 
-/* Appends s as the inside of a dot double-quoted string. */
+/* Graphviz refuses a quoted string of 16384 bytes or more ("longer than
+ * 16384?") and a node wider than 65535 points (about 13,000 characters):
+ * put_escaped starts a new line and a new string, joined by '+', every
+ * this many bytes. */
+#define DOT_STRING_PIECE 4096
+
+/* Appends s as the inside of a dot double-quoted string, a line of
+ * DOT_STRING_PIECE bytes or so per string, the strings joined by '+' (an
+ * escape, and a UTF-8 character, is never split). */
 static void put_escaped(struct ces_sb *sb, const char *s)
 {
-    char chunk[2] = {0, 0};
+    char one[2] = {0, 0};
+    size_t piece = 0;
 
     for (; *s != '\0'; s++) {
-        if (*s == '"' || *s == '\\') {
-            ces_sb_puts(sb, "\\");
-            chunk[0] = *s;
-            ces_sb_puts(sb, chunk);
-        } else if (*s == '\n') {
-            ces_sb_puts(sb, "\\n");
-        } else {
-            chunk[0] = *s;
-            ces_sb_puts(sb, chunk);
+        const char *chunk = one;
+
+        if (*s == '"')
+            chunk = "\\\"";
+        else if (*s == '\\')
+            chunk = "\\\\";
+        else if (*s == '\n')
+            chunk = "\\n";
+        else if (*s == '&') /* Graphviz reads entities ("&amp;", "&#65;") in every label */
+            chunk = "&amp;";
+        else
+            one[0] = *s;
+        if (piece >= DOT_STRING_PIECE && ((unsigned char)*s & 0xc0) != 0x80) {
+            ces_sb_puts(sb, "\\n\" + \"");
+            piece = 0;
         }
+        ces_sb_puts(sb, chunk);
+        piece += strlen(chunk);
     }
 }
 
@@ -166,6 +184,10 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolle
     } else if (mi != NULL && (mi->style_bits & (1u << CES_DOT_RACE))) {
         fill = "#ffc680";
         color = "#e67300";
+        penwidth = "2.5";
+    } else if (mi != NULL && (mi->style_bits & (1u << CES_DOT_MISMATCH))) {
+        fill = "#f0a8f0";
+        color = "#a0229f";
         penwidth = "2.5";
     } else if (mi != NULL && mi->nsteps > 0) {
         penwidth = "2";
@@ -382,7 +404,8 @@ static int emit_clusters(struct dot_state *st)
 
 /* Program order of each lane across its blocks.  A batch is entered through
  * its first copy and left from its last one (lhead/ltail on the box); the
- * copies inside are stacked by invisible edges: they have no order. */
+ * copies inside are stacked by invisible edges: they have no order.  A
+ * blocked batch without copies is entered and left through its node. */
 static void emit_order_edges(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
@@ -403,20 +426,25 @@ static void emit_order_edges(struct dot_state *st)
                     if (ops[k].stream != s)
                         continue;
                     if (ops[k].kind == CES_OP_BATCH) {
+                        bool empty;
+
                         snprintf(box, sizeof(box), "cluster_batch_%" PRIu32 "_%" PRIu32
                                  "_%" PRIu32, b, r, k);
                         first[0] = last[0] = '\0';
-                        continue;
-                    }
-                    if (ops[k].kind == CES_OP_END) {
+                        if (batch_blocked(st, b, r, k, &empty) == NULL || !empty)
+                            continue;
+                        /* its node stands in the copies' place */
+                        empty_id(id, sizeof(id), b, r, k);
+                    } else if (ops[k].kind == CES_OP_END) {
                         if (first[0] != '\0') {
                             snprintf(prev, sizeof(prev), "%s", last);
                             snprintf(prev_box, sizeof(prev_box), "%s", box);
                         }
                         box[0] = '\0';
                         continue;
+                    } else {
+                        node_id(id, sizeof(id), ref);
                     }
-                    node_id(id, sizeof(id), ref);
                     if (box[0] != '\0' && first[0] != '\0') {
                         ces_sb_printf(&st->sb, "%s -> %s [style=invis];\n", last, id);
                         snprintf(last, sizeof(last), "%s", id);
@@ -714,6 +742,70 @@ static void signal_edges(struct dot_state *st, bool emit)
             }
         }
     }
+}
+
+/* --- record -> await edges ------------------------------------------------ */
+
+/* Each await points at the record it waits for: the latest `record` of its
+ * event before it in its rank's enqueue order.  A graph phase is drawn
+ * once: from its second replay on, an await that no record of its event
+ * precedes within the phase waits for the phase's last one. */
+static int emit_event_edges(struct dot_state *st)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g), ne = ces_graph_nevents(g);
+    /* [ne]: the latest record of each event, and the last one in the block;
+     * block UINT32_MAX: none */
+    struct dot_ref *last = ces_malloc(st->ctx, (size_t)(ne > 0 ? 2 * ne : 1) * sizeof(*last));
+    struct dot_ref *in_block = last + ne;
+
+    if (last == NULL)
+        return CES_ERR_NOMEM;
+    for (uint32_t r = 0; r < g->ranks; r++) {
+        for (uint32_t e = 0; e < ne; e++)
+            last[e].block = UINT32_MAX;
+        for (uint32_t b = 0; b < nb; b++) {
+            uint32_t n = 0;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+            bool again = ces_graph_block(g, b).reps > 1;
+
+            for (uint32_t k = 0; k < n; k++) {
+                if (ops[k].kind == CES_OP_RECORD)
+                    in_block[ops[k].event].block = UINT32_MAX;
+            }
+            for (uint32_t k = 0; k < n; k++) {
+                if (ops[k].kind == CES_OP_RECORD)
+                    in_block[ops[k].event] = (struct dot_ref){b, r, k};
+            }
+            for (uint32_t k = 0; k < n; k++) {
+                const struct dot_ref *from[2] = {NULL, NULL};
+                uint32_t e = ops[k].event;
+                char id[64], to[64];
+
+                if (ops[k].kind == CES_OP_RECORD)
+                    last[e] = (struct dot_ref){b, r, k};
+                if (ops[k].kind != CES_OP_AWAIT)
+                    continue;
+                if (last[e].block != UINT32_MAX)
+                    from[0] = &last[e];
+                if (again && last[e].block != b && in_block[e].block == b)
+                    from[1] = &in_block[e];
+                node_id(to, sizeof(to), (struct dot_ref){b, r, k});
+                for (int i = 0; i < 2; i++) {
+                    if (from[i] == NULL)
+                        continue;
+                    node_id(id, sizeof(id), *from[i]);
+                    ces_sb_printf(&st->sb,
+                                  "%s -> %s [style=dotted, color=\"#7b3fa0\", penwidth=1.5, "
+                                  "constraint=false];\n",
+                                  id, to);
+                    st->cross++;
+                }
+            }
+        }
+    }
+    ces_free(st->ctx, last);
+    return CES_OK;
 }
 
 /* --- data edges ---------------------------------------------------------- */
@@ -1017,7 +1109,7 @@ static int load_marks(struct dot_state *st)
                                  "dot overlay: mark %zu names op %" PRIu32 " of rank %" PRIu32
                                  " in block %" PRIu32 ", which has %" PRIu32 " ops",
                                  m, mk->index, mk->rank, mk->block, n);
-        if (mk->style > CES_DOT_RACE)
+        if (mk->style > CES_DOT_MISMATCH)
             return ces_ctx_error(st->ctx, CES_ERR_INVALID,
                                  "dot overlay: mark %zu has unknown style %" PRIu32, m,
                                  mk->style);
@@ -1045,8 +1137,11 @@ static void emit_legend(struct dot_state *st)
                 "bold red: copy into another rank -> what reads it\\l"
                 "green box: one batch (its copies are unordered)\\l"
                 "blue write, yellow wait, green copy, gray produce/consume\\l");
+    if (ces_graph_nevents(st->g) > 0)
+        ces_sb_puts(&st->sb, "dotted purple: record -> an await that waits for it\\l");
     if (st->marks != NULL)
-        ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked, orange = race\\l");
+        ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked, orange = race, "
+                             "magenta = found wrong bytes\\l");
     if (st->skip_far)
         ces_sb_printf(&st->sb, "(%zu write -> wait edges between different blocks not drawn)\\l",
                       st->nfar);
@@ -1103,7 +1198,9 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     emit_rank_order(&st);
     emit_order_edges(&st);
     signal_edges(&st, true);
-    rc = emit_data_edges(&st);
+    rc = emit_event_edges(&st);
+    if (rc == CES_OK)
+        rc = emit_data_edges(&st);
     if (rc != CES_OK) {
         ces_ctx_error(ctx, rc, "out of memory drawing the graph");
         goto free_state;
@@ -1155,16 +1252,17 @@ bool ces_find_program(const char *name, char *buf, size_t size)
     return false;
 }
 
-/* Runs `dot -T<fmt> -o out` (dot: the program's path) with the text on its
+/* Runs `dot -T<fmt>` (dot: the program's path) with the text on its
  * standard input (from an unlinked temporary file, so that a dot that dies
- * early cannot raise SIGPIPE in the caller); errors name `path`, the file
- * that `out` is to become. */
-static int render(struct ces_ctx *ctx, const char *dot, const char *text, const char *out,
+ * early cannot raise SIGPIPE in the caller) and its standard output on
+ * out_fd, the file that is to become `path` (or `path` itself, a pipe or a
+ * device); errors name `path`. */
+static int render(struct ces_ctx *ctx, const char *dot, const char *text, int out_fd,
                   const char *path, const char *fmt)
 {
     char tmpl[4096], tflag[16];
     const char *tmpdir = getenv("TMPDIR");
-    char *argv[6];
+    char *argv[3];
     posix_spawn_file_actions_t fa;
     pid_t pid;
     int fd, status = 0, err, rc = CES_OK;
@@ -1185,14 +1283,14 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, const 
     snprintf(tflag, sizeof(tflag), "-T%s", fmt);
     argv[0] = "dot";
     argv[1] = tflag;
-    argv[2] = "-o";
-    argv[3] = (char *)out;
-    argv[4] = NULL;
+    argv[2] = NULL;
     if (posix_spawn_file_actions_init(&fa) != 0) {
         rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "posix_spawn_file_actions_init failed");
         goto close_fd;
     }
     err = posix_spawn_file_actions_adddup2(&fa, fd, STDIN_FILENO);
+    if (err == 0)
+        err = posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
     if (err == 0)
         err = posix_spawn(&pid, dot, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -1207,7 +1305,7 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, const 
         }
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        rc = ces_ctx_error(ctx, CES_ERR_IO, "dot -T%s -o %s failed (%s %d)", fmt, path,
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "dot -T%s failed drawing %s (%s %d)", fmt, path,
                            WIFEXITED(status) ? "exit status" : "signal",
                            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 close_fd:
@@ -1240,12 +1338,13 @@ int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
     fd = ces_file_create_beside(ctx, path, &of);
     if (fd < 0)
         return CES_ERR_IO;
-    if (fmt == NULL && ces_write_all(fd, dot_text, strlen(dot_text)) != 0)
+    /* dot writes the file through its standard output: opened again by
+     * name, a pipe's reader would have seen the end of the stream first */
+    if (fmt != NULL)
+        rc = render(ctx, dot, dot_text, fd, path, fmt);
+    else if (ces_write_all(fd, dot_text, strlen(dot_text)) != 0)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     if (close(fd) != 0 && rc == CES_OK)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    /* dot writes the temporary file by name */
-    if (fmt != NULL && rc == CES_OK)
-        rc = render(ctx, dot, dot_text, of.name, path, fmt);
     return ces_file_replace(ctx, &of, path, rc);
 }

@@ -905,6 +905,8 @@ int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
             for (int k = 0; k < 2 && rc == CES_OK; k++)
                 rc = mark(r->ctx, sd, &d->race[k].pos, d->race[k].step, CES_DOT_RACE);
         }
+        if (d->cls == CES_V_MISMATCH && rc == CES_OK)
+            rc = mark(r->ctx, sd, &d->mismatch.pos, 0, CES_DOT_MISMATCH);
         if (rc != CES_OK)
             return ces_ctx_error(r->ctx, rc, "out of memory drawing the counterexample");
         ces_verdict_format(d->cls == CES_CHECK_ABORTED ? 0 : d->cls, v, sizeof(v));

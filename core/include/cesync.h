@@ -500,7 +500,13 @@ struct ces_dot_mark {
     uint32_t step;  /* 1-based step number to print on the node, 0 = none */
     uint32_t style; /* enum ces_dot_style */
 };
-enum ces_dot_style { CES_DOT_STEP = 0, CES_DOT_BLOCKED = 1, CES_DOT_RACE = 2 };
+/* MISMATCH: the consume that found wrong bytes */
+enum ces_dot_style {
+    CES_DOT_STEP = 0,
+    CES_DOT_BLOCKED = 1,
+    CES_DOT_RACE = 2,
+    CES_DOT_MISMATCH = 3
+};
 
 struct ces_dot_overlay {
     const struct ces_dot_mark *marks;
@@ -509,8 +515,8 @@ struct ces_dot_overlay {
 };
 
 /* Writes the graph as Graphviz dot: a cluster per rank, a lane per stream,
- * ops in program order, dashed write -> wait edges, data edges for remote
- * copies, a legend.  Deterministic.  Free *text with ces_free. */
+ * ops in program order, dashed write -> wait edges, dotted record -> await
+ * edges, data edges for remote copies, a legend.  Deterministic.  Free *text with ces_free. */
 CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_dot_overlay *overlay, char **text, size_t *len);
 
@@ -859,8 +865,9 @@ CES_API int ces_check_report_print(struct ces_ctx *ctx, const struct ces_check_r
 CES_API int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
                                   char **text, size_t *len);
 /* Fills *out with the marks of defect `i` (steps numbered, blocked ops, the
- * racing accesses) for ces_dot_emit.  The marks and title belong to the
- * report and live until it is destroyed.  CES_ERR_INVALID if i is out of
+ * racing accesses, the consume that found wrong bytes) for ces_dot_emit.
+ * The marks and title belong to the report and live until it is destroyed.
+ * CES_ERR_INVALID if i is out of
  * range. */
 CES_API int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
                                      struct ces_dot_overlay *out);

@@ -11,8 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char tiny_text[] =
@@ -398,7 +401,8 @@ static void test_overlay(void **state)
     assert_non_null(strstr(t, "n0_0_8 [label=\"r0.s0#8\\nconsume recv[0:8] == send[0:8]@1"
                               "\\nstep 5\", fillcolor=\"#ffc680\", color=\"#e67300\""));
     assert_non_null(strstr(t, "n1_1_0 [label=\"r1.s0#9\\nwait ready[0] >= 9\\nsteps 3,4\""));
-    assert_non_null(strstr(t, "overlay: steps numbered, red = blocked, orange = race"));
+    assert_non_null(strstr(t, "overlay: steps numbered, red = blocked, orange = race, magenta = "
+                              "found wrong bytes\\l"));
     ces_free(ctx, t);
 
     marks[6].index = 1;
@@ -524,6 +528,124 @@ static void test_overlay_blocked_empty_batch(void **state)
     t = emit(ctx, g, NULL);
     assert_null(strstr(t, "cluster_r0_s1"));
     assert_null(strstr(t, "empty_b"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A blocked batch without copies in the middle of its lane keeps its
+ * place in program order: the gray edges run into its node and out of it.
+ * They went past it, and Graphviz drew it at the top of the lane, above
+ * the write that precedes it. */
+static void test_overlay_blocked_empty_batch_order(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "streams 2\n"
+                               "signal f u32 1\n"
+                               "phase eager x1\n"
+                               "r0 s1 : write f[0] = 1\n"
+                               "r0 s1 : batch\n"
+                               "r0 s1 : end\n"
+                               "r0 s1 : write f[0] = 2\n"
+                               "r0 s0 : wait f[0] >= 2\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP}, {0, 0, 1, 0, CES_DOT_BLOCKED},
+                                   {0, 0, 4, 0, CES_DOT_BLOCKED}};
+    struct ces_dot_overlay ov = {marks, 3, "HANG counterexample"};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_int_equal(count(t, " [color=\"#888888\""), 2);
+    assert_non_null(strstr(t, "n0_0_0 -> empty_b0_r0_k1 [color=\"#888888\", "
+                              "lhead=cluster_batch_0_0_1];\n"));
+    assert_non_null(strstr(t, "empty_b0_r0_k1 -> n0_0_3 [color=\"#888888\", "
+                              "ltail=cluster_batch_0_0_1];\n"));
+    ces_free(ctx, t);
+    /* unblocked, the empty batch is not drawn: the write leads to the write */
+    t = emit(ctx, g, NULL);
+    assert_int_equal(count(t, " [color=\"#888888\""), 1);
+    assert_non_null(strstr(t, "n0_0_0 -> n0_0_3 [color=\"#888888\"];\n"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* An await points at the record it waits for (SEMANTICS.md section 5):
+ * the latest record of its event before it in the rank's enqueue order, in
+ * an earlier block too; in a graph phase replayed more than once, an await
+ * ahead of the phase's records also at the phase's last one (its second
+ * replay's).  No edge linked them: the order two streams take from an
+ * event, and the delayed write's stream of a delay fault, did not show. */
+static void test_event_edges(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "streams 2\n"
+                               "phase eager x2\n"
+                               "r0 s0 : record e\n"
+                               "r0 s1 : await e\n"
+                               "phase graph x%d\n"
+                               "r0 s1 : await e\n"
+                               "r0 s0 : record e\n"
+                               "r0 s1 : await e\n";
+    static const char style[] = " [style=dotted, color=\"#7b3fa0\", penwidth=1.5, "
+                                "constraint=false];\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char buf[512], want[512];
+
+    (void)state;
+    for (int reps = 1; reps <= 2; reps++) {
+        static const char *const edges[] = {"n0_0_0 -> n0_0_1", "n1_0_0 -> n1_0_1",
+                                            "n1_0_0 -> n2_0_0", "n2_0_1 -> n2_0_2",
+                                            "n2_0_1 -> n2_0_0"};
+        struct ces_graph *g;
+        char *t;
+
+        snprintf(buf, sizeof(buf), text, reps);
+        g = ces_test_text_graph(ctx, buf);
+        t = emit(ctx, g, NULL);
+        /* the last edge only when the phase is replayed */
+        assert_int_equal(count(t, style), reps == 1 ? 4 : 5);
+        for (int i = 0; i < (reps == 1 ? 4 : 5); i++) {
+            snprintf(want, sizeof(want), "%s%s", edges[i], style);
+            assert_non_null(strstr(t, want));
+        }
+        assert_non_null(strstr(t, "dotted purple: record -> an await that waits for it\\l"));
+        ces_free(ctx, t);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The consume that found wrong bytes (a MISMATCH) is painted, as blocked
+ * ops and racing accesses are: among a counterexample's numbered steps it
+ * was not told from the other consumes.  Blocked and race marks win. */
+static void test_overlay_mismatch(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_dot_mark marks[] = {{0, 0, 8, 7, CES_DOT_STEP}, {0, 0, 8, 0, CES_DOT_MISMATCH},
+                                   {0, 1, 8, 0, CES_DOT_MISMATCH}, {0, 1, 8, 0, CES_DOT_RACE}};
+    struct ces_dot_overlay ov = {marks, 2, "MISMATCH counterexample"};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "n0_0_8 [label=\"r0.s0#8\\nconsume recv[0:8] == send[0:8]@1\\n"
+                              "step 7\", fillcolor=\"#f0a8f0\", color=\"#a0229f\", "
+                              "penwidth=2.5];\n"));
+    assert_non_null(strstr(t, "red = blocked, orange = race, magenta = found wrong bytes\\l"));
+    ces_free(ctx, t);
+    ov.nmarks = 4;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "n0_1_8 [label=\"r1.s0#8\\nconsume recv[0:8] == send[0:8]@0\", "
+                              "fillcolor=\"#ffc680\", color=\"#e67300\", penwidth=2.5];\n"));
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -703,7 +825,7 @@ static void test_write(void **state)
         {
             char want[512];
 
-            snprintf(want, sizeof(want), "dot -Tsvg -o %s failed (exit status 1)", svg);
+            snprintf(want, sizeof(want), "dot -Tsvg failed drawing %s (exit status 1)", svg);
             assert_string_equal(ces_ctx_last_error(ctx), want);
         }
     }
@@ -783,7 +905,7 @@ static void test_write_replaces_when_complete(void **state)
         assert_string_equal(back, "keep\n");
         free(back);
         assert_int_equal(write_limited(ctx, t, svg, 2 * strlen(t)), CES_ERR_IO);
-        snprintf(want, sizeof(want), "dot -Tsvg -o %s failed (exit status 1)", svg);
+        snprintf(want, sizeof(want), "dot -Tsvg failed drawing %s (exit status 1)", svg);
         assert_string_equal(ces_ctx_last_error(ctx), want);
         back = ces_test_read_file(svg, NULL);
         assert_string_equal(back, "keep\n");
@@ -818,6 +940,176 @@ static void test_write_replaces_when_complete(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The longest double-quoted string of dot text t (its bytes between the
+ * quotes, escapes counted as written). */
+static size_t longest_string(const char *t)
+{
+    size_t most = 0;
+
+    for (; *t != '\0'; t++) {
+        const char *q;
+
+        if (*t != '"')
+            continue;
+        for (q = t + 1; *q != '"'; q++) {
+            assert_true(*q != '\0');
+            if (*q == '\\')
+                q++;
+        }
+        most = (size_t)(q - t - 1) > most ? (size_t)(q - t - 1) : most;
+        t = q;
+    }
+    return most;
+}
+
+/* Graphviz refuses a quoted string of 16384 bytes or more, and a node
+ * wider than 65535 points: a label of a longer name is lines of 4096 bytes,
+ * each in a string of its own, the strings joined by '+', and the picture
+ * shows the whole name.  `dot -Tsvg` failed on a name of 8,200 bytes. */
+static void test_very_long_name_renders(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_op cp = {.kind = CES_OP_COPY, .a = {0, 0, 0, 8}, .b = {1, 1, 0, 8}};
+    char *name = malloc(20001), *want = malloc(20100), *t, *svg = NULL, *back;
+    size_t len = 0;
+    int rc;
+
+    (void)state;
+    assert_non_null(name);
+    assert_non_null(want);
+    memset(name, 'b', 20000);
+    name[20000] = '\0';
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, name, 8, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "x", 8, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &cp), CES_OK);
+    t = emit(ctx, g, NULL);
+    /* the op's position, a line of 4096 bytes and its end */
+    assert_int_equal(longest_string(t), strlen("r0.s0#0\\n") + 4096 + strlen("\\n"));
+    /* "copy " and the name's first 4,091 bytes, 4096 more three times,
+     * then the name's last 3,621 bytes and the regions */
+    snprintf(want, 20100, "n0_0_0 [label=\"r0.s0#0\\ncopy %.4091s\\n\" + \"%.4096s\\n\" + "
+             "\"%.4096s\\n\" + \"%.4096s\\n\" + \"%s[0:8] -> x[0:8]@1\", ", name, name, name,
+             name, name + 20000 - 3621);
+    assert_non_null(strstr(t, want));
+    svg = tmp_path(".svg");
+    rc = ces_dot_write(ctx, t, svg);
+    if (rc == CES_ERR_UNSUPPORTED) {
+        print_message("dot not installed; skipping rendering\n");
+    } else {
+        assert_int_equal(rc, CES_OK);
+        back = ces_test_read_file(svg, &len);
+        snprintf(want, 20100, ">copy %.4091s</text>", name);
+        assert_non_null(strstr(back, want));
+        snprintf(want, 20100, ">%.4096s</text>", name);
+        assert_int_equal(count(back, want), 3);
+        snprintf(want, 20100, ">%.3621s[0:8] &#45;&gt; x[0:8]@1</text>", name);
+        assert_non_null(strstr(back, want));
+        free(back);
+        unlink(svg);
+    }
+    free(svg);
+    free(want);
+    free(name);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The title is shown as written: quotes, backslashes, a newline (a line
+ * break), '<', '{', '|', UTF-8, and '&', which Graphviz reads as the
+ * start of an entity in any label: "&amp;" was drawn as "&" and "&#65;"
+ * as "A". */
+static void test_title_escaped(void **state)
+{
+    static const char title[] = "R&amp;D \"q\" \\ <b>&#65; \xc3\xa9 {x|y}\nline 2";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_dot_overlay ov = {NULL, 0, title};
+    char *t = emit(ctx, g, &ov), *svg = tmp_path(".svg"), *back;
+    int rc;
+
+    (void)state;
+    assert_non_null(strstr(t, ", labelloc=t, fontsize=16, label=\"R&amp;amp;D \\\"q\\\" \\\\ "
+                              "<b>&amp;#65; \xc3\xa9 {x|y}\\nline 2\"];\n"));
+    rc = ces_dot_write(ctx, t, svg);
+    if (rc == CES_ERR_UNSUPPORTED) {
+        print_message("dot not installed; skipping rendering\n");
+    } else {
+        assert_int_equal(rc, CES_OK);
+        back = ces_test_read_file(svg, NULL);
+        assert_non_null(strstr(back, ">R&amp;amp;D &quot;q&quot; \\ &lt;b&gt;&amp;#65; "
+                                     "\xc3\xa9 {x|y}</text>"));
+        assert_non_null(strstr(back, ">line 2</text>"));
+        free(back);
+        unlink(svg);
+    }
+    free(svg);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A named pipe is written in place, for .svg as for .dot: its reader
+ * gets the whole picture before the end of the stream.  The pipe was
+ * opened and closed before Graphviz opened it again by name, so a reader
+ * saw an empty stream, and Graphviz then waited for another reader. */
+static void test_write_svg_to_pipe(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    char *t = emit(ctx, g, NULL), *dir = ces_test_tmpdir(), fifo[256];
+    int status = 0, rc;
+    pid_t pid;
+
+    (void)state;
+    snprintf(fifo, sizeof(fifo), "%s/p.svg", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* the reader: what comes before the first end of the stream, then
+         * a reader and writer of its own, so that a writer that opens the
+         * pipe again does not wait */
+        static char got[1 << 20];
+        size_t len = 0;
+        ssize_t n;
+        int fd = open(fifo, O_RDONLY);
+        struct pollfd pfd;
+        bool whole;
+
+        while (fd >= 0 && len < sizeof(got) - 1 &&
+               (n = read(fd, got + len, sizeof(got) - 1 - len)) > 0)
+            len += (size_t)n;
+        got[len] = '\0';
+        whole = strstr(got, "<svg") != NULL && strstr(got, "</svg>") != NULL;
+        pfd.fd = open(fifo, O_RDWR);
+        pfd.events = POLLIN;
+        while (pfd.fd >= 0 && poll(&pfd, 1, 500) > 0 && read(pfd.fd, got, sizeof(got)) > 0)
+            continue;
+        _exit(whole ? 0 : 1);
+    }
+    rc = ces_dot_write(ctx, t, fifo);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (rc == CES_ERR_UNSUPPORTED) {
+        print_message("dot not installed; skipping rendering\n");
+    } else {
+        assert_int_equal(rc, CES_OK);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    assert_int_equal(unlink(fifo), 0);
+    assert_int_equal(rmdir(dir), 0);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -830,13 +1122,19 @@ int main(void)
         cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_long_name_label),
+        cmocka_unit_test(test_very_long_name_renders),
+        cmocka_unit_test(test_title_escaped),
         cmocka_unit_test(test_overlay_blocked_batch),
         cmocka_unit_test(test_overlay_blocked_empty_batch),
+        cmocka_unit_test(test_overlay_blocked_empty_batch_order),
+        cmocka_unit_test(test_event_edges),
+        cmocka_unit_test(test_overlay_mismatch),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_no_blocks),
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_write_replaces_when_complete),
+        cmocka_unit_test(test_write_svg_to_pipe),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -390,6 +390,7 @@ static void test_mismatch_previous_generation(void **state)
     struct ces_graph *g = mk(ctx, 2, 1);
     struct ces_check_report *r;
     const struct ces_check_defect *d;
+    struct ces_dot_overlay ov;
     char *t;
 
     (void)state;
@@ -417,6 +418,14 @@ static void test_mismatch_previous_generation(void **state)
                               "    recv@1[0:32] holds send@0[0:32] of iteration 1\n"
                               "    expected send@0[0:32] of iteration 2\n"));
     ces_free(ctx, t);
+    /* the picture marks the consume (block 1, rank 1's op 1) after the steps */
+    assert_int_equal(ces_check_report_overlay(r, 0, &ov), CES_OK);
+    assert_int_equal(ov.nmarks, d->nsteps + 1);
+    assert_int_equal(ov.marks[d->nsteps].block, 1);
+    assert_int_equal(ov.marks[d->nsteps].rank, 1);
+    assert_int_equal(ov.marks[d->nsteps].index, 1);
+    assert_int_equal(ov.marks[d->nsteps].step, 0);
+    assert_int_equal(ov.marks[d->nsteps].style, CES_DOT_MISMATCH);
     replays(ctx, g, NULL, d);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
