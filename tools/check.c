@@ -302,17 +302,19 @@ static void progress(void *ud, const struct ces_check_stats *s)
     const struct check_args *a = ud;
 
     if (s->mode == CES_CHECK_RANDOM) { /* no states are stored */
-        fprintf(stderr, "check: %llu of %llu random executions, %llu transitions, %.1f s, "
+        fprintf(stderr, "check: %llu of %llu random execution%s, %llu transition%s, %.1f s, "
                 "%.0f executions/s\n",
                 (unsigned long long)s->executions, (unsigned long long)a->o.random,
-                (unsigned long long)s->transitions, s->seconds,
+                ces_plural(a->o.random), (unsigned long long)s->transitions,
+                ces_plural(s->transitions), s->seconds,
                 s->seconds > 0 ? (double)s->executions / s->seconds : 0.0);
         return;
     }
-    fprintf(stderr, "check: %llu states, %llu transitions, %llu executions, %.1f s, %.0f states/s,"
-            " %.1f MiB\n",
-            (unsigned long long)s->states, (unsigned long long)s->transitions,
-            (unsigned long long)s->executions, s->seconds,
+    fprintf(stderr, "check: %llu state%s, %llu transition%s, %llu execution%s, %.1f s, %.0f "
+            "states/s, %.1f MiB\n",
+            (unsigned long long)s->states, ces_plural(s->states),
+            (unsigned long long)s->transitions, ces_plural(s->transitions),
+            (unsigned long long)s->executions, ces_plural(s->executions), s->seconds,
             s->seconds > 0 ? (double)s->states / s->seconds : 0.0,
             (double)s->peak_memory / (1024.0 * 1024.0));
 }
@@ -320,8 +322,8 @@ static void progress(void *ud, const struct ces_check_stats *s)
 static void sweep_progress(void *ud, size_t done, size_t total, double seconds)
 {
     (void)ud;
-    fprintf(stderr, "check: fault sweep: %zu of %zu faults checked, %.1f s\n", done, total,
-            seconds);
+    fprintf(stderr, "check: fault sweep: %zu of %zu fault%s checked, %.1f s\n", done, total,
+            ces_plural(total), seconds);
 }
 
 static int exit_of(uint32_t verdict)
@@ -435,9 +437,10 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     }
     /* incomplete: of all the faults (a search that a bound or --first cut
      * short may have found a defect too), not a class beside the others */
-    printf("fault sweep: %zu faults: %zu show as HANG or DEADLOCK, %zu as RACE or MISMATCH, %zu "
-           "tolerated (OK); %zu of them incomplete; with --abort %zu stay blocked\n",
-           n, by_kind[3][1], by_kind[3][2], by_kind[3][3], incomplete, blocked);
+    printf("fault sweep: %zu fault%s: %zu show%s as HANG or DEADLOCK, %zu as RACE or MISMATCH, "
+           "%zu tolerated (OK); %zu of them incomplete; with --abort %zu stay%s blocked\n",
+           n, ces_plural(n), by_kind[3][1], by_kind[3][1] == 1 ? "s" : "", by_kind[3][2],
+           by_kind[3][3], incomplete, blocked, blocked == 1 ? "s" : "");
     ec = blocked > 0 || exit_of(base) == CES_EXIT_DEFECT ? CES_EXIT_DEFECT
          : incomplete > 0 || exit_of(base) == CES_EXIT_INCOMPLETE ? CES_EXIT_INCOMPLETE
                                                                   : CES_EXIT_OK;

@@ -505,6 +505,22 @@ static void test_sweep_options(void **state)
                            "MISMATCH, 4 tolerated (OK); 0 of them incomplete; with --abort 0 stay "
                            "blocked\n");
     free(o);
+    /* one fault of three shows: its verb in the singular (it read "1 show") */
+    {
+        char *dir = ces_test_tmpdir(), path[128];
+
+        snprintf(path, sizeof(path), "%s/one.ces", dir);
+        ces_test_put_file(path, "cesync 1\nranks 1\nsignal f u32 1\nphase eager x1\n"
+                                "r0 : write f[0] = 1\n");
+        assert_int_equal(ces_test_tool(dir, "check one.ces --fault-sweep --quiet", &o), 0);
+        assert_string_equal(o, "without faults: verdict: OK\n"
+                               "fault sweep: 3 faults: 1 shows as HANG or DEADLOCK, 0 as RACE or "
+                               "MISMATCH, 2 tolerated (OK); 0 of them incomplete; with --abort 0 "
+                               "stay blocked\n");
+        free(o);
+        assert_int_equal(remove(path), 0);
+        assert_int_equal(rmdir(dir), 0);
+    }
     /* --first cuts short every search that found a defect: those faults are
      * incomplete too, a part of the total, not a class beside the others */
     assert_int_equal(run("alltoall --ranks 2 --sync mono --fault-sweep --quiet --first", &o), 3);
