@@ -361,9 +361,18 @@ static int check_bounds(struct ces_ctx *ctx, const struct ces_prog *p)
 {
     uint64_t max_blocks = MAX_RANK_BLOCKS / p->ranks;
     uint64_t blocks = 0, nops = 0;
+    /* the advice: replays of eager iterations can become one graph phase;
+     * graph phases (and eager ones of one iteration) only fewer */
+    const char *fewer_blocks = "use fewer phases", *fewer_ops = "use fewer ops";
 
     if (max_blocks > MAX_BLOCKS)
         max_blocks = MAX_BLOCKS;
+    for (size_t f = 0; f < p->phases.len; f++) {
+        const struct ces_pphase *ph = &CES_VEC_AT(&p->phases, struct ces_pphase, f);
+
+        if (ph->kind != CES_PHASE_GRAPH && ph->reps > 1)
+            fewer_blocks = fewer_ops = "use a graph phase or fewer iterations";
+    }
     for (size_t f = 0; f < p->phases.len; f++) {
         const struct ces_pphase *ph = &CES_VEC_AT(&p->phases, struct ces_pphase, f);
         uint32_t instances = ph->kind == CES_PHASE_GRAPH ? 1 : ph->reps;
@@ -378,13 +387,13 @@ static int check_bounds(struct ces_ctx *ctx, const struct ces_prog *p)
             if (++blocks > max_blocks && max_blocks == MAX_BLOCKS)
                 return ces_ctx_error(ctx, CES_ERR_LIMIT,
                                      "%s:%" PRIu32 ":1: the schedule expands to more than %"
-                                     PRIu64 " blocks: use a graph phase or fewer iterations",
-                                     p->file, ph->line, max_blocks);
+                                     PRIu64 " blocks: %s",
+                                     p->file, ph->line, max_blocks, fewer_blocks);
             if (blocks > max_blocks)
                 return ces_ctx_error(ctx, CES_ERR_LIMIT,
                                      "%s:%" PRIu32 ":1: the schedule expands to more than %"
-                                     PRIu64 " blocks of %" PRIu32 " ranks: use a graph phase or "
-                                     "fewer iterations", p->file, ph->line, max_blocks, p->ranks);
+                                     PRIu64 " blocks of %" PRIu32 " ranks: %s", p->file, ph->line,
+                                     max_blocks, p->ranks, fewer_blocks);
             if (body <= left) {
                 nops += body;
                 continue;
@@ -396,9 +405,8 @@ static int check_bounds(struct ces_ctx *ctx, const struct ces_prog *p)
                 if (c > left)
                     return ces_ctx_error(ctx, CES_ERR_LIMIT,
                                          "%s:%" PRIu32 ":%" PRIu32 ": the schedule expands to "
-                                         "more than %" PRIu64 " ops: use a graph phase or fewer "
-                                         "iterations", p->file, po->line, po->who_col,
-                                         MAX_EXPANDED_OPS);
+                                         "more than %" PRIu64 " ops: %s", p->file, po->line,
+                                         po->who_col, MAX_EXPANDED_OPS, fewer_ops);
                 left -= c;
             }
         }

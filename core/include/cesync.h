@@ -343,8 +343,9 @@ CES_API int ces_prog_print(struct ces_ctx *ctx, const struct ces_prog *p, char *
 
 /* Expands r*, over p, expressions, phases and iterations into a graph and
  * validates it.  Semantic errors (CES_ERR_SEMANTIC) name file:line:col;
- * CES_ERR_LIMIT, before anything is expanded, past 2^20 eager blocks, 2^24
- * blocks times ranks or 2^24 ops (docs/FORMAT.md). */
+ * CES_ERR_LIMIT, before anything is expanded, past 2^20 blocks (an eager
+ * phase's iterations each, a graph phase one), 2^24 blocks times ranks or
+ * 2^24 ops (docs/FORMAT.md). */
 CES_API int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p,
                             struct ces_graph **out);
 

@@ -438,6 +438,30 @@ static void test_expansion_bounds(void **state)
                        "phase eager x1\nr* over p* : fence\n",
                        "t.ces:10:1: the schedule expands to more than 16777216 ops: use a graph "
                        "phase or fewer iterations");
+    /* graph phases only: more of them, or more ops in them, is the one
+     * way past the bounds (it advised a graph phase) */
+    {
+        static const char head[] = "cesync 1\nranks 1024\n";
+        char *text = malloc(sizeof(head) + 16385 * 15 + 17 * 19);
+        size_t n = strlen(head);
+
+        assert_non_null(text);
+        memcpy(text, head, n);
+        for (int k = 0; k < 16385; k++, n += 15)
+            memcpy(text + n, "phase graph x1\n", 15);
+        text[n] = '\0';
+        expect_bound_error(text, "t.ces:16387:1: the schedule expands to more than 16384 "
+                                 "blocks of 1024 ranks: use fewer phases");
+        n = strlen(head);
+        memcpy(text + n, "phase graph x9\n", 15);
+        n += 15;
+        for (int k = 0; k < 17; k++, n += 19)
+            memcpy(text + n, "r* over p* : fence\n", 19);
+        text[n] = '\0';
+        expect_bound_error(text, "t.ces:20:1: the schedule expands to more than 16777216 ops: "
+                                 "use fewer ops");
+        free(text);
+    }
     /* a write to @* counts one write per rank: 64 * 64 * 64 * 70 ops, not
      * 64 * 64 * 70 (it passed the bound, and 256 ranks filled memory) */
     expect_bound_error("cesync 1\nranks 64\nsignal s u32 1\nphase eager x70\n"
