@@ -89,7 +89,9 @@ struct ces_alloc {
 struct ces_ctx;
 
 /* Creates a context.  hooks may be NULL for the C library's allocator; the
- * hooks are copied.  The context itself is allocated with the hooks. */
+ * hooks are copied.  The context itself is allocated with the hooks.  Every
+ * object made with a context (program, graph, report, communicator) keeps
+ * using it until destroyed: destroy them before the context. */
 CES_API int ces_ctx_create(const struct ces_alloc *hooks, struct ces_ctx **out);
 CES_API void ces_ctx_destroy(struct ces_ctx *ctx);
 
@@ -298,7 +300,8 @@ CES_API int ces_graph_equal(const struct ces_graph *a, const struct ces_graph *b
 /* Formats one op as .ces text without the `WHO :` prefix, e.g.
  * "wait ready[0]@1 == 3", into buf (always NUL-terminated).  Returns the
  * length it needed, like snprintf; -1 (buf "") when g or op is NULL, op's
- * kind is unknown or it names a buffer, signal or event g does not have. */
+ * kind is unknown, it names a buffer, signal or event g does not have, or
+ * memory for it ran out. */
 CES_API int ces_op_format(const struct ces_graph *g, uint32_t rank, const struct ces_op *op,
                           char *buf, size_t size);
 
