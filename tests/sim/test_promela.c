@@ -797,7 +797,10 @@ static long pan_errors(const char *log)
     const char *e = strstr(text, "errors: ");
     long n = e != NULL ? strtol(e + 8, NULL, 10) : -1;
 
-    if (n < 0 || strstr(text, "search not completed") != NULL ||
+    /* pan stops at the first error it finds ("Search not completed" then
+     * too); a search it gave up ("VECTORSZ too small ... aborting", out of
+     * memory, too shallow) counts errors: 1 as well, and proves nothing */
+    if (n < 0 || strstr(text, ": aborting") != NULL || strstr(text, "out of memory") != NULL ||
         strstr(text, "max search depth too small") != NULL)
         n = -1;
     free(text);
