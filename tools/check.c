@@ -585,7 +585,8 @@ int ces_cmd_check(int argc, char **argv)
     memset(&a, 0, sizeof(a));
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("check", ctx, argc, argv, ces_check_valued, &rest, &g, NULL);
+    ec = ces_tool_load("check", ctx, argc, argv, ces_check_valued, ces_check_flags, &rest, &g,
+                       NULL);
     if (ec == CES_EXIT_OK)
         ec = parse_args(ctx, rest, argv, &a);
     if (ec == CES_EXIT_OK && a.dot != NULL)
