@@ -257,6 +257,20 @@ static void test_stdout_write_errors(void **state)
             fail_msg("'cesync %s' to a full disk:\n%s", cmds[i], out);
         free(out);
     }
+    /* check's report, cut short, is said before the picture is drawn: the
+     * picture's work left another cause in errno ("No such file or
+     * directory") */
+    {
+        char *out = NULL;
+
+        assert_int_equal(ces_test_tool(dir, "check barrier --ranks 2 --dot x.dot >/dev/full "
+                                            "2>err.txt; echo rc=$?; cat err.txt",
+                                       &out),
+                         0);
+        assert_string_equal(out, "rc=2\ncesync: cannot write to standard output: No space left "
+                                 "on device\n");
+        free(out);
+    }
     snprintf(err, sizeof(err), "%s/err.txt", dir); /* (the tool ran in dir) */
     assert_int_equal(remove(err), 0);
     assert_int_equal(rmdir(dir), 0);
