@@ -349,7 +349,11 @@ static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const cha
             return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
         pov = &ov;
     }
-    fflush(stdout); /* the report first, then what is said of the picture */
+    /* the report first, then what is said of the picture; one that did not
+     * arrive is said now, while errno still holds why (the picture's work
+     * sets it again) */
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return ces_tool_fail("cannot write to standard output: %s", strerror(errno));
     ces_tool_dot_note("check", g, path);
     rc = ces_dot_emit(ctx, g, pov, &text, NULL);
     if (rc == CES_OK)
@@ -588,7 +592,8 @@ int ces_cmd_check(int argc, char **argv)
     memset(&a, 0, sizeof(a));
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("check", ctx, argc, argv, ces_check_valued, &rest, &g, NULL);
+    ec = ces_tool_load("check", ctx, argc, argv, ces_check_valued, ces_check_flags, &rest, &g,
+                       NULL);
     if (ec == CES_EXIT_OK)
         ec = parse_args(ctx, rest, argv, &a);
     if (ec == CES_EXIT_OK && a.dot != NULL)

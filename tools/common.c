@@ -576,8 +576,8 @@ static void print_coll_error(const char *cmd, const char *msg)
 }
 
 int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
-                  const char *const *valued, int *rest, struct ces_graph **out,
-                  struct ces_prog **prog)
+                  const char *const *valued, const char *const *flags, int *rest,
+                  struct ces_graph **out, struct ces_prog **prog)
 {
     struct ces_coll_params params;
     int in = input_index(argc, argv, valued);
@@ -602,6 +602,11 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
             return CES_EXIT_USAGE;
         if (t > 0)
             continue;
+        /* before the input is read: its value may be what was taken for
+         * the input (check --max-state 100 alltoall) */
+        if (argv[i][0] == '-' && argv[i][1] != '\0' && !ces_tool_listed(valued, argv[i]) &&
+            !ces_tool_listed(flags, argv[i]))
+            return ces_tool_unexpected(cmd, argv[i]);
         /* the subcommand's option keeps its value, which may look like a
          * schedule (--dot x.svg) */
         argv[nrest++] = argv[i];

@@ -39,7 +39,7 @@ int ces_cmd_dot(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("dot", ctx, argc, argv, dot_valued, &rest, &g, NULL);
+    ec = ces_tool_load("dot", ctx, argc, argv, dot_valued, NULL, &rest, &g, NULL);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
             out = argv[++i];

@@ -138,6 +138,9 @@ int ces_cmd_gen(int argc, char **argv)
             have_seed |= k == GEN_SEED;
         } else if (strcmp(a, "-o") == 0) {
             ec = ces_tool_value("gen", a, val, "a directory");
+            /* "" made the files /gen-SEED.ces, at the root */
+            if (ec == CES_EXIT_OK && val[0] == '\0')
+                ec = ces_tool_fail("gen: -o expects a directory, not ''");
             /* "-": standard output, as for the other commands' -o */
             dir = val != NULL && strcmp(val, "-") == 0 ? NULL : val;
         } else {

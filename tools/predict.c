@@ -99,7 +99,8 @@ int ces_cmd_predict(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ex = ces_tool_load("check --predict", ctx, argc, argv, ces_check_valued, &rest, &g, NULL);
+    ex = ces_tool_load("check --predict", ctx, argc, argv, ces_check_valued, ces_check_flags,
+                       &rest, &g, NULL);
     if (ex != CES_EXIT_OK)
         goto out;
     ex = CES_EXIT_USAGE;

@@ -37,8 +37,10 @@ static const char validate_help[] =
 /* validate's options that take a value (ces_tool_load). */
 static const char *const validate_valued[] = {"--kind", "--model", NULL};
 
-/* print's option that takes a value (ces_tool_load). */
+/* print's option that takes a value, and those that take none
+ * (ces_tool_load). */
 static const char *const print_valued[] = {"-o", NULL};
+static const char *const print_flags[] = {"--expand", "--explain", NULL};
 
 /* Writes text to path (replaced only when complete), or to stdout when path
  * is NULL (main.c reports what did not arrive). */
@@ -68,7 +70,7 @@ int ces_cmd_print(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("print", ctx, argc, argv, print_valued, &rest, &g, &p);
+    ec = ces_tool_load("print", ctx, argc, argv, print_valued, print_flags, &rest, &g, &p);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         if (strcmp(argv[i], "--expand") == 0)
             mode = 1;
@@ -113,7 +115,7 @@ int ces_cmd_validate(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("validate", ctx, argc, argv, validate_valued, &rest, &g, NULL);
+    ec = ces_tool_load("validate", ctx, argc, argv, validate_valued, NULL, &rest, &g, NULL);
     for (int i = 0; i < rest && ec == CES_EXIT_OK; i++) {
         int t = ces_tool_machine_opt("validate", rest, argv, &i, &kind, &model_path);
 

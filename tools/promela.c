@@ -37,8 +37,10 @@ static const char promela_help[] =
     "                shared queue); repeatable; a drop or a stop has no model\n"
     "\n";
 
-/* promela's option that takes a value (ces_tool_load). */
+/* promela's options that take a value, and those that take none
+ * (ces_tool_load). */
 static const char *const promela_valued[] = {"-o", "--queues", "--fault", NULL};
+static const char *const promela_flags[] = {"--no-races", "--no-data", "--data-at-end", NULL};
 
 int ces_cmd_promela(int argc, char **argv)
 {
@@ -61,7 +63,8 @@ int ces_cmd_promela(int argc, char **argv)
     ces_promela_opts_init(&o);
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("promela", ctx, argc, argv, promela_valued, &rest, &g, NULL);
+    ec = ces_tool_load("promela", ctx, argc, argv, promela_valued, promela_flags, &rest, &g,
+                       NULL);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
         const char *v = i + 1 < rest ? argv[i + 1] : NULL;
 

@@ -643,7 +643,7 @@ int ces_cmd_run(int argc, char **argv)
         return ces_tool_fail("out of memory");
     }
     /* the input first: a wrong file or option is said as such, GPUs or not */
-    ec = ces_tool_load("run", ctx, nargs, args, NULL, &rest, &g, NULL);
+    ec = ces_tool_load("run", ctx, nargs, args, NULL, NULL, &rest, &g, NULL);
     if (ec != CES_EXIT_OK)
         goto out;
     if (rest > 0) {

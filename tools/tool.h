@@ -33,7 +33,11 @@ extern const char *const ces_check_flags[];
  * first argument, anywhere among the options, that is no option and no
  * option's value: a .ces path ("-" = stdin) or a collective name.  `valued`
  * lists the subcommand's own options that take a value (NULL-terminated;
- * NULL for none), so that their values are not taken for the input.
+ * NULL for none), so that their values are not taken for the input, and
+ * `flags` those that take none: any other argument that starts with '-'
+ * (but "-" and the input after "--") is refused as an unknown option before
+ * the input is read, so that a misspelt option's value is not taken for the
+ * schedule.
  * Builder options anywhere in argv apply to a collective:
  *   --ranks N --bytes B --iterations K --sync nccl|mono|credit --graph
  *   --root R --pairs a:b,c:d --chunks C --slots S --variant plain|overlap|early
@@ -52,8 +56,8 @@ extern const char *const ces_check_flags[];
  * "cesync: FILE: cannot open: ...").  Returns CES_EXIT_OK or
  * CES_EXIT_USAGE. */
 int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
-                  const char *const *valued, int *rest, struct ces_graph **out,
-                  struct ces_prog **prog);
+                  const char *const *valued, const char *const *flags, int *rest,
+                  struct ces_graph **out, struct ces_prog **prog);
 
 /* The input that ces_tool_load would take from the same arguments, NULL if
  * none: call it first, ces_tool_load reorders argv. */

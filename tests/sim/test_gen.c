@@ -311,6 +311,10 @@ static void test_tool(void **state)
     ces_test_tool_says("gen --seed 18446744073709551615 --count 2", 2,
                        "cesync: gen: --seed 18446744073709551615 --count 2 runs past the last "
                        "seed, 18446744073709551615\n");
+    /* an empty directory name is refused: it wrote /gen-SEED.ces at the
+     * root of the file system */
+    ces_test_tool_says("gen --seed 424242 -o ''", 2,
+                       "cesync: gen: -o expects a directory, not ''\n");
     ces_test_tool_says("gen --seed 1 --bogus 1", 2,
                        "cesync: gen: unknown option '--bogus' (see cesync gen --help)\n");
     assert_int_equal(ces_test_tool(NULL, "gen --help", &out), 0);

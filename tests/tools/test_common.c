@@ -58,8 +58,10 @@ static void test_wants_help(void **state)
     }
 }
 
-/* The options of a subcommand that take a value, as check's --dot. */
+/* The options of a subcommand that take a value, as check's --dot, and
+ * one that takes none, as its --json. */
 static const char *const dot_valued[] = {"--dot", NULL};
+static const char *const json_flags[] = {"--json", NULL};
 
 /* Builder options are taken out of argv wherever they are; the rest stays in
  * order for the subcommand. */
@@ -75,7 +77,8 @@ static void test_load_collective(void **state)
     int rest = -1;
 
     (void)state;
-    assert_int_equal(ces_tool_load("check", ctx, 10, argv, dot_valued, &rest, &g, &p), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load("check", ctx, 10, argv, dot_valued, json_flags, &rest, &g, &p),
+                     CES_EXIT_OK);
     assert_int_equal(rest, 3);
     assert_string_equal(argv[0], "--dot");
     assert_string_equal(argv[1], "x.svg");
@@ -89,7 +92,8 @@ static void test_load_collective(void **state)
         char b0[] = "allgather", b1[] = "--variant", b2[] = "overlap";
         char *bargv[] = {b0, b1, b2};
 
-        assert_int_equal(ces_tool_load("check", ctx, 3, bargv, NULL, &rest, &g, NULL), CES_EXIT_OK);
+        assert_int_equal(ces_tool_load("check", ctx, 3, bargv, NULL, NULL, &rest, &g, NULL),
+                     CES_EXIT_OK);
         assert_int_equal(rest, 0);
         assert_int_equal(ces_graph_streams(g), 2);
     }
@@ -115,21 +119,49 @@ static void test_load_errors(void **state)
     int rest;
 
     (void)state;
-    assert_int_equal(ces_tool_load("check", ctx, 3, argv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load("check", ctx, 3, argv, NULL, NULL, &rest, &g, NULL),
+                     CES_EXIT_USAGE);
     assert_null(g);
-    assert_int_equal(ces_tool_load("check", ctx, 3, bargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
-    assert_int_equal(ces_tool_load("check", ctx, 2, cargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
-    assert_int_equal(ces_tool_load("check", ctx, 3, vargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load("check", ctx, 3, bargv, NULL, NULL, &rest, &g, NULL),
+                     CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load("check", ctx, 2, cargv, NULL, NULL, &rest, &g, NULL),
+                     CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load("check", ctx, 3, vargv, NULL, NULL, &rest, &g, NULL),
+                     CES_EXIT_USAGE);
     {
         char p0[] = "sendrecv", p1[] = "--pairs", p2[] = "0:1,";
         char *pargv[] = {p0, p1, p2};
 
-        assert_int_equal(ces_tool_load("check", ctx, 3, pargv, NULL, &rest, &g, NULL),
+        assert_int_equal(ces_tool_load("check", ctx, 3, pargv, NULL, NULL, &rest, &g, NULL),
                          CES_EXIT_USAGE);
         assert_null(g);
     }
-    assert_int_equal(ces_tool_load("check", ctx, 1, dargv, NULL, &rest, &g, NULL), CES_EXIT_USAGE);
+    assert_int_equal(ces_tool_load("check", ctx, 1, dargv, NULL, NULL, &rest, &g, NULL),
+                     CES_EXIT_USAGE);
     assert_null(g);
+    {
+        /* an option none of the lists has is refused before the input is
+         * read: its value was taken for the schedule */
+        char u0[] = "--max-state", u1[] = "100", u2[] = "barrier";
+        char *uargv[] = {u0, u1, u2};
+        char j0[] = "--json", j1[] = "barrier";
+        char *jargv[] = {j0, j1};
+
+        assert_int_equal(ces_tool_load("check", ctx, 3, uargv, dot_valued, json_flags, &rest, &g,
+                                       NULL),
+                         CES_EXIT_USAGE);
+        assert_null(g);
+        assert_int_equal(ces_tool_load("check", ctx, 2, jargv, dot_valued, NULL, &rest, &g, NULL),
+                         CES_EXIT_USAGE);
+        assert_null(g);
+        assert_int_equal(ces_tool_load("check", ctx, 2, jargv, dot_valued, json_flags, &rest, &g,
+                                       NULL),
+                         CES_EXIT_OK);
+        assert_int_equal(rest, 1);
+        assert_string_equal(jargv[0], "--json");
+        ces_graph_destroy(g);
+        g = NULL;
+    }
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -244,7 +276,8 @@ static void test_slots_follow_chunks(void **state)
     int rest;
 
     (void)state;
-    assert_int_equal(ces_tool_load("check", ctx, 5, argv, NULL, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load("check", ctx, 5, argv, NULL, NULL, &rest, &g, NULL),
+                     CES_EXIT_OK);
     assert_int_equal(ces_graph_buffer(g, (uint32_t)ces_graph_find_buffer(g, "stage")).size, 1024);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -268,7 +301,7 @@ static void test_load_input_anywhere(void **state)
     assert_string_equal(ces_tool_input(7, argv, dot_valued), "barrier");
     /* without --dot among the options that take a value, its value is the input */
     assert_string_equal(ces_tool_input(7, argv, NULL), "x.svg");
-    assert_int_equal(ces_tool_load("check", ctx, 7, argv, dot_valued, &rest, &g, NULL),
+    assert_int_equal(ces_tool_load("check", ctx, 7, argv, dot_valued, json_flags, &rest, &g, NULL),
                      CES_EXIT_OK);
     assert_int_equal(rest, 4);
     assert_string_equal(argv[0], "--dot");
@@ -325,7 +358,8 @@ static void dot_note(const char *iterations, const char *path, char *out, size_t
     ssize_t n;
 
     snprintf(a4, sizeof(a4), "%s", iterations);
-    assert_int_equal(ces_tool_load("dot", ctx, 5, argv, NULL, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load("dot", ctx, 5, argv, NULL, NULL, &rest, &g, NULL),
+                     CES_EXIT_OK);
     assert_true(fd >= 0 && saved >= 0);
     fflush(stderr);
     assert_int_equal(dup2(fd, 2), 2);
@@ -433,7 +467,8 @@ static void test_load_default(void **state)
 
     (void)state;
     assert_non_null(freopen("/dev/null", "r", stdin));
-    assert_int_equal(ces_tool_load("check", ctx, 0, NULL, NULL, &rest, &g, NULL), CES_EXIT_OK);
+    assert_int_equal(ces_tool_load("check", ctx, 0, NULL, NULL, NULL, &rest, &g, NULL),
+                     CES_EXIT_OK);
     assert_int_equal(rest, 0);
     assert_int_equal(ces_graph_ranks(g), 4);
     assert_true(ces_graph_find_buffer(g, "recv") >= 0);

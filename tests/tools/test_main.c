@@ -135,6 +135,34 @@ static void test_usage_errors(void **state)
                        "one per stream, 2\n");
 }
 
+/* A misspelt option before the schedule is named as such: its value was
+ * taken for the schedule ("check: '100' is neither a file nor a built-in
+ * collective", "x.svg: cannot open"). */
+static void test_unknown_option_before_schedule(void **state)
+{
+    (void)state;
+    ces_test_tool_says("check --max-state 100 barrier", 2,
+                       "cesync: check: unknown option '--max-state' (see cesync check --help)\n");
+    ces_test_tool_says("check --rank 2 barrier", 2,
+                       "cesync: check: unknown option '--rank' (see cesync check --help)\n");
+    ces_test_tool_says("check --predict --max-state 100 barrier", 2,
+                       "cesync: check --predict: unknown option '--max-state' (see cesync "
+                       "check --predict --help)\n");
+    ces_test_tool_says("dot --output x.svg barrier", 2,
+                       "cesync: dot: unknown option '--output' (see cesync dot --help)\n");
+    ces_test_tool_says("print --out x.ces barrier", 2,
+                       "cesync: print: unknown option '--out' (see cesync print --help)\n");
+    ces_test_tool_says("validate -o x barrier", 2,
+                       "cesync: validate: unknown option '-o' (see cesync validate --help)\n");
+    ces_test_tool_says("promela --queue 0 barrier", 2,
+                       "cesync: promela: unknown option '--queue' (see cesync promela --help)\n");
+    /* the options that take no value still stand before the schedule */
+    ces_test_tool_says("check --quiet --first barrier --ranks 2", 0, "verdict: OK\n");
+    ces_test_tool_says("check --predict --json barrier", 2,
+                       "cesync: check --predict: --json does not combine with --predict (which "
+                       "takes builder options, --model and --kind)\n");
+}
+
 static void test_print_validate_dot(void **state)
 {
     char *out;
@@ -227,6 +255,20 @@ static void test_stdout_write_errors(void **state)
         assert_int_equal(ces_test_tool(dir, args, &out), 0);
         if (strncmp(out, "rc=2\ncesync: ", 13) != 0 || strstr(out, "No space left") == NULL)
             fail_msg("'cesync %s' to a full disk:\n%s", cmds[i], out);
+        free(out);
+    }
+    /* check's report, cut short, is said before the picture is drawn: the
+     * picture's work left another cause in errno ("No such file or
+     * directory") */
+    {
+        char *out = NULL;
+
+        assert_int_equal(ces_test_tool(dir, "check barrier --ranks 2 --dot x.dot >/dev/full "
+                                            "2>err.txt; echo rc=$?; cat err.txt",
+                                       &out),
+                         0);
+        assert_string_equal(out, "rc=2\ncesync: cannot write to standard output: No space left "
+                                 "on device\n");
         free(out);
     }
     snprintf(err, sizeof(err), "%s/err.txt", dir); /* (the tool ran in dir) */
@@ -330,6 +372,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_everywhere),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_unknown_option_before_schedule),
         cmocka_unit_test(test_print_validate_dot),
         cmocka_unit_test(test_file_named_as_a_collective),
         cmocka_unit_test(test_small_sizes),
