@@ -153,6 +153,10 @@ static void gen_choose(struct gen *gn, const struct ces_gen_opts *o)
         ph->kind = gen_chance(gn, 60) ? CES_PHASE_EAGER : CES_PHASE_GRAPH;
         ph->reps = gen_chance(gn, 50) ? 1 : 2;
         ph->reset = ph->kind == CES_PHASE_GRAPH ? gen_chance(gn, 70) : gen_chance(gn, 15);
+        /* a capture freezes the values: replayed, growing ones would repeat,
+         * each wait met by the previous replay's write */
+        if (ph->kind == CES_PHASE_GRAPH && ph->reps > 1)
+            ph->reset = 1;
         ph->nsteps = o->steps != 0 ? o->steps : 1 + gen_below(gn, most);
         for (uint32_t k = 0; k < ph->nsteps; k++)
             gen_choose_step(gn, o, k, &ph->steps[k]);
