@@ -66,7 +66,7 @@ struct gen {
     struct gen_phase phases[2];
     uint32_t buf_src, buf_dst, sig_rdy, sig_done, sig_bar;
     uint32_t events[GEN_MAX_STEPS];
-    uint64_t bar_seq; /* barriers instantiated so far (mono values) */
+    uint64_t bar_seq; /* barriers of the phase instantiated so far (mono values) */
 };
 
 /* splitmix64 (Steele, Lea, Flood 2014). */
@@ -153,6 +153,10 @@ static void gen_choose(struct gen *gn, const struct ces_gen_opts *o)
         ph->kind = gen_chance(gn, 60) ? CES_PHASE_EAGER : CES_PHASE_GRAPH;
         ph->reps = gen_chance(gn, 50) ? 1 : 2;
         ph->reset = ph->kind == CES_PHASE_GRAPH ? gen_chance(gn, 70) : gen_chance(gn, 15);
+        /* a capture freezes the values: replayed, growing ones would repeat,
+         * each wait met by the previous replay's write */
+        if (ph->kind == CES_PHASE_GRAPH && ph->reps > 1)
+            ph->reset = 1;
         ph->nsteps = o->steps != 0 ? o->steps : 1 + gen_below(gn, most);
         for (uint32_t k = 0; k < ph->nsteps; k++)
             gen_choose_step(gn, o, k, &ph->steps[k]);
@@ -273,24 +277,25 @@ static int gen_push(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k,
                                       gen_chunk_lo(p, st->chunk_dst) + GEN_CHUNK);
     struct ces_op op;
     bool ready_late = (st->mut & GM_WAIT_FIRST) && st->handshake;
+    uint32_t slot = p * GEN_MAX_STEPS + k; /* each phase its own flags */
     int rc = CES_OK;
 
     /* Receiver: ready, wait for done, hand over to the consuming stream,
      * consume. */
     if (st->handshake && !ready_late) {
-        op = gen_slot_op(CES_OP_WRITE, st->cstream, gn->sig_rdy, s, k, 0, v);
+        op = gen_slot_op(CES_OP_WRITE, st->cstream, gn->sig_rdy, s, slot, 0, v);
         rc = gen_op(g, d, &op);
     }
     if (rc == CES_OK && !(st->mut & GM_NO_DONE_WAIT)) {
-        op = gen_slot_op(CES_OP_WAIT, st->wstream, gn->sig_done, d, k, st->cmp, tv);
+        op = gen_slot_op(CES_OP_WAIT, st->wstream, gn->sig_done, d, slot, st->cmp, tv);
         rc = gen_op(g, d, &op);
         if (rc == CES_OK && reset) {
-            op = gen_slot_op(CES_OP_WRITE, st->wstream, gn->sig_done, d, k, 0, 0);
+            op = gen_slot_op(CES_OP_WRITE, st->wstream, gn->sig_done, d, slot, 0, 0);
             rc = gen_op(g, d, &op);
         }
     }
     if (rc == CES_OK && ready_late) {
-        op = gen_slot_op(CES_OP_WRITE, st->cstream, gn->sig_rdy, s, k, 0, v);
+        op = gen_slot_op(CES_OP_WRITE, st->cstream, gn->sig_rdy, s, slot, 0, v);
         rc = gen_op(g, d, &op);
     }
     if (rc == CES_OK && st->cstream != st->wstream) {
@@ -326,21 +331,21 @@ static int gen_push(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k,
         rc = gen_op(g, s, &op);
     }
     if (rc == CES_OK && st->handshake && !(st->mut & GM_NO_READY_WAIT)) {
-        op = gen_slot_op(CES_OP_WAIT, st->sstream, gn->sig_rdy, s, k, st->cmp, v);
+        op = gen_slot_op(CES_OP_WAIT, st->sstream, gn->sig_rdy, s, slot, st->cmp, v);
         rc = gen_op(g, s, &op);
         if (rc == CES_OK && reset) {
-            op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_rdy, s, k, 0, 0);
+            op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_rdy, s, slot, 0, 0);
             rc = gen_op(g, s, &op);
         }
     }
     if (rc == CES_OK && (st->mut & GM_EARLY_DONE)) {
-        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_done, d, k, 0, v);
+        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_done, d, slot, 0, v);
         rc = gen_op(g, s, &op);
     }
     if (rc == CES_OK)
         rc = gen_copy(gn, g, s, st->sstream, st->pieces, from, to);
     if (rc == CES_OK && !(st->mut & GM_EARLY_DONE)) {
-        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_done, d, k, 0, v);
+        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_done, d, slot, 0, v);
         rc = gen_op(g, s, &op);
     }
     if (rc == CES_OK && st->fence) {
@@ -378,12 +383,12 @@ static int gen_local(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k
     return rc;
 }
 
-static int gen_barrier(struct gen *gn, struct ces_graph *g, const struct gen_step *st,
-                       bool reset)
+static int gen_barrier(struct gen *gn, struct ces_graph *g, uint32_t p,
+                       const struct gen_step *st, bool reset)
 {
     uint64_t v = reset ? gn->stride : (gn->bar_seq + 1) * gn->stride;
     uint64_t tv = gen_target(gn, st, gn->width_bar, v);
-    uint32_t n = gn->ranks;
+    uint32_t n = gn->ranks, base = p * n; /* each phase its own flags */
     int rc = CES_OK;
 
     for (uint32_t r = 0; r < n && rc == CES_OK; r++) {
@@ -400,24 +405,25 @@ static int gen_barrier(struct gen *gn, struct ces_graph *g, const struct gen_ste
 
                 if (writes && gn->mcast) {
                     if (j == 1) { /* one write reaches every rank's slot */
-                        op = gen_slot_op(CES_OP_WRITE, stream, gn->sig_bar, CES_RANK_ALL, r, 0,
-                                         v);
+                        op = gen_slot_op(CES_OP_WRITE, stream, gn->sig_bar, CES_RANK_ALL,
+                                         base + r, 0, v);
                         rc = gen_op(g, r, &op);
                     }
                 } else if (writes) {
-                    op = gen_slot_op(CES_OP_WRITE, stream, gn->sig_bar, peer, r, 0, v);
+                    op = gen_slot_op(CES_OP_WRITE, stream, gn->sig_bar, peer, base + r, 0, v);
                     rc = gen_op(g, r, &op);
                 } else if (pass == 1) {
                     if ((st->mut & GM_NO_DONE_WAIT) && r == st->dst && j == 1)
                         continue;
-                    op = gen_slot_op(CES_OP_WAIT, stream, gn->sig_bar, r, peer, st->cmp,
+                    op = gen_slot_op(CES_OP_WAIT, stream, gn->sig_bar, r, base + peer, st->cmp,
                                      r == st->dst ? tv : v);
                     rc = gen_op(g, r, &op);
                 }
             }
             if (pass == 1 && reset) {
                 for (uint32_t j = 1; j < n && rc == CES_OK; j++) {
-                    op = gen_slot_op(CES_OP_WRITE, stream, gn->sig_bar, r, (r + j) % n, 0, 0);
+                    op = gen_slot_op(CES_OP_WRITE, stream, gn->sig_bar, r, base + (r + j) % n,
+                                     0, 0);
                     rc = gen_op(g, r, &op);
                 }
             }
@@ -442,7 +448,7 @@ static int gen_block(struct gen *gn, struct ces_graph *g, uint32_t p, uint64_t i
             rc = gen_local(gn, g, p, k, st);
             break;
         default:
-            rc = gen_barrier(gn, g, st, ph->reset != 0);
+            rc = gen_barrier(gn, g, p, st, ph->reset != 0);
             gn->bar_seq++;
             break;
         }
@@ -454,7 +460,6 @@ static int gen_build(struct ces_ctx *ctx, struct gen *gn, struct ces_graph **out
 {
     struct ces_graph *g = NULL;
     uint64_t size = (uint64_t)GEN_MAX_STEPS * GEN_CHUNK * gn->nphases;
-    uint64_t iter = 1;
     int rc;
 
     rc = ces_graph_create(ctx, gn->ranks, gn->streams, &g);
@@ -466,11 +471,14 @@ static int gen_build(struct ces_ctx *ctx, struct gen *gn, struct ces_graph **out
     if (rc == CES_OK)
         rc = ces_graph_add_buffer(g, "dst", size, &gn->buf_dst);
     if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "rdy", gn->width, GEN_MAX_STEPS, &gn->sig_rdy);
+        rc = ces_graph_add_signal(g, "rdy", gn->width, GEN_MAX_STEPS * gn->nphases,
+                                  &gn->sig_rdy);
     if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "done", gn->width_done, GEN_MAX_STEPS, &gn->sig_done);
+        rc = ces_graph_add_signal(g, "done", gn->width_done, GEN_MAX_STEPS * gn->nphases,
+                                  &gn->sig_done);
     if (rc == CES_OK)
-        rc = ces_graph_add_signal(g, "bar", gn->width_bar, gn->ranks, &gn->sig_bar);
+        rc = ces_graph_add_signal(g, "bar", gn->width_bar, gn->ranks * gn->nphases,
+                                  &gn->sig_bar);
     /* Events e<k> for the receivers' stream hand-offs, declared in the order
      * the printed text first names them (block, then rank, then op), so that
      * the text parses back to an equal graph. */
@@ -490,14 +498,14 @@ static int gen_build(struct ces_ctx *ctx, struct gen *gn, struct ces_graph **out
     }
     for (uint32_t p = 0; p < gn->nphases && rc == CES_OK; p++) {
         const struct gen_phase *ph = &gn->phases[p];
+        uint64_t iter = 1;
 
+        /* each phase has flags of its own, their growing values counted
+         * from the phase's start: a u32 value that wraps is never first
+         * awaited more than 2^31 ahead of the slot's 0, met at once */
+        gn->bar_seq = 0;
         if (ph->kind == CES_PHASE_GRAPH) {
-            uint64_t seq0 = gn->bar_seq;
-
-            rc = gen_block(gn, g, p, iter);
-            /* the replays advance the host's barrier count too */
-            gn->bar_seq += (gn->bar_seq - seq0) * (ph->reps - 1);
-            iter += ph->reps;
+            rc = gen_block(gn, g, p, iter); /* replayed with reset values */
         } else {
             for (uint32_t i = 0; i < ph->reps && rc == CES_OK; i++, iter++)
                 rc = gen_block(gn, g, p, iter);
@@ -576,7 +584,6 @@ int ces_gen_graph(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts 
             return CES_OK;
         }
         ces_graph_destroy(g);
-        gn.bar_seq = 0;
     }
 }
 
