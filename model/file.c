@@ -371,6 +371,10 @@ int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model
         return CES_ERR_INVALID;
     if (path == NULL || out == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_model_load: NULL argument");
+    /* (the tools read a schedule from "-": both would not fit one stream) */
+    if (strcmp(path, "-") == 0)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "-: a model is read from a file by name, not from standard input");
     fp = fopen(path, "r");
     if (fp == NULL)
         return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", path, strerror(errno));

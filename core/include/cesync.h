@@ -1032,7 +1032,7 @@ CES_API const char *ces_model_kind_name(uint32_t i);
  * names the input in messages (NULL: "<model>"). */
 CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
                             const struct ces_model *base, struct ces_model *out);
-/* Reads and parses a model file. */
+/* Reads and parses a model file (named: "-" is refused, CES_ERR_INVALID). */
 CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model *base,
                            struct ces_model *out);
 /* Writes a model as a model file (every field, one per line, with a comment
