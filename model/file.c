@@ -309,7 +309,7 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
             const struct ces_model *km;
 
             if (kind_line != 0)
-                return given_twice(ctx, &l, k0, 4, kind_line);
+                return given_twice(ctx, &l, k0, k1 - k0, kind_line);
             if (seen_field)
                 return perr(ctx, &l, k0, "expected `kind` before every other field");
             kind_line = l.line;
@@ -330,7 +330,7 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
             size_t n = v1 - v0;
 
             if (widths_line != 0)
-                return given_twice(ctx, &l, k0, 11, widths_line);
+                return given_twice(ctx, &l, k0, k1 - k0, widths_line);
             widths_line = l.line;
             if (n == 2 && memcmp(v, "32", 2) == 0)
                 m.flag_widths = CES_MODEL_W32;
