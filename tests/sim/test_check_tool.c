@@ -80,6 +80,13 @@ static void test_exit_codes(void **state)
     free(o);
     assert_int_equal(run("--help", &o), 0);
     assert_memory_equal(o, "usage: cesync check [SCHEDULE]", 30);
+    /* the options refused with --random or --replay say so (--max-depth
+     * and --first did not) */
+    assert_non_null(strstr(o, "  --max-depth N       follow no execution past N steps (INCOMPLETE "
+                              "if one was cut;\n                      the exhaustive search "
+                              "only)\n"));
+    assert_non_null(strstr(o, "  --first             stop at the first defect found (verdict "
+                              "adds INCOMPLETE;\n                      not with --replay)\n"));
     free(o);
 }
 
