@@ -111,45 +111,6 @@ static void alloc_prop(CUmemAllocationProp *prop, CUdevice dev)
     prop->requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
 }
 
-/* A setting from the environment: unset or empty is `dflt`; else digits
- * (then K, M or G where `unit` is "bytes") of lo..hi.  Anything else is
- * refused naming the variable: strtoull alone took "2s" for 2, "-1" for
- * 2^64 - 1 and "x" for the default, without a word.  `range` is lo..hi as
- * the message writes it. */
-static int env_setting(struct ces_ctx *ctx, const char *name, const char *range,
-                       const char *unit, uint64_t lo, uint64_t hi, uint64_t dflt,
-                       uint64_t *out)
-{
-    const char *env = getenv(name);
-    int bytes = strcmp(unit, "bytes") == 0;
-    unsigned long long v = 0;
-    unsigned shift = 0;
-    char *end = NULL;
-
-    if (env == NULL || *env == '\0') {
-        *out = dflt;
-        return CES_OK;
-    }
-    errno = 0;
-    if (*env >= '0' && *env <= '9')
-        v = strtoull(env, &end, 10);
-    if (end != NULL && bytes) {
-        switch (*end) {
-        case 'K': case 'k': shift = 10; end++; break;
-        case 'M': case 'm': shift = 20; end++; break;
-        case 'G': case 'g': shift = 30; end++; break;
-        default: break;
-        }
-    }
-    if (end == NULL || *end != '\0' || errno == ERANGE || v > (hi >> shift) ||
-        ((uint64_t)v << shift) < lo)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s must be %s %s (%s), not '%s'", name,
-                             range, unit, bytes ? "digits, then K, M or G if wanted" : "digits",
-                             env);
-    *out = (uint64_t)v << shift;
-    return CES_OK;
-}
-
 /* A new communicator of rank `rank` on `device`.  With CES_SHARE_GPUS=1
  * ranks may outnumber the GPUs, and `wrap` (the device was derived from the
  * rank, not named by the caller) maps it onto GPU device % count. */
@@ -162,14 +123,14 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     int rc = CES_OK, v = 0, count = 0;
 
     *out = NULL;
-    rc = env_setting(ctx, "CES_TIMEOUT_MS", "1..4294967295", "milliseconds", 1,
-                     CES_TIMEOUT_MS_MAX, CES_TIMEOUT_MS_DEFAULT, &timeout_ms);
+    rc = ces_cuda_env_setting(ctx, "CES_TIMEOUT_MS", "1..4294967295", "milliseconds", 1,
+                              CES_TIMEOUT_MS_MAX, CES_TIMEOUT_MS_DEFAULT, &timeout_ms);
     if (rc == CES_OK)
-        rc = env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0, CES_MAX_BYTES,
-                         CES_P2P_STAGE_MAX_DEFAULT, &stage_max);
+        rc = ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0,
+                                  CES_MAX_BYTES, CES_P2P_STAGE_MAX_DEFAULT, &stage_max);
     if (rc == CES_OK)
-        rc = env_setting(ctx, "CES_P2P_SIDE_MIN", "0..2^48", "bytes", 0, CES_MAX_BYTES,
-                         CES_P2P_SIDE_MIN_DEFAULT, &side_min);
+        rc = ces_cuda_env_setting(ctx, "CES_P2P_SIDE_MIN", "0..2^48", "bytes", 0,
+                                  CES_MAX_BYTES, CES_P2P_SIDE_MIN_DEFAULT, &side_min);
     if (rc != CES_OK)
         return rc;
     c = ces_malloc(ctx, sizeof(*c));
