@@ -87,6 +87,13 @@ static void test_exit_codes(void **state)
                               "only)\n"));
     assert_non_null(strstr(o, "  --first             stop at the first defect found (verdict "
                               "adds INCOMPLETE;\n                      not with --replay)\n"));
+    /* a replay of a `connections any` schedule is refused without the
+     * report's queue map, which --replay's line did not ask for */
+    assert_non_null(strstr(o, "  --replay STRING     re-run exactly the execution of a report's "
+                              "replay string\n                      (give the same --fault, "
+                              "--abort and --queues options as that\n                      run, "
+                              "and --queues with the report's queue map where\n"
+                              "                      it has one)\n"));
     free(o);
 }
 
