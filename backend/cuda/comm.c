@@ -897,7 +897,9 @@ int ces_comm_abort(struct ces_comm *c)
 
 int ces_comm_status(const struct ces_comm *c)
 {
-    return c == NULL ? CES_ERR_INVALID : atomic_load(&((struct ces_comm *)c)->state);
+    /* a failure sets the context's message, as every error does: only the
+     * context changes */
+    return c == NULL ? CES_ERR_INVALID : ces_comm_check((struct ces_comm *)c);
 }
 
 uint32_t ces_comm_rank(const struct ces_comm *c) { return c ? c->rank : 0; }

@@ -429,6 +429,7 @@ static void test_failed_refuses_every_call(void **state)
     struct ces_alloc_rec rec = {.off = 0, .size = 2 << 20, .refs = 2, .live = 1};
     struct ces_graph *g = NULL;
     void *ptr[2];
+    char want[160];
 
     (void)state;
     fixture_init(&fx);
@@ -473,7 +474,16 @@ static void test_failed_refuses_every_call(void **state)
         refused(&fx, ces_mem_free(c, ptr[r]), f);
         refused(&fx, ces_mem_free(c, NULL), f);
         refused(&fx, ces_comm_abort(c), f);
+        /* the status says why too, as every error does (it left no
+         * message, and a caller printing ces_ctx_last_error printed none) */
+        snprintf(c->fail_why, sizeof(c->fail_why), "no progress for 2001 ms");
+        ces_ctx_error(fx.ctx, CES_OK, "%s", "");
         assert_int_equal(ces_comm_status(c), f);
+        snprintf(want, sizeof(want),
+                 "rank %" PRIu32 ": the communicator failed: no progress for 2001 ms (see the "
+                 "watchdog's diagnosis)",
+                 r);
+        assert_string_equal(ces_ctx_last_error(fx.ctx), want);
         assert_ptr_equal(ces_mem_peer(c, ptr[r], 1 - r), ptr[1 - r]);
     }
     assert_int_equal(fx.team.allocs.len, 1);
