@@ -174,6 +174,7 @@ struct meas {
 struct bench {
     uint32_t coll, ranks, iters, warmup, chunks, slots, root, wake;
     uint64_t min_bytes, max_bytes, compute_bytes;
+    uint64_t stage_max; /* CES_P2P_STAGE_MAX, as the communicators read it */
     double factor;
     int graph, nccl, compute, calibrate, dry, one_way, in_place;
     int calibrated; /* B->model is what --calibrate measured */
@@ -843,11 +844,8 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     p.wake = variant < 0 ? 0 : B->wake;
 #ifdef CES_HAVE_CUDA
     if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV) {
-        /* as the bench's communicators read it (backend/cuda/comm.c) */
-        uint64_t stage_max = ces_cuda_env_u64("CES_P2P_STAGE_MAX", CES_P2P_STAGE_MAX_DEFAULT);
-
-        if (!B->one_way || B->graph || bytes > stage_max) {
-            t = predict_group(ctx, B, &m, bytes, stage_max);
+        if (!B->one_way || B->graph || bytes > B->stage_max) {
+            t = predict_group(ctx, B, &m, bytes, B->stage_max);
             if (isnan(t))
                 fprintf(stderr, "cesync: bench: no prediction at %" PRIu64 " bytes: %s\n",
                         bytes, ces_ctx_last_error(ctx));
@@ -1415,6 +1413,15 @@ int ces_cmd_bench(int argc, char **argv)
     ex = parse_args(B, argc, argv);
     if (ex != CES_EXIT_OK)
         goto out;
+#ifdef CES_HAVE_CUDA
+    /* read as the bench's communicators read it (backend/cuda/comm.c),
+     * which refuse a value that is no size: so does a dry run */
+    if (ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0, CES_MAX_BYTES,
+                             CES_P2P_STAGE_MAX_DEFAULT, &B->stage_max) != CES_OK) {
+        ex = ces_tool_fail("bench: %s", ces_ctx_last_error(ctx));
+        goto out;
+    }
+#endif
     B->model = *ces_model_find("h200");
     if (B->model_path != NULL && ces_model_load(ctx, B->model_path, NULL, &B->model) != CES_OK) {
         ex = ces_tool_fail("%s", ces_ctx_last_error(ctx));

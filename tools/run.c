@@ -327,11 +327,28 @@ static uint64_t consumed_bytes(const struct rrank *r, uint32_t b)
     return n;
 }
 
+/* A timeout or a failed peer is the schedule's defect (exit 1), anything
+ * else a setup error (2). */
+static int rank_fail_exit(int rc)
+{
+    return rc == CES_ERR_TIMEOUT || rc == CES_ERR_PEER_FAILED ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
+}
+
 static int rank_fail(struct rrank *r, const char *what, int rc)
 {
     fprintf(stderr, "cesync: run: rank %" PRIu32 ": %s: %s (%s)\n", r->c ? ces_comm_rank(r->c) : 0,
             what, ces_ctx_last_error(r->ctx), ces_status_str(rc));
-    return rc == CES_ERR_TIMEOUT || rc == CES_ERR_PEER_FAILED ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
+    return rank_fail_exit(rc);
+}
+
+/* A communicator that failed under the run (the watchdog, a peer): the
+ * message ces_comm_check left says why ("rank 0: the communicator failed:
+ * no progress for ..."); ces_comm_status, which sets none, left the line
+ * without a cause. */
+static int comm_failed(struct rrank *r, int rc)
+{
+    fprintf(stderr, "cesync: run: %s (%s)\n", ces_ctx_last_error(r->ctx), ces_status_str(rc));
+    return rank_fail_exit(rc);
 }
 
 /* Every buffer of the m local ranks starts with the pattern of iteration 0
@@ -459,9 +476,9 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
                 cudaSetDevice(ces_comm_device(rr[k].c));
                 if (cudaStreamSynchronize(rr[k].s) != cudaSuccess && ec == CES_EXIT_OK)
                     ec = rank_fail(&rr[k], "cudaStreamSynchronize", CES_ERR_CUDA);
-                rc = ces_comm_status(rr[k].c);
+                rc = ces_comm_check(rr[k].c); /* its message names the cause */
                 if (rc != CES_OK && ec == CES_EXIT_OK)
-                    ec = rank_fail(&rr[k], "the communicator failed", rc);
+                    ec = comm_failed(&rr[k], rc);
             }
             t = 1e6 * ces_tool_now() - t0;
             for (uint32_t k = 0; k < m; k++) {

@@ -118,10 +118,22 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
                     struct ces_comm **out)
 {
     int share = ces_cuda_share_gpus();
-    struct ces_comm *c = ces_malloc(ctx, sizeof(*c));
+    struct ces_comm *c;
+    uint64_t timeout_ms, stage_max, side_min;
     int rc = CES_OK, v = 0, count = 0;
 
     *out = NULL;
+    rc = ces_cuda_env_setting(ctx, "CES_TIMEOUT_MS", "1..4294967295", "milliseconds", 1,
+                              CES_TIMEOUT_MS_MAX, CES_TIMEOUT_MS_DEFAULT, &timeout_ms);
+    if (rc == CES_OK)
+        rc = ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0,
+                                  CES_MAX_BYTES, CES_P2P_STAGE_MAX_DEFAULT, &stage_max);
+    if (rc == CES_OK)
+        rc = ces_cuda_env_setting(ctx, "CES_P2P_SIDE_MIN", "0..2^48", "bytes", 0,
+                                  CES_MAX_BYTES, CES_P2P_SIDE_MIN_DEFAULT, &side_min);
+    if (rc != CES_OK)
+        return rc;
+    c = ces_malloc(ctx, sizeof(*c));
     if (c == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory creating a communicator");
     memset(c, 0, sizeof(*c));
@@ -130,13 +142,9 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     c->size = size;
     atomic_init(&c->state, CES_OK);
     ces_wd_init(c);
-    c->timeout_ms = ces_cuda_env_u64("CES_TIMEOUT_MS", CES_TIMEOUT_MS_DEFAULT);
-    if (c->timeout_ms == 0)
-        c->timeout_ms = CES_TIMEOUT_MS_DEFAULT;
-    if (c->timeout_ms > CES_TIMEOUT_MS_MAX)
-        c->timeout_ms = CES_TIMEOUT_MS_MAX;
-    c->p2p_stage_max = ces_cuda_env_u64("CES_P2P_STAGE_MAX", CES_P2P_STAGE_MAX_DEFAULT);
-    c->p2p_side_min = ces_cuda_env_u64("CES_P2P_SIDE_MIN", CES_P2P_SIDE_MIN_DEFAULT);
+    c->timeout_ms = timeout_ms;
+    c->p2p_stage_max = stage_max;
+    c->p2p_side_min = side_min;
     if (ces_cu_load() == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                            "the CUDA driver is not available (no GPU, or a driver older than "
@@ -889,7 +897,9 @@ int ces_comm_abort(struct ces_comm *c)
 
 int ces_comm_status(const struct ces_comm *c)
 {
-    return c == NULL ? CES_ERR_INVALID : atomic_load(&((struct ces_comm *)c)->state);
+    /* a failure sets the context's message, as every error does: only the
+     * context changes */
+    return c == NULL ? CES_ERR_INVALID : ces_comm_check((struct ces_comm *)c);
 }
 
 uint32_t ces_comm_rank(const struct ces_comm *c) { return c ? c->rank : 0; }

@@ -1343,7 +1343,7 @@ static int group_ranks_alive(struct ces_comm *c, struct ces_team *t)
     char why[CES_ERRMSG_MAX];
     uint32_t i = 0;
 
-    while (i < t->nlocal && t->comms[i] != NULL && ces_comm_status(t->comms[i]) == CES_OK)
+    while (i < t->nlocal && t->comms[i] != NULL && atomic_load(&t->comms[i]->state) == CES_OK)
         i++;
     if (i == t->nlocal)
         return CES_OK;
@@ -1351,7 +1351,7 @@ static int group_ranks_alive(struct ces_comm *c, struct ces_team *t)
              "rank's part of the group was issued", t->first_local + i,
              t->comms[i] == NULL ? "was destroyed" : "failed");
     for (uint32_t j = 0; j < t->nlocal; j++) {
-        if (t->comms[j] != NULL && ces_comm_status(t->comms[j]) == CES_OK)
+        if (t->comms[j] != NULL && atomic_load(&t->comms[j]->state) == CES_OK)
             ces_wd_fail(t->comms[j], CES_ERR_PEER_FAILED, why);
     }
     return ces_ctx_error(c->ctx, CES_ERR_PEER_FAILED, "ces_group_end: %s", why);

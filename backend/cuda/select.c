@@ -8,6 +8,7 @@
  */
 #include "lower.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,40 @@ uint64_t ces_cuda_env_u64(const char *name, uint64_t dflt)
     default: break;
     }
     return v;
+}
+
+int ces_cuda_env_setting(struct ces_ctx *ctx, const char *name, const char *range,
+                         const char *unit, uint64_t lo, uint64_t hi, uint64_t dflt,
+                         uint64_t *out)
+{
+    const char *env = getenv(name);
+    int bytes = strcmp(unit, "bytes") == 0;
+    unsigned long long v = 0;
+    unsigned shift = 0;
+    char *end = NULL;
+
+    if (env == NULL || *env == '\0') {
+        *out = dflt;
+        return CES_OK;
+    }
+    errno = 0;
+    if (*env >= '0' && *env <= '9')
+        v = strtoull(env, &end, 10);
+    if (end != NULL && bytes) {
+        switch (*end) {
+        case 'K': case 'k': shift = 10; end++; break;
+        case 'M': case 'm': shift = 20; end++; break;
+        case 'G': case 'g': shift = 30; end++; break;
+        default: break;
+        }
+    }
+    if (end == NULL || *end != '\0' || errno == ERANGE || v > (hi >> shift) ||
+        ((uint64_t)v << shift) < lo)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s must be %s %s (%s), not '%s'", name,
+                             range, unit, bytes ? "digits, then K, M or G if wanted" : "digits",
+                             env);
+    *out = (uint64_t)v << shift;
+    return CES_OK;
 }
 
 uint32_t ces_cuda_wake_copies(uint32_t ranks, uint64_t bytes)

@@ -1239,7 +1239,8 @@ CES_API int ces_comm_abort(struct ces_comm *comm);
  * was aborted), CES_ERR_PEER_FAILED, the error of a collective, group or
  * launch that failed other than by a refusal every rank makes alike
  * (CES_ERR_CUDA, CES_ERR_NOMEM, ...), or CES_ERR_CUDA when the context
- * died under pending work. */
+ * died under pending work; the context's last error then says why ("rank
+ * 0: the communicator failed: no progress for 2001 ms ..."). */
 CES_API int ces_comm_status(const struct ces_comm *comm);
 CES_API uint32_t ces_comm_rank(const struct ces_comm *comm);
 CES_API uint32_t ces_comm_size(const struct ces_comm *comm);

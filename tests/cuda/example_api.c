@@ -117,7 +117,7 @@ static int rank_main(void)
 
 int main(void)
 {
-    int n = 0, bad = 0;
+    int n = 0, bad = 0, rc;
     char path[64];
     pid_t pid[8];
 
@@ -147,7 +147,9 @@ int main(void)
             setenv("LOCAL_RANK", rs, 1);
             setenv("WORLD_SIZE", ws, 1);
             setenv("CES_RENDEZVOUS", path, 1);
-            _exit(rank_main());
+            rc = rank_main();
+            fflush(stdout); /* _exit does not: its line was lost in a pipe */
+            _exit(rc);
         }
     }
     for (int r = 0; r < n; r++) {

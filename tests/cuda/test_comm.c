@@ -429,6 +429,7 @@ static void test_failed_refuses_every_call(void **state)
     struct ces_alloc_rec rec = {.off = 0, .size = 2 << 20, .refs = 2, .live = 1};
     struct ces_graph *g = NULL;
     void *ptr[2];
+    char want[160];
 
     (void)state;
     fixture_init(&fx);
@@ -473,7 +474,16 @@ static void test_failed_refuses_every_call(void **state)
         refused(&fx, ces_mem_free(c, ptr[r]), f);
         refused(&fx, ces_mem_free(c, NULL), f);
         refused(&fx, ces_comm_abort(c), f);
+        /* the status says why too, as every error does (it left no
+         * message, and a caller printing ces_ctx_last_error printed none) */
+        snprintf(c->fail_why, sizeof(c->fail_why), "no progress for 2001 ms");
+        ces_ctx_error(fx.ctx, CES_OK, "%s", "");
         assert_int_equal(ces_comm_status(c), f);
+        snprintf(want, sizeof(want),
+                 "rank %" PRIu32 ": the communicator failed: no progress for 2001 ms (see the "
+                 "watchdog's diagnosis)",
+                 r);
+        assert_string_equal(ces_ctx_last_error(fx.ctx), want);
         assert_ptr_equal(ces_mem_peer(c, ptr[r], 1 - r), ptr[1 - r]);
     }
     assert_int_equal(fx.team.allocs.len, 1);
@@ -921,6 +931,54 @@ static void test_init_env_numbers(void **state)
     fixture_end(&fx);
 }
 
+/* CES_TIMEOUT_MS, CES_P2P_STAGE_MAX and CES_P2P_SIDE_MIN as a communicator
+ * reads them: a value that was not a number in range was taken for what
+ * strtoull made of it ("2s" a timeout of 2 ms, "-1" one of 49 days, "64MB"
+ * 64 MiB, "x" the default) or clamped.  Each is refused with
+ * CES_ERR_INVALID naming the variable and the value, before any GPU is
+ * touched (none is here: init failed on the missing driver instead). */
+static void test_env_settings_refused(void **state)
+{
+    static const struct {
+        const char *name, *value, *error;
+    } rows[] = {
+        {"CES_TIMEOUT_MS", "2s", "CES_TIMEOUT_MS must be 1..4294967295 milliseconds (digits), "
+                                 "not '2s'"},
+        {"CES_TIMEOUT_MS", "0", "CES_TIMEOUT_MS must be 1..4294967295 milliseconds (digits), "
+                                "not '0'"},
+        {"CES_TIMEOUT_MS", "-1", "CES_TIMEOUT_MS must be 1..4294967295 milliseconds (digits), "
+                                 "not '-1'"},
+        {"CES_TIMEOUT_MS", "4294967296", "CES_TIMEOUT_MS must be 1..4294967295 milliseconds "
+                                         "(digits), not '4294967296'"},
+        {"CES_TIMEOUT_MS", "2K", "CES_TIMEOUT_MS must be 1..4294967295 milliseconds (digits), "
+                                 "not '2K'"},
+        {"CES_P2P_STAGE_MAX", "64MB", "CES_P2P_STAGE_MAX must be 0..2^48 bytes (digits, then K, "
+                                      "M or G if wanted), not '64MB'"},
+        {"CES_P2P_STAGE_MAX", "x", "CES_P2P_STAGE_MAX must be 0..2^48 bytes (digits, then K, M "
+                                   "or G if wanted), not 'x'"},
+        {"CES_P2P_SIDE_MIN", " 1M", "CES_P2P_SIDE_MIN must be 0..2^48 bytes (digits, then K, M "
+                                    "or G if wanted), not ' 1M'"},
+        {"CES_P2P_SIDE_MIN", "262145G", "CES_P2P_SIDE_MIN must be 0..2^48 bytes (digits, then K, "
+                                        "M or G if wanted), not '262145G'"},
+    };
+    struct fixture fx;
+    struct ces_comm *comms[2] = {NULL, NULL};
+
+    (void)state;
+    fixture_init(&fx);
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        setenv(rows[i].name, rows[i].value, 1);
+        assert_int_equal(ces_comm_init_all(fx.ctx, 2, NULL, comms), CES_ERR_INVALID);
+        assert_null(comms[0]);
+        if (strcmp(ces_ctx_last_error(fx.ctx), rows[i].error) != 0)
+            fail_msg("row %zu: '%s', expected '%s'", i, ces_ctx_last_error(fx.ctx),
+                     rows[i].error);
+        unsetenv(rows[i].name);
+    }
+    assert_int_equal(creates, 0);
+    fixture_end(&fx);
+}
+
 /* CES_STRIDE as init reads it (device_geometry): 0 gave a stride of 0,
  * and a huge value wrapped in the suffix's shift or in round_up (and so in
  * ranks * stride), reserving less than the ranks use.  Each is refused with
@@ -989,6 +1047,7 @@ int main(void)
         cmocka_unit_test(test_group_after_a_rank_destroyed),
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),
+        cmocka_unit_test(test_env_settings_refused),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

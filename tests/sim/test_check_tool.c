@@ -80,6 +80,20 @@ static void test_exit_codes(void **state)
     free(o);
     assert_int_equal(run("--help", &o), 0);
     assert_memory_equal(o, "usage: cesync check [SCHEDULE]", 30);
+    /* the options refused with --random or --replay say so (--max-depth
+     * and --first did not) */
+    assert_non_null(strstr(o, "  --max-depth N       follow no execution past N steps (INCOMPLETE "
+                              "if one was cut;\n                      the exhaustive search "
+                              "only)\n"));
+    assert_non_null(strstr(o, "  --first             stop at the first defect found (verdict "
+                              "adds INCOMPLETE;\n                      not with --replay)\n"));
+    /* a replay of a `connections any` schedule is refused without the
+     * report's queue map, which --replay's line did not ask for */
+    assert_non_null(strstr(o, "  --replay STRING     re-run exactly the execution of a report's "
+                              "replay string\n                      (give the same --fault, "
+                              "--abort and --queues options as that\n                      run, "
+                              "and --queues with the report's queue map where\n"
+                              "                      it has one)\n"));
     free(o);
 }
 

@@ -174,6 +174,14 @@ static void test_group_predictions(void **state)
     assert_int_equal(unsetenv("CES_P2P_STAGE_MAX"), 0);
     assert_non_null(strstr(csv, "\nsendrecv,2,16777216,cesync,auto,62.782,"));
     free(csv);
+    /* a value the communicators refuse is refused here too: the
+     * prediction took "64MB" for 64 MiB, as strtoull read it */
+    assert_int_equal(setenv("CES_P2P_STAGE_MAX", "64MB", 1), 0);
+    ces_test_tool_says("bench sendrecv --one-way --dry-run --min-bytes 16M --max-bytes 16M "
+                       "--variant auto",
+                       2, "cesync: bench: CES_P2P_STAGE_MAX must be 0..2^48 bytes (digits, then "
+                          "K, M or G if wanted), not '64MB'\n");
+    assert_int_equal(unsetenv("CES_P2P_STAGE_MAX"), 0);
 #endif
     rmdir(dir);
 }
