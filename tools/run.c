@@ -343,8 +343,7 @@ static int rank_fail(struct rrank *r, const char *what, int rc)
 
 /* A communicator that failed under the run (the watchdog, a peer): the
  * message ces_comm_check left says why ("rank 0: the communicator failed:
- * no progress for ..."); ces_comm_status, which sets none, left the line
- * without a cause. */
+ * no progress for ..."). */
 static int comm_failed(struct rrank *r, int rc)
 {
     fprintf(stderr, "cesync: run: %s (%s)\n", ces_ctx_last_error(r->ctx), ces_status_str(rc));
