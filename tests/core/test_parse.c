@@ -329,6 +329,15 @@ static void test_syntax_errors(void **state)
          "t.ces:4:5: constant 'A' is defined twice", CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nbuffer a 8\nsignal a u32 1\n",
          "t.ces:4:8: 'a' is already declared as a buffer", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nbuffer a 8\nbuffer a 8\n",
+         "t.ces:4:8: 'a' is already declared as a buffer", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nsignal a u32 1\nbuffer a 8\n",
+         "t.ces:4:8: 'a' is already declared as a signal", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nsignal a u32 1\nsignal a u64 1\n",
+         "t.ces:4:8: 'a' is already declared as a signal", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nlet a = 1\nbuffer a 8\nsignal A u32 1\nphase eager x1\n"
+         "r0 : produce A[0:8]\n",
+         "t.ces:7:14: 'A' is a signal: a region needs a buffer", CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nsignal a u32 0\n",
          "t.ces:3:14: signal a has 0 slots: expected 1..16777216", CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nsignal a u32 16777217\n",
@@ -597,6 +606,23 @@ static void test_alloc_failures(void **state)
     a.text = text;
     assert_true(ces_test_alloc_failures(parse_body, &a) > 10);
     free(text);
+    /* tables of names that grow: each a few times */
+    {
+        static char many[8192];
+        size_t n = (size_t)snprintf(many, sizeof(many), "cesync 1\nranks 2\nstreams 2\n");
+
+        for (int k = 0; k < 40; k++)
+            n += (size_t)snprintf(many + n, sizeof(many) - n,
+                                  "let c%d = %d\nbuffer b%d 8\nsignal f%d u32 1\n", k, k, k, k);
+        n += (size_t)snprintf(many + n, sizeof(many) - n, "phase eager x1\n");
+        for (int k = 0; k < 40; k++)
+            n += (size_t)snprintf(many + n, sizeof(many) - n,
+                                  "r0 : record e%d\nr0 s1 : await e%d\n", k, k);
+        assert_true(n < sizeof(many));
+        a.text = many;
+        a.len = n;
+        assert_true(ces_test_alloc_failures(parse_body, &a) > 4 * 40);
+    }
 }
 
 /* The whole-stream reader shared by the .ces and model file loaders: every
