@@ -682,7 +682,8 @@ static int parse_buffer(struct parser *P, uint32_t col)
         goto fail;
     if (v < 1 || (uint64_t)v > CES_MAX_BYTES) {
         rc = perr(P, CES_ERR_SEMANTIC, vcol,
-                  "buffer %s has size %" PRId64 ": expected 1..2^48 bytes", b.name, v);
+                  "buffer %.*s%s has size %" PRId64 ": expected 1..2^48 bytes",
+                  CES_SHOWN(b.name), v);
         goto fail;
     }
     b.size = (uint64_t)v;
@@ -726,7 +727,8 @@ static int parse_signal(struct parser *P, uint32_t col)
         goto fail;
     if (v < 1 || v > (1 << 24)) {
         rc = perr(P, CES_ERR_SEMANTIC, vcol,
-                  "signal %s has %" PRId64 " slots: expected 1..16777216", s.name, v);
+                  "signal %.*s%s has %" PRId64 " slots: expected 1..16777216",
+                  CES_SHOWN(s.name), v);
         goto fail;
     }
     s.slots = (uint32_t)v;

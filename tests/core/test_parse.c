@@ -504,6 +504,22 @@ static void test_nesting_limits(void **state)
     expect_parse_error(text, CES_ERR_SEMANTIC,
                        "t.ces:4:8: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb...' is already "
                        "declared as a buffer");
+    /* so is the name of a buffer or signal of a size out of range (the
+     * whole name left no room for the range) */
+    for (int sig = 0; sig < 2; sig++) {
+        n = (size_t)snprintf(text, sizeof(text), "cesync 1\nranks 2\n%s ",
+                             sig ? "signal" : "buffer");
+        memset(text + n, 'b', 5000);
+        n += 5000;
+        snprintf(text + n, sizeof(text) - n, "%s 0\n", sig ? " u32" : "");
+        expect_parse_error(text, CES_ERR_SEMANTIC,
+                           sig ? "t.ces:3:5013: signal "
+                                 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb... has 0 slots: "
+                                 "expected 1..16777216"
+                               : "t.ces:3:5009: buffer "
+                                 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb... has size 0: "
+                                 "expected 1..2^48 bytes");
+    }
 }
 
 static void test_crlf_and_no_final_newline(void **state)
