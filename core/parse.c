@@ -580,6 +580,9 @@ static int parse_count(struct parser *P, const char *kw, uint32_t col)
         *dst = CES_CONNECTIONS_ANY;
         return expect_eol(P, "'connections any'");
     }
+    if (dst == &P->prog->connections && P->tok.kind != T_INT && P->tok.kind != T_BIGINT &&
+        P->tok.kind != T_VAR && P->tok.kind != T_LPAREN && P->tok.kind != T_MINUS)
+        return expected(P, "a queue count or 'any' after 'connections'");
     rc = parse_const_expr(P, &e, &v);
     if (rc != CES_OK)
         return rc;

@@ -319,6 +319,17 @@ static void test_syntax_errors(void **state)
          CES_ERR_PARSE},
         {"cesync 1\nranks 2 3\n", "t.ces:2:9: expected end of line after 'ranks N', found '3'",
          CES_ERR_PARSE},
+        /* 'any' is offered where it may stand (it was not: "expected an
+         * expression (a number, a $name or '('), found 'Any'") */
+        {"cesync 1\nranks 2\nconnections Any\n",
+         "t.ces:3:13: expected a queue count or 'any' after 'connections', found 'Any'",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nconnections\n",
+         "t.ces:3:12: expected a queue count or 'any' after 'connections', found end of line",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nconnections (\n",
+         "t.ces:3:14: expected an expression (a number, a $name or '('), found end of line",
+         CES_ERR_PARSE},
         {"cesync 1\nranks 2\nstreams 65\n", "t.ces:3:9: streams must be 1..64, not 65",
          CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nlet = 3\n",
