@@ -1029,6 +1029,9 @@ static int parse_op(struct parser *P)
             lex(P);
             op.expect = 1;
             rc = parse_region(P, &op.b, "an expected");
+        } else if (rc == CES_OK && P->tok.kind != T_EOL) {
+            rc = expected(P, "'==' and the expected region, or end of line, after the consumed "
+                             "region");
         }
         break;
     default:

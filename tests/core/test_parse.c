@@ -421,6 +421,13 @@ static void test_syntax_errors(void **state)
         {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : consume a[0:8] ==\n",
          "t.ces:5:23: expected an expected region 'NAME[lo:hi]', found end of line",
          CES_ERR_PARSE},
+        /* '==' is offered after a consumed region (it was "expected end of
+         * line after the op, found '='") */
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : consume a[0:8] = a[0:8]@1\n",
+         "t.ces:5:21: expected '==' and the expected region, or end of line, after the consumed "
+         "region, found '='", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : produce a[0:8] == a[0:8]@1\n",
+         "t.ces:5:21: expected end of line after the op, found '=='", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nphase eager x1\nr0 : record 3\n",
          "t.ces:4:13: expected an event name, found '3'", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nphase eager x1\nr0 : fence\nr0 : wait\n",
