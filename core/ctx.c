@@ -1,7 +1,7 @@
 /*
  * core/ctx.c - the context (allocation hooks, last error), status strings,
  * name tables generated from the X-macro lists, and the small containers of
- * internal.h (growable array, string builder).
+ * internal.h (growable array, index of names, string builder).
  */
 #include "internal.h"
 
@@ -248,6 +248,85 @@ void ces_vec_free(struct ces_ctx *ctx, struct ces_vec *v)
     ces_free(ctx, v->data);
     v->data = NULL;
     v->len = v->cap = 0;
+}
+
+/* --- index of a table's names ------------------------------------------ */
+
+/* FNV-1a over the name's bytes. */
+static uint32_t name_hash(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u;
+
+    for (size_t k = 0; k < len; k++)
+        h = (h ^ (unsigned char)s[k]) * 16777619u;
+    return h;
+}
+
+static void names_put(struct ces_name_slot *slots, size_t cap, const struct ces_name_slot *in)
+{
+    size_t k = in->hash & (cap - 1);
+
+    while (slots[k].name != NULL)
+        k = (k + 1) & (cap - 1);
+    slots[k] = *in;
+}
+
+int ces_names_reserve(struct ces_ctx *ctx, struct ces_names *ix)
+{
+    struct ces_name_slot *slots;
+    size_t cap = ix->cap > 0 ? ix->cap : 16;
+
+    if (ix->len + 1 <= ix->cap / 2)
+        return CES_OK;
+    while (ix->len + 1 > cap / 2) {
+        if (cap > SIZE_MAX / 2 / sizeof(*slots))
+            return CES_ERR_NOMEM;
+        cap *= 2;
+    }
+    slots = ces_malloc(ctx, cap * sizeof(*slots));
+    if (slots == NULL)
+        return CES_ERR_NOMEM;
+    memset(slots, 0, cap * sizeof(*slots));
+    for (size_t k = 0; k < ix->cap; k++) {
+        if (ix->slots[k].name != NULL)
+            names_put(slots, cap, &ix->slots[k]);
+    }
+    ces_free(ctx, ix->slots);
+    ix->slots = slots;
+    ix->cap = cap;
+    return CES_OK;
+}
+
+void ces_names_add(struct ces_names *ix, const char *name, uint32_t idx)
+{
+    struct ces_name_slot in = {name, name_hash(name, strlen(name)), idx};
+
+    assert(ix->len + 1 <= ix->cap / 2);
+    names_put(ix->slots, ix->cap, &in);
+    ix->len++;
+}
+
+int64_t ces_names_find(const struct ces_names *ix, const char *s, size_t len)
+{
+    uint32_t h;
+
+    if (ix->len == 0)
+        return -1;
+    h = name_hash(s, len);
+    for (size_t k = h & (ix->cap - 1); ix->slots[k].name != NULL; k = (k + 1) & (ix->cap - 1)) {
+        const struct ces_name_slot *e = &ix->slots[k];
+
+        if (e->hash == h && strncmp(e->name, s, len) == 0 && e->name[len] == '\0')
+            return e->idx;
+    }
+    return -1;
+}
+
+void ces_names_free(struct ces_ctx *ctx, struct ces_names *ix)
+{
+    ces_free(ctx, ix->slots);
+    ix->slots = NULL;
+    ix->cap = ix->len = 0;
 }
 
 /* --- string builder ----------------------------------------------------- */

@@ -64,6 +64,10 @@ void ces_graph_destroy(struct ces_graph *g)
     free_named(ctx, &g->signals);
     free_named(ctx, &g->events);
     free_named(ctx, &g->consts);
+    ces_names_free(ctx, &g->buffer_names);
+    ces_names_free(ctx, &g->signal_names);
+    ces_names_free(ctx, &g->event_names);
+    ces_names_free(ctx, &g->const_names);
     ces_free(ctx, g);
 }
 
@@ -87,13 +91,9 @@ int ces_graph_set_connections(struct ces_graph *g, uint32_t connections)
     return CES_OK;
 }
 
-static int64_t find_named(const struct ces_vec *v, const char *name)
+static int64_t find_named(const struct ces_names *ix, const char *name)
 {
-    for (size_t i = 0; name != NULL && i < v->len; i++) {
-        if (strcmp(CES_VEC_AT(v, struct ces_named, i).name, name) == 0)
-            return (int64_t)i;
-    }
-    return -1;
+    return name != NULL ? ces_names_find(ix, name, strlen(name)) : -1;
 }
 
 /* The name of entry i of table v. */
@@ -102,11 +102,13 @@ static const char *named(const struct ces_vec *v, uint32_t i)
     return CES_VEC_AT(v, struct ces_named, i).name;
 }
 
-/* Adds a named entry to table v.  `other` is the table whose names v's may
- * not take too (buffers and signals share one name space, as in the .ces
- * format and in ces_launch's bindings), NULL for none. */
-static int add_named(struct ces_graph *g, struct ces_vec *v, const struct ces_vec *other,
-                     const char *what, const struct ces_named *proto, uint32_t *idx)
+/* Adds a named entry to table v, whose names ix indexes.  `other` is the
+ * index of the table whose names v's may not take too (buffers and signals
+ * share one name space, as in the .ces format and in ces_launch's
+ * bindings), NULL for none. */
+static int add_named(struct ces_graph *g, struct ces_vec *v, struct ces_names *ix,
+                     const struct ces_names *other, const char *what,
+                     const struct ces_named *proto, uint32_t *idx)
 {
     struct ces_named n = *proto;
     int rc;
@@ -114,7 +116,7 @@ static int add_named(struct ces_graph *g, struct ces_vec *v, const struct ces_ve
     if (!ces_is_ident(proto->name))
         return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s name '%.*s%s' is not an identifier",
                              what, CES_SHOWN(proto->name));
-    if (find_named(v, proto->name) >= 0)
+    if (find_named(ix, proto->name) >= 0)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s '%.*s%s' is declared twice", what,
                              CES_SHOWN(proto->name));
     if (other != NULL && find_named(other, proto->name) >= 0)
@@ -122,7 +124,9 @@ static int add_named(struct ces_graph *g, struct ces_vec *v, const struct ces_ve
                              "%s '%.*s%s': the name is already a %s's (buffers and signals share "
                              "one name space)",
                              what, CES_SHOWN(proto->name),
-                             other == &g->buffers ? "buffer" : "signal");
+                             other == &g->buffer_names ? "buffer" : "signal");
+    if (ces_names_reserve(g->ctx, ix) != CES_OK)
+        return ces_ctx_error(g->ctx, CES_ERR_NOMEM, "out of memory adding %s", what);
     n.name = ces_strdup(g->ctx, proto->name);
     if (n.name == NULL)
         return ces_ctx_error(g->ctx, CES_ERR_NOMEM, "out of memory adding %s", what);
@@ -131,6 +135,7 @@ static int add_named(struct ces_graph *g, struct ces_vec *v, const struct ces_ve
         ces_free(g->ctx, n.name);
         return ces_ctx_error(g->ctx, rc, "out of memory adding %s", what);
     }
+    ces_names_add(ix, n.name, (uint32_t)(v->len - 1));
     if (idx != NULL)
         *idx = (uint32_t)(v->len - 1);
     return CES_OK;
@@ -148,7 +153,7 @@ int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size, u
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
                              "buffer '%.*s%s': size must be 1..2^48 bytes, not %" PRIu64,
                              CES_SHOWN(name), size);
-    return add_named(g, &g->buffers, &g->signals, "buffer", &n, idx);
+    return add_named(g, &g->buffers, &g->buffer_names, &g->signal_names, "buffer", &n, idx);
 }
 
 int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width, uint32_t slots,
@@ -167,7 +172,7 @@ int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width, 
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
                              "signal '%.*s%s': slots must be 1..16777216, not %" PRIu32,
                              CES_SHOWN(name), slots);
-    return add_named(g, &g->signals, &g->buffers, "signal", &n, idx);
+    return add_named(g, &g->signals, &g->signal_names, &g->buffer_names, "signal", &n, idx);
 }
 
 int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t *idx)
@@ -178,7 +183,7 @@ int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t *idx)
         return CES_ERR_INVALID;
     if (name == NULL)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID, "ces_graph_add_event: NULL argument");
-    return add_named(g, &g->events, NULL, "event", &n, idx);
+    return add_named(g, &g->events, &g->event_names, NULL, "event", &n, idx);
 }
 
 int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value)
@@ -194,7 +199,7 @@ int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
                              "constant name '%s' is reserved: $r, $n, $p and $i are built in",
                              name);
-    return add_named(g, &g->consts, NULL, "constant", &n, NULL);
+    return add_named(g, &g->consts, &g->const_names, NULL, "constant", &n, NULL);
 }
 
 int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps)
@@ -852,17 +857,17 @@ void ces_graph_links(const struct ces_graph *g, uint32_t b, uint32_t r, uint64_t
 
 int64_t ces_graph_find_buffer(const struct ces_graph *g, const char *name)
 {
-    return find_named(&g->buffers, name);
+    return find_named(&g->buffer_names, name);
 }
 
 int64_t ces_graph_find_signal(const struct ces_graph *g, const char *name)
 {
-    return find_named(&g->signals, name);
+    return find_named(&g->signal_names, name);
 }
 
 int64_t ces_graph_find_event(const struct ces_graph *g, const char *name)
 {
-    return find_named(&g->events, name);
+    return find_named(&g->event_names, name);
 }
 
 /* --- equality ------------------------------------------------------------ */

@@ -48,6 +48,34 @@ int ces_vec_push(struct ces_ctx *ctx, struct ces_vec *v, size_t item, const void
 void ces_vec_free(struct ces_ctx *ctx, struct ces_vec *v);
 #define CES_VEC_AT(v, type, i) (((type *)(v)->data)[i])
 
+/* --- index of a table's names ----------------------------------------- */
+
+/* Finds an entry of a table (a vector whose entries own their names) by
+ * name in O(1) on average: open addressing with linear probing, at most
+ * half full.  It points at the table's names, which must stay where they
+ * are while indexed (each is a string of its own). */
+struct ces_name_slot {
+    const char *name; /* NULL: empty */
+    uint32_t hash;
+    uint32_t idx; /* the entry's position in its table */
+};
+
+struct ces_names {
+    struct ces_name_slot *slots;
+    size_t cap; /* 0 or a power of two */
+    size_t len; /* names indexed */
+};
+
+/* Makes room for one more name; CES_ERR_NOMEM on failure (the index is
+ * unchanged then). */
+int ces_names_reserve(struct ces_ctx *ctx, struct ces_names *ix);
+/* Indexes `name`, which it does not hold yet, as entry idx; needs the room
+ * that ces_names_reserve made. */
+void ces_names_add(struct ces_names *ix, const char *name, uint32_t idx);
+/* The entry named by the len bytes at s (no NUL among them), or -1. */
+int64_t ces_names_find(const struct ces_names *ix, const char *s, size_t len);
+void ces_names_free(struct ces_ctx *ctx, struct ces_names *ix);
+
 /* A name or number quoted in a message shows at most CES_SHOWN_MAX bytes of
  * itself, and "..." when cut, so that the message (at most CES_ERRMSG_MAX
  * bytes) still says what is wrong after it: printf's "%.*s%s" takes
@@ -165,6 +193,8 @@ struct ces_graph {
     struct ces_vec signals; /* struct ces_named */
     struct ces_vec events;  /* struct ces_named */
     struct ces_vec consts;  /* struct ces_named */
+    /* the tables' names */
+    struct ces_names buffer_names, signal_names, event_names, const_names;
     struct ces_vec blocks;  /* struct ces_gblock */
     uint64_t next_iter;     /* first iteration of the next block */
     bool validated;         /* ces_graph_validate passed, and no op or block came since */

@@ -301,13 +301,7 @@ static int add_expr(struct parser *P, const struct ces_pexpr *e, int32_t *idx)
 
 static int64_t find_let(const struct ces_prog *p, const char *name, size_t len)
 {
-    for (size_t k = 0; k < p->lets.len; k++) {
-        const char *l = CES_VEC_AT(&p->lets, struct ces_plet, k).name;
-
-        if (strlen(l) == len && memcmp(l, name, len) == 0)
-            return (int64_t)k;
-    }
-    return -1;
+    return ces_names_find(&p->let_names, name, len);
 }
 
 static int parse_expr(struct parser *P, int32_t *out);
@@ -530,24 +524,23 @@ static int header_allowed(struct parser *P, const char *kw, uint32_t col)
 
 static int64_t find_buffer(const struct ces_prog *p, const char *name, size_t len)
 {
-    for (size_t k = 0; k < p->buffers.len; k++) {
-        const char *b = CES_VEC_AT(&p->buffers, struct ces_pbuf, k).name;
-
-        if (strlen(b) == len && memcmp(b, name, len) == 0)
-            return (int64_t)k;
-    }
-    return -1;
+    return ces_names_find(&p->buffer_names, name, len);
 }
 
 static int64_t find_signal(const struct ces_prog *p, const char *name, size_t len)
 {
-    for (size_t k = 0; k < p->signals.len; k++) {
-        const char *s = CES_VEC_AT(&p->signals, struct ces_psig, k).name;
+    return ces_names_find(&p->signal_names, name, len);
+}
 
-        if (strlen(s) == len && memcmp(s, name, len) == 0)
-            return (int64_t)k;
-    }
-    return -1;
+/* Appends entry e (of `item` bytes, its name `name`) to table v, whose
+ * names ix indexes. */
+static int add_entry(struct parser *P, struct ces_vec *v, struct ces_names *ix, size_t item,
+                     const void *e, const char *name)
+{
+    if (ces_names_reserve(P->ctx, ix) != CES_OK || ces_vec_push(P->ctx, v, item, e) != CES_OK)
+        return nomem(P);
+    ces_names_add(ix, name, (uint32_t)(v->len - 1));
+    return CES_OK;
 }
 
 /* ranks / streams / connections N */
@@ -587,6 +580,9 @@ static int parse_count(struct parser *P, const char *kw, uint32_t col)
         *dst = CES_CONNECTIONS_ANY;
         return expect_eol(P, "'connections any'");
     }
+    if (dst == &P->prog->connections && P->tok.kind != T_INT && P->tok.kind != T_BIGINT &&
+        P->tok.kind != T_VAR && P->tok.kind != T_LPAREN && P->tok.kind != T_MINUS)
+        return expected(P, "a queue count or 'any' after 'connections'");
     rc = parse_const_expr(P, &e, &v);
     if (rc != CES_OK)
         return rc;
@@ -637,10 +633,9 @@ static int parse_let(struct parser *P, uint32_t col)
     rc = expect_eol(P, "the constant's value");
     if (rc != CES_OK)
         goto fail;
-    if (ces_vec_push(P->ctx, &P->prog->lets, sizeof(l), &l) != CES_OK) {
-        rc = nomem(P);
+    rc = add_entry(P, &P->prog->lets, &P->prog->let_names, sizeof(l), &l, l.name);
+    if (rc != CES_OK)
         goto fail;
-    }
     return CES_OK;
 fail:
     ces_free(P->ctx, l.name);
@@ -690,17 +685,17 @@ static int parse_buffer(struct parser *P, uint32_t col)
         goto fail;
     if (v < 1 || (uint64_t)v > CES_MAX_BYTES) {
         rc = perr(P, CES_ERR_SEMANTIC, vcol,
-                  "buffer %s has size %" PRId64 ": expected 1..2^48 bytes", b.name, v);
+                  "buffer %.*s%s has size %" PRId64 ": expected 1..2^48 bytes",
+                  CES_SHOWN(b.name), v);
         goto fail;
     }
     b.size = (uint64_t)v;
     rc = expect_eol(P, "the buffer's size");
     if (rc != CES_OK)
         goto fail;
-    if (ces_vec_push(P->ctx, &P->prog->buffers, sizeof(b), &b) != CES_OK) {
-        rc = nomem(P);
+    rc = add_entry(P, &P->prog->buffers, &P->prog->buffer_names, sizeof(b), &b, b.name);
+    if (rc != CES_OK)
         goto fail;
-    }
     return CES_OK;
 fail:
     ces_free(P->ctx, b.name);
@@ -735,17 +730,17 @@ static int parse_signal(struct parser *P, uint32_t col)
         goto fail;
     if (v < 1 || v > (1 << 24)) {
         rc = perr(P, CES_ERR_SEMANTIC, vcol,
-                  "signal %s has %" PRId64 " slots: expected 1..16777216", s.name, v);
+                  "signal %.*s%s has %" PRId64 " slots: expected 1..16777216",
+                  CES_SHOWN(s.name), v);
         goto fail;
     }
     s.slots = (uint32_t)v;
     rc = expect_eol(P, "the signal's slot count");
     if (rc != CES_OK)
         goto fail;
-    if (ces_vec_push(P->ctx, &P->prog->signals, sizeof(s), &s) != CES_OK) {
-        rc = nomem(P);
+    rc = add_entry(P, &P->prog->signals, &P->prog->signal_names, sizeof(s), &s, s.name);
+    if (rc != CES_OK)
         goto fail;
-    }
     return CES_OK;
 fail:
     ces_free(P->ctx, s.name);
@@ -884,25 +879,25 @@ static int parse_slot(struct parser *P, struct ces_pslot *slot, bool may_all)
 static int parse_event(struct parser *P, uint32_t *idx)
 {
     struct ces_vec *ev = &P->prog->events;
+    int64_t k;
     char *name;
+    int rc;
 
     if (P->tok.kind != T_IDENT)
         return expected(P, "an event name");
-    for (size_t k = 0; k < ev->len; k++) {
-        const char *e = CES_VEC_AT(ev, char *, k);
-
-        if (strlen(e) == P->tok.len && memcmp(e, P->text + P->tok.off, P->tok.len) == 0) {
-            *idx = (uint32_t)k;
-            lex(P);
-            return CES_OK;
-        }
+    k = ces_names_find(&P->prog->event_names, P->text + P->tok.off, P->tok.len);
+    if (k >= 0) {
+        *idx = (uint32_t)k;
+        lex(P);
+        return CES_OK;
     }
     name = tok_dup(P);
     if (name == NULL)
         return nomem(P);
-    if (ces_vec_push(P->ctx, ev, sizeof(name), &name) != CES_OK) {
+    rc = add_entry(P, ev, &P->prog->event_names, sizeof(name), &name, name);
+    if (rc != CES_OK) {
         ces_free(P->ctx, name);
-        return nomem(P);
+        return rc;
     }
     *idx = (uint32_t)(ev->len - 1);
     lex(P);
@@ -1034,6 +1029,9 @@ static int parse_op(struct parser *P)
             lex(P);
             op.expect = 1;
             rc = parse_region(P, &op.b, "an expected");
+        } else if (rc == CES_OK && P->tok.kind != T_EOL) {
+            rc = expected(P, "'==' and the expected region, or end of line, after the consumed "
+                             "region");
         }
         break;
     default:
@@ -1129,6 +1127,10 @@ void ces_prog_destroy(struct ces_prog *p)
     ces_vec_free(ctx, &p->events);
     ces_vec_free(ctx, &p->phases);
     ces_vec_free(ctx, &p->ops);
+    ces_names_free(ctx, &p->let_names);
+    ces_names_free(ctx, &p->buffer_names);
+    ces_names_free(ctx, &p->signal_names);
+    ces_names_free(ctx, &p->event_names);
     ces_free(ctx, p->file);
     ces_free(ctx, p);
 }

@@ -116,6 +116,8 @@ struct ces_prog {
     struct ces_vec events;  /* char *, in order of first mention */
     struct ces_vec phases;  /* struct ces_pphase */
     struct ces_vec ops;     /* struct ces_pop, phase by phase */
+    /* the tables' names */
+    struct ces_names let_names, buffer_names, signal_names, event_names;
 };
 
 #define CES_PEXPR(p, i) (&CES_VEC_AT(&(p)->exprs, struct ces_pexpr, (size_t)(i)))

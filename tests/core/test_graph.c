@@ -5,6 +5,7 @@
 #include "ces_test.h"
 #include "internal.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 static struct ces_graph *tiny(struct ces_ctx *ctx)
@@ -459,6 +460,99 @@ static void test_long_names_cut(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Each table finds every one of many names at its place and refuses a
+ * name given again with the message of a small table; running out of
+ * memory while a table grows leaves nothing allocated. */
+static int many_names_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_graph *g = NULL;
+    uint32_t n = *(const uint32_t *)arg, idx = 0;
+    int rc = ces_graph_create(ctx, 2, 1, &g);
+
+    for (uint32_t k = 0; rc == CES_OK && k < n; k++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "b%" PRIu32, k);
+        rc = ces_graph_add_buffer(g, name, 8, &idx);
+        if (rc == CES_OK) {
+            assert_int_equal(idx, k);
+            name[0] = 's';
+            rc = ces_graph_add_signal(g, name, CES_U32, 1, &idx);
+        }
+        if (rc == CES_OK) {
+            assert_int_equal(idx, k);
+            name[0] = 'e';
+            rc = ces_graph_add_event(g, name, &idx);
+        }
+        if (rc == CES_OK) {
+            assert_int_equal(idx, k);
+            name[0] = 'c';
+            rc = ces_graph_add_const(g, name, k);
+        }
+    }
+    ces_graph_destroy(g);
+    return rc;
+}
+
+static void test_many_names(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    uint32_t n = 40;
+    char name[16];
+
+    (void)state;
+    assert_true(ces_test_alloc_failures(many_names_body, &n) > 4 * 40);
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    for (uint32_t k = 0; k < 5000; k++) {
+        snprintf(name, sizeof(name), "b%" PRIu32, k);
+        assert_int_equal(ces_graph_add_buffer(g, name, 8, NULL), CES_OK);
+        name[0] = 's';
+        assert_int_equal(ces_graph_add_signal(g, name, CES_U32, 1, NULL), CES_OK);
+        name[0] = 'e';
+        assert_int_equal(ces_graph_add_event(g, name, NULL), CES_OK);
+        name[0] = 'c';
+        assert_int_equal(ces_graph_add_const(g, name, k), CES_OK);
+    }
+    for (uint32_t k = 0; k < 5000; k++) {
+        snprintf(name, sizeof(name), "b%" PRIu32, k);
+        assert_int_equal(ces_graph_find_buffer(g, name), k);
+        assert_int_equal(ces_graph_find_signal(g, name), -1);
+        name[0] = 's';
+        assert_int_equal(ces_graph_find_signal(g, name), k);
+        assert_int_equal(ces_graph_find_event(g, name), -1);
+        name[0] = 'e';
+        assert_int_equal(ces_graph_find_event(g, name), k);
+    }
+    assert_int_equal(ces_graph_find_buffer(g, "b"), -1);
+    assert_int_equal(ces_graph_find_buffer(g, "b50000"), -1);
+    assert_int_equal(ces_graph_find_buffer(g, "b4999x"), -1);
+    assert_int_equal(ces_graph_find_buffer(g, NULL), -1);
+    assert_int_equal(ces_graph_add_buffer(g, "b4999", 8, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "buffer 'b4999' is declared twice");
+    assert_int_equal(ces_graph_add_signal(g, "s0", CES_U32, 1, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "signal 's0' is declared twice");
+    assert_int_equal(ces_graph_add_signal(g, "b2500", CES_U32, 1, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "signal 'b2500': the name is already a "
+                                                 "buffer's (buffers and signals share one name "
+                                                 "space)");
+    assert_int_equal(ces_graph_add_buffer(g, "s4999", 8, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "buffer 's4999': the name is already a "
+                                                 "signal's (buffers and signals share one name "
+                                                 "space)");
+    assert_int_equal(ces_graph_add_event(g, "e17", NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "event 'e17' is declared twice");
+    assert_int_equal(ces_graph_add_const(g, "c4998", 1), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "constant 'c4998' is declared twice");
+    assert_int_equal(ces_graph_nbuffers(g), 5000);
+    assert_int_equal(ces_graph_nsignals(g), 5000);
+    assert_int_equal(ces_graph_nevents(g), 5000);
+    assert_int_equal(ces_graph_nconsts(g), 5000);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Constants are a table of the graph (they print as `let` lines): equality
  * compares their names and values too. */
 static void test_equal_consts(void **state)
@@ -617,6 +711,7 @@ int main(void)
         cmocka_unit_test(test_names),           cmocka_unit_test(test_equal_consts),
         cmocka_unit_test(test_name_spaces),
         cmocka_unit_test(test_long_names_cut),
+        cmocka_unit_test(test_many_names),
         cmocka_unit_test(test_wait_holds),
         cmocka_unit_test(test_validate_batch_read_write),
         cmocka_unit_test(test_validate_batch_empty_copy),

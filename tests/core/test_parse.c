@@ -319,6 +319,17 @@ static void test_syntax_errors(void **state)
          CES_ERR_PARSE},
         {"cesync 1\nranks 2 3\n", "t.ces:2:9: expected end of line after 'ranks N', found '3'",
          CES_ERR_PARSE},
+        /* 'any' is offered where it may stand (it was not: "expected an
+         * expression (a number, a $name or '('), found 'Any'") */
+        {"cesync 1\nranks 2\nconnections Any\n",
+         "t.ces:3:13: expected a queue count or 'any' after 'connections', found 'Any'",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nconnections\n",
+         "t.ces:3:12: expected a queue count or 'any' after 'connections', found end of line",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nconnections (\n",
+         "t.ces:3:14: expected an expression (a number, a $name or '('), found end of line",
+         CES_ERR_PARSE},
         {"cesync 1\nranks 2\nstreams 65\n", "t.ces:3:9: streams must be 1..64, not 65",
          CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nlet = 3\n",
@@ -329,6 +340,15 @@ static void test_syntax_errors(void **state)
          "t.ces:4:5: constant 'A' is defined twice", CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nbuffer a 8\nsignal a u32 1\n",
          "t.ces:4:8: 'a' is already declared as a buffer", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nbuffer a 8\nbuffer a 8\n",
+         "t.ces:4:8: 'a' is already declared as a buffer", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nsignal a u32 1\nbuffer a 8\n",
+         "t.ces:4:8: 'a' is already declared as a signal", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nsignal a u32 1\nsignal a u64 1\n",
+         "t.ces:4:8: 'a' is already declared as a signal", CES_ERR_SEMANTIC},
+        {"cesync 1\nranks 2\nlet a = 1\nbuffer a 8\nsignal A u32 1\nphase eager x1\n"
+         "r0 : produce A[0:8]\n",
+         "t.ces:7:14: 'A' is a signal: a region needs a buffer", CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nsignal a u32 0\n",
          "t.ces:3:14: signal a has 0 slots: expected 1..16777216", CES_ERR_SEMANTIC},
         {"cesync 1\nranks 2\nsignal a u32 16777217\n",
@@ -401,6 +421,13 @@ static void test_syntax_errors(void **state)
         {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : consume a[0:8] ==\n",
          "t.ces:5:23: expected an expected region 'NAME[lo:hi]', found end of line",
          CES_ERR_PARSE},
+        /* '==' is offered after a consumed region (it was "expected end of
+         * line after the op, found '='") */
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : consume a[0:8] = a[0:8]@1\n",
+         "t.ces:5:21: expected '==' and the expected region, or end of line, after the consumed "
+         "region, found '='", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : produce a[0:8] == a[0:8]@1\n",
+         "t.ces:5:21: expected end of line after the op, found '=='", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nphase eager x1\nr0 : record 3\n",
          "t.ces:4:13: expected an event name, found '3'", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nphase eager x1\nr0 : fence\nr0 : wait\n",
@@ -495,6 +522,22 @@ static void test_nesting_limits(void **state)
     expect_parse_error(text, CES_ERR_SEMANTIC,
                        "t.ces:4:8: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb...' is already "
                        "declared as a buffer");
+    /* so is the name of a buffer or signal of a size out of range (the
+     * whole name left no room for the range) */
+    for (int sig = 0; sig < 2; sig++) {
+        n = (size_t)snprintf(text, sizeof(text), "cesync 1\nranks 2\n%s ",
+                             sig ? "signal" : "buffer");
+        memset(text + n, 'b', 5000);
+        n += 5000;
+        snprintf(text + n, sizeof(text) - n, "%s 0\n", sig ? " u32" : "");
+        expect_parse_error(text, CES_ERR_SEMANTIC,
+                           sig ? "t.ces:3:5013: signal "
+                                 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb... has 0 slots: "
+                                 "expected 1..16777216"
+                               : "t.ces:3:5009: buffer "
+                                 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb... has size 0: "
+                                 "expected 1..2^48 bytes");
+    }
 }
 
 static void test_crlf_and_no_final_newline(void **state)
@@ -597,6 +640,23 @@ static void test_alloc_failures(void **state)
     a.text = text;
     assert_true(ces_test_alloc_failures(parse_body, &a) > 10);
     free(text);
+    /* tables of names that grow: each a few times */
+    {
+        static char many[8192];
+        size_t n = (size_t)snprintf(many, sizeof(many), "cesync 1\nranks 2\nstreams 2\n");
+
+        for (int k = 0; k < 40; k++)
+            n += (size_t)snprintf(many + n, sizeof(many) - n,
+                                  "let c%d = %d\nbuffer b%d 8\nsignal f%d u32 1\n", k, k, k, k);
+        n += (size_t)snprintf(many + n, sizeof(many) - n, "phase eager x1\n");
+        for (int k = 0; k < 40; k++)
+            n += (size_t)snprintf(many + n, sizeof(many) - n,
+                                  "r0 : record e%d\nr0 s1 : await e%d\n", k, k);
+        assert_true(n < sizeof(many));
+        a.text = many;
+        a.len = n;
+        assert_true(ces_test_alloc_failures(parse_body, &a) > 4 * 40);
+    }
 }
 
 /* The whole-stream reader shared by the .ces and model file loaders: every
