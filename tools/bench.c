@@ -7,6 +7,7 @@
  * machine model.  The GPU work lives in backend/cuda/bench_gpu.c.
  */
 #include "tool.h"
+#include "bench_row.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,13 +165,6 @@ enum { V_AUTO = -1, V_PLAIN = 0, V_OVERLAP = CES_COLL_F_OVERLAP, V_EARLY = CES_C
 #define IMPL_K 1
 #define IMPL_RAW 2
 
-struct meas {
-    int ran;
-    double med, min, max;
-    int check;
-    double pred, pred_slow; /* the model's fast and slow mode (ces_model_slow_mode) */
-};
-
 struct bench {
     uint32_t coll, ranks, iters, warmup, chunks, slots, root, wake;
     uint64_t min_bytes, max_bytes, compute_bytes;
@@ -183,8 +177,8 @@ struct bench {
     uint64_t sizes[MAX_SIZES];
     uint32_t nsizes;
     struct ces_model model;
-    struct meas ces[MAX_VARIANTS][MAX_SIZES];
-    struct meas other[3][MAX_SIZES];
+    struct ces_bench_meas ces[MAX_VARIANTS][MAX_SIZES];
+    struct ces_bench_meas other[3][MAX_SIZES];
     double kept[MAX_VARIANTS + 3], solo_us;
     int kept_ran[MAX_VARIANTS + 3];
     char nccl_info[320];
@@ -245,31 +239,12 @@ static void coll_title(const struct bench *B, char *buf, size_t n)
         snprintf(buf, n, "%s", name);
 }
 
-/* nccl-tests' algbw and busbw at `bytes` per rank: algbw counts n * bytes
- * for allgather, gather and scatter (nccl-tests' size), bytes for the
- * others; busbw is algbw * (n-1)/n but for sendrecv and broadcast (algbw). */
-static double algbw(const struct bench *B, uint64_t bytes, double us)
-{
-    double size = B->coll == CES_COLL_ALLGATHER || B->coll == CES_COLL_GATHER ||
-                          B->coll == CES_COLL_SCATTER
-                      ? (double)bytes * B->ranks
-                      : (double)bytes;
-
-    return us > 0.0 ? size / us / 1e3 : 0.0;
-}
-
-/* Also the rate of the raw copy's row (raw_bw): the busbw of a collective
- * that took the raw copy's time.  That is the peer bytes a rank copies
- * over the time (alltoall (n-1)/n * bytes, allgather (n-1) * bytes,
- * sendrecv bytes; gather and scatter the (n-1) * bytes through the root),
- * but for broadcast, whose root copies (n-1) * bytes, bytes / time. */
+/* nccl-tests' busbw at `bytes` per rank (tools/bench_row.c); also the rate
+ * of the raw copy's row (raw_bw): the busbw of a collective that took the
+ * raw copy's time. */
 static double busbw(const struct bench *B, uint64_t bytes, double us)
 {
-    double a = algbw(B, bytes, us);
-
-    return B->coll == CES_COLL_SENDRECV || B->coll == CES_COLL_BROADCAST
-               ? a
-               : a * (B->ranks - 1) / B->ranks;
+    return ces_bench_busbw(B->coll, B->ranks, bytes, us);
 }
 
 /* What the raw copy's row times (backend/cuda/bench_gpu.c, enqueue_raw). */
@@ -910,16 +885,6 @@ static void compute_predictions(struct ces_ctx *ctx, struct bench *B)
         }
 }
 
-/* The error of measurement c against the nearer of its two predictions, in
- * percent; *slow says whether that is the slow mode's. */
-static double pred_error(const struct meas *c, int *slow)
-{
-    double f = (c->pred - c->med) / c->med, s = (c->pred_slow - c->med) / c->med;
-
-    *slow = fabs(s) < fabs(f);
-    return 100.0 * (*slow ? s : f);
-}
-
 /* The fastest cesync variant that ran at size i (of times within 1 ns of
  * each other, as the model's equal predictions come out, the first listed);
  * -1 if none. */
@@ -932,8 +897,6 @@ static int best_variant(const struct bench *B, uint32_t i)
             best = (int)k;
     return best;
 }
-
-static const char *check_str(int c) { return c == 1 ? "ok" : c == 0 ? "WRONG" : "-"; }
 
 static void print_table(const struct bench *B, FILE *f)
 {
@@ -952,25 +915,25 @@ static void print_table(const struct bench *B, FILE *f)
     for (uint32_t i = 0; i < B->nsizes; i++) {
         int k = best_variant(B, i);
         char sz[24];
-        const struct meas *ce = &B->other[IMPL_CE][i], *kn = &B->other[IMPL_K][i],
+        const struct ces_bench_meas *ce = &B->other[IMPL_CE][i], *kn = &B->other[IMPL_K][i],
                           *raw = &B->other[IMPL_RAW][i];
 
         fmt_bytes(sz, sizeof(sz), B->sizes[i]);
         if (k < 0) {
-            const struct meas *c = &B->ces[0][i];
+            const struct ces_bench_meas *c = &B->ces[0][i];
 
             fprintf(f, " %*s %-*s %9s %9s %9s %7s %5s %9.2f %9.2f %6s  |", bw, sz, vw,
                     variant_name(B->variants[0]), "-", "-", "-", "-", "-", c->pred, c->pred_slow,
                     "-");
         } else {
-            const struct meas *c = &B->ces[k][i];
-            int slow = 0;
-            double e = c->pred > 0 ? pred_error(c, &slow) : 0.0;
+            const struct ces_bench_meas *c = &B->ces[k][i];
+            char err[16];
 
-            fprintf(f, " %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s %9.2f %9.2f %+6.1f%c |", bw, sz,
-                    vw, variant_name(B->variants[k]), c->med, c->min, c->max,
-                    busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred, c->pred_slow, e,
-                    slow ? 's' : ' ');
+            ces_bench_err_cell(err, sizeof(err), c);
+            fprintf(f, " %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s %9.2f %9.2f %s |", bw, sz, vw,
+                    variant_name(B->variants[k]), c->med, c->min, c->max,
+                    busbw(B, B->sizes[i], c->med), ces_bench_check_str(c->check), c->pred,
+                    c->pred_slow, err);
         }
         if (ce->ran)
             fprintf(f, " %9.2f %7.1f |", ce->med, busbw(B, B->sizes[i], ce->med));
@@ -1046,27 +1009,20 @@ static int write_csv(const struct bench *B, const char *path)
             B->compute ? ",compute_bytes,compute_kept_pct" : "");
     for (uint32_t i = 0; i < B->nsizes; i++) {
         for (uint32_t k = 0; k < B->nvariants; k++) {
-            const struct meas *c = &B->ces[k][i];
+            const struct ces_bench_meas *c = &B->ces[k][i];
 
             if (!c->ran && B->dry == 0)
                 continue;
-            fprintf(f, "%s,%u,%" PRIu64 ",cesync,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f",
-                    coll, B->ranks, B->sizes[i], variant_name(B->variants[k]),
-                    c->med, c->min, c->max, algbw(B, B->sizes[i], c->med),
-                    busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred, c->pred_slow);
+            ces_bench_csv_row(f, coll, B->coll, B->ranks, B->sizes[i], "cesync",
+                              variant_name(B->variants[k]), c);
             csv_kept(B, k, f);
         }
         for (int j = 0; j < 3; j++) {
-            const struct meas *c = &B->other[j][i];
+            const struct ces_bench_meas *c = &B->other[j][i];
 
             if (!c->ran)
                 continue;
-            fprintf(f, "%s,%u,%" PRIu64 ",%s,-,%.3f,%.3f,%.3f,%.3f,%.3f,%s,,",
-                    coll, B->ranks, B->sizes[i], names[j], c->med, c->min,
-                    c->max,
-                    j == IMPL_RAW ? busbw(B, B->sizes[i], c->med) : algbw(B, B->sizes[i], c->med),
-                    busbw(B, B->sizes[i], c->med),
-                    check_str(c->check));
+            ces_bench_csv_row(f, coll, B->coll, B->ranks, B->sizes[i], names[j], NULL, c);
             csv_kept(B, B->nvariants + (uint32_t)j, f);
         }
     }
@@ -1322,7 +1278,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
         fmt_bytes(sz, sizeof(sz), B->sizes[i]);
         for (uint32_t k = 0; k < B->nvariants + 3; k++) {
             struct ces_bench_sample s;
-            struct meas *m;
+            struct ces_bench_meas *m;
             int impl, var = V_AUTO, rc;
             char name[24];
 
@@ -1360,7 +1316,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             if (s.check == 0)
                 ex = CES_EXIT_DEFECT;
             printf(" %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s", bw, sz, iw, name, m->med, m->min,
-                   m->max, busbw(B, B->sizes[i], m->med), check_str(m->check));
+                   m->max, busbw(B, B->sizes[i], m->med), ces_bench_check_str(m->check));
             if (k < B->nvariants)
                 printf(" %9.2f %9.2f\n", m->pred, m->pred_slow);
             else
