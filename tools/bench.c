@@ -148,7 +148,8 @@ static const char bench_usage[] =
     "Predictions use the model with host costs set to 0: the gate keeps the host ahead.\n"
     "pred_us is the fast mode, slow_us the slow one (a blocked polled wait or event await\n"
     "resumes slow_wake_us after its write or record); err% is against the nearer, marked s\n"
-    "when that is the slow mode's.\n"
+    "when that is the slow mode's.  A prediction the model could not make is - in the table\n"
+    "(err% too when neither was made) and empty in the CSV.\n"
     "The header names CUDA_DEVICE_MAX_CONNECTIONS: with fewer hardware queues per GPU (1)\n"
     "the polled barriers run in their slow mode far less often (docs/PERFORMANCE.md).\n";
 
@@ -914,7 +915,7 @@ static void print_table(const struct bench *B, FILE *f)
             "slow_us", "err%", "CE_us", "CE_bus", "kern_us", "k_bus", "raw_bw", "ces/CE", "ces/k");
     for (uint32_t i = 0; i < B->nsizes; i++) {
         int k = best_variant(B, i);
-        char sz[24];
+        char sz[24], pred[32], slow[32];
         const struct ces_bench_meas *ce = &B->other[IMPL_CE][i], *kn = &B->other[IMPL_K][i],
                           *raw = &B->other[IMPL_RAW][i];
 
@@ -922,18 +923,21 @@ static void print_table(const struct bench *B, FILE *f)
         if (k < 0) {
             const struct ces_bench_meas *c = &B->ces[0][i];
 
-            fprintf(f, " %*s %-*s %9s %9s %9s %7s %5s %9.2f %9.2f %6s  |", bw, sz, vw,
-                    variant_name(B->variants[0]), "-", "-", "-", "-", "-", c->pred, c->pred_slow,
-                    "-");
+            ces_bench_us_cell(pred, sizeof(pred), c->pred);
+            ces_bench_us_cell(slow, sizeof(slow), c->pred_slow);
+            fprintf(f, " %*s %-*s %9s %9s %9s %7s %5s %9s %9s %6s  |", bw, sz, vw,
+                    variant_name(B->variants[0]), "-", "-", "-", "-", "-", pred, slow, "-");
         } else {
             const struct ces_bench_meas *c = &B->ces[k][i];
             char err[16];
 
+            ces_bench_us_cell(pred, sizeof(pred), c->pred);
+            ces_bench_us_cell(slow, sizeof(slow), c->pred_slow);
             ces_bench_err_cell(err, sizeof(err), c);
-            fprintf(f, " %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s %9.2f %9.2f %s |", bw, sz, vw,
+            fprintf(f, " %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s %9s %9s %s |", bw, sz, vw,
                     variant_name(B->variants[k]), c->med, c->min, c->max,
-                    busbw(B, B->sizes[i], c->med), ces_bench_check_str(c->check), c->pred,
-                    c->pred_slow, err);
+                    busbw(B, B->sizes[i], c->med), ces_bench_check_str(c->check), pred, slow,
+                    err);
         }
         if (ce->ran)
             fprintf(f, " %9.2f %7.1f |", ce->med, busbw(B, B->sizes[i], ce->med));
@@ -1317,10 +1321,15 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
                 ex = CES_EXIT_DEFECT;
             printf(" %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s", bw, sz, iw, name, m->med, m->min,
                    m->max, busbw(B, B->sizes[i], m->med), ces_bench_check_str(m->check));
-            if (k < B->nvariants)
-                printf(" %9.2f %9.2f\n", m->pred, m->pred_slow);
-            else
+            if (k < B->nvariants) {
+                char pred[32], slow[32];
+
+                ces_bench_us_cell(pred, sizeof(pred), m->pred);
+                ces_bench_us_cell(slow, sizeof(slow), m->pred_slow);
+                printf(" %9s %9s\n", pred, slow);
+            } else {
                 printf("\n");
+            }
             if (s.check == 0)
                 printf("# %s at %s WRONG: %s\n", name, sz, s.wrong);
         }

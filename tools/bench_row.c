@@ -44,17 +44,36 @@ void ces_bench_csv_row(FILE *f, const char *label, uint32_t coll, uint32_t ranks
     fprintf(f, "%s,%" PRIu32 ",%" PRIu64 ",%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%s,", label, ranks,
             bytes, impl, variant != NULL ? variant : "-", m->med, m->min, m->max,
             ces_bench_algbw(coll, ranks, bytes, m->med), ces_bench_busbw(coll, ranks, bytes, m->med), ces_bench_check_str(m->check));
-    if (variant != NULL)
-        fprintf(f, "%.3f,%.3f", m->pred, m->pred_slow);
-    else
-        fputc(',', f);
+    if (variant != NULL && !isnan(m->pred))
+        fprintf(f, "%.3f", m->pred);
+    fputc(',', f);
+    if (variant != NULL && !isnan(m->pred_slow))
+        fprintf(f, "%.3f", m->pred_slow);
+}
+
+/* A prediction's error against time t in percent; NAN when either is
+ * none. */
+static double pred_error(double pred, double t)
+{
+    return 100.0 * (pred - t) / t;
 }
 
 void ces_bench_err_cell(char *buf, size_t size, const struct ces_bench_meas *m)
 {
-    double f = (m->pred - m->med) / m->med, s = (m->pred_slow - m->med) / m->med;
-    int slow = fabs(s) < fabs(f);
-    double e = m->pred > 0 ? 100.0 * (slow ? s : f) : 0.0;
+    double f = pred_error(m->pred, m->med), s = pred_error(m->pred_slow, m->med);
+    int slow = isnan(f) || fabs(s) < fabs(f);
+    double e = slow ? s : f;
 
-    snprintf(buf, size, "%+6.1f%c", e, slow && m->pred > 0 ? 's' : ' ');
+    if (isnan(e) || !(m->med > 0))
+        snprintf(buf, size, "%6s ", "-");
+    else
+        snprintf(buf, size, "%+6.1f%c", e, slow ? 's' : ' ');
+}
+
+void ces_bench_us_cell(char *buf, size_t size, double us)
+{
+    if (isnan(us))
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.2f", us);
 }

@@ -41,6 +41,9 @@ void ces_bench_csv_row(FILE *f, const char *label, uint32_t coll, uint32_t ranks
                        uint64_t bytes, const char *impl, const char *variant,
                        const struct ces_bench_meas *m);
 
+/* A time of the table (us, 2 decimals; "-" for NAN, no prediction). */
+void ces_bench_us_cell(char *buf, size_t size, double us);
+
 /* The table's err% cell of m, 7 characters: (pred - time) / time in percent
  * against the nearer of the two predictions, marked s when that is the
  * slow mode's. */
