@@ -63,7 +63,9 @@ static const char check_help[] =
     "                      --abort an OK check's is the watchdog's execution), or the\n"
     "                      schedule alone when there is none (.dot, .svg or .png; the\n"
     "                      directory must exist, checked before the search; not the\n"
-    "                      schedule's own file)\n"
+    "                      schedule's own file); a picture that fails after the search\n"
+    "                      (dot fails) is said, and the exit code is the report's if it\n"
+    "                      found a defect (1), else 2\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
     "  --progress S        a line of totals on stderr every S seconds (the fault sweep:\n"
@@ -336,8 +338,11 @@ static int exit_of(uint32_t verdict)
 }
 
 /* Draws the report's graph: under delay faults the one checked in the
- * schedule's place, with each delayed write on a stream of its own. */
-static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const char *path)
+ * schedule's place, with each delayed write on a stream of its own.  A
+ * picture that fails leaves the report standing: exit 1 when it found a
+ * defect (`defect`), else 2; a report that did not arrive is exit 2. */
+static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const char *path,
+                bool defect)
 {
     const struct ces_graph *g = ces_check_report_graph(r);
     struct ces_dot_overlay ov, *pov = NULL;
@@ -345,8 +350,10 @@ static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const cha
     int rc;
 
     if (ces_check_report_ndefects(r) > 0) {
-        if (ces_check_report_overlay(r, 0, &ov) != CES_OK)
-            return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+        if (ces_check_report_overlay(r, 0, &ov) != CES_OK) {
+            ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+            return defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
+        }
         pov = &ov;
     }
     /* the report first, then what is said of the picture; one that did not
@@ -359,8 +366,10 @@ static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const cha
     if (rc == CES_OK)
         rc = ces_dot_write(ctx, text, path);
     ces_free(ctx, text);
-    if (rc != CES_OK)
-        return ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(ctx));
+    if (rc != CES_OK) {
+        ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(ctx));
+        return defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
+    }
     fprintf(stderr, "cesync: wrote %s (%s)\n", path,
             pov != NULL ? "the first counterexample over the schedule" : "the schedule");
     return CES_EXIT_OK;
@@ -647,7 +656,7 @@ int ces_cmd_check(int argc, char **argv)
                                 "memory; --max-memory sets another, 0 none)\n");
         }
         if (ec == CES_EXIT_OK && a.dot != NULL)
-            ec = draw(ctx, r, a.dot);
+            ec = draw(ctx, r, a.dot, exit_of(v) == CES_EXIT_DEFECT);
         if (ec == CES_EXIT_OK)
             ec = exit_of(v);
     }
