@@ -1252,6 +1252,38 @@ bool ces_find_program(const char *name, char *buf, size_t size)
     return false;
 }
 
+/* Creates render's temporary file in $TMPDIR (/tmp when that is unset or
+ * empty), already unlinked: its descriptor, or -1 with the context's error
+ * set, naming the directory (and TMPDIR when it came from there). */
+static int tmp_open(struct ces_ctx *ctx)
+{
+    const char *dir = getenv("TMPDIR");
+    char tmpl[4096];
+    int fd;
+
+    if (dir != NULL && *dir == '\0')
+        dir = NULL;
+    snprintf(tmpl, sizeof(tmpl), "%s/cesync-dot-XXXXXX", dir != NULL ? dir : "/tmp");
+    fd = mkstemp(tmpl);
+    if (fd < 0) {
+        ces_ctx_error(ctx, CES_ERR_IO, "cannot create a temporary file in %s%s: %s",
+                      dir != NULL ? dir : "/tmp", dir != NULL ? " (TMPDIR)" : "", strerror(errno));
+        return -1;
+    }
+    unlink(tmpl);
+    return fd;
+}
+
+int ces_dot_tmp_probe(struct ces_ctx *ctx)
+{
+    int fd = tmp_open(ctx);
+
+    if (fd < 0)
+        return CES_ERR_IO;
+    close(fd);
+    return CES_OK;
+}
+
 /* Runs `dot -T<fmt>` (dot: the program's path) with the text on its
  * standard input (from an unlinked temporary file, so that a dot that dies
  * early cannot raise SIGPIPE in the caller) and its standard output on
@@ -1260,21 +1292,14 @@ bool ces_find_program(const char *name, char *buf, size_t size)
 static int render(struct ces_ctx *ctx, const char *dot, const char *text, int out_fd,
                   const char *path, const char *fmt)
 {
-    char tmpl[4096], tflag[16];
-    const char *tmpdir = getenv("TMPDIR");
+    char tflag[16];
     char *argv[3];
     posix_spawn_file_actions_t fa;
     pid_t pid;
-    int fd, status = 0, err, rc = CES_OK;
+    int fd = tmp_open(ctx), status = 0, err, rc = CES_OK;
 
-    snprintf(tmpl, sizeof(tmpl), "%s/cesync-dot-XXXXXX",
-             tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp");
-    fd = mkstemp(tmpl);
     if (fd < 0)
-        return ces_ctx_error(ctx, CES_ERR_IO, "cannot create a temporary file in %s: %s",
-                             tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp",
-                             strerror(errno));
-    unlink(tmpl);
+        return CES_ERR_IO;
     if (ces_write_all(fd, text, strlen(text)) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write a temporary file: %s",
                            strerror(errno));

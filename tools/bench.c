@@ -8,6 +8,7 @@
  */
 #include "tool.h"
 #include "bench_row.h"
+#include "internal.h" /* ces_find_program, ces_dot_tmp_probe */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -141,7 +142,8 @@ static const char bench_usage[] =
     "                        (--csv, --plot and its .dot, --model-out: each tried before any\n"
     "                        work - the temporary file beside it, which replaces it whole,\n"
     "                        created and removed - and refused, exit 2, when it cannot be\n"
-    "                        written)\n"
+    "                        written; so is the temporary file in TMPDIR, else /tmp, that\n"
+    "                        feeds `dot` the plot)\n"
     "  --dry-run             no GPU: print the predictions only\n"
     "  -- COLL               COLL, as -- names the schedule in the other commands\n"
     "\n"
@@ -306,8 +308,9 @@ static int plot_source_free(const char *plot)
 /* The files the bench writes after its sweep (--csv, --plot and the plot's
  * .dot source beside it, --model-out with --calibrate), checked before it:
  * each a file that can be written, not standard output ("-": it has the
- * table), not the --model file read, and no two the same file. */
-static int outputs_ok(const struct bench *B)
+ * table), not the --model file read, and no two the same file; with
+ * Graphviz installed, the temporary file that feeds it the plot. */
+static int outputs_ok(struct ces_ctx *ctx, const struct bench *B)
 {
     const char *opt[4] = {"--csv", "--plot", "--model-out", "the --plot's .dot source"};
     const char *path[4] = {B->csv, B->plot, B->calibrate ? B->model_out : NULL, NULL};
@@ -339,6 +342,9 @@ static int outputs_ok(const struct bench *B)
             if (path[i] != NULL && path[j] != NULL && ces_tool_same_file(path[i], path[j]))
                 return ces_tool_fail("bench: %s %s and %s name the same file: each output needs "
                                      "its own", opt[i], path[i], opt[j]);
+    if (B->plot != NULL && ces_find_program("dot", src, sizeof(src)) &&
+        ces_dot_tmp_probe(ctx) != CES_OK)
+        return ces_tool_fail("bench: --plot %s: %s", B->plot, ces_ctx_last_error(ctx));
     return CES_EXIT_OK;
 }
 
@@ -460,7 +466,7 @@ static int sweep_sizes(struct bench *B)
     return CES_EXIT_OK;
 }
 
-static int parse_args(struct bench *B, int argc, char **argv)
+static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **argv)
 {
     int coll = -1;
     /* options that apply only with another, or to one collective: given? */
@@ -642,7 +648,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
     B->coll = (uint32_t)coll;
     if (B->min_bytes < 4 || B->max_bytes < B->min_bytes || B->max_bytes > (UINT64_C(16) << 30))
         return ces_tool_fail("bench: need 4 <= --min-bytes <= --max-bytes <= 16G");
-    if (outputs_ok(B) != CES_EXIT_OK)
+    if (outputs_ok(ctx, B) != CES_EXIT_OK)
         return CES_EXIT_USAGE;
     if (B->root_arg != NULL && !rooted(B->coll))
         return ces_tool_fail("bench: --root applies to broadcast, gather and scatter");
@@ -1377,7 +1383,7 @@ int ces_cmd_bench(int argc, char **argv)
         return ces_tool_fail("out of memory");
     }
     memset(B, 0, sizeof(*B));
-    ex = parse_args(B, argc, argv);
+    ex = parse_args(ctx, B, argc, argv);
     if (ex != CES_EXIT_OK)
         goto out;
     B->model = *ces_model_find("h200");

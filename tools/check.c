@@ -62,10 +62,11 @@ static const char check_help[] =
     "  --dot OUT           draw the first counterexample over the schedule (with\n"
     "                      --abort an OK check's is the watchdog's execution), or the\n"
     "                      schedule alone when there is none (.dot, .svg or .png; the\n"
-    "                      directory must exist, checked before the search; not the\n"
-    "                      schedule's own file); a picture that fails after the search\n"
-    "                      (dot fails) is said, and the exit code is the report's if it\n"
-    "                      found a defect (1), else 2\n"
+    "                      directory must exist, and for .svg and .png Graphviz and a\n"
+    "                      temporary file in TMPDIR (else /tmp), checked before the\n"
+    "                      search; not the schedule's own file); a picture that fails\n"
+    "                      after the search (dot fails) is said, and the exit code is\n"
+    "                      the report's if it found a defect (1), else 2\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
     "  --progress S        a line of totals on stderr every S seconds (the fault sweep:\n"
@@ -132,8 +133,9 @@ static bool ends_with(const char *s, const char *suffix)
 /* --dot's file, before the search: a check can run long, and a picture that
  * cannot be written after it would turn its verdict into a usage error.
  * The name must say the format, its directory must exist, .svg/.png need
- * Graphviz, and the file must be one that can be created there. */
-static int check_dot_path(const char *path)
+ * Graphviz and the temporary file that feeds it (in TMPDIR), and the file
+ * must be one that can be created there. */
+static int check_dot_path(struct ces_ctx *ctx, const char *path)
 {
     const char *slash = strrchr(path, '/');
     char dir[4096];
@@ -155,6 +157,8 @@ static int check_dot_path(const char *path)
     if (!ends_with(path, ".dot") && !ces_find_program("dot", dir, sizeof(dir)))
         return ces_tool_fail("check: --dot %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);
+    if (!ends_with(path, ".dot") && ces_dot_tmp_probe(ctx) != CES_OK)
+        return ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(ctx));
     return ces_tool_out_probe("check", path);
 }
 
@@ -288,7 +292,7 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
         return ces_tool_fail("check: --queue-sweep prints a line per failing assignment and "
                              "one report: drop --dot (draw one assignment with --queues)");
     if (a->dot != NULL)
-        return check_dot_path(a->dot);
+        return check_dot_path(ctx, a->dot);
     return CES_EXIT_OK;
 }
 

@@ -528,6 +528,39 @@ static void test_dot_fails_after_search(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A rendered --dot (.svg, .png) goes through a temporary file in TMPDIR:
+ * one that cannot be created there is said before the search, exit 2 and
+ * no verdict (it was found after the search, which could be long). */
+static void test_dot_tmpdir_checked_first(void **state)
+{
+    char *dir = ces_test_tmpdir(), args[256], want[512], *o;
+    char *saved = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+
+    (void)state;
+    assert_int_equal(setenv("TMPDIR", "/nonexistent", 1), 0);
+    snprintf(args, sizeof(args), "barrier --ranks 2 --sync nccl --graph --iterations 2 --quiet "
+             "--dot %s/cx.svg", dir);
+    snprintf(want, sizeof(want), "cesync: check: --dot %s/cx.svg: cannot create a temporary "
+             "file in /nonexistent (TMPDIR): No such file or directory\n", dir);
+    assert_int_equal(run_failing_dot(dir, args, &o), 2);
+    assert_string_equal(o, want);
+    free(o);
+    /* a .dot is written without one */
+    snprintf(args, sizeof(args), "alltoall --ranks 2 --quiet --dot %s/ok.dot", dir);
+    snprintf(want, sizeof(want), "verdict: OK\ncesync: wrote %s/ok.dot (the schedule)\n", dir);
+    assert_int_equal(run(args, &o), 0);
+    assert_string_equal(o, want);
+    free(o);
+    snprintf(args, sizeof(args), "%s/ok.dot", dir);
+    assert_int_equal(remove(args), 0);
+    if (saved != NULL)
+        assert_int_equal(setenv("TMPDIR", saved, 1), 0);
+    else
+        assert_int_equal(unsetenv("TMPDIR"), 0);
+    free(saved);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The fault sweep prints a table, not a report: --json and --dot are
  * refused (they were silently ignored); --quiet keeps the summary line. */
 static void test_sweep_options(void **state)
@@ -786,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_max_depth),
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_dot_fails_after_search),
+        cmocka_unit_test(test_dot_tmpdir_checked_first),
         cmocka_unit_test(test_sweep_options),
         cmocka_unit_test(test_queues),
         cmocka_unit_test(test_source_lines),

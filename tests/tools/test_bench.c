@@ -511,6 +511,30 @@ static void test_plot_runs_dot(void **state)
     free(out);
     expect_file(dir, "c d.dot", NULL);
 
+    /* dot draws from a temporary file in TMPDIR: one that cannot be made
+     * there is said before the sweep (it was after it, the plot kept as
+     * its .dot), and nothing is written */
+    {
+        char *saved = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+
+        assert_int_equal(setenv("TMPDIR", "/nonexistent", 1), 0);
+        assert_int_equal(bench_with_path(dir, bin,
+                                         "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
+                                         "--variant plain --plot t.svg",
+                                         &out),
+                         2);
+        assert_string_equal(out, "cesync: bench: --plot t.svg: cannot create a temporary file in "
+                                 "/nonexistent (TMPDIR): No such file or directory\n");
+        free(out);
+        if (saved != NULL)
+            assert_int_equal(setenv("TMPDIR", saved, 1), 0);
+        else
+            assert_int_equal(unsetenv("TMPDIR"), 0);
+        free(saved);
+        ces_test_dir_entries(dir, got, sizeof(got));
+        assert_string_equal(got, "bin;");
+    }
+
     /* a path that starts with '-' is not taken for an option of dot */
     assert_int_equal(bench_with_path(dir, bin,
                                      "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
