@@ -1021,7 +1021,7 @@ static int write_csv(const struct bench *B, const char *path)
         for (uint32_t k = 0; k < B->nvariants; k++) {
             const struct ces_bench_meas *c = &B->ces[k][i];
 
-            if (!c->ran && B->dry == 0)
+            if (!c->ran)
                 continue;
             ces_bench_csv_row(f, coll, B->coll, B->ranks, B->sizes[i], "cesync",
                               variant_name(B->variants[k]), c);
@@ -1410,8 +1410,9 @@ int ces_cmd_bench(int argc, char **argv)
     }
     for (uint32_t k = 0; k < B->nvariants && B->dry; k++)
         for (uint32_t i = 0; i < B->nsizes; i++) {
-            /* a dry run reports the prediction as the time */
-            B->ces[k][i].ran = 1;
+            /* a dry run reports the prediction as the time; without one
+             * there is none, as for a variant that did not run */
+            B->ces[k][i].ran = !isnan(B->ces[k][i].pred);
             B->ces[k][i].med = B->ces[k][i].min = B->ces[k][i].max = B->ces[k][i].pred;
             B->ces[k][i].check = -1;
         }

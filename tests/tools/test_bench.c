@@ -1287,6 +1287,32 @@ static void test_csv_kept_on_error(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A dry run whose model can make no prediction (4 ranks on a model of at
+ * most 2 GPUs) has no time to show: its row says - for the time, busbw and
+ * err% (they were nan, 0.0 and +0.0, a perfect prediction), and the CSV has
+ * no row for it, as for a variant that did not run (it had nan, 0.000). */
+static void test_dry_run_without_prediction(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, *csv, path[512];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/two.model", dir);
+    ces_test_put_file(path, "max_ranks = 2\n");
+    csv = run_csv(dir, "bench alltoall --dry-run --ranks 4 --min-bytes 1M --max-bytes 1M "
+                       "--variant plain --model two.model",
+                  "n.csv", &out);
+    assert_non_null(strstr(out, "\n        1M plain           -         -         -       -     - "
+                                "        -         -      -  |         -       - |"));
+    assert_non_null(strstr(out, "cesync: bench: no prediction at 1048576 bytes: predict: 4 ranks, "
+                                "the h200 model has at most 2 GPUs\n"));
+    free(out);
+    assert_string_equal(csv, "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
+                             "busbw_gbps,check,pred_us,pred_slow_us\n");
+    free(csv);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* An empty file name is refused before any work, and nothing is left
  * behind: the CSV went to a temporary file in the current directory that
  * stayed there, exit status 0. */
@@ -1354,6 +1380,7 @@ int main(void)
         cmocka_unit_test(test_singular),
         cmocka_unit_test(test_graph_variants),
         cmocka_unit_test(test_csv_kept_on_error),
+        cmocka_unit_test(test_dry_run_without_prediction),
         cmocka_unit_test(test_empty_output_name),
         cmocka_unit_test(test_factor_near_one),
         cmocka_unit_test(test_plot_keeps_other_dot),
