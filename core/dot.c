@@ -5,11 +5,12 @@
  *
  * Layout: a cluster per rank, inside it a lane (cluster) per stream, inside
  * that a cluster per block (an eager iteration, or a graph phase drawn once
- * and labelled "replayed xK"); ops are nodes in program order linked by
- * solid gray edges; the copies of a batch sit in a green box.  Dashed blue
- * edges go from each write to every wait it can satisfy; dotted purple ones
- * from each record to the awaits that wait for it; bold red edges go
- * from each copy into another rank to the ops there that read what it wrote.
+ * and labelled "replayed xK", its ops named at their #K in every replay);
+ * ops are nodes in program order linked by solid gray edges; the copies of
+ * a batch sit in a green box.  Dashed blue edges go from each write to
+ * every wait it can satisfy; dotted purple ones from each record to the
+ * awaits that wait for it; bold red edges go from each copy into another
+ * rank to the ops there that read what it wrote.
  * Cross edges do not constrain the layout, so every lane stays a straight
  * column and large graphs lay out quickly.  Output depends only on the graph
  * and the overlay (no pointers, no hash order).
@@ -147,10 +148,30 @@ static const char *kind_fill(uint32_t kind)
 
 /* --- nodes ------------------------------------------------------------- */
 
-static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolled)
+/* The node's place: rR.sS#K of its op, and of a graph phase's op, drawn
+ * once for every replay, its #K in each: `stride` ops further per replay
+ * (the lane's ops in the phase), the first two and the last when there
+ * are more than three replays. */
+static void node_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint64_t first,
+                       uint32_t reps, uint64_t stride)
+{
+    size_t n = (size_t)ces_op_where(buf, size, rank, stream, first, NULL);
+
+    if (reps == 2 || reps == 3) {
+        for (uint32_t j = 1; j < reps && n < size; j++)
+            n += (size_t)snprintf(buf + n, size - n, ",#%" PRIu64, first + j * stride);
+    } else if (reps > 3 && n < size) {
+        snprintf(buf + n, size - n, ",#%" PRIu64 ",...,#%" PRIu64, first + stride,
+                 first + (uint64_t)(reps - 1) * stride);
+    }
+}
+
+static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolled,
+                      uint64_t stride)
 {
     const struct ces_op *op = op_at(st->g, ref);
-    char id[64], where[64];
+    struct ces_block_info bi = ces_graph_block(st->g, ref.block);
+    char id[64], where[128];
     const char *fill = kind_fill(op->kind), *color = "#555555";
     const char *penwidth = "1";
     struct dot_mark_info *mi = NULL;
@@ -163,7 +184,7 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolle
     ces_sb_op(&text, st->g, ref.rank, op);
     if (text.status != CES_OK && st->sb.status == CES_OK)
         st->sb.status = text.status; /* the op's text could not be built */
-    ces_op_where(where, sizeof(where), ref.rank, op->stream, unrolled, NULL);
+    node_where(where, sizeof(where), ref.rank, op->stream, unrolled, bi.reps, stride);
     ces_sb_printf(&st->sb, "%s [label=\"", id);
     put_escaped(&st->sb, where);
     ces_sb_puts(&st->sb, "\\n");
@@ -302,9 +323,12 @@ static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k)
 static void emit_lane_block(struct dot_state *st, uint32_t b, uint32_t r, uint32_t s,
                             const uint64_t *base)
 {
-    uint32_t n = 0, k_in_stream = 0;
+    uint32_t n = 0, k_in_stream = 0, stride = 0;
     const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
     bool in_batch = false;
+
+    for (uint32_t k = 0; k < n; k++)
+        stride += ops[k].stream == s;
 
     ces_sb_printf(&st->sb, "subgraph cluster_b%" PRIu32 "_r%" PRIu32 "_s%" PRIu32 " {\n", b, r, s);
     block_label(st, b);
@@ -321,7 +345,7 @@ static void emit_lane_block(struct dot_state *st, uint32_t b, uint32_t r, uint32
                 ces_sb_puts(&st->sb, "}\n");
             in_batch = false;
         } else {
-            emit_node(st, ref, base[s] + k_in_stream);
+            emit_node(st, ref, base[s] + k_in_stream, stride);
         }
         k_in_stream++;
     }
@@ -1252,6 +1276,38 @@ bool ces_find_program(const char *name, char *buf, size_t size)
     return false;
 }
 
+/* Creates render's temporary file in $TMPDIR (/tmp when that is unset or
+ * empty), already unlinked: its descriptor, or -1 with the context's error
+ * set, naming the directory (and TMPDIR when it came from there). */
+static int tmp_open(struct ces_ctx *ctx)
+{
+    const char *dir = getenv("TMPDIR");
+    char tmpl[4096];
+    int fd;
+
+    if (dir != NULL && *dir == '\0')
+        dir = NULL;
+    snprintf(tmpl, sizeof(tmpl), "%s/cesync-dot-XXXXXX", dir != NULL ? dir : "/tmp");
+    fd = mkstemp(tmpl);
+    if (fd < 0) {
+        ces_ctx_error(ctx, CES_ERR_IO, "cannot create a temporary file in %s%s: %s",
+                      dir != NULL ? dir : "/tmp", dir != NULL ? " (TMPDIR)" : "", strerror(errno));
+        return -1;
+    }
+    unlink(tmpl);
+    return fd;
+}
+
+int ces_dot_tmp_probe(struct ces_ctx *ctx)
+{
+    int fd = tmp_open(ctx);
+
+    if (fd < 0)
+        return CES_ERR_IO;
+    close(fd);
+    return CES_OK;
+}
+
 /* Runs `dot -T<fmt>` (dot: the program's path) with the text on its
  * standard input (from an unlinked temporary file, so that a dot that dies
  * early cannot raise SIGPIPE in the caller) and its standard output on
@@ -1260,21 +1316,14 @@ bool ces_find_program(const char *name, char *buf, size_t size)
 static int render(struct ces_ctx *ctx, const char *dot, const char *text, int out_fd,
                   const char *path, const char *fmt)
 {
-    char tmpl[4096], tflag[16];
-    const char *tmpdir = getenv("TMPDIR");
+    char tflag[16];
     char *argv[3];
     posix_spawn_file_actions_t fa;
     pid_t pid;
-    int fd, status = 0, err, rc = CES_OK;
+    int fd = tmp_open(ctx), status = 0, err, rc = CES_OK;
 
-    snprintf(tmpl, sizeof(tmpl), "%s/cesync-dot-XXXXXX",
-             tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp");
-    fd = mkstemp(tmpl);
     if (fd < 0)
-        return ces_ctx_error(ctx, CES_ERR_IO, "cannot create a temporary file in %s: %s",
-                             tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp",
-                             strerror(errno));
-    unlink(tmpl);
+        return CES_ERR_IO;
     if (ces_write_all(fd, text, strlen(text)) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write a temporary file: %s",
                            strerror(errno));

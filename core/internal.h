@@ -161,6 +161,12 @@ int ces_write_all(int fd, const char *buf, size_t len);
  * (core/dot.c: Graphviz's dot). */
 bool ces_find_program(const char *name, char *buf, size_t size);
 
+/* Whether ces_dot_write can make the temporary file that feeds `dot` a
+ * .svg or .png (in $TMPDIR, else /tmp): created and removed again, for a
+ * command to try before long work.  CES_OK, or CES_ERR_IO with "cannot
+ * create a temporary file in DIR[ (TMPDIR)]: why" (core/dot.c). */
+int ces_dot_tmp_probe(struct ces_ctx *ctx);
+
 /* The most a .ces source may hold: 256 MiB (the expanded 1024-rank
  * alltoall prints in far less). */
 #define CES_SOURCE_MAX ((size_t)256 << 20)

@@ -7,6 +7,8 @@
  * machine model.  The GPU work lives in backend/cuda/bench_gpu.c.
  */
 #include "tool.h"
+#include "bench_row.h"
+#include "internal.h" /* ces_find_program, ces_dot_tmp_probe */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -140,14 +142,16 @@ static const char bench_usage[] =
     "                        (--csv, --plot and its .dot, --model-out: each tried before any\n"
     "                        work - the temporary file beside it, which replaces it whole,\n"
     "                        created and removed - and refused, exit 2, when it cannot be\n"
-    "                        written)\n"
+    "                        written; so is the temporary file in TMPDIR, else /tmp, that\n"
+    "                        feeds `dot` the plot)\n"
     "  --dry-run             no GPU: print the predictions only\n"
     "  -- COLL               COLL, as -- names the schedule in the other commands\n"
     "\n"
     "Predictions use the model with host costs set to 0: the gate keeps the host ahead.\n"
     "pred_us is the fast mode, slow_us the slow one (a blocked polled wait or event await\n"
     "resumes slow_wake_us after its write or record); err% is against the nearer, marked s\n"
-    "when that is the slow mode's.\n"
+    "when that is the slow mode's.  A prediction the model could not make is - in the table\n"
+    "(err% too when neither was made) and empty in the CSV.\n"
     "The header names CUDA_DEVICE_MAX_CONNECTIONS: with fewer hardware queues per GPU (1)\n"
     "the polled barriers run in their slow mode far less often (docs/PERFORMANCE.md).\n";
 
@@ -164,13 +168,6 @@ enum { V_AUTO = -1, V_PLAIN = 0, V_OVERLAP = CES_COLL_F_OVERLAP, V_EARLY = CES_C
 #define IMPL_K 1
 #define IMPL_RAW 2
 
-struct meas {
-    int ran;
-    double med, min, max;
-    int check;
-    double pred, pred_slow; /* the model's fast and slow mode (ces_model_slow_mode) */
-};
-
 struct bench {
     uint32_t coll, ranks, iters, warmup, chunks, slots, root, wake;
     uint64_t min_bytes, max_bytes, compute_bytes;
@@ -184,8 +181,8 @@ struct bench {
     uint64_t sizes[MAX_SIZES];
     uint32_t nsizes;
     struct ces_model model;
-    struct meas ces[MAX_VARIANTS][MAX_SIZES];
-    struct meas other[3][MAX_SIZES];
+    struct ces_bench_meas ces[MAX_VARIANTS][MAX_SIZES];
+    struct ces_bench_meas other[3][MAX_SIZES];
     double kept[MAX_VARIANTS + 3], solo_us;
     int kept_ran[MAX_VARIANTS + 3];
     char nccl_info[320];
@@ -246,31 +243,12 @@ static void coll_title(const struct bench *B, char *buf, size_t n)
         snprintf(buf, n, "%s", name);
 }
 
-/* nccl-tests' algbw and busbw at `bytes` per rank: algbw counts n * bytes
- * for allgather, gather and scatter (nccl-tests' size), bytes for the
- * others; busbw is algbw * (n-1)/n but for sendrecv and broadcast (algbw). */
-static double algbw(const struct bench *B, uint64_t bytes, double us)
-{
-    double size = B->coll == CES_COLL_ALLGATHER || B->coll == CES_COLL_GATHER ||
-                          B->coll == CES_COLL_SCATTER
-                      ? (double)bytes * B->ranks
-                      : (double)bytes;
-
-    return us > 0.0 ? size / us / 1e3 : 0.0;
-}
-
-/* Also the rate of the raw copy's row (raw_bw): the busbw of a collective
- * that took the raw copy's time.  That is the peer bytes a rank copies
- * over the time (alltoall (n-1)/n * bytes, allgather (n-1) * bytes,
- * sendrecv bytes; gather and scatter the (n-1) * bytes through the root),
- * but for broadcast, whose root copies (n-1) * bytes, bytes / time. */
+/* nccl-tests' busbw at `bytes` per rank (tools/bench_row.c); also the rate
+ * of the raw copy's row (raw_bw): the busbw of a collective that took the
+ * raw copy's time. */
 static double busbw(const struct bench *B, uint64_t bytes, double us)
 {
-    double a = algbw(B, bytes, us);
-
-    return B->coll == CES_COLL_SENDRECV || B->coll == CES_COLL_BROADCAST
-               ? a
-               : a * (B->ranks - 1) / B->ranks;
+    return ces_bench_busbw(B->coll, B->ranks, bytes, us);
 }
 
 /* What the raw copy's row times (backend/cuda/bench_gpu.c, enqueue_raw). */
@@ -331,8 +309,9 @@ static int plot_source_free(const char *plot)
 /* The files the bench writes after its sweep (--csv, --plot and the plot's
  * .dot source beside it, --model-out with --calibrate), checked before it:
  * each a file that can be written, not standard output ("-": it has the
- * table), not the --model file read, and no two the same file. */
-static int outputs_ok(const struct bench *B)
+ * table), not the --model file read, and no two the same file; with
+ * Graphviz installed, the temporary file that feeds it the plot. */
+static int outputs_ok(struct ces_ctx *ctx, const struct bench *B)
 {
     const char *opt[4] = {"--csv", "--plot", "--model-out", "the --plot's .dot source"};
     const char *path[4] = {B->csv, B->plot, B->calibrate ? B->model_out : NULL, NULL};
@@ -364,6 +343,9 @@ static int outputs_ok(const struct bench *B)
             if (path[i] != NULL && path[j] != NULL && ces_tool_same_file(path[i], path[j]))
                 return ces_tool_fail("bench: %s %s and %s name the same file: each output needs "
                                      "its own", opt[i], path[i], opt[j]);
+    if (B->plot != NULL && ces_find_program("dot", src, sizeof(src)) &&
+        ces_dot_tmp_probe(ctx) != CES_OK)
+        return ces_tool_fail("bench: --plot %s: %s", B->plot, ces_ctx_last_error(ctx));
     return CES_EXIT_OK;
 }
 
@@ -485,7 +467,7 @@ static int sweep_sizes(struct bench *B)
     return CES_EXIT_OK;
 }
 
-static int parse_args(struct bench *B, int argc, char **argv)
+static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **argv)
 {
     int coll = -1;
     /* options that apply only with another, or to one collective: given? */
@@ -667,7 +649,7 @@ static int parse_args(struct bench *B, int argc, char **argv)
     B->coll = (uint32_t)coll;
     if (B->min_bytes < 4 || B->max_bytes < B->min_bytes || B->max_bytes > (UINT64_C(16) << 30))
         return ces_tool_fail("bench: need 4 <= --min-bytes <= --max-bytes <= 16G");
-    if (outputs_ok(B) != CES_EXIT_OK)
+    if (outputs_ok(ctx, B) != CES_EXIT_OK)
         return CES_EXIT_USAGE;
     if (B->root_arg != NULL && !rooted(B->coll))
         return ces_tool_fail("bench: --root applies to broadcast, gather and scatter");
@@ -908,16 +890,6 @@ static void compute_predictions(struct ces_ctx *ctx, struct bench *B)
         }
 }
 
-/* The error of measurement c against the nearer of its two predictions, in
- * percent; *slow says whether that is the slow mode's. */
-static double pred_error(const struct meas *c, int *slow)
-{
-    double f = (c->pred - c->med) / c->med, s = (c->pred_slow - c->med) / c->med;
-
-    *slow = fabs(s) < fabs(f);
-    return 100.0 * (*slow ? s : f);
-}
-
 /* The fastest cesync variant that ran at size i (of times within 1 ns of
  * each other, as the model's equal predictions come out, the first listed);
  * -1 if none. */
@@ -930,8 +902,6 @@ static int best_variant(const struct bench *B, uint32_t i)
             best = (int)k;
     return best;
 }
-
-static const char *check_str(int c) { return c == 1 ? "ok" : c == 0 ? "WRONG" : "-"; }
 
 static void print_table(const struct bench *B, FILE *f)
 {
@@ -949,26 +919,29 @@ static void print_table(const struct bench *B, FILE *f)
             "slow_us", "err%", "CE_us", "CE_bus", "kern_us", "k_bus", "raw_bw", "ces/CE", "ces/k");
     for (uint32_t i = 0; i < B->nsizes; i++) {
         int k = best_variant(B, i);
-        char sz[24];
-        const struct meas *ce = &B->other[IMPL_CE][i], *kn = &B->other[IMPL_K][i],
+        char sz[24], pred[32], slow[32];
+        const struct ces_bench_meas *ce = &B->other[IMPL_CE][i], *kn = &B->other[IMPL_K][i],
                           *raw = &B->other[IMPL_RAW][i];
 
         fmt_bytes(sz, sizeof(sz), B->sizes[i]);
         if (k < 0) {
-            const struct meas *c = &B->ces[0][i];
+            const struct ces_bench_meas *c = &B->ces[0][i];
 
-            fprintf(f, " %*s %-*s %9s %9s %9s %7s %5s %9.2f %9.2f %6s  |", bw, sz, vw,
-                    variant_name(B->variants[0]), "-", "-", "-", "-", "-", c->pred, c->pred_slow,
-                    "-");
+            ces_bench_us_cell(pred, sizeof(pred), c->pred);
+            ces_bench_us_cell(slow, sizeof(slow), c->pred_slow);
+            fprintf(f, " %*s %-*s %9s %9s %9s %7s %5s %9s %9s %6s  |", bw, sz, vw,
+                    variant_name(B->variants[0]), "-", "-", "-", "-", "-", pred, slow, "-");
         } else {
-            const struct meas *c = &B->ces[k][i];
-            int slow = 0;
-            double e = c->pred > 0 ? pred_error(c, &slow) : 0.0;
+            const struct ces_bench_meas *c = &B->ces[k][i];
+            char err[16];
 
-            fprintf(f, " %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s %9.2f %9.2f %+6.1f%c |", bw, sz,
-                    vw, variant_name(B->variants[k]), c->med, c->min, c->max,
-                    busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred, c->pred_slow, e,
-                    slow ? 's' : ' ');
+            ces_bench_us_cell(pred, sizeof(pred), c->pred);
+            ces_bench_us_cell(slow, sizeof(slow), c->pred_slow);
+            ces_bench_err_cell(err, sizeof(err), c);
+            fprintf(f, " %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s %9s %9s %s |", bw, sz, vw,
+                    variant_name(B->variants[k]), c->med, c->min, c->max,
+                    busbw(B, B->sizes[i], c->med), ces_bench_check_str(c->check), pred, slow,
+                    err);
         }
         if (ce->ran)
             fprintf(f, " %9.2f %7.1f |", ce->med, busbw(B, B->sizes[i], ce->med));
@@ -1044,27 +1017,20 @@ static int write_csv(const struct bench *B, const char *path)
             B->compute ? ",compute_bytes,compute_kept_pct" : "");
     for (uint32_t i = 0; i < B->nsizes; i++) {
         for (uint32_t k = 0; k < B->nvariants; k++) {
-            const struct meas *c = &B->ces[k][i];
-
-            if (!c->ran && B->dry == 0)
-                continue;
-            fprintf(f, "%s,%u,%" PRIu64 ",cesync,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f",
-                    coll, B->ranks, B->sizes[i], variant_name(B->variants[k]),
-                    c->med, c->min, c->max, algbw(B, B->sizes[i], c->med),
-                    busbw(B, B->sizes[i], c->med), check_str(c->check), c->pred, c->pred_slow);
-            csv_kept(B, k, f);
-        }
-        for (int j = 0; j < 3; j++) {
-            const struct meas *c = &B->other[j][i];
+            const struct ces_bench_meas *c = &B->ces[k][i];
 
             if (!c->ran)
                 continue;
-            fprintf(f, "%s,%u,%" PRIu64 ",%s,-,%.3f,%.3f,%.3f,%.3f,%.3f,%s,,",
-                    coll, B->ranks, B->sizes[i], names[j], c->med, c->min,
-                    c->max,
-                    j == IMPL_RAW ? busbw(B, B->sizes[i], c->med) : algbw(B, B->sizes[i], c->med),
-                    busbw(B, B->sizes[i], c->med),
-                    check_str(c->check));
+            ces_bench_csv_row(f, coll, B->coll, B->ranks, B->sizes[i], "cesync",
+                              variant_name(B->variants[k]), c);
+            csv_kept(B, k, f);
+        }
+        for (int j = 0; j < 3; j++) {
+            const struct ces_bench_meas *c = &B->other[j][i];
+
+            if (!c->ran)
+                continue;
+            ces_bench_csv_row(f, coll, B->coll, B->ranks, B->sizes[i], names[j], NULL, c);
             csv_kept(B, B->nvariants + (uint32_t)j, f);
         }
     }
@@ -1320,7 +1286,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
         fmt_bytes(sz, sizeof(sz), B->sizes[i]);
         for (uint32_t k = 0; k < B->nvariants + 3; k++) {
             struct ces_bench_sample s;
-            struct meas *m;
+            struct ces_bench_meas *m;
             int impl, var = V_AUTO, rc;
             char name[24];
 
@@ -1358,11 +1324,16 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             if (s.check == 0)
                 ex = CES_EXIT_DEFECT;
             printf(" %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s", bw, sz, iw, name, m->med, m->min,
-                   m->max, busbw(B, B->sizes[i], m->med), check_str(m->check));
-            if (k < B->nvariants)
-                printf(" %9.2f %9.2f\n", m->pred, m->pred_slow);
-            else
+                   m->max, busbw(B, B->sizes[i], m->med), ces_bench_check_str(m->check));
+            if (k < B->nvariants) {
+                char pred[32], slow[32];
+
+                ces_bench_us_cell(pred, sizeof(pred), m->pred);
+                ces_bench_us_cell(slow, sizeof(slow), m->pred_slow);
+                printf(" %9s %9s\n", pred, slow);
+            } else {
                 printf("\n");
+            }
             if (s.check == 0)
                 printf("# %s at %s WRONG: %s\n", name, sz, s.wrong);
         }
@@ -1410,7 +1381,7 @@ int ces_cmd_bench(int argc, char **argv)
         return ces_tool_fail("out of memory");
     }
     memset(B, 0, sizeof(*B));
-    ex = parse_args(B, argc, argv);
+    ex = parse_args(ctx, B, argc, argv);
     if (ex != CES_EXIT_OK)
         goto out;
 #ifdef CES_HAVE_CUDA
@@ -1446,8 +1417,9 @@ int ces_cmd_bench(int argc, char **argv)
     }
     for (uint32_t k = 0; k < B->nvariants && B->dry; k++)
         for (uint32_t i = 0; i < B->nsizes; i++) {
-            /* a dry run reports the prediction as the time */
-            B->ces[k][i].ran = 1;
+            /* a dry run reports the prediction as the time; without one
+             * there is none, as for a variant that did not run */
+            B->ces[k][i].ran = !isnan(B->ces[k][i].pred);
             B->ces[k][i].med = B->ces[k][i].min = B->ces[k][i].max = B->ces[k][i].pred;
             B->ces[k][i].check = -1;
         }

@@ -66,8 +66,11 @@ static const char check_help[] =
     "  --dot OUT           draw the first counterexample over the schedule (with\n"
     "                      --abort an OK check's is the watchdog's execution), or the\n"
     "                      schedule alone when there is none (.dot, .svg or .png; the\n"
-    "                      directory must exist, checked before the search; not the\n"
-    "                      schedule's own file)\n"
+    "                      directory must exist, and for .svg and .png Graphviz and a\n"
+    "                      temporary file in TMPDIR (else /tmp), checked before the\n"
+    "                      search; not the schedule's own file); a picture that fails\n"
+    "                      after the search (dot fails) is said, and the exit code is\n"
+    "                      the report's if it found a defect (1), else 2\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
     "  --progress S        a line of totals on stderr every S seconds (the fault sweep:\n"
@@ -134,8 +137,9 @@ static bool ends_with(const char *s, const char *suffix)
 /* --dot's file, before the search: a check can run long, and a picture that
  * cannot be written after it would turn its verdict into a usage error.
  * The name must say the format, its directory must exist, .svg/.png need
- * Graphviz, and the file must be one that can be created there. */
-static int check_dot_path(const char *path)
+ * Graphviz and the temporary file that feeds it (in TMPDIR), and the file
+ * must be one that can be created there. */
+static int check_dot_path(struct ces_ctx *ctx, const char *path)
 {
     const char *slash = strrchr(path, '/');
     char dir[4096];
@@ -157,6 +161,8 @@ static int check_dot_path(const char *path)
     if (!ends_with(path, ".dot") && !ces_find_program("dot", dir, sizeof(dir)))
         return ces_tool_fail("check: --dot %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);
+    if (!ends_with(path, ".dot") && ces_dot_tmp_probe(ctx) != CES_OK)
+        return ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(ctx));
     return ces_tool_out_probe("check", path);
 }
 
@@ -290,7 +296,7 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
         return ces_tool_fail("check: --queue-sweep prints a line per failing assignment and "
                              "one report: drop --dot (draw one assignment with --queues)");
     if (a->dot != NULL)
-        return check_dot_path(a->dot);
+        return check_dot_path(ctx, a->dot);
     return CES_EXIT_OK;
 }
 
@@ -340,8 +346,11 @@ static int exit_of(uint32_t verdict)
 }
 
 /* Draws the report's graph: under delay faults the one checked in the
- * schedule's place, with each delayed write on a stream of its own. */
-static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const char *path)
+ * schedule's place, with each delayed write on a stream of its own.  A
+ * picture that fails leaves the report standing: exit 1 when it found a
+ * defect (`defect`), else 2; a report that did not arrive is exit 2. */
+static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const char *path,
+                bool defect)
 {
     const struct ces_graph *g = ces_check_report_graph(r);
     struct ces_dot_overlay ov, *pov = NULL;
@@ -349,8 +358,10 @@ static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const cha
     int rc;
 
     if (ces_check_report_ndefects(r) > 0) {
-        if (ces_check_report_overlay(r, 0, &ov) != CES_OK)
-            return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+        if (ces_check_report_overlay(r, 0, &ov) != CES_OK) {
+            ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+            return defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
+        }
         pov = &ov;
     }
     /* the report first, then what is said of the picture; one that did not
@@ -363,8 +374,10 @@ static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const cha
     if (rc == CES_OK)
         rc = ces_dot_write(ctx, text, path);
     ces_free(ctx, text);
-    if (rc != CES_OK)
-        return ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(ctx));
+    if (rc != CES_OK) {
+        ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(ctx));
+        return defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
+    }
     fprintf(stderr, "cesync: wrote %s (%s)\n", path,
             pov != NULL ? "the first counterexample over the schedule" : "the schedule");
     return CES_EXIT_OK;
@@ -651,7 +664,7 @@ int ces_cmd_check(int argc, char **argv)
                                 "memory; --max-memory sets another, 0 none)\n");
         }
         if (ec == CES_EXIT_OK && a.dot != NULL)
-            ec = draw(ctx, r, a.dot);
+            ec = draw(ctx, r, a.dot, exit_of(v) == CES_EXIT_DEFECT);
         if (ec == CES_EXIT_OK)
             ec = exit_of(v);
     }

@@ -17,7 +17,10 @@ static const char dot_help[] =
     "rendered with Graphviz `dot`.  An existing OUT is replaced only when the new\n"
     "picture is complete; the schedule's own file is refused.  Graphviz lays out\n"
     "2,800 ops in about 2 s and 28,000 in about 90: from 10,000 a line on stderr\n"
-    "says so before it starts (a graph phase's replays are drawn once).\n"
+    "says so before it starts (a graph phase's replays are drawn once).  A node\n"
+    "names its op's position rR.sS#K as the check's report and --fault do; an\n"
+    "op of a graph phase its #K in each replay (#4,#14,#24; past three replays\n"
+    "the first two and the last: #4,#14,...,#94).\n"
     "\n";
 
 /* dot's option that takes a value (ces_tool_load). */

@@ -137,6 +137,70 @@ static void gen_choose_step(struct gen *gn, const struct ces_gen_opts *o, uint32
         st->chunk_dst = gen_below(gn, k);
 }
 
+/* Whether mutation `bit` of step st (k of its phase) changes what the
+ * schedule runs, given the step's other mutations (st->mut) and the shape
+ * drawn: a mutation of a part the step does not have (the ready handshake,
+ * the stream hand-off, a u32 flag, a wait another mutation dropped, ...)
+ * leaves every rank's ops as they were. */
+static bool gen_mut_applies(const struct gen *gn, const struct gen_step *st, uint32_t k,
+                            uint32_t bit)
+{
+    bool done_wait = !(st->mut & GM_NO_DONE_WAIT);
+
+    switch (st->kind) {
+    case GS_PUSH:
+        switch (bit) {
+        case GM_NO_READY_WAIT: return st->handshake != 0;
+        case GM_HIGH_TARGET: return done_wait;
+        /* on another stream than the wait the "ready" write keeps its
+         * place in its own stream but not in the rank's enqueue order,
+         * which streams that share a queue follow; no wait left, it moves
+         * past nothing */
+        case GM_WAIT_FIRST: return st->handshake && done_wait;
+        case GM_NO_AWAIT: return st->cstream != st->wstream;
+        case GM_FAR_TARGET:
+            return gn->width_done == CES_U32 && done_wait && !(st->mut & GM_HIGH_TARGET);
+        case GM_SHARE_CHUNK: return k > 0;
+        case GM_OTHER_STREAM: return false;
+        default: return true; /* no done wait, early done, wrong expect */
+        }
+    case GS_LOCAL:
+        return bit == GM_WRONG_EXPECT || (bit == GM_OTHER_STREAM && gn->streams > 1);
+    default: /* a barrier: GM_NO_DONE_WAIT drops one wait of rank dst */
+        switch (bit) {
+        case GM_NO_DONE_WAIT: return true;
+        case GM_HIGH_TARGET: return done_wait || gn->ranks > 2;
+        case GM_WAIT_FIRST: return done_wait || st->src != st->dst || gn->ranks > 2;
+        case GM_FAR_TARGET:
+            return gn->width_bar == CES_U32 && (done_wait || gn->ranks > 2) &&
+                   !(st->mut & GM_HIGH_TARGET);
+        default: return false;
+        }
+    }
+}
+
+/* A mutated step whose mutations all changed nothing (they apply to parts
+ * it does not have) takes one of those that apply to it instead, so that
+ * every mutated step is a different schedule; drawn after the whole shape
+ * (the flags' widths last), and only then, so that the draws of a seed
+ * whose mutations all apply stay as they were. */
+static void gen_mut_fix(struct gen *gn, struct gen_step *st, uint32_t k)
+{
+    uint32_t can[10], n = 0;
+
+    for (uint32_t bit = 1; bit <= GM_OTHER_STREAM; bit <<= 1)
+        if ((st->mut & bit) && gen_mut_applies(gn, st, k, bit))
+            return;
+    for (uint32_t bit = 1; bit <= GM_OTHER_STREAM; bit <<= 1)
+        if (gen_mut_applies(gn, st, k, bit))
+            can[n++] = bit;
+    /* every kind of step has one that always applies (wrong expect, or the
+     * barrier's dropped wait) */
+    st->mut = can[gen_below(gn, n)];
+    if (st->mut == GM_SHARE_CHUNK)
+        st->chunk_dst = gen_below(gn, k);
+}
+
 static void gen_choose(struct gen *gn, const struct ces_gen_opts *o)
 {
     gn->ranks = o->ranks != 0 ? o->ranks : (gen_chance(gn, 60) ? 2 : 3);
@@ -165,6 +229,10 @@ static void gen_choose(struct gen *gn, const struct ces_gen_opts *o)
     gn->width_done = gen_chance(gn, 75) ? gn->width : CES_U32 + CES_U64 - gn->width;
     gn->width_bar = gen_chance(gn, 75) ? gn->width : CES_U32 + CES_U64 - gn->width;
     gn->mcast = gen_chance(gn, 30);
+    for (uint32_t p = 0; p < gn->nphases; p++)
+        for (uint32_t k = 0; k < gn->phases[p].nsteps; k++)
+            if (gn->phases[p].steps[k].mut != 0)
+                gen_mut_fix(gn, &gn->phases[p].steps[k], k);
 }
 
 /* --- emitting ops -------------------------------------------------------- */

@@ -128,8 +128,9 @@ static void test_structure(void **state)
     assert_non_null(strstr(t, "subgraph cluster_batch_0_0_3 {\nlabel=\"batch\""));
     assert_null(strstr(t, "n0_0_3 ["));
     assert_null(strstr(t, "n0_0_5 ["));
-    /* graph block drawn once; its op's #K counts the replays before it */
-    assert_non_null(strstr(t, "n1_0_0 [label=\"r0.s0#9\\nwrite ready[0]@1 = 9\""));
+    /* graph block drawn once: its op is at #K in every replay, as the
+     * report and the faults name it (it said only the first replay's) */
+    assert_non_null(strstr(t, "n1_0_0 [label=\"r0.s0#9,#10\\nwrite ready[0]@1 = 9\""));
     /* program order enters and leaves the batch box */
     assert_non_null(strstr(t, "n0_0_2 -> n0_0_4 [color=\"#888888\", lhead=cluster_batch_0_0_3];"));
     assert_non_null(strstr(t, "n0_0_4 -> n0_0_6 [color=\"#888888\", ltail=cluster_batch_0_0_3];"));
@@ -251,7 +252,8 @@ static void test_writes_without_waits(void **state)
 
 /* A node's #K counts every earlier replay, past 2^32 too: after 3e9
  * replays of two ops the fence of the next block is r0.s0#6000000000 (it
- * was labelled with the count cut to 32 bits). */
+ * was labelled with the count cut to 32 bits), and the second op's last
+ * replay is #5999999999. */
 static void test_far_position(void **state)
 {
     struct ces_test_alloc st;
@@ -268,8 +270,42 @@ static void test_far_position(void **state)
     assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
     assert_int_equal(ces_graph_add_op(g, 0, &fence), CES_OK);
     t = emit(ctx, g, NULL);
-    assert_non_null(strstr(t, "r0.s0#1\\n"));
+    assert_non_null(strstr(t, "r0.s0#1,#3,...,#5999999999\\n"));
     assert_non_null(strstr(t, "r0.s0#6000000000\\n"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A graph phase's op names its place in each replay: a lane's replays lie
+ * as many ops apart as the lane has in the phase (a batch and its end
+ * among them), each stream its own; three replays are listed whole. */
+static void test_replay_positions(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 2\n"
+                               "streams 2\n"
+                               "buffer a 8\n"
+                               "signal f u32 1\n"
+                               "phase eager x1\n"
+                               "r0 : fence\n"
+                               "phase graph x3\n"
+                               "r0 : batch\n"
+                               "r0 : copy a[0:8] -> a[0:8]@1\n"
+                               "r0 : end\n"
+                               "r0 : write f[0]@1 = 1\n"
+                               "r0 s1 : fence\n"
+                               "r1 : wait f[0] >= 1\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    char *t = emit(ctx, g, NULL);
+
+    (void)state;
+    assert_non_null(strstr(t, "n1_0_1 [label=\"r0.s0#2,#6,#10\\ncopy a[0:8] -> a[0:8]@1\""));
+    assert_non_null(strstr(t, "n1_0_3 [label=\"r0.s0#4,#8,#12\\nwrite f[0]@1 = 1\""));
+    assert_non_null(strstr(t, "n1_0_4 [label=\"r0.s1#0,#1,#2\\nfence\""));
+    assert_non_null(strstr(t, "n1_1_0 [label=\"r1.s0#0,#1,#2\\nwait f[0] >= 1\""));
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -400,7 +436,7 @@ static void test_overlay(void **state)
     /* a step and a race mark of the same step: the number once */
     assert_non_null(strstr(t, "n0_0_8 [label=\"r0.s0#8\\nconsume recv[0:8] == send[0:8]@1"
                               "\\nstep 5\", fillcolor=\"#ffc680\", color=\"#e67300\""));
-    assert_non_null(strstr(t, "n1_1_0 [label=\"r1.s0#9\\nwait ready[0] >= 9\\nsteps 3,4\""));
+    assert_non_null(strstr(t, "n1_1_0 [label=\"r1.s0#9,#10\\nwait ready[0] >= 9\\nsteps 3,4\""));
     assert_non_null(strstr(t, "overlay: steps numbered, red = blocked, orange = race, magenta = "
                               "found wrong bytes\\l"));
     ces_free(ctx, t);
@@ -1118,6 +1154,7 @@ int main(void)
         cmocka_unit_test(test_write_wait_edges),
         cmocka_unit_test(test_writes_without_waits),
         cmocka_unit_test(test_far_position),
+        cmocka_unit_test(test_replay_positions),
         cmocka_unit_test(test_data_edges),
         cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),

@@ -494,6 +494,87 @@ static void test_dot_path_checked_first(void **state)
     rmdir(dir);
 }
 
+/* `cesync check ARGS` with a `dot` first on PATH that draws nothing and
+ * exits 3 (its directory bin under dir). */
+static int run_failing_dot(const char *dir, const char *args, char **out)
+{
+    char bin[256], path[300], *saved = strdup(getenv("PATH") != NULL ? getenv("PATH") : "/bin");
+    int rc;
+
+    assert_non_null(saved);
+    snprintf(bin, sizeof(bin), "%s/bin", dir);
+    assert_int_equal(mkdir(bin, 0700), 0);
+    snprintf(path, sizeof(path), "%s/dot", bin);
+    ces_test_put_file(path, "#!/bin/sh\nexit 3\n");
+    assert_int_equal(chmod(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s:%s", bin, saved);
+    assert_int_equal(setenv("PATH", path, 1), 0);
+    rc = run(args, out);
+    assert_int_equal(setenv("PATH", saved, 1), 0);
+    free(saved);
+    snprintf(path, sizeof(path), "%s/dot", bin);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(bin), 0);
+    return rc;
+}
+
+/* A picture that cannot be drawn after the search (dot fails) leaves the
+ * report standing: a defect found is exit 1 (it was 2), said with why the
+ * picture is missing; without a defect the missing picture is exit 2. */
+static void test_dot_fails_after_search(void **state)
+{
+    char *dir = ces_test_tmpdir(), args[256], want[512], *o;
+
+    (void)state;
+    snprintf(args, sizeof(args), "barrier --ranks 2 --sync nccl --graph --iterations 2 --quiet "
+             "--dot %s/cx.svg", dir);
+    snprintf(want, sizeof(want), "verdict: HANG\ncesync: check: --dot %s/cx.svg: dot -Tsvg "
+             "failed drawing %s/cx.svg (exit status 3)\n", dir, dir);
+    assert_int_equal(run_failing_dot(dir, args, &o), 1);
+    assert_string_equal(o, want);
+    free(o);
+    snprintf(args, sizeof(args), "alltoall --ranks 2 --quiet --dot %s/ok.svg", dir);
+    snprintf(want, sizeof(want), "verdict: OK\ncesync: check: --dot %s/ok.svg: dot -Tsvg "
+             "failed drawing %s/ok.svg (exit status 3)\n", dir, dir);
+    assert_int_equal(run_failing_dot(dir, args, &o), 2);
+    assert_string_equal(o, want);
+    free(o);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* A rendered --dot (.svg, .png) goes through a temporary file in TMPDIR:
+ * one that cannot be created there is said before the search, exit 2 and
+ * no verdict (it was found after the search, which could be long). */
+static void test_dot_tmpdir_checked_first(void **state)
+{
+    char *dir = ces_test_tmpdir(), args[256], want[512], *o;
+    char *saved = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+
+    (void)state;
+    assert_int_equal(setenv("TMPDIR", "/nonexistent", 1), 0);
+    snprintf(args, sizeof(args), "barrier --ranks 2 --sync nccl --graph --iterations 2 --quiet "
+             "--dot %s/cx.svg", dir);
+    snprintf(want, sizeof(want), "cesync: check: --dot %s/cx.svg: cannot create a temporary "
+             "file in /nonexistent (TMPDIR): No such file or directory\n", dir);
+    assert_int_equal(run_failing_dot(dir, args, &o), 2);
+    assert_string_equal(o, want);
+    free(o);
+    /* a .dot is written without one */
+    snprintf(args, sizeof(args), "alltoall --ranks 2 --quiet --dot %s/ok.dot", dir);
+    snprintf(want, sizeof(want), "verdict: OK\ncesync: wrote %s/ok.dot (the schedule)\n", dir);
+    assert_int_equal(run(args, &o), 0);
+    assert_string_equal(o, want);
+    free(o);
+    snprintf(args, sizeof(args), "%s/ok.dot", dir);
+    assert_int_equal(remove(args), 0);
+    if (saved != NULL)
+        assert_int_equal(setenv("TMPDIR", saved, 1), 0);
+    else
+        assert_int_equal(unsetenv("TMPDIR"), 0);
+    free(saved);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The fault sweep prints a table, not a report: --json and --dot are
  * refused (they were silently ignored); --quiet keeps the summary line. */
 static void test_sweep_options(void **state)
@@ -751,6 +832,8 @@ int main(void)
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_max_depth),
         cmocka_unit_test(test_dot_path_checked_first),
+        cmocka_unit_test(test_dot_fails_after_search),
+        cmocka_unit_test(test_dot_tmpdir_checked_first),
         cmocka_unit_test(test_sweep_options),
         cmocka_unit_test(test_queues),
         cmocka_unit_test(test_source_lines),

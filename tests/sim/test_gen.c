@@ -5,6 +5,7 @@
  */
 #include "ces_test.h"
 
+#include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -192,7 +193,9 @@ static void test_options(void **state)
 }
 
 /* Seed 2 is pinned: a change of the generator changes the corpus that the
- * differential test covers, and should be a deliberate one. */
+ * differential test covers, and should be a deliberate one.  (Its push is
+ * mutated: "done" is written before the copy; the mutation drawn first,
+ * a local copy's move to another stream, left the push as it was.) */
 static void test_source_pinned(void **state)
 {
     struct ces_test_alloc st;
@@ -210,16 +213,16 @@ static void test_source_pinned(void **state)
                               "r0 : consume dst[0:16] == src[0:16]@1\n"
                               "r1 : produce src[0:16]\n"
                               "r1 : wait rdy[0] >= 1\n"
-                              "r1 : copy src[0:16] -> dst[0:16]@0\n"
                               "r1 : write done[0]@0 = 1\n"
+                              "r1 : copy src[0:16] -> dst[0:16]@0\n"
                               "phase eager x1\n"
                               "r0 : write rdy[0]@1 = 2\n"
                               "r0 : wait done[0] >= 2\n"
                               "r0 : consume dst[0:16] == src[0:16]@1\n"
                               "r1 : produce src[0:16]\n"
                               "r1 : wait rdy[0] >= 2\n"
-                              "r1 : copy src[0:16] -> dst[0:16]@0\n"
-                              "r1 : write done[0]@0 = 2\n");
+                              "r1 : write done[0]@0 = 2\n"
+                              "r1 : copy src[0:16] -> dst[0:16]@0\n");
     assert_int_equal(len, strlen(text));
     ces_free(ctx, text);
     ces_test_ctx_end(ctx, &st);
@@ -318,6 +321,38 @@ static void test_phases_own_slots(void **state)
     assert_non_null(strstr(text, "r1 : wait rdy[3] >= 1610612736\n"));
     ces_free(ctx, text);
     assert_int_equal(verdict(ctx, 623, &o), CES_V_OK);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Every step of --mutate 100 is mutated, so no schedule of it is the same
+ * seed's unmutated one: a mutation that did not apply to its step (a
+ * missing await on a step with one stream, a copy moved to another stream
+ * on a push, a far u32 target of a u64 flag, ...) changed nothing, a
+ * "mutant" no different from the schedule it came from. */
+static void test_mutations_change(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_gen_opts o;
+    uint64_t same = 0, first = 0;
+
+    (void)state;
+    ces_gen_opts_init(&o);
+    o.steps = 1;
+    for (uint64_t seed = 0; seed < 3000; seed++) {
+        struct ces_graph *m = NULL, *g = NULL;
+
+        o.mutate_pct = 100;
+        assert_int_equal(ces_gen_graph(ctx, seed, &o, &m), CES_OK);
+        o.mutate_pct = 0;
+        assert_int_equal(ces_gen_graph(ctx, seed, &o, &g), CES_OK);
+        if (ces_graph_equal(m, g) && same++ == 0)
+            first = seed;
+        ces_graph_destroy(m);
+        ces_graph_destroy(g);
+    }
+    if (same > 0)
+        fail_msg("%" PRIu64 " seeds mutated nothing, the first %" PRIu64, same, first);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -594,7 +629,7 @@ int main(void)
         cmocka_unit_test(test_alloc_failures),  cmocka_unit_test(test_tool),
         cmocka_unit_test(test_tool_header_reproduces), cmocka_unit_test(test_tool_options),
         cmocka_unit_test(test_tool_whole_file), cmocka_unit_test(test_graph_replays_reset),
-        cmocka_unit_test(test_phases_own_slots),
+        cmocka_unit_test(test_phases_own_slots), cmocka_unit_test(test_mutations_change),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

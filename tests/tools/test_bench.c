@@ -519,6 +519,30 @@ static void test_plot_runs_dot(void **state)
     free(out);
     expect_file(dir, "c d.dot", NULL);
 
+    /* dot draws from a temporary file in TMPDIR: one that cannot be made
+     * there is said before the sweep (it was after it, the plot kept as
+     * its .dot), and nothing is written */
+    {
+        char *saved = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+
+        assert_int_equal(setenv("TMPDIR", "/nonexistent", 1), 0);
+        assert_int_equal(bench_with_path(dir, bin,
+                                         "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
+                                         "--variant plain --plot t.svg",
+                                         &out),
+                         2);
+        assert_string_equal(out, "cesync: bench: --plot t.svg: cannot create a temporary file in "
+                                 "/nonexistent (TMPDIR): No such file or directory\n");
+        free(out);
+        if (saved != NULL)
+            assert_int_equal(setenv("TMPDIR", saved, 1), 0);
+        else
+            assert_int_equal(unsetenv("TMPDIR"), 0);
+        free(saved);
+        ces_test_dir_entries(dir, got, sizeof(got));
+        assert_string_equal(got, "bin;");
+    }
+
     /* a path that starts with '-' is not taken for an option of dot */
     assert_int_equal(bench_with_path(dir, bin,
                                      "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
@@ -1271,6 +1295,32 @@ static void test_csv_kept_on_error(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A dry run whose model can make no prediction (4 ranks on a model of at
+ * most 2 GPUs) has no time to show: its row says - for the time, busbw and
+ * err% (they were nan, 0.0 and +0.0, a perfect prediction), and the CSV has
+ * no row for it, as for a variant that did not run (it had nan, 0.000). */
+static void test_dry_run_without_prediction(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, *csv, path[512];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/two.model", dir);
+    ces_test_put_file(path, "max_ranks = 2\n");
+    csv = run_csv(dir, "bench alltoall --dry-run --ranks 4 --min-bytes 1M --max-bytes 1M "
+                       "--variant plain --model two.model",
+                  "n.csv", &out);
+    assert_non_null(strstr(out, "\n        1M plain           -         -         -       -     - "
+                                "        -         -      -  |         -       - |"));
+    assert_non_null(strstr(out, "cesync: bench: no prediction at 1048576 bytes: predict: 4 ranks, "
+                                "the h200 model has at most 2 GPUs\n"));
+    free(out);
+    assert_string_equal(csv, "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
+                             "busbw_gbps,check,pred_us,pred_slow_us\n");
+    free(csv);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* An empty file name is refused before any work, and nothing is left
  * behind: the CSV went to a temporary file in the current directory that
  * stayed there, exit status 0. */
@@ -1338,6 +1388,7 @@ int main(void)
         cmocka_unit_test(test_singular),
         cmocka_unit_test(test_graph_variants),
         cmocka_unit_test(test_csv_kept_on_error),
+        cmocka_unit_test(test_dry_run_without_prediction),
         cmocka_unit_test(test_empty_output_name),
         cmocka_unit_test(test_factor_near_one),
         cmocka_unit_test(test_plot_keeps_other_dot),

@@ -1,0 +1,131 @@
+/*
+ * tests/tools/test_bench_row.c - `cesync bench`'s rows without a GPU
+ * (tools/bench_row.c): every column of the CSV rows of cesync, NCCL and the
+ * raw peer copy holds what its header names; the table's err% cell and a
+ * prediction that could not be made.
+ */
+#include "ces_test.h"
+#include "bench_row.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The CSV row of m as ces_bench_csv_row writes it (malloc'd). */
+static char *row(const char *label, uint32_t coll, uint32_t ranks, uint64_t bytes,
+                 const char *impl, const char *variant, const struct ces_bench_meas *m)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    assert_non_null(f);
+    ces_bench_csv_row(f, label, coll, ranks, bytes, impl, variant, m);
+    assert_int_equal(fclose(f), 0);
+    return text;
+}
+
+/* algbw_gbps and busbw_gbps are nccl-tests' algbw and busbw on every row:
+ * the raw peer copy's algbw column held its busbw. */
+static void test_csv_columns(void **state)
+{
+    struct ces_bench_meas m = {1, 10.0, 9.5, 11.0, 1, 9.0, 12.0};
+    char *t;
+
+    (void)state;
+    /* alltoall, 2 ranks, 1 MiB in 10 us: algbw 104.858, busbw half of it */
+    t = row("alltoall", CES_COLL_ALLTOALL, 2, 1048576, "cesync", "overlap", &m);
+    assert_string_equal(t, "alltoall,2,1048576,cesync,overlap,10.000,9.500,11.000,104.858,"
+                           "52.429,ok,9.000,12.000");
+    free(t);
+    m.check = -1;
+    t = row("alltoall", CES_COLL_ALLTOALL, 2, 1048576, "raw", NULL, &m);
+    assert_string_equal(t, "alltoall,2,1048576,raw,-,10.000,9.500,11.000,104.858,52.429,-,,");
+    free(t);
+    m.check = 0;
+    t = row("alltoall", CES_COLL_ALLTOALL, 2, 1048576, "nccl-ce", NULL, &m);
+    assert_string_equal(t, "alltoall,2,1048576,nccl-ce,-,10.000,9.500,11.000,104.858,52.429,"
+                           "WRONG,,");
+    free(t);
+    /* gather on 4 ranks: nccl-tests' size is 4 MiB, busbw 3/4 of algbw */
+    m.check = 1;
+    t = row("gather-inplace", CES_COLL_GATHER, 4, 1048576, "raw", NULL, &m);
+    assert_string_equal(t, "gather-inplace,4,1048576,raw,-,10.000,9.500,11.000,419.430,"
+                           "314.573,ok,,");
+    free(t);
+    /* broadcast: busbw = algbw */
+    t = row("broadcast", CES_COLL_BROADCAST, 4, 1048576, "raw", NULL, &m);
+    assert_string_equal(t, "broadcast,4,1048576,raw,-,10.000,9.500,11.000,104.858,104.858,"
+                           "ok,,");
+    free(t);
+}
+
+/* The err% cell: against the nearer prediction, s for the slow mode's; a
+ * prediction that is NAN (none could be made) is not the nearer, and with
+ * none at all the cell says "-": it printed +0.0, a perfect prediction. */
+static void test_err_cell(void **state)
+{
+    struct ces_bench_meas m = {1, 10.0, 9.5, 11.0, 1, 9.0, 12.0};
+    char cell[16];
+
+    (void)state;
+    ces_bench_err_cell(cell, sizeof(cell), &m);
+    assert_string_equal(cell, " -10.0 ");
+    m.pred = 12.0;
+    m.pred_slow = 10.5;
+    ces_bench_err_cell(cell, sizeof(cell), &m);
+    assert_string_equal(cell, "  +5.0s");
+    m.pred = NAN;
+    m.pred_slow = 11.0;
+    ces_bench_err_cell(cell, sizeof(cell), &m);
+    assert_string_equal(cell, " +10.0s");
+    m.pred = 9.5;
+    m.pred_slow = NAN;
+    ces_bench_err_cell(cell, sizeof(cell), &m);
+    assert_string_equal(cell, "  -5.0 ");
+    m.pred = NAN;
+    ces_bench_err_cell(cell, sizeof(cell), &m);
+    assert_string_equal(cell, "     - ");
+    /* nor a time to compare with */
+    m.pred = 9.0;
+    m.med = NAN;
+    ces_bench_err_cell(cell, sizeof(cell), &m);
+    assert_string_equal(cell, "     - ");
+}
+
+/* A prediction that is NAN is "-" in the table's pred_us and slow_us and
+ * empty in the CSV, as the rows without predictions have it (it printed
+ * nan). */
+static void test_no_prediction(void **state)
+{
+    struct ces_bench_meas m = {1, 10.0, 9.5, 11.0, 1, NAN, 12.0};
+    char cell[16], *t;
+
+    (void)state;
+    ces_bench_us_cell(cell, sizeof(cell), m.pred);
+    assert_string_equal(cell, "-");
+    ces_bench_us_cell(cell, sizeof(cell), m.pred_slow);
+    assert_string_equal(cell, "12.00");
+    t = row("alltoall", CES_COLL_ALLTOALL, 2, 1048576, "cesync", "plain", &m);
+    assert_string_equal(t, "alltoall,2,1048576,cesync,plain,10.000,9.500,11.000,104.858,52.429,"
+                           "ok,,12.000");
+    free(t);
+    m.pred = 9.0;
+    m.pred_slow = NAN;
+    t = row("alltoall", CES_COLL_ALLTOALL, 2, 1048576, "cesync", "plain", &m);
+    assert_string_equal(t, "alltoall,2,1048576,cesync,plain,10.000,9.500,11.000,104.858,52.429,"
+                           "ok,9.000,");
+    free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_csv_columns),
+        cmocka_unit_test(test_err_cell),
+        cmocka_unit_test(test_no_prediction),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
