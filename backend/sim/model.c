@@ -1031,14 +1031,16 @@ fail:
             snprintf(state, sizeof(state), " and each state %s", one);
         }
         if (m->nunrolled > 0) /* (counted once the slots fit) */
-            snprintf(ops, sizeof(ops), ", %" PRIu64 " ops unrolled", m->nunrolled);
+            snprintf(ops, sizeof(ops), ", %" PRIu64 " op%s unrolled", m->nunrolled,
+                     ces_plural(m->nunrolled));
         if (held != NULL)
             *held = m->bytes;
         rc = ces_ctx_error(ctx, SIM_BOUND,
                            "memory bound %s reached before the search: the checker's model "
-                           "(%" PRIu32 " streams, %" PRIu64 " signal slots%s) needs more than "
-                           "%s%s",
-                           bound, m->nproc, slots, ops, need, state);
+                           "(%" PRIu32 " stream%s, %" PRIu64 " signal slot%s%s) needs more "
+                           "than %s%s",
+                           bound, m->nproc, ces_plural(m->nproc), slots, ces_plural(slots), ops,
+                           need, state);
     }
     ces_sim_model_destroy(m);
     return rc;

@@ -1917,6 +1917,36 @@ static void test_memory_bound_model(void **state)
     assert_int_equal(a.count.live, 0);
 }
 
+/* The same message for one stream, one slot and one op: each counted in
+ * the singular ("1 streams, 1 signal slots" was written). */
+static void test_memory_bound_model_one(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 1, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, UINT32_MAX - 1), CES_OK);
+    op(g, 0, W(0, 0, 0, 0, 1));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_memory = (uint64_t)64 << 20;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "memory bound 64.0 MiB reached before the search: the checker's model "
+                        "(1 stream, 1 signal slot, 4294967294 ops unrolled) needs more than "
+                        "256.00 GiB and each state 80 B");
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+    assert_int_equal(st.live, 0);
+}
+
 /* Bounds that stop the search itself, in every mode, from too small for
  * the visited set up to enough: either the verdict of the unbounded check
  * or INCOMPLETE with the message naming what needed the memory, and the
@@ -2390,6 +2420,7 @@ int main(void)
         cmocka_unit_test(test_unvalidated_graph),
         cmocka_unit_test(test_clock_follows_state_size),
         cmocka_unit_test(test_memory_bound_model),
+        cmocka_unit_test(test_memory_bound_model_one),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_random_mode),
         cmocka_unit_test(test_replay_errors),
