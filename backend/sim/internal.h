@@ -146,7 +146,7 @@ struct sim_model {
     size_t nruns;
     uint64_t *buf_size;          /* [nbuf] */
     /* state layout, in 32-bit words */
-    uint32_t seg_w;              /* words per segment: 11 + nproc */
+    uint32_t seg_w;              /* words per segment: SEG_READS + nproc */
     /* flags, pc, values, process clocks, the two sums that stand for the
      * record and slot clocks in the hash, record clocks, slot clocks (the
      * clocks last: the bulk) */
