@@ -42,6 +42,8 @@ struct issue {
     uint64_t call;
     const struct ces_cuda_hooks *hooks;
     uint64_t iter;
+    uint32_t rep;  /* the block's replay issued: its ops' positions (#K) are
+                      rep x the stream's ops in the block past the first's */
 };
 
 static CUdeviceptr region_addr(const struct issue *is, const struct ces_region *r)
@@ -114,8 +116,9 @@ out:
     return rc;
 }
 
-static void wait_record(struct issue *is, const struct ces_cuda_memop *m, CUdeviceptr addr,
-                       uint32_t width, uint64_t v, struct ces_wd_wait *w)
+static void wait_record(struct issue *is, const struct ces_cuda_call *call,
+                        const struct ces_cuda_memop *m, CUdeviceptr addr, uint32_t width,
+                        uint64_t v, struct ces_wd_wait *w)
 {
     w->addr = addr;
     w->value = width == 64 ? v : (uint32_t)v;
@@ -123,7 +126,7 @@ static void wait_record(struct issue *is, const struct ces_cuda_memop *m, CUdevi
     w->cmp = m->cmp;
     w->rank = m->slot.rank;
     w->idx = m->slot.idx;
-    w->spos = m->spos;
+    w->spos = m->spos + (uint64_t)is->rep * is->blk->stream_ops[call->stream];
     snprintf(w->name, sizeof(w->name), "%s", ces_graph_signal(is->g, m->slot.sig).name);
 }
 
@@ -197,14 +200,15 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
             q->waitValue.flags =
                 m->cmp == CES_CMP_EQ ? CU_STREAM_WAIT_VALUE_EQ : CU_STREAM_WAIT_VALUE_GEQ;
             if (slot >= 0) {
-                wait_record(is, m, q->waitValue.address, width, v,
+                wait_record(is, call, m, q->waitValue.address, width, v,
                             &c->waits[c->nwaits_total++ % CES_WD_WAITS]);
                 if (step.nwaits++ == 0)
-                    step.spos = m->spos;
+                    step.spos = c->waits[(c->nwaits_total - 1) % CES_WD_WAITS].spos;
             } else if (fslot >= 0) {
-                wait_record(is, m, q->waitValue.address, width, v, &capw[ncapw++]);
+                wait_record(is, call, m, q->waitValue.address, width, v, &capw[ncapw]);
                 if (step.nwaits++ == 0)
-                    step.spos = m->spos;
+                    step.spos = capw[ncapw].spos;
+                ncapw++;
             }
             break;
         case CES_MEMOP_BARRIER:
@@ -698,6 +702,7 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
     is.call = b;
     is.hooks = r->hooks;
     is.iter = blk->info.first_iter + rep;
+    is.rep = rep;
     if (blk->info.kind == CES_PHASE_EAGER || r->capturing) {
         /* Eager, or the caller is capturing: issue directly (inside the
          * caller's capture a graph phase is issued once per replay, with the
@@ -720,6 +725,7 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
             cudaGraphExecDestroy(r->exec);
         r->exec = NULL;
         is.iter = blk->info.first_iter;
+        is.rep = 0; /* every replay repeats the first's record */
         CES_RT_GOTO(c->ctx, rc,
                     cudaStreamBeginCapture((cudaStream_t)s0, cudaStreamCaptureModeRelaxed), out);
         rc = fork_streams(c, r->streams, r->nstreams, blk->fork);

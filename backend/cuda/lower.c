@@ -35,6 +35,7 @@ static const char *const call_names[] = {
 };
 _Static_assert(sizeof(call_names) / sizeof(call_names[0]) == CES_CALL__COUNT,
                "call name table matches the call kinds");
+_Static_assert(sizeof(struct ces_cuda_memop) == 40, "memops have no hidden padding");
 
 const char *ces_cuda_call_name(int kind)
 {
@@ -258,7 +259,7 @@ static int lower_op(struct lower_state *st, const struct ces_op *op, uint32_t in
     memset(&m, 0, sizeof(m));
     memset(&c, 0, sizeof(c));
     m.op = index;
-    m.spos = spos;
+    m.spos = st->before[s] + spos;
     c.stream = s;
     c.op = index;
     switch (op->kind) {

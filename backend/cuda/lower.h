@@ -87,8 +87,12 @@ struct ces_cuda_memop {
     uint8_t cmp;    /* waits: enum ces_cmp */
     uint16_t pad_;
     uint32_t op;    /* index of the graph op in the block's rank list */
-    uint32_t spos;  /* index of that op within its stream in the block */
     struct ces_slot slot; /* concrete rank (never CES_RANK_ALL) */
+    uint32_t pad2_; /* (no padding of the compiler's: plans are compared bytewise) */
+    uint64_t spos;  /* that op's position in its stream as the checker numbers it
+                       (rR.sS#K: the ops of the stream in every replay of the
+                       earlier blocks, then its index in the block's first
+                       replay) */
     uint64_t value;
 };
 

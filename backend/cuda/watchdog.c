@@ -741,7 +741,7 @@ static void print_waits(struct ces_comm *c, FILE *f, const struct diag *d,
     for (uint32_t k = 0; k < st->nwaits; k++) {
         const struct ces_wd_wait *w = &d->waits[st->first_wait + k];
 
-        fprintf(f, "cesync: watchdog:     r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " wait %s[%" PRIu32
+        fprintf(f, "cesync: watchdog:     r%" PRIu32 ".s%" PRIu32 "#%" PRIu64 " wait %s[%" PRIu32
                    "]@%" PRIu32 " %s %" PRIu64 ": ",
                 c->rank, st->stream, w->spos, w->name, w->idx, w->rank,
                 w->cmp == CES_CMP_EQ ? "==" : ">=", w->value);
