@@ -2,7 +2,8 @@
  * tests/cuda/test_lower.c - the lowering of graphs into CUDA calls
  * (backend/cuda/lower.c), on the CPU: exact memop splits at 255, eager vs
  * capture copies, flag writes after their batch, @* as unicast writes,
- * refusal of flush, u64 without 64-bit memops and frozen waits under capture,
+ * refusal of flush, u64 without 64-bit memops, u64 values that CUDA's cyclic
+ * 64-bit >= would judge otherwise than the checker, frozen waits under capture,
  * progress writes, a barrier behind long copies as two calls, shared queues,
  * each memop naming its op as the checker numbers it (rR.sS#K, every earlier
  * block counted),
@@ -539,6 +540,74 @@ static void test_refusals(void **state)
                         "its value) but graph capture freezes it, so replays would pass on stale "
                         "flags; use a graph-safe protocol: pull (every captured collective's "
                         "but the barrier's) or credit (the barrier's)");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* 2 ranks, u64 signal f: rank 0 writes f[0]@1 = w, rank 1 waits f[0] cmp v. */
+static struct ces_graph *u64_pair(struct ces_ctx *ctx, uint64_t w, uint8_t cmp, uint64_t v)
+{
+    struct ces_graph *g = NULL;
+    uint32_t f;
+    struct ces_op wr = {.kind = CES_OP_WRITE, .value = w};
+    struct ces_op wt = {.kind = CES_OP_WAIT, .cmp = cmp, .value = v};
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 1, &f), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    wr.slot = (struct ces_slot){f, 1, 0};
+    wt.slot = (struct ces_slot){f, 1, 0};
+    assert_int_equal(ces_graph_add_op(g, 0, &wr), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+/* CUDA's 64-bit `>=` wait is cyclic, (int64_t)(cur - v) >= 0, where the
+ * checker compares u64 values as plain numbers: the two agree while every
+ * value is below 2^63.  A `>=` wait on a larger value, or such a value
+ * written into a signal that a `>=` wait reads, is refused, on every rank
+ * alike (rank 0 only writes): written 2^64-1, a wait >= 1 that the check
+ * passes would block for ever on the GPU. */
+static void test_u64_cyclic(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_cuda_plan *p = NULL;
+    const uint64_t big = UINT64_C(1) << 63;
+    struct ces_graph *g;
+
+    (void)state;
+    g = u64_pair(ctx, UINT64_MAX, CES_CMP_GEQ, 1);
+    for (uint32_t r = 0; r < 2; r++) {
+        assert_int_equal(ces_cuda_lower(ctx, g, r, &h200, 0, &p), CES_ERR_UNSUPPORTED);
+        assert_null(p);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "r0.s0#0: write f[0]@1 = 18446744073709551615: a u64 value above "
+                            "2^63-1 in a signal that a >= wait reads: CUDA compares 64-bit values "
+                            "cyclically, (int64_t)(cur - v) >= 0, where the check compares them "
+                            "as plain numbers, so the wait could pass or block otherwise than "
+                            "checked; keep u64 values below 2^63");
+    }
+    ces_graph_destroy(g);
+    g = u64_pair(ctx, 1, CES_CMP_GEQ, big);
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &h200, 0, &p), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r1.s0#0: wait f[0] >= 9223372036854775808: a u64 value above "
+                        "2^63-1 in a signal that a >= wait reads: CUDA compares 64-bit values "
+                        "cyclically, (int64_t)(cur - v) >= 0, where the check compares them "
+                        "as plain numbers, so the wait could pass or block otherwise than "
+                        "checked; keep u64 values below 2^63");
+    ces_graph_destroy(g);
+    /* 2^63-1 compares alike; == is exact on both; so are large values that
+     * only == waits read */
+    g = u64_pair(ctx, big - 1, CES_CMP_GEQ, big - 1);
+    assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_OK);
+    ces_cuda_plan_destroy(p);
+    ces_graph_destroy(g);
+    g = u64_pair(ctx, UINT64_MAX, CES_CMP_EQ, UINT64_MAX);
+    assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_OK);
+    ces_cuda_plan_destroy(p);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -1477,6 +1546,10 @@ static void test_alloc_failures(void **state)
     /* The lowering allocates from the context it is given, not the graph's. */
     assert_true(ces_test_alloc_failures(lower_body, g) > 5);
     ces_graph_destroy(g);
+    /* and the look at its u64 values */
+    g = u64_pair(gctx, 1, CES_CMP_GEQ, 1);
+    assert_true(ces_test_alloc_failures(lower_body, g) > 5);
+    ces_graph_destroy(g);
     ces_ctx_destroy(gctx);
 }
 
@@ -2153,6 +2226,7 @@ int main(void)
         cmocka_unit_test(test_flight),
         cmocka_unit_test(test_splits),    cmocka_unit_test(test_split_barrier),
         cmocka_unit_test(test_multicast_and_fence), cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_u64_cyclic),
         cmocka_unit_test(test_streams),   cmocka_unit_test(test_links),
         cmocka_unit_test(test_positions),
         cmocka_unit_test(test_alloc_failures),
