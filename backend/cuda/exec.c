@@ -719,20 +719,33 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
     if (r->exec == NULL || r->exec_block != b) {
         cudaGraph_t graph = NULL;
         cudaError_t e;
-        CUstream s0 = r->streams[0];
+        CUstream cap[CES_MAX_STREAMS], s0 = r->streams[0];
 
         if (r->exec != NULL)
             cudaGraphExecDestroy(r->exec);
         r->exec = NULL;
+        /* CUDA captures no work of the legacy default stream (NULL or
+         * CU_STREAM_LEGACY): there the phase is captured from a stream of
+         * the communicator's own, and its graph launched on the caller's
+         * all the same. */
+        if (s0 == NULL || s0 == CU_STREAM_LEGACY) {
+            if (c->streams[0] == NULL)
+                CES_CU_GOTO(c->ctx, rc, cuStreamCreate(&c->streams[0], CU_STREAM_NON_BLOCKING),
+                            out);
+            s0 = c->streams[0];
+        }
+        memcpy(cap, r->streams, sizeof(cap));
+        cap[0] = s0;
+        is.streams = cap;
         is.iter = blk->info.first_iter;
         is.rep = 0; /* every replay repeats the first's record */
         CES_RT_GOTO(c->ctx, rc,
                     cudaStreamBeginCapture((cudaStream_t)s0, cudaStreamCaptureModeRelaxed), out);
-        rc = fork_streams(c, r->streams, r->nstreams, blk->fork);
+        rc = fork_streams(c, cap, r->nstreams, blk->fork);
         if (rc == CES_OK)
             rc = issue_block(&is);
         if (rc == CES_OK)
-            rc = join_streams(c, r->streams, r->nstreams, blk->join);
+            rc = join_streams(c, cap, r->nstreams, blk->join);
         e = cudaStreamEndCapture((cudaStream_t)s0, &graph);
         if (rc == CES_OK && e != cudaSuccess)
             rc = ces_cuda_rt_error(c->ctx, e, "cudaStreamEndCapture", __FILE__, __LINE__);

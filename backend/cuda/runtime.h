@@ -208,7 +208,9 @@ struct ces_comm {
     struct ces_vec signals;     /* struct ces_signal_rec */
     struct ces_vec cache;       /* struct ces_coll_cache * */
     uint64_t calls[CES_PROTO__COUNT]; /* collective calls per protocol */
-    CUstream streams[CES_MAX_STREAMS]; /* internal streams for graph streams >= 1 */
+    CUstream streams[CES_MAX_STREAMS]; /* internal streams for graph streams >= 1; [0]:
+                                          where ces_launch captures a graph phase
+                                          called on the legacy stream (made then) */
     CUevent *events;            /* launch: graph events */
     uint32_t nevents;
     CUevent fork;               /* fork/join of internal streams */
