@@ -42,6 +42,8 @@ struct issue {
     uint64_t call;
     const struct ces_cuda_hooks *hooks;
     uint64_t iter;
+    uint32_t rep;  /* the block's replay issued: its ops' positions (#K) are
+                      rep x the stream's ops in the block past the first's */
 };
 
 static CUdeviceptr region_addr(const struct issue *is, const struct ces_region *r)
@@ -114,8 +116,9 @@ out:
     return rc;
 }
 
-static void wait_record(struct issue *is, const struct ces_cuda_memop *m, CUdeviceptr addr,
-                       uint32_t width, uint64_t v, struct ces_wd_wait *w)
+static void wait_record(struct issue *is, const struct ces_cuda_call *call,
+                        const struct ces_cuda_memop *m, CUdeviceptr addr, uint32_t width,
+                        uint64_t v, struct ces_wd_wait *w)
 {
     w->addr = addr;
     w->value = width == 64 ? v : (uint32_t)v;
@@ -123,7 +126,7 @@ static void wait_record(struct issue *is, const struct ces_cuda_memop *m, CUdevi
     w->cmp = m->cmp;
     w->rank = m->slot.rank;
     w->idx = m->slot.idx;
-    w->spos = m->spos;
+    w->spos = m->spos + (uint64_t)is->rep * is->blk->stream_ops[call->stream];
     snprintf(w->name, sizeof(w->name), "%s", ces_graph_signal(is->g, m->slot.sig).name);
 }
 
@@ -197,14 +200,15 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
             q->waitValue.flags =
                 m->cmp == CES_CMP_EQ ? CU_STREAM_WAIT_VALUE_EQ : CU_STREAM_WAIT_VALUE_GEQ;
             if (slot >= 0) {
-                wait_record(is, m, q->waitValue.address, width, v,
+                wait_record(is, call, m, q->waitValue.address, width, v,
                             &c->waits[c->nwaits_total++ % CES_WD_WAITS]);
                 if (step.nwaits++ == 0)
-                    step.spos = m->spos;
+                    step.spos = c->waits[(c->nwaits_total - 1) % CES_WD_WAITS].spos;
             } else if (fslot >= 0) {
-                wait_record(is, m, q->waitValue.address, width, v, &capw[ncapw++]);
+                wait_record(is, call, m, q->waitValue.address, width, v, &capw[ncapw]);
                 if (step.nwaits++ == 0)
-                    step.spos = m->spos;
+                    step.spos = capw[ncapw].spos;
+                ncapw++;
             }
             break;
         case CES_MEMOP_BARRIER:
@@ -698,6 +702,7 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
     is.call = b;
     is.hooks = r->hooks;
     is.iter = blk->info.first_iter + rep;
+    is.rep = rep;
     if (blk->info.kind == CES_PHASE_EAGER || r->capturing) {
         /* Eager, or the caller is capturing: issue directly (inside the
          * caller's capture a graph phase is issued once per replay, with the
@@ -714,19 +719,33 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
     if (r->exec == NULL || r->exec_block != b) {
         cudaGraph_t graph = NULL;
         cudaError_t e;
-        CUstream s0 = r->streams[0];
+        CUstream cap[CES_MAX_STREAMS], s0 = r->streams[0];
 
         if (r->exec != NULL)
             cudaGraphExecDestroy(r->exec);
         r->exec = NULL;
+        /* CUDA captures no work of the legacy default stream (NULL or
+         * CU_STREAM_LEGACY): there the phase is captured from a stream of
+         * the communicator's own, and its graph launched on the caller's
+         * all the same. */
+        if (s0 == NULL || s0 == CU_STREAM_LEGACY) {
+            if (c->streams[0] == NULL)
+                CES_CU_GOTO(c->ctx, rc, cuStreamCreate(&c->streams[0], CU_STREAM_NON_BLOCKING),
+                            out);
+            s0 = c->streams[0];
+        }
+        memcpy(cap, r->streams, sizeof(cap));
+        cap[0] = s0;
+        is.streams = cap;
         is.iter = blk->info.first_iter;
+        is.rep = 0; /* every replay repeats the first's record */
         CES_RT_GOTO(c->ctx, rc,
                     cudaStreamBeginCapture((cudaStream_t)s0, cudaStreamCaptureModeRelaxed), out);
-        rc = fork_streams(c, r->streams, r->nstreams, blk->fork);
+        rc = fork_streams(c, cap, r->nstreams, blk->fork);
         if (rc == CES_OK)
             rc = issue_block(&is);
         if (rc == CES_OK)
-            rc = join_streams(c, r->streams, r->nstreams, blk->join);
+            rc = join_streams(c, cap, r->nstreams, blk->join);
         e = cudaStreamEndCapture((cudaStream_t)s0, &graph);
         if (rc == CES_OK && e != cudaSuccess)
             rc = ces_cuda_rt_error(c->ctx, e, "cudaStreamEndCapture", __FILE__, __LINE__);

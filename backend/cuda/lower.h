@@ -87,8 +87,12 @@ struct ces_cuda_memop {
     uint8_t cmp;    /* waits: enum ces_cmp */
     uint16_t pad_;
     uint32_t op;    /* index of the graph op in the block's rank list */
-    uint32_t spos;  /* index of that op within its stream in the block */
     struct ces_slot slot; /* concrete rank (never CES_RANK_ALL) */
+    uint32_t pad2_; /* (no padding of the compiler's: plans are compared bytewise) */
+    uint64_t spos;  /* that op's position in its stream as the checker numbers it
+                       (rR.sS#K: the ops of the stream in every replay of the
+                       earlier blocks, then its index in the block's first
+                       replay) */
     uint64_t value;
 };
 
@@ -140,7 +144,9 @@ struct ces_cuda_plan {
  * capture).  Errors: CES_ERR_UNSUPPORTED for a flush the device cannot do, a
  * u64 signal without 64-bit memops, or (under capture) a wait that reads $i,
  * in its slot or its value (CES_OPF_FROZEN: the replays would pass on stale
- * values, an unsafe protocol under capture); CES_ERR_INVALID for bad
+ * values, an unsafe protocol under capture), or a u64 value above 2^63-1
+ * that a >= wait awaits or reads (any rank's op: CUDA's 64-bit >= is
+ * cyclic, the checker's plain); CES_ERR_INVALID for bad
  * arguments; CES_ERR_SEMANTIC for a graph that does not validate
  * (ces_graph_require_valid). */
 int ces_cuda_lower(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank,

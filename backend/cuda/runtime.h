@@ -153,7 +153,7 @@ struct ces_wd_wait {
     uint8_t width, cmp;
     uint32_t rank;       /* whose slot */
     uint32_t idx;
-    uint32_t spos;       /* the wait's op position in its stream */
+    uint64_t spos;       /* the wait's op position in its stream (#K, as the checker numbers it) */
     char name[24];       /* signal name */
 };
 
@@ -165,7 +165,7 @@ struct ces_wd_step {
     uint64_t first_wait;
     uint32_t nwaits;
     uint32_t stream;     /* graph stream */
-    uint32_t spos;       /* op position in the stream */
+    uint64_t spos;       /* op position in the stream (#K) */
     uint64_t call;       /* call number (collective call k, or launch) */
     char what[24];       /* collective name or "launch" */
     int progress;        /* eager: the call ends with a progress write of seq */
@@ -208,7 +208,9 @@ struct ces_comm {
     struct ces_vec signals;     /* struct ces_signal_rec */
     struct ces_vec cache;       /* struct ces_coll_cache * */
     uint64_t calls[CES_PROTO__COUNT]; /* collective calls per protocol */
-    CUstream streams[CES_MAX_STREAMS]; /* internal streams for graph streams >= 1 */
+    CUstream streams[CES_MAX_STREAMS]; /* internal streams for graph streams >= 1; [0]:
+                                          where ces_launch captures a graph phase
+                                          called on the legacy stream (made then) */
     CUevent *events;            /* launch: graph events */
     uint32_t nevents;
     CUevent fork;               /* fork/join of internal streams */

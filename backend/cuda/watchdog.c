@@ -8,8 +8,8 @@
  * costs a call 0.9 us, one to host memory 1.3; not every call: lower.c),
  * which the watchdog copies into this rank's entry of the progress page
  * (host memory shared by the ranks) while work is pending (mirror_due), and
- * afresh before a diagnosis or a verdict on a captured call
- * (ces_wd_mirror).  The host
+ * afresh before a verdict on an eager stream, a diagnosis or a verdict on
+ * a captured call (ces_wd_mirror).  The host
  * records each step it enqueues (which slots it waits on, for which
  * values).  A thread per communicator compares: a stream whose word has
  * not moved for CES_TIMEOUT_MS while steps are pending is blocked in one of
@@ -741,7 +741,7 @@ static void print_waits(struct ces_comm *c, FILE *f, const struct diag *d,
     for (uint32_t k = 0; k < st->nwaits; k++) {
         const struct ces_wd_wait *w = &d->waits[st->first_wait + k];
 
-        fprintf(f, "cesync: watchdog:     r%" PRIu32 ".s%" PRIu32 "#%" PRIu32 " wait %s[%" PRIu32
+        fprintf(f, "cesync: watchdog:     r%" PRIu32 ".s%" PRIu32 "#%" PRIu64 " wait %s[%" PRIu32
                    "]@%" PRIu32 " %s %" PRIu64 ": ",
                 c->rank, st->stream, w->spos, w->name, w->idx, w->rank,
                 w->cmp == CES_CMP_EQ ? "==" : ">=", w->value);
@@ -971,18 +971,38 @@ static void *wd_main(void *arg)
                 if (why[0] != '\0')
                     status = CES_ERR_PEER_FAILED;
             }
-            for (uint32_t s = 0; s < c->nwatched && why[0] == '\0'; s++) {
-                struct ces_wd_stream *ws = &c->watched[s];
-                uint64_t done = ces_wd_word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
+            /* A stream is accused only on words copied after its time ran
+             * out: the copy in the page may have been made before this
+             * thread was held up (its process stopped, say) for longer
+             * than the timeout while the stream went on.  So the first
+             * pass that finds one late copies them afresh (without
+             * wd_lock: the copy may wait a second), and the second judges. */
+            for (int pass = 0; pass < 2 && why[0] == '\0' && !c->wd_stop; pass++) {
+                int late = 0;
 
-                if (done != ws->seen || done >= enq) {
-                    ws->seen = done;
-                    ws->since_ms = now;
-                } else if (now > ws->since_ms && now - ws->since_ms > c->timeout_ms) {
-                    snprintf(why, sizeof(why),
-                             "no progress for %" PRIu64 " ms (CES_TIMEOUT_MS=%" PRIu64 ")",
-                             now - ws->since_ms, c->timeout_ms);
+                for (uint32_t s = 0; s < c->nwatched && why[0] == '\0'; s++) {
+                    struct ces_wd_stream *ws = &c->watched[s];
+                    uint64_t done = ces_wd_word(c, c->rank, s), enq = atomic_load(&ws->enqueued);
+
+                    if (done != ws->seen || done >= enq) {
+                        ws->seen = done;
+                        ws->since_ms = now;
+                    } else if (now > ws->since_ms && now - ws->since_ms > c->timeout_ms) {
+                        late = 1;
+                        if (pass == 1)
+                            snprintf(why, sizeof(why),
+                                     "no progress for %" PRIu64 " ms (CES_TIMEOUT_MS=%" PRIu64 ")",
+                                     now - ws->since_ms, c->timeout_ms);
+                    }
                 }
+                if (!late || pass == 1)
+                    break;
+                pthread_mutex_unlock(&c->wd_lock);
+                ces_wd_mirror(c, 1);
+                pthread_mutex_lock(&c->wd_lock);
+                now = ces_cuda_now_ms();
+                if (ces_wd_read_error(c, why, sizeof(why)))
+                    status = CES_ERR_CUDA;
             }
             for (uint32_t s = 0; s < c->nwatched && why[0] == '\0' && !c->wd_stop; s++) {
                 struct ces_wd_stream *ws = &c->watched[s];

@@ -186,6 +186,70 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t s, enum cudaStreamCaptureStatus *
     return cudaSuccess;
 }
 
+/* A launch's graph phase: the capture and the graph's launches, stood in
+ * for (CUDA: "Capture may not be initiated if stream is cudaStreamLegacy",
+ * and NULL names that stream). */
+static cudaStream_t captured_on, launched_on;
+static int captures, launches, batches;
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t s, enum cudaStreamCaptureMode mode)
+{
+    (void)mode;
+    if (s == NULL || s == cudaStreamLegacy)
+        return cudaErrorStreamCaptureUnsupported;
+    captured_on = s;
+    captures++;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *graph)
+{
+    *graph = (cudaGraph_t)(uintptr_t)0x6a;
+    return s == captured_on ? cudaSuccess : cudaErrorStreamCaptureUnmatched;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t graph, unsigned long long flags)
+{
+    (void)graph, (void)flags;
+    *x = (cudaGraphExec_t)(uintptr_t)0x6b;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
+{
+    (void)x;
+    launched_on = s;
+    launches++;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph)
+{
+    (void)graph;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x)
+{
+    (void)x;
+    return cudaSuccess;
+}
+
+static CUresult CUDAAPI fake_batch(CUstream s, unsigned int n, CUstreamBatchMemOpParams *p,
+                                   unsigned int flags)
+{
+    (void)s, (void)n, (void)p, (void)flags;
+    batches++;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_stream_create(CUstream *s, unsigned int flags)
+{
+    (void)flags;
+    *s = (CUstream)(uintptr_t)0x5c;
+    return CUDA_SUCCESS;
+}
+
 static void fakes_install(void)
 {
     /* The table is a plain static object of cu_api.c that ces_cu() hands
@@ -208,6 +272,10 @@ static void fakes_install(void)
     t->p_cuMemcpyDtoHAsync = fake_dtoh;
     t->p_cuMemsetD8Async = fake_memset;
     t->p_cuStreamSynchronize = fake_stream_sync;
+    t->p_cuStreamBatchMemOp = fake_batch;
+    t->p_cuStreamCreate = fake_stream_create;
+    captured_on = launched_on = NULL;
+    captures = launches = batches = 0;
     stream_busy = context_dead = streams_destroyed = events_destroyed = ranges_freed = 0;
     live_handles = mapped = stray_unmaps = 0;
     create_fail_at = map_fail_at = access_fail = ctx_fail = 0;
@@ -778,6 +846,60 @@ static void test_long_signal_names_kept_apart(void **state)
     fixture_end(&fx);
 }
 
+/* ces_launch of a graph phase on the legacy default stream (NULL, or
+ * cudaStreamLegacy), which CUDA does not capture: the launch began the
+ * phase's capture there, failed with a CUDA error and so failed the
+ * communicator.  Now the phase is captured from a stream of the
+ * communicator's own and its graph launched on the caller's stream, once
+ * per replay. */
+static void test_graph_phase_on_the_legacy_stream(void **state)
+{
+    static const cudaStream_t legacy[] = {NULL, cudaStreamLegacy};
+    struct fixture fx;
+    struct ces_graph *g = NULL;
+    uint32_t f;
+    void *b[2];
+
+    (void)state;
+    live_team(&fx, b);
+    assert_int_equal(ces_graph_create(fx.ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 2, &f), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 3), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {f, r, r}, .value = 1};
+
+        assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_wd_init(&fx.comm[r]);
+        for (size_t k = 0; k < sizeof(legacy) / sizeof(legacy[0]); k++) {
+            captures = launches = batches = 0;
+            launched_on = (cudaStream_t)(uintptr_t)0x77;
+            assert_int_equal(ces_launch(&fx.comm[r], g, NULL, 0, (ces_stream_t)legacy[k]),
+                             CES_OK);
+            assert_int_equal(ces_comm_status(&fx.comm[r]), CES_OK);
+            assert_int_equal(captures, 1);
+            assert_true(captured_on != NULL && captured_on != cudaStreamLegacy);
+            assert_int_equal(batches, 1);
+            assert_int_equal(launches, 3);
+            assert_ptr_equal(launched_on, legacy[k]);
+        }
+    }
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_cuda_signals_drop(&fx.comm[r], true);
+        ces_vec_free(fx.ctx, &fx.comm[r].signals);
+        ces_vec_free(fx.ctx, &fx.comm[r].scratch_params);
+        assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
+        pthread_cond_destroy(&fx.comm[r].wd_cond);
+        pthread_mutex_destroy(&fx.comm[r].wd_mirror_lock);
+        pthread_mutex_destroy(&fx.comm[r].wd_lock);
+    }
+    assert_int_equal(mapped, 0);
+    ces_graph_destroy(g);
+    fixture_end(&fx);
+}
+
 /* In one process the last rank to end a group issues every rank's part.
  * A rank aborted, or destroyed, after its own ces_group_end got its part
  * issued all the same (work queued on a communicator that promised to do
@@ -1045,6 +1167,7 @@ int main(void)
         cmocka_unit_test(test_long_signal_names_kept_apart),
         cmocka_unit_test(test_group_after_a_rank_aborted),
         cmocka_unit_test(test_group_after_a_rank_destroyed),
+        cmocka_unit_test(test_graph_phase_on_the_legacy_stream),
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),
         cmocka_unit_test(test_env_settings_refused),

@@ -286,9 +286,14 @@ static int part_coll(struct rk *rks, uint32_t m, uint32_t n, int big)
 /* The collectives on the streams CUDA names by constants: NULL and
  * cudaStreamLegacy (the legacy default stream, on which
  * cudaMemcpyBatchAsync refuses to run: the backend issued its batches
- * there when the stream was named cudaStreamLegacy) and cudaStreamPerThread.
+ * there when the stream was named cudaStreamLegacy) and cudaStreamPerThread;
+ * and ces_launch of a graph phase there (CUDA captures nothing on the
+ * legacy stream: the launch began the phase's capture on it, and failed).
  * One process per rank: the ranks of one process on one GPU would share
  * each of these streams. */
+static int launch_one(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, uint32_t proto,
+                      uint32_t phase, uint32_t iters, uint32_t flags, uint64_t first);
+
 static int part_streams(struct rk *rks, uint32_t m, uint32_t n)
 {
     static const struct {
@@ -303,7 +308,8 @@ static int part_streams(struct rk *rks, uint32_t m, uint32_t n)
         for (uint32_t i = 0; i < m; i++)
             rks[i].s = named[k].s;
         bad = one_coll(rks, m, n, CES_COLL_ALLTOALL, 4096) ||
-              one_coll(rks, m, n, CES_COLL_ALLGATHER, 4097);
+              one_coll(rks, m, n, CES_COLL_ALLGATHER, 4097) ||
+              launch_one(rks, m, n, CES_COLL_ALLTOALL, CES_PROTO_CREDIT, CES_PHASE_GRAPH, 3, 0, 1);
         if (!bad && rks[0].rank == 0)
             printf("ok   on the stream %s\n", named[k].name);
     }

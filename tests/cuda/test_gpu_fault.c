@@ -11,9 +11,11 @@
  *                           first: it must name its blocked call; more ranks
  *                           than GPUs with CES_SHARE_GPUS=1: rank r on GPU
  *                           r % GPUs);
- *   test_gpu_fault missing  a schedule whose rank 0 waits for a write nobody
- *                           does: the watchdog must report the blocked wait
- *                           (slot, value held, value awaited) and release it;
+ *   test_gpu_fault missing  a schedule whose rank 0 waits, in its third
+ *                           block, for a write nobody does: the watchdog
+ *                           must report the blocked wait (its block, its
+ *                           position as the checker numbers it, slot,
+ *                           value held, value awaited) and release it;
  *   test_gpu_fault abort    ces_comm_abort fails the communicator on demand;
  *                           then, with a stream of rank 0's held by work of
  *                           its own (a host function that waits for the
@@ -657,12 +659,18 @@ static int stalled_rank(uint32_t rank, uint32_t n, const char *path, void *arg)
     return bad | arank_close(&r, rank);
 }
 
-/* Rank 0 waits for f[0] >= 1, which nobody writes. */
+/* Rank 0 waits for f[0] >= 1, which nobody writes, in the third block
+ * (its stream's op #6, as `cesync check` names it: two blocks of two ops
+ * come before). */
 static const char missing_ces[] =
     "cesync 1\n"
     "ranks 2\n"
     "buffer b 4096\n"
+    "signal g u64 2\n"
     "signal f u64 2\n"
+    "phase eager x2\n"
+    "r* over p : write g[$r]@$p = 1\n"
+    "r* over p : wait g[$p] >= 1\n"
     "phase eager x1\n"
     "r* over p : write f[$r]@$p = 1\n"
     "r* over p : wait f[$p] >= 1\n"
@@ -948,13 +956,13 @@ int main(int argc, char **argv)
                                  "is known only from their last copy on)");
         bad |= !log_has(job.log, "alltoall call 11 (its word's last copy said ");
     } else if (strcmp(job.part, "missing") == 0) {
-        bad |= !log_has(job.log, "blocked in launch call 0");
-        bad |= !log_has(job.log, "r0.s0#2 wait f[0]@0 >= 1: slot holds 0 (BLOCKED)");
+        bad |= !log_has(job.log, "blocked in launch call 2");
+        bad |= !log_has(job.log, "r0.s0#6 wait f[0]@0 >= 1: slot holds 0 (BLOCKED)");
     } else if (strcmp(job.part, "captured") == 0) {
         bad |= !log_has(job.log, "in captured work (CES_TIMEOUT_MS=");
-        bad |= !log_has(job.log, "): blocked in launch call 0 (captured, replayed from a CUDA "
+        bad |= !log_has(job.log, "): blocked in launch call 2 (captured, replayed from a CUDA "
                                  "graph; record ");
-        bad |= !log_has(job.log, "r0.s0#2 wait f[0]@0 >= 1: slot holds 0 (BLOCKED)");
+        bad |= !log_has(job.log, "r0.s0#6 wait f[0]@0 >= 1: slot holds 0 (BLOCKED)");
         bad |= !log_has(job.log, "releasing the blocked waits");
     } else {
         bad |= !log_has(job.log, "aborted by ces_comm_abort");

@@ -2,8 +2,11 @@
  * tests/cuda/test_lower.c - the lowering of graphs into CUDA calls
  * (backend/cuda/lower.c), on the CPU: exact memop splits at 255, eager vs
  * capture copies, flag writes after their batch, @* as unicast writes,
- * refusal of flush, u64 without 64-bit memops and frozen waits under capture,
+ * refusal of flush, u64 without 64-bit memops, u64 values that CUDA's cyclic
+ * 64-bit >= would judge otherwise than the checker, frozen waits under capture,
  * progress writes, a barrier behind long copies as two calls, shared queues,
+ * each memop naming its op as the checker numbers it (rR.sS#K, every earlier
+ * block counted),
  * allocation failures; the process's hardware queues and the rule that a
  * graph runs only under the queue model it was checked for (every case);
  * and the point-to-point group graph (backend/cuda/group.c) with its
@@ -541,6 +544,74 @@ static void test_refusals(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* 2 ranks, u64 signal f: rank 0 writes f[0]@1 = w, rank 1 waits f[0] cmp v. */
+static struct ces_graph *u64_pair(struct ces_ctx *ctx, uint64_t w, uint8_t cmp, uint64_t v)
+{
+    struct ces_graph *g = NULL;
+    uint32_t f;
+    struct ces_op wr = {.kind = CES_OP_WRITE, .value = w};
+    struct ces_op wt = {.kind = CES_OP_WAIT, .cmp = cmp, .value = v};
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 1, &f), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    wr.slot = (struct ces_slot){f, 1, 0};
+    wt.slot = (struct ces_slot){f, 1, 0};
+    assert_int_equal(ces_graph_add_op(g, 0, &wr), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+/* CUDA's 64-bit `>=` wait is cyclic, (int64_t)(cur - v) >= 0, where the
+ * checker compares u64 values as plain numbers: the two agree while every
+ * value is below 2^63.  A `>=` wait on a larger value, or such a value
+ * written into a signal that a `>=` wait reads, is refused, on every rank
+ * alike (rank 0 only writes): written 2^64-1, a wait >= 1 that the check
+ * passes would block for ever on the GPU. */
+static void test_u64_cyclic(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_cuda_plan *p = NULL;
+    const uint64_t big = UINT64_C(1) << 63;
+    struct ces_graph *g;
+
+    (void)state;
+    g = u64_pair(ctx, UINT64_MAX, CES_CMP_GEQ, 1);
+    for (uint32_t r = 0; r < 2; r++) {
+        assert_int_equal(ces_cuda_lower(ctx, g, r, &h200, 0, &p), CES_ERR_UNSUPPORTED);
+        assert_null(p);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "r0.s0#0: write f[0]@1 = 18446744073709551615: a u64 value above "
+                            "2^63-1 in a signal that a >= wait reads: CUDA compares 64-bit values "
+                            "cyclically, (int64_t)(cur - v) >= 0, where the check compares them "
+                            "as plain numbers, so the wait could pass or block otherwise than "
+                            "checked; keep u64 values below 2^63");
+    }
+    ces_graph_destroy(g);
+    g = u64_pair(ctx, 1, CES_CMP_GEQ, big);
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &h200, 0, &p), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r1.s0#0: wait f[0] >= 9223372036854775808: a u64 value above "
+                        "2^63-1 in a signal that a >= wait reads: CUDA compares 64-bit values "
+                        "cyclically, (int64_t)(cur - v) >= 0, where the check compares them "
+                        "as plain numbers, so the wait could pass or block otherwise than "
+                        "checked; keep u64 values below 2^63");
+    ces_graph_destroy(g);
+    /* 2^63-1 compares alike; == is exact on both; so are large values that
+     * only == waits read */
+    g = u64_pair(ctx, big - 1, CES_CMP_GEQ, big - 1);
+    assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_OK);
+    ces_cuda_plan_destroy(p);
+    ces_graph_destroy(g);
+    g = u64_pair(ctx, UINT64_MAX, CES_CMP_EQ, UINT64_MAX);
+    assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_OK);
+    ces_cuda_plan_destroy(p);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Two streams on one rank with events; interleaved memops merge per stream
  * with independent queues and do not merge across another stream's op with
  * shared queues (connections 1). */
@@ -621,6 +692,60 @@ static void test_streams(void **state)
         ces_free(ctx, t);
         ces_graph_destroy(g);
     }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A memop carries its op's position as the checker numbers it, rR.sS#K
+ * with K counting the stream's ops in every replay of the earlier blocks
+ * (for a graph phase: in its first replay), which the watchdog prints for
+ * a blocked wait: a hang in the second block of a launch must not be
+ * reported at the position of an op of the first. */
+static void test_positions(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_cuda_plan *p = NULL;
+    uint32_t f;
+    const struct ces_cuda_pblock *b1;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 1, 2, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 4, &f), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 3), CES_OK);
+    {
+        struct ces_op ops[] = {
+            {.kind = CES_OP_WRITE, .slot = {f, 0, 0}, .value = 1},
+            {.kind = CES_OP_WAIT, .slot = {f, 0, 0}, .value = 1},
+            {.kind = CES_OP_WRITE, .stream = 1, .slot = {f, 0, 1}, .value = 1},
+        };
+
+        for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+            assert_int_equal(ces_graph_add_op(g, 0, &ops[i]), CES_OK);
+    }
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    {
+        struct ces_op ops[] = {
+            {.kind = CES_OP_WAIT, .stream = 1, .slot = {f, 0, 1}, .value = 1},
+            {.kind = CES_OP_WRITE, .slot = {f, 0, 2}, .value = 1},
+            {.kind = CES_OP_WAIT, .slot = {f, 0, 2}, .value = 1},
+        };
+
+        for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+            assert_int_equal(ces_graph_add_op(g, 0, &ops[i]), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &h200, 0, &p), CES_OK);
+    assert_int_equal(p->blocks[0].memops.len, 3);
+    assert_int_equal(CES_VEC_AT(&p->blocks[0].memops, struct ces_cuda_memop, 1).spos, 1);
+    b1 = &p->blocks[1];
+    assert_int_equal(b1->memops.len, 3);
+    /* s0: two ops in each of 3 replays before; s1: one */
+    assert_int_equal(CES_VEC_AT(&b1->memops, struct ces_cuda_memop, 0).spos, 6);
+    assert_int_equal(CES_VEC_AT(&b1->memops, struct ces_cuda_memop, 1).spos, 7);
+    assert_int_equal(CES_VEC_AT(&b1->memops, struct ces_cuda_memop, 2).spos, 3);
+    ces_cuda_plan_destroy(p);
+    ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -1421,6 +1546,10 @@ static void test_alloc_failures(void **state)
     /* The lowering allocates from the context it is given, not the graph's. */
     assert_true(ces_test_alloc_failures(lower_body, g) > 5);
     ces_graph_destroy(g);
+    /* and the look at its u64 values */
+    g = u64_pair(gctx, 1, CES_CMP_GEQ, 1);
+    assert_true(ces_test_alloc_failures(lower_body, g) > 5);
+    ces_graph_destroy(g);
     ces_ctx_destroy(gctx);
 }
 
@@ -1696,7 +1825,8 @@ static int is_wait(uint8_t kind)
  * their slots, values, regions and events; copy calls and memop calls keep
  * CUDA's limits and the watchdog's framing; a batch is one call (eager) or
  * one call per copy (capture) holding that batch alone; every memop of the
- * block is in exactly one call; records and awaits go out in the rank's
+ * block is in exactly one call, each naming its op's position as the
+ * checker does (rR.sS#K); records and awaits go out in the rank's
  * line order; and with shared queues every call goes out in line order
  * (a memop call holds consecutive ops of the rank's list; a batch call goes
  * out at its `end`). */
@@ -1705,6 +1835,7 @@ static void check_plan(const struct ces_graph *g, uint32_t r, const struct ces_c
 {
     uint32_t max = caps->max_memops ? caps->max_memops : CES_CUDA_MAX_MEMOPS;
     int shared = ces_graph_connections(g) > 0;
+    uint64_t before[CES_MAX_STREAMS] = {0}; /* each stream's ops in the earlier blocks */
 
     assert_int_equal(p->nblocks, ces_graph_nblocks(g));
     assert_int_equal(p->streams, ces_graph_streams(g));
@@ -1827,7 +1958,7 @@ static void check_plan(const struct ces_graph *g, uint32_t r, const struct ces_c
                         }
                         /* the memop names the graph op it performs */
                         assert_int_equal(m->op, want[ng].op);
-                        assert_int_equal(m->spos, want[ng].spos);
+                        assert_int_equal(m->spos, before[s] + want[ng].spos);
                         if (shared && k > 0 && !(framed & 1 && k == 1))
                             assert_int_equal(
                                 m->op, CES_VEC_AT(&blk->memops, struct ces_cuda_memop,
@@ -1933,6 +2064,8 @@ static void check_plan(const struct ces_graph *g, uint32_t r, const struct ces_c
                ops[ev_next].kind != CES_OP_AWAIT)
             ev_next++;
         assert_int_equal(ev_next, n);
+        for (uint32_t s = 0; s < p->streams; s++)
+            before[s] += (uint64_t)blk->stream_ops[s] * info.reps;
         free(want);
         free(got);
     }
@@ -2093,7 +2226,9 @@ int main(void)
         cmocka_unit_test(test_flight),
         cmocka_unit_test(test_splits),    cmocka_unit_test(test_split_barrier),
         cmocka_unit_test(test_multicast_and_fence), cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_u64_cyclic),
         cmocka_unit_test(test_streams),   cmocka_unit_test(test_links),
+        cmocka_unit_test(test_positions),
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_builders),  cmocka_unit_test(test_group),
         cmocka_unit_test(test_group_staged),

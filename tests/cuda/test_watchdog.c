@@ -18,7 +18,9 @@
  * an issuing thread takes the lock while a read hangs, and a call the
  * stream has left during the read is not judged by what the read found,
  * also when only the device words (which the watchdog copies into the
- * page) show it.  With shared hardware queues
+ * page) show it.  A watchdog thread held up longer than CES_TIMEOUT_MS
+ * while the stream went on accuses nobody on waking (the copy of the words
+ * it finds predates the stall).  With shared hardware queues
  * (CUDA_DEVICE_MAX_CONNECTIONS below 8) the words are read where the
  * streams write them, and every slot read and release goes through a
  * context of the watchdog's own, made once; so do they after a mirror copy
@@ -1191,6 +1193,41 @@ static void test_mirror_only_while_pending(void **state)
     fixture_free(fx);
 }
 
+/* The watchdog's thread held up for longer than CES_TIMEOUT_MS (the process
+ * stopped by a debugger or a signal) while the stream went on past its
+ * step: the copy of the words it finds on waking was made before the
+ * stall, and must not be taken for a stream that stood still all that
+ * time.  Before it accuses a stream, it copies the words afresh. */
+static void test_no_alarm_after_a_stall(void **state)
+{
+    struct fixture *fx = fixture_new(200);
+    uint64_t stage[2 * CES_WD_STREAMS];
+    struct err_capture e;
+    char *out;
+
+    (void)state;
+    use_device_words(fx, stage);
+    enqueue(fx, 1, &ready1, 1);
+    err_begin(&e);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    for (int i = 0; i < 400 && atomic_load(&reads) < 2; i++)
+        sleep_ms(5);
+    assert_true(atomic_load(&reads) >= 2); /* copying while step 1 is pending */
+    pthread_mutex_lock(fixture_lock(fx)); /* the watchdog's thread stands still */
+    sleep_ms(400);
+    dev_word_set(0, 1); /* the stream is past step 1 */
+    pthread_mutex_unlock(fixture_lock(fx));
+    for (int i = 0; i < 200 && fx->page[0].words[0] != 1; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    out = err_end(&e);
+    assert_string_equal(out, "");
+    assert_int_equal(atomic_load(&fx->c->state), CES_OK);
+    assert_int_equal(fx->page[0].words[0], 1);
+    free(out);
+    fixture_free(fx);
+}
+
 /* --- shared hardware queues ---------------------------------------------- */
 
 static void test_shared_queues_setting(void **state)
@@ -1430,6 +1467,7 @@ int main(void)
         cmocka_unit_test(test_captured_call_left_during_the_read),
         cmocka_unit_test(test_captured_verdict_on_fresh_words),
         cmocka_unit_test(test_mirror_only_while_pending),
+        cmocka_unit_test(test_no_alarm_after_a_stall),
         cmocka_unit_test(test_shared_queues_setting),
         cmocka_unit_test(test_share_gpus_setting),
         cmocka_unit_test(test_gpu_sharer),
