@@ -241,4 +241,13 @@ bool ces_graph_awaits_earlier(const struct ces_op *ops, uint32_t i);
 int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint64_t index,
                  const struct ces_op *op);
 
+/* Whether the u64 waits run on CUDA as checked: CUDA's 64-bit `>=` wait is
+ * cyclic, (int64_t)(cur - v) >= 0, the checker's plain (docs/SEMANTICS.md,
+ * section 3), and the two agree while the values a `>=` wait awaits and
+ * reads are below 2^63.  Judged on the whole graph, the ops of every rank,
+ * so that every rank refuses alike (the writer of a value as its waiter):
+ * CES_ERR_UNSUPPORTED naming the first op past it, the message prefixed
+ * with `who` and ": " (none where NULL).  core/graph.c */
+int ces_graph_u64_cyclic(struct ces_ctx *ctx, const struct ces_graph *g, const char *who);
+
 #endif /* CES_CORE_INTERNAL_H */

@@ -235,6 +235,9 @@ int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const stru
         }
     }
     ces_free(ctx, base);
+    /* the machine's 64-bit waits compare cyclically, as CUDA's do */
+    if (rc == CES_OK)
+        rc = ces_graph_u64_cyclic(ctx, g, *who != '\0' ? who : NULL);
     return rc;
 }
 

@@ -468,70 +468,6 @@ static int lower_block(struct lower_state *st, uint32_t b, const struct ces_cuda
     return rc;
 }
 
-/* Whether the u64 waits run as checked: CUDA's 64-bit `>=` wait is cyclic,
- * (int64_t)(cur - v) >= 0, the checker's plain (docs/SEMANTICS.md, section
- * 3), and the two agree while the values a `>=` wait awaits and reads are
- * below 2^63.  Judged on the whole graph, the ops of every rank, so that
- * every rank refuses alike (the writer of a value as its waiter). */
-static int check_u64_values(struct ces_ctx *ctx, const struct ces_graph *g)
-{
-    uint32_t nsig = ces_graph_nsignals(g), nb = ces_graph_nblocks(g), ranks = ces_graph_ranks(g);
-    uint8_t *geq;
-    int rc = CES_OK, wide = 0;
-
-    for (uint32_t i = 0; i < nsig && !wide; i++)
-        wide = ces_graph_signal(g, i).width == CES_U64;
-    if (!wide)
-        return CES_OK;
-    geq = ces_malloc(ctx, (size_t)nsig + 1);
-    if (geq == NULL)
-        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory lowering a graph");
-    memset(geq, 0, (size_t)nsig + 1);
-    for (uint32_t b = 0; b < nb; b++)
-        for (uint32_t r = 0; r < ranks; r++) {
-            uint32_t n = 0;
-            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
-
-            for (uint32_t i = 0; i < n; i++)
-                if (ops[i].kind == CES_OP_WAIT && ops[i].cmp == CES_CMP_GEQ)
-                    geq[ops[i].slot.sig] = 1;
-        }
-    for (uint32_t r = 0; r < ranks && rc == CES_OK; r++) {
-        uint64_t before[CES_MAX_STREAMS] = {0}; /* #K as the checker numbers ops */
-
-        for (uint32_t b = 0; b < nb && rc == CES_OK; b++) {
-            uint32_t n = 0, at[CES_MAX_STREAMS] = {0};
-            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
-
-            for (uint32_t i = 0; i < n && rc == CES_OK; i++) {
-                const struct ces_op *op = &ops[i];
-                uint32_t s = op->stream;
-                char where[80], text[160];
-
-                at[s]++;
-                if ((op->kind != CES_OP_WRITE && op->kind != CES_OP_WAIT) ||
-                    ces_graph_signal(g, op->slot.sig).width != CES_U64 ||
-                    op->value <= (uint64_t)INT64_MAX || !geq[op->slot.sig] ||
-                    (op->kind == CES_OP_WAIT && op->cmp != CES_CMP_GEQ))
-                    continue;
-                ces_op_where(where, sizeof(where), r, s, before[s] + at[s] - 1, op);
-                ces_op_format(g, r, op, text, sizeof(text));
-                rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                                   "%s: %s: a u64 value above 2^63-1 in a signal that a >= wait "
-                                   "reads: CUDA compares 64-bit values cyclically, (int64_t)(cur "
-                                   "- v) >= 0, where the check compares them as plain numbers, "
-                                   "so the wait could pass or block otherwise than checked; keep "
-                                   "u64 values below 2^63",
-                                   where, text);
-            }
-            for (uint32_t s = 0; s < CES_MAX_STREAMS; s++)
-                before[s] += (uint64_t)at[s] * ces_graph_block(g, b).reps;
-        }
-    }
-    ces_free(ctx, geq);
-    return rc;
-}
-
 int ces_cuda_lower(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank,
                    const struct ces_cuda_caps *caps, unsigned flags, struct ces_cuda_plan **out)
 {
@@ -556,7 +492,7 @@ int ces_cuda_lower(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t rank
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "max_memops must be 3..%u or 0 with enter/exit writes",
                              CES_CUDA_MAX_MEMOPS);
-    rc = check_u64_values(ctx, g);
+    rc = ces_graph_u64_cyclic(ctx, g, NULL);
     if (rc != CES_OK)
         return rc;
     streams = ces_graph_streams(g);

@@ -1051,7 +1051,9 @@ CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char
  * model has at most 8 GPUs"), a flush without can_flush_remote_writes, or a
  * write or wait on a slot width without memops of that width ("r0.s1#3
  * (line 12:5): flush is not supported on h200 (can_flush_remote_writes =
- * 0)"; #K counts the stream's ops over every earlier replay, as the
+ * 0)"), or a u64 value above 2^63-1 written to or awaited in a signal that
+ * a >= wait reads (the machine's 64-bit waits compare cyclically, as
+ * CUDA's do, the checker plainly); #K counts the stream's ops over every earlier replay, as the
  * checker's positions do).  The checker's verdicts hold on every machine;
  * this says whether one machine has the ops.  ces_model_predict and the
  * CUDA backend (from the device's attributes) refuse the same.

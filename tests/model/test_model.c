@@ -54,6 +54,49 @@ static const char supports_text[] =
     "r0 s1 : write f[0]@1 = 5\n"
     "r0 s1 : flush\n";
 
+/* A graph built through the API (a file holds no value past 2^63-1) that
+ * writes 2^64-1 into a u64 slot a `>=` wait reads: the machine's 64-bit
+ * waits compare cyclically, so the wait >= 1 the checker passes would
+ * block there; the model refuses it as the CUDA backend does. */
+static void test_supports_u64_cyclic(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_model m = *ces_model_find("h200");
+    struct ces_op wr = {.kind = CES_OP_WRITE, .value = UINT64_MAX};
+    struct ces_op wt = {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ, .value = 1};
+    uint32_t f;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 1, &f), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    wr.slot = (struct ces_slot){f, 1, 0};
+    wt.slot = (struct ces_slot){f, 1, 0};
+    assert_int_equal(ces_graph_add_op(g, 0, &wr), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_model_supports(ctx, &m, g), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s0#0: write f[0]@1 = 18446744073709551615: a u64 value above "
+                        "2^63-1 in a signal that a >= wait reads: CUDA compares 64-bit values "
+                        "cyclically, (int64_t)(cur - v) >= 0, where the check compares them "
+                        "as plain numbers, so the wait could pass or block otherwise than "
+                        "checked; keep u64 values below 2^63");
+    wr.value = INT64_MAX;
+    ces_graph_destroy(g);
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 1, &f), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &wr), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_model_supports(ctx, &m, g), CES_OK);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_supports(void **state)
 {
     struct ces_test_alloc st;
@@ -135,6 +178,7 @@ int main(void)
         cmocka_unit_test(test_h200_table),
         cmocka_unit_test(test_kind_listing),
         cmocka_unit_test(test_supports),
+        cmocka_unit_test(test_supports_u64_cyclic),
         cmocka_unit_test(test_supports_far_position),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
