@@ -243,8 +243,19 @@ static void test_options_must_apply(void **state)
      * buffer more, and the chain's ops (broadcast of 2 ranks: rank 1's
      * fork, batch of 2 copies, join: 8 ops; allgather: both ranks, 16) */
     ces_test_tool_says("validate sendrecv --wake 1", 2,
-                       "cesync: validate: sendrecv: the wake chain applies to alltoall, allgather, "
-                       "gather, scatter and broadcast only\n");
+                       "cesync: validate: --wake applies to alltoall, allgather, gather, scatter "
+                       "and broadcast, not to sendrecv\n");
+    /* refused with any value: the plain variant and no chain were taken
+     * and dropped as well */
+    ces_test_tool_says("check barrier --wake 0", 2,
+                       "cesync: check: --wake applies to alltoall, allgather, gather, scatter and "
+                       "broadcast, not to barrier\n");
+    ces_test_tool_says("validate sendrecv --variant plain", 2,
+                       "cesync: validate: --variant applies to alltoall, allgather, gather, "
+                       "scatter and broadcast, not to sendrecv\n");
+    ces_test_tool_says("print barrier --variant overlap", 2,
+                       "cesync: print: --variant applies to alltoall, allgather, gather, scatter "
+                       "and broadcast, not to barrier\n");
     ces_test_tool_says("validate allgather --wake 2 --ranks 2", 0,
                        "valid: 2 ranks, 2 streams per rank, 3 buffers, 2 signal arrays, 1 "
                        "iteration, 38 ops\n");
