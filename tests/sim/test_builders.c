@@ -3,8 +3,9 @@
  * every builder with every protocol it supports is OK for 2-4 ranks and
  * 1-3 iterations, eager, and under a graph phase where the protocol claims
  * graph safety (credit; nccl with an even number of barriers per replay),
- * and so are the in-place forms and allgathers with some ranks in place;
- * nccl's barrier under a graph phase (one barrier per replay) is not; the
+ * and so are the rooted ones with every root, every one but sendrecv
+ * built to start where a first call left off, the in-place forms and
+ * allgathers with some ranks in place; nccl's barrier under a graph phase (one barrier per replay) is not; the
  * reduced and unreduced searches agree on the small ones; every fault in
  * the alltoall, sendrecv and barrier builders gives the verdict known for
  * it and ends with nothing blocked under the watchdog model; the state hash covers
@@ -118,6 +119,69 @@ static void test_every_builder(void **state)
     assert_int_equal(checked, 44 * 9);
     assert_int_equal(compared, 44 * 2);
     assert_int_equal(not_ok, 6);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The plain gather, scatter and broadcast with every root but rank 0 (which
+ * test_every_builder proves), and every collective but sendrecv built with
+ * first_iter = 2 (as the CUDA backend builds its second call: nccl's
+ * sequence numbers, mono's counters and the barrier's nccl array start
+ * where the first call left them), with every protocol and phase it
+ * claims, 2-4 ranks, 2 iterations: OK; nccl's barrier under a graph phase
+ * HANGs as from 1.  (sendrecv's flags count chunks across calls: built
+ * alone from 2 its sender awaits credits of the call before.) */
+static void test_every_root_and_start(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned rooted = 0, started = 0;
+
+    (void)state;
+    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+        if (c == CES_COLL_SENDRECV)
+            continue;
+        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++) {
+            for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++) {
+                for (uint32_t n = 2; n <= 4; n++) {
+                    bool has_root = c == CES_COLL_GATHER || c == CES_COLL_SCATTER ||
+                                    c == CES_COLL_BROADCAST;
+
+                    /* k < n: root k (from 1); k == n: first_iter 2, root 0 */
+                    for (uint32_t k = has_root ? 1 : n; k <= n; k++) {
+                        struct ces_coll_params p = params(c, pr, ph, n, 2);
+                        struct ces_graph *g = NULL;
+                        uint32_t v, want = CES_V_OK;
+                        int rc;
+
+                        p.root = k < n ? k : 0;
+                        p.first_iter = k < n ? 1 : 2;
+                        rc = ces_coll_build(ctx, &p, &g);
+                        if (rc == CES_ERR_UNSUPPORTED)
+                            continue; /* the protocol does not claim this case */
+                        if (rc != CES_OK)
+                            fail_msg("%s %s: %s", ces_coll_name((int)c), ces_proto_name((int)pr),
+                                     ces_ctx_last_error(ctx));
+                        if (c == CES_COLL_BARRIER && pr == CES_PROTO_NCCL &&
+                            ph == CES_PHASE_GRAPH)
+                            want = CES_V_HANG;
+                        v = check(ctx, g, 0);
+                        if (v != want)
+                            fail_msg("%s %s %s n=%u root %u first_iter %llu: verdict %u",
+                                     ces_coll_name((int)c), ces_proto_name((int)pr),
+                                     ph ? "graph" : "eager", n, p.root,
+                                     (unsigned long long)p.first_iter, v);
+                        rooted += k < n;
+                        started += k == n;
+                        ces_graph_destroy(g);
+                    }
+                }
+            }
+        }
+    }
+    /* 3 collectives x 7 protocol/phase pairs x (1 + 2 + 3) roots; the 44
+     * triples of test_every_builder less sendrecv's 4, x 3 rank counts */
+    assert_int_equal(rooted, 3 * 7 * 6);
+    assert_int_equal(started, 40 * 3);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -494,6 +558,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_builder),
+        cmocka_unit_test(test_every_root_and_start),
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_in_place_mixed),
         cmocka_unit_test(test_fault_sweeps),
