@@ -417,7 +417,12 @@ struct ces_coll_params {
                           * nccl's u32 flags count 2*$i modulo 2^32: from
                           * 2^31 a schedule built alone checks as RACE: its
                           * flags start at 0, where in a run the calls
-                          * before it leave the previous call's values */
+                          * before it leave the previous call's values.
+                          * sendrecv's nccl and mono flags count chunks
+                          * across calls: from 2, with more than one slot,
+                          * its sender first awaits a credit that the call
+                          * before returned, so built alone it checks as
+                          * HANG or DEADLOCK */
     /* alltoall, allgather, gather, scatter, broadcast: copies in the wake
      * chain (0 = none; at most CES_COLL_MAX_WAKE).  Every rank of alltoall
      * and allgather, and of the rooted collectives each rank that copies

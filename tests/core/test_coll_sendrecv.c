@@ -283,6 +283,41 @@ static void test_first_iter_continues(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Built alone from first_iter 2, a sender of nccl or mono with two slots
+ * first awaits the credit of the previous call's last chunk in the other
+ * slot, which nothing writes: nccl HANGs; mono DEADLOCKs (its `>=` wait
+ * would take this call's credit of that slot, which comes only after the
+ * send the wait holds back).  With one slot it awaits only its own chunks'
+ * credits (OK), and credit starts every call with its slots free. */
+static void test_first_iter_alone(void **state)
+{
+    static const struct {
+        uint32_t proto, slots, verdict;
+    } cases[] = {{CES_PROTO_NCCL, 2, CES_V_HANG},    {CES_PROTO_MONO, 2, CES_V_DEADLOCK},
+                 {CES_PROTO_NCCL, 1, CES_V_OK},      {CES_PROTO_MONO, 1, CES_V_OK},
+                 {CES_PROTO_CREDIT, 2, CES_V_OK}};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct ces_coll_params p =
+            coll_params(CES_COLL_SENDRECV, cases[i].proto, 2, 64, 1, CES_PHASE_EAGER);
+        struct ces_graph *g;
+        uint32_t v;
+
+        p.slots = cases[i].slots;
+        p.first_iter = 2;
+        g = coll_graph(ctx, &p);
+        v = ces_test_verdict(ctx, g);
+        if (v != cases[i].verdict)
+            fail_msg("%s, %u slots: verdict 0x%x, expected 0x%x",
+                     ces_proto_name((int)cases[i].proto), cases[i].slots, v, cases[i].verdict);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_errors(void **state)
 {
     struct ces_coll_params p = coll_params(CES_COLL_SENDRECV, CES_PROTO_NCCL, 3, 1002, 1,
@@ -349,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_checker_send_first),
         cmocka_unit_test(test_checker_shapes),
         cmocka_unit_test(test_first_iter_continues),
+        cmocka_unit_test(test_first_iter_alone),
         cmocka_unit_test(test_errors),
     };
 
