@@ -151,8 +151,8 @@ static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,
     *q = *p;
     if (q->chunks == 0)
         q->chunks = 4;
-    if (q->slots == 0)
-        q->slots = 2;
+    if (q->slots == 0) /* credit takes at most a slot per chunk */
+        q->slots = q->proto == CES_PROTO_CREDIT && q->chunks < 2 ? q->chunks : 2;
     if (q->first_iter == 0)
         q->first_iter = 1;
     if (q->coll >= CES_COLL__COUNT)

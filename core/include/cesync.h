@@ -410,8 +410,9 @@ struct ces_coll_params {
     uint32_t pairs[CES_MAX_PAIRS][2];
     uint32_t chunks; /* sendrecv: chunks per message (default 4 when 0; at most
                       * CES_COLL_MAX_CHUNKS) */
-    uint32_t slots;  /* sendrecv: receive slots in flight (default 2 when 0; at
-                      * most CES_COLL_MAX_CHUNKS) */
+    uint32_t slots;  /* sendrecv: receive slots in flight (default 2 when 0, 1
+                      * with CES_PROTO_CREDIT and one chunk; at most
+                      * CES_COLL_MAX_CHUNKS) */
     uint32_t flags;  /* algorithm variant bits, CES_COLL_F_*; 0 = the plain algorithm */
     uint64_t first_iter; /* the value of $i in the first iteration (default 1).
                           * nccl's u32 flags count 2*$i modulo 2^32: from
