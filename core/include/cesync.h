@@ -487,7 +487,10 @@ struct ces_coll_params {
 CES_API void ces_coll_params_init(struct ces_coll_params *p, uint32_t coll);
 
 /* Generates the .ces program text of a collective.  CES_ERR_UNSUPPORTED if the
- * protocol cannot express that collective or phase kind. */
+ * protocol cannot express that collective or phase kind; CES_ERR_LIMIT,
+ * before writing it, for a text that could not expand (nccl's eager
+ * barrier, a phase per iteration: past 2^20 iterations, 2^24 / ranks from
+ * 17 ranks). */
 CES_API int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char **text,
                             size_t *len);
 /* Source + parse: the symbolic program. */
