@@ -375,7 +375,7 @@ static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, cha
     if (ces_tool_value(cmd, o, v, "a value") != CES_EXIT_OK)
         return -1;
     if (strcmp(o, "--ranks") == 0)
-        rc = parse_u32(cmd, o, v, 2, CES_MAX_RANKS, &p->ranks);
+        rc = parse_u32(cmd, o, v, 1, CES_MAX_RANKS, &p->ranks);
     else if (strcmp(o, "--bytes") == 0) {
         if (ces_tool_parse_size(v, &p->bytes) != CES_OK || p->bytes == 0)
             rc = ces_tool_fail("%s: --bytes expects a positive size like 4096, 64K, 1M or 1G, "

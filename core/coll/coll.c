@@ -159,8 +159,8 @@ static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,
         return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown collective #%" PRIu32, q->coll);
     if (q->proto >= CES_PROTO__COUNT)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown sync protocol #%" PRIu32, q->proto);
-    if (q->ranks < 2 || q->ranks > CES_MAX_RANKS)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ranks must be 2..%u, not %" PRIu32,
+    if (q->ranks < 1 || q->ranks > CES_MAX_RANKS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ranks must be 1..%u, not %" PRIu32,
                              CES_MAX_RANKS, q->ranks);
     if (q->coll != CES_COLL_BARRIER && (q->bytes < 1 || q->bytes > CES_MAX_BYTES))
         return ces_ctx_error(ctx, CES_ERR_INVALID,

@@ -398,7 +398,7 @@ CES_API int ces_proto_from_name(const char *name);
 struct ces_coll_params {
     uint32_t coll;       /* enum ces_coll */
     uint32_t proto;      /* enum ces_proto */
-    uint32_t ranks;      /* 2..CES_MAX_RANKS */
+    uint32_t ranks;      /* 1..CES_MAX_RANKS (sendrecv: from 2) */
     uint64_t bytes;      /* bytes per rank (alltoall: per peer chunk is bytes/ranks;
                           * barrier: ignored) */
     uint32_t iterations; /* >= 1 */

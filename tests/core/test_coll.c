@@ -106,10 +106,10 @@ static void test_common_errors(void **state)
     p.proto = 9;
     coll_error(&p, CES_ERR_INVALID, "unknown sync protocol #9");
     ces_coll_params_init(&p, CES_COLL_ALLGATHER);
-    p.ranks = 1;
-    coll_error(&p, CES_ERR_INVALID, "ranks must be 2..1024, not 1");
+    p.ranks = 0;
+    coll_error(&p, CES_ERR_INVALID, "ranks must be 1..1024, not 0");
     p.ranks = 1025;
-    coll_error(&p, CES_ERR_INVALID, "ranks must be 2..1024, not 1025");
+    coll_error(&p, CES_ERR_INVALID, "ranks must be 1..1024, not 1025");
     p.ranks = 2;
     p.bytes = 0;
     coll_error(&p, CES_ERR_INVALID, "bytes must be 1..281474976710656 (2^48), not 0");

@@ -185,6 +185,66 @@ static void test_every_root_and_start(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* One rank (a communicator of one GPU): every collective but sendrecv, in
+ * every form it has - plain, overlap, early, in place, directed, with and
+ * without the wake chain - with every protocol and phase that claims it, 1
+ * and 3 iterations, is OK: its local copies alone, its barriers without a
+ * peer (nccl's graph barrier too: no peer's flag to erase). */
+static void test_one_rank(void **state)
+{
+    static const uint32_t forms[] = {0,
+                                     CES_COLL_F_OVERLAP,
+                                     CES_COLL_F_EARLY,
+                                     CES_COLL_F_INPLACE,
+                                     CES_COLL_F_DIRECTED,
+                                     CES_COLL_F_DIRECTED | CES_COLL_F_OVERLAP,
+                                     CES_COLL_F_DIRECTED | CES_COLL_F_INPLACE};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned checked = 0;
+
+    (void)state;
+    for (uint32_t c = 0; c < CES_COLL__COUNT; c++)
+        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++)
+            for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++)
+                for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
+                    for (uint32_t wake = 0; wake <= 2; wake += 2)
+                        for (uint32_t it = 1; it <= 3; it += 2) {
+                            struct ces_coll_params p = params(c, pr, ph, 1, it);
+                            struct ces_graph *g = NULL;
+                            uint32_t v;
+                            int rc;
+
+                            p.flags = forms[f];
+                            p.wake = wake;
+                            rc = ces_coll_build(ctx, &p, &g);
+                            if (c == CES_COLL_SENDRECV) { /* no pair (test_coll_sendrecv) */
+                                assert_int_not_equal(rc, CES_OK);
+                                assert_null(g);
+                                continue;
+                            }
+                            if (rc == CES_ERR_UNSUPPORTED)
+                                continue; /* a form or protocol the builder does not have */
+                            if (rc != CES_OK)
+                                fail_msg("%s %s %s flags 0x%x wake %u: %s", ces_coll_name((int)c),
+                                         ces_proto_name((int)pr), ph ? "graph" : "eager",
+                                         p.flags, wake, ces_ctx_last_error(ctx));
+                            assert_int_equal(ces_graph_ranks(g), 1);
+                            v = check(ctx, g, 0);
+                            if (v != CES_V_OK)
+                                fail_msg("%s %s %s flags 0x%x wake %u, %u iterations: verdict %u",
+                                         ces_coll_name((int)c), ces_proto_name((int)pr),
+                                         ph ? "graph" : "eager", p.flags, wake, it, v);
+                            checked++;
+                            ces_graph_destroy(g);
+                        }
+    /* x 2 iteration counts: alltoall's 3 forms and allgather's 4, the 6 of
+     * gather, scatter and broadcast, x 7 protocol/phase pairs x 2 wake
+     * lengths; the barrier's plain form, 5 pairs (pull refused), no chain */
+    assert_int_equal(checked, 2 * ((3 + 4 + 3 * 6) * 7 * 2 + 5));
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The in-place forms (CES_COLL_F_INPLACE): allgather, gather, scatter and
  * broadcast with every protocol that claims the phase, 2-4 ranks, 1-3
  * iterations, every root: OK; the others refuse it. */
@@ -561,6 +621,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_builder),
         cmocka_unit_test(test_every_root_and_start),
+        cmocka_unit_test(test_one_rank),
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_in_place_mixed),
         cmocka_unit_test(test_fault_sweeps),

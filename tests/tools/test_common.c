@@ -106,7 +106,7 @@ static void test_load_errors(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = NULL;
-    char a0[] = "alltoall", a1[] = "--ranks", a2[] = "1";
+    char a0[] = "alltoall", a1[] = "--ranks", a2[] = "0";
     char *argv[] = {a0, a1, a2};
     char b0[] = "alltoall", b1[] = "--sync", b2[] = "fast";
     char *bargv[] = {b0, b1, b2};
@@ -877,16 +877,20 @@ static void test_values_and_dashes(void **state)
 static void test_errors_name_the_command(void **state)
 {
     (void)state;
-    ces_test_tool_says("check alltoall --ranks 1", 2,
-                       "cesync: check: --ranks expects a number in 2..1024, not '1'\n");
-    ces_test_tool_says("dot alltoall --ranks 1", 2,
-                       "cesync: dot: --ranks expects a number in 2..1024, not '1'\n");
+    ces_test_tool_says("check alltoall --ranks 0", 2,
+                       "cesync: check: --ranks expects a number in 1..1024, not '0'\n");
+    ces_test_tool_says("dot alltoall --ranks 0", 2,
+                       "cesync: dot: --ranks expects a number in 1..1024, not '0'\n");
     ces_test_tool_says("promela --ranks many barrier", 2,
-                       "cesync: promela: --ranks expects a number in 2..1024, not 'many'\n");
+                       "cesync: promela: --ranks expects a number in 1..1024, not 'many'\n");
     ces_test_tool_says("check alltoall --ranks 1K", 2,
-                       "cesync: check: --ranks expects a number in 2..1024, not '1K'\n");
-    ces_test_tool_says("check --predict alltoall --ranks 1", 2,
-                       "cesync: check --predict: --ranks expects a number in 2..1024, not '1'\n");
+                       "cesync: check: --ranks expects a number in 1..1024, not '1K'\n");
+    ces_test_tool_says("check --predict alltoall --ranks 0", 2,
+                       "cesync: check --predict: --ranks expects a number in 1..1024, not '0'\n");
+    /* one rank: its local copies, barriers without a peer */
+    ces_test_tool_says("check alltoall --ranks 1 --quiet", 0, "verdict: OK\n");
+    ces_test_tool_says("validate sendrecv --ranks 1", 2,
+                       "cesync: validate: sendrecv: ranks must be 2..1024 for a pair, not 1\n");
     ces_test_tool_says("print alltoall --ranks", 2, "cesync: print: --ranks expects a value\n");
     ces_test_tool_says("dot alltoall --bytes 0", 2,
                        "cesync: dot: --bytes expects a positive size like 4096, 64K, 1M or 1G, "
