@@ -3,14 +3,16 @@
  * every builder with every protocol it supports is OK for 2-4 ranks and
  * 1-3 iterations, eager, and under a graph phase where the protocol claims
  * graph safety (credit; nccl with an even number of barriers per replay),
- * and so are the rooted ones with every root, every one but sendrecv
- * built to start where a first call left off, the in-place forms and
- * allgathers with some ranks in place; nccl's barrier under a graph phase (one barrier per replay) is not; the
- * reduced and unreduced searches agree on the small ones; every fault in
- * the alltoall, sendrecv and barrier builders gives the verdict known for
- * it and ends with nothing blocked under the watchdog model; the state hash covers
- * happens-before; every builder graph of several streams is OK with its
- * streams sharing fewer hardware queues (connections).
+ * and at 5-8 ranks but for two barriers; so are the rooted ones with every
+ * root, every one but sendrecv built to start where a first call left off,
+ * every form on one rank, the in-place forms and allgathers with some
+ * ranks in place; nccl's barrier under a graph phase (one barrier per
+ * replay) is not; the reduced and unreduced searches agree on the small
+ * ones; every fault in the alltoall, sendrecv and barrier builders gives
+ * the verdict known for it and ends with nothing blocked under the
+ * watchdog model; the state hash covers happens-before; every builder
+ * graph of several streams is OK with its streams sharing fewer hardware
+ * queues (connections).
  */
 #include "ces_test.h"
 
@@ -182,6 +184,56 @@ static void test_every_root_and_start(void **state)
      * triples of test_every_builder less sendrecv's 4, x 3 rank counts */
     assert_int_equal(rooted, 3 * 7 * 6);
     assert_int_equal(started, 40 * 3);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* 5-8 ranks (test_every_builder proves 2-4): every collective with every
+ * protocol and phase it claims, 2 iterations, the rooted ones with the
+ * last rank as root, is OK.  Not here: nccl's barrier under a graph phase
+ * (its HANG, proved at 2-4 ranks, is found from 5 ranks too, but the
+ * search does not end within a minute), and the mono barrier from 6
+ * ranks: its one growing counter lets a wait of the second barrier see
+ * the first's value or the second's, and every such choice is a state of
+ * its own (6 ranks: 7 million states, half a minute; 7 ranks: past 22
+ * million, unfinished in 100 s). */
+static void test_up_to_eight_ranks(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned checked = 0;
+
+    (void)state;
+    for (uint32_t c = 0; c < CES_COLL__COUNT; c++)
+        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++)
+            for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++)
+                for (uint32_t n = 5; n <= 8; n++) {
+                    struct ces_coll_params p = params(c, pr, ph, n, 2);
+                    struct ces_graph *g = NULL;
+                    uint32_t v;
+                    int rc;
+
+                    if (c == CES_COLL_BARRIER && pr == CES_PROTO_NCCL && ph == CES_PHASE_GRAPH)
+                        continue;
+                    if (c == CES_COLL_BARRIER && pr == CES_PROTO_MONO && n > 5)
+                        continue;
+                    p.bytes = 840; /* divisible by 5-8 ranks and by the chunks */
+                    p.root = n - 1;
+                    rc = ces_coll_build(ctx, &p, &g);
+                    if (rc == CES_ERR_UNSUPPORTED)
+                        continue; /* the protocol does not claim this case */
+                    if (rc != CES_OK)
+                        fail_msg("%s %s n=%u: %s", ces_coll_name((int)c), ces_proto_name((int)pr),
+                                 n, ces_ctx_last_error(ctx));
+                    v = check(ctx, g, 0);
+                    if (v != CES_V_OK)
+                        fail_msg("%s %s %s n=%u: verdict %u", ces_coll_name((int)c),
+                                 ces_proto_name((int)pr), ph ? "graph" : "eager", n, v);
+                    checked++;
+                    ces_graph_destroy(g);
+                }
+    /* test_every_builder's 44 triples less nccl's graph barrier, x 4 rank
+     * counts, less the mono barrier's 3 */
+    assert_int_equal(checked, 43 * 4 - 3);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -621,6 +673,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_builder),
         cmocka_unit_test(test_every_root_and_start),
+        cmocka_unit_test(test_up_to_eight_ranks),
         cmocka_unit_test(test_one_rank),
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_in_place_mixed),
