@@ -12,11 +12,11 @@
 #include <string.h>
 
 /* Bounds on what one program may expand to, so that `phase eager x4000000000`
- * fails with a message instead of exhausting memory.  A block holds an op
- * list per rank even when it is empty, so blocks times ranks is bounded too. */
+ * fails with a message instead of exhausting memory (the bounds on blocks:
+ * internal.h). */
 #define MAX_EXPANDED_OPS (UINT64_C(1) << 24)
-#define MAX_BLOCKS (UINT64_C(1) << 20)
-#define MAX_RANK_BLOCKS (UINT64_C(1) << 24)
+#define MAX_BLOCKS CES_EXPAND_MAX_BLOCKS
+#define MAX_RANK_BLOCKS CES_EXPAND_MAX_RANK_BLOCKS
 
 /* Reports a semantic error at line:col of p's file to ctx (the caller's
  * context, which need not be the one p was parsed with). */

@@ -171,6 +171,12 @@ int ces_dot_tmp_probe(struct ces_ctx *ctx);
  * alltoall prints in far less). */
 #define CES_SOURCE_MAX ((size_t)256 << 20)
 
+/* The most blocks a program expands to (core/expand.c), and the most blocks
+ * times ranks: a block holds an op list per rank even when it is empty.
+ * The builders refuse what would pass them before writing its text. */
+#define CES_EXPAND_MAX_BLOCKS (UINT64_C(1) << 20)
+#define CES_EXPAND_MAX_RANK_BLOCKS (UINT64_C(1) << 24)
+
 /* Duplicates a string with the context's hooks; NULL on failure. */
 char *ces_strdup(struct ces_ctx *ctx, const char *s);
 /* True if s is an identifier: [A-Za-z_][A-Za-z0-9_]*. */

@@ -336,7 +336,8 @@ static int parse_pairs(const char *cmd, struct ces_coll_params *p, const char *s
 /* The builder options that only some collectives take, as bits of what
  * was given: checked once the collective is known. */
 enum { GIVEN_ANY = 1u << 0, GIVEN_ROOT = 1u << 1, GIVEN_PAIRS = 1u << 2, GIVEN_CHUNKS = 1u << 3,
-       GIVEN_SLOTS = 1u << 4, GIVEN_BYTES = 1u << 5, GIVEN_SYNC = 1u << 6 };
+       GIVEN_SLOTS = 1u << 4, GIVEN_BYTES = 1u << 5, GIVEN_SYNC = 1u << 6,
+       GIVEN_VARIANT = 1u << 7, GIVEN_WAKE = 1u << 8 };
 
 /* The builder options that take a value (--graph, --in-place and
  * --directed take none). */
@@ -374,7 +375,7 @@ static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, cha
     if (ces_tool_value(cmd, o, v, "a value") != CES_EXIT_OK)
         return -1;
     if (strcmp(o, "--ranks") == 0)
-        rc = parse_u32(cmd, o, v, 2, CES_MAX_RANKS, &p->ranks);
+        rc = parse_u32(cmd, o, v, 1, CES_MAX_RANKS, &p->ranks);
     else if (strcmp(o, "--bytes") == 0) {
         if (ces_tool_parse_size(v, &p->bytes) != CES_OK || p->bytes == 0)
             rc = ces_tool_fail("%s: --bytes expects a positive size like 4096, 64K, 1M or 1G, "
@@ -404,8 +405,10 @@ static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, cha
             p->flags |= CES_COLL_F_EARLY;
         else if (strcmp(v, "plain") != 0)
             rc = ces_tool_fail("%s: --variant expects plain, overlap or early, not '%s'", cmd, v);
+        bit = GIVEN_VARIANT;
     } else if (strcmp(o, "--wake") == 0) {
         rc = parse_u32(cmd, o, v, 0, CES_COLL_MAX_WAKE, &p->wake);
+        bit = GIVEN_WAKE;
     } else if (strcmp(o, "--chunks") == 0) {
         rc = parse_u32(cmd, o, v, 1, CES_COLL_MAX_CHUNKS, &p->chunks);
         bit = GIVEN_CHUNKS;
@@ -429,6 +432,9 @@ static int options_apply(const char *cmd, int coll, unsigned given)
                      : (given & GIVEN_CHUNKS) ? "--chunks"
                      : (given & GIVEN_SLOTS)  ? "--slots"
                                               : NULL;
+    const char *copier = (given & GIVEN_VARIANT) ? "--variant"
+                         : (given & GIVEN_WAKE)  ? "--wake"
+                                                 : NULL;
 
     if ((given & GIVEN_ROOT) && coll != CES_COLL_GATHER && coll != CES_COLL_SCATTER &&
         coll != CES_COLL_BROADCAST)
@@ -437,6 +443,9 @@ static int options_apply(const char *cmd, int coll, unsigned given)
     if (sr != NULL && coll != CES_COLL_SENDRECV)
         return ces_tool_fail("%s: %s applies to sendrecv, not to %s", cmd, sr,
                              ces_coll_name(coll));
+    if (copier != NULL && (coll == CES_COLL_SENDRECV || coll == CES_COLL_BARRIER))
+        return ces_tool_fail("%s: %s applies to alltoall, allgather, gather, scatter and "
+                             "broadcast, not to %s", cmd, copier, ces_coll_name(coll));
     if ((given & GIVEN_BYTES) && coll == CES_COLL_BARRIER)
         return ces_tool_fail("%s: --bytes applies to the collectives that move data, not to "
                              "barrier", cmd);

@@ -151,16 +151,16 @@ static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,
     *q = *p;
     if (q->chunks == 0)
         q->chunks = 4;
-    if (q->slots == 0)
-        q->slots = 2;
+    if (q->slots == 0) /* credit takes at most a slot per chunk */
+        q->slots = q->proto == CES_PROTO_CREDIT && q->chunks < 2 ? q->chunks : 2;
     if (q->first_iter == 0)
         q->first_iter = 1;
     if (q->coll >= CES_COLL__COUNT)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown collective #%" PRIu32, q->coll);
     if (q->proto >= CES_PROTO__COUNT)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown sync protocol #%" PRIu32, q->proto);
-    if (q->ranks < 2 || q->ranks > CES_MAX_RANKS)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ranks must be 2..%u, not %" PRIu32,
+    if (q->ranks < 1 || q->ranks > CES_MAX_RANKS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ranks must be 1..%u, not %" PRIu32,
                              CES_MAX_RANKS, q->ranks);
     if (q->coll != CES_COLL_BARRIER && (q->bytes < 1 || q->bytes > CES_MAX_BYTES))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
@@ -296,6 +296,21 @@ int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char *
                              "has reset it); use CES_PROTO_CREDIT",
                              ces_coll_name((int)cg.p.coll));
     cg.nsyncs = d->nsyncs;
+    /* A phase per iteration (below): past the expander's bound on blocks
+     * no such text expands, and writing it would only fill memory. */
+    if (cg.p.proto == CES_PROTO_NCCL && cg.p.phase == CES_PHASE_EAGER && (cg.nsyncs & 1u) != 0) {
+        uint64_t most = CES_EXPAND_MAX_RANK_BLOCKS / cg.p.ranks;
+
+        if (most > CES_EXPAND_MAX_BLOCKS)
+            most = CES_EXPAND_MAX_BLOCKS;
+        if (cg.p.iterations > most)
+            return ces_ctx_error(ctx, CES_ERR_LIMIT,
+                                 "%s: nccl runs each eager iteration in a phase of its own (an "
+                                 "odd number of barriers alternates its arrays): at most %" PRIu64
+                                 " iterations of %" PRIu32 " ranks expand, not %" PRIu32,
+                                 ces_coll_name((int)cg.p.coll), most, cg.p.ranks,
+                                 cg.p.iterations);
+    }
     cg.offset = cg.p.first_iter != 1;
     cg.directed = (cg.p.flags & CES_COLL_F_DIRECTED) != 0;
     /* No rank to run the chain (gather out of place): no stream, no buffer. */
@@ -321,7 +336,8 @@ int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char *
         emit_body(&cg, d, "graph", cg.p.iterations, cg.p.first_iter);
     } else if (cg.p.proto == CES_PROTO_NCCL && (cg.nsyncs & 1u) != 0) {
         /* An odd number of barriers per iteration: consecutive iterations
-         * start on different arrays, so each gets its own phase. */
+         * start on different arrays, so each gets its own phase (bounded
+         * above). */
         for (uint32_t it = 0; it < cg.p.iterations && cg.sb.status == CES_OK; it++)
             emit_body(&cg, d, "eager", 1, cg.p.first_iter + it);
     } else {

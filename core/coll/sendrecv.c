@@ -91,6 +91,10 @@ static int sendrecv_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
     uint32_t pairs[CES_MAX_PAIRS][2], in[CES_MAX_PAIRS], out[CES_MAX_PAIRS];
     uint32_t np, maxin, maxout;
 
+    if (p->ranks < 2)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "sendrecv: ranks must be 2..%u for a pair, not %" PRIu32,
+                             CES_MAX_RANKS, p->ranks);
     if (p->proto == CES_PROTO_PULL)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "sendrecv has no pull protocol; use "

@@ -398,7 +398,7 @@ CES_API int ces_proto_from_name(const char *name);
 struct ces_coll_params {
     uint32_t coll;       /* enum ces_coll */
     uint32_t proto;      /* enum ces_proto */
-    uint32_t ranks;      /* 2..CES_MAX_RANKS */
+    uint32_t ranks;      /* 1..CES_MAX_RANKS (sendrecv: from 2) */
     uint64_t bytes;      /* bytes per rank (alltoall: per peer chunk is bytes/ranks;
                           * barrier: ignored) */
     uint32_t iterations; /* >= 1 */
@@ -410,14 +410,20 @@ struct ces_coll_params {
     uint32_t pairs[CES_MAX_PAIRS][2];
     uint32_t chunks; /* sendrecv: chunks per message (default 4 when 0; at most
                       * CES_COLL_MAX_CHUNKS) */
-    uint32_t slots;  /* sendrecv: receive slots in flight (default 2 when 0; at
-                      * most CES_COLL_MAX_CHUNKS) */
+    uint32_t slots;  /* sendrecv: receive slots in flight (default 2 when 0, 1
+                      * with CES_PROTO_CREDIT and one chunk; at most
+                      * CES_COLL_MAX_CHUNKS) */
     uint32_t flags;  /* algorithm variant bits, CES_COLL_F_*; 0 = the plain algorithm */
     uint64_t first_iter; /* the value of $i in the first iteration (default 1).
                           * nccl's u32 flags count 2*$i modulo 2^32: from
                           * 2^31 a schedule built alone checks as RACE: its
                           * flags start at 0, where in a run the calls
-                          * before it leave the previous call's values */
+                          * before it leave the previous call's values.
+                          * sendrecv's nccl and mono flags count chunks
+                          * across calls: from 2, with more than one slot,
+                          * its sender first awaits a credit that the call
+                          * before returned, so built alone it checks as
+                          * HANG or DEADLOCK */
     /* alltoall, allgather, gather, scatter, broadcast: copies in the wake
      * chain (0 = none; at most CES_COLL_MAX_WAKE).  Every rank of alltoall
      * and allgather, and of the rooted collectives each rank that copies
@@ -481,7 +487,10 @@ struct ces_coll_params {
 CES_API void ces_coll_params_init(struct ces_coll_params *p, uint32_t coll);
 
 /* Generates the .ces program text of a collective.  CES_ERR_UNSUPPORTED if the
- * protocol cannot express that collective or phase kind. */
+ * protocol cannot express that collective or phase kind; CES_ERR_LIMIT,
+ * before writing it, for a text that could not expand (nccl's eager
+ * barrier, a phase per iteration: past 2^20 iterations, 2^24 / ranks from
+ * 17 ranks). */
 CES_API int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char **text,
                             size_t *len);
 /* Source + parse: the symbolic program. */

@@ -55,7 +55,8 @@ static void test_default_text(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* chunks, slots and first_iter of 0 mean their defaults. */
+/* chunks, slots and first_iter of 0 mean their defaults: 4 chunks, 2 slots
+ * (with credit at most the chunks), the first iteration 1. */
 static void test_zero_means_default(void **state)
 {
     struct ces_test_alloc st;
@@ -75,6 +76,21 @@ static void test_zero_means_default(void **state)
     assert_string_equal(a, b);
     ces_free(ctx, a);
     ces_free(ctx, b);
+    /* one chunk: two slots with nccl and mono, one with credit, which
+     * refuses more slots than chunks (2 was refused as if the caller had
+     * asked for them) */
+    for (uint32_t pr = CES_PROTO_NCCL; pr <= CES_PROTO_CREDIT; pr++) {
+        p.proto = pr;
+        p.chunks = 1;
+        p.slots = pr == CES_PROTO_CREDIT ? 1 : 2;
+        q = p;
+        q.slots = 0;
+        a = coll_text(ctx, &p);
+        b = coll_text(ctx, &q);
+        assert_string_equal(a, b);
+        ces_free(ctx, a);
+        ces_free(ctx, b);
+    }
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -90,10 +106,10 @@ static void test_common_errors(void **state)
     p.proto = 9;
     coll_error(&p, CES_ERR_INVALID, "unknown sync protocol #9");
     ces_coll_params_init(&p, CES_COLL_ALLGATHER);
-    p.ranks = 1;
-    coll_error(&p, CES_ERR_INVALID, "ranks must be 2..1024, not 1");
+    p.ranks = 0;
+    coll_error(&p, CES_ERR_INVALID, "ranks must be 1..1024, not 0");
     p.ranks = 1025;
-    coll_error(&p, CES_ERR_INVALID, "ranks must be 2..1024, not 1025");
+    coll_error(&p, CES_ERR_INVALID, "ranks must be 1..1024, not 1025");
     p.ranks = 2;
     p.bytes = 0;
     coll_error(&p, CES_ERR_INVALID, "bytes must be 1..281474976710656 (2^48), not 0");

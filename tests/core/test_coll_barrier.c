@@ -133,6 +133,37 @@ static void test_bytes_ignored(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* nccl's eager barrier is a phase per iteration: past the expander's bound
+ * on blocks (2^20, and 2^24 blocks times ranks) it is refused before its
+ * text is written (4294967295 iterations filled memory with it), naming
+ * the iterations; one more iteration of a graph phase is one block still. */
+static void test_nccl_eager_iterations_bound(void **state)
+{
+    struct ces_coll_params p = coll_params(CES_COLL_BARRIER, CES_PROTO_NCCL, 1024, 8, 16385,
+                                           CES_PHASE_EAGER);
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+
+    (void)state;
+    coll_error(&p, CES_ERR_LIMIT,
+               "barrier: nccl runs each eager iteration in a phase of its own (an odd number "
+               "of barriers alternates its arrays): at most 16384 iterations of 1024 ranks "
+               "expand, not 16385");
+    p.ranks = 2;
+    p.iterations = UINT32_MAX;
+    coll_error(&p, CES_ERR_LIMIT,
+               "barrier: nccl runs each eager iteration in a phase of its own (an odd number "
+               "of barriers alternates its arrays): at most 1048576 iterations of 2 ranks "
+               "expand, not 4294967295");
+    p.phase = CES_PHASE_GRAPH;
+    p.iterations = UINT32_MAX;
+    g = coll_graph(ctx, &p);
+    assert_int_equal(ces_graph_nblocks(g), 1);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -141,6 +172,7 @@ int main(void)
         cmocka_unit_test(test_nccl_graph_freezes_one_array),
         cmocka_unit_test(test_credit_ops),
         cmocka_unit_test(test_bytes_ignored),
+        cmocka_unit_test(test_nccl_eager_iterations_bound),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -163,6 +163,80 @@ static void test_checker_send_first(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The pairs of shape k on n ranks: 0 the default pipeline, 1 the ring
+ * both ways (0->1->...->n-1->0 and back; on 2 ranks 0->1, 1->0), 2 every
+ * rank to the last, 3 the first to every rank. */
+static void shape_pairs(struct ces_coll_params *p, uint32_t k, uint32_t n)
+{
+    p->npairs = 0;
+    for (uint32_t r = 0; r < n && k != 0; r++) {
+        if (k == 1 && (n > 2 || r == 0)) {
+            p->pairs[p->npairs][0] = r, p->pairs[p->npairs][1] = (r + 1) % n;
+            p->npairs++;
+            p->pairs[p->npairs][0] = (r + 1) % n, p->pairs[p->npairs][1] = r;
+            p->npairs++;
+        } else if (k != 1 && r + 1 < n) {
+            p->pairs[p->npairs][0] = k == 2 ? r : 0;
+            p->pairs[p->npairs][1] = k == 2 ? n - 1 : r + 1;
+            p->npairs++;
+        }
+    }
+}
+
+/* Every chunk and slot shape - one chunk in one slot, one chunk through two
+ * slots (the bench's one-way staging), as many slots as chunks, more
+ * chunks than slots, more slots than chunks (nccl and mono; credit refuses
+ * both with more slots) - with every protocol and phase that claims it, the pipeline, the
+ * ring both ways, fan-in and fan-out on 2-4 ranks, 2 iterations
+ * (replays): OK over all interleavings. */
+static void test_checker_shapes(void **state)
+{
+    static const uint32_t protos[][2] = {{CES_PROTO_NCCL, CES_PHASE_EAGER},
+                                         {CES_PROTO_MONO, CES_PHASE_EAGER},
+                                         {CES_PROTO_CREDIT, CES_PHASE_EAGER},
+                                         {CES_PROTO_CREDIT, CES_PHASE_GRAPH}};
+    static const uint32_t shapes[][2] = {{1, 1}, {1, 2}, {2, 2}, {3, 2}, {2, 3}};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned proved = 0, refused = 0;
+
+    (void)state;
+    for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
+        for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
+            for (uint32_t pairs = 0; pairs < 4; pairs++)
+                for (uint32_t n = 2; n <= 4; n++) {
+                    struct ces_coll_params p =
+                        coll_params(CES_COLL_SENDRECV, protos[k][0], n, 48, 2, protos[k][1]);
+                    struct ces_graph *g = NULL;
+                    uint32_t v;
+                    int rc;
+
+                    p.chunks = shapes[s][0];
+                    p.slots = shapes[s][1];
+                    shape_pairs(&p, pairs, n);
+                    rc = ces_coll_build(ctx, &p, &g);
+                    if (p.proto == CES_PROTO_CREDIT && p.slots > p.chunks) {
+                        assert_int_equal(rc, CES_ERR_INVALID);
+                        refused++;
+                        continue;
+                    }
+                    if (rc != CES_OK)
+                        fail_msg("%s: %s", ces_proto_name((int)p.proto), ces_ctx_last_error(ctx));
+                    v = ces_test_verdict(ctx, g);
+                    if (v != CES_V_OK)
+                        fail_msg("%s %s chunks %u slots %u pairs shape %u, %u ranks: verdict 0x%x",
+                                 ces_proto_name((int)p.proto), p.phase ? "graph" : "eager",
+                                 p.chunks, p.slots, pairs, n, v);
+                    ces_graph_destroy(g);
+                    proved++;
+                }
+    /* 4 protocol/phase pairs x 5 shapes x 4 pair shapes x 3 rank counts,
+     * less credit's 2 x 2 shapes with more slots than chunks x 12 */
+    assert_int_equal(proved, 4 * 5 * 4 * 3 - 48);
+    assert_int_equal(refused, 48);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A message built alone with first_iter = F (as the CUDA backend builds one
  * call at a time) is exactly the F-th message of the schedule from 1: same
  * slots, same counts, every rank, for chunk/slot shapes with and without a
@@ -205,6 +279,41 @@ static void test_first_iter_continues(void **state)
                 ces_graph_destroy(g1);
             }
         }
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Built alone from first_iter 2, a sender of nccl or mono with two slots
+ * first awaits the credit of the previous call's last chunk in the other
+ * slot, which nothing writes: nccl HANGs; mono DEADLOCKs (its `>=` wait
+ * would take this call's credit of that slot, which comes only after the
+ * send the wait holds back).  With one slot it awaits only its own chunks'
+ * credits (OK), and credit starts every call with its slots free. */
+static void test_first_iter_alone(void **state)
+{
+    static const struct {
+        uint32_t proto, slots, verdict;
+    } cases[] = {{CES_PROTO_NCCL, 2, CES_V_HANG},    {CES_PROTO_MONO, 2, CES_V_DEADLOCK},
+                 {CES_PROTO_NCCL, 1, CES_V_OK},      {CES_PROTO_MONO, 1, CES_V_OK},
+                 {CES_PROTO_CREDIT, 2, CES_V_OK}};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct ces_coll_params p =
+            coll_params(CES_COLL_SENDRECV, cases[i].proto, 2, 64, 1, CES_PHASE_EAGER);
+        struct ces_graph *g;
+        uint32_t v;
+
+        p.slots = cases[i].slots;
+        p.first_iter = 2;
+        g = coll_graph(ctx, &p);
+        v = ces_test_verdict(ctx, g);
+        if (v != cases[i].verdict)
+            fail_msg("%s, %u slots: verdict 0x%x, expected 0x%x",
+                     ces_proto_name((int)cases[i].proto), cases[i].slots, v, cases[i].verdict);
+        ces_graph_destroy(g);
     }
     ces_test_ctx_end(ctx, &st);
 }
@@ -260,6 +369,9 @@ static void test_errors(void **state)
     coll_error(&p, CES_ERR_UNSUPPORTED,
                "sendrecv has no pull protocol; use CES_PROTO_NCCL, "
                "CES_PROTO_MONO or CES_PROTO_CREDIT");
+    /* one rank has no pair to send between */
+    p = coll_params(CES_COLL_SENDRECV, CES_PROTO_MONO, 1, 1024, 1, CES_PHASE_EAGER);
+    coll_error(&p, CES_ERR_INVALID, "sendrecv: ranks must be 2..1024 for a pair, not 1");
     p = coll_params(CES_COLL_SENDRECV, CES_PROTO_CREDIT, 100, 1024, 1, CES_PHASE_GRAPH);
     coll_error(&p, CES_ERR_INVALID,
                "sendrecv: the default pipeline of 100 ranks has more than 64 pairs; give the "
@@ -273,7 +385,9 @@ int main(void)
         cmocka_unit_test(test_credit_pipeline_rank),
         cmocka_unit_test(test_nccl_counts),
         cmocka_unit_test(test_checker_send_first),
+        cmocka_unit_test(test_checker_shapes),
         cmocka_unit_test(test_first_iter_continues),
+        cmocka_unit_test(test_first_iter_alone),
         cmocka_unit_test(test_errors),
     };
 

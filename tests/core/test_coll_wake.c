@@ -164,8 +164,9 @@ static void test_every_form(void **state)
 }
 
 /* alltoall (plain, overlap, early) and allgather (those and in place), every
- * protocol and phase, 2-4 ranks, 2 iterations: chain_adds_only_itself, on
- * every rank. */
+ * protocol and phase, 2-4 ranks, 2 iterations, at 48 bytes and with a
+ * chunk of 16 MiB (where an eager overlap forks its local copy after the
+ * ready barrier): chain_adds_only_itself, on every rank. */
 static void test_every_rank(void **state)
 {
     static const uint32_t all_forms[] = {0, CES_COLL_F_OVERLAP, CES_COLL_F_EARLY,
@@ -175,20 +176,23 @@ static void test_every_rank(void **state)
     unsigned ranks = 0, proved = 0;
 
     (void)state;
-    for (uint32_t c = CES_COLL_ALLTOALL; c <= CES_COLL_ALLGATHER; c++)
-        for (size_t f = 0; f < (c == CES_COLL_ALLTOALL ? 3u : 4u); f++)
-            for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
-                for (uint32_t n = 2; n <= 4; n++) {
-                    struct ces_coll_params p =
-                        coll_params(c, protos[k][0], n, 48, 2, protos[k][1]);
+    for (size_t b = 0; b < 2; b++)
+        for (uint32_t c = CES_COLL_ALLTOALL; c <= CES_COLL_ALLGATHER; c++)
+            for (size_t f = 0; f < (c == CES_COLL_ALLTOALL ? 3u : 4u); f++)
+                for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++)
+                    for (uint32_t n = 2; n <= 4; n++) {
+                        /* alltoall's bytes are n chunks */
+                        uint64_t big = (UINT64_C(16) << 20) * (c == CES_COLL_ALLTOALL ? n : 1);
+                        struct ces_coll_params p = coll_params(c, protos[k][0], n,
+                                                               b == 0 ? 48 : big, 2, protos[k][1]);
 
-                    p.flags = all_forms[f];
-                    chain_adds_only_itself(ctx, p, &ranks);
-                    proved++;
-                }
-    /* (3 + 4) forms x 7 protocol/phase pairs x 3 rank counts */
-    assert_int_equal(proved, 7 * 7 * 3);
-    assert_int_equal(ranks, 7 * 7 * 9);
+                        p.flags = all_forms[f];
+                        chain_adds_only_itself(ctx, p, &ranks);
+                        proved++;
+                    }
+    /* 2 sizes x (3 + 4) forms x 7 protocol/phase pairs x 3 rank counts */
+    assert_int_equal(proved, 2 * 7 * 7 * 3);
+    assert_int_equal(ranks, 2 * 7 * 7 * 9);
     ces_test_ctx_end(ctx, &st);
 }
 

@@ -1219,8 +1219,8 @@ int main(int argc, char **argv)
         return 2;
     }
     n = argc > 3 ? (uint32_t)atoi(argv[3]) : (uint32_t)(gpus > MAXR ? MAXR : gpus < 2 ? 2 : gpus);
-    if (n < 2 || n > MAXR) {
-        printf("FAIL: %u ranks (2..%d)\n", n, MAXR);
+    if (n < 1 || n > MAXR) {
+        printf("FAIL: %u ranks (1..%d)\n", n, MAXR);
         return 2;
     }
     if (!gpu_ranks_fit(gpus, n))

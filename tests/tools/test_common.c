@@ -106,7 +106,7 @@ static void test_load_errors(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = NULL;
-    char a0[] = "alltoall", a1[] = "--ranks", a2[] = "1";
+    char a0[] = "alltoall", a1[] = "--ranks", a2[] = "0";
     char *argv[] = {a0, a1, a2};
     char b0[] = "alltoall", b1[] = "--sync", b2[] = "fast";
     char *bargv[] = {b0, b1, b2};
@@ -243,8 +243,19 @@ static void test_options_must_apply(void **state)
      * buffer more, and the chain's ops (broadcast of 2 ranks: rank 1's
      * fork, batch of 2 copies, join: 8 ops; allgather: both ranks, 16) */
     ces_test_tool_says("validate sendrecv --wake 1", 2,
-                       "cesync: validate: sendrecv: the wake chain applies to alltoall, allgather, "
-                       "gather, scatter and broadcast only\n");
+                       "cesync: validate: --wake applies to alltoall, allgather, gather, scatter "
+                       "and broadcast, not to sendrecv\n");
+    /* refused with any value: the plain variant and no chain were taken
+     * and dropped as well */
+    ces_test_tool_says("check barrier --wake 0", 2,
+                       "cesync: check: --wake applies to alltoall, allgather, gather, scatter and "
+                       "broadcast, not to barrier\n");
+    ces_test_tool_says("validate sendrecv --variant plain", 2,
+                       "cesync: validate: --variant applies to alltoall, allgather, gather, "
+                       "scatter and broadcast, not to sendrecv\n");
+    ces_test_tool_says("print barrier --variant overlap", 2,
+                       "cesync: print: --variant applies to alltoall, allgather, gather, scatter "
+                       "and broadcast, not to barrier\n");
     ces_test_tool_says("validate allgather --wake 2 --ranks 2", 0,
                        "valid: 2 ranks, 2 streams per rank, 3 buffers, 2 signal arrays, 1 "
                        "iteration, 38 ops\n");
@@ -866,16 +877,20 @@ static void test_values_and_dashes(void **state)
 static void test_errors_name_the_command(void **state)
 {
     (void)state;
-    ces_test_tool_says("check alltoall --ranks 1", 2,
-                       "cesync: check: --ranks expects a number in 2..1024, not '1'\n");
-    ces_test_tool_says("dot alltoall --ranks 1", 2,
-                       "cesync: dot: --ranks expects a number in 2..1024, not '1'\n");
+    ces_test_tool_says("check alltoall --ranks 0", 2,
+                       "cesync: check: --ranks expects a number in 1..1024, not '0'\n");
+    ces_test_tool_says("dot alltoall --ranks 0", 2,
+                       "cesync: dot: --ranks expects a number in 1..1024, not '0'\n");
     ces_test_tool_says("promela --ranks many barrier", 2,
-                       "cesync: promela: --ranks expects a number in 2..1024, not 'many'\n");
+                       "cesync: promela: --ranks expects a number in 1..1024, not 'many'\n");
     ces_test_tool_says("check alltoall --ranks 1K", 2,
-                       "cesync: check: --ranks expects a number in 2..1024, not '1K'\n");
-    ces_test_tool_says("check --predict alltoall --ranks 1", 2,
-                       "cesync: check --predict: --ranks expects a number in 2..1024, not '1'\n");
+                       "cesync: check: --ranks expects a number in 1..1024, not '1K'\n");
+    ces_test_tool_says("check --predict alltoall --ranks 0", 2,
+                       "cesync: check --predict: --ranks expects a number in 1..1024, not '0'\n");
+    /* one rank: its local copies, barriers without a peer */
+    ces_test_tool_says("check alltoall --ranks 1 --quiet", 0, "verdict: OK\n");
+    ces_test_tool_says("validate sendrecv --ranks 1", 2,
+                       "cesync: validate: sendrecv: ranks must be 2..1024 for a pair, not 1\n");
     ces_test_tool_says("print alltoall --ranks", 2, "cesync: print: --ranks expects a value\n");
     ces_test_tool_says("dot alltoall --bytes 0", 2,
                        "cesync: dot: --bytes expects a positive size like 4096, 64K, 1M or 1G, "

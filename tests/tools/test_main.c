@@ -80,7 +80,7 @@ static void test_usage_errors(void **state)
     assert_non_null(strstr(out, "unknown command 'frobnicate'"));
     free(out);
     ces_test_tool_says("print alltoall --ranks 0", 2,
-                       "cesync: print: --ranks expects a number in 2..1024, not '0'\n");
+                       "cesync: print: --ranks expects a number in 1..1024, not '0'\n");
     ces_test_tool_says("print alltoall --bogus", 2,
                        "cesync: print: unknown option '--bogus' (see cesync print --help)\n");
     /* a missing value is named as such, not as an unexpected argument */
@@ -289,7 +289,7 @@ static void test_run_input_first(void **state)
     ces_test_tool_says("run alltoall --bogus", 2,
                        "cesync: run: unknown option '--bogus' (see cesync run --help)\n");
     ces_test_tool_says("run alltoall --ranks 4x", 2,
-                       "cesync: run: --ranks expects a number in 2..1024, not '4x'\n");
+                       "cesync: run: --ranks expects a number in 1..1024, not '4x'\n");
     ces_test_tool_says("run barrier --ranks 65 --single-process", 2,
                        "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
     /* the schedule anywhere among the options, a second one refused */
