@@ -1243,8 +1243,14 @@ CES_API int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *dev
  * waits (up to the timeout) for the peers to destroy theirs. */
 CES_API int ces_comm_destroy(struct ces_comm *comm);
 /* Marks the communicator failed now, prints the diagnosis of any blocked
- * stream and releases its waits; later calls return CES_ERR_TIMEOUT.  On a
- * communicator that has failed already it returns that failure. */
+ * stream and releases its waits, and returns CES_OK; its peers then fail
+ * with CES_ERR_PEER_FAILED.  Its status becomes CES_ERR_TIMEOUT: every
+ * later call listed above returns CES_ERR_TIMEOUT and does nothing, the
+ * message "rank R: the communicator failed: aborted by ces_comm_abort (see
+ * the watchdog's diagnosis)", while ces_comm_destroy and the queries still
+ * work (ces_comm_status returns CES_ERR_TIMEOUT).  On a communicator that
+ * has failed already it changes nothing and returns that failure;
+ * CES_ERR_INVALID for NULL. */
 CES_API int ces_comm_abort(struct ces_comm *comm);
 /* CES_OK while healthy; once failed, CES_ERR_TIMEOUT (this rank timed out or
  * was aborted), CES_ERR_PEER_FAILED, the error of a collective, group or
@@ -1260,10 +1266,17 @@ CES_API int ces_comm_device(const struct ces_comm *comm);
 /* Collective: every rank calls it with the same size, in the same order of
  * ces_mem_alloc/ces_mem_free calls.  *ptr receives this rank's device address
  * (zero-filled); the same offset is used on every rank.  The size is rounded
- * up to the allocation granularity.  CES_ERR_INVALID for a size unlike an
- * earlier rank's (the call takes no place in the order: the corrected call
- * is that allocation) and, in one process, once a rank of the team was
- * destroyed. */
+ * up to the allocation granularity.  CES_ERR_INVALID for bytes outside
+ * 1..2^48 (CES_MAX_BYTES), for a size unlike an earlier rank's (the call
+ * takes no place in the order: the corrected call is that allocation) and,
+ * in one process, once a rank of the team was destroyed; CES_ERR_LIMIT
+ * when the rank's symmetric memory (CES_STRIDE) has no room left for it
+ * ("symmetric memory exhausted: ..."); CES_ERR_CUDA or CES_ERR_NOMEM when
+ * CUDA or the host refuses the memory; in multi-process mode, from the
+ * exchange of the memory with the peers over the bootstrap,
+ * CES_ERR_TIMEOUT, CES_ERR_PEER_FAILED or CES_ERR_SYSTEM (CES_ERR_INTERNAL
+ * when a peer's handle is missing); on a failed communicator its
+ * failure. */
 CES_API int ces_mem_alloc(struct ces_comm *comm, size_t bytes, void **ptr);
 /* Collective; ptr must come from ces_mem_alloc on this communicator, and
  * be freed once on it (CES_ERR_INVALID the second time).  On
@@ -1366,13 +1379,29 @@ struct ces_binding {
  * into `stream`.  Every buffer must be bound; a signal array that is not
  * bound is allocated by the communicator (zero-filled) at the first launch
  * naming it and reused, with its values, by later launches.  The graph's
- * rank count must equal the communicator's size.  CES_ERR_UNSUPPORTED for
- * ops the device cannot run (flush without CAN_FLUSH_REMOTE_WRITES, u64
- * signals without 64-bit memops), and for a graph checked for other
- * hardware queues than this process has (CUDA_DEVICE_MAX_CONNECTIONS,
+ * rank count must equal the communicator's size.  CES_ERR_INVALID for that,
+ * for a buffer not bound, and for a binding that is not symmetric memory of
+ * this communicator large enough for its buffer or signal array (a signal
+ * array also 8-byte aligned), or an unbound signal array larger than its
+ * name's first launch allocated; CES_ERR_SEMANTIC for a graph changed since
+ * its last validation that does not validate (ces_graph_validate's message
+ * prefixed "lower: the graph does not validate: "); CES_ERR_LIMIT when an
+ * unbound signal array finds no symmetric memory left (CES_STRIDE).
+ * CES_ERR_UNSUPPORTED for ops the
+ * device cannot run (flush without CAN_FLUSH_REMOTE_WRITES, u64 signals
+ * without 64-bit memops), a wait that reads $i in a graph phase when the
+ * stream is capturing, a u64 value above 2^63-1 in a signal that a >= wait
+ * reads (CUDA compares 64-bit values cyclically), and a graph checked for
+ * other hardware queues than this process has (CUDA_DEVICE_MAX_CONNECTIONS,
  * default 8): `connections 0`, or N at least the graph's streams, needs
  * at least as many queues as streams, N below the streams exactly N; the
- * message names both numbers (docs/FORMAT.md, "Hardware queues").
+ * message names both numbers (docs/FORMAT.md, "Hardware queues").  A graph
+ * of `connections any` (CES_CONNECTIONS_ANY), checked under every
+ * assignment of each rank's streams to queues, runs under any number of
+ * queues.  These refusals come before anything is enqueued and leave the
+ * communicator healthy; a CUDA error (CES_ERR_CUDA) or host memory
+ * exhausted (CES_ERR_NOMEM) fails it (see the watchdog above), and on a
+ * failed communicator it returns the failure and does nothing.
  * produce/consume ops enqueue nothing. */
 CES_API int ces_launch(struct ces_comm *comm, const struct ces_graph *g,
                        const struct ces_binding *bindings, size_t nbindings,
