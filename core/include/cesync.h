@@ -486,11 +486,17 @@ struct ces_coll_params {
  * 1 iteration, root 0). */
 CES_API void ces_coll_params_init(struct ces_coll_params *p, uint32_t coll);
 
-/* Generates the .ces program text of a collective.  CES_ERR_UNSUPPORTED if the
- * protocol cannot express that collective or phase kind; CES_ERR_LIMIT,
- * before writing it, for a text that could not expand (nccl's eager
- * barrier, a phase per iteration: past 2^20 iterations, 2^24 / ranks from
- * 17 ranks). */
+/* Generates the .ces program text of a collective.  CES_ERR_INVALID, naming
+ * the field, for parameters out of range (coll, proto, ranks, bytes, ranks
+ * x bytes past 2^48, root, iterations, phase, first_iter, wake, alltoall's
+ * bytes not a multiple of ranks, sendrecv's pairs, chunks and slots) or
+ * flags that contradict each other;
+ * CES_ERR_UNSUPPORTED if the protocol cannot express that collective or
+ * phase kind, or the collective takes no such flag; CES_ERR_LIMIT, before
+ * writing it, for a text that could not expand (nccl's eager barrier, a
+ * phase per iteration: past 2^20 iterations, 2^24 / ranks from 17 ranks).
+ * ces_coll_program and ces_coll_build return these too, before they parse
+ * (and expand) the text. */
 CES_API int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char **text,
                             size_t *len);
 /* Source + parse: the symbolic program. */
@@ -529,7 +535,10 @@ struct ces_dot_overlay {
 
 /* Writes the graph as Graphviz dot: a cluster per rank, a lane per stream,
  * ops in program order, dashed write -> wait edges, dotted record -> await
- * edges, data edges for remote copies, a legend.  Deterministic.  Free *text with ces_free. */
+ * edges, data edges for remote copies, a legend.  Deterministic.  Free *text with ces_free.
+ * CES_ERR_INVALID for an overlay whose marks are NULL with nmarks > 0, or a
+ * mark that names a block, rank or op the graph does not have or an
+ * unknown style. */
 CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_dot_overlay *overlay, char **text, size_t *len);
 
@@ -538,8 +547,9 @@ CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
  * with another ending is CES_ERR_INVALID, nothing written.  `path`
  * is replaced only when complete: the output goes to a temporary file beside
  * it (PATH.XXXXXX, with the mode `path` has or a new file would get), renamed
- * over it; on an error (CES_ERR_IO) the temporary file is removed and `path`
- * is left as it was.  A symbolic link stays and the file it names is
+ * over it; on an error (CES_ERR_IO, or CES_ERR_SYSTEM when `dot` cannot be
+ * started or waited for) the temporary file is removed and `path` is left
+ * as it was.  A symbolic link stays and the file it names is
  * replaced; a `path` that is no regular file (a device, a named pipe) is
  * written in place. */
 CES_API int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path);
@@ -831,9 +841,14 @@ struct ces_check_report;
 
 /* Checks `g` (which must be validated) under `opts` (NULL = defaults).
  * Returns CES_OK when the check ran - whatever the verdict - with a new
- * report in *out; an error (bad option, a fault naming no op, a replay
- * string that does not fit the graph, out of memory) leaves *out NULL and
- * sets the context's message.  Running out of `max_memory` is not an error:
+ * report in *out; an error leaves *out NULL and sets the context's message:
+ * CES_ERR_INVALID for a bad option, a fault naming no op, a queue map or a
+ * replay string that does not fit the graph; CES_ERR_SEMANTIC for a graph
+ * changed since its last validation that does not validate; CES_ERR_LIMIT
+ * for a schedule larger than the checker takes (docs/SEMANTICS.md section
+ * 10: a stream's unrolled ops, the slots, the links, streams and delay
+ * faults together, a `connections any` graph's CES_QUEUE_MAPS_MAX
+ * assignments); CES_ERR_NOMEM.  Running out of `max_memory` is not an error:
  * it gives CES_V_INCOMPLETE, checked before each allocation (the model,
  * states, the visited set), and the context's message then says what
  * needed the memory.  The report refers to `g` (it formats ops
@@ -869,7 +884,8 @@ CES_API int ces_verdict_format(uint32_t verdict, char *buf, size_t size);
 
 /* The human report: first line `verdict: ...`, then per defect the numbered
  * steps, the replay string, the blocked set / race / mismatch, then the
- * statistics.  ces_check_report_text returns it (free with ces_free). */
+ * statistics.  ces_check_report_text returns it (free with ces_free);
+ * ces_check_report_print writes it to f (CES_ERR_IO when that fails). */
 CES_API int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
                                   char **text, size_t *len);
 CES_API int ces_check_report_print(struct ces_ctx *ctx, const struct ces_check_report *r,
