@@ -216,7 +216,9 @@ struct ces_block_info {
 
 struct ces_graph;
 
-/* Creates an empty graph of `ranks` ranks and `streams` streams per rank. */
+/* Creates an empty graph of `ranks` ranks and `streams` streams per rank:
+ * CES_ERR_INVALID for ranks outside 1..CES_MAX_RANKS or streams outside
+ * 1..CES_MAX_STREAMS. */
 CES_API int ces_graph_create(struct ces_ctx *ctx, uint32_t ranks, uint32_t streams,
                              struct ces_graph **out);
 CES_API void ces_graph_destroy(struct ces_graph *g);
@@ -226,7 +228,8 @@ CES_API void ces_graph_destroy(struct ces_graph *g);
  * a graph only where the process's queues are these (docs/FORMAT.md).
  * CES_CONNECTIONS_ANY (`connections any`): whatever queues CUDA gives the
  * streams - checked under every assignment of each rank's streams to
- * queues, run under any CUDA_DEVICE_MAX_CONNECTIONS. */
+ * queues, run under any CUDA_DEVICE_MAX_CONNECTIONS.  CES_ERR_INVALID for
+ * any other value above CES_MAX_STREAMS. */
 #define CES_CONNECTIONS_ANY UINT32_MAX
 CES_API int ces_graph_set_connections(struct ces_graph *g, uint32_t connections);
 
@@ -234,7 +237,9 @@ CES_API int ces_graph_set_connections(struct ces_graph *g, uint32_t connections)
  * and buffers and signals share one name space (the .ces format and
  * ces_launch's bindings name both alike): a buffer may not take a signal's
  * name, nor a signal a buffer's (CES_ERR_INVALID).  The index of the new
- * entry is stored in *idx (may be NULL). */
+ * entry is stored in *idx (may be NULL).  CES_ERR_INVALID too for a buffer
+ * size outside 1..2^48 (CES_MAX_BYTES), a signal width other than CES_U32
+ * or CES_U64, or signal slots outside 1..2^24. */
 CES_API int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size,
                                  uint32_t *idx);
 CES_API int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width,
@@ -244,13 +249,16 @@ CES_API int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t 
  * the ops), as `let` lines: r, n, p and i are refused (CES_ERR_INVALID). */
 CES_API int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value);
 
-/* Starts a new block; later ops go into it.  reps must be 1 for eager. */
+/* Starts a new block; later ops go into it.  reps must be 1 for eager and
+ * at least 1 for graph, kind one of enum ces_phase_kind (else
+ * CES_ERR_INVALID). */
 CES_API int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps);
 
 /* Appends a copy of *op to rank `rank`'s list in the current block (the
  * host's enqueue order on that rank); a write to CES_RANK_ALL appends one
  * write per rank.  Checks the indices against the tables
- * and the ranges against the sizes; a full check of the whole graph is
+ * and the ranges against the sizes (CES_ERR_INVALID, as for a rank out of
+ * range or no block added yet); a full check of the whole graph is
  * ces_graph_validate.  Fields the op's kind does not use (and flags but
  * CES_OPF_FROZEN, and CES_OPF_EXPECT on a consume) are stored as zero. */
 CES_API int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op);
@@ -1057,7 +1065,9 @@ CES_API const char *ces_model_kind_name(uint32_t i);
  * names the input in messages (NULL: "<model>"). */
 CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
                             const struct ces_model *base, struct ces_model *out);
-/* Reads and parses a model file (named: "-" is refused, CES_ERR_INVALID). */
+/* Reads and parses a model file (named: "-" is refused, CES_ERR_INVALID).
+ * CES_ERR_IO when it cannot be opened or read, CES_ERR_LIMIT when it holds
+ * more than 1 MiB; then ces_model_parse's errors. */
 CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model *base,
                            struct ces_model *out);
 /* Writes a model as a model file (every field, one per line, with a comment
