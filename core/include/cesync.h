@@ -1240,7 +1240,13 @@ struct ces_comm;
  * local file system).  Blocks until all ranks have joined or the timeout
  * (CES_TIMEOUT_MS) passes (CES_ERR_TIMEOUT, naming the missing ranks).
  * CES_ERR_INVALID for rank >= size, size < 1 or > CES_MAX_RANKS, a device
- * that does not exist, or more ranks than GPUs without CES_SHARE_GPUS=1.  The context must outlive the communicator. */
+ * that does not exist, more ranks than GPUs without CES_SHARE_GPUS=1, or a
+ * malformed CES_TIMEOUT_MS, CES_STRIDE, CES_P2P_STAGE_MAX or
+ * CES_P2P_SIDE_MIN; CES_ERR_UNSUPPORTED without a CUDA driver (no GPU, or
+ * older than CUDA 13) or on a device without virtual memory management;
+ * CES_ERR_CUDA when a driver call fails; CES_ERR_SYSTEM, CES_ERR_PEER_FAILED
+ * or CES_ERR_TIMEOUT from the bootstrap's socket and shared page; CES_ERR_NOMEM.
+ * The context must outlive the communicator. */
 CES_API int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
                           const char *bootstrap, struct ces_comm **out);
 /* As ces_comm_init with rank, size and device from the torchrun-style
@@ -1254,7 +1260,11 @@ CES_API int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous,
 /* One process driving `ndev` GPUs: creates comms[0..ndev-1], comms[i] being
  * rank i on device devices[i] (devices NULL: device i, or i modulo the GPU
  * count with CES_SHARE_GPUS=1).  The communicators
- * share one virtual range; destroy each with ces_comm_destroy. */
+ * share one virtual range; destroy each with ces_comm_destroy.  The errors
+ * of ces_comm_init (CES_ERR_INVALID also for ndev outside 1..CES_MAX_RANKS),
+ * and CES_ERR_UNSUPPORTED, naming them, for ranks that would share a GPU
+ * under fewer than 8 hardware queues (CUDA_DEVICE_MAX_CONNECTIONS) or more
+ * than 4 ranks on one GPU. */
 CES_API int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
                               struct ces_comm **comms);
 /* Destroys the communicator: stops its watchdog, unmaps and releases all its
