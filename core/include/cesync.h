@@ -1361,7 +1361,13 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  * root's, on an internal stream of the
  * communicator (CES_COLL_F_OVERLAP), forked from and joined back into
  * `stream` within the call, so the call is still ordered on `stream` alone.
- * Argument errors return CES_ERR_INVALID before anything is enqueued. */
+ * Argument errors return CES_ERR_INVALID before anything is enqueued, as
+ * do the other refusals every rank makes alike: CES_ERR_UNSUPPORTED for
+ * memops the device lacks, CES_ERR_LIMIT when the collective's flag arrays
+ * find no symmetric memory left (CES_STRIDE); they leave the communicator
+ * healthy.  A CUDA error (CES_ERR_CUDA) or host memory exhausted
+ * (CES_ERR_NOMEM) fails it (see the watchdog above); on a failed
+ * communicator every call returns the failure and does nothing. */
 CES_API int ces_alltoall(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
                          ces_stream_t stream);
 CES_API int ces_allgather(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
