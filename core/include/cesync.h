@@ -1383,10 +1383,14 @@ CES_API int ces_barrier(struct ces_comm *comm, ces_stream_t stream);
 
 /* Point to point in a group: between ces_group_start and ces_group_end a rank
  * declares its sends and receives (symmetric buffers at any offsets, at most
- * one send and one receive per peer, CES_MAX_PAIRS per rank); ces_group_end
- * enqueues them on `stream`.  ces_send and ces_recv return CES_ERR_INVALID
- * for bytes outside 1..2^48 (CES_MAX_BYTES) or past the end of the buffer's
- * allocation, and for a peer that is not another rank.  Every send needs
+ * one send and one receive per peer, CES_ERR_INVALID for a second, and
+ * CES_MAX_PAIRS sends and receives together per rank, CES_ERR_LIMIT past
+ * that); ces_group_end enqueues them on `stream`.  ces_send and
+ * ces_recv return CES_ERR_INVALID outside a group, for bytes outside
+ * 1..2^48 (CES_MAX_BYTES) or past the end of the buffer's allocation, and
+ * for a peer that is not another rank; ces_group_start CES_ERR_INVALID in
+ * a group, ces_group_end without one, and CES_ERR_UNSUPPORTED on a
+ * communicator of more than 8 ranks.  Every send needs
  * the matching receive of the same size (else CES_ERR_INVALID on every
  * rank, nothing enqueued; in one process only the last rank's
  * ces_group_end returns it, the others having returned CES_OK before the
