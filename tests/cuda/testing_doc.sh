@@ -3,7 +3,7 @@
 # label gpu) is one that docs/TESTING.md's table of the GPU suite describes:
 # a name in the first column of a row, braces ({a,b}) and * as the shell
 # reads them.  The 4- and 8-rank in-place tests ran for sessions without a
-# row naming them.  With `cpu`: every other test is one that a list item of
+# row naming them.  And README.md's count of them is theirs.  With `cpu`: every other test is one that a list item of
 # the page's part before the GPU suite begins with (`- \`a\`, \`b\` ...`):
 # sim_test_gen, tools_test_common, tools_test_main and more ran without one.
 set -uf  # -f: a * in a name is a pattern, not a file name
@@ -35,5 +35,12 @@ for t in $tests; do
   done
   [ "$found" = 1 ] || { echo "FAIL: $t is in $where of $doc"; bad=1; }
 done
+# README.md's table counts the GPU tests (it said 88 where ctest listed 94)
+if [ "$what" = GPU ]; then
+  readme=$(dirname "$doc")/../README.md
+  said=$(grep -oE '[0-9]+ GPU tests \(label `gpu`' "$readme" | grep -oE '^[0-9]+')
+  n=$(echo "$tests" | wc -l)
+  [ "$said" = "$n" ] || { echo "FAIL: $readme says '${said:-no} GPU tests', ctest lists $n"; bad=1; }
+fi
 [ "$bad" = 0 ] && echo "PASSED: $(echo "$tests" | wc -l) $what tests, each in $doc"
 exit "$bad"
