@@ -944,7 +944,8 @@ struct ces_gen_opts {
 CES_API void ces_gen_opts_init(struct ces_gen_opts *o); /* the defaults (mutate_pct 45) */
 
 /* A small random valid schedule, a function of seed and opts only (opts may
- * be NULL for the defaults).  Steps are correct protocol pieces (a push
+ * be NULL for the defaults; a field outside the ranges above, or mutate_pct
+ * above 100, is CES_ERR_INVALID naming it).  Steps are correct protocol pieces (a push
  * transfer with a ready/done handshake, a local copy, a barrier) of which a
  * share is mutated (a wait dropped or moved, a target nobody writes, a
  * stale-flag constant, a missing await, a reused chunk ...). */
