@@ -1315,8 +1315,10 @@ CES_API int ces_comm_device(const struct ces_comm *comm);
  * when a peer's handle is missing); on a failed communicator its
  * failure. */
 CES_API int ces_mem_alloc(struct ces_comm *comm, size_t bytes, void **ptr);
-/* Collective; ptr must come from ces_mem_alloc on this communicator, and
- * be freed once on it (CES_ERR_INVALID the second time).  On
+/* Collective; ptr must be what ces_mem_alloc returned on this communicator
+ * (CES_ERR_INVALID for any other address, a pointer inside an allocation
+ * among them), and be freed once on it (CES_ERR_INVALID the second time);
+ * NULL frees nothing and returns CES_OK.  On
  * a failed communicator it frees nothing (its streams may still use the
  * memory) and returns the failure: ces_comm_destroy releases the memory. */
 CES_API int ces_mem_free(struct ces_comm *comm, void *ptr);
