@@ -1436,11 +1436,11 @@ struct ces_binding {
  * its last validation that does not validate (ces_graph_validate's message
  * prefixed "lower: the graph does not validate: "); CES_ERR_LIMIT when an
  * unbound signal array finds no symmetric memory left (CES_STRIDE).
- * CES_ERR_UNSUPPORTED for ops the
- * device cannot run (flush without CAN_FLUSH_REMOTE_WRITES, u64 signals
- * without 64-bit memops), a wait that reads $i in a graph phase when the
- * stream is capturing, a u64 value above 2^63-1 in a signal that a >= wait
- * reads (CUDA compares 64-bit values cyclically), and a graph checked for
+ * CES_ERR_UNSUPPORTED for ops the device cannot run (flush without
+ * CAN_FLUSH_REMOTE_WRITES, u64 signals without 64-bit memops), a wait of a
+ * graph phase whose slot or value reads $i (the capture freezes it), a u64
+ * value above 2^63-1 in a signal that a >= wait reads (CUDA compares 64-bit
+ * values cyclically), and a graph checked for
  * other hardware queues than this process has (CUDA_DEVICE_MAX_CONNECTIONS,
  * default 8): `connections 0`, or N at least the graph's streams, needs
  * at least as many queues as streams, N below the streams exactly N; the
