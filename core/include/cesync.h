@@ -89,7 +89,9 @@ struct ces_alloc {
 struct ces_ctx;
 
 /* Creates a context.  hooks may be NULL for the C library's allocator; the
- * hooks are copied.  The context itself is allocated with the hooks.  Every
+ * hooks are copied (CES_ERR_INVALID, with no message, where one of the
+ * three functions is NULL).  The context itself is allocated with the hooks
+ * (CES_ERR_NOMEM when that fails).  Every
  * object made with a context (program, graph, report, communicator) keeps
  * using it until destroyed: destroy them before the context. */
 CES_API int ces_ctx_create(const struct ces_alloc *hooks, struct ces_ctx **out);
@@ -924,7 +926,11 @@ struct ces_check_sweep_row {
  * of a whole rank wherever that stops two of its streams or more, each
  * without and with the watchdog model.  *rows (free with ces_free) receives *n rows in
  * position order.  A stream of more unrolled ops than the checker takes is
- * CES_ERR_LIMIT, as from ces_check, before any fault is listed. */
+ * CES_ERR_LIMIT, as from ces_check, before any fault is listed, and so is
+ * CES_ERR_SEMANTIC for a graph that does not validate ("fault sweep: the
+ * graph does not validate: ..."); otherwise it returns the first error of
+ * a fault's check (ces_check's: a bad option, CES_ERR_NOMEM), with no
+ * rows. */
 CES_API int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                                   const struct ces_check_opts *opts,
                                   struct ces_check_sweep_row **rows, size_t *n);
