@@ -362,7 +362,8 @@ CES_API int ces_prog_print(struct ces_ctx *ctx, const struct ces_prog *p, char *
 CES_API int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p,
                             struct ces_graph **out);
 
-/* Parse + expand in one call, for a path ("-" = stdin). */
+/* Parse + expand in one call, for a path ("-" = stdin): the errors of
+ * ces_prog_parse_file and ces_prog_expand. */
 CES_API int ces_graph_load(struct ces_ctx *ctx, const char *path, struct ces_graph **out);
 
 /* ------------------------------------------------------------------------ */
@@ -991,8 +992,14 @@ CES_API void ces_promela_opts_init(struct ces_promela_opts *o);
  * wait is a guard over the indices that satisfy it (u32 `>=` cyclic).
  * CES_ERR_LIMIT when the graph is too large for the encoding, or for SPIN
  * (6.5 compiles no model whose d_steps before the longest and the longest's
- * statements add up to more than 2047: `d_step sequence too long`).  opts
- * may be NULL for the defaults; free *text with ces_free. */
+ * statements add up to more than 2047: `d_step sequence too long`).
+ * CES_ERR_INVALID for races or data above 2, a queue map that does not fit
+ * the graph, nfaults > 0 with faults NULL or a fault naming no write;
+ * CES_ERR_UNSUPPORTED for a drop or stop fault (only delays are modelled)
+ * and for a `connections any` graph without a queue map; CES_ERR_SEMANTIC
+ * for a graph that does not validate ("promela: the graph does not
+ * validate: ...").  opts may be NULL for the defaults; free *text with
+ * ces_free. */
 CES_API int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                              const struct ces_promela_opts *opts, char **text, size_t *len);
 /* end of generator and Promela */
