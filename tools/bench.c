@@ -153,7 +153,10 @@ static const char bench_usage[] =
     "when that is the slow mode's.  A prediction the model could not make is - in the table\n"
     "(err% too when neither was made) and empty in the CSV.\n"
     "The header names CUDA_DEVICE_MAX_CONNECTIONS: with fewer hardware queues per GPU (1)\n"
-    "the polled barriers run in their slow mode far less often (docs/PERFORMANCE.md).\n";
+    "the polled barriers run in their slow mode far less often (docs/PERFORMANCE.md).\n"
+    "CES_BENCH_TRACE set (to anything) announces each run of the table on stderr\n"
+    "before it starts, \"# running NAME at SIZE\" (NAME cesync/VARIANT, nccl-ce, nccl-kernel or\n"
+    "raw; SIZE as the table's bytes column), to tell which one hangs or fails.\n";
 
 /* the limits that the usage text names */
 _Static_assert(CES_COLL_MAX_CHUNKS == 1024, "bench's usage says --chunks 1..1024");

@@ -89,7 +89,9 @@ struct ces_alloc {
 struct ces_ctx;
 
 /* Creates a context.  hooks may be NULL for the C library's allocator; the
- * hooks are copied.  The context itself is allocated with the hooks.  Every
+ * hooks are copied (CES_ERR_INVALID, with no message, where one of the
+ * three functions is NULL).  The context itself is allocated with the hooks
+ * (CES_ERR_NOMEM when that fails).  Every
  * object made with a context (program, graph, report, communicator) keeps
  * using it until destroyed: destroy them before the context. */
 CES_API int ces_ctx_create(const struct ces_alloc *hooks, struct ces_ctx **out);
@@ -216,7 +218,9 @@ struct ces_block_info {
 
 struct ces_graph;
 
-/* Creates an empty graph of `ranks` ranks and `streams` streams per rank. */
+/* Creates an empty graph of `ranks` ranks and `streams` streams per rank:
+ * CES_ERR_INVALID for ranks outside 1..CES_MAX_RANKS or streams outside
+ * 1..CES_MAX_STREAMS. */
 CES_API int ces_graph_create(struct ces_ctx *ctx, uint32_t ranks, uint32_t streams,
                              struct ces_graph **out);
 CES_API void ces_graph_destroy(struct ces_graph *g);
@@ -226,7 +230,8 @@ CES_API void ces_graph_destroy(struct ces_graph *g);
  * a graph only where the process's queues are these (docs/FORMAT.md).
  * CES_CONNECTIONS_ANY (`connections any`): whatever queues CUDA gives the
  * streams - checked under every assignment of each rank's streams to
- * queues, run under any CUDA_DEVICE_MAX_CONNECTIONS. */
+ * queues, run under any CUDA_DEVICE_MAX_CONNECTIONS.  CES_ERR_INVALID for
+ * any other value above CES_MAX_STREAMS. */
 #define CES_CONNECTIONS_ANY UINT32_MAX
 CES_API int ces_graph_set_connections(struct ces_graph *g, uint32_t connections);
 
@@ -234,7 +239,9 @@ CES_API int ces_graph_set_connections(struct ces_graph *g, uint32_t connections)
  * and buffers and signals share one name space (the .ces format and
  * ces_launch's bindings name both alike): a buffer may not take a signal's
  * name, nor a signal a buffer's (CES_ERR_INVALID).  The index of the new
- * entry is stored in *idx (may be NULL). */
+ * entry is stored in *idx (may be NULL).  CES_ERR_INVALID too for a buffer
+ * size outside 1..2^48 (CES_MAX_BYTES), a signal width other than CES_U32
+ * or CES_U64, or signal slots outside 1..2^24. */
 CES_API int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size,
                                  uint32_t *idx);
 CES_API int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width,
@@ -244,13 +251,16 @@ CES_API int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t 
  * the ops), as `let` lines: r, n, p and i are refused (CES_ERR_INVALID). */
 CES_API int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value);
 
-/* Starts a new block; later ops go into it.  reps must be 1 for eager. */
+/* Starts a new block; later ops go into it.  reps must be 1 for eager and
+ * at least 1 for graph, kind one of enum ces_phase_kind (else
+ * CES_ERR_INVALID). */
 CES_API int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps);
 
 /* Appends a copy of *op to rank `rank`'s list in the current block (the
  * host's enqueue order on that rank); a write to CES_RANK_ALL appends one
  * write per rank.  Checks the indices against the tables
- * and the ranges against the sizes; a full check of the whole graph is
+ * and the ranges against the sizes (CES_ERR_INVALID, as for a rank out of
+ * range or no block added yet); a full check of the whole graph is
  * ces_graph_validate.  Fields the op's kind does not use (and flags but
  * CES_OPF_FROZEN, and CES_OPF_EXPECT on a consume) are stored as zero. */
 CES_API int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op);
@@ -352,7 +362,8 @@ CES_API int ces_prog_print(struct ces_ctx *ctx, const struct ces_prog *p, char *
 CES_API int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p,
                             struct ces_graph **out);
 
-/* Parse + expand in one call, for a path ("-" = stdin). */
+/* Parse + expand in one call, for a path ("-" = stdin): the errors of
+ * ces_prog_parse_file and ces_prog_expand. */
 CES_API int ces_graph_load(struct ces_ctx *ctx, const char *path, struct ces_graph **out);
 
 /* ------------------------------------------------------------------------ */
@@ -486,11 +497,17 @@ struct ces_coll_params {
  * 1 iteration, root 0). */
 CES_API void ces_coll_params_init(struct ces_coll_params *p, uint32_t coll);
 
-/* Generates the .ces program text of a collective.  CES_ERR_UNSUPPORTED if the
- * protocol cannot express that collective or phase kind; CES_ERR_LIMIT,
- * before writing it, for a text that could not expand (nccl's eager
- * barrier, a phase per iteration: past 2^20 iterations, 2^24 / ranks from
- * 17 ranks). */
+/* Generates the .ces program text of a collective.  CES_ERR_INVALID, naming
+ * the field, for parameters out of range (coll, proto, ranks, bytes, ranks
+ * x bytes past 2^48, root, iterations, phase, first_iter, wake, alltoall's
+ * bytes not a multiple of ranks, sendrecv's pairs, chunks and slots) or
+ * flags that contradict each other;
+ * CES_ERR_UNSUPPORTED if the protocol cannot express that collective or
+ * phase kind, or the collective takes no such flag; CES_ERR_LIMIT, before
+ * writing it, for a text that could not expand (nccl's eager barrier, a
+ * phase per iteration: past 2^20 iterations, 2^24 / ranks from 17 ranks).
+ * ces_coll_program and ces_coll_build return these too, before they parse
+ * (and expand) the text. */
 CES_API int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char **text,
                             size_t *len);
 /* Source + parse: the symbolic program. */
@@ -529,7 +546,10 @@ struct ces_dot_overlay {
 
 /* Writes the graph as Graphviz dot: a cluster per rank, a lane per stream,
  * ops in program order, dashed write -> wait edges, dotted record -> await
- * edges, data edges for remote copies, a legend.  Deterministic.  Free *text with ces_free. */
+ * edges, data edges for remote copies, a legend.  Deterministic.  Free *text with ces_free.
+ * CES_ERR_INVALID for an overlay whose marks are NULL with nmarks > 0, or a
+ * mark that names a block, rank or op the graph does not have or an
+ * unknown style. */
 CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_dot_overlay *overlay, char **text, size_t *len);
 
@@ -538,8 +558,9 @@ CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
  * with another ending is CES_ERR_INVALID, nothing written.  `path`
  * is replaced only when complete: the output goes to a temporary file beside
  * it (PATH.XXXXXX, with the mode `path` has or a new file would get), renamed
- * over it; on an error (CES_ERR_IO) the temporary file is removed and `path`
- * is left as it was.  A symbolic link stays and the file it names is
+ * over it; on an error (CES_ERR_IO, or CES_ERR_SYSTEM when `dot` cannot be
+ * started or waited for) the temporary file is removed and `path` is left
+ * as it was.  A symbolic link stays and the file it names is
  * replaced; a `path` that is no regular file (a device, a named pipe) is
  * written in place. */
 CES_API int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path);
@@ -831,9 +852,14 @@ struct ces_check_report;
 
 /* Checks `g` (which must be validated) under `opts` (NULL = defaults).
  * Returns CES_OK when the check ran - whatever the verdict - with a new
- * report in *out; an error (bad option, a fault naming no op, a replay
- * string that does not fit the graph, out of memory) leaves *out NULL and
- * sets the context's message.  Running out of `max_memory` is not an error:
+ * report in *out; an error leaves *out NULL and sets the context's message:
+ * CES_ERR_INVALID for a bad option, a fault naming no op, a queue map or a
+ * replay string that does not fit the graph; CES_ERR_SEMANTIC for a graph
+ * changed since its last validation that does not validate; CES_ERR_LIMIT
+ * for a schedule larger than the checker takes (docs/SEMANTICS.md section
+ * 10: a stream's unrolled ops, the slots, the links, streams and delay
+ * faults together, a `connections any` graph's CES_QUEUE_MAPS_MAX
+ * assignments); CES_ERR_NOMEM.  Running out of `max_memory` is not an error:
  * it gives CES_V_INCOMPLETE, checked before each allocation (the model,
  * states, the visited set), and the context's message then says what
  * needed the memory.  The report refers to `g` (it formats ops
@@ -869,7 +895,8 @@ CES_API int ces_verdict_format(uint32_t verdict, char *buf, size_t size);
 
 /* The human report: first line `verdict: ...`, then per defect the numbered
  * steps, the replay string, the blocked set / race / mismatch, then the
- * statistics.  ces_check_report_text returns it (free with ces_free). */
+ * statistics.  ces_check_report_text returns it (free with ces_free);
+ * ces_check_report_print writes it to f (CES_ERR_IO when that fails). */
 CES_API int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
                                   char **text, size_t *len);
 CES_API int ces_check_report_print(struct ces_ctx *ctx, const struct ces_check_report *r,
@@ -900,7 +927,11 @@ struct ces_check_sweep_row {
  * of a whole rank wherever that stops two of its streams or more, each
  * without and with the watchdog model.  *rows (free with ces_free) receives *n rows in
  * position order.  A stream of more unrolled ops than the checker takes is
- * CES_ERR_LIMIT, as from ces_check, before any fault is listed. */
+ * CES_ERR_LIMIT, as from ces_check, before any fault is listed, and so is
+ * CES_ERR_SEMANTIC for a graph that does not validate ("fault sweep: the
+ * graph does not validate: ..."); otherwise it returns the first error of
+ * a fault's check (ces_check's: a bad option, CES_ERR_NOMEM), with no
+ * rows. */
 CES_API int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                                   const struct ces_check_opts *opts,
                                   struct ces_check_sweep_row **rows, size_t *n);
@@ -920,7 +951,8 @@ struct ces_gen_opts {
 CES_API void ces_gen_opts_init(struct ces_gen_opts *o); /* the defaults (mutate_pct 45) */
 
 /* A small random valid schedule, a function of seed and opts only (opts may
- * be NULL for the defaults).  Steps are correct protocol pieces (a push
+ * be NULL for the defaults; a field outside the ranges above, or mutate_pct
+ * above 100, is CES_ERR_INVALID naming it).  Steps are correct protocol pieces (a push
  * transfer with a ready/done handshake, a local copy, a barrier) of which a
  * share is mutated (a wait dropped or moved, a target nobody writes, a
  * stale-flag constant, a missing await, a reused chunk ...). */
@@ -960,8 +992,14 @@ CES_API void ces_promela_opts_init(struct ces_promela_opts *o);
  * wait is a guard over the indices that satisfy it (u32 `>=` cyclic).
  * CES_ERR_LIMIT when the graph is too large for the encoding, or for SPIN
  * (6.5 compiles no model whose d_steps before the longest and the longest's
- * statements add up to more than 2047: `d_step sequence too long`).  opts
- * may be NULL for the defaults; free *text with ces_free. */
+ * statements add up to more than 2047: `d_step sequence too long`).
+ * CES_ERR_INVALID for races or data above 2, a queue map that does not fit
+ * the graph, nfaults > 0 with faults NULL or a fault naming no write;
+ * CES_ERR_UNSUPPORTED for a drop or stop fault (only delays are modelled)
+ * and for a `connections any` graph without a queue map; CES_ERR_SEMANTIC
+ * for a graph that does not validate ("promela: the graph does not
+ * validate: ...").  opts may be NULL for the defaults; free *text with
+ * ces_free. */
 CES_API int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                              const struct ces_promela_opts *opts, char **text, size_t *len);
 /* end of generator and Promela */
@@ -1041,7 +1079,9 @@ CES_API const char *ces_model_kind_name(uint32_t i);
  * names the input in messages (NULL: "<model>"). */
 CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
                             const struct ces_model *base, struct ces_model *out);
-/* Reads and parses a model file (named: "-" is refused, CES_ERR_INVALID). */
+/* Reads and parses a model file (named: "-" is refused, CES_ERR_INVALID).
+ * CES_ERR_IO when it cannot be opened or read, CES_ERR_LIMIT when it holds
+ * more than 1 MiB; then ces_model_parse's errors. */
 CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model *base,
                            struct ces_model *out);
 /* Writes a model as a model file (every field, one per line, with a comment
@@ -1214,7 +1254,13 @@ struct ces_comm;
  * local file system).  Blocks until all ranks have joined or the timeout
  * (CES_TIMEOUT_MS) passes (CES_ERR_TIMEOUT, naming the missing ranks).
  * CES_ERR_INVALID for rank >= size, size < 1 or > CES_MAX_RANKS, a device
- * that does not exist, or more ranks than GPUs without CES_SHARE_GPUS=1.  The context must outlive the communicator. */
+ * that does not exist, more ranks than GPUs without CES_SHARE_GPUS=1, or a
+ * malformed CES_TIMEOUT_MS, CES_STRIDE, CES_P2P_STAGE_MAX or
+ * CES_P2P_SIDE_MIN; CES_ERR_UNSUPPORTED without a CUDA driver (no GPU, or
+ * older than CUDA 13) or on a device without virtual memory management;
+ * CES_ERR_CUDA when a driver call fails; CES_ERR_SYSTEM, CES_ERR_PEER_FAILED
+ * or CES_ERR_TIMEOUT from the bootstrap's socket and shared page; CES_ERR_NOMEM.
+ * The context must outlive the communicator. */
 CES_API int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
                           const char *bootstrap, struct ces_comm **out);
 /* As ces_comm_init with rank, size and device from the torchrun-style
@@ -1228,7 +1274,11 @@ CES_API int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous,
 /* One process driving `ndev` GPUs: creates comms[0..ndev-1], comms[i] being
  * rank i on device devices[i] (devices NULL: device i, or i modulo the GPU
  * count with CES_SHARE_GPUS=1).  The communicators
- * share one virtual range; destroy each with ces_comm_destroy. */
+ * share one virtual range; destroy each with ces_comm_destroy.  The errors
+ * of ces_comm_init (CES_ERR_INVALID also for ndev outside 1..CES_MAX_RANKS),
+ * and CES_ERR_UNSUPPORTED, naming them, for ranks that would share a GPU
+ * under fewer than 8 hardware queues (CUDA_DEVICE_MAX_CONNECTIONS) or more
+ * than 4 ranks on one GPU. */
 CES_API int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
                               struct ces_comm **comms);
 /* Destroys the communicator: stops its watchdog, unmaps and releases all its
@@ -1243,8 +1293,14 @@ CES_API int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *dev
  * waits (up to the timeout) for the peers to destroy theirs. */
 CES_API int ces_comm_destroy(struct ces_comm *comm);
 /* Marks the communicator failed now, prints the diagnosis of any blocked
- * stream and releases its waits; later calls return CES_ERR_TIMEOUT.  On a
- * communicator that has failed already it returns that failure. */
+ * stream and releases its waits, and returns CES_OK; its peers then fail
+ * with CES_ERR_PEER_FAILED.  Its status becomes CES_ERR_TIMEOUT: every
+ * later call listed above returns CES_ERR_TIMEOUT and does nothing, the
+ * message "rank R: the communicator failed: aborted by ces_comm_abort (see
+ * the watchdog's diagnosis)", while ces_comm_destroy and the queries still
+ * work (ces_comm_status returns CES_ERR_TIMEOUT).  On a communicator that
+ * has failed already it changes nothing and returns that failure;
+ * CES_ERR_INVALID for NULL. */
 CES_API int ces_comm_abort(struct ces_comm *comm);
 /* CES_OK while healthy; once failed, CES_ERR_TIMEOUT (this rank timed out or
  * was aborted), CES_ERR_PEER_FAILED, the error of a collective, group or
@@ -1260,13 +1316,22 @@ CES_API int ces_comm_device(const struct ces_comm *comm);
 /* Collective: every rank calls it with the same size, in the same order of
  * ces_mem_alloc/ces_mem_free calls.  *ptr receives this rank's device address
  * (zero-filled); the same offset is used on every rank.  The size is rounded
- * up to the allocation granularity.  CES_ERR_INVALID for a size unlike an
- * earlier rank's (the call takes no place in the order: the corrected call
- * is that allocation) and, in one process, once a rank of the team was
- * destroyed. */
+ * up to the allocation granularity.  CES_ERR_INVALID for bytes outside
+ * 1..2^48 (CES_MAX_BYTES), for a size unlike an earlier rank's (the call
+ * takes no place in the order: the corrected call is that allocation) and,
+ * in one process, once a rank of the team was destroyed; CES_ERR_LIMIT
+ * when the rank's symmetric memory (CES_STRIDE) has no room left for it
+ * ("symmetric memory exhausted: ..."); CES_ERR_CUDA or CES_ERR_NOMEM when
+ * CUDA or the host refuses the memory; in multi-process mode, from the
+ * exchange of the memory with the peers over the bootstrap,
+ * CES_ERR_TIMEOUT, CES_ERR_PEER_FAILED or CES_ERR_SYSTEM (CES_ERR_INTERNAL
+ * when a peer's handle is missing); on a failed communicator its
+ * failure. */
 CES_API int ces_mem_alloc(struct ces_comm *comm, size_t bytes, void **ptr);
-/* Collective; ptr must come from ces_mem_alloc on this communicator, and
- * be freed once on it (CES_ERR_INVALID the second time).  On
+/* Collective; ptr must be what ces_mem_alloc returned on this communicator
+ * (CES_ERR_INVALID for any other address, a pointer inside an allocation
+ * among them), and be freed once on it (CES_ERR_INVALID the second time);
+ * NULL frees nothing and returns CES_OK.  On
  * a failed communicator it frees nothing (its streams may still use the
  * memory) and returns the failure: ces_comm_destroy releases the memory. */
 CES_API int ces_mem_free(struct ces_comm *comm, void *ptr);
@@ -1312,7 +1377,13 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  * root's, on an internal stream of the
  * communicator (CES_COLL_F_OVERLAP), forked from and joined back into
  * `stream` within the call, so the call is still ordered on `stream` alone.
- * Argument errors return CES_ERR_INVALID before anything is enqueued. */
+ * Argument errors return CES_ERR_INVALID before anything is enqueued, as
+ * do the other refusals every rank makes alike: CES_ERR_UNSUPPORTED for
+ * memops the device lacks, CES_ERR_LIMIT when the collective's flag arrays
+ * find no symmetric memory left (CES_STRIDE); they leave the communicator
+ * healthy.  A CUDA error (CES_ERR_CUDA) or host memory exhausted
+ * (CES_ERR_NOMEM) fails it (see the watchdog above); on a failed
+ * communicator every call returns the failure and does nothing. */
 CES_API int ces_alltoall(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
                          ces_stream_t stream);
 CES_API int ces_allgather(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
@@ -1328,10 +1399,14 @@ CES_API int ces_barrier(struct ces_comm *comm, ces_stream_t stream);
 
 /* Point to point in a group: between ces_group_start and ces_group_end a rank
  * declares its sends and receives (symmetric buffers at any offsets, at most
- * one send and one receive per peer, CES_MAX_PAIRS per rank); ces_group_end
- * enqueues them on `stream`.  ces_send and ces_recv return CES_ERR_INVALID
- * for bytes outside 1..2^48 (CES_MAX_BYTES) or past the end of the buffer's
- * allocation, and for a peer that is not another rank.  Every send needs
+ * one send and one receive per peer, CES_ERR_INVALID for a second, and
+ * CES_MAX_PAIRS sends and receives together per rank, CES_ERR_LIMIT past
+ * that); ces_group_end enqueues them on `stream`.  ces_send and
+ * ces_recv return CES_ERR_INVALID outside a group, for bytes outside
+ * 1..2^48 (CES_MAX_BYTES) or past the end of the buffer's allocation, and
+ * for a peer that is not another rank; ces_group_start CES_ERR_INVALID in
+ * a group, ces_group_end without one, and CES_ERR_UNSUPPORTED on a
+ * communicator of more than 8 ranks.  Every send needs
  * the matching receive of the same size (else CES_ERR_INVALID on every
  * rank, nothing enqueued; in one process only the last rank's
  * ces_group_end returns it, the others having returned CES_OK before the
@@ -1366,13 +1441,29 @@ struct ces_binding {
  * into `stream`.  Every buffer must be bound; a signal array that is not
  * bound is allocated by the communicator (zero-filled) at the first launch
  * naming it and reused, with its values, by later launches.  The graph's
- * rank count must equal the communicator's size.  CES_ERR_UNSUPPORTED for
- * ops the device cannot run (flush without CAN_FLUSH_REMOTE_WRITES, u64
- * signals without 64-bit memops), and for a graph checked for other
- * hardware queues than this process has (CUDA_DEVICE_MAX_CONNECTIONS,
+ * rank count must equal the communicator's size.  CES_ERR_INVALID for that,
+ * for a buffer not bound, and for a binding that is not symmetric memory of
+ * this communicator large enough for its buffer or signal array (a signal
+ * array also 8-byte aligned), or an unbound signal array larger than its
+ * name's first launch allocated; CES_ERR_SEMANTIC for a graph changed since
+ * its last validation that does not validate (ces_graph_validate's message
+ * prefixed "lower: the graph does not validate: "); CES_ERR_LIMIT when an
+ * unbound signal array finds no symmetric memory left (CES_STRIDE).
+ * CES_ERR_UNSUPPORTED for ops the device cannot run (flush without
+ * CAN_FLUSH_REMOTE_WRITES, u64 signals without 64-bit memops), a wait of a
+ * graph phase whose slot or value reads $i (the capture freezes it), a u64
+ * value above 2^63-1 in a signal that a >= wait reads (CUDA compares 64-bit
+ * values cyclically), and a graph checked for
+ * other hardware queues than this process has (CUDA_DEVICE_MAX_CONNECTIONS,
  * default 8): `connections 0`, or N at least the graph's streams, needs
  * at least as many queues as streams, N below the streams exactly N; the
- * message names both numbers (docs/FORMAT.md, "Hardware queues").
+ * message names both numbers (docs/FORMAT.md, "Hardware queues").  A graph
+ * of `connections any` (CES_CONNECTIONS_ANY), checked under every
+ * assignment of each rank's streams to queues, runs under any number of
+ * queues.  These refusals come before anything is enqueued and leave the
+ * communicator healthy; a CUDA error (CES_ERR_CUDA) or host memory
+ * exhausted (CES_ERR_NOMEM) fails it (see the watchdog above), and on a
+ * failed communicator it returns the failure and does nothing.
  * produce/consume ops enqueue nothing. */
 CES_API int ces_launch(struct ces_comm *comm, const struct ces_graph *g,
                        const struct ces_binding *bindings, size_t nbindings,

@@ -1223,6 +1223,11 @@ static void test_help(void **state)
     assert_non_null(strstr(out, "wake chain of K copies (0..256, "));
     assert_non_null(strstr(out, "  -- COLL               COLL, as -- names the schedule in the "
                                 "other commands\n"));
+    /* every variable the bench reads itself (CES_BENCH_TRACE was in none) */
+    assert_non_null(strstr(out, "CES_BENCH_TRACE set (to anything) announces each run of the "
+                                "table on stderr\nbefore it starts, \"# running NAME at SIZE\" (NAME "
+                                "cesync/VARIANT, nccl-ce, nccl-kernel or\nraw; SIZE as the "
+                                "table's bytes column), to tell which one hangs or fails.\n"));
     free(out);
     rmdir(dir);
 }
