@@ -900,6 +900,99 @@ static void test_graph_phase_on_the_legacy_stream(void **state)
     fixture_end(&fx);
 }
 
+/* ces_launch's bindings, found by name in one pass over them: a buffer
+ * bound twice takes its last binding (NULL there: not bound), a signal
+ * bound twice must be bound well by each, a binding that names nothing (or
+ * no name) is passed over, and the errors come buffer by buffer, then
+ * signal by signal (a signal's array before them allocated).  A long name
+ * shows its first 48 bytes and "..." (it showed whole). */
+static void launch_refused(struct fixture *fx, struct ces_graph *g, const struct ces_binding *bd,
+                           size_t nb, const char *want)
+{
+    assert_int_equal(ces_launch(&fx->comm[0], g, bd, nb, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx->ctx), want);
+    assert_int_equal(ces_comm_status(&fx->comm[0]), CES_OK);
+}
+
+static void test_launch_bindings(void **state)
+{
+    char bname[80], sname[80], shown[2][64], want[320], stack = 0;
+    struct fixture fx;
+    struct ces_graph *g = NULL;
+    uint32_t f;
+    void *b[2];
+
+    (void)state;
+    live_team(&fx, b);
+    memset(bname, 'b', 70);
+    bname[70] = '\0';
+    memset(sname, 's', 70);
+    sname[70] = '\0';
+    snprintf(shown[0], sizeof(shown[0]), "%.48s...", bname);
+    snprintf(shown[1], sizeof(shown[1]), "%.48s...", sname);
+    assert_int_equal(ces_graph_create(fx.ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, bname, 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 2, &f), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, sname, CES_U64, 4, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {f, r, r}, .value = 1};
+
+        assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_wd_init(&fx.comm[0]);
+    {
+        struct ces_binding none[] = {{"nothing", b[0]}, {NULL, b[0]}};
+        struct ces_binding last_null[] = {{bname, b[0]}, {bname, NULL}};
+        struct ces_binding last_bad[] = {{bname, b[0]}, {bname, &stack}};
+        struct ces_binding sig_bad[] = {
+            {bname, &stack}, {sname, &stack}, {"nothing", NULL}, {bname, b[0]}, {sname, b[0]}};
+        struct ces_binding sig_odd[] = {{sname, b[0]}, {bname, b[0]}, {sname, (char *)b[0] + 4}};
+        struct ces_binding good[] = {{NULL, NULL}, {sname, b[0]}, {"x", NULL}, {bname, b[0]}};
+
+        snprintf(want, sizeof(want), "ces_launch: buffer %s is not bound", shown[0]);
+        launch_refused(&fx, g, none, 2, want);
+        launch_refused(&fx, g, last_null, 2, want);
+        snprintf(want, sizeof(want),
+                 "ces_launch: buffer %s (%p) is not symmetric memory of this communicator "
+                 "(allocate it with ces_mem_alloc)",
+                 shown[0], (void *)&stack);
+        launch_refused(&fx, g, last_bad, 2, want);
+        assert_int_equal(fx.comm[0].signals.len, 0);
+        snprintf(want, sizeof(want),
+                 "signal %s is bound to %p, which is not 32 bytes of symmetric memory of this "
+                 "communicator",
+                 shown[1], (void *)&stack);
+        launch_refused(&fx, g, sig_bad, 5, want);
+        assert_int_equal(fx.comm[0].signals.len, 1); /* f's, allocated before */
+        snprintf(want, sizeof(want), "signal %s is bound to %p, which is not 8-byte aligned",
+                 shown[1], (void *)((char *)b[0] + 4));
+        launch_refused(&fx, g, sig_odd, 3, want);
+        batches = 0;
+        assert_int_equal(ces_launch(&fx.comm[0], g, good, 4, NULL), CES_OK);
+        assert_int_equal(batches, 1);
+        assert_int_equal(fx.comm[0].signals.len, 1);
+        /* rank 1 takes f's array too, so that both ranks release it */
+        ces_wd_init(&fx.comm[1]);
+        good[1].ptr = good[3].ptr = b[1];
+        assert_int_equal(ces_launch(&fx.comm[1], g, good, 4, NULL), CES_OK);
+        assert_int_equal(batches, 2);
+    }
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_cuda_signals_drop(&fx.comm[r], true);
+        ces_vec_free(fx.ctx, &fx.comm[r].signals);
+        ces_vec_free(fx.ctx, &fx.comm[r].scratch_params);
+        pthread_cond_destroy(&fx.comm[r].wd_cond);
+        pthread_mutex_destroy(&fx.comm[r].wd_mirror_lock);
+        pthread_mutex_destroy(&fx.comm[r].wd_lock);
+        assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
+    }
+    assert_int_equal(mapped, 0);
+    ces_graph_destroy(g);
+    fixture_end(&fx);
+}
+
 /* In one process the last rank to end a group issues every rank's part.
  * A rank aborted, or destroyed, after its own ces_group_end got its part
  * issued all the same (work queued on a communicator that promised to do
@@ -1168,6 +1261,7 @@ int main(void)
         cmocka_unit_test(test_group_after_a_rank_aborted),
         cmocka_unit_test(test_group_after_a_rank_destroyed),
         cmocka_unit_test(test_graph_phase_on_the_legacy_stream),
+        cmocka_unit_test(test_launch_bindings),
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),
         cmocka_unit_test(test_env_settings_refused),
