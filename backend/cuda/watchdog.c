@@ -1095,16 +1095,21 @@ void ces_wd_init(struct ces_comm *c)
 
 int ces_wd_start(struct ces_comm *c)
 {
+    int err;
+
     wd_beat(c); /* before the thread runs: a rank that dies before its first look
                  * is judged silent too */
     c->wd_peers = ces_malloc(c->ctx, sizeof(*c->wd_peers) * c->size);
     if (c->wd_peers == NULL)
         return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory starting the watchdog");
     memset(c->wd_peers, 0, sizeof(*c->wd_peers) * c->size);
-    if (pthread_create(&c->wd_thread, NULL, wd_main, c) != 0) {
+    err = pthread_create(&c->wd_thread, NULL, wd_main, c);
+    if (err != 0) {
         ces_free(c->ctx, c->wd_peers);
         c->wd_peers = NULL;
-        return ces_ctx_error(c->ctx, CES_ERR_SYSTEM, "cannot start the watchdog thread");
+        return ces_ctx_error(c->ctx, CES_ERR_SYSTEM,
+                             "rank %" PRIu32 ": cannot start the watchdog thread: %s", c->rank,
+                             strerror(err));
     }
     c->wd_started = 1;
     return CES_OK;

@@ -15,6 +15,7 @@
 #include "ces_test.h"
 #include "runtime.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 #include <stdlib.h>
@@ -250,6 +251,93 @@ static CUresult CUDAAPI fake_stream_create(CUstream *s, unsigned int flags)
     return CUDA_SUCCESS;
 }
 
+/* Creating communicators: two devices, whose primary context (or total
+ * memory) fails on device `retain_fail` (`total_fail`), -1 for none. */
+static int retain_fail, total_fail;
+
+static CUresult CUDAAPI fake_init(unsigned int flags)
+{
+    (void)flags;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_device_count(int *n)
+{
+    *n = 2;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_device_get(CUdevice *d, int ordinal)
+{
+    *d = (CUdevice)ordinal;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_retain(CUcontext *ctx, CUdevice d)
+{
+    if ((int)d == retain_fail)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    *ctx = (CUcontext)(uintptr_t)(0x100 + d);
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_attribute(int *v, CUdevice_attribute a, CUdevice d)
+{
+    (void)a, (void)d;
+    *v = 1;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_priorities(int *lo, int *hi)
+{
+    *lo = *hi = 0;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_stream_create_prio(CUstream *s, unsigned int flags, int prio)
+{
+    (void)flags, (void)prio;
+    *s = (CUstream)(uintptr_t)0x5d;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_event_create(CUevent *e, unsigned int flags)
+{
+    (void)flags;
+    *e = (CUevent)(uintptr_t)0x5e;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_granularity(size_t *g, const CUmemAllocationProp *prop,
+                                         CUmemAllocationGranularity_flags flags)
+{
+    (void)prop, (void)flags;
+    *g = 2 << 20;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_total_mem(size_t *n, CUdevice d)
+{
+    *n = (size_t)1 << 30;
+    return (int)d == total_fail ? CUDA_ERROR_INVALID_DEVICE : CUDA_SUCCESS;
+}
+
+/* The driver table as the loader would hand it out: the stand-ins above
+ * (no GPU is touched, here or on a machine that has one). */
+const struct ces_cu_api *ces_cu_load(void)
+{
+    return ces_cu();
+}
+
+/* No thread of this test's may start: the one call that reaches this is
+ * the watchdog's start, which must say why it could not. */
+int pthread_create(pthread_t *restrict t, const pthread_attr_t *restrict attr,
+                   void *(*fn)(void *), void *restrict arg)
+{
+    (void)t, (void)attr, (void)fn, (void)arg;
+    return EAGAIN;
+}
+
 static void fakes_install(void)
 {
     /* The table is a plain static object of cu_api.c that ces_cu() hands
@@ -274,6 +362,17 @@ static void fakes_install(void)
     t->p_cuStreamSynchronize = fake_stream_sync;
     t->p_cuStreamBatchMemOp = fake_batch;
     t->p_cuStreamCreate = fake_stream_create;
+    t->p_cuInit = fake_init;
+    t->p_cuDeviceGetCount = fake_device_count;
+    t->p_cuDeviceGet = fake_device_get;
+    t->p_cuDevicePrimaryCtxRetain = fake_retain;
+    t->p_cuDeviceGetAttribute = fake_attribute;
+    t->p_cuCtxGetStreamPriorityRange = fake_priorities;
+    t->p_cuStreamCreateWithPriority = fake_stream_create_prio;
+    t->p_cuEventCreate = fake_event_create;
+    t->p_cuMemGetAllocationGranularity = fake_granularity;
+    t->p_cuDeviceTotalMem = fake_total_mem;
+    retain_fail = total_fail = -1;
     captured_on = launched_on = NULL;
     captures = launches = batches = 0;
     stream_busy = context_dead = streams_destroyed = events_destroyed = ranges_freed = 0;
@@ -1146,6 +1245,68 @@ static void test_init_env_numbers(void **state)
     fixture_end(&fx);
 }
 
+/* A CUDA call of ces_comm_init_all that fails for one rank: the message
+ * said the call and the driver's error but not which rank, on which
+ * device; now it names both first.  Nothing is left behind (the rank made
+ * before it is freed). */
+static void init_all_fails(struct fixture *fx, const int *devices, const char *head,
+                           const char *tail)
+{
+    struct ces_comm *comms[2] = {NULL, NULL};
+    const char *msg;
+    size_t n;
+
+    assert_int_equal(ces_comm_init_all(fx->ctx, 2, devices, comms), CES_ERR_CUDA);
+    assert_null(comms[0]);
+    assert_null(comms[1]);
+    msg = ces_ctx_last_error(fx->ctx);
+    n = strlen(msg);
+    if (strncmp(msg, head, strlen(head)) != 0 || n < strlen(tail) ||
+        strcmp(msg + n - strlen(tail), tail) != 0)
+        fail_msg("'%s', expected '%s...%s'", msg, head, tail);
+}
+
+static void test_init_all_names_the_rank(void **state)
+{
+    static const int swapped[] = {1, 0};
+    struct fixture fx;
+
+    (void)state;
+    fixture_init(&fx);
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    retain_fail = 1;
+    init_all_fails(&fx, NULL, "rank 1 (device 1): ",
+                   ": cuDevicePrimaryCtxRetain(&c->cuctx, c->cudev) failed: CUDA_ERROR_? (2): "
+                   "stand-in");
+    init_all_fails(&fx, swapped, "rank 0 (device 1): ",
+                   ": cuDevicePrimaryCtxRetain(&c->cuctx, c->cudev) failed: CUDA_ERROR_? (2): "
+                   "stand-in");
+    retain_fail = -1;
+    total_fail = 0;
+    init_all_fails(&fx, swapped, "rank 1 (device 0): ",
+                   ": cuDeviceTotalMem(&total, c->cudev) failed: CUDA_ERROR_? (101): stand-in");
+    fixture_end(&fx);
+}
+
+/* The watchdog's thread not started: the message named neither the rank
+ * nor pthread_create's error. */
+static void test_watchdog_start_says_why(void **state)
+{
+    struct fixture fx;
+    char want[160];
+
+    (void)state;
+    fixture_init(&fx);
+    fx.comm[1].team = &fx.team;
+    assert_int_equal(ces_wd_start(&fx.comm[1]), CES_ERR_SYSTEM);
+    snprintf(want, sizeof(want), "rank 1: cannot start the watchdog thread: %s",
+             strerror(EAGAIN));
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_false(fx.comm[1].wd_started);
+    assert_null(fx.comm[1].wd_peers);
+    fixture_end(&fx);
+}
+
 /* CES_TIMEOUT_MS, CES_P2P_STAGE_MAX and CES_P2P_SIDE_MIN as a communicator
  * reads them: a value that was not a number in range was taken for what
  * strtoull made of it ("2s" a timeout of 2 ms, "-1" one of 49 days, "64MB"
@@ -1265,6 +1426,8 @@ int main(void)
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),
         cmocka_unit_test(test_env_settings_refused),
+        cmocka_unit_test(test_init_all_names_the_rank),
+        cmocka_unit_test(test_watchdog_start_says_why),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
