@@ -150,21 +150,25 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
         return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory issuing memops");
     p = c->scratch_params.data;
     memset(&step, 0, sizeof(step));
+    /* A stream the watchdog has no slot for refuses the call (its waits
+     * would go unwatched); the error fails the communicator (issue_failed). */
     if (is->watch && call->waits) {
         slot = ces_wd_slot(c, s);
-        if (slot >= 0) {
-            seq = atomic_load(&c->watched[slot].enqueued) + 1;
-            step.seq = seq;
-            step.stream = call->stream;
-            step.call = is->call;
-            snprintf(step.what, sizeof(step.what), "%s", is->what);
-            pthread_mutex_lock(&c->wd_lock);
-            step.first_wait = c->nwaits_total;
-        }
+        if (slot < 0)
+            return slot;
+        seq = atomic_load(&c->watched[slot].enqueued) + 1;
+        step.seq = seq;
+        step.stream = call->stream;
+        step.call = is->call;
+        snprintf(step.what, sizeof(step.what), "%s", is->what);
+        pthread_mutex_lock(&c->wd_lock);
+        step.first_wait = c->nwaits_total;
     } else if (call->waits && call->count > 0 && c->progress_dev != 0 &&
                CES_VEC_AT(&is->blk->memops, struct ces_cuda_memop, call->first).kind ==
                    CES_MEMOP_ENTER) {
         fslot = ces_wd_slot(c, s);
+        if (fslot < 0)
+            return fslot;
         step.stream = call->stream;
         step.call = is->call;
         snprintf(step.what, sizeof(step.what), "%s", is->what);

@@ -99,11 +99,19 @@ int ces_wd_slot(struct ces_comm *c, CUstream s)
     if (slot >= 0)
         return slot;
     pthread_mutex_lock(&c->wd_lock);
-    if (c->nwatched < CES_WD_STREAMS) {
+    if (c->nwatched == CES_WD_STREAMS) {
+        slot = ces_ctx_error(c->ctx, CES_ERR_LIMIT,
+                             "rank %" PRIu32 ": the watchdog watches at most %u CUDA streams per "
+                             "communicator, and stream %p would be the %uth (a stream keeps its "
+                             "slot until ces_comm_destroy)",
+                             c->rank, CES_WD_STREAMS, (void *)s, CES_WD_STREAMS + 1);
+    } else {
         struct ces_wd_stream *w = &c->watched[c->nwatched];
 
         w->steps = ces_malloc(c->ctx, sizeof(*w->steps) * CES_WD_STEPS);
-        if (w->steps != NULL) {
+        if (w->steps == NULL) {
+            slot = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory watching a stream");
+        } else {
             w->stream = s;
             atomic_init(&w->enqueued, 0);
             w->seen = 0;

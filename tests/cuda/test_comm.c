@@ -1092,6 +1092,76 @@ static void test_launch_bindings(void **state)
     fixture_end(&fx);
 }
 
+/* Eager launches whose waits the watchdog watches, each on a stream of its
+ * own: the 65th stream had no watch slot left, and its launch returned
+ * CES_OK with its waits unwatched (a hang there would never be reported).
+ * Now it enqueues nothing and returns CES_ERR_LIMIT, naming the limit, and
+ * fails the communicator (its peers may have enqueued their parts). */
+static void test_launch_past_the_watch_slots(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g = NULL;
+    struct ces_comm *c;
+    uint32_t f;
+    void *b[2];
+    char want[256];
+
+    (void)state;
+    live_team(&fx, b);
+    c = &fx.comm[0];
+    assert_int_equal(ces_graph_create(fx.ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 2, &f), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {f, 1 - r, r}, .value = 1};
+        struct ces_op v = {.kind = CES_OP_WAIT, .cmp = CES_CMP_EQ, .slot = {f, r, 1 - r},
+                           .value = 1};
+
+        assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, r, &v), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_wd_init(&fx.comm[r]);
+        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*c->waits) * CES_WD_WAITS);
+        assert_non_null(fx.comm[r].waits);
+    }
+    /* rank 1 takes f's array too, so that both ranks release it */
+    assert_int_equal(ces_launch(&fx.comm[1], g, NULL, 0, NULL), CES_OK);
+    batches = 0;
+    for (uintptr_t i = 1; i <= CES_WD_STREAMS; i++)
+        assert_int_equal(ces_launch(c, g, NULL, 0, (ces_stream_t)(0x1000 + i)), CES_OK);
+    assert_int_equal(c->nwatched, CES_WD_STREAMS);
+    assert_int_equal(batches, CES_WD_STREAMS);
+    assert_int_equal(ces_launch(c, g, NULL, 0, (ces_stream_t)(0x1000 + CES_WD_STREAMS + 1)),
+                     CES_ERR_LIMIT);
+    snprintf(want, sizeof(want),
+             "rank 0: the watchdog watches at most 64 CUDA streams per communicator, and stream "
+             "%p would be the 65th (a stream keeps its slot until ces_comm_destroy)",
+             (void *)(uintptr_t)(0x1000 + CES_WD_STREAMS + 1));
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(batches, CES_WD_STREAMS);
+    assert_int_equal(ces_comm_status(c), CES_ERR_LIMIT);
+    c->state = CES_OK; /* to free the memory as a healthy rank */
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_comm *cr = &fx.comm[r];
+
+        ces_cuda_signals_drop(cr, true);
+        ces_vec_free(fx.ctx, &cr->signals);
+        ces_vec_free(fx.ctx, &cr->scratch_params);
+        for (uint32_t s = 0; s < cr->nwatched; s++)
+            ces_free(fx.ctx, cr->watched[s].steps);
+        ces_free(fx.ctx, cr->waits);
+        pthread_cond_destroy(&cr->wd_cond);
+        pthread_mutex_destroy(&cr->wd_mirror_lock);
+        pthread_mutex_destroy(&cr->wd_lock);
+        assert_int_equal(ces_mem_free(cr, b[r]), CES_OK);
+    }
+    assert_int_equal(mapped, 0);
+    ces_graph_destroy(g);
+    fixture_end(&fx);
+}
+
 /* In one process the last rank to end a group issues every rank's part.
  * A rank aborted, or destroyed, after its own ces_group_end got its part
  * issued all the same (work queued on a communicator that promised to do
@@ -1423,6 +1493,7 @@ int main(void)
         cmocka_unit_test(test_group_after_a_rank_destroyed),
         cmocka_unit_test(test_graph_phase_on_the_legacy_stream),
         cmocka_unit_test(test_launch_bindings),
+        cmocka_unit_test(test_launch_past_the_watch_slots),
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),
         cmocka_unit_test(test_env_settings_refused),

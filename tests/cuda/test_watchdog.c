@@ -1446,6 +1446,32 @@ static void test_stuck_mirror_moves_captured_reads(void **state)
     fixture_free(fx);
 }
 
+/* The watchdog has CES_WD_STREAMS (64) slots per communicator, one per
+ * stream, kept until the communicator is destroyed: a 65th stream got none,
+ * and its work went unwatched without a word.  Now it is refused with
+ * CES_ERR_LIMIT, naming the limit; the streams that have a slot keep it. */
+static void test_stream_past_the_slots_refused(void **state)
+{
+    struct fixture *fx = fixture_new(1000);
+    struct ces_comm *c = fx->c;
+    CUstream s65 = (CUstream)(uintptr_t)(0x1000 + CES_WD_STREAMS);
+    char want[256];
+
+    (void)state;
+    for (uint32_t i = 1; i < CES_WD_STREAMS; i++)
+        assert_int_equal(ces_wd_slot(c, (CUstream)(uintptr_t)(0x1000 + i)), (int)i);
+    assert_int_equal(ces_wd_slot(c, s65), CES_ERR_LIMIT);
+    snprintf(want, sizeof(want),
+             "rank 0: the watchdog watches at most 64 CUDA streams per communicator, and stream "
+             "%p would be the 65th (a stream keeps its slot until ces_comm_destroy)",
+             (void *)s65);
+    assert_string_equal(ces_ctx_last_error(fx->ctx), want);
+    assert_int_equal(c->nwatched, CES_WD_STREAMS);
+    assert_int_equal(ces_wd_slot(c, STREAM), 0);
+    assert_int_equal(ces_wd_slot(c, (CUstream)(uintptr_t)0x1005), 5);
+    fixture_free(fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1476,6 +1502,7 @@ int main(void)
         cmocka_unit_test(test_shared_queues_need_the_context),
         cmocka_unit_test(test_stuck_mirror_moves_the_reads),
         cmocka_unit_test(test_stuck_mirror_moves_captured_reads),
+        cmocka_unit_test(test_stream_past_the_slots_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
