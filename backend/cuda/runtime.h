@@ -245,7 +245,7 @@ struct ces_comm {
     pthread_cond_t wd_cond;
     pthread_t wd_thread;
     int wd_started, wd_stop;
-    uint32_t nwatched;
+    _Atomic uint32_t nwatched; /* grows under wd_lock; read without it too */
     struct ces_wd_stream watched[CES_WD_STREAMS];
     struct ces_wd_wait *waits;  /* ring [CES_WD_WAITS] */
     /* Waits recorded so far (wd_lock): wait n is in waits[n % CES_WD_WAITS]

@@ -83,10 +83,14 @@
 #include <string.h>
 #include <time.h>
 
-/* The watch slot of stream s, or -1 if it has none (slots never move). */
+/* The watch slot of stream s, or -1 if it has none (slots never move).
+ * Also without wd_lock: a slot's stream is set before nwatched (atomic)
+ * counts it. */
 static int slot_of(const struct ces_comm *c, CUstream s)
 {
-    for (uint32_t i = 0; i < c->nwatched; i++)
+    uint32_t n = atomic_load(&c->nwatched);
+
+    for (uint32_t i = 0; i < n; i++)
         if (c->watched[i].stream == s)
             return (int)i;
     return -1;
@@ -99,13 +103,16 @@ int ces_wd_slot(struct ces_comm *c, CUstream s)
     if (slot >= 0)
         return slot;
     pthread_mutex_lock(&c->wd_lock);
-    if (c->nwatched == CES_WD_STREAMS) {
+    /* again under the lock: another thread issuing on s may have taken its
+     * slot since the look above */
+    slot = slot_of(c, s);
+    if (slot < 0 && c->nwatched == CES_WD_STREAMS) {
         slot = ces_ctx_error(c->ctx, CES_ERR_LIMIT,
                              "rank %" PRIu32 ": the watchdog watches at most %u CUDA streams per "
                              "communicator, and stream %p would be the %uth (a stream keeps its "
                              "slot until ces_comm_destroy)",
                              c->rank, CES_WD_STREAMS, (void *)s, CES_WD_STREAMS + 1);
-    } else {
+    } else if (slot < 0) {
         struct ces_wd_stream *w = &c->watched[c->nwatched];
 
         w->steps = ces_malloc(c->ctx, sizeof(*w->steps) * CES_WD_STEPS);
