@@ -102,6 +102,17 @@ int ces_comm_check(struct ces_comm *c)
 
 /* --- per-device setup -------------------------------------------------- */
 
+/* Names the rank and its device in front of a CUDA error of a step done
+ * for one rank (the call's own message names neither: with
+ * ces_comm_init_all it could be any rank's). */
+static int rank_said(struct ces_ctx *ctx, int rc, uint32_t rank, int device)
+{
+    if (rc == CES_ERR_CUDA)
+        ces_ctx_error(ctx, rc, "rank %" PRIu32 " (device %d): %s", rank, device,
+                      ces_ctx_last_error(ctx));
+    return rc;
+}
+
 static void alloc_prop(CUmemAllocationProp *prop, CUdevice dev)
 {
     memset(prop, 0, sizeof(*prop));
@@ -228,7 +239,7 @@ fail:
     pthread_mutex_destroy(&c->wd_mirror_lock);
     pthread_cond_destroy(&c->wd_cond);
     ces_free(ctx, c);
-    return rc;
+    return rank_said(ctx, rc, rank, device);
 }
 
 /* The watchdog's words in device memory (progress_dev) and the pinned host
@@ -481,7 +492,7 @@ static int device_geometry(struct ces_comm *c, uint64_t *gran, uint64_t *stride)
     *gran = g;
     rc = ces_cuda_stride(c->ctx, getenv("CES_STRIDE"), total, g, stride);
 out:
-    return rc;
+    return rank_said(c->ctx, rc, c->rank, c->device);
 }
 
 /* Reserves the flat range and gives every local communicator its
@@ -496,13 +507,10 @@ static int team_finish(struct ces_team *t)
         struct ces_comm *c = t->comms[i];
 
         rc = ces_cuda_use(c);
-        if (rc != CES_OK)
-            goto out;
-        if (t->page != NULL) {
+        if (rc == CES_OK && t->page != NULL)
             rc = words_alloc(c);
-            if (rc != CES_OK)
-                goto out;
-        }
+        if (rc != CES_OK)
+            return rank_said(t->ctx, rc, c->rank, c->device);
         rc = ces_wd_start(c);
         if (rc != CES_OK)
             goto out;

@@ -150,21 +150,25 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
         return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory issuing memops");
     p = c->scratch_params.data;
     memset(&step, 0, sizeof(step));
+    /* A stream the watchdog has no slot for refuses the call (its waits
+     * would go unwatched); the error fails the communicator (issue_failed). */
     if (is->watch && call->waits) {
         slot = ces_wd_slot(c, s);
-        if (slot >= 0) {
-            seq = atomic_load(&c->watched[slot].enqueued) + 1;
-            step.seq = seq;
-            step.stream = call->stream;
-            step.call = is->call;
-            snprintf(step.what, sizeof(step.what), "%s", is->what);
-            pthread_mutex_lock(&c->wd_lock);
-            step.first_wait = c->nwaits_total;
-        }
+        if (slot < 0)
+            return slot;
+        seq = atomic_load(&c->watched[slot].enqueued) + 1;
+        step.seq = seq;
+        step.stream = call->stream;
+        step.call = is->call;
+        snprintf(step.what, sizeof(step.what), "%s", is->what);
+        pthread_mutex_lock(&c->wd_lock);
+        step.first_wait = c->nwaits_total;
     } else if (call->waits && call->count > 0 && c->progress_dev != 0 &&
                CES_VEC_AT(&is->blk->memops, struct ces_cuda_memop, call->first).kind ==
                    CES_MEMOP_ENTER) {
         fslot = ces_wd_slot(c, s);
+        if (fslot < 0)
+            return fslot;
         step.stream = call->stream;
         step.call = is->call;
         snprintf(step.what, sizeof(step.what), "%s", is->what);
@@ -477,38 +481,66 @@ void ces_cuda_signals_drop(struct ces_comm *c, bool release)
     c->signals.len = 0;
 }
 
+/* Whether ptr holds `bytes` of this communicator's symmetric memory for a
+ * signal array (its offset in *off): 0, 1 where it does not, 2 where it is
+ * not 8-byte aligned. */
+static int signal_bad(struct ces_comm *c, const void *ptr, uint64_t bytes, uint64_t *off)
+{
+    struct ces_alloc_rec *a = ces_team_find(c->team, c->rank, ptr, off);
+
+    if (a == NULL || *off + bytes > a->off + a->size)
+        return 1;
+    return *off % 8 != 0 ? 2 : 0;
+}
+
+/* sig_off[i] holds, until signal i is bound, the binding it takes plus 1
+ * (0: none), with this bit set where that binding is a bad one. */
+#define SIG_BAD (UINT64_C(1) << 63)
+
 int ces_cuda_bind_signals(struct ces_comm *c, const struct ces_graph *g, const char *ns,
                           const struct ces_binding *b, size_t nb, uint64_t *sig_off)
 {
+    uint64_t off;
+
+    /* One pass over the bindings: every binding of a signal is checked, and
+     * a signal takes its first bad one, else its last. */
+    memset(sig_off, 0, sizeof(uint64_t) * ces_graph_nsignals(g));
+    for (size_t j = 0; j < nb; j++) {
+        int64_t i = ces_graph_find_signal(g, b[j].name);
+        struct ces_signal_info si;
+
+        if (i < 0 || (sig_off[i] & SIG_BAD))
+            continue;
+        si = ces_graph_signal(g, (uint32_t)i);
+        sig_off[i] = (uint64_t)j + 1;
+        if (signal_bad(c, b[j].ptr, (uint64_t)si.slots * (si.width / 8), &off))
+            sig_off[i] |= SIG_BAD;
+    }
     for (uint32_t i = 0; i < ces_graph_nsignals(g); i++) {
         struct ces_signal_info si = ces_graph_signal(g, i);
         uint64_t bytes = (uint64_t)si.slots * (si.width / 8);
-        int bound = 0, rc;
+        size_t j = (size_t)(sig_off[i] & ~SIG_BAD);
+        int bad, rc;
 
-        for (size_t j = 0; j < nb; j++) {
-            if (b[j].name != NULL && strcmp(b[j].name, si.name) == 0) {
-                struct ces_alloc_rec *a = ces_team_find(c->team, c->rank, b[j].ptr, &sig_off[i]);
-
-                if (a == NULL || sig_off[i] + bytes > a->off + a->size)
-                    return ces_ctx_error(c->ctx, CES_ERR_INVALID,
-                                         "signal %s is bound to %p, which is not %" PRIu64
-                                         " bytes of symmetric memory of this communicator",
-                                         si.name, b[j].ptr, bytes);
-                if (sig_off[i] % 8 != 0)
-                    return ces_ctx_error(c->ctx, CES_ERR_INVALID,
-                                         "signal %s is bound to %p, which is not 8-byte aligned",
-                                         si.name, b[j].ptr);
-                bound = 1;
-            }
-        }
-        if (!bound) {
+        if (j == 0) {
             /* Keyed by width and size too: arrays of one name but another
              * shape (another protocol) never share memory. */
             rc = signal_off(c, bytes, &sig_off[i], "%s:%s:u%" PRIu32 "x%" PRIu32, ns, si.name,
                             si.width, si.slots);
             if (rc != CES_OK)
                 return rc;
+            continue;
         }
+        bad = signal_bad(c, b[j - 1].ptr, bytes, &sig_off[i]);
+        if (bad == 1)
+            return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                                 "signal %.*s%s is bound to %p, which is not %" PRIu64
+                                 " bytes of symmetric memory of this communicator",
+                                 CES_SHOWN(si.name), b[j - 1].ptr, bytes);
+        if (bad == 2)
+            return ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                                 "signal %.*s%s is bound to %p, which is not 8-byte aligned",
+                                 CES_SHOWN(si.name), b[j - 1].ptr);
     }
     return CES_OK;
 }
@@ -520,20 +552,21 @@ static int bind_buffer(struct ces_comm *c, const char *what, const char *name, c
     struct ces_alloc_rec *a;
 
     if (ptr == NULL)
-        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "%s: buffer %s is NULL", what, name);
+        return ces_ctx_error(c->ctx, CES_ERR_INVALID, "%s: buffer %.*s%s is NULL", what,
+                             CES_SHOWN(name));
     a = ces_team_find(c->team, c->rank, ptr, off);
     if (a == NULL)
         return ces_ctx_error(c->ctx, CES_ERR_INVALID,
-                             "%s: buffer %s (%p) is not symmetric memory of this communicator "
+                             "%s: buffer %.*s%s (%p) is not symmetric memory of this communicator "
                              "(allocate it with ces_mem_alloc)",
-                             what, name, ptr);
+                             what, CES_SHOWN(name), ptr);
     /* ces_team_find put *off inside the allocation: the room left cannot
      * wrap, as *off + size could for a size near 2^64. */
     if (size > a->off + a->size - *off)
         return ces_ctx_error(c->ctx, CES_ERR_INVALID,
-                             "%s: buffer %s needs %" PRIu64 " bytes but only %" PRIu64
+                             "%s: buffer %.*s%s needs %" PRIu64 " bytes but only %" PRIu64
                              " are allocated from %p",
-                             what, name, size, a->off + a->size - *off, ptr);
+                             what, CES_SHOWN(name), size, a->off + a->size - *off, ptr);
     return CES_OK;
 }
 
@@ -631,16 +664,22 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
         rc = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory in ces_launch");
         goto fail;
     }
+    /* One pass over the bindings: buf_off[i] holds the last binding of
+     * buffer i plus 1 (0: none) until the buffer is bound. */
+    memset(r->buf_off, 0, sizeof(uint64_t) * ces_graph_nbuffers(g));
+    for (size_t j = 0; j < nbindings; j++) {
+        int64_t i = ces_graph_find_buffer(g, bindings[j].name);
+
+        if (i >= 0)
+            r->buf_off[i] = (uint64_t)j + 1;
+    }
     for (uint32_t i = 0; i < ces_graph_nbuffers(g); i++) {
         struct ces_buffer_info bi = ces_graph_buffer(g, i);
-        const void *ptr = NULL;
+        const void *ptr = r->buf_off[i] != 0 ? bindings[r->buf_off[i] - 1].ptr : NULL;
 
-        for (size_t j = 0; j < nbindings; j++)
-            if (bindings[j].name != NULL && strcmp(bindings[j].name, bi.name) == 0)
-                ptr = bindings[j].ptr;
         if (ptr == NULL) {
-            rc = ces_ctx_error(c->ctx, CES_ERR_INVALID, "ces_launch: buffer %s is not bound",
-                               bi.name);
+            rc = ces_ctx_error(c->ctx, CES_ERR_INVALID, "ces_launch: buffer %.*s%s is not bound",
+                               CES_SHOWN(bi.name));
             goto fail;
         }
         rc = bind_buffer(c, "ces_launch", bi.name, ptr, bi.size, &r->buf_off[i]);

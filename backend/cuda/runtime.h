@@ -245,7 +245,7 @@ struct ces_comm {
     pthread_cond_t wd_cond;
     pthread_t wd_thread;
     int wd_started, wd_stop;
-    uint32_t nwatched;
+    _Atomic uint32_t nwatched; /* grows under wd_lock; read without it too */
     struct ces_wd_stream watched[CES_WD_STREAMS];
     struct ces_wd_wait *waits;  /* ring [CES_WD_WAITS] */
     /* Waits recorded so far (wd_lock): wait n is in waits[n % CES_WD_WAITS]
@@ -335,7 +335,9 @@ uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device);
 void ces_wd_init(struct ces_comm *c);
 int ces_wd_start(struct ces_comm *c);
 void ces_wd_stop(struct ces_comm *c);
-/* The watch slot of a CUDA stream (registered on first use); -1 if full. */
+/* The watch slot of a CUDA stream (registered on first use, kept until the
+ * communicator is destroyed); CES_ERR_LIMIT once CES_WD_STREAMS streams
+ * have one, CES_ERR_NOMEM, each said. */
 int ces_wd_slot(struct ces_comm *c, CUstream s);
 /* Records a captured memop call that holds a wait: its waits (frozen values)
  * under a new id (>= 1), which the call's ENTER write stores in the

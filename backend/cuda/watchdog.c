@@ -83,10 +83,14 @@
 #include <string.h>
 #include <time.h>
 
-/* The watch slot of stream s, or -1 if it has none (slots never move). */
+/* The watch slot of stream s, or -1 if it has none (slots never move).
+ * Also without wd_lock: a slot's stream is set before nwatched (atomic)
+ * counts it. */
 static int slot_of(const struct ces_comm *c, CUstream s)
 {
-    for (uint32_t i = 0; i < c->nwatched; i++)
+    uint32_t n = atomic_load(&c->nwatched);
+
+    for (uint32_t i = 0; i < n; i++)
         if (c->watched[i].stream == s)
             return (int)i;
     return -1;
@@ -99,11 +103,22 @@ int ces_wd_slot(struct ces_comm *c, CUstream s)
     if (slot >= 0)
         return slot;
     pthread_mutex_lock(&c->wd_lock);
-    if (c->nwatched < CES_WD_STREAMS) {
+    /* again under the lock: another thread issuing on s may have taken its
+     * slot since the look above */
+    slot = slot_of(c, s);
+    if (slot < 0 && c->nwatched == CES_WD_STREAMS) {
+        slot = ces_ctx_error(c->ctx, CES_ERR_LIMIT,
+                             "rank %" PRIu32 ": the watchdog watches at most %u CUDA streams per "
+                             "communicator, and stream %p would be the %uth (a stream keeps its "
+                             "slot until ces_comm_destroy)",
+                             c->rank, CES_WD_STREAMS, (void *)s, CES_WD_STREAMS + 1);
+    } else if (slot < 0) {
         struct ces_wd_stream *w = &c->watched[c->nwatched];
 
         w->steps = ces_malloc(c->ctx, sizeof(*w->steps) * CES_WD_STEPS);
-        if (w->steps != NULL) {
+        if (w->steps == NULL) {
+            slot = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory watching a stream");
+        } else {
             w->stream = s;
             atomic_init(&w->enqueued, 0);
             w->seen = 0;
@@ -1095,16 +1110,21 @@ void ces_wd_init(struct ces_comm *c)
 
 int ces_wd_start(struct ces_comm *c)
 {
+    int err;
+
     wd_beat(c); /* before the thread runs: a rank that dies before its first look
                  * is judged silent too */
     c->wd_peers = ces_malloc(c->ctx, sizeof(*c->wd_peers) * c->size);
     if (c->wd_peers == NULL)
         return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory starting the watchdog");
     memset(c->wd_peers, 0, sizeof(*c->wd_peers) * c->size);
-    if (pthread_create(&c->wd_thread, NULL, wd_main, c) != 0) {
+    err = pthread_create(&c->wd_thread, NULL, wd_main, c);
+    if (err != 0) {
         ces_free(c->ctx, c->wd_peers);
         c->wd_peers = NULL;
-        return ces_ctx_error(c->ctx, CES_ERR_SYSTEM, "cannot start the watchdog thread");
+        return ces_ctx_error(c->ctx, CES_ERR_SYSTEM,
+                             "rank %" PRIu32 ": cannot start the watchdog thread: %s", c->rank,
+                             strerror(err));
     }
     c->wd_started = 1;
     return CES_OK;

@@ -1206,6 +1206,14 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * ces_comm_rank, ces_comm_size, ces_comm_device and ces_mem_peer.
  * Work captured into a CUDA graph is watched through in-flight words that its
  * replays write around each call that waits (docs/API.md).
+ * The watchdog watches at most 64 CUDA streams per communicator (those its
+ * calls put waits on: the callers' and its own internal ones), each from
+ * its first such call until ces_comm_destroy: a collective, group or launch
+ * whose waits would go on a 65th returns CES_ERR_LIMIT, naming the limit,
+ * and - unlike the refusals above - fails the communicator (it is found on
+ * this rank alone, while the call is issued; its peers may wait for its
+ * part).  A slot is never given to another stream: the progress writes
+ * already enqueued and the replays of captured graphs write its words.
  * A context that dies (a sticky CUDA error, e.g. a kernel's fault) while
  * the communicator's work is pending fails it at once with CES_ERR_CUDA:
  * the watchdog's copy of the progress words fails, and no word can move

@@ -15,6 +15,7 @@
 #include "ces_test.h"
 #include "runtime.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 #include <stdlib.h>
@@ -250,6 +251,93 @@ static CUresult CUDAAPI fake_stream_create(CUstream *s, unsigned int flags)
     return CUDA_SUCCESS;
 }
 
+/* Creating communicators: two devices, whose primary context (or total
+ * memory) fails on device `retain_fail` (`total_fail`), -1 for none. */
+static int retain_fail, total_fail;
+
+static CUresult CUDAAPI fake_init(unsigned int flags)
+{
+    (void)flags;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_device_count(int *n)
+{
+    *n = 2;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_device_get(CUdevice *d, int ordinal)
+{
+    *d = (CUdevice)ordinal;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_retain(CUcontext *ctx, CUdevice d)
+{
+    if ((int)d == retain_fail)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    *ctx = (CUcontext)(uintptr_t)(0x100 + d);
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_attribute(int *v, CUdevice_attribute a, CUdevice d)
+{
+    (void)a, (void)d;
+    *v = 1;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_priorities(int *lo, int *hi)
+{
+    *lo = *hi = 0;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_stream_create_prio(CUstream *s, unsigned int flags, int prio)
+{
+    (void)flags, (void)prio;
+    *s = (CUstream)(uintptr_t)0x5d;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_event_create(CUevent *e, unsigned int flags)
+{
+    (void)flags;
+    *e = (CUevent)(uintptr_t)0x5e;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_granularity(size_t *g, const CUmemAllocationProp *prop,
+                                         CUmemAllocationGranularity_flags flags)
+{
+    (void)prop, (void)flags;
+    *g = 2 << 20;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_total_mem(size_t *n, CUdevice d)
+{
+    *n = (size_t)1 << 30;
+    return (int)d == total_fail ? CUDA_ERROR_INVALID_DEVICE : CUDA_SUCCESS;
+}
+
+/* The driver table as the loader would hand it out: the stand-ins above
+ * (no GPU is touched, here or on a machine that has one). */
+const struct ces_cu_api *ces_cu_load(void)
+{
+    return ces_cu();
+}
+
+/* No thread of this test's may start: the one call that reaches this is
+ * the watchdog's start, which must say why it could not. */
+int pthread_create(pthread_t *restrict t, const pthread_attr_t *restrict attr,
+                   void *(*fn)(void *), void *restrict arg)
+{
+    (void)t, (void)attr, (void)fn, (void)arg;
+    return EAGAIN;
+}
+
 static void fakes_install(void)
 {
     /* The table is a plain static object of cu_api.c that ces_cu() hands
@@ -274,6 +362,17 @@ static void fakes_install(void)
     t->p_cuStreamSynchronize = fake_stream_sync;
     t->p_cuStreamBatchMemOp = fake_batch;
     t->p_cuStreamCreate = fake_stream_create;
+    t->p_cuInit = fake_init;
+    t->p_cuDeviceGetCount = fake_device_count;
+    t->p_cuDeviceGet = fake_device_get;
+    t->p_cuDevicePrimaryCtxRetain = fake_retain;
+    t->p_cuDeviceGetAttribute = fake_attribute;
+    t->p_cuCtxGetStreamPriorityRange = fake_priorities;
+    t->p_cuStreamCreateWithPriority = fake_stream_create_prio;
+    t->p_cuEventCreate = fake_event_create;
+    t->p_cuMemGetAllocationGranularity = fake_granularity;
+    t->p_cuDeviceTotalMem = fake_total_mem;
+    retain_fail = total_fail = -1;
     captured_on = launched_on = NULL;
     captures = launches = batches = 0;
     stream_busy = context_dead = streams_destroyed = events_destroyed = ranges_freed = 0;
@@ -900,6 +999,169 @@ static void test_graph_phase_on_the_legacy_stream(void **state)
     fixture_end(&fx);
 }
 
+/* ces_launch's bindings, found by name in one pass over them: a buffer
+ * bound twice takes its last binding (NULL there: not bound), a signal
+ * bound twice must be bound well by each, a binding that names nothing (or
+ * no name) is passed over, and the errors come buffer by buffer, then
+ * signal by signal (a signal's array before them allocated).  A long name
+ * shows its first 48 bytes and "..." (it showed whole). */
+static void launch_refused(struct fixture *fx, struct ces_graph *g, const struct ces_binding *bd,
+                           size_t nb, const char *want)
+{
+    assert_int_equal(ces_launch(&fx->comm[0], g, bd, nb, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx->ctx), want);
+    assert_int_equal(ces_comm_status(&fx->comm[0]), CES_OK);
+}
+
+static void test_launch_bindings(void **state)
+{
+    char bname[80], sname[80], shown[2][64], want[320], stack = 0;
+    struct fixture fx;
+    struct ces_graph *g = NULL;
+    uint32_t f;
+    void *b[2];
+
+    (void)state;
+    live_team(&fx, b);
+    memset(bname, 'b', 70);
+    bname[70] = '\0';
+    memset(sname, 's', 70);
+    sname[70] = '\0';
+    snprintf(shown[0], sizeof(shown[0]), "%.48s...", bname);
+    snprintf(shown[1], sizeof(shown[1]), "%.48s...", sname);
+    assert_int_equal(ces_graph_create(fx.ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, bname, 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 2, &f), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, sname, CES_U64, 4, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {f, r, r}, .value = 1};
+
+        assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_wd_init(&fx.comm[0]);
+    {
+        struct ces_binding none[] = {{"nothing", b[0]}, {NULL, b[0]}};
+        struct ces_binding last_null[] = {{bname, b[0]}, {bname, NULL}};
+        struct ces_binding last_bad[] = {{bname, b[0]}, {bname, &stack}};
+        struct ces_binding sig_bad[] = {
+            {bname, &stack}, {sname, &stack}, {"nothing", NULL}, {bname, b[0]}, {sname, b[0]}};
+        struct ces_binding sig_odd[] = {{sname, b[0]}, {bname, b[0]}, {sname, (char *)b[0] + 4}};
+        struct ces_binding good[] = {{NULL, NULL}, {sname, b[0]}, {"x", NULL}, {bname, b[0]}};
+
+        snprintf(want, sizeof(want), "ces_launch: buffer %s is not bound", shown[0]);
+        launch_refused(&fx, g, none, 2, want);
+        launch_refused(&fx, g, last_null, 2, want);
+        snprintf(want, sizeof(want),
+                 "ces_launch: buffer %s (%p) is not symmetric memory of this communicator "
+                 "(allocate it with ces_mem_alloc)",
+                 shown[0], (void *)&stack);
+        launch_refused(&fx, g, last_bad, 2, want);
+        assert_int_equal(fx.comm[0].signals.len, 0);
+        snprintf(want, sizeof(want),
+                 "signal %s is bound to %p, which is not 32 bytes of symmetric memory of this "
+                 "communicator",
+                 shown[1], (void *)&stack);
+        launch_refused(&fx, g, sig_bad, 5, want);
+        assert_int_equal(fx.comm[0].signals.len, 1); /* f's, allocated before */
+        snprintf(want, sizeof(want), "signal %s is bound to %p, which is not 8-byte aligned",
+                 shown[1], (void *)((char *)b[0] + 4));
+        launch_refused(&fx, g, sig_odd, 3, want);
+        batches = 0;
+        assert_int_equal(ces_launch(&fx.comm[0], g, good, 4, NULL), CES_OK);
+        assert_int_equal(batches, 1);
+        assert_int_equal(fx.comm[0].signals.len, 1);
+        /* rank 1 takes f's array too, so that both ranks release it */
+        ces_wd_init(&fx.comm[1]);
+        good[1].ptr = good[3].ptr = b[1];
+        assert_int_equal(ces_launch(&fx.comm[1], g, good, 4, NULL), CES_OK);
+        assert_int_equal(batches, 2);
+    }
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_cuda_signals_drop(&fx.comm[r], true);
+        ces_vec_free(fx.ctx, &fx.comm[r].signals);
+        ces_vec_free(fx.ctx, &fx.comm[r].scratch_params);
+        pthread_cond_destroy(&fx.comm[r].wd_cond);
+        pthread_mutex_destroy(&fx.comm[r].wd_mirror_lock);
+        pthread_mutex_destroy(&fx.comm[r].wd_lock);
+        assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
+    }
+    assert_int_equal(mapped, 0);
+    ces_graph_destroy(g);
+    fixture_end(&fx);
+}
+
+/* Eager launches whose waits the watchdog watches, each on a stream of its
+ * own: the 65th stream had no watch slot left, and its launch returned
+ * CES_OK with its waits unwatched (a hang there would never be reported).
+ * Now it enqueues nothing and returns CES_ERR_LIMIT, naming the limit, and
+ * fails the communicator (its peers may have enqueued their parts). */
+static void test_launch_past_the_watch_slots(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g = NULL;
+    struct ces_comm *c;
+    uint32_t f;
+    void *b[2];
+    char want[256];
+
+    (void)state;
+    live_team(&fx, b);
+    c = &fx.comm[0];
+    assert_int_equal(ces_graph_create(fx.ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 2, &f), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {f, 1 - r, r}, .value = 1};
+        struct ces_op v = {.kind = CES_OP_WAIT, .cmp = CES_CMP_EQ, .slot = {f, r, 1 - r},
+                           .value = 1};
+
+        assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, r, &v), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_wd_init(&fx.comm[r]);
+        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*c->waits) * CES_WD_WAITS);
+        assert_non_null(fx.comm[r].waits);
+    }
+    /* rank 1 takes f's array too, so that both ranks release it */
+    assert_int_equal(ces_launch(&fx.comm[1], g, NULL, 0, NULL), CES_OK);
+    batches = 0;
+    for (uintptr_t i = 1; i <= CES_WD_STREAMS; i++)
+        assert_int_equal(ces_launch(c, g, NULL, 0, (ces_stream_t)(0x1000 + i)), CES_OK);
+    assert_int_equal(c->nwatched, CES_WD_STREAMS);
+    assert_int_equal(batches, CES_WD_STREAMS);
+    assert_int_equal(ces_launch(c, g, NULL, 0, (ces_stream_t)(0x1000 + CES_WD_STREAMS + 1)),
+                     CES_ERR_LIMIT);
+    snprintf(want, sizeof(want),
+             "rank 0: the watchdog watches at most 64 CUDA streams per communicator, and stream "
+             "%p would be the 65th (a stream keeps its slot until ces_comm_destroy)",
+             (void *)(uintptr_t)(0x1000 + CES_WD_STREAMS + 1));
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(batches, CES_WD_STREAMS);
+    assert_int_equal(ces_comm_status(c), CES_ERR_LIMIT);
+    c->state = CES_OK; /* to free the memory as a healthy rank */
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_comm *cr = &fx.comm[r];
+
+        ces_cuda_signals_drop(cr, true);
+        ces_vec_free(fx.ctx, &cr->signals);
+        ces_vec_free(fx.ctx, &cr->scratch_params);
+        for (uint32_t s = 0; s < cr->nwatched; s++)
+            ces_free(fx.ctx, cr->watched[s].steps);
+        ces_free(fx.ctx, cr->waits);
+        pthread_cond_destroy(&cr->wd_cond);
+        pthread_mutex_destroy(&cr->wd_mirror_lock);
+        pthread_mutex_destroy(&cr->wd_lock);
+        assert_int_equal(ces_mem_free(cr, b[r]), CES_OK);
+    }
+    assert_int_equal(mapped, 0);
+    ces_graph_destroy(g);
+    fixture_end(&fx);
+}
+
 /* In one process the last rank to end a group issues every rank's part.
  * A rank aborted, or destroyed, after its own ces_group_end got its part
  * issued all the same (work queued on a communicator that promised to do
@@ -1053,6 +1315,68 @@ static void test_init_env_numbers(void **state)
     fixture_end(&fx);
 }
 
+/* A CUDA call of ces_comm_init_all that fails for one rank: the message
+ * said the call and the driver's error but not which rank, on which
+ * device; now it names both first.  Nothing is left behind (the rank made
+ * before it is freed). */
+static void init_all_fails(struct fixture *fx, const int *devices, const char *head,
+                           const char *tail)
+{
+    struct ces_comm *comms[2] = {NULL, NULL};
+    const char *msg;
+    size_t n;
+
+    assert_int_equal(ces_comm_init_all(fx->ctx, 2, devices, comms), CES_ERR_CUDA);
+    assert_null(comms[0]);
+    assert_null(comms[1]);
+    msg = ces_ctx_last_error(fx->ctx);
+    n = strlen(msg);
+    if (strncmp(msg, head, strlen(head)) != 0 || n < strlen(tail) ||
+        strcmp(msg + n - strlen(tail), tail) != 0)
+        fail_msg("'%s', expected '%s...%s'", msg, head, tail);
+}
+
+static void test_init_all_names_the_rank(void **state)
+{
+    static const int swapped[] = {1, 0};
+    struct fixture fx;
+
+    (void)state;
+    fixture_init(&fx);
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    retain_fail = 1;
+    init_all_fails(&fx, NULL, "rank 1 (device 1): ",
+                   ": cuDevicePrimaryCtxRetain(&c->cuctx, c->cudev) failed: CUDA_ERROR_? (2): "
+                   "stand-in");
+    init_all_fails(&fx, swapped, "rank 0 (device 1): ",
+                   ": cuDevicePrimaryCtxRetain(&c->cuctx, c->cudev) failed: CUDA_ERROR_? (2): "
+                   "stand-in");
+    retain_fail = -1;
+    total_fail = 0;
+    init_all_fails(&fx, swapped, "rank 1 (device 0): ",
+                   ": cuDeviceTotalMem(&total, c->cudev) failed: CUDA_ERROR_? (101): stand-in");
+    fixture_end(&fx);
+}
+
+/* The watchdog's thread not started: the message named neither the rank
+ * nor pthread_create's error. */
+static void test_watchdog_start_says_why(void **state)
+{
+    struct fixture fx;
+    char want[160];
+
+    (void)state;
+    fixture_init(&fx);
+    fx.comm[1].team = &fx.team;
+    assert_int_equal(ces_wd_start(&fx.comm[1]), CES_ERR_SYSTEM);
+    snprintf(want, sizeof(want), "rank 1: cannot start the watchdog thread: %s",
+             strerror(EAGAIN));
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_false(fx.comm[1].wd_started);
+    assert_null(fx.comm[1].wd_peers);
+    fixture_end(&fx);
+}
+
 /* CES_TIMEOUT_MS, CES_P2P_STAGE_MAX and CES_P2P_SIDE_MIN as a communicator
  * reads them: a value that was not a number in range was taken for what
  * strtoull made of it ("2s" a timeout of 2 ms, "-1" one of 49 days, "64MB"
@@ -1168,9 +1492,13 @@ int main(void)
         cmocka_unit_test(test_group_after_a_rank_aborted),
         cmocka_unit_test(test_group_after_a_rank_destroyed),
         cmocka_unit_test(test_graph_phase_on_the_legacy_stream),
+        cmocka_unit_test(test_launch_bindings),
+        cmocka_unit_test(test_launch_past_the_watch_slots),
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),
         cmocka_unit_test(test_env_settings_refused),
+        cmocka_unit_test(test_init_all_names_the_rank),
+        cmocka_unit_test(test_watchdog_start_says_why),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

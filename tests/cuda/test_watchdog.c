@@ -1446,6 +1446,70 @@ static void test_stuck_mirror_moves_captured_reads(void **state)
     fixture_free(fx);
 }
 
+/* The watchdog has CES_WD_STREAMS (64) slots per communicator, one per
+ * stream, kept until the communicator is destroyed: a 65th stream got none,
+ * and its work went unwatched without a word.  Now it is refused with
+ * CES_ERR_LIMIT, naming the limit; the streams that have a slot keep it. */
+static void test_stream_past_the_slots_refused(void **state)
+{
+    struct fixture *fx = fixture_new(1000);
+    struct ces_comm *c = fx->c;
+    CUstream s65 = (CUstream)(uintptr_t)(0x1000 + CES_WD_STREAMS);
+    char want[256];
+
+    (void)state;
+    for (uint32_t i = 1; i < CES_WD_STREAMS; i++)
+        assert_int_equal(ces_wd_slot(c, (CUstream)(uintptr_t)(0x1000 + i)), (int)i);
+    assert_int_equal(ces_wd_slot(c, s65), CES_ERR_LIMIT);
+    snprintf(want, sizeof(want),
+             "rank 0: the watchdog watches at most 64 CUDA streams per communicator, and stream "
+             "%p would be the 65th (a stream keeps its slot until ces_comm_destroy)",
+             (void *)s65);
+    assert_string_equal(ces_ctx_last_error(fx->ctx), want);
+    assert_int_equal(c->nwatched, CES_WD_STREAMS);
+    assert_int_equal(ces_wd_slot(c, STREAM), 0);
+    assert_int_equal(ces_wd_slot(c, (CUstream)(uintptr_t)0x1005), 5);
+    fixture_free(fx);
+}
+
+/* Two threads issuing on one new stream at once: each looked the stream up
+ * without wd_lock, found no slot, and took one once it held the lock, so
+ * the stream got two (its steps split between their words).  Both threads
+ * are held at the lock after their lookup; now the one that takes it second
+ * finds the first one's slot. */
+struct slot_call {
+    struct ces_comm *c;
+    int slot;
+};
+
+static void *take_slot(void *arg)
+{
+    struct slot_call *sc = arg;
+
+    sc->slot = ces_wd_slot(sc->c, (CUstream)(uintptr_t)0x77);
+    return NULL;
+}
+
+static void test_one_slot_for_two_threads(void **state)
+{
+    struct fixture *fx = fixture_new(1000);
+    struct slot_call sc[2] = {{fx->c, -9}, {fx->c, -9}};
+    pthread_t t[2];
+
+    (void)state;
+    pthread_mutex_lock(&fx->c->wd_lock);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, take_slot, &sc[i]), 0);
+    sleep_ms(300); /* both have looked and wait for the lock */
+    pthread_mutex_unlock(&fx->c->wd_lock);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(t[i], NULL), 0);
+    assert_int_equal(sc[0].slot, 1);
+    assert_int_equal(sc[1].slot, 1);
+    assert_int_equal(fx->c->nwatched, 2);
+    fixture_free(fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1476,6 +1540,8 @@ int main(void)
         cmocka_unit_test(test_shared_queues_need_the_context),
         cmocka_unit_test(test_stuck_mirror_moves_the_reads),
         cmocka_unit_test(test_stuck_mirror_moves_captured_reads),
+        cmocka_unit_test(test_stream_past_the_slots_refused),
+        cmocka_unit_test(test_one_slot_for_two_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
