@@ -805,7 +805,20 @@ static void test_builder_defaults(void **state)
     assert_non_null(strstr(o, "\nbuffer send 1024\n"));
     free(o);
     ces_test_tool_says("check alltoall --ranks 3 --bytes 1024", 2,
-                       "cesync: check: alltoall: bytes (1024) must be divisible by ranks (3)\n");
+                       "cesync: check: alltoall: --bytes (1024) must be divisible by --ranks "
+                       "(3)\n");
+    /* the library names the parameter, the tool the option that set it */
+    ces_test_tool_says("check alltoall --bytes 300000000000000", 2,
+                       "cesync: check: alltoall: --bytes must be 1..281474976710656 (2^48), not "
+                       "300000000000000\n");
+    ces_test_tool_says("validate gather --ranks 1024 --bytes 300G", 2,
+                       "cesync: validate: gather: --ranks x --bytes (1024 x 322122547200) exceeds "
+                       "2^48 bytes\n");
+    ces_test_tool_says("validate gather --ranks 2 --root 1 --bytes 1G --ranks 1", 2,
+                       "cesync: validate: gather: --root must be a rank (0..0), not 1\n");
+    ces_test_tool_says("validate sendrecv --ranks 2 --bytes 1001", 2,
+                       "cesync: validate: sendrecv: --bytes (1001) must be divisible by --chunks "
+                       "(4)\n");
     assert_int_equal(ces_test_tool(NULL, "print barrier --ranks 2 --graph", &o), 0);
     assert_non_null(strstr(o, "\nsignal ready_ack u32 2\n"));
     free(o);
@@ -814,8 +827,8 @@ static void test_builder_defaults(void **state)
                        "which a graph replay freezes; use --sync credit for graph phases\n");
     /* the library names the protocol CES_PROTO_CREDIT; the tool says its flag */
     ces_test_tool_says("check sendrecv --ranks 3 --chunks 4 --slots 5 --sync credit", 2,
-                       "cesync: check: sendrecv: with --sync credit slots must be 1..chunks (4), "
-                       "not 5\n");
+                       "cesync: check: sendrecv: with --sync credit --slots must be 1..--chunks "
+                       "(4), not 5\n");
     ces_test_tool_says("check barrier --ranks 2 --sync pull", 2,
                        "cesync: check: barrier: pull needs two barriers per iteration (a rank "
                        "writes its flag for a peer again only after a later barrier shows that "
@@ -890,7 +903,7 @@ static void test_errors_name_the_command(void **state)
     /* one rank: its local copies, barriers without a peer */
     ces_test_tool_says("check alltoall --ranks 1 --quiet", 0, "verdict: OK\n");
     ces_test_tool_says("validate sendrecv --ranks 1", 2,
-                       "cesync: validate: sendrecv: ranks must be 2..1024 for a pair, not 1\n");
+                       "cesync: validate: sendrecv: --ranks must be 2..1024 for a pair, not 1\n");
     ces_test_tool_says("print alltoall --ranks", 2, "cesync: print: --ranks expects a value\n");
     ces_test_tool_says("dot alltoall --bytes 0", 2,
                        "cesync: dot: --bytes expects a positive size like 4096, 64K, 1M or 1G, "
