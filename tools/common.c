@@ -50,7 +50,8 @@ static const char builder_options[] =
     "                     scatter, broadcast that copy nothing (but the root of scatter,\n"
     "                     broadcast; gather's root in place) copy K pieces of 4 KiB\n"
     "                     within a private buffer on a stream of their own while they\n"
-    "                     wait (0..256, default 0; ces_gather & co. run it, eager and\n"
+    "                     wait (0..256, default 0; refused for gather out of place,\n"
+    "                     where no rank only waits; ces_gather & co. run it, eager and\n"
     "                     captured: see docs/PERFORMANCE.md)\n";
 
 void ces_tool_builder_help(int run)
@@ -425,9 +426,10 @@ static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, cha
 }
 
 /* An option the collective does not take would be dropped without a word:
- * refused instead.  CES_EXIT_OK or CES_EXIT_USAGE (printed, naming command
- * `cmd`). */
-static int options_apply(const char *cmd, int coll, unsigned given)
+ * refused instead; so is --wake on gather out of place, where no rank only
+ * waits and the builder runs no chain (struct ces_coll_params.wake).
+ * CES_EXIT_OK or CES_EXIT_USAGE (printed, naming command `cmd`). */
+static int options_apply(const char *cmd, int coll, uint32_t flags, unsigned given)
 {
     const char *sr = (given & GIVEN_PAIRS)    ? "--pairs"
                      : (given & GIVEN_CHUNKS) ? "--chunks"
@@ -447,6 +449,9 @@ static int options_apply(const char *cmd, int coll, unsigned given)
     if (copier != NULL && (coll == CES_COLL_SENDRECV || coll == CES_COLL_BARRIER))
         return ces_tool_fail("%s: %s applies to alltoall, allgather, gather, scatter and "
                              "broadcast, not to %s", cmd, copier, ces_coll_name(coll));
+    if ((given & GIVEN_WAKE) && coll == CES_COLL_GATHER && (flags & CES_COLL_F_INPLACE) == 0)
+        return ces_tool_fail("%s: --wake applies to gather in place only (--in-place): out of "
+                             "place every rank copies, none only waits", cmd);
     if ((given & GIVEN_BYTES) && coll == CES_COLL_BARRIER)
         return ces_tool_fail("%s: --bytes applies to the collectives that move data, not to "
                              "barrier", cmd);
@@ -694,7 +699,7 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
                             "is not read (name it ./%s to read it)\n", cmd, input, input);
         /* the defaults of ces_coll_params_init are the same for every
          * collective, and the options never set a field to 0 */
-        if (options_apply(cmd, coll, given) != CES_EXIT_OK)
+        if (options_apply(cmd, coll, params.flags, given) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
         params.coll = (uint32_t)coll;
         if (params.slots == 0) /* --chunks 1 alone must not ask for 2 slots */

@@ -270,6 +270,17 @@ static void test_options_must_apply(void **state)
     ces_test_tool_says("validate broadcast --ranks 2", 0,
                        "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, 1 "
                        "iteration, 15 ops\n");
+    /* gather out of place has no rank that only waits: the chain was
+     * taken and dropped (18 ops, as without it); in place its root runs it */
+    ces_test_tool_says("validate gather --wake 2 --ranks 2", 2,
+                       "cesync: validate: --wake applies to gather in place only (--in-place): "
+                       "out of place every rank copies, none only waits\n");
+    ces_test_tool_says("check gather --wake 0", 2,
+                       "cesync: check: --wake applies to gather in place only (--in-place): out "
+                       "of place every rank copies, none only waits\n");
+    ces_test_tool_says("validate gather --wake 2 --in-place --ranks 2", 0,
+                       "valid: 2 ranks, 2 streams per rank, 3 buffers, 2 signal arrays, 1 "
+                       "iteration, 23 ops\n");
     ces_test_tool_says("validate allgather --in-place --variant plain --ranks 2", 0,
                        "valid: 2 ranks, 1 stream per rank, 1 buffer, 2 signal arrays, 1 "
                        "iteration, 20 ops\n");
