@@ -420,13 +420,13 @@ static void test_dot_note(void **state)
 }
 
 /* validate --kind / --model: whether the machine has every op the
- * schedule uses, the first op it lacks named where it stands. */
+ * schedule uses, the first op it lacks named where it stands; a schedule
+ * it cannot run is not valid for it: no "valid:" summary on standard
+ * output (it came before the refusal and its exit 2). */
 static void test_validate_machine(void **state)
 {
     (void)state;
     ces_test_tool_says("validate good/barrier_flush.ces --kind h200", 2,
-                       "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, "
-                       "2 iterations, 16 ops\n"
                        "cesync: validate: h200 cannot run it: r0.s0#3 (line 9:6): flush is not "
                        "supported on h200 (can_flush_remote_writes = 0)\n");
     ces_test_tool_says("validate good/barrier_flush.ces", 0,
@@ -437,8 +437,6 @@ static void test_validate_machine(void **state)
                        "1 iteration, 4 ops\n"
                        "machine: h200 has every op it uses\n");
     ces_test_tool_says("validate barrier --ranks 9 --kind h200", 2,
-                       "valid: 9 ranks, 1 stream per rank, 0 buffers, 1 signal array, "
-                       "1 iteration, 81 ops\n"
                        "cesync: validate: h200 cannot run it: 9 ranks, the h200 model has at "
                        "most 8 GPUs\n");
     ces_test_tool_says("validate barrier --ranks 2 --model ../../model/calibrated/h200_2gpu.model",
@@ -460,9 +458,7 @@ static void test_validate_machine(void **state)
         fclose(f);
         assert_int_equal(ces_test_tool(dir, "validate barrier --ranks 4 --model two.model", &out),
                          2);
-        assert_string_equal(out, "valid: 4 ranks, 1 stream per rank, 0 buffers, 1 signal array, "
-                                 "1 iteration, 16 ops\n"
-                                 "cesync: validate: h200 + two.model cannot run it: 4 ranks, the "
+        assert_string_equal(out, "cesync: validate: h200 + two.model cannot run it: 4 ranks, the "
                                  "h200 model has at most 2 GPUs\n");
         free(out);
         remove(path);
