@@ -916,6 +916,7 @@ static int find_op_kind(const struct parser *P)
 static int parse_op(struct parser *P)
 {
     struct ces_pop op;
+    const struct ces_pregion *last = NULL; /* the region that ends the op, if one does */
     struct ces_pphase *ph;
     uint64_t num;
     bool big;
@@ -991,16 +992,21 @@ static int parse_op(struct parser *P)
     case CES_OP_COPY:
         rc = parse_region(P, &op.a, "a source");
         if (rc == CES_OK && P->tok.kind != T_ARROW)
-            rc = expected(P, "'->' between the copy's source and destination");
+            rc = expected(P, op.a.rank == CES_EX_NONE
+                                 ? "'@' (a rank) or '->' between the copy's source and destination"
+                                 : "'->' between the copy's source and destination");
         if (rc == CES_OK) {
             lex(P);
             rc = parse_region(P, &op.b, "a destination");
         }
+        last = &op.b;
         break;
     case CES_OP_WRITE:
         rc = parse_slot(P, &op.slot, true);
         if (rc == CES_OK && P->tok.kind != T_ASSIGN)
-            rc = expected(P, "'=' after the written slot");
+            rc = expected(P, op.slot.rank == CES_EX_NONE && !op.slot.all
+                                 ? "'@' (a rank or '*') or '=' after the written slot"
+                                 : "'=' after the written slot");
         if (rc == CES_OK) {
             lex(P);
             rc = parse_expr(P, &op.value);
@@ -1009,7 +1015,9 @@ static int parse_op(struct parser *P)
     case CES_OP_WAIT:
         rc = parse_slot(P, &op.slot, false);
         if (rc == CES_OK && P->tok.kind != T_GEQ && P->tok.kind != T_EQ)
-            rc = expected(P, "'>=' or '==' after the awaited slot");
+            rc = expected(P, op.slot.rank == CES_EX_NONE
+                                 ? "'@' (a rank), '>=' or '==' after the awaited slot"
+                                 : "'>=' or '==' after the awaited slot");
         if (rc == CES_OK) {
             op.cmp = P->tok.kind == T_EQ ? CES_CMP_EQ : CES_CMP_GEQ;
             lex(P);
@@ -1022,6 +1030,7 @@ static int parse_op(struct parser *P)
         break;
     case CES_OP_PRODUCE:
         rc = parse_region(P, &op.a, "a");
+        last = &op.a;
         break;
     case CES_OP_CONSUME:
         rc = parse_region(P, &op.a, "a");
@@ -1029,9 +1038,13 @@ static int parse_op(struct parser *P)
             lex(P);
             op.expect = 1;
             rc = parse_region(P, &op.b, "an expected");
+            last = &op.b;
         } else if (rc == CES_OK && P->tok.kind != T_EOL) {
-            rc = expected(P, "'==' and the expected region, or end of line, after the consumed "
-                             "region");
+            rc = expected(P, op.a.rank == CES_EX_NONE
+                                 ? "'@' (a rank), '==' and the expected region, or end of line, "
+                                   "after the consumed region"
+                                 : "'==' and the expected region, or end of line, after the "
+                                   "consumed region");
         }
         break;
     default:
@@ -1039,6 +1052,9 @@ static int parse_op(struct parser *P)
     }
     if (rc != CES_OK)
         return rc;
+    /* a region that ends the op may still take its rank */
+    if (last != NULL && last->rank == CES_EX_NONE && P->tok.kind != T_EOL)
+        return expected(P, "'@' (a rank) or end of line after the op");
     rc = expect_eol(P, "the op");
     if (rc != CES_OK)
         return rc;

@@ -90,7 +90,8 @@ static const char bench_usage[] =
     "                        way, as the copies go: CES_COLL_F_DIRECTED), but not in place\n"
     "  --root R              broadcast, gather, scatter: the root rank, 0..N-1 (default 0)\n"
     "  --wake K              the variants but auto (one of them must be asked for) run the\n"
-    "                        wake chain of K copies (0..256, default 0; not sendrecv): struct\n"
+    "                        wake chain of K copies (0..256, default 0; not sendrecv, nor\n"
+    "                        gather out of place, where no rank only waits): struct\n"
     "                        ces_coll_params.wake, which auto runs where the backend selects\n"
     "                        it (docs/PERFORMANCE.md)\n"
     "  --chunks C --slots S  sendrecv builder: chunks per message, 1..1024 (default 1 with\n"
@@ -719,6 +720,9 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
             k++;
         if (k == B->nvariants)
             return ces_tool_fail("bench: --wake applies to the variants but auto (--variant)");
+        if (B->coll == CES_COLL_GATHER && !B->in_place)
+            return ces_tool_fail("bench: --wake applies to gather in place only (--in-place): "
+                                 "out of place every rank copies, none only waits");
     }
     /* One way, one chunk per message is fastest; where every rank also
      * receives, two chunks let the copy-out of the first overlap the send of

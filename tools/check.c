@@ -474,7 +474,9 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
  * give them (ces_queue_map_next): at most the schedule's connections where
  * they are fewer than its streams, else any.  A line per assignment that
  * fails or is incomplete, the totals, and the first failing one's report;
- * with --json one object of the same (docs/API.md). */
+ * with --json one object of the same (docs/API.md).  A check or report
+ * that fails stops the sweep, said on stderr: exit 1 when an assignment
+ * already showed a defect, else 2. */
 static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_args *a)
 {
     uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g), conn = ces_graph_connections(g);
@@ -509,6 +511,7 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         uint32_t v;
 
         if (ces_check(ctx, g, &a->o, &r) != CES_OK) {
+            fflush(stdout); /* the assignments checked first, also into a pipe */
             ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
             break;
         }
@@ -571,7 +574,7 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
                 ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
         }
     }
-    if (ec == CES_EXIT_OK)
+    if (ec == CES_EXIT_OK || hang + race > 0)
         ec = hang + race > 0 ? CES_EXIT_DEFECT : incomplete > 0 ? CES_EXIT_INCOMPLETE : CES_EXIT_OK;
     ces_check_report_destroy(first);
     free(map);

@@ -6,6 +6,7 @@
 #include "tool.h"
 #include "internal.h" /* ces_write_file */
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -49,7 +50,8 @@ static const char builder_options[] =
     "                     scatter, broadcast that copy nothing (but the root of scatter,\n"
     "                     broadcast; gather's root in place) copy K pieces of 4 KiB\n"
     "                     within a private buffer on a stream of their own while they\n"
-    "                     wait (0..256, default 0; ces_gather & co. run it, eager and\n"
+    "                     wait (0..256, default 0; refused for gather out of place,\n"
+    "                     where no rank only waits; ces_gather & co. run it, eager and\n"
     "                     captured: see docs/PERFORMANCE.md)\n";
 
 void ces_tool_builder_help(int run)
@@ -424,9 +426,10 @@ static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, cha
 }
 
 /* An option the collective does not take would be dropped without a word:
- * refused instead.  CES_EXIT_OK or CES_EXIT_USAGE (printed, naming command
- * `cmd`). */
-static int options_apply(const char *cmd, int coll, unsigned given)
+ * refused instead; so is --wake on gather out of place, where no rank only
+ * waits and the builder runs no chain (struct ces_coll_params.wake).
+ * CES_EXIT_OK or CES_EXIT_USAGE (printed, naming command `cmd`). */
+static int options_apply(const char *cmd, int coll, uint32_t flags, unsigned given)
 {
     const char *sr = (given & GIVEN_PAIRS)    ? "--pairs"
                      : (given & GIVEN_CHUNKS) ? "--chunks"
@@ -446,6 +449,9 @@ static int options_apply(const char *cmd, int coll, unsigned given)
     if (copier != NULL && (coll == CES_COLL_SENDRECV || coll == CES_COLL_BARRIER))
         return ces_tool_fail("%s: %s applies to alltoall, allgather, gather, scatter and "
                              "broadcast, not to %s", cmd, copier, ces_coll_name(coll));
+    if ((given & GIVEN_WAKE) && coll == CES_COLL_GATHER && (flags & CES_COLL_F_INPLACE) == 0)
+        return ces_tool_fail("%s: --wake applies to gather in place only (--in-place): out of "
+                             "place every rank copies, none only waits", cmd);
     if ((given & GIVEN_BYTES) && coll == CES_COLL_BARRIER)
         return ces_tool_fail("%s: --bytes applies to the collectives that move data, not to "
                              "barrier", cmd);
@@ -552,13 +558,43 @@ int ces_tool_text_out(const char *cmd, const char **out, const char *in)
     return *out != NULL ? ces_tool_out_not_in(cmd, "-o", *out, in) : CES_EXIT_OK;
 }
 
+/* The struct ces_coll_params fields that a builder option of the same
+ * name sets. */
+static const char *const param_words[] = {"ranks", "bytes", "iterations", "root",
+                                          "chunks", "slots", "wake", NULL};
+
+/* The length of the parameter word at msg + at, or 0 if none is there: a
+ * whole word of param_words that the error names as the parameter (before
+ * " must", " (" or " x "), not as a count ("4 slots x", "2^48 bytes"). */
+static size_t param_word(const char *msg, size_t at)
+{
+    static const char *const after[] = {" must", " (", " x ", NULL};
+    const char *s = msg + at;
+    unsigned char prev = at > 0 ? (unsigned char)msg[at - 1] : ' ';
+
+    if (isalnum(prev) || prev == '_' || prev == '-' ||
+        (at >= 2 && prev == ' ' && isdigit((unsigned char)msg[at - 2])))
+        return 0;
+    for (const char *const *w = param_words; *w != NULL; w++) {
+        size_t n = strlen(*w);
+
+        if (strncmp(s, *w, n) != 0)
+            continue;
+        for (const char *const *a = after; *a != NULL; a++)
+            if (strncmp(s + n, *a, strlen(*a)) == 0)
+                return n;
+    }
+    return 0;
+}
+
 /* A builder's error as the command line says it: the library names a
  * protocol as a C caller chooses it (CES_PROTO_CREDIT), a command line
- * chooses it with --sync credit. */
+ * chooses it with --sync credit; it names a parameter by its field
+ * (bytes), a command line sets it with the option of that name (--bytes). */
 static void print_coll_error(const char *cmd, const char *msg)
 {
     static const char prefix[] = "CES_PROTO_";
-    char out[CES_ERRMSG_MAX], name[16];
+    char out[CES_ERRMSG_MAX], opts[CES_ERRMSG_MAX + 64], name[16];
     const char *at;
     size_t len = 0;
 
@@ -581,7 +617,18 @@ static void print_coll_error(const char *cmd, const char *msg)
         msg = s + n;
     }
     snprintf(out + len, sizeof(out) - len, "%s", msg);
-    fprintf(stderr, "cesync: %s: %s\n", cmd, out);
+    len = 0;
+    for (size_t i = 0; out[i] != '\0' && len < sizeof(opts) - 1;) {
+        size_t n = param_word(out, i);
+
+        if (n > 0) {
+            len += (size_t)snprintf(opts + len, sizeof(opts) - len, "--%.*s", (int)n, out + i);
+            i += n;
+        } else
+            opts[len++] = out[i++];
+    }
+    opts[len < sizeof(opts) ? len : sizeof(opts) - 1] = '\0';
+    fprintf(stderr, "cesync: %s: %s\n", cmd, opts);
 }
 
 int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
@@ -652,7 +699,7 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
                             "is not read (name it ./%s to read it)\n", cmd, input, input);
         /* the defaults of ces_coll_params_init are the same for every
          * collective, and the options never set a field to 0 */
-        if (options_apply(cmd, coll, given) != CES_EXIT_OK)
+        if (options_apply(cmd, coll, params.flags, given) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
         params.coll = (uint32_t)coll;
         if (params.slots == 0) /* --chunks 1 alone must not ask for 2 slots */

@@ -28,8 +28,9 @@ static const char validate_help[] =
     "error prints file:line:col and what was expected, and exits 2.\n"
     "  --kind K       also check that machine kind K (h200) has every op the schedule\n"
     "                 uses: no flush where it cannot flush remote writes, memops of\n"
-    "                 every slot width, at most its GPUs; the first op it lacks is\n"
-    "                 named (rR.sS#K, line:col) and the exit is 2\n"
+    "                 every slot width, at most its GPUs; a schedule it cannot run\n"
+    "                 is not valid for it: no summary, the first op it lacks is\n"
+    "                 named (rR.sS#K, line:col) on stderr and the exit is 2\n"
     "  --model FILE   the same for a model file's machine (`cesync bench --calibrate\n"
     "                 --model-out`; over --kind's table, h200 without it)\n"
     "\n";
@@ -103,7 +104,7 @@ int ces_cmd_validate(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *kind = NULL, *model_path = NULL;
+    const char *kind = NULL, *model_path = NULL, *plus = "", *file = "";
     struct ces_model m;
     uint64_t ops = 0;
     int rest = 0, ec;
@@ -124,8 +125,17 @@ int ces_cmd_validate(int argc, char **argv)
         else if (t == 0)
             ec = ces_tool_unexpected("validate", argv[i]);
     }
-    if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL))
+    if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL)) {
         ec = ces_tool_machine("validate", ctx, kind, model_path, &m);
+        /* the machine named alike either way: the model file's values may
+         * be what it lacks (max_ranks 2) */
+        plus = model_path != NULL ? " + " : "";
+        file = model_path != NULL ? model_path : "";
+        /* not valid for a machine that cannot run it: no summary */
+        if (ec == CES_EXIT_OK && ces_model_supports(ctx, &m, g) != CES_OK)
+            ec = ces_tool_fail("validate: %s%s%s cannot run it: %s", m.kind, plus, file,
+                               ces_ctx_last_error(ctx));
+    }
     if (ec == CES_EXIT_OK) {
         for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
             for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
@@ -143,19 +153,8 @@ int ces_cmd_validate(int argc, char **argv)
                ces_plural(ces_graph_nsignals(g)), ces_graph_iterations(g),
                ces_plural(ces_graph_iterations(g)), ops, ces_plural(ops));
     }
-    if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL)) {
-        /* the machine named alike either way: the model file's values may
-         * be what it lacks (max_ranks 2) */
-        const char *plus = model_path != NULL ? " + " : "";
-        const char *file = model_path != NULL ? model_path : "";
-
-        fflush(stdout); /* the summary first, also into a pipe */
-        if (ces_model_supports(ctx, &m, g) != CES_OK)
-            ec = ces_tool_fail("validate: %s%s%s cannot run it: %s", m.kind, plus, file,
-                               ces_ctx_last_error(ctx));
-        else
-            printf("machine: %s%s%s has every op it uses\n", m.kind, plus, file);
-    }
+    if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL))
+        printf("machine: %s%s%s has every op it uses\n", m.kind, plus, file);
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
     return ec;

@@ -606,7 +606,7 @@ int ces_cmd_run(int argc, char **argv)
     char **args = NULL, ranks_buf[16];
     const char *input;
     int nargs = 0, rest = 0, single = 0, has_ranks = 0, ec;
-    int gpus;
+    int gpus, share = 0;
     uint32_t n;
 
     if (ces_tool_wants_help(argc, argv)) {
@@ -685,7 +685,11 @@ int ces_cmd_run(int argc, char **argv)
         ec = CES_EXIT_USAGE;
         goto out;
     }
-    if (n > (uint32_t)gpus && !ces_cuda_share_gpus()) {
+    if (ces_cuda_share_gpus(ctx, &share) != CES_OK) {
+        ec = ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
+        goto out;
+    }
+    if (n > (uint32_t)gpus && !share) {
         ec = ces_tool_fail("run: the schedule has %" PRIu32 " ranks but this machine has %d GPU%s "
                            "(CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)",
                            n, gpus, ces_plural(gpus));

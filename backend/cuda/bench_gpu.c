@@ -301,7 +301,7 @@ out:
 int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct ces_bench **out)
 {
     struct ces_bench *b;
-    int rc = CES_OK, ndev = 0;
+    int rc = CES_OK, ndev = 0, share = 0;
     void *host = NULL;
 
     if (ctx == NULL || cfg == NULL || out == NULL)
@@ -311,8 +311,11 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         return ces_ctx_error(ctx, CES_ERR_INVALID, "--ranks must be 2..%u", BENCH_MAX_RANKS);
     if (cfg->root >= cfg->ranks)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "--root must be 0..%u", cfg->ranks - 1);
+    rc = ces_cuda_share_gpus(ctx, &share);
+    if (rc != CES_OK)
+        return rc;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1 ||
-        (ndev < (int)cfg->ranks && !ces_cuda_share_gpus()))
+        (ndev < (int)cfg->ranks && !share))
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%u GPUs needed, %d found (CES_SHARE_GPUS=1 lets ranks share GPUs, "
                              "for tests)", cfg->ranks, ndev);

@@ -73,9 +73,18 @@ uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device)
     return most;
 }
 
-int ces_cuda_share_gpus(void)
+int ces_cuda_share_gpus(struct ces_ctx *ctx, int *share)
 {
-    return ces_cuda_env_u64("CES_SHARE_GPUS", 0) != 0;
+    const char *env = getenv("CES_SHARE_GPUS");
+
+    *share = 0;
+    if (env == NULL || *env == '\0' || strcmp(env, "0") == 0)
+        return CES_OK;
+    if (strcmp(env, "1") != 0)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "CES_SHARE_GPUS must be 0 or 1, not '%s'",
+                             env);
+    *share = 1;
+    return CES_OK;
 }
 
 int ces_cuda_use(struct ces_comm *c)
@@ -128,7 +137,7 @@ static void alloc_prop(CUmemAllocationProp *prop, CUdevice dev)
 static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device, int wrap,
                     struct ces_comm **out)
 {
-    int share = ces_cuda_share_gpus();
+    int share = 0;
     struct ces_comm *c;
     uint64_t timeout_ms, stage_max, side_min;
     int rc = CES_OK, v = 0, count = 0;
@@ -142,6 +151,8 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     if (rc == CES_OK)
         rc = ces_cuda_env_setting(ctx, "CES_P2P_SIDE_MIN", "0..2^48", "bytes", 0,
                                   CES_MAX_BYTES, CES_P2P_SIDE_MIN_DEFAULT, &side_min);
+    if (rc == CES_OK)
+        rc = ces_cuda_share_gpus(ctx, &share);
     if (rc != CES_OK)
         return rc;
     c = ces_malloc(ctx, sizeof(*c));

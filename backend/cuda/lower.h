@@ -333,16 +333,12 @@ int ces_cuda_group_arrive(struct ces_ctx *ctx, uint32_t *arrived, uint32_t idx, 
 #define CES_CUDA_PEER_START_US 5.2
 #define CES_CUDA_PEER_BYTES_PER_US 394e3
 
-/* The number in environment variable `name` (digits, then K, M or G), as
- * CES_SHARE_GPUS is read; `dflt` when it is unset, empty or no number. */
-uint64_t ces_cuda_env_u64(const char *name, uint64_t dflt);
-
 /* A setting from environment variable `name`: unset or empty is `dflt`;
  * else digits (then K, M or G where `unit` is "bytes") of lo..hi, which
  * `range` writes for the message.  Anything else is CES_ERR_INVALID naming
  * the variable and the value (as the communicators refuse CES_TIMEOUT_MS,
- * CES_P2P_STAGE_MAX and CES_P2P_SIDE_MIN): ces_cuda_env_u64 took "2s" for
- * 2, "-1" for 2^64 - 1 and "x" for the default, without a word. */
+ * CES_P2P_STAGE_MAX and CES_P2P_SIDE_MIN): a lenient read took "2s" for 2,
+ * "-1" for 2^64 - 1 and "x" for the default, without a word. */
 int ces_cuda_env_setting(struct ces_ctx *ctx, const char *name, const char *range,
                          const char *unit, uint64_t lo, uint64_t hi, uint64_t dflt,
                          uint64_t *out);

@@ -306,9 +306,10 @@ struct ces_comm {
 
 /* Makes the communicator's device current for the calling thread. */
 int ces_cuda_use(struct ces_comm *c);
-/* Whether CES_SHARE_GPUS lets ranks outnumber the GPUs (a number other than
- * 0: rank r on GPU r % count; for tests). */
-int ces_cuda_share_gpus(void);
+/* *share: whether CES_SHARE_GPUS lets ranks outnumber the GPUs (1: rank r
+ * on GPU r % count; for tests; unset, empty or 0: not).  Any other value is
+ * CES_ERR_INVALID naming the variable and the value (*share 0). */
+int ces_cuda_share_gpus(struct ces_ctx *ctx, int *share);
 /* The stride (bytes of symmetric memory per rank) from CES_STRIDE's value
  * `env` (NULL or '': `total`, the device's memory), rounded up to `gran`:
  * digits with an optional K, M or G, of 1..2^48 bytes, else CES_ERR_INVALID

@@ -46,26 +46,6 @@ void ces_cuda_coll_select(struct ces_coll_params *p, uint32_t coll, uint32_t ran
         p->wake = ces_cuda_wake_copies(ranks, bytes);
 }
 
-uint64_t ces_cuda_env_u64(const char *name, uint64_t dflt)
-{
-    const char *s = getenv(name);
-    char *end = NULL;
-    unsigned long long v;
-
-    if (s == NULL || *s == '\0')
-        return dflt;
-    v = strtoull(s, &end, 10);
-    if (end == s)
-        return dflt;
-    switch (*end) {
-    case 'K': case 'k': v <<= 10; break;
-    case 'M': case 'm': v <<= 20; break;
-    case 'G': case 'g': v <<= 30; break;
-    default: break;
-    }
-    return v;
-}
-
 int ces_cuda_env_setting(struct ces_ctx *ctx, const char *name, const char *range,
                          const char *unit, uint64_t lo, uint64_t hi, uint64_t dflt,
                          uint64_t *out)

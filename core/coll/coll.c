@@ -144,10 +144,13 @@ void ces_coll_each_but_root(struct ces_cgen *cg, const char *lines)
 }
 
 /* Fills the defaults of zero fields and checks what every collective
- * shares.  *q receives the normalized parameters. */
+ * shares.  *q receives the normalized parameters.  Every error but an
+ * unknown collective begins with the collective, as its own checks do. */
 static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,
                         struct ces_coll_params *q)
 {
+    const char *name;
+
     *q = *p;
     if (q->chunks == 0)
         q->chunks = 4;
@@ -157,37 +160,41 @@ static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,
         q->first_iter = 1;
     if (q->coll >= CES_COLL__COUNT)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown collective #%" PRIu32, q->coll);
+    name = ces_coll_name((int)q->coll);
     if (q->proto >= CES_PROTO__COUNT)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown sync protocol #%" PRIu32, q->proto);
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: unknown sync protocol #%" PRIu32, name,
+                             q->proto);
     if (q->ranks < 1 || q->ranks > CES_MAX_RANKS)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ranks must be 1..%u, not %" PRIu32,
-                             CES_MAX_RANKS, q->ranks);
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: ranks must be 1..%u, not %" PRIu32,
+                             name, CES_MAX_RANKS, q->ranks);
     if (q->coll != CES_COLL_BARRIER && (q->bytes < 1 || q->bytes > CES_MAX_BYTES))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "bytes must be 1..%" PRIu64 " (2^48), not %" PRIu64, CES_MAX_BYTES,
-                             q->bytes);
+                             "%s: bytes must be 1..%" PRIu64 " (2^48), not %" PRIu64, name,
+                             CES_MAX_BYTES, q->bytes);
     if (q->iterations < 1)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "iterations must be at least 1, not 0");
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: iterations must be at least 1, not 0",
+                             name);
     if (q->phase != CES_PHASE_EAGER && q->phase != CES_PHASE_GRAPH)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "phase must be eager (0) or graph (1), not %" PRIu32, q->phase);
+                             "%s: phase must be eager (0) or graph (1), not %" PRIu32, name,
+                             q->phase);
     if (q->first_iter > COLL_MAX_FIRST_ITER)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "first_iter must be 1..%" PRIu64 ", not %" PRIu64, COLL_MAX_FIRST_ITER,
-                             q->first_iter);
+                             "%s: first_iter must be 1..%" PRIu64 ", not %" PRIu64, name,
+                             COLL_MAX_FIRST_ITER, q->first_iter);
     if (q->wake > 0 && (q->coll == CES_COLL_SENDRECV || q->coll == CES_COLL_BARRIER))
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s: the wake chain applies to alltoall, allgather, gather, scatter "
                              "and broadcast only",
-                             ces_coll_name((int)q->coll));
+                             name);
     if (q->wake > CES_COLL_MAX_WAKE)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "wake must be 0..%u copies, not %" PRIu32,
-                             CES_COLL_MAX_WAKE, q->wake);
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: wake must be 0..%u copies, not %" PRIu32,
+                             name, CES_COLL_MAX_WAKE, q->wake);
     if (q->proto == CES_PROTO_MONO && q->phase == CES_PHASE_GRAPH)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s: mono is not graph-safe: its counters grow with $i, which a "
                              "graph replay freezes; use CES_PROTO_CREDIT for graph phases",
-                             ces_coll_name((int)q->coll));
+                             name);
     return CES_OK;
 }
 

@@ -203,8 +203,8 @@ int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
     if (p->flags == 0)
         return CES_OK;
     if ((p->flags & ~known) != 0)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown algorithm flags 0x%" PRIx32,
-                             p->flags & ~known);
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: unknown algorithm flags 0x%" PRIx32,
+                             name, p->flags & ~known);
     /* what the collective lacks first, then what excludes what */
     if ((p->flags & CES_COLL_F_INPLACE) != 0 && ces_coll_inplace(p->coll) == NULL)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
@@ -228,7 +228,7 @@ int ces_coll_variant(struct ces_ctx *ctx, const struct ces_coll_params *p,
                              name);
     if ((p->flags & local) == local)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "the overlap and early variants exclude each other");
+                             "%s: the overlap and early variants exclude each other", name);
     /* directed barriers change the sync text only (core/coll/sync.c) */
     if ((p->flags & CES_COLL_F_INPLACE) == 0) {
         if ((p->flags & local) != 0)

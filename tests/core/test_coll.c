@@ -104,30 +104,30 @@ static void test_common_errors(void **state)
     coll_error(&p, CES_ERR_INVALID, "unknown collective #7");
     ces_coll_params_init(&p, CES_COLL_ALLGATHER);
     p.proto = 9;
-    coll_error(&p, CES_ERR_INVALID, "unknown sync protocol #9");
+    coll_error(&p, CES_ERR_INVALID, "allgather: unknown sync protocol #9");
     ces_coll_params_init(&p, CES_COLL_ALLGATHER);
     p.ranks = 0;
-    coll_error(&p, CES_ERR_INVALID, "ranks must be 1..1024, not 0");
+    coll_error(&p, CES_ERR_INVALID, "allgather: ranks must be 1..1024, not 0");
     p.ranks = 1025;
-    coll_error(&p, CES_ERR_INVALID, "ranks must be 1..1024, not 1025");
+    coll_error(&p, CES_ERR_INVALID, "allgather: ranks must be 1..1024, not 1025");
     p.ranks = 2;
     p.bytes = 0;
-    coll_error(&p, CES_ERR_INVALID, "bytes must be 1..281474976710656 (2^48), not 0");
+    coll_error(&p, CES_ERR_INVALID, "allgather: bytes must be 1..281474976710656 (2^48), not 0");
     p.bytes = CES_MAX_BYTES + 1;
     coll_error(&p, CES_ERR_INVALID,
-               "bytes must be 1..281474976710656 (2^48), not 281474976710657");
+               "allgather: bytes must be 1..281474976710656 (2^48), not 281474976710657");
     p.bytes = CES_MAX_BYTES;
     coll_error(&p, CES_ERR_INVALID,
                "allgather: ranks x bytes (2 x 281474976710656) exceeds 2^48 bytes");
     p.bytes = 8;
     p.iterations = 0;
-    coll_error(&p, CES_ERR_INVALID, "iterations must be at least 1, not 0");
+    coll_error(&p, CES_ERR_INVALID, "allgather: iterations must be at least 1, not 0");
     p.iterations = 1;
     p.phase = 2;
-    coll_error(&p, CES_ERR_INVALID, "phase must be eager (0) or graph (1), not 2");
+    coll_error(&p, CES_ERR_INVALID, "allgather: phase must be eager (0) or graph (1), not 2");
     p.phase = CES_PHASE_EAGER;
     p.first_iter = (UINT64_C(1) << 32) + 1;
-    coll_error(&p, CES_ERR_INVALID, "first_iter must be 1..4294967296, not 4294967297");
+    coll_error(&p, CES_ERR_INVALID, "allgather: first_iter must be 1..4294967296, not 4294967297");
     p.first_iter = 1;
     p.proto = CES_PROTO_MONO;
     p.phase = CES_PHASE_GRAPH;

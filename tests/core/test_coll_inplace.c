@@ -62,7 +62,7 @@ static void test_errors(void **state)
                "allgather: in place and the early variant exclude each other (in place there "
                "is no local copy to move)");
     p.flags = CES_COLL_F_INPLACE | CES_COLL_F_OVERLAP | CES_COLL_F_EARLY;
-    coll_error(&p, CES_ERR_INVALID, "the overlap and early variants exclude each other");
+    coll_error(&p, CES_ERR_INVALID, "allgather: the overlap and early variants exclude each other");
     p.coll = CES_COLL_GATHER;
     p.flags = CES_COLL_F_INPLACE | CES_COLL_F_OVERLAP;
     coll_error(&p, CES_ERR_INVALID,
@@ -75,7 +75,7 @@ static void test_errors(void **state)
     p.root = 2;
     coll_error(&p, CES_ERR_INVALID, "gather: root must be a rank (0..1), not 2");
     p.flags = UINT32_C(1) << 4;
-    coll_error(&p, CES_ERR_INVALID, "unknown algorithm flags 0x10");
+    coll_error(&p, CES_ERR_INVALID, "gather: unknown algorithm flags 0x10");
 }
 
 /* The in-place form is the out-of-place one with every rank in place

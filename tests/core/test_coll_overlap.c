@@ -251,10 +251,10 @@ static void test_flag_errors(void **state)
     p.coll = CES_COLL_ALLTOALL;
     assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "the overlap and early variants exclude each other");
+                        "alltoall: the overlap and early variants exclude each other");
     p.flags = 1u << 7;
     assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx), "unknown algorithm flags 0x80");
+    assert_string_equal(ces_ctx_last_error(ctx), "alltoall: unknown algorithm flags 0x80");
     p.flags = CES_COLL_F_EARLY;
     p.bytes = 1023;
     assert_int_equal(ces_coll_source(ctx, &p, &text, NULL), CES_ERR_INVALID);

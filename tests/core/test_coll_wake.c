@@ -247,7 +247,7 @@ static void test_errors(void **state)
     }
     p.coll = CES_COLL_SCATTER;
     p.wake = CES_COLL_MAX_WAKE + 1;
-    coll_error(&p, CES_ERR_INVALID, "wake must be 0..256 copies, not 257");
+    coll_error(&p, CES_ERR_INVALID, "scatter: wake must be 0..256 copies, not 257");
     p.wake = CES_COLL_MAX_WAKE;
     g = coll_graph(ctx, &p);
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);

@@ -397,11 +397,35 @@ static void test_syntax_errors(void **state)
         {"cesync 1\nranks 2\nphase eager x1\nr0 over p fence\n",
          "t.ces:4:11: expected ':' before the op, found 'fence'", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : write s[0] 1\n",
-         "t.ces:5:17: expected '=' after the written slot, found '1'", CES_ERR_PARSE},
+         "t.ces:5:17: expected '@' (a rank or '*') or '=' after the written slot, found '1'",
+         CES_ERR_PARSE},
+        /* what may follow a slot or region, '@' and its rank too where none
+         * was given (they offered '=', '->' or the end of the line only) */
+        {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : write s[0]@1 1 = 2\n",
+         "t.ces:5:19: expected '=' after the written slot, found '1'", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : wait s[0] = 1\n",
-         "t.ces:5:16: expected '>=' or '==' after the awaited slot, found '='", CES_ERR_PARSE},
+         "t.ces:5:16: expected '@' (a rank), '>=' or '==' after the awaited slot, found '='",
+         CES_ERR_PARSE},
         {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : wait s[0] > 1\n",
-         "t.ces:5:16: expected '>=' or '==' after the awaited slot, found '>'", CES_ERR_PARSE},
+         "t.ces:5:16: expected '@' (a rank), '>=' or '==' after the awaited slot, found '>'",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : copy a[0:8] a[0:8]@1\n",
+         "t.ces:5:18: expected '@' (a rank) or '->' between the copy's source and destination, "
+         "found 'a'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : copy a[0:8]@1 a[0:8]\n",
+         "t.ces:5:20: expected '->' between the copy's source and destination, found 'a'",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : copy a[0:8] -> a[0:8] 1\n",
+         "t.ces:5:28: expected '@' (a rank) or end of line after the op, found '1'",
+         CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : copy a[0:8] -> a[0:8]@1 1\n",
+         "t.ces:5:30: expected end of line after the op, found '1'", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : consume a[0:8]@1 = a[0:8]\n",
+         "t.ces:5:23: expected '==' and the expected region, or end of line, after the consumed "
+         "region, found '='", CES_ERR_PARSE},
+        {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : consume a[0:8] == a[0:8] 1\n",
+         "t.ces:5:31: expected '@' (a rank) or end of line after the op, found '1'",
+         CES_ERR_PARSE},
         {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : wait s(0) == 1\n",
          "t.ces:5:12: expected '[' after the signal name, found '('", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\nr0 : wait s[0 == 1\n",
@@ -424,10 +448,11 @@ static void test_syntax_errors(void **state)
         /* '==' is offered after a consumed region (it was "expected end of
          * line after the op, found '='") */
         {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : consume a[0:8] = a[0:8]@1\n",
-         "t.ces:5:21: expected '==' and the expected region, or end of line, after the consumed "
-         "region, found '='", CES_ERR_PARSE},
+         "t.ces:5:21: expected '@' (a rank), '==' and the expected region, or end of line, after "
+         "the consumed region, found '='", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : produce a[0:8] == a[0:8]@1\n",
-         "t.ces:5:21: expected end of line after the op, found '=='", CES_ERR_PARSE},
+         "t.ces:5:21: expected '@' (a rank) or end of line after the op, found '=='",
+         CES_ERR_PARSE},
         {"cesync 1\nranks 2\nphase eager x1\nr0 : record 3\n",
          "t.ces:4:13: expected an event name, found '3'", CES_ERR_PARSE},
         {"cesync 1\nranks 2\nphase eager x1\nr0 : fence\nr0 : wait\n",

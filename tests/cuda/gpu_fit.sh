@@ -1,7 +1,7 @@
 # tests/cuda/gpu_fit.sh - sourced by the GPU tests in shell.  gpu_fit N
 # [one-process] exits 77 (skipped) unless N ranks can run here: one GPU
-# each, or any GPU where CES_SHARE_GPUS (a number other than 0, as the
-# library reads it) lets ranks share them - and, for ranks of one process
+# each, or any GPU where CES_SHARE_GPUS=1 (the library refuses any value
+# but 0 and 1) lets ranks share them - and, for ranks of one process
 # sharing a GPU, not where CUDA_DEVICE_MAX_CONNECTIONS gives its streams
 # fewer than CUDA's 8 hardware queues (the library refuses that: a wait of
 # one rank would hold the other's writes behind it).  Counts the GPUs that
@@ -17,7 +17,7 @@ gpu_fit() {
   fi
   [ "$gpus" -ge 1 ] || { echo "skipped: no GPU"; exit 77; }
   [ "$gpus" -ge "$1" ] && return 0
-  [ "${CES_SHARE_GPUS:-0}" -ne 0 ] 2>/dev/null ||
+  [ "${CES_SHARE_GPUS:-0}" = 1 ] ||
     { echo "skipped: $1 ranks, $gpus GPU(s) (CES_SHARE_GPUS=1 lets ranks share them)"; exit 77; }
   if [ "${2:-}" = one-process ] && [ "${CUDA_DEVICE_MAX_CONNECTIONS:-8}" -lt 8 ] 2>/dev/null &&
      [ "${CUDA_DEVICE_MAX_CONNECTIONS:-8}" -ge 1 ]; then

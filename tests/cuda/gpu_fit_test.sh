@@ -29,6 +29,8 @@ expect 0 "CES_SHARE_GPUS=1" "" skip
 expect 1 "" "" skip
 expect 1 "CES_SHARE_GPUS=0" "" skip
 expect 1 "CES_SHARE_GPUS=x" "" skip
+expect 1 "CES_SHARE_GPUS=2" "" skip
+expect 1 "CES_SHARE_GPUS=yes" "" skip
 expect 1 "CES_SHARE_GPUS=1" "" run
 expect 1 "CES_SHARE_GPUS=1" one-process run
 expect 1 "CES_SHARE_GPUS=1 CUDA_DEVICE_MAX_CONNECTIONS=1" "" run

@@ -66,16 +66,23 @@ int gpu_crowded(int gpus, uint32_t n)
 
 int gpu_ranks_fit(int gpus, uint32_t n)
 {
+    struct ces_ctx *ctx = NULL;
+    int share = 0;
+
     if (gpus < 1) {
         printf("skipped: no GPU\n");
         return 0;
     }
-    if (n > (uint32_t)gpus && !ces_cuda_share_gpus()) {
+    if (n <= (uint32_t)gpus)
+        return 1;
+    if (ces_ctx_create(NULL, &ctx) == CES_OK && ces_cuda_share_gpus(ctx, &share) != CES_OK)
+        printf("skipped: %u ranks, %d GPU%s (%s)\n", n, gpus, gpus == 1 ? "" : "s",
+               ces_ctx_last_error(ctx));
+    else if (!share)
         printf("skipped: %u ranks, %d GPU%s (CES_SHARE_GPUS=1 lets ranks share them)\n", n, gpus,
                gpus == 1 ? "" : "s");
-        return 0;
-    }
-    return 1;
+    ces_ctx_destroy(ctx);
+    return share;
 }
 
 int gpu_fork_ranks(uint32_t n, int (*fn)(uint32_t, uint32_t, const char *, void *), void *arg,

@@ -27,8 +27,9 @@ int gpu_count(void);
  * GPU than ces_comm_init_all allows (it refuses them). */
 int gpu_crowded(int gpus, uint32_t n);
 /* Whether n ranks can run on `gpus` GPUs: one GPU each, or any GPU at all
- * where CES_SHARE_GPUS lets ranks share them (the library's rule).  When
- * not, prints why as "skipped: ..." and returns 0. */
+ * where CES_SHARE_GPUS lets ranks share them (the library's rule; a value
+ * it refuses shares none).  When not, prints why as "skipped: ..." and
+ * returns 0. */
 int gpu_ranks_fit(int gpus, uint32_t n);
 /* Whether CUDA_DEVICE_MAX_CONNECTIONS gives a process's streams on one GPU
  * fewer hardware queues than CUDA's default (the library's rule). */

@@ -1377,10 +1377,10 @@ static void test_watchdog_start_says_why(void **state)
     fixture_end(&fx);
 }
 
-/* CES_TIMEOUT_MS, CES_P2P_STAGE_MAX and CES_P2P_SIDE_MIN as a communicator
- * reads them: a value that was not a number in range was taken for what
- * strtoull made of it ("2s" a timeout of 2 ms, "-1" one of 49 days, "64MB"
- * 64 MiB, "x" the default) or clamped.  Each is refused with
+/* CES_TIMEOUT_MS, CES_P2P_STAGE_MAX, CES_P2P_SIDE_MIN and CES_SHARE_GPUS
+ * as a communicator reads them: a value that was not a number in range was
+ * taken for what strtoull made of it ("2s" a timeout of 2 ms, "-1" one of
+ * 49 days, "64MB" 64 MiB, "x" the default, "yes" no sharing) or clamped.  Each is refused with
  * CES_ERR_INVALID naming the variable and the value, before any GPU is
  * touched (none is here: init failed on the missing driver instead). */
 static void test_env_settings_refused(void **state)
@@ -1406,6 +1406,8 @@ static void test_env_settings_refused(void **state)
                                     "or G if wanted), not ' 1M'"},
         {"CES_P2P_SIDE_MIN", "262145G", "CES_P2P_SIDE_MIN must be 0..2^48 bytes (digits, then K, "
                                         "M or G if wanted), not '262145G'"},
+        {"CES_SHARE_GPUS", "yes", "CES_SHARE_GPUS must be 0 or 1, not 'yes'"},
+        {"CES_SHARE_GPUS", "2", "CES_SHARE_GPUS must be 0 or 1, not '2'"},
     };
     struct fixture fx;
     struct ces_comm *comms[2] = {NULL, NULL};

@@ -1245,24 +1245,41 @@ static void test_shared_queues_setting(void **state)
     assert_int_equal(ces_cuda_queues_shared(ces_cuda_queues("x")), 0);
 }
 
-/* CES_SHARE_GPUS: a number other than 0 lets ranks share GPUs; unset,
- * empty, 0 or not a number does not (cesync run, the bench and the
- * communicator read it alike). */
+/* CES_SHARE_GPUS: 1 lets ranks share GPUs; unset, empty or 0 does not;
+ * anything else is refused with CES_ERR_INVALID naming the variable, as
+ * the other CES_* settings are ("yes" and "true" silently meant off, "2"
+ * on).  cesync run, the bench and the communicator read it alike. */
 static void test_share_gpus_setting(void **state)
 {
     static const struct {
         const char *value;
-        int share;
-    } cases[] = {{"", 0}, {"0", 0}, {"x", 0}, {"1", 1}, {"2", 1}};
+        int rc, share;
+    } cases[] = {{"", CES_OK, 0},           {"0", CES_OK, 0},         {"1", CES_OK, 1},
+                 {"yes", CES_ERR_INVALID, 0}, {"true", CES_ERR_INVALID, 0},
+                 {"x", CES_ERR_INVALID, 0},   {"2", CES_ERR_INVALID, 0},
+                 {"01", CES_ERR_INVALID, 0},  {" 1", CES_ERR_INVALID, 0}};
+    struct ces_ctx *ctx = NULL;
+    char want[96];
+    int share = -1;
 
     (void)state;
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
     assert_int_equal(unsetenv("CES_SHARE_GPUS"), 0);
-    assert_int_equal(ces_cuda_share_gpus(), 0);
+    assert_int_equal(ces_cuda_share_gpus(ctx, &share), CES_OK);
+    assert_int_equal(share, 0);
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        share = -1;
         assert_int_equal(setenv("CES_SHARE_GPUS", cases[i].value, 1), 0);
-        assert_int_equal(ces_cuda_share_gpus(), cases[i].share);
+        assert_int_equal(ces_cuda_share_gpus(ctx, &share), cases[i].rc);
+        assert_int_equal(share, cases[i].share);
+        if (cases[i].rc != CES_OK) {
+            snprintf(want, sizeof(want), "CES_SHARE_GPUS must be 0 or 1, not '%s'",
+                     cases[i].value);
+            assert_string_equal(ces_ctx_last_error(ctx), want);
+        }
     }
     assert_int_equal(unsetenv("CES_SHARE_GPUS"), 0);
+    ces_ctx_destroy(ctx);
 }
 
 /* Ranks of one process that share a GPU: the first pair found, which

@@ -669,6 +669,61 @@ static void test_option_conflicts(void **state)
     free(o);
 }
 
+/* A sanitizer reserves far more address space than the limit below. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CHECK_TOOL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define CHECK_TOOL_ASAN 1
+#endif
+#endif
+
+/* --queue-sweep where a later assignment's check fails (out of memory under
+ * a 40 MB address space: its streams on queues of their own interleave 40
+ * writes each, without reduction) after the first, 0,0, deadlocked: the
+ * failure is said on stderr, and the defect found keeps exit 1 (it was 2,
+ * as if the schedule were bad input). */
+static void test_queue_sweep_fails_after_defect(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[256], cmd[1024], out[4096];
+    size_t len;
+    FILE *f;
+    int st;
+
+    (void)state;
+#ifdef CHECK_TOOL_ASAN
+    skip();
+#endif
+    snprintf(path, sizeof(path), "%s/big.ces", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("cesync 1\nranks 2\nstreams 2\nconnections 0\nbuffer src 32\nbuffer dst 32\n"
+          "signal flag u64 2\nsignal c u64 80\nphase eager x1\n"
+          "r* : produce src[0:32]\nr* : record staged\nr* : wait flag[1-$r] >= 1\n"
+          "r* s1 : await staged\nr* s1 : copy src[0:32] -> dst[0:32]@(1-$r)\n"
+          "r* s1 : write flag[$r]@(1-$r) = 1\nr* : consume dst[0:32] == src[0:32]@(1-$r)\n",
+          f);
+    for (int i = 0; i < 40; i++)
+        fprintf(f, "r* : write c[%d]@$r = 1\nr* s1 : write c[%d]@$r = 1\n", i, 40 + i);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof(cmd),
+             "ulimit -v 40000 && %s check %s --queue-sweep --no-reduction </dev/null 2>&1",
+             CES_TOOL, path);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    len = fread(out, 1, sizeof(out) - 1, f);
+    out[len] = '\0';
+    st = pclose(f);
+    assert_true(WIFEXITED(st));
+    assert_string_equal(out, "queue sweep: 4 assignments of each rank's 2 streams to at most 2 "
+                             "hardware queues\n"
+                             "  --queues 0,0                      verdict: DEADLOCK\n"
+                             "cesync: check: out of memory while checking\n");
+    assert_int_equal(WEXITSTATUS(st), 1);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* --queues MAP and --queue-sweep: bad/cross_stream_conn0.ces deadlocks
  * only when both ranks share one queue between their two streams; the
  * sweep finds that one of four, prints its report, and the replay string
@@ -836,6 +891,7 @@ int main(void)
         cmocka_unit_test(test_dot_tmpdir_checked_first),
         cmocka_unit_test(test_sweep_options),
         cmocka_unit_test(test_queues),
+        cmocka_unit_test(test_queue_sweep_fails_after_defect),
         cmocka_unit_test(test_source_lines),
         cmocka_unit_test(test_option_conflicts),
     };

@@ -919,6 +919,9 @@ static void test_usage_errors(void **state)
         {"bench sendrecv --wake 1",
          "cesync: bench: --wake applies to alltoall, allgather, broadcast, gather and scatter\n"},
         {"bench alltoall --wake 257", "cesync: bench: --wake must be 0..256, not 257\n"},
+        {"bench gather --wake 2",
+         "cesync: bench: --wake applies to gather in place only (--in-place): out of place "
+         "every rank copies, none only waits\n"},
         {"bench gather --wake 2 --variant auto",
          "cesync: bench: --wake applies to the variants but auto (--variant)\n"},
         {"bench alltoall --in-place",
