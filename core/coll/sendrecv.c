@@ -129,8 +129,8 @@ static int sendrecv_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
                              ")", p->bytes, p->chunks);
     if (p->proto == CES_PROTO_CREDIT && p->slots > p->chunks)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "sendrecv: with CES_PROTO_CREDIT slots must be 1..chunks (%" PRIu32
-                             "), not %" PRIu32, p->chunks, p->slots);
+                             "sendrecv: slots must be at most chunks (%" PRIu32
+                             ") with CES_PROTO_CREDIT, not %" PRIu32, p->chunks, p->slots);
     if (p->slots > CES_COLL_MAX_CHUNKS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "sendrecv: slots must be 1..%u, not %" PRIu32,
                              CES_COLL_MAX_CHUNKS, p->slots);

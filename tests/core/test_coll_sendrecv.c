@@ -331,7 +331,7 @@ static void test_errors(void **state)
     p.proto = CES_PROTO_CREDIT;
     p.slots = 5;
     coll_error(&p, CES_ERR_INVALID,
-               "sendrecv: with CES_PROTO_CREDIT slots must be 1..chunks (4), not 5");
+               "sendrecv: slots must be at most chunks (4) with CES_PROTO_CREDIT, not 5");
     p.proto = CES_PROTO_NCCL;
     p.slots = 2;
     p.chunks = 2048;

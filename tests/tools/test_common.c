@@ -834,8 +834,8 @@ static void test_builder_defaults(void **state)
                        "which a graph replay freezes; use --sync credit for graph phases\n");
     /* the library names the protocol CES_PROTO_CREDIT; the tool says its flag */
     ces_test_tool_says("check sendrecv --ranks 3 --chunks 4 --slots 5 --sync credit", 2,
-                       "cesync: check: sendrecv: with --sync credit --slots must be 1..--chunks "
-                       "(4), not 5\n");
+                       "cesync: check: sendrecv: --slots must be at most --chunks (4) with "
+                       "--sync credit, not 5\n");
     ces_test_tool_says("check barrier --ranks 2 --sync pull", 2,
                        "cesync: check: barrier: pull needs two barriers per iteration (a rank "
                        "writes its flag for a peer again only after a later barrier shows that "
