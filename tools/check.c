@@ -475,8 +475,9 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
  * they are fewer than its streams, else any.  A line per assignment that
  * fails or is incomplete, the totals, and the first failing one's report;
  * with --json one object of the same (docs/API.md).  A check or report
- * that fails stops the sweep, said on stderr: exit 1 when an assignment
- * already showed a defect, else 2. */
+ * that fails stops the sweep, said on stderr (and by "stopped" in the
+ * JSON, which stays whole): exit 1 when an assignment already showed a
+ * defect, else 2. */
 static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_args *a)
 {
     uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g), conn = ces_graph_connections(g);
@@ -544,20 +545,23 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         }
     } while (ces_queue_map_next(R, S, Q, map));
     a->o.queue_map = NULL;
-    if (ec == CES_EXIT_OK && a->json) {
+    if (a->json) { /* whole also where a check failed: what was checked, and "stopped" */
         char *json = NULL;
 
         printf("],\"assignments\":%llu,\"ok\":%llu,\"deadlock_or_hang\":%llu,"
-               "\"race_or_mismatch_only\":%llu,\"incomplete\":%llu,\"first\":",
+               "\"race_or_mismatch_only\":%llu,\"incomplete\":%llu,\"stopped\":%s,"
+               "\"first\":",
                (unsigned long long)done, (unsigned long long)(done - hang - race - incomplete),
                (unsigned long long)hang, (unsigned long long)race,
-               (unsigned long long)incomplete);
+               (unsigned long long)incomplete, ec == CES_EXIT_OK ? "false" : "true");
         if (first == NULL)
             fputs("null", stdout);
         else if (ces_check_report_json(ctx, first, &json, NULL) == CES_OK)
             printf("%.*s", (int)strcspn(json, "\n"), json); /* one line, without its newline */
-        else
+        else {
+            fputs("null", stdout);
             ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+        }
         ces_free(ctx, json);
         puts("}}");
     } else if (ec == CES_EXIT_OK) {

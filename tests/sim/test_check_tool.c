@@ -720,6 +720,23 @@ static void test_queue_sweep_fails_after_defect(void **state)
                              "  --queues 0,0                      verdict: DEADLOCK\n"
                              "cesync: check: out of memory while checking\n");
     assert_int_equal(WEXITSTATUS(st), 1);
+    /* --json: the object stays whole, saying the sweep stopped */
+    snprintf(cmd, sizeof(cmd),
+             "ulimit -v 40000 && %s check %s --queue-sweep --no-reduction --json </dev/null "
+             "2>/dev/null",
+             CES_TOOL, path);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    len = fread(out, 1, sizeof(out) - 1, f);
+    out[len] = '\0';
+    st = pclose(f);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 1);
+    assert_non_null(strstr(out, "{\"queue_sweep\":{\"at_most\":2,\"failing\":[{\"queues\":"
+                                "\"0,0\",\"verdict\":\"DEADLOCK\"}],\"assignments\":3,\"ok\":2,"
+                                "\"deadlock_or_hang\":1,\"race_or_mismatch_only\":0,"
+                                "\"incomplete\":0,\"stopped\":true,\"first\":"));
+    assert_int_equal(strcmp(out + strlen(out) - 3, "}}\n"), 0);
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
@@ -802,7 +819,8 @@ static void test_queues(void **state)
         const char *want = "{\"queue_sweep\":{\"at_most\":2,\"failing\":[{\"queues\":\"0,0\","
                            "\"verdict\":\"DEADLOCK\"}],\"assignments\":4,\"ok\":3,"
                            "\"deadlock_or_hang\":1,\"race_or_mismatch_only\":0,"
-                           "\"incomplete\":0,\"first\":{\"verdict\":\"DEADLOCK\",";
+                           "\"incomplete\":0,\"stopped\":false,\"first\":{\"verdict\":"
+                           "\"DEADLOCK\",";
 
         assert_int_equal(strncmp(o, want, strlen(want)), 0);
     }
@@ -821,7 +839,7 @@ static void test_queues(void **state)
     assert_int_equal(run("alltoall --ranks 2 --variant overlap --queue-sweep --json", &o), 0);
     assert_string_equal(o, "{\"queue_sweep\":{\"at_most\":2,\"failing\":[],\"assignments\":4,"
                            "\"ok\":4,\"deadlock_or_hang\":0,\"race_or_mismatch_only\":0,"
-                           "\"incomplete\":0,\"first\":null}}\n");
+                           "\"incomplete\":0,\"stopped\":false,\"first\":null}}\n");
     free(o);
     assert_int_equal(run("alltoall --ranks 2 --queue-sweep --fault-sweep", &o), 2);
     assert_string_equal(o, "cesync: check: --queue-sweep makes its own queue maps, one check "
