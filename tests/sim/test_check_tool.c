@@ -678,6 +678,28 @@ static void test_option_conflicts(void **state)
 #endif
 #endif
 
+/* `check PATH --queue-sweep --no-reduction EXTRA` in a 40 MB address
+ * space: its exit status, its stdout (and stderr with `err` "2>&1") in out. */
+static int sweep_capped(const char *path, const char *extra, const char *err, char *out,
+                        size_t size)
+{
+    char cmd[1024];
+    size_t len;
+    FILE *f;
+    int st;
+
+    snprintf(cmd, sizeof(cmd),
+             "ulimit -v 40000 && %s check %s --queue-sweep --no-reduction%s </dev/null %s",
+             CES_TOOL, path, extra, err);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    len = fread(out, 1, size - 1, f);
+    out[len] = '\0';
+    st = pclose(f);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
 /* --queue-sweep where a later assignment's check fails (out of memory under
  * a 40 MB address space: its streams on queues of their own interleave 40
  * writes each, without reduction) after the first, 0,0, deadlocked: the
@@ -685,10 +707,8 @@ static void test_option_conflicts(void **state)
  * as if the schedule were bad input). */
 static void test_queue_sweep_fails_after_defect(void **state)
 {
-    char *dir = ces_test_tmpdir(), path[256], cmd[1024], out[4096];
-    size_t len;
+    char *dir = ces_test_tmpdir(), path[256], out[16384];
     FILE *f;
-    int st;
 
     (void)state;
 #ifdef CHECK_TOOL_ASAN
@@ -706,32 +726,13 @@ static void test_queue_sweep_fails_after_defect(void **state)
     for (int i = 0; i < 40; i++)
         fprintf(f, "r* : write c[%d]@$r = 1\nr* s1 : write c[%d]@$r = 1\n", i, 40 + i);
     assert_int_equal(fclose(f), 0);
-    snprintf(cmd, sizeof(cmd),
-             "ulimit -v 40000 && %s check %s --queue-sweep --no-reduction </dev/null 2>&1",
-             CES_TOOL, path);
-    f = popen(cmd, "r");
-    assert_non_null(f);
-    len = fread(out, 1, sizeof(out) - 1, f);
-    out[len] = '\0';
-    st = pclose(f);
-    assert_true(WIFEXITED(st));
+    assert_int_equal(sweep_capped(path, "", "2>&1", out, sizeof(out)), 1);
     assert_string_equal(out, "queue sweep: 4 assignments of each rank's 2 streams to at most 2 "
                              "hardware queues\n"
                              "  --queues 0,0                      verdict: DEADLOCK\n"
                              "cesync: check: out of memory while checking\n");
-    assert_int_equal(WEXITSTATUS(st), 1);
     /* --json: the object stays whole, saying the sweep stopped */
-    snprintf(cmd, sizeof(cmd),
-             "ulimit -v 40000 && %s check %s --queue-sweep --no-reduction --json </dev/null "
-             "2>/dev/null",
-             CES_TOOL, path);
-    f = popen(cmd, "r");
-    assert_non_null(f);
-    len = fread(out, 1, sizeof(out) - 1, f);
-    out[len] = '\0';
-    st = pclose(f);
-    assert_true(WIFEXITED(st));
-    assert_int_equal(WEXITSTATUS(st), 1);
+    assert_int_equal(sweep_capped(path, " --json", "2>/dev/null", out, sizeof(out)), 1);
     assert_non_null(strstr(out, "{\"queue_sweep\":{\"at_most\":2,\"failing\":[{\"queues\":"
                                 "\"0,0\",\"verdict\":\"DEADLOCK\"}],\"assignments\":3,\"ok\":2,"
                                 "\"deadlock_or_hang\":1,\"race_or_mismatch_only\":0,"
