@@ -544,25 +544,6 @@ static void test_refusals(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* 2 ranks, u64 signal f: rank 0 writes f[0]@1 = w, rank 1 waits f[0] cmp v. */
-static struct ces_graph *u64_pair(struct ces_ctx *ctx, uint64_t w, uint8_t cmp, uint64_t v)
-{
-    struct ces_graph *g = NULL;
-    uint32_t f;
-    struct ces_op wr = {.kind = CES_OP_WRITE, .value = w};
-    struct ces_op wt = {.kind = CES_OP_WAIT, .cmp = cmp, .value = v};
-
-    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
-    assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 1, &f), CES_OK);
-    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
-    wr.slot = (struct ces_slot){f, 1, 0};
-    wt.slot = (struct ces_slot){f, 1, 0};
-    assert_int_equal(ces_graph_add_op(g, 0, &wr), CES_OK);
-    assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
-    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
-    return g;
-}
-
 /* CUDA's 64-bit `>=` wait is cyclic, (int64_t)(cur - v) >= 0, where the
  * checker compares u64 values as plain numbers: the two agree while every
  * value is below 2^63.  A `>=` wait on a larger value, or such a value
@@ -578,7 +559,7 @@ static void test_u64_cyclic(void **state)
     struct ces_graph *g;
 
     (void)state;
-    g = u64_pair(ctx, UINT64_MAX, CES_CMP_GEQ, 1);
+    g = ces_test_u64_pair(ctx, UINT64_MAX, CES_CMP_GEQ, 1);
     for (uint32_t r = 0; r < 2; r++) {
         assert_int_equal(ces_cuda_lower(ctx, g, r, &h200, 0, &p), CES_ERR_UNSUPPORTED);
         assert_null(p);
@@ -590,7 +571,7 @@ static void test_u64_cyclic(void **state)
                             "checked; keep u64 values below 2^63");
     }
     ces_graph_destroy(g);
-    g = u64_pair(ctx, 1, CES_CMP_GEQ, big);
+    g = ces_test_u64_pair(ctx, 1, CES_CMP_GEQ, big);
     assert_int_equal(ces_cuda_lower(ctx, g, 0, &h200, 0, &p), CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "r1.s0#0: wait f[0] >= 9223372036854775808: a u64 value above "
@@ -601,11 +582,11 @@ static void test_u64_cyclic(void **state)
     ces_graph_destroy(g);
     /* 2^63-1 compares alike; == is exact on both; so are large values that
      * only == waits read */
-    g = u64_pair(ctx, big - 1, CES_CMP_GEQ, big - 1);
+    g = ces_test_u64_pair(ctx, big - 1, CES_CMP_GEQ, big - 1);
     assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_OK);
     ces_cuda_plan_destroy(p);
     ces_graph_destroy(g);
-    g = u64_pair(ctx, UINT64_MAX, CES_CMP_EQ, UINT64_MAX);
+    g = ces_test_u64_pair(ctx, UINT64_MAX, CES_CMP_EQ, UINT64_MAX);
     assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_OK);
     ces_cuda_plan_destroy(p);
     ces_graph_destroy(g);
@@ -1547,7 +1528,7 @@ static void test_alloc_failures(void **state)
     assert_true(ces_test_alloc_failures(lower_body, g) > 5);
     ces_graph_destroy(g);
     /* and the look at its u64 values */
-    g = u64_pair(gctx, 1, CES_CMP_GEQ, 1);
+    g = ces_test_u64_pair(gctx, 1, CES_CMP_GEQ, 1);
     assert_true(ces_test_alloc_failures(lower_body, g) > 5);
     ces_graph_destroy(g);
     ces_ctx_destroy(gctx);

@@ -54,26 +54,6 @@ static const char supports_text[] =
     "r0 s1 : write f[0]@1 = 5\n"
     "r0 s1 : flush\n";
 
-/* Rank 0 writes w into rank 1's u64 slot, which rank 1 awaits >= 1: a
- * graph built through the API (a file holds no value past 2^63-1). */
-static struct ces_graph *u64_write_geq(struct ces_ctx *ctx, uint64_t w)
-{
-    struct ces_graph *g = NULL;
-    struct ces_op wr = {.kind = CES_OP_WRITE, .value = w};
-    struct ces_op wt = {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ, .value = 1};
-    uint32_t f;
-
-    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
-    assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 1, &f), CES_OK);
-    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
-    wr.slot = (struct ces_slot){f, 1, 0};
-    wt.slot = (struct ces_slot){f, 1, 0};
-    assert_int_equal(ces_graph_add_op(g, 0, &wr), CES_OK);
-    assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
-    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
-    return g;
-}
-
 /* 2^64-1 written into a slot a `>=` wait reads: the machine's 64-bit waits
  * compare cyclically, so the wait >= 1 the checker passes would block
  * there; the model refuses it as the CUDA backend does (2^63-1 it takes). */
@@ -82,7 +62,7 @@ static void test_supports_u64_cyclic(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_model m = *ces_model_find("h200");
-    struct ces_graph *g = u64_write_geq(ctx, UINT64_MAX);
+    struct ces_graph *g = ces_test_u64_pair(ctx, UINT64_MAX, CES_CMP_GEQ, 1);
 
     (void)state;
     assert_int_equal(ces_model_supports(ctx, &m, g), CES_ERR_UNSUPPORTED);
@@ -93,7 +73,7 @@ static void test_supports_u64_cyclic(void **state)
                         "as plain numbers, so the wait could pass or block otherwise than "
                         "checked; keep u64 values below 2^63");
     ces_graph_destroy(g);
-    g = u64_write_geq(ctx, INT64_MAX);
+    g = ces_test_u64_pair(ctx, INT64_MAX, CES_CMP_GEQ, 1);
     assert_int_equal(ces_model_supports(ctx, &m, g), CES_OK);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);

@@ -60,6 +60,9 @@ void ces_test_tool_says(const char *args, int rc, const char *want);
 /* The graph of a schedule written as .ces text (parsed and expanded; fails
  * the test if it does not). */
 struct ces_graph *ces_test_text_graph(struct ces_ctx *ctx, const char *text);
+/* A graph built op by op (a file holds no u64 value past 2^63-1): 2 ranks,
+ * u64 signal f; rank 0 writes f[0]@1 = w, rank 1 waits f[0] cmp v. */
+struct ces_graph *ces_test_u64_pair(struct ces_ctx *ctx, uint64_t w, uint8_t cmp, uint64_t v);
 
 /* The checker's verdict on g, searched to the end (fails the test if the
  * search does not complete within 30 s). */

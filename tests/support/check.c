@@ -17,6 +17,24 @@ struct ces_graph *ces_test_text_graph(struct ces_ctx *ctx, const char *text)
     return g;
 }
 
+struct ces_graph *ces_test_u64_pair(struct ces_ctx *ctx, uint64_t w, uint8_t cmp, uint64_t v)
+{
+    struct ces_graph *g = NULL;
+    uint32_t f;
+    struct ces_op wr = {.kind = CES_OP_WRITE, .value = w};
+    struct ces_op wt = {.kind = CES_OP_WAIT, .cmp = cmp, .value = v};
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 1, &f), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    wr.slot = (struct ces_slot){f, 1, 0};
+    wt.slot = (struct ces_slot){f, 1, 0};
+    assert_int_equal(ces_graph_add_op(g, 0, &wr), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
 uint32_t ces_test_verdict(struct ces_ctx *ctx, const struct ces_graph *g)
 {
     return ces_test_verdict_flags(ctx, g, 0);
