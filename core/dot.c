@@ -781,10 +781,11 @@ static int emit_event_edges(struct dot_state *st)
     /* [ne]: the latest record of each event, and the last one in the block;
      * block UINT32_MAX: none */
     struct dot_ref *last = ces_malloc(st->ctx, (size_t)(ne > 0 ? 2 * ne : 1) * sizeof(*last));
-    struct dot_ref *in_block = last + ne;
+    struct dot_ref *in_block;
 
     if (last == NULL)
         return CES_ERR_NOMEM;
+    in_block = last + ne;
     for (uint32_t r = 0; r < g->ranks; r++) {
         for (uint32_t e = 0; e < ne; e++)
             last[e].block = UINT32_MAX;
