@@ -871,7 +871,7 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                             rc = push_edge(m, out, w->proc, w->pos, w->value, node[w->proc]);
                     }
                 }
-            } else if (own == SIM_S_AWAIT) {
+            } else if (own == SIM_S_AWAIT && rc == CES_OK) {
                 rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &o->rec_proc);
                 if (rc == CES_OK && out != NULL)
                     rc = push_edge(m, out, o->rec_proc, o->rec_pos, 0, node[o->rec_proc]);
