@@ -342,7 +342,9 @@ struct ces_prog;
  * an undefined name, $p outside `over`, overflow in a header expression)
  * is CES_ERR_SEMANTIC, and an expression nested over 64 levels or a
  * statement of over 4096 expression terms CES_ERR_LIMIT, each at its
- * file:line:col. */
+ * file:line:col.  Text of more than 256 MiB (`len`) is CES_ERR_LIMIT before
+ * any of it is read ("file: larger than 268435456 bytes, more than it may
+ * hold"), as ces_prog_parse_file refuses such a file. */
 CES_API int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
                            struct ces_prog **out);
 /* Reads and parses a file; "-" is standard input.  CES_ERR_IO when it cannot
