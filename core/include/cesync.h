@@ -507,7 +507,10 @@ CES_API void ces_coll_params_init(struct ces_coll_params *p, uint32_t coll);
  * CES_ERR_UNSUPPORTED if the protocol cannot express that collective or
  * phase kind, or the collective takes no such flag; CES_ERR_LIMIT, before
  * writing it, for a text that could not expand (nccl's eager barrier, a
- * phase per iteration: past 2^20 iterations, 2^24 / ranks from 17 ranks).
+ * phase per iteration: past 2^20 iterations, 2^24 / ranks from 17 ranks;
+ * or past 2^24 ops, with the expansion's message naming the line of the
+ * first op past them, "barrier:LINE:COL: the schedule expands to more than
+ * 16777216 ops: use fewer ops").
  * ces_coll_program and ces_coll_build return these too, before they parse
  * (and expand) the text. */
 CES_API int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char **text,
