@@ -254,16 +254,22 @@ static CUresult CUDAAPI fake_stream_create(CUstream *s, unsigned int flags)
 /* Creating communicators: two devices, whose primary context (or total
  * memory) fails on device `retain_fail` (`total_fail`), -1 for none. */
 static int retain_fail, total_fail;
+/* The GPUs counted, and the cuInit and cuDeviceGetCount call (1-based)
+ * that fails, 0 for none. */
+static int gpus, init_fail_at, count_fail_at, inits, counts;
+static int retain_fail_at, retains; /* the same for cuDevicePrimaryCtxRetain */
 
 static CUresult CUDAAPI fake_init(unsigned int flags)
 {
     (void)flags;
-    return CUDA_SUCCESS;
+    return ++inits == init_fail_at ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
 }
 
 static CUresult CUDAAPI fake_device_count(int *n)
 {
-    *n = 2;
+    if (++counts == count_fail_at)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    *n = gpus;
     return CUDA_SUCCESS;
 }
 
@@ -275,7 +281,7 @@ static CUresult CUDAAPI fake_device_get(CUdevice *d, int ordinal)
 
 static CUresult CUDAAPI fake_retain(CUcontext *ctx, CUdevice d)
 {
-    if ((int)d == retain_fail)
+    if ((int)d == retain_fail || ++retains == retain_fail_at)
         return CUDA_ERROR_OUT_OF_MEMORY;
     *ctx = (CUcontext)(uintptr_t)(0x100 + d);
     return CUDA_SUCCESS;
@@ -373,6 +379,8 @@ static void fakes_install(void)
     t->p_cuMemGetAllocationGranularity = fake_granularity;
     t->p_cuDeviceTotalMem = fake_total_mem;
     retain_fail = total_fail = -1;
+    gpus = 2;
+    init_fail_at = count_fail_at = inits = counts = retain_fail_at = retains = 0;
     captured_on = launched_on = NULL;
     captures = launches = batches = 0;
     stream_busy = context_dead = streams_destroyed = events_destroyed = ranges_freed = 0;
@@ -1358,6 +1366,44 @@ static void test_init_all_names_the_rank(void **state)
     fixture_end(&fx);
 }
 
+/* With CES_SHARE_GPUS=1 ranks of ces_comm_init_all outnumber the GPUs,
+ * rank r on GPU r % count; a failure before the GPUs were counted (cuInit,
+ * cuDeviceGetCount) named GPU r, which there may not be (rank 1, "device
+ * 1", on a machine of one GPU): it names the rank alone, and a failure
+ * after it the GPU the rank is on.  Without sharing the device is r from
+ * the start. */
+static void test_init_all_shared_names_the_device(void **state)
+{
+    struct fixture fx;
+
+    (void)state;
+    fixture_init(&fx);
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    setenv("CES_SHARE_GPUS", "1", 1);
+    gpus = 1;
+    init_fail_at = 2;
+    init_all_fails(&fx, NULL, "rank 1: ", ": cuInit(0) failed: CUDA_ERROR_? (100): stand-in");
+    init_fail_at = 0;
+    counts = 0;
+    count_fail_at = 2;
+    init_all_fails(&fx, NULL, "rank 1: ",
+                   ": cuDeviceGetCount(&count) failed: CUDA_ERROR_? (3): stand-in");
+    count_fail_at = 0;
+    retains = 0;
+    retain_fail_at = 2;
+    init_all_fails(&fx, NULL, "rank 1 (device 0): ",
+                   ": cuDevicePrimaryCtxRetain(&c->cuctx, c->cudev) failed: CUDA_ERROR_? (2): "
+                   "stand-in");
+    retain_fail_at = 0;
+    unsetenv("CES_SHARE_GPUS");
+    gpus = 2;
+    init_fail_at = 2;
+    inits = 0;
+    init_all_fails(&fx, NULL, "rank 1 (device 1): ",
+                   ": cuInit(0) failed: CUDA_ERROR_? (100): stand-in");
+    fixture_end(&fx);
+}
+
 /* The watchdog's thread not started: the message named neither the rank
  * nor pthread_create's error. */
 static void test_watchdog_start_says_why(void **state)
@@ -1500,6 +1546,7 @@ int main(void)
         cmocka_unit_test(test_stride_refused),
         cmocka_unit_test(test_env_settings_refused),
         cmocka_unit_test(test_init_all_names_the_rank),
+        cmocka_unit_test(test_init_all_shared_names_the_device),
         cmocka_unit_test(test_watchdog_start_says_why),
     };
 
