@@ -336,9 +336,13 @@ uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device);
 void ces_wd_init(struct ces_comm *c);
 int ces_wd_start(struct ces_comm *c);
 void ces_wd_stop(struct ces_comm *c);
-/* The watch slot of a CUDA stream (registered on first use, kept until the
- * communicator is destroyed); CES_ERR_LIMIT once CES_WD_STREAMS streams
- * have one, CES_ERR_NOMEM, each said. */
+/* The watch slots a call's issue will take, before any of it is issued:
+ * for streams s[0..n) (duplicates allowed; given now to those without
+ * one).  CES_ERR_LIMIT, naming the limit, where a stream would be past
+ * CES_WD_STREAMS (no slot is given then); CES_ERR_NOMEM; each said. */
+int ces_wd_reserve(struct ces_comm *c, const CUstream *s, uint32_t n);
+/* The watch slot of a CUDA stream (ces_wd_reserve of it alone when it has
+ * none, kept until the communicator is destroyed), or the error. */
 int ces_wd_slot(struct ces_comm *c, CUstream s);
 /* Records a captured memop call that holds a wait: its waits (frozen values)
  * under a new id (>= 1), which the call's ENTER write stores in the

@@ -1215,10 +1215,11 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * calls put waits on: the callers' and its own internal ones), each from
  * its first such call until ces_comm_destroy: a collective, group or launch
  * whose waits would go on a 65th returns CES_ERR_LIMIT, naming the limit,
+ * before it enqueues anything (the streams it needs are counted first),
  * and - unlike the refusals above - fails the communicator (it is found on
- * this rank alone, while the call is issued; its peers may wait for its
- * part).  A slot is never given to another stream: the progress writes
- * already enqueued and the replays of captured graphs write its words.
+ * this rank alone; its peers may enqueue their parts and wait for its).  A
+ * slot is never given to another stream: the progress writes already
+ * enqueued and the replays of captured graphs write its words.
  * A context that dies (a sticky CUDA error, e.g. a kernel's fault) while
  * the communicator's work is pending fails it at once with CES_ERR_CUDA:
  * the watchdog's copy of the progress words fails, and no word can move
