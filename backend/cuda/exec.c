@@ -139,19 +139,22 @@ static int call_entered(const struct ces_comm *c, const struct ces_cuda_pblock *
            CES_VEC_AT(&blk->memops, struct ces_cuda_memop, call->first).kind == CES_MEMOP_ENTER;
 }
 
-/* The watch slots (streams) that issuing blocks takes, gathered before
- * any of it is issued (ces_wd_reserve): a stream past CES_WD_STREAMS
- * refuses the call before its first CUDA call rather than at the memop
- * call that needed it, with the block's earlier calls enqueued. */
+/* The watch slots (streams) and captured call records that issuing blocks
+ * takes, gathered before any of it is issued (ces_wd_reserve): a stream
+ * past CES_WD_STREAMS, or records past CES_WD_CAPTURED, refuse the call
+ * before its first CUDA call rather than at the memop call that needed
+ * them, with the block's earlier calls enqueued. */
 struct watch_need {
     CUstream streams[CES_MAX_STREAMS + 1];
     uint32_t n;
+    uint64_t records;
 };
 
-/* Adds what issuing block `blk` on `streams` takes, watched or not
- * (issue_memops). */
+/* Adds what issuing block `blk` `times` times on `streams` takes, watched
+ * or not (issue_memops). */
 static void need_block(struct watch_need *w, const struct ces_comm *c,
-                       const struct ces_cuda_pblock *blk, const CUstream *streams, int watch)
+                       const struct ces_cuda_pblock *blk, const CUstream *streams, int watch,
+                       uint64_t times)
 {
     for (size_t i = 0; i < blk->calls.len; i++) {
         const struct ces_cuda_call *call = &CES_VEC_AT(&blk->calls, struct ces_cuda_call, i);
@@ -161,6 +164,8 @@ static void need_block(struct watch_need *w, const struct ces_comm *c,
         if (call->kind != CES_CALL_MEMOPS || !call->waits ||
             (!watch && !call_entered(c, blk, call)))
             continue;
+        if (!watch)
+            w->records += times;
         while (k < w->n && w->streams[k] != s)
             k++;
         if (k == w->n && w->n < CES_MAX_STREAMS + 1)
@@ -174,8 +179,9 @@ static int reserve_block(struct issue *is)
     struct watch_need w;
 
     w.n = 0;
-    need_block(&w, is->c, is->blk, is->streams, is->watch);
-    return ces_wd_reserve(is->c, w.streams, w.n);
+    w.records = 0;
+    need_block(&w, is->c, is->blk, is->streams, is->watch, 1);
+    return ces_wd_reserve(is->c, w.streams, w.n, w.records);
 }
 
 /* Issues one memop call.  Eager (watched): its waits go into the watchdog's
@@ -300,7 +306,8 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
         pthread_mutex_lock(&c->wd_lock);
         id = ces_wd_capture_record(c, &step, capw, ncapw);
         pthread_mutex_unlock(&c->wd_lock);
-        /* Out of room: the ENTER write stores 0, so this call runs unwatched. */
+        if (id == 0)
+            return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory recording a captured call");
         p[0].writeValue.value64 = id;
     }
     if (n > 0)
@@ -676,7 +683,9 @@ void ces_cuda_run_free(struct ces_cuda_run *r)
 
 /* Before any block of the launch is issued: the stream a graph phase on
  * the legacy default stream is captured from (CUDA captures none there),
- * and the watch slots every block takes (reserve_block). */
+ * and what every block takes of the watchdog (reserve_block), each block
+ * issued once per replay where the caller captures, else a graph phase
+ * captured once. */
 static int reserve_launch(struct ces_cuda_run *r)
 {
     struct ces_comm *c = r->c;
@@ -685,21 +694,22 @@ static int reserve_launch(struct ces_cuda_run *r)
     int rc = CES_OK;
 
     w.n = 0;
+    w.records = 0;
     memcpy(cap, r->streams, sizeof(cap));
     for (uint32_t b = 0; b < r->plan->nblocks; b++) {
         const struct ces_cuda_pblock *blk = &r->plan->blocks[b];
 
         if (blk->info.kind == CES_PHASE_EAGER || r->capturing) {
-            need_block(&w, c, blk, r->streams, !blk->capture);
+            need_block(&w, c, blk, r->streams, !blk->capture, blk->info.reps);
             continue;
         }
         if ((cap[0] == NULL || cap[0] == CU_STREAM_LEGACY) && c->streams[0] == NULL)
             CES_CU_GOTO(c->ctx, rc, cuStreamCreate(&c->streams[0], CU_STREAM_NON_BLOCKING), out);
         if (cap[0] == NULL || cap[0] == CU_STREAM_LEGACY)
             cap[0] = c->streams[0];
-        need_block(&w, c, blk, cap, !blk->capture);
+        need_block(&w, c, blk, cap, !blk->capture, 1);
     }
-    rc = ces_wd_reserve(c, w.streams, w.n);
+    rc = ces_wd_reserve(c, w.streams, w.n, w.records);
 out:
     return rc;
 }

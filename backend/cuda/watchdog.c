@@ -52,7 +52,8 @@
  * one word per watch slot (the capturing stream), so two graphs captured
  * from one stream and replayed at the same time on two streams share a
  * word; records are kept until the communicator is destroyed (at most
- * CES_WD_CAPTURED, then unwatched).
+ * CES_WD_CAPTURED: a call that would need more is refused before any of it
+ * is issued, ces_wd_reserve).
  *
  * A context that dies (a sticky error) stops every stream of it; the
  * mirror's next copy or query then fails, which no healthy context does,
@@ -119,7 +120,7 @@ static int slot_add(struct ces_comm *c, CUstream s)
     return (int)c->nwatched++;
 }
 
-int ces_wd_reserve(struct ces_comm *c, const CUstream *s, uint32_t n)
+int ces_wd_reserve(struct ces_comm *c, const CUstream *s, uint32_t n, uint64_t records)
 {
     uint32_t fresh = 0;
     int rc = CES_OK;
@@ -141,6 +142,12 @@ int ces_wd_reserve(struct ces_comm *c, const CUstream *s, uint32_t n)
                                "keeps its slot until ces_comm_destroy)",
                                c->rank, CES_WD_STREAMS, (void *)s[i], CES_WD_STREAMS + 1);
     }
+    if (rc == CES_OK && records > CES_WD_CAPTURED - c->cap_steps.len)
+        rc = ces_ctx_error(c->ctx, CES_ERR_LIMIT,
+                           "rank %" PRIu32 ": the watchdog keeps at most %u records of captured "
+                           "calls per communicator (until ces_comm_destroy); %zu are taken and "
+                           "this call would need %" PRIu64 " more",
+                           c->rank, CES_WD_CAPTURED, c->cap_steps.len, records);
     for (uint32_t i = 0; i < n && rc == CES_OK; i++)
         if (slot_of(c, s[i]) < 0) {
             int slot = slot_add(c, s[i]);
@@ -157,7 +164,7 @@ int ces_wd_slot(struct ces_comm *c, CUstream s)
 
     if (slot >= 0)
         return slot;
-    rc = ces_wd_reserve(c, &s, 1);
+    rc = ces_wd_reserve(c, &s, 1, 0);
     return rc != CES_OK ? rc : slot_of(c, s);
 }
 
@@ -208,8 +215,9 @@ uint64_t ces_wd_capture_record(struct ces_comm *c, const struct ces_wd_step *st,
 
     /* captured_blocked copies the waits of one call onto its stack */
     assert(nwaits <= CES_CUDA_MAX_MEMOPS);
-    if (c->cap_steps.len >= CES_WD_CAPTURED ||
-        ces_vec_reserve(c->ctx, &c->cap_waits, sizeof(*waits), nwaits) != CES_OK ||
+    /* the room was reserved before the call was issued (ces_wd_reserve) */
+    assert(c->cap_steps.len < CES_WD_CAPTURED);
+    if (ces_vec_reserve(c->ctx, &c->cap_waits, sizeof(*waits), nwaits) != CES_OK ||
         ces_vec_reserve(c->ctx, &c->cap_steps, sizeof(rec), 1) != CES_OK)
         return 0;
     rec.seq = c->cap_steps.len + 1;

@@ -1210,7 +1210,10 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * ces_comm_destroy, which frees it, and the queries ces_comm_status,
  * ces_comm_rank, ces_comm_size, ces_comm_device and ces_mem_peer.
  * Work captured into a CUDA graph is watched through in-flight words that its
- * replays write around each call that waits (docs/API.md).
+ * replays write around each call that waits (docs/API.md), by records kept
+ * until ces_comm_destroy, at most 2^20 per communicator: a call that would
+ * need more returns CES_ERR_LIMIT, naming the limit, before it captures or
+ * enqueues anything, and fails the communicator as a 65th stream does (below).
  * The watchdog watches at most 64 CUDA streams per communicator (those its
  * calls put waits on: the callers' and its own internal ones), each from
  * its first such call until ces_comm_destroy: a collective, group or launch

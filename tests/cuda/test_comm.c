@@ -1228,6 +1228,8 @@ static void watched_team_end(struct fixture *fx, void **b)
         ces_cuda_signals_drop(cr, true);
         ces_vec_free(fx->ctx, &cr->signals);
         ces_vec_free(fx->ctx, &cr->scratch_params);
+        ces_vec_free(fx->ctx, &cr->cap_steps);
+        ces_vec_free(fx->ctx, &cr->cap_waits);
         for (uint32_t s = 0; s < cr->nwatched; s++)
             ces_free(fx->ctx, cr->watched[s].steps);
         ces_free(fx->ctx, cr->waits);
@@ -1290,6 +1292,58 @@ static void test_launch_past_the_watch_slots_enqueues_nothing(void **state)
     assert_int_equal(c->nwatched, CES_WD_STREAMS);
     ces_graph_destroy(g1);
     ces_graph_destroy(g2);
+    watched_team_end(&fx, b);
+}
+
+/* Records of captured calls that wait (a graph phase of ces_launch, with
+ * the watchdog's in-flight words) are kept until ces_comm_destroy, at most
+ * CES_WD_CAPTURED: past them a capture ran unwatched (its ENTER write
+ * stored 0), and its hang would never be reported.  Now the launch that
+ * would need one more is refused before anything is captured or
+ * enqueued, naming the limit, and fails the communicator; the last record
+ * is still given. */
+static void test_launch_past_the_captured_records(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g;
+    struct ces_comm *c;
+    void *b[2];
+
+    (void)state;
+    live_team(&fx, b);
+    c = &fx.comm[0];
+    g = watched_graph(&fx, 1, CES_PHASE_GRAPH);
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_wd_init(&fx.comm[r]);
+        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*c->waits) * CES_WD_WAITS);
+        assert_non_null(fx.comm[r].waits);
+        fx.comm[r].progress_dev = (CUdeviceptr)0x7000; /* the words (never read here) */
+    }
+    /* rank 1 takes the arrays too, so that both ranks release them */
+    assert_int_equal(ces_launch(&fx.comm[1], g, NULL, 0, (ces_stream_t)0x2000), CES_OK);
+    assert_int_equal(fx.comm[1].cap_steps.len, 1);
+    /* every record but the last taken (their room, never written) */
+    assert_int_equal(ces_vec_reserve(fx.ctx, &c->cap_steps, sizeof(struct ces_wd_step),
+                                     CES_WD_CAPTURED),
+                     CES_OK);
+    c->cap_steps.len = CES_WD_CAPTURED - 1;
+    captures = batches = launches = 0;
+    assert_int_equal(ces_launch(c, g, NULL, 0, (ces_stream_t)0x2000), CES_OK);
+    assert_int_equal(c->cap_steps.len, CES_WD_CAPTURED);
+    assert_int_equal(CES_VEC_AT(&c->cap_steps, struct ces_wd_step, CES_WD_CAPTURED - 1).seq,
+                     CES_WD_CAPTURED);
+    assert_int_equal(captures, 1);
+    assert_int_equal(launches, 1);
+    captures = batches = launches = event_ops = 0;
+    assert_int_equal(ces_launch(c, g, NULL, 0, (ces_stream_t)0x2000), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "rank 0: the watchdog keeps at most 1048576 records of captured calls "
+                        "per communicator (until ces_comm_destroy); 1048576 are taken and this "
+                        "call would need 1 more");
+    assert_int_equal(captures + batches + launches + event_ops, 0);
+    assert_int_equal(c->cap_steps.len, CES_WD_CAPTURED);
+    assert_int_equal(ces_comm_status(c), CES_ERR_LIMIT);
+    ces_graph_destroy(g);
     watched_team_end(&fx, b);
 }
 
@@ -1666,6 +1720,7 @@ int main(void)
         cmocka_unit_test(test_launch_bindings),
         cmocka_unit_test(test_launch_past_the_watch_slots),
         cmocka_unit_test(test_launch_past_the_watch_slots_enqueues_nothing),
+        cmocka_unit_test(test_launch_past_the_captured_records),
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),
         cmocka_unit_test(test_env_settings_refused),
