@@ -12,9 +12,8 @@
 #include <string.h>
 
 /* Bounds on what one program may expand to, so that `phase eager x4000000000`
- * fails with a message instead of exhausting memory (the bounds on blocks:
- * internal.h). */
-#define MAX_EXPANDED_OPS (UINT64_C(1) << 24)
+ * fails with a message instead of exhausting memory (internal.h). */
+#define MAX_EXPANDED_OPS CES_EXPAND_MAX_OPS
 #define MAX_BLOCKS CES_EXPAND_MAX_BLOCKS
 #define MAX_RANK_BLOCKS CES_EXPAND_MAX_RANK_BLOCKS
 
@@ -341,8 +340,7 @@ static int expand_one(struct expander *X, const struct ces_pop *po, struct ces_e
     return CES_OK;
 }
 
-/* The instances of line `po` in one expansion of its phase body. */
-static uint64_t line_instances(const struct ces_prog *p, const struct ces_pop *po)
+uint64_t ces_prog_line_ops(const struct ces_prog *p, const struct ces_pop *po)
 {
     uint64_t who = po->all_ranks ? p->ranks : 1;
     uint64_t peers = po->over == CES_OVER_NONE ? 1 : po->over == CES_OVER_ALL ? p->ranks
@@ -351,6 +349,14 @@ static uint64_t line_instances(const struct ces_prog *p, const struct ces_pop *p
     uint64_t writes = po->kind == CES_OP_WRITE && po->slot.all ? p->ranks : 1;
 
     return who * peers * writes;
+}
+
+int ces_prog_ops_error(struct ces_ctx *ctx, const char *file, uint32_t line, uint32_t col,
+                       const char *advice)
+{
+    return ces_ctx_error(ctx, CES_ERR_LIMIT,
+                         "%s:%" PRIu32 ":%" PRIu32 ": the schedule expands to more than %" PRIu64
+                         " ops: %s", file, line, col, MAX_EXPANDED_OPS, advice);
 }
 
 /* Checks the expansion's bounds before anything is built: the counts follow
@@ -379,7 +385,7 @@ static int check_bounds(struct ces_ctx *ctx, const struct ces_prog *p)
         uint64_t body = 0;
 
         for (size_t k = 0; k < ph->nops; k++)
-            body += line_instances(p, &CES_VEC_AT(&p->ops, struct ces_pop, ph->first_op + k));
+            body += ces_prog_line_ops(p, &CES_VEC_AT(&p->ops, struct ces_pop, ph->first_op + k));
         /* at most max_blocks turns in all: the block bound stops the loop */
         for (uint32_t k = 0; k < instances; k++) {
             uint64_t left = MAX_EXPANDED_OPS - nops;
@@ -400,13 +406,10 @@ static int check_bounds(struct ces_ctx *ctx, const struct ces_prog *p)
             }
             for (size_t j = 0;; j++) {
                 const struct ces_pop *po = &CES_VEC_AT(&p->ops, struct ces_pop, ph->first_op + j);
-                uint64_t c = line_instances(p, po);
+                uint64_t c = ces_prog_line_ops(p, po);
 
                 if (c > left)
-                    return ces_ctx_error(ctx, CES_ERR_LIMIT,
-                                         "%s:%" PRIu32 ":%" PRIu32 ": the schedule expands to "
-                                         "more than %" PRIu64 " ops: %s", p->file, po->line,
-                                         po->who_col, MAX_EXPANDED_OPS, fewer_ops);
+                    return ces_prog_ops_error(ctx, p->file, po->line, po->who_col, fewer_ops);
                 left -= c;
             }
         }

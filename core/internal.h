@@ -176,6 +176,8 @@ int ces_dot_tmp_probe(struct ces_ctx *ctx);
  * The builders refuse what would pass them before writing its text. */
 #define CES_EXPAND_MAX_BLOCKS (UINT64_C(1) << 20)
 #define CES_EXPAND_MAX_RANK_BLOCKS (UINT64_C(1) << 24)
+/* The most ops a program expands to (core/expand.c). */
+#define CES_EXPAND_MAX_OPS (UINT64_C(1) << 24)
 
 /* Duplicates a string with the context's hooks; NULL on failure. */
 char *ces_strdup(struct ces_ctx *ctx, const char *s);

@@ -1165,6 +1165,10 @@ int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char
     if (out == NULL || (text == NULL && len > 0))
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_prog_parse: NULL argument");
     *out = NULL;
+    /* the bound ces_prog_parse_file reads up to, before a byte is read */
+    if (len > CES_SOURCE_MAX)
+        return ces_ctx_error(ctx, CES_ERR_LIMIT, "%s: larger than %zu bytes, more than it may hold",
+                             file != NULL ? file : "<input>", CES_SOURCE_MAX);
     p = ces_malloc(ctx, sizeof(*p));
     if (p == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory parsing %s",

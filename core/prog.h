@@ -137,4 +137,11 @@ struct ces_env {
 int ces_prog_eval(struct ces_ctx *ctx, const struct ces_prog *p, int32_t e, struct ces_env *env,
                   int64_t *out);
 
+/* The ops one expansion of line po of its phase body makes (core/expand.c). */
+uint64_t ces_prog_line_ops(const struct ces_prog *p, const struct ces_pop *po);
+/* The expansion's refusal of the op at line:col of `file`, the first past
+ * CES_EXPAND_MAX_OPS; `advice` says what to use instead (core/expand.c). */
+int ces_prog_ops_error(struct ces_ctx *ctx, const char *file, uint32_t line, uint32_t col,
+                       const char *advice);
+
 #endif /* CES_CORE_PROG_H */

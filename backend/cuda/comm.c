@@ -111,12 +111,14 @@ int ces_comm_check(struct ces_comm *c)
 
 /* --- per-device setup -------------------------------------------------- */
 
-/* Names the rank and its device in front of a CUDA error of a step done
- * for one rank (the call's own message names neither: with
- * ces_comm_init_all it could be any rank's). */
+/* Names the rank and its device (-1: not known yet, the rank alone) in
+ * front of a CUDA error of a step done for one rank (the call's own message
+ * names neither: with ces_comm_init_all it could be any rank's). */
 static int rank_said(struct ces_ctx *ctx, int rc, uint32_t rank, int device)
 {
-    if (rc == CES_ERR_CUDA)
+    if (rc == CES_ERR_CUDA && device < 0)
+        ces_ctx_error(ctx, rc, "rank %" PRIu32 ": %s", rank, ces_ctx_last_error(ctx));
+    else if (rc == CES_ERR_CUDA)
         ces_ctx_error(ctx, rc, "rank %" PRIu32 " (device %d): %s", rank, device,
                       ces_ctx_last_error(ctx));
     return rc;
@@ -133,11 +135,12 @@ static void alloc_prop(CUmemAllocationProp *prop, CUdevice dev)
 
 /* A new communicator of rank `rank` on `device`.  With CES_SHARE_GPUS=1
  * ranks may outnumber the GPUs, and `wrap` (the device was derived from the
- * rank, not named by the caller) maps it onto GPU device % count. */
+ * rank, not named by the caller) maps it onto GPU device % count: until the
+ * GPUs are counted, an error names the rank alone. */
 static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device, int wrap,
                     struct ces_comm **out)
 {
-    int share = 0;
+    int share = 0, said = -1; /* the device an error names */
     struct ces_comm *c;
     uint64_t timeout_ms, stage_max, side_min;
     int rc = CES_OK, v = 0, count = 0;
@@ -155,6 +158,8 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
         rc = ces_cuda_share_gpus(ctx, &share);
     if (rc != CES_OK)
         return rc;
+    if (!(share && wrap))
+        said = device;
     c = ces_malloc(ctx, sizeof(*c));
     if (c == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory creating a communicator");
@@ -177,7 +182,7 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     CES_CU_GOTO(ctx, rc, cuDeviceGetCount(&count), fail);
     if (share && wrap && device >= 0 && count > 0)
         device %= count;
-    c->device = device;
+    c->device = said = device;
     if (device < 0 || device >= count) {
         rc = ces_ctx_error(ctx, CES_ERR_INVALID,
                            "rank %" PRIu32 ": device %d does not exist (this machine has %d)",
@@ -250,7 +255,7 @@ fail:
     pthread_mutex_destroy(&c->wd_mirror_lock);
     pthread_cond_destroy(&c->wd_cond);
     ces_free(ctx, c);
-    return rank_said(ctx, rc, rank, device);
+    return rank_said(ctx, rc, rank, said);
 }
 
 /* The watchdog's words in device memory (progress_dev) and the pinned host

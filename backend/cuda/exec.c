@@ -130,6 +130,60 @@ static void wait_record(struct issue *is, const struct ces_cuda_call *call,
     snprintf(w->name, sizeof(w->name), "%s", ces_graph_signal(is->g, m->slot.sig).name);
 }
 
+/* Whether captured memop call `call` (one that waits) starts with an ENTER
+ * write of a new record's id: then it takes a watch slot and a record. */
+static int call_entered(const struct ces_comm *c, const struct ces_cuda_pblock *blk,
+                        const struct ces_cuda_call *call)
+{
+    return call->count > 0 && c->progress_dev != 0 &&
+           CES_VEC_AT(&blk->memops, struct ces_cuda_memop, call->first).kind == CES_MEMOP_ENTER;
+}
+
+/* The watch slots (streams) and captured call records that issuing blocks
+ * takes, gathered before any of it is issued (ces_wd_reserve): a stream
+ * past CES_WD_STREAMS, or records past CES_WD_CAPTURED, refuse the call
+ * before its first CUDA call rather than at the memop call that needed
+ * them, with the block's earlier calls enqueued. */
+struct watch_need {
+    CUstream streams[CES_MAX_STREAMS + 1];
+    uint32_t n;
+    uint64_t records;
+};
+
+/* Adds what issuing block `blk` `times` times on `streams` takes, watched
+ * or not (issue_memops). */
+static void need_block(struct watch_need *w, const struct ces_comm *c,
+                       const struct ces_cuda_pblock *blk, const CUstream *streams, int watch,
+                       uint64_t times)
+{
+    for (size_t i = 0; i < blk->calls.len; i++) {
+        const struct ces_cuda_call *call = &CES_VEC_AT(&blk->calls, struct ces_cuda_call, i);
+        CUstream s = streams[call->stream];
+        uint32_t k = 0;
+
+        if (call->kind != CES_CALL_MEMOPS || !call->waits ||
+            (!watch && !call_entered(c, blk, call)))
+            continue;
+        if (!watch)
+            w->records += times;
+        while (k < w->n && w->streams[k] != s)
+            k++;
+        if (k == w->n && w->n < CES_MAX_STREAMS + 1)
+            w->streams[w->n++] = s;
+    }
+}
+
+/* ces_wd_reserve of what issuing one block once takes. */
+static int reserve_block(struct issue *is)
+{
+    struct watch_need w;
+
+    w.n = 0;
+    w.records = 0;
+    need_block(&w, is->c, is->blk, is->streams, is->watch, 1);
+    return ces_wd_reserve(is->c, w.streams, w.n, w.records);
+}
+
 /* Issues one memop call.  Eager (watched): its waits go into the watchdog's
  * ring under the next step number, which the progress write stores.
  * Captured with ENTER/EXIT: its waits (frozen from now on) are recorded
@@ -150,8 +204,9 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
         return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory issuing memops");
     p = c->scratch_params.data;
     memset(&step, 0, sizeof(step));
-    /* A stream the watchdog has no slot for refuses the call (its waits
-     * would go unwatched); the error fails the communicator (issue_failed). */
+    /* The stream's slot was reserved before the block was issued
+     * (reserve_block): a stream the watchdog has no slot for refused the
+     * call, whose waits would go unwatched, before any of it was issued. */
     if (is->watch && call->waits) {
         slot = ces_wd_slot(c, s);
         if (slot < 0)
@@ -163,9 +218,7 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
         snprintf(step.what, sizeof(step.what), "%s", is->what);
         pthread_mutex_lock(&c->wd_lock);
         step.first_wait = c->nwaits_total;
-    } else if (call->waits && call->count > 0 && c->progress_dev != 0 &&
-               CES_VEC_AT(&is->blk->memops, struct ces_cuda_memop, call->first).kind ==
-                   CES_MEMOP_ENTER) {
+    } else if (call->waits && call_entered(c, is->blk, call)) {
         fslot = ces_wd_slot(c, s);
         if (fslot < 0)
             return fslot;
@@ -253,7 +306,8 @@ static int issue_memops(struct issue *is, const struct ces_cuda_call *call)
         pthread_mutex_lock(&c->wd_lock);
         id = ces_wd_capture_record(c, &step, capw, ncapw);
         pthread_mutex_unlock(&c->wd_lock);
-        /* Out of room: the ENTER write stores 0, so this call runs unwatched. */
+        if (id == 0)
+            return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory recording a captured call");
         p[0].writeValue.value64 = id;
     }
     if (n > 0)
@@ -627,6 +681,39 @@ void ces_cuda_run_free(struct ces_cuda_run *r)
     ces_free(r->c->ctx, r);
 }
 
+/* Before any block of the launch is issued: the stream a graph phase on
+ * the legacy default stream is captured from (CUDA captures none there),
+ * and what every block takes of the watchdog (reserve_block), each block
+ * issued once per replay where the caller captures, else a graph phase
+ * captured once. */
+static int reserve_launch(struct ces_cuda_run *r)
+{
+    struct ces_comm *c = r->c;
+    struct watch_need w;
+    CUstream cap[CES_MAX_STREAMS];
+    int rc = CES_OK;
+
+    w.n = 0;
+    w.records = 0;
+    memcpy(cap, r->streams, sizeof(cap));
+    for (uint32_t b = 0; b < r->plan->nblocks; b++) {
+        const struct ces_cuda_pblock *blk = &r->plan->blocks[b];
+
+        if (blk->info.kind == CES_PHASE_EAGER || r->capturing) {
+            need_block(&w, c, blk, r->streams, !blk->capture, blk->info.reps);
+            continue;
+        }
+        if ((cap[0] == NULL || cap[0] == CU_STREAM_LEGACY) && c->streams[0] == NULL)
+            CES_CU_GOTO(c->ctx, rc, cuStreamCreate(&c->streams[0], CU_STREAM_NON_BLOCKING), out);
+        if (cap[0] == NULL || cap[0] == CU_STREAM_LEGACY)
+            cap[0] = c->streams[0];
+        need_block(&w, c, blk, cap, !blk->capture, 1);
+    }
+    rc = ces_wd_reserve(c, w.streams, w.n, w.records);
+out:
+    return rc;
+}
+
 int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
                          const struct ces_binding *bindings, size_t nbindings, CUstream stream,
                          const struct ces_cuda_hooks *hooks, struct ces_cuda_run **out)
@@ -704,6 +791,12 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
     r->streams[0] = stream;
     for (uint32_t s = 1; s < r->nstreams; s++)
         r->streams[s] = c->streams[s];
+    rc = reserve_launch(r);
+    if (rc != CES_OK) {
+        /* found on this rank alone: the peers may issue their parts */
+        ces_cuda_run_free(r);
+        return issue_failed(c, rc);
+    }
     dump_graph(c, g, "launch");
     *out = r;
     return CES_OK;
@@ -746,7 +839,9 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
         /* Eager, or the caller is capturing: issue directly (inside the
          * caller's capture a graph phase is issued once per replay, with the
          * same frozen values). */
-        rc = fork_streams(c, r->streams, r->nstreams, blk->fork);
+        rc = reserve_block(&is);
+        if (rc == CES_OK)
+            rc = fork_streams(c, r->streams, r->nstreams, blk->fork);
         if (rc == CES_OK)
             rc = issue_block(&is);
         if (rc == CES_OK)
@@ -767,17 +862,16 @@ int ces_cuda_run_block(struct ces_cuda_run *r, uint32_t b, uint32_t rep)
          * CU_STREAM_LEGACY): there the phase is captured from a stream of
          * the communicator's own, and its graph launched on the caller's
          * all the same. */
-        if (s0 == NULL || s0 == CU_STREAM_LEGACY) {
-            if (c->streams[0] == NULL)
-                CES_CU_GOTO(c->ctx, rc, cuStreamCreate(&c->streams[0], CU_STREAM_NON_BLOCKING),
-                            out);
-            s0 = c->streams[0];
-        }
+        if (s0 == NULL || s0 == CU_STREAM_LEGACY)
+            s0 = c->streams[0]; /* made by ces_cuda_run_prepare */
         memcpy(cap, r->streams, sizeof(cap));
         cap[0] = s0;
         is.streams = cap;
         is.iter = blk->info.first_iter;
         is.rep = 0; /* every replay repeats the first's record */
+        rc = reserve_block(&is);
+        if (rc != CES_OK)
+            goto out;
         CES_RT_GOTO(c->ctx, rc,
                     cudaStreamBeginCapture((cudaStream_t)s0, cudaStreamCaptureModeRelaxed), out);
         rc = fork_streams(c, cap, r->nstreams, blk->fork);
@@ -1093,7 +1187,9 @@ static int coll_issue(struct ces_comm *c, uint32_t coll, const void *send, void 
     for (uint32_t s = 1; s < nstreams; s++)
         streams[s] = c->streams[s];
     c->calls[p.proto] = k;
-    rc = fork_streams(c, streams, nstreams, is.blk->fork);
+    rc = reserve_block(&is);
+    if (rc == CES_OK)
+        rc = fork_streams(c, streams, nstreams, is.blk->fork);
     if (rc == CES_OK)
         rc = issue_block(&is);
     if (rc == CES_OK)
@@ -1384,7 +1480,9 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
         is.what = "group";
         is.call = capturing ? c->p2p_captures : c->p2p_calls;
         is.iter = is.call;
-        rc = issue_block(&is);
+        rc = reserve_block(&is);
+        if (rc == CES_OK)
+            rc = issue_block(&is);
     }
     ces_cuda_plan_destroy(plan);
     ces_graph_destroy(g);

@@ -21,7 +21,7 @@
 #define CES_WD_STEPS 16384u
 #define CES_WD_WAITS 65536u
 /* Captured call records kept per communicator (their ids are never reused;
- * beyond this, further captures run unwatched). */
+ * a call that would need more is refused: ces_wd_reserve). */
 #define CES_WD_CAPTURED (1u << 20)
 
 /* Check macros (backend/cuda only): translate a CUDA error into a status
@@ -336,13 +336,19 @@ uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device);
 void ces_wd_init(struct ces_comm *c);
 int ces_wd_start(struct ces_comm *c);
 void ces_wd_stop(struct ces_comm *c);
-/* The watch slot of a CUDA stream (registered on first use, kept until the
- * communicator is destroyed); CES_ERR_LIMIT once CES_WD_STREAMS streams
- * have one, CES_ERR_NOMEM, each said. */
+/* What a call's issue will take, before any of it is issued: watch slots
+ * for streams s[0..n) (duplicates allowed; given now to those without one)
+ * and `records` more captured call records.  CES_ERR_LIMIT, naming the
+ * limit, where a stream would be past CES_WD_STREAMS (no slot is given
+ * then) or the records past CES_WD_CAPTURED; CES_ERR_NOMEM; each said. */
+int ces_wd_reserve(struct ces_comm *c, const CUstream *s, uint32_t n, uint64_t records);
+/* The watch slot of a CUDA stream (ces_wd_reserve of it alone when it has
+ * none, kept until the communicator is destroyed), or the error. */
 int ces_wd_slot(struct ces_comm *c, CUstream s);
 /* Records a captured memop call that holds a wait: its waits (frozen values)
  * under a new id (>= 1), which the call's ENTER write stores in the
- * stream's in-flight word.  Called with wd_lock held; 0 when out of room. */
+ * stream's in-flight word.  Called with wd_lock held, the record's room
+ * reserved (ces_wd_reserve); 0 when out of memory. */
 uint64_t ces_wd_capture_record(struct ces_comm *c, const struct ces_wd_step *st,
                                const struct ces_wd_wait *waits, uint32_t nwaits);
 /* A block whose issue stopped early (an error) may have left stream s's

@@ -52,7 +52,8 @@
  * one word per watch slot (the capturing stream), so two graphs captured
  * from one stream and replayed at the same time on two streams share a
  * word; records are kept until the communicator is destroyed (at most
- * CES_WD_CAPTURED, then unwatched).
+ * CES_WD_CAPTURED: a call that would need more is refused before any of it
+ * is issued, ces_wd_reserve).
  *
  * A context that dies (a sticky error) stops every stream of it; the
  * mirror's next copy or query then fails, which no healthy context does,
@@ -96,46 +97,75 @@ static int slot_of(const struct ces_comm *c, CUstream s)
     return -1;
 }
 
+/* Gives stream s the next watch slot (wd_lock held, a slot free). */
+static int slot_add(struct ces_comm *c, CUstream s)
+{
+    struct ces_wd_stream *w = &c->watched[c->nwatched];
+
+    w->steps = ces_malloc(c->ctx, sizeof(*w->steps) * CES_WD_STEPS);
+    if (w->steps == NULL)
+        return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory watching a stream");
+    w->stream = s;
+    atomic_init(&w->enqueued, 0);
+    w->seen = 0;
+    w->since_ms = ces_cuda_now_ms();
+    w->fl_seen = 0;
+    w->fl_since = w->since_ms;
+    if (c->team->page != NULL) {
+        atomic_store_explicit(&c->team->page[c->rank].words[c->nwatched], 0,
+                              memory_order_relaxed);
+        atomic_store_explicit(&c->team->page[c->rank].flight[c->nwatched], 0,
+                              memory_order_relaxed);
+    }
+    return (int)c->nwatched++;
+}
+
+int ces_wd_reserve(struct ces_comm *c, const CUstream *s, uint32_t n, uint64_t records)
+{
+    uint32_t fresh = 0;
+    int rc = CES_OK;
+
+    pthread_mutex_lock(&c->wd_lock);
+    /* again under the lock: another thread issuing on a stream may have
+     * taken its slot since a look without it */
+    for (uint32_t i = 0; i < n && rc == CES_OK; i++) {
+        int earlier = 0;
+
+        for (uint32_t j = 0; j < i; j++)
+            earlier |= s[j] == s[i];
+        if (earlier || slot_of(c, s[i]) >= 0)
+            continue;
+        if (c->nwatched + fresh++ == CES_WD_STREAMS)
+            rc = ces_ctx_error(c->ctx, CES_ERR_LIMIT,
+                               "rank %" PRIu32 ": the watchdog watches at most %u CUDA streams "
+                               "per communicator, and stream %p would be the %uth (a stream "
+                               "keeps its slot until ces_comm_destroy)",
+                               c->rank, CES_WD_STREAMS, (void *)s[i], CES_WD_STREAMS + 1);
+    }
+    if (rc == CES_OK && records > CES_WD_CAPTURED - c->cap_steps.len)
+        rc = ces_ctx_error(c->ctx, CES_ERR_LIMIT,
+                           "rank %" PRIu32 ": the watchdog keeps at most %u records of captured "
+                           "calls per communicator (until ces_comm_destroy); %zu are taken and "
+                           "this call would need %" PRIu64 " more",
+                           c->rank, CES_WD_CAPTURED, c->cap_steps.len, records);
+    for (uint32_t i = 0; i < n && rc == CES_OK; i++)
+        if (slot_of(c, s[i]) < 0) {
+            int slot = slot_add(c, s[i]);
+
+            rc = slot < 0 ? slot : CES_OK;
+        }
+    pthread_mutex_unlock(&c->wd_lock);
+    return rc;
+}
+
 int ces_wd_slot(struct ces_comm *c, CUstream s)
 {
-    int slot = slot_of(c, s);
+    int slot = slot_of(c, s), rc;
 
     if (slot >= 0)
         return slot;
-    pthread_mutex_lock(&c->wd_lock);
-    /* again under the lock: another thread issuing on s may have taken its
-     * slot since the look above */
-    slot = slot_of(c, s);
-    if (slot < 0 && c->nwatched == CES_WD_STREAMS) {
-        slot = ces_ctx_error(c->ctx, CES_ERR_LIMIT,
-                             "rank %" PRIu32 ": the watchdog watches at most %u CUDA streams per "
-                             "communicator, and stream %p would be the %uth (a stream keeps its "
-                             "slot until ces_comm_destroy)",
-                             c->rank, CES_WD_STREAMS, (void *)s, CES_WD_STREAMS + 1);
-    } else if (slot < 0) {
-        struct ces_wd_stream *w = &c->watched[c->nwatched];
-
-        w->steps = ces_malloc(c->ctx, sizeof(*w->steps) * CES_WD_STEPS);
-        if (w->steps == NULL) {
-            slot = ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory watching a stream");
-        } else {
-            w->stream = s;
-            atomic_init(&w->enqueued, 0);
-            w->seen = 0;
-            w->since_ms = ces_cuda_now_ms();
-            w->fl_seen = 0;
-            w->fl_since = w->since_ms;
-            if (c->team->page != NULL) {
-                atomic_store_explicit(&c->team->page[c->rank].words[c->nwatched], 0,
-                                      memory_order_relaxed);
-                atomic_store_explicit(&c->team->page[c->rank].flight[c->nwatched], 0,
-                                      memory_order_relaxed);
-            }
-            slot = (int)c->nwatched++;
-        }
-    }
-    pthread_mutex_unlock(&c->wd_lock);
-    return slot;
+    rc = ces_wd_reserve(c, &s, 1, 0);
+    return rc != CES_OK ? rc : slot_of(c, s);
 }
 
 void ces_wd_close(struct ces_comm *c, CUstream s)
@@ -185,8 +215,9 @@ uint64_t ces_wd_capture_record(struct ces_comm *c, const struct ces_wd_step *st,
 
     /* captured_blocked copies the waits of one call onto its stack */
     assert(nwaits <= CES_CUDA_MAX_MEMOPS);
-    if (c->cap_steps.len >= CES_WD_CAPTURED ||
-        ces_vec_reserve(c->ctx, &c->cap_waits, sizeof(*waits), nwaits) != CES_OK ||
+    /* the room was reserved before the call was issued (ces_wd_reserve) */
+    assert(c->cap_steps.len < CES_WD_CAPTURED);
+    if (ces_vec_reserve(c->ctx, &c->cap_waits, sizeof(*waits), nwaits) != CES_OK ||
         ces_vec_reserve(c->ctx, &c->cap_steps, sizeof(rec), 1) != CES_OK)
         return 0;
     rec.seq = c->cap_steps.len + 1;

@@ -13,6 +13,7 @@
  *   barrier    no data
  */
 #include "coll.h"
+#include "prog.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -269,6 +270,54 @@ static void emit_body(struct ces_cgen *cg, const struct ces_coll_desc *d, const 
         wake_join(cg);
 }
 
+/* nccl's eager phase per iteration, past the expansion's bound on ops: the
+ * expansion's refusal (the line and column of the first op past it) before
+ * any iteration's text is written.  Every iteration's phase has the lines
+ * of the first, so the text of one iteration says where that op falls. */
+static int nccl_eager_ops_bound(struct ces_ctx *ctx, const struct ces_coll_params *p,
+                                uint32_t iterations)
+{
+    struct ces_coll_params one = *p;
+    struct ces_prog *prog = NULL;
+    const struct ces_pphase *ph;
+    char *text = NULL;
+    size_t len = 0;
+    uint64_t body = 0, fit, left;
+    uint32_t lines = 0;
+    int rc;
+
+    one.iterations = 1;
+    rc = ces_coll_source(ctx, &one, &text, &len);
+    if (rc == CES_OK)
+        rc = ces_prog_parse(ctx, text, len, ces_coll_name((int)p->coll), &prog);
+    for (size_t i = 0; i < len; i++)
+        lines += text[i] == '\n';
+    ces_free(ctx, text);
+    if (rc != CES_OK)
+        return rc;
+    ph = &CES_VEC_AT(&prog->phases, struct ces_pphase, 0);
+    for (size_t k = 0; k < ph->nops; k++)
+        body += ces_prog_line_ops(prog, &CES_VEC_AT(&prog->ops, struct ces_pop, ph->first_op + k));
+    /* the iterations that fit whole; the next holds the first op past it */
+    fit = body > 0 ? CES_EXPAND_MAX_OPS / body : UINT64_MAX;
+    left = CES_EXPAND_MAX_OPS - fit * body;
+    for (size_t k = 0; fit < iterations && k < ph->nops; k++) {
+        const struct ces_pop *po = &CES_VEC_AT(&prog->ops, struct ces_pop, ph->first_op + k);
+        uint64_t c = ces_prog_line_ops(prog, po);
+
+        if (c > left) {
+            /* the phase's lines to the end of the text, once per iteration */
+            rc = ces_prog_ops_error(ctx, prog->file,
+                                    po->line + (uint32_t)fit * (lines - ph->line + 1),
+                                    po->who_col, "use fewer ops");
+            break;
+        }
+        left -= c;
+    }
+    ces_prog_destroy(prog);
+    return rc;
+}
+
 int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char **text,
                     size_t *len)
 {
@@ -317,6 +366,12 @@ int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char *
                                  " iterations of %" PRIu32 " ranks expand, not %" PRIu32,
                                  ces_coll_name((int)cg.p.coll), most, cg.p.ranks,
                                  cg.p.iterations);
+        /* (one iteration is far below the bound on ops: 2 * 1024 * 1023) */
+        if (cg.p.iterations > 1) {
+            rc = nccl_eager_ops_bound(ctx, p, cg.p.iterations);
+            if (rc != CES_OK)
+                return rc;
+        }
     }
     cg.offset = cg.p.first_iter != 1;
     cg.directed = (cg.p.flags & CES_COLL_F_DIRECTED) != 0;

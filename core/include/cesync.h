@@ -342,7 +342,9 @@ struct ces_prog;
  * an undefined name, $p outside `over`, overflow in a header expression)
  * is CES_ERR_SEMANTIC, and an expression nested over 64 levels or a
  * statement of over 4096 expression terms CES_ERR_LIMIT, each at its
- * file:line:col. */
+ * file:line:col.  Text of more than 256 MiB (`len`) is CES_ERR_LIMIT before
+ * any of it is read ("file: larger than 268435456 bytes, more than it may
+ * hold"), as ces_prog_parse_file refuses such a file. */
 CES_API int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
                            struct ces_prog **out);
 /* Reads and parses a file; "-" is standard input.  CES_ERR_IO when it cannot
@@ -505,7 +507,10 @@ CES_API void ces_coll_params_init(struct ces_coll_params *p, uint32_t coll);
  * CES_ERR_UNSUPPORTED if the protocol cannot express that collective or
  * phase kind, or the collective takes no such flag; CES_ERR_LIMIT, before
  * writing it, for a text that could not expand (nccl's eager barrier, a
- * phase per iteration: past 2^20 iterations, 2^24 / ranks from 17 ranks).
+ * phase per iteration: past 2^20 iterations, 2^24 / ranks from 17 ranks;
+ * or past 2^24 ops, with the expansion's message naming the line of the
+ * first op past them, "barrier:LINE:COL: the schedule expands to more than
+ * 16777216 ops: use fewer ops").
  * ces_coll_program and ces_coll_build return these too, before they parse
  * (and expand) the text. */
 CES_API int ces_coll_source(struct ces_ctx *ctx, const struct ces_coll_params *p, char **text,
@@ -1205,15 +1210,19 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * ces_comm_destroy, which frees it, and the queries ces_comm_status,
  * ces_comm_rank, ces_comm_size, ces_comm_device and ces_mem_peer.
  * Work captured into a CUDA graph is watched through in-flight words that its
- * replays write around each call that waits (docs/API.md).
+ * replays write around each call that waits (docs/API.md), by records kept
+ * until ces_comm_destroy, at most 2^20 per communicator: a call that would
+ * need more returns CES_ERR_LIMIT, naming the limit, before it captures or
+ * enqueues anything, and fails the communicator as a 65th stream does (below).
  * The watchdog watches at most 64 CUDA streams per communicator (those its
  * calls put waits on: the callers' and its own internal ones), each from
  * its first such call until ces_comm_destroy: a collective, group or launch
  * whose waits would go on a 65th returns CES_ERR_LIMIT, naming the limit,
+ * before it enqueues anything (the streams it needs are counted first),
  * and - unlike the refusals above - fails the communicator (it is found on
- * this rank alone, while the call is issued; its peers may wait for its
- * part).  A slot is never given to another stream: the progress writes
- * already enqueued and the replays of captured graphs write its words.
+ * this rank alone; its peers may enqueue their parts and wait for its).  A
+ * slot is never given to another stream: the progress writes already
+ * enqueued and the replays of captured graphs write its words.
  * A context that dies (a sticky CUDA error, e.g. a kernel's fault) while
  * the communicator's work is pending fails it at once with CES_ERR_CUDA:
  * the watchdog's copy of the progress words fails, and no word can move

@@ -5,6 +5,8 @@
  */
 #include "coll_check.h"
 
+#include <time.h>
+
 static void test_golden(void **state)
 {
     struct ces_coll_params p;
@@ -164,6 +166,43 @@ static void test_nccl_eager_iterations_bound(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Past the expander's bound on ops (2^24) nccl's eager barrier is refused
+ * at once, from one iteration's text, with the expander's message naming
+ * the line of the first op past the bound (it was refused only once 10 s
+ * of text were written and read); every iteration's phase is a
+ * `phase eager x1` line, the write line and the wait line, each line of
+ * n * (n - 1) ops. */
+static void test_nccl_eager_ops_bound(void **state)
+{
+    /* 8 ranks: 112 ops per iteration, 149796 iterations fit, and 64 ops
+     * more: the next iteration's write line (56) fits, its wait line, at
+     * 5 + 3 * 149796 + 3, does not */
+    struct ces_coll_params p = coll_params(CES_COLL_BARRIER, CES_PROTO_NCCL, 8, 8, 1000000,
+                                           CES_PHASE_EAGER);
+    struct timespec t0, t1;
+    double s;
+
+    (void)state;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    coll_error(&p, CES_ERR_LIMIT,
+               "barrier:449396:1: the schedule expands to more than 16777216 ops: use fewer ops");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    if (s >= 0.5)
+        fail_msg("refused after %.3f s", s);
+    p.iterations = 149797;
+    coll_error(&p, CES_ERR_LIMIT,
+               "barrier:449396:1: the schedule expands to more than 16777216 ops: use fewer ops");
+    /* 1024 ranks: 8 iterations fit, the ninth's write line is past it
+     * (line 7 + 3 * 8), and one line later after a `let I0` line */
+    p = coll_params(CES_COLL_BARRIER, CES_PROTO_NCCL, 1024, 8, 9, CES_PHASE_EAGER);
+    coll_error(&p, CES_ERR_LIMIT,
+               "barrier:31:1: the schedule expands to more than 16777216 ops: use fewer ops");
+    p.first_iter = 5;
+    coll_error(&p, CES_ERR_LIMIT,
+               "barrier:32:1: the schedule expands to more than 16777216 ops: use fewer ops");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_credit_ops),
         cmocka_unit_test(test_bytes_ignored),
         cmocka_unit_test(test_nccl_eager_iterations_bound),
+        cmocka_unit_test(test_nccl_eager_ops_bound),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,9 +8,12 @@
 #include "ces_test.h"
 #include "prog.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static const char *base_name(const char *path)
 {
@@ -638,6 +641,38 @@ static void test_file_input(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Text over CES_SOURCE_MAX is refused through the API as from a file, before
+ * a byte of it is read: the text is 256 MiB + 1 of /dev/zero mapped (no
+ * memory behind it), which the parser would otherwise call a NUL byte. */
+static void test_source_limit(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    int fd = open("/dev/zero", O_RDONLY);
+    char *text;
+
+    (void)state;
+    assert_true(fd >= 0);
+    text = mmap(NULL, CES_SOURCE_MAX + 1, PROT_READ, MAP_PRIVATE, fd, 0);
+    assert_true(text != MAP_FAILED);
+    assert_int_equal(ces_prog_parse(ctx, text, CES_SOURCE_MAX + 1, "big.ces", &p),
+                     CES_ERR_LIMIT);
+    assert_null(p);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "big.ces: larger than 268435456 bytes, more than it may hold");
+    assert_int_equal(ces_prog_parse(ctx, text, CES_SOURCE_MAX + 1, NULL, &p), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "<input>: larger than 268435456 bytes, more than it may hold");
+    /* at the limit the text is read (the first byte is a NUL) */
+    assert_int_equal(ces_prog_parse(ctx, text, CES_SOURCE_MAX, "big.ces", &p), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "big.ces:1:1: a NUL byte: a schedule is text (is this a binary file?)");
+    assert_int_equal(munmap(text, CES_SOURCE_MAX + 1), 0);
+    close(fd);
+    ces_test_ctx_end(ctx, &st);
+}
+
 struct fixture_arg {
     const char *text;
     size_t len;
@@ -734,6 +769,7 @@ int main(void)
         cmocka_unit_test(test_nesting_limits),
         cmocka_unit_test(test_crlf_and_no_final_newline),
         cmocka_unit_test(test_file_input),
+        cmocka_unit_test(test_source_limit),
         cmocka_unit_test(test_alloc_failures),
     };
 

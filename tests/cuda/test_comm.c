@@ -254,16 +254,22 @@ static CUresult CUDAAPI fake_stream_create(CUstream *s, unsigned int flags)
 /* Creating communicators: two devices, whose primary context (or total
  * memory) fails on device `retain_fail` (`total_fail`), -1 for none. */
 static int retain_fail, total_fail;
+/* The GPUs counted, and the cuInit and cuDeviceGetCount call (1-based)
+ * that fails, 0 for none. */
+static int gpus, init_fail_at, count_fail_at, inits, counts;
+static int retain_fail_at, retains; /* the same for cuDevicePrimaryCtxRetain */
 
 static CUresult CUDAAPI fake_init(unsigned int flags)
 {
     (void)flags;
-    return CUDA_SUCCESS;
+    return ++inits == init_fail_at ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
 }
 
 static CUresult CUDAAPI fake_device_count(int *n)
 {
-    *n = 2;
+    if (++counts == count_fail_at)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    *n = gpus;
     return CUDA_SUCCESS;
 }
 
@@ -275,7 +281,7 @@ static CUresult CUDAAPI fake_device_get(CUdevice *d, int ordinal)
 
 static CUresult CUDAAPI fake_retain(CUcontext *ctx, CUdevice d)
 {
-    if ((int)d == retain_fail)
+    if ((int)d == retain_fail || ++retains == retain_fail_at)
         return CUDA_ERROR_OUT_OF_MEMORY;
     *ctx = (CUcontext)(uintptr_t)(0x100 + d);
     return CUDA_SUCCESS;
@@ -305,6 +311,24 @@ static CUresult CUDAAPI fake_event_create(CUevent *e, unsigned int flags)
 {
     (void)flags;
     *e = (CUevent)(uintptr_t)0x5e;
+    return CUDA_SUCCESS;
+}
+
+/* Event records and stream waits (a launch's fork and join, its records
+ * and awaits): work enqueued, counted. */
+static int event_ops;
+
+static CUresult CUDAAPI fake_event_record(CUevent e, CUstream s)
+{
+    (void)e, (void)s;
+    event_ops++;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_stream_wait_event(CUstream s, CUevent e, unsigned int flags)
+{
+    (void)s, (void)e, (void)flags;
+    event_ops++;
     return CUDA_SUCCESS;
 }
 
@@ -370,11 +394,15 @@ static void fakes_install(void)
     t->p_cuCtxGetStreamPriorityRange = fake_priorities;
     t->p_cuStreamCreateWithPriority = fake_stream_create_prio;
     t->p_cuEventCreate = fake_event_create;
+    t->p_cuEventRecord = fake_event_record;
+    t->p_cuStreamWaitEvent = fake_stream_wait_event;
     t->p_cuMemGetAllocationGranularity = fake_granularity;
     t->p_cuDeviceTotalMem = fake_total_mem;
     retain_fail = total_fail = -1;
+    gpus = 2;
+    init_fail_at = count_fail_at = inits = counts = retain_fail_at = retains = 0;
     captured_on = launched_on = NULL;
-    captures = launches = batches = 0;
+    captures = launches = batches = event_ops = 0;
     stream_busy = context_dead = streams_destroyed = events_destroyed = ranges_freed = 0;
     live_handles = mapped = stray_unmaps = 0;
     create_fail_at = map_fail_at = access_fail = ctx_fail = 0;
@@ -1162,6 +1190,163 @@ static void test_launch_past_the_watch_slots(void **state)
     fixture_end(&fx);
 }
 
+/* A graph of 2 ranks and `streams` streams, one block of `kind` (1
+ * replay), where each rank writes its peer's slot of a signal and waits for
+ * its own, on every stream from the last to stream 0, a signal per stream. */
+static struct ces_graph *watched_graph(struct fixture *fx, uint32_t streams, uint32_t kind)
+{
+    struct ces_graph *g = NULL;
+    uint32_t f[2];
+
+    assert_int_equal(ces_graph_create(fx->ctx, 2, streams, &g), CES_OK);
+    for (uint32_t s = 0; s < streams; s++)
+        assert_int_equal(ces_graph_add_signal(g, s == 0 ? "f" : "h", CES_U32, 2, &f[s]),
+                         CES_OK);
+    assert_int_equal(ces_graph_add_block(g, kind, 1), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        for (uint32_t s = streams; s-- > 0;) {
+            struct ces_op w = {.kind = CES_OP_WRITE, .stream = s, .slot = {f[s], 1 - r, r},
+                               .value = 1};
+            struct ces_op v = {.kind = CES_OP_WAIT, .stream = s, .cmp = CES_CMP_EQ,
+                               .slot = {f[s], r, 1 - r}, .value = 1};
+
+            assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, r, &v), CES_OK);
+        }
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+/* Frees what the launches of the watched team took, as a healthy rank. */
+static void watched_team_end(struct fixture *fx, void **b)
+{
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_comm *cr = &fx->comm[r];
+
+        cr->state = CES_OK;
+        ces_cuda_signals_drop(cr, true);
+        ces_vec_free(fx->ctx, &cr->signals);
+        ces_vec_free(fx->ctx, &cr->scratch_params);
+        ces_vec_free(fx->ctx, &cr->cap_steps);
+        ces_vec_free(fx->ctx, &cr->cap_waits);
+        for (uint32_t s = 0; s < cr->nwatched; s++)
+            ces_free(fx->ctx, cr->watched[s].steps);
+        ces_free(fx->ctx, cr->waits);
+        ces_free(fx->ctx, cr->events);
+        pthread_cond_destroy(&cr->wd_cond);
+        pthread_mutex_destroy(&cr->wd_mirror_lock);
+        pthread_mutex_destroy(&cr->wd_lock);
+        assert_int_equal(ces_mem_free(cr, b[r]), CES_OK);
+    }
+    assert_int_equal(mapped, 0);
+    fixture_end(fx);
+}
+
+/* A launch whose block waits on two streams, one of them a 64th that the
+ * watchdog can still watch and the other a 65th: the 64th's memop call
+ * (and the fork before it) were enqueued before the 65th's was refused.
+ * Now the streams the launch needs are counted first: it is refused before
+ * anything is enqueued or a slot given, with the same message, and fails
+ * the communicator (the peers may issue their parts). */
+static void test_launch_past_the_watch_slots_enqueues_nothing(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g1, *g2;
+    struct ces_comm *c;
+    void *b[2];
+    char want[256];
+    CUstream s65 = (CUstream)(uintptr_t)(0x1000 + CES_WD_STREAMS);
+
+    (void)state;
+    live_team(&fx, b);
+    c = &fx.comm[0];
+    g1 = watched_graph(&fx, 1, CES_PHASE_EAGER);
+    g2 = watched_graph(&fx, 2, CES_PHASE_EAGER);
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_wd_init(&fx.comm[r]);
+        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*c->waits) * CES_WD_WAITS);
+        assert_non_null(fx.comm[r].waits);
+    }
+    /* rank 1 takes the arrays too, so that both ranks release them */
+    assert_int_equal(ces_launch(&fx.comm[1], g2, NULL, 0, NULL), CES_OK);
+    for (uintptr_t i = 1; i < CES_WD_STREAMS; i++)
+        assert_int_equal(ces_launch(c, g1, NULL, 0, (ces_stream_t)(0x1000 + i)), CES_OK);
+    assert_int_equal(c->nwatched, CES_WD_STREAMS - 1);
+    batches = event_ops = 0;
+    assert_int_equal(ces_launch(c, g2, NULL, 0, (ces_stream_t)s65), CES_ERR_LIMIT);
+    /* (the communicator's own stream 1, after the caller's s65) */
+    snprintf(want, sizeof(want),
+             "rank 0: the watchdog watches at most 64 CUDA streams per communicator, and stream "
+             "%p would be the 65th (a stream keeps its slot until ces_comm_destroy)",
+             (void *)c->streams[1]);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(batches, 0);
+    assert_int_equal(event_ops, 0);
+    assert_int_equal(c->nwatched, CES_WD_STREAMS - 1);
+    assert_int_equal(ces_comm_status(c), CES_ERR_LIMIT);
+    /* the 64th stream alone still fits, on rank 0 alive again */
+    c->state = CES_OK;
+    assert_int_equal(ces_launch(c, g1, NULL, 0, (ces_stream_t)s65), CES_OK);
+    assert_int_equal(batches, 1);
+    assert_int_equal(c->nwatched, CES_WD_STREAMS);
+    ces_graph_destroy(g1);
+    ces_graph_destroy(g2);
+    watched_team_end(&fx, b);
+}
+
+/* Records of captured calls that wait (a graph phase of ces_launch, with
+ * the watchdog's in-flight words) are kept until ces_comm_destroy, at most
+ * CES_WD_CAPTURED: past them a capture ran unwatched (its ENTER write
+ * stored 0), and its hang would never be reported.  Now the launch that
+ * would need one more is refused before anything is captured or
+ * enqueued, naming the limit, and fails the communicator; the last record
+ * is still given. */
+static void test_launch_past_the_captured_records(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g;
+    struct ces_comm *c;
+    void *b[2];
+
+    (void)state;
+    live_team(&fx, b);
+    c = &fx.comm[0];
+    g = watched_graph(&fx, 1, CES_PHASE_GRAPH);
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_wd_init(&fx.comm[r]);
+        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*c->waits) * CES_WD_WAITS);
+        assert_non_null(fx.comm[r].waits);
+        fx.comm[r].progress_dev = (CUdeviceptr)0x7000; /* the words (never read here) */
+    }
+    /* rank 1 takes the arrays too, so that both ranks release them */
+    assert_int_equal(ces_launch(&fx.comm[1], g, NULL, 0, (ces_stream_t)0x2000), CES_OK);
+    assert_int_equal(fx.comm[1].cap_steps.len, 1);
+    /* every record but the last taken (their room, never written) */
+    assert_int_equal(ces_vec_reserve(fx.ctx, &c->cap_steps, sizeof(struct ces_wd_step),
+                                     CES_WD_CAPTURED),
+                     CES_OK);
+    c->cap_steps.len = CES_WD_CAPTURED - 1;
+    captures = batches = launches = 0;
+    assert_int_equal(ces_launch(c, g, NULL, 0, (ces_stream_t)0x2000), CES_OK);
+    assert_int_equal(c->cap_steps.len, CES_WD_CAPTURED);
+    assert_int_equal(CES_VEC_AT(&c->cap_steps, struct ces_wd_step, CES_WD_CAPTURED - 1).seq,
+                     CES_WD_CAPTURED);
+    assert_int_equal(captures, 1);
+    assert_int_equal(launches, 1);
+    captures = batches = launches = event_ops = 0;
+    assert_int_equal(ces_launch(c, g, NULL, 0, (ces_stream_t)0x2000), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "rank 0: the watchdog keeps at most 1048576 records of captured calls "
+                        "per communicator (until ces_comm_destroy); 1048576 are taken and this "
+                        "call would need 1 more");
+    assert_int_equal(captures + batches + launches + event_ops, 0);
+    assert_int_equal(c->cap_steps.len, CES_WD_CAPTURED);
+    assert_int_equal(ces_comm_status(c), CES_ERR_LIMIT);
+    ces_graph_destroy(g);
+    watched_team_end(&fx, b);
+}
+
 /* In one process the last rank to end a group issues every rank's part.
  * A rank aborted, or destroyed, after its own ces_group_end got its part
  * issued all the same (work queued on a communicator that promised to do
@@ -1358,6 +1543,44 @@ static void test_init_all_names_the_rank(void **state)
     fixture_end(&fx);
 }
 
+/* With CES_SHARE_GPUS=1 ranks of ces_comm_init_all outnumber the GPUs,
+ * rank r on GPU r % count; a failure before the GPUs were counted (cuInit,
+ * cuDeviceGetCount) named GPU r, which there may not be (rank 1, "device
+ * 1", on a machine of one GPU): it names the rank alone, and a failure
+ * after it the GPU the rank is on.  Without sharing the device is r from
+ * the start. */
+static void test_init_all_shared_names_the_device(void **state)
+{
+    struct fixture fx;
+
+    (void)state;
+    fixture_init(&fx);
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    setenv("CES_SHARE_GPUS", "1", 1);
+    gpus = 1;
+    init_fail_at = 2;
+    init_all_fails(&fx, NULL, "rank 1: ", ": cuInit(0) failed: CUDA_ERROR_? (100): stand-in");
+    init_fail_at = 0;
+    counts = 0;
+    count_fail_at = 2;
+    init_all_fails(&fx, NULL, "rank 1: ",
+                   ": cuDeviceGetCount(&count) failed: CUDA_ERROR_? (3): stand-in");
+    count_fail_at = 0;
+    retains = 0;
+    retain_fail_at = 2;
+    init_all_fails(&fx, NULL, "rank 1 (device 0): ",
+                   ": cuDevicePrimaryCtxRetain(&c->cuctx, c->cudev) failed: CUDA_ERROR_? (2): "
+                   "stand-in");
+    retain_fail_at = 0;
+    unsetenv("CES_SHARE_GPUS");
+    gpus = 2;
+    init_fail_at = 2;
+    inits = 0;
+    init_all_fails(&fx, NULL, "rank 1 (device 1): ",
+                   ": cuInit(0) failed: CUDA_ERROR_? (100): stand-in");
+    fixture_end(&fx);
+}
+
 /* The watchdog's thread not started: the message named neither the rank
  * nor pthread_create's error. */
 static void test_watchdog_start_says_why(void **state)
@@ -1496,10 +1719,13 @@ int main(void)
         cmocka_unit_test(test_graph_phase_on_the_legacy_stream),
         cmocka_unit_test(test_launch_bindings),
         cmocka_unit_test(test_launch_past_the_watch_slots),
+        cmocka_unit_test(test_launch_past_the_watch_slots_enqueues_nothing),
+        cmocka_unit_test(test_launch_past_the_captured_records),
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),
         cmocka_unit_test(test_env_settings_refused),
         cmocka_unit_test(test_init_all_names_the_rank),
+        cmocka_unit_test(test_init_all_shared_names_the_device),
         cmocka_unit_test(test_watchdog_start_says_why),
     };
 
