@@ -145,6 +145,7 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m->ops);
     ces_free(ctx, m->len);
     ces_free(ctx, m->stop);
+    ces_free(ctx, m->data_end);
     ces_free(ctx, m->queue);
     ces_free(ctx, m->qproc_at);
     ces_free(ctx, m->qproc);
@@ -1003,6 +1004,19 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     rc = expected_runs(m);
     if (rc != CES_OK)
         goto fail;
+    m->data_end = zalloc(m, m->nproc, sizeof(uint32_t));
+    if (m->data_end == NULL) {
+        rc = nomem(ctx);
+        goto fail;
+    }
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        for (uint32_t k = 0; k < m->stop[p]; k++) {
+            int kind = m->ops[p][k].op->kind;
+
+            if (kind == CES_OP_COPY || kind == CES_OP_PRODUCE || kind == CES_OP_CONSUME)
+                m->data_end[p] = k + 1;
+        }
+    }
     m->seg_w = SEG_READS + m->nproc;
     m->w_pc = 1;
     m->w_val = m->w_pc + m->nproc;

@@ -200,22 +200,62 @@ static int step(struct search *S, struct sim_state *st, uint32_t p)
     return rc;
 }
 
+/* Process p's next op is an enabled wait that every store to its slot
+ * another process can still make satisfies too: nothing can disable it. */
+static bool stable_wait(const struct sim_model *m, const struct sim_state *st, uint32_t p)
+{
+    const uint32_t *pc = SIM_PC(m, st);
+    const struct sim_op *o;
+
+    if (ces_sim_status(m, st, p) != SIM_S_VISIBLE)
+        return false;
+    o = &m->ops[p][pc[p]];
+    if (o->cls != SIM_C_WAIT)
+        return false;
+    for (uint32_t i = m->wr_off[o->slot]; i < m->wr_off[o->slot + 1]; i++) {
+        const struct sim_access *w = &m->wr[i];
+
+        if (w->proc != p && w->pos >= pc[w->proc] && w->pos < m->stop[w->proc] &&
+            !ces_wait_holds(m->slot_width[o->slot], o->op->cmp, w->value, o->op->value))
+            return false;
+    }
+    return true;
+}
+
+/* Process p's next op is an enabled write to a slot no wait is left on. */
+static bool dead_write(const struct sim_model *m, const struct sim_state *st, uint32_t p)
+{
+    const struct sim_op *o;
+
+    if (ces_sim_status(m, st, p) != SIM_S_VISIBLE)
+        return false;
+    o = &m->ops[p][SIM_PC(m, st)[p]];
+    return o->cls == SIM_C_WRITE && !ces_sim_slot_live(m, SIM_PC(m, st), o->slot);
+}
+
 /* Executes enabled invisible steps (lowest process first) until none is
  * left, or a resource bound stops the search (its callers then stop: the
  * state is not judged).  They commute with every step of other processes
  * that is not a racing data access (docs/SEMANTICS.md), so one order
- * suffices. */
-static int eager(struct search *S, struct sim_state *st)
+ * suffices.  The exhaustive reduced search (`stable`) also runs writes to
+ * slots no wait is left on, and, once no data access is left, enabled
+ * waits that no store left can disable: in the canonical state space
+ * (ces_sim_state_canon) they commute with every step (docs/SEMANTICS.md,
+ * section 10, the reduction's item 3). */
+static int eager(struct search *S, struct sim_state *st, bool stable)
 {
     const struct sim_model *m = S->m;
     bool progress = true;
     int rc = CES_OK;
 
     while (progress && rc == CES_OK && S->bound != 1) {
+        bool dead = stable && ces_sim_clocks_dead(m, SIM_PC(m, st));
+
         progress = false;
         for (uint32_t p = 0; p < m->nproc && rc == CES_OK && S->bound != 1; p++) {
             while (rc == CES_OK && S->bound != 1 &&
-                   ces_sim_status(m, st, p) == SIM_S_INVISIBLE) {
+                   (ces_sim_status(m, st, p) == SIM_S_INVISIBLE ||
+                    (stable && dead_write(m, st, p)) || (dead && stable_wait(m, st, p)))) {
                 rc = step(S, st, p);
                 progress = true;
             }
@@ -281,7 +321,7 @@ static int terminal(struct search *S, const struct sim_state *st)
         if (rc != CES_OK)
             return rc;
         SIM_FLAGS(&S->tmp) |= SIM_F_ABORTED;
-        rc = eager(S, &S->tmp);
+        rc = eager(S, &S->tmp, false);
         if (rc != CES_OK)
             return rc;
         if (S->bound == 1) { /* a drain cut short is no end state to judge */
@@ -318,6 +358,7 @@ static int visit(struct search *S, struct sim_state *st, bool *seen)
     uint64_t h[2];
     size_t mask, i;
 
+    ces_sim_state_canon(S->m, st);
     ces_sim_state_hash(S->m, st, h);
     if (h[0] == 0 && h[1] == 0)
         h[1] = 1;
@@ -885,7 +926,7 @@ static int enter(struct search *S, struct frame *f, uint32_t parent_flags)
     int rc = CES_OK;
 
     if (S->reduce)
-        rc = eager(S, &f->st);
+        rc = eager(S, &f->st, true);
     if (rc != CES_OK)
         return rc;
     f->trace_len = (uint32_t)S->trace.len;
@@ -997,7 +1038,7 @@ static int run_out(struct search *S, struct sim_state *st)
     for (;;) {
         uint32_t ne = 0, before = SIM_FLAGS(st);
 
-        rc = eager(S, st);
+        rc = eager(S, st, false);
         if (rc != CES_OK)
             return rc;
         if ((SIM_FLAGS(st) & SIM_F_RACE) && !(before & SIM_F_RACE))

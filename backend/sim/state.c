@@ -278,6 +278,66 @@ void ces_sim_state_hash(const struct sim_model *m, struct sim_state *s, uint64_t
     h[1] = fmix(h[1] ^ h[0]);
 }
 
+/* --- what nothing will read ---------------------------------------------- */
+
+/* Clocks are read only where a data access compares them with the access
+ * history, and a slot's value and clock only by waits on it: once no
+ * access, or no wait on the slot, is left, they can become 0 and the state
+ * has the same future verdicts (docs/SEMANTICS.md, section 10, "What
+ * nothing will read"). */
+
+bool ces_sim_clocks_dead(const struct sim_model *m, const uint32_t *pc)
+{
+    for (uint32_t p = 0; p < m->nproc; p++)
+        if (pc[p] < m->data_end[p])
+            return false;
+    return true;
+}
+
+bool ces_sim_slot_live(const struct sim_model *m, const uint32_t *pc, uint32_t x)
+{
+    for (uint32_t t = m->tg_off[x]; t < m->tg_off[x + 1]; t++) {
+        const struct sim_group *g = &m->tg[t];
+
+        if (pc[g->proc] <= m->wt[g->hi - 1].pos)
+            return true;
+    }
+    return false;
+}
+
+void ces_sim_state_canon(const struct sim_model *m, struct sim_state *s)
+{
+    const uint32_t *pc = SIM_PC(m, s);
+    uint32_t *hs = s->w + m->w_hsum;
+    bool dead = ces_sim_clocks_dead(m, pc);
+
+    if (dead) {
+        memset(s->w + m->w_pclk, 0, (size_t)m->nproc * m->nproc * sizeof(uint32_t));
+        memset(s->w + m->w_rclk, 0, (m->w_fixed - m->w_rclk) * sizeof(uint32_t));
+        memset(hs, 0, 4 * sizeof(uint32_t)); /* the sums of no nonzero word */
+    }
+    for (uint32_t x = 0; x < m->nslots; x++) {
+        if (ces_sim_slot_live(m, pc, x))
+            continue;
+        wr64(s->w + m->w_val + 2 * (size_t)x, 0);
+        if (!dead) {
+            size_t at = m->w_sclk - m->w_rclk + (size_t)x * m->nproc;
+            uint32_t *c = s->w + m->w_rclk + at;
+            uint64_t h0 = rd64(hs), h1 = rd64(hs + 2);
+
+            for (uint32_t q = 0; q < m->nproc; q++) {
+                h0 -= clk_term(at + q, c[q], CLK_KEY0);
+                h1 -= clk_term(at + q, c[q], CLK_KEY1);
+                c[q] = 0;
+            }
+            if (m->hashed) {
+                wr64(hs, h0);
+                wr64(hs + 2, h1);
+            }
+        }
+    }
+}
+
 /* --- status ------------------------------------------------------------- */
 
 static bool queue_ready(const struct sim_model *m, const struct sim_state *s, uint32_t p,

@@ -3,7 +3,8 @@
  * with cached sums (slot clocks) and per-map hashes equals the one computed
  * from scratch after every step of many random executions (writes to
  * every rank's slot, rewritten slots, copies, produces, consumes, events, two
- * streams); copies hash equally; different states hash differently.
+ * streams); copies hash equally; different states hash differently;
+ * forgetting what nothing will read commutes with every step.
  */
 #include "ces_test.h"
 #include "../../backend/sim/internal.h"
@@ -151,11 +152,88 @@ static void test_different_states_differ(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+static void assert_same_state(const struct sim_model *m, const struct sim_state *a,
+                              const struct sim_state *b)
+{
+    assert_memory_equal(a->w, b->w, m->w_fixed * sizeof(uint32_t));
+    for (uint32_t i = 0; i < m->nmaps; i++) {
+        assert_int_equal(a->maps[i].n, b->maps[i].n);
+        if (a->maps[i].n > 0)
+            assert_memory_equal(a->maps[i].seg, b->maps[i].seg,
+                                (size_t)a->maps[i].n * m->seg_w * sizeof(uint32_t));
+    }
+}
+
+/* Forgetting what nothing will read commutes with every step: along random
+ * executions, a state made canonical after every step equals the canonical
+ * form of the state never made canonical, and the cached fingerprint of a
+ * canonical state equals the one computed from scratch.  Some steps do
+ * change it (clocks floored, slots nobody waits on cleared). */
+static void test_canon_commutes_with_steps(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = busy(ctx);
+    struct ces_check_opts o;
+    struct sim_model *m = NULL;
+    uint64_t rng = 777, steps = 0, changed = 0;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    assert_int_equal(ces_sim_model_build(ctx, g, &o, ces_graph_streams(g), &m, NULL), CES_OK);
+    m->hashed = true;
+    for (int run = 0; run < 40; run++) {
+        struct sim_state s = {0}, c = {0}, t = {0};
+        uint32_t en[16];
+
+        assert_int_equal(ces_sim_state_init(m, &s), CES_OK);
+        assert_int_equal(ces_sim_state_init(m, &c), CES_OK);
+        for (;;) {
+            uint32_t ne = 0, p;
+            uint64_t a[2], b[2];
+
+            for (uint32_t q = 0; q < m->nproc; q++) {
+                int stt = ces_sim_status(m, &s, q);
+
+                assert_int_equal(ces_sim_status(m, &c, q), stt);
+                if (stt == SIM_S_VISIBLE || stt == SIM_S_INVISIBLE)
+                    en[ne++] = q;
+            }
+            if (ne == 0)
+                break;
+            rng = rng * 6364136223846793005u + 1442695040888963407u;
+            p = en[(rng >> 33) % ne];
+            assert_int_equal(ces_sim_exec(m, &s, p, NULL), CES_OK);
+            assert_int_equal(ces_sim_exec(m, &c, p, NULL), CES_OK);
+            assert_int_equal(ces_sim_state_copy(m, &t, &c), CES_OK);
+            ces_sim_state_canon(m, &c);
+            changed += memcmp(t.w, c.w, m->w_fixed * sizeof(uint32_t)) != 0;
+            assert_int_equal(ces_sim_state_copy(m, &t, &s), CES_OK);
+            ces_sim_state_canon(m, &t);
+            assert_same_state(m, &t, &c);
+            ces_sim_state_hash(m, &c, a);
+            ces_sim_state_hash_full(m, &c, b);
+            assert_memory_equal(a, b, sizeof(a));
+            steps++;
+        }
+        assert_int_equal(SIM_FLAGS(&s), SIM_FLAGS(&c));
+        ces_sim_state_free(m, &s);
+        ces_sim_state_free(m, &c);
+        ces_sim_state_free(m, &t);
+    }
+    assert_true(steps > 40 * 20);
+    assert_true(changed > steps / 4);
+    ces_sim_model_destroy(m);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cached_hash_equals_full),
         cmocka_unit_test(test_different_states_differ),
+        cmocka_unit_test(test_canon_commutes_with_steps),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
