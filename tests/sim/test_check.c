@@ -1437,6 +1437,64 @@ static void test_faults_and_abort(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* An await whose record lies at or after a stop of the recording stream:
+ * that record was never enqueued, so the await waits for the event's
+ * latest record enqueued before it, or passes at once when there is none
+ * (an event never recorded holds no work), as cuStreamWaitEvent does.  It
+ * blocked for good, and what the awaiting stream does after it went
+ * unchecked: here a produce that races with the stopped stream's. */
+static void test_stop_await(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_fault f;
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.faults = &f;
+    o.nfaults = 1;
+    for (int earlier = 0; earlier < 2; earlier++) {
+        /* r0 s0: [record e,] produce send, record e; r0 s1: await e, produce
+         * send.  Without a fault s1 produces after s0. */
+        struct ces_graph *g = mk(ctx, 1, 2);
+        uint32_t stop = earlier ? 2 : 1;
+        char spec[32];
+
+        if (earlier)
+            op(g, 0, EVOP(CES_OP_RECORD, 0));
+        op(g, 0, PR(0, SEND, 0, 0, 64));
+        op(g, 0, EVOP(CES_OP_RECORD, 0));
+        op(g, 0, EVOP(CES_OP_AWAIT, 1));
+        op(g, 0, PR(1, SEND, 0, 0, 64));
+        ces_check_report_destroy(check2(ctx, g, NULL, CES_V_OK));
+        /* s0 stops before its last record: s1's await passes at once (no
+         * record before), or on s0's first record; either way its produce
+         * is unordered with s0's */
+        snprintf(spec, sizeof(spec), "stop:r0.s0#%u", stop);
+        assert_int_equal(ces_fault_parse(ctx, spec, &f), CES_OK);
+        o.flags = 0;
+        r = check2(ctx, g, &o, CES_V_HANG | CES_V_RACE);
+        d = find(r, CES_V_RACE);
+        assert_int_equal(d->race[0].pos.stream, 0);
+        assert_int_equal(d->race[0].pos.index, stop - 1);
+        assert_int_equal(d->race[1].pos.stream, 1);
+        assert_int_equal(d->race[1].pos.index, 1);
+        replays(ctx, g, &o, d);
+        d = find(r, CES_V_HANG);
+        /* only the stopped stream is left: s1 finished */
+        assert_int_equal(d->nblocked, 1);
+        assert_int_equal(d->blocked[0].reason, CES_BLOCK_STOPPED);
+        assert_int_equal(d->blocked[0].pos.stream, 0);
+        assert_int_equal(d->blocked[0].pos.index, stop);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The sweep's progress: every call's faults checked and total. */
 struct sweep_seen {
     size_t calls, last, total;
@@ -2404,6 +2462,7 @@ int main(void)
         cmocka_unit_test(test_graph_replays),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_faults_and_abort),
+        cmocka_unit_test(test_stop_await),
         cmocka_unit_test(test_fault_sweep),
         cmocka_unit_test(test_delay_fault),
         cmocka_unit_test(test_fault_format_null),
