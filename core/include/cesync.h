@@ -974,11 +974,12 @@ struct ces_promela_opts {
      * struct ces_check_opts.queue_map ([ranks * streams]; a `connections
      * any` graph is exported only so, one assignment at a time). */
     const uint32_t *queue_map;
-    /* Delay faults (CES_FAULT_DELAY only; nfaults 0: none): the model is of
-     * the graph ces_check checks under them (docs/SEMANTICS.md section 9),
-     * each delayed write's stream outside the links and on a hardware queue
-     * of its own, as the checker runs it; queue_map still gives the
-     * schedule's streams only. */
+    /* Delay and stop faults (no drop; nfaults 0: none): the model is of the
+     * graph ces_check checks under them (docs/SEMANTICS.md section 9), each
+     * delayed write's stream outside the links and on a hardware queue of
+     * its own, as the checker runs it, a stopped stream's ops from its stop
+     * on left out and its process blocked at its end (a whole rank's stop
+     * as its streams'); queue_map still gives the schedule's streams only. */
     const struct ces_fault *faults;
     size_t nfaults;
 };
@@ -994,8 +995,9 @@ CES_API void ces_promela_opts_init(struct ces_promela_opts *o);
  * (6.5 compiles no model whose d_steps before the longest and the longest's
  * statements add up to more than 2047: `d_step sequence too long`).
  * CES_ERR_INVALID for races or data above 2, a queue map that does not fit
- * the graph, nfaults > 0 with faults NULL or a fault naming no write;
- * CES_ERR_UNSUPPORTED for a drop or stop fault (only delays are modelled)
+ * the graph, nfaults > 0 with faults NULL or a fault naming no op (a
+ * delay: no write);
+ * CES_ERR_UNSUPPORTED for a drop fault (delays and stops are modelled)
  * and for a `connections any` graph without a queue map; CES_ERR_SEMANTIC
  * for a graph that does not validate ("promela: the graph does not
  * validate: ...").  opts may be NULL for the defaults; free *text with
