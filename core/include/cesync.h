@@ -838,7 +838,10 @@ struct ces_check_defect {
     const char *replay;  /* pass as opts.replay to re-run exactly this execution */
     size_t nsteps;
     const struct ces_check_step *steps;
-    size_t nblocked;     /* DEADLOCK, HANG: the blocked set at the end state */
+    size_t nblocked;     /* DEADLOCK, HANG: the blocked set at the end state;
+                            CES_CHECK_ABORTED: the streams a stop left unfinished
+                            (reason CES_BLOCK_STOPPED), which the watchdog does
+                            not release */
     const struct ces_check_blocked *blocked;
     size_t ncycle;       /* DEADLOCK: a cycle, as indices into blocked[] */
     const uint32_t *cycle;
@@ -916,9 +919,9 @@ CES_API int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
 struct ces_check_sweep_row {
     struct ces_fault fault;
     uint32_t verdict;        /* without the watchdog model */
-    uint32_t verdict_abort;  /* with it */
+    uint32_t verdict_abort;  /* with it (never DEADLOCK or HANG: the watchdog model
+                                leaves nothing blocked, docs/SEMANTICS.md section 9) */
     uint64_t aborted;        /* with it: end states where the watchdog fired */
-    uint32_t still_blocked;  /* with it: 1 if some stream stayed blocked (a defect) */
 };
 
 /* Runs `opts` (its faults and abort flag ignored) once per fault: a drop
