@@ -709,7 +709,7 @@ static void test_tool(void **state)
     free(out);
     /* that model judges racy executions too, which the help said it did not
      * (`cesync gen --seed 102 --ranks 2 --streams 2 --steps 3 --mutate 100`
-     * checks as RACE alone; SPIN fails its !mism) */
+     * checks as RACE alone; SPIN fails its !mism: test_spin, spin_racy_data) */
     assert_int_equal(ces_test_tool(NULL, "promela --help", &out), 0);
     assert_non_null(strstr(out, "(with --no-races on every execution, racy ones too: no clocks\n"
                                 "                tell them apart; not with --no-data, which "
@@ -1161,6 +1161,35 @@ static void spin_stops(struct spin_env *E, struct ces_ctx *ctx)
     }
 }
 
+/* --no-races --data-at-end judges racy executions' data too: the schedule
+ * of `cesync gen --seed 102 --ranks 2 --streams 2 --steps 3 --mutate 100`
+ * checks as RACE alone (its mismatches are in racy executions only), and
+ * SPIN fails the !mism of that model, not that of the one with races
+ * (--data-at-end alone), which judges race-free executions as the checker
+ * does. */
+static void spin_racy_data(struct spin_env *E, struct ces_ctx *ctx)
+{
+    struct ces_gen_opts go;
+    struct ces_graph *g = NULL;
+    struct ces_check_report *r = NULL;
+    const char *what = "cesync gen --seed 102 --ranks 2 --streams 2 --steps 3 --mutate 100";
+
+    ces_gen_opts_init(&go);
+    go.ranks = 2;
+    go.streams = 2;
+    go.steps = 3;
+    go.mutate_pct = 100;
+    assert_int_equal(ces_gen_graph(ctx, 102, &go, &g), CES_OK);
+    assert_int_equal(ces_check(ctx, g, NULL, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_RACE);
+    ces_check_report_destroy(r);
+    spin_build(E, ctx, g, NULL, NULL, 0, what, 0, 2);
+    assert_int_equal(spin_run(E, what, "-E"), 1);
+    spin_build(E, ctx, g, NULL, NULL, 0, what, 2, 2);
+    assert_int_equal(spin_run(E, what, "-E"), 0);
+    ces_graph_destroy(g);
+}
+
 static void test_spin(void **state)
 {
     struct spin_env E;
@@ -1193,6 +1222,7 @@ static void test_spin(void **state)
     spin_delays(&E, ctx);
     spin_late(&E, ctx);
     spin_stops(&E, ctx);
+    spin_racy_data(&E, ctx);
     {
         struct ces_graph *g = empty_graph(ctx);
 
