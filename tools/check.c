@@ -61,8 +61,7 @@ static const char check_help[] =
     "                      (the verdict without faults, a table, a line per fault kind\n"
     "                      and the totals; with --quiet that verdict and the totals;\n"
     "                      no --json, --dot, --abort; exit 1 if the schedule fails\n"
-    "                      without faults or a fault leaves a stream blocked under\n"
-    "                      --abort)\n"
+    "                      without faults)\n"
     "  --dot OUT           draw the first counterexample over the schedule (with\n"
     "                      --abort an OK check's is the watchdog's execution), or the\n"
     "                      schedule alone when there is none (.dot, .svg or .png; the\n"
@@ -412,7 +411,7 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     struct ces_check_sweep_row *rows = NULL;
     size_t n = 0;
     char *text = NULL;
-    size_t blocked = 0, incomplete = 0;
+    size_t incomplete = 0;
     /* per kind (and [3] all): faults, HANG or DEADLOCK, RACE or MISMATCH, OK */
     size_t by_kind[4][4] = {{0}};
     static const uint32_t order[3] = {CES_FAULT_DROP, CES_FAULT_DELAY, CES_FAULT_STOP};
@@ -442,9 +441,6 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
             by_kind[rows[i].fault.kind][c]++;
             by_kind[3][c]++;
         }
-        /* the watchdog must end every fault: nothing may stay blocked */
-        if (rows[i].still_blocked)
-            blocked++;
         if ((rows[i].verdict | rows[i].verdict_abort) & CES_V_INCOMPLETE)
             incomplete++;
     }
@@ -459,10 +455,10 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     /* incomplete: of all the faults (a search that a bound or --first cut
      * short may have found a defect too), not a class beside the others */
     printf("fault sweep: %zu fault%s: %zu show%s as HANG or DEADLOCK, %zu as RACE or MISMATCH, "
-           "%zu tolerated (OK); %zu of them incomplete; with --abort %zu stay%s blocked\n",
+           "%zu tolerated (OK); %zu of them incomplete\n",
            n, ces_plural(n), by_kind[3][1], by_kind[3][1] == 1 ? "s" : "", by_kind[3][2],
-           by_kind[3][3], incomplete, blocked, blocked == 1 ? "s" : "");
-    ec = blocked > 0 || exit_of(base) == CES_EXIT_DEFECT ? CES_EXIT_DEFECT
+           by_kind[3][3], incomplete);
+    ec = exit_of(base) == CES_EXIT_DEFECT ? CES_EXIT_DEFECT
          : incomplete > 0 || exit_of(base) == CES_EXIT_INCOMPLETE ? CES_EXIT_INCOMPLETE
                                                                   : CES_EXIT_OK;
     ces_free(ctx, text);

@@ -10,7 +10,7 @@
 
 static const char promela_help[] =
     "usage: cesync promela [SCHEDULE] [builder options] [-o OUT.pml] [--no-races] [--no-data]\n"
-    "                      [--data-at-end] [--queues MAP] [--fault delay:rR.sS#K ...]\n"
+    "                      [--data-at-end] [--queues MAP] [--fault FAULT ...]\n"
     "\n"
     "Writes a Promela model of the schedule for SPIN: one proctype per (rank,\n"
     "stream) (per hardware queue with connections > 0) running the unrolled ops;\n"
@@ -31,10 +31,12 @@ static const char promela_help[] =
     "  --queues MAP  each stream's hardware queue in place of the schedule's\n"
     "                connections, as cesync check --queues takes it (a schedule of\n"
     "                `connections any` is exported only so, one assignment at a time)\n"
-    "  --fault delay:rR.sS#K\n"
-    "                the model of the schedule with that write delayed, as cesync\n"
-    "                check --fault checks it (its own stream, in no link and on no\n"
-    "                shared queue); repeatable; a drop or a stop has no model\n"
+    "  --fault FAULT the model of the schedule under a fault, as cesync check\n"
+    "                --fault checks it; repeatable.  delay:rR.sS#K: that write on\n"
+    "                a stream of its own, in no link and on no shared queue;\n"
+    "                stop:rR.sS#K, stop:rR#K: the stopped ops left out, the\n"
+    "                stopped stream's process blocked at its end; a drop has no\n"
+    "                model\n"
     "\n";
 
 /* promela's options that take a value, and those that take none
@@ -78,7 +80,8 @@ int ces_cmd_promela(int argc, char **argv)
             ec = ces_tool_value("promela", argv[i++], v, "a queue number per stream, like 0,0,1");
             queues = v;
         } else if (strcmp(argv[i], "--fault") == 0) {
-            ec = ces_tool_value("promela", argv[i++], v, "delay:rR.sS#K");
+            ec = ces_tool_value("promela", argv[i++], v,
+                                "delay:rR.sS#K, stop:rR.sS#K or stop:rR#K");
             if (ec == CES_EXIT_OK && o.nfaults >= sizeof(faults) / sizeof(faults[0]))
                 ec = ces_tool_fail("promela: at most 64 faults");
             else if (ec == CES_EXIT_OK && ces_fault_parse(ctx, v, &faults[o.nfaults]) != CES_OK)

@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,7 +276,11 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
         return rc;
     row->verdict_abort = ces_check_report_verdict(r);
     row->aborted = ces_check_report_stats(r).aborted;
-    row->still_blocked = (row->verdict_abort & (CES_V_DEADLOCK | CES_V_HANG)) != 0;
+    /* Under the watchdog model no end state is a DEADLOCK or HANG: one where
+     * a process is unfinished has every unfinished process blocked or
+     * stopped, so the watchdog fires there (search.c, terminal) and the
+     * drain leaves only stopped ones, judged as the watchdog's. */
+    assert(!(row->verdict_abort & (CES_V_DEADLOCK | CES_V_HANG)));
     ces_check_report_destroy(r);
     return CES_OK;
 }

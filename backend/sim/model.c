@@ -277,7 +277,11 @@ out:
 }
 
 /* Walks each rank's enqueue order: queue indexes (stopped ops leave the
- * queue: their host never enqueued them) and await -> record resolution. */
+ * queue: their host never enqueued them) and await -> record resolution:
+ * an await is bound to the latest record of its event enqueued before it,
+ * a stopped one not counting (never enqueued, it changed nothing); with
+ * none, as an event never recorded, it passes at once and becomes a local
+ * op (cls SIM_C_LOCAL, no record). */
 static int walk_enqueue(struct sim_model *m)
 {
     const struct ces_graph *g = m->g;
@@ -285,9 +289,10 @@ static int walk_enqueue(struct sim_model *m)
     uint32_t *pos = zalloc(m, m->streams, sizeof(uint32_t));
     uint32_t *qn = zalloc(m, m->nq, sizeof(uint32_t));
     uint32_t *lastrec = zalloc(m, ne * 2, sizeof(uint32_t)); /* proc, pos per event */
+    uint8_t *seen = zalloc(m, ne, sizeof(uint8_t)); /* a record of it, enqueued or not */
     int rc = CES_OK;
 
-    if (pos == NULL || qn == NULL || lastrec == NULL) {
+    if (pos == NULL || qn == NULL || lastrec == NULL || seen == NULL) {
         rc = nomem(m->ctx);
         goto out;
     }
@@ -296,6 +301,7 @@ static int walk_enqueue(struct sim_model *m)
         memset(qn, 0, m->nq * sizeof(uint32_t));
         for (uint32_t e = 0; e < 2 * ne; e++)
             lastrec[e] = SIM_NONE;
+        memset(seen, 0, ne);
         /* first pass counts, second fills */
         for (int pass = 0; pass < 2 && rc == CES_OK; pass++) {
             memset(pos, 0, m->streams * sizeof(uint32_t));
@@ -315,12 +321,17 @@ static int walk_enqueue(struct sim_model *m)
 
                         if (pass == 1) {
                             if (o->op->kind == CES_OP_RECORD) {
-                                lastrec[2 * o->op->event] = p;
-                                lastrec[2 * o->op->event + 1] = k;
+                                seen[o->op->event] = 1;
+                                if (k < m->stop[p]) {
+                                    lastrec[2 * o->op->event] = p;
+                                    lastrec[2 * o->op->event + 1] = k;
+                                }
                             } else if (o->op->kind == CES_OP_AWAIT) {
                                 o->rec_proc = lastrec[2 * o->op->event];
                                 o->rec_pos = lastrec[2 * o->op->event + 1];
-                                if (o->rec_proc == SIM_NONE) {
+                                if (o->rec_proc == SIM_NONE && seen[o->op->event]) {
+                                    o->cls = SIM_C_LOCAL;
+                                } else if (o->rec_proc == SIM_NONE) {
                                     rc = ces_ctx_error(m->ctx, CES_ERR_SEMANTIC,
                                                        "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32
                                                        ": 'await' has no 'record' before it",
@@ -355,6 +366,7 @@ out:
     zfree(m, pos, m->streams, sizeof(uint32_t));
     zfree(m, qn, m->nq, sizeof(uint32_t));
     zfree(m, lastrec, ne * 2, sizeof(uint32_t));
+    zfree(m, seen, ne, sizeof(uint8_t));
     return rc;
 }
 

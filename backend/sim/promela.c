@@ -16,6 +16,11 @@
  * - copies of one batch complete in any order (a do-loop over a bit mask);
  * - record/await: each await is bound to the latest record of its event
  *   before it in the rank's enqueue order, and blocks until it ran;
+ * - stop faults (a whole rank's as its streams'): a stopped stream's ops
+ *   from its stop on are left out (never enqueued: an await binds to the
+ *   latest record enqueued before it, and with none passes at once), and
+ *   the process serving it then blocks for good (a stream that never
+ *   finishes: an invalid end state);
  * - a rank's streams meet at its block and replay boundaries (the checker's
  *   links): a stream's first op of a block or replay waits for the last
  *   earlier ops of the rank's other streams, bound like records;
@@ -60,7 +65,8 @@ struct pml_inst {
     const struct ces_op *op;
     uint64_t iter;    /* global iteration */
     uint32_t k;       /* index in its stream's unrolled program */
-    int32_t bind;     /* await: instance index of its record; -1 if none */
+    int32_t bind;     /* await: instance index of its record; -1 if none enqueued */
+    bool gone;        /* at or after its stream's stop: never enqueued */
     int32_t rec;      /* record: event storage index; -1 if no await uses it */
     int32_t snap;     /* the last op of its stream before a later (block, replay): the
                          event storage that a link to it reads; -1 if none */
@@ -85,6 +91,8 @@ struct pml {
     const struct ces_graph *g;
     struct ces_promela_opts o;
     struct sim_delayed d; /* the delay faults' graph (g), if any */
+    struct sim_expanded ex; /* the rank stops as stream stops, if any */
+    uint32_t *stop;      /* [R * S] each stream's stop: its ops from it on are gone */
     uint32_t R, S, P, N; /* ranks, streams, threads, connections */
     uint32_t Q;          /* the streams in links and on shared hardware queues: the
                             schedule's, not the delayed writes' (S - Q) */
@@ -168,7 +176,9 @@ static void pml_free(struct pml *m)
     ces_free(ctx, m->slots);
     ces_free(ctx, m->prods);
     ces_vec_free(ctx, &m->links);
+    ces_free(ctx, m->stop);
     ces_sim_delayed_free(ctx, &m->d);
+    ces_sim_expanded_free(ctx, &m->ex);
 }
 
 static void *pml_calloc(struct pml *m, size_t n, size_t size)
@@ -242,6 +252,9 @@ static int pml_unroll(struct pml *m)
                     in->bind = -1;
                     in->rec = -1;
                     in->snap = -1;
+                    in->gone = in->k >= m->stop[r * m->S + ops[i].stream];
+                    if (in->gone)
+                        continue;
                     if (ops[i].kind == CES_OP_RECORD) {
                         last[ops[i].event] = (int32_t)at;
                     } else if (ops[i].kind == CES_OP_AWAIT) {
@@ -685,7 +698,7 @@ static void pml_link_out(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32
     const struct pml_inst *in = &m->inst[rank][idx];
     size_t body;
 
-    if (in->snap < 0)
+    if (in->snap < 0 || in->gone)
         return;
     body = pml_dstep_open(sb);
     ces_sb_printf(sb, "    evdone[%" PRId32 "] = 1;\n", in->snap);
@@ -744,9 +757,14 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
         pml_dstep_close(m, sb, body, 0);
         break;
     case CES_OP_AWAIT: {
-        int32_t rec = m->inst[rank][in->bind].rec;
+        int32_t rec;
 
         pml_comment(m, sb, rank, in, "  ");
+        if (in->bind < 0) {
+            ces_sb_puts(sb, "  /* no record of its event enqueued before it: passes */\n");
+            break;
+        }
+        rec = m->inst[rank][in->bind].rec;
         body = pml_dstep_open(sb);
         ces_sb_printf(sb, "    evdone[%" PRId32 "] == 1 ->\n", rec);
         pml_acquire(m, sb, t, "evclk", (uint32_t)rec * m->P);
@@ -836,6 +854,8 @@ static void pml_batch(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t 
 
         if (op->stream != stream)
             continue;
+        if (m->inst[rank][i].gone) /* the stream stopped in the batch */
+            break;
         done[i] = true;
         if (op->kind == CES_OP_END)
             break;
@@ -895,7 +915,7 @@ static bool pml_split_batch(const struct pml *m, uint32_t rank, uint32_t at, uin
 
         if (op->stream == stream && op->kind == CES_OP_END)
             return false;
-        if (op->stream != stream && pml_mine(m, rank, op, sel))
+        if (op->stream != stream && !m->inst[rank][i].gone && pml_mine(m, rank, op, sel))
             return true;
     }
     return false;
@@ -903,7 +923,7 @@ static bool pml_split_batch(const struct pml *m, uint32_t rank, uint32_t at, uin
 
 static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t sel, bool *done)
 {
-    bool any = false, batch = false;
+    bool any = false, batch = false, stopped = false;
     uint32_t width = 0;
     int rc = CES_OK;
 
@@ -935,7 +955,7 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
     for (uint32_t i = 0; i < m->ninst[rank]; i++) {
         if (pml_mine(m, rank, m->inst[rank][i].op, sel)) {
             any = true;
-            break;
+            stopped |= m->inst[rank][i].gone;
         }
     }
     if (!any)
@@ -949,7 +969,7 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
     for (uint32_t i = 0; i < m->ninst[rank] && rc == CES_OK; i++) {
         const struct ces_op *op = m->inst[rank][i].op;
 
-        if (done[i] || !pml_mine(m, rank, op, sel))
+        if (done[i] || m->inst[rank][i].gone || !pml_mine(m, rank, op, sel))
             continue;
         pml_link_in(m, sb, rank, i);
         if (op->kind == CES_OP_BATCH && !pml_split_batch(m, rank, i, sel)) {
@@ -968,7 +988,10 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
         pml_link_out(m, sb, rank, i);
         rc = pml_dstep_limit(m);
     }
-    ces_sb_printf(sb, "  skip\n}\n");
+    if (stopped) /* a stream it serves stopped: it never finishes */
+        ces_sb_printf(sb, "  /* stopped */\n  false\n}\n");
+    else
+        ces_sb_printf(sb, "  skip\n}\n");
     return rc;
 }
 
@@ -982,6 +1005,8 @@ static int pml_check_clocks(struct pml *m)
         for (uint32_t i = 0; i < m->ninst[r]; i++) {
             const struct pml_inst *in = &m->inst[r][i];
 
+            if (in->gone)
+                continue;
             if (in->op->kind == CES_OP_WRITE || (in->op->kind == CES_OP_RECORD && in->rec >= 0))
                 ticks[in->op->stream]++;
             if (in->snap >= 0)
@@ -1018,6 +1043,15 @@ static void pml_header(struct pml *m, struct ces_sb *sb)
         ces_sb_printf(sb, " * Fault %s: a record in place of the write; the write lands from "
                       "r%" PRIu32 "s%" PRIu32 ", at any moment after it.\n", spec,
                       dl->fault.rank, dl->stream);
+    }
+    for (size_t i = 0; i < m->o.nfaults; i++) {
+        char spec[96];
+
+        if (m->o.faults[i].kind != CES_FAULT_STOP)
+            continue;
+        ces_fault_format(&m->o.faults[i], spec, sizeof(spec));
+        ces_sb_printf(sb, " * Fault %s: the stopped ops left out (never enqueued); a process "
+                      "serving a stopped\n *   stream ends blocked.\n", spec);
     }
     /* what the model checks, as the options left it */
     ces_sb_puts(sb, " * Deadlock and hang: invalid end states.\n");
@@ -1096,12 +1130,16 @@ static int pml_reword(struct pml *m, int rc)
     return ces_ctx_error(m->ctx, rc, "promela: %s", msg);
 }
 
-/* The delay faults: each checked against the graph, then the graph the
- * checker derives for them in m->g's place (delay.c).  A drop or a stop has
- * no model here. */
-static int pml_delays(struct pml *m)
+/* The faults: each checked against the graph; a whole rank's stop as its
+ * streams' (fault.c); then the graph the checker derives for the delays in
+ * m->g's place (delay.c), and each stream's stop in it (m->stop).  A drop
+ * has no model here. */
+static int pml_faults(struct pml *m)
 {
     struct ces_check_opts co;
+    const struct ces_fault *f;
+    size_t nf;
+    uint32_t S;
     int rc;
 
     if (m->o.nfaults > 0 && m->o.faults == NULL)
@@ -1113,19 +1151,40 @@ static int pml_delays(struct pml *m)
         if (rc != CES_OK)
             return pml_reword(m, rc);
         ces_fault_format(&m->o.faults[i], spec, sizeof(spec));
-        if (m->o.faults[i].kind != CES_FAULT_DELAY)
+        if (m->o.faults[i].kind == CES_FAULT_DROP)
             return ces_ctx_error(m->ctx, CES_ERR_UNSUPPORTED,
-                                 "promela: fault %s: only a delay is modelled (check a drop or "
-                                 "a stop with cesync check)", spec);
+                                 "promela: fault %s: only a delay or a stop is modelled (check "
+                                 "a drop with cesync check)", spec);
     }
     ces_check_opts_init(&co);
     co.faults = m->o.faults;
     co.nfaults = m->o.nfaults;
+    rc = ces_sim_faults_expand(m->ctx, m->g, &co, &m->ex);
+    if (rc != CES_OK)
+        return pml_reword(m, rc);
+    if (m->ex.faults != NULL) {
+        co.faults = m->ex.faults;
+        co.nfaults = m->ex.nfaults;
+    }
     rc = ces_sim_delay_derive(m->ctx, m->g, &co, &m->d);
     if (rc != CES_OK)
         return pml_reword(m, rc);
-    if (m->d.g != NULL)
+    f = co.faults;
+    nf = co.nfaults;
+    if (m->d.g != NULL) {
         m->g = m->d.g;
+        f = m->d.faults;
+        nf = m->d.nfaults;
+    }
+    S = ces_graph_streams(m->g);
+    m->stop = pml_calloc(m, (size_t)m->R * S, sizeof(uint32_t));
+    if (m->stop == NULL)
+        return pml_nomem(m);
+    for (size_t i = 0; i < (size_t)m->R * S; i++)
+        m->stop[i] = UINT32_MAX;
+    for (size_t i = 0; i < nf; i++)
+        if (f[i].kind == CES_FAULT_STOP && f[i].index < m->stop[f[i].rank * S + f[i].stream])
+            m->stop[f[i].rank * S + f[i].stream] = f[i].index;
     return CES_OK;
 }
 
@@ -1171,7 +1230,7 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     rc = ces_sim_queue_map_check(ctx, "promela: the queue map", m.R, m.Q, m.o.queue_map);
     if (rc == CES_OK)
-        rc = pml_delays(&m);
+        rc = pml_faults(&m);
     if (rc != CES_OK)
         goto out;
     m.S = ces_graph_streams(m.g);

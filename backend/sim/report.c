@@ -267,6 +267,18 @@ static int report_add(struct ces_check_report *rep, const struct sim_model *m, i
             b->edges = b->nedges > 0 ? &CES_VEC_AT(&d->edges, struct ces_check_edge, off) : NULL;
         }
     }
+    /* the watchdog's end state: the streams a stop left unfinished, which
+     * it cannot release (everything else ran to its end) */
+    for (uint32_t p = 0; rc == CES_OK && dc == SIM_D_ABORTED && p < m->nproc; p++) {
+        struct ces_check_blocked b;
+
+        if (ces_sim_status(m, &st, p) != SIM_S_STOPPED)
+            continue;
+        memset(&b, 0, sizeof(b));
+        ces_sim_pos(m, p, SIM_PC(m, &st)[p], &b.pos);
+        b.reason = CES_BLOCK_STOPPED;
+        rc = ces_vec_push(ctx, &d->blocked, sizeof(b), &b);
+    }
     if (rc == CES_OK && dc == SIM_D_RACE && det.have_race) {
         d->pub.race[0] = det.race[0];
         d->pub.race[1] = det.race[1];
@@ -570,13 +582,23 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g, uint32_t li
         fmt_prov(sb, g, &mm->expected, len);
         ces_sb_puts(sb, "\n");
     }
-    if (d->cls == CES_CHECK_ABORTED) {
+    if (d->cls == CES_CHECK_ABORTED && d->naborted == 0)
+        ces_sb_puts(sb, "  released nothing: no op was blocked\n");
+    if (d->cls == CES_CHECK_ABORTED && d->naborted > 0) {
         ces_sb_printf(sb, "  released with an error: %zu blocked op%s", d->naborted,
                       ces_plural(d->naborted));
         for (size_t i = 0; i < d->naborted && i < 8; i++)
             ces_sb_printf(sb, "%s r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, i ? "," : "",
                           d->aborted[i].rank, d->aborted[i].stream, d->aborted[i].index);
         ces_sb_puts(sb, d->naborted > 8 ? " ...\n" : "\n");
+    }
+    if (d->cls == CES_CHECK_ABORTED && d->nblocked > 0) {
+        ces_sb_puts(sb, "  left stopped:");
+        for (size_t i = 0; i < d->nblocked && i < 8; i++)
+            ces_sb_printf(sb, "%s r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, i ? "," : "",
+                          d->blocked[i].pos.rank, d->blocked[i].pos.stream,
+                          d->blocked[i].pos.index);
+        ces_sb_puts(sb, d->nblocked > 8 ? " ...\n" : "\n");
     }
 }
 
@@ -842,6 +864,15 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
             ces_sb_puts(&sb, "],\"cycle\":[");
             for (size_t k = 0; k < d->ncycle; k++)
                 ces_sb_printf(&sb, "%s%" PRIu32, k ? "," : "", d->cycle[k]);
+            ces_sb_puts(&sb, "]");
+        }
+        if (d->cls == CES_CHECK_ABORTED) {
+            ces_sb_puts(&sb, ",\"stopped\":[");
+            for (size_t k = 0; k < d->nblocked; k++) {
+                ces_sb_printf(&sb, "%s{", k ? "," : "");
+                json_pos(&sb, r->g, &d->blocked[k].pos);
+                ces_sb_puts(&sb, "}");
+            }
             ces_sb_puts(&sb, "]");
         }
         if (d->cls == CES_V_RACE) {

@@ -783,6 +783,8 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
             clk_store(m, s, (size_t)o->aux * m->nproc, clk);
         break;
     case CES_OP_AWAIT:
+        if (o->cls != SIM_C_AWAIT) /* no record of its event enqueued before it */
+            break;
         if (pc[o->rec_proc] > o->rec_pos)
             join(clk, SIM_RCLK(m, s, o->aux), m->nproc);
         else if (d != NULL) {

@@ -843,7 +843,10 @@ struct ces_check_defect {
     const char *replay;  /* pass as opts.replay to re-run exactly this execution */
     size_t nsteps;
     const struct ces_check_step *steps;
-    size_t nblocked;     /* DEADLOCK, HANG: the blocked set at the end state */
+    size_t nblocked;     /* DEADLOCK, HANG: the blocked set at the end state;
+                            CES_CHECK_ABORTED: the streams a stop left unfinished
+                            (reason CES_BLOCK_STOPPED), which the watchdog does
+                            not release */
     const struct ces_check_blocked *blocked;
     size_t ncycle;       /* DEADLOCK: a cycle, as indices into blocked[] */
     const uint32_t *cycle;
@@ -921,9 +924,9 @@ CES_API int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
 struct ces_check_sweep_row {
     struct ces_fault fault;
     uint32_t verdict;        /* without the watchdog model */
-    uint32_t verdict_abort;  /* with it */
+    uint32_t verdict_abort;  /* with it (never DEADLOCK or HANG: the watchdog model
+                                leaves nothing blocked, docs/SEMANTICS.md section 9) */
     uint64_t aborted;        /* with it: end states where the watchdog fired */
-    uint32_t still_blocked;  /* with it: 1 if some stream stayed blocked (a defect) */
 };
 
 /* Runs `opts` (its faults and abort flag ignored) once per fault: a drop
@@ -979,11 +982,12 @@ struct ces_promela_opts {
      * struct ces_check_opts.queue_map ([ranks * streams]; a `connections
      * any` graph is exported only so, one assignment at a time). */
     const uint32_t *queue_map;
-    /* Delay faults (CES_FAULT_DELAY only; nfaults 0: none): the model is of
-     * the graph ces_check checks under them (docs/SEMANTICS.md section 9),
-     * each delayed write's stream outside the links and on a hardware queue
-     * of its own, as the checker runs it; queue_map still gives the
-     * schedule's streams only. */
+    /* Delay and stop faults (no drop; nfaults 0: none): the model is of the
+     * graph ces_check checks under them (docs/SEMANTICS.md section 9), each
+     * delayed write's stream outside the links and on a hardware queue of
+     * its own, as the checker runs it, a stopped stream's ops from its stop
+     * on left out and its process blocked at its end (a whole rank's stop
+     * as its streams'); queue_map still gives the schedule's streams only. */
     const struct ces_fault *faults;
     size_t nfaults;
 };
@@ -999,8 +1003,9 @@ CES_API void ces_promela_opts_init(struct ces_promela_opts *o);
  * (6.5 compiles no model whose d_steps before the longest and the longest's
  * statements add up to more than 2047: `d_step sequence too long`).
  * CES_ERR_INVALID for races or data above 2, a queue map that does not fit
- * the graph, nfaults > 0 with faults NULL or a fault naming no write;
- * CES_ERR_UNSUPPORTED for a drop or stop fault (only delays are modelled)
+ * the graph, nfaults > 0 with faults NULL or a fault naming no op (a
+ * delay: no write);
+ * CES_ERR_UNSUPPORTED for a drop fault (delays and stops are modelled)
  * and for a `connections any` graph without a queue map; CES_ERR_SEMANTIC
  * for a graph that does not validate ("promela: the graph does not
  * validate: ...").  opts may be NULL for the defaults; free *text with

@@ -9,6 +9,8 @@
  */
 #include "coll_check.h"
 
+#include <stdbool.h>
+
 static const uint32_t protos[][2] = {
     {CES_PROTO_MONO, CES_PHASE_EAGER},   {CES_PROTO_NCCL, CES_PHASE_EAGER},
     {CES_PROTO_NCCL, CES_PHASE_GRAPH},   {CES_PROTO_CREDIT, CES_PHASE_EAGER},
@@ -155,12 +157,37 @@ static void test_every_wait_is_needed(void **state)
 }
 
 /* Every flag a directed barrier writes is awaited: stopping any stream
- * leaves a peer waiting for it (HANG); dropping any one flag blocks a rank
+ * leaves a peer waiting for it (HANG).  The root's streams order its local
+ * copy by events (s0: record go ... await local, consume; s1: await go,
+ * copy, record local, per call): a stop of one before its record lets the
+ * other's await pass on the record before (the stopped one was never
+ * enqueued), or at once in the first call, so besides the HANG the copy
+ * races with s0's produce (s0 stopped at a record go; s1 before its copy's
+ * record local, #2 or #5) or s0 consumes what s1 never copied (s1 stopped
+ * before a call's copy: #0, #1, #3, #4; MISMATCH).  Dropping any one flag blocks a rank
  * for good - under mono, whose flags are counters, the first call's flags
  * as a DEADLOCK (the second call's raise would do, behind the wait for the
  * first), the second call's as a HANG; under nccl every one as a HANG; and
  * the watchdog model ends every such run.  Delaying any one is tolerated:
  * a flag is written again only after its waiter has seen it. */
+/* The kind of op k of rank r's stream s once replays are unrolled. */
+static uint32_t op_kind(const struct ces_graph *g, uint32_t r, uint32_t s, uint32_t k)
+{
+    uint32_t left = k;
+
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        uint32_t n;
+        const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+        for (uint64_t j = 0; j < ces_graph_block(g, b).reps; j++)
+            for (uint32_t i = 0; i < n; i++)
+                if (ops[i].stream == s && left-- == 0)
+                    return ops[i].kind;
+    }
+    fail_msg("r%u.s%u has no op #%u", r, s, k);
+    return 0;
+}
+
 static void test_every_write_is_awaited(void **state)
 {
     struct ces_test_alloc st;
@@ -173,14 +200,14 @@ static void test_every_write_is_awaited(void **state)
             struct ces_coll_params p = coll_params(c, protos[k][0], 3, 64, 2, protos[k][1]);
             struct ces_graph *g = NULL;
             struct ces_check_sweep_row *rows = NULL;
-            size_t n = 0, stops = 0, drops = 0, delays = 0, deadlocks = 0, writes;
+            size_t n = 0, stops = 0, drops = 0, delays = 0, deadlocks = 0, more = 0, writes;
 
             p.flags = CES_COLL_F_DIRECTED | CES_COLL_F_OVERLAP;
             p.root = 2;
             assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
             assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
             for (size_t i = 0; i < n; i++) {
-                assert_int_equal(rows[i].still_blocked, 0);
+                assert_int_equal(rows[i].verdict_abort & (CES_V_DEADLOCK | CES_V_HANG), 0);
                 if (rows[i].fault.kind == CES_FAULT_DELAY) {
                     assert_int_equal(rows[i].verdict, CES_V_OK);
                     delays++;
@@ -189,8 +216,21 @@ static void test_every_write_is_awaited(void **state)
                                 rows[i].verdict == CES_V_HANG);
                     deadlocks += rows[i].verdict == CES_V_DEADLOCK;
                     drops++;
+                } else if (rows[i].verdict != CES_V_HANG) {
+                    const struct ces_fault *f = &rows[i].fault;
+                    bool copied = f->stream == 1 && (f->index == 2 || f->index == 5);
+
+                    assert_int_equal(f->rank, p.root);
+                    if (f->stream == 0)
+                        assert_int_equal(op_kind(g, f->rank, 0, f->index), CES_OP_RECORD);
+                    else
+                        assert_true(f->index < 6);
+                    assert_int_equal(rows[i].verdict,
+                                     CES_V_HANG | (f->stream == 0 || copied ? CES_V_RACE
+                                                                            : CES_V_MISMATCH));
+                    more++;
+                    stops++;
                 } else {
-                    assert_int_equal(rows[i].verdict, CES_V_HANG);
                     stops++;
                 }
             }
@@ -201,6 +241,7 @@ static void test_every_write_is_awaited(void **state)
             assert_int_equal(deadlocks, k == 0 ? writes : 0);
             assert_int_equal(delays, drops);
             assert_true(stops > 0);
+            assert_int_equal(more, 8);
             ces_free(ctx, rows);
             ces_graph_destroy(g);
         }

@@ -459,7 +459,6 @@ static void sweep(struct ces_ctx *ctx, uint32_t coll, uint32_t proto, uint32_t r
         drops += r->fault.kind == CES_FAULT_DROP;
         delays += r->fault.kind == CES_FAULT_DELAY;
         /* the watchdog model ends every fault */
-        assert_int_equal(r->still_blocked, 0);
         assert_int_equal(r->verdict_abort & (CES_V_HANG | CES_V_DEADLOCK | CES_V_INCOMPLETE), 0);
         if ((r->verdict & (CES_V_HANG | CES_V_DEADLOCK)) != 0)
             assert_true(r->aborted > 0);

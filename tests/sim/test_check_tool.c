@@ -150,8 +150,7 @@ static void test_faults_sweep_json_dot(void **state)
                               "delay     4: 0 HANG or DEADLOCK, 0 RACE or MISMATCH, 4 OK\n"
                               "stop     22: 22 HANG or DEADLOCK, 0 RACE or MISMATCH, 0 OK\n"
                               "fault sweep: 30 faults: 26 show as HANG or DEADLOCK, 0 as RACE or "
-                              "MISMATCH, 4 tolerated (OK); 0 of them incomplete; with --abort 0 stay "
-                              "blocked\n"));
+                              "MISMATCH, 4 tolerated (OK); 0 of them incomplete\n"));
     free(o);
     assert_int_equal(run("alltoall --ranks 2 --sync mono --json", &o), 0);
     {
@@ -597,8 +596,7 @@ static void test_sweep_options(void **state)
     assert_int_equal(run("alltoall --ranks 2 --sync mono --fault-sweep --quiet", &o), 0);
     assert_string_equal(o, "without faults: verdict: OK\n"
                            "fault sweep: 30 faults: 26 show as HANG or DEADLOCK, 0 as RACE or "
-                           "MISMATCH, 4 tolerated (OK); 0 of them incomplete; with --abort 0 stay "
-                           "blocked\n");
+                           "MISMATCH, 4 tolerated (OK); 0 of them incomplete\n");
     free(o);
     /* one fault of three shows: its verb in the singular (it read "1 show") */
     {
@@ -610,8 +608,7 @@ static void test_sweep_options(void **state)
         assert_int_equal(ces_test_tool(dir, "check one.ces --fault-sweep --quiet", &o), 0);
         assert_string_equal(o, "without faults: verdict: OK\n"
                                "fault sweep: 3 faults: 1 shows as HANG or DEADLOCK, 0 as RACE or "
-                               "MISMATCH, 2 tolerated (OK); 0 of them incomplete; with --abort 0 "
-                               "stay blocked\n");
+                               "MISMATCH, 2 tolerated (OK); 0 of them incomplete\n");
         free(o);
         assert_int_equal(remove(path), 0);
         assert_int_equal(rmdir(dir), 0);
@@ -621,8 +618,7 @@ static void test_sweep_options(void **state)
     assert_int_equal(run("alltoall --ranks 2 --sync mono --fault-sweep --quiet --first", &o), 3);
     assert_string_equal(o, "without faults: verdict: OK\n"
                            "fault sweep: 30 faults: 26 show as HANG or DEADLOCK, 0 as RACE or "
-                           "MISMATCH, 4 tolerated (OK); 26 of them incomplete; with --abort 0 "
-                           "stay blocked\n");
+                           "MISMATCH, 4 tolerated (OK); 26 of them incomplete\n");
     free(o);
     /* a schedule that fails by itself: said first, and exit 1 though the
      * watchdog ends every fault */
@@ -630,7 +626,7 @@ static void test_sweep_options(void **state)
         run("barrier --ranks 2 --sync nccl --graph --iterations 2 --fault-sweep --quiet", &o), 1);
     assert_true(strncmp(o, "without faults: verdict: HANG (the schedule fails by itself: the "
                            "rows below show that too)\nfault sweep: ", 101) == 0);
-    assert_non_null(strstr(o, "; with --abort 0 stay blocked\n"));
+    assert_non_null(strstr(o, "; 0 of them incomplete\n"));
     free(o);
 }
 

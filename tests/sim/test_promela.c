@@ -480,7 +480,7 @@ static const char *const late_schedules[] = {
  * own, in no link (schedule 0: no link joins r0.s1's write before r0's
  * second block, so the one record is the only event) and on no shared
  * hardware queue (schedule 1: r0.s1 a proctype of its own, not on queue 0);
- * the header names where it lands from.  Other faults have no model. */
+ * the header names where it lands from.  A drop has no model. */
 static void test_delays(void **state)
 {
     struct ces_test_alloc st;
@@ -515,8 +515,8 @@ static void test_delays(void **state)
     ces_free(ctx, text);
     f.kind = CES_FAULT_DROP;
     assert_int_equal(ces_promela_emit(ctx, g0, &o, &text, NULL), CES_ERR_UNSUPPORTED);
-    assert_string_equal(ces_ctx_last_error(ctx), "promela: fault drop:r0.s0#0: only a delay is "
-                                                 "modelled (check a drop or a stop with cesync "
+    assert_string_equal(ces_ctx_last_error(ctx), "promela: fault drop:r0.s0#0: only a delay or "
+                                                 "a stop is modelled (check a drop with cesync "
                                                  "check)");
     f = (struct ces_fault){CES_FAULT_DELAY, 1, 0, 0};
     assert_int_equal(ces_promela_emit(ctx, g0, &o, &text, NULL), CES_ERR_INVALID);
@@ -528,6 +528,75 @@ static void test_delays(void **state)
     assert_null(text);
     ces_graph_destroy(g1);
     ces_graph_destroy(g0);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Stops (docs/SEMANTICS.md, sections 5 and 9): s0 stops before its last
+ * record e; s1 awaits e and then produces what s0 produced.  Schedule 0:
+ * no record of e enqueued before the await, which passes at once; 1: the
+ * await waits for s0's first record; 2: the stopped wait leaves the one
+ * hardware queue, so s1's write behind it runs. */
+static const char *const stop_schedules[] = {
+    "cesync 1\nranks 1\nstreams 2\nbuffer x 64\nphase eager x1\nr0 : produce x[0:64]\n"
+    "r0 : record e\nr0 s1 : await e\nr0 s1 : produce x[0:64]\n",
+    "cesync 1\nranks 1\nstreams 2\nbuffer x 64\nphase eager x1\nr0 : record e\n"
+    "r0 : produce x[0:64]\nr0 : record e\nr0 s1 : await e\nr0 s1 : produce x[0:64]\n",
+    "cesync 1\nranks 1\nstreams 2\nconnections 1\nsignal f u32 1\nphase eager x1\n"
+    "r0 : wait f[0] >= 1\nr0 s1 : write f[0] = 1\n",
+};
+
+/* A stop's model: the stopped ops left out, an await bound to the latest
+ * record enqueued before it (none: it passes), the process of a stopped
+ * stream blocked at its end; a whole rank's stop as its streams'. */
+static void test_stops(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g[3];
+    struct ces_fault f;
+    struct ces_promela_opts o;
+    char *text = NULL;
+
+    (void)state;
+    for (int i = 0; i < 3; i++)
+        g[i] = ces_test_text_graph(ctx, stop_schedules[i]);
+    ces_promela_opts_init(&o);
+    o.faults = &f;
+    o.nfaults = 1;
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#1", &f), CES_OK);
+    assert_int_equal(ces_promela_emit(ctx, g[0], &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, " * Fault stop:r0.s0#1: the stopped ops left out (never "
+                                 "enqueued); a process serving a stopped\n *   stream ends "
+                                 "blocked.\n"));
+    assert_null(strstr(text, "r0.s0#1 record"));
+    assert_non_null(strstr(text, "    skip\n  }\n  /* stopped */\n  false\n}\n"));
+    assert_non_null(strstr(text, "active proctype r0s1()\n{\n  /* r0.s1#0 await e (iteration "
+                                 "1) */\n  /* no record of its event enqueued before it: passes "
+                                 "*/\n  /* r0.s1#1 produce"));
+    assert_null(strstr(text, "evdone"));
+    ces_free(ctx, text);
+    /* the whole rank at its op #1: s0 before its #1, s1 before its #0 */
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0#1", &f), CES_OK);
+    assert_int_equal(ces_promela_emit(ctx, g[0], &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "active proctype r0s1()\n{\n  /* stopped */\n  false\n}\n"));
+    ces_free(ctx, text);
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#2", &f), CES_OK);
+    assert_int_equal(ces_promela_emit(ctx, g[1], &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "  /* r0.s0#0 record e (iteration 1) */\n  d_step {\n"
+                                 "    evdone[0] = 1;\n"));
+    assert_null(strstr(text, "r0.s0#2 record"));
+    assert_non_null(strstr(text, "  /* r0.s1#0 await e (iteration 1) */\n  d_step {\n"
+                                 "    evdone[0] == 1 ->\n"));
+    ces_free(ctx, text);
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#0", &f), CES_OK);
+    assert_int_equal(ces_promela_emit(ctx, g[2], &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "active proctype r0q0()\n{\n  /* r0.s1#0 write f[0] = 1 "
+                                 "(iteration 1) */\n"));
+    assert_non_null(strstr(text, "  }\n  /* stopped */\n  false\n}\n"));
+    assert_null(strstr(text, "r0.s0#0 wait"));
+    ces_free(ctx, text);
+    for (int i = 0; i < 3; i++)
+        ces_graph_destroy(g[i]);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -640,7 +709,7 @@ static void test_tool(void **state)
     free(out);
     /* that model judges racy executions too, which the help said it did not
      * (`cesync gen --seed 102 --ranks 2 --streams 2 --steps 3 --mutate 100`
-     * checks as RACE alone; SPIN fails its !mism) */
+     * checks as RACE alone; SPIN fails its !mism: test_spin, spin_racy_data) */
     assert_int_equal(ces_test_tool(NULL, "promela --help", &out), 0);
     assert_non_null(strstr(out, "(with --no-races on every execution, racy ones too: no clocks\n"
                                 "                tell them apart; not with --no-data, which "
@@ -664,10 +733,11 @@ static void test_tool(void **state)
         free(out);
         ces_free(ctx, text);
         ces_test_tool_says("promela bad/relay_reuse.ces --fault drop:r0.s0#2", 2,
-                           "cesync: promela: fault drop:r0.s0#2: only a delay is modelled (check "
-                           "a drop or a stop with cesync check)\n");
+                           "cesync: promela: fault drop:r0.s0#2: only a delay or a stop is "
+                           "modelled (check a drop with cesync check)\n");
         ces_test_tool_says("promela bad/relay_reuse.ces --fault", 2,
-                           "cesync: promela: --fault expects delay:rR.sS#K\n");
+                           "cesync: promela: --fault expects delay:rR.sS#K, stop:rR.sS#K or "
+                           "stop:rR#K\n");
     }
     ces_test_tool_says("promela bad/relay_reuse.ces --bogus", 2,
                        "cesync: promela: unknown option '--bogus' (see cesync promela --help)\n");
@@ -1038,6 +1108,88 @@ static void spin_late(struct spin_env *E, struct ces_ctx *ctx)
     }
 }
 
+/* Stops: of the stop schedules, the awaits' stops (an await that passes
+ * at once, one bound to the earlier record, one whose record ran), the
+ * stopped queue head, a whole rank's stop; and of the first generated
+ * schedules of two streams, the stops the fault sweep finds more than a
+ * HANG under (two apiece at most): SPIN on the model under the stop must
+ * agree with the checker. */
+static void spin_stops(struct spin_env *E, struct ces_ctx *ctx)
+{
+    static const struct {
+        size_t schedule;
+        const char *fault;
+    } chosen[] = {{0, "stop:r0.s0#1"}, {0, "stop:r0#1"},    {1, "stop:r0.s0#1"},
+                  {1, "stop:r0.s0#2"}, {2, "stop:r0.s0#0"}};
+    int done = 0;
+
+    for (size_t i = 0; i < sizeof(chosen) / sizeof(chosen[0]); i++) {
+        struct ces_graph *g = ces_test_text_graph(ctx, stop_schedules[chosen[i].schedule]);
+        struct ces_fault f;
+        char what[96];
+
+        assert_int_equal(ces_fault_parse(ctx, chosen[i].fault, &f), CES_OK);
+        snprintf(what, sizeof(what), "stop schedule %zu, %s", chosen[i].schedule,
+                 chosen[i].fault);
+        spin_compare_on(E, ctx, g, NULL, &f, 1, what);
+        ces_graph_destroy(g);
+    }
+    for (uint64_t seed = 0; done < 3; seed++) {
+        struct ces_graph *g = NULL;
+        struct ces_check_sweep_row *rows = NULL;
+        size_t n = 0;
+        int picked = 0;
+
+        assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
+        if (ces_graph_streams(g) == 2 && small(ctx, g)) {
+            assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+            for (size_t j = 0; j < n && picked < 2; j++) {
+                char what[96], spec[48];
+
+                if (rows[j].fault.kind != CES_FAULT_STOP || rows[j].verdict == CES_V_HANG)
+                    continue;
+                ces_fault_format(&rows[j].fault, spec, sizeof(spec));
+                snprintf(what, sizeof(what), "cesync gen --seed %llu, %s",
+                         (unsigned long long)seed, spec);
+                spin_compare_on(E, ctx, g, NULL, &rows[j].fault, 1, what);
+                picked++;
+            }
+            done += picked > 0;
+        }
+        ces_free(ctx, rows);
+        ces_graph_destroy(g);
+    }
+}
+
+/* --no-races --data-at-end judges racy executions' data too: the schedule
+ * of `cesync gen --seed 102 --ranks 2 --streams 2 --steps 3 --mutate 100`
+ * checks as RACE alone (its mismatches are in racy executions only), and
+ * SPIN fails the !mism of that model, not that of the one with races
+ * (--data-at-end alone), which judges race-free executions as the checker
+ * does. */
+static void spin_racy_data(struct spin_env *E, struct ces_ctx *ctx)
+{
+    struct ces_gen_opts go;
+    struct ces_graph *g = NULL;
+    struct ces_check_report *r = NULL;
+    const char *what = "cesync gen --seed 102 --ranks 2 --streams 2 --steps 3 --mutate 100";
+
+    ces_gen_opts_init(&go);
+    go.ranks = 2;
+    go.streams = 2;
+    go.steps = 3;
+    go.mutate_pct = 100;
+    assert_int_equal(ces_gen_graph(ctx, 102, &go, &g), CES_OK);
+    assert_int_equal(ces_check(ctx, g, NULL, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_RACE);
+    ces_check_report_destroy(r);
+    spin_build(E, ctx, g, NULL, NULL, 0, what, 0, 2);
+    assert_int_equal(spin_run(E, what, "-E"), 1);
+    spin_build(E, ctx, g, NULL, NULL, 0, what, 2, 2);
+    assert_int_equal(spin_run(E, what, "-E"), 0);
+    ces_graph_destroy(g);
+}
+
 static void test_spin(void **state)
 {
     struct spin_env E;
@@ -1069,6 +1221,8 @@ static void test_spin(void **state)
     }
     spin_delays(&E, ctx);
     spin_late(&E, ctx);
+    spin_stops(&E, ctx);
+    spin_racy_data(&E, ctx);
     {
         struct ces_graph *g = empty_graph(ctx);
 
@@ -1114,6 +1268,7 @@ int main(void)
         cmocka_unit_test(test_long_op_comment),
         cmocka_unit_test(test_options_and_limits), cmocka_unit_test(test_unvalidated_graph),
         cmocka_unit_test(test_queues),         cmocka_unit_test(test_delays),
+        cmocka_unit_test(test_stops),
         cmocka_unit_test(test_alloc_failures), cmocka_unit_test(test_tool),
     };
     const struct CMUnitTest cross[] = {
