@@ -207,7 +207,8 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
     if (f->is_f64) {
         double d = strtod(buf, &end);
 
-        if (end == buf || *end != '\0' || isnan(d) || d < 0.0)
+        /* decimal only, as the tools read numbers: strtod takes 0x10 for 16 */
+        if (end == buf || *end != '\0' || strpbrk(buf, "xX") != NULL || isnan(d) || d < 0.0)
             return perr(ctx, l, col, "expected a number >= 0");
         /* strtod's ERANGE: beyond a double, or nearer 0 than it can tell
          * from 0; a subnormal result (ERANGE too) is a number it holds, as

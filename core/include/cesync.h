@@ -1072,7 +1072,8 @@ CES_API const char *ces_model_kind_name(uint32_t i);
  * where key is a field name of struct ces_model (`kind = h200` must come
  * first if present and starts from that kind's table; otherwise `base` is the
  * start, or h200 when base is NULL); each key at most once.  flag_widths
- * takes "32", "64" or "32,64"; costs and bandwidths are at most 1e9,
+ * takes "32", "64" or "32,64"; costs and bandwidths are decimal numbers
+ * (0x10 is refused, not read as 16) at most 1e9,
  * bandwidths at least 1e-9, and a value a double cannot hold (1e400,
  * 1e-400) is out of range.
  * Errors: CES_ERR_PARSE "file:line:col: expected ...".  `file`

@@ -96,6 +96,10 @@ static void test_errors(void **state)
         {"per_copy_us = inf\n", "m.model:1:15: expected a number at most 1e9, found 'inf'"},
         {"peer_copy_gbps = infinity\n",
          "m.model:1:18: expected a number at most 1e9, found 'infinity'"},
+        /* decimal only, as every number of the tools (strtod read 0x10 as
+         * 16 and 0x1p-3 as 0.125) */
+        {"per_copy_us = 0x10\n", "m.model:1:15: expected a number >= 0, found '0x10'"},
+        {"signal_hop_us = 0x1p-3\n", "m.model:1:17: expected a number >= 0, found '0x1p-3'"},
         {"copy_engines = 2.5\n", "m.model:1:16: expected an unsigned integer, found '2.5'"},
         {"copy_engines = -2\n", "m.model:1:16: expected an unsigned integer, found '-2'"},
         {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0, found '0'"},
