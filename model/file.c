@@ -232,8 +232,10 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
         if (buf[0] < '0' || buf[0] > '9')
             return perr(ctx, l, col, "expected an unsigned integer");
         u = strtoul(buf, &end, 10);
-        if (*end != '\0' || errno != 0 || u > UINT32_MAX)
+        if (*end != '\0')
             return perr(ctx, l, col, "expected an unsigned integer");
+        if (errno != 0 || u > UINT32_MAX)
+            return perr(ctx, l, col, "expected an unsigned integer at most 4294967295");
         if (must_be_positive(f) && u == 0)
             return perr(ctx, l, col, "expected an unsigned integer > 0");
         if (is_flag(f) && u > 1)

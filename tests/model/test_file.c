@@ -102,6 +102,13 @@ static void test_errors(void **state)
         {"signal_hop_us = 0x1p-3\n", "m.model:1:17: expected a number >= 0, found '0x1p-3'"},
         {"copy_engines = 2.5\n", "m.model:1:16: expected an unsigned integer, found '2.5'"},
         {"copy_engines = -2\n", "m.model:1:16: expected an unsigned integer, found '-2'"},
+        /* an unsigned integer past 32 bits says its range (it said
+         * "expected an unsigned integer", which it is) */
+        {"max_ranks = 4294967296\n",
+         "m.model:1:13: expected an unsigned integer at most 4294967295, found '4294967296'"},
+        {"split_wait_mib = 99999999999999999999999\n",
+         "m.model:1:18: expected an unsigned integer at most 4294967295, found "
+         "'99999999999999999999999'"},
         {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0, found '0'"},
         {"flag_widths = 16\n", "m.model:1:15: expected 32, 64 or 32,64, found '16'"},
         {"kind = a100\n", "m.model:1:8: expected a known machine kind (h200), found 'a100'"},
