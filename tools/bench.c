@@ -123,14 +123,15 @@ static const char bench_usage[] =
     "                        compute_bytes and compute_kept_pct (the share the compute kernel\n"
     "                        kept beside the row's implementation, the same on each of its rows)\n"
     "  --plot FILE.svg|.png  busbw against size, one line per implementation and the physical\n"
-    "                        limit, drawn with Graphviz (neato with pinned points): Graphviz\n"
-    "                        is already cesync's drawing tool (`cesync dot`), so the plot needs\n"
-    "                        no second package such as gnuplot; the source goes to FILE.dot\n"
-    "                        (an existing one that is no bench plot is refused), removed once\n"
-    "                        drawn; the picture is drawn beside FILE and renamed over it only\n"
-    "                        when complete; without `dot` the .dot is kept (`dot -Tsvg\n"
-    "                        FILE.dot` draws it); a `dot` that fails keeps it too, leaves FILE\n"
-    "                        as it was and makes the exit status 2\n"
+    "                        limit, each in the legend once it has a point (a dry run:\n"
+    "                        cesync's variants only), drawn with Graphviz (neato with pinned\n"
+    "                        points): Graphviz is already cesync's drawing tool (`cesync dot`),\n"
+    "                        so the plot needs no second package such as gnuplot; the source\n"
+    "                        goes to FILE.dot (an existing one that is no bench plot is\n"
+    "                        refused), removed once drawn; the picture is drawn beside FILE\n"
+    "                        and renamed over it only when complete; without `dot` the .dot is\n"
+    "                        kept (`dot -Tsvg FILE.dot` draws it); a `dot` that fails keeps it\n"
+    "                        too, leaves FILE as it was and makes the exit status 2\n"
     "  --model FILE          model file for the predictions (default: the h200 table); an\n"
     "                        output (--csv, --plot, --model-out) that names it is refused\n"
     "  --calibrate           measure the model's parameters first (peer and local copy rate,\n"
@@ -1068,8 +1069,10 @@ static double px(const struct bench *B, uint64_t bytes)
     return hi > lo ? PX0 + (log2((double)bytes) - lo) / (hi - lo) * (PX1 - PX0) : PX0;
 }
 
-static void plot_line(FILE *f, const struct bench *B, const char *id, const char *label,
-                      const char *color, double ymax, const double *bw, int dashed, int row)
+/* One implementation's line through its points (bw[i] > 0) and its row of
+ * the legend; a line without a point has no row: 1 if drawn, else 0. */
+static int plot_line(FILE *f, const struct bench *B, const char *id, const char *label,
+                     const char *color, double ymax, const double *bw, int dashed, int row)
 {
     int prev = -1;
 
@@ -1083,11 +1086,14 @@ static void plot_line(FILE *f, const struct bench *B, const char *id, const char
                     dashed ? ", style=dashed" : "");
         prev = (int)i;
     }
+    if (prev < 0)
+        return 0;
     fprintf(f,
             "  leg_%s [shape=plaintext, style=\"\", fixedsize=false, label=\"%s\", fontcolor=\"%s\", "
             "pos=\"%.1f,%.1f!\"];\n",
             id,
             label, color, PX1 + 90.0, PY1 - 20.0 * row);
+    return 1;
 }
 
 /* The plot: its Graphviz source, written whole to FILE.dot beside
@@ -1154,7 +1160,7 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
             bw[i] = B->ces[k][i].ran ? busbw(B, B->sizes[i], B->ces[k][i].med) : 0.0;
         snprintf(id, sizeof(id), "c%u_", k);
         snprintf(label, sizeof(label), "cesync %s", variant_name(B->variants[k]));
-        plot_line(f, B, id, label, colors[k % 4], ymax, bw, 0, row++);
+        row += plot_line(f, B, id, label, colors[k % 4], ymax, bw, 0, row);
     }
     for (int j = 0; j < 3; j++) {
         static const char *ids[3] = {"ce_", "k_", "raw_"};
@@ -1163,7 +1169,7 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
 
         for (uint32_t i = 0; i < B->nsizes; i++)
             bw[i] = B->other[j][i].ran ? busbw(B, B->sizes[i], B->other[j][i].med) : 0.0;
-        plot_line(f, B, ids[j], labels[j], cols[j], ymax, bw, j == IMPL_RAW, row++);
+        row += plot_line(f, B, ids[j], labels[j], cols[j], ymax, bw, j == IMPL_RAW, row);
     }
     fprintf(f, "}\n");
     failed = ferror(f);

@@ -1329,6 +1329,37 @@ static void test_dry_run_without_prediction(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* The plot's legend names the lines it draws, one row each from the top:
+ * a dry run draws cesync's variants only (NCCL's two paths and the raw copy
+ * were named in the legend too, beside no line). */
+static void test_plot_legend(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, *dot, path[512];
+
+    (void)state;
+    /* no dot on PATH: the source stays in p.dot */
+    assert_int_equal(bench_with_path(dir, dir,
+                                     "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
+                                     "--variant plain,overlap --plot p.svg",
+                                     &out),
+                     0);
+    free(out);
+    snprintf(path, sizeof(path), "%s/p.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "\n  leg_c0_ [shape=plaintext, style=\"\", fixedsize=false, "
+                                "label=\"cesync plain\", fontcolor=\"#1f77b4\", "
+                                "pos=\"780.0,420.0!\"];\n"));
+    assert_non_null(strstr(dot, "\n  leg_c1_ [shape=plaintext, style=\"\", fixedsize=false, "
+                                "label=\"cesync overlap\", fontcolor=\"#2ca02c\", "
+                                "pos=\"780.0,400.0!\"];\n"));
+    assert_null(strstr(dot, "NCCL"));
+    assert_null(strstr(dot, "raw peer copy"));
+    assert_null(strstr(dot, "leg_ce_"));
+    free(dot);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* An empty file name is refused before any work, and nothing is left
  * behind: the CSV went to a temporary file in the current directory that
  * stayed there, exit status 0. */
@@ -1397,6 +1428,7 @@ int main(void)
         cmocka_unit_test(test_graph_variants),
         cmocka_unit_test(test_csv_kept_on_error),
         cmocka_unit_test(test_dry_run_without_prediction),
+        cmocka_unit_test(test_plot_legend),
         cmocka_unit_test(test_empty_output_name),
         cmocka_unit_test(test_factor_near_one),
         cmocka_unit_test(test_plot_keeps_other_dot),
