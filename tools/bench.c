@@ -124,14 +124,15 @@ static const char bench_usage[] =
     "                        kept beside the row's implementation, the same on each of its rows)\n"
     "  --plot FILE.svg|.png  busbw against size, one line per implementation and the physical\n"
     "                        limit, each in the legend once it has a point (a dry run:\n"
-    "                        cesync's variants only), drawn with Graphviz (neato with pinned\n"
-    "                        points): Graphviz is already cesync's drawing tool (`cesync dot`),\n"
-    "                        so the plot needs no second package such as gnuplot; the source\n"
-    "                        goes to FILE.dot (an existing one that is no bench plot is\n"
-    "                        refused), removed once drawn; the picture is drawn beside FILE\n"
-    "                        and renamed over it only when complete; without `dot` the .dot is\n"
-    "                        kept (`dot -Tsvg FILE.dot` draws it); a `dot` that fails keeps it\n"
-    "                        too, leaves FILE as it was and makes the exit status 2\n"
+    "                        cesync's variants only, the title saying \"predicted\"), drawn\n"
+    "                        with Graphviz (neato with pinned points): Graphviz is already\n"
+    "                        cesync's drawing tool (`cesync dot`), so the plot needs no second\n"
+    "                        package such as gnuplot; the source goes to FILE.dot (an existing\n"
+    "                        one that is no bench plot is refused), removed once drawn; the\n"
+    "                        picture is drawn beside FILE and renamed over it only when\n"
+    "                        complete; without `dot` the .dot is kept (`dot -Tsvg FILE.dot`\n"
+    "                        draws it); a `dot` that fails keeps it too, leaves FILE as it was\n"
+    "                        and makes the exit status 2\n"
     "  --model FILE          model file for the predictions (default: the h200 table); an\n"
     "                        output (--csv, --plot, --model-out) that names it is refused\n"
     "  --calibrate           measure the model's parameters first (peer and local copy rate,\n"
@@ -1132,11 +1133,11 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
     coll_title(B, title, sizeof(title));
     fprintf(f, "graph bench {\n  graph [layout=neato, inputscale=72, bgcolor=white, splines=line, "
                "outputorder=edgesfirst, "
-               "label=\"cesync bench %s, %u GPUs: busbw (GB/s) against bytes per rank\", "
+               "label=\"cesync bench %s, %u GPUs: busbw (GB/s) against bytes per rank%s\", "
                "labelloc=t, fontname=Helvetica];\n"
                "  node [shape=circle, style=filled, width=0.07, height=0.07, fixedsize=true, "
                "label=\"\", fontname=Helvetica, fontsize=11];\n",
-            title, B->ranks);
+            title, B->ranks, B->dry ? ", predicted (--dry-run)" : "");
     /* axes and ticks */
     fprintf(f, "  ax0 [shape=point, width=0.01, pos=\"%.1f,%.1f!\"];\n"
                "  ax1 [shape=point, width=0.01, pos=\"%.1f,%.1f!\"];\n"

@@ -570,9 +570,10 @@ static void expect_row(const char *dir, const char *args, const char *row)
     free(csv);
 }
 
-/* Runs `cesync ARGS --plot p.svg` (2 ranks) in dir with no `dot` on PATH,
- * which keeps the plot's source p.dot: its title must name the collective
- * as `title`; then p.dot is removed. */
+/* Runs `cesync ARGS --plot p.svg` (2 ranks, a dry run) in dir with no
+ * `dot` on PATH, which keeps the plot's source p.dot: its title must name
+ * the collective as `title` and say that the rates are the cost model's
+ * (it read as a measurement); then p.dot is removed. */
 static void expect_plot_title(const char *dir, const char *args, const char *title)
 {
     char cmd[512], path[256], want[256], *out = NULL, *dot;
@@ -583,7 +584,9 @@ static void expect_plot_title(const char *dir, const char *args, const char *tit
     snprintf(path, sizeof(path), "%s/p.dot", dir);
     dot = ces_test_read_file(path, NULL);
     snprintf(want, sizeof(want),
-             "label=\"cesync bench %s, 2 GPUs: busbw (GB/s) against bytes per rank\"", title);
+             "label=\"cesync bench %s, 2 GPUs: busbw (GB/s) against bytes per rank, "
+             "predicted (--dry-run)\"",
+             title);
     if (strstr(dot, want) == NULL)
         fail_msg("'cesync %s' drew no title '%s':\n%s", cmd, want, dot);
     free(dot);
