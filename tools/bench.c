@@ -436,8 +436,12 @@ static int sweep_sizes(struct bench *B)
         uint64_t want = (uint64_t)(s + 0.5), b = want / unit * unit;
         uint64_t prev = B->nsizes > 0 ? B->sizes[B->nsizes - 1] : 0;
 
-        if (b < lo || b <= prev)
-            b = b < lo ? lo : prev + unit;
+        /* up to the first multiple, and past the size before (4, 8 and 16
+         * on 8 ranks all rounded to the first, 32, which was measured thrice) */
+        if (b < lo)
+            b = lo;
+        if (b <= prev)
+            b = prev + unit;
         /* the sizes after it are no smaller: none fits either (a factor
          * just above 1 took that many steps to pass --max-bytes) */
         if (want > B->max_bytes || b > B->max_bytes)

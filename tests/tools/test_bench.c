@@ -354,6 +354,31 @@ static void test_sizes_in_range(void **state)
     assert_non_null(strstr(csv, "\nalltoall,2,48,cesync,plain,"));
     assert_null(strstr(csv, "\nalltoall,2,64,"));
     free(csv);
+    /* a --min-bytes below the first multiple (32 on 8 ranks): the sizes
+     * that round below it go up past the size before as well, each
+     * measured once (4, 8 and 16 were all 32, 32 then 64, 64 then 96:
+     * three rows of 32) */
+    csv = run_csv(dir, "bench alltoall --dry-run --ranks 8 --min-bytes 4 --max-bytes 256 "
+                       "--variant plain",
+                  "s.csv", &out);
+    assert_non_null(strstr(out, "cesync: bench: alltoall on 8 ranks moves multiples of 32 bytes "
+                                "(bytes/8 to each rank, in 4-byte words): measured 32 for 4, 64 "
+                                "for 8, 96 for 16, 128 for 32, 160 for 64, 192 for 128\n"));
+    free(out);
+    {
+        const char *at = strchr(csv, '\n');
+        static const char *const sizes[] = {"32", "64", "96", "128", "160", "192", "256"};
+
+        for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+            char want[64];
+
+            snprintf(want, sizeof(want), "\nalltoall,8,%s,cesync,plain,", sizes[k]);
+            assert_true(strncmp(at, want, strlen(want)) == 0);
+            at = strchr(at + 1, '\n');
+        }
+        assert_string_equal(at, "\n");
+    }
+    free(csv);
     /* sizes the collective moves as asked: no note */
     csv = run_csv(dir, "bench allgather --dry-run --min-bytes 1K --max-bytes 4K --variant plain",
                   "s.csv", &out);
