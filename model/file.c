@@ -199,8 +199,13 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
     char buf[64];
     char *end = NULL;
 
-    if (vlen >= sizeof(buf))
-        return perr(ctx, l, col, "expected a number");
+    if (vlen >= sizeof(buf)) {
+        char what[64];
+
+        snprintf(what, sizeof(what), "expected a number of at most %zu characters",
+                 sizeof(buf) - 1);
+        return perr(ctx, l, col, what);
+    }
     memcpy(buf, v, vlen);
     buf[vlen] = '\0';
     errno = 0;

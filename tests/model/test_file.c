@@ -133,6 +133,11 @@ static void test_errors(void **state)
         {"per_copy_us = 5 \xc3\xa9\n",
          "m.model:1:17: expected the end of the line, found byte 0xc3"},
         {"\x01per_copy_us = 5\n", "m.model:1:1: expected a field name, found byte 0x01"},
+        /* a number too long for the parser says so: it said "expected a
+         * number", which 0.000...01 is */
+        {"per_copy_us = 0.00000000000000000000000000000000000000000000000000000000000001\n",
+         "m.model:1:15: expected a number of at most 63 characters, found "
+         "'0.0000000000000000000000000000000000000000000000...'"},
         /* a long word is cut with "..." (it was cut at 40 bytes, unmarked) */
         {"per_copy_us = abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij\n",
          "m.model:1:15: expected a number >= 0, found "
