@@ -1402,12 +1402,22 @@ int ces_cmd_bench(int argc, char **argv)
     ex = parse_args(ctx, B, argc, argv);
     if (ex != CES_EXIT_OK)
         goto out;
+    /* before any work: the sweep's predictions may take minutes */
+    if (B->dry && (B->calibrate || B->compute)) {
+        ex = ces_tool_fail("bench: --dry-run cannot --calibrate or --with-compute");
+        goto out;
+    }
 #ifdef CES_HAVE_CUDA
     /* read as the bench's communicators read it (backend/cuda/comm.c),
      * which refuse a value that is no size: so does a dry run */
     if (ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0, CES_MAX_BYTES,
                              CES_P2P_STAGE_MAX_DEFAULT, &B->stage_max) != CES_OK) {
         ex = ces_tool_fail("bench: %s", ces_ctx_last_error(ctx));
+        goto out;
+    }
+#else
+    if (!B->dry) {
+        ex = ces_tool_fail("bench: this cesync was built without CUDA; --dry-run predicts only");
         goto out;
     }
 #endif
@@ -1417,22 +1427,14 @@ int ces_cmd_bench(int argc, char **argv)
         goto out;
     }
     compute_predictions(ctx, B);
-    if (B->dry) {
-        if (B->calibrate || B->compute) {
-            ex = ces_tool_fail("bench: --dry-run cannot --calibrate or --with-compute");
-            goto out;
-        }
-    } else {
 #ifdef CES_HAVE_CUDA
+    if (!B->dry) {
         /* run_gpu recomputes the predictions after a calibration */
         ex = run_gpu(ctx, B);
         if (ex == CES_EXIT_USAGE)
             goto out;
-#else
-        ex = ces_tool_fail("bench: this cesync was built without CUDA; --dry-run predicts only");
-        goto out;
-#endif
     }
+#endif
     for (uint32_t k = 0; k < B->nvariants && B->dry; k++)
         for (uint32_t i = 0; i < B->nsizes; i++) {
             /* a dry run reports the prediction as the time; without one

@@ -412,6 +412,31 @@ static void test_sizes_in_range(void **state)
                      2);
     assert_string_equal(out, "cesync: bench: --dry-run cannot --calibrate or --with-compute\n");
     free(out);
+    /* refused before any prediction (it came after the sweep's: minutes
+     * for a long one, here a model that predicts none, whose reasons came
+     * first), and before the model file is read */
+    {
+        char path[512];
+
+        snprintf(path, sizeof(path), "%s/two.model", dir);
+        ces_test_put_file(path, "max_ranks = 2\n");
+        assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --ranks 4 --min-bytes 1M "
+                                            "--max-bytes 1M --variant plain --model two.model "
+                                            "--calibrate",
+                                       &out),
+                         2);
+        assert_string_equal(out,
+                            "cesync: bench: --dry-run cannot --calibrate or --with-compute\n");
+        free(out);
+        assert_int_equal(unlink(path), 0);
+        assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 1K --model "
+                                            "/nonexistent/m.model --with-compute",
+                                       &out),
+                         2);
+        assert_string_equal(out,
+                            "cesync: bench: --dry-run cannot --calibrate or --with-compute\n");
+        free(out);
+    }
     assert_int_equal(rmdir(dir), 0);
 }
 
