@@ -1262,6 +1262,13 @@ static void test_help(void **state)
     assert_int_equal(ces_test_tool(dir, "bench --help", &out), 0);
     assert_non_null(strstr(out, "usage: cesync bench COLL [options]\n"));
     assert_non_null(strstr(out, "Graphviz"));
+    /* which failures make the exit status 1 and which 2 ("a failed
+     * --calibrate or model file" read as if a --model file that does not
+     * load made it 1) */
+    assert_non_null(strstr(out, "makes the exit status 1, as does\na cesync run that fails, a "
+                                "failed --calibrate, a --model-out it cannot write, or a failed\n"
+                                "--with-compute; a --model file that does not load is refused "
+                                "before any run, exit 2),\n"));
     assert_non_null(strstr(out, "  --in-place            allgather, broadcast, gather, scatter "
                                 "in place"));
     assert_non_null(strstr(out, "  --root R              broadcast, gather, scatter: the root "
