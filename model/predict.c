@@ -243,8 +243,9 @@ static int block_empty(struct psim *s, uint32_t b)
 
 /* Issues the memops of stream k pending since instance pfrom[k] (none when
  * SIZE_MAX) as the CUDA backend's flush_memops does: calls of at most
- * max_memops_per_batch ops, a call that waits keeping room for the
- * watchdog's writes (1 eager, 2 captured), and eager, when the stream's
+ * max_memops_per_batch ops (3 or more: ces_model_require), a call that
+ * waits keeping room for the watchdog's writes (1 eager, 2 captured), and
+ * eager, when the stream's
  * copies between ranks since its last memops (copied[k], earlier blocks
  * included) reached
  * split_wait_mib, the writes before a barrier's first wait a call of their
@@ -1378,14 +1379,6 @@ int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const stru
     rc = ces_model_require(ctx, m, g, "predict");
     if (rc != CES_OK)
         return rc;
-    /* as ces_cuda_lower refuses fewer: flush_pending keeps the room */
-    if (m->max_memops_per_batch < 3)
-        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "predict: the model's max_memops_per_batch is %" PRIu32 ": the CUDA "
-                             "backend needs 3 or more (a memop call that waits carries the "
-                             "watchdog's writes besides the wait: eagerly a progress write, "
-                             "captured an enter and an exit write)",
-                             m->max_memops_per_batch);
     /* a stream blocked behind another's op in a shared queue is not timed */
     if (ces_graph_connections(g) > 0 && ces_graph_connections(g) < s.streams)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,

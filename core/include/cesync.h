@@ -1105,7 +1105,9 @@ CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char
  * 0)"), or a u64 value above 2^63-1 written to or awaited in a signal that
  * a >= wait reads (the machine's 64-bit waits compare cyclically, as
  * CUDA's do, the checker plainly); #K counts the stream's ops over every earlier replay, as the
- * checker's positions do).  The checker's verdicts hold on every machine;
+ * checker's positions do), or a max_memops_per_batch below 3 (no room for
+ * a wait and the watchdog's writes in one call: the CUDA backend lowers
+ * nothing there).  The checker's verdicts hold on every machine;
  * this says whether one machine has the ops.  ces_model_predict and the
  * CUDA backend (from the device's attributes) refuse the same.
  * CES_ERR_INVALID for a NULL argument or a kind without its NUL. */
