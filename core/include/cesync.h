@@ -1020,7 +1020,9 @@ struct ces_model {
     uint32_t flag_widths;             /* CES_MODEL_W32 | CES_MODEL_W64 */
     uint32_t can_flush_remote_writes; /* 0/1 */
     uint32_t has_64bit_memops;        /* 0/1 */
-    uint32_t has_wait_nor;            /* 0/1 */
+    uint32_t has_wait_nor;            /* 0/1; said only: no op the model
+                                         times or the CUDA backend issues
+                                         needs a NOR wait */
     uint32_t copy_engines;            /* copies in flight at once per GPU */
     uint32_t batch_engines;           /* copies of one batch in flight at once */
     uint32_t max_ranks;               /* GPUs in one node */
