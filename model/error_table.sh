@@ -7,13 +7,17 @@
 # variant, measured us, predicted us in the fast and in the slow mode of
 # blocked waits (ces_model_slow_mode), and the error % = (pred - meas) /
 # meas against the nearer of the two, marked s when that is the slow one.
-# A table missing from BENCHDIR is skipped.  Writes nothing outside a
-# temporary directory.
+# A table missing from BENCHDIR is skipped.  A dry run that fails (a model
+# file that does not load) stops it, its message on stderr, exit 2.  Writes
+# nothing outside a temporary directory.
 set -eu
 C=$1 M=$2 D=${3:-docs/bench}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-q() { "$C" bench "$@" --dry-run --model "$M" --ranks 2 >/dev/null 2>&1; }
+q() {
+    "$C" bench "$@" --dry-run --model "$M" --ranks 2 >/dev/null 2>"$T/err" ||
+        { cat "$T/err" >&2; exit 2; }
+}
 q alltoall --variant auto,overlap,plain --min-bytes 1M --max-bytes 1G --factor 2 --csv "$T/alltoall_2xh200.csv"
 q allgather --variant auto,overlap,plain --min-bytes 1M --max-bytes 1G --factor 2 --csv "$T/allgather_2xh200.csv"
 q sendrecv --one-way --chunks 1 --slots 2 --variant plain,auto --min-bytes 1M --max-bytes 256M --factor 4 --csv "$T/sendrecv_oneway_2xh200.csv"

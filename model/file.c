@@ -199,15 +199,21 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
     char buf[64];
     char *end = NULL;
 
-    if (vlen >= sizeof(buf))
-        return perr(ctx, l, col, "expected a number");
+    if (vlen >= sizeof(buf)) {
+        char what[64];
+
+        snprintf(what, sizeof(what), "expected a number of at most %zu characters",
+                 sizeof(buf) - 1);
+        return perr(ctx, l, col, what);
+    }
     memcpy(buf, v, vlen);
     buf[vlen] = '\0';
     errno = 0;
     if (f->is_f64) {
         double d = strtod(buf, &end);
 
-        if (end == buf || *end != '\0' || isnan(d) || d < 0.0)
+        /* decimal only, as the tools read numbers: strtod takes 0x10 for 16 */
+        if (end == buf || *end != '\0' || strpbrk(buf, "xX") != NULL || isnan(d) || d < 0.0)
             return perr(ctx, l, col, "expected a number >= 0");
         /* strtod's ERANGE: beyond a double, or nearer 0 than it can tell
          * from 0; a subnormal result (ERANGE too) is a number it holds, as
@@ -231,8 +237,10 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
         if (buf[0] < '0' || buf[0] > '9')
             return perr(ctx, l, col, "expected an unsigned integer");
         u = strtoul(buf, &end, 10);
-        if (*end != '\0' || errno != 0 || u > UINT32_MAX)
+        if (*end != '\0')
             return perr(ctx, l, col, "expected an unsigned integer");
+        if (errno != 0 || u > UINT32_MAX)
+            return perr(ctx, l, col, "expected an unsigned integer at most 4294967295");
         if (must_be_positive(f) && u == 0)
             return perr(ctx, l, col, "expected an unsigned integer > 0");
         if (is_flag(f) && u > 1)

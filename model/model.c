@@ -199,6 +199,14 @@ int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const stru
         return rc;
     if (who == NULL)
         who = "";
+    /* as ces_cuda_lower refuses fewer */
+    if (m->max_memops_per_batch < 3)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "%s%sthe model's max_memops_per_batch is %" PRIu32 ": the CUDA "
+                             "backend needs 3 or more (a memop call that waits carries the "
+                             "watchdog's writes besides the wait: eagerly a progress write, "
+                             "captured an enter and an exit write)",
+                             who, sep, m->max_memops_per_batch);
     if (ranks > m->max_ranks)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s%s%u ranks, the %s model has at most %u GPU%s", who, sep,

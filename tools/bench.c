@@ -34,7 +34,8 @@ static const char bench_usage[] =
     "--iterations after --warmup, with min and max; per iteration the mean of the ranks' spans),\n"
     "algbw and busbw with nccl-tests' formulas, a data check of the last iteration (every byte;\n"
     "a WRONG one, NCCL's too, names the first wrong byte and makes the exit status 1, as does\n"
-    "a cesync run that fails, a failed --calibrate or model file, or a failed --with-compute),\n"
+    "a cesync run that fails, a failed --calibrate, a --model-out it cannot write, or a failed\n"
+    "--with-compute; a --model file that does not load is refused before any run, exit 2),\n"
     "the cost model's prediction in both modes of H200's blocked waits, and - in the same run -\n"
     "NCCL's copy-engine path (CTAPolicy ZERO, ncclMemAlloc buffers in symmetric windows), NCCL's\n"
     "kernel path, the raw peer copy of the same bytes (the physical limit) and the ratios\n"
@@ -123,14 +124,16 @@ static const char bench_usage[] =
     "                        compute_bytes and compute_kept_pct (the share the compute kernel\n"
     "                        kept beside the row's implementation, the same on each of its rows)\n"
     "  --plot FILE.svg|.png  busbw against size, one line per implementation and the physical\n"
-    "                        limit, drawn with Graphviz (neato with pinned points): Graphviz\n"
-    "                        is already cesync's drawing tool (`cesync dot`), so the plot needs\n"
-    "                        no second package such as gnuplot; the source goes to FILE.dot\n"
-    "                        (an existing one that is no bench plot is refused), removed once\n"
-    "                        drawn; the picture is drawn beside FILE and renamed over it only\n"
-    "                        when complete; without `dot` the .dot is kept (`dot -Tsvg\n"
-    "                        FILE.dot` draws it); a `dot` that fails keeps it too, leaves FILE\n"
-    "                        as it was and makes the exit status 2\n"
+    "                        limit, each in the legend once it has a point (a dry run:\n"
+    "                        cesync's variants only, the title saying \"predicted\"), drawn\n"
+    "                        with Graphviz (neato with pinned points): Graphviz is already\n"
+    "                        cesync's drawing tool (`cesync dot`), so the plot needs no second\n"
+    "                        package such as gnuplot; the source goes to FILE.dot (an existing\n"
+    "                        one that is no bench plot is refused), removed once drawn; the\n"
+    "                        picture is drawn beside FILE and renamed over it only when\n"
+    "                        complete; without `dot` the .dot is kept (`dot -Tsvg FILE.dot`\n"
+    "                        draws it); a `dot` that fails keeps it too, leaves FILE as it was\n"
+    "                        and makes the exit status 2\n"
     "  --model FILE          model file for the predictions (default: the h200 table); an\n"
     "                        output (--csv, --plot, --model-out) that names it is refused\n"
     "  --calibrate           measure the model's parameters first (peer and local copy rate,\n"
@@ -434,8 +437,12 @@ static int sweep_sizes(struct bench *B)
         uint64_t want = (uint64_t)(s + 0.5), b = want / unit * unit;
         uint64_t prev = B->nsizes > 0 ? B->sizes[B->nsizes - 1] : 0;
 
-        if (b < lo || b <= prev)
-            b = b < lo ? lo : prev + unit;
+        /* up to the first multiple, and past the size before (4, 8 and 16
+         * on 8 ranks all rounded to the first, 32, which was measured thrice) */
+        if (b < lo)
+            b = lo;
+        if (b <= prev)
+            b = prev + unit;
         /* the sizes after it are no smaller: none fits either (a factor
          * just above 1 took that many steps to pass --max-bytes) */
         if (want > B->max_bytes || b > B->max_bytes)
@@ -1068,8 +1075,10 @@ static double px(const struct bench *B, uint64_t bytes)
     return hi > lo ? PX0 + (log2((double)bytes) - lo) / (hi - lo) * (PX1 - PX0) : PX0;
 }
 
-static void plot_line(FILE *f, const struct bench *B, const char *id, const char *label,
-                      const char *color, double ymax, const double *bw, int dashed, int row)
+/* One implementation's line through its points (bw[i] > 0) and its row of
+ * the legend; a line without a point has no row: 1 if drawn, else 0. */
+static int plot_line(FILE *f, const struct bench *B, const char *id, const char *label,
+                     const char *color, double ymax, const double *bw, int dashed, int row)
 {
     int prev = -1;
 
@@ -1083,11 +1092,14 @@ static void plot_line(FILE *f, const struct bench *B, const char *id, const char
                     dashed ? ", style=dashed" : "");
         prev = (int)i;
     }
+    if (prev < 0)
+        return 0;
     fprintf(f,
             "  leg_%s [shape=plaintext, style=\"\", fixedsize=false, label=\"%s\", fontcolor=\"%s\", "
             "pos=\"%.1f,%.1f!\"];\n",
             id,
             label, color, PX1 + 90.0, PY1 - 20.0 * row);
+    return 1;
 }
 
 /* The plot: its Graphviz source, written whole to FILE.dot beside
@@ -1126,11 +1138,11 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
     coll_title(B, title, sizeof(title));
     fprintf(f, "graph bench {\n  graph [layout=neato, inputscale=72, bgcolor=white, splines=line, "
                "outputorder=edgesfirst, "
-               "label=\"cesync bench %s, %u GPUs: busbw (GB/s) against bytes per rank\", "
+               "label=\"cesync bench %s, %u GPUs: busbw (GB/s) against bytes per rank%s\", "
                "labelloc=t, fontname=Helvetica];\n"
                "  node [shape=circle, style=filled, width=0.07, height=0.07, fixedsize=true, "
                "label=\"\", fontname=Helvetica, fontsize=11];\n",
-            title, B->ranks);
+            title, B->ranks, B->dry ? ", predicted (--dry-run)" : "");
     /* axes and ticks */
     fprintf(f, "  ax0 [shape=point, width=0.01, pos=\"%.1f,%.1f!\"];\n"
                "  ax1 [shape=point, width=0.01, pos=\"%.1f,%.1f!\"];\n"
@@ -1154,7 +1166,7 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
             bw[i] = B->ces[k][i].ran ? busbw(B, B->sizes[i], B->ces[k][i].med) : 0.0;
         snprintf(id, sizeof(id), "c%u_", k);
         snprintf(label, sizeof(label), "cesync %s", variant_name(B->variants[k]));
-        plot_line(f, B, id, label, colors[k % 4], ymax, bw, 0, row++);
+        row += plot_line(f, B, id, label, colors[k % 4], ymax, bw, 0, row);
     }
     for (int j = 0; j < 3; j++) {
         static const char *ids[3] = {"ce_", "k_", "raw_"};
@@ -1163,7 +1175,7 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
 
         for (uint32_t i = 0; i < B->nsizes; i++)
             bw[i] = B->other[j][i].ran ? busbw(B, B->sizes[i], B->other[j][i].med) : 0.0;
-        plot_line(f, B, ids[j], labels[j], cols[j], ymax, bw, j == IMPL_RAW, row++);
+        row += plot_line(f, B, ids[j], labels[j], cols[j], ymax, bw, j == IMPL_RAW, row);
     }
     fprintf(f, "}\n");
     failed = ferror(f);
@@ -1391,12 +1403,22 @@ int ces_cmd_bench(int argc, char **argv)
     ex = parse_args(ctx, B, argc, argv);
     if (ex != CES_EXIT_OK)
         goto out;
+    /* before any work: the sweep's predictions may take minutes */
+    if (B->dry && (B->calibrate || B->compute)) {
+        ex = ces_tool_fail("bench: --dry-run cannot --calibrate or --with-compute");
+        goto out;
+    }
 #ifdef CES_HAVE_CUDA
     /* read as the bench's communicators read it (backend/cuda/comm.c),
      * which refuse a value that is no size: so does a dry run */
     if (ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0, CES_MAX_BYTES,
                              CES_P2P_STAGE_MAX_DEFAULT, &B->stage_max) != CES_OK) {
         ex = ces_tool_fail("bench: %s", ces_ctx_last_error(ctx));
+        goto out;
+    }
+#else
+    if (!B->dry) {
+        ex = ces_tool_fail("bench: this cesync was built without CUDA; --dry-run predicts only");
         goto out;
     }
 #endif
@@ -1406,22 +1428,14 @@ int ces_cmd_bench(int argc, char **argv)
         goto out;
     }
     compute_predictions(ctx, B);
-    if (B->dry) {
-        if (B->calibrate || B->compute) {
-            ex = ces_tool_fail("bench: --dry-run cannot --calibrate or --with-compute");
-            goto out;
-        }
-    } else {
 #ifdef CES_HAVE_CUDA
+    if (!B->dry) {
         /* run_gpu recomputes the predictions after a calibration */
         ex = run_gpu(ctx, B);
         if (ex == CES_EXIT_USAGE)
             goto out;
-#else
-        ex = ces_tool_fail("bench: this cesync was built without CUDA; --dry-run predicts only");
-        goto out;
-#endif
     }
+#endif
     for (uint32_t k = 0; k < B->nvariants && B->dry; k++)
         for (uint32_t i = 0; i < B->nsizes; i++) {
             /* a dry run reports the prediction as the time; without one

@@ -30,20 +30,26 @@ static const char predict_usage[] =
     "  --kind K       the machine kind (default h200)\n"
     "\n";
 
-/* A count that "%.2f" rounds up to 1024.00 of a unit goes to the next one
- * (2^20 - 1 bytes: 1.00 MiB, not 1024.00 KiB). */
+/* A count in the largest unit, up to EiB, that holds at least 1.00 of it:
+ * one that "%.2f" rounds up to 1024.00 of a unit goes to the next one
+ * (2^20 - 1 bytes: 1.00 MiB, not 1024.00 KiB; 2^40 - 1: 1.00 TiB). */
 static void print_bytes(const char *label, uint64_t b)
 {
-    if (b == UINT64_MAX) /* the model's sum stops there */
+    static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)b / 1024.0; /* exact: a power of two */
+    int u = 0;
+
+    if (b == UINT64_MAX) { /* the model's sum stops there */
         printf("%s16.00 EiB or more", label);
-    else if ((double)b >= 1023.995 * (double)(UINT64_C(1) << 20))
-        printf("%s%.2f GiB", label, (double)b / (double)(UINT64_C(1) << 30));
-    else if ((double)b >= 1023.995 * 1024.0)
-        printf("%s%.2f MiB", label, (double)b / (double)(UINT64_C(1) << 20));
-    else if (b >= 1024)
-        printf("%s%.2f KiB", label, (double)b / 1024.0);
-    else
+        return;
+    }
+    if (b < 1024) {
         printf("%s%" PRIu64 " B", label, b);
+        return;
+    }
+    for (; u < 5 && v >= 1023.995; u++)
+        v /= 1024.0;
+    printf("%s%.2f %s", label, v, unit[u]);
 }
 
 /* The n parts of total (each >= 0, adding up to it) rounded to hundredths

@@ -1030,7 +1030,9 @@ struct ces_model {
     uint32_t flag_widths;             /* CES_MODEL_W32 | CES_MODEL_W64 */
     uint32_t can_flush_remote_writes; /* 0/1 */
     uint32_t has_64bit_memops;        /* 0/1 */
-    uint32_t has_wait_nor;            /* 0/1 */
+    uint32_t has_wait_nor;            /* 0/1; said only: no op the model
+                                         times or the CUDA backend issues
+                                         needs a NOR wait */
     uint32_t copy_engines;            /* copies in flight at once per GPU */
     uint32_t batch_engines;           /* copies of one batch in flight at once */
     uint32_t max_ranks;               /* GPUs in one node */
@@ -1082,9 +1084,11 @@ CES_API const char *ces_model_kind_name(uint32_t i);
  * where key is a field name of struct ces_model (`kind = h200` must come
  * first if present and starts from that kind's table; otherwise `base` is the
  * start, or h200 when base is NULL); each key at most once.  flag_widths
- * takes "32", "64" or "32,64"; costs and bandwidths are at most 1e9,
+ * takes "32", "64" or "32,64"; costs and bandwidths are decimal numbers
+ * (0x10 is refused, not read as 16) at most 1e9,
  * bandwidths at least 1e-9, and a value a double cannot hold (1e400,
- * 1e-400) is out of range.
+ * 1e-400) is out of range; the integer fields take 0..4294967295 in
+ * decimal digits; a value has at most 63 characters.
  * Errors: CES_ERR_PARSE "file:line:col: expected ...".  `file`
  * names the input in messages (NULL: "<model>"). */
 CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
@@ -1113,7 +1117,9 @@ CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char
  * 0)"), or a u64 value above 2^63-1 written to or awaited in a signal that
  * a >= wait reads (the machine's 64-bit waits compare cyclically, as
  * CUDA's do, the checker plainly); #K counts the stream's ops over every earlier replay, as the
- * checker's positions do).  The checker's verdicts hold on every machine;
+ * checker's positions do), or a max_memops_per_batch below 3 (no room for
+ * a wait and the watchdog's writes in one call: the CUDA backend lowers
+ * nothing there).  The checker's verdicts hold on every machine;
  * this says whether one machine has the ops.  ces_model_predict and the
  * CUDA backend (from the device's attributes) refuse the same.
  * CES_ERR_INVALID for a NULL argument or a kind without its NUL. */

@@ -96,8 +96,19 @@ static void test_errors(void **state)
         {"per_copy_us = inf\n", "m.model:1:15: expected a number at most 1e9, found 'inf'"},
         {"peer_copy_gbps = infinity\n",
          "m.model:1:18: expected a number at most 1e9, found 'infinity'"},
+        /* decimal only, as every number of the tools (strtod read 0x10 as
+         * 16 and 0x1p-3 as 0.125) */
+        {"per_copy_us = 0x10\n", "m.model:1:15: expected a number >= 0, found '0x10'"},
+        {"signal_hop_us = 0x1p-3\n", "m.model:1:17: expected a number >= 0, found '0x1p-3'"},
         {"copy_engines = 2.5\n", "m.model:1:16: expected an unsigned integer, found '2.5'"},
         {"copy_engines = -2\n", "m.model:1:16: expected an unsigned integer, found '-2'"},
+        /* an unsigned integer past 32 bits says its range (it said
+         * "expected an unsigned integer", which it is) */
+        {"max_ranks = 4294967296\n",
+         "m.model:1:13: expected an unsigned integer at most 4294967295, found '4294967296'"},
+        {"split_wait_mib = 99999999999999999999999\n",
+         "m.model:1:18: expected an unsigned integer at most 4294967295, found "
+         "'99999999999999999999999'"},
         {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0, found '0'"},
         {"flag_widths = 16\n", "m.model:1:15: expected 32, 64 or 32,64, found '16'"},
         {"kind = a100\n", "m.model:1:8: expected a known machine kind (h200), found 'a100'"},
@@ -122,6 +133,11 @@ static void test_errors(void **state)
         {"per_copy_us = 5 \xc3\xa9\n",
          "m.model:1:17: expected the end of the line, found byte 0xc3"},
         {"\x01per_copy_us = 5\n", "m.model:1:1: expected a field name, found byte 0x01"},
+        /* a number too long for the parser says so: it said "expected a
+         * number", which 0.000...01 is */
+        {"per_copy_us = 0.00000000000000000000000000000000000000000000000000000000000001\n",
+         "m.model:1:15: expected a number of at most 63 characters, found "
+         "'0.0000000000000000000000000000000000000000000000...'"},
         /* a long word is cut with "..." (it was cut at 40 bytes, unmarked) */
         {"per_copy_us = abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij\n",
          "m.model:1:15: expected a number >= 0, found "

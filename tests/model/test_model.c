@@ -111,6 +111,16 @@ static void test_supports(void **state)
     assert_string_equal(ces_ctx_last_error(ctx), "2 ranks, the h200 model has at most 1 GPU");
     m.max_ranks = 2;
     assert_int_equal(ces_model_supports(ctx, &m, g), CES_OK);
+    /* a machine whose memop calls hold no wait and the watchdog's writes
+     * runs nothing (predict refused it, supports said every op ran) */
+    m.max_memops_per_batch = 2;
+    assert_int_equal(ces_model_supports(ctx, &m, g), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "the model's max_memops_per_batch is 2: the CUDA backend needs 3 or more "
+                        "(a memop call that waits carries the watchdog's writes besides the "
+                        "wait: eagerly a progress write, captured an enter and an exit write)");
+    m.max_memops_per_batch = 3;
+    assert_int_equal(ces_model_supports(ctx, &m, g), CES_OK);
     memset(m.kind, 'k', sizeof(m.kind));
     assert_int_equal(ces_model_supports(ctx, &m, g), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx), "the model's kind is not a NUL-terminated "

@@ -354,6 +354,31 @@ static void test_sizes_in_range(void **state)
     assert_non_null(strstr(csv, "\nalltoall,2,48,cesync,plain,"));
     assert_null(strstr(csv, "\nalltoall,2,64,"));
     free(csv);
+    /* a --min-bytes below the first multiple (32 on 8 ranks): the sizes
+     * that round below it go up past the size before as well, each
+     * measured once (4, 8 and 16 were all 32, 32 then 64, 64 then 96:
+     * three rows of 32) */
+    csv = run_csv(dir, "bench alltoall --dry-run --ranks 8 --min-bytes 4 --max-bytes 256 "
+                       "--variant plain",
+                  "s.csv", &out);
+    assert_non_null(strstr(out, "cesync: bench: alltoall on 8 ranks moves multiples of 32 bytes "
+                                "(bytes/8 to each rank, in 4-byte words): measured 32 for 4, 64 "
+                                "for 8, 96 for 16, 128 for 32, 160 for 64, 192 for 128\n"));
+    free(out);
+    {
+        const char *at = strchr(csv, '\n');
+        static const char *const sizes[] = {"32", "64", "96", "128", "160", "192", "256"};
+
+        for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+            char want[64];
+
+            snprintf(want, sizeof(want), "\nalltoall,8,%s,cesync,plain,", sizes[k]);
+            assert_true(strncmp(at, want, strlen(want)) == 0);
+            at = strchr(at + 1, '\n');
+        }
+        assert_string_equal(at, "\n");
+    }
+    free(csv);
     /* sizes the collective moves as asked: no note */
     csv = run_csv(dir, "bench allgather --dry-run --min-bytes 1K --max-bytes 4K --variant plain",
                   "s.csv", &out);
@@ -387,6 +412,31 @@ static void test_sizes_in_range(void **state)
                      2);
     assert_string_equal(out, "cesync: bench: --dry-run cannot --calibrate or --with-compute\n");
     free(out);
+    /* refused before any prediction (it came after the sweep's: minutes
+     * for a long one, here a model that predicts none, whose reasons came
+     * first), and before the model file is read */
+    {
+        char path[512];
+
+        snprintf(path, sizeof(path), "%s/two.model", dir);
+        ces_test_put_file(path, "max_ranks = 2\n");
+        assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --ranks 4 --min-bytes 1M "
+                                            "--max-bytes 1M --variant plain --model two.model "
+                                            "--calibrate",
+                                       &out),
+                         2);
+        assert_string_equal(out,
+                            "cesync: bench: --dry-run cannot --calibrate or --with-compute\n");
+        free(out);
+        assert_int_equal(unlink(path), 0);
+        assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 1K --model "
+                                            "/nonexistent/m.model --with-compute",
+                                       &out),
+                         2);
+        assert_string_equal(out,
+                            "cesync: bench: --dry-run cannot --calibrate or --with-compute\n");
+        free(out);
+    }
     assert_int_equal(rmdir(dir), 0);
 }
 
@@ -570,9 +620,10 @@ static void expect_row(const char *dir, const char *args, const char *row)
     free(csv);
 }
 
-/* Runs `cesync ARGS --plot p.svg` (2 ranks) in dir with no `dot` on PATH,
- * which keeps the plot's source p.dot: its title must name the collective
- * as `title`; then p.dot is removed. */
+/* Runs `cesync ARGS --plot p.svg` (2 ranks, a dry run) in dir with no
+ * `dot` on PATH, which keeps the plot's source p.dot: its title must name
+ * the collective as `title` and say that the rates are the cost model's
+ * (it read as a measurement); then p.dot is removed. */
 static void expect_plot_title(const char *dir, const char *args, const char *title)
 {
     char cmd[512], path[256], want[256], *out = NULL, *dot;
@@ -583,7 +634,9 @@ static void expect_plot_title(const char *dir, const char *args, const char *tit
     snprintf(path, sizeof(path), "%s/p.dot", dir);
     dot = ces_test_read_file(path, NULL);
     snprintf(want, sizeof(want),
-             "label=\"cesync bench %s, 2 GPUs: busbw (GB/s) against bytes per rank\"", title);
+             "label=\"cesync bench %s, 2 GPUs: busbw (GB/s) against bytes per rank, "
+             "predicted (--dry-run)\"",
+             title);
     if (strstr(dot, want) == NULL)
         fail_msg("'cesync %s' drew no title '%s':\n%s", cmd, want, dot);
     free(dot);
@@ -1209,6 +1262,13 @@ static void test_help(void **state)
     assert_int_equal(ces_test_tool(dir, "bench --help", &out), 0);
     assert_non_null(strstr(out, "usage: cesync bench COLL [options]\n"));
     assert_non_null(strstr(out, "Graphviz"));
+    /* which failures make the exit status 1 and which 2 ("a failed
+     * --calibrate or model file" read as if a --model file that does not
+     * load made it 1) */
+    assert_non_null(strstr(out, "makes the exit status 1, as does\na cesync run that fails, a "
+                                "failed --calibrate, a --model-out it cannot write, or a failed\n"
+                                "--with-compute; a --model file that does not load is refused "
+                                "before any run, exit 2),\n"));
     assert_non_null(strstr(out, "  --in-place            allgather, broadcast, gather, scatter "
                                 "in place"));
     assert_non_null(strstr(out, "  --root R              broadcast, gather, scatter: the root "
@@ -1329,6 +1389,37 @@ static void test_dry_run_without_prediction(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* The plot's legend names the lines it draws, one row each from the top:
+ * a dry run draws cesync's variants only (NCCL's two paths and the raw copy
+ * were named in the legend too, beside no line). */
+static void test_plot_legend(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, *dot, path[512];
+
+    (void)state;
+    /* no dot on PATH: the source stays in p.dot */
+    assert_int_equal(bench_with_path(dir, dir,
+                                     "bench alltoall --dry-run --min-bytes 1K --max-bytes 4K "
+                                     "--variant plain,overlap --plot p.svg",
+                                     &out),
+                     0);
+    free(out);
+    snprintf(path, sizeof(path), "%s/p.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "\n  leg_c0_ [shape=plaintext, style=\"\", fixedsize=false, "
+                                "label=\"cesync plain\", fontcolor=\"#1f77b4\", "
+                                "pos=\"780.0,420.0!\"];\n"));
+    assert_non_null(strstr(dot, "\n  leg_c1_ [shape=plaintext, style=\"\", fixedsize=false, "
+                                "label=\"cesync overlap\", fontcolor=\"#2ca02c\", "
+                                "pos=\"780.0,400.0!\"];\n"));
+    assert_null(strstr(dot, "NCCL"));
+    assert_null(strstr(dot, "raw peer copy"));
+    assert_null(strstr(dot, "leg_ce_"));
+    free(dot);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* An empty file name is refused before any work, and nothing is left
  * behind: the CSV went to a temporary file in the current directory that
  * stayed there, exit status 0. */
@@ -1397,6 +1488,7 @@ int main(void)
         cmocka_unit_test(test_graph_variants),
         cmocka_unit_test(test_csv_kept_on_error),
         cmocka_unit_test(test_dry_run_without_prediction),
+        cmocka_unit_test(test_plot_legend),
         cmocka_unit_test(test_empty_output_name),
         cmocka_unit_test(test_factor_near_one),
         cmocka_unit_test(test_plot_keeps_other_dot),

@@ -103,6 +103,18 @@ static void test_bytes_saturate(void **state)
     assert_int_equal(ces_test_tool(dir, "check --predict big.ces", &out), 0);
     assert_non_null(strstr(out, "copied: 16.00 EiB or more between GPUs, 0 B inside GPUs\n"));
     free(out);
+    /* 2^10 and 2^15 replays: 2^58 and 2^63 bytes in PiB and EiB, as the
+     * most is (they printed 268435456.00 and 8589934592.00 GiB) */
+    ces_test_put_file(path, "cesync 1\nranks 2\nbuffer b 281474976710656\nphase graph x1024\n"
+                            "r0 : copy b[0:281474976710656] -> b[0:281474976710656]@1\n");
+    assert_int_equal(ces_test_tool(dir, "check --predict big.ces", &out), 0);
+    assert_non_null(strstr(out, "copied: 256.00 PiB between GPUs, 0 B inside GPUs\n"));
+    free(out);
+    ces_test_put_file(path, "cesync 1\nranks 2\nbuffer b 281474976710656\nphase graph x32768\n"
+                            "r0 : copy b[0:281474976710656] -> b[0:281474976710656]@1\n");
+    assert_int_equal(ces_test_tool(dir, "check --predict big.ces", &out), 0);
+    assert_non_null(strstr(out, "copied: 8.00 EiB between GPUs, 0 B inside GPUs\n"));
+    free(out);
     remove(path);
     rmdir(dir);
 }
@@ -156,6 +168,9 @@ static void test_bytes_unit(void **state)
         {"1048570", "copied: 1023.99 KiB between GPUs, 0 B inside GPUs\n"},
         {"1073741823", "copied: 1.00 GiB between GPUs, 0 B inside GPUs\n"},
         {"1023", "copied: 1023 B between GPUs, 0 B inside GPUs\n"},
+        /* past GiB in TiB (2^48 printed as 262144.00 GiB) */
+        {"1099511627775", "copied: 1.00 TiB between GPUs, 0 B inside GPUs\n"},
+        {"281474976710656", "copied: 256.00 TiB between GPUs, 0 B inside GPUs\n"},
     };
     char *dir = ces_test_tmpdir(), *out = NULL, path[128], text[256];
 
