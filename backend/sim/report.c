@@ -878,7 +878,7 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
 static int mark(struct ces_ctx *ctx, struct sim_defect *sd, const struct ces_check_pos *p,
                 uint32_t step, uint32_t style)
 {
-    struct ces_dot_mark mk = {p->block, p->rank, p->op, step, style};
+    struct ces_dot_mark mk = {p->block, p->rank, p->op, step, style, p->rep};
 
     return ces_vec_push(ctx, &sd->marks, sizeof(mk), &mk);
 }

@@ -267,6 +267,57 @@ static void test_delay(void **state)
     rmdir(dir);
 }
 
+/* A graph phase's op is one node for all its replays, named at its #K in
+ * the first two and the last: a stream blocked in another replay says
+ * where ("blocked at #9"), as the report does.  The picture showed
+ * "r1.s0#0,#3,...,#12" in red, and nothing in it named #9. */
+static void test_dot_blocked_replay(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 2\n"
+                               "signal f u64 1\n"
+                               "signal g u64 1\n"
+                               "phase graph x5\n"
+                               "r0 : write f[0]@1 = 1\n"
+                               "r0 : wait g[0] >= 1\n"
+                               "r0 : write g[0] = 0\n"
+                               "r1 : wait f[0] >= 1\n"
+                               "r1 : write f[0] = 0\n"
+                               "r1 : write g[0]@0 = 1\n";
+    char *dir = ces_test_tmpdir(), path[160], *o, *dot;
+    int rc;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/x.ces", dir);
+    ces_test_put_file(path, text);
+    assert_int_equal(ces_test_tool(dir, "check x.ces --fault stop:r0.s0#9 --dot x.dot", &o), 1);
+    assert_non_null(strstr(o, "\n    r0.s0 stopped by a fault before r0.s0#9 write f[0]@1 = 1 "
+                              "(line 6:6)\n    r1.s0#9 wait f[0] >= 1 (line 9:6): f[0]@1 holds 0, "
+                              "awaits >= 1\n"));
+    free(o);
+    snprintf(path, sizeof(path), "%s/x.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "n0_0_0 [label=\"r0.s0#0,#3,...,#12\\nwrite f[0]@1 = 1\\n"
+                                "blocked at #9\\nsteps 1,7,13\", fillcolor=\"#ff9a9a\""));
+    assert_non_null(strstr(dot, "n0_1_0 [label=\"r1.s0#0,#3,...,#12\\nwait f[0] >= 1\\n"
+                                "blocked at #9\\nsteps 2,8,14\", fillcolor=\"#ff9a9a\""));
+    assert_non_null(strstr(dot, "n0_1_1 [label=\"r1.s0#1,#4,...,#13\\nwrite f[0] = 0\\n"
+                                "steps 3,9,15\", fillcolor=\"#d6e6ff\""));
+    free(dot);
+    /* Graphviz draws it, where it is installed */
+    snprintf(path, sizeof(path), "command -v dot >/dev/null || exit 0; cd %s && dot -Tsvg x.dot "
+             ">x.svg", dir);
+    rc = system(path);
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    snprintf(path, sizeof(path), "%s/x.svg", dir);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/x.dot", dir);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/x.ces", dir);
+    remove(path);
+    rmdir(dir);
+}
+
 /* A schedule whose model alone is far over --max-memory (2^31 - 1 graph
  * replays of one op per rank: 128 GiB of unrolled ops): INCOMPLETE at once,
  * without allocating it (it used to try, and fail as out of memory or be
@@ -900,6 +951,7 @@ int main(void)
         cmocka_unit_test(test_replay_roundtrip),
         cmocka_unit_test(test_faults_sweep_json_dot),
         cmocka_unit_test(test_delay),
+        cmocka_unit_test(test_dot_blocked_replay),
         cmocka_unit_test(test_memory_bound),
         cmocka_unit_test(test_default_memory_bound),
         cmocka_unit_test(test_max_seconds),
