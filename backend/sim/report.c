@@ -774,6 +774,11 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_printf(&sb, "\"queue_assignments\":%" PRIu64 ",", r->assignments);
     if (r->stopped != NULL)
         ces_sb_printf(&sb, "\"bound\":\"%s\",", r->stopped);
+    /* the other reasons the text's coverage lines give */
+    if (r->stopped_first)
+        ces_sb_puts(&sb, "\"first_defect\":true,");
+    if (r->depth_cut && s->mode == CES_CHECK_EXHAUSTIVE)
+        ces_sb_puts(&sb, "\"depth_cut\":true,");
     if (r->expanded.nstops > 0) {
         ces_sb_puts(&sb, "\"rank_stops\":[");
         for (size_t i = 0; i < r->expanded.nstops; i++) {

@@ -447,6 +447,35 @@ static void test_max_depth(void **state)
         assert_string_equal(o, cases[i].out);
         free(o);
     }
+    /* the JSON says why it is incomplete, as the text's coverage line
+     * does: it said only "complete":false */
+    assert_int_equal(run("alltoall --max-depth 10 --json", &o), 3);
+    assert_non_null(strstr(o, "},\"depth_cut\":true,\"defects\":[]}\n"));
+    free(o);
+    assert_int_equal(run("alltoall --max-depth 10000 --json", &o), 0);
+    assert_null(strstr(o, "depth_cut"));
+    free(o);
+}
+
+/* --first: the JSON says that the first defect stopped the search, as the
+ * text's coverage line does (it said only "complete":false). */
+static void test_first_json(void **state)
+{
+    char *o;
+
+    (void)state;
+    assert_int_equal(run("barrier --ranks 2 --sync nccl --graph --iterations 2 --first", &o), 1);
+    assert_memory_equal(o, "verdict: HANG,INCOMPLETE\ncoverage: stopped at the first defect, "
+                           "after ", 69);
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --sync nccl --graph --iterations 2 --first --json",
+                         &o), 1);
+    assert_memory_equal(o, "{\"verdict\":\"HANG,INCOMPLETE\",\"bits\":18,", 39);
+    assert_non_null(strstr(o, "},\"first_defect\":true,\"defects\":[{\"class\":\"HANG\","));
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --sync nccl --graph --iterations 2 --json", &o), 1);
+    assert_null(strstr(o, "first_defect"));
+    free(o);
 }
 
 /* Progress lines go to stderr on a terminal only, unless --progress asks
@@ -957,6 +986,7 @@ int main(void)
         cmocka_unit_test(test_max_seconds),
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_max_depth),
+        cmocka_unit_test(test_first_json),
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_dot_fails_after_search),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
