@@ -622,9 +622,16 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
         }
         ces_sb_puts(&sb, "\n");
     }
-    if (s->mode == CES_CHECK_RANDOM)
-        ces_sb_printf(&sb, "coverage: %" PRIu64 " random execution%s - a sample, not a proof\n",
-                      s->executions, ces_plural(s->executions));
+    if (s->mode == CES_CHECK_RANDOM) {
+        /* and why the sample is short of the executions asked for, if it is */
+        ces_sb_printf(&sb, "coverage: %" PRIu64 " random execution%s", s->executions,
+                      ces_plural(s->executions));
+        if (r->stopped_first)
+            ces_sb_puts(&sb, ", stopped at the first defect");
+        else if (r->stopped != NULL)
+            ces_sb_printf(&sb, ", stopped by the bound on %s", r->stopped);
+        ces_sb_puts(&sb, " - a sample, not a proof\n");
+    }
     else if (s->mode == CES_CHECK_REPLAY)
         ces_sb_puts(&sb, "coverage: one replayed execution\n");
     else if (r->stopped_first)

@@ -458,7 +458,8 @@ static void test_max_depth(void **state)
 }
 
 /* --first: the JSON says that the first defect stopped the search, as the
- * text's coverage line does (it said only "complete":false). */
+ * text's coverage line does (it said only "complete":false); a random
+ * sample's coverage line says what stopped it short. */
 static void test_first_json(void **state)
 {
     char *o;
@@ -475,6 +476,19 @@ static void test_first_json(void **state)
     free(o);
     assert_int_equal(run("barrier --ranks 2 --sync nccl --graph --iterations 2 --json", &o), 1);
     assert_null(strstr(o, "first_defect"));
+    free(o);
+    /* a random sample cut short by it says so: it told of 1 execution of
+     * the 50 asked for, and not why the verdict is INCOMPLETE */
+    assert_int_equal(run("barrier --ranks 2 --sync nccl --graph --iterations 2 --first "
+                         "--random 50", &o), 1);
+    assert_memory_equal(o, "verdict: HANG,INCOMPLETE\ncoverage: 1 random execution, stopped at "
+                           "the first defect - a sample, not a proof\nHANG: ", 113);
+    free(o);
+    /* and one a bound stopped: the bound, as the JSON's "bound" */
+    assert_int_equal(run("alltoall --ranks 2 --random 1000000000 --max-seconds 0.2", &o), 3);
+    assert_memory_equal(o, "verdict: INCOMPLETE\ncoverage: ", 30);
+    assert_non_null(strstr(o, " random executions, stopped by the bound on time - a sample, "
+                              "not a proof\nstatistics: "));
     free(o);
 }
 
