@@ -547,7 +547,8 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g, uint32_t li
             ces_sb_printf(sb, "  (value %" PRIu64 ")", s->value);
         ces_sb_puts(sb, "\n");
     }
-    ces_sb_printf(sb, "  replay: %s\n", d->replay);
+    /* an empty one quoted, as a shell takes it (`--replay ''`) */
+    ces_sb_printf(sb, "  replay: %s\n", d->replay[0] != '\0' ? d->replay : "''");
     if (d->cls == CES_V_DEADLOCK || d->cls == CES_V_HANG)
         fmt_blocked(sb, g, linked, d);
     if (d->cls == CES_V_RACE) {

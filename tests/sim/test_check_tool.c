@@ -128,6 +128,36 @@ static void test_replay_roundtrip(void **state)
     free(o2);
 }
 
+/* A counterexample of no steps (the initial state is the end state) prints
+ * its empty replay string quoted, as a shell takes it: "replay: " and
+ * nothing could not be given to --replay as printed. */
+static void test_replay_empty(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "signal f u64 1\n"
+                               "phase eager x1\n"
+                               "r0 : wait f[0] >= 1\n";
+    char *dir = ces_test_tmpdir(), path[160], *o;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/x.ces", dir);
+    ces_test_put_file(path, text);
+    assert_int_equal(ces_test_tool(dir, "check x.ces", &o), 1);
+    assert_memory_equal(o, "verdict: HANG\nHANG: counterexample of 0 steps\n  replay: ''\n"
+                           "  blocked:\n", 70);
+    free(o);
+    assert_int_equal(ces_test_tool(dir, "check x.ces --replay '' --quiet", &o), 1);
+    assert_string_equal(o, "verdict: HANG\n");
+    free(o);
+    /* the JSON's string is the replay string itself */
+    assert_int_equal(ces_test_tool(dir, "check x.ces --json", &o), 1);
+    assert_non_null(strstr(o, "\"defects\":[{\"class\":\"HANG\",\"replay\":\"\",\"steps\":[],"));
+    free(o);
+    remove(path);
+    rmdir(dir);
+}
+
 static void test_faults_sweep_json_dot(void **state)
 {
     char *o;
@@ -992,6 +1022,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_replay_roundtrip),
+        cmocka_unit_test(test_replay_empty),
         cmocka_unit_test(test_faults_sweep_json_dot),
         cmocka_unit_test(test_delay),
         cmocka_unit_test(test_dot_blocked_replay),
