@@ -51,8 +51,9 @@ struct dot_wval {
 struct dot_mark_info {
     uint32_t style_bits; /* 1 << enum ces_dot_style */
     uint32_t nsteps;
-    uint32_t steps[4];   /* the first few step numbers */
-    uint32_t blocked_rep; /* the replay a BLOCKED mark names */
+    uint32_t steps[4];  /* the first few step numbers */
+    uint32_t nblocked;  /* BLOCKED marks: one, or a replay each (the watchdog's) */
+    uint32_t blocked_reps[4]; /* the replays of the first few */
 };
 
 struct dot_state {
@@ -167,6 +168,18 @@ static void node_where(char *buf, size_t size, uint32_t rank, uint32_t stream, u
     }
 }
 
+/* "#K,#L" of the replays where a node's op is blocked: its op at #`first`
+ * in the first replay, `stride` ops further per replay. */
+static void put_blocked_reps(struct ces_sb *sb, const struct dot_mark_info *mi, uint64_t first,
+                             uint64_t stride)
+{
+    for (uint32_t k = 0; k < mi->nblocked && k < 4; k++)
+        ces_sb_printf(sb, "%s#%" PRIu64, k > 0 ? "," : "",
+                      first + (uint64_t)mi->blocked_reps[k] * stride);
+    if (mi->nblocked > 4)
+        ces_sb_puts(sb, ",...");
+}
+
 static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolled,
                       uint64_t stride)
 {
@@ -191,10 +204,11 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolle
     ces_sb_puts(&st->sb, "\\n");
     put_escaped(&st->sb, text.buf != NULL && text.status == CES_OK ? text.buf : "");
     ces_sb_free(&text);
-    /* the node stands for every replay: which one is blocked */
-    if (mi != NULL && (mi->style_bits & (1u << CES_DOT_BLOCKED)) && bi.reps > 1)
-        ces_sb_printf(&st->sb, "\\nblocked at #%" PRIu64,
-                      unrolled + (uint64_t)mi->blocked_rep * stride);
+    /* the node stands for every replay: which ones are blocked */
+    if (mi != NULL && mi->nblocked > 0 && bi.reps > 1) {
+        ces_sb_puts(&st->sb, "\\nblocked at ");
+        put_blocked_reps(&st->sb, mi, unrolled, stride);
+    }
     if (mi != NULL && mi->nsteps > 0) {
         ces_sb_puts(&st->sb, mi->nsteps == 1 ? "\\nstep " : "\\nsteps ");
         for (uint32_t k = 0; k < mi->nsteps && k < 4; k++)
@@ -327,11 +341,13 @@ static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
         if (ces_graph_block(st->g, b).reps > 1) {
             uint32_t n = 0;
             const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
-            uint64_t pos = unrolled + (uint64_t)mark_info(st, b, r, at)->blocked_rep * stride;
+            uint64_t pos = unrolled;
 
             for (uint32_t j = k + 1; j <= at; j++) /* the `end`: past the batch's ops */
                 pos += ops[j].stream == ops[k].stream;
-            ces_sb_printf(&st->sb, " (#%" PRIu64 ")", pos);
+            ces_sb_puts(&st->sb, " (");
+            put_blocked_reps(&st->sb, mark_info(st, b, r, at), pos, stride);
+            ces_sb_puts(&st->sb, ")");
         }
         ces_sb_puts(&st->sb, "\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
                              "color=\"#cc0000\"; penwidth=2.5;\n");
@@ -1173,8 +1189,12 @@ static int load_marks(struct dot_state *st)
                                  m, mk->rep, mk->block, ces_graph_block(g, mk->block).reps);
         mi = &st->marks[st->node_base[(size_t)mk->block * g->ranks + mk->rank] + mk->index];
         mi->style_bits |= 1u << mk->style;
-        if (mk->style == CES_DOT_BLOCKED) /* (a stream is blocked at one op) */
-            mi->blocked_rep = mk->rep;
+        if (mk->style == CES_DOT_BLOCKED &&
+            !(mi->nblocked > 0 && mi->nblocked <= 4 && mi->blocked_reps[mi->nblocked - 1] == mk->rep)) {
+            if (mi->nblocked < 4)
+                mi->blocked_reps[mi->nblocked] = mk->rep;
+            mi->nblocked++;
+        }
         /* A node may carry a step mark and a race mark of the same step:
          * print each step number once. */
         if (mk->step != 0 && !(mi->nsteps > 0 && mi->nsteps <= 4 &&
@@ -1200,7 +1220,8 @@ static void emit_legend(struct dot_state *st)
     if (ces_graph_nevents(st->g) > 0)
         ces_sb_puts(&st->sb, "dotted purple: record -> an await that waits for it\\l");
     if (st->marks != NULL)
-        ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked, orange = race, "
+        ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked (or released by the "
+                             "watchdog), orange = race, "
                              "magenta = found wrong bytes\\l");
     if (st->skip_far)
         ces_sb_printf(&st->sb, "(%zu write -> wait edges between different blocks not drawn)\\l",

@@ -914,6 +914,9 @@ int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
             rc = mark(r->ctx, sd, &d->steps[k].pos, (uint32_t)k + 1, CES_DOT_STEP);
         for (size_t k = 0; k < d->nblocked && rc == CES_OK; k++)
             rc = mark(r->ctx, sd, &d->blocked[k].pos, 0, CES_DOT_BLOCKED);
+        /* the watchdog's execution: where it fired, the ops it released */
+        for (size_t k = 0; k < d->naborted && rc == CES_OK; k++)
+            rc = mark(r->ctx, sd, &d->aborted[k], 0, CES_DOT_BLOCKED);
         if (d->cls == CES_V_RACE) {
             for (int k = 0; k < 2 && rc == CES_OK; k++)
                 rc = mark(r->ctx, sd, &d->race[k].pos, d->race[k].step, CES_DOT_RACE);

@@ -437,8 +437,8 @@ static void test_overlay(void **state)
     assert_non_null(strstr(t, "n0_0_8 [label=\"r0.s0#8\\nconsume recv[0:8] == send[0:8]@1"
                               "\\nstep 5\", fillcolor=\"#ffc680\", color=\"#e67300\""));
     assert_non_null(strstr(t, "n1_1_0 [label=\"r1.s0#9,#10\\nwait ready[0] >= 9\\nsteps 3,4\""));
-    assert_non_null(strstr(t, "overlay: steps numbered, red = blocked, orange = race, magenta = "
-                              "found wrong bytes\\l"));
+    assert_non_null(strstr(t, "overlay: steps numbered, red = blocked (or released by the "
+                              "watchdog), orange = race, magenta = found wrong bytes\\l"));
     ces_free(ctx, t);
 
     marks[6].index = 1;
@@ -734,7 +734,8 @@ static void test_overlay_mismatch(void **state)
     assert_non_null(strstr(t, "n0_0_8 [label=\"r0.s0#8\\nconsume recv[0:8] == send[0:8]@1\\n"
                               "step 7\", fillcolor=\"#f0a8f0\", color=\"#a0229f\", "
                               "penwidth=2.5];\n"));
-    assert_non_null(strstr(t, "red = blocked, orange = race, magenta = found wrong bytes\\l"));
+    assert_non_null(strstr(t, "red = blocked (or released by the watchdog), orange = race, "
+                              "magenta = found wrong bytes\\l"));
     ces_free(ctx, t);
     ov.nmarks = 4;
     t = emit(ctx, g, &ov);

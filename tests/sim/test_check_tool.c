@@ -297,10 +297,21 @@ static void test_delay(void **state)
     rmdir(dir);
 }
 
+/* How many times needle occurs in hay. */
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+
+    for (hay = strstr(hay, needle); hay != NULL; hay = strstr(hay + 1, needle))
+        n++;
+    return n;
+}
+
 /* A graph phase's op is one node for all its replays, named at its #K in
  * the first two and the last: a stream blocked in another replay says
  * where ("blocked at #9"), as the report does.  The picture showed
- * "r1.s0#0,#3,...,#12" in red, and nothing in it named #9. */
+ * "r1.s0#0,#3,...,#12" in red, and nothing in it named #9.  The watchdog's
+ * execution marks the ops it released so. */
 static void test_dot_blocked_replay(void **state)
 {
     static const char text[] = "cesync 1\n"
@@ -333,12 +344,30 @@ static void test_dot_blocked_replay(void **state)
                                 "blocked at #9\\nsteps 2,8,14\", fillcolor=\"#ff9a9a\""));
     assert_non_null(strstr(dot, "n0_1_1 [label=\"r1.s0#1,#4,...,#13\\nwrite f[0] = 0\\n"
                                 "steps 3,9,15\", fillcolor=\"#d6e6ff\""));
-    free(dot);
-    /* Graphviz draws it, where it is installed */
     snprintf(path, sizeof(path), "command -v dot >/dev/null || exit 0; cd %s && dot -Tsvg x.dot "
              ">x.svg", dir);
     rc = system(path);
     assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    /* the watchdog's execution shows the ops it released, in each replay:
+     * its picture marked none, and looked like a run that went through */
+    assert_int_equal(ces_test_tool(dir, "check x.ces --fault stop:r0.s0#9 --abort --dot x.dot",
+                                   &o), 0);
+    assert_non_null(strstr(o, "\n  released with an error: 2 blocked ops r1.s0#9, r1.s0#12\n"));
+    free(o);
+    free(dot);
+    snprintf(path, sizeof(path), "%s/x.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "labelloc=t, fontsize=16, label=\"WATCHDOG counterexample\""));
+    assert_non_null(strstr(dot, "n0_1_0 [label=\"r1.s0#0,#3,...,#12\\nwait f[0] >= 1\\n"
+                                "blocked at #9,#12\\nsteps 2,8,14,19,...\", "
+                                "fillcolor=\"#ff9a9a\""));
+    assert_int_equal(count_of(dot, "fillcolor=\"#ff9a9a\""), 1);
+    /* Graphviz draws them, where it is installed */
+    snprintf(path, sizeof(path), "command -v dot >/dev/null || exit 0; cd %s && dot -Tsvg x.dot "
+             ">x.svg", dir);
+    rc = system(path);
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    free(dot);
     snprintf(path, sizeof(path), "%s/x.svg", dir);
     remove(path);
     snprintf(path, sizeof(path), "%s/x.dot", dir);
