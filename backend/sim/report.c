@@ -28,6 +28,7 @@ static void defect_free(struct ces_ctx *ctx, struct sim_defect *d)
     ces_vec_free(ctx, &d->cycle);
     ces_vec_free(ctx, &d->aborted);
     ces_vec_free(ctx, &d->marks);
+    ces_free(ctx, d->title);
     ces_free(ctx, d->replay);
     ces_free(ctx, d);
 }
@@ -923,11 +924,24 @@ int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
         }
         if (d->cls == CES_V_MISMATCH && rc == CES_OK)
             rc = mark(r->ctx, sd, &d->mismatch.pos, 0, CES_DOT_MISMATCH);
+        if (rc == CES_OK) {
+            struct ces_sb sb;
+
+            /* and the queue map it ran on, if any: the lanes are drawn
+             * apart, and what blocks behind a queue head shows only so */
+            ces_verdict_format(d->cls == CES_CHECK_ABORTED ? 0 : d->cls, v, sizeof(v));
+            ces_sb_init(&sb, r->ctx);
+            ces_sb_printf(&sb, "%s counterexample", d->cls == CES_CHECK_ABORTED ? "WATCHDOG" : v);
+            if (r->qmap != NULL) {
+                ces_sb_puts(&sb, ", hardware queues ");
+                ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
+            }
+            ces_free(r->ctx, sd->title);
+            sd->title = NULL;
+            rc = ces_sb_finish(&sb, &sd->title, NULL);
+        }
         if (rc != CES_OK)
             return ces_ctx_error(r->ctx, rc, "out of memory drawing the counterexample");
-        ces_verdict_format(d->cls == CES_CHECK_ABORTED ? 0 : d->cls, v, sizeof(v));
-        snprintf(sd->title, sizeof(sd->title), "%s counterexample",
-                 d->cls == CES_CHECK_ABORTED ? "WATCHDOG" : v);
         sd->marked = true;
     }
     out->marks = sd->marks.data;

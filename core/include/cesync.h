@@ -910,10 +910,11 @@ CES_API int ces_check_report_print(struct ces_ctx *ctx, const struct ces_check_r
 CES_API int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
                                   char **text, size_t *len);
 /* Fills *out with the marks of defect `i` (steps numbered, blocked ops, the
- * racing accesses, the consume that found wrong bytes) for ces_dot_emit.
+ * ops the watchdog released, the racing accesses, the consume that found
+ * wrong bytes) for ces_dot_emit, and its title ("HANG counterexample", with
+ * ", hardware queues MAP" where the report ran on a queue map).
  * The marks and title belong to the report and live until it is destroyed.
- * CES_ERR_INVALID if i is out of
- * range. */
+ * CES_ERR_INVALID if i is out of range; CES_ERR_NOMEM. */
 CES_API int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
                                      struct ces_dot_overlay *out);
 

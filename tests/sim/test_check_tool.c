@@ -377,6 +377,53 @@ static void test_dot_blocked_replay(void **state)
     rmdir(dir);
 }
 
+/* The picture of a counterexample under a queue map (--queues, or the
+ * first assignment of a `connections any` schedule that fails) names the
+ * map in its title, as the report's "hardware queues:" line does: the
+ * lanes are drawn apart, and without it a deadlock behind a queue head
+ * had no cause in the picture. */
+static void test_dot_queue_map(void **state)
+{
+    char *dir = ces_test_tmpdir(), args[256], path[160], *o, *dot;
+    int rc;
+
+    (void)state;
+    snprintf(args, sizeof(args), "check bad/cross_stream_any.ces --dot %s/any.dot", dir);
+    assert_int_equal(ces_test_tool(NULL, args, &o), 1);
+    assert_memory_equal(o, "verdict: DEADLOCK\nhardware queues: 0,0 (connections any: ", 55);
+    free(o);
+    snprintf(path, sizeof(path), "%s/any.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "labelloc=t, fontsize=16, label=\"DEADLOCK counterexample, "
+                                "hardware queues 0,0\"];\n"));
+    free(dot);
+    /* Graphviz draws it, where it is installed */
+    snprintf(args, sizeof(args), "command -v dot >/dev/null || exit 0; dot -Tsvg %s >/dev/null",
+             path);
+    rc = system(args);
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    remove(path);
+    snprintf(args, sizeof(args), "check bad/cross_stream_conn0.ces --queues 1,1/0,0 --dot %s/q.dot",
+             dir);
+    assert_int_equal(ces_test_tool(NULL, args, &o), 1);
+    free(o);
+    snprintf(path, sizeof(path), "%s/q.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "label=\"DEADLOCK counterexample, hardware queues 1,1/0,0\"];\n"));
+    free(dot);
+    remove(path);
+    /* without a map, the verdict alone */
+    snprintf(args, sizeof(args), "check bad/cross_stream_conn1.ces --dot %s/c.dot", dir);
+    assert_int_equal(ces_test_tool(NULL, args, &o), 1);
+    free(o);
+    snprintf(path, sizeof(path), "%s/c.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "label=\"DEADLOCK counterexample\"];\n"));
+    free(dot);
+    remove(path);
+    rmdir(dir);
+}
+
 /* A schedule whose model alone is far over --max-memory (2^31 - 1 graph
  * replays of one op per rank: 128 GiB of unrolled ops): INCOMPLETE at once,
  * without allocating it (it used to try, and fail as out of memory or be
@@ -1055,6 +1102,7 @@ int main(void)
         cmocka_unit_test(test_faults_sweep_json_dot),
         cmocka_unit_test(test_delay),
         cmocka_unit_test(test_dot_blocked_replay),
+        cmocka_unit_test(test_dot_queue_map),
         cmocka_unit_test(test_memory_bound),
         cmocka_unit_test(test_default_memory_bound),
         cmocka_unit_test(test_max_seconds),
