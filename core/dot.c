@@ -51,7 +51,9 @@ struct dot_wval {
 struct dot_mark_info {
     uint32_t style_bits; /* 1 << enum ces_dot_style */
     uint32_t nsteps;
-    uint32_t steps[4]; /* the first few step numbers */
+    uint32_t steps[4];  /* the first few step numbers */
+    uint32_t nblocked;  /* BLOCKED marks: one, or a replay each (the watchdog's) */
+    uint32_t blocked_reps[4]; /* the replays of the first few */
 };
 
 struct dot_state {
@@ -166,6 +168,18 @@ static void node_where(char *buf, size_t size, uint32_t rank, uint32_t stream, u
     }
 }
 
+/* "#K,#L" of the replays where a node's op is blocked: its op at #`first`
+ * in the first replay, `stride` ops further per replay. */
+static void put_blocked_reps(struct ces_sb *sb, const struct dot_mark_info *mi, uint64_t first,
+                             uint64_t stride)
+{
+    for (uint32_t k = 0; k < mi->nblocked && k < 4; k++)
+        ces_sb_printf(sb, "%s#%" PRIu64, k > 0 ? "," : "",
+                      first + (uint64_t)mi->blocked_reps[k] * stride);
+    if (mi->nblocked > 4)
+        ces_sb_puts(sb, ",...");
+}
+
 static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolled,
                       uint64_t stride)
 {
@@ -190,6 +204,11 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolle
     ces_sb_puts(&st->sb, "\\n");
     put_escaped(&st->sb, text.buf != NULL && text.status == CES_OK ? text.buf : "");
     ces_sb_free(&text);
+    /* the node stands for every replay: which ones are blocked */
+    if (mi != NULL && mi->nblocked > 0 && bi.reps > 1) {
+        ces_sb_puts(&st->sb, "\\nblocked at ");
+        put_blocked_reps(&st->sb, mi, unrolled, stride);
+    }
     if (mi != NULL && mi->nsteps > 0) {
         ces_sb_puts(&st->sb, mi->nsteps == 1 ? "\\nstep " : "\\nsteps ");
         for (uint32_t k = 0; k < mi->nsteps && k < 4; k++)
@@ -255,24 +274,30 @@ static void block_label(struct dot_state *st, uint32_t b)
                       bi.first_iter);
 }
 
+/* The overlay's marks of op k of rank r in block b, NULL without an
+ * overlay. */
+static const struct dot_mark_info *mark_info(const struct dot_state *st, uint32_t b, uint32_t r,
+                                             uint32_t k)
+{
+    return st->marks == NULL ? NULL : &st->marks[st->node_base[(size_t)b * st->g->ranks + r] + k];
+}
+
 /* Whether the overlay marks op k of rank r in block b as where its stream
  * is blocked. */
 static bool blocked_at(const struct dot_state *st, uint32_t b, uint32_t r, uint32_t k)
 {
-    const struct dot_mark_info *mi;
+    const struct dot_mark_info *mi = mark_info(st, b, r, k);
 
-    if (st->marks == NULL)
-        return false;
-    mi = &st->marks[st->node_base[(size_t)b * st->g->ranks + r] + k];
-    return (mi->style_bits & (1u << CES_DOT_BLOCKED)) != 0;
+    return mi != NULL && (mi->style_bits & (1u << CES_DOT_BLOCKED)) != 0;
 }
 
 /* Where the stream of the batch that op k (a `batch`) of rank r starts in
  * block b is blocked at it: "before its copies" at the `batch`, "at its
  * end" at its `end` (behind a queue head, or stopped there by a fault, or
- * at a link), else NULL.  *empty: the batch holds no copies. */
+ * at a link), else NULL; *at the blocked op (k or the `end`'s index).
+ * *empty: the batch holds no copies. */
 static const char *batch_blocked(const struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
-                                 bool *empty)
+                                 bool *empty, uint32_t *at)
 {
     uint32_t n = 0, e = k + 1;
     const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
@@ -282,8 +307,10 @@ static const char *batch_blocked(const struct dot_state *st, uint32_t b, uint32_
     *empty = true;
     for (uint32_t j = k + 1; j < e && *empty; j++)
         *empty = ops[j].stream != ops[k].stream;
+    *at = k;
     if (blocked_at(st, b, r, k))
         return "before its copies";
+    *at = e;
     return e < n && blocked_at(st, b, r, e) ? "at its end" : NULL;
 }
 
@@ -294,21 +321,37 @@ static void empty_id(char *id, size_t size, uint32_t b, uint32_t r, uint32_t k)
     snprintf(id, size, "empty_b%" PRIu32 "_r%" PRIu32 "_k%" PRIu32, b, r, k);
 }
 
-/* Opens the box of the batch that op k (a `batch`) of rank r starts in
- * block b.  A stream blocked at the `batch` or at its `end` has no node to
- * paint: the box is drawn red and says which, and a box without copies
- * gets a node of its own, so that Graphviz draws it. */
-static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k)
+/* Opens the box of the batch that op k (a `batch`, at #`unrolled` of its
+ * stream in the first replay, `stride` ops further per replay) of rank r
+ * starts in block b.  A stream blocked at the `batch` or at its `end` has
+ * no node to paint: the box is drawn red and says which (in a block of
+ * more than one replay, where), and a box without copies gets a node of
+ * its own, so that Graphviz draws it. */
+static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
+                       uint64_t unrolled, uint64_t stride)
 {
     bool empty;
-    const char *blocked = batch_blocked(st, b, r, k, &empty);
+    uint32_t at;
+    const char *blocked = batch_blocked(st, b, r, k, &empty, &at);
 
     ces_sb_printf(&st->sb, "subgraph cluster_batch_%" PRIu32 "_%" PRIu32 "_%" PRIu32 " {\n", b, r,
                   k);
-    if (blocked != NULL)
-        ces_sb_printf(&st->sb, "label=\"batch\\nblocked %s\"; style=\"rounded,filled\"; "
-                      "fillcolor=\"#ffe0e0\"; color=\"#cc0000\"; penwidth=2.5;\n", blocked);
-    else
+    if (blocked != NULL) {
+        ces_sb_printf(&st->sb, "label=\"batch\\nblocked %s", blocked);
+        if (ces_graph_block(st->g, b).reps > 1) {
+            uint32_t n = 0;
+            const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
+            uint64_t pos = unrolled;
+
+            for (uint32_t j = k + 1; j <= at; j++) /* the `end`: past the batch's ops */
+                pos += ops[j].stream == ops[k].stream;
+            ces_sb_puts(&st->sb, " (");
+            put_blocked_reps(&st->sb, mark_info(st, b, r, at), pos, stride);
+            ces_sb_puts(&st->sb, ")");
+        }
+        ces_sb_puts(&st->sb, "\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
+                             "color=\"#cc0000\"; penwidth=2.5;\n");
+    } else
         ces_sb_puts(&st->sb, "label=\"batch\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
                              "color=\"#4a9a4a\";\n");
     if (blocked != NULL && empty) {
@@ -338,7 +381,7 @@ static void emit_lane_block(struct dot_state *st, uint32_t b, uint32_t r, uint32
         if (ops[k].stream != s)
             continue;
         if (ops[k].kind == CES_OP_BATCH) {
-            open_batch(st, b, r, k);
+            open_batch(st, b, r, k, base[s] + k_in_stream, stride);
             in_batch = true;
         } else if (ops[k].kind == CES_OP_END) {
             if (in_batch)
@@ -363,6 +406,7 @@ static bool lane_node(const struct dot_state *st, uint32_t b, uint32_t r, uint32
     uint32_t n = 0;
     const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
     bool empty;
+    uint32_t at;
 
     for (uint32_t k = 0; k < n; k++) {
         struct dot_ref ref = {b, r, k};
@@ -374,7 +418,7 @@ static bool lane_node(const struct dot_state *st, uint32_t b, uint32_t r, uint32
                 node_id(id, size, ref);
             return true;
         }
-        if (batch_blocked(st, b, r, k, &empty) != NULL && empty) {
+        if (batch_blocked(st, b, r, k, &empty, &at) != NULL && empty) {
             if (id != NULL)
                 empty_id(id, size, b, r, k);
             return true;
@@ -451,11 +495,12 @@ static void emit_order_edges(struct dot_state *st)
                         continue;
                     if (ops[k].kind == CES_OP_BATCH) {
                         bool empty;
+                        uint32_t at;
 
                         snprintf(box, sizeof(box), "cluster_batch_%" PRIu32 "_%" PRIu32
                                  "_%" PRIu32, b, r, k);
                         first[0] = last[0] = '\0';
-                        if (batch_blocked(st, b, r, k, &empty) == NULL || !empty)
+                        if (batch_blocked(st, b, r, k, &empty, &at) == NULL || !empty)
                             continue;
                         /* its node stands in the copies' place */
                         empty_id(id, sizeof(id), b, r, k);
@@ -1138,8 +1183,19 @@ static int load_marks(struct dot_state *st)
             return ces_ctx_error(st->ctx, CES_ERR_INVALID,
                                  "dot overlay: mark %zu has unknown style %" PRIu32, m,
                                  mk->style);
+        if (mk->rep >= ces_graph_block(g, mk->block).reps)
+            return ces_ctx_error(st->ctx, CES_ERR_INVALID,
+                                 "dot overlay: mark %zu names replay %" PRIu32 " of block %" PRIu32
+                                 ", which has %" PRIu32 " replays",
+                                 m, mk->rep, mk->block, ces_graph_block(g, mk->block).reps);
         mi = &st->marks[st->node_base[(size_t)mk->block * g->ranks + mk->rank] + mk->index];
         mi->style_bits |= 1u << mk->style;
+        if (mk->style == CES_DOT_BLOCKED &&
+            !(mi->nblocked > 0 && mi->nblocked <= 4 && mi->blocked_reps[mi->nblocked - 1] == mk->rep)) {
+            if (mi->nblocked < 4)
+                mi->blocked_reps[mi->nblocked] = mk->rep;
+            mi->nblocked++;
+        }
         /* A node may carry a step mark and a race mark of the same step:
          * print each step number once. */
         if (mk->step != 0 && !(mi->nsteps > 0 && mi->nsteps <= 4 &&
@@ -1165,7 +1221,8 @@ static void emit_legend(struct dot_state *st)
     if (ces_graph_nevents(st->g) > 0)
         ces_sb_puts(&st->sb, "dotted purple: record -> an await that waits for it\\l");
     if (st->marks != NULL)
-        ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked, orange = race, "
+        ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked (or released by the "
+                             "watchdog), orange = race, "
                              "magenta = found wrong bytes\\l");
     if (st->skip_far)
         ces_sb_printf(&st->sb, "(%zu write -> wait edges between different blocks not drawn)\\l",

@@ -20,7 +20,9 @@ static const char dot_help[] =
     "says so before it starts (a graph phase's replays are drawn once).  A node\n"
     "names its op's position rR.sS#K as the check's report and --fault do; an\n"
     "op of a graph phase its #K in each replay (#4,#14,#24; past three replays\n"
-    "the first two and the last: #4,#14,...,#94).\n"
+    "the first two and the last: #4,#14,...,#94); where a counterexample\n"
+    "(cesync check --dot) is blocked in one of them, also that one's: \"blocked\n"
+    "at #54\".\n"
     "\n";
 
 /* dot's option that takes a value (ces_tool_load). */

@@ -358,7 +358,7 @@ struct sim_defect {
      * for it and kept until the report goes, as that call promises. */
     bool marked;
     struct ces_vec marks;   /* struct ces_dot_mark */
-    char title[96];
+    char *title;
 };
 
 /* A delayed write: its fault, and the stream of the derived graph it lands

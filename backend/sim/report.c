@@ -28,6 +28,7 @@ static void defect_free(struct ces_ctx *ctx, struct sim_defect *d)
     ces_vec_free(ctx, &d->cycle);
     ces_vec_free(ctx, &d->aborted);
     ces_vec_free(ctx, &d->marks);
+    ces_free(ctx, d->title);
     ces_free(ctx, d->replay);
     ces_free(ctx, d);
 }
@@ -559,7 +560,8 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g, uint32_t li
             ces_sb_printf(sb, "  (value %" PRIu64 ")", s->value);
         ces_sb_puts(sb, "\n");
     }
-    ces_sb_printf(sb, "  replay: %s\n", d->replay);
+    /* an empty one quoted, as a shell takes it (`--replay ''`) */
+    ces_sb_printf(sb, "  replay: %s\n", d->replay[0] != '\0' ? d->replay : "''");
     if (d->cls == CES_V_DEADLOCK || d->cls == CES_V_HANG)
         fmt_blocked(sb, g, linked, d);
     if (d->cls == CES_V_RACE) {
@@ -644,9 +646,16 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
         }
         ces_sb_puts(&sb, "\n");
     }
-    if (s->mode == CES_CHECK_RANDOM)
-        ces_sb_printf(&sb, "coverage: %" PRIu64 " random execution%s - a sample, not a proof\n",
-                      s->executions, ces_plural(s->executions));
+    if (s->mode == CES_CHECK_RANDOM) {
+        /* and why the sample is short of the executions asked for, if it is */
+        ces_sb_printf(&sb, "coverage: %" PRIu64 " random execution%s", s->executions,
+                      ces_plural(s->executions));
+        if (r->stopped_first)
+            ces_sb_puts(&sb, ", stopped at the first defect");
+        else if (r->stopped != NULL)
+            ces_sb_printf(&sb, ", stopped by the bound on %s", r->stopped);
+        ces_sb_puts(&sb, " - a sample, not a proof\n");
+    }
     else if (s->mode == CES_CHECK_REPLAY)
         ces_sb_puts(&sb, "coverage: one replayed execution\n");
     else if (r->stopped_first)
@@ -796,6 +805,11 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_printf(&sb, "\"queue_assignments\":%" PRIu64 ",", r->assignments);
     if (r->stopped != NULL)
         ces_sb_printf(&sb, "\"bound\":\"%s\",", r->stopped);
+    /* the other reasons the text's coverage lines give */
+    if (r->stopped_first)
+        ces_sb_puts(&sb, "\"first_defect\":true,");
+    if (r->depth_cut && s->mode == CES_CHECK_EXHAUSTIVE)
+        ces_sb_puts(&sb, "\"depth_cut\":true,");
     if (r->expanded.nstops > 0) {
         ces_sb_puts(&sb, "\"rank_stops\":[");
         for (size_t i = 0; i < r->expanded.nstops; i++) {
@@ -909,7 +923,7 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
 static int mark(struct ces_ctx *ctx, struct sim_defect *sd, const struct ces_check_pos *p,
                 uint32_t step, uint32_t style)
 {
-    struct ces_dot_mark mk = {p->block, p->rank, p->op, step, style};
+    struct ces_dot_mark mk = {p->block, p->rank, p->op, step, style, p->rep};
 
     return ces_vec_push(ctx, &sd->marks, sizeof(mk), &mk);
 }
@@ -932,17 +946,33 @@ int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
             rc = mark(r->ctx, sd, &d->steps[k].pos, (uint32_t)k + 1, CES_DOT_STEP);
         for (size_t k = 0; k < d->nblocked && rc == CES_OK; k++)
             rc = mark(r->ctx, sd, &d->blocked[k].pos, 0, CES_DOT_BLOCKED);
+        /* the watchdog's execution: where it fired, the ops it released */
+        for (size_t k = 0; k < d->naborted && rc == CES_OK; k++)
+            rc = mark(r->ctx, sd, &d->aborted[k], 0, CES_DOT_BLOCKED);
         if (d->cls == CES_V_RACE) {
             for (int k = 0; k < 2 && rc == CES_OK; k++)
                 rc = mark(r->ctx, sd, &d->race[k].pos, d->race[k].step, CES_DOT_RACE);
         }
         if (d->cls == CES_V_MISMATCH && rc == CES_OK)
             rc = mark(r->ctx, sd, &d->mismatch.pos, 0, CES_DOT_MISMATCH);
+        if (rc == CES_OK) {
+            struct ces_sb sb;
+
+            /* and the queue map it ran on, if any: the lanes are drawn
+             * apart, and what blocks behind a queue head shows only so */
+            ces_verdict_format(d->cls == CES_CHECK_ABORTED ? 0 : d->cls, v, sizeof(v));
+            ces_sb_init(&sb, r->ctx);
+            ces_sb_printf(&sb, "%s counterexample", d->cls == CES_CHECK_ABORTED ? "WATCHDOG" : v);
+            if (r->qmap != NULL) {
+                ces_sb_puts(&sb, ", hardware queues ");
+                ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
+            }
+            ces_free(r->ctx, sd->title);
+            sd->title = NULL;
+            rc = ces_sb_finish(&sb, &sd->title, NULL);
+        }
         if (rc != CES_OK)
             return ces_ctx_error(r->ctx, rc, "out of memory drawing the counterexample");
-        ces_verdict_format(d->cls == CES_CHECK_ABORTED ? 0 : d->cls, v, sizeof(v));
-        snprintf(sd->title, sizeof(sd->title), "%s counterexample",
-                 d->cls == CES_CHECK_ABORTED ? "WATCHDOG" : v);
         sd->marked = true;
     }
     out->marks = sd->marks.data;

@@ -527,13 +527,18 @@ CES_API int ces_coll_build(struct ces_ctx *ctx, const struct ces_coll_params *p,
 /* ------------------------------------------------------------------------ */
 
 /* An overlay drawn over the schedule (a counterexample); NULL for none.
- * Ops are named by (block, rep, rank, index in the rank's list of the block).
+ * Ops are named by (block, rank, index in the rank's list of the block) and
+ * the replay of a graph phase's block (0 in an eager block).  A node stands
+ * for its op in every replay: a BLOCKED mark in a block of more than one
+ * replay adds "blocked at #K" to it, K the op's position in that replay.
  * A `batch` or `end` is no node: a BLOCKED mark on one paints its batch's
- * box red, saying which; its other marks are not drawn. */
+ * box red, saying which (and where, in a block of more than one replay);
+ * its other marks are not drawn. */
 struct ces_dot_mark {
     uint32_t block, rank, index;
     uint32_t step;  /* 1-based step number to print on the node, 0 = none */
     uint32_t style; /* enum ces_dot_style */
+    uint32_t rep;   /* the replay, from 0: below the block's reps */
 };
 /* MISMATCH: the consume that found wrong bytes */
 enum ces_dot_style {
@@ -553,7 +558,7 @@ struct ces_dot_overlay {
  * ops in program order, dashed write -> wait edges, dotted record -> await
  * edges, data edges for remote copies, a legend.  Deterministic.  Free *text with ces_free.
  * CES_ERR_INVALID for an overlay whose marks are NULL with nmarks > 0, or a
- * mark that names a block, rank or op the graph does not have or an
+ * mark that names a block, rank, op or replay the graph does not have or an
  * unknown style. */
 CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_dot_overlay *overlay, char **text, size_t *len);
@@ -913,10 +918,11 @@ CES_API int ces_check_report_print(struct ces_ctx *ctx, const struct ces_check_r
 CES_API int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
                                   char **text, size_t *len);
 /* Fills *out with the marks of defect `i` (steps numbered, blocked ops, the
- * racing accesses, the consume that found wrong bytes) for ces_dot_emit.
+ * ops the watchdog released, the racing accesses, the consume that found
+ * wrong bytes) for ces_dot_emit, and its title ("HANG counterexample", with
+ * ", hardware queues MAP" where the report ran on a queue map).
  * The marks and title belong to the report and live until it is destroyed.
- * CES_ERR_INVALID if i is out of
- * range. */
+ * CES_ERR_INVALID if i is out of range; CES_ERR_NOMEM. */
 CES_API int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
                                      struct ces_dot_overlay *out);
 

@@ -418,10 +418,10 @@ static void test_overlay(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = tiny(ctx);
     struct ces_dot_mark marks[] = {
-        {0, 0, 1, 1, CES_DOT_STEP},    {0, 1, 2, 2, CES_DOT_STEP},
-        {0, 1, 1, 0, CES_DOT_BLOCKED}, {0, 0, 8, 5, CES_DOT_STEP},
-        {0, 0, 8, 5, CES_DOT_RACE},    {1, 1, 0, 3, CES_DOT_STEP},
-        {1, 1, 0, 4, CES_DOT_STEP},
+        {0, 0, 1, 1, CES_DOT_STEP, 0},    {0, 1, 2, 2, CES_DOT_STEP, 0},
+        {0, 1, 1, 0, CES_DOT_BLOCKED, 0}, {0, 0, 8, 5, CES_DOT_STEP, 0},
+        {0, 0, 8, 5, CES_DOT_RACE, 0},    {1, 1, 0, 3, CES_DOT_STEP, 0},
+        {1, 1, 0, 4, CES_DOT_STEP, 1},
     };
     struct ces_dot_overlay ov = {marks, 7, "verdict: HANG \"x\""};
     char *t;
@@ -437,8 +437,8 @@ static void test_overlay(void **state)
     assert_non_null(strstr(t, "n0_0_8 [label=\"r0.s0#8\\nconsume recv[0:8] == send[0:8]@1"
                               "\\nstep 5\", fillcolor=\"#ffc680\", color=\"#e67300\""));
     assert_non_null(strstr(t, "n1_1_0 [label=\"r1.s0#9,#10\\nwait ready[0] >= 9\\nsteps 3,4\""));
-    assert_non_null(strstr(t, "overlay: steps numbered, red = blocked, orange = race, magenta = "
-                              "found wrong bytes\\l"));
+    assert_non_null(strstr(t, "overlay: steps numbered, red = blocked (or released by the "
+                              "watchdog), orange = race, magenta = found wrong bytes\\l"));
     ces_free(ctx, t);
 
     marks[6].index = 1;
@@ -452,6 +452,11 @@ static void test_overlay(void **state)
     assert_string_equal(ces_ctx_last_error(ctx), "dot overlay: mark 6 names block 2 rank 1, but "
                                                  "the graph has 2 blocks and 2 ranks");
     marks[6].block = 1;
+    marks[6].rep = 2;
+    assert_int_equal(ces_dot_emit(ctx, g, &ov, &t, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "dot overlay: mark 6 names replay 2 of block 1, "
+                                                 "which has 2 replays");
+    marks[6].rep = 1;
     marks[6].style = 7;
     assert_int_equal(ces_dot_emit(ctx, g, &ov, &t, NULL), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx), "dot overlay: mark 6 has unknown style 7");
@@ -506,7 +511,7 @@ static void test_overlay_blocked_batch(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_prog *prog = NULL;
     struct ces_graph *g = NULL;
-    struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_BLOCKED}, {0, 0, 5, 0, CES_DOT_BLOCKED}};
+    struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_BLOCKED, 0}, {0, 0, 5, 0, CES_DOT_BLOCKED, 0}};
     struct ces_dot_overlay ov = {marks, 2, "DEADLOCK counterexample"};
     char *t;
 
@@ -531,6 +536,59 @@ static void test_overlay_blocked_batch(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+static char *tmp_path(const char *suffix);
+
+/* A node of a graph phase stands for its op in every replay, named at the
+ * first two and the last: a blocked one says in which ("blocked at #7"),
+ * and so does a blocked batch's box.  Nothing in the picture named the
+ * replay the report's position is in. */
+static void test_overlay_blocked_replay(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "streams 2\n"
+                               "buffer a 16\n"
+                               "signal f u32 1\n"
+                               "phase graph x4\n"
+                               "r0 : wait f[0] >= 1\n"
+                               "r0 s1 : batch\n"
+                               "r0 s1 : copy a[0:8] -> a[8:16]\n"
+                               "r0 s1 : end\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP, 0},
+                                   {0, 0, 0, 0, CES_DOT_BLOCKED, 3},
+                                   {0, 0, 3, 0, CES_DOT_BLOCKED, 2}};
+    struct ces_dot_overlay ov = {marks, 3, "HANG counterexample"};
+    char *t, *svg;
+    int rc;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "n0_0_0 [label=\"r0.s0#0,#1,...,#3\\nwait f[0] >= 1\\n"
+                              "blocked at #3\\nstep 1\", fillcolor=\"#ff9a9a\""));
+    assert_non_null(strstr(t, "subgraph cluster_batch_0_0_1 {\nlabel=\"batch\\nblocked at "
+                              "its end (#8)\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
+                              "color=\"#cc0000\"; penwidth=2.5;\n"));
+    marks[2].index = 1;
+    ces_free(ctx, t);
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "label=\"batch\\nblocked before its copies (#6)\";"));
+    /* Graphviz draws it, where it is installed */
+    svg = tmp_path(".svg");
+    rc = ces_dot_write(ctx, t, svg);
+    if (rc == CES_ERR_UNSUPPORTED)
+        print_message("dot not installed; skipping rendering\n");
+    else
+        assert_int_equal(rc, CES_OK);
+    unlink(svg);
+    free(svg);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A blocked batch without copies (its stream stopped at a link) gets a
  * node in its box and leads its lane's order: Graphviz draws no empty
  * cluster, so the mark was lost and the lane left out.  Unblocked, an
@@ -549,7 +607,7 @@ static void test_overlay_blocked_empty_batch(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = ces_test_text_graph(ctx, text);
-    struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_BLOCKED}, {1, 0, 0, 0, CES_DOT_BLOCKED}};
+    struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_BLOCKED, 0}, {1, 0, 0, 0, CES_DOT_BLOCKED, 0}};
     struct ces_dot_overlay ov = {marks, 2, "HANG counterexample"};
     char *t;
 
@@ -588,8 +646,8 @@ static void test_overlay_blocked_empty_batch_order(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = ces_test_text_graph(ctx, text);
-    struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP}, {0, 0, 1, 0, CES_DOT_BLOCKED},
-                                   {0, 0, 4, 0, CES_DOT_BLOCKED}};
+    struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP, 0}, {0, 0, 1, 0, CES_DOT_BLOCKED, 0},
+                                   {0, 0, 4, 0, CES_DOT_BLOCKED, 0}};
     struct ces_dot_overlay ov = {marks, 3, "HANG counterexample"};
     char *t;
 
@@ -666,8 +724,8 @@ static void test_overlay_mismatch(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = tiny(ctx);
-    struct ces_dot_mark marks[] = {{0, 0, 8, 7, CES_DOT_STEP}, {0, 0, 8, 0, CES_DOT_MISMATCH},
-                                   {0, 1, 8, 0, CES_DOT_MISMATCH}, {0, 1, 8, 0, CES_DOT_RACE}};
+    struct ces_dot_mark marks[] = {{0, 0, 8, 7, CES_DOT_STEP, 0}, {0, 0, 8, 0, CES_DOT_MISMATCH, 0},
+                                   {0, 1, 8, 0, CES_DOT_MISMATCH, 0}, {0, 1, 8, 0, CES_DOT_RACE, 0}};
     struct ces_dot_overlay ov = {marks, 2, "MISMATCH counterexample"};
     char *t;
 
@@ -676,7 +734,8 @@ static void test_overlay_mismatch(void **state)
     assert_non_null(strstr(t, "n0_0_8 [label=\"r0.s0#8\\nconsume recv[0:8] == send[0:8]@1\\n"
                               "step 7\", fillcolor=\"#f0a8f0\", color=\"#a0229f\", "
                               "penwidth=2.5];\n"));
-    assert_non_null(strstr(t, "red = blocked, orange = race, magenta = found wrong bytes\\l"));
+    assert_non_null(strstr(t, "red = blocked (or released by the watchdog), orange = race, "
+                              "magenta = found wrong bytes\\l"));
     ces_free(ctx, t);
     ov.nmarks = 4;
     t = emit(ctx, g, &ov);
@@ -1158,6 +1217,7 @@ int main(void)
         cmocka_unit_test(test_data_edges),
         cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),
+        cmocka_unit_test(test_overlay_blocked_replay),
         cmocka_unit_test(test_long_name_label),
         cmocka_unit_test(test_very_long_name_renders),
         cmocka_unit_test(test_title_escaped),

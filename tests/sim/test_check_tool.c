@@ -128,6 +128,36 @@ static void test_replay_roundtrip(void **state)
     free(o2);
 }
 
+/* A counterexample of no steps (the initial state is the end state) prints
+ * its empty replay string quoted, as a shell takes it: "replay: " and
+ * nothing could not be given to --replay as printed. */
+static void test_replay_empty(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "signal f u64 1\n"
+                               "phase eager x1\n"
+                               "r0 : wait f[0] >= 1\n";
+    char *dir = ces_test_tmpdir(), path[160], *o;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/x.ces", dir);
+    ces_test_put_file(path, text);
+    assert_int_equal(ces_test_tool(dir, "check x.ces", &o), 1);
+    assert_memory_equal(o, "verdict: HANG\nHANG: counterexample of 0 steps\n  replay: ''\n"
+                           "  blocked:\n", 70);
+    free(o);
+    assert_int_equal(ces_test_tool(dir, "check x.ces --replay '' --quiet", &o), 1);
+    assert_string_equal(o, "verdict: HANG\n");
+    free(o);
+    /* the JSON's string is the replay string itself */
+    assert_int_equal(ces_test_tool(dir, "check x.ces --json", &o), 1);
+    assert_non_null(strstr(o, "\"defects\":[{\"class\":\"HANG\",\"replay\":\"\",\"steps\":[],"));
+    free(o);
+    remove(path);
+    rmdir(dir);
+}
+
 static void test_faults_sweep_json_dot(void **state)
 {
     char *o;
@@ -266,6 +296,133 @@ static void test_delay(void **state)
     rmdir(dir);
 }
 
+/* How many times needle occurs in hay. */
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+
+    for (hay = strstr(hay, needle); hay != NULL; hay = strstr(hay + 1, needle))
+        n++;
+    return n;
+}
+
+/* A graph phase's op is one node for all its replays, named at its #K in
+ * the first two and the last: a stream blocked in another replay says
+ * where ("blocked at #9"), as the report does.  The picture showed
+ * "r1.s0#0,#3,...,#12" in red, and nothing in it named #9.  The watchdog's
+ * execution marks the ops it released so. */
+static void test_dot_blocked_replay(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 2\n"
+                               "signal f u64 1\n"
+                               "signal g u64 1\n"
+                               "phase graph x5\n"
+                               "r0 : write f[0]@1 = 1\n"
+                               "r0 : wait g[0] >= 1\n"
+                               "r0 : write g[0] = 0\n"
+                               "r1 : wait f[0] >= 1\n"
+                               "r1 : write f[0] = 0\n"
+                               "r1 : write g[0]@0 = 1\n";
+    char *dir = ces_test_tmpdir(), path[160], *o, *dot;
+    int rc;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/x.ces", dir);
+    ces_test_put_file(path, text);
+    assert_int_equal(ces_test_tool(dir, "check x.ces --fault stop:r0.s0#9 --dot x.dot", &o), 1);
+    assert_non_null(strstr(o, "\n    r0.s0 stopped by a fault before r0.s0#9 write f[0]@1 = 1 "
+                              "(line 6:6)\n    r1.s0#9 wait f[0] >= 1 (line 9:6): f[0]@1 holds 0, "
+                              "awaits >= 1\n"));
+    free(o);
+    snprintf(path, sizeof(path), "%s/x.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "n0_0_0 [label=\"r0.s0#0,#3,...,#12\\nwrite f[0]@1 = 1\\n"
+                                "blocked at #9\\nsteps 1,7,13\", fillcolor=\"#ff9a9a\""));
+    assert_non_null(strstr(dot, "n0_1_0 [label=\"r1.s0#0,#3,...,#12\\nwait f[0] >= 1\\n"
+                                "blocked at #9\\nsteps 2,8,14\", fillcolor=\"#ff9a9a\""));
+    assert_non_null(strstr(dot, "n0_1_1 [label=\"r1.s0#1,#4,...,#13\\nwrite f[0] = 0\\n"
+                                "steps 3,9,15\", fillcolor=\"#d6e6ff\""));
+    snprintf(path, sizeof(path), "command -v dot >/dev/null || exit 0; cd %s && dot -Tsvg x.dot "
+             ">x.svg", dir);
+    rc = system(path);
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    /* the watchdog's execution shows the ops it released, in each replay:
+     * its picture marked none, and looked like a run that went through */
+    assert_int_equal(ces_test_tool(dir, "check x.ces --fault stop:r0.s0#9 --abort --dot x.dot",
+                                   &o), 0);
+    assert_non_null(strstr(o, "\n  released with an error: 2 blocked ops r1.s0#9, r1.s0#12\n"));
+    free(o);
+    free(dot);
+    snprintf(path, sizeof(path), "%s/x.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "labelloc=t, fontsize=16, label=\"WATCHDOG counterexample\""));
+    assert_non_null(strstr(dot, "n0_1_0 [label=\"r1.s0#0,#3,...,#12\\nwait f[0] >= 1\\n"
+                                "blocked at #9,#12\\nsteps 2,8,14,19,...\", "
+                                "fillcolor=\"#ff9a9a\""));
+    assert_int_equal(count_of(dot, "fillcolor=\"#ff9a9a\""), 1);
+    /* Graphviz draws them, where it is installed */
+    snprintf(path, sizeof(path), "command -v dot >/dev/null || exit 0; cd %s && dot -Tsvg x.dot "
+             ">x.svg", dir);
+    rc = system(path);
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    free(dot);
+    snprintf(path, sizeof(path), "%s/x.svg", dir);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/x.dot", dir);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/x.ces", dir);
+    remove(path);
+    rmdir(dir);
+}
+
+/* The picture of a counterexample under a queue map (--queues, or the
+ * first assignment of a `connections any` schedule that fails) names the
+ * map in its title, as the report's "hardware queues:" line does: the
+ * lanes are drawn apart, and without it a deadlock behind a queue head
+ * had no cause in the picture. */
+static void test_dot_queue_map(void **state)
+{
+    char *dir = ces_test_tmpdir(), args[256], path[160], *o, *dot;
+    int rc;
+
+    (void)state;
+    snprintf(args, sizeof(args), "check bad/cross_stream_any.ces --dot %s/any.dot", dir);
+    assert_int_equal(ces_test_tool(NULL, args, &o), 1);
+    assert_memory_equal(o, "verdict: DEADLOCK\nhardware queues: 0,0 (connections any: ", 55);
+    free(o);
+    snprintf(path, sizeof(path), "%s/any.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "labelloc=t, fontsize=16, label=\"DEADLOCK counterexample, "
+                                "hardware queues 0,0\"];\n"));
+    free(dot);
+    /* Graphviz draws it, where it is installed */
+    snprintf(args, sizeof(args), "command -v dot >/dev/null || exit 0; dot -Tsvg %s >/dev/null",
+             path);
+    rc = system(args);
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    remove(path);
+    snprintf(args, sizeof(args), "check bad/cross_stream_conn0.ces --queues 1,1/0,0 --dot %s/q.dot",
+             dir);
+    assert_int_equal(ces_test_tool(NULL, args, &o), 1);
+    free(o);
+    snprintf(path, sizeof(path), "%s/q.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "label=\"DEADLOCK counterexample, hardware queues 1,1/0,0\"];\n"));
+    free(dot);
+    remove(path);
+    /* without a map, the verdict alone */
+    snprintf(args, sizeof(args), "check bad/cross_stream_conn1.ces --dot %s/c.dot", dir);
+    assert_int_equal(ces_test_tool(NULL, args, &o), 1);
+    free(o);
+    snprintf(path, sizeof(path), "%s/c.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "label=\"DEADLOCK counterexample\"];\n"));
+    free(dot);
+    remove(path);
+    rmdir(dir);
+}
+
 /* A schedule whose model alone is far over --max-memory (2^31 - 1 graph
  * replays of one op per rank: 128 GiB of unrolled ops): INCOMPLETE at once,
  * without allocating it (it used to try, and fail as out of memory or be
@@ -395,6 +552,49 @@ static void test_max_depth(void **state)
         assert_string_equal(o, cases[i].out);
         free(o);
     }
+    /* the JSON says why it is incomplete, as the text's coverage line
+     * does: it said only "complete":false */
+    assert_int_equal(run("alltoall --max-depth 10 --json", &o), 3);
+    assert_non_null(strstr(o, "},\"depth_cut\":true,\"defects\":[]}\n"));
+    free(o);
+    assert_int_equal(run("alltoall --max-depth 10000 --json", &o), 0);
+    assert_null(strstr(o, "depth_cut"));
+    free(o);
+}
+
+/* --first: the JSON says that the first defect stopped the search, as the
+ * text's coverage line does (it said only "complete":false); a random
+ * sample's coverage line says what stopped it short. */
+static void test_first_json(void **state)
+{
+    char *o;
+
+    (void)state;
+    assert_int_equal(run("barrier --ranks 2 --sync nccl --graph --iterations 2 --first", &o), 1);
+    assert_memory_equal(o, "verdict: HANG,INCOMPLETE\ncoverage: stopped at the first defect, "
+                           "after ", 69);
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --sync nccl --graph --iterations 2 --first --json",
+                         &o), 1);
+    assert_memory_equal(o, "{\"verdict\":\"HANG,INCOMPLETE\",\"bits\":18,", 39);
+    assert_non_null(strstr(o, "},\"first_defect\":true,\"defects\":[{\"class\":\"HANG\","));
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --sync nccl --graph --iterations 2 --json", &o), 1);
+    assert_null(strstr(o, "first_defect"));
+    free(o);
+    /* a random sample cut short by it says so: it told of 1 execution of
+     * the 50 asked for, and not why the verdict is INCOMPLETE */
+    assert_int_equal(run("barrier --ranks 2 --sync nccl --graph --iterations 2 --first "
+                         "--random 50", &o), 1);
+    assert_memory_equal(o, "verdict: HANG,INCOMPLETE\ncoverage: 1 random execution, stopped at "
+                           "the first defect - a sample, not a proof\nHANG: ", 113);
+    free(o);
+    /* and one a bound stopped: the bound, as the JSON's "bound" */
+    assert_int_equal(run("alltoall --ranks 2 --random 1000000000 --max-seconds 0.2", &o), 3);
+    assert_memory_equal(o, "verdict: INCOMPLETE\ncoverage: ", 30);
+    assert_non_null(strstr(o, " random executions, stopped by the bound on time - a sample, "
+                              "not a proof\nstatistics: "));
+    free(o);
 }
 
 /* Progress lines go to stderr on a terminal only, unless --progress asks
@@ -894,13 +1094,17 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_replay_roundtrip),
+        cmocka_unit_test(test_replay_empty),
         cmocka_unit_test(test_faults_sweep_json_dot),
         cmocka_unit_test(test_delay),
+        cmocka_unit_test(test_dot_blocked_replay),
+        cmocka_unit_test(test_dot_queue_map),
         cmocka_unit_test(test_memory_bound),
         cmocka_unit_test(test_default_memory_bound),
         cmocka_unit_test(test_max_seconds),
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_max_depth),
+        cmocka_unit_test(test_first_json),
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_dot_fails_after_search),
         cmocka_unit_test(test_dot_tmpdir_checked_first),

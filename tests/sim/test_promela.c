@@ -714,7 +714,17 @@ static void test_tool(void **state)
     assert_non_null(strstr(out, "(with --no-races on every execution, racy ones too: no clocks\n"
                                 "                tell them apart; not with --no-data, which "
                                 "leaves the data out)\n"));
+    /* the encoding's limits are said before a schedule runs into one (the
+     * help named none, and 8 ranks of 64 streams were refused unannounced) */
+    assert_non_null(strstr(out, "\nThe model has limits (past one, exit 2 names it): at most 64 "
+                                "ranks x streams,\n100,000 unrolled ops per rank, 30 copies in a "
+                                "batch, 4096 signal slots in use,\n250 values a slot takes, 16,384 "
+                                "data units (bytes / the gcd of all region\nbounds, over all "
+                                "ranks), and with data 250 iterations, with races 250 writes\nand "
+                                "records per stream.\n"));
     free(out);
+    ces_test_tool_says("promela barrier --ranks 65", 2,
+                       "cesync: promela: 65 ranks x 1 stream is more than 64 threads\n");
     /* --fault: the model of the schedule under the delay, as the library
      * writes it; a drop has none */
     {
