@@ -147,7 +147,8 @@ static const char bench_usage[] =
     "                        work - the temporary file beside it, which replaces it whole,\n"
     "                        created and removed - and refused, exit 2, when it cannot be\n"
     "                        written; so is the temporary file in TMPDIR, else /tmp, that\n"
-    "                        feeds `dot` the plot)\n"
+    "                        feeds `dot` the plot; a --csv or --plot that still fails at\n"
+    "                        the end makes the exit status 2, but 1, a defect found, stays)\n"
     "  --dry-run             no GPU: print the predictions only\n"
     "  -- COLL               COLL, as -- names the schedule in the other commands\n"
     "\n"
@@ -1464,10 +1465,12 @@ int ces_cmd_bench(int argc, char **argv)
                 printf("#   %-15s %6.1f %%\n", names[k - B->nvariants], 100.0 * B->kept[k]);
         }
     }
-    if (B->csv != NULL && write_csv(B, B->csv) != CES_EXIT_OK)
-        ex = CES_EXIT_USAGE;
-    if (B->plot != NULL && write_plot(ctx, B, B->plot) != CES_EXIT_OK)
-        ex = CES_EXIT_USAGE;
+    {
+        int ok = B->csv == NULL || write_csv(B, B->csv) == CES_EXIT_OK;
+
+        ok &= B->plot == NULL || write_plot(ctx, B, B->plot) == CES_EXIT_OK;
+        ex = ces_bench_exit_after_outputs(ex, ok);
+    }
 out:
     ces_free(ctx, B);
     ces_ctx_destroy(ctx);

@@ -5,6 +5,7 @@
 #include "bench_row.h"
 
 #include "cesync.h"
+#include "tool.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -76,4 +77,12 @@ void ces_bench_us_cell(char *buf, size_t size, double us)
         snprintf(buf, size, "-");
     else
         snprintf(buf, size, "%.2f", us);
+}
+
+/* A defect found (a WRONG check, a failed run: 1) stays visible when an
+ * output then fails, as after `cesync check --dot`; else a failed output
+ * makes it 2. */
+int ces_bench_exit_after_outputs(int ex, int outputs_ok)
+{
+    return outputs_ok || ex == CES_EXIT_DEFECT ? ex : CES_EXIT_USAGE;
 }

@@ -1,8 +1,10 @@
 /*
  * tools/bench_row.h - what `cesync bench` makes of one measurement without
- * a GPU (tools/bench_row.c): nccl-tests' rates, the CSV's row and the
- * table's err% cell, so that tests/tools/test_bench_row.c checks every
- * column of the rows only a GPU run writes (NCCL's, the raw copy's).
+ * a GPU (tools/bench_row.c): nccl-tests' rates, the CSV's row, the
+ * table's err% cell and the exit status after its outputs, so that
+ * tests/tools/test_bench_row.c checks every column of the rows only a GPU
+ * run writes (NCCL's, the raw copy's) and the status after a WRONG check
+ * only a GPU run finds.
  */
 #ifndef CES_BENCH_ROW_H
 #define CES_BENCH_ROW_H
@@ -48,5 +50,10 @@ void ces_bench_us_cell(char *buf, size_t size, double us);
  * against the nearer of the two predictions, marked s when that is the
  * slow mode's. */
 void ces_bench_err_cell(char *buf, size_t size, const struct ces_bench_meas *m);
+
+/* The exit status once the run's status is `ex` (enum ces_exit) and the
+ * --csv and --plot files were written (outputs_ok 1) or one failed (0):
+ * 2 for a failed output, but a defect found before (1) stays 1. */
+int ces_bench_exit_after_outputs(int ex, int outputs_ok);
 
 #endif

@@ -414,7 +414,9 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     size_t n = 0;
     char *text = NULL;
     size_t incomplete = 0;
-    /* per kind (and [3] all): faults, HANG or DEADLOCK, RACE or MISMATCH, OK */
+    /* per kind (and [3] all): faults, HANG or DEADLOCK, RACE or MISMATCH, OK;
+     * a row counts in each of the two defect classes it shows (a stop
+     * leaves HANG,RACE where what ran past it raced) */
     size_t by_kind[4][4] = {{0}};
     static const uint32_t order[3] = {CES_FAULT_DROP, CES_FAULT_DELAY, CES_FAULT_STOP};
     uint32_t base = 0;
@@ -432,16 +434,14 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     if (!a->quiet)
         fputs(text, stdout);
     for (size_t i = 0; i < n; i++) {
-        int c = rows[i].verdict & (CES_V_HANG | CES_V_DEADLOCK)     ? 1
-                : rows[i].verdict & (CES_V_RACE | CES_V_MISMATCH) ? 2
-                : !(rows[i].verdict & CES_V_INCOMPLETE)           ? 3
-                                                                  : 0;
+        uint32_t v = rows[i].verdict;
+        int in[4] = {1, (v & (CES_V_HANG | CES_V_DEADLOCK)) != 0,
+                     (v & (CES_V_RACE | CES_V_MISMATCH)) != 0, 0};
 
-        by_kind[rows[i].fault.kind][0]++;
-        by_kind[3][0]++;
-        if (c > 0) {
-            by_kind[rows[i].fault.kind][c]++;
-            by_kind[3][c]++;
+        in[3] = !in[1] && !in[2] && !(v & CES_V_INCOMPLETE);
+        for (int c = 0; c < 4; c++) {
+            by_kind[rows[i].fault.kind][c] += (size_t)in[c];
+            by_kind[3][c] += (size_t)in[c];
         }
         if ((rows[i].verdict | rows[i].verdict_abort) & CES_V_INCOMPLETE)
             incomplete++;
@@ -456,8 +456,8 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     }
     /* incomplete: of all the faults (a search that a bound or --first cut
      * short may have found a defect too), not a class beside the others */
-    printf("fault sweep: %zu fault%s: %zu show%s as HANG or DEADLOCK, %zu as RACE or MISMATCH, "
-           "%zu tolerated (OK); %zu of them incomplete\n",
+    printf("fault sweep: %zu fault%s: %zu show%s a HANG or DEADLOCK, %zu a RACE or MISMATCH (a "
+           "fault showing both counts in both), %zu tolerated (OK); %zu of them incomplete\n",
            n, ces_plural(n), by_kind[3][1], by_kind[3][1] == 1 ? "s" : "", by_kind[3][2],
            by_kind[3][3], incomplete);
     ec = exit_of(base) == CES_EXIT_DEFECT ? CES_EXIT_DEFECT

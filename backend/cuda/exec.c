@@ -1413,7 +1413,7 @@ static int group_build(struct ces_comm *c, const struct ces_p2p_table *t, int *c
                                  t->d[0][0].send ? 0 : r, t->d[0][0].send ? r : 0);
     *flags = ces_cuda_coll_lower_flags(*capturing, c->progress_dev != 0) | CES_LOWER_UNLINKED;
     /* checked before the staging takes its signal memory: in one process
-     * the ranks' parts are issued in turn, and a refusal after the first
+     * the ranks' parts are prepared in turn, and a refusal after the first
      * rank's allocation left the ranks' allocations out of step */
     rc = ces_cuda_group_check(c->ctx, c->size, t);
     if (rc == CES_OK)
@@ -1434,59 +1434,95 @@ static int group_build(struct ces_comm *c, const struct ces_p2p_table *t, int *c
     return rc;
 }
 
-/* Lowers and issues this rank's part of the group: on its stream, and the
- * side way's memops on the group's own streams, which are neither forked
- * nor joined (see ces_cuda_group_graph). */
-static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstream stream)
-{
-    struct ces_graph *g = NULL;
-    struct ces_cuda_plan *plan = NULL;
-    uint64_t buf_off[1] = {0}, sig_off[8] = {0};
+/* One rank's part of a group, lowered with its signals, streams and watch
+ * slots taken (group_prepare), to be issued (group_part_issue) and freed
+ * (group_part_free). */
+struct group_part {
+    struct ces_graph *g;
+    struct ces_cuda_plan *plan;
+    uint64_t buf_off[1], sig_off[8];
     CUstream streams[3];
     struct issue is;
+};
+
+/* Lowers this rank's part of the group, on its stream and the side way's
+ * memops on the group's own streams, which are neither forked nor joined
+ * (see ces_cuda_group_graph), and reserves the watch slots and records
+ * that issuing it takes: everything but the issue itself.  A failure once
+ * the group's messages are counted, or one that is no refusal alike,
+ * fails the communicator.  p is freed by group_part_free either way. */
+static int group_prepare(struct ces_comm *c, const struct ces_p2p_table *t, CUstream stream,
+                         struct group_part *p)
+{
     unsigned flags = 0;
     int rc, capturing = 0, counted;
 
+    memset(p, 0, sizeof(*p));
     rc = ces_cuda_use(c);
     if (rc == CES_OK)
-        rc = group_build(c, t, &capturing, &g, &flags);
+        rc = group_build(c, t, &capturing, &p->g, &flags);
     counted = rc == CES_OK; /* the group's messages are counted from here */
     if (rc == CES_OK)
-        rc = ces_cuda_lower(c->ctx, g, c->rank, &c->caps, flags, &plan);
+        rc = ces_cuda_lower(c->ctx, p->g, c->rank, &c->caps, flags, &p->plan);
     /* the eager protocol's four arrays (posted, done, full, credit), the
      * captured one's four (cposted, cdone, cfull, cbusy) */
     for (uint32_t i = capturing ? 4 : 0; i < (capturing ? 8u : 4u) && rc == CES_OK; i++) {
-        struct ces_signal_info si = ces_graph_signal(g, i);
+        struct ces_signal_info si = ces_graph_signal(p->g, i);
 
-        rc = signal_off(c, 8u * si.slots, &sig_off[i], "p2p:%s:u64x%" PRIu32, si.name, si.slots);
+        rc = signal_off(c, 8u * si.slots, &p->sig_off[i], "p2p:%s:u64x%" PRIu32, si.name,
+                        si.slots);
     }
     if (rc == CES_OK)
-        rc = group_streams(c, &plan->blocks[0], stream, streams);
+        rc = group_streams(c, &p->plan->blocks[0], stream, p->streams);
     if (rc == CES_OK)
-        rc = ensure_streams(c, 1, ces_graph_nevents(g));
+        rc = ensure_streams(c, 1, ces_graph_nevents(p->g));
     if (rc == CES_OK) {
         if (capturing)
             c->p2p_captures++;
         if (capturing ? c->p2p_captures == 1 : c->p2p_calls == 1)
-            dump_graph(c, g, capturing ? "sendrecv-group-captured" : "sendrecv-group-1");
-        memset(&is, 0, sizeof(is));
-        is.c = c;
-        is.g = g;
-        is.blk = &plan->blocks[0];
-        is.buf_off = buf_off;
-        is.sig_off = sig_off;
-        is.streams = streams;
-        is.watch = !capturing;
-        is.what = "group";
-        is.call = capturing ? c->p2p_captures : c->p2p_calls;
-        is.iter = is.call;
-        rc = reserve_block(&is);
-        if (rc == CES_OK)
-            rc = issue_block(&is);
+            dump_graph(c, p->g, capturing ? "sendrecv-group-captured" : "sendrecv-group-1");
+        p->is.c = c;
+        p->is.g = p->g;
+        p->is.blk = &p->plan->blocks[0];
+        p->is.buf_off = p->buf_off;
+        p->is.sig_off = p->sig_off;
+        p->is.streams = p->streams;
+        p->is.watch = !capturing;
+        p->is.what = "group";
+        p->is.call = capturing ? c->p2p_captures : c->p2p_calls;
+        p->is.iter = p->is.call;
+        rc = reserve_block(&p->is);
     }
-    ces_cuda_plan_destroy(plan);
-    ces_graph_destroy(g);
     return counted || !refused_alike(rc) ? issue_failed(c, rc) : rc;
+}
+
+/* Issues a part that group_prepare made ready, under its rank's context
+ * (in one process the parts of every rank are prepared first). */
+static int group_part_issue(struct group_part *p)
+{
+    int rc = ces_cuda_use(p->is.c);
+
+    if (rc == CES_OK)
+        rc = issue_block(&p->is);
+    return issue_failed(p->is.c, rc);
+}
+
+static void group_part_free(struct group_part *p)
+{
+    ces_cuda_plan_destroy(p->plan);
+    ces_graph_destroy(p->g);
+}
+
+/* Lowers and issues this rank's part of the group (several processes). */
+static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstream stream)
+{
+    struct group_part p;
+    int rc = group_prepare(c, t, stream, &p);
+
+    if (rc == CES_OK)
+        rc = group_part_issue(&p);
+    group_part_free(&p);
+    return rc;
 }
 
 /* In one process, before the last rank to end a group issues every rank's
@@ -1511,6 +1547,49 @@ static int group_ranks_alive(struct ces_comm *c, struct ces_team *t)
             ces_wd_fail(t->comms[j], CES_ERR_PEER_FAILED, why);
     }
     return ces_ctx_error(c->ctx, CES_ERR_PEER_FAILED, "ces_group_end: %s", why);
+}
+
+/* In one process, the last rank to end a group issues every rank's part:
+ * every part is prepared first (its watch slots reserved among them), so
+ * that a part refused, a watch limit say, leaves no other rank's part
+ * enqueued to wait for it (it was issued in turn, and a later rank's
+ * refusal came after the earlier ranks' parts).  A part refused before
+ * any rank counted the group (every rank refuses it alike) fails nobody;
+ * else the rank whose part failed fails with its error and every other
+ * live rank with CES_ERR_PEER_FAILED, since no part was issued. */
+static int group_issue_all(struct ces_comm *c, struct ces_team *t)
+{
+    struct group_part *p = ces_malloc(c->ctx, sizeof(*p) * t->nlocal);
+    uint32_t n = 0;
+    int rc = CES_OK;
+
+    if (p == NULL)
+        rc = issue_failed(c,
+                          ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory in ces_group_end"));
+    while (rc == CES_OK && n < t->nlocal) {
+        rc = group_prepare(t->comms[n], t->group, t->group_streams[n], &p[n]);
+        n++;
+    }
+    if (rc == CES_OK) {
+        for (uint32_t i = 0; i < n && rc == CES_OK; i++)
+            rc = group_part_issue(&p[i]);
+    } else if (p == NULL || n > 1 || atomic_load(&t->comms[n - 1]->state) != CES_OK) {
+        struct ces_comm *f = p == NULL ? c : t->comms[n - 1];
+        char err[CES_ERRMSG_MAX], why[CES_ERRMSG_MAX + 128];
+
+        snprintf(err, sizeof(err), "%s", ces_ctx_last_error(f->ctx));
+        issue_failed(f, rc);
+        snprintf(why, sizeof(why), "rank %" PRIu32 " of this process could not issue its part of "
+                 "the group (%s): no rank's part of the group was issued", f->rank, err);
+        for (uint32_t j = 0; j < t->nlocal; j++)
+            if (t->comms[j] != NULL && atomic_load(&t->comms[j]->state) == CES_OK)
+                ces_wd_fail(t->comms[j], CES_ERR_PEER_FAILED, why);
+        ces_ctx_error(c->ctx, rc, "%s", err);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        group_part_free(&p[i]);
+    ces_free(c->ctx, p);
+    return rc;
 }
 
 int ces_group_end(struct ces_comm *c, ces_stream_t stream)
@@ -1577,11 +1656,10 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     if (rc == CES_OK && last)
         rc = group_ranks_alive(c, t);
     if (rc == CES_OK && last) {
-        for (uint32_t i = 0; i < t->nlocal && rc == CES_OK; i++)
-            rc = group_issue(t->comms[i], t->group, t->group_streams[i]);
+        rc = group_issue_all(c, t);
         ces_cuda_use(c);
-        /* group_issue failed the communicator whose part failed, where it
-         * must; the others hear of it from their watchdogs (PEER_FAILED) */
+        /* a part that failed once issued failed its communicator; the
+         * others hear of it from their watchdogs (PEER_FAILED) */
         goto done;
     }
 out:

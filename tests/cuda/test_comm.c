@@ -48,8 +48,9 @@ static CUresult CUDAAPI fake_release(CUmemGenericAllocationHandle h)
     return CUDA_SUCCESS;
 }
 
-/* The ranges mapped now, by address (a few allocations at a time here). */
-#define MAPS_MAX 8
+/* The ranges mapped now, by address (a few allocations at a time here; a
+ * group's staging arrays beside a launch's take more than eight). */
+#define MAPS_MAX 16
 static CUdeviceptr map_at[MAPS_MAX];
 
 static CUresult CUDAAPI fake_map(CUdeviceptr p, size_t size, size_t off,
@@ -1295,6 +1296,63 @@ static void test_launch_past_the_watch_slots_enqueues_nothing(void **state)
     watched_team_end(&fx, b);
 }
 
+/* In one process the last rank to end a group issues every rank's part.
+ * Rank 1's part needs a 65th watched stream: rank 0's part was enqueued
+ * before rank 1's was refused, and waited for it (here its issue reached
+ * its copy, which the stand-ins do not serve: CES_ERR_CUDA).  Now every rank's
+ * streams are counted before any part is issued: nothing is enqueued,
+ * rank 1 fails with the limit and rank 0, whose part was prepared but not
+ * issued, with CES_ERR_PEER_FAILED naming it. */
+static void test_group_past_the_watch_slots_enqueues_nothing(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g1;
+    void *b[2];
+    char want[256];
+
+    (void)state;
+    live_team(&fx, b);
+    g1 = watched_graph(&fx, 1, CES_PHASE_EAGER);
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_wd_init(&fx.comm[r]);
+        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*fx.comm[r].waits) * CES_WD_WAITS);
+        assert_non_null(fx.comm[r].waits);
+        fx.comm[r].caps.can_64bit = 1; /* the group's signals are u64 */
+    }
+    /* rank 0 takes the arrays too, so that both ranks release them */
+    assert_int_equal(ces_launch(&fx.comm[0], g1, NULL, 0, NULL), CES_OK);
+    for (uintptr_t i = 1; i <= CES_WD_STREAMS; i++)
+        assert_int_equal(ces_launch(&fx.comm[1], g1, NULL, 0, (ces_stream_t)(0x1000 + i)),
+                         CES_OK);
+    assert_int_equal(fx.comm[1].nwatched, CES_WD_STREAMS);
+    assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
+    assert_int_equal(ces_send(&fx.comm[0], b[0], 100, 1), CES_OK);
+    assert_int_equal(ces_group_end(&fx.comm[0], (ces_stream_t)0x3000), CES_OK);
+    assert_int_equal(ces_group_start(&fx.comm[1]), CES_OK);
+    assert_int_equal(ces_recv(&fx.comm[1], b[1], 100, 0), CES_OK);
+    batches = event_ops = 0;
+    assert_int_equal(ces_group_end(&fx.comm[1], (ces_stream_t)0x3001), CES_ERR_LIMIT);
+    snprintf(want, sizeof(want),
+             "rank 1: the watchdog watches at most 64 CUDA streams per communicator, and stream "
+             "%p would be the 65th (a stream keeps its slot until ces_comm_destroy)",
+             (void *)(uintptr_t)0x3001);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(batches, 0);
+    assert_int_equal(event_ops, 0);
+    assert_int_equal(fx.comm[1].nwatched, CES_WD_STREAMS);
+    assert_int_equal(ces_comm_status(&fx.comm[1]), CES_ERR_LIMIT);
+    assert_int_equal(ces_comm_status(&fx.comm[0]), CES_ERR_PEER_FAILED);
+    ces_graph_destroy(g1);
+    for (uint32_t r = 0; r < 2; r++) {
+        /* what ces_comm_destroy frees of a group */
+        for (uint32_t s = 1; s < 3; s++)
+            fx.comm[r].p2p_streams[s] = NULL;
+        ces_free(fx.ctx, fx.comm[r].p2p);
+    }
+    ces_free(fx.ctx, fx.team.group);
+    watched_team_end(&fx, b);
+}
+
 /* Records of captured calls that wait (a graph phase of ces_launch, with
  * the watchdog's in-flight words) are kept until ces_comm_destroy, at most
  * CES_WD_CAPTURED: past them a capture ran unwatched (its ENTER write
@@ -1720,6 +1778,7 @@ int main(void)
         cmocka_unit_test(test_launch_bindings),
         cmocka_unit_test(test_launch_past_the_watch_slots),
         cmocka_unit_test(test_launch_past_the_watch_slots_enqueues_nothing),
+        cmocka_unit_test(test_group_past_the_watch_slots_enqueues_nothing),
         cmocka_unit_test(test_launch_past_the_captured_records),
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),

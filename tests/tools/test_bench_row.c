@@ -6,6 +6,7 @@
  */
 #include "ces_test.h"
 #include "bench_row.h"
+#include "tool.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -119,12 +120,26 @@ static void test_no_prediction(void **state)
     free(t);
 }
 
+/* A --csv or --plot that cannot be written at the end makes the exit
+ * status 2, but a defect found before it stays visible: a WRONG data check
+ * or a failed run (1) keeps 1, as `cesync check --dot` does after a defect
+ * (it became 2, as if the run had been fine). */
+static void test_exit_after_outputs(void **state)
+{
+    (void)state;
+    assert_int_equal(ces_bench_exit_after_outputs(CES_EXIT_OK, 1), CES_EXIT_OK);
+    assert_int_equal(ces_bench_exit_after_outputs(CES_EXIT_DEFECT, 1), CES_EXIT_DEFECT);
+    assert_int_equal(ces_bench_exit_after_outputs(CES_EXIT_OK, 0), CES_EXIT_USAGE);
+    assert_int_equal(ces_bench_exit_after_outputs(CES_EXIT_DEFECT, 0), CES_EXIT_DEFECT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_columns),
         cmocka_unit_test(test_err_cell),
         cmocka_unit_test(test_no_prediction),
+        cmocka_unit_test(test_exit_after_outputs),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
