@@ -54,6 +54,8 @@ struct dot_mark_info {
     uint32_t steps[4];  /* the first few step numbers */
     uint32_t nblocked;  /* BLOCKED marks: one, or a replay each (the watchdog's) */
     uint32_t blocked_reps[4]; /* the replays of the first few */
+    uint32_t nstopped;  /* STOPPED marks, likewise */
+    uint32_t stopped_reps[4];
 };
 
 struct dot_state {
@@ -168,15 +170,15 @@ static void node_where(char *buf, size_t size, uint32_t rank, uint32_t stream, u
     }
 }
 
-/* "#K,#L" of the replays where a node's op is blocked: its op at #`first`
- * in the first replay, `stride` ops further per replay. */
-static void put_blocked_reps(struct ces_sb *sb, const struct dot_mark_info *mi, uint64_t first,
-                             uint64_t stride)
+/* "#K,#L" of the n replays (the first few in reps) where a node's op is
+ * blocked or stopped: its op at #`first` in the first replay, `stride` ops
+ * further per replay. */
+static void put_reps(struct ces_sb *sb, uint32_t n, const uint32_t *reps, uint64_t first,
+                     uint64_t stride)
 {
-    for (uint32_t k = 0; k < mi->nblocked && k < 4; k++)
-        ces_sb_printf(sb, "%s#%" PRIu64, k > 0 ? "," : "",
-                      first + (uint64_t)mi->blocked_reps[k] * stride);
-    if (mi->nblocked > 4)
+    for (uint32_t k = 0; k < n && k < 4; k++)
+        ces_sb_printf(sb, "%s#%" PRIu64, k > 0 ? "," : "", first + (uint64_t)reps[k] * stride);
+    if (n > 4)
         ces_sb_puts(sb, ",...");
 }
 
@@ -204,10 +206,15 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolle
     ces_sb_puts(&st->sb, "\\n");
     put_escaped(&st->sb, text.buf != NULL && text.status == CES_OK ? text.buf : "");
     ces_sb_free(&text);
-    /* the node stands for every replay: which ones are blocked */
+    /* the node stands for every replay: which ones are blocked, and
+     * before which the stream was stopped */
     if (mi != NULL && mi->nblocked > 0 && bi.reps > 1) {
         ces_sb_puts(&st->sb, "\\nblocked at ");
-        put_blocked_reps(&st->sb, mi, unrolled, stride);
+        put_reps(&st->sb, mi->nblocked, mi->blocked_reps, unrolled, stride);
+    }
+    if (mi != NULL && mi->nstopped > 0 && bi.reps > 1) {
+        ces_sb_puts(&st->sb, "\\nstopped before ");
+        put_reps(&st->sb, mi->nstopped, mi->stopped_reps, unrolled, stride);
     }
     if (mi != NULL && mi->nsteps > 0) {
         ces_sb_puts(&st->sb, mi->nsteps == 1 ? "\\nstep " : "\\nsteps ");
@@ -220,6 +227,10 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolle
     if (mi != NULL && (mi->style_bits & (1u << CES_DOT_BLOCKED))) {
         fill = "#ff9a9a";
         color = "#cc0000";
+        penwidth = "2.5";
+    } else if (mi != NULL && (mi->style_bits & (1u << CES_DOT_STOPPED))) {
+        fill = "#8fd6cf";
+        color = "#00736b";
         penwidth = "2.5";
     } else if (mi != NULL && (mi->style_bits & (1u << CES_DOT_RACE))) {
         fill = "#ffc680";
@@ -283,18 +294,19 @@ static const struct dot_mark_info *mark_info(const struct dot_state *st, uint32_
 }
 
 /* Whether the overlay marks op k of rank r in block b as where its stream
- * is blocked. */
+ * is blocked or stopped by a fault. */
 static bool blocked_at(const struct dot_state *st, uint32_t b, uint32_t r, uint32_t k)
 {
     const struct dot_mark_info *mi = mark_info(st, b, r, k);
 
-    return mi != NULL && (mi->style_bits & (1u << CES_DOT_BLOCKED)) != 0;
+    return mi != NULL &&
+           (mi->style_bits & ((1u << CES_DOT_BLOCKED) | (1u << CES_DOT_STOPPED))) != 0;
 }
 
 /* Where the stream of the batch that op k (a `batch`) of rank r starts in
- * block b is blocked at it: "before its copies" at the `batch`, "at its
- * end" at its `end` (behind a queue head, or stopped there by a fault, or
- * at a link), else NULL; *at the blocked op (k or the `end`'s index).
+ * block b is blocked or stopped at it: "before its copies" at the `batch`,
+ * "at its end" at its `end` (behind a queue head, or at a link, or stopped
+ * there by a fault), else NULL; *at the marked op (k or the `end`'s index).
  * *empty: the batch holds no copies. */
 static const char *batch_blocked(const struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
                                  bool *empty, uint32_t *at)
@@ -325,8 +337,9 @@ static void empty_id(char *id, size_t size, uint32_t b, uint32_t r, uint32_t k)
  * stream in the first replay, `stride` ops further per replay) of rank r
  * starts in block b.  A stream blocked at the `batch` or at its `end` has
  * no node to paint: the box is drawn red and says which (in a block of
- * more than one replay, where), and a box without copies gets a node of
- * its own, so that Graphviz draws it. */
+ * more than one replay, where), teal and "stopped" for a stream a fault
+ * stopped there, and a box without copies gets a node of its own, so that
+ * Graphviz draws it. */
 static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
                        uint64_t unrolled, uint64_t stride)
 {
@@ -337,7 +350,11 @@ static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
     ces_sb_printf(&st->sb, "subgraph cluster_batch_%" PRIu32 "_%" PRIu32 "_%" PRIu32 " {\n", b, r,
                   k);
     if (blocked != NULL) {
-        ces_sb_printf(&st->sb, "label=\"batch\\nblocked %s", blocked);
+        const struct dot_mark_info *mi = mark_info(st, b, r, at);
+        bool stopped = !(mi->style_bits & (1u << CES_DOT_BLOCKED));
+
+        ces_sb_printf(&st->sb, "label=\"batch\\n%s %s", stopped ? "stopped" : "blocked",
+                      blocked);
         if (ces_graph_block(st->g, b).reps > 1) {
             uint32_t n = 0;
             const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
@@ -346,11 +363,16 @@ static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
             for (uint32_t j = k + 1; j <= at; j++) /* the `end`: past the batch's ops */
                 pos += ops[j].stream == ops[k].stream;
             ces_sb_puts(&st->sb, " (");
-            put_blocked_reps(&st->sb, mark_info(st, b, r, at), pos, stride);
+            if (stopped)
+                put_reps(&st->sb, mi->nstopped, mi->stopped_reps, pos, stride);
+            else
+                put_reps(&st->sb, mi->nblocked, mi->blocked_reps, pos, stride);
             ces_sb_puts(&st->sb, ")");
         }
-        ces_sb_puts(&st->sb, "\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
-                             "color=\"#cc0000\"; penwidth=2.5;\n");
+        ces_sb_puts(&st->sb, stopped ? "\"; style=\"rounded,filled\"; fillcolor=\"#dff3f1\"; "
+                                       "color=\"#00736b\"; penwidth=2.5;\n"
+                                     : "\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
+                                       "color=\"#cc0000\"; penwidth=2.5;\n");
     } else
         ces_sb_puts(&st->sb, "label=\"batch\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
                              "color=\"#4a9a4a\";\n");
@@ -1135,6 +1157,17 @@ static int emit_data_edges(struct dot_state *st)
 
 /* --- overlay, legend, entry points --------------------------------------- */
 
+/* Counts a BLOCKED or STOPPED mark of replay rep into *n, keeping the
+ * first few replays in reps (the same replay twice in a row once). */
+static void add_rep(uint32_t *n, uint32_t *reps, uint32_t rep)
+{
+    if (*n > 0 && *n <= 4 && reps[*n - 1] == rep)
+        return;
+    if (*n < 4)
+        reps[*n] = rep;
+    (*n)++;
+}
+
 static int load_marks(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
@@ -1179,7 +1212,7 @@ static int load_marks(struct dot_state *st)
                                  "dot overlay: mark %zu names op %" PRIu32 " of rank %" PRIu32
                                  " in block %" PRIu32 ", which has %" PRIu32 " ops",
                                  m, mk->index, mk->rank, mk->block, n);
-        if (mk->style > CES_DOT_MISMATCH)
+        if (mk->style > CES_DOT_STOPPED)
             return ces_ctx_error(st->ctx, CES_ERR_INVALID,
                                  "dot overlay: mark %zu has unknown style %" PRIu32, m,
                                  mk->style);
@@ -1190,12 +1223,10 @@ static int load_marks(struct dot_state *st)
                                  m, mk->rep, mk->block, ces_graph_block(g, mk->block).reps);
         mi = &st->marks[st->node_base[(size_t)mk->block * g->ranks + mk->rank] + mk->index];
         mi->style_bits |= 1u << mk->style;
-        if (mk->style == CES_DOT_BLOCKED &&
-            !(mi->nblocked > 0 && mi->nblocked <= 4 && mi->blocked_reps[mi->nblocked - 1] == mk->rep)) {
-            if (mi->nblocked < 4)
-                mi->blocked_reps[mi->nblocked] = mk->rep;
-            mi->nblocked++;
-        }
+        if (mk->style == CES_DOT_BLOCKED)
+            add_rep(&mi->nblocked, mi->blocked_reps, mk->rep);
+        if (mk->style == CES_DOT_STOPPED)
+            add_rep(&mi->nstopped, mi->stopped_reps, mk->rep);
         /* A node may carry a step mark and a race mark of the same step:
          * print each step number once. */
         if (mk->step != 0 && !(mi->nsteps > 0 && mi->nsteps <= 4 &&
@@ -1222,7 +1253,7 @@ static void emit_legend(struct dot_state *st)
         ces_sb_puts(&st->sb, "dotted purple: record -> an await that waits for it\\l");
     if (st->marks != NULL)
         ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked (or released by the "
-                             "watchdog), orange = race, "
+                             "watchdog), teal = stopped by a fault, orange = race, "
                              "magenta = found wrong bytes\\l");
     if (st->skip_far)
         ces_sb_printf(&st->sb, "(%zu write -> wait edges between different blocks not drawn)\\l",

@@ -944,8 +944,11 @@ int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
         sd->marks.len = 0;
         for (size_t k = 0; k < d->nsteps && rc == CES_OK; k++)
             rc = mark(r->ctx, sd, &d->steps[k].pos, (uint32_t)k + 1, CES_DOT_STEP);
+        /* a stream a fault stopped is drawn apart from one that hangs */
         for (size_t k = 0; k < d->nblocked && rc == CES_OK; k++)
-            rc = mark(r->ctx, sd, &d->blocked[k].pos, 0, CES_DOT_BLOCKED);
+            rc = mark(r->ctx, sd, &d->blocked[k].pos, 0,
+                      d->blocked[k].reason == CES_BLOCK_STOPPED ? CES_DOT_STOPPED
+                                                                : CES_DOT_BLOCKED);
         /* the watchdog's execution: where it fired, the ops it released */
         for (size_t k = 0; k < d->naborted && rc == CES_OK; k++)
             rc = mark(r->ctx, sd, &d->aborted[k], 0, CES_DOT_BLOCKED);

@@ -530,22 +530,27 @@ CES_API int ces_coll_build(struct ces_ctx *ctx, const struct ces_coll_params *p,
  * Ops are named by (block, rank, index in the rank's list of the block) and
  * the replay of a graph phase's block (0 in an eager block).  A node stands
  * for its op in every replay: a BLOCKED mark in a block of more than one
- * replay adds "blocked at #K" to it, K the op's position in that replay.
- * A `batch` or `end` is no node: a BLOCKED mark on one paints its batch's
- * box red, saying which (and where, in a block of more than one replay);
- * its other marks are not drawn. */
+ * replay adds "blocked at #K" to it, K the op's position in that replay, a
+ * STOPPED mark "stopped before #K".  A `batch` or `end` is no node: a
+ * BLOCKED mark on one paints its batch's box red, a STOPPED mark teal,
+ * saying which (and where, in a block of more than one replay); its other
+ * marks are not drawn. */
 struct ces_dot_mark {
     uint32_t block, rank, index;
     uint32_t step;  /* 1-based step number to print on the node, 0 = none */
     uint32_t style; /* enum ces_dot_style */
     uint32_t rep;   /* the replay, from 0: below the block's reps */
 };
-/* MISMATCH: the consume that found wrong bytes */
+/* BLOCKED: where a stream is blocked (red), or an op the watchdog released;
+ * STOPPED: the op a fault stopped its stream before (teal), told apart
+ * from a stream that hangs; RACE: a racing access; MISMATCH: the consume
+ * that found wrong bytes */
 enum ces_dot_style {
     CES_DOT_STEP = 0,
     CES_DOT_BLOCKED = 1,
     CES_DOT_RACE = 2,
-    CES_DOT_MISMATCH = 3
+    CES_DOT_MISMATCH = 3,
+    CES_DOT_STOPPED = 4
 };
 
 struct ces_dot_overlay {

@@ -438,7 +438,8 @@ static void test_overlay(void **state)
                               "\\nstep 5\", fillcolor=\"#ffc680\", color=\"#e67300\""));
     assert_non_null(strstr(t, "n1_1_0 [label=\"r1.s0#9,#10\\nwait ready[0] >= 9\\nsteps 3,4\""));
     assert_non_null(strstr(t, "overlay: steps numbered, red = blocked (or released by the "
-                              "watchdog), orange = race, magenta = found wrong bytes\\l"));
+                              "watchdog), teal = stopped by a fault, orange = race, "
+                              "magenta = found wrong bytes\\l"));
     ces_free(ctx, t);
 
     marks[6].index = 1;
@@ -589,6 +590,55 @@ static void test_overlay_blocked_replay(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A stream stopped by a fault is drawn apart from one that is blocked:
+ * its node (or its batch's box) in teal, saying "stopped before #K" in a
+ * block of more than one replay.  It was red and "blocked at #K", like a
+ * stream that hangs on a wait. */
+static void test_overlay_stopped(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "streams 2\n"
+                               "buffer a 16\n"
+                               "signal f u32 1\n"
+                               "phase graph x4\n"
+                               "r0 : wait f[0] >= 1\n"
+                               "r0 s1 : batch\n"
+                               "r0 s1 : copy a[0:8] -> a[8:16]\n"
+                               "r0 s1 : end\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP, 0},
+                                   {0, 0, 0, 0, CES_DOT_STOPPED, 3},
+                                   {0, 0, 3, 0, CES_DOT_STOPPED, 2}};
+    struct ces_dot_overlay ov = {marks, 3, "HANG counterexample"};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "n0_0_0 [label=\"r0.s0#0,#1,...,#3\\nwait f[0] >= 1\\n"
+                              "stopped before #3\\nstep 1\", fillcolor=\"#8fd6cf\", "
+                              "color=\"#00736b\", penwidth=2.5];\n"));
+    assert_non_null(strstr(t, "subgraph cluster_batch_0_0_1 {\nlabel=\"batch\\nstopped at "
+                              "its end (#8)\"; style=\"rounded,filled\"; fillcolor=\"#dff3f1\"; "
+                              "color=\"#00736b\"; penwidth=2.5;\n"));
+    assert_null(strstr(t, "#ff9a9a"));
+    assert_null(strstr(t, "#ffe0e0"));
+    assert_non_null(strstr(t, "teal = stopped by a fault"));
+    ces_free(ctx, t);
+    marks[2].index = 1;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "label=\"batch\\nstopped before its copies (#6)\";"));
+    ces_free(ctx, t);
+    /* the style after it is unknown */
+    marks[2].style = CES_DOT_STOPPED + 1;
+    assert_int_equal(ces_dot_emit(ctx, g, &ov, &t, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "dot overlay: mark 2 has unknown style 5");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A blocked batch without copies (its stream stopped at a link) gets a
  * node in its box and leads its lane's order: Graphviz draws no empty
  * cluster, so the mark was lost and the lane left out.  Unblocked, an
@@ -734,8 +784,8 @@ static void test_overlay_mismatch(void **state)
     assert_non_null(strstr(t, "n0_0_8 [label=\"r0.s0#8\\nconsume recv[0:8] == send[0:8]@1\\n"
                               "step 7\", fillcolor=\"#f0a8f0\", color=\"#a0229f\", "
                               "penwidth=2.5];\n"));
-    assert_non_null(strstr(t, "red = blocked (or released by the watchdog), orange = race, "
-                              "magenta = found wrong bytes\\l"));
+    assert_non_null(strstr(t, "red = blocked (or released by the watchdog), teal = stopped by "
+                              "a fault, orange = race, magenta = found wrong bytes\\l"));
     ces_free(ctx, t);
     ov.nmarks = 4;
     t = emit(ctx, g, &ov);
@@ -1218,6 +1268,7 @@ int main(void)
         cmocka_unit_test(test_many_edges),
         cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_overlay_blocked_replay),
+        cmocka_unit_test(test_overlay_stopped),
         cmocka_unit_test(test_long_name_label),
         cmocka_unit_test(test_very_long_name_renders),
         cmocka_unit_test(test_title_escaped),

@@ -311,7 +311,9 @@ static size_t count_of(const char *hay, const char *needle)
  * the first two and the last: a stream blocked in another replay says
  * where ("blocked at #9"), as the report does.  The picture showed
  * "r1.s0#0,#3,...,#12" in red, and nothing in it named #9.  The watchdog's
- * execution marks the ops it released so. */
+ * execution marks the ops it released so.  The stream the fault stopped
+ * is drawn apart ("stopped before #9", teal), in both pictures: it was
+ * red and "blocked at #9", like a stream that hangs on a wait. */
 static void test_dot_blocked_replay(void **state)
 {
     static const char text[] = "cesync 1\n"
@@ -338,10 +340,17 @@ static void test_dot_blocked_replay(void **state)
     free(o);
     snprintf(path, sizeof(path), "%s/x.dot", dir);
     dot = ces_test_read_file(path, NULL);
+    /* the stream the fault stopped is no hang: "stopped", in teal (it was
+     * drawn red, "blocked at #9", as the wait it starves is) */
     assert_non_null(strstr(dot, "n0_0_0 [label=\"r0.s0#0,#3,...,#12\\nwrite f[0]@1 = 1\\n"
-                                "blocked at #9\\nsteps 1,7,13\", fillcolor=\"#ff9a9a\""));
+                                "stopped before #9\\nsteps 1,7,13\", fillcolor=\"#8fd6cf\", "
+                                "color=\"#00736b\", penwidth=2.5];\n"));
     assert_non_null(strstr(dot, "n0_1_0 [label=\"r1.s0#0,#3,...,#12\\nwait f[0] >= 1\\n"
-                                "blocked at #9\\nsteps 2,8,14\", fillcolor=\"#ff9a9a\""));
+                                "blocked at #9\\nsteps 2,8,14\", fillcolor=\"#ff9a9a\", "
+                                "color=\"#cc0000\", penwidth=2.5];\n"));
+    assert_int_equal(count_of(dot, "fillcolor=\"#ff9a9a\""), 1);
+    assert_non_null(strstr(dot, "red = blocked (or released by the watchdog), teal = stopped "
+                                "by a fault, orange"));
     assert_non_null(strstr(dot, "n0_1_1 [label=\"r1.s0#1,#4,...,#13\\nwrite f[0] = 0\\n"
                                 "steps 3,9,15\", fillcolor=\"#d6e6ff\""));
     snprintf(path, sizeof(path), "command -v dot >/dev/null || exit 0; cd %s && dot -Tsvg x.dot "
@@ -363,8 +372,10 @@ static void test_dot_blocked_replay(void **state)
                                 "fillcolor=\"#ff9a9a\""));
     /* and the stream the fault left stopped, as in the picture without it */
     assert_non_null(strstr(dot, "n0_0_0 [label=\"r0.s0#0,#3,...,#12\\nwrite f[0]@1 = 1\\n"
-                                "blocked at #9\\nsteps 1,7,13\", fillcolor=\"#ff9a9a\""));
-    assert_int_equal(count_of(dot, "fillcolor=\"#ff9a9a\""), 2);
+                                "stopped before #9\\nsteps 1,7,13\", fillcolor=\"#8fd6cf\", "
+                                "color=\"#00736b\", penwidth=2.5];\n"));
+    assert_int_equal(count_of(dot, "fillcolor=\"#ff9a9a\""), 1);
+    assert_int_equal(count_of(dot, "fillcolor=\"#8fd6cf\""), 1);
     /* Graphviz draws them, where it is installed */
     snprintf(path, sizeof(path), "command -v dot >/dev/null || exit 0; cd %s && dot -Tsvg x.dot "
              ">x.svg", dir);
