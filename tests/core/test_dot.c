@@ -539,25 +539,28 @@ static void test_overlay_blocked_batch(void **state)
 
 static char *tmp_path(const char *suffix);
 
+/* A wait and a batch on another stream, replayed 4 times: the marks of
+ * test_overlay_blocked_replay and test_overlay_stopped. */
+static const char replayed_batch[] = "cesync 1\n"
+                                     "ranks 1\n"
+                                     "streams 2\n"
+                                     "buffer a 16\n"
+                                     "signal f u32 1\n"
+                                     "phase graph x4\n"
+                                     "r0 : wait f[0] >= 1\n"
+                                     "r0 s1 : batch\n"
+                                     "r0 s1 : copy a[0:8] -> a[8:16]\n"
+                                     "r0 s1 : end\n";
+
 /* A node of a graph phase stands for its op in every replay, named at the
  * first two and the last: a blocked one says in which ("blocked at #7"),
  * and so does a blocked batch's box.  Nothing in the picture named the
  * replay the report's position is in. */
 static void test_overlay_blocked_replay(void **state)
 {
-    static const char text[] = "cesync 1\n"
-                               "ranks 1\n"
-                               "streams 2\n"
-                               "buffer a 16\n"
-                               "signal f u32 1\n"
-                               "phase graph x4\n"
-                               "r0 : wait f[0] >= 1\n"
-                               "r0 s1 : batch\n"
-                               "r0 s1 : copy a[0:8] -> a[8:16]\n"
-                               "r0 s1 : end\n";
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_graph *g = ces_test_text_graph(ctx, replayed_batch);
     struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP, 0},
                                    {0, 0, 0, 0, CES_DOT_BLOCKED, 3},
                                    {0, 0, 3, 0, CES_DOT_BLOCKED, 2}};
@@ -596,19 +599,9 @@ static void test_overlay_blocked_replay(void **state)
  * stream that hangs on a wait. */
 static void test_overlay_stopped(void **state)
 {
-    static const char text[] = "cesync 1\n"
-                               "ranks 1\n"
-                               "streams 2\n"
-                               "buffer a 16\n"
-                               "signal f u32 1\n"
-                               "phase graph x4\n"
-                               "r0 : wait f[0] >= 1\n"
-                               "r0 s1 : batch\n"
-                               "r0 s1 : copy a[0:8] -> a[8:16]\n"
-                               "r0 s1 : end\n";
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_graph *g = ces_test_text_graph(ctx, replayed_batch);
     struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP, 0},
                                    {0, 0, 0, 0, CES_DOT_STOPPED, 3},
                                    {0, 0, 3, 0, CES_DOT_STOPPED, 2}};
