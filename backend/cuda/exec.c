@@ -1549,6 +1549,25 @@ static int group_ranks_alive(struct ces_comm *c, struct ces_team *t)
     return ces_ctx_error(c->ctx, CES_ERR_PEER_FAILED, "ces_group_end: %s", why);
 }
 
+/* In one process, after rank f's part of the group failed with rc (its
+ * message the context's last error): every healthy rank from local rank
+ * `from` on, whose part was not issued, fails with CES_ERR_PEER_FAILED
+ * naming f and the error, and `issued` saying which parts were issued.
+ * The context keeps f's error, which the last ces_group_end returns. */
+static void group_unissued(struct ces_comm *c, struct ces_team *t, const struct ces_comm *f,
+                           uint32_t from, int rc, const char *issued)
+{
+    char err[CES_ERRMSG_MAX], why[CES_ERRMSG_MAX + 128];
+
+    snprintf(err, sizeof(err), "%s", ces_ctx_last_error(f->ctx));
+    snprintf(why, sizeof(why), "rank %" PRIu32 " of this process could not issue its part of "
+             "the group (%s): %s", f->rank, err, issued);
+    for (uint32_t j = from; j < t->nlocal; j++)
+        if (t->comms[j] != NULL && atomic_load(&t->comms[j]->state) == CES_OK)
+            ces_wd_fail(t->comms[j], CES_ERR_PEER_FAILED, why);
+    ces_ctx_error(c->ctx, rc, "%s", err);
+}
+
 /* In one process, the last rank to end a group issues every rank's part:
  * every part is prepared first (its watch slots reserved among them), so
  * that a part refused, a watch limit say, leaves no other rank's part
@@ -1556,11 +1575,16 @@ static int group_ranks_alive(struct ces_comm *c, struct ces_team *t)
  * refusal came after the earlier ranks' parts).  A part refused before
  * any rank counted the group (every rank refuses it alike) fails nobody;
  * else the rank whose part failed fails with its error and every other
- * live rank with CES_ERR_PEER_FAILED, since no part was issued. */
+ * live rank with CES_ERR_PEER_FAILED, since no part was issued.  A part
+ * that fails while it is issued (a CUDA error) fails its rank with the
+ * error; the ranks after it, whose parts are never issued, fail with
+ * CES_ERR_PEER_FAILED at once (their ces_group_end returned CES_OK), and
+ * the ranks before it keep their parts enqueued: their watchdogs see the
+ * failed rank and release them. */
 static int group_issue_all(struct ces_comm *c, struct ces_team *t)
 {
     struct group_part *p = ces_malloc(c->ctx, sizeof(*p) * t->nlocal);
-    uint32_t n = 0;
+    uint32_t n = 0, i = 0;
     int rc = CES_OK;
 
     if (p == NULL)
@@ -1571,23 +1595,18 @@ static int group_issue_all(struct ces_comm *c, struct ces_team *t)
         n++;
     }
     if (rc == CES_OK) {
-        for (uint32_t i = 0; i < n && rc == CES_OK; i++)
-            rc = group_part_issue(&p[i]);
+        while (rc == CES_OK && i < n)
+            rc = group_part_issue(&p[i++]);
+        if (rc != CES_OK)
+            group_unissued(c, t, t->comms[i - 1], i, rc, "this rank's part was not issued");
     } else if (p == NULL || n > 1 || atomic_load(&t->comms[n - 1]->state) != CES_OK) {
         struct ces_comm *f = p == NULL ? c : t->comms[n - 1];
-        char err[CES_ERRMSG_MAX], why[CES_ERRMSG_MAX + 128];
 
-        snprintf(err, sizeof(err), "%s", ces_ctx_last_error(f->ctx));
         issue_failed(f, rc);
-        snprintf(why, sizeof(why), "rank %" PRIu32 " of this process could not issue its part of "
-                 "the group (%s): no rank's part of the group was issued", f->rank, err);
-        for (uint32_t j = 0; j < t->nlocal; j++)
-            if (t->comms[j] != NULL && atomic_load(&t->comms[j]->state) == CES_OK)
-                ces_wd_fail(t->comms[j], CES_ERR_PEER_FAILED, why);
-        ces_ctx_error(c->ctx, rc, "%s", err);
+        group_unissued(c, t, f, 0, rc, "no rank's part of the group was issued");
     }
-    for (uint32_t i = 0; i < n; i++)
-        group_part_free(&p[i]);
+    for (uint32_t j = 0; j < n; j++)
+        group_part_free(&p[j]);
     ces_free(c->ctx, p);
     return rc;
 }
@@ -1658,8 +1677,7 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     if (rc == CES_OK && last) {
         rc = group_issue_all(c, t);
         ces_cuda_use(c);
-        /* a part that failed once issued failed its communicator; the
-         * others hear of it from their watchdogs (PEER_FAILED) */
+        /* every rank's communicator is as group_issue_all left it */
         goto done;
     }
 out:
