@@ -1525,12 +1525,14 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
     return rc;
 }
 
-/* In one process, before the last rank to end a group issues every rank's
- * part: a rank destroyed or failed (ces_comm_abort too) after its own
- * ces_group_end gets no part, and neither do the others, whose parts would
- * wait for its.  Every live rank fails with CES_ERR_PEER_FAILED (the
- * others' ces_group_end returned CES_OK: their next call says it). */
-static int group_ranks_alive(struct ces_comm *c, struct ces_team *t)
+/* In one process, as each rank ends a group (`ended`: the local ranks that
+ * have ended it, this one among them): a rank destroyed or failed
+ * (ces_comm_abort too) after its own ces_group_end gets no part, and
+ * neither do the others, whose parts would wait for its; one destroyed or
+ * failed before it never ends the group, which so can never be issued.
+ * Every live rank fails with CES_ERR_PEER_FAILED (the others'
+ * ces_group_end returned CES_OK: their next call says it). */
+static int group_ranks_alive(struct ces_comm *c, struct ces_team *t, uint32_t ended)
 {
     char why[CES_ERRMSG_MAX];
     uint32_t i = 0;
@@ -1539,9 +1541,11 @@ static int group_ranks_alive(struct ces_comm *c, struct ces_team *t)
         i++;
     if (i == t->nlocal)
         return CES_OK;
-    snprintf(why, sizeof(why), "rank %" PRIu32 " of this process %s after its ces_group_end: no "
-             "rank's part of the group was issued", t->first_local + i,
-             t->comms[i] == NULL ? "was destroyed" : "failed");
+    snprintf(why, sizeof(why), "rank %" PRIu32 " of this process %s %s: no rank's part of the "
+             "group was issued", t->first_local + i,
+             t->comms[i] == NULL ? "was destroyed" : "failed",
+             (ended & (UINT32_C(1) << i)) != 0 ? "after its ces_group_end"
+                                                : "before ending the group");
     for (uint32_t j = 0; j < t->nlocal; j++) {
         if (t->comms[j] != NULL && atomic_load(&t->comms[j]->state) == CES_OK)
             ces_wd_fail(t->comms[j], CES_ERR_PEER_FAILED, why);
@@ -1616,6 +1620,7 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     struct ces_team *t;
     struct ces_p2p_table *tab = NULL;
     int rc, capturing = 0, last = 0;
+    uint32_t ended = 0;
 
     if (c == NULL)
         return CES_ERR_INVALID;
@@ -1668,12 +1673,13 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     if (rc == CES_OK) {
         group_export(c, capturing, t->group->d[c->rank]);
         t->group_streams[c->rank] = (CUstream)stream;
+        ended = last ? UINT32_MAX : t->group_arrived;
     }
     /* Issued outside the lock: the first group allocates its signal arrays
      * (ces_team_alloc), which takes the same non-recursive lock. */
     pthread_mutex_unlock(&t->lock);
-    if (rc == CES_OK && last)
-        rc = group_ranks_alive(c, t);
+    if (rc == CES_OK)
+        rc = group_ranks_alive(c, t, ended);
     if (rc == CES_OK && last) {
         rc = group_issue_all(c, t);
         ces_cuda_use(c);

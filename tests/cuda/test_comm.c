@@ -1491,8 +1491,12 @@ static void test_launch_past_the_captured_records(void **state)
  * A rank aborted, or destroyed, after its own ces_group_end got its part
  * issued all the same (work queued on a communicator that promised to do
  * nothing; a destroyed one crashed): now no part is issued, and every live
- * rank fails with CES_ERR_PEER_FAILED, saying which rank. */
-static void group_after_a_rank_stopped(int destroyed)
+ * rank fails with CES_ERR_PEER_FAILED, saying which rank.  A rank aborted
+ * or destroyed before its own ces_group_end (`before`) never ends the
+ * group, which so could never be issued: the other rank's ces_group_end
+ * returned CES_OK, and it heard only from its watchdog; now it fails the
+ * same way at once. */
+static void group_after_a_rank_stopped(int destroyed, int before)
 {
     struct fixture fx;
     void *b[2];
@@ -1503,18 +1507,23 @@ static void group_after_a_rank_stopped(int destroyed)
         ces_wd_init(&fx.comm[r]);
     assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
     assert_int_equal(ces_send(&fx.comm[0], b[0], 100, 1), CES_OK);
-    assert_int_equal(ces_group_end(&fx.comm[0], NULL), CES_OK);
+    if (!before)
+        assert_int_equal(ces_group_end(&fx.comm[0], NULL), CES_OK);
     if (destroyed) {
         fx.comms[0] = NULL; /* as ces_comm_destroy leaves the team */
     } else {
         assert_int_equal(ces_comm_abort(&fx.comm[0]), CES_OK);
+        /* its ces_group_end returns the failure and ends the group */
+        if (before)
+            assert_int_equal(ces_group_end(&fx.comm[0], NULL), CES_ERR_TIMEOUT);
     }
     assert_int_equal(ces_group_start(&fx.comm[1]), CES_OK);
     assert_int_equal(ces_recv(&fx.comm[1], b[1], 100, 0), CES_OK);
     assert_int_equal(ces_group_end(&fx.comm[1], NULL), CES_ERR_PEER_FAILED);
-    snprintf(want, sizeof(want), "ces_group_end: rank 0 of this process %s after its "
-             "ces_group_end: no rank's part of the group was issued",
-             destroyed ? "was destroyed" : "failed");
+    snprintf(want, sizeof(want), "ces_group_end: rank 0 of this process %s %s: no rank's part "
+             "of the group was issued",
+             destroyed ? "was destroyed" : "failed",
+             before ? "before ending the group" : "after its ces_group_end");
     assert_string_equal(ces_ctx_last_error(fx.ctx), want);
     assert_int_equal(ces_comm_status(&fx.comm[1]), CES_ERR_PEER_FAILED);
     assert_int_equal(fx.comm[1].signals.len, 0); /* nothing was prepared to issue */
@@ -1533,13 +1542,25 @@ static void group_after_a_rank_stopped(int destroyed)
 static void test_group_after_a_rank_aborted(void **state)
 {
     (void)state;
-    group_after_a_rank_stopped(0);
+    group_after_a_rank_stopped(0, 0);
 }
 
 static void test_group_after_a_rank_destroyed(void **state)
 {
     (void)state;
-    group_after_a_rank_stopped(1);
+    group_after_a_rank_stopped(1, 0);
+}
+
+static void test_group_with_a_rank_aborted_before(void **state)
+{
+    (void)state;
+    group_after_a_rank_stopped(0, 1);
+}
+
+static void test_group_with_a_rank_destroyed_before(void **state)
+{
+    (void)state;
+    group_after_a_rank_stopped(1, 1);
 }
 
 /* ces_send and ces_recv of more bytes than the buffer holds, at an
@@ -1856,6 +1877,8 @@ int main(void)
         cmocka_unit_test(test_long_signal_names_kept_apart),
         cmocka_unit_test(test_group_after_a_rank_aborted),
         cmocka_unit_test(test_group_after_a_rank_destroyed),
+        cmocka_unit_test(test_group_with_a_rank_aborted_before),
+        cmocka_unit_test(test_group_with_a_rank_destroyed_before),
         cmocka_unit_test(test_graph_phase_on_the_legacy_stream),
         cmocka_unit_test(test_launch_bindings),
         cmocka_unit_test(test_launch_past_the_watch_slots),
