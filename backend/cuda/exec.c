@@ -1688,10 +1688,25 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     }
 out:
     /* An error but a refusal alike leaves the other ranks' parts of the
-     * group waiting for this one (in one process, the ranks that arrived
-     * enqueued by nobody, their calls having returned CES_OK). */
-    if (!refused_alike(rc))
+     * group waiting for this one.  In one process the group can then never
+     * be issued: where ranks ended it already (their calls returned
+     * CES_OK), every live rank fails now (a rank that ends it later would
+     * fail then). */
+    if (!refused_alike(rc)) {
         issue_failed(c, rc);
+        if (!t->multi) {
+            pthread_mutex_lock(&t->lock);
+            ended = t->group_arrived;
+            pthread_mutex_unlock(&t->lock);
+        }
+        if (!t->multi && ended != 0) {
+            char err[CES_ERRMSG_MAX];
+
+            snprintf(err, sizeof(err), "%s", ces_ctx_last_error(c->ctx));
+            group_ranks_alive(c, t, ended);
+            ces_ctx_error(c->ctx, rc, "%s", err); /* the call's own error */
+        }
+    }
 done:
     ces_free(c->ctx, tab);
     c->ngroup = 0;

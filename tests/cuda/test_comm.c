@@ -1563,6 +1563,52 @@ static void test_group_with_a_rank_destroyed_before(void **state)
     group_after_a_rank_stopped(1, 1);
 }
 
+/* In one process, rank 0 ends a group (its part waits for the others'),
+ * then rank 1's ces_group_end fails on a CUDA error before it ends the
+ * group (its context cannot be made current): rank 1 fails with it, and
+ * the group can never be issued.  Rank 0's ces_group_end had returned
+ * CES_OK and it stayed healthy, hearing of it only from its watchdog; now
+ * it fails at once with CES_ERR_PEER_FAILED naming rank 1, and nothing is
+ * enqueued. */
+static void test_group_end_failure_fails_the_ranks_that_ended(void **state)
+{
+    struct fixture fx;
+    void *b[2];
+    char err[CES_ERRMSG_MAX], want[CES_ERRMSG_MAX + 64];
+
+    (void)state;
+    live_team(&fx, b);
+    for (uint32_t r = 0; r < 2; r++)
+        ces_wd_init(&fx.comm[r]);
+    assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
+    assert_int_equal(ces_send(&fx.comm[0], b[0], 100, 1), CES_OK);
+    assert_int_equal(ces_group_end(&fx.comm[0], NULL), CES_OK);
+    assert_int_equal(ces_group_start(&fx.comm[1]), CES_OK);
+    assert_int_equal(ces_recv(&fx.comm[1], b[1], 100, 0), CES_OK);
+    batches = copies = 0;
+    ctx_fail = 1;
+    assert_int_equal(ces_group_end(&fx.comm[1], NULL), CES_ERR_CUDA);
+    ctx_fail = 0;
+    snprintf(err, sizeof(err), "%s", ces_ctx_last_error(fx.ctx));
+    assert_non_null(strstr(err, "cuCtxSetCurrent(c->cuctx) failed: CUDA_ERROR_? (999)"));
+    assert_int_equal(batches + copies, 0);
+    assert_int_equal(ces_comm_status(&fx.comm[1]), CES_ERR_CUDA);
+    snprintf(want, sizeof(want), "a collective, group or launch failed: %s", err);
+    assert_string_equal(fx.comm[1].fail_why, want);
+    assert_int_equal(ces_comm_status(&fx.comm[0]), CES_ERR_PEER_FAILED);
+    assert_string_equal(fx.comm[0].fail_why, "rank 1 of this process failed before ending the "
+                                             "group: no rank's part of the group was issued");
+    for (uint32_t r = 0; r < 2; r++) {
+        fx.comm[r].state = CES_OK; /* to free the memory as a healthy rank */
+        assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
+        pthread_cond_destroy(&fx.comm[r].wd_cond);
+        pthread_mutex_destroy(&fx.comm[r].wd_mirror_lock);
+        pthread_mutex_destroy(&fx.comm[r].wd_lock);
+    }
+    ces_free(fx.ctx, fx.team.group);
+    fixture_end(&fx);
+}
+
 /* ces_send and ces_recv of more bytes than the buffer holds, at an
  * allocation that does not start the stride: a size near 2^64 wrapped the
  * bound (offset + size) and was taken, to be refused only by the graph's
@@ -1879,6 +1925,7 @@ int main(void)
         cmocka_unit_test(test_group_after_a_rank_destroyed),
         cmocka_unit_test(test_group_with_a_rank_aborted_before),
         cmocka_unit_test(test_group_with_a_rank_destroyed_before),
+        cmocka_unit_test(test_group_end_failure_fails_the_ranks_that_ended),
         cmocka_unit_test(test_graph_phase_on_the_legacy_stream),
         cmocka_unit_test(test_launch_bindings),
         cmocka_unit_test(test_launch_past_the_watch_slots),
