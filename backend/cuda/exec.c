@@ -1525,12 +1525,14 @@ static int group_issue(struct ces_comm *c, const struct ces_p2p_table *t, CUstre
     return rc;
 }
 
-/* In one process, before the last rank to end a group issues every rank's
- * part: a rank destroyed or failed (ces_comm_abort too) after its own
- * ces_group_end gets no part, and neither do the others, whose parts would
- * wait for its.  Every live rank fails with CES_ERR_PEER_FAILED (the
- * others' ces_group_end returned CES_OK: their next call says it). */
-static int group_ranks_alive(struct ces_comm *c, struct ces_team *t)
+/* In one process, as each rank ends a group (`ended`: the local ranks that
+ * have ended it, this one among them): a rank destroyed or failed
+ * (ces_comm_abort too) after its own ces_group_end gets no part, and
+ * neither do the others, whose parts would wait for its; one destroyed or
+ * failed before it never ends the group, which so can never be issued.
+ * Every live rank fails with CES_ERR_PEER_FAILED (the others'
+ * ces_group_end returned CES_OK: their next call says it). */
+static int group_ranks_alive(struct ces_comm *c, struct ces_team *t, uint32_t ended)
 {
     char why[CES_ERRMSG_MAX];
     uint32_t i = 0;
@@ -1539,14 +1541,35 @@ static int group_ranks_alive(struct ces_comm *c, struct ces_team *t)
         i++;
     if (i == t->nlocal)
         return CES_OK;
-    snprintf(why, sizeof(why), "rank %" PRIu32 " of this process %s after its ces_group_end: no "
-             "rank's part of the group was issued", t->first_local + i,
-             t->comms[i] == NULL ? "was destroyed" : "failed");
+    snprintf(why, sizeof(why), "rank %" PRIu32 " of this process %s %s: no rank's part of the "
+             "group was issued", t->first_local + i,
+             t->comms[i] == NULL ? "was destroyed" : "failed",
+             (ended & (UINT32_C(1) << i)) != 0 ? "after its ces_group_end"
+                                                : "before ending the group");
     for (uint32_t j = 0; j < t->nlocal; j++) {
         if (t->comms[j] != NULL && atomic_load(&t->comms[j]->state) == CES_OK)
             ces_wd_fail(t->comms[j], CES_ERR_PEER_FAILED, why);
     }
     return ces_ctx_error(c->ctx, CES_ERR_PEER_FAILED, "ces_group_end: %s", why);
+}
+
+/* In one process, after rank f's part of the group failed with rc (its
+ * message the context's last error): every healthy rank from local rank
+ * `from` on, whose part was not issued, fails with CES_ERR_PEER_FAILED
+ * naming f and the error, and `issued` saying which parts were issued.
+ * The context keeps f's error, which the last ces_group_end returns. */
+static void group_unissued(struct ces_comm *c, struct ces_team *t, const struct ces_comm *f,
+                           uint32_t from, int rc, const char *issued)
+{
+    char err[CES_ERRMSG_MAX], why[CES_ERRMSG_MAX + 128];
+
+    snprintf(err, sizeof(err), "%s", ces_ctx_last_error(f->ctx));
+    snprintf(why, sizeof(why), "rank %" PRIu32 " of this process could not issue its part of "
+             "the group (%s): %s", f->rank, err, issued);
+    for (uint32_t j = from; j < t->nlocal; j++)
+        if (t->comms[j] != NULL && atomic_load(&t->comms[j]->state) == CES_OK)
+            ces_wd_fail(t->comms[j], CES_ERR_PEER_FAILED, why);
+    ces_ctx_error(c->ctx, rc, "%s", err);
 }
 
 /* In one process, the last rank to end a group issues every rank's part:
@@ -1556,11 +1579,16 @@ static int group_ranks_alive(struct ces_comm *c, struct ces_team *t)
  * refusal came after the earlier ranks' parts).  A part refused before
  * any rank counted the group (every rank refuses it alike) fails nobody;
  * else the rank whose part failed fails with its error and every other
- * live rank with CES_ERR_PEER_FAILED, since no part was issued. */
+ * live rank with CES_ERR_PEER_FAILED, since no part was issued.  A part
+ * that fails while it is issued (a CUDA error) fails its rank with the
+ * error; the ranks after it, whose parts are never issued, fail with
+ * CES_ERR_PEER_FAILED at once (their ces_group_end returned CES_OK), and
+ * the ranks before it keep their parts enqueued: their watchdogs see the
+ * failed rank and release them. */
 static int group_issue_all(struct ces_comm *c, struct ces_team *t)
 {
     struct group_part *p = ces_malloc(c->ctx, sizeof(*p) * t->nlocal);
-    uint32_t n = 0;
+    uint32_t n = 0, i = 0;
     int rc = CES_OK;
 
     if (p == NULL)
@@ -1571,23 +1599,18 @@ static int group_issue_all(struct ces_comm *c, struct ces_team *t)
         n++;
     }
     if (rc == CES_OK) {
-        for (uint32_t i = 0; i < n && rc == CES_OK; i++)
-            rc = group_part_issue(&p[i]);
+        while (rc == CES_OK && i < n)
+            rc = group_part_issue(&p[i++]);
+        if (rc != CES_OK)
+            group_unissued(c, t, t->comms[i - 1], i, rc, "this rank's part was not issued");
     } else if (p == NULL || n > 1 || atomic_load(&t->comms[n - 1]->state) != CES_OK) {
         struct ces_comm *f = p == NULL ? c : t->comms[n - 1];
-        char err[CES_ERRMSG_MAX], why[CES_ERRMSG_MAX + 128];
 
-        snprintf(err, sizeof(err), "%s", ces_ctx_last_error(f->ctx));
         issue_failed(f, rc);
-        snprintf(why, sizeof(why), "rank %" PRIu32 " of this process could not issue its part of "
-                 "the group (%s): no rank's part of the group was issued", f->rank, err);
-        for (uint32_t j = 0; j < t->nlocal; j++)
-            if (t->comms[j] != NULL && atomic_load(&t->comms[j]->state) == CES_OK)
-                ces_wd_fail(t->comms[j], CES_ERR_PEER_FAILED, why);
-        ces_ctx_error(c->ctx, rc, "%s", err);
+        group_unissued(c, t, f, 0, rc, "no rank's part of the group was issued");
     }
-    for (uint32_t i = 0; i < n; i++)
-        group_part_free(&p[i]);
+    for (uint32_t j = 0; j < n; j++)
+        group_part_free(&p[j]);
     ces_free(c->ctx, p);
     return rc;
 }
@@ -1597,6 +1620,7 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     struct ces_team *t;
     struct ces_p2p_table *tab = NULL;
     int rc, capturing = 0, last = 0;
+    uint32_t ended = 0;
 
     if (c == NULL)
         return CES_ERR_INVALID;
@@ -1649,25 +1673,40 @@ int ces_group_end(struct ces_comm *c, ces_stream_t stream)
     if (rc == CES_OK) {
         group_export(c, capturing, t->group->d[c->rank]);
         t->group_streams[c->rank] = (CUstream)stream;
+        ended = last ? UINT32_MAX : t->group_arrived;
     }
     /* Issued outside the lock: the first group allocates its signal arrays
      * (ces_team_alloc), which takes the same non-recursive lock. */
     pthread_mutex_unlock(&t->lock);
-    if (rc == CES_OK && last)
-        rc = group_ranks_alive(c, t);
+    if (rc == CES_OK)
+        rc = group_ranks_alive(c, t, ended);
     if (rc == CES_OK && last) {
         rc = group_issue_all(c, t);
         ces_cuda_use(c);
-        /* a part that failed once issued failed its communicator; the
-         * others hear of it from their watchdogs (PEER_FAILED) */
+        /* every rank's communicator is as group_issue_all left it */
         goto done;
     }
 out:
     /* An error but a refusal alike leaves the other ranks' parts of the
-     * group waiting for this one (in one process, the ranks that arrived
-     * enqueued by nobody, their calls having returned CES_OK). */
-    if (!refused_alike(rc))
+     * group waiting for this one.  In one process the group can then never
+     * be issued: where ranks ended it already (their calls returned
+     * CES_OK), every live rank fails now (a rank that ends it later would
+     * fail then). */
+    if (!refused_alike(rc)) {
         issue_failed(c, rc);
+        if (!t->multi) {
+            pthread_mutex_lock(&t->lock);
+            ended = t->group_arrived;
+            pthread_mutex_unlock(&t->lock);
+        }
+        if (!t->multi && ended != 0) {
+            char err[CES_ERRMSG_MAX];
+
+            snprintf(err, sizeof(err), "%s", ces_ctx_last_error(c->ctx));
+            group_ranks_alive(c, t, ended);
+            ces_ctx_error(c->ctx, rc, "%s", err); /* the call's own error */
+        }
+    }
 done:
     ces_free(c->ctx, tab);
     c->ngroup = 0;

@@ -10,7 +10,9 @@
  * mapped, with the error said; one whose context died, at once.  A
  * failed communicator refuses every call but destroy and the queries with
  * its failure, and does nothing.  A ces_group_end or ces_launch that fails
- * on a CUDA error fails its communicator.
+ * on a CUDA error fails its communicator; in one process a group whose
+ * part fails while the parts are issued fails at once the ranks whose
+ * parts were never issued.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -237,12 +239,25 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x)
     return cudaSuccess;
 }
 
+/* The memop batch call (1-based) that fails, 0 for none. */
+static int batch_fail_at;
+
 static CUresult CUDAAPI fake_batch(CUstream s, unsigned int n, CUstreamBatchMemOpParams *p,
                                    unsigned int flags)
 {
     (void)s, (void)n, (void)p, (void)flags;
-    batches++;
-    return CUDA_SUCCESS;
+    return ++batches == batch_fail_at ? CUDA_ERROR_UNKNOWN : CUDA_SUCCESS;
+}
+
+/* A copy of a group's part: enqueued, counted. */
+static int copies;
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,
+                            cudaStream_t s)
+{
+    (void)dst, (void)src, (void)n, (void)kind, (void)s;
+    copies++;
+    return cudaSuccess;
 }
 
 static CUresult CUDAAPI fake_stream_create(CUstream *s, unsigned int flags)
@@ -403,7 +418,7 @@ static void fakes_install(void)
     gpus = 2;
     init_fail_at = count_fail_at = inits = counts = retain_fail_at = retains = 0;
     captured_on = launched_on = NULL;
-    captures = launches = batches = event_ops = 0;
+    captures = launches = batches = batch_fail_at = copies = event_ops = 0;
     stream_busy = context_dead = streams_destroyed = events_destroyed = ranges_freed = 0;
     live_handles = mapped = stray_unmaps = 0;
     create_fail_at = map_fail_at = access_fail = ctx_fail = 0;
@@ -1298,8 +1313,7 @@ static void test_launch_past_the_watch_slots_enqueues_nothing(void **state)
 
 /* In one process the last rank to end a group issues every rank's part.
  * Rank 1's part needs a 65th watched stream: rank 0's part was enqueued
- * before rank 1's was refused, and waited for it (here its issue reached
- * its copy, which the stand-ins do not serve: CES_ERR_CUDA).  Now every rank's
+ * before rank 1's was refused, and waited for it.  Now every rank's
  * streams are counted before any part is issued: nothing is enqueued,
  * rank 1 fails with the limit and rank 0, whose part was prepared but not
  * issued, with CES_ERR_PEER_FAILED naming it. */
@@ -1351,6 +1365,74 @@ static void test_group_past_the_watch_slots_enqueues_nothing(void **state)
     }
     ces_free(fx.ctx, fx.team.group);
     watched_team_end(&fx, b);
+}
+
+/* In one process the last rank to end a group prepares every rank's part,
+ * then issues them in turn; the memop batch call `at` of the group fails
+ * (a CUDA error once every part was prepared): 1 in rank 0's part, 2 the
+ * first call of rank 1's.
+ * The ranks after it, whose parts were never issued, stayed healthy: their
+ * ces_group_end had returned CES_OK, and they heard of the failure only
+ * from their watchdogs.  Now they fail at once with CES_ERR_PEER_FAILED,
+ * naming the rank whose part failed; the ranks before it keep their parts
+ * enqueued and healthy (their watchdogs hear of the failure and release
+ * them), and the failed rank fails with the error. */
+static void group_issue_fails(uint32_t failed, int at)
+{
+    struct fixture fx;
+    void *b[2];
+    char err[CES_ERRMSG_MAX], want[CES_ERRMSG_MAX + 128];
+
+    live_team(&fx, b);
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_wd_init(&fx.comm[r]);
+        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*fx.comm[r].waits) * CES_WD_WAITS);
+        assert_non_null(fx.comm[r].waits);
+        fx.comm[r].caps.can_64bit = 1; /* the group's signals are u64 */
+    }
+    assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
+    assert_int_equal(ces_send(&fx.comm[0], b[0], 100, 1), CES_OK);
+    assert_int_equal(ces_group_end(&fx.comm[0], (ces_stream_t)0x3000), CES_OK);
+    assert_int_equal(ces_group_start(&fx.comm[1]), CES_OK);
+    assert_int_equal(ces_recv(&fx.comm[1], b[1], 100, 0), CES_OK);
+    batches = copies = 0;
+    batch_fail_at = at;
+    assert_int_equal(ces_group_end(&fx.comm[1], (ces_stream_t)0x3001), CES_ERR_CUDA);
+    snprintf(err, sizeof(err), "%s", ces_ctx_last_error(fx.ctx));
+    assert_non_null(strstr(err, "cuStreamBatchMemOp(s, n, p, 0) failed: CUDA_ERROR_? (999)"));
+    /* nothing issued after the failed call: rank 0's part is its copy and
+     * one batch, rank 1's part starts with a batch */
+    assert_int_equal(batches, at);
+    assert_int_equal(copies, 1);
+    assert_int_equal(ces_comm_status(&fx.comm[failed]), CES_ERR_CUDA);
+    for (uint32_t r = 0; r < failed; r++)
+        assert_int_equal(ces_comm_status(&fx.comm[r]), CES_OK);
+    snprintf(want, sizeof(want), "rank %" PRIu32 " of this process could not issue its part of "
+             "the group (%s): this rank's part was not issued", failed, err);
+    for (uint32_t r = failed + 1; r < 2; r++) {
+        assert_int_equal(ces_comm_status(&fx.comm[r]), CES_ERR_PEER_FAILED);
+        assert_string_equal(fx.comm[r].fail_why, want);
+    }
+    for (uint32_t r = 0; r < 2; r++) {
+        /* what ces_comm_destroy frees of a group */
+        ces_free(fx.ctx, fx.comm[r].p2p);
+        ces_vec_free(fx.ctx, &fx.comm[r].scratch_ptrs);
+        ces_vec_free(fx.ctx, &fx.comm[r].scratch_sizes);
+    }
+    ces_free(fx.ctx, fx.team.group);
+    watched_team_end(&fx, b);
+}
+
+static void test_group_issue_fails_on_rank_0(void **state)
+{
+    (void)state;
+    group_issue_fails(0, 1);
+}
+
+static void test_group_issue_fails_on_rank_1(void **state)
+{
+    (void)state;
+    group_issue_fails(1, 2);
 }
 
 /* Records of captured calls that wait (a graph phase of ces_launch, with
@@ -1409,8 +1491,12 @@ static void test_launch_past_the_captured_records(void **state)
  * A rank aborted, or destroyed, after its own ces_group_end got its part
  * issued all the same (work queued on a communicator that promised to do
  * nothing; a destroyed one crashed): now no part is issued, and every live
- * rank fails with CES_ERR_PEER_FAILED, saying which rank. */
-static void group_after_a_rank_stopped(int destroyed)
+ * rank fails with CES_ERR_PEER_FAILED, saying which rank.  A rank aborted
+ * or destroyed before its own ces_group_end (`before`) never ends the
+ * group, which so could never be issued: the other rank's ces_group_end
+ * returned CES_OK, and it heard only from its watchdog; now it fails the
+ * same way at once. */
+static void group_after_a_rank_stopped(int destroyed, int before)
 {
     struct fixture fx;
     void *b[2];
@@ -1421,18 +1507,23 @@ static void group_after_a_rank_stopped(int destroyed)
         ces_wd_init(&fx.comm[r]);
     assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
     assert_int_equal(ces_send(&fx.comm[0], b[0], 100, 1), CES_OK);
-    assert_int_equal(ces_group_end(&fx.comm[0], NULL), CES_OK);
+    if (!before)
+        assert_int_equal(ces_group_end(&fx.comm[0], NULL), CES_OK);
     if (destroyed) {
         fx.comms[0] = NULL; /* as ces_comm_destroy leaves the team */
     } else {
         assert_int_equal(ces_comm_abort(&fx.comm[0]), CES_OK);
+        /* its ces_group_end returns the failure and ends the group */
+        if (before)
+            assert_int_equal(ces_group_end(&fx.comm[0], NULL), CES_ERR_TIMEOUT);
     }
     assert_int_equal(ces_group_start(&fx.comm[1]), CES_OK);
     assert_int_equal(ces_recv(&fx.comm[1], b[1], 100, 0), CES_OK);
     assert_int_equal(ces_group_end(&fx.comm[1], NULL), CES_ERR_PEER_FAILED);
-    snprintf(want, sizeof(want), "ces_group_end: rank 0 of this process %s after its "
-             "ces_group_end: no rank's part of the group was issued",
-             destroyed ? "was destroyed" : "failed");
+    snprintf(want, sizeof(want), "ces_group_end: rank 0 of this process %s %s: no rank's part "
+             "of the group was issued",
+             destroyed ? "was destroyed" : "failed",
+             before ? "before ending the group" : "after its ces_group_end");
     assert_string_equal(ces_ctx_last_error(fx.ctx), want);
     assert_int_equal(ces_comm_status(&fx.comm[1]), CES_ERR_PEER_FAILED);
     assert_int_equal(fx.comm[1].signals.len, 0); /* nothing was prepared to issue */
@@ -1451,13 +1542,71 @@ static void group_after_a_rank_stopped(int destroyed)
 static void test_group_after_a_rank_aborted(void **state)
 {
     (void)state;
-    group_after_a_rank_stopped(0);
+    group_after_a_rank_stopped(0, 0);
 }
 
 static void test_group_after_a_rank_destroyed(void **state)
 {
     (void)state;
-    group_after_a_rank_stopped(1);
+    group_after_a_rank_stopped(1, 0);
+}
+
+static void test_group_with_a_rank_aborted_before(void **state)
+{
+    (void)state;
+    group_after_a_rank_stopped(0, 1);
+}
+
+static void test_group_with_a_rank_destroyed_before(void **state)
+{
+    (void)state;
+    group_after_a_rank_stopped(1, 1);
+}
+
+/* In one process, rank 0 ends a group (its part waits for the others'),
+ * then rank 1's ces_group_end fails on a CUDA error before it ends the
+ * group (its context cannot be made current): rank 1 fails with it, and
+ * the group can never be issued.  Rank 0's ces_group_end had returned
+ * CES_OK and it stayed healthy, hearing of it only from its watchdog; now
+ * it fails at once with CES_ERR_PEER_FAILED naming rank 1, and nothing is
+ * enqueued. */
+static void test_group_end_failure_fails_the_ranks_that_ended(void **state)
+{
+    struct fixture fx;
+    void *b[2];
+    char err[CES_ERRMSG_MAX], want[CES_ERRMSG_MAX + 64];
+
+    (void)state;
+    live_team(&fx, b);
+    for (uint32_t r = 0; r < 2; r++)
+        ces_wd_init(&fx.comm[r]);
+    assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
+    assert_int_equal(ces_send(&fx.comm[0], b[0], 100, 1), CES_OK);
+    assert_int_equal(ces_group_end(&fx.comm[0], NULL), CES_OK);
+    assert_int_equal(ces_group_start(&fx.comm[1]), CES_OK);
+    assert_int_equal(ces_recv(&fx.comm[1], b[1], 100, 0), CES_OK);
+    batches = copies = 0;
+    ctx_fail = 1;
+    assert_int_equal(ces_group_end(&fx.comm[1], NULL), CES_ERR_CUDA);
+    ctx_fail = 0;
+    snprintf(err, sizeof(err), "%s", ces_ctx_last_error(fx.ctx));
+    assert_non_null(strstr(err, "cuCtxSetCurrent(c->cuctx) failed: CUDA_ERROR_? (999)"));
+    assert_int_equal(batches + copies, 0);
+    assert_int_equal(ces_comm_status(&fx.comm[1]), CES_ERR_CUDA);
+    snprintf(want, sizeof(want), "a collective, group or launch failed: %s", err);
+    assert_string_equal(fx.comm[1].fail_why, want);
+    assert_int_equal(ces_comm_status(&fx.comm[0]), CES_ERR_PEER_FAILED);
+    assert_string_equal(fx.comm[0].fail_why, "rank 1 of this process failed before ending the "
+                                             "group: no rank's part of the group was issued");
+    for (uint32_t r = 0; r < 2; r++) {
+        fx.comm[r].state = CES_OK; /* to free the memory as a healthy rank */
+        assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
+        pthread_cond_destroy(&fx.comm[r].wd_cond);
+        pthread_mutex_destroy(&fx.comm[r].wd_mirror_lock);
+        pthread_mutex_destroy(&fx.comm[r].wd_lock);
+    }
+    ces_free(fx.ctx, fx.team.group);
+    fixture_end(&fx);
 }
 
 /* ces_send and ces_recv of more bytes than the buffer holds, at an
@@ -1774,11 +1923,16 @@ int main(void)
         cmocka_unit_test(test_long_signal_names_kept_apart),
         cmocka_unit_test(test_group_after_a_rank_aborted),
         cmocka_unit_test(test_group_after_a_rank_destroyed),
+        cmocka_unit_test(test_group_with_a_rank_aborted_before),
+        cmocka_unit_test(test_group_with_a_rank_destroyed_before),
+        cmocka_unit_test(test_group_end_failure_fails_the_ranks_that_ended),
         cmocka_unit_test(test_graph_phase_on_the_legacy_stream),
         cmocka_unit_test(test_launch_bindings),
         cmocka_unit_test(test_launch_past_the_watch_slots),
         cmocka_unit_test(test_launch_past_the_watch_slots_enqueues_nothing),
         cmocka_unit_test(test_group_past_the_watch_slots_enqueues_nothing),
+        cmocka_unit_test(test_group_issue_fails_on_rank_0),
+        cmocka_unit_test(test_group_issue_fails_on_rank_1),
         cmocka_unit_test(test_launch_past_the_captured_records),
         cmocka_unit_test(test_init_env_numbers),
         cmocka_unit_test(test_stride_refused),
