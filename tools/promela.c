@@ -38,11 +38,12 @@ static const char promela_help[] =
     "                stopped stream's process blocked at its end; a drop has no\n"
     "                model\n"
     "\n"
-    "The model has limits (past one, exit 2 names it): at most 64 ranks x streams,\n"
-    "100,000 unrolled ops per rank, 30 copies in a batch, 4096 signal slots in use,\n"
-    "250 values a slot takes, 16,384 data units (bytes / the gcd of all region\n"
-    "bounds, over all ranks), and with data 250 iterations, with races 250 writes\n"
-    "and records per stream.\n"
+    "The model has limits (past one, exit 2 names it): at most 255 processes (as\n"
+    "SPIN runs; --data-at-end adds one), 100,000 unrolled ops per rank, 30 copies\n"
+    "in a batch, 4096 signal slots in use, 250 values a slot takes, 16,384 data\n"
+    "units (bytes / the gcd of all region bounds, over all ranks), and with data\n"
+    "250 iterations, with races 64 ranks x streams and 250 writes and records per\n"
+    "stream.\n"
     "\n";
 
 /* promela's options that take a value, and those that take none
