@@ -382,6 +382,24 @@ static void test_dot_blocked_replay(void **state)
     rc = system(path);
     assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
     free(dot);
+    /* a wait the watchdog released in the first two replays, its stream
+     * stopped before it in the third: red and teal halves, both said (it
+     * was red alone) */
+    snprintf(path, sizeof(path), "%s/x.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 1\nsignal g u64 1\nphase graph x4\n"
+                            "r0 : wait g[0] >= 1\n");
+    assert_int_equal(ces_test_tool(dir, "check x.ces --fault stop:r0.s0#2 --abort --dot x.dot",
+                                   &o), 0);
+    free(o);
+    snprintf(path, sizeof(path), "%s/x.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "n0_0_0 [label=\"r0.s0#0,#1,...,#3\\nwait g[0] >= 1\\n"
+                                "blocked at #0,#1\\nstopped before #2\\nsteps 1,2\", "
+                                "fillcolor=\"#ff9a9a;0.5:#8fd6cf\", color=\"#00736b\", "
+                                "penwidth=2.5];\n"));
+    assert_non_null(strstr(dot, "\\lred and teal halves: blocked (or released by the watchdog) "
+                                "in one replay, stopped by a fault before another\\l"));
+    free(dot);
     snprintf(path, sizeof(path), "%s/x.svg", dir);
     remove(path);
     snprintf(path, sizeof(path), "%s/x.dot", dir);
