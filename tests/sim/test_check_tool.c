@@ -94,6 +94,29 @@ static void test_exit_codes(void **state)
                               "--abort and --queues options as that\n                      run, "
                               "and --queues with the report's queue map where\n"
                               "                      it has one)\n"));
+    /* the sweeps name every option they refuse (the fault sweep named
+     * three of six, the queue sweep one of five) */
+    assert_non_null(strstr(o, "                      totals; no --dot, --queues, --fault-sweep, "
+                              "--replay,\n                      --random\n  --fault-sweep"));
+    assert_non_null(strstr(o, "\n                      no --json, --dot, --abort, --fault, "
+                              "--replay, --random;\n                      exit 1 if the schedule "
+                              "fails without faults)\n"));
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --fault-sweep --fault stop:r0.s0#1", &o), 2);
+    assert_string_equal(o, "cesync: check: --fault-sweep makes its own faults; drop "
+                           "--fault/--replay\n");
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --fault-sweep --replay 0", &o), 2);
+    assert_string_equal(o, "cesync: check: --fault-sweep makes its own faults; drop "
+                           "--fault/--replay\n");
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --fault-sweep --abort", &o), 2);
+    assert_string_equal(o, "cesync: check: --fault-sweep checks every fault without and with "
+                           "--abort: drop --abort\n");
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --queue-sweep --queues 0", &o), 2);
+    assert_string_equal(o, "cesync: check: --queue-sweep makes its own queue maps, one check "
+                           "each: drop --fault-sweep/--queues/--replay\n");
     free(o);
 }
 
