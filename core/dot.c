@@ -70,7 +70,10 @@ struct dot_state {
     struct ces_vec wvals; /* struct dot_wval: waits[i]'s group sorted by condition */
     size_t nsame, nfar;   /* write -> wait pairs within one block / across blocks */
     bool skip_far;        /* too many pairs: leave out those across blocks */
+    bool both;            /* an op marked both blocked and stopped */
 };
+
+#define DOT_BLOCKED_STOPPED ((1u << CES_DOT_BLOCKED) | (1u << CES_DOT_STOPPED))
 
 /* Above this many cross edges, edges are drawn straight and dot's search
  * limits are lowered, so a large graph still renders in seconds. */
@@ -224,7 +227,13 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolle
             ces_sb_puts(&st->sb, ",...");
     }
     ces_sb_puts(&st->sb, "\"");
-    if (mi != NULL && (mi->style_bits & (1u << CES_DOT_BLOCKED))) {
+    if (mi != NULL && (mi->style_bits & DOT_BLOCKED_STOPPED) == DOT_BLOCKED_STOPPED) {
+        /* blocked (or released by the watchdog) in one replay and stopped
+         * before another: neither mark hides the other, red and teal halves */
+        fill = "#ff9a9a;0.5:#8fd6cf";
+        color = "#00736b";
+        penwidth = "2.5";
+    } else if (mi != NULL && (mi->style_bits & (1u << CES_DOT_BLOCKED))) {
         fill = "#ff9a9a";
         color = "#cc0000";
         penwidth = "2.5";
@@ -299,8 +308,7 @@ static bool blocked_at(const struct dot_state *st, uint32_t b, uint32_t r, uint3
 {
     const struct dot_mark_info *mi = mark_info(st, b, r, k);
 
-    return mi != NULL &&
-           (mi->style_bits & ((1u << CES_DOT_BLOCKED) | (1u << CES_DOT_STOPPED))) != 0;
+    return mi != NULL && (mi->style_bits & DOT_BLOCKED_STOPPED) != 0;
 }
 
 /* Where the stream of the batch that op k (a `batch`) of rank r starts in
@@ -338,8 +346,8 @@ static void empty_id(char *id, size_t size, uint32_t b, uint32_t r, uint32_t k)
  * starts in block b.  A stream blocked at the `batch` or at its `end` has
  * no node to paint: the box is drawn red and says which (in a block of
  * more than one replay, where), teal and "stopped" for a stream a fault
- * stopped there, and a box without copies gets a node of its own, so that
- * Graphviz draws it. */
+ * stopped there, in red and teal halves saying both for both, and a box
+ * without copies gets a node of its own, so that Graphviz draws it. */
 static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
                        uint64_t unrolled, uint64_t stride)
 {
@@ -351,28 +359,35 @@ static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
                   k);
     if (blocked != NULL) {
         const struct dot_mark_info *mi = mark_info(st, b, r, at);
-        bool stopped = !(mi->style_bits & (1u << CES_DOT_BLOCKED));
+        bool blk = (mi->style_bits & (1u << CES_DOT_BLOCKED)) != 0;
+        bool stp = (mi->style_bits & (1u << CES_DOT_STOPPED)) != 0;
+        uint32_t n = 0;
+        const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
+        uint64_t pos = unrolled;
 
-        ces_sb_printf(&st->sb, "label=\"batch\\n%s %s", stopped ? "stopped" : "blocked",
-                      blocked);
-        if (ces_graph_block(st->g, b).reps > 1) {
-            uint32_t n = 0;
-            const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
-            uint64_t pos = unrolled;
-
-            for (uint32_t j = k + 1; j <= at; j++) /* the `end`: past the batch's ops */
-                pos += ops[j].stream == ops[k].stream;
-            ces_sb_puts(&st->sb, " (");
-            if (stopped)
-                put_reps(&st->sb, mi->nstopped, mi->stopped_reps, pos, stride);
-            else
+        for (uint32_t j = k + 1; j <= at; j++) /* the `end`: past the batch's ops */
+            pos += ops[j].stream == ops[k].stream;
+        ces_sb_puts(&st->sb, "label=\"batch");
+        if (blk) {
+            ces_sb_printf(&st->sb, "\\nblocked %s", blocked);
+            if (ces_graph_block(st->g, b).reps > 1) {
+                ces_sb_puts(&st->sb, " (");
                 put_reps(&st->sb, mi->nblocked, mi->blocked_reps, pos, stride);
-            ces_sb_puts(&st->sb, ")");
+                ces_sb_puts(&st->sb, ")");
+            }
         }
-        ces_sb_puts(&st->sb, stopped ? "\"; style=\"rounded,filled\"; fillcolor=\"#dff3f1\"; "
-                                       "color=\"#00736b\"; penwidth=2.5;\n"
-                                     : "\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
-                                       "color=\"#cc0000\"; penwidth=2.5;\n");
+        if (stp) {
+            ces_sb_printf(&st->sb, "\\nstopped %s", blocked);
+            if (ces_graph_block(st->g, b).reps > 1) {
+                ces_sb_puts(&st->sb, " (");
+                put_reps(&st->sb, mi->nstopped, mi->stopped_reps, pos, stride);
+                ces_sb_puts(&st->sb, ")");
+            }
+        }
+        ces_sb_printf(&st->sb, "\"; style=\"rounded,filled\"; fillcolor=\"%s\"; color=\"%s\"; "
+                      "penwidth=2.5;\n",
+                      blk && stp ? "#ffe0e0;0.5:#dff3f1" : blk ? "#ffe0e0" : "#dff3f1",
+                      blk ? (stp ? "#00736b" : "#cc0000") : "#00736b");
     } else
         ces_sb_puts(&st->sb, "label=\"batch\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
                              "color=\"#4a9a4a\";\n");
@@ -1223,6 +1238,7 @@ static int load_marks(struct dot_state *st)
                                  m, mk->rep, mk->block, ces_graph_block(g, mk->block).reps);
         mi = &st->marks[st->node_base[(size_t)mk->block * g->ranks + mk->rank] + mk->index];
         mi->style_bits |= 1u << mk->style;
+        st->both |= (mi->style_bits & DOT_BLOCKED_STOPPED) == DOT_BLOCKED_STOPPED;
         if (mk->style == CES_DOT_BLOCKED)
             add_rep(&mi->nblocked, mi->blocked_reps, mk->rep);
         if (mk->style == CES_DOT_STOPPED)
@@ -1255,6 +1271,9 @@ static void emit_legend(struct dot_state *st)
         ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked (or released by the "
                              "watchdog), teal = stopped by a fault, orange = race, "
                              "magenta = found wrong bytes\\l");
+    if (st->both)
+        ces_sb_puts(&st->sb, "red and teal halves: blocked (or released by the watchdog) in one "
+                             "replay, stopped by a fault before another\\l");
     if (st->skip_far)
         ces_sb_printf(&st->sb, "(%zu write -> wait edges between different blocks not drawn)\\l",
                       st->nfar);

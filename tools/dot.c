@@ -22,7 +22,9 @@ static const char dot_help[] =
     "op of a graph phase its #K in each replay (#4,#14,#24; past three replays\n"
     "the first two and the last: #4,#14,...,#94); where a counterexample\n"
     "(cesync check --dot) is blocked in one of them, also that one's: \"blocked\n"
-    "at #54\".\n"
+    "at #54\" (red), or \"stopped before #54\" where a fault stopped its stream\n"
+    "(teal; red and teal halves for an op released by the watchdog in one replay\n"
+    "and stopped before in another).\n"
     "\n";
 
 /* dot's option that takes a value (ces_tool_load). */

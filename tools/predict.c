@@ -13,7 +13,7 @@
 #include <string.h>
 
 static const char predict_usage[] =
-    "usage: cesync check --predict FILE.ces|COLL [builder options] [--model FILE] [--kind K]\n"
+    "usage: cesync check --predict [SCHEDULE] [builder options] [--model FILE] [--kind K]\n"
     "\n"
     "Predicts the time of a schedule with the machine model: every stream runs its ops in\n"
     "order, copies share each GPU's NVLink and memory bandwidth and its copy engines, a wait\n"

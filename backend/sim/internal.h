@@ -294,6 +294,9 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
 size_t ces_sim_state_init_bytes(const struct sim_model *m);
 /* "1.5 GiB", "64.0 MiB", "12.0 KiB", "448 B" into buf. */
 void ces_sim_fmt_bytes(char *buf, size_t size, uint64_t bytes);
+/* The report's "statistics:" line of s: a rate (states/s searching,
+ * executions/s sampling; none of a replay) only of 0.0005 s or more. */
+void ces_sim_sb_stats(struct ces_sb *sb, const struct ces_check_stats *s);
 void ces_sim_model_destroy(struct sim_model *m);
 void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos,
                  struct ces_check_pos *out);

@@ -47,7 +47,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The race clocks keep a byte per (rank, stream) thread in each thread's
+ * clock, each slot's and event's snapshot and each unit's reads: at most
+ * 64 threads, as vclk alone is threads^2 bytes.  A model without clocks
+ * has no threads. */
 #define PML_MAX_THREADS 64u
+/* SPIN (6.5, pan.h's MAXPROC) runs at most 255 processes; a 256th stops
+ * ./pan with "too many processes". */
+#define PML_MAX_PROCS 255u
 #define PML_MAX_UNITS 16384u
 #define PML_MAX_SLOTS 4096u
 #define PML_MAX_VALUES 250u
@@ -921,9 +928,31 @@ static bool pml_split_batch(const struct pml *m, uint32_t rank, uint32_t at, uin
     return false;
 }
 
+/* True if the process serving `sel` of `rank` has an op, one a stop left
+ * out too: a `sel` that serves none has no process. */
+static bool pml_serves(const struct pml *m, uint32_t rank, uint32_t sel)
+{
+    for (uint32_t i = 0; i < m->ninst[rank]; i++)
+        if (pml_mine(m, rank, m->inst[rank][i].op, sel))
+            return true;
+    return false;
+}
+
+/* The processes the model runs: one per (rank, stream or queue) it serves,
+ * at least one (ces_promela_emit), and the judge of data at end states. */
+static uint32_t pml_nprocs(const struct pml *m)
+{
+    uint32_t n = 0;
+
+    for (uint32_t r = 0; r < m->R; r++)
+        for (uint32_t sel = 0; sel < m->S; sel++)
+            n += pml_serves(m, r, sel);
+    return (n > 0 ? n : 1) + (m->o.data == 2);
+}
+
 static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t sel, bool *done)
 {
-    bool any = false, batch = false, stopped = false;
+    bool batch = false, stopped = false;
     uint32_t width = 0;
     int rc = CES_OK;
 
@@ -952,14 +981,10 @@ static int pml_process(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t
         if (nc > width)
             width = nc;
     }
-    for (uint32_t i = 0; i < m->ninst[rank]; i++) {
-        if (pml_mine(m, rank, m->inst[rank][i].op, sel)) {
-            any = true;
-            stopped |= m->inst[rank][i].gone;
-        }
-    }
-    if (!any)
+    if (!pml_serves(m, rank, sel))
         return CES_OK;
+    for (uint32_t i = 0; i < m->ninst[rank]; i++)
+        stopped |= pml_mine(m, rank, m->inst[rank][i].op, sel) && m->inst[rank][i].gone;
     m->nproc++;
     ces_sb_printf(sb, "\nactive proctype r%" PRIu32 "%c%" PRIu32 "()\n{\n", rank,
                   pml_queued(m) && sel < m->Q ? 'q' : 's', sel);
@@ -1201,7 +1226,7 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     struct pml m;
     struct ces_sb sb;
     bool *done = NULL;
-    uint32_t most = 0;
+    uint32_t most = 0, nprocs = 0;
     int rc;
 
     if (ctx == NULL)
@@ -1247,13 +1272,18 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                            PML_MAX_CLOCK);
         goto out;
     }
-    if (m.P > PML_MAX_THREADS) {
+    if (m.o.races != 0 && m.P > PML_MAX_THREADS) {
         rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: %" PRIu32 " ranks x %" PRIu32
-                           " stream%s is more than %u threads", m.R, m.S, ces_plural(m.S),
-                           PML_MAX_THREADS);
+                           " stream%s is more than %u threads of the race clocks (--no-races "
+                           "keeps none)", m.R, m.S, ces_plural(m.S), PML_MAX_THREADS);
         goto out;
     }
     rc = pml_unroll(&m);
+    if (rc == CES_OK)
+        nprocs = pml_nprocs(&m);
+    if (rc == CES_OK && nprocs > PML_MAX_PROCS)
+        rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "promela: the model runs %" PRIu32 " processes "
+                           "(SPIN runs at most %u)", nprocs, PML_MAX_PROCS);
     if (rc == CES_OK)
         rc = pml_links(&m);
     if (rc == CES_OK)

@@ -613,7 +613,7 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
                           size_t *len)
 {
     struct ces_sb sb;
-    char v[64], mem[24];
+    char v[64];
     const struct ces_check_stats *s;
 
     if (ctx == NULL)
@@ -675,21 +675,34 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     for (size_t i = 0; i < r->ndefects; i++)
         fmt_defect(&sb, r->g, r->delayed.g != NULL ? r->delayed.streams : ces_graph_streams(r->g),
                    &r->defects[i]->pub);
-    if (s->mode == CES_CHECK_EXHAUSTIVE)
-        ces_sb_printf(&sb, "statistics: %" PRIu64 " state%s, %" PRIu64 " transition%s, %" PRIu64
-                      " execution%s, %.3f s, %.0f states/s, peak memory ",
-                      s->states, ces_plural(s->states), s->transitions, ces_plural(s->transitions),
-                      s->executions, ces_plural(s->executions), s->seconds,
-                      s->seconds > 0 ? (double)s->states / s->seconds : 0.0);
-    else /* no states are stored */
-        ces_sb_printf(&sb, "statistics: %" PRIu64 " execution%s, %" PRIu64 " transition%s, "
-                      "%.3f s, %.1f executions/s, peak memory ",
-                      s->executions, ces_plural(s->executions), s->transitions,
-                      ces_plural(s->transitions), s->seconds,
-                      s->seconds > 0 ? (double)s->executions / s->seconds : 0.0);
-    ces_sim_fmt_bytes(mem, sizeof(mem), s->peak_memory);
-    ces_sb_printf(&sb, "%s\n", mem);
+    ces_sim_sb_stats(&sb, s);
     return ces_sb_finish(&sb, text, len);
+}
+
+void ces_sim_sb_stats(struct ces_sb *sb, const struct ces_check_stats *s)
+{
+    char mem[24];
+    /* a rate only of a time the line shows as more than 0.000 s: of less
+     * (or none) it is noise, or a division by zero */
+    bool timed = s->seconds >= 0.0005;
+
+    if (s->mode == CES_CHECK_EXHAUSTIVE) {
+        ces_sb_printf(sb, "statistics: %" PRIu64 " state%s, %" PRIu64 " transition%s, %" PRIu64
+                      " execution%s, %.3f s, ", s->states, ces_plural(s->states), s->transitions,
+                      ces_plural(s->transitions), s->executions, ces_plural(s->executions),
+                      s->seconds);
+        if (timed)
+            ces_sb_printf(sb, "%.0f states/s, ", (double)s->states / s->seconds);
+    } else { /* no states are stored */
+        ces_sb_printf(sb, "statistics: %" PRIu64 " execution%s, %" PRIu64 " transition%s, "
+                      "%.3f s, ", s->executions, ces_plural(s->executions), s->transitions,
+                      ces_plural(s->transitions), s->seconds);
+        /* a replay is one execution: no rate */
+        if (timed && s->mode == CES_CHECK_RANDOM)
+            ces_sb_printf(sb, "%.1f executions/s, ", (double)s->executions / s->seconds);
+    }
+    ces_sim_fmt_bytes(mem, sizeof(mem), s->peak_memory);
+    ces_sb_printf(sb, "peak memory %s\n", mem);
 }
 
 int ces_check_report_print(struct ces_ctx *ctx, const struct ces_check_report *r, FILE *f)

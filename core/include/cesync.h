@@ -531,10 +531,12 @@ CES_API int ces_coll_build(struct ces_ctx *ctx, const struct ces_coll_params *p,
  * the replay of a graph phase's block (0 in an eager block).  A node stands
  * for its op in every replay: a BLOCKED mark in a block of more than one
  * replay adds "blocked at #K" to it, K the op's position in that replay, a
- * STOPPED mark "stopped before #K".  A `batch` or `end` is no node: a
- * BLOCKED mark on one paints its batch's box red, a STOPPED mark teal,
- * saying which (and where, in a block of more than one replay); its other
- * marks are not drawn. */
+ * STOPPED mark "stopped before #K"; an op with both (the watchdog released
+ * it in one replay, a fault stopped its stream before it in another) is
+ * drawn in red and teal halves.  A `batch` or `end` is no node: a BLOCKED
+ * mark on one paints its batch's box red, a STOPPED mark teal, both in
+ * halves, saying which (and where, in a block of more than one replay);
+ * its other marks are not drawn. */
 struct ces_dot_mark {
     uint32_t block, rank, index;
     uint32_t step;  /* 1-based step number to print on the node, 0 = none */

@@ -619,6 +619,7 @@ static void test_overlay_stopped(void **state)
     assert_null(strstr(t, "#ff9a9a"));
     assert_null(strstr(t, "#ffe0e0"));
     assert_non_null(strstr(t, "teal = stopped by a fault"));
+    assert_null(strstr(t, "halves"));
     ces_free(ctx, t);
     marks[2].index = 1;
     t = emit(ctx, g, &ov);
@@ -628,6 +629,52 @@ static void test_overlay_stopped(void **state)
     marks[2].style = CES_DOT_STOPPED + 1;
     assert_int_equal(ces_dot_emit(ctx, g, &ov, &t, NULL), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx), "dot overlay: mark 2 has unknown style 5");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* An op blocked (or released by the watchdog) in one replay and stopped
+ * by a fault before another is drawn in red and teal halves, saying both,
+ * and the legend says what the halves mean; so is a batch's box.  It was
+ * red alone, the stop shown only in its label. */
+static void test_overlay_blocked_and_stopped(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, replayed_batch);
+    struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP, 0},
+                                   {0, 0, 0, 0, CES_DOT_BLOCKED, 0},
+                                   {0, 0, 0, 0, CES_DOT_BLOCKED, 1},
+                                   {0, 0, 0, 0, CES_DOT_STOPPED, 2},
+                                   {0, 0, 3, 0, CES_DOT_BLOCKED, 0},
+                                   {0, 0, 3, 0, CES_DOT_STOPPED, 1}};
+    struct ces_dot_overlay ov = {marks, 6, "WATCHDOG counterexample"};
+    char *t, *svg;
+    int rc;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "n0_0_0 [label=\"r0.s0#0,#1,...,#3\\nwait f[0] >= 1\\n"
+                              "blocked at #0,#1\\nstopped before #2\\nstep 1\", "
+                              "fillcolor=\"#ff9a9a;0.5:#8fd6cf\", color=\"#00736b\", "
+                              "penwidth=2.5];\n"));
+    assert_non_null(strstr(t, "subgraph cluster_batch_0_0_1 {\nlabel=\"batch\\nblocked at "
+                              "its end (#2)\\nstopped at its end (#5)\"; "
+                              "style=\"rounded,filled\"; fillcolor=\"#ffe0e0;0.5:#dff3f1\"; "
+                              "color=\"#00736b\"; penwidth=2.5;\n"));
+    assert_non_null(strstr(t, "magenta = found wrong bytes\\lred and teal halves: blocked (or "
+                              "released by the watchdog) in one replay, stopped by a fault "
+                              "before another\\l"));
+    /* Graphviz draws the halves, where it is installed */
+    svg = tmp_path(".svg");
+    rc = ces_dot_write(ctx, t, svg);
+    if (rc == CES_ERR_UNSUPPORTED)
+        print_message("dot not installed; skipping rendering\n");
+    else
+        assert_int_equal(rc, CES_OK);
+    unlink(svg);
+    free(svg);
+    ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -1262,6 +1309,7 @@ int main(void)
         cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_overlay_blocked_replay),
         cmocka_unit_test(test_overlay_stopped),
+        cmocka_unit_test(test_overlay_blocked_and_stopped),
         cmocka_unit_test(test_long_name_label),
         cmocka_unit_test(test_very_long_name_renders),
         cmocka_unit_test(test_title_escaped),

@@ -6,6 +6,7 @@
  * every verdict checked with and without the reduction.
  */
 #include "ces_test.h"
+#include "../../backend/sim/internal.h" /* ces_sim_sb_stats */
 
 #include <math.h>
 #include <stdbool.h>
@@ -205,6 +206,68 @@ static void test_handshake_ok(void **state)
     assert_int_equal(ces_check_report_ndefects(r), 0);
     assert_true(ces_check_report_stats(r).executions >= 1);
     assert_memory_equal(t, "verdict: OK\nstatistics: ", 24);
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The statistics line: a rate only of a time it shows as more than
+ * 0.000 s, and none of a replay, its one execution.  It printed "0.000 s,
+ * 40155.8 executions/s" of a replay and of a sample of a few executions,
+ * and "0.0 executions/s" (or "0 states/s") of no time at all. */
+static void test_stats_line(void **state)
+{
+    static const struct {
+        struct ces_check_stats s;
+        const char *line;
+    } rows[] = {
+        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 0.0, 4812},
+         "statistics: 1 execution, 12 transitions, 0.000 s, peak memory 4.7 KiB\n"},
+        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 2.5, 4812},
+         "statistics: 1 execution, 12 transitions, 2.500 s, peak memory 4.7 KiB\n"},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0, 7578},
+         "statistics: 3 executions, 36 transitions, 0.000 s, peak memory 7.4 KiB\n"},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0004, 7578},
+         "statistics: 3 executions, 36 transitions, 0.000 s, peak memory 7.4 KiB\n"},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.002, 7578},
+         "statistics: 3 executions, 36 transitions, 0.002 s, 1500.0 executions/s, peak memory "
+         "7.4 KiB\n"},
+        {{CES_CHECK_RANDOM, 0, 0, 12, 1, 0, 12, 5.0, 7578},
+         "statistics: 1 execution, 12 transitions, 5.000 s, 0.2 executions/s, peak memory "
+         "7.4 KiB\n"},
+        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.0, 1048576},
+         "statistics: 12 states, 20 transitions, 2 executions, 0.000 s, peak memory 1.0 MiB\n"},
+        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.5, 1048576},
+         "statistics: 12 states, 20 transitions, 2 executions, 0.500 s, 24 states/s, peak "
+         "memory 1.0 MiB\n"},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, false);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    char *t, *line;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct ces_sb sb;
+
+        ces_sb_init(&sb, ctx);
+        ces_sim_sb_stats(&sb, &rows[i].s);
+        assert_int_equal(sb.status, CES_OK);
+        assert_string_equal(sb.buf, rows[i].line);
+        ces_sb_free(&sb);
+    }
+    /* a replay's report, whatever its time */
+    ces_check_opts_init(&o);
+    o.replay = "0.1";
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    t = text_of(ctx, r);
+    line = strstr(t, "statistics: 1 execution, ");
+    assert_non_null(line);
+    assert_null(strstr(line, "/s"));
+    assert_non_null(strstr(line, " s, peak memory "));
     ces_free(ctx, t);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
@@ -2519,6 +2582,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_handshake_ok),
+        cmocka_unit_test(test_stats_line),
         cmocka_unit_test(test_deadlock_cycle),
         cmocka_unit_test(test_hang_nobody_writes),
         cmocka_unit_test(test_race_copy_produce),

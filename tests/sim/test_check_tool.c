@@ -94,6 +94,29 @@ static void test_exit_codes(void **state)
                               "--abort and --queues options as that\n                      run, "
                               "and --queues with the report's queue map where\n"
                               "                      it has one)\n"));
+    /* the sweeps name every option they refuse (the fault sweep named
+     * three of six, the queue sweep one of five) */
+    assert_non_null(strstr(o, "                      totals; no --dot, --queues, --fault-sweep, "
+                              "--replay,\n                      --random\n  --fault-sweep"));
+    assert_non_null(strstr(o, "\n                      no --json, --dot, --abort, --fault, "
+                              "--replay, --random;\n                      exit 1 if the schedule "
+                              "fails without faults)\n"));
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --fault-sweep --fault stop:r0.s0#1", &o), 2);
+    assert_string_equal(o, "cesync: check: --fault-sweep makes its own faults; drop "
+                           "--fault/--replay\n");
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --fault-sweep --replay 0", &o), 2);
+    assert_string_equal(o, "cesync: check: --fault-sweep makes its own faults; drop "
+                           "--fault/--replay\n");
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --fault-sweep --abort", &o), 2);
+    assert_string_equal(o, "cesync: check: --fault-sweep checks every fault without and with "
+                           "--abort: drop --abort\n");
+    free(o);
+    assert_int_equal(run("barrier --ranks 2 --queue-sweep --queues 0", &o), 2);
+    assert_string_equal(o, "cesync: check: --queue-sweep makes its own queue maps, one check "
+                           "each: drop --fault-sweep/--queues/--replay\n");
     free(o);
 }
 
@@ -381,6 +404,24 @@ static void test_dot_blocked_replay(void **state)
              ">x.svg", dir);
     rc = system(path);
     assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    free(dot);
+    /* a wait the watchdog released in the first two replays, its stream
+     * stopped before it in the third: red and teal halves, both said (it
+     * was red alone) */
+    snprintf(path, sizeof(path), "%s/x.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 1\nsignal g u64 1\nphase graph x4\n"
+                            "r0 : wait g[0] >= 1\n");
+    assert_int_equal(ces_test_tool(dir, "check x.ces --fault stop:r0.s0#2 --abort --dot x.dot",
+                                   &o), 0);
+    free(o);
+    snprintf(path, sizeof(path), "%s/x.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "n0_0_0 [label=\"r0.s0#0,#1,...,#3\\nwait g[0] >= 1\\n"
+                                "blocked at #0,#1\\nstopped before #2\\nsteps 1,2\", "
+                                "fillcolor=\"#ff9a9a;0.5:#8fd6cf\", color=\"#00736b\", "
+                                "penwidth=2.5];\n"));
+    assert_non_null(strstr(dot, "\\lred and teal halves: blocked (or released by the watchdog) "
+                                "in one replay, stopped by a fault before another\\l"));
     free(dot);
     snprintf(path, sizeof(path), "%s/x.svg", dir);
     remove(path);

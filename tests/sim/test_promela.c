@@ -227,6 +227,24 @@ static const char *const link_schedules[] = {
     "r* s1 : record e\nr* : await e\nr* : consume a[0:64]\n",
 };
 
+/* More ranks x streams than the race clocks keep threads for (64), in
+ * models of a few processes: a flag's hand-over from r0.s32 to r1.s0 (OK),
+ * a wait for a value never written (HANG), half the buffer copied
+ * (MISMATCH), and every stream busy on one hardware queue per rank. */
+static const char *const wide_schedules[] = {
+    "cesync 1\nranks 2\nstreams 33\nbuffer a 64\nbuffer b 64\nsignal f u32 1\nphase eager x1\n"
+    "r0 s32 : produce a[0:64]\nr0 s32 : copy a[0:64] -> b[0:64]@1\nr0 s32 : write f[0]@1 = 1\n"
+    "r1 : wait f[0] == 1\nr1 : consume b[0:64] == a[0:64]@0\n",
+    "cesync 1\nranks 2\nstreams 33\nbuffer a 64\nbuffer b 64\nsignal f u32 1\nphase eager x1\n"
+    "r0 s32 : produce a[0:64]\nr0 s32 : copy a[0:64] -> b[0:64]@1\nr0 s32 : write f[0]@1 = 1\n"
+    "r1 : wait f[0] == 2\nr1 : consume b[0:64] == a[0:64]@0\n",
+    "cesync 1\nranks 2\nstreams 33\nbuffer a 64\nbuffer b 64\nsignal f u32 1\nphase eager x1\n"
+    "r0 s32 : produce a[0:64]\nr0 s32 : copy a[0:32] -> b[0:32]@1\nr0 s32 : write f[0]@1 = 1\n"
+    "r1 : wait f[0] == 1\nr1 : consume b[0:64] == a[0:64]@0\n",
+    "cesync 1\nranks 2\nstreams 40\nconnections 1\nbuffer a 320\nphase eager x1\n"
+    "r* s0 : produce a[0:8]\nr* s13 : produce a[104:112]\nr* s39 : produce a[312:320]\n",
+};
+
 /* r0 copies 52 bytes to r1 as a batch of two copies of 26 one-byte units
  * (a produce of one byte sets the unit), then flags r1, which consumes. */
 static struct ces_graph *batch_graph(struct ces_ctx *ctx)
@@ -438,14 +456,44 @@ static void test_options_and_limits(void **state)
     assert_non_null(strstr(text, ", 251 iterations.\n"));
     ces_free(ctx, text);
     ces_graph_destroy(big);
-    /* too many threads, named in the singular where there is one stream
-     * (it said "65 ranks x 1 streams") */
+    /* too many threads of the race clocks, named in the singular where
+     * there is one stream (it said "65 ranks x 1 streams") */
     assert_int_equal(ces_graph_create(ctx, 65, 1, &big), CES_OK);
     assert_int_equal(ces_graph_add_block(big, CES_PHASE_EAGER, 1), CES_OK);
     assert_int_equal(ces_graph_validate(big, NULL), CES_OK);
     assert_int_equal(ces_promela_emit(ctx, big, NULL, &text, NULL), CES_ERR_LIMIT);
     assert_string_equal(ces_ctx_last_error(ctx), "promela: 65 ranks x 1 stream is more than 64 "
-                                                  "threads");
+                                                  "threads of the race clocks (--no-races keeps "
+                                                  "none)");
+    ces_graph_destroy(big);
+    /* a model without clocks has no threads: 2 ranks x 33 streams run 2
+     * processes (it was refused as 66 threads); with the clocks it is not */
+    big = ces_test_text_graph(ctx, wide_schedules[0]);
+    o.races = 1;
+    o.data = 1;
+    assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx), "promela: 2 ranks x 33 streams is more than 64 "
+                                                  "threads of the race clocks (--no-races keeps "
+                                                  "none)");
+    o.races = 0;
+    assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "\nactive proctype r0s32()\n"));
+    assert_non_null(strstr(text, "\nactive proctype r1s0()\n"));
+    assert_null(strstr(strstr(strstr(text, "active") + 1, "active") + 1, "active"));
+    ces_free(ctx, text);
+    ces_graph_destroy(big);
+    /* what SPIN runs at most is 255 processes: 255 ranks of one op run
+     * 255, and with the judge of --data-at-end 256 */
+    big = ces_test_text_graph(ctx, "cesync 1\nranks 255\nbuffer a 8\nphase eager x1\n"
+                                   "r* : produce a[0:8]\n");
+    o.data = 1;
+    assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "\nactive proctype r254s0()\n"));
+    ces_free(ctx, text);
+    o.data = 2;
+    assert_int_equal(ces_promela_emit(ctx, big, &o, &text, NULL), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx), "promela: the model runs 256 processes (SPIN "
+                                                  "runs at most 255)");
     ces_graph_destroy(big);
     /* a graph without ops: SPIN reads no model without a process ("no
      * runable process"), so r0.s0 runs its no ops */
@@ -716,15 +764,17 @@ static void test_tool(void **state)
                                 "leaves the data out)\n"));
     /* the encoding's limits are said before a schedule runs into one (the
      * help named none, and 8 ranks of 64 streams were refused unannounced) */
-    assert_non_null(strstr(out, "\nThe model has limits (past one, exit 2 names it): at most 64 "
-                                "ranks x streams,\n100,000 unrolled ops per rank, 30 copies in a "
-                                "batch, 4096 signal slots in use,\n250 values a slot takes, 16,384 "
-                                "data units (bytes / the gcd of all region\nbounds, over all "
-                                "ranks), and with data 250 iterations, with races 250 writes\nand "
-                                "records per stream.\n"));
+    assert_non_null(strstr(out, "\nThe model has limits (past one, exit 2 names it): at most 255 "
+                                "processes (as\nSPIN runs; --data-at-end adds one), 100,000 "
+                                "unrolled ops per rank, 30 copies\nin a batch, 4096 signal slots "
+                                "in use, 250 values a slot takes, 16,384 data\nunits (bytes / the "
+                                "gcd of all region bounds, over all ranks), and with data\n250 "
+                                "iterations, with races 64 ranks x streams and 250 writes and "
+                                "records per\nstream.\n"));
     free(out);
     ces_test_tool_says("promela barrier --ranks 65", 2,
-                       "cesync: promela: 65 ranks x 1 stream is more than 64 threads\n");
+                       "cesync: promela: 65 ranks x 1 stream is more than 64 threads of the race "
+                       "clocks (--no-races keeps none)\n");
     /* --fault: the model of the schedule under the delay, as the library
      * writes it; a drop has none */
     {
@@ -940,10 +990,11 @@ static int spin_run(struct spin_env *E, const char *what, const char *flags)
  * (NULL: its connections); fails on a disagreement.  Three SPIN verdicts:
  * races alone asserted (RACE); data judged at end states on race-free
  * executions (MISMATCH); invalid end states (DEADLOCK or HANG: SPIN does
- * not tell a cycle from a hang). */
-static void spin_compare_on(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
+ * not tell a cycle from a hang).  Without `clocks` the model has none: the
+ * checker must find no race, and SPIN judges the data on every execution. */
+static void spin_compare_as(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
                             const uint32_t *map, const struct ces_fault *faults, size_t nfaults,
-                            const char *what)
+                            const char *what, bool clocks)
 {
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
@@ -960,9 +1011,17 @@ static void spin_compare_on(struct spin_env *E, struct ces_ctx *ctx, const struc
     verdict = ces_check_report_verdict(r);
     ces_check_report_destroy(r);
     assert_false(verdict & CES_V_INCOMPLETE);
-    spin_build(E, ctx, g, map, faults, nfaults, what, 1, 0);
-    race = spin_run(E, what, "-E");
-    spin_build(E, ctx, g, map, faults, nfaults, what, 2, 2);
+    if (clocks) {
+        spin_build(E, ctx, g, map, faults, nfaults, what, 1, 0);
+        race = spin_run(E, what, "-E");
+        spin_build(E, ctx, g, map, faults, nfaults, what, 2, 2);
+    } else {
+        /* no race to find; the data judged on every execution is then
+         * judged on race-free ones */
+        assert_false(verdict & CES_V_RACE);
+        race = 0;
+        spin_build(E, ctx, g, map, faults, nfaults, what, 0, 2);
+    }
     mismatch = spin_run(E, what, "-E");
     end = spin_run(E, what, "-A");
     ces_verdict_format(verdict, v, sizeof(v));
@@ -974,6 +1033,13 @@ static void spin_compare_on(struct spin_env *E, struct ces_ctx *ctx, const struc
                  "state %s", what, v, race ? "yes" : "no", mismatch ? "yes" : "no",
                  end ? "yes" : "no");
     E->models++;
+}
+
+static void spin_compare_on(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
+                            const uint32_t *map, const struct ces_fault *faults, size_t nfaults,
+                            const char *what)
+{
+    spin_compare_as(E, ctx, g, map, faults, nfaults, what, true);
 }
 
 static void spin_compare(struct spin_env *E, struct ces_ctx *ctx, const struct ces_graph *g,
@@ -1233,6 +1299,14 @@ static void test_spin(void **state)
     spin_late(&E, ctx);
     spin_stops(&E, ctx);
     spin_racy_data(&E, ctx);
+    for (size_t i = 0; i < sizeof(wide_schedules) / sizeof(wide_schedules[0]); i++) {
+        struct ces_graph *g = ces_test_text_graph(ctx, wide_schedules[i]);
+        char what[64];
+
+        snprintf(what, sizeof(what), "more streams than clocks, schedule %zu", i);
+        spin_compare_as(&E, ctx, g, NULL, NULL, 0, what, false);
+        ces_graph_destroy(g);
+    }
     {
         struct ces_graph *g = empty_graph(ctx);
 
