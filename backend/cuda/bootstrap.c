@@ -5,6 +5,26 @@
  * hub), carries bytes and, with SCM_RIGHTS, file descriptors (the memory
  * handles of cuMemExportToShareableHandle, the progress page).  Every step
  * waits with poll() under a deadline: nothing here blocks forever.
+ *
+ * After the setup, a rank that fails (ces_wd_fail: its watchdog, an
+ * error of its own call, ces_comm_abort) may never come to an exchange its
+ * peers wait in (ces_group_end, ces_mem_alloc, ces_comm_destroy's
+ * barrier), and its process lives on, so no connection closes.  Its
+ * failure record on the progress page (the `failed` word the watchdogs
+ * read, which ces_wd_fail sets as the communicator fails and nothing
+ * clears) ends the exchange instead: every wait here looks at the page
+ * before it polls and at least every BOOT_LOOK_MS while it does, and gives
+ * up once it finds a record (boot_failed: which one it names), whichever
+ * rows have arrived.  So a record made before an exchange ends it at its
+ * first wait, one made during it within BOOT_LOOK_MS, on every rank that
+ * still waits; a rank that failed after its row was sent changes nothing
+ * for the rows, the record ends the exchange all the same.  Once rank 0
+ * has sent the table a rank may also return CES_OK: the exchange is over,
+ * and its watchdog fails it with CES_ERR_PEER_FAILED as for any later
+ * call.  An exchange left half done leaves messages behind on the
+ * sockets, which no later exchange reads: only a rank that saw a record
+ * leaves one so, and the record, which stays, ends each later wait of that
+ * rank at once.
  */
 #include "runtime.h"
 
@@ -20,6 +40,10 @@
 
 #define BOOT_MAGIC 0x63657331u /* "ces1" */
 #define BOOT_MAX_FDS 250u
+/* The longest a wait goes without a look at the failure records: they are
+ * words of shared memory, which poll() cannot wait for (the watchdogs look
+ * as often). */
+#define BOOT_LOOK_MS 5
 
 struct boot_hdr {
     uint32_t magic;
@@ -55,20 +79,62 @@ int ces_boot_poll_ms(uint64_t now, uint64_t deadline)
     return left > INT_MAX ? INT_MAX : (int)left;
 }
 
-static int wait_fd(struct ces_ctx *ctx, int fd, short events, uint64_t deadline,
-                   const char *what, uint32_t peer)
+/* CES_OK, or the failure record that ends an exchange (the comment at the
+ * top).  A rank failed with CES_ERR_PEER_FAILED was failed by another's
+ * record (its watchdog saw it within 5 ms), so the records that name a
+ * cause come first: this rank's own (its communicator failed meanwhile:
+ * the status it failed with), then the lowest such peer's; then the lowest
+ * peer's of any, then this rank's (CES_ERR_PEER_FAILED). */
+static int boot_failed(struct ces_ctx *ctx, const struct ces_boot *b)
+{
+    const uint64_t peer_failed = (uint64_t)(-CES_ERR_PEER_FAILED);
+    uint64_t mine;
+
+    if (b->page == NULL)
+        return CES_OK;
+    mine = atomic_load(&b->page[b->rank].failed);
+    if (mine != 0 && mine != peer_failed)
+        return ces_ctx_error(ctx, -(int)mine,
+                             "bootstrap: rank %" PRIu32 " (this rank) failed, which ends the "
+                             "exchange",
+                             b->rank);
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t r = 0; r < b->size; r++) {
+            uint64_t f = r == b->rank ? 0 : atomic_load(&b->page[r].failed);
+
+            if (f != 0 && (pass == 1 || f != peer_failed))
+                return ces_ctx_error(ctx, CES_ERR_PEER_FAILED,
+                                     "bootstrap: rank %" PRIu32 " failed, which ends the exchange",
+                                     r);
+        }
+    }
+    if (mine != 0)
+        return ces_ctx_error(ctx, CES_ERR_PEER_FAILED,
+                             "bootstrap: rank %" PRIu32 " (this rank) failed, which ends the "
+                             "exchange",
+                             b->rank);
+    return CES_OK;
+}
+
+static int wait_fd(struct ces_ctx *ctx, const struct ces_boot *b, int fd, short events,
+                   uint64_t deadline, const char *what, uint32_t peer)
 {
     for (;;) {
         struct pollfd p = {fd, events, 0};
         uint64_t now = ces_cuda_now_ms();
-        int n;
+        int n, ms, rc = boot_failed(ctx, b);
 
+        if (rc != CES_OK)
+            return rc;
         if (now >= deadline)
             return ces_ctx_error(ctx, CES_ERR_TIMEOUT,
                                  "bootstrap: timed out %s rank %" PRIu32
                                  " (CES_TIMEOUT_MS; is every rank running?)",
                                  what, peer);
-        n = poll(&p, 1, ces_boot_poll_ms(now, deadline));
+        ms = ces_boot_poll_ms(now, deadline);
+        if (b->page != NULL && ms > BOOT_LOOK_MS)
+            ms = BOOT_LOOK_MS;
+        n = poll(&p, 1, ms);
         if (n > 0) {
             if ((p.revents & (POLLERR | POLLNVAL)) || ((p.revents & POLLHUP) && !(p.revents & POLLIN)))
                 return ces_ctx_error(ctx, CES_ERR_PEER_FAILED,
@@ -125,8 +191,9 @@ static int send_msg(struct ces_ctx *ctx, int fd, uint32_t rank, uint32_t size, c
 
 /* Receives one message of exactly `len` payload bytes; descriptors into
  * fds[] (at most maxfds), their count into *nfds. */
-static int recv_msg(struct ces_ctx *ctx, int fd, uint64_t deadline, uint32_t peer, void *data,
-                    size_t len, int *fds, uint32_t maxfds, uint32_t *nfds)
+static int recv_msg(struct ces_ctx *ctx, const struct ces_boot *b, int fd, uint64_t deadline,
+                    uint32_t peer, void *data, size_t len, int *fds, uint32_t maxfds,
+                    uint32_t *nfds)
 {
     struct boot_hdr h;
     struct iovec iov[2] = {{&h, sizeof(h)}, {data, len}};
@@ -136,7 +203,7 @@ static int recv_msg(struct ces_ctx *ctx, int fd, uint64_t deadline, uint32_t pee
     } u;
     struct msghdr m;
     ssize_t n;
-    int rc = wait_fd(ctx, fd, POLLIN, deadline, "waiting for", peer);
+    int rc = wait_fd(ctx, b, fd, POLLIN, deadline, "waiting for", peer);
 
     if (rc != CES_OK)
         return rc;
@@ -232,7 +299,7 @@ int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uin
         while (joined + 1 < size) {
             int cfd;
 
-            rc = wait_fd(ctx, lfd, POLLIN, deadline, "waiting for", joined + 1);
+            rc = wait_fd(ctx, b, lfd, POLLIN, deadline, "waiting for", joined + 1);
             if (rc != CES_OK) {
                 char missing[256] = "";
                 size_t used = 0;
@@ -253,7 +320,7 @@ int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uin
             {
                 uint32_t who[2];
 
-                rc = recv_msg(ctx, cfd, deadline, joined + 1, who, sizeof(who), NULL, 0, NULL);
+                rc = recv_msg(ctx, b, cfd, deadline, joined + 1, who, sizeof(who), NULL, 0, NULL);
                 if (rc == CES_OK && (who[0] == 0 || who[0] >= size || who[1] != size ||
                                      b->peers[who[0]] >= 0))
                     rc = ces_ctx_error(ctx, CES_ERR_INVALID,
@@ -348,7 +415,8 @@ int ces_boot_allgather(struct ces_ctx *ctx, struct ces_boot *b, const void *mine
             int got[1];
             uint32_t n = 0;
 
-            rc = recv_msg(ctx, b->peers[r], deadline, r, buf + (size_t)r * len, len, got, 1, &n);
+            rc = recv_msg(ctx, b, b->peers[r], deadline, r, buf + (size_t)r * len, len, got, 1,
+                          &n);
             if (rc == CES_OK && n == 1) {
                 has[r] = 1;
                 if (nsend >= BOOT_MAX_FDS) {
@@ -384,7 +452,7 @@ int ces_boot_allgather(struct ces_ctx *ctx, struct ces_boot *b, const void *mine
 
         rc = send_msg(ctx, b->fd, b->rank, b->size, mine, len, &myfd, myfd >= 0 ? 1u : 0u, 0);
         if (rc == CES_OK)
-            rc = recv_msg(ctx, b->fd, deadline, 0, buf, total, got, BOOT_MAX_FDS, &n);
+            rc = recv_msg(ctx, b, b->fd, deadline, 0, buf, total, got, BOOT_MAX_FDS, &n);
         if (rc == CES_OK) {
             unsigned char *has = buf + (size_t)b->size * len;
 

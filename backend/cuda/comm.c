@@ -615,6 +615,8 @@ static int init_one(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     pfd = -1;
     if (rc != CES_OK)
         goto fail;
+    /* from now on a rank's failure record ends an exchange (bootstrap.c) */
+    t->boot.page = t->page;
     rc = team_finish(t);
     if (rc != CES_OK)
         goto fail;

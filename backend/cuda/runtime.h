@@ -50,12 +50,19 @@ int ces_cuda_rt_error(struct ces_ctx *ctx, cudaError_t e, const char *call, cons
 
 /* --- bootstrap (bootstrap.c) ---------------------------------------------- */
 
+struct ces_progress_rank;
+
 struct ces_boot {
     uint32_t rank, size;
     int fd;         /* rank > 0: the socket to rank 0 */
     int *peers;     /* rank 0: [size] sockets, [0] unused */
     char *path;     /* rank 0 unlinks it */
     uint32_t timeout_ms;
+    /* The progress page ([size]; NULL until mapped, the setup's exchanges
+     * before): a rank's failure record there (its `failed`, which
+     * ces_wd_fail sets once and nothing clears) ends every exchange at
+     * once, see ces_boot_allgather. */
+    struct ces_progress_rank *page;
 };
 
 int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uint32_t rank,
@@ -64,7 +71,10 @@ void ces_boot_close(struct ces_ctx *ctx, struct ces_boot *b);
 /* Every rank contributes `len` bytes (and optionally one descriptor, -1 for
  * none); all[] receives size*len bytes in rank order and fds[] (may be NULL
  * if no rank sends one) size descriptors (-1 where none; the caller closes
- * the others, including a duplicate of its own). */
+ * the others, including a duplicate of its own).  With the page set, a
+ * failure record of any rank, seen before or while the exchange waits,
+ * ends it: CES_ERR_PEER_FAILED naming the peer that failed, or this
+ * rank's own failure status (bootstrap.c says which record wins). */
 int ces_boot_allgather(struct ces_ctx *ctx, struct ces_boot *b, const void *mine, size_t len,
                        int myfd, void *all, int *fds);
 int ces_boot_barrier(struct ces_ctx *ctx, struct ces_boot *b);

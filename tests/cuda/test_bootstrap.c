@@ -2,7 +2,8 @@
  * tests/cuda/test_bootstrap.c - the Unix-socket bootstrap (bootstrap.c)
  * without a GPU: 3 forked ranks join, allgather bytes and file descriptors
  * (SCM_RIGHTS), barrier; a missing rank times out with a message naming it;
- * a vanished peer is reported as failed; poll's timeout saturates at
+ * a vanished peer is reported as failed; a rank's failure record on the
+ * progress page ends an exchange at once; poll's timeout saturates at
  * INT_MAX ms.
  */
 #include "ces_test.h"
@@ -10,8 +11,11 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -179,6 +183,194 @@ static void test_malformed_closes_fds(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The progress page of two ranks (zeroed), shared with the children
+ * forked after. */
+static struct ces_progress_rank *shared_page(void)
+{
+    char tmp[] = "/tmp/ces-boot-page-XXXXXX";
+    int fd = mkstemp(tmp);
+    void *p;
+
+    assert_true(fd >= 0);
+    unlink(tmp);
+    assert_int_equal(ftruncate(fd, 2 * sizeof(struct ces_progress_rank)), 0);
+    p = mmap(NULL, 2 * sizeof(struct ces_progress_rank), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+             0);
+    close(fd);
+    assert_true(p != MAP_FAILED);
+    return p;
+}
+
+/* Reads until the other end of the pipe is closed (the parent is done). */
+static void await_close(int fd)
+{
+    char c;
+
+    while (read(fd, &c, 1) > 0)
+        ;
+}
+
+/* A rank failed before an exchange: its failure record (the page's
+ * `failed`) is set, it never sends its row, and its process lives on, so
+ * no connection closes.  Rank 0 waited for the row until its deadline and
+ * returned CES_ERR_TIMEOUT; now it returns CES_ERR_PEER_FAILED naming rank
+ * 1 at its first wait.  Rank 1's own exchange returns its own failure
+ * (CES_ERR_CUDA here) rather than sending its row. */
+static void test_failure_record_before_the_exchange(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_progress_rank *page = shared_page();
+    struct ces_boot b;
+    char path[128], c = 0;
+    int ready[2], done[2], s = 0;
+    pid_t pid;
+
+    (void)state;
+    sock_path(path, sizeof(path), "failed");
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(done), 0);
+    pid = fork();
+    if (pid == 0) {
+        struct ces_ctx *c2 = NULL;
+        struct ces_boot b2;
+        int code = 0;
+
+        close(ready[0]);
+        close(done[1]);
+        ces_ctx_create(NULL, &c2);
+        if (ces_boot_open(c2, &b2, path, 1, 2, 1000) != CES_OK)
+            _exit(1);
+        b2.page = page;
+        atomic_store(&page[1].failed, (uint64_t)(-CES_ERR_CUDA));
+        if (ces_boot_barrier(c2, &b2) != CES_ERR_CUDA)
+            code = 2;
+        else if (strcmp(ces_ctx_last_error(c2), "bootstrap: rank 1 (this rank) failed, which "
+                                                "ends the exchange") != 0)
+            code = 3;
+        if (write(ready[1], &c, 1) != 1)
+            code = 4;
+        await_close(done[0]);
+        _exit(code);
+    }
+    close(ready[1]);
+    close(done[0]);
+    assert_int_equal(ces_boot_open(ctx, &b, path, 0, 2, 1000), CES_OK);
+    b.page = page;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    assert_int_equal(ces_boot_barrier(ctx, &b), CES_ERR_PEER_FAILED);
+    assert_string_equal(ces_ctx_last_error(ctx), "bootstrap: rank 1 failed, which ends the "
+                                                 "exchange");
+    close(done[1]);
+    assert_int_equal(waitpid(pid, &s, 0), pid);
+    assert_true(WIFEXITED(s));
+    assert_int_equal(WEXITSTATUS(s), 0);
+    ces_boot_close(ctx, &b);
+    close(ready[0]);
+    munmap(page, 2 * sizeof(struct ces_progress_rank));
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Rank 0 fails during an exchange, once rank 1's row has reached it: rank
+ * 1, waiting for the table, returned CES_ERR_TIMEOUT at its deadline; now
+ * CES_ERR_PEER_FAILED naming rank 0, within a look at the page. */
+static void test_failure_record_during_the_exchange(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_progress_rank *page = shared_page();
+    struct ces_boot b;
+    char path[128];
+    int done[2], s = 0;
+    pid_t pid;
+
+    (void)state;
+    sock_path(path, sizeof(path), "failing");
+    assert_int_equal(pipe(done), 0);
+    pid = fork();
+    if (pid == 0) {
+        struct ces_ctx *c2 = NULL;
+        struct ces_boot b2;
+        struct pollfd p;
+
+        close(done[1]);
+        ces_ctx_create(NULL, &c2);
+        if (ces_boot_open(c2, &b2, path, 0, 2, 1000) != CES_OK)
+            _exit(1);
+        p.fd = b2.peers[1];
+        p.events = POLLIN;
+        if (poll(&p, 1, 10000) != 1) /* rank 1's row is in */
+            _exit(2);
+        atomic_store(&page[0].failed, (uint64_t)(-CES_ERR_TIMEOUT));
+        await_close(done[0]);
+        _exit(0);
+    }
+    close(done[0]);
+    assert_int_equal(ces_boot_open(ctx, &b, path, 1, 2, 1000), CES_OK);
+    b.page = page;
+    assert_int_equal(ces_boot_barrier(ctx, &b), CES_ERR_PEER_FAILED);
+    assert_string_equal(ces_ctx_last_error(ctx), "bootstrap: rank 0 failed, which ends the "
+                                                 "exchange");
+    close(done[1]);
+    assert_int_equal(waitpid(pid, &s, 0), pid);
+    assert_true(WIFEXITED(s));
+    assert_int_equal(WEXITSTATUS(s), 0);
+    ces_boot_close(ctx, &b);
+    munmap(page, 2 * sizeof(struct ces_progress_rank));
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Which failure record names the failure, rank 1 of 3 waiting in a
+ * barrier (its socket's other end never answers): a rank failed with
+ * CES_ERR_PEER_FAILED was failed by another's record, so the lowest rank
+ * failed otherwise is named; then the lowest of any; this rank's own
+ * record, where it names a cause, comes first.  (Rank 1 waited until its
+ * deadline and returned CES_ERR_TIMEOUT.) */
+static void test_failure_record_named(void **state)
+{
+    static const struct {
+        int64_t failed[3]; /* each rank's status, 0: none */
+        int status;
+        const char *msg;
+    } cases[] = {
+        {{CES_ERR_PEER_FAILED, 0, CES_ERR_CUDA}, CES_ERR_PEER_FAILED,
+         "bootstrap: rank 2 failed, which ends the exchange"},
+        {{CES_ERR_PEER_FAILED, CES_ERR_PEER_FAILED, CES_ERR_PEER_FAILED}, CES_ERR_PEER_FAILED,
+         "bootstrap: rank 0 failed, which ends the exchange"},
+        {{0, CES_ERR_PEER_FAILED, CES_ERR_TIMEOUT}, CES_ERR_PEER_FAILED,
+         "bootstrap: rank 2 failed, which ends the exchange"},
+        {{0, CES_ERR_PEER_FAILED, 0}, CES_ERR_PEER_FAILED,
+         "bootstrap: rank 1 (this rank) failed, which ends the exchange"},
+        {{CES_ERR_CUDA, CES_ERR_TIMEOUT, 0}, CES_ERR_TIMEOUT,
+         "bootstrap: rank 1 (this rank) failed, which ends the exchange"},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_progress_rank page[3];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct ces_boot b;
+        int sv[2];
+
+        assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+        memset(&b, 0, sizeof(b));
+        memset(page, 0, sizeof(page));
+        b.rank = 1;
+        b.size = 3;
+        b.fd = sv[0];
+        b.timeout_ms = 200;
+        b.page = page;
+        for (uint32_t r = 0; r < 3; r++)
+            atomic_store(&page[r].failed, (uint64_t)(-cases[i].failed[r]));
+        assert_int_equal(ces_boot_barrier(ctx, &b), cases[i].status);
+        assert_string_equal(ces_ctx_last_error(ctx), cases[i].msg);
+        ces_boot_close(ctx, &b);
+        close(sv[1]);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* poll's timeout for a deadline: CES_TIMEOUT_MS is taken up to UINT32_MAX,
  * and the wait's (int)(deadline - now) turned one above INT_MAX ms
  * negative, which poll takes as no timeout: a rank that never came was
@@ -205,6 +397,9 @@ int main(void)
         cmocka_unit_test(test_missing_rank),
         cmocka_unit_test(test_peer_gone),
         cmocka_unit_test(test_malformed_closes_fds),
+        cmocka_unit_test(test_failure_record_before_the_exchange),
+        cmocka_unit_test(test_failure_record_during_the_exchange),
+        cmocka_unit_test(test_failure_record_named),
         cmocka_unit_test(test_poll_timeout),
     };
 

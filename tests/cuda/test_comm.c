@@ -12,16 +12,20 @@
  * its failure, and does nothing.  A ces_group_end or ces_launch that fails
  * on a CUDA error fails its communicator; in one process a group whose
  * part fails while the parts are issued fails at once the ranks whose
- * parts were never issued.
+ * parts were never issued.  Across two processes (a forked child), a rank
+ * aborted before a group or an allocation ends its peer's exchange over
+ * the bootstrap at once.
  */
 #include "ces_test.h"
 #include "runtime.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* --- driver stand-ins -------------------------------------------------- */
@@ -260,6 +264,16 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcp
     return cudaSuccess;
 }
 
+/* A memory handle shared with the peers (multi-process): a descriptor of
+ * /dev/null, which the bootstrap passes on like any other. */
+static CUresult CUDAAPI fake_export(void *fd, CUmemGenericAllocationHandle h,
+                                   CUmemAllocationHandleType type, unsigned long long flags)
+{
+    (void)h, (void)type, (void)flags;
+    *(int *)fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    return *(int *)fd >= 0 ? CUDA_SUCCESS : CUDA_ERROR_UNKNOWN;
+}
+
 static CUresult CUDAAPI fake_stream_create(CUstream *s, unsigned int flags)
 {
     (void)flags;
@@ -386,6 +400,7 @@ static void fakes_install(void)
 
     t->p_cuMemCreate = fake_create;
     t->p_cuMemRelease = fake_release;
+    t->p_cuMemExportToShareableHandle = fake_export;
     t->p_cuMemMap = fake_map;
     t->p_cuMemUnmap = fake_unmap;
     t->p_cuMemSetAccess = fake_access;
@@ -1609,6 +1624,158 @@ static void test_group_end_failure_fails_the_ranks_that_ended(void **state)
     fixture_end(&fx);
 }
 
+/* --- one rank of a team of two processes --------------------------------- */
+
+/* The progress page of two ranks (zeroed), shared with a child forked
+ * after, as ces_comm_init shares it over the bootstrap. */
+static struct ces_progress_rank *shared_page(void)
+{
+    char tmp[] = "/tmp/ces-comm-page-XXXXXX";
+    int fd = mkstemp(tmp);
+    void *p;
+
+    assert_true(fd >= 0);
+    unlink(tmp);
+    assert_int_equal(ftruncate(fd, 2 * sizeof(struct ces_progress_rank)), 0);
+    p = mmap(NULL, 2 * sizeof(struct ces_progress_rank), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+             0);
+    close(fd);
+    assert_true(p != MAP_FAILED);
+    return p;
+}
+
+/* Rank `rank` of two, one process each, as ces_comm_init leaves it: its
+ * team holds it alone, joined over the bootstrap at `path` (CES_TIMEOUT_MS
+ * 1000), with the shared page.  CES_OK, or the bootstrap's error. */
+static int proc_rank(struct fixture *fx, uint32_t rank, const char *path,
+                     struct ces_progress_rank *page)
+{
+    struct ces_comm *c = &fx->comm[rank];
+    int rc;
+
+    fixture_init(fx);
+    fx->comms[0] = c;
+    fx->team.nlocal = 1;
+    fx->team.first_local = rank;
+    fx->team.alive = 1;
+    fx->team.multi = 1;
+    fx->team.page = page;
+    fx->team.timeout_ms = 1000;
+    c->timeout_ms = 1000;
+    c->queues = 8;
+    c->p2p_stage_max = CES_P2P_STAGE_MAX_DEFAULT;
+    c->p2p_side_min = CES_P2P_SIDE_MIN_DEFAULT;
+    ces_wd_init(c);
+    rc = ces_boot_open(fx->ctx, &fx->team.boot, path, rank, 2, 1000);
+    fx->team.boot.page = page;
+    return rc;
+}
+
+static void proc_rank_end(struct fixture *fx, uint32_t rank)
+{
+    struct ces_comm *c = &fx->comm[rank];
+
+    ces_boot_close(fx->ctx, &fx->team.boot);
+    pthread_cond_destroy(&c->wd_cond);
+    pthread_mutex_destroy(&c->wd_mirror_lock);
+    pthread_mutex_destroy(&c->wd_lock);
+    fixture_end(fx);
+}
+
+/* Reads until the other end of the pipe is closed (the parent is done). */
+static void await_close(int fd)
+{
+    char ch;
+
+    while (read(fd, &ch, 1) > 0)
+        ;
+}
+
+/* Two processes: rank 1 (a child) is aborted, so that its ces_group_end
+ * (ALLOC: ces_mem_alloc) returns its failure without ever joining the
+ * exchange of the declarations (the allocation's sizes and handles); its
+ * process lives on, its connection open.  Rank 0's call waited for rank 1's
+ * row until the bootstrap's deadline and returned CES_ERR_TIMEOUT, though
+ * its watchdog would have failed it with CES_ERR_PEER_FAILED; now rank 1's
+ * failure record on the progress page ends the exchange at once with
+ * CES_ERR_PEER_FAILED naming rank 1.  The group fails rank 0 with it (the
+ * allocation leaves that to the watchdog, which this test has none of), and
+ * nothing is left behind. */
+static void exchange_with_a_peer_aborted(int alloc)
+{
+    struct fixture fx;
+    struct ces_progress_rank *page = shared_page();
+    char path[128], ch = 0;
+    int ready[2], done[2], s = 0;
+    void *p = NULL;
+    pid_t pid;
+
+    snprintf(path, sizeof(path), "/tmp/ces-comm-%ld-%d.sock", (long)getpid(), alloc);
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(done), 0);
+    pid = fork();
+    if (pid == 0) {
+        struct ces_comm *c;
+        int code = 0;
+
+        close(ready[0]);
+        close(done[1]);
+        if (proc_rank(&fx, 1, path, page) != CES_OK)
+            _exit(1);
+        c = &fx.comm[1];
+        if (ces_group_start(c) != CES_OK || ces_comm_abort(c) != CES_OK)
+            code = 2;
+        else if ((alloc ? ces_mem_alloc(c, 4 << 20, &p) : ces_group_end(c, NULL)) !=
+                 CES_ERR_TIMEOUT)
+            code = 3;
+        if (write(ready[1], &ch, 1) != 1)
+            code = 4;
+        await_close(done[0]);
+        _exit(code);
+    }
+    close(ready[1]);
+    close(done[0]);
+    assert_int_equal(proc_rank(&fx, 0, path, page), CES_OK);
+    assert_int_equal(read(ready[0], &ch, 1), 1); /* rank 1 failed */
+    if (alloc) {
+        assert_int_equal(ces_mem_alloc(&fx.comm[0], 4 << 20, &p), CES_ERR_PEER_FAILED);
+        assert_null(p);
+        assert_int_equal(live_handles, 0);
+        assert_int_equal(mapped, 0);
+        assert_int_equal(fx.comm[0].nalloc, 0);
+    } else {
+        assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
+        assert_int_equal(ces_group_end(&fx.comm[0], NULL), CES_ERR_PEER_FAILED);
+    }
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "bootstrap: rank 1 failed, which ends the exchange");
+    if (!alloc) {
+        assert_int_equal(ces_comm_status(&fx.comm[0]), CES_ERR_PEER_FAILED);
+        assert_string_equal(fx.comm[0].fail_why, "a collective, group or launch failed: "
+                                                 "bootstrap: rank 1 failed, which ends the "
+                                                 "exchange");
+    }
+    close(done[1]);
+    assert_int_equal(waitpid(pid, &s, 0), pid);
+    assert_true(WIFEXITED(s));
+    assert_int_equal(WEXITSTATUS(s), 0);
+    close(ready[0]);
+    proc_rank_end(&fx, 0);
+    munmap(page, 2 * sizeof(struct ces_progress_rank));
+}
+
+static void test_group_with_a_peer_process_aborted(void **state)
+{
+    (void)state;
+    exchange_with_a_peer_aborted(0);
+}
+
+static void test_alloc_with_a_peer_process_aborted(void **state)
+{
+    (void)state;
+    exchange_with_a_peer_aborted(1);
+}
+
 /* ces_send and ces_recv of more bytes than the buffer holds, at an
  * allocation that does not start the stride: a size near 2^64 wrapped the
  * bound (offset + size) and was taken, to be refused only by the graph's
@@ -1926,6 +2093,8 @@ int main(void)
         cmocka_unit_test(test_group_with_a_rank_aborted_before),
         cmocka_unit_test(test_group_with_a_rank_destroyed_before),
         cmocka_unit_test(test_group_end_failure_fails_the_ranks_that_ended),
+        cmocka_unit_test(test_group_with_a_peer_process_aborted),
+        cmocka_unit_test(test_alloc_with_a_peer_process_aborted),
         cmocka_unit_test(test_graph_phase_on_the_legacy_stream),
         cmocka_unit_test(test_launch_bindings),
         cmocka_unit_test(test_launch_past_the_watch_slots),
