@@ -42,8 +42,8 @@ static void test_overlap_text(void **state)
 }
 
 /* An eager local chunk of 8 MiB or more forks after the ready barrier;
- * below, before it (allgather: the local chunk is the whole message).  Under
- * a graph phase it always forks before. */
+ * below, before it (allgather and the rooted collectives: the local chunk
+ * is the whole message).  Under a graph phase it always forks before. */
 static void test_overlap_fork_point(void **state)
 {
     static const struct {
@@ -61,6 +61,9 @@ static void test_overlap_fork_point(void **state)
         {CES_COLL_ALLTOALL, CES_PROTO_PULL, CES_PHASE_GRAPH, 64u << 20, 0},
         {CES_COLL_ALLGATHER, CES_PROTO_PULL, CES_PHASE_GRAPH, 8u << 20, 0},
         {CES_COLL_ALLTOALL, CES_PROTO_PULL, CES_PHASE_EAGER, 64u << 20, 1},
+        {CES_COLL_GATHER, CES_PROTO_MONO, CES_PHASE_EAGER, 8u << 20, 1},
+        {CES_COLL_GATHER, CES_PROTO_MONO, CES_PHASE_EAGER, (8u << 20) - 1, 0},
+        {CES_COLL_BROADCAST, CES_PROTO_CREDIT, CES_PHASE_EAGER, 8u << 20, 1},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -73,7 +76,7 @@ static void test_overlap_fork_point(void **state)
 
         p.flags = CES_COLL_F_OVERLAP;
         text = coll_text(ctx, &p);
-        go = strstr(text, "r* : record go\n");
+        go = strstr(text, " : record go\n"); /* on r* or on the root */
         /* the ready barrier's wait: the first wait of the body */
         ready = strstr(text, " : wait ready[");
         assert_non_null(go);

@@ -360,6 +360,20 @@ static void test_errors(void **state)
                "sendrecv: pair 0 (1->3) must name two different ranks of 0..2");
     p.npairs = 65;
     coll_error(&p, CES_ERR_INVALID, "sendrecv: at most 64 pairs, not 65");
+    /* one chunk more than the most; a message one byte more than two of
+     * them fit in 2^48 bytes (rank 2 receives two) */
+    p = coll_params(CES_COLL_SENDRECV, CES_PROTO_MONO, 3, 1024, 1, CES_PHASE_EAGER);
+    p.chunks = CES_COLL_MAX_CHUNKS + 1;
+    coll_error(&p, CES_ERR_INVALID, "sendrecv: chunks must be 1..1024, not 1025");
+    p.chunks = 1;
+    p.npairs = 2;
+    p.pairs[0][0] = 0;
+    p.pairs[0][1] = 2;
+    p.pairs[1][0] = 1;
+    p.pairs[1][1] = 2;
+    p.bytes = CES_MAX_BYTES / 2 + 1;
+    coll_error(&p, CES_ERR_INVALID,
+               "sendrecv: 2 incoming messages x bytes (140737488355329) exceed 2^48 bytes");
     p = coll_params(CES_COLL_SENDRECV, CES_PROTO_NCCL, 3, 1024, 1, CES_PHASE_GRAPH);
     coll_error(&p, CES_ERR_UNSUPPORTED,
                "sendrecv: nccl flags are use counts computed from $i, which a graph replay "
@@ -375,6 +389,23 @@ static void test_errors(void **state)
     p = coll_params(CES_COLL_SENDRECV, CES_PROTO_CREDIT, 100, 1024, 1, CES_PHASE_GRAPH);
     coll_error(&p, CES_ERR_INVALID,
                "sendrecv: the default pipeline of 100 ranks has more than 64 pairs; give the "
+               "pairs");
+    /* the longest default pipeline, 64 pairs of 65 ranks, is built; a rank
+     * more is refused */
+    p.ranks = 65;
+    {
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+
+        char *text = coll_text(ctx, &p);
+
+        assert_non_null(strstr(text, "r63 : produce send[0:1024]\n"));
+        ces_free(ctx, text);
+        ces_test_ctx_end(ctx, &st);
+    }
+    p.ranks = 66;
+    coll_error(&p, CES_ERR_INVALID,
+               "sendrecv: the default pipeline of 66 ranks has more than 64 pairs; give the "
                "pairs");
 }
 

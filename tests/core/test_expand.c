@@ -330,6 +330,11 @@ static void test_semantic_errors(void **state)
                         "r1 : produce a[16:8]\n", CES_ERR_SEMANTIC,
                         "t.ces:5:14: region a[16:8]@1 is backwards: its lower bound is above its "
                         "upper bound");
+    /* one byte backwards is backwards too */
+    expect_expand_error("cesync 1\nranks 2\nbuffer a 64\nphase eager x1\n"
+                        "r1 : produce a[9:8]\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:14: region a[9:8]@1 is backwards: its lower bound is above its "
+                        "upper bound");
     expect_expand_error("cesync 1\nranks 2\nbuffer a 64\nphase eager x1\n"
                         "r1 : produce a[0:281474976710657]\n", CES_ERR_SEMANTIC,
                         "t.ces:5:18: the region's upper bound 281474976710657 is over 2^48 (the "
@@ -349,6 +354,24 @@ static void test_semantic_errors(void **state)
     expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
                         "r* : write s[0]@* = (-9223372036854775807-1)-($r+1)\n", CES_ERR_SEMANTIC,
                         "t.ces:5:45: integer overflow: -9223372036854775808-1 does not fit in 64 "
+                        "bits");
+    /* each sign of the operands overflows: a sum below -2^63, products of
+     * either sign past 64 bits */
+    expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
+                        "r* : write s[0]@* = (-9223372036854775807-1)+(-$r-1)\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:45: integer overflow: -9223372036854775808+(-1) does not fit in "
+                        "64 bits");
+    expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
+                        "r* : write s[0]@* = 4611686018427387905*(-$r-2)\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:40: integer overflow: 4611686018427387905*(-2) does not fit in 64 "
+                        "bits");
+    expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
+                        "r* : write s[0]@* = (-$r-1)*(-9223372036854775807-1)\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:28: integer overflow: -1*(-9223372036854775808) does not fit in "
+                        "64 bits");
+    expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
+                        "r* : write s[0]@* = (-4611686018427387905)*($r+2)\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:43: integer overflow: -4611686018427387905*2 does not fit in 64 "
                         "bits");
     expect_expand_error("cesync 1\nranks 2\nsignal s u32 2\nphase eager x1\n"
                         "r* : write s[-$r]@* = 1\n", CES_ERR_SEMANTIC,
@@ -462,6 +485,18 @@ static void test_expansion_bounds(void **state)
                                  "use fewer ops");
         free(text);
     }
+    /* the bounds themselves are allowed: 2^20 blocks pass the bound (the
+     * division by zero in the first one is what stops them), and an eager
+     * phase of two iterations is advised a graph phase too */
+    expect_expand_error("cesync 1\nranks 1\nsignal s u32 1\nphase eager x1048576\n"
+                        "r0 : write s[0] = 1/0\n", CES_ERR_SEMANTIC,
+                        "t.ces:5:20: division by zero: 1/0");
+    expect_bound_error("cesync 1\nranks 1024\nphase eager x2\nr* over p* : fence\n"
+                       "r* over p* : fence\nr* over p* : fence\nr* over p* : fence\n"
+                       "r* over p* : fence\nr* over p* : fence\nr* over p* : fence\n"
+                       "r* over p* : fence\nr* over p* : fence\n",
+                       "t.ces:11:1: the schedule expands to more than 16777216 ops: use a graph "
+                       "phase or fewer iterations");
     /* a write to @* counts one write per rank: 64 * 64 * 64 * 70 ops, not
      * 64 * 64 * 70 (it passed the bound, and 256 ranks filled memory) */
     expect_bound_error("cesync 1\nranks 64\nsignal s u32 1\nphase eager x70\n"

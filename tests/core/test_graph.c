@@ -77,7 +77,35 @@ static void test_range_errors(void **state)
     assert_int_equal(ces_graph_add_buffer(g, "send", 8, NULL), CES_ERR_INVALID);
     assert_int_equal(ces_graph_add_buffer(g, "big", CES_MAX_BYTES + 1, NULL), CES_ERR_INVALID);
     assert_int_equal(ces_graph_add_signal(g, "s", 16, 1, NULL), CES_ERR_INVALID);
+    /* a region backwards (its size would wrap around), a compare that is
+     * neither >= nor ==, one slot more than a signal may have */
+    {
+        struct ces_op back = {.kind = CES_OP_PRODUCE, .a = {0, 0, 40, 32}};
+        struct ces_op cmp = {.kind = CES_OP_WAIT, .cmp = 2, .slot = {0, 0, 1}, .value = 1};
+
+        assert_int_equal(ces_graph_add_op(g, 0, &back), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx), "r0.s0: produced region send[40:32] is out "
+                                                     "of range: expected 0 <= lo <= hi <= 64");
+        assert_int_equal(ces_graph_add_op(g, 0, &cmp), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx), "r0.s0: wait compare must be >= or ==");
+        assert_int_equal(ces_graph_add_signal(g, "s", CES_U32, (1u << 24) + 1, NULL),
+                         CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "signal 's': slots must be 1..16777216, not 16777217");
+    }
+    /* an eager block runs once: its replays are blocks of their own */
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 2), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "a block repeats 1 time (eager) or K >= 1 times (graph), not 2");
+    assert_int_equal(ces_graph_nblocks(g), 1);
     ces_graph_destroy(g);
+    /* one past the largest graph */
+    g = (struct ces_graph *)1;
+    assert_int_equal(ces_graph_create(ctx, CES_MAX_RANKS + 1, 1, &g), CES_ERR_INVALID);
+    assert_null(g);
+    assert_string_equal(ces_ctx_last_error(ctx), "ranks must be 1..1024, not 1025");
+    assert_int_equal(ces_graph_create(ctx, 2, CES_MAX_STREAMS + 1, &g), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "streams must be 1..64, not 65");
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -175,6 +203,10 @@ static void test_validate_batch_empty_copy(void **state)
     struct ces_graph *g;
 
     (void)state;
+    /* an empty region shares no byte, whichever side of the test it is on */
+    assert_false(ces_region_overlap(&c1.b, &empty.a));
+    assert_false(ces_region_overlap(&empty.a, &c1.b));
+    assert_true(ces_region_overlap(&c1.b, &clash.b));
     for (int t = 0; t < 3; t++) {
         g = tiny(ctx);
         assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);

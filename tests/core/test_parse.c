@@ -485,6 +485,26 @@ static void test_syntax_errors(void **state)
         {"cesync 1\nranks 2\nbuffer a 8\nphase eager x1\nr0 : produce a[0:8]@*\n",
          "t.ces:5:21: expected a rank after '@' (a number, a $name or a parenthesised "
          "expression), found '*'", CES_ERR_PARSE},
+        /* a '$' before a digit names nothing: the token is bad, not an
+         * undefined constant */
+        {"cesync 1\nranks 2\nbuffer a $1\n",
+         "t.ces:3:10: expected an expression (a number, a $name or '('), found '$1'",
+         CES_ERR_PARSE},
+        /* DEL is no printable character: it is named by its value */
+        {"cesync 1\nranks 2\nbuffer a \x7f\n",
+         "t.ces:3:10: expected an expression (a number, a $name or '('), found byte 0x7f",
+         CES_ERR_PARSE},
+        /* a negative queue count is out of range, not a missing count */
+        {"cesync 1\nranks 2\nconnections -1\n",
+         "t.ces:3:13: connections must be 0..64 or any, not -1", CES_ERR_SEMANTIC},
+        /* a rank number that wraps around 64 bits (2^64) is still too big */
+        {"cesync 1\nranks 2\nphase eager x1\nr18446744073709551616 : fence\n",
+         "t.ces:4:1: rank r18446744073709551616 is out of range: ranks are r0..r1",
+         CES_ERR_SEMANTIC},
+        /* a rank after '@' too big for 64 bits says so */
+        {"cesync 1\nranks 2\nsignal s u32 1\nphase eager x1\n"
+         "r0 : wait s[0]@99999999999999999999 == 1\n",
+         "t.ces:5:16: integer 99999999999999999999 does not fit in 64 bits", CES_ERR_PARSE},
     };
 
     (void)state;
@@ -538,6 +558,23 @@ static void test_nesting_limits(void **state)
             ces_prog_destroy(p);
             ces_test_ctx_end(ctx, &st);
         }
+    }
+    /* -2^63, a literal of its own, leaves the nesting depth as it found
+     * it: a line of 70 of them parses (the depth grew by one for each) */
+    n = (size_t)snprintf(text, sizeof(text), "cesync 1\nranks 2\nbuffer a 1");
+    for (int k = 0; k < 70; k++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "+0*-9223372036854775808");
+    snprintf(text + n, sizeof(text) - n, "\nphase eager x1\n");
+    {
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+        struct ces_prog *p = NULL;
+
+        if (ces_prog_parse(ctx, text, strlen(text), "t.ces", &p) != CES_OK)
+            fail_msg("%s", ces_ctx_last_error(ctx));
+        assert_int_equal(CES_VEC_AT(&p->buffers, struct ces_pbuf, 0).size, 1);
+        ces_prog_destroy(p);
+        ces_test_ctx_end(ctx, &st);
     }
     /* a long name is cut in the message, which still says what is wrong */
     n = (size_t)snprintf(text, sizeof(text), "cesync 1\nranks 2\n");
@@ -752,6 +789,17 @@ static void test_read_stream(void **state)
     assert_null(text);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "t: larger than 10000 bytes, more than it may hold");
+    /* the bound itself: a stream of exactly max bytes is read, one more
+     * byte is refused */
+    rewind(f);
+    assert_int_equal(ces_read_stream(ctx, f, "t", 15000, &text, &len), CES_OK);
+    assert_int_equal(len, 15000);
+    ces_free(ctx, text);
+    rewind(f);
+    assert_int_equal(ces_read_stream(ctx, f, "t", 14999, &text, &len), CES_ERR_LIMIT);
+    assert_null(text);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "t: larger than 14999 bytes, more than it may hold");
     fclose(f);
     ces_test_ctx_end(ctx, &st);
 }

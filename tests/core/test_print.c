@@ -159,6 +159,8 @@ static void test_ops(void **state)
         "r1 s0 over p : write s[$r] @* = 2 * $i - 1\n"
         "r1 : write s[0]@(-1+2) = 0\n"
         "r1 : write s[0]@(-9223372036854775808+1) = 0\n"
+        /* -2^63 is one literal, a negative one: it keeps its parentheses */
+        "r1 : write s[0]@(-9223372036854775808) = 0\n"
         "r2 : wait s[ 1 ]@(0) >= 1\nr2 : wait s[1] == (4294967296 + 1)\n"
         "r* : batch\nr* : end\nr* : fence\nr* : flush\n"
         "r0 : record go\nr0 s1 : await go\n"
@@ -171,6 +173,7 @@ static void test_ops(void **state)
         "r1 over p : write s[$r]@* = 2*$i-1\n"
         "r1 : write s[0]@(-1+2) = 0\n"
         "r1 : write s[0]@(-9223372036854775808+1) = 0\n"
+        "r1 : write s[0]@(-9223372036854775808) = 0\n"
         "r2 : wait s[1]@0 >= 1\nr2 : wait s[1] == 4294967296+1\n"
         "r* : batch\nr* : end\nr* : fence\nr* : flush\n"
         "r0 : record go\nr0 s1 : await go\n"

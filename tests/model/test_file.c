@@ -55,6 +55,10 @@ static void test_base(void **state)
     assert_true(m.per_copy_us == 0.0);
     assert_int_equal(ces_model_parse(ctx, "", 0, NULL, &base, &m), CES_OK);
     assert_true(m.event_us == 9.0);
+    /* a file of a byte order mark alone is empty too */
+    m.event_us = 0.0;
+    assert_int_equal(ces_model_parse(ctx, "\xef\xbb\xbf", 3, NULL, &base, &m), CES_OK);
+    assert_true(m.event_us == 9.0);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -102,6 +106,8 @@ static void test_errors(void **state)
         {"signal_hop_us = 0x1p-3\n", "m.model:1:17: expected a number >= 0, found '0x1p-3'"},
         {"copy_engines = 2.5\n", "m.model:1:16: expected an unsigned integer, found '2.5'"},
         {"copy_engines = -2\n", "m.model:1:16: expected an unsigned integer, found '-2'"},
+        /* strtoul takes a leading sign, an integer field does not */
+        {"copy_engines = +2\n", "m.model:1:16: expected an unsigned integer, found '+2'"},
         /* an unsigned integer past 32 bits says its range (it said
          * "expected an unsigned integer", which it is) */
         {"max_ranks = 4294967296\n",
@@ -110,8 +116,14 @@ static void test_errors(void **state)
          "m.model:1:18: expected an unsigned integer at most 4294967295, found "
          "'99999999999999999999999'"},
         {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0, found '0'"},
+        {"max_ranks = 0\n", "m.model:1:13: expected an unsigned integer > 0, found '0'"},
         {"flag_widths = 16\n", "m.model:1:15: expected 32, 64 or 32,64, found '16'"},
         {"kind = a100\n", "m.model:1:8: expected a known machine kind (h200), found 'a100'"},
+        /* a name as long as the kind's array (32 bytes, no room for its NUL)
+         * is no kind either */
+        {"kind = abcdefghijabcdefghijabcdefghijab\n",
+         "m.model:1:8: expected a known machine kind (h200), found "
+         "'abcdefghijabcdefghijabcdefghijab'"},
         {"copy_engines = 1\nkind = h200\n",
          "m.model:2:1: expected `kind` before every other field, found 'kind'"},
         /* a second kind was "expected before every other field" */

@@ -579,6 +579,30 @@ static void test_progress_write(void **state)
     }
 }
 
+/* Eagerly the backend keeps the progress write on a stream's last batch
+ * that waits in a block and on every CES_PROGRESS_SPAN-th (8th) before it:
+ * of 9 batches that wait (a record ends each), the 8th and the 9th pay it,
+ * 9 x 0.5 + 2 x 2 us. */
+static void test_progress_span(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+
+    (void)state;
+    m.progress_write_us = 2.0;
+    fx_init(&f, 1, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    for (int k = 0; k < 9; k++) {
+        struct ces_op rec = simple(CES_OP_RECORD, 0);
+
+        rec.event = f.ev;
+        op(&f, 0, wt(&f, 0, 0, 1));
+        op(&f, 0, rec);
+    }
+    assert_us(predict(&f, &m).total_us, 9 * 0.5 + 2 * 2.0);
+    fx_end(&f);
+}
+
 /* r0 writes a flag that r1 awaits, in r1's memory (pushed) or in r0's
  * (polled). */
 static struct ces_predict one_flag(const struct ces_model *m, int pushed)
@@ -1683,6 +1707,7 @@ int main(void)
         cmocka_unit_test(test_launch_links),
         cmocka_unit_test(test_pushed_and_polled_flags),
         cmocka_unit_test(test_progress_write),
+        cmocka_unit_test(test_progress_span),
         cmocka_unit_test(test_slow_mode),
         cmocka_unit_test(test_host_cost),
         cmocka_unit_test(test_memop_batches),

@@ -651,7 +651,18 @@ static void test_write_not_a_file(void **state)
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "link.ces;real.ces;");
     assert_int_equal(unlink(path), 0);
+    /* a link that names its file by an absolute path: the file it names,
+     * not that path taken from the link's directory */
     snprintf(target, sizeof(target), "%s/real.ces", dir);
+    snprintf(path, sizeof(path), "%s/abs.ces", dir);
+    assert_int_equal(symlink(target, path), 0);
+    assert_int_equal(ces_tool_write_file("print", path, "three\n", 6), CES_EXIT_OK);
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    holds(dir, "real.ces", "three\n");
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "abs.ces;real.ces;");
+    assert_int_equal(unlink(path), 0);
     assert_int_equal(unlink(target), 0);
     assert_int_equal(rmdir(dir), 0);
 }
