@@ -95,8 +95,7 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
         return -1;
     }
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
-        if ((size_t)snprintf(of->name, sizeof(of->name), "%s%s", path[0] == '-' ? "./" : "",
-                             path) >= sizeof(of->name)) {
+        if ((size_t)snprintf(of->name, sizeof(of->name), "%s", path) >= sizeof(of->name)) {
             ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
             return -1;
         }
@@ -107,8 +106,7 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
     }
     if (follow_links(path, resolved, sizeof(resolved)))
         dest = resolved;
-    if ((size_t)snprintf(of->dest, sizeof(of->dest), "%s%s", dest[0] == '-' ? "./" : "", dest) >=
-            sizeof(of->dest) ||
+    if ((size_t)snprintf(of->dest, sizeof(of->dest), "%s", dest) >= sizeof(of->dest) ||
         (size_t)snprintf(of->name, sizeof(of->name), "%s.XXXXXX", of->dest) >= sizeof(of->name)) {
         ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(ENAMETOOLONG));
         return -1;

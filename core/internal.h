@@ -134,16 +134,14 @@ int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, 
 
 /* Replacing a file only when its new contents are complete (core/file.c).
  * ces_file_create_beside creates PATH.XXXXXX in path's directory (so that
- * rename(2) can put it in place; "./" in front of a relative path that
- * starts with '-', which Graphviz would read as an option), with the mode
- * `path` has or that of a new file; returns the descriptor, or -1 with the
- * context's error set.  A symbolic link is followed: the file it names is
- * the one replaced, and the link stays.  A path that exists but is no
- * regular file (a device such as /dev/null, a named pipe) is opened and
- * written in place: a file renamed over it would take its name.  of->name
- * is what was opened (for a program that writes it by name), of->dest what
- * it becomes ("" when written in place).  ces_file_replace ends it: with rc
- * CES_OK the temporary file takes the place of its destination, otherwise
+ * rename(2) can put it in place), with the mode `path` has or that of a
+ * new file; returns the descriptor, or -1 with the context's error set.
+ * A symbolic link is followed: the file it names is the one replaced, and
+ * the link stays.  A path that exists but is no regular file (a device
+ * such as /dev/null, a named pipe) is opened and written in place: a file
+ * renamed over it would take its name.  of->name is what was opened,
+ * of->dest what it becomes ("" when written in place).  ces_file_replace
+ * ends it: with rc CES_OK the temporary file takes the place of its destination, otherwise
  * it is removed and the destination stays as it was; returns rc or the
  * rename's error, which names `path`.  ces_write_file does both around one
  * buffer; ces_write_all writes all of a buffer to fd (0, or -1 with

@@ -1225,8 +1225,6 @@ int ces_prog_parse(struct ces_ctx *ctx, const char *text, size_t len, const char
     /* where the input ends, for errors there: the last line, just past
      * its last character (a final newline ends that line, no new one) */
     P.line -= (len > 0 && P.text[len - 1] == '\n') ? 2 : 1;
-    if (P.line == 0)
-        P.line = 1;
     end = len - (len > text0 && P.text[len - 1] == '\n');
     end -= end > text0 && P.text[end - 1] == '\r';
     for (P.line_start = end; P.line_start > text0 && P.text[P.line_start - 1] != '\n';)
