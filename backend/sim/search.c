@@ -880,6 +880,129 @@ static void choose(struct search *S, struct frame *f)
             f->choice[f->nchoice++] = S->enabled[i];
 }
 
+/* --- classes already found ------------------------------------------------- */
+
+/* The most ops left, over all processes, for which a state's wait-for
+ * over-approximation is built, and the most writes it looks at: it costs
+ * about as much as a few steps then, where a state of a long program
+ * would pay for it many times over in every state. */
+#define PRUNE_OPS 256
+#define PRUNE_WORK (8 * PRUNE_OPS)
+
+/* The first position at or after process q's program counter, before its
+ * stop, where it could be left blocked: a wait, an await or the first op
+ * of a block or replay with links (no queue is shared); its stop if none. */
+static uint32_t first_block(const struct sim_model *m, const uint32_t *pc, uint32_t q)
+{
+    uint32_t k = pc[q];
+
+    while (k < m->stop[q] && m->ops[q][k].cls != SIM_C_WAIT &&
+           m->ops[q][k].cls != SIM_C_AWAIT && m->ops[q][k].nlink == 0)
+        k++;
+    return k;
+}
+
+/* Whether some end state reachable from st could hold a wait-for cycle
+ * (a DEADLOCK).  Over-approximated on processes: p waits for q if some op
+ * of p from its program counter could be left blocked for an op of q
+ * (a write to the wait's slot satisfying it, the await's record, a link)
+ * at a position at or after q's first position where q could be left
+ * blocked itself; a cycle of an end state (section 8 of
+ * docs/SEMANTICS.md) is a cycle of this graph.  Scratch: S->hz holds the
+ * graph (choose() invalidates the horizons it caches there), S->enabled
+ * each process's first blocking position, S->work and S->inT the
+ * elimination of processes that wait for none left.  Taken as possible,
+ * without a look, where more than PRUNE_OPS ops are left, or the graph's
+ * cells or the writes to look at exceed PRUNE_WORK. */
+static bool cycle_possible(struct search *S, const struct sim_state *st)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+    uint32_t P = m->nproc, *adj = S->hz, *fb = S->enabled, *out = S->work, n = 0, left = P;
+    uint64_t work = 0;
+
+    if (m->shared_queues)
+        return true; /* any op may be blocked behind its queue's head */
+    if ((uint64_t)P * P > PRUNE_WORK)
+        return true; /* the graph alone would cost too much */
+    for (uint32_t q = 0; q < P; q++) {
+        work += pc[q] < m->stop[q] ? m->stop[q] - pc[q] : 0;
+        if (work > PRUNE_OPS)
+            return true; /* too long to look at for every state: taken as possible */
+    }
+    for (uint32_t q = 0; q < P; q++)
+        fb[q] = first_block(m, pc, q);
+    memset(adj, 0, (size_t)P * P * sizeof(uint32_t));
+    for (uint32_t p = 0; p < P; p++) {
+        for (uint32_t k = fb[p]; k < m->stop[p]; k++) {
+            const struct sim_op *o = &m->ops[p][k];
+
+            for (uint32_t i = 0; i < o->nlink; i++) {
+                const struct sim_link *l = &m->links[o->link + i];
+
+                if (fb[l->proc] <= l->pos)
+                    adj[(size_t)p * P + l->proc] = 1;
+            }
+            if (o->cls == SIM_C_AWAIT && fb[o->rec_proc] <= o->rec_pos)
+                adj[(size_t)p * P + o->rec_proc] = 1;
+            if (o->cls != SIM_C_WAIT)
+                continue;
+            work += m->wr_off[o->slot + 1] - m->wr_off[o->slot];
+            if (work > PRUNE_WORK)
+                return true;
+            for (uint32_t i = m->wr_off[o->slot]; i < m->wr_off[o->slot + 1]; i++) {
+                const struct sim_access *w = &m->wr[i];
+
+                if (fb[w->proc] <= w->pos && w->pos < m->stop[w->proc] &&
+                    ces_wait_holds(m->slot_width[o->slot], o->op->cmp, w->value, o->op->value))
+                    adj[(size_t)p * P + w->proc] = 1;
+            }
+        }
+    }
+    /* eliminate processes that wait for no process left: a cycle remains */
+    for (uint32_t p = 0; p < P; p++) {
+        out[p] = 0;
+        for (uint32_t q = 0; q < P; q++)
+            out[p] += adj[(size_t)p * P + q];
+        S->inT[p] = 0;
+    }
+    for (uint32_t p = 0; p < P; p++)
+        if (out[p] == 0) {
+            S->inT[p] = 1;
+            fb[n++] = p;
+        }
+    while (n > 0) {
+        uint32_t q = fb[--n];
+
+        left--;
+        for (uint32_t p = 0; p < P; p++)
+            if (adj[(size_t)p * P + q] && --out[p] == 0 && !S->inT[p]) {
+                S->inT[p] = 1;
+                fb[n++] = p;
+            }
+    }
+    return left > 0;
+}
+
+/* Whether every class of defect an execution from st could still show has
+ * been found already, so that following st cannot change the verdict
+ * (docs/SEMANTICS.md, section 10, "Classes already found").  A RACE or
+ * MISMATCH needs a data access left (or a mismatch pending), a DEADLOCK a
+ * cycle (cycle_possible), a HANG a process left.  Not with the watchdog
+ * model (its execution is reported) nor with --max-depth (a cut must be
+ * seen). */
+static bool nothing_new(struct search *S, const struct sim_state *st)
+{
+    const struct sim_model *m = S->m;
+
+    if (m->abort_mode || S->o->max_depth > 0 || !S->have[SIM_D_HANG])
+        return false;
+    if ((!S->have[SIM_D_RACE] || !S->have[SIM_D_MISMATCH]) &&
+        (!ces_sim_clocks_dead(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH)))
+        return false;
+    return S->have[SIM_D_DEADLOCK] || !cycle_possible(S, st);
+}
+
 /* --- exhaustive search ------------------------------------------------------ */
 
 /* Makes frame i exist (its state not yet); the memory bound may refuse
@@ -947,6 +1070,8 @@ static int enter(struct search *S, struct frame *f, uint32_t parent_flags)
     rc = visit(S, &f->st, &seen);
     if (rc != CES_OK || seen)
         return rc;
+    if (S->reduce && nothing_new(S, &f->st))
+        return CES_OK;
     choose(S, f);
     if (f->nchoice == 0)
         rc = terminal(S, &f->st);

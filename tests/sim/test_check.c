@@ -1,8 +1,9 @@
 /*
  * tests/sim/test_check.c - the model checker on hand-built graphs whose
- * verdict is known: handshake, deadlock with its cycle, hang, race,
- * mismatch, head-of-line blocking, u32 cyclic compares, batches, graph
- * replays, faults and the watchdog model, replay strings, bounds, reports;
+ * verdict is known: handshake, deadlock with its cycle, hang, a deadlock
+ * found after a hang, race, mismatch, head-of-line blocking, u32 cyclic
+ * compares, batches, graph replays, faults and the watchdog model, replay
+ * strings, bounds, reports;
  * every verdict checked with and without the reduction.
  */
 #include "ces_test.h"
@@ -339,6 +340,37 @@ static void test_hang_nobody_writes(void **state)
     assert_int_equal(d->blocked[0].nedges, 0);
     assert_int_equal(d->ncycle, 0);
     replays(ctx, g, NULL, d);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A DEADLOCK found after a HANG: r2 waits for r0's f[0]@2 = 1, which r1's
+ * 2 may overwrite (a HANG, the search's first execution); where r2 passes,
+ * it and r3 each wait for what the other writes only afterwards (a cycle).
+ * The search follows no state from which nothing but the classes found can
+ * come (docs/SEMANTICS.md, section 10, "Classes already found"); past the
+ * HANG the state where r1 wrote first can still reach the cycle, and its
+ * wait-for over-approximation says so. */
+static void test_deadlock_after_hang(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 4, 1);
+    struct ces_check_report *r;
+
+    (void)state;
+    op(g, 0, W(0, F, 2, 0, 1));
+    op(g, 1, W(0, F, 2, 0, 2));
+    op(g, 2, WT(0, F, 2, 0, CES_CMP_EQ, 1));
+    op(g, 2, WT(0, F, 2, 1, CES_CMP_EQ, 1));
+    op(g, 2, W(0, F, 3, 2, 1));
+    op(g, 3, WT(0, F, 3, 2, CES_CMP_EQ, 1));
+    op(g, 3, W(0, F, 2, 1, 1));
+    r = check2(ctx, g, NULL, CES_V_DEADLOCK | CES_V_HANG);
+    assert_int_equal(find(r, CES_V_DEADLOCK)->ncycle, 2);
+    replays(ctx, g, NULL, find(r, CES_V_DEADLOCK));
+    replays(ctx, g, NULL, find(r, CES_V_HANG));
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -2589,6 +2621,7 @@ int main(void)
         cmocka_unit_test(test_stats_line),
         cmocka_unit_test(test_deadlock_cycle),
         cmocka_unit_test(test_hang_nobody_writes),
+        cmocka_unit_test(test_deadlock_after_hang),
         cmocka_unit_test(test_race_copy_produce),
         cmocka_unit_test(test_race_minimized),
         cmocka_unit_test(test_long_name_whole),
