@@ -870,12 +870,13 @@ static void *guard_malloc(void *ud, size_t size)
 
 static void guard_free(void *ud, void *ptr)
 {
-    unsigned char *p = (unsigned char *)ptr - sizeof(size_t);
+    unsigned char *p;
     size_t size;
 
     (void)ud;
     if (ptr == NULL)
         return;
+    p = (unsigned char *)ptr - sizeof(size_t);
     memcpy(&size, p, sizeof(size));
     for (size_t i = 0; i < GUARD_BYTES; i++)
         assert_int_equal(p[sizeof(size_t) + size + i], 0xa5);

@@ -373,9 +373,11 @@ static void test_sizes_in_range(void **state)
             char want[64];
 
             snprintf(want, sizeof(want), "\nalltoall,8,%s,cesync,plain,", sizes[k]);
+            assert_non_null(at);
             assert_true(strncmp(at, want, strlen(want)) == 0);
             at = strchr(at + 1, '\n');
         }
+        assert_non_null(at);
         assert_string_equal(at, "\n");
     }
     free(csv);
