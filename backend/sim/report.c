@@ -805,9 +805,14 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
                   s->complete && s->mode == CES_CHECK_EXHAUSTIVE ? "true" : "false");
     ces_sb_printf(&sb, "\"stats\":{\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
                   ",\"executions\":%" PRIu64 ",\"aborted\":%" PRIu64 ",\"max_depth\":%" PRIu64
-                  ",\"seconds\":%.6f,\"states_per_second\":%.1f,\"peak_memory\":%" PRIu64 "},",
-                  s->states, s->transitions, s->executions, s->aborted, s->max_depth, s->seconds,
-                  s->seconds > 0 ? (double)s->states / s->seconds : 0.0, s->peak_memory);
+                  ",\"seconds\":%.6f,\"states_per_second\":", s->states, s->transitions,
+                  s->executions, s->aborted, s->max_depth, s->seconds);
+    /* no rate of no measured time: null, not a made-up 0 */
+    if (s->seconds > 0)
+        ces_sb_printf(&sb, "%.1f", (double)s->states / s->seconds);
+    else
+        ces_sb_puts(&sb, "null");
+    ces_sb_printf(&sb, ",\"peak_memory\":%" PRIu64 "},", s->peak_memory);
     if (r->qmap != NULL) {
         ces_sb_puts(&sb, "\"queues\":\"");
         /* digits, ',' and '/': nothing to escape */

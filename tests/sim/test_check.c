@@ -274,6 +274,16 @@ static void test_stats_line(void **state)
     ces_free(ctx, t);
     assert_false(at_rate);
     assert_true(at_time);
+    /* the JSON report: a rate of a measured time, null of none */
+    r->stats.states = 12;
+    r->stats.seconds = 0.5;
+    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
+    assert_non_null(strstr(t, ",\"seconds\":0.500000,\"states_per_second\":24.0,\"peak_memory\":"));
+    ces_free(ctx, t);
+    r->stats.seconds = 0.0;
+    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
+    assert_non_null(strstr(t, ",\"seconds\":0.000000,\"states_per_second\":null,\"peak_memory\":"));
+    ces_free(ctx, t);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
