@@ -55,6 +55,14 @@ static const char run_usage[] =
     "Exit: 0 every byte matched, 1 a mismatch or a timeout, 2 bad usage or setup error.\n"
     "\n";
 
+/* --help: the same text, builder options included, with CUDA or without */
+static int run_help(void)
+{
+    fputs(run_usage, stdout);
+    ces_tool_builder_help(1);
+    return CES_EXIT_OK;
+}
+
 #if defined(CES_HAVE_CUDA)
 
 /* The most ranks one run drives (the per-rank arrays below). */
@@ -609,11 +617,8 @@ int ces_cmd_run(int argc, char **argv)
     int gpus, share = 0;
     uint32_t n;
 
-    if (ces_tool_wants_help(argc, argv)) {
-        fputs(run_usage, stdout);
-        ces_tool_builder_help(1);
-        return CES_EXIT_OK;
-    }
+    if (ces_tool_wants_help(argc, argv))
+        return run_help();
     /* a value missing, or another option in its place, is said so (run
      * --sync asked "which schedule?"); the argument after -- is the
      * schedule, whatever its name (ces_tool_input) */
@@ -737,10 +742,8 @@ out:
 
 int ces_cmd_run(int argc, char **argv)
 {
-    if (ces_tool_wants_help(argc, argv)) {
-        fputs(run_usage, stdout);
-        return CES_EXIT_OK;
-    }
+    if (ces_tool_wants_help(argc, argv))
+        return run_help();
     fprintf(stderr, "cesync: run: this cesync was built without CUDA\n");
     return CES_EXIT_USAGE;
 }
