@@ -84,7 +84,7 @@ for family in alltoall sendrecv; do
         fi
         verdict=$(sed -n 's/^verdict: //p' "$work/check.out" | head -n 1)
         c_states=$(sed -n 's/^statistics: \([0-9]*\) states.*/\1/p' "$work/check.out")
-        c_secs=$(sed -n 's/^statistics: .*executions, \([0-9.]*\) s,.*/\1/p' "$work/check.out")
+        c_secs=$(sed -n 's/^statistics: .*executions*, \([0-9.]*\) s,.*/\1/p' "$work/check.out")
         c_mib=$(awk '{ printf "%.1f", $2 / 1024 }' "$work/ctime")
         [ "$verdict" = OK ] || c_states="$c_states ($verdict)"
         # --- SPIN
@@ -93,8 +93,11 @@ for family in alltoall sendrecv; do
             rm -f "$work"/pan* "$work"/model.pml*
             # shellcheck disable=SC2086
             "$cesync" promela $args $pml_opts -o "$work/model.pml" 2>/dev/null
+            # the state vector's size, where the model's header asks for one
+            vsz=$(sed -n 's/^ \*   -DVECTORSZ=\([0-9]*\)\.$/\1/p' "$work/model.pml" 2>/dev/null)
             (cd "$work" && spin -a model.pml >spin.log 2>&1 &&
-                $cc -O2 -w -DSAFETY -DCOLLAPSE -DMEMLIM="$mem_mb" -o pan pan.c >cc.log 2>&1)
+                $cc -O2 -w -DSAFETY -DCOLLAPSE -DMEMLIM="$mem_mb" -DVECTORSZ="${vsz:-1024}" \
+                    -o pan pan.c >cc.log 2>&1)
             rc=0
             if [ -n "$timer" ]; then
                 (cd "$work" && timeout "$seconds" $timer -f '%e %M' -o ptime \

@@ -64,6 +64,14 @@
  * compiles and the exit of every d_step before it in one table of 2048
  * entries; past it `spin -a` stops with "d_step sequence too long". */
 #define PML_MAX_DSTEP 2047u
+/* pan's state vector holds at most VECTORSZ bytes (1024 unless pan.c is
+ * compiled with -DVECTORSZ=N); a larger one stops ./pan with "VECTORSZ too
+ * small".  Beside the globals SPIN 6.5 keeps a few bytes of its own and,
+ * per process, its header and locals (here at most an int), padded to 8:
+ * the header's estimate counts 16 per process. */
+#define PML_SPIN_VECTORSZ 1024u
+#define PML_SPIN_VECTOR_BASE 64u
+#define PML_SPIN_PROC_BYTES 16u
 
 /* --- the unrolled program ---------------------------------------------- */
 
@@ -1046,9 +1054,53 @@ static int pml_check_clocks(struct pml *m)
     return CES_OK;
 }
 
+/* One global array of the model. */
+struct pml_global {
+    const char *type, *name;
+    uint32_t n, size; /* elements, bytes each */
+};
+
+static size_t pml_global(struct pml_global *gl, size_t n, const char *type, const char *name,
+                         uint32_t count, uint32_t size)
+{
+    if (count == 0)
+        return n;
+    gl[n] = (struct pml_global){type, name, count, size};
+    return n + 1;
+}
+
+/* The model's global arrays, in the order they are declared (at most 10). */
+static size_t pml_globals(const struct pml *m, struct pml_global *gl)
+{
+    size_t n = pml_global(gl, 0, "byte", "fv", m->nslots, 1);
+
+    if (m->o.data) {
+        n = pml_global(gl, n, "short", "dprov", m->nunits, 2);
+        n = pml_global(gl, n, "byte", "dgen", m->nunits, 1);
+    }
+    n = pml_global(gl, n, "bit", "evdone", m->nrec, 1);
+    if (m->o.races) {
+        n = pml_global(gl, n, "byte", "vclk", m->P * m->P, 1);
+        n = pml_global(gl, n, "byte", "fvc", m->nslots * m->P, 1);
+        n = pml_global(gl, n, "byte", "evclk", m->nrec * m->P, 1);
+        n = pml_global(gl, n, "byte", "wthr", m->nunits, 1);
+        n = pml_global(gl, n, "byte", "wclk", m->nunits, 1);
+        n = pml_global(gl, n, "byte", "rclk", m->nunits * m->P, 1);
+    }
+    return n;
+}
+
 static void pml_header(struct pml *m, struct ces_sb *sb)
 {
     const struct ces_graph *g = m->g;
+    struct pml_global gl[10];
+    size_t ngl = pml_globals(m, gl);
+    /* the state vector, from above: the globals, and each process's
+     * header and locals (a process per stream and the judge) */
+    uint64_t vector = PML_SPIN_VECTOR_BASE + PML_SPIN_PROC_BYTES * ((uint64_t)m->R * m->S + 1);
+
+    for (size_t i = 0; i < ngl; i++)
+        vector += (uint64_t)gl[i].n * gl[i].size;
 
     ces_sb_printf(sb, "/* Promela model of a cesync schedule: %" PRIu32 " rank%s, %" PRIu32
                   " stream%s, ", m->R, ces_plural(m->R), m->S, ces_plural(m->S));
@@ -1119,31 +1171,17 @@ static void pml_header(struct pml *m, struct ces_sb *sb)
             ces_sb_printf(sb, " %" PRIu32 "=%" PRIu64, v, sl->vals[v]);
         ces_sb_printf(sb, "\n");
     }
+    if (vector > PML_SPIN_VECTORSZ)
+        ces_sb_printf(sb, " * Its state vector outgrows pan's default %u bytes: compile pan.c with\n"
+                      " *   -DVECTORSZ=%" PRIu64 ".\n", PML_SPIN_VECTORSZ,
+                      (vector + 1023) / 1024 * 1024);
     ces_sb_printf(sb, " */\n\n");
-    if (m->nslots > 0)
-        ces_sb_printf(sb, "byte fv[%" PRIu32 "];\n", m->nslots);
-    if (m->o.data && m->nunits > 0) {
-        ces_sb_printf(sb, "short dprov[%" PRIu32 "];\n", m->nunits);
-        ces_sb_printf(sb, "byte dgen[%" PRIu32 "];\n", m->nunits);
-    }
-    if (m->nrec > 0)
-        ces_sb_printf(sb, "bit evdone[%" PRIu32 "];\n", m->nrec);
+    for (size_t i = 0; i < ngl; i++)
+        ces_sb_printf(sb, "%s %s[%" PRIu32 "];\n", gl[i].type, gl[i].name, gl[i].n);
     if (m->o.races == 2)
         ces_sb_printf(sb, "bit racy;\n");
     if (m->o.data == 2)
         ces_sb_printf(sb, "bit mism;\n");
-    if (m->o.races) {
-        ces_sb_printf(sb, "byte vclk[%" PRIu32 "];\n", m->P * m->P);
-        if (m->nslots > 0)
-            ces_sb_printf(sb, "byte fvc[%" PRIu32 "];\n", m->nslots * m->P);
-        if (m->nrec > 0)
-            ces_sb_printf(sb, "byte evclk[%" PRIu32 "];\n", m->nrec * m->P);
-        if (m->nunits > 0) {
-            ces_sb_printf(sb, "byte wthr[%" PRIu32 "];\n", m->nunits);
-            ces_sb_printf(sb, "byte wclk[%" PRIu32 "];\n", m->nunits);
-            ces_sb_printf(sb, "byte rclk[%" PRIu32 "];\n", m->nunits * m->P);
-        }
-    }
 }
 
 /* The checker's message of rc as this command's: "promela: " before it. */

@@ -245,6 +245,22 @@ static const char *const wide_schedules[] = {
     "r* s0 : produce a[0:8]\nr* s13 : produce a[104:112]\nr* s39 : produce a[312:320]\n",
 };
 
+/* As many threads as the race clocks keep (2 ranks x 32 streams): a model
+ * whose state vector outgrows pan's default; its header says by how much.
+ * The flag's hand-over from r0.s31 (OK), a wait for a value never written
+ * (HANG), half the buffer copied (MISMATCH). */
+static const char *const clocked_wide_schedules[] = {
+    "cesync 1\nranks 2\nstreams 32\nbuffer a 64\nbuffer b 64\nsignal f u32 1\nphase eager x1\n"
+    "r0 s31 : produce a[0:64]\nr0 s31 : copy a[0:64] -> b[0:64]@1\nr0 s31 : write f[0]@1 = 1\n"
+    "r1 : wait f[0] == 1\nr1 : consume b[0:64] == a[0:64]@0\n",
+    "cesync 1\nranks 2\nstreams 32\nbuffer a 64\nbuffer b 64\nsignal f u32 1\nphase eager x1\n"
+    "r0 s31 : produce a[0:64]\nr0 s31 : copy a[0:64] -> b[0:64]@1\nr0 s31 : write f[0]@1 = 1\n"
+    "r1 : wait f[0] == 2\nr1 : consume b[0:64] == a[0:64]@0\n",
+    "cesync 1\nranks 2\nstreams 32\nbuffer a 64\nbuffer b 64\nsignal f u32 1\nphase eager x1\n"
+    "r0 s31 : produce a[0:64]\nr0 s31 : copy a[0:32] -> b[0:32]@1\nr0 s31 : write f[0]@1 = 1\n"
+    "r1 : wait f[0] == 1\nr1 : consume b[0:64] == a[0:64]@0\n",
+};
+
 /* r0 copies 52 bytes to r1 as a batch of two copies of 26 one-byte units
  * (a produce of one byte sets the unit), then flags r1, which consumes. */
 static struct ces_graph *batch_graph(struct ces_ctx *ctx)
@@ -944,6 +960,7 @@ static void spin_build(struct spin_env *E, struct ces_ctx *ctx, const struct ces
 {
     struct ces_promela_opts po;
     char *text = NULL, cmd[1024], path[512];
+    const char *vectorsz;
     size_t len = 0;
     FILE *f;
 
@@ -960,11 +977,14 @@ static void spin_build(struct spin_env *E, struct ces_ctx *ctx, const struct ces
     assert_non_null(f);
     assert_int_equal(fwrite(text, 1, len, f), len);
     fclose(f);
-    ces_free(ctx, text);
+    /* the state vector's size where the header asks for one: too small a
+     * one stops pan, and the comparison fails */
+    vectorsz = strstr(text, " *   -DVECTORSZ=");
     snprintf(cmd, sizeof(cmd),
              "cd %s && rm -f pan pan.c && spin -a model.pml >spin.log 2>&1 && "
-             "cc -O0 -w -DSAFETY -DNOFAIR -DCOLLAPSE -o pan pan.c >cc.log 2>&1",
-             E->dir);
+             "cc -O0 -w -DSAFETY -DNOFAIR -DCOLLAPSE -DVECTORSZ=%lu -o pan pan.c >cc.log 2>&1",
+             E->dir, vectorsz != NULL ? strtoul(vectorsz + 16, NULL, 10) : 1024ul);
+    ces_free(ctx, text);
     if (sh(cmd) != 0)
         fail_msg("%s: spin -a or cc failed (see %s)", what, E->dir);
 }
@@ -1305,6 +1325,15 @@ static void test_spin(void **state)
 
         snprintf(what, sizeof(what), "more streams than clocks, schedule %zu", i);
         spin_compare_as(&E, ctx, g, NULL, NULL, 0, what, false);
+        ces_graph_destroy(g);
+    }
+    for (size_t i = 0; i < sizeof(clocked_wide_schedules) / sizeof(clocked_wide_schedules[0]);
+         i++) {
+        struct ces_graph *g = ces_test_text_graph(ctx, clocked_wide_schedules[i]);
+        char what[64];
+
+        snprintf(what, sizeof(what), "as many streams as clocks, schedule %zu", i);
+        spin_compare(&E, ctx, g, what);
         ces_graph_destroy(g);
     }
     {
