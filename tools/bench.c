@@ -20,9 +20,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lower.h" /* ces_cuda_coll_select: what ces_alltoall & co. run */
+
 #ifdef CES_HAVE_CUDA
 #include "bench_gpu.h"
-#include "lower.h" /* ces_cuda_coll_select: what ces_alltoall & co. run */
 #endif
 
 static const char bench_usage[] =
@@ -750,7 +751,6 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
     return sweep_sizes(B);
 }
 
-#ifdef CES_HAVE_CUDA
 /* The model's steady-state time of sendrecv as ces_send/ces_recv run it:
  * the group graph (backend/cuda/group.c) of the ring (every rank sends
  * `bytes` to the next and receives as many from the one before: they
@@ -807,14 +807,12 @@ static double predict_group(struct ces_ctx *ctx, const struct bench *B, const st
     ces_graph_destroy(g);
     return rc == CES_OK ? (tk[1] - tk[0]) / 4.0 : NAN;
 }
-#endif
 
 /* The model's time of one iteration of `variant` at `bytes` in steady state
  * (the builder graph that variant runs; auto = the graph the backend's
- * collective call selects, the plain one in a build without CUDA; the
- * sendrecv auto = the point-to-point group's graph but for a one-way
- * message staged eagerly),
- * host costs set to 0, in the fast mode of blocked waits or (`slow`) in the
+ * collective call selects, in a build without CUDA too; the sendrecv auto
+ * = the point-to-point group's graph but for a one-way message staged
+ * eagerly), host costs set to 0, in the fast mode of blocked waits or (`slow`) in the
  * slow one.  NAN if it cannot be built. */
 static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes,
                       int slow)
@@ -839,7 +837,6 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     p.iterations = 4;
     p.flags = variant < 0 ? 0 : (uint32_t)variant;
     p.wake = variant < 0 ? 0 : B->wake;
-#ifdef CES_HAVE_CUDA
     if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV) {
         if (!B->one_way || B->graph || bytes > B->stage_max) {
             t = predict_group(ctx, B, &m, bytes, B->stage_max);
@@ -862,7 +859,6 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
         p.phase = sel.phase;
         p.wake = sel.wake;
     }
-#endif
     /* In place the in-place graph replaces the variant's, as it replaces
      * the selected one in the backend's call (coll_run). */
     if (B->in_place)
@@ -1409,7 +1405,6 @@ int ces_cmd_bench(int argc, char **argv)
         ex = ces_tool_fail("bench: --dry-run cannot --calibrate or --with-compute");
         goto out;
     }
-#ifdef CES_HAVE_CUDA
     /* read as the bench's communicators read it (backend/cuda/comm.c),
      * which refuse a value that is no size: so does a dry run */
     if (ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0, CES_MAX_BYTES,
@@ -1417,7 +1412,7 @@ int ces_cmd_bench(int argc, char **argv)
         ex = ces_tool_fail("bench: %s", ces_ctx_last_error(ctx));
         goto out;
     }
-#else
+#ifndef CES_HAVE_CUDA
     if (!B->dry) {
         ex = ces_tool_fail("bench: this cesync was built without CUDA; --dry-run predicts only");
         goto out;
