@@ -4,7 +4,8 @@
 # build-asan/ with AddressSanitizer and UndefinedBehaviorSanitizer when
 # CES_SANITIZE=1, into build-tsan/ with ThreadSanitizer when
 # CES_SANITIZE=thread.  scripts/test.sh and scripts/demo.sh source it and use
-# the directory it leaves in $dir; extra CMake options in CES_CMAKE_ARGS.
+# the directory it leaves in $dir (CES_BUILD_DIR names another); extra CMake
+# options in CES_CMAKE_ARGS.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -31,6 +32,7 @@ case "${CES_SANITIZE:-0}" in
   1) dir=build-asan; san=ON ;;
   thread) dir=build-tsan; tsan=ON ;;
 esac
+dir=${CES_BUILD_DIR:-$dir}
 mkdir -p "$dir"
 # shellcheck disable=SC2086
 if ! cmake -S . -B "$dir" -G Ninja -DCES_WERROR=ON -DCES_SANITIZE=$san \
