@@ -21,10 +21,16 @@
  * for the rows, the record ends the exchange all the same.  Once rank 0
  * has sent the table a rank may also return CES_OK: the exchange is over,
  * and its watchdog fails it with CES_ERR_PEER_FAILED as for any later
- * call.  An exchange left half done leaves messages behind on the
- * sockets, which no later exchange reads: only a rank that saw a record
- * leaves one so, and the record, which stays, ends each later wait of that
- * rank at once.
+ * call.  An exchange left half done (a record, a timeout, an error on
+ * one rank) leaves messages behind on the sockets, which no later
+ * exchange may read: a retry would take them for its own (a peer's row of
+ * the failed call, its memory handle released since).  So after the
+ * setup every call whose exchange fails fails its communicator
+ * (ces_group_end, ces_mem_alloc; none follows ces_comm_destroy's barrier),
+ * and its record, which stays, ends each later wait of every rank at
+ * once.  Only
+ * ces_mem_alloc's refusal of sizes that differ comes after an exchange,
+ * and a whole one: every rank has every row and refuses alike.
  */
 #include "runtime.h"
 

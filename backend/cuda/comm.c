@@ -109,6 +109,20 @@ int ces_comm_check(struct ces_comm *c)
                          c->rank, c->fail_why);
 }
 
+int ces_comm_fail_call(struct ces_comm *c, int rc, const char *what)
+{
+    char err[CES_ERRMSG_MAX], why[CES_ERRMSG_MAX + 64];
+
+    if (rc == CES_OK || atomic_load(&c->state) != CES_OK)
+        return rc;
+    snprintf(err, sizeof(err), "%s", ces_ctx_last_error(c->ctx));
+    snprintf(why, sizeof(why), "%s failed: %s", what, err);
+    ces_wd_fail(c, rc, why);
+    /* the call's own error stays the one it returns */
+    ces_ctx_error(c->ctx, rc, "%s", err);
+    return rc;
+}
+
 /* --- per-device setup -------------------------------------------------- */
 
 /* Names the rank and its device (-1: not known yet, the rank alone) in
@@ -1027,6 +1041,7 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
     uint32_t mapped = 0;
     struct ces_comm *zeroing = NULL; /* its memset enqueued, not known done */
     int rc = CES_OK, fd = -1;
+    int torn = 0; /* a failure now leaves the exchange half done (the end) */
     int *fds = NULL;
     uint64_t *sizes = NULL;
 
@@ -1082,27 +1097,35 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
                     cuMemExportToShareableHandle(&fd, rec.handles[c->rank],
                                                  CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
                     out);
+        torn = 1;
         rc = ces_boot_allgather(c->ctx, &t->boot, &mine, sizeof(mine), fd, sizes, fds);
         if (rc != CES_OK)
             goto out;
-        for (uint32_t r = 0; r < t->ranks && rc == CES_OK; r++) {
-            if (sizes[r] != rec.size)
+        for (uint32_t r = 0; r < t->ranks; r++) {
+            if (sizes[r] != rec.size) {
+                /* Every rank got the same rows and refuses alike: the
+                 * exchange is whole and the next one starts afresh. */
+                torn = 0;
                 rc = ces_ctx_error(c->ctx, CES_ERR_INVALID,
                                    "ces_mem_alloc #%" PRIu64 ": rank %" PRIu32 " asks for %" PRIu64
                                    " bytes, rank %" PRIu32 " for %" PRIu64
                                    " (every rank must allocate the same sizes in the same order)",
                                    seq, c->rank, rec.size, r, sizes[r]);
-            else if (r != c->rank && fds[r] < 0)
-                rc = ces_ctx_error(c->ctx, CES_ERR_INTERNAL, "no memory handle from rank %" PRIu32, r);
-            else if (r != c->rank)
-                CES_CU_GOTO(c->ctx, rc,
-                            cuMemImportFromShareableHandle(&rec.handles[r],
-                                                           (void *)(uintptr_t)fds[r],
-                                                           CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
-                            out);
+                goto out;
+            }
         }
-        if (rc != CES_OK)
-            goto out;
+        for (uint32_t r = 0; r < t->ranks; r++) {
+            if (r == c->rank)
+                continue;
+            if (fds[r] < 0) {
+                rc = ces_ctx_error(c->ctx, CES_ERR_INTERNAL, "no memory handle from rank %" PRIu32, r);
+                goto out;
+            }
+            CES_CU_GOTO(c->ctx, rc,
+                        cuMemImportFromShareableHandle(&rec.handles[r], (void *)(uintptr_t)fds[r],
+                                                       CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+                        out);
+        }
     } else {
         for (uint32_t r = 0; r < t->ranks; r++) {
             alloc_prop(&prop, t->comms[r]->cudev);
@@ -1169,6 +1192,18 @@ out:
     ces_free(c->ctx, fds);
     ces_free(c->ctx, sizes);
     pthread_mutex_unlock(&t->lock);
+    /* Across processes, a failure from the exchange on (a timeout, a
+     * peer's failure record, a handle that cannot be imported or mapped,
+     * the closing barrier) leaves rows on the sockets that no later
+     * exchange may read (a retry would take a peer's row of this call,
+     * its handle released since, for its own), and may leave peers
+     * waiting in the barrier: the communicator fails, as after a failed
+     * group, and its record ends every rank's exchange.  The refusals
+     * decided alike on every rank with no row left behind stay refusals:
+     * the stride exhausted (before the exchange) and sizes that differ
+     * (after a whole one). */
+    if (torn)
+        ces_comm_fail_call(c, rc, "a symmetric memory allocation");
     return rc;
 }
 

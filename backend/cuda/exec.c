@@ -440,16 +440,7 @@ static int refused_alike(int rc)
  * and every later call returns the error.  Returns rc. */
 static int issue_failed(struct ces_comm *c, int rc)
 {
-    char err[CES_ERRMSG_MAX], why[CES_ERRMSG_MAX + 64];
-
-    if (rc == CES_OK || atomic_load(&c->state) != CES_OK)
-        return rc;
-    snprintf(err, sizeof(err), "%s", ces_ctx_last_error(c->ctx));
-    snprintf(why, sizeof(why), "a collective, group or launch failed: %s", err);
-    ces_wd_fail(c, rc, why);
-    /* the call's own error stays the one it returns */
-    ces_ctx_error(c->ctx, rc, "%s", err);
-    return rc;
+    return ces_comm_fail_call(c, rc, "a collective, group or launch");
 }
 
 static int is_capturing(struct ces_comm *c, CUstream s, int *capturing)

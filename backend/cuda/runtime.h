@@ -399,6 +399,12 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr);
  * ces_mem_free refuses on a failed communicator. */
 int ces_team_release(struct ces_comm *c, void *ptr);
 int ces_comm_check(struct ces_comm *c); /* CES_OK or the failed state, with a message */
+/* A collective call that failed with rc after its peers may have taken
+ * part in it: fails the communicator with rc, the reason "WHAT failed: "
+ * and the call's message, which the context keeps as its last error.
+ * Nothing changes for rc CES_OK or a communicator failed already.
+ * Returns rc. */
+int ces_comm_fail_call(struct ces_comm *c, int rc, const char *what);
 
 /* --- issuing (exec.c) --------------------------------------------------------- */
 

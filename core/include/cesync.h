@@ -1367,7 +1367,11 @@ CES_API int ces_comm_device(const struct ces_comm *comm);
  * exchange of the memory with the peers over the bootstrap,
  * CES_ERR_TIMEOUT, CES_ERR_PEER_FAILED or CES_ERR_SYSTEM (CES_ERR_INTERNAL
  * when a peer's handle is missing); on a failed communicator its
- * failure. */
+ * failure.  In multi-process mode an error once the exchange has begun,
+ * other than sizes that differ, fails the communicator with it: no retry
+ * may read what the failed exchange left on the sockets.  The refusals
+ * every rank makes alike (CES_ERR_LIMIT, CES_ERR_INVALID for the sizes)
+ * leave it usable. */
 CES_API int ces_mem_alloc(struct ces_comm *comm, size_t bytes, void **ptr);
 /* Collective; ptr must be what ces_mem_alloc returned on this communicator
  * (CES_ERR_INVALID for any other address, a pointer inside an allocation

@@ -14,7 +14,10 @@
  * part fails while the parts are issued fails at once the ranks whose
  * parts were never issued.  Across two processes (a forked child), a rank
  * aborted before a group or an allocation ends its peer's exchange over
- * the bootstrap at once.
+ * the bootstrap at once; an allocation that fails in its exchange (a
+ * timeout) fails its communicator, so that no retry reads the rows it
+ * left behind, while its refusals decided alike on every rank (the stride
+ * exhausted, sizes that differ) leave it healthy.
  */
 #include "ces_test.h"
 #include "runtime.h"
@@ -274,6 +277,19 @@ static CUresult CUDAAPI fake_export(void *fd, CUmemGenericAllocationHandle h,
     return *(int *)fd >= 0 ? CUDA_SUCCESS : CUDA_ERROR_UNKNOWN;
 }
 
+/* A peer's handle taken from its descriptor: a handle of this process's
+ * own, counted. */
+static int imports;
+
+static CUresult CUDAAPI fake_import(CUmemGenericAllocationHandle *h, void *fd,
+                                   CUmemAllocationHandleType type)
+{
+    (void)fd, (void)type;
+    *h = (CUmemGenericAllocationHandle)(1000 + ++imports);
+    live_handles++;
+    return CUDA_SUCCESS;
+}
+
 static CUresult CUDAAPI fake_stream_create(CUstream *s, unsigned int flags)
 {
     (void)flags;
@@ -401,6 +417,7 @@ static void fakes_install(void)
     t->p_cuMemCreate = fake_create;
     t->p_cuMemRelease = fake_release;
     t->p_cuMemExportToShareableHandle = fake_export;
+    t->p_cuMemImportFromShareableHandle = fake_import;
     t->p_cuMemMap = fake_map;
     t->p_cuMemUnmap = fake_unmap;
     t->p_cuMemSetAccess = fake_access;
@@ -437,7 +454,7 @@ static void fakes_install(void)
     stream_busy = context_dead = streams_destroyed = events_destroyed = ranges_freed = 0;
     live_handles = mapped = stray_unmaps = 0;
     create_fail_at = map_fail_at = access_fail = ctx_fail = 0;
-    creates = maps = 0;
+    creates = maps = imports = 0;
     memset(map_at, 0, sizeof(map_at));
 }
 
@@ -1698,8 +1715,8 @@ static void await_close(int fd)
  * row until the bootstrap's deadline and returned CES_ERR_TIMEOUT, though
  * its watchdog would have failed it with CES_ERR_PEER_FAILED; now rank 1's
  * failure record on the progress page ends the exchange at once with
- * CES_ERR_PEER_FAILED naming rank 1.  The group fails rank 0 with it (the
- * allocation leaves that to the watchdog, which this test has none of), and
+ * CES_ERR_PEER_FAILED naming rank 1.  The call fails rank 0 with it (the
+ * allocation left that to the watchdog, which this test has none of), and
  * nothing is left behind. */
 static void exchange_with_a_peer_aborted(int alloc)
 {
@@ -1749,12 +1766,12 @@ static void exchange_with_a_peer_aborted(int alloc)
     }
     assert_string_equal(ces_ctx_last_error(fx.ctx),
                         "bootstrap: rank 1 failed, which ends the exchange");
-    if (!alloc) {
-        assert_int_equal(ces_comm_status(&fx.comm[0]), CES_ERR_PEER_FAILED);
-        assert_string_equal(fx.comm[0].fail_why, "a collective, group or launch failed: "
-                                                 "bootstrap: rank 1 failed, which ends the "
-                                                 "exchange");
-    }
+    assert_int_equal(ces_comm_status(&fx.comm[0]), CES_ERR_PEER_FAILED);
+    assert_string_equal(fx.comm[0].fail_why,
+                        alloc ? "a symmetric memory allocation failed: bootstrap: rank 1 failed, "
+                                "which ends the exchange"
+                              : "a collective, group or launch failed: bootstrap: rank 1 failed, "
+                                "which ends the exchange");
     close(done[1]);
     assert_int_equal(waitpid(pid, &s, 0), pid);
     assert_true(WIFEXITED(s));
@@ -1774,6 +1791,139 @@ static void test_alloc_with_a_peer_process_aborted(void **state)
 {
     (void)state;
     exchange_with_a_peer_aborted(1);
+}
+
+/* Two processes: rank 1's ces_mem_alloc sends its row (its size and its
+ * handle) and waits for rank 0, which comes only after the bootstrap's
+ * deadline: rank 1 returns CES_ERR_TIMEOUT, its handle released, its row
+ * left on the socket.  A retry then read what the failed exchange left:
+ * rank 0 took that row for the retry's and imported the released handle
+ * (and the next exchange read the retry's row).  Now an allocation that
+ * fails in its exchange fails its communicator, as a failed group does:
+ * rank 1's retry returns CES_ERR_TIMEOUT, "the communicator failed",
+ * making nothing, and rank 0's call, ended at once by rank 1's failure
+ * record, returns CES_ERR_PEER_FAILED, imports nothing and fails rank 0
+ * with it. */
+static void test_alloc_retried_after_a_timeout(void **state)
+{
+    struct fixture fx;
+    struct ces_progress_rank *page = shared_page();
+    char path[128], ch = 0;
+    int ready[2], done[2], s = 0, rc;
+    void *p = NULL;
+    pid_t pid;
+
+    (void)state;
+    snprintf(path, sizeof(path), "/tmp/ces-comm-%ld-retry.sock", (long)getpid());
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(done), 0);
+    pid = fork();
+    if (pid == 0) {
+        const char *want = "rank 1: the communicator failed: a symmetric memory allocation "
+                           "failed: bootstrap: timed out waiting for rank 0";
+        struct ces_comm *c;
+        int code = 0;
+
+        close(ready[0]);
+        close(done[1]);
+        if (proc_rank(&fx, 1, path, page) != CES_OK)
+            _exit(1);
+        c = &fx.comm[1];
+        if (ces_mem_alloc(c, 4 << 20, &p) != CES_ERR_TIMEOUT || live_handles != 0 ||
+            ces_comm_status(c) != CES_ERR_TIMEOUT)
+            code = 2;
+        if (write(ready[1], &ch, 1) != 1) /* rank 0 may come now */
+            code = 3;
+        if (ces_mem_alloc(c, 4 << 20, &p) != CES_ERR_TIMEOUT || creates != 1 ||
+            strncmp(ces_ctx_last_error(fx.ctx), want, strlen(want)) != 0)
+            code = code != 0 ? code : 4;
+        await_close(done[0]);
+        _exit(code);
+    }
+    close(ready[1]);
+    close(done[0]);
+    assert_int_equal(proc_rank(&fx, 0, path, page), CES_OK);
+    assert_int_equal(read(ready[0], &ch, 1), 1); /* rank 1's call timed out */
+    rc = ces_mem_alloc(&fx.comm[0], 4 << 20, &p);
+    assert_int_equal(imports, 0); /* the only row there was the failed call's */
+    assert_int_equal(rc, CES_ERR_PEER_FAILED);
+    assert_null(p);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "bootstrap: rank 1 failed, which ends the exchange");
+    assert_int_equal(ces_comm_status(&fx.comm[0]), CES_ERR_PEER_FAILED);
+    assert_string_equal(fx.comm[0].fail_why, "a symmetric memory allocation failed: bootstrap: "
+                                             "rank 1 failed, which ends the exchange");
+    assert_int_equal(ces_mem_alloc(&fx.comm[0], 4 << 20, &p), CES_ERR_PEER_FAILED);
+    assert_int_equal(imports, 0);
+    assert_int_equal(creates, 1);
+    assert_int_equal(live_handles, 0);
+    assert_int_equal(mapped, 0);
+    close(done[1]);
+    assert_int_equal(waitpid(pid, &s, 0), pid);
+    assert_true(WIFEXITED(s));
+    assert_int_equal(WEXITSTATUS(s), 0);
+    close(ready[0]);
+    proc_rank_end(&fx, 0);
+    munmap(page, 2 * sizeof(struct ces_progress_rank));
+}
+
+/* Rank `rank` of two processes (proc_rank): a request past its stride
+ * (CES_STRIDE), decided before any exchange, and sizes unlike the other
+ * rank's, decided by every rank from the same rows, are refused and leave
+ * the communicator healthy, nothing made or taken; the allocation after
+ * them is made, at offset 0, the peer's handle imported, and freed.  0, or
+ * the step that went wrong. */
+static int refusals_then_alloc(struct fixture *fx, uint32_t rank)
+{
+    struct ces_comm *c = &fx->comm[rank];
+    void *p = NULL;
+
+    if (ces_mem_alloc(c, (size_t)2 << 30, &p) != CES_ERR_LIMIT ||
+        strncmp(ces_ctx_last_error(fx->ctx), "symmetric memory exhausted", 26) != 0)
+        return 1;
+    if (ces_comm_status(c) != CES_OK || creates != 0)
+        return 2;
+    if (ces_mem_alloc(c, rank == 0 ? 2 << 20 : 4 << 20, &p) != CES_ERR_INVALID ||
+        strstr(ces_ctx_last_error(fx->ctx), "every rank must allocate the same sizes") == NULL)
+        return 3;
+    if (ces_comm_status(c) != CES_OK || live_handles != 0 || fx->team.top != 0 || c->nalloc != 0)
+        return 4;
+    if (ces_mem_alloc(c, 2 << 20, &p) != CES_OK || imports != 1 || live_handles != 2 ||
+        mapped != 2)
+        return 5;
+    if (p != (void *)(uintptr_t)(fx->team.base + rank * fx->team.stride))
+        return 6;
+    if (ces_mem_free(c, p) != CES_OK || live_handles != 0 || mapped != 0)
+        return 7;
+    return ces_comm_status(c) == CES_OK ? 0 : 8;
+}
+
+/* Two processes: the refusals of ces_mem_alloc that every rank makes alike
+ * (refusals_then_alloc) do not fail the communicator, as an allocation
+ * that fails in its exchange does; the next allocation is made. */
+static void test_alloc_refusals_across_processes(void **state)
+{
+    struct fixture fx;
+    struct ces_progress_rank *page = shared_page();
+    char path[128];
+    int s = 0;
+    pid_t pid;
+
+    (void)state;
+    snprintf(path, sizeof(path), "/tmp/ces-comm-%ld-refused.sock", (long)getpid());
+    pid = fork();
+    if (pid == 0) {
+        if (proc_rank(&fx, 1, path, page) != CES_OK)
+            _exit(10);
+        _exit(refusals_then_alloc(&fx, 1));
+    }
+    assert_int_equal(proc_rank(&fx, 0, path, page), CES_OK);
+    assert_int_equal(refusals_then_alloc(&fx, 0), 0);
+    assert_int_equal(waitpid(pid, &s, 0), pid);
+    assert_true(WIFEXITED(s));
+    assert_int_equal(WEXITSTATUS(s), 0);
+    proc_rank_end(&fx, 0);
+    munmap(page, 2 * sizeof(struct ces_progress_rank));
 }
 
 /* ces_send and ces_recv of more bytes than the buffer holds, at an
@@ -2095,6 +2245,8 @@ int main(void)
         cmocka_unit_test(test_group_end_failure_fails_the_ranks_that_ended),
         cmocka_unit_test(test_group_with_a_peer_process_aborted),
         cmocka_unit_test(test_alloc_with_a_peer_process_aborted),
+        cmocka_unit_test(test_alloc_retried_after_a_timeout),
+        cmocka_unit_test(test_alloc_refusals_across_processes),
         cmocka_unit_test(test_graph_phase_on_the_legacy_stream),
         cmocka_unit_test(test_launch_bindings),
         cmocka_unit_test(test_launch_past_the_watch_slots),
