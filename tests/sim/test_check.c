@@ -680,17 +680,21 @@ static void test_chain_left_after_hang(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* A write a stop keeps from running neither disturbs a wait nor satisfies
- * one.  With r0 stopped before its write of 2, r1's wait for 1 can run as
- * soon as 1 is written, with no choice: 2 states.  With r2 stopped before
- * its write of g[0]@1, which r1 waits for, r1 and r2 wait in a chain,
- * not a cycle, and the search follows nothing past its first HANG: 6
- * states. */
-static void test_stopped_writes_left_out(void **state)
+/* An op a stop keeps from running is no op left: a write neither disturbs
+ * a wait nor satisfies one, a data access keeps no clock.  With r0 stopped
+ * before its write of 2 and its produce, no clock is read again once 1 is
+ * written, and r1's wait for 1 can run at once, with no choice: 2 states.
+ * r1 and r2 would wait for each other (r1 writes h[0]@2 after its wait
+ * for g[0]@1, r2 writes that after its wait for h[0]@2), but with r2
+ * stopped before its write they wait in a chain, not a cycle, and the
+ * search follows nothing past its first HANG: 6 states. */
+static void test_stopped_ops_left_out(void **state)
 {
-    static const char stable[] = "cesync 1\nranks 2\nsignal f u32 1\nphase eager x1\n"
+    static const char stable[] = "cesync 1\nranks 2\nbuffer a 8\nsignal f u32 1\n"
+                                 "phase eager x1\n"
                                  "r0 : write f[0]@1 = 1\n"
                                  "r0 : write f[0]@1 = 2\n"
+                                 "r0 : produce a[0:8]\n"
                                  "r1 : wait f[0] == 1\n";
     static const char cycle[] = "cesync 1\nranks 4\nsignal f u32 1\nsignal g u32 1\n"
                                 "signal h u32 1\nphase eager x1\n"
@@ -2979,7 +2983,7 @@ int main(void)
         cmocka_unit_test(test_depth_bound_after_hang),
         cmocka_unit_test(test_first_past_watchdog),
         cmocka_unit_test(test_chain_left_after_hang),
-        cmocka_unit_test(test_stopped_writes_left_out),
+        cmocka_unit_test(test_stopped_ops_left_out),
         cmocka_unit_test(test_race_copy_produce),
         cmocka_unit_test(test_race_minimized),
         cmocka_unit_test(test_long_name_whole),
