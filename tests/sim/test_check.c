@@ -1,7 +1,8 @@
 /*
  * tests/sim/test_check.c - the model checker on hand-built graphs whose
- * verdict is known: handshake, deadlock with its cycle, hang, a deadlock
- * found after a hang, race, mismatch, head-of-line blocking, u32 cyclic
+ * verdict is known: handshake, deadlock with its cycle, hang, deadlocks
+ * found after a hang, the shortest counterexample kept, the states left
+ * after a hang, race, mismatch, head-of-line blocking, u32 cyclic
  * compares, batches, graph replays, faults and the watchdog model, replay
  * strings, bounds, reports;
  * every verdict checked with and without the reduction.
@@ -381,6 +382,360 @@ static void test_deadlock_after_hang(void **state)
     assert_int_equal(find(r, CES_V_DEADLOCK)->ncycle, 2);
     replays(ctx, g, NULL, find(r, CES_V_DEADLOCK));
     replays(ctx, g, NULL, find(r, CES_V_HANG));
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Checks g once under o (NULL: defaults) with `flags` added; the verdict
+ * must be `verdict` and the statistics `states` states and `executions`
+ * end states reached. */
+static struct ces_check_report *check1(struct ces_ctx *ctx, const struct ces_graph *g,
+                                       const struct ces_check_opts *base, uint32_t flags,
+                                       uint32_t verdict, uint64_t states, uint64_t executions)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    if (base != NULL)
+        o = *base;
+    else
+        ces_check_opts_init(&o);
+    o.flags |= flags;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), verdict);
+    assert_int_equal(ces_check_report_stats(r).states, states);
+    assert_int_equal(ces_check_report_stats(r).executions, executions);
+    return r;
+}
+
+/* The counterexample of a class is the shortest found.  r2 writes f[0] =
+ * 1, 2, 3; r0 waits for 1, r1 for 2.  Without the reduction every end
+ * state is reached: the first HANG, r0 passed and r1 missed its value (4
+ * steps), comes before the one where both missed theirs (3 steps, 2*3),
+ * which is reported.  The reduced search follows nothing once its first
+ * HANG is found, for nothing else can come (docs/SEMANTICS.md, section 10,
+ * "Classes already found"): that one is reported, 4 steps, after 7
+ * states. */
+static void test_shortest_kept(void **state)
+{
+    static const char text[] = "cesync 1\nranks 3\nsignal f u32 1\nphase eager x1\n"
+                               "r0 : wait f[0] == 1\n"
+                               "r1 : wait f[0]@0 == 2\n"
+                               "r2 : write f[0]@0 = 1\n"
+                               "r2 : write f[0]@0 = 2\n"
+                               "r2 : write f[0]@0 = 3\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    r = check1(ctx, g, NULL, CES_CHECK_NO_REDUCTION, CES_V_HANG, 11, 4);
+    d = find(r, CES_V_HANG);
+    assert_string_equal(d->replay, "2*3");
+    assert_int_equal(d->nblocked, 2);
+    ces_check_report_destroy(r);
+    r = check1(ctx, g, NULL, 0, CES_V_HANG, 7, 2);
+    d = find(r, CES_V_HANG);
+    assert_string_equal(d->replay, "2.0.2*2");
+    assert_int_equal(d->nblocked, 1);
+    assert_int_equal(d->blocked[0].pos.rank, 1);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Of equally short counterexamples the first found is kept.  r0 waits for
+ * f[0] = 1, which r2 overwrites with 2, and then sets f[1]@1, which r1
+ * waits to stay 0: one of the two hangs, after 4 steps either way.  The
+ * unreduced search, lowest process first, reaches r0's hang first (r1
+ * runs to its end, then r2) and then r1's. */
+static void test_first_of_shortest_kept(void **state)
+{
+    static const char text[] = "cesync 1\nranks 3\nsignal f u32 3\nphase eager x1\n"
+                               "r0 : wait f[0] == 1\n"
+                               "r0 : write f[1]@1 = 1\n"
+                               "r1 : wait f[1] == 0\n"
+                               "r1 : write f[2] = 1\n"
+                               "r2 : write f[0]@0 = 1\n"
+                               "r2 : write f[0]@0 = 2\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    r = check1(ctx, g, NULL, CES_CHECK_NO_REDUCTION, CES_V_HANG, 21, 3);
+    d = find(r, CES_V_HANG);
+    assert_string_equal(d->replay, "1*2.2*2");
+    assert_int_equal(d->nblocked, 1);
+    assert_int_equal(d->blocked[0].pos.rank, 0);
+    ces_check_report_destroy(r);
+    /* reduced, the first HANG is the only one followed */
+    r = check1(ctx, g, NULL, 0, CES_V_HANG, 6, 1);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* DEADLOCKs of every kind of wait-for edge, each found after a HANG: r0
+ * and r1 write f[0]@2 = 1 and 2, and r2 hangs where 2 comes last (the
+ * search's first execution); where r2 passes, it is left in a cycle.
+ * After the HANG the search follows a state only while its wait-for
+ * over-approximation has a cycle (docs/SEMANTICS.md, section 10): it must
+ * see each of these, through a rank's wait for its own later write (a
+ * cycle of one), an await of a record, a shared hardware queue and a
+ * replay boundary (the write of the second replay needs the first
+ * replay's wait done; with the first block $i counts 2 and 3 there). */
+static void test_cycles_after_hang(void **state)
+{
+#define AFTER_HANG "phase eager x1\nr0 : write f[0]@2 = 1\nr1 : write f[0]@2 = 2\n"
+    static const struct {
+        const char *text;
+        size_t ncycle;
+        uint64_t states; /* stored, and steps taken (equal here: a state from
+                            which only classes already found can come is left
+                            without a step once the DEADLOCK is found too) */
+    } rows[] = {
+        {"cesync 1\nranks 3\nsignal f u32 2\n" AFTER_HANG
+         "r2 : wait f[0] == 1\nr2 : wait f[1] == 1\nr2 : write f[1] = 1\n",
+         1, 5},
+        {"cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u32 1\n" AFTER_HANG
+         "r2 s1 : wait g[0] == 1\nr2 s1 : record e\n"
+         "r2 s0 : wait f[0] == 1\nr2 s0 : await e\nr2 s0 : write g[0] = 1\n",
+         2, 5},
+        {"cesync 1\nranks 4\nstreams 2\nconnections 1\nsignal f u32 1\nsignal g u32 1\n"
+         "signal h u32 1\n" AFTER_HANG
+         "r2 s0 : wait f[0] == 1\nr2 s0 : wait g[0] >= 1\nr2 s1 : write h[0]@3 = 1\n"
+         "r3 : wait h[0] >= 1\nr3 : write g[0]@2 = 1\n",
+         3, 5},
+        {"cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u64 1\n" AFTER_HANG
+         "r2 s0 : wait f[0] == 1\nphase eager x2\n"
+         "r2 s0 : wait g[0] >= 3\nr2 s1 : write g[0] = $i\n",
+         2, 6},
+    };
+#undef AFTER_HANG
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct ces_graph *g = ces_test_text_graph(ctx, rows[i].text);
+        struct ces_check_report *r = check2(ctx, g, NULL, CES_V_DEADLOCK | CES_V_HANG);
+        const struct ces_check_defect *d = find(r, CES_V_DEADLOCK);
+
+        assert_int_equal(d->ncycle, rows[i].ncycle);
+        assert_int_equal(d->blocked[d->cycle[0]].pos.rank, 2);
+        assert_int_equal(ces_check_report_stats(r).states, rows[i].states);
+        assert_int_equal(ces_check_report_stats(r).transitions, rows[i].states);
+        assert_int_equal(ces_check_report_stats(r).executions, 2);
+        replays(ctx, g, NULL, d);
+        replays(ctx, g, NULL, find(r, CES_V_HANG));
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* With --max-depth the search follows every state past a HANG: a state cut
+ * at the bound below one that only classes already found could follow
+ * must still make the verdict INCOMPLETE.  r1 passes f[0] == 1 where r0's
+ * 2 comes after (r1 hangs at the search's first execution, 2 steps
+ * deep); from the state after r1's wait and r0's 2, 3 steps deep, nothing
+ * but a HANG can come, and its successors lie 4 steps deep.  (Without
+ * the reduction, where r0's 2 is a choice too, a step deeper.) */
+static void test_depth_bound_after_hang(void **state)
+{
+    static const char text[] = "cesync 1\nranks 3\nsignal f u32 1\nsignal g u32 1\n"
+                               "phase eager x1\n"
+                               "r0 : write f[0]@1 = 1\n"
+                               "r0 : write f[0]@1 = 2\n"
+                               "r1 : wait f[0] == 1\n"
+                               "r1 : write g[0]@2 = 1\n"
+                               "r1 : write g[0]@2 = 2\n"
+                               "r2 : wait g[0] == 1\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    for (uint32_t i = 0; i < 2; i++) {
+        ces_check_opts_init(&o);
+        o.flags = i ? CES_CHECK_NO_REDUCTION : 0;
+        o.max_depth = 4 + i;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_HANG | CES_V_INCOMPLETE);
+        assert_false(ces_check_report_stats(r).complete);
+        ces_check_report_destroy(r);
+        o.max_depth = 5 + i;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_HANG);
+        assert_true(ces_check_report_stats(r).complete);
+        ces_check_report_destroy(r);
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* --first stops at the first defect, and the watchdog model's execution is
+ * none: r1 misses f[0] = 1 at the search's first execution (the watchdog
+ * releases it), and the search goes on to the RACE of r1's copy into b@0
+ * with r0's consume of it. */
+static void test_first_past_watchdog(void **state)
+{
+    static const char text[] = "cesync 1\nranks 2\nbuffer a 8\nbuffer b 8\nsignal f u32 1\n"
+                               "phase eager x1\n"
+                               "r0 : write f[0]@1 = 1\n"
+                               "r0 : write f[0]@1 = 2\n"
+                               "r0 : consume b[0:8]\n"
+                               "r1 : wait f[0] == 1\n"
+                               "r1 : copy a[0:8] -> b[0:8]@0\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_check_report *r;
+
+    (void)state;
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    for (uint32_t i = 0; i < 2; i++) {
+        uint32_t flags = (i ? CES_CHECK_NO_REDUCTION : 0) | CES_CHECK_ABORT | CES_CHECK_FIRST;
+
+        /* every step is a choice without the reduction: 8 states */
+        r = check1(ctx, g, NULL, flags, CES_V_RACE | CES_V_INCOMPLETE, i ? 8 : 4, 2);
+        assert_int_equal(ces_check_report_stats(r).aborted, 1);
+        ces_check_report_destroy(r);
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* r1 waits for f[0]@1 = 1, which r0 overwrites with 2, then for g[0] from
+ * r2, which waits for h[0]@2 = 1, which r3 overwrites with 2.  Where
+ * `waits`, `writes` or `fences` is not 0, a fifth rank r4 waits `waits`
+ * times for its f[0] = 1, then writes it `writes` times with 2 and has
+ * `fences` fences: it never moves, its ops stay left. */
+static struct ces_graph *chain(struct ces_ctx *ctx, uint32_t waits, uint32_t writes,
+                               uint32_t fences)
+{
+    static const char head[] = "cesync 1\nranks %u\nsignal f u32 1\nsignal g u32 1\n"
+                               "signal h u32 1\nphase eager x1\n"
+                               "r0 : write f[0]@1 = 1\nr0 : write f[0]@1 = 2\n"
+                               "r1 : wait f[0] == 1\nr1 : wait g[0] == 1\n"
+                               "r2 : wait h[0] == 1\nr2 : write g[0]@1 = 1\n"
+                               "r3 : write h[0]@2 = 1\nr3 : write h[0]@2 = 2\n";
+    char text[8192];
+    size_t n = (size_t)snprintf(text, sizeof(text), head, waits + writes + fences > 0 ? 5u : 4u);
+    struct ces_graph *g;
+
+    for (uint32_t i = 0; i < waits + writes + fences; i++) {
+        const char *line = i < waits ? "r4 : wait f[0] == 1\n"
+                           : i < waits + writes ? "r4 : write f[0] = 2\n"
+                                                : "r4 : fence\n";
+
+        assert_true(n + strlen(line) < sizeof(text));
+        memcpy(text + n, line, strlen(line) + 1);
+        n += strlen(line);
+    }
+    g = ces_test_text_graph(ctx, text);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+/* After a HANG the search follows no state whose wait-for
+ * over-approximation has no cycle, and a chain is none: in chain(), r1
+ * hangs at the first execution (0.3.0.2.3.2), and every state after it is
+ * left, the first being r0 and r3 finished, where r1 waits for r2's write
+ * of g[0] and r2 for no one: 8 states.  Followed, that state is the HANG
+ * of both.  The look is taken only while at most
+ * 256 ops are left there (251 fences of r4 after its wait) and it scans
+ * at most 2,048 ops and writes (44 waits of r4 on a slot r4 writes 44
+ * times, and 15 fences: 107 ops left, 5 writes to the waits of r1 and r2,
+ * 44 x 44 to those of r4): one more fence, and that state is followed
+ * (docs/SEMANTICS.md, section 10). */
+static void test_chain_left_after_hang(void **state)
+{
+    static const struct {
+        uint32_t waits, writes, fences;
+        uint64_t states, executions;
+        size_t nblocked; /* of the HANG reported, the shortest found */
+    } rows[] = {
+        {0, 0, 0, 8, 1, 1},
+        {1, 0, 251, 8, 1, 2},
+        {1, 0, 252, 10, 2, 3},
+        {44, 44, 15, 8, 1, 2},
+        {44, 44, 16, 8, 2, 3},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct ces_graph *g = chain(ctx, rows[i].waits, rows[i].writes, rows[i].fences);
+        struct ces_check_report *r = check2(ctx, g, NULL, CES_V_HANG);
+
+        assert_int_equal(ces_check_report_stats(r).states, rows[i].states);
+        assert_int_equal(ces_check_report_stats(r).executions, rows[i].executions);
+        assert_int_equal(find(r, CES_V_HANG)->nblocked, rows[i].nblocked);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* An op a stop keeps from running is no op left: a write neither disturbs
+ * a wait nor satisfies one, a data access keeps no clock.  With r0 stopped
+ * before its write of 2 and its produce, no clock is read again once 1 is
+ * written, and r1's wait for 1 can run at once, with no choice: 2 states.
+ * r1 and r2 would wait for each other (r1 writes h[0]@2 after its wait
+ * for g[0]@1, r2 writes that after its wait for h[0]@2), but with r2
+ * stopped before its write they wait in a chain, not a cycle, and the
+ * search follows nothing past its first HANG: 6 states. */
+static void test_stopped_ops_left_out(void **state)
+{
+    static const char stable[] = "cesync 1\nranks 2\nbuffer a 8\nsignal f u32 1\n"
+                                 "phase eager x1\n"
+                                 "r0 : write f[0]@1 = 1\n"
+                                 "r0 : write f[0]@1 = 2\n"
+                                 "r0 : produce a[0:8]\n"
+                                 "r1 : wait f[0] == 1\n";
+    static const char cycle[] = "cesync 1\nranks 4\nsignal f u32 1\nsignal g u32 1\n"
+                                "signal h u32 1\nphase eager x1\n"
+                                "r0 : write f[0]@1 = 1\nr0 : write f[0]@1 = 2\n"
+                                "r1 : wait f[0] == 1\nr1 : wait g[0] == 1\n"
+                                "r1 : write h[0]@2 = 1\n"
+                                "r2 : wait h[0] == 1\nr2 : write g[0]@1 = 1\n"
+                                "r3 : write h[0]@2 = 2\nr3 : write h[0]@2 = 3\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_fault f = {CES_FAULT_STOP, 0, 0, 1};
+    struct ces_check_opts o;
+    struct ces_graph *g;
+    struct ces_check_report *r;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.faults = &f;
+    o.nfaults = 1;
+    g = ces_test_text_graph(ctx, stable);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    r = check2(ctx, g, &o, CES_V_HANG);
+    assert_int_equal(ces_check_report_stats(r).states, 2);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    f.rank = 2;
+    g = ces_test_text_graph(ctx, cycle);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    r = check2(ctx, g, &o, CES_V_HANG);
+    assert_int_equal(ces_check_report_stats(r).states, 6);
+    assert_int_equal(ces_check_report_stats(r).executions, 1);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -2632,6 +2987,13 @@ int main(void)
         cmocka_unit_test(test_deadlock_cycle),
         cmocka_unit_test(test_hang_nobody_writes),
         cmocka_unit_test(test_deadlock_after_hang),
+        cmocka_unit_test(test_shortest_kept),
+        cmocka_unit_test(test_first_of_shortest_kept),
+        cmocka_unit_test(test_cycles_after_hang),
+        cmocka_unit_test(test_depth_bound_after_hang),
+        cmocka_unit_test(test_first_past_watchdog),
+        cmocka_unit_test(test_chain_left_after_hang),
+        cmocka_unit_test(test_stopped_ops_left_out),
         cmocka_unit_test(test_race_copy_produce),
         cmocka_unit_test(test_race_minimized),
         cmocka_unit_test(test_long_name_whole),
