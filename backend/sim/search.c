@@ -41,6 +41,10 @@ struct search {
     uint8_t *inT;
     uint32_t *work;
     uint32_t *enabled;
+    /* cycle_possible's answers, PRUNE_KEPT entries of P + 2 words: the
+     * first blocking positions a graph was built for, the writes it looked
+     * at, whether it has a cycle (SIM_NONE first: an empty entry) */
+    uint32_t *cyc;
     /* frames */
     struct frame *frames;
     size_t nframes, capframes;
@@ -53,7 +57,7 @@ struct search {
     uint64_t tick_mask;   /* tick reads the clock every tick_mask + 1 transitions */
     uint64_t tick_max;    /* the most tick_mask may grow to (2^k - 1) */
     size_t frame_bytes;
-    size_t scratch_bytes; /* hz, hz_gen, inT, work, enabled */
+    size_t scratch_bytes; /* hz, hz_gen, inT, work, enabled, cyc */
     uint32_t bound; /* nonzero once a bound stopped the search: 1 states, time or
                        memory (the search stops short at once), 2 --first */
     const char *bound_what; /* bound 1: "states", "time" or "memory" */
@@ -888,6 +892,8 @@ static void choose(struct search *S, struct frame *f)
  * would pay for it many times over in every state. */
 #define PRUNE_OPS 256
 #define PRUNE_WORK (8 * PRUNE_OPS)
+/* How many answers cycle_possible keeps (a power of two) */
+#define PRUNE_KEPT 1024
 
 /* The first position at or after process q's program counter, before its
  * stop, where it could be left blocked: a wait, an await or the first op
@@ -902,36 +908,39 @@ static uint32_t first_block(const struct sim_model *m, const uint32_t *pc, uint3
     return k;
 }
 
-/* Whether some end state reachable from st could hold a wait-for cycle
- * (a DEADLOCK).  Over-approximated on processes: p waits for q if some op
- * of p from its program counter could be left blocked for an op of q
- * (a write to the wait's slot satisfying it, the await's record, a link)
- * at a position at or after q's first position where q could be left
- * blocked itself; a cycle of an end state (section 8 of
- * docs/SEMANTICS.md) is a cycle of this graph.  Scratch: S->hz holds the
- * graph (choose() invalidates the horizons it caches there), S->enabled
- * each process's first blocking position, S->work and S->inT the
- * elimination of processes that wait for none left.  Taken as possible,
- * without a look, where more than PRUNE_OPS ops are left, or the graph's
- * cells or the writes to look at exceed PRUNE_WORK. */
-static bool cycle_possible(struct search *S, const struct sim_state *st)
+/* Whether a model's wait-for over-approximation is worth building: not
+ * with a shared queue (any op may be blocked behind its head, so a DEADLOCK
+ * is always possible), nor past PRUNE_WORK cells (the graph alone would
+ * cost too much). */
+static bool graph_fits(const struct sim_model *m)
+{
+    return !m->shared_queues && (uint64_t)m->nproc * m->nproc <= PRUNE_WORK;
+}
+
+/* How many writes the wait-for over-approximation of the states whose
+ * first blocking positions are fb looks at: every write to the slot of
+ * every wait from a process's first blocking position. */
+static uint64_t waited_writes(const struct sim_model *m, const uint32_t *fb)
+{
+    uint64_t n = 0;
+
+    for (uint32_t p = 0; p < m->nproc; p++)
+        for (uint32_t k = fb[p]; k < m->stop[p]; k++)
+            if (m->ops[p][k].cls == SIM_C_WAIT)
+                n += m->wr_off[m->ops[p][k].slot + 1] - m->wr_off[m->ops[p][k].slot];
+    return n;
+}
+
+/* Whether the wait-for over-approximation of the states whose first
+ * blocking positions are fb has a cycle (cycle_possible).  Scratch: S->hz
+ * holds the graph (choose() invalidates the horizons it caches there),
+ * S->work, S->enabled (so fb is not it) and S->inT the elimination of
+ * processes that wait for none left. */
+static bool wait_for_cycle(struct search *S, const uint32_t *fb)
 {
     const struct sim_model *m = S->m;
-    const uint32_t *pc = SIM_PC(m, st);
-    uint32_t P = m->nproc, *adj = S->hz, *fb = S->enabled, *out = S->work, n = 0, left = P;
-    uint64_t work = 0;
+    uint32_t P = m->nproc, *adj = S->hz, *out = S->work, *stack = S->enabled, n = 0, left = P;
 
-    if (m->shared_queues)
-        return true; /* any op may be blocked behind its queue's head */
-    if ((uint64_t)P * P > PRUNE_WORK)
-        return true; /* the graph alone would cost too much */
-    for (uint32_t q = 0; q < P; q++) {
-        work += pc[q] < m->stop[q] ? m->stop[q] - pc[q] : 0;
-        if (work > PRUNE_OPS)
-            return true; /* too long to look at for every state: taken as possible */
-    }
-    for (uint32_t q = 0; q < P; q++)
-        fb[q] = first_block(m, pc, q);
     memset(adj, 0, (size_t)P * P * sizeof(uint32_t));
     for (uint32_t p = 0; p < P; p++) {
         for (uint32_t k = fb[p]; k < m->stop[p]; k++) {
@@ -947,9 +956,6 @@ static bool cycle_possible(struct search *S, const struct sim_state *st)
                 adj[(size_t)p * P + o->rec_proc] = 1;
             if (o->cls != SIM_C_WAIT)
                 continue;
-            work += m->wr_off[o->slot + 1] - m->wr_off[o->slot];
-            if (work > PRUNE_WORK)
-                return true;
             for (uint32_t i = m->wr_off[o->slot]; i < m->wr_off[o->slot + 1]; i++) {
                 const struct sim_access *w = &m->wr[i];
 
@@ -969,19 +975,63 @@ static bool cycle_possible(struct search *S, const struct sim_state *st)
     for (uint32_t p = 0; p < P; p++)
         if (out[p] == 0) {
             S->inT[p] = 1;
-            fb[n++] = p;
+            stack[n++] = p;
         }
     while (n > 0) {
-        uint32_t q = fb[--n];
+        uint32_t q = stack[--n];
 
         left--;
         for (uint32_t p = 0; p < P; p++)
             if (adj[(size_t)p * P + q] && --out[p] == 0 && !S->inT[p]) {
                 S->inT[p] = 1;
-                fb[n++] = p;
+                stack[n++] = p;
             }
     }
     return left > 0;
+}
+
+/* Whether some end state reachable from st could hold a wait-for cycle
+ * (a DEADLOCK).  Over-approximated on processes: p waits for q if some op
+ * of p from its program counter could be left blocked for an op of q
+ * (a write to the wait's slot satisfying it, the await's record, a link)
+ * at a position at or after q's first position where q could be left
+ * blocked itself; a cycle of an end state (section 8 of
+ * docs/SEMANTICS.md) is a cycle of this graph.  The graph depends on the
+ * first blocking positions only, which most steps leave as they were (a
+ * write, a copy) and which few combinations take in a search, so its
+ * answer is kept in S->cyc under them (one entry per hash, a later graph
+ * replacing an earlier).  Taken as possible, without a look, where more
+ * than PRUNE_OPS ops are left, or the graph's cells, or the ops left and
+ * the writes to look at, exceed PRUNE_WORK. */
+static bool cycle_possible(struct search *S, const struct sim_state *st)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+    uint32_t P = m->nproc, *fb = S->enabled, *e;
+    uint64_t left = 0, writes, h = 0;
+
+    if (!graph_fits(m))
+        return true;
+    assert(S->cyc != NULL);
+    for (uint32_t q = 0; q < P; q++) {
+        left += pc[q] < m->stop[q] ? m->stop[q] - pc[q] : 0;
+        if (left > PRUNE_OPS)
+            return true; /* too long to look at for every state: taken as possible */
+    }
+    for (uint32_t q = 0; q < P; q++) {
+        fb[q] = first_block(m, pc, q);
+        h = (h ^ fb[q]) * UINT64_C(0x9E3779B97F4A7C15);
+    }
+    e = S->cyc + (size_t)((h >> 32) & (PRUNE_KEPT - 1)) * (P + 2);
+    if (memcmp(fb, e, P * sizeof(uint32_t)) == 0)
+        return left + e[P] > PRUNE_WORK || e[P + 1];
+    writes = waited_writes(m, fb);
+    if (left + writes > PRUNE_WORK)
+        return true; /* (not kept: the graph was not built) */
+    memcpy(e, fb, P * sizeof(uint32_t));
+    e[P] = (uint32_t)writes;
+    e[P + 1] = wait_for_cycle(S, e);
+    return e[P + 1];
 }
 
 /* Whether every class of defect an execution from st could still show has
@@ -1530,6 +1580,7 @@ static void search_free(struct search *S)
     ces_free(S->ctx, S->inT);
     ces_free(S->ctx, S->work);
     ces_free(S->ctx, S->enabled);
+    ces_free(S->ctx, S->cyc);
 }
 
 /* The check of a valid graph g under opts, whose faults are drops and
@@ -1541,7 +1592,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     struct sim_model *m = NULL;
     struct search S;
     struct ces_check_report *rep = NULL;
-    size_t P, held = 0;
+    size_t P, cyc, scratch, held = 0;
     int rc;
 
     memset(&S, 0, sizeof(S));
@@ -1582,20 +1633,27 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     S.tick_max = tick_max(m, opts->replay == NULL && opts->random == 0);
     S.next_progress = S.t0 + ces_sim_progress_every(opts);
     P = m->nproc;
-    if (fits(&S, P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P,
-             "the reduction's scratch")) {
+    /* cycle_possible's answers, in the reduced exhaustive search only */
+    cyc = S.reduce && S.stats.mode == CES_CHECK_EXHAUSTIVE && graph_fits(m)
+              ? PRUNE_KEPT * (P + 2) * sizeof(uint32_t)
+              : 0;
+    scratch = P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P + cyc;
+    if (fits(&S, scratch, "the reduction's scratch")) {
         S.hz = ces_malloc(ctx, P * P * sizeof(uint32_t));
         S.hz_gen = ces_malloc(ctx, P * sizeof(uint32_t));
         S.inT = ces_malloc(ctx, P);
         S.work = ces_malloc(ctx, P * sizeof(uint32_t));
         S.enabled = ces_malloc(ctx, P * sizeof(uint32_t));
+        S.cyc = cyc > 0 ? ces_malloc(ctx, cyc) : NULL;
         if (S.hz == NULL || S.hz_gen == NULL || S.inT == NULL || S.work == NULL ||
-            S.enabled == NULL) {
+            S.enabled == NULL || (cyc > 0 && S.cyc == NULL)) {
             rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory starting the check");
             goto fail;
         }
-        S.scratch_bytes = P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P;
+        S.scratch_bytes = scratch;
         memset(S.hz_gen, 0, P * sizeof(uint32_t));
+        if (cyc > 0)
+            memset(S.cyc, 0xff, cyc); /* SIM_NONE first: every entry empty */
         if (opts->replay != NULL)
             rc = replay_mode(&S);
         else if (opts->random > 0)
