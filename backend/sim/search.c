@@ -934,8 +934,8 @@ static uint64_t waited_writes(const struct sim_model *m, const uint32_t *fb)
 /* Whether the wait-for over-approximation of the states whose first
  * blocking positions are fb has a cycle (cycle_possible).  Scratch: S->hz
  * holds the graph (choose() invalidates the horizons it caches there),
- * S->work, S->enabled (so fb is not it) and S->inT the elimination of
- * processes that wait for none left. */
+ * S->work and S->enabled (so fb is not it) the elimination of processes
+ * that wait for none left. */
 static bool wait_for_cycle(struct search *S, const uint32_t *fb)
 {
     const struct sim_model *m = S->m;
@@ -970,22 +970,19 @@ static bool wait_for_cycle(struct search *S, const uint32_t *fb)
         out[p] = 0;
         for (uint32_t q = 0; q < P; q++)
             out[p] += adj[(size_t)p * P + q];
-        S->inT[p] = 0;
     }
+    /* a process goes on the stack once: when it waits for none left, at
+     * first or as its last edge goes */
     for (uint32_t p = 0; p < P; p++)
-        if (out[p] == 0) {
-            S->inT[p] = 1;
+        if (out[p] == 0)
             stack[n++] = p;
-        }
     while (n > 0) {
         uint32_t q = stack[--n];
 
         left--;
         for (uint32_t p = 0; p < P; p++)
-            if (adj[(size_t)p * P + q] && --out[p] == 0 && !S->inT[p]) {
-                S->inT[p] = 1;
+            if (adj[(size_t)p * P + q] && --out[p] == 0)
                 stack[n++] = p;
-            }
     }
     return left > 0;
 }
