@@ -571,6 +571,10 @@ static void test_max_seconds(void **state)
     assert_int_equal(run("alltoall --ranks 2 --max-seconds 30 --quiet", &o), 0);
     assert_string_equal(o, "verdict: OK\n");
     free(o);
+    /* a number as written by hand, an exponent too */
+    assert_int_equal(run("alltoall --ranks 2 --max-seconds 1e3 --quiet", &o), 0);
+    assert_string_equal(o, "verdict: OK\n");
+    free(o);
     /* a search of about 0.3 s (4 ranks, 5 replays, unreduced) is stopped,
      * and the report names the bound */
     assert_int_equal(run("alltoall --ranks 4 --iterations 5 --no-reduction --max-seconds 0.02",
@@ -707,6 +711,28 @@ static void test_dot_path_checked_first(void **state)
     assert_string_equal(o, "cesync: check: --dot /nonexistent/x.svg: /nonexistent is not a "
                            "directory\n");
     free(o);
+    assert_int_equal(run("alltoall --ranks 2 --dot /nonexistent/x.png", &o), 2);
+    assert_string_equal(o, "cesync: check: --dot /nonexistent/x.png: /nonexistent is not a "
+                           "directory\n");
+    free(o);
+    /* a file in the root directory: its directory is "/" (without dot on
+     * PATH, what is said next) */
+    {
+        char cmd[512], got[512];
+        size_t len;
+        FILE *f;
+
+        snprintf(cmd, sizeof(cmd), "PATH=/nonexistent-dir '%s' check alltoall --ranks 2 --dot "
+                 "/x.svg </dev/null 2>&1; echo rc=$?", CES_TOOL);
+        f = popen(cmd, "r");
+        assert_non_null(f);
+        len = fread(got, 1, sizeof(got) - 1, f);
+        got[len] = '\0';
+        assert_int_equal(pclose(f), 0);
+        assert_string_equal(got, "cesync: check: --dot /x.svg: Graphviz 'dot' is not installed "
+                                 "(not found on PATH); install graphviz or write a .dot file\n"
+                                 "rc=2\n");
+    }
     snprintf(args, sizeof(args), "alltoall --ranks 2 --dot %s/none/x.dot", dir);
     snprintf(want, sizeof(want), "cesync: check: --dot %s/none/x.dot: %s/none is not a "
              "directory\n", dir, dir);
@@ -918,6 +944,10 @@ static void test_option_conflicts(void **state)
         const char *args, *err;
     } cases[] = {
         {"--seed 3", "--seed applies to --random"},
+        {"--random 0", "--random expects N >= 1"},
+        {"--random 2 --replay 0", "--random and --replay exclude each other"},
+        {"--max-depth 3 --replay 0", "--max-depth bounds the exhaustive search: drop it with "
+                                     "--random/--replay"},
         {"--random 3 --max-states 4", "--max-states bounds the stored states of the exhaustive "
                                       "search: drop it with --random/--replay"},
         {"--replay 0 --max-states 4", "--max-states bounds the stored states of the exhaustive "
@@ -1169,6 +1199,78 @@ static void test_source_lines(void **state)
     free(o);
 }
 
+/* Verdicts and totals that the other tests leave open: a MISMATCH alone
+ * is a defect (exit 1); a fault sweep names only the fault kinds that the
+ * schedule has positions for (copies alone: no write to drop or delay); a
+ * queue sweep whose every assignment is INCOMPLETE exits 3 and has no
+ * "first that fails"; an assignment showing HANG and RACE counts once,
+ * among DEADLOCK or HANG, not also among RACE or MISMATCH only. */
+static void test_verdict_totals(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[256], args[512], want[1024], *o;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/mm.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 1\nbuffer a 32\nbuffer b 32\nphase eager x1\n"
+                            "r0 : produce a[0:32]\nr0 : consume b[0:32] == a[0:32]@0\n");
+    snprintf(args, sizeof(args), "%s --quiet", path);
+    assert_int_equal(run(args, &o), 1);
+    assert_string_equal(o, "verdict: MISMATCH\n");
+    free(o);
+    assert_int_equal(remove(path), 0);
+
+    snprintf(path, sizeof(path), "%s/cp.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 1\nbuffer a 32\nbuffer b 32\nphase eager x1\n"
+                            "r0 : produce a[0:32]\nr0 : copy a[0:32] -> b[0:32]\n"
+                            "r0 : consume b[0:32] == a[0:32]@0\n");
+    snprintf(args, sizeof(args), "%s --fault-sweep", path);
+    assert_int_equal(run(args, &o), 0);
+    snprintf(want, sizeof(want),
+             "without faults: verdict: OK\n"
+             "position       fault verdict                with --abort\n"
+             "r0.s0#0        stop  HANG                   OK (watchdog fired in 1)\n"
+             "r0.s0#1        stop  HANG                   OK (watchdog fired in 1)\n"
+             "r0.s0#2        stop  HANG                   OK (watchdog fired in 1)\n"
+             "stop      3: 3 HANG or DEADLOCK, 0 RACE or MISMATCH, 0 OK\n"
+             "fault sweep: 3 faults: 3 show a HANG or DEADLOCK, 0 a RACE or MISMATCH (a fault "
+             "showing both counts in both), 0 tolerated (OK); 0 of them incomplete\n");
+    assert_string_equal(o, want);
+    free(o);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+
+    assert_int_equal(run("alltoall --ranks 2 --variant overlap --queue-sweep --max-states 3", &o),
+                     3);
+    assert_string_equal(o, "queue sweep: 4 assignments of each rank's 2 streams to at most 2 "
+                           "hardware queues\n"
+                           "  --queues 0,0                      verdict: INCOMPLETE\n"
+                           "  --queues 0,0/0,1                  verdict: INCOMPLETE\n"
+                           "  --queues 0,1/0,0                  verdict: INCOMPLETE\n"
+                           "  --queues 0,1                      verdict: INCOMPLETE\n"
+                           "queue sweep: 4 assignments: 0 OK, 0 DEADLOCK or HANG, 0 RACE or "
+                           "MISMATCH only, 4 incomplete\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --variant overlap --queue-sweep --max-states 3 "
+                         "--json", &o), 3);
+    assert_string_equal(o, "{\"queue_sweep\":{\"at_most\":2,\"failing\":["
+                           "{\"queues\":\"0,0\",\"verdict\":\"INCOMPLETE\"},"
+                           "{\"queues\":\"0,0/0,1\",\"verdict\":\"INCOMPLETE\"},"
+                           "{\"queues\":\"0,1/0,0\",\"verdict\":\"INCOMPLETE\"},"
+                           "{\"queues\":\"0,1\",\"verdict\":\"INCOMPLETE\"}],"
+                           "\"assignments\":4,\"ok\":0,\"deadlock_or_hang\":0,"
+                           "\"race_or_mismatch_only\":0,\"incomplete\":4,\"stopped\":false,"
+                           "\"first\":null}}\n");
+    free(o);
+    snprintf(args, sizeof(args), "%s/good/single_rank.ces --queue-sweep --fault stop:r0.s0#1 "
+             "--quiet", CES_FIXTURES);
+    assert_int_equal(run(args, &o), 1);
+    assert_string_equal(o, "queue sweep: 5 assignments of each rank's 3 streams to at most 3 "
+                           "hardware queues\n"
+                           "queue sweep: 5 assignments: 0 OK, 5 DEADLOCK or HANG, 0 RACE or "
+                           "MISMATCH only, 0 incomplete\n");
+    free(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1193,6 +1295,7 @@ int main(void)
         cmocka_unit_test(test_queue_sweep_fails_after_defect),
         cmocka_unit_test(test_source_lines),
         cmocka_unit_test(test_option_conflicts),
+        cmocka_unit_test(test_verdict_totals),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

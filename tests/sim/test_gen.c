@@ -552,6 +552,21 @@ static void test_tool_options(void **state)
     }
     ces_test_tool_says("gen --seed 5 --count 0", 2,
                        "cesync: gen: --count expects a number 1..1000000, not '0'\n");
+    /* a number is decimal digits: strtoull took a sign ("-1" was the last
+     * seed) and blanks */
+    ces_test_tool_says("gen --seed -1", 2,
+                       "cesync: gen: --seed expects a number 0..18446744073709551615, not '-1'\n");
+    ces_test_tool_says("gen --seed +1", 2,
+                       "cesync: gen: --seed expects a number 0..18446744073709551615, not '+1'\n");
+    ces_test_tool_says("gen --seed 1 --mutate ' 5'", 2,
+                       "cesync: gen: --mutate expects a number 0..100, not ' 5'\n");
+    /* the last seed is a seed (one schedule from it does not run past it) */
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 18446744073709551615", &out), 0);
+    assert_true(strncmp(out, "# cesync gen --seed 18446744073709551615 --ranks ", 49) == 0);
+    free(out);
+    ces_test_tool_says("gen --seed 18446744073709551615 --count 2 -o /nonexistent-dir", 2,
+                       "cesync: gen: --seed 18446744073709551615 --count 2 runs past the last "
+                       "seed, 18446744073709551615\n");
     ces_test_tool_says("gen --seed 5 --streams 3", 2,
                        "cesync: gen: --streams expects 0 (at random) or a number 1..2, not '3'\n");
     ces_test_tool_says("gen --seed 5 --steps 4", 2,

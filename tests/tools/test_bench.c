@@ -893,6 +893,9 @@ static void test_usage_errors(void **state)
          "scatter; see --help)\n"},
         {"bench alltoall --frob",
          "cesync: bench: unknown option '--frob' (see cesync bench --help)\n"},
+        {"bench alltoall --dry-run --ranks 1", "cesync: bench: --ranks must be 2..8, not 1\n"},
+        {"bench alltoall --dry-run --max-bytes 17G",
+         "cesync: bench: need 4 <= --min-bytes <= --max-bytes <= 16G\n"},
         {"bench barrier",
          "cesync: bench: COLL must be alltoall, allgather, sendrecv, broadcast, gather or "
          "scatter, not 'barrier'\n"},
@@ -1465,6 +1468,82 @@ static void test_plot_keeps_other_dot(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* The edges of the dry run's options and what its output says of them:
+ * --factor 1024 and --warmup 50 are the largest taken; 1 GiB is "1G" in
+ * the bytes column; the header names a --model file after the kind and
+ * sendrecv's form (ring or one way); a size that a factor's rounding puts a
+ * hair above --max-bytes is measured (55.00000000000001 for 55), and one
+ * that rounds down into the range from a size above it is not (3 ranks,
+ * 1G asked with --max-bytes 1G - 1); the plot's busbw axis ends at the
+ * next multiple of 50 GB/s above the fastest point. */
+static void test_option_edges(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[256], *out = NULL;
+
+    (void)state;
+    assert_int_equal(ces_test_tool(NULL, "bench alltoall --dry-run --min-bytes 1G --max-bytes 1G "
+                                         "--variant plain --warmup 50 --factor 1024", &out), 0);
+    assert_non_null(strstr(out, "\n# cesync bench alltoall: 2 ranks (one process), 20 iterations "
+                                "after 50 warm-up, eager; model h200\n"));
+    assert_non_null(strstr(out, "\n        1G plain "));
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "bench alltoall --dry-run --min-bytes 1K --max-bytes 1K "
+                                         "--variant plain --model "
+                                         "../../model/calibrated/h200_2gpu.model", &out), 0);
+    assert_non_null(strstr(out, "\n# cesync bench alltoall: 2 ranks (one process), 20 iterations "
+                                "after 5 warm-up, eager; model h200 + "
+                                "../../model/calibrated/h200_2gpu.model\n"));
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "bench sendrecv --dry-run --min-bytes 1K --max-bytes 1K",
+                                   &out), 0);
+    assert_non_null(strstr(out, "\n# cesync bench sendrecv (ring): 2 ranks (one process), "));
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "bench sendrecv --one-way --dry-run --min-bytes 1K "
+                                         "--max-bytes 1K", &out), 0);
+    assert_non_null(strstr(out, "\n# cesync bench sendrecv (one way, pipeline): 2 ranks (one "
+                                "process), "));
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "bench allgather --dry-run --min-bytes 25 --max-bytes 55 "
+                                         "--factor 2.2 --variant plain", &out), 0);
+    assert_true(strncmp(out, "cesync: bench: allgather moves multiples of 4 bytes (4-byte "
+                             "words): measured 28 for 25, 52 for 55\n", 98) == 0);
+    assert_non_null(strstr(out, "\n        28 plain "));
+    assert_non_null(strstr(out, "\n        52 plain "));
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "bench alltoall --dry-run --ranks 3 --min-bytes 1M "
+                                         "--max-bytes 1073741823 --factor 1024 --variant plain",
+                                   &out), 0);
+    assert_true(strncmp(out, "cesync: bench: alltoall on 3 ranks moves multiples of 12 bytes "
+                             "(bytes/3 to each rank, in 4-byte words): measured 1048584 for 1M\n\n",
+                        129) == 0);
+    assert_null(strstr(out, "1073741820"));
+    free(out);
+    /* 325.2 GB/s at 1G: the axis ends at 350 */
+    assert_int_equal(bench_with_path(dir, dir, "bench alltoall --dry-run --min-bytes 1G "
+                                               "--max-bytes 1G --variant plain --plot p.svg",
+                                     &out),
+                     0);
+    free(out);
+    snprintf(path, sizeof(path), "%s/p.dot", dir);
+    out = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(out, "\n  yt1 [shape=plaintext, style=\"\", fixedsize=false, "
+                                "label=\"70\", pos=\"65.0,132.0!\"];\n"));
+    assert_non_null(strstr(out, "\n  yt5 [shape=plaintext, style=\"\", fixedsize=false, "
+                                "label=\"350\", pos=\"65.0,420.0!\"];\n"));
+    free(out);
+    assert_int_equal(remove(path), 0);
+    /* two names of one file that exists are one output */
+    snprintf(path, sizeof(path), "%s/a.svg", dir);
+    ces_test_put_file(path, "picture\n");
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --csv a.svg --plot ./a.svg",
+                                   &out), 2);
+    assert_string_equal(out, "cesync: bench: --csv a.svg and --plot name the same file: each "
+                             "output needs its own\n");
+    free(out);
+    expect_file(dir, "a.svg", "picture\n");
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1489,6 +1568,7 @@ int main(void)
         cmocka_unit_test(test_factor_near_one),
         cmocka_unit_test(test_plot_keeps_other_dot),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_option_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,6 +93,22 @@ static void test_err_cell(void **state)
     m.med = NAN;
     ces_bench_err_cell(cell, sizeof(cell), &m);
     assert_string_equal(cell, "     - ");
+    /* a time of 0 gives no error in percent (it printed +inf) */
+    m.med = 0.0;
+    ces_bench_err_cell(cell, sizeof(cell), &m);
+    assert_string_equal(cell, "     - ");
+}
+
+/* A time of 0 (or none) has no rate: 0 GB/s, not inf. */
+static void test_rates_without_time(void **state)
+{
+    (void)state;
+    assert_true(ces_bench_algbw(CES_COLL_ALLTOALL, 2, 1024, 0.0) == 0.0);
+    assert_true(ces_bench_busbw(CES_COLL_ALLGATHER, 4, 1024, 0.0) == 0.0);
+    assert_true(ces_bench_busbw(CES_COLL_BROADCAST, 4, 1024, 0.0) == 0.0);
+    /* and a time gives nccl-tests' rates: 1 MiB in 10 us */
+    assert_true(fabs(ces_bench_algbw(CES_COLL_SCATTER, 4, 1048576, 10.0) - 419.4304) < 1e-9);
+    assert_true(fabs(ces_bench_busbw(CES_COLL_SCATTER, 4, 1048576, 10.0) - 314.5728) < 1e-9);
 }
 
 /* A prediction that is NAN is "-" in the table's pred_us and slow_us and
@@ -139,6 +155,7 @@ int main(void)
         cmocka_unit_test(test_csv_columns),
         cmocka_unit_test(test_err_cell),
         cmocka_unit_test(test_no_prediction),
+        cmocka_unit_test(test_rates_without_time),
         cmocka_unit_test(test_exit_after_outputs),
     };
 

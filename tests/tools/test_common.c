@@ -29,6 +29,13 @@ static void test_parse_size(void **state)
     assert_int_equal(v, 1048576);
     assert_int_equal(ces_tool_parse_size("1G", &v), CES_OK);
     assert_int_equal(v, 1073741824);
+    /* the suffixes in lower case too */
+    assert_int_equal(ces_tool_parse_size("2k", &v), CES_OK);
+    assert_int_equal(v, 2048);
+    assert_int_equal(ces_tool_parse_size("2m", &v), CES_OK);
+    assert_int_equal(v, 2097152);
+    assert_int_equal(ces_tool_parse_size("2g", &v), CES_OK);
+    assert_int_equal(v, 2147483648u);
     assert_int_equal(ces_tool_parse_size("1T", &v), CES_ERR_INVALID);
     assert_int_equal(ces_tool_parse_size("-1", &v), CES_ERR_INVALID);
     assert_int_equal(ces_tool_parse_size("12x", &v), CES_ERR_INVALID);
@@ -956,6 +963,74 @@ static void test_errors_name_the_command(void **state)
                        "cesync: no-such.ces: cannot open: No such file or directory\n");
 }
 
+/* The edges of the builder options, each with the message or the program
+ * it gives: the last --variant is the one taken (an earlier one's flag was
+ * kept beside it), a rank of --pairs past 32 bits is refused (it wrapped to
+ * rank 0), --root's range ends at the last rank of CES_MAX_RANKS, broadcast
+ * takes --root, a word "-" after the schedule is an unexpected argument,
+ * not an option, and a builder error's count is left as a count ("3 slots
+ * x", not "3 --slots x"). */
+static void test_builder_edges(void **state)
+{
+    char *a = NULL, *b = NULL;
+
+    (void)state;
+    assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 2 --variant overlap "
+                                         "--variant plain", &a), 0);
+    assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 2", &b), 0);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    assert_int_equal(ces_test_tool(NULL, "print allgather --ranks 2 --variant early "
+                                         "--variant overlap", &a), 0);
+    assert_int_equal(ces_test_tool(NULL, "print allgather --ranks 2 --variant overlap", &b), 0);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    ces_test_tool_says("validate sendrecv --pairs 4294967296:1", 2,
+                       "cesync: validate: --pairs expects sender:receiver[,sender:receiver...], "
+                       "not '4294967296:1'\n");
+    ces_test_tool_says("validate sendrecv --pairs 0:4294967297", 2,
+                       "cesync: validate: --pairs expects sender:receiver[,sender:receiver...], "
+                       "not '0:4294967297'\n");
+    ces_test_tool_says("validate gather --root 1024", 2,
+                       "cesync: validate: --root expects a number in 0..1023, not '1024'\n");
+    ces_test_tool_says("validate broadcast --root 1 --ranks 2", 0,
+                       "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, "
+                       "1 iteration, 15 ops\n");
+    ces_test_tool_says("print barrier -", 2,
+                       "cesync: print: unexpected argument '-' (see cesync print --help)\n");
+    ces_test_tool_says("validate sendrecv --ranks 3 --pairs 0:2,1:2 --bytes 65536G --chunks 1 "
+                       "--slots 3", 2,
+                       "cesync: validate: sendrecv: the staging buffer, 2 incoming messages x 3 "
+                       "slots x a chunk of 70368744177664 bytes, exceeds 2^48 bytes\n");
+}
+
+/* `cesync dot -o PICTURE` says how long the layout takes before dot runs
+ * (said here with no dot on PATH: the note, then why nothing was drawn). */
+static void test_dot_command_note(void **state)
+{
+    char *dir = ces_test_tmpdir(), cmd[512], out[1024];
+    size_t len;
+    FILE *f;
+
+    (void)state;
+    snprintf(cmd, sizeof(cmd), "cd '%s' && PATH=/nonexistent-dir '%s' dot alltoall --ranks 8 "
+             "--iterations 36 -o a.svg </dev/null 2>&1; echo rc=$?", dir, CES_TOOL);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    len = fread(out, 1, sizeof(out) - 1, f);
+    out[len] = '\0';
+    assert_int_equal(pclose(f), 0);
+    assert_string_equal(out, "cesync: dot: drawing 10080 ops; Graphviz takes minutes to lay out "
+                             "so many (fewer iterations or ranks draw faster, and a .dot file "
+                             "skips the layout)\n"
+                             "cesync: dot: cannot write a.svg: Graphviz 'dot' is not installed "
+                             "(not found on PATH); install graphviz or write a .dot file\n"
+                             "rc=2\n");
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -978,6 +1053,8 @@ int main(void)
         cmocka_unit_test(test_tool_outputs),
         cmocka_unit_test(test_output_is_not_input),
         cmocka_unit_test(test_output_dash),
+        cmocka_unit_test(test_builder_edges),
+        cmocka_unit_test(test_dot_command_note),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

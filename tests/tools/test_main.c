@@ -181,6 +181,55 @@ static void test_print_validate_dot(void **state)
     free(out);
     assert_int_equal(ces_test_tool(NULL, "dot alltoall -o /nonexistent-dir/x.png", &out), 2);
     free(out);
+    /* a graph phase's ops count once per replay (3 replays of 12) */
+    ces_test_tool_says("validate barrier --ranks 2 --graph --iterations 3", 0,
+                       "valid: 2 ranks, 1 stream per rank, 0 buffers, 2 signal arrays, "
+                       "3 iterations, 36 ops\n");
+    /* --expand prints the concrete schedule; --explain also marks what the
+     * graph phase froze (its iterations) */
+    {
+        static const char ops[] = "r0 : write ready[0]@1 = 1\n"
+                                  "r0 : wait ready[1] == 1\n"
+                                  "r0 : write ready[1] = 0\n"
+                                  "r0 : write ready_ack[0]@1 = 1\n"
+                                  "r0 : wait ready_ack[1] == 1\n"
+                                  "r0 : write ready_ack[1] = 0\n"
+                                  "r1 : write ready[1]@0 = 1\n"
+                                  "r1 : wait ready[0] == 1\n"
+                                  "r1 : write ready[0] = 0\n"
+                                  "r1 : write ready_ack[1]@0 = 1\n"
+                                  "r1 : wait ready_ack[0] == 1\n"
+                                  "r1 : write ready_ack[0] = 0\n";
+        static const char head[] = "cesync 1\nranks 2\nstreams 1\nsignal ready u32 2\n"
+                                   "signal ready_ack u32 2\n";
+        char want[1024];
+
+        snprintf(want, sizeof(want), "%sphase graph x2\n%s", head, ops);
+        ces_test_tool_says("print barrier --ranks 2 --graph --iterations 2 --expand", 0, want);
+        snprintf(want, sizeof(want), "%sphase graph x2  # iterations 1..2\n%s", head, ops);
+        ces_test_tool_says("print barrier --ranks 2 --graph --iterations 2 --explain", 0, want);
+    }
+    /* promela -o says what it wrote, as dot -o does, and the file holds what
+     * standard output gets without -o */
+    {
+        char *dir = ces_test_tmpdir(), path[128];
+
+        assert_int_equal(ces_test_tool(dir, "promela barrier --ranks 2 -o x.pml", &out), 0);
+        assert_string_equal(out, "cesync: wrote x.pml\n");
+        free(out);
+        snprintf(path, sizeof(path), "%s/x.pml", dir);
+        out = ces_test_read_file(path, NULL);
+        {
+            char *same = NULL;
+
+            assert_int_equal(ces_test_tool(dir, "promela barrier --ranks 2", &same), 0);
+            assert_string_equal(out, same);
+            free(same);
+        }
+        free(out);
+        assert_int_equal(remove(path), 0);
+        assert_int_equal(rmdir(dir), 0);
+    }
 }
 
 /* A file named as a built-in collective is not read, and the command says

@@ -168,6 +168,7 @@ static void test_bytes_unit(void **state)
         {"1048570", "copied: 1023.99 KiB between GPUs, 0 B inside GPUs\n"},
         {"1073741823", "copied: 1.00 GiB between GPUs, 0 B inside GPUs\n"},
         {"1023", "copied: 1023 B between GPUs, 0 B inside GPUs\n"},
+        {"1024", "copied: 1.00 KiB between GPUs, 0 B inside GPUs\n"},
         /* past GiB in TiB (2^48 printed as 262144.00 GiB) */
         {"1099511627775", "copied: 1.00 TiB between GPUs, 0 B inside GPUs\n"},
         {"281474976710656", "copied: 256.00 TiB between GPUs, 0 B inside GPUs\n"},
