@@ -4,7 +4,8 @@
  * capture copies, flag writes after their batch, @* as unicast writes,
  * refusal of flush, u64 without 64-bit memops, u64 values that CUDA's cyclic
  * 64-bit >= would judge otherwise than the checker, frozen waits under capture,
- * progress writes, a barrier behind long copies as two calls, shared queues,
+ * progress writes, a barrier behind long copies as two calls (u64 flags too,
+ * counting the copies since the last memop run), shared queues,
  * each memop naming its op as the checker numbers it (rR.sS#K, every earlier
  * block counted),
  * allocation failures; the process's hardware queues and the rule that a
@@ -252,6 +253,60 @@ static void test_split_barrier(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* What the split reads: a barrier of u64 flags splits as one of u32 flags
+ * (the builders' barriers are u64), and the bytes counted are those of the
+ * copies since the stream's last memop run: two copies of 16 bytes with a
+ * barrier after each are below 32 bytes each time, and each reaches 16. */
+static void test_split_inputs(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nbuffer b 64\n"
+                                                   "signal f u64 2\nphase eager x1\n"
+                                                   "r* over p : copy b[0:32] -> b[32:64]@$p\n"
+                                                   "r* over p : write f[$r]@$p = 1\n"
+                                                   "r* over p : wait f[$p] >= 1\n");
+    struct ces_cuda_caps caps = h200;
+    char *t;
+
+    (void)state;
+    caps.split_wait_bytes = 32;
+    t = lower_text(ctx, g, 0, &caps, 0);
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 copy 1 [b[0:32]@0 -> b[32:64]@1]\n"
+                           "s0 memops 1 [write64 f[0]@1 = 1]\n"
+                           "s0 memops 1 [wait64 f[1]@0 >= 1]\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nbuffer b 64\nsignal f u32 2\n"
+                                 "phase eager x1\n"
+                                 "r* over p : copy b[0:16] -> b[32:48]@$p\n"
+                                 "r* over p : write f[$r]@$p = 1\n"
+                                 "r* over p : wait f[$p] >= 1\n"
+                                 "r* over p : copy b[16:32] -> b[48:64]@$p\n"
+                                 "r* over p : write f[$r]@$p = 2\n"
+                                 "r* over p : wait f[$p] >= 2\n");
+    t = lower_text(ctx, g, 1, &caps, 0);
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 copy 1 [b[0:16]@1 -> b[32:48]@0]\n"
+                           "s0 memops 2 [write32 f[1]@0 = 1; wait32 f[0]@1 >= 1]\n"
+                           "s0 copy 1 [b[16:32]@1 -> b[48:64]@0]\n"
+                           "s0 memops 2 [write32 f[1]@0 = 2; wait32 f[0]@1 >= 2]\n");
+    ces_free(ctx, t);
+    caps.split_wait_bytes = 16;
+    t = lower_text(ctx, g, 1, &caps, 0);
+    assert_string_equal(t, "block 0 eager x1 first 1\n"
+                           "s0 copy 1 [b[0:16]@1 -> b[32:48]@0]\n"
+                           "s0 memops 1 [write32 f[1]@0 = 1]\n"
+                           "s0 memops 1 [wait32 f[0]@1 >= 1]\n"
+                           "s0 copy 1 [b[16:32]@1 -> b[48:64]@0]\n"
+                           "s0 memops 1 [write32 f[1]@0 = 2]\n"
+                           "s0 memops 1 [wait32 f[0]@1 >= 2]\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Captured with the watchdog's writes: every memop call that waits starts
  * with enter and ends with exit; a call that only writes gets neither; an
  * eager block keeps its progress writes; max_memops 2 leaves no room. */
@@ -467,7 +522,8 @@ static void test_refusals(void **state)
     struct ces_cuda_plan *p = NULL;
     struct ces_op fl = {.kind = CES_OP_FLUSH};
     static const struct ces_cuda_caps flushy = {1, 1, 0, 0}, no64 = {0, 0, 0, 0},
-                                      bad = {0, 1, 256, 0};
+                                      bad = {0, 1, 256, 0}, one = {1, 1, 1, 0},
+                                      two = {1, 1, 2, 0};
     char *t;
 
     (void)state;
@@ -485,6 +541,14 @@ static void test_refusals(void **state)
     ces_free(ctx, t);
     assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, 0, &p), CES_ERR_INVALID);
     assert_int_equal(ces_cuda_lower(ctx, g, 0, &bad, 0, &p), CES_ERR_INVALID);
+    /* one memop a call leaves no room for a progress write: refused; two
+     * are taken */
+    assert_int_equal(ces_cuda_lower(ctx, g, 0, &one, 0, &p), CES_ERR_INVALID);
+    assert_null(p);
+    assert_string_equal(ces_ctx_last_error(ctx), "max_memops must be 2..255 or 0");
+    t = lower_text(ctx, g, 0, &two, 0);
+    assert_string_equal(t, "block 0 eager x1 first 1\ns0 memops 1 [flush]\n");
+    ces_free(ctx, t);
     ces_graph_destroy(g);
     /* after three graph replays of two fences, the flush is #6, as the
      * checker numbers it (every replay of the earlier blocks counted) */
@@ -527,6 +591,15 @@ static void test_refusals(void **state)
                         "value) but graph capture freezes it, so replays would pass on stale "
                         "flags; use a graph-safe protocol: pull (every captured collective's "
                         "but the barrier's) or credit (the barrier's)");
+    ces_graph_destroy(g);
+    /* an eager block with the same waits lowers as written, and is refused
+     * only when its caller's stream is captured */
+    g = xchg(ctx, CES_PHASE_EAGER, 1, CES_OPF_FROZEN);
+    t = lower_text(ctx, g, 1, &h200, 0);
+    assert_non_null(strstr(t, "s0 memops 2 [write32 ready[1]@0 = 1; wait32 ready[0]@1 == 1]\n"));
+    ces_free(ctx, t);
+    assert_int_equal(ces_cuda_lower(ctx, g, 1, &h200, CES_LOWER_CAPTURE, &p), CES_ERR_UNSUPPORTED);
+    assert_null(p);
     ces_graph_destroy(g);
     /* $i in the slot alone (a value of 1): the message must not say that
      * the awaited value depends on $i */
@@ -893,7 +966,8 @@ static uint32_t calls_verdict(struct ces_ctx *ctx, uint32_t n,
  * messages with polled flags (in the writer's memory at slot n + waiter);
  * calls in a row mixing both rings with one-way messages written in place
  * (pushed at any size) and with a message both ways; unmatched
- * declarations refused. */
+ * declarations refused; groups of 8 ranks and 64 declarations a rank taken,
+ * more refused. */
 static void test_group(void **state)
 {
     struct ces_test_alloc st;
@@ -987,6 +1061,30 @@ static void test_group(void **state)
     assert_string_equal(ces_ctx_last_error(ctx), "ces_group_end: rank 0 sends 64 bytes to rank 1, "
                                                  "which declared another size");
     assert_int_equal(ces_cuda_group_graph(ctx, 9, 4096, t, 1, NULL, &g), CES_ERR_UNSUPPORTED);
+    assert_null(g);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "ces_group_end: groups are supported up to 8 ranks");
+    /* a ring of CES_P2P_MAX_RANKS is built */
+    memset(t, 0, sizeof(*t));
+    for (uint32_t r = 0; r < CES_P2P_MAX_RANKS; r++) {
+        declare(t, r, (r + 1) % CES_P2P_MAX_RANKS, 1, 0, 96);
+        declare(t, r, (r + CES_P2P_MAX_RANKS - 1) % CES_P2P_MAX_RANKS, 0, 128, 96);
+    }
+    assert_int_equal(ces_cuda_group_graph(ctx, CES_P2P_MAX_RANKS, 4096, t, 1, NULL, &g), CES_OK);
+    assert_int_equal(ces_graph_ranks(g), CES_P2P_MAX_RANKS);
+    ces_graph_destroy(g);
+    /* CES_MAX_PAIRS sends and receives of a rank are taken, one more is
+     * refused (before its entries are read) */
+    memset(t, 0, sizeof(*t));
+    for (uint32_t i = 0; i < CES_MAX_PAIRS; i++) {
+        declare(t, 0, 1, 1, 8 * i, 8);
+        declare(t, 1, 0, 0, 8 * i, 8);
+    }
+    assert_int_equal(ces_cuda_group_check(ctx, 2, t), CES_OK);
+    t->d[1][0].bytes = CES_MAX_PAIRS + 1;
+    assert_int_equal(ces_cuda_group_check(ctx, 2, t), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "ces_group_end: rank 1 declared more than 64 sends and receives");
     free(t);
     ces_test_ctx_end(ctx, &st);
 }
@@ -1011,7 +1109,8 @@ static struct ces_p2p_stages *stages(uint32_t n, uint64_t side_min)
  * pair's count advanced by ces_cuda_group_count, as exec.c counts them,
  * proved free of deadlock, hang, race and mismatch over every interleaving; four one-way messages
  * between 2 ranks (a RACE without the sender's credit wait); the exact ops
- * of a staged call. */
+ * of a staged call; a chain 0 -> 1 -> 2, whose messages are not one way,
+ * direct. */
 static void test_group_staged(void **state)
 {
     struct ces_test_alloc ta;
@@ -1042,6 +1141,30 @@ static void test_group_staged(void **state)
     assert_false(ces_cuda_group_staged(ring, st, 0, 1, 96));
     assert_false(ces_cuda_group_staged(big, st, 0, 1, 200));
     assert_true(ces_cuda_group_staged(fan0, st, 0, 1, 96));
+    /* a chain 0 -> 1 -> 2: 1 sends, so 0 -> 1 is not one way; 1 receives,
+     * so 1 -> 2 is not either: both go direct, slots or not */
+    {
+        struct ces_p2p_table *chain = calloc(1, sizeof(*chain));
+
+        declare(chain, 0, 1, 1, 0, 96);
+        declare(chain, 1, 0, 0, 128, 96);
+        declare(chain, 1, 2, 1, 0, 96);
+        declare(chain, 2, 1, 0, 128, 96);
+        assert_false(ces_cuda_group_one_way(chain, 0, 1));
+        assert_false(ces_cuda_group_one_way(chain, 1, 2));
+        assert_false(ces_cuda_group_staged(chain, st, 0, 1, 96));
+        assert_false(ces_cuda_group_staged(chain, st, 1, 2, 96));
+        assert_int_equal(ces_cuda_group_graph(ctx, 3, 4096, chain, 4, st, &g), CES_OK);
+        assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
+        expect_lowered(ctx, g, 1, CES_LOWER_UNLINKED, "block 0 eager x1 first 1\n"
+                                  "s0 produce mem[0:96]@1\n"
+                                  "s0 memops 2 [write64 posted[1]@0 = 4; wait64 posted[2]@1 >= 4]\n"
+                                  "s0 copy 1 [mem[0:96]@1 -> mem[128:224]@2]\n"
+                                  "s0 memops 2 [write64 done[1]@2 = 4; wait64 done[0]@1 >= 4]\n"
+                                  "s0 consume mem[128:224]@1\n");
+        ces_graph_destroy(g);
+        free(chain);
+    }
     assert_int_equal(calls_verdict(ctx, 3, calls, 6, st, 4096), CES_V_OK);
     assert_int_equal(st->p[0][1].sent, 2);
     assert_int_equal(st->p[1][2].sent, 2);
@@ -1120,7 +1243,9 @@ static struct ces_p2p_table *one_way(uint64_t bytes)
  * finds the sender refilling a slot its receiver still copies out, and the
  * side stream's late announcement of the slot's previous fill overwriting
  * the new one, which leaves the receiver waiting), 3 ranks fanning out and
- * two pairs of 4 ranks; the exact ops of a side call. */
+ * two pairs of 4 ranks; the exact ops of a side call, of one of exactly
+ * side_min bytes at either slot's first fill, and of a smaller one after a
+ * side one filling its own slot for the first time. */
 static void test_group_side(void **state)
 {
     struct ces_test_alloc ta;
@@ -1176,6 +1301,40 @@ static void test_group_side(void **state)
                      CES_V_RACE | CES_V_HANG);
     ces_graph_destroy(g);
 
+    /* A message of exactly side_min bytes goes the side way.  The first
+     * (count 0) and second (count 1) fill each a slot for the first time:
+     * no credit to await, so s1 has nothing to do and records nothing. */
+    free(st);
+    st = stages(2, 128);
+    for (uint64_t u = 0; u < 2; u++) {
+        char want[512];
+
+        st->p[0][1].sent = u;
+        assert_int_equal(ces_cuda_group_graph(ctx, 2, 4096, lg, 5, st, &g), CES_OK);
+        snprintf(want, sizeof(want), "block 0 eager x1 first 1\n"
+                                     "s0 produce mem[0:128]@0\n"
+                                     "s0 copy 1 [mem[0:128]@0 -> mem[%u:%u]@1]\n"
+                                     "s0 record copied\n"
+                                     "s2 await copied\n"
+                                     "s2 memops 1 [write64 full[%u]@1 = 1]\n",
+                 2304 + 128 * (unsigned)u, 2432 + 128 * (unsigned)u, (unsigned)u);
+        expect_lowered(ctx, g, 0, CES_LOWER_UNLINKED, want);
+        ces_graph_destroy(g);
+    }
+    /* A smaller message after the side one (count 1, own_wait): its own
+     * slot 1 is filled for the first time, so it awaits no credit for it,
+     * only, after its announcement, slot 0's first release. */
+    free(st);
+    st = stages(2, 100);
+    st->p[0][1].sent = 1;
+    st->p[0][1].own_wait = 1;
+    assert_int_equal(ces_cuda_group_graph(ctx, 2, 4096, sm, 5, st, &g), CES_OK);
+    expect_lowered(ctx, g, 0, CES_LOWER_UNLINKED, "block 0 eager x1 first 1\n"
+                              "s0 produce mem[0:64]@0\n"
+                              "s0 copy 1 [mem[0:64]@0 -> mem[2432:2496]@1]\n"
+                              "s0 memops 2 [write64 full[1]@1 = 1; wait64 credit[2]@0 >= 1]\n");
+    ces_graph_destroy(g);
+
     /* The fourth message (count 3): slot 1 after one release. */
     st->p[0][1].sent = 3;
     st->p[0][1].own_wait = 1;
@@ -1217,7 +1376,8 @@ static uint32_t text_verdict(struct ces_ctx *ctx, const char *text)
  * stream awaits `go` first and records `local` last for stream 0 - nor one
  * without ops; a stream that awaits a record of an earlier block is forked,
  * one whose record another stream awaits, or which is recorded again before
- * stream 0 awaits it, is joined; groups (CES_LOWER_UNLINKED) never. */
+ * stream 0 awaits it, is joined; groups (CES_LOWER_UNLINKED) never.  An
+ * eager block issues its await of an earlier block's record. */
 static void test_links(void **state)
 {
     struct ces_test_alloc st;
@@ -1283,6 +1443,27 @@ static void test_links(void **state)
                                  "s0 await z\n"
                                  "s1 join\n"
                                  "s2 join\n");
+    ces_graph_destroy(g);
+    /* eager, an await of a record of an earlier block is issued (the event
+     * is there to wait on); captured it is left out */
+    g = ces_test_text_graph(ctx, "cesync 1\n"
+                        "ranks 1\n"
+                        "streams 2\n"
+                        "phase eager x1\n"
+                        "r* s1 : record x\n"
+                        "phase eager x1\n"
+                        "r* : await x\n");
+    expect_lowered(ctx, g, 0, 0, "block 0 eager x1 first 1\n"
+                                 "s1 fork\n"
+                                 "s1 record x\n"
+                                 "s1 join\n"
+                                 "block 1 eager x1 first 2\n"
+                                 "s0 await x\n");
+    expect_lowered(ctx, g, 0, CES_LOWER_CAPTURE, "block 0 eager x1 first 1 capture\n"
+                                                 "s1 fork\n"
+                                                 "s1 record x\n"
+                                                 "s1 join\n"
+                                                 "block 1 eager x1 first 2 capture\n");
     ces_graph_destroy(g);
     /* the overlap collectives, as the backend builds them, eager and captured */
     for (uint32_t k = 0; k < 2; k++) {
@@ -1482,7 +1663,7 @@ static void test_group_captured_staged(void **state)
 
 /* ces_group_end in one process: the last of the communicators to arrive
  * issues the group; a second arrival before the others is refused, naming
- * the rank that has not ended the first group. */
+ * the rank that has not ended the first group; 32 communicators too. */
 static void test_group_arrive(void **state)
 {
     struct ces_test_alloc st;
@@ -1508,6 +1689,13 @@ static void test_group_arrive(void **state)
     assert_string_equal(ces_ctx_last_error(ctx),
                         "ces_group_end: rank 0 ended a second group before rank 1 ended the first "
                         "(in one process, end each group on every communicator in turn)");
+    /* 32 communicators, the most: only the last arrival issues */
+    arrived = 0;
+    for (uint32_t i = 0; i < 32; i++) {
+        assert_int_equal(ces_cuda_group_arrive(ctx, &arrived, i, 32, &last), CES_OK);
+        assert_int_equal(last, i == 31);
+    }
+    assert_int_equal(arrived, 0u);
     /* one communicator: every arrival is the last */
     arrived = 0;
     assert_int_equal(ces_cuda_group_arrive(ctx, &arrived, 0, 1, &last), CES_OK);
@@ -1629,6 +1817,13 @@ static void test_queues_message(void **state)
          "8 when unset), so the check did not model how its streams are queued here; check it "
          "with `connections 3` (or `connections any`: every assignment), or run it with "
          "CUDA_DEVICE_MAX_CONNECTIONS=2"},
+        /* the most streams CUDA_DEVICE_MAX_CONNECTIONS gives a queue each */
+        {32, 0, 8,
+         "ces_launch: the schedule was checked with connections 0 (each of its 32 streams on a "
+         "queue of its own) but this process has 8 hardware queues per GPU "
+         "(CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not model how its "
+         "streams are queued here; check it with `connections 8` (or `connections any`: "
+         "every assignment), or run it with CUDA_DEVICE_MAX_CONNECTIONS=32 or more"},
         /* no CUDA_DEVICE_MAX_CONNECTIONS gives 33 streams a queue each */
         {33, 64, 32,
          "ces_launch: the schedule was checked with connections 64 (each of its 33 streams on a "
@@ -2206,6 +2401,7 @@ int main(void)
         cmocka_unit_test(test_progress),  cmocka_unit_test(test_progress_span),
         cmocka_unit_test(test_flight),
         cmocka_unit_test(test_splits),    cmocka_unit_test(test_split_barrier),
+        cmocka_unit_test(test_split_inputs),
         cmocka_unit_test(test_multicast_and_fence), cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_u64_cyclic),
         cmocka_unit_test(test_streams),   cmocka_unit_test(test_links),

@@ -12,7 +12,9 @@
  * issue what the out-of-place calls issue at the same pointers; the rooted
  * collectives' selected plans out of place, eager and captured, proved;
  * every selected schedule with fewer hardware queues than streams: the same
- * plans, proved under the shared queues.
+ * plans, proved under the shared queues; the patching's own rules (u32
+ * values modulo 2^32, calls compared) and the settings the communicators
+ * read from the environment.
  */
 #include "ces_test.h"
 #include "lower.h"
@@ -82,6 +84,72 @@ static void test_wake_copies(void **state)
     assert_int_equal(ces_cuda_wake_copies(3, 3000), 2);
     assert_int_equal(ces_cuda_wake_copies(2, UINT64_C(1) << 30), CES_CUDA_WAKE_MAX_COPIES);
     assert_int_equal(ces_cuda_wake_copies(8, CES_MAX_BYTES), CES_CUDA_WAKE_MAX_COPIES);
+}
+
+/* A setting as the communicators read it (ces_cuda_env_setting): unset or
+ * empty the default; digits, in bytes then K, M or G either case; the
+ * bounds taken, one past them refused, naming the variable and value. */
+static void test_env_setting(void **state)
+{
+    static const struct {
+        const char *env;
+        uint64_t v; /* UINT64_MAX: refused */
+    } bytes[] = {
+        {NULL, 7}, {"", 7}, {"0", 0}, {"9", 9}, {"90", 90}, {"1k", 1024}, {"2K", 2048},
+        {"3m", UINT64_C(3) << 20}, {"3M", UINT64_C(3) << 20}, {"5g", UINT64_C(5) << 30},
+        {"5G", UINT64_C(5) << 30}, {"262144G", CES_MAX_BYTES},
+        {"281474976710656", CES_MAX_BYTES}, {"262145G", UINT64_MAX},
+        {"281474976710657", UINT64_MAX}, {"1T", UINT64_MAX}, {"K", UINT64_MAX},
+        {"a9", UINT64_MAX}, {"9 ", UINT64_MAX},
+    }, ms[] = {
+        {"1", 1}, {"4294967295", 4294967295u}, {"0", UINT64_MAX}, {"4294967296", UINT64_MAX},
+        {"5K", UINT64_MAX},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char want[160];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bytes) / sizeof(bytes[0]); i++) {
+        uint64_t v = 0;
+        int rc;
+
+        if (bytes[i].env != NULL)
+            setenv("CES_TEST_SETTING", bytes[i].env, 1);
+        else
+            unsetenv("CES_TEST_SETTING");
+        rc = ces_cuda_env_setting(ctx, "CES_TEST_SETTING", "0..2^48", "bytes", 0, CES_MAX_BYTES,
+                                  7, &v);
+        if (bytes[i].v == UINT64_MAX) {
+            assert_int_equal(rc, CES_ERR_INVALID);
+            snprintf(want, sizeof(want), "CES_TEST_SETTING must be 0..2^48 bytes (digits, then "
+                                         "K, M or G if wanted), not '%s'", bytes[i].env);
+            assert_string_equal(ces_ctx_last_error(ctx), want);
+        } else {
+            if (rc != CES_OK || v != bytes[i].v)
+                fail_msg("'%s': %d, %llu", bytes[i].env == NULL ? "(unset)" : bytes[i].env, rc,
+                         (unsigned long long)v);
+        }
+    }
+    for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
+        uint64_t v = 0;
+        int rc;
+
+        setenv("CES_TEST_SETTING", ms[i].env, 1);
+        rc = ces_cuda_env_setting(ctx, "CES_TEST_SETTING", "1..4294967295", "milliseconds", 1,
+                                  UINT32_MAX, 5000, &v);
+        if (ms[i].v == UINT64_MAX) {
+            assert_int_equal(rc, CES_ERR_INVALID);
+            snprintf(want, sizeof(want), "CES_TEST_SETTING must be 1..4294967295 milliseconds "
+                                         "(digits), not '%s'", ms[i].env);
+            assert_string_equal(ces_ctx_last_error(ctx), want);
+        } else {
+            assert_int_equal(rc, CES_OK);
+            assert_int_equal(v, ms[i].v);
+        }
+    }
+    unsetenv("CES_TEST_SETTING");
+    ces_test_ctx_end(ctx, &st);
 }
 
 static void build_lower(struct ces_ctx *ctx, const struct ces_coll_params *p, uint64_t first,
@@ -302,6 +370,61 @@ static void test_patching(void **state)
                 ces_graph_destroy(g[i]);
             }
         }
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Rank 0's plan of the one-rank schedule `body` (a stream and signal f
+ * u32 x1 declared), eager. */
+static struct ces_cuda_plan *text_plan(struct ces_ctx *ctx, const char *body,
+                                       struct ces_graph **g)
+{
+    char text[256];
+    struct ces_cuda_plan *pl = NULL;
+
+    snprintf(text, sizeof(text), "cesync 1\nranks 1\nstreams 2\nsignal f u32 1\n"
+                                 "phase eager x1\n%s", body);
+    *g = ces_test_text_graph(ctx, text);
+    assert_int_equal(ces_cuda_lower(ctx, *g, 0, &h200, 0, &pl), CES_OK);
+    return pl;
+}
+
+/* ces_cuda_plan_linear on plans of its own: u32 values linear modulo 2^32
+ * (a wait and a write passing 2^32 - 1 to 0 from call to call) are
+ * patched; the same memops issued on another stream are not a patch (the
+ * calls differ, not the memops). */
+static void test_linear_rules(void **state)
+{
+    static const char *const wrap[] = {
+        "r0 : write f[0] = 4294967294\nr0 : wait f[0] == 4294967294\n",
+        "r0 : write f[0] = 4294967295\nr0 : wait f[0] == 4294967295\n",
+        "r0 : write f[0] = 0\nr0 : wait f[0] == 0\n",
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g[3];
+    struct ces_cuda_plan *pl[3];
+    uint64_t va[2], vb[2];
+
+    (void)state;
+    for (int k = 0; k < 3; k++)
+        pl[k] = text_plan(ctx, wrap[k], &g[k]);
+    assert_int_equal(pl[0]->blocks[0].memops.len, 2);
+    assert_int_equal(ces_cuda_plan_linear(pl[0], pl[1], pl[2], va, vb), 1);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(va[i], 4294967294u);
+        assert_int_equal(vb[i], 1);
+        assert_int_equal(ces_cuda_patched_value(va, vb, i, 3) & UINT32_MAX, 0);
+    }
+    ces_cuda_plan_destroy(pl[1]);
+    ces_graph_destroy(g[1]);
+    pl[1] = text_plan(ctx, "r0 s1 : write f[0] = 4294967295\nr0 s1 : wait f[0] == 4294967295\n",
+                      &g[1]);
+    assert_int_equal(pl[1]->blocks[0].memops.len, 2);
+    assert_int_equal(ces_cuda_plan_linear(pl[0], pl[1], pl[2], va, vb), 0);
+    for (int k = 0; k < 3; k++) {
+        ces_cuda_plan_destroy(pl[k]);
+        ces_graph_destroy(g[k]);
     }
     ces_test_ctx_end(ctx, &st);
 }
@@ -833,9 +956,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_wake_copies),
+        cmocka_unit_test(test_env_setting),
         cmocka_unit_test(test_alltoall_plan),
         cmocka_unit_test(test_selected_plans),
         cmocka_unit_test(test_patching),
+        cmocka_unit_test(test_linear_rules),
         cmocka_unit_test(test_in_place_relation),
         cmocka_unit_test(test_in_place_plans),
         cmocka_unit_test(test_rooted_plans),
