@@ -146,8 +146,6 @@ static int flush_memops(struct lower_state *st, uint32_t s)
         memset(&wm, 0, sizeof(wm));
         if (waits && st->flight) {
             wm.kind = CES_MEMOP_ENTER;
-            wm.op = c.op;
-            wm.spos = CES_VEC_AT(pv, struct ces_cuda_memop, done).spos;
             if (ces_vec_push(st->ctx, &st->blk->memops, sizeof(wm), &wm) != CES_OK)
                 goto nomem;
         }
@@ -159,8 +157,6 @@ static int flush_memops(struct lower_state *st, uint32_t s)
         }
         if (waits && (st->progress || st->flight)) {
             wm.kind = st->progress ? CES_MEMOP_PROGRESS : CES_MEMOP_EXIT;
-            wm.op = CES_VEC_AT(pv, struct ces_cuda_memop, done + n - 1).op;
-            wm.spos = CES_VEC_AT(pv, struct ces_cuda_memop, done + n - 1).spos;
             if (ces_vec_push(st->ctx, &st->blk->memops, sizeof(wm), &wm) != CES_OK)
                 goto nomem;
         }

@@ -86,7 +86,9 @@ struct ces_cuda_memop {
     uint8_t kind;   /* enum ces_cuda_memop_kind */
     uint8_t cmp;    /* waits: enum ces_cmp */
     uint16_t pad_;
-    uint32_t op;    /* index of the graph op in the block's rank list */
+    uint32_t op;    /* index of the graph op in the block's rank list (op and
+                       spos are 0 in the watchdog's enter, exit and progress
+                       writes, which no graph op makes) */
     struct ces_slot slot; /* concrete rank (never CES_RANK_ALL) */
     uint32_t pad2_; /* (no padding of the compiler's: plans are compared bytewise) */
     uint64_t spos;  /* that op's position in its stream as the checker numbers it
