@@ -16,12 +16,21 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void sock_path(char *buf, size_t n, const char *tag)
 {
     snprintf(buf, n, "/tmp/ces-boot-%ld-%s.sock", (long)getpid(), tag);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+    nanosleep(&ts, NULL);
 }
 
 /* Child body: join, exchange (rank*10 + a descriptor of a file holding the
@@ -49,6 +58,9 @@ static int child(const char *path, uint32_t rank, uint32_t size)
 
         bad |= all[r] != r * 10;
         if (fds[r] < 0 || pread(fds[r], &got, sizeof(got), 0) != (ssize_t)sizeof(got) || got != r)
+            bad = 1;
+        /* every one is the caller's to close: its own is another descriptor */
+        if (fds[r] == p[0])
             bad = 1;
         if (fds[r] >= 0)
             close(fds[r]);
@@ -147,7 +159,9 @@ static int open_fds(void)
 
 /* A peer whose message has another length (another program) and carries a
  * descriptor: the allgather fails, and the descriptor received with the
- * refused message is closed, not leaked. */
+ * refused message is closed, not leaked, while rank 0's own, which it was
+ * to pass on, stays open (it is the caller's).  ces_boot_close then closes
+ * the connection: no descriptor is left of the bootstrap. */
 static void test_malformed_closes_fds(void **state)
 {
     struct ces_test_alloc st;
@@ -156,7 +170,7 @@ static void test_malformed_closes_fds(void **state)
     char path[128];
     uint32_t all[2], one = 1;
     pid_t pid;
-    int s = 0, before;
+    int s = 0, before, unopened, mine;
 
     (void)state;
     sock_path(path, sizeof(path), "bad");
@@ -173,12 +187,18 @@ static void test_malformed_closes_fds(void **state)
         ces_boot_allgather(c2, &b2, wrong, sizeof(wrong), 0, got, NULL);
         _exit(0);
     }
+    mine = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    assert_true(mine >= 0);
+    unopened = open_fds();
     assert_int_equal(ces_boot_open(ctx, &b, path, 0, 2, 5000), CES_OK);
     before = open_fds();
-    assert_int_equal(ces_boot_allgather(ctx, &b, &one, sizeof(one), -1, all, NULL),
+    assert_int_equal(ces_boot_allgather(ctx, &b, &one, sizeof(one), mine, all, NULL),
                      CES_ERR_SYSTEM);
     assert_int_equal(open_fds(), before);
+    assert_true(fcntl(mine, F_GETFD) != -1);
     ces_boot_close(ctx, &b);
+    assert_int_equal(open_fds(), unopened);
+    close(mine);
     assert_int_equal(waitpid(pid, &s, 0), pid);
     ces_test_ctx_end(ctx, &st);
 }
@@ -273,7 +293,9 @@ static void test_failure_record_before_the_exchange(void **state)
 
 /* Rank 0 fails during an exchange, once rank 1's row has reached it: rank
  * 1, waiting for the table, returned CES_ERR_TIMEOUT at its deadline; now
- * CES_ERR_PEER_FAILED naming rank 0, within a look at the page. */
+ * CES_ERR_PEER_FAILED naming rank 0, within a look at the page (its poll
+ * is cut to BOOT_LOOK_MS: a wait of the whole 5 s deadline before the
+ * look is too late). */
 static void test_failure_record_during_the_exchange(void **state)
 {
     struct ces_test_alloc st;
@@ -282,6 +304,7 @@ static void test_failure_record_during_the_exchange(void **state)
     struct ces_boot b;
     char path[128];
     int done[2], s = 0;
+    uint64_t t0;
     pid_t pid;
 
     (void)state;
@@ -306,9 +329,11 @@ static void test_failure_record_during_the_exchange(void **state)
         _exit(0);
     }
     close(done[0]);
-    assert_int_equal(ces_boot_open(ctx, &b, path, 1, 2, 1000), CES_OK);
+    assert_int_equal(ces_boot_open(ctx, &b, path, 1, 2, 5000), CES_OK);
     b.page = page;
+    t0 = ces_cuda_now_ms();
     assert_int_equal(ces_boot_barrier(ctx, &b), CES_ERR_PEER_FAILED);
+    assert_true(ces_cuda_now_ms() - t0 < 2500); /* not at the 5 s deadline */
     assert_string_equal(ces_ctx_last_error(ctx), "bootstrap: rank 0 failed, which ends the "
                                                  "exchange");
     close(done[1]);
@@ -390,6 +415,287 @@ static void test_poll_timeout(void **state)
     assert_int_equal(ces_boot_poll_ms(now, now - 1), 0);
 }
 
+/* A child that joins rank 0 at `path` as rank `rank` of `size`, then waits
+ * until the parent closes its end of `done` (its connection stays open
+ * meanwhile).  Its pid. */
+static pid_t joiner(const char *path, uint32_t rank, uint32_t size, const int *done)
+{
+    pid_t pid = fork();
+
+    if (pid == 0) {
+        struct ces_ctx *c2 = NULL;
+        struct ces_boot b2;
+        int code;
+
+        close(done[1]);
+        ces_ctx_create(NULL, &c2);
+        code = ces_boot_open(c2, &b2, path, rank, size, 5000) == CES_OK ? 0 : 1;
+        await_close(done[0]);
+        _exit(code);
+    }
+    return pid;
+}
+
+/* Processes that join as a rank this communicator does not have: one of
+ * another size, one numbered past the last rank, a rank that joins twice.
+ * Rank 0 refuses each with CES_ERR_INVALID, naming what joined. */
+static void test_join_refused(void **state)
+{
+    static const struct {
+        uint32_t size;        /* rank 0's */
+        uint32_t joins[2][2]; /* rank, size of each joiner; size 0: none */
+        const char *msg;
+    } cases[] = {
+        {2, {{1, 3}, {0, 0}},
+         "bootstrap: a process joined as rank 1 of 3 but this communicator has 2 ranks (or that "
+         "rank joined twice)"},
+        {2, {{2, 2}, {0, 0}},
+         "bootstrap: a process joined as rank 2 of 2 but this communicator has 2 ranks (or that "
+         "rank joined twice)"},
+        {3, {{1, 3}, {1, 3}},
+         "bootstrap: a process joined as rank 1 of 3 but this communicator has 3 ranks (or that "
+         "rank joined twice)"},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct ces_boot b;
+        char path[128], tag[16];
+        int done[2];
+        pid_t pids[2] = {-1, -1};
+
+        snprintf(tag, sizeof(tag), "join%zu", i);
+        sock_path(path, sizeof(path), tag);
+        assert_int_equal(pipe(done), 0);
+        for (int k = 0; k < 2; k++)
+            if (cases[i].joins[k][1] != 0)
+                pids[k] = joiner(path, cases[i].joins[k][0], cases[i].joins[k][1], done);
+        close(done[0]);
+        assert_int_equal(ces_boot_open(ctx, &b, path, 0, cases[i].size, 5000), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx), cases[i].msg);
+        assert_int_equal(access(path, F_OK), -1); /* the socket file is gone */
+        close(done[1]);
+        for (int k = 0; k < 2; k++)
+            if (pids[k] > 0)
+                assert_int_equal(waitpid(pids[k], NULL, 0), pids[k]);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Rank 2 of 3 joined, rank 1 never came: the timeout names rank 1 alone. */
+static void test_missing_one_of_two(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_boot b;
+    char path[128], want[256];
+    int done[2];
+    pid_t pid;
+
+    (void)state;
+    sock_path(path, sizeof(path), "miss1");
+    assert_int_equal(pipe(done), 0);
+    pid = joiner(path, 2, 3, done);
+    close(done[0]);
+    assert_int_equal(ces_boot_open(ctx, &b, path, 0, 3, 500), CES_ERR_TIMEOUT);
+    snprintf(want, sizeof(want),
+             "bootstrap: timed out after 500 ms waiting for ranks to join at '%s'; missing: 1",
+             path);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    close(done[1]);
+    assert_int_equal(waitpid(pid, NULL, 0), pid);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A socket file left at the path by a rank 0 that died: a rank that comes
+ * first is refused there (ECONNREFUSED) and tries again until rank 0
+ * comes, which takes the path over; both join, and rank 0 leaves no file
+ * behind. */
+static void test_stale_socket_file(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_boot b;
+    struct sockaddr_un addr;
+    char path[128];
+    int fd, s = 0;
+    pid_t pid;
+
+    (void)state;
+    sock_path(path, sizeof(path), "stale");
+    memset(&addr, 0, sizeof(addr));
+    addr.sun_family = AF_UNIX;
+    assert_true(strlen(path) < sizeof(addr.sun_path));
+    memcpy(addr.sun_path, path, strlen(path) + 1);
+    fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+    assert_true(fd >= 0);
+    assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+    close(fd); /* the file stays, nobody listens */
+    pid = fork();
+    if (pid == 0) {
+        struct ces_ctx *c2 = NULL;
+        struct ces_boot b2;
+        int code = 0;
+
+        ces_ctx_create(NULL, &c2);
+        if (ces_boot_open(c2, &b2, path, 1, 2, 5000) != CES_OK)
+            code = 1;
+        else if (ces_boot_barrier(c2, &b2) != CES_OK)
+            code = 2;
+        _exit(code);
+    }
+    sleep_ms(200); /* rank 1 is refused meanwhile */
+    assert_int_equal(ces_boot_open(ctx, &b, path, 0, 2, 5000), CES_OK);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(ces_boot_barrier(ctx, &b), CES_OK);
+    assert_int_equal(waitpid(pid, &s, 0), pid);
+    assert_true(WIFEXITED(s));
+    assert_int_equal(WEXITSTATUS(s), 0);
+    ces_boot_close(ctx, &b);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A path that does not fit a socket address (107 bytes and its NUL) is
+ * refused; 107 bytes are taken. */
+static void test_path_length(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct sockaddr_un addr;
+    struct ces_boot b;
+    char path[sizeof(addr.sun_path) + 1], want[320];
+    size_t n;
+
+    (void)state;
+    sock_path(path, sizeof(path), "");
+    n = strlen(path);
+    memset(path + n, 'x', sizeof(path) - 1 - n);
+    path[sizeof(path) - 1] = '\0'; /* 108 bytes */
+    assert_int_equal(ces_boot_open(ctx, &b, path, 0, 1, 1000), CES_ERR_INVALID);
+    snprintf(want, sizeof(want), "bootstrap path '%s' is longer than 107 bytes", path);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    path[sizeof(path) - 2] = '\0'; /* 107 bytes */
+    assert_int_equal(ces_boot_open(ctx, &b, path, 0, 1, 1000), CES_OK);
+    assert_int_equal(access(path, F_OK), -1);
+    ces_boot_close(ctx, &b);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Rank 0 gone (its connection closed) before rank 1 sends its row: the
+ * send fails, and rank 1 returns CES_ERR_PEER_FAILED naming rank 0. */
+static void test_rank0_gone_before_the_row(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_boot b;
+    char path[128];
+    uint32_t all[2], one = 1;
+    int s = 0;
+    pid_t pid;
+
+    (void)state;
+    sock_path(path, sizeof(path), "gone0");
+    pid = fork();
+    if (pid == 0) {
+        struct ces_ctx *c2 = NULL;
+        struct ces_boot b2;
+
+        ces_ctx_create(NULL, &c2);
+        _exit(ces_boot_open(c2, &b2, path, 0, 2, 5000) == CES_OK ? 0 : 1); /* then vanish */
+    }
+    assert_int_equal(ces_boot_open(ctx, &b, path, 1, 2, 5000), CES_OK);
+    assert_int_equal(waitpid(pid, &s, 0), pid);
+    assert_int_equal(WEXITSTATUS(s), 0);
+    assert_int_equal(ces_boot_allgather(ctx, &b, &one, sizeof(one), -1, all, NULL),
+                     CES_ERR_PEER_FAILED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "bootstrap: rank 0 has gone (connection closed)");
+    ces_boot_close(ctx, &b);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The header of a bootstrap message, as bootstrap.c lays it out. */
+struct wire_hdr {
+    uint32_t magic, rank, size, nfds;
+    uint64_t len;
+};
+
+/* A child that connects to `path` as another program would and sends one
+ * message: the header `h` and `n` bytes of `payload`; then waits until the
+ * parent closes its end of `done`. */
+static pid_t foreign_joiner(const char *path, struct wire_hdr h, const void *payload, size_t n,
+                            const int *done)
+{
+    pid_t pid = fork();
+
+    if (pid == 0) {
+        struct sockaddr_un addr;
+        struct iovec iov[2] = {{&h, sizeof(h)}, {(void *)(uintptr_t)payload, n}};
+        struct msghdr m;
+        int fd = socket(AF_UNIX, SOCK_SEQPACKET, 0), code = 0;
+
+        close(done[1]);
+        memset(&addr, 0, sizeof(addr));
+        addr.sun_family = AF_UNIX;
+        assert_true(strlen(path) < sizeof(addr.sun_path));
+    memcpy(addr.sun_path, path, strlen(path) + 1);
+        for (int i = 0; connect(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0; i++) {
+            if (i == 500)
+                _exit(1);
+            sleep_ms(10);
+        }
+        memset(&m, 0, sizeof(m));
+        m.msg_iov = iov;
+        m.msg_iovlen = 2;
+        if (sendmsg(fd, &m, 0) != (ssize_t)(sizeof(h) + n))
+            code = 2;
+        await_close(done[0]);
+        _exit(code);
+    }
+    return pid;
+}
+
+/* A process that joins with a message of another program: a header
+ * without the bootstrap's magic number, or a payload shorter than its
+ * header says.  Rank 0 refuses it as malformed, with CES_ERR_SYSTEM. */
+static void test_foreign_join_refused(void **state)
+{
+    const uint32_t who[2] = {1, 2};
+    static const struct {
+        uint32_t magic;
+        size_t sent; /* payload bytes sent; the header says 8 */
+        size_t total;
+    } cases[] = {{0x63657332u, 8, 32}, {0x63657331u, 4, 28}};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct wire_hdr h = {cases[i].magic, 1, 2, 0, sizeof(who)};
+        struct ces_boot b;
+        char path[128], tag[16], want[200];
+        int done[2];
+        pid_t pid;
+
+        snprintf(tag, sizeof(tag), "foreign%zu", i);
+        sock_path(path, sizeof(path), tag);
+        assert_int_equal(pipe(done), 0);
+        pid = foreign_joiner(path, h, who, cases[i].sent, done);
+        close(done[0]);
+        assert_int_equal(ces_boot_open(ctx, &b, path, 0, 2, 5000), CES_ERR_SYSTEM);
+        snprintf(want, sizeof(want),
+                 "bootstrap: malformed message from rank 1 (%zu bytes; do all ranks run the "
+                 "same program?)",
+                 cases[i].total);
+        assert_string_equal(ces_ctx_last_error(ctx), want);
+        close(done[1]);
+        assert_int_equal(waitpid(pid, NULL, 0), pid);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,6 +707,12 @@ int main(void)
         cmocka_unit_test(test_failure_record_during_the_exchange),
         cmocka_unit_test(test_failure_record_named),
         cmocka_unit_test(test_poll_timeout),
+        cmocka_unit_test(test_join_refused),
+        cmocka_unit_test(test_missing_one_of_two),
+        cmocka_unit_test(test_stale_socket_file),
+        cmocka_unit_test(test_path_length),
+        cmocka_unit_test(test_rank0_gone_before_the_row),
+        cmocka_unit_test(test_foreign_join_refused),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

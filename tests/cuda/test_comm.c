@@ -94,10 +94,13 @@ static CUresult CUDAAPI fake_unmap(CUdeviceptr p, size_t size)
     return CUDA_ERROR_INVALID_VALUE;
 }
 
+static size_t access_devices; /* the devices of the last cuMemSetAccess */
+
 static CUresult CUDAAPI fake_access(CUdeviceptr p, size_t size, const CUmemAccessDesc *d,
                                     size_t n)
 {
-    (void)p, (void)size, (void)d, (void)n;
+    (void)p, (void)size, (void)d;
+    access_devices = n;
     return access_fail ? CUDA_ERROR_INVALID_DEVICE : CUDA_SUCCESS;
 }
 
@@ -107,6 +110,28 @@ static CUresult CUDAAPI fake_ctx_set_current(CUcontext ctx)
 {
     (void)ctx;
     return ctx_fail ? CUDA_ERROR_UNKNOWN : CUDA_SUCCESS;
+}
+
+/* The watchdog's context of its own, which a communicator makes where the
+ * streams share hardware queues. */
+static CUresult CUDAAPI fake_ctx_create(CUcontext *p, CUctxCreateParams *params, unsigned int flags,
+                                        CUdevice dev)
+{
+    (void)params, (void)flags, (void)dev;
+    *p = (CUcontext)(uintptr_t)0xc2;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_ctx_pop(CUcontext *p)
+{
+    *p = NULL;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_ctx_destroy(CUcontext ctx)
+{
+    (void)ctx;
+    return CUDA_SUCCESS;
 }
 
 static CUresult CUDAAPI fake_error_name(CUresult r, const char **s)
@@ -422,6 +447,9 @@ static void fakes_install(void)
     t->p_cuMemUnmap = fake_unmap;
     t->p_cuMemSetAccess = fake_access;
     t->p_cuCtxSetCurrent = fake_ctx_set_current;
+    t->p_cuCtxCreate = fake_ctx_create;
+    t->p_cuCtxPopCurrent = fake_ctx_pop;
+    t->p_cuCtxDestroy = fake_ctx_destroy;
     t->p_cuGetErrorName = fake_error_name;
     t->p_cuGetErrorString = fake_error_string;
     t->p_cuStreamQuery = fake_stream_query;
@@ -455,6 +483,7 @@ static void fakes_install(void)
     live_handles = mapped = stray_unmaps = 0;
     create_fail_at = map_fail_at = access_fail = ctx_fail = 0;
     creates = maps = imports = 0;
+    access_devices = 0;
     memset(map_at, 0, sizeof(map_at));
 }
 
@@ -560,8 +589,11 @@ static void test_access_fails(void **state)
  * returns CES_ERR_CUDA at once, well before its deadline (CES_TIMEOUT_MS
  * 60000 + 1 s), naming the failed read, and leaves the memory mapped as
  * when busy; so it does when its words show every step done
- * (DESTROY_DEAD_IDLE: its side streams are not in the words). */
-enum { DESTROY_IDLE, DESTROY_BUSY, DESTROY_DEAD, DESTROY_DEAD_IDLE };
+ * (DESTROY_DEAD_IDLE: its side streams are not in the words).
+ * DESTROY_IN_FLIGHT: its words show every eager step done, its streams
+ * idle, but a captured call still in flight (its in-flight word is not 0):
+ * not idle either, as when busy. */
+enum { DESTROY_IDLE, DESTROY_BUSY, DESTROY_DEAD, DESTROY_DEAD_IDLE, DESTROY_IN_FLIGHT };
 
 static void destroy_last(int how)
 {
@@ -599,7 +631,7 @@ static void destroy_last(int how)
     ces_wd_init(c);
     c->streams[1] = (CUstream)c; /* any handle: the stand-ins never look at it */
     c->joins[1] = (CUevent)c;
-    if (dead) {
+    if (dead || how == DESTROY_IN_FLIGHT) {
         /* the words the drain copies (the page: freed with the team) */
         char path[] = "/tmp/cesync-test-page-XXXXXX";
         int fd = mkstemp(path);
@@ -615,11 +647,12 @@ static void destroy_last(int how)
         c->wd_stage = stage;
         c->nwatched = 1;
         atomic_store(&c->watched[0].enqueued, how == DESTROY_DEAD);
-        context_dead = 1;
+        atomic_store(&t->page[0].flight[0], how == DESTROY_IN_FLIGHT);
+        context_dead = dead;
     }
     stream_busy = how == DESTROY_BUSY;
     t0 = ces_cuda_now_ms();
-    if (how == DESTROY_BUSY) {
+    if (how == DESTROY_BUSY || how == DESTROY_IN_FLIGHT) {
         assert_int_equal(ces_comm_destroy(c), CES_ERR_TIMEOUT);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "ces_comm_destroy: rank 0's streams did not go idle within "
@@ -649,6 +682,7 @@ static void test_destroy_gives_up_on_a_busy_stream(void **state)
     destroy_last(DESTROY_IDLE);
     destroy_last(DESTROY_DEAD);
     destroy_last(DESTROY_DEAD_IDLE);
+    destroy_last(DESTROY_IN_FLIGHT);
 }
 
 /* The failure as ces_comm_check words it, in the context's last error. */
@@ -2222,6 +2256,206 @@ static void test_stride_refused(void **state)
     fixture_end(&fx);
 }
 
+/* ces_mem_free takes only what ces_mem_alloc returned (cesync.h): a
+ * pointer inside an allocation is refused with CES_ERR_INVALID and frees
+ * nothing, NULL frees nothing and returns CES_OK.  ces_mem_peer maps any
+ * byte of an allocation to a rank's copy, and gives NULL one past its end
+ * and for a rank out of range. */
+static void test_free_and_peer_edges(void **state)
+{
+    struct fixture fx;
+    void *b[2];
+    char want[160], *inside;
+
+    (void)state;
+    live_team(&fx, b);
+    inside = (char *)b[0] + 4096;
+    assert_int_equal(ces_mem_free(&fx.comm[0], inside), CES_ERR_INVALID);
+    snprintf(want, sizeof(want),
+             "ces_mem_free: %p is not an allocation of ces_mem_alloc on this communicator",
+             (void *)inside);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(ces_mem_free(&fx.comm[0], NULL), CES_OK);
+    assert_int_equal(mapped, 2);
+    assert_ptr_equal(ces_mem_peer(&fx.comm[0], inside, 1), (char *)b[1] + 4096);
+    assert_null(ces_mem_peer(&fx.comm[0], b[0], 2));
+    assert_null(ces_mem_peer(&fx.comm[0], (char *)b[0] + (4 << 20), 1));
+    for (uint32_t r = 0; r < 2; r++)
+        assert_int_equal(ces_mem_free(&fx.comm[r], b[r]), CES_OK);
+    assert_int_equal(mapped, 0);
+    assert_int_equal(live_handles, 0);
+    fixture_end(&fx);
+}
+
+/* Allocates `bytes` on both ranks of the fixture into p[]; each at
+ * `off` in its rank's stride. */
+static void alloc_both_at(struct fixture *fx, size_t bytes, void **p, uint64_t off)
+{
+    for (uint32_t r = 0; r < 2; r++) {
+        assert_int_equal(ces_mem_alloc(&fx->comm[r], bytes, &p[r]), CES_OK);
+        assert_ptr_equal(p[r], (void *)(uintptr_t)(fx->team.base + r * fx->team.stride + off));
+    }
+}
+
+static void free_both(struct fixture *fx, void **p)
+{
+    for (uint32_t r = 0; r < 2; r++)
+        assert_int_equal(ces_mem_free(&fx->comm[r], p[r]), CES_OK);
+}
+
+/* ces_mem_alloc's sizes at their edges, on a team of two ranks in one
+ * process with a stride of 1 GiB: 0 and 2^48 + 1 bytes are refused with
+ * CES_ERR_INVALID; 2^48 is a size, refused for the room only
+ * (CES_ERR_LIMIT, nothing made); the whole stride fits.  A freed range is
+ * taken again by an allocation of its size, at its offset (the first
+ * freed range that fits, else the top), but not while a later allocation
+ * lies in it. */
+static void test_alloc_size_edges(void **state)
+{
+    struct fixture fx;
+    void *a[2], *b[2], *c[2], *d[2], *p = NULL;
+    char want[160];
+
+    (void)state;
+    fixture_init(&fx);
+    fx.team.alive = 2;
+    assert_int_equal(ces_mem_alloc(&fx.comm[0], 0, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), "ces_mem_alloc: bytes must be 1..2^48, not 0");
+    assert_int_equal(ces_mem_alloc(&fx.comm[0], (size_t)CES_MAX_BYTES + 1, &p), CES_ERR_INVALID);
+    snprintf(want, sizeof(want), "ces_mem_alloc: bytes must be 1..2^48, not %zu",
+             (size_t)CES_MAX_BYTES + 1);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), want);
+    assert_int_equal(ces_mem_alloc(&fx.comm[0], (size_t)CES_MAX_BYTES, &p), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "symmetric memory exhausted: 281474976710656 bytes requested, 0 of "
+                        "1073741824 per rank in use (CES_STRIDE)");
+    assert_null(p);
+    assert_int_equal(fx.comm[0].nalloc, 0);
+    assert_int_equal(creates, 0);
+    alloc_both_at(&fx, 4 << 20, a, 0);
+    free_both(&fx, a);
+    alloc_both_at(&fx, 4 << 20, b, 0); /* a's range again */
+    assert_int_equal(fx.team.top, 4 << 20);
+    free_both(&fx, b);
+    alloc_both_at(&fx, 2 << 20, c, 0);
+    alloc_both_at(&fx, 2 << 20, d, 4 << 20); /* a's and b's range holds c: the top */
+    assert_int_equal(fx.team.top, 6 << 20);
+    free_both(&fx, c);
+    free_both(&fx, d);
+    assert_int_equal(live_handles, 0);
+    fixture_end(&fx);
+    fixture_init(&fx);
+    fx.team.alive = 2;
+    alloc_both_at(&fx, (size_t)1 << 30, a, 0);
+    assert_int_equal(fx.team.top, fx.team.stride);
+    free_both(&fx, a);
+    fixture_end(&fx);
+}
+
+/* cuMemSetAccess gets each device of the process once: ranks of one
+ * process that share a GPU (CES_SHARE_GPUS=1) give it one descriptor. */
+static void test_access_once_per_device(void **state)
+{
+    struct fixture fx;
+    void *p[2];
+
+    (void)state;
+    fixture_init(&fx);
+    fx.team.alive = 2;
+    alloc_both_at(&fx, 2 << 20, p, 0);
+    assert_int_equal(access_devices, 2);
+    free_both(&fx, p);
+    fx.comm[1].cudev = 0;
+    alloc_both_at(&fx, 2 << 20, p, 0);
+    assert_int_equal(access_devices, 1);
+    free_both(&fx, p);
+    fixture_end(&fx);
+}
+
+/* ces_comm_init_all with the devices named by the caller: one that the
+ * machine lacks is refused with CES_ERR_INVALID naming the rank and the
+ * device, with CES_SHARE_GPUS=1 too (only a device derived from the rank
+ * wraps onto the GPUs). */
+static void test_init_all_device_refused(void **state)
+{
+    static const int two[] = {0, 2}, three[] = {0, 3};
+    struct fixture fx;
+    struct ces_comm *comms[2] = {NULL, NULL};
+
+    (void)state;
+    fixture_init(&fx);
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    assert_int_equal(ces_comm_init_all(fx.ctx, 2, two, comms), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "rank 1: device 2 does not exist (this machine has 2)");
+    setenv("CES_SHARE_GPUS", "1", 1);
+    assert_int_equal(ces_comm_init_all(fx.ctx, 2, three, comms), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "rank 1: device 3 does not exist (this machine has 2)");
+    unsetenv("CES_SHARE_GPUS");
+    assert_null(comms[0]);
+    assert_null(comms[1]);
+    fixture_end(&fx);
+}
+
+/* ces_comm_init_all refuses ranks that one GPU cannot hold: more than
+ * CES_CUDA_GPU_RANKS_MAX on one GPU, and two on one GPU where the streams
+ * share hardware queues (CUDA_DEVICE_MAX_CONNECTIONS=1), each with
+ * CES_ERR_UNSUPPORTED and why; nothing is left made. */
+static void test_init_all_crowds_refused(void **state)
+{
+    struct fixture fx;
+    struct ces_comm *comms[CES_CUDA_GPU_RANKS_MAX + 1];
+
+    (void)state;
+    fixture_init(&fx);
+    setenv("CES_SHARE_GPUS", "1", 1);
+    gpus = 1;
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    assert_int_equal(ces_comm_init_all(fx.ctx, CES_CUDA_GPU_RANKS_MAX + 1, NULL, comms),
+                     CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "5 ranks of one process on GPU 0: at most 4 (their streams would "
+                        "outnumber its hardware queues, and a wait of one rank could hold "
+                        "another's writes; 8 on one H200 deadlocked)");
+    for (uint32_t i = 0; i <= CES_CUDA_GPU_RANKS_MAX; i++)
+        assert_null(comms[i]);
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 1);
+    assert_int_equal(ces_comm_init_all(fx.ctx, 2, NULL, comms), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "ranks 0 and 1 share GPU 0 in one process, whose streams "
+                        "CUDA_DEVICE_MAX_CONNECTIONS=1 puts on 1 hardware queue: a wait of one "
+                        "rank would hold the other's writes behind it for ever (one process per "
+                        "rank, or 8 queues or more)");
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    unsetenv("CES_SHARE_GPUS");
+    assert_null(comms[0]);
+    fixture_end(&fx);
+}
+
+/* ces_comm_init refuses a rank not below the size, and a bootstrap path
+ * that is empty where there are peers to meet, before anything is set up. */
+static void test_init_refusals(void **state)
+{
+    struct fixture fx;
+    struct ces_comm *c = NULL;
+
+    (void)state;
+    fixture_init(&fx);
+    setenv("CES_TIMEOUT_MS", "200", 1); /* a call that went on would give up soon */
+    assert_int_equal(ces_comm_init(fx.ctx, 2, 2, 0, "/tmp/ces-comm-none.sock", &c),
+                     CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "rank 2 of 2: expected 0 <= rank < size <= 1024");
+    assert_int_equal(ces_comm_init(fx.ctx, 0, 2, 0, "", &c), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "a communicator of 2 ranks needs a bootstrap path");
+    unsetenv("CES_TIMEOUT_MS");
+    assert_null(c);
+    assert_int_equal(inits, 0);
+    fixture_end(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2261,6 +2495,12 @@ int main(void)
         cmocka_unit_test(test_init_all_names_the_rank),
         cmocka_unit_test(test_init_all_shared_names_the_device),
         cmocka_unit_test(test_watchdog_start_says_why),
+        cmocka_unit_test(test_free_and_peer_edges),
+        cmocka_unit_test(test_alloc_size_edges),
+        cmocka_unit_test(test_access_once_per_device),
+        cmocka_unit_test(test_init_all_device_refused),
+        cmocka_unit_test(test_init_all_crowds_refused),
+        cmocka_unit_test(test_init_refusals),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

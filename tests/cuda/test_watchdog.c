@@ -29,6 +29,7 @@
 #include "ces_test.h"
 #include "runtime.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,10 +182,17 @@ static CUresult CUDAAPI fake_dtoh(void *dst, CUdeviceptr src, size_t n, CUstream
     return CUDA_SUCCESS;
 }
 
+static _Atomic long slow_queries; /* so many queries say NOT_READY first */
+
 static CUresult CUDAAPI fake_query(CUstream s)
 {
+    long left = atomic_load(&slow_queries);
+
     if (atomic_load(&query_error) != CUDA_SUCCESS)
         return atomic_load(&query_error);
+    while (left > 0)
+        if (atomic_compare_exchange_weak(&slow_queries, &left, left - 1))
+            return CUDA_ERROR_NOT_READY;
     return queue_stuck && s != RESCUE_STREAM ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
 
@@ -214,10 +222,16 @@ static CUresult CUDAAPI fake_write32(CUstream s, CUdeviceptr a, cuuint32_t v, un
 static _Atomic CUdeviceptr last_write64; /* the address of the last 64-bit write */
 
 static _Atomic long locked_writes; /* writes issued while wd_lock was held (watch_lock set) */
+static _Atomic long write64_fails;  /* so many 64-bit writes fail first */
 
 static CUresult CUDAAPI fake_write64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned int f)
 {
+    long left = atomic_load(&write64_fails);
+
     (void)f;
+    while (left > 0)
+        if (atomic_compare_exchange_weak(&write64_fails, &left, left - 1))
+            return CUDA_ERROR_UNKNOWN;
     if (watch_lock != NULL) {
         if (pthread_mutex_trylock(fixture_lock(watch_lock)) != 0)
             atomic_fetch_add(&locked_writes, 1);
@@ -261,6 +275,8 @@ static void fakes_install(void)
     atomic_store(&copy_error, CUDA_SUCCESS);
     atomic_store(&query_error, CUDA_SUCCESS);
     atomic_store(&write_fails, 0);
+    atomic_store(&write64_fails, 0);
+    atomic_store(&slow_queries, 0);
     current = NULL;
     atomic_store(&ctx_creates, 0);
     ctx_create_fails = 0;
@@ -460,6 +476,16 @@ static void sleep_ms(long ms)
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 
     nanosleep(&ts, NULL);
+}
+
+/* How many times `needle` occurs in `text`. */
+static int count_of(const char *text, const char *needle)
+{
+    int n = 0;
+
+    for (const char *p = strstr(text, needle); p != NULL; p = strstr(p + 1, needle))
+        n++;
+    return n;
 }
 
 /* ces_wd_fail with what it prints to stderr returned (malloc'd). */
@@ -664,6 +690,7 @@ static void test_captured_call(void **state)
     fx->page[0].flight[0] = 1;
     out = fail_captured(fx->c, "test");
     assert_non_null(strstr(out, captured_blocked_text));
+    assert_null(strstr(out, "at step")); /* its eager steps: none pending, none listed */
     free(out);
     fixture_free(fx);
 }
@@ -812,11 +839,12 @@ static void test_dead_context(void **state)
  * there yet (0) is no failure; one that stands still for CES_TIMEOUT_MS +
  * CES_WD_SILENT_MS, timed on this rank's clock, is: that watchdog is
  * blocked (in a CUDA call a module load holds up) or its process stopped.
- * (CES_TIMEOUT_MS 1: 5 s of a standing count.)  The count starts before
- * the thread runs. */
+ * (CES_TIMEOUT_MS 1000: 6 s of a standing count; one judged after the
+ * CES_WD_SILENT_MS alone, 5 s, is judged too early.)  The count starts
+ * before the thread runs. */
 static void test_silent_peer(void **state)
 {
-    struct fixture *fx = fixture_new(1);
+    struct fixture *fx = fixture_new(1000);
     struct err_capture err;
     uint64_t t0;
     char *out;
@@ -830,20 +858,21 @@ static void test_silent_peer(void **state)
     assert_true(atomic_load(&fx->page[0].beat) >= 3);
     /* rank 1 beats for longer than the window, then stops at its gone mark */
     t0 = ces_cuda_now_ms();
-    for (uint64_t k = 1; ces_cuda_now_ms() - t0 < CES_WD_SILENT_MS + 500; k++) {
+    for (uint64_t k = 1; ces_cuda_now_ms() - t0 < 1000 + CES_WD_SILENT_MS + 500; k++) {
         atomic_store(&fx->page[1].beat, k);
         sleep_ms(20);
     }
     atomic_store(&fx->page[1].beat, CES_WD_GONE);
-    sleep_ms(CES_WD_SILENT_MS + 500);
+    sleep_ms(1000 + CES_WD_SILENT_MS + 500);
     assert_int_equal(ces_comm_status(fx->c), CES_OK);
-    /* back, then silent: failed CES_WD_SILENT_MS (+ 1 ms) later (the look
-     * that saw the count change may have read its clock a little before) */
+    /* back, then silent: failed CES_TIMEOUT_MS + CES_WD_SILENT_MS (+ 1 ms)
+     * later (the look that saw the count change may have read its clock a
+     * little before) */
     t0 = ces_cuda_now_ms();
     atomic_store(&fx->page[1].beat, 7);
     for (int i = 0; i < 2000 && ces_comm_status(fx->c) == CES_OK; i++)
         sleep_ms(5);
-    assert_true(ces_cuda_now_ms() - t0 >= CES_WD_SILENT_MS - 100);
+    assert_true(ces_cuda_now_ms() - t0 >= 1000 + CES_WD_SILENT_MS - 100);
     ces_wd_stop(fx->c);
     out = err_end(&err);
     assert_int_equal(ces_comm_status(fx->c), CES_ERR_PEER_FAILED);
@@ -1348,7 +1377,8 @@ static void test_shared_queues_read_and_release_elsewhere(void **state)
 {
     struct fixture *fx = fixture_new(60000);
     uint64_t words[2 * CES_WD_STREAMS] = {0};
-    char *out;
+    struct err_capture err;
+    char *out, *rest;
 
     (void)state;
     fx->c->queues = 1;
@@ -1364,16 +1394,21 @@ static void test_shared_queues_read_and_release_elsewhere(void **state)
     assert_int_equal(atomic_load(&reads), 0);
     words[0] = 0;
     ces_wd_mirror(fx->c, 1);
+    err_begin(&err); /* what the releases print after the diagnosis */
     out = fail_and_release(fx, "r0.s0#3 wait ready[1]@1 == 1: slot holds 0 (BLOCKED)", 1);
+    rest = err_end(&err);
     assert_non_null(strstr(out, "cesync: watchdog: rank 0: reads and releases through a CUDA "
                                 "context of its own (CUDA_DEVICE_MAX_CONNECTIONS=1: the streams "
                                 "share hardware queues)\n"));
+    /* said once, for the read and every release */
+    assert_int_equal(count_of(out, "context of its own") + count_of(rest, "context of its own"), 1);
     assert_int_equal(atomic_load(&ctx_creates), 1);
     assert_int_equal(atomic_load(&reads), 1);
     assert_int_equal(atomic_load(&rescued_ops), 1 + atomic_load(&writes[1]));
     assert_int_equal(atomic_load(&stray_ops), 0);
     assert_ptr_equal(fx->c->rescue_stream, RESCUE_STREAM);
     free(out);
+    free(rest);
     fixture_free(fx);
 }
 
@@ -1527,6 +1562,249 @@ static void test_one_slot_for_two_threads(void **state)
     fixture_free(fx);
 }
 
+/* Records the next eager step of watch slot 0 with the n waits w[] (their
+ * slots, widths, comparisons and values as given), its call ending with a
+ * progress write. */
+static void enqueue_waits(struct fixture *fx, const struct ces_wd_wait *w, uint32_t n)
+{
+    struct ces_comm *c = fx->c;
+    struct ces_wd_stream *ws = &c->watched[0];
+    struct ces_wd_step step;
+
+    memset(&step, 0, sizeof(step));
+    step.seq = atomic_load(&ws->enqueued) + 1;
+    step.call = 7;
+    step.progress = 1;
+    snprintf(step.what, sizeof(step.what), "alltoall");
+    pthread_mutex_lock(&c->wd_lock);
+    step.first_wait = c->nwaits_total;
+    for (uint32_t k = 0; k < n; k++)
+        c->waits[c->nwaits_total++ % CES_WD_WAITS] = w[k];
+    step.nwaits = n;
+    ws->steps[step.seq % CES_WD_STEPS] = step;
+    pthread_mutex_unlock(&c->wd_lock);
+    atomic_store(&ws->enqueued, step.seq);
+}
+
+/* How the diagnosis judges a wait (docs/SEMANTICS.md): a 32-bit `>=`
+ * across the wrap of its counter (0xfffffff0 awaited, 5 held: met), a
+ * 64-bit `>=` that holds its value exactly (met), an `==` whose slot is
+ * past its value (not met). */
+static void test_wait_comparisons(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    uint64_t wide = UINT64_C(1) << 40;
+    struct ces_wd_wait w[3];
+    char *out;
+
+    (void)state;
+    memset(w, 0, sizeof(w));
+    fx->slots[0] = 5;
+    fx->slots[2] = 2;
+    w[0].addr = (CUdeviceptr)(uintptr_t)&fx->slots[0];
+    w[0].value = 0xfffffff0u;
+    w[0].width = 32;
+    w[0].cmp = CES_CMP_GEQ;
+    snprintf(w[0].name, sizeof(w[0].name), "wrap");
+    w[1].addr = (CUdeviceptr)(uintptr_t)&wide;
+    w[1].value = UINT64_C(1) << 40;
+    w[1].width = 64;
+    w[1].cmp = CES_CMP_GEQ;
+    w[1].idx = 1;
+    snprintf(w[1].name, sizeof(w[1].name), "wide");
+    w[2].addr = (CUdeviceptr)(uintptr_t)&fx->slots[2];
+    w[2].value = 1;
+    w[2].width = 32;
+    w[2].cmp = CES_CMP_EQ;
+    w[2].idx = 2;
+    snprintf(w[2].name, sizeof(w[2].name), "armed");
+    for (int k = 0; k < 3; k++) {
+        w[k].rank = 1;
+        w[k].spos = 3;
+    }
+    enqueue_waits(fx, w, 3);
+    out = fail_captured(fx->c, "test");
+    assert_non_null(strstr(out, "): blocked in alltoall call 7 at step 1 of 1; its waits:\n"
+                                "cesync: watchdog:     r0.s0#3 wait wrap[0]@1 >= 4294967280: slot "
+                                "holds 5 (satisfied)\n"
+                                "cesync: watchdog:     r0.s0#3 wait wide[1]@1 >= 1099511627776: "
+                                "slot holds 1099511627776 (satisfied)\n"
+                                "cesync: watchdog:     r0.s0#3 wait armed[2]@1 == 1: slot holds 2 "
+                                "(BLOCKED)\n"));
+    free(out);
+    fixture_free(fx);
+}
+
+/* A stream blocked CES_WD_STEPS (16,384) steps before its last: the record
+ * of the step after its word has been overwritten, which the diagnosis
+ * says instead of naming a step (and it reads no slot). */
+static void test_step_record_overwritten(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    char *out, want[160];
+
+    (void)state;
+    for (uint32_t i = 0; i <= CES_WD_STEPS; i++)
+        enqueue(fx, 1, &ready1, 1);
+    out = fail_captured(fx->c, "test");
+    snprintf(want, sizeof(want),
+             "cesync: watchdog:   rank 0 stream %p: blocked after step 0 of %u (step record "
+             "overwritten)\n",
+             (void *)STREAM, CES_WD_STEPS + 1);
+    assert_non_null(strstr(out, want));
+    assert_null(strstr(out, "its waits:"));
+    assert_int_equal(atomic_load(&reads), 0);
+    free(out);
+    fixture_free(fx);
+}
+
+/* A stream's in-flight word holding an id that no record has: its waits
+ * cannot be read, so once it has stood for CES_TIMEOUT_MS the call is
+ * taken for blocked (not for met), and the diagnosis says there is no
+ * record. */
+static void test_captured_without_a_record(void **state)
+{
+    struct fixture *fx = fixture_new(20);
+    struct err_capture err;
+    char *out;
+
+    (void)state;
+    fx->page[0].flight[0] = 5;
+    err_begin(&err);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    for (int i = 0; i < 1000 && atomic_load(&fx->c->state) == CES_OK; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    out = err_end(&err);
+    assert_int_equal(atomic_load(&fx->c->state), CES_ERR_TIMEOUT);
+    assert_non_null(strstr(fx->c->fail_why, " ms in captured work (CES_TIMEOUT_MS=20)"));
+    assert_non_null(strstr(out, ": inside captured call 5 (no record)\n"));
+    assert_int_equal(atomic_load(&reads), 0);
+    free(out);
+    fixture_free(fx);
+}
+
+/* A communicator fails once: a second ces_wd_fail (the watchdog and
+ * ces_comm_abort at once, say) changes neither its status nor its reason,
+ * nor its word on the page, and prints nothing. */
+static void test_second_failure_keeps_the_first(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    struct err_capture err;
+    char *out;
+
+    (void)state;
+    enqueue(fx, 1, &ready1, 1);
+    out = fail_captured(fx->c, "first");
+    free(out);
+    err_begin(&err);
+    ces_wd_fail(fx->c, CES_ERR_PEER_FAILED, "second");
+    out = err_end(&err);
+    assert_string_equal(out, "");
+    assert_int_equal(atomic_load(&fx->c->state), CES_ERR_TIMEOUT);
+    assert_string_equal(fx->c->fail_why, "first");
+    assert_int_equal(atomic_load(&fx->page[0].failed), (uint64_t)(-CES_ERR_TIMEOUT));
+    free(out);
+    fixture_free(fx);
+}
+
+/* A stream is accused once its word has stood still for longer than
+ * CES_TIMEOUT_MS, not before; the reason says for how long. */
+static void test_accused_after_the_timeout(void **state)
+{
+    struct fixture *fx = fixture_new(400);
+    struct err_capture err;
+    uint64_t ms = 0;
+    char *out;
+
+    (void)state;
+    enqueue(fx, 1, &ready1, 1);
+    err_begin(&err);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    for (int i = 0; i < 1000 && atomic_load(&fx->c->state) == CES_OK; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    out = err_end(&err);
+    assert_int_equal(atomic_load(&fx->c->state), CES_ERR_TIMEOUT);
+    assert_int_equal(sscanf(fx->c->fail_why, "no progress for %" SCNu64 " ms (CES_TIMEOUT_MS=400)",
+                            &ms),
+                     1);
+    assert_true(ms > 400);
+    free(out);
+    fixture_free(fx);
+}
+
+/* A block's progress write that the driver refuses in ces_wd_close is
+ * not taken for done: the step stays open, and the next ces_wd_close
+ * writes it. */
+static void test_block_close_retried(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    uint64_t stage[2 * CES_WD_STREAMS];
+
+    (void)state;
+    use_device_words(fx, stage);
+    enqueue_step(fx, 1, &ready1, 1, 0);
+    atomic_store(&write64_fails, 1);
+    ces_wd_close(fx->c, STREAM);
+    assert_int_equal(atomic_load(&write64_fails), 0);
+    assert_int_equal(atomic_load(&writes[1]), 0);
+    assert_false(fx->c->watched[0].steps[1].progress);
+    ces_wd_close(fx->c, STREAM);
+    assert_int_equal(atomic_load(&writes[1]), 1);
+    assert_true(fx->c->watched[0].steps[1].progress);
+    fixture_free(fx);
+}
+
+/* ces_wd_reserve counts the streams of a call that have no slot yet: one
+ * named twice takes one slot, one that has a slot takes none.  So the
+ * 64th stream named twice, and then a call on all 64, are not refused. */
+static void test_reserve_counts_new_streams_once(void **state)
+{
+    struct fixture *fx = fixture_new(1000);
+    struct ces_comm *c = fx->c;
+    const CUstream last = (CUstream)(uintptr_t)(0x1000 + CES_WD_STREAMS - 1);
+    const CUstream twice[2] = {last, last};
+    CUstream all[CES_WD_STREAMS];
+
+    (void)state;
+    all[0] = STREAM;
+    for (uint32_t i = 1; i < CES_WD_STREAMS; i++)
+        all[i] = (CUstream)(uintptr_t)(0x1000 + i);
+    for (uint32_t i = 1; i + 1 < CES_WD_STREAMS; i++)
+        assert_int_equal(ces_wd_slot(c, all[i]), (int)i);
+    assert_int_equal(ces_wd_reserve(c, twice, 2, 0), CES_OK);
+    assert_int_equal(c->nwatched, CES_WD_STREAMS);
+    assert_int_equal(ces_wd_slot(c, last), (int)CES_WD_STREAMS - 1);
+    assert_int_equal(ces_wd_reserve(c, all, CES_WD_STREAMS, 0), CES_OK);
+    assert_int_equal(c->nwatched, CES_WD_STREAMS);
+    fixture_free(fx);
+}
+
+/* A mirror copy that takes a few milliseconds (a busy device: its query
+ * says not ready 10 times) is waited for, up to a second: it is not taken
+ * for one queued behind a blocked stream, and the diagnosis reads on the
+ * watchdog's own stream (no context of its own is made). */
+static void test_slow_copy_is_not_stuck(void **state)
+{
+    struct fixture *fx = fixture_new(60000);
+    uint64_t stage[2 * CES_WD_STREAMS];
+    char *out;
+
+    (void)state;
+    use_device_words(fx, stage);
+    enqueue(fx, 1, &ready1, 1);
+    atomic_store(&slow_queries, 10);
+    out = fail_captured(fx->c, "test");
+    assert_int_equal(atomic_load(&slow_queries), 0);
+    assert_non_null(strstr(out, "r0.s0#3 wait ready[1]@1 == 1: slot holds 0 (BLOCKED)\n"));
+    assert_null(strstr(out, "context of its own"));
+    assert_int_equal(atomic_load(&ctx_creates), 0);
+    assert_false(fx->c->wd_stuck);
+    free(out);
+    fixture_free(fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1559,6 +1837,14 @@ int main(void)
         cmocka_unit_test(test_stuck_mirror_moves_captured_reads),
         cmocka_unit_test(test_stream_past_the_slots_refused),
         cmocka_unit_test(test_one_slot_for_two_threads),
+        cmocka_unit_test(test_wait_comparisons),
+        cmocka_unit_test(test_step_record_overwritten),
+        cmocka_unit_test(test_captured_without_a_record),
+        cmocka_unit_test(test_second_failure_keeps_the_first),
+        cmocka_unit_test(test_accused_after_the_timeout),
+        cmocka_unit_test(test_block_close_retried),
+        cmocka_unit_test(test_reserve_counts_new_streams_once),
+        cmocka_unit_test(test_slow_copy_is_not_stuck),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
