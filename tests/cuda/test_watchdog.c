@@ -491,28 +491,25 @@ static int count_of(const char *text, const char *needle)
 /* ces_wd_fail with what it prints to stderr returned (malloc'd). */
 static char *fail_captured(struct ces_comm *c, const char *why)
 {
-    FILE *tmp = tmpfile();
-    int saved;
-    long n;
-    char *text;
+    struct err_capture err;
 
-    assert_non_null(tmp);
-    fflush(stderr);
-    saved = dup(2);
-    assert_true(saved >= 0);
-    assert_true(dup2(fileno(tmp), 2) >= 0);
+    err_begin(&err);
     ces_wd_fail(c, CES_ERR_TIMEOUT, why);
-    fflush(stderr);
-    assert_true(dup2(saved, 2) >= 0);
-    close(saved);
-    n = ftell(tmp);
-    assert_true(n >= 0);
-    text = calloc(1, (size_t)n + 1);
-    assert_non_null(text);
-    rewind(tmp);
-    assert_int_equal(fread(text, 1, (size_t)n, tmp), (size_t)n);
-    fclose(tmp);
-    return text;
+    return err_end(&err);
+}
+
+/* The watchdog thread run until it fails the communicator (5 s at most),
+ * with what it printed to stderr returned (malloc'd). */
+static char *watch_until_failed(struct fixture *fx)
+{
+    struct err_capture err;
+
+    err_begin(&err);
+    assert_int_equal(ces_wd_start(fx->c), CES_OK);
+    for (int i = 0; i < 1000 && atomic_load(&fx->c->state) == CES_OK; i++)
+        sleep_ms(5);
+    ces_wd_stop(fx->c);
+    return err_end(&err);
 }
 
 /* --- tests ------------------------------------------------------------ */
@@ -1665,17 +1662,11 @@ static void test_step_record_overwritten(void **state)
 static void test_captured_without_a_record(void **state)
 {
     struct fixture *fx = fixture_new(20);
-    struct err_capture err;
     char *out;
 
     (void)state;
     fx->page[0].flight[0] = 5;
-    err_begin(&err);
-    assert_int_equal(ces_wd_start(fx->c), CES_OK);
-    for (int i = 0; i < 1000 && atomic_load(&fx->c->state) == CES_OK; i++)
-        sleep_ms(5);
-    ces_wd_stop(fx->c);
-    out = err_end(&err);
+    out = watch_until_failed(fx);
     assert_int_equal(atomic_load(&fx->c->state), CES_ERR_TIMEOUT);
     assert_non_null(strstr(fx->c->fail_why, " ms in captured work (CES_TIMEOUT_MS=20)"));
     assert_non_null(strstr(out, ": inside captured call 5 (no record)\n"));
@@ -1713,18 +1704,12 @@ static void test_second_failure_keeps_the_first(void **state)
 static void test_accused_after_the_timeout(void **state)
 {
     struct fixture *fx = fixture_new(400);
-    struct err_capture err;
     uint64_t ms = 0;
     char *out;
 
     (void)state;
     enqueue(fx, 1, &ready1, 1);
-    err_begin(&err);
-    assert_int_equal(ces_wd_start(fx->c), CES_OK);
-    for (int i = 0; i < 1000 && atomic_load(&fx->c->state) == CES_OK; i++)
-        sleep_ms(5);
-    ces_wd_stop(fx->c);
-    out = err_end(&err);
+    out = watch_until_failed(fx);
     assert_int_equal(atomic_load(&fx->c->state), CES_ERR_TIMEOUT);
     assert_int_equal(sscanf(fx->c->fail_why, "no progress for %" SCNu64 " ms (CES_TIMEOUT_MS=400)",
                             &ms),
