@@ -741,6 +741,174 @@ static void test_stopped_ops_left_out(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A stopped op was never enqueued, so it leaves its hardware queue: with
+ * connections 1, r0's write on s0 comes first in the queue, and stopped
+ * before it, s0 holds nothing back: s1's produce of a@0 runs and races
+ * with r1's copy of it (HANG for the stopped stream, and RACE).  Left in
+ * the queue, the write held the produce behind it for ever: HANG only. */
+static void test_stopped_op_leaves_queue(void **state)
+{
+    static const char text[] = "cesync 1\nranks 2\nstreams 2\nconnections 1\n"
+                               "buffer a 16\nbuffer b 16\nsignal f u32 1\nphase eager x1\n"
+                               "r0 : write f[0]@1 = 1\n"
+                               "r0 s1 : produce a[0:16]\n"
+                               "r1 : copy a[0:16]@0 -> b[0:16]\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_fault f;
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.faults = &f;
+    o.nfaults = 1;
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#0", &f), CES_OK);
+    r = check2(ctx, g, &o, CES_V_HANG | CES_V_RACE);
+    d = find(r, CES_V_RACE);
+    assert_int_equal(d->race[0].pos.rank, 0);
+    assert_int_equal(d->race[0].pos.stream, 1);
+    assert_int_equal(d->race[1].pos.rank, 1);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Of two stops of one stream the earlier position counts, in whatever
+ * order they are given: stopped before op 0, r0 never produces a, so r1's
+ * copy of it races with nothing (HANG only); the stop before op 1, given
+ * last, let the produce run (HANG and RACE). */
+static void test_two_stops_earlier_counts(void **state)
+{
+    static const char text[] = "cesync 1\nranks 2\nbuffer a 16\nbuffer b 16\n"
+                               "signal f u32 1\nphase eager x1\n"
+                               "r0 : produce a[0:16]\n"
+                               "r0 : write f[0]@1 = 1\n"
+                               "r1 : copy a[0:16]@0 -> b[0:16]\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_fault f[2];
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.faults = f;
+    o.nfaults = 2;
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#0", &f[0]), CES_OK);
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#1", &f[1]), CES_OK);
+    r = check2(ctx, g, &o, CES_V_HANG);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Two awaits of one record instance both take its clock: s1 and s2 each
+ * await the record after s0's produce and then copy what it wrote, so
+ * neither copy races with it (OK).  Had one await a clock slot of its own
+ * that the record never stores, its copy would race. */
+static void test_two_awaits_one_record(void **state)
+{
+    static const char text[] = "cesync 1\nranks 1\nstreams 3\nbuffer a 32\nbuffer b 32\n"
+                               "phase eager x1\n"
+                               "r0 : produce a[0:32]\n"
+                               "r0 : record e\n"
+                               "r0 s1 : await e\n"
+                               "r0 s1 : copy a[0:16] -> b[0:16]\n"
+                               "r0 s2 : await e\n"
+                               "r0 s2 : copy a[16:32] -> b[16:32]\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_check_report *r;
+
+    (void)state;
+    r = check2(ctx, g, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The reduction's horizon judges each of a process's `==` waits on a slot
+ * by its own value.  r1 waits for f[0] == 1 and then 13 times for 2 (past
+ * the guards it walks one by one), r0 writes 1 then 2: from its second
+ * wait on, r1 can pass as long as r0 can write 2 (r0 also raises f[1]@2
+ * and produces a).  The search stores 23 states; judged by the first
+ * wait's value, 1, which r0 cannot write again, r1 looked stuck there and
+ * 7 were stored. */
+static void test_eq_waits_own_values(void **state)
+{
+    char text[1024] = "cesync 1\nranks 3\nbuffer a 16\nsignal f u64 2\nphase eager x1\n"
+                      "r0 : write f[0]@1 = 1\nr0 : write f[0]@1 = 2\nr0 : write f[1]@2 = 1\n"
+                      "r0 : produce a[0:16]\nr1 : wait f[0] == 1\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    struct ces_check_report *r;
+
+    (void)state;
+    for (int i = 0; i < 13; i++)
+        strcat(text, "r1 : wait f[0] == 2\n");
+    strcat(text, "r1 : write f[1]@2 = 2\nr2 : wait f[1] >= 2\n");
+    g = ces_test_text_graph(ctx, text);
+    r = check1(ctx, g, NULL, 0, CES_V_HANG, 23, 1);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A writer's values that fall by one do not count as never decreasing:
+ * r2 writes f[0]@1 = 1 then 0, and r1's wait for 1 passes only between
+ * the two; r0 waits for a 1 nobody writes (HANG).  The reduced search
+ * stores 7 states; with the fall taken for order, 6. */
+static void test_falling_writes_unsorted(void **state)
+{
+    static const char text[] = "cesync 1\nranks 3\nsignal f u64 2\nphase eager x1\n"
+                               "r0 : write f[0]@0 = 0\nr0 : wait f[0] == 1\n"
+                               "r1 : wait f[0] == 1\nr1 : write f[0]@0 = 0\n"
+                               "r2 : write f[0]@1 = 1\nr2 : write f[0]@1 = 0\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_check_report *r;
+
+    (void)state;
+    r = check1(ctx, g, NULL, 0, CES_V_HANG, 7, 1);
+    ces_check_report_destroy(r);
+    r = check1(ctx, g, NULL, CES_CHECK_NO_REDUCTION, CES_V_HANG, 14, 2);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The reduction's horizon reads `>=` on a u32 slot cyclically: r1's 13
+ * waits for f[0] >= 0xf0000000 are more than 2^31 ahead of every value
+ * f[0]@1 takes (0, then r0's 1), so they pass at once.  The search stores
+ * 45 states; with the waits compared as plain u64 ones, which hold them
+ * blocked, 44. */
+static void test_u32_waits_horizon(void **state)
+{
+    char text[1024] = "cesync 1\nranks 3\nbuffer a 16\nsignal f u32 2\nphase eager x1\n"
+                      "r0 : write f[0]@1 = 1\nr0 : write f[1]@2 = 1\nr0 : produce a[0:16]\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    struct ces_check_report *r;
+
+    (void)state;
+    for (int i = 0; i < 13; i++)
+        strcat(text, "r1 : wait f[0] >= 4026531840\n");
+    strcat(text, "r1 : write f[1]@2 = 2\nr2 : wait f[1] >= 2\n");
+    g = ces_test_text_graph(ctx, text);
+    r = check1(ctx, g, NULL, 0, CES_V_HANG, 45, 2);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_race_copy_produce(void **state)
 {
     struct ces_test_alloc st;
@@ -971,6 +1139,163 @@ static void test_mismatch_inner_run(void **state)
                               "    recv@0[16:32] holds send@0[16:32] of iteration 1\n"
                               "    expected send@0[16:32] of iteration 2\n"));
     ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The expected generations of a produce that starts where an earlier run
+ * starts: send[0:16] and send[16:32] produced apart in iteration 1, then
+ * send[16:24] in iteration 2; the copy of send[0:32] consumed in iteration
+ * 2 matches (1, 2, 1 by runs).  An empty run of iteration 1 left at 16
+ * made the consume expect iteration 1 there: a MISMATCH.  Likewise a
+ * produce that ends where an earlier run ends: send[0:16] in iteration 1,
+ * send[16:32] and then send[0:16] in iteration 2 (all of it 2). */
+static void test_expected_run_edges(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_report *r;
+
+    (void)state;
+    op(g, 0, PR(0, SEND, 0, 0, 16));
+    op(g, 0, PR(0, SEND, 0, 16, 32));
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    op(g, 0, PR(0, SEND, 0, 16, 24));
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 32));
+    op(g, 0, CO(0, RECV, 0, 0, 32, SEND, 0, 0));
+    r = check2(ctx, g, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    g = mk(ctx, 1, 1);
+    op(g, 0, PR(0, SEND, 0, 0, 16));
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    op(g, 0, PR(0, SEND, 0, 16, 32));
+    op(g, 0, PR(0, SEND, 0, 0, 16));
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 32));
+    op(g, 0, CO(0, RECV, 0, 0, 32, SEND, 0, 0));
+    r = check2(ctx, g, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Bytes never produced are expected as the initial contents (generation
+ * 0), before a produced run as after it: only send[16:32] is produced, and
+ * the consume of a copy of send[0:32] matches.  Without the run of
+ * generation 0 at its start it expected iteration 1 there: a MISMATCH. */
+static void test_expected_gap_before_run(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_report *r;
+
+    (void)state;
+    op(g, 0, PR(0, SEND, 0, 16, 32));
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 32));
+    op(g, 0, CO(0, RECV, 0, 0, 32, SEND, 0, 0));
+    r = check2(ctx, g, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Two runs of one copy's destination with contiguous provenance and one
+ * writer but different generations stay apart: send[0:16] of iteration 1
+ * and send[16:32] of iteration 2 copied as one, then consumed in iteration
+ * 2, match.  Merged into one run, recv[16:32] would show iteration 1. */
+static void test_copy_keeps_generations(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_report *r;
+
+    (void)state;
+    op(g, 0, PR(0, SEND, 0, 0, 32));
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    op(g, 0, PR(0, SEND, 0, 16, 32));
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 0, 32));
+    op(g, 0, CO(0, RECV, 0, 0, 32, SEND, 0, 0));
+    r = check2(ctx, g, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Two runs whose offsets do not follow on stay apart too: recv[0:32]
+ * holds send's halves swapped, and one copy of it to recv[32:64] keeps
+ * them apart, so recv[48:64] holds send[0:16].  Merged into one run from
+ * send[16:], recv[48:64] would have held send[32:48]. */
+static void test_copy_keeps_offsets(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_report *r;
+
+    (void)state;
+    op(g, 0, PR(0, SEND, 0, 0, 32));
+    op(g, 0, CP(0, SEND, 0, 16, RECV, 0, 0, 16));
+    op(g, 0, CP(0, SEND, 0, 0, RECV, 0, 16, 16));
+    op(g, 0, CP(0, RECV, 0, 0, RECV, 0, 32, 32));
+    op(g, 0, CO(0, RECV, 0, 48, 64, SEND, 0, 0));
+    r = check2(ctx, g, NULL, CES_V_OK);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Bytes of the right buffer, offset and generation but of another rank
+ * are a MISMATCH: r1 copies its own send[0:32] where send@0 was expected,
+ * both produced in iteration 1. */
+static void test_mismatch_other_rank(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 1);
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    op(g, 0, PR(0, SEND, 0, 0, 32));
+    op(g, 1, PR(0, SEND, 1, 0, 32));
+    op(g, 1, CP(0, SEND, 1, 0, RECV, 1, 0, 32));
+    op(g, 1, CO(0, RECV, 1, 0, 32, SEND, 0, 0));
+    r = check2(ctx, g, NULL, CES_V_MISMATCH);
+    d = find(r, CES_V_MISMATCH);
+    assert_int_equal(d->mismatch.pos.rank, 1);
+    assert_int_equal(d->mismatch.pos.index, 2);
+    assert_int_equal(d->mismatch.expected.rank, 0);
+    assert_int_equal(d->mismatch.found.rank, 1);
+    assert_int_equal(d->mismatch.found.off, 0);
+    assert_int_equal(d->mismatch.found.gen, 1);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A write starts the bytes' access history afresh: the reads before it
+ * are gone.  s0 produces send[0:16] while s1 reads it, unordered: a RACE in
+ * both orders, and the two end states differ only in s1's read (kept when
+ * it came after the produce, cleared by the produce when before), so the
+ * unreduced search stores 5 states and reaches 2 end states.  Kept across
+ * the write, the read made them one. */
+static void test_write_clears_reads(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 2);
+    struct ces_op co = {.kind = CES_OP_CONSUME, .stream = 1, .a = {SEND, 0, 0, 16}};
+    struct ces_check_report *r;
+
+    (void)state;
+    op(g, 0, PR(0, SEND, 0, 0, 16));
+    op(g, 0, co);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    r = check1(ctx, g, NULL, CES_CHECK_NO_REDUCTION, CES_V_RACE, 5, 2);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -2994,11 +3319,23 @@ int main(void)
         cmocka_unit_test(test_first_past_watchdog),
         cmocka_unit_test(test_chain_left_after_hang),
         cmocka_unit_test(test_stopped_ops_left_out),
+        cmocka_unit_test(test_stopped_op_leaves_queue),
+        cmocka_unit_test(test_two_stops_earlier_counts),
+        cmocka_unit_test(test_two_awaits_one_record),
+        cmocka_unit_test(test_eq_waits_own_values),
+        cmocka_unit_test(test_falling_writes_unsorted),
+        cmocka_unit_test(test_u32_waits_horizon),
         cmocka_unit_test(test_race_copy_produce),
         cmocka_unit_test(test_race_minimized),
         cmocka_unit_test(test_long_name_whole),
         cmocka_unit_test(test_mismatch_previous_generation),
         cmocka_unit_test(test_mismatch_inner_run),
+        cmocka_unit_test(test_copy_keeps_generations),
+        cmocka_unit_test(test_copy_keeps_offsets),
+        cmocka_unit_test(test_expected_run_edges),
+        cmocka_unit_test(test_expected_gap_before_run),
+        cmocka_unit_test(test_mismatch_other_rank),
+        cmocka_unit_test(test_write_clears_reads),
         cmocka_unit_test(test_generation_past_2_32),
         cmocka_unit_test(test_head_of_line),
         cmocka_unit_test(test_queue_and_own_block),
