@@ -938,6 +938,14 @@ static void test_race_copy_produce(void **state)
                               "    r1.s0#0 copy send[16:32]@0 -> recv[0:16]  reads "
                               "send@0[16:32] (step 2)\n"));
     ces_free(ctx, t);
+    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
+    assert_non_null(strstr(t, ",\"race\":[{\"pos\":\"r0.s0#0\",\"op\":\"produce send[0:64]\","
+                              "\"iteration\":1,\"write\":true,\"step\":1,\"region\":{\"buffer\":"
+                              "\"send\",\"rank\":0,\"lo\":16,\"hi\":32}},{\"pos\":\"r1.s0#0\","
+                              "\"op\":\"copy send[16:32]@0 -> recv[0:16]\",\"iteration\":1,"
+                              "\"write\":false,\"step\":2,\"region\":{\"buffer\":\"send\","
+                              "\"rank\":0,\"lo\":16,\"hi\":32}}]}"));
+    ces_free(ctx, t);
     replays(ctx, g, NULL, d);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
@@ -1049,6 +1057,13 @@ static void test_mismatch_previous_generation(void **state)
     assert_non_null(strstr(t, "  mismatch at r1.s0#3 consume recv[0:32] == send[0:32]@0:\n"
                               "    recv@1[0:32] holds send@0[0:32] of iteration 1\n"
                               "    expected send@0[0:32] of iteration 2\n"));
+    ces_free(ctx, t);
+    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
+    assert_non_null(strstr(t, ",\"mismatch\":{\"pos\":\"r1.s0#3\",\"op\":\"consume recv[0:32] "
+                              "== send[0:32]@0\",\"iteration\":2,\"region\":{\"buffer\":\"recv\","
+                              "\"rank\":1,\"lo\":0,\"hi\":32},\"expected\":{\"buffer\":\"send\","
+                              "\"rank\":0,\"offset\":0,\"generation\":2},\"found\":{\"buffer\":"
+                              "\"send\",\"rank\":0,\"offset\":0,\"generation\":1}}}]}\n"));
     ces_free(ctx, t);
     /* the picture marks the consume (block 1, rank 1's op 1) after the steps */
     assert_int_equal(ces_check_report_overlay(r, 0, &ov), CES_OK);
@@ -1872,6 +1887,27 @@ static void test_fault_format_null(void **state)
     assert_int_equal(ces_fault_format(NULL, NULL, 0), -1);
 }
 
+/* A fault's text is the whole position: nothing may follow K, and the
+ * stream number that stands for a whole rank is no stream's. */
+static void test_fault_parse_strict(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_fault f;
+
+    (void)state;
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#1x", &f), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "fault 'stop:r0.s0#1x': expected a position "
+                                                 "rR.sS#K or rR#K after 'stop:'");
+    assert_int_equal(ces_fault_parse(ctx, "drop:r0.s0#1 ", &f), CES_ERR_INVALID);
+    assert_int_equal(ces_fault_parse(ctx, "drop:r0.s4294967295#0", &f), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "fault 'drop:r0.s4294967295#0': expected a "
+                                                 "position rR.sS#K after 'drop:'");
+    assert_int_equal(ces_fault_parse(ctx, "drop:r0.s4294967294#0", &f), CES_OK);
+    assert_int_equal(f.stream, 4294967294u);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* stop:rR#K, a rank's process that dies before its K-th op in enqueue
  * order: r0 enqueues f[0] on s0, f[1] on s1, f[2] on s0; dying before its
  * second op stops s0 before #1 and s1 before #0, so r1 hangs at its wait
@@ -1932,6 +1968,16 @@ static void test_rank_stop(void **state)
     refused(ctx, g, &o, "fault stop:r2#3: no such rank (ranks 0..1)");
     f = (struct ces_fault){CES_FAULT_DROP, 0, CES_FAULT_RANK, 0};
     refused(ctx, g, &o, "fault kind 0: only a stop names a whole rank");
+    /* before #2 s1 has no op left: it goes on, and only s0 stops */
+    f = (struct ces_fault){CES_FAULT_STOP, 0, CES_FAULT_RANK, 2};
+    r = check2(ctx, g, &o, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    assert_int_equal(d->nblocked, 2);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "\nfault stop:r0#2: r0 dies before its op #2 in enqueue order: "
+                              "r0.s0 stops before #1\n"));
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
     assert_int_equal(ces_fault_parse(ctx, "drop:r0#1", &f), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "fault 'drop:r0#1': expected a position rR.sS#K after 'drop:'");
@@ -1956,12 +2002,73 @@ static void test_rank_stop(void **state)
             assert_int_equal(rows[i - whole - 1].fault.stream, 1); /* r0.s1's rows first */
             whole++;
         }
+        /* the options' faults and abort flag are ignored: the same rows */
+        {
+            struct ces_check_sweep_row *again = NULL;
+            struct ces_check_opts o2;
+            size_t n2 = 0;
+
+            ces_check_opts_init(&o2);
+            o2.flags = CES_CHECK_ABORT;
+            o2.faults = &f;
+            o2.nfaults = 1;
+            assert_int_equal(ces_check_fault_sweep(ctx, g, &o2, &again, &n2), CES_OK);
+            assert_int_equal(n2, n);
+            for (size_t i = 0; i < n; i++) {
+                assert_int_equal(again[i].verdict, rows[i].verdict);
+                assert_int_equal(again[i].verdict_abort, rows[i].verdict_abort);
+                assert_int_equal(again[i].aborted, rows[i].aborted);
+            }
+            ces_free(ctx, again);
+        }
         assert_int_equal(whole, 2);
         assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
         assert_non_null(strstr(t, "\nr0#1           stop  HANG                   OK (watchdog"));
         ces_free(ctx, t);
         ces_free(ctx, rows);
     }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A rank's stop past a block: r0 enqueues f[0] on s1 in the first block,
+ * then f[1] on s0 and f[2] on s1 in the second; dying before its op #2
+ * (f[2]) finishes s0 and stops s1 before #1, its second op.  The block
+ * before counted once, not once for each op of the rank it lies before
+ * (then s1's stop fell past its end and no stream stopped). */
+static void test_rank_stop_blocks(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 2);
+    struct ces_fault f = {CES_FAULT_STOP, 0, CES_FAULT_RANK, 2};
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+    char *t;
+
+    (void)state;
+    op(g, 0, W(1, F, 1, 0, 1));
+    op(g, 1, WT(0, F, 1, 0, CES_CMP_GEQ, 1));
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    op(g, 0, W(0, F, 1, 1, 1));
+    op(g, 0, W(1, F, 1, 2, 1));
+    op(g, 1, WT(0, F, 1, 1, CES_CMP_GEQ, 1));
+    op(g, 1, WT(0, F, 1, 2, CES_CMP_GEQ, 1));
+    ces_check_opts_init(&o);
+    o.faults = &f;
+    o.nfaults = 1;
+    r = check2(ctx, g, &o, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    assert_int_equal(d->nblocked, 2);
+    assert_int_equal(d->blocked[0].reason, CES_BLOCK_STOPPED);
+    assert_int_equal(d->blocked[0].pos.stream, 1);
+    assert_int_equal(d->blocked[0].pos.index, 1);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "\nfault stop:r0#2: r0 dies before its op #2 in enqueue order: "
+                              "r0.s1 stops before #1\n"));
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -2035,6 +2142,40 @@ static void test_delay_own_queue(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A stop at the delayed write's own position stops before its record, so
+ * the write never lands either: r1's wait for it stays blocked beside the
+ * stopped streams (r0.s0 and the write's, r0.s1). */
+static void test_delay_stopped_at(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 1);
+    struct ces_fault f[2] = {{CES_FAULT_DELAY, 0, 0, 0}, {CES_FAULT_STOP, 0, 0, 0}};
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    op(g, 0, W(0, F, 1, 0, 1));
+    op(g, 1, WT(0, F, 1, 0, CES_CMP_GEQ, 1));
+    ces_check_opts_init(&o);
+    o.faults = f;
+    o.nfaults = 2;
+    r = check2(ctx, g, &o, CES_V_HANG);
+    d = find(r, CES_V_HANG);
+    assert_int_equal(d->nblocked, 3);
+    assert_int_equal(d->blocked[0].reason, CES_BLOCK_STOPPED);
+    assert_int_equal(d->blocked[0].pos.stream, 0);
+    assert_int_equal(d->blocked[1].reason, CES_BLOCK_STOPPED);
+    assert_int_equal(d->blocked[1].pos.stream, 1);
+    assert_int_equal(d->blocked[1].pos.index, 0);
+    assert_int_equal(d->blocked[2].reason, CES_BLOCK_WAIT);
+    assert_int_equal(d->blocked[2].pos.rank, 1);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Each delayed write's event is named after its added stream: the N-th
  * delay given lands from stream S + N and records delayN, whatever the
  * delays' positions (the names followed position order: the second delay
@@ -2078,6 +2219,54 @@ static void test_delay_names(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A delayed write's event takes underscores until its name is new, the
+ * schedule's first event's name too; and delays in two blocks, the later
+ * block's in an earlier replay, split each block at its own replay. */
+static void test_delay_name_taken(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_fault f[2] = {{CES_FAULT_DELAY, 0, 0, 1}, {CES_FAULT_DELAY, 0, 0, 2}};
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    const struct ces_graph *h;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 4, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_event(g, "delay0", NULL), CES_OK);
+    /* block 0: two replays of r0's raise f[0], r1's wait; block 1: one of
+     * r0's raise f[1], r1's wait */
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 2), CES_OK);
+    op(g, 0, W(0, F, 1, 0, 1));
+    op(g, 1, WT(0, F, 1, 0, CES_CMP_GEQ, 1));
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    op(g, 0, W(0, F, 1, 1, 1));
+    op(g, 1, WT(0, F, 1, 1, CES_CMP_GEQ, 1));
+    ces_check_opts_init(&o);
+    /* block 1's raise (r0.s0#2) given first, then block 0's second (#1) */
+    f[0].index = 2;
+    f[1].index = 1;
+    o.faults = f;
+    o.nfaults = 2;
+    r = check2(ctx, g, &o, CES_V_OK);
+    h = ces_check_report_graph(r);
+    assert_int_equal(ces_graph_nevents(h), 3);
+    assert_string_equal(ces_graph_event(h, 0), "delay0");
+    assert_true(ces_graph_find_event(h, "delay0_") >= 0);
+    assert_true(ces_graph_find_event(h, "delay1") >= 0);
+    /* block 0 as replay 1, replay 2 (its delay), then block 1 */
+    assert_int_equal(ces_graph_nblocks(h), 3);
+    assert_int_equal(ces_graph_block(h, 0).reps, 1);
+    assert_int_equal(ces_graph_block(h, 1).reps, 1);
+    assert_int_equal(ces_graph_block(h, 1).first_iter, 2);
+    assert_int_equal(ces_graph_block(h, 2).first_iter, 3);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A schedule of CES_MAX_STREAMS streams leaves no stream for a delayed
  * write: the fault sweep tries no delay there, and its drops and stops
  * (the whole sweep failed on the first delay, CES_ERR_LIMIT). */
@@ -2110,6 +2299,29 @@ static void test_delay_sweep_no_stream(void **state)
         assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_LIMIT);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "1 delay fault needs 65 streams a rank; a graph has at most 64");
+    }
+    ces_graph_destroy(g);
+    /* one stream fewer leaves the 64th for it: the sweep delays the write,
+     * and a check of the delay runs on 64 streams */
+    g = mk(ctx, 2, CES_MAX_STREAMS - 1);
+    op(g, 0, W(0, F, 1, 0, 1));
+    op(g, 1, WT(0, F, 1, 0, CES_CMP_EQ, 1));
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(n, 4);
+    assert_int_equal(rows[1].fault.kind, CES_FAULT_DELAY);
+    assert_int_equal(rows[1].verdict, CES_V_OK);
+    ces_free(ctx, rows);
+    {
+        struct ces_fault f = {CES_FAULT_DELAY, 0, 0, 0};
+        struct ces_check_opts o;
+        struct ces_check_report *r;
+
+        ces_check_opts_init(&o);
+        o.faults = &f;
+        o.nfaults = 1;
+        r = check2(ctx, g, &o, CES_V_OK);
+        assert_int_equal(ces_graph_streams(ces_check_report_graph(r)), CES_MAX_STREAMS);
+        ces_check_report_destroy(r);
     }
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -2167,6 +2379,13 @@ static void test_faults_and_abort(void **state)
     r = check2(ctx, g, &o, CES_V_HANG);
     d = find(r, CES_V_HANG);
     assert_int_equal(d->steps[1].kind, CES_STEP_DROPPED);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "\n    2 r0.s0#1 write f[0]@1 = 1  (dropped by a fault)\n"));
+    ces_free(ctx, t);
+    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
+    assert_non_null(strstr(t, ",{\"n\":2,\"pos\":\"r0.s0#1\",\"op\":\"write f[0]@1 = 1\","
+                              "\"iteration\":1,\"kind\":\"dropped\",\"value\":1},"));
+    ces_free(ctx, t);
     replays(ctx, g, &o, d);
     ces_check_report_destroy(r);
     /* a stopped stream: its peer hangs, the stream itself is reported */
@@ -2325,6 +2544,7 @@ static void test_watchdog_stopped(void **state)
                               "  left stopped: r0.s0#1\n"));
     ces_free(ctx, t);
     assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
+    assert_non_null(strstr(t, "\"defects\":[{\"class\":\"WATCHDOG\",\"replay\":\"0.1*2\","));
     assert_non_null(strstr(t, "\"stopped\":[{\"pos\":\"r0.s0#1\",\"op\":\"wait f[1] >= 1\","));
     ces_free(ctx, t);
     replays(ctx, g, &o, d);
@@ -2359,6 +2579,59 @@ struct sweep_seen {
     double seconds;
 };
 
+/* The watchdog's lists in the text name eight ops, then "...": r0 has n
+ * streams, each a wait that never passes; the watchdog releases all n, and
+ * under stop:r0#0 none, leaving the n streams stopped. */
+static void test_watchdog_lists(void **state)
+{
+    static const char *const released[] = {
+        "  released with an error: 8 blocked ops r0.s0#0, r0.s1#0, r0.s2#0, r0.s3#0, r0.s4#0, "
+        "r0.s5#0, r0.s6#0, r0.s7#0\n",
+        "  released with an error: 9 blocked ops r0.s0#0, r0.s1#0, r0.s2#0, r0.s3#0, r0.s4#0, "
+        "r0.s5#0, r0.s6#0, r0.s7#0 ...\n"};
+    static const char *const stopped[] = {
+        "  left stopped: r0.s0#0, r0.s1#0, r0.s2#0, r0.s3#0, r0.s4#0, r0.s5#0, r0.s6#0, "
+        "r0.s7#0\n",
+        "  left stopped: r0.s0#0, r0.s1#0, r0.s2#0, r0.s3#0, r0.s4#0, r0.s5#0, r0.s6#0, "
+        "r0.s7#0 ...\n"};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (uint32_t n = 8; n <= 9; n++) {
+        struct ces_graph *g = mk(ctx, 1, n);
+        struct ces_fault f = {CES_FAULT_STOP, 0, CES_FAULT_RANK, 0};
+        struct ces_check_opts o;
+        struct ces_check_report *r;
+        const struct ces_check_defect *d;
+        char *t;
+
+        for (uint32_t s = 0; s < n; s++)
+            op(g, 0, WT(s, F, 0, 0, CES_CMP_GEQ, 1));
+        ces_check_opts_init(&o);
+        o.flags = CES_CHECK_ABORT;
+        r = check2(ctx, g, &o, CES_V_OK);
+        d = find(r, CES_CHECK_ABORTED);
+        assert_int_equal(d->naborted, n);
+        t = text_of(ctx, r);
+        assert_non_null(strstr(t, released[n - 8]));
+        ces_free(ctx, t);
+        ces_check_report_destroy(r);
+        o.faults = &f;
+        o.nfaults = 1;
+        r = check2(ctx, g, &o, CES_V_OK);
+        d = find(r, CES_CHECK_ABORTED);
+        assert_int_equal(d->nblocked, n);
+        t = text_of(ctx, r);
+        assert_non_null(strstr(t, "  released nothing: no op was blocked\n"));
+        assert_non_null(strstr(t, stopped[n - 8]));
+        ces_free(ctx, t);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void sweep_seen(void *ud, size_t done, size_t total, double seconds)
 {
     struct sweep_seen *w = ud;
@@ -2391,6 +2664,15 @@ static void test_fault_sweep(void **state)
     assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_OK);
     assert_int_equal(n, 2 * (7 + 2 + 2)); /* 7 stops, 2 drops and 2 delays per rank */
     assert_int_equal(seen.calls, n);
+    assert_int_equal(seen.last, n);
+    assert_int_equal(seen.total, n);
+    ces_free(ctx, rows);
+    rows = NULL;
+    /* with an hour between calls, only the one at the end */
+    memset(&seen, 0, sizeof(seen));
+    o.progress_seconds = 3600;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_OK);
+    assert_int_equal(seen.calls, 1);
     assert_int_equal(seen.last, n);
     assert_int_equal(seen.total, n);
     ces_free(ctx, rows);
@@ -2994,6 +3276,37 @@ static void test_unrolled_too_long(void **state)
                             "r0.s0: 4294967296 ops once graph replays are unrolled; the checker "
                             "takes at most 4294967294");
     }
+    /* one op fewer than the positions hold is refused too, before a fault
+     * is listed (under an allocator of at most 64 MiB a block, which the
+     * list of 4294967295 stops would pass) */
+    {
+        struct small_alloc a;
+        struct ces_alloc h;
+        struct ces_ctx *c2 = NULL;
+        struct ces_graph *g2 = NULL;
+        struct ces_check_sweep_row *rows = NULL;
+        size_t n = 1;
+
+        memset(&a, 0, sizeof(a));
+        a.inner = ces_test_hooks(&a.count);
+        h.malloc = small_malloc;
+        h.realloc = small_realloc;
+        h.free = small_free;
+        h.ud = &a;
+        assert_int_equal(ces_ctx_create(&h, &c2), CES_OK);
+        assert_int_equal(ces_graph_create(c2, 1, 1, &g2), CES_OK);
+        assert_int_equal(ces_graph_add_block(g2, CES_PHASE_GRAPH, UINT32_MAX), CES_OK);
+        op(g2, 0, K(CES_OP_FENCE, 0));
+        assert_int_equal(ces_graph_validate(g2, NULL), CES_OK);
+        assert_int_equal(ces_check_fault_sweep(c2, g2, NULL, &rows, &n), CES_ERR_LIMIT);
+        assert_string_equal(ces_ctx_last_error(c2),
+                            "r0.s0: 4294967295 ops once graph replays are unrolled; the checker "
+                            "takes at most 4294967294");
+        assert_int_equal(a.refused, 0);
+        ces_graph_destroy(g2);
+        ces_ctx_destroy(c2);
+        assert_int_equal(a.count.live, 0);
+    }
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -3349,14 +3662,19 @@ int main(void)
         cmocka_unit_test(test_faults_and_abort),
         cmocka_unit_test(test_stop_await),
         cmocka_unit_test(test_watchdog_stopped),
+        cmocka_unit_test(test_watchdog_lists),
         cmocka_unit_test(test_fault_sweep),
         cmocka_unit_test(test_delay_fault),
         cmocka_unit_test(test_fault_format_null),
+        cmocka_unit_test(test_fault_parse_strict),
         cmocka_unit_test(test_delay_own_queue),
         cmocka_unit_test(test_delay_names),
+        cmocka_unit_test(test_delay_stopped_at),
+        cmocka_unit_test(test_delay_name_taken),
         cmocka_unit_test(test_delay_sweep_no_stream),
         cmocka_unit_test(test_rank_stop),
         cmocka_unit_test(test_rank_stop_replays),
+        cmocka_unit_test(test_rank_stop_blocks),
         cmocka_unit_test(test_bounds_incomplete),
         cmocka_unit_test(test_depth_bound),
         cmocka_unit_test(test_progress_and_time_bound),
