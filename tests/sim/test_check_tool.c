@@ -717,22 +717,11 @@ static void test_dot_path_checked_first(void **state)
     free(o);
     /* a file in the root directory: its directory is "/" (without dot on
      * PATH, what is said next) */
-    {
-        char cmd[512], got[512];
-        size_t len;
-        FILE *f;
-
-        snprintf(cmd, sizeof(cmd), "PATH=/nonexistent-dir '%s' check alltoall --ranks 2 --dot "
-                 "/x.svg </dev/null 2>&1; echo rc=$?", CES_TOOL);
-        f = popen(cmd, "r");
-        assert_non_null(f);
-        len = fread(got, 1, sizeof(got) - 1, f);
-        got[len] = '\0';
-        assert_int_equal(pclose(f), 0);
-        assert_string_equal(got, "cesync: check: --dot /x.svg: Graphviz 'dot' is not installed "
-                                 "(not found on PATH); install graphviz or write a .dot file\n"
-                                 "rc=2\n");
-    }
+    assert_int_equal(ces_test_tool_env(NULL, "PATH=/nonexistent-dir",
+                                       "check alltoall --ranks 2 --dot /x.svg", &o), 2);
+    assert_string_equal(o, "cesync: check: --dot /x.svg: Graphviz 'dot' is not installed "
+                           "(not found on PATH); install graphviz or write a .dot file\n");
+    free(o);
     snprintf(args, sizeof(args), "alltoall --ranks 2 --dot %s/none/x.dot", dir);
     snprintf(want, sizeof(want), "cesync: check: --dot %s/none/x.dot: %s/none is not a "
              "directory\n", dir, dir);

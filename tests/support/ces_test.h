@@ -52,6 +52,9 @@ char *ces_test_directive(const char *text, const char *key);
  * (NULL: the fixtures directory); returns its exit code and its stdout and
  * stderr together in *out (malloc'd).  Fails the test if it did not exit. */
 int ces_test_tool(const char *dir, const char *args, char **out);
+/* The same with the shell's variable assignments `env` ("PATH=...") in
+ * the tool's environment. */
+int ces_test_tool_env(const char *dir, const char *env, const char *args, char **out);
 
 /* `cesync ARGS` in the fixtures directory exits `rc` and prints exactly
  * `want` (stdout and stderr together); fails the test otherwise. */

@@ -96,6 +96,11 @@ char *ces_test_directive(const char *text, const char *key)
 
 int ces_test_tool(const char *dir, const char *args, char **out)
 {
+    return ces_test_tool_env(dir, "", args, out);
+}
+
+int ces_test_tool_env(const char *dir, const char *env, const char *args, char **out)
+{
     char cmd[4096], chunk[4096];
     char *buf = calloc(1, 1);
     size_t len = 0, n;
@@ -105,8 +110,8 @@ int ces_test_tool(const char *dir, const char *args, char **out)
     assert_non_null(buf);
     /* standard input is /dev/null unless args redirect it: a command that
      * names no schedule must not see whatever the test itself was given */
-    snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' </dev/null %s 2>&1",
-             dir != NULL ? dir : CES_FIXTURES, CES_TOOL, args);
+    snprintf(cmd, sizeof(cmd), "cd '%s' && %s '%s' </dev/null %s 2>&1",
+             dir != NULL ? dir : CES_FIXTURES, env, CES_TOOL, args);
     f = popen(cmd, "r");
     assert_non_null(f);
     while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
