@@ -26,13 +26,6 @@ static void sock_path(char *buf, size_t n, const char *tag)
     snprintf(buf, n, "/tmp/ces-boot-%ld-%s.sock", (long)getpid(), tag);
 }
 
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-    nanosleep(&ts, NULL);
-}
-
 /* Child body: join, exchange (rank*10 + a descriptor of a file holding the
  * rank), check everything, barrier.  Returns the exit code. */
 static int child(const char *path, uint32_t rank, uint32_t size)
@@ -546,7 +539,7 @@ static void test_stale_socket_file(void **state)
             code = 2;
         _exit(code);
     }
-    sleep_ms(200); /* rank 1 is refused meanwhile */
+    ces_test_sleep_ms(200); /* rank 1 is refused meanwhile */
     assert_int_equal(ces_boot_open(ctx, &b, path, 0, 2, 5000), CES_OK);
     assert_int_equal(access(path, F_OK), -1);
     assert_int_equal(ces_boot_barrier(ctx, &b), CES_OK);
@@ -644,7 +637,7 @@ static pid_t foreign_joiner(const char *path, struct wire_hdr h, const void *pay
         for (int i = 0; connect(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0; i++) {
             if (i == 500)
                 _exit(1);
-            sleep_ms(10);
+            ces_test_sleep_ms(10);
         }
         memset(&m, 0, sizeof(m));
         m.msg_iov = iov;

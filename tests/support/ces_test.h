@@ -92,6 +92,9 @@ void ces_test_copy_tables(const struct ces_graph *from, struct ces_graph *g);
 /* A new empty directory under /tmp (a static buffer: one at a time). */
 char *ces_test_tmpdir(void);
 
+/* Sleeps ms milliseconds. */
+void ces_test_sleep_ms(long ms);
+
 /* The entries of directory dir, "name;" each, sorted, into out. */
 void ces_test_dir_entries(const char *dir, char *out, size_t size);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 char *ces_test_read_file(const char *path, size_t *len)
 {
@@ -135,6 +136,13 @@ void ces_test_tool_says(const char *args, int rc, const char *want)
         fail_msg("'cesync %s' did not exit %d:\n%s", args, rc, out);
     assert_string_equal(out, want);
     free(out);
+}
+
+void ces_test_sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+    nanosleep(&ts, NULL);
 }
 
 char *ces_test_tmpdir(void)
