@@ -359,6 +359,33 @@ struct wspec {
     uint64_t value;
 };
 
+/* The next eager step of watch slot 0, its call ending with a progress
+ * write when `progress`: step_begin takes wd_lock, the caller puts its
+ * waits in the ring, step_end records the step and lets the lock go. */
+static void step_begin(struct fixture *fx, int progress, struct ces_wd_step *step)
+{
+    struct ces_comm *c = fx->c;
+
+    memset(step, 0, sizeof(*step));
+    step->seq = atomic_load(&c->watched[0].enqueued) + 1;
+    step->call = 7;
+    step->progress = progress;
+    snprintf(step->what, sizeof(step->what), "alltoall");
+    pthread_mutex_lock(&c->wd_lock);
+    step->first_wait = c->nwaits_total;
+}
+
+static void step_end(struct fixture *fx, struct ces_wd_step *step)
+{
+    struct ces_comm *c = fx->c;
+    struct ces_wd_stream *ws = &c->watched[0];
+
+    step->nwaits = (uint32_t)(c->nwaits_total - step->first_wait);
+    ws->steps[step->seq % CES_WD_STEPS] = *step;
+    pthread_mutex_unlock(&c->wd_lock);
+    atomic_store(&ws->enqueued, step->seq);
+}
+
 /* Records the next eager step of watch slot 0 as issue_memops does, with
  * nwaits waits: wait k as spec[k], or as the last spec beyond nspec; its
  * call ends with a progress write when `progress`. */
@@ -366,16 +393,9 @@ static void enqueue_step(struct fixture *fx, uint32_t nwaits, const struct wspec
                          uint32_t nspec, int progress)
 {
     struct ces_comm *c = fx->c;
-    struct ces_wd_stream *ws = &c->watched[0];
     struct ces_wd_step step;
 
-    memset(&step, 0, sizeof(step));
-    step.seq = atomic_load(&ws->enqueued) + 1;
-    step.call = 7;
-    step.progress = progress;
-    snprintf(step.what, sizeof(step.what), "alltoall");
-    pthread_mutex_lock(&c->wd_lock);
-    step.first_wait = c->nwaits_total;
+    step_begin(fx, progress, &step);
     for (uint32_t k = 0; k < nwaits; k++) {
         const struct wspec *sp = &spec[k < nspec ? k : nspec - 1];
         struct ces_wd_wait *w = &c->waits[c->nwaits_total % CES_WD_WAITS];
@@ -390,11 +410,8 @@ static void enqueue_step(struct fixture *fx, uint32_t nwaits, const struct wspec
         w->spos = 3;
         snprintf(w->name, sizeof(w->name), "%s", sp->name);
         c->nwaits_total++;
-        step.nwaits++;
     }
-    ws->steps[step.seq % CES_WD_STEPS] = step;
-    pthread_mutex_unlock(&c->wd_lock);
-    atomic_store(&ws->enqueued, step.seq);
+    step_end(fx, &step);
 }
 
 static void enqueue(struct fixture *fx, uint32_t nwaits, const struct wspec *spec, uint32_t nspec)
@@ -1546,22 +1563,12 @@ static void test_one_slot_for_two_threads(void **state)
 static void enqueue_waits(struct fixture *fx, const struct ces_wd_wait *w, uint32_t n)
 {
     struct ces_comm *c = fx->c;
-    struct ces_wd_stream *ws = &c->watched[0];
     struct ces_wd_step step;
 
-    memset(&step, 0, sizeof(step));
-    step.seq = atomic_load(&ws->enqueued) + 1;
-    step.call = 7;
-    step.progress = 1;
-    snprintf(step.what, sizeof(step.what), "alltoall");
-    pthread_mutex_lock(&c->wd_lock);
-    step.first_wait = c->nwaits_total;
+    step_begin(fx, 1, &step);
     for (uint32_t k = 0; k < n; k++)
         c->waits[c->nwaits_total++ % CES_WD_WAITS] = w[k];
-    step.nwaits = n;
-    ws->steps[step.seq % CES_WD_STEPS] = step;
-    pthread_mutex_unlock(&c->wd_lock);
-    atomic_store(&ws->enqueued, step.seq);
+    step_end(fx, &step);
 }
 
 /* How the diagnosis judges a wait (docs/SEMANTICS.md): a 32-bit `>=`
