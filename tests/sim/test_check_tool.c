@@ -20,33 +20,9 @@
 static int run(const char *args, char **out)
 {
     char cmd[2048];
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    FILE *p;
-    int st;
 
-    assert_non_null(buf);
-    snprintf(cmd, sizeof(cmd), "%s check </dev/null %s 2>&1", CES_TOOL, args);
-    p = popen(cmd, "r");
-    assert_non_null(p);
-    for (;;) {
-        size_t n;
-
-        if (len + 4096 >= cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-        n = fread(buf + len, 1, cap - len - 1, p);
-        if (n == 0)
-            break;
-        len += n;
-    }
-    buf[len] = '\0';
-    st = pclose(p);
-    *out = buf;
-    assert_true(WIFEXITED(st));
-    return WEXITSTATUS(st);
+    snprintf(cmd, sizeof(cmd), "check %s", args);
+    return ces_test_tool(NULL, cmd, out);
 }
 
 static void test_exit_codes(void **state)
