@@ -860,8 +860,8 @@ static int emit_event_edges(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
     uint32_t nb = ces_graph_nblocks(g), ne = ces_graph_nevents(g);
-    /* [ne]: the latest record of each event, and the last one in the block;
-     * block UINT32_MAX: none */
+    /* [ne]: the latest record of each event, and the last one in the block,
+     * of the rank at hand; block UINT32_MAX: none */
     struct dot_ref *last = ces_malloc(st->ctx, (size_t)(ne > 0 ? 2 * ne : 1) * sizeof(*last));
     struct dot_ref *in_block;
 
@@ -870,7 +870,7 @@ static int emit_event_edges(struct dot_state *st)
     in_block = last + ne;
     for (uint32_t r = 0; r < g->ranks; r++) {
         for (uint32_t e = 0; e < ne; e++)
-            last[e].block = UINT32_MAX;
+            last[e].block = in_block[e].block = UINT32_MAX;
         for (uint32_t b = 0; b < nb; b++) {
             uint32_t n = 0;
             const struct ces_op *ops = ces_graph_ops(g, b, r, &n);

@@ -703,6 +703,9 @@ static void test_overlay_blocked_empty_batch(void **state)
 
     (void)state;
     t = emit(ctx, g, &ov);
+    /* the wait's lane has no op in block 1: no cluster of that block */
+    assert_non_null(strstr(t, "subgraph cluster_b0_r0_s0 {"));
+    assert_null(strstr(t, "cluster_b1_r0_s0"));
     assert_non_null(strstr(t, "subgraph cluster_batch_1_0_0 {\nlabel=\"batch\\nblocked before "
                               "its copies\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
                               "color=\"#cc0000\"; penwidth=2.5;\nempty_b1_r0_k0 [shape=plaintext, "
@@ -753,6 +756,7 @@ static void test_overlay_blocked_empty_batch_order(void **state)
     t = emit(ctx, g, NULL);
     assert_int_equal(count(t, " [color=\"#888888\""), 1);
     assert_non_null(strstr(t, "n0_0_0 -> n0_0_3 [color=\"#888888\"];\n"));
+    assert_null(strstr(t, "empty_b"));
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -1296,6 +1300,674 @@ static void test_write_svg_to_pipe(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A label is cut into strings of 4096 bytes as written: an escape counts
+ * its two bytes, and a UTF-8 character is never split, the cut coming
+ * after it. */
+static void test_label_pieces(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_dot_overlay ov = {NULL, 0, NULL};
+    char *title = malloc(8192), *want = malloc(8192), *t;
+    size_t n = 0;
+
+    (void)state;
+    assert_non_null(title);
+    assert_non_null(want);
+    /* 4095 bytes, then a two-byte character across the 4096th */
+    memset(title, 'a', 4095);
+    strcpy(title + 4095, "\xc3\xa9z");
+    ov.title = title;
+    t = emit(ctx, g, &ov);
+    snprintf(want, 8192, "label=\"%.4095s\xc3\xa9\\n\" + \"z\"];\n", title);
+    assert_non_null(strstr(t, want));
+    ces_free(ctx, t);
+    /* 2100 quotes: 2048 of them fill the first string */
+    memset(title, '"', 2100);
+    strcpy(title + 2100, "z");
+    t = emit(ctx, g, &ov);
+    n = (size_t)snprintf(want, 8192, "label=\"");
+    for (int i = 0; i < 2100; i++)
+        n += (size_t)snprintf(want + n, 8192 - n, "%s\\\"", i == 2048 ? "\\n\" + \"" : "");
+    snprintf(want + n, 8192 - n, "z\"];\n");
+    assert_non_null(strstr(t, want));
+    ces_free(ctx, t);
+    free(want);
+    free(title);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The replays a node or a batch's box names: the first four, then "..."
+ * past four; a replay marked twice in a row is named once, the fifth
+ * distinct one only as "...". */
+static void test_overlay_replay_lists(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "streams 2\n"
+                               "buffer a 16\n"
+                               "signal f u32 1\n"
+                               "phase graph x6\n"
+                               "r0 : wait f[0] >= 1\n"
+                               "r0 s1 : batch\n"
+                               "r0 s1 : copy a[0:8] -> a[8:16]\n"
+                               "r0 s1 : end\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_dot_mark marks[] = {
+        {0, 0, 0, 0, CES_DOT_BLOCKED, 0}, {0, 0, 0, 0, CES_DOT_BLOCKED, 1},
+        {0, 0, 0, 0, CES_DOT_BLOCKED, 1}, {0, 0, 0, 0, CES_DOT_BLOCKED, 2},
+        {0, 0, 0, 0, CES_DOT_BLOCKED, 3}, {0, 0, 0, 0, CES_DOT_BLOCKED, 3},
+        {0, 0, 3, 0, CES_DOT_STOPPED, 0}, {0, 0, 3, 0, CES_DOT_STOPPED, 1},
+        {0, 0, 3, 0, CES_DOT_STOPPED, 2}, {0, 0, 3, 0, CES_DOT_STOPPED, 3},
+        {0, 0, 3, 0, CES_DOT_STOPPED, 4},
+    };
+    struct ces_dot_overlay ov = {marks, 11, "HANG counterexample"};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "n0_0_0 [label=\"r0.s0#0,#1,...,#5\\nwait f[0] >= 1\\n"
+                              "blocked at #0,#1,#2,#3\", fillcolor=\"#ff9a9a\", "
+                              "color=\"#cc0000\", penwidth=2.5];\n"));
+    assert_non_null(strstr(t, "subgraph cluster_batch_0_0_1 {\nlabel=\"batch\\nstopped at its "
+                              "end (#2,#5,#8,#11,...)\"; style=\"rounded,filled\"; "
+                              "fillcolor=\"#dff3f1\"; color=\"#00736b\"; penwidth=2.5;\n"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* In an eager block (one replay) a stopped op or batch names no replay:
+ * teal, "stopped before its copies" and nothing after. */
+static void test_overlay_stopped_eager(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "streams 2\n"
+                               "buffer a 16\n"
+                               "signal f u32 1\n"
+                               "phase eager x1\n"
+                               "r0 s1 : batch\n"
+                               "r0 s1 : copy a[0:8] -> a[8:16]\n"
+                               "r0 s1 : end\n"
+                               "r0 : wait f[0] >= 1\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_STOPPED, 0},
+                                   {0, 0, 3, 0, CES_DOT_STOPPED, 0}};
+    struct ces_dot_overlay ov = {marks, 2, "HANG counterexample"};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "subgraph cluster_batch_0_0_0 {\nlabel=\"batch\\nstopped before "
+                              "its copies\"; style=\"rounded,filled\"; fillcolor=\"#dff3f1\"; "
+                              "color=\"#00736b\"; penwidth=2.5;\n"));
+    assert_non_null(strstr(t, "n0_0_3 [label=\"r0.s0#0\\nwait f[0] >= 1\", "
+                              "fillcolor=\"#8fd6cf\", color=\"#00736b\", penwidth=2.5];\n"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A node's steps: four listed, "..." past four, a step marked twice in a
+ * row once; a stepped node has a black border of 2; a blocked mark wins
+ * over a race mark. */
+static void test_overlay_steps(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_dot_mark marks[] = {
+        {0, 0, 1, 1, CES_DOT_STEP, 0},  {0, 0, 1, 2, CES_DOT_STEP, 0},
+        {0, 0, 1, 3, CES_DOT_STEP, 0},  {0, 0, 1, 4, CES_DOT_STEP, 0},
+        {0, 0, 1, 4, CES_DOT_RACE, 0},  {0, 0, 2, 5, CES_DOT_STEP, 0},
+        {0, 0, 2, 6, CES_DOT_STEP, 0},  {0, 0, 2, 7, CES_DOT_STEP, 0},
+        {0, 0, 2, 8, CES_DOT_STEP, 0},  {0, 0, 2, 9, CES_DOT_STEP, 0},
+        {0, 1, 2, 0, CES_DOT_RACE, 0},  {0, 1, 2, 0, CES_DOT_BLOCKED, 0},
+    };
+    struct ces_dot_overlay ov = {marks, 12, "RACE counterexample"};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "n0_0_1 [label=\"r0.s0#1\\nwrite ready[0]@1 = 1\\nsteps 1,2,3,4\", "
+                              "fillcolor=\"#ffc680\", color=\"#e67300\", penwidth=2.5];\n"));
+    assert_non_null(strstr(t, "n0_0_2 [label=\"r0.s0#2\\nwait ready[1] == 1\\n"
+                              "steps 5,6,7,8,...\", fillcolor=\"#fff2b3\", color=\"#000000\", "
+                              "penwidth=2];\n"));
+    assert_non_null(strstr(t, "n0_1_2 [label=\"r1.s0#2\\nwait ready[0] == 1\", "
+                              "fillcolor=\"#ff9a9a\", color=\"#cc0000\", penwidth=2.5];\n"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Batches of two streams interleaved in a rank's list: each batch's end,
+ * its emptiness and its position are its own stream's. */
+static void test_overlay_interleaved_batches(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "streams 2\n"
+                               "buffer a 32\n"
+                               "phase graph x2\n"
+                               "r0 s0 : batch\n"
+                               "r0 s1 : batch\n"
+                               "r0 s1 : copy a[0:8] -> a[8:16]\n"
+                               "r0 s1 : end\n"
+                               "r0 s0 : copy a[16:24] -> a[24:32]\n"
+                               "r0 s0 : end\n"
+                               "r0 s1 : batch\n"
+                               "r0 s0 : fence\n"
+                               "r0 s1 : end\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_dot_mark marks[] = {{0, 0, 5, 0, CES_DOT_BLOCKED, 1},
+                                   {0, 0, 6, 0, CES_DOT_BLOCKED, 0}};
+    struct ces_dot_overlay ov = {marks, 2, "HANG counterexample"};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    /* s0: batch #0, copy #1, end #2, fence #3: its end in replay 1 is #6 */
+    assert_non_null(strstr(t, "subgraph cluster_batch_0_0_0 {\nlabel=\"batch\\nblocked at its "
+                              "end (#6)\";"));
+    assert_non_null(strstr(t, "subgraph cluster_batch_0_0_1 {\nlabel=\"batch\"; "
+                              "style=\"rounded,filled\"; fillcolor=\"#f3fbf3\";"));
+    /* s1's second batch holds no copy (the fence is s0's) */
+    assert_non_null(strstr(t, "subgraph cluster_batch_0_0_6 {\nlabel=\"batch\\nblocked before "
+                              "its copies (#3)\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
+                              "color=\"#cc0000\"; penwidth=2.5;\nempty_b0_r0_k6 [shape=plaintext, "
+                              "style=\"\", label=\"no copies\"];\n}\n"));
+    /* each lane led by its first node: s0's copy, not its blocked box */
+    assert_non_null(strstr(t, "rank_root0 -> n0_0_4 [style=invis];\n"
+                              "rank_root0 -> n0_0_2 [style=invis];\n"));
+    assert_int_equal(count(t, "order_root -> rank_root0 "), 1);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* n waits of rank 1 on a[0] in block 0, satisfied there by rank 0's write;
+ * with `far`, rank 0's writes of block 0 and the waits of block 1 on
+ * u32 b[0] and c[0] and u64 d[0], ten of which they satisfy: 3 satisfies
+ * u32 >= 0x80000004 (2^31 - 1 below, not 2^31), >= 0xffffffff, >= 2,
+ * >= 3 and == 3; 0x90000000 >= 0x10000001 and >= 0x90000000; 5 u64 >= 0,
+ * >= 5 and == 5. */
+static struct ces_graph *signal_pairs(struct ces_ctx *ctx, uint32_t n, bool far)
+{
+    static const struct {
+        uint32_t sig, cmp;
+        uint64_t value;
+    } waits[] = {
+        {1, CES_CMP_GEQ, 0x80000004u}, {1, CES_CMP_GEQ, 0x80000003u}, {1, CES_CMP_GEQ, 0xffffffffu},
+        {1, CES_CMP_GEQ, 2},           {1, CES_CMP_GEQ, 3},           {1, CES_CMP_GEQ, 4},
+        {1, CES_CMP_EQ, 3},            {1, CES_CMP_EQ, 4},            {2, CES_CMP_GEQ, 0x10000001u},
+        {2, CES_CMP_GEQ, 0x10000000u}, {2, CES_CMP_GEQ, 0x90000000u}, {2, CES_CMP_GEQ, 0x90000001u},
+        {3, CES_CMP_GEQ, 5},           {3, CES_CMP_GEQ, 6},           {3, CES_CMP_GEQ, 0},
+        {3, CES_CMP_EQ, 5},            {3, CES_CMP_GEQ, 0x100000000u},
+    };
+    static const uint64_t writes[] = {1, 3, 0x90000000u, 5};
+    struct ces_graph *g = NULL;
+    uint32_t sig;
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "a", CES_U32, 1, &sig), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "b", CES_U32, 1, &sig), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "c", CES_U32, 1, &sig), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "d", CES_U64, 1, &sig), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t s = 0; s < (far ? 4u : 1u); s++) {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {s, 1, 0}, .value = writes[s]};
+
+        assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct ces_op w = {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ, .slot = {0, 1, 0}, .value = 1};
+
+        assert_int_equal(ces_graph_add_op(g, 1, &w), CES_OK);
+    }
+    if (far) {
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+        for (size_t i = 0; i < sizeof(waits) / sizeof(waits[0]); i++) {
+            struct ces_op w = {.kind = CES_OP_WAIT, .cmp = waits[i].cmp,
+                               .slot = {waits[i].sig, 1, 0}, .value = waits[i].value};
+
+            assert_int_equal(ces_graph_add_op(g, 1, &w), CES_OK);
+        }
+    }
+    return g;
+}
+
+/* The write -> wait pairs across blocks are left out above 1000 pairs in
+ * all (not at 1000), and only when there is one: the legend counts them
+ * exactly (each u32 window's edges, u64 and ==).  Edges are drawn straight
+ * above 500 cross edges, not at 500. */
+static void test_signal_pair_counts(void **state)
+{
+    static const struct {
+        uint32_t n;
+        bool far;
+        size_t dashed;
+        const char *legend;
+        bool straight;
+    } cases[] = {
+        {490, true, 500, NULL, false},
+        {491, true, 501, NULL, true},
+        {990, true, 1000, NULL, true},
+        {991, true, 991, "(10 write -> wait edges between different blocks not drawn)\\l", true},
+        {1001, false, 1001, NULL, true},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct ces_graph *g = signal_pairs(ctx, cases[i].n, cases[i].far);
+        char *t = emit(ctx, g, NULL);
+
+        assert_int_equal(count(t, "[style=dashed"), cases[i].dashed);
+        if (cases[i].legend != NULL)
+            assert_non_null(strstr(t, cases[i].legend));
+        else
+            assert_null(strstr(t, "not drawn"));
+        if (cases[i].straight)
+            assert_non_null(strstr(t, "graph [splines=line"));
+        else
+            assert_null(strstr(t, "graph [splines=line"));
+        ces_free(ctx, t);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* An await drawn from a record of its own rank only, in a graph built
+ * without validation too: rank 1's await, with no record of its own, was
+ * linked to rank 0's record in the same replayed phase (the phase's last
+ * record of each event was kept across ranks, and read uninitialized for
+ * an event no rank had recorded yet). */
+static void test_event_edges_own_rank(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_op rec = {.kind = CES_OP_RECORD}, aw = {.kind = CES_OP_AWAIT};
+    uint32_t e;
+    char *t;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_event(g, "e", &e), CES_OK);
+    rec.event = aw.event = e;
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 2), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &rec), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &aw), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &aw), CES_OK);
+    t = emit(ctx, g, NULL);
+    /* rank 0's await, after its record: that one edge */
+    assert_int_equal(count(t, "[style=dotted"), 1);
+    assert_non_null(strstr(t, "n0_0_0 -> n0_0_1 [style=dotted"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* An allocator whose blocks start zeroed: what the emitter reads before it
+ * writes shows as a zero. */
+static void *zero_malloc(void *ud, size_t size)
+{
+    (void)ud;
+    return calloc(1, size > 0 ? size : 1);
+}
+
+static void *zero_realloc(void *ud, void *ptr, size_t size)
+{
+    (void)ud;
+    return realloc(ptr, size > 0 ? size : 1);
+}
+
+static void zero_free(void *ud, void *ptr)
+{
+    (void)ud;
+    free(ptr);
+}
+
+/* An await with no record of its event before it, in a replayed phase of
+ * a graph built without validation, has no event edge; the phase's last
+ * record of the event was read before any was written. */
+static void test_event_edges_unrecorded(void **state)
+{
+    struct ces_alloc h = {zero_malloc, zero_realloc, zero_free, NULL};
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_op aw = {.kind = CES_OP_AWAIT};
+    char *t = NULL;
+    size_t len = 0;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(&h, &ctx), CES_OK);
+    assert_int_equal(ces_graph_create(ctx, 1, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_event(g, "e", &aw.event), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 2), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &aw), CES_OK);
+    assert_int_equal(ces_dot_emit(ctx, g, NULL, &t, &len), CES_OK);
+    assert_null(strstr(t, "[style=dotted"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+}
+
+/* Puts an executable `dot` into dir that copies its input to its output,
+ * for the search on PATH. */
+static void fake_dot(const char *dir)
+{
+    char path[512];
+
+    snprintf(path, sizeof(path), "%s/dot", dir);
+    ces_test_put_file(path, "#!/bin/sh\nexec /bin/cat\n");
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* Graphviz is looked for on PATH as a shell does: a directory named dot
+ * and a file named dot that cannot be run are passed over, an empty
+ * element is the current directory; its temporary input is gone from
+ * TMPDIR once drawn; a .dot file needs no Graphviz, and ".dot" is a
+ * name that ends in .dot. */
+static void test_write_finds_dot(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *dir = ces_test_tmpdir(), *back, *t = "digraph { a -> b }\n";
+    char *path_env = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
+    char *tmp_env = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+    char p[512], q[512], cwd[4096], got[256];
+
+    (void)state;
+    assert_non_null(getcwd(cwd, sizeof(cwd)));
+    snprintf(p, sizeof(p), "%s/a", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof(p), "%s/a/dot", dir); /* a directory */
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof(p), "%s/b", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof(p), "%s/b/dot", dir); /* not executable */
+    ces_test_put_file(p, "#!/bin/sh\nexit 1\n");
+    assert_int_equal(chmod(p, 0644), 0);
+    snprintf(p, sizeof(p), "%s/c", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    fake_dot(p);
+    snprintf(p, sizeof(p), "%s/tmp", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    assert_int_equal(setenv("TMPDIR", p, 1), 0);
+    snprintf(p, sizeof(p), "%s/a:%s/b:%s/c", dir, dir, dir);
+    assert_int_equal(setenv("PATH", p, 1), 0);
+    snprintf(q, sizeof(q), "%s/x.svg", dir);
+    assert_int_equal(ces_dot_write(ctx, t, q), CES_OK);
+    back = ces_test_read_file(q, NULL);
+    assert_string_equal(back, t);
+    free(back);
+    assert_int_equal(unlink(q), 0);
+    snprintf(p, sizeof(p), "%s/tmp", dir);
+    ces_test_dir_entries(p, got, sizeof(got));
+    assert_string_equal(got, "");
+    assert_int_equal(rmdir(p), 0);
+    /* an empty TMPDIR is /tmp: the input Graphviz reads, unlinked */
+    snprintf(p, sizeof(p), "%s/d", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(q, sizeof(q), "%s/d/dot", dir);
+    ces_test_put_file(q, "#!/bin/sh\nexec /bin/readlink /proc/self/fd/0\n");
+    assert_int_equal(chmod(q, 0755), 0);
+    assert_int_equal(setenv("PATH", p, 1), 0);
+    assert_int_equal(setenv("TMPDIR", "", 1), 0);
+    snprintf(q, sizeof(q), "%s/z.svg", dir);
+    assert_int_equal(ces_dot_write(ctx, t, q), CES_OK);
+    back = ces_test_read_file(q, NULL);
+    assert_int_equal(strncmp(back, "/tmp/cesync-dot-", 16), 0);
+    assert_non_null(strstr(back, " (deleted)\n"));
+    free(back);
+    assert_int_equal(unlink(q), 0);
+    /* an empty element of PATH: the current directory */
+    snprintf(p, sizeof(p), "%s/c", dir);
+    assert_int_equal(chdir(p), 0);
+    assert_int_equal(setenv("PATH", ":/nonexistent-dir", 1), 0);
+    assert_int_equal(ces_dot_write(ctx, t, "y.svg"), CES_OK);
+    back = ces_test_read_file("y.svg", NULL);
+    assert_string_equal(back, t);
+    free(back);
+    assert_int_equal(unlink("y.svg"), 0);
+    /* no Graphviz at all: a .dot file is still written */
+    assert_int_equal(setenv("PATH", "/nonexistent-dir", 1), 0);
+    assert_int_equal(ces_dot_write(ctx, t, ".dot"), CES_OK);
+    back = ces_test_read_file(".dot", NULL);
+    assert_string_equal(back, t);
+    free(back);
+    assert_int_equal(unlink(".dot"), 0);
+    assert_int_equal(chdir(cwd), 0);
+    if (path_env != NULL)
+        assert_int_equal(setenv("PATH", path_env, 1), 0);
+    if (tmp_env != NULL)
+        assert_int_equal(setenv("TMPDIR", tmp_env, 1), 0);
+    else
+        assert_int_equal(unsetenv("TMPDIR"), 0);
+    free(path_env);
+    free(tmp_env);
+    snprintf(p, sizeof(p), "%s/c/dot", dir);
+    assert_int_equal(unlink(p), 0);
+    snprintf(p, sizeof(p), "%s/b/dot", dir);
+    assert_int_equal(unlink(p), 0);
+    snprintf(p, sizeof(p), "%s/d/dot", dir);
+    assert_int_equal(unlink(p), 0);
+    for (const char *sub = "a/dot\0a\0b\0c\0d\0"; *sub != '\0'; sub += strlen(sub) + 1) {
+        snprintf(p, sizeof(p), "%s/%s", dir, sub);
+        assert_int_equal(rmdir(p), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The copies of a batch are stacked in a chain of invisible edges (they
+ * have no order); program order enters the box at the first and leaves it
+ * from the last. */
+static void test_batch_copies_stacked(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "buffer a 48\n"
+                               "phase eager x1\n"
+                               "r0 : fence\n"
+                               "r0 : batch\n"
+                               "r0 : copy a[0:8] -> a[24:32]\n"
+                               "r0 : copy a[8:16] -> a[32:40]\n"
+                               "r0 : copy a[16:24] -> a[40:48]\n"
+                               "r0 : end\n"
+                               "r0 : fence\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    char *t = emit(ctx, g, NULL);
+
+    (void)state;
+    assert_non_null(strstr(t, "n0_0_0 -> n0_0_2 [color=\"#888888\", lhead=cluster_batch_0_0_1];\n"
+                              "n0_0_2 -> n0_0_3 [style=invis];\n"
+                              "n0_0_3 -> n0_0_4 [style=invis];\n"
+                              "n0_0_4 -> n0_0_6 [color=\"#888888\", "
+                              "ltail=cluster_batch_0_0_1];\n"));
+    assert_int_equal(count(t, "[style=invis];\nn"), 2);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A write's edges to the waits of its slot go out block after block, and
+ * within a block by rank, then by place in the rank's list. */
+static void test_write_wait_edge_order(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, 2, 0}, .value = 5};
+    struct ces_op wt = {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ, .slot = {0, 2, 0}, .value = 1};
+    uint32_t a;
+    char *t, got[256];
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 3, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "a", CES_U32, 1, &a), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    for (uint32_t k = 0; k < 2; k++) {
+        assert_int_equal(ces_graph_add_op(g, 2, &wt), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 1, &wt), CES_OK);
+    }
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 2, &wt), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    t = emit(ctx, g, NULL);
+    dashed_edges(t, got, sizeof(got));
+    assert_string_equal(got, "n0_0_0->n0_1_0;n0_0_0->n0_1_1;n0_0_0->n0_2_0;n0_0_0->n0_2_1;"
+                             "n0_0_0->n1_2_0;"
+                             "n1_0_0->n0_1_0;n1_0_0->n0_1_1;n1_0_0->n0_2_0;n1_0_0->n0_2_1;"
+                             "n1_0_0->n1_2_0;");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Event and data edges count toward the 500 cross edges above which edges
+ * are drawn straight: a record awaited, and a copy into rank 1 read, 500
+ * times, then 501 times. */
+static void test_cross_edges_straight(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (int data = 0; data <= 1; data++) {
+        for (uint32_t n = 500; n <= 501; n++) {
+            struct ces_graph *g = NULL;
+            struct ces_op rec = {.kind = CES_OP_RECORD}, aw = {.kind = CES_OP_AWAIT};
+            struct ces_op cp = {.kind = CES_OP_COPY, .a = {0, 0, 0, 8}, .b = {0, 1, 0, 8}};
+            struct ces_op use = {.kind = CES_OP_CONSUME, .a = {0, 1, 0, 8}};
+            uint32_t id;
+            char *t;
+
+            assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+            assert_int_equal(ces_graph_add_event(g, "e", &id), CES_OK);
+            assert_int_equal(ces_graph_add_buffer(g, "a", 8, &id), CES_OK);
+            assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+            assert_int_equal(ces_graph_add_op(g, 0, data ? &cp : &rec), CES_OK);
+            for (uint32_t i = 0; i < n; i++)
+                assert_int_equal(ces_graph_add_op(g, data ? 1 : 0, data ? &use : &aw), CES_OK);
+            t = emit(ctx, g, NULL);
+            assert_int_equal(count(t, data ? "[color=\"#c0392bb0\"" : "[style=dotted"), n);
+            if (n > 500)
+                assert_non_null(strstr(t, "graph [splines=line"));
+            else
+                assert_null(strstr(t, "graph [splines=line"));
+            ces_free(ctx, t);
+            ces_graph_destroy(g);
+        }
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The readers of a copy into rank 1 are rank 1's ops that read bytes it
+ * wrote: rank 2's copy that pulls them from rank 1 is not one of them,
+ * nor are regions that only touch it; a region that starts before a
+ * shorter one and ends past the copy's is. */
+static void test_data_edges_pull(void **state)
+{
+    static const char text[] = "cesync 1\nranks 3\n"
+                               "buffer src 8\nbuffer stage 16\nbuffer out 8\n"
+                               "phase eager x1\n"
+                               "r0 : copy src[0:8] -> stage[4:12]@1\n"
+                               "r2 : copy stage[4:12]@1 -> out[0:8]\n"
+                               "r1 : consume stage[0:4]\n"
+                               "r1 : consume stage[12:16]\n"
+                               "r1 : consume stage[0:16]\n"
+                               "r1 : consume stage[2:4]\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    char *t = emit(ctx, g, NULL), got[256];
+
+    (void)state;
+    marked_edges(t, "#c0392b", got, sizeof(got));
+    assert_string_equal(got, "n0_0_0->n0_1_2;");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* An overlay's marks refused: NULL with marks counted, a rank one past
+ * the graph's; an op marked blocked and stopped keeps the legend's line
+ * for the halves whatever marks follow. */
+static void test_overlay_marks_checked(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, replayed_batch);
+    struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_BLOCKED, 0},
+                                   {0, 0, 0, 0, CES_DOT_STOPPED, 1},
+                                   {0, 0, 3, 0, CES_DOT_BLOCKED, 0}};
+    struct ces_dot_overlay ov = {NULL, 1, "HANG counterexample"};
+    char *t = NULL;
+    size_t len = 99;
+
+    (void)state;
+    assert_int_equal(ces_dot_emit(ctx, g, &ov, &t, &len), CES_ERR_INVALID);
+    assert_null(t);
+    assert_int_equal(len, 0);
+    assert_string_equal(ces_ctx_last_error(ctx), "dot overlay: nmarks is 1 but marks is NULL");
+    ov.marks = marks;
+    ov.nmarks = 3;
+    marks[2].rank = 1;
+    assert_int_equal(ces_dot_emit(ctx, g, &ov, &t, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "dot overlay: mark 2 names block 0 rank 1, but "
+                                                 "the graph has 1 blocks and 1 ranks");
+    marks[2].rank = 0;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "\\lred and teal halves: blocked"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* An overlay's title and its marks each bring their own lines: a title
+ * alone no overlay line in the legend, marks without a title no label. */
+static void test_overlay_title_or_marks(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_dot_mark mark = {0, 0, 1, 1, CES_DOT_STEP, 0};
+    struct ces_dot_overlay ov = {NULL, 0, "HANG counterexample"};
+    char *t;
+
+    (void)state;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, ", labelloc=t, fontsize=16, label=\"HANG counterexample\"];\n"));
+    assert_null(strstr(t, "overlay:"));
+    ces_free(ctx, t);
+    ov.marks = &mark;
+    ov.nmarks = 1;
+    ov.title = NULL;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "fontname=\"Helvetica\", fontsize=11];\n"));
+    assert_null(strstr(t, "labelloc"));
+    assert_non_null(strstr(t, "overlay: steps numbered"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1325,6 +1997,21 @@ int main(void)
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_write_replaces_when_complete),
         cmocka_unit_test(test_write_svg_to_pipe),
+        cmocka_unit_test(test_label_pieces),
+        cmocka_unit_test(test_overlay_replay_lists),
+        cmocka_unit_test(test_overlay_stopped_eager),
+        cmocka_unit_test(test_overlay_steps),
+        cmocka_unit_test(test_overlay_interleaved_batches),
+        cmocka_unit_test(test_signal_pair_counts),
+        cmocka_unit_test(test_event_edges_own_rank),
+        cmocka_unit_test(test_event_edges_unrecorded),
+        cmocka_unit_test(test_write_finds_dot),
+        cmocka_unit_test(test_batch_copies_stacked),
+        cmocka_unit_test(test_write_wait_edge_order),
+        cmocka_unit_test(test_cross_edges_straight),
+        cmocka_unit_test(test_data_edges_pull),
+        cmocka_unit_test(test_overlay_marks_checked),
+        cmocka_unit_test(test_overlay_title_or_marks),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

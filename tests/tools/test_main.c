@@ -415,6 +415,47 @@ static void test_run_help(void **state)
     free(out);
 }
 
+/* `cesync dot`: its help names the builder options; the text on stdout,
+ * with -o - and in a -o file is one and the same, to its last byte; a
+ * picture of 10,000 ops is announced before it is drawn (here with no
+ * Graphviz on PATH, so the announcement comes before the error). */
+static void test_dot_outputs(void **state)
+{
+    char *out, *same, *dir = ces_test_tmpdir(), path[256];
+
+    (void)state;
+    assert_int_equal(ces_test_tool(NULL, "dot --help", &out), 0);
+    assert_true(strncmp(out, "usage: cesync dot [SCHEDULE] [builder options] "
+                             "[-o OUT.svg|OUT.png|OUT.dot|-]\n", 75) == 0);
+    assert_non_null(strstr(out, "Builder options (for a collective; one it does not take is an "
+                                "error):\n  --ranks N          ranks (default 4)\n"));
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "dot barrier --ranks 2", &out), 0);
+    assert_int_equal(strcmp(out + strlen(out) - 2, "}\n"), 0);
+    assert_int_equal(ces_test_tool(NULL, "dot barrier --ranks 2 -o -", &same), 0);
+    assert_string_equal(same, out);
+    free(same);
+    assert_int_equal(ces_test_tool(dir, "dot barrier --ranks 2 -o b.dot", &same), 0);
+    assert_string_equal(same, "cesync: wrote b.dot\n");
+    free(same);
+    snprintf(path, sizeof(path), "%s/b.dot", dir);
+    same = ces_test_read_file(path, NULL);
+    assert_string_equal(same, out);
+    free(same);
+    free(out);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(ces_test_tool_env(dir, "PATH=/nonexistent-dir",
+                                       "dot alltoall --ranks 8 --iterations 36 -o a.svg", &out),
+                     2);
+    assert_string_equal(out, "cesync: dot: drawing 10080 ops; Graphviz takes minutes to lay out "
+                             "so many (fewer iterations or ranks draw faster, and a .dot file "
+                             "skips the layout)\n"
+                             "cesync: dot: cannot write a.svg: Graphviz 'dot' is not installed "
+                             "(not found on PATH); install graphviz or write a .dot file\n");
+    free(out);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -427,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_stdout_write_errors),
         cmocka_unit_test(test_run_input_first),
         cmocka_unit_test(test_run_help),
+        cmocka_unit_test(test_dot_outputs),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
