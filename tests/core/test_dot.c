@@ -1670,7 +1670,7 @@ static void fake_dot(const char *dir)
 {
     char path[512];
 
-    snprintf(path, sizeof(path), "%s/dot", dir);
+    assert_true(snprintf(path, sizeof(path), "%s/dot", dir) < (int)sizeof(path));
     ces_test_put_file(path, "#!/bin/sh\nexec /bin/cat\n");
     assert_int_equal(chmod(path, 0755), 0);
 }
