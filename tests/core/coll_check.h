@@ -135,17 +135,23 @@ static inline void coll_golden_protocols(uint32_t coll)
     }
 }
 
-/* ces_coll_source fails with `status` and exactly `msg`. */
+/* ces_coll_source fails with `status` and exactly `msg` (text NULL, length
+ * 0). */
 static inline void coll_error(const struct ces_coll_params *p, int status, const char *msg)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     char *text = (char *)1;
+    size_t len = 7;
     struct ces_graph *g = (struct ces_graph *)1;
 
     assert_int_equal(ces_coll_source(ctx, p, &text, NULL), status);
     assert_null(text);
     assert_string_equal(ces_ctx_last_error(ctx), msg);
+    text = (char *)1;
+    assert_int_equal(ces_coll_source(ctx, p, &text, &len), status);
+    assert_null(text);
+    assert_int_equal(len, 0);
     assert_int_equal(ces_coll_build(ctx, p, &g), status);
     assert_null(g);
     assert_string_equal(ces_ctx_last_error(ctx), msg);

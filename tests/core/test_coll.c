@@ -105,6 +105,8 @@ static void test_common_errors(void **state)
     ces_coll_params_init(&p, CES_COLL_ALLGATHER);
     p.proto = 9;
     coll_error(&p, CES_ERR_INVALID, "allgather: unknown sync protocol #9");
+    p.proto = CES_PROTO__COUNT;
+    coll_error(&p, CES_ERR_INVALID, "allgather: unknown sync protocol #4");
     ces_coll_params_init(&p, CES_COLL_ALLGATHER);
     p.ranks = 0;
     coll_error(&p, CES_ERR_INVALID, "allgather: ranks must be 1..1024, not 0");
@@ -295,6 +297,79 @@ static void test_checker_verdicts(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The bounds themselves build: first_iter 2^32 (I0 = 2^32 - 1) and, for
+ * gather, ranks x bytes of exactly 2^48; mono's barrier value past the
+ * first iteration is the global iteration written without a factor 1
+ * (canonical: print(parse(text)) == text). */
+static void test_bounds_build(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_ALLTOALL, CES_PROTO_MONO, 2, 1024, 1,
+                                           CES_PHASE_EAGER);
+    char *text;
+
+    (void)state;
+    p.first_iter = UINT64_C(1) << 32;
+    text = coll_text(ctx, &p);
+    assert_non_null(strstr(text, "\nlet I0 = 4294967295\n"));
+    assert_non_null(strstr(text, "\nr* : write ready[0] = $i+$I0\n"
+                                 "r* over p : wait ready[0]@$p >= $i+$I0\n"));
+    coll_roundtrip(ctx, text);
+    ces_free(ctx, text);
+    p = coll_params(CES_COLL_GATHER, CES_PROTO_MONO, 4, CES_MAX_BYTES / 4, 1, CES_PHASE_EAGER);
+    text = coll_text(ctx, &p);
+    assert_non_null(strstr(text, "\nlet C = 70368744177664\nbuffer send 70368744177664\n"
+                                 "buffer recv 281474976710656\n"));
+    ces_free(ctx, text);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The text's first allocation failing: CES_ERR_NOMEM, naming the
+ * collective. */
+static void test_source_out_of_memory(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_BARRIER, CES_PROTO_MONO, 2, 8, 1,
+                                           CES_PHASE_EAGER);
+    char *text = (char *)1;
+    size_t len = 7;
+
+    (void)state;
+    st.fail_at = st.calls + 1;
+    assert_int_equal(ces_coll_source(ctx, &p, &text, &len), CES_ERR_NOMEM);
+    assert_null(text);
+    assert_int_equal(len, 0);
+    assert_string_equal(ces_ctx_last_error(ctx), "out of memory generating the barrier schedule");
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Only the barrier runs nccl's eager iterations a phase each: alltoall's
+ * 2^20 + 1 iterations are one phase, whose text is written (the bound on
+ * phases is the barrier's alone), and which the expansion refuses past its
+ * bound on ops with its own message, naming the collective as the file. */
+static void test_expansion_names_collective(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_coll_params p = coll_params(CES_COLL_ALLTOALL, CES_PROTO_NCCL, 2, 1024,
+                                           (UINT32_C(1) << 20) + 1, CES_PHASE_EAGER);
+    struct ces_graph *g = (struct ces_graph *)1;
+    char *text;
+
+    (void)state;
+    text = coll_text(ctx, &p);
+    assert_non_null(strstr(text, "\nphase eager x1048577\n"));
+    ces_free(ctx, text);
+    assert_int_equal(ces_coll_build(ctx, &p, &g), CES_ERR_LIMIT);
+    assert_null(g);
+    assert_string_equal(ces_ctx_last_error(ctx), "alltoall:17:1: the schedule expands to more "
+                                                "than 16777216 ops: use a graph phase or fewer "
+                                                "iterations");
+    ces_test_ctx_end(ctx, &st);
+}
+
 static int program_body(struct ces_ctx *ctx, void *arg)
 {
     struct ces_prog *prog = NULL;
@@ -322,7 +397,9 @@ int main(void)
         cmocka_unit_test(test_zero_means_default), cmocka_unit_test(test_common_errors),
         cmocka_unit_test(test_null_arguments),    cmocka_unit_test(test_program_and_build),
         cmocka_unit_test(test_all_combinations), cmocka_unit_test(test_alloc_failures),
-        cmocka_unit_test(test_checker_verdicts),
+        cmocka_unit_test(test_checker_verdicts), cmocka_unit_test(test_bounds_build),
+        cmocka_unit_test(test_source_out_of_memory),
+        cmocka_unit_test(test_expansion_names_collective),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -201,6 +201,12 @@ static void test_nccl_eager_ops_bound(void **state)
     p.first_iter = 5;
     coll_error(&p, CES_ERR_LIMIT,
                "barrier:32:1: the schedule expands to more than 16777216 ops: use fewer ops");
+    /* 16384 iterations of 1024 ranks are within the bound on phases: the
+     * bound on ops refuses them */
+    p.first_iter = 1;
+    p.iterations = 16384;
+    coll_error(&p, CES_ERR_LIMIT,
+               "barrier:31:1: the schedule expands to more than 16777216 ops: use fewer ops");
 }
 
 int main(void)

@@ -281,6 +281,30 @@ static void test_flag_errors(void **state)
                "is no local copy to move)");
 }
 
+static int program_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_prog *prog = NULL;
+    int rc = ces_coll_program(ctx, arg, &prog);
+
+    ces_prog_destroy(prog);
+    return rc;
+}
+
+/* Every allocation of generating and parsing a directed barrier's
+ * collective may fail, the text of the ranks but the root included: each
+ * failure is CES_ERR_NOMEM, never a program with lines missing. */
+static void test_alloc_failures(void **state)
+{
+    (void)state;
+    for (uint32_t c = CES_COLL_GATHER; c <= CES_COLL_BROADCAST; c++) {
+        struct ces_coll_params p = coll_params(c, CES_PROTO_CREDIT, 3, 64, 1, CES_PHASE_EAGER);
+
+        p.flags = CES_COLL_F_DIRECTED;
+        p.root = 1;
+        assert_true(ces_test_alloc_failures(program_body, &p) > 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_every_wait_is_needed),
         cmocka_unit_test(test_every_write_is_awaited),
         cmocka_unit_test(test_flag_errors),
+        cmocka_unit_test(test_alloc_failures),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -78,6 +78,29 @@ static void test_errors(void **state)
     coll_error(&p, CES_ERR_INVALID, "gather: unknown algorithm flags 0x10");
 }
 
+/* The in-place forms check what their collectives check: the root (of
+ * broadcast too, which has no part of ranks x bytes), and ranks x bytes
+ * past 2^48 (allgather, gather, scatter), each naming the collective. */
+static void test_checks(void **state)
+{
+    struct ces_coll_params p = coll_params(CES_COLL_BROADCAST, CES_PROTO_MONO, 4, 256, 1,
+                                           CES_PHASE_EAGER);
+    char msg[128];
+
+    (void)state;
+    p.flags = CES_COLL_F_INPLACE;
+    p.root = 4;
+    coll_error(&p, CES_ERR_INVALID, "broadcast: root must be a rank (0..3), not 4");
+    p.root = 0;
+    for (size_t c = 0; c < 3; c++) {
+        p.coll = inplace_colls[c];
+        p.bytes = CES_MAX_BYTES / 4 + 1;
+        snprintf(msg, sizeof(msg), "%s: ranks x bytes (4 x 70368744177665) exceeds 2^48 bytes",
+                 ces_coll_name((int)p.coll));
+        coll_error(&p, CES_ERR_INVALID, msg);
+    }
+}
+
 /* The in-place form is the out-of-place one with every rank in place
  * (ces_test_in_place_on: each rank's own part renamed to where it belongs,
  * the copy onto itself dropped), op for op on every rank in every block:
@@ -163,6 +186,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_checks),
         cmocka_unit_test(test_same_as_out_of_place),
         cmocka_unit_test(test_allgather_ops),
     };

@@ -7,6 +7,7 @@
 #include "internal.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A request whose item count or byte size does not fit in size_t is
@@ -52,6 +53,199 @@ static void test_error_wraps_last_error(void **state)
     assert_int_equal(ces_ctx_error(ctx, CES_ERR_IO, "loading x: %s", ces_ctx_last_error(ctx)),
                      CES_ERR_IO);
     assert_string_equal(ces_ctx_last_error(ctx), "loading x: ranks must be 1..1024, not 0");
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A growable array of 1-byte items: a request whose count wraps size_t
+ * (len + extra past SIZE_MAX) is CES_ERR_NOMEM, not room to spare; one
+ * whose doubled capacity would wrap asks for len + extra (which the
+ * allocator refuses) instead of doubling for ever; ces_vec_free leaves an
+ * empty vector that takes items again. */
+static void test_vec_reserve_bytes(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_vec v = {NULL, 0, 0};
+    char c = 'a';
+
+    (void)state;
+    assert_int_equal(ces_vec_push(ctx, &v, 1, &c), CES_OK);
+    assert_int_equal(ces_vec_push(ctx, &v, 1, &c), CES_OK);
+    assert_int_equal(v.cap, 2);
+    assert_int_equal(ces_vec_reserve(ctx, &v, 1, SIZE_MAX - 1), CES_ERR_NOMEM);
+    assert_int_equal(ces_vec_reserve(ctx, &v, 1, SIZE_MAX / 2 + 1), CES_ERR_NOMEM);
+    assert_int_equal(v.len, 2);
+    assert_int_equal(v.cap, 2);
+    ces_vec_free(ctx, &v);
+    assert_null(v.data);
+    assert_int_equal(v.len, 0);
+    assert_int_equal(v.cap, 0);
+    assert_int_equal(ces_vec_push(ctx, &v, 1, &c), CES_OK);
+    assert_int_equal(v.len, 1);
+    assert_int_equal(v.cap, 1);
+    ces_vec_free(ctx, &v);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The index of names finds a name only whole: "bufd4T3T3" hashes as "buf"
+ * does (FNV-1a), so a lookup of "buf" that compared the first three bytes
+ * and the hash found it; a lookup in an empty index finds nothing;
+ * ces_names_free leaves an empty index that takes names again. */
+static void test_names_whole(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_names ix = {NULL, 0, 0};
+
+    (void)state;
+    assert_int_equal(ces_names_find(&ix, "buf", 3), -1);
+    assert_int_equal(ces_names_reserve(ctx, &ix), CES_OK);
+    ces_names_add(&ix, "bufd4T3T3", 5);
+    assert_int_equal(ces_names_find(&ix, "bufd4T3T3", 9), 5);
+    assert_int_equal(ces_names_find(&ix, "buf", 3), -1);
+    assert_int_equal(ces_names_find(&ix, "bufd4T3T3x", 9), 5);
+    ces_names_free(ctx, &ix);
+    assert_null(ix.slots);
+    assert_int_equal(ix.len, 0);
+    assert_int_equal(ix.cap, 0);
+    assert_int_equal(ces_names_find(&ix, "buf", 3), -1);
+    assert_int_equal(ces_names_reserve(ctx, &ix), CES_OK);
+    ces_names_add(&ix, "buf", 1);
+    assert_int_equal(ces_names_find(&ix, "buf", 3), 1);
+    assert_int_equal(ix.len, 1);
+    ces_names_free(ctx, &ix);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Hooks that record what the library asks of them. */
+struct rec_alloc {
+    size_t last_size;
+    long frees;
+};
+
+static void *rec_malloc(void *ud, size_t size)
+{
+    ((struct rec_alloc *)ud)->last_size = size;
+    return malloc(size > 0 ? size : 1);
+}
+
+static void *rec_realloc(void *ud, void *ptr, size_t size)
+{
+    ((struct rec_alloc *)ud)->last_size = size;
+    return realloc(ptr, size > 0 ? size : 1);
+}
+
+static void rec_free(void *ud, void *ptr)
+{
+    ((struct rec_alloc *)ud)->frees++;
+    free(ptr);
+}
+
+/* A context: hooks lacking any of the three are refused, as is nowhere to
+ * put it (*out NULL on a refusal); a new one's last error is ""; a NULL
+ * one's last error is "" and destroying it does nothing.  The hooks are
+ * never asked for 0 bytes (ces_malloc and ces_realloc ask for 1) nor to
+ * free NULL. */
+static void test_ctx_hooks(void **state)
+{
+    struct rec_alloc rec = {0, 0};
+    struct ces_alloc h = {rec_malloc, rec_realloc, rec_free, &rec}, bad;
+    struct ces_ctx *ctx = (struct ces_ctx *)&rec;
+    void *p;
+
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        bad = h;
+        if (k == 0)
+            bad.malloc = NULL;
+        else if (k == 1)
+            bad.realloc = NULL;
+        else
+            bad.free = NULL;
+        ctx = (struct ces_ctx *)&rec;
+        assert_int_equal(ces_ctx_create(&bad, &ctx), CES_ERR_INVALID);
+        assert_null(ctx);
+    }
+    assert_int_equal(ces_ctx_create(&h, NULL), CES_ERR_INVALID);
+    assert_int_equal(ces_ctx_create(NULL, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(NULL), "");
+    ces_ctx_destroy(NULL);
+    assert_int_equal(ces_ctx_create(&h, &ctx), CES_OK);
+    assert_string_equal(ces_ctx_last_error(ctx), "");
+    p = ces_malloc(ctx, 0);
+    assert_non_null(p);
+    assert_int_equal(rec.last_size, 1);
+    p = ces_realloc(ctx, p, 0);
+    assert_non_null(p);
+    assert_int_equal(rec.last_size, 1);
+    ces_free(ctx, p);
+    assert_int_equal(rec.frees, 1);
+    ces_free(ctx, NULL);
+    assert_int_equal(rec.frees, 1);
+    ces_ctx_destroy(ctx);
+    assert_int_equal(rec.frees, 2);
+}
+
+/* Names and tables: an identifier starts with a letter or '_' and goes on
+ * with letters, digits and '_'; a status, op kind, collective or protocol
+ * out of its table has no name ("unknown status" for a status), and the
+ * names map back. */
+static void test_names_and_tables(void **state)
+{
+    (void)state;
+    assert_true(ces_is_ident("_"));
+    assert_true(ces_is_ident("_a0"));
+    assert_true(ces_is_ident("Z9_z"));
+    assert_false(ces_is_ident("0a"));
+    assert_false(ces_is_ident(""));
+    assert_false(ces_is_ident(NULL));
+    assert_false(ces_is_ident("a-b"));
+    assert_string_equal(ces_status_str(CES_OK), "ok");
+    assert_string_equal(ces_status_str(12345), "unknown status");
+    assert_null(ces_op_kind_name(-1));
+    assert_null(ces_op_kind_name(CES_OP__COUNT));
+    assert_null(ces_op_kind_synopsis(-1));
+    assert_null(ces_op_kind_synopsis(CES_OP__COUNT));
+    assert_non_null(ces_op_kind_synopsis(CES_OP__COUNT - 1));
+    assert_null(ces_coll_name(-1));
+    assert_null(ces_coll_name(CES_COLL__COUNT));
+    assert_null(ces_proto_name(-1));
+    assert_null(ces_proto_name(CES_PROTO__COUNT));
+    for (int c = 0; c < CES_COLL__COUNT; c++)
+        assert_int_equal(ces_coll_from_name(ces_coll_name(c)), c);
+    for (int pr = 0; pr < CES_PROTO__COUNT; pr++)
+        assert_int_equal(ces_proto_from_name(ces_proto_name(pr)), pr);
+    assert_string_equal(ces_proto_name(CES_PROTO_PULL), "pull");
+    assert_int_equal(ces_coll_from_name(NULL), -1);
+    assert_int_equal(ces_proto_from_name(NULL), -1);
+    assert_int_equal(ces_coll_from_name("all"), -1);
+    assert_int_equal(ces_proto_from_name("credit "), -1);
+}
+
+/* The string builder: nothing written is the empty text, not NULL; a
+ * builder whose allocation failed hands out nothing and says so. */
+static void test_sb(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_sb sb;
+    char *text = (char *)1;
+    size_t len = 7;
+
+    (void)state;
+    ces_sb_init(&sb, ctx);
+    assert_int_equal(ces_sb_finish(&sb, &text, &len), CES_OK);
+    assert_non_null(text);
+    assert_string_equal(text, "");
+    assert_int_equal(len, 0);
+    ces_free(ctx, text);
+    ces_sb_init(&sb, ctx);
+    st.fail_at = st.calls + 1;
+    ces_sb_printf(&sb, "%d", 42);
+    text = NULL;
+    assert_int_equal(ces_sb_finish(&sb, &text, &len), CES_ERR_NOMEM);
+    assert_null(text);
+    assert_string_equal(ces_ctx_last_error(ctx), "out of memory while building text");
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -391,6 +585,11 @@ int main(void)
         cmocka_unit_test(test_vec_reserve_overflow),
         cmocka_unit_test(test_error_wraps_last_error),
         cmocka_unit_test(test_refusal_says_why),
+        cmocka_unit_test(test_vec_reserve_bytes),
+        cmocka_unit_test(test_names_whole),
+        cmocka_unit_test(test_ctx_hooks),
+        cmocka_unit_test(test_names_and_tables),
+        cmocka_unit_test(test_sb),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,7 @@
  * -o of print, promela and dot through the built command).
  */
 #include "ces_test.h"
+#include "internal.h" /* ces_write_file */
 #include "tool.h"
 
 #include <fcntl.h>
@@ -624,6 +625,80 @@ static void test_write_file(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* ces_write_file (core/file.c) itself: a new file gets 0666 less the
+ * umask, whatever the mask; a file it replaces keeps its sticky bit with
+ * its mode; a chain of links ends at the file the last one names, every
+ * link left a link; the empty name and a directory are refused with the
+ * error, nothing left behind. */
+static void test_write_file_modes(void **state)
+{
+    struct ces_ctx *ctx = NULL;
+    char *dir = ces_test_tmpdir(), path[512], want[600], got[512], cwd[4096];
+    struct stat sb;
+    mode_t mask = umask(077);
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
+    snprintf(path, sizeof(path), "%s/a.ces", dir);
+    assert_int_equal(ces_write_file(ctx, path, "a\n", 2), CES_OK);
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0600);
+    assert_int_equal(unlink(path), 0);
+    umask(002);
+    assert_int_equal(ces_write_file(ctx, path, "a\n", 2), CES_OK);
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0664);
+    umask(mask);
+    assert_int_equal(chmod(path, 01640), 0);
+    assert_int_equal(ces_write_file(ctx, path, "b\n", 2), CES_OK);
+    holds(dir, "a.ces", "b\n");
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 01640);
+
+    /* two.ces -> one.ces -> a.ces */
+    snprintf(path, sizeof(path), "%s/one.ces", dir);
+    assert_int_equal(symlink("a.ces", path), 0);
+    snprintf(path, sizeof(path), "%s/two.ces", dir);
+    assert_int_equal(symlink("one.ces", path), 0);
+    assert_int_equal(ces_write_file(ctx, path, "c\n", 2), CES_OK);
+    holds(dir, "a.ces", "c\n");
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    snprintf(path, sizeof(path), "%s/one.ces", dir);
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "a.ces;one.ces;two.ces;");
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof(path), "%s/two.ces", dir);
+    assert_int_equal(unlink(path), 0);
+
+    /* no file has the empty name: nothing is written in the current
+     * directory */
+    assert_non_null(getcwd(cwd, sizeof(cwd)));
+    assert_int_equal(chdir(dir), 0);
+    assert_int_equal(ces_write_file(ctx, "", "d\n", 2), CES_ERR_IO);
+    assert_string_equal(ces_ctx_last_error(ctx), "cannot create '': No such file or directory");
+    assert_int_equal(chdir(cwd), 0);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "a.ces;");
+
+    /* a directory is no file to write in place: the new file cannot
+     * replace it */
+    snprintf(path, sizeof(path), "%s/d", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(ces_write_file(ctx, path, "e\n", 2), CES_ERR_IO);
+    snprintf(want, sizeof(want), "cannot replace %s: Is a directory", path);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "a.ces;d;");
+    assert_int_equal(rmdir(path), 0);
+    snprintf(path, sizeof(path), "%s/a.ces", dir);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+    ces_ctx_destroy(ctx);
+}
+
 /* An output path that is no regular file is written, not replaced: a named
  * pipe (or a device such as /dev/null) stays what it was and gets the text;
  * a symbolic link stays a link and the file it names gets the text. */
@@ -1043,6 +1118,7 @@ int main(void)
         cmocka_unit_test(test_options_must_apply),
         cmocka_unit_test(test_unknown_name),
         cmocka_unit_test(test_write_file),
+        cmocka_unit_test(test_write_file_modes),
         cmocka_unit_test(test_write_not_a_file),
         cmocka_unit_test(test_tool_outputs),
         cmocka_unit_test(test_output_is_not_input),
