@@ -356,6 +356,125 @@ static void test_mutations_change(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* FNV-1a (64 bits) of text, on from h. */
+static uint64_t fnv(uint64_t h, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++)
+        h = (h ^ *p) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+/* The digest of the texts of seeds [0, n) under o. */
+static uint64_t corpus_digest(struct ces_ctx *ctx, const struct ces_gen_opts *o, uint64_t n)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+    for (uint64_t seed = 0; seed < n; seed++) {
+        char *text = NULL;
+
+        assert_int_equal(ces_gen_source(ctx, seed, o, &text, NULL), CES_OK);
+        h = fnv(h, text);
+        ces_free(ctx, text);
+    }
+    return h;
+}
+
+/* The whole corpus is pinned, as seed 2's schedule is (test_source_pinned):
+ * a digest of the texts of the seeds under three sets of options, and what
+ * seeds 0..999 hold as test_valid_and_varied counts it.  Each draw of a
+ * shape or a mutation, each threshold and each step's ops shape some of
+ * these schedules: a change of one changes the corpus, and a deliberate one
+ * updates the numbers (a failure names the digest). */
+static void test_corpus_pinned(void **state)
+{
+    static const struct {
+        uint32_t ranks, streams, steps, mutate_pct;
+        uint64_t seeds, digest;
+    } corpora[] = {
+        {0, 0, 0, 45, 1000, UINT64_C(0x60f135c12b371ef1)},
+        {4, 2, 3, 90, 100, UINT64_C(0xe99a8c364dcfc032)},
+        {3, 0, 2, 100, 300, UINT64_C(0xb4d524a64bbcf4a0)},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct features f;
+    static const int kinds[CES_OP__COUNT] = {
+        [CES_OP_COPY] = 3178,   [CES_OP_BATCH] = 1593,  [CES_OP_END] = 1593,
+        [CES_OP_WRITE] = 7106,  [CES_OP_WAIT] = 4813,   [CES_OP_FENCE] = 156,
+        [CES_OP_FLUSH] = 0,     [CES_OP_RECORD] = 266,  [CES_OP_AWAIT] = 249,
+        [CES_OP_PRODUCE] = 2403, [CES_OP_CONSUME] = 2403,
+    };
+
+    (void)state;
+    memset(&f, 0, sizeof(f));
+    for (uint64_t seed = 0; seed < 1000; seed++) {
+        struct ces_graph *g = NULL;
+
+        assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
+        count(g, &f);
+        ces_graph_destroy(g);
+    }
+    /* what seeds 0..999 hold, as test_valid_and_varied counts it */
+    assert_int_equal(f.ranks[2], 648);
+    assert_int_equal(f.ranks[3], 352);
+    assert_int_equal(f.streams[1], 609);
+    assert_int_equal(f.streams[2], 391);
+    assert_int_equal(f.conn1, 144);
+    assert_int_equal(f.graph_blocks, 525);
+    assert_int_equal(f.reps2, 244);
+    assert_int_equal(f.u32, 592);
+    assert_int_equal(f.u64, 408);
+    assert_int_equal(f.wraps, 124);
+    assert_int_equal(f.eq, 2320);
+    assert_int_equal(f.geq, 2493);
+    assert_int_equal(f.mcast, 184);
+    assert_int_equal(f.mixed_widths, 407);
+    assert_memory_equal(f.kinds, kinds, sizeof(kinds));
+    for (size_t i = 0; i < sizeof(corpora) / sizeof(corpora[0]); i++) {
+        struct ces_gen_opts o;
+        uint64_t d;
+
+        ces_gen_opts_init(&o);
+        o.ranks = corpora[i].ranks;
+        o.streams = corpora[i].streams;
+        o.steps = corpora[i].steps;
+        o.mutate_pct = corpora[i].mutate_pct;
+        d = corpus_digest(ctx, &o, corpora[i].seeds);
+        if (d != corpora[i].digest)
+            fail_msg("seeds 0..%" PRIu64 " of --ranks %" PRIu32 " --streams %" PRIu32
+                     " --steps %" PRIu32 " --mutate %" PRIu32 ": digest 0x%016" PRIx64
+                     ", pinned 0x%016" PRIx64, corpora[i].seeds - 1, corpora[i].ranks,
+                     corpora[i].streams, corpora[i].steps, corpora[i].mutate_pct, d,
+                     corpora[i].digest);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The options' bounds as the library takes them: 2..8 ranks (the command
+ * checks its own), 1..2 streams, 1..3 steps, 0..100 percent. */
+static void test_option_bounds(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_gen_opts o;
+    struct ces_graph *g = NULL;
+
+    (void)state;
+    ces_gen_opts_init(&o);
+    o.ranks = 8;
+    o.streams = 2;
+    o.steps = 3;
+    o.mutate_pct = 100;
+    assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_OK);
+    assert_int_equal(ces_graph_ranks(g), 8);
+    ces_graph_destroy(g);
+    o.ranks = 9;
+    assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_ERR_INVALID);
+    assert_null(g);
+    assert_string_equal(ces_ctx_last_error(ctx), "gen: ranks must be 2..8, not 9");
+    ces_test_ctx_end(ctx, &st);
+}
+
 static int source_body(struct ces_ctx *ctx, void *arg)
 {
     char *text = NULL;
@@ -645,6 +764,7 @@ int main(void)
         cmocka_unit_test(test_tool_header_reproduces), cmocka_unit_test(test_tool_options),
         cmocka_unit_test(test_tool_whole_file), cmocka_unit_test(test_graph_replays_reset),
         cmocka_unit_test(test_phases_own_slots), cmocka_unit_test(test_mutations_change),
+        cmocka_unit_test(test_corpus_pinned), cmocka_unit_test(test_option_bounds),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

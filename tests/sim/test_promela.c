@@ -921,6 +921,565 @@ static void test_alloc_failures(void **state)
     assert_true(ces_test_alloc_failures(emit_delay_body, (void *)late_schedules[0]) > 10);
 }
 
+/* --- limits at their bounds, and the encoding of small schedules ----------- */
+
+/* The message of the emitter on g under races/data, or NULL if it emits. */
+static const char *emit_says(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t races,
+                             uint32_t data)
+{
+    struct ces_promela_opts o;
+    char *text = NULL;
+    int rc;
+
+    ces_promela_opts_init(&o);
+    o.races = races;
+    o.data = data;
+    rc = ces_promela_emit(ctx, g, &o, &text, NULL);
+    ces_free(ctx, text);
+    return rc == CES_OK ? NULL : ces_ctx_last_error(ctx);
+}
+
+/* Two ranks of one stream, one eager block; r0 writes the values 1..n into
+ * slot f[0]@1, or (distinct_slots) 1 into each of the slots f[0..n)@1. */
+static struct ces_graph *writes_graph(struct ces_ctx *ctx, uint32_t n, bool distinct_slots)
+{
+    struct ces_graph *g = NULL;
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, distinct_slots ? n : 1, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    for (uint32_t i = 0; i < n; i++) {
+        struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, 1, distinct_slots ? i : 0},
+                           .value = distinct_slots ? 1 : i + 1};
+
+        assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+    }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+/* r0 copies `n` units of 8 bytes in one batch on s0. */
+static struct ces_graph *wide_batch_graph(struct ces_ctx *ctx, uint32_t n)
+{
+    struct ces_graph *g = NULL;
+    struct ces_op b = {.kind = CES_OP_BATCH}, e = {.kind = CES_OP_END};
+
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "x", 8 * (uint64_t)n, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
+    for (uint32_t i = 0; i < n; i++) {
+        struct ces_op c = {.kind = CES_OP_COPY, .a = {0, 0, 8 * (uint64_t)i, 8 * (uint64_t)i + 8},
+                           .b = {0, 1, 8 * (uint64_t)i, 8 * (uint64_t)i + 8}};
+
+        assert_int_equal(ces_graph_add_op(g, 0, &c), CES_OK);
+    }
+    assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    return g;
+}
+
+/* Each limit takes its bound and refuses one more: unrolled ops (a graph
+ * phase's replays count), data units, signal slots, slots in use, values of
+ * a slot, copies of a batch, clock ticks of a stream (records no await
+ * reads and stopped ops tick none, a link's snapshot ticks one), iterations
+ * with data; and races and data take 0, 1 or 2 each. */
+static void test_limits_at_bounds(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    char src[160];
+
+    (void)state;
+    /* 100000 unrolled ops of a fence replayed */
+    for (uint32_t reps = 100000; reps <= 100001; reps++) {
+        snprintf(src, sizeof(src), "cesync 1\nranks 2\nphase graph x%u\nr0 : fence\n",
+                 (unsigned)reps);
+        g = ces_test_text_graph(ctx, src);
+        if (reps == 100000)
+            assert_null(emit_says(ctx, g, 0, 0));
+        else
+            assert_string_equal(emit_says(ctx, g, 0, 0), "promela: rank 0 has 100001 unrolled "
+                                                         "ops (at most 100000)");
+        ces_graph_destroy(g);
+    }
+    /* 16384 units of a byte over both ranks, then 16386 */
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nbuffer a 8192\nphase eager x1\n"
+                                 "r0 : produce a[0:1]\n");
+    assert_null(emit_says(ctx, g, 0, 1));
+    ces_graph_destroy(g);
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nbuffer a 8193\nphase eager x1\n"
+                                 "r0 : produce a[0:1]\n");
+    assert_string_equal(emit_says(ctx, g, 0, 1), "promela: the buffers hold 16386 units of 1 "
+                                                 "byte (at most 16384): use smaller buffers");
+    ces_graph_destroy(g);
+    /* 2^22 signal slots over the ranks, then more */
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nsignal f u64 2097152\nphase eager x1\n"
+                                 "r0 : write f[0]@1 = 1\n");
+    assert_null(emit_says(ctx, g, 0, 0));
+    ces_graph_destroy(g);
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nsignal f u64 2097153\nphase eager x1\n"
+                                 "r0 : write f[0]@1 = 1\n");
+    assert_string_equal(emit_says(ctx, g, 0, 0), "promela: too many signal slots (4194306)");
+    ces_graph_destroy(g);
+    /* 4096 slots in use pass that limit (and meet the d_steps'), 4097 not */
+    g = writes_graph(ctx, 4096, true);
+    assert_string_equal(emit_says(ctx, g, 0, 0),
+                        "promela: d_step 2048 of the model, or its longest so far (1 statement), "
+                        "is past what SPIN compiles: at most 2047 of the d_steps before one and "
+                        "its statements together (use fewer ops or data units)");
+    ces_graph_destroy(g);
+    g = writes_graph(ctx, 4097, true);
+    assert_string_equal(emit_says(ctx, g, 0, 0), "promela: more than 4096 slots are used");
+    ces_graph_destroy(g);
+    /* 250 values of a slot (0 and 249 written), then 251 */
+    g = writes_graph(ctx, 249, false);
+    assert_null(emit_says(ctx, g, 0, 0));
+    ces_graph_destroy(g);
+    g = writes_graph(ctx, 250, false);
+    assert_string_equal(emit_says(ctx, g, 0, 0), "promela: a slot takes 251 distinct values (at "
+                                                 "most 250)");
+    ces_graph_destroy(g);
+    /* 30 copies in a batch, then 31 */
+    g = wide_batch_graph(ctx, 30);
+    assert_null(emit_says(ctx, g, 0, 0));
+    ces_graph_destroy(g);
+    g = wide_batch_graph(ctx, 31);
+    assert_string_equal(emit_says(ctx, g, 0, 0), "promela: a batch of r0.s0 holds 31 copies (at "
+                                                 "most 30)");
+    ces_graph_destroy(g);
+    /* 250 writes of a stream tick its clock 250 times; a record that no
+     * await reads ticks none, nor does a stopped write; a write before a
+     * later block's link ticks twice */
+    g = writes_graph(ctx, 250, true);
+    assert_null(emit_says(ctx, g, 1, 0));
+    ces_graph_destroy(g);
+    g = writes_graph(ctx, 251, true);
+    assert_string_equal(emit_says(ctx, g, 1, 0), "promela: stream r0.s0 has more than 250 writes "
+                                                 "and records (the model keeps clocks in bytes)");
+    {
+        struct ces_promela_opts o;
+        struct ces_fault f = {CES_FAULT_STOP, 0, 0, 250};
+        char *text = NULL;
+
+        ces_promela_opts_init(&o);
+        o.data = 0;
+        o.faults = &f;
+        o.nfaults = 1;
+        assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_OK);
+        ces_free(ctx, text);
+    }
+    ces_graph_destroy(g);
+    {
+        struct ces_op rec = {.kind = CES_OP_RECORD}, w = {.kind = CES_OP_WRITE, .stream = 1,
+                                                          .slot = {0, 1, 0}, .value = 1};
+
+        assert_int_equal(ces_graph_create(ctx, 2, 2, &g), CES_OK);
+        assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 250, NULL), CES_OK);
+        assert_int_equal(ces_graph_add_event(g, "e", NULL), CES_OK);
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+        for (uint32_t i = 0; i < 250; i++) {
+            struct ces_op wi = {.kind = CES_OP_WRITE, .slot = {0, 1, i}, .value = 1};
+
+            assert_int_equal(ces_graph_add_op(g, 0, &wi), CES_OK);
+        }
+        assert_int_equal(ces_graph_add_op(g, 0, &rec), CES_OK);
+        assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+        assert_null(emit_says(ctx, g, 1, 0));
+        /* s1 in a second block: s0's last op is where its link finds s0 done */
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+        assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
+        assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+        assert_string_equal(emit_says(ctx, g, 1, 0), "promela: stream r0.s0 has more than 250 "
+                                                     "writes and records (the model keeps clocks "
+                                                     "in bytes)");
+        ces_graph_destroy(g);
+    }
+    /* 250 iterations with data */
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nphase graph x250\n");
+    assert_null(emit_says(ctx, g, 1, 1));
+    ces_graph_destroy(g);
+    g = wrap_graph(ctx);
+    assert_string_equal(emit_says(ctx, g, 3, 1), "promela: races and data take 0, 1 or 2, not 3 "
+                                                 "and 1");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The statements SPIN counts in each kind of d_step (one per ';', and the
+ * guard and the last skip): r0's 2046 writes of one statement each, then
+ * r1's op past the limit (checked after each op's d_steps) names the
+ * statements of its longest d_step. */
+static void test_dstep_statements(void **state)
+{
+    static const struct {
+        const char *ops, *says;
+    } cases[] = {
+        /* a wait: its guard and skip */
+        {"r1 : wait g[0] >= 1\n", "d_step 2047 of the model, or its longest so far (2 statements)"},
+        /* an await: its guard and skip, after its record's one */
+        {"r1 : record e\nr1 : await e\n", "d_step 2048 of the model, or its longest so far (2 "
+                                          "statements)"},
+        /* a link at a block's start: its guard and skip (before its op's one) */
+        {"r1 s1 : write g[0]@0 = 1\nphase eager x1\nr1 : write g[0]@0 = 2\n",
+         "d_step 2048 of the model, or its longest so far (2 statements)"},
+        /* a copy of a batch: its guard with the mask's update, its two data
+         * updates and skip (a d_step per copy) */
+        {"r1 : batch\nr1 : copy x[0:8] -> x[0:8]@0\nr1 : copy x[8:16] -> x[8:16]@0\nr1 : end\n",
+         "d_step 2048 of the model, or its longest so far (4 statements)"},
+        /* a copy with data: its two updates and skip */
+        {"r1 : copy x[0:16] -> x[0:16]@0\n", "d_step 2047 of the model, or its longest so far "
+                                             "(3 statements)"},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        static const char head[] = "cesync 1\nranks 2\nstreams 2\nbuffer x 16\nsignal f u64 1\n"
+                                   "signal g u64 1\nphase eager x1\n";
+        static const char w[] = "r0 : write f[0]@1 = 1\n";
+        size_t n = strlen(head) + 2046 * strlen(w) + strlen(cases[i].ops) + 1, at;
+        char *src = malloc(n);
+        struct ces_graph *g;
+        const char *says;
+
+        assert_non_null(src);
+        at = (size_t)snprintf(src, n, "%s", head);
+        for (int k = 0; k < 2046; k++)
+            at += (size_t)snprintf(src + at, n - at, "%s", w);
+        snprintf(src + at, n - at, "%s", cases[i].ops);
+        g = ces_test_text_graph(ctx, src);
+        says = emit_says(ctx, g, 0, 1);
+        if (says == NULL || strstr(says, cases[i].says) == NULL)
+            fail_msg("case %zu: '%s', expected '%s'", i, says != NULL ? says : "(emitted)",
+                     cases[i].says);
+        free(src);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The header's estimate of pan's state vector: 64 bytes, 16 per process
+ * of each (rank, stream) and the judge's, and the globals; past 1024 it
+ * names -DVECTORSZ, rounded up to a KiB (2 ranks, no clocks, no data: the
+ * slots alone, 912 of them make 1024). */
+static void test_vector_note(void **state)
+{
+    static const struct {
+        uint32_t slots;
+        const char *note;
+    } cases[] = {{912, NULL}, {913, "2048"}, {1936, "2048"}, {1937, "3072"}};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct ces_graph *g = writes_graph(ctx, cases[i].slots, true);
+        struct ces_promela_opts o;
+        char *text = NULL, want[160];
+
+        ces_promela_opts_init(&o);
+        o.races = 0;
+        o.data = 0;
+        assert_int_equal(ces_promela_emit(ctx, g, &o, &text, NULL), CES_OK);
+        if (cases[i].note == NULL) {
+            assert_null(strstr(text, "VECTORSZ"));
+        } else {
+            snprintf(want, sizeof(want), " * Its state vector outgrows pan's default 1024 bytes: "
+                     "compile pan.c with\n *   -DVECTORSZ=%s.\n */\n", cases[i].note);
+            if (strstr(text, want) == NULL)
+                fail_msg("%u slots: no '%s'", (unsigned)cases[i].slots, want);
+        }
+        ces_free(ctx, text);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The model of text under races/data and faults given as specs. */
+static char *model_of(struct ces_ctx *ctx, const char *text, uint32_t races, uint32_t data,
+                      const char *const *specs, size_t nspecs)
+{
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_promela_opts o;
+    struct ces_fault f[4];
+    char *model = NULL;
+
+    assert_true(nspecs <= 4);
+    for (size_t i = 0; i < nspecs; i++)
+        assert_int_equal(ces_fault_parse(ctx, specs[i], &f[i]), CES_OK);
+    ces_promela_opts_init(&o);
+    o.races = races;
+    o.data = data;
+    o.faults = nspecs > 0 ? f : NULL;
+    o.nfaults = nspecs;
+    if (ces_promela_emit(ctx, g, &o, &model, NULL) != CES_OK)
+        fail_msg("%s", ces_ctx_last_error(ctx));
+    ces_graph_destroy(g);
+    return model;
+}
+
+/* Fails unless `want` is in the model. */
+static void has(const char *model, const char *want)
+{
+    if (strstr(model, want) == NULL)
+        fail_msg("no\n%s\nin\n%s", want, model);
+}
+
+/* Data units and generations: a unit is the gcd of the buffers and every
+ * region bound (a region's end, a consume's expected region); a copy down
+ * its own buffer goes unit by unit from the end; a consume's expected unit
+ * is the one at the same offset into its region, its own bytes when it is
+ * the consumed one (initial, generation 0), and a unit never produced has
+ * generation 0 though another before it was. */
+static void test_units_and_generations(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *m;
+
+    (void)state;
+    m = model_of(ctx, "cesync 1\nranks 1\nbuffer a 32\nphase eager x1\nr0 : produce a[0:16]\n",
+                 0, 1, NULL, 0);
+    has(m, " * Data units of 16 bytes: unit u = rank * 2 + buffer base + offset / 16.\n");
+    ces_free(ctx, m);
+    m = model_of(ctx, "cesync 1\nranks 1\nbuffer a 32\nbuffer b 32\nphase eager x1\n"
+                      "r0 : consume a[0:16] == b[8:24]\n", 0, 1, NULL, 0);
+    has(m, " * Data units of 8 bytes: unit u = rank * 8 + buffer base + offset / 8.\n");
+    ces_free(ctx, m);
+    m = model_of(ctx, "cesync 1\nranks 1\nbuffer x 48\nbuffer y 32\nphase eager x1\n"
+                      "r0 : produce x[0:16]\nr0 : copy x[0:16] -> x[32:48]\n"
+                      "r0 : consume y[16:32] == x[0:16]\nr0 : consume y[0:16] == y[0:16]\n"
+                      "r0 : consume y[0:8] == x[16:24]\n", 0, 1, NULL, 0);
+    has(m, "  /* r0.s0#1 copy x[0:16] -> x[32:48] (iteration 1) */\n  d_step {\n"
+           "    dprov[5] = (dprov[1] == 0 -> 2 : dprov[1]); dgen[5] = dgen[1];\n"
+           "    dprov[4] = (dprov[0] == 0 -> 1 : dprov[0]); dgen[4] = dgen[0];\n    skip\n  }\n");
+    has(m, "    assert(dprov[8] == 1 && dgen[8] == 1);\n"
+           "    assert(dprov[9] == 2 && dgen[9] == 1);\n");
+    has(m, "    assert((dprov[6] == 7 || dprov[6] == 0) && dgen[6] == 0);\n"
+           "    assert((dprov[7] == 8 || dprov[7] == 0) && dgen[7] == 0);\n");
+    has(m, "    assert(dprov[6] == 3 && dgen[6] == 0);\n");
+    ces_free(ctx, m);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A stream's first op of a block waits for each other stream's last op
+ * before it, and joins each one's clock; two awaits of one record read
+ * one event. */
+static void test_links_and_events(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *m;
+
+    (void)state;
+    m = model_of(ctx, "cesync 1\nranks 1\nstreams 3\nsignal f u64 3\nphase eager x1\n"
+                      "r0 s1 : write f[1] = 1\nr0 s2 : write f[2] = 1\nphase eager x1\n"
+                      "r0 s0 : write f[0] = 1\n", 1, 0, NULL, 0);
+    has(m, "\nbit evdone[2];\n");
+    has(m, "active proctype r0s0()\n{\n  /* r0.s0#0 starts a block or replay: after the rank's "
+           "other streams finish the earlier ones */\n  d_step {\n"
+           "    evdone[0] == 1 && evdone[1] == 1 ->\n"
+           "    vclk[1] = (evclk[1] > vclk[1] -> evclk[1] : vclk[1]);\n"
+           "    vclk[2] = (evclk[2] > vclk[2] -> evclk[2] : vclk[2]);\n"
+           "    vclk[1] = (evclk[4] > vclk[1] -> evclk[4] : vclk[1]);\n"
+           "    vclk[2] = (evclk[5] > vclk[2] -> evclk[5] : vclk[2]);\n    skip\n  }\n");
+    ces_free(ctx, m);
+    m = model_of(ctx, "cesync 1\nranks 1\nstreams 2\nphase eager x1\nr0 : record e\n"
+                      "r0 s1 : await e\nr0 s1 : await e\n", 0, 0, NULL, 0);
+    has(m, " */\n\nbit evdone[1];\n\nactive proctype r0s0()\n");
+    has(m, "  /* r0.s1#1 await e (iteration 1) */\n  d_step {\n    evdone[0] == 1 ->\n");
+    ces_free(ctx, m);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Batches: the do-loop over the copies' mask, the mask reset after it and
+ * the batch's end where a later block's link finds it; a batch of one
+ * copy is the copy; the mask a byte up to 7 copies, an int at 9; a stop in
+ * the batch keeps the copies before it, and its end never runs (the
+ * process of the rank's other stream is not a stopped one). */
+static void test_batch_shapes(void **state)
+{
+    static const char two[] = "cesync 1\nranks 1\nstreams 2\nbuffer x 32\nbuffer y 32\n"
+                              "phase eager x1\nr0 : batch\nr0 : copy x[0:16] -> y[0:16]\n"
+                              "r0 : copy x[16:32] -> y[16:32]\nr0 : end\nphase eager x1\n"
+                              "r0 s1 : produce x[0:32]\n";
+    static const char *const stop[] = {"stop:r0.s0#2"};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char *m;
+
+    (void)state;
+    m = model_of(ctx, two, 0, 0, NULL, 0);
+    has(m, "active proctype r0s0()\n{\n  byte bm;\n  /* r0.s0#0 batch (iteration 1) */\n  do\n"
+           "  /* r0.s0#1 copy x[0:16] -> y[0:16] (iteration 1) */\n  :: d_step {\n"
+           "    !(bm & 1) -> bm = bm | 1;\n  }\n"
+           "  /* r0.s0#2 copy x[16:32] -> y[16:32] (iteration 1) */\n  :: d_step {\n"
+           "    !(bm & 2) -> bm = bm | 2;\n  }\n  :: bm == 3 -> break\n  od;\n  bm = 0;\n"
+           "  d_step {\n    evdone[0] = 1;\n  }\n  skip\n}\n");
+    ces_free(ctx, m);
+    m = model_of(ctx, two, 0, 0, stop, 1);
+    has(m, "active proctype r0s0()\n{\n  byte bm;\n"
+           "  /* r0.s0#1 copy x[0:16] -> y[0:16] (iteration 1) */\n  d_step {\n    skip\n  }\n"
+           "  /* stopped */\n  false\n}\n");
+    /* the other stream, not stopped, ends (blocked at its link) */
+    has(m, "  /* r0.s1#0 produce x[0:32] (iteration 2) */\n  d_step {\n    skip\n  }\n"
+           "  skip\n}\n");
+    ces_free(ctx, m);
+    m = model_of(ctx, "cesync 1\nranks 1\nbuffer x 16\nphase eager x1\nr0 : batch\n"
+                      "r0 : copy x[0:8] -> x[8:16]\nr0 : end\n", 0, 0, NULL, 0);
+    has(m, "active proctype r0s0()\n{\n  /* r0.s0#1 copy x[0:8] -> x[8:16] (iteration 1) */\n"
+           "  d_step {\n    skip\n  }\n  skip\n}\n");
+    assert_null(strstr(m, "bm"));
+    ces_free(ctx, m);
+    g = wide_batch_graph(ctx, 7);
+    assert_int_equal(ces_promela_emit(ctx, g, NULL, &m, NULL), CES_OK);
+    has(m, "active proctype r0s0()\n{\n  byte bm;\n");
+    has(m, "  :: bm == 127 -> break\n");
+    ces_free(ctx, m);
+    ces_graph_destroy(g);
+    g = wide_batch_graph(ctx, 9);
+    assert_int_equal(ces_promela_emit(ctx, g, NULL, &m, NULL), CES_OK);
+    has(m, "active proctype r0s0()\n{\n  int bm;\n");
+    has(m, "  :: bm == 511 -> break\n");
+    ces_free(ctx, m);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Faults together: of two stops of a stream the earlier holds, whatever
+ * their order; a stop at a delayed write stops the write's own stream too;
+ * a delay's model names no stop. */
+static void test_faults_together(void **state)
+{
+    static const char ops[] = "cesync 1\nranks 1\nbuffer x 64\nphase eager x1\n"
+                              "r0 : produce x[0:8]\nr0 : produce x[8:16]\nr0 : produce x[16:24]\n";
+    static const char *const stops[] = {"stop:r0.s0#1", "stop:r0.s0#2"};
+    static const char *const both[] = {"delay:r0.s0#0", "stop:r0.s0#0"};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *m;
+
+    (void)state;
+    m = model_of(ctx, ops, 0, 0, stops, 2);
+    has(m, "  /* r0.s0#0 produce x[0:8] (iteration 1) */\n  d_step {\n    skip\n  }\n"
+           "  /* stopped */\n  false\n}\n");
+    ces_free(ctx, m);
+    m = model_of(ctx, late_schedules[0], 0, 0, both, 1);
+    assert_null(strstr(m, "the stopped ops left out"));
+    ces_free(ctx, m);
+    m = model_of(ctx, late_schedules[0], 0, 0, both, 2);
+    has(m, " * Fault delay:r0.s0#0: a record in place of the write; the write lands from r0s1, "
+           "at any moment after it.\n * Fault stop:r0.s0#0: the stopped ops left out");
+    has(m, "active proctype r0s0()\n{\n  /* stopped */\n  false\n}\n\n"
+           "active proctype r0s1()\n{\n  /* stopped */\n  false\n}\n");
+    ces_free(ctx, m);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Replays and clocks: a graph phase's replays are iterations of their own
+ * (a produce stamps its own, a consume expects the last one up to its
+ * own); two streams whose links read one stream's last op read one event;
+ * a thread's write ticks its own clock; a wait no value meets is a guard
+ * that never holds; a record no await reads is no part of the model. */
+static void test_replays_and_clocks(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *m;
+
+    (void)state;
+    m = model_of(ctx, "cesync 1\nranks 1\nstreams 3\nbuffer x 8\nsignal f u64 3\n"
+                      "phase eager x1\nr0 s0 : write f[0] = 1\nphase graph x2\n"
+                      "r0 s1 : write f[1] = 1\nr0 s2 : produce x[0:8]\n"
+                      "r0 s2 : consume x[0:8] == x[0:8]\nr0 s2 : wait f[0] == 2\n"
+                      "r0 s1 : record e\n", 1, 1, NULL, 0);
+    has(m, "\nbit evdone[3];\n");
+    has(m, "active proctype r0s1()\n{\n  /* r0.s1#0 starts a block or replay: after the rank's "
+           "other streams finish the earlier ones */\n  d_step {\n    evdone[0] == 1 ->\n");
+    has(m, "active proctype r0s2()\n{\n  /* r0.s2#0 starts a block or replay: after the rank's "
+           "other streams finish the earlier ones */\n  d_step {\n    evdone[0] == 1 ->\n");
+    has(m, "  /* r0.s1#0 write f[1] = 1 (iteration 2) */\n  d_step {\n    fv[1] = 1;\n"
+           "    vclk[4]++;\n");
+    has(m, "  /* r0.s2#3 produce x[0:8] (iteration 3) */\n");
+    has(m, "    dprov[0] = 1; dgen[0] = 2;\n");
+    has(m, "    assert((dprov[0] == 1 || dprov[0] == 0) && dgen[0] == 2);\n");
+    has(m, "    dprov[0] = 1; dgen[0] = 3;\n");
+    has(m, "    assert((dprov[0] == 1 || dprov[0] == 0) && dgen[0] == 3);\n");
+    has(m, "  /* r0.s2#2 wait f[0] == 2 (iteration 2) */\n  d_step {\n    (0) ->\n");
+    assert_null(strstr(m, "record e"));
+    ces_free(ctx, m);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Hardware queues: a queue map names the processes by queue where the
+ * graph says connections 0; a batch on a shared queue stays one where the
+ * other stream's op inside it was stopped (never enqueued); and 64 threads
+ * are as many as the race clocks keep. */
+static void test_queue_processes(void **state)
+{
+    static const char batch[] = "cesync 1\nranks 1\nstreams 2\nconnections 1\nbuffer x 32\n"
+                                "signal f u64 1\nphase eager x1\nr0 : batch\n"
+                                "r0 : copy x[0:8] -> x[16:24]\nr0 s1 : write f[0] = 1\n"
+                                "r0 : copy x[8:16] -> x[24:32]\nr0 : end\n";
+    static const char *const stop[] = {"stop:r0.s1#0"};
+    static const uint32_t map[] = {0, 1};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_promela_opts o;
+    struct ces_graph *g;
+    char *m;
+
+    (void)state;
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 1\nstreams 2\nbuffer x 16\nphase eager x1\n"
+                                 "r0 : produce x[0:8]\nr0 s1 : produce x[8:16]\n");
+    ces_promela_opts_init(&o);
+    o.queue_map = map;
+    assert_int_equal(ces_promela_emit(ctx, g, &o, &m, NULL), CES_OK);
+    has(m, ", hardware queues ");
+    has(m, "\nactive proctype r0q0()\n");
+    has(m, "\nactive proctype r0q1()\n");
+    assert_null(strstr(m, "proctype r0s"));
+    ces_free(ctx, m);
+    ces_graph_destroy(g);
+    m = model_of(ctx, batch, 0, 0, stop, 1);
+    has(m, "active proctype r0q0()\n{\n  byte bm;\n  /* r0.s0#0 batch (iteration 1) */\n  do\n");
+    has(m, "  :: bm == 3 -> break\n  od;\n  bm = 0;\n  /* stopped */\n  false\n}\n");
+    ces_free(ctx, m);
+    g = ces_test_text_graph(ctx, clocked_wide_schedules[0]);
+    assert_int_equal(ces_promela_emit(ctx, g, NULL, &m, NULL), CES_OK);
+    has(m, "\nbyte vclk[4096];\n");
+    ces_free(ctx, m);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A graph without ops: the header of a model with units of a byte and no
+ * slot, and its one process a queue's where the streams share queues. */
+static void test_empty_header(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *m;
+
+    (void)state;
+    m = model_of(ctx, "cesync 1\nranks 2\nconnections 1\nphase eager x1\n", 1, 1, NULL, 0);
+    assert_string_equal(m, "/* Promela model of a cesync schedule: 2 ranks, 1 stream, "
+                           "connections 1, 1 iteration.\n"
+                           " * Deadlock and hang: invalid end states.\n"
+                           " * Races (vector clocks): assertions.\n"
+                           " * Wrong data (provenance, generation): assertions.\n"
+                           " * Data units of 1 byte: unit u = rank * 0 + buffer base + offset / "
+                           "1.\n"
+                           " * Slots (fv[i] holds the index of the value):\n */\n\n"
+                           "byte vclk[4];\n\nactive proctype r0q0()\n{\n  skip\n}\n");
+    ces_free(ctx, m);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* --- the cross-check with SPIN ------------------------------------------ */
 
 struct spin_env {
@@ -1383,6 +1942,11 @@ int main(void)
         cmocka_unit_test(test_queues),         cmocka_unit_test(test_delays),
         cmocka_unit_test(test_stops),
         cmocka_unit_test(test_alloc_failures), cmocka_unit_test(test_tool),
+        cmocka_unit_test(test_limits_at_bounds), cmocka_unit_test(test_dstep_statements),
+        cmocka_unit_test(test_vector_note), cmocka_unit_test(test_units_and_generations),
+        cmocka_unit_test(test_links_and_events), cmocka_unit_test(test_batch_shapes),
+        cmocka_unit_test(test_faults_together), cmocka_unit_test(test_empty_header),
+        cmocka_unit_test(test_replays_and_clocks), cmocka_unit_test(test_queue_processes),
     };
     const struct CMUnitTest cross[] = {
         cmocka_unit_test(test_spin),
