@@ -45,6 +45,17 @@ static inline char *coll_text(struct ces_ctx *ctx, const struct ces_coll_params 
     return text;
 }
 
+/* A body for ces_test_alloc_failures: the program of the collective
+ * `arg` (a struct ces_coll_params), generated and parsed, then freed. */
+static inline int coll_program_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_prog *prog = NULL;
+    int rc = ces_coll_program(ctx, arg, &prog);
+
+    ces_prog_destroy(prog);
+    return rc;
+}
+
 /* print(parse(text)) == text */
 static inline void coll_roundtrip(struct ces_ctx *ctx, const char *text)
 {

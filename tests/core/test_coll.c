@@ -370,15 +370,6 @@ static void test_expansion_names_collective(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-static int program_body(struct ces_ctx *ctx, void *arg)
-{
-    struct ces_prog *prog = NULL;
-    int rc = ces_coll_program(ctx, arg, &prog);
-
-    ces_prog_destroy(prog);
-    return rc;
-}
-
 /* Every allocation of generating and parsing each collective may fail. */
 static void test_alloc_failures(void **state)
 {
@@ -386,7 +377,7 @@ static void test_alloc_failures(void **state)
     for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
         struct ces_coll_params p = coll_params(c, CES_PROTO_CREDIT, 3, 192, 2, CES_PHASE_EAGER);
 
-        assert_true(ces_test_alloc_failures(program_body, &p) > 1);
+        assert_true(ces_test_alloc_failures(coll_program_body, &p) > 1);
     }
 }
 

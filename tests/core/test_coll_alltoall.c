@@ -181,15 +181,6 @@ static int source_body(struct ces_ctx *ctx, void *arg)
     return rc;
 }
 
-static int program_body(struct ces_ctx *ctx, void *arg)
-{
-    struct ces_prog *prog = NULL;
-    int rc = ces_coll_program(ctx, arg, &prog);
-
-    ces_prog_destroy(prog);
-    return rc;
-}
-
 static int build_body(struct ces_ctx *ctx, void *arg)
 {
     struct ces_graph *g = NULL;
@@ -206,7 +197,7 @@ static void test_alloc_failures(void **state)
 
     (void)state;
     assert_true(ces_test_alloc_failures(source_body, &p) > 0);
-    assert_true(ces_test_alloc_failures(program_body, &p) > 3);
+    assert_true(ces_test_alloc_failures(coll_program_body, &p) > 3);
     assert_true(ces_test_alloc_failures(build_body, &p) > 3);
 }
 

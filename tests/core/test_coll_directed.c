@@ -281,15 +281,6 @@ static void test_flag_errors(void **state)
                "is no local copy to move)");
 }
 
-static int program_body(struct ces_ctx *ctx, void *arg)
-{
-    struct ces_prog *prog = NULL;
-    int rc = ces_coll_program(ctx, arg, &prog);
-
-    ces_prog_destroy(prog);
-    return rc;
-}
-
 /* Every allocation of generating and parsing a directed barrier's
  * collective may fail, the text of the ranks but the root included: each
  * failure is CES_ERR_NOMEM, never a program with lines missing. */
@@ -301,7 +292,7 @@ static void test_alloc_failures(void **state)
 
         p.flags = CES_COLL_F_DIRECTED;
         p.root = 1;
-        assert_true(ces_test_alloc_failures(program_body, &p) > 1);
+        assert_true(ces_test_alloc_failures(coll_program_body, &p) > 1);
     }
 }
 
