@@ -39,6 +39,9 @@ static void test_overrides(void **state)
     assert_true(m.slow_wake_us == 6.5);
     assert_true(m.local_copy_gbps == 2036.0); /* untouched: from the table */
     assert_int_equal(m.max_memops_per_batch, 255);
+    /* the largest unsigned integer a field holds */
+    assert_int_equal(parse(ctx, "max_ranks = 4294967295\n", &m), CES_OK);
+    assert_int_equal(m.max_ranks, UINT32_MAX);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -76,6 +79,17 @@ static void test_errors(void **state)
                         "memop_batch_us, progress_write_us, signal_hop_us, signal_push_us, "
                         "signal_local_us, event_us, slow_wake_us, switch_us, copy_switch_us, "
                         "host_call_us, graph_launch_us), found 'bogus'"},
+        /* a field's name in full, not a prefix of one */
+        {"copy_engine = 2\n", "m.model:1:1: expected a field of the machine model (kind, "
+                               "flag_widths, max_memops_per_batch, can_flush_remote_writes, "
+                               "has_64bit_memops, has_wait_nor, copy_engines, batch_engines, "
+                               "max_ranks, graph_copies_serial, split_wait_mib, peer_copy_gbps, "
+                               "local_copy_gbps, per_copy_us, per_local_copy_us, "
+                               "per_graph_copy_us, copy_batch_us, memop_batch_us, "
+                               "progress_write_us, signal_hop_us, signal_push_us, "
+                               "signal_local_us, event_us, slow_wake_us, switch_us, "
+                               "copy_switch_us, host_call_us, graph_launch_us), found "
+                               "'copy_engine'"},
         {"\n  = 1\n", "m.model:2:3: expected a field name, found '='"},
         {"peer_copy_gbps 1\n", "m.model:1:16: expected '=', found '1'"},
         {"peer_copy_gbps =\n", "m.model:1:17: expected a value, found the end of the line"},
@@ -131,6 +145,7 @@ static void test_errors(void **state)
          "m.model:2:1: `kind` given twice (first on line 1), found 'kind'"},
         /* a yes/no field took any number */
         {"has_64bit_memops = 7\n", "m.model:1:20: expected 0 or 1, found '7'"},
+        {"has_wait_nor = 2\n", "m.model:1:16: expected 0 or 1, found '2'"},
         /* a byte order mark is skipped (it was the error's "found"), the
          * columns count from after it */
         {"\xef\xbb\xbfper_copy_us = x\n", "m.model:1:15: expected a number >= 0, found 'x'"},
@@ -145,6 +160,8 @@ static void test_errors(void **state)
         {"per_copy_us = 5 \xc3\xa9\n",
          "m.model:1:17: expected the end of the line, found byte 0xc3"},
         {"\x01per_copy_us = 5\n", "m.model:1:1: expected a field name, found byte 0x01"},
+        /* DEL is no printable ASCII either */
+        {"per_copy_us = 5\x7f\n", "m.model:1:16: expected the end of the line, found byte 0x7f"},
         /* a number too long for the parser says so: it said "expected a
          * number", which 0.000...01 is */
         {"per_copy_us = 0.00000000000000000000000000000000000000000000000000000000000001\n",
@@ -171,6 +188,10 @@ static void test_errors(void **state)
                         "m.model:1:16: expected the end of the line, found byte 0x00");
     assert_int_equal(ces_model_parse(ctx, "x", 1, NULL, NULL, &m), CES_ERR_PARSE);
     assert_string_equal(ces_ctx_last_error(ctx), "<model>:1:2: expected '=', found the end of the line");
+    /* the text ends at len, whatever lies after it */
+    assert_int_equal(ces_model_parse(ctx, "x=1", 1, NULL, NULL, &m), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "<model>:1:2: expected '=', found the end of the line");
     ces_test_ctx_end(ctx, &st);
 }
 

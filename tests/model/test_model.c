@@ -56,7 +56,8 @@ static const char supports_text[] =
 
 /* 2^64-1 written into a slot a `>=` wait reads: the machine's 64-bit waits
  * compare cyclically, so the wait >= 1 the checker passes would block
- * there; the model refuses it as the CUDA backend does (2^63-1 it takes). */
+ * there; the model refuses it as the CUDA backend does (2^63-1 it takes),
+ * and so does the prediction, under its own name. */
 static void test_supports_u64_cyclic(void **state)
 {
     struct ces_test_alloc st;
@@ -72,6 +73,18 @@ static void test_supports_u64_cyclic(void **state)
                         "cyclically, (int64_t)(cur - v) >= 0, where the check compares them "
                         "as plain numbers, so the wait could pass or block otherwise than "
                         "checked; keep u64 values below 2^63");
+    /* the prediction names itself, as its other refusals do */
+    {
+        struct ces_predict p;
+
+        assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_ERR_UNSUPPORTED);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "predict: r0.s0#0: write f[0]@1 = 18446744073709551615: a u64 value "
+                            "above 2^63-1 in a signal that a >= wait reads: CUDA compares 64-bit "
+                            "values cyclically, (int64_t)(cur - v) >= 0, where the check "
+                            "compares them as plain numbers, so the wait could pass or block "
+                            "otherwise than checked; keep u64 values below 2^63");
+    }
     ces_graph_destroy(g);
     g = ces_test_u64_pair(ctx, INT64_MAX, CES_CMP_GEQ, 1);
     assert_int_equal(ces_model_supports(ctx, &m, g), CES_OK);

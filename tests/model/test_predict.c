@@ -1661,6 +1661,486 @@ static void test_builder_alltoall(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Eagerly each stream keeps the progress write on its own last batch that
+ * waits in a block (thin_progress counts per stream): s0 and s1 of one GPU
+ * each write a flag and wait for it in one batch (0.5 us), which pays the
+ * progress write (1 us), and s0 then copies 4000 bytes locally (2 us): 3.5,
+ * s1's join record at 1.5 long past.  Counted over both streams, s0's batch
+ * was not its stream's last and lost its progress write (2.5). */
+static void test_progress_per_stream(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_predict p;
+
+    (void)state;
+    m.progress_write_us = 1.0;
+    fx_init(&f, 1, 2, CES_PHASE_EAGER, 1);
+    for (uint32_t s = 0; s < 2; s++) {
+        struct ces_op w = wr(&f, 0, s, 1), v = wt(&f, 0, s, 1);
+
+        w.stream = v.stream = s;
+        op(&f, 0, w);
+        op(&f, 0, v);
+    }
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 0.5 + 1.0 + 2.0);
+    fx_end(&f);
+}
+
+/* A memop call that waits and does not fit with the watchdog's writes is
+ * cut to max_memops_per_batch less those writes, and the cut call is
+ * judged again: eagerly with calls of 3, write, wait, then three writes
+ * are two calls (write, wait: the wait and its progress write fit; then
+ * the three writes), not three; captured, write and wait are two calls
+ * (the enter and exit writes leave room for one op), of which only the
+ * second, which waits, pays the two watchdog writes (1 us each). */
+static void test_memop_call_cut(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+
+    (void)state;
+    m.max_memops_per_batch = 3;
+    fx_init(&f, 1, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, wt(&f, 0, 0, 1));
+    for (uint32_t k = 1; k < 4; k++)
+        op(&f, 0, wr(&f, 0, k, 1));
+    assert_us(predict(&f, &m).path_memop_us, 2 * 0.5);
+    fx_end(&f);
+    m.progress_write_us = 1.0;
+    assert_us(writes_then_wait(&m, CES_PHASE_GRAPH, 1).total_us, 0.5 + 0.5 + 2 * 1.0);
+}
+
+/* Eagerly every call of the fork and the join costs the host host_call_us:
+ * s1 of one GPU copies 4000 bytes locally; with 10 us a call, the fork's
+ * record and await (10, 20), the copy (30, done at 32), the join's record
+ * (40) and await (50) end the run at 50, all of it host time. */
+static void test_join_host_calls(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_predict p;
+
+    (void)state;
+    m.host_call_us = 10.0;
+    fx_init(&f, 1, 2, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 1, 0, 0, 0, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 50.0);
+    assert_us(p.path_host_us, 50.0);
+    fx_end(&f);
+}
+
+/* Captured, the graph's memop calls and copy batches cost the host
+ * nothing (graph_launch_us pays for them): a write (0.5) and a batch of
+ * one peer copy (2 + 1 + 4; graph_copies_serial 0) take 7.5 with
+ * host_call_us 1. */
+static void test_graph_no_host_calls(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_predict p;
+
+    (void)state;
+    m.host_call_us = 1.0;
+    m.graph_copies_serial = 0;
+    fx_init(&f, 2, 1, CES_PHASE_GRAPH, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 7.5);
+    assert_us(p.path_host_us, 0.0);
+    fx_end(&f);
+}
+
+/* Only copies between ranks count toward split_wait_mib: a barrier behind
+ * a 1 MiB copy inside r0 (1 + 262.144 us) is one memop batch (0.5). */
+static void test_split_peer_bytes_only(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_predict p;
+    uint32_t big;
+    struct ces_op c = {.kind = CES_OP_COPY};
+
+    (void)state;
+    m.split_wait_mib = 1;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    assert_int_equal(ces_graph_add_buffer(f.g, "big", 2u << 20, &big), CES_OK);
+    c.a = (struct ces_region){big, 0, 0, 1u << 20};
+    c.b = (struct ces_region){big, 0, 1u << 20, 2u << 20};
+    op(&f, 0, c);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, wt(&f, 0, 0, 1));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 1.0 + 262.144 + 0.5);
+    assert_us(p.path_memop_us, 0.5);
+    fx_end(&f);
+}
+
+/* Every replay of a graph block issues the block's one lowered plan, so
+ * the copies between ranks that the next block's barrier counts toward
+ * split_wait_mib are those of one replay: after `phase graph x2` of a 512
+ * KiB peer copy (1 + 524.288 us a replay), an eager barrier (a write and a
+ * wait on it) is one batch (0.5) with split_wait_mib 1, as after one
+ * replay (it was split as after 1 MiB). */
+static void test_split_one_replay(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_predict p;
+    uint32_t big;
+    struct ces_op c = {.kind = CES_OP_COPY};
+
+    (void)state;
+    m.split_wait_mib = 1;
+    fx_init(&f, 2, 1, CES_PHASE_GRAPH, 2);
+    assert_int_equal(ces_graph_add_buffer(f.g, "big", 1u << 20, &big), CES_OK);
+    c.a = (struct ces_region){big, 0, 0, 1u << 19};
+    c.b = (struct ces_region){big, 1, 1u << 19, 1u << 20};
+    op(&f, 0, c);
+    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, wt(&f, 0, 0, 1));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 2 * (1.0 + 524.288) + 0.5);
+    assert_us(p.path_memop_us, 0.5);
+    fx_end(&f);
+}
+
+/* A slot keeps an earlier write of a stream until every GPU can see a
+ * later one, however late the slowest hop: r0 writes 1 (posted at 0.5),
+ * copies 4000 bytes locally (2 us), writes 2 (posted at 3.0); r1 waits
+ * for 1, which it sees 4 us after its post (pushed into r1's memory, or
+ * polled in r0's), at 4.5 - before it sees the 2, at 7.0.  Dropping the
+ * 1 once the 2 was 1 us old (the other hop) left r1 blocked. */
+static void test_slot_keeps_until_seen(void **state)
+{
+    struct ces_model m = round_model();
+
+    (void)state;
+    for (int pushed = 0; pushed < 2; pushed++) {
+        struct fx f;
+        uint32_t home = pushed ? 1 : 0;
+
+        m.signal_push_us = pushed ? 4.0 : 1.0;
+        m.signal_hop_us = pushed ? 1.0 : 4.0;
+        fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+        op(&f, 0, wr(&f, home, 0, 1));
+        op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));
+        op(&f, 0, wr(&f, home, 0, 2));
+        op(&f, 1, wt(&f, home, 0, 1));
+        assert_us(predict(&f, &m).total_us, 4.5);
+        fx_end(&f);
+    }
+}
+
+/* Under a graph phase only a peer copy behind a memop batch starts in
+ * per_graph_copy_us: a local copy behind one takes its own start, 0.5 +
+ * 1 + 1 us. */
+static void test_graph_local_copy_start(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+
+    (void)state;
+    m.per_graph_copy_us = 0.25;
+    fx_init(&f, 1, 1, CES_PHASE_GRAPH, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));
+    assert_us(predict(&f, &m).total_us, 2.5);
+    fx_end(&f);
+}
+
+/* A stream idle until the host launches the next replay is no longer
+ * behind a memop batch: in `phase graph x2` of a peer copy (1 + 4) and a
+ * write (0.5), launched every 100 us, the second replay's copy starts at
+ * 200 in per_copy_us, not per_graph_copy_us (the first replay's write
+ * came before the idle time). */
+static void test_graph_idle_copy_start(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+
+    (void)state;
+    m.per_graph_copy_us = 0.25;
+    m.graph_launch_us = 100.0;
+    fx_init(&f, 2, 1, CES_PHASE_GRAPH, 2);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, wr(&f, 0, 0, 1));
+    assert_us(predict(&f, &m).total_us, 200.0 + 5.0 + 0.5);
+    fx_end(&f);
+}
+
+/* A copy behind a captured batch whose wait blocked starts in per_copy_us
+ * also when the watchdog's exit write followed the wait: r0's wait sees
+ * r1's flag at 3.5, the enter and exit writes take 2 x 1 us, the peer copy
+ * 1 + 4 (it took 0.25 + 4). */
+static void test_graph_copy_after_progress(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+
+    (void)state;
+    m.per_graph_copy_us = 0.25;
+    m.progress_write_us = 1.0;
+    fx_init(&f, 2, 1, CES_PHASE_GRAPH, 1);
+    op(&f, 1, wr(&f, 1, 0, 1));
+    op(&f, 0, wt(&f, 1, 0, 1));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    assert_us(predict(&f, &m).total_us, 3.5 + 2.0 + 5.0);
+    fx_end(&f);
+}
+
+/* Captured, a stream blocked on an event is no longer behind its memop
+ * batch either: s1 copies 4000 bytes locally (0..2) and records e; s0
+ * writes (0.5), awaits e (resumes at 2.75) and copies 4000 bytes to r1 in
+ * 1 + 4. */
+static void test_graph_copy_after_await(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_op rec = simple(CES_OP_RECORD, 1), aw = simple(CES_OP_AWAIT, 0);
+
+    (void)state;
+    m.per_graph_copy_us = 0.25;
+    fx_init(&f, 2, 2, CES_PHASE_GRAPH, 1);
+    rec.event = aw.event = f.ev;
+    op(&f, 0, copy(&f, 1, 0, 0, 0, 4000));
+    op(&f, 0, rec);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, aw);
+    op(&f, 0, copy(&f, 0, 0, 4000, 1, 4000));
+    assert_us(predict(&f, &m).total_us, 2.75 + 5.0);
+    fx_end(&f);
+}
+
+/* A batch without copies is no copy-engine work: a write, an empty batch
+ * and a write are two memop batches (0.5 each) with no engine switch
+ * (switch_us 1). */
+static void test_empty_batch_no_switch(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+
+    (void)state;
+    m.switch_us = 1.0;
+    fx_init(&f, 1, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, simple(CES_OP_END, 0));
+    op(&f, 0, wr(&f, 0, 1, 1));
+    assert_us(predict(&f, &m).total_us, 1.0);
+    fx_end(&f);
+}
+
+/* A schedule that does not finish names the first op, in stream order,
+ * that its own condition blocks: not the join's await stream 0 is stuck on
+ * (the backend's op, no op of the schedule), and an await of an event whose
+ * record is stuck behind a wait before that wait. */
+static void test_does_not_finish_names(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_predict p;
+    struct ces_op v, rec = simple(CES_OP_RECORD, 1), aw = simple(CES_OP_AWAIT, 0);
+
+    (void)state;
+    fx_init(&f, 1, 2, CES_PHASE_EAGER, 1);
+    v = wt(&f, 0, 0, 1);
+    v.stream = 1;
+    op(&f, 0, v);
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: the schedule does not finish: r0.s1#0 wait flag[0] == 1 is "
+                        "blocked");
+    fx_end(&f);
+    fx_init(&f, 1, 2, CES_PHASE_EAGER, 1);
+    rec.event = aw.event = f.ev;
+    op(&f, 0, v);
+    op(&f, 0, rec);
+    op(&f, 0, aw);
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: the schedule does not finish: r0.s0#0 await e is blocked");
+    fx_end(&f);
+}
+
+/* A wait that blocked after the host enqueued it late counts the host's
+ * delay once: r1's call is enqueued at 1 (host_call_us 1), its batch ends
+ * at 1.5, r0's write is posted at 1.5 and polled by r1 at 4.5.  The path:
+ * host 1 and memop 0.5 on r0, then the hop 3; the wait's own wait for the
+ * host is off the path. */
+static void test_released_wait_host_gap(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_predict p;
+
+    (void)state;
+    m.host_call_us = 1.0;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 1, wt(&f, 0, 0, 1));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 4.5);
+    assert_us(p.path_host_us, 1.0);
+    assert_us(p.path_memop_us, 0.5);
+    assert_us(p.path_signal_us, 3.0);
+    fx_end(&f);
+}
+
+/* The end of a copy batch carries the batch's wait for the host onto the
+ * critical path of the op after it: the batch is enqueued at 1 (host 1),
+ * copies until 8 (2 + 1 + 4), then a write's batch ends at 8.5. */
+static void test_batch_end_host_gap(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_predict p;
+
+    (void)state;
+    m.host_call_us = 1.0;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, simple(CES_OP_END, 0));
+    op(&f, 0, wr(&f, 0, 0, 1));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 8.5);
+    assert_us(p.path_host_us, 1.0);
+    assert_us(p.path_copy_us, 7.0);
+    assert_us(p.path_memop_us, 0.5);
+    fx_end(&f);
+}
+
+/* Only the writes of the wait's own signal before a barrier's first wait
+ * make it a barrier that split_wait_mib splits: r0 copies 1 MiB to r1 (1 +
+ * 1048.576 us), then writes a credit, fences and waits for r1's flag (seen
+ * long since) in one batch (0.5); the fence, which names no signal, does
+ * not split it (split_wait_mib 1). */
+static void test_split_not_by_fence(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_predict p;
+    uint32_t big, credit;
+    struct ces_op c = {.kind = CES_OP_COPY}, w;
+
+    (void)state;
+    m.split_wait_mib = 1;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    assert_int_equal(ces_graph_add_buffer(f.g, "big", 2u << 20, &big), CES_OK);
+    assert_int_equal(ces_graph_add_signal(f.g, "credit", CES_U32, 2, &credit), CES_OK);
+    op(&f, 1, wr(&f, 1, 1, 1));
+    c.a = (struct ces_region){big, 0, 0, 1u << 20};
+    c.b = (struct ces_region){big, 1, 1u << 20, 2u << 20};
+    op(&f, 0, c);
+    w = wr(&f, 1, 0, 1);
+    w.slot.sig = credit;
+    op(&f, 0, w);
+    op(&f, 0, simple(CES_OP_FENCE, 0));
+    op(&f, 0, wt(&f, 1, 1, 1));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 1.0 + 1048.576 + 0.5);
+    assert_us(p.path_memop_us, 0.5);
+    fx_end(&f);
+}
+
+/* Eagerly an await of a record of an earlier block is enqueued like any
+ * other (only a graph's capture leaves it out): the record's call and the
+ * await's take 1 us each of host time. */
+static void test_await_outside_eager(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_predict p;
+    struct ces_op rec = simple(CES_OP_RECORD, 0), aw = simple(CES_OP_AWAIT, 0);
+
+    (void)state;
+    m.host_call_us = 1.0;
+    fx_init(&f, 1, 1, CES_PHASE_EAGER, 1);
+    rec.event = aw.event = f.ev;
+    op(&f, 0, rec);
+    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
+    op(&f, 0, aw);
+    p = predict(&f, &m);
+    assert_us(p.total_us, 2.0);
+    assert_int_equal(p.ops, 2);
+    fx_end(&f);
+}
+
+/* A copy still in its start latency takes no share of a link: s0 copies
+ * 4000 bytes to r1 (moving from 1), s1 copies 4000 bytes locally (0..2)
+ * and then 4000 bytes to r1, which moves from 3: r0's egress carries the
+ * first alone until 3 (2000 bytes), then both at 500 bytes/us until 7, the
+ * second alone until 9; s0, blocked on the join since 7, resumes 0.75
+ * after it. */
+static void test_latency_takes_no_share(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+
+    (void)state;
+    fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, copy(&f, 1, 0, 4000, 0, 4000));
+    op(&f, 0, copy(&f, 1, 0, 8000, 1, 4000));
+    assert_us(predict(&f, &m).total_us, 9.0 + 0.75);
+    fx_end(&f);
+}
+
+/* An await matches the last record of its event on its own GPU: r0
+ * records e and, in the next block, awaits it and copies 4000 bytes
+ * locally (0..2); r1 records e after a 5 us copy, which r0's await does not
+ * wait for. */
+static void test_await_own_rank(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+    struct ces_op rec = simple(CES_OP_RECORD, 0), aw = simple(CES_OP_AWAIT, 0);
+
+    (void)state;
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    rec.event = aw.event = f.ev;
+    op(&f, 0, rec);
+    op(&f, 1, copy(&f, 0, 1, 0, 0, 4000));
+    op(&f, 1, rec);
+    assert_int_equal(ces_graph_add_block(f.g, CES_PHASE_EAGER, 1), CES_OK);
+    op(&f, 0, aw);
+    op(&f, 0, copy(&f, 0, 0, 4000, 0, 4000));
+    assert_us(predict(&f, &m).total_us, 5.0);
+    fx_end(&f);
+}
+
+/* The count toward the next kept progress write starts again after each
+ * kept one: of 17 batches that wait, the 8th, the 16th and the 17th pay
+ * it, 17 x 0.5 + 3 x 2 us. */
+static void test_progress_span_twice(void **state)
+{
+    struct ces_model m = round_model();
+    struct fx f;
+
+    (void)state;
+    m.progress_write_us = 2.0;
+    fx_init(&f, 1, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    for (int k = 0; k < 17; k++) {
+        struct ces_op rec = simple(CES_OP_RECORD, 0);
+
+        rec.event = f.ev;
+        op(&f, 0, wt(&f, 0, 0, 1));
+        op(&f, 0, rec);
+    }
+    assert_us(predict(&f, &m).total_us, 17 * 0.5 + 3 * 2.0);
+    fx_end(&f);
+}
+
 static int predict_body(struct ces_ctx *ctx, void *arg)
 {
     struct ces_predict p;
@@ -1735,6 +2215,26 @@ int main(void)
         cmocka_unit_test(test_limit_counts_forks),
         cmocka_unit_test(test_builder_alltoall),
         cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_progress_per_stream),
+        cmocka_unit_test(test_memop_call_cut),
+        cmocka_unit_test(test_join_host_calls),
+        cmocka_unit_test(test_graph_no_host_calls),
+        cmocka_unit_test(test_split_peer_bytes_only),
+        cmocka_unit_test(test_split_one_replay),
+        cmocka_unit_test(test_slot_keeps_until_seen),
+        cmocka_unit_test(test_graph_local_copy_start),
+        cmocka_unit_test(test_graph_idle_copy_start),
+        cmocka_unit_test(test_graph_copy_after_progress),
+        cmocka_unit_test(test_graph_copy_after_await),
+        cmocka_unit_test(test_empty_batch_no_switch),
+        cmocka_unit_test(test_does_not_finish_names),
+        cmocka_unit_test(test_released_wait_host_gap),
+        cmocka_unit_test(test_batch_end_host_gap),
+        cmocka_unit_test(test_split_not_by_fence),
+        cmocka_unit_test(test_await_outside_eager),
+        cmocka_unit_test(test_latency_takes_no_share),
+        cmocka_unit_test(test_await_own_rank),
+        cmocka_unit_test(test_progress_span_twice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,6 +59,21 @@ static void test_file_and_model(void **state)
     assert_non_null(strstr(out, "(a blocked polled wait or event await resumes 5.80 us after its "
                                 "write or record)\n"));
     free(out);
+    /* the rank and the stream the critical path ends on, in that order:
+     * r1 copies to r0, r1's s0 ends last */
+    snprintf(path, sizeof(path), "%s/two.ces", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("cesync 1\nranks 2\nbuffer b 4000\nphase eager x1\nr1 : copy b[0:4000] -> "
+          "b[0:4000]@0\n",
+          f);
+    fclose(f);
+    assert_int_equal(ces_test_tool(dir, "check --predict two.ces --model round.model", &out), 0);
+    assert_non_null(strstr(out, "critical path (ends on r1.s0): copy 5.00 us, signal 0.00 us, "
+                                "memop 0.00 us, event 0.00 us, host 0.00 us\n"));
+    free(out);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/round.model", dir);
     f = fopen(path, "a");
     assert_non_null(f);
     fputs("slow_wake_us = 0\nsignal_hop_us = 1.5\nevent_us = 0.25\n", f);
