@@ -36,17 +36,10 @@ static void test_file_and_model(void **state)
 
     (void)state;
     snprintf(path, sizeof(path), "%s/one.ces", dir);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("cesync 1\nranks 2\nbuffer b 4000\nphase eager x1\nr0 : copy b[0:4000] -> "
-          "b[0:4000]@1\n",
-          f);
-    fclose(f);
+    ces_test_put_file(path, "cesync 1\nranks 2\nbuffer b 4000\nphase eager x1\nr0 : copy "
+                            "b[0:4000] -> b[0:4000]@1\n");
     snprintf(path, sizeof(path), "%s/round.model", dir);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("peer_copy_gbps = 1\nper_copy_us = 1\nhost_call_us = 0\n", f);
-    fclose(f);
+    ces_test_put_file(path, "peer_copy_gbps = 1\nper_copy_us = 1\nhost_call_us = 0\n");
     /* 1 us start + 4000 bytes at 1000 bytes/us */
     assert_int_equal(ces_test_tool(dir, "check --predict one.ces --model round.model", &out), 0);
     assert_non_null(strstr(out, "model: h200 + round.model\n"));
@@ -62,12 +55,8 @@ static void test_file_and_model(void **state)
     /* the rank and the stream the critical path ends on, in that order:
      * r1 copies to r0, r1's s0 ends last */
     snprintf(path, sizeof(path), "%s/two.ces", dir);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("cesync 1\nranks 2\nbuffer b 4000\nphase eager x1\nr1 : copy b[0:4000] -> "
-          "b[0:4000]@0\n",
-          f);
-    fclose(f);
+    ces_test_put_file(path, "cesync 1\nranks 2\nbuffer b 4000\nphase eager x1\nr1 : copy "
+                            "b[0:4000] -> b[0:4000]@0\n");
     assert_int_equal(ces_test_tool(dir, "check --predict two.ces --model round.model", &out), 0);
     assert_non_null(strstr(out, "critical path (ends on r1.s0): copy 5.00 us, signal 0.00 us, "
                                 "memop 0.00 us, event 0.00 us, host 0.00 us\n"));
