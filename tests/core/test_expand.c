@@ -415,6 +415,39 @@ static void test_errors_on_callers_context(void **state)
     ces_test_ctx_end(parsing, &st1);
 }
 
+/* Values and regions at the edges the expansion allows: a product of two
+ * negatives and a sum that are exactly 2^63-1 (no overflow), a region
+ * bound of exactly 2^48 (not over 2^48) and an empty region [8:8] (not a
+ * backwards one). */
+static void test_value_edges(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g =
+        build(ctx, "cesync 1\nranks 2\nbuffer a 281474976710656\nsignal s u64 2\n"
+                   "phase eager x1\n"
+                   "r0 : write s[0] = (-$r-1)*(-9223372036854775807)\n"
+                   "r0 : write s[1] = 9223372036854775806+($r+1)\n"
+                   "r0 : produce a[0:281474976710656]\n"
+                   "r1 : produce a[8:8]\n");
+    const struct ces_op *ops;
+    uint32_t n;
+
+    (void)state;
+    ops = ces_graph_ops(g, 0, 0, &n);
+    assert_int_equal(n, 3);
+    assert_int_equal(ops[0].value, (uint64_t)INT64_MAX);
+    assert_int_equal(ops[1].value, (uint64_t)INT64_MAX);
+    assert_int_equal(ops[2].a.lo, 0);
+    assert_int_equal(ops[2].a.hi, CES_MAX_BYTES);
+    ops = ces_graph_ops(g, 0, 1, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(ops[0].a.lo, 8);
+    assert_int_equal(ops[0].a.hi, 8);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Expects text to parse and its expansion to fail with CES_ERR_LIMIT and msg
  * before any allocation: the bounds follow from the program, so a few lines
  * past them must not fill memory before they are refused. */
@@ -503,6 +536,17 @@ static void test_expansion_bounds(void **state)
                        "r* over p* : write s[0]@* = 1\n",
                        "t.ces:5:1: the schedule expands to more than 16777216 ops: use a graph "
                        "phase or fewer iterations");
+    /* eager phases of one iteration only: fewer ops is the advice, as for
+     * graph phases, not a graph phase, which would not make them fewer */
+    expect_bound_error("cesync 1\nranks 1024\nphase eager x1\n"
+                       "r* over p* : fence\nr* over p* : fence\nr* over p* : fence\n"
+                       "r* over p* : fence\nr* over p* : fence\nr* over p* : fence\n"
+                       "r* over p* : fence\nr* over p* : fence\nr* over p* : fence\n"
+                       "r* over p* : fence\nr* over p* : fence\nr* over p* : fence\n"
+                       "r* over p* : fence\nr* over p* : fence\nr* over p* : fence\n"
+                       "r* over p* : fence\nr* over p* : fence\n",
+                       "t.ces:20:1: the schedule expands to more than 16777216 ops: use fewer "
+                       "ops");
 }
 
 static void test_load_errors(void **state)
@@ -593,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_phases_and_frozen_i),
         cmocka_unit_test(test_u32_wrap),
         cmocka_unit_test(test_remainder_minus_one),
+        cmocka_unit_test(test_value_edges),
         cmocka_unit_test(test_multicast_and_ranks),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_concrete_roundtrip),

@@ -732,6 +732,170 @@ static void test_op_format_foreign_op(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Each range check of an op at its bound: the first index, rank, stream or
+ * kind past a table is refused with its message (a check off by one would
+ * take it for the last valid one and read past the table), the expected
+ * region of a consume is checked as its own, and sizes that differ by a
+ * byte are refused; nothing is added. */
+static void test_range_edges(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_op bad[] = {
+        {.kind = CES_OP_COPY, .a = {2, 0, 0, 8}, .b = {1, 1, 0, 8}},
+        {.kind = CES_OP_COPY, .a = {0, 0, 0, 8}, .b = {2, 1, 0, 8}},
+        {.kind = CES_OP_PRODUCE, .a = {0, 2, 0, 8}},
+        {.kind = CES_OP_FENCE, .stream = 1},
+        {.kind = CES_OP_COPY, .a = {0, 0, 0, 16}, .b = {1, 1, 0, 15}},
+        {.kind = CES_OP_CONSUME, .flags = CES_OPF_EXPECT, .a = {0, 0, 0, 16}, .b = {1, 1, 1, 16}},
+        {.kind = CES_OP_CONSUME, .flags = CES_OPF_EXPECT, .a = {0, 0, 0, 8}, .b = {0, 1, 60, 68}},
+        {.kind = CES_OP_WRITE, .slot = {1, 0, 0}, .value = 1},
+        {.kind = CES_OP_WAIT, .cmp = CES_CMP_EQ, .slot = {0, 2, 0}, .value = 1},
+        {.kind = CES_OP_RECORD, .event = 0},
+        {.kind = CES_OP_AWAIT, .event = 0, .line = 7, .col = 2},
+        {.kind = CES_OP__COUNT},
+    };
+    char unknown[64];
+    const char *want[] = {
+        "r0.s0: source region names buffer #2 but the graph has 2 buffers",
+        "r0.s0: destination region names buffer #2 but the graph has 2 buffers",
+        "r0.s0: produced region send@2: rank out of range (ranks are 0..1)",
+        "r0.s1: stream s1 out of range (streams are s0..s0)",
+        "r0.s0: copy sizes differ: source 16 bytes, destination 15",
+        "r0.s0: consume sizes differ: 16 bytes read, 15 expected",
+        "r0.s0: expected region send[60:68] is out of range: expected 0 <= lo <= hi <= 64",
+        "r0.s0: slot names signal #1 but the graph has 1",
+        "r0.s0: slot ready[0]@2: rank out of range (ranks are 0..1)",
+        "r0.s0: event #0 but the graph has 0 events",
+        "7:2: event #0 but the graph has 0 events",
+        unknown,
+    };
+    uint32_t n;
+
+    (void)state;
+    snprintf(unknown, sizeof(unknown), "r0.s0: unknown op kind %u", (unsigned)CES_OP__COUNT);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(ces_graph_add_op(g, 0, &bad[i]), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx), want[i]);
+    }
+    (void)ces_graph_ops(g, 0, 0, &n);
+    assert_int_equal(n, 3);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The bounds at their largest: a buffer of 2^48 bytes, CES_MAX_STREAMS
+ * connections and a graph of CES_MAX_RANKS ranks and CES_MAX_STREAMS
+ * streams are taken (a bound taken as excluded would refuse each), one
+ * more connection is not; an op for the rank one past the last is refused
+ * even when the op itself is valid. */
+static void test_table_bounds(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_op fence = {.kind = CES_OP_FENCE};
+    uint32_t idx = 0;
+
+    (void)state;
+    assert_int_equal(ces_graph_add_buffer(g, "max", CES_MAX_BYTES, &idx), CES_OK);
+    assert_int_equal(idx, 2);
+    assert_int_equal(ces_graph_buffer(g, 2).size, CES_MAX_BYTES);
+    assert_int_equal(ces_graph_set_connections(g, CES_MAX_STREAMS), CES_OK);
+    assert_int_equal(ces_graph_connections(g), CES_MAX_STREAMS);
+    assert_int_equal(ces_graph_set_connections(g, CES_MAX_STREAMS + 1), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "connections must be 0..64 or CES_CONNECTIONS_ANY, not 65");
+    assert_int_equal(ces_graph_connections(g), CES_MAX_STREAMS);
+    assert_int_equal(ces_graph_add_op(g, 2, &fence), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "rank r2 out of range (ranks are r0..r1)");
+    assert_int_equal(ces_graph_add_op(g, 1, &fence), CES_OK);
+    ces_graph_destroy(g);
+    assert_int_equal(ces_graph_create(ctx, CES_MAX_RANKS, CES_MAX_STREAMS, &g), CES_OK);
+    assert_int_equal(ces_graph_ranks(g), CES_MAX_RANKS);
+    assert_int_equal(ces_graph_streams(g), CES_MAX_STREAMS);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A graph that failed ces_graph_validate is not taken as validated: the
+ * consumers' ces_graph_require_valid validates it again and refuses it
+ * with the reason (were a failed validation to mark it valid, it would
+ * pass). */
+static void test_require_valid_after_failure(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    struct ces_op e = {.kind = CES_OP_END};
+
+    (void)state;
+    assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(ctx), "r0.s0#3: 'end' without 'batch'");
+    assert_int_equal(ces_graph_require_valid(ctx, g, "ces_check"), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(ctx), "ces_check: the graph does not validate: "
+                                                 "r0.s0#3: 'end' without 'batch'");
+    ces_graph_destroy(g);
+    g = tiny(ctx);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_graph_require_valid(ctx, g, "ces_check"), CES_OK);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The batch sweep keeps buffers and ranks apart: copies of one batch that
+ * write the same bytes of one buffer on two ranks, or of two buffers on one
+ * rank, do not overlap, and such a pair does not hide a later clash (a
+ * sweep taking the pair for the first clash would leave the real one
+ * unchecked); a batch's copies are its stream's, with other streams' ops
+ * between them (a batch cut at another stream's op would miss the clash
+ * after it). */
+static void test_validate_batch_apart(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_op b = {.kind = CES_OP_BATCH};
+    struct ces_op e = {.kind = CES_OP_END};
+    struct ces_op f1 = {.kind = CES_OP_FENCE, .stream = 1};
+    struct ces_op c0 = {.kind = CES_OP_COPY, .a = {0, 0, 0, 16}, .b = {1, 0, 0, 16}};
+    struct ces_op c1 = {.kind = CES_OP_COPY, .a = {0, 0, 16, 32}, .b = {1, 1, 0, 16}};
+    struct ces_op c2 = {.kind = CES_OP_COPY, .a = {0, 0, 32, 48}, .b = {2, 1, 0, 16}};
+    struct ces_op clash = {.kind = CES_OP_COPY, .a = {0, 0, 48, 64}, .b = {1, 1, 8, 24}};
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 2, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "send", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "recv", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "more", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c0), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &f1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c2), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_graph_destroy(g);
+    assert_int_equal(ces_graph_create(ctx, 2, 2, &g), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "send", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_buffer(g, "recv", 64, NULL), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &b), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c0), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &c1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &f1), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &clash), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &e), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_ERR_SEMANTIC);
+    assert_string_equal(ces_ctx_last_error(ctx), "r0.s0#3: copies in one batch overlap: both "
+                                                 "write recv@1 bytes [0:16) and [8:24)");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -750,6 +914,10 @@ int main(void)
         cmocka_unit_test(test_validate_long_batch),
         cmocka_unit_test(test_op_format_foreign_op),
         cmocka_unit_test(test_unused_fields_cleared),
+        cmocka_unit_test(test_range_edges),
+        cmocka_unit_test(test_table_bounds),
+        cmocka_unit_test(test_require_valid_after_failure),
+        cmocka_unit_test(test_validate_batch_apart),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
