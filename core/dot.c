@@ -878,10 +878,6 @@ static int emit_event_edges(struct dot_state *st)
 
             for (uint32_t k = 0; k < n; k++) {
                 if (ops[k].kind == CES_OP_RECORD)
-                    in_block[ops[k].event].block = UINT32_MAX;
-            }
-            for (uint32_t k = 0; k < n; k++) {
-                if (ops[k].kind == CES_OP_RECORD)
                     in_block[ops[k].event] = (struct dot_ref){b, r, k};
             }
             for (uint32_t k = 0; k < n; k++) {
