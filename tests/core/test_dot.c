@@ -67,16 +67,6 @@ static char *emit(struct ces_ctx *ctx, const struct ces_graph *g,
     return text;
 }
 
-/* How many times `needle` occurs in `hay`. */
-static size_t count(const char *hay, const char *needle)
-{
-    size_t n = 0;
-
-    for (hay = strstr(hay, needle); hay != NULL; hay = strstr(hay + 1, needle))
-        n++;
-    return n;
-}
-
 static void test_golden_and_deterministic(void **state)
 {
     struct ces_test_alloc st;
@@ -396,7 +386,7 @@ static void test_many_edges(void **state)
     /* 56 writes per block; the write of block j satisfies the waits of
      * blocks 0..j: 560 pairs within a block, 56 * 45 across blocks */
     assert_non_null(strstr(t, "(2520 write -> wait edges between different blocks not drawn)"));
-    assert_int_equal(count(t, "[style=dashed"), 560);
+    assert_int_equal(ces_test_count(t, "[style=dashed"), 560);
     assert_non_null(strstr(t, "graph [splines=line"));
     ces_free(ctx, t);
     ces_graph_destroy(g);
@@ -405,7 +395,7 @@ static void test_many_edges(void **state)
     assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
     t = emit(ctx, g, NULL);
     assert_null(strstr(t, "not drawn"));
-    assert_int_equal(count(t, "[style=dashed"), 168);
+    assert_int_equal(ces_test_count(t, "[style=dashed"), 168);
     assert_null(strstr(t, "graph [splines=line"));
     ces_free(ctx, t);
     ces_graph_destroy(g);
@@ -530,7 +520,7 @@ static void test_overlay_blocked_batch(void **state)
     ces_free(ctx, t);
     /* without marks the boxes are green */
     t = emit(ctx, g, NULL);
-    assert_int_equal(count(t, "label=\"batch\"; style=\"rounded,filled\"; "
+    assert_int_equal(ces_test_count(t, "label=\"batch\"; style=\"rounded,filled\"; "
                               "fillcolor=\"#f3fbf3\"; color=\"#4a9a4a\";\n"), 2);
     ces_free(ctx, t);
     ces_graph_destroy(g);
@@ -746,7 +736,7 @@ static void test_overlay_blocked_empty_batch_order(void **state)
 
     (void)state;
     t = emit(ctx, g, &ov);
-    assert_int_equal(count(t, " [color=\"#888888\""), 2);
+    assert_int_equal(ces_test_count(t, " [color=\"#888888\""), 2);
     assert_non_null(strstr(t, "n0_0_0 -> empty_b0_r0_k1 [color=\"#888888\", "
                               "lhead=cluster_batch_0_0_1];\n"));
     assert_non_null(strstr(t, "empty_b0_r0_k1 -> n0_0_3 [color=\"#888888\", "
@@ -754,7 +744,7 @@ static void test_overlay_blocked_empty_batch_order(void **state)
     ces_free(ctx, t);
     /* unblocked, the empty batch is not drawn: the write leads to the write */
     t = emit(ctx, g, NULL);
-    assert_int_equal(count(t, " [color=\"#888888\""), 1);
+    assert_int_equal(ces_test_count(t, " [color=\"#888888\""), 1);
     assert_non_null(strstr(t, "n0_0_0 -> n0_0_3 [color=\"#888888\"];\n"));
     assert_null(strstr(t, "empty_b"));
     ces_free(ctx, t);
@@ -798,7 +788,7 @@ static void test_event_edges(void **state)
         g = ces_test_text_graph(ctx, buf);
         t = emit(ctx, g, NULL);
         /* the last edge only when the phase is replayed */
-        assert_int_equal(count(t, style), reps == 1 ? 4 : 5);
+        assert_int_equal(ces_test_count(t, style), reps == 1 ? 4 : 5);
         for (int i = 0; i < (reps == 1 ? 4 : 5); i++) {
             snprintf(want, sizeof(want), "%s%s", edges[i], style);
             assert_non_null(strstr(t, want));
@@ -1195,7 +1185,7 @@ static void test_very_long_name_renders(void **state)
         snprintf(want, 20100, ">copy %.4091s</text>", name);
         assert_non_null(strstr(back, want));
         snprintf(want, 20100, ">%.4096s</text>", name);
-        assert_int_equal(count(back, want), 3);
+        assert_int_equal(ces_test_count(back, want), 3);
         snprintf(want, 20100, ">%.3621s[0:8] &#45;&gt; x[0:8]@1</text>", name);
         assert_non_null(strstr(back, want));
         free(back);
@@ -1489,7 +1479,7 @@ static void test_overlay_interleaved_batches(void **state)
     /* each lane led by its first node: s0's copy, not its blocked box */
     assert_non_null(strstr(t, "rank_root0 -> n0_0_4 [style=invis];\n"
                               "rank_root0 -> n0_0_2 [style=invis];\n"));
-    assert_int_equal(count(t, "order_root -> rank_root0 "), 1);
+    assert_int_equal(ces_test_count(t, "order_root -> rank_root0 "), 1);
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -1573,7 +1563,7 @@ static void test_signal_pair_counts(void **state)
         struct ces_graph *g = signal_pairs(ctx, cases[i].n, cases[i].far);
         char *t = emit(ctx, g, NULL);
 
-        assert_int_equal(count(t, "[style=dashed"), cases[i].dashed);
+        assert_int_equal(ces_test_count(t, "[style=dashed"), cases[i].dashed);
         if (cases[i].legend != NULL)
             assert_non_null(strstr(t, cases[i].legend));
         else
@@ -1612,7 +1602,7 @@ static void test_event_edges_own_rank(void **state)
     assert_int_equal(ces_graph_add_op(g, 0, &aw), CES_OK);
     t = emit(ctx, g, NULL);
     /* rank 0's await, after its record: that one edge */
-    assert_int_equal(count(t, "[style=dotted"), 1);
+    assert_int_equal(ces_test_count(t, "[style=dotted"), 1);
     assert_non_null(strstr(t, "n0_0_0 -> n0_0_1 [style=dotted"));
     ces_free(ctx, t);
     ces_graph_destroy(g);
@@ -1799,7 +1789,7 @@ static void test_batch_copies_stacked(void **state)
                               "n0_0_3 -> n0_0_4 [style=invis];\n"
                               "n0_0_4 -> n0_0_6 [color=\"#888888\", "
                               "ltail=cluster_batch_0_0_1];\n"));
-    assert_int_equal(count(t, "[style=invis];\nn"), 2);
+    assert_int_equal(ces_test_count(t, "[style=invis];\nn"), 2);
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -1866,7 +1856,7 @@ static void test_cross_edges_straight(void **state)
             for (uint32_t i = 0; i < n; i++)
                 assert_int_equal(ces_graph_add_op(g, data ? 1 : 0, data ? &use : &aw), CES_OK);
             t = emit(ctx, g, NULL);
-            assert_int_equal(count(t, data ? "[color=\"#c0392bb0\"" : "[style=dotted"), n);
+            assert_int_equal(ces_test_count(t, data ? "[color=\"#c0392bb0\"" : "[style=dotted"), n);
             if (n > 500)
                 assert_non_null(strstr(t, "graph [splines=line"));
             else

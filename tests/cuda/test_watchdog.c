@@ -488,16 +488,6 @@ static char *err_end(struct err_capture *e)
     return text;
 }
 
-/* How many times `needle` occurs in `text`. */
-static int count_of(const char *text, const char *needle)
-{
-    int n = 0;
-
-    for (const char *p = strstr(text, needle); p != NULL; p = strstr(p + 1, needle))
-        n++;
-    return n;
-}
-
 /* ces_wd_fail with what it prints to stderr returned (malloc'd). */
 static char *fail_captured(struct ces_comm *c, const char *why)
 {
@@ -1396,7 +1386,7 @@ static void test_shared_queues_read_and_release_elsewhere(void **state)
                                 "context of its own (CUDA_DEVICE_MAX_CONNECTIONS=1: the streams "
                                 "share hardware queues)\n"));
     /* said once, for the read and every release */
-    assert_int_equal(count_of(out, "context of its own") + count_of(rest, "context of its own"), 1);
+    assert_int_equal(ces_test_count(out, "context of its own") + ces_test_count(rest, "context of its own"), 1);
     assert_int_equal(atomic_load(&ctx_creates), 1);
     assert_int_equal(atomic_load(&reads), 1);
     assert_int_equal(atomic_load(&rescued_ops), 1 + atomic_load(&writes[1]));

@@ -296,16 +296,6 @@ static void test_delay(void **state)
     rmdir(dir);
 }
 
-/* How many times needle occurs in hay. */
-static size_t count_of(const char *hay, const char *needle)
-{
-    size_t n = 0;
-
-    for (hay = strstr(hay, needle); hay != NULL; hay = strstr(hay + 1, needle))
-        n++;
-    return n;
-}
-
 /* A graph phase's op is one node for all its replays, named at its #K in
  * the first two and the last: a stream blocked in another replay says
  * where ("blocked at #9"), as the report does.  The picture showed
@@ -347,7 +337,7 @@ static void test_dot_blocked_replay(void **state)
     assert_non_null(strstr(dot, "n0_1_0 [label=\"r1.s0#0,#3,...,#12\\nwait f[0] >= 1\\n"
                                 "blocked at #9\\nsteps 2,8,14\", fillcolor=\"#ff9a9a\", "
                                 "color=\"#cc0000\", penwidth=2.5];\n"));
-    assert_int_equal(count_of(dot, "fillcolor=\"#ff9a9a\""), 1);
+    assert_int_equal(ces_test_count(dot, "fillcolor=\"#ff9a9a\""), 1);
     assert_non_null(strstr(dot, "red = blocked (or released by the watchdog), teal = stopped "
                                 "by a fault, orange"));
     assert_non_null(strstr(dot, "n0_1_1 [label=\"r1.s0#1,#4,...,#13\\nwrite f[0] = 0\\n"
@@ -373,8 +363,8 @@ static void test_dot_blocked_replay(void **state)
     assert_non_null(strstr(dot, "n0_0_0 [label=\"r0.s0#0,#3,...,#12\\nwrite f[0]@1 = 1\\n"
                                 "stopped before #9\\nsteps 1,7,13\", fillcolor=\"#8fd6cf\", "
                                 "color=\"#00736b\", penwidth=2.5];\n"));
-    assert_int_equal(count_of(dot, "fillcolor=\"#ff9a9a\""), 1);
-    assert_int_equal(count_of(dot, "fillcolor=\"#8fd6cf\""), 1);
+    assert_int_equal(ces_test_count(dot, "fillcolor=\"#ff9a9a\""), 1);
+    assert_int_equal(ces_test_count(dot, "fillcolor=\"#8fd6cf\""), 1);
     /* Graphviz draws them, where it is installed */
     snprintf(path, sizeof(path), "command -v dot >/dev/null || exit 0; cd %s && dot -Tsvg x.dot "
              ">x.svg", dir);

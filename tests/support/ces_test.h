@@ -101,4 +101,7 @@ void ces_test_dir_entries(const char *dir, char *out, size_t size);
 /* Creates (or truncates) the file `path` holding text. */
 void ces_test_put_file(const char *path, const char *text);
 
+/* How many times `needle` stands in `hay`, overlapping ones counted. */
+size_t ces_test_count(const char *hay, const char *needle);
+
 #endif

@@ -138,6 +138,15 @@ void ces_test_tool_says(const char *args, int rc, const char *want)
     free(out);
 }
 
+size_t ces_test_count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+
+    for (hay = strstr(hay, needle); hay != NULL; hay = strstr(hay + 1, needle))
+        n++;
+    return n;
+}
+
 void ces_test_sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
