@@ -1,7 +1,8 @@
 /*
- * tests/cuda/test_comm.c - symmetric memory of one process (comm.c) on the
- * CPU: a team of two communicators built by hand, the driver calls of
- * ces_team_alloc replaced by stand-ins that count handles and mappings and
+ * tests/cuda/test_comm.c - communicators, symmetric memory and the issue of
+ * launches, collectives and groups (comm.c, exec.c) on the CPU: a team of
+ * two communicators built by hand, the driver and runtime calls replaced by
+ * stand-ins that count handles and mappings, record what is enqueued and
  * fail on demand.  An allocation that fails leaves nothing behind: no
  * handle, no mapping (also of the ranks mapped before the failing call, and
  * no unmap of a rank it did not map),
@@ -12,7 +13,11 @@
  * its failure, and does nothing.  A ces_group_end or ces_launch that fails
  * on a CUDA error fails its communicator; in one process a group whose
  * part fails while the parts are issued fails at once the ranks whose
- * parts were never issued.  Across two processes (a forked child), a rank
+ * parts were never issued.  What a launch, a collective and a group
+ * enqueue, recorded by the stand-ins (memop calls, copies, event records
+ * and waits), is what their lowered schedule says, at the addresses of the
+ * flat symmetric range, with what the watchdog records of it.  Across two
+ * processes (a forked child), a rank
  * aborted before a group or an allocation ends its peer's exchange over
  * the bootstrap at once; an allocation that fails in its exchange (a
  * timeout) fails its communicator, so that no retry reads the rows it
@@ -57,9 +62,10 @@ static CUresult CUDAAPI fake_release(CUmemGenericAllocationHandle h)
     return CUDA_SUCCESS;
 }
 
-/* The ranges mapped now, by address (a few allocations at a time here; a
- * group's staging arrays beside a launch's take more than eight). */
-#define MAPS_MAX 16
+/* The ranges mapped now, by address (a few allocations at a time here; the
+ * eager and captured groups' signal and staging arrays beside a launch's
+ * take more than eight). */
+#define MAPS_MAX 32
 static CUdeviceptr map_at[MAPS_MAX];
 
 static CUresult CUDAAPI fake_map(CUdeviceptr p, size_t size, size_t off,
@@ -215,10 +221,14 @@ cudaError_t cudaSetDevice(int d)
     return cudaSuccess;
 }
 
+/* The callers' streams that are being captured (NULL: none). */
+static cudaStream_t capturing_on[2];
+
 cudaError_t cudaStreamIsCapturing(cudaStream_t s, enum cudaStreamCaptureStatus *st)
 {
-    (void)s;
-    *st = cudaStreamCaptureStatusNone;
+    *st = s != NULL && (s == capturing_on[0] || s == capturing_on[1])
+              ? cudaStreamCaptureStatusActive
+              : cudaStreamCaptureStatusNone;
     return cudaSuccess;
 }
 
@@ -274,22 +284,114 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x)
 /* The memop batch call (1-based) that fails, 0 for none. */
 static int batch_fail_at;
 
+/* What the calls enqueued, in order (the first LOG_MAX of each kind): every
+ * memop of every batch call that was taken, with its stream and the number
+ * of its call (memop_call, 1-based); every copy, with its stream and
+ * whether it went in a cudaMemcpyBatchAsync (and then that call's
+ * attributes); every event record and stream wait; every progress word
+ * write the watchdog's close made. */
+#define LOG_MAX 64
+static struct memop_rec {
+    CUstream s;
+    int call;
+    CUstreamBatchMemOpParams p;
+} memop_log[LOG_MAX];
+static struct copy_rec {
+    cudaStream_t s;
+    void *dst;
+    const void *src;
+    size_t n;
+    int batched;
+    struct cudaMemcpyAttributes attr;
+} copy_log[LOG_MAX];
+static struct event_rec {
+    int wait; /* cuStreamWaitEvent, else cuEventRecord */
+    CUevent e;
+    CUstream s;
+} event_log[LOG_MAX];
+static struct write_rec {
+    CUstream s;
+    CUdeviceptr addr;
+    cuuint64_t value;
+} write_log[LOG_MAX];
+static int nmemops, ncopies, nevents, nwrites;
+
+static void logs_clear(void)
+{
+    nmemops = ncopies = nevents = nwrites = 0;
+    memset(memop_log, 0, sizeof(memop_log));
+    memset(copy_log, 0, sizeof(copy_log));
+    memset(event_log, 0, sizeof(event_log));
+    memset(write_log, 0, sizeof(write_log));
+}
+
 static CUresult CUDAAPI fake_batch(CUstream s, unsigned int n, CUstreamBatchMemOpParams *p,
                                    unsigned int flags)
 {
-    (void)s, (void)n, (void)p, (void)flags;
-    return ++batches == batch_fail_at ? CUDA_ERROR_UNKNOWN : CUDA_SUCCESS;
+    (void)flags;
+    if (++batches == batch_fail_at)
+        return CUDA_ERROR_UNKNOWN;
+    for (unsigned int i = 0; i < n && nmemops < LOG_MAX; i++, nmemops++) {
+        memop_log[nmemops].s = s;
+        memop_log[nmemops].call = batches;
+        memop_log[nmemops].p = p[i];
+    }
+    return CUDA_SUCCESS;
 }
 
-/* A copy of a group's part: enqueued, counted. */
-static int copies;
+/* Copies: enqueued, counted and recorded; the copy call (1-based) that
+ * fails, 0 for none. */
+static int copies, copy_fail_at;
+
+static int copy_logged(cudaStream_t s, void *dst, const void *src, size_t n,
+                       const struct cudaMemcpyAttributes *attr)
+{
+    if (++copies == copy_fail_at)
+        return 0;
+    if (ncopies < LOG_MAX) {
+        copy_log[ncopies].s = s;
+        copy_log[ncopies].dst = dst;
+        copy_log[ncopies].src = src;
+        copy_log[ncopies].n = n;
+        copy_log[ncopies].batched = attr != NULL;
+        if (attr != NULL)
+            copy_log[ncopies].attr = *attr;
+        ncopies++;
+    }
+    return 1;
+}
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,
                             cudaStream_t s)
 {
-    (void)dst, (void)src, (void)n, (void)kind, (void)s;
-    copies++;
+    (void)kind;
+    return copy_logged(s, dst, src, n, NULL) ? cudaSuccess : cudaErrorUnknown;
+}
+
+/* One attribute for the whole batch, as the backend passes it. */
+cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes,
+                                 size_t count, struct cudaMemcpyAttributes *attrs,
+                                 size_t *attrs_idxs, size_t nattrs, cudaStream_t s)
+{
+    if (nattrs != 1 || attrs_idxs[0] != 0)
+        return cudaErrorInvalidValue;
+    for (size_t i = 0; i < count; i++)
+        if (!copy_logged(s, dsts[i], srcs[i], sizes[i], attrs))
+            return cudaErrorUnknown;
     return cudaSuccess;
+}
+
+static CUresult CUDAAPI fake_write64(CUstream s, CUdeviceptr addr, cuuint64_t value,
+                                     unsigned int flags)
+{
+    (void)flags;
+    if (nwrites < LOG_MAX) {
+        write_log[nwrites].s = s;
+        write_log[nwrites].addr = addr;
+        write_log[nwrites].value = value;
+        nwrites++;
+    }
+    return CUDA_SUCCESS;
 }
 
 /* A memory handle shared with the peers (multi-process): a descriptor of
@@ -315,10 +417,14 @@ static CUresult CUDAAPI fake_import(CUmemGenericAllocationHandle *h, void *fd,
     return CUDA_SUCCESS;
 }
 
+/* Streams and events made: each a handle of its own, told apart by the
+ * number of its creation. */
+static uintptr_t streams_made, events_made;
+
 static CUresult CUDAAPI fake_stream_create(CUstream *s, unsigned int flags)
 {
     (void)flags;
-    *s = (CUstream)(uintptr_t)0x5c;
+    *s = (CUstream)(0x5c00 + ++streams_made);
     return CUDA_SUCCESS;
 }
 
@@ -381,7 +487,7 @@ static CUresult CUDAAPI fake_stream_create_prio(CUstream *s, unsigned int flags,
 static CUresult CUDAAPI fake_event_create(CUevent *e, unsigned int flags)
 {
     (void)flags;
-    *e = (CUevent)(uintptr_t)0x5e;
+    *e = (CUevent)(0x5e00 + ++events_made);
     return CUDA_SUCCESS;
 }
 
@@ -389,17 +495,27 @@ static CUresult CUDAAPI fake_event_create(CUevent *e, unsigned int flags)
  * and awaits): work enqueued, counted. */
 static int event_ops;
 
+static void event_logged(int wait, CUevent e, CUstream s)
+{
+    event_ops++;
+    if (nevents < LOG_MAX) {
+        event_log[nevents].wait = wait;
+        event_log[nevents].e = e;
+        event_log[nevents].s = s;
+        nevents++;
+    }
+}
+
 static CUresult CUDAAPI fake_event_record(CUevent e, CUstream s)
 {
-    (void)e, (void)s;
-    event_ops++;
+    event_logged(0, e, s);
     return CUDA_SUCCESS;
 }
 
 static CUresult CUDAAPI fake_stream_wait_event(CUstream s, CUevent e, unsigned int flags)
 {
-    (void)s, (void)e, (void)flags;
-    event_ops++;
+    (void)flags;
+    event_logged(1, e, s);
     return CUDA_SUCCESS;
 }
 
@@ -461,6 +577,7 @@ static void fakes_install(void)
     t->p_cuMemsetD8Async = fake_memset;
     t->p_cuStreamSynchronize = fake_stream_sync;
     t->p_cuStreamBatchMemOp = fake_batch;
+    t->p_cuStreamWriteValue64 = fake_write64;
     t->p_cuStreamCreate = fake_stream_create;
     t->p_cuInit = fake_init;
     t->p_cuDeviceGetCount = fake_device_count;
@@ -478,7 +595,10 @@ static void fakes_install(void)
     gpus = 2;
     init_fail_at = count_fail_at = inits = counts = retain_fail_at = retains = 0;
     captured_on = launched_on = NULL;
-    captures = launches = batches = batch_fail_at = copies = event_ops = 0;
+    captures = launches = batches = batch_fail_at = copies = copy_fail_at = event_ops = 0;
+    capturing_on[0] = capturing_on[1] = NULL;
+    streams_made = events_made = 0;
+    logs_clear();
     stream_busy = context_dead = streams_destroyed = events_destroyed = ranges_freed = 0;
     live_handles = mapped = stray_unmaps = 0;
     create_fail_at = map_fail_at = access_fail = ctx_fail = 0;
@@ -1300,7 +1420,8 @@ static struct ces_graph *watched_graph(struct fixture *fx, uint32_t streams, uin
     return g;
 }
 
-/* Frees what the launches of the watched team took, as a healthy rank. */
+/* Frees what the launches, collectives and groups of the watched team
+ * took (what ces_comm_destroy frees), as a healthy rank. */
 static void watched_team_end(struct fixture *fx, void **b)
 {
     for (uint32_t r = 0; r < 2; r++) {
@@ -1312,6 +1433,11 @@ static void watched_team_end(struct fixture *fx, void **b)
         ces_vec_free(fx->ctx, &cr->scratch_params);
         ces_vec_free(fx->ctx, &cr->cap_steps);
         ces_vec_free(fx->ctx, &cr->cap_waits);
+        ces_vec_free(fx->ctx, &cr->scratch_ptrs);
+        ces_vec_free(fx->ctx, &cr->scratch_sizes);
+        ces_cuda_cache_free(cr);
+        ces_free(fx->ctx, cr->p2p);
+        ces_free(fx->ctx, cr->p2p_cap);
         for (uint32_t s = 0; s < cr->nwatched; s++)
             ces_free(fx->ctx, cr->watched[s].steps);
         ces_free(fx->ctx, cr->waits);
@@ -1322,6 +1448,7 @@ static void watched_team_end(struct fixture *fx, void **b)
         assert_int_equal(ces_mem_free(cr, b[r]), CES_OK);
     }
     assert_int_equal(mapped, 0);
+    ces_free(fx->ctx, fx->team.group);
     fixture_end(fx);
 }
 
@@ -1423,13 +1550,9 @@ static void test_group_past_the_watch_slots_enqueues_nothing(void **state)
     assert_int_equal(ces_comm_status(&fx.comm[1]), CES_ERR_LIMIT);
     assert_int_equal(ces_comm_status(&fx.comm[0]), CES_ERR_PEER_FAILED);
     ces_graph_destroy(g1);
-    for (uint32_t r = 0; r < 2; r++) {
-        /* what ces_comm_destroy frees of a group */
+    for (uint32_t r = 0; r < 2; r++)
         for (uint32_t s = 1; s < 3; s++)
             fx.comm[r].p2p_streams[s] = NULL;
-        ces_free(fx.ctx, fx.comm[r].p2p);
-    }
-    ces_free(fx.ctx, fx.team.group);
     watched_team_end(&fx, b);
 }
 
@@ -1479,13 +1602,6 @@ static void group_issue_fails(uint32_t failed, int at)
         assert_int_equal(ces_comm_status(&fx.comm[r]), CES_ERR_PEER_FAILED);
         assert_string_equal(fx.comm[r].fail_why, want);
     }
-    for (uint32_t r = 0; r < 2; r++) {
-        /* what ces_comm_destroy frees of a group */
-        ces_free(fx.ctx, fx.comm[r].p2p);
-        ces_vec_free(fx.ctx, &fx.comm[r].scratch_ptrs);
-        ces_vec_free(fx.ctx, &fx.comm[r].scratch_sizes);
-    }
-    ces_free(fx.ctx, fx.team.group);
     watched_team_end(&fx, b);
 }
 
@@ -2456,6 +2572,870 @@ static void test_init_refusals(void **state)
     fixture_end(&fx);
 }
 
+/* --- what a launch and a collective enqueue -------------------------------- */
+
+/* A team of two whose waits the watchdog watches (its words at a made-up
+ * address, never read here), on devices that take 64-bit memops. */
+static void watched_team(struct fixture *fx, void **b)
+{
+    live_team(fx, b);
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_wd_init(&fx->comm[r]);
+        fx->comm[r].waits = ces_malloc(fx->ctx, sizeof(*fx->comm[r].waits) * CES_WD_WAITS);
+        assert_non_null(fx->comm[r].waits);
+        fx->comm[r].progress_dev = (CUdeviceptr)0x7000 + r * 0x1000;
+        fx->comm[r].caps.can_64bit = 1;
+    }
+}
+
+/* The address of byte `off` of rank r's part of the symmetric allocation
+ * at p (rank 0's pointer), as the backend computes it. */
+static CUdeviceptr sym_addr(struct fixture *fx, const void *p, uint32_t r, uint64_t off)
+{
+    uint64_t at = 0;
+
+    assert_non_null(ces_team_find(&fx->team, 0, p, &at));
+    return fx->team.base + (CUdeviceptr)r * fx->team.stride + at + off;
+}
+
+/* Signal i's offset in the symmetric range, as c's launches bound it. */
+static uint64_t sig_off(struct ces_comm *c, const struct ces_graph *g, uint32_t i)
+{
+    uint64_t off[8];
+
+    assert_true(ces_graph_nsignals(g) <= 8);
+    assert_int_equal(ces_cuda_bind_signals(c, g, "launch", NULL, 0, off), CES_OK);
+    return off[i];
+}
+
+/* Memop k of the log, on stream s: its operation, address, value (the low
+ * 32 bits only where it is 32 bits wide) and flags (a barrier's type). */
+static void memop_is(int k, CUstream s, CUstreamBatchMemOpType op, CUdeviceptr addr, uint64_t v,
+                     unsigned int flags)
+{
+    const CUstreamBatchMemOpParams *p = &memop_log[k].p;
+
+    assert_true(k < nmemops);
+    assert_ptr_equal(memop_log[k].s, s);
+    assert_int_equal(p->operation, op);
+    switch (op) {
+    case CU_STREAM_MEM_OP_WRITE_VALUE_32:
+    case CU_STREAM_MEM_OP_WRITE_VALUE_64:
+        assert_int_equal(p->writeValue.address, addr);
+        if (op == CU_STREAM_MEM_OP_WRITE_VALUE_64)
+            assert_int_equal(p->writeValue.value64, v);
+        else
+            assert_int_equal(p->writeValue.value, v);
+        assert_int_equal(p->writeValue.flags, flags);
+        break;
+    case CU_STREAM_MEM_OP_WAIT_VALUE_32:
+    case CU_STREAM_MEM_OP_WAIT_VALUE_64:
+        assert_int_equal(p->waitValue.address, addr);
+        if (op == CU_STREAM_MEM_OP_WAIT_VALUE_64)
+            assert_int_equal(p->waitValue.value64, v);
+        else
+            assert_int_equal(p->waitValue.value, v);
+        assert_int_equal(p->waitValue.flags, flags);
+        break;
+    default:
+        assert_int_equal(op, CU_STREAM_MEM_OP_BARRIER);
+        assert_int_equal(p->memoryBarrier.flags, flags);
+        break;
+    }
+}
+
+/* Copy k of the log: on stream s, dst <- src, n bytes, in a batch call
+ * (with the backend's attributes) or not. */
+static void copy_is(int k, cudaStream_t s, CUdeviceptr dst, CUdeviceptr src, size_t n, int batched)
+{
+    assert_true(k < ncopies);
+    assert_ptr_equal(copy_log[k].s, s);
+    assert_int_equal((uintptr_t)copy_log[k].dst, dst);
+    assert_int_equal((uintptr_t)copy_log[k].src, src);
+    assert_int_equal(copy_log[k].n, n);
+    assert_int_equal(copy_log[k].batched, batched);
+    if (batched) {
+        assert_int_equal(copy_log[k].attr.srcAccessOrder, cudaMemcpySrcAccessOrderStream);
+        assert_int_equal(copy_log[k].attr.flags, cudaMemcpyFlagPreferOverlapWithCompute);
+    }
+}
+
+static void event_is(int k, int wait, CUevent e, CUstream s)
+{
+    assert_true(k < nevents);
+    assert_int_equal(event_log[k].wait, wait);
+    assert_ptr_equal(event_log[k].e, e);
+    assert_ptr_equal(event_log[k].s, s);
+}
+
+/* The watchdog's record of a wait. */
+static void wait_is(const struct ces_wd_wait *w, CUdeviceptr addr, uint64_t v, uint8_t width,
+                    uint8_t cmp, uint32_t idx, const char *name, uint64_t spos)
+{
+    assert_int_equal(w->addr, addr);
+    assert_int_equal(w->value, v);
+    assert_int_equal(w->width, width);
+    assert_int_equal(w->cmp, cmp);
+    assert_int_equal(w->rank, 0);
+    assert_int_equal(w->idx, idx);
+    assert_string_equal(w->name, name);
+    assert_int_equal(w->spos, spos);
+}
+
+/* An eager launch of two blocks, each a batch of copies (one of them of no
+ * bytes), a fence, a 32- and a 64-bit write to the peer and waits for the
+ * peer's (== and >=).  Rank 0 must enqueue exactly: per block one
+ * cudaMemcpyBatchAsync of the two copies with bytes (stream order for the
+ * sources, overlap with compute preferred) at the addresses of the flat
+ * symmetric range, then one memop call of a system-wide barrier, the
+ * writes and waits with their values and comparisons, and the progress
+ * write of the block's step number into its stream's word; the watchdog
+ * holds each block's step (its number, first wait, waits, position, call)
+ * and every wait with its position as `cesync check` numbers it.  On the
+ * legacy default stream (NULL or cudaStreamLegacy), which the batch call
+ * refuses, each copy is a cudaMemcpyAsync of its own. */
+static const char issue_text[] =
+    "cesync 1\nranks 2\nbuffer x 512\nsignal f u32 2\nsignal h u64 2\nphase eager x2\n"
+    "r* : batch\n"
+    "r* over p : copy x[0:0] -> x[500:500]@$p\n"
+    "r* over p : copy x[0:64] -> x[256+64*$r:320+64*$r]@$p\n"
+    "r* over p : copy x[128:136] -> x[400+8*$r:408+8*$r]@$p\n"
+    "r* : end\n"
+    "r* : fence\n"
+    "r* over p : write f[$r]@$p = $i\n"
+    "r* over p : write h[$r]@$p = $i + 4294967296\n"
+    "r* over p : wait f[$p] == $i\n"
+    "r* over p : wait h[$p] >= $i + 4294967296\n";
+
+static void test_launch_issues_what_was_lowered(void **state)
+{
+    static const cudaStream_t legacy[] = {NULL, cudaStreamLegacy};
+    const uint64_t big = UINT64_C(1) << 32;
+    struct fixture fx;
+    struct ces_graph *g;
+    struct ces_comm *c;
+    CUdeviceptr f, h, base, peer;
+    CUstream s = (CUstream)0x2000;
+    void *b[2];
+
+    (void)state;
+    watched_team(&fx, b);
+    c = &fx.comm[0];
+    g = ces_test_text_graph(fx.ctx, issue_text);
+    for (uint32_t r = 2; r-- > 0;) {
+        struct ces_binding x = {"x", b[r]};
+
+        logs_clear();
+        assert_int_equal(ces_launch(&fx.comm[r], g, &x, 1, (ces_stream_t)s), CES_OK);
+    }
+    base = fx.team.base;
+    peer = base + fx.team.stride;
+    f = sig_off(c, g, 0);
+    h = sig_off(c, g, 1);
+    assert_int_equal(ncopies, 4);
+    assert_int_equal(nmemops, 12);
+    for (int j = 0; j < 2; j++) {
+        uint64_t i = (uint64_t)j + 1;
+        int m = 6 * j;
+
+        copy_is(2 * j, s, sym_addr(&fx, b[0], 1, 256), sym_addr(&fx, b[0], 0, 0), 64, 1);
+        copy_is(2 * j + 1, s, sym_addr(&fx, b[0], 1, 400), sym_addr(&fx, b[0], 0, 128), 8, 1);
+        memop_is(m, s, CU_STREAM_MEM_OP_BARRIER, 0, 0, CU_STREAM_MEMORY_BARRIER_TYPE_SYS);
+        memop_is(m + 1, s, CU_STREAM_MEM_OP_WRITE_VALUE_32, peer + f, i, 0);
+        memop_is(m + 2, s, CU_STREAM_MEM_OP_WRITE_VALUE_64, peer + h, i + big, 0);
+        memop_is(m + 3, s, CU_STREAM_MEM_OP_WAIT_VALUE_32, base + f + 4, i,
+                 CU_STREAM_WAIT_VALUE_EQ);
+        memop_is(m + 4, s, CU_STREAM_MEM_OP_WAIT_VALUE_64, base + h + 8, i + big,
+                 CU_STREAM_WAIT_VALUE_GEQ);
+        memop_is(m + 5, s, CU_STREAM_MEM_OP_WRITE_VALUE_64, c->progress_dev, i, 0);
+        assert_int_equal(memop_log[m].call, memop_log[m + 5].call);
+    }
+    assert_int_equal(c->nwatched, 1);
+    assert_ptr_equal(c->watched[0].stream, s);
+    assert_int_equal(atomic_load(&c->watched[0].enqueued), 2);
+    assert_int_equal(c->nwaits_total, 4);
+    for (uint64_t j = 0; j < 2; j++) {
+        const struct ces_wd_step *st = &c->watched[0].steps[j + 1];
+
+        wait_is(&c->waits[2 * j], base + f + 4, j + 1, 32, CES_CMP_EQ, 1, "f", 8 + 10 * j);
+        wait_is(&c->waits[2 * j + 1], base + h + 8, j + 1 + big, 64, CES_CMP_GEQ, 1, "h",
+                9 + 10 * j);
+        assert_int_equal(st->seq, j + 1);
+        assert_int_equal(st->first_wait, 2 * j);
+        assert_int_equal(st->nwaits, 2);
+        assert_int_equal(st->stream, 0);
+        assert_int_equal(st->spos, 8 + 10 * j);
+        assert_int_equal(st->call, j);
+        assert_string_equal(st->what, "launch");
+        assert_int_equal(st->progress, 1);
+    }
+    for (size_t k = 0; k < sizeof(legacy) / sizeof(legacy[0]); k++) {
+        struct ces_binding x = {"x", b[0]};
+
+        logs_clear();
+        assert_int_equal(ces_launch(c, g, &x, 1, (ces_stream_t)legacy[k]), CES_OK);
+        assert_int_equal(ncopies, 4);
+        for (int j = 0; j < 4; j += 2) {
+            copy_is(j, legacy[k], sym_addr(&fx, b[0], 1, 256), sym_addr(&fx, b[0], 0, 0), 64, 0);
+            copy_is(j + 1, legacy[k], sym_addr(&fx, b[0], 1, 400), sym_addr(&fx, b[0], 0, 128),
+                    8, 0);
+        }
+    }
+    ces_graph_destroy(g);
+    watched_team_end(&fx, b);
+}
+
+/* A graph phase of three replays launched on a stream the caller captures:
+ * it is issued once per replay into the caller's capture, lowered for
+ * capture: each copy of the batch a call of its own (the batch call is
+ * not capturable), each memop call opened by the ENTER write of its captured
+ * record's id into its stream's in-flight word and closed by the EXIT
+ * write of 0.  The watchdog keeps one record per replay, each wait's
+ * position counted on from the replay before (as `cesync check` numbers
+ * the replays), and no eager step.  With room for two records left, the
+ * launch that needs three is refused before anything is enqueued.  An
+ * eager phase launched there is lowered for capture as well. */
+static const char captured_text[] =
+    "cesync 1\nranks 2\nbuffer x 512\nsignal f u32 2\nphase graph x3\n"
+    "r* : batch\n"
+    "r* over p : copy x[0:64] -> x[256+64*$r:320+64*$r]@$p\n"
+    "r* over p : copy x[64:72] -> x[400+8*$r:408+8*$r]@$p\n"
+    "r* : end\n"
+    "r* over p : write f[$r]@$p = 1\n"
+    "r* over p : wait f[$p] >= 1\n";
+
+static void test_launch_captured_by_the_caller(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g;
+    struct ces_comm *c;
+    struct ces_binding x;
+    CUstream s = (CUstream)0x3000;
+    CUdeviceptr f;
+    void *b[2];
+
+    (void)state;
+    watched_team(&fx, b);
+    c = &fx.comm[0];
+    g = ces_test_text_graph(fx.ctx, captured_text);
+    capturing_on[0] = (cudaStream_t)s;
+    for (uint32_t r = 2; r-- > 0;) {
+        x.name = "x";
+        x.ptr = b[r];
+        logs_clear();
+        captures = launches = 0;
+        assert_int_equal(ces_launch(&fx.comm[r], g, &x, 1, (ces_stream_t)s), CES_OK);
+    }
+    f = sig_off(c, g, 0);
+    assert_int_equal(captures + launches, 0);
+    assert_int_equal(ncopies, 6);
+    assert_int_equal(nmemops, 12);
+    for (int j = 0; j < 3; j++) {
+        const struct ces_wd_step *st = &CES_VEC_AT(&c->cap_steps, struct ces_wd_step, j);
+
+        copy_is(2 * j, s, sym_addr(&fx, b[0], 1, 256), sym_addr(&fx, b[0], 0, 0), 64, 0);
+        copy_is(2 * j + 1, s, sym_addr(&fx, b[0], 1, 400), sym_addr(&fx, b[0], 0, 64), 8, 0);
+        memop_is(4 * j, s, CU_STREAM_MEM_OP_WRITE_VALUE_64, CES_WD_FLIGHT_DEV(c, 0),
+                 (uint64_t)j + 1, 0);
+        memop_is(4 * j + 1, s, CU_STREAM_MEM_OP_WRITE_VALUE_32,
+                 fx.team.base + fx.team.stride + f, 1, 0);
+        memop_is(4 * j + 2, s, CU_STREAM_MEM_OP_WAIT_VALUE_32, fx.team.base + f + 4, 1,
+                 CU_STREAM_WAIT_VALUE_GEQ);
+        memop_is(4 * j + 3, s, CU_STREAM_MEM_OP_WRITE_VALUE_64, CES_WD_FLIGHT_DEV(c, 0), 0, 0);
+        assert_int_equal(st->seq, j + 1);
+        assert_int_equal(st->first_wait, j);
+        assert_int_equal(st->nwaits, 1);
+        assert_int_equal(st->spos, 5 + 6 * j);
+        assert_int_equal(st->call, 0);
+        assert_string_equal(st->what, "launch");
+        wait_is(&CES_VEC_AT(&c->cap_waits, struct ces_wd_wait, j), fx.team.base + f + 4, 1, 32,
+                CES_CMP_GEQ, 1, "f", 5 + 6 * j);
+    }
+    assert_int_equal(c->cap_steps.len, 3);
+    assert_int_equal(c->nwatched, 1);
+    assert_int_equal(atomic_load(&c->watched[0].enqueued), 0);
+    assert_int_equal(ces_vec_reserve(fx.ctx, &c->cap_steps, sizeof(struct ces_wd_step),
+                                     CES_WD_CAPTURED),
+                     CES_OK);
+    c->cap_steps.len = CES_WD_CAPTURED - 2;
+    logs_clear();
+    copies = batches = 0;
+    assert_int_equal(ces_launch(c, g, &x, 1, (ces_stream_t)s), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "rank 0: the watchdog keeps at most 1048576 records of captured calls "
+                        "per communicator (until ces_comm_destroy); 1048574 are taken and this "
+                        "call would need 3 more");
+    assert_int_equal(copies + batches, 0);
+    assert_int_equal(c->cap_steps.len, CES_WD_CAPTURED - 2);
+    ces_graph_destroy(g);
+    /* an eager phase is lowered for capture too: a call per copy, its
+     * memop calls recorded for the watchdog (two blocks, two records) */
+    c->state = CES_OK;
+    c->cap_steps.len = 3;
+    g = ces_test_text_graph(fx.ctx, issue_text);
+    for (uint32_t r = 2; r-- > 0;) {
+        x.ptr = b[r];
+        logs_clear();
+        assert_int_equal(ces_launch(&fx.comm[r], g, &x, 1, (ces_stream_t)s), CES_OK);
+    }
+    assert_int_equal(ncopies, 4);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(copy_log[k].batched, 0);
+    assert_int_equal(c->cap_steps.len, 5);
+    memop_is(0, s, CU_STREAM_MEM_OP_WRITE_VALUE_64, CES_WD_FLIGHT_DEV(c, 0), 4, 0);
+    ces_graph_destroy(g);
+    watched_team_end(&fx, b);
+}
+
+/* A launch of two streams: in the first block the streams are linked by
+ * the schedule's events (stream 1 awaits `go`, which stream 0 recorded;
+ * stream 0 awaits `done`), in the second, where stream 1 works alone, by a
+ * fork before the block and a join after it.  Stream 1 is the
+ * communicator's own, made for it; each stream's waits are watched in a
+ * word of its own. */
+static const char streams_text[] =
+    "cesync 1\nranks 2\nstreams 2\nbuffer x 512\nsignal f u32 2\nsignal h u32 2\nphase eager x1\n"
+    "r* : record go\n"
+    "r* s1 : await go\n"
+    "r* s1 over p : copy x[0:64] -> x[256+64*$r:320+64*$r]@$p\n"
+    "r* s1 : record done\n"
+    "r* : await done\n"
+    "r* over p : write f[$r]@$p = 1\n"
+    "r* over p : wait f[$p] >= 1\n"
+    "phase eager x1\n"
+    "r* s1 over p : copy x[64:72] -> x[400+8*$r:408+8*$r]@$p\n"
+    "r* s1 over p : write h[$r]@$p = 1\n"
+    "r* s1 over p : wait h[$p] >= 1\n";
+
+static void test_launch_links_its_streams(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g;
+    struct ces_comm *c;
+    CUstream s = (CUstream)0x2000, s1;
+    CUevent go, done;
+    CUdeviceptr f, h;
+    void *b[2];
+
+    (void)state;
+    watched_team(&fx, b);
+    c = &fx.comm[0];
+    c->fork = (CUevent)0xf0;
+    g = ces_test_text_graph(fx.ctx, streams_text);
+    for (uint32_t r = 2; r-- > 0;) {
+        struct ces_binding x = {"x", b[r]};
+
+        logs_clear();
+        assert_int_equal(ces_launch(&fx.comm[r], g, &x, 1, (ces_stream_t)s), CES_OK);
+    }
+    s1 = c->streams[1];
+    assert_true(s1 != NULL && s1 != s && s1 != fx.comm[1].streams[1]);
+    go = c->events[ces_graph_find_event(g, "go")];
+    done = c->events[ces_graph_find_event(g, "done")];
+    assert_true(go != NULL && done != NULL && go != done);
+    assert_true(c->joins[1] != NULL && c->joins[1] != go && c->joins[1] != done);
+    f = sig_off(c, g, 0);
+    h = sig_off(c, g, 1);
+    assert_int_equal(nevents, 8);
+    event_is(0, 0, go, s);
+    event_is(1, 1, go, s1);
+    event_is(2, 0, done, s1);
+    event_is(3, 1, done, s);
+    event_is(4, 0, c->fork, s);
+    event_is(5, 1, c->fork, s1);
+    event_is(6, 0, c->joins[1], s1);
+    event_is(7, 1, c->joins[1], s);
+    assert_int_equal(ncopies, 2);
+    copy_is(0, s1, sym_addr(&fx, b[0], 1, 256), sym_addr(&fx, b[0], 0, 0), 64, 0);
+    copy_is(1, s1, sym_addr(&fx, b[0], 1, 400), sym_addr(&fx, b[0], 0, 64), 8, 0);
+    assert_int_equal(nmemops, 6);
+    memop_is(0, s, CU_STREAM_MEM_OP_WRITE_VALUE_32, fx.team.base + fx.team.stride + f, 1, 0);
+    memop_is(1, s, CU_STREAM_MEM_OP_WAIT_VALUE_32, fx.team.base + f + 4, 1,
+             CU_STREAM_WAIT_VALUE_GEQ);
+    memop_is(2, s, CU_STREAM_MEM_OP_WRITE_VALUE_64, c->progress_dev, 1, 0);
+    memop_is(3, s1, CU_STREAM_MEM_OP_WRITE_VALUE_32, fx.team.base + fx.team.stride + h, 1, 0);
+    memop_is(4, s1, CU_STREAM_MEM_OP_WAIT_VALUE_32, fx.team.base + h + 4, 1,
+             CU_STREAM_WAIT_VALUE_GEQ);
+    memop_is(5, s1, CU_STREAM_MEM_OP_WRITE_VALUE_64, c->progress_dev + 8, 1, 0);
+    ces_graph_destroy(g);
+    c->fork = NULL;
+    watched_team_end(&fx, b);
+}
+
+/* Collectives on the team's two ranks, each from its own allocation b[r]:
+ * send at its start, recv 1 MiB in. */
+#define RECV_AT (1u << 20)
+
+/* Calls each rank's collective with its own buffers (each rank takes the
+ * same signal arrays, so that the allocations stay in step). */
+static void coll_both(struct fixture *fx, void **b, uint32_t coll, uint64_t bytes, uint32_t root,
+                      int in_place, int want)
+{
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_comm *c = &fx->comm[r];
+        char *send = b[r], *recv = (char *)b[r] + RECV_AT;
+        ces_stream_t s = (ces_stream_t)(uintptr_t)(0x2000 + r);
+        int rc;
+
+        if (in_place)
+            send = recv + (uint64_t)r * bytes; /* allgather's in-place layout */
+        switch (coll) {
+        case CES_COLL_ALLTOALL:
+            rc = ces_alltoall(c, send, recv, bytes, s);
+            break;
+        case CES_COLL_ALLGATHER:
+            rc = ces_allgather(c, send, recv, bytes, s);
+            break;
+        default:
+            rc = ces_broadcast(c, send, recv, bytes, root, s);
+            break;
+        }
+        assert_int_equal(rc, want);
+        assert_int_equal(ces_comm_status(c), CES_OK);
+    }
+}
+
+/* The collectives' refusals of their arguments, each before anything is
+ * enqueued and leaving the communicator healthy: a root out of range (the
+ * first out of range: the number of ranks), an alltoall size that is not
+ * a multiple of the ranks, a NULL send on the root of a broadcast (a rank
+ * but the root may pass NULL, as with NCCL), and send and recv that
+ * overlap by one byte, where adjacent ones are taken. */
+static void test_collective_arguments(void **state)
+{
+    struct fixture fx;
+    struct ces_comm *c;
+    char *send, *recv;
+    void *b[2];
+
+    (void)state;
+    watched_team(&fx, b);
+    c = &fx.comm[0];
+    send = b[0];
+    recv = (char *)b[0] + RECV_AT;
+    assert_int_equal(ces_broadcast(c, send, recv, 64, 2, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), "broadcast: root 2 out of range (0..1)");
+    assert_int_equal(ces_alltoall(c, send, recv, 65, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "alltoall: bytes (65) must be a multiple of the 2 ranks");
+    assert_int_equal(ces_broadcast(c, NULL, recv, 64, 0, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx), "broadcast: buffer send is NULL");
+    assert_int_equal(batches + copies + event_ops, 0);
+    assert_int_equal(ces_comm_status(c), CES_OK);
+    /* every rank calls each collective alike, so that the ranks take the
+     * same signal arrays */
+    for (uint32_t r = 0; r < 2; r++) {
+        char *sr = b[r];
+
+        assert_int_equal(ces_broadcast(&fx.comm[r], r == 1 ? NULL : sr, sr + RECV_AT, 64, 0,
+                                       NULL),
+                         CES_OK);
+        assert_int_equal(ces_alltoall(&fx.comm[r], sr, sr + 64, 64, NULL), CES_OK);
+        batches = 0;
+        assert_int_equal(ces_alltoall(&fx.comm[r], sr, sr + 63, 64, NULL), CES_ERR_INVALID);
+        assert_int_equal(batches, 0);
+        assert_int_equal(ces_comm_status(&fx.comm[r]), CES_OK);
+    }
+    assert_non_null(strstr(ces_ctx_last_error(fx.ctx), "alltoall: send ("));
+    assert_non_null(strstr(ces_ctx_last_error(fx.ctx), " bytes) overlap"));
+    watched_team_end(&fx, b);
+}
+
+/* The cache of lowered collectives: one entry per shape, the root, in
+ * place or not and captured or not among it (each builds another
+ * schedule: CES_DUMP_SCHEDULE writes each entry's when it is made, named
+ * by its protocol and variant, the in-place entry built with the in-place
+ * flag alone, not the overlap variant's).  Each eager call takes the next
+ * call number (its memop values are the schedule's for that call: the
+ * second alltoall's first wait waits for a higher value than the
+ * first's), and only eager calls are watched as steps; a captured one is
+ * recorded for the watchdog. */
+static void test_collective_cache(void **state)
+{
+    static const char *const names[] = {
+        "allgather-mono-inplace-n2-b4096-root0.ces", "allgather-mono-overlap-n2-b4096-root0.ces",
+        "alltoall-mono-overlap-n2-b4096-root0.ces",
+        "alltoall-pull-overlap-n2-b4096-root0-capture.ces",
+        "broadcast-mono-overlap-n2-b4096-root0.ces", "broadcast-mono-overlap-n2-b4096-root1.ces"};
+    struct fixture fx;
+    struct ces_comm *c;
+    uint64_t first_wait = 0, steps;
+    char *dir, entries[512], want[512] = "", path[160];
+    void *b[2];
+
+    (void)state;
+    watched_team(&fx, b);
+    c = &fx.comm[0];
+    dir = ces_test_tmpdir();
+    setenv("CES_DUMP_SCHEDULE", dir, 1);
+    coll_both(&fx, b, CES_COLL_BROADCAST, 4096, 0, 0, CES_OK);
+    coll_both(&fx, b, CES_COLL_BROADCAST, 4096, 1, 0, CES_OK);
+    coll_both(&fx, b, CES_COLL_ALLGATHER, 4096, 0, 0, CES_OK);
+    coll_both(&fx, b, CES_COLL_ALLGATHER, 4096, 0, 1, CES_OK);
+    assert_int_equal(c->calls[CES_PROTO_MONO], 4);
+    for (int k = 0; k < 2; k++) {
+        int i = 0;
+
+        logs_clear();
+        coll_both(&fx, b, CES_COLL_ALLTOALL, 4096, 0, 0, CES_OK);
+        assert_int_equal(c->calls[CES_PROTO_MONO], 5 + k);
+        /* rank 1's, the last issued: its first wait */
+        while (i < nmemops && memop_log[i].s != (CUstream)0x2001)
+            i++;
+        while (i < nmemops && memop_log[i].p.operation != CU_STREAM_MEM_OP_WAIT_VALUE_64)
+            i++;
+        assert_true(i < nmemops);
+        if (k == 1)
+            assert_true(memop_log[i].p.waitValue.value64 > first_wait);
+        first_wait = memop_log[i].p.waitValue.value64;
+    }
+    steps = atomic_load(&c->watched[0].enqueued);
+    assert_true(steps > 0);
+    capturing_on[0] = (cudaStream_t)0x2000;
+    capturing_on[1] = (cudaStream_t)0x2001;
+    coll_both(&fx, b, CES_COLL_ALLTOALL, 4096, 0, 0, CES_OK);
+    assert_int_equal(atomic_load(&c->watched[0].enqueued), steps);
+    assert_true(c->cap_steps.len > 0);
+    assert_int_equal(c->calls[CES_PROTO_MONO], 6);
+    unsetenv("CES_DUMP_SCHEDULE");
+    ces_test_dir_entries(dir, entries, sizeof(entries));
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        strcat(want, names[i]);
+        strcat(want, ";");
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    assert_string_equal(entries, want);
+    assert_int_equal(rmdir(dir), 0);
+    assert_int_equal(c->cache.len, 6);
+    watched_team_end(&fx, b);
+}
+
+static const char two_waits_text[] =
+    "cesync 1\nranks 2\nbuffer x 512\nsignal f u32 2\nsignal h u32 2\nphase eager x1\n"
+    "r* over p : write f[$r]@$p = 1\n"
+    "r* over p : wait f[$p] >= 1\n"
+    "r* over p : copy x[0:64] -> x[256+64*$r:320+64*$r]@$p\n"
+    "r* over p : write h[$r]@$p = 1\n"
+    "r* over p : wait h[$p] >= 1\n";
+
+/* A block whose stream waits twice, a copy between: the first memop call's
+ * progress write is left out (the second's counts both).  Where the
+ * second call fails, the first's step would never show as done: the
+ * failed launch closes every stream it gave work, which writes that step's
+ * number into the stream's word behind it. */
+static void test_failed_launch_closes_its_streams(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g;
+    struct ces_comm *c;
+    void *b[2];
+    CUstream s = (CUstream)0x2000;
+
+    (void)state;
+    watched_team(&fx, b);
+    c = &fx.comm[0];
+    g = ces_test_text_graph(fx.ctx, two_waits_text);
+    for (uint32_t r = 2; r-- > 0;) {
+        struct ces_binding x = {"x", b[r]};
+
+        logs_clear();
+        batches = 0;
+        batch_fail_at = r == 0 ? 2 : 0;
+        assert_int_equal(ces_launch(&fx.comm[r], g, &x, 1, (ces_stream_t)s),
+                         r == 0 ? CES_ERR_CUDA : CES_OK);
+    }
+    assert_int_equal(nmemops, 2); /* the first call: its write and wait */
+    assert_int_equal(ncopies, 1);
+    assert_int_equal(atomic_load(&c->watched[0].enqueued), 1);
+    assert_int_equal(nwrites, 1);
+    assert_ptr_equal(write_log[0].s, s);
+    assert_int_equal(write_log[0].addr, c->progress_dev);
+    assert_int_equal(write_log[0].value, 1);
+    assert_int_equal(ces_comm_status(c), CES_ERR_CUDA);
+    ces_graph_destroy(g);
+    watched_team_end(&fx, b);
+}
+
+/* Graph phases launched on the legacy default stream, whose waits the
+ * watchdog watches: each phase is captured once, from the communicator's
+ * own stream (CUDA captures nothing on the legacy stream), which the
+ * watchdog's slot and the captured call's record are taken for; each
+ * phase its own capture, launched once per replay on the caller's
+ * stream. */
+static void test_graph_phases_on_the_legacy_stream_watched(void **state)
+{
+    static const cudaStream_t legacy[] = {NULL, cudaStreamLegacy};
+    struct fixture fx;
+    struct ces_graph *g;
+    void *b[2];
+
+    (void)state;
+    watched_team(&fx, b);
+    g = ces_test_text_graph(fx.ctx, "cesync 1\nranks 2\nsignal f u32 2\nsignal h u32 2\n"
+                                    "phase graph x3\n"
+                                    "r* over p : write f[$r]@$p = 1\n"
+                                    "r* over p : wait f[$p] >= 1\n"
+                                    "phase graph x2\n"
+                                    "r* over p : write h[$r]@$p = 1\n"
+                                    "r* over p : wait h[$p] >= 1\n");
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_comm *c = &fx.comm[r];
+
+        for (size_t k = 0; k < sizeof(legacy) / sizeof(legacy[0]); k++) {
+            captures = launches = 0;
+            assert_int_equal(ces_launch(c, g, NULL, 0, (ces_stream_t)legacy[k]), CES_OK);
+            assert_int_equal(captures, 2);
+            assert_int_equal(launches, 5);
+            assert_ptr_equal(launched_on, legacy[k]);
+            assert_true(c->streams[0] != NULL);
+            assert_ptr_equal(captured_on, c->streams[0]);
+            assert_int_equal(c->nwatched, 1);
+            assert_ptr_equal(c->watched[0].stream, c->streams[0]);
+            assert_int_equal(c->cap_steps.len, 2 * (k + 1));
+        }
+        c->streams[0] = NULL;
+    }
+    ces_graph_destroy(g);
+    watched_team_end(&fx, b);
+}
+
+/* A launch refused alike on every rank leaves the communicator healthy:
+ * a graph checked with each of its two streams on a queue of its own, on
+ * a process whose streams share one hardware queue, and a signal array
+ * that does not fit what is left of the symmetric range (the limit). */
+static void test_launch_refused_alike(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g;
+    struct ces_comm *c;
+    void *b[2];
+
+    (void)state;
+    watched_team(&fx, b);
+    c = &fx.comm[0];
+    g = ces_test_text_graph(fx.ctx, "cesync 1\nranks 2\nstreams 2\nsignal f u32 2\n"
+                                    "phase eager x1\n"
+                                    "r* s1 over p : write f[$r]@$p = 1\n"
+                                    "r* s1 over p : wait f[$p] >= 1\n");
+    c->queues = 1;
+    assert_int_equal(ces_launch(c, g, NULL, 0, NULL), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "ces_launch: the schedule was checked with connections 0 (each of its 2 "
+                        "streams on a queue of its own) but this process has 1 hardware queue per "
+                        "GPU (CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not "
+                        "model how its streams are queued here; check it with `connections 1` (or "
+                        "`connections any`: every assignment), or run it with "
+                        "CUDA_DEVICE_MAX_CONNECTIONS=2 or more");
+    assert_int_equal(ces_comm_status(c), CES_OK);
+    assert_int_equal(batches + event_ops, 0);
+    ces_graph_destroy(g);
+    c->queues = 8;
+    /* 128 MiB of signals, where 64 MiB a rank are left */
+    g = ces_test_text_graph(fx.ctx, "cesync 1\nranks 2\nsignal f u64 16777216\n"
+                                    "phase eager x1\n"
+                                    "r* over p : write f[$r]@$p = 1\n");
+    fx.team.stride = (uint64_t)68 << 20;
+    assert_int_equal(ces_launch(c, g, NULL, 0, NULL), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "symmetric memory exhausted: 134217728 bytes requested, 4194304 of "
+                        "71303168 per rank in use (CES_STRIDE)");
+    fx.team.stride = (uint64_t)1 << 30;
+    assert_int_equal(ces_comm_status(c), CES_OK);
+    assert_int_equal(batches + event_ops, 0);
+    ces_graph_destroy(g);
+    watched_team_end(&fx, b);
+}
+
+/* A block whose stream waits in two memop calls takes one watch slot: it
+ * is launched on a 64th stream, the last slot. */
+static void test_launch_waits_twice_on_the_last_slot(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g1, *g;
+    struct ces_comm *c;
+    void *b[2];
+    struct ces_binding x = {"x", NULL};
+
+    (void)state;
+    watched_team(&fx, b);
+    c = &fx.comm[0];
+    g1 = watched_graph(&fx, 1, CES_PHASE_EAGER);
+    g = ces_test_text_graph(fx.ctx, two_waits_text);
+    x.ptr = b[1];
+    assert_int_equal(ces_launch(&fx.comm[1], g1, NULL, 0, NULL), CES_OK);
+    assert_int_equal(ces_launch(&fx.comm[1], g, &x, 1, NULL), CES_OK);
+    for (uintptr_t i = 1; i < CES_WD_STREAMS; i++)
+        assert_int_equal(ces_launch(c, g1, NULL, 0, (ces_stream_t)(0x1000 + i)), CES_OK);
+    x.ptr = b[0];
+    assert_int_equal(ces_launch(c, g, &x, 1, (ces_stream_t)0x2000), CES_OK);
+    assert_int_equal(c->nwatched, CES_WD_STREAMS);
+    assert_int_equal(ces_comm_status(c), CES_OK);
+    ces_graph_destroy(g1);
+    ces_graph_destroy(g);
+    watched_team_end(&fx, b);
+}
+
+/* A block whose stream 0 waits in 65 memop calls (an event recorded
+ * between each two) and then stream 1 waits too, launched with one watch
+ * slot left: it needs two and is refused before anything is enqueued (the
+ * streams a block needs are gathered once each; 65 entries of stream 0
+ * crowded stream 1 out of the list, and the launch enqueued stream 0's
+ * calls before stream 1's found no slot). */
+static void test_launch_of_many_waits_past_the_watch_slots(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g1, *g;
+    struct ces_comm *c;
+    struct ces_sb text;
+    void *b[2];
+
+    (void)state;
+    watched_team(&fx, b);
+    c = &fx.comm[0];
+    ces_sb_init(&text, fx.ctx);
+    ces_sb_puts(&text, "cesync 1\nranks 2\nstreams 2\nsignal f u32 2\nphase eager x1\n"
+                       "r* over p : write f[$r]@$p = 1\n");
+    for (int k = 0; k < 65; k++)
+        ces_sb_puts(&text, "r* over p : wait f[$p] >= 1\nr* : record e\n");
+    ces_sb_puts(&text, "r* s1 over p : wait f[$p] >= 1\n");
+    assert_int_equal(text.status, CES_OK);
+    g = ces_test_text_graph(fx.ctx, text.buf);
+    ces_sb_free(&text);
+    g1 = watched_graph(&fx, 1, CES_PHASE_EAGER);
+    assert_int_equal(ces_launch(&fx.comm[1], g1, NULL, 0, NULL), CES_OK);
+    assert_int_equal(ces_launch(&fx.comm[1], g, NULL, 0, NULL), CES_OK);
+    for (uintptr_t i = 1; i < CES_WD_STREAMS; i++)
+        assert_int_equal(ces_launch(c, g1, NULL, 0, (ces_stream_t)(0x1000 + i)), CES_OK);
+    batches = event_ops = 0;
+    assert_int_equal(ces_launch(c, g, NULL, 0, (ces_stream_t)0x2000), CES_ERR_LIMIT);
+    assert_int_equal(batches + event_ops, 0);
+    assert_int_equal(c->nwatched, CES_WD_STREAMS - 1);
+    ces_graph_destroy(g1);
+    ces_graph_destroy(g);
+    watched_team_end(&fx, b);
+}
+
+/* A group's argument refusals: a send to the rank itself, a second send
+ * to one peer (a send and a receive with one peer are taken). */
+static void test_group_arguments(void **state)
+{
+    struct fixture fx;
+    struct ces_comm *c;
+    void *b[2];
+
+    (void)state;
+    watched_team(&fx, b);
+    c = &fx.comm[0];
+    assert_int_equal(ces_group_start(c), CES_OK);
+    assert_int_equal(ces_send(c, b[0], 64, 0), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "ces_send: peer 0 must be another rank of 0..1");
+    assert_int_equal(ces_send(c, b[0], 64, 1), CES_OK);
+    assert_int_equal(ces_send(c, (char *)b[0] + 64, 64, 1), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "ces_send: a group holds one send per peer; rank 0 already has one with "
+                        "rank 1");
+    assert_int_equal(ces_recv(c, (char *)b[0] + 64, 64, 1), CES_OK);
+    assert_int_equal(c->ngroup, 2);
+    assert_int_equal(ces_group_end(c, NULL), CES_OK);
+    assert_int_equal(ces_group_start(&fx.comm[1]), CES_OK);
+    assert_int_equal(ces_send(&fx.comm[1], b[1], 64, 1), CES_ERR_INVALID);
+    assert_int_equal(ces_send(&fx.comm[1], b[1], 64, 0), CES_OK);
+    assert_int_equal(ces_recv(&fx.comm[1], (char *)b[1] + 64, 64, 0), CES_OK);
+    assert_int_equal(ces_group_end(&fx.comm[1], NULL), CES_OK);
+    assert_int_equal(ces_comm_status(c), CES_OK);
+    watched_team_end(&fx, b);
+}
+
+/* One-way groups rank 0 -> rank 1 of `bytes`, on streams the callers
+ * capture or not. */
+static void one_way(struct fixture *fx, void **buf, uint64_t bytes, int captured)
+{
+    capturing_on[0] = captured ? (cudaStream_t)0x3000 : NULL;
+    capturing_on[1] = captured ? (cudaStream_t)0x3001 : NULL;
+    for (uint32_t r = 0; r < 2; r++) {
+        struct ces_comm *c = &fx->comm[r];
+
+        assert_int_equal(ces_group_start(c), CES_OK);
+        assert_int_equal(r == 0 ? ces_send(c, buf[0], bytes, 1) : ces_recv(c, buf[1], bytes, 0),
+                         CES_OK);
+        assert_int_equal(ces_group_end(c, (ces_stream_t)(uintptr_t)(0x3000 + r)), CES_OK);
+        assert_int_equal(ces_comm_status(c), CES_OK);
+    }
+    capturing_on[0] = capturing_on[1] = NULL;
+}
+
+/* Staged one-way messages: the pair's slots (two of them) are grown to the
+ * next power of two that holds the message, at least 64 KiB; the eager
+ * and the captured protocol count their messages apart (each the slot
+ * the next one takes); a captured message never goes the side way (of 16
+ * MiB, where an eager one does): its memops stay on the caller's stream,
+ * and no side stream is made. */
+static void test_group_staging(void **state)
+{
+    struct fixture fx;
+    struct ces_comm *c;
+    void *b[2], *big[2];
+
+    (void)state;
+    watched_team(&fx, b);
+    c = &fx.comm[0];
+    one_way(&fx, b, 1000, 0);
+    assert_int_equal(c->p2p->p[0][1].slot, 64 << 10);
+    assert_int_equal(c->p2p->p[0][1].sent, 1);
+    one_way(&fx, b, (1 << 20) - 1, 0);
+    assert_int_equal(c->p2p->p[0][1].slot, 1 << 20);
+    assert_int_equal(c->p2p->p[0][1].sent, 2);
+    for (uint32_t r = 0; r < 2; r++)
+        assert_int_equal(ces_mem_alloc(&fx.comm[r], 16 << 20, &big[r]), CES_OK);
+    logs_clear();
+    one_way(&fx, big, 16 << 20, 1);
+    assert_int_equal(c->p2p_cap->p[0][1].slot, 16 << 20);
+    assert_int_equal(c->p2p_cap->p[0][1].sent, 1);
+    for (int i = 0; i < nmemops; i++)
+        assert_true(memop_log[i].s == (CUstream)0x3000 || memop_log[i].s == (CUstream)0x3001);
+    assert_null(c->p2p_streams[1]);
+    assert_null(c->p2p_streams[2]);
+    one_way(&fx, big, 1000, 1);
+    assert_int_equal(c->p2p_cap->p[0][1].sent, 2);
+    assert_int_equal(c->p2p->p[0][1].sent, 2);
+    one_way(&fx, big, 16 << 20, 0);
+    assert_int_equal(c->p2p->p[0][1].sent, 3);
+    assert_non_null(c->p2p_streams[1]);
+    for (uint32_t r = 0; r < 2; r++) {
+        assert_int_equal(ces_mem_free(&fx.comm[r], big[r]), CES_OK);
+        for (uint32_t s = 1; s < 3; s++)
+            fx.comm[r].p2p_streams[s] = NULL;
+    }
+    watched_team_end(&fx, b);
+}
+
+/* A group that rank 0 captures and rank 1 does not is refused (the two
+ * protocols' flags would never meet), before any part takes memory or is
+ * issued. */
+static void test_group_captured_on_one_rank(void **state)
+{
+    struct fixture fx;
+    void *b[2];
+
+    (void)state;
+    watched_team(&fx, b);
+    capturing_on[0] = (cudaStream_t)0x3000;
+    assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
+    assert_int_equal(ces_send(&fx.comm[0], b[0], 100, 1), CES_OK);
+    assert_int_equal(ces_group_end(&fx.comm[0], (ces_stream_t)0x3000), CES_OK);
+    assert_int_equal(ces_group_start(&fx.comm[1]), CES_OK);
+    assert_int_equal(ces_recv(&fx.comm[1], b[1], 100, 0), CES_OK);
+    assert_int_equal(ces_group_end(&fx.comm[1], (ces_stream_t)0x3001), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "ces_group_end: rank 0 captures the group into a CUDA graph and rank 1 "
+                        "does not; capture it on every rank or on none");
+    assert_int_equal(batches + copies, 0);
+    assert_int_equal(fx.comm[0].signals.len + fx.comm[1].signals.len, 0);
+    watched_team_end(&fx, b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2501,6 +3481,19 @@ int main(void)
         cmocka_unit_test(test_init_all_device_refused),
         cmocka_unit_test(test_init_all_crowds_refused),
         cmocka_unit_test(test_init_refusals),
+        cmocka_unit_test(test_launch_issues_what_was_lowered),
+        cmocka_unit_test(test_launch_captured_by_the_caller),
+        cmocka_unit_test(test_launch_links_its_streams),
+        cmocka_unit_test(test_collective_arguments),
+        cmocka_unit_test(test_collective_cache),
+        cmocka_unit_test(test_failed_launch_closes_its_streams),
+        cmocka_unit_test(test_graph_phases_on_the_legacy_stream_watched),
+        cmocka_unit_test(test_launch_refused_alike),
+        cmocka_unit_test(test_launch_waits_twice_on_the_last_slot),
+        cmocka_unit_test(test_launch_of_many_waits_past_the_watch_slots),
+        cmocka_unit_test(test_group_arguments),
+        cmocka_unit_test(test_group_staging),
+        cmocka_unit_test(test_group_captured_on_one_rank),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
