@@ -45,7 +45,6 @@
 #include <unistd.h>
 
 #define BOOT_MAGIC 0x63657331u /* "ces1" */
-#define BOOT_MAX_FDS 250u
 /* The longest a wait goes without a look at the failure records: they are
  * words of shared memory, which poll() cannot wait for (the watchdogs look
  * as often). */
@@ -160,7 +159,7 @@ static int send_msg(struct ces_ctx *ctx, int fd, uint32_t rank, uint32_t size, c
     struct boot_hdr h = {BOOT_MAGIC, rank, size, nfds, len};
     struct iovec iov[2] = {{&h, sizeof(h)}, {(void *)(uintptr_t)data, len}};
     union {
-        char buf[CMSG_SPACE(sizeof(int) * BOOT_MAX_FDS)];
+        char buf[CMSG_SPACE(sizeof(int) * CES_BOOT_MAX_FDS)];
         struct cmsghdr align;
     } u;
     struct msghdr m;
@@ -204,7 +203,7 @@ static int recv_msg(struct ces_ctx *ctx, const struct ces_boot *b, int fd, uint6
     struct boot_hdr h;
     struct iovec iov[2] = {{&h, sizeof(h)}, {data, len}};
     union {
-        char buf[CMSG_SPACE(sizeof(int) * BOOT_MAX_FDS)];
+        char buf[CMSG_SPACE(sizeof(int) * CES_BOOT_MAX_FDS)];
         struct cmsghdr align;
     } u;
     struct msghdr m;
@@ -232,7 +231,7 @@ static int recv_msg(struct ces_ctx *ctx, const struct ces_boot *b, int fd, uint6
     for (struct cmsghdr *cm = CMSG_FIRSTHDR(&m); cm != NULL; cm = CMSG_NXTHDR(&m, cm)) {
         if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
             uint32_t k = (uint32_t)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-            int tmp[BOOT_MAX_FDS];
+            int tmp[CES_BOOT_MAX_FDS];
 
             memcpy(tmp, CMSG_DATA(cm), sizeof(int) * k);
             for (uint32_t i = 0; i < k; i++) {
@@ -399,7 +398,7 @@ int ces_boot_allgather(struct ces_ctx *ctx, struct ces_boot *b, const void *mine
     uint64_t deadline = ces_cuda_now_ms() + b->timeout_ms;
     size_t total = (size_t)b->size * len + b->size;
     unsigned char *buf = ces_malloc(ctx, total > 0 ? total : 1);
-    int sendfds[BOOT_MAX_FDS];
+    int sendfds[CES_BOOT_MAX_FDS];
     uint32_t nsend = 0;
     int rc = CES_OK;
 
@@ -425,7 +424,7 @@ int ces_boot_allgather(struct ces_ctx *ctx, struct ces_boot *b, const void *mine
                           &n);
             if (rc == CES_OK && n == 1) {
                 has[r] = 1;
-                if (nsend >= BOOT_MAX_FDS) {
+                if (nsend >= CES_BOOT_MAX_FDS) {
                     close(got[0]);
                     rc = ces_ctx_error(ctx, CES_ERR_LIMIT, "bootstrap: too many descriptors");
                 } else {
@@ -453,12 +452,12 @@ int ces_boot_allgather(struct ces_ctx *ctx, struct ces_boot *b, const void *mine
                 close(sendfds[k]);
         }
     } else {
-        int got[BOOT_MAX_FDS];
+        int got[CES_BOOT_MAX_FDS];
         uint32_t n = 0;
 
         rc = send_msg(ctx, b->fd, b->rank, b->size, mine, len, &myfd, myfd >= 0 ? 1u : 0u, 0);
         if (rc == CES_OK)
-            rc = recv_msg(ctx, b, b->fd, deadline, 0, buf, total, got, BOOT_MAX_FDS, &n);
+            rc = recv_msg(ctx, b, b->fd, deadline, 0, buf, total, got, CES_BOOT_MAX_FDS, &n);
         if (rc == CES_OK) {
             unsigned char *has = buf + (size_t)b->size * len;
 

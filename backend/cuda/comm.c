@@ -670,6 +670,12 @@ static int init_checked(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int d
     if (size > 1 && (bootstrap == NULL || *bootstrap == '\0'))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "a communicator of %" PRIu32 " ranks needs a bootstrap path", size);
+    if (size > CES_BOOT_MAX_FDS)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "a communicator of %" PRIu32 " processes: at most %u (each "
+                             "symmetric allocation passes every process's memory handle through "
+                             "rank 0 in one message)",
+                             size, CES_BOOT_MAX_FDS);
     return init_one(ctx, rank, size, device, wrap, bootstrap, out);
 }
 

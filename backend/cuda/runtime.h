@@ -68,6 +68,11 @@ struct ces_boot {
 int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uint32_t rank,
                   uint32_t size, uint32_t timeout_ms);
 void ces_boot_close(struct ces_ctx *ctx, struct ces_boot *b);
+/* The most descriptors one exchange passes (in one message of rank 0's,
+ * under the kernel's SCM_MAX_FD of 253): a communicator of processes has
+ * at most this many ranks, each allocation passing one handle per rank. */
+#define CES_BOOT_MAX_FDS 250u
+
 /* Every rank contributes `len` bytes (and optionally one descriptor, -1 for
  * none); all[] receives size*len bytes in rank order and fds[] (may be NULL
  * if no rank sends one) size descriptors (-1 where none; the caller closes

@@ -2549,8 +2549,9 @@ static void test_init_all_crowds_refused(void **state)
     fixture_end(&fx);
 }
 
-/* ces_comm_init refuses a rank not below the size, and a bootstrap path
- * that is empty where there are peers to meet, before anything is set up. */
+/* ces_comm_init refuses a rank not below the size, a bootstrap path that
+ * is empty where there are peers to meet, and more processes than one
+ * message can pass the memory handles of, before anything is set up. */
 static void test_init_refusals(void **state)
 {
     struct fixture fx;
@@ -2566,6 +2567,12 @@ static void test_init_refusals(void **state)
     assert_int_equal(ces_comm_init(fx.ctx, 0, 2, 0, "", &c), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(fx.ctx),
                         "a communicator of 2 ranks needs a bootstrap path");
+    /* refused before it joins: its first allocation would fail */
+    assert_int_equal(ces_comm_init(fx.ctx, 250, 251, 0, "/tmp/ces-comm-none.sock", &c),
+                     CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "a communicator of 251 processes: at most 250 (each symmetric allocation "
+                        "passes every process's memory handle through rank 0 in one message)");
     unsetenv("CES_TIMEOUT_MS");
     assert_null(c);
     assert_int_equal(inits, 0);
