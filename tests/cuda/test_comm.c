@@ -970,6 +970,22 @@ static void live_team(struct fixture *fx, void **b)
     }
 }
 
+/* A team of two whose waits the watchdog records, on devices that take
+ * 64-bit memops; with `words`, the address of rank 0's progress words
+ * (made up, never read here; rank 1's 4 KiB on), its waits' calls write
+ * them (else, as without a watchdog thread, they write none). */
+static void watched_team(struct fixture *fx, void **b, CUdeviceptr words)
+{
+    live_team(fx, b);
+    for (uint32_t r = 0; r < 2; r++) {
+        ces_wd_init(&fx->comm[r]);
+        fx->comm[r].waits = ces_malloc(fx->ctx, sizeof(*fx->comm[r].waits) * CES_WD_WAITS);
+        assert_non_null(fx->comm[r].waits);
+        fx->comm[r].progress_dev = words != 0 ? words + r * 0x1000 : 0;
+        fx->comm[r].caps.can_64bit = 1;
+    }
+}
+
 /* The next allocation of 2 MiB lies at the same offset on both ranks. */
 static void next_alloc_in_step(struct fixture *fx, void **b)
 {
@@ -1337,7 +1353,7 @@ static void test_launch_past_the_watch_slots(void **state)
     char want[256];
 
     (void)state;
-    live_team(&fx, b);
+    watched_team(&fx, b, 0);
     c = &fx.comm[0];
     assert_int_equal(ces_graph_create(fx.ctx, 2, 1, &g), CES_OK);
     assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 2, &f), CES_OK);
@@ -1351,11 +1367,6 @@ static void test_launch_past_the_watch_slots(void **state)
         assert_int_equal(ces_graph_add_op(g, r, &v), CES_OK);
     }
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
-    for (uint32_t r = 0; r < 2; r++) {
-        ces_wd_init(&fx.comm[r]);
-        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*c->waits) * CES_WD_WAITS);
-        assert_non_null(fx.comm[r].waits);
-    }
     /* rank 1 takes f's array too, so that both ranks release it */
     assert_int_equal(ces_launch(&fx.comm[1], g, NULL, 0, NULL), CES_OK);
     batches = 0;
@@ -1468,15 +1479,10 @@ static void test_launch_past_the_watch_slots_enqueues_nothing(void **state)
     CUstream s65 = (CUstream)(uintptr_t)(0x1000 + CES_WD_STREAMS);
 
     (void)state;
-    live_team(&fx, b);
+    watched_team(&fx, b, 0);
     c = &fx.comm[0];
     g1 = watched_graph(&fx, 1, CES_PHASE_EAGER);
     g2 = watched_graph(&fx, 2, CES_PHASE_EAGER);
-    for (uint32_t r = 0; r < 2; r++) {
-        ces_wd_init(&fx.comm[r]);
-        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*c->waits) * CES_WD_WAITS);
-        assert_non_null(fx.comm[r].waits);
-    }
     /* rank 1 takes the arrays too, so that both ranks release them */
     assert_int_equal(ces_launch(&fx.comm[1], g2, NULL, 0, NULL), CES_OK);
     for (uintptr_t i = 1; i < CES_WD_STREAMS; i++)
@@ -1518,14 +1524,8 @@ static void test_group_past_the_watch_slots_enqueues_nothing(void **state)
     char want[256];
 
     (void)state;
-    live_team(&fx, b);
+    watched_team(&fx, b, 0);
     g1 = watched_graph(&fx, 1, CES_PHASE_EAGER);
-    for (uint32_t r = 0; r < 2; r++) {
-        ces_wd_init(&fx.comm[r]);
-        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*fx.comm[r].waits) * CES_WD_WAITS);
-        assert_non_null(fx.comm[r].waits);
-        fx.comm[r].caps.can_64bit = 1; /* the group's signals are u64 */
-    }
     /* rank 0 takes the arrays too, so that both ranks release them */
     assert_int_equal(ces_launch(&fx.comm[0], g1, NULL, 0, NULL), CES_OK);
     for (uintptr_t i = 1; i <= CES_WD_STREAMS; i++)
@@ -1572,13 +1572,7 @@ static void group_issue_fails(uint32_t failed, int at)
     void *b[2];
     char err[CES_ERRMSG_MAX], want[CES_ERRMSG_MAX + 128];
 
-    live_team(&fx, b);
-    for (uint32_t r = 0; r < 2; r++) {
-        ces_wd_init(&fx.comm[r]);
-        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*fx.comm[r].waits) * CES_WD_WAITS);
-        assert_non_null(fx.comm[r].waits);
-        fx.comm[r].caps.can_64bit = 1; /* the group's signals are u64 */
-    }
+    watched_team(&fx, b, 0);
     assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
     assert_int_equal(ces_send(&fx.comm[0], b[0], 100, 1), CES_OK);
     assert_int_equal(ces_group_end(&fx.comm[0], (ces_stream_t)0x3000), CES_OK);
@@ -1632,15 +1626,9 @@ static void test_launch_past_the_captured_records(void **state)
     void *b[2];
 
     (void)state;
-    live_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     g = watched_graph(&fx, 1, CES_PHASE_GRAPH);
-    for (uint32_t r = 0; r < 2; r++) {
-        ces_wd_init(&fx.comm[r]);
-        fx.comm[r].waits = ces_malloc(fx.ctx, sizeof(*c->waits) * CES_WD_WAITS);
-        assert_non_null(fx.comm[r].waits);
-        fx.comm[r].progress_dev = (CUdeviceptr)0x7000; /* the words (never read here) */
-    }
     /* rank 1 takes the arrays too, so that both ranks release them */
     assert_int_equal(ces_launch(&fx.comm[1], g, NULL, 0, (ces_stream_t)0x2000), CES_OK);
     assert_int_equal(fx.comm[1].cap_steps.len, 1);
@@ -2581,20 +2569,6 @@ static void test_init_refusals(void **state)
 
 /* --- what a launch and a collective enqueue -------------------------------- */
 
-/* A team of two whose waits the watchdog watches (its words at a made-up
- * address, never read here), on devices that take 64-bit memops. */
-static void watched_team(struct fixture *fx, void **b)
-{
-    live_team(fx, b);
-    for (uint32_t r = 0; r < 2; r++) {
-        ces_wd_init(&fx->comm[r]);
-        fx->comm[r].waits = ces_malloc(fx->ctx, sizeof(*fx->comm[r].waits) * CES_WD_WAITS);
-        assert_non_null(fx->comm[r].waits);
-        fx->comm[r].progress_dev = (CUdeviceptr)0x7000 + r * 0x1000;
-        fx->comm[r].caps.can_64bit = 1;
-    }
-}
-
 /* The address of byte `off` of rank r's part of the symmetric allocation
  * at p (rank 0's pointer), as the backend computes it. */
 static CUdeviceptr sym_addr(struct fixture *fx, const void *p, uint32_t r, uint64_t off)
@@ -2726,7 +2700,7 @@ static void test_launch_issues_what_was_lowered(void **state)
     void *b[2];
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     g = ces_test_text_graph(fx.ctx, issue_text);
     for (uint32_t r = 2; r-- > 0;) {
@@ -2822,7 +2796,7 @@ static void test_launch_captured_by_the_caller(void **state)
     void *b[2];
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     g = ces_test_text_graph(fx.ctx, captured_text);
     capturing_on[0] = (cudaStream_t)s;
@@ -2925,7 +2899,7 @@ static void test_launch_links_its_streams(void **state)
     void *b[2];
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     c->fork = (CUevent)0xf0;
     g = ces_test_text_graph(fx.ctx, streams_text);
@@ -3016,7 +2990,7 @@ static void test_collective_arguments(void **state)
     void *b[2];
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     send = b[0];
     recv = (char *)b[0] + RECV_AT;
@@ -3071,7 +3045,7 @@ static void test_collective_cache(void **state)
     void *b[2];
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     dir = ces_test_tmpdir();
     setenv("CES_DUMP_SCHEDULE", dir, 1);
@@ -3140,7 +3114,7 @@ static void test_failed_launch_closes_its_streams(void **state)
     CUstream s = (CUstream)0x2000;
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     g = ces_test_text_graph(fx.ctx, two_waits_text);
     for (uint32_t r = 2; r-- > 0;) {
@@ -3178,7 +3152,7 @@ static void test_graph_phases_on_the_legacy_stream_watched(void **state)
     void *b[2];
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     g = ces_test_text_graph(fx.ctx, "cesync 1\nranks 2\nsignal f u32 2\nsignal h u32 2\n"
                                     "phase graph x3\n"
                                     "r* over p : write f[$r]@$p = 1\n"
@@ -3219,7 +3193,7 @@ static void test_launch_refused_alike(void **state)
     void *b[2];
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     g = ces_test_text_graph(fx.ctx, "cesync 1\nranks 2\nstreams 2\nsignal f u32 2\n"
                                     "phase eager x1\n"
@@ -3265,7 +3239,7 @@ static void test_launch_waits_twice_on_the_last_slot(void **state)
     struct ces_binding x = {"x", NULL};
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     g1 = watched_graph(&fx, 1, CES_PHASE_EAGER);
     g = ces_test_text_graph(fx.ctx, two_waits_text);
@@ -3298,7 +3272,7 @@ static void test_launch_of_many_waits_past_the_watch_slots(void **state)
     void *b[2];
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     ces_sb_init(&text, fx.ctx);
     ces_sb_puts(&text, "cesync 1\nranks 2\nstreams 2\nsignal f u32 2\nphase eager x1\n"
@@ -3332,7 +3306,7 @@ static void test_group_arguments(void **state)
     void *b[2];
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     assert_int_equal(ces_group_start(c), CES_OK);
     assert_int_equal(ces_send(c, b[0], 64, 0), CES_ERR_INVALID);
@@ -3386,7 +3360,7 @@ static void test_group_staging(void **state)
     void *b[2], *big[2];
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     c = &fx.comm[0];
     one_way(&fx, b, 1000, 0);
     assert_int_equal(c->p2p->p[0][1].slot, 64 << 10);
@@ -3427,7 +3401,7 @@ static void test_group_captured_on_one_rank(void **state)
     void *b[2];
 
     (void)state;
-    watched_team(&fx, b);
+    watched_team(&fx, b, 0x7000);
     capturing_on[0] = (cudaStream_t)0x3000;
     assert_int_equal(ces_group_start(&fx.comm[0]), CES_OK);
     assert_int_equal(ces_send(&fx.comm[0], b[0], 100, 1), CES_OK);
