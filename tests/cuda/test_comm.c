@@ -3376,6 +3376,47 @@ static void test_group_captured_on_one_rank(void **state)
     watched_team_end(&fx, b);
 }
 
+/* CES_DUMP_SCHEDULE naming a directory that cannot take the file: the
+ * launch goes on (the dump is a diagnosis), rank 0 says on standard
+ * error what it could not write and why, and rank 1 writes nothing: one
+ * rank dumps, the ranks' schedules being one. */
+static void test_dump_into_a_missing_directory(void **state)
+{
+    struct fixture fx;
+    struct ces_graph *g;
+    char *dir = ces_test_tmpdir(), path[160], *text;
+    int saved, fd;
+    void *b[2];
+
+    (void)state;
+    watched_team(&fx, b, 0x7000);
+    g = watched_graph(&fx, 1, CES_PHASE_EAGER);
+    snprintf(path, sizeof(path), "%s/stderr", dir);
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    fflush(stderr);
+    saved = dup(2);
+    assert_true(saved >= 0 && dup2(fd, 2) == 2);
+    setenv("CES_DUMP_SCHEDULE", "/nonexistent-ces-dir", 1);
+    for (uint32_t r = 0; r < 2; r++)
+        assert_int_equal(ces_launch(&fx.comm[r], g, NULL, 0, NULL), CES_OK);
+    unsetenv("CES_DUMP_SCHEDULE");
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    close(fd);
+    text = ces_test_read_file(path, NULL);
+    assert_string_equal(text, "cesync: CES_DUMP_SCHEDULE: cannot write "
+                              "/nonexistent-ces-dir/launch.ces: No such file or directory\n");
+    free(text);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+    for (uint32_t r = 0; r < 2; r++)
+        assert_int_equal(ces_comm_status(&fx.comm[r]), CES_OK);
+    ces_graph_destroy(g);
+    watched_team_end(&fx, b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3432,6 +3473,7 @@ int main(void)
         cmocka_unit_test(test_group_arguments),
         cmocka_unit_test(test_group_staging),
         cmocka_unit_test(test_group_captured_on_one_rank),
+        cmocka_unit_test(test_dump_into_a_missing_directory),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
