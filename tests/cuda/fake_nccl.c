@@ -76,15 +76,13 @@ static ncclResult_t outcome(const char *name, int rank)
     return ncclInternalError;
 }
 
-/* "k0", "c1", ...: up to four names live at once (one log line's). */
+/* "k0", "c1", ...: one a log line. */
 static const char *comm_name(ncclComm_t c)
 {
-    static char name[4][16];
-    static unsigned next;
-    char *s = name[next++ % 4];
+    static char name[16];
 
-    snprintf(s, sizeof(name[0]), "%c%d", c->kind, c->rank);
-    return s;
+    snprintf(name, sizeof(name), "%c%d", c->kind, c->rank);
+    return name;
 }
 
 static const char *config_int(int v) { return v == NCCL_CONFIG_UNDEF_INT ? "undef" : "set"; }
