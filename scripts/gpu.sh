@@ -30,13 +30,13 @@ cmake -S "$ROOT" -B "$B" -G Ninja -DCES_WERROR=ON $EXTRA >"$LOGS/configure.log" 
   { tail -30 "$LOGS/configure.log"; exit 2; }
 echo "== build"
 ninja -C "$B" cesync_tool cuda_test_lower cuda_test_select cuda_test_bootstrap cuda_test_watchdog \
-  cuda_test_comm cuda_test_gpu_coll cuda_test_gpu_fault cuda_test_gpu_driver_faults \
+  cuda_test_comm cuda_test_bench_data cuda_test_gpu_coll cuda_test_gpu_fault cuda_test_gpu_driver_faults \
   cuda_example_api >"$LOGS/build.log" 2>&1 ||
   { grep -E "error|FAILED" "$LOGS/build.log" | head -30; exit 2; }
 nvidia-smi -L 2>/dev/null | sed 's/(UUID.*//'
 
 echo "== CPU tests of backend/cuda"
-ctest --test-dir "$B" -R 'cuda_test_(lower|select|bootstrap|watchdog|comm)' 2>&1 | grep -E "tests passed|Failed|\*\*\*"
+ctest --test-dir "$B" -R 'cuda_test_(lower|select|bootstrap|watchdog|comm|bench_data)' 2>&1 | grep -E "tests passed|Failed|\*\*\*"
 
 echo "== GPU tests (ctest -L gpu -R '$FILTER')"
 timeout 400 ctest --test-dir "$B" -L gpu -R "$FILTER" -V -j1 >"$LOGS/gpu.log" 2>&1

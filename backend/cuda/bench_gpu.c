@@ -8,6 +8,7 @@
  * bench_nccl.c.
  */
 #include "bench_gpu.h"
+#include "bench_data.h"
 #include "bench_nccl.h"
 #include "runtime.h"
 
@@ -109,6 +110,10 @@ struct ces_bench {
     void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS], *stage[BENCH_MAX_RANKS];
     void *wake[BENCH_MAX_RANKS]; /* the variants' wake chain buffer (cfg.wake > 0) */
     uint64_t send_bytes, recv_bytes, stage_bytes;
+    /* the data pattern (bench_data.h): its table on the host, and a copy
+     * on every rank's device, the source of fill_send's first copy */
+    unsigned char *tab;
+    void *tmpl[BENCH_MAX_RANKS];
     cudaEvent_t ev0[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
     cudaEvent_t ev1[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
     /* the gate: host memory that every stream waits on (atomic: the
@@ -142,10 +147,6 @@ static int use_dev(struct ces_bench *b, uint32_t r)
     return e == cudaSuccess ? CES_OK
                             : ces_cuda_rt_error(b->ctx, e, "cudaSetDevice", __FILE__, __LINE__);
 }
-
-/* The byte that rank r puts into every byte of its chunk for rank d (the
- * fills are byte memsets). */
-static uint32_t pattern(uint32_t r, uint32_t d) { return 0x80u | (r << 3) | d; }
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -377,6 +378,21 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
             CES_RT_GOTO(ctx, rc, cudaEventCreate(&b->ev1[r][i]), fail);
         }
     }
+    b->tab = ces_malloc(ctx, 2 * CES_BENCH_PERIOD);
+    if (b->tab == NULL) {
+        rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    ces_bench_table(b->tab);
+    for (uint32_t r = 0; r < b->n; r++) {
+        rc = use_dev(b, r);
+        if (rc != CES_OK)
+            goto fail;
+        CES_RT_GOTO(ctx, rc, cudaMalloc(&b->tmpl[r], 2 * CES_BENCH_PERIOD), fail);
+        CES_RT_GOTO(ctx, rc,
+                    cudaMemcpy(b->tmpl[r], b->tab, 2 * CES_BENCH_PERIOD, cudaMemcpyHostToDevice),
+                    fail);
+    }
     rc = use_dev(b, 0);
     if (rc != CES_OK)
         goto fail;
@@ -461,6 +477,8 @@ void ces_bench_close(struct ces_bench *b)
             cudaStreamDestroy(b->st2[r]);
         if (b->burn_out[r] != NULL)
             cudaFree(b->burn_out[r]);
+        if (b->tmpl[r] != NULL)
+            cudaFree(b->tmpl[r]);
         if (b->mod[r] != NULL)
             b->cu.ModuleUnload(b->mod[r]);
     }
@@ -476,6 +494,7 @@ void ces_bench_close(struct ces_bench *b)
         ces_comm_destroy(b->comms[r]);
     if (b->gate != NULL)
         cudaFreeHost((void *)b->gate);
+    ces_free(b->ctx, b->tab);
     ces_free(b->ctx, b);
 }
 
@@ -564,7 +583,7 @@ static uint64_t in_place_offset(const struct ces_bench *b, uint32_t r, uint64_t 
 }
 
 /* *send, *recv: rank r's buffers of the implementation at `bytes` (send
- * filled with pattern(r, chunk)): its two, or in place the shorter inside
+ * filled with rank r's pattern, fill_send): its two, or in place the shorter inside
  * the longer (in_place_offset). */
 static void rank_buffers(const struct ces_bench *b, int impl, uint32_t r, uint64_t bytes,
                          void **send, void **recv)
@@ -770,39 +789,40 @@ static int enqueue_one(struct ces_bench *b, int impl, int variant, uint64_t byte
     }
 }
 
-/* The chunks of a send: one per destination where each gets its own
- * (alltoall, scatter), else one. */
-static uint32_t send_chunks(const struct ces_bench *b)
+struct fill_arg {
+    struct ces_bench *b;
+    uint32_t r;
+};
+
+/* ces_bench_fill's copies: on rank r's stream, in its order. */
+static int fill_copy(void *arg, void *dst, const void *src, uint64_t n)
 {
-    return b->cfg.coll == CES_COLL_ALLTOALL || b->cfg.coll == CES_COLL_SCATTER ? b->n : 1;
+    struct fill_arg *f = arg;
+    int rc = CES_OK;
+
+    CES_RT_GOTO(f->b->ctx, rc,
+                cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, f->b->st[f->r]), out);
+out:
+    return rc;
 }
 
-/* The byte that fill_send puts at offset o of rank r's send. */
-static unsigned char send_byte(const struct ces_bench *b, uint32_t r, uint64_t bytes, uint64_t o)
-{
-    return (unsigned char)pattern(r, (uint32_t)(o / (send_len(b, bytes) / send_chunks(b))));
-}
-
-/* Fills chunk d of every rank's send with pattern(r, d) (every rank's,
+/* Fills every rank's send with its pattern (bench_data.h: byte s of rank
+ * r's send is the sequence's byte at ces_bench_phase(r) + s; every rank's,
  * though broadcast and scatter read only the root's). */
 static int fill_send(struct ces_bench *b, int impl, uint64_t bytes)
 {
     void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
-    uint32_t nchunks = send_chunks(b);
-    uint64_t c = send_len(b, bytes) / nchunks;
     int rc = CES_OK;
 
     buffers(b, impl, bytes, send, recv);
-    for (uint32_t r = 0; r < b->n; r++) {
+    for (uint32_t r = 0; r < b->n && rc == CES_OK; r++) {
+        struct fill_arg f = {b, r};
+
         rc = use_dev(b, r);
-        if (rc != CES_OK)
-            return rc;
-        for (uint32_t d = 0; d < nchunks; d++)
-            CES_RT_GOTO(b->ctx, rc,
-                        cudaMemsetAsync((char *)send[r] + d * c, (int)pattern(r, d), c, b->st[r]),
-                        out);
+        if (rc == CES_OK)
+            rc = ces_bench_fill(send[r], send_len(b, bytes), (const unsigned char *)b->tmpl[r],
+                                ces_bench_phase(r), fill_copy, &f);
     }
-out:
     return rc;
 }
 
@@ -832,84 +852,128 @@ out:
     return rc;
 }
 
-/* What every byte of chunk c of rank p's recv holds after the collective
- * (a chunk: bytes / ranks in alltoall, else bytes): the pattern of the rank
- * that sent it there; 0, as cleared, in the recv of gather's ranks but the
- * root, which nothing may write (in place but their own block, their input:
- * check_recv). */
-static unsigned char recv_want(const struct ces_bench *b, uint32_t p, uint32_t c)
+/* Where the bytes of chunk c (clen bytes: bytes / ranks in alltoall, else
+ * bytes) of rank p's recv come from after the collective: 1, and rank
+ * *from's send from offset *at; 0 where nothing may write them, so they
+ * stay as cleared: the recv of gather's ranks but the root and of the
+ * one-way pipeline's first rank (in place their input apart: check_recv). */
+static int recv_source(const struct ces_bench *b, uint32_t p, uint32_t c, uint64_t clen,
+                       uint32_t *from, uint64_t *at)
 {
     uint32_t root = b->cfg.root;
 
+    *at = 0;
     switch (b->cfg.coll) {
     case CES_COLL_ALLTOALL:
-        return (unsigned char)pattern(c, p);
+        *from = c;
+        *at = p * clen;
+        return 1;
     case CES_COLL_ALLGATHER:
-        return (unsigned char)pattern(c, 0);
+        *from = c;
+        return 1;
     case CES_COLL_GATHER:
-        return p == root ? (unsigned char)pattern(c, 0) : 0;
+        *from = c;
+        return p == root;
     case CES_COLL_SCATTER:
-        return (unsigned char)pattern(root, p);
+        *from = root;
+        *at = p * clen;
+        return 1;
     case CES_COLL_BROADCAST:
-        return (unsigned char)pattern(root, 0);
+        *from = root;
+        return 1;
     default:
-        return (unsigned char)pattern((p + b->n - 1) % b->n, 0);
+        *from = (p + b->n - 1) % b->n;
+        return !b->cfg.one_way || p > 0;
     }
 }
 
-/* Copies every chunk of every receiving rank's recv to the host, in
- * blocks, and compares every byte with recv_want, but in place a chunk of
- * a rank's input (recv_input) with what fill_send put there. */
-static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, int *ok, char *wrong,
-                      size_t wlen)
+/* A data check in progress: a host block to read into, the sample whose
+ * check and first wrong byte it sets. */
+struct data_check {
+    struct ces_bench *b;
+    unsigned char *host;
+    struct ces_bench_sample *out;
+};
+
+#define BENCH_CHECK_BLOCK (UINT64_C(8) << 20)
+
+/* Reads n bytes of rank r's buffer `what` from dev (byte `base` of it) back
+ * in blocks and compares them with the sequence from position pos (t NULL:
+ * with 0); the first difference fails the check and is named. */
+static int check_bytes(struct data_check *k, uint32_t r, const char *what, const char *dev,
+                       uint64_t base, uint64_t n, const unsigned char *t, uint64_t pos)
 {
-    const uint64_t blk = UINT64_C(8) << 20;
-    void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
-    unsigned char *host = NULL;
-    uint64_t clen = b->cfg.coll == CES_COLL_ALLTOALL ? bytes / b->n : bytes;
-    uint32_t nchunks = (uint32_t)(recv_len(b, bytes) / clen);
     int rc = CES_OK;
 
-    *ok = 1;
-    host = ces_malloc(b->ctx, blk);
-    if (host == NULL)
+    for (uint64_t o = 0; o < n && k->out->check; o += BENCH_CHECK_BLOCK) {
+        size_t len = (size_t)(n - o < BENCH_CHECK_BLOCK ? n - o : BENCH_CHECK_BLOCK);
+        uint64_t d;
+
+        CES_RT_GOTO(k->b->ctx, rc, cudaMemcpy(k->host, dev + o, len, cudaMemcpyDeviceToHost), out);
+        d = ces_bench_diff(t, pos + o, k->host, len);
+        if (d < len) {
+            k->out->check = 0;
+            snprintf(k->out->wrong, sizeof(k->out->wrong),
+                     "rank %" PRIu32 "'s %s byte %" PRIu64 " holds 0x%02x, not 0x%02x", r, what,
+                     base + o + d, k->host[d], t != NULL ? ces_bench_byte(t, pos + o + d) : 0);
+        }
+    }
+out:
+    return rc;
+}
+
+/* Compares every byte of every rank's recv with what the collective puts
+ * there (recv_source), but in place a chunk of a rank's input (recv_input)
+ * with what fill_send put there; and the bytes of every rank's send outside
+ * its recv (out of place all of it) with what fill_send put there, which no
+ * implementation may write. */
+static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, struct ces_bench_sample *out)
+{
+    void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
+    uint64_t clen = b->cfg.coll == CES_COLL_ALLTOALL ? bytes / b->n : bytes;
+    uint64_t sl = send_len(b, bytes), rl = recv_len(b, bytes);
+    uint32_t nchunks = (uint32_t)(rl / clen);
+    struct data_check k = {b, NULL, out};
+    int rc = CES_OK;
+
+    out->check = 1;
+    k.host = ces_malloc(b->ctx, BENCH_CHECK_BLOCK);
+    if (k.host == NULL)
         return ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory checking the data");
     buffers(b, impl, bytes, send, recv);
-    for (uint32_t p = b->cfg.one_way ? 1 : 0; p < b->n && *ok; p++) {
+    for (uint32_t p = 0; p < b->n && rc == CES_OK && out->check; p++) {
+        uintptr_t s = (uintptr_t)send[p], d = (uintptr_t)recv[p];
         uint64_t lo, hi;
 
         recv_input(b, impl, p, bytes, send[p], recv[p], &lo, &hi);
         rc = use_dev(b, p);
-        if (rc != CES_OK)
-            goto out;
-        for (uint32_t c = 0; c < nchunks && *ok; c++) {
-            /* an input chunk lies in the send at its offset there */
-            unsigned char want =
-                c * clen >= lo && c * clen < hi
-                    ? send_byte(b, p, bytes, (uintptr_t)recv[p] + c * clen - (uintptr_t)send[p])
-                    : recv_want(b, p, c);
+        for (uint32_t c = 0; c < nchunks && rc == CES_OK && out->check; c++) {
+            uint32_t from = p;
+            uint64_t at = 0;
+            int written = 1;
 
-            for (uint64_t o = 0; o < clen && *ok; o += blk) {
-                size_t len = (size_t)(clen - o < blk ? clen - o : blk);
+            if (c * clen >= lo && c * clen < hi)
+                at = d + c * clen - s; /* an input chunk: where it lies in the send */
+            else
+                written = recv_source(b, p, c, clen, &from, &at);
 
-                CES_RT_GOTO(b->ctx, rc,
-                            cudaMemcpy(host, (char *)recv[p] + c * clen + o, len,
-                                       cudaMemcpyDeviceToHost),
-                            out);
-                for (size_t k = 0; k < len; k++)
-                    if (host[k] != want) {
-                        *ok = 0;
-                        snprintf(wrong, wlen,
-                                 "rank %" PRIu32 "'s recv byte %" PRIu64
-                                 " holds 0x%02x, not 0x%02x",
-                                 p, c * clen + o + k, host[k], want);
-                        break;
-                    }
-            }
+            rc = check_bytes(&k, p, "recv", (const char *)recv[p] + c * clen, c * clen, clen,
+                             written ? b->tab : NULL, ces_bench_phase(from) + at);
         }
+        /* send before and after recv, or all of it where they do not meet */
+        if (d >= s + sl || d + rl <= s) {
+            if (rc == CES_OK)
+                rc = check_bytes(&k, p, "send", (const char *)s, 0, sl, b->tab,
+                                 ces_bench_phase(p));
+            continue;
+        }
+        if (rc == CES_OK && d > s)
+            rc = check_bytes(&k, p, "send", (const char *)s, 0, d - s, b->tab, ces_bench_phase(p));
+        if (rc == CES_OK && d + rl < s + sl)
+            rc = check_bytes(&k, p, "send", (const char *)(d + rl), d + rl - s, s + sl - d - rl,
+                             b->tab, ces_bench_phase(p) + (d + rl - s));
     }
-out:
-    ces_free(b->ctx, host);
+    ces_free(b->ctx, k.host);
     return rc;
 }
 
@@ -1221,7 +1285,7 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
             goto out;
     }
     if (impl != CES_BI_RAW) {
-        rc = check_recv(b, impl, bytes, &out->check, out->wrong, sizeof(out->wrong));
+        rc = check_recv(b, impl, bytes, out);
         if (rc != CES_OK)
             goto out;
     }

@@ -1264,10 +1264,14 @@ static void test_help(void **state)
     /* which failures make the exit status 1 and which 2 ("a failed
      * --calibrate or model file" read as if a --model file that does not
      * load made it 1) */
-    assert_non_null(strstr(out, "makes the exit status 1, as does\na cesync run that fails, a "
-                                "failed --calibrate, a --model-out it cannot write, or a failed\n"
-                                "--with-compute; a --model file that does not load is refused "
+    assert_non_null(strstr(out, "makes the exit status 1, as does a cesync run that fails, a "
+                                "failed --calibrate,\na --model-out it cannot write, or a failed "
+                                "--with-compute; a --model file that does not\nload is refused "
                                 "before any run, exit 2),\n"));
+    /* what the data check compares */
+    assert_non_null(strstr(out, "(every byte\nof every recv against a pattern of the sending "
+                                "rank and offset, and of every send outside\nits recv, which "
+                                "must be left as filled;"));
     assert_non_null(strstr(out, "  --in-place            allgather, broadcast, gather, scatter "
                                 "in place"));
     assert_non_null(strstr(out, "  --root R              broadcast, gather, scatter: the root "
