@@ -16,7 +16,9 @@
 # recv untouched; scatter: block r) and their raw copy ran,
 # and the one-way raw copy takes about as long as the ring's; the builder
 # variants with the wake chain (--wake 2: alltoall on every rank, scatter on
-# the ranks but the root); --with-compute, whose CSV gives every
+# the ranks but the root); on three ranks where they fit, alltoall,
+# sendrecv (ring and one way), scatter (root 2), gather (root 1) and
+# allgather in place, each with every byte checked; --with-compute, whose CSV gives every
 # implementation's share kept as a percentage;
 # then --calibrate, whose model file must hold every measured parameter as
 # a number (the rates above 0) and predict with `cesync check --predict`;
@@ -27,6 +29,33 @@ gpu_fit 2 one-process
 tool=$1
 out=$2
 mkdir -p "$out" || exit 1
+# bench NAME RANKS ARGS: one `cesync bench` run into $out/NAME.csv, which
+# must exit 0, report no failed measurement and hold a cesync row for every
+# (size, variant) - 3 sizes - each saying the data check is ok.
+bench() {
+  csv="$out/$1.csv"
+  log="$out/$1.log"
+  rm -f "$csv" "$log"
+  variants=${3##*--variant }
+  variants=${variants%% *}
+  want=$((3 * $(echo "$variants" | tr ',' '\n' | wc -l)))
+  # shellcheck disable=SC2086
+  "$tool" bench $3 --ranks "$2" --min-bytes 64K --max-bytes 4M --factor 8 --iterations 3 \
+    --warmup 1 --no-nccl --csv "$csv" >"$log" 2>&1
+  rc=$?
+  cat "$log"
+  [ "$rc" -eq 0 ] || { echo "FAIL: cesync bench $3 --ranks $2: exit $rc"; exit 1; }
+  if grep -q ' failed: ' "$log"; then
+    echo "FAIL: cesync bench $3 --ranks $2: a measurement failed"
+    exit 1
+  fi
+  rows=$(awk -F, 'NR > 1 && $4 == "cesync"' "$csv" | wc -l)
+  bad=$(awk -F, 'NR > 1 && $4 == "cesync" && $11 != "ok"' "$csv")
+  if [ "$rows" -ne "$want" ] || [ -n "$bad" ]; then
+    echo "FAIL: cesync bench $3 --ranks $2: $rows cesync rows of $want; not ok: $bad"
+    exit 1
+  fi
+}
 n=0
 for args in "alltoall --variant auto,overlap,plain" "alltoall --graph --variant auto" \
             "allgather --variant auto,plain" "allgather --graph --variant auto" \
@@ -40,29 +69,21 @@ for args in "alltoall --variant auto,overlap,plain" "alltoall --graph --variant 
             "alltoall --wake 2 --variant overlap,plain" \
             "scatter --root 1 --wake 2 --variant overlap,plain"; do
   n=$((n + 1))
-  csv="$out/bench$n.csv"
-  log="$out/bench$n.log"
-  rm -f "$csv" "$log"
-  variants=${args##*--variant }
-  variants=${variants%% *}
-  want=$((3 * $(echo "$variants" | tr ',' '\n' | wc -l)))
-  # shellcheck disable=SC2086
-  "$tool" bench $args --ranks 2 --min-bytes 64K --max-bytes 4M --factor 8 --iterations 3 \
-    --warmup 1 --no-nccl --csv "$csv" >"$log" 2>&1
-  rc=$?
-  cat "$log"
-  [ "$rc" -eq 0 ] || { echo "FAIL: cesync bench $args: exit $rc"; exit 1; }
-  if grep -q ' failed: ' "$log"; then
-    echo "FAIL: cesync bench $args: a measurement failed"
-    exit 1
-  fi
-  rows=$(awk -F, 'NR > 1 && $4 == "cesync"' "$csv" | wc -l)
-  bad=$(awk -F, 'NR > 1 && $4 == "cesync" && $11 != "ok"' "$csv")
-  if [ "$rows" -ne "$want" ] || [ -n "$bad" ]; then
-    echo "FAIL: cesync bench $args: $rows cesync rows of $want; not ok: $bad"
-    exit 1
-  fi
+  bench "bench$n" 2 "$args"
 done
+# Three ranks where they fit (a GPU each, or ranks sharing the GPUs over
+# CUDA's 8 hardware queues): a ring's sender r-1 is not its receiver r+1
+# there, and every peer's block of alltoall and scatter is another, so a
+# block from the wrong rank or offset fails a check that two ranks pass.
+if [ "$gpus" -ge 3 ] ||
+   { [ "${CES_SHARE_GPUS:-0}" = 1 ] && [ "${CUDA_DEVICE_MAX_CONNECTIONS:-8}" -ge 8 ] 2>/dev/null; }; then
+  for args in "alltoall --variant auto,plain" "sendrecv --variant auto,plain" \
+              "sendrecv --one-way --variant auto" "scatter --root 2 --variant auto,plain" \
+              "gather --root 1 --variant auto" "allgather --in-place --variant auto"; do
+    n=$((n + 1))
+    bench "bench$n" 3 "$args"
+  done
+fi
 for run in 7:allgather 11:broadcast 12:gather 13:scatter 14:scatter; do
   bad=$(awk -F, -v c="${run#*:}-inplace" 'NR > 1 && $1 != c' "$out/bench${run%%:*}.csv")
   [ -z "$bad" ] || { echo "FAIL: bench${run%%:*}.csv: rows not in place: $bad"; exit 1; }
