@@ -583,8 +583,8 @@ static uint64_t in_place_offset(const struct ces_bench *b, uint32_t r, uint64_t 
 }
 
 /* *send, *recv: rank r's buffers of the implementation at `bytes` (send
- * filled with rank r's pattern, fill_send): its two, or in place the shorter inside
- * the longer (in_place_offset). */
+ * filled with rank r's pattern, fill_send): its two, or in place the
+ * shorter inside the longer (in_place_offset). */
 static void rank_buffers(const struct ces_bench *b, int impl, uint32_t r, uint64_t bytes,
                          void **send, void **recv)
 {
