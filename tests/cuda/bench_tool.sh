@@ -75,8 +75,8 @@ done
 # CUDA's 8 hardware queues): a ring's sender r-1 is not its receiver r+1
 # there, and every peer's block of alltoall and scatter is another, so a
 # block from the wrong rank or offset fails a check that two ranks pass.
-if [ "$gpus" -ge 3 ] ||
-   { [ "${CES_SHARE_GPUS:-0}" = 1 ] && [ "${CUDA_DEVICE_MAX_CONNECTIONS:-8}" -ge 8 ] 2>/dev/null; }; then
+queues=${CUDA_DEVICE_MAX_CONNECTIONS:-8}
+if [ "$gpus" -ge 3 ] || { [ "${CES_SHARE_GPUS:-0}" = 1 ] && [ "$queues" -ge 8 ] 2>/dev/null; }; then
   for args in "alltoall --variant auto,plain" "sendrecv --variant auto,plain" \
               "sendrecv --one-way --variant auto" "scatter --root 2 --variant auto,plain" \
               "gather --root 1 --variant auto" "allgather --in-place --variant auto"; do

@@ -61,7 +61,8 @@ if [ "$opt" = --calibrate ]; then
 fi
 [ "$fault" = failed ] && echo "# 64K cesync/plain failed: CUDA error"
 [ -n "$csv" ] || exit 0
-head="coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,busbw_gbps,check,pred_us,pred_slow_us"
+head="coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,busbw_gbps,check"
+head="$head,pred_us,pred_slow_us"
 if [ "$opt" = --with-compute ]; then
   kept=99.0
   [ "$fault" = kept ] && kept=40.0
