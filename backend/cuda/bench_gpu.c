@@ -943,6 +943,10 @@ static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, struct ces_
     buffers(b, impl, bytes, send, recv);
     for (uint32_t p = 0; p < b->n && rc == CES_OK && out->check; p++) {
         uintptr_t s = (uintptr_t)send[p], d = (uintptr_t)recv[p];
+        /* send's bytes before recv, [0, head), and after it, [tail, sl):
+         * all of them where the two do not meet */
+        uint64_t head = d <= s ? 0 : d - s < sl ? d - s : sl;
+        uint64_t tail = d + rl <= s ? 0 : d + rl - s < sl ? d + rl - s : sl;
         uint64_t lo, hi;
 
         recv_input(b, impl, p, bytes, send[p], recv[p], &lo, &hi);
@@ -960,18 +964,11 @@ static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, struct ces_
             rc = check_bytes(&k, p, "recv", (const char *)recv[p] + c * clen, c * clen, clen,
                              written ? b->tab : NULL, ces_bench_phase(from) + at);
         }
-        /* send before and after recv, or all of it where they do not meet */
-        if (d >= s + sl || d + rl <= s) {
-            if (rc == CES_OK)
-                rc = check_bytes(&k, p, "send", (const char *)s, 0, sl, b->tab,
-                                 ces_bench_phase(p));
-            continue;
-        }
-        if (rc == CES_OK && d > s)
-            rc = check_bytes(&k, p, "send", (const char *)s, 0, d - s, b->tab, ces_bench_phase(p));
-        if (rc == CES_OK && d + rl < s + sl)
-            rc = check_bytes(&k, p, "send", (const char *)(d + rl), d + rl - s, s + sl - d - rl,
-                             b->tab, ces_bench_phase(p) + (d + rl - s));
+        if (rc == CES_OK)
+            rc = check_bytes(&k, p, "send", (const char *)s, 0, head, b->tab, ces_bench_phase(p));
+        if (rc == CES_OK)
+            rc = check_bytes(&k, p, "send", (const char *)s + tail, tail, sl - tail, b->tab,
+                             ces_bench_phase(p) + tail);
     }
     ces_free(b->ctx, k.host);
     return rc;

@@ -12,6 +12,7 @@
 # runs' faults only where three ranks fit (a GPU each, or CES_SHARE_GPUS=1
 # over 8 hardware queues), and none past its 77 without a GPU.
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/fake_smi.sh"
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 bad=0
@@ -96,9 +97,7 @@ EOF
 chmod +x "$bin/cesync"
 # expect GPUS "ENV" FAULT FAULT_ON RESULT (0 pass, 1 fail, 77 skipped)
 expect() {
-  printf '#!/bin/sh\ni=0\nwhile [ "$i" -lt %s ]; do echo "GPU $i: NVIDIA H200 (UUID: x)"; i=$((i + 1)); done\n' \
-    "$1" >"$bin/nvidia-smi"
-  chmod +x "$bin/nvidia-smi"
+  fake_smi "$bin" "$1"
   rm -rf "$bin/out"
   # shellcheck disable=SC2086
   env -u CES_SHARE_GPUS -u CUDA_DEVICE_MAX_CONNECTIONS -u CUDA_VISIBLE_DEVICES \

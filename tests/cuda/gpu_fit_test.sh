@@ -5,14 +5,13 @@
 # CES_SHARE_GPUS and CUDA_DEVICE_MAX_CONNECTIONS (one GPU once made `cesync
 # run` tests fail where they had to skip).
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/fake_smi.sh"
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 bad=0
 # expect GPUS "ENV" MODE RESULT (run or skip)
 expect() {
-  printf '#!/bin/sh\ni=0\nwhile [ "$i" -lt %s ]; do echo "GPU $i: NVIDIA H200 (UUID: x)"; i=$((i + 1)); done\n' \
-    "$1" >"$bin/nvidia-smi"
-  chmod +x "$bin/nvidia-smi"
+  fake_smi "$bin" "$1"
   # shellcheck disable=SC2086
   out=$(env -u CES_SHARE_GPUS -u CUDA_DEVICE_MAX_CONNECTIONS -u CUDA_VISIBLE_DEVICES \
     PATH="$bin:$PATH" $2 sh -c ". '$here/gpu_fit.sh'; gpu_fit 2 $3; echo run")

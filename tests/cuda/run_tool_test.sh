@@ -6,14 +6,14 @@
 # other (a run that checked 0 bytes, a PASSED line without the count, no
 # PASSED line, an exit other than 0).
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/fake_smi.sh"
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 bad=0
-printf '#!/bin/sh\necho "GPU 0: NVIDIA H200 (UUID: x)"\necho "GPU 1: NVIDIA H200 (UUID: y)"\n' \
-  >"$bin/nvidia-smi"
+fake_smi "$bin" 2
 # the stand-in: `fake RC TEXT run ...` prints TEXT and exits RC
 printf '#!/bin/sh\nprintf "%%s\\n" "$2"\nexit "$1"\n' >"$bin/fake"
-chmod +x "$bin/nvidia-smi" "$bin/fake"
+chmod +x "$bin/fake"
 # expect RESULT (0 pass, 1 fail) RC TEXT
 expect() {
   env -u CES_SHARE_GPUS -u CUDA_DEVICE_MAX_CONNECTIONS -u CUDA_VISIBLE_DEVICES \
