@@ -521,7 +521,7 @@ static void test_overlay_blocked_batch(void **state)
     /* without marks the boxes are green */
     t = emit(ctx, g, NULL);
     assert_int_equal(ces_test_count(t, "label=\"batch\"; style=\"rounded,filled\"; "
-                              "fillcolor=\"#f3fbf3\"; color=\"#4a9a4a\";\n"), 2);
+                                     "fillcolor=\"#f3fbf3\"; color=\"#4a9a4a\";\n"), 2);
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
