@@ -116,6 +116,7 @@ struct ces_bench {
     void *tmpl[BENCH_MAX_RANKS];
     cudaEvent_t ev0[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
     cudaEvent_t ev1[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
+    cudaEvent_t cleared[BENCH_MAX_RANKS]; /* join_clears */
     /* the gate: host memory that every stream waits on (atomic: the
      * guard's thread may open it while this one does) */
     _Atomic uint32_t *gate;
@@ -174,6 +175,15 @@ static uint64_t peer_bytes(const struct ces_bench *b, uint64_t bytes)
 static uint64_t send_len(const struct ces_bench *b, uint64_t bytes)
 {
     return b->cfg.coll == CES_COLL_SCATTER ? bytes * b->n : bytes;
+}
+
+/* The bytes of a rank's send that impl reads: the send, but the raw copy's
+ * peer bytes where they exceed it (allgather from three ranks). */
+static uint64_t read_len(const struct ces_bench *b, int impl, uint64_t bytes)
+{
+    uint64_t s = send_len(b, bytes), p = peer_bytes(b, bytes);
+
+    return impl == CES_BI_RAW && p > s ? p : s;
 }
 
 static uint64_t recv_len(const struct ces_bench *b, uint64_t bytes)
@@ -377,6 +387,8 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
             CES_RT_GOTO(ctx, rc, cudaEventCreate(&b->ev0[r][i]), fail);
             CES_RT_GOTO(ctx, rc, cudaEventCreate(&b->ev1[r][i]), fail);
         }
+        CES_RT_GOTO(ctx, rc, cudaEventCreateWithFlags(&b->cleared[r], cudaEventDisableTiming),
+                    fail);
     }
     b->tab = ces_malloc(ctx, 2 * CES_BENCH_PERIOD);
     if (b->tab == NULL) {
@@ -471,6 +483,8 @@ void ces_bench_close(struct ces_bench *b)
             if (b->ev1[r][i] != NULL)
                 cudaEventDestroy(b->ev1[r][i]);
         }
+        if (b->cleared[r] != NULL)
+            cudaEventDestroy(b->cleared[r]);
         if (b->st[r] != NULL)
             cudaStreamDestroy(b->st[r]);
         if (b->st2[r] != NULL)
@@ -806,9 +820,10 @@ out:
     return rc;
 }
 
-/* Fills every rank's send with its pattern (bench_data.h: byte s of rank
- * r's send is the sequence's byte at ces_bench_phase(r) + s; every rank's,
- * though broadcast and scatter read only the root's). */
+/* Fills every rank's send, as far as impl reads it (read_len), with its
+ * pattern (bench_data.h: byte s of rank r's send is the sequence's byte at
+ * ces_bench_phase(r) + s; every rank's, though broadcast and scatter read
+ * only the root's). */
 static int fill_send(struct ces_bench *b, int impl, uint64_t bytes)
 {
     void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
@@ -820,8 +835,9 @@ static int fill_send(struct ces_bench *b, int impl, uint64_t bytes)
 
         rc = use_dev(b, r);
         if (rc == CES_OK)
-            rc = ces_bench_fill(send[r], send_len(b, bytes), (const unsigned char *)b->tmpl[r],
-                                ces_bench_phase(r), fill_copy, &f);
+            rc = ces_bench_fill(send[r], read_len(b, impl, bytes),
+                                (const unsigned char *)b->tmpl[r], ces_bench_phase(r), fill_copy,
+                                &f);
     }
     return rc;
 }
@@ -852,35 +868,65 @@ out:
     return rc;
 }
 
+/* Clears the receive buffers before the iteration the data check reads
+ * (clear_recv).  The raw copy has no barrier: a rank's copy into a peer's
+ * recv could run before the peer's stream clears it, so there every stream
+ * then waits for every rank's clear (`cleared`).  The collectives are not
+ * joined: their own protocol must order a peer's writes after the clear on
+ * the receiver's stream, and one that does not fails the check. */
+static int clear_for_check(struct ces_bench *b, int impl, uint64_t bytes)
+{
+    int rc = clear_recv(b, impl, bytes);
+
+    for (uint32_t r = 0; r < b->n && rc == CES_OK && impl == CES_BI_RAW; r++) {
+        rc = use_dev(b, r);
+        if (rc == CES_OK)
+            CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->cleared[r], b->st[r]), out);
+    }
+    for (uint32_t r = 0; r < b->n && rc == CES_OK && impl == CES_BI_RAW; r++) {
+        rc = use_dev(b, r);
+        for (uint32_t q = 0; q < b->n && rc == CES_OK; q++)
+            if (q != r)
+                CES_RT_GOTO(b->ctx, rc, cudaStreamWaitEvent(b->st[r], b->cleared[q], 0), out);
+    }
+out:
+    return rc;
+}
+
 /* Where the bytes of chunk c (clen bytes: bytes / ranks in alltoall, else
- * bytes) of rank p's recv come from after the collective: 1, and rank
- * *from's send from offset *at; 0 where nothing may write them, so they
- * stay as cleared: the recv of gather's ranks but the root and of the
- * one-way pipeline's first rank (in place their input apart: check_recv). */
-static int recv_source(const struct ces_bench *b, uint32_t p, uint32_t c, uint64_t clen,
-                       uint32_t *from, uint64_t *at)
+ * bytes) of rank p's recv come from after impl ran: 1, and rank *from's
+ * send from offset *at; 0 where nothing may write them, so they stay as
+ * cleared: the recv of gather's ranks but the root and of the one-way
+ * pipeline's first rank (in place their input apart: check_recv).  The raw
+ * copy (enqueue_raw) moves no rank's own block, and in alltoall and
+ * allgather rank p-1's peer bytes from the start of its send into the
+ * first n-1 chunks. */
+static int recv_source(const struct ces_bench *b, int impl, uint32_t p, uint32_t c,
+                       uint64_t clen, uint32_t *from, uint64_t *at)
 {
     uint32_t root = b->cfg.root;
+    int raw = impl == CES_BI_RAW;
 
     *at = 0;
     switch (b->cfg.coll) {
     case CES_COLL_ALLTOALL:
-        *from = c;
-        *at = p * clen;
-        return 1;
     case CES_COLL_ALLGATHER:
+        if (raw) {
+            *from = (p + b->n - 1) % b->n;
+            *at = c * clen;
+            return c + 1 < b->n;
+        }
         *from = c;
+        *at = b->cfg.coll == CES_COLL_ALLTOALL ? p * clen : 0;
         return 1;
     case CES_COLL_GATHER:
         *from = c;
-        return p == root;
+        return p == root && !(raw && c == root);
     case CES_COLL_SCATTER:
-        *from = root;
-        *at = p * clen;
-        return 1;
     case CES_COLL_BROADCAST:
         *from = root;
-        return 1;
+        *at = b->cfg.coll == CES_COLL_SCATTER ? p * clen : 0;
+        return !(raw && p == root);
     default:
         *from = (p + b->n - 1) % b->n;
         return !b->cfg.one_way || p > 0;
@@ -922,8 +968,8 @@ out:
     return rc;
 }
 
-/* Compares every byte of every rank's recv with what the collective puts
- * there (recv_source), but in place a chunk of a rank's input (recv_input)
+/* Compares every byte of every rank's recv with what impl puts there
+ * (recv_source), but in place a chunk of a rank's input (recv_input)
  * with what fill_send put there; and the bytes of every rank's send outside
  * its recv (out of place all of it) with what fill_send put there, which no
  * implementation may write. */
@@ -931,7 +977,7 @@ static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, struct ces_
 {
     void *send[BENCH_MAX_RANKS], *recv[BENCH_MAX_RANKS];
     uint64_t clen = b->cfg.coll == CES_COLL_ALLTOALL ? bytes / b->n : bytes;
-    uint64_t sl = send_len(b, bytes), rl = recv_len(b, bytes);
+    uint64_t sl = read_len(b, impl, bytes), rl = recv_len(b, bytes);
     uint32_t nchunks = (uint32_t)(rl / clen);
     struct data_check k = {b, NULL, out};
     int rc = CES_OK;
@@ -959,7 +1005,7 @@ static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, struct ces_
             if (c * clen >= lo && c * clen < hi)
                 at = d + c * clen - s; /* an input chunk: where it lies in the send */
             else
-                written = recv_source(b, p, c, clen, &from, &at);
+                written = recv_source(b, impl, p, c, clen, &from, &at);
 
             rc = check_bytes(&k, p, "recv", (const char *)recv[p] + c * clen, c * clen, clen,
                              written ? b->tab : NULL, ces_bench_phase(from) + at);
@@ -1008,11 +1054,10 @@ out:
  * per iteration that they do not cost eagerly (scripts/probe_memops.sh). */
 #define BENCH_GRAPH_LAUNCHES 5u
 
-/* Captures `n` iterations per rank into one CUDA graph each (the receive
- * buffers cleared first when `clear`) and instantiates them.  On failure no
- * stream is left capturing. */
+/* Captures `n` iterations per rank into one CUDA graph each and
+ * instantiates them.  On failure no stream is left capturing. */
 static int capture(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t n,
-                   int clear, cudaGraphExec_t *ge)
+                   cudaGraphExec_t *ge)
 {
     cudaGraph_t cg[BENCH_MAX_RANKS] = {0};
     uint32_t begun = 0, ended = 0; /* streams [ended, begun) are capturing */
@@ -1025,8 +1070,6 @@ static int capture(struct ces_bench *b, int impl, int variant, uint64_t bytes, u
         CES_RT_GOTO(b->ctx, rc, cudaStreamBeginCapture(b->st[begun], cudaStreamCaptureModeRelaxed),
                     out);
     }
-    if (clear)
-        rc = clear_recv(b, impl, bytes);
     for (uint32_t i = 0; i < n && rc == CES_OK; i++)
         rc = enqueue_one(b, impl, variant, bytes, NULL);
     if (rc != CES_OK)
@@ -1118,8 +1161,8 @@ out:
 
 /* The graph path of ces_bench_run: one graph of `iters` iterations per
  * rank, launched once untimed when `warmup`, then BENCH_GRAPH_LAUNCHES times
- * behind the gate; the data check runs a second graph that clears the
- * receive buffers and runs one iteration. */
+ * behind the gate; for the data check the receive buffers are cleared
+ * (clear_for_check) and a second graph runs one iteration. */
 static int run_graph(struct ces_bench *b, int impl, int variant, uint64_t bytes, uint32_t iters,
                      uint32_t warmup, double *times)
 {
@@ -1127,9 +1170,9 @@ static int run_graph(struct ces_bench *b, int impl, int variant, uint64_t bytes,
     struct gate_guard guard;
     int rc, gated = 0;
 
-    rc = capture(b, impl, variant, bytes, iters, 0, timed);
+    rc = capture(b, impl, variant, bytes, iters, timed);
     if (rc == CES_OK)
-        rc = capture(b, impl, variant, bytes, 1, 1, check);
+        rc = capture(b, impl, variant, bytes, 1, check);
     if (rc == CES_OK && warmup > 0) {
         rc = launch_all(b, timed);
         if (rc == CES_OK)
@@ -1153,6 +1196,8 @@ static int run_graph(struct ces_bench *b, int impl, int variant, uint64_t bytes,
         rc = CES_ERR_CUDA;
     if (rc == CES_OK)
         rc = gather_times(b, impl, BENCH_GRAPH_LAUNCHES, iters, times);
+    if (rc == CES_OK)
+        rc = clear_for_check(b, impl, bytes);
     if (rc == CES_OK)
         rc = launch_all(b, check);
     if (rc == CES_OK)
@@ -1255,7 +1300,7 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
             int timed = i >= warmup;
 
             if (i + 1 == total) {
-                rc = clear_recv(b, impl, bytes);
+                rc = clear_for_check(b, impl, bytes);
                 if (rc != CES_OK)
                     goto out;
             }
@@ -1281,11 +1326,9 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
         if (rc != CES_OK)
             goto out;
     }
-    if (impl != CES_BI_RAW) {
-        rc = check_recv(b, impl, bytes, out);
-        if (rc != CES_OK)
-            goto out;
-    }
+    rc = check_recv(b, impl, bytes, out);
+    if (rc != CES_OK)
+        goto out;
     qsort(times, nsamples, sizeof(*times), cmp_double);
     out->min_us = times[0];
     out->max_us = times[nsamples - 1];

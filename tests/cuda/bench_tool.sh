@@ -6,14 +6,16 @@
 # NCCL left out.
 # Exit 77 (skipped) without GPUs for its 2 ranks; passes only if every run exits 0,
 # reports no failed measurement, and its CSV holds a cesync row for every
-# (size, variant) - 3 sizes - each saying the data check (every byte) is ok,
+# (size, variant) - 3 sizes - and a raw copy's row for every size, each
+# saying the data check (every byte) is ok,
 # the in-place runs' rows name <coll>-inplace (a rank's input lies in its
 # recv: the check finds it intact - allgather's and gather's own blocks,
 # broadcast's and scatter's root's recv - and every other byte produced:
 # allgather's other blocks gathered, gather's other ranks' recv still clear
 # but their own block), the rooted runs' checks hold on every rank
 # (broadcast: the root's send; gather: the root's blocks, the other ranks'
-# recv untouched; scatter: block r) and their raw copy ran,
+# recv untouched; scatter: block r), the raw copies' checks (every byte
+# copied where it lands, the rest of every recv clear, no send written),
 # and the one-way raw copy takes about as long as the ring's; the builder
 # variants with the wake chain (--wake 2: alltoall on every rank, scatter on
 # the ranks but the root); on three ranks where they fit, alltoall,
@@ -31,7 +33,8 @@ out=$2
 mkdir -p "$out" || exit 1
 # bench NAME RANKS ARGS: one `cesync bench` run into $out/NAME.csv, which
 # must exit 0, report no failed measurement and hold a cesync row for every
-# (size, variant) - 3 sizes - each saying the data check is ok.
+# (size, variant) - 3 sizes - and a timed raw row for every size, each
+# saying the data check is ok.
 bench() {
   csv="$out/$1.csv"
   log="$out/$1.log"
@@ -50,9 +53,11 @@ bench() {
     exit 1
   fi
   rows=$(awk -F, 'NR > 1 && $4 == "cesync"' "$csv" | wc -l)
-  bad=$(awk -F, 'NR > 1 && $4 == "cesync" && $11 != "ok"' "$csv")
-  if [ "$rows" -ne "$want" ] || [ -n "$bad" ]; then
-    echo "FAIL: cesync bench $3 --ranks $2: $rows cesync rows of $want; not ok: $bad"
+  raw=$(awk -F, 'NR > 1 && $4 == "raw" && $6 > 0' "$csv" | wc -l)
+  bad=$(awk -F, 'NR > 1 && ($4 == "cesync" || $4 == "raw") && $11 != "ok"' "$csv")
+  if [ "$rows" -ne "$want" ] || [ "$raw" -ne 3 ] || [ -n "$bad" ]; then
+    echo "FAIL: cesync bench $3 --ranks $2: $rows cesync rows of $want, $raw raw rows of 3;" \
+      "not ok: $bad"
     exit 1
   fi
 }
@@ -87,12 +92,6 @@ fi
 for run in 7:allgather 11:broadcast 12:gather 13:scatter 14:scatter; do
   bad=$(awk -F, -v c="${run#*:}-inplace" 'NR > 1 && $1 != c' "$out/bench${run%%:*}.csv")
   [ -z "$bad" ] || { echo "FAIL: bench${run%%:*}.csv: rows not in place: $bad"; exit 1; }
-done
-# The rooted runs (bench8-14): one raw row per size, the root's copies (or
-# the peers' into the root) timed, in place too.
-for n in 8 9 10 11 12 13 14; do
-  raw=$(awk -F, 'NR > 1 && $4 == "raw" && $6 > 0' "$out/bench$n.csv" | wc -l)
-  [ "$raw" -eq 3 ] || { echo "FAIL: bench$n.csv: $raw raw rows of 3"; exit 1; }
 done
 # The raw copy one way (bench5: rank 0 copies, rank 1 idles) times the same
 # 4 MiB copy per rank as the ring's (bench6): the mean of the ranks' spans

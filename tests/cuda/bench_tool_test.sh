@@ -6,7 +6,8 @@
 # runs whose arguments match FAULT_ON: bench_tool.sh passes the healthy
 # bench on 1 and 2 GPUs and fails every fault - a wrong data check, a row
 # missing, a failed measurement, an exit of 1, an in-place run's rows not
-# named so, a rooted run without its raw row, a one-way raw copy at half
+# named so, a run without its raw row or with a raw copy's data check
+# WRONG, a one-way raw copy at half
 # the ring's time, a share kept out of range, a model file without a
 # parameter, a refusal on one GPU missing or exiting 0; the three-rank
 # runs' faults only where three ranks fit (a GPU each, or CES_SHARE_GPUS=1
@@ -70,7 +71,7 @@ if [ "$opt" = --with-compute ]; then
   {
     printf '%s,compute_bytes,compute_kept_pct\n' "$head"
     printf '%s,2,1048576,cesync,auto,9,8,10,1,1,ok,9,19,4194304,%s\n' "$coll" "$kept"
-    printf '%s,2,1048576,raw,-,5,4,6,1,1,-,,,4194304,99.5\n' "$coll"
+    printf '%s,2,1048576,raw,-,5,4,6,1,1,ok,,,4194304,99.5\n' "$coll"
   } >"$csv"
   exit 0
 fi
@@ -88,7 +89,9 @@ name=$coll$inplace
       echo "$name,$ranks,$size,cesync,$v,10,9,11,1,1,$check,10,20"
     done
     [ "$fault" = noraw ] && [ "$size" = 65536 ] && continue
-    echo "$name,$ranks,$size,raw,-,$raw,4,6,1,1,-,,"
+    check=ok
+    [ "$fault" = rawwrong ] && [ "$size" = 4194304 ] && check=WRONG
+    echo "$name,$ranks,$size,raw,-,$raw,4,6,1,1,$check,,"
   done
 } >"$csv"
 [ "$fault" = exit ] && exit 1
@@ -121,6 +124,9 @@ expect 2 "" failed "allgather --graph" 1
 expect 2 "" exit "scatter --root 1 --wake 2" 1
 expect 2 "" notinplace "broadcast --in-place" 1
 expect 2 "" noraw "gather --root 1" 1
+expect 2 "" noraw "alltoall --graph" 1
+expect 2 "" rawwrong "allgather --variant auto,plain" 1
+expect 2 "" rawwrong "scatter --in-place --graph" 1
 expect 2 "" halfraw "sendrecv --one-way" 1
 expect 2 "" kept "--with-compute" 1
 expect 2 "" nokey "--calibrate" 1
@@ -132,6 +138,7 @@ expect 1 "CES_SHARE_GPUS=1" refused0 "--ranks 5" 1
 expect 2 "" wrong "--ranks 3" 0
 expect 2 "CES_SHARE_GPUS=1" wrong "--ranks 3" 1
 expect 1 "CES_SHARE_GPUS=1" norow "sendrecv --variant auto,plain --ranks 3" 1
+expect 1 "CES_SHARE_GPUS=1" rawwrong "allgather --in-place --variant auto --ranks 3" 1
 expect 2 "CES_SHARE_GPUS=1 CUDA_DEVICE_MAX_CONNECTIONS=4" wrong "--ranks 3" 0
 [ "$bad" -eq 0 ] && echo PASSED
 exit "$bad"

@@ -1272,6 +1272,9 @@ static void test_help(void **state)
     assert_non_null(strstr(out, "(every byte\nof every recv against a pattern of the sending "
                                 "rank and offset, and of every send outside\nits recv, which "
                                 "must be left as filled;"));
+    assert_non_null(strstr(out, "the raw peer copy of the same bytes (the physical limit; its "
+                                "data checked too:\nevery byte it copied where it lands, the "
+                                "rest of every recv clear)"));
     assert_non_null(strstr(out, "  --in-place            allgather, broadcast, gather, scatter "
                                 "in place"));
     assert_non_null(strstr(out, "  --root R              broadcast, gather, scatter: the root "
