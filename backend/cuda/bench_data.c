@@ -1,7 +1,7 @@
 /*
  * backend/cuda/bench_data.c - the bench's data pattern (bench_data.h):
- * its table, the ranks' phases, the fill by doubling copies and the
- * comparison.  Pure C: tested on the host (tests/cuda/test_bench_data.c).
+ * its table, the ranks' phases, the fill by doubling copies, the
+ * comparison and where each recv byte comes from.  Pure C: tested on the host (tests/cuda/test_bench_data.c).
  */
 #include "bench_data.h"
 
@@ -71,4 +71,35 @@ int ces_bench_fill(void *dst, uint64_t len, const unsigned char *tab, uint32_t p
         done += n;
     }
     return rc;
+}
+
+int ces_bench_source(const struct ces_bench_layout *l, uint32_t p, uint32_t c, uint64_t clen,
+                     uint32_t *from, uint64_t *at)
+{
+    uint32_t n = l->ranks, root = l->root;
+
+    *at = 0;
+    switch (l->coll) {
+    case CES_COLL_ALLTOALL:
+    case CES_COLL_ALLGATHER:
+        if (l->raw) { /* rank p-1's peer bytes into the first n-1 chunks */
+            *from = (p + n - 1) % n;
+            *at = c * clen;
+            return c + 1 < n;
+        }
+        *from = c;
+        *at = l->coll == CES_COLL_ALLTOALL ? p * clen : 0;
+        return 1;
+    case CES_COLL_GATHER:
+        *from = c;
+        return p == root && !(l->raw && c == root);
+    case CES_COLL_SCATTER:
+    case CES_COLL_BROADCAST:
+        *from = root;
+        *at = l->coll == CES_COLL_SCATTER ? p * clen : 0;
+        return !(l->raw && p == root);
+    default:
+        *from = (p + n - 1) % n;
+        return !l->one_way || p > 0;
+    }
 }

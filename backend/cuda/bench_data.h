@@ -5,10 +5,11 @@
  * sent it and, within a period, from which offset, so a chunk delivered
  * to the wrong place, a piece moved within its chunk (by any power of two,
  * which a prime period never divides), a byte not written (a recv is
- * cleared to 0) and one written twice all fail the check.  Plain C without
- * CUDA: bench_gpu.c fills the GPUs' buffers through a copy callback and
- * compares what it reads back; tests/cuda/test_bench_data.c runs it on the
- * host.
+ * cleared to 0) and one written twice all fail the check.  Where each
+ * recv byte comes from is said here too (ces_bench_source).  Plain C
+ * without CUDA: bench_gpu.c fills the GPUs' buffers through a copy
+ * callback and compares what it reads back; tests/cuda/test_bench_data.c
+ * runs it on the host.
  */
 #ifndef CES_BENCH_DATA_H
 #define CES_BENCH_DATA_H
@@ -47,5 +48,28 @@ typedef int (*ces_bench_copy_fn)(void *arg, void *dst, const void *src, uint64_t
  * the first copy's error. */
 int ces_bench_fill(void *dst, uint64_t len, const unsigned char *tab, uint32_t pos,
                    ces_bench_copy_fn copy, void *arg);
+
+/* What one bench run moves: the collective (CES_COLL_*) over `ranks`, its
+ * root (broadcast, gather, scatter), sendrecv's pipeline 0 -> 1 -> ... ->
+ * n-1 instead of the ring, and whether the row is the raw copy
+ * (bench_gpu.c, enqueue_raw: every rank copies its peer bytes from the
+ * start of its send to rank r+1's recv, in the rooted collectives the
+ * root's copies to every peer or every peer's into the root, never a
+ * rank's own block) instead of the collective. */
+struct ces_bench_layout {
+    uint32_t coll;
+    uint32_t ranks;
+    uint32_t root;
+    int one_way;
+    int raw;
+};
+
+/* Where the bytes of chunk c (clen bytes: bytes / ranks in alltoall, else
+ * bytes per rank) of rank p's recv come from once the run's last
+ * iteration ended: 1, and rank *from's send from offset *at; 0 where
+ * nothing may write them, so they stay as cleared (in place a rank's input
+ * aside, which the caller knows by address). */
+int ces_bench_source(const struct ces_bench_layout *l, uint32_t p, uint32_t c, uint64_t clen,
+                     uint32_t *from, uint64_t *at);
 
 #endif

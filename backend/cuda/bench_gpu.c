@@ -893,46 +893,6 @@ out:
     return rc;
 }
 
-/* Where the bytes of chunk c (clen bytes: bytes / ranks in alltoall, else
- * bytes) of rank p's recv come from after impl ran: 1, and rank *from's
- * send from offset *at; 0 where nothing may write them, so they stay as
- * cleared: the recv of gather's ranks but the root and of the one-way
- * pipeline's first rank (in place their input apart: check_recv).  The raw
- * copy (enqueue_raw) moves no rank's own block, and in alltoall and
- * allgather rank p-1's peer bytes from the start of its send into the
- * first n-1 chunks. */
-static int recv_source(const struct ces_bench *b, int impl, uint32_t p, uint32_t c,
-                       uint64_t clen, uint32_t *from, uint64_t *at)
-{
-    uint32_t root = b->cfg.root;
-    int raw = impl == CES_BI_RAW;
-
-    *at = 0;
-    switch (b->cfg.coll) {
-    case CES_COLL_ALLTOALL:
-    case CES_COLL_ALLGATHER:
-        if (raw) {
-            *from = (p + b->n - 1) % b->n;
-            *at = c * clen;
-            return c + 1 < b->n;
-        }
-        *from = c;
-        *at = b->cfg.coll == CES_COLL_ALLTOALL ? p * clen : 0;
-        return 1;
-    case CES_COLL_GATHER:
-        *from = c;
-        return p == root && !(raw && c == root);
-    case CES_COLL_SCATTER:
-    case CES_COLL_BROADCAST:
-        *from = root;
-        *at = b->cfg.coll == CES_COLL_SCATTER ? p * clen : 0;
-        return !(raw && p == root);
-    default:
-        *from = (p + b->n - 1) % b->n;
-        return !b->cfg.one_way || p > 0;
-    }
-}
-
 /* A data check in progress: a host block to read into, the sample whose
  * check and first wrong byte it sets. */
 struct data_check {
@@ -969,7 +929,7 @@ out:
 }
 
 /* Compares every byte of every rank's recv with what impl puts there
- * (recv_source), but in place a chunk of a rank's input (recv_input)
+ * (ces_bench_source), but in place a chunk of a rank's input (recv_input)
  * with what fill_send put there; and the bytes of every rank's send outside
  * its recv (out of place all of it) with what fill_send put there, which no
  * implementation may write. */
@@ -980,6 +940,8 @@ static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, struct ces_
     uint64_t sl = read_len(b, impl, bytes), rl = recv_len(b, bytes);
     uint32_t nchunks = (uint32_t)(rl / clen);
     struct data_check k = {b, NULL, out};
+    struct ces_bench_layout l = {b->cfg.coll, b->n, b->cfg.root, b->cfg.one_way,
+                                 impl == CES_BI_RAW};
     int rc = CES_OK;
 
     out->check = 1;
@@ -1005,7 +967,7 @@ static int check_recv(struct ces_bench *b, int impl, uint64_t bytes, struct ces_
             if (c * clen >= lo && c * clen < hi)
                 at = d + c * clen - s; /* an input chunk: where it lies in the send */
             else
-                written = recv_source(b, impl, p, c, clen, &from, &at);
+                written = ces_bench_source(&l, p, c, clen, &from, &at);
 
             rc = check_bytes(&k, p, "recv", (const char *)recv[p] + c * clen, c * clen, clen,
                              written ? b->tab : NULL, ces_bench_phase(from) + at);

@@ -6,7 +6,9 @@
  * end, a failed copy), and that the comparison names the exact first wrong
  * byte of every fault a collective could make: a byte not written, a piece
  * moved within its chunk by any power of two, a piece written twice, a
- * chunk from another rank or from another offset of the right one.
+ * chunk from another rank or from another offset of the right one; and
+ * where every recv byte of every collective and of its raw copy comes
+ * from (ces_bench_source), against the copies run on the host.
  */
 #include "ces_test.h"
 #include "bench_data.h"
@@ -271,6 +273,128 @@ static void test_diff_zero(void **state)
     assert_int_equal(ces_bench_diff(tab, 0, buf, 0), 0);
 }
 
+/* --- where each recv byte comes from (ces_bench_source) ------------------- */
+
+#define RANKS_MAX 8u
+
+/* One bench run on the host at `bytes` per rank: every send (n * bytes,
+ * the most any layout reads) filled with its rank's pattern, every recv
+ * (n * bytes) cleared, then the copies of the collective as cesync.h
+ * defines it, or of the raw copy as bench_gpu.c's enqueue_raw issues it. */
+static void run_host(const struct ces_bench_layout *l, uint64_t bytes,
+                     unsigned char *send[RANKS_MAX], unsigned char *recv[RANKS_MAX])
+{
+    uint32_t n = l->ranks, root = l->root;
+    uint64_t clen = bytes / n; /* alltoall's chunk */
+    struct copies c;
+
+    for (uint32_t r = 0; r < n; r++) {
+        fill(send[r], n * bytes, ces_bench_phase(r), &c);
+        memset(recv[r], 0, (size_t)(n * bytes));
+    }
+    for (uint32_t r = 0; r < n; r++) {
+        int own = l->raw && r == root; /* the raw copy's root moves nothing to itself */
+
+        switch (l->coll) {
+        case CES_COLL_ALLTOALL:
+            for (uint32_t q = 0; q < n && !l->raw; q++)
+                memcpy(recv[q] + r * clen, send[r] + q * clen, (size_t)clen);
+            if (l->raw)
+                memcpy(recv[(r + 1) % n], send[r], (size_t)((n - 1) * clen));
+            break;
+        case CES_COLL_ALLGATHER:
+            for (uint32_t q = 0; q < n && !l->raw; q++)
+                memcpy(recv[q] + r * bytes, send[r], (size_t)bytes);
+            if (l->raw)
+                memcpy(recv[(r + 1) % n], send[r], (size_t)((n - 1) * bytes));
+            break;
+        case CES_COLL_GATHER:
+            if (!own)
+                memcpy(recv[root] + r * bytes, send[r], (size_t)bytes);
+            break;
+        case CES_COLL_SCATTER:
+            if (!own)
+                memcpy(recv[r], send[root] + r * bytes, (size_t)bytes);
+            break;
+        case CES_COLL_BROADCAST:
+            if (!own)
+                memcpy(recv[r], send[root], (size_t)bytes);
+            break;
+        default:
+            if (!l->one_way || r + 1 < n)
+                memcpy(recv[(r + 1) % n], send[r], (size_t)bytes);
+        }
+    }
+}
+
+/* Every chunk of every recv of the host run of `l` (recv_len bytes, as
+ * cesync.h gives them) holds what ces_bench_source says: the sequence
+ * of the rank and offset it names, or 0 where nothing writes. */
+static void check_sources(const struct ces_bench_layout *l, uint64_t bytes,
+                          unsigned char *send[RANKS_MAX], unsigned char *recv[RANKS_MAX])
+{
+    uint32_t n = l->ranks;
+    uint64_t clen = l->coll == CES_COLL_ALLTOALL ? bytes / n : bytes;
+    uint64_t rl = l->coll == CES_COLL_ALLGATHER || l->coll == CES_COLL_GATHER ? n * bytes : bytes;
+
+    run_host(l, bytes, send, recv);
+    for (uint32_t p = 0; p < n; p++)
+        for (uint32_t c = 0; c < rl / clen; c++) {
+            uint32_t from = RANKS_MAX;
+            uint64_t at = 0, d;
+            int written = ces_bench_source(l, p, c, clen, &from, &at);
+
+            assert_true(!written || from < n);
+            d = ces_bench_diff(written ? tab : NULL, ces_bench_phase(from % RANKS_MAX) + at,
+                               recv[p] + c * clen, clen);
+            if (d < clen)
+                fail_msg("coll %u, %u ranks, root %u, one way %d, raw %d: rank %u's recv "
+                         "byte %llu is not %s", l->coll, n, l->root, l->one_way, l->raw, p,
+                         (unsigned long long)(c * clen + d), written ? "its source's" : "clear");
+        }
+}
+
+/* Every collective, and its raw copy, on 2 to 8 ranks, every root, both
+ * sendrecv shapes: the host run's recv bytes are where ces_bench_source
+ * says (each rank's pattern and offset tell them apart, so a chunk from
+ * the wrong rank or offset, or one written where none may be, fails). */
+static void test_sources(void **state)
+{
+    static const uint32_t colls[] = {CES_COLL_ALLTOALL, CES_COLL_ALLGATHER, CES_COLL_SENDRECV,
+                                     CES_COLL_BROADCAST, CES_COLL_GATHER, CES_COLL_SCATTER};
+    unsigned char *send[RANKS_MAX], *recv[RANKS_MAX];
+    uint64_t bytes = 24 * 8 * 7 * 5; /* a multiple of every rank count's chunk */
+    uint32_t runs = 0;
+
+    (void)state;
+    for (uint32_t r = 0; r < RANKS_MAX; r++) {
+        send[r] = malloc((size_t)(RANKS_MAX * bytes + 64));
+        recv[r] = malloc((size_t)(RANKS_MAX * bytes));
+        assert_non_null(send[r]);
+        assert_non_null(recv[r]);
+    }
+    for (size_t k = 0; k < sizeof(colls) / sizeof(colls[0]); k++)
+        for (uint32_t n = 2; n <= RANKS_MAX; n++)
+            for (int raw = 0; raw < 2; raw++) {
+                int rooted = colls[k] == CES_COLL_BROADCAST || colls[k] == CES_COLL_GATHER ||
+                             colls[k] == CES_COLL_SCATTER;
+
+                for (uint32_t root = 0; root < (rooted ? n : 1); root++)
+                    for (int one_way = 0; one_way < (colls[k] == CES_COLL_SENDRECV ? 2 : 1);
+                         one_way++) {
+                        struct ces_bench_layout l = {colls[k], n, root, one_way, raw};
+
+                        check_sources(&l, bytes, send, recv);
+                        runs++;
+                    }
+            }
+    assert_int_equal(runs, 2 * (7 + 7 + 14 + 3 * 35));
+    for (uint32_t r = 0; r < RANKS_MAX; r++) {
+        free(send[r]);
+        free(recv[r]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_shifts),     cmocka_unit_test(test_byte),
         cmocka_unit_test(test_fill),       cmocka_unit_test(test_fill_fails),
         cmocka_unit_test(test_diff_finds), cmocka_unit_test(test_diff_zero),
+        cmocka_unit_test(test_sources),
     };
 
     return cmocka_run_group_tests(tests, setup, NULL);
