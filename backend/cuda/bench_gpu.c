@@ -116,7 +116,7 @@ struct ces_bench {
     void *tmpl[BENCH_MAX_RANKS];
     cudaEvent_t ev0[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
     cudaEvent_t ev1[BENCH_MAX_RANKS][BENCH_MAX_ITERS];
-    cudaEvent_t cleared[BENCH_MAX_RANKS]; /* join_clears */
+    cudaEvent_t cleared[BENCH_MAX_RANKS]; /* clear_for_check */
     /* the gate: host memory that every stream waits on (atomic: the
      * guard's thread may open it while this one does) */
     _Atomic uint32_t *gate;
