@@ -878,12 +878,14 @@ static int clear_for_check(struct ces_bench *b, int impl, uint64_t bytes)
 {
     int rc = clear_recv(b, impl, bytes);
 
-    for (uint32_t r = 0; r < b->n && rc == CES_OK && impl == CES_BI_RAW; r++) {
+    if (rc != CES_OK || impl != CES_BI_RAW)
+        return rc;
+    for (uint32_t r = 0; r < b->n && rc == CES_OK; r++) {
         rc = use_dev(b, r);
         if (rc == CES_OK)
             CES_RT_GOTO(b->ctx, rc, cudaEventRecord(b->cleared[r], b->st[r]), out);
     }
-    for (uint32_t r = 0; r < b->n && rc == CES_OK && impl == CES_BI_RAW; r++) {
+    for (uint32_t r = 0; r < b->n && rc == CES_OK; r++) {
         rc = use_dev(b, r);
         for (uint32_t q = 0; q < b->n && rc == CES_OK; q++)
             if (q != r)
