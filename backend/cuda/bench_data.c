@@ -1,7 +1,8 @@
 /*
  * backend/cuda/bench_data.c - the bench's data pattern (bench_data.h):
  * its table, the ranks' phases, the fill by doubling copies, the
- * comparison and where each recv byte comes from.  Pure C: tested on the host (tests/cuda/test_bench_data.c).
+ * comparison and where each recv byte comes from.  Pure C: tested on the
+ * host (tests/cuda/test_bench_data.c).
  */
 #include "bench_data.h"
 

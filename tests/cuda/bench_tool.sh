@@ -20,8 +20,8 @@
 # variants with the wake chain (--wake 2: alltoall on every rank, scatter on
 # the ranks but the root); on three ranks where they fit, alltoall,
 # sendrecv (ring and one way), scatter (root 2), gather (root 1) and
-# allgather in place, each with every byte checked; --with-compute, whose CSV gives every
-# implementation's share kept as a percentage;
+# allgather in place, each with every byte checked; --with-compute, whose
+# CSV gives every implementation's share kept as a percentage;
 # then --calibrate, whose model file must hold every measured parameter as
 # a number (the rates above 0) and predict with `cesync check --predict`;
 # where the ranks share a GPU, --with-compute and --calibrate refuse, and
