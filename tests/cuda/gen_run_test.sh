@@ -104,18 +104,26 @@ exit 0
 EOF
 chmod +x "$bin/fake"
 
-# expect RESULT GPUS [VAR=VALUE...] [-- gen_run.sh's first argument]: runs
-# gen_run.sh with the stand-ins and GPUS stand-in GPUs under VAR=VALUE
+# expect RESULT GPUS [VAR=VALUE | --all | --ranks R]...: runs gen_run.sh
+# (with those options) with the stand-ins and GPUS stand-in GPUs under
+# VAR=VALUE
 expect() {
   want=$1 gpus=$2
   shift 2
   rm -f "$bin/gen.args" "$bin/run.log"
   fake_smi "$bin" "$gpus"
-  flag=
-  for a in "$@"; do case $a in --all) flag=--all ;; esac; done
+  flags= vars=
+  while [ $# -gt 0 ]; do
+    case $1 in
+    --all) flags="$flags $1" ;;
+    --ranks) flags="$flags $1 $2"; shift ;;
+    *) vars="$vars $1" ;;
+    esac
+    shift
+  done
+  # shellcheck disable=SC2086
   env -u CES_SHARE_GPUS -u CUDA_DEVICE_MAX_CONNECTIONS -u CUDA_VISIBLE_DEVICES -u FAULT -u FAULT_AT -u GEN \
-    PATH="$bin:$PATH" $(for a in "$@"; do [ "$a" != --all ] && echo "$a"; done) \
-    sh "$here/gen_run.sh" $flag "$bin/fake" 1 3 0 "$bin/out" >"$bin/log" 2>&1
+    PATH="$bin:$PATH" $vars sh "$here/gen_run.sh" $flags "$bin/fake" 1 3 0 "$bin/out" >"$bin/log" 2>&1
   rc=$?
   if [ "$rc" -ne "$want" ]; then
     echo "FAIL: $gpus GPU(s) $*: gen_run.sh exited $rc, expected $want:"
@@ -147,6 +155,12 @@ expect 0 2
 grep -q -- '--ranks 2 -o' "$bin/gen.args" || { echo "FAIL: gen not asked for 2 ranks"; bad=1; }
 expect 77 1
 expect 77 0 CES_SHARE_GPUS=1
+# --ranks R: R ranks, where they fit
+expect 0 2 --ranks 2
+grep -q -- '--ranks 2 -o' "$bin/gen.args" || { echo "FAIL: gen not asked for 2 ranks"; bad=1; }
+expect 77 2 --ranks 4
+expect 0 1 CES_SHARE_GPUS=1 --ranks 8
+grep -q -- '--ranks 8 -o' "$bin/gen.args" || { echo "FAIL: gen not asked for 8 ranks"; bad=1; }
 # the queues each schedule was checked for, whatever the caller's
 expect 0 2 CES_SHARE_GPUS=1 CUDA_DEVICE_MAX_CONNECTIONS=1
 expect 0 2 CES_SHARE_GPUS=1 CUDA_DEVICE_MAX_CONNECTIONS=4
