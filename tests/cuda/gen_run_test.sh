@@ -54,8 +54,8 @@ grep -qx 'verdict: OK' "$bin/A.verdict" && grep -qx 'verdict: OK' "$bin/B.verdic
   { echo "FAIL: the stand-in schedules' verdicts:"; cat "$bin"/?.verdict; exit 1; }
 
 # the stand-in tool: gen writes A, B and C as seeds 1 to 3 (those GEN
-# names, if set; and logs its arguments), check is the real one, run as
-# above (and logs its schedule)
+# names, if set; and logs its arguments), check is the real one (its
+# arguments logged), run as above (and logs its schedule)
 cat >"$bin/fake" <<EOF
 #!/bin/sh
 bin=$bin
@@ -71,7 +71,7 @@ gen)
   i=1
   for s in ${GEN:-A B C}; do cp "$bin/$s.ces" "$dir/gen-$i.ces"; i=$((i + 1)); done
   exit 0 ;;
-check) exec "$real" check "$@" ;;
+check) echo "$*" >>"$bin/check.args"; exec "$real" check "$@" ;;
 esac
 f=$1
 echo "$f" >>"$bin/run.log"
@@ -110,7 +110,7 @@ chmod +x "$bin/fake"
 expect() {
   want=$1 gpus=$2
   shift 2
-  rm -f "$bin/gen.args" "$bin/run.log"
+  rm -f "$bin/gen.args" "$bin/check.args" "$bin/run.log"
   fake_smi "$bin" "$gpus"
   flags= vars=
   while [ $# -gt 0 ]; do
@@ -150,6 +150,8 @@ must 'OK  *2  *0  *0  *0'
 must 'PASSED: 2 schedules proved OK, each passed on the GPU'
 runs 2
 grep -q -- '--ranks 0 -o' "$bin/gen.args" || { echo "FAIL: gen not asked for 2 or 3 ranks"; bad=1; }
+[ "$(grep -c -- '--max-seconds 30$' "$bin/check.args")" -eq 3 ] ||
+  { echo "FAIL: not every check bounded to 30 s:"; cat "$bin/check.args"; bad=1; }
 # two GPUs that ranks may not share: 2-rank schedules only; one: skipped
 expect 0 2
 grep -q -- '--ranks 2 -o' "$bin/gen.args" || { echo "FAIL: gen not asked for 2 ranks"; bad=1; }
