@@ -115,6 +115,8 @@ struct sim_model {
     uint32_t *stop;      /* [nproc] = len unless a stop fault */
     uint32_t *data_end;  /* [nproc] one past the last copy, produce or consume before
                             stop (0: none) */
+    uint32_t *clock_end; /* [nproc] one past the last of those whose bytes another
+                            process accesses too, one of the two writing (0: none) */
     uint32_t *queue;     /* [nproc] global queue id rank*nq + q */
     uint32_t *qproc_at;  /* [ranks*nq + 1] where each queue's processes start in qproc */
     uint32_t *qproc;     /* [nproc] the processes of each queue, queue by queue */
@@ -313,14 +315,17 @@ void ces_sim_state_hash_full(const struct sim_model *m, const struct sim_state *
                              uint64_t h[2]);
 /* (refreshes the maps' cached hashes, hence not const) */
 void ces_sim_state_hash(const struct sim_model *m, struct sim_state *s, uint64_t h[2]);
-/* Whether no process has a copy, produce or consume left at program
- * counters pc: no clock will be read again. */
+/* Whether no process has a data access left at program counters pc that
+ * can conflict with another process's (clock_end): no clock will be read
+ * again. */
 bool ces_sim_clocks_dead(const struct sim_model *m, const uint32_t *pc);
+/* Whether some process has a copy, produce or consume left at pc. */
+bool ces_sim_data_left(const struct sim_model *m, const uint32_t *pc);
 /* Whether some process has a wait on slot x at or after its program
  * counter in pc. */
 bool ces_sim_slot_live(const struct sim_model *m, const uint32_t *pc, uint32_t x);
 /* Makes s canonical in what nothing will read (docs/SEMANTICS.md, section
- * 10): every clock 0 when no process has a copy, produce or consume left,
+ * 10): every clock 0 when no process has a conflicting data access left,
  * the value and clock of every slot no wait is left on 0.  The state has
  * the same future verdicts. */
 void ces_sim_state_canon(const struct sim_model *m, struct sim_state *s);

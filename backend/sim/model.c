@@ -146,6 +146,7 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m->len);
     ces_free(ctx, m->stop);
     ces_free(ctx, m->data_end);
+    ces_free(ctx, m->clock_end);
     ces_free(ctx, m->queue);
     ces_free(ctx, m->qproc_at);
     ces_free(ctx, m->qproc);
@@ -798,6 +799,173 @@ static int cmp_prodcons(const void *pa, const void *pb)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* One data access for clock_ends: bytes [lo, hi) of map `map` (rank *
+ * nbuf + buffer), by op `pos` of process `proc`. */
+struct dacc {
+    uint64_t lo, hi;
+    uint32_t map, proc, pos, write;
+};
+
+static int cmp_dacc_lo(const void *x, const void *y)
+{
+    const struct dacc *a = x, *b = y;
+
+    if (a->map != b->map)
+        return a->map < b->map ? -1 : 1;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+    return a < b ? -1 : a > b;
+}
+
+/* Index of x in the sorted, distinct xs[0, n) (x is there). */
+static size_t find_u64(const uint64_t *xs, size_t n, uint64_t x)
+{
+    size_t lo = 0, hi = n;
+
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+
+        if (xs[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int push_dacc(struct sim_model *m, struct ces_vec *v, const struct ces_region *r,
+                     uint32_t p, uint32_t k, uint32_t write)
+{
+    struct dacc a = {r->lo, r->hi, r->rank * m->nbuf + r->buf, p, k, write};
+
+    if (r->lo == r->hi) /* the step touches no map */
+        return CES_OK;
+    return ces_vec_push(m->ctx, v, sizeof(a), &a);
+}
+
+/* One map's accesses a[0, n), sorted by lo: the elementary segments
+ * between their ends, and on each how many processes access it and how
+ * many writes cover it; an access conflicts with another process's if a
+ * segment of it has two processes (a write), or two processes and a
+ * write (a read; a superset: the write may be its own process's, and is
+ * then a conflict of that op).  Raises clock_end past each conflicting
+ * access. */
+static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, uint32_t *cnt)
+{
+    uint64_t *xs = ces_malloc(m->ctx, 2 * n * sizeof(uint64_t));
+    uint64_t *ends = ces_malloc(m->ctx, n * sizeof(uint64_t) * 2);
+    uint32_t *pw = ces_malloc(m->ctx, (2 * n + 1) * sizeof(uint32_t) * 2), *pr;
+    size_t nx = 0, s = 0, e = 0;
+    uint32_t nact = 0, nwr = 0;
+
+    if (xs == NULL || ends == NULL || pw == NULL) {
+        ces_free(m->ctx, xs);
+        ces_free(m->ctx, ends);
+        ces_free(m->ctx, pw);
+        return nomem(m->ctx);
+    }
+    pr = pw + 2 * n + 1;
+    for (size_t i = 0; i < n; i++) {
+        xs[nx++] = a[i].lo;
+        xs[nx++] = a[i].hi;
+        ends[2 * i] = a[i].hi; /* (hi, index) pairs sorted by hi */
+        ends[2 * i + 1] = i;
+    }
+    qsort(xs, nx, sizeof(uint64_t), cmp_u64);
+    {
+        size_t u = 0;
+
+        for (size_t i = 0; i < nx; i++)
+            if (u == 0 || xs[u - 1] != xs[i])
+                xs[u++] = xs[i];
+        nx = u;
+    }
+    qsort(ends, n, 2 * sizeof(uint64_t), cmp_u64);
+    /* segment i = [xs[i], xs[i+1]); pw/pr count the segments before i
+     * where a write / a read conflicts */
+    pw[0] = pr[0] = 0;
+    for (size_t i = 0; i + 1 < nx; i++) {
+        for (; e < n && ends[2 * e] == xs[i]; e++) {
+            const struct dacc *d = &a[ends[2 * e + 1]];
+
+            nact -= --cnt[d->proc] == 0;
+            nwr -= d->write;
+        }
+        for (; s < n && a[s].lo == xs[i]; s++) {
+            nact += cnt[a[s].proc]++ == 0;
+            nwr += a[s].write;
+        }
+        pw[i + 1] = pw[i] + (nact >= 2);
+        pr[i + 1] = pr[i] + (nact >= 2 && nwr >= 1);
+    }
+    for (; e < n; e++) /* leave cnt zeroed for the next map */
+        cnt[a[ends[2 * e + 1]].proc]--;
+    for (size_t i = 0; i < n; i++) {
+        size_t i0 = find_u64(xs, nx, a[i].lo), i1 = find_u64(xs, nx, a[i].hi);
+        const uint32_t *c = a[i].write ? pw : pr;
+
+        if (c[i1] != c[i0] && m->clock_end[a[i].proc] <= a[i].pos)
+            m->clock_end[a[i].proc] = a[i].pos + 1;
+    }
+    ces_free(m->ctx, xs);
+    ces_free(m->ctx, ends);
+    ces_free(m->ctx, pw);
+    return CES_OK;
+}
+
+/* clock_end: past a process's last data access that can conflict with
+ * another process's (same bytes of one map, one of the two a write), its
+ * accesses read no clock: the history of the bytes they touch holds no
+ * other process's access, now or later (docs/SEMANTICS.md, section 10,
+ * "What nothing will read").  One sweep per map. */
+static int clock_ends(struct sim_model *m)
+{
+    struct ces_vec v = {0};
+    uint32_t *cnt = NULL;
+    int rc = CES_OK;
+
+    m->clock_end = zalloc(m, m->nproc, sizeof(uint32_t));
+    if (m->clock_end == NULL)
+        return nomem(m->ctx);
+    for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
+        for (uint32_t k = 0; k < m->stop[p] && rc == CES_OK; k++) {
+            const struct ces_op *op = m->ops[p][k].op;
+
+            if (op->kind == CES_OP_COPY) {
+                rc = push_dacc(m, &v, &op->a, p, k, 0);
+                if (rc == CES_OK)
+                    rc = push_dacc(m, &v, &op->b, p, k, 1);
+            } else if (op->kind == CES_OP_PRODUCE || op->kind == CES_OP_CONSUME) {
+                rc = push_dacc(m, &v, &op->a, p, k, op->kind == CES_OP_PRODUCE);
+            }
+        }
+    }
+    if (rc == CES_OK && v.len > 0) {
+        cnt = ces_malloc(m->ctx, m->nproc * sizeof(uint32_t));
+        if (cnt == NULL)
+            rc = nomem(m->ctx);
+        else
+            memset(cnt, 0, m->nproc * sizeof(uint32_t));
+        if (rc == CES_OK)
+            qsort(v.data, v.len, sizeof(struct dacc), cmp_dacc_lo);
+        for (size_t i = 0, j; i < v.len && rc == CES_OK; i = j) {
+            const struct dacc *a = &CES_VEC_AT(&v, struct dacc, i);
+
+            for (j = i + 1; j < v.len && CES_VEC_AT(&v, struct dacc, j).map == a->map; j++)
+                ;
+            rc = map_conflicts(m, a, j - i, cnt);
+        }
+    }
+    ces_free(m->ctx, cnt);
+    ces_vec_free(m->ctx, &v);
+    return rc;
+}
+
 /* Expected generations of every `consume A == B@q`: per byte of B, the
  * latest iteration <= the consume's at which a produce covered it (0 = the
  * initial contents).  One sweep per buffer in iteration order, the
@@ -1029,6 +1197,9 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
                 m->data_end[p] = k + 1;
         }
     }
+    rc = clock_ends(m);
+    if (rc != CES_OK)
+        goto fail;
     m->seg_w = SEG_READS + m->nproc;
     m->w_pc = 1;
     m->w_val = m->w_pc + m->nproc;

@@ -242,10 +242,10 @@ static bool dead_write(const struct sim_model *m, const struct sim_state *st, ui
  * state is not judged).  They commute with every step of other processes
  * that is not a racing data access (docs/SEMANTICS.md), so one order
  * suffices.  The exhaustive reduced search (`stable`) also runs writes to
- * slots no wait is left on, and, once no data access is left, enabled
- * waits that no store left can disable: in the canonical state space
- * (ces_sim_state_canon) they commute with every step (docs/SEMANTICS.md,
- * section 10, the reduction's item 3). */
+ * slots no wait is left on, and, once no data access that can conflict
+ * is left (every clock dead), enabled waits that no store left can
+ * disable: in the canonical state space (ces_sim_state_canon) they commute
+ * with every step (docs/SEMANTICS.md, section 10, the reduction's item 3). */
 static int eager(struct search *S, struct sim_state *st, bool stable)
 {
     const struct sim_model *m = S->m;
@@ -1045,7 +1045,7 @@ static bool nothing_new(struct search *S, const struct sim_state *st)
     if (m->abort_mode || S->o->max_depth > 0 || !S->have[SIM_D_HANG])
         return false;
     if ((!S->have[SIM_D_RACE] || !S->have[SIM_D_MISMATCH]) &&
-        (!ces_sim_clocks_dead(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH)))
+        (ces_sim_data_left(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH)))
         return false;
     return S->have[SIM_D_DEADLOCK] || !cycle_possible(S, st);
 }

@@ -281,17 +281,26 @@ void ces_sim_state_hash(const struct sim_model *m, struct sim_state *s, uint64_t
 /* --- what nothing will read ---------------------------------------------- */
 
 /* Clocks are read only where a data access compares them with the access
- * history, and a slot's value and clock only by waits on it: once no
- * access, or no wait on the slot, is left, they can become 0 and the state
- * has the same future verdicts (docs/SEMANTICS.md, section 10, "What
- * nothing will read"). */
+ * history of its bytes, and that holds another process's access only
+ * where the two conflict by the model's clock_end; a slot's value and
+ * clock are read only by waits on it: once no such access, or no wait on
+ * the slot, is left, they can become 0 and the state has the same future
+ * verdicts (docs/SEMANTICS.md, section 10, "What nothing will read"). */
 
 bool ces_sim_clocks_dead(const struct sim_model *m, const uint32_t *pc)
 {
     for (uint32_t p = 0; p < m->nproc; p++)
-        if (pc[p] < m->data_end[p])
+        if (pc[p] < m->clock_end[p])
             return false;
     return true;
+}
+
+bool ces_sim_data_left(const struct sim_model *m, const uint32_t *pc)
+{
+    for (uint32_t p = 0; p < m->nproc; p++)
+        if (pc[p] < m->data_end[p])
+            return true;
+    return false;
 }
 
 bool ces_sim_slot_live(const struct sim_model *m, const uint32_t *pc, uint32_t x)
