@@ -250,6 +250,13 @@ void ces_vec_free(struct ces_ctx *ctx, struct ces_vec *v)
     v->len = v->cap = 0;
 }
 
+int ces_cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+    return a < b ? -1 : a > b;
+}
+
 /* --- index of a table's names ------------------------------------------ */
 
 /* FNV-1a over the name's bytes. */

@@ -961,13 +961,6 @@ static int cmp_span(const void *x, const void *y)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-    return a < b ? -1 : a > b;
-}
-
 /* Adds the span of region `reg` of op (r, k). */
 static int push_span(struct ces_ctx *ctx, struct ces_vec *v, const struct ces_region *reg,
                      uint32_t r, uint32_t k)
@@ -1022,7 +1015,7 @@ static int overlapping(struct ces_ctx *ctx, const struct ces_vec *v,
             return CES_ERR_NOMEM;
     }
     if (found->len > 1)
-        qsort(found->data, found->len, sizeof(uint64_t), cmp_u64);
+        qsort(found->data, found->len, sizeof(uint64_t), ces_cmp_u64);
     return CES_OK;
 }
 

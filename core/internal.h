@@ -47,6 +47,9 @@ int ces_vec_reserve(struct ces_ctx *ctx, struct ces_vec *v, size_t item, size_t 
 int ces_vec_push(struct ces_ctx *ctx, struct ces_vec *v, size_t item, const void *elem);
 void ces_vec_free(struct ces_ctx *ctx, struct ces_vec *v);
 #define CES_VEC_AT(v, type, i) (((type *)(v)->data)[i])
+/* qsort's comparison of two uint64_t (the first of an item, so items that
+ * lead with a uint64_t key sort by it too). */
+int ces_cmp_u64(const void *x, const void *y);
 
 /* --- index of a table's names ----------------------------------------- */
 

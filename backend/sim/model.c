@@ -815,13 +815,6 @@ static int cmp_dacc_lo(const void *x, const void *y)
     return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-    return a < b ? -1 : a > b;
-}
-
 /* Index of x in the sorted, distinct xs[0, n) (x is there). */
 static size_t find_u64(const uint64_t *xs, size_t n, uint64_t x)
 {
@@ -876,7 +869,7 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
         ends[2 * i] = a[i].hi; /* (hi, index) pairs sorted by hi */
         ends[2 * i + 1] = i;
     }
-    qsort(xs, nx, sizeof(uint64_t), cmp_u64);
+    qsort(xs, nx, sizeof(uint64_t), ces_cmp_u64);
     {
         size_t u = 0;
 
@@ -885,7 +878,7 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
                 xs[u++] = xs[i];
         nx = u;
     }
-    qsort(ends, n, 2 * sizeof(uint64_t), cmp_u64);
+    qsort(ends, n, 2 * sizeof(uint64_t), ces_cmp_u64);
     /* segment i = [xs[i], xs[i+1]); pw/pr count the segments before i
      * where a write / a read conflicts */
     pw[0] = pr[0] = 0;

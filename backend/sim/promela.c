@@ -147,13 +147,6 @@ static uint64_t pml_gcd(uint64_t a, uint64_t b)
     return a;
 }
 
-static int pml_cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 static int pml_cmp_gen(const void *a, const void *b)
 {
     const struct pml_gen *x = a, *y = b;
@@ -493,7 +486,7 @@ static int pml_slots(struct pml *m)
             continue;
         sl = &m->slots[m->slot_of[d]];
         sl->dense = (uint32_t)d;
-        qsort(sl->vals, sl->nvals, sizeof(uint64_t), pml_cmp_u64);
+        qsort(sl->vals, sl->nvals, sizeof(uint64_t), ces_cmp_u64);
         for (uint32_t i = 1; i < sl->nvals; i++) {
             if (sl->vals[i] != sl->vals[u - 1])
                 sl->vals[u++] = sl->vals[i];
