@@ -1,20 +1,20 @@
 #!/bin/sh
-# tests/cuda/gen_run.sh [--all] [--ranks R] CESYNC FIRST COUNT MUTATE DIR -
-# the checker's OK against the GPU, on random schedules: writes COUNT of
-# them into DIR (`cesync gen --seed FIRST --count COUNT --mutate MUTATE`:
-# R ranks, or 2 or 3, 2 only where 3 cannot run here), checks each, and
-# runs each one the checker proves OK with `cesync run`, one process per
-# rank, over the hardware queues it was checked for
+# tests/cuda/gen_run.sh [--all] [--ranks R] CESYNC FIRST COUNT MUTATE DIR
+# - the checker's OK against the GPU, on random schedules: writes COUNT of
+# them into DIR, made anew (`cesync gen --seed FIRST --count COUNT
+# --mutate MUTATE`: R ranks, or 2 or 3, 2 only where 3 cannot run here),
+# checks each, and runs each one the checker proves OK with `cesync run`,
+# one process per rank, over the hardware queues it was checked for
 # (CUDA_DEVICE_MAX_CONNECTIONS = its `connections` where that is below its
-# streams, else CUDA's default).  Each of those runs must exit 0 with a
+# streams, else CUDA's default). Each of those runs must exit 0 with a
 # PASSED line counting exactly the bytes rank 0 consumes (its consume
-# regions times its phases' repetitions: every byte of them checked).
-# With --all the schedules the checker rejects run too, and are only
-# counted (a defect shows on the GPU in some runs, not in every one), as
-# do those whose search outgrows 30 s (INCOMPLETE: a few of 8 ranks).
-# Prints a line per schedule and a table of verdicts against what the GPU
-# did; exit 0 when every OK schedule passed and at least one ran, 1
-# otherwise, 77 (skipped) where 2 ranks (R, given) cannot run.
+# regions times its phases' repetitions: every byte of them checked). With
+# --all the schedules the checker rejects run too, and are only counted (a
+# defect shows on the GPU in some runs, not in every one), as do those
+# whose search outgrows 30 s (INCOMPLETE: a few of 8 ranks). Prints a line
+# per schedule and a table of verdicts against what the GPU did; exit 0
+# when every OK schedule passed and at least one ran, 1 otherwise, 77
+# (skipped) where 2 ranks (R, given) cannot run.
 . "$(dirname "$0")/gpu_fit.sh"
 all=0 ranks=
 while :; do
