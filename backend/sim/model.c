@@ -799,7 +799,7 @@ static int cmp_prodcons(const void *pa, const void *pb)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* One data access for clock_ends: bytes [lo, hi) of map `map` (rank *
+/* One data access for data_ends: bytes [lo, hi) of map `map` (rank *
  * nbuf + buffer), by op `pos` of process `proc`. */
 struct dacc {
     uint64_t lo, hi;
@@ -911,24 +911,29 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
     return CES_OK;
 }
 
-/* clock_end: past a process's last data access that can conflict with
- * another process's (same bytes of one map, one of the two a write), its
- * accesses read no clock: the history of the bytes they touch holds no
- * other process's access, now or later (docs/SEMANTICS.md, section 10,
- * "What nothing will read").  One sweep per map. */
-static int clock_ends(struct sim_model *m)
+/* data_end: one past a process's last data access; clock_end: past its
+ * last one that can conflict with another process's (same bytes of one
+ * map, one of the two a write), its accesses read no clock: the history
+ * of the bytes they touch holds no other process's access, now or later
+ * (docs/SEMANTICS.md, section 10, "What nothing will read").  One sweep
+ * per map. */
+static int data_ends(struct sim_model *m)
 {
     struct ces_vec v = {0};
     uint32_t *cnt = NULL;
     int rc = CES_OK;
 
+    m->data_end = zalloc(m, m->nproc, sizeof(uint32_t));
     m->clock_end = zalloc(m, m->nproc, sizeof(uint32_t));
-    if (m->clock_end == NULL)
+    if (m->data_end == NULL || m->clock_end == NULL)
         return nomem(m->ctx);
     for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
         for (uint32_t k = 0; k < m->stop[p] && rc == CES_OK; k++) {
             const struct ces_op *op = m->ops[p][k].op;
 
+            if (op->kind == CES_OP_COPY || op->kind == CES_OP_PRODUCE ||
+                op->kind == CES_OP_CONSUME)
+                m->data_end[p] = k + 1;
             if (op->kind == CES_OP_COPY) {
                 rc = push_dacc(m, &v, &op->a, p, k, 0);
                 if (rc == CES_OK)
@@ -1177,20 +1182,7 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     rc = expected_runs(m);
     if (rc != CES_OK)
         goto fail;
-    m->data_end = zalloc(m, m->nproc, sizeof(uint32_t));
-    if (m->data_end == NULL) {
-        rc = nomem(ctx);
-        goto fail;
-    }
-    for (uint32_t p = 0; p < m->nproc; p++) {
-        for (uint32_t k = 0; k < m->stop[p]; k++) {
-            int kind = m->ops[p][k].op->kind;
-
-            if (kind == CES_OP_COPY || kind == CES_OP_PRODUCE || kind == CES_OP_CONSUME)
-                m->data_end[p] = k + 1;
-        }
-    }
-    rc = clock_ends(m);
+    rc = data_ends(m);
     if (rc != CES_OK)
         goto fail;
     m->seg_w = SEG_READS + m->nproc;

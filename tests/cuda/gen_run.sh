@@ -42,11 +42,11 @@ rm -rf "$dir" && mkdir -p "$dir" || exit 2
 consumed() {
   awk '/^phase / { reps = substr($3, 2) }
        /^r0( s[0-9]+)? : consume / {
-         if (!match($0, /\[[0-9]+:[0-9]+\]/)) { print "?"; exit }
+         if (!match($0, /\[[0-9]+:[0-9]+\]/)) { odd = 1; exit }
          split(substr($0, RSTART + 1, RLENGTH - 2), a, ":")
          n += (a[2] - a[1]) * reps
        }
-       END { print n + 0 }' "$1"
+       END { print odd ? "?" : n + 0 }' "$1"
 }
 
 # run FILE: runs it over its queues; sets $what (passed, wrong data, hang,
