@@ -667,6 +667,9 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     if (r->depth_cut && s->mode == CES_CHECK_EXHAUSTIVE)
         ces_sb_puts(&sb, "coverage: some executions were cut at the depth bound and not "
                          "followed further\n");
+    if (s->race_free_states > 0)
+        ces_sb_printf(&sb, "coverage: %" PRIu64 " of the states below were a second search, "
+                      "for a MISMATCH among race-free executions\n", s->race_free_states);
     if (s->aborted > 0)
         ces_sb_printf(&sb, "watchdog: fired in %" PRIu64 " end state%s; every blocked stream was "
                       "released with an error\n", s->aborted, ces_plural(s->aborted));
@@ -812,7 +815,8 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_printf(&sb, "%.1f", (double)s->states / s->seconds);
     else
         ces_sb_puts(&sb, "null");
-    ces_sb_printf(&sb, ",\"peak_memory\":%" PRIu64 "},", s->peak_memory);
+    ces_sb_printf(&sb, ",\"peak_memory\":%" PRIu64 ",\"race_free_states\":%" PRIu64 "},",
+                  s->peak_memory, s->race_free_states);
     if (r->qmap != NULL) {
         ces_sb_puts(&sb, "\"queues\":\"");
         /* digits, ',' and '/': nothing to escape */

@@ -28,6 +28,12 @@ struct search {
     const struct sim_model *m;
     const struct ces_check_opts *o;
     bool reduce;
+    /* The reduction's item 3 runs a stable wait with a rising join while
+     * clocks are live (lift); how many of those could have observed a
+     * later store (lifted); the second search, over race-free executions
+     * for a MISMATCH alone (race_free; docs/SEMANTICS.md section 10). */
+    bool lift, race_free;
+    uint64_t lifted;
     struct ces_vec trace; /* uint32_t process ids */
     struct ces_vec best[SIM_D__N];
     bool have[SIM_D__N];
@@ -59,7 +65,8 @@ struct search {
     size_t frame_bytes;
     size_t scratch_bytes; /* hz, hz_gen, inT, work, enabled, cyc */
     uint32_t bound; /* nonzero once a bound stopped the search: 1 states, time or
-                       memory (the search stops short at once), 2 --first */
+                       memory (the search stops short at once), 2 --first, 3 the
+                       second search found its MISMATCH (not a bound: reset) */
     const char *bound_what; /* bound 1: "states", "time" or "memory" */
     bool cut;       /* max_depth left a state unexplored (the search goes on) */
     char why[320];  /* what the memory bound refused ("" otherwise) */
@@ -226,6 +233,56 @@ static bool stable_wait(const struct sim_model *m, const struct sim_state *st, u
     return true;
 }
 
+/* Process p's next op is a wait (stable_wait) whose join cannot shrink by
+ * running later: every other process that can still store to its slot
+ * holds a clock at least the slot's, and a process's clock only grows, so
+ * any store the wait could observe later carries one at least the one it
+ * joins now.  *later: some such store is left (without one the wait
+ * observes the same store whenever it runs). */
+static bool rising_join(const struct sim_model *m, const struct sim_state *st, uint32_t p,
+                        bool *later)
+{
+    const uint32_t *pc = SIM_PC(m, st);
+    const uint32_t *sc = SIM_SCLK(m, st, m->ops[p][pc[p]].slot);
+    uint32_t x = m->ops[p][pc[p]].slot, last = SIM_NONE;
+
+    *later = false;
+    for (uint32_t i = m->wr_off[x]; i < m->wr_off[x + 1]; i++) {
+        const struct sim_access *w = &m->wr[i];
+        const uint32_t *c;
+
+        /* (wr is by process, then position: one look per process) */
+        if (w->proc == p || w->proc == last || w->pos < pc[w->proc] ||
+            w->pos >= m->stop[w->proc])
+            continue;
+        last = w->proc;
+        *later = true;
+        c = SIM_PCLK(m, st, w->proc);
+        for (uint32_t j = 0; j < m->nproc; j++)
+            if (c[j] < sc[j])
+                return false;
+    }
+    return true;
+}
+
+/* Whether the eager run takes p's next op as a stable wait (item 3 of the
+ * reduction): with every clock dead, or with a rising join where the first
+ * search lifts that (and counts the waits that could have observed a later
+ * store). */
+static bool eager_wait(struct search *S, const struct sim_state *st, uint32_t p, bool dead)
+{
+    bool later;
+
+    if (!stable_wait(S->m, st, p))
+        return false;
+    if (dead)
+        return true;
+    if (!S->lift || !rising_join(S->m, st, p, &later))
+        return false;
+    S->lifted += later;
+    return true;
+}
+
 /* Process p's next op is an enabled write to a slot no wait is left on. */
 static bool dead_write(const struct sim_model *m, const struct sim_state *st, uint32_t p)
 {
@@ -242,10 +299,12 @@ static bool dead_write(const struct sim_model *m, const struct sim_state *st, ui
  * state is not judged).  They commute with every step of other processes
  * that is not a racing data access (docs/SEMANTICS.md), so one order
  * suffices.  The exhaustive reduced search (`stable`) also runs writes to
- * slots no wait is left on, and, once no data access that can conflict
- * is left (every clock dead), enabled waits that no store left can
- * disable: in the canonical state space (ces_sim_state_canon) they commute
- * with every step (docs/SEMANTICS.md, section 10, the reduction's item 3). */
+ * slots no wait is left on, and enabled waits that no store left can
+ * disable, once no data access that can conflict is left (every clock
+ * dead) or, in the first search, where the join cannot shrink by waiting:
+ * in the canonical state space (ces_sim_state_canon) they commute with
+ * every step, up to clocks that a later run would only raise
+ * (docs/SEMANTICS.md, section 10, the reduction's item 3). */
 static int eager(struct search *S, struct sim_state *st, bool stable)
 {
     const struct sim_model *m = S->m;
@@ -259,7 +318,7 @@ static int eager(struct search *S, struct sim_state *st, bool stable)
         for (uint32_t p = 0; p < m->nproc && rc == CES_OK && S->bound != 1; p++) {
             while (rc == CES_OK && S->bound != 1 &&
                    (ces_sim_status(m, st, p) == SIM_S_INVISIBLE ||
-                    (stable && dead_write(m, st, p)) || (dead && stable_wait(m, st, p)))) {
+                    (stable && (dead_write(m, st, p) || eager_wait(S, st, p, dead))))) {
                 rc = step(S, st, p);
                 progress = true;
             }
@@ -270,7 +329,8 @@ static int eager(struct search *S, struct sim_state *st, bool stable)
 
 static void note(struct search *S, int d)
 {
-    if (S->rc != CES_OK)
+    /* the second search adds a MISMATCH, the one class the first may miss */
+    if (S->rc != CES_OK || (S->race_free && d != SIM_D_MISMATCH))
         return;
     if (!S->have[d] || S->trace.len < S->best[d].len) {
         S->best[d].len = 0;
@@ -284,6 +344,8 @@ static void note(struct search *S, int d)
     }
     if ((S->o->flags & CES_CHECK_FIRST) && d != SIM_D_ABORTED)
         S->bound = 2;
+    if (S->race_free)
+        S->bound = 3; /* found what it looked for */
 }
 
 bool ces_sim_stuck(const struct sim_model *m, const struct sim_state *s)
@@ -335,8 +397,9 @@ static int terminal(struct search *S, const struct sim_state *st)
         fin = &S->tmp;
     }
     if (SIM_FLAGS(fin) & SIM_F_ABORTED) {
-        /* (a replayed trace may already have crossed the watchdog) */
-        S->stats.aborted++;
+        /* (a replayed trace may already have crossed the watchdog; the
+         * second search's are counted by the first) */
+        S->stats.aborted += !S->race_free;
         note(S, SIM_D_ABORTED);
     } else {
         rc = ces_sim_end_class(m, st, &cls, NULL);
@@ -1106,6 +1169,12 @@ static int enter(struct search *S, struct frame *f, uint32_t parent_flags)
     f->next = 0;
     if (S->bound == 1) /* (eager may have stopped short: the search ends here) */
         return CES_OK;
+    /* The second search follows race-free executions that can still set a
+     * mismatch, and stores nothing else. */
+    if (S->race_free && ((SIM_FLAGS(&f->st) & SIM_F_RACE) ||
+                         (!(SIM_FLAGS(&f->st) & SIM_F_MISMATCH) &&
+                          !ces_sim_data_left(S->m, SIM_PC(S->m, &f->st)))))
+        return CES_OK;
     if (S->o->max_depth > 0 && S->trace.len >= S->o->max_depth && !at_end(S->m, &f->st)) {
         /* not followed further, not judged, not stored (a shorter path
          * to it may still come); an end state at the bound is judged */
@@ -1131,13 +1200,17 @@ static int exhaustive(struct search *S)
     int rc;
 
     rc = frame_at(S, 0);
+    if (rc == CES_OK && S->frames[0].st.w != NULL) { /* the second search */
+        ces_sim_state_free(m, &S->frames[0].st);
+        S->nalloc--;
+    }
     if (rc == CES_OK && !S->bound && fits(S, ces_sim_state_init_bytes(m), "the initial state"))
         rc = ces_sim_state_init(m, &S->frames[0].st);
     if (rc != CES_OK || S->bound)
         return rc;
     S->frame_bytes = ces_sim_state_bytes(m, &S->frames[0].st);
     S->nframes = 1;
-    S->nalloc = 1;
+    S->nalloc++;
     rc = enter(S, &S->frames[0], 0);
     while (rc == CES_OK && S->nframes > 0 && !S->bound) {
         struct frame *f = &S->frames[S->nframes - 1];
@@ -1185,6 +1258,33 @@ static int exhaustive(struct search *S)
     }
     if (rc == CES_OK && S->rc != CES_OK)
         rc = S->rc;
+    S->stats.complete = rc == CES_OK && !S->bound && !S->cut;
+    return rc;
+}
+
+/* The second search (docs/SEMANTICS.md section 10, "Waits run early"):
+ * where the first ran a wait early that could have observed a later store,
+ * and found a RACE but no MISMATCH, a race-free execution it left for one
+ * with a race may hold a MISMATCH.  The search without that, over
+ * race-free executions only, looks for one, and stops at the first. */
+static int race_free_search(struct search *S)
+{
+    uint64_t before = S->stats.states;
+    int rc;
+
+    if (S->lifted == 0 || !S->have[SIM_D_RACE] || S->have[SIM_D_MISMATCH] || S->bound)
+        return CES_OK;
+    S->lift = false;
+    S->race_free = true;
+    if (S->tab != NULL)
+        memset(S->tab, 0, S->tabcap * 2 * sizeof(uint64_t));
+    S->tabn = 0;
+    S->trace.len = 0;
+    rc = exhaustive(S);
+    S->race_free = false;
+    S->stats.race_free_states = S->stats.states - before;
+    if (S->bound == 3)
+        S->bound = 0;
     S->stats.complete = rc == CES_OK && !S->bound && !S->cut;
     return rc;
 }
@@ -1655,8 +1755,12 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
             rc = replay_mode(&S);
         else if (opts->random > 0)
             rc = random_mode(&S);
-        else
+        else {
+            S.lift = S.reduce;
             rc = exhaustive(&S);
+            if (rc == CES_OK && S.rc == CES_OK)
+                rc = race_free_search(&S);
+        }
     }
     if (rc == CES_OK && S.rc != CES_OK)
         rc = S.rc;
@@ -1705,6 +1809,7 @@ static void add_stats(struct ces_check_stats *sum, const struct ces_check_stats 
 {
     sum->complete = sum->complete && s->complete;
     sum->states += s->states;
+    sum->race_free_states += s->race_free_states;
     sum->transitions += s->transitions;
     sum->executions += s->executions;
     sum->aborted += s->aborted;

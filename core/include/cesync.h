@@ -680,6 +680,9 @@ struct ces_check_stats {
     uint64_t max_depth;    /* longest execution, in steps */
     double seconds;        /* wall-clock time */
     uint64_t peak_memory;  /* bytes the checker held at most */
+    uint64_t race_free_states; /* of states, the second search's: a MISMATCH among
+                                  race-free executions (docs/SEMANTICS.md section 10,
+                                  "Waits run early"); 0 when none was needed */
 };
 
 enum ces_check_flags {

@@ -224,23 +224,23 @@ static void test_stats_line(void **state)
         struct ces_check_stats s;
         const char *line;
     } rows[] = {
-        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 0.0, 4812},
+        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 0.0, 4812, 0},
          "statistics: 1 execution, 12 transitions, 0.000 s, peak memory 4.7 KiB\n"},
-        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 2.5, 4812},
+        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 2.5, 4812, 0},
          "statistics: 1 execution, 12 transitions, 2.500 s, peak memory 4.7 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0, 7578},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0, 7578, 0},
          "statistics: 3 executions, 36 transitions, 0.000 s, peak memory 7.4 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0004, 7578},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0004, 7578, 0},
          "statistics: 3 executions, 36 transitions, 0.000 s, peak memory 7.4 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.002, 7578},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.002, 7578, 0},
          "statistics: 3 executions, 36 transitions, 0.002 s, 1500.0 executions/s, peak memory "
          "7.4 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 12, 1, 0, 12, 5.0, 7578},
+        {{CES_CHECK_RANDOM, 0, 0, 12, 1, 0, 12, 5.0, 7578, 0},
          "statistics: 1 execution, 12 transitions, 5.000 s, 0.2 executions/s, peak memory "
          "7.4 KiB\n"},
-        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.0, 1048576},
+        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.0, 1048576, 0},
          "statistics: 12 states, 20 transitions, 2 executions, 0.000 s, peak memory 1.0 MiB\n"},
-        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.5, 1048576},
+        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.5, 1048576, 0},
          "statistics: 12 states, 20 transitions, 2 executions, 0.500 s, 24 states/s, peak "
          "memory 1.0 MiB\n"},
     };
@@ -836,18 +836,20 @@ static void test_two_awaits_one_record(void **state)
  * by its own value.  r1 waits for f[0] == 1 and then 13 times for 2 (past
  * the guards it walks one by one), r0 writes 1 then 2: from its second
  * wait on, r1 can pass as long as r0 can write 2 (r0 also raises f[1]@2
- * and produces a, which its stream s1 reads after an event: data another
- * process reads, so the clocks stay live and the waits are not run
- * eagerly).  The search stores 23 states; judged by the first wait's
- * value, 1, which r0 cannot write again, r1 looked stuck there and 7 were
- * stored (on the text before a's reader on s1, which stores 23 too). */
+ * and produces a, which its stream s1 reads after an event and then
+ * writes f[0] = 3: a store left that fails the waits, so no wait is run
+ * eagerly as a stable one).  The search stores 37 states; with the waits
+ * taken as one `==` value (the first's, 1, which r0 cannot write again,
+ * so that r1 looked stuck there), or each judged by the first's value in
+ * the runs' search, 8. */
 static void test_eq_waits_own_values(void **state)
 {
     char text[1024] = "cesync 1\nranks 3\nstreams 2\nbuffer a 16\nsignal f u64 2\n"
                       "phase eager x1\n"
                       "r0 : write f[0]@1 = 1\nr0 : write f[0]@1 = 2\nr0 : write f[1]@2 = 1\n"
                       "r0 : produce a[0:16]\nr0 : record e\nr0 s1 : await e\n"
-                      "r0 s1 : consume a[0:16] == a[0:16]@0\nr1 : wait f[0] == 1\n";
+                      "r0 s1 : consume a[0:16] == a[0:16]@0\nr0 s1 : write f[0]@1 = 3\n"
+                      "r1 : wait f[0] == 1\n";
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g;
@@ -858,7 +860,7 @@ static void test_eq_waits_own_values(void **state)
         strcat(text, "r1 : wait f[0] == 2\n");
     strcat(text, "r1 : write f[1]@2 = 2\nr2 : wait f[1] >= 2\n");
     g = ces_test_text_graph(ctx, text);
-    r = check1(ctx, g, NULL, 0, CES_V_HANG, 23, 1);
+    r = check1(ctx, g, NULL, 0, CES_V_HANG, 37, 1);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -889,17 +891,18 @@ static void test_falling_writes_unsorted(void **state)
 }
 
 /* The reduction's horizon reads `>=` on a u32 slot cyclically: r1's 13
- * waits for f[0] >= 0xf0000000 are more than 2^31 ahead of every value
- * f[0]@1 takes (0, then r0's 1), so they pass at once (r0's produce of a
- * is read by its stream s1: the clocks stay live, as above).  The search
- * stores 45 states (the text before a's reader on s1 too); with the waits
- * compared as plain u64 ones, which hold them blocked, 44 on that text. */
+ * waits for f[0] >= 0xf0000000 are more than 2^31 ahead of the values
+ * f[0]@1 takes first (0, then r0's 1), so they pass at once; r0's stream
+ * s1 then writes 0x70000000, 2^31 behind, which fails them (so that none
+ * is run eagerly as a stable wait).  The search stores 59 states; with the
+ * horizon comparing as plain u64, which holds them blocked, 4. */
 static void test_u32_waits_horizon(void **state)
 {
     char text[1024] = "cesync 1\nranks 3\nstreams 2\nbuffer a 16\nsignal f u32 2\n"
                       "phase eager x1\n"
                       "r0 : write f[0]@1 = 1\nr0 : write f[1]@2 = 1\nr0 : produce a[0:16]\n"
-                      "r0 : record e\nr0 s1 : await e\nr0 s1 : consume a[0:16] == a[0:16]@0\n";
+                      "r0 : record e\nr0 s1 : await e\nr0 s1 : consume a[0:16] == a[0:16]@0\n"
+                      "r0 s1 : write f[0]@1 = 1879048192\n";
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g;
@@ -910,7 +913,7 @@ static void test_u32_waits_horizon(void **state)
         strcat(text, "r1 : wait f[0] >= 4026531840\n");
     strcat(text, "r1 : write f[1]@2 = 2\nr2 : wait f[1] >= 2\n");
     g = ces_test_text_graph(ctx, text);
-    r = check1(ctx, g, NULL, 0, CES_V_HANG, 45, 2);
+    r = check1(ctx, g, NULL, 0, CES_V_HANG, 59, 1);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -921,32 +924,39 @@ static void test_u32_waits_horizon(void **state)
  * read"): two `mono` barriers, whose waits may each observe the first
  * barrier's store or the second's (with different clocks), then data on
  * rank 1.  A produce no other process touches, or bytes two streams only
- * read, leave the clocks dead from the start: 9 states at 4 ranks, 17 at
- * 8 (3,939 at 4 and over 5 million unfinished at 8 while any data access
- * kept them), as do two streams' produces of adjacent bytes.  The
- * produce read by a second stream after an event keeps them, as does one
- * that races with the read, and a copy whose destination is read so. */
+ * read, or two streams' produces of adjacent bytes leave the clocks dead
+ * from the start: the unreduced search at 3 ranks stores 118 or 136
+ * states, where a produce read by a second stream after an event, or a
+ * copy whose destination is read so, keeps them live (1,042), as does a
+ * produce that races with the read (926).  The reduced search runs the
+ * barriers' waits early either way (their joins only rise, section 10,
+ * "Waits run early"): 9 states at 4 ranks and 17 at 8 (3,939 at 4 and
+ * over 10 million unfinished at 8 while the clocks stayed live); the race
+ * adds a second search for a MISMATCH among race-free executions (3,938
+ * of 3,947 states at 4 ranks, past the bound of 100,000 at 8). */
 static void test_clocks_conflicts_only(void **state)
 {
     static const struct {
-        uint32_t ranks;
         const char *tail;
         uint32_t verdict;
-        uint64_t states;
+        uint64_t states4, states8, unreduced3;
     } cases[] = {
-        {8, "r1 : produce a[0:16]\n", CES_V_OK, 17},
-        {4, "r1 : produce a[0:16]\n", CES_V_OK, 9},
-        {4, "r1 : consume a[0:16] == a[0:16]@1\nr1 s1 : consume a[0:16] == a[0:16]@1\n",
-         CES_V_OK, 9},
-        {4, "r1 : produce a[0:16]\nr1 : record e\nr1 s1 : await e\n"
-            "r1 s1 : consume a[0:16] == a[0:16]@1\n",
-         CES_V_OK, 3939},
-        {4, "r1 : produce a[0:16]\nr1 s1 : consume a[0:16] == a[0:16]@1\n", CES_V_RACE, 3939},
-        {4, "r1 : produce a[0:8]\nr1 s1 : produce a[8:16]\n", CES_V_OK, 9},
-        {4, "r1 : copy a[0:8] -> a[8:16]\nr1 : record e\nr1 s1 : await e\n"
-            "r1 s1 : consume a[8:16] == a[0:8]@1\n",
-         CES_V_OK, 3939},
+        {"r1 : produce a[0:16]\n", CES_V_OK, 9, 17, 118},
+        {"r1 : consume a[0:16] == a[0:16]@1\nr1 s1 : consume a[0:16] == a[0:16]@1\n", CES_V_OK,
+         9, 17, 136},
+        {"r1 : produce a[0:16]\nr1 : record e\nr1 s1 : await e\n"
+         "r1 s1 : consume a[0:16] == a[0:16]@1\n",
+         CES_V_OK, 9, 17, 1042},
+        {"r1 : produce a[0:16]\nr1 s1 : consume a[0:16] == a[0:16]@1\n", CES_V_RACE, 3947, 100000,
+         926},
+        {"r1 : produce a[0:8]\nr1 s1 : produce a[8:16]\n", CES_V_OK, 9, 17, 136},
+        {"r1 : copy a[0:8] -> a[8:16]\nr1 : record e\nr1 s1 : await e\n"
+         "r1 s1 : consume a[8:16] == a[0:8]@1\n",
+         CES_V_OK, 9, 17, 1042},
     };
+    static const struct {
+        uint32_t ranks, flags;
+    } runs[] = {{4, 0}, {8, 0}, {3, CES_CHECK_NO_REDUCTION}};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_check_opts o;
@@ -955,18 +965,154 @@ static void test_clocks_conflicts_only(void **state)
     ces_check_opts_init(&o);
     o.max_states = 100000; /* INCOMPLETE, not a long wait, where clocks live too long */
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        char text[512];
-        struct ces_graph *g;
+        const uint64_t states[] = {cases[i].states4, cases[i].states8, cases[i].unreduced3};
 
-        snprintf(text, sizeof(text),
-                 "cesync 1\nranks %u\nstreams 2\nbuffer a 16\nsignal ready u64 1\n"
-                 "phase eager x2\nr* : write ready[0] = $i\nr* over p : wait ready[0]@$p >= $i\n"
-                 "phase eager x1\n%s",
-                 (unsigned)cases[i].ranks, cases[i].tail);
+        for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+            char text[512];
+            struct ces_graph *g;
+            struct ces_check_report *r = NULL;
+            uint32_t verdict = cases[i].verdict;
+
+            snprintf(text, sizeof(text),
+                     "cesync 1\nranks %u\nstreams 2\nbuffer a 16\nsignal ready u64 1\n"
+                     "phase eager x2\nr* : write ready[0] = $i\n"
+                     "r* over p : wait ready[0]@$p >= $i\nphase eager x1\n%s",
+                     (unsigned)runs[k].ranks, cases[i].tail);
+            g = ces_test_text_graph(ctx, text);
+            o.flags = runs[k].flags;
+            assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+            if (states[k] == o.max_states)
+                verdict |= CES_V_INCOMPLETE;
+            assert_int_equal(ces_check_report_verdict(r), verdict);
+            assert_int_equal(ces_check_report_stats(r).states, states[k]);
+            ces_check_report_destroy(r);
+            ces_graph_destroy(g);
+        }
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A stable wait runs early while clocks are live where its join can only
+ * rise (docs/SEMANTICS.md, section 10, "Waits run early").  Two `mono`
+ * barriers around a push from rank 1 to rank 2 with a ready/done
+ * handshake: 11, 13 and 21 states at 3, 4 and 8 ranks (111, 1,798 and over
+ * 5 million unfinished in 10 s while each wait could observe either
+ * barrier's store with a different clock; 488 unreduced at 3).  r0 raises
+ * f once before copying the wrong buffer into r1's a and once after: the
+ * first search runs r1's wait at the first store, which leaves the copy
+ * unordered (RACE); the race-free executions, where the wait observes the
+ * second store, deliver the wrong bytes, which the second search finds
+ * (MISMATCH; 4 of 6 states; the first alone said RACE, and so does --first,
+ * which runs no second search); it stops at that MISMATCH (with r1 raising
+ * g for r0 after the consume, 8 states and 16 transitions; 19 went on).
+ * With the right buffer copied the race-free executions deliver the right
+ * bytes, and the second search follows no state once no data access is
+ * left (3 of 9 states, r0 then waiting for an h r1 overwrites: HANG).  A
+ * race before the barriers, in every execution, leaves it no state at all
+ * (9 in all; 3,947 with the racing states followed).  A join that could
+ * fall stays a choice: r0's copy then store, r2's store without it (RACE in
+ * 5 states, no second search; run early, the wait stored 8 with one). */
+static void test_waits_run_early(void **state)
+{
+    static const char push[] =
+        "buffer src 16\nbuffer dst 16\nsignal bar u64 1\nsignal rdy u64 1\nsignal done u64 1\n"
+        "phase eager x2\nr* : write bar[0] = $i\nr* over p : wait bar[0]@$p >= $i\n"
+        "r1 : produce src[0:16]\nr1 : wait rdy[0] >= $i\nr1 : copy src[0:16] -> dst[0:16]@2\n"
+        "r1 : write done[0]@2 = $i\nr2 : write rdy[0]@1 = $i\nr2 : wait done[0] >= $i\n"
+        "r2 : consume dst[0:16] == src[0:16]@1\n";
+    static const struct {
+        uint32_t ranks, flags;
+        uint64_t states;
+    } runs[] = {{3, 0, 11}, {4, 0, 13}, {8, 0, 21}, {3, CES_CHECK_NO_REDUCTION, 488}};
+    static const char early[] =
+        "cesync 1\nranks 2\nbuffer a 16\nbuffer b 16\nsignal f u64 1\nphase eager x1\n"
+        "r0 : produce a[0:16]\nr0 : write f[0]@1 = 1\nr0 : copy b[0:16] -> a[0:16]@1\n"
+        "r0 : write f[0]@1 = 2\nr1 : wait f[0] >= 1\nr1 : consume a[0:16] == a[0:16]@0\n";
+    static const char falls[] =
+        "cesync 1\nranks 3\nbuffer src 16\nbuffer dst 16\nsignal f u64 1\nphase eager x1\n"
+        "r0 : produce src[0:16]\nr0 : copy src[0:16] -> dst[0:16]@1\nr0 : write f[0]@1 = 1\n"
+        "r1 : wait f[0] >= 1\nr1 : consume dst[0:16] == src[0:16]@0\nr2 : write f[0]@1 = 1\n";
+    static const char right[] =
+        "cesync 1\nranks 2\nbuffer a 16\nbuffer b 16\nsignal f u64 1\nsignal h u64 1\n"
+        "phase eager x1\nr0 : produce b[0:16]\nr0 : write f[0]@1 = 1\n"
+        "r0 : copy b[0:16] -> a[0:16]@1\nr0 : write f[0]@1 = 2\nr0 : write h[0]@0 = 2\n"
+        "r0 : wait h[0] == 1\nr1 : wait f[0] >= 1\nr1 : consume a[0:16] == b[0:16]@0\n"
+        "r1 : write h[0]@0 = 1\n";
+    static const char before[] =
+        "cesync 1\nranks 4\nstreams 2\nbuffer a 16\nsignal ready u64 1\nphase eager x1\n"
+        "r1 : produce a[0:8]\nr1 s1 : consume a[0:8] == a[0:8]@1\nphase eager x2\n"
+        "r* : write ready[0] = $i\nr* over p : wait ready[0]@$p >= $i\nphase eager x1\n"
+        "r1 : produce a[8:16]\nr1 : record e\nr1 s1 : await e\n"
+        "r1 s1 : consume a[8:16] == a[8:16]@1\n";
+    static const struct {
+        const char *text;
+        uint32_t verdict;
+        uint64_t states, transitions, race_free;
+    } more[] = {
+        {right, CES_V_HANG | CES_V_RACE, 9, 20, 3},
+        {before, CES_V_RACE, 9, 40, 0},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_check_opts o;
+    struct ces_check_report *r;
+    struct ces_graph *g;
+    char *t, text[1024];
+
+    (void)state;
+    ces_check_opts_init(&o);
+    for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+        snprintf(text, sizeof(text), "cesync 1\nranks %u\n%s", (unsigned)runs[k].ranks, push);
         g = ces_test_text_graph(ctx, text);
-        ces_check_report_destroy(check1(ctx, g, &o, 0, cases[i].verdict, cases[i].states, 1));
+        r = check1(ctx, g, NULL, runs[k].flags, CES_V_OK, runs[k].states, 1);
+        assert_int_equal(ces_check_report_stats(r).race_free_states, 0);
+        ces_check_report_destroy(r);
         ces_graph_destroy(g);
     }
+    g = ces_test_text_graph(ctx, early);
+    r = check1(ctx, g, NULL, 0, CES_V_RACE | CES_V_MISMATCH, 6, 2);
+    assert_int_equal(ces_check_report_stats(r).race_free_states, 4);
+    t = text_of(ctx, r);
+    assert_non_null(strstr(t, "\ncoverage: 4 of the states below were a second search, for a "
+                              "MISMATCH among race-free executions\n"));
+    ces_free(ctx, t);
+    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
+    assert_non_null(strstr(t, ",\"peak_memory\":"));
+    assert_non_null(strstr(t, ",\"race_free_states\":4},"));
+    ces_free(ctx, t);
+    replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
+    ces_check_report_destroy(r);
+    r = check1(ctx, g, NULL, CES_CHECK_NO_REDUCTION, CES_V_RACE | CES_V_MISMATCH, 15, 3);
+    ces_check_report_destroy(r);
+    o.flags = CES_CHECK_FIRST;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_RACE | CES_V_INCOMPLETE);
+    assert_int_equal(ces_check_report_stats(r).race_free_states, 0);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    snprintf(text, sizeof(text), "%.*ssignal g u64 1\n%sr1 : write g[0]@0 = 1\nr0 : wait g[0] == 1\n",
+             (int)(strstr(early, "phase") - early), early, strstr(early, "phase"));
+    g = ces_test_text_graph(ctx, text);
+    r = check1(ctx, g, NULL, 0, CES_V_RACE | CES_V_MISMATCH, 8, 2);
+    assert_int_equal(ces_check_report_stats(r).transitions, 16);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    for (size_t k = 0; k < sizeof(more) / sizeof(more[0]); k++) {
+        g = ces_test_text_graph(ctx, more[k].text);
+        o.flags = 0;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), more[k].verdict);
+        assert_int_equal(ces_check_report_stats(r).states, more[k].states);
+        assert_int_equal(ces_check_report_stats(r).transitions, more[k].transitions);
+        assert_int_equal(ces_check_report_stats(r).race_free_states, more[k].race_free);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    g = ces_test_text_graph(ctx, falls);
+    r = check1(ctx, g, NULL, 0, CES_V_RACE, 5, 2);
+    assert_int_equal(ces_check_report_stats(r).race_free_states, 0);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -3700,6 +3846,7 @@ int main(void)
         cmocka_unit_test(test_falling_writes_unsorted),
         cmocka_unit_test(test_u32_waits_horizon),
         cmocka_unit_test(test_clocks_conflicts_only),
+        cmocka_unit_test(test_waits_run_early),
         cmocka_unit_test(test_race_copy_produce),
         cmocka_unit_test(test_race_minimized),
         cmocka_unit_test(test_long_name_whole),
