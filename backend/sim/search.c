@@ -243,8 +243,8 @@ static bool rising_join(const struct sim_model *m, const struct sim_state *st, u
                         bool *later)
 {
     const uint32_t *pc = SIM_PC(m, st);
-    const uint32_t *sc = SIM_SCLK(m, st, m->ops[p][pc[p]].slot);
     uint32_t x = m->ops[p][pc[p]].slot, last = SIM_NONE;
+    const uint32_t *sc = SIM_SCLK(m, st, x);
 
     *later = false;
     for (uint32_t i = m->wr_off[x]; i < m->wr_off[x + 1]; i++) {
