@@ -211,8 +211,28 @@ static int step(struct search *S, struct sim_state *st, uint32_t p)
     return rc;
 }
 
+/* The first access of group g (an index into acc) at or after position pos;
+ * g->hi when none. */
+static uint32_t seek(const struct sim_access *acc, const struct sim_group *g, uint32_t pos)
+{
+    uint32_t lo = g->lo, hi = g->hi;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+
+        if (acc[mid].pos < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Process p's next op is an enabled wait that every store to its slot
- * another process can still make satisfies too: nothing can disable it. */
+ * another process can still make satisfies too: nothing can disable it.
+ * A group's writes left are looked at by their ends where its values
+ * never decrease (the ones between lie within them: for a u32 `>=`, an arc
+ * shorter than half the circle whose ends lie in the half it accepts). */
 static bool stable_wait(const struct sim_model *m, const struct sim_state *st, uint32_t p)
 {
     const uint32_t *pc = SIM_PC(m, st);
@@ -223,12 +243,20 @@ static bool stable_wait(const struct sim_model *m, const struct sim_state *st, u
     o = &m->ops[p][pc[p]];
     if (o->cls != SIM_C_WAIT)
         return false;
-    for (uint32_t i = m->wr_off[o->slot]; i < m->wr_off[o->slot + 1]; i++) {
-        const struct sim_access *w = &m->wr[i];
+    for (uint32_t gi = m->wg_off[o->slot]; gi < m->wg_off[o->slot + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+        uint32_t i = seek(m->wr, g, pc[g->proc]), j = seek(m->wr, g, m->stop[g->proc]);
 
-        if (w->proc != p && w->pos >= pc[w->proc] && w->pos < m->stop[w->proc] &&
-            !ces_wait_holds(m->slot_width[o->slot], o->op->cmp, w->value, o->op->value))
+        if (g->proc == p || i == j)
+            continue;
+        if (!ces_wait_holds(m->slot_width[o->slot], o->op->cmp, m->wr[i].value, o->op->value) ||
+            !ces_wait_holds(m->slot_width[o->slot], o->op->cmp, m->wr[j - 1].value,
+                            o->op->value))
             return false;
+        for (uint32_t k = i + 1; !g->sorted && k + 1 < j; k++)
+            if (!ces_wait_holds(m->slot_width[o->slot], o->op->cmp, m->wr[k].value,
+                                o->op->value))
+                return false;
     }
     return true;
 }
@@ -243,21 +271,17 @@ static bool rising_join(const struct sim_model *m, const struct sim_state *st, u
                         bool *later)
 {
     const uint32_t *pc = SIM_PC(m, st);
-    uint32_t x = m->ops[p][pc[p]].slot, last = SIM_NONE;
+    uint32_t x = m->ops[p][pc[p]].slot;
     const uint32_t *sc = SIM_SCLK(m, st, x);
 
     *later = false;
-    for (uint32_t i = m->wr_off[x]; i < m->wr_off[x + 1]; i++) {
-        const struct sim_access *w = &m->wr[i];
-        const uint32_t *c;
+    for (uint32_t gi = m->wg_off[x]; gi < m->wg_off[x + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+        const uint32_t *c = SIM_PCLK(m, st, g->proc);
 
-        /* (wr is by process, then position: one look per process) */
-        if (w->proc == p || w->proc == last || w->pos < pc[w->proc] ||
-            w->pos >= m->stop[w->proc])
+        if (g->proc == p || seek(m->wr, g, pc[g->proc]) == seek(m->wr, g, m->stop[g->proc]))
             continue;
-        last = w->proc;
         *later = true;
-        c = SIM_PCLK(m, st, w->proc);
         for (uint32_t j = 0; j < m->nproc; j++)
             if (c[j] < sc[j])
                 return false;
@@ -486,23 +510,6 @@ static uint64_t sval(const struct sim_model *m, const struct sim_state *s, uint3
     const uint32_t *w = s->w + m->w_val + 2 * (size_t)x;
 
     return (uint64_t)w[0] | ((uint64_t)w[1] << 32);
-}
-
-/* The first access of group g (an index into acc) at or after position pos;
- * g->hi when none. */
-static uint32_t seek(const struct sim_access *acc, const struct sim_group *g, uint32_t pos)
-{
-    uint32_t lo = g->lo, hi = g->hi;
-
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-
-        if (acc[mid].pos < pos)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 /* The position of the first write of group g with value v at or after
