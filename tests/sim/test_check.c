@@ -128,6 +128,20 @@ static char *text_of(struct ces_ctx *ctx, const struct ces_check_report *r)
     return t;
 }
 
+/* The report's text holds `text`, and its JSON `json1` and `json2`. */
+static void report_has(struct ces_ctx *ctx, const struct ces_check_report *r, const char *text,
+                       const char *json1, const char *json2)
+{
+    char *t = text_of(ctx, r);
+
+    assert_non_null(strstr(t, text));
+    ces_free(ctx, t);
+    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
+    assert_non_null(strstr(t, json1));
+    assert_non_null(strstr(t, json2));
+    ces_free(ctx, t);
+}
+
 /* Re-runs a defect's replay string: same verdict class, same steps. */
 static void replays(struct ces_ctx *ctx, struct ces_graph *g, const struct ces_check_opts *base,
                     const struct ces_check_defect *d)
@@ -1057,7 +1071,7 @@ static void test_waits_run_early(void **state)
     struct ces_check_opts o;
     struct ces_check_report *r;
     struct ces_graph *g;
-    char *t, text[1024];
+    char text[1024];
 
     (void)state;
     ces_check_opts_init(&o);
@@ -1072,14 +1086,10 @@ static void test_waits_run_early(void **state)
     g = ces_test_text_graph(ctx, early);
     r = check1(ctx, g, NULL, 0, CES_V_RACE | CES_V_MISMATCH, 6, 2);
     assert_int_equal(ces_check_report_stats(r).race_free_states, 4);
-    t = text_of(ctx, r);
-    assert_non_null(strstr(t, "\ncoverage: 4 of the states below were a second search, for a "
-                              "MISMATCH among race-free executions\n"));
-    ces_free(ctx, t);
-    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
-    assert_non_null(strstr(t, ",\"peak_memory\":"));
-    assert_non_null(strstr(t, ",\"race_free_states\":4},"));
-    ces_free(ctx, t);
+    report_has(ctx, r,
+               "\ncoverage: 4 of the states below were a second search, for a MISMATCH among "
+               "race-free executions\n",
+               ",\"peak_memory\":", ",\"race_free_states\":4},");
     replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
     ces_check_report_destroy(r);
     r = check1(ctx, g, NULL, CES_CHECK_NO_REDUCTION, CES_V_RACE | CES_V_MISMATCH, 15, 3);
@@ -2745,15 +2755,12 @@ static void test_watchdog_stopped(void **state)
     assert_int_equal(d->blocked[0].reason, CES_BLOCK_STOPPED);
     assert_int_equal(d->blocked[0].pos.rank, 0);
     assert_int_equal(d->blocked[0].pos.index, 1);
-    t = text_of(ctx, r);
-    assert_non_null(strstr(t, "  replay: 0.1*2\n"
-                              "  released nothing: no op was blocked\n"
-                              "  left stopped: r0.s0#1\n"));
-    ces_free(ctx, t);
-    assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
-    assert_non_null(strstr(t, "\"defects\":[{\"class\":\"WATCHDOG\",\"replay\":\"0.1*2\","));
-    assert_non_null(strstr(t, "\"stopped\":[{\"pos\":\"r0.s0#1\",\"op\":\"wait f[1] >= 1\","));
-    ces_free(ctx, t);
+    report_has(ctx, r,
+               "  replay: 0.1*2\n"
+               "  released nothing: no op was blocked\n"
+               "  left stopped: r0.s0#1\n",
+               "\"defects\":[{\"class\":\"WATCHDOG\",\"replay\":\"0.1*2\",",
+               "\"stopped\":[{\"pos\":\"r0.s0#1\",\"op\":\"wait f[1] >= 1\",");
     replays(ctx, g, &o, d);
     ces_check_report_destroy(r);
     /* r1 stops before its write: r0's wait is released, r1 stays stopped */
