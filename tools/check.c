@@ -322,9 +322,11 @@ static void progress(void *ud, const struct ces_check_stats *s)
                 s->seconds > 0 ? (double)s->executions / s->seconds : 0.0);
         return;
     }
-    fprintf(stderr, "check: %llu state%s, %llu transition%s, %llu execution%s, %.1f s, %.0f "
-            "states/s, %.1f MiB\n",
-            (unsigned long long)s->states, ces_plural(s->states),
+    fprintf(stderr, "check: %llu state%s", (unsigned long long)s->states, ces_plural(s->states));
+    if (s->race_free_states > 0) /* docs/SEMANTICS.md section 10, "Waits run early" */
+        fprintf(stderr, " (%llu in the second search, for a MISMATCH among race-free executions)",
+                (unsigned long long)s->race_free_states);
+    fprintf(stderr, ", %llu transition%s, %llu execution%s, %.1f s, %.0f states/s, %.1f MiB\n",
             (unsigned long long)s->transitions, ces_plural(s->transitions),
             (unsigned long long)s->executions, ces_plural(s->executions), s->seconds,
             s->seconds > 0 ? (double)s->states / s->seconds : 0.0,

@@ -499,6 +499,7 @@ static int visit(struct search *S, struct sim_state *st, bool *seen)
     S->tab[2 * i + 1] = h[1];
     S->tabn++;
     S->stats.states++;
+    S->stats.race_free_states += S->race_free;
     *seen = false;
     return CES_OK;
 }
@@ -1276,7 +1277,6 @@ static int exhaustive(struct search *S)
  * race-free executions only, looks for one, and stops at the first. */
 static int race_free_search(struct search *S)
 {
-    uint64_t before = S->stats.states;
     int rc;
 
     if (S->lifted == 0 || !S->have[SIM_D_RACE] || S->have[SIM_D_MISMATCH] || S->bound)
@@ -1289,7 +1289,6 @@ static int race_free_search(struct search *S)
     S->trace.len = 0;
     rc = exhaustive(S);
     S->race_free = false;
-    S->stats.race_free_states = S->stats.states - before;
     if (S->bound == 3)
         S->bound = 0;
     S->stats.complete = rc == CES_OK && !S->bound && !S->cut;
