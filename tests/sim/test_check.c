@@ -1025,7 +1025,12 @@ static void test_clocks_conflicts_only(void **state)
  * race before the barriers, in every execution, leaves it no state at all
  * (9 in all; 3,947 with the racing states followed).  A join that could
  * fall stays a choice: r0's copy then store, r2's store without it (RACE in
- * 5 states, no second search; run early, the wait stored 8 with one). */
+ * 5 states, no second search; run early, the wait stored 8 with one).
+ * The stores left are judged at their ends only where a writer's values
+ * never decrease: r0's 1, 2, 0, 3 keep r1's wait for 1 a choice, its 0
+ * between failing it (5 states, 12 transitions; by the ends, 2 and 5),
+ * and both ends count: r0's 1, 1, 2 fail r1's wait for == 1 at the last
+ * (HANG where r1 waits after it; by the first end alone, OK). */
 static void test_waits_run_early(void **state)
 {
     static const char push[] =
@@ -1052,6 +1057,13 @@ static void test_waits_run_early(void **state)
         "r0 : copy b[0:16] -> a[0:16]@1\nr0 : write f[0]@1 = 2\nr0 : write h[0]@0 = 2\n"
         "r0 : wait h[0] == 1\nr1 : wait f[0] >= 1\nr1 : consume a[0:16] == b[0:16]@0\n"
         "r1 : write h[0]@0 = 1\n";
+    static const char falling[] =
+        "cesync 1\nranks 2\nsignal f u64 1\nphase eager x1\nr0 : write f[0]@1 = 1\n"
+        "r0 : write f[0]@1 = 2\nr0 : write f[0]@1 = 0\nr0 : write f[0]@1 = 3\n"
+        "r1 : wait f[0] >= 1\n";
+    static const char last[] =
+        "cesync 1\nranks 2\nsignal f u64 1\nphase eager x1\nr0 : write f[0]@1 = 1\n"
+        "r0 : write f[0]@1 = 1\nr0 : write f[0]@1 = 2\nr1 : wait f[0] == 1\n";
     static const char before[] =
         "cesync 1\nranks 4\nstreams 2\nbuffer a 16\nsignal ready u64 1\nphase eager x1\n"
         "r1 : produce a[0:8]\nr1 s1 : consume a[0:8] == a[0:8]@1\nphase eager x2\n"
@@ -1065,6 +1077,8 @@ static void test_waits_run_early(void **state)
     } more[] = {
         {right, CES_V_HANG | CES_V_RACE, 9, 20, 3},
         {before, CES_V_RACE, 9, 40, 0},
+        {falling, CES_V_OK, 5, 12, 0},
+        {last, CES_V_HANG, 5, 8, 0},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
