@@ -228,23 +228,30 @@ static uint32_t seek(const struct sim_access *acc, const struct sim_group *g, ui
     return lo;
 }
 
-/* Process p's next op is an enabled wait that every store to its slot
- * another process can still make satisfies too: nothing can disable it.
- * A group's writes left are looked at by their ends where its values
- * never decrease (the ones between lie within them: for a u32 `>=`, an arc
- * shorter than half the circle whose ends lie in the half it accepts). */
-static bool stable_wait(const struct sim_model *m, const struct sim_state *st, uint32_t p)
+/* Whether the eager run takes p's next op as a wait that no store another
+ * process can still make to its slot can fail (so nothing can disable it;
+ * item 3 of the reduction): with every clock dead, or, where the first
+ * search lifts that, with a join that cannot shrink by running later
+ * (every process that can still store to the slot holds a clock at least
+ * the slot's, and a process's clock only grows); those that could have
+ * observed a later store are counted.  A writer's stores left are looked
+ * at by their ends where its values never decrease (the ones between lie
+ * within them: for a u32 `>=`, an arc shorter than half the circle whose
+ * ends lie in the half it accepts). */
+static bool eager_wait(struct search *S, const struct sim_state *st, uint32_t p, bool dead)
 {
+    const struct sim_model *m = S->m;
     const uint32_t *pc = SIM_PC(m, st);
-    const struct sim_op *o;
+    const struct sim_op *o = &m->ops[p][pc[p]];
+    const uint32_t *sc;
+    bool later = false;
 
-    if (ces_sim_status(m, st, p) != SIM_S_VISIBLE)
+    if ((!dead && !S->lift) || ces_sim_status(m, st, p) != SIM_S_VISIBLE || o->cls != SIM_C_WAIT)
         return false;
-    o = &m->ops[p][pc[p]];
-    if (o->cls != SIM_C_WAIT)
-        return false;
+    sc = SIM_SCLK(m, st, o->slot);
     for (uint32_t gi = m->wg_off[o->slot]; gi < m->wg_off[o->slot + 1]; gi++) {
         const struct sim_group *g = &m->wg[gi];
+        const uint32_t *c = SIM_PCLK(m, st, g->proc);
         uint32_t i = seek(m->wr, g, pc[g->proc]), j = seek(m->wr, g, m->stop[g->proc]);
 
         if (g->proc == p || i == j)
@@ -257,53 +264,12 @@ static bool stable_wait(const struct sim_model *m, const struct sim_state *st, u
             if (!ces_wait_holds(m->slot_width[o->slot], o->op->cmp, m->wr[k].value,
                                 o->op->value))
                 return false;
-    }
-    return true;
-}
-
-/* Process p's next op is a wait (stable_wait) whose join cannot shrink by
- * running later: every other process that can still store to its slot
- * holds a clock at least the slot's, and a process's clock only grows, so
- * any store the wait could observe later carries one at least the one it
- * joins now.  *later: some such store is left (without one the wait
- * observes the same store whenever it runs). */
-static bool rising_join(const struct sim_model *m, const struct sim_state *st, uint32_t p,
-                        bool *later)
-{
-    const uint32_t *pc = SIM_PC(m, st);
-    uint32_t x = m->ops[p][pc[p]].slot;
-    const uint32_t *sc = SIM_SCLK(m, st, x);
-
-    *later = false;
-    for (uint32_t gi = m->wg_off[x]; gi < m->wg_off[x + 1]; gi++) {
-        const struct sim_group *g = &m->wg[gi];
-        const uint32_t *c = SIM_PCLK(m, st, g->proc);
-
-        if (g->proc == p || seek(m->wr, g, pc[g->proc]) == seek(m->wr, g, m->stop[g->proc]))
-            continue;
-        *later = true;
-        for (uint32_t j = 0; j < m->nproc; j++)
-            if (c[j] < sc[j])
+        later = true;
+        for (uint32_t k = 0; !dead && k < m->nproc; k++)
+            if (c[k] < sc[k])
                 return false;
     }
-    return true;
-}
-
-/* Whether the eager run takes p's next op as a stable wait (item 3 of the
- * reduction): with every clock dead, or with a rising join where the first
- * search lifts that (and counts the waits that could have observed a later
- * store). */
-static bool eager_wait(struct search *S, const struct sim_state *st, uint32_t p, bool dead)
-{
-    bool later;
-
-    if (!stable_wait(S->m, st, p))
-        return false;
-    if (dead)
-        return true;
-    if (!S->lift || !rising_join(S->m, st, p, &later))
-        return false;
-    S->lifted += later;
+    S->lifted += !dead && later;
     return true;
 }
 
