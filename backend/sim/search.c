@@ -34,6 +34,7 @@ struct search {
      * for a MISMATCH alone (race_free; docs/SEMANTICS.md section 10). */
     bool lift, race_free;
     uint64_t lifted;
+    int ends; /* ends_found's answer for the state being expanded */
     struct ces_vec trace; /* uint32_t process ids */
     struct ces_vec best[SIM_D__N];
     bool have[SIM_D__N];
@@ -51,6 +52,7 @@ struct search {
      * first blocking positions a graph was built for, the writes it looked
      * at, whether it has a cycle (SIM_NONE first: an empty entry) */
     uint32_t *cyc;
+    uint32_t *wf; /* wait_for_cycle's scratch */
     /* frames */
     struct frame *frames;
     size_t nframes, capframes;
@@ -63,7 +65,7 @@ struct search {
     uint64_t tick_mask;   /* tick reads the clock every tick_mask + 1 transitions */
     uint64_t tick_max;    /* the most tick_mask may grow to (2^k - 1) */
     size_t frame_bytes;
-    size_t scratch_bytes; /* hz, hz_gen, inT, work, enabled, cyc */
+    size_t scratch_bytes; /* hz, hz_gen, inT, work, enabled, cyc, wf */
     uint32_t bound; /* nonzero once a bound stopped the search: 1 states, time or
                        memory (the search stops short at once), 2 --first, 3 the
                        second search found its MISMATCH (not a bound: reset) */
@@ -808,8 +810,48 @@ static void add_writers(struct search *S, const struct sim_state *st, uint32_t x
     }
 }
 
+/* The most waits unread looks at: past them a value is taken as one that
+ * a wait may read. */
+#define UNREAD_WAITS 256
+
+/* Whether no wait left on slot x (of any process, from its pc to its stop)
+ * holds on the value v: a store of v is then read by no wait before the
+ * next store overwrites it. */
+static bool unread(const struct sim_model *m, const uint32_t *pc, uint32_t x, uint64_t v)
+{
+    uint32_t budget = UNREAD_WAITS;
+
+    for (uint32_t gi = m->tg_off[x]; gi < m->tg_off[x + 1]; gi++) {
+        const struct sim_group *g = &m->tg[gi];
+        uint32_t i = seek(m->wt, g, pc[g->proc]), j = seek(m->wt, g, m->stop[g->proc]);
+
+        for (; i < j; i++) {
+            if (budget-- == 0 ||
+                ces_wait_holds(m->slot_width[x], m->wt[i].cmp, v, m->wt[i].value))
+                return false;
+        }
+    }
+    return true;
+}
+
+static bool cycle_possible(struct search *S, const struct sim_state *st);
+
+/* Whether no end state reachable from st can add a class to the verdict
+ * (S->ends: 1 yes, 0 no, -1 not yet known for this state): the second
+ * search looks for a MISMATCH only; the first, once a HANG is found,
+ * where a DEADLOCK is found too or none is possible. */
+static bool ends_found(struct search *S, const struct sim_state *st)
+{
+    if (S->ends < 0)
+        S->ends = S->have[SIM_D_DEADLOCK] || !cycle_possible(S, st);
+    return S->ends;
+}
+
 /* The persistent-set closure from `seed`; returns how many of its
- * processes have an enabled next step. */
+ * processes have an enabled next step.  Where no end state can add a
+ * class (ends_found), a write of a value no wait left reads needs no other
+ * writer of its slot (docs/SEMANTICS.md section 10, the reduction's
+ * item 4). */
 static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t seed)
 {
     const struct sim_model *m = S->m;
@@ -848,8 +890,10 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
                         }
                     }
                 }
-                /* other writes to t that could run before it */
-                add_writers(S, st, t, x, h, NULL, &nwork);
+                /* other writes to t that could run before it, unless its
+                 * store, read by nothing, can only end an execution sooner */
+                if (!S->ends || !unread(m, pc, t, o->op->value) || !ends_found(S, st))
+                    add_writers(S, st, t, x, h, NULL, &nwork);
             } else {
                 assert(o->cls == SIM_C_WAIT);
                 add_writers(S, st, o->slot, x, h, NULL, &nwork);
@@ -888,6 +932,7 @@ static void choose(struct search *S, struct frame *f)
     const struct sim_model *m = S->m;
     uint32_t ne = 0, best = SIM_NONE, bestn = UINT32_MAX;
 
+    S->ends = S->race_free ? 1 : S->have[SIM_D_HANG] && !m->abort_mode && S->o->max_depth == 0 ? -1 : 0;
     for (uint32_t p = 0; p < m->nproc; p++)
         if (can_step(m, &f->st, p))
             S->enabled[ne++] = p;
@@ -927,7 +972,7 @@ static void choose(struct search *S, struct frame *f)
  * over-approximation is built, and the most writes it looks at: it costs
  * about as much as a few steps then, where a state of a long program
  * would pay for it many times over in every state. */
-#define PRUNE_OPS 256
+#define PRUNE_OPS 4096
 #define PRUNE_WORK (8 * PRUNE_OPS)
 /* How many answers cycle_possible keeps (a power of two) */
 #define PRUNE_KEPT 1024
@@ -945,6 +990,64 @@ static uint32_t first_block(const struct sim_model *m, const uint32_t *pc, uint3
     return k;
 }
 
+/* Whether process q could be left blocked at its wait at position k (op
+ * o) in an end state reached from st: the slot then holds its current
+ * value or a store left of another process (of q only before k), and the
+ * wait fails on it.  It cannot where every such store satisfies the wait
+ * and the current value does too or one of the stores surely runs: one of
+ * q's before k, or one of another process p before fb[p] (p is left
+ * blocked, if at all, at or after fb[p]).  Past *budget writes looked at,
+ * taken as possible (a writer whose values never decrease counting as one). */
+static bool blockable(const struct sim_model *m, const struct sim_state *st,
+                      const uint32_t *fb, uint32_t q, uint32_t k, uint64_t *budget)
+{
+    const struct sim_op *o = &m->ops[q][k];
+    const uint32_t *pc = SIM_PC(m, st);
+    uint32_t width = m->slot_width[o->slot];
+    bool sure = ces_wait_holds(width, o->op->cmp, sval(m, st, o->slot), o->op->value);
+
+    for (uint32_t gi = m->wg_off[o->slot]; gi < m->wg_off[o->slot + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+        uint32_t i = seek(m->wr, g, pc[g->proc]);
+        uint32_t j = seek(m->wr, g, g->proc == q ? k : m->stop[g->proc]);
+
+        if (i == j)
+            continue;
+        if (*budget == 0 ||
+            !ces_wait_holds(width, o->op->cmp, m->wr[i].value, o->op->value) ||
+            !ces_wait_holds(width, o->op->cmp, m->wr[j - 1].value, o->op->value))
+            return true;
+        --*budget;
+        sure |= g->proc == q || m->wr[i].pos < fb[g->proc];
+        /* values that never decrease lie between the ends (eager_wait) */
+        for (i++; !g->sorted && i + 1 < j; i++) {
+            if (*budget == 0 ||
+                !ces_wait_holds(width, o->op->cmp, m->wr[i].value, o->op->value))
+                return true;
+            --*budget;
+        }
+    }
+    return !sure;
+}
+
+/* The first position at or after fb[q] where process q could be left
+ * blocked in an end state reached from st: first_block's, past the waits
+ * that cannot fail there (blockable). */
+static uint32_t first_blockable(const struct sim_model *m, const struct sim_state *st,
+                                const uint32_t *fb, uint32_t q, uint64_t *budget)
+{
+    uint32_t k = fb[q];
+
+    while (k < m->stop[q] && m->ops[q][k].cls == SIM_C_WAIT && m->ops[q][k].nlink == 0 &&
+           !blockable(m, st, fb, q, k, budget)) {
+        k++;
+        while (k < m->stop[q] && m->ops[q][k].cls != SIM_C_WAIT &&
+               m->ops[q][k].cls != SIM_C_AWAIT && m->ops[q][k].nlink == 0)
+            k++;
+    }
+    return k;
+}
+
 /* Whether a model's wait-for over-approximation is worth building: not
  * with a shared queue (any op may be blocked behind its head, so a DEADLOCK
  * is always possible), nor past PRUNE_WORK cells (the graph alone would
@@ -954,95 +1057,171 @@ static bool graph_fits(const struct sim_model *m)
     return !m->shared_queues && (uint64_t)m->nproc * m->nproc <= PRUNE_WORK;
 }
 
-/* How many writes the wait-for over-approximation of the states whose
- * first blocking positions are fb looks at: every write to the slot of
- * every wait from a process's first blocking position. */
+/* How many ops the wait-for over-approximation of the states whose first
+ * blocking positions are fb looks at: every write to the slot of every wait
+ * from a process's first blocking position, every link and every await. */
 static uint64_t waited_writes(const struct sim_model *m, const uint32_t *fb)
 {
     uint64_t n = 0;
 
     for (uint32_t p = 0; p < m->nproc; p++)
-        for (uint32_t k = fb[p]; k < m->stop[p]; k++)
-            if (m->ops[p][k].cls == SIM_C_WAIT)
-                n += m->wr_off[m->ops[p][k].slot + 1] - m->wr_off[m->ops[p][k].slot];
+        for (uint32_t k = fb[p]; k < m->stop[p]; k++) {
+            const struct sim_op *o = &m->ops[p][k];
+
+            n += o->nlink + (o->cls == SIM_C_AWAIT);
+            if (o->cls == SIM_C_WAIT)
+                n += m->wr_off[o->slot + 1] - m->wr_off[o->slot];
+        }
+    return n;
+}
+
+/* The last op of process q before its stop, at or after position from,
+ * that a blocked wait (op o of process p at position k) waits for: a write
+ * to its slot that satisfies it, after k where q is p; SIM_NONE if none. */
+static uint32_t last_writer(const struct sim_model *m, const struct sim_group *g,
+                            const struct sim_op *o, uint32_t p, uint32_t k, uint32_t from)
+{
+    uint32_t lo = seek(m->wr, g, g->proc == p && k + 1 > from ? k + 1 : from);
+
+    for (uint32_t i = seek(m->wr, g, m->stop[g->proc]); i > lo; i--)
+        if (ces_wait_holds(m->slot_width[o->slot], o->op->cmp, m->wr[i - 1].value,
+                           o->op->value))
+            return m->wr[i - 1].pos;
+    return SIM_NONE;
+}
+
+/* Appends to the scratch the ops that process p, left blocked at position
+ * k (op o), waits for: (process, position) pairs, each of them at or after
+ * that process's first blocking position in fb. */
+static uint32_t wait_targets(const struct sim_model *m, const uint32_t *fb, uint32_t p,
+                             uint32_t k, uint32_t *t, uint32_t n)
+{
+    const struct sim_op *o = &m->ops[p][k];
+
+    for (uint32_t i = 0; i < o->nlink; i++) {
+        const struct sim_link *l = &m->links[o->link + i];
+
+        if (fb[l->proc] <= l->pos) {
+            t[2 * n] = l->proc;
+            t[2 * n++ + 1] = l->pos;
+        }
+    }
+    if (o->cls == SIM_C_AWAIT && fb[o->rec_proc] <= o->rec_pos) {
+        t[2 * n] = o->rec_proc;
+        t[2 * n++ + 1] = o->rec_pos;
+    }
+    for (uint32_t gi = o->cls == SIM_C_WAIT ? m->wg_off[o->slot] : 0;
+         o->cls == SIM_C_WAIT && gi < m->wg_off[o->slot + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+        uint32_t at = last_writer(m, g, o, p, k, fb[g->proc]);
+
+        if (at != SIM_NONE) {
+            t[2 * n] = g->proc;
+            t[2 * n++ + 1] = at;
+        }
+    }
     return n;
 }
 
 /* Whether the wait-for over-approximation of the states whose first
- * blocking positions are fb has a cycle (cycle_possible).  Scratch: S->hz
- * holds the graph (choose() invalidates the horizons it caches there),
- * S->work and S->enabled (so fb is not it) the elimination of processes
- * that wait for none left. */
+ * blocking positions are fb has a cycle (cycle_possible).  Process p can be
+ * left blocked at any of its blocking positions from fb[p] (a wait, an
+ * await, a linked op), and there waits for certain ops of other processes
+ * (wait_targets), or for a write of its own after it.  In an end state
+ * with a cycle, each process q on it is blocked at a position b_q, and the
+ * op that the previous one waits for lies at or after b_q.  So a position
+ * is dropped when no op it waits for lies at or after the first position
+ * still held by that op's process (none held: the process cannot be on a
+ * cycle), until nothing changes: the positions of a cycle are never
+ * dropped, and where none is left no end state has a cycle.  Scratch:
+ * S->wf after fb (each process's first position held, the positions,
+ * the ops each waits for). */
 static bool wait_for_cycle(struct search *S, const uint32_t *fb)
 {
     const struct sim_model *m = S->m;
-    uint32_t P = m->nproc, *adj = S->hz, *out = S->work, *stack = S->enabled, n = 0, left = P;
+    uint32_t P = m->nproc, *cur = S->wf + P, *first = cur + P, *pos = first + P + 1;
+    uint32_t *toff = pos + PRUNE_OPS, *tgt = toff + PRUNE_OPS + 1, n = 0, nt = 0;
+    bool changed = true;
 
-    memset(adj, 0, (size_t)P * P * sizeof(uint32_t));
     for (uint32_t p = 0; p < P; p++) {
+        first[p] = n;
         for (uint32_t k = fb[p]; k < m->stop[p]; k++) {
             const struct sim_op *o = &m->ops[p][k];
 
-            for (uint32_t i = 0; i < o->nlink; i++) {
-                const struct sim_link *l = &m->links[o->link + i];
-
-                if (fb[l->proc] <= l->pos)
-                    adj[(size_t)p * P + l->proc] = 1;
-            }
-            if (o->cls == SIM_C_AWAIT && fb[o->rec_proc] <= o->rec_pos)
-                adj[(size_t)p * P + o->rec_proc] = 1;
-            if (o->cls != SIM_C_WAIT)
+            if (o->cls != SIM_C_WAIT && o->cls != SIM_C_AWAIT && o->nlink == 0)
                 continue;
-            for (uint32_t i = m->wr_off[o->slot]; i < m->wr_off[o->slot + 1]; i++) {
-                const struct sim_access *w = &m->wr[i];
+            assert(n < PRUNE_OPS);
+            pos[n] = k;
+            toff[n++] = nt;
+            nt = wait_targets(m, fb, p, k, tgt, nt);
+        }
+        cur[p] = first[p];
+    }
+    first[P] = n;
+    toff[n] = nt;
+    while (changed) {
+        changed = false;
+        for (uint32_t p = 0; p < P; p++) {
+            for (; cur[p] < first[p + 1]; cur[p]++, changed = true) {
+                uint32_t b = cur[p], i = toff[b];
 
-                if (fb[w->proc] <= w->pos && w->pos < m->stop[w->proc] &&
-                    ces_wait_holds(m->slot_width[o->slot], o->op->cmp, w->value, o->op->value))
-                    adj[(size_t)p * P + w->proc] = 1;
+                while (i < toff[b + 1]) {
+                    uint32_t q = tgt[2 * i], at = tgt[2 * i + 1];
+
+                    if (cur[q] < first[q + 1] && at >= pos[cur[q]])
+                        break; /* (q = p: at > pos[b], last_writer) */
+                    i++;
+                }
+                if (i < toff[b + 1])
+                    break; /* b waits for an op that can be left to run */
             }
         }
     }
-    /* eliminate processes that wait for no process left: a cycle remains */
-    for (uint32_t p = 0; p < P; p++) {
-        out[p] = 0;
-        for (uint32_t q = 0; q < P; q++)
-            out[p] += adj[(size_t)p * P + q];
-    }
-    /* a process goes on the stack once: when it waits for none left, at
-     * first or as its last edge goes */
     for (uint32_t p = 0; p < P; p++)
-        if (out[p] == 0)
-            stack[n++] = p;
-    while (n > 0) {
-        uint32_t q = stack[--n];
+        if (cur[p] < first[p + 1])
+            return true;
+    return false;
+}
 
-        left--;
-        for (uint32_t p = 0; p < P; p++)
-            if (adj[(size_t)p * P + q] && --out[p] == 0)
-                stack[n++] = p;
-    }
-    return left > 0;
+/* wait_for_cycle's answer for the first blocking positions fb (with
+ * `left` ops left), kept in S->cyc (one entry per hash of the positions, a
+ * later replacing an earlier); true without a look where the ops left and
+ * the ops to look at exceed PRUNE_WORK. */
+static bool cycle_at(struct search *S, const uint32_t *fb, uint64_t left)
+{
+    uint32_t P = S->m->nproc, *e;
+    uint64_t writes, h = 0;
+
+    for (uint32_t q = 0; q < P; q++)
+        h = (h ^ fb[q]) * UINT64_C(0x9E3779B97F4A7C15);
+    e = S->cyc + (size_t)((h >> 32) & (PRUNE_KEPT - 1)) * (P + 2);
+    if (memcmp(fb, e, P * sizeof(uint32_t)) == 0)
+        return left + e[P] > PRUNE_WORK || e[P + 1];
+    writes = waited_writes(S->m, fb);
+    if (left + writes > PRUNE_WORK)
+        return true; /* (not kept: the graph was not built) */
+    memcpy(e, fb, P * sizeof(uint32_t));
+    e[P] = (uint32_t)writes;
+    e[P + 1] = wait_for_cycle(S, e);
+    return e[P + 1];
 }
 
 /* Whether some end state reachable from st could hold a wait-for cycle
- * (a DEADLOCK).  Over-approximated on processes: p waits for q if some op
- * of p from its program counter could be left blocked for an op of q
- * (a write to the wait's slot satisfying it, the await's record, a link)
- * at a position at or after q's first position where q could be left
- * blocked itself; a cycle of an end state (section 8 of
- * docs/SEMANTICS.md) is a cycle of this graph.  The graph depends on the
- * first blocking positions only, which most steps leave as they were (a
- * write, a copy) and which few combinations take in a search, so its
- * answer is kept in S->cyc under them (one entry per hash, a later graph
- * replacing an earlier).  Taken as possible, without a look, where more
- * than PRUNE_OPS ops are left, or the graph's cells, or the ops left and
- * the writes to look at, exceed PRUNE_WORK. */
+ * (a DEADLOCK; docs/SEMANTICS.md section 10, "Classes already found"):
+ * the wait-for over-approximation from each process's first blocking
+ * position, first_block's, and, where that has a cycle, from the ones
+ * past the waits that cannot be left blocked (first_blockable; later
+ * positions, so a graph of the first's without a cycle has none).  The
+ * graph depends on the positions only, which few combinations take in a
+ * search, so its answer is kept under them (cycle_at).  Taken as
+ * possible, without a look, where more than PRUNE_OPS ops are left. */
 static bool cycle_possible(struct search *S, const struct sim_state *st)
 {
     const struct sim_model *m = S->m;
     const uint32_t *pc = SIM_PC(m, st);
-    uint32_t P = m->nproc, *fb = S->enabled, *e;
-    uint64_t left = 0, writes, h = 0;
+    uint32_t P = m->nproc, *fb = S->wf;
+    uint64_t left = 0, budget = PRUNE_WORK;
+    bool raised = false;
 
     if (!graph_fits(m))
         return true;
@@ -1052,20 +1231,20 @@ static bool cycle_possible(struct search *S, const struct sim_state *st)
         if (left > PRUNE_OPS)
             return true; /* too long to look at for every state: taken as possible */
     }
-    for (uint32_t q = 0; q < P; q++) {
+    for (uint32_t q = 0; q < P; q++)
         fb[q] = first_block(m, pc, q);
-        h = (h ^ fb[q]) * UINT64_C(0x9E3779B97F4A7C15);
+    if (!cycle_at(S, fb, left))
+        return false;
+    /* Each position is a lower bound, and a raised one may let another's
+     * waits pass: round robin until P in a row stay where they are. */
+    for (uint32_t q = 0, still = 0; still < P; q = q + 1 < P ? q + 1 : 0) {
+        uint32_t k = first_blockable(m, st, fb, q, &budget);
+
+        still = k == fb[q] ? still + 1 : 1;
+        raised |= k != fb[q];
+        fb[q] = k;
     }
-    e = S->cyc + (size_t)((h >> 32) & (PRUNE_KEPT - 1)) * (P + 2);
-    if (memcmp(fb, e, P * sizeof(uint32_t)) == 0)
-        return left + e[P] > PRUNE_WORK || e[P + 1];
-    writes = waited_writes(m, fb);
-    if (left + writes > PRUNE_WORK)
-        return true; /* (not kept: the graph was not built) */
-    memcpy(e, fb, P * sizeof(uint32_t));
-    e[P] = (uint32_t)writes;
-    e[P + 1] = wait_for_cycle(S, e);
-    return e[P + 1];
+    return raised ? cycle_at(S, fb, left) : true;
 }
 
 /* Whether every class of defect an execution from st could still show has
@@ -1650,6 +1829,7 @@ static void search_free(struct search *S)
     ces_free(S->ctx, S->work);
     ces_free(S->ctx, S->enabled);
     ces_free(S->ctx, S->cyc);
+    ces_free(S->ctx, S->wf);
 }
 
 /* The check of a valid graph g under opts, whose faults are drops and
@@ -1661,7 +1841,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     struct sim_model *m = NULL;
     struct search S;
     struct ces_check_report *rep = NULL;
-    size_t P, cyc, scratch, held = 0;
+    size_t P, cyc, wf, scratch, held = 0;
     int rc;
 
     memset(&S, 0, sizeof(S));
@@ -1706,7 +1886,8 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     cyc = S.reduce && S.stats.mode == CES_CHECK_EXHAUSTIVE && graph_fits(m)
               ? PRUNE_KEPT * (P + 2) * sizeof(uint32_t)
               : 0;
-    scratch = P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P + cyc;
+    wf = cyc > 0 ? (3 * P + 2 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;
+    scratch = P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P + cyc + wf;
     if (fits(&S, scratch, "the reduction's scratch")) {
         S.hz = ces_malloc(ctx, P * P * sizeof(uint32_t));
         S.hz_gen = ces_malloc(ctx, P * sizeof(uint32_t));
@@ -1714,8 +1895,9 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
         S.work = ces_malloc(ctx, P * sizeof(uint32_t));
         S.enabled = ces_malloc(ctx, P * sizeof(uint32_t));
         S.cyc = cyc > 0 ? ces_malloc(ctx, cyc) : NULL;
+        S.wf = wf > 0 ? ces_malloc(ctx, wf) : NULL;
         if (S.hz == NULL || S.hz_gen == NULL || S.inT == NULL || S.work == NULL ||
-            S.enabled == NULL || (cyc > 0 && S.cyc == NULL)) {
+            S.enabled == NULL || (cyc > 0 && (S.cyc == NULL || S.wf == NULL))) {
             rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory starting the check");
             goto fail;
         }

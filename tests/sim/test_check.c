@@ -645,7 +645,7 @@ static struct ces_graph *chain(struct ces_ctx *ctx, uint32_t waits, uint32_t wri
                                "r1 : wait f[0] == 1\nr1 : wait g[0] == 1\n"
                                "r2 : wait h[0] == 1\nr2 : write g[0]@1 = 1\n"
                                "r3 : write h[0]@2 = 1\nr3 : write h[0]@2 = 2\n";
-    char text[8192];
+    static char text[65536];
     size_t n = (size_t)snprintf(text, sizeof(text), head, waits + writes + fences > 0 ? 5u : 4u);
     struct ces_graph *g;
 
@@ -669,11 +669,11 @@ static struct ces_graph *chain(struct ces_ctx *ctx, uint32_t waits, uint32_t wri
  * left, the first being r0 and r3 finished, where r1 waits for r2's write
  * of g[0] and r2 for no one: 8 states.  Followed, that state is the HANG
  * of both.  The look is taken only while at most
- * 256 ops are left there (251 fences of r4 after its wait) and it scans
- * at most 2,048 ops and writes (44 waits of r4 on a slot r4 writes 44
- * times, and 15 fences: 107 ops left, 5 writes to the waits of r1 and r2,
- * 44 x 44 to those of r4): one more fence, and that state is followed
- * (docs/SEMANTICS.md, section 10). */
+ * 4,096 ops are left there (4,091 fences of r4 after its wait) and it
+ * scans at most 32,768 ops and writes (179 waits of r4 on a slot r4 writes
+ * 179 times, and 360 fences: 722 ops left, 5 writes to the waits of r1 and
+ * r2, 179 x 179 to those of r4): one more fence, and that state is
+ * followed (docs/SEMANTICS.md, section 10). */
 static void test_chain_left_after_hang(void **state)
 {
     static const struct {
@@ -682,10 +682,10 @@ static void test_chain_left_after_hang(void **state)
         size_t nblocked; /* of the HANG reported, the shortest found */
     } rows[] = {
         {0, 0, 0, 8, 1, 1},
-        {1, 0, 251, 8, 1, 2},
-        {1, 0, 252, 10, 2, 3},
-        {44, 44, 15, 8, 1, 2},
-        {44, 44, 16, 8, 2, 3},
+        {1, 0, 4091, 8, 1, 2},
+        {1, 0, 4092, 10, 2, 3},
+        {179, 179, 360, 8, 1, 2},
+        {179, 179, 361, 8, 2, 3},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -1006,6 +1006,109 @@ static void test_clocks_conflicts_only(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* After a HANG, a state is followed only where the wait-for
+ * over-approximation keeps a cycle (docs/SEMANTICS.md, section 10,
+ * "Classes already found"), so its answers show in the states stored.  In
+ * `cesync gen --seed 100485` a blocked wait waits for a writer's last
+ * satisfying write, after that writer's first blocking position (by its
+ * first such write, 23 states: a cycle missed); in `cesync gen --seed
+ * 400314 --ranks 4 --mutate 60` a writer's values rise past the one a wait
+ * wants (== 1, then 2), so the wait can be left blocked (by the first value
+ * alone, ruled out: 10 states). */
+static void test_wait_for_refined(void **state)
+{
+    static const struct {
+        uint64_t seed;
+        uint32_t ranks, mutate, verdict;
+        uint64_t states, transitions, executions;
+    } rows[] = {
+        {100485, 0, 45, CES_V_HANG, 27, 62, 2},
+        {400314, 4, 60, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 13, 39, 2},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct ces_gen_opts go;
+        struct ces_graph *g = NULL;
+        struct ces_check_report *r;
+
+        ces_gen_opts_init(&go);
+        go.ranks = rows[i].ranks;
+        go.mutate_pct = rows[i].mutate;
+        assert_int_equal(ces_gen_graph(ctx, rows[i].seed, &go, &g), CES_OK);
+        r = check2(ctx, g, NULL, rows[i].verdict);
+        assert_int_equal(ces_check_report_stats(r).states, rows[i].states);
+        assert_int_equal(ces_check_report_stats(r).transitions, rows[i].transitions);
+        assert_int_equal(ces_check_report_stats(r).executions, rows[i].executions);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Once no end state can add a class, a write of a value no wait left reads
+ * needs no other writer of its slot (docs/SEMANTICS.md, section 10,
+ * "Writes nothing reads"): a flag reset runs before a peer's raise of the
+ * next call, not both orders.  `cesync gen --seed 5005 --ranks 8 --mutate
+ * 0` (flag-reset barriers around pushes) HANGs where a raise is lost:
+ * 2,311 states (over 25 million unfinished in 100 s before).  The DEADLOCK
+ * condition: in `cesync gen --seed 200013 --ranks 4` a DEADLOCK needs a
+ * raise lost under a reset after the first HANG; its search keeps both
+ * orders while the wait-for over-approximation has a cycle, and finds it
+ * (16,573 states; 116,715 with both orders everywhere; with the reset
+ * first regardless, HANG,RACE,MISMATCH in 466).  A value that a wait of
+ * any stream left reads keeps both orders: in `read`, r2's 7 (once r1's 5
+ * has killed r2 in the first branch: HANG) is read by r0 s1's second wait,
+ * which r0 s1 reaches only after r3's 2, so only the order 2 then 7 lets
+ * r0 s1 produce beside r0 s0 (RACE; r0 s0's wait for 9, the slot's first
+ * waits, reads neither). */
+static void test_unread_writes_first(void **state)
+{
+    static const char read[] =
+        "cesync 1\nranks 4\nstreams 2\nbuffer a 16\nsignal k u64 1\nsignal x u64 1\n"
+        "signal y u64 1\nphase eager x1\nr0 : write k[0]@2 = 1\nr0 : produce a[0:16]\n"
+        "r0 : wait x[0] == 9\nr1 : write k[0]@2 = 5\nr2 : wait k[0] == 1\n"
+        "r2 : write x[0]@0 = 7\nr3 : write x[0]@0 = 2\nr3 : write y[0]@0 = 1\n"
+        "r0 s1 : wait y[0] == 1\nr0 s1 : wait x[0] == 7\nr0 s1 : produce a[0:16]\n";
+    static const struct {
+        uint64_t seed;
+        uint32_t ranks, mutate, verdict;
+        uint64_t states, transitions, executions;
+    } rows[] = {
+        {5005, 8, 0, CES_V_HANG, 2311, 3483, 1},
+        {200013, 4, 45, CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 16573, 28047,
+         62},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_check_report *r;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct ces_gen_opts go;
+
+        ces_gen_opts_init(&go);
+        go.ranks = rows[i].ranks;
+        go.mutate_pct = rows[i].mutate;
+        assert_int_equal(ces_gen_graph(ctx, rows[i].seed, &go, &g), CES_OK);
+        r = check1(ctx, g, NULL, 0, rows[i].verdict, rows[i].states, rows[i].executions);
+        assert_int_equal(ces_check_report_stats(r).transitions, rows[i].transitions);
+        replays(ctx, g, NULL, find(r, CES_V_HANG));
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    g = ces_test_text_graph(ctx, read);
+    r = check2(ctx, g, NULL, CES_V_HANG | CES_V_RACE);
+    assert_int_equal(ces_check_report_stats(r).states, 10);
+    replays(ctx, g, NULL, find(r, CES_V_RACE));
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A stable wait runs early while clocks are live where its join can only
  * rise (docs/SEMANTICS.md, section 10, "Waits run early").  Two `mono`
  * barriers around a push from rank 1 to rank 2 with a ready/done
@@ -1021,7 +1124,9 @@ static void test_clocks_conflicts_only(void **state)
  * g for r0 after the consume, 8 states and 16 transitions; 19 went on).
  * With the right buffer copied the race-free executions deliver the right
  * bytes, and the second search follows no state once no data access is
- * left (3 of 9 states, r0 then waiting for an h r1 overwrites: HANG).  A
+ * left (4 of 10 states, r0 then waiting for an h r1 overwrites: HANG; the
+ * second search runs r0's store of 2 to h, which no wait reads, before
+ * r1's store of 1, the order that cannot hang).  A
  * race before the barriers, in every execution, leaves it no state at all
  * (9 in all; 3,947 with the racing states followed).  A join that could
  * fall stays a choice: r0's copy then store, r2's store without it (RACE in
@@ -1075,7 +1180,7 @@ static void test_waits_run_early(void **state)
         uint32_t verdict;
         uint64_t states, transitions, race_free;
     } more[] = {
-        {right, CES_V_HANG | CES_V_RACE, 9, 20, 3},
+        {right, CES_V_HANG | CES_V_RACE, 10, 21, 4},
         {before, CES_V_RACE, 9, 40, 0},
         {falling, CES_V_OK, 5, 12, 0},
         {last, CES_V_HANG, 5, 8, 0},
@@ -3867,6 +3972,8 @@ int main(void)
         cmocka_unit_test(test_falling_writes_unsorted),
         cmocka_unit_test(test_u32_waits_horizon),
         cmocka_unit_test(test_clocks_conflicts_only),
+        cmocka_unit_test(test_wait_for_refined),
+        cmocka_unit_test(test_unread_writes_first),
         cmocka_unit_test(test_waits_run_early),
         cmocka_unit_test(test_race_copy_produce),
         cmocka_unit_test(test_race_minimized),
