@@ -1050,8 +1050,7 @@ static uint32_t first_blockable(const struct sim_model *m, const struct sim_stat
 
 /* Whether a model's wait-for over-approximation is worth building: not
  * with a shared queue (any op may be blocked behind its head, so a DEADLOCK
- * is always possible), nor past PRUNE_WORK cells (the graph alone would
- * cost too much). */
+ * is always possible), nor past PRUNE_WORK pairs of processes. */
 static bool graph_fits(const struct sim_model *m)
 {
     return !m->shared_queues && (uint64_t)m->nproc * m->nproc <= PRUNE_WORK;
@@ -1154,6 +1153,7 @@ static bool wait_for_cycle(struct search *S, const uint32_t *fb)
             pos[n] = k;
             toff[n++] = nt;
             nt = wait_targets(m, fb, p, k, tgt, nt);
+            assert(nt <= PRUNE_WORK); /* (cycle_at: left + waited_writes) */
         }
         cur[p] = first[p];
     }
