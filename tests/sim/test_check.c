@@ -1006,6 +1006,40 @@ static void test_clocks_conflicts_only(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A `cesync gen` schedule (seed, ranks, --mutate) and what its check must
+ * say. */
+struct gen_row {
+    uint64_t seed;
+    uint32_t ranks, mutate, verdict;
+    uint64_t states, transitions, executions;
+};
+
+/* Checks each row's schedule (with the unreduced search's verdict too where
+ * `unreduced`), its exact statistics, and the replay of its HANG. */
+static void check_gen_rows(struct ces_ctx *ctx, const struct gen_row *rows, size_t n,
+                           bool unreduced)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct ces_gen_opts go;
+        struct ces_graph *g = NULL;
+        struct ces_check_report *r;
+
+        ces_gen_opts_init(&go);
+        go.ranks = rows[i].ranks;
+        go.mutate_pct = rows[i].mutate;
+        assert_int_equal(ces_gen_graph(ctx, rows[i].seed, &go, &g), CES_OK);
+        r = unreduced ? check2(ctx, g, NULL, rows[i].verdict)
+                      : check1(ctx, g, NULL, 0, rows[i].verdict, rows[i].states,
+                               rows[i].executions);
+        assert_int_equal(ces_check_report_stats(r).states, rows[i].states);
+        assert_int_equal(ces_check_report_stats(r).transitions, rows[i].transitions);
+        assert_int_equal(ces_check_report_stats(r).executions, rows[i].executions);
+        replays(ctx, g, NULL, find(r, CES_V_HANG));
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+}
+
 /* After a HANG, a state is followed only where the wait-for
  * over-approximation keeps a cycle (docs/SEMANTICS.md, section 10,
  * "Classes already found"), so its answers show in the states stored.  In
@@ -1017,11 +1051,7 @@ static void test_clocks_conflicts_only(void **state)
  * alone, ruled out: 10 states). */
 static void test_wait_for_refined(void **state)
 {
-    static const struct {
-        uint64_t seed;
-        uint32_t ranks, mutate, verdict;
-        uint64_t states, transitions, executions;
-    } rows[] = {
+    static const struct gen_row rows[] = {
         {100485, 0, 45, CES_V_HANG, 27, 62, 2},
         {400314, 4, 60, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 13, 39, 2},
     };
@@ -1029,22 +1059,7 @@ static void test_wait_for_refined(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
 
     (void)state;
-    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        struct ces_gen_opts go;
-        struct ces_graph *g = NULL;
-        struct ces_check_report *r;
-
-        ces_gen_opts_init(&go);
-        go.ranks = rows[i].ranks;
-        go.mutate_pct = rows[i].mutate;
-        assert_int_equal(ces_gen_graph(ctx, rows[i].seed, &go, &g), CES_OK);
-        r = check2(ctx, g, NULL, rows[i].verdict);
-        assert_int_equal(ces_check_report_stats(r).states, rows[i].states);
-        assert_int_equal(ces_check_report_stats(r).transitions, rows[i].transitions);
-        assert_int_equal(ces_check_report_stats(r).executions, rows[i].executions);
-        ces_check_report_destroy(r);
-        ces_graph_destroy(g);
-    }
+    check_gen_rows(ctx, rows, sizeof(rows) / sizeof(rows[0]), true);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -1072,34 +1087,18 @@ static void test_unread_writes_first(void **state)
         "r0 : wait x[0] == 9\nr1 : write k[0]@2 = 5\nr2 : wait k[0] == 1\n"
         "r2 : write x[0]@0 = 7\nr3 : write x[0]@0 = 2\nr3 : write y[0]@0 = 1\n"
         "r0 s1 : wait y[0] == 1\nr0 s1 : wait x[0] == 7\nr0 s1 : produce a[0:16]\n";
-    static const struct {
-        uint64_t seed;
-        uint32_t ranks, mutate, verdict;
-        uint64_t states, transitions, executions;
-    } rows[] = {
+    static const struct gen_row rows[] = {
         {5005, 8, 0, CES_V_HANG, 2311, 3483, 1},
         {200013, 4, 45, CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 16573, 28047,
          62},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g = NULL;
+    struct ces_graph *g;
     struct ces_check_report *r;
 
     (void)state;
-    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        struct ces_gen_opts go;
-
-        ces_gen_opts_init(&go);
-        go.ranks = rows[i].ranks;
-        go.mutate_pct = rows[i].mutate;
-        assert_int_equal(ces_gen_graph(ctx, rows[i].seed, &go, &g), CES_OK);
-        r = check1(ctx, g, NULL, 0, rows[i].verdict, rows[i].states, rows[i].executions);
-        assert_int_equal(ces_check_report_stats(r).transitions, rows[i].transitions);
-        replays(ctx, g, NULL, find(r, CES_V_HANG));
-        ces_check_report_destroy(r);
-        ces_graph_destroy(g);
-    }
+    check_gen_rows(ctx, rows, sizeof(rows) / sizeof(rows[0]), false);
     g = ces_test_text_graph(ctx, read);
     r = check2(ctx, g, NULL, CES_V_HANG | CES_V_RACE);
     assert_int_equal(ces_check_report_stats(r).states, 10);
