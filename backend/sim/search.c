@@ -932,7 +932,12 @@ static void choose(struct search *S, struct frame *f)
     const struct sim_model *m = S->m;
     uint32_t ne = 0, best = SIM_NONE, bestn = UINT32_MAX;
 
-    S->ends = S->race_free ? 1 : S->have[SIM_D_HANG] && !m->abort_mode && S->o->max_depth == 0 ? -1 : 0;
+    /* not with the watchdog model (it releases blocked waits, whatever
+     * the slot holds) nor --max-depth (as nothing_new) */
+    S->ends = m->abort_mode || S->o->max_depth > 0 ? 0
+              : S->race_free                        ? 1
+              : S->have[SIM_D_HANG]                 ? -1
+                                                    : 0;
     for (uint32_t p = 0; p < m->nproc; p++)
         if (can_step(m, &f->st, p))
             S->enabled[ne++] = p;
