@@ -230,16 +230,32 @@ static uint32_t seek(const struct sim_access *acc, const struct sim_group *g, ui
     return lo;
 }
 
+/* Whether every write wr[i, j) of group g (to the slot of wait o, i < j)
+ * satisfies o: looked at by their ends where g's values never decrease
+ * (the ones between lie within them: for a u32 `>=`, an arc shorter than
+ * half the circle whose ends lie in the half it accepts), else one by one. */
+static bool writes_hold(const struct sim_model *m, const struct sim_group *g, uint32_t i,
+                        uint32_t j, const struct sim_op *o)
+{
+    uint32_t width = m->slot_width[o->slot];
+
+    if (!ces_wait_holds(width, o->op->cmp, m->wr[i].value, o->op->value) ||
+        !ces_wait_holds(width, o->op->cmp, m->wr[j - 1].value, o->op->value))
+        return false;
+    for (i++; !g->sorted && i + 1 < j; i++)
+        if (!ces_wait_holds(width, o->op->cmp, m->wr[i].value, o->op->value))
+            return false;
+    return true;
+}
+
 /* Whether the eager run takes p's next op as a wait that no store another
  * process can still make to its slot can fail (so nothing can disable it;
  * item 3 of the reduction): with every clock dead, or, where the first
  * search lifts that, with a join that cannot shrink by running later
  * (every process that can still store to the slot holds a clock at least
  * the slot's, and a process's clock only grows); those that could have
- * observed a later store are counted.  A writer's stores left are looked
- * at by their ends where its values never decrease (the ones between lie
- * within them: for a u32 `>=`, an arc shorter than half the circle whose
- * ends lie in the half it accepts). */
+ * observed a later store are counted (writes_hold judges each writer's
+ * stores left). */
 static bool eager_wait(struct search *S, const struct sim_state *st, uint32_t p, bool dead)
 {
     const struct sim_model *m = S->m;
@@ -258,14 +274,8 @@ static bool eager_wait(struct search *S, const struct sim_state *st, uint32_t p,
 
         if (g->proc == p || i == j)
             continue;
-        if (!ces_wait_holds(m->slot_width[o->slot], o->op->cmp, m->wr[i].value, o->op->value) ||
-            !ces_wait_holds(m->slot_width[o->slot], o->op->cmp, m->wr[j - 1].value,
-                            o->op->value))
+        if (!writes_hold(m, g, i, j, o))
             return false;
-        for (uint32_t k = i + 1; !g->sorted && k + 1 < j; k++)
-            if (!ces_wait_holds(m->slot_width[o->slot], o->op->cmp, m->wr[k].value,
-                                o->op->value))
-                return false;
         later = true;
         for (uint32_t k = 0; !dead && k < m->nproc; k++)
             if (c[k] < sc[k])
@@ -982,13 +992,12 @@ static void choose(struct search *S, struct frame *f)
 /* How many answers cycle_possible keeps (a power of two) */
 #define PRUNE_KEPT 1024
 
-/* The first position at or after process q's program counter, before its
+/* The first position at or after position k of process q, before its
  * stop, where it could be left blocked: a wait, an await or the first op
- * of a block or replay with links (no queue is shared); its stop if none. */
-static uint32_t first_block(const struct sim_model *m, const uint32_t *pc, uint32_t q)
+ * of a block or replay with links (no queue is shared); its stop if none.
+ * From q's program counter: q's first blocking position. */
+static uint32_t first_block(const struct sim_model *m, uint32_t q, uint32_t k)
 {
-    uint32_t k = pc[q];
-
     while (k < m->stop[q] && m->ops[q][k].cls != SIM_C_WAIT &&
            m->ops[q][k].cls != SIM_C_AWAIT && m->ops[q][k].nlink == 0)
         k++;
@@ -1008,29 +1017,21 @@ static bool blockable(const struct sim_model *m, const struct sim_state *st,
 {
     const struct sim_op *o = &m->ops[q][k];
     const uint32_t *pc = SIM_PC(m, st);
-    uint32_t width = m->slot_width[o->slot];
-    bool sure = ces_wait_holds(width, o->op->cmp, sval(m, st, o->slot), o->op->value);
+    bool sure = ces_wait_holds(m->slot_width[o->slot], o->op->cmp, sval(m, st, o->slot),
+                               o->op->value);
 
     for (uint32_t gi = m->wg_off[o->slot]; gi < m->wg_off[o->slot + 1]; gi++) {
         const struct sim_group *g = &m->wg[gi];
         uint32_t i = seek(m->wr, g, pc[g->proc]);
         uint32_t j = seek(m->wr, g, g->proc == q ? k : m->stop[g->proc]);
+        uint64_t cost = g->sorted ? 1 : j - i;
 
         if (i == j)
             continue;
-        if (*budget == 0 ||
-            !ces_wait_holds(width, o->op->cmp, m->wr[i].value, o->op->value) ||
-            !ces_wait_holds(width, o->op->cmp, m->wr[j - 1].value, o->op->value))
+        if (*budget < cost || !writes_hold(m, g, i, j, o))
             return true;
-        --*budget;
+        *budget -= cost;
         sure |= g->proc == q || m->wr[i].pos < fb[g->proc];
-        /* values that never decrease lie between the ends (eager_wait) */
-        for (i++; !g->sorted && i + 1 < j; i++) {
-            if (*budget == 0 ||
-                !ces_wait_holds(width, o->op->cmp, m->wr[i].value, o->op->value))
-                return true;
-            --*budget;
-        }
     }
     return !sure;
 }
@@ -1044,12 +1045,8 @@ static uint32_t first_blockable(const struct sim_model *m, const struct sim_stat
     uint32_t k = fb[q];
 
     while (k < m->stop[q] && m->ops[q][k].cls == SIM_C_WAIT && m->ops[q][k].nlink == 0 &&
-           !blockable(m, st, fb, q, k, budget)) {
-        k++;
-        while (k < m->stop[q] && m->ops[q][k].cls != SIM_C_WAIT &&
-               m->ops[q][k].cls != SIM_C_AWAIT && m->ops[q][k].nlink == 0)
-            k++;
-    }
+           !blockable(m, st, fb, q, k, budget))
+        k = first_block(m, q, k + 1);
     return k;
 }
 
@@ -1064,7 +1061,7 @@ static bool graph_fits(const struct sim_model *m)
 /* How many ops the wait-for over-approximation of the states whose first
  * blocking positions are fb looks at: every write to the slot of every wait
  * from a process's first blocking position, every link and every await. */
-static uint64_t waited_writes(const struct sim_model *m, const uint32_t *fb)
+static uint64_t graph_ops(const struct sim_model *m, const uint32_t *fb)
 {
     uint64_t n = 0;
 
@@ -1158,7 +1155,7 @@ static bool wait_for_cycle(struct search *S, const uint32_t *fb)
             pos[n] = k;
             toff[n++] = nt;
             nt = wait_targets(m, fb, p, k, tgt, nt);
-            assert(nt <= PRUNE_WORK); /* (cycle_at: left + waited_writes) */
+            assert(nt <= PRUNE_WORK); /* (cycle_at: left + graph_ops) */
         }
         cur[p] = first[p];
     }
@@ -1202,7 +1199,7 @@ static bool cycle_at(struct search *S, const uint32_t *fb, uint64_t left)
     e = S->cyc + (size_t)((h >> 32) & (PRUNE_KEPT - 1)) * (P + 2);
     if (memcmp(fb, e, P * sizeof(uint32_t)) == 0)
         return left + e[P] > PRUNE_WORK || e[P + 1];
-    writes = waited_writes(S->m, fb);
+    writes = graph_ops(S->m, fb);
     if (left + writes > PRUNE_WORK)
         return true; /* (not kept: the graph was not built) */
     memcpy(e, fb, P * sizeof(uint32_t));
@@ -1237,7 +1234,7 @@ static bool cycle_possible(struct search *S, const struct sim_state *st)
             return true; /* too long to look at for every state: taken as possible */
     }
     for (uint32_t q = 0; q < P; q++)
-        fb[q] = first_block(m, pc, q);
+        fb[q] = first_block(m, q, pc[q]);
     if (!cycle_at(S, fb, left))
         return false;
     /* Each position is a lower bound, and a raised one may let another's
