@@ -1124,6 +1124,189 @@ static uint32_t wait_targets(const struct sim_model *m, const uint32_t *fb, uint
     return n;
 }
 
+/* What a process left blocked at position k tells of the order in time
+ * (timed_cycle): where k is a wait on a slot to which no other process
+ * stores a value failing it, the slot's last store failed it, so that
+ * store was the process's own, at or before its last store to the slot
+ * before k that fails the wait: that position, or TIMED_NONE where it has
+ * none (no store to the slot can have run).  TIMED_NO for any other
+ * blocking position, or once *budget (writes looked at) runs out. */
+#define TIMED_NO SIM_NONE
+#define TIMED_NONE (SIM_NONE - 1)
+
+static uint32_t timed_at(const struct sim_model *m, uint32_t p, uint32_t k, uint64_t *budget)
+{
+    const struct sim_op *o = &m->ops[p][k];
+    uint32_t at = TIMED_NONE;
+
+    if (o->cls != SIM_C_WAIT || o->nlink != 0)
+        return TIMED_NO;
+    for (uint32_t gi = m->wg_off[o->slot]; gi < m->wg_off[o->slot + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+
+        if (g->proc != p) {
+            uint64_t cost = g->sorted ? 1 : g->hi - g->lo;
+
+            if (*budget < cost || !writes_hold(m, g, g->lo, g->hi, o))
+                return TIMED_NO;
+            *budget -= cost;
+            continue;
+        }
+        for (uint32_t i = seek(m->wr, g, k); i > g->lo && at == TIMED_NONE; i--) {
+            if (*budget == 0)
+                return TIMED_NO;
+            --*budget;
+            if (!ces_wait_holds(m->slot_width[o->slot], o->op->cmp, m->wr[i - 1].value,
+                                o->op->value))
+                at = m->wr[i - 1].pos;
+        }
+    }
+    return at;
+}
+
+/* An edge of timed_cycle's graph, from process p left blocked at its
+ * position k (timed_at's answer tp) to process q != p left blocked at k2
+ * (tq): EDGE_NONE where the two cannot be blocked there at once (p's wait
+ * needs a slot no store has reached, and q stored to it before k2),
+ * EDGE_TIMED where the last store to p's slot, p's, at or before tp, ran
+ * after q's last store to it before k2, which q ran after tq: tp's store
+ * then ran after tq's, EDGE_PLAIN otherwise.  Groups looked at are taken
+ * from *budget. */
+enum { EDGE_NONE, EDGE_PLAIN, EDGE_TIMED };
+
+static int edge_kind(const struct sim_model *m, uint32_t p, uint32_t k, uint32_t tp, uint32_t q,
+                     uint32_t k2, uint32_t tq, uint64_t *budget)
+{
+    uint32_t x = m->ops[p][k].slot;
+
+    if (tp == TIMED_NO)
+        return EDGE_PLAIN;
+    for (uint32_t gi = m->wg_off[x]; gi < m->wg_off[x + 1] && *budget > 0; gi++, --*budget) {
+        const struct sim_group *g = &m->wg[gi];
+        uint32_t i;
+
+        if (g->proc != q)
+            continue;
+        i = seek(m->wr, g, k2);
+        if (i == g->lo)
+            return EDGE_PLAIN;
+        if (tp == TIMED_NONE)
+            return EDGE_NONE;
+        return tq < TIMED_NONE && m->wr[i - 1].pos >= tq ? EDGE_TIMED : EDGE_PLAIN;
+    }
+    return EDGE_PLAIN;
+}
+
+/* Whether the positions wait_for_cycle kept (n in all, process p's from
+ * cur[p]) hold a cycle that the order in time allows: the graph of those
+ * positions, an edge from b to each position of another process at or
+ * before an op b waits for (edge_kind), or to b itself where b waits for a
+ * write of its own.  A cycle of an end state is a cycle of this graph, one
+ * position per process.  Along an EDGE_TIMED edge from b to c, the store
+ * of timed_at(b) ran after that of timed_at(c), so a cycle of such edges
+ * alone would run each store after itself: some edge of a cycle is of
+ * another kind.  So the strongly connected components (Tarjan's, without
+ * recursion) are asked for an edge inside one that is not EDGE_TIMED.
+ * True where the edges looked at exceed the budget.  Scratch: after
+ * wait_for_cycle's. */
+static bool timed_cycle(struct search *S, uint32_t n)
+{
+    const struct sim_model *m = S->m;
+    uint32_t P = m->nproc, *cur = S->wf + P, *first = cur + P, *pos = first + P + 1;
+    uint32_t *toff = pos + PRUNE_OPS, *tgt = toff + PRUNE_OPS + 1;
+    uint32_t *tp = tgt + 2 * PRUNE_WORK, *who = tp + PRUNE_OPS, *num = who + PRUNE_OPS;
+    uint32_t *low = num + PRUNE_OPS, *comp = low + PRUNE_OPS, *stk = comp + PRUNE_OPS;
+    uint32_t *fv = stk + PRUNE_OPS, *ft = fv + PRUNE_OPS, *fc = ft + PRUNE_OPS;
+    uint32_t count = 0, sp = 0;
+    uint64_t budget = 4 * PRUNE_WORK;
+
+    for (uint32_t p = 0; p < P; p++)
+        for (uint32_t b = first[p]; b < first[p + 1]; b++) {
+            who[b] = p;
+            num[b] = 0;
+            tp[b] = b < cur[p] ? TIMED_NO : timed_at(m, p, pos[b], &budget);
+        }
+    /* Each frame walks its position's edges: target ft, candidate fc. */
+    for (uint32_t s = 0; s < n; s++) {
+        uint32_t top = 0;
+
+        if (s < cur[who[s]] || num[s] != 0)
+            continue;
+        fv[0] = s;
+        ft[0] = toff[s];
+        fc[0] = SIM_NONE;
+        num[s] = low[s] = ++count;
+        comp[s] = SIM_NONE;
+        stk[sp++] = s;
+        for (;;) {
+            uint32_t v = fv[top], w = SIM_NONE;
+
+            while (w == SIM_NONE && ft[top] < toff[v + 1]) {
+                uint32_t t = ft[top], q = tgt[2 * t], at = tgt[2 * t + 1];
+                uint32_t c = fc[top] == SIM_NONE ? cur[q] : fc[top] + 1;
+
+                if (q == who[v])
+                    return true; /* (at > pos[v]: v waits for itself) */
+                if (budget == 0)
+                    return true;
+                budget--;
+                if (c < first[q + 1] && pos[c] <= at) {
+                    fc[top] = c;
+                    if (edge_kind(m, who[v], pos[v], tp[v], q, pos[c], tp[c], &budget) !=
+                        EDGE_NONE)
+                        w = c;
+                } else {
+                    ft[top]++;
+                    fc[top] = SIM_NONE;
+                }
+            }
+            if (w != SIM_NONE && num[w] == 0) {
+                top++;
+                fv[top] = w;
+                ft[top] = toff[w];
+                fc[top] = SIM_NONE;
+                num[w] = low[w] = ++count;
+                comp[w] = SIM_NONE;
+                stk[sp++] = w;
+                continue;
+            }
+            if (w != SIM_NONE) {
+                if (comp[w] == SIM_NONE && num[w] < low[v])
+                    low[v] = num[w];
+                continue;
+            }
+            if (low[v] == num[v]) {
+                uint32_t u;
+
+                do {
+                    u = stk[--sp];
+                    comp[u] = v;
+                } while (u != v);
+            }
+            if (top == 0)
+                break;
+            top--;
+            if (low[v] < low[fv[top]])
+                low[fv[top]] = low[v];
+        }
+    }
+    /* Every edge inside a component, asked for its kind. */
+    for (uint32_t v = 0; v < n; v++)
+        for (uint32_t t = toff[v]; v >= cur[who[v]] && t < toff[v + 1]; t++) {
+            uint32_t q = tgt[2 * t], at = tgt[2 * t + 1];
+
+            for (uint32_t c = cur[q]; c < first[q + 1] && pos[c] <= at; c++) {
+                if (budget == 0)
+                    return true;
+                budget--;
+                if (comp[c] == comp[v] &&
+                    edge_kind(m, who[v], pos[v], tp[v], q, pos[c], tp[c], &budget) == EDGE_PLAIN)
+                    return true;
+            }
+        }
+    return false;
+}
+
 /* Whether the wait-for over-approximation of the states whose first
  * blocking positions are fb has a cycle (cycle_possible).  Process p can be
  * left blocked at any of its blocking positions from fb[p] (a wait, an
@@ -1181,7 +1364,7 @@ static bool wait_for_cycle(struct search *S, const uint32_t *fb)
     }
     for (uint32_t p = 0; p < P; p++)
         if (cur[p] < first[p + 1])
-            return true;
+            return timed_cycle(S, n);
     return false;
 }
 
@@ -1888,7 +2071,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     cyc = S.reduce && S.stats.mode == CES_CHECK_EXHAUSTIVE && graph_fits(m)
               ? PRUNE_KEPT * (P + 2) * sizeof(uint32_t)
               : 0;
-    wf = cyc > 0 ? (3 * P + 2 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;
+    wf = cyc > 0 ? (3 * P + 11 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;
     scratch = P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P + cyc + wf;
     if (fits(&S, scratch, "the reduction's scratch")) {
         S.hz = ces_malloc(ctx, P * P * sizeof(uint32_t));

@@ -505,7 +505,12 @@ static void test_first_of_shortest_kept(void **state)
  * see each of these, through a rank's wait for its own later write (a
  * cycle of one), an await of a record, a shared hardware queue and a
  * replay boundary (the write of the second replay needs the first
- * replay's wait done; with the first block $i counts 2 and 3 there). */
+ * replay's wait done; with the first block $i counts 2 and 3 there), and
+ * through two waits, each left blocked where its rank's second reset lands
+ * after the peer's raise: each raise follows its rank's first reset but
+ * precedes its second, so the order in time allows the cycle (section 10,
+ * "Cycles the order in time rules out"; judged by the first resets, it
+ * would not). */
 static void test_cycles_after_hang(void **state)
 {
 #define AFTER_HANG "phase eager x1\nr0 : write f[0]@2 = 1\nr1 : write f[0]@2 = 2\n"
@@ -532,6 +537,12 @@ static void test_cycles_after_hang(void **state)
          "r2 s0 : wait f[0] == 1\nphase eager x2\n"
          "r2 s0 : wait g[0] >= 3\nr2 s1 : write g[0] = $i\n",
          2, 6},
+        {"cesync 1\nranks 4\nsignal f u32 1\nsignal x u32 1\nsignal y u32 1\n" AFTER_HANG
+         "r2 : wait f[0] == 1\nr2 : write x[0] = 0\nr2 : write y[0]@3 = 1\n"
+         "r2 : write x[0] = 0\nr2 : wait x[0] == 1\nr2 : write y[0]@3 = 1\n"
+         "r3 : write y[0] = 0\nr3 : write x[0]@2 = 1\nr3 : write y[0] = 0\n"
+         "r3 : wait y[0] == 1\nr3 : write x[0]@2 = 1\n",
+         2, 17},
     };
 #undef AFTER_HANG
     struct ces_test_alloc st;
@@ -1012,6 +1023,7 @@ struct gen_row {
     uint64_t seed;
     uint32_t ranks, mutate, verdict;
     uint64_t states, transitions, executions;
+    uint32_t streams, steps; /* (0: cesync gen's default, at random) */
 };
 
 /* Checks each row's schedule (with the unreduced search's verdict too where
@@ -1027,6 +1039,8 @@ static void check_gen_rows(struct ces_ctx *ctx, const struct gen_row *rows, size
         ces_gen_opts_init(&go);
         go.ranks = rows[i].ranks;
         go.mutate_pct = rows[i].mutate;
+        go.streams = rows[i].streams;
+        go.steps = rows[i].steps;
         assert_int_equal(ces_gen_graph(ctx, rows[i].seed, &go, &g), CES_OK);
         r = unreduced ? check2(ctx, g, NULL, rows[i].verdict)
                       : check1(ctx, g, NULL, 0, rows[i].verdict, rows[i].states,
@@ -1043,23 +1057,73 @@ static void check_gen_rows(struct ces_ctx *ctx, const struct gen_row *rows, size
 /* After a HANG, a state is followed only where the wait-for
  * over-approximation keeps a cycle (docs/SEMANTICS.md, section 10,
  * "Classes already found"), so its answers show in the states stored.  In
- * `cesync gen --seed 100485` a blocked wait waits for a writer's last
- * satisfying write, after that writer's first blocking position (by its
- * first such write, 23 states: a cycle missed); in `cesync gen --seed
- * 400314 --ranks 4 --mutate 60` a writer's values rise past the one a wait
- * wants (== 1, then 2), so the wait can be left blocked (by the first value
- * alone, ruled out: 10 states). */
+ * `cesync gen --seed 20280 --ranks 4` a blocked wait waits for a writer's
+ * last satisfying write, after that writer's first blocking position (by
+ * its first such write, 361 states: cycles missed; judging a wait's slot
+ * free of other writers' failing stores without a look, 34).  In `mixed`
+ * r2 writes x = 1, then 2, before its wait, so r3's wait for 1 can be left
+ * blocked (by r2's first value alone it could not, and the DEADLOCK after
+ * the HANG is missed).  In `cesync gen --seed 30061 --ranks 4 --streams 2
+ * --steps 3 --mutate 60` the answers kept under one hash of the positions
+ * belong to other positions too (taken for them, 13,152 states). */
 static void test_wait_for_refined(void **state)
 {
-    static const struct gen_row rows[] = {
-        {100485, 0, 45, CES_V_HANG, 27, 62, 2},
-        {400314, 4, 60, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 13, 39, 2},
-    };
+    static const char mixed[] =
+        "cesync 1\nranks 4\nsignal f u32 1\nsignal x u32 1\nsignal y u32 1\nphase eager x1\n"
+        "r0 : write f[0]@2 = 1\nr1 : write f[0]@2 = 2\nr2 : wait f[0] == 1\n"
+        "r2 : write x[0]@3 = 1\nr2 : write x[0]@3 = 2\nr2 : wait y[0] == 1\n"
+        "r2 : write x[0]@3 = 1\nr3 : wait x[0] == 1\nr3 : write y[0]@2 = 1\n";
+    static const struct gen_row rows[] = {{20280, 4, 45, CES_V_HANG, 794, 1293, 24, 0, 0}};
+    static const struct gen_row kept[] = {
+        {30061, 4, 60, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 12279, 35574, 368, 2, 3}};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    struct ces_check_report *r;
 
     (void)state;
     check_gen_rows(ctx, rows, sizeof(rows) / sizeof(rows[0]), true);
+    check_gen_rows(ctx, kept, sizeof(kept) / sizeof(kept[0]), false);
+    g = ces_test_text_graph(ctx, mixed);
+    r = check2(ctx, g, NULL, CES_V_DEADLOCK | CES_V_HANG);
+    assert_int_equal(ces_check_report_stats(r).states, 8);
+    replays(ctx, g, NULL, find(r, CES_V_DEADLOCK));
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A cycle of waits left blocked by resets needs each reset after a peer's
+ * raise, and where each raise follows its rank's own reset, each reset
+ * would come after itself (docs/SEMANTICS.md, section 10, "Cycles the
+ * order in time rules out").  In `apart`, r2 and r3 each reset their own
+ * flag, then raise the other's, then wait: a HANG (r2's first wait) and no
+ * DEADLOCK, 7 states (9 while such cycles were kept).  `cesync gen --seed
+ * 5030 --ranks 8 --mutate 0`, barriers whose ranks reset their flags in
+ * successive replays: HANG in 565 states (over 1.5 million unfinished in
+ * 8 s while they were kept). */
+static void test_cycles_in_time(void **state)
+{
+    static const char apart[] =
+        "cesync 1\nranks 4\nsignal f u32 1\nsignal x u32 1\nsignal y u32 1\nphase eager x1\n"
+        "r0 : write f[0]@2 = 1\nr1 : write f[0]@2 = 2\nr2 : wait f[0] == 1\n"
+        "r2 : write x[0] = 0\nr2 : write y[0]@3 = 1\nr2 : wait x[0] == 1\n"
+        "r2 : write y[0]@3 = 1\nr3 : write y[0] = 0\nr3 : write x[0]@2 = 1\n"
+        "r3 : wait y[0] == 1\nr3 : write x[0]@2 = 1\n";
+    static const struct gen_row rows[] = {{5030, 8, 0, CES_V_HANG, 565, 814, 1, 0, 0}};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    struct ces_check_report *r;
+
+    (void)state;
+    check_gen_rows(ctx, rows, sizeof(rows) / sizeof(rows[0]), false);
+    g = ces_test_text_graph(ctx, apart);
+    r = check2(ctx, g, NULL, CES_V_HANG);
+    assert_int_equal(ces_check_report_stats(r).states, 7);
+    replays(ctx, g, NULL, find(r, CES_V_HANG));
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -1072,8 +1136,8 @@ static void test_wait_for_refined(void **state)
  * condition: in `cesync gen --seed 200013 --ranks 4` a DEADLOCK needs a
  * raise lost under a reset after the first HANG; its search keeps both
  * orders while the wait-for over-approximation has a cycle, and finds it
- * (16,573 states; 116,715 with both orders everywhere; with the reset
- * first regardless, HANG,RACE,MISMATCH in 466).  A value that a wait of
+ * (449 states; 23,666 with both orders everywhere; with the reset first
+ * regardless, HANG,RACE,MISMATCH in 409).  A value that a wait of
  * any stream left reads keeps both orders: in `read`, r2's 7 (once r1's 5
  * has killed r2 in the first branch: HANG) is read by r0 s1's second wait,
  * which r0 s1 reaches only after r3's 2, so only the order 2 then 7 lets
@@ -1088,9 +1152,9 @@ static void test_unread_writes_first(void **state)
         "r2 : write x[0]@0 = 7\nr3 : write x[0]@0 = 2\nr3 : write y[0]@0 = 1\n"
         "r0 s1 : wait y[0] == 1\nr0 s1 : wait x[0] == 7\nr0 s1 : produce a[0:16]\n";
     static const struct gen_row rows[] = {
-        {5005, 8, 0, CES_V_HANG, 2311, 3483, 1},
-        {200013, 4, 45, CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 16573, 28047,
-         62},
+        {5005, 8, 0, CES_V_HANG, 2311, 3483, 1, 0, 0},
+        {200013, 4, 45, CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 449, 768, 6, 0,
+         0},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -3972,6 +4036,7 @@ int main(void)
         cmocka_unit_test(test_u32_waits_horizon),
         cmocka_unit_test(test_clocks_conflicts_only),
         cmocka_unit_test(test_wait_for_refined),
+        cmocka_unit_test(test_cycles_in_time),
         cmocka_unit_test(test_unread_writes_first),
         cmocka_unit_test(test_waits_run_early),
         cmocka_unit_test(test_race_copy_produce),
