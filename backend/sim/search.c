@@ -992,14 +992,67 @@ static void choose(struct search *S, struct frame *f)
 /* How many answers cycle_possible keeps (a power of two) */
 #define PRUNE_KEPT 1024
 
+/* Whether an op of another process precedes position k of process q (before
+ * q's stop) in their shared hardware queue: q's ops all lie in its queue, so
+ * the op's index there exceeds k just then. */
+static inline bool queue_behind(const struct sim_model *m, uint32_t q, uint32_t k)
+{
+    return m->shared_queues && m->ops[q][k].qidx > k;
+}
+
+/* How many ops of process r, from its first, lie before queue index qi in
+ * its hardware queue (its ops up to its stop, in the queue's order). */
+static uint32_t queue_ahead(const struct sim_model *m, uint32_t r, uint32_t qi)
+{
+    uint32_t lo = 0, hi = m->stop[r];
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+
+        if (m->ops[r][mid].qidx < qi)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether process q could be left blocked at position k behind the head of
+ * its hardware queue: the head is then another process r's op ahead of k
+ * at which r is left blocked, so at or after fb[r] (r's ops before fb[r]
+ * surely run).  Appends each such r's last op ahead of k to t (pairs, at
+ * index *n) where t is not NULL. */
+static bool queue_held(const struct sim_model *m, const uint32_t *fb, uint32_t q, uint32_t k,
+                       uint32_t *t, uint32_t *n)
+{
+    uint32_t qu = m->queue[q], qi = m->ops[q][k].qidx;
+    bool held = false;
+
+    if (!queue_behind(m, q, k))
+        return false;
+    for (uint32_t i = m->qproc_at[qu]; i < m->qproc_at[qu + 1]; i++) {
+        uint32_t r = m->qproc[i], ahead = r == q ? 0 : queue_ahead(m, r, qi);
+
+        if (ahead <= fb[r])
+            continue;
+        held = true;
+        if (t == NULL)
+            break;
+        t[2 * *n] = r;
+        t[2 * (*n)++ + 1] = ahead - 1;
+    }
+    return held;
+}
+
 /* The first position at or after position k of process q, before its
- * stop, where it could be left blocked: a wait, an await or the first op
- * of a block or replay with links (no queue is shared); its stop if none.
- * From q's program counter: q's first blocking position. */
+ * stop, where it could be left blocked: a wait, an await, the first op of
+ * a block or replay with links, or an op that another process's precedes
+ * in a shared hardware queue; its stop if none.  From q's program
+ * counter: q's first blocking position. */
 static uint32_t first_block(const struct sim_model *m, uint32_t q, uint32_t k)
 {
     while (k < m->stop[q] && m->ops[q][k].cls != SIM_C_WAIT &&
-           m->ops[q][k].cls != SIM_C_AWAIT && m->ops[q][k].nlink == 0)
+           m->ops[q][k].cls != SIM_C_AWAIT && m->ops[q][k].nlink == 0 && !queue_behind(m, q, k))
         k++;
     return k;
 }
@@ -1037,30 +1090,32 @@ static bool blockable(const struct sim_model *m, const struct sim_state *st,
 }
 
 /* The first position at or after fb[q] where process q could be left
- * blocked in an end state reached from st: first_block's, past the waits
- * that cannot fail there (blockable). */
+ * blocked in an end state reached from st: first_block's, past the ops
+ * that nothing can hold there, neither their queue (queue_held) nor a
+ * wait that can fail (blockable), nor an await or a link. */
 static uint32_t first_blockable(const struct sim_model *m, const struct sim_state *st,
                                 const uint32_t *fb, uint32_t q, uint64_t *budget)
 {
     uint32_t k = fb[q];
 
-    while (k < m->stop[q] && m->ops[q][k].cls == SIM_C_WAIT && m->ops[q][k].nlink == 0 &&
-           !blockable(m, st, fb, q, k, budget))
+    while (k < m->stop[q] && m->ops[q][k].nlink == 0 && m->ops[q][k].cls != SIM_C_AWAIT &&
+           !queue_held(m, fb, q, k, NULL, NULL) &&
+           (m->ops[q][k].cls != SIM_C_WAIT || !blockable(m, st, fb, q, k, budget)))
         k = first_block(m, q, k + 1);
     return k;
 }
 
 /* Whether a model's wait-for over-approximation is worth building: not
- * with a shared queue (any op may be blocked behind its head, so a DEADLOCK
- * is always possible), nor past PRUNE_WORK pairs of processes. */
+ * past PRUNE_WORK pairs of processes. */
 static bool graph_fits(const struct sim_model *m)
 {
-    return !m->shared_queues && (uint64_t)m->nproc * m->nproc <= PRUNE_WORK;
+    return (uint64_t)m->nproc * m->nproc <= PRUNE_WORK;
 }
 
 /* How many ops the wait-for over-approximation of the states whose first
  * blocking positions are fb looks at: every write to the slot of every wait
- * from a process's first blocking position, every link and every await. */
+ * from a process's first blocking position, every link and every await,
+ * and the other processes of the queue of an op behind theirs. */
 static uint64_t graph_ops(const struct sim_model *m, const uint32_t *fb)
 {
     uint64_t n = 0;
@@ -1068,8 +1123,11 @@ static uint64_t graph_ops(const struct sim_model *m, const uint32_t *fb)
     for (uint32_t p = 0; p < m->nproc; p++)
         for (uint32_t k = fb[p]; k < m->stop[p]; k++) {
             const struct sim_op *o = &m->ops[p][k];
+            uint32_t qu = m->queue[p];
 
             n += o->nlink + (o->cls == SIM_C_AWAIT);
+            if (queue_behind(m, p, k))
+                n += m->qproc_at[qu + 1] - m->qproc_at[qu] - 1;
             if (o->cls == SIM_C_WAIT)
                 n += m->wr_off[o->slot + 1] - m->wr_off[o->slot];
         }
@@ -1099,6 +1157,7 @@ static uint32_t wait_targets(const struct sim_model *m, const uint32_t *fb, uint
 {
     const struct sim_op *o = &m->ops[p][k];
 
+    queue_held(m, fb, p, k, t, &n);
     for (uint32_t i = 0; i < o->nlink; i++) {
         const struct sim_link *l = &m->links[o->link + i];
 
@@ -1130,7 +1189,10 @@ static uint32_t wait_targets(const struct sim_model *m, const uint32_t *fb, uint
  * store was the process's own, at or before its last store to the slot
  * before k that fails the wait: that position, or TIMED_NONE where it has
  * none (no store to the slot can have run).  TIMED_NO for any other
- * blocking position, or once *budget (writes looked at) runs out. */
+ * blocking position, or once *budget (writes looked at) runs out.  (Where
+ * the process is held at k behind its queue's head instead, none of this
+ * holds, but a cycle through it there passes through its first op after k
+ * that is not a wait too, untimed: docs/SEMANTICS.md, section 10.) */
 #define TIMED_NO SIM_NONE
 #define TIMED_NONE (SIM_NONE - 1)
 
@@ -1310,16 +1372,16 @@ static bool timed_cycle(struct search *S, uint32_t n)
 /* Whether the wait-for over-approximation of the states whose first
  * blocking positions are fb has a cycle (cycle_possible).  Process p can be
  * left blocked at any of its blocking positions from fb[p] (a wait, an
- * await, a linked op), and there waits for certain ops of other processes
- * (wait_targets), or for a write of its own after it.  In an end state
- * with a cycle, each process q on it is blocked at a position b_q, and the
- * op that the previous one waits for lies at or after b_q.  So a position
- * is dropped when no op it waits for lies at or after the first position
- * still held by that op's process (none held: the process cannot be on a
- * cycle), until nothing changes: the positions of a cycle are never
- * dropped, and where none is left no end state has a cycle.  Scratch:
- * S->wf after fb (each process's first position held, the positions,
- * the ops each waits for). */
+ * await, a linked op, an op held behind its queue's head), and there waits
+ * for certain ops of other processes (wait_targets), or for a write of its
+ * own after it.  In an end state with a cycle, each process q on it is
+ * blocked at a position b_q, and the op that the previous one waits for
+ * lies at or after b_q.  So a position is dropped when no op it waits for
+ * lies at or after the first position still held by that op's process
+ * (none held: the process cannot be on a cycle), until nothing changes:
+ * the positions of a cycle are never dropped, and where none is left no
+ * end state has a cycle.  Scratch: S->wf after fb (each process's first
+ * position held, the positions, the ops each waits for). */
 static bool wait_for_cycle(struct search *S, const uint32_t *fb)
 {
     const struct sim_model *m = S->m;
@@ -1331,14 +1393,15 @@ static bool wait_for_cycle(struct search *S, const uint32_t *fb)
         first[p] = n;
         for (uint32_t k = fb[p]; k < m->stop[p]; k++) {
             const struct sim_op *o = &m->ops[p][k];
+            uint32_t t0 = nt;
 
-            if (o->cls != SIM_C_WAIT && o->cls != SIM_C_AWAIT && o->nlink == 0)
-                continue;
-            assert(n < PRUNE_OPS);
-            pos[n] = k;
-            toff[n++] = nt;
             nt = wait_targets(m, fb, p, k, tgt, nt);
             assert(nt <= PRUNE_WORK); /* (cycle_at: left + graph_ops) */
+            if (o->cls != SIM_C_WAIT && o->cls != SIM_C_AWAIT && o->nlink == 0 && nt == t0)
+                continue; /* (not held behind its queue's head either) */
+            assert(n < PRUNE_OPS);
+            pos[n] = k;
+            toff[n++] = t0;
         }
         cur[p] = first[p];
     }

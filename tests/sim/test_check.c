@@ -1127,6 +1127,65 @@ static void test_cycles_in_time(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* With shared hardware queues the wait-for over-approximation holds a
+ * process at an op behind its queue's head too (docs/SEMANTICS.md, section
+ * 10, "Classes already found"), waiting there for another process's op
+ * ahead of it at or after that process's first blocking position.  `cesync
+ * gen --seed 40186 --ranks 3 --streams 2 --steps 3 --mutate 60` and `--seed
+ * 30267 --ranks 4`: HANG in 15 and 61 states (62 and 130 while a DEADLOCK
+ * was taken as always possible with a shared queue; 223 and 2,987
+ * unreduced); `--seed 30371 --ranks 4`: 542 (650 with an op taken as held
+ * behind any op ahead of it, even one that surely runs; 655 before; 2,680
+ * unreduced); `--seed 30132 --ranks 4`: HANG,MISMATCH in 162 (775 with no
+ * timing taken from a wait that may be held, "Cycles the order in time
+ * rules out"; 1,122 before); `cesync gen --seed 5115 --ranks 8 --mutate 0`
+ * (barriers whose ranks reset flags, `connections 1`): HANG in 872 states
+ * (over 1.8 million unfinished in 5 s before).  In `held` r2 s0's wait for
+ * x, which only r2 s1's 1 reaches, can be left only behind s1's wait for z
+ * in their queue, never at the wait: the DEADLOCK after the HANG (r2 s1
+ * waits for r3, r3 for r2 s0's second raise of y, r2 s0 for s1) is found
+ * only where a wait that cannot fail is still held in its queue, and only
+ * where s0 waits for s1's last op ahead of it, not its first blocking
+ * position (s1's wait for f, dropped: no write left to wait for). */
+static void test_queues_held(void **state)
+{
+    static const char held[] =
+        "cesync 1\nranks 4\nstreams 2\nconnections 1\nsignal f u32 1\nsignal x u32 1\n"
+        "signal y u32 1\nsignal z u32 1\nphase eager x1\n"
+        "r0 : write f[0]@2 = 1\nr1 : write f[0]@2 = 2\nr2 s1 : write x[0] = 1\n"
+        "r2 : wait f[0] == 1\nr2 : write y[0]@3 = 1\nr2 s1 : wait f[0] == 1\n"
+        "r2 s1 : wait z[0] == 1\n"
+        "r2 : wait x[0] == 1\nr2 : write y[0]@3 = 1\nr3 : write y[0] = 0\n"
+        "r3 : wait y[0] == 1\nr3 : write z[0]@2 = 1\n";
+    static const struct gen_row rows[] = {
+        {40186, 3, 60, CES_V_HANG, 15, 21, 1, 2, 3},
+        {30267, 4, 60, CES_V_HANG, 61, 79, 4, 2, 3},
+        {30371, 4, 60, CES_V_HANG, 542, 687, 15, 2, 3},
+    };
+    static const struct gen_row far[] = {
+        {30132, 4, 60, CES_V_HANG | CES_V_MISMATCH, 162, 438, 5, 2, 3},
+        {5115, 8, 0, CES_V_HANG, 872, 1337, 1, 0, 0},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    check_gen_rows(ctx, rows, sizeof(rows) / sizeof(rows[0]), true);
+    check_gen_rows(ctx, far, sizeof(far) / sizeof(far[0]), false);
+    g = ces_test_text_graph(ctx, held);
+    r = check2(ctx, g, NULL, CES_V_DEADLOCK | CES_V_HANG);
+    assert_int_equal(ces_check_report_stats(r).states, 13);
+    d = find(r, CES_V_DEADLOCK);
+    assert_int_equal(d->ncycle, 3);
+    replays(ctx, g, NULL, d);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Once no end state can add a class, a write of a value no wait left reads
  * needs no other writer of its slot (docs/SEMANTICS.md, section 10,
  * "Writes nothing reads"): a flag reset runs before a peer's raise of the
@@ -4037,6 +4096,7 @@ int main(void)
         cmocka_unit_test(test_clocks_conflicts_only),
         cmocka_unit_test(test_wait_for_refined),
         cmocka_unit_test(test_cycles_in_time),
+        cmocka_unit_test(test_queues_held),
         cmocka_unit_test(test_unread_writes_first),
         cmocka_unit_test(test_waits_run_early),
         cmocka_unit_test(test_race_copy_produce),
