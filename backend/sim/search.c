@@ -1150,9 +1150,11 @@ static uint32_t last_writer(const struct sim_model *m, const struct sim_group *g
 }
 
 /* Appends to the scratch the ops that process p, left blocked at position
- * k (op o), waits for: (process, position) pairs, each of them at or after
+ * k (op o), waits for before its op runs at all: the heads of its queue
+ * ahead of it (queue_held), the links of a block or replay boundary and
+ * an await's record, as (process, position) pairs, each of them at or after
  * that process's first blocking position in fb. */
-static uint32_t wait_targets(const struct sim_model *m, const uint32_t *fb, uint32_t p,
+static uint32_t hold_targets(const struct sim_model *m, const uint32_t *fb, uint32_t p,
                              uint32_t k, uint32_t *t, uint32_t n)
 {
     const struct sim_op *o = &m->ops[p][k];
@@ -1170,8 +1172,20 @@ static uint32_t wait_targets(const struct sim_model *m, const uint32_t *fb, uint
         t[2 * n] = o->rec_proc;
         t[2 * n++ + 1] = o->rec_pos;
     }
-    for (uint32_t gi = o->cls == SIM_C_WAIT ? m->wg_off[o->slot] : 0;
-         o->cls == SIM_C_WAIT && gi < m->wg_off[o->slot + 1]; gi++) {
+    return n;
+}
+
+/* Appends to the scratch the writes that process p, left at position k
+ * (op o) with its wait there failing, waits for, as hold_targets does
+ * (none where o is no wait). */
+static uint32_t wait_targets(const struct sim_model *m, const uint32_t *fb, uint32_t p,
+                             uint32_t k, uint32_t *t, uint32_t n)
+{
+    const struct sim_op *o = &m->ops[p][k];
+
+    if (o->cls != SIM_C_WAIT)
+        return n;
+    for (uint32_t gi = m->wg_off[o->slot]; gi < m->wg_off[o->slot + 1]; gi++) {
         const struct sim_group *g = &m->wg[gi];
         uint32_t at = last_writer(m, g, o, p, k, fb[g->proc]);
 
@@ -1183,16 +1197,15 @@ static uint32_t wait_targets(const struct sim_model *m, const uint32_t *fb, uint
     return n;
 }
 
-/* What a process left blocked at position k tells of the order in time
- * (timed_cycle): where k is a wait on a slot to which no other process
- * stores a value failing it, the slot's last store failed it, so that
- * store was the process's own, at or before its last store to the slot
- * before k that fails the wait: that position, or TIMED_NONE where it has
- * none (no store to the slot can have run).  TIMED_NO for any other
- * blocking position, or once *budget (writes looked at) runs out.  (Where
- * the process is held at k behind its queue's head instead, none of this
- * holds, but a cycle through it there passes through its first op after k
- * that is not a wait too, untimed: docs/SEMANTICS.md, section 10.) */
+/* What a process left at position k, its wait there failing, tells of the
+ * order in time (timed_cycle): where k is a wait on a slot to which no
+ * other process stores a value failing it, the slot's last store failed
+ * it, so that store was the process's own, at or before its last store to
+ * the slot before k that fails the wait: that position, or TIMED_NONE
+ * where it has none (no store to the slot can have run).  So whether the
+ * process is blocked at the wait or held before it (its queue, a link),
+ * as long as the wait fails.  TIMED_NO for any other blocking position, or
+ * once *budget (writes looked at) runs out. */
 #define TIMED_NO SIM_NONE
 #define TIMED_NONE (SIM_NONE - 1)
 
@@ -1201,7 +1214,7 @@ static uint32_t timed_at(const struct sim_model *m, uint32_t p, uint32_t k, uint
     const struct sim_op *o = &m->ops[p][k];
     uint32_t at = TIMED_NONE;
 
-    if (o->cls != SIM_C_WAIT || o->nlink != 0)
+    if (o->cls != SIM_C_WAIT)
         return TIMED_NO;
     for (uint32_t gi = m->wg_off[o->slot]; gi < m->wg_off[o->slot + 1]; gi++) {
         const struct sim_group *g = &m->wg[gi];
@@ -1226,14 +1239,14 @@ static uint32_t timed_at(const struct sim_model *m, uint32_t p, uint32_t k, uint
     return at;
 }
 
-/* An edge of timed_cycle's graph, from process p left blocked at its
- * position k (timed_at's answer tp) to process q != p left blocked at k2
- * (tq): EDGE_NONE where the two cannot be blocked there at once (p's wait
- * needs a slot no store has reached, and q stored to it before k2),
- * EDGE_TIMED where the last store to p's slot, p's, at or before tp, ran
- * after q's last store to it before k2, which q ran after tq: tp's store
- * then ran after tq's, EDGE_PLAIN otherwise.  Groups looked at are taken
- * from *budget. */
+/* An edge of timed_cycle's graph for a write that process p, left at its
+ * position k with its wait there failing (timed_at's answer tp), waits
+ * for, to process q != p left at k2 (tq): EDGE_NONE where the two cannot
+ * be left there at once (p's wait needs a slot no store has reached, and q
+ * stored to it before k2), EDGE_TIMED where the last store to p's slot,
+ * p's, at or before tp, ran after q's last store to it before k2, which q
+ * ran after tq where q's wait fails too: tp's store then ran after tq's,
+ * EDGE_PLAIN otherwise.  Groups looked at are taken from *budget. */
 enum { EDGE_NONE, EDGE_PLAIN, EDGE_TIMED };
 
 static int edge_kind(const struct sim_model *m, uint32_t p, uint32_t k, uint32_t tp, uint32_t q,
@@ -1262,20 +1275,24 @@ static int edge_kind(const struct sim_model *m, uint32_t p, uint32_t k, uint32_t
 /* Whether the positions wait_for_cycle kept (n in all, process p's from
  * cur[p]) hold a cycle that the order in time allows: the graph of those
  * positions, an edge from b to each position of another process at or
- * before an op b waits for (edge_kind), or to b itself where b waits for a
- * write of its own.  A cycle of an end state is a cycle of this graph, one
- * position per process.  Along an EDGE_TIMED edge from b to c, the store
- * of timed_at(b) ran after that of timed_at(c), so a cycle of such edges
- * alone would run each store after itself: some edge of a cycle is of
- * another kind.  So the strongly connected components (Tarjan's, without
- * recursion) are asked for an edge inside one that is not EDGE_TIMED.
- * True where the edges looked at exceed the budget.  Scratch: after
- * wait_for_cycle's. */
+ * before an op b waits for (EDGE_PLAIN for the ops b waits for before it
+ * runs, from wt[b] on edge_kind's for the writes its wait does), or to b
+ * itself where b waits for a write of its own.  A cycle of an end state is
+ * a cycle of this graph, one position per process, each edge one of what
+ * its position waits for there.  Along an EDGE_TIMED edge from b to c
+ * where c's edge on the cycle is a write its wait waits for (the wait
+ * failing), the store of timed_at(b) ran after that of timed_at(c), so a
+ * cycle of such edges alone would run each store after itself: some edge
+ * of a cycle is of another kind (where c's edge is one it waits for before
+ * it runs, that one is).  So the strongly connected components (Tarjan's,
+ * without recursion) are asked for an edge inside one that is not
+ * EDGE_TIMED.  True where the edges looked at exceed the budget.  Scratch:
+ * after wait_for_cycle's. */
 static bool timed_cycle(struct search *S, uint32_t n)
 {
     const struct sim_model *m = S->m;
     uint32_t P = m->nproc, *cur = S->wf + P, *first = cur + P, *pos = first + P + 1;
-    uint32_t *toff = pos + PRUNE_OPS, *tgt = toff + PRUNE_OPS + 1;
+    uint32_t *toff = pos + PRUNE_OPS, *wt = toff + PRUNE_OPS + 1, *tgt = wt + PRUNE_OPS;
     uint32_t *tp = tgt + 2 * PRUNE_WORK, *who = tp + PRUNE_OPS, *num = who + PRUNE_OPS;
     uint32_t *low = num + PRUNE_OPS, *comp = low + PRUNE_OPS, *stk = comp + PRUNE_OPS;
     uint32_t *fv = stk + PRUNE_OPS, *ft = fv + PRUNE_OPS, *fc = ft + PRUNE_OPS;
@@ -1314,8 +1331,9 @@ static bool timed_cycle(struct search *S, uint32_t n)
                 budget--;
                 if (c < first[q + 1] && pos[c] <= at) {
                     fc[top] = c;
-                    if (edge_kind(m, who[v], pos[v], tp[v], q, pos[c], tp[c], &budget) !=
-                        EDGE_NONE)
+                    if (t < wt[v] ||
+                        edge_kind(m, who[v], pos[v], tp[v], q, pos[c], tp[c], &budget) !=
+                            EDGE_NONE)
                         w = c;
                 } else {
                     ft[top]++;
@@ -1362,7 +1380,8 @@ static bool timed_cycle(struct search *S, uint32_t n)
                     return true;
                 budget--;
                 if (comp[c] == comp[v] &&
-                    edge_kind(m, who[v], pos[v], tp[v], q, pos[c], tp[c], &budget) == EDGE_PLAIN)
+                    (t < wt[v] || edge_kind(m, who[v], pos[v], tp[v], q, pos[c], tp[c],
+                                            &budget) == EDGE_PLAIN))
                     return true;
             }
         }
@@ -1373,34 +1392,37 @@ static bool timed_cycle(struct search *S, uint32_t n)
  * blocking positions are fb has a cycle (cycle_possible).  Process p can be
  * left blocked at any of its blocking positions from fb[p] (a wait, an
  * await, a linked op, an op held behind its queue's head), and there waits
- * for certain ops of other processes (wait_targets), or for a write of its
- * own after it.  In an end state with a cycle, each process q on it is
+ * for certain ops of other processes (hold_targets, wait_targets), or for a
+ * write of its own after it.  In an end state with a cycle, each process q on it is
  * blocked at a position b_q, and the op that the previous one waits for
  * lies at or after b_q.  So a position is dropped when no op it waits for
  * lies at or after the first position still held by that op's process
  * (none held: the process cannot be on a cycle), until nothing changes:
  * the positions of a cycle are never dropped, and where none is left no
  * end state has a cycle.  Scratch: S->wf after fb (each process's first
- * position held, the positions, the ops each waits for). */
+ * position held, the positions, where the ops each waits for begin and
+ * where the writes among them begin, those ops). */
 static bool wait_for_cycle(struct search *S, const uint32_t *fb)
 {
     const struct sim_model *m = S->m;
     uint32_t P = m->nproc, *cur = S->wf + P, *first = cur + P, *pos = first + P + 1;
-    uint32_t *toff = pos + PRUNE_OPS, *tgt = toff + PRUNE_OPS + 1, n = 0, nt = 0;
+    uint32_t *toff = pos + PRUNE_OPS, *wt = toff + PRUNE_OPS + 1, *tgt = wt + PRUNE_OPS;
+    uint32_t n = 0, nt = 0;
     bool changed = true;
 
     for (uint32_t p = 0; p < P; p++) {
         first[p] = n;
         for (uint32_t k = fb[p]; k < m->stop[p]; k++) {
             const struct sim_op *o = &m->ops[p][k];
-            uint32_t t0 = nt;
+            uint32_t t0 = nt, w0 = hold_targets(m, fb, p, k, tgt, nt);
 
-            nt = wait_targets(m, fb, p, k, tgt, nt);
+            nt = wait_targets(m, fb, p, k, tgt, w0);
             assert(nt <= PRUNE_WORK); /* (cycle_at: left + graph_ops) */
             if (o->cls != SIM_C_WAIT && o->cls != SIM_C_AWAIT && o->nlink == 0 && nt == t0)
                 continue; /* (not held behind its queue's head either) */
             assert(n < PRUNE_OPS);
             pos[n] = k;
+            wt[n] = w0;
             toff[n++] = t0;
         }
         cur[p] = first[p];
@@ -2134,7 +2156,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     cyc = S.reduce && S.stats.mode == CES_CHECK_EXHAUSTIVE && graph_fits(m)
               ? PRUNE_KEPT * (P + 2) * sizeof(uint32_t)
               : 0;
-    wf = cyc > 0 ? (3 * P + 11 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;
+    wf = cyc > 0 ? (3 * P + 12 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;
     scratch = P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P + cyc + wf;
     if (fits(&S, scratch, "the reduction's scratch")) {
         S.hz = ces_malloc(ctx, P * P * sizeof(uint32_t));

@@ -1186,6 +1186,71 @@ static void test_queues_held(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A wait held before it runs (at a block boundary, behind its queue's
+ * head) tells the order in time for the writes its wait waits for, where
+ * the wait fails there too; what it waits for before it runs is never
+ * timed (docs/SEMANTICS.md, section 10, "Cycles the order in time rules
+ * out").  `cesync gen --seed 20243 --ranks 4 --mutate 45`: HANG in 300
+ * states (1,116 with a boundary's wait untimed), and `--streams 2 --steps
+ * 3 --mutate 60` seeds 30063 and 31231 (2,925 and 29,146 before).  In
+ * `link` r0 s1's first op of the second block waits for c, which r0 s0
+ * stores before its wait for a: judged as a wait, r0 s1 cannot be left
+ * there beside r0 s0, but it is held at the boundary by r0 s0's wait, and
+ * the DEADLOCK (r0 s0 waits for r1's a, r1 for r0 s1's b) comes after the
+ * HANG that r2's 1 overwritten by r3's 2 leaves r1 in.  In `timed` r0 s0's
+ * wait for x, left by its reset after r0 s1's raise, waits for r0 s1's
+ * raise of the second block, a timed edge; judged as a wait on y, r0 s1's
+ * boundary would be timed too (r0 s0 stores y after its reset of x, r0 s1
+ * raised x after its reset of y), and the DEADLOCK after the HANG of y
+ * reset under r0 s0's 1 would be missed. */
+static void test_holds_untimed(void **state)
+{
+    static const char link[] =
+        "cesync 1\nranks 4\nstreams 2\nsignal a u32 1\nsignal b u32 1\nsignal c u32 1\n"
+        "signal g u32 1\nsignal h u32 1\nphase eager x1\nr0 : write c[0] = 1\n"
+        "r0 : wait a[0] >= 1\nr2 : write g[0]@1 = 1\nr3 : write g[0]@1 = 2\n"
+        "r3 : write h[0]@1 = 1\nr1 : wait h[0] >= 1\nr1 : wait g[0] == 1\n"
+        "r1 : write c[0]@0 = 1\nr1 : wait b[0] >= 1\nr1 : write a[0]@0 = 1\n"
+        "phase eager x1\nr0 s1 : wait c[0] >= 1\nr0 s1 : write b[0]@1 = 1\n";
+    static const char timed[] =
+        "cesync 1\nranks 2\nstreams 2\nsignal x u32 1\nsignal y u32 1\nphase eager x1\n"
+        "r0 : write x[0] = 0\nr0 : write y[0] = 1\nr0 : wait x[0] >= 1\n"
+        "r0 s1 : write y[0] = 0\nr0 s1 : write x[0] = 1\nphase eager x1\n"
+        "r0 s1 : wait y[0] >= 1\nr0 s1 : write x[0] = 1\n";
+    static const struct {
+        const char *text;
+        uint64_t states;
+        size_t ncycle;
+    } hand[] = {{link, 11, 3}, {timed, 10, 2}};
+    static const struct gen_row rows[] = {
+        {20243, 4, 45, CES_V_HANG, 300, 429, 15, 0, 0},
+    };
+    static const struct gen_row far[] = {
+        {30063, 4, 60, CES_V_HANG | CES_V_MISMATCH, 169, 413, 4, 2, 3},
+        {31231, 4, 60, CES_V_HANG | CES_V_RACE, 2901, 8877, 77, 2, 3},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    struct ces_check_report *r;
+    const struct ces_check_defect *d;
+
+    (void)state;
+    check_gen_rows(ctx, rows, sizeof(rows) / sizeof(rows[0]), true);
+    check_gen_rows(ctx, far, sizeof(far) / sizeof(far[0]), false);
+    for (size_t i = 0; i < sizeof(hand) / sizeof(hand[0]); i++) {
+        g = ces_test_text_graph(ctx, hand[i].text);
+        r = check2(ctx, g, NULL, CES_V_DEADLOCK | CES_V_HANG);
+        assert_int_equal(ces_check_report_stats(r).states, hand[i].states);
+        d = find(r, CES_V_DEADLOCK);
+        assert_int_equal(d->ncycle, hand[i].ncycle);
+        replays(ctx, g, NULL, d);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Once no end state can add a class, a write of a value no wait left reads
  * needs no other writer of its slot (docs/SEMANTICS.md, section 10,
  * "Writes nothing reads"): a flag reset runs before a peer's raise of the
@@ -4097,6 +4162,7 @@ int main(void)
         cmocka_unit_test(test_wait_for_refined),
         cmocka_unit_test(test_cycles_in_time),
         cmocka_unit_test(test_queues_held),
+        cmocka_unit_test(test_holds_untimed),
         cmocka_unit_test(test_unread_writes_first),
         cmocka_unit_test(test_waits_run_early),
         cmocka_unit_test(test_race_copy_produce),
