@@ -1127,6 +1127,39 @@ static void test_cycles_in_time(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A hand-made schedule whose DEADLOCK comes after a HANG, in exact states,
+ * with a cycle of ncycle ops. */
+struct deadlock_row {
+    const char *text;
+    uint64_t states;
+    size_t ncycle;
+};
+
+/* Checks generated rows (`rows` with the unreduced search's verdict too,
+ * `far` without) and hand-made DEADLOCK rows (with the unreduced search's
+ * verdict, and the DEADLOCK's replay). */
+static void check_cycle_rows(const struct gen_row *rows, size_t nrows, const struct gen_row *far,
+                             size_t nfar, const struct deadlock_row *hand, size_t nhand)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    check_gen_rows(ctx, rows, nrows, true);
+    check_gen_rows(ctx, far, nfar, false);
+    for (size_t i = 0; i < nhand; i++) {
+        struct ces_graph *g = ces_test_text_graph(ctx, hand[i].text);
+        struct ces_check_report *r = check2(ctx, g, NULL, CES_V_DEADLOCK | CES_V_HANG);
+        const struct ces_check_defect *d = find(r, CES_V_DEADLOCK);
+
+        assert_int_equal(ces_check_report_stats(r).states, hand[i].states);
+        assert_int_equal(d->ncycle, hand[i].ncycle);
+        replays(ctx, g, NULL, d);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* With shared hardware queues the wait-for over-approximation holds a
  * process at an op behind its queue's head too (docs/SEMANTICS.md, section
  * 10, "Classes already found"), waiting there for another process's op
@@ -1166,24 +1199,11 @@ static void test_queues_held(void **state)
         {30132, 4, 60, CES_V_HANG | CES_V_MISMATCH, 162, 438, 5, 2, 3},
         {5115, 8, 0, CES_V_HANG, 872, 1337, 1, 0, 0},
     };
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g;
-    struct ces_check_report *r;
-    const struct ces_check_defect *d;
+    static const struct deadlock_row hand[] = {{held, 13, 3}};
 
     (void)state;
-    check_gen_rows(ctx, rows, sizeof(rows) / sizeof(rows[0]), true);
-    check_gen_rows(ctx, far, sizeof(far) / sizeof(far[0]), false);
-    g = ces_test_text_graph(ctx, held);
-    r = check2(ctx, g, NULL, CES_V_DEADLOCK | CES_V_HANG);
-    assert_int_equal(ces_check_report_stats(r).states, 13);
-    d = find(r, CES_V_DEADLOCK);
-    assert_int_equal(d->ncycle, 3);
-    replays(ctx, g, NULL, d);
-    ces_check_report_destroy(r);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    check_cycle_rows(rows, sizeof(rows) / sizeof(rows[0]), far, sizeof(far) / sizeof(far[0]), hand,
+                     sizeof(hand) / sizeof(hand[0]));
 }
 
 /* A wait held before it runs (at a block boundary, behind its queue's
@@ -1217,11 +1237,7 @@ static void test_holds_untimed(void **state)
         "r0 : write x[0] = 0\nr0 : write y[0] = 1\nr0 : wait x[0] >= 1\n"
         "r0 s1 : write y[0] = 0\nr0 s1 : write x[0] = 1\nphase eager x1\n"
         "r0 s1 : wait y[0] >= 1\nr0 s1 : write x[0] = 1\n";
-    static const struct {
-        const char *text;
-        uint64_t states;
-        size_t ncycle;
-    } hand[] = {{link, 11, 3}, {timed, 10, 2}};
+    static const struct deadlock_row hand[] = {{link, 11, 3}, {timed, 10, 2}};
     static const struct gen_row rows[] = {
         {20243, 4, 45, CES_V_HANG, 300, 429, 15, 0, 0},
     };
@@ -1229,26 +1245,10 @@ static void test_holds_untimed(void **state)
         {30063, 4, 60, CES_V_HANG | CES_V_MISMATCH, 169, 413, 4, 2, 3},
         {31231, 4, 60, CES_V_HANG | CES_V_RACE, 2901, 8877, 77, 2, 3},
     };
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g;
-    struct ces_check_report *r;
-    const struct ces_check_defect *d;
 
     (void)state;
-    check_gen_rows(ctx, rows, sizeof(rows) / sizeof(rows[0]), true);
-    check_gen_rows(ctx, far, sizeof(far) / sizeof(far[0]), false);
-    for (size_t i = 0; i < sizeof(hand) / sizeof(hand[0]); i++) {
-        g = ces_test_text_graph(ctx, hand[i].text);
-        r = check2(ctx, g, NULL, CES_V_DEADLOCK | CES_V_HANG);
-        assert_int_equal(ces_check_report_stats(r).states, hand[i].states);
-        d = find(r, CES_V_DEADLOCK);
-        assert_int_equal(d->ncycle, hand[i].ncycle);
-        replays(ctx, g, NULL, d);
-        ces_check_report_destroy(r);
-        ces_graph_destroy(g);
-    }
-    ces_test_ctx_end(ctx, &st);
+    check_cycle_rows(rows, sizeof(rows) / sizeof(rows[0]), far, sizeof(far) / sizeof(far[0]), hand,
+                     sizeof(hand) / sizeof(hand[0]));
 }
 
 /* Once no end state can add a class, a write of a value no wait left reads
