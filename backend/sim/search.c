@@ -1120,17 +1120,19 @@ static uint64_t graph_ops(const struct sim_model *m, const uint32_t *fb)
 {
     uint64_t n = 0;
 
-    for (uint32_t p = 0; p < m->nproc; p++)
+    for (uint32_t p = 0; p < m->nproc; p++) {
+        uint32_t qu = m->queue[p], others = m->qproc_at[qu + 1] - m->qproc_at[qu] - 1;
+
         for (uint32_t k = fb[p]; k < m->stop[p]; k++) {
             const struct sim_op *o = &m->ops[p][k];
-            uint32_t qu = m->queue[p];
 
             n += o->nlink + (o->cls == SIM_C_AWAIT);
             if (queue_behind(m, p, k))
-                n += m->qproc_at[qu + 1] - m->qproc_at[qu] - 1;
+                n += others;
             if (o->cls == SIM_C_WAIT)
                 n += m->wr_off[o->slot + 1] - m->wr_off[o->slot];
         }
+    }
     return n;
 }
 
