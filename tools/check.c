@@ -326,6 +326,9 @@ static void progress(void *ud, const struct ces_check_stats *s)
     if (s->race_free_states > 0) /* docs/SEMANTICS.md section 10, "Waits run early" */
         fprintf(stderr, " (%llu in the second search, for a MISMATCH among race-free executions)",
                 (unsigned long long)s->race_free_states);
+    if (s->slice_states > 0) /* docs/SEMANTICS.md section 10, "Data judged without some signals" */
+        fprintf(stderr, " (%llu in searches without some signals, for a RACE or MISMATCH)",
+                (unsigned long long)s->slice_states);
     fprintf(stderr, ", %llu transition%s, %llu execution%s, %.1f s, %.0f states/s, %.1f MiB\n",
             (unsigned long long)s->transitions, ces_plural(s->transitions),
             (unsigned long long)s->executions, ces_plural(s->executions), s->seconds,

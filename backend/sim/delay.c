@@ -36,7 +36,7 @@ static int cmp_at(const void *pa, const void *pb)
     return a->op < b->op ? -1 : a->op > b->op;
 }
 
-/* The tables of g into h, in order (indices stay), and an event per delay
+/* g's connections and tables into h (indices stay), and an event per delay
  * named delayN after its stream S + N (with underscores added until no
  * event of g has the name). */
 static int copy_tables(const struct ces_graph *g, struct ces_graph *h, struct delay_at *at,
@@ -44,22 +44,8 @@ static int copy_tables(const struct ces_graph *g, struct ces_graph *h, struct de
 {
     int rc = ces_graph_set_connections(h, ces_graph_connections(g));
 
-    for (uint32_t i = 0; i < ces_graph_nbuffers(g) && rc == CES_OK; i++)
-        rc = ces_graph_add_buffer(h, ces_graph_buffer(g, i).name, ces_graph_buffer(g, i).size,
-                                  NULL);
-    for (uint32_t i = 0; i < ces_graph_nsignals(g) && rc == CES_OK; i++) {
-        struct ces_signal_info si = ces_graph_signal(g, i);
-
-        rc = ces_graph_add_signal(h, si.name, si.width, si.slots, NULL);
-    }
-    for (uint32_t i = 0; i < ces_graph_nevents(g) && rc == CES_OK; i++)
-        rc = ces_graph_add_event(h, ces_graph_event(g, i), NULL);
-    for (uint32_t i = 0; i < ces_graph_nconsts(g) && rc == CES_OK; i++) {
-        int64_t v;
-        const char *name = ces_graph_const(g, i, &v);
-
-        rc = ces_graph_add_const(h, name, v);
-    }
+    if (rc == CES_OK)
+        rc = ces_sim_copy_tables(g, h);
     for (size_t k = 0; k < nat && rc == CES_OK; k++) {
         char name[64];
         int len = snprintf(name, sizeof(name), "delay%" PRIu32,

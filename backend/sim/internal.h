@@ -417,6 +417,22 @@ int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_check_opts *opts, struct sim_delayed *out);
 void ces_sim_delayed_free(struct ces_ctx *ctx, struct sim_delayed *d);
 
+/* g's buffers, signals, events and constants into empty h, in order (the
+ * indices stay) (slice.c). */
+int ces_sim_copy_tables(const struct ces_graph *g, struct ces_graph *h);
+/* Whether op is a write or wait of a signal in `drop` (bit i: signal i;
+ * signals from 64 on are never dropped). */
+bool ces_sim_slot_op(const struct ces_op *op, uint64_t drop);
+/* The states an exhaustive search stores before it tries a sliced search,
+ * and the least a try's sliced searches may store (search.c;
+ * docs/SEMANTICS.md section 10, "Data judged without some signals"): 4096
+ * each, lower in tests. */
+extern uint64_t ces_sim_slice_at, ces_sim_slice_least;
+/* Valid g without the writes and waits of the signals in `drop`, with the
+ * default hardware queues (a queue per stream), validated, into *out. */
+int ces_sim_slice(struct ces_ctx *ctx, const struct ces_graph *g, uint64_t drop,
+                  struct ces_graph **out);
+
 struct ces_check_report {
     struct ces_ctx *ctx;
     const struct ces_graph *g; /* borrowed: must outlive the report; or delayed.g */
@@ -431,6 +447,8 @@ struct ces_check_report {
     const char *stopped; /* the bound that stopped the search: "states", "time" or
                             "memory" (static text); NULL if none */
     bool depth_cut;     /* max_depth cut an execution short */
+    uint64_t sliced;    /* the signals (bit i: signal i) without which a search
+                           proved that no RACE or MISMATCH can occur; 0: none */
     struct ces_check_stats stats;
     struct sim_defect *defects[SIM_D__N]; /* in report order, ndefects used */
     size_t ndefects;

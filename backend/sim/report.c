@@ -50,6 +50,44 @@ const struct ces_graph *ces_check_report_graph(const struct ces_check_report *r)
     return r == NULL ? NULL : r->g;
 }
 
+static void json_str(struct ces_sb *sb, const char *s)
+{
+    ces_sb_puts(sb, "\"");
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            ces_sb_printf(sb, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            ces_sb_printf(sb, "\\u%04x", (unsigned)(unsigned char)*s);
+        else
+            ces_sb_printf(sb, "%c", *s);
+    }
+    ces_sb_puts(sb, "\"");
+}
+
+/* The names of the signals in `mask` (bit i: signal i): as a list of JSON
+ * strings, or as text ("bar", "rdy and bar", "a, b and c"). */
+static void sb_signals(struct ces_sb *sb, const struct ces_graph *g, uint64_t mask, bool json)
+{
+    uint32_t n = 0, left = 0;
+
+    for (uint32_t i = 0; i < 64; i++)
+        left += (mask >> i) & 1u;
+    if (!json)
+        ces_sb_printf(sb, "signal%s ", left > 1 ? "s" : "");
+    for (uint32_t i = 0; i < 64 && left > 0; i++) {
+        if (!((mask >> i) & 1u))
+            continue;
+        left--;
+        if (json) {
+            ces_sb_puts(sb, n++ ? "," : "");
+            json_str(sb, ces_graph_signal(g, i).name);
+        } else {
+            ces_sb_printf(sb, "%s%s", n++ == 0 ? "" : left == 0 ? " and " : ", ",
+                          ces_graph_signal(g, i).name);
+        }
+    }
+}
+
 /* Where each stop of a whole rank stopped its streams. */
 static void fmt_rank_stops(struct ces_sb *sb, const struct ces_check_report *r)
 {
@@ -670,6 +708,17 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     if (s->race_free_states > 0)
         ces_sb_printf(&sb, "coverage: %" PRIu64 " of the states below were a second search, "
                       "for a MISMATCH among race-free executions\n", s->race_free_states);
+    if (r->sliced != 0) {
+        ces_sb_puts(&sb, "coverage: no RACE or MISMATCH can occur: the schedule without the "
+                         "writes and waits of ");
+        sb_signals(&sb, r->g, r->sliced, false);
+        ces_sb_printf(&sb, " shows none (%" PRIu64 " of the states below searched it)\n",
+                      s->slice_states);
+    } else if (s->slice_states > 0) {
+        ces_sb_printf(&sb, "coverage: %" PRIu64 " of the states below were searches without "
+                      "some signals' writes and waits, which could not rule out a RACE or "
+                      "MISMATCH\n", s->slice_states);
+    }
     if (s->aborted > 0)
         ces_sb_printf(&sb, "watchdog: fired in %" PRIu64 " end state%s; every blocked stream was "
                       "released with an error\n", s->aborted, ces_plural(s->aborted));
@@ -728,20 +777,6 @@ int ces_check_report_print(struct ces_ctx *ctx, const struct ces_check_report *r
 }
 
 /* --- JSON ---------------------------------------------------------------------- */
-
-static void json_str(struct ces_sb *sb, const char *s)
-{
-    ces_sb_puts(sb, "\"");
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            ces_sb_printf(sb, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            ces_sb_printf(sb, "\\u%04x", (unsigned)(unsigned char)*s);
-        else
-            ces_sb_printf(sb, "%c", *s);
-    }
-    ces_sb_puts(sb, "\"");
-}
 
 static void json_pos(struct ces_sb *sb, const struct ces_graph *g, const struct ces_check_pos *p)
 {
@@ -815,8 +850,14 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_printf(&sb, "%.1f", (double)s->states / s->seconds);
     else
         ces_sb_puts(&sb, "null");
-    ces_sb_printf(&sb, ",\"peak_memory\":%" PRIu64 ",\"race_free_states\":%" PRIu64 "},",
-                  s->peak_memory, s->race_free_states);
+    ces_sb_printf(&sb, ",\"peak_memory\":%" PRIu64 ",\"race_free_states\":%" PRIu64
+                  ",\"slice_states\":%" PRIu64 "},", s->peak_memory, s->race_free_states,
+                  s->slice_states);
+    if (r->sliced != 0) {
+        ces_sb_puts(&sb, "\"sliced\":[");
+        sb_signals(&sb, r->g, r->sliced, true);
+        ces_sb_puts(&sb, "],");
+    }
     if (r->qmap != NULL) {
         ces_sb_puts(&sb, "\"queues\":\"");
         /* digits, ',' and '/': nothing to escape */

@@ -16,6 +16,10 @@
 #include <string.h>
 #include <time.h>
 
+/* The signal sets whose sliced searches found a RACE or MISMATCH, kept so
+ * that a later try skips them. */
+#define SLICE_REFUTED 64
+
 struct frame {
     struct sim_state st;
     uint32_t trace_len;
@@ -25,6 +29,7 @@ struct frame {
 
 struct search {
     struct ces_ctx *ctx;
+    const struct ces_graph *g;
     const struct sim_model *m;
     const struct ces_check_opts *o;
     bool reduce;
@@ -35,6 +40,16 @@ struct search {
     bool lift, race_free;
     uint64_t lifted;
     int ends; /* ends_found's answer for the state being expanded */
+    /* Data judged without some signals (docs/SEMANTICS.md section 10):
+     * data_only, a search of a sliced graph for a RACE or MISMATCH alone;
+     * data_clear, no RACE or MISMATCH can occur, proved by the search
+     * without the signals in `sliced`; slice_next, the states stored before
+     * the next try (UINT64_MAX: none); refuted, the signal sets whose
+     * searches found one. */
+    bool data_only, data_clear;
+    uint64_t sliced, slice_next;
+    uint64_t refuted[SLICE_REFUTED];
+    uint32_t nrefuted;
     struct ces_vec trace; /* uint32_t process ids */
     struct ces_vec best[SIM_D__N];
     bool have[SIM_D__N];
@@ -331,8 +346,10 @@ static int eager(struct search *S, struct sim_state *st, bool stable)
 
 static void note(struct search *S, int d)
 {
-    /* the second search adds a MISMATCH, the one class the first may miss */
-    if (S->rc != CES_OK || (S->race_free && d != SIM_D_MISMATCH))
+    /* the second search adds a MISMATCH, the one class the first may miss;
+     * a sliced one looks for a RACE or MISMATCH, and stops at the first */
+    if (S->rc != CES_OK || (S->race_free && d != SIM_D_MISMATCH) ||
+        (S->data_only && d != SIM_D_RACE && d != SIM_D_MISMATCH))
         return;
     if (!S->have[d] || S->trace.len < S->best[d].len) {
         S->best[d].len = 0;
@@ -348,6 +365,8 @@ static void note(struct search *S, int d)
         S->bound = 2;
     if (S->race_free)
         S->bound = 3; /* found what it looked for */
+    if (S->data_only)
+        S->bound = 2;
 }
 
 bool ces_sim_stuck(const struct sim_model *m, const struct sim_state *s)
@@ -848,8 +867,8 @@ static bool cycle_possible(struct search *S, const struct sim_state *st);
 
 /* Whether no end state reachable from st can add a class to the verdict
  * (S->ends: 1 yes, 0 no, -1 not yet known for this state): the second
- * search looks for a MISMATCH only; the first, once a HANG is found,
- * where a DEADLOCK is found too or none is possible. */
+ * search and a sliced one look for a RACE or MISMATCH only; the first,
+ * once a HANG is found, where a DEADLOCK is found too or none is possible. */
 static bool ends_found(struct search *S, const struct sim_state *st)
 {
     if (S->ends < 0)
@@ -945,7 +964,7 @@ static void choose(struct search *S, struct frame *f)
     /* not with the watchdog model (it releases blocked waits, whatever
      * the slot holds) nor --max-depth (as nothing_new) */
     S->ends = m->abort_mode || S->o->max_depth > 0 ? 0
-              : S->race_free                        ? 1
+              : S->race_free || S->data_only        ? 1
               : S->have[SIM_D_HANG]                 ? -1
                                                     : 0;
     for (uint32_t p = 0; p < m->nproc; p++)
@@ -1519,23 +1538,36 @@ static bool cycle_possible(struct search *S, const struct sim_state *st)
     return raised ? cycle_at(S, fb, left) : true;
 }
 
+static int slice_try(struct search *S);
+
 /* Whether every class of defect an execution from st could still show has
  * been found already, so that following st cannot change the verdict
  * (docs/SEMANTICS.md, section 10, "Classes already found").  A RACE or
- * MISMATCH needs a data access left (or a mismatch pending), a DEADLOCK a
- * cycle (cycle_possible), a HANG a process left.  Not with the watchdog
- * model (its execution is reported) nor with --max-depth (a cut must be
- * seen). */
+ * MISMATCH needs a data access left (or a mismatch pending), unless a
+ * sliced search proved that none can occur (tried here once enough states
+ * are stored, where it is all that keeps st going), a DEADLOCK a cycle
+ * (cycle_possible), a HANG a process left.  A sliced search takes a
+ * DEADLOCK and a HANG as found.  Not with the watchdog model (its execution
+ * is reported) nor with --max-depth (a cut must be seen). */
 static bool nothing_new(struct search *S, const struct sim_state *st)
 {
     const struct sim_model *m = S->m;
+    bool ends = S->have[SIM_D_DEADLOCK] || S->data_only;
 
-    if (m->abort_mode || S->o->max_depth > 0 || !S->have[SIM_D_HANG])
+    if (m->abort_mode || S->o->max_depth > 0 || !(S->have[SIM_D_HANG] || S->data_only))
         return false;
-    if ((!S->have[SIM_D_RACE] || !S->have[SIM_D_MISMATCH]) &&
-        (ces_sim_data_left(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH)))
-        return false;
-    return S->have[SIM_D_DEADLOCK] || !cycle_possible(S, st);
+    if ((!S->have[SIM_D_RACE] || !S->have[SIM_D_MISMATCH]) && !S->data_clear &&
+        (ces_sim_data_left(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH))) {
+        if (S->stats.states - S->stats.slice_states < S->slice_next ||
+            (!ends && cycle_possible(S, st)))
+            return false;
+        int rc = slice_try(S);
+
+        if (rc != CES_OK && S->rc == CES_OK)
+            S->rc = rc;
+        return S->data_clear;
+    }
+    return ends || !cycle_possible(S, st);
 }
 
 /* --- exhaustive search ------------------------------------------------------ */
@@ -1612,7 +1644,7 @@ static int enter(struct search *S, struct frame *f, uint32_t parent_flags)
     if (rc != CES_OK || seen)
         return rc;
     if (S->reduce && nothing_new(S, &f->st))
-        return CES_OK;
+        return S->rc;
     choose(S, f);
     if (f->nchoice == 0)
         rc = terminal(S, &f->st);
@@ -2104,6 +2136,198 @@ static void search_free(struct search *S)
     ces_free(S->ctx, S->wf);
 }
 
+/* Starts the clock and allocates the reduction's scratch for S (its ctx,
+ * o, m, reduce and stats.mode set); the memory bound may refuse it (S->bound
+ * set, CES_OK). */
+static int search_setup(struct search *S)
+{
+    struct sim_model *m = (struct sim_model *)S->m;
+    const struct ces_check_opts *o = S->o;
+    bool exhaustive = S->stats.mode == CES_CHECK_EXHAUSTIVE;
+    size_t P = m->nproc, cyc, wf, scratch;
+
+    m->hashed = exhaustive;
+    /* the clock counts from here: the model's size is bounded by memory */
+    S->t0 = ces_sim_now();
+    S->last_clock = S->t0;
+    S->tick_max = tick_max(m, exhaustive);
+    S->next_progress = S->t0 + ces_sim_progress_every(o);
+    /* cycle_possible's answers, in the reduced exhaustive search only */
+    cyc = S->reduce && exhaustive && graph_fits(m) ? PRUNE_KEPT * (P + 2) * sizeof(uint32_t) : 0;
+    wf = cyc > 0 ? (3 * P + 12 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;
+    scratch = P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P + cyc + wf;
+    if (!fits(S, scratch, "the reduction's scratch"))
+        return CES_OK;
+    S->hz = ces_malloc(S->ctx, P * P * sizeof(uint32_t));
+    S->hz_gen = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->inT = ces_malloc(S->ctx, P);
+    S->work = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->enabled = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->cyc = cyc > 0 ? ces_malloc(S->ctx, cyc) : NULL;
+    S->wf = wf > 0 ? ces_malloc(S->ctx, wf) : NULL;
+    if (S->hz == NULL || S->hz_gen == NULL || S->inT == NULL || S->work == NULL ||
+        S->enabled == NULL || (cyc > 0 && (S->cyc == NULL || S->wf == NULL)))
+        return ces_ctx_error(S->ctx, CES_ERR_NOMEM, "out of memory starting the check");
+    S->scratch_bytes = scratch;
+    memset(S->hz_gen, 0, P * sizeof(uint32_t));
+    if (cyc > 0)
+        memset(S->cyc, 0xff, cyc); /* SIM_NONE first: every entry empty */
+    return CES_OK;
+}
+
+/* --- data judged without some signals (docs/SEMANTICS.md section 10) ------- */
+
+/* The search first tries sliced searches once it has stored 4096 states
+ * of its own (ces_sim_slice_at); a try's sliced searches may store half as
+ * many as the search has, at least 4096 (ces_sim_slice_least), and a try
+ * that did not finish waits until the search has doubled, so that they
+ * never store more states than the search itself.  (Tests set both lower.) */
+uint64_t ces_sim_slice_at = 4096, ces_sim_slice_least = 4096;
+
+/* A sliced search's progress, told as the search's. */
+static void slice_progress(void *ud, const struct ces_check_stats *t)
+{
+    const struct search *S = ud;
+    struct ces_check_stats s = S->stats;
+
+    s.states += t->states;
+    s.slice_states += t->states;
+    s.transitions += t->transitions;
+    s.seconds = ces_sim_now() - S->t0;
+    S->o->progress(S->o->progress_ud, &s);
+}
+
+/* The search of S's graph without the writes and waits of the signals in
+ * `drop`, every stream on a queue of its own, for a RACE or MISMATCH alone,
+ * within `cap` states and what is left of S's bounds: *res 1 where it
+ * finished and found neither, -1 where it found one, 0 where a bound
+ * stopped it.  Its states and transitions count as S's. */
+static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
+{
+    const struct ces_check_opts *so = S->o;
+    struct ces_check_opts o;
+    struct ces_graph *h = NULL;
+    struct sim_model *m = NULL;
+    struct search T;
+    size_t held = 0, mem = mem_now(S);
+    double left = so->max_seconds - (ces_sim_now() - S->t0);
+    int rc;
+
+    *res = 0;
+    ces_check_opts_init(&o);
+    o.flags = so->flags & CES_CHECK_UNLINKED;
+    o.max_states = so->max_states > 0 && so->max_states - S->stats.states < cap
+                       ? so->max_states - S->stats.states
+                       : cap;
+    if ((so->max_seconds > 0 && left <= 0) || (so->max_memory > 0 && mem >= so->max_memory))
+        return CES_OK;
+    o.max_seconds = so->max_seconds > 0 ? left : 0;
+    o.max_memory = so->max_memory > 0 ? so->max_memory - mem : 0;
+    if (so->progress != NULL) {
+        o.progress = slice_progress;
+        o.progress_ud = S;
+        o.progress_seconds = so->progress_seconds;
+    }
+    rc = ces_sim_slice(S->ctx, S->g, drop, &h);
+    if (rc == CES_OK)
+        rc = ces_sim_model_build(S->ctx, h, &o, ces_graph_streams(h), &m, &held);
+    memset(&T, 0, sizeof(T));
+    if (rc == CES_OK) {
+        T.ctx = S->ctx;
+        T.o = &o;
+        T.g = h;
+        T.m = m;
+        T.reduce = true;
+        T.lift = true;
+        T.data_only = true;
+        T.slice_next = UINT64_MAX;
+        T.stats.mode = CES_CHECK_EXHAUSTIVE;
+        rc = search_setup(&T);
+        if (rc == CES_OK && !T.bound)
+            rc = exhaustive(&T);
+        if (rc == CES_OK)
+            rc = T.rc;
+        *res = T.have[SIM_D_RACE] || T.have[SIM_D_MISMATCH] ? -1 : T.stats.complete ? 1 : 0;
+        S->stats.states += T.stats.states;
+        S->stats.slice_states += T.stats.states;
+        S->stats.transitions += T.stats.transitions;
+        if (mem_now(&T) > T.stats.peak_memory)
+            T.stats.peak_memory = mem_now(&T);
+        if (mem + T.stats.peak_memory > S->stats.peak_memory)
+            S->stats.peak_memory = mem + T.stats.peak_memory;
+    } else if (rc == SIM_BOUND) { /* the model alone does not fit */
+        rc = CES_OK;
+    }
+    search_free(&T);
+    ces_sim_model_destroy(m);
+    ces_graph_destroy(h);
+    return rc;
+}
+
+/* Tries to prove that no execution shows a RACE or MISMATCH by a sliced
+ * search: adding the signals with the most writes and waits first, one at a
+ * time, to the set left out, keeping one where its search did not finish
+ * (a smaller graph may) and not where it found a RACE or MISMATCH (a set
+ * that did is never searched again).  Sets S->data_clear on the first
+ * search that finishes and finds neither. */
+static int slice_try(struct search *S)
+{
+    uint32_t n = ces_graph_nsignals(S->g) < 64 ? ces_graph_nsignals(S->g) : 64, order[64];
+    uint64_t own = S->stats.states - S->stats.slice_states, count[64], drop = 0;
+    uint64_t cap = own / 2 > ces_sim_slice_least ? own / 2 : ces_sim_slice_least;
+    uint64_t spent = S->stats.slice_states;
+    uint32_t k = 0;
+    bool unknown = false;
+    int rc = CES_OK;
+
+    memset(count, 0, sizeof(count));
+    for (uint32_t b = 0; b < ces_graph_nblocks(S->g); b++)
+        for (uint32_t r = 0; r < ces_graph_ranks(S->g); r++) {
+            uint32_t len;
+            const struct ces_op *ops = ces_graph_ops(S->g, b, r, &len);
+
+            for (uint32_t i = 0; i < len; i++)
+                if (ces_sim_slot_op(&ops[i], UINT64_MAX))
+                    count[ops[i].slot.sig]++;
+        }
+    for (uint32_t i = 0; i < n; i++) { /* by count, most first (insertion sort) */
+        uint32_t j = k;
+
+        if (count[i] == 0)
+            continue;
+        for (; j > 0 && count[order[j - 1]] < count[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+        k++;
+    }
+    for (uint32_t i = 0; i < k && rc == CES_OK && !S->data_clear; i++) {
+        uint64_t d = drop | UINT64_C(1) << order[i];
+        bool known = false;
+        int res;
+
+        for (uint32_t j = 0; j < S->nrefuted; j++)
+            known |= S->refuted[j] == d;
+        if (known)
+            continue;
+        if (S->stats.slice_states - spent >= cap) {
+            unknown = true;
+            break;
+        }
+        rc = slice_search(S, d, cap - (S->stats.slice_states - spent), &res);
+        if (res > 0) {
+            S->data_clear = true;
+            S->sliced = d;
+        } else if (res < 0 && S->nrefuted < SLICE_REFUTED) {
+            S->refuted[S->nrefuted++] = d;
+        } else if (res == 0) {
+            unknown = true;
+            drop = d;
+        }
+    }
+    S->slice_next = unknown ? 2 * own : UINT64_MAX;
+    return rc;
+}
+
 /* The check of a valid graph g under opts, whose faults are drops and
  * stops; streams from `queued` on are delayed writes' (delay.c). */
 static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
@@ -2113,7 +2337,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     struct sim_model *m = NULL;
     struct search S;
     struct ces_check_report *rep = NULL;
-    size_t P, cyc, wf, scratch, held = 0;
+    size_t held = 0;
     int rc;
 
     memset(&S, 0, sizeof(S));
@@ -2145,38 +2369,19 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
         *out = rep;
         return CES_OK;
     }
-    m->hashed = opts->replay == NULL && opts->random == 0;
+    S.g = g;
     S.m = m;
     S.reduce = !(opts->flags & CES_CHECK_NO_REDUCTION);
-    /* the clock counts from here: the model's size is bounded by memory */
-    S.t0 = ces_sim_now();
-    S.last_clock = S.t0;
-    S.tick_max = tick_max(m, opts->replay == NULL && opts->random == 0);
-    S.next_progress = S.t0 + ces_sim_progress_every(opts);
-    P = m->nproc;
-    /* cycle_possible's answers, in the reduced exhaustive search only */
-    cyc = S.reduce && S.stats.mode == CES_CHECK_EXHAUSTIVE && graph_fits(m)
-              ? PRUNE_KEPT * (P + 2) * sizeof(uint32_t)
-              : 0;
-    wf = cyc > 0 ? (3 * P + 12 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;
-    scratch = P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P + cyc + wf;
-    if (fits(&S, scratch, "the reduction's scratch")) {
-        S.hz = ces_malloc(ctx, P * P * sizeof(uint32_t));
-        S.hz_gen = ces_malloc(ctx, P * sizeof(uint32_t));
-        S.inT = ces_malloc(ctx, P);
-        S.work = ces_malloc(ctx, P * sizeof(uint32_t));
-        S.enabled = ces_malloc(ctx, P * sizeof(uint32_t));
-        S.cyc = cyc > 0 ? ces_malloc(ctx, cyc) : NULL;
-        S.wf = wf > 0 ? ces_malloc(ctx, wf) : NULL;
-        if (S.hz == NULL || S.hz_gen == NULL || S.inT == NULL || S.work == NULL ||
-            S.enabled == NULL || (cyc > 0 && (S.cyc == NULL || S.wf == NULL))) {
-            rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory starting the check");
-            goto fail;
-        }
-        S.scratch_bytes = scratch;
-        memset(S.hz_gen, 0, P * sizeof(uint32_t));
-        if (cyc > 0)
-            memset(S.cyc, 0xff, cyc); /* SIM_NONE first: every entry empty */
+    /* a sliced search proves data right where only data keeps the search
+     * going: not with faults (their positions are the schedule's) */
+    S.slice_next = S.reduce && S.stats.mode == CES_CHECK_EXHAUSTIVE && opts->nfaults == 0 &&
+                           queued == ces_graph_streams(g)
+                       ? ces_sim_slice_at
+                       : UINT64_MAX;
+    rc = search_setup(&S);
+    if (rc != CES_OK)
+        goto fail;
+    if (!S.bound) {
         if (opts->replay != NULL)
             rc = replay_mode(&S);
         else if (opts->random > 0)
@@ -2203,6 +2408,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
             S.stats.peak_memory = mem;
     }
     rep->stats = S.stats;
+    rep->sliced = S.data_clear ? S.sliced : 0;
     for (int d = 0; d < SIM_D__N && rc == CES_OK; d++) {
         if (S.have[d])
             rc = ces_sim_report_add(rep, m, d, S.best[d].data, S.best[d].len);
@@ -2236,6 +2442,7 @@ static void add_stats(struct ces_check_stats *sum, const struct ces_check_stats 
     sum->complete = sum->complete && s->complete;
     sum->states += s->states;
     sum->race_free_states += s->race_free_states;
+    sum->slice_states += s->slice_states;
     sum->transitions += s->transitions;
     sum->executions += s->executions;
     sum->aborted += s->aborted;

@@ -683,6 +683,10 @@ struct ces_check_stats {
     uint64_t race_free_states; /* of states, the second search's: a MISMATCH among
                                   race-free executions (docs/SEMANTICS.md section 10,
                                   "Waits run early"); 0 when none was needed */
+    uint64_t slice_states; /* of states, the searches of the schedule without some
+                              signals' writes and waits, for a RACE or MISMATCH
+                              (docs/SEMANTICS.md section 10, "Data judged without
+                              some signals"); 0 when none was tried */
 };
 
 enum ces_check_flags {

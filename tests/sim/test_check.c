@@ -238,23 +238,23 @@ static void test_stats_line(void **state)
         struct ces_check_stats s;
         const char *line;
     } rows[] = {
-        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 0.0, 4812, 0},
+        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 0.0, 4812, 0, 0},
          "statistics: 1 execution, 12 transitions, 0.000 s, peak memory 4.7 KiB\n"},
-        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 2.5, 4812, 0},
+        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 2.5, 4812, 0, 0},
          "statistics: 1 execution, 12 transitions, 2.500 s, peak memory 4.7 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0, 7578, 0},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0, 7578, 0, 0},
          "statistics: 3 executions, 36 transitions, 0.000 s, peak memory 7.4 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0004, 7578, 0},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0004, 7578, 0, 0},
          "statistics: 3 executions, 36 transitions, 0.000 s, peak memory 7.4 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.002, 7578, 0},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.002, 7578, 0, 0},
          "statistics: 3 executions, 36 transitions, 0.002 s, 1500.0 executions/s, peak memory "
          "7.4 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 12, 1, 0, 12, 5.0, 7578, 0},
+        {{CES_CHECK_RANDOM, 0, 0, 12, 1, 0, 12, 5.0, 7578, 0, 0},
          "statistics: 1 execution, 12 transitions, 5.000 s, 0.2 executions/s, peak memory "
          "7.4 KiB\n"},
-        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.0, 1048576, 0},
+        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.0, 1048576, 0, 0},
          "statistics: 12 states, 20 transitions, 2 executions, 0.000 s, peak memory 1.0 MiB\n"},
-        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.5, 1048576, 0},
+        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.5, 1048576, 0, 0},
          "statistics: 12 states, 20 transitions, 2 executions, 0.500 s, 24 states/s, peak "
          "memory 1.0 MiB\n"},
     };
@@ -1065,7 +1065,9 @@ static void check_gen_rows(struct ces_ctx *ctx, const struct gen_row *rows, size
  * blocked (by r2's first value alone it could not, and the DEADLOCK after
  * the HANG is missed).  In `cesync gen --seed 30061 --ranks 4 --streams 2
  * --steps 3 --mutate 60` the answers kept under one hash of the positions
- * belong to other positions too (taken for them, 13,152 states). */
+ * belong to other positions too (taken for them, 13,152 states; of its
+ * 12,304, 25 are sliced searches that find a RACE, section 10, "Data
+ * judged without some signals"). */
 static void test_wait_for_refined(void **state)
 {
     static const char mixed[] =
@@ -1075,7 +1077,7 @@ static void test_wait_for_refined(void **state)
         "r2 : write x[0]@3 = 1\nr3 : wait x[0] == 1\nr3 : write y[0]@2 = 1\n";
     static const struct gen_row rows[] = {{20280, 4, 45, CES_V_HANG, 794, 1293, 24, 0, 0}};
     static const struct gen_row kept[] = {
-        {30061, 4, 60, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 12279, 35574, 368, 2, 3}};
+        {30061, 4, 60, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 12304, 35648, 368, 2, 3}};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g;
@@ -1251,6 +1253,136 @@ static void test_holds_untimed(void **state)
                      sizeof(hand) / sizeof(hand[0]));
 }
 
+/* Progress reports of a sliced search: the most of its states told. */
+static void slice_seen(void *ud, const struct ces_check_stats *s)
+{
+    uint64_t *most = ud;
+
+    assert_true(s->states >= s->slice_states);
+    if (s->slice_states > *most)
+        *most = s->slice_states;
+}
+
+static const char sliced_two[] =
+    "cesync 1\nranks 2\nbuffer src 16\nbuffer dst 16\nsignal d u64 1\nsignal h u64 1\n"
+    "phase eager x1\nr0 : write h[0]@1 = 1\nr0 : write h[0]@1 = 2\nr1 : wait h[0] == 1\n"
+    "r1 : produce src[0:16]\nr1 : write d[0]@0 = 1\nr1 : write d[0]@0 = 2\n"
+    "r0 : wait d[0] >= 1\nr0 : wait d[0] >= 2\nr0 : copy src[0:16]@1 -> dst[0:16]\n"
+    "r0 : consume dst[0:16] == src[0:16]@1\n";
+
+/* Where only a RACE or MISMATCH is left to find, the schedule without some
+ * signals' writes and waits may show that none can occur (docs/SEMANTICS.md
+ * section 10, "Data judged without some signals").  `cesync gen --ranks 8
+ * --mutate 0` seeds 5032, 5050, 5072 and 5149, barriers that HANG around a
+ * push with its own ready/done handshake: without the barrier's signal the
+ * push's data is judged in a handful of states, and each check is a HANG
+ * in about 4,160 (over 1.4 million unfinished in 10 s before).  In
+ * `sliced_two`, r1 waits for a value of h that r0 overwrites (a HANG), and
+ * only d orders r0's copy after r1's produce: tried from the first HANG
+ * on, the search without d, the signal of most ops, finds a RACE; without
+ * h, none (6 states in all; 4 of the search's own, 6 without a sliced
+ * search); where each try may store 1 state, none finishes (2 in all).
+ * In `four`, r2 and r3 beside them can DEADLOCK (r3 overwrites the value
+ * r2 waits for, then waits for r2): the DEADLOCK is still looked for once
+ * the data is proved, here without x (d, of as many ops, is tried first).
+ * Allocation failures in them: test_alloc_failures_modes. */
+static void test_data_sliced(void **state)
+{
+    static const struct gen_row rows[] = {
+        {5032, 8, 0, CES_V_HANG, 4164, 6377, 372, 0, 0},
+        {5050, 8, 0, CES_V_HANG, 4174, 6408, 372, 0, 0},
+        {5072, 8, 0, CES_V_HANG, 4160, 4812, 518, 0, 0},
+        {5149, 8, 0, CES_V_HANG, 4163, 5808, 372, 0, 0},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_gen_opts go;
+    struct ces_check_opts o;
+    struct ces_graph *g = NULL;
+    struct ces_check_report *r;
+    static const char four[] =
+        "cesync 1\nranks 4\nbuffer src 16\nbuffer dst 16\nsignal d u64 1\nsignal h u64 1\n"
+        "signal x u64 1\nsignal y u64 1\nphase eager x1\nr0 : write h[0]@1 = 1\n"
+        "r0 : write h[0]@1 = 2\nr1 : wait h[0] == 1\nr1 : produce src[0:16]\n"
+        "r1 : write d[0]@0 = 1\nr1 : write d[0]@0 = 2\nr0 : wait d[0] >= 1\n"
+        "r0 : wait d[0] >= 2\nr0 : copy src[0:16]@1 -> dst[0:16]\n"
+        "r0 : consume dst[0:16] == src[0:16]@1\nr2 : wait x[0] == 1\n"
+        "r2 : write y[0]@3 = 1\nr3 : write x[0]@2 = 1\nr3 : write x[0]@2 = 2\n"
+        "r3 : wait y[0] == 1\nr3 : write x[0]@2 = 1\n";
+    uint64_t at = ces_sim_slice_at, told = 0;
+    int rc;
+
+    (void)state;
+    check_gen_rows(ctx, rows, sizeof(rows) / sizeof(rows[0]), false);
+    ces_gen_opts_init(&go);
+    go.ranks = 8;
+    go.mutate_pct = 0;
+    assert_int_equal(ces_gen_graph(ctx, 5032, &go, &g), CES_OK);
+    r = check1(ctx, g, NULL, 0, CES_V_HANG, 4164, 372);
+    assert_int_equal(ces_check_report_stats(r).slice_states, 5);
+    report_has(ctx, r,
+               "\ncoverage: no RACE or MISMATCH can occur: the schedule without the writes and "
+               "waits of signal bar shows none (5 of the states below searched it)\n",
+               ",\"slice_states\":5},", "\"sliced\":[\"bar\"],");
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+
+    g = ces_test_text_graph(ctx, sliced_two);
+    r = check1(ctx, g, NULL, 0, CES_V_HANG, 6, 1); /* 4096 states not reached: none tried */
+    assert_int_equal(ces_check_report_stats(r).slice_states, 0);
+    ces_check_report_destroy(r);
+    ces_check_opts_init(&o);
+    o.progress = slice_seen;
+    o.progress_ud = &told;
+    o.progress_seconds = 1e-9;
+    ces_sim_slice_at = 1;
+    rc = ces_check(ctx, g, &o, &r);
+    ces_sim_slice_at = at; /* (before an assertion can leave) */
+    assert_int_equal(rc, CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_HANG);
+    assert_int_equal(ces_check_report_stats(r).states, 10);
+    assert_int_equal(ces_check_report_stats(r).slice_states, 6);
+    assert_true(told > 0 && told <= 6);
+    report_has(ctx, r,
+               "\ncoverage: no RACE or MISMATCH can occur: the schedule without the writes and "
+               "waits of signal h shows none (6 of the states below searched it)\n",
+               ",\"slice_states\":6},", "\"sliced\":[\"h\"],");
+    replays(ctx, g, NULL, find(r, CES_V_HANG));
+    ces_check_report_destroy(r);
+    ces_sim_slice_at = ces_sim_slice_least = 1; /* each try too short to finish */
+    rc = ces_check(ctx, g, NULL, &r);
+    ces_sim_slice_at = ces_sim_slice_least = at;
+    assert_int_equal(rc, CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_HANG);
+    assert_int_equal(ces_check_report_stats(r).states, 8);
+    report_has(ctx, r,
+               "\ncoverage: 2 of the states below were searches without some signals' writes "
+               "and waits, which could not rule out a RACE or MISMATCH\n",
+               ",\"slice_states\":2},", "\"defects\":");
+    ces_check_report_destroy(r);
+    r = check2(ctx, g, NULL, CES_V_HANG);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+
+    /* with r2 and r3 beside, a DEADLOCK is still to be looked for */
+    g = ces_test_text_graph(ctx, four);
+    ces_sim_slice_at = 1;
+    rc = ces_check(ctx, g, NULL, &r);
+    ces_sim_slice_at = at;
+    assert_int_equal(rc, CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK | CES_V_HANG);
+    assert_int_equal(ces_check_report_stats(r).states, 21);
+    report_has(ctx, r,
+               "\ncoverage: no RACE or MISMATCH can occur: the schedule without the writes and "
+               "waits of signal x shows none (13 of the states below searched it)\n",
+               ",\"slice_states\":13},", "\"sliced\":[\"x\"],");
+    ces_check_report_destroy(r);
+    r = check2(ctx, g, NULL, CES_V_DEADLOCK | CES_V_HANG);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Once no end state can add a class, a write of a value no wait left reads
  * needs no other writer of its slot (docs/SEMANTICS.md, section 10,
  * "Writes nothing reads"): a flag reset runs before a peer's raise of the
@@ -1395,7 +1527,7 @@ static void test_waits_run_early(void **state)
     report_has(ctx, r,
                "\ncoverage: 4 of the states below were a second search, for a MISMATCH among "
                "race-free executions\n",
-               ",\"peak_memory\":", ",\"race_free_states\":4},");
+               ",\"peak_memory\":", ",\"race_free_states\":4,\"slice_states\":0},");
     replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
     ces_check_report_destroy(r);
     r = check1(ctx, g, NULL, CES_CHECK_NO_REDUCTION, CES_V_RACE | CES_V_MISMATCH, 15, 3);
@@ -4111,6 +4243,8 @@ static void test_alloc_failures_modes(void **state)
                                  {CES_FAULT_STOP, 1, CES_FAULT_RANK, 3}};
     struct mode_arg a;
     struct ces_ctx *ctx = NULL;
+    uint64_t at = ces_sim_slice_at;
+    long n;
 
     (void)state;
     assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
@@ -4133,6 +4267,14 @@ static void test_alloc_failures_modes(void **state)
     a.o.faults = delay;
     a.o.nfaults = 3;
     assert_true(ces_test_alloc_failures(check_mode_body, &a) > 20);
+    ces_graph_destroy(a.g);
+    /* sliced searches: their graphs, models and searches */
+    a.g = ces_test_text_graph(ctx, sliced_two);
+    ces_check_opts_init(&a.o);
+    ces_sim_slice_at = 1;
+    n = ces_test_alloc_failures(check_mode_body, &a);
+    ces_sim_slice_at = at;
+    assert_true(n > 40);
     ces_graph_destroy(a.g);
     ces_ctx_destroy(ctx);
 }
@@ -4163,6 +4305,7 @@ int main(void)
         cmocka_unit_test(test_cycles_in_time),
         cmocka_unit_test(test_queues_held),
         cmocka_unit_test(test_holds_untimed),
+        cmocka_unit_test(test_data_sliced),
         cmocka_unit_test(test_unread_writes_first),
         cmocka_unit_test(test_waits_run_early),
         cmocka_unit_test(test_race_copy_produce),

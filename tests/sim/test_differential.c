@@ -9,9 +9,13 @@
  * `connections any`; and on two families of schedules whose HANG the
  * reduced search finds only through its shortcuts for slots with sorted
  * writes (over 8 writes to a slot, runs of `==` waits), and on one whose
- * u64 writer counts by one across 2^64 (2^64-1, then 0).
+ * u64 writer counts by one across 2^64 (2^64-1, then 0).  Each reduced
+ * search runs a second time trying sliced searches from its first state
+ * on (docs/SEMANTICS.md section 10, "Data judged without some signals"),
+ * with the same verdict.
  */
 #include "ces_test.h"
+#include "../../backend/sim/internal.h" /* ces_sim_slice_at, the report's sliced */
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -50,14 +54,50 @@ static uint32_t check(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t f
     return check_bounded(ctx, g, flags, f, 2000000, states);
 }
 
-/* Compares the two searches on g; returns the verdict, or fails.  `what`
- * names the schedule in messages. */
+/* Of the reduced searches of check_sliced so far, those whose sliced
+ * searches proved that no RACE or MISMATCH can occur, and those whose
+ * sliced searches could not. */
+static uint32_t proofs, unproved;
+
+/* The reduced search of g trying sliced searches once a HANG is found,
+ * not only past 4096 states, each try storing at least `least` states (1:
+ * most tries do not finish): its verdict. */
+static uint32_t check_sliced(struct ces_ctx *ctx, const struct ces_graph *g, uint64_t max_states,
+                             uint64_t least)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    uint64_t at = ces_sim_slice_at, was = ces_sim_slice_least;
+    uint32_t v;
+    int rc;
+
+    ces_check_opts_init(&o);
+    o.max_states = max_states;
+    o.max_seconds = 20;
+    ces_sim_slice_at = 1;
+    ces_sim_slice_least = least;
+    rc = ces_check(ctx, g, &o, &r);
+    ces_sim_slice_at = at;
+    ces_sim_slice_least = was;
+    if (rc != CES_OK)
+        fail_msg("ces_check: %s", ces_ctx_last_error(ctx));
+    v = ces_check_report_verdict(r);
+    proofs += r->sliced != 0;
+    unproved += r->sliced == 0 && r->stats.slice_states > 0;
+    ces_check_report_destroy(r);
+    return v;
+}
+
+/* Compares the two searches on g, and the reduced one trying sliced
+ * searches early; returns the verdict, or fails.  `what` names the
+ * schedule in messages. */
 static uint32_t compare(struct ces_ctx *ctx, const struct ces_graph *g, const char *what,
                         uint64_t *reduced_states, uint64_t *full_states)
 {
     uint64_t sr = 0, sf = 0;
     uint32_t vr = check(ctx, g, 0, NULL, &sr);
     uint32_t vf = check(ctx, g, CES_CHECK_NO_REDUCTION, NULL, &sf);
+    uint32_t vs = check_sliced(ctx, g, 2000000, 4096), vt = check_sliced(ctx, g, 2000000, 1);
     char a[64], b[64];
 
     ces_verdict_format(vr, a, sizeof(a));
@@ -67,6 +107,11 @@ static uint32_t compare(struct ces_ctx *ctx, const struct ces_graph *g, const ch
                  "small enough to exhaust", what, a, b);
     if (vr != vf)
         fail_msg("%s: the reduced search says %s, the unreduced one %s", what, a, b);
+    if (vs != vf || vt != vf) {
+        ces_verdict_format(vs != vf ? vs : vt, a, sizeof(a));
+        fail_msg("%s: the reduced search trying sliced searches early (of at least %d states) "
+                 "says %s, the unreduced one %s", what, vs != vf ? 4096 : 1, a, b);
+    }
     /* the reduction may only shrink the search */
     if (sr > sf)
         fail_msg("%s: the reduced search stored %llu states, the unreduced %llu", what,
@@ -84,6 +129,7 @@ static void test_generated(void **state)
     uint64_t sr = 0, sf = 0;
 
     (void)state;
+    proofs = unproved = 0;
     for (uint64_t seed = 0; seed < SEEDS; seed++) {
         struct ces_graph *g = NULL;
         char what[64];
@@ -100,8 +146,10 @@ static void test_generated(void **state)
         ces_graph_destroy(g);
     }
     printf("%u generated schedules: OK %u, DEADLOCK %u, HANG %u, RACE %u, MISMATCH %u; "
-           "states reduced %llu, unreduced %llu\n", SEEDS, count[0], count[1], count[2],
-           count[3], count[4], (unsigned long long)sr, (unsigned long long)sf);
+           "states reduced %llu, unreduced %llu; sliced searches proved no RACE or MISMATCH "
+           "%u times, could not %u times\n", SEEDS, count[0], count[1], count[2], count[3],
+           count[4], (unsigned long long)sr, (unsigned long long)sf, proofs, unproved);
+    assert_true(proofs >= SEEDS / 100 && unproved >= SEEDS / 100);
     /* a good share OK, and every defect class well represented */
     assert_true(count[0] >= SEEDS / 5);
     for (int c = 1; c < 5; c++)
@@ -137,6 +185,11 @@ static void test_generated_four_ranks(void **state)
             if (vr != vf)
                 fail_msg("4-rank seed %u: the reduced search says %s, the unreduced one %s",
                          (unsigned)seed, a, b);
+            vr = check_sliced(ctx, g, 400000, 4096);
+            ces_verdict_format(vr, a, sizeof(a));
+            if (vr != vf)
+                fail_msg("4-rank seed %u: the reduced search trying sliced searches early "
+                         "says %s, the unreduced one %s", (unsigned)seed, a, b);
             compared++;
             defects += vr != CES_V_OK;
         }
