@@ -1282,9 +1282,13 @@ static const char sliced_two[] =
  * on, the search without d, the signal of most ops, finds a RACE; without
  * h, none (6 states in all; 4 of the search's own, 6 without a sliced
  * search); where each try may store 1 state, none finishes (2 in all).
- * In `four`, r2 and r3 beside them can DEADLOCK (r3 overwrites the value
- * r2 waits for, then waits for r2): the DEADLOCK is still looked for once
- * the data is proved, here without x (d, of as many ops, is tried first).
+ * In `four`, the pair as r2 and r3, r0 and r1 beside them can DEADLOCK
+ * (r1 overwrites the value r0 waits for, then waits for r0), in a branch
+ * followed after the data is proved (without x; d, of as many ops, is
+ * tried first): the DEADLOCK is still looked for.
+ * In `apart`, checked with the streams passing boundaries apart
+ * (CES_CHECK_UNLINKED), r1's produces of two blocks race, and so they do
+ * in its search without h.
  * Allocation failures in them: test_alloc_failures_modes. */
 static void test_data_sliced(void **state)
 {
@@ -1302,13 +1306,18 @@ static void test_data_sliced(void **state)
     struct ces_check_report *r;
     static const char four[] =
         "cesync 1\nranks 4\nbuffer src 16\nbuffer dst 16\nsignal d u64 1\nsignal h u64 1\n"
-        "signal x u64 1\nsignal y u64 1\nphase eager x1\nr0 : write h[0]@1 = 1\n"
-        "r0 : write h[0]@1 = 2\nr1 : wait h[0] == 1\nr1 : produce src[0:16]\n"
-        "r1 : write d[0]@0 = 1\nr1 : write d[0]@0 = 2\nr0 : wait d[0] >= 1\n"
-        "r0 : wait d[0] >= 2\nr0 : copy src[0:16]@1 -> dst[0:16]\n"
-        "r0 : consume dst[0:16] == src[0:16]@1\nr2 : wait x[0] == 1\n"
-        "r2 : write y[0]@3 = 1\nr3 : write x[0]@2 = 1\nr3 : write x[0]@2 = 2\n"
-        "r3 : wait y[0] == 1\nr3 : write x[0]@2 = 1\n";
+        "signal x u64 1\nsignal y u64 1\nphase eager x1\nr0 : wait x[0] == 1\n"
+        "r0 : write y[0]@1 = 1\nr1 : write x[0]@0 = 1\nr1 : write x[0]@0 = 2\n"
+        "r1 : wait y[0] == 1\nr1 : write x[0]@0 = 1\nr2 : write h[0]@3 = 1\n"
+        "r2 : write h[0]@3 = 2\nr3 : wait h[0] == 1\nr3 : produce src[0:16]\n"
+        "r3 : write d[0]@2 = 1\nr3 : write d[0]@2 = 2\nr2 : wait d[0] >= 1\n"
+        "r2 : wait d[0] >= 2\nr2 : copy src[0:16]@3 -> dst[0:16]\n"
+        "r2 : consume dst[0:16] == src[0:16]@3\n";
+    static const char apart[] =
+        "cesync 1\nranks 2\nstreams 2\nbuffer a 16\nsignal h u64 1\nsignal k u64 1\n"
+        "phase eager x1\nr0 : write h[0]@1 = 1\nr0 : write h[0]@1 = 2\nr0 : write k[0]@1 = 1\n"
+        "r1 : wait h[0] == 1\nr1 : wait k[0] >= 1\nr1 s1 : produce a[0:16]\n"
+        "phase eager x1\nr1 : produce a[0:16]\n";
     uint64_t at = ces_sim_slice_at, told = 0;
     int rc;
 
@@ -1364,20 +1373,35 @@ static void test_data_sliced(void **state)
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
 
-    /* with r2 and r3 beside, a DEADLOCK is still to be looked for */
+    /* with a pair that can DEADLOCK beside */
     g = ces_test_text_graph(ctx, four);
     ces_sim_slice_at = 1;
     rc = ces_check(ctx, g, NULL, &r);
     ces_sim_slice_at = at;
     assert_int_equal(rc, CES_OK);
     assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK | CES_V_HANG);
-    assert_int_equal(ces_check_report_stats(r).states, 21);
+    assert_int_equal(ces_check_report_stats(r).states, 23);
     report_has(ctx, r,
                "\ncoverage: no RACE or MISMATCH can occur: the schedule without the writes and "
                "waits of signal x shows none (13 of the states below searched it)\n",
                ",\"slice_states\":13},", "\"sliced\":[\"x\"],");
     ces_check_report_destroy(r);
     r = check2(ctx, g, NULL, CES_V_DEADLOCK | CES_V_HANG);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+
+    g = ces_test_text_graph(ctx, apart);
+    ces_check_opts_init(&o);
+    o.flags = CES_CHECK_UNLINKED;
+    ces_sim_slice_at = 1;
+    rc = ces_check(ctx, g, &o, &r);
+    ces_sim_slice_at = at;
+    assert_int_equal(rc, CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_HANG | CES_V_RACE);
+    assert_int_equal(ces_check_report_stats(r).states, 12);
+    assert_int_equal(ces_check_report_stats(r).slice_states, 6);
+    ces_check_report_destroy(r);
+    r = check2(ctx, g, &o, CES_V_HANG | CES_V_RACE);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
