@@ -1558,11 +1558,12 @@ static bool nothing_new(struct search *S, const struct sim_state *st)
         return false;
     if ((!S->have[SIM_D_RACE] || !S->have[SIM_D_MISMATCH]) && !S->data_clear &&
         (ces_sim_data_left(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH))) {
+        int rc;
+
         if (S->stats.states - S->stats.slice_states < S->slice_next ||
             (!ends && cycle_possible(S, st)))
             return false;
-        int rc = slice_try(S);
-
+        rc = slice_try(S);
         if (rc != CES_OK && S->rc == CES_OK)
             S->rc = rc;
         return S->data_clear;
@@ -2214,13 +2215,14 @@ static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
     int rc;
 
     *res = 0;
+    if ((so->max_states > 0 && S->stats.states >= so->max_states) ||
+        (so->max_seconds > 0 && left <= 0) || (so->max_memory > 0 && mem >= so->max_memory))
+        return CES_OK; /* (a bound of 0 would be none) */
     ces_check_opts_init(&o);
     o.flags = so->flags & CES_CHECK_UNLINKED;
     o.max_states = so->max_states > 0 && so->max_states - S->stats.states < cap
                        ? so->max_states - S->stats.states
                        : cap;
-    if ((so->max_seconds > 0 && left <= 0) || (so->max_memory > 0 && mem >= so->max_memory))
-        return CES_OK;
     o.max_seconds = so->max_seconds > 0 ? left : 0;
     o.max_memory = so->max_memory > 0 ? so->max_memory - mem : 0;
     if (so->progress != NULL) {

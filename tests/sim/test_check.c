@@ -1334,6 +1334,15 @@ static void test_data_sliced(void **state)
                "waits of signal bar shows none (5 of the states below searched it)\n",
                ",\"slice_states\":5},", "\"sliced\":[\"bar\"],");
     ces_check_report_destroy(r);
+    /* the bound on states holds the sliced searches too: none at the
+     * bound (no bound left to give it), 4 short of it */
+    ces_check_opts_init(&o);
+    for (uint64_t k = 0; k < 2; k++) {
+        o.max_states = 4096 + 4 * k;
+        r = check1(ctx, g, &o, 0, CES_V_HANG | CES_V_INCOMPLETE, o.max_states, 372);
+        assert_int_equal(ces_check_report_stats(r).slice_states, 4 * k);
+        ces_check_report_destroy(r);
+    }
     ces_graph_destroy(g);
 
     g = ces_test_text_graph(ctx, sliced_two);
