@@ -42,11 +42,11 @@ struct search {
     int ends; /* ends_found's answer for the state being expanded */
     /* Data judged without some signals (docs/SEMANTICS.md section 10):
      * data_only, a search of a sliced graph for a RACE or MISMATCH alone;
-     * data_clear, no RACE or MISMATCH can occur, proved by the search
-     * without the signals in `sliced`; slice_next, the states stored before
-     * the next try (UINT64_MAX: none); refuted, the signal sets whose
-     * searches found one. */
-    bool data_only, data_clear;
+     * sliced, nonzero once no RACE or MISMATCH can occur, proved by the
+     * search without those signals (bit i: signal i); slice_next, the
+     * states stored before the next try (UINT64_MAX: none); refuted, the
+     * signal sets whose searches found one. */
+    bool data_only;
     uint64_t sliced, slice_next;
     uint64_t refuted[SLICE_REFUTED];
     uint32_t nrefuted;
@@ -1556,7 +1556,7 @@ static bool nothing_new(struct search *S, const struct sim_state *st)
 
     if (m->abort_mode || S->o->max_depth > 0 || !(S->have[SIM_D_HANG] || S->data_only))
         return false;
-    if ((!S->have[SIM_D_RACE] || !S->have[SIM_D_MISMATCH]) && !S->data_clear &&
+    if ((!S->have[SIM_D_RACE] || !S->have[SIM_D_MISMATCH]) && S->sliced == 0 &&
         (ces_sim_data_left(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH))) {
         int rc;
 
@@ -1566,7 +1566,7 @@ static bool nothing_new(struct search *S, const struct sim_state *st)
         rc = slice_try(S);
         if (rc != CES_OK && S->rc == CES_OK)
             S->rc = rc;
-        return S->data_clear;
+        return S->sliced != 0;
     }
     return ends || !cycle_possible(S, st);
 }
@@ -2270,8 +2270,8 @@ static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
  * search: adding the signals with the most writes and waits first, one at a
  * time, to the set left out, keeping one where its search did not finish
  * (a smaller graph may) and not where it found a RACE or MISMATCH (a set
- * that did is never searched again).  Sets S->data_clear on the first
- * search that finishes and finds neither. */
+ * that did is never searched again).  Sets S->sliced on the first search
+ * that finishes and finds neither. */
 static int slice_try(struct search *S)
 {
     uint32_t n = ces_graph_nsignals(S->g) < 64 ? ces_graph_nsignals(S->g) : 64, order[64];
@@ -2302,7 +2302,7 @@ static int slice_try(struct search *S)
         order[j] = i;
         k++;
     }
-    for (uint32_t i = 0; i < k && rc == CES_OK && !S->data_clear; i++) {
+    for (uint32_t i = 0; i < k && rc == CES_OK && S->sliced == 0; i++) {
         uint64_t d = drop | UINT64_C(1) << order[i];
         bool known = false;
         int res;
@@ -2316,12 +2316,11 @@ static int slice_try(struct search *S)
             break;
         }
         rc = slice_search(S, d, cap - (S->stats.slice_states - spent), &res);
-        if (res > 0) {
-            S->data_clear = true;
+        if (res > 0)
             S->sliced = d;
-        } else if (res < 0 && S->nrefuted < SLICE_REFUTED) {
+        else if (res < 0 && S->nrefuted < SLICE_REFUTED)
             S->refuted[S->nrefuted++] = d;
-        } else if (res == 0) {
+        else if (res == 0) {
             unknown = true;
             drop = d;
         }
@@ -2410,7 +2409,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
             S.stats.peak_memory = mem;
     }
     rep->stats = S.stats;
-    rep->sliced = S.data_clear ? S.sliced : 0;
+    rep->sliced = S.sliced;
     for (int d = 0; d < SIM_D__N && rc == CES_OK; d++) {
         if (S.have[d])
             rc = ces_sim_report_add(rep, m, d, S.best[d].data, S.best[d].len);
