@@ -428,6 +428,10 @@ bool ces_sim_slot_op(const struct ces_op *op, uint64_t drop);
  * docs/SEMANTICS.md section 10, "Data judged without some signals"): 4096
  * each, lower in tests. */
 extern uint64_t ces_sim_slice_at, ces_sim_slice_least;
+/* The states an exhaustive search stores before its first burst of random
+ * executions, and the least transitions a burst takes (search.c;
+ * docs/SEMANTICS.md section 10, "Classes found by sampling"). */
+extern uint64_t ces_sim_sample_at, ces_sim_sample_least;
 /* Valid g without the writes and waits of the signals in `drop`, with the
  * default hardware queues (a queue per stream), validated, into *out. */
 int ces_sim_slice(struct ces_ctx *ctx, const struct ces_graph *g, uint64_t drop,
@@ -449,6 +453,8 @@ struct ces_check_report {
     bool depth_cut;     /* max_depth cut an execution short */
     uint64_t sliced;    /* the signals (bit i: signal i) without which a search
                            proved that no RACE or MISMATCH can occur; 0: none */
+    uint32_t sampled;   /* the classes (CES_V_ bits) a random execution within
+                           the search found first; 0: none */
     struct ces_check_stats stats;
     struct sim_defect *defects[SIM_D__N]; /* in report order, ndefects used */
     size_t ndefects;

@@ -708,9 +708,19 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     if (s->race_free_states > 0)
         ces_sb_printf(&sb, "coverage: %" PRIu64 " of the states below were a second search, "
                       "for a MISMATCH among race-free executions\n", s->race_free_states);
+    if (s->sample_executions > 0) {
+        ces_sb_printf(&sb, "coverage: %" PRIu64 " of the executions below were random ones run "
+                      "within the search", s->sample_executions);
+        if (r->sampled != 0) {
+            ces_verdict_format(r->sampled, v, sizeof(v));
+            ces_sb_printf(&sb, ", which found %s first", v);
+        }
+        ces_sb_puts(&sb, "\n");
+    }
     if (r->sliced != 0) {
-        ces_sb_puts(&sb, "coverage: no RACE or MISMATCH can occur: the schedule without the "
-                         "writes and waits of ");
+        /* (a MISMATCH found before: the search was for a RACE alone) */
+        ces_sb_printf(&sb, "coverage: no %s can occur: the schedule without the writes and "
+                      "waits of ", r->verdict & CES_V_MISMATCH ? "RACE" : "RACE or MISMATCH");
         sb_signals(&sb, r->g, r->sliced, false);
         ces_sb_printf(&sb, " shows none (%" PRIu64 " of the states below searched it)\n",
                       s->slice_states);
@@ -851,8 +861,16 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
     else
         ces_sb_puts(&sb, "null");
     ces_sb_printf(&sb, ",\"peak_memory\":%" PRIu64 ",\"race_free_states\":%" PRIu64
-                  ",\"slice_states\":%" PRIu64 "},", s->peak_memory, s->race_free_states,
-                  s->slice_states);
+                  ",\"slice_states\":%" PRIu64 ",\"sample_executions\":%" PRIu64 "},",
+                  s->peak_memory, s->race_free_states, s->slice_states, s->sample_executions);
+    if (r->sampled != 0) {
+        char cls[64];
+
+        ces_verdict_format(r->sampled, cls, sizeof(cls));
+        ces_sb_puts(&sb, "\"sampled\":");
+        json_str(&sb, cls);
+        ces_sb_puts(&sb, ",");
+    }
     if (r->sliced != 0) {
         ces_sb_puts(&sb, "\"sliced\":[");
         sb_signals(&sb, r->g, r->sliced, true);

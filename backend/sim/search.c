@@ -20,6 +20,19 @@
  * that a later try skips them. */
 #define SLICE_REFUTED 64
 
+/* Random executions at scale: the status of a process changes only when it
+ * steps, when a write lands on the slot of the wait it stands at, or (with
+ * shared hardware queues or events) when another stream of its rank steps;
+ * so only those are re-examined after a step. */
+struct fast {
+    uint32_t *vis;  /* processes with an enabled visible step */
+    uint32_t *vpos; /* index in vis, SIM_NONE if absent */
+    uint32_t nvis;
+    uint32_t *inv;  /* processes with an enabled invisible step (a stack) */
+    uint8_t *ininv;
+    uint32_t ninv;
+};
+
 struct frame {
     struct sim_state st;
     uint32_t trace_len;
@@ -42,14 +55,28 @@ struct search {
     int ends; /* ends_found's answer for the state being expanded */
     /* Data judged without some signals (docs/SEMANTICS.md section 10):
      * data_only, a search of a sliced graph for a RACE or MISMATCH alone;
+     * race_only, such a search for a RACE alone (a MISMATCH was found);
      * sliced, nonzero once no RACE or MISMATCH can occur, proved by the
      * search without those signals (bit i: signal i); slice_next, the
      * states stored before the next try (UINT64_MAX: none); refuted, the
      * signal sets whose searches found one. */
-    bool data_only;
+    bool data_only, race_only;
     uint64_t sliced, slice_next;
     uint64_t refuted[SLICE_REFUTED];
+    bool refuted_race[SLICE_REFUTED]; /* by a RACE (else by a MISMATCH alone) */
     uint32_t nrefuted;
+    /* Classes found by sampling (docs/SEMANTICS.md section 10): sample_next,
+     * the states stored before the next burst of random executions
+     * (UINT64_MAX: none); sampling, while one runs, on strace; sampled, the
+     * classes a random execution found first (bit d: SIM_D d).  Random
+     * executions (here and --random) run on run, copied from init, with
+     * fast's scratch and the generator rng. */
+    uint64_t sample_next, rng;
+    bool sampling;
+    uint32_t sampled;
+    struct sim_state init, run;
+    struct fast fast;
+    struct ces_vec strace;
     struct ces_vec trace; /* uint32_t process ids */
     struct ces_vec best[SIM_D__N];
     bool have[SIM_D__N];
@@ -108,7 +135,7 @@ static size_t mem_now(const struct search *S)
     return S->m->bytes + S->scratch_bytes + S->tabcap * 2 * sizeof(uint64_t) +
            S->capframes * (sizeof(struct frame) + S->m->nproc * sizeof(uint32_t)) +
            (S->nalloc + (S->tmp.w != NULL)) * S->frame_bytes +
-           S->trace.cap * sizeof(uint32_t);
+           (S->trace.cap + S->strace.cap) * sizeof(uint32_t);
 }
 
 /* Stops the search for the memory bound and says why: `what` (NULL: the
@@ -349,8 +376,10 @@ static void note(struct search *S, int d)
     /* the second search adds a MISMATCH, the one class the first may miss;
      * a sliced one looks for a RACE or MISMATCH, and stops at the first */
     if (S->rc != CES_OK || (S->race_free && d != SIM_D_MISMATCH) ||
-        (S->data_only && d != SIM_D_RACE && d != SIM_D_MISMATCH))
+        (S->data_only && d != SIM_D_RACE && (d != SIM_D_MISMATCH || S->race_only)))
         return;
+    if (!S->have[d] && S->sampling)
+        S->sampled |= 1u << d;
     if (!S->have[d] || S->trace.len < S->best[d].len) {
         S->best[d].len = 0;
         S->rc = ces_vec_reserve(S->ctx, &S->best[d], sizeof(uint32_t), S->trace.len);
@@ -1539,6 +1568,7 @@ static bool cycle_possible(struct search *S, const struct sim_state *st)
 }
 
 static int slice_try(struct search *S);
+static int sample(struct search *S);
 
 /* Whether every class of defect an execution from st could still show has
  * been found already, so that following st cannot change the verdict
@@ -1560,7 +1590,9 @@ static bool nothing_new(struct search *S, const struct sim_state *st)
         (ces_sim_data_left(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH))) {
         int rc;
 
-        if (S->stats.states - S->stats.slice_states < S->slice_next ||
+        /* (the schedule without some signals has every RACE it has: once
+         * one is found, a MISMATCH cannot be ruled out so) */
+        if (S->have[SIM_D_RACE] || S->stats.states - S->stats.slice_states < S->slice_next ||
             (!ends && cycle_possible(S, st)))
             return false;
         rc = slice_try(S);
@@ -1644,6 +1676,11 @@ static int enter(struct search *S, struct frame *f, uint32_t parent_flags)
     rc = visit(S, &f->st, &seen);
     if (rc != CES_OK || seen)
         return rc;
+    if (S->stats.states - S->stats.slice_states >= S->sample_next) {
+        rc = sample(S);
+        if (rc != CES_OK || S->bound)
+            return rc;
+    }
     if (S->reduce && nothing_new(S, &f->st))
         return S->rc;
     choose(S, f);
@@ -1789,19 +1826,6 @@ static int run_out(struct search *S, struct sim_state *st)
     }
 }
 
-/* Random executions at scale: the status of a process changes only when it
- * steps, when a write lands on the slot of the wait it stands at, or (with
- * shared hardware queues or events) when another stream of its rank steps;
- * so only those are re-examined after a step. */
-struct fast {
-    uint32_t *vis;  /* processes with an enabled visible step */
-    uint32_t *vpos; /* index in vis, SIM_NONE if absent */
-    uint32_t nvis;
-    uint32_t *inv;  /* processes with an enabled invisible step (a stack) */
-    uint8_t *ininv;
-    uint32_t ninv;
-};
-
 static void fast_eval(const struct sim_model *m, const struct sim_state *st, struct fast *F,
                       uint32_t q)
 {
@@ -1889,44 +1913,95 @@ static int run_fast(struct search *S, struct sim_state *st, struct fast *F, uint
     }
 }
 
-static int random_mode(struct search *S)
+/* Readies random executions (once): fast's scratch, the initial state and
+ * the state an execution runs on; the memory bound may refuse (S->bound
+ * set, CES_OK). */
+static int random_setup(struct search *S)
 {
-    struct sim_state init = {0}, st = {0};
-    uint64_t rng = S->o->seed;
-    struct fast F;
+    struct fast *F = &S->fast;
     uint32_t P = S->m->nproc;
     int rc;
 
-    memset(&F, 0, sizeof(F));
-    F.vis = ces_malloc(S->ctx, P * sizeof(uint32_t));
-    F.vpos = ces_malloc(S->ctx, P * sizeof(uint32_t));
-    F.inv = ces_malloc(S->ctx, P * sizeof(uint32_t));
-    F.ininv = ces_malloc(S->ctx, P);
-    rc = F.vis && F.vpos && F.inv && F.ininv ? CES_OK : CES_ERR_NOMEM;
-    if (rc == CES_OK && fits(S, ces_sim_state_init_bytes(S->m), "the initial state")) {
-        rc = ces_sim_state_init(S->m, &init);
-        if (rc == CES_OK) {
-            /* (init has no maps to measure when it could not be made) */
-            S->frame_bytes = ces_sim_state_bytes(S->m, &init);
-            S->nalloc = 1;
-        }
+    if (S->run.w != NULL)
+        return CES_OK;
+    if (F->vis == NULL) {
+        F->vis = ces_malloc(S->ctx, P * sizeof(uint32_t));
+        F->vpos = ces_malloc(S->ctx, P * sizeof(uint32_t));
+        F->inv = ces_malloc(S->ctx, P * sizeof(uint32_t));
+        F->ininv = ces_malloc(S->ctx, P);
     }
-    /* the execution runs on a copy of init */
-    if (rc == CES_OK && !S->bound && fits(S, S->frame_bytes, "the state an execution runs on"))
-        S->nalloc = 2;
-    for (uint64_t i = 0; rc == CES_OK && i < S->o->random && !S->bound; i++) {
-        S->trace.len = 0;
-        rc = ces_sim_state_copy(S->m, &st, &init);
-        if (rc == CES_OK)
-            rc = run_fast(S, &st, &F, &rng);
+    if (F->vis == NULL || F->vpos == NULL || F->inv == NULL || F->ininv == NULL)
+        return CES_ERR_NOMEM;
+    if (S->init.w == NULL) {
+        if (!fits(S, ces_sim_state_init_bytes(S->m), "the initial state"))
+            return CES_OK;
+        rc = ces_sim_state_init(S->m, &S->init);
+        if (rc != CES_OK)
+            return rc;
+        if (S->frame_bytes == 0) /* (random mode: no search stack measured it) */
+            S->frame_bytes = ces_sim_state_bytes(S->m, &S->init);
+        S->nalloc++;
     }
-    ces_free(S->ctx, F.vis);
-    ces_free(S->ctx, F.vpos);
-    ces_free(S->ctx, F.inv);
-    ces_free(S->ctx, F.ininv);
-    ces_sim_state_free(S->m, &init);
-    ces_sim_state_free(S->m, &st);
+    if (!fits(S, S->frame_bytes, "the state an execution runs on"))
+        return CES_OK;
+    S->nalloc++;
+    return ces_sim_state_copy(S->m, &S->run, &S->init);
+}
+
+/* One random execution from the initial state (random_setup done). */
+static int random_one(struct search *S)
+{
+    int rc = ces_sim_state_copy(S->m, &S->run, &S->init);
+
+    S->trace.len = 0;
+    return rc == CES_OK ? run_fast(S, &S->run, &S->fast, &S->rng) : rc;
+}
+
+static int random_mode(struct search *S)
+{
+    int rc = random_setup(S);
+
+    S->rng = S->o->seed;
+    for (uint64_t i = 0; rc == CES_OK && i < S->o->random && !S->bound; i++)
+        rc = random_one(S);
     S->stats.complete = rc == CES_OK && !S->bound;
+    return rc;
+}
+
+/* --- classes found by sampling (docs/SEMANTICS.md section 10) ------------- */
+
+/* An exhaustive search runs a burst of random executions once it has stored
+ * 4096 states of its own (ces_sim_sample_at), and again each time they have
+ * doubled; a burst takes as many transitions as the search has stored
+ * states, at least 65536 (ces_sim_sample_least).  (Tests set both lower.) */
+uint64_t ces_sim_sample_at = 4096, ces_sim_sample_least = 65536;
+
+/* A burst: random executions from the initial state, on a trace of their
+ * own, until they have taken their transitions or found every class the
+ * search looks for; what they find is found (and prunes as such). */
+static int sample(struct search *S)
+{
+    uint64_t own = S->stats.states - S->stats.slice_states;
+    uint64_t budget = own > ces_sim_sample_least ? own : ces_sim_sample_least;
+    uint64_t t0 = S->stats.transitions, x0 = S->stats.executions;
+    struct ces_vec keep = S->trace;
+    int rc;
+
+    S->sample_next = 2 * own;
+    rc = random_setup(S);
+    S->trace = S->strace;
+    S->sampling = true;
+    /* (an execution counts a step at least: the initial state may be an
+     * end state) */
+    while (rc == CES_OK && !S->bound &&
+           S->stats.transitions - t0 + S->stats.executions - x0 < budget &&
+           !(S->have[SIM_D_DEADLOCK] && S->have[SIM_D_HANG] && S->have[SIM_D_RACE] &&
+             S->have[SIM_D_MISMATCH]))
+        rc = random_one(S);
+    S->sampling = false;
+    S->strace = S->trace;
+    S->trace = keep;
+    S->stats.sample_executions += S->stats.executions - x0;
     return rc;
 }
 
@@ -2127,6 +2202,15 @@ static void search_free(struct search *S)
     for (int d = 0; d < SIM_D__N; d++)
         ces_vec_free(S->ctx, &S->best[d]);
     ces_vec_free(S->ctx, &S->trace);
+    ces_vec_free(S->ctx, &S->strace);
+    if (S->init.w != NULL)
+        ces_sim_state_free(S->m, &S->init);
+    if (S->run.w != NULL)
+        ces_sim_state_free(S->m, &S->run);
+    ces_free(S->ctx, S->fast.vis);
+    ces_free(S->ctx, S->fast.vpos);
+    ces_free(S->ctx, S->fast.inv);
+    ces_free(S->ctx, S->fast.ininv);
     ces_free(S->ctx, S->tab);
     ces_free(S->ctx, S->hz);
     ces_free(S->ctx, S->hz_gen);
@@ -2200,9 +2284,10 @@ static void slice_progress(void *ud, const struct ces_check_stats *t)
 
 /* The search of S's graph without the writes and waits of the signals in
  * `drop`, every stream on a queue of its own, for a RACE or MISMATCH alone,
- * within `cap` states and what is left of S's bounds: *res 1 where it
- * finished and found neither, -1 where it found one, 0 where a bound
- * stopped it.  Its states and transitions count as S's. */
+ * (a RACE alone once S found a MISMATCH) within `cap` states and what is
+ * left of S's bounds: *res 1 where it finished and found neither, -2 where
+ * it found a RACE, -1 a MISMATCH (and no RACE), 0 where a bound stopped it.
+ * Its states and transitions count as S's. */
 static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
 {
     const struct ces_check_opts *so = S->o;
@@ -2242,14 +2327,16 @@ static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
         T.reduce = true;
         T.lift = true;
         T.data_only = true;
+        T.race_only = S->have[SIM_D_MISMATCH];
         T.slice_next = UINT64_MAX;
+        T.sample_next = ces_sim_sample_at;
         T.stats.mode = CES_CHECK_EXHAUSTIVE;
         rc = search_setup(&T);
         if (rc == CES_OK && !T.bound)
             rc = exhaustive(&T);
         if (rc == CES_OK)
             rc = T.rc;
-        *res = T.have[SIM_D_RACE] || T.have[SIM_D_MISMATCH] ? -1 : T.stats.complete ? 1 : 0;
+        *res = T.have[SIM_D_RACE] ? -2 : T.have[SIM_D_MISMATCH] ? -1 : T.stats.complete ? 1 : 0;
         S->stats.states += T.stats.states;
         S->stats.slice_states += T.stats.states;
         S->stats.transitions += T.stats.transitions;
@@ -2266,12 +2353,13 @@ static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
     return rc;
 }
 
-/* Tries to prove that no execution shows a RACE or MISMATCH by a sliced
- * search: adding the signals with the most writes and waits first, one at a
- * time, to the set left out, keeping one where its search did not finish
- * (a smaller graph may) and not where it found a RACE or MISMATCH (a set
- * that did is never searched again).  Sets S->sliced on the first search
- * that finishes and finds neither. */
+/* Tries to prove that no execution shows a RACE or MISMATCH (a RACE alone
+ * once a MISMATCH is found) by a sliced search: adding the signals with the
+ * most writes and waits first, one at a time, to the set left out, keeping
+ * one where its search did not finish (a smaller graph may) and not where
+ * it found a RACE or MISMATCH (a set that did is not searched again, nor
+ * one that found a MISMATCH until the search finds one).  Sets S->sliced on
+ * the first search that finishes and finds neither. */
 static int slice_try(struct search *S)
 {
     uint32_t n = ces_graph_nsignals(S->g) < 64 ? ces_graph_nsignals(S->g) : 64, order[64];
@@ -2279,7 +2367,7 @@ static int slice_try(struct search *S)
     uint64_t cap = own / 2 > ces_sim_slice_least ? own / 2 : ces_sim_slice_least;
     uint64_t spent = S->stats.slice_states;
     uint32_t k = 0;
-    bool unknown = false;
+    bool unknown = false, race_only = S->have[SIM_D_MISMATCH];
     int rc = CES_OK;
 
     memset(count, 0, sizeof(count));
@@ -2307,8 +2395,10 @@ static int slice_try(struct search *S)
         bool known = false;
         int res;
 
-        for (uint32_t j = 0; j < S->nrefuted; j++)
-            known |= S->refuted[j] == d;
+        for (uint32_t j = 0; j < S->nrefuted; j++) {
+            known |= S->refuted[j] == d && (S->refuted_race[j] || !race_only);
+            unknown |= S->refuted[j] == d && !race_only && !S->refuted_race[j];
+        }
         if (known)
             continue;
         if (S->stats.slice_states - spent >= cap) {
@@ -2316,11 +2406,13 @@ static int slice_try(struct search *S)
             break;
         }
         rc = slice_search(S, d, cap - (S->stats.slice_states - spent), &res);
-        if (res > 0)
+        if (res > 0) {
             S->sliced = d;
-        else if (res < 0 && S->nrefuted < SLICE_REFUTED)
+        } else if (res < 0 && S->nrefuted < SLICE_REFUTED) {
+            S->refuted_race[S->nrefuted] = res == -2;
             S->refuted[S->nrefuted++] = d;
-        else if (res == 0) {
+            unknown |= res == -1; /* (a later try, once a MISMATCH is found, may not) */
+        } else if (res == 0) {
             unknown = true;
             drop = d;
         }
@@ -2379,6 +2471,12 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
                            queued == ces_graph_streams(g)
                        ? ces_sim_slice_at
                        : UINT64_MAX;
+    /* random executions within the search find classes to prune by: not
+     * with the watchdog model or --max-depth (nothing is pruned there) */
+    S.sample_next = S.reduce && S.stats.mode == CES_CHECK_EXHAUSTIVE &&
+                            !(opts->flags & CES_CHECK_ABORT) && opts->max_depth == 0
+                        ? ces_sim_sample_at
+                        : UINT64_MAX;
     rc = search_setup(&S);
     if (rc != CES_OK)
         goto fail;
@@ -2410,6 +2508,9 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     rep->stats = S.stats;
     rep->sliced = S.sliced;
+    for (int d = 0; d < SIM_D__N; d++)
+        if (S.sampled & 1u << d)
+            rep->sampled |= ces_sim_class_bit(d);
     for (int d = 0; d < SIM_D__N && rc == CES_OK; d++) {
         if (S.have[d])
             rc = ces_sim_report_add(rep, m, d, S.best[d].data, S.best[d].len);
@@ -2444,6 +2545,7 @@ static void add_stats(struct ces_check_stats *sum, const struct ces_check_stats 
     sum->states += s->states;
     sum->race_free_states += s->race_free_states;
     sum->slice_states += s->slice_states;
+    sum->sample_executions += s->sample_executions;
     sum->transitions += s->transitions;
     sum->executions += s->executions;
     sum->aborted += s->aborted;

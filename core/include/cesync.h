@@ -687,6 +687,10 @@ struct ces_check_stats {
                               signals' writes and waits, for a RACE or MISMATCH
                               (docs/SEMANTICS.md section 10, "Data judged without
                               some signals"); 0 when none was tried */
+    uint64_t sample_executions; /* of executions, random ones run within the exhaustive
+                                   search to find classes sooner (docs/SEMANTICS.md
+                                   section 10, "Classes found by sampling"); 0 when
+                                   none ran */
 };
 
 enum ces_check_flags {
