@@ -238,23 +238,23 @@ static void test_stats_line(void **state)
         struct ces_check_stats s;
         const char *line;
     } rows[] = {
-        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 0.0, 4812, 0, 0},
+        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 0.0, 4812, 0, 0, 0},
          "statistics: 1 execution, 12 transitions, 0.000 s, peak memory 4.7 KiB\n"},
-        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 2.5, 4812, 0, 0},
+        {{CES_CHECK_REPLAY, 1, 0, 12, 1, 0, 12, 2.5, 4812, 0, 0, 0},
          "statistics: 1 execution, 12 transitions, 2.500 s, peak memory 4.7 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0, 7578, 0, 0},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0, 7578, 0, 0, 0},
          "statistics: 3 executions, 36 transitions, 0.000 s, peak memory 7.4 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0004, 7578, 0, 0},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.0004, 7578, 0, 0, 0},
          "statistics: 3 executions, 36 transitions, 0.000 s, peak memory 7.4 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.002, 7578, 0, 0},
+        {{CES_CHECK_RANDOM, 0, 0, 36, 3, 0, 12, 0.002, 7578, 0, 0, 0},
          "statistics: 3 executions, 36 transitions, 0.002 s, 1500.0 executions/s, peak memory "
          "7.4 KiB\n"},
-        {{CES_CHECK_RANDOM, 0, 0, 12, 1, 0, 12, 5.0, 7578, 0, 0},
+        {{CES_CHECK_RANDOM, 0, 0, 12, 1, 0, 12, 5.0, 7578, 0, 0, 0},
          "statistics: 1 execution, 12 transitions, 5.000 s, 0.2 executions/s, peak memory "
          "7.4 KiB\n"},
-        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.0, 1048576, 0, 0},
+        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.0, 1048576, 0, 0, 0},
          "statistics: 12 states, 20 transitions, 2 executions, 0.000 s, peak memory 1.0 MiB\n"},
-        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.5, 1048576, 0, 0},
+        {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.5, 1048576, 0, 0, 0},
          "statistics: 12 states, 20 transitions, 2 executions, 0.500 s, 24 states/s, peak "
          "memory 1.0 MiB\n"},
     };
@@ -1065,9 +1065,10 @@ static void check_gen_rows(struct ces_ctx *ctx, const struct gen_row *rows, size
  * blocked (by r2's first value alone it could not, and the DEADLOCK after
  * the HANG is missed).  In `cesync gen --seed 30061 --ranks 4 --streams 2
  * --steps 3 --mutate 60` the answers kept under one hash of the positions
- * belong to other positions too (taken for them, 13,152 states; of its
- * 12,304, 25 are sliced searches that find a RACE, section 10, "Data
- * judged without some signals"). */
+ * belong to other positions too (taken for them, 13,152 states; 12,279,
+ * its transitions and executions counting the 1,222 random executions run
+ * within the search, section 10, "Classes found by sampling", which find
+ * no class first). */
 static void test_wait_for_refined(void **state)
 {
     static const char mixed[] =
@@ -1077,7 +1078,7 @@ static void test_wait_for_refined(void **state)
         "r2 : write x[0]@3 = 1\nr3 : wait x[0] == 1\nr3 : write y[0]@2 = 1\n";
     static const struct gen_row rows[] = {{20280, 4, 45, CES_V_HANG, 794, 1293, 24, 0, 0}};
     static const struct gen_row kept[] = {
-        {30061, 4, 60, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 12304, 35648, 368, 2, 3}};
+        {30061, 4, 60, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 12279, 165577, 1590, 2, 3}};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g;
@@ -1263,12 +1264,15 @@ static void slice_seen(void *ud, const struct ces_check_stats *s)
         *most = s->slice_states;
 }
 
-static const char sliced_two[] =
-    "cesync 1\nranks 2\nbuffer src 16\nbuffer dst 16\nsignal d u64 1\nsignal h u64 1\n"
-    "phase eager x1\nr0 : write h[0]@1 = 1\nr0 : write h[0]@1 = 2\nr1 : wait h[0] == 1\n"
-    "r1 : produce src[0:16]\nr1 : write d[0]@0 = 1\nr1 : write d[0]@0 = 2\n"
+/* sliced_two (test_data_sliced) but its consume; mismatch_two
+ * (test_classes_sampled): r0 takes the copy for its own data */
+#define TWO_PUSH                                                                                   \
+    "cesync 1\nranks 2\nbuffer src 16\nbuffer dst 16\nsignal d u64 1\nsignal h u64 1\n"         \
+    "phase eager x1\nr0 : write h[0]@1 = 1\nr0 : write h[0]@1 = 2\nr1 : wait h[0] == 1\n"        \
+    "r1 : produce src[0:16]\nr1 : write d[0]@0 = 1\nr1 : write d[0]@0 = 2\n"                     \
     "r0 : wait d[0] >= 1\nr0 : wait d[0] >= 2\nr0 : copy src[0:16]@1 -> dst[0:16]\n"
-    "r0 : consume dst[0:16] == src[0:16]@1\n";
+static const char sliced_two[] = TWO_PUSH "r0 : consume dst[0:16] == src[0:16]@1\n";
+static const char mismatch_two[] = TWO_PUSH "r0 : consume dst[0:16] == src[0:16]\n";
 
 /* Where only a RACE or MISMATCH is left to find, the schedule without some
  * signals' writes and waits may show that none can occur (docs/SEMANTICS.md
@@ -1289,7 +1293,9 @@ static const char sliced_two[] =
  * In `apart`, checked with the streams passing boundaries apart
  * (CES_CHECK_UNLINKED), r1's produces of two blocks race, and so they do
  * in its search without h.
- * Allocation failures in them: test_alloc_failures_modes. */
+ * All without random executions within the search (section 10, "Classes
+ * found by sampling"; test_classes_sampled), whose executions would count
+ * beside these.  Allocation failures in them: test_alloc_failures_modes. */
 static void test_data_sliced(void **state)
 {
     static const struct gen_row rows[] = {
@@ -1322,6 +1328,7 @@ static void test_data_sliced(void **state)
     int rc;
 
     (void)state;
+    ces_sim_sample_at = UINT64_MAX; /* (knobs_back puts it back) */
     check_gen_rows(ctx, rows, sizeof(rows) / sizeof(rows[0]), false);
     ces_gen_opts_init(&go);
     go.ranks = 8;
@@ -1332,7 +1339,7 @@ static void test_data_sliced(void **state)
     report_has(ctx, r,
                "\ncoverage: no RACE or MISMATCH can occur: the schedule without the writes and "
                "waits of signal bar shows none (5 of the states below searched it)\n",
-               ",\"slice_states\":5},", "\"sliced\":[\"bar\"],");
+               ",\"slice_states\":5,\"sample_executions\":0},", "\"sliced\":[\"bar\"],");
     ces_check_report_destroy(r);
     /* the bound on states holds the sliced searches too: none at the
      * bound (no bound left to give it), 4 short of it */
@@ -1364,7 +1371,7 @@ static void test_data_sliced(void **state)
     report_has(ctx, r,
                "\ncoverage: no RACE or MISMATCH can occur: the schedule without the writes and "
                "waits of signal h shows none (6 of the states below searched it)\n",
-               ",\"slice_states\":6},", "\"sliced\":[\"h\"],");
+               ",\"slice_states\":6,\"sample_executions\":0},", "\"sliced\":[\"h\"],");
     replays(ctx, g, NULL, find(r, CES_V_HANG));
     ces_check_report_destroy(r);
     ces_sim_slice_at = ces_sim_slice_least = 1; /* each try too short to finish */
@@ -1376,7 +1383,7 @@ static void test_data_sliced(void **state)
     report_has(ctx, r,
                "\ncoverage: 2 of the states below were searches without some signals' writes "
                "and waits, which could not rule out a RACE or MISMATCH\n",
-               ",\"slice_states\":2},", "\"defects\":");
+               ",\"slice_states\":2,\"sample_executions\":0},", "\"defects\":");
     ces_check_report_destroy(r);
     r = check2(ctx, g, NULL, CES_V_HANG);
     ces_check_report_destroy(r);
@@ -1393,7 +1400,7 @@ static void test_data_sliced(void **state)
     report_has(ctx, r,
                "\ncoverage: no RACE or MISMATCH can occur: the schedule without the writes and "
                "waits of signal x shows none (13 of the states below searched it)\n",
-               ",\"slice_states\":13},", "\"sliced\":[\"x\"],");
+               ",\"slice_states\":13,\"sample_executions\":0},", "\"sliced\":[\"x\"],");
     ces_check_report_destroy(r);
     r = check2(ctx, g, NULL, CES_V_DEADLOCK | CES_V_HANG);
     ces_check_report_destroy(r);
@@ -1411,6 +1418,93 @@ static void test_data_sliced(void **state)
     assert_int_equal(ces_check_report_stats(r).slice_states, 6);
     ces_check_report_destroy(r);
     r = check2(ctx, g, &o, CES_V_HANG | CES_V_RACE);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Random executions within the search find classes that its depth-first
+ * order reaches late, and the pruning uses them (docs/SEMANTICS.md section
+ * 10, "Classes found by sampling").  `cesync gen --seed 60094 --ranks 6
+ * --steps 3 --mutate 45`: its MISMATCH among race-free executions is in
+ * the first burst, at 4,096 states, which ends the search (HANG, RACE,
+ * MISMATCH); without the bursts the second search has not found it in
+ * 100,000 states (nor in 6 million, 20 s).  `mismatch_two` is `sliced_two`
+ * whose r0 takes the copy for its own data (a MISMATCH wherever r1
+ * produced): with bursts of 64 transitions from the first state on, the
+ * first finds the HANG and the MISMATCH, and the search without h then
+ * proves that no RACE can occur (for a RACE alone: looking for a MISMATCH
+ * too, it would find this one; d, of more ops, is tried first and finds a
+ * RACE).  With --first, bursts of one execution, the search stops at the
+ * HANG of the first. */
+static void test_classes_sampled(void **state)
+{
+    uint64_t at = ces_sim_sample_at, least = ces_sim_sample_least, slice_at = ces_sim_slice_at;
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_gen_opts go;
+    struct ces_check_opts o;
+    struct ces_graph *g = NULL;
+    struct ces_check_report *r;
+    int rc;
+
+    (void)state;
+    ces_gen_opts_init(&go);
+    go.ranks = 6;
+    go.steps = 3;
+    go.mutate_pct = 45;
+    assert_int_equal(ces_gen_graph(ctx, 60094, &go, &g), CES_OK);
+    r = check1(ctx, g, NULL, 0, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 4096, 101);
+    assert_int_equal(ces_check_report_stats(r).sample_executions, 36);
+    report_has(ctx, r,
+               "\ncoverage: 36 of the executions below were random ones run within the search, "
+               "which found MISMATCH first\n",
+               ",\"sample_executions\":36},", "\"sampled\":\"MISMATCH\",");
+    replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
+    ces_check_report_destroy(r);
+    ces_check_opts_init(&o);
+    o.max_states = 100000;
+    ces_sim_sample_at = UINT64_MAX;
+    rc = ces_check(ctx, g, &o, &r);
+    ces_sim_sample_at = at;
+    assert_int_equal(rc, CES_OK);
+    assert_int_equal(ces_check_report_verdict(r),
+                     CES_V_HANG | CES_V_RACE | CES_V_INCOMPLETE);
+    assert_int_equal(ces_check_report_stats(r).sample_executions, 0);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+
+    g = ces_test_text_graph(ctx, mismatch_two);
+    ces_sim_sample_at = ces_sim_slice_at = 1;
+    ces_sim_sample_least = 64;
+    rc = ces_check(ctx, g, NULL, &r);
+    ces_sim_sample_at = at;
+    ces_sim_sample_least = least;
+    ces_sim_slice_at = slice_at;
+    assert_int_equal(rc, CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_HANG | CES_V_MISMATCH);
+    assert_int_equal(ces_check_report_stats(r).states, 5);
+    assert_int_equal(ces_check_report_stats(r).slice_states, 4);
+    assert_int_equal(ces_check_report_stats(r).sample_executions, 12);
+    report_has(ctx, r,
+               "\ncoverage: no RACE can occur: the schedule without the writes and waits of "
+               "signal h shows none (4 of the states below searched it)\n",
+               "\"sliced\":[\"h\"],", "\"sampled\":\"HANG,MISMATCH\",");
+    replays(ctx, g, NULL, find(r, CES_V_HANG));
+    replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
+    ces_check_report_destroy(r);
+    r = check2(ctx, g, NULL, CES_V_HANG | CES_V_MISMATCH);
+    ces_check_report_destroy(r);
+    ces_check_opts_init(&o);
+    o.flags = CES_CHECK_FIRST;
+    ces_sim_sample_at = ces_sim_sample_least = 1;
+    rc = ces_check(ctx, g, &o, &r);
+    ces_sim_sample_at = at;
+    ces_sim_sample_least = least;
+    assert_int_equal(rc, CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_HANG | CES_V_INCOMPLETE);
+    assert_int_equal(ces_check_report_stats(r).states, 1);
+    assert_int_equal(ces_check_report_stats(r).sample_executions, 1);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -1560,7 +1654,8 @@ static void test_waits_run_early(void **state)
     report_has(ctx, r,
                "\ncoverage: 4 of the states below were a second search, for a MISMATCH among "
                "race-free executions\n",
-               ",\"peak_memory\":", ",\"race_free_states\":4,\"slice_states\":0},");
+               ",\"peak_memory\":",
+               ",\"race_free_states\":4,\"slice_states\":0,\"sample_executions\":0},");
     replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
     ces_check_report_destroy(r);
     r = check1(ctx, g, NULL, CES_CHECK_NO_REDUCTION, CES_V_RACE | CES_V_MISMATCH, 15, 3);
@@ -4308,8 +4403,30 @@ static void test_alloc_failures_modes(void **state)
     n = ces_test_alloc_failures(check_mode_body, &a);
     ces_sim_slice_at = at;
     assert_true(n > 40);
+    /* random executions within the search, and a sliced search after them
+     * for a RACE alone (test_classes_sampled's mismatch_two) */
+    ces_graph_destroy(a.g);
+    a.g = ces_test_text_graph(ctx, mismatch_two);
+    ces_sim_sample_at = ces_sim_slice_at = 1;
+    ces_sim_sample_least = 64;
+    n = ces_test_alloc_failures(check_mode_body, &a);
+    assert_true(n > 40);
     ces_graph_destroy(a.g);
     ces_ctx_destroy(ctx);
+}
+
+/* The search's knobs as a test found them (main), put back after each test
+ * that sets them, also one that fails before it could. */
+static uint64_t knobs[4];
+
+static int knobs_back(void **state)
+{
+    (void)state;
+    ces_sim_slice_at = knobs[0];
+    ces_sim_slice_least = knobs[1];
+    ces_sim_sample_at = knobs[2];
+    ces_sim_sample_least = knobs[3];
+    return 0;
 }
 
 int main(void)
@@ -4338,7 +4455,8 @@ int main(void)
         cmocka_unit_test(test_cycles_in_time),
         cmocka_unit_test(test_queues_held),
         cmocka_unit_test(test_holds_untimed),
-        cmocka_unit_test(test_data_sliced),
+        cmocka_unit_test_teardown(test_data_sliced, knobs_back),
+        cmocka_unit_test_teardown(test_classes_sampled, knobs_back),
         cmocka_unit_test(test_unread_writes_first),
         cmocka_unit_test(test_waits_run_early),
         cmocka_unit_test(test_race_copy_produce),
@@ -4395,8 +4513,12 @@ int main(void)
         cmocka_unit_test(test_overlays_both_live),
         cmocka_unit_test(test_overlay_and_backend),
         cmocka_unit_test(test_alloc_failures),
-        cmocka_unit_test(test_alloc_failures_modes),
+        cmocka_unit_test_teardown(test_alloc_failures_modes, knobs_back),
     };
 
+    knobs[0] = ces_sim_slice_at;
+    knobs[1] = ces_sim_slice_least;
+    knobs[2] = ces_sim_sample_at;
+    knobs[3] = ces_sim_sample_least;
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,10 +12,12 @@
  * u64 writer counts by one across 2^64 (2^64-1, then 0).  Each reduced
  * search runs a second time trying sliced searches from its first state
  * on (docs/SEMANTICS.md section 10, "Data judged without some signals"),
- * with the same verdict.
+ * and again running random executions from its first state on (section
+ * 10, "Classes found by sampling"), also under each delay, with the same
+ * verdict.
  */
 #include "ces_test.h"
-#include "../../backend/sim/internal.h" /* ces_sim_slice_at, the report's sliced */
+#include "../../backend/sim/internal.h" /* ces_sim_slice_at, ces_sim_sample_at, the report */
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -88,6 +90,41 @@ static uint32_t check_sliced(struct ces_ctx *ctx, const struct ces_graph *g, uin
     return v;
 }
 
+/* Of the reduced searches of check_sampled so far, the classes that a
+ * random execution within the search found first. */
+static uint32_t sampled;
+
+/* The reduced search of g under fault f (NULL: none) running random
+ * executions from its first state on, a burst of one at each doubling of
+ * its states: its verdict. */
+static uint32_t check_sampled(struct ces_ctx *ctx, const struct ces_graph *g,
+                              const struct ces_fault *f, uint64_t max_states)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    uint64_t at = ces_sim_sample_at, was = ces_sim_sample_least;
+    uint32_t v;
+    int rc;
+
+    ces_check_opts_init(&o);
+    o.faults = f;
+    o.nfaults = f != NULL;
+    o.max_states = max_states;
+    o.max_seconds = 20;
+    ces_sim_sample_at = 1;
+    ces_sim_sample_least = 1;
+    rc = ces_check(ctx, g, &o, &r);
+    ces_sim_sample_at = at;
+    ces_sim_sample_least = was;
+    if (rc != CES_OK)
+        fail_msg("ces_check: %s", ces_ctx_last_error(ctx));
+    v = ces_check_report_verdict(r);
+    for (uint32_t b = r->sampled; b != 0; b &= b - 1)
+        sampled++;
+    ces_check_report_destroy(r);
+    return v;
+}
+
 /* Compares the two searches on g, and the reduced one trying sliced
  * searches early; returns the verdict, or fails.  `what` names the
  * schedule in messages. */
@@ -98,6 +135,7 @@ static uint32_t compare(struct ces_ctx *ctx, const struct ces_graph *g, const ch
     uint32_t vr = check(ctx, g, 0, NULL, &sr);
     uint32_t vf = check(ctx, g, CES_CHECK_NO_REDUCTION, NULL, &sf);
     uint32_t vs = check_sliced(ctx, g, 2000000, 4096), vt = check_sliced(ctx, g, 2000000, 1);
+    uint32_t vp = check_sampled(ctx, g, NULL, 2000000);
     char a[64], b[64];
 
     ces_verdict_format(vr, a, sizeof(a));
@@ -111,6 +149,11 @@ static uint32_t compare(struct ces_ctx *ctx, const struct ces_graph *g, const ch
         ces_verdict_format(vs != vf ? vs : vt, a, sizeof(a));
         fail_msg("%s: the reduced search trying sliced searches early (of at least %d states) "
                  "says %s, the unreduced one %s", what, vs != vf ? 4096 : 1, a, b);
+    }
+    if (vp != vf) {
+        ces_verdict_format(vp, a, sizeof(a));
+        fail_msg("%s: the reduced search running random executions from its first state "
+                 "says %s, the unreduced one %s", what, a, b);
     }
     /* the reduction may only shrink the search */
     if (sr > sf)
@@ -129,7 +172,7 @@ static void test_generated(void **state)
     uint64_t sr = 0, sf = 0;
 
     (void)state;
-    proofs = unproved = 0;
+    proofs = unproved = sampled = 0;
     for (uint64_t seed = 0; seed < SEEDS; seed++) {
         struct ces_graph *g = NULL;
         char what[64];
@@ -147,9 +190,11 @@ static void test_generated(void **state)
     }
     printf("%u generated schedules: OK %u, DEADLOCK %u, HANG %u, RACE %u, MISMATCH %u; "
            "states reduced %llu, unreduced %llu; sliced searches proved no RACE or MISMATCH "
-           "%u times, could not %u times\n", SEEDS, count[0], count[1], count[2], count[3],
-           count[4], (unsigned long long)sr, (unsigned long long)sf, proofs, unproved);
+           "%u times, could not %u times; random executions within the search found %u "
+           "classes first\n", SEEDS, count[0], count[1], count[2], count[3], count[4],
+           (unsigned long long)sr, (unsigned long long)sf, proofs, unproved, sampled);
     assert_true(proofs >= SEEDS / 100 && unproved >= SEEDS / 100);
+    assert_true(sampled >= SEEDS / 10);
     /* a good share OK, and every defect class well represented */
     assert_true(count[0] >= SEEDS / 5);
     for (int c = 1; c < 5; c++)
@@ -190,6 +235,11 @@ static void test_generated_four_ranks(void **state)
             if (vr != vf)
                 fail_msg("4-rank seed %u: the reduced search trying sliced searches early "
                          "says %s, the unreduced one %s", (unsigned)seed, a, b);
+            vr = check_sampled(ctx, g, NULL, 400000);
+            ces_verdict_format(vr, a, sizeof(a));
+            if (vr != vf)
+                fail_msg("4-rank seed %u: the reduced search running random executions from "
+                         "its first state says %s, the unreduced one %s", (unsigned)seed, a, b);
             compared++;
             defects += vr != CES_V_OK;
         }
@@ -286,6 +336,10 @@ static void test_generated_delays(void **state)
                 continue;
             v = check(ctx, g, CES_CHECK_NO_REDUCTION, &w->fault, &states);
             va = check(ctx, g, CES_CHECK_NO_REDUCTION | CES_CHECK_ABORT, &w->fault, &states);
+            if (check_sampled(ctx, g, &w->fault, 2000000) != v)
+                fail_msg("seed %u, delay:r%u.s%u#%u: the reduced search running random "
+                         "executions from its first state differs from the unreduced one",
+                         (unsigned)seed, w->fault.rank, w->fault.stream, w->fault.index);
             if (v != w->verdict || va != w->verdict_abort)
                 fail_msg("seed %u, delay:r%u.s%u#%u: the reduced search says %#x (%#x with "
                          "the watchdog), the unreduced one %#x (%#x)",
