@@ -1436,7 +1436,12 @@ static void test_data_sliced(void **state)
  * proves that no RACE can occur (for a RACE alone: looking for a MISMATCH
  * too, it would find this one; d, of more ops, is tried first and finds a
  * RACE).  With --first, bursts of one execution, the search stops at the
- * HANG of the first. */
+ * HANG of the first.  And without bursts, a search without a signal that
+ * found a MISMATCH (and no RACE) is tried again, for a RACE alone, once the
+ * search has found its own: `cesync gen --seed 57 --ranks 4 --streams 2
+ * --steps 2 --mutate 60`, tries from the first HANG on, HANG and MISMATCH
+ * in 59 states, no RACE without signal bar (1,164 states without the try
+ * again). */
 static void test_classes_sampled(void **state)
 {
     uint64_t at = ces_sim_sample_at, least = ces_sim_sample_least, slice_at = ces_sim_slice_at;
@@ -1471,6 +1476,24 @@ static void test_classes_sampled(void **state)
     assert_int_equal(ces_check_report_verdict(r),
                      CES_V_HANG | CES_V_RACE | CES_V_INCOMPLETE);
     assert_int_equal(ces_check_report_stats(r).sample_executions, 0);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+
+    go.ranks = 4;
+    go.streams = 2;
+    go.steps = 2;
+    go.mutate_pct = 60;
+    assert_int_equal(ces_gen_graph(ctx, 57, &go, &g), CES_OK);
+    ces_sim_sample_at = UINT64_MAX;
+    ces_sim_slice_at = 1;
+    r = check2(ctx, g, NULL, CES_V_HANG | CES_V_MISMATCH);
+    ces_sim_sample_at = at;
+    ces_sim_slice_at = slice_at;
+    assert_int_equal(ces_check_report_stats(r).states, 59);
+    report_has(ctx, r,
+               "\ncoverage: no RACE can occur: the schedule without the writes and waits of "
+               "signal bar shows none (2 of the states below searched it)\n",
+               ",\"sample_executions\":0},", "\"sliced\":[\"bar\"],");
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
 
