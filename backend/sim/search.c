@@ -33,6 +33,19 @@ struct fast {
     uint32_t ninv;
 };
 
+/* A data access race_sure looks at: process proc's op at position pos
+ * touches [lo, hi) of map `map` (rank * buffers + buffer); head: no op of
+ * proc from its program counter up to it may take a happens-before edge
+ * from a later step; tail: none from it on may give one. */
+struct sure_acc {
+    uint64_t lo, hi;
+    uint32_t proc, pos, map;
+    bool write, head, tail;
+};
+
+/* The most accesses race_sure looks at */
+#define SURE_ACCS 64
+
 struct frame {
     struct sim_state st;
     uint32_t trace_len;
@@ -95,6 +108,11 @@ struct search {
      * at, whether it has a cycle (SIM_NONE first: an empty entry) */
     uint32_t *cyc;
     uint32_t *wf; /* wait_for_cycle's scratch */
+    /* race_sure's: each process's position past its last op that may send a
+     * happens-before edge (src_end), the positions it surely passes (reach),
+     * the accesses it looks at */
+    uint32_t *src_end, *reach;
+    struct sure_acc *sure;
     /* frames */
     struct frame *frames;
     size_t nframes, capframes;
@@ -1567,6 +1585,150 @@ static bool cycle_possible(struct search *S, const struct sim_state *st)
     return raised ? cycle_at(S, fb, left) : true;
 }
 
+/* --- races every execution has (docs/SEMANTICS.md section 10) ------------ */
+
+/* Whether op k of process q may take a happens-before edge from a step not
+ * yet run at st: a wait, or an await or an op with links unless it is q's
+ * next op and enabled (its record, or the ops it links to, ran). */
+static bool takes_edge(const struct sim_model *m, const struct sim_state *st, uint32_t q,
+                       uint32_t k)
+{
+    const struct sim_op *o = &m->ops[q][k];
+    int s;
+
+    if (o->cls == SIM_C_WAIT)
+        return true;
+    if (o->cls != SIM_C_AWAIT && o->nlink == 0)
+        return false;
+    if (k != SIM_PC(m, st)[q])
+        return true;
+    s = ces_sim_status(m, st, q);
+    return s != SIM_S_VISIBLE && s != SIM_S_INVISIBLE;
+}
+
+/* Appends region r of op k of process q as an access (head, tail) to S->sure
+ * at *n; false where SURE_ACCS are taken. */
+static bool sure_add(struct search *S, const struct ces_region *r, uint32_t q, uint32_t k,
+                     bool write, bool head, bool tail, uint32_t *n)
+{
+    struct sure_acc *a = &S->sure[*n];
+
+    if (r->lo == r->hi)
+        return true;
+    if (*n == SURE_ACCS)
+        return false;
+    a->lo = r->lo;
+    a->hi = r->hi;
+    a->proc = q;
+    a->pos = k;
+    a->map = r->rank * S->m->nbuf + r->buf;
+    a->write = write;
+    a->head = head;
+    a->tail = tail;
+    (*n)++;
+    return true;
+}
+
+/* Whether accesses a and b conflict and no execution can order them:
+ * neither can reach the other through a happens-before edge (the one
+ * gives none from it on, or the other takes none up to it). */
+static bool sure_pair(const struct sure_acc *a, const struct sure_acc *b)
+{
+    return a->proc != b->proc && a->map == b->map && a->lo < b->hi && b->lo < a->hi &&
+           (a->write || b->write) && (a->tail || b->head) && (b->tail || a->head);
+}
+
+/* Raises each position of S->reach (first_block's at first) past the ops
+ * that cannot be where its process is left in an end state from st: a wait
+ * none of whose stores left can fail it where one surely runs (blockable),
+ * an await whose record surely runs, an op with links whose ops surely
+ * run, none held in a shared queue; round robin until P in a row stay. */
+static void reach_raise(struct search *S, const struct sim_state *st)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+    uint32_t P = m->nproc, *fb = S->reach;
+    uint64_t budget = PRUNE_WORK;
+
+    for (uint32_t q = 0, still = 0; still < P; q = q + 1 < P ? q + 1 : 0) {
+        uint32_t k = fb[q];
+
+        for (;;) {
+            const struct sim_op *o = k < m->stop[q] ? &m->ops[q][k] : NULL;
+            bool pass = o != NULL && !queue_held(m, fb, q, k, NULL, NULL);
+
+            for (uint32_t i = 0; pass && o->nlink > 0 && i < o->nlink; i++) {
+                const struct sim_link *l = &m->links[o->link + i];
+
+                pass = l->pos < pc[l->proc] || l->pos < fb[l->proc];
+            }
+            if (pass && o->cls == SIM_C_AWAIT)
+                pass = o->rec_pos < pc[o->rec_proc] || o->rec_pos < fb[o->rec_proc];
+            if (pass && o->cls == SIM_C_WAIT)
+                pass = !blockable(m, st, fb, q, k, &budget);
+            if (!pass)
+                break;
+            k = first_block(m, q, k + 1);
+        }
+        still = k == fb[q] ? still + 1 : 1;
+        fb[q] = k;
+    }
+}
+
+/* Whether every execution from st has a RACE (docs/SEMANTICS.md section
+ * 10, "Races every execution has"): two accesses that conflict, that no
+ * execution can order, and that every end state has run (each before its
+ * process's first position where it could be left, reach_raise's).  Says
+ * no where more than SURE_ACCS accesses would be looked at. */
+static bool race_sure(struct search *S, const struct sim_state *st)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+    uint32_t n = 0, pairs = 0;
+
+    for (uint32_t q = 0; q < m->nproc; q++) {
+        uint32_t end = m->clock_end[q] < m->stop[q] ? m->clock_end[q] : m->stop[q];
+        uint32_t head = pc[q];
+
+        while (head < end && !takes_edge(m, st, q, head))
+            head++;
+        for (uint32_t k = pc[q]; k < end; k++) {
+            const struct ces_op *op = m->ops[q][k].op;
+            bool h = k < head, t = k >= S->src_end[q], ok = true;
+
+            if (!h && !t) { /* (to the tail) */
+                k = S->src_end[q] - 1;
+                continue;
+            }
+            if (op->kind == CES_OP_COPY)
+                ok = sure_add(S, &op->a, q, k, false, h, t, &n) &&
+                     sure_add(S, &op->b, q, k, true, h, t, &n);
+            else if (op->kind == CES_OP_PRODUCE || op->kind == CES_OP_CONSUME)
+                ok = sure_add(S, &op->a, q, k, op->kind == CES_OP_PRODUCE, h, t, &n);
+            if (!ok)
+                return false;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j < n; j++)
+            pairs += sure_pair(&S->sure[i], &S->sure[j]);
+    if (pairs == 0)
+        return false;
+    for (uint32_t q = 0; q < m->nproc; q++)
+        S->reach[q] = first_block(m, q, pc[q]);
+    for (int round = 0; round < 2; round++) {
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = i + 1; j < n; j++)
+                if (sure_pair(&S->sure[i], &S->sure[j]) &&
+                    S->sure[i].pos < S->reach[S->sure[i].proc] &&
+                    S->sure[j].pos < S->reach[S->sure[j].proc])
+                    return true;
+        if (round == 0)
+            reach_raise(S, st);
+    }
+    return false;
+}
+
 static int slice_try(struct search *S);
 static int sample(struct search *S);
 
@@ -1575,7 +1737,8 @@ static int sample(struct search *S);
  * (docs/SEMANTICS.md, section 10, "Classes already found").  A RACE or
  * MISMATCH needs a data access left (or a mismatch pending), unless a
  * sliced search proved that none can occur (tried here once enough states
- * are stored, where it is all that keeps st going), a DEADLOCK a cycle
+ * are stored, where it is all that keeps st going), a MISMATCH left alone a
+ * race-free execution (none where every execution races), a DEADLOCK a cycle
  * (cycle_possible), a HANG a process left.  A sliced search takes a
  * DEADLOCK and a HANG as found.  Not with the watchdog model (its execution
  * is reported) nor with --max-depth (a cut must be seen). */
@@ -1587,7 +1750,8 @@ static bool nothing_new(struct search *S, const struct sim_state *st)
     if (m->abort_mode || S->o->max_depth > 0 || !(S->have[SIM_D_HANG] || S->data_only))
         return false;
     if ((!S->have[SIM_D_RACE] || !S->have[SIM_D_MISMATCH]) && S->sliced == 0 &&
-        (ces_sim_data_left(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH))) {
+        (ces_sim_data_left(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH)) &&
+        !(S->have[SIM_D_RACE] && race_sure(S, st))) { /* (no race-free execution left) */
         int rc;
 
         /* (the schedule without some signals has every RACE it has: once
@@ -1660,10 +1824,12 @@ static int enter(struct search *S, struct frame *f, uint32_t parent_flags)
     if (S->bound == 1) /* (eager may have stopped short: the search ends here) */
         return CES_OK;
     /* The second search follows race-free executions that can still set a
-     * mismatch, and stores nothing else. */
+     * mismatch (none where every execution races), and stores nothing
+     * else. */
     if (S->race_free && ((SIM_FLAGS(&f->st) & SIM_F_RACE) ||
                          (!(SIM_FLAGS(&f->st) & SIM_F_MISMATCH) &&
-                          !ces_sim_data_left(S->m, SIM_PC(S->m, &f->st)))))
+                          !ces_sim_data_left(S->m, SIM_PC(S->m, &f->st))) ||
+                         (!S->m->abort_mode && race_sure(S, &f->st))))
         return CES_OK;
     if (S->o->max_depth > 0 && S->trace.len >= S->o->max_depth && !at_end(S->m, &f->st)) {
         /* not followed further, not judged, not stored (a shorter path
@@ -2219,6 +2385,9 @@ static void search_free(struct search *S)
     ces_free(S->ctx, S->enabled);
     ces_free(S->ctx, S->cyc);
     ces_free(S->ctx, S->wf);
+    ces_free(S->ctx, S->src_end);
+    ces_free(S->ctx, S->reach);
+    ces_free(S->ctx, S->sure);
 }
 
 /* Starts the clock and allocates the reduction's scratch for S (its ctx,
@@ -2240,7 +2409,8 @@ static int search_setup(struct search *S)
     /* cycle_possible's answers, in the reduced exhaustive search only */
     cyc = S->reduce && exhaustive && graph_fits(m) ? PRUNE_KEPT * (P + 2) * sizeof(uint32_t) : 0;
     wf = cyc > 0 ? (3 * P + 12 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;
-    scratch = P * P * sizeof(uint32_t) + 3 * P * sizeof(uint32_t) + P + cyc + wf;
+    scratch = P * P * sizeof(uint32_t) + 5 * P * sizeof(uint32_t) + P + cyc + wf +
+              SURE_ACCS * sizeof(struct sure_acc);
     if (!fits(S, scratch, "the reduction's scratch"))
         return CES_OK;
     S->hz = ces_malloc(S->ctx, P * P * sizeof(uint32_t));
@@ -2250,9 +2420,24 @@ static int search_setup(struct search *S)
     S->enabled = ces_malloc(S->ctx, P * sizeof(uint32_t));
     S->cyc = cyc > 0 ? ces_malloc(S->ctx, cyc) : NULL;
     S->wf = wf > 0 ? ces_malloc(S->ctx, wf) : NULL;
+    S->src_end = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->reach = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->sure = ces_malloc(S->ctx, SURE_ACCS * sizeof(struct sure_acc));
     if (S->hz == NULL || S->hz_gen == NULL || S->inT == NULL || S->work == NULL ||
-        S->enabled == NULL || (cyc > 0 && (S->cyc == NULL || S->wf == NULL)))
+        S->enabled == NULL || (cyc > 0 && (S->cyc == NULL || S->wf == NULL)) ||
+        S->src_end == NULL || S->reach == NULL || S->sure == NULL)
         return ces_ctx_error(S->ctx, CES_ERR_NOMEM, "out of memory starting the check");
+    /* race_sure's: past each process's last write, record or op that a
+     * later block's links wait for */
+    for (uint32_t p = 0; p < P; p++) {
+        S->src_end[p] = 0;
+        for (uint32_t k = 0; k < m->stop[p]; k++) {
+            const struct sim_op *op = &m->ops[p][k];
+
+            if (op->cls == SIM_C_WRITE || op->op->kind == CES_OP_RECORD || op->snap != SIM_NONE)
+                S->src_end[p] = k + 1;
+        }
+    }
     S->scratch_bytes = scratch;
     memset(S->hz_gen, 0, P * sizeof(uint32_t));
     if (cyc > 0)

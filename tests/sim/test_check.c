@@ -957,8 +957,10 @@ static void test_u32_waits_horizon(void **state)
  * barriers' waits early either way (their joins only rise, section 10,
  * "Waits run early"): 9 states at 4 ranks and 17 at 8 (3,939 at 4 and
  * over 10 million unfinished at 8 while the clocks stayed live); the race
- * adds a second search for a MISMATCH among race-free executions (3,938
- * of 3,947 states at 4 ranks, past the bound of 100,000 at 8). */
+ * adds a second search for a MISMATCH among race-free executions, which
+ * follows no state once both accesses are sure to run (section 10, "Races
+ * every execution has"): 13 states at 4 ranks, 25 at 8 (3,947 and past the
+ * bound of 100,000 before). */
 static void test_clocks_conflicts_only(void **state)
 {
     static const struct {
@@ -972,8 +974,7 @@ static void test_clocks_conflicts_only(void **state)
         {"r1 : produce a[0:16]\nr1 : record e\nr1 s1 : await e\n"
          "r1 s1 : consume a[0:16] == a[0:16]@1\n",
          CES_V_OK, 9, 17, 1042},
-        {"r1 : produce a[0:16]\nr1 s1 : consume a[0:16] == a[0:16]@1\n", CES_V_RACE, 3947, 100000,
-         926},
+        {"r1 : produce a[0:16]\nr1 s1 : consume a[0:16] == a[0:16]@1\n", CES_V_RACE, 13, 25, 926},
         {"r1 : produce a[0:8]\nr1 s1 : produce a[8:16]\n", CES_V_OK, 9, 17, 136},
         {"r1 : copy a[0:8] -> a[8:16]\nr1 : record e\nr1 s1 : await e\n"
          "r1 s1 : consume a[8:16] == a[0:8]@1\n",
@@ -1215,7 +1216,10 @@ static void test_queues_held(void **state)
  * timed (docs/SEMANTICS.md, section 10, "Cycles the order in time rules
  * out").  `cesync gen --seed 20243 --ranks 4 --mutate 45`: HANG in 300
  * states (1,116 with a boundary's wait untimed), and `--streams 2 --steps
- * 3 --mutate 60` seeds 30063 and 31231 (2,925 and 29,146 before).  In
+ * 3 --mutate 60` seeds 30063 and 31231 (2,925 and 29,146 before; 31231
+ * stores 2,665 of its 2,901 since a state whose every execution races is
+ * not followed for a MISMATCH, section 10, "Races every execution
+ * has").  In
  * `link` r0 s1's first op of the second block waits for c, which r0 s0
  * stores before its wait for a: judged as a wait, r0 s1 cannot be left
  * there beside r0 s0, but it is held at the boundary by r0 s0's wait, and
@@ -1246,7 +1250,7 @@ static void test_holds_untimed(void **state)
     };
     static const struct gen_row far[] = {
         {30063, 4, 60, CES_V_HANG | CES_V_MISMATCH, 169, 413, 4, 2, 3},
-        {31231, 4, 60, CES_V_HANG | CES_V_RACE, 2901, 8877, 77, 2, 3},
+        {31231, 4, 60, CES_V_HANG | CES_V_RACE, 2665, 8059, 76, 2, 3},
     };
 
     (void)state;
@@ -1420,6 +1424,59 @@ static void test_data_sliced(void **state)
     r = check2(ctx, g, &o, CES_V_HANG | CES_V_RACE);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A state whose every execution races is not followed for a MISMATCH
+ * (docs/SEMANTICS.md section 10, "Races every execution has"), and the
+ * accesses of such a race must be sure to run.  In each schedule below r0
+ * HANGs at once (r1 overwrites the value it waits for), r2 passes its wait
+ * for g or not (r3 writes 1, then 2), and r1, once r3 has written k, copies
+ * r2's a and takes it as what r2 produces: where r2 s1's produce runs it
+ * races with the copy, where it does not the execution is race-free and
+ * the copy's data a MISMATCH.  In the branch followed after the HANG and
+ * the RACE are found, the produce cannot run: r2 s1 is behind r2's wait at
+ * a block boundary (`link`), at an await of the record after it (`await`),
+ * in their shared hardware queue (`queue`); in `snap` r4's produce and
+ * consume are ordered by a boundary's link from the produce, so they do
+ * not race.  Taking any of those as passed, or the link as no edge, loses
+ * the MISMATCH (HANG, RACE in 6 or 7 states). */
+#define SURE_DECL                                                                                  \
+    "streams 2\nbuffer a 16\nbuffer b 16\nsignal h u64 1\nsignal g u64 1\nsignal k u64 1\n"
+#define SURE_HANG "phase eager x1\nr0 : wait h[0] == 1\nr1 : write h[0]@0 = 2\nr2 : wait g[0] == 1\n"
+#define SURE_G "r3 : write g[0]@2 = 1\nr3 : write g[0]@2 = 2\nr3 : write k[0]@1 = 1\n"
+#define SURE_COPY                                                                                  \
+    "r1 : wait k[0] >= 1\nr1 : copy a[0:16]@2 -> b[0:16]\nr1 : consume b[0:16] == a[0:16]@2\n"
+static void test_races_sure(void **state)
+{
+    static const struct {
+        const char *text;
+        uint64_t states;
+    } rows[] = {
+        {"cesync 1\nranks 4\n" SURE_DECL SURE_HANG SURE_G
+         "phase eager x1\nr2 s1 : produce a[0:16]\n" SURE_COPY, 7},
+        {"cesync 1\nranks 4\n" SURE_DECL SURE_HANG
+         "r2 : record e\nr2 s1 : await e\nr2 s1 : produce a[0:16]\n" SURE_G SURE_COPY, 7},
+        {"cesync 1\nranks 4\nconnections 1\n" SURE_DECL SURE_HANG
+         "r2 s1 : produce a[0:16]\n" SURE_G SURE_COPY, 7},
+        {"cesync 1\nranks 5\n" SURE_DECL "buffer c 16\nsignal z u64 1\n" SURE_HANG SURE_G
+         "r3 : write z[0]@4 = 1\nr4 s1 : wait z[0] >= 1\nr4 s1 : produce c[0:16]\n"
+         "phase eager x1\nr2 s1 : produce a[0:16]\n" SURE_COPY "r4 : consume c[0:16] == c[0:16]\n",
+         9},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct ces_graph *g = ces_test_text_graph(ctx, rows[i].text);
+        struct ces_check_report *r = check2(ctx, g, NULL, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
+
+        assert_int_equal(ces_check_report_stats(r).states, rows[i].states);
+        replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -4479,6 +4536,7 @@ int main(void)
         cmocka_unit_test(test_queues_held),
         cmocka_unit_test(test_holds_untimed),
         cmocka_unit_test_teardown(test_data_sliced, knobs_back),
+        cmocka_unit_test(test_races_sure),
         cmocka_unit_test_teardown(test_classes_sampled, knobs_back),
         cmocka_unit_test(test_unread_writes_first),
         cmocka_unit_test(test_waits_run_early),

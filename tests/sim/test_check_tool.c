@@ -645,20 +645,25 @@ static void test_progress(void **state)
     assert_null(strstr(v, "check: "));
     free(o);
     /* a second search's states among them (docs/SEMANTICS.md section 10,
-     * "Waits run early"): a race after two 8-rank barriers, whose
-     * race-free executions are searched for a MISMATCH past the bound */
+     * "Waits run early"): after two 8-rank barriers, a race where rank 1's
+     * second stream passes its wait on r0's store, not on its first
+     * stream's, whose race-free executions are searched for a MISMATCH
+     * past the bound */
     {
         char *dir = ces_test_tmpdir(), path[256], cmd[320];
 
         snprintf(path, sizeof(path), "%s/race.ces", dir);
         ces_test_put_file(path, "cesync 1\nranks 8\nstreams 2\nbuffer a 16\nsignal ready u64 1\n"
-                                "phase eager x2\nr* : write ready[0] = $i\n"
+                                "signal f u64 1\nphase eager x2\nr* : write ready[0] = $i\n"
                                 "r* over p : wait ready[0]@$p >= $i\nphase eager x1\n"
-                                "r1 : produce a[0:16]\nr1 s1 : consume a[0:16] == a[0:16]@1\n");
+                                "r0 : write f[0]@1 = 1\nr1 : produce a[0:16]\nr1 : write f[0] = 1\n"
+                                "r1 s1 : wait f[0] >= 1\nr1 s1 : consume a[0:16] == a[0:16]@1\n");
         snprintf(cmd, sizeof(cmd), "%s --quiet --max-seconds 0.5 --progress 0.05", path);
         assert_int_equal(run(cmd, &o), 1);
         assert_non_null(strstr(o, " in the second search, for a MISMATCH among race-free "
                                   "executions), "));
+        /* and random executions within it ("Classes found by sampling") */
+        assert_non_null(strstr(o, " random, within the search), "));
         assert_non_null(strstr(o, "verdict: RACE,INCOMPLETE\n"));
         free(o);
     }

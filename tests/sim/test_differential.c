@@ -61,29 +61,42 @@ static uint32_t check(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t f
  * sliced searches could not. */
 static uint32_t proofs, unproved;
 
+/* The reduced search of g under fault f (NULL: none) with the search's
+ * knobs *k1 = v1 and *k2 = v2 (put back after): its report. */
+static struct ces_check_report *check_knobs(struct ces_ctx *ctx, const struct ces_graph *g,
+                                            const struct ces_fault *f, uint64_t max_states,
+                                            uint64_t *k1, uint64_t v1, uint64_t *k2, uint64_t v2)
+{
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    uint64_t was1 = *k1, was2 = *k2;
+    int rc;
+
+    ces_check_opts_init(&o);
+    o.faults = f;
+    o.nfaults = f != NULL;
+    o.max_states = max_states;
+    o.max_seconds = 20;
+    *k1 = v1;
+    *k2 = v2;
+    rc = ces_check(ctx, g, &o, &r);
+    *k1 = was1;
+    *k2 = was2;
+    if (rc != CES_OK)
+        fail_msg("ces_check: %s", ces_ctx_last_error(ctx));
+    return r;
+}
+
 /* The reduced search of g trying sliced searches once a HANG is found,
  * not only past 4096 states, each try storing at least `least` states (1:
  * most tries do not finish): its verdict. */
 static uint32_t check_sliced(struct ces_ctx *ctx, const struct ces_graph *g, uint64_t max_states,
                              uint64_t least)
 {
-    struct ces_check_opts o;
-    struct ces_check_report *r = NULL;
-    uint64_t at = ces_sim_slice_at, was = ces_sim_slice_least;
-    uint32_t v;
-    int rc;
+    struct ces_check_report *r = check_knobs(ctx, g, NULL, max_states, &ces_sim_slice_at, 1,
+                                             &ces_sim_slice_least, least);
+    uint32_t v = ces_check_report_verdict(r);
 
-    ces_check_opts_init(&o);
-    o.max_states = max_states;
-    o.max_seconds = 20;
-    ces_sim_slice_at = 1;
-    ces_sim_slice_least = least;
-    rc = ces_check(ctx, g, &o, &r);
-    ces_sim_slice_at = at;
-    ces_sim_slice_least = was;
-    if (rc != CES_OK)
-        fail_msg("ces_check: %s", ces_ctx_last_error(ctx));
-    v = ces_check_report_verdict(r);
     proofs += r->sliced != 0;
     unproved += r->sliced == 0 && r->stats.slice_states > 0;
     ces_check_report_destroy(r);
@@ -100,25 +113,10 @@ static uint32_t sampled;
 static uint32_t check_sampled(struct ces_ctx *ctx, const struct ces_graph *g,
                               const struct ces_fault *f, uint64_t max_states)
 {
-    struct ces_check_opts o;
-    struct ces_check_report *r = NULL;
-    uint64_t at = ces_sim_sample_at, was = ces_sim_sample_least;
-    uint32_t v;
-    int rc;
+    struct ces_check_report *r = check_knobs(ctx, g, f, max_states, &ces_sim_sample_at, 1,
+                                             &ces_sim_sample_least, 1);
+    uint32_t v = ces_check_report_verdict(r);
 
-    ces_check_opts_init(&o);
-    o.faults = f;
-    o.nfaults = f != NULL;
-    o.max_states = max_states;
-    o.max_seconds = 20;
-    ces_sim_sample_at = 1;
-    ces_sim_sample_least = 1;
-    rc = ces_check(ctx, g, &o, &r);
-    ces_sim_sample_at = at;
-    ces_sim_sample_least = was;
-    if (rc != CES_OK)
-        fail_msg("ces_check: %s", ces_ctx_last_error(ctx));
-    v = ces_check_report_verdict(r);
     for (uint32_t b = r->sampled; b != 0; b &= b - 1)
         sampled++;
     ces_check_report_destroy(r);
