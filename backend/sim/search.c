@@ -2467,6 +2467,29 @@ static void slice_progress(void *ud, const struct ces_check_stats *t)
     S->o->progress(S->o->progress_ud, &s);
 }
 
+/* S's faults (drops and stops) where they fall in the schedule without the
+ * writes and waits of the signals in `drop`: each at the position of its
+ * op there (a stop before a left-out op before the next op kept), a drop
+ * of a write left out none.  Returns how many there are. */
+static uint32_t slice_faults(const struct search *S, uint64_t drop, struct ces_fault *out)
+{
+    const struct sim_model *m = S->m;
+    uint32_t n = 0;
+
+    for (size_t i = 0; i < S->o->nfaults; i++) {
+        struct ces_fault f = S->o->faults[i];
+        uint32_t p = f.rank * m->streams + f.stream, k = 0;
+
+        if (f.kind == CES_FAULT_DROP && ces_sim_slot_op(m->ops[p][f.index].op, drop))
+            continue;
+        for (uint32_t j = 0; j < f.index && j < m->len[p]; j++)
+            k += !ces_sim_slot_op(m->ops[p][j].op, drop);
+        f.index = k;
+        out[n++] = f;
+    }
+    return n;
+}
+
 /* The search of S's graph without the writes and waits of the signals in
  * `drop`, every stream on a queue of its own, for a RACE or MISMATCH alone,
  * (a RACE alone once S found a MISMATCH) within `cap` states and what is
@@ -2480,6 +2503,7 @@ static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
     struct ces_graph *h = NULL;
     struct sim_model *m = NULL;
     struct search T;
+    struct ces_fault *faults = NULL;
     size_t held = 0, mem = mem_now(S);
     double left = so->max_seconds - (ces_sim_now() - S->t0);
     int rc;
@@ -2490,6 +2514,13 @@ static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
         return CES_OK; /* (a bound of 0 would be none) */
     ces_check_opts_init(&o);
     o.flags = so->flags & CES_CHECK_UNLINKED;
+    if (so->nfaults > 0) {
+        faults = ces_malloc(S->ctx, so->nfaults * sizeof(*faults));
+        if (faults == NULL)
+            return CES_ERR_NOMEM;
+        o.faults = faults;
+        o.nfaults = slice_faults(S, drop, faults);
+    }
     o.max_states = so->max_states > 0 && so->max_states - S->stats.states < cap
                        ? so->max_states - S->stats.states
                        : cap;
@@ -2535,6 +2566,7 @@ static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
     search_free(&T);
     ces_sim_model_destroy(m);
     ces_graph_destroy(h);
+    ces_free(S->ctx, faults);
     return rc;
 }
 
@@ -2651,8 +2683,8 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     S.m = m;
     S.reduce = !(opts->flags & CES_CHECK_NO_REDUCTION);
     /* a sliced search proves data right where only data keeps the search
-     * going: not with faults (their positions are the schedule's) */
-    S.slice_next = S.reduce && S.stats.mode == CES_CHECK_EXHAUSTIVE && opts->nfaults == 0 &&
+     * going: not with delays (their streams are no schedule's) */
+    S.slice_next = S.reduce && S.stats.mode == CES_CHECK_EXHAUSTIVE &&
                            queued == ces_graph_streams(g)
                        ? ces_sim_slice_at
                        : UINT64_MAX;
