@@ -1646,7 +1646,6 @@ static bool sure_pair(const struct sure_acc *a, const struct sure_acc *b)
 static void reach_raise(struct search *S, const struct sim_state *st)
 {
     const struct sim_model *m = S->m;
-    const uint32_t *pc = SIM_PC(m, st);
     uint32_t P = m->nproc, *fb = S->reach;
     uint64_t budget = PRUNE_WORK;
 
@@ -1657,13 +1656,14 @@ static void reach_raise(struct search *S, const struct sim_state *st)
             const struct sim_op *o = k < m->stop[q] ? &m->ops[q][k] : NULL;
             bool pass = o != NULL && !queue_held(m, fb, q, k, NULL, NULL);
 
-            for (uint32_t i = 0; pass && o->nlink > 0 && i < o->nlink; i++) {
+            /* (fb is at least pc: an op that ran lies before it) */
+            for (uint32_t i = 0; pass && i < o->nlink; i++) {
                 const struct sim_link *l = &m->links[o->link + i];
 
-                pass = l->pos < pc[l->proc] || l->pos < fb[l->proc];
+                pass = l->pos < fb[l->proc];
             }
             if (pass && o->cls == SIM_C_AWAIT)
-                pass = o->rec_pos < pc[o->rec_proc] || o->rec_pos < fb[o->rec_proc];
+                pass = o->rec_pos < fb[o->rec_proc];
             if (pass && o->cls == SIM_C_WAIT)
                 pass = !blockable(m, st, fb, q, k, &budget);
             if (!pass)
@@ -1684,7 +1684,8 @@ static bool race_sure(struct search *S, const struct sim_state *st)
 {
     const struct sim_model *m = S->m;
     const uint32_t *pc = SIM_PC(m, st);
-    uint32_t n = 0, pairs = 0;
+    uint32_t n = 0;
+    bool paired = false;
 
     for (uint32_t q = 0; q < m->nproc; q++) {
         uint32_t end = m->clock_end[q] < m->stop[q] ? m->clock_end[q] : m->stop[q];
@@ -1709,20 +1710,23 @@ static bool race_sure(struct search *S, const struct sim_state *st)
                 return false;
         }
     }
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t j = i + 1; j < n; j++)
-            pairs += sure_pair(&S->sure[i], &S->sure[j]);
-    if (pairs == 0)
-        return false;
-    for (uint32_t q = 0; q < m->nproc; q++)
-        S->reach[q] = first_block(m, q, pc[q]);
+    /* the positions each process surely passes: first_block's, made at the
+     * first pair, then raised once if no pair lies before them */
     for (int round = 0; round < 2; round++) {
         for (uint32_t i = 0; i < n; i++)
-            for (uint32_t j = i + 1; j < n; j++)
-                if (sure_pair(&S->sure[i], &S->sure[j]) &&
-                    S->sure[i].pos < S->reach[S->sure[i].proc] &&
-                    S->sure[j].pos < S->reach[S->sure[j].proc])
+            for (uint32_t j = i + 1; j < n; j++) {
+                const struct sure_acc *a = &S->sure[i], *b = &S->sure[j];
+
+                if (!sure_pair(a, b))
+                    continue;
+                for (uint32_t q = 0; !paired && q < m->nproc; q++)
+                    S->reach[q] = first_block(m, q, pc[q]);
+                paired = true;
+                if (a->pos < S->reach[a->proc] && b->pos < S->reach[b->proc])
                     return true;
+            }
+        if (!paired)
+            return false;
         if (round == 0)
             reach_raise(S, st);
     }
