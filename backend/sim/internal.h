@@ -455,6 +455,8 @@ struct ces_check_report {
                            proved that no RACE or MISMATCH can occur; 0: none */
     uint32_t sampled;   /* the classes (CES_V_ bits) a random execution within
                            the search found first; 0: none */
+    uint32_t open;      /* the classes (CES_V_ bits) an exhaustive search that a
+                           bound stopped neither found nor ruled out */
     struct ces_check_stats stats;
     struct sim_defect *defects[SIM_D__N]; /* in report order, ndefects used */
     size_t ndefects;

@@ -360,6 +360,11 @@ uint32_t ces_check_report_verdict(const struct ces_check_report *r)
     return r != NULL ? r->verdict : 0;
 }
 
+uint32_t ces_check_report_open(const struct ces_check_report *r)
+{
+    return r != NULL ? r->open : 0;
+}
+
 struct ces_check_stats ces_check_report_stats(const struct ces_check_report *r)
 {
     struct ces_check_stats s;
@@ -729,6 +734,14 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
                       "some signals' writes and waits, which could not rule out a RACE or "
                       "MISMATCH\n", s->slice_states);
     }
+    if ((r->verdict & CES_V_INCOMPLETE) && s->mode == CES_CHECK_EXHAUSTIVE) {
+        if (r->open != 0) {
+            ces_verdict_format(r->open, v, sizeof(v));
+            ces_sb_printf(&sb, "coverage: neither found nor ruled out: %s\n", v);
+        } else {
+            ces_sb_puts(&sb, "coverage: every class not found is ruled out\n");
+        }
+    }
     if (s->aborted > 0)
         ces_sb_printf(&sb, "watchdog: fired in %" PRIu64 " end state%s; every blocked stream was "
                       "released with an error\n", s->aborted, ces_plural(s->aborted));
@@ -891,6 +904,14 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_puts(&sb, "\"first_defect\":true,");
     if (r->depth_cut && s->mode == CES_CHECK_EXHAUSTIVE)
         ces_sb_puts(&sb, "\"depth_cut\":true,");
+    if ((r->verdict & CES_V_INCOMPLETE) && s->mode == CES_CHECK_EXHAUSTIVE) {
+        char cls[64]; /* what it may be missing */
+
+        ces_verdict_format(r->open, cls, sizeof(cls));
+        ces_sb_puts(&sb, "\"open\":");
+        json_str(&sb, r->open != 0 ? cls : "");
+        ces_sb_puts(&sb, ",");
+    }
     if (r->expanded.nstops > 0) {
         ces_sb_puts(&sb, "\"rank_stops\":[");
         for (size_t i = 0; i < r->expanded.nstops; i++) {

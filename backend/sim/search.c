@@ -2642,6 +2642,37 @@ static int slice_try(struct search *S)
     return rc;
 }
 
+/* The defect classes an exhaustive search that a bound stopped neither
+ * found nor ruled out (CES_V_ bits; docs/SEMANTICS.md section 10, "Random
+ * mode, replays, bounds"): where the second search was stopped, the first
+ * finished, so a MISMATCH at most; under the watchdog model no DEADLOCK
+ * or HANG is judged (it ends them); a sliced search rules out a RACE or
+ * MISMATCH, a schedule without data accesses both, and the initial state's
+ * wait-for over-approximation without a cycle a DEADLOCK. */
+static uint32_t open_classes(struct search *S, uint32_t found)
+{
+    const struct sim_model *m = S->m;
+    uint32_t o = (CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH) & ~found;
+    struct sim_state st;
+
+    if (S->stats.race_free_states > 0 && !S->cut)
+        o &= CES_V_MISMATCH;
+    if (m->abort_mode) /* (the watchdog ends every blocked execution) */
+        o &= ~(uint32_t)(CES_V_DEADLOCK | CES_V_HANG);
+    if (S->sliced != 0)
+        o &= ~(uint32_t)(CES_V_RACE | CES_V_MISMATCH);
+    /* (no memory for the initial state: nothing more is ruled out) */
+    if (!(o & (CES_V_DEADLOCK | CES_V_RACE | CES_V_MISMATCH)) ||
+        ces_sim_state_init(m, &st) != CES_OK)
+        return o;
+    if (!ces_sim_data_left(m, SIM_PC(m, &st)))
+        o &= ~(uint32_t)(CES_V_RACE | CES_V_MISMATCH);
+    if ((o & CES_V_DEADLOCK) && S->cyc != NULL && !cycle_possible(S, &st))
+        o &= ~(uint32_t)CES_V_DEADLOCK;
+    ces_sim_state_free(m, &st);
+    return o;
+}
+
 /* The check of a valid graph g under opts, whose faults are drops and
  * stops; streams from `queued` on are delayed writes' (delay.c). */
 static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
@@ -2679,6 +2710,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
         rep->stats.peak_memory = held;
         rep->stats.seconds = ces_sim_now() - S.t0;
         rep->verdict = CES_V_INCOMPLETE;
+        rep->open = CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH;
         rep->stopped = "memory";
         *out = rep;
         return CES_OK;
@@ -2749,6 +2781,8 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
         if (S.why[0] != '\0') /* the memory bound: say what needed it */
             ces_ctx_error(ctx, CES_OK, "%s", S.why);
     }
+    if ((rep->verdict & CES_V_INCOMPLETE) && S.stats.mode == CES_CHECK_EXHAUSTIVE)
+        rep->open = open_classes(&S, rep->verdict);
     search_free(&S);
     ces_sim_model_destroy(m);
     *out = rep;
@@ -2790,7 +2824,7 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     struct ces_check_opts o = *opts;
     struct ces_check_report *r = NULL;
     struct ces_check_stats sum;
-    uint32_t incomplete = 0;
+    uint32_t incomplete = 0, open = 0;
     bool depth_cut = false;
     int rc = CES_OK;
 
@@ -2827,6 +2861,7 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
         sum.mode = r->stats.mode;
         add_stats(&sum, &r->stats);
         incomplete |= r->verdict & CES_V_INCOMPLETE;
+        open |= r->open;
         depth_cut |= r->depth_cut;
         if (r->verdict & ~(uint32_t)CES_V_INCOMPLETE)
             break; /* a defect: this assignment's report */
@@ -2841,6 +2876,9 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     if (!(r->verdict & ~(uint32_t)CES_V_INCOMPLETE)) {
         /* every assignment OK (or incomplete): the totals, no one map */
         r->verdict |= incomplete;
+        /* an assignment a bound left unchecked could show any class */
+        r->open = done < total ? CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH
+                               : open;
         r->depth_cut = depth_cut; /* whichever assignment the depth bound cut */
         r->stats = sum;
         if (r->ndefects == 0) { /* the watchdog's execution keeps the map it ran on */

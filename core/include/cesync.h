@@ -915,6 +915,11 @@ CES_API const uint32_t *ces_check_report_queue_map(const struct ces_check_report
 /* enum ces_verdict bits: every class found; CES_V_INCOMPLETE when a bound was
  * hit (possibly with defect bits: those were found before it stopped). */
 CES_API uint32_t ces_check_report_verdict(const struct ces_check_report *r);
+/* Of an exhaustive check that a bound stopped (CES_V_INCOMPLETE), the classes
+ * it neither found nor ruled out (CES_V_ bits; 0: none, or a complete check
+ * or another mode): where the second search was stopped, a MISMATCH at most
+ * (docs/SEMANTICS.md section 10, "Random mode, replays, bounds"). */
+CES_API uint32_t ces_check_report_open(const struct ces_check_report *r);
 CES_API struct ces_check_stats ces_check_report_stats(const struct ces_check_report *r);
 /* The defects, one per class found, in the order DEADLOCK, HANG, RACE,
  * MISMATCH, then the watchdog example if any; NULL when i is out of range. */

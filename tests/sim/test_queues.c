@@ -531,6 +531,9 @@ static void test_connections_any(void **state)
         r = check_map(ctx, good, &b, NULL);
         assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
         assert_int_equal(ces_check_report_stats(r).states, 4);
+        /* (two assignments unchecked: any class) */
+        assert_int_equal(ces_check_report_open(r),
+                         CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
         assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
         assert_non_null(strstr(text, "verdict: INCOMPLETE\nhardware queues: 2 of the 4 "
                                      "assignments of each rank's streams to queues (connections "
@@ -597,6 +600,8 @@ static void test_connections_any(void **state)
         r = check_map(ctx, g, &b, NULL);
         assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
         assert_int_equal(ces_check_report_stats(r).complete, 0);
+        /* (every assignment checked; no wait-for cycle under any) */
+        assert_int_equal(ces_check_report_open(r), CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
         assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
         assert_non_null(strstr(text, "verdict: INCOMPLETE\nhardware queues: every assignment of "
                                      "each rank's streams to queues (connections any): 4\n"
