@@ -1308,6 +1308,8 @@ int ces_prog_parse_file(struct ces_ctx *ctx, const char *path, struct ces_prog *
     if (path == NULL || out == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_prog_parse_file: NULL argument");
     *out = NULL;
+    if (path[0] == '\0')
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "'': a schedule file's path is empty");
     is_stdin = strcmp(path, "-") == 0;
     f = is_stdin ? stdin : fopen(path, "rb");
     if (f == NULL)

@@ -383,6 +383,8 @@ int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model
     if (strcmp(path, "-") == 0)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "-: a model is read from a file by name, not from standard input");
+    if (path[0] == '\0') /* (said as '': a bare ": cannot open" named nothing) */
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "'': a model file's path is empty");
     fp = fopen(path, "r");
     if (fp == NULL)
         return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", path, strerror(errno));

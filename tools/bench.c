@@ -136,8 +136,9 @@ static const char bench_usage[] =
     "                        one that is no bench plot is refused), removed once drawn; the\n"
     "                        picture is drawn beside FILE and renamed over it only when\n"
     "                        complete; without `dot` the .dot is kept (`dot -Tsvg FILE.dot`\n"
-    "                        draws it); a `dot` that fails keeps it too, leaves FILE as it was\n"
-    "                        and makes the exit status 2\n"
+    "                        draws it) and the exit status does not count the plot; a `dot`\n"
+    "                        that fails keeps it too, leaves FILE as it was and makes the exit\n"
+    "                        status 2\n"
     "  --model FILE          model file for the predictions (default: the h200 table); an\n"
     "                        output (--csv, --plot, --model-out) that names it is refused\n"
     "  --calibrate           measure the model's parameters first (peer and local copy rate,\n"
@@ -1199,6 +1200,11 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
         if (drawn == CES_OK) {
             remove(dotpath);
             printf("# plot: %s\n", path);
+        } else if (drawn == CES_ERR_UNSUPPORTED) {
+            fprintf(stderr, "cesync: bench: --plot: %s not drawn: Graphviz 'dot' is not "
+                            "installed; the plot is in %s (`dot -T%s` draws it), and the exit "
+                            "status does not count it\n",
+                    path, dotpath, ext + 1);
         } else {
             fprintf(stderr, "cesync: bench: --plot: %s; the plot is in %s\n",
                     ces_ctx_last_error(ctx), dotpath);

@@ -94,6 +94,7 @@ int ces_cmd_predict(int argc, char **argv)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     const char *model_path = NULL, *kind = NULL;
+    const char *in = ces_tool_input_file(argc, argv, ces_check_valued);
     struct ces_model m, slow;
     struct ces_predict p, ps;
     int rest = 0, ex = CES_EXIT_USAGE, rc, slow_rc = CES_OK;
@@ -144,7 +145,9 @@ int ces_cmd_predict(int argc, char **argv)
                      "%.2f us with the model's timing, but in the slow mode of blocked waits "
                      "(slow_wake_us = %.2f us) ",
                      p.total_us, m.slow_wake_us);
-        ces_tool_fail("check --predict: %s%s", fast, why);
+        /* (the op's line and column are the file's: name it) */
+        ces_tool_fail("check --predict: %s%s%s%s", in != NULL ? in : "", in != NULL ? ": " : "",
+                      fast, why);
         ex = rc == CES_ERR_SEMANTIC ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
         goto out;
     }

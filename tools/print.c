@@ -73,10 +73,15 @@ int ces_cmd_print(int argc, char **argv)
         return ces_tool_fail("out of memory");
     ec = ces_tool_load("print", ctx, argc, argv, print_valued, print_flags, &rest, &g, &p);
     for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
-        if (strcmp(argv[i], "--expand") == 0)
-            mode = 1;
-        else if (strcmp(argv[i], "--explain") == 0)
-            mode = 2;
+        unsigned m = strcmp(argv[i], "--expand") == 0    ? 1
+                     : strcmp(argv[i], "--explain") == 0 ? 2
+                                                         : 0;
+
+        if (m != 0 && mode != 0 && m != mode)
+            ec = ces_tool_fail("print: --expand and --explain exclude each other (--explain "
+                               "expands too)");
+        else if (m != 0)
+            mode = m;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
             out = argv[++i];
         else if (strcmp(argv[i], "-o") == 0)
@@ -105,6 +110,7 @@ int ces_cmd_validate(int argc, char **argv)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     const char *kind = NULL, *model_path = NULL, *plus = "", *file = "";
+    const char *in = ces_tool_input_file(argc, argv, validate_valued);
     struct ces_model m;
     uint64_t ops = 0;
     int rest = 0, ec;
@@ -133,8 +139,8 @@ int ces_cmd_validate(int argc, char **argv)
         file = model_path != NULL ? model_path : "";
         /* not valid for a machine that cannot run it: no summary */
         if (ec == CES_EXIT_OK && ces_model_supports(ctx, &m, g) != CES_OK)
-            ec = ces_tool_fail("validate: %s%s%s cannot run it: %s", m.kind, plus, file,
-                               ces_ctx_last_error(ctx));
+            ec = ces_tool_fail("validate: %s%s%s cannot run %s: %s", m.kind, plus, file,
+                               in != NULL ? in : "it", ces_ctx_last_error(ctx));
     }
     if (ec == CES_EXIT_OK) {
         for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {

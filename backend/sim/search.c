@@ -2831,7 +2831,8 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     if (opts->replay != NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "a replay of a `connections any` schedule needs the hardware queues "
-                             "it ran on: give the report's queue map (queue_map, --queues)");
+                             "it ran on: give the map the report names (its hardware queues line, "
+                             "JSON queues) as --queues, or opts.queue_map");
     if (total > CES_QUEUE_MAPS_MAX) /* (the count saturates at UINT64_MAX) */
         return ces_ctx_error(ctx, CES_ERR_LIMIT,
                              "connections any: %" PRIu64 "%s assignments of %" PRIu32

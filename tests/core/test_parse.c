@@ -661,6 +661,9 @@ static void test_file_input(void **state)
     assert_null(p);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "/nonexistent/x.ces: cannot open: No such file or directory");
+    assert_int_equal(ces_prog_parse_file(ctx, "", &p), CES_ERR_INVALID);
+    assert_null(p);
+    assert_string_equal(ces_ctx_last_error(ctx), "'': a schedule file's path is empty");
     /* "-" reads standard input */
     assert_non_null(freopen(path, "rb", stdin));
     assert_int_equal(ces_prog_parse_file(ctx, "-", &p), CES_OK);

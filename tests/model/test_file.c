@@ -329,6 +329,8 @@ static void test_load(void **state)
     assert_int_equal(ces_model_load(ctx, "/nonexistent/x.model", NULL, &m), CES_ERR_IO);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "/nonexistent/x.model: cannot open: No such file or directory");
+    assert_int_equal(ces_model_load(ctx, "", NULL, &m), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "'': a model file's path is empty");
     /* "-" is no file here (a schedule may be what standard input holds):
      * it was opened as a file named "-", "No such file or directory" */
     assert_int_equal(ces_model_load(ctx, "-", NULL, &m), CES_ERR_INVALID);

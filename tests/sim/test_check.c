@@ -1636,14 +1636,14 @@ static void json_open(struct ces_ctx *ctx, const struct ces_check_report *r, con
  * classes neither found nor ruled out.  The nccl graph barrier of 3 calls
  * at 8 ranks (HANG) has no data access, and its initial state's wait-for
  * over-approximation no cycle: stopped after 100 states, a HANG at most,
- * and under the watchdog model (which ends a HANG) nothing;
- * the 4-rank mono alltoall (OK) likewise no DEADLOCK, stopped after 5
- * states or cut at depth 5; `cesync gen --seed 60145 --ranks 6 --steps 3`
- * (HANG found at once, no RACE or MISMATCH by the search without signal
- * bar, from about 299,400 states) stopped after 300,000 a DEADLOCK alone; seed 60094 without bursts, stopped in its second
- * search (the first finished: HANG,RACE), a MISMATCH alone; the 2-rank
- * nccl graph barrier stopped at its first defect (HANG) nothing; a
- * complete check says nothing of it. */
+ * and under the watchdog model (which ends a HANG) nothing; the 4-rank
+ * mono alltoall (OK) likewise no DEADLOCK, stopped after 5 states or cut
+ * at depth 5; `cesync gen --seed 60145 --ranks 6 --steps 3` (HANG found at
+ * once, no RACE or MISMATCH by the search without signal bar, from about
+ * 299,400 states) stopped after 300,000 a DEADLOCK alone; seed 60094
+ * without bursts, stopped in its second search (the first finished:
+ * HANG,RACE), a MISMATCH alone; the 2-rank nccl graph barrier stopped at
+ * its first defect (HANG) nothing; a complete check says nothing of it. */
 static void test_open_classes(void **state)
 {
     uint64_t at = ces_sim_sample_at;

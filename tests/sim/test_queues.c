@@ -628,7 +628,8 @@ static void test_connections_any(void **state)
         assert_int_equal(ces_check(ctx, bad, &p, &rr), CES_ERR_INVALID);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "a replay of a `connections any` schedule needs the hardware queues "
-                            "it ran on: give the report's queue map (queue_map, --queues)");
+                            "it ran on: give the map the report names (its hardware queues line, "
+                            "JSON queues) as --queues, or opts.queue_map");
         p.queue_map = ces_check_report_queue_map(r);
         assert_int_equal(ces_check(ctx, bad, &p, &rr), CES_OK);
         assert_int_equal(ces_check_report_verdict(rr), CES_V_DEADLOCK);

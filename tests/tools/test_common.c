@@ -430,13 +430,14 @@ static void test_dot_note(void **state)
 /* validate --kind / --model: whether the machine has every op the
  * schedule uses, the first op it lacks named where it stands; a schedule
  * it cannot run is not valid for it: no "valid:" summary on standard
- * output (it came before the refusal and its exit 2). */
+ * output (it came before the refusal and its exit 2); a file is named, as
+ * the op's line is its own. */
 static void test_validate_machine(void **state)
 {
     (void)state;
     ces_test_tool_says("validate good/barrier_flush.ces --kind h200", 2,
-                       "cesync: validate: h200 cannot run it: r0.s0#3 (line 9:6): flush is not "
-                       "supported on h200 (can_flush_remote_writes = 0)\n");
+                       "cesync: validate: h200 cannot run good/barrier_flush.ces: r0.s0#3 (line "
+                       "9:6): flush is not supported on h200 (can_flush_remote_writes = 0)\n");
     ces_test_tool_says("validate good/barrier_flush.ces", 0,
                        "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, "
                        "2 iterations, 16 ops\n");
@@ -945,6 +946,10 @@ static void test_values_and_dashes(void **state)
     (void)state;
     ces_test_tool_says("print -o --expand alltoall", 2,
                        "cesync: print: -o expects a value, not the option '--expand'\n");
+    /* two modes of print are no option given twice: refused (the last won) */
+    ces_test_tool_says("print barrier --explain --expand", 2,
+                       "cesync: print: --expand and --explain exclude each other (--explain "
+                       "expands too)\n");
     ces_test_tool_says("check alltoall --dot --quiet", 2,
                        "cesync: check: --dot expects a value, not the option '--quiet'\n");
     ces_test_tool_says("check alltoall --ranks --bytes 64", 2,
