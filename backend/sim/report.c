@@ -730,9 +730,11 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_printf(&sb, " shows none (%" PRIu64 " of the states below searched it)\n",
                       s->slice_states);
     } else if (s->slice_states > 0) {
+        /* (once a MISMATCH was found they looked for a RACE alone) */
         ces_sb_printf(&sb, "coverage: %" PRIu64 " of the states below were searches without "
-                      "some signals' writes and waits, which could not rule out a RACE or "
-                      "MISMATCH\n", s->slice_states);
+                      "some signals' writes and waits, which could not rule out a %s\n",
+                      s->slice_states,
+                      r->verdict & CES_V_MISMATCH ? "RACE" : "RACE or MISMATCH");
     }
     if ((r->verdict & CES_V_INCOMPLETE) && s->mode == CES_CHECK_EXHAUSTIVE) {
         if (r->open != 0) {
