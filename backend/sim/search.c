@@ -1742,7 +1742,8 @@ static int sample(struct search *S);
  * MISMATCH needs a data access left (or a mismatch pending), unless a
  * sliced search proved that none can occur (tried here once enough states
  * are stored, where it is all that keeps st going), a MISMATCH left alone a
- * race-free execution (none where every execution races), a DEADLOCK a cycle
+ * race-free execution (none where st's has raced already or every execution
+ * from st races), a DEADLOCK a cycle
  * (cycle_possible), a HANG a process left.  A sliced search takes a
  * DEADLOCK and a HANG as found.  Not with the watchdog model (its execution
  * is reported) nor with --max-depth (a cut must be seen). */
@@ -1755,7 +1756,7 @@ static bool nothing_new(struct search *S, const struct sim_state *st)
         return false;
     if ((!S->have[SIM_D_RACE] || !S->have[SIM_D_MISMATCH]) && S->sliced == 0 &&
         (ces_sim_data_left(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH)) &&
-        !(S->have[SIM_D_RACE] && race_sure(S, st))) { /* (no race-free execution left) */
+        !(S->have[SIM_D_RACE] && ((SIM_FLAGS(st) & SIM_F_RACE) || race_sure(S, st)))) {
         int rc;
 
         /* (the schedule without some signals has every RACE it has: once
