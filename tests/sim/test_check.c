@@ -1676,10 +1676,12 @@ static void json_open(struct ces_ctx *ctx, const struct ces_check_report *r, con
  * mono alltoall (OK) likewise no DEADLOCK, stopped after 5 states or cut
  * at depth 5; `cesync gen --seed 60145 --ranks 6 --steps 3` (HANG found at
  * once, no RACE or MISMATCH by the search without signal bar, from about
- * 299,400 states) stopped after 300,000 a DEADLOCK alone; seed 60094
- * without bursts, stopped in its second search (the first finished:
- * HANG,RACE), a MISMATCH alone; the 2-rank nccl graph barrier stopped at
- * its first defect (HANG) nothing; a complete check says nothing of it. */
+ * 299,400 states) stopped after 300,000 a DEADLOCK alone; seeds 60094
+ * (without bursts) and 60115, stopped in their second searches (the first
+ * finished: HANG,RACE and DEADLOCK,RACE), a MISMATCH alone, but 60115 cut
+ * at depth 80 a DEADLOCK, HANG or MISMATCH; the 2-rank nccl graph
+ * barrier stopped at its first defect (HANG) nothing; a complete check
+ * says nothing of it. */
 static void test_open_classes(void **state)
 {
     uint64_t at = ces_sim_sample_at;
@@ -1771,6 +1773,27 @@ static void test_open_classes(void **state)
     report_has(ctx, r, "\ncoverage: neither found nor ruled out: MISMATCH\n",
                "\"open\":\"MISMATCH\",", "\"race_free_states\":");
     ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    /* seed 60115: DEADLOCK and RACE found, its second search stopped: no
+     * HANG either; cut at depth 80, the first search's classes are not
+     * final, though the second search ran */
+    g = NULL;
+    assert_int_equal(ces_gen_graph(ctx, 60115, &go, &g), CES_OK);
+    o.max_states = 10000;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r),
+                     CES_V_DEADLOCK | CES_V_RACE | CES_V_INCOMPLETE);
+    assert_true(ces_check_report_stats(r).race_free_states > 0);
+    assert_int_equal(ces_check_report_open(r), CES_V_MISMATCH);
+    ces_check_report_destroy(r);
+    o.max_states = 5000;
+    o.max_depth = 80;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_RACE | CES_V_INCOMPLETE);
+    assert_true(ces_check_report_stats(r).race_free_states > 0);
+    assert_int_equal(ces_check_report_open(r), CES_V_DEADLOCK | CES_V_HANG | CES_V_MISMATCH);
+    ces_check_report_destroy(r);
+    o.max_depth = 0;
     ces_graph_destroy(g);
 
     g = coll_graph(ctx, CES_COLL_BARRIER, CES_PROTO_NCCL, CES_PHASE_GRAPH, 2, 2);
