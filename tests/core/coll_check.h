@@ -15,20 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Parameters in one call. */
+/* Parameters in one call (the short name these tests use). */
 static inline struct ces_coll_params coll_params(uint32_t coll, uint32_t proto, uint32_t ranks,
                                                  uint64_t bytes, uint32_t iterations,
                                                  uint32_t phase)
 {
-    struct ces_coll_params p;
-
-    ces_coll_params_init(&p, coll);
-    p.proto = proto;
-    p.ranks = ranks;
-    p.bytes = bytes;
-    p.iterations = iterations;
-    p.phase = phase;
-    return p;
+    return ces_test_coll_params(coll, proto, ranks, bytes, iterations, phase);
 }
 
 /* Generates the text; asserts CES_OK.  Free with ces_free. */

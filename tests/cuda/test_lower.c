@@ -2294,15 +2294,10 @@ static void test_plans_builders(void **state)
             for (uint32_t phase = 0; phase < 2; phase++) {
                 for (size_t vi = 0; vi < sizeof(variants) / sizeof(variants[0]); vi++) {
                     for (uint32_t n = 2; n <= 5; n++) {
-                        struct ces_coll_params p;
+                        struct ces_coll_params p =
+                            ces_test_coll_params(coll, proto, n, 60 * 64, 2, phase);
                         struct ces_graph *g = NULL;
 
-                        ces_coll_params_init(&p, coll);
-                        p.proto = proto;
-                        p.phase = phase;
-                        p.ranks = n;
-                        p.bytes = 60 * 64;
-                        p.iterations = 2;
                         p.flags = variants[vi];
                         p.root = n - 1;
                         p.wake = vi == 0 ? 3 : 0;

@@ -23,6 +23,10 @@
 
 /* The verdict on g under flags, its streams on the hardware queues of
  * queue_map (NULL: g's connections). */
+/* The bytes a rank of every builder checked: divisible by 2, 3 and 4 ranks
+ * and by the chunks. */
+#define BYTES 768
+
 static uint32_t check_on(struct ces_ctx *ctx, struct ces_graph *g, uint32_t flags,
                          const uint32_t *queue_map)
 {
@@ -45,24 +49,10 @@ static uint32_t check(struct ces_ctx *ctx, struct ces_graph *g, uint32_t flags)
     return check_on(ctx, g, flags, NULL);
 }
 
-static struct ces_coll_params params(uint32_t coll, uint32_t proto, uint32_t phase,
-                                     uint32_t ranks, uint32_t iters)
-{
-    struct ces_coll_params p;
-
-    ces_coll_params_init(&p, coll);
-    p.proto = proto;
-    p.phase = phase;
-    p.ranks = ranks;
-    p.iterations = iters;
-    p.bytes = 768; /* divisible by 2, 3 and 4 ranks and by the chunks */
-    return p;
-}
-
 static int build(struct ces_ctx *ctx, uint32_t coll, uint32_t proto, uint32_t phase,
                  uint32_t ranks, uint32_t iters, struct ces_graph **g)
 {
-    struct ces_coll_params p = params(coll, proto, phase, ranks, iters);
+    struct ces_coll_params p = ces_test_coll_params(coll, proto, ranks, BYTES, iters, phase);
 
     return ces_coll_build(ctx, &p, g);
 }
@@ -151,7 +141,7 @@ static void test_every_root_and_start(void **state)
 
                     /* k < n: root k (from 1); k == n: first_iter 2, root 0 */
                     for (uint32_t k = has_root ? 1 : n; k <= n; k++) {
-                        struct ces_coll_params p = params(c, pr, ph, n, 2);
+                        struct ces_coll_params p = ces_test_coll_params(c, pr, n, BYTES, 2, ph);
                         struct ces_graph *g = NULL;
                         uint32_t v, want = CES_V_OK;
                         int rc;
@@ -212,7 +202,7 @@ static void test_up_to_eight_ranks(void **state)
         for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++)
             for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++)
                 for (uint32_t n = 5; n <= 8; n++) {
-                    struct ces_coll_params p = params(c, pr, ph, n, 2);
+                    struct ces_coll_params p = ces_test_coll_params(c, pr, n, BYTES, 2, ph);
                     struct ces_graph *g = NULL;
                     uint32_t v;
                     int rc;
@@ -320,7 +310,8 @@ static void test_one_rank(void **state)
                 for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
                     for (uint32_t wake = 0; wake <= 2; wake += 2)
                         for (uint32_t it = 1; it <= 3; it += 2) {
-                            struct ces_coll_params p = params(c, pr, ph, 1, it);
+                            struct ces_coll_params p =
+                                ces_test_coll_params(c, pr, 1, BYTES, it, ph);
                             struct ces_graph *g = NULL;
                             uint32_t v;
                             int rc;
@@ -374,7 +365,8 @@ static void test_in_place(void **state)
                     for (uint32_t it = 1; it <= 3; it++)
                         for (uint32_t root = 0;
                              root < (colls[c] == CES_COLL_ALLGATHER ? 1 : n); root++) {
-                            struct ces_coll_params p = params(colls[c], pr, ph, n, it);
+                            struct ces_coll_params p =
+                                ces_test_coll_params(colls[c], pr, n, BYTES, it, ph);
                             struct ces_graph *g = NULL;
                             int rc;
 
@@ -436,7 +428,7 @@ static void test_in_place_mixed(void **state)
                     for (uint32_t it = 1; it <= 3; it++)
                         for (uint64_t mask = 1; mask + 1 < (UINT64_C(1) << n); mask++) {
                             struct ces_coll_params p =
-                                params(CES_COLL_ALLGATHER, pr, ph, n, it);
+                                ces_test_coll_params(CES_COLL_ALLGATHER, pr, n, BYTES, it, ph);
                             struct ces_graph *g;
 
                             if (pr == CES_PROTO_MONO && ph == CES_PHASE_GRAPH)
@@ -665,7 +657,8 @@ static void test_shared_queues(void **state)
                  * ranks (k % 2), the wake chain from k = 2 */
                 for (size_t f = 0; f < 9; f++) {
                     for (uint32_t k = 0; k < 4; k++) {
-                        struct ces_coll_params p = params(c, pr, ph, 2 + k % 2, 2);
+                        struct ces_coll_params p =
+                            ces_test_coll_params(c, pr, 2 + k % 2, BYTES, 2, ph);
                         struct ces_graph *g = NULL;
                         int rc;
 

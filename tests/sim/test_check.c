@@ -1641,15 +1641,9 @@ static void test_classes_sampled(void **state)
 static struct ces_graph *coll_graph(struct ces_ctx *ctx, uint32_t coll, uint32_t proto,
                                     uint32_t phase, uint32_t ranks, uint32_t iters)
 {
-    struct ces_coll_params p;
+    struct ces_coll_params p = ces_test_coll_params(coll, proto, ranks, 768, iters, phase);
     struct ces_graph *g = NULL;
 
-    ces_coll_params_init(&p, coll);
-    p.proto = proto;
-    p.phase = phase;
-    p.ranks = ranks;
-    p.iterations = iters;
-    p.bytes = 768;
     assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
     return g;
 }
@@ -1665,6 +1659,41 @@ static void json_open(struct ces_ctx *ctx, const struct ces_check_report *r, con
     else
         assert_null(strstr(t, "\"open\""));
     ces_free(ctx, t);
+}
+
+/* Checks g under o (the knob ces_sim_sample_at set to `sample_at` for the
+ * check): its verdict must be `verdict`, the classes it leaves open `open`,
+ * and where `second`, its second search must have run. */
+static struct ces_check_report *stopped(struct ces_ctx *ctx, const struct ces_graph *g,
+                                        const struct ces_check_opts *o, uint64_t sample_at,
+                                        uint32_t verdict, uint32_t open, bool second)
+{
+    uint64_t at = ces_sim_sample_at;
+    struct ces_check_report *r = NULL;
+    int rc;
+
+    ces_sim_sample_at = sample_at;
+    rc = ces_check(ctx, g, o, &r);
+    ces_sim_sample_at = at;
+    assert_int_equal(rc, CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), verdict);
+    assert_int_equal(ces_check_report_open(r), open);
+    assert_int_equal(ces_check_report_stats(r).race_free_states > 0, second);
+    return r;
+}
+
+/* The generated schedule of `seed` at 6 ranks with 3 steps a phase. */
+static struct ces_graph *six_ranks(struct ces_ctx *ctx, uint64_t seed)
+{
+    struct ces_gen_opts go;
+    struct ces_graph *g = NULL;
+
+    ces_gen_opts_init(&go);
+    go.ranks = 6;
+    go.steps = 3;
+    go.mutate_pct = 45;
+    assert_int_equal(ces_gen_graph(ctx, seed, &go, &g), CES_OK);
+    return g;
 }
 
 /* What an exhaustive check a bound stopped could still be missing
@@ -1684,50 +1713,42 @@ static void json_open(struct ces_ctx *ctx, const struct ces_check_report *r, con
  * says nothing of it. */
 static void test_open_classes(void **state)
 {
-    uint64_t at = ces_sim_sample_at;
+    const uint64_t at = ces_sim_sample_at;
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_gen_opts go;
     struct ces_check_opts o;
     struct ces_graph *g;
     struct ces_check_report *r;
     char *t;
-    int rc;
 
     (void)state;
     g = coll_graph(ctx, CES_COLL_BARRIER, CES_PROTO_NCCL, CES_PHASE_GRAPH, 8, 3);
     ces_check_opts_init(&o);
     o.max_states = 100;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
-    assert_int_equal(ces_check_report_open(r), CES_V_HANG);
+    r = stopped(ctx, g, &o, at, CES_V_INCOMPLETE, CES_V_HANG, false);
     report_has(ctx, r,
                "\ncoverage: the bound on states stopped the search after 100 states\n"
                "coverage: neither found nor ruled out: HANG\n",
                "\"open\":\"HANG\",", "\"bound\":\"states\"");
     ces_check_report_destroy(r);
     o.flags = CES_CHECK_ABORT; /* (the watchdog ends a HANG: nothing left) */
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
-    assert_int_equal(ces_check_report_open(r), 0);
+    r = stopped(ctx, g, &o, at, CES_V_INCOMPLETE, 0, false);
     report_has(ctx, r, "\ncoverage: every class not found is ruled out\n", "\"open\":\"\",",
                "\"bound\":\"states\"");
     ces_check_report_destroy(r);
-    o.flags = 0;
     ces_graph_destroy(g);
 
     g = coll_graph(ctx, CES_COLL_ALLTOALL, CES_PROTO_MONO, CES_PHASE_EAGER, 4, 1);
+    ces_check_opts_init(&o);
     o.max_states = 5;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
-    assert_int_equal(ces_check_report_open(r), CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
+    r = stopped(ctx, g, &o, at, CES_V_INCOMPLETE, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH,
+                false);
     json_open(ctx, r, "\"open\":\"HANG,RACE,MISMATCH\",");
     ces_check_report_destroy(r);
     o.max_states = 0;
     o.max_depth = 5;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
-    assert_int_equal(ces_check_report_open(r), CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
+    r = stopped(ctx, g, &o, at, CES_V_INCOMPLETE, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH,
+                false);
     report_has(ctx, r,
                "\ncoverage: some executions were cut at the depth bound and not followed "
                "further\ncoverage: neither found nor ruled out: HANG,RACE,MISMATCH\n",
@@ -1742,34 +1763,20 @@ static void test_open_classes(void **state)
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
 
-    ces_gen_opts_init(&go);
-    go.ranks = 6;
-    go.steps = 3;
-    go.mutate_pct = 45;
-    g = NULL;
-    assert_int_equal(ces_gen_graph(ctx, 60145, &go, &g), CES_OK);
+    g = six_ranks(ctx, 60145);
     ces_check_opts_init(&o);
     o.max_states = 300000;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_HANG | CES_V_INCOMPLETE);
-    assert_int_equal(ces_check_report_open(r), CES_V_DEADLOCK);
+    r = stopped(ctx, g, &o, at, CES_V_HANG | CES_V_INCOMPLETE, CES_V_DEADLOCK, false);
     report_has(ctx, r,
                "shows none (13 of the states below searched it)\n"
                "coverage: neither found nor ruled out: DEADLOCK\n",
                "\"open\":\"DEADLOCK\",", "\"sliced\":[\"bar\"],");
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
-
-    g = NULL;
-    assert_int_equal(ces_gen_graph(ctx, 60094, &go, &g), CES_OK);
+    g = six_ranks(ctx, 60094);
     o.max_states = 20000;
-    ces_sim_sample_at = UINT64_MAX;
-    rc = ces_check(ctx, g, &o, &r);
-    ces_sim_sample_at = at;
-    assert_int_equal(rc, CES_OK);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_HANG | CES_V_RACE | CES_V_INCOMPLETE);
-    assert_true(ces_check_report_stats(r).race_free_states > 0);
-    assert_int_equal(ces_check_report_open(r), CES_V_MISMATCH);
+    r = stopped(ctx, g, &o, UINT64_MAX, CES_V_HANG | CES_V_RACE | CES_V_INCOMPLETE,
+                CES_V_MISMATCH, true);
     report_has(ctx, r, "\ncoverage: neither found nor ruled out: MISMATCH\n",
                "\"open\":\"MISMATCH\",", "\"race_free_states\":");
     ces_check_report_destroy(r);
@@ -1777,31 +1784,22 @@ static void test_open_classes(void **state)
     /* seed 60115: DEADLOCK and RACE found, its second search stopped: no
      * HANG either; cut at depth 80, the first search's classes are not
      * final, though the second search ran */
-    g = NULL;
-    assert_int_equal(ces_gen_graph(ctx, 60115, &go, &g), CES_OK);
+    g = six_ranks(ctx, 60115);
     o.max_states = 10000;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_int_equal(ces_check_report_verdict(r),
-                     CES_V_DEADLOCK | CES_V_RACE | CES_V_INCOMPLETE);
-    assert_true(ces_check_report_stats(r).race_free_states > 0);
-    assert_int_equal(ces_check_report_open(r), CES_V_MISMATCH);
+    r = stopped(ctx, g, &o, at, CES_V_DEADLOCK | CES_V_RACE | CES_V_INCOMPLETE, CES_V_MISMATCH,
+                true);
     ces_check_report_destroy(r);
     o.max_states = 5000;
     o.max_depth = 80;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_RACE | CES_V_INCOMPLETE);
-    assert_true(ces_check_report_stats(r).race_free_states > 0);
-    assert_int_equal(ces_check_report_open(r), CES_V_DEADLOCK | CES_V_HANG | CES_V_MISMATCH);
+    r = stopped(ctx, g, &o, at, CES_V_RACE | CES_V_INCOMPLETE,
+                CES_V_DEADLOCK | CES_V_HANG | CES_V_MISMATCH, true);
     ces_check_report_destroy(r);
-    o.max_depth = 0;
     ces_graph_destroy(g);
 
     g = coll_graph(ctx, CES_COLL_BARRIER, CES_PROTO_NCCL, CES_PHASE_GRAPH, 2, 2);
     ces_check_opts_init(&o);
     o.flags = CES_CHECK_FIRST;
-    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
-    assert_int_equal(ces_check_report_verdict(r), CES_V_HANG | CES_V_INCOMPLETE);
-    assert_int_equal(ces_check_report_open(r), 0);
+    r = stopped(ctx, g, &o, at, CES_V_HANG | CES_V_INCOMPLETE, 0, false);
     report_has(ctx, r, "\ncoverage: every class not found is ruled out\n", "\"open\":\"\",",
                "\"first_defect\":true");
     ces_check_report_destroy(r);

@@ -73,6 +73,12 @@ uint32_t ces_test_verdict(struct ces_ctx *ctx, const struct ces_graph *g);
 /* The same with the check's flags (enum ces_check_flags). */
 uint32_t ces_test_verdict_flags(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t flags);
 
+/* The parameters of collective coll in one call: protocol proto, `ranks`
+ * ranks, `bytes` a rank, `iterations` calls of phase kind phase; the rest
+ * ces_coll_params_init's. */
+struct ces_coll_params ces_test_coll_params(uint32_t coll, uint32_t proto, uint32_t ranks,
+                                            uint64_t bytes, uint32_t iterations, uint32_t phase);
+
 /* The collective p built out of place (in the variant that p->flags name,
  * if any; CES_COLL_F_INPLACE is left out) with the ranks of `mask` (bit r:
  * rank r; ranks <= 64) in place: on each, the region that holds its own

@@ -55,3 +55,17 @@ uint32_t ces_test_verdict_flags(struct ces_ctx *ctx, const struct ces_graph *g, 
     ces_check_report_destroy(rep);
     return v;
 }
+
+struct ces_coll_params ces_test_coll_params(uint32_t coll, uint32_t proto, uint32_t ranks,
+                                            uint64_t bytes, uint32_t iterations, uint32_t phase)
+{
+    struct ces_coll_params p;
+
+    ces_coll_params_init(&p, coll);
+    p.proto = proto;
+    p.ranks = ranks;
+    p.bytes = bytes;
+    p.iterations = iterations;
+    p.phase = phase;
+    return p;
+}
