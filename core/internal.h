@@ -131,7 +131,8 @@ void ces_sb_free(struct ces_sb *sb);
  * (*text, *len; freed with ces_free, NUL-terminated for convenience).
  * CES_ERR_NOMEM, CES_ERR_IO, or CES_ERR_LIMIT past `max` bytes (a device
  * or a wrong file given as a schedule stops there), with "NAME: ..."
- * messages (core/parse.c). */
+ * messages (core/parse.c).  It stops early after a read that holds a NUL
+ * byte, which no text has: the parse says where it is. */
 int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, char **text,
                     size_t *len);
 

@@ -1284,6 +1284,10 @@ int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, 
             return ces_ctx_error(ctx, CES_ERR_LIMIT, "%s: larger than %zu bytes, more than it may hold",
                                  name, max);
         }
+        /* a NUL byte is no text: what came so far is enough for the parse
+         * to say where it is (a device of zeros is not read whole first) */
+        if (memchr(buf + n - got, '\0', got) != NULL)
+            break;
     }
     if (ferror(f)) {
         ces_free(ctx, buf);

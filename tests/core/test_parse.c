@@ -710,6 +710,12 @@ static void test_source_limit(void **state)
                         "big.ces:1:1: a NUL byte: a schedule is text (is this a binary file?)");
     assert_int_equal(munmap(text, CES_SOURCE_MAX + 1), 0);
     close(fd);
+    /* the device itself as a file: said at its first byte, without reading
+     * 256 MiB first */
+    assert_int_equal(ces_prog_parse_file(ctx, "/dev/zero", &p), CES_ERR_PARSE);
+    assert_null(p);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "/dev/zero:1:1: a NUL byte: a schedule is text (is this a binary file?)");
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -803,6 +809,16 @@ static void test_read_stream(void **state)
     assert_null(text);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "t: larger than 14999 bytes, more than it may hold");
+    /* a read that holds a NUL byte is the last: no text has one (a device
+     * of zeros was read to the bound first) */
+    rewind(f);
+    fseek(f, 100, SEEK_SET);
+    fputc('\0', f);
+    rewind(f);
+    assert_int_equal(ces_read_stream(ctx, f, "t", 14999, &text, &len), CES_OK);
+    assert_true(len > 100 && len < 15000);
+    assert_int_equal(text[100], '\0');
+    ces_free(ctx, text);
     fclose(f);
     ces_test_ctx_end(ctx, &st);
 }
