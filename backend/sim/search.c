@@ -310,12 +310,13 @@ static bool writes_hold(const struct sim_model *m, const struct sim_group *g, ui
 
 /* Whether the eager run takes p's next op as a wait that no store another
  * process can still make to its slot can fail (so nothing can disable it;
- * item 3 of the reduction): with every clock dead, or, where the first
- * search lifts that, with a join that cannot shrink by running later
- * (every process that can still store to the slot holds a clock at least
- * the slot's, and a process's clock only grows); those that could have
- * observed a later store are counted (writes_hold judges each writer's
- * stores left). */
+ * item 3 of the reduction): with every clock dead, or where no other
+ * process can still store to the slot (its join is the one it would make
+ * later), or, where the first search lifts that, with a join that cannot
+ * shrink by running later (every process that can still store to the slot
+ * holds a clock at least the slot's, and a process's clock only grows);
+ * those that could have observed a later store are counted (writes_hold
+ * judges each writer's stores left). */
 static bool eager_wait(struct search *S, const struct sim_state *st, uint32_t p, bool dead)
 {
     const struct sim_model *m = S->m;
@@ -324,7 +325,7 @@ static bool eager_wait(struct search *S, const struct sim_state *st, uint32_t p,
     const uint32_t *sc;
     bool later = false;
 
-    if ((!dead && !S->lift) || ces_sim_status(m, st, p) != SIM_S_VISIBLE || o->cls != SIM_C_WAIT)
+    if (ces_sim_status(m, st, p) != SIM_S_VISIBLE || o->cls != SIM_C_WAIT)
         return false;
     sc = SIM_SCLK(m, st, o->slot);
     for (uint32_t gi = m->wg_off[o->slot]; gi < m->wg_off[o->slot + 1]; gi++) {
@@ -334,7 +335,9 @@ static bool eager_wait(struct search *S, const struct sim_state *st, uint32_t p,
 
         if (g->proc == p || i == j)
             continue;
-        if (!writes_hold(m, g, i, j, o))
+        /* (the second search runs a wait that could observe a later
+         * store as a choice) */
+        if (!writes_hold(m, g, i, j, o) || (!dead && !S->lift))
             return false;
         later = true;
         for (uint32_t k = 0; !dead && k < m->nproc; k++)
