@@ -366,7 +366,8 @@ static bool dead_write(const struct sim_model *m, const struct sim_state *st, ui
  * suffices.  The exhaustive reduced search (`stable`) also runs writes to
  * slots no wait is left on, and enabled waits that no store left can
  * disable, once no data access that can conflict is left (every clock
- * dead) or, in the first search, where the join cannot shrink by waiting:
+ * dead), where no other process can store to the slot any more, or, in the
+ * first search, where the join cannot shrink by waiting:
  * in the canonical state space (ces_sim_state_canon) they commute with
  * every step, up to clocks that a later run would only raise
  * (docs/SEMANTICS.md, section 10, the reduction's item 3). */
