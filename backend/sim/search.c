@@ -20,6 +20,9 @@
  * that a later try skips them. */
 #define SLICE_REFUTED 64
 
+/* Every defect class of a verdict (CES_V_ bits). */
+#define CLASSES_ALL (CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH)
+
 /* Random executions at scale: the status of a process changes only when it
  * steps, when a write lands on the slot of the wait it stands at, or (with
  * shared hardware queues or events) when another stream of its rank steps;
@@ -2657,7 +2660,7 @@ static int slice_try(struct search *S)
 static uint32_t open_classes(struct search *S, uint32_t found)
 {
     const struct sim_model *m = S->m;
-    uint32_t o = (CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH) & ~found;
+    uint32_t o = CLASSES_ALL & ~found;
     struct sim_state st;
 
     if (S->stats.race_free_states > 0 && !S->cut)
@@ -2715,7 +2718,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
         rep->stats.peak_memory = held;
         rep->stats.seconds = ces_sim_now() - S.t0;
         rep->verdict = CES_V_INCOMPLETE;
-        rep->open = CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH;
+        rep->open = CLASSES_ALL;
         rep->stopped = "memory";
         *out = rep;
         return CES_OK;
@@ -2883,8 +2886,7 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
         /* every assignment OK (or incomplete): the totals, no one map */
         r->verdict |= incomplete;
         /* an assignment a bound left unchecked could show any class */
-        r->open = done < total ? CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH
-                               : open;
+        r->open = done < total ? CLASSES_ALL : open;
         r->depth_cut = depth_cut; /* whichever assignment the depth bound cut */
         r->stats = sum;
         if (r->ndefects == 0) { /* the watchdog's execution keeps the map it ran on */
