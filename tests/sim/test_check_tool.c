@@ -675,6 +675,8 @@ static void test_progress(void **state)
         assert_non_null(strstr(o, " random, within the search), "));
         assert_non_null(strstr(o, "verdict: RACE,INCOMPLETE\n"));
         free(o);
+        assert_int_equal(remove(path), 0);
+        assert_int_equal(rmdir(dir), 0);
     }
     /* random mode stores no states: executions of their total */
     assert_int_equal(run("alltoall --ranks 2 --random 30000 --quiet --progress 0.001", &o), 0);
