@@ -327,10 +327,12 @@ bool ces_sim_slot_live(const struct sim_model *m, const uint32_t *pc, uint32_t x
 /* Makes s canonical in what nothing will read (docs/SEMANTICS.md, section
  * 10): every clock 0 when no process has a conflicting data access left,
  * the value and clock of every slot no wait is left on 0.  The state has
- * the same future verdicts. */
+ * the same future verdicts.  The step function keeps a hashed state
+ * canonical as it goes; this one works from scratch (for tests of it). */
 void ces_sim_state_canon(const struct sim_model *m, struct sim_state *s);
 int ces_sim_status(const struct sim_model *m, const struct sim_state *s, uint32_t p);
-/* Executes the next op of p (which must be enabled). */
+/* Executes the next op of p (which must be enabled); a canonical state
+ * stays canonical where states are hashed. */
 int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
                  struct sim_detail *d);
 /* Wait-for analysis of a state where nothing is enabled.  Returns the

@@ -500,7 +500,6 @@ static int visit(struct search *S, struct sim_state *st, bool *seen)
     uint64_t h[2];
     size_t mask, i;
 
-    ces_sim_state_canon(S->m, st);
     ces_sim_state_hash(S->m, st, h);
     if (h[0] == 0 && h[1] == 0)
         h[1] = 1;

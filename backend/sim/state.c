@@ -314,37 +314,80 @@ bool ces_sim_slot_live(const struct sim_model *m, const uint32_t *pc, uint32_t x
     return false;
 }
 
+/* Clears the clocks at words [at, at + n) from w_rclk, keeping the sums in
+ * step. */
+static void clk_clear(const struct sim_model *m, struct sim_state *s, size_t at, size_t n)
+{
+    uint32_t *c = s->w + m->w_rclk + at;
+    uint32_t *hs = s->w + m->w_hsum;
+    uint64_t h0 = rd64(hs), h1 = rd64(hs + 2);
+
+    for (size_t q = 0; q < n; q++) {
+        h0 -= clk_term(at + q, c[q], CLK_KEY0);
+        h1 -= clk_term(at + q, c[q], CLK_KEY1);
+        c[q] = 0;
+    }
+    if (m->hashed) {
+        wr64(hs, h0);
+        wr64(hs + 2, h1);
+    }
+}
+
+/* Every clock 0 (the sums of no nonzero word are 0). */
+static void clocks_clear(const struct sim_model *m, struct sim_state *s)
+{
+    memset(s->w + m->w_pclk, 0, (size_t)m->nproc * m->nproc * sizeof(uint32_t));
+    memset(s->w + m->w_rclk, 0, (m->w_fixed - m->w_rclk) * sizeof(uint32_t));
+    memset(s->w + m->w_hsum, 0, 4 * sizeof(uint32_t));
+}
+
+/* Forgets slot x, which no wait is left on: its value, and its clock
+ * unless every clock is 0 already. */
+static void slot_clear(const struct sim_model *m, struct sim_state *s, uint32_t x, bool dead)
+{
+    wr64(s->w + m->w_val + 2 * (size_t)x, 0);
+    if (!dead)
+        clk_clear(m, s, m->w_sclk - m->w_rclk + (size_t)x * m->nproc, m->nproc);
+}
+
 void ces_sim_state_canon(const struct sim_model *m, struct sim_state *s)
 {
     const uint32_t *pc = SIM_PC(m, s);
-    uint32_t *hs = s->w + m->w_hsum;
     bool dead = ces_sim_clocks_dead(m, pc);
 
-    if (dead) {
-        memset(s->w + m->w_pclk, 0, (size_t)m->nproc * m->nproc * sizeof(uint32_t));
-        memset(s->w + m->w_rclk, 0, (m->w_fixed - m->w_rclk) * sizeof(uint32_t));
-        memset(hs, 0, 4 * sizeof(uint32_t)); /* the sums of no nonzero word */
-    }
-    for (uint32_t x = 0; x < m->nslots; x++) {
-        if (ces_sim_slot_live(m, pc, x))
-            continue;
-        wr64(s->w + m->w_val + 2 * (size_t)x, 0);
-        if (!dead) {
-            size_t at = m->w_sclk - m->w_rclk + (size_t)x * m->nproc;
-            uint32_t *c = s->w + m->w_rclk + at;
-            uint64_t h0 = rd64(hs), h1 = rd64(hs + 2);
+    if (dead)
+        clocks_clear(m, s);
+    for (uint32_t x = 0; x < m->nslots; x++)
+        if (!ces_sim_slot_live(m, pc, x))
+            slot_clear(m, s, x, dead);
+}
 
-            for (uint32_t q = 0; q < m->nproc; q++) {
-                h0 -= clk_term(at + q, c[q], CLK_KEY0);
-                h1 -= clk_term(at + q, c[q], CLK_KEY1);
-                c[q] = 0;
-            }
-            if (m->hashed) {
-                wr64(hs, h0);
-                wr64(hs + 2, h1);
-            }
-        }
+/* Keeps a canonical state canonical (ces_sim_state_canon) after process p
+ * ran op o at position k, touching only what the step can have changed:
+ * every clock where the step ended the last conflicting data access, else,
+ * with every clock dead already, the clocks the step set (its own, and the
+ * record, link and slot clocks it stored); and its slot where it was a
+ * write to a slot no wait is left on or the last wait on it. */
+static void settle(const struct sim_model *m, struct sim_state *s, uint32_t p, uint32_t k,
+                   const struct sim_op *o)
+{
+    const uint32_t *pc = SIM_PC(m, s);
+    bool dead = ces_sim_clocks_dead(m, pc);
+
+    if (dead && k < m->clock_end[p]) {
+        clocks_clear(m, s);
+    } else if (dead) {
+        memset(SIM_PCLK(m, s, p), 0, m->nproc * sizeof(uint32_t));
+        if (o->op->kind == CES_OP_RECORD && o->aux != SIM_NONE)
+            memset(SIM_RCLK(m, s, o->aux), 0, m->nproc * sizeof(uint32_t));
+        if (o->snap != SIM_NONE)
+            memset(SIM_RCLK(m, s, o->snap), 0, m->nproc * sizeof(uint32_t));
+        if (o->cls == SIM_C_WRITE)
+            memset(SIM_SCLK(m, s, o->slot), 0, m->nproc * sizeof(uint32_t));
+        memset(s->w + m->w_hsum, 0, 4 * sizeof(uint32_t));
     }
+    if ((o->cls == SIM_C_WRITE || o->cls == SIM_C_WAIT) && !ces_sim_slot_live(m, pc, o->slot))
+        slot_clear(m, s, o->slot, dead);
 }
 
 /* --- status ------------------------------------------------------------- */
@@ -840,6 +883,8 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
     if (o->snap != SIM_NONE)
         clk_store(m, s, (size_t)o->snap * m->nproc, clk);
     pc[p] = k + 1;
+    if (m->hashed)
+        settle(m, s, p, k, o);
     return rc;
 }
 
