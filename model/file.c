@@ -280,6 +280,16 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
         while (pos + l.len < len && text[pos + l.len] != '\n')
             l.len++;
         pos += l.len + 1;
+        {
+            /* (before the comment is cut: in one too, the text may stop
+             * there, ces_read_stream reading no further) */
+            const char *nul = memchr(l.text, '\0', l.len);
+
+            if (nul != NULL)
+                return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: a NUL byte: a model file is "
+                                     "text (is this a binary file?)", l.file, l.line,
+                                     (size_t)(nul - l.text) + 1);
+        }
         for (size_t j = 0; j < l.len; j++)
             if (l.text[j] == '#') {
                 l.len = j;

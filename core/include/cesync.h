@@ -1117,7 +1117,8 @@ CES_API const char *ces_model_kind_name(uint32_t i);
  * (0x10 is refused, not read as 16) at most 1e9,
  * bandwidths at least 1e-9, and a value a double cannot hold (1e400,
  * 1e-400) is out of range; the integer fields take 0..4294967295 in
- * decimal digits; a value has at most 63 characters.
+ * decimal digits; a value has at most 63 characters.  A NUL byte anywhere,
+ * a comment included, is an error at its line and column.
  * Errors: CES_ERR_PARSE "file:line:col: expected ...".  `file`
  * names the input in messages (NULL: "<model>"). */
 CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,

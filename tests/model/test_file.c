@@ -181,11 +181,17 @@ static void test_errors(void **state)
         assert_int_equal(parse(ctx, cases[i].text, &m), CES_ERR_PARSE);
         assert_string_equal(ces_ctx_last_error(ctx), cases[i].msg);
     }
-    /* a NUL byte (the quote stopped at it: "found ''") */
+    /* a NUL byte, said where it is, in a comment too (a file is read no
+     * further than the read that held it) */
     assert_int_equal(ces_model_parse(ctx, "per_copy_us = 5\0\n", 17, "m.model", NULL, &m),
                      CES_ERR_PARSE);
-    assert_string_equal(ces_ctx_last_error(ctx),
-                        "m.model:1:16: expected the end of the line, found byte 0x00");
+    assert_string_equal(ces_ctx_last_error(ctx), "m.model:1:16: a NUL byte: a model file is text "
+                                                 "(is this a binary file?)");
+    assert_int_equal(ces_model_parse(ctx, "\xef\xbb\xbfkind = h200\n# x\0y\nmax_ranks = 1\n", 35,
+                                     "m.model", NULL, &m),
+                     CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx), "m.model:2:4: a NUL byte: a model file is text "
+                                                 "(is this a binary file?)");
     assert_int_equal(ces_model_parse(ctx, "x", 1, NULL, NULL, &m), CES_ERR_PARSE);
     assert_string_equal(ces_ctx_last_error(ctx), "<model>:1:2: expected '=', found the end of the line");
     /* the text ends at len, whatever lies after it */
@@ -325,6 +331,23 @@ static void test_load(void **state)
     fclose(fp);
     assert_int_equal(ces_model_load(ctx, path, NULL, &m), CES_OK);
     assert_true(m.event_us == 0.5);
+    /* a NUL byte in a comment, the rest of the file past the read that
+     * held it: said, not a model of the lines read */
+    fp = fopen(path, "w");
+    fputs("kind = h200 # c", fp);
+    fputc('\0', fp);
+    for (int i = 0; i < 400; i++)
+        fputs("\n# ..................................", fp);
+    fputs("\nmax_ranks = 1\n", fp);
+    fclose(fp);
+    assert_int_equal(ces_model_load(ctx, path, NULL, &m), CES_ERR_PARSE);
+    {
+        char want[160];
+
+        snprintf(want, sizeof(want), "%s:1:16: a NUL byte: a model file is text (is this a "
+                 "binary file?)", path);
+        assert_string_equal(ces_ctx_last_error(ctx), want);
+    }
     remove(path);
     assert_int_equal(ces_model_load(ctx, "/nonexistent/x.model", NULL, &m), CES_ERR_IO);
     assert_string_equal(ces_ctx_last_error(ctx),
