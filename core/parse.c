@@ -161,6 +161,9 @@ static void lex(struct parser *P)
     t->ival = 0;
     if (P->pos >= n || s[P->pos] == '\n' || s[P->pos] == '#') {
         t->kind = T_EOL;
+        /* a line's end is where it stands without the CR of a CRLF */
+        if ((P->pos >= n || s[P->pos] == '\n') && P->pos > P->line_start && s[P->pos - 1] == '\r')
+            t->col--;
         return;
     }
     c = s[P->pos];
@@ -365,6 +368,10 @@ static int parse_primary(struct parser *P, int32_t *out)
     case T_LPAREN: {
         uint32_t col = P->tok.col;
 
+        /* said at the '(' that opens the level too many */
+        if (P->depth >= MAX_DEPTH)
+            return perr(P, CES_ERR_LIMIT, col, "expression nested too deeply (over %d levels)",
+                        MAX_DEPTH);
         lex(P);
         rc = parse_expr(P, out);
         if (rc != CES_OK)
@@ -443,15 +450,12 @@ static int parse_term(struct parser *P, int32_t *out)
     return rc;
 }
 
+/* (a level deeper: the '(' before it, if any, checked the bound) */
 static int parse_expr(struct parser *P, int32_t *out)
 {
     int rc;
 
-    if (++P->depth > MAX_DEPTH) {
-        P->depth--;
-        return perr(P, CES_ERR_LIMIT, P->tok.col, "expression nested too deeply (over %d levels)",
-                    MAX_DEPTH);
-    }
+    P->depth++;
     rc = parse_term(P, out);
     while (rc == CES_OK && (P->tok.kind == T_PLUS || P->tok.kind == T_MINUS)) {
         struct ces_pexpr e = {(uint8_t)binop_kind(P->tok.kind), 0, P->line,

@@ -315,6 +315,13 @@ static void test_syntax_errors(void **state)
          CES_ERR_PARSE},
         {"cesync\n", "t.ces:1:7: expected the format version after 'cesync', found end of line",
          CES_ERR_PARSE},
+        /* a CRLF's end of line is where an LF's is (it was one column on) */
+        {"cesync\r\n", "t.ces:1:7: expected the format version after 'cesync', found end of "
+         "line", CES_ERR_PARSE},
+        {"cesync 1\r\nranks \r\n", "t.ces:2:7: expected an expression (a number, a $name or "
+         "'('), found end of line", CES_ERR_PARSE},
+        {"cesync\r", "t.ces:1:7: expected the format version after 'cesync', found end of line",
+         CES_ERR_PARSE},
         {"cesync 1\ncesync 1\n", "t.ces:2:1: 'cesync' given twice: it is only the first statement",
          CES_ERR_PARSE},
         {"cesync 1\n[\n", "t.ces:2:1: expected a statement (ranks, streams, connections, let, "
@@ -525,8 +532,10 @@ static void test_nesting_limits(void **state)
     for (int k = 0; k < 100; k++)
         text[n++] = ')';
     memcpy(text + n, "\n", 2);
+    /* said at the 64th '(', whose level is the 65th (the line's own the
+     * first) */
     expect_parse_error(text, CES_ERR_LIMIT,
-                       "t.ces:3:74: expression nested too deeply (over 64 levels)");
+                       "t.ces:3:73: expression nested too deeply (over 64 levels)");
     n = (size_t)snprintf(text, sizeof(text), "cesync 1\nranks 2\nbuffer a 1");
     for (int k = 0; k < 4100; k++) {
         text[n++] = '+';
@@ -548,7 +557,7 @@ static void test_nesting_limits(void **state)
         n += (size_t)snprintf(text + n, sizeof(text) - n, " = 1\n");
         if (deep == 64) {
             expect_parse_error(text, CES_ERR_LIMIT,
-                               "t.ces:5:81: expression nested too deeply (over 64 levels)");
+                               "t.ces:5:80: expression nested too deeply (over 64 levels)");
         } else {
             struct ces_test_alloc st;
             struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -734,6 +743,26 @@ static int parse_body(struct ces_ctx *ctx, void *arg)
     return rc;
 }
 
+/* A file's path as long as a path may be (PATH_MAX, 4096 bytes) does not
+ * push the line, the column and what is wrong out of the message (the
+ * message was cut at 1,023 bytes). */
+static void test_long_file_name(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    static char name[4096], want[4200];
+
+    (void)state;
+    for (size_t i = 0; i + 1 < sizeof(name); i += 2)
+        memcpy(name + i, i + 2 < sizeof(name) - 1 ? "d/" : "f", i + 2 < sizeof(name) - 1 ? 2 : 1);
+    name[sizeof(name) - 1] = '\0';
+    assert_int_equal(ces_prog_parse(ctx, "cesync 1\nranks 0\n", 17, name, &p), CES_ERR_SEMANTIC);
+    snprintf(want, sizeof(want), "%s:2:7: ranks must be 1..1024, not 0", name);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_alloc_failures(void **state)
 {
     char path[1024];
@@ -837,6 +866,7 @@ int main(void)
         cmocka_unit_test(test_crlf_and_no_final_newline),
         cmocka_unit_test(test_file_input),
         cmocka_unit_test(test_source_limit),
+        cmocka_unit_test(test_long_file_name),
         cmocka_unit_test(test_alloc_failures),
     };
 
