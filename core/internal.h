@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CES_ERRMSG_MAX 1024
+/* A message holds a file's path (up to PATH_MAX, 4096 bytes on Linux) and
+ * what is wrong after it. */
+#define CES_ERRMSG_MAX 8192
 
 /* The CUDA backend's watchdog: at least every this-many-th memop call that
  * waits on a stream ends with a progress write (backend/cuda/lower.c), so
