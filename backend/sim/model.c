@@ -838,7 +838,9 @@ static int push_dacc(struct sim_model *m, struct ces_vec *v, const struct ces_re
 
     if (r->lo == r->hi) /* the step touches no map */
         return CES_OK;
-    return ces_vec_push(m->ctx, v, sizeof(a), &a);
+    if (ces_vec_push(m->ctx, v, sizeof(a), &a) != CES_OK)
+        return nomem(m->ctx);
+    return CES_OK;
 }
 
 /* One map's accesses a[0, n), sorted by lo: the elementary segments
@@ -1187,10 +1189,10 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
         goto fail;
     m->seg_w = SEG_READS + m->nproc;
     m->w_pc = 1;
-    m->w_val = m->w_pc + m->nproc;
+    m->w_hsum = m->w_pc + m->nproc;
+    m->w_val = m->w_hsum + 4;
     m->w_pclk = m->w_val + 2 * (size_t)m->nslots;
-    m->w_hsum = m->w_pclk + (size_t)m->nproc * m->nproc;
-    m->w_rclk = m->w_hsum + 4;
+    m->w_rclk = m->w_pclk + (size_t)m->nproc * m->nproc;
     m->w_sclk = m->w_rclk + (size_t)m->nrec * m->nproc;
     m->w_fixed = m->w_sclk + (size_t)m->nslots * m->nproc;
     assert(m->w_fixed == fixed_words(m, m->nrec));

@@ -75,6 +75,9 @@ long ces_test_alloc_failures(int (*body)(struct ces_ctx *ctx, void *arg), void *
         assert_int_equal(ces_ctx_create(&h, &ctx), CES_OK);
         st.fail_at = st.calls + k;
         rc = body(ctx, arg);
+        /* the failure is said (every error leaves a message) */
+        if (rc != CES_OK && ces_ctx_last_error(ctx)[0] == '\0')
+            fail_msg("allocation %ld failed without a message", k);
         ces_ctx_destroy(ctx);
         assert_int_equal(st.live, 0);
         if (st.calls < st.fail_at) {
