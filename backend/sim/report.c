@@ -7,6 +7,7 @@
  */
 #include "internal.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -795,8 +796,12 @@ int ces_check_report_print(struct ces_ctx *ctx, const struct ces_check_report *r
     rc = ces_check_report_text(ctx, r, &text, &len);
     if (rc != CES_OK)
         return rc;
-    if (fwrite(text, 1, len, f) != len)
-        rc = ces_ctx_error(ctx, CES_ERR_IO, "writing the report failed");
+    /* flushed: a report within the stream's buffer would not meet the
+     * device's error until after the call */
+    errno = 0;
+    if (fwrite(text, 1, len, f) != len || fflush(f) != 0)
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "writing the report failed: %s",
+                           errno != 0 ? strerror(errno) : "a short write");
     ces_free(ctx, text);
     return rc;
 }

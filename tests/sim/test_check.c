@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Tables of every test graph: buffers send, recv (64 bytes), signals f (u32,
@@ -298,6 +299,44 @@ static void test_stats_line(void **state)
     r->stats.seconds = 0.0;
     assert_int_equal(ces_check_report_json(ctx, r, &t, NULL), CES_OK);
     assert_non_null(strstr(t, ",\"seconds\":0.000000,\"states_per_second\":null,\"peak_memory\":"));
+    ces_free(ctx, t);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* ces_check_report_print writes the text report, and says a failed write
+ * (to a device that is full: within the stream's buffer, it was CES_OK). */
+static void test_report_print(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, true);
+    struct ces_check_report *r = check2(ctx, g, NULL, CES_V_DEADLOCK);
+    char *t = text_of(ctx, r), *got;
+    FILE *f = tmpfile();
+    size_t n;
+
+    (void)state;
+    assert_non_null(f);
+    assert_int_equal(ces_check_report_print(ctx, r, f), CES_OK);
+    n = (size_t)ftell(f);
+    assert_int_equal(n, strlen(t));
+    got = malloc(n + 1);
+    assert_non_null(got);
+    rewind(f);
+    assert_int_equal(fread(got, 1, n, f), n);
+    got[n] = '\0';
+    assert_string_equal(got, t);
+    free(got);
+    fclose(f);
+    f = fopen("/dev/full", "w");
+    if (f != NULL) {
+        assert_int_equal(ces_check_report_print(ctx, r, f), CES_ERR_IO);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "writing the report failed: No space left on device");
+        fclose(f);
+    }
     ces_free(ctx, t);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
@@ -4750,6 +4789,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_handshake_ok),
         cmocka_unit_test(test_stats_line),
+        cmocka_unit_test(test_report_print),
         cmocka_unit_test(test_deadlock_cycle),
         cmocka_unit_test(test_hang_nobody_writes),
         cmocka_unit_test(test_deadlock_after_hang),
