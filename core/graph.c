@@ -956,7 +956,9 @@ static void fmt_op(struct ces_sb *sb, const struct ces_graph *g, uint32_t rank,
     case CES_OP_WAIT:
         ces_sb_printf(sb, " %s[%" PRIu32 "]",
                       named(&g->signals, op->slot.sig), op->slot.idx);
-        if (op->slot.rank != rank)
+        if (op->slot.rank == CES_RANK_ALL)
+            ces_sb_puts(sb, "@*"); /* (a write an op list has yet to take) */
+        else if (op->slot.rank != rank)
             ces_sb_printf(sb, "@%" PRIu32, op->slot.rank);
         ces_sb_printf(sb, " %s %" PRIu64,
                       op->kind == CES_OP_WRITE ? "=" : op->cmp == CES_CMP_EQ ? "==" : ">=",
@@ -983,7 +985,8 @@ static void fmt_op(struct ces_sb *sb, const struct ces_graph *g, uint32_t rank,
     }
 }
 
-/* Whether the tables of g hold what op names, so fmt_op can print it. */
+/* Whether the tables of g hold what op names (a wait's compare one of
+ * the two), so fmt_op can print it. */
 static bool op_in_tables(const struct ces_graph *g, const struct ces_op *op)
 {
     switch (op->kind) {
@@ -994,9 +997,13 @@ static bool op_in_tables(const struct ces_graph *g, const struct ces_op *op)
     case CES_OP_CONSUME:
         return op->a.buf < g->buffers.len &&
                (!(op->flags & CES_OPF_EXPECT) || op->b.buf < g->buffers.len);
-    case CES_OP_WRITE:
     case CES_OP_WAIT:
-        return op->slot.sig < g->signals.len;
+        if (op->cmp != CES_CMP_GEQ && op->cmp != CES_CMP_EQ)
+            return false;
+        /* fall through */
+    case CES_OP_WRITE:
+        return op->slot.sig < g->signals.len &&
+               op->slot.idx < CES_VEC_AT(&g->signals, struct ces_named, op->slot.sig).size;
     case CES_OP_RECORD:
     case CES_OP_AWAIT:
         return op->event < g->events.len;

@@ -308,10 +308,11 @@ CES_API int64_t ces_graph_find_event(const struct ces_graph *g, const char *name
 CES_API int ces_graph_equal(const struct ces_graph *a, const struct ces_graph *b);
 
 /* Formats one op as .ces text without the `WHO :` prefix, e.g.
- * "wait ready[0]@1 == 3", into buf (always NUL-terminated).  Returns the
- * length it needed, like snprintf; -1 (buf "") when g or op is NULL, op's
- * kind is unknown, it names a buffer, signal or event g does not have, or
- * memory for it ran out. */
+ * "wait ready[0]@1 == 3" (a write to CES_RANK_ALL as "@*"), into buf
+ * (always NUL-terminated).  Returns the length it needed, like snprintf;
+ * -1 (buf "") when g or op is NULL, op's kind is unknown, it names a
+ * buffer, signal, slot or event g does not have, a wait's compare is
+ * neither >= nor ==, or memory for it ran out. */
 CES_API int ces_op_format(const struct ces_graph *g, uint32_t rank, const struct ces_op *op,
                           char *buf, size_t size);
 

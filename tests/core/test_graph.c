@@ -629,9 +629,6 @@ static void test_wait_holds(void **state)
     assert_true(ces_wait_holds(CES_U64, CES_CMP_GEQ, UINT64_C(0x80000000), 0));
 }
 
-/* ces_op_format with an op that is not from g: a buffer, signal or event
- * index past g's tables used to be read out of bounds (a crash), and an
- * unknown kind printed "(null)"; each is now -1 with an empty buffer. */
 /* Fields an op's kind does not use are stored as zero: a graph built from
  * ops that carried something there equals the graph its printed text
  * expands to, and the same ops without it. */
@@ -699,6 +696,12 @@ static void test_unused_fields_cleared(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* ces_op_format with an op that is not from g: a buffer, signal or event
+ * index past g's tables used to be read out of bounds (a crash), and an
+ * unknown kind printed "(null)"; each is now -1 with an empty buffer, as
+ * are a slot index past its signal's and a wait's unknown compare (both
+ * were printed, the compare as ">="); a write to every rank is "@*" (it
+ * was "@4294967295"). */
 static void test_op_format_foreign_op(void **state)
 {
     struct ces_test_alloc st;
@@ -712,7 +715,10 @@ static void test_op_format_foreign_op(void **state)
         {.kind = CES_OP_WAIT, .slot = {3, 1, 0}},
         {.kind = CES_OP_AWAIT, .event = 0},
         {.kind = 99},
+        {.kind = CES_OP_WRITE, .slot = {0, 1, 1}, .value = 3},
+        {.kind = CES_OP_WAIT, .cmp = 7, .slot = {0, 1, 0}, .value = 3},
     };
+    struct ces_op all = {.kind = CES_OP_WRITE, .slot = {0, CES_RANK_ALL, 0}, .value = 3};
     char buf[64];
 
     (void)state;
@@ -721,6 +727,8 @@ static void test_op_format_foreign_op(void **state)
     assert_int_equal(ces_graph_add_signal(g, "f", CES_U32, 1, NULL), CES_OK);
     assert_int_equal(ces_op_format(g, 0, &w, buf, sizeof(buf)), 16);
     assert_string_equal(buf, "write f[0]@1 = 3");
+    assert_int_equal(ces_op_format(g, 0, &all, buf, sizeof(buf)), 16);
+    assert_string_equal(buf, "write f[0]@* = 3");
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         buf[0] = 'x';
         assert_int_equal(ces_op_format(g, 0, &bad[i], buf, sizeof(buf)), -1);
