@@ -2319,12 +2319,15 @@ int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const c
 
     while (*s != '\0' && rc == CES_OK) {
         char *end;
+        const char *ps = s; /* the number as written (strtoull saturates) */
+        size_t plen;
         unsigned long long p, k = 1;
 
         if (*s < '0' || *s > '9')
             return replay_error(ctx, text, s, "expected a stream number");
         p = strtoull(s, &end, 10);
         s = end;
+        plen = (size_t)(s - ps);
         if (*s == '*') {
             s++;
             if (*s < '0' || *s > '9')
@@ -2338,8 +2341,9 @@ int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const c
         }
         if (p >= m->nproc)
             return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "replay string: stream number %llu out of range (0..%" PRIu32
-                                 ")", p, m->nproc - 1);
+                                 "replay string, offset %zu: stream number %.*s%s out of range "
+                                 "(0..%" PRIu32 ")", (size_t)(ps - text), CES_SHOWN_LEN(plen), ps,
+                                 CES_SHOWN_MORE(plen), m->nproc - 1);
         if (k > REPLAY_MAX_STEPS - trace->len)
             return ces_ctx_error(ctx, CES_ERR_INVALID, "replay string: more than %u steps",
                                  REPLAY_MAX_STEPS);

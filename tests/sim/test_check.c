@@ -4480,7 +4480,10 @@ static void test_replay_errors(void **state)
         {"1.0*0", "replay string, offset 4: a repeat count is at least 1"},
         {"0.1*16777216", "replay string: more than 16777216 steps"},
         {"0*99999999999999999999999", "replay string: more than 16777216 steps"},
-        {"5", "replay string: stream number 5 out of range (0..1)"},
+        {"5", "replay string, offset 0: stream number 5 out of range (0..1)"},
+        /* the number as written (strtoull gave 18446744073709551615) */
+        {"0.99999999999999999999", "replay string, offset 2: stream number 99999999999999999999 "
+                                   "out of range (0..1)"},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);

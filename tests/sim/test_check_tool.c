@@ -59,7 +59,8 @@ static void test_exit_codes(void **state)
                            "position, found 'produce'\n");
     free(o);
     assert_int_equal(run("alltoall --ranks 2 --replay 0.9", &o), 2);
-    assert_string_equal(o, "cesync: check: replay string: stream number 9 out of range (0..1)\n");
+    assert_string_equal(o, "cesync: check: replay string, offset 2: stream number 9 out of range "
+                           "(0..1)\n");
     free(o);
     assert_int_equal(run("--help", &o), 0);
     assert_memory_equal(o, "usage: cesync check [SCHEDULE]", 30);
