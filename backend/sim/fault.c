@@ -78,7 +78,7 @@ bad:
 
 int ces_fault_format(const struct ces_fault *f, char *buf, size_t size)
 {
-    if (f == NULL) {
+    if (f == NULL || ces_fault_kind_name(f->kind) == NULL) {
         if (size > 0)
             buf[0] = '\0';
         return -1;

@@ -661,7 +661,7 @@ CES_API int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fa
 /* "drop", "stop", "delay"; NULL if out of range. */
 CES_API const char *ces_fault_kind_name(uint32_t kind);
 /* Formats a fault as ces_fault_parse reads it; returns the length needed
- * (snprintf style), -1 (buf "") when f is NULL. */
+ * (snprintf style), -1 (buf "") when f is NULL or its kind unknown. */
 CES_API int ces_fault_format(const struct ces_fault *f, char *buf, size_t size);
 
 enum ces_check_mode {

@@ -3003,15 +3003,20 @@ static void test_delay_fault(void **state)
 }
 
 /* No fault to format: -1 and "", as ces_op_format and ces_queue_map_format
- * do (it read through the NULL). */
+ * do (it read through the NULL); nor a fault of a kind ces_fault_parse
+ * does not know (it wrote "?:r1.s2#3"). */
 static void test_fault_format_null(void **state)
 {
     char buf[16] = "x";
+    struct ces_fault odd = {9, 1, 2, 3};
 
     (void)state;
     assert_int_equal(ces_fault_format(NULL, buf, sizeof(buf)), -1);
     assert_string_equal(buf, "");
     assert_int_equal(ces_fault_format(NULL, NULL, 0), -1);
+    buf[0] = 'x';
+    assert_int_equal(ces_fault_format(&odd, buf, sizeof(buf)), -1);
+    assert_string_equal(buf, "");
 }
 
 /* A fault's text is the whole position: nothing may follow K, and the
