@@ -101,18 +101,13 @@ int ces_queue_map_format(uint32_t ranks, uint32_t streams, const uint32_t *map, 
     return (int)len;
 }
 
-int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint32_t streams,
-                        uint32_t *map)
+/* ces_queue_map_parse's reading; map NULL: only the checks. */
+static int read_map(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint32_t streams,
+                    uint32_t *map)
 {
     const char *s = text;
     uint32_t lists = 1;
 
-    if (text == NULL || map == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_queue_map_parse: NULL argument");
-    if (ranks == 0 || streams == 0)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "ces_queue_map_parse: ranks and streams must be at least 1, not %"
-                             PRIu32 " and %" PRIu32, ranks, streams);
     for (const char *c = text; *c != '\0'; c++)
         lists += *c == '/';
     if (lists != 1 && lists != ranks)
@@ -142,7 +137,7 @@ int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, u
                                      text, CES_SHOWN_LEN((size_t)(end - s)), s,
                                      CES_SHOWN_MORE((size_t)(end - s)), (size_t)(s - text) + 1,
                                      streams);
-            if (n < streams)
+            if (n < streams && map != NULL)
                 map[l * streams + n] = (uint32_t)v;
             n++;
             s = end;
@@ -162,9 +157,25 @@ int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, u
         if (*s == '/')
             s++;
     }
-    for (uint32_t i = lists * streams; i < ranks * streams; i++)
+    for (uint32_t i = lists * streams; map != NULL && i < ranks * streams; i++)
         map[i] = map[i % streams];
     return CES_OK;
+}
+
+int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint32_t streams,
+                        uint32_t *map)
+{
+    int rc;
+
+    if (text == NULL || map == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_queue_map_parse: NULL argument");
+    if (ranks == 0 || streams == 0)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "ces_queue_map_parse: ranks and streams must be at least 1, not %"
+                             PRIu32 " and %" PRIu32, ranks, streams);
+    /* checked whole first: a refused text leaves map as it was */
+    rc = read_map(ctx, text, ranks, streams, NULL);
+    return rc == CES_OK ? read_map(ctx, text, ranks, streams, map) : rc;
 }
 
 int ces_sim_queue_map_check(struct ces_ctx *ctx, const char *what, uint32_t ranks,

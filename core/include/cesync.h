@@ -768,7 +768,8 @@ CES_API int ces_queue_map_format(uint32_t ranks, uint32_t streams, const uint32_
                                  char *buf, size_t size);
 /* Reads that text into map (ranks * streams values): one list for every
  * rank or one per rank, each of `streams` queue numbers 0..streams-1;
- * CES_ERR_INVALID with a message naming the column otherwise. */
+ * CES_ERR_INVALID with a message naming the column otherwise, map left as
+ * it was. */
 CES_API int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks,
                                 uint32_t streams, uint32_t *map);
 

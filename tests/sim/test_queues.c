@@ -142,9 +142,15 @@ static void test_text(void **state)
                                          "number less than the streams per rank, 3"},
         };
 
+        /* a refused text leaves the map as it was (it wrote what came
+         * before the error) */
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+            for (size_t k = 0; k < 6; k++)
+                m[k] = 7;
             assert_int_equal(ces_queue_map_parse(ctx, bad[i].text, 2, 3, m), CES_ERR_INVALID);
             assert_string_equal(ces_ctx_last_error(ctx), bad[i].msg);
+            for (size_t k = 0; k < 6; k++)
+                assert_int_equal(m[k], 7);
         }
     }
     /* one stream per rank: the same wording (a second one was singular) */
