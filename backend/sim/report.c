@@ -401,12 +401,17 @@ int ces_verdict_format(uint32_t verdict, char *buf, size_t size)
                  {CES_V_INCOMPLETE, "INCOMPLETE"}};
     char tmp[64] = "";
     size_t len = 0;
+    uint32_t rest = verdict;
 
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         if (verdict & names[i].bit)
             len += (size_t)snprintf(tmp + len, sizeof(tmp) - len, "%s%s", len ? "," : "",
                                     names[i].name);
+        rest &= ~names[i].bit;
     }
+    if (rest != 0) /* bits no verdict has: shown, not taken for OK */
+        len += (size_t)snprintf(tmp + len, sizeof(tmp) - len, "%s0x%" PRIx32, len ? "," : "",
+                                rest);
     if (len == 0)
         snprintf(tmp, sizeof(tmp), "OK");
     return snprintf(buf, size, "%s", tmp);

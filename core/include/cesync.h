@@ -928,7 +928,9 @@ CES_API struct ces_check_stats ces_check_report_stats(const struct ces_check_rep
 CES_API size_t ces_check_report_ndefects(const struct ces_check_report *r);
 CES_API const struct ces_check_defect *ces_check_report_defect(const struct ces_check_report *r,
                                                               size_t i);
-/* "OK", "DEADLOCK,RACE", "INCOMPLETE" ... into buf; returns the length needed. */
+/* "OK", "DEADLOCK,RACE", "INCOMPLETE" ... into buf (bits no verdict has
+ * last, as one hexadecimal number: "HANG,0x10000"); returns the length
+ * needed. */
 CES_API int ces_verdict_format(uint32_t verdict, char *buf, size_t size);
 
 /* The human report: first line `verdict: ...`, then per defect the numbered

@@ -3019,6 +3019,25 @@ static void test_fault_format_null(void **state)
     assert_string_equal(buf, "");
 }
 
+/* A verdict's names in their order; bits no verdict has as a number (they
+ * were dropped: CES_CHECK_ABORTED alone was "OK"); snprintf's length. */
+static void test_verdict_format(void **state)
+{
+    char buf[64];
+
+    (void)state;
+    assert_int_equal(ces_verdict_format(CES_V_OK, buf, sizeof(buf)), 2);
+    assert_string_equal(buf, "OK");
+    assert_int_equal(ces_verdict_format(CES_V_RACE | CES_V_DEADLOCK, buf, sizeof(buf)), 13);
+    assert_string_equal(buf, "DEADLOCK,RACE");
+    assert_int_equal(ces_verdict_format(UINT32_MAX, buf, sizeof(buf)), 49);
+    assert_string_equal(buf, "DEADLOCK,HANG,RACE,MISMATCH,INCOMPLETE,0xffffffe0");
+    assert_int_equal(ces_verdict_format(CES_CHECK_ABORTED, buf, sizeof(buf)), 7);
+    assert_string_equal(buf, "0x10000");
+    assert_int_equal(ces_verdict_format(CES_V_HANG | CES_V_INCOMPLETE, buf, 5), 15);
+    assert_string_equal(buf, "HANG");
+}
+
 /* A fault's text is the whole position: nothing may follow K, and the
  * stream number that stands for a whole rank is no stream's. */
 static void test_fault_parse_strict(void **state)
@@ -4798,6 +4817,7 @@ int main(void)
         cmocka_unit_test(test_handshake_ok),
         cmocka_unit_test(test_stats_line),
         cmocka_unit_test(test_report_print),
+        cmocka_unit_test(test_verdict_format),
         cmocka_unit_test(test_deadlock_cycle),
         cmocka_unit_test(test_hang_nobody_writes),
         cmocka_unit_test(test_deadlock_after_hang),
