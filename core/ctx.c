@@ -69,7 +69,10 @@ int ces_ctx_verror(struct ces_ctx *ctx, int status, const char *fmt, va_list ap)
         return status;
     /* formatted apart: an argument may be the last error itself (a caller
      * adding context to it), which vsnprintf must not read while writing */
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    if (fmt != NULL)
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+    else
+        msg[0] = '\0';
     memcpy(ctx->errmsg, msg, sizeof(msg));
     return status;
 }
@@ -86,17 +89,17 @@ int ces_ctx_error(struct ces_ctx *ctx, int status, const char *fmt, ...)
 
 void *ces_malloc(struct ces_ctx *ctx, size_t size)
 {
-    return ctx->hooks.malloc(ctx->hooks.ud, size == 0 ? 1 : size);
+    return ctx != NULL ? ctx->hooks.malloc(ctx->hooks.ud, size == 0 ? 1 : size) : NULL;
 }
 
 void *ces_realloc(struct ces_ctx *ctx, void *ptr, size_t size)
 {
-    return ctx->hooks.realloc(ctx->hooks.ud, ptr, size == 0 ? 1 : size);
+    return ctx != NULL ? ctx->hooks.realloc(ctx->hooks.ud, ptr, size == 0 ? 1 : size) : NULL;
 }
 
 void ces_free(struct ces_ctx *ctx, void *ptr)
 {
-    if (ptr != NULL)
+    if (ctx != NULL && ptr != NULL)
         ctx->hooks.free(ctx->hooks.ud, ptr);
 }
 

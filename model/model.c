@@ -145,6 +145,8 @@ const struct ces_model *ces_model_find(const char *kind)
 
 void ces_model_slow_mode(struct ces_model *m)
 {
+    if (m == NULL)
+        return;
     if (m->signal_hop_us < m->slow_wake_us)
         m->signal_hop_us = m->slow_wake_us;
     if (m->event_us < m->slow_wake_us)

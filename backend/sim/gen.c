@@ -93,6 +93,8 @@ static bool gen_chance(struct gen *gn, uint32_t pct)
 
 void ces_gen_opts_init(struct ces_gen_opts *o)
 {
+    if (o == NULL)
+        return;
     memset(o, 0, sizeof(*o));
     o->mutate_pct = 45;
 }

@@ -1246,6 +1246,8 @@ static int pml_faults(struct pml *m)
 
 void ces_promela_opts_init(struct ces_promela_opts *o)
 {
+    if (o == NULL)
+        return;
     memset(o, 0, sizeof(*o));
     o->races = 1;
     o->data = 1;

@@ -2366,6 +2366,8 @@ int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const c
 
 void ces_check_opts_init(struct ces_check_opts *o)
 {
+    if (o == NULL)
+        return;
     memset(o, 0, sizeof(*o));
     o->progress_seconds = 2.0;
 }

@@ -18,8 +18,10 @@
  * (ces_ctx_last_error) says what went wrong and where.  That holds for a
  * refused argument too: a NULL pointer argument is CES_ERR_INVALID with
  * "NAME: NULL argument" (NAME the function), unless the context itself is
- * NULL, which leaves nowhere to say it.  Every object has a
- * create and a destroy; destroy accepts NULL.  Objects are not thread safe;
+ * NULL, which leaves nowhere to say it.  A call that returns nothing
+ * does nothing given a NULL pointer; ces_malloc and ces_realloc return
+ * NULL given a NULL context.  Every object has a create and a destroy;
+ * destroy accepts NULL.  Objects are not thread safe;
  * different objects may be used from different threads.
  */
 #ifndef CESYNC_H
@@ -101,8 +103,8 @@ CES_API void ces_ctx_destroy(struct ces_ctx *ctx);
  * Valid until the next call that fails on this context. */
 CES_API const char *ces_ctx_last_error(const struct ces_ctx *ctx);
 
-/* Sets the last error (printf style) and returns status, so callers can write
- * `return ces_ctx_error(ctx, CES_ERR_INVALID, "...")`. */
+/* Sets the last error (printf style; fmt NULL: "") and returns status, so
+ * callers can write `return ces_ctx_error(ctx, CES_ERR_INVALID, "...")`. */
 CES_API int ces_ctx_error(struct ces_ctx *ctx, int status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

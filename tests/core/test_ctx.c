@@ -601,12 +601,37 @@ static void test_refusal_says_why(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Calls that return nothing do nothing given NULL (the options' inits
+ * wrote through it); memory without a context is none; a NULL format is
+ * an empty message (vsnprintf read through it). */
+static void test_null_does_nothing(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    const char *none = NULL;
+
+    (void)state;
+    ces_check_opts_init(NULL);
+    ces_gen_opts_init(NULL);
+    ces_promela_opts_init(NULL);
+    ces_coll_params_init(NULL, CES_COLL_ALLTOALL);
+    ces_model_slow_mode(NULL);
+    assert_null(ces_malloc(NULL, 8));
+    assert_null(ces_realloc(NULL, NULL, 8));
+    ces_free(NULL, NULL);
+    ces_ctx_error(ctx, CES_ERR_IO, "an earlier error");
+    assert_int_equal(ces_ctx_error(ctx, CES_ERR_INVALID, none), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "");
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vec_reserve_overflow),
         cmocka_unit_test(test_error_wraps_last_error),
         cmocka_unit_test(test_refusal_says_why),
+        cmocka_unit_test(test_null_does_nothing),
         cmocka_unit_test(test_vec_reserve_bytes),
         cmocka_unit_test(test_names_whole),
         cmocka_unit_test(test_ctx_hooks),
