@@ -151,9 +151,9 @@ struct sim_model {
     uint64_t *buf_size;          /* [nbuf] */
     /* state layout, in 32-bit words */
     uint32_t seg_w;              /* words per segment: SEG_READS + nproc */
-    /* flags, pc, values, process clocks, the two sums that stand for the
-     * record and slot clocks in the hash, record clocks, slot clocks (the
-     * clocks last: the bulk) */
+    /* flags, pc, the two sums that stand for the rest in the hash, values,
+     * process clocks, record clocks, slot clocks (the clocks last: the
+     * bulk) */
     size_t w_pc, w_val, w_pclk, w_hsum, w_rclk, w_sclk, w_fixed;
     size_t bytes;                /* memory held by the model */
     /* the memory bound while building (opts->max_memory, 0 = none), the

@@ -169,52 +169,62 @@ static uint64_t fmix(uint64_t k)
     return k;
 }
 
-/* The slot and record clocks are the bulk of a state (slots and records x
- * processes words) and change only at writes and records, a few words at a
- * time: they enter the hash through two sums, kept in the state, of a mixed
- * term per nonzero word (its index from w_rclk and its value).  The sums are
- * a function of the clocks, so the fingerprint is still a function of the
- * state. */
-static uint64_t clk_term(uint64_t i, uint32_t v, uint64_t key)
+/* The words from the slot values on (values, process, record and slot
+ * clocks: the bulk of a state) change a few at a time: they enter the hash
+ * through two sums, kept in the state, of a mixed term per nonzero word
+ * (its index and value).  The sums are a function of those words, so the
+ * fingerprint is still a function of the state. */
+static uint64_t term(uint64_t i, uint32_t v, uint64_t key)
 {
     return v == 0 ? 0 : fmix(((i << 32) | v) ^ key);
 }
 
-#define CLK_KEY0 UINT64_C(0x452821E638D01377)
-#define CLK_KEY1 UINT64_C(0xBE5466CF34E90C6C)
+#define SUM_KEY0 UINT64_C(0x452821E638D01377)
+#define SUM_KEY1 UINT64_C(0xBE5466CF34E90C6C)
 
-/* Stores clock `clk` at word `at` of the clocks (from w_rclk: record x at
- * x * nproc, slot x at w_sclk - w_rclk + x * nproc), keeping the sums in
- * step. */
-static void clk_store(const struct sim_model *m, struct sim_state *s, size_t at,
-                      const uint32_t *clk)
+/* Stores src[0, n) at words [i, i + n) (from w_val on), keeping the sums in
+ * step; src NULL: zeros. */
+static void words_set(const struct sim_model *m, struct sim_state *s, size_t i,
+                      const uint32_t *src, size_t n)
 {
-    uint32_t *c = s->w + m->w_rclk + at;
+    uint32_t *c = s->w + i;
     uint32_t *hs = s->w + m->w_hsum;
     uint64_t h0, h1;
 
     if (!m->hashed) { /* random and replay modes never hash */
-        memcpy(c, clk, m->nproc * sizeof(uint32_t));
+        if (src != NULL)
+            memcpy(c, src, n * sizeof(uint32_t));
+        else
+            memset(c, 0, n * sizeof(uint32_t));
         return;
     }
     h0 = rd64(hs);
     h1 = rd64(hs + 2);
-    for (uint32_t j = 0; j < m->nproc; j++) {
-        if (c[j] != clk[j]) {
-            h0 += clk_term(at + j, clk[j], CLK_KEY0) - clk_term(at + j, c[j], CLK_KEY0);
-            h1 += clk_term(at + j, clk[j], CLK_KEY1) - clk_term(at + j, c[j], CLK_KEY1);
-            c[j] = clk[j];
+    for (size_t j = 0; j < n; j++) {
+        uint32_t v = src != NULL ? src[j] : 0;
+
+        if (c[j] != v) {
+            h0 += term(i + j, v, SUM_KEY0) - term(i + j, c[j], SUM_KEY0);
+            h1 += term(i + j, v, SUM_KEY1) - term(i + j, c[j], SUM_KEY1);
+            c[j] = v;
         }
     }
     wr64(hs, h0);
     wr64(hs + 2, h1);
 }
 
+static void value_set(const struct sim_model *m, struct sim_state *s, uint32_t x, uint64_t v)
+{
+    uint32_t w[2] = {(uint32_t)v, (uint32_t)(v >> 32)};
+
+    words_set(m, s, m->w_val + 2 * (size_t)x, w, 2);
+}
+
 void ces_sim_state_hash_full(const struct sim_model *m, const struct sim_state *s,
                              uint64_t h[2])
 {
     uint64_t h0 = 0, h1 = 0;
-    uint32_t *pre = ces_malloc(m->ctx, m->w_rclk * sizeof(uint32_t));
+    uint32_t *pre = ces_malloc(m->ctx, m->w_val * sizeof(uint32_t));
 
     h[0] = UINT64_C(0x243F6A8885A308D3);
     h[1] = UINT64_C(0x13198A2E03707344);
@@ -222,14 +232,14 @@ void ces_sim_state_hash_full(const struct sim_model *m, const struct sim_state *
         h[0] = h[1] = 0;
         return;
     }
-    for (size_t i = 0; i < m->w_fixed - m->w_rclk; i++) {
-        h0 += clk_term(i, s->w[m->w_rclk + i], CLK_KEY0);
-        h1 += clk_term(i, s->w[m->w_rclk + i], CLK_KEY1);
+    for (size_t i = m->w_val; i < m->w_fixed; i++) {
+        h0 += term(i, s->w[i], SUM_KEY0);
+        h1 += term(i, s->w[i], SUM_KEY1);
     }
-    memcpy(pre, s->w, m->w_rclk * sizeof(uint32_t));
+    memcpy(pre, s->w, m->w_val * sizeof(uint32_t));
     wr64(pre + m->w_hsum, h0);
     wr64(pre + m->w_hsum + 2, h1);
-    mix(h, pre, m->w_rclk);
+    mix(h, pre, m->w_val);
     ces_free(m->ctx, pre);
     for (uint32_t i = 0; i < m->nmaps; i++) {
         const struct sim_map *mp = &s->maps[i];
@@ -256,7 +266,7 @@ void ces_sim_state_hash(const struct sim_model *m, struct sim_state *s, uint64_t
 {
     h[0] = UINT64_C(0x243F6A8885A308D3);
     h[1] = UINT64_C(0x13198A2E03707344);
-    mix(h, s->w, m->w_rclk); /* everything but the clocks, their sums included */
+    mix(h, s->w, m->w_val); /* flags, program counters and the sums of the rest */
     for (uint32_t i = 0; i < m->nmaps; i++) {
         struct sim_map *mp = &s->maps[i];
         uint32_t hw[4];
@@ -314,40 +324,19 @@ bool ces_sim_slot_live(const struct sim_model *m, const uint32_t *pc, uint32_t x
     return false;
 }
 
-/* Clears the clocks at words [at, at + n) from w_rclk, keeping the sums in
- * step. */
-static void clk_clear(const struct sim_model *m, struct sim_state *s, size_t at, size_t n)
-{
-    uint32_t *c = s->w + m->w_rclk + at;
-    uint32_t *hs = s->w + m->w_hsum;
-    uint64_t h0 = rd64(hs), h1 = rd64(hs + 2);
-
-    for (size_t q = 0; q < n; q++) {
-        h0 -= clk_term(at + q, c[q], CLK_KEY0);
-        h1 -= clk_term(at + q, c[q], CLK_KEY1);
-        c[q] = 0;
-    }
-    if (m->hashed) {
-        wr64(hs, h0);
-        wr64(hs + 2, h1);
-    }
-}
-
-/* Every clock 0 (the sums of no nonzero word are 0). */
+/* Every clock 0. */
 static void clocks_clear(const struct sim_model *m, struct sim_state *s)
 {
-    memset(s->w + m->w_pclk, 0, (size_t)m->nproc * m->nproc * sizeof(uint32_t));
-    memset(s->w + m->w_rclk, 0, (m->w_fixed - m->w_rclk) * sizeof(uint32_t));
-    memset(s->w + m->w_hsum, 0, 4 * sizeof(uint32_t));
+    words_set(m, s, m->w_pclk, NULL, m->w_fixed - m->w_pclk);
 }
 
 /* Forgets slot x, which no wait is left on: its value, and its clock
  * unless every clock is 0 already. */
 static void slot_clear(const struct sim_model *m, struct sim_state *s, uint32_t x, bool dead)
 {
-    wr64(s->w + m->w_val + 2 * (size_t)x, 0);
+    value_set(m, s, x, 0);
     if (!dead)
-        clk_clear(m, s, m->w_sclk - m->w_rclk + (size_t)x * m->nproc, m->nproc);
+        words_set(m, s, m->w_sclk + (size_t)x * m->nproc, NULL, m->nproc);
 }
 
 void ces_sim_state_canon(const struct sim_model *m, struct sim_state *s)
@@ -377,14 +366,13 @@ static void settle(const struct sim_model *m, struct sim_state *s, uint32_t p, u
     if (dead && k < m->clock_end[p]) {
         clocks_clear(m, s);
     } else if (dead) {
-        memset(SIM_PCLK(m, s, p), 0, m->nproc * sizeof(uint32_t));
+        words_set(m, s, m->w_pclk + (size_t)p * m->nproc, NULL, m->nproc);
         if (o->op->kind == CES_OP_RECORD && o->aux != SIM_NONE)
-            memset(SIM_RCLK(m, s, o->aux), 0, m->nproc * sizeof(uint32_t));
+            words_set(m, s, m->w_rclk + (size_t)o->aux * m->nproc, NULL, m->nproc);
         if (o->snap != SIM_NONE)
-            memset(SIM_RCLK(m, s, o->snap), 0, m->nproc * sizeof(uint32_t));
+            words_set(m, s, m->w_rclk + (size_t)o->snap * m->nproc, NULL, m->nproc);
         if (o->cls == SIM_C_WRITE)
-            memset(SIM_SCLK(m, s, o->slot), 0, m->nproc * sizeof(uint32_t));
-        memset(s->w + m->w_hsum, 0, 4 * sizeof(uint32_t));
+            words_set(m, s, m->w_sclk + (size_t)o->slot * m->nproc, NULL, m->nproc);
     }
     if ((o->cls == SIM_C_WRITE || o->cls == SIM_C_WAIT) && !ces_sim_slot_live(m, pc, o->slot))
         slot_clear(m, s, o->slot, dead);
@@ -783,11 +771,14 @@ static int exec_consume(const struct sim_model *m, struct sim_state *s, uint32_t
     return CES_OK;
 }
 
-static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
+/* Joins clock src into process p's. */
+static void join(const struct sim_model *m, struct sim_state *s, uint32_t p, const uint32_t *src)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (src[i] > dst[i])
-            dst[i] = src[i];
+    size_t at = m->w_pclk + (size_t)p * m->nproc;
+
+    for (uint32_t i = 0; i < m->nproc; i++)
+        if (src[i] > s->w[at + i])
+            words_set(m, s, at + i, src + i, 1);
 }
 
 int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
@@ -796,7 +787,8 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
     uint32_t *pc = SIM_PC(m, s);
     uint32_t k = pc[p];
     const struct sim_op *o = &m->ops[p][k];
-    uint32_t *clk = SIM_PCLK(m, s, p);
+    const uint32_t *clk = SIM_PCLK(m, s, p);
+    const uint32_t tick = k + 1;
     bool aborted = (SIM_FLAGS(s) & SIM_F_ABORTED) != 0;
     int rc = CES_OK;
 
@@ -807,14 +799,14 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         d->has_value = 0;
         d->value = 0;
     }
-    clk[p] = k + 1;
+    words_set(m, s, m->w_pclk + (size_t)p * m->nproc + p, &tick, 1);
     /* the rank's earlier (block, replay)s happen before (as the fork and
      * join events of the backend order them) */
     for (uint32_t i = 0; i < o->nlink; i++) {
         const struct sim_link *l = &m->links[o->link + i];
 
         if (pc[l->proc] > l->pos)
-            join(clk, SIM_RCLK(m, s, l->rclk), m->nproc);
+            join(m, s, p, SIM_RCLK(m, s, l->rclk));
         else if (d != NULL) { /* the watchdog released it at the boundary */
             d->kind = CES_STEP_ABORTED;
             d->released = 1;
@@ -832,13 +824,13 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         break;
     case CES_OP_RECORD:
         if (o->aux != SIM_NONE)
-            clk_store(m, s, (size_t)o->aux * m->nproc, clk);
+            words_set(m, s, m->w_rclk + (size_t)o->aux * m->nproc, clk, m->nproc);
         break;
     case CES_OP_AWAIT:
         if (o->cls != SIM_C_AWAIT) /* no record of its event enqueued before it */
             break;
         if (pc[o->rec_proc] > o->rec_pos)
-            join(clk, SIM_RCLK(m, s, o->aux), m->nproc);
+            join(m, s, p, SIM_RCLK(m, s, o->aux));
         else if (d != NULL) {
             d->kind = CES_STEP_ABORTED;
             d->released = 1;
@@ -853,8 +845,8 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         }
         if (o->dropped)
             break;
-        wr64(s->w + m->w_val + 2 * (size_t)o->slot, o->op->value);
-        clk_store(m, s, m->w_sclk - m->w_rclk + (size_t)o->slot * m->nproc, clk);
+        value_set(m, s, o->slot, o->op->value);
+        words_set(m, s, m->w_sclk + (size_t)o->slot * m->nproc, clk, m->nproc);
         break;
     case CES_OP_WAIT: {
         uint64_t v = slot_val(m, s, o->slot);
@@ -871,7 +863,7 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
         /* The write whose value the wait observed, and everything before it
          * on its stream, happens before the wait (writes are fenced). */
         if (ok)
-            join(clk, SIM_SCLK(m, s, o->slot), m->nproc);
+            join(m, s, p, SIM_SCLK(m, s, o->slot));
         else
             assert(aborted);
         break;
@@ -881,7 +873,7 @@ int ces_sim_exec(const struct sim_model *m, struct sim_state *s, uint32_t p,
     }
     (void)aborted;
     if (o->snap != SIM_NONE)
-        clk_store(m, s, (size_t)o->snap * m->nproc, clk);
+        words_set(m, s, m->w_rclk + (size_t)o->snap * m->nproc, clk, m->nproc);
     pc[p] = k + 1;
     if (m->hashed)
         settle(m, s, p, k, o);
