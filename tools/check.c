@@ -28,7 +28,8 @@ static const char check_help[] =
     "ruled out: ...\", JSON \"open\").\n"
     "  --max-states N      stop after N stored states (verdict INCOMPLETE, exit 3;\n"
     "                      0: no bound, the default; the exhaustive search only)\n"
-    "  --max-seconds S     stop after S seconds of search (INCOMPLETE)\n"
+    "  --max-seconds S     stop after S seconds, the model's building included\n"
+    "                      (INCOMPLETE)\n"
     "  --max-depth N       follow no execution past N steps (INCOMPLETE if one was cut;\n"
     "                      the exhaustive search only)\n"
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
@@ -350,6 +351,19 @@ static void sweep_progress(void *ud, size_t done, size_t total, double seconds)
             ces_plural(total), seconds);
 }
 
+/* Prints r's report; a write that failed is said as any of the tool's
+ * (ces_tool_fail's exit status). */
+static int print_report(struct ces_ctx *ctx, const struct ces_check_report *r)
+{
+    int rc = ces_check_report_print(ctx, r, stdout);
+
+    if (rc == CES_OK)
+        return CES_EXIT_OK;
+    if (rc == CES_ERR_IO)
+        return ces_tool_fail("cannot write to standard output: %s", strerror(errno));
+    return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+}
+
 static int exit_of(uint32_t verdict)
 {
     if (verdict & (CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH))
@@ -585,8 +599,8 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         if (first != NULL && !a->quiet) {
             ces_queue_map_format(R, S, ces_check_report_queue_map(first), text, sizeof(text));
             printf("\nthe first that fails, --queues %s:\n", text);
-            if (ces_check_report_print(ctx, first, stdout) != CES_OK)
-                ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+            if (print_report(ctx, first) != CES_EXIT_OK)
+                ec = CES_EXIT_USAGE;
         }
     }
     if (ec == CES_EXIT_OK || hang + race > 0)
@@ -670,8 +684,8 @@ int ces_cmd_check(int argc, char **argv)
 
             ces_verdict_format(v, buf, sizeof(buf));
             printf("verdict: %s\n", buf);
-        } else if (ces_check_report_print(ctx, r, stdout) != CES_OK) {
-            ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
+        } else {
+            ec = print_report(ctx, r);
         }
         if (ec == CES_EXIT_OK && !a.quiet && (v & CES_V_INCOMPLETE) &&
             *ces_ctx_last_error(ctx) != '\0') {

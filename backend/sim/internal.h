@@ -163,6 +163,9 @@ struct sim_model {
     size_t reserve;
     bool over;
     size_t need; /* when over: the model's bytes with the refused allocation */
+    double deadline;    /* while building: when opts->max_seconds passes (0: never) */
+    uint32_t ticks;     /* calls of late() (model.c) */
+    bool timed_out;     /* the deadline passed while building */
     uint64_t nunrolled; /* ops of every process once unrolled (0 until counted) */
 };
 
@@ -258,6 +261,9 @@ struct sim_detail {
  * allocation.  Not an error (positive): the check ends INCOMPLETE, and the
  * context's message says what needed the memory. */
 #define SIM_BOUND 1
+/* Returned by them when opts->max_seconds passed while building the model
+ * (the same: INCOMPLETE, the message says how far it came). */
+#define SIM_LATE 2
 
 /* queues.c */
 /* CES_ERR_INVALID, the message starting with `what`, unless every queue of
@@ -287,7 +293,9 @@ int ces_sim_links_each(const struct ces_graph *g, uint32_t r, uint32_t linked,
  * With opts->max_memory > 0 every
  * allocation is checked first: the model and one state must fit under the
  * bound, else SIM_BOUND before the allocation that would pass it (*out NULL;
- * *held, when non-NULL, gets the bytes the model held then). */
+ * *held, when non-NULL, gets the bytes the model held then); with
+ * opts->max_seconds > 0, SIM_LATE once that long has passed since the call
+ * (its loops over the unrolled ops read the clock as they go). */
 int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
                         const struct ces_check_opts *opts, uint32_t queued,
                         struct sim_model **out, size_t *held);

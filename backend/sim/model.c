@@ -102,19 +102,30 @@ static bool fits(struct sim_model *m, size_t more)
     return false;
 }
 
+/* Zeroed memory under the bound; cleared 64 MiB at a time, the time bound
+ * read between (a table of every unrolled op can take seconds to clear),
+ * NULL with m->timed_out once it passed. */
 static void *zalloc(struct sim_model *m, size_t n, size_t size)
 {
-    void *p;
+    const size_t chunk = (size_t)64 << 20;
+    char *p;
 
     if (n == 0)
         n = 1;
     if (!fits(m, sat_mul(n, size)))
         return NULL;
     p = ces_malloc(m->ctx, n * size);
-    if (p != NULL) {
-        memset(p, 0, n * size);
-        m->bytes += n * size;
+    if (p == NULL)
+        return NULL;
+    for (size_t at = 0; at < n * size; at += chunk) {
+        if (at > 0 && m->deadline > 0 && ces_sim_now() >= m->deadline) {
+            m->timed_out = true;
+            ces_free(m->ctx, p);
+            return NULL;
+        }
+        memset(p + at, 0, n * size - at < chunk ? n * size - at : chunk);
     }
+    m->bytes += n * size;
     return p;
 }
 
@@ -183,6 +194,16 @@ static uint32_t slot_of(const struct sim_model *m, const struct ces_slot *s)
     return m->sig_base[s->sig] + s->rank * si.slots + s->idx;
 }
 
+/* Whether the time bound has passed (remembered in m->timed_out): the
+ * clock is read every 65,536th call, and the loops over every unrolled op
+ * call it once per op. */
+static bool late(struct sim_model *m)
+{
+    if (m->deadline > 0 && (++m->ticks & 0xffffu) == 0 && ces_sim_now() >= m->deadline)
+        m->timed_out = true;
+    return m->timed_out;
+}
+
 static int nomem(struct ces_ctx *ctx)
 {
     return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory building the checker's model");
@@ -242,6 +263,11 @@ static int unroll(struct sim_model *m)
                 for (uint32_t i = 0; i < n; i++) {
                     uint32_t p = r * m->streams + ops[i].stream;
                     struct sim_op *o = &m->ops[p][m->len[p]++];
+
+                    if (late(m)) {
+                        rc = SIM_LATE;
+                        goto out;
+                    }
 
                     o->op = &ops[i];
                     o->block = b;
@@ -320,6 +346,10 @@ static int walk_enqueue(struct sim_model *m)
                         uint32_t q = m->queue[p] - r * m->nq;
                         struct sim_op *o = &m->ops[p][k];
 
+                        if (late(m)) {
+                            rc = SIM_LATE;
+                            goto out;
+                        }
                         if (pass == 1) {
                             if (o->op->kind == CES_OP_RECORD) {
                                 seen[o->op->event] = 1;
@@ -434,6 +464,8 @@ static int link_one(void *ud, uint32_t s, uint32_t pos, uint32_t q, uint32_t qpo
     struct sim_model *m = f->m;
     uint32_t qp = f->r * m->streams + q;
 
+    if (late(m))
+        return SIM_LATE;
     if (m->links != NULL) {
         struct sim_op *o = &m->ops[f->r * m->streams + s][pos];
 
@@ -457,7 +489,8 @@ static int link_units(struct sim_model *m)
     for (int pass = 0; pass < 2; pass++) {
         f.n = 0;
         for (f.r = 0; f.r < m->ranks; f.r++)
-            ces_sim_links_each(m->g, f.r, m->linked, link_one, &f);
+            if (ces_sim_links_each(m->g, f.r, m->linked, link_one, &f) == SIM_LATE)
+                return SIM_LATE;
         if (pass == 1 || f.n == 0)
             break;
         if (f.n >= UINT32_MAX)
@@ -637,6 +670,8 @@ static int index_slots(struct sim_model *m)
         for (uint32_t k = 0; k < m->len[p]; k++) {
             const struct sim_op *o = &m->ops[p][k];
 
+            if (late(m))
+                return SIM_LATE;
             if (o->cls == SIM_C_WRITE && !o->dropped) {
                 m->wr_off[o->slot + 1]++;
             } else if (o->cls == SIM_C_WAIT) {
@@ -664,16 +699,18 @@ static int index_slots(struct sim_model *m)
         uint32_t *fw = zalloc(m, m->nslots, sizeof(uint32_t));
         uint32_t *ft = zalloc(m, m->nslots, sizeof(uint32_t));
         uint32_t gi = 0;
+        bool stop = false;
 
         if (fw == NULL || ft == NULL) {
             zfree(m, fw, m->nslots, sizeof(uint32_t));
             zfree(m, ft, m->nslots, sizeof(uint32_t));
             return nomem(m->ctx);
         }
-        for (uint32_t p = 0; p < m->nproc; p++) {
-            for (uint32_t k = 0; k < m->len[p]; k++) {
+        for (uint32_t p = 0; p < m->nproc && !stop; p++) {
+            for (uint32_t k = 0; k < m->len[p] && !stop; k++) {
                 const struct sim_op *o = &m->ops[p][k];
 
+                stop = late(m);
                 if (o->cls == SIM_C_WRITE && !o->dropped) {
                     struct sim_access *w = &m->wr[m->wr_off[o->slot] + fw[o->slot]++];
 
@@ -694,6 +731,8 @@ static int index_slots(struct sim_model *m)
         }
         zfree(m, fw, m->nslots, sizeof(uint32_t));
         zfree(m, ft, m->nslots, sizeof(uint32_t));
+        if (stop)
+            return SIM_LATE;
     }
     if (group(m, m->wr_off, m->wr, &m->wg_off, &m->wg) != CES_OK ||
         group(m, m->wt_off, m->wt, &m->tg_off, &m->tg) != CES_OK ||
@@ -933,6 +972,10 @@ static int data_ends(struct sim_model *m)
         for (uint32_t k = 0; k < m->stop[p] && rc == CES_OK; k++) {
             const struct ces_op *op = m->ops[p][k].op;
 
+            if (late(m)) {
+                rc = SIM_LATE;
+                break;
+            }
             if (op->kind == CES_OP_COPY || op->kind == CES_OP_PRODUCE ||
                 op->kind == CES_OP_CONSUME)
                 m->data_end[p] = k + 1;
@@ -980,6 +1023,10 @@ static int expected_runs(struct sim_model *m)
             struct sim_op *o = &m->ops[p][k];
             struct prodcons e = {o->op->a.rank, o->op->a.buf, o->iter, 0, (uint32_t)ev.len, o};
 
+            if (late(m)) {
+                rc = SIM_LATE;
+                break;
+            }
             if (o->op->kind == CES_OP_CONSUME && (o->op->flags & CES_OPF_EXPECT)) {
                 e.rank = o->op->b.rank;
                 e.buf = o->op->b.buf;
@@ -1018,7 +1065,7 @@ static int expected_runs(struct sim_model *m)
         m->nruns = runs.len;
         m->bytes += runs.cap * sizeof(struct sim_run);
         runs.data = NULL;
-    } else {
+    } else if (rc != SIM_LATE) {
         rc = nomem(m->ctx);
     }
     ces_vec_free(m->ctx, &ev);
@@ -1092,6 +1139,7 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->g = g;
     m->bytes = sizeof(*m);
     m->limit = opts->max_memory;
+    m->deadline = opts->max_seconds > 0 ? ces_sim_now() + opts->max_seconds : 0;
     m->ranks = ces_graph_ranks(g);
     m->streams = ces_graph_streams(g);
     m->nproc = m->ranks * m->streams;
@@ -1196,11 +1244,20 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->w_sclk = m->w_rclk + (size_t)m->nrec * m->nproc;
     m->w_fixed = m->w_sclk + (size_t)m->nslots * m->nproc;
     assert(m->w_fixed == fixed_words(m, m->nrec));
-    m->limit = 0; /* built: the search keeps the bound from here */
+    m->limit = 0; /* built: the search keeps the bounds from here */
+    m->deadline = 0;
     *out = m;
     return CES_OK;
 fail:
-    if (m->over && rc == CES_ERR_NOMEM) { /* the bound refused, not malloc */
+    if (m->timed_out) {
+        if (held != NULL)
+            *held = m->bytes;
+        rc = ces_ctx_error(ctx, SIM_LATE,
+                           "time bound %g s reached before the search: the checker's model "
+                           "(%" PRIu32 " stream%s, %" PRIu64 " op%s unrolled) was not built by "
+                           "then", opts->max_seconds, m->nproc, ces_plural(m->nproc),
+                           m->nunrolled, ces_plural(m->nunrolled));
+    } else if (m->over && rc == CES_ERR_NOMEM) { /* the bound refused, not malloc */
         char bound[24], need[24], one[24], state[48] = "", ops[48] = "";
         uint64_t slots = 0;
 

@@ -2418,8 +2418,10 @@ static int search_setup(struct search *S)
     size_t P = m->nproc, cyc, wf, scratch;
 
     m->hashed = exhaustive;
-    /* the clock counts from here: the model's size is bounded by memory */
-    S->t0 = ces_sim_now();
+    /* the clock counts from the model's building on where the caller
+     * started it there (the time bound holds it too) */
+    if (S->t0 == 0)
+        S->t0 = ces_sim_now();
     S->last_clock = S->t0;
     S->tick_max = tick_max(m, exhaustive);
     S->next_progress = S->t0 + ces_sim_progress_every(o);
@@ -2577,7 +2579,7 @@ static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
             T.stats.peak_memory = mem_now(&T);
         if (mem + T.stats.peak_memory > S->stats.peak_memory)
             S->stats.peak_memory = mem + T.stats.peak_memory;
-    } else if (rc == SIM_BOUND) { /* the model alone does not fit */
+    } else if (rc == SIM_BOUND || rc == SIM_LATE) { /* the model alone does not fit */
         rc = CES_OK;
     }
     search_free(&T);
@@ -2706,7 +2708,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
                                         : CES_CHECK_EXHAUSTIVE;
     S.t0 = ces_sim_now();
     rc = ces_sim_model_build(ctx, g, opts, queued, &m, &held);
-    if (rc != CES_OK && rc != SIM_BOUND)
+    if (rc != CES_OK && rc != SIM_BOUND && rc != SIM_LATE)
         return rc;
     rep = ces_malloc(ctx, sizeof(*rep));
     if (rep == NULL) {
@@ -2716,15 +2718,15 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     memset(rep, 0, sizeof(*rep));
     rep->ctx = ctx;
     rep->g = g;
-    if (rc == SIM_BOUND) {
-        /* The model alone does not fit: nothing was searched.  The
-         * context's message (model.c) says what needed the memory. */
+    if (rc == SIM_BOUND || rc == SIM_LATE) {
+        /* The model alone does not fit, or took the time: nothing was
+         * searched.  The context's message (model.c) says how far it came. */
         rep->stats = S.stats;
         rep->stats.peak_memory = held;
         rep->stats.seconds = ces_sim_now() - S.t0;
         rep->verdict = CES_V_INCOMPLETE;
         rep->open = CLASSES_ALL;
-        rep->stopped = "memory";
+        rep->stopped = rc == SIM_LATE ? "time" : "memory";
         *out = rep;
         return CES_OK;
     }

@@ -713,7 +713,7 @@ struct ces_check_opts {
     uint32_t flags;        /* enum ces_check_flags; a bit it does not name is
                               CES_ERR_INVALID */
     uint64_t max_states;   /* 0 = no bound; hitting a bound gives CES_V_INCOMPLETE */
-    double max_seconds;    /* 0 = no bound */
+    double max_seconds;    /* 0 = no bound; counts the model's building too */
     uint64_t max_depth;    /* exhaustive mode: a state reached after this many steps or
                               more is not followed further unless it is an end state
                               (judged); 0 = no bound; a cut gives CES_V_INCOMPLETE */

@@ -4278,6 +4278,55 @@ static void test_memory_bound_model(void **state)
     assert_int_equal(a.count.live, 0);
 }
 
+/* A graph block of 2^22 replays unrolls to 12.6 million ops: under
+ * max_seconds 0.05 the check ends INCOMPLETE, stopped by the bound on
+ * time, while it builds the model (the bound held the search only, after
+ * a build of seconds and GiBs), in every mode, and says how far it came. */
+static void test_time_bound_model(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nstreams 2\n"
+                                                   "signal f u64 1\nphase graph x4194304\n"
+                                                   "r0 : write f[0]@1 = 1\n"
+                                                   "r1 s1 : write f[0]@1 = 1\n"
+                                                   "r1 s1 : wait f[0] >= 1\n");
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    char *t = NULL;
+
+    (void)state;
+    for (int mode = 0; mode < 3; mode++) {
+        struct ces_check_stats s;
+
+        ces_check_opts_init(&o);
+        o.max_seconds = 0.05;
+        o.random = mode == 1 ? 3 : 0;
+        o.replay = mode == 2 ? "0.1" : NULL;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+        assert_int_equal(ces_check_report_open(r), CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE |
+                                                       CES_V_MISMATCH);
+        s = ces_check_report_stats(r);
+        assert_false(s.complete);
+        assert_int_equal(s.states, 0);
+        assert_int_equal(s.transitions, 0);
+        assert_true(s.seconds >= 0.05);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "time bound 0.05 s reached before the search: the checker's model "
+                            "(4 streams, 12582912 ops unrolled) was not built by then");
+        if (mode == 0) {
+            assert_int_equal(ces_check_report_text(ctx, r, &t, NULL), CES_OK);
+            assert_non_null(strstr(t, "coverage: the bound on time stopped the search after 0 "
+                                      "states\n"));
+            ces_free(ctx, t);
+        }
+        ces_check_report_destroy(r);
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The same message for one stream, one slot and one op: each counted in
  * the singular ("1 streams, 1 signal slots" was written). */
 static void test_memory_bound_model_one(void **state)
@@ -4890,6 +4939,7 @@ int main(void)
         cmocka_unit_test(test_unvalidated_graph),
         cmocka_unit_test(test_clock_follows_state_size),
         cmocka_unit_test(test_memory_bound_model),
+        cmocka_unit_test(test_time_bound_model),
         cmocka_unit_test(test_memory_bound_model_one),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_random_mode),
