@@ -2663,12 +2663,12 @@ static int slice_try(struct search *S)
  * finished, so a MISMATCH at most; under the watchdog model no DEADLOCK
  * or HANG is judged (it ends them); a sliced search rules out a RACE or
  * MISMATCH, a schedule without data accesses both, and the initial state's
- * wait-for over-approximation without a cycle a DEADLOCK. */
-static uint32_t open_classes(struct search *S, uint32_t found)
+ * wait-for over-approximation without a cycle a DEADLOCK.  Into *out;
+ * CES_ERR_NOMEM where the initial state finds no memory. */
+static int open_classes(struct search *S, uint32_t found, uint32_t *out)
 {
     const struct sim_model *m = S->m;
     uint32_t o = CLASSES_ALL & ~found;
-    struct sim_state st;
 
     if (S->stats.race_free_states > 0 && !S->cut)
         o &= CES_V_MISMATCH;
@@ -2676,16 +2676,21 @@ static uint32_t open_classes(struct search *S, uint32_t found)
         o &= ~(uint32_t)(CES_V_DEADLOCK | CES_V_HANG);
     if (S->sliced != 0)
         o &= ~(uint32_t)(CES_V_RACE | CES_V_MISMATCH);
-    /* (no memory for the initial state: nothing more is ruled out) */
-    if (!(o & (CES_V_DEADLOCK | CES_V_RACE | CES_V_MISMATCH)) ||
-        ces_sim_state_init(m, &st) != CES_OK)
-        return o;
-    if (!ces_sim_data_left(m, SIM_PC(m, &st)))
+    *out = o;
+    if (!(o & (CES_V_DEADLOCK | CES_V_RACE | CES_V_MISMATCH)))
+        return CES_OK;
+    if (S->init.w == NULL) { /* (random executions within the search made it) */
+        if (ces_sim_state_init(m, &S->init) != CES_OK)
+            return ces_ctx_error(S->ctx, CES_ERR_NOMEM,
+                                 "out of memory judging what the bound left open");
+        S->nalloc++;
+    }
+    if (!ces_sim_data_left(m, SIM_PC(m, &S->init)))
         o &= ~(uint32_t)(CES_V_RACE | CES_V_MISMATCH);
-    if ((o & CES_V_DEADLOCK) && S->cyc != NULL && !cycle_possible(S, &st))
+    if ((o & CES_V_DEADLOCK) && S->cyc != NULL && !cycle_possible(S, &S->init))
         o &= ~(uint32_t)CES_V_DEADLOCK;
-    ces_sim_state_free(m, &st);
-    return o;
+    *out = o;
+    return CES_OK;
 }
 
 /* The check of a valid graph g under opts, whose faults are drops and
@@ -2796,8 +2801,11 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
         if (S.why[0] != '\0') /* the memory bound: say what needed it */
             ces_ctx_error(ctx, CES_OK, "%s", S.why);
     }
-    if ((rep->verdict & CES_V_INCOMPLETE) && S.stats.mode == CES_CHECK_EXHAUSTIVE)
-        rep->open = open_classes(&S, rep->verdict);
+    if ((rep->verdict & CES_V_INCOMPLETE) && S.stats.mode == CES_CHECK_EXHAUSTIVE) {
+        rc = open_classes(&S, rep->verdict, &rep->open);
+        if (rc != CES_OK)
+            goto fail;
+    }
     search_free(&S);
     ces_sim_model_destroy(m);
     *out = rep;

@@ -4822,6 +4822,23 @@ static void test_alloc_failures_modes(void **state)
     ces_check_opts_init(&a.o);
     a.o.flags = CES_CHECK_NO_REDUCTION;
     assert_true(ces_test_alloc_failures(check_mode_body, &a) > 5);
+    /* a search the bound stops, then judges what it left open from the
+     * initial state (whose failed allocation was CES_OK: found by
+     * fuzzing) */
+    {
+        struct mode_arg b;
+        struct ces_check_report *r = NULL;
+
+        b.g = handshake(ctx, false);
+        ces_check_opts_init(&b.o);
+        b.o.max_states = 1;
+        assert_int_equal(ces_check(ctx, b.g, &b.o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+        assert_int_equal(ces_check_report_open(r), CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
+        ces_check_report_destroy(r);
+        assert_true(ces_test_alloc_failures(check_mode_body, &b) > 5);
+        ces_graph_destroy(b.g);
+    }
     ces_check_opts_init(&a.o);
     a.o.faults = delay;
     a.o.nfaults = 3;
