@@ -262,13 +262,13 @@ static int unroll(struct sim_model *m)
             for (uint32_t j = 0; j < bi.reps && n > 0; j++) {
                 for (uint32_t i = 0; i < n; i++) {
                     uint32_t p = r * m->streams + ops[i].stream;
-                    struct sim_op *o = &m->ops[p][m->len[p]++];
+                    struct sim_op *o;
 
                     if (late(m)) {
                         rc = SIM_LATE;
                         goto out;
                     }
-
+                    o = &m->ops[p][m->len[p]++];
                     o->op = &ops[i];
                     o->block = b;
                     o->rep = j;
