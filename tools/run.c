@@ -14,7 +14,9 @@
 #include "runtime.h"
 #endif
 
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,7 @@ static const char run_usage[] =
     "a .ces file runs only if it was checked for them, by its `connections` (`any`: with\n"
     "any number of them): docs/FORMAT.md;\n"
     "a collective declares them where its streams share them).\n"
+    "The last line, PASSED or FAILED, counts the consumed bytes checked on every rank.\n"
     "Exit: 0 every byte matched, 1 a mismatch or a timeout, 2 bad usage or setup error.\n"
     "\n";
 
@@ -412,8 +415,30 @@ static int fill_initial(struct rrank *rr, uint32_t m, const struct ces_graph *g)
     return CES_EXIT_OK;
 }
 
-/* Runs the whole graph on the m local ranks rr[0..m).  Returns the exit code. */
-static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, int print)
+/* What a run of some ranks counted: iterations, their host time, the
+ * consumed bytes checked and those that differed; how many ranks ran to
+ * the end of it, and the first of them. */
+struct tally {
+    uint64_t iters, checked, bad;
+    double sum, best;
+    uint32_t ranks, rank;
+};
+
+/* The PASSED or FAILED line of a run whose exit code so far is ec. */
+static void print_tally(const struct tally *t, int ec, const char *where)
+{
+    printf("%s: %" PRIu64 " iteration%s, mean %.1f us, best %.1f us (host time, issue to "
+           "stream sync), %" PRIu64 " consumed bytes checked on %s, %" PRIu64 " differ\n",
+           t->bad || ec != CES_EXIT_OK ? "FAILED" : "PASSED", t->iters, ces_plural(t->iters),
+           t->iters ? t->sum / (double)t->iters : 0.0, t->iters ? t->best : 0.0, t->checked,
+           where, t->bad);
+}
+
+/* Runs the whole graph on the m local ranks rr[0..m), printing each
+ * iteration's line where `print`, counting into *out (left as it was
+ * where the run did not reach its end).  Returns the exit code. */
+static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, int print,
+                     struct tally *out)
 {
     struct ces_cuda_hooks hooks[RUN_MAX_RANKS];
     uint32_t nb = ces_graph_nblocks(g);
@@ -509,12 +534,7 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
                        bad ? "MISMATCH" : ec != CES_EXIT_OK ? "FAILED" : "ok");
         }
     }
-    if (print)
-        printf("%s: %" PRIu64 " iteration%s, mean %.1f us, best %.1f us (host time, issue to "
-               "stream sync), %" PRIu64 " consumed bytes checked on %s, %" PRIu64 " differ\n",
-               total_bad || ec != CES_EXIT_OK ? "FAILED" : "PASSED", iters, ces_plural(iters),
-               iters ? sum / (double)iters : 0.0, iters ? best : 0.0, checked,
-               m > 1 ? "all ranks" : "rank 0", total_bad);
+    *out = (struct tally){iters, checked, total_bad, sum, best, m, 0};
     if (ec == CES_EXIT_OK && total_bad > 0)
         ec = CES_EXIT_DEFECT;
     return ec;
@@ -540,10 +560,14 @@ static void rank_free(struct rrank *r, const struct ces_graph *g)
     ces_comm_destroy(r->c);
 }
 
+/* One rank of a run of one process per rank: rank 0 prints the
+ * iterations' lines; each sends what it counted to the parent through
+ * `tally_fd` (one write of less than PIPE_BUF: whole or not at all). */
 static int run_forked_rank(const struct ces_graph *g, uint32_t rank, uint32_t n, int gpus,
-                           const char *path)
+                           const char *path, int tally_fd)
 {
     struct rrank r;
+    struct tally t = {0, 0, 0, 0.0, 0.0, 0, 0};
     int ec;
 
     memset(&r, 0, sizeof(r));
@@ -555,10 +579,44 @@ static int run_forked_rank(const struct ces_graph *g, uint32_t rank, uint32_t n,
         ces_ctx_destroy(r.ctx);
         return CES_EXIT_USAGE;
     }
-    ec = run_local(&r, 1, g, rank == 0);
+    ec = run_local(&r, 1, g, rank == 0, &t);
     fflush(stdout);
+    t.rank = rank;
+    if (t.ranks > 0 && write(tally_fd, &t, sizeof(t)) != (ssize_t)sizeof(t))
+        ec = CES_EXIT_USAGE; /* (the parent counts this rank as one that did not finish) */
     rank_free(&r, g);
     ces_ctx_destroy(r.ctx);
+    return ec;
+}
+
+/* The tallies of a run of one process per rank, from the pipe `fd` whose
+ * writers have all exited: summed, the iterations and their time the
+ * lowest rank's; printed where every rank sent its own, else the run
+ * failed, saying how many did. */
+static int forked_tally(int fd, uint32_t n, int ec)
+{
+    struct tally t, sum = {0, 0, 0, 0.0, 0.0, 0, UINT32_MAX};
+    uint64_t checked = 0, bad = 0;
+    uint32_t ranks = 0;
+
+    while (read(fd, &t, sizeof(t)) == (ssize_t)sizeof(t)) {
+        checked += t.checked;
+        bad += t.bad;
+        ranks += t.ranks;
+        if (t.rank < sum.rank)
+            sum = t;
+    }
+    sum.checked = checked;
+    sum.bad = bad;
+    sum.ranks = ranks;
+    if (sum.ranks < n) {
+        fprintf(stderr, "cesync: run: %" PRIu32 " of %" PRIu32 " ranks ran to the end\n",
+                sum.ranks, n);
+        return ec == CES_EXIT_OK ? CES_EXIT_USAGE : ec;
+    }
+    print_tally(&sum, ec, "all ranks");
+    if (ec == CES_EXIT_OK && sum.bad > 0)
+        ec = CES_EXIT_DEFECT;
     return ec;
 }
 
@@ -567,6 +625,7 @@ static int run_single(const struct ces_graph *g, uint32_t n)
     struct rrank rr[RUN_MAX_RANKS];
     struct ces_comm *comms[RUN_MAX_RANKS];
     struct ces_ctx *ctx = NULL;
+    struct tally t = {0, 0, 0, 0.0, 0.0, 0, 0};
     int ec;
 
     memset(rr, 0, sizeof(rr));
@@ -581,7 +640,9 @@ static int run_single(const struct ces_graph *g, uint32_t n)
         rr[k].ctx = ctx;
         rr[k].c = comms[k];
     }
-    ec = run_local(rr, n, g, 1);
+    ec = run_local(rr, n, g, 1, &t);
+    if (t.ranks > 0)
+        print_tally(&t, ec, n > 1 ? "all ranks" : "rank 0");
     for (uint32_t k = 0; k < n; k++)
         rank_free(&rr[k], g);
     ces_ctx_destroy(ctx);
@@ -710,18 +771,36 @@ int ces_cmd_run(int argc, char **argv)
     } else {
         char path[96];
         pid_t pids[RUN_MAX_RANKS];
+        uint32_t started = 0;
+        int tally[2];
 
-        snprintf(path, sizeof(path), "/tmp/cesync-run-%ld.sock", (long)getpid());
-        for (uint32_t r = 0; r < n; r++) {
-            pids[r] = fork();
-            if (pids[r] == 0)
-                _exit(run_forked_rank(g, r, n, gpus, path));
+        if (pipe(tally) != 0) {
+            ec = ces_tool_fail("run: cannot make a pipe: %s", strerror(errno));
+            goto out;
         }
+        snprintf(path, sizeof(path), "/tmp/cesync-run-%ld.sock", (long)getpid());
         ec = CES_EXIT_OK;
         for (uint32_t r = 0; r < n; r++) {
+            pids[r] = fork();
+            if (pids[r] == 0) {
+                close(tally[0]);
+                _exit(run_forked_rank(g, r, n, gpus, path, tally[1]));
+            }
+            if (pids[r] < 0) {
+                /* the ranks started would wait for it in the bootstrap */
+                ec = ces_tool_fail("run: cannot start rank %" PRIu32 ": %s", r, strerror(errno));
+                for (uint32_t k = 0; k < r; k++)
+                    kill(pids[k], SIGTERM);
+                break;
+            }
+            started++;
+        }
+        close(tally[1]);
+        for (uint32_t r = 0; r < started; r++) {
             int st = 0, code;
 
-            waitpid(pids[r], &st, 0);
+            if (waitpid(pids[r], &st, 0) != pids[r] || started < n)
+                continue; /* (reaped only where the run never started whole) */
             code = WIFEXITED(st) ? WEXITSTATUS(st) : CES_EXIT_DEFECT;
             if (!WIFEXITED(st))
                 fprintf(stderr, "cesync: run: rank %" PRIu32 " died (signal %d)\n", r,
@@ -729,6 +808,9 @@ int ces_cmd_run(int argc, char **argv)
             if (code != CES_EXIT_OK && (ec == CES_EXIT_OK || code == CES_EXIT_DEFECT))
                 ec = code;
         }
+        if (started == n)
+            ec = forked_tally(tally[0], n, ec);
+        close(tally[0]);
         unlink(path);
     }
 out:

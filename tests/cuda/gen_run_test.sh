@@ -3,8 +3,8 @@
 # stand-ins for nvidia-smi and for `cesync gen` and `cesync run` (the real
 # CESYNC checks).  The stand-in gen writes three schedules: A and B proved
 # OK (B, A over one hardware queue, `connections 1`), C rejected (A
-# without rank 0's wait for the data); each names the bytes rank 0
-# consumes in a `# consumes` line, counted by hand.  The
+# without rank 0's wait for the data); each names the bytes its ranks
+# consume in a `# consumes` line, counted by hand.  The
 # stand-in run refuses a schedule given other queues than it was checked
 # for (as the tool does) and otherwise prints, for the schedule FAULT names,
 # what FAULT asks; for the rest a pass counting those bytes.  gen_run.sh
@@ -18,7 +18,7 @@ trap 'rm -rf "$bin"' EXIT
 bad=0
 
 cat >"$bin/A.ces" <<'EOF'
-# consumes 40
+# consumes 48
 cesync 1
 ranks 2
 streams 2
@@ -42,6 +42,10 @@ phase eager x1
 r0 s1 : produce src[16:24]
 r0 s1 : copy src[16:24] -> dst[16:24]
 r0 s1 : consume dst[16:24] == src[16:24]@0
+r1 : produce src[24:32]
+r1 : copy src[24:32] -> dst[24:32]
+r1 : consume dst[24:32] == src[24:32]
+r1 : consume src[24:32]
 EOF
 # B: A over one hardware queue; C: A without rank 0's wait for the data
 sed 's/^streams 2$/&\nconnections 1/' "$bin/A.ces" >"$bin/B.ces"
@@ -88,18 +92,18 @@ if cmp -s "$f" "$bin/${FAULT_AT:-none}.ces"; then
   short) n=$((n - 1)) ;;
   long) n=$((n + 1)) ;;
   mismatch) echo "rank 1: dst[0:16]: 3 bytes differ, first at +2"
-            echo "FAILED: 2 iterations, mean 9.0 us, best 8.0 us $tail, $n consumed bytes checked on rank 0, 3 differ"
+            echo "FAILED: 2 iterations, mean 9.0 us, best 8.0 us $tail, $n consumed bytes checked on all ranks, 3 differ"
             exit 1 ;;
   hang) echo "cesync: run: rank 0: the communicator failed: no progress for 2000 ms"; exit 1 ;;
   usage) echo "cesync: run: cannot open"; exit 2 ;;
   nopass) exit 0 ;;
-  differ) echo "PASSED: 2 iterations, mean 9.0 us, best 8.0 us $tail, $n consumed bytes checked on rank 0, 1 differ"
+  differ) echo "PASSED: 2 iterations, mean 9.0 us, best 8.0 us $tail, $n consumed bytes checked on all ranks, 1 differ"
           exit 0 ;;
-  exit1) echo "PASSED: 2 iterations, mean 9.0 us, best 8.0 us $tail, $n consumed bytes checked on rank 0, 0 differ"
+  exit1) echo "PASSED: 2 iterations, mean 9.0 us, best 8.0 us $tail, $n consumed bytes checked on all ranks, 0 differ"
          exit 1 ;;
   esac
 fi
-echo "PASSED: 2 iterations, mean 9.0 us, best 8.0 us $tail, $n consumed bytes checked on rank 0, 0 differ"
+echo "PASSED: 2 iterations, mean 9.0 us, best 8.0 us $tail, $n consumed bytes checked on all ranks, 0 differ"
 exit 0
 EOF
 chmod +x "$bin/fake"
