@@ -650,21 +650,29 @@ static int run_single(const struct ces_graph *g, uint32_t n)
 }
 
 /* GPUs present, probed in a child so that this process can still fork
- * ranks that use CUDA. */
-static int probe_gpus(void)
+ * ranks that use CUDA; where there are none because CUDA failed, why in
+ * *err (the child's exit status carries 0..100 GPUs or 101 + the error,
+ * 255 for one past that range). */
+static int probe_gpus(cudaError_t *err)
 {
     pid_t pid = fork();
     int st = 0;
 
+    *err = cudaSuccess;
     if (pid == 0) {
         int n = 0;
+        cudaError_t ce = cudaGetDeviceCount(&n);
 
-        if (cudaGetDeviceCount(&n) != cudaSuccess)
-            n = 0;
-        _exit(n > 100 ? 100 : n);
+        if (ce != cudaSuccess && ce != cudaErrorNoDevice)
+            _exit(ce < 255 - 101 ? 101 + (int)ce : 255);
+        _exit(ce != cudaSuccess ? 0 : n > 100 ? 100 : n);
     }
     if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
         return 0;
+    if (WEXITSTATUS(st) > 100) {
+        *err = WEXITSTATUS(st) < 255 ? (cudaError_t)(WEXITSTATUS(st) - 101) : cudaErrorUnknown;
+        return 0;
+    }
     return WEXITSTATUS(st);
 }
 
@@ -676,6 +684,7 @@ int ces_cmd_run(int argc, char **argv)
     const char *input;
     int nargs = 0, rest = 0, single = 0, has_ranks = 0, ec;
     int gpus, share = 0;
+    cudaError_t cuda_err;
     uint32_t n;
 
     if (ces_tool_wants_help(argc, argv))
@@ -714,7 +723,7 @@ int ces_cmd_run(int argc, char **argv)
         else
             args[nargs++] = argv[i];
     }
-    gpus = probe_gpus();
+    gpus = probe_gpus(&cuda_err);
     if (!has_ranks && ces_coll_from_name(input) >= 0) {
         snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
         args[nargs++] = "--ranks";
@@ -744,6 +753,13 @@ int ces_cmd_run(int argc, char **argv)
     if (n > RUN_MAX_RANKS) {
         ec = ces_tool_fail("run: the schedule has %" PRIu32 " ranks; at most %u can run", n,
                            RUN_MAX_RANKS);
+        goto out;
+    }
+    if (gpus == 0 && cuda_err != cudaSuccess) {
+        /* (the lookups of an error's text start no CUDA here) */
+        fprintf(stderr, "cesync: run: no CUDA GPU can be used: %s (%s)\n",
+                cudaGetErrorString(cuda_err), cudaGetErrorName(cuda_err));
+        ec = CES_EXIT_USAGE;
         goto out;
     }
     if (gpus == 0) {

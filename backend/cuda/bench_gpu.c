@@ -325,11 +325,19 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
     rc = ces_cuda_share_gpus(ctx, &share);
     if (rc != CES_OK)
         return rc;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1 ||
-        (ndev < (int)cfg->ranks && !share))
-        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "%u GPUs needed, %d found (CES_SHARE_GPUS=1 lets ranks share GPUs, "
-                             "for tests)", cfg->ranks, ndev);
+    {
+        /* a driver that fails is said as such, not as "0 found" */
+        cudaError_t ce = cudaGetDeviceCount(&ndev);
+
+        if (ce != cudaSuccess && ce != cudaErrorNoDevice)
+            return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "no GPU can be used: %s (%s)",
+                                 cudaGetErrorString(ce), cudaGetErrorName(ce));
+        if (ce != cudaSuccess)
+            ndev = 0;
+    }
+    if (ndev < 1 || (ndev < (int)cfg->ranks && !share))
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "%u GPUs needed, %d found%s", cfg->ranks,
+                             ndev, share ? "" : " (CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)");
     if ((cfg->with_compute || cfg->calibrate) && ndev < (int)cfg->ranks)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s needs a GPU per rank: %u ranks share %d GPU%s here (%s)",

@@ -383,6 +383,25 @@ static void test_run_input_first(void **state)
         assert_int_equal(remove(path), 0);
         assert_int_equal(rmdir(dir), 0);
     }
+    /* no GPU to be seen (none visible, or a driver that fails: then CUDA's
+     * own words, not "0 found"); bench's advice to share GPUs is not given
+     * to one that shares them */
+    {
+        char *out = NULL;
+
+        assert_int_equal(ces_test_tool_env(NULL, "CUDA_VISIBLE_DEVICES=", "run alltoall "
+                                           "--ranks 2", &out), 2);
+        if (strcmp(out, "cesync: run: no CUDA GPU is available on this machine\n") != 0 &&
+            strncmp(out, "cesync: run: no CUDA GPU can be used: ", 38) != 0)
+            fail_msg("run without a GPU: %s", out);
+        free(out);
+        assert_int_equal(ces_test_tool_env(NULL, "CUDA_VISIBLE_DEVICES= CES_SHARE_GPUS=1",
+                                           "bench alltoall --ranks 2", &out), 2);
+        if (strcmp(out, "cesync: bench: 2 GPUs needed, 0 found\n") != 0 &&
+            strncmp(out, "cesync: bench: no GPU can be used: ", 35) != 0)
+            fail_msg("bench without a GPU: %s", out);
+        free(out);
+    }
 #else
     ces_test_tool_says("run no-such.ces", 2, "cesync: run: this cesync was built without CUDA\n");
 #endif
