@@ -446,9 +446,12 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
                 ces_nccl_close(b->nccl);
                 b->nccl = NULL;
             }
-            for (int ce = 0; ce < 2 && b->nccl != NULL; ce++)
+            for (int ce = 0; ce < 2 && b->nccl != NULL; ce++) {
                 b->nccl_buf[ce] = ces_nccl_alloc(b->nccl, ce, b->send_bytes, b->recv_bytes,
                                                  b->nsend[ce], b->nrecv[ce]) == CES_OK;
+                if (!b->nccl_buf[ce]) /* what it allocated or registered before it failed */
+                    ces_nccl_free(b->nccl, ce, b->nsend[ce], b->nrecv[ce]);
+            }
             if (b->nccl != NULL && !b->nccl_buf[1])
                 snprintf(b->nccl_info + strlen(b->nccl_info),
                          sizeof(b->nccl_info) - strlen(b->nccl_info),

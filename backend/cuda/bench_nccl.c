@@ -139,6 +139,12 @@ int ces_nccl_open(struct ces_ctx *ctx, uint32_t n, const int *devs, struct ces_n
     }
     if (path[0] != '\0')
         x->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (x->lib == NULL && env != NULL && env[0] != '\0') {
+        /* the library asked for, not another one found instead */
+        snprintf(info, infosz, "NCCL not loaded: CES_NCCL_LIB=%s: %s", env, dlerror());
+        ces_free(ctx, x);
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "%s", info);
+    }
     if (x->lib == NULL) {
         snprintf(path, sizeof(path), "libnccl.so.2");
         x->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);

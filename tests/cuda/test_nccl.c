@@ -144,6 +144,14 @@ static void test_open_refused(void **state)
     assert_null(x);
     assert_int_equal(ces_nccl_open(ctx, 9, many, &x, info, sizeof(info)), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx), "NCCL: at most 8 ranks here");
+    /* a library named that cannot be loaded: said, not replaced by the
+     * machine's libnccl.so.2 */
+    setenv("CES_NCCL_LIB", "/nonexistent/libnccl.so.2", 1);
+    assert_int_equal(ces_nccl_open(ctx, 2, devs, &x, info, sizeof(info)), CES_ERR_UNSUPPORTED);
+    assert_non_null(strstr(info, "NCCL not loaded: CES_NCCL_LIB=/nonexistent/libnccl.so.2: "));
+    assert_non_null(strstr(info, "No such file or directory"));
+    assert_string_equal(ces_ctx_last_error(ctx), info);
+    assert_null(x);
     ces_test_ctx_end(ctx, &a);
 }
 
