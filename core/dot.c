@@ -173,6 +173,19 @@ static void node_where(char *buf, size_t size, uint32_t rank, uint32_t stream, u
     }
 }
 
+/* A label's line of the step numbers of mi ("step 4", "steps 2,9"),
+ * after `what`; none without steps. */
+static void put_steps(struct ces_sb *sb, const struct dot_mark_info *mi, const char *what)
+{
+    if (mi == NULL || mi->nsteps == 0)
+        return;
+    ces_sb_printf(sb, "\\n%s%s ", what, mi->nsteps == 1 ? "step" : "steps");
+    for (uint32_t k = 0; k < mi->nsteps && k < 4; k++)
+        ces_sb_printf(sb, "%s%" PRIu32, k > 0 ? "," : "", mi->steps[k]);
+    if (mi->nsteps > 4)
+        ces_sb_puts(sb, ",...");
+}
+
 /* "#K,#L" of the n replays (the first few in reps) where a node's op is
  * blocked or stopped: its op at #`first` in the first replay, `stride` ops
  * further per replay. */
@@ -219,13 +232,7 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolle
         ces_sb_puts(&st->sb, "\\nstopped before ");
         put_reps(&st->sb, mi->nstopped, mi->stopped_reps, unrolled, stride);
     }
-    if (mi != NULL && mi->nsteps > 0) {
-        ces_sb_puts(&st->sb, mi->nsteps == 1 ? "\\nstep " : "\\nsteps ");
-        for (uint32_t k = 0; k < mi->nsteps && k < 4; k++)
-            ces_sb_printf(&st->sb, "%s%" PRIu32, k > 0 ? "," : "", mi->steps[k]);
-        if (mi->nsteps > 4)
-            ces_sb_puts(&st->sb, ",...");
-    }
+    put_steps(&st->sb, mi, "");
     ces_sb_puts(&st->sb, "\"");
     if (mi != NULL && (mi->style_bits & DOT_BLOCKED_STOPPED) == DOT_BLOCKED_STOPPED) {
         /* blocked (or released by the watchdog) in one replay and stopped
@@ -352,17 +359,21 @@ static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
                        uint64_t unrolled, uint64_t stride)
 {
     bool empty;
-    uint32_t at;
+    uint32_t at, n = 0, end;
     const char *blocked = batch_blocked(st, b, r, k, &empty, &at);
+    const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
 
+    /* the steps of the `batch` and its `end`, which have no node of their
+     * own, in the box's title */
+    for (end = k + 1; end < n && (ops[end].stream != ops[k].stream || ops[end].kind != CES_OP_END);
+         end++)
+        ;
     ces_sb_printf(&st->sb, "subgraph cluster_batch_%" PRIu32 "_%" PRIu32 "_%" PRIu32 " {\n", b, r,
                   k);
     if (blocked != NULL) {
         const struct dot_mark_info *mi = mark_info(st, b, r, at);
         bool blk = (mi->style_bits & (1u << CES_DOT_BLOCKED)) != 0;
         bool stp = (mi->style_bits & (1u << CES_DOT_STOPPED)) != 0;
-        uint32_t n = 0;
-        const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
         uint64_t pos = unrolled;
 
         for (uint32_t j = k + 1; j <= at; j++) /* the `end`: past the batch's ops */
@@ -384,13 +395,21 @@ static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
                 ces_sb_puts(&st->sb, ")");
             }
         }
+        put_steps(&st->sb, mark_info(st, b, r, k), "");
+        if (end < n)
+            put_steps(&st->sb, mark_info(st, b, r, end), "end: ");
         ces_sb_printf(&st->sb, "\"; style=\"rounded,filled\"; fillcolor=\"%s\"; color=\"%s\"; "
                       "penwidth=2.5;\n",
                       blk && stp ? "#ffe0e0;0.5:#dff3f1" : blk ? "#ffe0e0" : "#dff3f1",
                       blk ? (stp ? "#00736b" : "#cc0000") : "#00736b");
-    } else
-        ces_sb_puts(&st->sb, "label=\"batch\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
+    } else {
+        ces_sb_puts(&st->sb, "label=\"batch");
+        put_steps(&st->sb, mark_info(st, b, r, k), "");
+        if (end < n)
+            put_steps(&st->sb, mark_info(st, b, r, end), "end: ");
+        ces_sb_puts(&st->sb, "\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
                              "color=\"#4a9a4a\";\n");
+    }
     if (blocked != NULL && empty) {
         char id[64];
 

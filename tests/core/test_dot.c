@@ -484,7 +484,8 @@ static void test_long_name_label(void **state)
 /* A stream blocked at a `batch` or an `end` (behind its hardware queue's
  * head, or stopped there by a fault) has no node to paint: the batch's box
  * is drawn red instead, saying which.  The mark was dropped, so the
- * picture showed fewer blocked streams than the report. */
+ * picture showed fewer blocked streams than the report.  Steps at a batch
+ * or an end are numbered in the box's title. */
 static void test_overlay_blocked_batch(void **state)
 {
     static const char text[] = "cesync 1\n"
@@ -523,6 +524,23 @@ static void test_overlay_blocked_batch(void **state)
     assert_int_equal(ces_test_count(t, "label=\"batch\"; style=\"rounded,filled\"; "
                                      "fillcolor=\"#f3fbf3\"; color=\"#4a9a4a\";\n"), 2);
     ces_free(ctx, t);
+    /* the steps of a batch and its end, which have no node, are in its
+     * box's title, blocked or not (the picture skipped their numbers) */
+    {
+        struct ces_dot_mark steps[] = {{0, 0, 0, 1, CES_DOT_STEP, 0},
+                                       {0, 0, 2, 3, CES_DOT_STEP, 0},
+                                       {0, 0, 3, 4, CES_DOT_STEP, 0},
+                                       {0, 0, 5, 0, CES_DOT_BLOCKED, 0}};
+        struct ces_dot_overlay sov = {steps, 4, "HANG counterexample"};
+
+        t = emit(ctx, g, &sov);
+        assert_non_null(strstr(t, "subgraph cluster_batch_0_0_0 {\nlabel=\"batch\\nstep 1\\n"
+                                  "end: step 3\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\";"));
+        assert_non_null(strstr(t, "subgraph cluster_batch_0_0_3 {\nlabel=\"batch\\nblocked at "
+                                  "its end\\nstep 4\"; style=\"rounded,filled\"; "
+                                  "fillcolor=\"#ffe0e0\";"));
+        ces_free(ctx, t);
+    }
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
