@@ -2579,7 +2579,7 @@ static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
             T.stats.peak_memory = mem_now(&T);
         if (mem + T.stats.peak_memory > S->stats.peak_memory)
             S->stats.peak_memory = mem + T.stats.peak_memory;
-    } else if (rc == SIM_BOUND || rc == SIM_LATE) { /* the model alone does not fit */
+    } else if (rc == SIM_BOUND || rc == SIM_LATE) { /* the model alone did not fit, or in time */
         rc = CES_OK;
     }
     search_free(&T);
@@ -2679,7 +2679,7 @@ static int open_classes(struct search *S, uint32_t found, uint32_t *out)
     *out = o;
     if (!(o & (CES_V_DEADLOCK | CES_V_RACE | CES_V_MISMATCH)))
         return CES_OK;
-    if (S->init.w == NULL) { /* (random executions within the search made it) */
+    if (S->init.w == NULL) { /* (made already where random executions ran within the search) */
         if (ces_sim_state_init(m, &S->init) != CES_OK)
             return ces_ctx_error(S->ctx, CES_ERR_NOMEM,
                                  "out of memory judging what the bound left open");
