@@ -348,6 +348,16 @@ static void empty_id(char *id, size_t size, uint32_t b, uint32_t r, uint32_t k)
     snprintf(id, size, "empty_b%" PRIu32 "_r%" PRIu32 "_k%" PRIu32, b, r, k);
 }
 
+/* The steps of batch k and of its `end` (k itself where it has none),
+ * neither of which has a node, as lines of its box's title. */
+static void put_batch_steps(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
+                            uint32_t end)
+{
+    put_steps(&st->sb, mark_info(st, b, r, k), "");
+    if (end != k)
+        put_steps(&st->sb, mark_info(st, b, r, end), "end: ");
+}
+
 /* Opens the box of the batch that op k (a `batch`, at #`unrolled` of its
  * stream in the first replay, `stride` ops further per replay) of rank r
  * starts in block b.  A stream blocked at the `batch` or at its `end` has
@@ -363,8 +373,7 @@ static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
     const char *blocked = batch_blocked(st, b, r, k, &empty, &at);
     const struct ces_op *ops = ces_graph_ops(st->g, b, r, &n);
 
-    /* the steps of the `batch` and its `end`, which have no node of their
-     * own, in the box's title */
+    /* its `end` (n: none), whose steps the box's title says too */
     for (end = k + 1; end < n && (ops[end].stream != ops[k].stream || ops[end].kind != CES_OP_END);
          end++)
         ;
@@ -395,18 +404,14 @@ static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
                 ces_sb_puts(&st->sb, ")");
             }
         }
-        put_steps(&st->sb, mark_info(st, b, r, k), "");
-        if (end < n)
-            put_steps(&st->sb, mark_info(st, b, r, end), "end: ");
+        put_batch_steps(st, b, r, k, end < n ? end : k);
         ces_sb_printf(&st->sb, "\"; style=\"rounded,filled\"; fillcolor=\"%s\"; color=\"%s\"; "
                       "penwidth=2.5;\n",
                       blk && stp ? "#ffe0e0;0.5:#dff3f1" : blk ? "#ffe0e0" : "#dff3f1",
                       blk ? (stp ? "#00736b" : "#cc0000") : "#00736b");
     } else {
         ces_sb_puts(&st->sb, "label=\"batch");
-        put_steps(&st->sb, mark_info(st, b, r, k), "");
-        if (end < n)
-            put_steps(&st->sb, mark_info(st, b, r, end), "end: ");
+        put_batch_steps(st, b, r, k, end < n ? end : k);
         ces_sb_puts(&st->sb, "\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\"; "
                              "color=\"#4a9a4a\";\n");
     }

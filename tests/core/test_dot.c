@@ -535,7 +535,8 @@ static void test_overlay_blocked_batch(void **state)
 
         t = emit(ctx, g, &sov);
         assert_non_null(strstr(t, "subgraph cluster_batch_0_0_0 {\nlabel=\"batch\\nstep 1\\n"
-                                  "end: step 3\"; style=\"rounded,filled\"; fillcolor=\"#f3fbf3\";"));
+                                  "end: step 3\"; style=\"rounded,filled\"; "
+                                  "fillcolor=\"#f3fbf3\";"));
         assert_non_null(strstr(t, "subgraph cluster_batch_0_0_3 {\nlabel=\"batch\\nblocked at "
                                   "its end\\nstep 4\"; style=\"rounded,filled\"; "
                                   "fillcolor=\"#ffe0e0\";"));
