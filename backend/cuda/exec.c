@@ -443,6 +443,17 @@ static int issue_failed(struct ces_comm *c, int rc)
     return ces_comm_fail_call(c, rc, "a collective, group or launch");
 }
 
+/* A collective or launch refused rc for a buffer or signal array bound to a
+ * pointer of this rank's: the ranks pass pointers of their own, so the
+ * refusal may be this rank's alone while its peers issue their parts and
+ * wait for its (a later call's flags would meet those waits: wrong data
+ * without an error).  So it fails the communicator where it has peers.
+ * Returns rc. */
+static int refused_mine(struct ces_comm *c, int rc)
+{
+    return c->size > 1 ? issue_failed(c, rc) : rc;
+}
+
 static int is_capturing(struct ces_comm *c, CUstream s, int *capturing)
 {
     enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
@@ -710,7 +721,7 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
                          const struct ces_cuda_hooks *hooks, struct ces_cuda_run **out)
 {
     struct ces_cuda_run *r = NULL;
-    int rc;
+    int rc, mine = 0;
 
     if (c == NULL || g == NULL || out == NULL || (bindings == NULL && nbindings > 0))
         return CES_ERR_INVALID;
@@ -751,6 +762,7 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
         if (i >= 0)
             r->buf_off[i] = (uint64_t)j + 1;
     }
+    mine = 1; /* the bindings are this rank's pointers (refused_mine) */
     for (uint32_t i = 0; i < ces_graph_nbuffers(g); i++) {
         struct ces_buffer_info bi = ces_graph_buffer(g, i);
         const void *ptr = r->buf_off[i] != 0 ? bindings[r->buf_off[i] - 1].ptr : NULL;
@@ -764,6 +776,7 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
         if (rc != CES_OK)
             goto fail;
     }
+    mine = 0;
     rc = is_capturing(c, stream, &r->capturing);
     if (rc != CES_OK)
         goto fail;
@@ -774,8 +787,10 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
     if (rc != CES_OK)
         goto fail;
     rc = ces_cuda_bind_signals(c, g, "launch", bindings, nbindings, r->sig_off);
-    if (rc != CES_OK)
+    if (rc != CES_OK) {
+        mine = rc == CES_ERR_INVALID; /* a bound array's pointer */
         goto fail;
+    }
     rc = ensure_streams(c, r->nstreams, ces_graph_nevents(g));
     if (rc != CES_OK)
         goto fail;
@@ -793,6 +808,8 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
     return CES_OK;
 fail:
     ces_cuda_run_free(r);
+    if (mine)
+        return refused_mine(c, rc);
     return refused_alike(rc) ? rc : issue_failed(c, rc);
 }
 
@@ -1121,25 +1138,26 @@ static int coll_issue(struct ces_comm *c, uint32_t coll, const void *send, void 
         ssize = ces_graph_buffer(e->g, (uint32_t)e->send).size;
         rc = bind_buffer(c, name, "send", send, ssize, &soff);
         if (rc != CES_OK)
-            return rc;
+            return refused_mine(c, rc);
         e->buf_off[e->send] = soff;
     }
     if (e->recv >= 0) {
         rsize = ces_graph_buffer(e->g, (uint32_t)e->recv).size;
         rc = bind_buffer(c, name, "recv", recv, rsize, &roff);
         if (rc != CES_OK)
-            return rc;
+            return refused_mine(c, rc);
         e->buf_off[e->recv] = roff;
     }
     if (!in_place && !no_send && e->send >= 0 && e->recv >= 0 &&
         overlaps(soff, ssize, roff, rsize)) {
         const char *rule = ces_cuda_coll_in_place_rule(coll);
 
-        return ces_ctx_error(c->ctx, CES_ERR_INVALID,
-                             "%s: send (%p, %" PRIu64 " bytes) and recv (%p, %" PRIu64
-                             " bytes) overlap%s%s",
-                             name, send, ssize, recv, rsize, rule != NULL ? "; in place " : "",
-                             rule != NULL ? rule : "");
+        rc = ces_ctx_error(c->ctx, CES_ERR_INVALID,
+                           "%s: send (%p, %" PRIu64 " bytes) and recv (%p, %" PRIu64
+                           " bytes) overlap%s%s",
+                           name, send, ssize, recv, rsize, rule != NULL ? "; in place " : "",
+                           rule != NULL ? rule : "");
+        return refused_mine(c, rc);
     }
     /* the call's number is taken once nothing can fail but the issue */
     k = c->calls[p.proto] + 1;

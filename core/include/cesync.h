@@ -1249,8 +1249,11 @@ CES_API int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m,
  * or the error of a collective, group or launch that failed other than by
  * a refusal every rank makes alike (CES_ERR_INVALID, CES_ERR_UNSUPPORTED,
  * CES_ERR_LIMIT, CES_ERR_SEMANTIC, CES_ERR_PARSE): a CUDA error, host memory
- * exhausted (its peers may wait for its part, so the communicator fails as
- * on a timeout),
+ * exhausted, or a buffer or signal array of this rank's that a collective
+ * or launch refused, CES_ERR_INVALID (a pointer not bound, not symmetric,
+ * too small, misaligned or overlapping, which may be this rank's alone;
+ * not on a communicator of one rank) (its peers may wait for its part, so
+ * the communicator fails as on a timeout),
  * and does nothing - ces_comm_abort, ces_mem_alloc, ces_mem_free, the
  * collectives, ces_group_start, ces_send, ces_recv, ces_group_end (which
  * also ends a group the failure interrupted) and ces_launch - but for
@@ -1371,7 +1374,8 @@ CES_API int ces_comm_abort(struct ces_comm *comm);
 /* CES_OK while healthy; once failed, CES_ERR_TIMEOUT (this rank timed out or
  * was aborted), CES_ERR_PEER_FAILED, the error of a collective, group or
  * launch that failed other than by a refusal every rank makes alike
- * (CES_ERR_CUDA, CES_ERR_NOMEM, ...), or CES_ERR_CUDA when the context
+ * (CES_ERR_CUDA, CES_ERR_NOMEM, CES_ERR_INVALID for a buffer of this
+ * rank's, ...), or CES_ERR_CUDA when the context
  * died under pending work; the context's last error then says why ("rank
  * 0: the communicator failed: no progress for 2001 ms ..."). */
 CES_API int ces_comm_status(const struct ces_comm *comm);
@@ -1451,9 +1455,14 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  * do the other refusals every rank makes alike: CES_ERR_UNSUPPORTED for
  * memops the device lacks, CES_ERR_LIMIT when the collective's flag arrays
  * find no symmetric memory left (CES_STRIDE); they leave the communicator
- * healthy.  A CUDA error (CES_ERR_CUDA) or host memory exhausted
- * (CES_ERR_NOMEM) fails it (see the watchdog above); on a failed
- * communicator every call returns the failure and does nothing. */
+ * healthy, but for a buffer of this rank's refused (NULL, not symmetric
+ * memory of this communicator, too small, send and recv overlapping where
+ * not in place): the ranks pass pointers of their own, so that refusal may
+ * be this rank's alone while its peers issue their parts, and it fails the
+ * communicator with CES_ERR_INVALID (not one of one rank).  A CUDA error
+ * (CES_ERR_CUDA) or host memory exhausted (CES_ERR_NOMEM) fails it (see
+ * the watchdog above); on a failed communicator every call returns the
+ * failure and does nothing. */
 CES_API int ces_alltoall(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
                          ces_stream_t stream);
 CES_API int ces_allgather(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
@@ -1531,9 +1540,13 @@ struct ces_binding {
  * of `connections any` (CES_CONNECTIONS_ANY), checked under every
  * assignment of each rank's streams to queues, runs under any number of
  * queues.  These refusals come before anything is enqueued and leave the
- * communicator healthy; a CUDA error (CES_ERR_CUDA) or host memory
- * exhausted (CES_ERR_NOMEM) fails it (see the watchdog above), and on a
- * failed communicator it returns the failure and does nothing.
+ * communicator healthy, but for those of a binding (a buffer not bound, a
+ * binding not symmetric memory large enough, a signal's misaligned): the
+ * pointers are this rank's own, so the refusal may be this rank's alone
+ * while its peers issue their parts, and it fails the communicator with
+ * CES_ERR_INVALID (not one of one rank).  A CUDA error (CES_ERR_CUDA) or
+ * host memory exhausted (CES_ERR_NOMEM) fails it (see the watchdog above),
+ * and on a failed communicator it returns the failure and does nothing.
  * produce/consume ops enqueue nothing. */
 CES_API int ces_launch(struct ces_comm *comm, const struct ces_graph *g,
                        const struct ces_binding *bindings, size_t nbindings,
