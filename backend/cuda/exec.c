@@ -467,8 +467,9 @@ out:
 
 /* The symmetric address of a signal array (or of a protocol's staging
  * memory), allocated on first use and known after by its key, formatted as
- * printf does.  The key is kept whole: two keys cut to one length would
- * share memory. */
+ * printf does, which names the size `bytes` (so that the array a key finds
+ * holds it).  The key is kept whole: two keys cut to one length would share
+ * memory. */
 static int signal_off(struct ces_comm *c, uint64_t bytes, uint64_t *off, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
@@ -496,16 +497,9 @@ static int signal_off(struct ces_comm *c, uint64_t bytes, uint64_t *off, const c
         struct ces_signal_rec *s = &CES_VEC_AT(&c->signals, struct ces_signal_rec, i);
 
         if (strcmp(s->key, key) == 0) {
-            rc = s->bytes < bytes
-                     ? ces_ctx_error(c->ctx, CES_ERR_INVALID,
-                                     "signal array %.*s%s needs %" PRIu64
-                                     " bytes but was first allocated with %" PRIu64,
-                                     CES_SHOWN(key), bytes, s->bytes)
-                     : CES_OK;
-            if (rc == CES_OK)
-                ces_team_find(c->team, c->rank, s->ptr, off);
+            ces_team_find(c->team, c->rank, s->ptr, off);
             ces_free(c->ctx, key);
-            return rc;
+            return CES_OK;
         }
     }
     rc = ces_team_alloc(c, bytes, &ptr);
@@ -515,7 +509,6 @@ static int signal_off(struct ces_comm *c, uint64_t bytes, uint64_t *off, const c
     }
     rec.key = key;
     rec.ptr = ptr;
-    rec.bytes = bytes;
     if (ces_vec_push(c->ctx, &c->signals, sizeof(rec), &rec) != CES_OK) {
         ces_free(c->ctx, key);
         ces_team_release(c, ptr);

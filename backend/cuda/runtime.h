@@ -197,9 +197,8 @@ struct ces_wd_stream {
 };
 
 struct ces_signal_rec {
-    char *key;    /* "<namespace>:<name>...", whole (owned) */
-    void *ptr;    /* this rank's address */
-    uint64_t bytes;
+    char *key; /* "<namespace>:<name>:<size>", whole (owned) */
+    void *ptr; /* this rank's address */
 };
 
 struct ces_coll_cache; /* exec.c */

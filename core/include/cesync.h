@@ -1519,12 +1519,12 @@ struct ces_binding {
  * graph's other streams are internal streams forked from and joined back
  * into `stream`.  Every buffer must be bound; a signal array that is not
  * bound is allocated by the communicator (zero-filled) at the first launch
- * naming it and reused, with its values, by later launches.  The graph's
+ * naming it and reused, with its values, by later launches naming it with
+ * the same width and slot count (another shape is another array).  The graph's
  * rank count must equal the communicator's size.  CES_ERR_INVALID for that,
  * for a buffer not bound, and for a binding that is not symmetric memory of
  * this communicator large enough for its buffer or signal array (a signal
- * array also 8-byte aligned), or an unbound signal array larger than its
- * name's first launch allocated; CES_ERR_SEMANTIC for a graph changed since
+ * array also 8-byte aligned); CES_ERR_SEMANTIC for a graph changed since
  * its last validation that does not validate (ces_graph_validate's message
  * prefixed "lower: the graph does not validate: "); CES_ERR_LIMIT when an
  * unbound signal array finds no symmetric memory left (CES_STRIDE).
