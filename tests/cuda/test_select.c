@@ -6,8 +6,10 @@
  * calls but the barrier `pull` in a graph phase), the exact lowered plan of an
  * eager overlap alltoall, the shape of every selected plan (the local copy
  * alone on s1 between an await and a record, no batch call under capture),
- * every selected schedule proved by the checker, the cached plan's
- * value patching (linear in the call number) equal to a fresh build, and
+ * every selected schedule proved by the checker (2..8 ranks, every root,
+ * one call and three, the wake chain's lengths and both places of the
+ * local fork), the cached plan's value patching (linear in the call
+ * number) equal to a fresh build, and
  * the in-place calls: which pointers make one, their plans, and that they
  * issue what the out-of-place calls issue at the same pointers; the rooted
  * collectives' selected plans out of place, eager and captured, proved;
@@ -216,33 +218,39 @@ static void prove_calls(struct ces_ctx *ctx, const struct ces_coll_params *p,
     ces_graph_destroy(g3);
 }
 
-/* Every selected schedule of alltoall and allgather, 2..5 ranks, eager and
+/* Every selected schedule of alltoall and allgather, 2..8 ranks, eager and
  * captured, with the local copy forked before the ready barrier (3840
- * bytes; captured, 60 MiB too) and after it (60 MiB, eager): two streams; on s1 exactly await, one local copy (source and
- * destination on this rank), record; no batch under capture; progress
- * writes only eager, enter/exit writes around each waiting call only
- * captured; proved OK by the checker (2..4 ranks). */
+ * bytes; captured, 60 MiB too; eager alltoall of 8 ranks at 60 MiB, whose
+ * 7.5 MiB chunk is under the 8 MiB switch) and after it (60 MiB, eager):
+ * two streams; on s1 exactly await, one local copy (source and destination
+ * on this rank), record; no batch under capture; progress writes only
+ * eager, enter/exit writes around each waiting call only captured; every
+ * one proved OK by the checker, for one call and three in a row (every
+ * rank count the collectives support: the largest, 8 ranks, stays well
+ * under a second). */
 static void test_selected_plans(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    unsigned plans = 0;
+    unsigned plans = 0, proved = 0;
 
     (void)state;
     for (uint32_t c = 0; c < 2; c++) {
         for (int cap = 0; cap < 2; cap++) {
-            for (uint32_t shape = 0; shape < 8; shape++) {
+            for (uint32_t shape = 0; shape < 14; shape++) {
                 static const uint64_t sizes[] = {60 * 64, UINT64_C(60) << 20};
-                uint32_t n = 2 + shape % 4;
+                uint32_t n = 2 + shape % 7;
                 struct ces_coll_params p;
                 struct ces_graph *g = NULL;
 
+                /* the bytes a multiple of the ranks, as alltoall needs:
+                 * on 7 ranks 3836 and 60 MiB - 2 */
                 ces_cuda_coll_select(&p, c == 0 ? CES_COLL_ALLTOALL : CES_COLL_ALLGATHER, n,
-                                     sizes[shape / 4], 0, cap);
+                                     sizes[shape / 7] / n * n, 0, cap);
                 assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
                 assert_int_equal(ces_graph_streams(g), 2);
-                if (n <= 4)
-                    prove_calls(ctx, &p, g);
+                prove_calls(ctx, &p, g);
+                proved++;
                 for (uint32_t r = 0; r < n; r++) {
                     struct ces_cuda_plan *pl = NULL;
                     const struct ces_cuda_pblock *b;
@@ -304,7 +312,10 @@ static void test_selected_plans(void **state)
             }
         }
     }
-    assert_int_equal(plans, 2 * 2 * 2 * (2 + 3 + 4 + 5));
+    /* 2 collectives x 2 phases x 2 sizes: every rank of 2..8, and each
+     * schedule proved (one call and three) */
+    assert_int_equal(plans, 2 * 2 * 2 * (2 + 3 + 4 + 5 + 6 + 7 + 8));
+    assert_int_equal(proved, 2 * 2 * 2 * 7);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -683,92 +694,20 @@ static void test_in_place_calls(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* The in-place calls: every rank's plan, eager and captured, 2..4 ranks,
- * runs one stream and copies nothing within the rank but the wake chain of the ranks that copy nothing (one stream more, its copies
- * within the rank's buffer `wake`); the schedule is proved OK; its values
- * are linear in the call number (so the cache patches them). */
+/* The in-place calls: every rank's plan, eager and captured, 2..8 ranks,
+ * every root, at 3,000 bytes and 60 MiB (another wake chain: 2 copies at
+ * 3,000 bytes, 49..64 at 60 MiB), runs one stream and copies nothing within
+ * the rank but the wake chain of the ranks that copy nothing (one stream
+ * more, its copies within the rank's buffer `wake`: gather's root,
+ * scatter's and broadcast's other ranks); the schedule is proved OK by the
+ * checker for one call and three in a row (three replays when captured),
+ * every one of them (the in-place schedules have no local fork, so the
+ * size changes only the chain's length); its values are linear in the call
+ * number (so the cache patches them). */
 static void test_in_place_plans(void **state)
 {
     static const uint32_t colls[] = {CES_COLL_ALLGATHER, CES_COLL_GATHER, CES_COLL_SCATTER,
                                      CES_COLL_BROADCAST};
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    unsigned plans = 0;
-
-    (void)state;
-    for (size_t ci = 0; ci < sizeof(colls) / sizeof(colls[0]); ci++) {
-        for (int cap = 0; cap < 2; cap++) {
-            for (uint32_t n = 2; n <= 4; n++) {
-                struct ces_coll_params p;
-                struct ces_graph *g = NULL;
-                unsigned flags = ces_cuda_coll_lower_flags(cap, 1);
-
-                ces_cuda_coll_select(&p, colls[ci], n, 3000, n - 1, cap);
-                p.flags = CES_COLL_F_INPLACE;
-                assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
-                /* the wake chain, but for allgather, on a stream of its
-                 * own */
-                assert_int_equal(p.wake, colls[ci] != CES_COLL_ALLGATHER
-                                             ? ces_cuda_wake_copies(n, 3000)
-                                             : 0);
-                assert_int_equal(ces_graph_streams(g), p.wake > 0 ? 2 : 1);
-                assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
-                for (uint32_t r = 0; r < n; r++) {
-                    struct ces_cuda_plan *pl[3] = {NULL, NULL, NULL};
-                    struct ces_graph *gk[3] = {NULL, NULL, NULL};
-                    const struct ces_cuda_pblock *blk;
-                    uint64_t va[64], vb[64];
-                    unsigned chain = 0;
-
-                    for (int k = 0; k < 3; k++)
-                        build_lower(ctx, &p, (uint64_t)k + 1, r, flags, &gk[k], &pl[k]);
-                    blk = &pl[0]->blocks[0];
-                    assert_int_equal(pl[0]->streams, p.wake > 0 ? 2 : 1);
-                    for (size_t i = 0; i < blk->copies.len; i++) {
-                        const struct ces_cuda_copy *cp =
-                            &CES_VEC_AT(&blk->copies, struct ces_cuda_copy, i);
-
-                        if (wake_copy(gk[0], cp)) {
-                            assert_int_equal(cp->src.rank, r);
-                            chain++;
-                            continue;
-                        }
-                        assert_int_equal(cp->src.rank, r);
-                        assert_int_not_equal(cp->dst.rank, r);
-                    }
-                    assert_int_equal(chain, p.wake > 0 && (colls[ci] == CES_COLL_GATHER) ==
-                                                              (r == n - 1)
-                                                ? p.wake
-                                                : 0);
-                    assert_true(blk->memops.len <= 64);
-                    assert_int_equal(ces_cuda_plan_linear(pl[0], pl[1], pl[2], va, vb), 1);
-                    for (int k = 0; k < 3; k++) {
-                        ces_cuda_plan_destroy(pl[k]);
-                        ces_graph_destroy(gk[k]);
-                    }
-                    plans++;
-                }
-                ces_graph_destroy(g);
-            }
-        }
-    }
-    assert_int_equal(plans, 4 * 2 * (2 + 3 + 4));
-    ces_test_ctx_end(ctx, &st);
-}
-
-/* Every selected schedule of gather, scatter and broadcast out of place,
- * 2..4 ranks, every root, eager and captured: at 3,000 bytes proved OK by
- * the checker for one call and for three in a row (three replays when
- * captured); its streams s0, the root's local copy on s1, and the wake
- * chain on s2 where a rank copies nothing (scatter, broadcast: every rank
- * but the root; gather out of place: none, so two streams); lowered for
- * every rank at 3,000 bytes and at 60 MiB (from 3 ranks the root's copies
- * pass 64 MiB, so a barrier splits): the chain's copies, within the rank's
- * `wake`, exactly on the ranks that copy nothing, as many as selected, and
- * no batch call under capture. */
-static void test_rooted_plans(void **state)
-{
-    static const uint32_t colls[] = {CES_COLL_GATHER, CES_COLL_SCATTER, CES_COLL_BROADCAST};
     static const uint64_t sizes[] = {3000, UINT64_C(60) << 20};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -777,9 +716,105 @@ static void test_rooted_plans(void **state)
     (void)state;
     for (size_t ci = 0; ci < sizeof(colls) / sizeof(colls[0]); ci++)
         for (int cap = 0; cap < 2; cap++)
-            for (uint32_t n = 2; n <= 4; n++)
+            for (size_t si = 0; si < 2; si++)
+                for (uint32_t n = 2; n <= 8; n++)
+                    for (uint32_t root = 0; root < (colls[ci] == CES_COLL_ALLGATHER ? 1 : n);
+                         root++) {
+                        struct ces_coll_params p;
+                        struct ces_graph *g = NULL;
+                        unsigned flags = ces_cuda_coll_lower_flags(cap, 1);
+
+                        ces_cuda_coll_select(&p, colls[ci], n, sizes[si], root, cap);
+                        p.flags = CES_COLL_F_INPLACE;
+                        assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
+                        /* the wake chain, but for allgather, on a stream of
+                         * its own */
+                        assert_int_equal(p.wake, colls[ci] != CES_COLL_ALLGATHER
+                                                     ? ces_cuda_wake_copies(n, sizes[si])
+                                                     : 0);
+                        assert_int_equal(ces_graph_streams(g), p.wake > 0 ? 2 : 1);
+                        prove_calls(ctx, &p, g);
+                        proved++;
+                        for (uint32_t r = 0; r < n; r++) {
+                            struct ces_cuda_plan *pl[3] = {NULL, NULL, NULL};
+                            struct ces_graph *gk[3] = {NULL, NULL, NULL};
+                            const struct ces_cuda_pblock *blk;
+                            uint64_t va[64], vb[64];
+                            unsigned chain = 0;
+                            /* a rank that copies nothing: gather's root, the
+                             * other collectives' other ranks */
+                            int idle = (colls[ci] == CES_COLL_GATHER) == (r == root);
+
+                            for (int k = 0; k < 3; k++)
+                                build_lower(ctx, &p, (uint64_t)k + 1, r, flags, &gk[k], &pl[k]);
+                            blk = &pl[0]->blocks[0];
+                            assert_int_equal(pl[0]->streams, p.wake > 0 ? 2 : 1);
+                            for (size_t i = 0; i < blk->copies.len; i++) {
+                                const struct ces_cuda_copy *cp =
+                                    &CES_VEC_AT(&blk->copies, struct ces_cuda_copy, i);
+
+                                if (wake_copy(gk[0], cp)) {
+                                    assert_int_equal(cp->src.rank, r);
+                                    chain++;
+                                    continue;
+                                }
+                                assert_int_equal(cp->src.rank, r);
+                                assert_int_not_equal(cp->dst.rank, r);
+                            }
+                            assert_int_equal(chain, p.wake > 0 && idle ? p.wake : 0);
+                            assert_true(blk->memops.len <= 64);
+                            assert_int_equal(ces_cuda_plan_linear(pl[0], pl[1], pl[2], va, vb), 1);
+                            for (int k = 0; k < 3; k++) {
+                                ces_cuda_plan_destroy(pl[k]);
+                                ces_graph_destroy(gk[k]);
+                            }
+                            plans++;
+                        }
+                        ces_graph_destroy(g);
+                    }
+    /* per phase and size: allgather 2+...+8 ranks, the others n roots of n
+     * ranks (4 + 9 + ... + 64 = 203) */
+    assert_int_equal(plans, 2 * 2 * (35 + 3 * 203));
+    /* proved: allgather 7 shapes, the others 2 + ... + 8 = 35 roots */
+    assert_int_equal(proved, 2 * 2 * (7 + 3 * 35));
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Every selected schedule of gather, scatter and broadcast out of place,
+ * 2..8 ranks, every root, eager and captured, at 3,000 bytes and 1, 4, 16,
+ * 60 and 256 MiB: proved OK by the checker for one call and for three in a
+ * row (three replays when captured), every one: so every wake chain the
+ * backend selects at these sizes (2..64 copies, 17 lengths, counted
+ * below) and the root's local copy forked both before the ready barrier
+ * (under 8 MiB, and always captured) and after it (eager from 16 MiB,
+ * checked in the root's plan); its streams s0, the root's local copy on
+ * s1, and the wake chain on s2 where a rank copies nothing (scatter,
+ * broadcast: every rank but the root; gather out of place: none, so two
+ * streams); lowered for every rank at every size (from 3 ranks at 60 MiB
+ * the root's copies pass 64 MiB, so a barrier splits): the chain's copies,
+ * within the rank's `wake`, exactly on the ranks that copy nothing, as
+ * many as selected, and no batch call under capture. */
+static void test_rooted_plans(void **state)
+{
+    static const uint32_t colls[] = {CES_COLL_GATHER, CES_COLL_SCATTER, CES_COLL_BROADCAST};
+    static const uint64_t sizes[] = {3000,
+                                     UINT64_C(1) << 20,
+                                     UINT64_C(4) << 20,
+                                     UINT64_C(16) << 20,
+                                     UINT64_C(60) << 20,
+                                     UINT64_C(256) << 20};
+    const size_t nsizes = sizeof(sizes) / sizeof(sizes[0]);
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    unsigned plans = 0, proved = 0, late = 0, lengths = 0;
+    unsigned char chained_at[CES_CUDA_WAKE_MAX_COPIES + 1] = {0};
+
+    (void)state;
+    for (size_t ci = 0; ci < sizeof(colls) / sizeof(colls[0]); ci++)
+        for (int cap = 0; cap < 2; cap++)
+            for (uint32_t n = 2; n <= 8; n++)
                 for (uint32_t root = 0; root < n; root++)
-                    for (size_t si = 0; si < 2; si++) {
+                    for (size_t si = 0; si < nsizes; si++) {
                         uint32_t c = colls[ci];
                         int chained = c != CES_COLL_GATHER;
                         struct ces_coll_params p;
@@ -787,16 +822,18 @@ static void test_rooted_plans(void **state)
 
                         ces_cuda_coll_select(&p, c, n, sizes[si], root, cap);
                         assert_int_equal(p.wake, ces_cuda_wake_copies(n, sizes[si]));
+                        assert_true(p.wake >= 1 && p.wake <= CES_CUDA_WAKE_MAX_COPIES);
                         assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
                         assert_int_equal(ces_graph_streams(g), chained ? 3 : 2);
-                        if (si == 0) {
-                            prove_calls(ctx, &p, g);
-                            proved += 2;
-                        }
+                        prove_calls(ctx, &p, g);
+                        proved++;
+                        if (chained)
+                            chained_at[p.wake] = 1;
                         for (uint32_t r = 0; r < n; r++) {
                             struct ces_cuda_plan *pl = NULL;
                             const struct ces_cuda_pblock *b;
                             unsigned chain = 0, batches = 0;
+                            size_t fork = SIZE_MAX, barrier = SIZE_MAX;
 
                             assert_int_equal(ces_cuda_lower(ctx, g, r, &h200,
                                                             ces_cuda_coll_lower_flags(cap, 1),
@@ -812,21 +849,48 @@ static void test_rooted_plans(void **state)
                                     chain++;
                                 }
                             }
-                            for (size_t i = 0; i < b->calls.len; i++)
-                                batches += CES_VEC_AT(&b->calls, struct ces_cuda_call, i).kind ==
-                                           CES_CALL_COPY_BATCH;
+                            for (size_t i = 0; i < b->calls.len; i++) {
+                                const struct ces_cuda_call *k =
+                                    &CES_VEC_AT(&b->calls, struct ces_cuda_call, i);
+
+                                batches += k->kind == CES_CALL_COPY_BATCH;
+                                /* the root's fork (`record go` on s0) and
+                                 * its first barrier call */
+                                if (k->stream == 0 && k->kind == CES_CALL_RECORD &&
+                                    fork == SIZE_MAX)
+                                    fork = i;
+                                if (k->kind == CES_CALL_MEMOPS && barrier == SIZE_MAX)
+                                    barrier = i;
+                            }
                             assert_int_equal(chain, chained && r != root ? p.wake : 0);
                             if (cap)
                                 assert_int_equal(batches, 0);
+                            /* the root forks its local copy after the ready
+                             * barrier exactly when eager from 8 MiB */
+                            if (r == root) {
+                                int after = !cap && sizes[si] >= (UINT64_C(8) << 20);
+
+                                assert_true(fork != SIZE_MAX && barrier != SIZE_MAX);
+                                assert_int_equal(barrier < fork, after);
+                                late += after;
+                            }
                             ces_cuda_plan_destroy(pl);
                             plans++;
                         }
                         ces_graph_destroy(g);
                     }
-    /* 3 collectives x 2 phases x 2 sizes x (4 + 9 + 16) rank-roots; proved
-     * at one size, twice */
-    assert_int_equal(plans, 3 * 2 * 2 * 29);
-    assert_int_equal(proved, 3 * 2 * 2 * 9);
+    for (uint32_t k = 0; k <= CES_CUDA_WAKE_MAX_COPIES; k++)
+        lengths += chained_at[k];
+    /* 3 collectives x 2 phases x 6 sizes x (4 + 9 + ... + 64 = 203)
+     * rank-roots lowered, (2 + ... + 8 = 35) roots proved (one call and
+     * three); the late fork eager at 16, 60 and 256 MiB, on every root */
+    assert_int_equal(plans, 3 * 2 * 6 * 203);
+    assert_int_equal(proved, 3 * 2 * 6 * 35);
+    assert_int_equal(late, 3 * 3 * 35);
+    /* the chain lengths proved (scatter, broadcast): 2, 3, 4, 5, 6, 7, 8,
+     * 11, 14, 18, 21, 24, 27, 40, 49, 53 and 64 */
+    assert_int_equal(lengths, 17);
+    assert_true(chained_at[2] && chained_at[CES_CUDA_WAKE_MAX_COPIES]);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -846,14 +910,17 @@ static char *plan_text(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t 
 /* Under fewer hardware queues than a selected schedule has streams (CUDA_
  * DEVICE_MAX_CONNECTIONS=1, or 2 for the wake chain's three) a call runs
  * the graph with the queues adopted (`connections q`, queue order): every
- * selected schedule, out of place and in place, 2..4 ranks, every root,
- * eager and captured, at 3,000 bytes and 60 MiB, for every q below its
- * streams: the graph declares q, passes the launch's check for q queues,
- * lowers for every rank to the very plan it lowers to with a queue per
- * stream (so a shared-queue call issues what the figures measured), and at
- * 3,000 bytes is proved OK under q for one call and three in a row; and at
- * 3,000 bytes with 2 and 3 ranks, proved OK under every assignment of each
- * rank's streams to hardware queues that CUDA may make. */
+ * selected schedule, out of place and in place, 2..8 ranks, every root,
+ * eager and captured, at 3,000 bytes and 60 MiB (rounded down to a multiple
+ * of the ranks, as alltoall needs: on 7 ranks 2996 and 60 MiB - 2), for
+ * every q below its streams: the graph declares q, passes the launch's
+ * check for q queues, lowers for every rank to the very plan it lowers to
+ * with a queue per stream (so a shared-queue call issues what the figures
+ * measured), and at 3,000 bytes is proved OK under q for one call and three
+ * in a row; and at 3,000 bytes with 2 and 3 ranks, proved OK under every
+ * assignment of each rank's streams to hardware queues that CUDA may make
+ * (only 2 and 3 ranks: three streams have 5 assignments a rank, 5^n in
+ * all). */
 static void test_shared_queues(void **state)
 {
     static const uint64_t sizes[] = {3000, UINT64_C(60) << 20};
@@ -865,7 +932,7 @@ static void test_shared_queues(void **state)
     for (size_t ci = 0; ci < sizeof(all_colls) / sizeof(all_colls[0]); ci++)
         for (int inplace = 0; inplace < 2; inplace++)
             for (int cap = 0; cap < 2; cap++)
-                for (uint32_t n = 2; n <= 4; n++)
+                for (uint32_t n = 2; n <= 8; n++)
                     for (uint32_t root = 0; root < n; root++)
                         for (size_t si = 0; si < 2; si++) {
                             uint32_t c = all_colls[ci];
@@ -878,7 +945,7 @@ static void test_shared_queues(void **state)
                             if ((root > 0 && !rooted) ||
                                 (inplace && ces_cuda_coll_in_place_rule(c) == NULL))
                                 continue;
-                            ces_cuda_coll_select(&p, c, n, sizes[si], root, cap);
+                            ces_cuda_coll_select(&p, c, n, sizes[si] / n * n, root, cap);
                             if (inplace)
                                 p.flags = CES_COLL_F_INPLACE;
                             assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
@@ -940,10 +1007,10 @@ static void test_shared_queues(void **state)
     /* two streams (q = 1): alltoall, allgather, gather out of place, and
      * gather, scatter, broadcast in place; three (q = 1, 2): scatter and
      * broadcast out of place; one: the barrier, allgather in place.  Per
-     * phase and size, sum over n of n ranks (x n roots if rooted): 9, 29 */
-    assert_int_equal(lowered, 2 * 2 * (9 + 9 + 29 + 2 * 29 + 2 * 29 + 3 * 29));
-    /* proved at one size: 3 and 9 shapes per phase, per q */
-    assert_int_equal(proved, 2 * (3 + 3 + 9 + 2 * 9 + 2 * 9 + 3 * 9));
+     * phase and size, sum over n of n ranks (x n roots if rooted): 35, 203 */
+    assert_int_equal(lowered, 2 * 2 * (35 + 35 + 203 + 2 * 203 + 2 * 203 + 3 * 203));
+    /* proved at one size: 7 and 35 shapes per phase, per q */
+    assert_int_equal(proved, 2 * (7 + 7 + 35 + 2 * 35 + 2 * 35 + 3 * 35));
     /* per phase, two streams: 2^2 + 2^3 assignments, three: 5^2 + 5^3, times
      * the roots (2 + 3) where rooted: alltoall, allgather, gather out of
      * place, the three in place; scatter and broadcast out of place */
