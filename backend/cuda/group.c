@@ -145,8 +145,10 @@ static struct ces_op copy_op(uint32_t from, uint64_t lo, uint32_t to, uint64_t d
 
 /* The application around rank r's part: it writes every send buffer
  * before the group (produce) or reads every receive buffer after it
- * (consume); enqueued as nothing, they let the checker see the buffers'
- * users across calls and replays. */
+ * (consume), which must then hold its sender's send buffer as written
+ * before this call (`== mem[...]@s`: a MISMATCH otherwise); enqueued as
+ * nothing, they let the checker see the buffers' users and the data they
+ * see across calls and replays. */
 static int app_ops(struct ces_graph *g, uint32_t r, const struct ces_p2p_table *t, uint32_t send)
 {
     const struct ces_p2p_desc *row = t->d[r];
@@ -158,6 +160,12 @@ static int app_ops(struct ces_graph *g, uint32_t r, const struct ces_p2p_table *
         if (row[i].send != send)
             continue;
         op.a = (struct ces_region){MEM, r, row[i].off, row[i].off + row[i].bytes};
+        if (!send) {
+            const struct ces_p2p_desc *m = group_find(t, row[i].peer, r, 1);
+
+            op.b = (struct ces_region){MEM, row[i].peer, m->off, m->off + m->bytes};
+            op.flags = CES_OPF_EXPECT;
+        }
         rc = add(g, r, op);
     }
     return rc;

@@ -988,7 +988,7 @@ static void test_group(void **state)
                               "s0 memops 2 [write64 posted[1]@0 = 7; wait64 posted[2]@1 >= 7]\n"
                               "s0 copy 1 [mem[0:96]@1 -> mem[128:224]@2]\n"
                               "s0 memops 2 [write64 done[1]@2 = 7; wait64 done[0]@1 >= 7]\n"
-                              "s0 consume mem[128:224]@1\n");
+                              "s0 consume mem[128:224]@1 == mem[0:96]@0\n");
     ces_graph_destroy(g);
     {
         const uint64_t M = CES_P2P_POLLED_MIN;
@@ -1007,7 +1007,7 @@ static void test_group(void **state)
                                   "s0 memops 2 [write64 posted[3]@1 = 7; wait64 posted[4]@2 >= 7]\n"
                                   "s0 copy 1 [mem[0:8388608]@1 -> mem[16777216:25165824]@2]\n"
                                   "s0 memops 2 [write64 done[5]@1 = 7; wait64 done[4]@0 >= 7]\n"
-                                  "s0 consume mem[16777216:25165824]@1\n");
+                                  "s0 consume mem[16777216:25165824]@1 == mem[0:8388608]@0\n");
         ces_graph_destroy(g);
         declare(way01, 0, 1, 1, 0, M);
         declare(way01, 1, 0, 0, 2 * M, M);
@@ -1064,7 +1064,7 @@ static void test_group(void **state)
     assert_null(g);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "ces_group_end: groups are supported up to 8 ranks");
-    /* a ring of CES_P2P_MAX_RANKS is built */
+    /* a ring of CES_P2P_MAX_RANKS is built (proved: test_group_ranks) */
     memset(t, 0, sizeof(*t));
     for (uint32_t r = 0; r < CES_P2P_MAX_RANKS; r++) {
         declare(t, r, (r + 1) % CES_P2P_MAX_RANKS, 1, 0, 96);
@@ -1161,7 +1161,7 @@ static void test_group_staged(void **state)
                                   "s0 memops 2 [write64 posted[1]@0 = 4; wait64 posted[2]@1 >= 4]\n"
                                   "s0 copy 1 [mem[0:96]@1 -> mem[128:224]@2]\n"
                                   "s0 memops 2 [write64 done[1]@2 = 4; wait64 done[0]@1 >= 4]\n"
-                                  "s0 consume mem[128:224]@1\n");
+                                  "s0 consume mem[128:224]@1 == mem[0:96]@0\n");
         ces_graph_destroy(g);
         free(chain);
     }
@@ -1200,7 +1200,7 @@ static void test_group_staged(void **state)
                               "s0 memops 1 [wait64 full[0]@2 >= 2]\n"
                               "s0 copy 1 [mem[2304:2400]@2 -> mem[128:224]@2]\n"
                               "s0 memops 1 [write64 credit[4]@0 = 2]\n"
-                              "s0 consume mem[128:224]@2\n");
+                              "s0 consume mem[128:224]@2 == mem[0:96]@0\n");
     ces_graph_destroy(g);
     free(st);
     free(fan0);
@@ -1242,7 +1242,9 @@ static struct ces_p2p_table *one_way(uint64_t bytes)
  * after a side message awaits its own slot; without that wait the checker
  * finds the sender refilling a slot its receiver still copies out, and the
  * side stream's late announcement of the slot's previous fill overwriting
- * the new one, which leaves the receiver waiting), 3 ranks fanning out and
+ * the new one, which leaves the receiver waiting, or, without a race, lets
+ * it copy out the smaller message in place of the one it awaited:
+ * HANG,RACE,MISMATCH), 3 ranks fanning out and
  * two pairs of 4 ranks; the exact ops of a side call, of one of exactly
  * side_min bytes at either slot's first fill, and of a smaller one after a
  * side one filling its own slot for the first time. */
@@ -1298,7 +1300,7 @@ static void test_group_side(void **state)
         ces_cuda_group_count(t, st, 2);
     }
     assert_int_equal(ces_test_verdict_flags(ctx, g, CES_CHECK_UNLINKED),
-                     CES_V_RACE | CES_V_HANG);
+                     CES_V_RACE | CES_V_HANG | CES_V_MISMATCH);
     ces_graph_destroy(g);
 
     /* A message of exactly side_min bytes goes the side way.  The first
@@ -1352,7 +1354,7 @@ static void test_group_side(void **state)
                               "s0 memops 1 [wait64 full[1]@1 >= 2]\n"
                               "s0 copy 1 [mem[2432:2560]@1 -> mem[128:256]@1]\n"
                               "s0 memops 1 [write64 credit[3]@0 = 2]\n"
-                              "s0 consume mem[128:256]@1\n");
+                              "s0 consume mem[128:256]@1 == mem[0:128]@0\n");
     ces_graph_destroy(g);
     free(st);
     free(lg);
@@ -1501,19 +1503,21 @@ static uint32_t captured_text_verdict(struct ces_ctx *ctx, int reset)
              "r0 : write cdone[0]@1 = 1\n"
              "r1 : wait cdone[0] == 1\n"
              "r1 : write cdone[0] = 0\n"
-             "r1 : consume mem[128:224]\n",
+             "r1 : consume mem[128:224] == mem[0:96]@0\n",
              reset ? "r0 : write cposted[1] = 0\n" : "");
     return text_verdict(ctx, text);
 }
 
 /* Groups captured into CUDA graphs: every message in place with flags a
- * replay repeats, proved over replays for a ring of 3 and of 4 ranks, all
- * pairs of 3 and one way (every send's buffer written before, every
- * receive's read after, each replay); the same protocol written out is OK,
- * and without the sender's reset of its post flag a replay copies into a
- * buffer its receiver still reads, and its announcement can land before
- * the receiver's reset of the last one, which then erases it (RACE,HANG);
- * the exact ops as captured. */
+ * replay repeats, proved over replays for a ring of 3 and of 4 ranks (2 to
+ * 8: test_group_ranks), all pairs of 3 and one way (every send's buffer
+ * written before, every receive's read after and checked to hold its
+ * sender's bytes of that replay, each replay); the same protocol written
+ * out is OK, and without the sender's reset of its post flag a replay
+ * copies into a buffer its receiver still reads, its announcement can land
+ * before the receiver's reset of the last one, which then erases it, and
+ * without a race the receiver can read the next replay's bytes
+ * (RACE,HANG,MISMATCH); the exact ops as captured. */
 static void test_group_captured(void **state)
 {
     struct ces_test_alloc ta;
@@ -1528,8 +1532,7 @@ static void test_group_captured(void **state)
             declare(t, r, (r + 1) % n, 1, 0, 96);
             declare(t, r, (r + n - 1) % n, 0, 128, 96);
         }
-        assert_int_equal(ces_cuda_group_graph_captured(ctx, n, 4096, t, 1, 5 - n, NULL, &g),
-                         CES_OK);
+        assert_int_equal(ces_cuda_group_graph_captured(ctx, n, 4096, t, 1, 2, NULL, &g), CES_OK);
         assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
         ces_graph_destroy(g);
     }
@@ -1544,7 +1547,7 @@ static void test_group_captured(void **state)
     assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
     ces_graph_destroy(g);
     assert_int_equal(captured_text_verdict(ctx, 1), CES_V_OK);
-    assert_int_equal(captured_text_verdict(ctx, 0), CES_V_RACE | CES_V_HANG);
+    assert_int_equal(captured_text_verdict(ctx, 0), CES_V_RACE | CES_V_HANG | CES_V_MISMATCH);
 
     memset(t, 0, sizeof(*t));
     declare(t, 0, 1, 1, 0, 96);
@@ -1561,7 +1564,7 @@ static void test_group_captured(void **state)
                    "block 0 graph x3 first 1 capture\n"
                    "s0 memops 3 [write64 cposted[1]@0 = 1; wait64 cdone[0]@1 == 1; "
                    "write64 cdone[0]@1 = 0]\n"
-                   "s0 consume mem[128:224]@1\n");
+                   "s0 consume mem[128:224]@1 == mem[0:96]@0\n");
     ces_graph_destroy(g);
     free(t);
     ces_test_ctx_end(ctx, &ta);
@@ -1586,7 +1589,7 @@ static uint32_t captured_staged_text_verdict(struct ces_ctx *ctx, int wait)
              "r1 : write cfull[0] = 0\n"
              "r1 : copy mem[2304:2400] -> mem[128:224]\n"
              "r1 : write cbusy[2]@0 = 0\n"
-             "r1 : consume mem[128:224]\n",
+             "r1 : consume mem[128:224] == mem[0:96]@0\n",
              wait ? "r0 : wait cbusy[2] == 0\n" : "");
     return text_verdict(ctx, text);
 }
@@ -1597,9 +1600,10 @@ static uint32_t captured_staged_text_verdict(struct ces_ctx *ctx, int wait)
  * either slot, a rank sending one way to two others, and a staged pair
  * beside an exchanging one (0 -> 1 one way, 2 and 3 in place); the same
  * protocol written out is OK, and without the sender's free-slot wait a
- * replay refills the slot its receiver still copies out (RACE) and its
+ * replay refills the slot its receiver still copies out (RACE), its
  * announcement can be erased by the receiver's reset of the last one
- * (HANG); the exact ops of a call at slot 1. */
+ * (HANG), and without a race the receiver can copy out a later replay's
+ * bytes (MISMATCH); the exact ops of a call at slot 1. */
 static void test_group_captured_staged(void **state)
 {
     struct ces_test_alloc ta;
@@ -1637,7 +1641,8 @@ static void test_group_captured_staged(void **state)
     assert_int_equal(ces_test_verdict(ctx, g), CES_V_OK);
     ces_graph_destroy(g);
     assert_int_equal(captured_staged_text_verdict(ctx, 1), CES_V_OK);
-    assert_int_equal(captured_staged_text_verdict(ctx, 0), CES_V_RACE | CES_V_HANG);
+    assert_int_equal(captured_staged_text_verdict(ctx, 0),
+                     CES_V_RACE | CES_V_HANG | CES_V_MISMATCH);
 
     free(t);
     t = one_way(96);
@@ -1654,10 +1659,128 @@ static void test_group_captured_staged(void **state)
                    "s0 memops 2 [wait64 cfull[1]@1 == 1; write64 cfull[1]@1 = 0]\n"
                    "s0 copy 1 [mem[2944:3040]@1 -> mem[128:224]@1]\n"
                    "s0 memops 1 [write64 cbusy[3]@0 = 0]\n"
-                   "s0 consume mem[128:224]@1\n");
+                   "s0 consume mem[128:224]@1 == mem[0:96]@0\n");
     ces_graph_destroy(g);
     free(st);
     free(t);
+    ces_test_ctx_end(ctx, &ta);
+}
+
+/* A ring of n ranks: rank r sends `bytes` from offset 0 to r + 1 and
+ * receives them from r - 1 at offset 2 * bytes (2 ranks: an exchange). */
+static struct ces_p2p_table *ring_of(uint32_t n, uint64_t bytes)
+{
+    struct ces_p2p_table *t = calloc(1, sizeof(*t));
+
+    for (uint32_t r = 0; r < n; r++) {
+        declare(t, r, (r + 1) % n, 1, 0, bytes);
+        declare(t, r, (r + n - 1) % n, 0, 2 * bytes, bytes);
+    }
+    return t;
+}
+
+/* Rank 0 sends `bytes` from offset 0 to every other rank, which receives
+ * them at offset 2 * bytes (out), or every other rank sends them to rank
+ * 0, which receives rank r's at 256 + 128 * r (in): one-way messages. */
+static struct ces_p2p_table *fan_of(uint32_t n, uint64_t bytes, int out)
+{
+    struct ces_p2p_table *t = calloc(1, sizeof(*t));
+
+    for (uint32_t r = 1; r < n; r++) {
+        declare(t, out ? 0 : r, out ? r : 0, 1, 0, bytes);
+        declare(t, out ? r : 0, out ? 0 : r, 0, out ? 2 * bytes : 256 + 128 * r, bytes);
+    }
+    return t;
+}
+
+/* Three eager calls of t in a row over n ranks, as ces_group_end builds
+ * them (calls 1..3, the staged pairs of st counted after each from 0):
+ * proved OK by a complete search. */
+static void three_calls_ok(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *t,
+                           struct ces_p2p_stages *st, uint64_t stride)
+{
+    const struct ces_p2p_table *calls[] = {t, t, t};
+
+    assert_int_equal(calls_verdict(ctx, n, calls, 3, st, stride), CES_V_OK);
+}
+
+/* One captured call of t replayed twice over n ranks, as ces_group_end
+ * builds it (the staged pairs of st at slot `first`), lowered unlinked:
+ * proved OK by a complete search. */
+static void captured_ok(struct ces_ctx *ctx, uint32_t n, const struct ces_p2p_table *t,
+                        struct ces_p2p_stages *st, uint64_t first)
+{
+    struct ces_graph *g = NULL;
+
+    for (uint32_t s = 0; s < n && st != NULL; s++)
+        for (uint32_t d = 0; d < n; d++)
+            st->p[s][d].sent = first;
+    assert_int_equal(ces_cuda_group_graph_captured(ctx, n, 4096, t, 1, 2, st, &g), CES_OK);
+    assert_int_equal(ces_graph_nblocks(g), 1);
+    assert_int_equal(ces_test_verdict_flags(ctx, g, CES_CHECK_UNLINKED), CES_V_OK);
+    ces_graph_destroy(g);
+}
+
+/* Every group schedule ces_group_end selects, proved for 2 to
+ * CES_P2P_MAX_RANKS ranks (groups of more are refused): eager, three calls
+ * in a row, a ring (not one way: direct) of messages below
+ * CES_P2P_POLLED_MIN (pushed flags) and of CES_P2P_POLLED_MIN bytes
+ * (polled), rank 0 fanning out one-way messages too big for the slots
+ * (direct, pushed), and fanning out and in one-way messages that fit them
+ * (staged; fanning out the side way too, all of them and mixed with
+ * smaller ones); captured, one call replayed twice, a ring, a fan-out too
+ * big for the slots and one staged at either slot.  Each a complete search
+ * with verdict OK: no deadlock, hang or race, and every receive buffer
+ * holds its sender's bytes of that call (no mismatch). */
+static void test_group_ranks(void **state)
+{
+    struct ces_test_alloc ta;
+    struct ces_ctx *ctx = ces_test_ctx(&ta);
+    const uint64_t M = CES_P2P_POLLED_MIN;
+
+    (void)state;
+    for (uint32_t n = 2; n <= CES_P2P_MAX_RANKS; n++) {
+        struct ces_p2p_table *ring = ring_of(n, 96), *big = ring_of(n, M);
+        struct ces_p2p_table *out = fan_of(n, 96, 1), *in = fan_of(n, 96, 0);
+        struct ces_p2p_table *lg = fan_of(n, 128, 1), *sm = fan_of(n, 64, 1);
+        struct ces_p2p_table *far = fan_of(n, 200, 1);
+        const struct ces_p2p_table *mixed[] = {lg, sm, lg};
+        struct ces_p2p_stages *st = stages(n, UINT64_MAX);
+
+        /* direct: pushed (ring, fan-out past the slots) and polled */
+        three_calls_ok(ctx, n, ring, NULL, 4096);
+        three_calls_ok(ctx, n, big, NULL, 4 * M);
+        assert_false(ces_cuda_group_staged(far, st, 0, n - 1, 200));
+        three_calls_ok(ctx, n, far, st, 4096);
+        /* staged */
+        assert_true(ces_cuda_group_staged(out, st, 0, n - 1, 96));
+        three_calls_ok(ctx, n, out, st, 4096);
+        three_calls_ok(ctx, n, in, st, 4096);
+        /* staged, the side way */
+        free(st);
+        st = stages(n, 0);
+        three_calls_ok(ctx, n, out, st, 4096);
+        free(st);
+        st = stages(n, 100);
+        assert_int_equal(calls_verdict(ctx, n, mixed, 3, st, 4096), CES_V_OK);
+        assert_int_equal(st->p[0][n - 1].sent, 3);
+        assert_int_equal(st->p[0][n - 1].own_wait, 1);
+        free(st);
+        /* captured */
+        st = stages(n, UINT64_MAX);
+        captured_ok(ctx, n, ring, NULL, 0);
+        captured_ok(ctx, n, far, st, 0);
+        for (uint64_t first = 0; first < 2; first++)
+            captured_ok(ctx, n, out, st, first);
+        free(st);
+        free(ring);
+        free(big);
+        free(out);
+        free(in);
+        free(lg);
+        free(sm);
+        free(far);
+    }
     ces_test_ctx_end(ctx, &ta);
 }
 
@@ -2407,6 +2530,7 @@ int main(void)
         cmocka_unit_test(test_group_side),
         cmocka_unit_test(test_group_captured),
         cmocka_unit_test(test_group_captured_staged),
+        cmocka_unit_test(test_group_ranks),
         cmocka_unit_test(test_group_arrive),
         cmocka_unit_test(test_queues_env),
         cmocka_unit_test(test_queues_rule),
