@@ -1045,6 +1045,18 @@ static int cache_get(struct ces_comm *c, const struct ces_coll_params *p, int ca
         if (rc != CES_OK)
             goto fail;
     }
+    /* A gather out of place runs no wake chain and declares no `wake`,
+     * while a rank of the same call in place (each rank chooses) does: the
+     * buffer is taken wherever the call selects a chain, so that the ranks'
+     * symmetric allocations, paired by their order, stay in step. */
+    if (p->wake > 0 && ces_graph_find_buffer(e->g, "wake") < 0) {
+        uint64_t unused;
+
+        rc = signal_off(c, CES_COLL_WAKE_BYTES, &unused, "buffer:wake:%" PRIu64,
+                        (uint64_t)CES_COLL_WAKE_BYTES);
+        if (rc != CES_OK)
+            goto fail;
+    }
     snprintf(name, sizeof(name), "%s-%s%s-n%" PRIu32 "-b%" PRIu64 "-root%" PRIu32 "%s",
              ces_coll_name((int)p->coll), ces_proto_name((int)p->proto),
              (p->flags & CES_COLL_F_OVERLAP)   ? "-overlap"

@@ -3044,6 +3044,33 @@ static void test_collective_arguments(void **state)
     watched_team_end(&fx, b);
 }
 
+/* A gather whose root runs in place while rank 1 does not (each rank
+ * chooses): only the in-place graph declares the wake chain's buffer, which
+ * the root took as symmetric memory and rank 1 did not, so the ranks'
+ * allocations, paired by their order, went out of step without an error
+ * (the next ces_mem_alloc of rank 0 lay 2 MiB past rank 1's).  Now each
+ * rank takes it where the call selects a chain, and both ways round. */
+static void test_gather_in_place_on_some_ranks(void **state)
+{
+    (void)state;
+    for (uint32_t root = 0; root < 2; root++) {
+        struct fixture fx;
+        void *b[2];
+
+        watched_team(&fx, b, 0x7000);
+        for (uint32_t r = 0; r < 2; r++) {
+            char *recv = b[r], *send = r == root ? recv + (uint64_t)root * 4096 : recv + RECV_AT;
+
+            assert_int_equal(ces_gather(&fx.comm[r], send, recv, 4096, root,
+                                        (ces_stream_t)(uintptr_t)(0x2000 + r)),
+                             CES_OK);
+        }
+        assert_int_equal(fx.comm[0].nalloc, fx.comm[1].nalloc);
+        next_alloc_in_step(&fx, b);
+        watched_team_end(&fx, b);
+    }
+}
+
 /* The cache of lowered collectives: one entry per shape, the root, in
  * place or not and captured or not among it (each builds another
  * schedule: CES_DUMP_SCHEDULE writes each entry's when it is made, named
@@ -3452,6 +3479,7 @@ int main(void)
         cmocka_unit_test(test_launch_captured_by_the_caller),
         cmocka_unit_test(test_launch_links_its_streams),
         cmocka_unit_test(test_collective_arguments),
+        cmocka_unit_test(test_gather_in_place_on_some_ranks),
         cmocka_unit_test(test_collective_cache),
         cmocka_unit_test(test_failed_launch_closes_its_streams),
         cmocka_unit_test(test_launch_refused_alike),
