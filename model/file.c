@@ -53,6 +53,11 @@ static bool must_be_positive(const struct ces_mfield *f)
            strcmp(f->name, "batch_engines") == 0 || strcmp(f->name, "max_ranks") == 0;
 }
 
+/* The most ops one cuStreamBatchMemOp takes (CES_CUDA_MAX_MEMOPS of
+ * backend/cuda/lower.h): a larger max_memops_per_batch would predict fewer
+ * calls than the backend issues. */
+#define CES_MODEL_MAX_MEMOPS 255u
+
 /* Whether integer field f is a yes/no: 0 or 1. */
 static bool is_flag(const struct ces_mfield *f) { return strcmp(f->unit, "0/1") == 0; }
 
@@ -76,6 +81,20 @@ int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "%s: the model's flag_widths is %u: expected CES_MODEL_W32, "
                              "CES_MODEL_W64 or both", who, (unsigned)m->flag_widths);
+    if (m->slow_waits > 1)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "%s: the model's slow_waits is %" PRIu32 ": expected 0 or 1", who,
+                             m->slow_waits);
+    if (m->max_memops_per_batch > CES_MODEL_MAX_MEMOPS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "%s: the model's max_memops_per_batch is %" PRIu32 ": expected at "
+                             "most 255: cuStreamBatchMemOp takes at most 255 ops",
+                             who, m->max_memops_per_batch);
+    if ((m->flag_widths & CES_MODEL_W64) && !m->has_64bit_memops)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "%s: the model's flag_widths has 64 but has_64bit_memops is 0: "
+                             "expected has_64bit_memops = 1 for 64-bit flags",
+                             who);
     for (size_t i = 0; i < CES_MODEL_NFIELDS; i++) {
         const struct ces_mfield *f = &ces_model_fields_[i];
         double d;
@@ -103,6 +122,16 @@ int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const
                                  strstr(f->name, "_gbps") != NULL ? "a bandwidth of 1e-9..1e9"
                                                                   : "a number of 0..1e9");
         }
+    }
+    if (m->per_graph_copy_us > m->per_copy_us) {
+        char g[40], c[40];
+
+        fmt_double(g, sizeof(g), m->per_graph_copy_us);
+        fmt_double(c, sizeof(c), m->per_copy_us);
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "%s: the model's per_graph_copy_us is %s, above its per_copy_us %s: "
+                             "expected at most per_copy_us",
+                             who, g, c);
     }
     return CES_OK;
 }
@@ -245,11 +274,77 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
             return perr(ctx, l, col, "expected an unsigned integer > 0");
         if (is_flag(f) && u > 1)
             return perr(ctx, l, col, "expected 0 or 1");
+        if (strcmp(f->name, "max_memops_per_batch") == 0 && u > CES_MODEL_MAX_MEMOPS)
+            return perr(ctx, l, col,
+                        "expected an unsigned integer at most 255: cuStreamBatchMemOp takes at "
+                        "most 255 ops");
         {
             uint32_t u32 = (uint32_t)u;
 
             memcpy((char *)m + f->offset, &u32, sizeof(u32));
         }
+    }
+    return CES_OK;
+}
+
+/* The index of field `name` in ces_model_fields_. */
+static size_t field_index(const char *name)
+{
+    return (size_t)(find_field(name, strlen(name)) - ces_model_fields_);
+}
+
+/* The fields that bound each other, checked once the whole file is read (a
+ * file may give them in any order): per_graph_copy_us at most per_copy_us
+ * (predict took the smaller), and 64-bit flags only with 64-bit memops.
+ * The error points at the later line of the two that the file gave (the
+ * other value may come from the kind's table or base); line 0: neither.
+ * Where the file gives per_copy_us but not per_graph_copy_us, the table's
+ * per_graph_copy_us is lowered to per_copy_us instead. */
+static int pair_error(struct ces_ctx *ctx, const char *file, unsigned la, size_t ca, unsigned lb,
+                      size_t cb, const char *what)
+{
+    unsigned line = la > lb ? la : lb;
+    size_t col = la > lb ? ca : cb;
+
+    if (line == 0)
+        return ces_ctx_error(ctx, CES_ERR_PARSE, "%s: %s", file, what);
+    return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s", file, line, col + 1, what);
+}
+
+static int check_pairs(struct ces_ctx *ctx, const char *file, struct ces_model *m,
+                       const unsigned *field_line, const size_t *field_col, unsigned widths_line,
+                       size_t widths_col)
+{
+    size_t g = field_index("per_graph_copy_us"), c = field_index("per_copy_us");
+    size_t w = field_index("has_64bit_memops");
+    char what[200];
+
+    /* a file that lowers per_copy_us below the table's per_graph_copy_us
+     * without giving that one lowers it too: the value predict always used */
+    if (field_line[g] == 0 && m->per_graph_copy_us > m->per_copy_us)
+        m->per_graph_copy_us = m->per_copy_us;
+    if (m->per_graph_copy_us > m->per_copy_us) {
+        char gv[40], cv[40];
+
+        fmt_double(gv, sizeof(gv), m->per_graph_copy_us);
+        fmt_double(cv, sizeof(cv), m->per_copy_us);
+        /* at the per_graph_copy_us line where the file gives it */
+        snprintf(what, sizeof(what),
+                 "expected per_graph_copy_us at most per_copy_us: per_graph_copy_us = %s%s is "
+                 "above per_copy_us = %s%s",
+                 gv, field_line[g] != 0 ? "" : " (the kind's)", cv,
+                 field_line[c] != 0 ? "" : " (the kind's)");
+        if (field_line[g] != 0)
+            return pair_error(ctx, file, field_line[g], field_col[g], 0, 0, what);
+        return pair_error(ctx, file, field_line[c], field_col[c], 0, 0, what);
+    }
+    if ((m->flag_widths & CES_MODEL_W64) && !m->has_64bit_memops) {
+        snprintf(what, sizeof(what),
+                 "expected has_64bit_memops = 1 with 64-bit flags: flag_widths%s has 64 but "
+                 "has_64bit_memops%s is 0",
+                 widths_line != 0 ? "" : " (the kind's)",
+                 field_line[w] != 0 ? "" : " (the kind's)");
+        return pair_error(ctx, file, widths_line, widths_col, field_line[w], field_col[w], what);
     }
     return CES_OK;
 }
@@ -261,6 +356,8 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
     size_t pos = 0;
     unsigned line = 0, kind_line = 0, widths_line = 0;
     unsigned field_line[CES_MODEL_NFIELDS] = {0}; /* where each field was given */
+    size_t field_col[CES_MODEL_NFIELDS] = {0};    /* and at which column (0-based) */
+    size_t widths_col = 0;
     int seen_field = 0;
 
     if (ctx == NULL)
@@ -350,6 +447,7 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
             if (widths_line != 0)
                 return given_twice(ctx, &l, k0, k1 - k0, widths_line);
             widths_line = l.line;
+            widths_col = k0;
             if (n == 2 && memcmp(v, "32", 2) == 0)
                 m.flag_widths = CES_MODEL_W32;
             else if (n == 2 && memcmp(v, "64", 2) == 0)
@@ -366,12 +464,20 @@ int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const cha
         if (field_line[f - ces_model_fields_] != 0)
             return given_twice(ctx, &l, k0, k1 - k0, field_line[f - ces_model_fields_]);
         field_line[f - ces_model_fields_] = l.line;
+        field_col[f - ces_model_fields_] = k0;
         {
             int rc = parse_value(ctx, &l, v0, f, l.text + v0, v1 - v0, &m);
 
             if (rc != CES_OK)
                 return rc;
         }
+    }
+    {
+        int rc = check_pairs(ctx, file != NULL ? file : "<model>", &m, field_line, field_col,
+                             widths_line, widths_col);
+
+        if (rc != CES_OK)
+            return rc;
     }
     *out = m;
     return CES_OK;

@@ -147,8 +147,10 @@ void ces_model_slow_mode(struct ces_model *m)
 {
     if (m == NULL)
         return;
-    if (m->signal_hop_us < m->slow_wake_us)
-        m->signal_hop_us = m->slow_wake_us;
+    /* signal_hop_us stays: a polled wait reached after its write was
+     * visible passes at once; one that blocked resumes slow_wake_us after
+     * the write (model/predict.c, blocked_hop) */
+    m->slow_waits = 1;
     if (m->event_us < m->slow_wake_us)
         m->event_us = m->slow_wake_us;
 }

@@ -10,7 +10,9 @@
  * of its own stream at once (program order), to a wait on another stream of
  * the writer's GPU signal_local_us later, to a wait on another GPU that
  * polls the slot in the writer's (or a third GPU's) memory signal_hop_us
- * later, and to a wait on the GPU whose memory the writer wrote into
+ * later (in the slow mode, to a wait that blocked, slow_wake_us later if
+ * that is more: one reached after the write was visible passes at once),
+ * and to a wait on the GPU whose memory the writer wrote into
  * signal_push_us later (on H200 a wait on local memory wakes up later than
  * one that polls across the link); a blocked wait resumes when a visible
  * value satisfies it.  The first op of each memop batch pays
@@ -28,8 +30,10 @@
  * progress write after the last such batch of each stream in a block
  * replay and every 8th before it; captured: the enter and exit writes
  * around every one; progress_write_us each); a copy batch pays
- * copy_batch_us (one without copies, which the backend does not issue,
- * nothing) and each copy per_copy_us (between GPUs) or
+ * copy_batch_us when it has two or more copies of at least a byte (the
+ * backend issues one such copy as a plain cudaMemcpyAsync, none as nothing,
+ * and skips every empty copy: issue_copies of backend/cuda/exec.c), and
+ * each copy of at least a byte per_copy_us (between GPUs) or
  * per_local_copy_us (inside one) before its bytes move, plus
  * copy_switch_us when the stream's previous copy, with no memop between,
  * was of the other kind (local or peer: another copy engine).  Under a
@@ -77,7 +81,9 @@ struct inst {
     uint8_t begun;       /* the stream has reached it */
     uint8_t paid;        /* its fixed cost has been paid */
     uint8_t switched;    /* its engine-switch cost has been paid */
-    uint8_t blocked;     /* await: reached before its record ended */
+    uint8_t blocked;     /* await: reached before its record ended; wait:
+                            reached before a value satisfying it was
+                            visible (the slow mode delays only these) */
     uint8_t progress;    /* last op of a memop batch that waits: the watchdog
                             writes it carries (1 eager, 2 captured) */
     uint8_t effect;      /* memop: its write posted / its wait passed */
@@ -163,6 +169,13 @@ static int is_memop(int kind)
 }
 
 static struct inst *I(struct psim *s, size_t i) { return &CES_VEC_AT(&s->insts, struct inst, i); }
+
+/* A copy of 0 bytes, which the CUDA backend skips (issue_copies of
+ * backend/cuda/exec.c): no call, no start cost, nothing in flight. */
+static int empty_copy(const struct ces_op *op)
+{
+    return op->kind == CES_OP_COPY && op->a.hi == op->a.lo;
+}
 
 /* Slot idx of signal sig on GPU `rank`, numbered over all signals and
  * ranks. */
@@ -523,8 +536,10 @@ static int build(struct psim *s)
                         rc = flush_pending(s, op->stream, pfrom, copied, graph, &host[r], &pend);
                         if (rc != CES_OK)
                             break;
+                        /* an empty copy ends the memop run (lower_op) but
+                         * the backend issues no call for it (issue_copies) */
                         if (!graph && op->kind != CES_OP_PRODUCE && op->kind != CES_OP_CONSUME &&
-                            op->kind != CES_OP_BATCH)
+                            op->kind != CES_OP_BATCH && !empty_copy(op))
                             host[r] += s->m->host_call_us;
                     }
                     if (op->kind == CES_OP_COPY && op->a.rank != op->b.rank)
@@ -532,19 +547,22 @@ static int build(struct psim *s)
                     if (op->kind == CES_OP_BATCH) {
                         in_batch[op->stream] = 1;
                         batch_at[op->stream] = id;
-                    } else if (op->kind == CES_OP_COPY && in_batch[op->stream]) {
+                    } else if (op->kind == CES_OP_COPY && in_batch[op->stream] &&
+                               !empty_copy(op)) {
                         in_batch[op->stream] = 2;
                     } else if (op->kind == CES_OP_END) {
                         /* the backend issues a batch at its end, after the
                          * calls of other streams between, and one without
-                         * copies not at all (emit_batch of lower.c) */
+                         * copies not at all (emit_batch of lower.c), nor
+                         * one of empty copies only (issue_copies of exec.c) */
                         if (!graph && in_batch[op->stream] == 2) {
                             host[r] += s->m->host_call_us;
                             I(s, batch_at[op->stream])->host = host[r];
                         }
                         in_batch[op->stream] = 0;
                     }
-                    in.host = host[r];
+                    /* nothing is enqueued for an empty copy: it waits for no call */
+                    in.host = empty_copy(op) ? 0.0 : host[r];
                     if (op->kind == CES_OP_RECORD)
                         last_rec[(size_t)op->event * s->ranks + r] = (int64_t)id;
                     else if (op->kind == CES_OP_AWAIT)
@@ -663,18 +681,31 @@ out:
     return rc == CES_OK ? CES_OK : ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
 }
 
+/* The hop of a polled flag between GPUs to a wait that blocked on it: in
+ * the slow mode (ces_model_slow_mode) such a wait resumes slow_wake_us
+ * after the write, never before the write is visible (signal_hop_us). */
+static double blocked_hop(const struct ces_model *m)
+{
+    return m->slow_waits && m->slow_wake_us > m->signal_hop_us ? m->slow_wake_us
+                                                              : m->signal_hop_us;
+}
+
 /* When write w becomes visible to a wait on stream `stream` of GPU
  * `reader`: at once on the writer's own stream (its ops run in order, so a
  * later wait there reads what the stream wrote before it, e.g. its reset
- * of a flag it awaits again), else after the wake-up of a wait. */
+ * of a flag it awaits again), else after the wake-up of a wait: for a
+ * polled flag of another GPU signal_hop_us, or, to a wait that blocked
+ * (`blocked`) in the slow mode, blocked_hop. */
 static double visible_at(const struct psim *s, const struct pwrite *w, uint32_t reader,
-                         uint32_t stream)
+                         uint32_t stream, int blocked)
 {
     if (w->rank == reader && w->stream == stream)
         return w->t;
     if (w->rank == reader)
         return w->t + s->m->signal_local_us;
-    return w->t + (w->home == reader ? s->m->signal_push_us : s->m->signal_hop_us);
+    if (w->home == reader)
+        return w->t + s->m->signal_push_us;
+    return w->t + (blocked ? blocked_hop(s->m) : s->m->signal_hop_us);
 }
 
 /* Drops from a slot's writes those no wait can see any more at time t (or
@@ -704,8 +735,8 @@ static void slot_compact(const struct psim *s, struct ces_vec *v, double t)
     size_t nseen = 0, keep = 0;
     struct pwrite *w = v->data;
 
-    if (s->m->signal_hop_us > late)
-        late = s->m->signal_hop_us;
+    if (blocked_hop(s->m) > late)
+        late = blocked_hop(s->m);
     if (s->m->signal_push_us > late)
         late = s->m->signal_push_us;
     for (size_t i = v->len; i-- > 0 && nseen < sizeof(seen) / sizeof(seen[0]);) {
@@ -730,7 +761,7 @@ static void slot_compact(const struct psim *s, struct ces_vec *v, double t)
  * EPS: sums that differ in their last bits) the later one - a reset made
  * when a wait passed on the write it overwrites. */
 static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, uint32_t stream,
-                           double t, int64_t *writer)
+                           double t, int blocked, int64_t *writer)
 {
     const struct ces_vec *v = &s->slots[slot];
     const struct pwrite *best = NULL;
@@ -739,7 +770,7 @@ static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, uint32_
     slot_compact(s, &s->slots[slot], t);
     for (size_t i = 0; i < v->len; i++) {
         const struct pwrite *w = &CES_VEC_AT(v, struct pwrite, i);
-        double vis = visible_at(s, w, reader, stream);
+        double vis = visible_at(s, w, reader, stream, blocked);
 
         if (vis <= t + EPS &&
             (best == NULL || vis > bvis + EPS || (vis >= bvis - EPS && w->seq > best->seq))) {
@@ -751,14 +782,16 @@ static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, uint32_
     return best != NULL ? best->value : 0;
 }
 
+/* Whether wait op of GPU `rank` holds at time t; `blocked`: the wait has
+ * been blocked since it was reached (visible_at). */
 static int wait_holds(struct psim *s, const struct ces_op *op, uint32_t rank, double t,
-                      int64_t *writer)
+                      int blocked, int64_t *writer)
 {
     uint32_t srank = op->slot.rank == CES_RANK_ALL ? rank : op->slot.rank;
     struct ces_signal_info si = ces_graph_signal(s->g, op->slot.sig);
     uint64_t cur =
         slot_value(s, slot_index(s, op->slot.sig, srank, op->slot.idx), rank, op->stream, t,
-                   writer);
+                   blocked, writer);
 
     return ces_wait_holds(si.width, op->cmp, cur, op->value);
 }
@@ -773,8 +806,8 @@ static int post_write(struct psim *s, size_t id)
     in->posted = s->t;
     for (uint32_t t = lo; t < hi; t++) {
         struct pwrite w;
-        double when[3] = {s->t + s->m->signal_local_us, s->t + s->m->signal_hop_us,
-                          s->t + s->m->signal_push_us};
+        double when[4] = {s->t + s->m->signal_local_us, s->t + s->m->signal_hop_us,
+                          s->t + s->m->signal_push_us, s->t + blocked_hop(s->m)};
 
         w.t = s->t;
         w.rank = in->rank;
@@ -787,7 +820,7 @@ static int post_write(struct psim *s, size_t id)
         if (ces_vec_push(s->ctx, &s->slots[slot_index(s, op->slot.sig, t, op->slot.idx)],
                          sizeof(w), &w) != CES_OK)
             return ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             if (ces_vec_push(s->ctx, &s->future, sizeof(double), &when[k]) != CES_OK)
                 return ces_ctx_error(s->ctx, CES_ERR_NOMEM, "out of memory predicting");
     }
@@ -1049,7 +1082,8 @@ static int step(struct psim *s, size_t k)
             if (rc != CES_OK)
                 return rc;
         } else if (op->kind == CES_OP_WAIT) {
-            if (!wait_holds(s, op, in->rank, s->t, &writer)) {
+            if (!wait_holds(s, op, in->rank, s->t, 0, &writer)) {
+                in->blocked = 1;
                 ps->state = S_WAIT_SLOT;
                 ps->primed = 0;
                 return 1;
@@ -1064,16 +1098,21 @@ static int step(struct psim *s, size_t k)
         ps->batch = id;
         ps->copies_left = 0;
         for (size_t j = ps->pc + 1; j < ps->ids.len; j++) {
-            if (I(s, CES_VEC_AT(&ps->ids, size_t, j))->op->kind == CES_OP_END) {
+            const struct ces_op *c = I(s, CES_VEC_AT(&ps->ids, size_t, j))->op;
+
+            if (c->kind == CES_OP_END) {
                 ps->end_inst = j;
                 break;
             }
-            ps->copies_left++;
+            ps->copies_left += !empty_copy(c);
         }
-        /* a batch with copies is one call; one without, none */
+        /* as issue_copies of backend/cuda/exec.c issues the batch: its empty
+         * copies not at all, so a batch without other copies is no call; one
+         * copy a plain cudaMemcpyAsync, whose start per_copy_us already is;
+         * two or more one cudaMemcpyBatchAsync, which pays copy_batch_us */
         if (ps->copies_left > 0 && !in->switched && engine_switch(s, ps, in, 1))
             return 1;
-        if (ps->copies_left > 0 && !in->paid && s->m->copy_batch_us > 0.0) {
+        if (ps->copies_left > 1 && !in->paid && s->m->copy_batch_us > 0.0) {
             in->paid = 1;
             busy(ps, s->t + s->m->copy_batch_us);
             return 1;
@@ -1086,6 +1125,11 @@ static int step(struct psim *s, size_t k)
             c->cause = in->cause;
             c->host_gap = in->host_gap;
             c->cat = CAT_COPY;
+            if (empty_copy(c->op)) {
+                c->done = 1;
+                c->end = s->t;
+                continue;
+            }
             rc = start_copy(s, k, CES_VEC_AT(&ps->ids, size_t, j));
             if (rc != CES_OK)
                 return rc;
@@ -1104,6 +1148,11 @@ static int step(struct psim *s, size_t k)
         return 1;
     case CES_OP_COPY:
         in->cat = CAT_COPY;
+        if (empty_copy(op)) {
+            /* issued as nothing: it passes at once */
+            advance(s, ps, id);
+            return 1;
+        }
         if (!in->switched && engine_switch(s, ps, in, 1))
             return 1;
         rc = start_copy(s, k, id);
@@ -1194,7 +1243,7 @@ static int wake(struct psim *s)
             break;
         case S_WAIT_SLOT:
             in = I(s, CES_VEC_AT(&ps->ids, size_t, ps->pc));
-            if (wait_holds(s, in->op, in->rank, s->t, &writer)) {
+            if (wait_holds(s, in->op, in->rank, s->t, in->blocked, &writer)) {
                 in->cause = writer;
                 in->cat = CAT_SIGNAL;
                 in->host_gap = 0.0;

@@ -37,8 +37,9 @@ static const char bench_usage[] =
     "of every recv against a pattern of the sending rank and offset, and of every send outside\n"
     "its recv, which must be left as filled; a WRONG one, NCCL's too, names the first wrong\n"
     "byte and makes the exit status 1, as does a cesync run that fails, a failed --calibrate,\n"
-    "a --model-out it cannot write, or a failed --with-compute; a --model file that does not\n"
-    "load is refused before any run, exit 2),\n"
+    "a --model-out it cannot write, a failed --with-compute, or a --dry-run the model\n"
+    "predicted no size of any variant for; a --model file that does not load is refused\n"
+    "before any run, exit 2),\n"
     "the cost model's prediction in both modes of H200's blocked waits, and - in the same run -\n"
     "NCCL's copy-engine path (CTAPolicy ZERO, ncclMemAlloc buffers in symmetric windows), NCCL's\n"
     "kernel path, the raw peer copy of the same bytes (the physical limit; its data checked too:\n"
@@ -1474,6 +1475,20 @@ int ces_cmd_bench(int argc, char **argv)
 
         ok &= B->plot == NULL || write_plot(ctx, B, B->plot) == CES_EXIT_OK;
         ex = ces_bench_exit_after_outputs(ex, ok);
+    }
+    if (B->dry && ex == CES_EXIT_OK) {
+        /* a dry run's times are the predictions: with none it measured
+         * nothing, which exit 0 hid behind a table of dashes */
+        int any = 0;
+
+        for (uint32_t k = 0; k < B->nvariants && !any; k++)
+            for (uint32_t i = 0; i < B->nsizes && !any; i++)
+                any = B->ces[k][i].ran;
+        if (!any) {
+            fprintf(stderr, "cesync: bench: --dry-run: the model predicted no size of any "
+                            "variant (the lines above say why)\n");
+            ex = CES_EXIT_DEFECT;
+        }
     }
 out:
     ces_free(ctx, B);

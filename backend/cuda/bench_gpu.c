@@ -1933,8 +1933,12 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
             if (m->per_graph_copy_us < 0.0)
                 m->per_graph_copy_us = 0.0;
             fprintf(log, "calibrate: captured write + 1 MiB peer copy %.2f us -> graph copy start "
-                         "%.2f us\n",
-                    g_round, m->per_graph_copy_us);
+                         "%.2f us%s\n",
+                    g_round, m->per_graph_copy_us,
+                    m->per_graph_copy_us > m->per_copy_us ? " (at most the per-copy cost)" : "");
+            /* a model holds it at most per_copy_us (the start it shortens) */
+            if (m->per_graph_copy_us > m->per_copy_us)
+                m->per_graph_copy_us = m->per_copy_us;
         }
         /* cross-GPU hop as the mono protocol's barrier makes it: each rank
          * writes a slot in its own memory and polls the other's through the

@@ -1061,10 +1061,11 @@ CES_API int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
 struct ces_model {
     char kind[32];                    /* "h200" */
     /* --- semantics and limits --- */
-    uint32_t max_memops_per_batch;    /* ops in one cuStreamBatchMemOp */
+    uint32_t max_memops_per_batch;    /* ops in one cuStreamBatchMemOp (at most
+                                         255; the backend needs 3 or more) */
     uint32_t flag_widths;             /* CES_MODEL_W32 | CES_MODEL_W64 */
     uint32_t can_flush_remote_writes; /* 0/1 */
-    uint32_t has_64bit_memops;        /* 0/1 */
+    uint32_t has_64bit_memops;        /* 0/1; 1 where flag_widths has W64 */
     uint32_t has_wait_nor;            /* 0/1; said only: no op the model
                                          times or the CUDA backend issues
                                          needs a NOR wait */
@@ -1085,7 +1086,9 @@ struct ces_model {
                                  a graph phase behind a memop batch on its
                                  stream that did not block (the graph starts
                                  it behind the batch); at most per_copy_us */
-    double copy_batch_us;   /* fixed cost of one batch (cudaMemcpyBatchAsync) */
+    double copy_batch_us;   /* fixed cost of one batch (cudaMemcpyBatchAsync) of
+                               two or more copies of at least a byte (the
+                               backend issues one as a cudaMemcpyAsync) */
     double memop_batch_us;  /* fixed cost of one cuStreamBatchMemOp on the stream */
     double progress_write_us; /* a watchdog write a memop batch that waits
                                  carries (eager one after it, captured two) */
@@ -1095,9 +1098,11 @@ struct ces_model {
                                whose wait reads it */
     double signal_local_us; /* a flag write seen by a wait on the same GPU */
     double event_us;        /* record -> await between two streams of a GPU */
-    double slow_wake_us;    /* the slow mode (ces_model_slow_mode): a blocked
-                               polled wait or event await resumes this long
-                               after the write or record */
+    double slow_wake_us;    /* the slow mode (ces_model_slow_mode): a polled
+                               wait or event await that blocked resumes
+                               this long after the write or record (not
+                               before signal_hop_us / event_us); one reached
+                               after it passes at once */
     double switch_us;       /* a stream going from copies to memops or back */
     double copy_switch_us;  /* a copy that follows one of the other kind (local
                                after peer, peer after local) on its stream with
@@ -1105,6 +1110,11 @@ struct ces_model {
                                the first copy has completed */
     double host_call_us;    /* host time of one enqueue call (eager) */
     double graph_launch_us; /* host time of one graph replay launch */
+    /* --- mode, not a model-file field --- */
+    uint32_t slow_waits;    /* 0/1: 1 in the slow mode, as ces_model_slow_mode
+                               sets it (a built-in table and a parsed file
+                               have 0 unless `base` had 1; ces_model_print
+                               does not write it) */
 };
 
 #define CES_MODEL_W32 1u
@@ -1123,8 +1133,17 @@ CES_API const char *ces_model_kind_name(uint32_t i);
  * (0x10 is refused, not read as 16) at most 1e9,
  * bandwidths at least 1e-9, and a value a double cannot hold (1e400,
  * 1e-400) is out of range; the integer fields take 0..4294967295 in
- * decimal digits; a value has at most 63 characters.  A NUL byte anywhere,
- * a comment included, is an error at its line and column.
+ * decimal digits (max_memops_per_batch 1..255: cuStreamBatchMemOp takes at
+ * most 255 ops; 1 and 2 parse, and ces_model_predict refuses them); a value
+ * has at most 63 characters.  A NUL byte anywhere, a comment included, is
+ * an error at its line and column.  Once the whole file is read, a
+ * per_graph_copy_us above per_copy_us and a flag_widths with 64 beside
+ * has_64bit_memops = 0 are errors at the later line of the two the file
+ * gives (per_graph_copy_us's where it gives that one); a file that gives
+ * per_copy_us but not per_graph_copy_us lowers the table's
+ * per_graph_copy_us to per_copy_us where it lay above (the value
+ * predictions always took).  slow_waits is no model-file field: it is
+ * base's (0 after a `kind` line).
  * Errors: CES_ERR_PARSE "file:line:col: expected ...".  `file`
  * names the input in messages (NULL: "<model>"). */
 CES_API int ces_model_parse(struct ces_ctx *ctx, const char *text, size_t len, const char *file,
@@ -1139,9 +1158,11 @@ CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct c
  * CES_ERR_INVALID, naming the field, for a model no file can hold: a kind
  * that is no built-in one (or lacks its NUL), flag_widths neither
  * CES_MODEL_W32, CES_MODEL_W64 nor both, a cost or bandwidth out of the
- * ranges ces_model_parse takes, 0 for max_memops_per_batch,
- * copy_engines, batch_engines or max_ranks, or a yes/no field (unit "0/1")
- * above 1. */
+ * ranges ces_model_parse takes, 0 or more than 255 for
+ * max_memops_per_batch, 0 for copy_engines, batch_engines or max_ranks, a
+ * yes/no field (unit "0/1") or slow_waits above 1, per_graph_copy_us above
+ * per_copy_us, or flag_widths with CES_MODEL_W64 and has_64bit_memops 0.
+ * slow_waits is not written. */
 CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
                             size_t *len);
 
@@ -1165,8 +1186,13 @@ CES_API int ces_model_supports(struct ces_ctx *ctx, const struct ces_model *m,
 /* The machine in the slow mode of its blocked waits (docs/PERFORMANCE.md,
  * "Two modes"): on H200 a stream blocked on a polled flag or on another
  * stream's event either resumes at once or, for whole runs at a time, one
- * scheduling step later.  Raises signal_hop_us and event_us to slow_wake_us;
- * predicting with the result gives the schedule's time in that mode
+ * scheduling step later.  Sets slow_waits to 1 and raises event_us to
+ * slow_wake_us (an await waits event_us only when it blocked); signal_hop_us
+ * stays, so a polled wait on another GPU that is reached after its write is
+ * visible (signal_hop_us after it) passes at once, and only one that blocked
+ * resumes late: at the later of signal_hop_us and slow_wake_us after the
+ * write that satisfies it.  Pushed and local flags keep their one mode.
+ * Predicting with the result gives the schedule's time in that mode
  * (ces_model_predict with `m` itself gives the fast mode). */
 CES_API void ces_model_slow_mode(struct ces_model *m);
 
@@ -1197,14 +1223,18 @@ struct ces_predict {
  * copy_engines at once per issuing GPU; a wait resumes signal_local_us,
  * signal_hop_us or signal_push_us after the write that satisfies it (same
  * GPU; another GPU polling the writer's memory; a write into the waiter's
- * memory); memop batches, copy batches and copies add
- * their fixed costs (a captured peer copy behind a memop batch that did not
- * block per_graph_copy_us); ops cannot start before the host has enqueued
+ * memory; with slow_waits, a polled one that blocked, not before
+ * slow_wake_us); memop batches, copy batches of two or more copies and copies
+ * add their fixed costs (a captured peer copy behind a memop batch that did not
+ * block per_graph_copy_us; a copy of 0 bytes costs nothing, as the CUDA
+ * backend skips it); ops cannot start before the host has enqueued
  * them.
  * CES_ERR_INVALID if m holds what a model file could not (a cost outside
  * 0..1e9 us, a bandwidth outside 1e-9..1e9 GB/s, NaN, a kind without its
  * NUL, flag_widths neither W32, W64 nor both, a count of 0 or a yes/no field
- * above 1, as ces_model_print refuses them; the message names the field),
+ * above 1, max_memops_per_batch above 255, per_graph_copy_us above
+ * per_copy_us, 64-bit flags without has_64bit_memops, as ces_model_print
+ * refuses them; the message names the field),
  * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names
  * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks
  * (flush without can_flush_remote_writes, a u64 slot without 64-bit memops,

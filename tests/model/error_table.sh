@@ -9,7 +9,9 @@ tool=$2
 fail() { echo "FAIL: $*"; exit 1; }
 out=$(cd "$src" && sh model/error_table.sh "$tool" model/calibrated/h200_2gpu.model 2>&1) ||
   fail "error_table.sh with the committed model exited $?: $out"
-want='alltoall                  1048576 auto         15.04     14.91     24.78   -0.9 '
+# (14.91 and -0.9 % until a batch of one copy stopped paying copy_batch_us,
+# as the backend issues it: a plain cudaMemcpyAsync)
+want='alltoall                  1048576 auto         15.04     13.91     23.78   -7.5 '
 [ "$(printf '%s\n' "$out" | head -n 1)" = "$want" ] ||
   fail "first row is not '$want': $(printf '%s\n' "$out" | head -n 3)"
 err=$(cd "$src" && sh model/error_table.sh "$tool" /nonexistent/x.model 2>&1 >/dev/null)

@@ -56,6 +56,18 @@ static void test_base(void **state)
     assert_int_equal(ces_model_parse(ctx, "per_copy_us = 0", 15, NULL, &base, &m), CES_OK);
     assert_true(m.event_us == 9.0);
     assert_true(m.per_copy_us == 0.0);
+    /* a per_copy_us below the table's per_graph_copy_us (2.5) that the
+     * file does not give lowers that one too: what predict always used */
+    assert_true(m.per_graph_copy_us == 0.0);
+    assert_int_equal(ces_model_parse(ctx, "per_copy_us = 2\nper_graph_copy_us = 2", 37, NULL,
+                                     &base, &m),
+                     CES_OK);
+    assert_true(m.per_graph_copy_us == 2.0);
+    /* values 1 and 2 still parse (predict refuses them: UNSUPPORTED) */
+    assert_int_equal(ces_model_parse(ctx, "max_memops_per_batch = 2", 24, NULL, &base, &m),
+                     CES_OK);
+    assert_int_equal(ces_model_parse(ctx, "max_memops_per_batch = 255", 26, NULL, &base, &m),
+                     CES_OK);
     assert_int_equal(ces_model_parse(ctx, "", 0, NULL, &base, &m), CES_OK);
     assert_true(m.event_us == 9.0);
     /* a file of a byte order mark alone is empty too */
@@ -130,6 +142,29 @@ static void test_errors(void **state)
          "m.model:1:18: expected an unsigned integer at most 4294967295, found "
          "'99999999999999999999999'"},
         {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0, found '0'"},
+        /* cuStreamBatchMemOp takes at most 255 ops (CES_CUDA_MAX_MEMOPS): a
+         * larger value predicted fewer calls than the backend issues */
+        {"max_memops_per_batch = 256\n",
+         "m.model:1:24: expected an unsigned integer at most 255: cuStreamBatchMemOp takes at "
+         "most 255 ops, found '256'"},
+        /* per_graph_copy_us above per_copy_us, which predict silently
+         * capped: at the per_graph_copy_us line, after the whole file */
+        {"per_graph_copy_us = 3\nper_copy_us = 2\n",
+         "m.model:1:1: expected per_graph_copy_us at most per_copy_us: per_graph_copy_us = 3 is "
+         "above per_copy_us = 2"},
+        {"per_graph_copy_us = 6 # above the table's 5.2\n",
+         "m.model:1:1: expected per_graph_copy_us at most per_copy_us: per_graph_copy_us = 6 is "
+         "above per_copy_us = 5.2 (the kind's)"},
+        /* 64-bit flags without 64-bit memops: at the later of the two */
+        {"flag_widths = 32,64\nhas_64bit_memops = 0\n",
+         "m.model:2:1: expected has_64bit_memops = 1 with 64-bit flags: flag_widths has 64 but "
+         "has_64bit_memops is 0"},
+        {"has_64bit_memops = 0\ncopy_engines = 2\n  flag_widths = 64\n",
+         "m.model:3:3: expected has_64bit_memops = 1 with 64-bit flags: flag_widths has 64 but "
+         "has_64bit_memops is 0"},
+        {"has_64bit_memops = 0\n",
+         "m.model:1:1: expected has_64bit_memops = 1 with 64-bit flags: flag_widths (the kind's) "
+         "has 64 but has_64bit_memops is 0"},
         {"max_ranks = 0\n", "m.model:1:13: expected an unsigned integer > 0, found '0'"},
         {"flag_widths = 16\n", "m.model:1:15: expected 32, 64 or 32,64, found '16'"},
         {"kind = a100\n", "m.model:1:8: expected a known machine kind (h200), found 'a100'"},
@@ -211,6 +246,7 @@ static void test_round_trip(void **state)
 
     (void)state;
     m.per_copy_us = 0.1 + 0.2; /* needs 17 digits */
+    m.per_graph_copy_us = 0.25; /* at most per_copy_us */
     m.copy_engines = 5;
     m.flag_widths = CES_MODEL_W64;
     assert_int_equal(ces_model_print(ctx, &m, &text, &len), CES_OK);
@@ -238,6 +274,7 @@ static void test_round_trip_subnormal(void **state)
 
     (void)state;
     m.per_copy_us = 4.9406564584124654e-324; /* the smallest above 0 */
+    m.per_graph_copy_us = 0.0;                /* at most per_copy_us */
     m.event_us = 1e-310;
     assert_int_equal(ces_model_print(ctx, &m, &text, &len), CES_OK);
     assert_non_null(strstr(text, "\nper_copy_us = 4.94066e-324 # us\n"));
@@ -301,6 +338,19 @@ static void test_print_refuses(void **state)
     m.local_copy_gbps = 9.9999999e-10;
     print_refused(ctx, &m, "model print: the model's local_copy_gbps is 9.9999999e-10: expected "
                            "a bandwidth of 1e-9..1e9");
+    /* what a model file can no longer hold (ces_model_parse refuses it) */
+    m = *h200;
+    m.max_memops_per_batch = 256;
+    print_refused(ctx, &m, "model print: the model's max_memops_per_batch is 256: expected at most "
+                           "255: cuStreamBatchMemOp takes at most 255 ops");
+    m = *h200;
+    m.per_graph_copy_us = m.per_copy_us + 0.5;
+    print_refused(ctx, &m, "model print: the model's per_graph_copy_us is 5.7, above its "
+                           "per_copy_us 5.2: expected at most per_copy_us");
+    m = *h200;
+    m.has_64bit_memops = 0;
+    print_refused(ctx, &m, "model print: the model's flag_widths has 64 but has_64bit_memops is "
+                           "0: expected has_64bit_memops = 1 for 64-bit flags");
     ces_test_ctx_end(ctx, &st);
 }
 

@@ -22,6 +22,7 @@ static struct ces_model round_model(void)
     m.local_copy_gbps = 4.0;
     m.per_copy_us = 1.0;
     m.per_local_copy_us = 1.0;
+    m.per_graph_copy_us = 1.0; /* at most per_copy_us (ces_model_check_values) */
     m.copy_batch_us = 2.0;
     m.memop_batch_us = 0.5;
     m.progress_write_us = 0.0;
@@ -643,10 +644,12 @@ static void test_pushed_and_polled_flags(void **state)
     }
 }
 
-/* The slow mode (ces_model_slow_mode) raises the polled hop and the event
- * hop to slow_wake_us, never lowers them, and leaves the pushed hop alone:
- * a polled flag is seen 0.5 + 7 us after the start, a pushed one still 0.5
- * + 3; the events' fork and join (test_events) cost 7 each. */
+/* The slow mode (ces_model_slow_mode) sets slow_waits and raises the event
+ * hop to slow_wake_us, never lowers it; signal_hop_us stays (it was raised
+ * to slow_wake_us, which delayed waits that never blocked too: see
+ * test_slow_mode_blocked_only), and the pushed hop is left alone: a polled
+ * flag that a wait blocked on is seen 0.5 + 7 us after the start, a pushed
+ * one still 0.5 + 3; the events' fork and join (test_events) cost 7 each. */
 static void test_slow_mode(void **state)
 {
     struct ces_model m = round_model(), high;
@@ -659,8 +662,13 @@ static void test_slow_mode(void **state)
     ces_model_slow_mode(&high);
     assert_us(high.signal_hop_us, 9.0);
     assert_us(high.event_us, 7.0);
+    assert_int_equal(high.slow_waits, 1);
+    /* a hop above slow_wake_us: the slow mode delays nothing */
+    assert_us(one_flag(&high, 0).total_us, 0.5 + 9.0);
+    assert_int_equal(m.slow_waits, 0);
     ces_model_slow_mode(&m);
-    assert_us(m.signal_hop_us, 7.0);
+    assert_us(m.signal_hop_us, 3.0);
+    assert_int_equal(m.slow_waits, 1);
     assert_us(m.event_us, 7.0);
     assert_us(m.signal_push_us, 3.0);
     for (int pushed = 0; pushed < 2; pushed++)
@@ -668,6 +676,51 @@ static void test_slow_mode(void **state)
     p = event_predict(0, &m);
     assert_us(p.total_us, 2.0 + 7.0 + 5.0 + 7.0);
     assert_us(p.path_event_us, 2 * 7.0);
+    /* a slow_waits no ces_model_slow_mode sets is refused */
+    m.slow_waits = 2;
+    {
+        struct fx f;
+
+        fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+        op(&f, 0, wr(&f, 0, 0, 1));
+        assert_int_equal(ces_graph_validate(f.g, NULL), CES_OK);
+        assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(f.ctx),
+                            "predict: the model's slow_waits is 2: expected 0 or 1");
+        fx_end(&f);
+    }
+}
+
+/* In the slow mode only a polled wait that BLOCKED resumes late: r0 writes
+ * the flag in its memory at once (0.5), visible to r1 at 3.5; r1 first
+ * copies 4000 bytes to r0 (1 + 4 = 5), so its wait, reached at 5 + 0.5 (its
+ * batch), finds the flag there and passes: 5.5 in both modes (the slow mode
+ * gave 0.5 + 7 = 7.5: it raised signal_hop_us to slow_wake_us for every
+ * wait).  With a 1000-byte copy (1 + 1) the wait, reached at 2.5 before the
+ * write is visible, blocks and resumes at max(3.5, 0.5 + 7) = 7.5; in the
+ * fast mode at 3.5. */
+static void test_slow_mode_blocked_only(void **state)
+{
+    struct ces_model fast = round_model(), slow;
+
+    (void)state;
+    fast.slow_wake_us = 7.0;
+    slow = fast;
+    ces_model_slow_mode(&slow);
+    for (int blocks = 0; blocks < 2; blocks++)
+        for (int mode = 0; mode < 2; mode++) {
+            struct fx f;
+            struct ces_predict p;
+
+            fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+            op(&f, 0, wr(&f, 0, 0, 1));
+            op(&f, 1, copy(&f, 0, 1, 0, 0, blocks ? 1000 : 4000));
+            op(&f, 1, wt(&f, 0, 0, 1));
+            p = predict(&f, mode ? &slow : &fast);
+            assert_us(p.total_us, blocks ? (mode ? 7.5 : 3.5) : 5.5);
+            assert_us(p.path_signal_us, blocks ? (mode ? 7.0 : 3.0) : 0.0);
+            fx_end(&f);
+        }
 }
 
 static void test_host_cost(void **state)
@@ -697,8 +750,10 @@ static void test_host_cost(void **state)
     fx_end(&f);
     /* the backend issues a batch at its end (emit_batch), after the calls
      * of other streams in between: the fork (1, 2), s1's record (3), then
-     * the batch (4; it was enqueued at 3, before the record): copy batch 2,
-     * a local copy of 4000 bytes 1 + 1 */
+     * the batch (4; it was enqueued at 3, before the record): a local copy
+     * of 4000 bytes 1 + 1.  It was 8.0 with copy_batch_us 2 until the
+     * model mirrored issue_copies of exec.c: a batch of one copy goes out
+     * as a plain cudaMemcpyAsync, whose cost per_copy_us already is. */
     fx_init(&f, 1, 2, CES_PHASE_EAGER, 1);
     op(&f, 0, simple(CES_OP_BATCH, 0));
     {
@@ -710,20 +765,96 @@ static void test_host_cost(void **state)
     op(&f, 0, copy(&f, 0, 0, 0, 0, 4000));
     op(&f, 0, simple(CES_OP_END, 0));
     p = predict(&f, &m);
-    assert_us(p.total_us, 8.0);
+    assert_us(p.total_us, 6.0);
     assert_us(p.path_host_us, 4.0);
     fx_end(&f);
     /* the critical path from a copy of a batch, which ends with the batch's
-     * end: its host time too (it began the path at time 0: copy 8.0) */
+     * end: its host time too (it began the path at time 0: copy 8.0).  A
+     * batch of one copy pays no copy_batch_us (a plain cudaMemcpyAsync;
+     * was 8.0 total, 7.0 copy with it) */
     fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
     op(&f, 0, simple(CES_OP_BATCH, 0));
     op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
     op(&f, 0, simple(CES_OP_END, 0));
     p = predict(&f, &m);
+    assert_us(p.total_us, 6.0);
+    assert_us(p.path_host_us, 1.0);
+    assert_us(p.path_copy_us, 5.0);
+    fx_end(&f);
+}
+
+/* A copy batch as issue_copies of backend/cuda/exec.c issues it: copies of
+ * 0 bytes are skipped; none left is no call, one a plain cudaMemcpyAsync
+ * (no copy_batch_us), two or more one cudaMemcpyBatchAsync (copy_batch_us
+ * 2).  A peer copy of 4000 bytes takes 1 + 4, a local one 1 + 1. */
+static void test_copy_batch_as_issued(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.host_call_us = 1.0;
+    /* two copies: one batch call, 1 + 2 + max(5, 2) */
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, copy(&f, 0, 0, 4000, 0, 4000));
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
     assert_us(p.total_us, 8.0);
     assert_us(p.path_host_us, 1.0);
-    assert_us(p.path_copy_us, 7.0);
     fx_end(&f);
+    /* one copy and an empty one: a plain copy call, 1 + 5 (was 8.0) */
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    op(&f, 0, copy(&f, 0, 0, 8000, 1, 0));
+    op(&f, 0, simple(CES_OP_END, 0));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 6.0);
+    assert_us(p.path_host_us, 1.0);
+    assert_us(p.path_copy_us, 5.0);
+    fx_end(&f);
+    /* empty copies only: no call, as a batch without copies; the copy
+     * after it 1 + 5 (was 10.0: two host calls, copy_batch_us, and the
+     * empty copies' starts) */
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, simple(CES_OP_BATCH, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 0, 0));
+    op(&f, 0, simple(CES_OP_END, 0));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 6.0);
+    assert_us(p.path_host_us, 1.0);
+    fx_end(&f);
+    /* a lone empty copy passes at once and costs the host nothing, but
+     * ends the memop run (lower_op flushes at it): two memop calls, at 1
+     * and 2, each 0.5 (was 3.5: its own call at 2 and start of 1) */
+    fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+    op(&f, 0, wr(&f, 0, 0, 1));
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 0));
+    op(&f, 0, wr(&f, 0, 1, 1));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 2.5);
+    assert_us(p.path_host_us, 1.5);
+    assert_us(p.path_memop_us, 1.0);
+    assert_int_equal(p.peer_bytes, 0);
+    fx_end(&f);
+    /* captured, copy by copy (graph_copies_serial): the empty copy is no
+     * node, 1 + 4 for the other; not serial, one copy pays no batch */
+    for (int serial = 0; serial < 2; serial++) {
+        m.graph_copies_serial = (uint32_t)serial;
+        fx_init(&f, 2, 1, CES_PHASE_GRAPH, 1);
+        op(&f, 0, simple(CES_OP_BATCH, 0));
+        op(&f, 0, copy(&f, 0, 0, 0, 1, 0));
+        op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
+        op(&f, 0, simple(CES_OP_END, 0));
+        p = predict(&f, &m);
+        assert_us(p.total_us, 5.0);
+        fx_end(&f);
+    }
 }
 
 static void test_memop_batches(void **state)
@@ -997,13 +1128,17 @@ static void test_graph_copy_start(void **state)
         assert_us(p.total_us, graph ? 4.75 : 5.5);
         fx_end(&f);
     }
-    /* never more than per_copy_us */
+    /* never more than per_copy_us: a model that says so is refused (it
+     * was predicted with per_copy_us, 5.5, without a word) */
     m.per_graph_copy_us = 3.0;
     fx_init(&f, 2, 1, CES_PHASE_GRAPH, 1);
     op(&f, 0, wr(&f, 0, 0, 1));
     op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
-    p = predict(&f, &m);
-    assert_us(p.total_us, 5.5);
+    assert_int_equal(ces_graph_validate(f.g, NULL), CES_OK);
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(f.ctx),
+                        "predict: the model's per_graph_copy_us is 3, above its per_copy_us 1: "
+                        "expected at most per_copy_us");
     fx_end(&f);
     /* a copy first on its stream, and a local copy behind a batch */
     m.per_graph_copy_us = 0.25;
@@ -1321,7 +1456,13 @@ static void test_u64_needs_64bit_memops(void **state)
     w.slot = (struct ces_slot){sig, 1, 0};
     assert_int_equal(ces_graph_add_op(g, 0, &w), CES_OK);
     assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_OK);
+    /* 64-bit flags without 64-bit memops: a model no file can hold */
     m.has_64bit_memops = 0;
+    assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "predict: the model's flag_widths has 64 but has_64bit_memops is 0: "
+                        "expected has_64bit_memops = 1 for 64-bit flags");
+    m.flag_widths = CES_MODEL_W32;
     assert_int_equal(ces_model_predict(ctx, &m, g, &p), CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "predict: r0.s0#0: seq is u64, which h200 has no memops for");
@@ -1758,7 +1899,8 @@ static void test_graph_no_host_calls(void **state)
     op(&f, 0, copy(&f, 0, 0, 0, 1, 4000));
     op(&f, 0, simple(CES_OP_END, 0));
     p = predict(&f, &m);
-    assert_us(p.total_us, 7.5);
+    /* 0.5 + 1 + 4: a batch of one copy pays no copy_batch_us (was 7.5) */
+    assert_us(p.total_us, 5.5);
     assert_us(p.path_host_us, 0.0);
     fx_end(&f);
 }
@@ -2017,9 +2159,10 @@ static void test_batch_end_host_gap(void **state)
     op(&f, 0, simple(CES_OP_END, 0));
     op(&f, 0, wr(&f, 0, 0, 1));
     p = predict(&f, &m);
-    assert_us(p.total_us, 8.5);
+    /* a batch of one copy pays no copy_batch_us (was 8.5 and 7.0) */
+    assert_us(p.total_us, 6.5);
     assert_us(p.path_host_us, 1.0);
-    assert_us(p.path_copy_us, 7.0);
+    assert_us(p.path_copy_us, 5.0);
     assert_us(p.path_memop_us, 0.5);
     fx_end(&f);
 }
@@ -2171,7 +2314,9 @@ int main(void)
         cmocka_unit_test(test_progress_write),
         cmocka_unit_test(test_progress_span),
         cmocka_unit_test(test_slow_mode),
+        cmocka_unit_test(test_slow_mode_blocked_only),
         cmocka_unit_test(test_host_cost),
+        cmocka_unit_test(test_copy_batch_as_issued),
         cmocka_unit_test(test_memop_batches),
         cmocka_unit_test(test_memop_batches_as_lowered),
         cmocka_unit_test(test_third_party_copy),

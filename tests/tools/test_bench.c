@@ -49,16 +49,16 @@ static void test_dry_run_csv(void **state)
     assert_non_null(strstr(out, "# --dry-run: every time below is the cost model's prediction\n"));
     /* the table shows the faster variant */
     /* the model in both modes; a dry run's time is the fast mode's */
-    assert_non_null(strstr(out, "        1M overlap     15.03     15.03     15.03    34.9     -     "
-                                "15.03     24.83   +0.0  |"));
+    assert_non_null(strstr(out, "        1M overlap     14.03     14.03     14.03    37.4     -     "
+                                "14.03     23.83   +0.0  |"));
     free(out);
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us,pred_slow_us\n"
                         "alltoall,2,1048576,cesync,plain,24.588,24.588,24.588,42.646,21.323,-,"
                         "24.588,34.388\n"
-                        "alltoall,2,1048576,cesync,overlap,15.031,15.031,15.031,69.762,34.881,-,"
-                        "15.031,24.831\n");
+                        "alltoall,2,1048576,cesync,overlap,14.031,14.031,14.031,74.735,37.367,-,"
+                        "14.031,23.831\n");
     free(csv);
     /* --wake: the header says the variants run the chain; the model sees
      * no cost in a chain shorter than the copies (2 pieces, 5.2 us) */
@@ -642,7 +642,7 @@ static void expect_plot_title(const char *dir, const char *args, const char *tit
 /* allgather --in-place: rank r's send is its block of recv.  The
  * CSV keeps its columns and names the collective allgather-inplace; the
  * variants are auto and plain, and both predict the in-place graph, which
- * has no local copy: at 256M plain takes 696.5 us in place against 837.7
+ * has no local copy: at 256M plain takes 695.5 us in place against 837.7
  * out of place.  (auto predicts the same both ways: out of place it runs
  * the overlap schedule, which hides the local copy.)  The header
  * and the plot's title say "(in place)". */
@@ -656,20 +656,20 @@ static void test_in_place(void **state)
     (void)state;
     assert_non_null(strstr(out, "# cesync bench allgather (in place): 2 ranks (one process), 20 "
                                 "iterations after 5 warm-up, eager; model h200\n"));
-    assert_non_null(strstr(out, "      256M auto       696.51    696.51    696.51   385.4     -    "
-                                "696.51    704.81   +0.0  |"));
+    assert_non_null(strstr(out, "      256M auto       695.51    695.51    695.51   386.0     -    "
+                                "695.51    700.41   +0.0  |"));
     free(out);
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us,pred_slow_us\n"
-                        "allgather-inplace,2,1048576,cesync,auto,16.361,16.361,16.361,128.177,"
-                        "64.089,-,16.361,26.161\n"
-                        "allgather-inplace,2,1048576,cesync,plain,16.361,16.361,16.361,128.177,"
-                        "64.089,-,16.361,26.161\n"
-                        "allgather-inplace,2,268435456,cesync,auto,696.508,696.508,696.508,"
-                        "770.803,385.402,-,696.508,704.808\n"
-                        "allgather-inplace,2,268435456,cesync,plain,696.508,696.508,696.508,"
-                        "770.803,385.402,-,696.508,704.808\n");
+                        "allgather-inplace,2,1048576,cesync,auto,15.361,15.361,15.361,136.521,"
+                        "68.261,-,15.361,25.161\n"
+                        "allgather-inplace,2,1048576,cesync,plain,15.361,15.361,15.361,136.521,"
+                        "68.261,-,15.361,25.161\n"
+                        "allgather-inplace,2,268435456,cesync,auto,695.508,695.508,695.508,"
+                        "771.912,385.956,-,695.508,700.408\n"
+                        "allgather-inplace,2,268435456,cesync,plain,695.508,695.508,695.508,"
+                        "771.912,385.956,-,695.508,700.408\n");
     free(csv);
     expect_row(dir, "bench allgather --dry-run --min-bytes 256M --max-bytes 256M --variant plain",
                "\nallgather,2,268435456,cesync,plain,837.653,");
@@ -688,9 +688,9 @@ static void test_in_place(void **state)
  * plain's root batch of broadcast and scatter holds its local copy and its
  * peer copy, one after the other: at 256M the out-of-place allgather's
  * plain time (837.7 us); auto (the overlap variant) copies locally on a
- * second stream beside the peer copy: about one peer copy (695.6), as
+ * second stream beside the peer copy: about one peer copy (694.6), as
  * gather, whose peer copies into the root while the root copies its own
- * block (the in-place allgather's 696.5).  broadcast: algbw = busbw = B/t; gather, scatter: algbw = 2B/t,
+ * block (the in-place allgather's 695.5).  broadcast: algbw = busbw = B/t; gather, scatter: algbw = 2B/t,
  * busbw = B/t. */
 static void test_rooted(void **state)
 {
@@ -702,20 +702,20 @@ static void test_rooted(void **state)
     (void)state;
     assert_non_null(strstr(out, "# cesync bench broadcast (root 1): 2 ranks (one process), 20 "
                                 "iterations after 5 warm-up, eager; model h200\n"));
-    assert_non_null(strstr(out, "      256M auto       695.61    695.61    695.61   385.9     -    "
-                                "695.61    704.81   +0.0  |"));
+    assert_non_null(strstr(out, "      256M auto       694.61    694.61    694.61   386.5     -    "
+                                "694.61    703.81   +0.0  |"));
     assert_non_null(strstr(out, "# raw_bw: the root's copies to every peer in one batch (the "
                                 "physical limit, GB/s:\n"));
     free(out);
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us,pred_slow_us\n"
-                        "broadcast,2,1048576,cesync,auto,16.361,16.361,16.361,64.089,64.089,-,"
-                        "16.361,26.161\n"
+                        "broadcast,2,1048576,cesync,auto,15.361,15.361,15.361,68.261,68.261,-,"
+                        "15.361,25.161\n"
                         "broadcast,2,1048576,cesync,plain,26.176,26.176,26.176,40.058,40.058,-,"
                         "26.176,35.976\n"
-                        "broadcast,2,268435456,cesync,auto,695.608,695.608,695.608,385.900,"
-                        "385.900,-,695.608,704.808\n"
+                        "broadcast,2,268435456,cesync,auto,694.608,694.608,694.608,386.456,"
+                        "386.456,-,694.608,703.808\n"
                         "broadcast,2,268435456,cesync,plain,836.753,836.753,836.753,320.806,"
                         "320.806,-,836.753,845.953\n");
     free(csv);
@@ -725,12 +725,12 @@ static void test_rooted(void **state)
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us,pred_slow_us\n"
-                        "scatter,2,1048576,cesync,auto,16.361,16.361,16.361,128.177,64.089,-,"
-                        "16.361,26.161\n"
+                        "scatter,2,1048576,cesync,auto,15.361,15.361,15.361,136.521,68.261,-,"
+                        "15.361,25.161\n"
                         "scatter,2,1048576,cesync,plain,26.176,26.176,26.176,80.116,40.058,-,"
                         "26.176,35.976\n"
-                        "scatter,2,268435456,cesync,auto,695.608,695.608,695.608,771.801,"
-                        "385.900,-,695.608,704.808\n"
+                        "scatter,2,268435456,cesync,auto,694.608,694.608,694.608,772.912,"
+                        "386.456,-,694.608,703.808\n"
                         "scatter,2,268435456,cesync,plain,836.753,836.753,836.753,641.612,"
                         "320.806,-,836.753,845.953\n");
     free(csv);
@@ -744,14 +744,14 @@ static void test_rooted(void **state)
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us,pred_slow_us\n"
-                        "gather,2,1048576,cesync,auto,16.361,16.361,16.361,128.177,64.089,-,"
-                        "16.361,26.161\n"
-                        "gather,2,1048576,cesync,plain,16.361,16.361,16.361,128.177,64.089,-,"
-                        "16.361,26.161\n"
-                        "gather,2,268435456,cesync,auto,695.608,695.608,695.608,771.801,"
-                        "385.900,-,695.608,704.808\n"
-                        "gather,2,268435456,cesync,plain,695.608,695.608,695.608,771.801,"
-                        "385.900,-,695.608,704.808\n");
+                        "gather,2,1048576,cesync,auto,15.361,15.361,15.361,136.521,68.261,-,"
+                        "15.361,25.161\n"
+                        "gather,2,1048576,cesync,plain,15.361,15.361,15.361,136.521,68.261,-,"
+                        "15.361,25.161\n"
+                        "gather,2,268435456,cesync,auto,694.608,694.608,694.608,772.912,"
+                        "386.456,-,694.608,703.808\n"
+                        "gather,2,268435456,cesync,plain,694.608,694.608,694.608,772.912,"
+                        "386.456,-,694.608,703.808\n");
     free(csv);
     /* overlap is auto's schedule without the wake chain (on a stream of
      * its own, shorter than the rest: the same prediction); directed is
@@ -759,15 +759,15 @@ static void test_rooted(void **state)
     csv = run_csv(dir, "bench broadcast --dry-run --min-bytes 1M --max-bytes 1M "
                        "--variant overlap,directed",
                   "d.csv", NULL);
-    assert_non_null(strstr(csv, "\nbroadcast,2,1048576,cesync,overlap,16.361,"));
-    assert_non_null(strstr(csv, "\nbroadcast,2,1048576,cesync,directed,17.261,"));
+    assert_non_null(strstr(csv, "\nbroadcast,2,1048576,cesync,overlap,15.361,"));
+    assert_non_null(strstr(csv, "\nbroadcast,2,1048576,cesync,directed,16.261,"));
     free(csv);
     expect_row(dir, "bench gather --dry-run --root 1 --min-bytes 256M --max-bytes 256M",
-               "\ngather,2,268435456,cesync,plain,695.608,695.608,695.608,771.801,385.900,");
+               "\ngather,2,268435456,cesync,plain,694.608,694.608,694.608,772.912,386.456,");
     /* 4 ranks, root 2: the root's batch copies three peer blocks and its
      * own one after the other, 577.9 us at 64M for broadcast and scatter
      * (busbw B/t and 3B/t); gather's three peers copy into the root at once:
-     * 3 x 64M through the root's link in 526.2 us */
+     * 3 x 64M through the root's link in 525.2 us */
     expect_row(dir, "bench broadcast --dry-run --ranks 4 --root 2 --min-bytes 64M --max-bytes 64M "
                     "--variant plain",
                "\nbroadcast,4,67108864,cesync,plain,577.942,577.942,577.942,116.117,116.117,");
@@ -776,7 +776,7 @@ static void test_rooted(void **state)
                "\nscatter,4,67108864,cesync,plain,577.942,577.942,577.942,464.468,348.351,");
     expect_row(dir, "bench gather --dry-run --ranks 4 --root 2 --min-bytes 64M --max-bytes 64M "
                     "--variant plain",
-               "\ngather,4,67108864,cesync,plain,526.181,526.181,526.181,510.158,382.618,");
+               "\ngather,4,67108864,cesync,plain,525.181,525.181,525.181,511.129,383.347,");
     /* captured: the backend's captured protocol (pull) with the root */
     expect_row(dir, "bench broadcast --dry-run --graph --ranks 3 --root 2 --min-bytes 8M "
                     "--max-bytes 8M --variant auto",
@@ -795,7 +795,7 @@ static void test_rooted(void **state)
  * one buffer, so the root's local copy is gone.  The variants are auto and
  * plain, both predicting the in-place graph: on 2 ranks plain's root batch
  * of broadcast and scatter keeps only its peer copy, about one peer copy
- * (695.6 us at 256M, 16.4 at 1M) against 836.8 and 26.2 out of place
+ * (694.6 us at 256M, 15.4 at 1M) against 836.8 and 26.2 out of place
  * (test_rooted), the times of auto, whose overlap hides the local copy;
  * gather's plain already overlapped the root's own block with the peer's
  * copy into it and keeps its time.  On 4 ranks, root 2, at 64M the
@@ -812,20 +812,20 @@ static void test_rooted_in_place(void **state)
     (void)state;
     assert_non_null(strstr(out, "# cesync bench broadcast (in place, root 1): 2 ranks (one "
                                 "process), 20 iterations after 5 warm-up, eager; model h200\n"));
-    assert_non_null(strstr(out, "      256M auto       695.61    695.61    695.61   385.9     -    "
-                                "695.61    704.81   +0.0  |"));
+    assert_non_null(strstr(out, "      256M auto       694.61    694.61    694.61   386.5     -    "
+                                "694.61    703.81   +0.0  |"));
     free(out);
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us,pred_slow_us\n"
-                        "broadcast-inplace,2,1048576,cesync,auto,16.361,16.361,16.361,64.089,"
-                        "64.089,-,16.361,26.161\n"
-                        "broadcast-inplace,2,1048576,cesync,plain,16.361,16.361,16.361,64.089,"
-                        "64.089,-,16.361,26.161\n"
-                        "broadcast-inplace,2,268435456,cesync,auto,695.608,695.608,695.608,"
-                        "385.900,385.900,-,695.608,704.808\n"
-                        "broadcast-inplace,2,268435456,cesync,plain,695.608,695.608,695.608,"
-                        "385.900,385.900,-,695.608,704.808\n");
+                        "broadcast-inplace,2,1048576,cesync,auto,15.361,15.361,15.361,68.261,"
+                        "68.261,-,15.361,25.161\n"
+                        "broadcast-inplace,2,1048576,cesync,plain,15.361,15.361,15.361,68.261,"
+                        "68.261,-,15.361,25.161\n"
+                        "broadcast-inplace,2,268435456,cesync,auto,694.608,694.608,694.608,"
+                        "386.456,386.456,-,694.608,703.808\n"
+                        "broadcast-inplace,2,268435456,cesync,plain,694.608,694.608,694.608,"
+                        "386.456,386.456,-,694.608,703.808\n");
     free(csv);
     csv = run_csv(dir, "bench scatter --dry-run --in-place --root 1 --min-bytes 1M "
                        "--max-bytes 256M --factor 256",
@@ -835,14 +835,14 @@ static void test_rooted_in_place(void **state)
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us,pred_slow_us\n"
-                        "scatter-inplace,2,1048576,cesync,auto,16.361,16.361,16.361,128.177,"
-                        "64.089,-,16.361,26.161\n"
-                        "scatter-inplace,2,1048576,cesync,plain,16.361,16.361,16.361,128.177,"
-                        "64.089,-,16.361,26.161\n"
-                        "scatter-inplace,2,268435456,cesync,auto,695.608,695.608,695.608,"
-                        "771.801,385.900,-,695.608,704.808\n"
-                        "scatter-inplace,2,268435456,cesync,plain,695.608,695.608,695.608,"
-                        "771.801,385.900,-,695.608,704.808\n");
+                        "scatter-inplace,2,1048576,cesync,auto,15.361,15.361,15.361,136.521,"
+                        "68.261,-,15.361,25.161\n"
+                        "scatter-inplace,2,1048576,cesync,plain,15.361,15.361,15.361,136.521,"
+                        "68.261,-,15.361,25.161\n"
+                        "scatter-inplace,2,268435456,cesync,auto,694.608,694.608,694.608,"
+                        "772.912,386.456,-,694.608,703.808\n"
+                        "scatter-inplace,2,268435456,cesync,plain,694.608,694.608,694.608,"
+                        "772.912,386.456,-,694.608,703.808\n");
     free(csv);
     csv = run_csv(dir, "bench gather --dry-run --in-place --min-bytes 1M --max-bytes 256M "
                        "--factor 256",
@@ -852,14 +852,14 @@ static void test_rooted_in_place(void **state)
     assert_string_equal(csv,
                         "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                         "busbw_gbps,check,pred_us,pred_slow_us\n"
-                        "gather-inplace,2,1048576,cesync,auto,16.361,16.361,16.361,128.177,"
-                        "64.089,-,16.361,26.161\n"
-                        "gather-inplace,2,1048576,cesync,plain,16.361,16.361,16.361,128.177,"
-                        "64.089,-,16.361,26.161\n"
-                        "gather-inplace,2,268435456,cesync,auto,695.608,695.608,695.608,"
-                        "771.801,385.900,-,695.608,704.808\n"
-                        "gather-inplace,2,268435456,cesync,plain,695.608,695.608,695.608,"
-                        "771.801,385.900,-,695.608,704.808\n");
+                        "gather-inplace,2,1048576,cesync,auto,15.361,15.361,15.361,136.521,"
+                        "68.261,-,15.361,25.161\n"
+                        "gather-inplace,2,1048576,cesync,plain,15.361,15.361,15.361,136.521,"
+                        "68.261,-,15.361,25.161\n"
+                        "gather-inplace,2,268435456,cesync,auto,694.608,694.608,694.608,"
+                        "772.912,386.456,-,694.608,703.808\n"
+                        "gather-inplace,2,268435456,cesync,plain,694.608,694.608,694.608,"
+                        "772.912,386.456,-,694.608,703.808\n");
     free(csv);
     expect_row(dir, "bench broadcast --dry-run --in-place --ranks 4 --root 2 --min-bytes 64M "
                     "--max-bytes 64M --variant plain",
@@ -871,8 +871,8 @@ static void test_rooted_in_place(void **state)
                "375.833,");
     expect_row(dir, "bench gather --dry-run --in-place --ranks 4 --root 2 --min-bytes 64M "
                     "--max-bytes 64M --variant plain",
-               "\ngather-inplace,4,67108864,cesync,plain,526.181,526.181,526.181,510.158,"
-               "382.618,");
+               "\ngather-inplace,4,67108864,cesync,plain,525.181,525.181,525.181,511.129,"
+               "383.347,");
     /* captured: the in-place graph of the captured protocol */
     expect_row(dir, "bench scatter --dry-run --graph --in-place --ranks 3 --root 2 --min-bytes 8M "
                     "--max-bytes 8M --variant auto",
@@ -1265,9 +1265,11 @@ static void test_help(void **state)
      * --calibrate or model file" read as if a --model file that does not
      * load made it 1) */
     assert_non_null(strstr(out, "makes the exit status 1, as does a cesync run that fails, a "
-                                "failed --calibrate,\na --model-out it cannot write, or a failed "
-                                "--with-compute; a --model file that does not\nload is refused "
-                                "before any run, exit 2),\n"));
+                                "failed --calibrate,\na --model-out it cannot write, a failed "
+                                "--with-compute, or a --dry-run the model\npredicted no size of "
+                                "any variant for; "
+                                "a --model file that does not load is refused\nbefore any run, "
+                                "exit 2),\n"));
     /* what the data check compares */
     assert_non_null(strstr(out, "(every byte\nof every recv against a pattern of the sending "
                                 "rank and offset, and of every send outside\nits recv, which "
@@ -1380,17 +1382,48 @@ static void test_dry_run_without_prediction(void **state)
     (void)state;
     snprintf(path, sizeof(path), "%s/two.model", dir);
     ces_test_put_file(path, "max_ranks = 2\n");
-    csv = run_csv(dir, "bench alltoall --dry-run --ranks 4 --min-bytes 1M --max-bytes 1M "
-                       "--variant plain --model two.model",
-                  "n.csv", &out);
+    /* it predicted nothing: the table and the CSV as they are, then exit 1
+     * with a line saying so (it exited 0 after a table of dashes) */
+    assert_int_equal(ces_test_tool(dir,
+                                   "bench alltoall --dry-run --ranks 4 --min-bytes 1M "
+                                   "--max-bytes 1M --variant plain --model two.model --csv n.csv",
+                                   &out),
+                     1);
     assert_non_null(strstr(out, "\n        1M plain           -         -         -       -     - "
                                 "        -         -      -  |         -       - |"));
     assert_non_null(strstr(out, "cesync: bench: no prediction at 1048576 bytes: predict: 4 ranks, "
                                 "the h200 model has at most 2 GPUs\n"));
+    assert_non_null(strstr(out, "cesync: bench: --dry-run: the model predicted no size of any "
+                                "variant (the lines above say why)\n"));
     free(out);
+    snprintf(path, sizeof(path), "%s/n.csv", dir);
+    csv = ces_test_read_file(path, NULL);
     assert_string_equal(csv, "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
                              "busbw_gbps,check,pred_us,pred_slow_us\n");
     free(csv);
+    assert_int_equal(unlink(path), 0);
+    /* max_memops_per_batch 2 parses (a machine the backend cannot run)
+     * but predicts nothing: exit 1 likewise */
+    snprintf(path, sizeof(path), "%s/two.model", dir);
+    ces_test_put_file(path, "max_memops_per_batch = 2\n");
+    assert_int_equal(ces_test_tool(dir,
+                                   "bench alltoall --dry-run --min-bytes 1M --max-bytes 2M "
+                                   "--variant plain,overlap --model two.model",
+                                   &out),
+                     1);
+    assert_non_null(strstr(out, "the model's max_memops_per_batch is 2"));
+    assert_non_null(strstr(out, "cesync: bench: --dry-run: the model predicted no size"));
+    free(out);
+    /* one size predicted is a run: exit 0 */
+    ces_test_put_file(path, "max_ranks = 2\n");
+    assert_int_equal(ces_test_tool(dir,
+                                   "bench alltoall --dry-run --min-bytes 1M --max-bytes 1M "
+                                   "--variant plain --model two.model",
+                                   &out),
+                     0);
+    assert_null(strstr(out, "predicted no size"));
+    free(out);
+    snprintf(path, sizeof(path), "%s/two.model", dir);
     assert_int_equal(unlink(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
