@@ -23,7 +23,7 @@ static const char gen_help[] =
     "without the handshake, about one in seven, races with the next iteration's;\n"
     "a barrier's flag reset can undo the next barrier's write, and its growing\n"
     "value overwrite the one an == wait of the barrier before still awaits), so\n"
-    "--mutate 0 makes defects rarer (about one schedule in seven), not absent.\n"
+    "--mutate 0 makes defects rarer (about one schedule in five or six), not absent.\n"
     "Each phase has flag slots of its own.  A mutated step always runs otherwise:\n"
     "a mutation of a part the step lacks (the handshake, a second stream, a u32\n"
     "flag) is drawn again among those that apply to it.  The same seed and\n"

@@ -421,8 +421,11 @@ static int pml_slots(struct pml *m)
         total += ces_graph_signal(g, i).slots;
     }
     if (total * m->R > (UINT64_C(1) << 22))
-        return ces_ctx_error(m->ctx, CES_ERR_LIMIT, "promela: too many signal slots (%" PRIu64
-                             ")", total * m->R);
+        return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
+                             "promela: the signal arrays declare %" PRIu64 " slots over all "
+                             "ranks (at most 4194304: the model maps every declared slot, in "
+                             "use or not): declare smaller arrays",
+                             total * m->R);
     m->spr = (uint32_t)total;
     m->slot_of = pml_calloc(m, (size_t)total * m->R, sizeof(*m->slot_of));
     if (m->slot_of == NULL)

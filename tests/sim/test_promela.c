@@ -782,11 +782,14 @@ static void test_tool(void **state)
      * help named none, and 8 ranks of 64 streams were refused unannounced) */
     assert_non_null(strstr(out, "\nThe model has limits (past one, exit 2 names it): at most 255 "
                                 "processes (as\nSPIN runs; --data-at-end adds one), 100,000 "
-                                "unrolled ops per rank, 30 copies\nin a batch, 4096 signal slots "
-                                "in use, 250 values a slot takes, 16,384 data\nunits (bytes / the "
-                                "gcd of all region bounds, over all ranks), and with data\n250 "
-                                "iterations, with races 64 ranks x streams and 250 writes and "
-                                "records per\nstream.\n"));
+                                "unrolled ops per rank, 30 copies\nin a batch, 4,194,304 signal "
+                                "slots declared over all ranks and 4096 in use,\n250 values a "
+                                "slot takes, 16,384 data units (bytes / the gcd of all region\n"
+                                "bounds, over all ranks), and with data 250 iterations, with "
+                                "races 64 ranks x\nstreams and 250 writes and records per "
+                                "stream.  Before most of these, SPIN's\nd_step table binds: "
+                                "each write, wait and copy is a d_step, and SPIN compiles\nat "
+                                "most 2,047 of them with the statements of the longest.\n"));
     free(out);
     ces_test_tool_says("promela barrier --ranks 65", 2,
                        "cesync: promela: 65 ranks x 1 stream is more than 64 threads of the race "
@@ -1021,7 +1024,10 @@ static void test_limits_at_bounds(void **state)
     ces_graph_destroy(g);
     g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nsignal f u64 2097153\nphase eager x1\n"
                                  "r0 : write f[0]@1 = 1\n");
-    assert_string_equal(emit_says(ctx, g, 0, 0), "promela: too many signal slots (4194306)");
+    assert_string_equal(emit_says(ctx, g, 0, 0),
+                        "promela: the signal arrays declare 4194306 slots over all ranks (at "
+                        "most 4194304: the model maps every declared slot, in use or not): "
+                        "declare smaller arrays");
     ces_graph_destroy(g);
     /* 4096 slots in use pass that limit (and meet the d_steps'), 4097 not */
     g = writes_graph(ctx, 4096, true);
