@@ -953,7 +953,11 @@ static void print_table(const struct bench *B, FILE *f)
 
             ces_bench_us_cell(pred, sizeof(pred), c->pred);
             ces_bench_us_cell(slow, sizeof(slow), c->pred_slow);
-            ces_bench_err_cell(err, sizeof(err), c);
+            /* a dry run's time is the prediction itself: no error to show */
+            if (B->dry)
+                snprintf(err, sizeof(err), "%6s ", "-");
+            else
+                ces_bench_err_cell(err, sizeof(err), c);
             fprintf(f, " %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s %9s %9s %s |", bw, sz, vw,
                     variant_name(B->variants[k]), c->med, c->min, c->max,
                     busbw(B, B->sizes[i], c->med), ces_bench_check_str(c->check), pred, slow,
@@ -980,7 +984,10 @@ static void print_table(const struct bench *B, FILE *f)
         else
             fprintf(f, " %6s\n", "-");
     }
-    if (B->graph)
+    if (B->dry)
+        fprintf(f, "# time: us per collective, the cost model's steady state in the fast mode (a "
+                   "dry run measures nothing);\n");
+    else if (B->graph)
         fprintf(f, "# time: us per collective, median over timed graph launches of %u collective%s "
                    "each (device events around each launch, the ranks' mean);\n",
                 B->iters, ces_plural(B->iters));
