@@ -81,13 +81,12 @@ struct inst {
     uint8_t begun;       /* the stream has reached it */
     uint8_t paid;        /* its fixed cost has been paid */
     uint8_t switched;    /* its engine-switch cost has been paid */
-    uint8_t blocked;     /* await: reached before its record ended; wait:
-                            reached before a value satisfying it was
-                            visible (the slow mode delays only these) */
+    uint8_t blocked;     /* await: reached before its record ended */
     uint8_t progress;    /* last op of a memop batch that waits: the watchdog
                             writes it carries (1 eager, 2 captured) */
     uint8_t effect;      /* memop: its write posted / its wait passed */
     double posted;       /* write: when it was posted (a progress write may follow) */
+    double blocked_at;   /* wait: when it blocked (it waits in S_WAIT_SLOT) */
     uint8_t tail_paid;   /* memop: the progress write after it paid */
     uint8_t launch;      /* the backend's fork or join of a multi-stream block */
     uint8_t done;
@@ -694,18 +693,24 @@ static double blocked_hop(const struct ces_model *m)
  * `reader`: at once on the writer's own stream (its ops run in order, so a
  * later wait there reads what the stream wrote before it, e.g. its reset
  * of a flag it awaits again), else after the wake-up of a wait: for a
- * polled flag of another GPU signal_hop_us, or, to a wait that blocked
- * (`blocked`) in the slow mode, blocked_hop. */
+ * polled flag of another GPU signal_hop_us, or, to a wait that blocked at
+ * `blocked_at` (negative: one that did not) in the slow mode, blocked_hop
+ * for a write it could not see yet then (one it saw stays seen as it was,
+ * so that a later write it saw, its own reset say, keeps winning). */
 static double visible_at(const struct psim *s, const struct pwrite *w, uint32_t reader,
-                         uint32_t stream, int blocked)
+                         uint32_t stream, double blocked_at)
 {
+    double fast = w->t + s->m->signal_hop_us;
+
     if (w->rank == reader && w->stream == stream)
         return w->t;
     if (w->rank == reader)
         return w->t + s->m->signal_local_us;
     if (w->home == reader)
         return w->t + s->m->signal_push_us;
-    return w->t + (blocked ? blocked_hop(s->m) : s->m->signal_hop_us);
+    if (blocked_at < 0.0 || fast <= blocked_at + EPS)
+        return fast;
+    return w->t + blocked_hop(s->m);
 }
 
 /* Drops from a slot's writes those no wait can see any more at time t (or
@@ -761,7 +766,7 @@ static void slot_compact(const struct psim *s, struct ces_vec *v, double t)
  * EPS: sums that differ in their last bits) the later one - a reset made
  * when a wait passed on the write it overwrites. */
 static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, uint32_t stream,
-                           double t, int blocked, int64_t *writer)
+                           double t, double blocked_at, int64_t *writer)
 {
     const struct ces_vec *v = &s->slots[slot];
     const struct pwrite *best = NULL;
@@ -770,7 +775,7 @@ static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, uint32_
     slot_compact(s, &s->slots[slot], t);
     for (size_t i = 0; i < v->len; i++) {
         const struct pwrite *w = &CES_VEC_AT(v, struct pwrite, i);
-        double vis = visible_at(s, w, reader, stream, blocked);
+        double vis = visible_at(s, w, reader, stream, blocked_at);
 
         if (vis <= t + EPS &&
             (best == NULL || vis > bvis + EPS || (vis >= bvis - EPS && w->seq > best->seq))) {
@@ -782,16 +787,16 @@ static uint64_t slot_value(struct psim *s, size_t slot, uint32_t reader, uint32_
     return best != NULL ? best->value : 0;
 }
 
-/* Whether wait op of GPU `rank` holds at time t; `blocked`: the wait has
- * been blocked since it was reached (visible_at). */
+/* Whether wait op of GPU `rank` holds at time t; `blocked_at`: when the
+ * wait blocked, negative where it has not (visible_at). */
 static int wait_holds(struct psim *s, const struct ces_op *op, uint32_t rank, double t,
-                      int blocked, int64_t *writer)
+                      double blocked_at, int64_t *writer)
 {
     uint32_t srank = op->slot.rank == CES_RANK_ALL ? rank : op->slot.rank;
     struct ces_signal_info si = ces_graph_signal(s->g, op->slot.sig);
     uint64_t cur =
         slot_value(s, slot_index(s, op->slot.sig, srank, op->slot.idx), rank, op->stream, t,
-                   blocked, writer);
+                   blocked_at, writer);
 
     return ces_wait_holds(si.width, op->cmp, cur, op->value);
 }
@@ -1082,8 +1087,8 @@ static int step(struct psim *s, size_t k)
             if (rc != CES_OK)
                 return rc;
         } else if (op->kind == CES_OP_WAIT) {
-            if (!wait_holds(s, op, in->rank, s->t, 0, &writer)) {
-                in->blocked = 1;
+            if (!wait_holds(s, op, in->rank, s->t, -1.0, &writer)) {
+                in->blocked_at = s->t;
                 ps->state = S_WAIT_SLOT;
                 ps->primed = 0;
                 return 1;
@@ -1243,7 +1248,7 @@ static int wake(struct psim *s)
             break;
         case S_WAIT_SLOT:
             in = I(s, CES_VEC_AT(&ps->ids, size_t, ps->pc));
-            if (wait_holds(s, in->op, in->rank, s->t, in->blocked, &writer)) {
+            if (wait_holds(s, in->op, in->rank, s->t, in->blocked_at, &writer)) {
                 in->cause = writer;
                 in->cat = CAT_SIGNAL;
                 in->host_gap = 0.0;

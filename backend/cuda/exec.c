@@ -781,7 +781,9 @@ int ces_cuda_run_prepare(struct ces_comm *c, const struct ces_graph *g,
         goto fail;
     rc = ces_cuda_bind_signals(c, g, "launch", bindings, nbindings, r->sig_off);
     if (rc != CES_OK) {
-        mine = rc == CES_ERR_INVALID; /* a bound array's pointer */
+        /* a bound array's pointer (or an unbound one's allocation refused
+         * for its size on this rank: failing there is as safe) */
+        mine = rc == CES_ERR_INVALID;
         goto fail;
     }
     rc = ensure_streams(c, r->nstreams, ces_graph_nevents(g));

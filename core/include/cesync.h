@@ -1476,7 +1476,8 @@ CES_API void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_
  * writer's memory, polled and reset by its reader, two barriers per call;
  * the barrier: credit) and
  * copies one cudaMemcpyAsync each; eager calls lower the
- * `mono` protocol with one cudaMemcpyBatchAsync per copy batch.  alltoall
+ * `mono` protocol with one cudaMemcpyBatchAsync per copy batch (of two or
+ * more copies; one goes out as a cudaMemcpyAsync).  alltoall
  * and allgather run their local chunk, gather, scatter and broadcast the
  * root's, on an internal stream of the
  * communicator (CES_COLL_F_OVERLAP), forked from and joined back into

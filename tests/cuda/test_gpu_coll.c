@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAXR 8
@@ -218,13 +219,35 @@ static int one_coll(struct rk *rks, uint32_t m, uint32_t n, uint32_t coll, uint6
 static const uint32_t colls[] = {CES_COLL_ALLTOALL, CES_COLL_ALLGATHER, CES_COLL_GATHER,
                                  CES_COLL_SCATTER, CES_COLL_BROADCAST};
 
-/* Rank 0's (of this process) refusals of a collective's arguments.  Those
- * every rank makes alike, given the same arguments (a size that is not a
+/* Waits (up to 10 s) for a peer's failure to reach this rank's
+ * communicator: CES_ERR_PEER_FAILED, which its watchdog sets from the
+ * failed rank's word in the shared page. */
+static int peer_failed(struct rk *r)
+{
+    uint64_t deadline = gpu_now_ms() + 10000;
+
+    while (ces_comm_status(r->c) != CES_ERR_PEER_FAILED) {
+        struct timespec ts = {0, 1000000};
+
+        if (gpu_now_ms() > deadline) {
+            printf("FAIL: rank %u not failed 10 s after rank 0 refused its buffer (status %d)\n",
+                   r->rank, ces_comm_status(r->c));
+            return 1;
+        }
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+/* Global rank 0's refusals of a collective's arguments (the other ranks
+ * call nothing: each waits for rank 0's failure to reach it).  Those every
+ * rank makes alike, given the same arguments (a size that is not a
  * multiple of the ranks, a root out of range), leave its communicator
  * healthy; a buffer of its own that is refused (not symmetric memory)
- * fails it with the refusal where it has peers, since they may issue their
- * parts (the other refusals of a buffer, each on a healthy communicator,
- * are tests/cuda/test_comm.c's).  Last in its part: the communicators are
+ * fails it with the refusal where it has peers, since they may issue
+ * their parts, and the peers fail with CES_ERR_PEER_FAILED (the other
+ * refusals of a buffer, each on a healthy communicator, are
+ * tests/cuda/test_comm.c's).  Last in its part: the communicators are
  * destroyed failed, which frees their memory. */
 static int bad_args(struct rk *rks, uint32_t m, uint32_t n)
 {
@@ -233,6 +256,10 @@ static int bad_args(struct rk *rks, uint32_t m, uint32_t n)
 
     for (uint32_t i = 0; i < m; i++)
         CK(&rks[i], "ces_mem_alloc", ces_mem_alloc(rks[i].c, 4096, &a[i]));
+    if (rks[0].rank != 0) {
+        /* forked: another process's rank */
+        return peer_failed(&rks[0]);
+    }
     if (use(&rks[0]))
         return 1;
     if (n > 1 && ces_alltoall(rks[0].c, a[0], (char *)a[0] + 2048, n + 1, rks[0].s) !=
@@ -255,6 +282,9 @@ static int bad_args(struct rk *rks, uint32_t m, uint32_t n)
     if (ces_comm_status(rks[0].c) != CES_ERR_INVALID ||
         strstr(ces_ctx_last_error(rks[0].ctx), "failed: alltoall: buffer send (") == NULL)
         return gpu_fail(rks[0].ctx, "a refused buffer left the communicator healthy", -1);
+    for (uint32_t i = 1; i < m; i++)
+        if (peer_failed(&rks[i]))
+            return 1;
     return 0;
 }
 
