@@ -88,8 +88,9 @@ int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const
     if (m->max_memops_per_batch > CES_MODEL_MAX_MEMOPS)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "%s: the model's max_memops_per_batch is %" PRIu32 ": expected at "
-                             "most 255: cuStreamBatchMemOp takes at most 255 ops",
-                             who, m->max_memops_per_batch);
+                             "most %u: cuStreamBatchMemOp takes at most %u ops",
+                             who, m->max_memops_per_batch, CES_MODEL_MAX_MEMOPS,
+                             CES_MODEL_MAX_MEMOPS);
     if ((m->flag_widths & CES_MODEL_W64) && !m->has_64bit_memops)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "%s: the model's flag_widths has 64 but has_64bit_memops is 0: "
@@ -293,13 +294,9 @@ static size_t field_index(const char *name)
     return (size_t)(find_field(name, strlen(name)) - ces_model_fields_);
 }
 
-/* The fields that bound each other, checked once the whole file is read (a
- * file may give them in any order): per_graph_copy_us at most per_copy_us
- * (predict took the smaller), and 64-bit flags only with 64-bit memops.
- * The error points at the later line of the two that the file gave (the
- * other value may come from the kind's table or base); line 0: neither.
- * Where the file gives per_copy_us but not per_graph_copy_us, the table's
- * per_graph_copy_us is lowered to per_copy_us instead. */
+/* An error of two fields that bound each other, at the later of their
+ * lines in the file (0: not given there, the kind's table or base's); at
+ * the file alone where it gave neither. */
 static int pair_error(struct ces_ctx *ctx, const char *file, unsigned la, size_t ca, unsigned lb,
                       size_t cb, const char *what)
 {
@@ -311,6 +308,11 @@ static int pair_error(struct ces_ctx *ctx, const char *file, unsigned la, size_t
     return ces_ctx_error(ctx, CES_ERR_PARSE, "%s:%u:%zu: %s", file, line, col + 1, what);
 }
 
+/* The fields that bound each other, checked once the whole file is read (a
+ * file may give them in any order): per_graph_copy_us at most per_copy_us
+ * (predict took the smaller), and 64-bit flags only with 64-bit memops.
+ * Where the file gives per_copy_us but not per_graph_copy_us, the table's
+ * per_graph_copy_us is lowered to per_copy_us instead. */
 static int check_pairs(struct ces_ctx *ctx, const char *file, struct ces_model *m,
                        const unsigned *field_line, const size_t *field_col, unsigned widths_line,
                        size_t widths_col)
