@@ -11,8 +11,10 @@
  * the writer's GPU signal_local_us later, to a wait on another GPU that
  * polls the slot in the writer's (or a third GPU's) memory signal_hop_us
  * later (in the slow mode, to a wait that blocked, slow_wake_us later if
- * that is more: one reached after the write was visible passes at once),
- * and to a wait on the GPU whose memory the writer wrote into
+ * that is more: one reached after the write was visible passes at once,
+ * unless it is the first wait of a memop batch right behind a copy of its
+ * stream, which the slow mode looks at again slow_wake_us after it is
+ * reached), and to a wait on the GPU whose memory the writer wrote into
  * signal_push_us later (on H200 a wait on local memory wakes up later than
  * one that polls across the link); a blocked wait resumes when a visible
  * value satisfies it.  The first op of each memop batch pays
@@ -112,6 +114,7 @@ struct pstream {
     int last_engine; /* 0 none yet, 1 copies, 2 memops: what the stream ran last */
     int last_copy;   /* 0 none since the last memop, 1 peer, 2 local: its last copy */
     int primed;      /* a memop batch passed since the stream last blocked */
+    int behind_copy; /* its open memop batch follows a copy with no memop between */
 };
 
 struct flight {
@@ -1070,6 +1073,8 @@ static int step(struct psim *s, size_t k)
     case CES_OP_WAIT:
     case CES_OP_FENCE:
     case CES_OP_FLUSH:
+        if (in->group_first && !in->switched && !in->paid && !in->effect)
+            ps->behind_copy = ps->last_copy != 0;
         ps->last_copy = 0;
         if (in->group_first && !in->effect)
             ps->primed = 1; /* until a wait of the batch blocks */
@@ -1091,8 +1096,21 @@ static int step(struct psim *s, size_t k)
                 in->blocked_at = s->t;
                 ps->state = S_WAIT_SLOT;
                 ps->primed = 0;
+                ps->behind_copy = 0;
                 return 1;
             }
+            if (ps->behind_copy && s->m->slow_waits && s->m->slow_wake_us > 0.0 &&
+                op->slot.rank != CES_RANK_ALL && op->slot.rank != in->rank) {
+                /* the slow mode: the first wait of a batch behind a copy,
+                 * polling another GPU's flag, is looked at again one
+                 * scheduling step later, its flag set or not (the stream
+                 * blocked on the copy) */
+                ps->behind_copy = 0;
+                in->cat = CAT_SIGNAL;
+                busy(ps, s->t + s->m->slow_wake_us);
+                return 1;
+            }
+            ps->behind_copy = 0;
         }
         return finish_memop(s, ps, id);
     case CES_OP_BATCH:
@@ -1391,8 +1409,13 @@ static void critical_path(struct psim *s)
         struct inst *in = I(s, (size_t)last);
         const struct inst *c = in->cause >= 0 ? I(s, (size_t)in->cause) : NULL;
         /* a wait released by a write counts from the write's post: the
-         * writer's stream may have gone on to a progress write after it */
-        double from = c == NULL ? 0.0 : in->cat == CAT_SIGNAL ? c->posted : c->end;
+         * writer's stream may have gone on to a progress write after it
+         * (one the slow mode held behind a copy counts from the copy's
+         * end, its batch's cost with it) */
+        double from = c == NULL ? 0.0 : c->end;
+
+        if (c != NULL && in->cat == CAT_SIGNAL && c->op->kind == CES_OP_WRITE)
+            from = c->posted;
 
         add_exact(&per[in->cat], &err[in->cat], upto - from - in->host_gap);
         add_exact(&per[CAT__COUNT], &err[CAT__COUNT], in->host_gap);
