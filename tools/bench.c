@@ -266,6 +266,29 @@ static double busbw(const struct bench *B, uint64_t bytes, double us)
     return ces_bench_busbw(B->coll, B->ranks, bytes, us);
 }
 
+/* A time and its busbw as two cells of the table, 9 and 7 wide. */
+static void print_time_bw(FILE *f, const struct bench *B, uint64_t bytes, double us)
+{
+    char t[24], r[24];
+
+    ces_bench_us_cell(t, sizeof(t), us);
+    ces_bench_gbps_cell(r, sizeof(r), busbw(B, bytes, us));
+    fprintf(f, " %9s %7s", t, r);
+}
+
+/* A row's time_us, min_us, max_us, busbw and check cells. */
+static void print_meas(FILE *f, const struct bench *B, uint64_t bytes,
+                       const struct ces_bench_meas *m)
+{
+    char lo[24], hi[24], r[24], t[24];
+
+    ces_bench_us_cell(t, sizeof(t), m->med);
+    ces_bench_us_cell(lo, sizeof(lo), m->min);
+    ces_bench_us_cell(hi, sizeof(hi), m->max);
+    ces_bench_gbps_cell(r, sizeof(r), busbw(B, bytes, m->med));
+    fprintf(f, " %9s %9s %9s %7s %5s", t, lo, hi, r, ces_bench_check_str(m->check));
+}
+
 /* What the raw copy's row times (backend/cuda/bench_gpu.c, enqueue_raw). */
 static const char *raw_copy(uint32_t coll)
 {
@@ -959,23 +982,28 @@ static void print_table(const struct bench *B, FILE *f)
                 snprintf(err, sizeof(err), "%6s ", "-");
             else
                 ces_bench_err_cell(err, sizeof(err), c);
-            fprintf(f, " %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s %9s %9s %s |", bw, sz, vw,
-                    variant_name(B->variants[k]), c->med, c->min, c->max,
-                    busbw(B, B->sizes[i], c->med), ces_bench_check_str(c->check), pred, slow,
-                    err);
+            fprintf(f, " %*s %-*s", bw, sz, vw, variant_name(B->variants[k]));
+            print_meas(f, B, B->sizes[i], c);
+            fprintf(f, " %9s %9s %s |", pred, slow, err);
         }
         if (ce->ran)
-            fprintf(f, " %9.2f %7.1f |", ce->med, busbw(B, B->sizes[i], ce->med));
+            print_time_bw(f, B, B->sizes[i], ce->med);
         else
-            fprintf(f, " %9s %7s |", "-", "-");
+            fprintf(f, " %9s %7s", "-", "-");
+        fprintf(f, " |");
         if (kn->ran)
-            fprintf(f, " %9.2f %7.1f |", kn->med, busbw(B, B->sizes[i], kn->med));
+            print_time_bw(f, B, B->sizes[i], kn->med);
         else
-            fprintf(f, " %9s %7s |", "-", "-");
-        if (raw->ran)
-            fprintf(f, " %7.1f |", busbw(B, B->sizes[i], raw->med));
-        else
+            fprintf(f, " %9s %7s", "-", "-");
+        fprintf(f, " |");
+        if (raw->ran) {
+            char r[24];
+
+            ces_bench_gbps_cell(r, sizeof(r), busbw(B, B->sizes[i], raw->med));
+            fprintf(f, " %7s |", r);
+        } else {
             fprintf(f, " %7s |", "-");
+        }
         if (k >= 0 && ce->ran)
             fprintf(f, " %6.2f", ce->med / B->ces[k][i].med);
         else
@@ -1357,8 +1385,8 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             m->check = s.check;
             if (s.check == 0)
                 ex = CES_EXIT_DEFECT;
-            printf(" %*s %-*s %9.2f %9.2f %9.2f %7.1f %5s", bw, sz, iw, name, m->med, m->min,
-                   m->max, busbw(B, B->sizes[i], m->med), ces_bench_check_str(m->check));
+            printf(" %*s %-*s", bw, sz, iw, name);
+            print_meas(stdout, B, B->sizes[i], m);
             if (k < B->nvariants) {
                 char pred[32], slow[32];
 

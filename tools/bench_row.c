@@ -75,8 +75,22 @@ void ces_bench_us_cell(char *buf, size_t size, double us)
 {
     if (isnan(us))
         snprintf(buf, size, "-");
-    else
+    else if (us < 999999.995)
         snprintf(buf, size, "%.2f", us);
+    else if (us < 999999999.5)
+        snprintf(buf, size, "%.0f", us);
+    else
+        snprintf(buf, size, "%.3e", us);
+}
+
+void ces_bench_gbps_cell(char *buf, size_t size, double gbps)
+{
+    if (gbps < 99999.95)
+        snprintf(buf, size, "%.1f", gbps);
+    else if (gbps < 9999999.5)
+        snprintf(buf, size, "%.0f", gbps);
+    else
+        snprintf(buf, size, "%.1e", gbps);
 }
 
 /* A defect found (a WRONG check, a failed run: 1) stays visible when an

@@ -258,10 +258,18 @@ static void test_table_aligned(void **state)
         "bench gather --dry-run --max-bytes 4K --variant directed",
         "bench scatter --dry-run --max-bytes 4K --variant auto,directed",
         "bench alltoall --dry-run --ranks 3 --min-bytes 8G --max-bytes 16G --variant plain",
+        /* a slow machine: 1 s per call and more (the times once overflowed
+         * their columns there), 1e9 us and more, and busbw below 0.1 */
+        "bench alltoall --dry-run --min-bytes 1G --max-bytes 16G --factor 16 --model slow.model",
+        "bench allgather --dry-run --min-bytes 1M --max-bytes 16G --factor 64 --model crawl.model",
     };
-    char *dir = ces_test_tmpdir();
+    char *dir = ces_test_tmpdir(), path[512];
 
     (void)state;
+    snprintf(path, sizeof(path), "%s/slow.model", dir);
+    ces_test_put_file(path, "peer_copy_gbps = 1\nlocal_copy_gbps = 1\n");
+    snprintf(path, sizeof(path), "%s/crawl.model", dir);
+    ces_test_put_file(path, "peer_copy_gbps = 0.001\nlocal_copy_gbps = 0.001\n");
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
         char *out = NULL;
         const char *head, *row;
@@ -287,6 +295,9 @@ static void test_table_aligned(void **state)
         assert_true(rows > 0);
         free(out);
     }
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof(path), "%s/slow.model", dir);
+    assert_int_equal(unlink(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
 

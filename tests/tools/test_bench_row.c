@@ -111,6 +111,41 @@ static void test_rates_without_time(void **state)
     assert_true(fabs(ces_bench_busbw(CES_COLL_SCATTER, 4, 1048576, 10.0) - 314.5728) < 1e-9);
 }
 
+/* A time cell is at most 9 characters and a rate cell 7, the table's
+ * columns, however slow the machine a model describes: 2 decimals below a
+ * second (1 decimal below 1e5 GB/s), whole numbers below 1e9 us (1e7
+ * GB/s), then an exponent ("%.2f" gave 10 characters from 1 s on). */
+static void test_cells_fit(void **state)
+{
+    static const struct {
+        double v;
+        const char *us, *gbps;
+    } c[] = {
+        {0.0, "0.00", "0.0"},
+        {12.3456, "12.35", "12.3"},
+        {99999.94, "99999.94", "99999.9"},
+        {99999.96, "99999.96", "100000"},
+        {999999.99, "999999.99", "1000000"},
+        {999999.996, "1000000", "1000000"},
+        {9999999.4, "9999999", "9999999"},
+        {9999999.6, "10000000", "1.0e+07"},
+        {999999999.4, "999999999", "1.0e+09"},
+        {999999999.6, "1.000e+09", "1.0e+09"},
+        {4.2949673e15, "4.295e+15", "4.3e+15"},
+    };
+    char cell[32];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        ces_bench_us_cell(cell, sizeof(cell), c[i].v);
+        assert_string_equal(cell, c[i].us);
+        assert_true(strlen(cell) <= 9);
+        ces_bench_gbps_cell(cell, sizeof(cell), c[i].v);
+        assert_string_equal(cell, c[i].gbps);
+        assert_true(strlen(cell) <= 7);
+    }
+}
+
 /* A prediction that is NAN is "-" in the table's pred_us and slow_us and
  * empty in the CSV, as the rows without predictions have it (it printed
  * nan). */
@@ -154,6 +189,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_columns),
         cmocka_unit_test(test_err_cell),
+        cmocka_unit_test(test_cells_fit),
         cmocka_unit_test(test_no_prediction),
         cmocka_unit_test(test_rates_without_time),
         cmocka_unit_test(test_exit_after_outputs),
