@@ -42,11 +42,11 @@ static const char promela_help[] =
     "The model has limits (past one, exit 2 names it): at most 255 processes (as\n"
     "SPIN runs; --data-at-end adds one), 100,000 unrolled ops per rank, 30 copies\n"
     "in a batch, 4,194,304 signal slots declared over all ranks and 4096 in use,\n"
-    "250 values a slot takes, 16,384 data units (bytes / the gcd of all region\n"
-    "bounds, over all ranks), and with data 250 iterations, with races 64 ranks x\n"
-    "streams and 250 writes and records per stream.  Before most of these, SPIN's\n"
-    "d_step table binds: each write, wait and copy is a d_step, and SPIN compiles\n"
-    "at most 2,047 of them with the statements of the longest.\n"
+    "250 values a slot takes, with races or data 16,384 data units (bytes / the\n"
+    "gcd of all region bounds, over all ranks), with data 250 iterations, with\n"
+    "races 64 ranks x streams and 250 writes and records per stream.  Before most\n"
+    "of these, SPIN's d_step table binds: each write, wait and copy is a d_step,\n"
+    "and SPIN compiles at most 2,047 of them with the statements of the longest.\n"
     "\n";
 
 /* promela's options that take a value, and those that take none

@@ -357,6 +357,12 @@ static bool pml_has_regions(const struct ces_op *op, uint32_t *n)
     }
 }
 
+/* Whether the model keeps anything per data unit: race clocks or data. */
+static bool pml_tracks_units(const struct pml *m)
+{
+    return m->o.races != 0 || m->o.data != 0;
+}
+
 /* Data units: the gcd of every buffer size and region bound. */
 static int pml_units(struct pml *m)
 {
@@ -604,7 +610,7 @@ static void pml_race(struct pml *m, struct ces_sb *sb, uint32_t t, uint32_t u, b
 /* The body of one copy (inside a d_step). */
 static void pml_copy_body(struct pml *m, struct ces_sb *sb, uint32_t t, const struct ces_op *op)
 {
-    uint64_t n = (op->a.hi - op->a.lo) / m->unit;
+    uint64_t n = pml_tracks_units(m) ? (op->a.hi - op->a.lo) / m->unit : 0;
     bool down = op->a.buf == op->b.buf && op->a.rank == op->b.rank && op->b.lo > op->a.lo;
 
     for (uint64_t j = 0; j < n; j++) {
@@ -793,7 +799,7 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
     case CES_OP_PRODUCE:
         pml_comment(m, sb, rank, in, "  ");
         body = pml_dstep_open(sb);
-        for (uint64_t off = op->a.lo; off < op->a.hi; off += m->unit) {
+        for (uint64_t off = op->a.lo; pml_tracks_units(m) && off < op->a.hi; off += m->unit) {
             uint32_t u = pml_unit(m, op->a.rank, op->a.buf, off);
 
             pml_race(m, sb, t, u, true);
@@ -807,7 +813,7 @@ static void pml_op(struct pml *m, struct ces_sb *sb, uint32_t rank, uint32_t idx
     case CES_OP_CONSUME:
         pml_comment(m, sb, rank, in, "  ");
         body = pml_dstep_open(sb);
-        for (uint64_t off = op->a.lo; off < op->a.hi; off += m->unit) {
+        for (uint64_t off = op->a.lo; pml_tracks_units(m) && off < op->a.hi; off += m->unit) {
             uint32_t u = pml_unit(m, op->a.rank, op->a.buf, off);
 
             pml_race(m, sb, t, u, false);
@@ -1146,7 +1152,7 @@ static void pml_header(struct pml *m, struct ces_sb *sb)
     else
         ces_sb_puts(sb, " * Wrong data: not checked (no provenance).\n");
     /* the units index what the race and data checks keep per byte range */
-    if (m->o.races || m->o.data) {
+    if (pml_tracks_units(m)) {
         ces_sb_printf(sb, " * Data units of %" PRIu64 " byte%s: unit u = rank * %" PRIu32
                       " + buffer base + offset / %" PRIu64 ".\n",
                       m->unit, ces_plural(m->unit), m->upr, m->unit);
@@ -1322,11 +1328,12 @@ int ces_promela_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                            "(SPIN runs at most %u)", nprocs, PML_MAX_PROCS);
     if (rc == CES_OK)
         rc = pml_links(&m);
-    if (rc == CES_OK)
+    /* without races and data nothing is kept per unit: no unit limit */
+    if (rc == CES_OK && pml_tracks_units(&m))
         rc = pml_units(&m);
     if (rc == CES_OK)
         rc = pml_slots(&m);
-    if (rc == CES_OK)
+    if (rc == CES_OK && m.o.data != 0)
         rc = pml_prods(&m);
     if (rc == CES_OK)
         rc = pml_check_clocks(&m);

@@ -784,12 +784,12 @@ static void test_tool(void **state)
                                 "processes (as\nSPIN runs; --data-at-end adds one), 100,000 "
                                 "unrolled ops per rank, 30 copies\nin a batch, 4,194,304 signal "
                                 "slots declared over all ranks and 4096 in use,\n250 values a "
-                                "slot takes, 16,384 data units (bytes / the gcd of all region\n"
-                                "bounds, over all ranks), and with data 250 iterations, with "
-                                "races 64 ranks x\nstreams and 250 writes and records per "
-                                "stream.  Before most of these, SPIN's\nd_step table binds: "
-                                "each write, wait and copy is a d_step, and SPIN compiles\nat "
-                                "most 2,047 of them with the statements of the longest.\n"));
+                                "slot takes, with races or data 16,384 data units (bytes / the\n"
+                                "gcd of all region bounds, over all ranks), with data 250 "
+                                "iterations, with\nraces 64 ranks x streams and 250 writes and "
+                                "records per stream.  Before most\nof these, SPIN's d_step table "
+                                "binds: each write, wait and copy is a d_step,\nand SPIN compiles "
+                                "at most 2,047 of them with the statements of the longest.\n"));
     free(out);
     ces_test_tool_says("promela barrier --ranks 65", 2,
                        "cesync: promela: 65 ranks x 1 stream is more than 64 threads of the race "
@@ -1016,6 +1016,17 @@ static void test_limits_at_bounds(void **state)
                                  "r0 : produce a[0:1]\n");
     assert_string_equal(emit_says(ctx, g, 0, 1), "promela: the buffers hold 16386 units of 1 "
                                                  "byte (at most 16384): use smaller buffers");
+    assert_string_equal(emit_says(ctx, g, 1, 0), "promela: the buffers hold 16386 units of 1 "
+                                                 "byte (at most 16384): use smaller buffers");
+    /* without races and data the model keeps nothing per unit: no limit
+     * (a gigabyte of single bytes was refused there too) */
+    assert_null(emit_says(ctx, g, 0, 0));
+    ces_graph_destroy(g);
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nlet G = 1073741824\nbuffer a $G\n"
+                                 "phase eager x1\nr0 : produce a[0:1]\n"
+                                 "r0 : copy a[0:$G] -> a[0:$G]@1\n"
+                                 "r1 : consume a[0:1] == a[0:1]@0\n");
+    assert_null(emit_says(ctx, g, 0, 0));
     ces_graph_destroy(g);
     /* 2^22 signal slots over the ranks, then more */
     g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nsignal f u64 2097152\nphase eager x1\n"
