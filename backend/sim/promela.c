@@ -913,8 +913,9 @@ static int pml_dstep_limit(const struct pml *m)
     return ces_ctx_error(m->ctx, CES_ERR_LIMIT,
                          "promela: d_step %" PRIu32 " of the model, or its longest so far (%zu "
                          "statement%s), is past what SPIN compiles: at most %u of the d_steps "
-                         "before one and its statements together (use fewer ops or data units%s)",
+                         "before one and its statements together (use fewer ops%s%s)",
                          m->ndstep, m->most_stmts, ces_plural(m->most_stmts), PML_MAX_DSTEP,
+                         pml_tracks_units(m) ? " or data units" : "",
                          m->o.races ? ", or --no-races" : "");
 }
 

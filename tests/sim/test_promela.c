@@ -1040,9 +1040,14 @@ static void test_limits_at_bounds(void **state)
                         "most 4194304: the model maps every declared slot, in use or not): "
                         "declare smaller arrays");
     ces_graph_destroy(g);
-    /* 4096 slots in use pass that limit (and meet the d_steps'), 4097 not */
+    /* 4096 slots in use pass that limit (and meet the d_steps'), 4097 not;
+     * data units are named where the model keeps them */
     g = writes_graph(ctx, 4096, true);
     assert_string_equal(emit_says(ctx, g, 0, 0),
+                        "promela: d_step 2048 of the model, or its longest so far (1 statement), "
+                        "is past what SPIN compiles: at most 2047 of the d_steps before one and "
+                        "its statements together (use fewer ops)");
+    assert_string_equal(emit_says(ctx, g, 0, 1),
                         "promela: d_step 2048 of the model, or its longest so far (1 statement), "
                         "is past what SPIN compiles: at most 2047 of the d_steps before one and "
                         "its statements together (use fewer ops or data units)");
