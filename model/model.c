@@ -149,8 +149,9 @@ void ces_model_slow_mode(struct ces_model *m)
         return;
     /* signal_hop_us stays: a polled wait reached after its write was
      * visible passes at once; one that blocked resumes slow_wake_us after
-     * the write (model/predict.c, blocked_hop), and the first wait of a
-     * batch right behind a copy slow_wake_us after it is reached (step) */
+     * the write (model/predict.c, blocked_hop), and the first such wait
+     * of a batch reached as a copy ended slow_wake_us after it is reached
+     * (step) */
     m->slow_waits = 1;
     if (m->event_us < m->slow_wake_us)
         m->event_us = m->slow_wake_us;

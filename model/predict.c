@@ -12,9 +12,9 @@
  * polls the slot in the writer's (or a third GPU's) memory signal_hop_us
  * later (in the slow mode, to a wait that blocked, slow_wake_us later if
  * that is more: one reached after the write was visible passes at once,
- * unless it is the first wait of a memop batch right behind a copy of its
- * stream, which the slow mode looks at again slow_wake_us after it is
- * reached), and to a wait on the GPU whose memory the writer wrote into
+ * unless its stream reached its memop batch as a copy of the stream ended,
+ * with no memop between: the first such wait of the batch is looked at
+ * again slow_wake_us after it is reached), and to a wait on the GPU whose memory the writer wrote into
  * signal_push_us later (on H200 a wait on local memory wakes up later than
  * one that polls across the link); a blocked wait resumes when a visible
  * value satisfies it.  The first op of each memop batch pays
@@ -89,6 +89,7 @@ struct inst {
     uint8_t effect;      /* memop: its write posted / its wait passed */
     double posted;       /* write: when it was posted (a progress write may follow) */
     double blocked_at;   /* wait: when it blocked (it waits in S_WAIT_SLOT) */
+    double held;         /* wait: the slow mode held it this long behind a copy */
     uint8_t tail_paid;   /* memop: the progress write after it paid */
     uint8_t launch;      /* the backend's fork or join of a multi-stream block */
     uint8_t done;
@@ -114,7 +115,9 @@ struct pstream {
     int last_engine; /* 0 none yet, 1 copies, 2 memops: what the stream ran last */
     int last_copy;   /* 0 none since the last memop, 1 peer, 2 local: its last copy */
     int primed;      /* a memop batch passed since the stream last blocked */
-    int behind_copy; /* its open memop batch follows a copy with no memop between */
+    double copy_end; /* when its last copy (batch) ended; negative: none yet */
+    int behind_copy; /* its open memop batch was reached as a copy ended, with
+                        no memop between: the stream was blocked on the copy */
 };
 
 struct flight {
@@ -1074,7 +1077,7 @@ static int step(struct psim *s, size_t k)
     case CES_OP_FENCE:
     case CES_OP_FLUSH:
         if (in->group_first && !in->switched && !in->paid && !in->effect)
-            ps->behind_copy = ps->last_copy != 0;
+            ps->behind_copy = ps->last_copy != 0 && s->t <= ps->copy_end + EPS;
         ps->last_copy = 0;
         if (in->group_first && !in->effect)
             ps->primed = 1; /* until a wait of the batch blocks */
@@ -1094,23 +1097,26 @@ static int step(struct psim *s, size_t k)
         } else if (op->kind == CES_OP_WAIT) {
             if (!wait_holds(s, op, in->rank, s->t, -1.0, &writer)) {
                 in->blocked_at = s->t;
+                in->held = 0.0; /* what released it is its write */
                 ps->state = S_WAIT_SLOT;
                 ps->primed = 0;
                 ps->behind_copy = 0;
                 return 1;
             }
-            if (ps->behind_copy && s->m->slow_waits && s->m->slow_wake_us > 0.0 &&
-                op->slot.rank != CES_RANK_ALL && op->slot.rank != in->rank) {
-                /* the slow mode: the first wait of a batch behind a copy,
-                 * polling another GPU's flag, is looked at again one
+            if (ps->behind_copy && op->slot.rank != CES_RANK_ALL && op->slot.rank != in->rank) {
+                /* the first wait of the batch that polls another GPU's
+                 * flag: in the slow mode it is looked at again one
                  * scheduling step later, its flag set or not (the stream
-                 * blocked on the copy) */
+                 * blocked on the copy); a local or pushed flag keeps its
+                 * one mode */
                 ps->behind_copy = 0;
-                in->cat = CAT_SIGNAL;
-                busy(ps, s->t + s->m->slow_wake_us);
-                return 1;
+                if (s->m->slow_waits && s->m->slow_wake_us > 0.0) {
+                    in->held = s->m->slow_wake_us;
+                    ps->primed = 0;
+                    busy(ps, s->t + in->held);
+                    return 1;
+                }
             }
-            ps->behind_copy = 0;
         }
         return finish_memop(s, ps, id);
     case CES_OP_BATCH:
@@ -1228,6 +1234,7 @@ static void copy_done(struct psim *s, struct flight *f)
     ci->end = s->t;
     if (--ps->copies_left > 0)
         return;
+    ps->copy_end = s->t;
     if (ci->op->kind == CES_OP_COPY && ps->batch == f->inst) {
         /* a single copy: it is the op itself */
         advance(s, ps, f->inst);
@@ -1293,8 +1300,10 @@ static int run(struct psim *s)
     size_t nst = (size_t)s->ranks * s->streams;
     int rc;
 
-    for (size_t k = 0; k < nst; k++)
+    for (size_t k = 0; k < nst; k++) {
         s->ss[k].state = s->ss[k].ids.len == 0 ? S_DONE : S_RUN;
+        s->ss[k].copy_end = -1.0;
+    }
     for (;;) {
         double next = INFINITY;
         int moved = 1, all_done = 1;
@@ -1409,15 +1418,12 @@ static void critical_path(struct psim *s)
         struct inst *in = I(s, (size_t)last);
         const struct inst *c = in->cause >= 0 ? I(s, (size_t)in->cause) : NULL;
         /* a wait released by a write counts from the write's post: the
-         * writer's stream may have gone on to a progress write after it
-         * (one the slow mode held behind a copy counts from the copy's
-         * end, its batch's cost with it) */
-        double from = c == NULL ? 0.0 : c->end;
+         * writer's stream may have gone on to a progress write after it */
+        double from = c == NULL ? 0.0 : in->cat == CAT_SIGNAL ? c->posted : c->end;
 
-        if (c != NULL && in->cat == CAT_SIGNAL && c->op->kind == CES_OP_WRITE)
-            from = c->posted;
-
-        add_exact(&per[in->cat], &err[in->cat], upto - from - in->host_gap);
+        /* a wait the slow mode held behind a copy: the hold is signal */
+        add_exact(&per[in->cat], &err[in->cat], upto - from - in->host_gap - in->held);
+        add_exact(&per[CAT_SIGNAL], &err[CAT_SIGNAL], in->held);
         add_exact(&per[CAT__COUNT], &err[CAT__COUNT], in->host_gap);
         upto = from;
         last = in->cause;

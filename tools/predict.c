@@ -160,19 +160,26 @@ int ces_cmd_predict(int argc, char **argv)
            ", op instances: %" PRIu64 "\n",
            ces_graph_ranks(g), ces_graph_streams(g), p.iterations, p.ops);
     printf("predicted: %.2f us total, %.2f us per iteration\n", p.total_us, p.iter_us);
-    /* the slow mode delays only the waits and awaits that blocked, to
-     * slow_wake_us (never below the model's own hops): say the ones used */
+    /* the slow mode delays the waits and awaits that blocked, to
+     * slow_wake_us (never below the model's own hops), and holds a polled
+     * wait right behind a copy slow_wake_us: say the ones used */
     {
         double hop = m.signal_hop_us > m.slow_wake_us ? m.signal_hop_us : m.slow_wake_us;
+        char held[96] = "";
 
+        if (m.slow_wake_us > 0.0)
+            snprintf(held, sizeof(held),
+                     ", a polled wait right behind a copy %.2f us after it is reached",
+                     m.slow_wake_us);
         if (hop == slow.event_us)
             printf("slow mode: %.2f us total, %.2f us per iteration (a blocked polled wait or "
-                   "event await resumes %.2f us after its write or record)\n",
-                   ps.total_us, ps.iter_us, hop);
+                   "event await resumes %.2f us after its write or record%s)\n",
+                   ps.total_us, ps.iter_us, hop, held);
         else
             printf("slow mode: %.2f us total, %.2f us per iteration (a blocked polled wait "
-                   "resumes %.2f us after its write, an event await %.2f us after its record)\n",
-                   ps.total_us, ps.iter_us, hop, slow.event_us);
+                   "resumes %.2f us after its write, an event await %.2f us after its "
+                   "record%s)\n",
+                   ps.total_us, ps.iter_us, hop, slow.event_us, held);
     }
     print_bytes("copied: ", p.peer_bytes);
     print_bytes(" between GPUs, ", p.local_bytes);

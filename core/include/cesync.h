@@ -1102,10 +1102,11 @@ struct ces_model {
                                wait or event await that blocked resumes
                                this long after the write or record (not
                                before signal_hop_us / event_us); one reached
-                               after it passes at once, but the first wait
-                               of a memop batch right behind a copy of its
-                               stream resumes this long after it is
-                               reached */
+                               after it passes at once, but in a memop
+                               batch its stream reached as a copy of the
+                               stream ended, the first wait that polls
+                               another GPU's flag resumes this long after
+                               it is reached */
     double switch_us;       /* a stream going from copies to memops or back */
     double copy_switch_us;  /* a copy that follows one of the other kind (local
                                after peer, peer after local) on its stream with
@@ -1194,10 +1195,11 @@ CES_API int ces_model_supports(struct ces_ctx *ctx, const struct ces_model *m,
  * stays, so a polled wait on another GPU that is reached after its write is
  * visible (signal_hop_us after it) passes at once, and only one that blocked
  * resumes late: at the later of signal_hop_us and slow_wake_us after the
- * write that satisfies it.  The first wait of a memop batch right behind a
- * copy on its stream (no memop between) is looked at again slow_wake_us
- * after it is reached, its flag set or not: the stream blocked on the copy
- * (the `early` variant's local copy between its barrier's writes and
+ * write that satisfies it.  In a memop batch that its stream reached as a
+ * copy of the stream ended (no memop between, nothing that blocked: the
+ * stream was blocked on the copy), the first wait that polls another GPU's
+ * flag is looked at again slow_wake_us after it is reached, its flag set or
+ * not (the `early` variant's local copy between its barrier's writes and
  * waits).  Pushed and local flags keep their one mode.
  * Predicting with the result gives the schedule's time in that mode
  * (ces_model_predict with `m` itself gives the fast mode). */

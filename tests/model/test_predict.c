@@ -733,9 +733,48 @@ static void test_slow_mode_which_waits(void **state)
             op(&f, 1, wt(&f, 0, 0, 1));
             p = predict(&f, mode ? &slow : &fast);
             assert_us(p.total_us, blocks ? (mode ? 7.5 : 3.5) : (mode ? 12.5 : 5.5));
-            assert_us(p.path_signal_us, blocks ? (mode ? 7.0 : 3.0) : (mode ? 7.5 : 0.0));
+            /* the hold is signal, the batch memop */
+            assert_us(p.path_signal_us, blocks ? (mode ? 7.0 : 3.0) : (mode ? 7.0 : 0.0));
+            assert_us(p.path_memop_us, 0.5);
             fx_end(&f);
         }
+    for (int mode = 0; mode < 2; mode++) {
+        struct fx f;
+        struct ces_predict p;
+
+        /* a wait on r1's own flag, set before the copy, passes first: the
+         * hold falls on the batch's first wait of another GPU's flag */
+        fx_init(&f, 2, 1, CES_PHASE_EAGER, 1);
+        op(&f, 0, wr(&f, 0, 0, 1));
+        op(&f, 1, wr(&f, 1, 1, 1));
+        op(&f, 1, copy(&f, 0, 1, 0, 0, 4000));
+        op(&f, 1, wt(&f, 1, 1, 1));
+        op(&f, 1, wt(&f, 0, 0, 1));
+        p = predict(&f, mode ? &slow : &fast);
+        assert_us(p.total_us, mode ? 13.0 : 6.0);
+        fx_end(&f);
+        /* a stream that reached the batch after an await that blocked past
+         * its copy's end was blocked on the event, not on the copy: r1.s0
+         * copies 1000 bytes to r0 (2.0), awaits r1.s1's record behind a
+         * local copy of 16000 bytes (5.0; the await resumes 0.75 later, or
+         * 7 in the slow mode) and its wait finds r0's flag: 6.25, 12.5 */
+        fx_init(&f, 2, 2, CES_PHASE_EAGER, 1);
+        {
+            struct ces_op rec = simple(CES_OP_RECORD, 1), aw = simple(CES_OP_AWAIT, 0);
+
+            rec.event = f.ev;
+            aw.event = f.ev;
+            op(&f, 0, wr(&f, 0, 0, 1));
+            op(&f, 1, copy(&f, 0, 1, 0, 0, 1000));
+            op(&f, 1, copy(&f, 1, 1, 0, 1, 16000));
+            op(&f, 1, rec);
+            op(&f, 1, aw);
+            op(&f, 1, wt(&f, 0, 0, 1));
+        }
+        p = predict(&f, mode ? &slow : &fast);
+        assert_us(p.total_us, mode ? 12.5 : 6.25);
+        fx_end(&f);
+    }
     for (int mode = 0; mode < 2; mode++) {
         struct fx f;
         struct ces_predict p;

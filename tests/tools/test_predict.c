@@ -21,7 +21,8 @@ static void test_collective(void **state)
                         "ranks: 2, streams per rank: 1, iterations: 1, op instances: 22\n"
                         "predicted: 25.49 us total, 25.49 us per iteration\n"
                         "slow mode: 35.29 us total, 35.29 us per iteration (a blocked polled wait "
-                        "or event await resumes 5.80 us after its write or record)\n"
+                        "or event await resumes 5.80 us after its write or record, a polled wait "
+                        "right behind a copy 5.80 us after it is reached)\n"
                         "copied: 1.00 MiB between GPUs, 1.00 MiB inside GPUs\n"
                         "critical path (ends on r0.s0): copy 17.09 us, signal 2.70 us, memop "
                         "4.80 us, event 0.00 us, host 0.90 us\n");
@@ -48,9 +49,11 @@ static void test_file_and_model(void **state)
     assert_non_null(strstr(out, "slow mode: 5.00 us total, 5.00 us per iteration"));
     assert_non_null(strstr(out, "copied: 3.91 KiB between GPUs, 0 B inside GPUs\n"));
     /* the slow mode's hops as used: slow_wake_us raises them, never lowers
-     * (it named a wake of 0 us that the prediction did not use) */
+     * (it named a wake of 0 us that the prediction did not use); a wait
+     * right behind a copy is held slow_wake_us, none where that is 0 */
     assert_non_null(strstr(out, "(a blocked polled wait or event await resumes 5.80 us after its "
-                                "write or record)\n"));
+                                "write or record, a polled wait right behind a copy 5.80 us after "
+                                "it is reached)\n"));
     free(out);
     /* the rank and the stream the critical path ends on, in that order:
      * r1 copies to r0, r1's s0 ends last */
@@ -153,7 +156,8 @@ static void test_parts_add_up(void **state)
                        "ranks: 2, streams per rank: 1, iterations: 1, op instances: 22\n"
                        "predicted: 23.73 us total, 23.73 us per iteration\n"
                        "slow mode: 33.59 us total, 33.59 us per iteration (a blocked polled "
-                       "wait or event await resumes 5.80 us after its write or record)\n"
+                       "wait or event await resumes 5.80 us after its write or record, a polled "
+                       "wait right behind a copy 5.80 us after it is reached)\n"
                        "copied: 1000 B between GPUs, 1000 B inside GPUs\n"
                        "critical path (ends on r0.s0): copy 15.46 us, signal 2.63 us, memop "
                        "4.77 us, event 0.00 us, host 0.87 us\n");
