@@ -43,13 +43,13 @@ void ces_bench_csv_row(FILE *f, const char *label, uint32_t coll, uint32_t ranks
                        uint64_t bytes, const char *impl, const char *variant,
                        const struct ces_bench_meas *m);
 
-/* A time of the table, at most 9 characters, its column's width: us with 2
- * decimals below 1e6 (a second), whole us below 1e9, then "%.3e"; "-" for
- * NAN, no prediction. */
+/* A time of the table, at most 9 characters, its column's width, below
+ * 1e100 us: us with 2 decimals below 1e6 (a second), whole us below 1e9,
+ * then "%.3e"; "-" for NAN, no prediction. */
 void ces_bench_us_cell(char *buf, size_t size, double us);
 
-/* A rate of the table (GB/s), at most 7 characters likewise: 1 decimal
- * below 1e5, whole below 1e7, then "%.1e". */
+/* A rate of the table (GB/s), at most 7 characters likewise below 1e100:
+ * 1 decimal below 1e5, whole below 1e7, then "%.1e". */
 void ces_bench_gbps_cell(char *buf, size_t size, double gbps);
 
 /* The table's err% cell of m, 7 characters: (pred - time) / time in percent

@@ -112,7 +112,7 @@ static void test_rates_without_time(void **state)
 }
 
 /* A time cell is at most 9 characters and a rate cell 7, the table's
- * columns, however slow the machine a model describes: 2 decimals below a
+ * columns, on any machine a model file can describe (below 1e100): 2 decimals below a
  * second (1 decimal below 1e5 GB/s), whole numbers below 1e9 us (1e7
  * GB/s), then an exponent ("%.2f" gave 10 characters from 1 s on). */
 static void test_cells_fit(void **state)
