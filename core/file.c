@@ -113,7 +113,25 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
     }
     fd = mkstemp(of->name);
     if (fd < 0) {
-        ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+        int err = errno;
+        char dir[sizeof(of->dest)];
+        char *slash;
+
+        /* a file that could be written in place: the temporary file beside
+         * it is what failed, in its directory (the file itself was named) */
+        if (access(of->dest, W_OK) == 0) {
+            snprintf(dir, sizeof(dir), "%s", of->dest);
+            slash = strrchr(dir, '/');
+            if (slash == NULL)
+                snprintf(dir, sizeof(dir), ".");
+            else
+                slash[slash == dir] = '\0';
+            ces_ctx_error(ctx, CES_ERR_IO,
+                          "cannot replace %s: cannot create its temporary file in %s: %s", path,
+                          dir, strerror(err));
+        } else {
+            ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(err));
+        }
         return -1;
     }
     mode = stat(of->dest, &sb) == 0 && S_ISREG(sb.st_mode) ? sb.st_mode & 07777 : new_file_mode();

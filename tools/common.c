@@ -185,9 +185,13 @@ int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *
 
 int ces_tool_unexpected(const char *cmd, const char *arg)
 {
-    return ces_tool_fail("%s: %s '%s' (see cesync %s --help)", cmd,
-                         arg[0] == '-' && arg[1] != '\0' ? "unknown option" : "unexpected argument",
-                         arg, cmd);
+    int option = arg[0] == '-' && arg[1] != '\0';
+
+    /* a word past the schedule: most often a second one */
+    return ces_tool_fail("%s: %s '%s' (%ssee cesync %s --help)", cmd,
+                         option ? "unknown option" : "unexpected argument", arg,
+                         option || strcmp(cmd, "gen") == 0 ? "" : "one schedule per command; ",
+                         cmd);
 }
 
 int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len)

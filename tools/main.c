@@ -104,13 +104,21 @@ int main(int argc, char **argv)
         /* `check --predict` prints the cost model's prediction instead of
          * exploring states: a different job with its own options. */
         if (commands[i].fn == ces_cmd_check) {
+            int n = 2, predict = 0;
+
+            /* every --predict out, as a repeated flag is one (README) */
             for (int k = 2; k < argc; k++) {
-                if (strcmp(argv[k], "--") == 0) /* the next is the schedule, whatever its name */
-                    k++;
-                else if (strcmp(argv[k], "--predict") == 0) {
-                    memmove(&argv[k], &argv[k + 1], (size_t)(argc - k) * sizeof(*argv));
-                    return finish(ces_cmd_predict(argc - 3, argv + 2));
+                if (strcmp(argv[k], "--predict") == 0) {
+                    predict = 1;
+                    continue;
                 }
+                argv[n++] = argv[k];
+                if (strcmp(argv[k], "--") == 0 && k + 1 < argc)
+                    argv[n++] = argv[++k]; /* the schedule, whatever its name */
+            }
+            if (predict) {
+                argv[n] = NULL;
+                return finish(ces_cmd_predict(n - 2, argv + 2));
             }
         }
         return finish(commands[i].fn(argc - 2, argv + 2));

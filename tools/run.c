@@ -756,9 +756,11 @@ int ces_cmd_run(int argc, char **argv)
         goto out;
     }
     if (gpus == 0 && cuda_err != cudaSuccess) {
+        char why[256];
+
         /* (the lookups of an error's text start no CUDA here) */
-        fprintf(stderr, "cesync: run: no CUDA GPU can be used: %s (%s)\n",
-                cudaGetErrorString(cuda_err), cudaGetErrorName(cuda_err));
+        ces_cuda_no_gpu_reason(cuda_err, why, sizeof(why));
+        fprintf(stderr, "cesync: run: no CUDA GPU can be used: %s\n", why);
         ec = CES_EXIT_USAGE;
         goto out;
     }

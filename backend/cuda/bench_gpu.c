@@ -329,9 +329,13 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         /* a driver that fails is said as such, not as "0 found" */
         cudaError_t ce = cudaGetDeviceCount(&ndev);
 
-        if (ce != cudaSuccess && ce != cudaErrorNoDevice)
-            return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "no GPU can be used: %s (%s)",
-                                 cudaGetErrorString(ce), cudaGetErrorName(ce));
+        if (ce != cudaSuccess && ce != cudaErrorNoDevice) {
+            char why[256];
+
+            ces_cuda_no_gpu_reason(ce, why, sizeof(why));
+            return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                                 "no GPU can be used: %s (--dry-run predicts without one)", why);
+        }
         if (ce != cudaSuccess)
             ndev = 0;
     }

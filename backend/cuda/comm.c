@@ -87,6 +87,17 @@ int ces_cuda_share_gpus(struct ces_ctx *ctx, int *share)
     return CES_OK;
 }
 
+void ces_cuda_no_gpu_reason(cudaError_t ce, char *buf, size_t size)
+{
+    int version = -1;
+
+    if (ce == cudaErrorInsufficientDriver && cudaDriverGetVersion(&version) == cudaSuccess &&
+        version == 0)
+        snprintf(buf, size, "no NVIDIA driver is installed (%s)", cudaGetErrorName(ce));
+    else
+        snprintf(buf, size, "%s (%s)", cudaGetErrorString(ce), cudaGetErrorName(ce));
+}
+
 int ces_cuda_use(struct ces_comm *c)
 {
     int rc = CES_OK;

@@ -324,6 +324,11 @@ int ces_cuda_use(struct ces_comm *c);
  * on GPU r % count; for tests; unset, empty or 0: not).  Any other value is
  * CES_ERR_INVALID naming the variable and the value (*share 0). */
 int ces_cuda_share_gpus(struct ces_ctx *ctx, int *share);
+/* Why no GPU can be used, after cudaGetDeviceCount failed with `ce`, in
+ * buf: "no NVIDIA driver is installed (cudaErrorInsufficientDriver)" where
+ * the runtime finds no driver at all (it reports the missing one as too
+ * old), else the error's text and name.  Starts no CUDA context. */
+void ces_cuda_no_gpu_reason(cudaError_t ce, char *buf, size_t size);
 /* The stride (bytes of symmetric memory per rank) from CES_STRIDE's value
  * `env` (NULL or '': `total`, the device's memory), rounded up to `gran`:
  * digits with an optional K, M or G, of 1..2^48 bytes, else CES_ERR_INVALID

@@ -468,7 +468,7 @@ int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *
                   "with --abort");
     for (size_t i = 0; i < n; i++) {
         const struct ces_check_sweep_row *r = &rows[i];
-        char where[48], v[48], va[48], va2[96];
+        char where[48], v[48], va[48], va2[128];
 
         if (r->fault.stream == CES_FAULT_RANK)
             snprintf(where, sizeof(where), "r%" PRIu32 "#%" PRIu32, r->fault.rank,
@@ -479,7 +479,8 @@ int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *
         ces_verdict_format(r->verdict, v, sizeof(v));
         ces_verdict_format(r->verdict_abort, va, sizeof(va));
         if (r->aborted > 0)
-            snprintf(va2, sizeof(va2), "%s (watchdog fired in %" PRIu64 ")", va, r->aborted);
+            snprintf(va2, sizeof(va2), "%s (watchdog fired in %" PRIu64 " end state%s)", va,
+                     r->aborted, ces_plural(r->aborted));
         else
             snprintf(va2, sizeof(va2), "%s", va);
         ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", where, kind_name(r->fault.kind), v, va2);

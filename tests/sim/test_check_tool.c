@@ -899,7 +899,7 @@ static void test_sweep_options(void **state)
                                 "r0 s1 : produce a[0:64]\n");
         assert_int_equal(ces_test_tool(dir, "check sr.ces --fault-sweep", &o), 0);
         assert_non_null(strstr(o, "\nr0.s0#1        stop  HANG,RACE              RACE (watchdog "
-                                  "fired in 1)\n"));
+                                  "fired in 1 end state)\n"));
         assert_non_null(strstr(o, "\nstop      6: 6 HANG or DEADLOCK, 1 RACE or MISMATCH, 0 OK\n"
                                   "fault sweep: 6 faults: 6 show a HANG or DEADLOCK, 1 a RACE or "
                                   "MISMATCH (a fault showing both counts in both), 0 tolerated "
@@ -1218,9 +1218,9 @@ static void test_verdict_totals(void **state)
     snprintf(want, sizeof(want),
              "without faults: verdict: OK\n"
              "position       fault verdict                with --abort\n"
-             "r0.s0#0        stop  HANG                   OK (watchdog fired in 1)\n"
-             "r0.s0#1        stop  HANG                   OK (watchdog fired in 1)\n"
-             "r0.s0#2        stop  HANG                   OK (watchdog fired in 1)\n"
+             "r0.s0#0        stop  HANG                   OK (watchdog fired in 1 end state)\n"
+             "r0.s0#1        stop  HANG                   OK (watchdog fired in 1 end state)\n"
+             "r0.s0#2        stop  HANG                   OK (watchdog fired in 1 end state)\n"
              "stop      3: 3 HANG or DEADLOCK, 0 RACE or MISMATCH, 0 OK\n"
              "fault sweep: 3 faults: 3 show a HANG or DEADLOCK, 0 a RACE or MISMATCH (a fault "
              "showing both counts in both), 0 tolerated (OK); 0 of them incomplete\n");

@@ -353,14 +353,14 @@ static void test_load_input_anywhere(void **state)
     ces_test_tool_says("check --quiet --ranks 2 barrier", 0, "verdict: OK\n");
     ces_test_tool_says("check --max-states 100000 --quiet alltoall --ranks 2", 0, "verdict: OK\n");
     ces_test_tool_says("check --quiet barrier alltoall", 2,
-                       "cesync: check: unexpected argument 'alltoall' (see cesync check "
-                       "--help)\n");
+                       "cesync: check: unexpected argument 'alltoall' (one schedule per "
+                       "command; see cesync check --help)\n");
     ces_test_tool_says("validate --ranks 2 barrier", 0,
                        "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, 1 "
                        "iteration, 4 ops\n");
     ces_test_tool_says("validate barrier allgather", 2,
-                       "cesync: validate: unexpected argument 'allgather' (see cesync validate "
-                       "--help)\n");
+                       "cesync: validate: unexpected argument 'allgather' (one schedule per "
+                       "command; see cesync validate --help)\n");
     ces_test_tool_says("print -o /nonexistent-dir/x.ces barrier", 2,
                        "cesync: print: cannot create /nonexistent-dir/x.ces: No such file or "
                        "directory\n");
@@ -806,6 +806,25 @@ static void test_tool_outputs(void **state)
     assert_int_equal(unlink(path), 0);
     snprintf(path, sizeof(path), "%s/k.ces.tmp", dir);
     assert_int_equal(unlink(path), 0);
+    /* a writable file in a directory that takes no new one: the temporary
+     * file beside it failed, and its directory is named (the message named
+     * the file, which could be written; root writes into any directory) */
+    if (geteuid() != 0) {
+        snprintf(path, sizeof(path), "%s/ro", dir);
+        assert_int_equal(mkdir(path, 0755), 0);
+        put_file(dir, "ro/w.ces", "old\n");
+        assert_int_equal(chmod(path, 0555), 0);
+        assert_int_equal(ces_test_tool(dir, "print alltoall -o ro/w.ces", &out), 2);
+        assert_string_equal(out, "cesync: print: cannot replace ro/w.ces: cannot create its "
+                                 "temporary file in ro: Permission denied\n");
+        free(out);
+        holds(dir, "ro/w.ces", "old\n");
+        assert_int_equal(chmod(path, 0755), 0);
+        snprintf(path, sizeof(path), "%s/ro/w.ces", dir);
+        assert_int_equal(unlink(path), 0);
+        snprintf(path, sizeof(path), "%s/ro", dir);
+        assert_int_equal(rmdir(path), 0);
+    }
     assert_int_equal(rmdir(dir), 0);
 }
 
@@ -1079,7 +1098,8 @@ static void test_builder_edges(void **state)
                        "valid: 2 ranks, 1 stream per rank, 2 buffers, 2 signal arrays, "
                        "1 iteration, 15 ops\n");
     ces_test_tool_says("print barrier -", 2,
-                       "cesync: print: unexpected argument '-' (see cesync print --help)\n");
+                       "cesync: print: unexpected argument '-' (one schedule per command; see "
+                       "cesync print --help)\n");
     ces_test_tool_says("validate sendrecv --ranks 3 --pairs 0:2,1:2 --bytes 65536G --chunks 1 "
                        "--slots 3", 2,
                        "cesync: validate: sendrecv: the staging buffer, 2 incoming messages x 3 "

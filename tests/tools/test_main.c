@@ -345,7 +345,8 @@ static void test_run_input_first(void **state)
     ces_test_tool_says("run --single-process --ranks 65 barrier", 2,
                        "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
     ces_test_tool_says("run barrier alltoall", 2,
-                       "cesync: run: unexpected argument 'alltoall' (see cesync run --help)\n");
+                       "cesync: run: unexpected argument 'alltoall' (one schedule per command; "
+                       "see cesync run --help)\n");
     /* a missing value, or another option in its place, is said so (run
      * --sync asked "which schedule?") */
     ces_test_tool_says("run --sync", 2, "cesync: run: --sync expects a value\n");
@@ -369,8 +370,8 @@ static void test_run_input_first(void **state)
         assert_string_equal(out, "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
         free(out);
         assert_int_equal(ces_test_tool(dir, "run -- -x.ces more", &out), 2);
-        assert_string_equal(out, "cesync: run: unexpected argument 'more' (see cesync run "
-                                 "--help)\n");
+        assert_string_equal(out, "cesync: run: unexpected argument 'more' (one schedule per "
+                                 "command; see cesync run --help)\n");
         free(out);
         assert_int_equal(ces_test_tool(dir, "run -- -no.ces", &out), 2);
         assert_string_equal(out, "cesync: -no.ces: cannot open: No such file or directory\n");

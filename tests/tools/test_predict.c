@@ -93,6 +93,12 @@ static void test_file_and_model(void **state)
     assert_int_equal(ces_test_tool(dir, "check -- --predict --predict", &out), 0);
     assert_non_null(strstr(out, "ranks: 2, streams per rank: 1, iterations: 1, op instances: 1\n"));
     free(out);
+    /* a repeated --predict is one, as every repeated flag (it was an
+     * unknown option the second time) */
+    assert_int_equal(ces_test_tool(dir, "check --predict --predict -- --predict --predict", &out),
+                     0);
+    assert_non_null(strstr(out, "ranks: 2, streams per rank: 1, iterations: 1, op instances: 1\n"));
+    free(out);
     remove(path);
     rmdir(dir);
 }
