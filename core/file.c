@@ -3,17 +3,68 @@
  * the new contents go to a temporary file beside it, renamed over it at
  * the end, removed on any failure (the old file stays as it was); a device
  * or a pipe is written in place, a symbolic link's file replaced.  Used by
- * ces_dot_write and by the cesync command's -o outputs.
+ * ces_dot_write and by the cesync command's -o outputs.  The temporary
+ * files not ended yet are listed for ces_file_unlink_pending, which the
+ * command calls when a signal ends it.
  */
 #include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The pending temporary files: a slot is free (0), being filled or emptied
+ * (1), or holds the name of a file that process `owner` created (2).  A
+ * command writes its outputs one after another; past PENDING_MAX at once
+ * the rest are not listed. */
+#define PENDING_MAX 8
+static atomic_int pending_state[PENDING_MAX];
+static pid_t pending_owner[PENDING_MAX];
+static char pending_name[PENDING_MAX][sizeof(((struct ces_out_file *)0)->name)];
+
+static void pending_add(const char *name)
+{
+    for (int i = 0; i < PENDING_MAX; i++) {
+        int expected = 0;
+
+        if (atomic_compare_exchange_strong(&pending_state[i], &expected, 1)) {
+            pending_owner[i] = getpid();
+            snprintf(pending_name[i], sizeof(pending_name[i]), "%s", name);
+            atomic_store(&pending_state[i], 2);
+            return;
+        }
+    }
+}
+
+static void pending_drop(const char *name)
+{
+    for (int i = 0; i < PENDING_MAX; i++) {
+        int expected = 2;
+
+        if (atomic_load(&pending_state[i]) == 2 && pending_owner[i] == getpid() &&
+            strcmp(pending_name[i], name) == 0 &&
+            atomic_compare_exchange_strong(&pending_state[i], &expected, 1)) {
+            pending_name[i][0] = '\0';
+            atomic_store(&pending_state[i], 0);
+            return;
+        }
+    }
+}
+
+void ces_file_unlink_pending(void)
+{
+    pid_t self = getpid();
+
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (atomic_load(&pending_state[i]) == 2 && pending_owner[i] == self)
+            unlink(pending_name[i]);
+}
 
 int ces_write_all(int fd, const char *buf, size_t len)
 {
@@ -83,8 +134,9 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
     char resolved[4096];
     struct stat sb;
     const char *dest = path;
+    sigset_t all, was;
     mode_t mode;
-    int fd;
+    int fd, mk_err;
 
     of->name[0] = of->dest[0] = '\0';
     /* no file has the empty name (the temporary file went to the current
@@ -111,9 +163,18 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
         ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(ENAMETOOLONG));
         return -1;
     }
+    /* the file and its place in the list come together: a signal in
+     * between would end the process with the file not listed (Linux:
+     * sigprocmask masks the calling thread alone) */
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &was);
     fd = mkstemp(of->name);
+    mk_err = errno;
+    if (fd >= 0)
+        pending_add(of->name);
+    sigprocmask(SIG_SETMASK, &was, NULL);
     if (fd < 0) {
-        int err = errno;
+        int err = mk_err;
         char dir[sizeof(of->dest)];
         char *slash;
 
@@ -139,6 +200,7 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
         ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(errno));
         close(fd);
         unlink(of->name);
+        pending_drop(of->name);
         return -1;
     }
     return fd;
@@ -152,6 +214,7 @@ int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const c
         rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot replace %s: %s", path, strerror(errno));
     if (rc != CES_OK)
         unlink(of->name);
+    pending_drop(of->name);
     return rc;
 }
 

@@ -159,6 +159,11 @@ struct ces_out_file {
 int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out_file *of);
 int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const char *path, int rc);
 int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size_t len);
+/* Removes the temporary files of this process that ces_file_create_beside
+ * made and ces_file_replace has not ended yet (at most 8 at a time are
+ * listed): async-signal-safe, for a handler of a signal that ends the
+ * process, so that no PATH.XXXXXX is left beside its output. */
+void ces_file_unlink_pending(void);
 int ces_write_all(int fd, const char *buf, size_t len);
 
 /* The path of an executable `name` on PATH, into buf; false if none

@@ -1,9 +1,11 @@
 /*
  * tools/main.c - the cesync command: dispatches to the subcommands.
  */
+#include "internal.h" /* ces_file_unlink_pending */
 #include "tool.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,8 +60,37 @@ static int finish(int rc)
     return CES_EXIT_USAGE;
 }
 
+/* A signal that ends the command (Ctrl-C, kill, a closed terminal) leaves
+ * no temporary file of an output it was writing (k.svg.2eAYA5 stayed
+ * beside k.svg); the previous output stays, and the signal then ends the
+ * process as it would have. */
+static void end_on_signal(int sig)
+{
+    ces_file_unlink_pending();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_ending_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+        struct sigaction sa, old;
+
+        /* one that is ignored (nohup) stays so */
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = end_on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    catch_ending_signals();
     if (argc < 2) {
         usage(stderr);
         return CES_EXIT_USAGE;

@@ -8,6 +8,7 @@
 #include "internal.h" /* ces_write_file */
 #include "tool.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void test_parse_size(void **state)
@@ -828,6 +830,82 @@ static void test_tool_outputs(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A signal that ends a command leaves no temporary file of an output
+ * (`cesync gen -o DIR` stopped by SIGINT left gen-N.ces.XXXXXX, dot -o
+ * k.svg.XXXXXX): ces_file_unlink_pending removes the temporary files not
+ * ended yet, and only those; the command calls it from its handler and
+ * then dies of the signal, as it would have. */
+static void test_signal_leaves_no_temporary(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[1024], gdir[512];
+    struct ces_ctx *ctx = NULL;
+    struct ces_out_file of;
+    struct dirent *e;
+    size_t files = 0;
+    DIR *d;
+    int fd, st;
+    pid_t pid;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
+    snprintf(path, sizeof(path), "%s/out.txt", dir);
+    fd = ces_file_create_beside(ctx, path, &of);
+    assert_true(fd >= 0);
+    assert_int_equal(access(of.name, F_OK), 0);
+    ces_file_unlink_pending();
+    assert_int_equal(access(of.name, F_OK), -1);
+    close(fd);
+    assert_int_equal(ces_file_replace(ctx, &of, path, CES_ERR_IO), CES_ERR_IO);
+    assert_int_equal(access(path, F_OK), -1);
+    /* one that took its place is listed no more */
+    fd = ces_file_create_beside(ctx, path, &of);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(ces_file_replace(ctx, &of, path, CES_OK), CES_OK);
+    ces_test_put_file(of.name, "not ours\n");
+    ces_file_unlink_pending();
+    assert_int_equal(access(of.name, F_OK), 0);
+    assert_int_equal(unlink(of.name), 0);
+    assert_int_equal(unlink(path), 0);
+    ces_ctx_destroy(ctx);
+    /* the command, writing file after file, stopped by SIGTERM */
+    snprintf(gdir, sizeof(gdir), "%s/g", dir);
+    assert_int_equal(mkdir(gdir, 0755), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+
+        if (null < 0 || chdir(dir) != 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+            _exit(127);
+        execl(CES_TOOL, "cesync", "gen", "--seed", "1", "--count", "1000000", "-o", "g",
+              (char *)NULL);
+        _exit(127);
+    }
+    ces_test_sleep_ms(300);
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGTERM)
+        fail_msg("cesync gen stopped by SIGTERM: status %#x", (unsigned)st);
+    d = opendir(gdir);
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (n < 4 || strcmp(e->d_name + n - 4, ".ces") != 0)
+            fail_msg("left in %s: %s", gdir, e->d_name);
+        snprintf(path, sizeof(path), "%s/%s", gdir, e->d_name);
+        assert_int_equal(unlink(path), 0);
+        files++;
+    }
+    closedir(d);
+    assert_true(files > 0);
+    assert_int_equal(rmdir(gdir), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* An output that names the input file is refused before anything is
  * written (print -o, promela -o, dot -o and check --dot replaced the
  * schedule they read: print dropped its comments, the others overwrote it),
@@ -1146,6 +1224,7 @@ int main(void)
         cmocka_unit_test(test_write_file_modes),
         cmocka_unit_test(test_write_not_a_file),
         cmocka_unit_test(test_tool_outputs),
+        cmocka_unit_test(test_signal_leaves_no_temporary),
         cmocka_unit_test(test_output_is_not_input),
         cmocka_unit_test(test_output_dash),
         cmocka_unit_test(test_builder_edges),
