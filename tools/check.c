@@ -80,9 +80,12 @@ static const char check_help[] =
     "                      code is the report's if it found a defect (1), else 2\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
-    "  --progress S        a line of totals on stderr every S seconds (the fault sweep:\n"
-    "                      the faults checked), also when stderr is not a terminal\n"
-    "                      (default: every 2 s on a terminal, unless --quiet or --json)\n"
+    "  --progress S        a line of totals on stderr every S seconds (while the model\n"
+    "                      is built first, \"building the model:\" and the ops unrolled;\n"
+    "                      the fault sweep: the faults checked), also when stderr is\n"
+    "                      not a terminal (default: every 2 s on a terminal, unless\n"
+    "                      --quiet or --json); the statistics' peak memory counts the\n"
+    "                      model's building too\n"
     "  --predict           print the cost model's predicted time instead of checking\n"
     "                      (options: cesync check --predict --help)\n"
     "\n";
@@ -343,6 +346,23 @@ static void progress(void *ud, const struct ces_check_stats *s)
     fprintf(stderr, ", %.1f s, %.0f states/s, %.1f MiB\n", s->seconds,
             s->seconds > 0 ? (double)s->states / s->seconds : 0.0,
             (double)s->peak_memory / (1024.0 * 1024.0));
+}
+
+/* The model's building, before the first line of totals: the ops unrolled,
+ * then what it does with them and how far (the step's share, where it can
+ * tell). */
+static void build_progress(void *ud, const struct ces_check_build *b)
+{
+    (void)ud;
+    fprintf(stderr, "check: building the model: %llu of %llu op%s unrolled",
+            (unsigned long long)b->unrolled, (unsigned long long)b->ops, ces_plural(b->ops));
+    if (strcmp(b->step, "unrolling the ops") != 0) {
+        fprintf(stderr, ", %s", b->step);
+        if (b->step_total > 0)
+            fprintf(stderr, " %.0f%%", 100.0 * (double)b->step_done / (double)b->step_total);
+    }
+    fprintf(stderr, ", %.1f s, %.1f MiB\n", b->seconds,
+            (double)b->memory / (1024.0 * 1024.0));
 }
 
 static void sweep_progress(void *ud, size_t done, size_t total, double seconds)
@@ -661,6 +681,7 @@ int ces_cmd_check(int argc, char **argv)
     if (ec == CES_EXIT_OK) {
         if (wants_progress(&a)) {
             a.o.progress = progress;
+            a.o.build_progress = build_progress;
             a.o.progress_ud = &a;
         }
         /* cleared: after the check the message says what a memory bound

@@ -263,6 +263,7 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
     o.nfaults = 1;
     o.replay = NULL;
     o.progress = NULL;
+    o.build_progress = NULL;
     o.flags &= ~(uint32_t)CES_CHECK_ABORT;
     rc = ces_check(ctx, g, &o, &r);
     if (rc != CES_OK)

@@ -163,10 +163,19 @@ struct sim_model {
     size_t reserve;
     bool over;
     size_t need; /* when over: the model's bytes with the refused allocation */
+    size_t peak;                 /* the most bytes the model held, building included */
     double deadline;    /* while building: when opts->max_seconds passes (0: never) */
     uint32_t ticks;     /* calls of late() (model.c) */
     bool timed_out;     /* the deadline passed while building */
     uint64_t nunrolled; /* ops of every process once unrolled (0 until counted) */
+    /* while building: opts->build_progress (NULL: none) and when it is due
+     * next (the search goes on from there), the step it reports and how far
+     * that has come, the ops unrolled so far */
+    void (*progress)(void *ud, const struct ces_check_build *b);
+    void *progress_ud;
+    double t0, every, next_progress;
+    const char *step;
+    uint64_t step_done, step_total, unrolled;
 };
 
 /* Segment word offsets. */
@@ -293,9 +302,12 @@ int ces_sim_links_each(const struct ces_graph *g, uint32_t r, uint32_t linked,
  * With opts->max_memory > 0 every
  * allocation is checked first: the model and one state must fit under the
  * bound, else SIM_BOUND before the allocation that would pass it (*out NULL;
- * *held, when non-NULL, gets the bytes the model held then); with
- * opts->max_seconds > 0, SIM_LATE once that long has passed since the call
- * (its loops over the unrolled ops read the clock as they go). */
+ * *held, when non-NULL, gets the most bytes the model held until then, as
+ * it does on SIM_LATE; a built model keeps that in m->peak); with
+ * opts->max_seconds > 0, SIM_LATE once that long has passed since the call,
+ * and with opts->build_progress, that called about every progress_seconds
+ * (its loops over the unrolled ops, and its clearing of large tables, read
+ * the clock as they go). */
 int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
                         const struct ces_check_opts *opts, uint32_t queued,
                         struct sim_model **out, size_t *held);

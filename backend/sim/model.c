@@ -102,12 +102,57 @@ static bool fits(struct sim_model *m, size_t more)
     return false;
 }
 
-/* Zeroed memory under the bound; cleared 64 MiB at a time, the time bound
- * read between (a table of every unrolled op can take seconds to clear),
- * NULL with m->timed_out once it passed. */
+/* Counts n more bytes as the model's, and in its peak. */
+static void hold(struct sim_model *m, size_t n)
+{
+    m->bytes += n;
+    if (m->bytes > m->peak)
+        m->peak = m->bytes;
+}
+
+/* Reads the clock while building: m->timed_out once the time bound passed,
+ * else the step so far to the progress callback when it is due. */
+static void look(struct sim_model *m)
+{
+    double t = ces_sim_now();
+    struct ces_check_build b;
+
+    if (m->deadline > 0 && t >= m->deadline) {
+        m->timed_out = true;
+        return;
+    }
+    if (m->progress == NULL || t < m->next_progress)
+        return;
+    b.step = m->step;
+    b.step_done = m->step_done;
+    b.step_total = m->step_total;
+    b.unrolled = m->unrolled;
+    b.ops = m->nunrolled;
+    b.seconds = t - m->t0;
+    b.memory = m->bytes;
+    m->progress(m->progress_ud, &b);
+    m->next_progress = t + m->every;
+}
+
+/* Starts a step of the building, of `total` units of work (0: untold),
+ * for the progress callback. */
+static void begin(struct sim_model *m, const char *step, uint64_t total)
+{
+    m->step = step;
+    m->step_done = 0;
+    m->step_total = total;
+}
+
+/* Zeroed memory under the bound; cleared 64 MiB at a time, the clock read
+ * between for the time bound and the progress (a table of every unrolled
+ * op can take seconds to clear: the page faults), NULL with m->timed_out
+ * once the bound passed.  Held from the allocation on, so that the peak
+ * counts a table the bound stopped in its clearing. */
 static void *zalloc(struct sim_model *m, size_t n, size_t size)
 {
     const size_t chunk = (size_t)64 << 20;
+    const char *step = m->step;
+    uint64_t done = m->step_done, total = m->step_total;
     char *p;
 
     if (n == 0)
@@ -117,15 +162,24 @@ static void *zalloc(struct sim_model *m, size_t n, size_t size)
     p = ces_malloc(m->ctx, n * size);
     if (p == NULL)
         return NULL;
+    hold(m, n * size);
+    begin(m, "clearing a table", n * size);
     for (size_t at = 0; at < n * size; at += chunk) {
-        if (at > 0 && m->deadline > 0 && ces_sim_now() >= m->deadline) {
-            m->timed_out = true;
-            ces_free(m->ctx, p);
-            return NULL;
+        if (at > 0 && (m->deadline > 0 || m->progress != NULL)) {
+            m->step_done = at;
+            look(m);
+            if (m->timed_out) {
+                ces_free(m->ctx, p);
+                m->bytes -= n * size;
+                p = NULL;
+                break;
+            }
         }
         memset(p + at, 0, n * size - at < chunk ? n * size - at : chunk);
     }
-    m->bytes += n * size;
+    m->step = step; /* back to the step that needed the table */
+    m->step_done = done;
+    m->step_total = total;
     return p;
 }
 
@@ -194,13 +248,15 @@ static uint32_t slot_of(const struct sim_model *m, const struct ces_slot *s)
     return m->sig_base[s->sig] + s->rank * si.slots + s->idx;
 }
 
-/* Whether the time bound has passed (remembered in m->timed_out): the
- * clock is read every 65,536th call, and the loops over every unrolled op
- * call it once per op. */
+/* Whether the time bound has passed (remembered in m->timed_out), one unit
+ * of the step's work done: the clock is read every 65,536th call (for the
+ * bound and the progress, look), and the loops over every unrolled op call
+ * it once per op. */
 static bool late(struct sim_model *m)
 {
-    if (m->deadline > 0 && (++m->ticks & 0xffffu) == 0 && ces_sim_now() >= m->deadline)
-        m->timed_out = true;
+    m->step_done++;
+    if ((++m->ticks & 0xffffu) == 0 && (m->deadline > 0 || m->progress != NULL))
+        look(m);
     return m->timed_out;
 }
 
@@ -234,6 +290,7 @@ static int unroll(struct sim_model *m)
     }
     for (uint32_t p = 0; p < m->nproc; p++)
         m->nunrolled += cnt[p];
+    begin(m, "unrolling the ops", m->nunrolled);
     for (uint32_t p = 0; p < m->nproc; p++) {
         if (cnt[p] >= UINT32_MAX) {
             rc = ces_ctx_error(m->ctx, CES_ERR_LIMIT,
@@ -269,6 +326,7 @@ static int unroll(struct sim_model *m)
                         goto out;
                     }
                     o = &m->ops[p][m->len[p]++];
+                    m->unrolled++;
                     o->op = &ops[i];
                     o->block = b;
                     o->rep = j;
@@ -323,6 +381,7 @@ static int walk_enqueue(struct sim_model *m)
         rc = nomem(m->ctx);
         goto out;
     }
+    begin(m, "queuing the ops", 2 * m->nunrolled); /* two passes over each rank's */
     for (uint32_t r = 0; r < m->ranks && rc == CES_OK; r++) {
         memset(pos, 0, m->streams * sizeof(uint32_t));
         memset(qn, 0, m->nq * sizeof(uint32_t));
@@ -486,7 +545,9 @@ static int link_units(struct sim_model *m)
 {
     struct link_fill f = {m, 0, 0};
 
+    begin(m, "linking the boundaries", 0); /* twice the links, once counted */
     for (int pass = 0; pass < 2; pass++) {
+        m->step_total = 2 * (uint64_t)f.n;
         f.n = 0;
         for (f.r = 0; f.r < m->ranks; f.r++)
             if (ces_sim_links_each(m->g, f.r, m->linked, link_one, &f) == SIM_LATE)
@@ -508,12 +569,16 @@ static int link_units(struct sim_model *m)
 
 /* Record instances that some await refers to, and ops whose clock a link
  * keeps, get a clock slot. */
-static void number_records(struct sim_model *m)
+static int number_records(struct sim_model *m)
 {
+    begin(m, "numbering the records", m->nunrolled);
     m->nrec = 0;
     for (uint32_t p = 0; p < m->nproc; p++) {
         for (uint32_t k = 0; k < m->len[p]; k++) {
             struct sim_op *o = &m->ops[p][k];
+
+            if (late(m))
+                return SIM_LATE;
 
             if (o->cls == SIM_C_AWAIT) {
                 struct sim_op *rec = &m->ops[o->rec_proc][o->rec_pos];
@@ -528,30 +593,39 @@ static void number_records(struct sim_model *m)
     }
     for (uint32_t i = 0; i < m->nlinks; i++)
         m->links[i].rclk = m->ops[m->links[i].proc][m->links[i].pos].snap;
+    return CES_OK;
 }
 
 /* Cuts the accesses of every slot (acc[off[x]..off[x+1]), by process then
- * position) into runs of one process: *goff, [nslots+1], indexes *grp. */
-static int group(struct sim_model *m, const uint32_t *off, const struct sim_access *acc,
-                 uint32_t **goff, struct sim_group **grp)
+ * position) into runs of one process: *goff, [nslots+1], indexes *grp
+ * (`step` names the accesses' step).  CES_ERR_NOMEM or SIM_LATE. */
+static int group(struct sim_model *m, const char *step, const uint32_t *off,
+                 const struct sim_access *acc, uint32_t **goff, struct sim_group **grp)
 {
     uint32_t n = 0;
 
+    begin(m, step, 2 * (uint64_t)off[m->nslots]);
     *goff = zalloc(m, m->nslots + 1, sizeof(uint32_t));
     if (*goff == NULL)
-        return CES_ERR_NOMEM;
+        return m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
     for (uint32_t x = 0; x < m->nslots; x++) {
-        for (uint32_t i = off[x]; i < off[x + 1]; i++)
+        for (uint32_t i = off[x]; i < off[x + 1]; i++) {
+            if (late(m))
+                return SIM_LATE;
             n += i == off[x] || acc[i].proc != acc[i - 1].proc;
+        }
         (*goff)[x + 1] = n;
     }
     *grp = zalloc(m, n, sizeof(struct sim_group));
     if (*grp == NULL)
-        return CES_ERR_NOMEM;
+        return m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
     n = 0;
     for (uint32_t x = 0; x < m->nslots; x++) {
         for (uint32_t i = off[x]; i < off[x + 1]; i++) {
             struct sim_group *g;
+
+            if (late(m))
+                return SIM_LATE;
 
             if (i == off[x] || acc[i].proc != acc[i - 1].proc)
                 (*grp)[n++] = (struct sim_group){acc[i].proc, i, i, 1, 1};
@@ -596,14 +670,19 @@ static int cmp_vpos(const void *pa, const void *pb)
     return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-/* wv: each writer group's writes sorted by (value, pos). */
+/* wv: each writer group's writes sorted by (value, pos).  CES_ERR_NOMEM or
+ * SIM_LATE. */
 static int index_values(struct sim_model *m)
 {
+    begin(m, "sorting the writes' values", m->wr_off[m->nslots]);
     m->wv = zalloc(m, m->wr_off[m->nslots], sizeof(struct sim_vpos));
     if (m->wv == NULL)
-        return CES_ERR_NOMEM;
-    for (uint32_t i = 0; i < m->wr_off[m->nslots]; i++)
+        return m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
+    for (uint32_t i = 0; i < m->wr_off[m->nslots]; i++) {
+        if (late(m))
+            return SIM_LATE;
         m->wv[i] = (struct sim_vpos){m->wr[i].value, m->wr[i].pos};
+    }
     for (uint32_t gi = 0; gi < m->wg_off[m->nslots]; gi++) {
         const struct sim_group *g = &m->wg[gi];
 
@@ -613,20 +692,25 @@ static int index_values(struct sim_model *m)
     return CES_OK;
 }
 
-/* Per process, the slots it waits on (ws) and its awaits (aw). */
+/* Per process, the slots it waits on (ws) and its awaits (aw).
+ * CES_ERR_NOMEM or SIM_LATE. */
 static int index_waits(struct sim_model *m)
 {
     uint32_t *fill;
 
+    begin(m, "indexing the waits", 2 * m->nunrolled);
     m->ws_off = zalloc(m, m->nproc + 1, sizeof(uint32_t));
     m->aw_off = zalloc(m, m->nproc + 1, sizeof(uint32_t));
     if (m->ws_off == NULL || m->aw_off == NULL)
-        return CES_ERR_NOMEM;
+        return m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
     for (uint32_t t = 0; t < m->tg_off[m->nslots]; t++)
         m->ws_off[m->tg[t].proc + 1]++;
     for (uint32_t p = 0; p < m->nproc; p++) {
-        for (uint32_t k = 0; k < m->len[p]; k++)
+        for (uint32_t k = 0; k < m->len[p]; k++) {
+            if (late(m))
+                return SIM_LATE;
             m->aw_off[p + 1] += m->ops[p][k].cls == SIM_C_AWAIT;
+        }
         m->ws_off[p + 1] += m->ws_off[p];
         m->aw_off[p + 1] += m->aw_off[p];
     }
@@ -635,7 +719,7 @@ static int index_waits(struct sim_model *m)
     fill = zalloc(m, m->nproc, sizeof(uint32_t));
     if (m->ws == NULL || m->aw == NULL || fill == NULL) {
         zfree(m, fill, m->nproc, sizeof(uint32_t));
-        return CES_ERR_NOMEM;
+        return m->timed_out ? SIM_LATE : CES_ERR_NOMEM;
     }
     for (uint32_t x = 0; x < m->nslots; x++) {
         for (uint32_t t = m->tg_off[x]; t < m->tg_off[x + 1]; t++) {
@@ -648,6 +732,10 @@ static int index_waits(struct sim_model *m)
         uint32_t n = m->aw_off[p];
 
         for (uint32_t k = 0; k < m->len[p]; k++) {
+            if (late(m)) {
+                zfree(m, fill, m->nproc, sizeof(uint32_t));
+                return SIM_LATE;
+            }
             if (m->ops[p][k].cls == SIM_C_AWAIT)
                 m->aw[n++] = k;
         }
@@ -660,7 +748,9 @@ static int index_waits(struct sim_model *m)
 static int index_slots(struct sim_model *m)
 {
     size_t nw = 0, nt = 0, ng = 0;
+    int rc;
 
+    begin(m, "indexing the slots", 2 * m->nunrolled);
     m->wr_off = zalloc(m, m->nslots + 1, sizeof(uint32_t));
     m->wt_off = zalloc(m, m->nslots + 1, sizeof(uint32_t));
     m->guard_off = zalloc(m, m->nproc + 1, sizeof(uint32_t));
@@ -734,11 +824,14 @@ static int index_slots(struct sim_model *m)
         if (stop)
             return SIM_LATE;
     }
-    if (group(m, m->wr_off, m->wr, &m->wg_off, &m->wg) != CES_OK ||
-        group(m, m->wt_off, m->wt, &m->tg_off, &m->tg) != CES_OK ||
-        index_values(m) != CES_OK || index_waits(m) != CES_OK)
-        return nomem(m->ctx);
-    return CES_OK;
+    rc = group(m, "grouping the writes", m->wr_off, m->wr, &m->wg_off, &m->wg);
+    if (rc == CES_OK)
+        rc = group(m, "grouping the waits", m->wt_off, m->wt, &m->tg_off, &m->tg);
+    if (rc == CES_OK)
+        rc = index_values(m);
+    if (rc == CES_OK)
+        rc = index_waits(m);
+    return rc == CES_ERR_NOMEM ? nomem(m->ctx) : rc;
 }
 
 /* The first of the sorted, disjoint runs of `live` that ends after x. */
@@ -962,8 +1055,12 @@ static int data_ends(struct sim_model *m)
 {
     struct ces_vec v = {0};
     uint32_t *cnt = NULL;
+    uint64_t ops = 0;
     int rc = CES_OK;
 
+    for (uint32_t p = 0; p < m->nproc; p++)
+        ops += m->stop[p];
+    begin(m, "finding the data ends", ops);
     m->data_end = zalloc(m, m->nproc, sizeof(uint32_t));
     m->clock_end = zalloc(m, m->nproc, sizeof(uint32_t));
     if (m->data_end == NULL || m->clock_end == NULL)
@@ -1018,6 +1115,7 @@ static int expected_runs(struct sim_model *m)
     struct ces_vec ev = {0}, live = {0}, runs = {0};
     int rc = CES_OK;
 
+    begin(m, "finding the expected data", m->nunrolled);
     for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
         for (uint32_t k = 0; k < m->len[p] && rc == CES_OK; k++) {
             struct sim_op *o = &m->ops[p][k];
@@ -1063,7 +1161,7 @@ static int expected_runs(struct sim_model *m)
     if (rc == CES_OK) {
         m->runs = runs.data;
         m->nruns = runs.len;
-        m->bytes += runs.cap * sizeof(struct sim_run);
+        hold(m, runs.cap * sizeof(struct sim_run));
         runs.data = NULL;
     } else if (rc != SIM_LATE) {
         rc = nomem(m->ctx);
@@ -1137,9 +1235,15 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     memset(m, 0, sizeof(*m));
     m->ctx = ctx;
     m->g = g;
-    m->bytes = sizeof(*m);
+    hold(m, sizeof(*m));
     m->limit = opts->max_memory;
-    m->deadline = opts->max_seconds > 0 ? ces_sim_now() + opts->max_seconds : 0;
+    m->t0 = ces_sim_now();
+    m->deadline = opts->max_seconds > 0 ? m->t0 + opts->max_seconds : 0;
+    m->progress = opts->build_progress;
+    m->progress_ud = opts->progress_ud;
+    m->every = ces_sim_progress_every(opts);
+    m->next_progress = m->t0 + m->every;
+    begin(m, "allocating the tables", 0);
     m->ranks = ces_graph_ranks(g);
     m->streams = ces_graph_streams(g);
     m->nproc = m->ranks * m->streams;
@@ -1224,7 +1328,9 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
         rc = link_units(m);
     if (rc != CES_OK)
         goto fail;
-    number_records(m);
+    rc = number_records(m);
+    if (rc != CES_OK)
+        goto fail;
     m->reserve = state_bytes(m, fixed_words(m, m->nrec));
     rc = index_slots(m);
     if (rc != CES_OK)
@@ -1244,14 +1350,15 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     m->w_sclk = m->w_rclk + (size_t)m->nrec * m->nproc;
     m->w_fixed = m->w_sclk + (size_t)m->nslots * m->nproc;
     assert(m->w_fixed == fixed_words(m, m->nrec));
-    m->limit = 0; /* built: the search keeps the bounds from here */
+    m->limit = 0; /* built: the search keeps the bounds and the progress from here */
     m->deadline = 0;
+    m->progress = NULL;
     *out = m;
     return CES_OK;
 fail:
     if (m->timed_out) {
         if (held != NULL)
-            *held = m->bytes;
+            *held = m->peak;
         rc = ces_ctx_error(ctx, SIM_LATE,
                            "time bound %g s reached before the search: the checker's model "
                            "(%" PRIu32 " stream%s, %" PRIu64 " op%s unrolled) was not built by "
@@ -1275,7 +1382,7 @@ fail:
             snprintf(ops, sizeof(ops), ", %" PRIu64 " op%s unrolled", m->nunrolled,
                      ces_plural(m->nunrolled));
         if (held != NULL)
-            *held = m->bytes;
+            *held = m->peak;
         rc = ces_ctx_error(ctx, SIM_BOUND,
                            "memory bound %s reached before the search: the checker's model "
                            "(%" PRIu32 " stream%s, %" PRIu64 " signal slot%s%s) needs more "

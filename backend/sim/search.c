@@ -2425,6 +2425,12 @@ static int search_setup(struct search *S)
     S->last_clock = S->t0;
     S->tick_max = tick_max(m, exhaustive);
     S->next_progress = S->t0 + ces_sim_progress_every(o);
+    /* the building's progress lines go on at their pace, and its memory
+     * counts in the peak (a table it cleared and freed again included) */
+    if (m->next_progress > S->next_progress)
+        S->next_progress = m->next_progress;
+    if (m->peak > S->stats.peak_memory)
+        S->stats.peak_memory = m->peak;
     /* cycle_possible's answers, in the reduced exhaustive search only */
     cyc = S->reduce && exhaustive && graph_fits(m) ? PRUNE_KEPT * (P + 2) * sizeof(uint32_t) : 0;
     wf = cyc > 0 ? (3 * P + 12 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;

@@ -682,7 +682,8 @@ struct ces_check_stats {
     uint64_t aborted;      /* end states in which the watchdog model fired */
     uint64_t max_depth;    /* longest execution, in steps */
     double seconds;        /* wall-clock time */
-    uint64_t peak_memory;  /* bytes the checker held at most */
+    uint64_t peak_memory;  /* bytes the checker held at most, its model's building
+                              included */
     uint64_t race_free_states; /* of states, the second search's: a MISMATCH among
                                   race-free executions (docs/SEMANTICS.md section 10,
                                   "Waits run early"); 0 when none was needed */
@@ -694,6 +695,23 @@ struct ces_check_stats {
                                    search to find classes sooner (docs/SEMANTICS.md
                                    section 10, "Classes found by sampling"); 0 when
                                    none ran */
+};
+
+/* How far the checker's model of a schedule has come, passed to
+ * build_progress: each process's program unrolled (a graph block's ops once
+ * per replay), then passes over the unrolled ops that index them. */
+struct ces_check_build {
+    const char *step;      /* what it does now, a constant string: "unrolling the ops",
+                              "clearing a table", "queuing the ops", "indexing the slots",
+                              "grouping the writes", "finding the data ends", ... */
+    uint64_t step_done;    /* that step's work done, of step_total, in units of its own
+                              (a visit of an op, a link, a byte cleared); step_total 0
+                              where it cannot tell */
+    uint64_t step_total;
+    uint64_t unrolled;     /* ops unrolled so far */
+    uint64_t ops;          /* of all processes' ops once unrolled (0 until counted) */
+    double seconds;        /* wall-clock time since the check began */
+    uint64_t memory;       /* bytes the model holds (as ces_check_stats.peak_memory counts) */
 };
 
 enum ces_check_flags {
@@ -740,6 +758,11 @@ struct ces_check_opts {
      * with progress_ud; NULL for none (the sweep's own checks never call
      * `progress`). */
     void (*sweep_progress)(void *ud, size_t done, size_t total, double seconds);
+    /* Called about every progress_seconds while the checker builds its model
+     * of the schedule, before the search (whose totals `progress` then
+     * reports), from the checking thread, with progress_ud; NULL for none
+     * (the fault sweep's own checks never call it). */
+    void (*build_progress)(void *ud, const struct ces_check_build *build);
 };
 
 CES_API void ces_check_opts_init(struct ces_check_opts *o);

@@ -4327,6 +4327,79 @@ static void test_time_bound_model(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The peak memory of a check the time bound stopped while it built the
+ * model counts what the building held: 2 million unrolled ops take a table
+ * of over 64 MiB, whose clearing reads the clock between 64 MiB chunks and
+ * stops at the first (a bound of 1 ns), the table freed - the report said
+ * 576 B after a build that held GiBs.  The building calls build_progress,
+ * not progress, each call a step of its own with the ops unrolled so far
+ * (none here: the bound passes before the first). */
+struct seen_calls {
+    long builds, searches;
+};
+
+static void seen_build(void *ud, const struct ces_check_build *b)
+{
+    struct seen_calls *c = ud;
+
+    assert_int_equal(c->searches, 0); /* the building comes first */
+    assert_non_null(b->step);
+    assert_true(b->unrolled <= b->ops);
+    assert_true(b->step_total == 0 || b->step_done <= b->step_total);
+    assert_true(b->memory > 0);
+    c->builds++;
+}
+
+static void seen_search(void *ud, const struct ces_check_stats *s)
+{
+    struct seen_calls *c = ud;
+
+    (void)s;
+    c->searches++;
+}
+
+static void test_time_bound_model_peak(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, "cesync 1\nranks 1\nsignal f u32 1\n"
+                                                   "phase graph x2000000\n"
+                                                   "r0 : write f[0] = 1\n");
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    struct ces_check_stats s;
+    struct seen_calls c = {0, 0};
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.max_seconds = 1e-9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "time bound 1e-09 s reached before the search: the checker's model "
+                        "(1 stream, 2000000 ops unrolled) was not built by then");
+    s = ces_check_report_stats(r);
+    assert_int_equal(s.states, 0);
+    assert_true(s.peak_memory > (UINT64_C(64) << 20));
+    ces_check_report_destroy(r);
+    /* built, with a line every time the clock is read: the building's first
+     * (the table's clearing, then every 65,536 ops of each pass), the
+     * search's after */
+    ces_check_opts_init(&o);
+    o.build_progress = seen_build;
+    o.progress = seen_search;
+    o.progress_ud = &c;
+    o.progress_seconds = 1e-9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    assert_true(c.builds >= 2000000 / 65536);
+    assert_true(c.searches > 0);
+    assert_true(ces_check_report_stats(r).peak_memory > (UINT64_C(64) << 20));
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The same message for one stream, one slot and one op: each counted in
  * the singular ("1 streams, 1 signal slots" was written). */
 static void test_memory_bound_model_one(void **state)
@@ -4957,6 +5030,7 @@ int main(void)
         cmocka_unit_test(test_clock_follows_state_size),
         cmocka_unit_test(test_memory_bound_model),
         cmocka_unit_test(test_time_bound_model),
+        cmocka_unit_test(test_time_bound_model_peak),
         cmocka_unit_test(test_memory_bound_model_one),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_random_mode),

@@ -8,6 +8,7 @@
 #include "ces_test.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -697,6 +698,57 @@ static void test_progress(void **state)
     free(o);
 }
 
+/* The model's building, before the search, has progress lines of its own
+ * at the asked interval: a million unrolled ops (about 0.1 s to build)
+ * printed nothing until the search's first line (a graph of 80 million
+ * printed nothing for 20 s).  Each says how many ops are unrolled of how
+ * many, what it does with them after, the seconds and the memory; every
+ * one comes before the search's first. */
+static void test_build_progress(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[256], cmd[320], *o, *line, *v;
+    unsigned long long done, total;
+    int lines = 0, at = 0;
+    bool searching = false;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/graph.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 2\nsignal f u32 1\nphase graph x500000\n"
+                            "r* : write f[0] = 1\n");
+    snprintf(cmd, sizeof(cmd), "%s --quiet --progress 0.002", path);
+    assert_int_equal(run(cmd, &o), 0);
+    v = strstr(o, "verdict: OK\n");
+    assert_non_null(v);
+    assert_string_equal(v, "verdict: OK\n");
+    for (line = o; line < v; line = strchr(line, '\n') + 1) {
+        const char *end = strchr(line, '\n'), *rest;
+
+        if (strncmp(line, "check: building the model: ", 27) != 0) {
+            /* the search's lines, after the building's */
+            assert_true(lines > 0);
+            assert_true(strncmp(line, "check: ", 7) == 0);
+            assert_non_null(strstr(line, " states, "));
+            searching = true;
+            continue;
+        }
+        assert_false(searching);
+        assert_int_equal(sscanf(line, "check: building the model: %llu of %llu ops unrolled%n",
+                                &done, &total, &at), 2);
+        assert_true(done <= total);
+        assert_true(total == 1000000);
+        rest = line + at;
+        assert_true(rest[0] == ',');
+        assert_memory_equal(end - 4, " MiB", 4); /* ", S s, M MiB" last */
+        assert_non_null(strstr(rest, " s, "));
+        lines++;
+    }
+    assert_true(lines >= 2);
+    assert_true(strncmp(o, "check: building the model: ", 27) == 0);
+    free(o);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* --dot's file is checked before the search: a usage error (exit 2) and no
  * verdict, instead of a verdict and then exit 2 in place of its own code. */
 static void test_dot_path_checked_first(void **state)
@@ -1275,6 +1327,7 @@ int main(void)
         cmocka_unit_test(test_default_memory_bound),
         cmocka_unit_test(test_max_seconds),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_build_progress),
         cmocka_unit_test(test_max_depth),
         cmocka_unit_test(test_first_json),
         cmocka_unit_test(test_dot_path_checked_first),
