@@ -1468,12 +1468,15 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
         rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "cannot run %s: %s", dot, strerror(err));
         goto close_fd;
     }
+    ces_file_child(pid); /* a signal that ends us ends its drawing too */
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
+            ces_file_child(0);
             rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "waiting for dot: %s", strerror(errno));
             goto close_fd;
         }
     }
+    ces_file_child(0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         rc = ces_ctx_error(ctx, CES_ERR_IO, "dot -T%s failed drawing %s (%s %d)", fmt, path,
                            WIFEXITED(status) ? "exit status" : "signal",

@@ -4,8 +4,9 @@
  * the end, removed on any failure (the old file stays as it was); a device
  * or a pipe is written in place, a symbolic link's file replaced.  Used by
  * ces_dot_write and by the cesync command's -o outputs.  The temporary
- * files not ended yet are listed for ces_file_unlink_pending, which the
- * command calls when a signal ends it.
+ * files not ended yet, and the child that writes one (Graphviz dot), are
+ * listed for ces_file_unlink_pending, which the command calls when a
+ * signal ends it.
  */
 #include "internal.h"
 
@@ -27,6 +28,8 @@
 static atomic_int pending_state[PENDING_MAX];
 static pid_t pending_owner[PENDING_MAX];
 static char pending_name[PENDING_MAX][sizeof(((struct ces_out_file *)0)->name)];
+static atomic_int pending_child; /* a child writing one (0: none) */
+static pid_t pending_child_owner;
 
 static void pending_add(const char *name)
 {
@@ -57,10 +60,19 @@ static void pending_drop(const char *name)
     }
 }
 
+void ces_file_child(int pid)
+{
+    pending_child_owner = getpid();
+    atomic_store(&pending_child, pid);
+}
+
 void ces_file_unlink_pending(void)
 {
     pid_t self = getpid();
+    int child = atomic_load(&pending_child);
 
+    if (child > 0 && pending_child_owner == self)
+        kill((pid_t)child, SIGTERM);
     for (int i = 0; i < PENDING_MAX; i++)
         if (atomic_load(&pending_state[i]) == 2 && pending_owner[i] == self)
             unlink(pending_name[i]);

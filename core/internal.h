@@ -161,9 +161,12 @@ int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const c
 int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size_t len);
 /* Removes the temporary files of this process that ces_file_create_beside
  * made and ces_file_replace has not ended yet (at most 8 at a time are
- * listed): async-signal-safe, for a handler of a signal that ends the
- * process, so that no PATH.XXXXXX is left beside its output. */
+ * listed), and sends SIGTERM to the child that ces_file_child names:
+ * async-signal-safe, for a handler of a signal that ends the process, so
+ * that no PATH.XXXXXX is left beside its output and no dot goes on drawing
+ * it.  ces_file_child(pid) names the child writing a pending file, 0 none. */
 void ces_file_unlink_pending(void);
+void ces_file_child(int pid);
 int ces_write_all(int fd, const char *buf, size_t len);
 
 /* The path of an executable `name` on PATH, into buf; false if none

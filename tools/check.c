@@ -84,8 +84,7 @@ static const char check_help[] =
     "                      is built first, \"building the model:\" and the ops unrolled;\n"
     "                      the fault sweep: the faults checked), also when stderr is\n"
     "                      not a terminal (default: every 2 s on a terminal, unless\n"
-    "                      --quiet or --json); the statistics' peak memory counts the\n"
-    "                      model's building too\n"
+    "                      --quiet or --json)\n"
     "  --predict           print the cost model's predicted time instead of checking\n"
     "                      (options: cesync check --predict --help)\n"
     "\n";
@@ -354,8 +353,17 @@ static void progress(void *ud, const struct ces_check_stats *s)
 static void build_progress(void *ud, const struct ces_check_build *b)
 {
     (void)ud;
-    fprintf(stderr, "check: building the model: %llu of %llu op%s unrolled",
-            (unsigned long long)b->unrolled, (unsigned long long)b->ops, ces_plural(b->ops));
+    if (b->ops == 0) /* not counted yet */
+        fprintf(stderr, "check: building the model: counting the ops");
+    else if (b->unrolled == 0)
+        fprintf(stderr, "check: building the model: %llu op%s to unroll",
+                (unsigned long long)b->ops, ces_plural(b->ops));
+    else if (b->unrolled < b->ops)
+        fprintf(stderr, "check: building the model: %llu of %llu ops unrolled",
+                (unsigned long long)b->unrolled, (unsigned long long)b->ops);
+    else
+        fprintf(stderr, "check: building the model: %llu op%s unrolled",
+                (unsigned long long)b->ops, ces_plural(b->ops));
     if (strcmp(b->step, "unrolling the ops") != 0) {
         fprintf(stderr, ", %s", b->step);
         if (b->step_total > 0)

@@ -60,10 +60,11 @@ static int finish(int rc)
     return CES_EXIT_USAGE;
 }
 
-/* A signal that ends the command (Ctrl-C, kill, a closed terminal) leaves
- * no temporary file of an output it was writing (k.svg.2eAYA5 stayed
- * beside k.svg); the previous output stays, and the signal then ends the
- * process as it would have. */
+/* A signal that ends the command (Ctrl-C, Ctrl-\\, kill, a closed
+ * terminal, a file or CPU time limit) leaves no temporary file of an output
+ * it was writing (k.svg.2eAYA5 stayed beside k.svg) and no dot drawing it;
+ * the previous output stays, and the signal then ends the process as it
+ * would have (with a core dump where it dumps one). */
 static void end_on_signal(int sig)
 {
     ces_file_unlink_pending();
@@ -73,7 +74,7 @@ static void end_on_signal(int sig)
 
 static void catch_ending_signals(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ, SIGXCPU};
 
     for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
         struct sigaction sa, old;

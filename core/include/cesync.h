@@ -710,7 +710,8 @@ struct ces_check_build {
     uint64_t step_total;
     uint64_t unrolled;     /* ops unrolled so far */
     uint64_t ops;          /* of all processes' ops once unrolled (0 until counted) */
-    double seconds;        /* wall-clock time since the check began */
+    double seconds;        /* wall-clock time since this model's building began (a
+                              `connections any` check builds one per assignment) */
     uint64_t memory;       /* bytes the model holds (as ces_check_stats.peak_memory counts) */
 };
 
@@ -760,8 +761,9 @@ struct ces_check_opts {
     void (*sweep_progress)(void *ud, size_t done, size_t total, double seconds);
     /* Called about every progress_seconds while the checker builds its model
      * of the schedule, before the search (whose totals `progress` then
-     * reports), from the checking thread, with progress_ud; NULL for none
-     * (the fault sweep's own checks never call it). */
+     * reports; with `connections any`, before each assignment's search),
+     * from the checking thread, with progress_ud; NULL for none (the fault
+     * sweep's own checks never call it). */
     void (*build_progress)(void *ud, const struct ces_check_build *build);
 };
 

@@ -701,9 +701,10 @@ static void test_progress(void **state)
 /* The model's building, before the search, has progress lines of its own
  * at the asked interval: a million unrolled ops (about 0.1 s to build)
  * printed nothing until the search's first line (a graph of 80 million
- * printed nothing for 20 s).  Each says how many ops are unrolled of how
- * many, what it does with them after, the seconds and the memory; every
- * one comes before the search's first. */
+ * printed nothing for 20 s).  Each says how many ops there are to unroll,
+ * how many are unrolled of how many, or that all are, what it does with
+ * them after, the seconds and the memory; every one comes before the
+ * search's first. */
 static void test_build_progress(void **state)
 {
     char *dir = ces_test_tmpdir(), path[256], cmd[320], *o, *line, *v;
@@ -732,10 +733,24 @@ static void test_build_progress(void **state)
             continue;
         }
         assert_false(searching);
-        assert_int_equal(sscanf(line, "check: building the model: %llu of %llu ops unrolled%n",
-                                &done, &total, &at), 2);
-        assert_true(done <= total);
-        assert_true(total == 1000000);
+        /* the ops counted, to unroll, being unrolled, unrolled */
+        line += 27;
+        at = 0;
+        if (strncmp(line, "counting the ops", 16) == 0) {
+            at = 16;
+        } else {
+            /* (%n is set only where the whole form matched) */
+            (void)sscanf(line, "%llu of %llu ops unrolled%n", &done, &total, &at);
+            if (at > 0) {
+                assert_true(done < total);
+            } else {
+                (void)sscanf(line, "%llu ops to unroll%n", &total, &at);
+                if (at == 0)
+                    (void)sscanf(line, "%llu ops unrolled%n", &total, &at);
+                assert_true(at > 0);
+            }
+            assert_true(total == 1000000);
+        }
         rest = line + at;
         assert_true(rest[0] == ',');
         assert_memory_equal(end - 4, " MiB", 4); /* ", S s, M MiB" last */

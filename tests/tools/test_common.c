@@ -833,8 +833,9 @@ static void test_tool_outputs(void **state)
 /* A signal that ends a command leaves no temporary file of an output
  * (`cesync gen -o DIR` stopped by SIGINT left gen-N.ces.XXXXXX, dot -o
  * k.svg.XXXXXX): ces_file_unlink_pending removes the temporary files not
- * ended yet, and only those; the command calls it from its handler and
- * then dies of the signal, as it would have. */
+ * ended yet, and only those, and ends the child drawing one (dot went on
+ * for seconds); the command calls it from its handler and then dies of
+ * the signal, as it would have. */
 static void test_signal_leaves_no_temporary(void **state)
 {
     char *dir = ces_test_tmpdir(), path[1024], gdir[512];
@@ -868,6 +869,18 @@ static void test_signal_leaves_no_temporary(void **state)
     assert_int_equal(unlink(of.name), 0);
     assert_int_equal(unlink(path), 0);
     ces_ctx_destroy(ctx);
+    /* the child drawing a pending file (dot) is ended with it */
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        for (;;)
+            pause();
+    }
+    ces_file_child((int)pid);
+    ces_file_unlink_pending();
+    ces_file_child(0);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
     /* the command, writing file after file, stopped by SIGTERM */
     snprintf(gdir, sizeof(gdir), "%s/g", dir);
     assert_int_equal(mkdir(gdir, 0755), 0);
@@ -882,7 +895,14 @@ static void test_signal_leaves_no_temporary(void **state)
               (char *)NULL);
         _exit(127);
     }
-    ces_test_sleep_ms(300);
+    /* once it writes (its handler is in place by then), a while on */
+    for (int waited = 0; waited < 10000; waited += 10) {
+        snprintf(path, sizeof(path), "%s/gen-1.ces", gdir);
+        if (access(path, F_OK) == 0)
+            break;
+        ces_test_sleep_ms(10);
+    }
+    ces_test_sleep_ms(100);
     assert_int_equal(kill(pid, SIGTERM), 0);
     assert_int_equal(waitpid(pid, &st, 0), pid);
     if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGTERM)
