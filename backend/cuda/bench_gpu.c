@@ -257,7 +257,7 @@ static int gate_close(struct ces_bench *b, cudaStream_t *streams, uint32_t count
     pthread_cond_init(&g->cv, NULL);
     g->gate = b->gate;
     g->gen = b->gate_gen;
-    g->started = pthread_create(&g->th, NULL, gate_guard_main, g) == 0;
+    g->started = ces_cuda_thread_start(&g->th, gate_guard_main, g) == 0;
     return CES_OK;
 fail:
     atomic_store(b->gate, b->gate_gen);

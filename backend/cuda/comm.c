@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -96,6 +97,19 @@ void ces_cuda_no_gpu_reason(cudaError_t ce, char *buf, size_t size)
         snprintf(buf, size, "no NVIDIA driver is installed (%s)", cudaGetErrorName(ce));
     else
         snprintf(buf, size, "%s (%s)", cudaGetErrorString(ce), cudaGetErrorName(ce));
+}
+
+int ces_cuda_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+    sigset_t all, was;
+    int err;
+
+    /* the new thread starts with the mask of its creator */
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &was);
+    err = pthread_create(th, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &was, NULL);
+    return err;
 }
 
 int ces_cuda_use(struct ces_comm *c)

@@ -329,6 +329,12 @@ int ces_cuda_share_gpus(struct ces_ctx *ctx, int *share);
  * the runtime finds no driver at all (it reports the missing one as too
  * old), else the error's text and name.  Starts no CUDA context. */
 void ces_cuda_no_gpu_reason(cudaError_t ce, char *buf, size_t size);
+/* pthread_create of a thread of the library's own (the watchdog, the
+ * bench's gate guard) that takes no signal: a signal sent to the process
+ * goes to the application's threads, whose handlers expect it there (the
+ * cesync command's, which removes its unfinished outputs, masks signals in
+ * its own thread while it lists one).  Returns pthread_create's error. */
+int ces_cuda_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
 /* The stride (bytes of symmetric memory per rank) from CES_STRIDE's value
  * `env` (NULL or '': `total`, the device's memory), rounded up to `gran`:
  * digits with an optional K, M or G, of 1..2^48 bytes, else CES_ERR_INVALID

@@ -1149,7 +1149,7 @@ int ces_wd_start(struct ces_comm *c)
     if (c->wd_peers == NULL)
         return ces_ctx_error(c->ctx, CES_ERR_NOMEM, "out of memory starting the watchdog");
     memset(c->wd_peers, 0, sizeof(*c->wd_peers) * c->size);
-    err = pthread_create(&c->wd_thread, NULL, wd_main, c);
+    err = ces_cuda_thread_start(&c->wd_thread, wd_main, c);
     if (err != 0) {
         ces_free(c->ctx, c->wd_peers);
         c->wd_peers = NULL;
