@@ -14,8 +14,8 @@
  * that is more: one reached after the write was visible passes at once,
  * unless its stream reached its memop batch as a copy of the stream ended,
  * with no memop between: the first such wait of the batch is looked at
- * again slow_wake_us after it is reached), and to a wait on the GPU whose memory the writer wrote into
- * signal_push_us later (on H200 a wait on local memory wakes up later than
+ * again slow_wake_us after it is reached), and to a wait on the GPU whose
+ * memory the writer wrote into signal_push_us later (on H200 a wait on local memory wakes up later than
  * one that polls across the link); a blocked wait resumes when a visible
  * value satisfies it.  The first op of each memop batch pays
  * memop_batch_us; the batches are the CUDA backend's (flush_memops of

@@ -60,7 +60,7 @@ static int finish(int rc)
     return CES_EXIT_USAGE;
 }
 
-/* A signal that ends the command (Ctrl-C, Ctrl-\\, kill, a closed
+/* A signal that ends the command (Ctrl-C, Ctrl-backslash, kill, a closed
  * terminal, a file or CPU time limit) leaves no temporary file of an output
  * it was writing (k.svg.2eAYA5 stayed beside k.svg) and no dot drawing it;
  * the previous output stays, and the signal then ends the process as it
