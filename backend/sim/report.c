@@ -1050,8 +1050,13 @@ int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
     char v[64];
     int rc = CES_OK;
 
-    if (r == NULL || out == NULL || i >= r->ndefects)
+    if (r == NULL)
         return CES_ERR_INVALID;
+    if (out == NULL)
+        return ces_ctx_error(r->ctx, CES_ERR_INVALID, "ces_check_report_overlay: NULL argument");
+    if (i >= r->ndefects)
+        return ces_ctx_error(r->ctx, CES_ERR_INVALID,
+                             "ces_check_report_overlay: defect %zu of %zu", i, r->ndefects);
     sd = r->defects[i]; /* the marks are a cache of the defect's */
     d = &sd->pub;
     if (!sd->marked) {

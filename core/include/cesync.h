@@ -278,10 +278,10 @@ CES_API int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ce
  * prefixed with their name. */
 CES_API int ces_graph_validate(struct ces_graph *g, const char *file);
 
-/* The accessors below read the graph's tables.  Their indexes must be in
- * range (i below the table's count, b below ces_graph_nblocks, rank below
- * ces_graph_ranks): they are the inner loops of the checker, the model and
- * the lowering, and do not check them. */
+/* The accessors below read the graph's tables.  The graph must not be NULL
+ * and their indexes must be in range (i below the table's count, b below
+ * ces_graph_nblocks, rank below ces_graph_ranks): they are the inner loops
+ * of the checker, the model and the lowering, and check neither. */
 CES_API uint32_t ces_graph_ranks(const struct ces_graph *g);
 CES_API uint32_t ces_graph_streams(const struct ces_graph *g);
 CES_API uint32_t ces_graph_connections(const struct ces_graph *g);

@@ -4696,6 +4696,11 @@ static void test_overlays_both_live(void **state)
     assert_int_equal(ces_check_report_overlay(r, 0, &again), CES_OK);
     assert_ptr_equal(again.marks, hang.marks);
     assert_int_equal(again.nmarks, n);
+    /* a refusal says why (the context kept an unrelated earlier message) */
+    assert_int_equal(ces_check_report_overlay(r, 9, &again), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "ces_check_report_overlay: defect 9 of 2");
+    assert_int_equal(ces_check_report_overlay(r, 0, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "ces_check_report_overlay: NULL argument");
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
