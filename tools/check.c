@@ -353,17 +353,16 @@ static void progress(void *ud, const struct ces_check_stats *s)
 static void build_progress(void *ud, const struct ces_check_build *b)
 {
     (void)ud;
+    fprintf(stderr, "check: building the model: ");
     if (b->ops == 0) /* not counted yet */
-        fprintf(stderr, "check: building the model: counting the ops");
+        fprintf(stderr, "counting the ops");
     else if (b->unrolled == 0)
-        fprintf(stderr, "check: building the model: %llu op%s to unroll",
-                (unsigned long long)b->ops, ces_plural(b->ops));
+        fprintf(stderr, "%llu op%s to unroll", (unsigned long long)b->ops, ces_plural(b->ops));
     else if (b->unrolled < b->ops)
-        fprintf(stderr, "check: building the model: %llu of %llu ops unrolled",
-                (unsigned long long)b->unrolled, (unsigned long long)b->ops);
+        fprintf(stderr, "%llu of %llu ops unrolled", (unsigned long long)b->unrolled,
+                (unsigned long long)b->ops);
     else
-        fprintf(stderr, "check: building the model: %llu op%s unrolled",
-                (unsigned long long)b->ops, ces_plural(b->ops));
+        fprintf(stderr, "%llu op%s unrolled", (unsigned long long)b->ops, ces_plural(b->ops));
     if (strcmp(b->step, "unrolling the ops") != 0) {
         fprintf(stderr, ", %s", b->step);
         if (b->step_total > 0)
