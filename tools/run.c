@@ -651,29 +651,48 @@ static int run_single(const struct ces_graph *g, uint32_t n)
 
 /* GPUs present, probed in a child so that this process can still fork
  * ranks that use CUDA; where there are none because CUDA failed, why in
- * *err (the child's exit status carries 0..100 GPUs or 101 + the error,
- * 255 for one past that range). */
+ * *err.  The child sends the count and CUDA's error whole through a pipe
+ * (an exit status holds 0..255: cudaErrorSystemNotReady, 802, the fabric
+ * manager not running, and the other errors past 153 were all said as
+ * cudaErrorUnknown). */
 static int probe_gpus(cudaError_t *err)
 {
-    pid_t pid = fork();
-    int st = 0;
+    int fds[2], got[2] = {0, (int)cudaSuccess};
+    ssize_t n = 0;
+    pid_t pid;
 
     *err = cudaSuccess;
+    if (pipe(fds) != 0)
+        return 0;
+    pid = fork();
     if (pid == 0) {
-        int n = 0;
-        cudaError_t ce = cudaGetDeviceCount(&n);
+        int res[2] = {0, 0};
+        cudaError_t ce;
 
-        if (ce != cudaSuccess && ce != cudaErrorNoDevice)
-            _exit(ce < 255 - 101 ? 101 + (int)ce : 255);
-        _exit(ce != cudaSuccess ? 0 : n > 100 ? 100 : n);
+        close(fds[0]);
+        ce = cudaGetDeviceCount(&res[0]);
+        res[1] = (int)ce;
+        if (ce != cudaSuccess)
+            res[0] = 0;
+        /* (one write of less than PIPE_BUF: whole or not at all) */
+        _exit(write(fds[1], res, sizeof(res)) == (ssize_t)sizeof(res) ? 0 : 1);
     }
-    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
-        return 0;
-    if (WEXITSTATUS(st) > 100) {
-        *err = WEXITSTATUS(st) < 255 ? (cudaError_t)(WEXITSTATUS(st) - 101) : cudaErrorUnknown;
+    close(fds[1]);
+    if (pid > 0) {
+        do
+            n = read(fds[0], got, sizeof(got));
+        while (n < 0 && errno == EINTR);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ; /* reaped whatever it said */
+    }
+    close(fds[0]);
+    if (n != (ssize_t)sizeof(got) || got[0] < 0)
+        return 0; /* no child, or one that died before it said */
+    if (got[1] != (int)cudaSuccess && got[1] != (int)cudaErrorNoDevice) {
+        *err = (cudaError_t)got[1];
         return 0;
     }
-    return WEXITSTATUS(st);
+    return got[1] != (int)cudaSuccess ? 0 : got[0];
 }
 
 int ces_cmd_run(int argc, char **argv)

@@ -30,6 +30,7 @@
 #include "runtime.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1768,6 +1769,39 @@ static void test_slow_copy_is_not_stuck(void **state)
     fixture_free(fx);
 }
 
+/* The library's own threads (the watchdog, the bench's gate guard) start
+ * through ces_cuda_thread_start with every signal masked, so that a signal
+ * sent to the process reaches the application's threads; the caller's
+ * mask is its own again after the call (here: SIGUSR1 masked, SIGINT
+ * not). */
+static void *note_mask(void *arg)
+{
+    pthread_sigmask(SIG_BLOCK, NULL, (sigset_t *)arg);
+    return NULL;
+}
+
+static void test_library_thread_takes_no_signal(void **state)
+{
+    static const int ending[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ, SIGXCPU, SIGUSR2};
+    sigset_t usr1, was, in_thread, after;
+    pthread_t th;
+
+    (void)state;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    assert_int_equal(pthread_sigmask(SIG_SETMASK, &usr1, &was), 0);
+    sigemptyset(&in_thread);
+    assert_int_equal(ces_cuda_thread_start(&th, note_mask, &in_thread), 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+        assert_int_equal(sigismember(&in_thread, ending[i]), 1);
+    assert_int_equal(pthread_sigmask(SIG_BLOCK, NULL, &after), 0);
+    assert_int_equal(sigismember(&after, SIGUSR1), 1);
+    assert_int_equal(sigismember(&after, SIGINT), 0);
+    assert_int_equal(sigismember(&after, SIGTERM), 0);
+    assert_int_equal(pthread_sigmask(SIG_SETMASK, &was, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1808,6 +1842,7 @@ int main(void)
         cmocka_unit_test(test_block_close_retried),
         cmocka_unit_test(test_reserve_counts_new_streams_once),
         cmocka_unit_test(test_slow_copy_is_not_stuck),
+        cmocka_unit_test(test_library_thread_takes_no_signal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
