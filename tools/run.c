@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -818,8 +819,15 @@ int ces_cmd_run(int argc, char **argv)
         snprintf(path, sizeof(path), "/tmp/cesync-run-%ld.sock", (long)getpid());
         ec = CES_EXIT_OK;
         for (uint32_t r = 0; r < n; r++) {
+            pid_t parent = getpid();
+
             pids[r] = fork();
             if (pids[r] == 0) {
+                /* A signal that ends this command (kill PID, not only a
+                 * terminal's Ctrl-C to the whole group) ends its ranks: they
+                 * ran on to their last iteration. */
+                if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+                    _exit(CES_EXIT_USAGE);
                 close(tally[0]);
                 _exit(run_forked_rank(g, r, n, gpus, path, tally[1]));
             }
