@@ -1399,8 +1399,9 @@ bool ces_find_program(const char *name, char *buf, size_t size)
 
 /* Creates render's temporary file in $TMPDIR (/tmp when that is unset or
  * empty), already unlinked: its descriptor, or -1 with the context's error
- * set, naming the directory (and TMPDIR when it came from there). */
-static int tmp_open(struct ces_ctx *ctx)
+ * set, naming the directory (and TMPDIR when it came from there) and the
+ * picture `path` it was for (NULL: none, a probe). */
+static int tmp_open(struct ces_ctx *ctx, const char *path)
 {
     const char *dir = getenv("TMPDIR");
     char tmpl[4096];
@@ -1411,8 +1412,16 @@ static int tmp_open(struct ces_ctx *ctx)
     snprintf(tmpl, sizeof(tmpl), "%s/cesync-dot-XXXXXX", dir != NULL ? dir : "/tmp");
     fd = mkstemp(tmpl);
     if (fd < 0) {
-        ces_ctx_error(ctx, CES_ERR_IO, "cannot create a temporary file in %s%s: %s",
-                      dir != NULL ? dir : "/tmp", dir != NULL ? " (TMPDIR)" : "", strerror(errno));
+        const char *where = dir != NULL ? dir : "/tmp", *env = dir != NULL ? " (TMPDIR)" : "";
+        int err = errno;
+
+        if (path != NULL)
+            ces_ctx_error(ctx, CES_ERR_IO,
+                          "cannot write %s: cannot create a temporary file in %s%s: %s", path,
+                          where, env, strerror(err));
+        else
+            ces_ctx_error(ctx, CES_ERR_IO, "cannot create a temporary file in %s%s: %s", where,
+                          env, strerror(err));
         return -1;
     }
     unlink(tmpl);
@@ -1421,7 +1430,7 @@ static int tmp_open(struct ces_ctx *ctx)
 
 int ces_dot_tmp_probe(struct ces_ctx *ctx)
 {
-    int fd = tmp_open(ctx);
+    int fd = tmp_open(ctx, NULL);
 
     if (fd < 0)
         return CES_ERR_IO;
@@ -1441,7 +1450,7 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     char *argv[3];
     posix_spawn_file_actions_t fa;
     pid_t pid;
-    int fd = tmp_open(ctx), status = 0, err, rc = CES_OK;
+    int fd = tmp_open(ctx, path), status = 0, err, rc = CES_OK;
 
     if (fd < 0)
         return CES_ERR_IO;

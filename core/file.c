@@ -168,6 +168,13 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
             ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
         return fd;
     }
+    /* a directory (or a link to one) is no file to replace: refused before
+     * the work that fills the temporary file (Graphviz laid a picture out
+     * for minutes, and then the rename failed) */
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(EISDIR));
+        return -1;
+    }
     if (follow_links(path, resolved, sizeof(resolved)))
         dest = resolved;
     if ((size_t)snprintf(of->dest, sizeof(of->dest), "%s", dest) >= sizeof(of->dest) ||

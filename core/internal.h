@@ -145,7 +145,8 @@ int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, 
  * A symbolic link is followed: the file it names is the one replaced, and
  * the link stays.  A path that exists but is no regular file (a device
  * such as /dev/null, a named pipe) is opened and written in place: a file
- * renamed over it would take its name.  of->name is what was opened,
+ * renamed over it would take its name; a directory is refused at once
+ * ("cannot write PATH: Is a directory").  of->name is what was opened,
  * of->dest what it becomes ("" when written in place).  ces_file_replace
  * ends it: with rc CES_OK the temporary file takes the place of its destination, otherwise
  * it is removed and the destination stays as it was; returns rc or the

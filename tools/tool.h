@@ -135,8 +135,9 @@ int ces_tool_wants_help(int argc, char **argv);
 int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *what);
 
 /* Before Graphviz lays out graph g into `path` (.svg, .png): a line on
- * stderr when it draws so many ops that the layout takes minutes (dot's
- * time grows faster than the ops: 2 s for 2,800 of them, 90 s for 28,000). */
+ * stderr from 10,000 ops, with about how long the layout may take (dot's
+ * time grows as about ops^2.5: 10 s for 10,000 of them, 2 minutes for
+ * 28,000, 13 for 56,000, hours past 150,000). */
 void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *path);
 
 /* Takes `--kind K` or `--model FILE` at argv[*i] with its value into *kind

@@ -1781,6 +1781,67 @@ static void test_write_finds_dot(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* What keeps a picture from being written is said before Graphviz runs,
+ * naming the picture: an output that is a directory (dot laid the picture
+ * out, for minutes when large, and then "cannot replace d.svg: Is a
+ * directory"), and a TMPDIR that cannot hold dot's input (the message named
+ * the directory alone); nothing is left beside either. */
+static void test_write_refused_before_dot(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *dir = ces_test_tmpdir(), *t = "digraph { a -> b }\n";
+    char *path_env = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
+    char *tmp_env = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+    char p[512], q[512], want[1536], got[256];
+
+    (void)state;
+    /* a dot that leaves a mark when it runs */
+    snprintf(p, sizeof(p), "%s/bin", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(q, sizeof(q), "%s/bin/dot", dir);
+    snprintf(want, sizeof(want), "#!/bin/sh\n: > %s/ran\nexec /bin/cat\n", dir);
+    ces_test_put_file(q, want);
+    assert_int_equal(chmod(q, 0755), 0);
+    assert_int_equal(setenv("PATH", p, 1), 0);
+    assert_int_equal(unsetenv("TMPDIR"), 0);
+
+    snprintf(q, sizeof(q), "%s/d.svg", dir);
+    assert_int_equal(mkdir(q, 0755), 0);
+    assert_int_equal(ces_dot_write(ctx, t, q), CES_ERR_IO);
+    snprintf(want, sizeof(want), "cannot write %s: Is a directory", q);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "bin;d.svg;");
+    assert_int_equal(rmdir(q), 0);
+
+    assert_int_equal(setenv("TMPDIR", "/nonexistent-dir", 1), 0);
+    snprintf(q, sizeof(q), "%s/x.png", dir);
+    assert_int_equal(ces_dot_write(ctx, t, q), CES_ERR_IO);
+    snprintf(want, sizeof(want),
+             "cannot write %s: cannot create a temporary file in /nonexistent-dir (TMPDIR): "
+             "No such file or directory",
+             q);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "bin;");
+
+    if (path_env != NULL)
+        assert_int_equal(setenv("PATH", path_env, 1), 0);
+    if (tmp_env != NULL)
+        assert_int_equal(setenv("TMPDIR", tmp_env, 1), 0);
+    else
+        assert_int_equal(unsetenv("TMPDIR"), 0);
+    free(path_env);
+    free(tmp_env);
+    snprintf(p, sizeof(p), "%s/bin/dot", dir);
+    assert_int_equal(unlink(p), 0);
+    snprintf(p, sizeof(p), "%s/bin", dir);
+    assert_int_equal(rmdir(p), 0);
+    assert_int_equal(rmdir(dir), 0);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The copies of a batch are stacked in a chain of invisible edges (they
  * have no order); program order enters the box at the first and leaves it
  * from the last. */
@@ -2015,6 +2076,7 @@ int main(void)
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
         cmocka_unit_test(test_write_finds_dot),
+        cmocka_unit_test(test_write_refused_before_dot),
         cmocka_unit_test(test_batch_copies_stacked),
         cmocka_unit_test(test_write_wait_edge_order),
         cmocka_unit_test(test_cross_edges_straight),

@@ -408,17 +408,27 @@ static void dot_note(const char *iterations, const char *path, char *out, size_t
     ces_test_ctx_end(ctx, &st);
 }
 
-/* A picture of 10,000 ops or more is announced before Graphviz lays it out
- * for minutes; a smaller one, or a .dot file (no layout), is not. */
+/* A picture of 10,000 ops or more is announced before Graphviz lays it
+ * out, with about how long that may take: seconds at 10,000 ops, minutes at
+ * 56,000 and hours at 392,000 (it said "minutes" for every one of them); a
+ * smaller one, or a .dot file (no layout), is not. */
 static void test_dot_note(void **state)
 {
     char out[512];
 
     (void)state;
     dot_note("36", "a.svg", out, sizeof(out));
-    assert_string_equal(out, "cesync: dot: drawing 10080 ops; Graphviz takes minutes to lay out "
-                             "so many (fewer iterations or ranks draw faster, and a .dot file "
+    assert_string_equal(out, "cesync: dot: drawing 10080 ops; Graphviz may take about 10 s to lay "
+                             "out so many (fewer iterations or ranks draw faster, and a .dot file "
                              "skips the layout)\n");
+    dot_note("200", "a.svg", out, sizeof(out));
+    assert_string_equal(out, "cesync: dot: drawing 56000 ops; Graphviz may take about 12 minutes "
+                             "to lay out so many (fewer iterations or ranks draw faster, and a "
+                             ".dot file skips the layout)\n");
+    dot_note("1400", "a.svg", out, sizeof(out));
+    assert_string_equal(out, "cesync: dot: drawing 392000 ops; Graphviz may take about 27 hours "
+                             "to lay out so many (fewer iterations or ranks draw faster, and a "
+                             ".dot file skips the layout)\n");
     dot_note("36", "a.png", out, sizeof(out));
     assert_true(strncmp(out, "cesync: dot: drawing 10080 ops;", 31) == 0);
     dot_note("35", "a.svg", out, sizeof(out));
@@ -686,12 +696,12 @@ static void test_write_file_modes(void **state)
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "a.ces;");
 
-    /* a directory is no file to write in place: the new file cannot
-     * replace it */
+    /* a directory is no file to write in place, nor to replace: refused
+     * before a temporary file is made */
     snprintf(path, sizeof(path), "%s/d", dir);
     assert_int_equal(mkdir(path, 0700), 0);
     assert_int_equal(ces_write_file(ctx, path, "e\n", 2), CES_ERR_IO);
-    snprintf(want, sizeof(want), "cannot replace %s: Is a directory", path);
+    snprintf(want, sizeof(want), "cannot write %s: Is a directory", path);
     assert_string_equal(ces_ctx_last_error(ctx), want);
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "a.ces;d;");
@@ -1214,8 +1224,8 @@ static void test_dot_command_note(void **state)
     assert_int_equal(ces_test_tool_env(dir, "PATH=/nonexistent-dir",
                                        "dot alltoall --ranks 8 --iterations 36 -o a.svg", &out),
                      2);
-    assert_string_equal(out, "cesync: dot: drawing 10080 ops; Graphviz takes minutes to lay out "
-                             "so many (fewer iterations or ranks draw faster, and a .dot file "
+    assert_string_equal(out, "cesync: dot: drawing 10080 ops; Graphviz may take about 10 s to lay "
+                             "out so many (fewer iterations or ranks draw faster, and a .dot file "
                              "skips the layout)\n"
                              "cesync: dot: cannot write a.svg: Graphviz 'dot' is not installed "
                              "(not found on PATH); install graphviz or write a .dot file\n");
