@@ -1684,6 +1684,31 @@ static void fake_dot(const char *dir)
     assert_int_equal(chmod(path, 0755), 0);
 }
 
+/* PATH and TMPDIR as a test found them, to put back after it set its own. */
+struct saved_env {
+    char *path, *tmpdir;
+};
+
+static struct saved_env env_save(void)
+{
+    struct saved_env e = {getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL,
+                          getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL};
+
+    return e;
+}
+
+static void env_restore(struct saved_env *e)
+{
+    if (e->path != NULL)
+        assert_int_equal(setenv("PATH", e->path, 1), 0);
+    if (e->tmpdir != NULL)
+        assert_int_equal(setenv("TMPDIR", e->tmpdir, 1), 0);
+    else
+        assert_int_equal(unsetenv("TMPDIR"), 0);
+    free(e->path);
+    free(e->tmpdir);
+}
+
 /* Graphviz is looked for on PATH as a shell does: a directory named dot
  * and a file named dot that cannot be run are passed over, an empty
  * element is the current directory; its temporary input is gone from
@@ -1694,8 +1719,7 @@ static void test_write_finds_dot(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     char *dir = ces_test_tmpdir(), *back, *t = "digraph { a -> b }\n";
-    char *path_env = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
-    char *tmp_env = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+    struct saved_env env = env_save();
     char p[512], q[512], cwd[4096], got[256];
 
     (void)state;
@@ -1759,14 +1783,7 @@ static void test_write_finds_dot(void **state)
     free(back);
     assert_int_equal(unlink(".dot"), 0);
     assert_int_equal(chdir(cwd), 0);
-    if (path_env != NULL)
-        assert_int_equal(setenv("PATH", path_env, 1), 0);
-    if (tmp_env != NULL)
-        assert_int_equal(setenv("TMPDIR", tmp_env, 1), 0);
-    else
-        assert_int_equal(unsetenv("TMPDIR"), 0);
-    free(path_env);
-    free(tmp_env);
+    env_restore(&env);
     snprintf(p, sizeof(p), "%s/c/dot", dir);
     assert_int_equal(unlink(p), 0);
     snprintf(p, sizeof(p), "%s/b/dot", dir);
@@ -1791,8 +1808,7 @@ static void test_write_refused_before_dot(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     char *dir = ces_test_tmpdir(), *t = "digraph { a -> b }\n";
-    char *path_env = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
-    char *tmp_env = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+    struct saved_env env = env_save();
     char p[512], q[512], want[1536], got[256];
 
     (void)state;
@@ -1826,14 +1842,7 @@ static void test_write_refused_before_dot(void **state)
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "bin;");
 
-    if (path_env != NULL)
-        assert_int_equal(setenv("PATH", path_env, 1), 0);
-    if (tmp_env != NULL)
-        assert_int_equal(setenv("TMPDIR", tmp_env, 1), 0);
-    else
-        assert_int_equal(unsetenv("TMPDIR"), 0);
-    free(path_env);
-    free(tmp_env);
+    env_restore(&env);
     snprintf(p, sizeof(p), "%s/bin/dot", dir);
     assert_int_equal(unlink(p), 0);
     snprintf(p, sizeof(p), "%s/bin", dir);
