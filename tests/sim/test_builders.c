@@ -8,7 +8,7 @@
  * where a first call left off, every form on one rank, the in-place forms
  * and allgathers with some ranks in place; nccl's barrier under a graph
  * phase (one barrier per replay) is not, at 5-8 ranks in a few hundred
- * states, over 8 calls at 4 ranks in 102,336; the reduced and unreduced searches agree on the small ones;
+ * states, over 8 calls at 4 ranks in 201; the reduced and unreduced searches agree on the small ones;
  * every fault in the alltoall, sendrecv and barrier builders gives the
  * verdict known for it and ends with nothing blocked under the watchdog
  * model; the state hash covers happens-before; every builder graph of

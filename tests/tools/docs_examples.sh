@@ -10,7 +10,14 @@
 #    that order;
 #  - every error docs/FORMAT.md shows (`bad.ces:L:C: message`) is one a
 #    malformed fixture expects, line and column included (core_test_parse
-#    holds the parser to those).
+#    holds the parser to those);
+#  - what README.md, docs/FORMAT.md and docs/SEMANTICS.md say in their
+#    prose that a command prints (a verdict, a sweep's totals, which
+#    protocols tolerate a late write) it prints: each claim below names
+#    the words the document must still hold and a line the command's
+#    output must hold;
+#  - the counts of README.md's "what works" table (fixtures, generated
+#    schedules, mutated inputs) are those of the tree.
 set -u
 src=$1
 tool=$2
@@ -80,10 +87,95 @@ while IFS= read -r e; do
   fi
 done < <(grep -E '^bad\.ces:[0-9]+:[0-9]+: ' "$src/docs/FORMAT.md")
 
+# Claims in the prose: DOC 'WORDS' 'LINE' ARGS...: DOC still says WORDS
+# (line breaks read as spaces), and `cesync ARGS`, run in the source
+# directory, prints LINE (an extended regular expression, the whole line).
+claims=0
+prose() { tr '\n' ' ' <"$src/$1" | tr -s ' '; }
+claim() {
+  local doc=$1 words=$2 want=$3 out
+  shift 3
+  claims=$((claims + 1))
+  if ! prose "$doc" | grep -qF -- "$words"; then
+    echo "FAIL: $doc no longer says '$words' (update its claim in $0)"
+    bad=1
+    return
+  fi
+  out=$(cd "$src" && "$tool" "$@" 2>&1)
+  if ! printf '%s\n' "$out" | grep -qxE -- "$want"; then
+    echo "FAIL: $doc says '$words', but 'cesync $*' prints no line '$want'; it printed:"
+    printf '%s\n' "$out" | head -n 8 | sed 's/^/  /'
+    bad=1
+  fi
+}
+
+claim README.md '`cesync check alltoall --ranks 2 --sync credit --iterations 2 --fault delay:r0.s0#3` says `HANG,RACE`' \
+  'verdict: HANG,RACE' check alltoall --ranks 2 --sync credit --iterations 2 --fault 'delay:r0.s0#3'
+claim README.md '`--sync credit` (reset, then acknowledge) checks `verdict: OK`' \
+  'verdict: OK' check barrier --ranks 2 --sync credit --graph --iterations 2
+claim README.md '`cesync check tests/fixtures/bad/cross_stream_conn0.ces --queue-sweep` finds the one of four that deadlocks' \
+  'queue sweep: 4 assignments: 3 OK, 1 DEADLOCK or HANG, 0 RACE or MISMATCH only, 0 incomplete' \
+  check tests/fixtures/bad/cross_stream_conn0.ces --queue-sweep
+claim docs/FORMAT.md '`good/cross_stream_any.ces`, each wait enqueued after its rank'"'"'s send, is OK under all four' \
+  "hardware queues: every assignment of each rank's streams to queues \(connections any\): 4" \
+  check tests/fixtures/good/cross_stream_any.ces
+
+# A late write: the fault sweep's line of delays, none of them shown
+# (tolerated) or some (not).
+tolerated='delay +[0-9]+: 0 HANG or DEADLOCK, 0 RACE or MISMATCH, [0-9]+ OK'
+not_tolerated='delay +[0-9]+: ([1-9][0-9]* HANG or DEADLOCK, [0-9]+|[0-9]+ HANG or DEADLOCK, [1-9][0-9]*) RACE or MISMATCH, [0-9]+ OK'
+for sync in mono nccl; do
+  claim README.md 'eager `mono` and `nccl` alltoall tolerate every delayed write' \
+    "$tolerated" check alltoall --ranks 2 --sync $sync --iterations 2 --fault-sweep
+done
+# docs/SEMANTICS.md section 9: the builders' schedules, 2 and 3 ranks, 2 calls
+for ranks in 2 3; do
+  for coll in alltoall allgather sendrecv broadcast gather scatter barrier; do
+    for sync in mono nccl; do
+      if [ $coll = barrier ] && [ $sync = mono ]; then
+        claim docs/SEMANTICS.md 'nor does the `mono` barrier' \
+          "$not_tolerated" check barrier --ranks $ranks --sync mono --iterations 2 --fault-sweep
+        continue
+      fi
+      claim docs/SEMANTICS.md 'eager `mono` and `nccl` alltoall, allgather, sendrecv, broadcast, gather and scatter and the eager `nccl` barrier tolerate every delayed write' \
+        "$tolerated" check $coll --ranks $ranks --sync $sync --iterations 2 --fault-sweep
+    done
+    for phase in '' --graph; do
+      for sync in credit pull nccl; do
+        # pull is not built for sendrecv and the one-barrier barrier,
+        # nccl's captured sendrecv not at all, and eager nccl is above
+        case $sync$phase in nccl) continue ;; esac
+        case $coll-$sync in sendrecv-pull | barrier-pull) continue ;; esac
+        [ "$coll-$sync$phase" = sendrecv-nccl--graph ] && continue
+        claim docs/SEMANTICS.md 'Every protocol that resets a flag to 0 (`credit`, `pull`, captured `nccl`) does not once a slot is reused' \
+          "$not_tolerated" check $coll --ranks $ranks --sync $sync $phase --iterations 2 --fault-sweep
+      done
+    done
+  done
+done
+
+# README.md's counts: "N PHRASE" (N with commas) is the count the tree has.
+counts=0
+count_is() {
+  local said
+  counts=$((counts + 1))
+  said=$(prose README.md | grep -oE "[0-9][0-9,]* $1" | head -n 1 | sed 's/ .*//; s/,//g')
+  if [ "$said" != "$2" ]; then
+    echo "FAIL: README.md says '${said:-no number} $1', the tree has $2"
+    bad=1
+  fi
+}
+nfiles() { find "$src/tests/fixtures/$1" -maxdepth 1 -name '*.ces' | wc -l; }
+count_is 'good fixtures' "$(nfiles good)"
+count_is 'malformed fixtures' "$(nfiles malformed)"
+count_is 'bad fixtures' "$(nfiles bad)"
+count_is 'generated schedules' "$(sed -n 's/^#define SEEDS \([0-9]*\)u$/\1/p' "$src/tests/sim/test_differential.c")"
+count_is 'inputs made by random edits' "$(sed -n 's/^#define MUTANTS \([0-9]*\)$/\1/p' "$src/tests/sim/test_mutate.c")"
+
 # (the documents hold 2 schedules, 2 commands and 4 errors: none found is
 # a broken extraction, not a pass)
 [ "$schedules" -ge 2 ] || { echo "FAIL: $schedules schedule blocks found"; bad=1; }
 [ "$commands" -ge 2 ] || { echo "FAIL: $commands command blocks found"; bad=1; }
 [ "$errors" -ge 4 ] || { echo "FAIL: $errors errors found in docs/FORMAT.md"; bad=1; }
 [ "$bad" -eq 0 ] || exit 1
-echo "PASSED: $schedules schedules, $commands commands, $errors errors as the documents show them"
+echo "PASSED: $schedules schedules, $commands commands, $errors errors, $claims claims in the prose and $counts counts as the documents show them"
