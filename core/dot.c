@@ -1455,8 +1455,8 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     if (fd < 0)
         return CES_ERR_IO;
     if (ces_write_all(fd, text, strlen(text)) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
-        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write a temporary file: %s",
-                           strerror(errno));
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: cannot write a temporary file: %s",
+                           path, strerror(errno));
         goto close_fd;
     }
     snprintf(tflag, sizeof(tflag), "-T%s", fmt);

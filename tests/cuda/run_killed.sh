@@ -4,7 +4,9 @@
 # GPUs for 2 ranks.  The run replays a graph a million times; once both
 # ranks are up the command alone is sent SIGTERM (not its process group, as
 # a terminal's Ctrl-C is).  Passes only if the command ended by that signal
-# and every rank is gone within 10 s (they ran on to their last replay).
+# within 10 s and every rank is gone within 10 s after it (they ran on to
+# their last replay).  Whatever the outcome, the command's output is shown
+# and no process it started is left running.
 . "$(dirname "$0")/gpu_fit.sh"
 gpu_fit 2
 cesync=$1
@@ -12,18 +14,28 @@ log=${TMPDIR:-/tmp}/cesync-run-killed.$$
 "$cesync" run alltoall --ranks 2 --bytes 64K --graph --iterations 1000000 >"$log" 2>&1 &
 pid=$!
 
-# the command's children (its ranks), from /proc: field 4 of stat is the
-# parent (the name in field 2 has no blank here)
+# the command's children (its ranks), from /proc in one pass: a stat line is
+# "PID (COMM) STATE PPID ...", and another process's COMM may hold blanks
 children() {
-  for f in /proc/[0-9]*/stat; do
-    awk -v p="$1" '$4 == p { print $1 }' "$f" 2>/dev/null
-  done
+  cat /proc/[0-9]*/stat 2>/dev/null | sed 's/^\([0-9]*\) .*) /\1 /' |
+    awk -v p="$1" '$3 == p { print $1 }'
 }
-# running: neither gone nor a zombie (an orphan's reaper may be slow)
+# running: neither gone nor a zombie (an orphan's reaper may be slow; the
+# command itself stays a zombie until it is waited for)
 running() {
-  st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+  st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $1 }')
   [ -n "$st" ] && [ "$st" != Z ]
 }
+# the command's output, then the test's verdict; the log (and the
+# bootstrap's socket, left where the kill came before the ranks joined)
+# removed
+end() {
+  cat "$log"
+  rm -f "$log" "/tmp/cesync-run-$pid.sock"
+  echo "$2"
+  exit "$1"
+}
+
 ranks=""
 i=0
 while [ $i -lt 100 ]; do
@@ -35,26 +47,35 @@ done
 sleep 3 # (past the bootstrap, into the replays)
 alive=0
 for r in $ranks; do running "$r" && alive=$((alive + 1)); done
-cat "$log"
 if [ "$alive" -lt 2 ]; then
-  echo "FAIL: $alive of 2 ranks running before the kill (ranks: $ranks)"
   kill -KILL $ranks "$pid" 2>/dev/null
-  rm -f "$log"
-  exit 1
+  wait "$pid"
+  end 1 "FAIL: $alive of 2 ranks running before the kill (ranks: $ranks)"
 fi
 kill -TERM "$pid"
+i=0
+while running "$pid" && [ $i -lt 100 ]; do
+  sleep 0.1
+  i=$((i + 1))
+done
+if running "$pid"; then
+  kill -KILL $ranks "$pid" 2>/dev/null
+  wait "$pid"
+  end 1 "FAIL: the command still ran 10 s after SIGTERM"
+fi
 wait "$pid"
 rc=$?
-rm -f "$log"
-[ "$rc" -eq 143 ] || { echo "FAIL: the command exited $rc, not by SIGTERM (143)"; kill -KILL $ranks 2>/dev/null; exit 1; }
+if [ "$rc" -ne 143 ]; then
+  kill -KILL $ranks 2>/dev/null
+  end 1 "FAIL: the command exited $rc, not by SIGTERM (143)"
+fi
 i=0
 while [ $i -lt 100 ]; do
   left=""
   for r in $ranks; do running "$r" && left="$left $r"; done
-  [ -z "$left" ] && { echo "ok: both ranks ended $((i / 10)).$((i % 10)) s after the command"; exit 0; }
+  [ -z "$left" ] && end 0 "ok: both ranks ended $((i / 10)).$((i % 10)) s after the command"
   sleep 0.1
   i=$((i + 1))
 done
-echo "FAIL: rank process(es)$left still running 10 s after the command was killed"
 kill -KILL $left 2>/dev/null
-exit 1
+end 1 "FAIL: rank process(es)$left still running 10 s after the command was killed"
