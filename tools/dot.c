@@ -16,7 +16,7 @@ static const char dot_help[] =
     "text goes to stdout (a rendered picture only to a file); .svg and .png are\n"
     "rendered with Graphviz `dot`.  An existing OUT is replaced only when the new\n"
     "picture is complete; the schedule's own file is refused.  Graphviz lays out\n"
-    "2,800 ops in about 2 s, 28,000 in about 2 minutes and 56,000 in about 13: from\n"
+    "2,800 ops in about 2 s, 28,000 in about 2 minutes and 56,000 in about 12: from\n"
     "10,000 a line on stderr says about how long before it starts (a graph phase's\n"
     "replays are drawn once).  A node names its op's position rR.sS#K as the\n"
     "check's report and --fault do; an op of a graph phase its #K in each replay\n"

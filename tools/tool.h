@@ -137,7 +137,7 @@ int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *
 /* Before Graphviz lays out graph g into `path` (.svg, .png): a line on
  * stderr from 10,000 ops, with about how long the layout may take (dot's
  * time grows as about ops^2.5: 10 s for 10,000 of them, 2 minutes for
- * 28,000, 13 for 56,000, hours past 150,000). */
+ * 28,000, 12 for 56,000, hours from about 124,000). */
 void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *path);
 
 /* Takes `--kind K` or `--model FILE` at argv[*i] with its value into *kind
