@@ -808,7 +808,7 @@ int ces_cmd_run(int argc, char **argv)
         ec = run_single(g, n);
     } else {
         char path[96];
-        pid_t pids[RUN_MAX_RANKS];
+        pid_t pids[RUN_MAX_RANKS], parent = getpid();
         uint32_t started = 0;
         int tally[2];
 
@@ -816,11 +816,9 @@ int ces_cmd_run(int argc, char **argv)
             ec = ces_tool_fail("run: cannot make a pipe: %s", strerror(errno));
             goto out;
         }
-        snprintf(path, sizeof(path), "/tmp/cesync-run-%ld.sock", (long)getpid());
+        snprintf(path, sizeof(path), "/tmp/cesync-run-%ld.sock", (long)parent);
         ec = CES_EXIT_OK;
         for (uint32_t r = 0; r < n; r++) {
-            pid_t parent = getpid();
-
             pids[r] = fork();
             if (pids[r] == 0) {
                 /* A signal that ends this command (kill PID, not only a
