@@ -336,11 +336,11 @@ static void progress(void *ud, const struct ces_check_stats *s)
     if (s->slice_states > 0) /* docs/SEMANTICS.md section 10, "Data judged without some signals" */
         fprintf(stderr, " (%llu in searches without some signals, for a RACE or MISMATCH)",
                 (unsigned long long)s->slice_states);
-    fprintf(stderr, ", %llu transition%s, %llu execution%s", (unsigned long long)s->transitions,
+    fprintf(stderr, ", %llu transition%s, %llu end state%s", (unsigned long long)s->transitions,
             ces_plural(s->transitions), (unsigned long long)s->executions,
             ces_plural(s->executions));
     if (s->sample_executions > 0) /* docs/SEMANTICS.md section 10, "Classes found by sampling" */
-        fprintf(stderr, " (%llu random, within the search)",
+        fprintf(stderr, " (%llu by random executions within the search)",
                 (unsigned long long)s->sample_executions);
     fprintf(stderr, ", %.1f s, %.0f states/s, %.1f MiB\n", s->seconds,
             s->seconds > 0 ? (double)s->states / s->seconds : 0.0,

@@ -720,8 +720,8 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_printf(&sb, "coverage: %" PRIu64 " of the states below were a second search, "
                       "for a MISMATCH among race-free executions\n", s->race_free_states);
     if (s->sample_executions > 0) {
-        ces_sb_printf(&sb, "coverage: %" PRIu64 " of the executions below were random ones run "
-                      "within the search", s->sample_executions);
+        ces_sb_printf(&sb, "coverage: %" PRIu64 " of the end states below were reached by random "
+                      "executions within the search", s->sample_executions);
         if (r->sampled != 0) {
             ces_verdict_format(r->sampled, v, sizeof(v));
             ces_sb_printf(&sb, ", which found %s first", v);
@@ -771,7 +771,7 @@ void ces_sim_sb_stats(struct ces_sb *sb, const struct ces_check_stats *s)
 
     if (s->mode == CES_CHECK_EXHAUSTIVE) {
         ces_sb_printf(sb, "statistics: %" PRIu64 " state%s, %" PRIu64 " transition%s, %" PRIu64
-                      " execution%s, %.3f s, ", s->states, ces_plural(s->states), s->transitions,
+                      " end state%s, %.3f s, ", s->states, ces_plural(s->states), s->transitions,
                       ces_plural(s->transitions), s->executions, ces_plural(s->executions),
                       s->seconds);
         if (timed)

@@ -254,9 +254,9 @@ static void test_stats_line(void **state)
          "statistics: 1 execution, 12 transitions, 5.000 s, 0.2 executions/s, peak memory "
          "7.4 KiB\n"},
         {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.0, 1048576, 0, 0, 0},
-         "statistics: 12 states, 20 transitions, 2 executions, 0.000 s, peak memory 1.0 MiB\n"},
+         "statistics: 12 states, 20 transitions, 2 end states, 0.000 s, peak memory 1.0 MiB\n"},
         {{CES_CHECK_EXHAUSTIVE, 1, 12, 20, 2, 0, 6, 0.5, 1048576, 0, 0, 0},
-         "statistics: 12 states, 20 transitions, 2 executions, 0.500 s, 24 states/s, peak "
+         "statistics: 12 states, 20 transitions, 2 end states, 0.500 s, 24 states/s, peak "
          "memory 1.0 MiB\n"},
     };
     struct ces_test_alloc st;
@@ -1604,7 +1604,8 @@ static void test_classes_sampled(void **state)
     r = check1(ctx, g, NULL, 0, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 4096, 135);
     assert_int_equal(ces_check_report_stats(r).sample_executions, 36);
     report_has(ctx, r,
-               "\ncoverage: 36 of the executions below were random ones run within the search, "
+               "\ncoverage: 36 of the end states below were reached by random executions within the "
+               "search, "
                "which found MISMATCH first\n",
                ",\"sample_executions\":36},", "\"sampled\":\"MISMATCH\",");
     replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
