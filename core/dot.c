@@ -18,6 +18,7 @@
 #include "internal.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -1370,11 +1371,22 @@ free_marks:
 
 /* --- writing and rendering ------------------------------------------------ */
 
-static bool ends_with(const char *s, const char *suffix)
+const char *ces_dot_format(const char *path)
 {
-    size_t n = strlen(s), m = strlen(suffix);
+    static const char *const formats[] = {"dot", "svg", "png"};
+    size_t n = strlen(path);
 
-    return n >= m && strcmp(s + n - m, suffix) == 0;
+    if (n < 4 || path[n - 4] != '.')
+        return NULL;
+    for (size_t k = 0; k < sizeof(formats) / sizeof(formats[0]); k++) {
+        size_t i = 0;
+
+        while (i < 3 && tolower((unsigned char)path[n - 3 + i]) == formats[k][i])
+            i++;
+        if (i == 3)
+            return formats[k];
+    }
+    return NULL;
 }
 
 bool ces_find_program(const char *name, char *buf, size_t size)
@@ -1506,13 +1518,12 @@ int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path)
         return CES_ERR_INVALID;
     if (dot_text == NULL || path == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_dot_write: NULL argument");
-    if (ends_with(path, ".svg"))
-        fmt = "svg";
-    else if (ends_with(path, ".png"))
-        fmt = "png";
-    else if (!ends_with(path, ".dot"))
+    fmt = ces_dot_format(path);
+    if (fmt == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "cannot write %s: the name must end in .dot, .svg or .png", path);
+    if (strcmp(fmt, "dot") == 0)
+        fmt = NULL; /* written as is */
     if (fmt != NULL && !ces_find_program("dot", dot, sizeof(dot)))
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "cannot write %s: Graphviz 'dot' is not installed (not found on "

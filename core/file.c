@@ -148,6 +148,7 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
     const char *dest = path;
     sigset_t all, was;
     mode_t mode;
+    bool exists;
     int fd, mk_err;
 
     of->name[0] = of->dest[0] = '\0';
@@ -158,7 +159,8 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
         ces_ctx_error(ctx, CES_ERR_IO, "cannot create '': %s", strerror(ENOENT));
         return -1;
     }
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+    exists = stat(path, &sb) == 0;
+    if (exists && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
         if ((size_t)snprintf(of->name, sizeof(of->name), "%s", path) >= sizeof(of->name)) {
             ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
             return -1;
@@ -171,7 +173,7 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
     /* a directory (or a link to one) is no file to replace: refused before
      * the work that fills the temporary file (Graphviz laid a picture out
      * for minutes, and then the rename failed) */
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    if (exists && S_ISDIR(sb.st_mode)) {
         ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(EISDIR));
         return -1;
     }

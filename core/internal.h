@@ -174,6 +174,10 @@ int ces_write_all(int fd, const char *buf, size_t len);
  * (core/dot.c: Graphviz's dot). */
 bool ces_find_program(const char *name, char *buf, size_t size);
 
+/* The format that the ending of `path` names, in either case (x.SVG as
+ * x.svg): "dot", "svg" or "png"; NULL for another (core/dot.c). */
+const char *ces_dot_format(const char *path);
+
 /* Whether ces_dot_write can make the temporary file that feeds `dot` a
  * .svg or .png (in $TMPDIR, else /tmp): created and removed again, for a
  * command to try before long work.  CES_OK, or CES_ERR_IO with "cannot

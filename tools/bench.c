@@ -8,7 +8,7 @@
  */
 #include "tool.h"
 #include "bench_row.h"
-#include "internal.h" /* ces_find_program, ces_dot_tmp_probe */
+#include "internal.h" /* ces_find_program, ces_dot_tmp_probe, ces_dot_format */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -360,13 +360,13 @@ static int outputs_ok(struct ces_ctx *ctx, const struct bench *B)
             return ces_tool_fail("bench: %s -: standard output carries the table (name a file)",
                                  opt[k]);
     if (B->plot != NULL) {
-        const char *ext = strrchr(B->plot, '.');
+        const char *fmt = ces_dot_format(B->plot);
 
-        if (ext == NULL || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
+        if (fmt == NULL || strcmp(fmt, "dot") == 0)
             return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", B->plot);
         if (plot_source_free(B->plot) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
-        if ((size_t)snprintf(src, sizeof(src), "%.*s.dot", (int)(ext - B->plot), B->plot) >=
+        if ((size_t)snprintf(src, sizeof(src), "%.*s.dot", (int)(strlen(B->plot) - 4), B->plot) >=
             sizeof(src))
             return ces_tool_fail("bench: cannot write %s: %s", B->plot, strerror(ENAMETOOLONG));
         path[3] = src;
@@ -1153,13 +1153,13 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
 {
     static const char *colors[] = {"#1f77b4", "#2ca02c", "#17becf", "#9467bd"};
     double bw[MAX_SIZES], ymax = 100.0;
-    const char *ext = strrchr(path, '.');
+    const char *fmt = ces_dot_format(path);
     char *dotpath, *text = NULL, title[48];
     size_t n, len = 0;
     FILE *f;
     int row = 0, failed, rc;
 
-    if (ext == NULL || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
+    if (fmt == NULL || strcmp(fmt, "dot") == 0)
         return ces_tool_fail("bench: --plot expects a .svg or .png path, not '%s'", path);
     for (uint32_t i = 0; i < B->nsizes; i++) {
         for (uint32_t k = 0; k < B->nvariants; k++)
@@ -1222,13 +1222,13 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
         return ces_tool_fail("bench: out of memory");
     }
     /* FILE.dot beside FILE.svg|.png */
-    n = (size_t)(ext - path) + sizeof(".dot");
+    n = strlen(path) - 4 + sizeof(".dot");
     dotpath = malloc(n);
     if (dotpath == NULL) {
         free(text);
         return ces_tool_fail("bench: out of memory");
     }
-    snprintf(dotpath, n, "%.*s.dot", (int)(ext - path), path);
+    snprintf(dotpath, n, "%.*s.dot", (int)(strlen(path) - 4), path);
     if (ces_dot_write(ctx, text, dotpath) != CES_OK) {
         rc = ces_tool_fail("bench: --plot: %s", ces_ctx_last_error(ctx));
     } else {
@@ -1241,7 +1241,7 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
             fprintf(stderr, "cesync: bench: --plot: %s not drawn: Graphviz 'dot' is not "
                             "installed; the plot is in %s (`dot -T%s` draws it), and the exit "
                             "status does not count it\n",
-                    path, dotpath, ext + 1);
+                    path, dotpath, fmt);
         } else {
             fprintf(stderr, "cesync: bench: --plot: %s; the plot is in %s\n",
                     ces_ctx_last_error(ctx), dotpath);

@@ -6,7 +6,7 @@
  * 3 incomplete.
  */
 #include "tool.h"
-#include "internal.h" /* ces_find_program, ces_plural */
+#include "internal.h" /* ces_find_program, ces_plural, ces_dot_format */
 
 #include <errno.h>
 #include <stdbool.h>
@@ -136,13 +136,6 @@ static int parse_u64(const char *opt, const char *v, uint64_t *out)
     return CES_EXIT_OK;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 /* --dot's file, before the search: a check can run long, and a picture that
  * cannot be written after it would turn its verdict into a usage error.
  * The name must say the format, its directory must exist, .svg/.png need
@@ -150,14 +143,14 @@ static bool ends_with(const char *s, const char *suffix)
  * must be one that can be created there. */
 static int check_dot_path(struct ces_ctx *ctx, const char *path)
 {
-    const char *slash = strrchr(path, '/');
+    const char *slash = strrchr(path, '/'), *fmt = ces_dot_format(path);
     char dir[4096];
     struct stat sb;
 
     if (strcmp(path, "-") == 0)
         return ces_tool_fail("check: --dot -: standard output carries the report (name a .dot, "
                              ".svg or .png file)");
-    if (!ends_with(path, ".dot") && !ends_with(path, ".svg") && !ends_with(path, ".png"))
+    if (fmt == NULL)
         return ces_tool_fail("check: --dot %s: the name must end in .dot, .svg or .png", path);
     if (slash == NULL)
         snprintf(dir, sizeof(dir), ".");
@@ -167,10 +160,10 @@ static int check_dot_path(struct ces_ctx *ctx, const char *path)
         snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return ces_tool_fail("check: --dot %s: %s is not a directory", path, dir);
-    if (!ends_with(path, ".dot") && !ces_find_program("dot", dir, sizeof(dir)))
+    if (strcmp(fmt, "dot") != 0 && !ces_find_program("dot", dir, sizeof(dir)))
         return ces_tool_fail("check: --dot %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);
-    if (!ends_with(path, ".dot") && ces_dot_tmp_probe(ctx) != CES_OK)
+    if (strcmp(fmt, "dot") != 0 && ces_dot_tmp_probe(ctx) != CES_OK)
         return ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(ctx));
     return ces_tool_out_probe("check", path);
 }

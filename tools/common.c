@@ -4,7 +4,7 @@
  * error printing, writing an output file whole or not at all.
  */
 #include "tool.h"
-#include "internal.h" /* ces_write_file */
+#include "internal.h" /* ces_write_file, ces_dot_format */
 
 #include <ctype.h>
 #include <errno.h>
@@ -127,11 +127,11 @@ static double dot_layout_seconds(uint64_t ops)
 
 void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *path)
 {
-    size_t len = strlen(path);
+    const char *fmt = ces_dot_format(path);
     uint64_t ops = 0;
     double s;
 
-    if (len < 4 || (strcmp(path + len - 4, ".svg") != 0 && strcmp(path + len - 4, ".png") != 0))
+    if (fmt == NULL || strcmp(fmt, "dot") == 0)
         return;
     for (uint32_t b = 0; b < ces_graph_nblocks(g); b++)
         for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
@@ -229,11 +229,12 @@ int ces_tool_out_probe(const char *cmd, const char *path)
     struct ces_ctx *ctx = NULL;
     struct ces_out_file of;
     struct stat sb;
+    bool exists = stat(path, &sb) == 0;
     int fd, ec = CES_EXIT_OK;
 
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+    if (exists && S_ISDIR(sb.st_mode))
         return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(EISDIR));
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) /* opening a pipe waits for a reader */
+    if (exists && !S_ISREG(sb.st_mode)) /* opening a pipe waits for a reader */
         return access(path, W_OK) == 0
                    ? CES_EXIT_OK
                    : ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(errno));
@@ -297,8 +298,8 @@ int ces_tool_parse_size(const char *s, uint64_t *out)
     return CES_OK;
 }
 
-static int parse_u32(const char *cmd, const char *opt, const char *s, uint32_t min, uint32_t max,
-                     uint32_t *out)
+int ces_tool_count(const char *cmd, const char *opt, const char *s, uint32_t min, uint32_t max,
+                   uint32_t *out)
 {
     uint64_t v;
 
@@ -397,14 +398,14 @@ static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, cha
     if (ces_tool_value(cmd, o, v, "a value") != CES_EXIT_OK)
         return -1;
     if (strcmp(o, "--ranks") == 0)
-        rc = parse_u32(cmd, o, v, 1, CES_MAX_RANKS, &p->ranks);
+        rc = ces_tool_count(cmd, o, v, 1, CES_MAX_RANKS, &p->ranks);
     else if (strcmp(o, "--bytes") == 0) {
         if (ces_tool_parse_size(v, &p->bytes) != CES_OK || p->bytes == 0)
             rc = ces_tool_fail("%s: --bytes expects a positive size like 4096, 64K, 1M or 1G, "
                                "not '%s'", cmd, v);
         bit = GIVEN_BYTES;
     } else if (strcmp(o, "--iterations") == 0)
-        rc = parse_u32(cmd, o, v, 1, 1000000, &p->iterations);
+        rc = ces_tool_count(cmd, o, v, 1, 1000000, &p->iterations);
     else if (strcmp(o, "--sync") == 0) {
         int proto = ces_proto_from_name(v);
 
@@ -414,7 +415,7 @@ static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, cha
             p->proto = (uint32_t)proto;
         bit = GIVEN_SYNC;
     } else if (strcmp(o, "--root") == 0) {
-        rc = parse_u32(cmd, o, v, 0, CES_MAX_RANKS - 1, &p->root);
+        rc = ces_tool_count(cmd, o, v, 0, CES_MAX_RANKS - 1, &p->root);
         bit = GIVEN_ROOT;
     } else if (strcmp(o, "--pairs") == 0) {
         rc = parse_pairs(cmd, p, v);
@@ -429,13 +430,13 @@ static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, cha
             rc = ces_tool_fail("%s: --variant expects plain, overlap or early, not '%s'", cmd, v);
         bit = GIVEN_VARIANT;
     } else if (strcmp(o, "--wake") == 0) {
-        rc = parse_u32(cmd, o, v, 0, CES_COLL_MAX_WAKE, &p->wake);
+        rc = ces_tool_count(cmd, o, v, 0, CES_COLL_MAX_WAKE, &p->wake);
         bit = GIVEN_WAKE;
     } else if (strcmp(o, "--chunks") == 0) {
-        rc = parse_u32(cmd, o, v, 1, CES_COLL_MAX_CHUNKS, &p->chunks);
+        rc = ces_tool_count(cmd, o, v, 1, CES_COLL_MAX_CHUNKS, &p->chunks);
         bit = GIVEN_CHUNKS;
     } else {
-        rc = parse_u32(cmd, o, v, 1, CES_COLL_MAX_CHUNKS, &p->slots);
+        rc = ces_tool_count(cmd, o, v, 1, CES_COLL_MAX_CHUNKS, &p->slots);
         bit = GIVEN_SLOTS;
     }
     if (rc != CES_EXIT_OK)

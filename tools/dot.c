@@ -2,6 +2,7 @@
  * tools/dot.c - `cesync dot`: draw a schedule.
  */
 #include "tool.h"
+#include "internal.h" /* ces_dot_format */
 
 #include <stdio.h>
 #include <string.h>
@@ -14,17 +15,18 @@ static const char dot_help[] =
     "edges from each record to the awaits that wait for it, bold edges for\n"
     "copies to another rank, a legend.  Without -o, or with -o -, the dot\n"
     "text goes to stdout (a rendered picture only to a file); .svg and .png are\n"
-    "rendered with Graphviz `dot`.  An existing OUT is replaced only when the new\n"
-    "picture is complete; the schedule's own file is refused.  Graphviz lays out\n"
-    "2,800 ops in about 2 s, 28,000 in about 2 minutes and 56,000 in about 12: from\n"
-    "10,000 a line on stderr says about how long before it starts (a graph phase's\n"
-    "replays are drawn once).  A node names its op's position rR.sS#K as the\n"
-    "check's report and --fault do; an op of a graph phase its #K in each replay\n"
-    "(#4,#14,#24; past three replays the first two and the last: #4,#14,...,#94);\n"
-    "where a counterexample (cesync check --dot) is blocked in one of them, also\n"
-    "that one's: \"blocked at #54\" (red), or \"stopped before #54\" where a fault\n"
-    "stopped its stream (teal; red and teal halves for an op released by the\n"
-    "watchdog in one replay and stopped before in another).\n"
+    "rendered with Graphviz `dot`, the ending in either case (x.SVG as x.svg).  An\n"
+    "existing OUT is replaced only when the new picture is complete; the schedule's\n"
+    "own file is refused.  Graphviz lays out 2,800 ops in about 2 s, 28,000 in\n"
+    "about 2 minutes and 56,000 in about 12: from 10,000 a line on stderr says\n"
+    "about how long before it starts (a graph phase's replays are drawn once).  A\n"
+    "node names its op's position rR.sS#K as the check's report and --fault do; an\n"
+    "op of a graph phase its #K in each replay (#4,#14,#24; past three replays the\n"
+    "first two and the last: #4,#14,...,#94); where a counterexample (cesync check\n"
+    "--dot) is blocked in one of them, also that one's: \"blocked at #54\" (red), or\n"
+    "\"stopped before #54\" where a fault stopped its stream (teal; red and teal\n"
+    "halves for an op released by the watchdog in one replay and stopped before in\n"
+    "another).\n"
     "\n";
 
 /* dot's option that takes a value (ces_tool_load). */
@@ -57,6 +59,11 @@ int ces_cmd_dot(int argc, char **argv)
     }
     if (ec == CES_EXIT_OK)
         ec = ces_tool_text_out("dot", &out, in);
+    /* a name that says no format (-o /dev/stdout) is refused before the
+     * drawing, pointing at the name of standard output */
+    if (ec == CES_EXIT_OK && out != NULL && ces_dot_format(out) == NULL)
+        ec = ces_tool_fail("dot: -o %s: the name must end in .dot, .svg or .png (-o - writes "
+                           "the dot text to standard output)", out);
     if (ec == CES_EXIT_OK) {
         int rc;
 

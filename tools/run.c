@@ -655,7 +655,8 @@ static int run_single(const struct ces_graph *g, uint32_t n)
  * *err.  The child sends the count and CUDA's error whole through a pipe
  * (an exit status holds 0..255: cudaErrorSystemNotReady, 802, the fabric
  * manager not running, and the other errors past 153 were all said as
- * cudaErrorUnknown). */
+ * cudaErrorUnknown).  -1 when the pipe cannot be made (printed: it was
+ * said as no GPU). */
 static int probe_gpus(cudaError_t *err)
 {
     int fds[2], got[2] = {0, (int)cudaSuccess};
@@ -663,8 +664,10 @@ static int probe_gpus(cudaError_t *err)
     pid_t pid;
 
     *err = cudaSuccess;
-    if (pipe(fds) != 0)
-        return 0;
+    if (pipe(fds) != 0) {
+        ces_tool_fail("run: cannot make a pipe: %s", strerror(errno));
+        return -1;
+    }
     pid = fork();
     if (pid == 0) {
         int res[2] = {0, 0};
@@ -710,8 +713,9 @@ int ces_cmd_run(int argc, char **argv)
     if (ces_tool_wants_help(argc, argv))
         return run_help();
     /* a value missing, or another option in its place, is said so (run
-     * --sync asked "which schedule?"); the argument after -- is the
-     * schedule, whatever its name (ces_tool_input) */
+     * --sync asked "which schedule?"), and --ranks past the ranks a run
+     * drives (it said 1..1024, what a schedule may have); the argument
+     * after -- is the schedule, whatever its name (ces_tool_input) */
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
@@ -719,8 +723,12 @@ int ces_cmd_run(int argc, char **argv)
         }
         has_ranks |= strcmp(argv[i], "--ranks") == 0;
         if (ces_tool_builder_valued(argv[i])) {
-            if (ces_tool_value("run", argv[i], i + 1 < argc ? argv[i + 1] : NULL, "a value") !=
-                CES_EXIT_OK)
+            const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+            uint32_t ranks;
+
+            if (ces_tool_value("run", argv[i], v, "a value") != CES_EXIT_OK ||
+                (strcmp(argv[i], "--ranks") == 0 &&
+                 ces_tool_count("run", argv[i], v, 1, RUN_MAX_RANKS, &ranks) != CES_EXIT_OK))
                 return CES_EXIT_USAGE;
             i++;
         }
@@ -744,6 +752,10 @@ int ces_cmd_run(int argc, char **argv)
             args[nargs++] = argv[i];
     }
     gpus = probe_gpus(&cuda_err);
+    if (gpus < 0) {
+        ec = CES_EXIT_USAGE;
+        goto out;
+    }
     if (!has_ranks && ces_coll_from_name(input) >= 0) {
         snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
         args[nargs++] = "--ranks";

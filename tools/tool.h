@@ -112,6 +112,12 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
  * PATH: why" printed. */
 int ces_tool_out_probe(const char *cmd, const char *path);
 
+/* The count s (plain decimal digits, min..max) given to option `opt` of
+ * command `cmd`, into *out; otherwise "cesync: CMD: OPT expects a number in
+ * MIN..MAX, not 'S'".  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
+int ces_tool_count(const char *cmd, const char *opt, const char *s, uint32_t min, uint32_t max,
+                   uint32_t *out);
+
 /* Parses an unsigned number with an optional K/M/G suffix (powers of 1024). */
 int ces_tool_parse_size(const char *s, uint64_t *out);
 /* Monotonic seconds (an arbitrary origin): for durations and progress. */

@@ -574,8 +574,9 @@ CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_dot_overlay *overlay, char **text, size_t *len);
 
 /* Writes dot text to `path`: .dot as is; .svg / .png through Graphviz `dot`
- * (CES_ERR_UNSUPPORTED with a message when `dot` is not installed); a name
- * with another ending is CES_ERR_INVALID, nothing written.  `path`
+ * (CES_ERR_UNSUPPORTED with a message when `dot` is not installed); the
+ * ending in either case (x.SVG as x.svg); a name with another ending is
+ * CES_ERR_INVALID, nothing written.  `path`
  * is replaced only when complete: the output goes to a temporary file beside
  * it (PATH.XXXXXX, with the mode `path` has or a new file would get), renamed
  * over it; on an error (CES_ERR_IO, or CES_ERR_SYSTEM when `dot` cannot be

@@ -1038,6 +1038,49 @@ static void test_write(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The ending names the format in either case: x.SVG and x.Png are drawn,
+ * x.DOT written as is (they were refused as names that say no format);
+ * another ending still is. */
+static void test_write_any_case(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = tiny(ctx);
+    char *t = emit(ctx, g, NULL), *dotp = tmp_path(".DOT"), *svg = tmp_path(".SVG");
+    char *png = tmp_path(".Png"), *back;
+    size_t len = 0;
+
+    (void)state;
+    assert_int_equal(ces_dot_write(ctx, t, dotp), CES_OK);
+    back = ces_test_read_file(dotp, NULL);
+    assert_string_equal(back, t);
+    free(back);
+    assert_int_equal(ces_dot_write(ctx, t, "/tmp/x.SVGZ"), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "cannot write /tmp/x.SVGZ: the name must end in .dot, .svg or .png");
+    if (ces_dot_write(ctx, t, svg) == CES_ERR_UNSUPPORTED) {
+        print_message("dot not installed; skipping rendering\n");
+    } else {
+        back = ces_test_read_file(svg, NULL);
+        assert_non_null(strstr(back, "<svg"));
+        free(back);
+        assert_int_equal(ces_dot_write(ctx, t, png), CES_OK);
+        back = ces_test_read_file(png, &len);
+        assert_true(len > 8);
+        assert_memory_equal(back, "\x89PNG\r\n\x1a\n", 8);
+        free(back);
+    }
+    unlink(dotp);
+    unlink(svg);
+    unlink(png);
+    free(dotp);
+    free(svg);
+    free(png);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* ces_dot_write under a file size limit of `limit` bytes (SIGXFSZ ignored,
  * so writes fail with EFBIG; Graphviz inherits both). */
 static int write_limited(struct ces_ctx *ctx, const char *text, const char *path, rlim_t limit)
@@ -2085,6 +2128,7 @@ int main(void)
         cmocka_unit_test(test_no_blocks),
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_write),
+        cmocka_unit_test(test_write_any_case),
         cmocka_unit_test(test_write_replaces_when_complete),
         cmocka_unit_test(test_write_svg_to_pipe),
         cmocka_unit_test(test_label_pieces),

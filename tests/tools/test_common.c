@@ -431,6 +431,11 @@ static void test_dot_note(void **state)
                              ".dot file skips the layout)\n");
     dot_note("36", "a.png", out, sizeof(out));
     assert_true(strncmp(out, "cesync: dot: drawing 10080 ops;", 31) == 0);
+    /* the ending in either case, as the picture is drawn */
+    dot_note("36", "a.SVG", out, sizeof(out));
+    assert_true(strncmp(out, "cesync: dot: drawing 10080 ops;", 31) == 0);
+    dot_note("36", "a.DOT", out, sizeof(out));
+    assert_string_equal(out, "");
     dot_note("35", "a.svg", out, sizeof(out));
     assert_string_equal(out, "");
     dot_note("36", "a.dot", out, sizeof(out));

@@ -4,9 +4,12 @@
  */
 #include "ces_test.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void test_help_everywhere(void **state)
@@ -338,12 +341,11 @@ static void test_run_input_first(void **state)
     ces_test_tool_says("run alltoall --bogus", 2,
                        "cesync: run: unknown option '--bogus' (see cesync run --help)\n");
     ces_test_tool_says("run alltoall --ranks 4x", 2,
-                       "cesync: run: --ranks expects a number in 1..1024, not '4x'\n");
-    ces_test_tool_says("run barrier --ranks 65 --single-process", 2,
-                       "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
+                       "cesync: run: --ranks expects a number in 1..64, not '4x'\n");
     /* the schedule anywhere among the options, a second one refused */
-    ces_test_tool_says("run --single-process --ranks 65 barrier", 2,
-                       "cesync: run: the schedule has 65 ranks; at most 64 can run\n");
+    ces_test_tool_says("run --single-process --ranks 2 --root 1 barrier", 2,
+                       "cesync: run: --root applies to gather, scatter and broadcast, not to "
+                       "barrier\n");
     ces_test_tool_says("run barrier alltoall", 2,
                        "cesync: run: unexpected argument 'alltoall' (one schedule per command; "
                        "see cesync run --help)\n");
@@ -408,6 +410,75 @@ static void test_run_input_first(void **state)
 #endif
 }
 
+/* run's --ranks says the ranks a run drives, 1..64 (the per-rank arrays of
+ * tools/run.c), not the 1..1024 a schedule may have, with GPUs or without;
+ * a file of more ranks is refused as such (test_run_input_first). */
+static void test_run_ranks_range(void **state)
+{
+    (void)state;
+#if defined(CES_HAVE_CUDA)
+    ces_test_tool_says("run alltoall --ranks 0", 2,
+                       "cesync: run: --ranks expects a number in 1..64, not '0'\n");
+    ces_test_tool_says("run barrier --ranks 65 --single-process", 2,
+                       "cesync: run: --ranks expects a number in 1..64, not '65'\n");
+    ces_test_tool_says("run --ranks 1025 alltoall", 2,
+                       "cesync: run: --ranks expects a number in 1..64, not '1025'\n");
+    /* the other commands keep the schedule's range */
+    ces_test_tool_says("check alltoall --ranks 0", 2,
+                       "cesync: check: --ranks expects a number in 1..1024, not '0'\n");
+#else
+    skip();
+#endif
+}
+
+/* A pipe for the GPU probe that cannot be made (one file descriptor left
+ * past 0, 1 and 2, for the loader; a pipe takes two) is said as such,
+ * exit 2: it was taken for "no CUDA GPU is available on this machine". */
+static void test_run_probe_pipe_fails(void **state)
+{
+    (void)state;
+#if defined(CES_HAVE_CUDA)
+    char out[512];
+    size_t len = 0;
+    ssize_t n;
+    int fds[2], st;
+    pid_t pid;
+
+    assert_int_equal(pipe(fds), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit lim;
+        int null = open("/dev/null", O_RDONLY);
+
+        /* fd 3 free (whatever the test inherited there), 4 the limit */
+        if (null < 0 || dup2(null, 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0 ||
+            getrlimit(RLIMIT_NOFILE, &lim) != 0)
+            _exit(126);
+        close(null);
+        close(fds[0]);
+        close(fds[1]);
+        close(3);
+        lim.rlim_cur = 4;
+        if (setrlimit(RLIMIT_NOFILE, &lim) != 0)
+            _exit(126);
+        execl(CES_TOOL, CES_TOOL, "run", "alltoall", "--ranks", "2", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    while ((n = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
+        len += (size_t)n;
+    out[len] = '\0';
+    close(fds[0]);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 2);
+    assert_string_equal(out, "cesync: run: cannot make a pipe: Too many open files\n");
+#else
+    skip();
+#endif
+}
+
 /* run differs from the other commands in what the shared builder text
  * says: no built-in default, and --ranks defaults to the GPUs present (the
  * shared text below run's own said "default 4" and "no schedule at all: the
@@ -466,6 +537,61 @@ static void test_dot_outputs(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* `cesync dot -o NAME` where NAME says no format (/dev/stdout, /dev/null):
+ * refused before the drawing, with the name that does write standard
+ * output (it said only that the name must end in .dot, .svg or .png). */
+static void test_dot_stdout_hint(void **state)
+{
+    (void)state;
+    ces_test_tool_says("dot barrier --ranks 2 -o /dev/stdout", 2,
+                       "cesync: dot: -o /dev/stdout: the name must end in .dot, .svg or .png "
+                       "(-o - writes the dot text to standard output)\n");
+    ces_test_tool_says("dot -o /dev/null barrier", 2,
+                       "cesync: dot: -o /dev/null: the name must end in .dot, .svg or .png "
+                       "(-o - writes the dot text to standard output)\n");
+}
+
+/* A picture's name ends in .svg, .png or .dot in any case (x.SVG was
+ * refused as a name that says no format): dot -o, check --dot and bench
+ * --plot write it, in the format the ending names. */
+static void test_picture_ending_any_case(void **state)
+{
+    static const char *const names[] = {"b.SVG", "c.Png", "d.DOT", "e.PNG", "f.Svg"};
+    char *dir = ces_test_tmpdir(), *out, path[256];
+
+    (void)state;
+    assert_int_equal(ces_test_tool(dir, "dot barrier --ranks 2 -o b.SVG", &out), 0);
+    assert_string_equal(out, "cesync: wrote b.SVG\n");
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "dot barrier --ranks 2 -o c.Png", &out), 0);
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "dot barrier --ranks 2 -o d.DOT", &out), 0);
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "check barrier --ranks 2 --quiet --dot e.PNG", &out), 0);
+    assert_string_equal(out, "verdict: OK\ncesync: wrote e.PNG (the schedule)\n");
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --ranks 2 --max-bytes 4K "
+                                        "--variant plain --plot f.Svg", &out), 0);
+    assert_non_null(strstr(out, "# plot: f.Svg\n"));
+    free(out);
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char *back;
+        size_t len = 0;
+
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        back = ces_test_read_file(path, &len);
+        if (names[i][2] == 'S' || names[i][2] == 's')
+            assert_non_null(strstr(back, "<svg"));
+        else if (names[i][2] == 'P' || names[i][2] == 'p')
+            assert_memory_equal(back, "\x89PNG\r\n\x1a\n", 8);
+        else
+            assert_true(strncmp(back, "digraph cesync {", 16) == 0);
+        free(back);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -479,6 +605,10 @@ int main(void)
         cmocka_unit_test(test_run_input_first),
         cmocka_unit_test(test_run_help),
         cmocka_unit_test(test_dot_outputs),
+        cmocka_unit_test(test_run_ranks_range),
+        cmocka_unit_test(test_run_probe_pipe_fails),
+        cmocka_unit_test(test_dot_stdout_hint),
+        cmocka_unit_test(test_picture_ending_any_case),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
