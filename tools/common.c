@@ -125,14 +125,10 @@ static double dot_layout_seconds(uint64_t ops)
     return 10.0 * x * x * sqrt(x);
 }
 
-void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *path)
+uint64_t ces_tool_dot_ops(const struct ces_graph *g)
 {
-    const char *fmt = ces_dot_format(path);
     uint64_t ops = 0;
-    double s;
 
-    if (fmt == NULL || strcmp(fmt, "dot") == 0)
-        return;
     for (uint32_t b = 0; b < ces_graph_nblocks(g); b++)
         for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
             uint32_t n = 0;
@@ -140,6 +136,16 @@ void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *p
             ces_graph_ops(g, b, r, &n);
             ops += n;
         }
+    return ops;
+}
+
+void ces_tool_dot_note(const char *cmd, uint64_t ops, const char *path)
+{
+    const char *fmt = ces_dot_format(path);
+    double s;
+
+    if (fmt == NULL || strcmp(fmt, "dot") == 0)
+        return;
     if (ops < CES_TOOL_DOT_SLOW_OPS)
         return;
     /* "about 12 minutes" said as a wait, "about 27 hours" as a warning:

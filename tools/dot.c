@@ -68,7 +68,7 @@ int ces_cmd_dot(int argc, char **argv)
         int rc;
 
         if (out != NULL)
-            ces_tool_dot_note("dot", g, out);
+            ces_tool_dot_note("dot", ces_tool_dot_ops(g), out);
         rc = ces_dot_emit(ctx, g, NULL, &text, &len);
 
         if (rc == CES_OK && out != NULL)

@@ -140,11 +140,16 @@ int ces_tool_wants_help(int argc, char **argv);
  * WHAT".  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
 int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *what);
 
-/* Before Graphviz lays out graph g into `path` (.svg, .png): a line on
- * stderr from 10,000 ops, with about how long the layout may take (dot's
- * time grows as about ops^2.5: 10 s for 10,000 of them, 2 minutes for
- * 28,000, 12 for 56,000, hours from about 124,000). */
-void ces_tool_dot_note(const char *cmd, const struct ces_graph *g, const char *path);
+/* The ops a picture of g draws: every block's once, a graph phase's
+ * replays or not. */
+uint64_t ces_tool_dot_ops(const struct ces_graph *g);
+
+/* Before Graphviz lays out a picture of `ops` ops into `path` (.svg,
+ * .png): a line on stderr from 10,000 ops, with about how long the layout
+ * may take (dot's time grows as about ops^2.5: 10 s for 10,000 of them, 2
+ * minutes for 28,000, 12 for 56,000, hours from about 124,000).  check
+ * --dot says it before the search, dot before it draws. */
+void ces_tool_dot_note(const char *cmd, uint64_t ops, const char *path);
 
 /* Takes `--kind K` or `--model FILE` at argv[*i] with its value into *kind
  * or *model_path: 1 taken (*i on the value), 0 neither, -1 a missing value

@@ -915,6 +915,75 @@ static void test_dot_tmpdir_checked_first(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A picture of 10,000 ops or more is announced once, before the search
+ * (it was said after the search, just before Graphviz started, when the
+ * search could have taken hours), with the ops that are drawn: 59 ranks of
+ * 58 writes in a graph phase are 3,422 (no note); a delay in the second
+ * replay draws the first, the second and the third replay apart and moves
+ * the write to a stream of its own behind a record and an await: 10,268.
+ * A `dot` that copies its input stands for Graphviz. */
+static void test_dot_note_before_search(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[256], env[512], want[1024], *o;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/bin", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/bin/dot", dir);
+    ces_test_put_file(path, "#!/bin/sh\nexec /bin/cat\n");
+    assert_int_equal(chmod(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/w.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 59\nsignal f u64 59\nphase graph x3\n"
+                            "r* over p : write f[$r]@$p = $i\n");
+    snprintf(env, sizeof(env), "PATH=%s/bin:\"$PATH\"", dir);
+
+    assert_int_equal(ces_test_tool_env(dir, env, "check w.ces --quiet --dot w.svg", &o), 0);
+    assert_string_equal(o, "verdict: OK\ncesync: wrote w.svg (the schedule)\n");
+    free(o);
+    snprintf(want, sizeof(want),
+             "cesync: check: drawing 10268 ops; Graphviz may take about 11 s to lay out so many "
+             "(fewer iterations or ranks draw faster, and a .dot file skips the layout)\n"
+             "verdict: OK\ncesync: wrote w.svg (the schedule)\n");
+    assert_int_equal(ces_test_tool_env(dir, env, "check w.ces --fault delay:r3.s0#100 --quiet "
+                                       "--dot w.svg", &o), 0);
+    assert_string_equal(o, want);
+    free(o);
+    /* the picture has the ops the note counted: three blocks of 3,422
+     * writes, the delayed one among them, its record and its await */
+    snprintf(path, sizeof(path), "%s/w.svg", dir);
+    o = ces_test_read_file(path, NULL);
+    assert_int_equal(ces_test_count(o, "\\nwrite f["), 3 * 3422);
+    assert_int_equal(ces_test_count(o, "\\nrecord delay0"), 1);
+    assert_int_equal(ces_test_count(o, "\\nawait delay0"), 1);
+    free(o);
+    assert_int_equal(remove(path), 0);
+    /* the report and a note before it, not after it too */
+    snprintf(want, sizeof(want),
+             "cesync: check: drawing 10268 ops; Graphviz may take about 11 s to lay out so many "
+             "(fewer iterations or ranks draw faster, and a .dot file skips the layout)\n"
+             "verdict: OK\n");
+    assert_int_equal(ces_test_tool_env(dir, env, "check w.ces --fault delay:r3.s0#100 --dot "
+                                       "w.svg", &o), 0);
+    assert_int_equal(strncmp(o, want, strlen(want)), 0);
+    assert_int_equal(ces_test_count(o, "drawing 10268 ops"), 1);
+    free(o);
+    assert_int_equal(remove(path), 0);
+    /* a .dot file is not laid out: no note */
+    assert_int_equal(ces_test_tool_env(dir, env, "check w.ces --fault delay:r3.s0#100 --quiet "
+                                       "--dot w.dot", &o), 0);
+    assert_string_equal(o, "verdict: OK\ncesync: wrote w.dot (the schedule)\n");
+    free(o);
+    snprintf(path, sizeof(path), "%s/w.dot", dir);
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof(path), "%s/w.ces", dir);
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof(path), "%s/bin/dot", dir);
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof(path), "%s/bin", dir);
+    assert_int_equal(rmdir(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The fault sweep prints a table, not a report: --json and --dot are
  * refused (they were silently ignored); --quiet keeps the summary line. */
 static void test_sweep_options(void **state)
@@ -1350,6 +1419,7 @@ int main(void)
         cmocka_unit_test(test_dot_path_checked_first),
         cmocka_unit_test(test_dot_fails_after_search),
         cmocka_unit_test(test_dot_tmpdir_checked_first),
+        cmocka_unit_test(test_dot_note_before_search),
         cmocka_unit_test(test_sweep_options),
         cmocka_unit_test(test_queues),
         cmocka_unit_test(test_queue_sweep_fails_after_defect),

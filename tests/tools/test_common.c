@@ -395,7 +395,7 @@ static void dot_note(const char *iterations, const char *path, char *out, size_t
     assert_true(fd >= 0 && saved >= 0);
     fflush(stderr);
     assert_int_equal(dup2(fd, 2), 2);
-    ces_tool_dot_note("dot", g, path);
+    ces_tool_dot_note("dot", ces_tool_dot_ops(g), path);
     fflush(stderr);
     assert_int_equal(dup2(saved, 2), 2);
     close(saved);
