@@ -1454,13 +1454,15 @@ int ces_dot_tmp_probe(struct ces_ctx *ctx)
  * standard input (from an unlinked temporary file, so that a dot that dies
  * early cannot raise SIGPIPE in the caller) and its standard output on
  * out_fd, the file that is to become `path` (or `path` itself, a pipe or a
- * device); errors name `path`. */
+ * device); errors name `path`.  A dot that fails, and one that leaves the
+ * file empty, are CES_ERR_IO. */
 static int render(struct ces_ctx *ctx, const char *dot, const char *text, int out_fd,
                   const char *path, const char *fmt)
 {
     char tflag[16];
     char *argv[3];
     posix_spawn_file_actions_t fa;
+    struct stat sb;
     pid_t pid;
     int fd = tmp_open(ctx, path), status = 0, err, rc = CES_OK;
 
@@ -1498,10 +1500,19 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
         }
     }
     ces_file_child(0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         rc = ces_ctx_error(ctx, CES_ERR_IO, "dot -T%s failed drawing %s (%s %d)", fmt, path,
                            WIFEXITED(status) ? "exit status" : "signal",
                            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+        goto close_fd;
+    }
+    /* a dot that exits 0 having written nothing (a broken install, a
+     * wrapper that lost its output) would put an empty file in the place of
+     * the picture, reported written; a pipe or a device written in place
+     * has no size to tell */
+    if (fstat(out_fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
+        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: Graphviz 'dot' wrote nothing",
+                           path);
 close_fd:
     close(fd);
     return rc;

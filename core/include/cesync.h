@@ -579,7 +579,8 @@ CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
  * CES_ERR_INVALID, nothing written.  `path`
  * is replaced only when complete: the output goes to a temporary file beside
  * it (PATH.XXXXXX, with the mode `path` has or a new file would get), renamed
- * over it; on an error (CES_ERR_IO, or CES_ERR_SYSTEM when `dot` cannot be
+ * over it; on an error (CES_ERR_IO, also for a `dot` that fails or that
+ * exits 0 having written nothing; CES_ERR_SYSTEM when `dot` cannot be
  * started or waited for) the temporary file is removed and `path` is left
  * as it was.  A symbolic link stays and the file it names is
  * replaced; a `path` that is no regular file (a device, a named pipe) is

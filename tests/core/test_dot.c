@@ -1905,6 +1905,62 @@ static void test_write_refused_before_dot(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A `dot` that exits 0 having written nothing fails the write, CES_ERR_IO
+ * naming the picture, and leaves the file it was to replace as it was, no
+ * temporary file beside it (an empty keep.svg took the place of the old
+ * one, reported written); a new picture is not created.  A device written
+ * in place (a link to /dev/null) has no size to tell: written. */
+static void test_write_empty_picture(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *dir = ces_test_tmpdir(), *t = "digraph { a -> b }\n", *back;
+    struct saved_env env = env_save();
+    char p[512], q[512], want[1024], got[256];
+
+    (void)state;
+    snprintf(p, sizeof(p), "%s/bin", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(q, sizeof(q), "%s/bin/dot", dir);
+    ces_test_put_file(q, "#!/bin/sh\nexit 0\n");
+    assert_int_equal(chmod(q, 0755), 0);
+    assert_int_equal(setenv("PATH", p, 1), 0);
+    assert_int_equal(unsetenv("TMPDIR"), 0);
+
+    snprintf(q, sizeof(q), "%s/keep.svg", dir);
+    ces_test_put_file(q, "keep\n");
+    assert_int_equal(ces_dot_write(ctx, t, q), CES_ERR_IO);
+    snprintf(want, sizeof(want), "cannot write %s: Graphviz 'dot' wrote nothing", q);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    back = ces_test_read_file(q, NULL);
+    assert_string_equal(back, "keep\n");
+    free(back);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "bin;keep.svg;");
+
+    snprintf(q, sizeof(q), "%s/new.png", dir);
+    assert_int_equal(ces_dot_write(ctx, t, q), CES_ERR_IO);
+    snprintf(want, sizeof(want), "cannot write %s: Graphviz 'dot' wrote nothing", q);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "bin;keep.svg;");
+
+    snprintf(q, sizeof(q), "%s/null.svg", dir);
+    assert_int_equal(symlink("/dev/null", q), 0);
+    assert_int_equal(ces_dot_write(ctx, t, q), CES_OK);
+    assert_int_equal(unlink(q), 0);
+
+    env_restore(&env);
+    snprintf(p, sizeof(p), "%s/keep.svg", dir);
+    assert_int_equal(unlink(p), 0);
+    snprintf(p, sizeof(p), "%s/bin/dot", dir);
+    assert_int_equal(unlink(p), 0);
+    snprintf(p, sizeof(p), "%s/bin", dir);
+    assert_int_equal(rmdir(p), 0);
+    assert_int_equal(rmdir(dir), 0);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The copies of a batch are stacked in a chain of invisible edges (they
  * have no order); program order enters the box at the first and leaves it
  * from the last. */
@@ -2141,6 +2197,7 @@ int main(void)
         cmocka_unit_test(test_event_edges_unrecorded),
         cmocka_unit_test(test_write_finds_dot),
         cmocka_unit_test(test_write_refused_before_dot),
+        cmocka_unit_test(test_write_empty_picture),
         cmocka_unit_test(test_batch_copies_stacked),
         cmocka_unit_test(test_write_wait_edge_order),
         cmocka_unit_test(test_cross_edges_straight),
