@@ -655,12 +655,12 @@ static int run_single(const struct ces_graph *g, uint32_t n)
  * *err.  The child sends the count and CUDA's error whole through a pipe
  * (an exit status holds 0..255: cudaErrorSystemNotReady, 802, the fabric
  * manager not running, and the other errors past 153 were all said as
- * cudaErrorUnknown).  -1 when the pipe cannot be made (printed: it was
- * said as no GPU). */
+ * cudaErrorUnknown).  -1 when the pipe cannot be made or the child
+ * cannot be forked (printed: each was said as no GPU). */
 static int probe_gpus(cudaError_t *err)
 {
     int fds[2], got[2] = {0, (int)cudaSuccess};
-    ssize_t n = 0;
+    ssize_t n;
     pid_t pid;
 
     *err = cudaSuccess;
@@ -669,6 +669,14 @@ static int probe_gpus(cudaError_t *err)
         return -1;
     }
     pid = fork();
+    if (pid < 0) {
+        int e = errno;
+
+        close(fds[0]);
+        close(fds[1]);
+        ces_tool_fail("run: cannot fork: %s", strerror(e));
+        return -1;
+    }
     if (pid == 0) {
         int res[2] = {0, 0};
         cudaError_t ce;
@@ -682,16 +690,14 @@ static int probe_gpus(cudaError_t *err)
         _exit(write(fds[1], res, sizeof(res)) == (ssize_t)sizeof(res) ? 0 : 1);
     }
     close(fds[1]);
-    if (pid > 0) {
-        do
-            n = read(fds[0], got, sizeof(got));
-        while (n < 0 && errno == EINTR);
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-            ; /* reaped whatever it said */
-    }
+    do
+        n = read(fds[0], got, sizeof(got));
+    while (n < 0 && errno == EINTR);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ; /* reaped whatever it said */
     close(fds[0]);
     if (n != (ssize_t)sizeof(got) || got[0] < 0)
-        return 0; /* no child, or one that died before it said */
+        return 0; /* a child that died before it said */
     if (got[1] != (int)cudaSuccess && got[1] != (int)cudaErrorNoDevice) {
         *err = (cudaError_t)got[1];
         return 0;

@@ -479,6 +479,27 @@ static void test_run_probe_pipe_fails(void **state)
 #endif
 }
 
+/* A GPU probe that cannot fork its child is said as such, exit 2: it was
+ * taken for "no CUDA GPU is available on this machine".  fork() fails in a
+ * library preloaded into cesync (RLIMIT_NPROC does not hold root back);
+ * ASan, where built in, is told that the library comes before it. */
+static void test_run_probe_fork_fails(void **state)
+{
+    (void)state;
+#if defined(CES_HAVE_CUDA)
+    char *out = NULL;
+
+    assert_int_equal(ces_test_tool_env(NULL, "LD_PRELOAD='" CES_FORK_FAILS "' "
+                                       "ASAN_OPTIONS=\"verify_asan_link_order=0:$ASAN_OPTIONS\"",
+                                       "run alltoall --ranks 2", &out),
+                     2);
+    assert_string_equal(out, "cesync: run: cannot fork: Resource temporarily unavailable\n");
+    free(out);
+#else
+    skip();
+#endif
+}
+
 /* run differs from the other commands in what the shared builder text
  * says: no built-in default, and --ranks defaults to the GPUs present (the
  * shared text below run's own said "default 4" and "no schedule at all: the
@@ -607,6 +628,7 @@ int main(void)
         cmocka_unit_test(test_dot_outputs),
         cmocka_unit_test(test_run_ranks_range),
         cmocka_unit_test(test_run_probe_pipe_fails),
+        cmocka_unit_test(test_run_probe_fork_fails),
         cmocka_unit_test(test_dot_stdout_hint),
         cmocka_unit_test(test_picture_ending_any_case),
     };
