@@ -7,6 +7,7 @@
  */
 #include "tool.h"
 #include "internal.h" /* ces_find_program, ces_plural, ces_dot_format */
+#include "../backend/sim/internal.h" /* ces_sim_delay_derive: the graph --dot draws */
 
 #include <errno.h>
 #include <stdbool.h>
@@ -170,77 +171,22 @@ static int check_dot_path(struct ces_ctx *ctx, const char *path)
     return ces_tool_out_probe("check", path);
 }
 
-/* The block and replay of g in which stream s of rank r has its op #index
- * (the count of backend/sim/fault.c: blocks in order, a graph phase's
- * replays in order, the stream's ops of each in list order); false where
- * it has no such op (the check refuses that fault). */
-static bool op_block(const struct ces_graph *g, uint32_t r, uint32_t s, uint64_t index,
-                     uint32_t *block, uint32_t *rep)
-{
-    uint64_t len = 0;
-
-    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
-        uint32_t n, on = 0;
-        const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
-        uint64_t reps = ces_graph_block(g, b).reps;
-
-        for (uint32_t i = 0; i < n; i++)
-            on += ops[i].stream == s;
-        if (index < len + on * reps) {
-            *block = b;
-            *rep = (uint32_t)((index - len) / on);
-            return true;
-        }
-        len += on * reps;
-    }
-    return false;
-}
-
 /* The ops --dot draws, known before the search (for the note on a long
  * layout): the schedule's, but under delay faults those of the graph
- * checked in its place (backend/sim/delay.c), which draw's picture shows:
- * a delayed write becomes a record, an await and the write, and a block
- * whose replay holds one is drawn as that replay and the runs of replays
- * before and after it, a block each (a graph phase of 3,422 ops with a
- * delay in its second replay draws 10,268). */
-static uint64_t check_dot_ops(const struct ces_graph *g, const struct ces_check_opts *o)
+ * checked in its place, which the picture shows (a delayed write becomes a
+ * record, an await and the write, and a graph phase's replays are drawn
+ * apart around a delayed one: 3,422 ops with a delay in the second replay
+ * draw 10,268).  Faults the check will refuse count as none. */
+static uint64_t check_dot_ops(struct ces_ctx *ctx, const struct ces_graph *g,
+                              const struct ces_check_opts *o)
 {
-    struct {
-        uint32_t block, rep;
-    } at[64];
-    size_t nat = 0;
-    uint64_t ops = ces_tool_dot_ops(g);
+    struct sim_delayed d;
+    uint64_t ops;
 
-    for (size_t i = 0; i < o->nfaults && nat < sizeof(at) / sizeof(at[0]); i++) {
-        const struct ces_fault *f = &o->faults[i];
-
-        if (f->kind == CES_FAULT_DELAY && f->rank < ces_graph_ranks(g) &&
-            f->stream < ces_graph_streams(g) &&
-            op_block(g, f->rank, f->stream, f->index, &at[nat].block, &at[nat].rep))
-            nat++;
-    }
-    ops += 2 * (uint64_t)nat;
-    for (uint32_t b = 0; b < ces_graph_nblocks(g) && nat > 0; b++) {
-        uint32_t reps = ces_graph_block(g, b).reps, from = 0, n;
-        uint64_t pieces = 0, block_ops = 0;
-
-        /* delay.c's copy_block: the replays up to the next delayed one are
-         * a block, the delayed one a block of its own */
-        while (from < reps) {
-            uint32_t to = reps;
-
-            for (size_t k = 0; k < nat; k++)
-                if (at[k].block == b && at[k].rep >= from && at[k].rep < to)
-                    to = at[k].rep;
-            from = to > from ? to : from + 1;
-            pieces++;
-        }
-        for (uint32_t r = 0; r < ces_graph_ranks(g) && pieces > 1; r++) {
-            ces_graph_ops(g, b, r, &n);
-            block_ops += n;
-        }
-        ops += (pieces > 1 ? pieces - 1 : 0) * block_ops;
-    }
+    if (ces_sim_delay_derive(ctx, g, o, &d) != CES_OK)
+        return ces_tool_dot_ops(g);
+    ops = ces_tool_dot_ops(d.g != NULL ? d.g : g);
+    ces_sim_delayed_free(ctx, &d);
     return ops;
 }
 
@@ -749,7 +695,7 @@ int ces_cmd_check(int argc, char **argv)
      * --dot's file, not after it (hours later): its ops are known now, and
      * whoever reads it may stop and draw less */
     if (ec == CES_EXIT_OK && a.dot != NULL)
-        ces_tool_dot_note("check", check_dot_ops(g, &a.o), a.dot);
+        ces_tool_dot_note("check", check_dot_ops(ctx, g, &a.o), a.dot);
     if (ec == CES_EXIT_OK && a.sweep) {
         ec = sweep(ctx, g, &a);
         goto out;
