@@ -1,7 +1,8 @@
 /*
  * backend/sim/fault.c - fault specifications (drop:rR.sS#K, stop:rR.sS#K,
- * delay:rR.sS#K) and the fault sweep: every fault at every op position,
- * checked without and with the watchdog model.
+ * delay:rR.sS#K), checked alone and together (none repeating or voiding
+ * another), and the fault sweep: every fault at every op position, checked
+ * without and with the watchdog model.
  */
 #include "internal.h"
 
@@ -210,6 +211,132 @@ static void rank_stop(const struct ces_graph *g, const struct ces_fault *f,
     for (uint32_t s = 0; s < ces_graph_streams(g); s++)
         if (at[s] < len[s])
             out[(*n)++] = (struct ces_fault){CES_FAULT_STOP, f->rank, s, (uint32_t)at[s]};
+}
+
+/* Where stop:rR#K (f) stops stream s of its rank: before that stream's op
+ * *at (rank_stop); false when the stream goes on to its end. */
+static bool rank_stop_at(const struct ces_graph *g, const struct ces_fault *f, uint32_t s,
+                         uint32_t *at)
+{
+    struct ces_fault stops[CES_MAX_STREAMS];
+    size_t n = 0;
+
+    rank_stop(g, f, stops, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (stops[i].stream == s) {
+            *at = stops[i].index;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Faults a (given first) and b of one check, each checked: refused where
+ * one repeats the other, where a write is both dropped and delayed, where
+ * two stops stop one stream or one rank, and where a stream's own stop
+ * comes at or after where its rank's stop already stops it (it would
+ * change nothing).  A stream's stop before its rank's is kept: the stream
+ * dies first, the rest of the rank later. */
+static int fault_pair(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_fault *a,
+                      const struct ces_fault *b)
+{
+    const struct ces_fault *rs, *ss;
+    char sa[96], sb[96];
+    uint32_t at;
+
+    if (a->rank != b->rank)
+        return CES_OK;
+    ces_fault_format(a, sa, sizeof(sa));
+    ces_fault_format(b, sb, sizeof(sb));
+    if (a->kind == b->kind && a->stream == b->stream && a->index == b->index)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "fault %s given twice: expected each fault once", sa);
+    if (a->kind != CES_FAULT_STOP && b->kind != CES_FAULT_STOP) {
+        if (a->stream != b->stream || a->index != b->index)
+            return CES_OK;
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "faults %s and %s: expected a write dropped or delayed, not both",
+                             sa, sb);
+    }
+    if (a->kind != CES_FAULT_STOP || b->kind != CES_FAULT_STOP)
+        return CES_OK; /* a drop or delay past a stop: section 9 of docs/SEMANTICS.md */
+    if (a->stream == b->stream) { /* two stops of one stream, or two of one rank */
+        char who[48];
+
+        if (a->stream == CES_FAULT_RANK)
+            snprintf(who, sizeof(who), "r%" PRIu32, a->rank);
+        else
+            snprintf(who, sizeof(who), "r%" PRIu32 ".s%" PRIu32, a->rank, a->stream);
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "faults %s and %s: expected one stop of %s (a %s stops once; %s "
+                             "alone is the same check)",
+                             sa, sb, who, a->stream == CES_FAULT_RANK ? "rank" : "stream",
+                             a->index < b->index ? sa : sb);
+    }
+    if (a->stream != CES_FAULT_RANK && b->stream != CES_FAULT_RANK)
+        return CES_OK; /* stops of two streams */
+    rs = a->stream == CES_FAULT_RANK ? a : b;
+    ss = a->stream == CES_FAULT_RANK ? b : a;
+    if (!rank_stop_at(g, rs, ss->stream, &at) || at > ss->index)
+        return CES_OK;
+    return ces_ctx_error(ctx, CES_ERR_INVALID,
+                         "faults %s and %s: %s already stops r%" PRIu32 ".s%" PRIu32
+                         " before its op #%" PRIu32 ", so %s changes nothing (expected a "
+                         "stream's own stop before where its rank's stop leaves it)",
+                         sa, sb, rs == a ? sa : sb, ss->rank, ss->stream, at,
+                         ss == a ? sa : sb);
+}
+
+/* The stop of a whole rank, faults[i], refused where each stream it stops
+ * has a stop of its own before that (fault_pair refused those at or after
+ * it), so that it changes nothing. */
+static int rank_stop_void(struct ces_ctx *ctx, const struct ces_graph *g,
+                          const struct ces_fault *faults, size_t n, size_t i)
+{
+    struct ces_fault stops[CES_MAX_STREAMS];
+    const struct ces_fault *own[CES_MAX_STREAMS]; /* each stream's own stop */
+    size_t nstops = 0, len = 0;
+    char spec[96], list[CES_MAX_STREAMS * 40]; /* (a stream stop is 33 bytes at most) */
+
+    rank_stop(g, &faults[i], stops, &nstops);
+    for (size_t k = 0; k < nstops; k++) {
+        own[k] = NULL;
+        for (size_t j = 0; j < n && own[k] == NULL; j++)
+            if (faults[j].kind == CES_FAULT_STOP && faults[j].rank == stops[k].rank &&
+                faults[j].stream == stops[k].stream)
+                own[k] = &faults[j];
+        if (own[k] == NULL)
+            return CES_OK;
+    }
+    list[0] = '\0';
+    for (size_t k = 0; k < nstops; k++) {
+        char one[96];
+
+        ces_fault_format(own[k], one, sizeof(one));
+        len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", k > 0 ? ", " : "", one);
+    }
+    ces_fault_format(&faults[i], spec, sizeof(spec));
+    return ces_ctx_error(ctx, CES_ERR_INVALID,
+                         "fault %s: every stream it stops has an earlier stop of its own (%s), "
+                         "so it changes nothing (expected a rank's stop that stops one of its "
+                         "streams first)",
+                         spec, list);
+}
+
+int ces_sim_faults_check(struct ces_ctx *ctx, const struct ces_graph *g,
+                         const struct ces_fault *faults, size_t n)
+{
+    int rc = CES_OK;
+
+    for (size_t i = 0; i < n && rc == CES_OK; i++)
+        rc = ces_sim_fault_check(ctx, g, &faults[i]);
+    for (size_t i = 0; i < n && rc == CES_OK; i++)
+        for (size_t j = i + 1; j < n && rc == CES_OK; j++)
+            rc = fault_pair(ctx, g, &faults[i], &faults[j]);
+    for (size_t i = 0; i < n && rc == CES_OK; i++)
+        if (faults[i].kind == CES_FAULT_STOP && faults[i].stream == CES_FAULT_RANK)
+            rc = rank_stop_void(ctx, g, faults, n, i);
+    return rc;
 }
 
 int ces_sim_faults_expand(struct ces_ctx *ctx, const struct ces_graph *g,

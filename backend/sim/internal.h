@@ -419,6 +419,15 @@ const struct ces_op *ces_sim_op_at(const struct ces_graph *g, uint32_t r, uint32
  * (a whole rank for a stop only), a position within it, a write under a
  * drop or delay; the context's message says what is wrong (fault.c). */
 int ces_sim_fault_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_fault *f);
+/* Checks the n faults of one check against valid g: each alone
+ * (ces_sim_fault_check), then together: no fault given twice, no write
+ * both dropped and delayed, at most one stop of a stream and one of a
+ * rank, and no stop that another makes change nothing (a stream's own stop
+ * at or after where its rank's stop leaves it; a rank's stop whose every
+ * stream stops earlier by a stop of its own); CES_ERR_INVALID naming the
+ * faults (fault.c). */
+int ces_sim_faults_check(struct ces_ctx *ctx, const struct ces_graph *g,
+                         const struct ces_fault *faults, size_t n);
 /* The faults of a check (checked) with each stop of a whole rank
  * (stop:rR#K) as stops of its streams (faults; NULL when there is none), and
  * where each rank stop went: faults[first .. first + n) (fault.c). */

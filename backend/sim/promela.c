@@ -1196,10 +1196,10 @@ static int pml_reword(struct pml *m, int rc)
     return ces_ctx_error(m->ctx, rc, "promela: %s", msg);
 }
 
-/* The faults: each checked against the graph; a whole rank's stop as its
- * streams' (fault.c); then the graph the checker derives for the delays in
- * m->g's place (delay.c), and each stream's stop in it (m->stop).  A drop
- * has no model here. */
+/* The faults: checked against the graph, alone and together, as a check's
+ * are; a whole rank's stop as its streams' (fault.c); then the graph the
+ * checker derives for the delays in m->g's place (delay.c), and each
+ * stream's stop in it (m->stop).  A drop has no model here. */
 static int pml_faults(struct pml *m)
 {
     struct ces_check_opts co;
@@ -1210,12 +1210,12 @@ static int pml_faults(struct pml *m)
 
     if (m->o.nfaults > 0 && m->o.faults == NULL)
         return ces_ctx_error(m->ctx, CES_ERR_INVALID, "promela: nfaults > 0 but no faults");
+    rc = ces_sim_faults_check(m->ctx, m->g, m->o.faults, m->o.nfaults);
+    if (rc != CES_OK)
+        return pml_reword(m, rc);
     for (size_t i = 0; i < m->o.nfaults; i++) {
         char spec[96];
 
-        rc = ces_sim_fault_check(m->ctx, m->g, &m->o.faults[i]);
-        if (rc != CES_OK)
-            return pml_reword(m, rc);
         ces_fault_format(&m->o.faults[i], spec, sizeof(spec));
         if (m->o.faults[i].kind == CES_FAULT_DROP)
             return ces_ctx_error(m->ctx, CES_ERR_UNSUPPORTED,

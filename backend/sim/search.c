@@ -2954,8 +2954,8 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     if (rc == CES_OK)
         rc = ces_sim_queue_map_check(ctx, "check options: queue_map", ces_graph_ranks(g),
                                      ces_graph_streams(g), opts->queue_map);
-    for (size_t i = 0; i < opts->nfaults && rc == CES_OK; i++)
-        rc = ces_sim_fault_check(ctx, g, &opts->faults[i]);
+    if (rc == CES_OK)
+        rc = ces_sim_faults_check(ctx, g, opts->faults, opts->nfaults);
     if (rc != CES_OK)
         return rc;
     if (ces_graph_connections(g) == CES_CONNECTIONS_ANY && opts->queue_map == NULL)

@@ -741,7 +741,12 @@ struct ces_check_opts {
     uint64_t max_memory;   /* bytes; 0 = no bound */
     uint64_t random;       /* N > 0: random mode, N complete executions */
     uint64_t seed;         /* random mode's seed */
-    const struct ces_fault *faults; /* injected faults (repeatable) */
+    const struct ces_fault *faults; /* injected faults, several at once but none
+                                       that repeats or voids another: not the
+                                       same fault twice, a write dropped and
+                                       delayed, two stops of one stream or one
+                                       rank, a stop another makes change
+                                       nothing (docs/SEMANTICS.md section 9) */
     size_t nfaults;
     const char *replay;    /* non-NULL: replay mode, re-runs exactly that execution */
     /* Non-NULL: the hardware queues in place of the graph's connections
@@ -915,8 +920,11 @@ struct ces_check_report;
 /* Checks `g` (which must be validated) under `opts` (NULL = defaults).
  * Returns CES_OK when the check ran - whatever the verdict - with a new
  * report in *out; an error leaves *out NULL and sets the context's message:
- * CES_ERR_INVALID for a bad option, a fault naming no op, a queue map or a
- * replay string that does not fit the graph; CES_ERR_SEMANTIC for a graph
+ * CES_ERR_INVALID for a bad option, a fault naming no op, faults that
+ * repeat or void one another (the same fault twice, a write dropped and
+ * delayed, two stops of one stream or one rank, a stop that another makes
+ * change nothing: docs/SEMANTICS.md section 9), a queue map or a replay
+ * string that does not fit the graph; CES_ERR_SEMANTIC for a graph
  * changed since its last validation that does not validate; CES_ERR_LIMIT
  * for a schedule larger than the checker takes (docs/SEMANTICS.md section
  * 10: a stream's unrolled ops, the slots, the links, streams and delay
@@ -1065,8 +1073,8 @@ CES_API void ces_promela_opts_init(struct ces_promela_opts *o);
  * (6.5 compiles no model whose d_steps before the longest and the longest's
  * statements add up to more than 2047: `d_step sequence too long`).
  * CES_ERR_INVALID for races or data above 2, a queue map that does not fit
- * the graph, nfaults > 0 with faults NULL or a fault naming no op (a
- * delay: no write);
+ * the graph, nfaults > 0 with faults NULL, a fault naming no op (a
+ * delay: no write) or faults that ces_check refuses together;
  * CES_ERR_UNSUPPORTED for a drop fault (delays and stops are modelled)
  * and for a `connections any` graph without a queue map; CES_ERR_SEMANTIC
  * for a graph that does not validate ("promela: the graph does not

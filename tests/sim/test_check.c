@@ -841,15 +841,19 @@ static void test_stopped_op_leaves_queue(void **state)
 }
 
 /* Of two stops of one stream the earlier position counts, in whatever
- * order they are given: stopped before op 0, r0 never produces a, so r1's
- * copy of it races with nothing (HANG only); the stop before op 1, given
- * last, let the produce run (HANG and RACE). */
+ * order they are given: stopped before op 0, r0.s0 never produces a, so
+ * r1's copy of it races with nothing (HANG only); the stop before op 1 let
+ * the produce run (HANG and RACE).  Two stops reach one stream as a
+ * stream's own stop before its rank's (stop:r0#1 stops s0 before #1, s1
+ * before #0); two stops of the stream itself are refused (a stream stops
+ * once: test_faults_together). */
 static void test_two_stops_earlier_counts(void **state)
 {
-    static const char text[] = "cesync 1\nranks 2\nbuffer a 16\nbuffer b 16\n"
-                               "signal f u32 1\nphase eager x1\n"
+    static const char text[] = "cesync 1\nranks 2\nstreams 2\nbuffer a 16\nbuffer b 16\n"
+                               "signal f u32 2\nphase eager x1\n"
                                "r0 : produce a[0:16]\n"
                                "r0 : write f[0]@1 = 1\n"
+                               "r0 s1 : write f[1]@1 = 1\n"
                                "r1 : copy a[0:16]@0 -> b[0:16]\n";
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -863,8 +867,16 @@ static void test_two_stops_earlier_counts(void **state)
     o.faults = f;
     o.nfaults = 2;
     assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#0", &f[0]), CES_OK);
-    assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#1", &f[1]), CES_OK);
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0#1", &f[1]), CES_OK);
     r = check2(ctx, g, &o, CES_V_HANG);
+    ces_check_report_destroy(r);
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0#1", &f[0]), CES_OK);
+    assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#0", &f[1]), CES_OK);
+    r = check2(ctx, g, &o, CES_V_HANG);
+    ces_check_report_destroy(r);
+    /* the rank's stop alone lets the produce run */
+    o.nfaults = 1;
+    r = check2(ctx, g, &o, CES_V_HANG | CES_V_RACE);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -2988,10 +3000,10 @@ static void test_delay_fault(void **state)
     /* what cannot be delayed */
     f[1] = f[0];
     f[1].kind = CES_FAULT_DROP;
-    refused(ctx, g, &o, "faults delay:r0.s0#3 and drop:r0.s0#3: a write is dropped or delayed "
-                        "once, not both or twice");
+    refused(ctx, g, &o, "faults delay:r0.s0#3 and drop:r0.s0#3: expected a write dropped or "
+                        "delayed, not both");
     f[1].kind = CES_FAULT_DELAY;
-    refused(ctx, g, &o, NULL);
+    refused(ctx, g, &o, "fault delay:r0.s0#3 given twice: expected each fault once");
     o.nfaults = 1;
     f[0].index = 4;
     refused(ctx, g, &o, "fault delay:r0.s0#4: expected a write at that position, found 'wait'");
@@ -3178,6 +3190,100 @@ static void test_rank_stop(void **state)
         assert_non_null(strstr(t, "\nr0#1           stop  HANG                   OK (watchdog"));
         ces_free(ctx, t);
         ces_free(ctx, rows);
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Faults together: refused where one repeats another, contradicts it or
+ * changes nothing beside it, whatever kinds the others are (the same drop
+ * twice was checked, the same delay twice refused, as only the delays'
+ * graph compared them); kept where each does something.  r0 enqueues f[0]
+ * on s0 (its #0), f[1] on s1 (#0), f[2] on s0 (#1); r1 waits for each. */
+static void test_faults_together(void **state)
+{
+    static const struct {
+        const char *a, *b, *msg; /* msg NULL: checked, HANG */
+    } cases[] = {
+        {"drop:r0.s0#1", "drop:r0.s0#1", "fault drop:r0.s0#1 given twice: expected each fault "
+                                         "once"},
+        {"delay:r0.s0#1", "delay:r0.s0#1", "fault delay:r0.s0#1 given twice: expected each fault "
+                                           "once"},
+        {"stop:r0.s0#1", "stop:r0.s0#1", "fault stop:r0.s0#1 given twice: expected each fault "
+                                         "once"},
+        {"stop:r0#1", "stop:r0#1", "fault stop:r0#1 given twice: expected each fault once"},
+        /* in either order, the faults named as given */
+        {"drop:r0.s0#1", "delay:r0.s0#1", "faults drop:r0.s0#1 and delay:r0.s0#1: expected a "
+                                          "write dropped or delayed, not both"},
+        {"delay:r0.s0#1", "drop:r0.s0#1", "faults delay:r0.s0#1 and drop:r0.s0#1: expected a "
+                                          "write dropped or delayed, not both"},
+        /* a stream, or a rank, stops once */
+        {"stop:r0.s0#1", "stop:r0.s0#0", "faults stop:r0.s0#1 and stop:r0.s0#0: expected one "
+                                         "stop of r0.s0 (a stream stops once; stop:r0.s0#0 "
+                                         "alone is the same check)"},
+        {"stop:r0#0", "stop:r0#2", "faults stop:r0#0 and stop:r0#2: expected one stop of r0 (a "
+                                   "rank stops once; stop:r0#0 alone is the same check)"},
+        /* stop:r0#1 stops s0 before its #1 and s1 before its #0: a stream's
+         * own stop there or later changes nothing */
+        {"stop:r0#1", "stop:r0.s0#1", "faults stop:r0#1 and stop:r0.s0#1: stop:r0#1 already "
+                                      "stops r0.s0 before its op #1, so stop:r0.s0#1 changes "
+                                      "nothing (expected a stream's own stop before where its "
+                                      "rank's stop leaves it)"},
+        {"stop:r0.s1#0", "stop:r0#1", "faults stop:r0.s1#0 and stop:r0#1: stop:r0#1 already "
+                                      "stops r0.s1 before its op #0, so stop:r0.s1#0 changes "
+                                      "nothing (expected a stream's own stop before where its "
+                                      "rank's stop leaves it)"},
+        /* stop:r0#2 stops s0 alone (before its #1: s1 has no op left), which
+         * its own stop stops first */
+        {"stop:r0.s0#0", "stop:r0#2", "fault stop:r0#2: every stream it stops has an earlier "
+                                      "stop of its own (stop:r0.s0#0), so it changes nothing "
+                                      "(expected a rank's stop that stops one of its streams "
+                                      "first)"},
+        /* kept: s0 dies first, then the rest of the rank (s1 before #0) */
+        {"stop:r0.s0#0", "stop:r0#1", NULL},
+        /* kept: different writes, streams, ranks */
+        {"drop:r0.s0#0", "delay:r0.s0#1", NULL},
+        {"stop:r0.s0#0", "stop:r0.s1#0", NULL},
+        {"stop:r0.s0#0", "stop:r1.s0#0", NULL},
+        {"stop:r0#0", "stop:r1#1", NULL},
+        /* a write a stop leaves unenqueued, dropped: kept (section 9) */
+        {"stop:r0.s0#0", "drop:r0.s0#1", NULL},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 2, 2);
+    struct ces_fault f[2];
+    struct ces_check_opts o;
+
+    (void)state;
+    for (uint32_t i = 0; i < 3; i++) {
+        op(g, 0, W(i == 1, F, 1, i, 1));
+        op(g, 1, WT(0, F, 1, i, CES_CMP_GEQ, 1));
+    }
+    ces_check_opts_init(&o);
+    o.faults = f;
+    o.nfaults = 2;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(ces_fault_parse(ctx, cases[i].a, &f[0]), CES_OK);
+        assert_int_equal(ces_fault_parse(ctx, cases[i].b, &f[1]), CES_OK);
+        if (cases[i].msg != NULL) {
+            refused(ctx, g, &o, cases[i].msg);
+            /* with the watchdog model, and with a third fault first: alike */
+            o.flags = CES_CHECK_ABORT;
+            refused(ctx, g, &o, cases[i].msg);
+            o.flags = 0;
+        } else {
+            ces_check_report_destroy(check2(ctx, g, &o, CES_V_HANG));
+        }
+    }
+    /* a third fault of another kind does not change the refusal */
+    {
+        struct ces_fault three[3] = {{CES_FAULT_STOP, 1, 0, 2}, {CES_FAULT_DROP, 0, 0, 1},
+                                     {CES_FAULT_DROP, 0, 0, 1}};
+
+        o.faults = three;
+        o.nfaults = 3;
+        refused(ctx, g, &o, "fault drop:r0.s0#1 given twice: expected each fault once");
     }
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -5025,6 +5131,7 @@ int main(void)
         cmocka_unit_test(test_delay_name_taken),
         cmocka_unit_test(test_delay_sweep_no_stream),
         cmocka_unit_test(test_rank_stop),
+        cmocka_unit_test(test_faults_together),
         cmocka_unit_test(test_rank_stop_replays),
         cmocka_unit_test(test_rank_stop_blocks),
         cmocka_unit_test(test_bounds_incomplete),

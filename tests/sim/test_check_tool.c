@@ -166,6 +166,61 @@ static void test_replay_empty(void **state)
     rmdir(dir);
 }
 
+/* The 2-rank schedule of the audit: r0 produces a, copies it to r1's b and
+ * raises r1's flag; r1 waits for it and consumes b. */
+static const char ok_ces[] = "cesync 1\nranks 2\nbuffer a 64\nbuffer b 64\nsignal f u32 1\n"
+                             "phase eager x1\n"
+                             "r0 : produce a[0:64]\n"
+                             "r0 : copy a[0:64] -> b[0:64]@1\n"
+                             "r0 : write f[0]@1 = 1\n"
+                             "r1 : wait f[0] >= 1\n"
+                             "r1 : consume b[0:64] == a[0:64]@0\n";
+
+/* --fault given twice alike is refused whatever its kind: the same drop
+ * twice was checked (HANG) and the same stop too, where the same delay
+ * twice and a drop and a delay of one write were refused. */
+static void test_faults_twice(void **state)
+{
+    static const struct {
+        const char *args, *msg;
+    } cases[] = {
+        {"--fault drop:r0.s0#2 --fault drop:r0.s0#2",
+         "fault drop:r0.s0#2 given twice: expected each fault once"},
+        {"--fault delay:r0.s0#2 --fault delay:r0.s0#2",
+         "fault delay:r0.s0#2 given twice: expected each fault once"},
+        {"--fault stop:r0.s0#2 --fault stop:r0.s0#2",
+         "fault stop:r0.s0#2 given twice: expected each fault once"},
+        {"--fault drop:r0.s0#2 --fault delay:r0.s0#2",
+         "faults drop:r0.s0#2 and delay:r0.s0#2: expected a write dropped or delayed, not both"},
+        {"--fault stop:r0.s0#1 --fault stop:r0.s0#2",
+         "faults stop:r0.s0#1 and stop:r0.s0#2: expected one stop of r0.s0 (a stream stops "
+         "once; stop:r0.s0#1 alone is the same check)"},
+        {"--fault stop:r0#1 --fault stop:r0.s0#2 --abort",
+         "faults stop:r0#1 and stop:r0.s0#2: stop:r0#1 already stops r0.s0 before its op #1, so "
+         "stop:r0.s0#2 changes nothing (expected a stream's own stop before where its rank's "
+         "stop leaves it)"},
+    };
+    char *dir = ces_test_tmpdir(), path[160], args[512], want[512], *o;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/ok.ces", dir);
+    ces_test_put_file(path, ok_ces);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        snprintf(args, sizeof(args), "check ok.ces %s", cases[i].args);
+        snprintf(want, sizeof(want), "cesync: check: %s\n", cases[i].msg);
+        assert_int_equal(ces_test_tool(dir, args, &o), 2);
+        assert_string_equal(o, want);
+        free(o);
+    }
+    /* a drop of one write and a stop of the other rank: both apply */
+    assert_int_equal(ces_test_tool(dir, "check ok.ces --fault drop:r0.s0#2 --fault stop:r1#1 "
+                                        "--quiet", &o), 1);
+    assert_string_equal(o, "verdict: HANG\n");
+    free(o);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_faults_sweep_json_dot(void **state)
 {
     char *o;
@@ -286,8 +341,8 @@ static void test_delay(void **state)
                            "position, found 'wait'\n");
     free(o);
     assert_int_equal(delay_tool(dir, "3 --fault drop:r0.s0#3", &o), 2);
-    assert_string_equal(o, "cesync: check: faults delay:r0.s0#3 and drop:r0.s0#3: a write is "
-                           "dropped or delayed once, not both or twice\n");
+    assert_string_equal(o, "cesync: check: faults delay:r0.s0#3 and drop:r0.s0#3: expected a "
+                           "write dropped or delayed, not both\n");
     free(o);
     /* a rank that dies: with the local chunk on s1 (overlap), rank 1 dying
      * before its first op stops both its streams, and rank 0 hangs */
@@ -1405,6 +1460,7 @@ int main(void)
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_replay_roundtrip),
         cmocka_unit_test(test_replay_empty),
+        cmocka_unit_test(test_faults_twice),
         cmocka_unit_test(test_faults_sweep_json_dot),
         cmocka_unit_test(test_delay),
         cmocka_unit_test(test_dot_blocked_replay),

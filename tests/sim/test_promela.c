@@ -659,6 +659,35 @@ static void test_stops(void **state)
     assert_non_null(strstr(text, "  }\n  /* stopped */\n  false\n}\n"));
     assert_null(strstr(text, "r0.s0#0 wait"));
     ces_free(ctx, text);
+    text = NULL;
+    /* faults together are refused as the check refuses them (two stops of
+     * one stream were exported, the earlier counting) */
+    {
+        struct ces_fault two[2];
+
+        o.faults = two;
+        o.nfaults = 2;
+        assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#1", &two[0]), CES_OK);
+        two[1] = two[0];
+        assert_int_equal(ces_promela_emit(ctx, g[0], &o, &text, NULL), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx), "promela: fault stop:r0.s0#1 given twice: "
+                                                     "expected each fault once");
+        assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#0", &two[1]), CES_OK);
+        assert_int_equal(ces_promela_emit(ctx, g[0], &o, &text, NULL), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx), "promela: faults stop:r0.s0#1 and "
+                                                     "stop:r0.s0#0: expected one stop of r0.s0 "
+                                                     "(a stream stops once; stop:r0.s0#0 alone "
+                                                     "is the same check)");
+        assert_null(text);
+        /* a stream's own stop where its rank's stops it: refused; before: kept */
+        assert_int_equal(ces_fault_parse(ctx, "stop:r0#1", &two[1]), CES_OK);
+        assert_int_equal(ces_fault_parse(ctx, "stop:r0.s1#0", &two[0]), CES_OK);
+        assert_int_equal(ces_promela_emit(ctx, g[0], &o, &text, NULL), CES_ERR_INVALID);
+        assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#0", &two[0]), CES_OK);
+        assert_int_equal(ces_promela_emit(ctx, g[0], &o, &text, NULL), CES_OK);
+        assert_null(strstr(text, "r0.s0#0 produce"));
+        ces_free(ctx, text);
+    }
     for (int i = 0; i < 3; i++)
         ces_graph_destroy(g[i]);
     ces_test_ctx_end(ctx, &st);
@@ -1372,24 +1401,31 @@ static void test_batch_shapes(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* Faults together: of two stops of a stream the earlier holds, whatever
- * their order; a stop at a delayed write stops the write's own stream too;
- * a delay's model names no stop. */
+/* Faults together: of two stops of a stream (its own before its rank's:
+ * two of the stream itself are refused) the earlier holds, whatever their
+ * order; a stop at a delayed write stops the write's own stream too; a
+ * delay's model names no stop. */
 static void test_faults_together(void **state)
 {
-    static const char ops[] = "cesync 1\nranks 1\nbuffer x 64\nphase eager x1\n"
-                              "r0 : produce x[0:8]\nr0 : produce x[8:16]\nr0 : produce x[16:24]\n";
-    static const char *const stops[] = {"stop:r0.s0#1", "stop:r0.s0#2"};
+    static const char ops[] = "cesync 1\nranks 1\nstreams 2\nbuffer x 64\nphase eager x1\n"
+                              "r0 : produce x[0:8]\nr0 : produce x[8:16]\nr0 : produce x[16:24]\n"
+                              "r0 s1 : produce x[24:32]\n";
+    /* stop:r0#2 stops s0 before its #2 and s1 before its #0 */
+    static const char *const stops[2][2] = {{"stop:r0.s0#1", "stop:r0#2"},
+                                            {"stop:r0#2", "stop:r0.s0#1"}};
     static const char *const both[] = {"delay:r0.s0#0", "stop:r0.s0#0"};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     char *m;
 
     (void)state;
-    m = model_of(ctx, ops, 0, 0, stops, 2);
-    has(m, "  /* r0.s0#0 produce x[0:8] (iteration 1) */\n  d_step {\n    skip\n  }\n"
-           "  /* stopped */\n  false\n}\n");
-    ces_free(ctx, m);
+    for (int i = 0; i < 2; i++) {
+        m = model_of(ctx, ops, 0, 0, stops[i], 2);
+        has(m, "  /* r0.s0#0 produce x[0:8] (iteration 1) */\n  d_step {\n    skip\n  }\n"
+               "  /* stopped */\n  false\n}\n");
+        has(m, "active proctype r0s1()\n{\n  /* stopped */\n  false\n}\n");
+        ces_free(ctx, m);
+    }
     m = model_of(ctx, late_schedules[0], 0, 0, both, 1);
     assert_null(strstr(m, "the stopped ops left out"));
     ces_free(ctx, m);
