@@ -2201,10 +2201,18 @@ int ces_sim_follow(const struct sim_model *m, struct sim_state *st, const uint32
             SIM_FLAGS(st) |= SIM_F_ABORTED;
             status = ces_sim_status(m, st, p);
         }
-        if (status != SIM_S_VISIBLE && status != SIM_S_INVISIBLE)
+        if (status != SIM_S_VISIBLE && status != SIM_S_INVISIBLE) {
+            /* A step the string has where the process cannot take one: most
+             * often a replay under other options than its check's.  Where
+             * it is held back, the watchdog model would have released it
+             * once nothing could step, so without it the hint names it
+             * first. */
+            bool held = status != SIM_S_DONE && status != SIM_S_STOPPED;
+
             return ces_ctx_error(m->ctx, CES_ERR_INVALID,
                                  "replay step %zu: r%" PRIu32 ".s%" PRIu32
-                                 " cannot take a step there (it is %s)",
+                                 " cannot take a step there (it is %s; a replay %s the same "
+                                 "--fault and --queues options as its check)",
                                  i + 1, p / m->streams, p % m->streams,
                                  status == SIM_S_DONE      ? "finished"
                                  : status == SIM_S_STOPPED ? "stopped by a fault"
@@ -2212,7 +2220,11 @@ int ces_sim_follow(const struct sim_model *m, struct sim_state *st, const uint32
                                  : status == SIM_S_LINK    ? "waiting for its rank's other "
                                                              "streams to finish the earlier "
                                                              "blocks and replays"
-                                                           : "blocked");
+                                                           : "blocked",
+                                 held && !m->abort_mode ? "of a watchdog's execution needs "
+                                                          "--abort, and"
+                                                        : "needs");
+        }
         if (d != NULL)
             d->step = (uint32_t)i + 1;
         {

@@ -924,8 +924,10 @@ struct ces_check_report;
  * repeat or void one another (the same fault twice, a write dropped and
  * delayed, two stops of one stream or one rank, a stop that another makes
  * change nothing: docs/SEMANTICS.md section 9), a queue map or a replay
- * string that does not fit the graph; CES_ERR_SEMANTIC for a graph
- * changed since its last validation that does not validate; CES_ERR_LIMIT
+ * string that does not fit the graph (a step its process cannot take: the
+ * message asks for the options of the check that printed it);
+ * CES_ERR_SEMANTIC for a graph changed since its last validation that
+ * does not validate; CES_ERR_LIMIT
  * for a schedule larger than the checker takes (docs/SEMANTICS.md section
  * 10: a stream's unrolled ops, the slots, the links, streams and delay
  * faults together, a `connections any` graph's CES_QUEUE_MAPS_MAX

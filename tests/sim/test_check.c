@@ -4749,13 +4749,17 @@ static void test_replay_errors(void **state)
     o.replay = "0.0";
     assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "replay step 2: r0.s0 cannot take a step there (it is blocked)");
+                        "replay step 2: r0.s0 cannot take a step there (it is blocked; a replay "
+                        "of a watchdog's execution needs --abort, and the same --fault and "
+                        "--queues options as its check)");
     /* with the watchdog model too: r1 can still run its produce, so nothing
-     * is stuck and the watchdog does not fire to release r0 */
+     * is stuck and the watchdog does not fire to release r0; --abort was
+     * given, so the hint does not ask for it */
     o.flags = CES_CHECK_ABORT;
     assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
-                        "replay step 2: r0.s0 cannot take a step there (it is blocked)");
+                        "replay step 2: r0.s0 cannot take a step there (it is blocked; a replay "
+                        "needs the same --fault and --queues options as its check)");
     o.flags = 0;
     for (size_t i = 0; i < sizeof(bad_strings) / sizeof(bad_strings[0]); i++) {
         o.replay = bad_strings[i].replay;
@@ -4763,6 +4767,66 @@ static void test_replay_errors(void **state)
         assert_string_equal(ces_ctx_last_error(ctx), bad_strings[i].msg);
     }
     assert_null(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A replay of the watchdog's execution without the watchdog model: its
+ * step that the watchdog had released is blocked, and the message says a
+ * replay needs --abort, and the options of its check (it said "it is
+ * blocked" and no more).  With --abort and the same fault it runs. */
+static void test_replay_watchdog_hint(void **state)
+{
+    static const char text[] = "cesync 1\nranks 2\nbuffer a 64\nbuffer b 64\n"
+                               "signal f u32 1\nphase eager x1\n"
+                               "r0 : produce a[0:64]\n"
+                               "r0 : copy a[0:64] -> b[0:64]@1\n"
+                               "r0 : write f[0]@1 = 1\n"
+                               "r1 : wait f[0] >= 1\n"
+                               "r1 : consume b[0:64] == a[0:64]@0\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    struct ces_fault f = {CES_FAULT_STOP, 0, CES_FAULT_RANK, 1};
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    const struct ces_check_defect *d;
+    char replay[64];
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.faults = &f;
+    o.nfaults = 1;
+    o.flags = CES_CHECK_ABORT;
+    r = check2(ctx, g, &o, CES_V_OK);
+    assert_int_equal(ces_check_report_ndefects(r), 1);
+    d = ces_check_report_defect(r, 0);
+    assert_int_equal(d->cls, CES_CHECK_ABORTED);
+    snprintf(replay, sizeof(replay), "%s", d->replay);
+    assert_string_equal(replay, "0.1*2");
+    ces_check_report_destroy(r);
+    r = NULL;
+    o.replay = replay;
+    o.flags = 0;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_null(r);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "replay step 2: r1.s0 cannot take a step there (it is blocked; a replay "
+                        "of a watchdog's execution needs --abort, and the same --fault and "
+                        "--queues options as its check)");
+    /* with the watchdog model, as its check ran: the same execution */
+    o.flags = CES_CHECK_ABORT;
+    r = check2(ctx, g, &o, CES_V_OK);
+    ces_check_report_destroy(r);
+    /* a step of a stream a fault stopped: no --abort in the hint, which
+     * would not let it step */
+    o.replay = "0.0";
+    o.flags = 0;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "replay step 2: r0.s0 cannot take a step there (it is stopped by a "
+                        "fault; a replay needs the same --fault and --queues options as its "
+                        "check)");
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -5148,6 +5212,7 @@ int main(void)
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_random_mode),
         cmocka_unit_test(test_replay_errors),
+        cmocka_unit_test(test_replay_watchdog_hint),
         cmocka_unit_test(test_unrolled_too_long),
         cmocka_unit_test(test_too_many_slots),
         cmocka_unit_test(test_overlays_both_live),

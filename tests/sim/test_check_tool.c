@@ -78,7 +78,8 @@ static void test_exit_codes(void **state)
                               "replay string\n                      (give the same --fault, "
                               "--abort and --queues options as that\n                      run, "
                               "and --queues with the report's queue map where\n"
-                              "                      it has one)\n"));
+                              "                      it has one; a step that cannot run is "
+                              "an error asking\n                      for them)\n"));
     /* the sweeps name every option they refuse (the fault sweep named
      * three of six, the queue sweep one of five) */
     assert_non_null(strstr(o, "                      totals; no --dot, --queues, --fault-sweep, "
@@ -216,6 +217,41 @@ static void test_faults_twice(void **state)
     assert_int_equal(ces_test_tool(dir, "check ok.ces --fault drop:r0.s0#2 --fault stop:r1#1 "
                                         "--quiet", &o), 1);
     assert_string_equal(o, "verdict: HANG\n");
+    free(o);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* The replay of a watchdog's execution run without --abort: the step the
+ * watchdog released is blocked, and the message says what the replay
+ * lacks (it said "(it is blocked)" and no more); --abort only where it was
+ * not given. */
+static void test_replay_needs_abort(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[160], *o;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/ok.ces", dir);
+    ces_test_put_file(path, ok_ces);
+    assert_int_equal(ces_test_tool(dir, "check ok.ces --fault stop:r0#1 --abort", &o), 0);
+    assert_non_null(strstr(o, "\n  replay: 0.1*2\n"));
+    free(o);
+    assert_int_equal(ces_test_tool(dir, "check ok.ces --fault stop:r0#1 --replay '0.1*2'", &o),
+                     2);
+    assert_string_equal(o, "cesync: check: replay step 2: r1.s0 cannot take a step there (it is "
+                           "blocked; a replay of a watchdog's execution needs --abort, and the "
+                           "same --fault and --queues options as its check)\n");
+    free(o);
+    assert_int_equal(ces_test_tool(dir, "check ok.ces --fault stop:r0#1 --replay '0.1*2' "
+                                        "--abort --quiet", &o), 0);
+    assert_string_equal(o, "verdict: OK\n");
+    free(o);
+    /* --abort given, the fault not: r1 is blocked before anything is stuck
+     * (r0 can still step) */
+    assert_int_equal(ces_test_tool(dir, "check ok.ces --replay '0.1*2' --abort", &o), 2);
+    assert_string_equal(o, "cesync: check: replay step 2: r1.s0 cannot take a step there (it is "
+                           "blocked; a replay needs the same --fault and --queues options as its "
+                           "check)\n");
     free(o);
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(dir), 0);
@@ -1461,6 +1497,7 @@ int main(void)
         cmocka_unit_test(test_replay_roundtrip),
         cmocka_unit_test(test_replay_empty),
         cmocka_unit_test(test_faults_twice),
+        cmocka_unit_test(test_replay_needs_abort),
         cmocka_unit_test(test_faults_sweep_json_dot),
         cmocka_unit_test(test_delay),
         cmocka_unit_test(test_dot_blocked_replay),
