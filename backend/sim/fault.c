@@ -592,8 +592,14 @@ int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *
     if ((rows == NULL && n > 0) || text == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_check_sweep_text: NULL argument");
     ces_sb_init(&sb, ctx);
-    ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", "position", "fault", "verdict",
-                  "with --abort");
+    /* the sweep lists a stop before every op, so no row is a schedule
+     * without ops: no empty table then */
+    if (n == 0)
+        ces_sb_puts(&sb, "no op to fault: the schedule has none (a stop comes before an op, a "
+                         "drop or delay hits a write)\n");
+    else
+        ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", "position", "fault", "verdict",
+                      "with --abort");
     for (size_t i = 0; i < n; i++) {
         const struct ces_check_sweep_row *r = &rows[i];
         char where[48], v[48], va[48], va2[128];

@@ -1015,7 +1015,9 @@ struct ces_check_sweep_row {
 CES_API int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                                   const struct ces_check_opts *opts,
                                   struct ces_check_sweep_row **rows, size_t *n);
-/* The sweep as a text table: position, fault, verdict, verdict with abort. */
+/* The sweep as a text table: position, fault, verdict, verdict with abort;
+ * with no rows (a schedule without ops: the sweep stops before every op)
+ * one line saying there is no op to fault, not an empty table. */
 CES_API int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *rows,
                                  size_t n, char **text, size_t *len);
 

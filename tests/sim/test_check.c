@@ -3289,6 +3289,30 @@ static void test_faults_together(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A schedule without ops has no fault to sweep: no rows, and its text is a
+ * line that says so, not the header of an empty table. */
+static void test_fault_sweep_no_ops(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 1);
+    struct ces_check_sweep_row *rows = NULL;
+    size_t n = 1;
+    char *t = NULL;
+
+    (void)state;
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(n, 0);
+    assert_null(rows);
+    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
+    assert_string_equal(t, "no op to fault: the schedule has none (a stop comes before an op, a "
+                           "drop or delay hits a write)\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A rank's stop past a block: r0 enqueues f[0] on s1 in the first block,
  * then f[1] on s0 and f[2] on s1 in the second; dying before its op #2
  * (f[2]) finishes s0 and stops s1 before #1, its second op.  The block
@@ -5196,6 +5220,7 @@ int main(void)
         cmocka_unit_test(test_delay_sweep_no_stream),
         cmocka_unit_test(test_rank_stop),
         cmocka_unit_test(test_faults_together),
+        cmocka_unit_test(test_fault_sweep_no_ops),
         cmocka_unit_test(test_rank_stop_replays),
         cmocka_unit_test(test_rank_stop_blocks),
         cmocka_unit_test(test_bounds_incomplete),

@@ -1116,6 +1116,30 @@ static void test_sweep_options(void **state)
         assert_int_equal(remove(path), 0);
         assert_int_equal(rmdir(dir), 0);
     }
+    /* a schedule without ops has no fault to sweep: a line says so, not
+     * the header of an empty table; --quiet leaves the totals */
+    {
+        char *dir = ces_test_tmpdir(), path[128];
+
+        snprintf(path, sizeof(path), "%s/z.ces", dir);
+        ces_test_put_file(path, "cesync 1\nranks 1\nphase eager x1\n");
+        assert_int_equal(ces_test_tool(dir, "check z.ces --fault-sweep", &o), 0);
+        assert_string_equal(o, "without faults: verdict: OK\n"
+                               "no op to fault: the schedule has none (a stop comes before an "
+                               "op, a drop or delay hits a write)\n"
+                               "fault sweep: 0 faults: 0 show a HANG or DEADLOCK, 0 a RACE or "
+                               "MISMATCH (a fault showing both counts in both), 0 tolerated "
+                               "(OK); 0 of them incomplete\n");
+        free(o);
+        assert_int_equal(ces_test_tool(dir, "check z.ces --fault-sweep --quiet", &o), 0);
+        assert_string_equal(o, "without faults: verdict: OK\n"
+                               "fault sweep: 0 faults: 0 show a HANG or DEADLOCK, 0 a RACE or "
+                               "MISMATCH (a fault showing both counts in both), 0 tolerated "
+                               "(OK); 0 of them incomplete\n");
+        free(o);
+        assert_int_equal(remove(path), 0);
+        assert_int_equal(rmdir(dir), 0);
+    }
     /* a stop before s0's record lets s1's await pass at once: its produce
      * races with s0's, and s0 never finishes, so that row is HANG,RACE.  A
      * row counts in every class it shows (the race was left out: 0 RACE) */
