@@ -1043,39 +1043,38 @@ static void test_write(void **state)
  * another ending still is. */
 static void test_write_any_case(void **state)
 {
+    /* each name's ending, and what its file starts with or holds */
+    static const char *const ends[] = {".DOT", ".SVG", ".Png"};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = tiny(ctx);
-    char *t = emit(ctx, g, NULL), *dotp = tmp_path(".DOT"), *svg = tmp_path(".SVG");
-    char *png = tmp_path(".Png"), *back;
-    size_t len = 0;
+    char *t = emit(ctx, g, NULL);
 
     (void)state;
-    assert_int_equal(ces_dot_write(ctx, t, dotp), CES_OK);
-    back = ces_test_read_file(dotp, NULL);
-    assert_string_equal(back, t);
-    free(back);
     assert_int_equal(ces_dot_write(ctx, t, "/tmp/x.SVGZ"), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "cannot write /tmp/x.SVGZ: the name must end in .dot, .svg or .png");
-    if (ces_dot_write(ctx, t, svg) == CES_ERR_UNSUPPORTED) {
-        print_message("dot not installed; skipping rendering\n");
-    } else {
-        back = ces_test_read_file(svg, NULL);
-        assert_non_null(strstr(back, "<svg"));
-        free(back);
-        assert_int_equal(ces_dot_write(ctx, t, png), CES_OK);
-        back = ces_test_read_file(png, &len);
-        assert_true(len > 8);
-        assert_memory_equal(back, "\x89PNG\r\n\x1a\n", 8);
-        free(back);
+    for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
+        char *path = tmp_path(ends[k]), *back;
+        size_t len = 0;
+        int rc = ces_dot_write(ctx, t, path);
+
+        if (k > 0 && rc == CES_ERR_UNSUPPORTED) {
+            print_message("dot not installed; skipping %s\n", ends[k]);
+        } else {
+            assert_int_equal(rc, CES_OK);
+            back = ces_test_read_file(path, &len);
+            if (k == 0)
+                assert_string_equal(back, t);
+            else if (k == 1)
+                assert_non_null(strstr(back, "<svg"));
+            else
+                assert_true(len > 8 && memcmp(back, "\x89PNG\r\n\x1a\n", 8) == 0);
+            free(back);
+            assert_int_equal(unlink(path), 0);
+        }
+        free(path);
     }
-    unlink(dotp);
-    unlink(svg);
-    unlink(png);
-    free(dotp);
-    free(svg);
-    free(png);
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -1796,10 +1795,7 @@ static void test_write_finds_dot(void **state)
     assert_int_equal(rmdir(p), 0);
     /* an empty TMPDIR is /tmp: the input Graphviz reads, unlinked */
     snprintf(p, sizeof(p), "%s/d", dir);
-    assert_int_equal(mkdir(p, 0755), 0);
-    snprintf(q, sizeof(q), "%s/d/dot", dir);
-    ces_test_put_file(q, "#!/bin/sh\nexec /bin/readlink /proc/self/fd/0\n");
-    assert_int_equal(chmod(q, 0755), 0);
+    ces_test_put_program(p, "dot", "#!/bin/sh\nexec /bin/readlink /proc/self/fd/0\n");
     assert_int_equal(setenv("PATH", p, 1), 0);
     assert_int_equal(setenv("TMPDIR", "", 1), 0);
     snprintf(q, sizeof(q), "%s/z.svg", dir);
@@ -1827,17 +1823,7 @@ static void test_write_finds_dot(void **state)
     assert_int_equal(unlink(".dot"), 0);
     assert_int_equal(chdir(cwd), 0);
     env_restore(&env);
-    snprintf(p, sizeof(p), "%s/c/dot", dir);
-    assert_int_equal(unlink(p), 0);
-    snprintf(p, sizeof(p), "%s/b/dot", dir);
-    assert_int_equal(unlink(p), 0);
-    snprintf(p, sizeof(p), "%s/d/dot", dir);
-    assert_int_equal(unlink(p), 0);
-    for (const char *sub = "a/dot\0a\0b\0c\0d\0"; *sub != '\0'; sub += strlen(sub) + 1) {
-        snprintf(p, sizeof(p), "%s/%s", dir, sub);
-        assert_int_equal(rmdir(p), 0);
-    }
-    assert_int_equal(rmdir(dir), 0);
+    ces_test_remove_in(dir, "c/dot\0b/dot\0d/dot\0a/dot\0a\0b\0c\0d\0");
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -1858,11 +1844,8 @@ static void test_write_refused_before_dot(void **state)
     (void)state;
     /* a dot that leaves a mark when it runs */
     snprintf(p, sizeof(p), "%s/bin", dir);
-    assert_int_equal(mkdir(p, 0755), 0);
-    snprintf(q, sizeof(q), "%s/bin/dot", dir);
     snprintf(want, sizeof(want), "#!/bin/sh\n: > %s/ran\nexec /bin/cat\n", dir);
-    ces_test_put_file(q, want);
-    assert_int_equal(chmod(q, 0755), 0);
+    ces_test_put_program(p, "dot", want);
     assert_int_equal(setenv("PATH", p, 1), 0);
     assert_int_equal(unsetenv("TMPDIR"), 0);
 
@@ -1920,10 +1903,7 @@ static void test_write_empty_picture(void **state)
 
     (void)state;
     snprintf(p, sizeof(p), "%s/bin", dir);
-    assert_int_equal(mkdir(p, 0755), 0);
-    snprintf(q, sizeof(q), "%s/bin/dot", dir);
-    ces_test_put_file(q, "#!/bin/sh\nexit 0\n");
-    assert_int_equal(chmod(q, 0755), 0);
+    ces_test_put_program(p, "dot", "#!/bin/sh\nexit 0\n");
     assert_int_equal(setenv("PATH", p, 1), 0);
     assert_int_equal(unsetenv("TMPDIR"), 0);
 
@@ -1951,13 +1931,7 @@ static void test_write_empty_picture(void **state)
     assert_int_equal(unlink(q), 0);
 
     env_restore(&env);
-    snprintf(p, sizeof(p), "%s/keep.svg", dir);
-    assert_int_equal(unlink(p), 0);
-    snprintf(p, sizeof(p), "%s/bin/dot", dir);
-    assert_int_equal(unlink(p), 0);
-    snprintf(p, sizeof(p), "%s/bin", dir);
-    assert_int_equal(rmdir(p), 0);
-    assert_int_equal(rmdir(dir), 0);
+    ces_test_remove_in(dir, "keep.svg\0bin/dot\0bin\0");
     ces_test_ctx_end(ctx, &st);
 }
 

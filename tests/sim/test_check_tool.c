@@ -934,10 +934,7 @@ static int run_failing_dot(const char *dir, const char *args, char **out)
 
     assert_non_null(saved);
     snprintf(bin, sizeof(bin), "%s/bin", dir);
-    assert_int_equal(mkdir(bin, 0700), 0);
-    snprintf(path, sizeof(path), "%s/dot", bin);
-    ces_test_put_file(path, "#!/bin/sh\nexit 3\n");
-    assert_int_equal(chmod(path, 0700), 0);
+    ces_test_put_program(bin, "dot", "#!/bin/sh\nexit 3\n");
     snprintf(path, sizeof(path), "%s:%s", bin, saved);
     assert_int_equal(setenv("PATH", path, 1), 0);
     rc = run(args, out);
@@ -1019,10 +1016,7 @@ static void test_dot_note_before_search(void **state)
 
     (void)state;
     snprintf(path, sizeof(path), "%s/bin", dir);
-    assert_int_equal(mkdir(path, 0700), 0);
-    snprintf(path, sizeof(path), "%s/bin/dot", dir);
-    ces_test_put_file(path, "#!/bin/sh\nexec /bin/cat\n");
-    assert_int_equal(chmod(path, 0700), 0);
+    ces_test_put_program(path, "dot", "#!/bin/sh\nexec /bin/cat\n");
     snprintf(path, sizeof(path), "%s/w.ces", dir);
     ces_test_put_file(path, "cesync 1\nranks 59\nsignal f u64 59\nphase graph x3\n"
                             "r* over p : write f[$r]@$p = $i\n");
@@ -1064,15 +1058,7 @@ static void test_dot_note_before_search(void **state)
                                        "--dot w.dot", &o), 0);
     assert_string_equal(o, "verdict: OK\ncesync: wrote w.dot (the schedule)\n");
     free(o);
-    snprintf(path, sizeof(path), "%s/w.dot", dir);
-    assert_int_equal(remove(path), 0);
-    snprintf(path, sizeof(path), "%s/w.ces", dir);
-    assert_int_equal(remove(path), 0);
-    snprintf(path, sizeof(path), "%s/bin/dot", dir);
-    assert_int_equal(remove(path), 0);
-    snprintf(path, sizeof(path), "%s/bin", dir);
-    assert_int_equal(rmdir(path), 0);
-    assert_int_equal(rmdir(dir), 0);
+    ces_test_remove_in(dir, "w.dot\0w.ces\0bin/dot\0bin\0");
 }
 
 /* The fault sweep prints a table, not a report: --json and --dot are

@@ -104,6 +104,15 @@ void ces_test_sleep_ms(long ms);
 /* The entries of directory dir, "name;" each, sorted, into out. */
 void ces_test_dir_entries(const char *dir, char *out, size_t size);
 
+/* Removes each of `names` in directory dir (relative paths, each ended by
+ * '\0', the list by an empty one; a directory after what it held), then dir,
+ * asserting each removal. */
+void ces_test_remove_in(const char *dir, const char *names);
+
+/* Makes directory bindir (new) holding an executable `name`, the shell
+ * script `script`: a stand-in for a program found on PATH. */
+void ces_test_put_program(const char *bindir, const char *name, const char *script);
+
 /* Creates (or truncates) the file `path` holding text. */
 void ces_test_put_file(const char *path, const char *text);
 

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 char *ces_test_read_file(const char *path, size_t *len)
 {
@@ -177,6 +179,27 @@ void ces_test_dir_entries(const char *dir, char *out, size_t size)
         free(list[i]);
     }
     free(list);
+}
+
+void ces_test_remove_in(const char *dir, const char *names)
+{
+    char path[512];
+
+    for (const char *n = names; *n != '\0'; n += strlen(n) + 1) {
+        snprintf(path, sizeof(path), "%s/%s", dir, n);
+        assert_int_equal(remove(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
+void ces_test_put_program(const char *bindir, const char *name, const char *script)
+{
+    char path[512];
+
+    assert_int_equal(mkdir(bindir, 0755), 0);
+    snprintf(path, sizeof(path), "%s/%s", bindir, name);
+    ces_test_put_file(path, script);
+    assert_int_equal(chmod(path, 0755), 0);
 }
 
 void ces_test_put_file(const char *path, const char *text)
