@@ -365,7 +365,7 @@ static void progress(void *ud, const struct ces_check_stats *s)
             ces_plural(s->transitions), (unsigned long long)s->executions,
             ces_plural(s->executions));
     if (s->sample_executions > 0) /* docs/SEMANTICS.md section 10, "Classes found by sampling" */
-        fprintf(stderr, " (%llu by random executions within the search)",
+        fprintf(stderr, " (%llu of them random executions within the search)",
                 (unsigned long long)s->sample_executions);
     fprintf(stderr, ", %.1f s, %.0f states/s, %.1f MiB\n", s->seconds,
             s->seconds > 0 ? (double)s->states / s->seconds : 0.0,

@@ -67,7 +67,7 @@ void ces_tool_builder_help(int run)
            run ? "  (run needs one: it has no built-in default)\n"
                : "  (no schedule at all: the built-in 4-rank alltoall; refused when standard\n"
                  "  input is a pipe or a file, which \"-\" reads)\n",
-           run ? ": the number of GPUs, 2 to 8" : " 4", builder_options);
+           run ? ": the number of GPUs, 2 to 8; 1 to 64" : " 4", builder_options);
 }
 
 int ces_tool_wants_help(int argc, char **argv)

@@ -720,8 +720,9 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_printf(&sb, "coverage: %" PRIu64 " of the states below were a second search, "
                       "for a MISMATCH among race-free executions\n", s->race_free_states);
     if (s->sample_executions > 0) {
-        ces_sb_printf(&sb, "coverage: %" PRIu64 " of the end states below were reached by random "
-                      "executions within the search", s->sample_executions);
+        ces_sb_printf(&sb, "coverage: %" PRIu64 " random execution%s within the search, counted "
+                      "among the end states below", s->sample_executions,
+                      ces_plural(s->sample_executions));
         if (r->sampled != 0) {
             ces_verdict_format(r->sampled, v, sizeof(v));
             ces_sb_printf(&sb, ", which found %s first", v);

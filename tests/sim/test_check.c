@@ -1616,8 +1616,8 @@ static void test_classes_sampled(void **state)
     r = check1(ctx, g, NULL, 0, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH, 4096, 135);
     assert_int_equal(ces_check_report_stats(r).sample_executions, 36);
     report_has(ctx, r,
-               "\ncoverage: 36 of the end states below were reached by random executions within the "
-               "search, "
+               "\ncoverage: 36 random executions within the search, counted among the end states "
+               "below, "
                "which found MISMATCH first\n",
                ",\"sample_executions\":36},", "\"sampled\":\"MISMATCH\",");
     replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
@@ -3268,7 +3268,7 @@ static void test_faults_together(void **state)
         assert_int_equal(ces_fault_parse(ctx, cases[i].b, &f[1]), CES_OK);
         if (cases[i].msg != NULL) {
             refused(ctx, g, &o, cases[i].msg);
-            /* with the watchdog model, and with a third fault first: alike */
+            /* with the watchdog model: alike */
             o.flags = CES_CHECK_ABORT;
             refused(ctx, g, &o, cases[i].msg);
             o.flags = 0;

@@ -781,7 +781,7 @@ static void test_progress(void **state)
         assert_non_null(strstr(o, " in the second search, for a MISMATCH among race-free "
                                   "executions), "));
         /* and random executions within it ("Classes found by sampling") */
-        assert_non_null(strstr(o, " by random executions within the search), "));
+        assert_non_null(strstr(o, " of them random executions within the search), "));
         assert_non_null(strstr(o, "verdict: RACE,INCOMPLETE\n"));
         free(o);
         assert_int_equal(remove(path), 0);

@@ -683,6 +683,10 @@ static void test_stops(void **state)
         assert_int_equal(ces_fault_parse(ctx, "stop:r0#1", &two[1]), CES_OK);
         assert_int_equal(ces_fault_parse(ctx, "stop:r0.s1#0", &two[0]), CES_OK);
         assert_int_equal(ces_promela_emit(ctx, g[0], &o, &text, NULL), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "promela: faults stop:r0.s1#0 and stop:r0#1: stop:r0#1 already stops "
+                            "r0.s1 before its op #0, so stop:r0.s1#0 changes nothing (expected a "
+                            "stream's own stop before where its rank's stop leaves it)");
         assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#0", &two[0]), CES_OK);
         assert_int_equal(ces_promela_emit(ctx, g[0], &o, &text, NULL), CES_OK);
         assert_null(strstr(text, "r0.s0#0 produce"));
