@@ -58,6 +58,17 @@ static bool must_be_positive(const struct ces_mfield *f)
  * calls than the backend issues. */
 #define CES_MODEL_MAX_MEMOPS 255u
 
+/* The fewest ops a memop call may take for the CUDA backend to lower any
+ * schedule (ces_model_require refuses fewer): a call that waits carries the
+ * watchdog's writes besides the wait, eagerly a progress write, captured an
+ * enter and an exit write. */
+#define CES_MODEL_MIN_MEMOPS 3u
+
+/* Why max_memops_per_batch may not be below CES_MODEL_MIN_MEMOPS. */
+#define CES_MODEL_MIN_MEMOPS_WHY                                                                 \
+    "the CUDA backend needs 3 or more (a memop call that waits carries the watchdog's writes "  \
+    "besides the wait: eagerly a progress write, captured an enter and an exit write)"
+
 /* Whether integer field f is a yes/no: 0 or 1. */
 static bool is_flag(const struct ces_mfield *f) { return strcmp(f->unit, "0/1") == 0; }
 
@@ -271,6 +282,10 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
             return perr(ctx, l, col, "expected an unsigned integer");
         if (errno != 0 || u > UINT32_MAX)
             return perr(ctx, l, col, "expected an unsigned integer at most 4294967295");
+        /* below it parsed and only predict refused it, without the line */
+        if (strcmp(f->name, "max_memops_per_batch") == 0 && u < CES_MODEL_MIN_MEMOPS)
+            return perr(ctx, l, col,
+                        "expected an unsigned integer at least 3: " CES_MODEL_MIN_MEMOPS_WHY);
         if (must_be_positive(f) && u == 0)
             return perr(ctx, l, col, "expected an unsigned integer > 0");
         if (is_flag(f) && u > 1)
@@ -527,6 +542,13 @@ int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
     rc = ces_model_check_values(ctx, m, "model print");
     if (rc != CES_OK)
         return rc;
+    /* ces_model_parse refuses it (predict only refuses it as UNSUPPORTED,
+     * so ces_model_check_values takes it) */
+    if (m->max_memops_per_batch < CES_MODEL_MIN_MEMOPS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "model print: the model's max_memops_per_batch is %" PRIu32
+                             ": expected at least 3: " CES_MODEL_MIN_MEMOPS_WHY,
+                             m->max_memops_per_batch);
     if (ces_model_find(m->kind) == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "model print: the model's kind '%s' is no built-in kind, which a "

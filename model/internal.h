@@ -57,4 +57,11 @@ int ces_model_check_kind(struct ces_ctx *ctx, const struct ces_model *m, const c
 int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const struct ces_graph *g,
                       const char *who);
 
+/* ces_model_require of a model loaded from `file` (ces_model_load), named
+ * "the model of FILE (kind K)" where the built-in kind's is "the K model"
+ * or "K": its values, not the kind's, may be what it lacks.  file NULL:
+ * ces_model_require.  The tools check it before they predict. */
+int ces_model_require_file(struct ces_ctx *ctx, const struct ces_model *m,
+                           const struct ces_graph *g, const char *who, const char *file);
+
 #endif

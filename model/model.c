@@ -162,12 +162,25 @@ const char *ces_model_kind_name(uint32_t i)
     return i < CES_MODEL_NKINDS ? ces_model_kinds_[i].kind : NULL;
 }
 
-/* What machine m lacks for op, or NULL. */
-static const char *op_lacks(const struct ces_model *m, const struct ces_graph *g,
-                            const struct ces_op *op, char *buf, size_t size)
+/* The machine m as its messages name it: the built-in kind ("h200"), or
+ * the model loaded from `file` ("the model of m.model (kind h200)"), whose
+ * values, not the kind's, may be what it lacks. */
+static const char *machine_name(const struct ces_model *m, const char *file, char *buf,
+                                size_t size)
+{
+    if (file == NULL)
+        return m->kind;
+    snprintf(buf, size, "the model of %s (kind %s)", file, m->kind);
+    return buf;
+}
+
+/* What machine m (named `name`) lacks for op, or NULL. */
+static const char *op_lacks(const struct ces_model *m, const char *name,
+                            const struct ces_graph *g, const struct ces_op *op, char *buf,
+                            size_t size)
 {
     if (op->kind == CES_OP_FLUSH && !m->can_flush_remote_writes) {
-        snprintf(buf, size, "flush is not supported on %s (can_flush_remote_writes = 0)", m->kind);
+        snprintf(buf, size, "flush is not supported on %s (can_flush_remote_writes = 0)", name);
         return buf;
     }
     if (op->kind == CES_OP_WRITE || op->kind == CES_OP_WAIT) {
@@ -176,7 +189,7 @@ static const char *op_lacks(const struct ces_model *m, const struct ces_graph *g
 
         if (!(m->flag_widths & bit) || (si.width == CES_U64 && !m->has_64bit_memops)) {
             snprintf(buf, size, "%s is u%u, which %s has no memops for", si.name,
-                     (unsigned)si.width, m->kind);
+                     (unsigned)si.width, name);
             return buf;
         }
     }
@@ -196,15 +209,26 @@ int ces_model_check_kind(struct ces_ctx *ctx, const struct ces_model *m, const c
 int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const struct ces_graph *g,
                       const char *who)
 {
+    return ces_model_require_file(ctx, m, g, who, NULL);
+}
+
+int ces_model_require_file(struct ces_ctx *ctx, const struct ces_model *m,
+                           const struct ces_graph *g, const char *who, const char *file)
+{
     uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
     const char *sep = who != NULL ? ": " : "";
     uint64_t *base;
+    char buf[200];
+    const char *name;
     int rc = ces_model_check_kind(ctx, m, who);
 
     if (rc != CES_OK)
         return rc;
     if (who == NULL)
         who = "";
+    if (file != NULL && strlen(file) > 128) /* the message keeps its end */
+        file = file + strlen(file) - 128;
+    name = machine_name(m, file, buf, sizeof(buf));
     /* as ces_cuda_lower refuses fewer */
     if (m->max_memops_per_batch < 3)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
@@ -215,8 +239,9 @@ int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const stru
                              who, sep, m->max_memops_per_batch);
     if (ranks > m->max_ranks)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "%s%s%u ranks, the %s model has at most %u GPU%s", who, sep,
-                             (unsigned)ranks, m->kind, (unsigned)m->max_ranks,
+                             "%s%s%u ranks, %s%s%s has at most %u GPU%s", who, sep,
+                             (unsigned)ranks, file == NULL ? "the " : "", name,
+                             file == NULL ? " model" : "", (unsigned)m->max_ranks,
                              ces_plural(m->max_ranks));
     base = ces_malloc(ctx, sizeof(*base) * 2 * streams);
     if (base == NULL)
@@ -234,9 +259,9 @@ int ces_model_require(struct ces_ctx *ctx, const struct ces_model *m, const stru
             memset(seen, 0, sizeof(*seen) * streams);
             for (uint32_t k = 0; k < n && rc == CES_OK; k++) {
                 const struct ces_op *op = &ops[k];
-                char why[160], where[80];
+                char why[400], where[80];
 
-                if (op_lacks(m, g, op, why, sizeof(why)) != NULL) {
+                if (op_lacks(m, name, g, op, why, sizeof(why)) != NULL) {
                     ces_op_where(where, sizeof(where), r, op->stream,
                                  base[op->stream] + seen[op->stream], op);
                     rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "%s%s%s: %s", who, sep, where,

@@ -9,6 +9,7 @@
 #include "tool.h"
 #include "bench_row.h"
 #include "internal.h" /* ces_find_program, ces_dot_tmp_probe, ces_dot_format */
+#include "../model/internal.h" /* ces_model_require_file */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -792,7 +793,7 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
  * alternates them); (8 calls - 4 calls) / 4.  NAN if it cannot be
  * built. */
 static double predict_group(struct ces_ctx *ctx, const struct bench *B, const struct ces_model *m,
-                            uint64_t bytes, uint64_t stage_max)
+                            uint64_t bytes, uint64_t stage_max, int check)
 {
     struct ces_p2p_table t;
     struct ces_p2p_stages st;
@@ -828,6 +829,16 @@ static double predict_group(struct ces_ctx *ctx, const struct bench *B, const st
             if (rc == CES_OK)
                 rc = ces_graph_validate(g, NULL);
         }
+        if (check) {
+            /* (predict's check): a graph not built is no lack of the model */
+            double lacks =
+                rc == CES_OK && ces_model_require_file(ctx, m, g, NULL, B->model_path) != CES_OK
+                    ? NAN
+                    : 0.0;
+
+            ces_graph_destroy(g);
+            return lacks;
+        }
         if (rc == CES_OK)
             rc = ces_model_predict(ctx, m, g, &r);
         if (rc == CES_OK)
@@ -842,7 +853,9 @@ static double predict_group(struct ces_ctx *ctx, const struct bench *B, const st
  * collective call selects, in a build without CUDA too; the sendrecv auto
  * = the point-to-point group's graph but for a one-way message staged
  * eagerly), host costs set to 0, in the fast mode of blocked waits or (`slow`) in the
- * slow one.  NAN if it cannot be built. */
+ * slow one.  NAN if it cannot be built.  slow < 0: only whether the
+ * model has what that graph needs (ces_model_supports), quietly: NAN where
+ * it lacks something (the context's error says what), 0 otherwise. */
 static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes,
                       int slow)
 {
@@ -855,7 +868,7 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
 
     m.host_call_us = 0.0;
     m.graph_launch_us = 0.0;
-    if (slow)
+    if (slow > 0)
         ces_model_slow_mode(&m);
     ces_coll_params_init(&p, B->coll);
     p.root = B->root;
@@ -868,8 +881,8 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     p.wake = variant < 0 ? 0 : B->wake;
     if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV) {
         if (!B->one_way || B->graph || bytes > B->stage_max) {
-            t = predict_group(ctx, B, &m, bytes, B->stage_max);
-            if (isnan(t))
+            t = predict_group(ctx, B, &m, bytes, B->stage_max, slow < 0);
+            if (isnan(t) && slow >= 0)
                 fprintf(stderr, "cesync: bench: no prediction at %" PRIu64 " bytes: %s\n",
                         bytes, ces_ctx_last_error(ctx));
             return t;
@@ -905,6 +918,15 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
     }
     /* the steady-state period: (time of 8 iterations - time of 4) / 4, as a
      * median of back-to-back iterations sees it */
+    if (slow < 0) {
+        /* a graph not built is no lack of the model: the sizes say it */
+        t = ces_coll_build(ctx, &p, &g) == CES_OK &&
+                    ces_model_require_file(ctx, &m, g, NULL, B->model_path) != CES_OK
+                ? NAN
+                : 0.0;
+        ces_graph_destroy(g);
+        return t;
+    }
     if (ces_coll_build(ctx, &p, &g) == CES_OK && ces_model_predict(ctx, &m, g, &r) == CES_OK) {
         double t4 = r.total_us;
 
@@ -919,6 +941,19 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
                 ces_ctx_last_error(ctx));
     ces_graph_destroy(g);
     return t;
+}
+
+/* Whether the model can run every variant's graph at the first size
+ * (ranks, flag widths, memops: what the size does not change): CES_EXIT_OK,
+ * or the model's reason, exit 2, before any run (it predicted nothing,
+ * saying so once a size). */
+static int model_runs(struct ces_ctx *ctx, const struct bench *B)
+{
+    for (uint32_t k = 0; k < B->nvariants; k++)
+        if (isnan(predict(ctx, B, B->variants[k], B->sizes[0], -1)))
+            return ces_tool_fail("bench: the model cannot run %s %s: %s", ces_coll_name((int)B->coll),
+                                 variant_name(B->variants[k]), ces_ctx_last_error(ctx));
+    return CES_EXIT_OK;
 }
 
 static void compute_predictions(struct ces_ctx *ctx, struct bench *B)
@@ -1469,6 +1504,9 @@ int ces_cmd_bench(int argc, char **argv)
         ex = ces_tool_fail("%s", ces_ctx_last_error(ctx));
         goto out;
     }
+    ex = model_runs(ctx, B);
+    if (ex != CES_EXIT_OK)
+        goto out;
     compute_predictions(ctx, B);
 #ifdef CES_HAVE_CUDA
     if (!B->dry) {

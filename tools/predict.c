@@ -5,6 +5,7 @@
  * the critical path.
  */
 #include "tool.h"
+#include "../model/internal.h" /* ces_model_require_file */
 
 #include <inttypes.h>
 #include <math.h>
@@ -131,7 +132,10 @@ int ces_cmd_predict(int argc, char **argv)
         goto out;
     slow = m;
     ces_model_slow_mode(&slow);
-    rc = ces_model_predict(ctx, &m, g, &p);
+    /* a model file named as such: its values may be what the machine lacks */
+    rc = ces_model_require_file(ctx, &m, g, "predict", model_path);
+    if (rc == CES_OK)
+        rc = ces_model_predict(ctx, &m, g, &p);
     if (rc == CES_OK)
         rc = slow_rc = ces_model_predict(ctx, &slow, g, &ps);
     if (rc != CES_OK) {

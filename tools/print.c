@@ -4,6 +4,7 @@
  */
 #include "tool.h"
 #include "internal.h" /* ces_plural */
+#include "../model/internal.h" /* ces_model_require_file */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -138,7 +139,7 @@ int ces_cmd_validate(int argc, char **argv)
         plus = model_path != NULL ? " + " : "";
         file = model_path != NULL ? model_path : "";
         /* not valid for a machine that cannot run it: no summary */
-        if (ec == CES_EXIT_OK && ces_model_supports(ctx, &m, g) != CES_OK)
+        if (ec == CES_EXIT_OK && ces_model_require_file(ctx, &m, g, NULL, model_path) != CES_OK)
             ec = ces_tool_fail("validate: %s%s%s cannot run %s: %s", m.kind, plus, file,
                                in != NULL ? in : "it", ces_ctx_last_error(ctx));
     }

@@ -1176,8 +1176,9 @@ CES_API const char *ces_model_kind_name(uint32_t i);
  * (0x10 is refused, not read as 16) at most 1e9,
  * bandwidths at least 1e-9, and a value a double cannot hold (1e400,
  * 1e-400) is out of range; the integer fields take 0..4294967295 in
- * decimal digits (max_memops_per_batch 1..255: cuStreamBatchMemOp takes at
- * most 255 ops; 1 and 2 parse, and ces_model_predict refuses them); a value
+ * decimal digits (max_memops_per_batch 3..255: cuStreamBatchMemOp takes at
+ * most 255 ops, and the CUDA backend needs 3 or more; fewer is an error at
+ * its line and column); a value
  * has at most 63 characters.  A NUL byte anywhere, a comment included, is
  * an error at its line and column.  Once the whole file is read, a
  * per_graph_copy_us above per_copy_us and a flag_widths with 64 beside
@@ -1201,7 +1202,7 @@ CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct c
  * CES_ERR_INVALID, naming the field, for a model no file can hold: a kind
  * that is no built-in one (or lacks its NUL), flag_widths neither
  * CES_MODEL_W32, CES_MODEL_W64 nor both, a cost or bandwidth out of the
- * ranges ces_model_parse takes, 0 or more than 255 for
+ * ranges ces_model_parse takes, fewer than 3 or more than 255 for
  * max_memops_per_batch, 0 for copy_engines, batch_engines or max_ranks, a
  * yes/no field (unit "0/1") or slow_waits above 1, per_graph_copy_us above
  * per_copy_us, or flag_widths with CES_MODEL_W64 and has_64bit_memops 0.

@@ -63,9 +63,10 @@ static void test_base(void **state)
                                      &base, &m),
                      CES_OK);
     assert_true(m.per_graph_copy_us == 2.0);
-    /* values 1 and 2 still parse (predict refuses them: UNSUPPORTED) */
-    assert_int_equal(ces_model_parse(ctx, "max_memops_per_batch = 2", 24, NULL, &base, &m),
+    /* 3..255 parse (1 and 2 are refused at their line: test_parse_errors) */
+    assert_int_equal(ces_model_parse(ctx, "max_memops_per_batch = 3", 24, NULL, &base, &m),
                      CES_OK);
+    assert_int_equal(m.max_memops_per_batch, 3);
     assert_int_equal(ces_model_parse(ctx, "max_memops_per_batch = 255", 26, NULL, &base, &m),
                      CES_OK);
     assert_int_equal(ces_model_parse(ctx, "", 0, NULL, &base, &m), CES_OK);
@@ -141,7 +142,20 @@ static void test_errors(void **state)
         {"split_wait_mib = 99999999999999999999999\n",
          "m.model:1:18: expected an unsigned integer at most 4294967295, found "
          "'99999999999999999999999'"},
-        {"max_memops_per_batch = 0\n", "m.model:1:24: expected an unsigned integer > 0, found '0'"},
+        /* the CUDA backend lowers nothing below 3: refused here, at the
+         * value, where it parsed and only predict refused it */
+        {"max_memops_per_batch = 0\n",
+         "m.model:1:24: expected an unsigned integer at least 3: the CUDA backend needs 3 or "
+         "more (a memop call that waits carries the watchdog's writes besides the wait: eagerly "
+         "a progress write, captured an enter and an exit write), found '0'"},
+        {"max_memops_per_batch = 2\n",
+         "m.model:1:24: expected an unsigned integer at least 3: the CUDA backend needs 3 or "
+         "more (a memop call that waits carries the watchdog's writes besides the wait: eagerly "
+         "a progress write, captured an enter and an exit write), found '2'"},
+        {"# a machine\nmax_memops_per_batch =   1 # too few\n",
+         "m.model:2:26: expected an unsigned integer at least 3: the CUDA backend needs 3 or "
+         "more (a memop call that waits carries the watchdog's writes besides the wait: eagerly "
+         "a progress write, captured an enter and an exit write), found '1'"},
         /* cuStreamBatchMemOp takes at most 255 ops (CES_CUDA_MAX_MEMOPS): a
          * larger value predicted fewer calls than the backend issues */
         {"max_memops_per_batch = 256\n",
@@ -343,6 +357,12 @@ static void test_print_refuses(void **state)
     m.max_memops_per_batch = 256;
     print_refused(ctx, &m, "model print: the model's max_memops_per_batch is 256: expected at most "
                            "255: cuStreamBatchMemOp takes at most 255 ops");
+    m = *h200;
+    m.max_memops_per_batch = 2;
+    print_refused(ctx, &m, "model print: the model's max_memops_per_batch is 2: expected at least "
+                           "3: the CUDA backend needs 3 or more (a memop call that waits carries "
+                           "the watchdog's writes besides the wait: eagerly a progress write, "
+                           "captured an enter and an exit write)");
     m = *h200;
     m.per_graph_copy_us = m.per_copy_us + 0.5;
     print_refused(ctx, &m, "model print: the model's per_graph_copy_us is 5.7, above its "

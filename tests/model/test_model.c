@@ -3,6 +3,7 @@
  * can run (model/model.c).
  */
 #include "ces_test.h"
+#include "../../model/internal.h" /* ces_model_require_file */
 
 #include <string.h>
 
@@ -150,6 +151,50 @@ static void test_supports(void **state)
 /* A position past 2^32 (a graph phase of 3e9 replays of two ops before the
  * flush) is named in full: the flush is r0.s0#6000000000, as dot labels it
  * (it was cut to 32 bits, r0.s0#1705032704). */
+/* A model loaded from a file is named as such where it lacks something:
+ * its values, not the kind's, may be what it lacks (it said "the h200
+ * model has at most 1 GPU" of a file's max_ranks = 1). */
+static void test_require_file(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_model m = *ces_model_find("h200");
+
+    (void)state;
+    assert_int_equal(ces_prog_parse(ctx, supports_text, strlen(supports_text), "s", &prog),
+                     CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
+    m.can_flush_remote_writes = 1;
+    m.max_ranks = 1;
+    assert_int_equal(ces_model_require_file(ctx, &m, g, "predict", "mr.model"),
+                     CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "predict: 2 ranks, the model of mr.model (kind h200) has at most 1 GPU");
+    /* no file: the kind's wording */
+    assert_int_equal(ces_model_require_file(ctx, &m, g, NULL, NULL), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx), "2 ranks, the h200 model has at most 1 GPU");
+    m.max_ranks = 2;
+    m.flag_widths = CES_MODEL_W32;
+    m.has_64bit_memops = 0;
+    assert_int_equal(ces_model_require_file(ctx, &m, g, NULL, "w.model"), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx), "r0.s0#0 (line 10:6): w is u64, which the model "
+                                                 "of w.model (kind h200) has no memops for");
+    m.flag_widths = CES_MODEL_W32 | CES_MODEL_W64;
+    m.has_64bit_memops = 1;
+    m.can_flush_remote_writes = 0;
+    assert_int_equal(ces_model_require_file(ctx, &m, g, NULL, "f.model"), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0.s1#4 (line 12:9): flush is not supported on the model of f.model "
+                        "(kind h200) (can_flush_remote_writes = 0)");
+    m.can_flush_remote_writes = 1;
+    assert_int_equal(ces_model_require_file(ctx, &m, g, NULL, "f.model"), CES_OK);
+    ces_graph_destroy(g);
+    ces_prog_destroy(prog);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_supports_far_position(void **state)
 {
     struct ces_test_alloc st;
@@ -185,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_supports),
         cmocka_unit_test(test_supports_u64_cyclic),
         cmocka_unit_test(test_supports_far_position),
+        cmocka_unit_test(test_require_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1387,50 +1387,47 @@ static void test_csv_kept_on_error(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
-/* A dry run whose model can make no prediction (4 ranks on a model of at
- * most 2 GPUs) has no time to show: its row says - for the time, busbw and
- * err% (they were nan, 0.0 and +0.0, a perfect prediction), and the CSV has
- * no row for it, as for a variant that did not run (it had nan, 0.000). */
+/* A model that cannot run the collective at the asked ranks or flags (4
+ * ranks on a model of at most 2 GPUs, 64-bit flags on a 32-bit-only one)
+ * is refused before any run, exit 2, with the model's reason, the file
+ * named: it printed a "no prediction" line a size, a table of dashes and
+ * exited 1.  A max_memops_per_batch of 2 no longer loads (model:line:col). */
 static void test_dry_run_without_prediction(void **state)
 {
-    char *dir = ces_test_tmpdir(), *out = NULL, *csv, path[512];
+    char *dir = ces_test_tmpdir(), *out = NULL, path[512];
 
     (void)state;
     snprintf(path, sizeof(path), "%s/two.model", dir);
     ces_test_put_file(path, "max_ranks = 2\n");
-    /* it predicted nothing: the table and the CSV as they are, then exit 1
-     * with a line saying so (it exited 0 after a table of dashes) */
     assert_int_equal(ces_test_tool(dir,
                                    "bench alltoall --dry-run --ranks 4 --min-bytes 1M "
                                    "--max-bytes 1M --variant plain --model two.model --csv n.csv",
                                    &out),
-                     1);
-    assert_non_null(strstr(out, "\n        1M plain           -         -         -       -     - "
-                                "        -         -      -  |         -       - |"));
-    assert_non_null(strstr(out, "cesync: bench: no prediction at 1048576 bytes: predict: 4 ranks, "
-                                "the h200 model has at most 2 GPUs\n"));
-    assert_non_null(strstr(out, "cesync: bench: --dry-run: the model predicted no size of any "
-                                "variant (the lines above say why)\n"));
+                     2);
+    assert_string_equal(out, "cesync: bench: the model cannot run alltoall plain: 4 ranks, the "
+                             "model of two.model (kind h200) has at most 2 GPUs\n");
     free(out);
     snprintf(path, sizeof(path), "%s/n.csv", dir);
-    csv = ces_test_read_file(path, NULL);
-    assert_string_equal(csv, "coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,"
-                             "busbw_gbps,check,pred_us,pred_slow_us\n");
-    free(csv);
-    assert_int_equal(unlink(path), 0);
-    /* max_memops_per_batch 2 parses (a machine the backend cannot run)
-     * but predicts nothing: exit 1 likewise */
+    assert_int_equal(access(path, F_OK), -1);
     snprintf(path, sizeof(path), "%s/two.model", dir);
+    ces_test_put_file(path, "flag_widths = 32\nhas_64bit_memops = 0\n");
+    assert_int_equal(ces_test_tool(dir,
+                                   "bench alltoall --dry-run --max-bytes 2K --model two.model",
+                                   &out),
+                     2);
+    assert_null(strstr(out, "no prediction"));
+    assert_non_null(strstr(out, "cesync: bench: the model cannot run alltoall auto: "));
+    assert_non_null(strstr(out, "which the model of two.model (kind h200) has no memops for\n"));
+    free(out);
     ces_test_put_file(path, "max_memops_per_batch = 2\n");
     assert_int_equal(ces_test_tool(dir,
-                                   "bench alltoall --dry-run --min-bytes 1M --max-bytes 2M "
-                                   "--variant plain,overlap --model two.model",
+                                   "bench alltoall --dry-run --max-bytes 2K --model two.model",
                                    &out),
-                     1);
-    assert_non_null(strstr(out, "the model's max_memops_per_batch is 2"));
-    assert_non_null(strstr(out, "cesync: bench: --dry-run: the model predicted no size"));
+                     2);
+    assert_null(strstr(out, "no prediction"));
+    assert_non_null(strstr(out, "two.model:1:24: expected an unsigned integer at least 3: "));
     free(out);
-    /* one size predicted is a run: exit 0 */
+    /* one that runs it predicts: exit 0 */
     ces_test_put_file(path, "max_ranks = 2\n");
     assert_int_equal(ces_test_tool(dir,
                                    "bench alltoall --dry-run --min-bytes 1M --max-bytes 1M "
@@ -1439,7 +1436,6 @@ static void test_dry_run_without_prediction(void **state)
                      0);
     assert_null(strstr(out, "predicted no size"));
     free(out);
-    snprintf(path, sizeof(path), "%s/two.model", dir);
     assert_int_equal(unlink(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }

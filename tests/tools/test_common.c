@@ -484,8 +484,9 @@ static void test_validate_machine(void **state)
         fclose(f);
         assert_int_equal(ces_test_tool(dir, "validate barrier --ranks 4 --model two.model", &out),
                          2);
+        /* the limit named as the file's, not the kind's */
         assert_string_equal(out, "cesync: validate: h200 + two.model cannot run it: 4 ranks, the "
-                                 "h200 model has at most 2 GPUs\n");
+                                 "model of two.model (kind h200) has at most 2 GPUs\n");
         free(out);
         remove(path);
         rmdir(dir);
