@@ -254,8 +254,12 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
         double d = strtod(buf, &end);
 
         /* decimal only, as the tools read numbers: strtod takes 0x10 for 16 */
+        /* a bandwidth says > 0, which it takes (it said >= 0, and 0 was
+         * then refused) */
         if (end == buf || *end != '\0' || strpbrk(buf, "xX") != NULL || isnan(d) || d < 0.0)
-            return perr(ctx, l, col, "expected a number >= 0");
+            return perr(ctx, l, col,
+                        strstr(f->name, "_gbps") != NULL ? "expected a bandwidth > 0"
+                                                         : "expected a number >= 0");
         /* strtod's ERANGE: beyond a double, or nearer 0 than it can tell
          * from 0; a subnormal result (ERANGE too) is a number it holds, as
          * ces_model_print writes one */

@@ -107,7 +107,10 @@ static void test_errors(void **state)
         {"peer_copy_gbps 1\n", "m.model:1:16: expected '=', found '1'"},
         {"peer_copy_gbps =\n", "m.model:1:17: expected a value, found the end of the line"},
         {"peer_copy_gbps = 1 2 # two\n", "m.model:1:20: expected the end of the line, found '2'"},
-        {"peer_copy_gbps = fast\n", "m.model:1:18: expected a number >= 0, found 'fast'"},
+        /* a bandwidth says what it takes, > 0 (it said >= 0, then refused 0) */
+        {"peer_copy_gbps = fast\n", "m.model:1:18: expected a bandwidth > 0, found 'fast'"},
+        {"peer_copy_gbps = -1\n", "m.model:1:18: expected a bandwidth > 0, found '-1'"},
+        {"peer_copy_gbps = 0\n", "m.model:1:18: expected a bandwidth > 0, found '0'"},
         {"per_copy_us = -1\n", "m.model:1:15: expected a number >= 0, found '-1'"},
         {"local_copy_gbps = 0\n", "m.model:1:19: expected a bandwidth > 0, found '0'"},
         /* 1e308 us summed to infinity, which the prediction took for a stall */
