@@ -1284,8 +1284,12 @@ static void test_help(void **state)
                                 "failed --calibrate,\na --model-out it cannot write, a failed "
                                 "--with-compute, or a --dry-run the model\npredicted no size of "
                                 "any variant for; "
-                                "a --model file that does not load is refused\nbefore any run, "
-                                "exit 2),\n"));
+                                "a --model file that does not load, or whose\nmachine cannot run "
+                                "the collective at the ranks and options asked, is refused before "
+                                "any\nrun, exit 2, with the reason),\n"));
+    /* the sweep's limit of 64 sizes, where the sizes are described */
+    assert_non_null(strstr(out, "refused; at most\n                        64 sizes: a range and "
+                                "factor that give more are refused)\n"));
     /* what the data check compares */
     assert_non_null(strstr(out, "(every byte\nof every recv against a pattern of the sending "
                                 "rank and offset, and of every send outside\nits recv, which "
