@@ -95,10 +95,12 @@ static int sendrecv_check(struct ces_ctx *ctx, const struct ces_coll_params *p)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "sendrecv: ranks must be 2..%u for a pair, not %" PRIu32,
                              CES_MAX_RANKS, p->ranks);
+    /* a graph phase takes credit alone (below): suggest only that there */
     if (p->proto == CES_PROTO_PULL)
-        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "sendrecv has no pull protocol; use "
-                             "CES_PROTO_NCCL, CES_PROTO_MONO or CES_PROTO_CREDIT");
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "sendrecv has no pull protocol; use %s",
+                             p->phase == CES_PHASE_GRAPH
+                                 ? "CES_PROTO_CREDIT for graph phases"
+                                 : "CES_PROTO_NCCL, CES_PROTO_MONO or CES_PROTO_CREDIT");
     if (p->proto != CES_PROTO_CREDIT && p->phase == CES_PHASE_GRAPH)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "sendrecv: %s flags are use counts computed from $i, which a graph "

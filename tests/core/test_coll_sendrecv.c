@@ -383,6 +383,10 @@ static void test_errors(void **state)
     coll_error(&p, CES_ERR_UNSUPPORTED,
                "sendrecv has no pull protocol; use CES_PROTO_NCCL, "
                "CES_PROTO_MONO or CES_PROTO_CREDIT");
+    /* in a graph phase only credit builds: the others are not suggested */
+    p = coll_params(CES_COLL_SENDRECV, CES_PROTO_PULL, 3, 1024, 1, CES_PHASE_GRAPH);
+    coll_error(&p, CES_ERR_UNSUPPORTED,
+               "sendrecv has no pull protocol; use CES_PROTO_CREDIT for graph phases");
     /* one rank has no pair to send between */
     p = coll_params(CES_COLL_SENDRECV, CES_PROTO_MONO, 1, 1024, 1, CES_PHASE_EAGER);
     coll_error(&p, CES_ERR_INVALID, "sendrecv: ranks must be 2..1024 for a pair, not 1");
