@@ -193,7 +193,8 @@ struct ces_op {
     struct ces_slot slot; /* write, wait */
     uint64_t value;       /* write, wait; already reduced mod 2^32 for u32 */
     uint32_t event;       /* record, await: index into the event table */
-    uint32_t line;        /* source position of the op, 0 when built by API */
+    uint32_t line;        /* source position of the op, 0 when built by API (a
+                             caller's own is kept, and messages cite it) */
     uint32_t col;
 };
 
@@ -274,8 +275,9 @@ CES_API int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ce
  * validated graph (ces_check, ces_check_fault_sweep, ces_promela_emit,
  * ces_model_predict, ces_launch) run these checks themselves on a graph that has had an
  * op or block added since its last successful validation (or never had
- * one), and refuse it with CES_ERR_SEMANTIC and this function's message,
- * prefixed with their name. */
+ * one), and refuse it with CES_ERR_SEMANTIC and this function's message
+ * after what they do and "the graph does not validate: " ("check: ",
+ * "fault sweep: ", "promela: ", "predict: ", "lower: "). */
 CES_API int ces_graph_validate(struct ces_graph *g, const char *file);
 
 /* The accessors below read the graph's tables.  The graph must not be NULL
@@ -339,7 +341,8 @@ CES_API int ces_graph_print(struct ces_ctx *ctx, const struct ces_graph *g, unsi
 
 struct ces_prog;
 
-/* Parses .ces text.  `file` names the input in errors (may be NULL: "<input>").
+/* Parses .ces text.  `file` names the input in errors (may be NULL: "<input>");
+ * `text` may be NULL where `len` is 0 (an empty text: "expected 'cesync 1'").
  * On a syntax error returns CES_ERR_PARSE with "file:line:col: expected ...";
  * what the parser already knows to be wrong (a header value out of range,
  * an undefined name, $p outside `over`, overflow in a header expression)
