@@ -706,7 +706,13 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_puts(&sb, " - a sample, not a proof\n");
     }
     else if (s->mode == CES_CHECK_REPLAY)
-        ces_sb_puts(&sb, "coverage: one replayed execution\n");
+        /* a replay that finds nothing is most often one run without the
+         * options of the check that printed it */
+        ces_sb_puts(&sb, r->ndefects > 0 ? "coverage: one replayed execution\n"
+                                         : "coverage: one replayed execution, which found no "
+                                           "defect (a counterexample's replay needs the same "
+                                           "--fault, --abort and --queues options as its "
+                                           "check)\n");
     else if (r->stopped_first)
         ces_sb_printf(&sb, "coverage: stopped at the first defect, after %" PRIu64 " state%s\n",
                       s->states, ces_plural(s->states));

@@ -267,6 +267,17 @@ static void test_replay_needs_abort(void **state)
                            "blocked; a replay needs the same --fault and --queues options as its "
                            "check)\n");
     free(o);
+    /* a drop's counterexample replayed without the drop runs to the end and
+     * finds nothing: the coverage line says what it lacked (it said only
+     * "one replayed execution", and a test replaying it passed) */
+    assert_int_equal(ces_test_tool(dir, "check ok.ces --fault drop:r0.s0#2", &o), 1);
+    assert_non_null(strstr(o, "\n  replay: 0*3\n"));
+    free(o);
+    assert_int_equal(ces_test_tool(dir, "check ok.ces --replay '0*3'", &o), 0);
+    assert_memory_equal(o, "verdict: OK\ncoverage: one replayed execution, which found no defect "
+                           "(a counterexample's replay needs the same --fault, --abort and "
+                           "--queues options as its check)\nstatistics: ", 174);
+    free(o);
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
