@@ -11,19 +11,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_u32(const char **s, uint32_t *out)
+/* A number of a position: decimal digits (leading zeros allowed, as in the
+ * .ces format: r01 is r1) up to max.  Returns 0 and moves *s past them; -1
+ * when no digit is there; 1 (*s past the digits) when they exceed max. */
+static int parse_num(const char **s, uint32_t max, uint32_t *out)
 {
-    char *end;
-    unsigned long v;
+    const char *p = *s;
+    uint64_t v = 0;
+    int over = 0;
 
-    if (**s < '0' || **s > '9')
+    if (*p < '0' || *p > '9')
         return -1;
-    v = strtoul(*s, &end, 10);
-    if (v > UINT32_MAX)
-        return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (uint64_t)(*p - '0');
+        if (v > max) {
+            over = 1;
+            v = max; /* no wrap, however many digits follow */
+        }
+    }
     *out = (uint32_t)v;
-    *s = end;
-    return 0;
+    *s = p;
+    return over;
 }
 
 static const char *const kind_names[] = {"drop", "stop", "delay"};
@@ -39,11 +47,25 @@ static const char *kind_name(uint32_t kind)
     return ces_fault_kind_name(kind) != NULL ? ces_fault_kind_name(kind) : "?";
 }
 
+/* "fault 'SPEC': rank r4294967296 is out of range: at most r4294967295",
+ * the digits from `digits` to `end` as written. */
+static int out_of_range(struct ces_ctx *ctx, const char *spec, const char *what, char letter,
+                        const char *digits, const char *end, uint32_t max)
+{
+    size_t len = (size_t)(end - digits);
+
+    return ces_ctx_error(ctx, CES_ERR_INVALID,
+                         "fault '%.*s%s': %s %c%.*s%s is out of range: at most %c%" PRIu32,
+                         CES_SHOWN(spec), what, letter, CES_SHOWN_LEN(len), digits,
+                         CES_SHOWN_MORE(len), letter, max);
+}
+
 int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out)
 {
-    const char *s = spec;
+    const char *s = spec, *digits;
     struct ces_fault f;
     size_t n = 0;
+    int rc;
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
@@ -57,24 +79,55 @@ int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out
     }
     if (f.kind == sizeof(kind_names) / sizeof(kind_names[0]))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "fault '%s': expected drop:rR.sS#K, delay:rR.sS#K, stop:rR.sS#K or "
-                             "stop:rR#K", spec);
+                             "fault '%.*s%s': expected drop:rR.sS#K, delay:rR.sS#K, stop:rR.sS#K "
+                             "or stop:rR#K", CES_SHOWN(spec));
     s += n + 1;
-    if (*s++ != 'r' || parse_u32(&s, &f.rank) != 0)
+    if (*s++ != 'r')
         goto bad;
-    if (f.kind == CES_FAULT_STOP && *s == '#') /* stop:rR#K, the whole rank */
+    digits = s;
+    if ((rc = parse_num(&s, UINT32_MAX, &f.rank)) < 0)
+        goto bad;
+    if (rc > 0)
+        return out_of_range(ctx, spec, "rank", 'r', digits, s, UINT32_MAX);
+    if (f.kind == CES_FAULT_STOP && *s == '#') { /* stop:rR#K, the whole rank */
         f.stream = CES_FAULT_RANK;
-    else if (*s++ != '.' || *s++ != 's' || parse_u32(&s, &f.stream) != 0 ||
-             f.stream == CES_FAULT_RANK)
+    } else {
+        if (*s++ != '.' || *s++ != 's')
+            goto bad;
+        digits = s;
+        /* the top value stands for the whole rank: no stream's */
+        if ((rc = parse_num(&s, CES_FAULT_RANK - 1, &f.stream)) < 0)
+            goto bad;
+        if (rc > 0)
+            return out_of_range(ctx, spec, "stream", 's', digits, s, CES_FAULT_RANK - 1);
+    }
+    if (*s++ != '#')
         goto bad;
-    if (*s++ != '#' || parse_u32(&s, &f.index) != 0 || *s != '\0')
+    digits = s;
+    if ((rc = parse_num(&s, UINT32_MAX, &f.index)) < 0)
         goto bad;
+    if (rc > 0)
+        return out_of_range(ctx, spec, "op index", '#', digits, s, UINT32_MAX);
+    if (*s != '\0') {
+        size_t at = (size_t)(s - spec);
+        unsigned char c = (unsigned char)*s;
+        char what[16];
+
+        /* the first byte that follows, as the .ces parser names a stray one */
+        if (c < 0x20 || c >= 0x7f)
+            snprintf(what, sizeof(what), "byte 0x%02x", c);
+        else
+            snprintf(what, sizeof(what), "'%c'", c);
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "fault '%.*s%s': unexpected %s after '%.*s%s'",
+                             CES_SHOWN(spec), what, CES_SHOWN_LEN(at), spec, CES_SHOWN_MORE(at));
+    }
     *out = f;
     return CES_OK;
 bad:
     return ces_ctx_error(ctx, CES_ERR_INVALID,
-                         "fault '%s': expected a position rR.sS#K%s after '%.*s'", spec,
-                         f.kind == CES_FAULT_STOP ? " or rR#K" : "", (int)n + 1, spec);
+                         "fault '%.*s%s': expected a position rR.sS#K%s after '%.*s'",
+                         CES_SHOWN(spec), f.kind == CES_FAULT_STOP ? " or rR#K" : "",
+                         (int)n + 1, spec);
 }
 
 int ces_fault_format(const struct ces_fault *f, char *buf, size_t size)

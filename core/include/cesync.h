@@ -661,9 +661,14 @@ struct ces_fault {
 /* The stream of a stop of a whole rank (stop:rR#K). */
 #define CES_FAULT_RANK UINT32_MAX
 
-/* Parses "drop:r1.s0#3" / "stop:r0.s1#2" / "stop:r0#5" / "delay:r0.s0#1"
- * (CES_ERR_INVALID with a message saying what was expected).  The position
- * is checked against a graph only by ces_check. */
+/* Parses "drop:r1.s0#3" / "stop:r0.s1#2" / "stop:r0#5" / "delay:r0.s0#1":
+ * decimal R and K up to UINT32_MAX, S up to CES_FAULT_RANK - 1, leading
+ * zeros read as the .ces format reads them ("r01" is r1), nothing after K.
+ * CES_ERR_INVALID (*out untouched) with a message saying what is wrong: the
+ * position expected, a number out of range ("rank r4294967296 is out of
+ * range: at most r4294967295"; stream, op index alike), or what follows the
+ * position ("unexpected ' ' after 'drop:r0.s0#1'").  The position is checked
+ * against a graph only by ces_check. */
 CES_API int ces_fault_parse(struct ces_ctx *ctx, const char *spec, struct ces_fault *out);
 /* "drop", "stop", "delay"; NULL if out of range. */
 CES_API const char *ces_fault_kind_name(uint32_t kind);

@@ -3051,22 +3051,74 @@ static void test_verdict_format(void **state)
     assert_string_equal(buf, "HANG");
 }
 
-/* A fault's text is the whole position: nothing may follow K, and the
- * stream number that stands for a whole rank is no stream's. */
+/* A fault's text is the whole position: nothing may follow K (the message
+ * names what does), a number beyond 32 bits says which is out of range and
+ * its most, and the stream number that stands for a whole rank is no
+ * stream's.  Leading zeros are read as the .ces format reads them (r01 is
+ * r1), and formatted without. */
 static void test_fault_parse_strict(void **state)
 {
+    static const struct {
+        const char *spec, *message;
+    } refused[] = {
+        {"stop:r0.s0#1x", "fault 'stop:r0.s0#1x': unexpected 'x' after 'stop:r0.s0#1'"},
+        {"drop:r0.s0#1 ", "fault 'drop:r0.s0#1 ': unexpected ' ' after 'drop:r0.s0#1'"},
+        {"delay:r0.s0#1#2", "fault 'delay:r0.s0#1#2': unexpected '#' after 'delay:r0.s0#1'"},
+        {"stop:r3#7.s0", "fault 'stop:r3#7.s0': unexpected '.' after 'stop:r3#7'"},
+        {"drop:r0.s0#1\n", "fault 'drop:r0.s0#1\n': unexpected byte 0x0a after 'drop:r0.s0#1'"},
+        {"drop:r4294967296.s0#0",
+         "fault 'drop:r4294967296.s0#0': rank r4294967296 is out of range: at most r4294967295"},
+        {"stop:r99999999999999999999#0",
+         "fault 'stop:r99999999999999999999#0': rank r99999999999999999999 is out of range: at "
+         "most r4294967295"},
+        {"drop:r0.s4294967295#0",
+         "fault 'drop:r0.s4294967295#0': stream s4294967295 is out of range: at most s4294967294"},
+        {"stop:r0.s0#99999999999999999999",
+         "fault 'stop:r0.s0#99999999999999999999': op index #99999999999999999999 is out of "
+         "range: at most #4294967295"},
+        {"delay:r0.s0#0004294967296",
+         "fault 'delay:r0.s0#0004294967296': op index #0004294967296 is out of range: at most "
+         "#4294967295"},
+        /* the number as written, cut as every message cuts one */
+        {"drop:r0.s0#99999999999999999999999999999999999999999999999999999999999x",
+         "fault 'drop:r0.s0#9999999999999999999999999999999999999...': op index "
+         "#999999999999999999999999999999999999999999999999... is out of range: at most "
+         "#4294967295"},
+        {"drop:r0.s0#000000000000000000000000000000000000000000000000000000000001x",
+         "fault 'drop:r0.s0#0000000000000000000000000000000000000...': unexpected 'x' after "
+         "'drop:r0.s0#0000000000000000000000000000000000000...'"},
+        {"drop:r0.s0#", "fault 'drop:r0.s0#': expected a position rR.sS#K after 'drop:'"},
+        {"drop:r0.s#1", "fault 'drop:r0.s#1': expected a position rR.sS#K after 'drop:'"},
+        {"drop:r+1.s0#1", "fault 'drop:r+1.s0#1': expected a position rR.sS#K after 'drop:'"},
+        {"drop:r 1.s0#1", "fault 'drop:r 1.s0#1': expected a position rR.sS#K after 'drop:'"},
+    };
+    static const struct {
+        const char *spec, *formatted;
+    } accepted[] = {
+        {"drop:r01.s0#1", "drop:r1.s0#1"},
+        {"delay:r0.s007#000", "delay:r0.s7#0"},
+        {"stop:r00#0012", "stop:r0#12"},
+        {"drop:r4294967295.s4294967294#4294967295", "drop:r4294967295.s4294967294#4294967295"},
+        {"stop:r0000000000000000000000004294967295#0", "stop:r4294967295#0"},
+    };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_fault f;
+    char buf[64];
 
     (void)state;
-    assert_int_equal(ces_fault_parse(ctx, "stop:r0.s0#1x", &f), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx), "fault 'stop:r0.s0#1x': expected a position "
-                                                 "rR.sS#K or rR#K after 'stop:'");
-    assert_int_equal(ces_fault_parse(ctx, "drop:r0.s0#1 ", &f), CES_ERR_INVALID);
-    assert_int_equal(ces_fault_parse(ctx, "drop:r0.s4294967295#0", &f), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx), "fault 'drop:r0.s4294967295#0': expected a "
-                                                 "position rR.sS#K after 'drop:'");
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        memset(&f, 0x5a, sizeof(f));
+        assert_int_equal(ces_fault_parse(ctx, refused[i].spec, &f), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx), refused[i].message);
+        assert_int_equal(f.kind, 0x5a5a5a5a); /* untouched */
+    }
+    for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
+        assert_int_equal(ces_fault_parse(ctx, accepted[i].spec, &f), CES_OK);
+        assert_int_equal(ces_fault_format(&f, buf, sizeof(buf)),
+                         (int)strlen(accepted[i].formatted));
+        assert_string_equal(buf, accepted[i].formatted);
+    }
     assert_int_equal(ces_fault_parse(ctx, "drop:r0.s4294967294#0", &f), CES_OK);
     assert_int_equal(f.stream, 4294967294u);
     ces_test_ctx_end(ctx, &st);

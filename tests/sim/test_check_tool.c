@@ -55,6 +55,14 @@ static void test_exit_codes(void **state)
     assert_string_equal(o, "cesync: check: fault 'drop:r0s0': expected a position rR.sS#K after "
                            "'drop:'\n");
     free(o);
+    assert_int_equal(run("alltoall --ranks 2 --fault stop:r0.s0#99999999999", &o), 2);
+    assert_string_equal(o, "cesync: check: fault 'stop:r0.s0#99999999999': op index "
+                           "#99999999999 is out of range: at most #4294967295\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --fault drop:r0.s0#1x", &o), 2);
+    assert_string_equal(o, "cesync: check: fault 'drop:r0.s0#1x': unexpected 'x' after "
+                           "'drop:r0.s0#1'\n");
+    free(o);
     assert_int_equal(run("alltoall --ranks 2 --fault drop:r0.s0#0", &o), 2);
     assert_string_equal(o, "cesync: check: fault drop:r0.s0#0: expected a write at that "
                            "position, found 'produce'\n");
