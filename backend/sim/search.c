@@ -2959,6 +2959,9 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     if (!(opts->max_seconds >= 0) || !isfinite(opts->max_seconds))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: max_seconds must be a finite number >= 0");
+    if (!(opts->progress_seconds >= 0) || !isfinite(opts->progress_seconds))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "check options: progress_seconds must be a finite number >= 0");
     if (opts->random > 0 && opts->replay != NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: random mode and a replay exclude each other");

@@ -742,7 +742,8 @@ struct ces_check_opts {
     uint32_t flags;        /* enum ces_check_flags; a bit it does not name is
                               CES_ERR_INVALID */
     uint64_t max_states;   /* 0 = no bound; hitting a bound gives CES_V_INCOMPLETE */
-    double max_seconds;    /* 0 = no bound; counts the model's building too */
+    double max_seconds;    /* 0 = no bound; counts the model's building too; a
+                              finite number >= 0, else CES_ERR_INVALID */
     uint64_t max_depth;    /* exhaustive mode: a state reached after this many steps or
                               more is not followed further unless it is an end state
                               (judged); 0 = no bound; a cut gives CES_V_INCOMPLETE */
@@ -763,10 +764,14 @@ struct ces_check_opts {
      * enqueue order; streams on one queue share it.  Any assignment CUDA
      * may make (ces_queue_map_next lists them); [ranks * streams] values. */
     const uint32_t *queue_map;
-    /* Called about every progress_seconds (default 2) with the totals so far,
-     * from the checking thread; NULL for none. */
+    /* Called about every progress_seconds with the totals so far, from the
+     * checking thread; NULL for none. */
     void (*progress)(void *ud, const struct ces_check_stats *stats);
     void *progress_ud;
+    /* How often progress, sweep_progress and build_progress are called, in
+     * seconds: 2 from ces_check_opts_init, and 0 means that default too (not
+     * every step); a finite number >= 0, else ces_check refuses with
+     * CES_ERR_INVALID. */
     double progress_seconds;
     /* ces_check_fault_sweep: called about every progress_seconds with the
      * faults checked so far (each without and with the watchdog model), their

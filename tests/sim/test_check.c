@@ -4240,6 +4240,52 @@ static void test_max_seconds_finite(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* progress_seconds alike: -1 and NaN were taken (as the default, 2 s),
+ * so a caller's mistake went unseen.  0 is the default too, not "every
+ * step": a check the time bound stops after 0.2 s makes no call. */
+static void test_progress_seconds_finite(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, false), *big = mk(ctx, 5, 1);
+    const double bad[] = {NAN, INFINITY, -INFINITY, -1.0, -1e-300};
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    long calls = 0;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ces_check_opts_init(&o);
+        o.progress_seconds = bad[i];
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+        assert_null(r);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "check options: progress_seconds must be a finite number >= 0");
+    }
+    ces_check_opts_init(&o);
+    assert_true(o.progress_seconds == 2.0);
+    o.progress_seconds = 0;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    ces_check_report_destroy(r);
+    /* the graph of test_progress_and_time_bound: millions of states */
+    for (uint32_t rk = 0; rk < 5; rk++)
+        for (uint32_t i = 0; i < 12; i++)
+            op(big, rk, W(0, C, 0, 0, i + rk));
+    o.flags = CES_CHECK_NO_REDUCTION;
+    o.progress = count_progress;
+    o.build_progress = NULL;
+    o.progress_ud = &calls;
+    o.max_seconds = 0.2;
+    assert_int_equal(ces_check(ctx, big, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_int_equal(calls, 0);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(big);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A flag bit that enum ces_check_flags does not name is refused, not
  * ignored (a caller's newer flag would silently do nothing). */
 static void test_unknown_flags(void **state)
@@ -5279,6 +5325,7 @@ int main(void)
         cmocka_unit_test(test_depth_bound),
         cmocka_unit_test(test_progress_and_time_bound),
         cmocka_unit_test(test_max_seconds_finite),
+        cmocka_unit_test(test_progress_seconds_finite),
         cmocka_unit_test(test_unknown_flags),
         cmocka_unit_test(test_unvalidated_graph),
         cmocka_unit_test(test_clock_follows_state_size),
