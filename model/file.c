@@ -267,8 +267,11 @@ static int parse_value(struct ces_ctx *ctx, const struct mline *l, size_t col,
             return perr(ctx, l, col,
                         d > 1.0 ? "expected a number at most 1e9: out of range, too large to "
                                   "represent"
-                                : "expected 0 or a number a double can hold: out of range, too "
-                                  "small to represent");
+                        : strstr(f->name, "_gbps") != NULL
+                            ? "expected a bandwidth of at least 1e-9: out of range, too small "
+                              "to represent"
+                            : "expected 0 or a number a double can hold: out of range, too "
+                              "small to represent");
         if (strstr(f->name, "_gbps") != NULL && d <= 0.0)
             return perr(ctx, l, col, "expected a bandwidth > 0");
         if (!in_range(f, d))

@@ -168,9 +168,13 @@ const char *ces_model_kind_name(uint32_t i)
 static const char *machine_name(const struct ces_model *m, const char *file, char *buf,
                                 size_t size)
 {
+    size_t len = file != NULL ? strlen(file) : 0;
+
     if (file == NULL)
         return m->kind;
-    snprintf(buf, size, "the model of %s (kind %s)", file, m->kind);
+    /* a long path keeps its end, marked cut */
+    snprintf(buf, size, "the model of %s%s (kind %s)", len > 128 ? "..." : "",
+             len > 128 ? file + len - 128 : file, m->kind);
     return buf;
 }
 
@@ -226,8 +230,6 @@ int ces_model_require_file(struct ces_ctx *ctx, const struct ces_model *m,
         return rc;
     if (who == NULL)
         who = "";
-    if (file != NULL && strlen(file) > 128) /* the message keeps its end */
-        file = file + strlen(file) - 128;
     name = machine_name(m, file, buf, sizeof(buf));
     /* as ces_cuda_lower refuses fewer */
     if (m->max_memops_per_batch < 3)

@@ -951,9 +951,12 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
  * saying so once a size). */
 static int model_runs(struct ces_ctx *ctx, const struct bench *B)
 {
+    char coll[32];
+
+    coll_label(B, coll, sizeof(coll)); /* allgather-inplace, as the CSV names it */
     for (uint32_t k = 0; k < B->nvariants; k++)
         if (isnan(predict(ctx, B, B->variants[k], B->sizes[0], -1)))
-            return ces_tool_fail("bench: the model cannot run %s %s: %s", ces_coll_name((int)B->coll),
+            return ces_tool_fail("bench: the model cannot run %s %s: %s", coll,
                                  variant_name(B->variants[k]), ces_ctx_last_error(ctx));
     return CES_EXIT_OK;
 }

@@ -603,7 +603,9 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
         opts = &defaults;
     }
     next = t0 + ces_sim_progress_every(opts);
-    rc = sweep_faults(ctx, g, &faults);
+    rc = ces_sim_opts_times_check(ctx, opts);
+    if (rc == CES_OK)
+        rc = sweep_faults(ctx, g, &faults);
     if (rc == CES_OK && faults.len > 0) {
         out = ces_malloc(ctx, faults.len * sizeof(*out));
         if (out == NULL)

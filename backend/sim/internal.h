@@ -444,6 +444,10 @@ struct sim_expanded {
 int ces_sim_faults_expand(struct ces_ctx *ctx, const struct ces_graph *g,
                           const struct ces_check_opts *opts, struct sim_expanded *out);
 void ces_sim_expanded_free(struct ces_ctx *ctx, struct sim_expanded *e);
+/* The check options' times, max_seconds and progress_seconds, finite and
+ * >= 0 (CES_ERR_INVALID "check options: ..."): ces_check, and the fault
+ * sweep before any check it runs (search.c). */
+int ces_sim_opts_times_check(struct ces_ctx *ctx, const struct ces_check_opts *opts);
 int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_check_opts *opts, struct sim_delayed *out);
 void ces_sim_delayed_free(struct ces_ctx *ctx, struct sim_delayed *d);

@@ -2931,6 +2931,17 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     return CES_OK;
 }
 
+int ces_sim_opts_times_check(struct ces_ctx *ctx, const struct ces_check_opts *opts)
+{
+    if (!(opts->max_seconds >= 0) || !isfinite(opts->max_seconds))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "check options: max_seconds must be a finite number >= 0");
+    if (!(opts->progress_seconds >= 0) || !isfinite(opts->progress_seconds))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "check options: progress_seconds must be a finite number >= 0");
+    return CES_OK;
+}
+
 int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_check_opts *opts,
               struct ces_check_report **out)
 {
@@ -2956,12 +2967,9 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
                              "check options: flags 0x%" PRIx32 " has bits no enum ces_check_flags "
                              "names",
                              opts->flags);
-    if (!(opts->max_seconds >= 0) || !isfinite(opts->max_seconds))
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "check options: max_seconds must be a finite number >= 0");
-    if (!(opts->progress_seconds >= 0) || !isfinite(opts->progress_seconds))
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "check options: progress_seconds must be a finite number >= 0");
+    rc = ces_sim_opts_times_check(ctx, opts);
+    if (rc != CES_OK)
+        return rc;
     if (opts->random > 0 && opts->replay != NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: random mode and a replay exclude each other");

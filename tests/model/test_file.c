@@ -123,6 +123,10 @@ static void test_errors(void **state)
         {"per_copy_us = 1e-400\n",
          "m.model:1:15: expected 0 or a number a double can hold: out of range, too small to "
          "represent, found '1e-400'"},
+        /* a bandwidth takes no 0: its message says what it takes */
+        {"peer_copy_gbps = 1e-400\n",
+         "m.model:1:18: expected a bandwidth of at least 1e-9: out of range, too small to "
+         "represent, found '1e-400'"},
         {"per_copy_us = 1e400\n",
          "m.model:1:15: expected a number at most 1e9: out of range, too large to represent, "
          "found '1e400'"},

@@ -153,6 +153,17 @@ static void test_supports(void **state)
                      CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "predict: 2 ranks, the model of mr.model (kind h200) has at most 1 GPU");
+    /* a long path keeps its last 128 bytes, marked cut */
+    {
+        char path[300], want[400];
+
+        memset(path, 'd', 200);
+        strcpy(path + 200, "/x.model");
+        assert_int_equal(ces_model_require_file(ctx, &m, g, NULL, path), CES_ERR_UNSUPPORTED);
+        snprintf(want, sizeof(want), "2 ranks, the model of ...%s (kind h200) has at most 1 GPU",
+                 path + strlen(path) - 128);
+        assert_string_equal(ces_ctx_last_error(ctx), want);
+    }
     /* no file: the kind's wording */
     assert_int_equal(ces_model_require_file(ctx, &m, g, NULL, NULL), CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(ctx), "2 ranks, the h200 model has at most 1 GPU");

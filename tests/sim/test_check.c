@@ -3361,6 +3361,21 @@ static void test_fault_sweep_no_ops(void **state)
     assert_string_equal(t, "no op to fault: the schedule has none (a stop comes before an op, a "
                            "drop or delay hits a write)\n");
     ces_free(ctx, t);
+    /* its options' times are checked though no check runs (a NaN passed) */
+    {
+        struct ces_check_opts o;
+
+        ces_check_opts_init(&o);
+        o.progress_seconds = NAN;
+        assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "check options: progress_seconds must be a finite number >= 0");
+        o.progress_seconds = 0;
+        o.max_seconds = -1;
+        assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "check options: max_seconds must be a finite number >= 0");
+    }
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }

@@ -1431,6 +1431,16 @@ static void test_dry_run_without_prediction(void **state)
     assert_null(strstr(out, "no prediction"));
     assert_non_null(strstr(out, "two.model:1:24: expected an unsigned integer at least 3: "));
     free(out);
+    /* in place named as the CSV names it */
+    ces_test_put_file(path, "max_ranks = 2\n");
+    assert_int_equal(ces_test_tool(dir,
+                                   "bench allgather --in-place --dry-run --ranks 4 --max-bytes 2K "
+                                   "--model two.model",
+                                   &out),
+                     2);
+    assert_string_equal(out, "cesync: bench: the model cannot run allgather-inplace auto: 4 "
+                             "ranks, the model of two.model (kind h200) has at most 2 GPUs\n");
+    free(out);
     /* one that runs it predicts: exit 0 */
     ces_test_put_file(path, "max_ranks = 2\n");
     assert_int_equal(ces_test_tool(dir,
