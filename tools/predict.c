@@ -25,7 +25,8 @@ static const char predict_usage[] =
     "time in the slow mode of blocked waits too (a polled wait or an event await that blocked\n"
     "resumes slow_wake_us late, as does the first wait of a memop batch right behind a copy\n"
     "of its stream that polls another GPU; on H200 whole runs take it, docs/PERFORMANCE.md\n"
-    "\"Two modes\").\n"
+    "\"Two modes\").  Each stream runs on a hardware queue of its own (one of `connections\n"
+    "any` too, which says so; one whose streams share queues is refused).\n"
     "A schedule that does not finish in either mode exits 1 naming the blocked op (and the\n"
     "slow mode, when only that one stops it).\n"
     "\n"
@@ -163,6 +164,11 @@ int ces_cmd_predict(int argc, char **argv)
     printf("ranks: %" PRIu32 ", streams per rank: %" PRIu32 ", iterations: %" PRIu64
            ", op instances: %" PRIu64 "\n",
            ces_graph_ranks(g), ces_graph_streams(g), p.iterations, p.ops);
+    /* `connections any` claims safety under every queue assignment; the
+     * model times one of them, its streams each on a queue of their own */
+    if (ces_graph_connections(g) == CES_CONNECTIONS_ANY && ces_graph_streams(g) > 1)
+        printf("queues: one per stream (connections any: the time where CUDA puts streams "
+               "on a shared queue is not predicted)\n");
     printf("predicted: %.2f us total, %.2f us per iteration\n", p.total_us, p.iter_us);
     /* the slow mode delays the waits and awaits that blocked, to
      * slow_wake_us (never below the model's own hops), and holds a polled

@@ -105,6 +105,40 @@ static void test_file_and_model(void **state)
 
 /* 2^16 replays of a copy of 2^48 bytes: 2^64 bytes, printed as the most
  * the count holds (it wrapped around to "0 B"). */
+/* `connections any` is timed with a queue per stream, and says so where
+ * there are streams to share one; `connections 0` and a single stream say
+ * nothing */
+static void test_connections_any(void **state)
+{
+    static const char two[] = "cesync 1\nranks 2\nstreams 2\nconnections %s\nbuffer b 64\n"
+                              "phase eager x1\nr0 s1 : copy b[0:64] -> b[0:64]@1\n";
+    static const char line[] = "queues: one per stream (connections any: the time where CUDA "
+                               "puts streams on a shared queue is not predicted)\n";
+    char *dir = ces_test_tmpdir(), *out = NULL, path[128], text[256];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/q.ces", dir);
+    snprintf(text, sizeof(text), two, "any");
+    ces_test_put_file(path, text);
+    assert_int_equal(ces_test_tool(dir, "check --predict q.ces", &out), 0);
+    assert_non_null(strstr(out, "ranks: 2, streams per rank: 2, iterations: 1, op instances: "));
+    assert_non_null(strstr(out, line));
+    assert_non_null(strstr(strstr(out, line), "predicted: "));
+    free(out);
+    snprintf(text, sizeof(text), two, "0");
+    ces_test_put_file(path, text);
+    assert_int_equal(ces_test_tool(dir, "check --predict q.ces", &out), 0);
+    assert_null(strstr(out, "queues: "));
+    free(out);
+    ces_test_put_file(path, "cesync 1\nranks 2\nconnections any\nbuffer b 64\nphase eager x1\n"
+                            "r0 : copy b[0:64] -> b[0:64]@1\n");
+    assert_int_equal(ces_test_tool(dir, "check --predict q.ces", &out), 0);
+    assert_null(strstr(out, "queues: "));
+    free(out);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_bytes_saturate(void **state)
 {
     char *dir = ces_test_tmpdir(), *out = NULL, path[128];
@@ -290,6 +324,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collective),
         cmocka_unit_test(test_file_and_model),
+        cmocka_unit_test(test_connections_any),
         cmocka_unit_test(test_bytes_saturate),
         cmocka_unit_test(test_parts_add_up),
         cmocka_unit_test(test_bytes_unit),
