@@ -206,6 +206,15 @@ struct bench {
     char nccl_info[320];
 };
 
+/* Whether the table has variant v. */
+static int has_variant(const struct bench *B, int v)
+{
+    for (uint32_t k = 0; k < B->nvariants; k++)
+        if (B->variants[k] == v)
+            return 1;
+    return 0;
+}
+
 static const char *variant_name(int v)
 {
     return v == V_AUTO       ? "auto"
@@ -735,17 +744,11 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
     /* an option that would change nothing is refused, not dropped */
     if (sr_opt != NULL && B->coll != CES_COLL_SENDRECV)
         return ces_tool_fail("bench: %s applies to sendrecv", sr_opt);
-    if (sr_opt != NULL) {
-        uint32_t k = 0;
-
-        /* the builder's: auto (ces_send/ces_recv) takes neither */
-        while (k < B->nvariants && B->variants[k] != V_PLAIN)
-            k++;
-        if (k == B->nvariants)
-            return ces_tool_fail("bench: %s applies to the variant plain (the builder's; auto is "
-                                 "ces_send/ces_recv)",
-                                 sr_opt);
-    }
+    /* the builder's: auto (ces_send/ces_recv) takes neither */
+    if (sr_opt != NULL && !has_variant(B, V_PLAIN))
+        return ces_tool_fail("bench: %s applies to the variant plain (the builder's; auto is "
+                             "ces_send/ces_recv)",
+                             sr_opt);
     if (compute_arg != NULL && !B->compute)
         return ces_tool_fail("bench: --compute-bytes applies with --with-compute");
     if (model_out_given && !B->calibrate)
@@ -1070,6 +1073,16 @@ static void print_table(const struct bench *B, FILE *f)
                "# the busbw of a collective in that time); ces/X = X time / cesync time (> 1: "
                "cesync faster)\n",
             raw_copy(B->coll));
+    /* the group's flags change place at a size (group.c): its times and
+     * its slow mode change there too */
+    for (uint32_t i = 0; i < B->nsizes && B->coll == CES_COLL_SENDRECV && !B->one_way; i++)
+        if (B->sizes[i] >= CES_P2P_POLLED_MIN && has_variant(B, V_AUTO)) {
+            fprintf(f, "# auto: from %" PRIu64 "M the ring's flags stay in the writer's memory and "
+                       "its peer polls them (pushed into\n# the waiter's below): no pushed "
+                       "wake-up, but polled waits can run in the slow mode\n",
+                    CES_P2P_POLLED_MIN >> 20);
+            break;
+        }
     for (uint32_t i = 0; i < B->nsizes && B->coll == CES_COLL_BROADCAST; i++)
         if (B->other[IMPL_CE][i].ran) {
             fprintf(f, "# CE: NCCL has no copy-engine broadcast (only allgather, alltoall, gather, "

@@ -101,6 +101,36 @@ static void test_sendrecv_predictions(void **state)
     assert_non_null(strstr(out, "        1M auto  "));
     assert_non_null(strstr(out, "        4M auto  "));
     free(out);
+    /* the ring's flags are polled from CES_P2P_POLLED_MIN (8 MiB), where
+     * the slow column parts from the fast one: the legend says why, only
+     * where auto has such a size and is not one way */
+    {
+        static const char line[] = "# auto: from 8M the ring's flags stay in the writer's memory "
+                                   "and its peer polls them (pushed into\n# the waiter's below): "
+                                   "no pushed wake-up, but polled waits can run in the slow mode\n";
+        static const struct {
+            const char *args;
+            int says;
+        } cases[] = {
+            {"--min-bytes 4M --max-bytes 8M", 1},
+            {"--min-bytes 8M --max-bytes 8M --graph", 1},
+            {"--min-bytes 1M --max-bytes 4M", 0},
+            {"--min-bytes 8M --max-bytes 8M --one-way", 0},
+            {"--min-bytes 8M --max-bytes 8M --variant plain", 0},
+        };
+
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+            char args[160];
+
+            snprintf(args, sizeof(args), "bench sendrecv --dry-run %s", cases[i].args);
+            assert_int_equal(ces_test_tool(dir, args, &out), 0);
+            if (cases[i].says)
+                assert_non_null(strstr(out, line));
+            else
+                assert_null(strstr(out, "# auto: from"));
+            free(out);
+        }
+    }
     rmdir(dir);
 }
 
