@@ -786,26 +786,22 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
     return sweep_sizes(B);
 }
 
-/* The model's steady-state time of sendrecv as ces_send/ces_recv run it:
- * the group graph (backend/cuda/group.c) of the ring (every rank sends
- * `bytes` to the next and receives as many from the one before: they
+/* The graph of `calls` sendrecv calls in a row as ces_send/ces_recv run
+ * them: the group graph (backend/cuda/group.c) of the ring (every rank
+ * sends `bytes` to the next and receives as many from the one before: they
  * exchange, so in place) or, one way, of the pipeline (rank r to r + 1),
  * eager (the ring, and one-way messages above CES_P2P_STAGE_MAX, which go
- * in place: the one-way eager group stages the others, see predict) or
- * captured (flags a replay repeats; one-way messages of up to
+ * in place: the one-way eager group stages the others, see variant_graph)
+ * or captured (flags a replay repeats; one-way messages of up to
  * CES_P2P_STAGE_MAX bytes staged through two slots that consecutive calls
- * alternate: replays of two calls, as the bench's graph of all its calls
- * alternates them); (8 calls - 4 calls) / 4.  NAN if it cannot be
- * built. */
-static double predict_group(struct ces_ctx *ctx, const struct bench *B, const struct ces_model *m,
-                            uint64_t bytes, uint64_t stage_max, int check)
+ * alternate: calls / 2 replays of two calls, as the bench's graph of all
+ * its calls alternates them).  As variant_graph returns. */
+static int group_graph(struct ces_ctx *ctx, const struct bench *B, uint64_t bytes,
+                       uint32_t calls, struct ces_graph **out)
 {
     struct ces_p2p_table t;
     struct ces_p2p_stages st;
-    struct ces_graph *g = NULL;
-    struct ces_predict r;
-    double tk[2] = {NAN, NAN}; /* 4 calls, 8 calls */
-    int rc = CES_OK;
+    int rc;
 
     memset(&t, 0, sizeof(t));
     memset(&st, 0, sizeof(st));
@@ -815,7 +811,7 @@ static double predict_group(struct ces_ctx *ctx, const struct bench *B, const st
 
         /* each rank's range: send, receive, two staging slots (none for a
          * message the communicators write in place) */
-        if (bytes <= stage_max)
+        if (bytes <= B->stage_max)
             st.p[k][(k + 1) % B->ranks] = (struct ces_p2p_stage){2 * bytes, bytes, 0, 0};
         if (!B->one_way || k + 1 < B->ranks)
             t.d[k][++i] = (struct ces_p2p_desc){(k + 1) % B->ranks, 1, 0, bytes};
@@ -823,80 +819,52 @@ static double predict_group(struct ces_ctx *ctx, const struct bench *B, const st
             t.d[k][++i] = (struct ces_p2p_desc){(k + B->ranks - 1) % B->ranks, 0, bytes, bytes};
         t.d[k][0].bytes = i;
     }
-    for (uint32_t k = 4; k <= 8 && rc == CES_OK; k += 4) {
-        if (B->graph) {
-            ces_graph_destroy(g);
-            rc = ces_cuda_group_graph_captured(ctx, B->ranks, 4 * bytes, &t, 2, k / 2, &st, &g);
-        } else {
-            for (uint64_t c = k == 4 ? 1 : 5; c <= k && rc == CES_OK; c++)
-                rc = c == 1 ? ces_cuda_group_graph(ctx, B->ranks, 2 * bytes, &t, 1, NULL, &g)
-                            : ces_cuda_group_add(ctx, g, &t, c, NULL);
-            if (rc == CES_OK)
-                rc = ces_graph_validate(g, NULL);
-        }
-        if (check) {
-            /* (predict's check): a graph not built is no lack of the model */
-            double lacks =
-                rc == CES_OK && ces_model_require_file(ctx, m, g, NULL, B->model_path) != CES_OK
-                    ? NAN
-                    : 0.0;
-
-            ces_graph_destroy(g);
-            return lacks;
-        }
-        if (rc == CES_OK)
-            rc = ces_model_predict(ctx, m, g, &r);
-        if (rc == CES_OK)
-            tk[k / 4 - 1] = r.total_us;
+    if (B->graph)
+        return ces_cuda_group_graph_captured(ctx, B->ranks, 4 * bytes, &t, 2, calls / 2, &st,
+                                             out);
+    rc = ces_cuda_group_graph(ctx, B->ranks, 2 * bytes, &t, 1, NULL, out);
+    for (uint64_t c = 2; c <= calls && rc == CES_OK; c++)
+        rc = ces_cuda_group_add(ctx, *out, &t, c, NULL);
+    if (rc == CES_OK)
+        rc = ces_graph_validate(*out, NULL);
+    if (rc != CES_OK) {
+        ces_graph_destroy(*out);
+        *out = NULL;
     }
-    ces_graph_destroy(g);
-    return rc == CES_OK ? (tk[1] - tk[0]) / 4.0 : NAN;
+    return rc;
 }
 
-/* The model's time of one iteration of `variant` at `bytes` in steady state
- * (the builder graph that variant runs; auto = the graph the backend's
+/* The graph `variant` runs at `bytes`, `iterations` collectives in a row:
+ * the builder graph of that variant; auto = the graph the backend's
  * collective call selects, in a build without CUDA too; the sendrecv auto
- * = the point-to-point group's graph but for a one-way message staged
- * eagerly), host costs set to 0, in the fast mode of blocked waits or (`slow`) in the
- * slow one.  NAN if it cannot be built.  slow < 0: only whether the
- * model has what that graph needs (ces_model_supports), quietly: NAN where
- * it lacks something (the context's error says what), 0 otherwise. */
-static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes,
-                      int slow)
+ * = the point-to-point group's graph (group_graph) but for a one-way
+ * message staged eagerly.  CES_OK with the graph in *out, which the caller
+ * destroys, or the builder's error (the context's error says it) and *out
+ * NULL. */
+static int variant_graph(struct ces_ctx *ctx, const struct bench *B, int variant,
+                         uint64_t bytes, uint32_t iterations, struct ces_graph **out)
 {
     struct ces_coll_params p;
-    struct ces_graph *g = NULL;
-    struct ces_predict r;
-    struct ces_model m = B->model;
-    double t = NAN;
     uint32_t chunks = B->chunks, slots = B->slots; /* sendrecv's builder */
 
-    m.host_call_us = 0.0;
-    m.graph_launch_us = 0.0;
-    if (slow > 0)
-        ces_model_slow_mode(&m);
+    *out = NULL;
+    if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV) {
+        if (!B->one_way || B->graph || bytes > B->stage_max)
+            return group_graph(ctx, B, bytes, iterations, out);
+        /* one way eager, ces_send stages each message whole in one of two
+         * slots: --chunks and --slots are the builder's, not the group's */
+        chunks = 1;
+        slots = 2;
+    }
     ces_coll_params_init(&p, B->coll);
     p.root = B->root;
     p.proto = B->graph && variant == V_AUTO ? CES_PROTO_CREDIT : CES_PROTO_MONO;
     p.phase = B->graph && variant == V_AUTO ? CES_PHASE_GRAPH : CES_PHASE_EAGER;
     p.ranks = B->ranks;
     p.bytes = bytes;
-    p.iterations = 4;
+    p.iterations = iterations;
     p.flags = variant < 0 ? 0 : (uint32_t)variant;
     p.wake = variant < 0 ? 0 : B->wake;
-    if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV) {
-        if (!B->one_way || B->graph || bytes > B->stage_max) {
-            t = predict_group(ctx, B, &m, bytes, B->stage_max, slow < 0);
-            if (isnan(t) && slow >= 0)
-                fprintf(stderr, "cesync: bench: no prediction at %" PRIu64 " bytes: %s\n",
-                        bytes, ces_ctx_last_error(ctx));
-            return t;
-        }
-        /* one way eager, ces_send stages each message whole in one of two
-         * slots: --chunks and --slots are the builder's, not the group's */
-        chunks = 1;
-        slots = 2;
-    }
     if (variant == V_AUTO && B->coll != CES_COLL_SENDRECV) {
         struct ces_coll_params sel;
 
@@ -912,33 +880,43 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
         p.flags = CES_COLL_F_INPLACE;
     if (B->coll == CES_COLL_SENDRECV) {
         p.npairs = B->one_way ? 0 : B->ranks;
-        for (uint32_t r2 = 0; r2 < p.npairs; r2++) {
-            p.pairs[r2][0] = r2;
-            p.pairs[r2][1] = (r2 + 1) % B->ranks;
+        for (uint32_t r = 0; r < p.npairs; r++) {
+            p.pairs[r][0] = r;
+            p.pairs[r][1] = (r + 1) % B->ranks;
         }
         p.chunks = chunks;
         /* credit reuses slot k % slots within each message: no more slots
          * than chunks */
         p.slots = p.proto == CES_PROTO_CREDIT && slots > chunks ? chunks : slots;
     }
+    return ces_coll_build(ctx, &p, out);
+}
+
+/* The model's time of one iteration of `variant` at `bytes` in steady state
+ * (its graph, variant_graph), host costs set to 0, in the fast mode of
+ * blocked waits or (`slow`) in the slow one.  NAN, saying why on stderr, if
+ * it cannot be built or predicted. */
+static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes,
+                      int slow)
+{
+    struct ces_graph *g = NULL;
+    struct ces_predict r;
+    struct ces_model m = B->model;
+    double t = NAN;
+
+    m.host_call_us = 0.0;
+    m.graph_launch_us = 0.0;
+    if (slow)
+        ces_model_slow_mode(&m);
     /* the steady-state period: (time of 8 iterations - time of 4) / 4, as a
      * median of back-to-back iterations sees it */
-    if (slow < 0) {
-        /* a graph not built is no lack of the model: the sizes say it */
-        t = ces_coll_build(ctx, &p, &g) == CES_OK &&
-                    ces_model_require_file(ctx, &m, g, NULL, B->model_path) != CES_OK
-                ? NAN
-                : 0.0;
-        ces_graph_destroy(g);
-        return t;
-    }
-    if (ces_coll_build(ctx, &p, &g) == CES_OK && ces_model_predict(ctx, &m, g, &r) == CES_OK) {
+    if (variant_graph(ctx, B, variant, bytes, 4, &g) == CES_OK &&
+        ces_model_predict(ctx, &m, g, &r) == CES_OK) {
         double t4 = r.total_us;
 
         ces_graph_destroy(g);
-        g = NULL;
-        p.iterations = 8;
-        if (ces_coll_build(ctx, &p, &g) == CES_OK && ces_model_predict(ctx, &m, g, &r) == CES_OK)
+        if (variant_graph(ctx, B, variant, bytes, 8, &g) == CES_OK &&
+            ces_model_predict(ctx, &m, g, &r) == CES_OK)
             t = (r.total_us - t4) / 4.0;
     }
     if (isnan(t))
@@ -951,16 +929,23 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
 /* Whether the model can run every variant's graph at the first size
  * (ranks, flag widths, memops: what the size does not change): CES_EXIT_OK,
  * or the model's reason, exit 2, before any run (it predicted nothing,
- * saying so once a size). */
+ * saying so once a size).  A graph not built is no lack of the model: the
+ * predictions say why, a size at a time. */
 static int model_runs(struct ces_ctx *ctx, const struct bench *B)
 {
     char coll[32];
 
     coll_label(B, coll, sizeof(coll)); /* allgather-inplace, as the CSV names it */
-    for (uint32_t k = 0; k < B->nvariants; k++)
-        if (isnan(predict(ctx, B, B->variants[k], B->sizes[0], -1)))
+    for (uint32_t k = 0; k < B->nvariants; k++) {
+        struct ces_graph *g = NULL;
+        int lacks = variant_graph(ctx, B, B->variants[k], B->sizes[0], 4, &g) == CES_OK &&
+                    ces_model_require_file(ctx, &B->model, g, NULL, B->model_path) != CES_OK;
+
+        ces_graph_destroy(g);
+        if (lacks)
             return ces_tool_fail("bench: the model cannot run %s %s: %s", coll,
                                  variant_name(B->variants[k]), ces_ctx_last_error(ctx));
+    }
     return CES_EXIT_OK;
 }
 
