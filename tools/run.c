@@ -1,7 +1,8 @@
 /*
  * tools/run.c - `cesync run`: runs a schedule (a .ces file or a built-in
  * collective) on the GPUs of this machine, one process per GPU (forked here,
- * joined over a Unix-socket bootstrap) or one process for all
+ * joined over a Unix-socket bootstrap at an abstract name, which leaves no
+ * file behind however the command ends) or one process for all
  * (--single-process).  Every buffer starts with the pattern of iteration 0
  * and every `produce` region is filled with the pattern of (rank, buffer,
  * offset, iteration); every byte of every `consume A == B` region is
@@ -24,6 +25,7 @@
 #include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char run_usage[] =
@@ -829,13 +831,21 @@ int ces_cmd_run(int argc, char **argv)
         char path[96];
         pid_t pids[RUN_MAX_RANKS], parent = getpid();
         uint32_t started = 0;
+        struct timespec now;
         int tally[2];
 
         if (pipe(tally) != 0) {
             ec = ces_tool_fail("run: cannot make a pipe: %s", strerror(errno));
             goto out;
         }
-        snprintf(path, sizeof(path), "/tmp/cesync-run-%ld.sock", (long)parent);
+        /* An abstract name: no file, so none is left where the command is
+         * killed before its ranks joined.  Such names belong to the network
+         * namespace, which processes of another PID namespace may share
+         * (containers of one pod), one of them a run with this PID: the
+         * time makes the name this run's. */
+        clock_gettime(CLOCK_REALTIME, &now);
+        snprintf(path, sizeof(path), "@cesync-run-%ld-%" PRIx64, (long)parent,
+                 (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
         ec = CES_EXIT_OK;
         for (uint32_t r = 0; r < n; r++) {
             pids[r] = fork();
@@ -873,7 +883,6 @@ int ces_cmd_run(int argc, char **argv)
         if (started == n)
             ec = forked_tally(tally[0], n, ec);
         close(tally[0]);
-        unlink(path);
     }
 out:
     ces_graph_destroy(g);

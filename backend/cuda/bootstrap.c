@@ -1,7 +1,14 @@
 /*
  * backend/cuda/bootstrap.c - the rendezvous between the processes of a
  * communicator: a Unix-domain SOCK_SEQPACKET socket that rank 0 listens on;
- * every other rank connects to it.  One operation, allgather (rank 0 is the
+ * every other rank connects to it.  Its name is a file path, which rank 0
+ * unlinks before it binds (a file left by a rank 0 that died) and once
+ * every rank has joined, or '@' and a Linux abstract name, which makes no
+ * file at all: the kernel drops the name with the last socket bound to it,
+ * so a process killed before its ranks joined leaves nothing behind (one
+ * in use by a live socket is refused, not taken over).  Ranks meeting
+ * over an abstract name share a network namespace, as ranks meeting over a
+ * path share a file system.  One operation, allgather (rank 0 is the
  * hub), carries bytes and, with SCM_RIGHTS, file descriptors (the memory
  * handles of cuMemExportToShareableHandle, the progress page).  Every step
  * waits with poll() under a deadline: nothing here blocks forever.
@@ -38,6 +45,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -257,25 +265,56 @@ static int recv_msg(struct ces_ctx *ctx, const struct ces_boot *b, int fd, uint6
     return CES_OK;
 }
 
+/* The socket address of `path` into *addr and its length into *len: a
+ * file path with its NUL, or for '@' and a name the abstract name, which
+ * sun_path holds after a NUL and without one of its own, the length
+ * covering exactly the name (a length of the whole struct would name
+ * another socket, the name and NULs up to 107 bytes). */
+static int boot_addr(struct ces_ctx *ctx, const char *path, struct sockaddr_un *addr,
+                     socklen_t *len)
+{
+    size_t n = strlen(path);
+
+    memset(addr, 0, sizeof(*addr));
+    addr->sun_family = AF_UNIX;
+    if (path[0] == '@') {
+        if (n == 1)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "bootstrap abstract name '@' is empty: a name follows the '@'");
+        if (n - 1 > sizeof(addr->sun_path) - 1)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "bootstrap abstract name '%s' is longer than %zu bytes after "
+                                 "the '@'",
+                                 path, sizeof(addr->sun_path) - 1);
+        memcpy(addr->sun_path + 1, path + 1, n - 1);
+        *len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n);
+        return CES_OK;
+    }
+    if (n >= sizeof(addr->sun_path))
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "bootstrap path '%s' is longer than %zu bytes",
+                             path, sizeof(addr->sun_path) - 1);
+    memcpy(addr->sun_path, path, n + 1);
+    *len = (socklen_t)sizeof(*addr);
+    return CES_OK;
+}
+
 int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uint32_t rank,
                   uint32_t size, uint32_t timeout_ms)
 {
     struct sockaddr_un addr;
+    socklen_t addr_len = 0;
     uint64_t deadline = ces_cuda_now_ms() + timeout_ms;
-    int rc = CES_OK;
+    /* an abstract name has no file to unlink */
+    int rc, file = path[0] != '@';
 
     memset(b, 0, sizeof(*b));
     b->fd = -1;
     b->rank = rank;
     b->size = size;
     b->timeout_ms = timeout_ms;
-    if (strlen(path) >= sizeof(addr.sun_path))
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "bootstrap path '%s' is longer than %zu bytes", path,
-                             sizeof(addr.sun_path) - 1);
-    memset(&addr, 0, sizeof(addr));
-    addr.sun_family = AF_UNIX;
-    strcpy(addr.sun_path, path);
+    rc = boot_addr(ctx, path, &addr, &addr_len);
+    if (rc != CES_OK)
+        return rc;
     if (rank == 0) {
         int lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
         uint32_t joined = 0;
@@ -294,10 +333,17 @@ int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uin
             rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: socket: %s", strerror(errno));
             goto fail;
         }
-        unlink(path);
-        if (bind(lfd, (struct sockaddr *)&addr, sizeof(addr)) != 0 || listen(lfd, (int)size) != 0) {
-            rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: cannot listen on '%s': %s", path,
-                               strerror(errno));
+        if (file)
+            unlink(path);
+        if (bind(lfd, (struct sockaddr *)&addr, addr_len) != 0 || listen(lfd, (int)size) != 0) {
+            if (!file && errno == EADDRINUSE)
+                rc = ces_ctx_error(ctx, CES_ERR_SYSTEM,
+                                   "bootstrap: cannot listen on '%s': another socket holds that "
+                                   "abstract name (EADDRINUSE)",
+                                   path);
+            else
+                rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: cannot listen on '%s': %s",
+                                   path, strerror(errno));
             close(lfd);
             goto fail;
         }
@@ -342,7 +388,8 @@ int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uin
             }
         }
         close(lfd);
-        unlink(path);
+        if (file)
+            unlink(path);
         if (rc != CES_OK)
             goto fail;
     } else {
@@ -351,7 +398,9 @@ int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uin
         b->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
         if (b->fd < 0)
             return ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: socket: %s", strerror(errno));
-        while (connect(b->fd, (struct sockaddr *)&addr, sizeof(addr)) != 0) {
+        /* rank 0 not there yet: no file at a path (ENOENT), nothing bound
+         * to an abstract name or a file left behind (ECONNREFUSED) */
+        while (connect(b->fd, (struct sockaddr *)&addr, addr_len) != 0) {
             if (errno != ENOENT && errno != ECONNREFUSED && errno != EINTR && errno != EAGAIN) {
                 rc = ces_ctx_error(ctx, CES_ERR_SYSTEM, "bootstrap: connect to '%s': %s", path,
                                    strerror(errno));

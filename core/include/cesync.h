@@ -1410,11 +1410,16 @@ struct ces_comm;
 /* One process per GPU: this process is `rank` of `size` and drives CUDA
  * device `device`.  `bootstrap` is the path of a Unix-domain socket that rank
  * 0 creates and the others connect to (all ranks pass the same path, on a
- * local file system).  Blocks until all ranks have joined or the timeout
- * (CES_TIMEOUT_MS) passes (CES_ERR_TIMEOUT, naming the missing ranks).
- * CES_ERR_INVALID for rank >= size, size < 1 or > CES_MAX_RANKS, a device
- * that does not exist, more ranks than GPUs without CES_SHARE_GPUS=1, or a
- * malformed CES_TIMEOUT_MS, CES_STRIDE, CES_P2P_STAGE_MAX or
+ * local file system, at most 107 bytes; rank 0 replaces a file there and
+ * removes it once all have joined), or '@' and a Linux abstract socket name
+ * (1 to 107 bytes after the '@'; no file is made, the ranks share a network
+ * namespace; one that another live socket holds is refused with
+ * CES_ERR_SYSTEM; a file whose name starts with '@' is "./@name").  Blocks
+ * until all ranks have joined or the timeout (CES_TIMEOUT_MS) passes
+ * (CES_ERR_TIMEOUT, naming the missing ranks).  CES_ERR_INVALID for rank >=
+ * size, size < 1 or > CES_MAX_RANKS, a device that does not exist, more
+ * ranks than GPUs without CES_SHARE_GPUS=1, a bootstrap missing, too long or
+ * '@' alone, or a malformed CES_TIMEOUT_MS, CES_STRIDE, CES_P2P_STAGE_MAX or
  * CES_P2P_SIDE_MIN; CES_ERR_UNSUPPORTED for more than 250 ranks (processes:
  * each allocation passes every process's memory handle through rank 0 in
  * one message), without a CUDA driver (no GPU, or older than CUDA 13) or on
@@ -1426,10 +1431,11 @@ CES_API int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int
                           const char *bootstrap, struct ces_comm **out);
 /* As ces_comm_init with rank, size and device from the torchrun-style
  * environment variables RANK, WORLD_SIZE and LOCAL_RANK; `rendezvous` is the
- * socket path (NULL: the CES_RENDEZVOUS environment variable).  With
- * CES_SHARE_GPUS=1 the device is LOCAL_RANK modulo the GPU count.
- * CES_ERR_INVALID, naming the variable, for a value that is not a decimal
- * number (digits only) of 0..UINT32_MAX (LOCAL_RANK: 0..INT_MAX). */
+ * socket path or '@' and an abstract name (NULL: the CES_RENDEZVOUS
+ * environment variable).  With CES_SHARE_GPUS=1 the device is LOCAL_RANK
+ * modulo the GPU count.  CES_ERR_INVALID, naming the variable, for a value
+ * that is not a decimal number (digits only) of 0..UINT32_MAX (LOCAL_RANK:
+ * 0..INT_MAX). */
 CES_API int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous,
                               struct ces_comm **out);
 /* One process driving `ndev` GPUs: creates comms[0..ndev-1], comms[i] being

@@ -5,8 +5,11 @@
 # ranks are up the command alone is sent SIGTERM (not its process group, as
 # a terminal's Ctrl-C is).  Passes only if the command ended by that signal
 # within 10 s and every rank is gone within 10 s after it (they ran on to
-# their last replay).  Whatever the outcome, the command's output is shown
-# and no process it started is left running.
+# their last replay), and nothing of its bootstrap is left in /tmp (its
+# ranks meet at an abstract name, which makes no file; a socket file
+# /tmp/cesync-run-PID.sock stayed where a kill came before they joined).
+# Whatever the outcome, the command's output is shown and no process it
+# started is left running.
 . "$(dirname "$0")/gpu_fit.sh"
 gpu_fit 2
 cesync=$1
@@ -26,12 +29,10 @@ running() {
   st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $1 }')
   [ -n "$st" ] && [ "$st" != Z ]
 }
-# the command's output, then the test's verdict; the log (and the
-# bootstrap's socket, left where the kill came before the ranks joined)
-# removed
+# the command's output, then the test's verdict; the log removed
 end() {
   cat "$log"
-  rm -f "$log" "/tmp/cesync-run-$pid.sock"
+  rm -f "$log"
   echo "$2"
   exit "$1"
 }
@@ -73,7 +74,12 @@ i=0
 while [ $i -lt 100 ]; do
   left=""
   for r in $ranks; do running "$r" && left="$left $r"; done
-  [ -z "$left" ] && end 0 "ok: both ranks ended $((i / 10)).$((i % 10)) s after the command"
+  if [ -z "$left" ]; then
+    for f in /tmp/cesync-run-"$pid".* /tmp/cesync-run-"$pid"-*; do
+      [ -e "$f" ] && end 1 "FAIL: $f was left in /tmp"
+    done
+    end 0 "ok: both ranks ended $((i / 10)).$((i % 10)) s after the command"
+  fi
   sleep 0.1
   i=$((i + 1))
 done

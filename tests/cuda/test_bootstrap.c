@@ -4,14 +4,17 @@
  * (SCM_RIGHTS), barrier; a missing rank times out with a message naming it;
  * a vanished peer is reported as failed; a rank's failure record on the
  * progress page ends an exchange at once; poll's timeout saturates at
- * INT_MAX ms.
+ * INT_MAX ms; an abstract name ('@name') joins ranks without a file, its
+ * length is bounded and a name another socket holds is refused.
  */
 #include "ces_test.h"
 #include "runtime.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,6 +27,12 @@
 static void sock_path(char *buf, size_t n, const char *tag)
 {
     snprintf(buf, n, "/tmp/ces-boot-%ld-%s.sock", (long)getpid(), tag);
+}
+
+/* An abstract name, '@' and the name (no file). */
+static void abstract_name(char *buf, size_t n, const char *tag)
+{
+    snprintf(buf, n, "@ces-boot-%ld-%s", (long)getpid(), tag);
 }
 
 /* Child body: join, exchange (rank*10 + a descriptor of a file holding the
@@ -633,7 +642,7 @@ static pid_t foreign_joiner(const char *path, struct wire_hdr h, const void *pay
         memset(&addr, 0, sizeof(addr));
         addr.sun_family = AF_UNIX;
         assert_true(strlen(path) < sizeof(addr.sun_path));
-    memcpy(addr.sun_path, path, strlen(path) + 1);
+        memcpy(addr.sun_path, path, strlen(path) + 1);
         for (int i = 0; connect(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0; i++) {
             if (i == 500)
                 _exit(1);
@@ -689,6 +698,169 @@ static void test_foreign_join_refused(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Whether /proc/net/unix lists a socket at `name` exactly, its last field
+ * (an abstract name as '@' and the name, a NUL within or after it as '@':
+ * an address padded past the name lists '@'s after it). */
+static int unix_listed(const char *name)
+{
+    FILE *f = fopen("/proc/net/unix", "r");
+    char line[1024];
+    int found = 0;
+
+    assert_non_null(f);
+    while (!found && fgets(line, sizeof(line), f) != NULL) {
+        char *end = line + strcspn(line, "\n"), *last;
+
+        *end = '\0';
+        last = strrchr(line, ' ');
+        found = last != NULL && strcmp(last + 1, name) == 0;
+    }
+    fclose(f);
+    return found;
+}
+
+/* How many entries of directory dir (but . and ..) hold `needle` in their
+ * names ("" counts them all). */
+static int entries_with(const char *dir, const char *needle)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+            strstr(e->d_name, needle) != NULL)
+            n++;
+    closedir(d);
+    return n;
+}
+
+/* An abstract name ('@' and the name): 3 forked ranks join and exchange
+ * over it as over a path (child), and nothing is made in the file system
+ * for it, neither where the ranks run (a directory of their own, empty)
+ * nor in /tmp, while rank 0 waits for the others (ranks 1 and 2 come once
+ * the parent has looked) or after.  /proc/net/unix lists the name as it
+ * is meanwhile: the address as long as the name, no NUL padding after it.
+ * (The name was taken for a path relative to the working directory: the
+ * socket file stood there until every rank had joined.) */
+static void test_abstract_join(void **state)
+{
+    char name[128], *dir = ces_test_tmpdir();
+    int go[2], listed = 0, files_while = -1, tmp_while = -1;
+    pid_t pids[3];
+
+    (void)state;
+    abstract_name(name, sizeof(name), "join");
+    assert_int_equal(pipe(go), 0);
+    for (uint32_t r = 0; r < 3; r++) {
+        pids[r] = fork();
+        if (pids[r] == 0) {
+            char c;
+
+            close(go[1]);
+            if (chdir(dir) != 0)
+                _exit(20);
+            if (r > 0 && read(go[0], &c, 1) != 0)
+                _exit(21);
+            _exit(child(name, r, 3));
+        }
+    }
+    close(go[0]);
+    for (int i = 0; i < 500 && !listed; i++) {
+        listed = unix_listed(name);
+        if (!listed)
+            ces_test_sleep_ms(10);
+    }
+    if (listed) {
+        files_while = entries_with(dir, "");
+        tmp_while = entries_with("/tmp", name + 1);
+    }
+    close(go[1]); /* ranks 1 and 2 join */
+    for (uint32_t r = 0; r < 3; r++) {
+        int st = 0;
+
+        assert_int_equal(waitpid(pids[r], &st, 0), pids[r]);
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 0);
+    }
+    assert_true(listed);
+    assert_int_equal(files_while, 0);
+    assert_int_equal(tmp_while, 0);
+    assert_int_equal(entries_with(dir, ""), 0);
+    assert_int_equal(entries_with("/tmp", name + 1), 0);
+    assert_false(unix_listed(name));
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* An abstract name has the 107 bytes of sun_path after its first (the NUL
+ * that marks it abstract), and no NUL of its own: '@' and 107 bytes are
+ * taken, '@' and 108 refused; '@' alone, an empty name, is refused. */
+static void test_abstract_name_length(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct sockaddr_un addr;
+    struct ces_boot b;
+    char name[sizeof(addr.sun_path) + 2], want[320];
+    size_t n;
+
+    (void)state;
+    abstract_name(name, sizeof(name), "");
+    n = strlen(name);
+    memset(name + n, 'x', sizeof(name) - 1 - n);
+    name[sizeof(name) - 1] = '\0'; /* '@' and 108 bytes */
+    assert_int_equal(ces_boot_open(ctx, &b, name, 0, 1, 1000), CES_ERR_INVALID);
+    snprintf(want, sizeof(want),
+             "bootstrap abstract name '%s' is longer than 107 bytes after the '@'", name);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    name[sizeof(name) - 2] = '\0'; /* '@' and 107 bytes */
+    assert_int_equal(ces_boot_open(ctx, &b, name, 0, 1, 1000), CES_OK);
+    assert_int_equal(access(name, F_OK), -1);
+    ces_boot_close(ctx, &b);
+    assert_int_equal(ces_boot_open(ctx, &b, "@", 0, 1, 1000), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "bootstrap abstract name '@' is empty: a name follows the '@'");
+    assert_int_equal(access("@", F_OK), -1);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* An abstract name that another live socket holds: no file to take over,
+ * as a path's stale one is (test_stale_socket_file), so rank 0 refuses
+ * it, CES_ERR_SYSTEM naming it; once the holder has closed, the name is
+ * taken. */
+static void test_abstract_name_in_use(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct sockaddr_un addr;
+    struct ces_boot b;
+    char name[128], want[256];
+    socklen_t len;
+    int fd;
+
+    (void)state;
+    abstract_name(name, sizeof(name), "held");
+    memset(&addr, 0, sizeof(addr));
+    addr.sun_family = AF_UNIX;
+    memcpy(addr.sun_path + 1, name + 1, strlen(name) - 1);
+    len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(name));
+    fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+    assert_true(fd >= 0);
+    assert_int_equal(bind(fd, (struct sockaddr *)&addr, len), 0);
+    assert_int_equal(listen(fd, 1), 0);
+    assert_int_equal(ces_boot_open(ctx, &b, name, 0, 2, 1000), CES_ERR_SYSTEM);
+    snprintf(want, sizeof(want),
+             "bootstrap: cannot listen on '%s': another socket holds that abstract name "
+             "(EADDRINUSE)",
+             name);
+    assert_string_equal(ces_ctx_last_error(ctx), want);
+    close(fd);
+    assert_int_equal(ces_boot_open(ctx, &b, name, 0, 1, 1000), CES_OK);
+    ces_boot_close(ctx, &b);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -706,6 +878,9 @@ int main(void)
         cmocka_unit_test(test_path_length),
         cmocka_unit_test(test_rank0_gone_before_the_row),
         cmocka_unit_test(test_foreign_join_refused),
+        cmocka_unit_test(test_abstract_join),
+        cmocka_unit_test(test_abstract_name_length),
+        cmocka_unit_test(test_abstract_name_in_use),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
