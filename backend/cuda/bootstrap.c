@@ -320,8 +320,7 @@ int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uin
         uint32_t joined = 0;
 
         b->peers = ces_malloc(ctx, sizeof(int) * size);
-        b->path = ces_strdup(ctx, path);
-        if (b->peers == NULL || b->path == NULL) {
+        if (b->peers == NULL) {
             if (lfd >= 0)
                 close(lfd);
             rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory in the bootstrap");
@@ -437,8 +436,6 @@ void ces_boot_close(struct ces_ctx *ctx, struct ces_boot *b)
     }
     ces_free(ctx, b->peers);
     b->peers = NULL;
-    ces_free(ctx, b->path);
-    b->path = NULL;
 }
 
 int ces_boot_allgather(struct ces_ctx *ctx, struct ces_boot *b, const void *mine, size_t len,

@@ -56,7 +56,6 @@ struct ces_boot {
     uint32_t rank, size;
     int fd;         /* rank > 0: the socket to rank 0 */
     int *peers;     /* rank 0: [size] sockets, [0] unused */
-    char *path;     /* rank 0: the path or '@' and abstract name joined at */
     uint32_t timeout_ms;
     /* The progress page ([size]; NULL until mapped, the setup's exchanges
      * before): a rank's failure record there (its `failed`, which
