@@ -1423,6 +1423,9 @@ static int tmp_open(struct ces_ctx *ctx, const char *path)
         dir = NULL;
     snprintf(tmpl, sizeof(tmpl), "%s/cesync-dot-XXXXXX", dir != NULL ? dir : "/tmp");
     fd = mkstemp(tmpl);
+    /* close-on-exec: Graphviz gets it as its standard input only */
+    if (fd >= 0)
+        (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
     if (fd < 0) {
         const char *where = dir != NULL ? dir : "/tmp", *env = dir != NULL ? " (TMPDIR)" : "";
         int err = errno;

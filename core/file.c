@@ -165,7 +165,10 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
             ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
             return -1;
         }
-        fd = open(of->name, O_WRONLY | O_TRUNC);
+        /* close-on-exec, as every descriptor here: Graphviz gets this one
+         * as its standard output, and no child should hold it under its
+         * own number too */
+        fd = open(of->name, O_WRONLY | O_TRUNC | O_CLOEXEC);
         if (fd < 0)
             ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
         return fd;
@@ -191,8 +194,11 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
     sigprocmask(SIG_BLOCK, &all, &was);
     fd = mkstemp(of->name);
     mk_err = errno;
-    if (fd >= 0)
+    if (fd >= 0) {
+        /* (POSIX 2008 has no mkostemp) */
+        (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
         pending_add(of->name);
+    }
     sigprocmask(SIG_SETMASK, &was, NULL);
     if (fd < 0) {
         int err = mk_err;

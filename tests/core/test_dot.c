@@ -1935,6 +1935,83 @@ static void test_write_empty_picture(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Graphviz gets the picture's input as its standard input and the file it
+ * writes as its standard output, and no other descriptor of ours: the
+ * temporary files behind them stayed open in `dot` under their own
+ * numbers too (the picture's x.svg.XXXXXX and the unlinked cesync-dot-XXXXXX;
+ * a file written in place, the file itself), two descriptors fewer for
+ * Graphviz under a limit on them (`ulimit -n 5`: dot could not load its
+ * libraries), and in a program that runs other children the files stayed
+ * open in theirs.  A stand-in for `dot` writes the names of its
+ * descriptors past 2. */
+static void test_write_dot_gets_no_other_descriptor(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *dir = ces_test_tmpdir(), *t = "digraph { a -> b }\n", *back;
+    struct saved_env env = env_save();
+    char p[512], q[512], got[256];
+    int status = 0;
+    pid_t pid;
+
+    (void)state;
+    snprintf(p, sizeof(p), "%s/bin", dir);
+    ces_test_put_program(p, "dot",
+                         "#!/bin/sh\n"
+                         "for f in /proc/$$/fd/*; do\n"
+                         "  [ \"${f##*/}\" -gt 2 ] && /bin/readlink \"$f\"\n"
+                         "done\n"
+                         "echo drawn\n");
+    assert_int_equal(setenv("PATH", p, 1), 0);
+    assert_int_equal(unsetenv("TMPDIR"), 0);
+
+    /* a file replaced whole: neither temporary file */
+    snprintf(q, sizeof(q), "%s/x.svg", dir);
+    assert_int_equal(ces_dot_write(ctx, t, q), CES_OK);
+    back = ces_test_read_file(q, NULL);
+    assert_non_null(strstr(back, "drawn\n"));
+    assert_null(strstr(back, "cesync-dot-"));
+    snprintf(p, sizeof(p), "%s/x.svg.", dir);
+    assert_null(strstr(back, p));
+    free(back);
+    assert_int_equal(unlink(q), 0);
+
+    /* a named pipe written in place: not the pipe (its reader copies what
+     * it reads into got.txt) */
+    snprintf(q, sizeof(q), "%s/p.svg", dir);
+    assert_int_equal(mkfifo(q, 0600), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char buf[4096];
+        ssize_t n;
+        int in = open(q, O_RDONLY), out;
+
+        snprintf(p, sizeof(p), "%s/got.txt", dir);
+        out = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+            if (write(out, buf, (size_t)n) != n)
+                _exit(1);
+        _exit(in >= 0 && out >= 0 && close(out) == 0 ? 0 : 1);
+    }
+    assert_int_equal(ces_dot_write(ctx, t, q), CES_OK);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    snprintf(p, sizeof(p), "%s/got.txt", dir);
+    back = ces_test_read_file(p, NULL);
+    assert_non_null(strstr(back, "drawn\n"));
+    assert_null(strstr(back, "cesync-dot-"));
+    assert_null(strstr(back, q));
+    free(back);
+
+    env_restore(&env);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "bin;got.txt;p.svg;");
+    ces_test_remove_in(dir, "bin/dot\0bin\0got.txt\0p.svg\0");
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The copies of a batch are stacked in a chain of invisible edges (they
  * have no order); program order enters the box at the first and leaves it
  * from the last. */
@@ -2172,6 +2249,7 @@ int main(void)
         cmocka_unit_test(test_write_finds_dot),
         cmocka_unit_test(test_write_refused_before_dot),
         cmocka_unit_test(test_write_empty_picture),
+        cmocka_unit_test(test_write_dot_gets_no_other_descriptor),
         cmocka_unit_test(test_batch_copies_stacked),
         cmocka_unit_test(test_write_wait_edge_order),
         cmocka_unit_test(test_cross_edges_straight),
