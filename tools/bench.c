@@ -166,7 +166,8 @@ static const char bench_usage[] =
     "resumes slow_wake_us after its write or record, the first polled wait of a memop batch\n"
     "right behind a copy slow_wake_us after it is reached); err% is against the nearer, marked s\n"
     "when that is the slow mode's.  A prediction the model could not make is - in the table\n"
-    "(err% too when neither was made) and empty in the CSV.\n"
+    "(err% too when neither was made) and empty in the CSV; one lost for want of memory\n"
+    "too, and it makes the exit status 2 (1, a defect found, stays).\n"
     "The header names CUDA_DEVICE_MAX_CONNECTIONS: with fewer hardware queues per GPU (1)\n"
     "the polled barriers run in their slow mode far less often (docs/PERFORMANCE.md).\n"
     "CES_BENCH_TRACE set (to anything) announces each run of the table on stderr\n"
@@ -193,6 +194,7 @@ struct bench {
     double factor;
     int graph, nccl, compute, calibrate, dry, one_way, in_place;
     int calibrated; /* B->model is what --calibrate measured */
+    int pred_nomem; /* a prediction failed for want of memory, not for the model */
     const char *csv, *plot, *model_path, *model_out, *root_arg;
     int variants[MAX_VARIANTS];
     uint32_t nvariants;
@@ -895,14 +897,15 @@ static int variant_graph(struct ces_ctx *ctx, const struct bench *B, int variant
 /* The model's time of one iteration of `variant` at `bytes` in steady state
  * (its graph, variant_graph), host costs set to 0, in the fast mode of
  * blocked waits or (`slow`) in the slow one.  NAN, saying why on stderr, if
- * it cannot be built or predicted. */
+ * it cannot be built or predicted, with the error in *err (CES_OK with a
+ * time). */
 static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, uint64_t bytes,
-                      int slow)
+                      int slow, int *err)
 {
     struct ces_graph *g = NULL;
     struct ces_predict r;
     struct ces_model m = B->model;
-    double t = NAN;
+    double t4 = 0.0;
 
     m.host_call_us = 0.0;
     m.graph_launch_us = 0.0;
@@ -910,20 +913,20 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
         ces_model_slow_mode(&m);
     /* the steady-state period: (time of 8 iterations - time of 4) / 4, as a
      * median of back-to-back iterations sees it */
-    if (variant_graph(ctx, B, variant, bytes, 4, &g) == CES_OK &&
-        ces_model_predict(ctx, &m, g, &r) == CES_OK) {
-        double t4 = r.total_us;
-
+    for (uint32_t n = 4; n <= 8; n += 4) {
+        *err = variant_graph(ctx, B, variant, bytes, n, &g);
+        if (*err == CES_OK)
+            *err = ces_model_predict(ctx, &m, g, &r);
         ces_graph_destroy(g);
-        if (variant_graph(ctx, B, variant, bytes, 8, &g) == CES_OK &&
-            ces_model_predict(ctx, &m, g, &r) == CES_OK)
-            t = (r.total_us - t4) / 4.0;
+        if (*err != CES_OK) {
+            fprintf(stderr, "cesync: bench: no prediction at %" PRIu64 " bytes: %s\n", bytes,
+                    ces_ctx_last_error(ctx));
+            return NAN;
+        }
+        if (n == 4)
+            t4 = r.total_us;
     }
-    if (isnan(t))
-        fprintf(stderr, "cesync: bench: no prediction at %" PRIu64 " bytes: %s\n", bytes,
-                ces_ctx_last_error(ctx));
-    ces_graph_destroy(g);
-    return t;
+    return (r.total_us - t4) / 4.0;
 }
 
 /* Whether the model can run every variant's graph at the first size
@@ -949,12 +952,20 @@ static int model_runs(struct ces_ctx *ctx, const struct bench *B)
     return CES_EXIT_OK;
 }
 
+/* Every variant's predictions at every size.  One the model cannot make
+ * is a dash (said on stderr); one that failed for want of memory is no
+ * answer of the model's, and is remembered (B->pred_nomem) for the exit
+ * status: a dry run whose table lost predictions so exited 0. */
 static void compute_predictions(struct ces_ctx *ctx, struct bench *B)
 {
+    B->pred_nomem = 0;
     for (uint32_t k = 0; k < B->nvariants; k++)
         for (uint32_t i = 0; i < B->nsizes; i++) {
-            B->ces[k][i].pred = predict(ctx, B, B->variants[k], B->sizes[i], 0);
-            B->ces[k][i].pred_slow = predict(ctx, B, B->variants[k], B->sizes[i], 1);
+            int err[2];
+
+            B->ces[k][i].pred = predict(ctx, B, B->variants[k], B->sizes[i], 0, &err[0]);
+            B->ces[k][i].pred_slow = predict(ctx, B, B->variants[k], B->sizes[i], 1, &err[1]);
+            B->pred_nomem |= err[0] == CES_ERR_NOMEM || err[1] == CES_ERR_NOMEM;
         }
 }
 
@@ -1552,7 +1563,9 @@ int ces_cmd_bench(int argc, char **argv)
         int ok = B->csv == NULL || write_csv(B, B->csv) == CES_EXIT_OK;
 
         ok &= B->plot == NULL || write_plot(ctx, B, B->plot) == CES_EXIT_OK;
-        ex = ces_bench_exit_after_outputs(ex, ok);
+        /* predictions lost for want of memory: the table and the outputs
+         * are not whole, as an output that fails */
+        ex = ces_bench_exit_after_outputs(ex, ok && !B->pred_nomem);
     }
     if (B->dry && ex == CES_EXIT_OK && !predicted) {
         /* a dry run's times are the predictions: with none it measured
