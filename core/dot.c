@@ -1423,9 +1423,11 @@ static int tmp_open(struct ces_ctx *ctx, const char *path)
         dir = NULL;
     snprintf(tmpl, sizeof(tmpl), "%s/cesync-dot-XXXXXX", dir != NULL ? dir : "/tmp");
     fd = mkstemp(tmpl);
-    /* close-on-exec: Graphviz gets it as its standard input only */
-    if (fd >= 0)
-        (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+    if (fd >= 0) {
+        unlink(tmpl);
+        /* Graphviz gets it as its standard input only */
+        fd = ces_file_fd_own(fd);
+    }
     if (fd < 0) {
         const char *where = dir != NULL ? dir : "/tmp", *env = dir != NULL ? " (TMPDIR)" : "";
         int err = errno;
@@ -1439,7 +1441,6 @@ static int tmp_open(struct ces_ctx *ctx, const char *path)
                           env, strerror(err));
         return -1;
     }
-    unlink(tmpl);
     return fd;
 }
 

@@ -78,6 +78,25 @@ void ces_file_unlink_pending(void)
             unlink(pending_name[i]);
 }
 
+int ces_file_fd_own(int fd)
+{
+    int moved, err;
+
+    /* A file given 0 or 1 became Graphviz's standard input or output in
+     * place of the one it was to be (the spawn's dup2 onto 0 first made
+     * both the input: "dot wrote nothing"), and one given 2 took this
+     * process's error messages. */
+    if (fd > STDERR_FILENO) {
+        (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+        return fd;
+    }
+    moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+    err = errno;
+    close(fd);
+    errno = err;
+    return moved;
+}
+
 int ces_write_all(int fd, const char *buf, size_t len)
 {
     while (len > 0) {
@@ -148,7 +167,7 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
     const char *dest = path;
     sigset_t all, was;
     mode_t mode;
-    bool exists;
+    bool exists, created;
     int fd, mk_err;
 
     of->name[0] = of->dest[0] = '\0';
@@ -169,6 +188,8 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
          * as its standard output, and no child should hold it under its
          * own number too */
         fd = open(of->name, O_WRONLY | O_TRUNC | O_CLOEXEC);
+        if (fd >= 0)
+            fd = ces_file_fd_own(fd);
         if (fd < 0)
             ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
         return fd;
@@ -192,13 +213,15 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
      * sigprocmask masks the calling thread alone) */
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &was);
-    fd = mkstemp(of->name);
+    fd = mkstemp(of->name); /* (POSIX 2008 has no mkostemp) */
+    created = fd >= 0;
+    if (created)
+        fd = ces_file_fd_own(fd);
     mk_err = errno;
-    if (fd >= 0) {
-        /* (POSIX 2008 has no mkostemp) */
-        (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+    if (fd >= 0)
         pending_add(of->name);
-    }
+    else if (created)
+        unlink(of->name);
     sigprocmask(SIG_SETMASK, &was, NULL);
     if (fd < 0) {
         int err = mk_err;

@@ -169,6 +169,12 @@ int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size
 void ces_file_unlink_pending(void);
 void ces_file_child(int pid);
 int ces_write_all(int fd, const char *buf, size_t len);
+/* A descriptor of the library's own files (an output's temporary file, the
+ * input Graphviz reads): fd made close-on-exec and, where it took the
+ * number of a standard stream that the process was started without
+ * (cesync dot ... <&-), moved above 2; the descriptor to use, or -1 with
+ * errno (fd closed either way when moved or failed). */
+int ces_file_fd_own(int fd);
 
 /* The path of an executable `name` on PATH, into buf; false if none
  * (core/dot.c: Graphviz's dot). */

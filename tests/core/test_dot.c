@@ -2012,6 +2012,65 @@ static void test_write_dot_gets_no_other_descriptor(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* ces_dot_write in a process started without standard input, output or
+ * error (cesync dot ... <&-): its files take those numbers, and Graphviz
+ * got the picture's input as its output too (the spawn's dup2 onto 0
+ * first replaced the output, which had 0, with the input: "Graphviz 'dot'
+ * wrote nothing"); one that has 2 took the process's error messages.
+ * Each stream closed in turn, then all three, around one write (the
+ * picture as a stand-in `dot` copies it). */
+static void test_write_without_standard_streams(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *dir = ces_test_tmpdir(), *t = "digraph { a -> b }\n", *back;
+    struct saved_env env = env_save();
+    static const int closed[][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
+    char p[512], q[512], got[256];
+
+    (void)state;
+    snprintf(p, sizeof(p), "%s/bin", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    fake_dot(p);
+    assert_int_equal(setenv("PATH", p, 1), 0);
+    assert_int_equal(unsetenv("TMPDIR"), 0);
+    snprintf(q, sizeof(q), "%s/x.svg", dir);
+    for (size_t k = 0; k < sizeof(closed) / sizeof(closed[0]); k++) {
+        int saved[3], rc;
+
+        fflush(stdout);
+        fflush(stderr);
+        for (int s = 0; s < 3; s++) {
+            saved[s] = -1;
+            if (closed[k][s]) {
+                saved[s] = fcntl(s, F_DUPFD_CLOEXEC, 10);
+                assert_true(saved[s] >= 10);
+                assert_int_equal(close(s), 0);
+            }
+        }
+        rc = ces_dot_write(ctx, t, q);
+        for (int s = 0; s < 3; s++) {
+            if (saved[s] >= 0) {
+                assert_int_equal(dup2(saved[s], s), s);
+                assert_int_equal(close(saved[s]), 0);
+            }
+        }
+        if (rc != CES_OK)
+            print_message("closed %d%d%d: %s\n", closed[k][0], closed[k][1], closed[k][2],
+                          ces_ctx_last_error(ctx));
+        assert_int_equal(rc, CES_OK);
+        back = ces_test_read_file(q, NULL);
+        assert_string_equal(back, t);
+        free(back);
+        assert_int_equal(unlink(q), 0);
+    }
+    env_restore(&env);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "bin;");
+    ces_test_remove_in(dir, "bin/dot\0bin\0");
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The copies of a batch are stacked in a chain of invisible edges (they
  * have no order); program order enters the box at the first and leaves it
  * from the last. */
@@ -2250,6 +2309,7 @@ int main(void)
         cmocka_unit_test(test_write_refused_before_dot),
         cmocka_unit_test(test_write_empty_picture),
         cmocka_unit_test(test_write_dot_gets_no_other_descriptor),
+        cmocka_unit_test(test_write_without_standard_streams),
         cmocka_unit_test(test_batch_copies_stacked),
         cmocka_unit_test(test_write_wait_edge_order),
         cmocka_unit_test(test_cross_edges_straight),
