@@ -135,11 +135,14 @@ static mode_t new_file_mode(void)
 
 /* Into buf, the name that the chain of symbolic links starting at path
  * ends at (path itself when it is no link); a relative link is taken from
- * the link's directory.  False when the chain is too long to follow. */
+ * the link's directory.  False when the chain is too long to follow or
+ * does not end (a loop: ELOOP in errno) or a name in it does not fit
+ * (ENAMETOOLONG). */
 static bool follow_links(const char *path, char *buf, size_t size)
 {
     char link[4096];
 
+    errno = ENAMETOOLONG;
     if ((size_t)snprintf(buf, size, "%s", path) >= size)
         return false;
     for (int hops = 0; hops < 40; hops++) {
@@ -157,6 +160,7 @@ static bool follow_links(const char *path, char *buf, size_t size)
             return false;
         memcpy(buf + dir, link, (size_t)n + 1);
     }
+    errno = ELOOP;
     return false;
 }
 
@@ -201,8 +205,13 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
         ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(EISDIR));
         return -1;
     }
-    if (follow_links(path, resolved, sizeof(resolved)))
-        dest = resolved;
+    /* a chain of links that does not end names no file, as open(2) says:
+     * the link itself was replaced by the new file, reported written */
+    if (!follow_links(path, resolved, sizeof(resolved))) {
+        ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+        return -1;
+    }
+    dest = resolved;
     if ((size_t)snprintf(of->dest, sizeof(of->dest), "%s", dest) >= sizeof(of->dest) ||
         (size_t)snprintf(of->name, sizeof(of->name), "%s.XXXXXX", of->dest) >= sizeof(of->name)) {
         ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(ENAMETOOLONG));

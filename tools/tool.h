@@ -96,9 +96,10 @@ void ces_tool_builder_help(int run);
  * over it.  On an error the temporary file is removed, `path` is left as it
  * was, and "cesync: CMD: cannot create|write|replace PATH: why" is printed,
  * naming command `cmd` as its other errors do.
- * A symbolic link stays (the file it names is replaced); a path that is no
- * regular file (/dev/null, a named pipe) is written in place, never
- * replaced by a file.
+ * A symbolic link stays (the file it names is replaced; links in a loop
+ * are refused, "cannot create PATH: Too many levels of symbolic links"); a
+ * path that is no regular file (/dev/null, a named pipe) is written in
+ * place, never replaced by a file.
  * Returns CES_EXIT_OK or CES_EXIT_USAGE. */
 int ces_tool_write_file(const char *cmd, const char *path, const char *text, size_t len);
 

@@ -720,7 +720,8 @@ static void test_write_file_modes(void **state)
 
 /* An output path that is no regular file is written, not replaced: a named
  * pipe (or a device such as /dev/null) stays what it was and gets the text;
- * a symbolic link stays a link and the file it names gets the text. */
+ * a symbolic link stays a link and the file it names gets the text; links
+ * in a loop are refused, kept. */
 static void test_write_not_a_file(void **state)
 {
     char *dir = ces_test_tmpdir(), path[512], target[512], got[512];
@@ -763,6 +764,19 @@ static void test_write_not_a_file(void **state)
     holds(dir, "real.ces", "three\n");
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "abs.ces;real.ces;");
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(unlink(target), 0);
+    /* links in a loop name no file: refused as open(2) refuses them, the
+     * links kept (the first was replaced by a file, reported written) */
+    snprintf(path, sizeof(path), "%s/loop.ces", dir);
+    assert_int_equal(symlink("loop2.ces", path), 0);
+    snprintf(target, sizeof(target), "%s/loop2.ces", dir);
+    assert_int_equal(symlink("loop.ces", target), 0);
+    assert_int_equal(ces_tool_write_file("print", path, "four\n", 5), CES_EXIT_USAGE);
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "loop.ces;loop2.ces;");
     assert_int_equal(unlink(path), 0);
     assert_int_equal(unlink(target), 0);
     assert_int_equal(rmdir(dir), 0);
