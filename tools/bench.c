@@ -851,10 +851,13 @@ static int variant_graph(struct ces_ctx *ctx, const struct bench *B, int variant
 
     *out = NULL;
     if (variant == V_AUTO && B->coll == CES_COLL_SENDRECV) {
-        if (!B->one_way || B->graph || bytes > B->stage_max)
+        /* on more than 2 ranks the pipeline's middle ranks send and
+         * receive in one group: no message is one way, none is staged */
+        if (!B->one_way || B->ranks > 2 || B->graph || bytes > B->stage_max)
             return group_graph(ctx, B, bytes, iterations, out);
-        /* one way eager, ces_send stages each message whole in one of two
-         * slots: --chunks and --slots are the builder's, not the group's */
+        /* one way eager on 2 ranks, ces_send stages each message whole in
+         * one of two slots: --chunks and --slots are the builder's, not the
+         * group's */
         chunks = 1;
         slots = 2;
     }
@@ -1069,14 +1072,19 @@ static void print_table(const struct bench *B, FILE *f)
                "# the busbw of a collective in that time); ces/X = X time / cesync time (> 1: "
                "cesync faster)\n",
             raw_copy(B->coll));
-    /* the group's flags change place at a size (group.c): its times and
-     * its slow mode change there too */
-    for (uint32_t i = 0; i < B->nsizes && B->coll == CES_COLL_SENDRECV && !B->one_way; i++)
+    /* the eager group's flags change place at a size (group.c): its times
+     * and its slow mode change there too.  Not where a message is one way
+     * (2 ranks, --one-way: pushed at every size; on more the pipeline's
+     * middle ranks send and receive) nor captured (--graph: cposted and
+     * cdone, written into the waiter's memory at every size) */
+    for (uint32_t i = 0; i < B->nsizes && B->coll == CES_COLL_SENDRECV && !B->graph &&
+                         (!B->one_way || B->ranks > 2);
+         i++)
         if (B->sizes[i] >= CES_P2P_POLLED_MIN && has_variant(B, V_AUTO)) {
-            fprintf(f, "# auto: from %" PRIu64 "M the ring's flags stay in the writer's memory and "
+            fprintf(f, "# auto: from %" PRIu64 "M the %s flags stay in the writer's memory and "
                        "its peer polls them (pushed into\n# the waiter's below): no pushed "
                        "wake-up, but polled waits can run in the slow mode\n",
-                    CES_P2P_POLLED_MIN >> 20);
+                    CES_P2P_POLLED_MIN >> 20, B->one_way ? "pipeline's" : "ring's");
             break;
         }
     for (uint32_t i = 0; i < B->nsizes && B->coll == CES_COLL_BROADCAST; i++)

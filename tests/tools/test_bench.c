@@ -101,33 +101,56 @@ static void test_sendrecv_predictions(void **state)
     assert_non_null(strstr(out, "        1M auto  "));
     assert_non_null(strstr(out, "        4M auto  "));
     free(out);
-    /* the ring's flags are polled from CES_P2P_POLLED_MIN (8 MiB), where
-     * the slow column parts from the fast one: the legend says why, only
-     * where auto has such a size and is not one way */
+    /* the eager group's flags are polled from CES_P2P_POLLED_MIN (8 MiB)
+     * where no message is one way, where the slow column parts from the
+     * fast one: the legend says why, only where auto has such a size, not
+     * captured (--graph: the captured protocol's flags are pushed at every
+     * size, the columns agree) and not one way on 2 ranks; the one-way
+     * pipeline of 3 ranks is polled too (its middle rank sends and
+     * receives in one group, as bench runs it: ces_cuda_group_one_way), so
+     * its slow column parts at 8M, as the ring's does */
     {
-        static const char line[] = "# auto: from 8M the ring's flags stay in the writer's memory "
-                                   "and its peer polls them (pushed into\n# the waiter's below): "
-                                   "no pushed wake-up, but polled waits can run in the slow mode\n";
+        static const char tail[] = " flags stay in the writer's memory and its peer polls them "
+                                   "(pushed into\n# the waiter's below): no pushed wake-up, but "
+                                   "polled waits can run in the slow mode\n";
         static const struct {
-            const char *args;
-            int says;
+            const char *args, *says; /* says: the legend's owner, NULL: none */
+            int parts; /* 1: pred_us and slow_us of auto differ at 8M, 0: agree */
         } cases[] = {
-            {"--min-bytes 4M --max-bytes 8M", 1},
-            {"--min-bytes 8M --max-bytes 8M --graph", 1},
-            {"--min-bytes 1M --max-bytes 4M", 0},
-            {"--min-bytes 8M --max-bytes 8M --one-way", 0},
-            {"--min-bytes 8M --max-bytes 8M --variant plain", 0},
+            {"--min-bytes 4M --max-bytes 8M", "ring's", -1},
+            {"--min-bytes 8M --max-bytes 8M --variant auto", "ring's", 1},
+            {"--min-bytes 8M --max-bytes 8M --ranks 3 --variant auto", "ring's", 1},
+            {"--min-bytes 8M --max-bytes 8M --one-way --ranks 3 --variant auto", "pipeline's", 1},
+            {"--min-bytes 8M --max-bytes 8M --one-way --ranks 3", "pipeline's", -1},
+            {"--min-bytes 8M --max-bytes 8M --graph", NULL, 0},
+            {"--min-bytes 8M --max-bytes 8M --graph --one-way --ranks 3", NULL, 0},
+            {"--min-bytes 1M --max-bytes 4M", NULL, -1},
+            {"--min-bytes 8M --max-bytes 8M --one-way --variant auto", NULL, 0},
+            {"--min-bytes 8M --max-bytes 8M --variant plain", NULL, -1},
+            {"--min-bytes 8M --max-bytes 8M --one-way --ranks 3 --variant plain", NULL, -1},
         };
 
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-            char args[160];
+            char args[160], want[320];
+            const char *row;
+            double pred = 0.0, slow = 0.0;
 
             snprintf(args, sizeof(args), "bench sendrecv --dry-run %s", cases[i].args);
             assert_int_equal(ces_test_tool(dir, args, &out), 0);
-            if (cases[i].says)
-                assert_non_null(strstr(out, line));
-            else
+            if (cases[i].says != NULL) {
+                snprintf(want, sizeof(want), "# auto: from 8M the %s%s", cases[i].says, tail);
+                assert_non_null(strstr(out, want));
+            } else {
                 assert_null(strstr(out, "# auto: from"));
+            }
+            if (cases[i].parts >= 0) {
+                /* bytes variant time min max busbw check pred slow */
+                row = strstr(out, "        8M auto ");
+                assert_non_null(row);
+                assert_int_equal(sscanf(row, "%*s %*s %*s %*s %*s %*s %*s %lf %lf", &pred, &slow),
+                                 2);
+                assert_int_equal(slow != pred, cases[i].parts);
+            }
             free(out);
         }
     }
