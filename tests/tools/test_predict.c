@@ -103,8 +103,6 @@ static void test_file_and_model(void **state)
     rmdir(dir);
 }
 
-/* 2^16 replays of a copy of 2^48 bytes: 2^64 bytes, printed as the most
- * the count holds (it wrapped around to "0 B"). */
 /* `connections any` is timed with a queue per stream, and says so where
  * there are streams to share one; `connections 0` and a single stream say
  * nothing */
@@ -139,6 +137,8 @@ static void test_connections_any(void **state)
     rmdir(dir);
 }
 
+/* 2^16 replays of a copy of 2^48 bytes: 2^64 bytes, printed as the most
+ * the count holds (it wrapped around to "0 B"). */
 static void test_bytes_saturate(void **state)
 {
     char *dir = ces_test_tmpdir(), *out = NULL, path[128];
