@@ -5,9 +5,14 @@
 # ranks are up the command alone is sent SIGTERM (not its process group, as
 # a terminal's Ctrl-C is).  Passes only if the command ended by that signal
 # within 10 s and every rank is gone within 10 s after it (they ran on to
-# their last replay), and nothing of its bootstrap is left in /tmp (its
-# ranks meet at an abstract name, which makes no file; a socket file
-# /tmp/cesync-run-PID.sock stayed where a kill came before they joined).
+# their last replay); before the kill the ranks' bootstrap connections
+# must carry the run's abstract name, @cesync-run-PID-..., in
+# /proc/net/unix (rank 0's sockets accepted from its listener keep its
+# address once it is closed; with a socket file there they carried the
+# path /tmp/cesync-run-PID.sock, which stayed behind where a kill came
+# before the ranks joined, a moment this test's kill, past the bootstrap,
+# does not reach), and after it no file /tmp/cesync-run-PID.* or -* may
+# be left.
 # Whatever the outcome, the command's output is shown and no process it
 # started is left running.
 . "$(dirname "$0")/gpu_fit.sh"
@@ -52,6 +57,14 @@ if [ "$alive" -lt 2 ]; then
   kill -KILL $ranks "$pid" 2>/dev/null
   wait "$pid"
   end 1 "FAIL: $alive of 2 ranks running before the kill (ranks: $ranks)"
+fi
+# the ranks met at the run's abstract name (a path's file is unlinked once
+# they joined: only the sockets show where they met)
+if ! awk -v p="@cesync-run-$pid-" 'index($NF, p) == 1 { f = 1 } END { exit !f }' \
+  /proc/net/unix; then
+  kill -KILL $ranks "$pid" 2>/dev/null
+  wait "$pid"
+  end 1 "FAIL: /proc/net/unix lists no socket at @cesync-run-$pid-... (the ranks did not meet at an abstract name)"
 fi
 kill -TERM "$pid"
 i=0
