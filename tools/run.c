@@ -831,7 +831,7 @@ int ces_cmd_run(int argc, char **argv)
         char path[96];
         pid_t pids[RUN_MAX_RANKS], parent = getpid();
         uint32_t started = 0;
-        struct timespec now;
+        struct timespec now = {0, 0}; /* (the PID alone where the clock fails) */
         int tally[2];
 
         if (pipe(tally) != 0) {
