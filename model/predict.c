@@ -42,7 +42,8 @@
  * graph phase the copies of a batch run one by one when graph_copies_serial
  * is set, as the CUDA backend lowers them, and a peer copy whose stream
  * has passed a memop batch since it last blocked (a wait or an event
- * await that had to wait, or an idle start) starts in per_graph_copy_us
+ * await that had to wait, a wait the slow mode held, or an idle start)
+ * starts in per_graph_copy_us
  * when that is less than per_copy_us: the graph starts it behind the
  * batch.  An op cannot start before its
  * rank's host thread has enqueued it (host_call_us per call, eager; a
@@ -1079,8 +1080,11 @@ static int step(struct psim *s, size_t k)
         if (in->group_first && !in->switched && !in->paid && !in->effect)
             ps->behind_copy = ps->last_copy != 0 && s->t <= ps->copy_end + EPS;
         ps->last_copy = 0;
-        if (in->group_first && !in->effect)
-            ps->primed = 1; /* until a wait of the batch blocks */
+        /* until a wait of the batch blocks or the slow mode holds it: back
+         * from a hold the stream stays blocked (the held wait may open the
+         * batch) */
+        if (in->group_first && !in->effect && in->held == 0.0)
+            ps->primed = 1;
         if (in->group_first && !in->switched && engine_switch(s, ps, in, 2))
             return 1;
         if (in->group_first && !in->paid && s->m->memop_batch_us > 0.0) {

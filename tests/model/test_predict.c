@@ -2132,6 +2132,42 @@ static void test_graph_copy_after_progress(void **state)
     fx_end(&f);
 }
 
+/* The slow mode's hold of a wait right behind a copy counts its stream as
+ * blocked, also where the wait opens its memop batch: r0 publishes its
+ * flag at 0.5 (visible to r1 at 3.5); r1 copies 4000 bytes to r0 (1 + 4),
+ * reaches the wait's batch as the copy ends (0.5) and, in the slow mode,
+ * holds the wait 7 us; its next peer copy starts in per_copy_us there
+ * (12.5 + 1 + 4), in per_graph_copy_us in the fast mode (5.5 + 0.25 + 4).
+ * With a write of r1's before the wait in the batch it came out so; with
+ * the wait first, back from the hold the stream took itself as behind the
+ * batch again (16.75). */
+static void test_graph_copy_after_hold(void **state)
+{
+    struct ces_model fast = round_model(), slow;
+
+    (void)state;
+    fast.per_graph_copy_us = 0.25;
+    fast.slow_wake_us = 7.0;
+    slow = fast;
+    ces_model_slow_mode(&slow);
+    for (int lead = 0; lead < 2; lead++)
+        for (int mode = 0; mode < 2; mode++) {
+            struct fx f;
+            struct ces_predict p;
+
+            fx_init(&f, 2, 1, CES_PHASE_GRAPH, 1);
+            op(&f, 0, wr(&f, 0, 0, 1));
+            op(&f, 1, copy(&f, 0, 1, 0, 0, 4000));
+            if (lead)
+                op(&f, 1, wr(&f, 1, 1, 1));
+            op(&f, 1, wt(&f, 0, 0, 1));
+            op(&f, 1, copy(&f, 0, 1, 4000, 0, 4000));
+            p = predict(&f, mode ? &slow : &fast);
+            assert_us(p.total_us, mode ? 17.5 : 9.75);
+            fx_end(&f);
+        }
+}
+
 /* Captured, a stream blocked on an event is no longer behind its memop
  * batch either: s1 copies 4000 bytes locally (0..2) and records e; s0
  * writes (0.5), awaits e (resumes at 2.75) and copies 4000 bytes to r1 in
@@ -2440,6 +2476,7 @@ int main(void)
         cmocka_unit_test(test_graph_local_copy_start),
         cmocka_unit_test(test_graph_idle_copy_start),
         cmocka_unit_test(test_graph_copy_after_progress),
+        cmocka_unit_test(test_graph_copy_after_hold),
         cmocka_unit_test(test_graph_copy_after_await),
         cmocka_unit_test(test_empty_batch_no_switch),
         cmocka_unit_test(test_does_not_finish_names),
