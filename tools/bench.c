@@ -792,7 +792,8 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
  * them: the group graph (backend/cuda/group.c) of the ring (every rank
  * sends `bytes` to the next and receives as many from the one before: they
  * exchange, so in place) or, one way, of the pipeline (rank r to r + 1),
- * eager (the ring, and one-way messages above CES_P2P_STAGE_MAX, which go
+ * eager (the ring, the pipeline of 3 or more ranks, whose middle ranks
+ * send and receive, and one-way messages above CES_P2P_STAGE_MAX, which go
  * in place: the one-way eager group stages the others, see variant_graph)
  * or captured (flags a replay repeats; one-way messages of up to
  * CES_P2P_STAGE_MAX bytes staged through two slots that consecutive calls
