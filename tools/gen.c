@@ -34,7 +34,10 @@ static const char gen_help[] =
     "               needs -o: a command reads one schedule, so standard output\n"
     "               takes one\n"
     "  --ranks R    ranks, 2..8, or 0 (the default): 2 or 3 at random\n"
-    "  --streams S  streams per rank, 1..2, or 0 (the default): at random\n"
+    "  --streams S  streams per rank, 1..3, or 0 (the default): 1 or 2 at random;\n"
+    "               of 3, a hand-off or a moved copy goes to one of the other two\n"
+    "               at random, and about a third share hardware queues\n"
+    "               (connections 1 or 2)\n"
     "  --steps K    protocol steps per phase body, 1..3, or 0 (the default): at\n"
     "               random\n"
     "  --mutate PCT chance that a step is mutated, 0..100 (default 45)\n"
@@ -55,7 +58,7 @@ static const struct gen_opt {
     int random0;
 } gen_opts[GEN__COUNT] = {
     {"--seed", 0, UINT64_MAX, 0},  {"--count", 1, 1000000, 0}, {"--ranks", 2, 8, 1},
-    {"--streams", 1, 2, 1},        {"--steps", 1, 3, 1},       {"--mutate", 0, 100, 0},
+    {"--streams", 1, 3, 1},        {"--steps", 1, 3, 1},       {"--mutate", 0, 100, 0},
 };
 
 /* The value s of option o: a decimal number in its range. */

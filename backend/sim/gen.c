@@ -1,11 +1,12 @@
 /*
  * backend/sim/gen.c - the random schedule generator: small valid schedules
- * (2-3 ranks, 1-2 streams, 1-2 phases) built from protocol steps that are
- * correct on their own (a push transfer with a ready/done handshake, a local
- * copy, a barrier), instantiated per iteration with either growing ("mono")
- * or constant-and-reset flag values, and then mutated at random so that a
- * good share of the schedules hit each defect class.  Deterministic from the
- * seed: the generator owns its PRNG (splitmix64) and keeps no global state.
+ * (2-3 ranks, 1-2 streams or 3 on request, 1-2 phases) built from protocol
+ * steps that are correct on their own (a push transfer with a ready/done
+ * handshake, a local copy, a barrier), instantiated per iteration with
+ * either growing ("mono") or constant-and-reset flag values, and then
+ * mutated at random so that a good share of the schedules hit each defect
+ * class.  Deterministic from the seed: the generator owns its PRNG
+ * (splitmix64) and keeps no global state.
  */
 #include "cesync.h"
 
@@ -39,6 +40,7 @@ struct gen_step {
     uint32_t sstream;     /* the sender's stream (local: the stream) */
     uint32_t wstream;     /* receiver: the stream that waits for "done" */
     uint32_t cstream;     /* receiver: the stream that consumes and writes "ready" */
+    uint32_t ostream;     /* local, GM_OTHER_STREAM: the stream the copy moves to */
     uint32_t cmp;         /* enum ces_cmp of the waits */
     uint32_t pieces;      /* 1 = one plain copy, 2 = a batch of two halves, 3 = a batch of one */
     uint32_t handshake;   /* push: the receiver says "ready" before each transfer */
@@ -91,6 +93,16 @@ static bool gen_chance(struct gen *gn, uint32_t pct)
     return gen_below(gn, 100) < pct;
 }
 
+/* A stream of the rank other than s (streams > 1): of two the one left,
+ * without a draw, so that the seeds of 1 and 2 streams draw as before 3
+ * were possible; of three one of the other two at random. */
+static uint32_t gen_other_stream(struct gen *gn, uint32_t s)
+{
+    if (gn->streams == 2)
+        return 1 - s;
+    return (s + 1 + gen_below(gn, gn->streams - 1)) % gn->streams;
+}
+
 void ces_gen_opts_init(struct ces_gen_opts *o)
 {
     if (o == NULL)
@@ -112,7 +124,8 @@ static void gen_choose_step(struct gen *gn, const struct ces_gen_opts *o, uint32
     st->dst = (st->src + 1 + gen_below(gn, gn->ranks - 1)) % gn->ranks;
     st->sstream = gen_below(gn, gn->streams);
     st->wstream = gen_below(gn, gn->streams);
-    st->cstream = gn->streams > 1 && gen_chance(gn, 40) ? 1 - st->wstream : st->wstream;
+    st->cstream =
+        gn->streams > 1 && gen_chance(gn, 40) ? gen_other_stream(gn, st->wstream) : st->wstream;
     st->cmp = gen_chance(gn, 50) ? CES_CMP_EQ : CES_CMP_GEQ;
     st->pieces = 1 + gen_below(gn, 3);
     st->handshake = gen_chance(gn, 85);
@@ -208,6 +221,12 @@ static void gen_choose(struct gen *gn, const struct ces_gen_opts *o)
     gn->ranks = o->ranks != 0 ? o->ranks : (gen_chance(gn, 60) ? 2 : 3);
     gn->streams = o->streams != 0 ? o->streams : (gen_chance(gn, 55) ? 1 : 2);
     gn->connections = gn->streams > 1 && gen_chance(gn, 35) ? 1 : 0;
+    /* of three streams that share queues, all three one (connections 1) or
+     * streams 0 and 2 one and stream 1 the other (connections 2, stream s
+     * on queue s mod 2), half and half: drawn only for three, so that the
+     * seeds of 1 and 2 streams draw as before */
+    if (gn->connections != 0 && gn->streams == 3)
+        gn->connections = 1 + gen_below(gn, 2);
     gn->width = gen_chance(gn, 60) ? CES_U32 : CES_U64;
     /* u32 flags sometimes step by 0x60000000 so that they wrap. */
     gn->stride = gn->width == CES_U32 && gen_chance(gn, 25) ? UINT64_C(0x60000000) : 1;
@@ -235,6 +254,17 @@ static void gen_choose(struct gen *gn, const struct ces_gen_opts *o)
         for (uint32_t k = 0; k < gn->phases[p].nsteps; k++)
             if (gn->phases[p].steps[k].mut != 0)
                 gen_mut_fix(gn, &gn->phases[p].steps[k], k);
+    /* where a local copy moves to another stream: drawn after the
+     * mutations are final (three streams only, as above) */
+    for (uint32_t p = 0; p < gn->nphases; p++) {
+        for (uint32_t k = 0; k < gn->phases[p].nsteps; k++) {
+            struct gen_step *st = &gn->phases[p].steps[k];
+
+            st->ostream = st->sstream;
+            if (st->kind == GS_LOCAL && (st->mut & GM_OTHER_STREAM) && gn->streams > 1)
+                st->ostream = gen_other_stream(gn, st->sstream);
+        }
+    }
 }
 
 /* --- emitting ops -------------------------------------------------------- */
@@ -429,7 +459,7 @@ static int gen_local(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k
                      const struct gen_step *st)
 {
     uint32_t r = st->src, s = st->sstream;
-    uint32_t cs = (st->mut & GM_OTHER_STREAM) && gn->streams > 1 ? 1 - s : s;
+    uint32_t cs = st->ostream;
     struct ces_region from = gen_region(gn->buf_src, r, gen_chunk_lo(p, k),
                                         gen_chunk_lo(p, k) + GEN_CHUNK);
     struct ces_region to = gen_region(gn->buf_dst, r, gen_chunk_lo(p, k),
@@ -594,7 +624,9 @@ fail:
     return rc;
 }
 
-/* The largest unrolled program kept for a number of (rank, stream) threads. */
+/* The largest unrolled program kept for a number of (rank, stream) threads
+ * (three streams of 2-3 ranks are 6 or 9: 36 ops, which keeps their
+ * unreduced searches within about 100,000 states). */
 static uint64_t gen_max_ops(uint32_t threads)
 {
     return threads >= 6 ? 36 : threads >= 4 ? 56 : 80;
@@ -618,8 +650,8 @@ int ces_gen_graph(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts 
     if (opts->ranks == 1 || opts->ranks > 8)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "gen: ranks must be 2..8, not %" PRIu32,
                              opts->ranks);
-    if (opts->streams > 2)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "gen: streams must be 1..2, not %" PRIu32,
+    if (opts->streams > 3)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "gen: streams must be 1..3, not %" PRIu32,
                              opts->streams);
     if (opts->steps > GEN_MAX_STEPS)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "gen: steps must be 1..%u, not %" PRIu32,

@@ -1039,7 +1039,7 @@ CES_API int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_swe
 /* Options of the random schedule generator; 0 in a field = chosen at random. */
 struct ces_gen_opts {
     uint32_t ranks;      /* 0 = 2..3, else 2..8 */
-    uint32_t streams;    /* 0 = 1..2, else 1..2 */
+    uint32_t streams;    /* 0 = 1..2, else 1..3 */
     uint32_t steps;      /* protocol steps per phase body; 0 = 1..3, else 1..3 */
     uint32_t mutate_pct; /* chance (0..100) that a step is mutated into a likely defect */
 };

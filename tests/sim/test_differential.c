@@ -6,15 +6,15 @@
  * corpus must also cover every verdict class, and every good fixture must
  * check OK.  And the two agree under a delay at every write of 80
  * generated schedules, and on the generated ones of two streams declared
- * `connections any`; and on two families of schedules whose HANG the
- * reduced search finds only through its shortcuts for slots with sorted
- * writes (over 8 writes to a slot, runs of `==` waits), and on one whose
- * u64 writer counts by one across 2^64 (2^64-1, then 0).  Each reduced
- * search runs a second time trying sliced searches from its first state
- * on (docs/SEMANTICS.md section 10, "Data judged without some signals"),
- * and again running random executions from its first state on (section
- * 10, "Classes found by sampling"), also under each delay, with the same
- * verdict.
+ * `connections any`, and on 300 generated with three streams; and on two
+ * families of schedules whose HANG the reduced search finds only through
+ * its shortcuts for slots with sorted writes (over 8 writes to a slot, runs
+ * of `==` waits), and on one whose u64 writer counts by one across 2^64
+ * (2^64-1, then 0).  Each reduced search runs a second time trying sliced
+ * searches from its first state on (docs/SEMANTICS.md section 10, "Data judged
+ * without some signals"), and again running random executions from its first
+ * state on (section 10, "Classes found by sampling"), also under each delay,
+ * with the same verdict.
  */
 #include "ces_test.h"
 #include "../../backend/sim/internal.h" /* ces_sim_slice_at, ces_sim_sample_at, the report */
@@ -247,6 +247,54 @@ static void test_generated_four_ranks(void **state)
     printf("60 generated 4-rank schedules: %u compared (%u with defects)\n", compared, defects);
     assert_true(compared >= 45);
     assert_true(defects >= 10);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Three streams (cesync gen --streams 3, 2-3 ranks, seeds 0..299): the
+ * reduced and unreduced searches agree on each, as declared (a third
+ * share hardware queues) and, for the first 60, as `connections any`
+ * (five ways to split a rank's three streams over queues, every
+ * assignment checked); every verdict class is among them. */
+static void test_generated_three_streams(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_gen_opts go;
+    uint32_t count[5] = {0, 0, 0, 0, 0}; /* OK, DEADLOCK, HANG, RACE, MISMATCH */
+    uint64_t sr = 0, sf = 0, ar = 0, af = 0;
+
+    (void)state;
+    ces_gen_opts_init(&go);
+    go.streams = 3;
+    for (uint64_t seed = 0; seed < 300; seed++) {
+        struct ces_graph *g = NULL;
+        char what[80];
+        uint32_t v;
+
+        assert_int_equal(ces_gen_graph(ctx, seed, &go, &g), CES_OK);
+        snprintf(what, sizeof(what), "cesync gen --seed %llu --streams 3",
+                 (unsigned long long)seed);
+        v = compare(ctx, g, what, &sr, &sf);
+        count[0] += v == CES_V_OK;
+        count[1] += (v & CES_V_DEADLOCK) != 0;
+        count[2] += (v & CES_V_HANG) != 0;
+        count[3] += (v & CES_V_RACE) != 0;
+        count[4] += (v & CES_V_MISMATCH) != 0;
+        if (seed < 60) {
+            assert_int_equal(ces_graph_set_connections(g, CES_CONNECTIONS_ANY), CES_OK);
+            snprintf(what, sizeof(what), "cesync gen --seed %llu --streams 3, connections any",
+                     (unsigned long long)seed);
+            (void)compare(ctx, g, what, &ar, &af);
+        }
+        ces_graph_destroy(g);
+    }
+    printf("300 generated schedules of three streams: OK %u, DEADLOCK %u, HANG %u, RACE %u, "
+           "MISMATCH %u; states reduced %llu, unreduced %llu (60 as connections any: %llu, "
+           "%llu)\n", count[0], count[1], count[2], count[3], count[4], (unsigned long long)sr,
+           (unsigned long long)sf, (unsigned long long)ar, (unsigned long long)af);
+    assert_true(count[0] >= 50);
+    for (int c = 1; c < 5; c++)
+        assert_true(count[c] >= 10);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -582,6 +630,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated),
         cmocka_unit_test(test_generated_four_ranks),
+        cmocka_unit_test(test_generated_three_streams),
         cmocka_unit_test(test_generated_any),
         cmocka_unit_test(test_generated_faults),
         cmocka_unit_test(test_sorted_writes),

@@ -176,9 +176,9 @@ static void test_options(void **state)
     assert_null(g);
     assert_string_equal(ces_ctx_last_error(ctx), "gen: ranks must be 2..8, not 1");
     o.ranks = 2;
-    o.streams = 3;
+    o.streams = 4;
     assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_ERR_INVALID);
-    assert_string_equal(ces_ctx_last_error(ctx), "gen: streams must be 1..2, not 3");
+    assert_string_equal(ces_ctx_last_error(ctx), "gen: streams must be 1..3, not 4");
     o.streams = 0;
     o.steps = 4;
     assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_ERR_INVALID);
@@ -253,6 +253,83 @@ static void test_source_round_trip(void **state)
         ces_prog_destroy(p);
         ces_free(ctx, text);
     }
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* --streams 3 (on request only: 0 keeps drawing 1 or 2): valid schedules
+ * of 2-3 ranks that parse back to the same graph, the same text from the
+ * same seed, every stream of a rank in use over the seeds, hand-offs and
+ * moved copies between every pair of streams (the other stream drawn among
+ * two, not 1 - s), and each way of sharing queues (none, all three on one,
+ * streams 0 and 2 on one and 1 on the other). */
+static void test_three_streams(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_gen_opts o;
+    int used[3] = {0, 0, 0}, pairs[3][3], conn[3] = {0, 0, 0}, all3 = 0;
+
+    (void)state;
+    memset(pairs, 0, sizeof(pairs));
+    ces_gen_opts_init(&o);
+    o.streams = 3;
+    for (uint64_t seed = 0; seed < 300; seed++) {
+        struct ces_graph *g = NULL, *h = NULL;
+        struct ces_prog *p = NULL;
+        char *text = NULL, *again = NULL;
+        size_t len = 0;
+
+        assert_int_equal(ces_gen_graph(ctx, seed, &o, &g), CES_OK);
+        assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+        assert_int_equal(ces_graph_streams(g), 3);
+        assert_in_range(ces_graph_ranks(g), 2, 3);
+        assert_in_range(ces_graph_connections(g), 0, 2);
+        conn[ces_graph_connections(g)]++;
+        for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+            uint32_t rank_used = 0;
+
+            for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+                uint32_t n, rec = UINT32_MAX;
+                const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+                for (uint32_t k = 0; k < n; k++) {
+                    rank_used |= 1u << ops[k].stream;
+                    used[ops[k].stream]++;
+                    if (ops[k].kind == CES_OP_RECORD)
+                        rec = ops[k].stream;
+                    else if (ops[k].kind == CES_OP_AWAIT && rec != UINT32_MAX)
+                        pairs[rec][ops[k].stream]++;
+                    /* a local copy moved off its producer's stream */
+                    if (ops[k].kind == CES_OP_PRODUCE && k + 1 < n &&
+                        ops[k + 1].stream != ops[k].stream &&
+                        (ops[k + 1].kind == CES_OP_COPY || ops[k + 1].kind == CES_OP_BATCH))
+                        pairs[ops[k].stream][ops[k + 1].stream]++;
+                }
+            }
+            all3 += rank_used == 7u;
+        }
+        assert_int_equal(ces_gen_source(ctx, seed, &o, &text, &len), CES_OK);
+        assert_int_equal(ces_gen_source(ctx, seed, &o, &again, NULL), CES_OK);
+        assert_string_equal(text, again);
+        if (ces_prog_parse(ctx, text, len, "gen.ces", &p) != CES_OK)
+            fail_msg("seed %u: %s", (unsigned)seed, ces_ctx_last_error(ctx));
+        if (ces_prog_expand(ctx, p, &h) != CES_OK)
+            fail_msg("seed %u: %s", (unsigned)seed, ces_ctx_last_error(ctx));
+        assert_true(ces_graph_equal(g, h));
+        ces_graph_destroy(g);
+        ces_graph_destroy(h);
+        ces_prog_destroy(p);
+        ces_free(ctx, text);
+        ces_free(ctx, again);
+    }
+    for (int s = 0; s < 3; s++) {
+        assert_true(used[s] > 300);
+        for (int t = 0; t < 3; t++)
+            if (s != t && pairs[s][t] < 5)
+                fail_msg("%d hand-offs or moved copies from stream %d to %d", pairs[s][t], s, t);
+    }
+    assert_true(all3 > 30);
+    assert_true(conn[0] > 150 && conn[1] > 30 && conn[2] > 30);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -380,7 +457,7 @@ static uint64_t corpus_digest(struct ces_ctx *ctx, const struct ces_gen_opts *o,
 }
 
 /* The whole corpus is pinned, as seed 2's schedule is (test_source_pinned):
- * a digest of the texts of the seeds under three sets of options, and what
+ * a digest of the texts of the seeds under four sets of options, and what
  * seeds 0..999 hold as test_valid_and_varied counts it.  Each draw of a
  * shape or a mutation, each threshold and each step's ops shape some of
  * these schedules: a change of one changes the corpus, and a deliberate one
@@ -394,6 +471,7 @@ static void test_corpus_pinned(void **state)
         {0, 0, 0, 45, 1000, UINT64_C(0x60f135c12b371ef1)},
         {4, 2, 3, 90, 100, UINT64_C(0xe99a8c364dcfc032)},
         {3, 0, 2, 100, 300, UINT64_C(0xb4d524a64bbcf4a0)},
+        {0, 3, 0, 45, 300, UINT64_C(0x5184a3c46a0022fe)},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -451,7 +529,7 @@ static void test_corpus_pinned(void **state)
 }
 
 /* The options' bounds as the library takes them: 2..8 ranks (the command
- * checks its own), 1..2 streams, 1..3 steps, 0..100 percent. */
+ * checks its own), 1..3 streams, 1..3 steps, 0..100 percent. */
 static void test_option_bounds(void **state)
 {
     struct ces_test_alloc st;
@@ -467,6 +545,11 @@ static void test_option_bounds(void **state)
     o.mutate_pct = 100;
     assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_OK);
     assert_int_equal(ces_graph_ranks(g), 8);
+    ces_graph_destroy(g);
+    o.streams = 3;
+    assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_OK);
+    assert_int_equal(ces_graph_ranks(g), 8);
+    assert_int_equal(ces_graph_streams(g), 3);
     ces_graph_destroy(g);
     o.ranks = 9;
     assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_ERR_INVALID);
@@ -630,8 +713,8 @@ static void test_tool_options(void **state)
     free(dflt);
     assert_int_equal(ces_test_tool(NULL, "gen --help", &out), 0);
     assert_non_null(strstr(out, "  --ranks R    ranks, 2..8, or 0 (the default): 2 or 3 at random\n"));
-    assert_non_null(strstr(out, "  --streams S  streams per rank, 1..2, or 0 (the default): at "
-                                "random\n"));
+    assert_non_null(strstr(out, "  --streams S  streams per rank, 1..3, or 0 (the default): 1 or "
+                                "2 at random;\n"));
     assert_non_null(strstr(out, "  --steps K    protocol steps per phase body, 1..3, or 0 (the "
                                 "default): at\n"));
     assert_non_null(strstr(out, "  --count N    number of schedules, 1..1000000 (default 1); more "
@@ -686,8 +769,14 @@ static void test_tool_options(void **state)
     ces_test_tool_says("gen --seed 18446744073709551615 --count 2 -o /nonexistent-dir", 2,
                        "cesync: gen: --seed 18446744073709551615 --count 2 runs past the last "
                        "seed, 18446744073709551615\n");
-    ces_test_tool_says("gen --seed 5 --streams 3", 2,
-                       "cesync: gen: --streams expects 0 (at random) or a number 1..2, not '3'\n");
+    /* three streams on request, named in the header that gives them again */
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 5 --streams 3", &out), 0);
+    assert_true(strncmp(out, "# cesync gen --seed 5 --ranks 0 --streams 3 --steps 0 --mutate 45\n"
+                             "cesync 1\nranks ", 81) == 0);
+    assert_non_null(strstr(out, "\nstreams 3\n"));
+    free(out);
+    ces_test_tool_says("gen --seed 5 --streams 4", 2,
+                       "cesync: gen: --streams expects 0 (at random) or a number 1..3, not '4'\n");
     ces_test_tool_says("gen --seed 5 --steps 4", 2,
                        "cesync: gen: --steps expects 0 (at random) or a number 1..3, not '4'\n");
     ces_test_tool_says("gen --seed 5 --mutate 101", 2,
@@ -760,6 +849,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),   cmocka_unit_test(test_seeds_differ),
         cmocka_unit_test(test_valid_and_varied), cmocka_unit_test(test_options),
         cmocka_unit_test(test_source_pinned),   cmocka_unit_test(test_source_round_trip),
+        cmocka_unit_test(test_three_streams),
         cmocka_unit_test(test_alloc_failures),  cmocka_unit_test(test_tool),
         cmocka_unit_test(test_tool_header_reproduces), cmocka_unit_test(test_tool_options),
         cmocka_unit_test(test_tool_whole_file), cmocka_unit_test(test_graph_replays_reset),
