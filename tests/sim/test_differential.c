@@ -123,6 +123,16 @@ static uint32_t check_sampled(struct ces_ctx *ctx, const struct ces_graph *g,
     return v;
 }
 
+/* Counts verdict v into count: OK, DEADLOCK, HANG, RACE, MISMATCH. */
+static void tally(uint32_t count[5], uint32_t v)
+{
+    count[0] += v == CES_V_OK;
+    count[1] += (v & CES_V_DEADLOCK) != 0;
+    count[2] += (v & CES_V_HANG) != 0;
+    count[3] += (v & CES_V_RACE) != 0;
+    count[4] += (v & CES_V_MISMATCH) != 0;
+}
+
 /* Compares the two searches on g, and the reduced one trying sliced
  * searches early; returns the verdict, or fails.  `what` names the
  * schedule in messages. */
@@ -180,11 +190,7 @@ static void test_generated(void **state)
         assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
         snprintf(what, sizeof(what), "cesync gen --seed %llu", (unsigned long long)seed);
         v = compare(ctx, g, what, &sr, &sf);
-        count[0] += v == CES_V_OK;
-        count[1] += (v & CES_V_DEADLOCK) != 0;
-        count[2] += (v & CES_V_HANG) != 0;
-        count[3] += (v & CES_V_RACE) != 0;
-        count[4] += (v & CES_V_MISMATCH) != 0;
+        tally(count, v);
         ces_graph_destroy(g);
     }
     printf("%u generated schedules: OK %u, DEADLOCK %u, HANG %u, RACE %u, MISMATCH %u; "
@@ -275,11 +281,7 @@ static void test_generated_three_streams(void **state)
         snprintf(what, sizeof(what), "cesync gen --seed %llu --streams 3",
                  (unsigned long long)seed);
         v = compare(ctx, g, what, &sr, &sf);
-        count[0] += v == CES_V_OK;
-        count[1] += (v & CES_V_DEADLOCK) != 0;
-        count[2] += (v & CES_V_HANG) != 0;
-        count[3] += (v & CES_V_RACE) != 0;
-        count[4] += (v & CES_V_MISMATCH) != 0;
+        tally(count, v);
         if (seed < 60) {
             assert_int_equal(ces_graph_set_connections(g, CES_CONNECTIONS_ANY), CES_OK);
             snprintf(what, sizeof(what), "cesync gen --seed %llu --streams 3, connections any",

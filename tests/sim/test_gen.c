@@ -228,6 +228,30 @@ static void test_source_pinned(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The text of seed under opts (NULL: the defaults) parses back to g, and
+ * the same seed gives the same text again. */
+static void assert_source_is(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts *o,
+                             const struct ces_graph *g)
+{
+    struct ces_graph *h = NULL;
+    struct ces_prog *p = NULL;
+    char *text = NULL, *again = NULL;
+    size_t len = 0;
+
+    assert_int_equal(ces_gen_source(ctx, seed, o, &text, &len), CES_OK);
+    assert_int_equal(ces_gen_source(ctx, seed, o, &again, NULL), CES_OK);
+    assert_string_equal(text, again);
+    if (ces_prog_parse(ctx, text, len, "gen.ces", &p) != CES_OK)
+        fail_msg("seed %u: %s", (unsigned)seed, ces_ctx_last_error(ctx));
+    if (ces_prog_expand(ctx, p, &h) != CES_OK)
+        fail_msg("seed %u: %s", (unsigned)seed, ces_ctx_last_error(ctx));
+    assert_true(ces_graph_equal(g, h));
+    ces_graph_destroy(h);
+    ces_prog_destroy(p);
+    ces_free(ctx, text);
+    ces_free(ctx, again);
+}
+
 /* The text parses back to the same graph. */
 static void test_source_round_trip(void **state)
 {
@@ -236,22 +260,11 @@ static void test_source_round_trip(void **state)
 
     (void)state;
     for (uint64_t seed = 0; seed < 200; seed++) {
-        struct ces_graph *g = NULL, *h = NULL;
-        struct ces_prog *p = NULL;
-        char *text = NULL;
-        size_t len = 0;
+        struct ces_graph *g = NULL;
 
         assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
-        assert_int_equal(ces_gen_source(ctx, seed, NULL, &text, &len), CES_OK);
-        if (ces_prog_parse(ctx, text, len, "gen.ces", &p) != CES_OK)
-            fail_msg("seed %u: %s", (unsigned)seed, ces_ctx_last_error(ctx));
-        if (ces_prog_expand(ctx, p, &h) != CES_OK)
-            fail_msg("seed %u: %s", (unsigned)seed, ces_ctx_last_error(ctx));
-        assert_true(ces_graph_equal(g, h));
+        assert_source_is(ctx, seed, NULL, g);
         ces_graph_destroy(g);
-        ces_graph_destroy(h);
-        ces_prog_destroy(p);
-        ces_free(ctx, text);
     }
     ces_test_ctx_end(ctx, &st);
 }
@@ -274,10 +287,7 @@ static void test_three_streams(void **state)
     ces_gen_opts_init(&o);
     o.streams = 3;
     for (uint64_t seed = 0; seed < 300; seed++) {
-        struct ces_graph *g = NULL, *h = NULL;
-        struct ces_prog *p = NULL;
-        char *text = NULL, *again = NULL;
-        size_t len = 0;
+        struct ces_graph *g = NULL;
 
         assert_int_equal(ces_gen_graph(ctx, seed, &o, &g), CES_OK);
         assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
@@ -308,19 +318,8 @@ static void test_three_streams(void **state)
             }
             all3 += rank_used == 7u;
         }
-        assert_int_equal(ces_gen_source(ctx, seed, &o, &text, &len), CES_OK);
-        assert_int_equal(ces_gen_source(ctx, seed, &o, &again, NULL), CES_OK);
-        assert_string_equal(text, again);
-        if (ces_prog_parse(ctx, text, len, "gen.ces", &p) != CES_OK)
-            fail_msg("seed %u: %s", (unsigned)seed, ces_ctx_last_error(ctx));
-        if (ces_prog_expand(ctx, p, &h) != CES_OK)
-            fail_msg("seed %u: %s", (unsigned)seed, ces_ctx_last_error(ctx));
-        assert_true(ces_graph_equal(g, h));
+        assert_source_is(ctx, seed, &o, g);
         ces_graph_destroy(g);
-        ces_graph_destroy(h);
-        ces_prog_destroy(p);
-        ces_free(ctx, text);
-        ces_free(ctx, again);
     }
     for (int s = 0; s < 3; s++) {
         assert_true(used[s] > 300);
