@@ -9,6 +9,7 @@
 #include "tool.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -779,6 +780,41 @@ static void test_write_not_a_file(void **state)
     assert_string_equal(got, "loop.ces;loop2.ces;");
     assert_int_equal(unlink(path), 0);
     assert_int_equal(unlink(target), 0);
+    /* a chain of 40 links ends at its file, as open(2) follows it (it was
+     * refused as a loop); a 41st link is one too many, as for open(2) */
+    put_file(dir, "end.ces", "old\n");
+    for (int i = 40; i >= 0; i--) {
+        char to[64];
+
+        if (i == 40)
+            snprintf(to, sizeof(to), "end.ces");
+        else
+            snprintf(to, sizeof(to), "c%d", i + 1);
+        snprintf(path, sizeof(path), "%s/c%d", dir, i);
+        assert_int_equal(symlink(to, path), 0);
+    }
+    snprintf(path, sizeof(path), "%s/c1", dir);
+    fd = open(path, O_WRONLY | O_TRUNC);
+    assert_true(fd >= 0); /* (Linux: 40 links) */
+    assert_int_equal(close(fd), 0);
+    assert_int_equal(ces_tool_write_file("print", path, "five\n", 5), CES_EXIT_OK);
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    holds(dir, "end.ces", "five\n");
+    snprintf(path, sizeof(path), "%s/c0", dir);
+    assert_true(open(path, O_WRONLY) < 0 && errno == ELOOP);
+    assert_int_equal(ces_tool_write_file("print", path, "six\n", 4), CES_EXIT_USAGE);
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    holds(dir, "end.ces", "five\n");
+    for (int i = 0; i <= 40; i++) {
+        snprintf(path, sizeof(path), "%s/c%d", dir, i);
+        assert_int_equal(unlink(path), 0);
+    }
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "end.ces;");
+    snprintf(path, sizeof(path), "%s/end.ces", dir);
+    assert_int_equal(unlink(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
 
