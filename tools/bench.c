@@ -945,11 +945,15 @@ static int model_runs(struct ces_ctx *ctx, const struct bench *B)
     coll_label(B, coll, sizeof(coll)); /* allgather-inplace, as the CSV names it */
     for (uint32_t k = 0; k < B->nvariants; k++) {
         struct ces_graph *g = NULL;
-        int lacks = variant_graph(ctx, B, B->variants[k], B->sizes[0], 4, &g) == CES_OK &&
-                    ces_model_require_file(ctx, &B->model, g, NULL, B->model_path) != CES_OK;
+        int rc = variant_graph(ctx, B, B->variants[k], B->sizes[0], 4, &g) == CES_OK
+                     ? ces_model_require_file(ctx, &B->model, g, NULL, B->model_path)
+                     : CES_OK;
 
         ces_graph_destroy(g);
-        if (lacks)
+        /* (want of memory is no lack of the model's) */
+        if (rc == CES_ERR_NOMEM)
+            return ces_tool_fail("bench: %s", ces_ctx_last_error(ctx));
+        if (rc != CES_OK)
             return ces_tool_fail("bench: the model cannot run %s %s: %s", coll,
                                  variant_name(B->variants[k]), ces_ctx_last_error(ctx));
     }
