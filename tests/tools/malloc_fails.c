@@ -6,7 +6,6 @@
  * that one alone; CES_TEST_MALLOC_COUNT=FILE writes how many there were at
  * the exit, to choose N.  The program's children (Graphviz) run without it.
  */
-#define _GNU_SOURCE /* (none needed; the allocator's own entry points below) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
