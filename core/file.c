@@ -97,6 +97,22 @@ int ces_file_fd_own(int fd)
     return moved;
 }
 
+FILE *ces_fopen_read(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+    FILE *f;
+
+    if (fd < 0)
+        return NULL;
+    f = fdopen(fd, "r");
+    if (f == NULL) {
+        err = errno;
+        close(fd);
+        errno = err;
+    }
+    return f;
+}
+
 int ces_write_all(int fd, const char *buf, size_t len)
 {
     while (len > 0) {
@@ -120,7 +136,7 @@ int ces_write_all(int fd, const char *buf, size_t len)
  * later).  Elsewhere the usual 022. */
 static mode_t new_file_mode(void)
 {
-    FILE *f = fopen("/proc/self/status", "r");
+    FILE *f = ces_fopen_read("/proc/self/status");
     unsigned mask = 022;
     char line[256];
 

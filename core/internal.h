@@ -129,6 +129,12 @@ void ces_sb_puts(struct ces_sb *sb, const char *s);
 int ces_sb_finish(struct ces_sb *sb, char **text, size_t *len);
 void ces_sb_free(struct ces_sb *sb);
 
+/* fopen(path, "r") whose descriptor is close-on-exec (POSIX 2008 fopen has
+ * no "e" mode): no child that another thread of the program starts
+ * meanwhile, Graphviz included, holds the file (core/file.c).  NULL with
+ * errno as fopen. */
+FILE *ces_fopen_read(const char *path);
+
 /* Reads the rest of stream f into a new buffer from the context's hooks
  * (*text, *len; freed with ces_free, NUL-terminated for convenience).
  * CES_ERR_NOMEM, CES_ERR_IO, or CES_ERR_LIMIT past `max` bytes (a device

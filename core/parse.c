@@ -1319,7 +1319,7 @@ int ces_prog_parse_file(struct ces_ctx *ctx, const char *path, struct ces_prog *
     if (path[0] == '\0')
         return ces_ctx_error(ctx, CES_ERR_INVALID, "'': a schedule file's path is empty");
     is_stdin = strcmp(path, "-") == 0;
-    f = is_stdin ? stdin : fopen(path, "rb");
+    f = is_stdin ? stdin : ces_fopen_read(path);
     if (f == NULL)
         return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     rc = ces_read_stream(ctx, f, is_stdin ? "<stdin>" : path, CES_SOURCE_MAX, &buf, &len);

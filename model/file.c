@@ -525,7 +525,7 @@ int ces_model_load(struct ces_ctx *ctx, const char *path, const struct ces_model
                              "-: a model is read from a file by name, not from standard input");
     if (path[0] == '\0') /* (said as '': a bare ": cannot open" named nothing) */
         return ces_ctx_error(ctx, CES_ERR_INVALID, "'': a model file's path is empty");
-    fp = fopen(path, "r");
+    fp = ces_fopen_read(path);
     if (fp == NULL)
         return ces_ctx_error(ctx, CES_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     rc = ces_read_stream(ctx, fp, path, (size_t)1 << 20, &buf, &len); /* a model file: a page */

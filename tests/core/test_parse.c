@@ -8,6 +8,7 @@
 #include "ces_test.h"
 #include "prog.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -794,6 +795,31 @@ static void test_alloc_failures(void **state)
     }
 }
 
+/* The loaders' files are opened close-on-exec (a child that another thread
+ * started, Graphviz among them, held them); a file that is not there is
+ * NULL with fopen's errno. */
+static void test_fopen_read(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[128];
+    FILE *f;
+    int c;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/x.ces", dir);
+    ces_test_put_file(path, "x");
+    f = ces_fopen_read(path);
+    assert_non_null(f);
+    assert_true((fcntl(fileno(f), F_GETFD) & FD_CLOEXEC) != 0);
+    c = fgetc(f);
+    assert_int_equal(c, 'x');
+    fclose(f);
+    assert_int_equal(unlink(path), 0);
+    errno = 0;
+    assert_null(ces_fopen_read(path));
+    assert_int_equal(errno, ENOENT);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The whole-stream reader shared by the .ces and model file loaders: every
  * byte, a NUL after them, the length; more than one buffer's worth grows. */
 static void test_read_stream(void **state)
@@ -855,6 +881,7 @@ static void test_read_stream(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fopen_read),
         cmocka_unit_test(test_read_stream),
         cmocka_unit_test(test_good_fixtures_are_canonical),
         cmocka_unit_test(test_malformed_fixtures),
