@@ -20,8 +20,9 @@
 
 /* The builder options after --ranks, whose default differs in run. */
 static const char builder_options[] =
-    "  --bytes B          bytes per rank, suffixes K M G (default 1024, rounded up to\n"
-    "                     8 x ranks for alltoall, 8 x chunks for sendrecv):\n"
+    "  --bytes B          bytes per rank, suffixes K M G (default 1024, rounded up to a\n"
+    "                     multiple of 8 x ranks for alltoall, of 8 x chunks for\n"
+    "                     sendrecv; a B given must divide by the ranks, the chunks):\n"
     "                     alltoall: send and recv of B, B/N per peer; allgather, gather:\n"
     "                     send B, recv N*B; scatter: send N*B, recv B; broadcast: B;\n"
     "                     sendrecv: B per message; barrier moves no data and takes none\n"

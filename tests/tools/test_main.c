@@ -289,6 +289,39 @@ static void test_small_sizes(void **state)
     free(out);
 }
 
+/* --bytes: the default 1024 is rounded up to a multiple of 8 x ranks
+ * (alltoall) or 8 x chunks (sendrecv); a size given is taken as it is and
+ * must only divide by the ranks or chunks.  The help said "rounded up to 8 x
+ * ranks" and nothing of a size given, which read as if a --bytes 1000 of 3
+ * ranks were rounded too: it is refused. */
+static void test_bytes_rounding(void **state)
+{
+    char *out;
+
+    (void)state;
+    assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 3", &out), 0);
+    assert_non_null(strstr(out, "\nbuffer send 1032\n")); /* 43 x 24 */
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "print alltoall --ranks 4 --bytes 12", &out), 0);
+    assert_non_null(strstr(out, "\nlet C = 3\nbuffer send 12\n"));
+    free(out);
+    ces_test_tool_says("print alltoall --ranks 3 --bytes 1000", 2,
+                       "cesync: print: alltoall: --bytes (1000) must be divisible by --ranks "
+                       "(3)\n");
+    assert_int_equal(ces_test_tool(NULL, "print sendrecv --chunks 3", &out), 0);
+    assert_non_null(strstr(out, "\nbuffer send 1032\n"));
+    free(out);
+    ces_test_tool_says("print sendrecv --chunks 3 --bytes 1000", 2,
+                       "cesync: print: sendrecv: --bytes (1000) must be divisible by --chunks "
+                       "(3)\n");
+    assert_int_equal(ces_test_tool(NULL, "print --help", &out), 0);
+    assert_non_null(strstr(out, "(default 1024, rounded up to a\n                     multiple "
+                                "of 8 x ranks for alltoall, of 8 x chunks for\n"
+                                "                     sendrecv; a B given must divide by the "
+                                "ranks, the chunks):\n"));
+    free(out);
+}
+
 /* Output that does not all arrive (a full disk) is an error, exit 2, for
  * every command that writes to standard output, however much it wrote. */
 static void test_stdout_write_errors(void **state)
@@ -630,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_print_validate_dot),
         cmocka_unit_test(test_file_named_as_a_collective),
         cmocka_unit_test(test_small_sizes),
+        cmocka_unit_test(test_bytes_rounding),
         cmocka_unit_test(test_stdout_write_errors),
         cmocka_unit_test(test_run_input_first),
         cmocka_unit_test(test_run_help),
