@@ -233,9 +233,11 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
             ec = parse_seconds(opt, v, &a->o.progress_seconds);
             a->progress = true;
         } else if (strcmp(opt, "--max-memory") == 0) {
-            if (v == NULL || ces_tool_parse_size(v, &a->o.max_memory) != 0)
+            if (v == NULL)
+                return ces_tool_fail("check: --max-memory expects a size like 512M");
+            if (ces_tool_parse_size(v, &a->o.max_memory) != 0)
                 return ces_tool_fail("check: --max-memory expects a size like 512M, got '%s'",
-                                     v != NULL ? v : "");
+                                     v);
             a->memory_given = true;
         } else if (strcmp(opt, "--random") == 0) {
             ec = parse_u64(opt, v, &a->o.random);

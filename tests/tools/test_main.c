@@ -115,6 +115,12 @@ static void test_usage_errors(void **state)
                        "cesync: check: --seed expects a number, got '-5'\n");
     ces_test_tool_says("check barrier --max-depth", 2,
                        "cesync: check: --max-depth expects a number\n");
+    /* a missing size is said as the other missing values are (it said
+     * "got ''", as if an empty one had been given) */
+    ces_test_tool_says("check barrier --max-memory", 2,
+                       "cesync: check: --max-memory expects a size like 512M\n");
+    ces_test_tool_says("check barrier --max-memory 1Q", 2,
+                       "cesync: check: --max-memory expects a size like 512M, got '1Q'\n");
     /* options that changed nothing were taken without a word: the sweep
      * checks every fault without and with the watchdog by itself, and only
      * the exhaustive search reduces */
