@@ -168,8 +168,9 @@ static const char bench_usage[] =
     "when that is the slow mode's.  A prediction the model could not make is - in the table\n"
     "(err% too when neither was made) and empty in the CSV; one lost for want of memory\n"
     "too, and it makes the exit status 2 (1, a defect found, stays).\n"
-    "The header names CUDA_DEVICE_MAX_CONNECTIONS: with fewer hardware queues per GPU (1)\n"
-    "the polled barriers run in their slow mode far less often (docs/PERFORMANCE.md).\n"
+    "The header of a run on GPUs names CUDA_DEVICE_MAX_CONNECTIONS (a dry run's does not): with\n"
+    "fewer hardware queues per GPU (1) the polled barriers run in their slow mode far less\n"
+    "often (docs/PERFORMANCE.md).\n"
     "CES_BENCH_TRACE set (to anything) announces each run of the table on stderr\n"
     "before it starts, \"# running NAME at SIZE\" (NAME cesync/VARIANT, nccl-ce, nccl-kernel or\n"
     "raw; SIZE as the table's bytes column), to tell which one hangs or fails.\n";

@@ -1373,6 +1373,16 @@ static void test_help(void **state)
                                 "cesync/VARIANT, nccl-ce, nccl-kernel or\nraw; SIZE as the "
                                 "table's bytes column), to tell which one hangs or fails.\n"));
     free(out);
+    /* the header of a dry run names no CUDA_DEVICE_MAX_CONNECTIONS, which
+     * only a run on GPUs sees (the help said the header names it) */
+    assert_int_equal(ces_test_tool(dir, "bench --help", &out), 0);
+    assert_non_null(strstr(out, "The header of a run on GPUs names CUDA_DEVICE_MAX_CONNECTIONS "
+                                "(a dry run's does not)"));
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 1K", &out), 0);
+    assert_non_null(strstr(out, "# cesync bench alltoall: 2 ranks"));
+    assert_null(strstr(out, "CUDA_DEVICE_MAX_CONNECTIONS"));
+    free(out);
     rmdir(dir);
 }
 
