@@ -1553,7 +1553,8 @@ int ces_cmd_bench(int argc, char **argv)
             B->ces[k][i].med = B->ces[k][i].min = B->ces[k][i].max = B->ces[k][i].pred;
             B->ces[k][i].check = -1;
         }
-    printf("\n");
+    if (!B->dry)
+        printf("\n"); /* after the run's own table */
     print_header(B, stdout);
     if (B->dry)
         printf("# --dry-run: every time below is the cost model's prediction\n");
