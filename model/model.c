@@ -1,7 +1,7 @@
 /*
  * model/model.c - the built-in machine kinds: one const table of semantics,
  * limits and costs per kind.  Values come from measurements on the machine
- * (see ../shared/design/ANCHORS.md and docs/PERFORMANCE.md); `cesync bench
+ * (docs/PERFORMANCE.md, which quotes the design notes' ANCHORS.md); `cesync bench
  * --calibrate` measures them again and writes a model file that overrides
  * any of them (model/file.c).
  */
