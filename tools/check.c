@@ -200,16 +200,6 @@ static uint64_t check_dot_ops(struct ces_ctx *ctx, const struct ces_graph *g,
     return ops;
 }
 
-/* A time in seconds: a finite number > 0. */
-static int parse_seconds(const char *opt, const char *v, double *out)
-{
-    if (v == NULL)
-        return ces_tool_fail("check: %s expects a number", opt);
-    if (!ces_tool_decimal(v, out) || *out <= 0)
-        return ces_tool_fail("check: %s expects a finite number > 0, got '%s'", opt, v);
-    return CES_EXIT_OK;
-}
-
 static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_args *a)
 {
     ces_check_opts_init(&a->o);
@@ -228,9 +218,9 @@ static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_a
             if (ec == CES_EXIT_OK && a->o.max_depth == 0)
                 return ces_tool_fail("check: --max-depth expects N >= 1");
         } else if (strcmp(opt, "--max-seconds") == 0) {
-            ec = parse_seconds(opt, v, &a->o.max_seconds);
+            ec = ces_tool_seconds("check", opt, v, &a->o.max_seconds);
         } else if (strcmp(opt, "--progress") == 0) {
-            ec = parse_seconds(opt, v, &a->o.progress_seconds);
+            ec = ces_tool_seconds("check", opt, v, &a->o.progress_seconds);
             a->progress = true;
         } else if (strcmp(opt, "--max-memory") == 0) {
             if (v == NULL)

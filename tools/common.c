@@ -92,6 +92,15 @@ int ces_tool_decimal(const char *v, double *out)
     return *end == '\0' && isfinite(*out);
 }
 
+int ces_tool_seconds(const char *cmd, const char *opt, const char *v, double *out)
+{
+    if (v == NULL)
+        return ces_tool_fail("%s: %s expects a number", cmd, opt);
+    if (!ces_tool_decimal(v, out) || *out <= 0)
+        return ces_tool_fail("%s: %s expects a finite number > 0, got '%s'", cmd, opt, v);
+    return CES_EXIT_OK;
+}
+
 int ces_tool_listed(const char *const *list, const char *s)
 {
     for (; list != NULL && *list != NULL; list++)

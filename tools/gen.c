@@ -10,10 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char gen_help[] =
     "usage: cesync gen --seed S [--count N] [--ranks R] [--streams S] [--steps K]\n"
-    "                  [--mutate PCT] [-o DIR]\n"
+    "                  [--mutate PCT] [-o DIR] [--progress S]\n"
     "\n"
     "Writes random small valid schedules (1-2 phases; by default 2-3 ranks and 1-2\n"
     "streams) as concrete .ces text, one per seed S, S+1, ..., S+N-1.  Each is\n"
@@ -44,6 +45,9 @@ static const char gen_help[] =
     "  -o DIR       write DIR/gen-SEED.ces files instead of standard output (one\n"
     "               that exists is replaced only by a complete file); -o - is\n"
     "               standard output\n"
+    "  --progress S a line on stderr every S seconds with the schedules written so\n"
+    "               far, also when stderr is not a terminal (default: every 2 s\n"
+    "               on a terminal)\n"
     "\n"
     "Each schedule follows a line with the command that writes it again, every\n"
     "option that shapes it given (0: at random, drawn from the seed):\n"
@@ -128,6 +132,7 @@ int ces_cmd_gen(int argc, char **argv)
     uint64_t v[GEN__COUNT] = {0, 1, 0, 0, 0, 0};
     const char *dir = NULL;
     int have_seed = 0, ec = CES_EXIT_OK;
+    double every = 0, start, next; /* --progress; 0: not asked */
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(gen_help, stdout);
@@ -151,6 +156,8 @@ int ces_cmd_gen(int argc, char **argv)
                 ec = ces_tool_fail("gen: -o expects a directory, not ''");
             /* "-": standard output, as for the other commands' -o */
             dir = val != NULL && strcmp(val, "-") == 0 ? NULL : val;
+        } else if (strcmp(a, "--progress") == 0) {
+            ec = ces_tool_seconds("gen", a, val, &every);
         } else {
             return ces_tool_unexpected("gen", a);
         }
@@ -174,8 +181,20 @@ int ces_cmd_gen(int argc, char **argv)
     o.mutate_pct = (uint32_t)v[GEN_MUTATE];
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    for (uint64_t k = 0; k < v[GEN_COUNT] && ec == CES_EXIT_OK; k++)
+    if (every == 0 && isatty(fileno(stderr)))
+        every = 2;
+    start = ces_tool_now();
+    next = start + every;
+    for (uint64_t k = 0; k < v[GEN_COUNT] && ec == CES_EXIT_OK; k++) {
+        double now;
+
         ec = gen_write(ctx, v[GEN_SEED] + k, &o, dir);
+        if (every > 0 && k + 1 < v[GEN_COUNT] && (now = ces_tool_now()) >= next) {
+            fprintf(stderr, "gen: %" PRIu64 " of %" PRIu64 " schedules written, %.1f s\n", k + 1,
+                    v[GEN_COUNT], now - start);
+            next = now + every;
+        }
+    }
     if (dir != NULL && ec == CES_EXIT_OK)
         fprintf(stderr, "cesync: wrote %" PRIu64 " schedule%s to %s\n", v[GEN_COUNT],
                 ces_plural(v[GEN_COUNT]), dir);

@@ -128,6 +128,10 @@ double ces_tool_now(void);
  * its value, in *out; strtod's hexadecimal, blanks, inf and nan are not. */
 int ces_tool_decimal(const char *v, double *out);
 
+/* The value v of option opt of cmd in seconds, a finite number > 0, in
+ * *out.  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
+int ces_tool_seconds(const char *cmd, const char *opt, const char *v, double *out);
+
 /* True if s is in the NULL-terminated list (NULL: an empty one). */
 int ces_tool_listed(const char *const *list, const char *s);
 

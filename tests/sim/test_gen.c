@@ -628,6 +628,9 @@ static void test_tool(void **state)
     dir = ces_test_tmpdir();
     snprintf(cmd, sizeof(cmd), "gen --seed 40 --count 3 --ranks 3 -o '%s'", dir);
     assert_int_equal(ces_test_tool(NULL, cmd, &out), 0);
+    /* no progress lines unasked where stderr is no terminal */
+    snprintf(cmd, sizeof(cmd), "cesync: wrote 3 schedules to %s\n", dir);
+    assert_string_equal(out, cmd);
     free(out);
     for (uint64_t seed = 40; seed < 43; seed++) {
         struct ces_gen_opts o;
@@ -646,6 +649,39 @@ static void test_tool(void **state)
     }
     assert_int_equal(rmdir(dir), 0);
     ces_test_ctx_end(ctx, &st);
+}
+
+/* --progress S: lines of the schedules written so far, every S seconds
+ * (writing 2,000 files takes far longer than a millisecond), never one
+ * for the last, whose total the closing line gives. */
+static void test_tool_progress(void **state)
+{
+    char *out = NULL, *dir = ces_test_tmpdir(), cmd[512], *line, *end;
+    uint64_t lines = 0, last = 0;
+
+    (void)state;
+    snprintf(cmd, sizeof(cmd), "gen --seed 0 --count 2000 --progress 0.001 -o '%s'", dir);
+    assert_int_equal(ces_test_tool(NULL, cmd, &out), 0);
+    for (line = out; strncmp(line, "gen: ", 5) == 0; line = strchr(line, '\n') + 1) {
+        unsigned long long done = strtoull(line + 5, &end, 10);
+
+        assert_true(done > last && done < 2000);
+        assert_memory_equal(end, " of 2000 schedules written, ", 28);
+        last = done;
+        lines++;
+    }
+    assert_true(lines > 0);
+    snprintf(cmd, sizeof(cmd), "cesync: wrote 2000 schedules to %s\n", dir);
+    assert_string_equal(line, cmd);
+    free(out);
+    for (uint64_t seed = 0; seed < 2000; seed++) {
+        snprintf(cmd, sizeof(cmd), "%s/gen-%u.ces", dir, (unsigned)seed);
+        assert_int_equal(remove(cmd), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+    ces_test_tool_says("gen --seed 1 --progress 0", 2,
+                       "cesync: gen: --progress expects a finite number > 0, got '0'\n");
+    ces_test_tool_says("gen --seed 1 --progress", 2, "cesync: gen: --progress expects a number\n");
 }
 
 /* The line before a schedule is the command that writes it again: every
@@ -855,6 +891,7 @@ int main(void)
         cmocka_unit_test(test_source_pinned),   cmocka_unit_test(test_source_round_trip),
         cmocka_unit_test(test_three_streams),
         cmocka_unit_test(test_alloc_failures),  cmocka_unit_test(test_tool),
+        cmocka_unit_test(test_tool_progress),
         cmocka_unit_test(test_tool_header_reproduces), cmocka_unit_test(test_tool_options),
         cmocka_unit_test(test_tool_whole_file), cmocka_unit_test(test_graph_replays_reset),
         cmocka_unit_test(test_phases_own_slots), cmocka_unit_test(test_mutations_change),
