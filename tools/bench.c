@@ -509,7 +509,7 @@ static int sweep_sizes(struct bench *B)
         }
     }
     if (note[0] != '\0')
-        fprintf(stderr, "cesync: bench: %s: measured %s\n", rule, note);
+        ces_tool_say("bench: %s: measured %s", rule, note);
     /* the size beside the compute kernel too (only alltoall's was rounded:
      * sendrecv --chunks 3 failed its plain variant there) */
     if (B->compute && B->compute_bytes % unit != 0) {
@@ -518,8 +518,8 @@ static int sweep_sizes(struct bench *B)
         fmt_bytes(asked, sizeof(asked), B->compute_bytes);
         B->compute_bytes = B->compute_bytes / unit * unit;
         fmt_bytes(got, sizeof(got), B->compute_bytes);
-        fprintf(stderr, "cesync: bench: %s: --compute-bytes measured %s for %s\n", rule, got,
-                asked);
+        ces_tool_say("bench: %s: --compute-bytes measured %s for %s", rule, got,
+                     asked);
     }
     return CES_EXIT_OK;
 }
@@ -924,8 +924,8 @@ static double predict(struct ces_ctx *ctx, const struct bench *B, int variant, u
             *err = ces_model_predict(ctx, &m, g, &r);
         ces_graph_destroy(g);
         if (*err != CES_OK) {
-            fprintf(stderr, "cesync: bench: no prediction at %" PRIu64 " bytes: %s\n", bytes,
-                    ces_ctx_last_error(ctx));
+            ces_tool_say("bench: no prediction at %" PRIu64 " bytes: %s", bytes,
+                         ces_ctx_last_error(ctx));
             return NAN;
         }
         if (n == 4)
@@ -1301,13 +1301,13 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
             remove(dotpath);
             printf("# plot: %s\n", path);
         } else if (drawn == CES_ERR_UNSUPPORTED) {
-            fprintf(stderr, "cesync: bench: --plot: %s not drawn: Graphviz 'dot' is not "
-                            "installed; the plot is in %s (`dot -T%s` draws it), and the exit "
-                            "status does not count it\n",
-                    path, dotpath, fmt);
+            ces_tool_say("bench: --plot: %s not drawn: Graphviz 'dot' is not "
+                         "installed; the plot is in %s (`dot -T%s` draws it), and the exit "
+                         "status does not count it",
+                         path, dotpath, fmt);
         } else {
-            fprintf(stderr, "cesync: bench: --plot: %s; the plot is in %s\n",
-                    ces_ctx_last_error(ctx), dotpath);
+            ces_tool_say("bench: --plot: %s; the plot is in %s",
+                         ces_ctx_last_error(ctx), dotpath);
         }
         /* without Graphviz the source can be drawn later; a `dot` that ran
          * and failed did not draw what was asked */
@@ -1372,7 +1372,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
     cfg.root = B->root;
     cfg.wake = B->wake;
     if (ces_bench_open(ctx, &cfg, &gb) != CES_OK) {
-        fprintf(stderr, "cesync: bench: %s\n", ces_ctx_last_error(ctx));
+        ces_tool_say("bench: %s", ces_ctx_last_error(ctx));
         return CES_EXIT_USAGE;
     }
     snprintf(B->nccl_info, sizeof(B->nccl_info), "%s", ces_bench_nccl_info(gb));
@@ -1381,7 +1381,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
         char *text = NULL;
 
         if (ces_bench_calibrate(gb, &m, stdout) != CES_OK) {
-            fprintf(stderr, "cesync: bench: --calibrate: %s\n", ces_ctx_last_error(ctx));
+            ces_tool_say("bench: --calibrate: %s", ces_ctx_last_error(ctx));
             ex = CES_EXIT_DEFECT;
         } else if (ces_model_print(ctx, &m, &text, NULL) == CES_OK) {
             /* replaced only when complete; the reason is said on failure */
@@ -1398,7 +1398,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             B->calibrated = 1;
             compute_predictions(ctx, B);
         } else {
-            fprintf(stderr, "cesync: bench: --calibrate: %s\n", ces_ctx_last_error(ctx));
+            ces_tool_say("bench: --calibrate: %s", ces_ctx_last_error(ctx));
             ex = CES_EXIT_DEFECT;
         }
     }
@@ -1475,7 +1475,7 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             if (ces_bench_compute(gb, impl, var, B->compute_bytes, &B->kept[k], &B->solo_us) == CES_OK) {
                 B->kept_ran[k] = 1;
             } else {
-                fprintf(stderr, "cesync: bench: --with-compute: %s\n", ces_ctx_last_error(ctx));
+                ces_tool_say("bench: --with-compute: %s", ces_ctx_last_error(ctx));
                 ex = CES_EXIT_DEFECT;
             }
         }
@@ -1585,8 +1585,8 @@ int ces_cmd_bench(int argc, char **argv)
     if (B->dry && ex == CES_EXIT_OK && !predicted) {
         /* a dry run's times are the predictions: with none it measured
          * nothing, which exit 0 hid behind a table of dashes */
-        fprintf(stderr, "cesync: bench: --dry-run: the model predicted no size of any "
-                        "variant (the lines above say why)\n");
+        ces_tool_say("bench: --dry-run: the model predicted no size of any "
+                     "variant (the lines above say why)");
         ex = CES_EXIT_DEFECT;
     }
 out:

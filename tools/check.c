@@ -450,8 +450,8 @@ static int draw(struct ces_ctx *ctx, const struct ces_check_report *r, const cha
         ces_tool_fail("check: --dot %s: %s", path, ces_ctx_last_error(ctx));
         return defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
     }
-    fprintf(stderr, "cesync: wrote %s (%s)\n", path,
-            pov != NULL ? "the first counterexample over the schedule" : "the schedule");
+    ces_tool_say("wrote %s (%s)", path,
+                 pov != NULL ? "the first counterexample over the schedule" : "the schedule");
     return CES_EXIT_OK;
 }
 
@@ -740,10 +740,10 @@ int ces_cmd_check(int argc, char **argv)
         if (ec == CES_EXIT_OK && !a.quiet && (v & CES_V_INCOMPLETE) &&
             *ces_ctx_last_error(ctx) != '\0') {
             fflush(stdout); /* the report first, then why it is incomplete */
-            fprintf(stderr, "cesync: check: %s\n", ces_ctx_last_error(ctx));
+            ces_tool_say("check: %s", ces_ctx_last_error(ctx));
             if (!a.memory_given && strncmp(ces_ctx_last_error(ctx), "memory bound", 12) == 0)
-                fprintf(stderr, "cesync: check: (the default bound, half of this machine's "
-                                "memory; --max-memory sets another, 0 none)\n");
+                ces_tool_say("check: (the default bound, half of this machine's "
+                             "memory; --max-memory sets another, 0 none)");
         }
         if (ec == CES_EXIT_OK && a.dot != NULL)
             ec = draw(ctx, r, a.dot, exit_of(v) == CES_EXIT_DEFECT);

@@ -109,15 +109,64 @@ int ces_tool_listed(const char *const *list, const char *s)
     return 0;
 }
 
+/* "cesync: " + the message + newline on stderr in one write (the ranks of
+ * `cesync run` write there at once), a control byte of a name or value
+ * given (a file name, an option's value) as \xNN: written raw it could
+ * move the terminal's cursor, change its colours or its title. */
+static void say(const char *fmt, va_list ap)
+{
+    char small[512], *msg = small, *line;
+    size_t len, k = 0;
+    va_list again;
+    int n;
+
+    va_copy(again, ap);
+    n = vsnprintf(small, sizeof(small), fmt, ap);
+    if (n < 0)
+        small[0] = '\0';
+    else if ((size_t)n >= sizeof(small) && (msg = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(msg, (size_t)n + 1, fmt, again);
+    else
+        msg = small; /* no memory for the whole: the message cut short */
+    va_end(again);
+    len = strlen(msg);
+    line = malloc(sizeof("cesync: \n") + 4 * len);
+    if (line == NULL) { /* no memory to spell them: each a '?' */
+        for (char *p = msg; *p != '\0'; p++)
+            if ((*p > 0 && *p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+                *p = '?';
+        fprintf(stderr, "cesync: %s\n", msg);
+    } else {
+        k = (size_t)snprintf(line, 9, "cesync: ");
+        for (const unsigned char *p = (const unsigned char *)msg; *p != '\0'; p++)
+            if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+                k += (size_t)snprintf(line + k, 5, "\\x%02x", *p);
+            else
+                line[k++] = (char)*p;
+        line[k++] = '\n';
+        fwrite(line, 1, k, stderr);
+        free(line);
+    }
+    if (msg != small)
+        free(msg);
+}
+
+void ces_tool_say(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    say(fmt, ap);
+    va_end(ap);
+}
+
 int ces_tool_fail(const char *fmt, ...)
 {
     va_list ap;
 
-    fputs("cesync: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    say(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return CES_EXIT_USAGE;
 }
 
@@ -161,11 +210,11 @@ void ces_tool_dot_note(const char *cmd, uint64_t ops, const char *path)
     /* "about 12 minutes" said as a wait, "about 27 hours" as a warning:
      * a 376,000-op picture is no minutes' work */
     s = dot_layout_seconds(ops);
-    fprintf(stderr, "cesync: %s: drawing %" PRIu64 " ops; Graphviz may take about %.0f %s to lay "
-            "out so many (fewer iterations or ranks draw faster, and a .dot file skips the "
-            "layout)\n",
-            cmd, ops, s < 90 ? s : s < 90 * 60 ? s / 60 : s / 3600,
-            s < 90 ? "s" : s < 90 * 60 ? "minutes" : "hours");
+    ces_tool_say("%s: drawing %" PRIu64 " ops; Graphviz may take about %.0f %s to lay "
+                 "out so many (fewer iterations or ranks draw faster, and a .dot file skips "
+                 "the layout)",
+                 cmd, ops, s < 90 ? s : s < 90 * 60 ? s / 60 : s / 3600,
+                 s < 90 ? "s" : s < 90 * 60 ? "minutes" : "hours");
 }
 
 int ces_tool_machine_opt(const char *cmd, int argc, char **argv, int *i, const char **kind,
@@ -665,7 +714,7 @@ static void print_coll_error(const char *cmd, const char *msg)
             opts[len++] = out[i++];
     }
     opts[len < sizeof(opts) ? len : sizeof(opts) - 1] = '\0';
-    fprintf(stderr, "cesync: %s: %s\n", cmd, opts);
+    ces_tool_say("%s: %s", cmd, opts);
 }
 
 int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
@@ -732,8 +781,8 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
 
         /* a file of the collective's name is not read, but said */
         if (input != NULL && stat(input, &sb) == 0)
-            fprintf(stderr, "cesync: %s: '%s' is the built-in collective; the file of that name "
-                            "is not read (name it ./%s to read it)\n", cmd, input, input);
+            ces_tool_say("%s: '%s' is the built-in collective; the file of that name "
+                         "is not read (name it ./%s to read it)", cmd, input, input);
         /* the defaults of ces_coll_params_init are the same for every
          * collective, and the options never set a field to 0 */
         if (options_apply(cmd, coll, params.flags, given) != CES_EXIT_OK)
@@ -757,7 +806,7 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
          * collective's begins with the collective and gets the command
          * before it, as the builder options' errors do. */
         if (coll < 0)
-            fprintf(stderr, "cesync: %s\n", ces_ctx_last_error(ctx));
+            ces_tool_say("%s", ces_ctx_last_error(ctx));
         else
             print_coll_error(cmd, ces_ctx_last_error(ctx));
         return CES_EXIT_USAGE;

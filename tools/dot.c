@@ -78,7 +78,7 @@ int ces_cmd_dot(int argc, char **argv)
         if (rc != CES_OK)
             ec = ces_tool_fail("dot: %s", ces_ctx_last_error(ctx));
         else if (out != NULL)
-            fprintf(stderr, "cesync: wrote %s\n", out);
+            ces_tool_say("wrote %s", out);
     }
     ces_free(ctx, text);
     ces_graph_destroy(g);

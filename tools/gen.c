@@ -196,8 +196,8 @@ int ces_cmd_gen(int argc, char **argv)
         }
     }
     if (dir != NULL && ec == CES_EXIT_OK)
-        fprintf(stderr, "cesync: wrote %" PRIu64 " schedule%s to %s\n", v[GEN_COUNT],
-                ces_plural(v[GEN_COUNT]), dir);
+        ces_tool_say("wrote %" PRIu64 " schedule%s to %s", v[GEN_COUNT],
+                     ces_plural(v[GEN_COUNT]), dir);
     ces_ctx_destroy(ctx);
     return ec;
 }

@@ -55,8 +55,8 @@ static int finish(int rc)
 
     if (!err || rc == CES_EXIT_USAGE)
         return rc; /* a command that failed has said why */
-    fprintf(stderr, "cesync: cannot write to standard output: %s\n",
-            errno != 0 ? strerror(errno) : "write error");
+    ces_tool_say("cannot write to standard output: %s",
+                 errno != 0 ? strerror(errno) : "write error");
     return CES_EXIT_USAGE;
 }
 
@@ -113,10 +113,10 @@ int main(int argc, char **argv)
         }
         if (argc > 2) {
             if (argc == 3)
-                fprintf(stderr, "cesync: %s: unknown command '%s'\n\n", argv[1], argv[2]);
+                ces_tool_say("%s: unknown command '%s'\n", argv[1], argv[2]);
             else
-                fprintf(stderr, "cesync: %s takes one command (cesync help check)\n\n",
-                        argv[1]);
+                ces_tool_say("%s takes one command (cesync help check)\n",
+                             argv[1]);
             usage(stderr);
             return CES_EXIT_USAGE;
         }
@@ -155,7 +155,7 @@ int main(int argc, char **argv)
         }
         return finish(commands[i].fn(argc - 2, argv + 2));
     }
-    fprintf(stderr, "cesync: unknown command '%s'\n\n", argv[1]);
+    ces_tool_say("unknown command '%s'\n", argv[1]);
     usage(stderr);
     return CES_EXIT_USAGE;
 }

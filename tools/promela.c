@@ -138,7 +138,7 @@ int ces_cmd_promela(int argc, char **argv)
     } else if (ec == CES_EXIT_OK) {
         ec = ces_tool_write_file("promela", out, text, len);
         if (ec == CES_EXIT_OK)
-            fprintf(stderr, "cesync: wrote %s\n", out);
+            ces_tool_say("wrote %s", out);
     }
     ces_free(ctx, text);
     free(map);

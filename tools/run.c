@@ -351,8 +351,8 @@ static int rank_fail_exit(int rc)
 
 static int rank_fail(struct rrank *r, const char *what, int rc)
 {
-    fprintf(stderr, "cesync: run: rank %" PRIu32 ": %s: %s (%s)\n", r->c ? ces_comm_rank(r->c) : 0,
-            what, ces_ctx_last_error(r->ctx), ces_status_str(rc));
+    ces_tool_say("run: rank %" PRIu32 ": %s: %s (%s)", r->c ? ces_comm_rank(r->c) : 0,
+                 what, ces_ctx_last_error(r->ctx), ces_status_str(rc));
     return rank_fail_exit(rc);
 }
 
@@ -361,7 +361,7 @@ static int rank_fail(struct rrank *r, const char *what, int rc)
  * no progress for ..."). */
 static int comm_failed(struct rrank *r, int rc)
 {
-    fprintf(stderr, "cesync: run: %s (%s)\n", ces_ctx_last_error(r->ctx), ces_status_str(rc));
+    ces_tool_say("run: %s (%s)", ces_ctx_last_error(r->ctx), ces_status_str(rc));
     return rank_fail_exit(rc);
 }
 
@@ -375,7 +375,7 @@ static int fill_initial(struct rrank *rr, uint32_t m, const struct ces_graph *g)
     int rc = CES_OK;
 
     if (host == NULL) {
-        fprintf(stderr, "cesync: run: out of host memory for the initial pattern\n");
+        ces_tool_say("run: out of host memory for the initial pattern");
         return CES_EXIT_USAGE;
     }
     for (uint32_t k = 0; k < m; k++) {
@@ -521,7 +521,7 @@ static int run_local(struct rrank *rr, uint32_t m, const struct ces_graph *g, in
                 uint64_t d = check_block(&rr[k], b, iter);
 
                 if (d == UINT64_MAX) {
-                    fprintf(stderr, "cesync: run: out of host memory checking the data\n");
+                    ces_tool_say("run: out of host memory checking the data");
                     return CES_EXIT_USAGE;
                 }
                 bad += d;
@@ -579,7 +579,7 @@ static int run_forked_rank(const struct ces_graph *g, uint32_t rank, uint32_t n,
         return CES_EXIT_USAGE;
     ec = ces_comm_init(r.ctx, rank, n, (int)(rank % (uint32_t)gpus), path, &r.c);
     if (ec != CES_OK) {
-        fprintf(stderr, "cesync: run: rank %" PRIu32 ": %s\n", rank, ces_ctx_last_error(r.ctx));
+        ces_tool_say("run: rank %" PRIu32 ": %s", rank, ces_ctx_last_error(r.ctx));
         ces_ctx_destroy(r.ctx);
         return CES_EXIT_USAGE;
     }
@@ -614,8 +614,8 @@ static int forked_tally(int fd, uint32_t n, int ec)
     sum.bad = bad;
     sum.ranks = ranks;
     if (sum.ranks < n) {
-        fprintf(stderr, "cesync: run: %" PRIu32 " of %" PRIu32 " ranks ran to the end\n",
-                sum.ranks, n);
+        ces_tool_say("run: %" PRIu32 " of %" PRIu32 " ranks ran to the end",
+                     sum.ranks, n);
         return ec == CES_EXIT_OK ? CES_EXIT_USAGE : ec;
     }
     print_tally(&sum, ec, "all ranks");
@@ -636,7 +636,7 @@ static int run_single(const struct ces_graph *g, uint32_t n)
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return CES_EXIT_USAGE;
     if (ces_comm_init_all(ctx, n, NULL, comms) != CES_OK) {
-        fprintf(stderr, "cesync: run: %s\n", ces_ctx_last_error(ctx));
+        ces_tool_say("run: %s", ces_ctx_last_error(ctx));
         ces_ctx_destroy(ctx);
         return CES_EXIT_USAGE;
     }
@@ -801,12 +801,12 @@ int ces_cmd_run(int argc, char **argv)
 
         /* (the lookups of an error's text start no CUDA here) */
         ces_cuda_no_gpu_reason(cuda_err, why, sizeof(why));
-        fprintf(stderr, "cesync: run: no CUDA GPU can be used: %s\n", why);
+        ces_tool_say("run: no CUDA GPU can be used: %s", why);
         ec = CES_EXIT_USAGE;
         goto out;
     }
     if (gpus == 0) {
-        fprintf(stderr, "cesync: run: no CUDA GPU is available on this machine\n");
+        ces_tool_say("run: no CUDA GPU is available on this machine");
         ec = CES_EXIT_USAGE;
         goto out;
     }
@@ -875,8 +875,8 @@ int ces_cmd_run(int argc, char **argv)
                 continue; /* (reaped only where the run never started whole) */
             code = WIFEXITED(st) ? WEXITSTATUS(st) : CES_EXIT_DEFECT;
             if (!WIFEXITED(st))
-                fprintf(stderr, "cesync: run: rank %" PRIu32 " died (signal %d)\n", r,
-                        WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+                ces_tool_say("run: rank %" PRIu32 " died (signal %d)", r,
+                             WIFSIGNALED(st) ? WTERMSIG(st) : 0);
             if (code != CES_EXIT_OK && (ec == CES_EXIT_OK || code == CES_EXIT_DEFECT))
                 ec = code;
         }
@@ -897,7 +897,7 @@ int ces_cmd_run(int argc, char **argv)
 {
     if (ces_tool_wants_help(argc, argv))
         return run_help();
-    fprintf(stderr, "cesync: run: this cesync was built without CUDA\n");
+    ces_tool_say("run: this cesync was built without CUDA");
     return CES_EXIT_USAGE;
 }
 

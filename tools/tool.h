@@ -173,7 +173,15 @@ int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
  * to cmd's --help.  Returns CES_EXIT_USAGE (printed). */
 int ces_tool_unexpected(const char *cmd, const char *arg);
 
-/* Prints "cesync: " + message to stderr and returns CES_EXIT_USAGE. */
+/* Prints "cesync: " + message + newline to stderr, the message's control
+ * bytes but newline and tab as \xNN. */
+void ces_tool_say(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* ces_tool_say, then returns CES_EXIT_USAGE. */
 int ces_tool_fail(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

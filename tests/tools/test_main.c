@@ -72,6 +72,32 @@ static void test_help_everywhere(void **state)
                        "cesync: --version takes no arguments, not 'check'\n");
 }
 
+/* A control byte of a name or value given is said as \xNN (raw, it could
+ * move a terminal's cursor, change its colours or its title), in short
+ * messages and in those past the 512 bytes formatted on the stack, and a
+ * message from the library carries it too; UTF-8, tabs and newlines pass. */
+static void test_control_bytes_escaped(void **state)
+{
+    char args[800], want[900], *out = NULL;
+
+    (void)state;
+    ces_test_tool_says("check \"$(printf 'no\\033[31mfile.ces')\"", 2,
+                       "cesync: no\\x1b[31mfile.ces: cannot open: No such file or directory\n");
+    ces_test_tool_says("gen --seed \"$(printf 'a\\177\\001b')\"", 2,
+                       "cesync: gen: --seed expects a number 0..18446744073709551615, not "
+                       "'a\\x7f\\x01b'\n");
+    assert_int_equal(ces_test_tool(NULL, "\"$(printf 'x\\033]0;title\\007')\"", &out), 2);
+    assert_memory_equal(out, "cesync: unknown command 'x\\x1b]0;title\\x07'\n\nusage: ", 52);
+    free(out);
+    ces_test_tool_says("check \"$(printf 'caf\\303\\251\\tx.ces')\"", 2,
+                       "cesync: caf\303\251\tx.ces: cannot open: No such file or directory\n");
+    snprintf(args, sizeof(args), "gen --seed \"$(printf '%0600d\\033')\"", 7);
+    snprintf(want, sizeof(want),
+             "cesync: gen: --seed expects a number 0..18446744073709551615, not '%0600d\\x1b'\n",
+             7);
+    ces_test_tool_says(args, 2, want);
+}
+
 static void test_usage_errors(void **state)
 {
     char *out;
@@ -664,6 +690,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_everywhere),
+        cmocka_unit_test(test_control_bytes_escaped),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_unknown_option_before_schedule),
         cmocka_unit_test(test_print_validate_dot),
