@@ -189,7 +189,9 @@ int ces_cmd_gen(int argc, char **argv)
         double now;
 
         ec = gen_write(ctx, v[GEN_SEED] + k, &o, dir);
-        if (every > 0 && k + 1 < v[GEN_COUNT] && (now = ces_tool_now()) >= next) {
+        /* (a schedule that failed is not written: its error ends the run) */
+        if (ec == CES_EXIT_OK && every > 0 && k + 1 < v[GEN_COUNT] &&
+            (now = ces_tool_now()) >= next) {
             fprintf(stderr, "gen: %" PRIu64 " of %" PRIu64 " schedules written, %.1f s\n", k + 1,
                     v[GEN_COUNT], now - start);
             next = now + every;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void test_deterministic(void **state)
@@ -675,6 +676,25 @@ static void test_tool_progress(void **state)
     assert_string_equal(line, cmd);
     free(out);
     for (uint64_t seed = 0; seed < 2000; seed++) {
+        snprintf(cmd, sizeof(cmd), "%s/gen-%u.ces", dir, (unsigned)seed);
+        assert_int_equal(remove(cmd), 0);
+    }
+    /* a schedule that cannot be written is not counted as written: the
+     * line after its error said "6 of 10 schedules written" */
+    snprintf(cmd, sizeof(cmd), "%s/gen-5.ces", dir);
+    assert_int_equal(mkdir(cmd, 0700), 0);
+    snprintf(cmd, sizeof(cmd), "gen --seed 0 --count 10 --progress 1e-9 -o '%s'", dir);
+    assert_int_equal(ces_test_tool(NULL, cmd, &out), 2);
+    assert_non_null(strstr(out, "gen: 5 of 10 schedules written, "));
+    assert_null(strstr(out, "gen: 6 of 10"));
+    line = strstr(out, "cesync: gen: cannot write ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "/gen-5.ces: "));
+    assert_null(strstr(line, "schedules written"));
+    free(out);
+    snprintf(cmd, sizeof(cmd), "%s/gen-5.ces", dir);
+    assert_int_equal(rmdir(cmd), 0);
+    for (uint64_t seed = 0; seed < 5; seed++) {
         snprintf(cmd, sizeof(cmd), "%s/gen-%u.ces", dir, (unsigned)seed);
         assert_int_equal(remove(cmd), 0);
     }
