@@ -1299,7 +1299,9 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
 
         if (drawn == CES_OK) {
             remove(dotpath);
-            printf("# plot: %s\n", path);
+            printf("# plot: ");
+            ces_tool_put_name(stdout, path);
+            putchar('\n');
         } else if (drawn == CES_ERR_UNSUPPORTED) {
             ces_tool_say("bench: --plot: %s not drawn: Graphviz 'dot' is not "
                          "installed; the plot is in %s (`dot -T%s` draws it), and the exit "
@@ -1324,11 +1326,11 @@ static void print_header(const struct bench *B, FILE *f)
 
     coll_title(B, title, sizeof(title));
     fprintf(f, "# cesync bench %s: %u ranks (one process), %u iteration%s after %u "
-               "warm-up, %s; model %s%s%s%s\n",
+               "warm-up, %s; model %s%s",
             title, B->ranks, B->iters, ces_plural(B->iters), B->warmup,
-            B->graph ? "CUDA graphs" : "eager", B->model.kind, B->model_path ? " + " : "",
-            B->model_path ? B->model_path : "",
-            B->calibrated ? " (calibrated in this run)" : "");
+            B->graph ? "CUDA graphs" : "eager", B->model.kind, B->model_path ? " + " : "");
+    ces_tool_put_name(f, B->model_path ? B->model_path : "");
+    fprintf(f, "%s\n", B->calibrated ? " (calibrated in this run)" : "");
     if (B->wake > 0)
         fprintf(f, "# the variants but auto run the wake chain of %u cop%s\n", B->wake,
                 B->wake == 1 ? "y" : "ies");
@@ -1391,8 +1393,9 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             if (!written)
                 ex = CES_EXIT_DEFECT;
 
-            printf("# calibrated model %s %s:\n%s", written ? "written to" : "NOT written to",
-                   B->model_out, text);
+            printf("# calibrated model %s ", written ? "written to" : "NOT written to");
+            ces_tool_put_name(stdout, B->model_out);
+            printf(":\n%s", text);
             ces_free(ctx, text);
             B->model = m;
             B->calibrated = 1;

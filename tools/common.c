@@ -151,6 +151,15 @@ static void say(const char *fmt, va_list ap)
         free(msg);
 }
 
+void ces_tool_put_name(FILE *f, const char *name)
+{
+    for (const unsigned char *p = (const unsigned char *)name; *p != '\0'; p++)
+        if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
+            fprintf(f, "\\x%02x", *p);
+        else
+            putc(*p, f);
+}
+
 void ces_tool_say(const char *fmt, ...)
 {
     va_list ap;

@@ -159,8 +159,9 @@ int ces_cmd_predict(int argc, char **argv)
         ex = rc == CES_ERR_SEMANTIC ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
         goto out;
     }
-    printf("model: %s%s%s\n", m.kind, model_path != NULL ? " + " : "",
-           model_path != NULL ? model_path : "");
+    printf("model: %s%s", m.kind, model_path != NULL ? " + " : "");
+    ces_tool_put_name(stdout, model_path != NULL ? model_path : "");
+    putchar('\n');
     printf("ranks: %" PRIu32 ", streams per rank: %" PRIu32 ", iterations: %" PRIu64
            ", op instances: %" PRIu64 "\n",
            ces_graph_ranks(g), ces_graph_streams(g), p.iterations, p.ops);

@@ -160,8 +160,11 @@ int ces_cmd_validate(int argc, char **argv)
                ces_plural(ces_graph_nsignals(g)), ces_graph_iterations(g),
                ces_plural(ces_graph_iterations(g)), ops, ces_plural(ops));
     }
-    if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL))
-        printf("machine: %s%s%s has every op it uses\n", m.kind, plus, file);
+    if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL)) {
+        printf("machine: %s%s", m.kind, plus);
+        ces_tool_put_name(stdout, file);
+        printf(" has every op it uses\n");
+    }
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
     return ec;

@@ -181,6 +181,11 @@ void ces_tool_say(const char *fmt, ...)
 #endif
     ;
 
+/* Writes a name or value given (a file name) to f, in a report on
+ * standard output, its control bytes but tab as \xNN, as ces_tool_say
+ * says them (a newline too: a name is said on one line). */
+void ces_tool_put_name(FILE *f, const char *name);
+
 /* ces_tool_say, then returns CES_EXIT_USAGE. */
 int ces_tool_fail(const char *fmt, ...)
 #if defined(__GNUC__)

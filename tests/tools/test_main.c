@@ -98,6 +98,55 @@ static void test_control_bytes_escaped(void **state)
     ces_test_tool_says(args, 2, want);
 }
 
+/* A file name that a report on standard output echoes is said there as in
+ * the messages on stderr: validate's machine line, check --predict's model
+ * line, bench's header and its plot (they wrote the ESC raw). */
+static void test_control_bytes_escaped_in_reports(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[512], *out = NULL;
+    const char *model = "\"$(printf 'm\\033[31m.model')\"";
+    char args[256];
+    FILE *f;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/m\033[31m.model", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("kind = h200\n", f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(args, sizeof(args), "validate alltoall --model %s", model);
+    assert_int_equal(ces_test_tool(dir, args, &out), 0);
+    assert_non_null(strstr(out, "\nmachine: h200 + m\\x1b[31m.model has every op it uses\n"));
+    assert_null(strchr(out, '\033'));
+    free(out);
+    snprintf(args, sizeof(args), "check --predict alltoall --model %s", model);
+    assert_int_equal(ces_test_tool(dir, args, &out), 0);
+    assert_memory_equal(out, "model: h200 + m\\x1b[31m.model\n", 30);
+    assert_null(strchr(out, '\033'));
+    free(out);
+    snprintf(args, sizeof(args), "bench alltoall --dry-run --max-bytes 1K --model %s", model);
+    assert_int_equal(ces_test_tool(dir, args, &out), 0);
+    assert_non_null(strstr(out, "; model h200 + m\\x1b[31m.model\n"));
+    assert_null(strchr(out, '\033'));
+    free(out);
+    /* (Graphviz draws the plot where it is installed; its .dot source
+     * stays otherwise, said on stderr) */
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 1K --plot "
+                                        "\"$(printf 'p\\033[0m.svg')\"", &out), 0);
+    assert_null(strchr(out, '\033'));
+    if (strstr(out, "# plot: ") != NULL) {
+        assert_non_null(strstr(out, "\n# plot: p\\x1b[0m.svg\n"));
+        snprintf(path, sizeof(path), "%s/p\033[0m.svg", dir);
+    } else {
+        snprintf(path, sizeof(path), "%s/p\033[0m.dot", dir);
+    }
+    free(out);
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof(path), "%s/m\033[31m.model", dir);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_usage_errors(void **state)
 {
     char *out;
@@ -691,6 +740,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_everywhere),
         cmocka_unit_test(test_control_bytes_escaped),
+        cmocka_unit_test(test_control_bytes_escaped_in_reports),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_unknown_option_before_schedule),
         cmocka_unit_test(test_print_validate_dot),
