@@ -112,7 +112,9 @@ int ces_tool_listed(const char *const *list, const char *s)
 /* "cesync: " + the message + newline on stderr in one write (the ranks of
  * `cesync run` write there at once), a control byte of a name or value
  * given (a file name, an option's value) as \xNN: written raw it could
- * move the terminal's cursor, change its colours or its title. */
+ * move the terminal's cursor, change its colours or its title.  A newline
+ * too: a message is one line, and a name's newline began a line of its
+ * own that read as another message ("cesync: check: 'x\ncesync: ..."). */
 static void say(const char *fmt, va_list ap)
 {
     char small[512], *msg = small, *line;
@@ -133,13 +135,13 @@ static void say(const char *fmt, va_list ap)
     line = malloc(sizeof("cesync: \n") + 4 * len);
     if (line == NULL) { /* no memory to spell them: each a '?' */
         for (char *p = msg; *p != '\0'; p++)
-            if ((*p > 0 && *p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+            if ((*p > 0 && *p < 0x20 && *p != '\t') || *p == 0x7f)
                 *p = '?';
         fprintf(stderr, "cesync: %s\n", msg);
     } else {
         k = (size_t)snprintf(line, 9, "cesync: ");
         for (const unsigned char *p = (const unsigned char *)msg; *p != '\0'; p++)
-            if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+            if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
                 k += (size_t)snprintf(line + k, 5, "\\x%02x", *p);
             else
                 line[k++] = (char)*p;

@@ -113,10 +113,10 @@ int main(int argc, char **argv)
         }
         if (argc > 2) {
             if (argc == 3)
-                ces_tool_say("%s: unknown command '%s'\n", argv[1], argv[2]);
+                ces_tool_say("%s: unknown command '%s'", argv[1], argv[2]);
             else
-                ces_tool_say("%s takes one command (cesync help check)\n",
-                             argv[1]);
+                ces_tool_say("%s takes one command (cesync help check)", argv[1]);
+            fputc('\n', stderr);
             usage(stderr);
             return CES_EXIT_USAGE;
         }
@@ -155,7 +155,8 @@ int main(int argc, char **argv)
         }
         return finish(commands[i].fn(argc - 2, argv + 2));
     }
-    ces_tool_say("unknown command '%s'\n", argv[1]);
+    ces_tool_say("unknown command '%s'", argv[1]);
+    fputc('\n', stderr);
     usage(stderr);
     return CES_EXIT_USAGE;
 }

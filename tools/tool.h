@@ -174,7 +174,7 @@ int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
 int ces_tool_unexpected(const char *cmd, const char *arg);
 
 /* Prints "cesync: " + message + newline to stderr, the message's control
- * bytes but newline and tab as \xNN. */
+ * bytes but tab as \xNN (a newline too: the message is one line). */
 void ces_tool_say(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
@@ -183,7 +183,7 @@ void ces_tool_say(const char *fmt, ...)
 
 /* Writes a name or value given (a file name) to f, in a report on
  * standard output, its control bytes but tab as \xNN, as ces_tool_say
- * says them (a newline too: a name is said on one line). */
+ * says them. */
 void ces_tool_put_name(FILE *f, const char *name);
 
 /* ces_tool_say, then returns CES_EXIT_USAGE. */

@@ -75,7 +75,9 @@ static void test_help_everywhere(void **state)
 /* A control byte of a name or value given is said as \xNN (raw, it could
  * move a terminal's cursor, change its colours or its title), in short
  * messages and in those past the 512 bytes formatted on the stack, and a
- * message from the library carries it too; UTF-8, tabs and newlines pass. */
+ * message from the library carries it too; UTF-8 and tabs pass.  A newline
+ * is one too: a message is one line (a name's newline began a line that
+ * read as a message of its own). */
 static void test_control_bytes_escaped(void **state)
 {
     char args[800], want[900], *out = NULL;
@@ -89,6 +91,10 @@ static void test_control_bytes_escaped(void **state)
     assert_int_equal(ces_test_tool(NULL, "\"$(printf 'x\\033]0;title\\007')\"", &out), 2);
     assert_memory_equal(out, "cesync: unknown command 'x\\x1b]0;title\\x07'\n\nusage: ", 52);
     free(out);
+    ces_test_tool_says("check \"$(printf 'x\\ncesync: check: fine')\"", 2,
+                       "cesync: check: 'x\\x0acesync: check: fine' is neither a file nor a "
+                       "built-in collective (alltoall, allgather, gather, scatter, broadcast, "
+                       "sendrecv, barrier)\n");
     ces_test_tool_says("check \"$(printf 'caf\\303\\251\\tx.ces')\"", 2,
                        "cesync: caf\303\251\tx.ces: cannot open: No such file or directory\n");
     snprintf(args, sizeof(args), "gen --seed \"$(printf '%0600d\\033')\"", 7);
