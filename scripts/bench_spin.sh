@@ -84,7 +84,7 @@ for family in alltoall sendrecv; do
         fi
         verdict=$(sed -n 's/^verdict: //p' "$work/check.out" | head -n 1)
         c_states=$(sed -n 's/^statistics: \([0-9]*\) states.*/\1/p' "$work/check.out")
-        # (the exhaustive search counts end states, a random one executions)
+        # (the exhaustive search counts end states; before 0357773, executions)
         c_secs=$(sed -n -E 's/^statistics: .*(end states?|executions?), ([0-9.]+) s,.*/\2/p' \
             "$work/check.out")
         c_mib=$(awk '{ printf "%.1f", $2 / 1024 }' "$work/ctime")

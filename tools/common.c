@@ -115,10 +115,15 @@ int ces_tool_listed(const char *const *list, const char *s)
  * move the terminal's cursor, change its colours or its title.  A newline
  * too: a message is one line, and a name's newline began a line of its
  * own that read as another message ("cesync: check: 'x\ncesync: ..."). */
+static int is_control(unsigned char c)
+{
+    return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
 static void say(const char *fmt, va_list ap)
 {
     char small[512], *msg = small, *line;
-    size_t len, k = 0;
+    size_t len, k;
     va_list again;
     int n;
 
@@ -135,13 +140,13 @@ static void say(const char *fmt, va_list ap)
     line = malloc(sizeof("cesync: \n") + 4 * len);
     if (line == NULL) { /* no memory to spell them: each a '?' */
         for (char *p = msg; *p != '\0'; p++)
-            if ((*p > 0 && *p < 0x20 && *p != '\t') || *p == 0x7f)
+            if (is_control((unsigned char)*p))
                 *p = '?';
         fprintf(stderr, "cesync: %s\n", msg);
     } else {
         k = (size_t)snprintf(line, 9, "cesync: ");
         for (const unsigned char *p = (const unsigned char *)msg; *p != '\0'; p++)
-            if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
+            if (is_control(*p))
                 k += (size_t)snprintf(line + k, 5, "\\x%02x", *p);
             else
                 line[k++] = (char)*p;
@@ -156,7 +161,7 @@ static void say(const char *fmt, va_list ap)
 void ces_tool_put_name(FILE *f, const char *name)
 {
     for (const unsigned char *p = (const unsigned char *)name; *p != '\0'; p++)
-        if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
+        if (is_control(*p))
             fprintf(f, "\\x%02x", *p);
         else
             putc(*p, f);
