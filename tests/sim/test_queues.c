@@ -6,7 +6,9 @@
  * checks alike (the same verdict, states and transitions, on every fixture
  * and on generated schedules), a schedule whose verdict depends on the map
  * (bad/cross_stream_conn0.ces: it deadlocks only when both ranks put their
- * two streams on one queue), the map in the report's text and JSON, a map
+ * two streams on one queue), a MISMATCH found only under a shared queue
+ * (a racing copy held behind a wait that never passes), the map in the
+ * report's text and JSON, a map
  * beside delay faults, the text form's errors, and every assignment of
  * generated schedules checked as a map and as the graph renumbered for
  * `connections` alike.
@@ -333,6 +335,51 @@ static void test_map_decides(void **state)
                             "number less than the streams per rank, 2");
     }
     ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* A RACE never needs a shared queue, a MISMATCH may: the data is judged on
+ * race-free executions only, and a shared queue can hold a racing copy
+ * behind a wait that never passes, for good.  s0 waits for a flag nothing
+ * raises; s1 copies b into c; s2 consumes c.  With a queue per stream the
+ * copy runs, unordered with the consume (HANG,RACE); with s1 behind s0 in
+ * one queue it never does, and the consume reads c's initial contents
+ * (HANG,MISMATCH).  Both searches agree. */
+static void test_map_keeps_racer_out(void **state)
+{
+    static const char src[] = "cesync 1\nranks 1\nstreams 3\nbuffer b 8\nbuffer c 8\n"
+                              "signal f u64 1\nphase eager x1\n"
+                              "r0 : wait f[0] >= 1\n"
+                              "r0 s1 : copy b[0:8] -> c[0:8]\n"
+                              "r0 s2 : consume c[0:8] == b[0:8]@0\n";
+    static const struct {
+        const char *map;
+        uint32_t verdict;
+    } want[] = {{"0,1,2", CES_V_HANG | CES_V_RACE}, {"0,0,1", CES_V_HANG | CES_V_MISMATCH}};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_check_opts o;
+    uint32_t map[3];
+
+    (void)state;
+    assert_int_equal(ces_prog_parse(ctx, src, sizeof(src) - 1, "t.ces", &p), CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, p, &g), CES_OK);
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        assert_int_equal(ces_queue_map_parse(ctx, want[i].map, 1, 3, map), CES_OK);
+        for (int unreduced = 0; unreduced < 2; unreduced++) {
+            struct ces_check_report *r;
+
+            ces_check_opts_init(&o);
+            o.flags = unreduced ? CES_CHECK_NO_REDUCTION : 0;
+            r = check_map(ctx, g, &o, map);
+            assert_int_equal(ces_check_report_verdict(r), want[i].verdict);
+            ces_check_report_destroy(r);
+        }
+    }
+    ces_graph_destroy(g);
+    ces_prog_destroy(p);
     ces_test_ctx_end(ctx, &st);
 }
 
@@ -718,6 +765,7 @@ int main(void)
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_map_is_connections),
         cmocka_unit_test(test_map_decides),
+        cmocka_unit_test(test_map_keeps_racer_out),
         cmocka_unit_test(test_map_with_delay),
         cmocka_unit_test(test_map_is_renumbering),
         cmocka_unit_test(test_connections_any),
