@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# tests/install/pc_dirs.sh SOURCE_DIR CMAKE - cesync.pc names the library and
+# include directories where the install puts them when they are given as
+# absolute paths (-DCMAKE_INSTALL_LIBDIR=/usr/lib64, as distributions and
+# Nix pass them): configured in a temporary directory, the .pc file's libdir
+# and includedir must be those paths.  They were written under ${prefix}
+# ("${prefix}//usr/lib64"), where -lcesync found no library.  The relative
+# defaults are install/check.sh's (a consumer built against an installed tree).
+set -euo pipefail
+src=$1
+cmake=${2:-cmake}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bad=0
+
+# configure SUBDIR CMAKE-ARGS...: configure only, no build
+configure() {
+  local dir=$tmp/$1
+  shift
+  "$cmake" -S "$src" -B "$dir" -DCES_BUILD_TESTS=OFF -DCES_WITH_CUDA=OFF \
+    -DCMAKE_INSTALL_PREFIX="$tmp/prefix" "$@" >"$dir.log" 2>&1 ||
+    { cat "$dir.log"; echo "FAIL: configure $*"; exit 1; }
+}
+
+# expect SUBDIR VARIABLE VALUE
+expect() {
+  local got
+  got=$(PKG_CONFIG_PATH="$tmp/$1" pkg-config --variable="$2" cesync)
+  if [ "$got" != "$3" ]; then
+    echo "FAIL: $1: cesync.pc's $2 is '$got', expected '$3'"
+    bad=1
+  fi
+}
+
+configure libdir -DCMAKE_INSTALL_LIBDIR="$tmp/abs/lib64"
+expect libdir libdir "$tmp/abs/lib64"
+configure includedir -DCMAKE_INSTALL_INCLUDEDIR="$tmp/abs/include"
+expect includedir includedir "$tmp/abs/include"
+[ "$bad" = 0 ] && echo "PASSED: cesync.pc keeps absolute install directories"
+exit "$bad"
