@@ -167,6 +167,8 @@ int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, u
 {
     int rc;
 
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
     if (text == NULL || map == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_queue_map_parse: NULL argument");
     if (ranks == 0 || streams == 0)

@@ -601,6 +601,64 @@ static void test_refusal_says_why(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A NULL context is refused with CES_ERR_INVALID by every call that takes
+ * one, its other arguments all valid (cesync.h: a NULL pointer argument is
+ * CES_ERR_INVALID; the context's own NULL leaves nowhere to say it), and
+ * nothing is written through them: ces_queue_map_parse read the map into
+ * `map` and returned CES_OK without a context, while ces_fault_parse, its
+ * sibling, refused one. */
+static void test_null_context_refused(void **state)
+{
+    static const char text[] = "cesync 1\nranks 2\nbuffer b 8\nphase eager x1\n"
+                               "r0 : copy b[0:8] -> b[0:8]@1\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    struct ces_fault f = {99, 99, 99, 99};
+    uint32_t map[2] = {7, 7};
+
+    (void)state;
+    g = ces_test_text_graph(ctx, text);
+    assert_int_equal(ces_queue_map_parse(NULL, "0,1", 1, 2, map), CES_ERR_INVALID);
+    assert_int_equal(map[0], 7);
+    assert_int_equal(map[1], 7);
+    assert_int_equal(ces_fault_parse(NULL, "drop:r0.s0#0", &f), CES_ERR_INVALID);
+    assert_int_equal(f.kind, 99);
+    /* with a context both read their text */
+    assert_int_equal(ces_queue_map_parse(ctx, "0,1", 1, 2, map), CES_OK);
+    assert_int_equal(map[1], 1);
+    assert_int_equal(ces_fault_parse(ctx, "drop:r0.s0#0", &f), CES_OK);
+    assert_int_equal(f.kind, CES_FAULT_DROP);
+    {
+        struct ces_prog *p = NULL;
+        struct ces_graph *g2 = NULL;
+        struct ces_check_report *r = NULL;
+        char *out = NULL;
+        size_t len = 0;
+        struct ces_coll_params cp;
+        struct ces_model m = *ces_model_find("h200");
+        struct ces_predict pr;
+
+        ces_coll_params_init(&cp, CES_COLL_ALLTOALL);
+        assert_int_equal(ces_prog_parse(NULL, text, strlen(text), NULL, &p), CES_ERR_INVALID);
+        assert_int_equal(ces_graph_create(NULL, 1, 1, &g2), CES_ERR_INVALID);
+        assert_int_equal(ces_graph_print(NULL, g, 0, &out, &len), CES_ERR_INVALID);
+        assert_int_equal(ces_coll_build(NULL, &cp, &g2), CES_ERR_INVALID);
+        assert_int_equal(ces_dot_emit(NULL, g, NULL, &out, &len), CES_ERR_INVALID);
+        assert_int_equal(ces_check(NULL, g, NULL, &r), CES_ERR_INVALID);
+        assert_int_equal(ces_gen_graph(NULL, 1, NULL, &g2), CES_ERR_INVALID);
+        assert_int_equal(ces_promela_emit(NULL, g, NULL, &out, &len), CES_ERR_INVALID);
+        assert_int_equal(ces_model_parse(NULL, "", 0, NULL, NULL, &m), CES_ERR_INVALID);
+        assert_int_equal(ces_model_predict(NULL, &m, g, &pr), CES_ERR_INVALID);
+        assert_null(p);
+        assert_null(g2);
+        assert_null(r);
+        assert_null(out);
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Calls that return nothing do nothing given NULL (the options' inits
  * wrote through it); memory without a context is none; a NULL format is
  * an empty message (vsnprintf read through it). */
@@ -632,6 +690,7 @@ int main(void)
         cmocka_unit_test(test_error_wraps_last_error),
         cmocka_unit_test(test_refusal_says_why),
         cmocka_unit_test(test_null_does_nothing),
+        cmocka_unit_test(test_null_context_refused),
         cmocka_unit_test(test_vec_reserve_bytes),
         cmocka_unit_test(test_names_whole),
         cmocka_unit_test(test_ctx_hooks),
