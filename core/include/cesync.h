@@ -22,7 +22,11 @@
  * does nothing given a NULL pointer; ces_malloc and ces_realloc return
  * NULL given a NULL context.  Every object has a create and a destroy;
  * destroy accepts NULL.  Objects are not thread safe;
- * different objects may be used from different threads.
+ * different objects may be used from different threads where they were
+ * made with different contexts: the objects of one context write its one
+ * last error (a graph's calls, a report's, the calls given it), so two
+ * threads failing at once on one context race on it and may each read the
+ * other's message.  One context per thread.
  */
 #ifndef CESYNC_H
 #define CESYNC_H
