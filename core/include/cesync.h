@@ -1427,8 +1427,10 @@ struct ces_comm;
  * '@' alone, or a malformed CES_TIMEOUT_MS, CES_STRIDE, CES_P2P_STAGE_MAX or
  * CES_P2P_SIDE_MIN; CES_ERR_UNSUPPORTED for more than 250 ranks (processes:
  * each allocation passes every process's memory handle through rank 0 in
- * one message), without a CUDA driver (no GPU, or older than CUDA 13) or on
- * a device without virtual memory management;
+ * one message), without a CUDA driver (no GPU, or older than CUDA 13), on
+ * a device without virtual memory management, or in a cesync built without
+ * CUDA (which refuses every communicator, its arguments checked only for
+ * NULL);
  * CES_ERR_CUDA when a driver call fails; CES_ERR_SYSTEM, CES_ERR_PEER_FAILED
  * or CES_ERR_TIMEOUT from the bootstrap's socket and shared page; CES_ERR_NOMEM.
  * The context must outlive the communicator. */

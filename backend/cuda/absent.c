@@ -1,0 +1,128 @@
+/*
+ * backend/cuda/absent.c - the CUDA backend's calls in a cesync built
+ * without CUDA (no toolkit at build time), so that a program written for
+ * either build links against both.  No communicator can be made: its
+ * constructors fail with CES_ERR_UNSUPPORTED, saying why, as a build with
+ * CUDA does on a machine without a GPU; every call on a communicator gets
+ * none and answers as the build with CUDA answers NULL.
+ */
+#include "cesync.h"
+
+#define ABSENT "this cesync was built without CUDA (no GPU can be used)"
+
+int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
+                  const char *bootstrap, struct ces_comm **out)
+{
+    (void)rank, (void)size, (void)device, (void)bootstrap;
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
+    if (out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init: NULL argument");
+    *out = NULL;
+    return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "ces_comm_init: " ABSENT);
+}
+
+int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
+                      struct ces_comm **comms)
+{
+    (void)devices;
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
+    if (comms == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init_all: NULL argument");
+    for (uint32_t i = 0; i < ndev && i < CES_MAX_RANKS; i++)
+        comms[i] = NULL;
+    return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "ces_comm_init_all: " ABSENT);
+}
+
+int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_comm **out)
+{
+    (void)rendezvous;
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
+    if (out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init_env: NULL argument");
+    *out = NULL;
+    return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "ces_comm_init_env: " ABSENT);
+}
+
+/* A communicator given: none is ours (a NULL destroys nothing). */
+int ces_comm_destroy(struct ces_comm *comm) { return comm == NULL ? CES_OK : CES_ERR_INVALID; }
+int ces_comm_abort(struct ces_comm *comm) { return (void)comm, CES_ERR_INVALID; }
+int ces_comm_status(const struct ces_comm *comm) { return (void)comm, CES_ERR_INVALID; }
+uint32_t ces_comm_rank(const struct ces_comm *comm) { return (void)comm, 0; }
+uint32_t ces_comm_size(const struct ces_comm *comm) { return (void)comm, 0; }
+int ces_comm_device(const struct ces_comm *comm) { return (void)comm, -1; }
+
+int ces_mem_alloc(struct ces_comm *comm, size_t bytes, void **ptr)
+{
+    return (void)comm, (void)bytes, (void)ptr, CES_ERR_INVALID;
+}
+
+int ces_mem_free(struct ces_comm *comm, void *ptr)
+{
+    return (void)comm, (void)ptr, CES_ERR_INVALID;
+}
+
+void *ces_mem_peer(const struct ces_comm *comm, const void *ptr, uint32_t rank)
+{
+    return (void)comm, (void)ptr, (void)rank, NULL;
+}
+
+int ces_launch(struct ces_comm *comm, const struct ces_graph *g,
+               const struct ces_binding *bindings, size_t nbindings, ces_stream_t stream)
+{
+    return (void)comm, (void)g, (void)bindings, (void)nbindings, (void)stream, CES_ERR_INVALID;
+}
+
+int ces_alltoall(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
+                 ces_stream_t stream)
+{
+    return (void)comm, (void)send, (void)recv, (void)bytes, (void)stream, CES_ERR_INVALID;
+}
+
+int ces_allgather(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
+                  ces_stream_t stream)
+{
+    return ces_alltoall(comm, send, recv, bytes, stream);
+}
+
+int ces_barrier(struct ces_comm *comm, ces_stream_t stream)
+{
+    return ces_alltoall(comm, NULL, NULL, 0, stream);
+}
+
+int ces_broadcast(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
+                  uint32_t root, ces_stream_t stream)
+{
+    return (void)root, ces_alltoall(comm, send, recv, bytes, stream);
+}
+
+int ces_gather(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
+               uint32_t root, ces_stream_t stream)
+{
+    return (void)root, ces_alltoall(comm, send, recv, bytes, stream);
+}
+
+int ces_scatter(struct ces_comm *comm, const void *send, void *recv, size_t bytes,
+                uint32_t root, ces_stream_t stream)
+{
+    return (void)root, ces_alltoall(comm, send, recv, bytes, stream);
+}
+
+int ces_group_start(struct ces_comm *comm) { return (void)comm, CES_ERR_INVALID; }
+
+int ces_group_end(struct ces_comm *comm, ces_stream_t stream)
+{
+    return (void)stream, ces_group_start(comm);
+}
+
+int ces_send(struct ces_comm *comm, const void *buf, size_t bytes, uint32_t peer)
+{
+    return (void)buf, (void)bytes, (void)peer, ces_group_start(comm);
+}
+
+int ces_recv(struct ces_comm *comm, void *buf, size_t bytes, uint32_t peer)
+{
+    return (void)buf, (void)bytes, (void)peer, ces_group_start(comm);
+}
