@@ -298,6 +298,14 @@ static int boot_addr(struct ces_ctx *ctx, const char *path, struct sockaddr_un *
     return CES_OK;
 }
 
+int ces_boot_check(struct ces_ctx *ctx, const char *path)
+{
+    struct sockaddr_un addr;
+    socklen_t len;
+
+    return boot_addr(ctx, path, &addr, &len);
+}
+
 int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uint32_t rank,
                   uint32_t size, uint32_t timeout_ms)
 {

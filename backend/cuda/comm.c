@@ -695,6 +695,9 @@ static int init_checked(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int d
     if (size > 1 && (bootstrap == NULL || *bootstrap == '\0'))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "a communicator of %" PRIu32 " ranks needs a bootstrap path", size);
+    /* before the driver: on a machine without a GPU it said "no GPU" */
+    if (size > 1 && ces_boot_check(ctx, bootstrap) != CES_OK)
+        return CES_ERR_INVALID;
     if (size > CES_BOOT_MAX_FDS)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "a communicator of %" PRIu32 " processes: at most %u (each "

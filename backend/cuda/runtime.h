@@ -66,6 +66,9 @@ struct ces_boot {
 
 int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uint32_t rank,
                   uint32_t size, uint32_t timeout_ms);
+/* CES_ERR_INVALID, saying why, for a bootstrap path or '@' name that
+ * ces_boot_open would refuse as such (empty after the '@', too long). */
+int ces_boot_check(struct ces_ctx *ctx, const char *path);
 void ces_boot_close(struct ces_ctx *ctx, struct ces_boot *b);
 /* The most descriptors one exchange passes (in one message of rank 0's,
  * under the kernel's SCM_MAX_FD of 253): a communicator of processes has

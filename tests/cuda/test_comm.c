@@ -2553,6 +2553,24 @@ static void test_init_refusals(void **state)
     assert_int_equal(ces_comm_init(fx.ctx, 0, 2, 0, "", &c), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(fx.ctx),
                         "a communicator of 2 ranks needs a bootstrap path");
+    /* a bootstrap name refused as such before the driver is asked (without
+     * a GPU it said "no GPU" first) */
+    assert_int_equal(ces_comm_init(fx.ctx, 0, 2, 0, "@", &c), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "bootstrap abstract name '@' is empty: a name follows the '@'");
+    {
+        char longer[120];
+
+        memset(longer, 'a', 108); /* a path of 108 bytes */
+        longer[108] = '\0';
+        assert_int_equal(ces_comm_init(fx.ctx, 1, 2, 0, longer, &c), CES_ERR_INVALID);
+        assert_memory_equal(ces_ctx_last_error(fx.ctx), "bootstrap path 'aaa", 19);
+        longer[0] = '@'; /* 108 bytes after it */
+        longer[108] = 'a';
+        longer[109] = '\0';
+        assert_int_equal(ces_comm_init(fx.ctx, 1, 2, 0, longer, &c), CES_ERR_INVALID);
+        assert_memory_equal(ces_ctx_last_error(fx.ctx), "bootstrap abstract name '@aa", 28);
+    }
     /* refused before it joins: its first allocation would fail */
     assert_int_equal(ces_comm_init(fx.ctx, 250, 251, 0, "/tmp/ces-comm-none.sock", &c),
                      CES_ERR_UNSUPPORTED);
