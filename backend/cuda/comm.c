@@ -195,6 +195,14 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
                                   CES_MAX_BYTES, CES_P2P_SIDE_MIN_DEFAULT, &side_min);
     if (rc == CES_OK)
         rc = ces_cuda_share_gpus(ctx, &share);
+    if (rc == CES_OK) {
+        uint64_t stride;
+
+        /* read for its form only (device_geometry takes it, with the
+         * device's memory and granularity): before the driver, as the
+         * others, or without a GPU a malformed one was "no GPU" */
+        rc = ces_cuda_stride(ctx, getenv("CES_STRIDE"), 1, 1, &stride);
+    }
     if (rc != CES_OK)
         return rc;
     if (!(share && wrap))

@@ -2265,7 +2265,9 @@ static void test_watchdog_start_says_why(void **state)
  * taken for what strtoull made of it ("2s" a timeout of 2 ms, "-1" one of
  * 49 days, "64MB" 64 MiB, "x" the default, "yes" no sharing) or clamped.  Each is refused with
  * CES_ERR_INVALID naming the variable and the value, before any GPU is
- * touched (none is here: init failed on the missing driver instead). */
+ * touched (none is here: init failed on the missing driver instead).  So
+ * is a malformed CES_STRIDE (test_stride_refused has its forms), which was
+ * read only after the driver was asked: without a GPU, "no GPU". */
 static void test_env_settings_refused(void **state)
 {
     static const struct {
@@ -2291,6 +2293,10 @@ static void test_env_settings_refused(void **state)
                                         "M or G if wanted), not '262145G'"},
         {"CES_SHARE_GPUS", "yes", "CES_SHARE_GPUS must be 0 or 1, not 'yes'"},
         {"CES_SHARE_GPUS", "2", "CES_SHARE_GPUS must be 0 or 1, not '2'"},
+        {"CES_STRIDE", "2MB", "CES_STRIDE must be 1..2^48 bytes (digits, then K, M or G if "
+                              "wanted), not '2MB'"},
+        {"CES_STRIDE", "0", "CES_STRIDE must be 1..2^48 bytes (digits, then K, M or G if "
+                            "wanted), not '0'"},
     };
     struct fixture fx;
     struct ces_comm *comms[2] = {NULL, NULL};
@@ -2307,6 +2313,7 @@ static void test_env_settings_refused(void **state)
         unsetenv(rows[i].name);
     }
     assert_int_equal(creates, 0);
+    assert_int_equal(inits, 0); /* the driver never asked */
     fixture_end(&fx);
 }
 
