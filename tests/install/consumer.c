@@ -1,7 +1,10 @@
 /*
  * tests/install/consumer.c - a program outside the tree that uses an
  * installed cesync: builds the 4-rank alltoall and prints its rank count and
- * its op count, so the install test can compare with what it expects.
+ * its op count, so the install test can compare with what it expects.  It
+ * calls the CUDA backend's calls too, as they answer without a GPU (no
+ * communicator): a cesync built without CUDA has them (backend/cuda/absent.c),
+ * and a program that calls them links against either build.
  */
 #include <cesync.h>
 
@@ -16,6 +19,12 @@ int main(void)
 
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return 1;
+    if (ces_comm_init(ctx, 0, 1, 0, NULL, NULL) != CES_ERR_INVALID ||
+        ces_comm_size(NULL) != 0 || ces_comm_destroy(NULL) != CES_OK) {
+        fprintf(stderr, "the CUDA backend's calls answered otherwise given no communicator\n");
+        ces_ctx_destroy(ctx);
+        return 1;
+    }
     ces_coll_params_init(&p, CES_COLL_ALLTOALL);
     p.ranks = 4;
     if (ces_coll_build(ctx, &p, &g) != CES_OK) {
