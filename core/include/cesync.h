@@ -26,7 +26,9 @@
  * made with different contexts: the objects of one context write its one
  * last error (a graph's calls, a report's, the calls given it), so two
  * threads failing at once on one context race on it and may each read the
- * other's message.  One context per thread.
+ * other's message.  One context per thread.  ces_dot_write, whose
+ * temporary file and Graphviz child are kept process-wide (for their
+ * removal on a signal), is one call at a time per process.
  */
 #ifndef CESYNC_H
 #define CESYNC_H
@@ -592,7 +594,8 @@ CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
  * as it was.  A symbolic link stays and the file it names is
  * replaced (a chain of more than 40 links, as a loop is, is CES_ERR_IO,
  * as open(2) refuses it); a `path` that is no regular file (a device, a
- * named pipe) is written in place. */
+ * named pipe) is written in place.  One call at a time per process, from
+ * any thread. */
 CES_API int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path);
 
 /* ------------------------------------------------------------------------ */
@@ -1424,7 +1427,7 @@ struct ces_comm;
  * (CES_ERR_TIMEOUT, naming the missing ranks).  CES_ERR_INVALID for rank >=
  * size, size < 1 or > CES_MAX_RANKS, a device that does not exist, more
  * ranks than GPUs without CES_SHARE_GPUS=1, a bootstrap missing, too long or
- * '@' alone, or a malformed CES_TIMEOUT_MS, CES_STRIDE, CES_P2P_STAGE_MAX or
+ * '@' alone where there are peers (one rank ignores it), or a malformed CES_TIMEOUT_MS, CES_STRIDE, CES_P2P_STAGE_MAX or
  * CES_P2P_SIDE_MIN; CES_ERR_UNSUPPORTED for more than 250 ranks (processes:
  * each allocation passes every process's memory handle through rank 0 in
  * one message), without a CUDA driver (no GPU, or older than CUDA 13), on

@@ -25,6 +25,15 @@ test -f "$tmp/prefix/include/cesync.h"
 libdir=$(dirname "$(find "$tmp/prefix" -name 'cesync.pc' | head -1)")/..
 
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
+# the package's version and the library's file name are the header's
+major=$(sed -n 's/^#define CES_VERSION_MAJOR \([0-9]*\)$/\1/p' "$tmp/prefix/include/cesync.h")
+minor=$(sed -n 's/^#define CES_VERSION_MINOR \([0-9]*\)$/\1/p' "$tmp/prefix/include/cesync.h")
+[ "$(pkg-config --modversion cesync)" = "$major.$minor.0" ] ||
+  { echo "cesync.pc says $(pkg-config --modversion cesync), cesync.h $major.$minor"; exit 1; }
+test -f "$libdir/libcesync.so.$major.$minor.0" ||
+  { echo "no libcesync.so.$major.$minor.0 installed"; exit 1; }
+[ "$(readlink "$libdir/libcesync.so.$major")" = "libcesync.so.$major.$minor.0" ] ||
+  { echo "libcesync.so.$major does not name libcesync.so.$major.$minor.0"; exit 1; }
 # shellcheck disable=SC2046
 cc -std=c11 -Wall -Werror "$here/consumer.c" $(pkg-config --cflags --libs cesync) -o "$tmp/pc"
 got=$(LD_LIBRARY_PATH="$libdir" "$tmp/pc")
