@@ -112,14 +112,10 @@ static void test_control_bytes_escaped_in_reports(void **state)
     char *dir = ces_test_tmpdir(), path[512], *out = NULL;
     const char *model = "\"$(printf 'm\\033[31m.model')\"";
     char args[256];
-    FILE *f;
 
     (void)state;
     snprintf(path, sizeof(path), "%s/m\033[31m.model", dir);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("kind = h200\n", f);
-    assert_int_equal(fclose(f), 0);
+    ces_test_put_file(path, "kind = h200\n");
     snprintf(args, sizeof(args), "validate alltoall --model %s", model);
     assert_int_equal(ces_test_tool(dir, args, &out), 0);
     assert_non_null(strstr(out, "\nmachine: h200 + m\\x1b[31m.model has every op it uses\n"));
@@ -327,14 +323,10 @@ static void test_print_validate_dot(void **state)
 static void test_file_named_as_a_collective(void **state)
 {
     char *dir = ces_test_tmpdir(), path[128], *out;
-    FILE *f;
 
     (void)state;
     snprintf(path, sizeof(path), "%s/barrier", dir);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("cesync 1\nranks 3\nphase eager x1\n", f);
-    assert_int_equal(fclose(f), 0);
+    ces_test_put_file(path, "cesync 1\nranks 3\nphase eager x1\n");
     assert_int_equal(ces_test_tool(dir, "validate -- barrier --ranks 2", &out), 0);
     assert_string_equal(out, "cesync: validate: 'barrier' is the built-in collective; the file of "
                              "that name is not read (name it ./barrier to read it)\n"
