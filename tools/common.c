@@ -109,17 +109,23 @@ int ces_tool_listed(const char *const *list, const char *s)
     return 0;
 }
 
-/* "cesync: " + the message + newline on stderr in one write (the ranks of
- * `cesync run` write there at once), a control byte of a name or value
- * given (a file name, an option's value) as \xNN: written raw it could
- * move the terminal's cursor, change its colours or its title.  A newline
- * too: a message is one line, and a name's newline began a line of its
- * own that read as another message ("cesync: check: 'x\ncesync: ..."). */
-static int is_control(unsigned char c)
+/* The bytes of the control that p starts, 0 if none: a C0 control but tab
+ * (a newline too: a message is one line, and a name's newline began a line
+ * of its own that read as another message, "cesync: check: 'x\ncesync:
+ * ..."), DEL, or a C1 control in UTF-8 (U+0080..U+009F, 0xc2 then
+ * 0x80..0x9f: U+009B begins an escape sequence as ESC [ does).  Written
+ * raw they could move the terminal's cursor, change its colours or its
+ * title. */
+static size_t control_len(const unsigned char *p)
 {
-    return (c < 0x20 && c != '\t') || c == 0x7f;
+    if ((p[0] < 0x20 && p[0] != '\t') || p[0] == 0x7f)
+        return p[0] != '\0';
+    return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
 }
 
+/* "cesync: " + the message + newline on stderr in one write (the ranks of
+ * `cesync run` write there at once), each byte of a control of a name or
+ * value given (a file name, an option's value) as \xNN. */
 static void say(const char *fmt, va_list ap)
 {
     char small[512], *msg = small, *line;
@@ -138,18 +144,30 @@ static void say(const char *fmt, va_list ap)
     va_end(again);
     len = strlen(msg);
     line = malloc(sizeof("cesync: \n") + 4 * len);
-    if (line == NULL) { /* no memory to spell them: each a '?' */
-        for (char *p = msg; *p != '\0'; p++)
-            if (is_control((unsigned char)*p))
-                *p = '?';
+    if (line == NULL) { /* no memory to spell them: each byte a '?' */
+        unsigned char *p = (unsigned char *)msg;
+
+        while (*p != '\0') {
+            size_t c = control_len(p);
+
+            if (c == 0)
+                p++;
+            for (; c > 0; c--)
+                *p++ = '?';
+        }
         fprintf(stderr, "cesync: %s\n", msg);
     } else {
+        const unsigned char *p = (const unsigned char *)msg;
+
         k = (size_t)snprintf(line, 9, "cesync: ");
-        for (const unsigned char *p = (const unsigned char *)msg; *p != '\0'; p++)
-            if (is_control(*p))
-                k += (size_t)snprintf(line + k, 5, "\\x%02x", *p);
-            else
-                line[k++] = (char)*p;
+        while (*p != '\0') {
+            size_t c = control_len(p);
+
+            if (c == 0)
+                line[k++] = (char)*p++;
+            for (; c > 0; c--)
+                k += (size_t)snprintf(line + k, 5, "\\x%02x", *p++);
+        }
         line[k++] = '\n';
         fwrite(line, 1, k, stderr);
         free(line);
@@ -160,11 +178,16 @@ static void say(const char *fmt, va_list ap)
 
 void ces_tool_put_name(FILE *f, const char *name)
 {
-    for (const unsigned char *p = (const unsigned char *)name; *p != '\0'; p++)
-        if (is_control(*p))
-            fprintf(f, "\\x%02x", *p);
-        else
-            putc(*p, f);
+    const unsigned char *p = (const unsigned char *)name;
+
+    while (*p != '\0') {
+        size_t c = control_len(p);
+
+        if (c == 0)
+            putc(*p++, f);
+        for (; c > 0; c--)
+            fprintf(f, "\\x%02x", *p++);
+    }
 }
 
 void ces_tool_say(const char *fmt, ...)

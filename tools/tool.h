@@ -173,8 +173,9 @@ int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
  * to cmd's --help.  Returns CES_EXIT_USAGE (printed). */
 int ces_tool_unexpected(const char *cmd, const char *arg);
 
-/* Prints "cesync: " + message + newline to stderr, the message's control
- * bytes but tab as \xNN (a newline too: the message is one line). */
+/* Prints "cesync: " + message + newline to stderr, each byte of the
+ * message's controls as \xNN: C0 but tab (a newline too: the message is
+ * one line), DEL, and C1 in UTF-8 (0xc2 0x80..0x9f). */
 void ces_tool_say(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
@@ -182,7 +183,7 @@ void ces_tool_say(const char *fmt, ...)
     ;
 
 /* Writes a name or value given (a file name) to f, in a report on
- * standard output, its control bytes but tab as \xNN, as ces_tool_say
+ * standard output, each byte of its controls as \xNN, as ces_tool_say
  * says them. */
 void ces_tool_put_name(FILE *f, const char *name);
 

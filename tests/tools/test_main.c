@@ -97,6 +97,10 @@ static void test_control_bytes_escaped(void **state)
                        "sendrecv, barrier)\n");
     ces_test_tool_says("check \"$(printf 'caf\\303\\251\\tx.ces')\"", 2,
                        "cesync: caf\303\251\tx.ces: cannot open: No such file or directory\n");
+    /* a C1 control in UTF-8 (U+009B, CSI; U+0080), not U+00A0 or U+00C2 */
+    ces_test_tool_says("check \"$(printf 'a\\302\\2332J\\302\\200\\302\\240\\303\\202.ces')\"",
+                       2, "cesync: a\\xc2\\x9b2J\\xc2\\x80\302\240\303\202.ces: cannot open: "
+                          "No such file or directory\n");
     snprintf(args, sizeof(args), "gen --seed \"$(printf '%0600d\\033')\"", 7);
     snprintf(want, sizeof(want),
              "cesync: gen: --seed expects a number 0..18446744073709551615, not '%0600d\\x1b'\n",
@@ -110,25 +114,26 @@ static void test_control_bytes_escaped(void **state)
 static void test_control_bytes_escaped_in_reports(void **state)
 {
     char *dir = ces_test_tmpdir(), path[512], *out = NULL;
-    const char *model = "\"$(printf 'm\\033[31m.model')\"";
+    const char *model = "\"$(printf 'm\\033[31m\\302\\233.model')\"";
     char args[256];
 
     (void)state;
-    snprintf(path, sizeof(path), "%s/m\033[31m.model", dir);
+    snprintf(path, sizeof(path), "%s/m\033[31m\302\233.model", dir);
     ces_test_put_file(path, "kind = h200\n");
     snprintf(args, sizeof(args), "validate alltoall --model %s", model);
     assert_int_equal(ces_test_tool(dir, args, &out), 0);
-    assert_non_null(strstr(out, "\nmachine: h200 + m\\x1b[31m.model has every op it uses\n"));
+    assert_non_null(
+        strstr(out, "\nmachine: h200 + m\\x1b[31m\\xc2\\x9b.model has every op it uses\n"));
     assert_null(strchr(out, '\033'));
     free(out);
     snprintf(args, sizeof(args), "check --predict alltoall --model %s", model);
     assert_int_equal(ces_test_tool(dir, args, &out), 0);
-    assert_memory_equal(out, "model: h200 + m\\x1b[31m.model\n", 30);
+    assert_memory_equal(out, "model: h200 + m\\x1b[31m\\xc2\\x9b.model\n", 38);
     assert_null(strchr(out, '\033'));
     free(out);
     snprintf(args, sizeof(args), "bench alltoall --dry-run --max-bytes 1K --model %s", model);
     assert_int_equal(ces_test_tool(dir, args, &out), 0);
-    assert_non_null(strstr(out, "; model h200 + m\\x1b[31m.model\n"));
+    assert_non_null(strstr(out, "; model h200 + m\\x1b[31m\\xc2\\x9b.model\n"));
     assert_null(strchr(out, '\033'));
     free(out);
     /* (Graphviz draws the plot where it is installed; its .dot source
@@ -144,7 +149,7 @@ static void test_control_bytes_escaped_in_reports(void **state)
     }
     free(out);
     assert_int_equal(remove(path), 0);
-    snprintf(path, sizeof(path), "%s/m\033[31m.model", dir);
+    snprintf(path, sizeof(path), "%s/m\033[31m\302\233.model", dir);
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
