@@ -25,9 +25,20 @@ test -f "$tmp/prefix/include/cesync.h"
 libdir=$(dirname "$(find "$tmp/prefix" -name 'cesync.pc' | head -1)")/..
 
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
-# the package's version and the library's file name are the header's
-major=$(sed -n 's/^#define CES_VERSION_MAJOR \([0-9]*\)$/\1/p' "$tmp/prefix/include/cesync.h")
-minor=$(sed -n 's/^#define CES_VERSION_MINOR \([0-9]*\)$/\1/p' "$tmp/prefix/include/cesync.h")
+# the package's version and the library's file name are the header's, as a
+# program compiled against it reads CES_VERSION_MAJOR and _MINOR (a sed of
+# one spelling read nothing from a line with a tab, which CMake reads)
+cat >"$tmp/version.c" <<'EOF'
+#include <cesync.h>
+#include <stdio.h>
+int main(void)
+{
+    return printf("%lld %lld\n", (long long)CES_VERSION_MAJOR, (long long)CES_VERSION_MINOR) < 0;
+}
+EOF
+cc -std=c11 -Wall -Werror -I"$tmp/prefix/include" "$tmp/version.c" -o "$tmp/version"
+version=$("$tmp/version")
+major=${version% *} minor=${version#* }
 [ "$(pkg-config --modversion cesync)" = "$major.$minor.0" ] ||
   { echo "cesync.pc says $(pkg-config --modversion cesync), cesync.h $major.$minor"; exit 1; }
 test -f "$libdir/libcesync.so.$major.$minor.0" ||
