@@ -1427,8 +1427,9 @@ struct ces_comm;
  * (CES_ERR_TIMEOUT, naming the missing ranks).  CES_ERR_INVALID for rank >=
  * size, size < 1 or > CES_MAX_RANKS, a device that does not exist, more
  * ranks than GPUs without CES_SHARE_GPUS=1, a bootstrap missing, too long or
- * '@' alone where there are peers (one rank ignores it), or a malformed CES_TIMEOUT_MS, CES_STRIDE, CES_P2P_STAGE_MAX or
- * CES_P2P_SIDE_MIN; CES_ERR_UNSUPPORTED for more than 250 ranks (processes:
+ * '@' alone where there are peers (one rank ignores it), or a malformed
+ * CES_TIMEOUT_MS, CES_STRIDE, CES_P2P_STAGE_MAX or CES_P2P_SIDE_MIN;
+ * CES_ERR_UNSUPPORTED for more than 250 ranks (processes:
  * each allocation passes every process's memory handle through rank 0 in
  * one message), without a CUDA driver (no GPU, or older than CUDA 13), on
  * a device without virtual memory management, or in a cesync built without
