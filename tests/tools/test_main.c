@@ -97,10 +97,12 @@ static void test_control_bytes_escaped(void **state)
                        "sendrecv, barrier)\n");
     ces_test_tool_says("check \"$(printf 'caf\\303\\251\\tx.ces')\"", 2,
                        "cesync: caf\303\251\tx.ces: cannot open: No such file or directory\n");
-    /* a C1 control in UTF-8 (U+009B, CSI; U+0080), not U+00A0 or U+00C2 */
-    ces_test_tool_says("check \"$(printf 'a\\302\\2332J\\302\\200\\302\\240\\303\\202.ces')\"",
-                       2, "cesync: a\\xc2\\x9b2J\\xc2\\x80\302\240\303\202.ces: cannot open: "
-                          "No such file or directory\n");
+    /* a C1 control in UTF-8 (U+009B, CSI; U+0080, U+009F), not U+00A0 or
+     * U+00C2 */
+    ces_test_tool_says(
+        "check \"$(printf 'a\\302\\2332J\\302\\200\\302\\237\\302\\240\\303\\202.ces')\"", 2,
+        "cesync: a\\xc2\\x9b2J\\xc2\\x80\\xc2\\x9f\302\240\303\202.ces: cannot open: "
+        "No such file or directory\n");
     snprintf(args, sizeof(args), "gen --seed \"$(printf '%0600d\\033')\"", 7);
     snprintf(want, sizeof(want),
              "cesync: gen: --seed expects a number 0..18446744073709551615, not '%0600d\\x1b'\n",
