@@ -3,7 +3,8 @@
 # build into a temporary prefix and builds tests/install/consumer.c against it
 # twice: through pkg-config (cesync.pc) and through CMake's find_package
 # (cesyncConfig.cmake).  Both programs must run and print the 4-rank
-# alltoall's size (and link the CUDA backend's calls, with CUDA or without).  Then the unit-test example of docs/API.md
+# alltoall's size (and link the CUDA backend's calls, with CUDA or
+# without).  Then the unit-test example of docs/API.md
 # (tests/install/protocol_test.c, the same text as the page's) is built with
 # cmocka against the installed library and must pass.  The example program
 # of docs/API.md must be the text of tests/cuda/example_api.c; given the
