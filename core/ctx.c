@@ -150,18 +150,18 @@ static const char *const op_synopses[] = {
     CES_OP_MAP(CES_X_)
 #undef CES_X_
 };
-_Static_assert(sizeof(op_names) / sizeof(op_names[0]) == CES_OP__COUNT, "op name table");
-_Static_assert(sizeof(op_synopses) / sizeof(op_synopses[0]) == CES_OP__COUNT,
+_Static_assert(sizeof(op_names) / sizeof(op_names[0]) == CES_OP_COUNT, "op name table");
+_Static_assert(sizeof(op_synopses) / sizeof(op_synopses[0]) == CES_OP_COUNT,
                "op synopsis table");
 
 const char *ces_op_kind_name(int kind)
 {
-    return kind >= 0 && kind < CES_OP__COUNT ? op_names[kind] : NULL;
+    return kind >= 0 && kind < CES_OP_COUNT ? op_names[kind] : NULL;
 }
 
 const char *ces_op_kind_synopsis(int kind)
 {
-    return kind >= 0 && kind < CES_OP__COUNT ? op_synopses[kind] : NULL;
+    return kind >= 0 && kind < CES_OP_COUNT ? op_synopses[kind] : NULL;
 }
 
 static const char *const coll_names[] = {
@@ -169,14 +169,14 @@ static const char *const coll_names[] = {
     CES_COLL_MAP(CES_X_)
 #undef CES_X_
 };
-_Static_assert(sizeof(coll_names) / sizeof(coll_names[0]) == CES_COLL__COUNT, "coll table");
+_Static_assert(sizeof(coll_names) / sizeof(coll_names[0]) == CES_COLL_COUNT, "coll table");
 
 static const char *const proto_names[] = {
 #define CES_X_(e, name) name,
     CES_PROTO_MAP(CES_X_)
 #undef CES_X_
 };
-_Static_assert(sizeof(proto_names) / sizeof(proto_names[0]) == CES_PROTO__COUNT,
+_Static_assert(sizeof(proto_names) / sizeof(proto_names[0]) == CES_PROTO_COUNT,
                "proto table");
 
 static int find_name(const char *const *table, int n, const char *name)
@@ -190,22 +190,22 @@ static int find_name(const char *const *table, int n, const char *name)
 
 const char *ces_coll_name(int coll)
 {
-    return coll >= 0 && coll < CES_COLL__COUNT ? coll_names[coll] : NULL;
+    return coll >= 0 && coll < CES_COLL_COUNT ? coll_names[coll] : NULL;
 }
 
 int ces_coll_from_name(const char *name)
 {
-    return find_name(coll_names, CES_COLL__COUNT, name);
+    return find_name(coll_names, CES_COLL_COUNT, name);
 }
 
 const char *ces_proto_name(int proto)
 {
-    return proto >= 0 && proto < CES_PROTO__COUNT ? proto_names[proto] : NULL;
+    return proto >= 0 && proto < CES_PROTO_COUNT ? proto_names[proto] : NULL;
 }
 
 int ces_proto_from_name(const char *name)
 {
-    return find_name(proto_names, CES_PROTO__COUNT, name);
+    return find_name(proto_names, CES_PROTO_COUNT, name);
 }
 
 /* --- growable array ----------------------------------------------------- */

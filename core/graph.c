@@ -291,7 +291,7 @@ static int check_op(struct ces_graph *g, uint32_t rank, struct ces_op *op)
     int rc = CES_OK;
 
     op_pos(pos, sizeof(pos), rank, op);
-    if (op->kind >= CES_OP__COUNT)
+    if (op->kind >= CES_OP_COUNT)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%sunknown op kind %u", pos, op->kind);
     if (op->stream >= g->streams)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID,
@@ -1008,7 +1008,7 @@ static bool op_in_tables(const struct ces_graph *g, const struct ces_op *op)
     case CES_OP_AWAIT:
         return op->event < g->events.len;
     default:
-        return op->kind < CES_OP__COUNT;
+        return op->kind < CES_OP_COUNT;
     }
 }
 

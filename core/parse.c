@@ -910,7 +910,7 @@ static int parse_event(struct parser *P, uint32_t *idx)
 
 static int find_op_kind(const struct parser *P)
 {
-    for (int k = 0; k < CES_OP__COUNT; k++) {
+    for (int k = 0; k < CES_OP_COUNT; k++) {
         if (tok_is(P, ces_op_kind_name(k)))
             return k;
     }

@@ -598,7 +598,7 @@ static int unknown_name(const char *cmd, const char *input)
         errno != ENOENT)
         return CES_EXIT_OK;
     list[0] = '\0';
-    for (int c = 0; c < CES_COLL__COUNT && len < sizeof(list); c++)
+    for (int c = 0; c < CES_COLL_COUNT && len < sizeof(list); c++)
         len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", c > 0 ? ", " : "",
                                 ces_coll_name(c));
     return ces_tool_fail("%s: '%s' is neither a file nor a built-in collective (%s)", cmd, input,

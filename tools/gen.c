@@ -55,12 +55,12 @@ static const char gen_help[] =
 
 /* The options of gen, each with a number: its range, and whether 0 is
  * taken too, for "at random" (the generator's default). */
-enum { GEN_SEED, GEN_COUNT, GEN_RANKS, GEN_STREAMS, GEN_STEPS, GEN_MUTATE, GEN__COUNT };
+enum { GEN_SEED, GEN_COUNT, GEN_RANKS, GEN_STREAMS, GEN_STEPS, GEN_MUTATE, GEN_NOPTS };
 static const struct gen_opt {
     const char *name;
     uint64_t min, max;
     int random0;
-} gen_opts[GEN__COUNT] = {
+} gen_opts[GEN_NOPTS] = {
     {"--seed", 0, UINT64_MAX, 0},  {"--count", 1, 1000000, 0}, {"--ranks", 2, 8, 1},
     {"--streams", 1, 3, 1},        {"--steps", 1, 3, 1},       {"--mutate", 0, 100, 0},
 };
@@ -129,7 +129,7 @@ int ces_cmd_gen(int argc, char **argv)
 {
     struct ces_gen_opts o;
     struct ces_ctx *ctx = NULL;
-    uint64_t v[GEN__COUNT] = {0, 1, 0, 0, 0, 0};
+    uint64_t v[GEN_NOPTS] = {0, 1, 0, 0, 0, 0};
     const char *dir = NULL;
     int have_seed = 0, ec = CES_EXIT_OK;
     double every = 0, start, next; /* --progress; 0: not asked */
@@ -144,9 +144,9 @@ int ces_cmd_gen(int argc, char **argv)
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         int k = 0;
 
-        while (k < GEN__COUNT && strcmp(a, gen_opts[k].name) != 0)
+        while (k < GEN_NOPTS && strcmp(a, gen_opts[k].name) != 0)
             k++;
-        if (k < GEN__COUNT) {
+        if (k < GEN_NOPTS) {
             ec = gen_number(&gen_opts[k], val, &v[k]);
             have_seed |= k == GEN_SEED;
         } else if (strcmp(a, "-o") == 0) {

@@ -136,7 +136,7 @@ struct ces_bench {
     uint32_t burn_blocks[BENCH_MAX_RANKS];
     uint32_t burn_iters;
     uint64_t seq; /* next first_iter of builder graphs (signals keep their values) */
-    uint32_t primed[CES_BI__COUNT]; /* bit 0: backend path; bit 1 + v: variant v */
+    uint32_t primed[CES_BI_COUNT]; /* bit 0: backend path; bit 1 + v: variant v */
 };
 
 /* --- small helpers ---------------------------------------------------------- */

@@ -21,7 +21,7 @@ enum ces_bench_impl {
     CES_BI_RAW,         /* the physical limit: every rank copies the same bytes to rank r+1;
                            rooted, the root copies to every peer in one batch (broadcast,
                            scatter) or every peer into the root (gather) */
-    CES_BI__COUNT
+    CES_BI_COUNT
 };
 
 /* The collectives the bench knows: CES_COLL_ALLTOALL, CES_COLL_ALLGATHER,

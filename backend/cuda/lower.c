@@ -33,13 +33,13 @@ static const char *const call_names[] = {
     CES_CUDA_CALL_MAP(CES_X_)
 #undef CES_X_
 };
-_Static_assert(sizeof(call_names) / sizeof(call_names[0]) == CES_CALL__COUNT,
+_Static_assert(sizeof(call_names) / sizeof(call_names[0]) == CES_CALL_COUNT,
                "call name table matches the call kinds");
 _Static_assert(sizeof(struct ces_cuda_memop) == 40, "memops have no hidden padding");
 
 const char *ces_cuda_call_name(int kind)
 {
-    return kind >= 0 && kind < CES_CALL__COUNT ? call_names[kind] : NULL;
+    return kind >= 0 && kind < CES_CALL_COUNT ? call_names[kind] : NULL;
 }
 
 /* The per-block lowering state: pending memops and open batches per stream. */

@@ -67,7 +67,7 @@ enum ces_cuda_call_kind {
 #define CES_X_(e, n) e,
     CES_CUDA_CALL_MAP(CES_X_)
 #undef CES_X_
-    CES_CALL__COUNT
+    CES_CALL_COUNT
 };
 
 enum ces_cuda_memop_kind {

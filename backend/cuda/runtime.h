@@ -223,7 +223,7 @@ struct ces_comm {
     uint64_t nalloc;            /* ces_mem_alloc calls so far (index into team allocs) */
     struct ces_vec signals;     /* struct ces_signal_rec */
     struct ces_vec cache;       /* struct ces_coll_cache * */
-    uint64_t calls[CES_PROTO__COUNT]; /* collective calls per protocol */
+    uint64_t calls[CES_PROTO_COUNT]; /* collective calls per protocol */
     CUstream streams[CES_MAX_STREAMS]; /* internal streams for graph streams >= 1; [0]:
                                           where ces_launch captures a graph phase
                                           called on the legacy stream (made then) */

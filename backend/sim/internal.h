@@ -374,7 +374,7 @@ int ces_sim_replay_format(struct ces_ctx *ctx, const uint32_t *trace, size_t n, 
 /* --- the report ------------------------------------------------------------ */
 
 /* Defect slots in report order. */
-enum sim_cls { SIM_D_DEADLOCK, SIM_D_HANG, SIM_D_RACE, SIM_D_MISMATCH, SIM_D_ABORTED, SIM_D__N };
+enum sim_cls { SIM_D_DEADLOCK, SIM_D_HANG, SIM_D_RACE, SIM_D_MISMATCH, SIM_D_ABORTED, SIM_D_COUNT };
 
 struct sim_defect {
     struct ces_check_defect pub;
@@ -493,7 +493,7 @@ struct ces_check_report {
     uint32_t open;      /* the classes (CES_V_ bits) an exhaustive search that a
                            bound stopped neither found nor ruled out */
     struct ces_check_stats stats;
-    struct sim_defect *defects[SIM_D__N]; /* in report order, ndefects used */
+    struct sim_defect *defects[SIM_D_COUNT]; /* in report order, ndefects used */
     size_t ndefects;
 };
 

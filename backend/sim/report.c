@@ -13,7 +13,7 @@
 
 uint32_t ces_sim_class_bit(int d)
 {
-    static const uint32_t bits[SIM_D__N] = {CES_V_DEADLOCK, CES_V_HANG, CES_V_RACE,
+    static const uint32_t bits[SIM_D_COUNT] = {CES_V_DEADLOCK, CES_V_HANG, CES_V_RACE,
                                             CES_V_MISMATCH, CES_CHECK_ABORTED};
 
     return bits[d];

@@ -94,8 +94,8 @@ struct search {
     struct fast fast;
     struct ces_vec strace;
     struct ces_vec trace; /* uint32_t process ids */
-    struct ces_vec best[SIM_D__N];
-    bool have[SIM_D__N];
+    struct ces_vec best[SIM_D_COUNT];
+    bool have[SIM_D_COUNT];
     /* visited set: open addressing over 128-bit fingerprints */
     uint64_t *tab;
     size_t tabcap, tabn;
@@ -2394,7 +2394,7 @@ static void search_free(struct search *S)
     ces_free(S->ctx, S->frames);
     if (S->tmp.w != NULL)
         ces_sim_state_free(S->m, &S->tmp);
-    for (int d = 0; d < SIM_D__N; d++)
+    for (int d = 0; d < SIM_D_COUNT; d++)
         ces_vec_free(S->ctx, &S->best[d]);
     ces_vec_free(S->ctx, &S->trace);
     ces_vec_free(S->ctx, &S->strace);
@@ -2799,10 +2799,10 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     rep->stats = S.stats;
     rep->sliced = S.sliced;
-    for (int d = 0; d < SIM_D__N; d++)
+    for (int d = 0; d < SIM_D_COUNT; d++)
         if (S.sampled & 1u << d)
             rep->sampled |= ces_sim_class_bit(d);
-    for (int d = 0; d < SIM_D__N && rc == CES_OK; d++) {
+    for (int d = 0; d < SIM_D_COUNT && rc == CES_OK; d++) {
         if (S.have[d])
             rc = ces_sim_report_add(rep, m, d, S.best[d].data, S.best[d].len);
     }

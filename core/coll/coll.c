@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct ces_coll_desc *const descs[CES_COLL__COUNT] = {
+static const struct ces_coll_desc *const descs[CES_COLL_COUNT] = {
     [CES_COLL_ALLTOALL] = &ces_coll_alltoall_desc,
     [CES_COLL_ALLGATHER] = &ces_coll_allgather_desc,
     [CES_COLL_GATHER] = &ces_coll_gather_desc,
@@ -159,10 +159,10 @@ static int check_common(struct ces_ctx *ctx, const struct ces_coll_params *p,
         q->slots = q->proto == CES_PROTO_CREDIT && q->chunks < 2 ? q->chunks : 2;
     if (q->first_iter == 0)
         q->first_iter = 1;
-    if (q->coll >= CES_COLL__COUNT)
+    if (q->coll >= CES_COLL_COUNT)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "unknown collective #%" PRIu32, q->coll);
     name = ces_coll_name((int)q->coll);
-    if (q->proto >= CES_PROTO__COUNT)
+    if (q->proto >= CES_PROTO_COUNT)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "%s: unknown sync protocol #%" PRIu32, name,
                              q->proto);
     if (q->ranks < 1 || q->ranks > CES_MAX_RANKS)

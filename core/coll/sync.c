@@ -96,7 +96,7 @@ struct sync_text {
     const char *signal, *wait, *collect;
 };
 
-static const struct sync_text sync_texts[CES_PROTO__COUNT] = {
+static const struct sync_text sync_texts[CES_PROTO_COUNT] = {
     [CES_PROTO_NCCL] = {"write %A[$r]@%P = %V\n", "wait %A[%P] == %V\n", NULL},
     [CES_PROTO_MONO] = {"write %A[0] = %V\n", "wait %A[0]@%P >= %V\n", NULL},
     /* The reset precedes the ack in stream order, so when the writer sees
@@ -192,7 +192,7 @@ void ces_coll_sync(struct ces_cgen *cg, uint32_t k)
     const char *a = sync_array(cg, k);
     char v[96] = "1";
 
-    assert(k < cg->nsyncs && cg->p.proto < CES_PROTO__COUNT);
+    assert(k < cg->nsyncs && cg->p.proto < CES_PROTO_COUNT);
     if (cg->p.proto == CES_PROTO_NCCL) {
         /* nccl alternates arrays by the global barrier count.  Eager,
          * barrier k of global iteration G carries sequence number

@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 #define CES_VERSION_MAJOR 0
-#define CES_VERSION_MINOR 1
+#define CES_VERSION_MINOR 2
 #define CES_FORMAT_VERSION 1 /* the "cesync 1" line of .ces files */
 
 /* ------------------------------------------------------------------------ */
@@ -146,7 +146,7 @@ enum ces_op_kind {
 #define CES_X_(e, kw, syn) e,
     CES_OP_MAP(CES_X_)
 #undef CES_X_
-    CES_OP__COUNT
+    CES_OP_COUNT
 };
 
 CES_API const char *ces_op_kind_name(int kind);     /* "copy", ...; NULL if out of range */
@@ -397,7 +397,7 @@ enum ces_coll {
 #define CES_X_(e, name) e,
     CES_COLL_MAP(CES_X_)
 #undef CES_X_
-    CES_COLL__COUNT
+    CES_COLL_COUNT
 };
 
 #define CES_PROTO_MAP(X)                                                       \
@@ -410,7 +410,7 @@ enum ces_proto {
 #define CES_X_(e, name) e,
     CES_PROTO_MAP(CES_X_)
 #undef CES_X_
-    CES_PROTO__COUNT
+    CES_PROTO_COUNT
 };
 
 CES_API const char *ces_coll_name(int coll);   /* NULL if out of range */

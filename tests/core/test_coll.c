@@ -100,12 +100,12 @@ static void test_common_errors(void **state)
 
     (void)state;
     ces_coll_params_init(&p, CES_COLL_ALLGATHER);
-    p.coll = CES_COLL__COUNT;
+    p.coll = CES_COLL_COUNT;
     coll_error(&p, CES_ERR_INVALID, "unknown collective #7");
     ces_coll_params_init(&p, CES_COLL_ALLGATHER);
     p.proto = 9;
     coll_error(&p, CES_ERR_INVALID, "allgather: unknown sync protocol #9");
-    p.proto = CES_PROTO__COUNT;
+    p.proto = CES_PROTO_COUNT;
     coll_error(&p, CES_ERR_INVALID, "allgather: unknown sync protocol #4");
     ces_coll_params_init(&p, CES_COLL_ALLGATHER);
     p.ranks = 0;
@@ -181,7 +181,7 @@ static void test_program_and_build(void **state)
     char *text, *printed = NULL;
 
     (void)state;
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++) {
         ces_coll_params_init(&p, c);
         p.ranks = 3;
         p.bytes = 3 * 64;
@@ -212,8 +212,8 @@ static void test_all_combinations(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
 
     (void)state;
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
-        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++) {
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++) {
+        for (uint32_t pr = 0; pr < CES_PROTO_COUNT; pr++) {
             for (uint32_t ph = 0; ph < 2; ph++) {
                 for (uint32_t n = 2; n <= 8; n += 3) {
                     struct ces_coll_params p = coll_params(c, pr, n, 120 * n, 2, ph);
@@ -257,8 +257,8 @@ static void test_checker_verdicts(void **state)
     unsigned checked = 0, hangs = 0;
 
     (void)state;
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
-        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++) {
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++) {
+        for (uint32_t pr = 0; pr < CES_PROTO_COUNT; pr++) {
             for (uint32_t ph = 0; ph < 2; ph++) {
                 struct ces_coll_params p = coll_params(c, pr, 3, 3 * 96, 2, ph);
                 struct ces_check_opts o;
@@ -374,7 +374,7 @@ static void test_expansion_names_collective(void **state)
 static void test_alloc_failures(void **state)
 {
     (void)state;
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++) {
         struct ces_coll_params p = coll_params(c, CES_PROTO_CREDIT, 3, 192, 2, CES_PHASE_EAGER);
 
         assert_true(ces_test_alloc_failures(coll_program_body, &p) > 1);

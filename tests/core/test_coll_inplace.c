@@ -116,7 +116,7 @@ static void test_same_as_out_of_place(void **state)
 
     (void)state;
     for (size_t c = 0; c < sizeof(inplace_colls) / sizeof(inplace_colls[0]); c++)
-        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++)
+        for (uint32_t pr = 0; pr < CES_PROTO_COUNT; pr++)
             for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++)
                 for (uint32_t n = 2; n <= 8; n++)
                     for (uint32_t root = 0; root < (inplace_colls[c] == CES_COLL_ALLGATHER ? 1 : n);

@@ -137,7 +137,7 @@ static void test_checker_send_first(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
 
     (void)state;
-    for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++) {
+    for (uint32_t pr = 0; pr < CES_PROTO_COUNT; pr++) {
         for (uint32_t ph = 0; ph < 2; ph++) {
             struct ces_coll_params p = coll_params(CES_COLL_SENDRECV, pr, 3, 64, 3, ph);
             struct ces_check_report *r = NULL;

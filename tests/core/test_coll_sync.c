@@ -133,7 +133,7 @@ static void test_constant_protocols(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
 
     (void)state;
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++) {
         for (uint32_t pr = CES_PROTO_CREDIT; pr <= CES_PROTO_PULL; pr++) {
             struct ces_coll_params p = coll_params(c, pr, 3, 192, 2, CES_PHASE_GRAPH);
             char *text = NULL;

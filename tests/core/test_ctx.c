@@ -225,17 +225,17 @@ static void test_names_and_tables(void **state)
     assert_string_equal(ces_status_str(CES_OK), "ok");
     assert_string_equal(ces_status_str(12345), "unknown status");
     assert_null(ces_op_kind_name(-1));
-    assert_null(ces_op_kind_name(CES_OP__COUNT));
+    assert_null(ces_op_kind_name(CES_OP_COUNT));
     assert_null(ces_op_kind_synopsis(-1));
-    assert_null(ces_op_kind_synopsis(CES_OP__COUNT));
-    assert_non_null(ces_op_kind_synopsis(CES_OP__COUNT - 1));
+    assert_null(ces_op_kind_synopsis(CES_OP_COUNT));
+    assert_non_null(ces_op_kind_synopsis(CES_OP_COUNT - 1));
     assert_null(ces_coll_name(-1));
-    assert_null(ces_coll_name(CES_COLL__COUNT));
+    assert_null(ces_coll_name(CES_COLL_COUNT));
     assert_null(ces_proto_name(-1));
-    assert_null(ces_proto_name(CES_PROTO__COUNT));
-    for (int c = 0; c < CES_COLL__COUNT; c++)
+    assert_null(ces_proto_name(CES_PROTO_COUNT));
+    for (int c = 0; c < CES_COLL_COUNT; c++)
         assert_int_equal(ces_coll_from_name(ces_coll_name(c)), c);
-    for (int pr = 0; pr < CES_PROTO__COUNT; pr++)
+    for (int pr = 0; pr < CES_PROTO_COUNT; pr++)
         assert_int_equal(ces_proto_from_name(ces_proto_name(pr)), pr);
     assert_string_equal(ces_proto_name(CES_PROTO_PULL), "pull");
     assert_int_equal(ces_coll_from_name(NULL), -1);

@@ -417,7 +417,7 @@ static void test_names(void **state)
 {
     (void)state;
     assert_string_equal(ces_op_kind_name(CES_OP_WAIT), "wait");
-    assert_null(ces_op_kind_name(CES_OP__COUNT));
+    assert_null(ces_op_kind_name(CES_OP_COUNT));
     assert_string_equal(ces_status_str(CES_ERR_PARSE), "syntax error");
     assert_string_equal(ces_status_str(12345), "unknown status");
     assert_int_equal(ces_coll_from_name("sendrecv"), CES_COLL_SENDRECV);
@@ -762,7 +762,7 @@ static void test_range_edges(void **state)
         {.kind = CES_OP_WAIT, .cmp = CES_CMP_EQ, .slot = {0, 2, 0}, .value = 1},
         {.kind = CES_OP_RECORD, .event = 0},
         {.kind = CES_OP_AWAIT, .event = 0, .line = 7, .col = 2},
-        {.kind = CES_OP__COUNT},
+        {.kind = CES_OP_COUNT},
     };
     char unknown[64];
     const char *want[] = {
@@ -782,7 +782,7 @@ static void test_range_edges(void **state)
     uint32_t n;
 
     (void)state;
-    snprintf(unknown, sizeof(unknown), "r0.s0: unknown op kind %u", (unsigned)CES_OP__COUNT);
+    snprintf(unknown, sizeof(unknown), "r0.s0: unknown op kind %u", (unsigned)CES_OP_COUNT);
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         assert_int_equal(ces_graph_add_op(g, 0, &bad[i]), CES_ERR_INVALID);
         assert_string_equal(ces_ctx_last_error(ctx), want[i]);

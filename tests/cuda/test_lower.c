@@ -821,7 +821,7 @@ static void test_builders(void **state)
 
     (void)state;
     for (size_t ci = 0; ci < sizeof(colls) / sizeof(colls[0]); ci++) {
-        for (uint32_t proto = 0; proto < CES_PROTO__COUNT; proto++) {
+        for (uint32_t proto = 0; proto < CES_PROTO_COUNT; proto++) {
             for (uint32_t phase = 0; phase < 2; phase++) {
                 for (uint32_t n = 2; n <= 5; n++) {
                     struct ces_coll_params p;
@@ -1988,7 +1988,7 @@ static void test_queues_adopt(void **state)
     unsigned adopted = 0;
 
     (void)state;
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++) {
         for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
             for (uint32_t wake = 0; wake <= 2; wake += 2) {
                 for (uint32_t q = 1; q <= CES_CUDA_QUEUES_DEFAULT; q++) {
@@ -2412,8 +2412,8 @@ static void test_plans_builders(void **state)
     unsigned plans = 0;
 
     (void)state;
-    for (uint32_t coll = 0; coll < CES_COLL__COUNT; coll++) {
-        for (uint32_t proto = 0; proto < CES_PROTO__COUNT; proto++) {
+    for (uint32_t coll = 0; coll < CES_COLL_COUNT; coll++) {
+        for (uint32_t proto = 0; proto < CES_PROTO_COUNT; proto++) {
             for (uint32_t phase = 0; phase < 2; phase++) {
                 for (size_t vi = 0; vi < sizeof(variants) / sizeof(variants[0]); vi++) {
                     for (uint32_t n = 2; n <= 5; n++) {

@@ -96,7 +96,7 @@ struct comp {
     struct ces_ctx *ctx;
     struct ces_graph *g;
     uint32_t n, mem;
-    uint64_t k[MAX_RANKS][CES_PROTO__COUNT]; /* c->calls[proto] of each rank */
+    uint64_t k[MAX_RANKS][CES_PROTO_COUNT]; /* c->calls[proto] of each rank */
     char sigkey[MAX_KEYS][64];
     uint32_t sig[MAX_KEYS];
     size_t nsig;

@@ -2,9 +2,10 @@
 # tests/install/check.sh BUILD_DIR [CUDA_INCLUDE CUDA_LIBDIR] - installs the
 # build into a temporary prefix and builds tests/install/consumer.c against it
 # twice: through pkg-config (cesync.pc) and through CMake's find_package
-# (cesyncConfig.cmake).  Both programs must run and print the 4-rank
-# alltoall's size (and link the CUDA backend's calls, with CUDA or
-# without).  Then the unit-test example of docs/API.md
+# (cesyncConfig.cmake), after compiling the installed header as C++ (c++,
+# and clang++ with its reserved-identifier warnings, where present).  Both
+# programs must run and print the 4-rank alltoall's size (and link the CUDA
+# backend's calls, with CUDA or without).  Then the unit-test example of docs/API.md
 # (tests/install/protocol_test.c, the same text as the page's) is built with
 # cmocka against the installed library and must pass.  The example program
 # of docs/API.md must be the text of tests/cuda/example_api.c; given the
@@ -46,6 +47,21 @@ test -f "$libdir/libcesync.so.$major.$minor.0" ||
   { echo "no libcesync.so.$major.$minor.0 installed"; exit 1; }
 [ "$(readlink "$libdir/libcesync.so.$major")" = "libcesync.so.$major.$minor.0" ] ||
   { echo "libcesync.so.$major does not name libcesync.so.$major.$minor.0"; exit 1; }
+# the installed header is C++ too: no identifier C++ reserves (a name with
+# "__" in it, as CES_OP__COUNT was), which clang++ warns of
+cat >"$tmp/header.cpp" <<'EOF'
+#include <cesync.h>
+int main() { return CES_OP_COUNT + CES_COLL_COUNT + CES_PROTO_COUNT > 0 ? 0 : 1; }
+EOF
+cxxflags="-std=c++11 -fsyntax-only -Wall -Wextra -Wpedantic -Werror"
+for cxx in c++ clang++; do
+  command -v "$cxx" >/dev/null || continue
+  extra=""
+  [ "$cxx" = clang++ ] && extra="-Wreserved-identifier -Wreserved-macro-identifier"
+  # shellcheck disable=SC2086
+  "$cxx" $cxxflags $extra -I"$tmp/prefix/include" "$tmp/header.cpp" ||
+    { echo "cesync.h does not compile cleanly as C++ with $cxx"; exit 1; }
+done
 # shellcheck disable=SC2046
 cc -std=c11 -Wall -Werror "$here/consumer.c" $(pkg-config --cflags --libs cesync) -o "$tmp/pc"
 got=$(LD_LIBRARY_PATH="$libdir" "$tmp/pc")

@@ -64,8 +64,8 @@ static void test_every_builder(void **state)
     unsigned checked = 0, not_ok = 0, compared = 0;
 
     (void)state;
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
-        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++) {
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++) {
+        for (uint32_t pr = 0; pr < CES_PROTO_COUNT; pr++) {
             for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++) {
                 for (uint32_t n = 2; n <= 4; n++) {
                     for (uint32_t it = 1; it <= 3; it++) {
@@ -130,10 +130,10 @@ static void test_every_root_and_start(void **state)
     unsigned rooted = 0, started = 0;
 
     (void)state;
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++) {
         if (c == CES_COLL_SENDRECV)
             continue;
-        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++) {
+        for (uint32_t pr = 0; pr < CES_PROTO_COUNT; pr++) {
             for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++) {
                 for (uint32_t n = 2; n <= 4; n++) {
                     bool has_root = c == CES_COLL_GATHER || c == CES_COLL_SCATTER ||
@@ -198,8 +198,8 @@ static void test_up_to_eight_ranks(void **state)
     unsigned checked = 0;
 
     (void)state;
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++)
-        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++)
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++)
+        for (uint32_t pr = 0; pr < CES_PROTO_COUNT; pr++)
             for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++)
                 for (uint32_t n = 5; n <= 8; n++) {
                     struct ces_coll_params p = ces_test_coll_params(c, pr, n, BYTES, 2, ph);
@@ -304,8 +304,8 @@ static void test_one_rank(void **state)
     unsigned checked = 0;
 
     (void)state;
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++)
-        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++)
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++)
+        for (uint32_t pr = 0; pr < CES_PROTO_COUNT; pr++)
             for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++)
                 for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
                     for (uint32_t wake = 0; wake <= 2; wake += 2)
@@ -359,7 +359,7 @@ static void test_in_place(void **state)
 
     (void)state;
     for (size_t c = 0; c < sizeof(colls) / sizeof(colls[0]); c++)
-        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++)
+        for (uint32_t pr = 0; pr < CES_PROTO_COUNT; pr++)
             for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++)
                 for (uint32_t n = 2; n <= 4; n++)
                     for (uint32_t it = 1; it <= 3; it++)
@@ -391,7 +391,7 @@ static void test_in_place(void **state)
      * allgather and with every root (2 + 3 + 4) for the three rooted
      * collectives */
     assert_int_equal(checked, 63 + 3 * 7 * 3 * 9);
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++) {
         struct ces_coll_params p;
         struct ces_graph *g = NULL;
 
@@ -422,7 +422,7 @@ static void test_in_place_mixed(void **state)
 
     (void)state;
     for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
-        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++)
+        for (uint32_t pr = 0; pr < CES_PROTO_COUNT; pr++)
             for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++)
                 for (uint32_t n = 2; n <= 4; n++)
                     for (uint32_t it = 1; it <= 3; it++)
@@ -650,8 +650,8 @@ static void test_shared_queues(void **state)
     unsigned checked = 0, mapped = 0;
 
     (void)state;
-    for (uint32_t c = 0; c < CES_COLL__COUNT; c++) {
-        for (uint32_t pr = 0; pr < CES_PROTO__COUNT; pr++) {
+    for (uint32_t c = 0; c < CES_COLL_COUNT; c++) {
+        for (uint32_t pr = 0; pr < CES_PROTO_COUNT; pr++) {
             for (uint32_t ph = CES_PHASE_EAGER; ph <= CES_PHASE_GRAPH; ph++) {
                 /* f: a variant (f % 3) with an extra (f / 3); k: 2 or 3
                  * ranks (k % 2), the wake chain from k = 2 */

@@ -57,7 +57,7 @@ static void test_seeds_differ(void **state)
 /* Counts of what 1000 seeds produce. */
 struct features {
     int ranks[4], streams[3], conn1, graph_blocks, reps2, u32, u64, wraps;
-    int kinds[CES_OP__COUNT];
+    int kinds[CES_OP_COUNT];
     int eq, geq;
     int mcast, mixed_widths;
 };
@@ -142,7 +142,7 @@ static void test_valid_and_varied(void **state)
     assert_true(f.eq > 1000 && f.geq > 1000);
     assert_true(f.mcast > 100);
     assert_true(f.mixed_widths > 250);
-    for (int k = 0; k < CES_OP__COUNT; k++) {
+    for (int k = 0; k < CES_OP_COUNT; k++) {
         if (k == CES_OP_FLUSH)
             assert_int_equal(f.kinds[k], 0); /* never emitted: H200 has no flush */
         else
@@ -476,7 +476,7 @@ static void test_corpus_pinned(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct features f;
-    static const int kinds[CES_OP__COUNT] = {
+    static const int kinds[CES_OP_COUNT] = {
         [CES_OP_COPY] = 3178,   [CES_OP_BATCH] = 1593,  [CES_OP_END] = 1593,
         [CES_OP_WRITE] = 7106,  [CES_OP_WAIT] = 4813,   [CES_OP_FENCE] = 156,
         [CES_OP_FLUSH] = 0,     [CES_OP_RECORD] = 266,  [CES_OP_AWAIT] = 249,
