@@ -45,8 +45,13 @@ major=${version% *} minor=${version#* }
   { echo "cesync.pc says $(pkg-config --modversion cesync), cesync.h $major.$minor"; exit 1; }
 test -f "$libdir/libcesync.so.$major.$minor.0" ||
   { echo "no libcesync.so.$major.$minor.0 installed"; exit 1; }
-[ "$(readlink "$libdir/libcesync.so.$major")" = "libcesync.so.$major.$minor.0" ] ||
-  { echo "libcesync.so.$major does not name libcesync.so.$major.$minor.0"; exit 1; }
+# the soname: the major version, or 0.MINOR before 1.0 (each 0.x its own ABI)
+so=libcesync.so.$major
+[ "$major" = 0 ] && so=libcesync.so.0.$minor
+[ "$(readlink "$libdir/$so")" = "libcesync.so.$major.$minor.0" ] ||
+  { echo "$so does not name libcesync.so.$major.$minor.0"; exit 1; }
+soname=$(readelf -d "$libdir/libcesync.so.$major.$minor.0" | sed -n 's/.*SONAME.*\[\(.*\)\].*/\1/p')
+[ "$soname" = "$so" ] || { echo "the library's soname is '$soname', not $so"; exit 1; }
 # the installed header is C++ too: no identifier C++ reserves (a name with
 # "__" in it, as CES_OP__COUNT was), which clang++ warns of
 cat >"$tmp/header.cpp" <<'EOF'
@@ -72,6 +77,28 @@ cmake --build "$tmp/cm" >/dev/null
 got=$("$tmp/cm/consumer")
 [ "$got" = "$expect" ] || { echo "find_package consumer printed '$got', expected '$expect'"; exit 1; }
 echo "installed cesync: pkg-config and find_package consumers both print '$got'"
+# find_package(cesync V) takes this version, and of another minor version
+# only one of the same major from 1.0 on
+mkdir "$tmp/want"
+printf 'cmake_minimum_required(VERSION 3.25)\nproject(want NONE)\nfind_package(cesync ${WANT} REQUIRED)\n' \
+  >"$tmp/want/CMakeLists.txt"
+wants() {
+  rm -rf "$tmp/want/b"
+  cmake -S "$tmp/want" -B "$tmp/want/b" -DWANT="$1" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null 2>&1
+}
+wants "$major.$minor" || { echo "find_package(cesync $major.$minor) refused cesync $major.$minor"; exit 1; }
+if wants "$major.$((minor + 1))"; then
+  echo "find_package(cesync $major.$((minor + 1))) took cesync $major.$minor"; exit 1
+fi
+if [ "$minor" -gt 0 ]; then
+  older=$major.$((minor - 1))
+  if [ "$major" = 0 ] && wants "$older"; then
+    echo "find_package(cesync $older) took cesync $major.$minor (another 0.x ABI)"; exit 1
+  fi
+  if [ "$major" != 0 ] && ! wants "$older"; then
+    echo "find_package(cesync $older) refused cesync $major.$minor"; exit 1
+  fi
+fi
 
 # The unit-test example of docs/API.md, as the page shows it: a cmocka test
 # built against the installed library, whose three tests must pass.
