@@ -2,47 +2,48 @@
  * backend/cuda/absent.c - the CUDA backend's calls in a cesync built
  * without CUDA (no toolkit at build time), so that a program written for
  * either build links against both.  No communicator can be made: its
- * constructors fail with CES_ERR_UNSUPPORTED, saying why, as a build with
- * CUDA does on a machine without a GPU; every call on a communicator gets
- * none and answers as the build with CUDA answers NULL.
+ * constructors check their arguments and settings as the build with CUDA
+ * does before it asks the driver (args.c, which both builds share: the same
+ * refusal, the same message), then fail with CES_ERR_UNSUPPORTED, saying
+ * why, as a build with CUDA does on a machine without a GPU; every call on
+ * a communicator gets none and answers as the build with CUDA answers NULL.
  */
-#include "cesync.h"
+#include "args.h"
 
 #define ABSENT "this cesync was built without CUDA (no GPU can be used)"
 
 int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
                   const char *bootstrap, struct ces_comm **out)
 {
-    (void)rank, (void)size, (void)device, (void)bootstrap;
-    if (ctx == NULL)
-        return CES_ERR_INVALID;
-    if (out == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init: NULL argument");
-    *out = NULL;
+    struct ces_cuda_settings s;
+    int rc = ces_cuda_init_check(ctx, rank, size, device, bootstrap, out, &s);
+
+    if (rc != CES_OK)
+        return rc;
     return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "ces_comm_init: " ABSENT);
 }
 
 int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
                       struct ces_comm **comms)
 {
-    (void)devices;
-    if (ctx == NULL)
-        return CES_ERR_INVALID;
-    if (comms == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init_all: NULL argument");
-    for (uint32_t i = 0; i < ndev && i < CES_MAX_RANKS; i++)
-        comms[i] = NULL;
+    struct ces_cuda_settings s;
+    int rc = ces_cuda_init_all_check(ctx, ndev, devices, comms, &s);
+
+    if (rc != CES_OK)
+        return rc;
     return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "ces_comm_init_all: " ABSENT);
 }
 
 int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_comm **out)
 {
-    (void)rendezvous;
-    if (ctx == NULL)
-        return CES_ERR_INVALID;
-    if (out == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init_env: NULL argument");
-    *out = NULL;
+    struct ces_cuda_settings s;
+    const char *bootstrap = NULL;
+    uint32_t rank = 0, size = 0;
+    int device = 0, rc;
+
+    rc = ces_cuda_init_env_check(ctx, rendezvous, out, &rank, &size, &device, &bootstrap, &s);
+    if (rc != CES_OK)
+        return rc;
     return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "ces_comm_init_env: " ABSENT);
 }
 

@@ -45,7 +45,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
-#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -265,47 +264,6 @@ static int recv_msg(struct ces_ctx *ctx, const struct ces_boot *b, int fd, uint6
     return CES_OK;
 }
 
-/* The socket address of `path` into *addr and its length into *len: a
- * file path with its NUL, or for '@' and a name the abstract name, which
- * sun_path holds after a NUL and without one of its own, the length
- * covering exactly the name (a length of the whole struct would name
- * another socket, the name and NULs up to 107 bytes). */
-static int boot_addr(struct ces_ctx *ctx, const char *path, struct sockaddr_un *addr,
-                     socklen_t *len)
-{
-    size_t n = strlen(path);
-
-    memset(addr, 0, sizeof(*addr));
-    addr->sun_family = AF_UNIX;
-    if (path[0] == '@') {
-        if (n == 1)
-            return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "bootstrap abstract name '@' is empty: a name follows the '@'");
-        if (n - 1 > sizeof(addr->sun_path) - 1)
-            return ces_ctx_error(ctx, CES_ERR_INVALID,
-                                 "bootstrap abstract name '%s' is longer than %zu bytes after "
-                                 "the '@'",
-                                 path, sizeof(addr->sun_path) - 1);
-        memcpy(addr->sun_path + 1, path + 1, n - 1);
-        *len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n);
-        return CES_OK;
-    }
-    if (n >= sizeof(addr->sun_path))
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "bootstrap path '%s' is longer than %zu bytes",
-                             path, sizeof(addr->sun_path) - 1);
-    memcpy(addr->sun_path, path, n + 1);
-    *len = (socklen_t)sizeof(*addr);
-    return CES_OK;
-}
-
-int ces_boot_check(struct ces_ctx *ctx, const char *path)
-{
-    struct sockaddr_un addr;
-    socklen_t len;
-
-    return boot_addr(ctx, path, &addr, &len);
-}
-
 int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uint32_t rank,
                   uint32_t size, uint32_t timeout_ms)
 {
@@ -320,7 +278,7 @@ int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uin
     b->rank = rank;
     b->size = size;
     b->timeout_ms = timeout_ms;
-    rc = boot_addr(ctx, path, &addr, &addr_len);
+    rc = ces_boot_addr(ctx, path, &addr, &addr_len);
     if (rc != CES_OK)
         return rc;
     if (rank == 0) {

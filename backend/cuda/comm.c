@@ -16,7 +16,6 @@
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,20 +71,6 @@ uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device)
         }
     }
     return most;
-}
-
-int ces_cuda_share_gpus(struct ces_ctx *ctx, int *share)
-{
-    const char *env = getenv("CES_SHARE_GPUS");
-
-    *share = 0;
-    if (env == NULL || *env == '\0' || strcmp(env, "0") == 0)
-        return CES_OK;
-    if (strcmp(env, "1") != 0)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "CES_SHARE_GPUS must be 0 or 1, not '%s'",
-                             env);
-    *share = 1;
-    return CES_OK;
 }
 
 void ces_cuda_no_gpu_reason(cudaError_t ce, char *buf, size_t size)
@@ -172,39 +157,21 @@ static void alloc_prop(CUmemAllocationProp *prop, CUdevice dev)
     prop->requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
 }
 
-/* A new communicator of rank `rank` on `device`.  With CES_SHARE_GPUS=1
- * ranks may outnumber the GPUs, and `wrap` (the device was derived from the
- * rank, not named by the caller) maps it onto GPU device % count: until the
- * GPUs are counted, an error names the rank alone. */
+/* A new communicator of rank `rank` on `device` (0 or more), with the
+ * settings `s` (args.c checked them, and the arguments, before the driver).
+ * With CES_SHARE_GPUS=1 ranks may outnumber the GPUs, and `wrap` (the
+ * device was derived from the rank, not named by the caller) maps it onto
+ * GPU device % count: until the GPUs are counted, an error names the rank
+ * alone. */
 static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device, int wrap,
-                    struct ces_comm **out)
+                    const struct ces_cuda_settings *s, struct ces_comm **out)
 {
-    int share = 0, said = -1; /* the device an error names */
+    int share = s->share, said = -1; /* the device an error names */
     struct ces_comm *c;
-    uint64_t timeout_ms, stage_max, side_min;
     int rc = CES_OK, v = 0, count = 0;
 
+    assert(device >= 0);
     *out = NULL;
-    rc = ces_cuda_env_setting(ctx, "CES_TIMEOUT_MS", "1..4294967295", "milliseconds", 1,
-                              CES_TIMEOUT_MS_MAX, CES_TIMEOUT_MS_DEFAULT, &timeout_ms);
-    if (rc == CES_OK)
-        rc = ces_cuda_env_setting(ctx, "CES_P2P_STAGE_MAX", "0..2^48", "bytes", 0,
-                                  CES_MAX_BYTES, CES_P2P_STAGE_MAX_DEFAULT, &stage_max);
-    if (rc == CES_OK)
-        rc = ces_cuda_env_setting(ctx, "CES_P2P_SIDE_MIN", "0..2^48", "bytes", 0,
-                                  CES_MAX_BYTES, CES_P2P_SIDE_MIN_DEFAULT, &side_min);
-    if (rc == CES_OK)
-        rc = ces_cuda_share_gpus(ctx, &share);
-    if (rc == CES_OK) {
-        uint64_t stride;
-
-        /* read for its form only (device_geometry takes it, with the
-         * device's memory and granularity): before the driver, as the
-         * others, or without a GPU a malformed one was "no GPU" */
-        rc = ces_cuda_stride(ctx, getenv("CES_STRIDE"), 1, 1, &stride);
-    }
-    if (rc != CES_OK)
-        return rc;
     if (!(share && wrap))
         said = device;
     c = ces_malloc(ctx, sizeof(*c));
@@ -216,9 +183,9 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     c->size = size;
     atomic_init(&c->state, CES_OK);
     ces_wd_init(c);
-    c->timeout_ms = timeout_ms;
-    c->p2p_stage_max = stage_max;
-    c->p2p_side_min = side_min;
+    c->timeout_ms = s->timeout_ms;
+    c->p2p_stage_max = s->stage_max;
+    c->p2p_side_min = s->side_min;
     if (ces_cu_load() == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                            "the CUDA driver is not available (no GPU, or a driver older than "
@@ -227,10 +194,10 @@ static int comm_new(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     }
     CES_CU_GOTO(ctx, rc, cuInit(0), fail);
     CES_CU_GOTO(ctx, rc, cuDeviceGetCount(&count), fail);
-    if (share && wrap && device >= 0 && count > 0)
+    if (share && wrap && count > 0)
         device %= count;
     c->device = said = device;
-    if (device < 0 || device >= count) {
+    if (device >= count) {
         rc = ces_ctx_error(ctx, CES_ERR_INVALID,
                            "rank %" PRIu32 ": device %d does not exist (this machine has %d)",
                            rank, device, count);
@@ -500,46 +467,6 @@ static int team_new(struct ces_ctx *ctx, uint32_t ranks, uint32_t nlocal, struct
     return CES_OK;
 }
 
-/* A stride below 2^49 (2^48 rounded up to a granularity no larger) times
- * the most ranks fits in 64 bits: the team's ranks * stride cannot wrap. */
-_Static_assert(CES_MAX_RANKS <= (UINT64_MAX >> 49), "ranks * stride could wrap");
-
-int ces_cuda_stride(struct ces_ctx *ctx, const char *env, uint64_t total, uint64_t gran,
-                    uint64_t *stride)
-{
-    unsigned long long v = 0;
-    unsigned shift = 0;
-    char *end = NULL;
-
-    assert(gran > 0 && gran <= CES_MAX_BYTES);
-    if (env == NULL || *env == '\0') {
-        *stride = round_up(total, gran);
-        return CES_OK;
-    }
-    /* strtoull alone skipped spaces and a sign, and the suffix's shift and
-     * round_up wrapped for a huge value: 0 or a wrapped stride reserved
-     * nothing, or less than the ranks need. */
-    errno = 0;
-    if (*env >= '0' && *env <= '9')
-        v = strtoull(env, &end, 10);
-    if (end != NULL) {
-        switch (*end) {
-        case 'K': case 'k': shift = 10; end++; break;
-        case 'M': case 'm': shift = 20; end++; break;
-        case 'G': case 'g': shift = 30; end++; break;
-        default: break;
-        }
-    }
-    if (end == NULL || *end != '\0' || errno == ERANGE || v == 0 ||
-        v > (CES_MAX_BYTES >> shift))
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "CES_STRIDE must be 1..2^48 bytes (digits, then K, M or G if "
-                             "wanted), not '%s'",
-                             env);
-    *stride = round_up((uint64_t)v << shift, gran);
-    return CES_OK;
-}
-
 /* Granularity and the stride this device wants. */
 static int device_geometry(struct ces_comm *c, uint64_t *gran, uint64_t *stride)
 {
@@ -583,7 +510,8 @@ out:
 }
 
 static int init_one(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device, int wrap,
-                    const char *bootstrap, struct ces_comm **out)
+                    const char *bootstrap, const struct ces_cuda_settings *s,
+                    struct ces_comm **out)
 {
     struct ces_team *t = NULL;
     struct ces_comm *c = NULL;
@@ -593,7 +521,7 @@ static int init_one(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
     } mine, *all = NULL;
     int pfd = -1, *fds = NULL, rc;
 
-    rc = comm_new(ctx, rank, size, device, wrap, &c);
+    rc = comm_new(ctx, rank, size, device, wrap, s, &c);
     if (rc != CES_OK)
         return rc;
     rc = team_new(ctx, size, 1, &t);
@@ -690,105 +618,41 @@ fail:
     return rc;
 }
 
-static int init_checked(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device, int wrap,
-                        const char *bootstrap, struct ces_comm **out)
-{
-    if (ctx == NULL || out == NULL)
-        return CES_ERR_INVALID;
-    *out = NULL;
-    if (size < 1 || size > CES_MAX_RANKS || rank >= size)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "rank %" PRIu32 " of %" PRIu32 ": expected 0 <= rank < size <= %u",
-                             rank, size, CES_MAX_RANKS);
-    if (size > 1 && (bootstrap == NULL || *bootstrap == '\0'))
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "a communicator of %" PRIu32 " ranks needs a bootstrap path", size);
-    /* before the driver: on a machine without a GPU it said "no GPU" */
-    if (size > 1 && ces_boot_check(ctx, bootstrap) != CES_OK)
-        return CES_ERR_INVALID;
-    if (size > CES_BOOT_MAX_FDS)
-        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                             "a communicator of %" PRIu32 " processes: at most %u (each "
-                             "symmetric allocation passes every process's memory handle through "
-                             "rank 0 in one message)",
-                             size, CES_BOOT_MAX_FDS);
-    return init_one(ctx, rank, size, device, wrap, bootstrap, out);
-}
-
 int ces_comm_init(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
                   const char *bootstrap, struct ces_comm **out)
 {
-    if (ctx == NULL)
-        return CES_ERR_INVALID;
-    if (out == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init: NULL argument");
-    return init_checked(ctx, rank, size, device, 0, bootstrap, out);
-}
+    struct ces_cuda_settings s;
+    int rc = ces_cuda_init_check(ctx, rank, size, device, bootstrap, out, &s);
 
-/* The decimal number of environment variable `name`, whose value is `s`,
- * into *v: digits only, and at most `max`.  strtoul alone took '' as 0,
- * skipped spaces and a sign (-1 was ULONG_MAX), and a value above
- * UINT32_MAX was cut to 32 bits by the cast after it. */
-static int env_number(struct ces_ctx *ctx, const char *name, const char *s, unsigned long max,
-                      unsigned long *v)
-{
-    char *end = NULL;
-
-    errno = 0;
-    if (*s >= '0' && *s <= '9')
-        *v = strtoul(s, &end, 10);
-    if (end == NULL || *end != '\0' || errno == ERANGE || *v > max)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "%s must be a number 0..%lu, not '%s'", name,
-                             max, s);
-    return CES_OK;
+    if (rc != CES_OK)
+        return rc;
+    return init_one(ctx, rank, size, device, 0, bootstrap, &s, out);
 }
 
 int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_comm **out)
 {
-    const char *r = getenv("RANK"), *w = getenv("WORLD_SIZE"), *l = getenv("LOCAL_RANK");
-    unsigned long rank = 0, size = 0, local = 0;
-    int rc;
+    struct ces_cuda_settings s;
+    const char *bootstrap = NULL;
+    uint32_t rank = 0, size = 0;
+    int device = 0, rc;
 
-    if (ctx == NULL)
-        return CES_ERR_INVALID;
-    if (out == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init_env: NULL argument");
-    *out = NULL;
-    if (rendezvous == NULL)
-        rendezvous = getenv("CES_RENDEZVOUS");
-    if (r == NULL || w == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID,
-                             "RANK and WORLD_SIZE must be set in the environment");
-    /* WORLD_SIZE above CES_MAX_RANKS and RANK not below it are refused by
-     * init_checked, in its words; LOCAL_RANK is a device number (an int). */
-    rc = env_number(ctx, "RANK", r, UINT32_MAX, &rank);
-    if (rc == CES_OK)
-        rc = env_number(ctx, "WORLD_SIZE", w, UINT32_MAX, &size);
-    if (rc == CES_OK && l != NULL)
-        rc = env_number(ctx, "LOCAL_RANK", l, INT_MAX, &local);
+    rc = ces_cuda_init_env_check(ctx, rendezvous, out, &rank, &size, &device, &bootstrap, &s);
     if (rc != CES_OK)
         return rc;
-    if (l == NULL)
-        local = rank;
-    return init_checked(ctx, (uint32_t)rank, (uint32_t)size, (int)local, 1, rendezvous, out);
+    return init_one(ctx, rank, size, device, 1, bootstrap, &s, out);
 }
 
 int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
                       struct ces_comm **comms)
 {
+    struct ces_cuda_settings s;
     struct ces_team *t = NULL;
     int rc, pfd = -1, busy = 0, dev[CES_MAX_RANKS];
     uint32_t made = 0, crowd;
 
-    if (ctx == NULL)
-        return CES_ERR_INVALID;
-    if (comms == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_comm_init_all: NULL argument");
-    if (ndev < 1 || ndev > CES_MAX_RANKS)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ndev must be 1..%u, not %" PRIu32,
-                             CES_MAX_RANKS, ndev);
-    for (uint32_t i = 0; i < ndev; i++)
-        comms[i] = NULL;
+    rc = ces_cuda_init_all_check(ctx, ndev, devices, comms, &s);
+    if (rc != CES_OK)
+        return rc;
     rc = team_new(ctx, ndev, ndev, &t);
     if (rc != CES_OK)
         return rc;
@@ -796,7 +660,8 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
         uint64_t gran, stride;
         struct ces_comm *c;
 
-        rc = comm_new(ctx, made, ndev, devices ? devices[made] : (int)made, devices == NULL, &c);
+        rc = comm_new(ctx, made, ndev, devices ? devices[made] : (int)made, devices == NULL, &s,
+                      &c);
         if (rc != CES_OK)
             goto fail;
         c->team = t;

@@ -7,6 +7,7 @@
 #ifndef CES_CUDA_RUNTIME_H
 #define CES_CUDA_RUNTIME_H
 
+#include "args.h"
 #include "lower.h"
 
 #include "cu_api.h" /* cuda.h, and cuXxx through the loaded table */
@@ -66,14 +67,7 @@ struct ces_boot {
 
 int ces_boot_open(struct ces_ctx *ctx, struct ces_boot *b, const char *path, uint32_t rank,
                   uint32_t size, uint32_t timeout_ms);
-/* CES_ERR_INVALID, saying why, for a bootstrap path or '@' name that
- * ces_boot_open would refuse as such (empty after the '@', too long). */
-int ces_boot_check(struct ces_ctx *ctx, const char *path);
 void ces_boot_close(struct ces_ctx *ctx, struct ces_boot *b);
-/* The most descriptors one exchange passes (in one message of rank 0's,
- * under the kernel's SCM_MAX_FD of 253): a communicator of processes has
- * at most this many ranks, each allocation passing one handle per rank. */
-#define CES_BOOT_MAX_FDS 250u
 
 /* Every rank contributes `len` bytes (and optionally one descriptor, -1 for
  * none); all[] receives size*len bytes in rank order and fds[] (may be NULL
@@ -124,9 +118,6 @@ struct ces_progress_rank {
 /* beyond the longest a watchdog goes without a beat: a slot read or a
  * copy of the words, 1 s each, polled with beats; CUDA calls between */
 #define CES_WD_SILENT_MS 5000u
-/* CES_TIMEOUT_MS at most (49 days): the bootstrap's setup deadlines take
- * it as 32 bits, and no deadline computed from it wraps */
-#define CES_TIMEOUT_MS_MAX ((uint64_t)UINT32_MAX)
 
 /* What a watchdog last saw of a peer's beat count, and since when (its own
  * clock). */
@@ -322,10 +313,6 @@ struct ces_comm {
 
 /* Makes the communicator's device current for the calling thread. */
 int ces_cuda_use(struct ces_comm *c);
-/* *share: whether CES_SHARE_GPUS lets ranks outnumber the GPUs (1: rank r
- * on GPU r % count; for tests; unset, empty or 0: not).  Any other value is
- * CES_ERR_INVALID naming the variable and the value (*share 0). */
-int ces_cuda_share_gpus(struct ces_ctx *ctx, int *share);
 /* Why no GPU can be used, after cudaGetDeviceCount failed with `ce`, in
  * buf: "no NVIDIA driver is installed (cudaErrorInsufficientDriver)" where
  * the runtime finds no driver at all (it reports the missing one as too
@@ -337,13 +324,6 @@ void ces_cuda_no_gpu_reason(cudaError_t ce, char *buf, size_t size);
  * cesync command's, which removes its unfinished outputs, masks signals in
  * its own thread while it lists one).  Returns pthread_create's error. */
 int ces_cuda_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
-/* The stride (bytes of symmetric memory per rank) from CES_STRIDE's value
- * `env` (NULL or '': `total`, the device's memory), rounded up to `gran`:
- * digits with an optional K, M or G, of 1..2^48 bytes, else CES_ERR_INVALID
- * naming the value.  Rounded, it stays below 2^49, so ranks * stride cannot
- * wrap for up to CES_MAX_RANKS ranks. */
-int ces_cuda_stride(struct ces_ctx *ctx, const char *env, uint64_t total, uint64_t gran,
-                    uint64_t *stride);
 /* The first rank j of devices[0..n-1] on the GPU of an earlier rank
  * (*first), or n where every rank has a GPU of its own. */
 uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first);

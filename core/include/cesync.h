@@ -1425,16 +1425,19 @@ struct ces_comm;
  * CES_ERR_SYSTEM; a file whose name starts with '@' is "./@name").  Blocks
  * until all ranks have joined or the timeout (CES_TIMEOUT_MS) passes
  * (CES_ERR_TIMEOUT, naming the missing ranks).  CES_ERR_INVALID for rank >=
- * size, size < 1 or > CES_MAX_RANKS, a device that does not exist, more
- * ranks than GPUs without CES_SHARE_GPUS=1, a bootstrap missing, too long or
- * '@' alone where there are peers (one rank ignores it), or a malformed
- * CES_TIMEOUT_MS, CES_STRIDE, CES_P2P_STAGE_MAX or CES_P2P_SIDE_MIN;
+ * size, size < 1 or > CES_MAX_RANKS, a device that does not exist (below 0,
+ * or past the last GPU), more ranks than GPUs without CES_SHARE_GPUS=1, a
+ * bootstrap missing, too long or '@' alone where there are peers (one rank
+ * ignores it), or a malformed CES_TIMEOUT_MS, CES_STRIDE, CES_P2P_STAGE_MAX,
+ * CES_P2P_SIDE_MIN or CES_SHARE_GPUS;
  * CES_ERR_UNSUPPORTED for more than 250 ranks (processes:
  * each allocation passes every process's memory handle through rank 0 in
  * one message), without a CUDA driver (no GPU, or older than CUDA 13), on
  * a device without virtual memory management, or in a cesync built without
- * CUDA (which refuses every communicator, its arguments checked only for
- * NULL);
+ * CUDA, which refuses every communicator: its arguments and settings are
+ * checked first as with CUDA, with the same errors, but for those that come
+ * once the GPUs are counted (a device past the last GPU, more ranks than
+ * GPUs, ces_comm_init_all's ranks crowding one GPU);
  * CES_ERR_CUDA when a driver call fails; CES_ERR_SYSTEM, CES_ERR_PEER_FAILED
  * or CES_ERR_TIMEOUT from the bootstrap's socket and shared page; CES_ERR_NOMEM.
  * The context must outlive the communicator. */

@@ -2544,11 +2544,16 @@ static void test_init_all_crowds_refused(void **state)
 
 /* ces_comm_init refuses a rank not below the size, a bootstrap path that
  * is empty where there are peers to meet, and more processes than one
- * message can pass the memory handles of, before anything is set up. */
+ * message can pass the memory handles of, before anything is set up; it
+ * and ces_comm_init_all refuse a device below 0 before the driver is asked
+ * too (it said "(this machine has 2)", and without a GPU "no GPU": a
+ * cesync built without CUDA, which makes the same checks, could not say
+ * the first). */
 static void test_init_refusals(void **state)
 {
+    static const int negative[] = {0, -1};
     struct fixture fx;
-    struct ces_comm *c = NULL;
+    struct ces_comm *c = NULL, *comms[2] = {NULL, NULL};
 
     (void)state;
     fixture_init(&fx);
@@ -2584,6 +2589,13 @@ static void test_init_refusals(void **state)
     assert_string_equal(ces_ctx_last_error(fx.ctx),
                         "a communicator of 251 processes: at most 250 (each symmetric allocation "
                         "passes every process's memory handle through rank 0 in one message)");
+    assert_int_equal(ces_comm_init(fx.ctx, 0, 1, -1, NULL, &c), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "rank 0: device -1 does not exist (devices are numbered from 0)");
+    assert_int_equal(ces_comm_init_all(fx.ctx, 2, negative, comms), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "rank 1: device -1 does not exist (devices are numbered from 0)");
+    assert_null(comms[0]);
     unsetenv("CES_TIMEOUT_MS");
     assert_null(c);
     assert_int_equal(inits, 0);

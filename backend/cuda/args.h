@@ -1,0 +1,76 @@
+/*
+ * backend/cuda/args.h - what the communicator constructors check before
+ * they ask the driver: their arguments, the environment's settings and the
+ * bootstrap's address.  Plain C (args.c, built with or without the CUDA
+ * toolkit), so that a cesync built without CUDA (absent.c) refuses what
+ * one with CUDA refuses, with the same status and the same message; only
+ * what passes reaches the driver there, or "built without CUDA" here.
+ */
+#ifndef CES_CUDA_ARGS_H
+#define CES_CUDA_ARGS_H
+
+#include "cesync.h"
+
+#include <sys/socket.h>
+#include <sys/un.h>
+
+/* The most descriptors one exchange passes (in one message of rank 0's,
+ * under the kernel's SCM_MAX_FD of 253): a communicator of processes has
+ * at most this many ranks, each allocation passing one handle per rank. */
+#define CES_BOOT_MAX_FDS 250u
+/* CES_TIMEOUT_MS at most (49 days): the bootstrap's setup deadlines take
+ * it as 32 bits, and no deadline computed from it wraps */
+#define CES_TIMEOUT_MS_MAX ((uint64_t)UINT32_MAX)
+
+/* A communicator's settings from the environment, read once per
+ * constructor call, before the driver (docs/API.md, "Environment"). */
+struct ces_cuda_settings {
+    uint64_t timeout_ms; /* CES_TIMEOUT_MS */
+    uint64_t stage_max;  /* CES_P2P_STAGE_MAX */
+    uint64_t side_min;   /* CES_P2P_SIDE_MIN */
+    int share;           /* CES_SHARE_GPUS */
+};
+
+/* *share: whether CES_SHARE_GPUS lets ranks outnumber the GPUs (1: rank r
+ * on GPU r % count; for tests; unset, empty or 0: not).  Any other value is
+ * CES_ERR_INVALID naming the variable and the value (*share 0). */
+int ces_cuda_share_gpus(struct ces_ctx *ctx, int *share);
+/* The stride (bytes of symmetric memory per rank) from CES_STRIDE's value
+ * `env` (NULL or '': `total`, the device's memory), rounded up to `gran`:
+ * digits with an optional K, M or G, of 1..2^48 bytes, else CES_ERR_INVALID
+ * naming the value.  Rounded, it stays below 2^49, so ranks * stride cannot
+ * wrap for up to CES_MAX_RANKS ranks. */
+int ces_cuda_stride(struct ces_ctx *ctx, const char *env, uint64_t total, uint64_t gran,
+                    uint64_t *stride);
+/* The socket address of bootstrap `path` into *addr and its length into
+ * *len: a file path, or '@' and a Linux abstract name.  CES_ERR_INVALID,
+ * saying why, for one empty after the '@' or too long. */
+int ces_boot_addr(struct ces_ctx *ctx, const char *path, struct sockaddr_un *addr,
+                  socklen_t *len);
+
+/* ces_comm_init's checks, in this order: ctx NULL (CES_ERR_INVALID, no
+ * message), out NULL ("ces_comm_init: NULL argument"), then *out = NULL;
+ * rank and size; the bootstrap (where there are peers: missing, or refused
+ * by ces_boot_addr); more processes than CES_BOOT_MAX_FDS
+ * (CES_ERR_UNSUPPORTED); the settings, into *s; a negative device.  Each
+ * fails with its message; CES_OK leaves what needs the driver (the device
+ * and the GPUs there are). */
+int ces_cuda_init_check(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int device,
+                        const char *bootstrap, struct ces_comm **out,
+                        struct ces_cuda_settings *s);
+/* ces_comm_init_env's: ctx and out NULL as above, then *out = NULL; RANK
+ * and WORLD_SIZE set, each a decimal number (digits only) of
+ * 0..UINT32_MAX, LOCAL_RANK (where set) of 0..INT_MAX, into *rank, *size
+ * and *device (LOCAL_RANK, else RANK); then ces_comm_init's checks of
+ * those with `rendezvous` (NULL: CES_RENDEZVOUS), which *bootstrap
+ * receives. */
+int ces_cuda_init_env_check(struct ces_ctx *ctx, const char *rendezvous, struct ces_comm **out,
+                            uint32_t *rank, uint32_t *size, int *device, const char **bootstrap,
+                            struct ces_cuda_settings *s);
+/* ces_comm_init_all's: ctx and comms NULL as above, ndev 1..CES_MAX_RANKS,
+ * then comms[0..ndev) = NULL; the settings, into *s; a negative device of
+ * devices[] (NULL: devices 0..ndev-1). */
+int ces_cuda_init_all_check(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
+                            struct ces_comm **comms, struct ces_cuda_settings *s);
+
+#endif
