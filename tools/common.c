@@ -94,8 +94,9 @@ int ces_tool_decimal(const char *v, double *out)
 
 int ces_tool_seconds(const char *cmd, const char *opt, const char *v, double *out)
 {
-    if (v == NULL)
-        return ces_tool_fail("%s: %s expects a number", cmd, opt);
+    /* another option is no value (gen reads one after any option) */
+    if (ces_tool_value(cmd, opt, v, "a number") != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
     if (!ces_tool_decimal(v, out) || *out <= 0)
         return ces_tool_fail("%s: %s expects a finite number > 0, got '%s'", cmd, opt, v);
     return CES_EXIT_OK;

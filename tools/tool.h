@@ -129,7 +129,8 @@ double ces_tool_now(void);
 int ces_tool_decimal(const char *v, double *out);
 
 /* The value v of option opt of cmd in seconds, a finite number > 0, in
- * *out.  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
+ * *out; a missing one and another option are refused as ces_tool_value
+ * refuses them.  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
 int ces_tool_seconds(const char *cmd, const char *opt, const char *v, double *out);
 
 /* True if s is in the NULL-terminated list (NULL: an empty one). */

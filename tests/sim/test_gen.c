@@ -702,6 +702,10 @@ static void test_tool_progress(void **state)
     ces_test_tool_says("gen --seed 1 --progress 0", 2,
                        "cesync: gen: --progress expects a finite number > 0, got '0'\n");
     ces_test_tool_says("gen --seed 1 --progress", 2, "cesync: gen: --progress expects a number\n");
+    /* another option is no value, as for gen's other options (it said
+     * "got '--count'", as if taken for one) */
+    ces_test_tool_says("gen --seed 1 --progress --count 3", 2,
+                       "cesync: gen: --progress expects a number, not the option '--count'\n");
 }
 
 /* The line before a schedule is the command that writes it again: every
