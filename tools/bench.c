@@ -1334,15 +1334,22 @@ static void print_header(const struct bench *B, FILE *f)
     if (B->wake > 0)
         fprintf(f, "# the variants but auto run the wake chain of %u cop%s\n", B->wake,
                 B->wake == 1 ? "y" : "ies");
-    if (B->nccl_info[0] != '\0')
-        fprintf(f, "# %s\n", B->nccl_info);
+    /* its control bytes as \xNN, as the model file's name's above: the
+     * NCCL line names CES_NCCL_LIB's file where that did not load, and
+     * CUDA_DEVICE_MAX_CONNECTIONS below is a value given too */
+    if (B->nccl_info[0] != '\0') {
+        fputs("# ", f);
+        ces_tool_put_name(f, B->nccl_info);
+        fputc('\n', f);
+    }
     if (!B->dry) {
         /* The hardware work queues per GPU change how often the polled
          * barriers run in their slow mode (docs/PERFORMANCE.md, "Two modes"). */
         const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
 
-        fprintf(f, "# CUDA_DEVICE_MAX_CONNECTIONS=%s\n",
-                conn != NULL ? conn : "unset (CUDA's default, 8)");
+        fputs("# CUDA_DEVICE_MAX_CONNECTIONS=", f);
+        ces_tool_put_name(f, conn != NULL ? conn : "unset (CUDA's default, 8)");
+        fputc('\n', f);
     }
 }
 

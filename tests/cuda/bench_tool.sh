@@ -20,7 +20,9 @@
 # variants with the wake chain (--wake 2: alltoall on every rank, scatter on
 # the ranks but the root); on three ranks where they fit, alltoall,
 # sendrecv (ring and one way), scatter (root 2), gather (root 1) and
-# allgather in place, each with every byte checked; --with-compute, whose
+# allgather in place, each with every byte checked; a header whose values
+# given (CUDA_DEVICE_MAX_CONNECTIONS, CES_NCCL_LIB) say an ESC as \x1b;
+# --with-compute, whose
 # CSV gives every implementation's share kept as a percentage;
 # then --calibrate, whose model file must hold every measured parameter as
 # a number (the rates above 0) and predict with `cesync check --predict`;
@@ -100,6 +102,25 @@ oneway=$(awk -F, '$3 == 4194304 && $4 == "raw" { print $6 }' "$out/bench5.csv")
 ring=$(awk -F, '$3 == 4194304 && $4 == "raw" { print $6 }' "$out/bench6.csv")
 awk -v o="$oneway" -v r="$ring" 'BEGIN { exit !(o > 0 && r > 0 && o >= 0.75 * r) }' ||
   { echo "FAIL: the one-way raw copy of 4 MiB took $oneway us, the ring's $ring us"; exit 1; }
+# The header's values given say their control bytes as \xNN, as cesync's
+# messages do (an ESC written raw moves a terminal's cursor or changes its
+# colours): CUDA_DEVICE_MAX_CONNECTIONS, and with a GPU per rank the NCCL
+# line naming a CES_NCCL_LIB that does not load.  Both were written raw.
+esc=$(printf '\033')
+nccl=--no-nccl
+[ "$gpus" -ge 2 ] && nccl=""
+# shellcheck disable=SC2086
+CUDA_DEVICE_MAX_CONNECTIONS="8$esc[0m" CES_NCCL_LIB="/nonexistent/$esc[0m.so" "$tool" bench \
+  alltoall --ranks 2 --min-bytes 64K --max-bytes 64K --iterations 3 --warmup 1 $nccl \
+  --variant auto >"$out/escaped.log" 2>&1
+rc=$?
+cat -v "$out/escaped.log"
+[ "$rc" -eq 0 ] || { echo "FAIL: cesync bench with an ESC in its settings: exit $rc"; exit 1; }
+! grep -q "$esc" "$out/escaped.log" &&
+  grep -q '^# CUDA_DEVICE_MAX_CONNECTIONS=8\\x1b\[0m$' "$out/escaped.log" &&
+  { [ "$gpus" -lt 2 ] || grep -q '^# NCCL not loaded: CES_NCCL_LIB=/nonexistent/\\x1b\[0m\.so: ' \
+    "$out/escaped.log"; } ||
+  { echo "FAIL: cesync bench: the header wrote a value's ESC raw"; exit 1; }
 # Ranks sharing a GPU (one GPU, CES_SHARE_GPUS=1): --with-compute and
 # --calibrate measure no machine, so they must refuse, naming why.
 if [ "$gpus" -lt 2 ]; then

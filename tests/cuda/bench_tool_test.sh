@@ -9,7 +9,9 @@
 # named so, a run without its raw row or with a raw copy's data check
 # WRONG, a one-way raw copy at half
 # the ring's time, a share kept out of range, a model file without a
-# parameter, a refusal on one GPU missing or exiting 0; the three-rank
+# parameter, a refusal on one GPU missing or exiting 0, a value given
+# written raw in the header (an ESC of CUDA_DEVICE_MAX_CONNECTIONS, or
+# of CES_NCCL_LIB where NCCL runs, a GPU per rank); the three-rank
 # runs' faults only where three ranks fit (a GPU each, or CES_SHARE_GPUS=1
 # over 8 hardware queues), and none past its 77 without a GPU.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,6 +64,19 @@ if [ "$opt" = --calibrate ]; then
   done >"$model"
 fi
 [ "$fault" = failed ] && echo "# 64K cesync/plain failed: CUDA error"
+# the header's values given (the run that sets CES_NCCL_LIB), their ESC as
+# \x1b; written raw by the faults rawesc (CUDA_DEVICE_MAX_CONNECTIONS) and
+# rawnccl (the NCCL line, which a run with a GPU per rank and NCCL has)
+if [ -n "${CES_NCCL_LIB:-}" ]; then
+  esc='\x1b' nesc='\x1b'
+  [ "$fault" = rawesc ] && esc=$(printf '\033')
+  [ "$fault" = rawnccl ] && nesc=$(printf '\033')
+  case "$all" in
+    *--no-nccl*) ;;
+    *) printf '# NCCL not loaded: CES_NCCL_LIB=/nonexistent/%s[0m.so: cannot open\n' "$nesc" ;;
+  esac
+  printf '# CUDA_DEVICE_MAX_CONNECTIONS=8%s[0m\n' "$esc"
+fi
 [ -n "$csv" ] || exit 0
 head="coll,ranks,bytes,impl,variant,time_us,min_us,max_us,algbw_gbps,busbw_gbps,check"
 head="$head,pred_us,pred_slow_us"
@@ -134,6 +149,10 @@ expect 1 "CES_SHARE_GPUS=1" norefusal "--calibrate" 1
 expect 1 "CES_SHARE_GPUS=1" norefusal "--ranks 5" 1
 expect 1 "CES_SHARE_GPUS=1" refused0 "--with-compute" 1
 expect 1 "CES_SHARE_GPUS=1" refused0 "--ranks 5" 1
+expect 1 "CES_SHARE_GPUS=1" rawesc "--max-bytes 64K" 1
+expect 2 "" rawesc "--max-bytes 64K" 1
+expect 2 "" rawnccl "--max-bytes 64K" 1
+expect 1 "CES_SHARE_GPUS=1" rawnccl "--max-bytes 64K" 0
 # three ranks: run where they fit, and then judged like the others
 expect 2 "" wrong "--ranks 3" 0
 expect 2 "CES_SHARE_GPUS=1" wrong "--ranks 3" 1
