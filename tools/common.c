@@ -116,12 +116,20 @@ int ces_tool_listed(const char *const *list, const char *s)
  * ..."), DEL, or a C1 control in UTF-8 (U+0080..U+009F, 0xc2 then
  * 0x80..0x9f: U+009B begins an escape sequence as ESC [ does).  Written
  * raw they could move the terminal's cursor, change its colours or its
- * title. */
+ * title.  And Unicode's bidirectional formatting characters (U+061C,
+ * U+200E..U+200F, U+202A..U+202E, U+2066..U+2069): one in a name turned
+ * the rest of the line around on a terminal that honours them, so that
+ * "cesync: x.ces: cannot open" could read as another file's message. */
 static size_t control_len(const unsigned char *p)
 {
     if ((p[0] < 0x20 && p[0] != '\t') || p[0] == 0x7f)
         return p[0] != '\0';
-    return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+    if ((p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) || (p[0] == 0xd8 && p[1] == 0x9c))
+        return 2;
+    if (p[0] == 0xe2 && p[1] == 0x80 && ((p[2] >= 0x8e && p[2] <= 0x8f) ||
+                                         (p[2] >= 0xaa && p[2] <= 0xae)))
+        return 3;
+    return p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9 ? 3 : 0;
 }
 
 /* "cesync: " + the message + newline on stderr in one write (the ranks of

@@ -77,7 +77,8 @@ static void test_help_everywhere(void **state)
  * messages and in those past the 512 bytes formatted on the stack, and a
  * message from the library carries it too; UTF-8 and tabs pass.  A newline
  * is one too: a message is one line (a name's newline began a line that
- * read as a message of its own). */
+ * read as a message of its own), and so are Unicode's bidirectional
+ * formatting characters (a right-to-left override turned the line). */
 static void test_control_bytes_escaped(void **state)
 {
     char args[800], want[900], *out = NULL;
@@ -103,6 +104,13 @@ static void test_control_bytes_escaped(void **state)
         "check \"$(printf 'a\\302\\2332J\\302\\200\\302\\237\\302\\240\\303\\202.ces')\"", 2,
         "cesync: a\\xc2\\x9b2J\\xc2\\x80\\xc2\\x9f\302\240\303\202.ces: cannot open: "
         "No such file or directory\n");
+    /* the bidirectional formatting characters: U+202E (right-to-left
+     * override) and U+2066, U+2069, U+200F, U+061C, not U+202F or U+2065 */
+    ces_test_tool_says("check \"$(printf 'a\\342\\200\\256lmth.ces\\342\\201\\246\\342\\201"
+                       "\\251\\342\\200\\217\\330\\234\\342\\200\\257\\342\\201\\245')\"", 2,
+                       "cesync: a\\xe2\\x80\\xaelmth.ces\\xe2\\x81\\xa6\\xe2\\x81\\xa9\\xe2\\x80"
+                       "\\x8f\\xd8\\x9c\342\200\257\342\201\245: cannot open: No such file or "
+                       "directory\n");
     snprintf(args, sizeof(args), "gen --seed \"$(printf '%0600d\\033')\"", 7);
     snprintf(want, sizeof(want),
              "cesync: gen: --seed expects a number 0..18446744073709551615, not '%0600d\\x1b'\n",
