@@ -2,11 +2,12 @@
  * core/file.c - writing a file so that it is replaced only when complete:
  * the new contents go to a temporary file beside it, renamed over it at
  * the end, removed on any failure (the old file stays as it was); a device
- * or a pipe is written in place, a symbolic link's file replaced.  Used by
- * ces_dot_write and by the cesync command's -o outputs.  The temporary
- * files not ended yet, and the child that writes one (Graphviz dot), are
- * listed for ces_file_unlink_pending, which the command calls when a
- * signal ends it.
+ * or a pipe is written in place, a symbolic link's file replaced, a name
+ * of one of the process's descriptors (/dev/stdout) written through it.
+ * Used by ces_dot_write and by the cesync command's -o outputs.  The
+ * temporary files not ended yet, and the child that writes one (Graphviz
+ * dot), are listed for ces_file_unlink_pending, which the command calls
+ * when a signal ends it.
  */
 #include "internal.h"
 
@@ -149,14 +150,36 @@ static mode_t new_file_mode(void)
     return (mode_t)(0666 & ~mask);
 }
 
+/* The descriptor of this process that name is, as /dev/fd/N and
+ * /proc/self/fd/N name one (/dev/stdout is a link to /proc/self/fd/1);
+ * -1 for any other name.  N as the kernel reads it: digits, no leading 0. */
+static int own_descriptor(const char *name)
+{
+    static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/"};
+
+    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+        size_t n = strlen(dirs[i]);
+        const char *d = name + n;
+
+        if (strncmp(name, dirs[i], n) == 0 && d[0] >= '0' && d[0] <= '9' &&
+            (d[0] != '0' || d[1] == '\0') && strlen(d) <= 9 &&
+            d[strspn(d, "0123456789")] == '\0')
+            return atoi(d);
+    }
+    return -1;
+}
+
 /* Into buf, the name that the chain of symbolic links starting at path
  * ends at (path itself when it is no link); a relative link is taken from
- * the link's directory.  False when it has more than 40 links (a loop
- * has: ELOOP in errno) or a name in it does not fit (ENAMETOOLONG). */
-static bool follow_links(const char *path, char *buf, size_t size)
+ * the link's directory.  The chain stops at a name of one of this
+ * process's descriptors, whose number goes to *own (-1: none met).  False
+ * when it has more than 40 links (a loop has: ELOOP in errno) or a name
+ * in it does not fit (ENAMETOOLONG). */
+static bool follow_links(const char *path, char *buf, size_t size, int *own)
 {
     char link[4096];
 
+    *own = -1;
     errno = ENAMETOOLONG;
     if ((size_t)snprintf(buf, size, "%s", path) >= size)
         return false;
@@ -164,10 +187,14 @@ static bool follow_links(const char *path, char *buf, size_t size)
      * the name after the 40th may be the file, and only a 41st link is
      * too many (a chain of 40 was refused, one open(2) writes through) */
     for (int hops = 0;; hops++) {
-        ssize_t n = readlink(buf, link, sizeof(link));
+        ssize_t n;
         const char *slash = strrchr(buf, '/');
         size_t dir;
 
+        *own = own_descriptor(buf);
+        if (*own >= 0)
+            return true;
+        n = readlink(buf, link, sizeof(link));
         if (n < 0)
             return true; /* no link: the end */
         if (hops == 40) {
@@ -192,7 +219,7 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
     sigset_t all, was;
     mode_t mode;
     bool exists, created;
-    int fd, mk_err;
+    int fd, mk_err, own;
 
     of->name[0] = of->dest[0] = '\0';
     /* no file has the empty name (the temporary file went to the current
@@ -201,6 +228,24 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
     if (path[0] == '\0') {
         ces_ctx_error(ctx, CES_ERR_IO, "cannot create '': %s", strerror(ENOENT));
         return -1;
+    }
+    /* a chain of links that does not end names no file, as open(2) says:
+     * the link itself was replaced by the new file, reported written */
+    if (!follow_links(path, resolved, sizeof(resolved), &own)) {
+        ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+        return -1;
+    }
+    /* one of this process's descriptors (-o /dev/stdout) is written
+     * through, at its offset, as standard output is: opened again by name,
+     * the file behind it was replaced (`>> log` lost the log; `> log` the
+     * lines written to the descriptor before), and a socket cannot be
+     * opened so at all */
+    if (own >= 0) {
+        snprintf(of->name, sizeof(of->name), "%s", path);
+        fd = fcntl(own, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+        if (fd < 0)
+            ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        return fd;
     }
     exists = stat(path, &sb) == 0;
     if (exists && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
@@ -223,12 +268,6 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
      * for minutes, and then the rename failed) */
     if (exists && S_ISDIR(sb.st_mode)) {
         ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(EISDIR));
-        return -1;
-    }
-    /* a chain of links that does not end names no file, as open(2) says:
-     * the link itself was replaced by the new file, reported written */
-    if (!follow_links(path, resolved, sizeof(resolved))) {
-        ces_ctx_error(ctx, CES_ERR_IO, "cannot create %s: %s", path, strerror(errno));
         return -1;
     }
     dest = resolved;

@@ -818,6 +818,53 @@ static void test_write_not_a_file(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* An output path that names one of the process's own descriptors
+ * (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is written through that
+ * descriptor at its offset, as -o - is: a file behind it, opened for
+ * appending (`-o /dev/stdout >> log`), keeps what it held (it was replaced
+ * by the output alone, the log lost), and a link to such a name is
+ * followed to it; a descriptor that is not open is refused, nothing made. */
+static void test_write_own_descriptor(void **state)
+{
+    static const char *const names[] = {"/dev/fd/%d", "/proc/self/fd/%d"};
+    char *dir = ces_test_tmpdir(), *out = NULL, path[512], name[600], got[512], want[600];
+    int fd;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/log.txt", dir);
+    ces_test_put_file(path, "kept\n");
+    snprintf(name, sizeof(name), "%s/link", dir);
+    assert_int_equal(symlink("/dev/stdout", name), 0);
+    fd = open(path, O_WRONLY | O_APPEND);
+    assert_true(fd >= 0);
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char text[8];
+
+        snprintf(name, sizeof(name), names[i], fd);
+        snprintf(text, sizeof(text), "%zu\n", i);
+        assert_int_equal(ces_tool_write_file("print", name, text, strlen(text)), CES_EXIT_OK);
+    }
+    assert_int_equal(close(fd), 0);
+    holds(dir, "log.txt", "kept\n0\n1\n");
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "link;log.txt;");
+    /* the command's standard output, by name and by a link to it */
+    assert_int_equal(ces_test_tool(dir, "print barrier --ranks 2 -o /dev/stdout >>log.txt", &out),
+                     0);
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "print barrier --ranks 2 -o link >>log.txt", &out), 0);
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "print barrier --ranks 2", &out), 0);
+    snprintf(want, sizeof(want), "kept\n0\n1\n%s%s", out, out);
+    free(out);
+    holds(dir, "log.txt", want);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "link;log.txt;");
+    ces_test_tool_says("print barrier --ranks 2 -o /dev/fd/987", 2,
+                       "cesync: print: cannot write /dev/fd/987: Bad file descriptor\n");
+    ces_test_remove_in(dir, "link\0log.txt\0");
+}
+
 /* print, promela and dot -o through the built command: an output that
  * cannot be completed leaves the previous file and nothing else; print
  * leaves an unrelated FILE.tmp alone and says why it cannot create a file;
@@ -1309,6 +1356,7 @@ int main(void)
         cmocka_unit_test(test_write_file),
         cmocka_unit_test(test_write_file_modes),
         cmocka_unit_test(test_write_not_a_file),
+        cmocka_unit_test(test_write_own_descriptor),
         cmocka_unit_test(test_tool_outputs),
         cmocka_unit_test(test_signal_leaves_no_temporary),
         cmocka_unit_test(test_output_is_not_input),
