@@ -1409,19 +1409,29 @@ bool ces_find_program(const char *name, char *buf, size_t size)
     return false;
 }
 
-/* Creates render's temporary file in $TMPDIR (/tmp when that is unset or
- * empty), already unlinked: its descriptor, or -1 with the context's error
- * set, naming the directory (and TMPDIR when it came from there) and the
- * picture `path` it was for (NULL: none, a probe). */
-static int tmp_open(struct ces_ctx *ctx, const char *path)
+/* The directory of render's temporary file: $TMPDIR, or /tmp when that is
+ * unset or empty; *env is " (TMPDIR)" when it came from there, else "",
+ * for the messages that name it. */
+static const char *tmp_dir(const char **env)
 {
     const char *dir = getenv("TMPDIR");
+    bool set = dir != NULL && *dir != '\0';
+
+    *env = set ? " (TMPDIR)" : "";
+    return set ? dir : "/tmp";
+}
+
+/* Creates render's temporary file in tmp_dir, already unlinked: its
+ * descriptor, or -1 with the context's error set, naming the directory
+ * (and TMPDIR when it came from there) and the picture `path` it was for
+ * (NULL: none, a probe). */
+static int tmp_open(struct ces_ctx *ctx, const char *path)
+{
+    const char *env, *dir = tmp_dir(&env);
     char tmpl[4096];
     int fd;
 
-    if (dir != NULL && *dir == '\0')
-        dir = NULL;
-    snprintf(tmpl, sizeof(tmpl), "%s/cesync-dot-XXXXXX", dir != NULL ? dir : "/tmp");
+    snprintf(tmpl, sizeof(tmpl), "%s/cesync-dot-XXXXXX", dir);
     fd = mkstemp(tmpl);
     if (fd >= 0) {
         unlink(tmpl);
@@ -1429,15 +1439,14 @@ static int tmp_open(struct ces_ctx *ctx, const char *path)
         fd = ces_file_fd_own(fd);
     }
     if (fd < 0) {
-        const char *where = dir != NULL ? dir : "/tmp", *env = dir != NULL ? " (TMPDIR)" : "";
         int err = errno;
 
         if (path != NULL)
             ces_ctx_error(ctx, CES_ERR_IO,
                           "cannot write %s: cannot create a temporary file in %s%s: %s", path,
-                          where, env, strerror(err));
+                          dir, env, strerror(err));
         else
-            ces_ctx_error(ctx, CES_ERR_IO, "cannot create a temporary file in %s%s: %s", where,
+            ces_ctx_error(ctx, CES_ERR_IO, "cannot create a temporary file in %s%s: %s", dir,
                           env, strerror(err));
         return -1;
     }
@@ -1473,8 +1482,13 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     if (fd < 0)
         return CES_ERR_IO;
     if (ces_write_all(fd, text, strlen(text)) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
-        rc = ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: cannot write a temporary file: %s",
-                           path, strerror(errno));
+        const char *env, *dir = tmp_dir(&env);
+
+        /* the directory named as where it could not be created (a full
+         * TMPDIR said only "cannot write a temporary file") */
+        rc = ces_ctx_error(ctx, CES_ERR_IO,
+                           "cannot write %s: cannot write a temporary file in %s%s: %s", path, dir,
+                           env, strerror(errno));
         goto close_fd;
     }
     snprintf(tflag, sizeof(tflag), "-T%s", fmt);

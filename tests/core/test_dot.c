@@ -1831,7 +1831,8 @@ static void test_write_finds_dot(void **state)
  * naming the picture: an output that is a directory (dot laid the picture
  * out, for minutes when large, and then "cannot replace d.svg: Is a
  * directory"), and a TMPDIR that cannot hold dot's input (the message named
- * the directory alone, or no file at all where the input did not fit);
+ * the directory alone, or neither the file nor the directory where the
+ * input did not fit);
  * nothing is left beside either. */
 static void test_write_refused_before_dot(void **state)
 {
@@ -1873,8 +1874,8 @@ static void test_write_refused_before_dot(void **state)
      * file size limit) */
     assert_int_equal(unsetenv("TMPDIR"), 0);
     assert_int_equal(write_limited(ctx, t, q, 4), CES_ERR_IO);
-    snprintf(want, sizeof(want), "cannot write %s: cannot write a temporary file: File too large",
-             q);
+    snprintf(want, sizeof(want),
+             "cannot write %s: cannot write a temporary file in /tmp: File too large", q);
     assert_string_equal(ces_ctx_last_error(ctx), want);
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "bin;");
