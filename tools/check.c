@@ -674,7 +674,7 @@ int ces_cmd_check(int argc, char **argv)
     struct ces_graph *g = NULL;
     struct ces_check_report *r = NULL;
     struct check_args a;
-    const char *in = ces_tool_input_file(argc, argv, ces_check_valued);
+    const char *in = ces_tool_input_read(argc, argv, ces_check_valued);
     int rest = 0, ec;
 
     if (ces_tool_wants_help(argc, argv)) {

@@ -659,11 +659,18 @@ const char *ces_tool_input(int argc, char **argv, const char *const *valued)
     return in >= 0 ? argv[in] : NULL;
 }
 
-const char *ces_tool_input_file(int argc, char **argv, const char *const *valued)
+const char *ces_tool_input_read(int argc, char **argv, const char *const *valued)
 {
     const char *in = ces_tool_input(argc, argv, valued);
 
-    return in != NULL && strcmp(in, "-") != 0 && ces_coll_from_name(in) < 0 ? in : NULL;
+    return in != NULL && ces_coll_from_name(in) < 0 ? in : NULL;
+}
+
+const char *ces_tool_input_file(int argc, char **argv, const char *const *valued)
+{
+    const char *in = ces_tool_input_read(argc, argv, valued);
+
+    return in != NULL && strcmp(in, "-") != 0 ? in : NULL;
 }
 
 int ces_tool_same_file(const char *a, const char *b)
@@ -676,6 +683,15 @@ int ces_tool_same_file(const char *a, const char *b)
 
 int ces_tool_out_not_in(const char *cmd, const char *opt, const char *out, const char *in)
 {
+    struct stat so, si;
+
+    /* standard input read from a file: that file is the input */
+    if (in != NULL && strcmp(in, "-") == 0)
+        return stat(out, &so) != 0 || fstat(STDIN_FILENO, &si) != 0 || !S_ISREG(si.st_mode) ||
+                       so.st_dev != si.st_dev || so.st_ino != si.st_ino
+                   ? CES_EXIT_OK
+                   : ces_tool_fail("%s: %s %s is the file standard input reads (name another "
+                                   "output file)", cmd, opt, out);
     if (in == NULL || !ces_tool_same_file(out, in))
         return CES_EXIT_OK;
     if (strcmp(out, in) == 0)

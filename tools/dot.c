@@ -36,7 +36,7 @@ int ces_cmd_dot(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *out = NULL, *in = ces_tool_input_file(argc, argv, dot_valued);
+    const char *out = NULL, *in = ces_tool_input_read(argc, argv, dot_valued);
     char *text = NULL;
     size_t len = 0;
     int rest = 0, ec;

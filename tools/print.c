@@ -59,7 +59,7 @@ int ces_cmd_print(int argc, char **argv)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     struct ces_prog *p = NULL;
-    const char *out = NULL, *in = ces_tool_input_file(argc, argv, print_valued);
+    const char *out = NULL, *in = ces_tool_input_read(argc, argv, print_valued);
     unsigned mode = 0; /* 0 program, 1 expand, 2 explain */
     char *text = NULL;
     size_t len = 0;

@@ -61,7 +61,7 @@ int ces_cmd_promela(int argc, char **argv)
     struct ces_promela_opts o;
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *out = NULL, *in = ces_tool_input_file(argc, argv, promela_valued);
+    const char *out = NULL, *in = ces_tool_input_read(argc, argv, promela_valued);
     const char *queues = NULL;
     uint32_t *map = NULL;
     struct ces_fault faults[64];

@@ -63,6 +63,10 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
  * none: call it first, ces_tool_load reorders argv. */
 const char *ces_tool_input(int argc, char **argv, const char *const *valued);
 
+/* What ces_tool_load would read the schedule from: its input when that is
+ * no collective (a file, or "-" for standard input); NULL otherwise. */
+const char *ces_tool_input_read(int argc, char **argv, const char *const *valued);
+
 /* The file that ces_tool_load would read the schedule from: its input when
  * that is neither a collective nor "-" (standard input); NULL otherwise. */
 const char *ces_tool_input_file(int argc, char **argv, const char *const *valued);
@@ -73,8 +77,9 @@ int ces_tool_same_file(const char *a, const char *b);
 
 /* Refuses an output that would replace an input: `out`, the file option
  * `opt` of command `cmd` writes, names the file `in` it read (the same path,
- * or the same file by another name or a link).  `in` NULL (no file read)
- * passes.  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
+ * or the same file by another name or a link), or `in` is "-" and `out`
+ * the file that standard input reads.  `in` NULL (no file read) passes.
+ * Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
 int ces_tool_out_not_in(const char *cmd, const char *opt, const char *out, const char *in);
 
 /* The -o of a text output of `cmd`: "-" is standard output (*out becomes

@@ -1042,8 +1042,9 @@ static void test_signal_leaves_no_temporary(void **state)
 /* An output that names the input file is refused before anything is
  * written (print -o, promela -o, dot -o and check --dot replaced the
  * schedule they read: print dropped its comments, the others overwrote it),
- * by the same path, another path, a link or a second hard link; a
- * collective is no file, so a file of its name may be written. */
+ * by the same path, another path, a link or a second hard link, and so is
+ * the file that standard input reads for "-" (it was replaced as the named
+ * one was); a collective is no file, so a file of its name may be written. */
 static void test_output_is_not_input(void **state)
 {
     static const char sched[] = "# kept\ncesync 1\nranks 2\nstreams 1\nsignal ready u64 1\n"
@@ -1060,6 +1061,16 @@ static void test_output_is_not_input(void **state)
         "cesync: dot: -o link.dot is the input file a.dot (name another output file)\n",
         "check a.dot --dot hard.dot",
         "cesync: check: --dot hard.dot is the input file a.dot (name another output file)\n",
+        "print - -o a.dot <a.dot",
+        "cesync: print: -o a.dot is the file standard input reads (name another output file)\n",
+        "promela -o link.dot - <a.dot",
+        "cesync: promela: -o link.dot is the file standard input reads (name another output "
+        "file)\n",
+        "dot - -o ./a.dot <hard.dot",
+        "cesync: dot: -o ./a.dot is the file standard input reads (name another output file)\n",
+        "check - --dot hard.dot <link.dot",
+        "cesync: check: --dot hard.dot is the file standard input reads (name another output "
+        "file)\n",
     };
     char *dir = ces_test_tmpdir(), *out = NULL, path[512], path2[512];
 
