@@ -93,6 +93,8 @@ static int gen_write(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_op
     char *text = NULL, head[160], path[4096];
     size_t len = 0, hlen;
     int ec = CES_EXIT_OK;
+    /* -o dir/ names dir too (its files were said as dir//gen-1.ces) */
+    const char *sep = dir != NULL && dir[strlen(dir) - 1] == '/' ? "" : "/";
 
     if (ces_gen_source(ctx, seed, o, &text, &len) != CES_OK)
         return ces_tool_fail("%s", ces_ctx_last_error(ctx)); /* it starts with "gen: " */
@@ -105,9 +107,9 @@ static int gen_write(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_op
     if (dir == NULL) {
         fwrite(head, 1, hlen, stdout);
         fwrite(text, 1, len, stdout);
-    } else if ((size_t)snprintf(path, sizeof(path), "%s/gen-%" PRIu64 ".ces", dir, seed) >=
+    } else if ((size_t)snprintf(path, sizeof(path), "%s%sgen-%" PRIu64 ".ces", dir, sep, seed) >=
                sizeof(path)) {
-        ec = ces_tool_fail("gen: cannot write %s/gen-%" PRIu64 ".ces: %s", dir, seed,
+        ec = ces_tool_fail("gen: cannot write %s%sgen-%" PRIu64 ".ces: %s", dir, sep, seed,
                            strerror(ENAMETOOLONG));
     } else {
         char *whole = malloc(hlen + len);

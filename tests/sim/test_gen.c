@@ -854,6 +854,10 @@ static void test_tool_options(void **state)
     ces_test_tool_says("gen --seed 5 -o /nonexistent-dir", 2,
                        "cesync: gen: cannot create /nonexistent-dir/gen-5.ces: No such file or "
                        "directory\n");
+    /* a directory named with its slash: one slash before the file */
+    ces_test_tool_says("gen --seed 5 -o /nonexistent-dir/", 2,
+                       "cesync: gen: cannot create /nonexistent-dir/gen-5.ces: No such file or "
+                       "directory\n");
     ces_test_tool_says("gen --seed 5 -o --count", 2,
                        "cesync: gen: -o expects a directory, not the option '--count'\n");
     ces_test_tool_says("gen --seed 5 extra", 2,
