@@ -68,6 +68,13 @@ struct search {
      * for a MISMATCH alone (race_free; docs/SEMANTICS.md section 10). */
     bool lift, race_free;
     uint64_t lifted;
+    /* The reduction's item 4 in the first search where an execution it
+     * leaves out may have a MISMATCH that the one kept leaves unjudged
+     * (data_kept): unkept for the closure being built, unjudged counting
+     * the states whose choices it made so; the second search runs then
+     * too, without such steps. */
+    bool unkept;
+    uint64_t unjudged;
     int ends; /* ends_found's answer for the state being expanded */
     /* Data judged without some signals (docs/SEMANTICS.md section 10):
      * data_only, a search of a sliced graph for a RACE or MISMATCH alone;
@@ -929,11 +936,26 @@ static bool ends_found(struct search *S, const struct sim_state *st)
     return S->ends;
 }
 
+/* Whether an execution that item 4 leaves out at st keeps its data's
+ * classes in the one kept in its place: that has the same races and data up
+ * to where the one left out ends, but may go on there (the raise kept lets
+ * a wait pass), and a race after that leaves the left-out one's MISMATCH,
+ * on a race-free execution, unjudged.  So no MISMATCH may be left to find,
+ * or no race may come after st: no process has a data access left that
+ * can conflict with another's (every clock dead).  A sliced search stops
+ * at a RACE as at a MISMATCH, either refuting its signals. */
+static bool data_kept(const struct search *S, const struct sim_state *st)
+{
+    return S->data_only || S->have[SIM_D_MISMATCH] || S->sliced != 0 ||
+           ces_sim_clocks_dead(S->m, SIM_PC(S->m, st));
+}
+
 /* The persistent-set closure from `seed`; returns how many of its
  * processes have an enabled next step.  Where no end state can add a
  * class (ends_found), a write of a value no wait left reads needs no other
  * writer of its slot (docs/SEMANTICS.md section 10, the reduction's
- * item 4). */
+ * item 4): in the second search only where the data's classes stay
+ * (data_kept); in the first, where they may not, noted in S->unkept. */
 static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t seed)
 {
     const struct sim_model *m = S->m;
@@ -974,8 +996,11 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
                 }
                 /* other writes to t that could run before it, unless its
                  * store, read by nothing, can only end an execution sooner */
-                if (!S->ends || !unread(m, pc, t, o->op->value) || !ends_found(S, st))
+                if (!S->ends || !unread(m, pc, t, o->op->value) || !ends_found(S, st) ||
+                    (S->race_free && !data_kept(S, st)))
                     add_writers(S, st, t, x, h, NULL, &nwork);
+                else if (!data_kept(S, st))
+                    S->unkept = true;
             } else {
                 assert(o->cls == SIM_C_WAIT);
                 add_writers(S, st, o->slot, x, h, NULL, &nwork);
@@ -1047,7 +1072,9 @@ static void choose(struct search *S, struct frame *f)
             best = S->enabled[i];
         }
     }
+    S->unkept = false;
     closure(S, &f->st, best);
+    S->unjudged += S->unkept;
     for (uint32_t i = 0; i < ne; i++)
         if (S->inT[S->enabled[i]])
             f->choice[f->nchoice++] = S->enabled[i];
@@ -1936,14 +1963,17 @@ static int exhaustive(struct search *S)
 
 /* The second search (docs/SEMANTICS.md section 10, "Waits run early"):
  * where the first ran a wait early that could have observed a later store,
- * and found a RACE but no MISMATCH, a race-free execution it left for one
- * with a race may hold a MISMATCH.  The search without that, over
- * race-free executions only, looks for one, and stops at the first. */
+ * or left out a raise lost under a write that no wait reads while a race
+ * could still follow (item 4 where data_kept fails), and found a RACE but
+ * no MISMATCH, a race-free execution it left for one with a race may hold
+ * a MISMATCH.  The search without those, over race-free executions only,
+ * looks for one, and stops at the first. */
 static int race_free_search(struct search *S)
 {
     int rc;
 
-    if (S->lifted == 0 || !S->have[SIM_D_RACE] || S->have[SIM_D_MISMATCH] || S->bound)
+    if ((S->lifted == 0 && S->unjudged == 0) || !S->have[SIM_D_RACE] ||
+        S->have[SIM_D_MISMATCH] || S->bound)
         return CES_OK;
     S->lift = false;
     S->race_free = true;
