@@ -241,10 +241,25 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
      * lines written to the descriptor before), and a socket cannot be
      * opened so at all */
     if (own >= 0) {
+        int err = 0, flags;
+
         snprintf(of->name, sizeof(of->name), "%s", path);
         fd = fcntl(own, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+        /* one that cannot be written (a directory, one opened for reading)
+         * is refused before the work, as a directory by name is: its write
+         * failed only after it, Graphviz's as "dot -Tsvg failed drawing" */
         if (fd < 0)
-            ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+            err = errno;
+        else if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode))
+            err = EISDIR;
+        else if ((flags = fcntl(fd, F_GETFL)) >= 0 && (flags & O_ACCMODE) == O_RDONLY)
+            err = EBADF;
+        if (err != 0) {
+            if (fd >= 0)
+                close(fd);
+            ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(err));
+            return -1;
+        }
         return fd;
     }
     exists = stat(path, &sb) == 0;

@@ -823,11 +823,15 @@ static void test_write_not_a_file(void **state)
  * descriptor at its offset, as -o - is: a file behind it, opened for
  * appending (`-o /dev/stdout >> log`), keeps what it held (it was replaced
  * by the output alone, the log lost), and a link to such a name is
- * followed to it; a descriptor that is not open is refused, nothing made. */
+ * followed to it; a descriptor that is not open is refused, nothing made,
+ * and so is one that cannot be written (a directory, a file opened for
+ * reading) before anything is. */
 static void test_write_own_descriptor(void **state)
 {
     static const char *const names[] = {"/dev/fd/%d", "/proc/self/fd/%d"};
     char *dir = ces_test_tmpdir(), *out = NULL, path[512], name[600], got[512], want[600];
+    char text[700];
+    struct ces_ctx *ctx = NULL;
     int fd;
 
     (void)state;
@@ -838,8 +842,6 @@ static void test_write_own_descriptor(void **state)
     fd = open(path, O_WRONLY | O_APPEND);
     assert_true(fd >= 0);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        char text[8];
-
         snprintf(name, sizeof(name), names[i], fd);
         snprintf(text, sizeof(text), "%zu\n", i);
         assert_int_equal(ces_tool_write_file("print", name, text, strlen(text)), CES_EXIT_OK);
@@ -862,6 +864,30 @@ static void test_write_own_descriptor(void **state)
     assert_string_equal(got, "link;log.txt;");
     ces_test_tool_says("print barrier --ranks 2 -o /dev/fd/987", 2,
                        "cesync: print: cannot write /dev/fd/987: Bad file descriptor\n");
+    /* one that cannot be written is refused before the work, as a
+     * directory by name is (it failed at its write: a picture's Graphviz
+     * laid it out first, "dot -Tsvg failed drawing"): a directory, and a
+     * file opened for reading, which check's probe of --dot took */
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
+    fd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    snprintf(name, sizeof(name), "/dev/fd/%d", fd);
+    assert_int_equal(ces_write_file(ctx, name, "x\n", 2), CES_ERR_IO);
+    snprintf(text, sizeof(text), "cannot write %s: Is a directory", name);
+    assert_string_equal(ces_ctx_last_error(ctx), text);
+    assert_int_equal(close(fd), 0);
+    fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+    assert_int_equal(ces_tool_out_probe("check", name), CES_EXIT_USAGE);
+    assert_int_equal(ces_write_file(ctx, name, "x\n", 2), CES_ERR_IO);
+    snprintf(text, sizeof(text), "cannot write %s: Bad file descriptor", name);
+    assert_string_equal(ces_ctx_last_error(ctx), text);
+    assert_int_equal(close(fd), 0);
+    ces_ctx_destroy(ctx);
+    holds(dir, "log.txt", want);
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "link;log.txt;");
     ces_test_remove_in(dir, "link\0log.txt\0");
 }
 
