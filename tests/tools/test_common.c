@@ -823,9 +823,9 @@ static void test_write_not_a_file(void **state)
  * descriptor at its offset, as -o - is: a file behind it, opened for
  * appending (`-o /dev/stdout >> log`), keeps what it held (it was replaced
  * by the output alone, the log lost), and a link to such a name is
- * followed to it; a descriptor that is not open is refused, nothing made,
- * and so is one that cannot be written (a directory, a file opened for
- * reading) before anything is. */
+ * followed to it (by ces_dot_write too); a descriptor that is not open is
+ * refused, nothing made, and so is one that cannot be written (a
+ * directory, a file opened for reading) before anything is. */
 static void test_write_own_descriptor(void **state)
 {
     static const char *const names[] = {"/dev/fd/%d", "/proc/self/fd/%d"};
@@ -846,8 +846,15 @@ static void test_write_own_descriptor(void **state)
         snprintf(text, sizeof(text), "%zu\n", i);
         assert_int_equal(ces_tool_write_file("print", name, text, strlen(text)), CES_EXIT_OK);
     }
+    /* ces_dot_write too, through a .dot link to one */
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
+    snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+    snprintf(text, sizeof(text), "%s/pic.dot", dir);
+    assert_int_equal(symlink(name, text), 0);
+    assert_int_equal(ces_dot_write(ctx, "2\n", text), CES_OK);
+    assert_int_equal(unlink(text), 0);
     assert_int_equal(close(fd), 0);
-    holds(dir, "log.txt", "kept\n0\n1\n");
+    holds(dir, "log.txt", "kept\n0\n1\n2\n");
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "link;log.txt;");
     /* the command's standard output, by name and by a link to it */
@@ -857,7 +864,7 @@ static void test_write_own_descriptor(void **state)
     assert_int_equal(ces_test_tool(dir, "print barrier --ranks 2 -o link >>log.txt", &out), 0);
     free(out);
     assert_int_equal(ces_test_tool(NULL, "print barrier --ranks 2", &out), 0);
-    snprintf(want, sizeof(want), "kept\n0\n1\n%s%s", out, out);
+    snprintf(want, sizeof(want), "kept\n0\n1\n2\n%s%s", out, out);
     free(out);
     holds(dir, "log.txt", want);
     ces_test_dir_entries(dir, got, sizeof(got));
@@ -868,7 +875,6 @@ static void test_write_own_descriptor(void **state)
      * directory by name is (it failed at its write: a picture's Graphviz
      * laid it out first, "dot -Tsvg failed drawing"): a directory, and a
      * file opened for reading, which check's probe of --dot took */
-    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
     fd = open(dir, O_RDONLY | O_DIRECTORY);
     assert_true(fd >= 0);
     snprintf(name, sizeof(name), "/dev/fd/%d", fd);
