@@ -78,13 +78,15 @@ got=$("$tmp/cm/consumer")
 [ "$got" = "$expect" ] || { echo "find_package consumer printed '$got', expected '$expect'"; exit 1; }
 echo "installed cesync: pkg-config and find_package consumers both print '$got'"
 # find_package(cesync V) takes this version, and of another minor version
-# only one of the same major from 1.0 on
+# only one of the same major from 1.0 on; only the prefix is searched (a
+# cesync installed elsewhere, as /usr/local's 0.1, was taken for the one
+# refused)
 mkdir "$tmp/want"
-printf 'cmake_minimum_required(VERSION 3.25)\nproject(want NONE)\nfind_package(cesync ${WANT} REQUIRED)\n' \
-  >"$tmp/want/CMakeLists.txt"
+printf '%s\n' 'cmake_minimum_required(VERSION 3.25)' 'project(want NONE)' \
+  'find_package(cesync ${WANT} REQUIRED NO_DEFAULT_PATH PATHS ${PREFIX})' >"$tmp/want/CMakeLists.txt"
 wants() {
   rm -rf "$tmp/want/b"
-  cmake -S "$tmp/want" -B "$tmp/want/b" -DWANT="$1" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null 2>&1
+  cmake -S "$tmp/want" -B "$tmp/want/b" -DWANT="$1" -DPREFIX="$tmp/prefix" >/dev/null 2>&1
 }
 wants "$major.$minor" || { echo "find_package(cesync $major.$minor) refused cesync $major.$minor"; exit 1; }
 if wants "$major.$((minor + 1))"; then
