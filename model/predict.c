@@ -74,7 +74,7 @@
  * memory. */
 #define PREDICT_MAX_INSTS (UINT64_C(1) << 24)
 
-enum cat { CAT_COPY, CAT_SIGNAL, CAT_MEMOP, CAT_EVENT, CAT__COUNT };
+enum cat { CAT_COPY, CAT_SIGNAL, CAT_MEMOP, CAT_EVENT, CAT_COUNT };
 
 struct inst {
     const struct ces_op *op;
@@ -1406,7 +1406,7 @@ static void add_exact(double *sum, double *err, double x)
 /* Walks the critical path back from the op that finished last. */
 static void critical_path(struct psim *s)
 {
-    double per[CAT__COUNT + 1] = {0}, err[CAT__COUNT + 1] = {0}; /* host last */
+    double per[CAT_COUNT + 1] = {0}, err[CAT_COUNT + 1] = {0}; /* host last */
     double upto;
     int64_t last = -1;
 
@@ -1428,7 +1428,7 @@ static void critical_path(struct psim *s)
         /* a wait the slow mode held behind a copy: the hold is signal */
         add_exact(&per[in->cat], &err[in->cat], upto - from - in->host_gap - in->held);
         add_exact(&per[CAT_SIGNAL], &err[CAT_SIGNAL], in->held);
-        add_exact(&per[CAT__COUNT], &err[CAT__COUNT], in->host_gap);
+        add_exact(&per[CAT_COUNT], &err[CAT_COUNT], in->host_gap);
         upto = from;
         last = in->cause;
     }
@@ -1436,7 +1436,7 @@ static void critical_path(struct psim *s)
     s->res.path_signal_us = per[CAT_SIGNAL] + err[CAT_SIGNAL];
     s->res.path_memop_us = per[CAT_MEMOP] + err[CAT_MEMOP];
     s->res.path_event_us = per[CAT_EVENT] + err[CAT_EVENT];
-    s->res.path_host_us = per[CAT__COUNT] + err[CAT__COUNT];
+    s->res.path_host_us = per[CAT_COUNT] + err[CAT_COUNT];
 }
 
 int ces_model_predict(struct ces_ctx *ctx, const struct ces_model *m, const struct ces_graph *g,

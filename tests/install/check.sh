@@ -60,7 +60,7 @@ int main() { return CES_OP_COUNT + CES_COLL_COUNT + CES_PROTO_COUNT > 0 ? 0 : 1;
 EOF
 cxxflags="-std=c++11 -fsyntax-only -Wall -Wextra -Wpedantic -Werror"
 for cxx in c++ clang++; do
-  command -v "$cxx" >/dev/null || continue
+  command -v "$cxx" >/dev/null || { echo "no $cxx: cesync.h not compiled by it"; continue; }
   extra=""
   [ "$cxx" = clang++ ] && extra="-Wreserved-identifier -Wreserved-macro-identifier"
   # shellcheck disable=SC2086
@@ -77,8 +77,8 @@ cmake --build "$tmp/cm" >/dev/null
 got=$("$tmp/cm/consumer")
 [ "$got" = "$expect" ] || { echo "find_package consumer printed '$got', expected '$expect'"; exit 1; }
 echo "installed cesync: pkg-config and find_package consumers both print '$got'"
-# find_package(cesync V) takes this version, and of another minor version
-# only one of the same major from 1.0 on; only the prefix is searched (a
+# find_package(cesync V) takes this version, and an older minor version
+# only from 1.0 on; only the prefix is searched (a
 # cesync installed elsewhere, as /usr/local's 0.1, was taken for the one
 # refused)
 mkdir "$tmp/want"
@@ -89,9 +89,6 @@ wants() {
   cmake -S "$tmp/want" -B "$tmp/want/b" -DWANT="$1" -DPREFIX="$tmp/prefix" >/dev/null 2>&1
 }
 wants "$major.$minor" || { echo "find_package(cesync $major.$minor) refused cesync $major.$minor"; exit 1; }
-if wants "$major.$((minor + 1))"; then
-  echo "find_package(cesync $major.$((minor + 1))) took cesync $major.$minor"; exit 1
-fi
 if [ "$minor" -gt 0 ]; then
   older=$major.$((minor - 1))
   if [ "$major" = 0 ] && wants "$older"; then

@@ -105,12 +105,14 @@ static void test_control_bytes_escaped(void **state)
         "cesync: a\\xc2\\x9b2J\\xc2\\x80\\xc2\\x9f\302\240\303\202.ces: cannot open: "
         "No such file or directory\n");
     /* the bidirectional formatting characters: U+202E (right-to-left
-     * override) and U+2066, U+2069, U+200F, U+061C, not U+202F or U+2065 */
+     * override) and U+2066, U+2069, U+200F, U+061C, U+200E, U+202A, not
+     * U+202F, U+2065, U+200D or U+2029 */
     ces_test_tool_says("check \"$(printf 'a\\342\\200\\256lmth.ces\\342\\201\\246\\342\\201"
-                       "\\251\\342\\200\\217\\330\\234\\342\\200\\257\\342\\201\\245')\"", 2,
+                       "\\251\\342\\200\\217\\330\\234\\342\\200\\216\\342\\200\\252\\342\\200"
+                       "\\257\\342\\201\\245\\342\\200\\215\\342\\200\\251')\"", 2,
                        "cesync: a\\xe2\\x80\\xaelmth.ces\\xe2\\x81\\xa6\\xe2\\x81\\xa9\\xe2\\x80"
-                       "\\x8f\\xd8\\x9c\342\200\257\342\201\245: cannot open: No such file or "
-                       "directory\n");
+                       "\\x8f\\xd8\\x9c\\xe2\\x80\\x8e\\xe2\\x80\\xaa\342\200\257\342\201\245"
+                       "\342\200\215\342\200\251: cannot open: No such file or directory\n");
     snprintf(args, sizeof(args), "gen --seed \"$(printf '%0600d\\033')\"", 7);
     snprintf(want, sizeof(want),
              "cesync: gen: --seed expects a number 0..18446744073709551615, not '%0600d\\x1b'\n",
