@@ -1261,6 +1261,10 @@ int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, 
 {
     char *buf = NULL;
     size_t n = 0, cap = 0;
+    /* the most a buffer needs: max bytes, one past them to see it is
+     * more, and the NUL (doubling past it held 512 MiB to refuse a stream
+     * of more than 256) */
+    size_t most = max > SIZE_MAX - 2 ? SIZE_MAX : max + 2;
 
     *text = NULL;
     *len = 0;
@@ -1268,9 +1272,13 @@ int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, 
         size_t got;
 
         /* one byte kept free for the terminating NUL */
-        if (cap - n < 4096) {
+        if (cap - n < 4096 && cap < most) {
             size_t ncap = cap == 0 ? 8192 : cap * 2;
-            char *nb = ncap > cap ? ces_realloc(ctx, buf, ncap) : NULL;
+            char *nb;
+
+            if (ncap > most || ncap <= cap)
+                ncap = most;
+            nb = ces_realloc(ctx, buf, ncap);
 
             if (nb == NULL) {
                 ces_free(ctx, buf);
