@@ -78,7 +78,7 @@ static void *refuse_huge(void *ud, void *ptr, size_t size)
  * empty vector that takes items again. */
 static void test_vec_reserve_bytes(void **state)
 {
-    struct ces_test_alloc st = {0, 0, 0};
+    struct ces_test_alloc st = {0, 0, 0, 0};
     struct ces_alloc h = ces_test_hooks(&st);
     struct ces_ctx *ctx = NULL;
     struct ces_vec v = {NULL, 0, 0};

@@ -820,63 +820,40 @@ static void test_fopen_read(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
-static size_t largest; /* the largest block asked of biggest_* */
-
-static void *biggest_malloc(void *ud, size_t size)
-{
-    (void)ud;
-    largest = size > largest ? size : largest;
-    return malloc(size);
-}
-
-static void *biggest_realloc(void *ud, void *ptr, size_t size)
-{
-    (void)ud;
-    largest = size > largest ? size : largest;
-    return realloc(ptr, size);
-}
-
-static void biggest_free(void *ud, void *ptr)
-{
-    (void)ud;
-    free(ptr);
-}
-
 /* The reader's buffer grows no larger than the bound needs (max bytes, one
  * past them, the NUL): doubling, it held 16,384 bytes to refuse a stream
  * of more than 10,000, 512 MiB for CES_SOURCE_MAX's 256 MiB. */
 static void test_read_stream_bounded(void **state)
 {
-    struct ces_alloc hooks = {biggest_malloc, biggest_realloc, biggest_free, NULL};
-    struct ces_ctx *ctx = NULL;
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
     FILE *f = tmpfile();
     char *text = NULL;
     size_t len = 0;
 
     (void)state;
     assert_non_null(f);
-    assert_int_equal(ces_ctx_create(&hooks, &ctx), CES_OK);
     for (int k = 0; k < 5000; k++)
         fputs("abc", f);
     rewind(f);
-    largest = 0;
+    st.largest = 0;
     assert_int_equal(ces_read_stream(ctx, f, "t", 10000, &text, &len), CES_ERR_LIMIT);
     assert_null(text);
-    assert_int_equal(largest, 10002);
+    assert_int_equal(st.largest, 10002);
     /* a stream within the bound is read whole, up to it */
     rewind(f);
-    largest = 0;
+    st.largest = 0;
     assert_int_equal(ces_read_stream(ctx, f, "t", 15000, &text, &len), CES_OK);
     assert_int_equal(len, 15000);
     assert_int_equal(text[15000], '\0');
-    assert_int_equal(largest, 15002);
+    assert_int_equal(st.largest, 15002);
     ces_free(ctx, text);
     rewind(f);
-    largest = 0;
+    st.largest = 0;
     assert_int_equal(ces_read_stream(ctx, f, "t", 100, &text, &len), CES_ERR_LIMIT);
-    assert_int_equal(largest, 102);
+    assert_int_equal(st.largest, 102);
     fclose(f);
-    ces_ctx_destroy(ctx);
+    ces_test_ctx_end(ctx, &st);
 }
 
 /* The whole-stream reader shared by the .ces and model file loaders: every

@@ -401,7 +401,7 @@ static void failed_says(const struct ces_test_alloc *st, long before, int rc, co
  * allocations they tried. */
 static long out_of_memory(const char *text, size_t size, long fail_at)
 {
-    struct ces_test_alloc st = {0, 0, 0};
+    struct ces_test_alloc st = {0, 0, 0, 0};
     struct ces_alloc hooks = ces_test_hooks(&st);
     struct ces_ctx *ctx = NULL;
     struct ces_prog *p = NULL;
@@ -463,7 +463,7 @@ static long out_of_memory(const char *text, size_t size, long fail_at)
 
 int ces_fuzz_one(const uint8_t *data, size_t size)
 {
-    struct ces_test_alloc st = {0, 0, 0};
+    struct ces_test_alloc st = {0, 0, 0, 0};
     struct ces_alloc hooks = ces_test_hooks(&st);
     struct ces_ctx *ctx = NULL;
     struct ces_prog *p = NULL;

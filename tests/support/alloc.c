@@ -11,6 +11,8 @@ static void *t_malloc(void *ud, size_t size)
     struct ces_test_alloc *st = ud;
 
     st->calls++;
+    if (size > st->largest)
+        st->largest = size;
     if (st->fail_at != 0 && st->calls == st->fail_at)
         return NULL;
     void *p = malloc(size);
@@ -26,6 +28,8 @@ static void *t_realloc(void *ud, void *ptr, size_t size)
     if (ptr == NULL)
         return t_malloc(ud, size);
     st->calls++;
+    if (size > st->largest)
+        st->largest = size;
     if (st->fail_at != 0 && st->calls == st->fail_at)
         return NULL;
     return realloc(ptr, size);
@@ -54,6 +58,7 @@ struct ces_ctx *ces_test_ctx(struct ces_test_alloc *state)
     struct ces_ctx *ctx = NULL;
 
     state->live = state->calls = state->fail_at = 0;
+    state->largest = 0;
     assert_int_equal(ces_ctx_create(&h, &ctx), CES_OK);
     return ctx;
 }
@@ -67,7 +72,7 @@ void ces_test_ctx_end(struct ces_ctx *ctx, struct ces_test_alloc *state)
 long ces_test_alloc_failures(int (*body)(struct ces_ctx *ctx, void *arg), void *arg)
 {
     for (long k = 1;; k++) {
-        struct ces_test_alloc st = {0, 0, 0};
+        struct ces_test_alloc st = {0, 0, 0, 0};
         struct ces_alloc h = ces_test_hooks(&st);
         struct ces_ctx *ctx = NULL;
         int rc;

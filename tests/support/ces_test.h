@@ -20,6 +20,7 @@ struct ces_test_alloc {
     long live;        /* blocks allocated and not freed */
     long calls;       /* allocations attempted (malloc + realloc) */
     long fail_at;     /* fail the allocation with this 1-based call number; 0 = never */
+    size_t largest;   /* the largest block asked for */
 };
 
 /* Hooks that count into *state. */
