@@ -16,11 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t round_up(uint64_t v, uint64_t g)
-{
-    return (v + g - 1) / g * g;
-}
-
 int ces_cuda_share_gpus(struct ces_ctx *ctx, int *share)
 {
     const char *env = getenv("CES_SHARE_GPUS");
@@ -48,11 +43,11 @@ int ces_cuda_stride(struct ces_ctx *ctx, const char *env, uint64_t total, uint64
 
     assert(gran > 0 && gran <= CES_MAX_BYTES);
     if (env == NULL || *env == '\0') {
-        *stride = round_up(total, gran);
+        *stride = ces_cuda_round_up(total, gran);
         return CES_OK;
     }
     /* strtoull alone skipped spaces and a sign, and the suffix's shift and
-     * round_up wrapped for a huge value: 0 or a wrapped stride reserved
+     * rounding wrapped for a huge value: 0 or a wrapped stride reserved
      * nothing, or less than the ranks need. */
     errno = 0;
     if (*env >= '0' && *env <= '9')
@@ -71,7 +66,7 @@ int ces_cuda_stride(struct ces_ctx *ctx, const char *env, uint64_t total, uint64
                              "CES_STRIDE must be 1..2^48 bytes (digits, then K, M or G if "
                              "wanted), not '%s'",
                              env);
-    *stride = round_up((uint64_t)v << shift, gran);
+    *stride = ces_cuda_round_up((uint64_t)v << shift, gran);
     return CES_OK;
 }
 

@@ -31,6 +31,12 @@ struct ces_cuda_settings {
     int share;           /* CES_SHARE_GPUS */
 };
 
+/* v rounded up to a multiple of g (g > 0). */
+static inline uint64_t ces_cuda_round_up(uint64_t v, uint64_t g)
+{
+    return (v + g - 1) / g * g;
+}
+
 /* *share: whether CES_SHARE_GPUS lets ranks outnumber the GPUs (1: rank r
  * on GPU r % count; for tests; unset, empty or 0: not).  Any other value is
  * CES_ERR_INVALID naming the variable and the value (*share 0). */

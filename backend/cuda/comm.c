@@ -40,11 +40,6 @@ int ces_cuda_rt_error(struct ces_ctx *ctx, cudaError_t e, const char *call, cons
                          cudaGetErrorName(e), (int)e, cudaGetErrorString(e));
 }
 
-static uint64_t round_up(uint64_t v, uint64_t g)
-{
-    return (v + g - 1) / g * g;
-}
-
 uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first)
 {
     for (uint32_t j = 1; j < n; j++)
@@ -462,7 +457,7 @@ static int team_new(struct ces_ctx *ctx, uint32_t ranks, uint32_t nlocal, struct
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory creating a communicator");
     }
     memset(t->comms, 0, sizeof(*t->comms) * nlocal);
-    t->page_bytes = round_up(sizeof(struct ces_progress_rank) * ranks, 4096);
+    t->page_bytes = ces_cuda_round_up(sizeof(struct ces_progress_rank) * ranks, 4096);
     *out = t;
     return CES_OK;
 }
@@ -567,7 +562,7 @@ static int init_one(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
             if (r != 0 && fds[r] >= 0)
                 close(fds[r]);
         }
-        t->stride = round_up(t->stride, t->gran);
+        t->stride = ces_cuda_round_up(t->stride, t->gran);
         if (pfd >= 0 && fds[0] >= 0 && rank == 0) {
             close(fds[0]);
             fds[0] = -1;
@@ -701,7 +696,7 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
                            crowd, busy, CES_CUDA_GPU_RANKS_MAX);
         goto fail;
     }
-    t->stride = round_up(t->stride, t->gran);
+    t->stride = ces_cuda_round_up(t->stride, t->gran);
     t->timeout_ms = (uint32_t)t->comms[0]->timeout_ms;
     t->alive = ndev;
     rc = page_create(ctx, t->page_bytes, &pfd);
@@ -953,7 +948,7 @@ int ces_team_alloc(struct ces_comm *c, uint64_t bytes, void **ptr)
     uint64_t *sizes = NULL;
 
     memset(&rec, 0, sizeof(rec));
-    rec.size = round_up(bytes ? bytes : 1, t->gran);
+    rec.size = ces_cuda_round_up(bytes ? bytes : 1, t->gran);
     pthread_mutex_lock(&t->lock);
     top = t->top; /* restored if this call fails: pick_offset may move it */
     for (uint32_t r = 0; !t->multi && r < t->nlocal && rc == CES_OK; r++)
