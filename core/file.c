@@ -211,6 +211,14 @@ static bool follow_links(const char *path, char *buf, size_t size, int *own)
     }
 }
 
+int ces_file_own_descriptor(const char *path)
+{
+    char resolved[4096];
+    int own;
+
+    return follow_links(path, resolved, sizeof(resolved), &own) ? own : -1;
+}
+
 int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out_file *of)
 {
     char resolved[4096];

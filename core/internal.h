@@ -170,6 +170,10 @@ struct ces_out_file {
 int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out_file *of);
 int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const char *path, int rc);
 int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size_t len);
+/* The descriptor of this process that `path` names, as
+ * ces_file_create_beside finds it (/dev/fd/N, /proc/self/fd/N, a link to
+ * one); -1 for any other path. */
+int ces_file_own_descriptor(const char *path);
 /* Removes the temporary files of this process that ces_file_create_beside
  * made and ces_file_replace has not ended yet (at most 8 at a time are
  * listed), and sends SIGTERM to the child that ces_file_child names:

@@ -4,7 +4,7 @@
  * error printing, writing an output file whole or not at all.
  */
 #include "tool.h"
-#include "internal.h" /* ces_write_file, ces_dot_format */
+#include "internal.h" /* ces_write_file, ces_dot_format, ces_file_own_descriptor */
 
 #include <ctype.h>
 #include <errno.h>
@@ -347,7 +347,10 @@ int ces_tool_out_probe(const char *cmd, const char *path)
 
     if (exists && S_ISDIR(sb.st_mode))
         return ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(EISDIR));
-    if (exists && !S_ISREG(sb.st_mode)) /* opening a pipe waits for a reader */
+    /* opening a pipe waits for a reader; one of this process's descriptors
+     * is not opened but duplicated, and refused there if it cannot be
+     * written (a pipe's reading end passes access(2)) */
+    if (exists && !S_ISREG(sb.st_mode) && ces_file_own_descriptor(path) < 0)
         return access(path, W_OK) == 0
                    ? CES_EXIT_OK
                    : ces_tool_fail("%s: cannot write %s: %s", cmd, path, strerror(errno));

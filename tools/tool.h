@@ -113,7 +113,9 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
  * write"): the temporary file that writes it whole (ces_tool_write_file,
  * ces_dot_write: PATH.XXXXXX beside it, then renamed over it) is created and
  * removed again; a directory is refused, and a path that exists as no
- * regular file (/dev/null, a named pipe) is asked with access(2).  Returns
+ * regular file (/dev/null, a named pipe) is asked with access(2), unless
+ * it names one of the process's descriptors (/dev/fd/N, a link to one),
+ * which must be open for writing.  Returns
  * CES_EXIT_OK, or CES_EXIT_USAGE with "cesync: CMD: cannot write|create
  * PATH: why" printed. */
 int ces_tool_out_probe(const char *cmd, const char *path);

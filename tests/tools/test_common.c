@@ -832,7 +832,7 @@ static void test_write_own_descriptor(void **state)
     char *dir = ces_test_tmpdir(), *out = NULL, path[512], name[600], got[512], want[600];
     char text[700];
     struct ces_ctx *ctx = NULL;
-    int fd;
+    int fd, ends[2];
 
     (void)state;
     snprintf(path, sizeof(path), "%s/log.txt", dir);
@@ -890,6 +890,16 @@ static void test_write_own_descriptor(void **state)
     snprintf(text, sizeof(text), "cannot write %s: Bad file descriptor", name);
     assert_string_equal(ces_ctx_last_error(ctx), text);
     assert_int_equal(close(fd), 0);
+    /* and so is a pipe's or a device's end opened for reading, which the
+     * probe asked access(2) of as it asks a pipe by name: the work ran,
+     * then its write failed */
+    assert_int_equal(pipe(ends), 0);
+    snprintf(name, sizeof(name), "/dev/fd/%d", ends[0]);
+    assert_int_equal(ces_tool_out_probe("check", name), CES_EXIT_USAGE);
+    snprintf(name, sizeof(name), "/proc/self/fd/%d", ends[1]);
+    assert_int_equal(ces_tool_out_probe("check", name), CES_EXIT_OK);
+    assert_int_equal(close(ends[0]), 0);
+    assert_int_equal(close(ends[1]), 0);
     ces_ctx_destroy(ctx);
     holds(dir, "log.txt", want);
     ces_test_dir_entries(dir, got, sizeof(got));
