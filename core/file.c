@@ -150,13 +150,16 @@ static mode_t new_file_mode(void)
     return (mode_t)(0666 & ~mask);
 }
 
-/* The descriptor of this process that name is, as /dev/fd/N and
- * /proc/self/fd/N name one (/dev/stdout is a link to /proc/self/fd/1);
- * -1 for any other name.  N as the kernel reads it: digits, no leading 0. */
+/* The descriptor of this process that name is, as /dev/fd/N,
+ * /proc/self/fd/N, /proc/thread-self/fd/N and /proc/PID/fd/N of its own
+ * PID name one (/dev/stdout is a link to /proc/self/fd/1); -1 for any
+ * other name.  N as the kernel reads it: digits, no leading 0. */
 static int own_descriptor(const char *name)
 {
-    static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/"};
+    char pid[32];
+    const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", pid};
 
+    snprintf(pid, sizeof(pid), "/proc/%ld/fd/", (long)getpid());
     for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
         size_t n = strlen(dirs[i]);
         const char *d = name + n;

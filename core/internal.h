@@ -153,10 +153,10 @@ int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, 
  * such as /dev/null, a named pipe) is opened and written in place: a file
  * renamed over it would take its name; a directory is refused at once
  * ("cannot write PATH: Is a directory").  A name of one of the process's
- * descriptors (/dev/fd/N, /proc/self/fd/N, a link to one as /dev/stdout
- * is) is written through a duplicate of it, at its offset, as standard
- * output is written; one not open, a directory or one opened for reading
- * is refused at once, as a directory by name.  of->name is what was opened,
+ * descriptors (/dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N of its PID, a
+ * link to one as /dev/stdout is) is written through a duplicate of it,
+ * at its offset, as standard output is written; one not open, a directory
+ * or one opened for reading is refused at once, as a directory by name.  of->name is what was opened,
  * of->dest what it becomes ("" when written in place).  ces_file_replace
  * ends it: with rc CES_OK the temporary file takes the place of its destination, otherwise
  * it is removed and the destination stays as it was; returns rc or the

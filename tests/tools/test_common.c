@@ -819,7 +819,8 @@ static void test_write_not_a_file(void **state)
 }
 
 /* An output path that names one of the process's own descriptors
- * (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is written through that
+ * (/dev/stdout, /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N and
+ * /proc/PID/fd/N of its PID, which was replaced) is written through that
  * descriptor at its offset, as -o - is: a file behind it, opened for
  * appending (`-o /dev/stdout >> log`), keeps what it held (it was replaced
  * by the output alone, the log lost), and a link to such a name is
@@ -828,7 +829,8 @@ static void test_write_not_a_file(void **state)
  * directory, a file opened for reading) before anything is. */
 static void test_write_own_descriptor(void **state)
 {
-    static const char *const names[] = {"/dev/fd/%d", "/proc/self/fd/%d"};
+    static const char *const names[] = {"/dev/fd/%d", "/proc/self/fd/%d",
+                                        "/proc/thread-self/fd/%d", "/proc/%ld/fd/%d"};
     char *dir = ces_test_tmpdir(), *out = NULL, path[512], name[600], got[512], want[600];
     char text[700];
     struct ces_ctx *ctx = NULL;
@@ -842,7 +844,10 @@ static void test_write_own_descriptor(void **state)
     fd = open(path, O_WRONLY | O_APPEND);
     assert_true(fd >= 0);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        snprintf(name, sizeof(name), names[i], fd);
+        if (i < 3)
+            snprintf(name, sizeof(name), names[i], fd);
+        else
+            snprintf(name, sizeof(name), names[i], (long)getpid(), fd);
         snprintf(text, sizeof(text), "%zu\n", i);
         assert_int_equal(ces_tool_write_file("print", name, text, strlen(text)), CES_EXIT_OK);
     }
@@ -851,10 +856,10 @@ static void test_write_own_descriptor(void **state)
     snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
     snprintf(text, sizeof(text), "%s/pic.dot", dir);
     assert_int_equal(symlink(name, text), 0);
-    assert_int_equal(ces_dot_write(ctx, "2\n", text), CES_OK);
+    assert_int_equal(ces_dot_write(ctx, "4\n", text), CES_OK);
     assert_int_equal(unlink(text), 0);
     assert_int_equal(close(fd), 0);
-    holds(dir, "log.txt", "kept\n0\n1\n2\n");
+    holds(dir, "log.txt", "kept\n0\n1\n2\n3\n4\n");
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "link;log.txt;");
     /* the command's standard output, by name and by a link to it */
@@ -864,7 +869,7 @@ static void test_write_own_descriptor(void **state)
     assert_int_equal(ces_test_tool(dir, "print barrier --ranks 2 -o link >>log.txt", &out), 0);
     free(out);
     assert_int_equal(ces_test_tool(NULL, "print barrier --ranks 2", &out), 0);
-    snprintf(want, sizeof(want), "kept\n0\n1\n2\n%s%s", out, out);
+    snprintf(want, sizeof(want), "kept\n0\n1\n2\n3\n4\n%s%s", out, out);
     free(out);
     holds(dir, "log.txt", want);
     ces_test_dir_entries(dir, got, sizeof(got));
