@@ -125,6 +125,87 @@ bool ces_is_ident(const char *s)
     return true;
 }
 
+/* The length of the UTF-8 sequence that s starts, 0 where none valid does
+ * (RFC 3629: no overlong form, no surrogate, nothing past U+10FFFF). */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned lo = 0x80, hi = 0xbf;
+    size_t n;
+
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        n = 2;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef)
+        n = 3;
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+        n = 4;
+    else
+        return 0;
+    if (s[0] == 0xe0 || s[0] == 0xf0)
+        lo = s[0] == 0xe0 ? 0xa0 : 0x90;
+    if (s[0] == 0xed || s[0] == 0xf4)
+        hi = s[0] == 0xed ? 0x9f : 0x8f;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++) {
+        if (s[i] < 0x80 || s[i] > 0xbf)
+            return 0;
+    }
+    return n;
+}
+
+/* Whether the character of n bytes (0: a byte of no valid UTF-8
+ * sequence) that s starts is said as \xNN: raw, a control could move the
+ * terminal's cursor, change its colours or its title (U+009B begins an
+ * escape sequence as ESC [ does), and a bidirectional formatting
+ * character turned the rest of the line around on a terminal that honours
+ * them, so that "cesync: x.ces: cannot open" could read as another file's
+ * message. */
+static bool said_in_hex(const unsigned char *s, size_t n)
+{
+    switch (n) {
+    case 0:
+        return true;
+    case 1:
+        return (s[0] < 0x20 && s[0] != '\t') || s[0] == 0x7f;
+    case 2:
+        return (s[0] == 0xc2 && s[1] <= 0x9f) || (s[0] == 0xd8 && s[1] == 0x9c);
+    case 3:
+        if (s[0] != 0xe2)
+            return false;
+        if (s[1] == 0x80)
+            return (s[2] >= 0x8e && s[2] <= 0x8f) || (s[2] >= 0xaa && s[2] <= 0xae);
+        return s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9;
+    default:
+        return false;
+    }
+}
+
+size_t ces_spell(const char *s, char *out, size_t *used)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = utf8_len(u), k = 0;
+
+    *used = n != 0 ? n : 1;
+    if (s[0] == '\\') {
+        out[0] = out[1] = '\\';
+        return 2;
+    }
+    if (!said_in_hex(u, n)) {
+        memcpy(out, s, n);
+        return n;
+    }
+    for (size_t i = 0; i < *used; i++) {
+        out[k++] = '\\';
+        out[k++] = 'x';
+        out[k++] = hex[u[i] >> 4];
+        out[k++] = hex[u[i] & 0xf];
+    }
+    return k;
+}
+
 /* --- status and name tables ------------------------------------------- */
 
 const char *ces_status_str(int status)
@@ -392,6 +473,18 @@ void ces_sb_printf(struct ces_sb *sb, const char *fmt, ...)
 void ces_sb_puts(struct ces_sb *sb, const char *s)
 {
     ces_sb_printf(sb, "%s", s);
+}
+
+void ces_sb_spelled(struct ces_sb *sb, const char *s)
+{
+    char c[CES_SPELL_MAX];
+
+    while (*s != '\0') {
+        size_t used, n = ces_spell(s, c, &used);
+
+        ces_sb_printf(sb, "%.*s", (int)n, c);
+        s += used;
+    }
 }
 
 int ces_sb_finish(struct ces_sb *sb, char **text, size_t *len)

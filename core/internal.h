@@ -221,6 +221,23 @@ char *ces_strdup(struct ces_ctx *ctx, const char *s);
 /* True if s is an identifier: [A-Za-z_][A-Za-z0-9_]*. */
 bool ces_is_ident(const char *s);
 
+/* How a line for a terminal says text given (a file name, an option's
+ * value, an environment variable's: cesync's messages and the reports
+ * that echo a name, the library's own lines on stderr).  ces_spell writes
+ * into out the character that s starts (s not at its end) as said, and
+ * returns its length, at most 4 bytes for each of the *used bytes of s it
+ * stands for (CES_SPELL_MAX in all).  Said as \xNN, each byte: a control
+ * (C0 but tab, a newline too: a message is one line; DEL; C1 in UTF-8,
+ * U+0080..U+009F), Unicode's bidirectional formatting characters (U+061C,
+ * U+200E..U+200F, U+202A..U+202E, U+2066..U+2069), and a byte of no valid
+ * UTF-8 sequence (0x80..0x9f alone are C1 controls on a terminal of 8-bit
+ * characters); a backslash as \\, so that a name's own text "\x1b" reads
+ * "\\x1b", not as an ESC; any other character as it is (tools/common.c). */
+#define CES_SPELL_MAX 16
+size_t ces_spell(const char *s, char *out, size_t *used);
+/* Appends s, each character as ces_spell says it. */
+void ces_sb_spelled(struct ces_sb *sb, const char *s);
+
 /* --- the graph --------------------------------------------------------- */
 
 struct ces_named {

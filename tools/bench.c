@@ -1334,7 +1334,7 @@ static void print_header(const struct bench *B, FILE *f)
     if (B->wake > 0)
         fprintf(f, "# the variants but auto run the wake chain of %u cop%s\n", B->wake,
                 B->wake == 1 ? "y" : "ies");
-    /* its control bytes as \xNN, as the model file's name's above: the
+    /* said as the model file's name above (its controls as \xNN): the
      * NCCL line names CES_NCCL_LIB's file where that did not load, and
      * CUDA_DEVICE_MAX_CONNECTIONS below is a value given too */
     if (B->nccl_info[0] != '\0') {

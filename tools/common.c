@@ -110,31 +110,10 @@ int ces_tool_listed(const char *const *list, const char *s)
     return 0;
 }
 
-/* The bytes of the control that p starts, 0 if none: a C0 control but tab
- * (a newline too: a message is one line, and a name's newline began a line
- * of its own that read as another message, "cesync: check: 'x\ncesync:
- * ..."), DEL, or a C1 control in UTF-8 (U+0080..U+009F, 0xc2 then
- * 0x80..0x9f: U+009B begins an escape sequence as ESC [ does).  Written
- * raw they could move the terminal's cursor, change its colours or its
- * title.  And Unicode's bidirectional formatting characters (U+061C,
- * U+200E..U+200F, U+202A..U+202E, U+2066..U+2069): one in a name turned
- * the rest of the line around on a terminal that honours them, so that
- * "cesync: x.ces: cannot open" could read as another file's message. */
-static size_t control_len(const unsigned char *p)
-{
-    if ((p[0] < 0x20 && p[0] != '\t') || p[0] == 0x7f)
-        return p[0] != '\0';
-    if ((p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) || (p[0] == 0xd8 && p[1] == 0x9c))
-        return 2;
-    if (p[0] == 0xe2 && p[1] == 0x80 && ((p[2] >= 0x8e && p[2] <= 0x8f) ||
-                                         (p[2] >= 0xaa && p[2] <= 0xae)))
-        return 3;
-    return p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9 ? 3 : 0;
-}
-
 /* "cesync: " + the message + newline on stderr in one write (the ranks of
- * `cesync run` write there at once), each byte of a control of a name or
- * value given (a file name, an option's value) as \xNN. */
+ * `cesync run` write there at once), a name or value given in it (a file
+ * name, an option's value) said as ces_spell says it: a control as \xNN,
+ * a backslash as \\. */
 static void say(const char *fmt, va_list ap)
 {
     char small[512], *msg = small, *line;
@@ -153,29 +132,24 @@ static void say(const char *fmt, va_list ap)
     va_end(again);
     len = strlen(msg);
     line = malloc(sizeof("cesync: \n") + 4 * len);
-    if (line == NULL) { /* no memory to spell them: each byte a '?' */
-        unsigned char *p = (unsigned char *)msg;
+    if (line == NULL) { /* no memory to spell them: each byte spelled a '?' */
+        char c[CES_SPELL_MAX];
 
-        while (*p != '\0') {
-            size_t c = control_len(p);
+        for (char *p = msg; *p != '\0';) {
+            size_t used;
 
-            if (c == 0)
-                p++;
-            for (; c > 0; c--)
-                *p++ = '?';
+            if (ces_spell(p, c, &used) != used)
+                memset(p, '?', used);
+            p += used;
         }
         fprintf(stderr, "cesync: %s\n", msg);
     } else {
-        const unsigned char *p = (const unsigned char *)msg;
-
         k = (size_t)snprintf(line, 9, "cesync: ");
-        while (*p != '\0') {
-            size_t c = control_len(p);
+        for (const char *p = msg; *p != '\0';) {
+            size_t used;
 
-            if (c == 0)
-                line[k++] = (char)*p++;
-            for (; c > 0; c--)
-                k += (size_t)snprintf(line + k, 5, "\\x%02x", *p++);
+            k += ces_spell(p, line + k, &used);
+            p += used;
         }
         line[k++] = '\n';
         fwrite(line, 1, k, stderr);
@@ -187,15 +161,13 @@ static void say(const char *fmt, va_list ap)
 
 void ces_tool_put_name(FILE *f, const char *name)
 {
-    const unsigned char *p = (const unsigned char *)name;
+    char c[CES_SPELL_MAX];
 
-    while (*p != '\0') {
-        size_t c = control_len(p);
+    while (*name != '\0') {
+        size_t used;
 
-        if (c == 0)
-            putc(*p++, f);
-        for (; c > 0; c--)
-            fprintf(f, "\\x%02x", *p++);
+        fwrite(c, 1, ces_spell(name, c, &used), f);
+        name += used;
     }
 }
 

@@ -181,9 +181,11 @@ int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
  * to cmd's --help.  Returns CES_EXIT_USAGE (printed). */
 int ces_tool_unexpected(const char *cmd, const char *arg);
 
-/* Prints "cesync: " + message + newline to stderr, each byte of the
- * message's controls as \xNN: C0 but tab (a newline too: the message is
- * one line), DEL, and C1 in UTF-8 (0xc2 0x80..0x9f). */
+/* Prints "cesync: " + message + newline to stderr, each character of the
+ * message as ces_spell (internal.h) says it: each byte of a control (C0
+ * but tab, a newline too: the message is one line; DEL; C1), of a
+ * bidirectional formatting character and of no valid UTF-8 sequence as
+ * \xNN, a backslash as \\. */
 void ces_tool_say(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
@@ -191,8 +193,7 @@ void ces_tool_say(const char *fmt, ...)
     ;
 
 /* Writes a name or value given (a file name) to f, in a report on
- * standard output, each byte of its controls as \xNN, as ces_tool_say
- * says them. */
+ * standard output, as ces_tool_say says it. */
 void ces_tool_put_name(FILE *f, const char *name);
 
 /* ces_tool_say, then returns CES_EXIT_USAGE. */

@@ -619,10 +619,14 @@ static int bind_buffer(struct ces_comm *c, const char *what, const char *name, c
     return CES_OK;
 }
 
+/* Rank 0 writes g as DIR/name.ces where CES_DUMP_SCHEDULE names DIR; what
+ * fails is said on stderr, the path as cesync's messages say a name
+ * (ces_spell: a control as \xNN, a backslash as \\; an ESC in DIR went to
+ * the terminal raw). */
 static void dump_graph(struct ces_comm *c, const struct ces_graph *g, const char *name)
 {
     const char *dir = getenv("CES_DUMP_SCHEDULE");
-    struct ces_sb path;
+    struct ces_sb path, said;
     char *text = NULL;
     size_t len = 0;
     FILE *f;
@@ -630,11 +634,14 @@ static void dump_graph(struct ces_comm *c, const struct ces_graph *g, const char
     if (dir == NULL || *dir == '\0' || c->rank != 0)
         return;
     ces_sb_init(&path, c->ctx);
+    ces_sb_init(&said, c->ctx);
     ces_sb_printf(&path, "%s/%s.ces", dir, name);
-    if (path.status != CES_OK) {
+    if (path.status == CES_OK)
+        ces_sb_spelled(&said, path.buf);
+    if (path.status != CES_OK || said.status != CES_OK) {
         fprintf(stderr, "cesync: CES_DUMP_SCHEDULE: out of memory\n");
     } else if (ces_graph_print(c->ctx, g, 0, &text, &len) != CES_OK) {
-        fprintf(stderr, "cesync: CES_DUMP_SCHEDULE: cannot print %s: %s\n", path.buf,
+        fprintf(stderr, "cesync: CES_DUMP_SCHEDULE: cannot print %s: %s\n", said.buf,
                 ces_ctx_last_error(c->ctx));
     } else {
         int ok = (f = fopen(path.buf, "w")) != NULL;
@@ -642,10 +649,11 @@ static void dump_graph(struct ces_comm *c, const struct ces_graph *g, const char
         ok = ok && fwrite(text, 1, len, f) == len;
         ok = f != NULL && fclose(f) == 0 && ok;
         if (!ok)
-            fprintf(stderr, "cesync: CES_DUMP_SCHEDULE: cannot write %s: %s\n", path.buf,
+            fprintf(stderr, "cesync: CES_DUMP_SCHEDULE: cannot write %s: %s\n", said.buf,
                     strerror(errno));
     }
     ces_free(c->ctx, text);
+    ces_sb_free(&said);
     ces_sb_free(&path);
 }
 

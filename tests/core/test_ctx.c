@@ -271,6 +271,52 @@ static void test_sb(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* ces_spell, as messages say text given: UTF-8 and tabs as they are;
+ * each byte of a control, of a bidirectional formatting character and of
+ * no valid UTF-8 sequence (they passed raw: a lone 0x9b is CSI on a
+ * terminal of 8-bit characters) as \xNN; a backslash as \\ (a name's own
+ * "\x1b" read as an ESC's).  A sequence cut short by the string's end is
+ * read no further than the NUL.  ces_sb_spelled appends a whole string so,
+ * as the CUDA backend says the CES_DUMP_SCHEDULE path. */
+static void test_spell(void **state)
+{
+    static const char *const said[][2] = {
+        {"a", "a"}, {"\t", "\t"}, {"\\", "\\\\"}, {"\033", "\\x1b"}, {"\n", "\\x0a"},
+        {"\177", "\\x7f"}, {"\302\233", "\\xc2\\x9b"}, {"\302\240", "\302\240"},
+        {"\303\251", "\303\251"}, {"\330\234", "\\xd8\\x9c"},
+        {"\342\200\256", "\\xe2\\x80\\xae"}, {"\342\201\251", "\\xe2\\x81\\xa9"},
+        {"\342\200\257", "\342\200\257"}, {"\360\237\230\200", "\360\237\230\200"},
+        {"\364\217\277\277", "\364\217\277\277"}, {"\233", "\\x9b"}, {"\200", "\\x80"},
+        {"\377", "\\xff"}, {"\300", "\\xc0"}, {"\301", "\\xc1"}, {"\365", "\\xf5"},
+        {"\340", "\\xe0"}, {"\355", "\\xed"}, {"\364", "\\xf4"},
+    };
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_sb sb;
+    char out[CES_SPELL_MAX], *text = NULL;
+    size_t used;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++) {
+        size_t n = ces_spell(said[i][0], out, &used);
+
+        assert_int_equal(used, strlen(said[i][0]));
+        assert_int_equal(n, strlen(said[i][1]));
+        assert_memory_equal(out, said[i][1], n);
+    }
+    /* whole strings: overlong forms (0xc0 0xaf, 0xe0 0x80 0xaf), a
+     * surrogate (0xed 0xa0 0x80), past U+10FFFF (0xf4 0x90 0x80 0x80), a
+     * continuation alone and sequences cut short, one byte at a time */
+    ces_sb_init(&sb, ctx);
+    ces_sb_spelled(&sb, "a\\x1b\033\300\257\340\200\257\355\240\200\364\220\200\200\277"
+                        "\342\200x\360\237\230\303");
+    assert_int_equal(ces_sb_finish(&sb, &text, NULL), CES_OK);
+    assert_string_equal(text, "a\\\\x1b\\x1b\\xc0\\xaf\\xe0\\x80\\xaf\\xed\\xa0\\x80\\xf4"
+                              "\\x90\\x80\\x80\\xbf\\xe2\\x80x\\xf0\\x9f\\x98\\xc3");
+    ces_free(ctx, text);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* --- refused arguments ------------------------------------------------- */
 
 /* Each entry point that takes a context and refuses an argument, called
@@ -696,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_ctx_hooks),
         cmocka_unit_test(test_names_and_tables),
         cmocka_unit_test(test_sb),
+        cmocka_unit_test(test_spell),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

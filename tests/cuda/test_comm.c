@@ -3429,7 +3429,9 @@ static void test_group_captured_on_one_rank(void **state)
 /* CES_DUMP_SCHEDULE naming a directory that cannot take the file: the
  * launch goes on (the dump is a diagnosis), rank 0 says on standard
  * error what it could not write and why, and rank 1 writes nothing: one
- * rank dumps, the ranks' schedules being one. */
+ * rank dumps, the ranks' schedules being one.  The path is said as
+ * cesync's messages say a name, an ESC as \x1b and a backslash as \\ (it
+ * wrote the ESC raw). */
 static void test_dump_into_a_missing_directory(void **state)
 {
     struct fixture fx;
@@ -3447,7 +3449,7 @@ static void test_dump_into_a_missing_directory(void **state)
     fflush(stderr);
     saved = dup(2);
     assert_true(saved >= 0 && dup2(fd, 2) == 2);
-    setenv("CES_DUMP_SCHEDULE", "/nonexistent-ces-dir", 1);
+    setenv("CES_DUMP_SCHEDULE", "/nonexistent-ces-\033[31m\\x-dir", 1);
     for (uint32_t r = 0; r < 2; r++)
         assert_int_equal(ces_launch(&fx.comm[r], g, NULL, 0, NULL), CES_OK);
     unsetenv("CES_DUMP_SCHEDULE");
@@ -3456,8 +3458,8 @@ static void test_dump_into_a_missing_directory(void **state)
     close(saved);
     close(fd);
     text = ces_test_read_file(path, NULL);
-    assert_string_equal(text, "cesync: CES_DUMP_SCHEDULE: cannot write "
-                              "/nonexistent-ces-dir/launch.ces: No such file or directory\n");
+    assert_string_equal(text, "cesync: CES_DUMP_SCHEDULE: cannot write /nonexistent-ces-\\x1b[31m"
+                              "\\\\x-dir/launch.ces: No such file or directory\n");
     free(text);
     assert_int_equal(unlink(path), 0);
     assert_int_equal(rmdir(dir), 0);

@@ -78,10 +78,13 @@ static void test_help_everywhere(void **state)
  * message from the library carries it too; UTF-8 and tabs pass.  A newline
  * is one too: a message is one line (a name's newline began a line that
  * read as a message of its own), and so are Unicode's bidirectional
- * formatting characters (a right-to-left override turned the line). */
+ * formatting characters (a right-to-left override turned the line) and
+ * the bytes of no valid UTF-8 sequence (0x9b alone is CSI on a terminal of
+ * 8-bit characters: they passed raw).  A backslash is said as \\: a name
+ * holding the text \x1b read exactly as one holding an ESC. */
 static void test_control_bytes_escaped(void **state)
 {
-    char args[800], want[900], *out = NULL;
+    char args[800], want[900], *dir, *out = NULL;
 
     (void)state;
     ces_test_tool_says("check \"$(printf 'no\\033[31mfile.ces')\"", 2,
@@ -113,6 +116,31 @@ static void test_control_bytes_escaped(void **state)
                        "cesync: a\\xe2\\x80\\xaelmth.ces\\xe2\\x81\\xa6\\xe2\\x81\\xa9\\xe2\\x80"
                        "\\x8f\\xd8\\x9c\\xe2\\x80\\x8e\\xe2\\x80\\xaa\342\200\257\342\201\245"
                        "\342\200\215\342\200\251: cannot open: No such file or directory\n");
+    /* bytes of no valid UTF-8 sequence: 0x9b (CSI), 0x80 and 0xff alone, a
+     * lead byte cut short (0xc3 before 'x'), an overlong '/' (0xc0 0xaf),
+     * a surrogate (U+D800 as 0xed 0xa0 0x80), past U+10FFFF (0xf4 0x90 0x80
+     * 0x80); U+1F600 and U+10FFFF pass */
+    ces_test_tool_says("check \"$(printf 'a\\2332J\\200\\377\\303x\\300\\257\\355\\240"
+                       "\\200\\364\\220\\200\\200\\360\\237\\230\\200\\364\\217\\277"
+                       "\\277.ces')\"", 2,
+                       "cesync: a\\x9b2J\\x80\\xff\\xc3x\\xc0\\xaf\\xed\\xa0\\x80\\xf4\\x90"
+                       "\\x80\\x80\360\237\230\200\364\217\277\277.ces: cannot open: No such "
+                       "file or directory\n");
+    /* a backslash as \\, in a name and in the library's message quoting a
+     * .ces token, so that a name's own "\x1b" is not an ESC's */
+    ces_test_tool_says("check \"$(printf 'a\\\\x1b\\033b')\"", 2,
+                       "cesync: check: 'a\\\\x1b\\x1bb' is neither a file nor a built-in "
+                       "collective (alltoall, allgather, gather, scatter, broadcast, sendrecv, "
+                       "barrier)\n");
+    dir = ces_test_tmpdir();
+    snprintf(args, sizeof(args), "%s/bs.ces", dir);
+    ces_test_put_file(args, "cesync 1\nranks 2\n\\\n");
+    assert_int_equal(ces_test_tool(dir, "check bs.ces", &out), 2);
+    assert_string_equal(out, "cesync: bs.ces:3:1: expected a statement (ranks, streams, "
+                             "connections, let, buffer, signal, phase or an op line 'rN : op'), "
+                             "found '\\\\'\n");
+    free(out);
+    ces_test_remove_in(dir, "bs.ces\0");
     snprintf(args, sizeof(args), "gen --seed \"$(printf '%0600d\\033')\"", 7);
     snprintf(want, sizeof(want),
              "cesync: gen: --seed expects a number 0..18446744073709551615, not '%0600d\\x1b'\n",
@@ -122,30 +150,31 @@ static void test_control_bytes_escaped(void **state)
 
 /* A file name that a report on standard output echoes is said there as in
  * the messages on stderr: validate's machine line, check --predict's model
- * line, bench's header and its plot (they wrote the ESC raw). */
+ * line, bench's header and its plot (they wrote the ESC raw; and a byte of
+ * no valid UTF-8 sequence, and a backslash as it was). */
 static void test_control_bytes_escaped_in_reports(void **state)
 {
     char *dir = ces_test_tmpdir(), path[512], *out = NULL;
-    const char *model = "\"$(printf 'm\\033[31m\\302\\233.model')\"";
+    const char *model = "\"$(printf 'm\\033[31m\\302\\233\\233\\\\x.model')\"";
     char args[256];
 
     (void)state;
-    snprintf(path, sizeof(path), "%s/m\033[31m\302\233.model", dir);
+    snprintf(path, sizeof(path), "%s/m\033[31m\302\233\233\\x.model", dir);
     ces_test_put_file(path, "kind = h200\n");
     snprintf(args, sizeof(args), "validate alltoall --model %s", model);
     assert_int_equal(ces_test_tool(dir, args, &out), 0);
-    assert_non_null(
-        strstr(out, "\nmachine: h200 + m\\x1b[31m\\xc2\\x9b.model has every op it uses\n"));
+    assert_non_null(strstr(out, "\nmachine: h200 + m\\x1b[31m\\xc2\\x9b\\x9b\\\\x.model has "
+                                "every op it uses\n"));
     assert_null(strchr(out, '\033'));
     free(out);
     snprintf(args, sizeof(args), "check --predict alltoall --model %s", model);
     assert_int_equal(ces_test_tool(dir, args, &out), 0);
-    assert_memory_equal(out, "model: h200 + m\\x1b[31m\\xc2\\x9b.model\n", 38);
+    assert_memory_equal(out, "model: h200 + m\\x1b[31m\\xc2\\x9b\\x9b\\\\x.model\n", 45);
     assert_null(strchr(out, '\033'));
     free(out);
     snprintf(args, sizeof(args), "bench alltoall --dry-run --max-bytes 1K --model %s", model);
     assert_int_equal(ces_test_tool(dir, args, &out), 0);
-    assert_non_null(strstr(out, "; model h200 + m\\x1b[31m\\xc2\\x9b.model\n"));
+    assert_non_null(strstr(out, "; model h200 + m\\x1b[31m\\xc2\\x9b\\x9b\\\\x.model\n"));
     assert_null(strchr(out, '\033'));
     free(out);
     /* (Graphviz draws the plot where it is installed; its .dot source
@@ -161,7 +190,7 @@ static void test_control_bytes_escaped_in_reports(void **state)
     }
     free(out);
     assert_int_equal(remove(path), 0);
-    snprintf(path, sizeof(path), "%s/m\033[31m\302\233.model", dir);
+    snprintf(path, sizeof(path), "%s/m\033[31m\302\233\233\\x.model", dir);
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
