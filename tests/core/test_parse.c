@@ -626,6 +626,27 @@ static void test_crlf_and_no_final_newline(void **state)
     assert_int_equal(parse(ctx, text, &p), CES_OK);
     assert_int_equal(p->ops.len, 1);
     ces_prog_destroy(p);
+    /* lines ended by CR alone (old Mac files) read as one line: its error
+     * says where the first CR alone stands and why it ends no line (it
+     * said "found 'ranks'" alone); a CR with blanks and CRs after it up to
+     * the newline, and one after the error, are no such line end */
+    assert_int_equal(parse(ctx, "cesync 1\rranks 2\rphase eager x1\rr* : fence\r", &p),
+                     CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "t.ces:1:10: expected end of line after 'cesync 1', found 'ranks' "
+                        "(column 9 is a carriage return alone, which ends no line: lines end "
+                        "with LF or CRLF, not with CR as in old Mac files)");
+    assert_int_equal(parse(ctx, "# a\r\rcesync 1\rranks 2\r", &p), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "t.ces:1:22: expected 'cesync 1' as the first statement, found end of "
+                        "input (column 4 is a carriage return alone, which ends no line: lines "
+                        "end with LF or CRLF, not with CR as in old Mac files)");
+    assert_int_equal(parse(ctx, "cesync 1\nranks\r \r\n", &p), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx), "t.ces:2:8: expected an expression (a number, a "
+                                                 "$name or '('), found end of line");
+    assert_int_equal(parse(ctx, "cesync 1\nranks 2 2\rx\n", &p), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "t.ces:2:9: expected end of line after 'ranks N', found '2'");
     /* an embedded NUL is said where it is, not taken for the end of the
      * text or a token's end */
     assert_int_equal(ces_prog_parse(ctx, "cesync 1\nranks 2\0\n", 18, "n.ces", &p), CES_ERR_PARSE);
