@@ -1446,7 +1446,9 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
                                B->graph && impl != CES_BI_RAW, &s);
             fflush(stdout);
             if (rc != CES_OK) {
-                printf(" %*s %-*s failed: %s\n", bw, sz, iw, name, s.err);
+                printf(" %*s %-*s failed: ", bw, sz, iw, name);
+                ces_tool_put_name(stdout, s.err);
+                putchar('\n');
                 if (impl == CES_BI_CESYNC)
                     ex = CES_EXIT_DEFECT;
                 continue;
