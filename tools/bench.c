@@ -1406,12 +1406,15 @@ static int run_gpu(struct ces_ctx *ctx, struct bench *B)
             ces_free(ctx, text);
             B->model = m;
             B->calibrated = 1;
-            compute_predictions(ctx, B);
         } else {
             ces_tool_say("bench: --calibrate: %s", ces_ctx_last_error(ctx));
             ex = CES_EXIT_DEFECT;
         }
     }
+    /* once the GPUs are open (with the calibrated model where there is
+     * one): without a GPU a sweep's predictions, minutes of them, came
+     * before the message that no GPU can be used */
+    compute_predictions(ctx, B);
     print_header(B, stdout);
     printf("#%*s %-*s %9s %9s %9s %7s %5s %9s %9s\n", bw, "bytes", iw, "impl", "time_us", "min_us",
            "max_us", "busbw", "check", "pred_us", "slow_us");
@@ -1547,15 +1550,16 @@ int ces_cmd_bench(int argc, char **argv)
     ex = model_runs(ctx, B);
     if (ex != CES_EXIT_OK)
         goto out;
-    compute_predictions(ctx, B);
 #ifdef CES_HAVE_CUDA
     if (!B->dry) {
-        /* run_gpu recomputes the predictions after a calibration */
+        /* run_gpu predicts once it has the GPUs */
         ex = run_gpu(ctx, B);
         if (ex == CES_EXIT_USAGE)
             goto out;
     }
 #endif
+    if (B->dry)
+        compute_predictions(ctx, B);
     for (uint32_t k = 0; k < B->nvariants && B->dry; k++)
         for (uint32_t i = 0; i < B->nsizes; i++) {
             /* a dry run reports the prediction as the time; without one

@@ -1559,6 +1559,49 @@ static void test_dry_run_out_of_memory(void **state)
 #endif
 }
 
+/* A run on GPUs that cannot start (here CES_SHARE_GPUS=2, refused when
+ * the bench opens the GPUs; a build without CUDA refuses it sooner) says so
+ * before it predicts: without a GPU it predicted the whole sweep first,
+ * which took 80 s before "no GPU can be used" (sendrecv --ranks 8 --chunks
+ * 1024 up to 16G).  The predictions make nearly all of a sweep's
+ * allocations: a sweep of 21 sizes must allocate no more than one of one
+ * size. */
+static void test_no_gpu_before_predictions(void **state)
+{
+    (void)state;
+#if defined(CES_MALLOC_FAILS)
+    static const char *const sweeps[2] = {"--max-bytes 1K", "--max-bytes 1G"};
+    char *dir = ces_test_tmpdir(), *out = NULL, *count, env[1024], args[128], path[512];
+    unsigned long n[2];
+
+    snprintf(env, sizeof(env), "LD_PRELOAD='%s' CES_TEST_MALLOC_COUNT=count.txt CES_SHARE_GPUS=2",
+             CES_MALLOC_FAILS);
+    snprintf(path, sizeof(path), "%s/count.txt", dir);
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof(args), "bench alltoall %s --variant plain", sweeps[k]);
+        assert_int_equal(ces_test_tool_env(dir, env, args, &out), 2);
+        assert_null(strstr(out, "no prediction"));
+#ifdef CES_HAVE_CUDA
+        assert_string_equal(out, "cesync: bench: CES_SHARE_GPUS must be 0 or 1, not '2'\n");
+#endif
+        free(out);
+        count = ces_test_read_file(path, NULL);
+        n[k] = strtoul(count, NULL, 10);
+        free(count);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+    /* (a loader that refuses the preload counts nothing) */
+    if (n[0] == 0)
+        skip();
+    if (n[1] > n[0])
+        fail_msg("a sweep of 21 sizes made %lu allocations before it found no GPU, one of one "
+                 "size %lu: it predicted first", n[1], n[0]);
+#else
+    skip();
+#endif
+}
+
 /* The plot's legend names the lines it draws, one row each from the top:
  * a dry run draws cesync's variants only (NCCL's two paths and the raw copy
  * were named in the legend too, beside no line). */
@@ -1735,6 +1778,7 @@ int main(void)
         cmocka_unit_test(test_csv_kept_on_error),
         cmocka_unit_test(test_dry_run_without_prediction),
         cmocka_unit_test(test_dry_run_out_of_memory),
+        cmocka_unit_test(test_no_gpu_before_predictions),
         cmocka_unit_test(test_plot_legend),
         cmocka_unit_test(test_empty_output_name),
         cmocka_unit_test(test_factor_near_one),
