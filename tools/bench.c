@@ -530,6 +530,7 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
     /* options that apply only with another, or to one collective: given? */
     const char *sr_opt = NULL;
     const char *compute_arg = NULL;
+    const char *min_arg = NULL, *max_arg = NULL; /* as given */
     int model_out_given = 0;
 
     B->ranks = 2;
@@ -681,8 +682,10 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
                 sr_opt = o;
             } else if (strcmp(o, "--min-bytes") == 0) {
                 B->min_bytes = n;
+                min_arg = v;
             } else if (strcmp(o, "--max-bytes") == 0) {
                 B->max_bytes = n;
+                max_arg = v;
             } else if (strcmp(o, "--wake") == 0) {
                 if (n > CES_COLL_MAX_WAKE)
                     return ces_tool_fail("bench: --wake must be 0..%u, not %s", CES_COLL_MAX_WAKE,
@@ -704,8 +707,15 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
         return ces_tool_fail("bench: which collective? (alltoall, allgather, sendrecv, broadcast, "
                              "gather, scatter; see --help)");
     B->coll = (uint32_t)coll;
+    /* the values named, a default as such (--max-bytes 512 alone was
+     * refused without a word of the default --min-bytes 1K) */
     if (B->min_bytes < 4 || B->max_bytes < B->min_bytes || B->max_bytes > (UINT64_C(16) << 30))
-        return ces_tool_fail("bench: need 4 <= --min-bytes <= --max-bytes <= 16G");
+        return ces_tool_fail("bench: need 4 <= --min-bytes <= --max-bytes <= 16G, not "
+                             "--min-bytes %s%s and --max-bytes %s%s",
+                             min_arg != NULL ? min_arg : "1K",
+                             min_arg != NULL ? "" : " (the default)",
+                             max_arg != NULL ? max_arg : "1G",
+                             max_arg != NULL ? "" : " (the default)");
     if (outputs_ok(ctx, B) != CES_EXIT_OK)
         return CES_EXIT_USAGE;
     if (B->root_arg != NULL && !rooted(B->coll))

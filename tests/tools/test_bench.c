@@ -961,7 +961,19 @@ static void test_usage_errors(void **state)
          "cesync: bench: unknown option '--frob' (see cesync bench --help)\n"},
         {"bench alltoall --dry-run --ranks 1", "cesync: bench: --ranks must be 2..8, not 1\n"},
         {"bench alltoall --dry-run --max-bytes 17G",
-         "cesync: bench: need 4 <= --min-bytes <= --max-bytes <= 16G\n"},
+         "cesync: bench: need 4 <= --min-bytes <= --max-bytes <= 16G, not --min-bytes 1K (the "
+         "default) and --max-bytes 17G\n"},
+        /* a default named as such: the message named no value, and the
+         * --min-bytes that --max-bytes 512 is below was not given */
+        {"bench alltoall --dry-run --max-bytes 512",
+         "cesync: bench: need 4 <= --min-bytes <= --max-bytes <= 16G, not --min-bytes 1K (the "
+         "default) and --max-bytes 512\n"},
+        {"bench alltoall --dry-run --min-bytes 2G",
+         "cesync: bench: need 4 <= --min-bytes <= --max-bytes <= 16G, not --min-bytes 2G and "
+         "--max-bytes 1G (the default)\n"},
+        {"bench alltoall --dry-run --min-bytes 0 --max-bytes 4K",
+         "cesync: bench: need 4 <= --min-bytes <= --max-bytes <= 16G, not --min-bytes 0 and "
+         "--max-bytes 4K\n"},
         {"bench barrier",
          "cesync: bench: COLL must be alltoall, allgather, sendrecv, broadcast, gather or "
          "scatter, not 'barrier'\n"},
@@ -1097,7 +1109,8 @@ static void test_usage_errors(void **state)
         {"bench sendrecv --slots 65", "cesync: bench: --slots must be 1..64, not 65\n"},
         {"bench sendrecv --chunks 1025", "cesync: bench: --chunks must be 1..1024, not 1025\n"},
         {"bench alltoall --min-bytes 2M --max-bytes 1M",
-         "cesync: bench: need 4 <= --min-bytes <= --max-bytes <= 16G\n"},
+         "cesync: bench: need 4 <= --min-bytes <= --max-bytes <= 16G, not --min-bytes 2M and "
+         "--max-bytes 1M\n"},
         {"bench alltoall --dry-run --calibrate",
          "cesync: bench: --dry-run cannot --calibrate or --with-compute\n"},
         {"bench alltoall --dry-run --model /nonexistent/m.model",
