@@ -71,8 +71,9 @@ const char *ces_tool_input_read(int argc, char **argv, const char *const *valued
  * that is neither a collective nor "-" (standard input); NULL otherwise. */
 const char *ces_tool_input_file(int argc, char **argv, const char *const *valued);
 
-/* Whether paths a and b name one file: the same path, or an existing file
- * by another name or a link (device and inode). */
+/* Whether paths a and b name one file: the same path, an existing file
+ * by another name or a link (device and inode), or, where neither exists,
+ * one name in one directory by two paths (./x and x). */
 int ces_tool_same_file(const char *a, const char *b);
 
 /* Refuses an output that would replace an input: `out`, the file option

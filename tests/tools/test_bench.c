@@ -1136,6 +1136,15 @@ static void test_usage_errors(void **state)
         {"bench alltoall --calibrate --model-out r.csv --csv r.csv",
          "cesync: bench: --csv r.csv and --model-out name the same file: each output needs its "
          "own\n"},
+        /* by two paths of a file not written yet (the CSV went to ./p.dot,
+         * then the plot's source over it, removed once drawn: exit 0, no
+         * CSV) */
+        {"bench alltoall --dry-run --csv ./p.dot --plot p.svg",
+         "cesync: bench: --csv ./p.dot and the --plot's .dot source name the same file: each "
+         "output needs its own\n"},
+        {"bench alltoall --calibrate --model-out r.csv --csv d.svg/../r.csv",
+         "cesync: bench: --csv d.svg/../r.csv and --model-out name the same file: each output "
+         "needs its own\n"},
         /* "-" is no file name, and standard output has the table */
         {"bench alltoall --dry-run --csv -",
          "cesync: bench: --csv -: standard output carries the table (name a file)\n"},
