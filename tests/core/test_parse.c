@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *base_name(const char *path)
@@ -615,6 +616,43 @@ static void test_nesting_limits(void **state)
     }
 }
 
+/* The hint of a carriage return alone (test_crlf_and_no_final_newline)
+ * looks at a line's first CR alone: it scanned the blanks after each byte
+ * before the error, and a line of 200000 spaces, or of 200000 CRs, before
+ * its error took 16 s to be refused. */
+static void test_long_blank_run_before_an_error(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    size_t n = 200000;
+    char *text = malloc(n + 32);
+    struct timespec t0, t1;
+    double s;
+
+    (void)state;
+    assert_non_null(text);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    memcpy(text, "cesync 1", 8);
+    memset(text + 8, ' ', n);
+    memcpy(text + 8 + n, "x\n", 3);
+    assert_int_equal(ces_prog_parse(ctx, text, n + 10, "t.ces", &p), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "t.ces:1:200009: expected end of line after 'cesync 1', found 'x'");
+    memcpy(text, "cesync 1\nranks", 14);
+    memset(text + 14, '\r', n);
+    text[14 + n] = '\n';
+    assert_int_equal(ces_prog_parse(ctx, text, n + 15, "t.ces", &p), CES_ERR_PARSE);
+    assert_string_equal(ces_ctx_last_error(ctx), "t.ces:2:200005: expected an expression (a "
+                                                 "number, a $name or '('), found end of line");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    if (s >= 1.0)
+        fail_msg("refused after %.3f s", s);
+    free(text);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_crlf_and_no_final_newline(void **state)
 {
     struct ces_test_alloc st;
@@ -919,6 +957,7 @@ int main(void)
         cmocka_unit_test(test_syntax_errors),
         cmocka_unit_test(test_nesting_limits),
         cmocka_unit_test(test_crlf_and_no_final_newline),
+        cmocka_unit_test(test_long_blank_run_before_an_error),
         cmocka_unit_test(test_file_input),
         cmocka_unit_test(test_source_limit),
         cmocka_unit_test(test_long_file_name),
