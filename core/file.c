@@ -214,6 +214,13 @@ static bool follow_links(const char *path, char *buf, size_t size, int *own)
     }
 }
 
+bool ces_file_link_end(const char *path, char *buf, size_t size)
+{
+    int own;
+
+    return follow_links(path, buf, size, &own);
+}
+
 int ces_file_own_descriptor(const char *path)
 {
     char resolved[4096];

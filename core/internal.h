@@ -174,6 +174,11 @@ int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size
  * ces_file_create_beside finds it (/dev/fd/N, /proc/self/fd/N, a link to
  * one); -1 for any other path. */
 int ces_file_own_descriptor(const char *path);
+/* Into buf, the name that the chain of symbolic links from `path` ends at,
+ * the file ces_file_create_beside writes (path itself when it is no link;
+ * a link to a file not there yet names the file it makes); false when the
+ * chain loops or a name does not fit. */
+bool ces_file_link_end(const char *path, char *buf, size_t size);
 /* Removes the temporary files of this process that ces_file_create_beside
  * made and ces_file_replace has not ended yet (at most 8 at a time are
  * listed), and sends SIGTERM to the child that ces_file_child names:

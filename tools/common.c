@@ -669,7 +669,7 @@ static const char *path_dir(const char *path, char *buf, size_t size)
 int ces_tool_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
-    char da[4096], db[4096];
+    char ra[4096], rb[4096], da[4096], db[4096];
     const char *na, *nb;
     int ha, hb;
 
@@ -681,9 +681,12 @@ int ces_tool_same_file(const char *a, const char *b)
         return ha && hb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     /* two outputs not written yet: one name in one directory (bench --csv
      * ./p.dot --plot p.svg wrote its CSV where the plot's source then went,
-     * and removed it) */
-    na = path_dir(a, da, sizeof(da));
-    nb = path_dir(b, db, sizeof(db));
+     * and removed it), after the links that the writer follows (so did
+     * --csv l, a link to the p.dot not written yet) */
+    if (!ces_file_link_end(a, ra, sizeof(ra)) || !ces_file_link_end(b, rb, sizeof(rb)))
+        return 0;
+    na = path_dir(ra, da, sizeof(da));
+    nb = path_dir(rb, db, sizeof(db));
     return na != NULL && nb != NULL && strcmp(na, nb) == 0 && stat(da, &sa) == 0 &&
            stat(db, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

@@ -73,7 +73,8 @@ const char *ces_tool_input_file(int argc, char **argv, const char *const *valued
 
 /* Whether paths a and b name one file: the same path, an existing file
  * by another name or a link (device and inode), or, where neither exists,
- * one name in one directory by two paths (./x and x). */
+ * one name in one directory by two paths (./x and x), a link to one not
+ * there yet taken as the name it ends at (l -> x and x). */
 int ces_tool_same_file(const char *a, const char *b);
 
 /* Refuses an output that would replace an input: `out`, the file option

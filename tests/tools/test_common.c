@@ -1147,6 +1147,58 @@ static void test_output_is_not_input(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* ces_tool_same_file: two names of one file, written or not yet (./x and
+ * x, d/../x, a linked directory, a link to it), are one; two files, or a
+ * name that exists and one that does not, are not.  A link to a file not
+ * written yet is the file the writer makes through it: bench --csv l
+ * --plot p.svg, l a link to p.dot, wrote its CSV to p.dot, then the plot's
+ * source over it, removed once drawn (exit 0, no CSV). */
+static void test_same_file(void **state)
+{
+    static const char *const same[][2] = {
+        {"x", "./x"},      {"x", ".//x"},        {"x", "d/../x"},   {"d/x", "ld/x"},
+        {"d/x", "ld/./x"}, {"ld/../x", "x"},     {"e", "./e"},      {"e", "le"},
+        {"l", "x"},        {"l", "./x"},         {"ld/l2", "d/y"},  {"l3", "d/y"},
+        {"dl", "d/y"},
+    };
+    static const char *const other[][2] = {
+        {"x", "y"},         {"d/x", "d/y"},    {"x", "d/x"},         {"e", "x"},
+        {"e", "./f"},       {"x/", "x"},       {"nodir/x", "nodir/./x"},
+        {"l", "y"},         {"l", "e"},        {"l2", "x"},          {"loop", "x"},
+    };
+    char *dir = ces_test_tmpdir(), cwd[4096], abs[4200];
+    static const char *const links[][2] = {{"d", "ld"}, {"e", "le"},   {"x", "l"},
+                                           {"../d/y", "d/l2"}, {"d/l2", "l3"},
+                                           {"d/y", "dl"}, {"loop", "loop"}};
+
+    (void)state;
+    assert_non_null(getcwd(cwd, sizeof(cwd)));
+    assert_int_equal(chdir(dir), 0);
+    assert_int_equal(mkdir("d", 0777), 0);
+    put_file(dir, "e", "");
+    for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+        assert_int_equal(symlink(links[i][0], links[i][1]), 0);
+    for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+        for (int k = 0; k < 2; k++)
+            if (!ces_tool_same_file(same[i][k], same[i][!k]))
+                fail_msg("%s and %s taken for two files", same[i][k], same[i][!k]);
+    for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+        for (int k = 0; k < 2; k++)
+            if (ces_tool_same_file(other[i][k], other[i][!k]))
+                fail_msg("%s and %s taken for one file", other[i][k], other[i][!k]);
+    /* by an absolute path too */
+    snprintf(abs, sizeof(abs), "%s/x", dir);
+    assert_true(ces_tool_same_file(abs, "d/../x"));
+    assert_true(ces_tool_same_file("l", abs));
+    assert_false(ces_tool_same_file(abs, "d/x"));
+    for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+        assert_int_equal(unlink(links[i][1]), 0);
+    assert_int_equal(unlink("e"), 0);
+    assert_int_equal(rmdir("d"), 0);
+    assert_int_equal(chdir(cwd), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* -o - is standard output for the text outputs (it made a file named
  * "-"): the same text as without -o, and nothing in the directory. */
 static void test_output_dash(void **state)
@@ -1418,6 +1470,7 @@ int main(void)
         cmocka_unit_test(test_tool_outputs),
         cmocka_unit_test(test_signal_leaves_no_temporary),
         cmocka_unit_test(test_output_is_not_input),
+        cmocka_unit_test(test_same_file),
         cmocka_unit_test(test_output_dash),
         cmocka_unit_test(test_builder_edges),
         cmocka_unit_test(test_dot_command_note),
