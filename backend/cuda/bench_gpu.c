@@ -1216,9 +1216,8 @@ int ces_bench_run(struct ces_bench *b, int impl, int variant, uint64_t bytes, ui
         return CES_ERR_UNSUPPORTED;
     }
     times = ces_malloc(b->ctx, sizeof(*times) * nsamples);
-    if (times == NULL)
-        return ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory");
-    rc = fill_send(b, impl, bytes);
+    rc = times != NULL ? fill_send(b, impl, bytes)
+                       : ces_ctx_error(b->ctx, CES_ERR_NOMEM, "out of memory");
     if (rc == CES_OK)
         rc = sync_all(b);
     if (rc != CES_OK)
