@@ -1564,11 +1564,7 @@ static void test_dry_run_out_of_memory(void **state)
     n = strtoul(count, NULL, 10);
     free(count);
     assert_int_equal(unlink(path), 0);
-    /* (a loader that refuses the preload counts nothing) */
-    if (n == 0) {
-        assert_int_equal(rmdir(dir), 0);
-        skip();
-    }
+    assert_true(n > 0);
     snprintf(env, sizeof(env), "LD_PRELOAD='%s' CES_TEST_MALLOC_FAIL_AT=%lu", CES_MALLOC_FAILS,
              n / 2);
     assert_int_equal(ces_test_tool_env(dir, env, args, &out), 2);
@@ -1613,9 +1609,7 @@ static void test_no_gpu_before_predictions(void **state)
         assert_int_equal(unlink(path), 0);
     }
     assert_int_equal(rmdir(dir), 0);
-    /* (a loader that refuses the preload counts nothing) */
-    if (n[0] == 0)
-        skip();
+    assert_true(n[0] > 0);
     if (n[1] > n[0])
         fail_msg("a sweep of 21 sizes made %lu allocations before it found no GPU, one of one "
                  "size %lu: it predicted first", n[1], n[0]);
