@@ -341,6 +341,11 @@ void ces_sim_state_hash(const struct sim_model *m, struct sim_state *s, uint64_t
 bool ces_sim_clocks_dead(const struct sim_model *m, const uint32_t *pc);
 /* Whether some process has a copy, produce or consume left at pc. */
 bool ces_sim_data_left(const struct sim_model *m, const uint32_t *pc);
+/* Whether an access of region reg by process p (a write or a read), made
+ * with p's clock in s, would find a race in the access history its bytes
+ * hold in s (access's check). */
+bool ces_sim_history_races(const struct sim_model *m, const struct sim_state *s, uint32_t p,
+                           const struct ces_region *reg, bool write);
 /* Whether some process has a wait on slot x at or after its program
  * counter in pc. */
 bool ces_sim_slot_live(const struct sim_model *m, const uint32_t *pc, uint32_t x);

@@ -120,8 +120,10 @@ struct search {
     uint32_t *wf; /* wait_for_cycle's scratch */
     /* race_sure's: each process's position past its last op that may send a
      * happens-before edge (src_end), the positions it surely passes (reach),
-     * the accesses it looks at */
-    uint32_t *src_end, *reach;
+     * the accesses it looks at, the position of its first data access,
+     * before any op that joins a clock, that races with its bytes' history
+     * (hist, SIM_NONE: none) */
+    uint32_t *src_end, *reach, *hist;
     struct sure_acc *sure;
     /* frames */
     struct frame *frames;
@@ -1708,27 +1710,62 @@ static void reach_raise(struct search *S, const struct sim_state *st)
     }
 }
 
+/* The first position of a data access of process q, from its program
+ * counter up to its first op that joins a clock into q's (a wait, an
+ * await, an op with links), that finds a race, with q's clock in st, in
+ * the access history its bytes hold in st; SIM_NONE where there is none.
+ * Past *budget regions looked at, none. */
+static uint32_t history_race(const struct sim_model *m, const struct sim_state *st, uint32_t q,
+                             uint32_t *budget)
+{
+    for (uint32_t k = SIM_PC(m, st)[q]; k < m->stop[q] && *budget > 0; k++) {
+        const struct sim_op *o = &m->ops[q][k];
+        const struct ces_op *op = o->op;
+        bool race = false;
+
+        if (o->cls == SIM_C_WAIT || o->cls == SIM_C_AWAIT || o->nlink > 0)
+            break;
+        if (op->kind == CES_OP_COPY) {
+            *budget -= *budget > 1 ? 2 : 1;
+            race = ces_sim_history_races(m, st, q, &op->a, false) ||
+                   ces_sim_history_races(m, st, q, &op->b, true);
+        } else if (op->kind == CES_OP_PRODUCE || op->kind == CES_OP_CONSUME) {
+            (*budget)--;
+            race = ces_sim_history_races(m, st, q, &op->a, op->kind == CES_OP_PRODUCE);
+        }
+        if (race)
+            return k;
+    }
+    return SIM_NONE;
+}
+
 /* Whether every execution from st has a RACE (docs/SEMANTICS.md section
  * 10, "Races every execution has"): two accesses that conflict, that no
  * execution can order, and that every end state has run (each before its
- * process's first position where it could be left, reach_raise's).  Says
- * no where more than SURE_ACCS accesses would be looked at. */
+ * process's first position where it could be left, reach_raise's), or one
+ * access that every end state has run and that races with an access its
+ * bytes' history holds already (history_race).  Looks at no pair where
+ * more than SURE_ACCS accesses would be looked at. */
 static bool race_sure(struct search *S, const struct sim_state *st)
 {
     const struct sim_model *m = S->m;
     const uint32_t *pc = SIM_PC(m, st);
-    uint32_t n = 0;
-    bool paired = false;
+    uint32_t n = 0, nhist = 0, budget = SURE_ACCS;
+    bool paired = false, ok = true;
 
     for (uint32_t q = 0; q < m->nproc; q++) {
+        S->hist[q] = history_race(m, st, q, &budget);
+        nhist += S->hist[q] != SIM_NONE;
+    }
+    for (uint32_t q = 0; ok && q < m->nproc; q++) {
         uint32_t end = m->clock_end[q] < m->stop[q] ? m->clock_end[q] : m->stop[q];
         uint32_t head = pc[q];
 
         while (head < end && !takes_edge(m, st, q, head))
             head++;
-        for (uint32_t k = pc[q]; k < end; k++) {
+        for (uint32_t k = pc[q]; ok && k < end; k++) {
             const struct ces_op *op = m->ops[q][k].op;
-            bool h = k < head, t = k >= S->src_end[q], ok = true;
+            bool h = k < head, t = k >= S->src_end[q];
 
             if (!h && !t) { /* (to the tail) */
                 k = S->src_end[q] - 1;
@@ -1739,12 +1776,16 @@ static bool race_sure(struct search *S, const struct sim_state *st)
                      sure_add(S, &op->b, q, k, true, h, t, &n);
             else if (op->kind == CES_OP_PRODUCE || op->kind == CES_OP_CONSUME)
                 ok = sure_add(S, &op->a, q, k, op->kind == CES_OP_PRODUCE, h, t, &n);
-            if (!ok)
-                return false;
         }
     }
+    if (!ok) {
+        if (nhist == 0)
+            return false;
+        n = 0;
+    }
     /* the positions each process surely passes: first_block's, made at the
-     * first pair, then raised once if no pair lies before them */
+     * first pair or access racing with the history, then raised once if
+     * none lies before them */
     for (int round = 0; round < 2; round++) {
         for (uint32_t i = 0; i < n; i++)
             for (uint32_t j = i + 1; j < n; j++) {
@@ -1758,6 +1799,15 @@ static bool race_sure(struct search *S, const struct sim_state *st)
                 if (a->pos < S->reach[a->proc] && b->pos < S->reach[b->proc])
                     return true;
             }
+        for (uint32_t q = 0; nhist > 0 && q < m->nproc; q++) {
+            if (!paired) {
+                for (uint32_t r = 0; r < m->nproc; r++)
+                    S->reach[r] = first_block(m, r, pc[r]);
+                paired = true;
+            }
+            if (S->hist[q] != SIM_NONE && S->hist[q] < S->reach[q])
+                return true;
+        }
         if (!paired)
             return false;
         if (round == 0)
@@ -2446,6 +2496,7 @@ static void search_free(struct search *S)
     ces_free(S->ctx, S->wf);
     ces_free(S->ctx, S->src_end);
     ces_free(S->ctx, S->reach);
+    ces_free(S->ctx, S->hist);
     ces_free(S->ctx, S->sure);
 }
 
@@ -2476,7 +2527,7 @@ static int search_setup(struct search *S)
     /* cycle_possible's answers, in the reduced exhaustive search only */
     cyc = S->reduce && exhaustive && graph_fits(m) ? PRUNE_KEPT * (P + 2) * sizeof(uint32_t) : 0;
     wf = cyc > 0 ? (3 * P + 12 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;
-    scratch = P * P * sizeof(uint32_t) + 5 * P * sizeof(uint32_t) + P + cyc + wf +
+    scratch = P * P * sizeof(uint32_t) + 6 * P * sizeof(uint32_t) + P + cyc + wf +
               SURE_ACCS * sizeof(struct sure_acc);
     if (!fits(S, scratch, "the reduction's scratch"))
         return CES_OK;
@@ -2489,10 +2540,11 @@ static int search_setup(struct search *S)
     S->wf = wf > 0 ? ces_malloc(S->ctx, wf) : NULL;
     S->src_end = ces_malloc(S->ctx, P * sizeof(uint32_t));
     S->reach = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->hist = ces_malloc(S->ctx, P * sizeof(uint32_t));
     S->sure = ces_malloc(S->ctx, SURE_ACCS * sizeof(struct sure_acc));
     if (S->hz == NULL || S->hz_gen == NULL || S->inT == NULL || S->work == NULL ||
         S->enabled == NULL || (cyc > 0 && (S->cyc == NULL || S->wf == NULL)) ||
-        S->src_end == NULL || S->reach == NULL || S->sure == NULL)
+        S->src_end == NULL || S->reach == NULL || S->hist == NULL || S->sure == NULL)
         return ces_ctx_error(S->ctx, CES_ERR_NOMEM, "out of memory starting the check");
     /* race_sure's: past each process's last write, record or op that a
      * later block's links wait for */

@@ -529,6 +529,28 @@ static void seg_merge(const struct sim_model *m, struct sim_map *mp, uint32_t fi
     }
 }
 
+bool ces_sim_history_races(const struct sim_model *m, const struct sim_state *s, uint32_t p,
+                           const struct ces_region *reg, bool write)
+{
+    const struct sim_map *mp = &s->maps[reg->rank * m->nbuf + reg->buf];
+    const uint32_t *clk = SIM_PCLK(m, s, p);
+
+    if (reg->lo == reg->hi)
+        return false;
+    for (uint32_t i = seg_find(m, mp, reg->lo);
+         i < mp->n && rd64(mp->seg + (size_t)i * m->seg_w + SEG_LO) < reg->hi; i++) {
+        const uint32_t *a = mp->seg + (size_t)i * m->seg_w;
+        uint32_t wp = a[SEG_WPROC];
+
+        if (wp != 0 && wp - 1 != p && clk[wp - 1] < a[SEG_WEP])
+            return true;
+        for (uint32_t q = 0; write && q < m->nproc; q++)
+            if (q != p && a[SEG_READS + q] != 0 && clk[q] < a[SEG_READS + q])
+                return true;
+    }
+    return false;
+}
+
 static void race_found(const struct sim_model *m, struct sim_state *s, struct sim_detail *d,
                        uint32_t p, uint32_t k, bool write, const struct ces_region *reg,
                        uint32_t q, uint32_t qpos, bool qwrite, uint64_t lo, uint64_t hi)
