@@ -2937,15 +2937,15 @@ static void add_stats(struct ces_check_stats *sum, const struct ces_check_stats 
  * The report is the first assignment's whose verdict has a defect (its map
  * in the report), or else the last one's with the totals of all (and
  * INCOMPLETE if any was, or if the bounds on states and seconds, which
- * count over all of them, stopped the loop; its map only with the
- * watchdog's execution, which ran on it). */
+ * count over all of them, stopped the loop): of the last whose watchdog
+ * fired, where one did, its execution and the map it ran on. */
 static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
                      const struct ces_check_opts *opts, struct ces_check_report **out)
 {
     uint32_t R = ces_graph_ranks(g), S = ces_graph_streams(g), *map;
     uint64_t total = ces_queue_map_count(R, S, S), done = 0;
     struct ces_check_opts o = *opts;
-    struct ces_check_report *r = NULL;
+    struct ces_check_report *r = NULL, *fired = NULL;
     struct ces_check_stats sum;
     uint32_t incomplete = 0, open = 0;
     bool depth_cut = false;
@@ -2971,7 +2971,12 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     sum.complete = 1;
     o.queue_map = map;
     do {
-        ces_check_report_destroy(r);
+        if (r != NULL && r->ndefects > 0) { /* the watchdog's execution: kept */
+            ces_check_report_destroy(fired);
+            fired = r;
+        } else {
+            ces_check_report_destroy(r);
+        }
         r = NULL;
         if (opts->max_seconds > 0)
             o.max_seconds = opts->max_seconds > sum.seconds ? opts->max_seconds - sum.seconds
@@ -2993,8 +2998,23 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
             break; /* a bound ran out: the rest unchecked */
     } while (ces_queue_map_next(R, S, S, map));
     ces_free(ctx, map);
-    if (rc != CES_OK)
+    if (rc != CES_OK) {
+        ces_check_report_destroy(fired);
         return rc;
+    }
+    if (!(r->verdict & ~(uint32_t)CES_V_INCOMPLETE) && r->ndefects == 0 && fired != NULL) {
+        /* the watchdog fired under an earlier assignment only: its report,
+         * with what the last one says of the search */
+        fired->verdict = r->verdict;
+        fired->stopped_first = r->stopped_first;
+        fired->stopped = r->stopped;
+        fired->sliced = r->sliced;
+        fired->sampled = r->sampled;
+        ces_check_report_destroy(r);
+        r = fired;
+    } else {
+        ces_check_report_destroy(fired);
+    }
     r->assignments = done;
     r->assignments_all = total;
     if (!(r->verdict & ~(uint32_t)CES_V_INCOMPLETE)) {

@@ -630,6 +630,44 @@ static void test_connections_any(void **state)
         ces_check_report_destroy(rr);
         ces_check_report_destroy(r);
     }
+    /* the watchdog fires under the first assignment only (s1's write behind
+     * s0's wait for it): the report keeps that execution and its map, as
+     * --queues 0,0 shows it (it kept the last assignment's report, which had
+     * none, and said "fired in 1 end state" with no execution and no map) */
+    {
+        struct ces_graph *g = ces_test_text_graph(ctx, "cesync 1\nranks 1\nstreams 2\n"
+                                                       "connections any\nsignal f u64 1\n"
+                                                       "phase eager x1\n"
+                                                       "r0 s0 : wait f[0] >= 1\n"
+                                                       "r0 s1 : write f[0] = 1\n");
+        struct ces_check_opts a = o;
+        static const uint32_t first[2] = {0, 0};
+        const struct ces_check_defect *d;
+
+        a.flags = CES_CHECK_ABORT;
+        r = check_map(ctx, g, &a, NULL);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+        assert_int_equal(ces_check_report_stats(r).aborted, 1);
+        assert_int_equal(ces_check_report_stats(r).executions, 2);
+        assert_int_equal(ces_check_report_ndefects(r), 1);
+        d = ces_check_report_defect(r, 0);
+        assert_int_equal(d->cls, CES_CHECK_ABORTED);
+        assert_non_null(ces_check_report_queue_map(r));
+        assert_memory_equal(ces_check_report_queue_map(r), first, sizeof(first));
+        assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "verdict: OK\nhardware queues: every assignment of each "
+                                     "rank's streams to queues (connections any): 2; the "
+                                     "watchdog's execution below ran on 0,0\n"));
+        ces_free(ctx, text);
+        a.replay = d->replay;
+        a.queue_map = ces_check_report_queue_map(r);
+        assert_int_equal(ces_check(ctx, g, &a, &rr), CES_OK);
+        assert_int_equal(ces_check_report_ndefects(rr), 1);
+        assert_int_equal(ces_check_report_defect(rr, 0)->cls, CES_CHECK_ABORTED);
+        ces_check_report_destroy(rr);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
     /* the depth bound cuts executions only under the assignments that put
      * r0's two streams on one queue (0,0 and 0,0/0,1): the report says so,
      * though the last assignment's search was not cut (the verdict was
