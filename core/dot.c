@@ -42,6 +42,15 @@ struct dot_wait {
     struct dot_ref ref;
 };
 
+/* A write, keyed by the slot it writes, then its block, value (u32: the
+ * low 32 bits) and place (its rank, its index), to find a write of a
+ * nearer value or a write's ordinal among those of its value. */
+struct dot_write {
+    uint32_t sig, rank, idx, block;
+    uint64_t value;
+    uint32_t op_rank, index;
+};
+
 /* A wait's condition: its compare and value (u32 `>=`: the low 32 bits). */
 struct dot_wval {
     uint32_t cmp;
@@ -69,8 +78,11 @@ struct dot_state {
     size_t cross; /* write -> wait and data edges emitted */
     struct ces_vec waits; /* struct dot_wait, sorted by slot */
     struct ces_vec wvals; /* struct dot_wval: waits[i]'s group sorted by condition */
+    struct ces_vec writes; /* struct dot_write, sorted */
     size_t nsame, nfar;   /* write -> wait pairs within one block / across blocks */
+    size_t nnear;         /* pairs within one block whose wait a nearer write satisfies */
     bool skip_far;        /* too many pairs: leave out those across blocks */
+    bool skip_near;       /* too many within blocks: leave out those a nearer write has */
     bool both;            /* an op marked both blocked and stopped */
 };
 
@@ -84,7 +96,13 @@ struct dot_state {
  * different blocks (a counter written in a later iteration satisfies every
  * earlier `>=` wait) are left out and counted in the legend: each spans the
  * whole height of the picture, and dot's layout time grows with their
- * length. */
+ * length.  Above this many pairs within blocks, a wait keeps only the
+ * edges of its nearest writes of its block (not_nearest), the rest counted
+ * in the legend: a counter written chunk after chunk in one block
+ * satisfies every earlier `>=` wait of its block, and a flag set and reset
+ * every `==` wait of its value (the 8-rank sendrecv of 64 chunks: 15,001
+ * pairs, 7,168 with --sync credit, which dot did not lay out in 5
+ * minutes). */
 #define DOT_MAX_SIGNAL_EDGES 1000
 
 static const struct ces_op *op_at(const struct ces_graph *g, struct dot_ref r)
@@ -710,6 +728,78 @@ static size_t bound(const void *items, size_t n, size_t size, const void *key,
     return lo;
 }
 
+/* Writes by slot, block, value. */
+static int cmp_write(const void *x, const void *y)
+{
+    const struct dot_write *a = x, *b = y;
+
+    if (a->sig != b->sig)
+        return a->sig < b->sig ? -1 : 1;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->idx != b->idx)
+        return a->idx < b->idx ? -1 : 1;
+    if (a->block != b->block)
+        return a->block < b->block ? -1 : 1;
+    if (a->value != b->value)
+        return a->value < b->value ? -1 : 1;
+    if (a->op_rank != b->op_rank)
+        return a->op_rank < b->op_rank ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Whether a write of block b into the slot of `op` (a write) holds a value
+ * in [from, op's value): one nearer above `from` than op's, a `>=` wait of
+ * `from` it satisfies being satisfied by that one first (u32: cyclic). */
+static bool nearer_write(const struct dot_state *st, const struct ces_op *op, uint32_t b,
+                         uint32_t width, uint64_t from)
+{
+    const struct dot_write *w = st->writes.data;
+    size_t n = st->writes.len;
+    struct dot_write lo = {op->slot.sig, op->slot.rank, op->slot.idx, b, from, 0, 0};
+    struct dot_write hi = lo;
+
+    hi.value = op->value;
+    if (width == CES_U32) {
+        lo.value = (uint32_t)from;
+        hi.value = (uint32_t)op->value;
+    }
+    if (lo.value <= hi.value)
+        return bound(w, n, sizeof(*w), &hi, cmp_write, false) >
+               bound(w, n, sizeof(*w), &lo, cmp_write, false);
+    {
+        /* the window wraps: [from, 2^32) and [0, value) */
+        struct dot_write top = lo, bottom = lo;
+
+        top.value = UINT64_MAX;
+        top.op_rank = top.index = UINT32_MAX;
+        bottom.value = 0;
+        return bound(w, n, sizeof(*w), &top, cmp_write, true) >
+                   bound(w, n, sizeof(*w), &lo, cmp_write, false) ||
+               bound(w, n, sizeof(*w), &hi, cmp_write, false) >
+                   bound(w, n, sizeof(*w), &bottom, cmp_write, false);
+    }
+}
+
+/* The ordinal of write k of rank r in block b (op) among the writes of
+ * its block of its value into its slot, and (*n) their count. */
+static size_t write_ordinal(const struct dot_state *st, const struct ces_op *op, uint32_t b,
+                            uint32_t r, uint32_t k, uint32_t width, size_t *n)
+{
+    const struct dot_write *w = st->writes.data;
+    struct dot_write key = {op->slot.sig, op->slot.rank, op->slot.idx, b, op->value, 0, 0};
+    size_t first;
+
+    if (width == CES_U32)
+        key.value = (uint32_t)op->value;
+    first = bound(w, st->writes.len, sizeof(*w), &key, cmp_write, false);
+    key.op_rank = key.index = UINT32_MAX;
+    *n = bound(w, st->writes.len, sizeof(*w), &key, cmp_write, true) - first;
+    key.op_rank = r;
+    key.index = k;
+    return bound(w, st->writes.len, sizeof(*w), &key, cmp_write, false) - first;
+}
+
 /* First wait with slot >= (sig, rank, idx), or (upper) > it. */
 static size_t key_bound(const struct dot_wait *w, size_t n, uint32_t sig, uint32_t rank,
                         uint32_t idx, bool upper)
@@ -758,7 +848,8 @@ static size_t holds_count(const struct dot_wval *v, size_t n, uint32_t width, ui
     }
 }
 
-/* Every wait, sorted by slot, into st->waits. */
+/* Every wait, sorted by slot, into st->waits, and every write, sorted by
+ * slot, block and value, into st->writes. */
 static int collect_waits(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
@@ -773,6 +864,14 @@ static int collect_waits(struct dot_state *st)
             for (uint32_t k = 0; k < n && rc == CES_OK; k++) {
                 struct dot_wait w;
 
+                if (ops[k].kind == CES_OP_WRITE) {
+                    struct dot_write wr = {ops[k].slot.sig, ops[k].slot.rank, ops[k].slot.idx, b,
+                                           ops[k].value, r, k};
+
+                    if (ces_graph_signal(g, wr.sig).width == CES_U32)
+                        wr.value = (uint32_t)wr.value;
+                    rc = ces_vec_push(st->ctx, &st->writes, sizeof(wr), &wr);
+                }
                 if (ops[k].kind != CES_OP_WAIT)
                     continue;
                 w.sig = ops[k].slot.sig;
@@ -787,6 +886,8 @@ static int collect_waits(struct dot_state *st)
     }
     if (rc == CES_OK && st->waits.len > 1)
         qsort(st->waits.data, st->waits.len, sizeof(struct dot_wait), cmp_wait);
+    if (rc == CES_OK && st->writes.len > 1)
+        qsort(st->writes.data, st->writes.len, sizeof(struct dot_write), cmp_write);
     /* each slot's conditions, sorted, to count the writes' pairs at once */
     for (size_t i = 0; i < st->waits.len && rc == CES_OK; i++) {
         const struct dot_wait *w = &CES_VEC_AT(&st->waits, struct dot_wait, i);
@@ -807,9 +908,25 @@ static int collect_waits(struct dot_state *st)
     return rc;
 }
 
+/* Whether a pair within block b of write `op` and wait `wt`, which it
+ * satisfies, is not its wait's nearest: a write of the block of a nearer
+ * value satisfies a `>=` wait first; as many writes of the value (nw) as
+ * `==` waits of it in the block (neq), the ord-th write goes to the ord-th
+ * wait alone (j: wt's place among them), as a flag set and reset. */
+static bool not_nearest(const struct dot_state *st, const struct ces_op *op, uint32_t b,
+                        uint32_t width, const struct ces_op *wt, size_t j, size_t ord, size_t nw,
+                        size_t neq)
+{
+    if (wt->cmp == CES_CMP_GEQ)
+        return nearer_write(st, op, b, width, wt->value);
+    return nw == neq && j != ord;
+}
+
 /* Walks every (write, wait it can satisfy) pair.  emit = false counts them
- * (st->nsame within one block, st->nfar across blocks); emit = true draws
- * them, leaving out the pairs across blocks when st->skip_far is set.  A
+ * (st->nsame within one block, st->nfar across blocks, st->nnear those
+ * within one block not_nearest leaves out); emit = true draws them,
+ * leaving out the pairs across blocks when st->skip_far is set, and those
+ * of st->nnear when st->skip_near.  A
  * write's pairs are counted from its slot's sorted conditions, and its
  * block's waits looked at alone where no pair across blocks is drawn: a
  * counter written every iteration satisfies every earlier wait, so walking
@@ -833,7 +950,7 @@ static void signal_edges(struct dot_state *st, bool emit)
                 uint32_t width, dst = op->slot.rank;
                 char from[64], to[64];
                 struct dot_ref ref = {b, r, k};
-                size_t g0, g1, b0, b1, all, same = 0;
+                size_t g0, g1, b0, b1, all, same = 0, near = 0, ord, nw, neq = 0, j = 0;
 
                 if (op->kind != CES_OP_WRITE)
                     continue;
@@ -844,14 +961,26 @@ static void signal_edges(struct dot_state *st, bool emit)
                 b0 = g0 + block_bound(w + g0, g1 - g0, b, false);
                 b1 = g0 + block_bound(w + g0, g1 - g0, b, true);
                 all = holds_count(v + g0, g1 - g0, width, op->value);
+                ord = write_ordinal(st, op, b, r, k, width, &nw);
                 for (size_t i = b0; i < b1; i++) {
                     const struct ces_op *wt = op_at(g, w[i].ref);
 
-                    same += ces_wait_holds(width, wt->cmp, op->value, wt->value);
+                    neq += wt->cmp == CES_CMP_EQ && wt->value == op->value;
                 }
+                for (size_t i = b0; i < b1; i++) {
+                    const struct ces_op *wt = op_at(g, w[i].ref);
+
+                    if (!ces_wait_holds(width, wt->cmp, op->value, wt->value))
+                        continue;
+                    same++;
+                    near += not_nearest(st, op, b, width, wt, j, ord, nw, neq);
+                    j += wt->cmp == CES_CMP_EQ;
+                }
+                j = 0;
                 if (!emit) {
                     st->nsame += same;
                     st->nfar += all - same;
+                    st->nnear += near;
                     continue;
                 }
                 if (st->skip_far || all == same) {
@@ -861,7 +990,14 @@ static void signal_edges(struct dot_state *st, bool emit)
                 for (size_t i = g0; i < g1; i++) {
                     const struct ces_op *wt = op_at(g, w[i].ref);
 
+                    bool left_out;
+
                     if (!ces_wait_holds(width, wt->cmp, op->value, wt->value))
+                        continue;
+                    /* st->skip_near: no pair across blocks (i in b0..b1) */
+                    left_out = st->skip_near && not_nearest(st, op, b, width, wt, j, ord, nw, neq);
+                    j += wt->cmp == CES_CMP_EQ;
+                    if (left_out)
                         continue;
                     node_id(to, sizeof(to), w[i].ref);
                     ces_sb_printf(&st->sb,
@@ -1291,6 +1427,9 @@ static void emit_legend(struct dot_state *st)
     if (st->skip_far)
         ces_sb_printf(&st->sb, "(%zu write -> wait edges between different blocks not drawn)\\l",
                       st->nfar);
+    if (st->skip_near)
+        ces_sb_printf(&st->sb, "(%zu write -> wait edges within a block not drawn: a wait "
+                      "from its nearest writes alone)\\l", st->nnear);
     ces_sb_puts(&st->sb, "\"];\n");
 }
 
@@ -1335,6 +1474,7 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     signal_edges(&st, false);
     st.skip_far = st.nfar > 0 && st.nsame + st.nfar > DOT_MAX_SIGNAL_EDGES;
+    st.skip_near = st.nnear > 0 && st.nsame > DOT_MAX_SIGNAL_EDGES;
     emit_legend(&st);
     rc = emit_clusters(&st);
     if (rc != CES_OK) {
@@ -1364,6 +1504,7 @@ free_state:
 free_marks:
     ces_vec_free(ctx, &st.waits);
     ces_vec_free(ctx, &st.wvals);
+    ces_vec_free(ctx, &st.writes);
     ces_free(ctx, st.marks);
     ces_free(ctx, st.node_base);
     return rc;
