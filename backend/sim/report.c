@@ -1096,6 +1096,27 @@ int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
                 ces_sb_puts(&sb, ", hardware queues ");
                 ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
             }
+            /* what the marks cannot say: a step's write that a fault
+             * dropped (drawn as any step), and the wrong bytes' provenance */
+            for (size_t k = 0; k < d->nsteps; k++) {
+                if (d->steps[k].kind != CES_STEP_DROPPED)
+                    continue;
+                ces_sb_printf(&sb, "\nstep %zu: ", k + 1);
+                fmt_pos_op(&sb, r->g, &d->steps[k].pos);
+                ces_sb_puts(&sb, ", dropped by a fault");
+            }
+            if (d->cls == CES_V_MISMATCH) {
+                const struct ces_check_mismatch *mm = &d->mismatch;
+
+                ces_sb_puts(&sb, "\nmismatch at ");
+                fmt_pos_op(&sb, r->g, &mm->pos);
+                ces_sb_puts(&sb, ": ");
+                fmt_region(&sb, r->g, &mm->region);
+                ces_sb_puts(&sb, " holds ");
+                fmt_prov(&sb, r->g, &mm->found, mm->region.hi - mm->region.lo);
+                ces_sb_puts(&sb, ", expected ");
+                fmt_prov(&sb, r->g, &mm->expected, mm->region.hi - mm->region.lo);
+            }
             ces_free(r->ctx, sd->title);
             sd->title = NULL;
             rc = ces_sb_finish(&sb, &sd->title, NULL);

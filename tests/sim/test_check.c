@@ -2266,6 +2266,10 @@ static void test_mismatch_previous_generation(void **state)
     assert_int_equal(ov.marks[d->nsteps].index, 1);
     assert_int_equal(ov.marks[d->nsteps].step, 0);
     assert_int_equal(ov.marks[d->nsteps].style, CES_DOT_MISMATCH);
+    /* and its title what was found there (the picture said where alone) */
+    assert_string_equal(ov.title, "MISMATCH counterexample\nmismatch at r1.s0#3 consume "
+                                  "recv[0:32] == send[0:32]@0: recv@1[0:32] holds send@0[0:32] "
+                                  "of iteration 1, expected send@0[0:32] of iteration 2");
     replays(ctx, g, NULL, d);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
@@ -3763,6 +3767,7 @@ static void test_faults_and_abort(void **state)
     struct ces_check_opts o;
     struct ces_check_report *r;
     const struct ces_check_defect *d;
+    struct ces_dot_overlay ov;
     char *t;
 
     (void)state;
@@ -3788,6 +3793,11 @@ static void test_faults_and_abort(void **state)
     assert_non_null(strstr(t, ",{\"n\":2,\"pos\":\"r0.s0#1\",\"op\":\"write f[0]@1 = 1\","
                               "\"iteration\":1,\"kind\":\"dropped\",\"value\":1},"));
     ces_free(ctx, t);
+    /* the picture's title says the step's write was dropped (it was drawn
+     * as any step, as if it had landed) */
+    assert_int_equal(ces_check_report_overlay(r, 0, &ov), CES_OK);
+    assert_string_equal(ov.title, "HANG counterexample\nstep 2: r0.s0#1 write f[0]@1 = 1, "
+                                  "dropped by a fault");
     replays(ctx, g, &o, d);
     ces_check_report_destroy(r);
     /* a stopped stream: its peer hangs, the stream itself is reported */
