@@ -498,6 +498,18 @@ static void fmt_wait_values(struct ces_sb *sb, const struct ces_graph *g,
                   b->cmp == CES_CMP_EQ ? "==" : ">=", b->awaited);
 }
 
+/* "cycle: r0.s1#0 -> r1.s0#1 -> r0.s1#0", the wait-for cycle closed */
+static void fmt_cycle(struct ces_sb *sb, const struct ces_check_defect *d)
+{
+    ces_sb_puts(sb, "cycle:");
+    for (size_t i = 0; i <= d->ncycle; i++) {
+        const struct ces_check_pos *p = &d->blocked[d->cycle[i % d->ncycle]].pos;
+
+        ces_sb_printf(sb, "%s r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, i ? " ->" : "", p->rank,
+                      p->stream, p->index);
+    }
+}
+
 static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g, uint32_t linked,
                         const struct ces_check_defect *d)
 {
@@ -560,13 +572,8 @@ static void fmt_blocked(struct ces_sb *sb, const struct ces_graph *g, uint32_t l
         }
     }
     if (d->ncycle > 0) {
-        ces_sb_puts(sb, "  cycle:");
-        for (size_t i = 0; i <= d->ncycle; i++) {
-            const struct ces_check_pos *p = &d->blocked[d->cycle[i % d->ncycle]].pos;
-
-            ces_sb_printf(sb, "%s r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, i ? " ->" : "", p->rank,
-                          p->stream, p->index);
-        }
+        ces_sb_puts(sb, "  ");
+        fmt_cycle(sb, d);
         ces_sb_puts(sb, "\n");
     }
 }
@@ -1104,6 +1111,10 @@ int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
                 ces_sb_printf(&sb, "\nstep %zu: ", k + 1);
                 fmt_pos_op(&sb, r->g, &d->steps[k].pos);
                 ces_sb_puts(&sb, ", dropped by a fault");
+            }
+            if (d->ncycle > 0) {
+                ces_sb_puts(&sb, "\n");
+                fmt_cycle(&sb, d);
             }
             if (d->cls == CES_V_MISMATCH) {
                 const struct ces_check_mismatch *mm = &d->mismatch;

@@ -549,7 +549,8 @@ static void test_dot_queue_map(void **state)
     snprintf(path, sizeof(path), "%s/any.dot", dir);
     dot = ces_test_read_file(path, NULL);
     assert_non_null(strstr(dot, "labelloc=t, fontsize=16, label=\"DEADLOCK counterexample, "
-                                "hardware queues 0,0\"];\n"));
+                                "hardware queues 0,0\\ncycle: r0.s0#2 -> r1.s1#0 -> "
+                                "r1.s0#2 -> r0.s1#0 -> r0.s0#2\"];\n"));
     free(dot);
     /* Graphviz draws it, where it is installed */
     snprintf(args, sizeof(args), "command -v dot >/dev/null || exit 0; dot -Tsvg %s >/dev/null",
@@ -563,16 +564,19 @@ static void test_dot_queue_map(void **state)
     free(o);
     snprintf(path, sizeof(path), "%s/q.dot", dir);
     dot = ces_test_read_file(path, NULL);
-    assert_non_null(strstr(dot, "label=\"DEADLOCK counterexample, hardware queues 1,1/0,0\"];\n"));
+    assert_non_null(strstr(dot, "label=\"DEADLOCK counterexample, hardware queues 1,1/0,0"
+                                "\\ncycle: r0.s0#2 -> r1.s1#0 -> r1.s0#2 -> r0.s1#0 -> "
+                                "r0.s0#2\"];\n"));
     free(dot);
     remove(path);
-    /* without a map, the verdict alone */
+    /* without a map, the verdict and the wait-for cycle */
     snprintf(args, sizeof(args), "check bad/cross_stream_conn1.ces --dot %s/c.dot", dir);
     assert_int_equal(ces_test_tool(NULL, args, &o), 1);
     free(o);
     snprintf(path, sizeof(path), "%s/c.dot", dir);
     dot = ces_test_read_file(path, NULL);
-    assert_non_null(strstr(dot, "label=\"DEADLOCK counterexample\"];\n"));
+    assert_non_null(strstr(dot, "label=\"DEADLOCK counterexample\\ncycle: r0.s0#2 -> r1.s1#0 -> "
+                                "r1.s0#2 -> r0.s1#0 -> r0.s0#2\"];\n"));
     free(dot);
     remove(path);
     rmdir(dir);
