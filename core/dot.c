@@ -44,11 +44,17 @@ struct dot_wait {
 
 /* A write, keyed by the slot it writes, then its block, value (u32: the
  * low 32 bits) and place (its rank, its index), to find a write of a
- * nearer value or a write's ordinal among those of its value. */
+ * nearer value or a write's ordinal among those of its value.  Its stream
+ * and two flags say where those are program order: `monotone`, the
+ * block's writes into its slot are one stream's, of values that never go
+ * down (u32: cyclic, within half the range); `one_stream`, the block's
+ * writes of its value into its slot are one stream's. */
 struct dot_write {
     uint32_t sig, rank, idx, block;
     uint64_t value;
     uint32_t op_rank, index;
+    uint32_t stream;
+    bool monotone, one_stream;
 };
 
 /* A wait's condition: its compare and value (u32 `>=`: the low 32 bits). */
@@ -97,8 +103,8 @@ struct dot_state {
  * earlier `>=` wait) are left out and counted in the legend: each spans the
  * whole height of the picture, and dot's layout time grows with their
  * length.  Above this many pairs within blocks, a wait keeps only the
- * edges of its nearest writes of its block (not_nearest), the rest counted
- * in the legend: a counter written chunk after chunk in one block
+ * edges of its nearest writes of its block where one stream writes them
+ * (not_nearest), the rest counted in the legend: a counter written chunk after chunk in one block
  * satisfies every earlier `>=` wait of its block, and a flag set and reset
  * every `==` wait of its value (the 8-rank sendrecv of 64 chunks: 15,001
  * pairs, 7,168 with --sync credit, which dot did not lay out in 5
@@ -748,6 +754,75 @@ static int cmp_write(const void *x, const void *y)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
+/* Writes by slot, block, place: each stream's in program order. */
+static int cmp_write_place(const void *x, const void *y)
+{
+    const struct dot_write *a = x, *b = y;
+
+    if (a->sig != b->sig)
+        return a->sig < b->sig ? -1 : 1;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->idx != b->idx)
+        return a->idx < b->idx ? -1 : 1;
+    if (a->block != b->block)
+        return a->block < b->block ? -1 : 1;
+    if (a->op_rank != b->op_rank)
+        return a->op_rank < b->op_rank ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static bool same_slot_block(const struct dot_write *a, const struct dot_write *b)
+{
+    return a->sig == b->sig && a->rank == b->rank && a->idx == b->idx && a->block == b->block;
+}
+
+/* Sets `monotone` on writes sorted by cmp_write_place: a block's writes
+ * into a slot from one stream whose values never go down (u32: each step
+ * up by less than 2^31, all of them by less than 2^31 together), so a
+ * write of a nearer value above a `>=` wait's is an earlier write of the
+ * stream, with no write of a lower value between. */
+static void mark_monotone(const struct dot_state *st, struct dot_write *w, size_t n)
+{
+    for (size_t i = 0, end; i < n; i = end) {
+        uint32_t width = ces_graph_signal(st->g, w[i].sig).width;
+        uint64_t span = 0;
+        bool up = true;
+
+        for (end = i + 1; end < n && same_slot_block(&w[i], &w[end]); end++) {
+            if (w[end].op_rank != w[i].op_rank || w[end].stream != w[i].stream) {
+                up = false;
+            } else if (width == CES_U32) {
+                uint32_t step = (uint32_t)w[end].value - (uint32_t)w[end - 1].value;
+
+                span += step;
+                up = up && step < 0x80000000u && span < 0x80000000u;
+            } else {
+                up = up && w[end].value >= w[end - 1].value;
+            }
+        }
+        for (size_t k = i; k < end; k++)
+            w[k].monotone = up;
+    }
+}
+
+/* Sets `one_stream` on writes sorted by cmp_write: a block's writes of one
+ * value into a slot all from one stream, whose ordinals among them are
+ * its program order. */
+static void mark_one_stream(struct dot_write *w, size_t n)
+{
+    for (size_t i = 0, end; i < n; i = end) {
+        bool one = true;
+
+        for (end = i + 1; end < n && same_slot_block(&w[i], &w[end]) &&
+                          w[end].value == w[i].value;
+             end++)
+            one = one && w[end].op_rank == w[i].op_rank && w[end].stream == w[i].stream;
+        for (size_t k = i; k < end; k++)
+            w[k].one_stream = one;
+    }
+}
+
 /* Whether a write of block b into the slot of `op` (a write) holds a value
  * in [from, op's value): one nearer above `from` than op's, a `>=` wait of
  * `from` it satisfies being satisfied by that one first (u32: cyclic). */
@@ -756,7 +831,8 @@ static bool nearer_write(const struct dot_state *st, const struct ces_op *op, ui
 {
     const struct dot_write *w = st->writes.data;
     size_t n = st->writes.len;
-    struct dot_write lo = {op->slot.sig, op->slot.rank, op->slot.idx, b, from, 0, 0};
+    struct dot_write lo = {op->slot.sig, op->slot.rank, op->slot.idx, b, from, 0, 0, 0, false,
+                           false};
     struct dot_write hi = lo;
 
     hi.value = op->value;
@@ -781,13 +857,16 @@ static bool nearer_write(const struct dot_state *st, const struct ces_op *op, ui
     }
 }
 
-/* The ordinal of write k of rank r in block b (op) among the writes of
- * its block of its value into its slot, and (*n) their count. */
-static size_t write_ordinal(const struct dot_state *st, const struct ces_op *op, uint32_t b,
-                            uint32_t r, uint32_t k, uint32_t width, size_t *n)
+/* The entry of write k of rank r in block b (op) among st->writes, and
+ * (*ord) its ordinal among the writes of its block of its value into its
+ * slot, (*n) their count. */
+static const struct dot_write *own_write(const struct dot_state *st, const struct ces_op *op,
+                                         uint32_t b, uint32_t r, uint32_t k, uint32_t width,
+                                         size_t *ord, size_t *n)
 {
     const struct dot_write *w = st->writes.data;
-    struct dot_write key = {op->slot.sig, op->slot.rank, op->slot.idx, b, op->value, 0, 0};
+    struct dot_write key = {op->slot.sig, op->slot.rank, op->slot.idx, b, op->value, 0, 0, 0,
+                            false, false};
     size_t first;
 
     if (width == CES_U32)
@@ -797,7 +876,8 @@ static size_t write_ordinal(const struct dot_state *st, const struct ces_op *op,
     *n = bound(w, st->writes.len, sizeof(*w), &key, cmp_write, true) - first;
     key.op_rank = r;
     key.index = k;
-    return bound(w, st->writes.len, sizeof(*w), &key, cmp_write, false) - first;
+    *ord = bound(w, st->writes.len, sizeof(*w), &key, cmp_write, false) - first;
+    return &w[first + *ord];
 }
 
 /* First wait with slot >= (sig, rank, idx), or (upper) > it. */
@@ -866,7 +946,7 @@ static int collect_waits(struct dot_state *st)
 
                 if (ops[k].kind == CES_OP_WRITE) {
                     struct dot_write wr = {ops[k].slot.sig, ops[k].slot.rank, ops[k].slot.idx, b,
-                                           ops[k].value, r, k};
+                                           ops[k].value, r, k, ops[k].stream, false, false};
 
                     if (ces_graph_signal(g, wr.sig).width == CES_U32)
                         wr.value = (uint32_t)wr.value;
@@ -887,7 +967,13 @@ static int collect_waits(struct dot_state *st)
     if (rc == CES_OK && st->waits.len > 1)
         qsort(st->waits.data, st->waits.len, sizeof(struct dot_wait), cmp_wait);
     if (rc == CES_OK && st->writes.len > 1)
+        qsort(st->writes.data, st->writes.len, sizeof(struct dot_write), cmp_write_place);
+    if (rc == CES_OK)
+        mark_monotone(st, st->writes.data, st->writes.len);
+    if (rc == CES_OK && st->writes.len > 1)
         qsort(st->writes.data, st->writes.len, sizeof(struct dot_write), cmp_write);
+    if (rc == CES_OK)
+        mark_one_stream(st->writes.data, st->writes.len);
     /* each slot's conditions, sorted, to count the writes' pairs at once */
     for (size_t i = 0; i < st->waits.len && rc == CES_OK; i++) {
         const struct dot_wait *w = &CES_VEC_AT(&st->waits, struct dot_wait, i);
@@ -908,18 +994,31 @@ static int collect_waits(struct dot_state *st)
     return rc;
 }
 
+/* What not_nearest needs of a write of block b: its entry among
+ * st->writes (own_write), its ordinal among the block's writes of its value
+ * into its slot (ord) and their count (nw), the block's `==` waits of its
+ * value (neq, whether one stream's: eq_one_stream), and the place among
+ * them of the wait looked at (j). */
+struct dot_near {
+    const struct dot_write *own;
+    size_t ord, nw, neq, j;
+    bool eq_one_stream;
+};
+
 /* Whether a pair within block b of write `op` and wait `wt`, which it
- * satisfies, is not its wait's nearest: a write of the block of a nearer
- * value satisfies a `>=` wait first; as many writes of the value (nw) as
- * `==` waits of it in the block (neq), the ord-th write goes to the ord-th
- * wait alone (j: wt's place among them), as a flag set and reset. */
+ * satisfies, is not its wait's nearest, where program order says so: a
+ * write of a nearer value satisfies a `>=` wait first where the block's
+ * writes into the slot are one stream's, going up (own->monotone); as many
+ * writes of the value (nw) as `==` waits of it in the block (neq), each
+ * side one stream's, the ord-th write goes to the ord-th wait alone, as a
+ * flag set and reset.  Writes of other streams or ranks are in no order
+ * the picture knows, and keep their pairs. */
 static bool not_nearest(const struct dot_state *st, const struct ces_op *op, uint32_t b,
-                        uint32_t width, const struct ces_op *wt, size_t j, size_t ord, size_t nw,
-                        size_t neq)
+                        uint32_t width, const struct ces_op *wt, const struct dot_near *nr)
 {
     if (wt->cmp == CES_CMP_GEQ)
-        return nearer_write(st, op, b, width, wt->value);
-    return nw == neq && j != ord;
+        return nr->own->monotone && nearer_write(st, op, b, width, wt->value);
+    return nr->own->one_stream && nr->eq_one_stream && nr->nw == nr->neq && nr->j != nr->ord;
 }
 
 /* Walks every (write, wait it can satisfy) pair.  emit = false counts them
@@ -950,7 +1049,9 @@ static void signal_edges(struct dot_state *st, bool emit)
                 uint32_t width, dst = op->slot.rank;
                 char from[64], to[64];
                 struct dot_ref ref = {b, r, k};
-                size_t g0, g1, b0, b1, all, same = 0, near = 0, ord, nw, neq = 0, j = 0;
+                size_t g0, g1, b0, b1, all, same = 0, near = 0;
+                struct dot_near nr = {NULL, 0, 0, 0, 0, true};
+                struct dot_ref eq0 = {0, 0, 0};
 
                 if (op->kind != CES_OP_WRITE)
                     continue;
@@ -961,11 +1062,16 @@ static void signal_edges(struct dot_state *st, bool emit)
                 b0 = g0 + block_bound(w + g0, g1 - g0, b, false);
                 b1 = g0 + block_bound(w + g0, g1 - g0, b, true);
                 all = holds_count(v + g0, g1 - g0, width, op->value);
-                ord = write_ordinal(st, op, b, r, k, width, &nw);
+                nr.own = own_write(st, op, b, r, k, width, &nr.ord, &nr.nw);
                 for (size_t i = b0; i < b1; i++) {
                     const struct ces_op *wt = op_at(g, w[i].ref);
 
-                    neq += wt->cmp == CES_CMP_EQ && wt->value == op->value;
+                    if (wt->cmp != CES_CMP_EQ || wt->value != op->value)
+                        continue;
+                    if (nr.neq++ == 0)
+                        eq0 = w[i].ref;
+                    else if (w[i].ref.rank != eq0.rank || wt->stream != op_at(g, eq0)->stream)
+                        nr.eq_one_stream = false;
                 }
                 for (size_t i = b0; i < b1; i++) {
                     const struct ces_op *wt = op_at(g, w[i].ref);
@@ -973,10 +1079,10 @@ static void signal_edges(struct dot_state *st, bool emit)
                     if (!ces_wait_holds(width, wt->cmp, op->value, wt->value))
                         continue;
                     same++;
-                    near += not_nearest(st, op, b, width, wt, j, ord, nw, neq);
-                    j += wt->cmp == CES_CMP_EQ;
+                    near += not_nearest(st, op, b, width, wt, &nr);
+                    nr.j += wt->cmp == CES_CMP_EQ;
                 }
-                j = 0;
+                nr.j = 0;
                 if (!emit) {
                     st->nsame += same;
                     st->nfar += all - same;
@@ -995,8 +1101,8 @@ static void signal_edges(struct dot_state *st, bool emit)
                     if (!ces_wait_holds(width, wt->cmp, op->value, wt->value))
                         continue;
                     /* st->skip_near: no pair across blocks (i in b0..b1) */
-                    left_out = st->skip_near && not_nearest(st, op, b, width, wt, j, ord, nw, neq);
-                    j += wt->cmp == CES_CMP_EQ;
+                    left_out = st->skip_near && not_nearest(st, op, b, width, wt, &nr);
+                    nr.j += wt->cmp == CES_CMP_EQ;
                     if (left_out)
                         continue;
                     node_id(to, sizeof(to), w[i].ref);

@@ -1720,6 +1720,55 @@ static void test_counter_pairs_nearest(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Nearest in value or in ordinal is nearest in time only along one
+ * stream: r0's two `== 1` waits of f, with a reset between, are satisfied
+ * by r1's write (the first) and then r0 s1's (behind the reset), and r1's
+ * `>= 1` wait of x by r0's write of 2, r0 s1 writing 1 only after it.
+ * Above 1000 pairs (a counter of 46 values, 1081) the picture paired the
+ * writes of f with the waits by rank and index, drawing r0 s1's write to
+ * the first wait and r1's to the second, and the write of 1 alone to the
+ * wait of x: each wait's edges were ones it cannot have.  Writes of
+ * several streams now keep all their pairs. */
+static void test_counter_pairs_other_streams(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char text[8192], *t;
+    size_t n;
+
+    (void)state;
+    n = (size_t)snprintf(text, sizeof(text),
+                         "cesync 1\nranks 2\nstreams 2\nsignal f u32 1\nsignal h u32 1\n"
+                         "signal x u64 1\nsignal y u32 1\nsignal c u32 1\nphase eager x1\n"
+                         "r1 : write f[0]@0 = 1\nr0 : wait f[0] == 1\nr0 : write f[0] = 0\n"
+                         "r0 : write h[0] = 1\nr0 : wait f[0] == 1\nr0 s1 : wait h[0] == 1\n"
+                         "r0 s1 : write f[0] = 1\nr0 : write x[0]@1 = 2\nr1 : wait x[0] >= 1\n"
+                         "r1 : write y[0]@0 = 1\nr0 s1 : wait y[0] == 1\n"
+                         "r0 s1 : write x[0]@1 = 1\n");
+    for (uint32_t k = 1; k <= 46; k++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "r1 s1 : write c[0]@0 = %u\n", k);
+    for (uint32_t k = 1; k <= 46; k++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "r0 s1 : wait c[0] >= %u\n", k);
+    assert_true(n < sizeof(text));
+    g = ces_test_text_graph(ctx, text);
+    t = emit(ctx, g, NULL);
+    /* f: r1's write (n0_1_0) and r0 s1's (n0_0_5) to both waits (n0_0_0,
+     * n0_0_3); x: r0's writes of 2 (n0_0_6) and 1 (n0_0_8) to r1's wait */
+    assert_non_null(strstr(t, "n0_1_0 -> n0_0_0 [style=dashed"));
+    assert_non_null(strstr(t, "n0_1_0 -> n0_0_3 [style=dashed"));
+    assert_non_null(strstr(t, "n0_0_5 -> n0_0_0 [style=dashed"));
+    assert_non_null(strstr(t, "n0_0_5 -> n0_0_3 [style=dashed"));
+    assert_non_null(strstr(t, "n0_0_6 -> n0_1_1 [style=dashed"));
+    assert_non_null(strstr(t, "n0_0_8 -> n0_1_1 [style=dashed"));
+    /* the counter's waits from its nearest write alone: 46 + 4 + 2 + h, y */
+    assert_int_equal(ces_test_count(t, "[style=dashed"), 54);
+    assert_non_null(strstr(t, "(1035 write -> wait edges within a block not drawn"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* An await drawn from a record of its own rank only, in a graph built
  * without validation too: rank 1's await, with no record of its own, was
  * linked to rank 0's record in the same replayed phase (the phase's last
@@ -2386,6 +2435,7 @@ int main(void)
         cmocka_unit_test(test_overlay_interleaved_batches),
         cmocka_unit_test(test_signal_pair_counts),
         cmocka_unit_test(test_counter_pairs_nearest),
+        cmocka_unit_test(test_counter_pairs_other_streams),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
         cmocka_unit_test(test_write_finds_dot),
