@@ -734,11 +734,9 @@ static size_t bound(const void *items, size_t n, size_t size, const void *key,
     return lo;
 }
 
-/* Writes by slot, block, value. */
-static int cmp_write(const void *x, const void *y)
+/* Writes by slot and block alone (0: one slot in one block). */
+static int cmp_slot_block(const struct dot_write *a, const struct dot_write *b)
 {
-    const struct dot_write *a = x, *b = y;
-
     if (a->sig != b->sig)
         return a->sig < b->sig ? -1 : 1;
     if (a->rank != b->rank)
@@ -747,34 +745,42 @@ static int cmp_write(const void *x, const void *y)
         return a->idx < b->idx ? -1 : 1;
     if (a->block != b->block)
         return a->block < b->block ? -1 : 1;
-    if (a->value != b->value)
-        return a->value < b->value ? -1 : 1;
+    return 0;
+}
+
+/* Writes by place: each stream's in program order. */
+static int cmp_place(const struct dot_write *a, const struct dot_write *b)
+{
     if (a->op_rank != b->op_rank)
         return a->op_rank < b->op_rank ? -1 : 1;
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* Writes by slot, block, place: each stream's in program order. */
+/* Writes by slot, block, value, place. */
+static int cmp_write(const void *x, const void *y)
+{
+    const struct dot_write *a = x, *b = y;
+    int c = cmp_slot_block(a, b);
+
+    if (c != 0)
+        return c;
+    if (a->value != b->value)
+        return a->value < b->value ? -1 : 1;
+    return cmp_place(a, b);
+}
+
+/* Writes by slot, block, place. */
 static int cmp_write_place(const void *x, const void *y)
 {
     const struct dot_write *a = x, *b = y;
+    int c = cmp_slot_block(a, b);
 
-    if (a->sig != b->sig)
-        return a->sig < b->sig ? -1 : 1;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    if (a->idx != b->idx)
-        return a->idx < b->idx ? -1 : 1;
-    if (a->block != b->block)
-        return a->block < b->block ? -1 : 1;
-    if (a->op_rank != b->op_rank)
-        return a->op_rank < b->op_rank ? -1 : 1;
-    return a->index < b->index ? -1 : a->index > b->index;
+    return c != 0 ? c : cmp_place(a, b);
 }
 
 static bool same_slot_block(const struct dot_write *a, const struct dot_write *b)
 {
-    return a->sig == b->sig && a->rank == b->rank && a->idx == b->idx && a->block == b->block;
+    return cmp_slot_block(a, b) == 0;
 }
 
 /* Sets `monotone` on writes sorted by cmp_write_place: a block's writes
