@@ -104,8 +104,9 @@ struct dot_state {
  * whole height of the picture, and dot's layout time grows with their
  * length.  Above this many pairs within blocks, a wait keeps only the
  * edges of its nearest writes of its block where one stream writes them
- * (not_nearest), the rest counted in the legend: a counter written chunk after chunk in one block
- * satisfies every earlier `>=` wait of its block, and a flag set and reset
+ * (not_nearest), the rest counted in the legend: a counter written chunk
+ * after chunk in one block satisfies every earlier `>=` wait of its block,
+ * and a flag set and reset
  * every `==` wait of its value (the 8-rank sendrecv of 64 chunks: 15,001
  * pairs, 7,168 with --sync credit, which dot did not lay out in 5
  * minutes). */

@@ -589,6 +589,24 @@ static void fmt_access(struct ces_sb *sb, const struct ces_graph *g,
     ces_sb_puts(sb, "\n");
 }
 
+/* "mismatch at OP" + at + "REGION holds WHAT" + expected + "WHAT": the
+ * report's lines (at and expected break them) or the picture's title's */
+static void fmt_mismatch(struct ces_sb *sb, const struct ces_graph *g,
+                         const struct ces_check_mismatch *mm, const char *at,
+                         const char *expected)
+{
+    uint64_t len = mm->region.hi - mm->region.lo;
+
+    ces_sb_puts(sb, "mismatch at ");
+    fmt_pos_op(sb, g, &mm->pos);
+    ces_sb_puts(sb, at);
+    fmt_region(sb, g, &mm->region);
+    ces_sb_puts(sb, " holds ");
+    fmt_prov(sb, g, &mm->found, len);
+    ces_sb_puts(sb, expected);
+    fmt_prov(sb, g, &mm->expected, len);
+}
+
 static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g, uint32_t linked,
                        const struct ces_check_defect *d)
 {
@@ -627,17 +645,8 @@ static void fmt_defect(struct ces_sb *sb, const struct ces_graph *g, uint32_t li
         fmt_access(sb, g, &d->race[1]);
     }
     if (d->cls == CES_V_MISMATCH) {
-        const struct ces_check_mismatch *mm = &d->mismatch;
-        uint64_t len = mm->region.hi - mm->region.lo;
-
-        ces_sb_puts(sb, "  mismatch at ");
-        fmt_pos_op(sb, g, &mm->pos);
-        ces_sb_puts(sb, ":\n    ");
-        fmt_region(sb, g, &mm->region);
-        ces_sb_puts(sb, " holds ");
-        fmt_prov(sb, g, &mm->found, len);
-        ces_sb_puts(sb, "\n    expected ");
-        fmt_prov(sb, g, &mm->expected, len);
+        ces_sb_puts(sb, "  ");
+        fmt_mismatch(sb, g, &d->mismatch, ":\n    ", "\n    expected ");
         ces_sb_puts(sb, "\n");
     }
     if (d->cls == CES_CHECK_ABORTED && d->naborted == 0)
@@ -1117,16 +1126,8 @@ int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
                 fmt_cycle(&sb, d);
             }
             if (d->cls == CES_V_MISMATCH) {
-                const struct ces_check_mismatch *mm = &d->mismatch;
-
-                ces_sb_puts(&sb, "\nmismatch at ");
-                fmt_pos_op(&sb, r->g, &mm->pos);
-                ces_sb_puts(&sb, ": ");
-                fmt_region(&sb, r->g, &mm->region);
-                ces_sb_puts(&sb, " holds ");
-                fmt_prov(&sb, r->g, &mm->found, mm->region.hi - mm->region.lo);
-                ces_sb_puts(&sb, ", expected ");
-                fmt_prov(&sb, r->g, &mm->expected, mm->region.hi - mm->region.lo);
+                ces_sb_puts(&sb, "\n");
+                fmt_mismatch(&sb, r->g, &d->mismatch, ": ", ", expected ");
             }
             ces_free(r->ctx, sd->title);
             sd->title = NULL;
