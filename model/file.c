@@ -145,6 +145,16 @@ int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const
                              "expected at most per_copy_us",
                              who, g, c);
     }
+    if (m->link_gbps < m->peer_copy_gbps) {
+        char l[40], c[40];
+
+        fmt_double(l, sizeof(l), m->link_gbps);
+        fmt_double(c, sizeof(c), m->peer_copy_gbps);
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "%s: the model's link_gbps is %s, below its peer_copy_gbps %s: "
+                             "expected at least peer_copy_gbps (one copy crosses the link)",
+                             who, l, c);
+    }
     return CES_OK;
 }
 
@@ -332,14 +342,18 @@ static int pair_error(struct ces_ctx *ctx, const char *file, unsigned la, size_t
 
 /* The fields that bound each other, checked once the whole file is read (a
  * file may give them in any order): per_graph_copy_us at most per_copy_us
- * (predict took the smaller), and 64-bit flags only with 64-bit memops.
- * Where the file gives per_copy_us but not per_graph_copy_us, the table's
- * per_graph_copy_us is lowered to per_copy_us instead. */
+ * (predict took the smaller), link_gbps at least peer_copy_gbps, and 64-bit
+ * flags only with 64-bit memops.  Where the file gives per_copy_us but not
+ * per_graph_copy_us, the table's per_graph_copy_us is lowered to per_copy_us
+ * instead; where it gives peer_copy_gbps but not link_gbps, link_gbps is
+ * set to it (a calibration on two GPUs tells them apart no more than the
+ * files written before link_gbps did). */
 static int check_pairs(struct ces_ctx *ctx, const char *file, struct ces_model *m,
                        const unsigned *field_line, const size_t *field_col, unsigned widths_line,
                        size_t widths_col)
 {
     size_t g = field_index("per_graph_copy_us"), c = field_index("per_copy_us");
+    size_t l = field_index("link_gbps"), p = field_index("peer_copy_gbps");
     size_t w = field_index("has_64bit_memops");
     char what[200];
 
@@ -361,6 +375,21 @@ static int check_pairs(struct ces_ctx *ctx, const char *file, struct ces_model *
         if (field_line[g] != 0)
             return pair_error(ctx, file, field_line[g], field_col[g], 0, 0, what);
         return pair_error(ctx, file, field_line[c], field_col[c], 0, 0, what);
+    }
+    if (field_line[l] == 0 && field_line[p] != 0)
+        m->link_gbps = m->peer_copy_gbps;
+    if (m->link_gbps < m->peer_copy_gbps) {
+        char lv[40], pv[40];
+
+        fmt_double(lv, sizeof(lv), m->link_gbps);
+        fmt_double(pv, sizeof(pv), m->peer_copy_gbps);
+        /* at the link_gbps line: the file gives it (peer_copy_gbps alone
+         * would have set it) */
+        snprintf(what, sizeof(what),
+                 "expected link_gbps at least peer_copy_gbps: link_gbps = %s is below "
+                 "peer_copy_gbps = %s%s",
+                 lv, pv, field_line[p] != 0 ? "" : " (the kind's)");
+        return pair_error(ctx, file, field_line[l], field_col[l], 0, 0, what);
     }
     if ((m->flag_widths & CES_MODEL_W64) && !m->has_64bit_memops) {
         snprintf(what, sizeof(what),

@@ -25,6 +25,7 @@
 /* X(field, unit) for the double fields. */
 #define CES_MODEL_F64_FIELDS(X)                                                \
     X(peer_copy_gbps, "GB/s")                                                  \
+    X(link_gbps, "GB/s")                                                       \
     X(local_copy_gbps, "GB/s")                                                 \
     X(per_copy_us, "us")                                                       \
     X(per_local_copy_us, "us")                                                 \
@@ -44,8 +45,8 @@
 
 /* CES_OK if every field of m lies within what a model file may give (kind
  * a string, flag_widths 32, 64 or both, costs finite 0..1e9, bandwidths
- * 1e-9..1e9, engine and batch counts and max_ranks 1 or more, yes/no fields
- * 0 or 1); else CES_ERR_INVALID naming `who` and the field (model/file.c). */
+ * 1e-9..1e9, link_gbps at least peer_copy_gbps, engine and batch counts and
+ * max_ranks 1 or more, yes/no fields 0 or 1); else CES_ERR_INVALID naming `who` and the field (model/file.c). */
 int ces_model_check_values(struct ces_ctx *ctx, const struct ces_model *m, const char *who);
 
 /* CES_OK if m's kind is a NUL-terminated string, else CES_ERR_INVALID

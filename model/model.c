@@ -44,6 +44,12 @@ static const struct ces_model ces_model_kinds_[] = {
          * ANCHORS: 397 at 1 GiB, 392 each way when both directions run;
          * nominal 450). */
         .peer_copy_gbps = 394.0,
+        /* What all copies through one GPU's NVLink share, each direction:
+         * the rate of one copy, as far as two GPUs can tell (one peer, and
+         * one copy already reaches it; nominal 450 with NVLink 4).  Eight
+         * GPUs behind NVSwitch may take more with copies to or from several
+         * peers at once: not measured. */
+        .link_gbps = 394.0,
         /* Device-to-device copy inside one GPU: 2,036 GB/s for 256 MiB
          * (calibrated; ANCHORS: ~2,090 at 1 GiB). */
         .local_copy_gbps = 2036.0,

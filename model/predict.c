@@ -4,7 +4,8 @@
  *
  * Every (rank, stream) runs its unrolled ops in order.  Copies in flight
  * share resources max-min fairly: each GPU's NVLink egress and ingress
- * (peer_copy_gbps) and its memory (local_copy_gbps); at most copy_engines
+ * (link_gbps, each copy between GPUs at most peer_copy_gbps) and its
+ * memory (local_copy_gbps); at most copy_engines
  * copies per issuing GPU and batch_engines per batch are in flight, the
  * rest queue in issue order.  A flag write becomes visible to a later wait
  * of its own stream at once (program order), to a wait on another stream of
@@ -910,11 +911,14 @@ static void admit(struct psim *s)
     }
 }
 
-/* Max-min fair rates over resources: [0,R) egress, [R,2R) ingress, [2R,3R)
- * local memory. */
+/* Max-min fair rates over resources: [0,R) egress, [R,2R) ingress (each
+ * link_gbps), [2R,3R) local memory; a copy between GPUs moves at most
+ * peer_copy_gbps besides (one copy engine), which binds only where the
+ * link is faster. */
 static int set_rates(struct psim *s)
 {
     size_t nres = (size_t)s->ranks * 3;
+    double own = s->m->peer_copy_gbps * 1e3;
     double *cap = NULL;
     uint32_t *users = NULL;
     int rc = CES_OK;
@@ -926,7 +930,7 @@ static int set_rates(struct psim *s)
         goto out;
     }
     for (uint32_t r = 0; r < s->ranks; r++) {
-        cap[r] = cap[s->ranks + r] = s->m->peer_copy_gbps * 1e3;
+        cap[r] = cap[s->ranks + r] = s->m->link_gbps * 1e3;
         cap[2 * s->ranks + r] = s->m->local_copy_gbps * 1e3;
     }
     for (size_t i = 0; i < s->flights.len; i++) {
@@ -937,6 +941,7 @@ static int set_rates(struct psim *s)
     for (;;) {
         double best = INFINITY;
         size_t bres = nres;
+        int peers = 0; /* copies between GPUs not fixed yet */
 
         memset(users, 0, sizeof(*users) * nres);
         for (size_t i = 0; i < s->flights.len; i++) {
@@ -944,6 +949,7 @@ static int set_rates(struct psim *s)
 
             if (f->rate >= 0.0)
                 continue;
+            peers |= !f->local;
             for (uint32_t k = 0; k < f->nres; k++)
                 users[f->res[k]]++;
         }
@@ -954,9 +960,15 @@ static int set_rates(struct psim *s)
             }
         if (bres == nres)
             break;
+        /* below every share left, a copy between GPUs takes its own rate
+         * (never with link_gbps = peer_copy_gbps: a share is at most that) */
+        if (peers && own < best) {
+            best = own;
+            bres = nres + 1;
+        }
         for (size_t i = 0; i < s->flights.len; i++) {
             struct flight *f = &CES_VEC_AT(&s->flights, struct flight, i);
-            int uses = 0;
+            int uses = bres == nres + 1 && !f->local;
 
             if (f->rate >= 0.0)
                 continue;

@@ -1854,6 +1854,8 @@ int ces_bench_calibrate(struct ces_bench *b, struct ces_model *m, FILE *log)
     if (rc != CES_OK)
         return rc;
     m->peer_copy_gbps = (double)big / t_big / 1e3;
+    /* two GPUs: one peer, whose one copy is all the link a run here shows */
+    m->link_gbps = m->peer_copy_gbps;
     m->local_copy_gbps = (double)big / t_local / 1e3;
     m->per_copy_us = t_mib - (double)mib / (m->peer_copy_gbps * 1e3);
     if (m->per_copy_us < 0.0)

@@ -1141,7 +1141,10 @@ struct ces_model {
                                          issues its writes and its waits as two
                                          memop batches (0: never) */
     /* --- costs --- */
-    double peer_copy_gbps;  /* one GPU's copy-engine rate into / out of NVLink */
+    double peer_copy_gbps;  /* one copy's rate between GPUs (a copy engine's) */
+    double link_gbps;       /* one GPU's NVLink out, and its NVLink in: what
+                               every copy crossing it shares, all peers
+                               together; at least peer_copy_gbps */
     double local_copy_gbps; /* device-to-device copy inside one GPU */
     double per_copy_us;     /* fixed start cost of a copy between GPUs */
     double per_local_copy_us; /* fixed start cost of a copy inside one GPU */
@@ -1210,7 +1213,10 @@ CES_API const char *ces_model_kind_name(uint32_t i);
  * gives (per_graph_copy_us's where it gives that one); a file that gives
  * per_copy_us but not per_graph_copy_us lowers the table's
  * per_graph_copy_us to per_copy_us where it lay above (the value
- * predictions always took).  slow_waits is no model-file field: it is
+ * predictions always took).  A link_gbps below peer_copy_gbps is an error
+ * at the link_gbps line; a file that gives peer_copy_gbps but not
+ * link_gbps sets link_gbps to it (two GPUs tell them apart no further, and
+ * files written before link_gbps meant both).  slow_waits is no model-file field: it is
  * base's (0 after a `kind` line).
  * Errors: CES_ERR_PARSE "file:line:col: expected ...".  `file`
  * names the input in messages (NULL: "<model>"). */
@@ -1229,8 +1235,8 @@ CES_API int ces_model_load(struct ces_ctx *ctx, const char *path, const struct c
  * ranges ces_model_parse takes, fewer than 3 or more than 255 for
  * max_memops_per_batch, 0 for copy_engines, batch_engines or max_ranks, a
  * yes/no field (unit "0/1") or slow_waits above 1, per_graph_copy_us above
- * per_copy_us, or flag_widths with CES_MODEL_W64 and has_64bit_memops 0.
- * slow_waits is not written. */
+ * per_copy_us, link_gbps below peer_copy_gbps, or flag_widths with
+ * CES_MODEL_W64 and has_64bit_memops 0.  slow_waits is not written. */
 CES_API int ces_model_print(struct ces_ctx *ctx, const struct ces_model *m, char **text,
                             size_t *len);
 
@@ -1292,8 +1298,9 @@ struct ces_predict {
 
 /* Predicts the time of a validated graph on a machine: every stream runs its
  * unrolled ops in order; copies in flight share each GPU's link out, link in
- * (peer_copy_gbps) and memory (local_copy_gbps) max-min fairly, at most
- * copy_engines at once per issuing GPU; a wait resumes signal_local_us,
+ * (link_gbps; one copy between GPUs at most peer_copy_gbps) and memory
+ * (local_copy_gbps) max-min fairly, at most copy_engines at once per
+ * issuing GPU; a wait resumes signal_local_us,
  * signal_hop_us or signal_push_us after the write that satisfies it (same
  * GPU; another GPU polling the writer's memory; a write into the waiter's
  * memory; with slow_waits, a polled one that blocked, not before
@@ -1306,7 +1313,8 @@ struct ces_predict {
  * 0..1e9 us, a bandwidth outside 1e-9..1e9 GB/s, NaN, a kind without its
  * NUL, flag_widths neither W32, W64 nor both, a count of 0 or a yes/no field
  * above 1, max_memops_per_batch above 255, per_graph_copy_us above
- * per_copy_us, 64-bit flags without has_64bit_memops, as ces_model_print
+ * per_copy_us, link_gbps below peer_copy_gbps, 64-bit flags without
+ * has_64bit_memops, as ces_model_print
  * refuses them; the message names the field),
  * CES_ERR_SEMANTIC if the schedule does not finish under this timing (names
  * a blocked op), CES_ERR_UNSUPPORTED if it uses what the machine lacks

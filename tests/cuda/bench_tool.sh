@@ -171,9 +171,9 @@ grep -q "^# cesync bench alltoall: .*; model h200 (calibrated in this run)$" "$o
 for step in "peer copy" "local copy start" "copy switch" "graph copy start" "flag hop" "slow"; do
   grep -q "calibrate: .*$step" "$out/cal.log" || { echo "FAIL: --calibrate did not measure: $step"; exit 1; }
 done
-for key in peer_copy_gbps local_copy_gbps per_copy_us per_local_copy_us per_graph_copy_us memop_batch_us \
-           signal_hop_us signal_push_us signal_local_us slow_wake_us copy_switch_us host_call_us \
-           batch_engines copy_engines; do
+for key in peer_copy_gbps link_gbps local_copy_gbps per_copy_us per_local_copy_us per_graph_copy_us \
+           memop_batch_us signal_hop_us signal_push_us signal_local_us slow_wake_us copy_switch_us \
+           host_call_us batch_engines copy_engines; do
   grep -Eq "^$key = [0-9][0-9.e+-]* #" "$model" || { echo "FAIL: $model: no number for $key"; exit 1; }
 done
 awk '$1 ~ /_gbps$/ && !($3 > 0) { bad = 1 } END { exit bad }' "$model" ||

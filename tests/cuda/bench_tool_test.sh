@@ -56,8 +56,8 @@ if [ "$opt" = --calibrate ]; then
   for step in "peer copy" "local copy start" "copy switch" "graph copy start" "flag hop" "slow"; do
     echo "calibrate: $step ... 1.0"
   done
-  for key in peer_copy_gbps local_copy_gbps per_copy_us per_local_copy_us per_graph_copy_us \
-             memop_batch_us signal_hop_us signal_push_us signal_local_us slow_wake_us \
+  for key in peer_copy_gbps link_gbps local_copy_gbps per_copy_us per_local_copy_us \
+             per_graph_copy_us memop_batch_us signal_hop_us signal_push_us signal_local_us slow_wake_us \
              copy_switch_us host_call_us batch_engines copy_engines; do
     [ "$fault" = nokey ] && [ "$key" = slow_wake_us ] && continue
     echo "$key = 2.5 # measured"

@@ -33,12 +33,21 @@ static void test_overrides(void **state)
                      CES_OK);
     assert_string_equal(m.kind, "h200");
     assert_true(m.peer_copy_gbps == 391.5);
+    assert_true(m.link_gbps == 391.5); /* peer_copy_gbps alone sets it too */
     assert_int_equal(m.copy_engines, 2);
     assert_int_equal(m.flag_widths, CES_MODEL_W32);
     assert_true(m.signal_hop_us == 4.75);
     assert_true(m.slow_wake_us == 6.5);
     assert_true(m.local_copy_gbps == 2036.0); /* untouched: from the table */
     assert_int_equal(m.max_memops_per_batch, 255);
+    /* a GPU's link above one copy's rate, the copy's rate as the table's;
+     * a copy faster than the table's link raises the link, as files
+     * written before link_gbps meant it */
+    assert_int_equal(parse(ctx, "link_gbps = 450\n", &m), CES_OK);
+    assert_true(m.link_gbps == 450.0);
+    assert_true(m.peer_copy_gbps == 394.0);
+    assert_int_equal(parse(ctx, "peer_copy_gbps = 500\n", &m), CES_OK);
+    assert_true(m.link_gbps == 500.0);
     /* the largest unsigned integer a field holds */
     assert_int_equal(parse(ctx, "max_ranks = 4294967295\n", &m), CES_OK);
     assert_int_equal(m.max_ranks, UINT32_MAX);
@@ -87,8 +96,8 @@ static void test_errors(void **state)
         {"bogus = 1\n", "m.model:1:1: expected a field of the machine model (kind, flag_widths, "
                         "max_memops_per_batch, can_flush_remote_writes, has_64bit_memops, "
                         "has_wait_nor, copy_engines, batch_engines, max_ranks, "
-                        "graph_copies_serial, split_wait_mib, peer_copy_gbps, local_copy_gbps, "
-                        "per_copy_us, per_local_copy_us, per_graph_copy_us, copy_batch_us, "
+                        "graph_copies_serial, split_wait_mib, peer_copy_gbps, link_gbps, "
+                        "local_copy_gbps, per_copy_us, per_local_copy_us, per_graph_copy_us, copy_batch_us, "
                         "memop_batch_us, progress_write_us, signal_hop_us, signal_push_us, "
                         "signal_local_us, event_us, slow_wake_us, switch_us, copy_switch_us, "
                         "host_call_us, graph_launch_us), found 'bogus'"},
@@ -97,7 +106,7 @@ static void test_errors(void **state)
                                "flag_widths, max_memops_per_batch, can_flush_remote_writes, "
                                "has_64bit_memops, has_wait_nor, copy_engines, batch_engines, "
                                "max_ranks, graph_copies_serial, split_wait_mib, peer_copy_gbps, "
-                               "local_copy_gbps, per_copy_us, per_local_copy_us, "
+                               "link_gbps, local_copy_gbps, per_copy_us, per_local_copy_us, "
                                "per_graph_copy_us, copy_batch_us, memop_batch_us, "
                                "progress_write_us, signal_hop_us, signal_push_us, "
                                "signal_local_us, event_us, slow_wake_us, switch_us, "
@@ -176,6 +185,14 @@ static void test_errors(void **state)
         {"per_graph_copy_us = 6 # above the table's 5.2\n",
          "m.model:1:1: expected per_graph_copy_us at most per_copy_us: per_graph_copy_us = 6 is "
          "above per_copy_us = 5.2 (the kind's)"},
+        /* a link slower than one copy over it: at the link_gbps line,
+         * wherever peer_copy_gbps is */
+        {"link_gbps = 300\n",
+         "m.model:1:1: expected link_gbps at least peer_copy_gbps: link_gbps = 300 is below "
+         "peer_copy_gbps = 394 (the kind's)"},
+        {"copy_engines = 2\nlink_gbps = 450\npeer_copy_gbps = 451\n",
+         "m.model:2:1: expected link_gbps at least peer_copy_gbps: link_gbps = 450 is below "
+         "peer_copy_gbps = 451"},
         /* 64-bit flags without 64-bit memops: at the later of the two */
         {"flag_widths = 32,64\nhas_64bit_memops = 0\n",
          "m.model:2:1: expected has_64bit_memops = 1 with 64-bit flags: flag_widths has 64 but "
@@ -345,6 +362,10 @@ static void test_print_refuses(void **state)
     m = *h200;
     m.graph_copies_serial = 2;
     print_refused(ctx, &m, "model print: the model's graph_copies_serial is 2: expected 0 or 1");
+    m = *h200;
+    m.link_gbps = 300;
+    print_refused(ctx, &m, "model print: the model's link_gbps is 300, below its peer_copy_gbps "
+                           "394: expected at least peer_copy_gbps (one copy crosses the link)");
     m = *h200;
     m.peer_copy_gbps = 0;
     print_refused(ctx, &m, "model print: the model's peer_copy_gbps is 0: expected a bandwidth "

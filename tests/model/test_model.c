@@ -23,6 +23,7 @@ static void test_h200_table(void **state)
     assert_int_equal(m->batch_engines, 1);
     assert_int_equal(m->max_ranks, 8);
     assert_true(m->peer_copy_gbps == 394.0);
+    assert_true(m->link_gbps == 394.0); /* as far as two GPUs can tell */
     assert_true(m->local_copy_gbps == 2036.0);
     assert_true(m->signal_hop_us == 0.9);
     assert_true(m->signal_push_us == 4.2);

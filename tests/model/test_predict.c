@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* peer 1 GB/s, local 4 GB/s, copy start 1 us, copy batch 2 us, memop batch
+/* peer 1 GB/s (one copy and each GPU's link), local 4 GB/s, copy start 1 us, copy batch 2 us, memop batch
  * 0.5 us, hop 3 us (polled or pushed), local flag 0.25 us, event 0.75 us,
  * no host cost. */
 static struct ces_model round_model(void)
@@ -19,6 +19,7 @@ static struct ces_model round_model(void)
     struct ces_model m = *ces_model_find("h200");
 
     m.peer_copy_gbps = 1.0;
+    m.link_gbps = 1.0;
     m.local_copy_gbps = 4.0;
     m.per_copy_us = 1.0;
     m.per_local_copy_us = 1.0;
@@ -290,6 +291,53 @@ static void test_ingress_left_over(void **state)
     assert_us(p.total_us, 7.0);
     assert_int_equal(p.last_rank, 0);
     assert_int_equal(p.peer_bytes, 8000);
+    fx_end(&f);
+}
+
+/* A GPU's link faster than one copy over it (link_gbps above
+ * peer_copy_gbps, as an 8-GPU NVSwitch node may be): a lone copy moves at
+ * the copy's rate, copies to or from several peers at once share the link
+ * up to it, and a local copy beside them takes none of it. */
+static void test_link_above_copy_rate(void **state)
+{
+    struct fx f;
+    struct ces_model m = round_model();
+    struct ces_predict p;
+
+    (void)state;
+    m.link_gbps = 1.5;
+    m.copy_engines = 3;
+    fx_init(&f, 4, 3, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 3000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 4.0); /* 1 + 3000 B at 1000 B/us, not 1500 */
+    fx_end(&f);
+    /* ranks 1, 2 and 3 into rank 0 (a gather): its ingress, 500 B/us each */
+    fx_init(&f, 4, 1, CES_PHASE_EAGER, 1);
+    for (uint32_t r = 1; r < 4; r++)
+        op(&f, r, copy(&f, 0, r, 3000 * r, 0, 3000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 7.0); /* 1 + 3000 B at 500 B/us */
+    fx_end(&f);
+    /* rank 0 to ranks 1 and 2 on two streams, 750 B/us each, and a local
+     * copy on the third at its own 4000 B/us (no event hop at the launch's
+     * join) */
+    m.event_us = 0.0;
+    fx_init(&f, 4, 3, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 3000));
+    op(&f, 0, copy(&f, 1, 0, 3000, 2, 3000));
+    op(&f, 0, copy(&f, 2, 0, 6000, 0, 8000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 5.0); /* 1 + 3000 B at 750 B/us; the local one 1 + 2 */
+    fx_end(&f);
+    /* with the link at one copy's rate (the h200 table), the same two
+     * share 1000 B/us */
+    m.link_gbps = 1.0;
+    fx_init(&f, 4, 2, CES_PHASE_EAGER, 1);
+    op(&f, 0, copy(&f, 0, 0, 0, 1, 3000));
+    op(&f, 0, copy(&f, 1, 0, 3000, 2, 3000));
+    p = predict(&f, &m);
+    assert_us(p.total_us, 7.0);
     fx_end(&f);
 }
 
@@ -1454,6 +1502,12 @@ static void test_model_values_checked(void **state)
     assert_string_equal(ces_ctx_last_error(f.ctx), "predict: the model's peer_copy_gbps is inf: "
                                                    "expected a bandwidth of 1e-9..1e9");
     m = round_model();
+    m.link_gbps = 0.5; /* below one copy over it */
+    assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(f.ctx), "predict: the model's link_gbps is 0.5, below "
+                                                   "its peer_copy_gbps 1: expected at least "
+                                                   "peer_copy_gbps (one copy crosses the link)");
+    m = round_model();
     m.signal_hop_us = INFINITY;
     assert_int_equal(ces_model_predict(f.ctx, &m, f.g, &p), CES_ERR_INVALID);
     m = round_model();
@@ -2427,6 +2481,7 @@ int main(void)
         cmocka_unit_test(test_both_directions),
         cmocka_unit_test(test_ingress_shared),
         cmocka_unit_test(test_ingress_left_over),
+        cmocka_unit_test(test_link_above_copy_rate),
         cmocka_unit_test(test_signal_hop),
         cmocka_unit_test(test_local_flag_and_cyclic_geq),
         cmocka_unit_test(test_own_writes_in_order),

@@ -106,6 +106,34 @@ static void test_file_and_model(void **state)
 /* `connections any` is timed with a queue per stream, and says so where
  * there are streams to share one; `connections 0` and a single stream say
  * nothing */
+/* link_gbps: 8 ranks gathering 1 GiB share the root's NVLink in, which
+ * the h200 table puts at one copy's rate (394 GB/s: two GPUs tell them
+ * apart no further); a link of 450 speeds the gather alone, where scatter's
+ * root sends its copies one by one in one batch, each at one copy's rate. */
+static void test_link_limit(void **state)
+{
+    char *dir = ces_test_tmpdir(), *out = NULL, path[128];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/link.model", dir);
+    ces_test_put_file(path, "link_gbps = 450\n");
+    assert_int_equal(ces_test_tool(dir, "check --predict gather --ranks 8 --bytes 1G", &out), 0);
+    assert_non_null(strstr(out, "predicted: 19091.73 us total"));
+    free(out);
+    assert_int_equal(
+        ces_test_tool(dir, "check --predict gather --ranks 8 --bytes 1G --model link.model", &out),
+        0);
+    assert_non_null(strstr(out, "predicted: 16717.75 us total"));
+    free(out);
+    assert_int_equal(
+        ces_test_tool(dir, "check --predict scatter --ranks 8 --bytes 1G --model link.model", &out),
+        0);
+    assert_non_null(strstr(out, "predicted: 19660.61 us total"));
+    free(out);
+    remove(path);
+    rmdir(dir);
+}
+
 static void test_connections_any(void **state)
 {
     static const char two[] = "cesync 1\nranks 2\nstreams 2\nconnections %s\nbuffer b 64\n"
@@ -324,6 +352,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collective),
         cmocka_unit_test(test_file_and_model),
+        cmocka_unit_test(test_link_limit),
         cmocka_unit_test(test_connections_any),
         cmocka_unit_test(test_bytes_saturate),
         cmocka_unit_test(test_parts_add_up),
