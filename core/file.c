@@ -150,26 +150,48 @@ static mode_t new_file_mode(void)
     return (mode_t)(0666 & ~mask);
 }
 
+/* The length of the number that s starts with, as the kernel reads one in
+ * a name under /proc (digits, no leading 0, at most 9), when the character
+ * after it is end; 0 for any other s. */
+static size_t proc_number(const char *s, char end)
+{
+    size_t n = strspn(s, "0123456789");
+
+    return n > 0 && n <= 9 && (s[0] != '0' || n == 1) && s[n] == end ? n : 0;
+}
+
 /* The descriptor of this process that name is, as /dev/fd/N,
- * /proc/self/fd/N, /proc/thread-self/fd/N and /proc/PID/fd/N of its own
- * PID name one (/dev/stdout is a link to /proc/self/fd/1); -1 for any
- * other name.  N as the kernel reads it: digits, no leading 0. */
+ * /proc/thread-self/fd/N, /proc/self/fd/N and /proc/PID/fd/N of its own
+ * PID name one (/dev/stdout is a link to /proc/self/fd/1), and
+ * /proc/self/task/TID/fd/N and /proc/PID/task/TID/fd/N of a thread of it
+ * (its threads share its descriptors; /proc/self/task lists those alone);
+ * -1 for any other name.  N as the kernel reads it. */
 static int own_descriptor(const char *name)
 {
-    char pid[32];
-    const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", pid};
+    char pid[32], task[64];
+    const char *const dirs[] = {"/dev/fd/", "/proc/thread-self/fd/", "/proc/self/", pid};
+    const size_t ndirs = sizeof(dirs) / sizeof(dirs[0]);
+    const char *d;
+    size_t i, t;
 
-    snprintf(pid, sizeof(pid), "/proc/%ld/fd/", (long)getpid());
-    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-        size_t n = strlen(dirs[i]);
-        const char *d = name + n;
-
-        if (strncmp(name, dirs[i], n) == 0 && d[0] >= '0' && d[0] <= '9' &&
-            (d[0] != '0' || d[1] == '\0') && strlen(d) <= 9 &&
-            d[strspn(d, "0123456789")] == '\0')
-            return atoi(d);
+    snprintf(pid, sizeof(pid), "/proc/%ld/", (long)getpid());
+    for (i = 0; i < ndirs && strncmp(name, dirs[i], strlen(dirs[i])) != 0; i++)
+        ;
+    if (i == ndirs)
+        return -1;
+    d = name + strlen(dirs[i]);
+    if (i >= 2) { /* the process's directory: fd/, or task/TID/fd/ */
+        if (strncmp(d, "task/", 5) == 0 && (t = proc_number(d + 5, '/')) > 0) {
+            snprintf(task, sizeof(task), "/proc/self/task/%.*s", (int)t, d + 5);
+            if (access(task, F_OK) != 0)
+                return -1;
+            d += 5 + t + 1;
+        }
+        if (strncmp(d, "fd/", 3) != 0)
+            return -1;
+        d += 3;
     }
-    return -1;
+    return proc_number(d, '\0') > 0 ? atoi(d) : -1;
 }
 
 /* Into buf, the name that the chain of symbolic links starting at path

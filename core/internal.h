@@ -153,9 +153,9 @@ int ces_read_stream(struct ces_ctx *ctx, FILE *f, const char *name, size_t max, 
  * such as /dev/null, a named pipe) is opened and written in place: a file
  * renamed over it would take its name; a directory is refused at once
  * ("cannot write PATH: Is a directory").  A name of one of the process's
- * descriptors (/dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N of its PID, a
- * link to one as /dev/stdout is) is written through a duplicate of it,
- * at its offset, as standard output is written; one not open, a directory
+ * descriptors (/dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N of its PID,
+ * /proc/PID/task/TID/fd/N of a thread of it, a link to one as /dev/stdout
+ * is) is written through a duplicate of it, at its offset, as standard output is written; one not open, a directory
  * or one opened for reading is refused at once, as a directory by name.  of->name is what was opened,
  * of->dest what it becomes ("" when written in place).  ces_file_replace
  * ends it: with rc CES_OK the temporary file takes the place of its destination, otherwise
@@ -171,8 +171,8 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
 int ces_file_replace(struct ces_ctx *ctx, const struct ces_out_file *of, const char *path, int rc);
 int ces_write_file(struct ces_ctx *ctx, const char *path, const char *text, size_t len);
 /* The descriptor of this process that `path` names, as
- * ces_file_create_beside finds it (/dev/fd/N, /proc/self/fd/N, a link to
- * one); -1 for any other path. */
+ * ces_file_create_beside finds it (/dev/fd/N, /proc/self/fd/N,
+ * /proc/self/task/TID/fd/N, a link to one); -1 for any other path. */
 int ces_file_own_descriptor(const char *path);
 /* Into buf, the name that the chain of symbolic links from `path` ends at,
  * the file ces_file_create_beside writes (path itself when it is no link;

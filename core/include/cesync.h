@@ -595,9 +595,10 @@ CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
  * replaced (a chain of more than 40 links, as a loop is, is CES_ERR_IO,
  * as open(2) refuses it); a `path` that is no regular file (a device, a
  * named pipe) is written in place, and a name of one of the process's
- * descriptors (/dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N of its PID, a
- * link to one as /dev/stdout is) through that descriptor at its offset
- * (CES_ERR_IO for one not open, a directory or one opened for reading).
+ * descriptors (/dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N of its PID,
+ * /proc/PID/task/TID/fd/N of a thread of it, a link to one as /dev/stdout
+ * is) through that descriptor at its offset (CES_ERR_IO for one not open,
+ * a directory or one opened for reading).
  * One call at a time per process, from any thread. */
 CES_API int ces_dot_write(struct ces_ctx *ctx, const char *dot_text, const char *path);
 

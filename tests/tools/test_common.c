@@ -5,7 +5,7 @@
  * -o of print, promela and dot through the built command).
  */
 #include "ces_test.h"
-#include "internal.h" /* ces_write_file */
+#include "internal.h" /* ces_write_file, ces_file_own_descriptor */
 #include "tool.h"
 
 #include <dirent.h>
@@ -819,9 +819,10 @@ static void test_write_not_a_file(void **state)
 }
 
 /* An output path that names one of the process's own descriptors
- * (/dev/stdout, /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N and
- * /proc/PID/fd/N of its PID, which was replaced) is written through that
- * descriptor at its offset, as -o - is: a file behind it, opened for
+ * (/dev/stdout, /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N,
+ * /proc/PID/fd/N of its PID, which was replaced, and /proc/self/task/TID/fd/N
+ * and /proc/PID/task/TID/fd/N of a thread of it, which were) is written
+ * through that descriptor at its offset, as -o - is: a file behind it, opened for
  * appending (`-o /dev/stdout >> log`), keeps what it held (it was replaced
  * by the output alone, the log lost), and a link to such a name is
  * followed to it (by ces_dot_write too); a descriptor that is not open is
@@ -830,7 +831,8 @@ static void test_write_not_a_file(void **state)
 static void test_write_own_descriptor(void **state)
 {
     static const char *const names[] = {"/dev/fd/%d", "/proc/self/fd/%d",
-                                        "/proc/thread-self/fd/%d", "/proc/%ld/fd/%d"};
+                                        "/proc/thread-self/fd/%d", "/proc/%ld/fd/%d",
+                                        "/proc/self/task/%ld/fd/%d", "/proc/%ld/task/%ld/fd/%d"};
     char *dir = ces_test_tmpdir(), *out = NULL, path[512], name[600], got[512], want[600];
     char text[700];
     struct ces_ctx *ctx = NULL;
@@ -844,22 +846,32 @@ static void test_write_own_descriptor(void **state)
     fd = open(path, O_WRONLY | O_APPEND);
     assert_true(fd >= 0);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        /* (this thread's ID is the process's: the one thread) */
         if (i < 3)
             snprintf(name, sizeof(name), names[i], fd);
-        else
+        else if (i < 5)
             snprintf(name, sizeof(name), names[i], (long)getpid(), fd);
+        else
+            snprintf(name, sizeof(name), names[i], (long)getpid(), (long)getpid(), fd);
+        assert_int_equal(ces_file_own_descriptor(name), fd);
         snprintf(text, sizeof(text), "%zu\n", i);
         assert_int_equal(ces_tool_write_file("print", name, text, strlen(text)), CES_EXIT_OK);
     }
+    /* a task directory of no thread of it names no descriptor of it, nor
+     * does a number the kernel does not read as one */
+    snprintf(name, sizeof(name), "/proc/self/task/%ld/fd/%d", (long)getppid(), fd);
+    assert_int_equal(ces_file_own_descriptor(name), -1);
+    snprintf(name, sizeof(name), "/proc/self/task/0%ld/fd/%d", (long)getpid(), fd);
+    assert_int_equal(ces_file_own_descriptor(name), -1);
     /* ces_dot_write too, through a .dot link to one */
     assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
     snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
     snprintf(text, sizeof(text), "%s/pic.dot", dir);
     assert_int_equal(symlink(name, text), 0);
-    assert_int_equal(ces_dot_write(ctx, "4\n", text), CES_OK);
+    assert_int_equal(ces_dot_write(ctx, "6\n", text), CES_OK);
     assert_int_equal(unlink(text), 0);
     assert_int_equal(close(fd), 0);
-    holds(dir, "log.txt", "kept\n0\n1\n2\n3\n4\n");
+    holds(dir, "log.txt", "kept\n0\n1\n2\n3\n4\n5\n6\n");
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "link;log.txt;");
     /* the command's standard output, by name and by a link to it */
@@ -869,7 +881,7 @@ static void test_write_own_descriptor(void **state)
     assert_int_equal(ces_test_tool(dir, "print barrier --ranks 2 -o link >>log.txt", &out), 0);
     free(out);
     assert_int_equal(ces_test_tool(NULL, "print barrier --ranks 2", &out), 0);
-    snprintf(want, sizeof(want), "kept\n0\n1\n2\n3\n4\n%s%s", out, out);
+    snprintf(want, sizeof(want), "kept\n0\n1\n2\n3\n4\n5\n6\n%s%s", out, out);
     free(out);
     holds(dir, "log.txt", want);
     ces_test_dir_entries(dir, got, sizeof(got));
