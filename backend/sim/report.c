@@ -689,22 +689,24 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
     ces_sb_init(&sb, ctx);
     ces_verdict_format(r->verdict, v, sizeof(v));
     ces_sb_printf(&sb, "verdict: %s\n", v);
-    if (r->qmap != NULL && (r->assignments == 0 || (r->verdict & ~(uint32_t)CES_V_INCOMPLETE))) {
+    if (r->qmap != NULL &&
+        (r->assignments_all == 0 || (r->verdict & ~(uint32_t)CES_V_INCOMPLETE))) {
         ces_sb_puts(&sb, "hardware queues: ");
         ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
-        if (r->assignments > 0)
+        if (r->assignments_all > 0)
             ces_sb_printf(&sb, " (connections any: assignment %" PRIu64 " checked, the first "
                           "that fails)\n", r->assignments);
         else
             ces_sb_puts(&sb, " (each stream's queue, in place of the schedule's connections)\n");
-    } else if (r->assignments > 0) {
+    } else if (r->assignments_all > 0) {
         if (r->assignments == r->assignments_all)
             ces_sb_printf(&sb, "hardware queues: every assignment of each rank's streams to "
                           "queues (connections any): %" PRIu64, r->assignments);
         else
             ces_sb_printf(&sb, "hardware queues: %" PRIu64 " of the %" PRIu64 " assignments of "
-                          "each rank's streams to queues (connections any) before a bound "
-                          "stopped the check", r->assignments, r->assignments_all);
+                          "each rank's streams to queues (connections any) checked in full; a "
+                          "bound stopped the check in assignment %" PRIu64, r->assignments,
+                          r->assignments_all, r->assignments + 1);
         if (r->qmap != NULL) { /* (a replay needs it) */
             ces_sb_puts(&sb, "; the watchdog's execution below ran on ");
             ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
@@ -930,7 +932,7 @@ int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
         ces_sb_puts(&sb, "\",");
     }
-    if (r->assignments > 0)
+    if (r->assignments_all > 0)
         ces_sb_printf(&sb, "\"queue_assignments\":%" PRIu64 ",", r->assignments);
     if (r->stopped != NULL)
         ces_sb_printf(&sb, "\"bound\":\"%s\",", r->stopped);

@@ -2986,16 +2986,18 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
         rc = ces_check(ctx, g, &o, &r);
         if (rc != CES_OK)
             break;
-        done++;
         sum.mode = r->stats.mode;
         add_stats(&sum, &r->stats);
         incomplete |= r->verdict & CES_V_INCOMPLETE;
         open |= r->open;
         depth_cut |= r->depth_cut;
-        if (r->verdict & ~(uint32_t)CES_V_INCOMPLETE)
-            break; /* a defect: this assignment's report */
+        if (r->verdict & ~(uint32_t)CES_V_INCOMPLETE) {
+            done++; /* a defect: this assignment's report, done its number */
+            break;
+        }
         if (r->stopped)
-            break; /* a bound ran out: the rest unchecked */
+            break; /* a bound ran out: this one and the rest not checked in full */
+        done++;
     } while (ces_queue_map_next(R, S, S, map));
     ces_free(ctx, map);
     if (rc != CES_OK) {
@@ -3020,8 +3022,9 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     if (!(r->verdict & ~(uint32_t)CES_V_INCOMPLETE)) {
         /* every assignment OK (or incomplete): the totals, no one map */
         r->verdict |= incomplete;
-        /* an assignment a bound left unchecked could show any class */
-        r->open = done < total ? CLASSES_ALL : open;
+        /* an assignment a bound left unchecked could show any class (the
+         * one it stopped in those its search left open) */
+        r->open = done + (r->stopped != NULL) < total ? CLASSES_ALL : open;
         r->depth_cut = depth_cut; /* whichever assignment the depth bound cut */
         r->stats = sum;
         if (r->ndefects == 0) { /* the watchdog's execution keeps the map it ran on */
