@@ -1012,7 +1012,10 @@ CES_API int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_re
  * ops the watchdog released, the racing accesses, the consume that found
  * wrong bytes) for ces_dot_emit, and its title ("HANG counterexample", with
  * ", hardware queues MAP" where the report ran on a queue map).
- * The marks and title belong to the report and live until it is destroyed.
+ * The marks and title belong to the report and live until it is destroyed;
+ * the first call for a defect makes them in the report, so, const as `r`
+ * is, this call too is one thread at a time per report, as every object's
+ * (and it writes the report's context's error).
  * CES_ERR_INVALID if i is out of range; CES_ERR_NOMEM. */
 CES_API int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
                                      struct ces_dot_overlay *out);
