@@ -959,6 +959,15 @@ static void test_usage_errors(void **state)
          "scatter; see --help)\n"},
         {"bench alltoall --frob",
          "cesync: bench: unknown option '--frob' (see cesync bench --help)\n"},
+        /* the builder options bench does not take (README.md says so) */
+        {"bench alltoall --dry-run --bytes 1K",
+         "cesync: bench: unknown option '--bytes' (see cesync bench --help)\n"},
+        {"bench alltoall --dry-run --sync nccl",
+         "cesync: bench: unknown option '--sync' (see cesync bench --help)\n"},
+        {"bench sendrecv --dry-run --pairs 0:1",
+         "cesync: bench: unknown option '--pairs' (see cesync bench --help)\n"},
+        {"bench gather --dry-run --directed",
+         "cesync: bench: unknown option '--directed' (see cesync bench --help)\n"},
         {"bench alltoall --dry-run --ranks 1", "cesync: bench: --ranks must be 2..8, not 1\n"},
         {"bench alltoall --dry-run --max-bytes 17G",
          "cesync: bench: need 4 <= --min-bytes <= --max-bytes <= 16G, not --min-bytes 1K (the "
