@@ -2971,6 +2971,13 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     sum.complete = 1;
     o.queue_map = map;
     do {
+        if (r != NULL && opts->max_states > 0 && sum.states >= opts->max_states) {
+            /* the states bound spent by the assignments before: this one
+             * stopped at its start, as a search stops at a state beyond it */
+            r->verdict |= CES_V_INCOMPLETE;
+            r->stopped = "states";
+            break;
+        }
         if (r != NULL && r->ndefects > 0) { /* the watchdog's execution: kept */
             ces_check_report_destroy(fired);
             fired = r;
@@ -2982,7 +2989,7 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
             o.max_seconds = opts->max_seconds > sum.seconds ? opts->max_seconds - sum.seconds
                                                             : 1e-9;
         if (opts->max_states > 0)
-            o.max_states = opts->max_states > sum.states ? opts->max_states - sum.states : 1;
+            o.max_states = opts->max_states - sum.states;
         rc = ces_check(ctx, g, &o, &r);
         if (rc != CES_OK)
             break;
