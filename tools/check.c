@@ -559,6 +559,7 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
     char text[4096];
     double t0 = ces_tool_now(), next = t0 + a->o.progress_seconds;
     int ec = CES_EXIT_OK;
+    bool lost = false; /* the first failing one's report did not all arrive (said) */
 
     if (map == NULL)
         return ces_tool_fail("out of memory");
@@ -645,12 +646,13 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         if (first != NULL && !a->quiet) {
             ces_queue_map_format(R, S, ces_check_report_queue_map(first), text, sizeof(text));
             printf("\nthe first that fails, --queues %s:\n", text);
-            if (print_report(ctx, first) != CES_EXIT_OK)
-                ec = CES_EXIT_USAGE;
+            lost = print_report(ctx, first) != CES_EXIT_OK;
         }
     }
     if (ec == CES_EXIT_OK || hang + race > 0)
         ec = hang + race > 0 ? CES_EXIT_DEFECT : incomplete > 0 ? CES_EXIT_INCOMPLETE : CES_EXIT_OK;
+    if (lost) /* exit 2, as said: a defect's 1 would have main say it again */
+        ec = CES_EXIT_USAGE;
     ces_check_report_destroy(first);
     free(map);
     return ec;
