@@ -818,6 +818,10 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
             return CES_EXIT_USAGE;
         if (t > 0)
             continue;
+        if (strcmp(argv[i], "--") == 0) /* a second schedule: no unknown option */
+            return ces_tool_fail("%s: '--' names the schedule, but '%s' is one already (one "
+                                 "schedule per command; see cesync %s --help)",
+                                 cmd, input, cmd);
         /* before the input is read: its value may be what was taken for
          * the input (check --max-state 100 alltoall) */
         if (argv[i][0] == '-' && argv[i][1] != '\0' && !ces_tool_listed(valued, argv[i]) &&

@@ -265,6 +265,17 @@ static void test_usage_errors(void **state)
     ces_test_tool_says("check bad/cross_stream_conn0.ces --queues 0", 2,
                        "cesync: check: --queues: queue map '0': list 1 has 1 number; expected "
                        "one per stream, 2\n");
+    /* a second schedule after -- is said as such, not as an unknown option
+     * '--', which every command takes */
+    ces_test_tool_says("check barrier -- good/barrier.ces", 2,
+                       "cesync: check: '--' names the schedule, but 'barrier' is one already "
+                       "(one schedule per command; see cesync check --help)\n");
+    ces_test_tool_says("print -- -x.ces -- -y.ces", 2,
+                       "cesync: print: '--' names the schedule, but '-x.ces' is one already "
+                       "(one schedule per command; see cesync print --help)\n");
+    ces_test_tool_says("check --predict barrier -- x.ces", 2,
+                       "cesync: check --predict: '--' names the schedule, but 'barrier' is one "
+                       "already (one schedule per command; see cesync check --predict --help)\n");
 }
 
 /* A misspelt option before the schedule is named as such: its value was
@@ -512,6 +523,9 @@ static void test_run_input_first(void **state)
     ces_test_tool_says("run barrier alltoall", 2,
                        "cesync: run: unexpected argument 'alltoall' (one schedule per command; "
                        "see cesync run --help)\n");
+    ces_test_tool_says("run barrier -- x.ces", 2,
+                       "cesync: run: '--' names the schedule, but 'barrier' is one already "
+                       "(one schedule per command; see cesync run --help)\n");
     /* a missing value, or another option in its place, is said so (run
      * --sync asked "which schedule?") */
     ces_test_tool_says("run --sync", 2, "cesync: run: --sync expects a value\n");
