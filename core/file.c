@@ -325,6 +325,13 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
         ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(EISDIR));
         return -1;
     }
+    /* a file this process may not write (chmod a-w) is refused, as open(2)
+     * refuses it: the file renamed over it replaced it whole, its owner the
+     * writer */
+    if (exists && access(resolved, W_OK) != 0) {
+        ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
     dest = resolved;
     if ((size_t)snprintf(of->dest, sizeof(of->dest), "%s", dest) >= sizeof(of->dest) ||
         (size_t)snprintf(of->name, sizeof(of->name), "%s.XXXXXX", of->dest) >= sizeof(of->name)) {

@@ -1002,6 +1002,48 @@ static void test_tool_outputs(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* An output file the command may not write (chmod a-w) is refused before
+ * any work, as open(2) refuses it, and kept: the file renamed over it
+ * replaced it whole, its owner the writer's ('cesync print x.ces -o
+ * golden.ces' of a golden.ces of mode 0444).  Root may write any file, so
+ * as root the commands run as nobody (setpriv); skipped where they cannot
+ * run so. */
+static void test_read_only_output(void **state)
+{
+    static const char *const cmds[] = {
+        "print", "print barrier -o r.dot", "promela", "promela barrier -o r.dot",
+        "dot", "dot barrier -o r.dot", "check", "check barrier --dot r.dot",
+        "bench", "bench alltoall --dry-run --csv r.dot", "print", "print barrier -o l.dot",
+    };
+    const char *as = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups" : "";
+    char *dir = ces_test_tmpdir(), *out = NULL, got[512], want[512], path[512];
+
+    (void)state;
+    assert_int_equal(chmod(dir, 0777), 0); /* nobody's temporary file could go there */
+    if (ces_test_tool_env(dir, as, "--version", &out) != 0) {
+        free(out);
+        assert_int_equal(rmdir(dir), 0);
+        skip();
+    }
+    free(out);
+    put_file(dir, "r.dot", "old\n");
+    snprintf(path, sizeof(path), "%s/r.dot", dir);
+    assert_int_equal(chmod(path, 0444), 0);
+    snprintf(path, sizeof(path), "%s/l.dot", dir);
+    assert_int_equal(symlink("r.dot", path), 0);
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i += 2) {
+        assert_int_equal(ces_test_tool_env(dir, as, cmds[i + 1], &out), 2);
+        snprintf(want, sizeof(want), "cesync: %s: cannot write %s: Permission denied\n", cmds[i],
+                 strrchr(cmds[i + 1], ' ') + 1);
+        assert_string_equal(out, want);
+        free(out);
+        holds(dir, "r.dot", "old\n");
+    }
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "l.dot;r.dot;");
+    ces_test_remove_in(dir, "l.dot\0r.dot\0");
+}
+
 /* A signal that ends a command leaves no temporary file of an output
  * (`cesync gen -o DIR` stopped by SIGINT left gen-N.ces.XXXXXX, dot -o
  * k.svg.XXXXXX): ces_file_unlink_pending removes the temporary files not
@@ -1480,6 +1522,7 @@ int main(void)
         cmocka_unit_test(test_write_not_a_file),
         cmocka_unit_test(test_write_own_descriptor),
         cmocka_unit_test(test_tool_outputs),
+        cmocka_unit_test(test_read_only_output),
         cmocka_unit_test(test_signal_leaves_no_temporary),
         cmocka_unit_test(test_output_is_not_input),
         cmocka_unit_test(test_same_file),
