@@ -2973,9 +2973,12 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     do {
         if (r != NULL && opts->max_states > 0 && sum.states >= opts->max_states) {
             /* the states bound spent by the assignments before: this one
-             * stopped at its start, as a search stops at a state beyond it */
+             * stopped at its start, as a search stops at a state beyond it,
+             * and searched not at all, so any class is open in it */
             r->verdict |= CES_V_INCOMPLETE;
             r->stopped = "states";
+            sum.complete = 0;
+            open = CLASSES_ALL;
             break;
         }
         if (r != NULL && r->ndefects > 0) { /* the watchdog's execution: kept */

@@ -577,8 +577,9 @@ static void test_connections_any(void **state)
     ces_free(ctx, text);
     ces_check_report_destroy(r);
     /* the bounds count over all assignments (3 states each): 4 states stop
-     * it in the second, 1 in the first, 10 in the last, 3 and 6 at the start
-     * of the second and the third (which went one state past the bound); the
+     * it in the second, 1 in the first, 10 in the last, 3, 6 and 9 at the
+     * start of the second, the third and the last (which went one state past
+     * the bound; the last, never searched, ruled every class out); the
      * assignments counted are those checked in full (the one stopped in was
      * counted, a stop in the last one said as "every assignment ...: 4") */
     {
@@ -601,6 +602,9 @@ static void test_connections_any(void **state)
             {6, "2 of the 4 assignments of each rank's streams to queues (connections any) "
                 "checked in full; a bound stopped the check in assignment 3\n",
              ",\"queue_assignments\":2,"},
+            {9, "3 of the 4 assignments of each rank's streams to queues (connections any) "
+                "checked in full; a bound stopped the check in assignment 4\n",
+             ",\"queue_assignments\":3,"},
         };
         struct ces_check_opts b = o;
 
@@ -609,7 +613,9 @@ static void test_connections_any(void **state)
             r = check_map(ctx, good, &b, NULL);
             assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
             assert_int_equal(ces_check_report_stats(r).states, b.max_states);
-            /* (an assignment after the one stopped in unchecked: any class) */
+            assert_int_equal(ces_check_report_stats(r).complete, 0);
+            /* (an assignment after the one stopped in unchecked, or the
+             * last stopped at its start: any class) */
             if (i != 2)
                 assert_int_equal(ces_check_report_open(r),
                                  CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
