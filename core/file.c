@@ -327,8 +327,10 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
     }
     /* a file this process may not write (chmod a-w) is refused, as open(2)
      * refuses it: the file renamed over it replaced it whole, its owner the
-     * writer */
-    if (exists && access(resolved, W_OK) != 0) {
+     * writer.  By the effective IDs, as open(2) judges (access(2) takes the
+     * real ones: a process whose effective user is another, as setuid
+     * makes it, replaced a file of its real user's) */
+    if (exists && faccessat(AT_FDCWD, resolved, W_OK, AT_EACCESS) != 0) {
         ces_ctx_error(ctx, CES_ERR_IO, "cannot write %s: %s", path, strerror(errno));
         return -1;
     }
@@ -360,7 +362,7 @@ int ces_file_create_beside(struct ces_ctx *ctx, const char *path, struct ces_out
 
         /* a file that could be written in place: the temporary file beside
          * it is what failed, in its directory (the file itself was named) */
-        if (access(of->dest, W_OK) == 0) {
+        if (faccessat(AT_FDCWD, of->dest, W_OK, AT_EACCESS) == 0) {
             snprintf(dir, sizeof(dir), "%s", of->dest);
             slash = strrchr(dir, '/');
             if (slash == NULL)

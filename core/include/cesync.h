@@ -591,8 +591,9 @@ CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
  * over it; on an error (CES_ERR_IO, also for a `dot` that fails or that
  * exits 0 having written nothing; CES_ERR_SYSTEM when `dot` cannot be
  * started or waited for) the temporary file is removed and `path` is left
- * as it was.  A file the process may not write (access(2)) is CES_ERR_IO,
- * as open(2) refuses it.  A symbolic link stays and the file it names is
+ * as it was.  A file the process may not write (by its effective user and
+ * groups, faccessat(2) with AT_EACCESS) is CES_ERR_IO, as open(2) refuses
+ * it.  A symbolic link stays and the file it names is
  * replaced (a chain of more than 40 links, as a loop is, is CES_ERR_IO,
  * as open(2) refuses it); a `path` that is no regular file (a device, a
  * named pipe) is written in place, and a name of one of the process's

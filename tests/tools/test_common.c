@@ -1039,6 +1039,21 @@ static void test_read_only_output(void **state)
         free(out);
         holds(dir, "r.dot", "old\n");
     }
+    /* judged by the effective user, as open(2) judges: root's own file of
+     * mode 0644 was replaced by nobody's where the real user stayed root
+     * (access(2) takes the real one), as a setuid process runs */
+    if (geteuid() == 0) {
+        snprintf(path, sizeof(path), "%s/r.dot", dir);
+        assert_int_equal(chmod(path, 0644), 0);
+        assert_int_equal(ces_test_tool_env(dir,
+                                           "setpriv --ruid=0 --euid=65534 --egid=65534 "
+                                           "--clear-groups",
+                                           "print barrier -o r.dot", &out),
+                         2);
+        assert_string_equal(out, "cesync: print: cannot write r.dot: Permission denied\n");
+        free(out);
+        holds(dir, "r.dot", "old\n");
+    }
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "l.dot;r.dot;");
     ces_test_remove_in(dir, "l.dot\0r.dot\0");
