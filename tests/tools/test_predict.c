@@ -103,9 +103,6 @@ static void test_file_and_model(void **state)
     rmdir(dir);
 }
 
-/* `connections any` is timed with a queue per stream, and says so where
- * there are streams to share one; `connections 0` and a single stream say
- * nothing */
 /* link_gbps: 8 ranks gathering 1 GiB share the root's NVLink in, which
  * the h200 table puts at one copy's rate (394 GB/s: two GPUs tell them
  * apart no further); a link of 450 speeds the gather alone, where scatter's
@@ -134,6 +131,9 @@ static void test_link_limit(void **state)
     rmdir(dir);
 }
 
+/* `connections any` is timed with a queue per stream, and says so where
+ * there are streams to share one; `connections 0` and a single stream say
+ * nothing */
 static void test_connections_any(void **state)
 {
     static const char two[] = "cesync 1\nranks 2\nstreams 2\nconnections %s\nbuffer b 64\n"
