@@ -343,9 +343,11 @@ bool ces_sim_clocks_dead(const struct sim_model *m, const uint32_t *pc);
 bool ces_sim_data_left(const struct sim_model *m, const uint32_t *pc);
 /* Whether an access of region reg by process p (a write or a read), made
  * with p's clock in s, would find a race in the access history its bytes
- * hold in s (access's check). */
+ * hold in s (access's check): with an access of process q at epoch e there
+ * that p's clock does not order and, keep not NULL, keep(ud, q, e) takes. */
 bool ces_sim_history_races(const struct sim_model *m, const struct sim_state *s, uint32_t p,
-                           const struct ces_region *reg, bool write);
+                           const struct ces_region *reg, bool write,
+                           bool (*keep)(void *ud, uint32_t q, uint32_t e), void *ud);
 /* Whether some process has a wait on slot x at or after its program
  * counter in pc. */
 bool ces_sim_slot_live(const struct sim_model *m, const uint32_t *pc, uint32_t x);

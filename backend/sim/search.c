@@ -46,8 +46,9 @@ struct sure_acc {
     bool write, head, tail;
 };
 
-/* The most accesses race_sure looks at */
+/* The most accesses race_sure looks at, and ops past a clock's join */
 #define SURE_ACCS 64
+#define SURE_WORK 4096
 
 struct frame {
     struct sim_state st;
@@ -121,9 +122,10 @@ struct search {
     /* race_sure's: each process's position past its last op that may send a
      * happens-before edge (src_end), the positions it surely passes (reach),
      * the accesses it looks at, the position of its first data access,
-     * before any op that joins a clock, that races with its bytes' history
-     * (hist, SIM_NONE: none) */
-    uint32_t *src_end, *reach, *hist;
+     * that races with its bytes' history (hist, SIM_NONE: none); per clock
+     * slot of a record or a link, the one process whose ops read it (a
+     * record's, or those of several: nproc) and the first of them (rd_pos) */
+    uint32_t *src_end, *reach, *hist, *rd_proc, *rd_pos;
     struct sure_acc *sure;
     /* frames */
     struct frame *frames;
@@ -1710,28 +1712,104 @@ static void reach_raise(struct search *S, const struct sim_state *st)
     }
 }
 
-/* The first position of a data access of process q, from its program
- * counter up to its first op that joins a clock into q's (a wait, an
- * await, an op with links), that finds a race, with q's clock in st, in
- * the access history its bytes hold in st; SIM_NONE where there is none.
- * Past *budget regions looked at, none. */
-static uint32_t history_race(const struct sim_model *m, const struct sim_state *st, uint32_t q,
-                             uint32_t *budget)
+/* Whether no clock but r's own can hold r's entry e or above (r's from its
+ * op e - 1 on) before op i of process p runs, from st: no other process's
+ * does at st; no write, record or op a link keeps the clock of that r ran
+ * from e - 1 on left one that another may still join (a link's only where
+ * ops of p after i alone read it); and r runs no such op before p passes i
+ * (an op of r that links to p's op at i or later comes first).  Past
+ * *work ops looked at, false. */
+static bool sealed(const struct search *S, const struct sim_state *st, uint32_t r, uint32_t e,
+                   uint32_t p, uint32_t i, uint32_t *work)
 {
-    for (uint32_t k = SIM_PC(m, st)[q]; k < m->stop[q] && *budget > 0; k++) {
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+
+    for (uint32_t t = 0; t < m->nproc; t++)
+        if (t != r && SIM_PCLK(m, st, t)[r] >= e)
+            return false;
+    for (uint32_t k = e - 1; k < pc[r]; k++) {
+        const struct sim_op *o = &m->ops[r][k];
+
+        if (*work == 0)
+            return false;
+        (*work)--;
+        if (o->cls == SIM_C_WRITE && SIM_SCLK(m, st, o->slot)[r] >= e)
+            return false;
+        if (o->op->kind == CES_OP_RECORD && o->aux != SIM_NONE &&
+            SIM_RCLK(m, st, o->aux)[r] >= e)
+            return false;
+        if (o->snap != SIM_NONE && SIM_RCLK(m, st, o->snap)[r] >= e &&
+            (S->rd_proc[o->snap] != p || S->rd_pos[o->snap] <= i))
+            return false;
+    }
+    for (uint32_t k = pc[r]; k < m->stop[r]; k++) {
+        const struct sim_op *o = &m->ops[r][k];
+
+        if (*work == 0)
+            return false;
+        (*work)--;
+        for (uint32_t j = 0; j < o->nlink; j++) {
+            const struct sim_link *l = &m->links[o->link + j];
+
+            if (l->proc == p && l->pos >= i)
+                return true;
+        }
+        if (o->cls == SIM_C_WRITE || o->op->kind == CES_OP_RECORD || o->snap != SIM_NONE)
+            return false;
+    }
+    return true;
+}
+
+struct sealing {
+    const struct search *S;
+    const struct sim_state *st;
+    uint32_t p, i, *work;
+};
+
+static bool sealed_at(void *ud, uint32_t r, uint32_t e)
+{
+    const struct sealing *c = ud;
+
+    return sealed(c->S, c->st, r, e, c->p, c->i, c->work);
+}
+
+/* The first position of a data access of process q, from its program
+ * counter up to its last that can conflict with another process's
+ * (clock_end), that finds a race, with q's clock in st, in the access
+ * history its bytes hold in st: with any access there before q's first
+ * op that joins a clock into its own (a wait, an await, an op with
+ * links), with one that no clock q can join first can order (sealed)
+ * after it; SIM_NONE where there is none.  Past *budget regions, or
+ * *work ops looked at past the first join, none. */
+static uint32_t history_race(const struct search *S, const struct sim_state *st, uint32_t q,
+                             uint32_t *budget, uint32_t *work)
+{
+    const struct sim_model *m = S->m;
+    uint32_t end = m->clock_end[q] < m->stop[q] ? m->clock_end[q] : m->stop[q];
+    bool joined = false;
+
+    for (uint32_t k = SIM_PC(m, st)[q]; k < end && *budget > 0; k++) {
         const struct sim_op *o = &m->ops[q][k];
         const struct ces_op *op = o->op;
+        struct sealing c = {S, st, q, k, work};
+        bool (*keep)(void *, uint32_t, uint32_t);
         bool race = false;
 
-        if (o->cls == SIM_C_WAIT || o->cls == SIM_C_AWAIT || o->nlink > 0)
+        joined = joined || o->cls == SIM_C_WAIT || o->cls == SIM_C_AWAIT || o->nlink > 0;
+        if (joined && *work == 0)
             break;
+        if (joined)
+            (*work)--;
+        keep = joined ? sealed_at : NULL;
         if (op->kind == CES_OP_COPY) {
             *budget -= *budget > 1 ? 2 : 1;
-            race = ces_sim_history_races(m, st, q, &op->a, false) ||
-                   ces_sim_history_races(m, st, q, &op->b, true);
+            race = ces_sim_history_races(m, st, q, &op->a, false, keep, &c) ||
+                   ces_sim_history_races(m, st, q, &op->b, true, keep, &c);
         } else if (op->kind == CES_OP_PRODUCE || op->kind == CES_OP_CONSUME) {
             (*budget)--;
-            race = ces_sim_history_races(m, st, q, &op->a, op->kind == CES_OP_PRODUCE);
+            race = ces_sim_history_races(m, st, q, &op->a, op->kind == CES_OP_PRODUCE, keep,
+                                         &c);
         }
         if (race)
             return k;
@@ -1750,11 +1828,11 @@ static bool race_sure(struct search *S, const struct sim_state *st)
 {
     const struct sim_model *m = S->m;
     const uint32_t *pc = SIM_PC(m, st);
-    uint32_t n = 0, nhist = 0, budget = SURE_ACCS;
+    uint32_t n = 0, nhist = 0, budget = SURE_ACCS, work = SURE_WORK;
     bool paired = false, ok = true;
 
     for (uint32_t q = 0; q < m->nproc; q++) {
-        S->hist[q] = history_race(m, st, q, &budget);
+        S->hist[q] = history_race(S, st, q, &budget, &work);
         nhist += S->hist[q] != SIM_NONE;
     }
     for (uint32_t q = 0; ok && q < m->nproc; q++) {
@@ -2497,6 +2575,8 @@ static void search_free(struct search *S)
     ces_free(S->ctx, S->src_end);
     ces_free(S->ctx, S->reach);
     ces_free(S->ctx, S->hist);
+    ces_free(S->ctx, S->rd_proc);
+    ces_free(S->ctx, S->rd_pos);
     ces_free(S->ctx, S->sure);
 }
 
@@ -2528,7 +2608,7 @@ static int search_setup(struct search *S)
     cyc = S->reduce && exhaustive && graph_fits(m) ? PRUNE_KEPT * (P + 2) * sizeof(uint32_t) : 0;
     wf = cyc > 0 ? (3 * P + 12 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;
     scratch = P * P * sizeof(uint32_t) + 6 * P * sizeof(uint32_t) + P + cyc + wf +
-              SURE_ACCS * sizeof(struct sure_acc);
+              SURE_ACCS * sizeof(struct sure_acc) + 2 * (size_t)m->nrec * sizeof(uint32_t);
     if (!fits(S, scratch, "the reduction's scratch"))
         return CES_OK;
     S->hz = ces_malloc(S->ctx, P * P * sizeof(uint32_t));
@@ -2542,9 +2622,12 @@ static int search_setup(struct search *S)
     S->reach = ces_malloc(S->ctx, P * sizeof(uint32_t));
     S->hist = ces_malloc(S->ctx, P * sizeof(uint32_t));
     S->sure = ces_malloc(S->ctx, SURE_ACCS * sizeof(struct sure_acc));
+    S->rd_proc = ces_malloc(S->ctx, (m->nrec ? m->nrec : 1) * sizeof(uint32_t));
+    S->rd_pos = ces_malloc(S->ctx, (m->nrec ? m->nrec : 1) * sizeof(uint32_t));
     if (S->hz == NULL || S->hz_gen == NULL || S->inT == NULL || S->work == NULL ||
         S->enabled == NULL || (cyc > 0 && (S->cyc == NULL || S->wf == NULL)) ||
-        S->src_end == NULL || S->reach == NULL || S->hist == NULL || S->sure == NULL)
+        S->src_end == NULL || S->reach == NULL || S->hist == NULL || S->sure == NULL ||
+        S->rd_proc == NULL || S->rd_pos == NULL)
         return ces_ctx_error(S->ctx, CES_ERR_NOMEM, "out of memory starting the check");
     /* race_sure's: past each process's last write, record or op that a
      * later block's links wait for */
@@ -2557,6 +2640,26 @@ static int search_setup(struct search *S)
                 S->src_end[p] = k + 1;
         }
     }
+    /* and who reads each record's and link's clock: an await several */
+    for (uint32_t y = 0; y < m->nrec; y++)
+        S->rd_proc[y] = SIM_NONE;
+    for (uint32_t p = 0; p < P; p++)
+        for (uint32_t k = 0; k < m->len[p]; k++) {
+            const struct sim_op *op = &m->ops[p][k];
+
+            if (op->cls == SIM_C_AWAIT)
+                S->rd_proc[op->aux] = (uint32_t)P;
+            for (uint32_t i = 0; i < op->nlink; i++) {
+                uint32_t y = m->links[op->link + i].rclk;
+
+                if (S->rd_proc[y] == SIM_NONE) {
+                    S->rd_proc[y] = p;
+                    S->rd_pos[y] = k;
+                } else if (S->rd_proc[y] != p) {
+                    S->rd_proc[y] = (uint32_t)P;
+                }
+            }
+        }
     S->scratch_bytes = scratch;
     memset(S->hz_gen, 0, P * sizeof(uint32_t));
     if (cyc > 0)

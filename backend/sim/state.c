@@ -530,7 +530,8 @@ static void seg_merge(const struct sim_model *m, struct sim_map *mp, uint32_t fi
 }
 
 bool ces_sim_history_races(const struct sim_model *m, const struct sim_state *s, uint32_t p,
-                           const struct ces_region *reg, bool write)
+                           const struct ces_region *reg, bool write,
+                           bool (*keep)(void *ud, uint32_t q, uint32_t e), void *ud)
 {
     const struct sim_map *mp = &s->maps[reg->rank * m->nbuf + reg->buf];
     const uint32_t *clk = SIM_PCLK(m, s, p);
@@ -542,10 +543,12 @@ bool ces_sim_history_races(const struct sim_model *m, const struct sim_state *s,
         const uint32_t *a = mp->seg + (size_t)i * m->seg_w;
         uint32_t wp = a[SEG_WPROC];
 
-        if (wp != 0 && wp - 1 != p && clk[wp - 1] < a[SEG_WEP])
+        if (wp != 0 && wp - 1 != p && clk[wp - 1] < a[SEG_WEP] &&
+            (keep == NULL || keep(ud, wp - 1, a[SEG_WEP])))
             return true;
         for (uint32_t q = 0; write && q < m->nproc; q++)
-            if (q != p && a[SEG_READS + q] != 0 && clk[q] < a[SEG_READS + q])
+            if (q != p && a[SEG_READS + q] != 0 && clk[q] < a[SEG_READS + q] &&
+                (keep == NULL || keep(ud, q, a[SEG_READS + q])))
                 return true;
     }
     return false;
