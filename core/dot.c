@@ -42,19 +42,44 @@ struct dot_wait {
     struct dot_ref ref;
 };
 
-/* A write, keyed by the slot it writes, then its block, value (u32: the
- * low 32 bits) and place (its rank, its index), to find a write of a
- * nearer value or a write's ordinal among those of its value.  Its stream
- * and two flags say where those are program order: `monotone`, the
- * block's writes into its slot are one stream's, of values that never go
- * down (u32: cyclic, within half the range); `one_stream`, the block's
- * writes of its value into its slot are one stream's. */
-struct dot_write {
-    uint32_t sig, rank, idx, block;
+/* A write or a wait as the order analysis (order_*) sees it: its op, in
+ * one of the first two replays of its block (inst), its process (proc:
+ * a rank's stream that writes or waits) and its place among that
+ * process's writes and waits (pos). */
+struct dot_ev {
+    struct dot_ref ref;
+    uint32_t inst, proc, pos;
+};
+
+/* A write of the analysis, sorted by slot, process and place. */
+struct dot_ow {
+    uint32_t sig, rank, idx, proc, pos, block;
     uint64_t value;
-    uint32_t op_rank, index;
-    uint32_t stream;
-    bool monotone, one_stream;
+};
+
+/* A pair kept above DOT_MAX_SIGNAL_EDGES pairs within blocks: a wait and
+ * one of its nearest writes. */
+struct dot_pair {
+    struct dot_ref wait, write;
+};
+
+/* What the analysis knows: clock[e * nproc + q] is how many of process q's
+ * writes and waits happen before event e (e's own included) in every
+ * execution; done[q] how many of q's events are computed. */
+struct dot_order {
+    uint32_t nproc;
+    uint32_t *proc_of; /* [ranks * streams]: the process, UINT32_MAX where none */
+    size_t *off;       /* [nproc + 1]: process q's events at ev[off[q]..off[q + 1]) */
+    struct dot_ev *ev;
+    uint32_t *clock;
+    uint32_t *done;
+    uint32_t *low;     /* [3 * nproc]: order_event's clock, a bound, a minimum */
+    struct dot_ow *w;  /* every write, by slot, process, place */
+    size_t nw;
+    size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
+    size_t *last;      /* [2 * nproc]: that process's latest write before the wait, or
+                        * SIZE_MAX; then keep_nearest's writes */
+    bool changed;      /* a clock went up */
 };
 
 /* A wait's condition: its compare and value (u32 `>=`: the low 32 bits). */
@@ -84,11 +109,11 @@ struct dot_state {
     size_t cross; /* write -> wait and data edges emitted */
     struct ces_vec waits; /* struct dot_wait, sorted by slot */
     struct ces_vec wvals; /* struct dot_wval: waits[i]'s group sorted by condition */
-    struct ces_vec writes; /* struct dot_write, sorted */
+    struct ces_vec kept;  /* struct dot_pair, sorted: the pairs within blocks drawn (skip_near) */
     size_t nsame, nfar;   /* write -> wait pairs within one block / across blocks */
-    size_t nnear;         /* pairs within one block whose wait a nearer write satisfies */
+    size_t nnear;         /* pairs within one block not among those kept */
     bool skip_far;        /* too many pairs: leave out those across blocks */
-    bool skip_near;       /* too many within blocks: leave out those a nearer write has */
+    bool skip_near;       /* too many within blocks: draw the kept ones alone */
     bool both;            /* an op marked both blocked and stopped */
 };
 
@@ -103,13 +128,12 @@ struct dot_state {
  * earlier `>=` wait) are left out and counted in the legend: each spans the
  * whole height of the picture, and dot's layout time grows with their
  * length.  Above this many pairs within blocks, a wait keeps only the
- * edges of its nearest writes of its block where one stream writes them
- * (not_nearest), the rest counted in the legend: a counter written chunk
- * after chunk in one block satisfies every earlier `>=` wait of its block,
- * and a flag set and reset
- * every `==` wait of its value (the 8-rank sendrecv of 64 chunks: 15,001
- * pairs, 7,168 with --sync credit, which dot did not lay out in 5
- * minutes). */
+ * edges of its nearest writes of its block, ones it may see (keep_pairs),
+ * the rest counted in the legend: a counter written chunk after chunk in
+ * one block satisfies every earlier `>=` wait of its block, and a flag set
+ * and reset every `==` wait of its value (the 8-rank sendrecv of 64
+ * chunks: 15,001 pairs, 7,168 with --sync credit, which dot did not lay
+ * out in 5 minutes). */
 #define DOT_MAX_SIGNAL_EDGES 1000
 
 static const struct ces_op *op_at(const struct ces_graph *g, struct dot_ref r)
@@ -735,158 +759,6 @@ static size_t bound(const void *items, size_t n, size_t size, const void *key,
     return lo;
 }
 
-/* Writes by slot and block alone (0: one slot in one block). */
-static int cmp_slot_block(const struct dot_write *a, const struct dot_write *b)
-{
-    if (a->sig != b->sig)
-        return a->sig < b->sig ? -1 : 1;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    if (a->idx != b->idx)
-        return a->idx < b->idx ? -1 : 1;
-    if (a->block != b->block)
-        return a->block < b->block ? -1 : 1;
-    return 0;
-}
-
-/* Writes by place: each stream's in program order. */
-static int cmp_place(const struct dot_write *a, const struct dot_write *b)
-{
-    if (a->op_rank != b->op_rank)
-        return a->op_rank < b->op_rank ? -1 : 1;
-    return a->index < b->index ? -1 : a->index > b->index;
-}
-
-/* Writes by slot, block, value, place. */
-static int cmp_write(const void *x, const void *y)
-{
-    const struct dot_write *a = x, *b = y;
-    int c = cmp_slot_block(a, b);
-
-    if (c != 0)
-        return c;
-    if (a->value != b->value)
-        return a->value < b->value ? -1 : 1;
-    return cmp_place(a, b);
-}
-
-/* Writes by slot, block, place. */
-static int cmp_write_place(const void *x, const void *y)
-{
-    const struct dot_write *a = x, *b = y;
-    int c = cmp_slot_block(a, b);
-
-    return c != 0 ? c : cmp_place(a, b);
-}
-
-static bool same_slot_block(const struct dot_write *a, const struct dot_write *b)
-{
-    return cmp_slot_block(a, b) == 0;
-}
-
-/* Sets `monotone` on writes sorted by cmp_write_place: a block's writes
- * into a slot from one stream whose values never go down (u32: each step
- * up by less than 2^31, all of them by less than 2^31 together), so a
- * write of a nearer value above a `>=` wait's is an earlier write of the
- * stream, with no write of a lower value between. */
-static void mark_monotone(const struct dot_state *st, struct dot_write *w, size_t n)
-{
-    for (size_t i = 0, end; i < n; i = end) {
-        uint32_t width = ces_graph_signal(st->g, w[i].sig).width;
-        uint64_t span = 0;
-        bool up = true;
-
-        for (end = i + 1; end < n && same_slot_block(&w[i], &w[end]); end++) {
-            if (w[end].op_rank != w[i].op_rank || w[end].stream != w[i].stream) {
-                up = false;
-            } else if (width == CES_U32) {
-                uint32_t step = (uint32_t)w[end].value - (uint32_t)w[end - 1].value;
-
-                span += step;
-                up = up && step < 0x80000000u && span < 0x80000000u;
-            } else {
-                up = up && w[end].value >= w[end - 1].value;
-            }
-        }
-        for (size_t k = i; k < end; k++)
-            w[k].monotone = up;
-    }
-}
-
-/* Sets `one_stream` on writes sorted by cmp_write: a block's writes of one
- * value into a slot all from one stream, whose ordinals among them are
- * its program order. */
-static void mark_one_stream(struct dot_write *w, size_t n)
-{
-    for (size_t i = 0, end; i < n; i = end) {
-        bool one = true;
-
-        for (end = i + 1; end < n && same_slot_block(&w[i], &w[end]) &&
-                          w[end].value == w[i].value;
-             end++)
-            one = one && w[end].op_rank == w[i].op_rank && w[end].stream == w[i].stream;
-        for (size_t k = i; k < end; k++)
-            w[k].one_stream = one;
-    }
-}
-
-/* Whether a write of block b into the slot of `op` (a write) holds a value
- * in [from, op's value): one nearer above `from` than op's, a `>=` wait of
- * `from` it satisfies being satisfied by that one first (u32: cyclic). */
-static bool nearer_write(const struct dot_state *st, const struct ces_op *op, uint32_t b,
-                         uint32_t width, uint64_t from)
-{
-    const struct dot_write *w = st->writes.data;
-    size_t n = st->writes.len;
-    struct dot_write lo = {op->slot.sig, op->slot.rank, op->slot.idx, b, from, 0, 0, 0, false,
-                           false};
-    struct dot_write hi = lo;
-
-    hi.value = op->value;
-    if (width == CES_U32) {
-        lo.value = (uint32_t)from;
-        hi.value = (uint32_t)op->value;
-    }
-    if (lo.value <= hi.value)
-        return bound(w, n, sizeof(*w), &hi, cmp_write, false) >
-               bound(w, n, sizeof(*w), &lo, cmp_write, false);
-    {
-        /* the window wraps: [from, 2^32) and [0, value) */
-        struct dot_write top = lo, bottom = lo;
-
-        top.value = UINT64_MAX;
-        top.op_rank = top.index = UINT32_MAX;
-        bottom.value = 0;
-        return bound(w, n, sizeof(*w), &top, cmp_write, true) >
-                   bound(w, n, sizeof(*w), &lo, cmp_write, false) ||
-               bound(w, n, sizeof(*w), &hi, cmp_write, false) >
-                   bound(w, n, sizeof(*w), &bottom, cmp_write, false);
-    }
-}
-
-/* The entry of write k of rank r in block b (op) among st->writes, and
- * (*ord) its ordinal among the writes of its block of its value into its
- * slot, (*n) their count. */
-static const struct dot_write *own_write(const struct dot_state *st, const struct ces_op *op,
-                                         uint32_t b, uint32_t r, uint32_t k, uint32_t width,
-                                         size_t *ord, size_t *n)
-{
-    const struct dot_write *w = st->writes.data;
-    struct dot_write key = {op->slot.sig, op->slot.rank, op->slot.idx, b, op->value, 0, 0, 0,
-                            false, false};
-    size_t first;
-
-    if (width == CES_U32)
-        key.value = (uint32_t)op->value;
-    first = bound(w, st->writes.len, sizeof(*w), &key, cmp_write, false);
-    key.op_rank = key.index = UINT32_MAX;
-    *n = bound(w, st->writes.len, sizeof(*w), &key, cmp_write, true) - first;
-    key.op_rank = r;
-    key.index = k;
-    *ord = bound(w, st->writes.len, sizeof(*w), &key, cmp_write, false) - first;
-    return &w[first + *ord];
-}
-
 /* First wait with slot >= (sig, rank, idx), or (upper) > it. */
 static size_t key_bound(const struct dot_wait *w, size_t n, uint32_t sig, uint32_t rank,
                         uint32_t idx, bool upper)
@@ -935,8 +807,8 @@ static size_t holds_count(const struct dot_wval *v, size_t n, uint32_t width, ui
     }
 }
 
-/* Every wait, sorted by slot, into st->waits, and every write, sorted by
- * slot, block and value, into st->writes. */
+/* Every wait, sorted by slot, into st->waits, and each slot's conditions,
+ * sorted, into st->wvals. */
 static int collect_waits(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
@@ -951,14 +823,6 @@ static int collect_waits(struct dot_state *st)
             for (uint32_t k = 0; k < n && rc == CES_OK; k++) {
                 struct dot_wait w;
 
-                if (ops[k].kind == CES_OP_WRITE) {
-                    struct dot_write wr = {ops[k].slot.sig, ops[k].slot.rank, ops[k].slot.idx, b,
-                                           ops[k].value, r, k, ops[k].stream, false, false};
-
-                    if (ces_graph_signal(g, wr.sig).width == CES_U32)
-                        wr.value = (uint32_t)wr.value;
-                    rc = ces_vec_push(st->ctx, &st->writes, sizeof(wr), &wr);
-                }
                 if (ops[k].kind != CES_OP_WAIT)
                     continue;
                 w.sig = ops[k].slot.sig;
@@ -973,14 +837,6 @@ static int collect_waits(struct dot_state *st)
     }
     if (rc == CES_OK && st->waits.len > 1)
         qsort(st->waits.data, st->waits.len, sizeof(struct dot_wait), cmp_wait);
-    if (rc == CES_OK && st->writes.len > 1)
-        qsort(st->writes.data, st->writes.len, sizeof(struct dot_write), cmp_write_place);
-    if (rc == CES_OK)
-        mark_monotone(st, st->writes.data, st->writes.len);
-    if (rc == CES_OK && st->writes.len > 1)
-        qsort(st->writes.data, st->writes.len, sizeof(struct dot_write), cmp_write);
-    if (rc == CES_OK)
-        mark_one_stream(st->writes.data, st->writes.len);
     /* each slot's conditions, sorted, to count the writes' pairs at once */
     for (size_t i = 0; i < st->waits.len && rc == CES_OK; i++) {
         const struct dot_wait *w = &CES_VEC_AT(&st->waits, struct dot_wait, i);
@@ -1001,38 +857,476 @@ static int collect_waits(struct dot_state *st)
     return rc;
 }
 
-/* What not_nearest needs of a write of block b: its entry among
- * st->writes (own_write), its ordinal among the block's writes of its value
- * into its slot (ord) and their count (nw), the block's `==` waits of its
- * value (neq, whether one stream's: eq_one_stream), and the place among
- * them of the wait looked at (j). */
-struct dot_near {
-    const struct dot_write *own;
-    size_t ord, nw, neq, j;
-    bool eq_one_stream;
-};
+/* --- the order of writes and waits every execution has -------------------- */
 
-/* Whether a pair within block b of write `op` and wait `wt`, which it
- * satisfies, is not its wait's nearest, where program order says so: a
- * write of a nearer value satisfies a `>=` wait first where the block's
- * writes into the slot are one stream's, going up (own->monotone); as many
- * writes of the value (nw) as `==` waits of it in the block (neq), each
- * side one stream's, the ord-th write goes to the ord-th wait alone, as a
- * flag set and reset.  Writes of other streams or ranks are in no order
- * the picture knows, and keep their pairs. */
-static bool not_nearest(const struct dot_state *st, const struct ces_op *op, uint32_t b,
-                        uint32_t width, const struct ces_op *wt, const struct dot_near *nr)
+/* Which write a wait sees is not known by its value or its place alone: a
+ * flag's second write may come only after its second wait (the first
+ * write is what both see), and a counter's write of the nearest value may
+ * be overwritten before the wait can pass.  A vector clock per write and
+ * wait (per replay of the first two of its block; a rank's streams that
+ * write or wait are the processes) says how many of each process's writes
+ * and waits come before it in every execution: its process's before it,
+ * and for a wait what every write it may see comes after - the writes
+ * into its slot whose value it passes on, but those before a later write
+ * into the slot that comes before the wait, and those that come after
+ * the wait (the slot's initial 0: where no write comes before it).  Block
+ * boundaries, events and hardware queues order more, left out: each clock
+ * is one every execution has, so a write it rules out for a wait is one
+ * the wait never sees. */
+
+/* Above this many clock entries (events times processes) the order is not
+ * worked out, and every pair within a block is drawn: 64 MiB of them. */
+#define DOT_ORDER_MAX_CLOCKS (UINT32_C(1) << 24)
+
+/* At most this many passes over every event once all are computed. */
+#define DOT_ORDER_PASSES 64
+
+/* Writes by slot alone. */
+static int cmp_ow_slot(const void *x, const void *y)
 {
-    if (wt->cmp == CES_CMP_GEQ)
-        return nr->own->monotone && nearer_write(st, op, b, width, wt->value);
-    return nr->own->one_stream && nr->eq_one_stream && nr->nw == nr->neq && nr->j != nr->ord;
+    const struct dot_ow *a = x, *b = y;
+
+    if (a->sig != b->sig)
+        return a->sig < b->sig ? -1 : 1;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Writes by slot, process, place. */
+static int cmp_ow(const void *x, const void *y)
+{
+    const struct dot_ow *a = x, *b = y;
+    int c = cmp_ow_slot(x, y);
+
+    if (c != 0)
+        return c;
+    if (a->proc != b->proc)
+        return a->proc < b->proc ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static int cmp_ref(const struct dot_ref *a, const struct dot_ref *b)
+{
+    if (a->block != b->block)
+        return a->block < b->block ? -1 : 1;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Pairs by write, then wait. */
+static int cmp_pair(const void *x, const void *y)
+{
+    const struct dot_pair *a = x, *b = y;
+    int c = cmp_ref(&a->write, &b->write);
+
+    return c != 0 ? c : cmp_ref(&a->wait, &b->wait);
+}
+
+/* Pairs by write alone. */
+static int cmp_pair_write(const void *x, const void *y)
+{
+    const struct dot_pair *a = x, *b = y;
+
+    return cmp_ref(&a->write, &b->write);
+}
+
+static uint32_t *order_clock(const struct dot_order *o, size_t e)
+{
+    return &o->clock[e * o->nproc];
+}
+
+/* The clock of write w[i]. */
+static const uint32_t *ow_clock(const struct dot_order *o, size_t i)
+{
+    return order_clock(o, o->off[o->w[i].proc] + o->w[i].pos);
+}
+
+/* The first write of w[lo..hi) (one slot's) at or after place `pos` of
+ * process q. */
+static size_t ow_at(const struct dot_order *o, size_t lo, size_t hi, uint32_t q, uint32_t pos)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct dot_ow *m = &o->w[mid];
+
+        if (m->proc < q || (m->proc == q && m->pos < pos))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Splits the writes into `slot`'s into one run per process (group[0..*ng)
+ * their starts, group[*ng] the end), and finds in each the latest write
+ * that happens before an event of clock c (last[], SIZE_MAX for none);
+ * true where there is one. */
+static bool slot_writes(struct dot_order *o, const struct dot_ow *slot, const uint32_t *c,
+                        uint32_t *ng)
+{
+    size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
+    size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
+    bool any = false;
+
+    *ng = 0;
+    for (size_t i = lo, end; i < hi; i = end) {
+        uint32_t q = o->w[i].proc;
+        size_t k;
+
+        end = ow_at(o, i, hi, q, UINT32_MAX);
+        k = ow_at(o, i, end, q, c[q]);
+        o->group[*ng] = i;
+        o->last[(*ng)++] = k > i ? k - 1 : SIZE_MAX;
+        any = any || k > i;
+    }
+    o->group[*ng] = hi;
+    return any;
+}
+
+/* The first write of run g (of slot_writes) that a wait `wt` of clock c
+ * (width `width`) may see: at or after place `from`, past every write of
+ * the run that happens before a later write into the slot which happens
+ * before the wait (that later write, or one after it, is what the wait
+ * sees), its value one the wait passes on; SIZE_MAX where none is. */
+static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
+                         const struct ces_op *wt, uint32_t width, uint32_t from)
+{
+    uint32_t q = o->w[o->group[g]].proc;
+    size_t i;
+
+    for (uint32_t t = 0; t < ng; t++) {
+        size_t l = o->last[t];
+        uint32_t past;
+
+        if (l == SIZE_MAX)
+            continue;
+        past = t == g ? o->w[l].pos : ow_clock(o, l)[q];
+        from = past > from ? past : from;
+    }
+    for (i = ow_at(o, o->group[g], o->group[g + 1], q, from); i < o->group[g + 1]; i++) {
+        if (ces_wait_holds(width, wt->cmp, o->w[i].value, wt->value))
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+/* Raises the clock of event e to what every execution shows: its
+ * process's order, and for a wait what every write it may see happens
+ * after (the componentwise minimum of the clocks of the first such write
+ * of each process, the later ones of a process coming after it; none of a
+ * process whose such write the wait happens before).  A wait whose first
+ * such write is not computed yet waits (false), unless `force`, which takes
+ * for it the clock of its process's latest computed event.  Sets
+ * o->changed where the clock went up. */
+static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e, bool force)
+{
+    const struct dot_ev *x = &o->ev[e];
+    const struct ces_op *op = op_at(g, x->ref);
+    uint32_t n = o->nproc, *c = order_clock(o, e), *pred = c - n, ng, width;
+    struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0};
+    uint32_t *low = o->low, *bound_at = o->low + n;
+    bool any = false, seen;
+
+    for (uint32_t k = 0; k < n; k++) /* c: zero, or what an earlier pass found */
+        low[k] = x->pos > 0 && pred[k] > c[k] ? pred[k] : c[k];
+    low[x->proc] = x->pos + 1;
+    if (op->kind == CES_OP_WAIT) {
+        width = ces_graph_signal(g, op->slot.sig).width;
+        seen = slot_writes(o, &slot, low, &ng);
+        /* no write before it: it may pass on the slot's initial 0 */
+        for (uint32_t t = 0; t < ng && (seen || !ces_wait_holds(width, op->cmp, 0, op->value));
+             t++) {
+            size_t i = first_seen(o, t, ng, op, width, 0);
+            uint32_t q;
+            const uint32_t *wc;
+
+            if (i == SIZE_MAX)
+                continue;
+            q = o->w[i].proc;
+            if (o->w[i].pos < o->done[q]) {
+                wc = ow_clock(o, i);
+                if (wc[x->proc] > x->pos)
+                    continue; /* it comes after the wait, as every later one of q */
+            } else if (force) {
+                /* after its process's latest computed event, and itself */
+                for (uint32_t k = 0; k < n; k++)
+                    bound_at[k] = o->done[q] > 0
+                                      ? order_clock(o, o->off[q] + o->done[q] - 1)[k]
+                                      : 0;
+                bound_at[q] = o->w[i].pos + 1;
+                wc = bound_at;
+            } else {
+                return false;
+            }
+            for (uint32_t k = 0; k < n; k++)
+                low[n * 2 + k] = any && low[n * 2 + k] < wc[k] ? low[n * 2 + k] : wc[k];
+            any = true;
+        }
+        for (uint32_t k = 0; any && k < n; k++)
+            low[k] = low[n * 2 + k] > low[k] ? low[n * 2 + k] : low[k];
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        if (low[k] > c[k]) {
+            c[k] = low[k];
+            o->changed = true;
+        }
+    }
+    return true;
+}
+
+/* Computes every clock: each process's events in turn, as far as they go,
+ * where none goes on the first waiting process's wait forced; then again,
+ * all of them computed, until no clock goes up (at most
+ * DOT_ORDER_PASSES times: each clock is one every execution has at any
+ * point). */
+static void order_run(struct dot_order *o, const struct ces_graph *g)
+{
+    bool left = true;
+
+    while (left) {
+        bool moved = false;
+        uint32_t stuck = UINT32_MAX;
+
+        left = false;
+        for (uint32_t q = 0; q < o->nproc; q++) {
+            size_t len = o->off[q + 1] - o->off[q];
+
+            while (o->done[q] < len && order_event(o, g, o->off[q] + o->done[q], false)) {
+                o->done[q]++;
+                moved = true;
+            }
+            if (o->done[q] < len) {
+                left = true;
+                stuck = stuck == UINT32_MAX ? q : stuck;
+            }
+        }
+        if (left && !moved) {
+            order_event(o, g, o->off[stuck] + o->done[stuck], true);
+            o->done[stuck]++;
+        }
+    }
+    o->changed = true;
+    for (uint32_t pass = 0; pass < DOT_ORDER_PASSES && o->changed; pass++) {
+        o->changed = false;
+        for (size_t e = 0; e < o->off[o->nproc]; e++)
+            order_event(o, g, e, false);
+    }
+}
+
+/* Adds to st->kept the pairs of wait event e (of block b) with its
+ * nearest writes of block b: of each process, the first write of the block
+ * the wait may see (first_seen) that does not happen after it, but where
+ * another process's such write happens before it. */
+static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
+{
+    const struct ces_graph *g = st->g;
+    const struct dot_ev *x = &o->ev[e];
+    const struct ces_op *op = op_at(g, x->ref);
+    const uint32_t *c = order_clock(o, e);
+    uint32_t ng, width = ces_graph_signal(g, op->slot.sig).width, nkept = 0;
+    struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0};
+    size_t *near = o->last + o->nproc; /* [nproc]: the writes found */
+    int rc = CES_OK;
+
+    slot_writes(o, &slot, c, &ng);
+    for (uint32_t t = 0; t < ng; t++) {
+        size_t lo = o->group[t], hi = o->group[t + 1], i;
+        uint32_t from;
+
+        /* the run's first write of block b */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+
+            if (o->w[mid].block < x->ref.block)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        from = lo < o->group[t + 1] ? o->w[lo].pos : UINT32_MAX;
+        i = first_seen(o, t, ng, op, width, from);
+        if (i != SIZE_MAX && o->w[i].block == x->ref.block &&
+            ow_clock(o, i)[x->proc] <= x->pos) /* the wait does not happen before it */
+            near[nkept++] = i;
+    }
+    for (uint32_t a = 0; a < nkept && rc == CES_OK; a++) {
+        const uint32_t *ac = ow_clock(o, near[a]);
+        bool later = false;
+        struct dot_pair p;
+        const struct dot_ev *w;
+
+        for (uint32_t k = 0; k < nkept && !later; k++)
+            later = k != a && ac[o->w[near[k]].proc] > o->w[near[k]].pos;
+        if (later)
+            continue;
+        w = &o->ev[o->off[o->w[near[a]].proc] + o->w[near[a]].pos];
+        p.wait = x->ref;
+        p.write = w->ref;
+        rc = ces_vec_push(st->ctx, &st->kept, sizeof(p), &p);
+    }
+    return rc;
+}
+
+/* The events of the analysis: every write and wait of the first two
+ * replays of each block (a later replay is taken to be as the second), by
+ * process, each process's in its program order; false (nothing built)
+ * where their clocks would take more than DOT_ORDER_MAX_CLOCKS entries. */
+static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g), n;
+    size_t total = 0;
+
+    *made = false;
+    o->proc_of = ces_malloc(st->ctx, (size_t)g->ranks * g->streams * sizeof(*o->proc_of));
+    if (o->proc_of == NULL)
+        return CES_ERR_NOMEM;
+    for (size_t i = 0; i < (size_t)g->ranks * g->streams; i++)
+        o->proc_of[i] = UINT32_MAX;
+    for (int pass = 0; pass < 3; pass++) {
+        for (uint32_t b = 0; b < nb; b++) {
+            uint32_t reps = ces_graph_block(g, b).reps;
+
+            for (uint32_t inst = 0; inst < reps && inst < 2; inst++) {
+                for (uint32_t r = 0; r < g->ranks; r++) {
+                    const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+                    for (uint32_t k = 0; k < n; k++) {
+                        uint32_t *q = &o->proc_of[(size_t)r * g->streams + ops[k].stream];
+                        struct dot_ev *ev;
+
+                        if (ops[k].kind != CES_OP_WRITE && ops[k].kind != CES_OP_WAIT)
+                            continue;
+                        if (pass == 0) { /* the processes, rank and stream in order below */
+                            *q = 0;
+                            total++;
+                            continue;
+                        }
+                        if (pass == 1) {
+                            o->off[*q + 1]++;
+                            continue;
+                        }
+                        ev = &o->ev[o->off[*q] + o->done[*q]];
+                        ev->ref = (struct dot_ref){b, r, k};
+                        ev->inst = inst;
+                        ev->proc = *q;
+                        ev->pos = o->done[*q]++;
+                        if (ops[k].kind == CES_OP_WRITE)
+                            o->w[o->nw++] = (struct dot_ow){ops[k].slot.sig, ops[k].slot.rank,
+                                                            ops[k].slot.idx, *q, ev->pos, b,
+                                                            ops[k].value};
+                    }
+                }
+            }
+        }
+        if (pass == 0) {
+            for (size_t i = 0; i < (size_t)g->ranks * g->streams; i++) {
+                if (o->proc_of[i] == 0)
+                    o->proc_of[i] = o->nproc++;
+            }
+            if (o->nproc == 0 || total > DOT_ORDER_MAX_CLOCKS / o->nproc)
+                return CES_OK;
+            o->off = ces_malloc(st->ctx, ((size_t)o->nproc + 1) * sizeof(*o->off));
+            o->ev = ces_malloc(st->ctx, total * sizeof(*o->ev));
+            o->w = ces_malloc(st->ctx, total * sizeof(*o->w));
+            o->clock = ces_malloc(st->ctx, total * o->nproc * sizeof(*o->clock));
+            o->done = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->done));
+            o->low = ces_malloc(st->ctx, 3 * (size_t)o->nproc * sizeof(*o->low));
+            o->group = ces_malloc(st->ctx, ((size_t)o->nproc + 1) * sizeof(*o->group));
+            o->last = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->last));
+            if (o->off == NULL || o->ev == NULL || o->w == NULL || o->clock == NULL ||
+                o->done == NULL || o->low == NULL || o->group == NULL || o->last == NULL)
+                return CES_ERR_NOMEM;
+            memset(o->off, 0, ((size_t)o->nproc + 1) * sizeof(*o->off));
+            memset(o->clock, 0, total * o->nproc * sizeof(*o->clock));
+            memset(o->done, 0, (size_t)o->nproc * sizeof(*o->done));
+        } else if (pass == 1) {
+            for (uint32_t q = 0; q < o->nproc; q++)
+                o->off[q + 1] += o->off[q];
+        }
+    }
+    for (uint32_t q = 0; q < o->nproc; q++)
+        o->done[q] = 0;
+    if (o->nw > 1)
+        qsort(o->w, o->nw, sizeof(*o->w), cmp_ow);
+    *made = true;
+    return CES_OK;
+}
+
+static void order_free(struct ces_ctx *ctx, struct dot_order *o)
+{
+    ces_free(ctx, o->proc_of);
+    ces_free(ctx, o->off);
+    ces_free(ctx, o->ev);
+    ces_free(ctx, o->w);
+    ces_free(ctx, o->clock);
+    ces_free(ctx, o->done);
+    ces_free(ctx, o->low);
+    ces_free(ctx, o->group);
+    ces_free(ctx, o->last);
+}
+
+/* Fills st->kept, sorted, with each wait's pairs with its nearest writes of
+ * its block (keep_nearest), and sets st->skip_near where they leave pairs
+ * out (st->nnear of them); where the order is too large to work out, every
+ * pair is drawn. */
+static int keep_pairs(struct dot_state *st)
+{
+    struct dot_order o;
+    bool made;
+    int rc;
+
+    memset(&o, 0, sizeof(o));
+    rc = order_build(st, &o, &made);
+    if (rc == CES_OK && made) {
+        order_run(&o, st->g);
+        for (size_t e = 0; e < o.off[o.nproc] && rc == CES_OK; e++) {
+            if (op_at(st->g, o.ev[e].ref)->kind == CES_OP_WAIT)
+                rc = keep_nearest(st, &o, e);
+        }
+    }
+    order_free(st->ctx, &o);
+    if (rc != CES_OK || !made)
+        return rc;
+    if (st->kept.len > 1) {
+        struct dot_pair *p = st->kept.data;
+        size_t n = 1;
+
+        qsort(p, st->kept.len, sizeof(*p), cmp_pair);
+        for (size_t i = 1; i < st->kept.len; i++) { /* a pair of both replays once */
+            if (cmp_pair(&p[i], &p[n - 1]) != 0)
+                p[n++] = p[i];
+        }
+        st->kept.len = n;
+    }
+    st->nnear = st->nsame - st->kept.len;
+    st->skip_near = st->nnear > 0;
+    return CES_OK;
+}
+
+/* Draws the pairs of write `ref` (node `from`) among st->kept, its waits
+ * in the order of st->waits: block, rank, index. */
+static void emit_kept(struct dot_state *st, struct dot_ref ref, const char *from)
+{
+    const struct dot_pair *p = st->kept.data;
+    struct dot_pair key = {{0, 0, 0}, ref};
+    size_t i = bound(p, st->kept.len, sizeof(*p), &key, cmp_pair_write, false);
+    char to[64];
+
+    for (; i < st->kept.len && cmp_ref(&p[i].write, &ref) == 0; i++) {
+        node_id(to, sizeof(to), p[i].wait);
+        ces_sb_printf(&st->sb,
+                      "%s -> %s [style=dashed, color=\"#1f5fbf\", constraint=false];\n", from,
+                      to);
+        st->cross++;
+    }
 }
 
 /* Walks every (write, wait it can satisfy) pair.  emit = false counts them
- * (st->nsame within one block, st->nfar across blocks, st->nnear those
- * within one block not_nearest leaves out); emit = true draws them,
- * leaving out the pairs across blocks when st->skip_far is set, and those
- * of st->nnear when st->skip_near.  A
+ * (st->nsame within one block, st->nfar across blocks); emit = true draws
+ * them, leaving out the pairs across blocks when st->skip_far is set, and
+ * drawing those of st->kept alone when st->skip_near.  A
  * write's pairs are counted from its slot's sorted conditions, and its
  * block's waits looked at alone where no pair across blocks is drawn: a
  * counter written every iteration satisfies every earlier wait, so walking
@@ -1056,9 +1350,7 @@ static void signal_edges(struct dot_state *st, bool emit)
                 uint32_t width, dst = op->slot.rank;
                 char from[64], to[64];
                 struct dot_ref ref = {b, r, k};
-                size_t g0, g1, b0, b1, all, same = 0, near = 0;
-                struct dot_near nr = {NULL, 0, 0, 0, 0, true};
-                struct dot_ref eq0 = {0, 0, 0};
+                size_t g0, g1, b0, b1, all, same = 0;
 
                 if (op->kind != CES_OP_WRITE)
                     continue;
@@ -1068,32 +1360,17 @@ static void signal_edges(struct dot_state *st, bool emit)
                 g1 = key_bound(w, st->waits.len, op->slot.sig, dst, op->slot.idx, true);
                 b0 = g0 + block_bound(w + g0, g1 - g0, b, false);
                 b1 = g0 + block_bound(w + g0, g1 - g0, b, true);
+                if (emit && st->skip_near) { /* then no pair across blocks is drawn */
+                    emit_kept(st, ref, from);
+                    continue;
+                }
                 all = holds_count(v + g0, g1 - g0, width, op->value);
-                nr.own = own_write(st, op, b, r, k, width, &nr.ord, &nr.nw);
-                for (size_t i = b0; i < b1; i++) {
-                    const struct ces_op *wt = op_at(g, w[i].ref);
-
-                    if (wt->cmp != CES_CMP_EQ || wt->value != op->value)
-                        continue;
-                    if (nr.neq++ == 0)
-                        eq0 = w[i].ref;
-                    else if (w[i].ref.rank != eq0.rank || wt->stream != op_at(g, eq0)->stream)
-                        nr.eq_one_stream = false;
-                }
-                for (size_t i = b0; i < b1; i++) {
-                    const struct ces_op *wt = op_at(g, w[i].ref);
-
-                    if (!ces_wait_holds(width, wt->cmp, op->value, wt->value))
-                        continue;
-                    same++;
-                    near += not_nearest(st, op, b, width, wt, &nr);
-                    nr.j += wt->cmp == CES_CMP_EQ;
-                }
-                nr.j = 0;
+                for (size_t i = b0; i < b1; i++)
+                    same += ces_wait_holds(width, op_at(g, w[i].ref)->cmp, op->value,
+                                           op_at(g, w[i].ref)->value);
                 if (!emit) {
                     st->nsame += same;
                     st->nfar += all - same;
-                    st->nnear += near;
                     continue;
                 }
                 if (st->skip_far || all == same) {
@@ -1103,14 +1380,7 @@ static void signal_edges(struct dot_state *st, bool emit)
                 for (size_t i = g0; i < g1; i++) {
                     const struct ces_op *wt = op_at(g, w[i].ref);
 
-                    bool left_out;
-
                     if (!ces_wait_holds(width, wt->cmp, op->value, wt->value))
-                        continue;
-                    /* st->skip_near: no pair across blocks (i in b0..b1) */
-                    left_out = st->skip_near && not_nearest(st, op, b, width, wt, &nr);
-                    nr.j += wt->cmp == CES_CMP_EQ;
-                    if (left_out)
                         continue;
                     node_id(to, sizeof(to), w[i].ref);
                     ces_sb_printf(&st->sb,
@@ -1587,7 +1857,12 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     signal_edges(&st, false);
     st.skip_far = st.nfar > 0 && st.nsame + st.nfar > DOT_MAX_SIGNAL_EDGES;
-    st.skip_near = st.nnear > 0 && st.nsame > DOT_MAX_SIGNAL_EDGES;
+    if (st.nsame > DOT_MAX_SIGNAL_EDGES)
+        rc = keep_pairs(&st);
+    if (rc != CES_OK) {
+        ces_ctx_error(ctx, rc, "out of memory drawing the graph");
+        goto free_state;
+    }
     emit_legend(&st);
     rc = emit_clusters(&st);
     if (rc != CES_OK) {
@@ -1617,7 +1892,7 @@ free_state:
 free_marks:
     ces_vec_free(ctx, &st.waits);
     ces_vec_free(ctx, &st.wvals);
-    ces_vec_free(ctx, &st.writes);
+    ces_vec_free(ctx, &st.kept);
     ces_free(ctx, st.marks);
     ces_free(ctx, st.node_base);
     return rc;
