@@ -1703,6 +1703,69 @@ static int emit_data_edges(struct dot_state *st)
     return rc;
 }
 
+/* --- the wait-for cycle ---------------------------------------------------- */
+
+/* The node an edge of the cycle meets at op `ref`, into id, and where the
+ * op is a `batch` or an `end` (no node of its own) its batch's box into
+ * box (else ""), the edge clipped there: the batch's first copy, or its
+ * "no copies" node; false where the batch has neither (a batch without
+ * copies that the overlay does not mark blocked). */
+static bool cycle_end(const struct dot_state *st, struct dot_ref ref, char *id, size_t size,
+                      char *box, size_t bsize)
+{
+    uint32_t n = 0, k = ref.index, at;
+    const struct ces_op *ops = ces_graph_ops(st->g, ref.block, ref.rank, &n);
+    bool empty;
+
+    box[0] = '\0';
+    if (ops[k].kind != CES_OP_BATCH && ops[k].kind != CES_OP_END) {
+        node_id(id, size, ref);
+        return true;
+    }
+    if (ops[k].kind == CES_OP_END) { /* its batch's start */
+        while (k > 0 && (ops[k].stream != ops[ref.index].stream || ops[k].kind != CES_OP_BATCH))
+            k--;
+    }
+    snprintf(box, bsize, "cluster_batch_%" PRIu32 "_%" PRIu32 "_%" PRIu32, ref.block, ref.rank,
+             k);
+    for (uint32_t j = k + 1; j < n && ops[j].kind != CES_OP_END; j++) {
+        if (ops[j].stream == ops[k].stream) {
+            node_id(id, size, (struct dot_ref){ref.block, ref.rank, j});
+            return true;
+        }
+    }
+    if (batch_blocked(st, ref.block, ref.rank, k, &empty, &at) == NULL)
+        return false;
+    empty_id(id, size, ref.block, ref.rank, k);
+    return true;
+}
+
+/* The overlay's wait-for cycle: an edge from each op to the one it waits
+ * for, the last to the first. */
+static void emit_cycle(struct dot_state *st)
+{
+    size_t n = st->ov != NULL ? st->ov->ncycle : 0;
+
+    for (size_t i = 0; i < n; i++) {
+        const struct ces_dot_mark *a = &st->ov->cycle[i], *b = &st->ov->cycle[(i + 1) % n];
+        char from[64], to[64], tail[96], head[96];
+
+        if (!cycle_end(st, (struct dot_ref){a->block, a->rank, a->index}, from, sizeof(from),
+                       tail, sizeof(tail)) ||
+            !cycle_end(st, (struct dot_ref){b->block, b->rank, b->index}, to, sizeof(to), head,
+                       sizeof(head)))
+            continue;
+        ces_sb_printf(&st->sb, "%s -> %s [color=\"#8b0000\", penwidth=3.5, arrowsize=1, "
+                      "constraint=false", from, to);
+        if (tail[0] != '\0')
+            ces_sb_printf(&st->sb, ", ltail=%s", tail);
+        if (head[0] != '\0')
+            ces_sb_printf(&st->sb, ", lhead=%s", head);
+        ces_sb_puts(&st->sb, "];\n");
+        st->cross++;
+    }
+}
+
 /* --- overlay, legend, entry points --------------------------------------- */
 
 /* Counts a BLOCKED or STOPPED mark of replay rep into *n, keeping the
@@ -1714,6 +1777,33 @@ static void add_rep(uint32_t *n, uint32_t *reps, uint32_t rep)
     if (*n < 4)
         reps[*n] = rep;
     (*n)++;
+}
+
+/* Whether mark mk (`what` m`tail`: "mark 3", "op 1 of the cycle") names
+ * a block, rank, op and replay the graph has; the error where not. */
+static int check_place(const struct dot_state *st, const struct ces_dot_mark *mk,
+                       const char *what, size_t m, const char *tail)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g), n = 0;
+
+    if (mk->block >= nb || mk->rank >= g->ranks)
+        return ces_ctx_error(st->ctx, CES_ERR_INVALID,
+                             "dot overlay: %s %zu%s names block %" PRIu32 " rank %" PRIu32
+                             ", but the graph has %" PRIu32 " blocks and %" PRIu32 " ranks",
+                             what, m, tail, mk->block, mk->rank, nb, g->ranks);
+    ces_graph_ops(g, mk->block, mk->rank, &n);
+    if (mk->index >= n)
+        return ces_ctx_error(st->ctx, CES_ERR_INVALID,
+                             "dot overlay: %s %zu%s names op %" PRIu32 " of rank %" PRIu32
+                             " in block %" PRIu32 ", which has %" PRIu32 " ops",
+                             what, m, tail, mk->index, mk->rank, mk->block, n);
+    if (mk->rep >= ces_graph_block(g, mk->block).reps)
+        return ces_ctx_error(st->ctx, CES_ERR_INVALID,
+                             "dot overlay: %s %zu%s names replay %" PRIu32 " of block %" PRIu32
+                             ", which has %" PRIu32 " replays",
+                             what, m, tail, mk->rep, mk->block, ces_graph_block(g, mk->block).reps);
+    return CES_OK;
 }
 
 static int load_marks(struct dot_state *st)
@@ -1735,6 +1825,17 @@ static int load_marks(struct dot_state *st)
         }
     }
     st->node_base[(size_t)nb * g->ranks] = total;
+    if (st->ov != NULL && st->ov->ncycle > 0) {
+        if (st->ov->cycle == NULL)
+            return ces_ctx_error(st->ctx, CES_ERR_INVALID, "dot overlay: ncycle is %zu but cycle "
+                                 "is NULL", st->ov->ncycle);
+        for (size_t m = 0; m < st->ov->ncycle; m++) {
+            int rc = check_place(st, &st->ov->cycle[m], "op", m, " of the cycle");
+
+            if (rc != CES_OK)
+                return rc;
+        }
+    }
     if (st->ov == NULL || st->ov->nmarks == 0)
         return CES_OK;
     if (st->ov->marks == NULL)
@@ -1746,29 +1847,15 @@ static int load_marks(struct dot_state *st)
     memset(st->marks, 0, (total + 1) * sizeof(*st->marks));
     for (size_t m = 0; m < st->ov->nmarks; m++) {
         const struct ces_dot_mark *mk = &st->ov->marks[m];
-        uint32_t n = 0;
         struct dot_mark_info *mi;
+        int rc = check_place(st, mk, "mark", m, "");
 
-        if (mk->block >= nb || mk->rank >= g->ranks)
-            return ces_ctx_error(st->ctx, CES_ERR_INVALID,
-                                 "dot overlay: mark %zu names block %" PRIu32 " rank %" PRIu32
-                                 ", but the graph has %" PRIu32 " blocks and %" PRIu32 " ranks",
-                                 m, mk->block, mk->rank, nb, g->ranks);
-        ces_graph_ops(g, mk->block, mk->rank, &n);
-        if (mk->index >= n)
-            return ces_ctx_error(st->ctx, CES_ERR_INVALID,
-                                 "dot overlay: mark %zu names op %" PRIu32 " of rank %" PRIu32
-                                 " in block %" PRIu32 ", which has %" PRIu32 " ops",
-                                 m, mk->index, mk->rank, mk->block, n);
+        if (rc != CES_OK)
+            return rc;
         if (mk->style > CES_DOT_STOPPED)
             return ces_ctx_error(st->ctx, CES_ERR_INVALID,
                                  "dot overlay: mark %zu has unknown style %" PRIu32, m,
                                  mk->style);
-        if (mk->rep >= ces_graph_block(g, mk->block).reps)
-            return ces_ctx_error(st->ctx, CES_ERR_INVALID,
-                                 "dot overlay: mark %zu names replay %" PRIu32 " of block %" PRIu32
-                                 ", which has %" PRIu32 " replays",
-                                 m, mk->rep, mk->block, ces_graph_block(g, mk->block).reps);
         mi = &st->marks[st->node_base[(size_t)mk->block * g->ranks + mk->rank] + mk->index];
         mi->style_bits |= 1u << mk->style;
         st->both |= (mi->style_bits & DOT_BLOCKED_STOPPED) == DOT_BLOCKED_STOPPED;
@@ -1804,6 +1891,9 @@ static void emit_legend(struct dot_state *st)
         ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked (or released by the "
                              "watchdog), teal = stopped by a fault, orange = race, "
                              "magenta = found wrong bytes\\l");
+    if (st->ov != NULL && st->ov->ncycle > 0)
+        ces_sb_puts(&st->sb, "thick dark red: the deadlock's cycle, an op -> the op it waits "
+                             "for\\l");
     if (st->both)
         ces_sb_puts(&st->sb, "red and teal halves: blocked (or released by the watchdog) in one "
                              "replay, stopped by a fault before another\\l");
@@ -1875,6 +1965,7 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     rc = emit_event_edges(&st);
     if (rc == CES_OK)
         rc = emit_data_edges(&st);
+    emit_cycle(&st);
     if (rc != CES_OK) {
         ces_ctx_error(ctx, rc, "out of memory drawing the graph");
         goto free_state;

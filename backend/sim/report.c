@@ -1102,6 +1102,9 @@ int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
         }
         if (d->cls == CES_V_MISMATCH && rc == CES_OK)
             rc = mark(r->ctx, sd, &d->mismatch.pos, 0, CES_DOT_MISMATCH);
+        /* the wait-for cycle last: the overlay's cycle, not its marks */
+        for (size_t k = 0; k < d->ncycle && rc == CES_OK; k++)
+            rc = mark(r->ctx, sd, &d->blocked[d->cycle[k]].pos, 0, CES_DOT_BLOCKED);
         if (rc == CES_OK) {
             struct ces_sb sb;
 
@@ -1140,7 +1143,9 @@ int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
         sd->marked = true;
     }
     out->marks = sd->marks.data;
-    out->nmarks = sd->marks.len;
+    out->nmarks = sd->marks.len - d->ncycle;
     out->title = sd->title;
+    out->cycle = d->ncycle > 0 ? &CES_VEC_AT(&sd->marks, struct ces_dot_mark, out->nmarks) : NULL;
+    out->ncycle = d->ncycle;
     return CES_OK;
 }

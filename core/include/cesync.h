@@ -567,18 +567,23 @@ enum ces_dot_style {
     CES_DOT_STOPPED = 4
 };
 
+/* cycle: a DEADLOCK's wait-for cycle, each op waiting for the next and the
+ * last for the first, drawn as thick dark red edges (to a `batch` or `end`
+ * at its box; step and style unused); NULL with ncycle 0 for none. */
 struct ces_dot_overlay {
     const struct ces_dot_mark *marks;
     size_t nmarks;
     const char *title; /* e.g. the verdict line; may be NULL */
+    const struct ces_dot_mark *cycle;
+    size_t ncycle;
 };
 
 /* Writes the graph as Graphviz dot: a cluster per rank, a lane per stream,
  * ops in program order, dashed write -> wait edges, dotted record -> await
  * edges, data edges for remote copies, a legend.  Deterministic.  Free *text with ces_free.
- * CES_ERR_INVALID for an overlay whose marks are NULL with nmarks > 0, or a
- * mark that names a block, rank, op or replay the graph does not have or an
- * unknown style. */
+ * CES_ERR_INVALID for an overlay whose marks (cycle) are NULL with nmarks
+ * (ncycle) > 0, or a mark (an op of the cycle) that names a block, rank, op
+ * or replay the graph does not have, or a mark of an unknown style. */
 CES_API int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_dot_overlay *overlay, char **text, size_t *len);
 
@@ -1012,8 +1017,9 @@ CES_API int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_re
                                   char **text, size_t *len);
 /* Fills *out with the marks of defect `i` (steps numbered, blocked ops, the
  * ops the watchdog released, the racing accesses, the consume that found
- * wrong bytes) for ces_dot_emit, and its title ("HANG counterexample", with
- * ", hardware queues MAP" where the report ran on a queue map).
+ * wrong bytes; a DEADLOCK's wait-for cycle as the overlay's cycle) for
+ * ces_dot_emit, and its title ("HANG counterexample", with ", hardware
+ * queues MAP" where the report ran on a queue map).
  * The marks and title belong to the report and live until it is destroyed;
  * the first call for a defect makes them in the report, so, const as `r`
  * is, this call too is one thread at a time per report, as every object's

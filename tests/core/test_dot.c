@@ -413,7 +413,7 @@ static void test_overlay(void **state)
         {0, 0, 8, 5, CES_DOT_RACE, 0},    {1, 1, 0, 3, CES_DOT_STEP, 0},
         {1, 1, 0, 4, CES_DOT_STEP, 1},
     };
-    struct ces_dot_overlay ov = {marks, 7, "verdict: HANG \"x\""};
+    struct ces_dot_overlay ov = {marks, 7, "verdict: HANG \"x\"", NULL, 0};
     char *t;
 
     (void)state;
@@ -504,7 +504,7 @@ static void test_overlay_blocked_batch(void **state)
     struct ces_prog *prog = NULL;
     struct ces_graph *g = NULL;
     struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_BLOCKED, 0}, {0, 0, 5, 0, CES_DOT_BLOCKED, 0}};
-    struct ces_dot_overlay ov = {marks, 2, "DEADLOCK counterexample"};
+    struct ces_dot_overlay ov = {marks, 2, "DEADLOCK counterexample", NULL, 0};
     char *t;
 
     (void)state;
@@ -512,6 +512,8 @@ static void test_overlay_blocked_batch(void **state)
     assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
     ces_prog_destroy(prog);
     t = emit(ctx, g, &ov);
+    assert_null(strstr(t, "#8b0000")); /* no cycle: no edge of one, no legend line */
+    assert_null(strstr(t, "thick dark red"));
     assert_non_null(strstr(t, "subgraph cluster_batch_0_0_0 {\nlabel=\"batch\\nblocked before "
                               "its copies\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
                               "color=\"#cc0000\"; penwidth=2.5;\n"));
@@ -519,6 +521,36 @@ static void test_overlay_blocked_batch(void **state)
                               "its end\"; style=\"rounded,filled\"; fillcolor=\"#ffe0e0\"; "
                               "color=\"#cc0000\"; penwidth=2.5;\n"));
     ces_free(ctx, t);
+    /* a wait-for cycle through the batch blocked before its copies and the
+     * one blocked at its end, which have no nodes: edges between their
+     * copies, clipped at their boxes */
+    ov.cycle = marks;
+    ov.ncycle = 2;
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "n0_0_1 -> n0_0_4 [color=\"#8b0000\", penwidth=3.5, arrowsize=1, "
+                              "constraint=false, ltail=cluster_batch_0_0_0, "
+                              "lhead=cluster_batch_0_0_3];\n"));
+    assert_non_null(strstr(t, "n0_0_4 -> n0_0_1 [color=\"#8b0000\", penwidth=3.5, arrowsize=1, "
+                              "constraint=false, ltail=cluster_batch_0_0_3, "
+                              "lhead=cluster_batch_0_0_0];\n"));
+    assert_non_null(strstr(t, "thick dark red: the deadlock's cycle, an op -> the op it waits "
+                              "for\\l"));
+    ces_free(ctx, t);
+    /* an op of the cycle the graph does not have, a cycle without ops */
+    {
+        struct ces_dot_mark far = {0, 0, 6, 0, CES_DOT_BLOCKED, 0};
+
+        ov.cycle = &far;
+        ov.ncycle = 1;
+        assert_int_equal(ces_dot_emit(ctx, g, &ov, &t, NULL), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx), "dot overlay: op 0 of the cycle names op 6 "
+                                                     "of rank 0 in block 0, which has 6 ops");
+        ov.cycle = NULL;
+        assert_int_equal(ces_dot_emit(ctx, g, &ov, &t, NULL), CES_ERR_INVALID);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "dot overlay: ncycle is 1 but cycle is NULL");
+        ov.ncycle = 0;
+    }
     /* without marks the boxes are green */
     t = emit(ctx, g, NULL);
     assert_int_equal(ces_test_count(t, "label=\"batch\"; style=\"rounded,filled\"; "
@@ -531,7 +563,7 @@ static void test_overlay_blocked_batch(void **state)
                                        {0, 0, 2, 3, CES_DOT_STEP, 0},
                                        {0, 0, 3, 4, CES_DOT_STEP, 0},
                                        {0, 0, 5, 0, CES_DOT_BLOCKED, 0}};
-        struct ces_dot_overlay sov = {steps, 4, "HANG counterexample"};
+        struct ces_dot_overlay sov = {steps, 4, "HANG counterexample", NULL, 0};
 
         t = emit(ctx, g, &sov);
         assert_non_null(strstr(t, "subgraph cluster_batch_0_0_0 {\nlabel=\"batch\\nstep 1\\n"
@@ -573,7 +605,7 @@ static void test_overlay_blocked_replay(void **state)
     struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP, 0},
                                    {0, 0, 0, 0, CES_DOT_BLOCKED, 3},
                                    {0, 0, 3, 0, CES_DOT_BLOCKED, 2}};
-    struct ces_dot_overlay ov = {marks, 3, "HANG counterexample"};
+    struct ces_dot_overlay ov = {marks, 3, "HANG counterexample", NULL, 0};
     char *t, *svg;
     int rc;
 
@@ -614,7 +646,7 @@ static void test_overlay_stopped(void **state)
     struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP, 0},
                                    {0, 0, 0, 0, CES_DOT_STOPPED, 3},
                                    {0, 0, 3, 0, CES_DOT_STOPPED, 2}};
-    struct ces_dot_overlay ov = {marks, 3, "HANG counterexample"};
+    struct ces_dot_overlay ov = {marks, 3, "HANG counterexample", NULL, 0};
     char *t;
 
     (void)state;
@@ -657,7 +689,7 @@ static void test_overlay_blocked_and_stopped(void **state)
                                    {0, 0, 0, 0, CES_DOT_STOPPED, 2},
                                    {0, 0, 3, 0, CES_DOT_BLOCKED, 0},
                                    {0, 0, 3, 0, CES_DOT_STOPPED, 1}};
-    struct ces_dot_overlay ov = {marks, 6, "WATCHDOG counterexample"};
+    struct ces_dot_overlay ov = {marks, 6, "WATCHDOG counterexample", NULL, 0};
     char *t, *svg;
     int rc;
 
@@ -707,7 +739,7 @@ static void test_overlay_blocked_empty_batch(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = ces_test_text_graph(ctx, text);
     struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_BLOCKED, 0}, {1, 0, 0, 0, CES_DOT_BLOCKED, 0}};
-    struct ces_dot_overlay ov = {marks, 2, "HANG counterexample"};
+    struct ces_dot_overlay ov = {marks, 2, "HANG counterexample", NULL, 0};
     char *t;
 
     (void)state;
@@ -750,7 +782,7 @@ static void test_overlay_blocked_empty_batch_order(void **state)
     struct ces_graph *g = ces_test_text_graph(ctx, text);
     struct ces_dot_mark marks[] = {{0, 0, 0, 1, CES_DOT_STEP, 0}, {0, 0, 1, 0, CES_DOT_BLOCKED, 0},
                                    {0, 0, 4, 0, CES_DOT_BLOCKED, 0}};
-    struct ces_dot_overlay ov = {marks, 3, "HANG counterexample"};
+    struct ces_dot_overlay ov = {marks, 3, "HANG counterexample", NULL, 0};
     char *t;
 
     (void)state;
@@ -829,7 +861,7 @@ static void test_overlay_mismatch(void **state)
     struct ces_graph *g = tiny(ctx);
     struct ces_dot_mark marks[] = {{0, 0, 8, 7, CES_DOT_STEP, 0}, {0, 0, 8, 0, CES_DOT_MISMATCH, 0},
                                    {0, 1, 8, 0, CES_DOT_MISMATCH, 0}, {0, 1, 8, 0, CES_DOT_RACE, 0}};
-    struct ces_dot_overlay ov = {marks, 2, "MISMATCH counterexample"};
+    struct ces_dot_overlay ov = {marks, 2, "MISMATCH counterexample", NULL, 0};
     char *t;
 
     (void)state;
@@ -1270,7 +1302,7 @@ static void test_title_escaped(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = tiny(ctx);
-    struct ces_dot_overlay ov = {NULL, 0, title};
+    struct ces_dot_overlay ov = {NULL, 0, title, NULL, 0};
     char *t = emit(ctx, g, &ov), *svg = tmp_path(".svg"), *back;
     int rc;
 
@@ -1359,7 +1391,7 @@ static void test_label_pieces(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = tiny(ctx);
-    struct ces_dot_overlay ov = {NULL, 0, NULL};
+    struct ces_dot_overlay ov = {NULL, 0, NULL, NULL, 0};
     char *title = malloc(8192), *want = malloc(8192), *t;
     size_t n = 0;
 
@@ -1416,7 +1448,7 @@ static void test_overlay_replay_lists(void **state)
         {0, 0, 3, 0, CES_DOT_STOPPED, 2}, {0, 0, 3, 0, CES_DOT_STOPPED, 3},
         {0, 0, 3, 0, CES_DOT_STOPPED, 4},
     };
-    struct ces_dot_overlay ov = {marks, 11, "HANG counterexample"};
+    struct ces_dot_overlay ov = {marks, 11, "HANG counterexample", NULL, 0};
     char *t;
 
     (void)state;
@@ -1451,7 +1483,7 @@ static void test_overlay_stopped_eager(void **state)
     struct ces_graph *g = ces_test_text_graph(ctx, text);
     struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_STOPPED, 0},
                                    {0, 0, 3, 0, CES_DOT_STOPPED, 0}};
-    struct ces_dot_overlay ov = {marks, 2, "HANG counterexample"};
+    struct ces_dot_overlay ov = {marks, 2, "HANG counterexample", NULL, 0};
     char *t;
 
     (void)state;
@@ -1482,7 +1514,7 @@ static void test_overlay_steps(void **state)
         {0, 0, 2, 8, CES_DOT_STEP, 0},  {0, 0, 2, 9, CES_DOT_STEP, 0},
         {0, 1, 2, 0, CES_DOT_RACE, 0},  {0, 1, 2, 0, CES_DOT_BLOCKED, 0},
     };
-    struct ces_dot_overlay ov = {marks, 12, "RACE counterexample"};
+    struct ces_dot_overlay ov = {marks, 12, "RACE counterexample", NULL, 0};
     char *t;
 
     (void)state;
@@ -1522,7 +1554,7 @@ static void test_overlay_interleaved_batches(void **state)
     struct ces_graph *g = ces_test_text_graph(ctx, text);
     struct ces_dot_mark marks[] = {{0, 0, 5, 0, CES_DOT_BLOCKED, 1},
                                    {0, 0, 6, 0, CES_DOT_BLOCKED, 0}};
-    struct ces_dot_overlay ov = {marks, 2, "HANG counterexample"};
+    struct ces_dot_overlay ov = {marks, 2, "HANG counterexample", NULL, 0};
     char *t;
 
     (void)state;
@@ -2409,7 +2441,7 @@ static void test_overlay_marks_checked(void **state)
     struct ces_dot_mark marks[] = {{0, 0, 0, 0, CES_DOT_BLOCKED, 0},
                                    {0, 0, 0, 0, CES_DOT_STOPPED, 1},
                                    {0, 0, 3, 0, CES_DOT_BLOCKED, 0}};
-    struct ces_dot_overlay ov = {NULL, 1, "HANG counterexample"};
+    struct ces_dot_overlay ov = {NULL, 1, "HANG counterexample", NULL, 0};
     char *t = NULL;
     size_t len = 99;
 
@@ -2440,7 +2472,7 @@ static void test_overlay_title_or_marks(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = tiny(ctx);
     struct ces_dot_mark mark = {0, 0, 1, 1, CES_DOT_STEP, 0};
-    struct ces_dot_overlay ov = {NULL, 0, "HANG counterexample"};
+    struct ces_dot_overlay ov = {NULL, 0, "HANG counterexample", NULL, 0};
     char *t;
 
     (void)state;

@@ -5179,6 +5179,12 @@ static void test_overlay_and_backend(void **state)
     assert_int_equal(ov.marks[2].style, CES_DOT_BLOCKED);
     /* the wait-for cycle, which the marks draw as blocked ops alone */
     assert_string_equal(ov.title, "DEADLOCK counterexample\ncycle: r0.s0#1 -> r1.s0#1 -> r0.s0#1");
+    /* and as the overlay's cycle, which the picture draws as edges */
+    assert_int_equal(ov.ncycle, 2);
+    assert_int_equal(ov.cycle[0].rank, 0);
+    assert_int_equal(ov.cycle[0].index, 1);
+    assert_int_equal(ov.cycle[1].rank, 1);
+    assert_int_equal(ov.cycle[1].index, 1);
     assert_int_equal(ces_check_report_overlay(r, 1, &ov), CES_ERR_INVALID);
     ces_check_report_destroy(r);
     assert_non_null(be);

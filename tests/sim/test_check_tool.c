@@ -577,6 +577,14 @@ static void test_dot_queue_map(void **state)
     dot = ces_test_read_file(path, NULL);
     assert_non_null(strstr(dot, "label=\"DEADLOCK counterexample\\ncycle: r0.s0#2 -> r1.s1#0 -> "
                                 "r1.s0#2 -> r0.s1#0 -> r0.s0#2\"];\n"));
+    /* and as thick edges, each op to the one it waits for */
+    assert_non_null(strstr(dot, "n0_0_2 -> n0_1_3 [color=\"#8b0000\", penwidth=3.5"));
+    assert_non_null(strstr(dot, "n0_1_3 -> n0_1_2 [color=\"#8b0000\", penwidth=3.5"));
+    assert_non_null(strstr(dot, "n0_1_2 -> n0_0_3 [color=\"#8b0000\", penwidth=3.5"));
+    assert_non_null(strstr(dot, "n0_0_3 -> n0_0_2 [color=\"#8b0000\", penwidth=3.5"));
+    assert_int_equal(ces_test_count(dot, "#8b0000"), 4);
+    assert_non_null(strstr(dot, "thick dark red: the deadlock's cycle, an op -> the op it waits "
+                                "for\\l"));
     free(dot);
     remove(path);
     rmdir(dir);
