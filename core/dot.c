@@ -115,6 +115,8 @@ struct dot_state {
     bool skip_far;        /* too many pairs: leave out those across blocks */
     bool skip_near;       /* too many within blocks: draw the kept ones alone */
     bool both;            /* an op marked both blocked and stopped */
+    uint32_t *level;      /* [nodes]: each op's rank in the layout (its lane's nodes before it) */
+    struct ces_dot_size size;
 };
 
 #define DOT_BLOCKED_STOPPED ((1u << CES_DOT_BLOCKED) | (1u << CES_DOT_STOPPED))
@@ -148,6 +150,17 @@ static const struct ces_op *op_at(const struct ces_graph *g, struct dot_ref r)
 static void node_id(char *buf, size_t size, struct dot_ref r)
 {
     snprintf(buf, size, "n%" PRIu32 "_%" PRIu32 "_%" PRIu32, r.block, r.rank, r.index);
+}
+
+/* Adds an edge drawn across lanes from op a to op b to the layout's size:
+ * the ranks between them. */
+static void add_span(struct dot_state *st, struct dot_ref a, struct dot_ref b)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t la = st->level[st->node_base[(size_t)a.block * g->ranks + a.rank] + a.index];
+    uint32_t lb = st->level[st->node_base[(size_t)b.block * g->ranks + b.rank] + b.index];
+
+    st->size.span += la > lb ? la - lb : lb - la;
 }
 
 /* Graphviz refuses a quoted string of 16384 bytes or more ("longer than
@@ -268,6 +281,7 @@ static void emit_node(struct dot_state *st, struct dot_ref ref, uint64_t unrolle
         st->sb.status = text.status; /* the op's text could not be built */
     node_where(where, sizeof(where), ref.rank, op->stream, unrolled, bi.reps, stride);
     ces_sb_printf(&st->sb, "%s [label=\"", id);
+    st->size.nodes++;
     put_escaped(&st->sb, where);
     ces_sb_puts(&st->sb, "\\n");
     put_escaped(&st->sb, text.buf != NULL && text.status == CES_OK ? text.buf : "");
@@ -470,6 +484,7 @@ static void open_batch(struct dot_state *st, uint32_t b, uint32_t r, uint32_t k,
 
         empty_id(id, sizeof(id), b, r, k);
         ces_sb_printf(&st->sb, "%s [shape=plaintext, style=\"\", label=\"no copies\"];\n", id);
+        st->size.nodes++;
     }
 }
 
@@ -576,6 +591,45 @@ static int emit_clusters(struct dot_state *st)
         ces_sb_puts(&st->sb, "}\n");
     }
     ces_free(st->ctx, base);
+    return CES_OK;
+}
+
+/* Fills st->level: each lane's nodes, block after block, one rank of the
+ * layout each (a batch's copies stacked), a `batch` or `end` at its next
+ * node's. */
+static int lane_levels(struct dot_state *st)
+{
+    const struct ces_graph *g = st->g;
+    uint32_t nb = ces_graph_nblocks(g);
+    uint32_t *next = ces_malloc(st->ctx, (g->streams > 0 ? g->streams : 1) * sizeof(*next));
+
+    st->level = ces_malloc(st->ctx, (st->node_base[(size_t)nb * g->ranks] + 1) *
+                                        sizeof(*st->level));
+    if (next == NULL || st->level == NULL) {
+        ces_free(st->ctx, next);
+        return CES_ERR_NOMEM;
+    }
+    for (uint32_t r = 0; r < g->ranks; r++) {
+        memset(next, 0, g->streams * sizeof(*next));
+        for (uint32_t b = 0; b < nb; b++) {
+            uint32_t n = 0;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+            uint32_t *lv = &st->level[st->node_base[(size_t)b * g->ranks + r]];
+
+            for (uint32_t k = 0; k < n; k++) {
+                bool empty;
+                uint32_t at;
+
+                lv[k] = next[ops[k].stream];
+                if (ops[k].kind == CES_OP_END ||
+                    (ops[k].kind == CES_OP_BATCH &&
+                     (batch_blocked(st, b, r, k, &empty, &at) == NULL || !empty)))
+                    continue;
+                next[ops[k].stream]++;
+            }
+        }
+    }
+    ces_free(st->ctx, next);
     return CES_OK;
 }
 
@@ -1320,6 +1374,7 @@ static void emit_kept(struct dot_state *st, struct dot_ref ref, const char *from
                       "%s -> %s [style=dashed, color=\"#1f5fbf\", constraint=false];\n", from,
                       to);
         st->cross++;
+        add_span(st, ref, p[i].wait);
     }
 }
 
@@ -1388,6 +1443,7 @@ static void signal_edges(struct dot_state *st, bool emit)
                                   "constraint=false];\n",
                                   from, to);
                     st->cross++;
+                    add_span(st, ref, w[i].ref);
                 }
             }
         }
@@ -1447,6 +1503,7 @@ static int emit_event_edges(struct dot_state *st)
                                   "constraint=false];\n",
                                   id, to);
                     st->cross++;
+                    add_span(st, *from[i], (struct dot_ref){b, r, k});
                 }
             }
         }
@@ -1684,12 +1741,15 @@ static int emit_data_edges(struct dot_state *st)
                 node_id(from, sizeof(from), (struct dot_ref){b, r, k});
                 for (size_t j = 0; j < cp->nreaders; j++) {
                     if (cp->nwriters != cp->nreaders || j == cp->ordinal) {
-                        node_id(to, sizeof(to), (struct dot_ref){b, ops[k].b.rank, rd[j]});
+                        struct dot_ref reader = {b, ops[k].b.rank, rd[j]};
+
+                        node_id(to, sizeof(to), reader);
                         ces_sb_printf(&st->sb,
                                       "%s -> %s [color=\"#c0392bb0\", penwidth=1.8, "
                                       "constraint=false];\n",
                                       from, to);
                         st->cross++;
+                        add_span(st, (struct dot_ref){b, r, k}, reader);
                     }
                 }
             }
@@ -1909,6 +1969,13 @@ static void emit_legend(struct dot_state *st)
 int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                  const struct ces_dot_overlay *overlay, char **text, size_t *len)
 {
+    return ces_dot_emit_sized(ctx, g, overlay, text, len, NULL);
+}
+
+int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
+                       const struct ces_dot_overlay *overlay, char **text, size_t *len,
+                       struct ces_dot_size *size)
+{
     struct dot_state st;
     int rc;
 
@@ -1917,6 +1984,8 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     if (g == NULL || text == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_dot_emit: NULL argument");
     *text = NULL;
+    if (size != NULL)
+        size->nodes = size->span = 0;
     if (len != NULL)
         *len = 0;
     memset(&st, 0, sizeof(st));
@@ -1941,6 +2010,8 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                         "fontsize=9, height=0.3, margin=\"0.06,0.02\"];\n"
                         "edge [arrowsize=0.5];\n");
     rc = collect_waits(&st);
+    if (rc == CES_OK)
+        rc = lane_levels(&st);
     if (rc != CES_OK) {
         ces_ctx_error(ctx, rc, "out of memory drawing the graph");
         goto free_state;
@@ -1977,6 +2048,8 @@ int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
     rc = ces_sb_finish(&st.sb, text, len);
     if (rc != CES_OK)
         ces_ctx_error(ctx, rc, "out of memory drawing the graph");
+    else if (size != NULL)
+        *size = st.size;
     goto free_marks;
 free_state:
     ces_sb_free(&st.sb);
@@ -1985,6 +2058,7 @@ free_marks:
     ces_vec_free(ctx, &st.wvals);
     ces_vec_free(ctx, &st.kept);
     ces_free(ctx, st.marks);
+    ces_free(ctx, st.level);
     ces_free(ctx, st.node_base);
     return rc;
 }

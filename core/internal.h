@@ -203,6 +203,18 @@ bool ces_find_program(const char *name, char *buf, size_t size);
  * x.svg): "dot", "svg" or "png"; NULL for another (core/dot.c). */
 const char *ces_dot_format(const char *path);
 
+/* What Graphviz's layout of a picture costs: its nodes, and the ranks (of
+ * the layout, one per node of a lane) that its edges drawn across lanes
+ * span, each a node more in its layout (its virtual nodes). */
+struct ces_dot_size {
+    uint64_t nodes, span;
+};
+
+/* ces_dot_emit, and (size, where not NULL) the picture's size. */
+int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
+                       const struct ces_dot_overlay *overlay, char **text, size_t *len,
+                       struct ces_dot_size *size);
+
 /* Whether ces_dot_write can make the temporary file that feeds `dot` a
  * .svg or .png (in $TMPDIR, else /tmp): created and removed again, for a
  * command to try before long work.  CES_OK, or CES_ERR_IO with "cannot

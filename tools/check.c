@@ -81,13 +81,12 @@ static const char check_help[] =
     "                      title names a queue map it ran on, a step's write a fault\n"
     "                      dropped, a deadlock's wait-for cycle, also drawn as thick\n"
     "                      dark red edges, what a mismatch found), or the schedule\n"
-    "                      alone\n"
-    "                      when there is none (.dot, .svg or .png; the directory\n"
-    "                      must exist, and for .svg and .png Graphviz and a\n"
-    "                      temporary file in TMPDIR (else /tmp), checked before the\n"
-    "                      search; not the schedule's own file); a picture of\n"
-    "                      10,000 ops or more is announced before the search, with\n"
-    "                      about how long Graphviz may take to lay it out; a picture\n"
+    "                      alone when there is none (.dot, .svg or .png; the\n"
+    "                      directory must exist, and for .svg and .png Graphviz\n"
+    "                      and a temporary file in TMPDIR (else /tmp), checked\n"
+    "                      before the search; not the schedule's own file); a\n"
+    "                      picture whose layout may take 10 s or more is announced\n"
+    "                      before the search, with about how long; a picture\n"
     "                      that fails after the search (dot fails) is said, and the\n"
     "                      exit code is the report's if it found a defect (1), else 2\n"
     "  --json              print the report as JSON\n"
@@ -180,27 +179,31 @@ static int check_dot_path(struct ces_ctx *ctx, const char *path)
     return ces_tool_out_probe("check", path);
 }
 
-/* The ops --dot draws, known before the search (for the note on a long
- * layout): the schedule's, but under delay faults those of the graph
- * checked in its place, which the picture shows (a delayed write becomes a
- * record, an await and the write, and a graph phase's replays are drawn
- * apart around a delayed one: 3,422 ops with a delay in the second replay
- * draw 10,268).  Faults the check will refuse count as none: they are
- * checked first, as ces_check does, since the derivation takes only
- * checked ones (a delay of a rank the schedule lacks read out of bounds,
- * one of a write given twice failed its assert). */
-static uint64_t check_dot_ops(struct ces_ctx *ctx, const struct ces_graph *g,
-                              const struct ces_check_opts *o)
+/* Says how long Graphviz may take to lay out the picture --dot draws,
+ * before the search: the schedule's, but under delay faults that of the
+ * graph checked in its place, which the picture shows (a delayed write
+ * becomes a record, an await and the write, and a graph phase's replays
+ * are drawn apart around a delayed one: 3,422 ops with a delay in the
+ * second replay draw 10,268).  Faults the check will refuse count as none:
+ * they are checked first, as ces_check does, since the derivation takes
+ * only checked ones (a delay of a rank the schedule lacks read out of
+ * bounds, one of a write given twice failed its assert).  A picture that
+ * cannot be drawn is not announced: the search's picture fails alike. */
+static void check_dot_note(struct ces_ctx *ctx, const struct ces_graph *g,
+                           const struct ces_check_opts *o, const char *path)
 {
     struct sim_delayed d;
-    uint64_t ops;
+    struct ces_dot_size size;
+    const struct ces_graph *drawn = g;
+    bool derived = ces_sim_faults_check(ctx, g, o->faults, o->nfaults) == CES_OK &&
+                   ces_sim_delay_derive(ctx, g, o, &d) == CES_OK;
 
-    if (ces_sim_faults_check(ctx, g, o->faults, o->nfaults) != CES_OK ||
-        ces_sim_delay_derive(ctx, g, o, &d) != CES_OK)
-        return ces_tool_dot_ops(g);
-    ops = ces_tool_dot_ops(d.g != NULL ? d.g : g);
-    ces_sim_delayed_free(ctx, &d);
-    return ops;
+    if (derived && d.g != NULL)
+        drawn = d.g;
+    if (ces_tool_dot_size(ctx, drawn, &size) == CES_OK)
+        ces_tool_dot_note("check", ces_tool_dot_ops(drawn), &size, path);
+    if (derived)
+        ces_sim_delayed_free(ctx, &d);
 }
 
 static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_args *a)
@@ -702,7 +705,7 @@ int ces_cmd_check(int argc, char **argv)
      * --dot's file, not after it (hours later): its ops are known now, and
      * whoever reads it may stop and draw less */
     if (ec == CES_EXIT_OK && a.dot != NULL && strcmp(ces_dot_format(a.dot), "dot") != 0)
-        ces_tool_dot_note("check", check_dot_ops(ctx, g, &a.o), a.dot);
+        check_dot_note(ctx, g, &a.o, a.dot);
     if (ec == CES_EXIT_OK && a.sweep) {
         ec = sweep(ctx, g, &a);
         goto out;

@@ -190,18 +190,28 @@ int ces_tool_fail(const char *fmt, ...)
     return CES_EXIT_USAGE;
 }
 
-/* From this many drawn ops (every block once, replays or not) Graphviz
- * takes about 10 s to lay a picture out, and the layout is announced. */
-#define CES_TOOL_DOT_SLOW_OPS 10000u
+/* From this many seconds of Graphviz's layout a picture is announced. */
+#define CES_TOOL_DOT_SLOW_SECONDS 10.0
 
-/* Graphviz's layout time in seconds for a picture of `ops` ops: it grows
- * as about ops^2.5 (dot 2.43 on one core: 10 s for 10,080 ops, 27 s for
- * 15,040, 100-160 s for 28,000, 13 minutes for 56,400). */
-static double dot_layout_seconds(uint64_t ops)
+/* Graphviz's layout time in seconds for a picture of `sz`: its network
+ * simplex and its crossing minimization work on the layout's nodes, each
+ * node and each rank an edge across lanes spans (a virtual node), in
+ * about as many steps as there are nodes, so the ops alone do not say it.
+ * Dot 2.43's CPU time on a busy machine: at about 4,000 nodes 1.6 s where
+ * edges span 2,400 ranks, 29 s where they span 95,000 (an alltoall of 32
+ * ranks); 55 s at 5,800 nodes spanning 264,000 (40 broadcasts of 8
+ * ranks), 36 s for the credit sendrecv of 8 ranks and 256 chunks (14,350
+ * nodes spanning 8,900), 8.4 s for 28 alltoalls of 8 ranks (7,400 nodes
+ * spanning 37,600); these divided by 1.5 (what they took beside the
+ * estimate before) and 10 s and 13 minutes for 36 and 200 of those
+ * alltoalls on one idle core are fitted as 1.4e-8 nodes^1.33 (nodes +
+ * span)^0.81, within a factor of two (ops^2.5, the estimate before, said 1
+ * s for the alltoall of 32 ranks and 3 s for the broadcasts). */
+static double dot_layout_seconds(const struct ces_dot_size *sz)
 {
-    double x = (double)ops / 10000.0;
+    double n = (double)sz->nodes;
 
-    return 10.0 * x * x * sqrt(x);
+    return 1.4e-8 * pow(n, 1.33) * pow(n + (double)sz->span, 0.81);
 }
 
 uint64_t ces_tool_dot_ops(const struct ces_graph *g)
@@ -218,22 +228,32 @@ uint64_t ces_tool_dot_ops(const struct ces_graph *g)
     return ops;
 }
 
-void ces_tool_dot_note(const char *cmd, uint64_t ops, const char *path)
+int ces_tool_dot_size(struct ces_ctx *ctx, const struct ces_graph *g, struct ces_dot_size *size)
+{
+    char *text = NULL;
+    int rc = ces_dot_emit_sized(ctx, g, NULL, &text, NULL, size);
+
+    ces_free(ctx, text);
+    return rc;
+}
+
+void ces_tool_dot_note(const char *cmd, uint64_t ops, const struct ces_dot_size *size,
+                       const char *path)
 {
     const char *fmt = ces_dot_format(path);
     double s;
 
     if (fmt == NULL || strcmp(fmt, "dot") == 0)
         return;
-    if (ops < CES_TOOL_DOT_SLOW_OPS)
+    s = dot_layout_seconds(size);
+    if (s < CES_TOOL_DOT_SLOW_SECONDS)
         return;
     /* "about 12 minutes" said as a wait, "about 27 hours" as a warning:
      * a 376,000-op picture is no minutes' work */
-    s = dot_layout_seconds(ops);
-    ces_tool_say("%s: drawing %" PRIu64 " ops; Graphviz may take about %.0f %s to lay "
-                 "out so many (fewer iterations or ranks draw faster, and a .dot file skips "
-                 "the layout)",
-                 cmd, ops, s < 90 ? s : s < 90 * 60 ? s / 60 : s / 3600,
+    ces_tool_say("%s: drawing %" PRIu64 " ops (%" PRIu64 " nodes, edges across lanes %" PRIu64
+                 " ranks long); Graphviz may take about %.0f %s to lay out so many (fewer "
+                 "iterations or ranks draw faster, and a .dot file skips the layout)",
+                 cmd, ops, size->nodes, size->span, s < 90 ? s : s < 90 * 60 ? s / 60 : s / 3600,
                  s < 90 ? "s" : s < 90 * 60 ? "minutes" : "hours");
 }
 

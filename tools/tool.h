@@ -159,12 +159,19 @@ int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *
  * replays or not. */
 uint64_t ces_tool_dot_ops(const struct ces_graph *g);
 
-/* Before Graphviz lays out a picture of `ops` ops into `path` (.svg,
- * .png): a line on stderr from 10,000 ops, with about how long the layout
- * may take (dot's time grows as about ops^2.5: 10 s for 10,000 of them, 2
- * minutes for 28,000, 12 for 56,000, hours from about 124,000).  check
- * --dot says it before the search, dot before it draws. */
-void ces_tool_dot_note(const char *cmd, uint64_t ops, const char *path);
+struct ces_dot_size;
+
+/* The size of g's picture for the note below (ces_dot_emit_sized); an
+ * error code where it could not be drawn. */
+int ces_tool_dot_size(struct ces_ctx *ctx, const struct ces_graph *g, struct ces_dot_size *size);
+
+/* Before Graphviz lays out a picture of `ops` ops and `size` into `path`
+ * (.svg, .png): a line on stderr where the layout may take 10 s or more,
+ * with about how long (its nodes and the ranks its edges across lanes
+ * span decide it, not the ops alone).  check --dot says it before the
+ * search, dot before it draws. */
+void ces_tool_dot_note(const char *cmd, uint64_t ops, const struct ces_dot_size *size,
+                       const char *path);
 
 /* Takes `--kind K` or `--model FILE` at argv[*i] with its value into *kind
  * or *model_path: 1 taken (*i on the value), 0 neither, -1 a missing value

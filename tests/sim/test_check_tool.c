@@ -1048,12 +1048,13 @@ static void test_dot_tmpdir_checked_first(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
-/* A picture of 10,000 ops or more is announced once, before the search
- * (it was said after the search, just before Graphviz started, when the
- * search could have taken hours), with the ops that are drawn: 59 ranks of
- * 58 writes in a graph phase are 3,422 (no note); a delay in the second
- * replay draws the first, the second and the third replay apart and moves
- * the write to a stream of its own behind a record and an await: 10,268.
+/* A picture whose layout may take 10 s or more is announced once, before
+ * the search (it was said after the search, just before Graphviz started,
+ * when the search could have taken hours), with the ops that are drawn: 80
+ * ranks of 79 writes in a graph phase are 6,320 (no note); a delay in the
+ * second replay draws the first, the second and the third replay apart and
+ * moves the write to a stream of its own behind a record and an await:
+ * 18,962.
  * A `dot` that copies its input stands for Graphviz. */
 static void test_dot_note_before_search(void **state)
 {
@@ -1063,7 +1064,7 @@ static void test_dot_note_before_search(void **state)
     snprintf(path, sizeof(path), "%s/bin", dir);
     ces_test_put_program(path, "dot", "#!/bin/sh\nexec /bin/cat\n");
     snprintf(path, sizeof(path), "%s/w.ces", dir);
-    ces_test_put_file(path, "cesync 1\nranks 59\nsignal f u64 59\nphase graph x3\n"
+    ces_test_put_file(path, "cesync 1\nranks 80\nsignal f u64 80\nphase graph x3\n"
                             "r* over p : write f[$r]@$p = $i\n");
     snprintf(env, sizeof(env), "PATH=%s/bin:\"$PATH\"", dir);
 
@@ -1071,31 +1072,33 @@ static void test_dot_note_before_search(void **state)
     assert_string_equal(o, "verdict: OK\ncesync: wrote w.svg (the schedule)\n");
     free(o);
     snprintf(want, sizeof(want),
-             "cesync: check: drawing 10268 ops; Graphviz may take about 11 s to lay out so many "
-             "(fewer iterations or ranks draw faster, and a .dot file skips the layout)\n"
+             "cesync: check: drawing 18962 ops (18962 nodes, edges across lanes 100 ranks long); "
+             "Graphviz may take about 20 s to lay out so many (fewer iterations or ranks draw "
+             "faster, and a .dot file skips the layout)\n"
              "verdict: OK\ncesync: wrote w.svg (the schedule)\n");
     assert_int_equal(ces_test_tool_env(dir, env, "check w.ces --fault delay:r3.s0#100 --quiet "
                                        "--dot w.svg", &o), 0);
     assert_string_equal(o, want);
     free(o);
-    /* the picture has the ops the note counted: three blocks of 3,422
+    /* the picture has the ops the note counted: three blocks of 6,320
      * writes, the delayed one among them, its record and its await */
     snprintf(path, sizeof(path), "%s/w.svg", dir);
     o = ces_test_read_file(path, NULL);
-    assert_int_equal(ces_test_count(o, "\\nwrite f["), 3 * 3422);
+    assert_int_equal(ces_test_count(o, "\\nwrite f["), 3 * 6320);
     assert_int_equal(ces_test_count(o, "\\nrecord delay0"), 1);
     assert_int_equal(ces_test_count(o, "\\nawait delay0"), 1);
     free(o);
     assert_int_equal(remove(path), 0);
     /* the report and a note before it, not after it too */
     snprintf(want, sizeof(want),
-             "cesync: check: drawing 10268 ops; Graphviz may take about 11 s to lay out so many "
-             "(fewer iterations or ranks draw faster, and a .dot file skips the layout)\n"
+             "cesync: check: drawing 18962 ops (18962 nodes, edges across lanes 100 ranks long); "
+             "Graphviz may take about 20 s to lay out so many (fewer iterations or ranks draw "
+             "faster, and a .dot file skips the layout)\n"
              "verdict: OK\n");
     assert_int_equal(ces_test_tool_env(dir, env, "check w.ces --fault delay:r3.s0#100 --dot "
                                        "w.svg", &o), 0);
     assert_int_equal(strncmp(o, want, strlen(want)), 0);
-    assert_int_equal(ces_test_count(o, "drawing 10268 ops"), 1);
+    assert_int_equal(ces_test_count(o, "drawing 18962 ops"), 1);
     free(o);
     assert_int_equal(remove(path), 0);
     /* a .dot file is not laid out: no note */

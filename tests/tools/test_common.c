@@ -377,26 +377,30 @@ static void test_load_input_anywhere(void **state)
                        "cesync: check --predict: --kind: unknown machine kind 'nope' (known: h200)\n");
 }
 
-/* What ces_tool_dot_note prints to stderr for an 8-rank alltoall of
- * `iterations` (280 drawn ops each) drawn into `path`, in out. */
-static void dot_note(const char *iterations, const char *path, char *out, size_t size)
+/* What ces_tool_dot_note prints to stderr for an alltoall of `ranks` and
+ * `iterations` (280 drawn ops each of 8 ranks) drawn into `path`, in out. */
+static void dot_note(const char *ranks, const char *iterations, const char *path, char *out,
+                     size_t size)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = NULL;
-    char a0[] = "alltoall", a1[] = "--ranks", a2[] = "8", a3[] = "--iterations", a4[16];
+    struct ces_dot_size sz;
+    char a0[] = "alltoall", a1[] = "--ranks", a2[16], a3[] = "--iterations", a4[16];
     char *argv[] = {a0, a1, a2, a3, a4};
     char tmpl[] = "/tmp/ces_note_XXXXXX";
     int rest = 0, fd = mkstemp(tmpl), saved = dup(2);
     ssize_t n;
 
+    snprintf(a2, sizeof(a2), "%s", ranks);
     snprintf(a4, sizeof(a4), "%s", iterations);
     assert_int_equal(ces_tool_load("dot", ctx, 5, argv, NULL, NULL, &rest, &g, NULL),
                      CES_EXIT_OK);
     assert_true(fd >= 0 && saved >= 0);
     fflush(stderr);
     assert_int_equal(dup2(fd, 2), 2);
-    ces_tool_dot_note("dot", ces_tool_dot_ops(g), path);
+    assert_int_equal(ces_tool_dot_size(ctx, g, &sz), CES_OK);
+    ces_tool_dot_note("dot", ces_tool_dot_ops(g), &sz, path);
     fflush(stderr);
     assert_int_equal(dup2(saved, 2), 2);
     close(saved);
@@ -409,39 +413,49 @@ static void dot_note(const char *iterations, const char *path, char *out, size_t
     ces_test_ctx_end(ctx, &st);
 }
 
-/* A picture of 10,000 ops or more is announced before Graphviz lays it
- * out, with about how long that may take: seconds at 10,000 ops, minutes at
- * 56,000 and hours at 392,000 (it said "minutes" for every one of them); a
- * smaller one, or a .dot file (no layout), is not. */
+/* A picture whose layout may take 10 s or more is announced before
+ * Graphviz lays it out, with about how long that may take: seconds at
+ * 10,000 ops, minutes at 56,000 and hours at 392,000 (it said "minutes"
+ * for every one of them); a smaller one, or a .dot file (no layout), is
+ * not.  Its nodes and the ranks its edges across lanes span say it, not
+ * its ops: the alltoall of 32 ranks, 4,192 ops whose edges span 95,232
+ * ranks, took 29 s of CPU on a busy machine and was not announced (below
+ * 10,000 ops). */
 static void test_dot_note(void **state)
 {
     char out[512];
 
     (void)state;
-    dot_note("36", "a.svg", out, sizeof(out));
-    assert_string_equal(out, "cesync: dot: drawing 10080 ops; Graphviz may take about 10 s to lay "
-                             "out so many (fewer iterations or ranks draw faster, and a .dot file "
-                             "skips the layout)\n");
-    dot_note("200", "a.svg", out, sizeof(out));
-    assert_string_equal(out, "cesync: dot: drawing 56000 ops; Graphviz may take about 12 minutes "
-                             "to lay out so many (fewer iterations or ranks draw faster, and a "
-                             ".dot file skips the layout)\n");
-    dot_note("1400", "a.svg", out, sizeof(out));
-    assert_string_equal(out, "cesync: dot: drawing 392000 ops; Graphviz may take about 27 hours "
-                             "to lay out so many (fewer iterations or ranks draw faster, and a "
-                             ".dot file skips the layout)\n");
-    dot_note("36", "a.png", out, sizeof(out));
-    assert_true(strncmp(out, "cesync: dot: drawing 10080 ops;", 31) == 0);
+    dot_note("8", "36", "a.svg", out, sizeof(out));
+    assert_string_equal(out, "cesync: dot: drawing 10080 ops (9504 nodes, edges across lanes 48384 "
+                             "ranks long); Graphviz may take about 20 s to lay out so many (fewer "
+                             "iterations or ranks draw faster, and a .dot file skips the layout)\n");
+    dot_note("8", "200", "a.svg", out, sizeof(out));
+    assert_string_equal(out, "cesync: dot: drawing 56000 ops (52800 nodes, edges across lanes "
+                             "268800 ranks long); Graphviz may take about 13 minutes to lay out so "
+                             "many (fewer iterations or ranks draw faster, and a .dot file skips "
+                             "the layout)\n");
+    dot_note("8", "1400", "a.svg", out, sizeof(out));
+    assert_string_equal(out, "cesync: dot: drawing 392000 ops (369600 nodes, edges across lanes "
+                             "1881600 ranks long); Graphviz may take about 14 hours to lay out so "
+                             "many (fewer iterations or ranks draw faster, and a .dot file skips "
+                             "the layout)\n");
+    dot_note("8", "36", "a.png", out, sizeof(out));
+    assert_true(strncmp(out, "cesync: dot: drawing 10080 ops (", 32) == 0);
     /* the ending in either case, as the picture is drawn */
-    dot_note("36", "a.SVG", out, sizeof(out));
-    assert_true(strncmp(out, "cesync: dot: drawing 10080 ops;", 31) == 0);
-    dot_note("36", "a.DOT", out, sizeof(out));
+    dot_note("8", "36", "a.SVG", out, sizeof(out));
+    assert_true(strncmp(out, "cesync: dot: drawing 10080 ops (", 32) == 0);
+    dot_note("8", "36", "a.DOT", out, sizeof(out));
     assert_string_equal(out, "");
-    dot_note("35", "a.svg", out, sizeof(out));
+    dot_note("8", "24", "a.svg", out, sizeof(out));
     assert_string_equal(out, "");
-    dot_note("36", "a.dot", out, sizeof(out));
+    dot_note("32", "1", "a.svg", out, sizeof(out));
+    assert_string_equal(out, "cesync: dot: drawing 4192 ops (4128 nodes, edges across lanes 95232 "
+                             "ranks long); Graphviz may take about 10 s to lay out so many (fewer "
+                             "iterations or ranks draw faster, and a .dot file skips the layout)\n");
+    dot_note("8", "36", "a.dot", out, sizeof(out));
     assert_string_equal(out, "");
-    dot_note("36", "svg", out, sizeof(out));
+    dot_note("8", "36", "svg", out, sizeof(out));
     assert_string_equal(out, "");
 }
 
@@ -1506,9 +1520,9 @@ static void test_dot_command_note(void **state)
     assert_int_equal(ces_test_tool_env(dir, "PATH=/nonexistent-dir",
                                        "dot alltoall --ranks 8 --iterations 36 -o a.svg", &out),
                      2);
-    assert_string_equal(out, "cesync: dot: drawing 10080 ops; Graphviz may take about 10 s to lay "
-                             "out so many (fewer iterations or ranks draw faster, and a .dot file "
-                             "skips the layout)\n"
+    assert_string_equal(out, "cesync: dot: drawing 10080 ops (9504 nodes, edges across lanes 48384 "
+                             "ranks long); Graphviz may take about 20 s to lay out so many (fewer "
+                             "iterations or ranks draw faster, and a .dot file skips the layout)\n"
                              "cesync: dot: cannot write a.svg: Graphviz 'dot' is not installed "
                              "(not found on PATH); install graphviz or write a .dot file\n");
     free(out);
