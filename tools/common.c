@@ -470,15 +470,20 @@ enum { GIVEN_ANY = 1u << 0, GIVEN_ROOT = 1u << 1, GIVEN_PAIRS = 1u << 2, GIVEN_C
        GIVEN_SLOTS = 1u << 4, GIVEN_BYTES = 1u << 5, GIVEN_SYNC = 1u << 6,
        GIVEN_VARIANT = 1u << 7, GIVEN_WAKE = 1u << 8 };
 
-/* The builder options that take a value (--graph, --in-place and
- * --directed take none). */
+/* The builder options that take a value, and those that take none. */
 static const char *const builder_valued[] = {
     "--ranks", "--bytes", "--iterations", "--sync", "--root",
     "--pairs", "--chunks", "--slots", "--variant", "--wake", NULL};
+static const char *const builder_flags[] = {"--graph", "--in-place", "--directed", NULL};
 
 int ces_tool_builder_valued(const char *a)
 {
     return ces_tool_listed(builder_valued, a);
+}
+
+int ces_tool_builder_flag(const char *a)
+{
+    return ces_tool_listed(builder_flags, a);
 }
 
 /* Takes argv[*i] (and its value) if it is a builder option: 1 taken, 0 not
@@ -492,8 +497,7 @@ static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, cha
     unsigned bit = 0;
     int rc = CES_EXIT_OK;
 
-    if (strcmp(o, "--graph") == 0 || strcmp(o, "--in-place") == 0 ||
-        strcmp(o, "--directed") == 0) {
+    if (ces_tool_listed(builder_flags, o)) {
         if (strcmp(o, "--graph") == 0)
             p->phase = CES_PHASE_GRAPH;
         else

@@ -722,14 +722,18 @@ int ces_cmd_run(int argc, char **argv)
     if (ces_tool_wants_help(argc, argv))
         return run_help();
     /* a value missing, or another option in its place, is said so (run
-     * --sync asked "which schedule?"), and --ranks past the ranks a run
-     * drives (it said 1..1024, what a schedule may have); the argument
-     * after -- is the schedule, whatever its name (ces_tool_input) */
+     * --sync asked "which schedule?"), an unknown option as such (run
+     * --bogus asked it too), and --ranks past the ranks a run drives (it
+     * said 1..1024, what a schedule may have); the argument after -- is the
+     * schedule, whatever its name (ces_tool_input) */
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
             continue;
         }
+        if (argv[i][0] == '-' && argv[i][1] != '\0' && !ces_tool_builder_valued(argv[i]) &&
+            !ces_tool_builder_flag(argv[i]) && strcmp(argv[i], "--single-process") != 0)
+            return ces_tool_unexpected("run", argv[i]);
         has_ranks |= strcmp(argv[i], "--ranks") == 0;
         if (ces_tool_builder_valued(argv[i])) {
             const char *v = i + 1 < argc ? argv[i + 1] : NULL;

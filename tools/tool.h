@@ -92,6 +92,10 @@ int ces_tool_text_out(const char *cmd, const char **out, const char *in);
 /* True if a is a builder option that takes a value (--ranks, --sync, ...). */
 int ces_tool_builder_valued(const char *a);
 
+/* True if a is a builder option that takes none (--graph, --in-place,
+ * --directed). */
+int ces_tool_builder_flag(const char *a);
+
 /* Prints the schedule and builder-option part of ces_tool_load's usage text
  * to stdout, for --help; `run` as `cesync run` takes them: a schedule is
  * needed, and a collective runs on as many ranks as there are GPUs. */

@@ -537,6 +537,15 @@ static void test_run_input_first(void **state)
     /* an option alone is no schedule (it ran the other commands' default) */
     ces_test_tool_says("run --single-process", 2,
                        "cesync: run: which schedule? (a .ces file or a collective; --help)\n");
+    /* an unknown option is said as such with no schedule too, as every
+     * command says it (it asked "which schedule?"), before a value missing
+     * after it, as the other commands judge them in order */
+    ces_test_tool_says("run --bogus", 2,
+                       "cesync: run: unknown option '--bogus' (see cesync run --help)\n");
+    ces_test_tool_says("run --single-process --graph -x --ranks 2", 2,
+                       "cesync: run: unknown option '-x' (see cesync run --help)\n");
+    ces_test_tool_says("run --in-place --directed --bogus --sync", 2,
+                       "cesync: run: unknown option '--bogus' (see cesync run --help)\n");
     /* -- names the schedule, as in the other commands: one that starts
      * with '-' (it was taken for an option, and run asked "which
      * schedule?") */
