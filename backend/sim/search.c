@@ -3074,12 +3074,16 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     sum.complete = 1;
     o.queue_map = map;
     do {
-        if (r != NULL && opts->max_states > 0 && sum.states >= opts->max_states) {
-            /* the states bound spent by the assignments before: this one
-             * stopped at its start, as a search stops at a state beyond it,
-             * and searched not at all, so any class is open in it */
+        bool states = opts->max_states > 0 && sum.states >= opts->max_states;
+
+        if (r != NULL && (states || (opts->max_seconds > 0 && sum.seconds >= opts->max_seconds))) {
+            /* the states or time bound spent by the assignments before:
+             * this one stopped at its start, as a search stops at a state
+             * beyond it, and searched not at all, so any class is open in
+             * it (the memory bound holds each search, which frees what it
+             * held before the next) */
             r->verdict |= CES_V_INCOMPLETE;
-            r->stopped = "states";
+            r->stopped = states ? "states" : "time";
             sum.complete = 0;
             open = CLASSES_ALL;
             break;
@@ -3092,8 +3096,7 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
         }
         r = NULL;
         if (opts->max_seconds > 0)
-            o.max_seconds = opts->max_seconds > sum.seconds ? opts->max_seconds - sum.seconds
-                                                            : 1e-9;
+            o.max_seconds = opts->max_seconds - sum.seconds;
         if (opts->max_states > 0)
             o.max_states = opts->max_states - sum.states;
         rc = ces_check(ctx, g, &o, &r);
