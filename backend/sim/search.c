@@ -2860,6 +2860,13 @@ static int slice_try(struct search *S)
     return rc;
 }
 
+/* The classes a search under opts can find: under the watchdog model no
+ * DEADLOCK or HANG, which it ends (every blocked execution). */
+static uint32_t classes_possible(const struct ces_check_opts *opts)
+{
+    return opts->flags & CES_CHECK_ABORT ? CES_V_RACE | CES_V_MISMATCH : CLASSES_ALL;
+}
+
 /* The defect classes an exhaustive search that a bound stopped neither
  * found nor ruled out (CES_V_ bits; docs/SEMANTICS.md section 10, "Random
  * mode, replays, bounds"): where the second search was stopped, the first
@@ -2871,12 +2878,10 @@ static int slice_try(struct search *S)
 static int open_classes(struct search *S, uint32_t found, uint32_t *out)
 {
     const struct sim_model *m = S->m;
-    uint32_t o = CLASSES_ALL & ~found;
+    uint32_t o = classes_possible(S->o) & ~found;
 
     if (S->stats.race_free_states > 0 && !S->cut)
         o &= CES_V_MISMATCH;
-    if (m->abort_mode) /* (the watchdog ends every blocked execution) */
-        o &= ~(uint32_t)(CES_V_DEADLOCK | CES_V_HANG);
     if (S->sliced != 0)
         o &= ~(uint32_t)(CES_V_RACE | CES_V_MISMATCH);
     *out = o;
@@ -2933,7 +2938,7 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
         rep->stats.peak_memory = held;
         rep->stats.seconds = ces_sim_now() - S.t0;
         rep->verdict = CES_V_INCOMPLETE;
-        rep->open = CLASSES_ALL;
+        rep->open = classes_possible(opts);
         rep->stopped = rc == SIM_LATE ? "time" : "memory";
         *out = rep;
         return CES_OK;
@@ -3080,12 +3085,12 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
             /* the states or time bound spent by the assignments before:
              * this one stopped at its start, as a search stops at a state
              * beyond it, and searched not at all, so any class is open in
-             * it (the memory bound holds each search, which frees what it
-             * held before the next) */
+             * it that any search can find (the memory bound holds each
+             * search, which frees what it held before the next) */
             r->verdict |= CES_V_INCOMPLETE;
             r->stopped = states ? "states" : "time";
             sum.complete = 0;
-            open = CLASSES_ALL;
+            open = classes_possible(opts);
             break;
         }
         if (r != NULL && r->ndefects > 0) { /* the watchdog's execution: kept */
@@ -3138,9 +3143,10 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     if (!(r->verdict & ~(uint32_t)CES_V_INCOMPLETE)) {
         /* every assignment OK (or incomplete): the totals, no one map */
         r->verdict |= incomplete;
-        /* an assignment a bound left unchecked could show any class (the
-         * one it stopped in those its search left open) */
-        r->open = done + (r->stopped != NULL) < total ? CLASSES_ALL : open;
+        /* an assignment a bound left unchecked could show any class its
+         * search can find (the one it stopped in those its search left
+         * open) */
+        r->open = done + (r->stopped != NULL) < total ? classes_possible(opts) : open;
         r->depth_cut = depth_cut; /* whichever assignment the depth bound cut */
         r->stats = sum;
         if (r->ndefects == 0) { /* the watchdog's execution keeps the map it ran on */

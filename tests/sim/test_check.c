@@ -1853,7 +1853,8 @@ static struct ces_graph *six_ranks(struct ces_ctx *ctx, uint64_t seed)
  * classes neither found nor ruled out.  The nccl graph barrier of 3 calls
  * at 8 ranks (HANG) has no data access, and its initial state's wait-for
  * over-approximation no cycle: stopped after 100 states, a HANG at most,
- * and under the watchdog model (which ends a HANG) nothing; the 4-rank
+ * and under the watchdog model (which ends a HANG) nothing, a RACE or a
+ * MISMATCH where the memory bound stopped it before the search; the 4-rank
  * mono alltoall (OK) likewise no DEADLOCK, stopped after 5 states or cut
  * at depth 5; `cesync gen --seed 60145 --ranks 6 --steps 3` (HANG found at
  * once, no RACE or MISMATCH by the search without signal bar, from about
@@ -1890,6 +1891,14 @@ static void test_open_classes(void **state)
     r = stopped(ctx, g, &o, at, CES_V_INCOMPLETE, 0, false);
     report_has(ctx, r, "\ncoverage: every class not found is ruled out\n", "\"open\":\"\",",
                "\"bound\":\"states\"");
+    ces_check_report_destroy(r);
+    /* stopped before the search, its model past the memory bound: no
+     * DEADLOCK or HANG either (it said every class) */
+    o.max_states = 0;
+    o.max_memory = 1024;
+    r = stopped(ctx, g, &o, at, CES_V_INCOMPLETE, CES_V_RACE | CES_V_MISMATCH, false);
+    report_has(ctx, r, "\ncoverage: neither found nor ruled out: RACE,MISMATCH\n",
+               "\"open\":\"RACE,MISMATCH\",", "\"bound\":\"memory\"");
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
 

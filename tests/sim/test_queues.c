@@ -661,6 +661,25 @@ static void test_connections_any(void **state)
         ces_check_report_destroy(r);
         ces_graph_destroy(g);
     }
+    /* under the watchdog model, which ends every DEADLOCK and HANG, the
+     * assignments a bound left unchecked (4 states stop it in the second,
+     * 3 at its start) leave a RACE or a MISMATCH open, as a search of one
+     * of them would (they left every class open) */
+    {
+        struct ces_check_opts b = o;
+
+        b.flags = CES_CHECK_ABORT;
+        for (b.max_states = 3; b.max_states <= 4; b.max_states++) {
+            r = check_map(ctx, good, &b, NULL);
+            assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+            assert_int_equal(ces_check_report_open(r), CES_V_RACE | CES_V_MISMATCH);
+            assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+            assert_non_null(strstr(text, "\ncoverage: neither found nor ruled out: "
+                                         "RACE,MISMATCH\n"));
+            ces_free(ctx, text);
+            ces_check_report_destroy(r);
+        }
+    }
     /* every assignment passes under the watchdog model, and the report keeps
      * the watchdog's execution of the last one: the map it ran on, without
      * which its replay string is refused, is kept with it (it was dropped) */
