@@ -486,9 +486,10 @@ struct ces_check_report {
     struct sim_expanded expanded; /* owned: the rank stops' stream stops, if any */
     uint32_t *qmap;     /* owned: opts.queue_map ([ranks * qstreams]), or NULL */
     uint32_t qstreams;  /* the streams of the map's graph (the schedule's, not a delay's) */
-    /* `connections any`: the queue assignments checked in full (one a bound
-     * stopped in is not; with a defect, the number of the one it is in), of
-     * how many (0 and 0 for another schedule) */
+    /* `connections any`: the queue assignments checked in full, or to the
+     * depth bound where depth_cut (one a bound stopped in is not; with a
+     * defect, the number of the one it is in), of how many (0 and 0 for
+     * another schedule) */
     uint64_t assignments;
     uint64_t assignments_all;
     uint32_t verdict;

@@ -703,10 +703,13 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
             ces_sb_printf(&sb, "hardware queues: every assignment of each rank's streams to "
                           "queues (connections any): %" PRIu64, r->assignments);
         else
+            /* (not "in full" where the depth bound cut executions short:
+             * of which assignments the coverage line below does not say) */
             ces_sb_printf(&sb, "hardware queues: %" PRIu64 " of the %" PRIu64 " assignments of "
-                          "each rank's streams to queues (connections any) checked in full; a "
-                          "bound stopped the check in assignment %" PRIu64, r->assignments,
-                          r->assignments_all, r->assignments + 1);
+                          "each rank's streams to queues (connections any) checked %s; a bound "
+                          "stopped the check in assignment %" PRIu64, r->assignments,
+                          r->assignments_all, r->depth_cut ? "within the depth bound" : "in full",
+                          r->assignments + 1);
         if (r->qmap != NULL) { /* (a replay needs it) */
             ces_sb_puts(&sb, "; the watchdog's execution below ran on ");
             ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);

@@ -786,6 +786,24 @@ static void test_connections_any(void **state)
                                      "not followed further\n"));
         ces_free(ctx, text);
         ces_check_report_destroy(r);
+        /* a bound that stops it in the last (the first three, 1, 1 and 3
+         * states, within 5): the three are counted, but the first two, cut
+         * at the depth bound, not said checked in full (it said so of all
+         * three) */
+        b.max_states = 5;
+        r = check_map(ctx, g, &b, NULL);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+        assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "verdict: INCOMPLETE\nhardware queues: 3 of the 4 "
+                                     "assignments of each rank's streams to queues (connections "
+                                     "any) checked within the depth bound; a bound stopped the "
+                                     "check in assignment 4\n"));
+        ces_free(ctx, text);
+        assert_int_equal(ces_check_report_json(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, ",\"queue_assignments\":3,\"bound\":\"states\","
+                                     "\"depth_cut\":true,"));
+        ces_free(ctx, text);
+        ces_check_report_destroy(r);
         ces_graph_destroy(g);
     }
     /* DEADLOCK: the first assignment, both ranks' streams on one queue */
