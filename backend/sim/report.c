@@ -694,8 +694,11 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
         ces_sb_puts(&sb, "hardware queues: ");
         ces_sim_sb_queue_map(&sb, ces_graph_ranks(r->g), r->qstreams, r->qmap);
         if (r->assignments_all > 0)
+            /* (an assignment before it that the depth bound cut may fail
+             * beyond the bound) */
             ces_sb_printf(&sb, " (connections any: assignment %" PRIu64 " checked, the first "
-                          "that fails)\n", r->assignments);
+                          "that fails%s)\n", r->assignments,
+                          r->depth_cut ? " within the depth bound" : "");
         else
             ces_sb_puts(&sb, " (each stream's queue, in place of the schedule's connections)\n");
     } else if (r->assignments_all > 0) {

@@ -3140,19 +3140,25 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     r->assignments = done;
     r->assignments_all = total;
+    r->verdict |= incomplete;
+    r->depth_cut = depth_cut; /* whichever assignment the depth bound cut */
     if (!(r->verdict & ~(uint32_t)CES_V_INCOMPLETE)) {
         /* every assignment OK (or incomplete): the totals, no one map */
-        r->verdict |= incomplete;
         /* an assignment a bound left unchecked could show any class its
          * search can find (the one it stopped in those its search left
          * open) */
         r->open = done + (r->stopped != NULL) < total ? classes_possible(opts) : open;
-        r->depth_cut = depth_cut; /* whichever assignment the depth bound cut */
         r->stats = sum;
         if (r->ndefects == 0) { /* the watchdog's execution keeps the map it ran on */
             ces_free(ctx, r->qmap);
             r->qmap = NULL;
         }
+    } else if (incomplete) {
+        /* a defect past an assignment the depth bound cut (no other bound
+         * lets the loop go on), which may fail beyond it: what that one
+         * left open is open still, but the classes this one found */
+        r->open = open & ~r->verdict;
+        r->stats.complete = 0;
     }
     *out = r;
     return CES_OK;

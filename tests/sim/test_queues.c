@@ -806,6 +806,58 @@ static void test_connections_any(void **state)
         ces_check_report_destroy(r);
         ces_graph_destroy(g);
     }
+    /* a defect past assignments the depth bound cut: the same schedule with
+     * r0 s1's produce after its write races r0 s0's under every assignment,
+     * found within depth 5 under the third alone (under the first at depth
+     * 6), so the third is the first that fails within the depth bound, and
+     * the check INCOMPLETE with what the first two left open (it said RACE,
+     * complete and proof true, and the third the first that fails) */
+    {
+        struct ces_graph *g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nstreams 2\n"
+                                                       "connections any\nbuffer b 8\n"
+                                                       "signal a u64 2\nphase eager x1\n"
+                                                       "r0 s0 : wait a[0] >= 1\n"
+                                                       "r0 s0 : produce b[0:8]\n"
+                                                       "r0 s1 : write a[1]@1 = 1\n"
+                                                       "r0 s1 : produce b[0:8]\n"
+                                                       "r1 s0 : write a[0]@0 = 1\n"
+                                                       "r1 s0 : produce b[0:8]\n"
+                                                       "r1 s0 : produce b[0:8]\n"
+                                                       "r1 s0 : wait a[1] >= 1\n");
+        struct ces_check_opts b = o;
+        static const uint32_t third[4] = {0, 1, 0, 0};
+
+        b.max_depth = 5;
+        r = check_map(ctx, g, &b, NULL);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_RACE | CES_V_INCOMPLETE);
+        assert_int_equal(ces_check_report_stats(r).complete, 0);
+        assert_int_equal(ces_check_report_open(r), CES_V_HANG | CES_V_MISMATCH);
+        assert_non_null(ces_check_report_queue_map(r));
+        assert_memory_equal(ces_check_report_queue_map(r), third, sizeof(third));
+        assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "verdict: RACE,INCOMPLETE\nhardware queues: 0,1/0,0 "
+                                     "(connections any: assignment 3 checked, the first that "
+                                     "fails within the depth bound)\ncoverage: some executions "
+                                     "were cut at the depth bound and not followed further\n"
+                                     "coverage: neither found nor ruled out: HANG,MISMATCH\n"));
+        ces_free(ctx, text);
+        assert_int_equal(ces_check_report_json(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "\"complete\":false,\"proof\":false,"));
+        assert_non_null(strstr(text, ",\"queue_assignments\":3,\"depth_cut\":true,"
+                                     "\"open\":\"HANG,MISMATCH\","));
+        ces_free(ctx, text);
+        ces_check_report_destroy(r);
+        /* with no bound the first assignment is the first that fails */
+        b.max_depth = 0;
+        r = check_map(ctx, g, &b, NULL);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_RACE);
+        assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+        assert_non_null(strstr(text, "verdict: RACE\nhardware queues: 0,0 (connections any: "
+                                     "assignment 1 checked, the first that fails)\n"));
+        ces_free(ctx, text);
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
     /* DEADLOCK: the first assignment, both ranks' streams on one queue */
     r = check_map(ctx, bad, &o, NULL);
     assert_int_equal(ces_check_report_verdict(r), CES_V_DEADLOCK);
