@@ -753,11 +753,17 @@ int ces_cmd_run(int argc, char **argv)
         return ces_tool_fail("run: which schedule? (a .ces file or a collective; --help)");
     /* Our options out; --ranks = the GPUs present for a collective, unless
      * given (at least 2: a collective needs them, and the schedule is
-     * checked before the GPUs are).  --graph takes --sync credit unless
-     * --sync is given, as in every command (ces_tool_load). */
+     * checked before the GPUs are), put first: a -- that ends the line
+     * names no schedule after it (run barrier -- said "'--' names the
+     * schedule, but 'barrier' is one already").  --graph takes --sync
+     * credit unless --sync is given, as in every command (ces_tool_load). */
     args = calloc((size_t)argc + 3, sizeof(char *));
     if (args == NULL)
         return ces_tool_fail("out of memory");
+    if (!has_ranks && ces_coll_from_name(input) >= 0) {
+        args[nargs++] = "--ranks";
+        args[nargs++] = ranks_buf; /* (written once the GPUs are counted) */
+    }
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--single-process") == 0 && argv[i] != input)
             single = 1;
@@ -769,11 +775,7 @@ int ces_cmd_run(int argc, char **argv)
         ec = CES_EXIT_USAGE;
         goto out;
     }
-    if (!has_ranks && ces_coll_from_name(input) >= 0) {
-        snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
-        args[nargs++] = "--ranks";
-        args[nargs++] = ranks_buf;
-    }
+    snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
     if (ces_ctx_create(NULL, &ctx) != CES_OK) {
         free(args);
         return ces_tool_fail("out of memory");

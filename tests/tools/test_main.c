@@ -526,6 +526,12 @@ static void test_run_input_first(void **state)
     ces_test_tool_says("run barrier -- x.ces", 2,
                        "cesync: run: '--' names the schedule, but 'barrier' is one already "
                        "(one schedule per command; see cesync run --help)\n");
+    /* a -- that ends the line names none, as in the other commands (the
+     * --ranks run adds for a collective went after it, and it said "'--'
+     * names the schedule, but 'barrier' is one already") */
+    ces_test_tool_says("run --root 1 barrier --", 2,
+                       "cesync: run: --root applies to gather, scatter and broadcast, not to "
+                       "barrier\n");
     /* a missing value, or another option in its place, is said so (run
      * --sync asked "which schedule?") */
     ces_test_tool_says("run --sync", 2, "cesync: run: --sync expects a value\n");
