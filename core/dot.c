@@ -42,13 +42,15 @@ struct dot_wait {
     struct dot_ref ref;
 };
 
-/* A write or a wait as the order analysis (order_*) sees it: its op, in
- * one of the first two replays of its block (inst), its process (proc:
- * a rank's stream that writes or waits) and its place among that
- * process's writes and waits (pos). */
+/* A write, wait, record or await as the order analysis (order_*) sees it,
+ * in one of the first two replays of its block: its op, its process (proc:
+ * a rank's stream, or its hardware queue where streams share one), its
+ * place among that process's events (pos) and, for an await, the event of
+ * the record it waits for (SIZE_MAX where none is one of them). */
 struct dot_ev {
     struct dot_ref ref;
-    uint32_t inst, proc, pos;
+    uint32_t proc, pos;
+    size_t record;
 };
 
 /* A write of the analysis, sorted by slot, process and place. */
@@ -64,7 +66,7 @@ struct dot_pair {
 };
 
 /* What the analysis knows: clock[e * nproc + q] is how many of process q's
- * writes and waits happen before event e (e's own included) in every
+ * events happen before event e (e's own included) in every
  * execution; done[q] how many of q's events are computed. */
 struct dot_order {
     uint32_t nproc;
@@ -917,16 +919,19 @@ static int collect_waits(struct dot_state *st)
  * flag's second write may come only after its second wait (the first
  * write is what both see), and a counter's write of the nearest value may
  * be overwritten before the wait can pass.  A vector clock per write and
- * wait (per replay of the first two of its block; a rank's streams that
- * write or wait are the processes) says how many of each process's writes
- * and waits come before it in every execution: its process's before it,
- * and for a wait what every write it may see comes after - the writes
- * into its slot whose value it passes on, but those before a later write
- * into the slot that comes before the wait, and those that come after
- * the wait (the slot's initial 0: where no write comes before it).  Block
- * boundaries, events and hardware queues order more, left out: each clock
- * is one every execution has, so a write it rules out for a wait is one
- * the wait never sees. */
+ * wait (per replay of the first two of its block; a rank's streams are
+ * the processes, or its hardware queues where streams share them) says
+ * how many of each process's writes, waits, records and awaits come
+ * before it in every execution: its process's before it, for an await
+ * its record, and for a wait what every write it may see comes after -
+ * the writes into its slot whose value it passes on, but those before a
+ * later write into the slot that comes before the wait, and those that
+ * come after the wait (the slot's initial 0: where no write comes before
+ * it).  Each clock is one every execution has, so a write it rules out
+ * for a wait is one the wait never sees; but block and replay boundaries
+ * order more (left out: eager point-to-point groups run without them),
+ * and a write they alone rule out may be kept as a wait's first of its
+ * process in place of the later one it sees. */
 
 /* Above this many clock entries (events times processes) the order is not
  * worked out, and every pair within a block is drawn: 64 MiB of them. */
@@ -1066,13 +1071,30 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
     return SIZE_MAX;
 }
 
+/* The clock of event `pos` of process q where it is computed; else, with
+ * `force`, a bound of it (in o->low's second third): after its process's
+ * latest computed event, and itself; else NULL. */
+static const uint32_t *order_known(struct dot_order *o, uint32_t q, uint32_t pos, bool force)
+{
+    uint32_t n = o->nproc, *bound_at = o->low + n;
+
+    if (pos < o->done[q])
+        return order_clock(o, o->off[q] + pos);
+    if (!force)
+        return NULL;
+    for (uint32_t k = 0; k < n; k++)
+        bound_at[k] = o->done[q] > 0 ? order_clock(o, o->off[q] + o->done[q] - 1)[k] : 0;
+    bound_at[q] = pos + 1;
+    return bound_at;
+}
+
 /* Raises the clock of event e to what every execution shows: its
- * process's order, and for a wait what every write it may see happens
- * after (the componentwise minimum of the clocks of the first such write
- * of each process, the later ones of a process coming after it; none of a
- * process whose such write the wait happens before).  A wait whose first
- * such write is not computed yet waits (false), unless `force`, which takes
- * for it the clock of its process's latest computed event.  Sets
+ * process's order, for an await its record's clock, and for a wait what
+ * every write it may see happens after (the componentwise minimum of the
+ * clocks of the first such write of each process, the later ones of a
+ * process coming after it; none of a process whose such write the wait
+ * happens before).  An await or a wait whose record or first such write
+ * is not computed yet waits (false), unless `force` (order_known).  Sets
  * o->changed where the clock went up. */
 static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e, bool force)
 {
@@ -1080,12 +1102,21 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
     const struct ces_op *op = op_at(g, x->ref);
     uint32_t n = o->nproc, *c = order_clock(o, e), *pred = c - n, ng, width;
     struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0};
-    uint32_t *low = o->low, *bound_at = o->low + n;
+    uint32_t *low = o->low;
     bool any = false, seen;
 
     for (uint32_t k = 0; k < n; k++) /* c: zero, or what an earlier pass found */
         low[k] = x->pos > 0 && pred[k] > c[k] ? pred[k] : c[k];
     low[x->proc] = x->pos + 1;
+    if (x->record != SIZE_MAX) {
+        const struct dot_ev *rec = &o->ev[x->record];
+        const uint32_t *rc = order_known(o, rec->proc, rec->pos, force);
+
+        if (rc == NULL)
+            return false;
+        for (uint32_t k = 0; k < n; k++)
+            low[k] = rc[k] > low[k] ? rc[k] : low[k];
+    }
     if (op->kind == CES_OP_WAIT) {
         width = ces_graph_signal(g, op->slot.sig).width;
         seen = slot_writes(o, &slot, low, &ng);
@@ -1099,21 +1130,11 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
             if (i == SIZE_MAX)
                 continue;
             q = o->w[i].proc;
-            if (o->w[i].pos < o->done[q]) {
-                wc = ow_clock(o, i);
-                if (wc[x->proc] > x->pos)
-                    continue; /* it comes after the wait, as every later one of q */
-            } else if (force) {
-                /* after its process's latest computed event, and itself */
-                for (uint32_t k = 0; k < n; k++)
-                    bound_at[k] = o->done[q] > 0
-                                      ? order_clock(o, o->off[q] + o->done[q] - 1)[k]
-                                      : 0;
-                bound_at[q] = o->w[i].pos + 1;
-                wc = bound_at;
-            } else {
+            wc = order_known(o, q, o->w[i].pos, force);
+            if (wc == NULL)
                 return false;
-            }
+            if (o->w[i].pos < o->done[q] && wc[x->proc] > x->pos)
+                continue; /* it comes after the wait, as every later one of q */
             for (uint32_t k = 0; k < n; k++)
                 low[n * 2 + k] = any && low[n * 2 + k] < wc[k] ? low[n * 2 + k] : wc[k];
             any = true;
@@ -1222,35 +1243,56 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
     return rc;
 }
 
-/* The events of the analysis: every write and wait of the first two
- * replays of each block (a later replay is taken to be as the second), by
- * process, each process's in its program order; false (nothing built)
- * where their clocks would take more than DOT_ORDER_MAX_CLOCKS entries. */
+/* The index of rank r's stream s in o->proc_of: its stream's, or where
+ * streams share hardware queues (`queued`: the schedule's connections, 0
+ * where each stream has its own) its queue's, the first stream of it. */
+static size_t order_place(const struct ces_graph *g, uint32_t queued, uint32_t r, uint32_t s)
+{
+    return (size_t)r * g->streams + (queued > 0 ? s % queued : s);
+}
+
+/* The events of the analysis: every write, wait, record and await of the
+ * first two replays of each block (a later replay is taken to be as the
+ * second), by process, each process's in its program order; false
+ * (nothing built) where their clocks would take more than
+ * DOT_ORDER_MAX_CLOCKS entries. */
 static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
 {
     const struct ces_graph *g = st->g;
-    uint32_t nb = ces_graph_nblocks(g), n;
-    size_t total = 0;
+    uint32_t nb = ces_graph_nblocks(g), ne = ces_graph_nevents(g), n;
+    uint32_t queued = ces_graph_connections(g);
+    size_t total = 0, *rec = NULL;
+    int rc = CES_OK;
 
     *made = false;
+    /* a check's picture (an overlay) may be of other queues than the
+     * schedule's, or of delayed writes' streams, which have their own */
+    if (st->ov != NULL || queued == CES_CONNECTIONS_ANY || queued >= g->streams)
+        queued = 0;
     o->proc_of = ces_malloc(st->ctx, (size_t)g->ranks * g->streams * sizeof(*o->proc_of));
-    if (o->proc_of == NULL)
+    rec = ces_malloc(st->ctx, (size_t)(ne > 0 ? ne : 1) * sizeof(*rec));
+    if (o->proc_of == NULL || rec == NULL) {
+        ces_free(st->ctx, rec);
         return CES_ERR_NOMEM;
+    }
     for (size_t i = 0; i < (size_t)g->ranks * g->streams; i++)
         o->proc_of[i] = UINT32_MAX;
     for (int pass = 0; pass < 3; pass++) {
-        for (uint32_t b = 0; b < nb; b++) {
-            uint32_t reps = ces_graph_block(g, b).reps;
+        for (uint32_t r = 0; r < g->ranks; r++) {
+            for (uint32_t e = 0; e < ne; e++) /* the rank's latest record of e */
+                rec[e] = SIZE_MAX;
+            for (uint32_t b = 0; b < nb; b++) {
+                uint32_t reps = ces_graph_block(g, b).reps;
+                const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
-            for (uint32_t inst = 0; inst < reps && inst < 2; inst++) {
-                for (uint32_t r = 0; r < g->ranks; r++) {
-                    const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
-
+                for (uint32_t inst = 0; inst < reps && inst < 2; inst++) {
                     for (uint32_t k = 0; k < n; k++) {
-                        uint32_t *q = &o->proc_of[(size_t)r * g->streams + ops[k].stream];
+                        enum ces_op_kind kind = ops[k].kind;
+                        uint32_t *q = &o->proc_of[order_place(g, queued, r, ops[k].stream)];
                         struct dot_ev *ev;
 
-                        if (ops[k].kind != CES_OP_WRITE && ops[k].kind != CES_OP_WAIT)
+                        if (kind != CES_OP_WRITE && kind != CES_OP_WAIT &&
+                            kind != CES_OP_RECORD && kind != CES_OP_AWAIT)
                             continue;
                         if (pass == 0) { /* the processes, rank and stream in order below */
                             *q = 0;
@@ -1263,10 +1305,12 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                         }
                         ev = &o->ev[o->off[*q] + o->done[*q]];
                         ev->ref = (struct dot_ref){b, r, k};
-                        ev->inst = inst;
                         ev->proc = *q;
                         ev->pos = o->done[*q]++;
-                        if (ops[k].kind == CES_OP_WRITE)
+                        ev->record = kind == CES_OP_AWAIT ? rec[ops[k].event] : SIZE_MAX;
+                        if (kind == CES_OP_RECORD)
+                            rec[ops[k].event] = (size_t)(ev - o->ev);
+                        if (kind == CES_OP_WRITE)
                             o->w[o->nw++] = (struct dot_ow){ops[k].slot.sig, ops[k].slot.rank,
                                                             ops[k].slot.idx, *q, ev->pos, b,
                                                             ops[k].value};
@@ -1280,7 +1324,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                     o->proc_of[i] = o->nproc++;
             }
             if (o->nproc == 0 || total > DOT_ORDER_MAX_CLOCKS / o->nproc)
-                return CES_OK;
+                break;
             o->off = ces_malloc(st->ctx, ((size_t)o->nproc + 1) * sizeof(*o->off));
             o->ev = ces_malloc(st->ctx, total * sizeof(*o->ev));
             o->w = ces_malloc(st->ctx, total * sizeof(*o->w));
@@ -1290,21 +1334,27 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->group = ces_malloc(st->ctx, ((size_t)o->nproc + 1) * sizeof(*o->group));
             o->last = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->last));
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->clock == NULL ||
-                o->done == NULL || o->low == NULL || o->group == NULL || o->last == NULL)
-                return CES_ERR_NOMEM;
+                o->done == NULL || o->low == NULL || o->group == NULL || o->last == NULL) {
+                rc = CES_ERR_NOMEM;
+                break;
+            }
             memset(o->off, 0, ((size_t)o->nproc + 1) * sizeof(*o->off));
             memset(o->clock, 0, total * o->nproc * sizeof(*o->clock));
             memset(o->done, 0, (size_t)o->nproc * sizeof(*o->done));
         } else if (pass == 1) {
             for (uint32_t q = 0; q < o->nproc; q++)
                 o->off[q + 1] += o->off[q];
+        } else {
+            *made = true;
         }
     }
+    ces_free(st->ctx, rec);
+    if (!*made)
+        return rc;
     for (uint32_t q = 0; q < o->nproc; q++)
         o->done[q] = 0;
     if (o->nw > 1)
         qsort(o->w, o->nw, sizeof(*o->w), cmp_ow);
-    *made = true;
     return CES_OK;
 }
 

@@ -1863,6 +1863,56 @@ static void test_counter_pairs_possible(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Above 1000 pairs a wait's first write of a stream is one it may see by
+ * every order of the schedule, records and awaits and shared hardware
+ * queues too.  r0 s0 writes f 1 (n0_0_0), then s1 resets it behind an
+ * await of s0's record (or behind s0 on one queue: connections 1), then
+ * tells r1 through h and s0 through g, and s0 writes f 1 again; r1 waits
+ * for h, then `f == 1`: it sees the second write alone (written 2 and the
+ * wait `== 1`, cesync check finds a HANG).  Without the record's order
+ * (the queue's) the first write was drawn to the wait, the second left
+ * out. */
+static void test_counter_pairs_ordered(void **state)
+{
+    static const char *const heads[] = {"connections 0\n", "connections 1\n"};
+    static const char *const bodies[] = {
+        "r0 s0 : write f[0]@1 = 1\nr0 s0 : record E\nr0 s1 : await E\n"
+        "r0 s1 : write f[0]@1 = 0\nr0 s1 : write g[0] = 1\nr0 s1 : write h[0]@1 = 1\n"
+        "r0 s0 : wait g[0] == 1\nr0 s0 : write f[0]@1 = 1\n",
+        "r0 s0 : write f[0]@1 = 1\nr0 s1 : write f[0]@1 = 0\nr0 s1 : write g[0] = 1\n"
+        "r0 s1 : write h[0]@1 = 1\nr0 s0 : wait g[0] == 1\nr0 s0 : write f[0]@1 = 1\n"};
+    static const char *const second[] = {"n0_0_7 -> n0_1_1 [style=dashed",
+                                          "n0_0_5 -> n0_1_1 [style=dashed"};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (int c = 0; c < 2; c++) {
+        char text[8192], *t;
+        size_t n = (size_t)snprintf(text, sizeof(text),
+                                    "cesync 1\nranks 4\nstreams 2\n%ssignal f u32 1\n"
+                                    "signal g u32 1\nsignal h u32 1\nsignal c u32 1\n"
+                                    "phase eager x1\n%sr1 : wait h[0] == 1\nr1 : wait f[0] == 1\n",
+                                    heads[c], bodies[c]);
+        struct ces_graph *g;
+
+        /* 46 values of c written by r2 and awaited `>=` by r3: 1081 pairs */
+        for (uint32_t k = 1; k <= 46; k++)
+            n += (size_t)snprintf(text + n, sizeof(text) - n, "r2 : write c[0]@3 = %u\n", k);
+        for (uint32_t k = 1; k <= 46; k++)
+            n += (size_t)snprintf(text + n, sizeof(text) - n, "r3 : wait c[0] >= %u\n", k);
+        assert_true(n < sizeof(text));
+        g = ces_test_text_graph(ctx, text);
+        t = emit(ctx, g, NULL);
+        assert_non_null(strstr(t, second[c]));
+        assert_null(strstr(t, "n0_0_0 -> n0_1_1 [style=dashed"));
+        assert_non_null(strstr(t, "within a block not drawn"));
+        ces_free(ctx, t);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* An await drawn from a record of its own rank only, in a graph built
  * without validation too: rank 1's await, with no record of its own, was
  * linked to rank 0's record in the same replayed phase (the phase's last
@@ -2531,6 +2581,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_nearest),
         cmocka_unit_test(test_counter_pairs_other_streams),
         cmocka_unit_test(test_counter_pairs_possible),
+        cmocka_unit_test(test_counter_pairs_ordered),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
         cmocka_unit_test(test_write_finds_dot),
