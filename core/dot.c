@@ -45,12 +45,14 @@ struct dot_wait {
 /* A write, wait, record or await as the order analysis (order_*) sees it,
  * in one of the first two replays of its block: its op, its process (proc:
  * a rank's stream, or its hardware queue where streams share one), its
- * place among that process's events (pos) and, for an await, the event of
- * the record it waits for (SIZE_MAX where none is one of them). */
+ * place among that process's events (pos), for an await the event of the
+ * record it waits for (UINT32_MAX where none is one of them), and for its
+ * process's first in a (block, replay) the latest earlier events of its
+ * rank's processes (links[link..link + nlink]: block and replay
+ * boundaries). */
 struct dot_ev {
     struct dot_ref ref;
-    uint32_t proc, pos;
-    size_t record;
+    uint32_t proc, pos, record, link, nlink;
 };
 
 /* A write of the analysis, sorted by slot, process and place. */
@@ -76,6 +78,7 @@ struct dot_order {
     uint32_t *clock;
     uint32_t *done;
     uint32_t *low;     /* [3 * nproc]: order_event's clock, a bound, a minimum */
+    struct ces_vec links; /* uint32_t: events the first of a (block, replay) follow */
     struct dot_ow *w;  /* every write, by slot, process, place */
     size_t nw;
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
@@ -927,11 +930,11 @@ static int collect_waits(struct dot_state *st)
  * the writes into its slot whose value it passes on, but those before a
  * later write into the slot that comes before the wait, and those that
  * come after the wait (the slot's initial 0: where no write comes before
- * it).  Each clock is one every execution has, so a write it rules out
- * for a wait is one the wait never sees; but block and replay boundaries
- * order more (left out: eager point-to-point groups run without them),
- * and a write they alone rule out may be kept as a wait's first of its
- * process in place of the later one it sees. */
+ * it), and a process's first event of a (block, replay) after its rank's
+ * earlier ones (docs/SEMANTICS.md section 1; a check's picture links no
+ * streams: delayed writes' take no part).  Each clock is one every
+ * execution has, so a write it rules out for a wait is one the wait never
+ * sees. */
 
 /* Above this many clock entries (events times processes) the order is not
  * worked out, and every pair within a block is drawn: 64 MiB of them. */
@@ -1089,13 +1092,13 @@ static const uint32_t *order_known(struct dot_order *o, uint32_t q, uint32_t pos
 }
 
 /* Raises the clock of event e to what every execution shows: its
- * process's order, for an await its record's clock, and for a wait what
- * every write it may see happens after (the componentwise minimum of the
- * clocks of the first such write of each process, the later ones of a
- * process coming after it; none of a process whose such write the wait
- * happens before).  An await or a wait whose record or first such write
- * is not computed yet waits (false), unless `force` (order_known).  Sets
- * o->changed where the clock went up. */
+ * process's order, its links' clocks, for an await its record's, and for
+ * a wait what every write it may see happens after (the componentwise
+ * minimum of the clocks of the first such write of each process, the
+ * later ones of a process coming after it; none of a process whose such
+ * write the wait happens before).  An event whose link, record or first
+ * such write is not computed yet waits (false), unless `force`
+ * (order_known).  Sets o->changed where the clock went up. */
 static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e, bool force)
 {
     const struct dot_ev *x = &o->ev[e];
@@ -1108,10 +1111,13 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
     for (uint32_t k = 0; k < n; k++) /* c: zero, or what an earlier pass found */
         low[k] = x->pos > 0 && pred[k] > c[k] ? pred[k] : c[k];
     low[x->proc] = x->pos + 1;
-    if (x->record != SIZE_MAX) {
-        const struct dot_ev *rec = &o->ev[x->record];
-        const uint32_t *rc = order_known(o, rec->proc, rec->pos, force);
+    for (uint32_t j = 0; j <= x->nlink; j++) { /* its record, its links */
+        uint32_t at = j < x->nlink ? CES_VEC_AT(&o->links, uint32_t, x->link + j) : x->record;
+        const uint32_t *rc;
 
+        if (at == UINT32_MAX)
+            continue;
+        rc = order_known(o, o->ev[at].proc, o->ev[at].pos, force);
         if (rc == NULL)
             return false;
         for (uint32_t k = 0; k < n; k++)
@@ -1243,6 +1249,24 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
     return rc;
 }
 
+/* Adds to o->links the latest event so far of each of rank r's processes:
+ * those its processes' first events of a (block, replay) come after. */
+static int order_links(struct ces_ctx *ctx, const struct ces_graph *g, struct dot_order *o,
+                       uint32_t r)
+{
+    int rc = CES_OK;
+
+    for (uint32_t s = 0; s < g->streams && rc == CES_OK; s++) {
+        uint32_t q = o->proc_of[(size_t)r * g->streams + s], at;
+
+        if (q == UINT32_MAX || o->done[q] == 0)
+            continue;
+        at = (uint32_t)(o->off[q] + o->done[q] - 1);
+        rc = ces_vec_push(ctx, &o->links, sizeof(at), &at);
+    }
+    return rc;
+}
+
 /* The index of rank r's stream s in o->proc_of: its stream's, or where
  * streams share hardware queues (`queued`: the schedule's connections, 0
  * where each stream has its own) its queue's, the first stream of it. */
@@ -1261,12 +1285,14 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
     const struct ces_graph *g = st->g;
     uint32_t nb = ces_graph_nblocks(g), ne = ces_graph_nevents(g), n;
     uint32_t queued = ces_graph_connections(g);
-    size_t total = 0, *rec = NULL;
+    size_t total = 0, *first = NULL; /* first: each process's latest (block, replay) */
+    uint32_t *rec = NULL;
     int rc = CES_OK;
 
     *made = false;
     /* a check's picture (an overlay) may be of other queues than the
-     * schedule's, or of delayed writes' streams, which have their own */
+     * schedule's, or of delayed writes' streams, which have their own and
+     * take no part in links */
     if (st->ov != NULL || queued == CES_CONNECTIONS_ANY || queued >= g->streams)
         queued = 0;
     o->proc_of = ces_malloc(st->ctx, (size_t)g->ranks * g->streams * sizeof(*o->proc_of));
@@ -1280,12 +1306,14 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
     for (int pass = 0; pass < 3; pass++) {
         for (uint32_t r = 0; r < g->ranks; r++) {
             for (uint32_t e = 0; e < ne; e++) /* the rank's latest record of e */
-                rec[e] = SIZE_MAX;
+                rec[e] = UINT32_MAX;
             for (uint32_t b = 0; b < nb; b++) {
                 uint32_t reps = ces_graph_block(g, b).reps;
                 const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
 
                 for (uint32_t inst = 0; inst < reps && inst < 2; inst++) {
+                    size_t seg = (size_t)b * 2 + inst, link = SIZE_MAX; /* link: seg's links */
+
                     for (uint32_t k = 0; k < n; k++) {
                         enum ces_op_kind kind = ops[k].kind;
                         uint32_t *q = &o->proc_of[order_place(g, queued, r, ops[k].stream)];
@@ -1304,12 +1332,25 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                             continue;
                         }
                         ev = &o->ev[o->off[*q] + o->done[*q]];
+                        ev->link = 0;
+                        ev->nlink = 0;
+                        if (first[*q] != seg && st->ov == NULL) { /* its first here */
+                            first[*q] = seg;
+                            if (link == SIZE_MAX) { /* before any event of seg */
+                                link = o->links.len;
+                                rc = order_links(st->ctx, g, o, r);
+                                if (rc != CES_OK)
+                                    goto out;
+                            }
+                            ev->link = (uint32_t)link;
+                            ev->nlink = (uint32_t)(o->links.len - link);
+                        }
                         ev->ref = (struct dot_ref){b, r, k};
                         ev->proc = *q;
                         ev->pos = o->done[*q]++;
-                        ev->record = kind == CES_OP_AWAIT ? rec[ops[k].event] : SIZE_MAX;
+                        ev->record = kind == CES_OP_AWAIT ? rec[ops[k].event] : UINT32_MAX;
                         if (kind == CES_OP_RECORD)
-                            rec[ops[k].event] = (size_t)(ev - o->ev);
+                            rec[ops[k].event] = (uint32_t)(ev - o->ev);
                         if (kind == CES_OP_WRITE)
                             o->w[o->nw++] = (struct dot_ow){ops[k].slot.sig, ops[k].slot.rank,
                                                             ops[k].slot.idx, *q, ev->pos, b,
@@ -1333,11 +1374,15 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->low = ces_malloc(st->ctx, 3 * (size_t)o->nproc * sizeof(*o->low));
             o->group = ces_malloc(st->ctx, ((size_t)o->nproc + 1) * sizeof(*o->group));
             o->last = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->last));
+            first = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*first));
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->clock == NULL ||
-                o->done == NULL || o->low == NULL || o->group == NULL || o->last == NULL) {
+                o->done == NULL || o->low == NULL || o->group == NULL || o->last == NULL ||
+                first == NULL) {
                 rc = CES_ERR_NOMEM;
                 break;
             }
+            for (uint32_t q = 0; q < o->nproc; q++)
+                first[q] = SIZE_MAX;
             memset(o->off, 0, ((size_t)o->nproc + 1) * sizeof(*o->off));
             memset(o->clock, 0, total * o->nproc * sizeof(*o->clock));
             memset(o->done, 0, (size_t)o->nproc * sizeof(*o->done));
@@ -1348,8 +1393,10 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             *made = true;
         }
     }
+out:
     ces_free(st->ctx, rec);
-    if (!*made)
+    ces_free(st->ctx, first);
+    if (!*made || rc != CES_OK)
         return rc;
     for (uint32_t q = 0; q < o->nproc; q++)
         o->done[q] = 0;
@@ -1369,6 +1416,7 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->low);
     ces_free(ctx, o->group);
     ces_free(ctx, o->last);
+    ces_vec_free(ctx, &o->links);
 }
 
 /* Fills st->kept, sorted, with each wait's pairs with its nearest writes of

@@ -1864,43 +1864,55 @@ static void test_counter_pairs_possible(void **state)
 }
 
 /* Above 1000 pairs a wait's first write of a stream is one it may see by
- * every order of the schedule, records and awaits and shared hardware
- * queues too.  r0 s0 writes f 1 (n0_0_0), then s1 resets it behind an
- * await of s0's record (or behind s0 on one queue: connections 1), then
+ * every order of the schedule: records and awaits, shared hardware queues,
+ * block boundaries.  r0 s0 writes f 1 (n0_0_0), then s1 resets it behind
+ * an await of s0's record (or behind s0 on one queue: connections 1),
  * tells r1 through h and s0 through g, and s0 writes f 1 again; r1 waits
  * for h, then `f == 1`: it sees the second write alone (written 2 and the
- * wait `== 1`, cesync check finds a HANG).  Without the record's order
- * (the queue's) the first write was drawn to the wait, the second left
- * out. */
+ * wait `== 1`, cesync check finds a HANG).  Or r0 s1 resets f in the next
+ * block, then tells r1 through h and r2 through k, and r2 writes f 1 after
+ * its waits of m (r0 s0's, after its write of f) and k: the wait sees r2's
+ * write alone, and r0 s0's write came before it.  Without the record's
+ * order (the queue's, the block boundary's) the first write was drawn to
+ * the wait, the second left out. */
 static void test_counter_pairs_ordered(void **state)
 {
-    static const char *const heads[] = {"connections 0\n", "connections 1\n"};
+    static const char *const heads[] = {"connections 0\n", "connections 1\n",
+                                        "connections 0\n"};
     static const char *const bodies[] = {
         "r0 s0 : write f[0]@1 = 1\nr0 s0 : record E\nr0 s1 : await E\n"
         "r0 s1 : write f[0]@1 = 0\nr0 s1 : write g[0] = 1\nr0 s1 : write h[0]@1 = 1\n"
         "r0 s0 : wait g[0] == 1\nr0 s0 : write f[0]@1 = 1\n",
         "r0 s0 : write f[0]@1 = 1\nr0 s1 : write f[0]@1 = 0\nr0 s1 : write g[0] = 1\n"
-        "r0 s1 : write h[0]@1 = 1\nr0 s0 : wait g[0] == 1\nr0 s0 : write f[0]@1 = 1\n"};
+        "r0 s1 : write h[0]@1 = 1\nr0 s0 : wait g[0] == 1\nr0 s0 : write f[0]@1 = 1\n",
+        "r0 s0 : write f[0]@1 = 1\nr0 s0 : write m[0]@2 = 1\nr2 : wait m[0] == 1\n"
+        "r2 : wait k[0] == 1\nr2 : write f[0]@1 = 1\n"};
+    static const char *const tails[] = {"", "",
+                                        "phase eager x1\nr0 s1 : write f[0]@1 = 0\n"
+                                        "r0 s1 : write h[0]@1 = 1\nr0 s1 : write k[0]@2 = 1\n"};
     static const char *const second[] = {"n0_0_7 -> n0_1_1 [style=dashed",
-                                          "n0_0_5 -> n0_1_1 [style=dashed"};
+                                          "n0_0_5 -> n0_1_1 [style=dashed",
+                                          "n0_2_2 -> n0_1_1 [style=dashed"};
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
 
     (void)state;
-    for (int c = 0; c < 2; c++) {
+    for (int c = 0; c < 3; c++) {
         char text[8192], *t;
         size_t n = (size_t)snprintf(text, sizeof(text),
-                                    "cesync 1\nranks 4\nstreams 2\n%ssignal f u32 1\n"
-                                    "signal g u32 1\nsignal h u32 1\nsignal c u32 1\n"
-                                    "phase eager x1\n%sr1 : wait h[0] == 1\nr1 : wait f[0] == 1\n",
+                                    "cesync 1\nranks 5\nstreams 2\n%ssignal f u32 5\n"
+                                    "signal g u32 5\nsignal h u32 5\nsignal k u32 5\n"
+                                    "signal m u32 5\nsignal c u32 5\nphase eager x1\n"
+                                    "%sr1 : wait h[0] == 1\nr1 : wait f[0] == 1\n",
                                     heads[c], bodies[c]);
         struct ces_graph *g;
 
-        /* 46 values of c written by r2 and awaited `>=` by r3: 1081 pairs */
+        /* 46 values of c written by r3 and awaited `>=` by r4: 1081 pairs */
         for (uint32_t k = 1; k <= 46; k++)
-            n += (size_t)snprintf(text + n, sizeof(text) - n, "r2 : write c[0]@3 = %u\n", k);
+            n += (size_t)snprintf(text + n, sizeof(text) - n, "r3 : write c[0]@4 = %u\n", k);
         for (uint32_t k = 1; k <= 46; k++)
-            n += (size_t)snprintf(text + n, sizeof(text) - n, "r3 : wait c[0] >= %u\n", k);
+            n += (size_t)snprintf(text + n, sizeof(text) - n, "r4 : wait c[0] >= %u\n", k);
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", tails[c]);
         assert_true(n < sizeof(text));
         g = ces_test_text_graph(ctx, text);
         t = emit(ctx, g, NULL);
