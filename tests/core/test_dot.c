@@ -1751,6 +1751,21 @@ static void test_counter_pairs_nearest(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Appends to text (n bytes of `size` written) the 46 values of counter c
+ * written by `writer` into rank dst's slot and awaited `>=` by `waiter`
+ * (rank dst): 1081 pairs of a block, each wait's nearest write kept;
+ * the new length. */
+static size_t add_counter(char *text, size_t n, size_t size, const char *writer,
+                          const char *waiter, uint32_t dst)
+{
+    for (uint32_t k = 1; k <= 46; k++)
+        n += (size_t)snprintf(text + n, size - n, "%s : write c[0]@%u = %u\n", writer, dst, k);
+    for (uint32_t k = 1; k <= 46; k++)
+        n += (size_t)snprintf(text + n, size - n, "%s : wait c[0] >= %u\n", waiter, k);
+    assert_true(n < size);
+    return n;
+}
+
 /* Nearest in value or in ordinal is nearest in time only along one
  * stream: r0's two `== 1` waits of f, with a reset between, are satisfied
  * by r1's write (the first) and then r0 s1's (behind the reset), and r1's
@@ -1779,11 +1794,7 @@ static void test_counter_pairs_other_streams(void **state)
                          "r0 s1 : write f[0] = 1\nr0 : write x[0]@1 = 2\nr1 : wait x[0] >= 1\n"
                          "r1 : write y[0]@0 = 1\nr0 s1 : wait y[0] == 1\n"
                          "r0 s1 : write x[0]@1 = 1\n");
-    for (uint32_t k = 1; k <= 46; k++)
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "r1 s1 : write c[0]@0 = %u\n", k);
-    for (uint32_t k = 1; k <= 46; k++)
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "r0 s1 : wait c[0] >= %u\n", k);
-    assert_true(n < sizeof(text));
+    add_counter(text, n, sizeof(text), "r1 s1", "r0 s1", 0);
     g = ces_test_text_graph(ctx, text);
     t = emit(ctx, g, NULL);
     /* f: r1's write (n0_1_0) to the first wait (n0_0_0), r0 s1's (n0_0_5)
@@ -1815,11 +1826,7 @@ static struct ces_graph *counter_with(struct ces_ctx *ctx, const char *ops)
                                 "phase eager x1\n%s",
                                 ops);
 
-    for (uint32_t k = 1; k <= 46; k++)
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "r0 s1 : write c[0]@1 = %u\n", k);
-    for (uint32_t k = 1; k <= 46; k++)
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "r1 s1 : wait c[0] >= %u\n", k);
-    assert_true(n < sizeof(text));
+    add_counter(text, n, sizeof(text), "r0 s1", "r1 s1", 1);
     return ces_test_text_graph(ctx, text);
 }
 
@@ -1907,11 +1914,7 @@ static void test_counter_pairs_ordered(void **state)
                                     heads[c], bodies[c]);
         struct ces_graph *g;
 
-        /* 46 values of c written by r3 and awaited `>=` by r4: 1081 pairs */
-        for (uint32_t k = 1; k <= 46; k++)
-            n += (size_t)snprintf(text + n, sizeof(text) - n, "r3 : write c[0]@4 = %u\n", k);
-        for (uint32_t k = 1; k <= 46; k++)
-            n += (size_t)snprintf(text + n, sizeof(text) - n, "r4 : wait c[0] >= %u\n", k);
+        n = add_counter(text, n, sizeof(text), "r3", "r4", 4);
         n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", tails[c]);
         assert_true(n < sizeof(text));
         g = ces_test_text_graph(ctx, text);
