@@ -205,8 +205,12 @@ int ces_tool_fail(const char *fmt, ...)
  * spanning 37,600); these divided by 1.5 (what they took beside the
  * estimate before) and 10 s and 13 minutes for 36 and 200 of those
  * alltoalls on one idle core are fitted as 1.4e-8 nodes^1.33 (nodes +
- * span)^0.81, within a factor of two (ops^2.5, the estimate before, said 1
- * s for the alltoall of 32 ranks and 3 s for the broadcasts). */
+ * span)^0.81, within about a factor of two (11.5 s for the 28 alltoalls,
+ * 19.7 s for the 36; ops^2.5, the estimate before, said 1 s for the
+ * alltoall of 32 ranks and 3 s for the broadcasts).  An idle core's time,
+ * then: a busy machine's undivided is up to about three times it (29 s of
+ * the alltoall of 32 ranks, estimated 10 s; here, two cores shared at a
+ * load of 3 to 4, 23 s of it and 27 s of the sendrecv, estimated 16 s). */
 static double dot_layout_seconds(const struct ces_dot_size *sz)
 {
     double n = (double)sz->nodes;
