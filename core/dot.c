@@ -85,6 +85,7 @@ struct dot_order {
     size_t *last;      /* [2 * nproc]: that process's latest write before the wait, or
                         * SIZE_MAX; then keep_nearest's writes */
     bool changed;      /* a clock went up */
+    uint64_t work;     /* clock entries and writes looked at (DOT_ORDER_MAX_WORK) */
 };
 
 /* A wait's condition: its compare and value (u32 `>=`: the low 32 bits). */
@@ -943,6 +944,15 @@ static int collect_waits(struct dot_state *st)
 /* At most this many passes over every event once all are computed. */
 #define DOT_ORDER_PASSES 64
 
+/* Past this much work (o->work: about 2 s) the order is given up, and
+ * every pair within a block is drawn: a wait compares the clocks of the
+ * first writes it may see of each process writing its slot, so a slot
+ * that 1,000 ranks write and 8,000 waits await took 37 s (drawing its 8
+ * million pairs 3 s, a picture Graphviz cannot lay out anyway; 5.5 s
+ * now); the credit sendrecv of 64 ranks and 256 chunks takes 1/45 of it,
+ * smaller built-ins less. */
+#define DOT_ORDER_MAX_WORK (UINT64_C(1) << 31)
+
 /* Writes by slot alone. */
 static int cmp_ow_slot(const void *x, const void *y)
 {
@@ -1108,6 +1118,7 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
     uint32_t *low = o->low;
     bool any = false, seen;
 
+    o->work += n;
     for (uint32_t k = 0; k < n; k++) /* c: zero, or what an earlier pass found */
         low[k] = x->pos > 0 && pred[k] > c[k] ? pred[k] : c[k];
     low[x->proc] = x->pos + 1;
@@ -1126,6 +1137,7 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
     if (op->kind == CES_OP_WAIT) {
         width = ces_graph_signal(g, op->slot.sig).width;
         seen = slot_writes(o, &slot, low, &ng);
+        o->work += (uint64_t)ng * (ng + n);
         /* no write before it: it may pass on the slot's initial 0 */
         for (uint32_t t = 0; t < ng && (seen || !ces_wait_holds(width, op->cmp, 0, op->value));
              t++) {
@@ -1161,8 +1173,8 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
  * where none goes on the first waiting process's wait forced; then again,
  * all of them computed, until no clock goes up (at most
  * DOT_ORDER_PASSES times: each clock is one every execution has at any
- * point). */
-static void order_run(struct dot_order *o, const struct ces_graph *g)
+ * point).  False where it gave up past DOT_ORDER_MAX_WORK. */
+static bool order_run(struct dot_order *o, const struct ces_graph *g)
 {
     bool left = true;
 
@@ -1174,10 +1186,13 @@ static void order_run(struct dot_order *o, const struct ces_graph *g)
         for (uint32_t q = 0; q < o->nproc; q++) {
             size_t len = o->off[q + 1] - o->off[q];
 
-            while (o->done[q] < len && order_event(o, g, o->off[q] + o->done[q], false)) {
+            while (o->done[q] < len && o->work <= DOT_ORDER_MAX_WORK &&
+                   order_event(o, g, o->off[q] + o->done[q], false)) {
                 o->done[q]++;
                 moved = true;
             }
+            if (o->work > DOT_ORDER_MAX_WORK)
+                return false;
             if (o->done[q] < len) {
                 left = true;
                 stuck = stuck == UINT32_MAX ? q : stuck;
@@ -1191,9 +1206,12 @@ static void order_run(struct dot_order *o, const struct ces_graph *g)
     o->changed = true;
     for (uint32_t pass = 0; pass < DOT_ORDER_PASSES && o->changed; pass++) {
         o->changed = false;
-        for (size_t e = 0; e < o->off[o->nproc]; e++)
+        for (size_t e = 0; e < o->off[o->nproc] && o->work <= DOT_ORDER_MAX_WORK; e++)
             order_event(o, g, e, false);
+        if (o->work > DOT_ORDER_MAX_WORK)
+            return false;
     }
+    return true;
 }
 
 /* Adds to st->kept the pairs of wait event e (of block b) with its
@@ -1212,6 +1230,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
     int rc = CES_OK;
 
     slot_writes(o, &slot, c, &ng);
+    o->work += (uint64_t)ng * ng;
     for (uint32_t t = 0; t < ng; t++) {
         size_t lo = o->group[t], hi = o->group[t + 1], i;
         uint32_t from;
@@ -1231,6 +1250,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
             ow_clock(o, i)[x->proc] <= x->pos) /* the wait does not happen before it */
             near[nkept++] = i;
     }
+    o->work += (uint64_t)nkept * nkept;
     for (uint32_t a = 0; a < nkept && rc == CES_OK; a++) {
         const uint32_t *ac = ow_clock(o, near[a]);
         bool later = false;
@@ -1421,8 +1441,8 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
 
 /* Fills st->kept, sorted, with each wait's pairs with its nearest writes of
  * its block (keep_nearest), and sets st->skip_near where they leave pairs
- * out (st->nnear of them); where the order is too large to work out, every
- * pair is drawn. */
+ * out (st->nnear of them); where the order is too large to work out
+ * (DOT_ORDER_MAX_CLOCKS, DOT_ORDER_MAX_WORK), every pair is drawn. */
 static int keep_pairs(struct dot_state *st)
 {
     struct dot_order o;
@@ -1431,16 +1451,18 @@ static int keep_pairs(struct dot_state *st)
 
     memset(&o, 0, sizeof(o));
     rc = order_build(st, &o, &made);
-    if (rc == CES_OK && made) {
-        order_run(&o, st->g);
-        for (size_t e = 0; e < o.off[o.nproc] && rc == CES_OK; e++) {
-            if (op_at(st->g, o.ev[e].ref)->kind == CES_OP_WAIT)
-                rc = keep_nearest(st, &o, e);
-        }
+    if (rc == CES_OK && made)
+        made = order_run(&o, st->g);
+    for (size_t e = 0; made && e < o.off[o.nproc] && rc == CES_OK; e++) {
+        if (op_at(st->g, o.ev[e].ref)->kind == CES_OP_WAIT)
+            rc = keep_nearest(st, &o, e);
+        made = o.work <= DOT_ORDER_MAX_WORK;
     }
     order_free(st->ctx, &o);
-    if (rc != CES_OK || !made)
+    if (rc != CES_OK || !made) {
+        st->kept.len = 0;
         return rc;
+    }
     if (st->kept.len > 1) {
         struct dot_pair *p = st->kept.data;
         size_t n = 1;

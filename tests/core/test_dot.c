@@ -1928,6 +1928,37 @@ static void test_counter_pairs_ordered(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The order is given up past a bound of work, every pair drawn: each of
+ * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
+ * writes of every rank, each against every other's (a slot 1,000 ranks
+ * write and 8,000 waits await took 37 s where drawing its pairs takes 3).
+ * The counter beside it then has its 1081 pairs drawn, none left out. */
+static void test_counter_pairs_work(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    size_t size = 65536, n;
+    char *text = ces_malloc(ctx, size), *t;
+    struct ces_graph *g;
+
+    (void)state;
+    assert_non_null(text);
+    n = (size_t)snprintf(text, size,
+                         "cesync 1\nranks 1000\nstreams 2\nsignal f u32 1\nsignal c u32 1\n"
+                         "phase eager x1\nr* : write f[0]@0 = 2\n");
+    for (uint32_t k = 0; k < 1000; k++)
+        n += (size_t)snprintf(text + n, size - n, "r0 : wait f[0] == 1\n");
+    add_counter(text, n, size, "r1 s1", "r2 s1", 2);
+    g = ces_test_text_graph(ctx, text);
+    t = emit(ctx, g, NULL);
+    assert_int_equal(ces_test_count(t, "[style=dashed"), 1081);
+    assert_null(strstr(t, "not drawn"));
+    ces_free(ctx, t);
+    ces_free(ctx, text);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* An await drawn from a record of its own rank only, in a graph built
  * without validation too: rank 1's await, with no record of its own, was
  * linked to rank 0's record in the same replayed phase (the phase's last
@@ -2597,6 +2628,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_other_streams),
         cmocka_unit_test(test_counter_pairs_possible),
         cmocka_unit_test(test_counter_pairs_ordered),
+        cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
         cmocka_unit_test(test_write_finds_dot),
