@@ -136,12 +136,12 @@ struct dot_state {
  * earlier `>=` wait) are left out and counted in the legend: each spans the
  * whole height of the picture, and dot's layout time grows with their
  * length.  Above this many pairs within blocks, a wait keeps only the
- * edges of its nearest writes of its block, ones it may see (keep_pairs),
- * the rest counted in the legend: a counter written chunk after chunk in
- * one block satisfies every earlier `>=` wait of its block, and a flag set
- * and reset every `==` wait of its value (the 8-rank sendrecv of 64
- * chunks: 15,001 pairs, 7,168 with --sync credit, which dot did not lay
- * out in 5 minutes). */
+ * edges of its nearest writes of its block, ones it may see (keep_pairs;
+ * in a check's picture every one it may see), the rest counted in the
+ * legend: a counter written chunk after chunk in one block satisfies
+ * every earlier `>=` wait of its block, and a flag set and reset every
+ * `==` wait of its value (the 8-rank sendrecv of 64 chunks: 15,001 pairs,
+ * 7,168 with --sync credit, which dot did not lay out in 5 minutes). */
 #define DOT_MAX_SIGNAL_EDGES 1000
 
 static const struct ces_op *op_at(const struct ces_graph *g, struct dot_ref r)
@@ -1214,10 +1214,25 @@ static bool order_run(struct dot_order *o, const struct ces_graph *g)
     return true;
 }
 
+/* Adds to st->kept the pair of wait event x with write w[i]. */
+static int keep_pair(struct dot_state *st, const struct dot_order *o, const struct dot_ev *x,
+                     size_t i)
+{
+    struct dot_pair p;
+
+    p.wait = x->ref;
+    p.write = o->ev[o->off[o->w[i].proc] + o->w[i].pos].ref;
+    return ces_vec_push(st->ctx, &st->kept, sizeof(p), &p);
+}
+
 /* Adds to st->kept the pairs of wait event e (of block b) with its
  * nearest writes of block b: of each process, the first write of the block
  * the wait may see (first_seen) that does not happen after it, but where
- * another process's such write happens before it. */
+ * another process's such write happens before it.  A check's picture's
+ * order knows neither queues nor block boundaries (order_build), and the
+ * first such write may be one they overwrite before the wait: there the
+ * wait keeps every write of the block it may see that does not happen
+ * after it. */
 static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
 {
     const struct ces_graph *g = st->g;
@@ -1231,7 +1246,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
 
     slot_writes(o, &slot, c, &ng);
     o->work += (uint64_t)ng * ng;
-    for (uint32_t t = 0; t < ng; t++) {
+    for (uint32_t t = 0; t < ng && rc == CES_OK; t++) {
         size_t lo = o->group[t], hi = o->group[t + 1], i;
         uint32_t from;
 
@@ -1245,26 +1260,29 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
                 hi = mid;
         }
         from = lo < o->group[t + 1] ? o->w[lo].pos : UINT32_MAX;
-        i = first_seen(o, t, ng, op, width, from);
-        if (i != SIZE_MAX && o->w[i].block == x->ref.block &&
-            ow_clock(o, i)[x->proc] <= x->pos) /* the wait does not happen before it */
-            near[nkept++] = i;
+        /* the wait does not happen before them */
+        for (i = first_seen(o, t, ng, op, width, from);
+             i < o->group[t + 1] && o->w[i].block == x->ref.block &&
+             ow_clock(o, i)[x->proc] <= x->pos && rc == CES_OK;
+             i++) {
+            if (st->ov == NULL) {
+                near[nkept++] = i;
+                break;
+            }
+            o->work++;
+            if (ces_wait_holds(width, op->cmp, o->w[i].value, op->value))
+                rc = keep_pair(st, o, x, i);
+        }
     }
     o->work += (uint64_t)nkept * nkept;
     for (uint32_t a = 0; a < nkept && rc == CES_OK; a++) {
         const uint32_t *ac = ow_clock(o, near[a]);
         bool later = false;
-        struct dot_pair p;
-        const struct dot_ev *w;
 
         for (uint32_t k = 0; k < nkept && !later; k++)
             later = k != a && ac[o->w[near[k]].proc] > o->w[near[k]].pos;
-        if (later)
-            continue;
-        w = &o->ev[o->off[o->w[near[a]].proc] + o->w[near[a]].pos];
-        p.wait = x->ref;
-        p.write = w->ref;
-        rc = ces_vec_push(st->ctx, &st->kept, sizeof(p), &p);
+        if (!later)
+            rc = keep_pair(st, o, x, near[a]);
     }
     return rc;
 }
@@ -2082,7 +2100,8 @@ static void emit_legend(struct dot_state *st)
                       st->nfar);
     if (st->skip_near)
         ces_sb_printf(&st->sb, "(%zu write -> wait edges within a block not drawn: a wait "
-                      "from its nearest writes alone)\\l", st->nnear);
+                      "from its %s alone)\\l", st->nnear,
+                      st->ov == NULL ? "nearest writes" : "block's writes it may see");
     ces_sb_puts(&st->sb, "\"];\n");
 }
 
