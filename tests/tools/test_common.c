@@ -1016,16 +1016,11 @@ static void test_tool_outputs(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
-/* An output file the command may not write (chmod a-w) is refused before
- * any work, as open(2) refuses it, and kept: the file renamed over it
- * replaced it whole, its owner the writer's ('cesync print x.ces -o
- * golden.ces' of a golden.ces of mode 0444).  Root may write any file, so
- * as root the commands run as nobody (setpriv); skipped where they cannot
- * run so. */
 /* A sanitized cesync run with an effective user that is not its real one
- * (an exec that makes it undumpable, its /proc/self unreadable to it) cannot
- * read its options and ends in LeakSanitizer's fatal error: that case runs
- * in plain builds only. */
+ * (an exec that makes it undumpable, its /proc/self unreadable to it) has
+ * a sanitizer that cannot read its options (ASAN_OPTIONS=detect_leaks=0 is
+ * not taken) and ends in LeakSanitizer's fatal error: that case runs in
+ * plain builds only. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define COMMON_SANITIZED 1
 #elif defined(__has_feature)
@@ -1037,6 +1032,12 @@ static void test_tool_outputs(void **state)
 #define COMMON_SANITIZED 0
 #endif
 
+/* An output file the command may not write (chmod a-w) is refused before
+ * any work, as open(2) refuses it, and kept: the file renamed over it
+ * replaced it whole, its owner the writer's ('cesync print x.ces -o
+ * golden.ces' of a golden.ces of mode 0444).  Root may write any file, so
+ * as root the commands run as nobody (setpriv); skipped where they cannot
+ * run so. */
 static void test_read_only_output(void **state)
 {
     static const char *const cmds[] = {
