@@ -757,16 +757,23 @@ static void emit_rank_order(struct dot_state *st)
 
 /* --- write -> wait edges -------------------------------------------------- */
 
-/* Waits by slot (sig, rank, idx). */
+/* Slots (sig, rank, idx) in order: the waits' and the writes' keys. */
+static int slot_order(uint32_t as, uint32_t ar, uint32_t ai, uint32_t bs, uint32_t br,
+                      uint32_t bi)
+{
+    if (as != bs)
+        return as < bs ? -1 : 1;
+    if (ar != br)
+        return ar < br ? -1 : 1;
+    return ai < bi ? -1 : ai > bi;
+}
+
+/* Waits by slot. */
 static int cmp_slot(const void *x, const void *y)
 {
     const struct dot_wait *a = x, *b = y;
 
-    if (a->sig != b->sig)
-        return a->sig < b->sig ? -1 : 1;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
+    return slot_order(a->sig, a->rank, a->idx, b->sig, b->rank, b->idx);
 }
 
 /* Waits by slot, then by position: a slot's waits block after block. */
@@ -958,11 +965,7 @@ static int cmp_ow_slot(const void *x, const void *y)
 {
     const struct dot_ow *a = x, *b = y;
 
-    if (a->sig != b->sig)
-        return a->sig < b->sig ? -1 : 1;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
+    return slot_order(a->sig, a->rank, a->idx, b->sig, b->rank, b->idx);
 }
 
 /* Writes by slot, process, place. */
