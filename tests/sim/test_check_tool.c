@@ -531,6 +531,64 @@ static void test_dot_blocked_replay(void **state)
     rmdir(dir);
 }
 
+/* A delayed write's stream is in no hardware queue of its rank: with
+ * `connections 1` r0's write of f = 1, delayed, may land after its write
+ * of 2, which the wait `f >= 1` then sees (`== 2` HANGs).  Above 1000
+ * write -> wait pairs (a counter of 46 values, 1081) the picture of a
+ * check that found nothing kept each wait's nearest writes by the queue's
+ * order, which puts the delayed write before the other: the wait's edge
+ * from it was left out.  It keeps every write a wait may see now, as a
+ * counterexample's does, without its title or legend line; the picture
+ * without the delay keeps the nearest. */
+static void test_dot_delay_queues(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[160], *o, *dot;
+    FILE *f;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/q.ces", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("cesync 1\nranks 2\nstreams 2\nconnections 1\nsignal f u32 1\nsignal c u32 1\n"
+          "phase eager x1\nr0 s0 : write f[0]@0 = 1\nr0 s1 : write f[0]@0 = 2\n"
+          "r0 s0 : wait f[0] >= 1\n",
+          f);
+    for (int k = 1; k <= 46; k++)
+        fprintf(f, "r0 s1 : write c[0]@1 = %d\n", k);
+    for (int k = 1; k <= 46; k++)
+        fprintf(f, "r1 s1 : wait c[0] >= %d\n", k);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(ces_test_tool(dir, "check q.ces --fault delay:r0.s0#0 --quiet --dot d.dot",
+                                   &o),
+                     0);
+    assert_string_equal(o, "verdict: OK\ncesync: wrote d.dot (the schedule)\n");
+    free(o);
+    snprintf(path, sizeof(path), "%s/d.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    /* r0.s2#1, the delayed write, to r0.s0#1, the wait; r0.s1#0 too */
+    assert_non_null(strstr(dot, "n0_0_2 [label=\"r0.s2#1\\nwrite f[0] = 1\""));
+    assert_non_null(strstr(dot, "n0_0_2 -> n0_0_4 [style=dashed"));
+    assert_non_null(strstr(dot, "n0_0_3 -> n0_0_4 [style=dashed"));
+    assert_int_equal(ces_test_count(dot, "[style=dashed"), 1083);
+    assert_null(strstr(dot, "not drawn"));
+    assert_null(strstr(dot, "labelloc"));
+    assert_null(strstr(dot, "overlay:"));
+    free(dot);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(ces_test_tool(dir, "check q.ces --quiet --dot d.dot", &o), 0);
+    free(o);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "n0_0_1 -> n0_0_2 [style=dashed"));
+    assert_int_equal(ces_test_count(dot, "[style=dashed"), 47);
+    assert_non_null(strstr(dot, "(1036 write -> wait edges within a block not drawn: a wait from "
+                                "its nearest writes alone)"));
+    free(dot);
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof(path), "%s/q.ces", dir);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The picture of a counterexample under a queue map (--queues, or the
  * first assignment of a `connections any` schedule that fails) names the
  * map in its title, as the report's "hardware queues:" line does: the
@@ -1558,6 +1616,7 @@ int main(void)
         cmocka_unit_test(test_replay_needs_abort),
         cmocka_unit_test(test_faults_sweep_json_dot),
         cmocka_unit_test(test_delay),
+        cmocka_unit_test(test_dot_delay_queues),
         cmocka_unit_test(test_dot_blocked_replay),
         cmocka_unit_test(test_dot_queue_map),
         cmocka_unit_test(test_memory_bound),
