@@ -637,6 +637,41 @@ int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_co
     return init_one(ctx, rank, size, device, 1, bootstrap, &s, out);
 }
 
+/* Every rank of a team maps every other's memory with access for its own
+ * GPU (map_all), which a GPU is given only to memory of a peer
+ * (cuDeviceCanAccessPeer: NVLink, or PCIe peer-to-peer): a pair of the
+ * ranks' GPUs that are not peers is refused before anything is allocated,
+ * naming both ranks and GPUs, rather than by the first ces_mem_alloc with
+ * cuMemSetAccess's bare CUDA_ERROR_INVALID_DEVICE. */
+static int peers_check(struct ces_team *t)
+{
+    const struct ces_comm *a = NULL, *b = NULL;
+    int rc = CES_OK;
+
+    for (uint32_t j = 1; j < t->nlocal; j++) {
+        for (uint32_t i = 0; i < j; i++) {
+            int ab = 0, ba = 0;
+
+            a = t->comms[i];
+            b = t->comms[j];
+            if (a->device == b->device)
+                continue;
+            CES_CU_GOTO(t->ctx, rc, cuDeviceCanAccessPeer(&ab, a->cudev, b->cudev), out);
+            CES_CU_GOTO(t->ctx, rc, cuDeviceCanAccessPeer(&ba, b->cudev, a->cudev), out);
+            if (!ab || !ba)
+                return ces_ctx_error(t->ctx, CES_ERR_UNSUPPORTED,
+                                     "ranks %" PRIu32 " and %" PRIu32 ": GPU %d cannot access "
+                                     "GPU %d's memory (cuDeviceCanAccessPeer: they are not "
+                                     "peers, by NVLink or PCIe); every rank maps every other "
+                                     "rank's memory, so every pair of GPUs must be peers",
+                                     i, j, ab ? b->device : a->device,
+                                     ab ? a->device : b->device);
+        }
+    }
+out:
+    return rc == CES_OK ? rc : rank_said(t->ctx, rc, a->rank, a->device);
+}
+
 int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
                       struct ces_comm **comms)
 {
@@ -696,6 +731,9 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
                            crowd, busy, CES_CUDA_GPU_RANKS_MAX);
         goto fail;
     }
+    rc = peers_check(t);
+    if (rc != CES_OK)
+        goto fail;
     t->stride = ces_cuda_round_up(t->stride, t->gran);
     t->timeout_ms = (uint32_t)t->comms[0]->timeout_ms;
     t->alive = ndev;
@@ -875,7 +913,7 @@ struct ces_alloc_rec *ces_team_find(struct ces_team *t, uint32_t rank, const voi
 static int map_all(struct ces_team *t, struct ces_alloc_rec *a, uint32_t *mapped)
 {
     CUmemAccessDesc desc[CES_MAX_RANKS > 64 ? 64 : CES_MAX_RANKS];
-    uint32_t nd = 0;
+    uint32_t nd = 0, r;
     int rc = CES_OK;
 
     for (uint32_t i = 0; i < t->nlocal && nd < 64; i++) {
@@ -891,15 +929,22 @@ static int map_all(struct ces_team *t, struct ces_alloc_rec *a, uint32_t *mapped
         desc[nd].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
         nd++;
     }
-    for (uint32_t r = 0; r < t->ranks; r++) {
+    for (r = 0; r < t->ranks; r++) {
         CES_CU_GOTO(t->ctx, rc, cuMemMap(t->base + r * t->stride + a->off, a->size, 0,
                                          a->handles[r], 0),
                     out);
         (*mapped)++;
     }
-    for (uint32_t r = 0; r < t->ranks; r++)
+    for (r = 0; r < t->ranks; r++)
         CES_CU_GOTO(t->ctx, rc, cuMemSetAccess(t->base + r * t->stride + a->off, a->size, desc, nd),
-                    out);
+                    denied);
+    return CES_OK;
+denied: /* whose memory, and why a GPU may be refused it (peers_check) */
+    return ces_ctx_error(t->ctx, rc,
+                         "rank %" PRIu32 "'s memory cannot be made accessible to the GPU%s of "
+                         "this process (a GPU is given access only to a peer's memory: "
+                         "cuDeviceCanAccessPeer): %s",
+                         r, ces_plural(nd), ces_ctx_last_error(t->ctx));
 out:
     return rc;
 }

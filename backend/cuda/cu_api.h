@@ -17,6 +17,7 @@
     X(cuCtxPopCurrent) \
     X(cuCtxSetCurrent) \
     X(cuCtxSynchronize) \
+    X(cuDeviceCanAccessPeer) \
     X(cuDeviceGet) \
     X(cuDeviceGetAttribute) \
     X(cuDeviceGetCount) \
@@ -63,6 +64,7 @@ struct ces_cu_api {
     CUresult (CUDAAPI *p_cuCtxPopCurrent)(CUcontext *pctx);
     CUresult (CUDAAPI *p_cuCtxSetCurrent)(CUcontext ctx);
     CUresult (CUDAAPI *p_cuCtxSynchronize)(void);
+    CUresult (CUDAAPI *p_cuDeviceCanAccessPeer)(int *canAccessPeer, CUdevice dev, CUdevice peerDev);
     CUresult (CUDAAPI *p_cuDeviceGet)(CUdevice *device, int ordinal);
     CUresult (CUDAAPI *p_cuDeviceGetAttribute)(int *pi, CUdevice_attribute attrib, CUdevice dev);
     CUresult (CUDAAPI *p_cuDeviceGetCount)(int *count);
@@ -124,6 +126,8 @@ void *ces_cu_sym(const char *name);
 #define cuCtxSetCurrent (ces_cu()->p_cuCtxSetCurrent)
 #undef cuCtxSynchronize
 #define cuCtxSynchronize (ces_cu()->p_cuCtxSynchronize)
+#undef cuDeviceCanAccessPeer
+#define cuDeviceCanAccessPeer (ces_cu()->p_cuDeviceCanAccessPeer)
 #undef cuDeviceGet
 #define cuDeviceGet (ces_cu()->p_cuDeviceGet)
 #undef cuDeviceGetAttribute

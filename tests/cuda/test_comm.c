@@ -461,6 +461,18 @@ static CUresult CUDAAPI fake_retain(CUcontext *ctx, CUdevice d)
     return CUDA_SUCCESS;
 }
 
+/* cuDeviceCanAccessPeer: every pair of GPUs are peers but GPU peer_from
+ * cannot access GPU peer_to's memory (-1: none); peer_fail: it fails. */
+static int peer_from, peer_to, peer_fail;
+
+static CUresult CUDAAPI fake_can_access(int *ok, CUdevice dev, CUdevice peer)
+{
+    if (peer_fail)
+        return CUDA_ERROR_INVALID_DEVICE;
+    *ok = !((int)dev == peer_from && (int)peer == peer_to);
+    return CUDA_SUCCESS;
+}
+
 static CUresult CUDAAPI fake_attribute(int *v, CUdevice_attribute a, CUdevice d)
 {
     (void)a, (void)d;
@@ -579,6 +591,7 @@ static void fakes_install(void)
     t->p_cuInit = fake_init;
     t->p_cuDeviceGetCount = fake_device_count;
     t->p_cuDeviceGet = fake_device_get;
+    t->p_cuDeviceCanAccessPeer = fake_can_access;
     t->p_cuDevicePrimaryCtxRetain = fake_retain;
     t->p_cuDeviceGetAttribute = fake_attribute;
     t->p_cuCtxGetStreamPriorityRange = fake_priorities;
@@ -589,6 +602,8 @@ static void fakes_install(void)
     t->p_cuMemGetAllocationGranularity = fake_granularity;
     t->p_cuDeviceTotalMem = fake_total_mem;
     retain_fail = total_fail = -1;
+    peer_from = peer_to = -1;
+    peer_fail = 0;
     gpus = 2;
     init_fail_at = count_fail_at = inits = counts = retain_fail_at = retains = 0;
     captured_on = launched_on = NULL;
@@ -659,6 +674,16 @@ static void expect_clean_failure(struct fixture *fx)
     assert_int_equal(fx->comm[0].nalloc, 0);
 }
 
+/* msg starts with head and ends with tail. */
+static void expect_message(const char *msg, const char *head, const char *tail)
+{
+    size_t n = strlen(msg);
+
+    if (strncmp(msg, head, strlen(head)) != 0 || n < strlen(tail) ||
+        strcmp(msg + n - strlen(tail), tail) != 0)
+        fail_msg("'%s', expected '%s...%s'", msg, head, tail);
+}
+
 static void test_create_fails(void **state)
 {
     struct fixture fx;
@@ -689,6 +714,12 @@ static void test_access_fails(void **state)
     fixture_init(&fx);
     access_fail = 1; /* every range is mapped, then access fails */
     expect_clean_failure(&fx);
+    /* whose memory it was, and why a GPU may be refused it: the message
+     * was the call's alone */
+    expect_message(ces_ctx_last_error(fx.ctx),
+                   "rank 0's memory cannot be made accessible to the GPUs of this process (a "
+                   "GPU is given access only to a peer's memory: cuDeviceCanAccessPeer): ",
+                   "failed: CUDA_ERROR_? (101): stand-in");
     fixture_end(&fx);
 }
 
@@ -2168,17 +2199,11 @@ static void init_all_fails(struct fixture *fx, const int *devices, const char *h
                            const char *tail)
 {
     struct ces_comm *comms[2] = {NULL, NULL};
-    const char *msg;
-    size_t n;
 
     assert_int_equal(ces_comm_init_all(fx->ctx, 2, devices, comms), CES_ERR_CUDA);
     assert_null(comms[0]);
     assert_null(comms[1]);
-    msg = ces_ctx_last_error(fx->ctx);
-    n = strlen(msg);
-    if (strncmp(msg, head, strlen(head)) != 0 || n < strlen(tail) ||
-        strcmp(msg + n - strlen(tail), tail) != 0)
-        fail_msg("'%s', expected '%s...%s'", msg, head, tail);
+    expect_message(ces_ctx_last_error(fx->ctx), head, tail);
 }
 
 static void test_init_all_names_the_rank(void **state)
@@ -2539,6 +2564,48 @@ static void test_init_all_crowds_refused(void **state)
     unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
     unsetenv("CES_SHARE_GPUS");
     assert_null(comms[0]);
+    fixture_end(&fx);
+}
+
+/* Every rank maps every other's memory, which a GPU may access only where
+ * the two are peers (cuDeviceCanAccessPeer): ces_comm_init_all of 3 ranks
+ * on 3 GPUs, GPU 2 unable to reach GPU 0, is refused with
+ * CES_ERR_UNSUPPORTED naming both ranks and GPUs, before any memory is
+ * made (the first ces_mem_alloc failed instead, cuMemSetAccess's
+ * CUDA_ERROR_INVALID_DEVICE naming neither); the other direction alike;
+ * a query that fails names the rank; nothing is left made. */
+static void test_init_all_peers_refused(void **state)
+{
+    struct fixture fx;
+    struct ces_comm *comms[3] = {NULL, NULL, NULL};
+
+    (void)state;
+    fixture_init(&fx);
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    gpus = 3;
+    peer_from = 2;
+    peer_to = 0;
+    assert_int_equal(ces_comm_init_all(fx.ctx, 3, NULL, comms), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "ranks 0 and 2: GPU 2 cannot access GPU 0's memory "
+                        "(cuDeviceCanAccessPeer: they are not peers, by NVLink or PCIe); every "
+                        "rank maps every other rank's memory, so every pair of GPUs must be "
+                        "peers");
+    peer_from = 1;
+    peer_to = 2;
+    assert_int_equal(ces_comm_init_all(fx.ctx, 3, NULL, comms), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(fx.ctx),
+                        "ranks 1 and 2: GPU 1 cannot access GPU 2's memory "
+                        "(cuDeviceCanAccessPeer: they are not peers, by NVLink or PCIe); every "
+                        "rank maps every other rank's memory, so every pair of GPUs must be "
+                        "peers");
+    for (uint32_t i = 0; i < 3; i++)
+        assert_null(comms[i]);
+    assert_int_equal(creates, 0);
+    peer_fail = 1;
+    init_all_fails(&fx, NULL, "rank 0 (device 0): ",
+                   ": cuDeviceCanAccessPeer(&ab, a->cudev, b->cudev) failed: CUDA_ERROR_? "
+                   "(101): stand-in");
     fixture_end(&fx);
 }
 
@@ -3513,6 +3580,7 @@ int main(void)
         cmocka_unit_test(test_access_once_per_device),
         cmocka_unit_test(test_init_all_device_refused),
         cmocka_unit_test(test_init_all_crowds_refused),
+        cmocka_unit_test(test_init_all_peers_refused),
         cmocka_unit_test(test_init_refusals),
         cmocka_unit_test(test_launch_issues_what_was_lowered),
         cmocka_unit_test(test_launch_captured_by_the_caller),
