@@ -2092,7 +2092,10 @@ static void emit_legend(struct dot_state *st)
         ces_sb_puts(&st->sb, "overlay: steps numbered, red = blocked (or released by the "
                              "watchdog), teal = stopped by a fault, orange = race, "
                              "magenta = found wrong bytes\\l");
-    if (st->ov != NULL && st->ov->ncycle > 0)
+    if (st->ov != NULL && st->ov->ncycle == 1)
+        ces_sb_puts(&st->sb, "thick dark red loop: the deadlock's cycle of one op, which waits "
+                             "for itself (for a later op of its own stream)\\l");
+    else if (st->ov != NULL && st->ov->ncycle > 0)
         ces_sb_puts(&st->sb, "thick dark red: the deadlock's cycle, an op -> the op it waits "
                              "for\\l");
     if (st->both)

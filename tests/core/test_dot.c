@@ -455,6 +455,40 @@ static void test_overlay(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A wait-for cycle of one op, a wait that only a later op of its own
+ * stream could satisfy, is a loop on its node: the legend named an edge
+ * from an op to the op it waits for alone, and no loop. */
+static void test_overlay_cycle_self(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "signal f u32 1\n"
+                               "phase eager x1\n"
+                               "r0 : wait f[0] >= 1\n"
+                               "r0 : write f[0]@0 = 1\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *prog = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_dot_mark wait = {0, 0, 0, 0, CES_DOT_BLOCKED, 0};
+    struct ces_dot_overlay ov = {&wait, 1, "DEADLOCK counterexample", &wait, 1};
+    char *t;
+
+    (void)state;
+    assert_int_equal(ces_prog_parse(ctx, text, strlen(text), "s.ces", &prog), CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, prog, &g), CES_OK);
+    ces_prog_destroy(prog);
+    t = emit(ctx, g, &ov);
+    assert_non_null(strstr(t, "n0_0_0 -> n0_0_0 [color=\"#8b0000\", penwidth=3.5, arrowsize=1, "
+                              "constraint=false];\n"));
+    assert_non_null(strstr(t, "thick dark red loop: the deadlock's cycle of one op, which waits "
+                              "for itself (for a later op of its own stream)\\l"));
+    assert_null(strstr(t, "an op -> the op it waits for"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A label holds the op's whole text, however long its names: it was cut
  * at 511 bytes, dropping the regions after a long buffer name. */
 static void test_long_name_label(void **state)
@@ -2616,6 +2650,7 @@ int main(void)
         cmocka_unit_test(test_very_long_name_renders),
         cmocka_unit_test(test_title_escaped),
         cmocka_unit_test(test_overlay_blocked_batch),
+        cmocka_unit_test(test_overlay_cycle_self),
         cmocka_unit_test(test_overlay_blocked_empty_batch),
         cmocka_unit_test(test_overlay_blocked_empty_batch_order),
         cmocka_unit_test(test_event_edges),
