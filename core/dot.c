@@ -112,6 +112,8 @@ struct dot_state {
     size_t *node_base;             /* [blocks * ranks]: index of the first node of (b, r) */
     struct dot_mark_info *marks;   /* [nodes] or NULL */
     const struct ces_dot_overlay *ov;
+    const struct ces_dot_checked *chk; /* the check drawn, or NULL */
+    bool every;   /* an overlay of a check not known: a wait keeps every write it may see */
     size_t cross; /* write -> wait and data edges emitted */
     struct ces_vec waits; /* struct dot_wait, sorted by slot */
     struct ces_vec wvals; /* struct dot_wval: waits[i]'s group sorted by condition */
@@ -137,11 +139,12 @@ struct dot_state {
  * whole height of the picture, and dot's layout time grows with their
  * length.  Above this many pairs within blocks, a wait keeps only the
  * edges of its nearest writes of its block, ones it may see (keep_pairs;
- * in a check's picture every one it may see), the rest counted in the
- * legend: a counter written chunk after chunk in one block satisfies
- * every earlier `>=` wait of its block, and a flag set and reset every
- * `==` wait of its value (the 8-rank sendrecv of 64 chunks: 15,001 pairs,
- * 7,168 with --sync credit, which dot did not lay out in 5 minutes). */
+ * over an overlay of a check not known every one it may see), the rest
+ * counted in the legend: a counter written chunk after chunk in one block
+ * satisfies every earlier `>=` wait of its block, and a flag set and
+ * reset every `==` wait of its value (the 8-rank sendrecv of 64 chunks:
+ * 15,001 pairs, 7,168 with --sync credit, which dot did not lay out in 5
+ * minutes). */
 #define DOT_MAX_SIGNAL_EDGES 1000
 
 static const struct ces_op *op_at(const struct ces_graph *g, struct dot_ref r)
@@ -931,7 +934,8 @@ static int collect_waits(struct dot_state *st)
  * write is what both see), and a counter's write of the nearest value may
  * be overwritten before the wait can pass.  A vector clock per write and
  * wait (per replay of the first two of its block; a rank's streams are
- * the processes, or its hardware queues where streams share them) says
+ * the processes, or its hardware queues where streams share them: the
+ * graph's, or those of the check drawn, ces_dot_checked) says
  * how many of each process's writes, waits, records and awaits come
  * before it in every execution: its process's before it, for an await
  * its record, and for a wait what every write it may see comes after -
@@ -939,8 +943,9 @@ static int collect_waits(struct dot_state *st)
  * later write into the slot that comes before the wait, and those that
  * come after the wait (the slot's initial 0: where no write comes before
  * it), and a process's first event of a (block, replay) after its rank's
- * earlier ones (docs/SEMANTICS.md section 1; a check's picture links no
- * streams: delayed writes' take no part).  Each clock is one every
+ * earlier ones (docs/SEMANTICS.md section 1; a delayed write's stream,
+ * on a queue of its own, takes no part, and over an overlay of a check
+ * not known no stream does).  Each clock is one every
  * execution has, so a write it rules out for a wait is one the wait never
  * sees. */
 
@@ -1231,11 +1236,11 @@ static int keep_pair(struct dot_state *st, const struct dot_order *o, const stru
 /* Adds to st->kept the pairs of wait event e (of block b) with its
  * nearest writes of block b: of each process, the first write of the block
  * the wait may see (first_seen) that does not happen after it, but where
- * another process's such write happens before it.  A check's picture's
- * order knows neither queues nor block boundaries (order_build), and the
- * first such write may be one they overwrite before the wait: there the
- * wait keeps every write of the block it may see that does not happen
- * after it. */
+ * another process's such write happens before it.  Over an overlay of a
+ * check not known the order knows neither queues nor block boundaries
+ * (order_build), and the first such write may be one they overwrite
+ * before the wait: there the wait keeps every write of the block it may
+ * see that does not happen after it. */
 static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
 {
     const struct ces_graph *g = st->g;
@@ -1268,7 +1273,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
              i < o->group[t + 1] && o->w[i].block == x->ref.block &&
              ow_clock(o, i)[x->proc] <= x->pos && rc == CES_OK;
              i++) {
-            if (st->ov == NULL) {
+            if (!st->every) {
                 near[nkept++] = i;
                 break;
             }
@@ -1290,14 +1295,15 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
     return rc;
 }
 
-/* Adds to o->links the latest event so far of each of rank r's processes:
- * those its processes' first events of a (block, replay) come after. */
+/* Adds to o->links the latest event so far of each of rank r's processes
+ * of its first `linked` streams: those its processes' first events of a
+ * (block, replay) come after. */
 static int order_links(struct ces_ctx *ctx, const struct ces_graph *g, struct dot_order *o,
-                       uint32_t r)
+                       uint32_t r, uint32_t linked)
 {
     int rc = CES_OK;
 
-    for (uint32_t s = 0; s < g->streams && rc == CES_OK; s++) {
+    for (uint32_t s = 0; s < linked && rc == CES_OK; s++) {
         uint32_t q = o->proc_of[(size_t)r * g->streams + s], at;
 
         if (q == UINT32_MAX || o->done[q] == 0)
@@ -1308,12 +1314,17 @@ static int order_links(struct ces_ctx *ctx, const struct ces_graph *g, struct do
     return rc;
 }
 
-/* The index of rank r's stream s in o->proc_of: its stream's, or where
- * streams share hardware queues (`queued`: the schedule's connections, 0
- * where each stream has its own) its queue's, the first stream of it. */
-static size_t order_place(const struct ces_graph *g, uint32_t queued, uint32_t r, uint32_t s)
+/* The index of rank r's stream s in o->proc_of: of its first `linked`
+ * streams, its hardware queue's (the queue map's queue, ces_dot_checked,
+ * else the first stream of its queue under `queued` connections, 0 where
+ * each stream has its own); from `linked` on (a delayed write's stream),
+ * its own. */
+static size_t order_place(const struct ces_graph *g, const uint32_t *map, uint32_t queued,
+                          uint32_t linked, uint32_t r, uint32_t s)
 {
-    return (size_t)r * g->streams + (queued > 0 ? s % queued : s);
+    if (s < linked && map != NULL)
+        return (size_t)r * g->streams + map[(size_t)r * linked + s];
+    return (size_t)r * g->streams + (s < linked && queued > 0 ? s % queued : s);
 }
 
 /* The events of the analysis: every write, wait, record and await of the
@@ -1325,16 +1336,24 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
 {
     const struct ces_graph *g = st->g;
     uint32_t nb = ces_graph_nblocks(g), ne = ces_graph_nevents(g), n;
-    uint32_t queued = ces_graph_connections(g);
+    uint32_t queued = ces_graph_connections(g), linked = g->streams;
+    const uint32_t *map = NULL;
     size_t total = 0, *first = NULL; /* first: each process's latest (block, replay) */
     uint32_t *rec = NULL;
     int rc = CES_OK;
 
     *made = false;
-    /* a check's picture (an overlay) may be of other queues than the
-     * schedule's, or of delayed writes' streams, which have their own and
-     * take no part in links */
-    if (st->ov != NULL || queued == CES_CONNECTIONS_ANY || queued >= g->streams)
+    /* the check's queues, and its delayed writes' streams (from `linked`
+     * on), which have queues of their own and take no part in links; an
+     * overlay of a check not known may be of other queues, or every
+     * stream a delayed write's */
+    if (st->every) {
+        linked = 0;
+    } else if (st->chk != NULL) {
+        linked = st->chk->linked;
+        map = st->chk->queue_map;
+    }
+    if (queued == CES_CONNECTIONS_ANY || queued >= linked)
         queued = 0;
     o->proc_of = ces_malloc(st->ctx, (size_t)g->ranks * g->streams * sizeof(*o->proc_of));
     rec = ces_malloc(st->ctx, (size_t)(ne > 0 ? ne : 1) * sizeof(*rec));
@@ -1357,7 +1376,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
 
                     for (uint32_t k = 0; k < n; k++) {
                         enum ces_op_kind kind = ops[k].kind;
-                        uint32_t *q = &o->proc_of[order_place(g, queued, r, ops[k].stream)];
+                        uint32_t *q = &o->proc_of[order_place(g, map, queued, linked, r,
+                                                              ops[k].stream)];
                         struct dot_ev *ev;
 
                         if (kind != CES_OP_WRITE && kind != CES_OP_WAIT &&
@@ -1375,11 +1395,11 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                         ev = &o->ev[o->off[*q] + o->done[*q]];
                         ev->link = 0;
                         ev->nlink = 0;
-                        if (first[*q] != seg && st->ov == NULL) { /* its first here */
+                        if (first[*q] != seg && ops[k].stream < linked) { /* its first here */
                             first[*q] = seg;
                             if (link == SIZE_MAX) { /* before any event of seg */
                                 link = o->links.len;
-                                rc = order_links(st->ctx, g, o, r);
+                                rc = order_links(st->ctx, g, o, r, linked);
                                 if (rc != CES_OK)
                                     goto out;
                             }
@@ -2107,18 +2127,19 @@ static void emit_legend(struct dot_state *st)
     if (st->skip_near)
         ces_sb_printf(&st->sb, "(%zu write -> wait edges within a block not drawn: a wait "
                       "from its %s alone)\\l", st->nnear,
-                      st->ov == NULL ? "nearest writes" : "block's writes it may see");
+                      st->every ? "block's writes it may see" : "nearest writes");
     ces_sb_puts(&st->sb, "\"];\n");
 }
 
 int ces_dot_emit(struct ces_ctx *ctx, const struct ces_graph *g,
                  const struct ces_dot_overlay *overlay, char **text, size_t *len)
 {
-    return ces_dot_emit_sized(ctx, g, overlay, text, len, NULL);
+    return ces_dot_emit_sized(ctx, g, overlay, NULL, text, len, NULL);
 }
 
 int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
-                       const struct ces_dot_overlay *overlay, char **text, size_t *len,
+                       const struct ces_dot_overlay *overlay,
+                       const struct ces_dot_checked *checked, char **text, size_t *len,
                        struct ces_dot_size *size)
 {
     struct dot_state st;
@@ -2137,6 +2158,9 @@ int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
     st.ctx = ctx;
     st.g = g;
     st.ov = overlay;
+    assert(checked == NULL || checked->linked <= g->streams);
+    st.chk = checked;
+    st.every = overlay != NULL && checked == NULL;
     ces_sb_init(&st.sb, ctx);
     rc = load_marks(&st);
     if (rc != CES_OK)

@@ -210,9 +210,25 @@ struct ces_dot_size {
     uint64_t nodes, span;
 };
 
-/* ces_dot_emit, and (size, where not NULL) the picture's size. */
+/* The check a picture is of (cesync check --dot): the hardware queues its
+ * executions ran on, and its graph's streams from `linked` on, the delayed
+ * writes' (docs/SEMANTICS.md section 9), each on a queue of its own and in
+ * no link at a block or replay boundary. */
+struct ces_dot_checked {
+    const uint32_t *queue_map; /* [ranks * linked], as ces_check_opts.queue_map; NULL:
+                                * the graph's connections */
+    uint32_t linked;           /* the schedule's streams */
+};
+
+/* ces_dot_emit, and (size, where not NULL) the picture's size.  With
+ * `checked` (NULL: the graph's own queues and links) the order of writes
+ * and waits above 1000 pairs within blocks is of that check's executions,
+ * so that a wait is drawn from its nearest writes, over an overlay too
+ * (without it, an overlay's wait is drawn from every write of its block
+ * it may see: ces_dot_emit). */
 int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
-                       const struct ces_dot_overlay *overlay, char **text, size_t *len,
+                       const struct ces_dot_overlay *overlay,
+                       const struct ces_dot_checked *checked, char **text, size_t *len,
                        struct ces_dot_size *size);
 
 /* Whether ces_dot_write can make the temporary file that feeds `dot` a

@@ -87,11 +87,12 @@ static const char check_help[] =
     "                      before the search; not the schedule's own file); a\n"
     "                      picture whose layout may take 10 s or more is announced\n"
     "                      before the search, with about how long; above 1000\n"
-    "                      write -> wait pairs within blocks a counterexample's\n"
-    "                      wait, or any under a delay fault, is drawn from every\n"
-    "                      write of its block it may see, not the nearest alone\n"
-    "                      (its order knows no hardware queue or block boundary,\n"
-    "                      which a delayed write escapes); a picture\n"
+    "                      write -> wait pairs within blocks a wait is drawn from\n"
+    "                      its nearest writes in the order of the check's\n"
+    "                      executions (its hardware queues; a delayed write in\n"
+    "                      no queue and past block boundaries), under a stop, a\n"
+    "                      drop or --abort from every write of its block it may\n"
+    "                      see (that order does not hold there); a picture\n"
     "                      that fails after the search (dot fails) is said, and the\n"
     "                      exit code is the report's if it found a defect (1), else 2\n"
     "  --json              print the report as JSON\n"
@@ -431,29 +432,37 @@ static int exit_of(uint32_t verdict)
 
 /* Draws the report's graph: under delay faults the one checked in the
  * schedule's place (`checked`), with each delayed write on a stream of its
- * own.  A picture that fails leaves the report standing: exit 1 when it
- * found a defect (`defect`), else 2; a report that did not arrive is exit
- * 2. */
+ * own.  Above 1000 write -> wait pairs within blocks a wait is drawn from
+ * its nearest writes by the order of the check's executions (o): the queue
+ * map they ran on, the delayed writes' streams on queues of their own and
+ * in no link.  A stop takes the stopped ops out of their queue, a dropped
+ * write overwrites nothing, and a wait the watchdog releases sees no
+ * write, none of which that order knows: under them a wait is drawn from
+ * every write of its block it may see.  A picture that fails leaves the
+ * report standing: exit 1 when it found a defect (`defect`), else 2; a
+ * report that did not arrive is exit 2. */
 static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
-                const struct ces_check_report *r, const char *path, bool defect)
+                const struct ces_check_report *r, const char *path, bool defect,
+                const struct ces_check_opts *o)
 {
     const struct ces_graph *g = ces_check_report_graph(r);
+    struct ces_dot_checked chk = {ces_check_report_queue_map(r), ces_graph_streams(checked)};
     struct ces_dot_overlay ov, *pov = NULL;
     bool counterexample = ces_check_report_ndefects(r) > 0;
+    bool ordered = !(o->flags & CES_CHECK_ABORT);
     char *text = NULL;
     int rc;
 
+    for (size_t i = 0; i < o->nfaults; i++)
+        ordered = ordered && o->faults[i].kind == CES_FAULT_DELAY;
     if (counterexample) {
         if (ces_check_report_overlay(r, 0, &ov) != CES_OK) {
             ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
             return defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
         }
         pov = &ov;
-    } else if (g != checked) {
-        /* a delayed write's stream is in no hardware queue of its rank and
-         * its write may land past its block: an overlay without marks
-         * keeps, above 1000 pairs, every write a wait may see, not the
-         * nearest by an order of queues and block boundaries */
+    } else if (g != checked && !ordered) {
+        /* an overlay without marks: every write a wait may see */
         memset(&ov, 0, sizeof(ov));
         pov = &ov;
     }
@@ -462,7 +471,7 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
      * sets it again) */
     if (fflush(stdout) != 0 || ferror(stdout))
         return ces_tool_fail("cannot write to standard output: %s", strerror(errno));
-    rc = ces_dot_emit(ctx, g, pov, &text, NULL);
+    rc = ces_dot_emit_sized(ctx, g, pov, ordered ? &chk : NULL, &text, NULL, NULL);
     if (rc == CES_OK)
         rc = ces_dot_write(ctx, text, path);
     ces_free(ctx, text);
@@ -768,7 +777,7 @@ int ces_cmd_check(int argc, char **argv)
                              "memory; --max-memory sets another, 0 none)");
         }
         if (ec == CES_EXIT_OK && a.dot != NULL)
-            ec = draw(ctx, g, r, a.dot, exit_of(v) == CES_EXIT_DEFECT);
+            ec = draw(ctx, g, r, a.dot, exit_of(v) == CES_EXIT_DEFECT, &a.o);
         if (ec == CES_EXIT_OK)
             ec = exit_of(v);
     }

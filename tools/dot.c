@@ -14,9 +14,8 @@ static const char dot_help[] =
     "order, dashed edges from each write to the waits it can satisfy (above 1000\n"
     "such pairs none across blocks, and above 1000 within blocks a wait's from its\n"
     "block's nearest writes alone: of each stream, or hardware queue streams\n"
-    "share, the first one it may see in the order every execution has (over a\n"
-    "counterexample, or a check's picture under a delay fault, whose order knows\n"
-    "no queue or block boundary, every one),\n"
+    "share, the first one it may see in the order every execution has (cesync\n"
+    "check --dot: every one under a stop, a drop or --abort),\n"
     "the legend counting the rest), dotted edges from each record to the awaits\n"
     "that wait for it, bold edges for copies to another rank, a legend.  Without -o, or\n"
     "with -o -, the dot text goes to stdout\n"
@@ -76,7 +75,7 @@ int ces_cmd_dot(int argc, char **argv)
                            "the dot text to standard output)", out);
     if (ec == CES_EXIT_OK) {
         struct ces_dot_size size;
-        int rc = ces_dot_emit_sized(ctx, g, NULL, &text, &len, &size);
+        int rc = ces_dot_emit_sized(ctx, g, NULL, NULL, &text, &len, &size);
 
         if (rc == CES_OK && out != NULL)
             ces_tool_dot_note("dot", ces_tool_dot_ops(g), &size, out);

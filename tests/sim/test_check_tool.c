@@ -537,9 +537,11 @@ static void test_dot_blocked_replay(void **state)
  * write -> wait pairs (a counter of 46 values, 1081) the picture of a
  * check that found nothing kept each wait's nearest writes by the queue's
  * order, which puts the delayed write before the other: the wait's edge
- * from it was left out.  It keeps every write a wait may see now, as a
- * counterexample's does, without its title or legend line; the picture
- * without the delay keeps the nearest. */
+ * from it was left out.  The order now puts the delayed write's stream on
+ * a queue of its own: the wait keeps both writes, neither before the
+ * other, and the counter's waits their nearest (it kept every write a
+ * wait may see, 1083 edges), without a title or an overlay line; the
+ * picture without the delay keeps the nearest too. */
 static void test_dot_delay_queues(void **state)
 {
     char *dir = ces_test_tmpdir(), path[160], *o, *dot;
@@ -569,8 +571,9 @@ static void test_dot_delay_queues(void **state)
     assert_non_null(strstr(dot, "n0_0_2 [label=\"r0.s2#1\\nwrite f[0] = 1\""));
     assert_non_null(strstr(dot, "n0_0_2 -> n0_0_4 [style=dashed"));
     assert_non_null(strstr(dot, "n0_0_3 -> n0_0_4 [style=dashed"));
-    assert_int_equal(ces_test_count(dot, "[style=dashed"), 1083);
-    assert_null(strstr(dot, "not drawn"));
+    assert_int_equal(ces_test_count(dot, "[style=dashed"), 48);
+    assert_non_null(strstr(dot, "(1035 write -> wait edges within a block not drawn: a wait from "
+                                "its nearest writes alone)"));
     assert_null(strstr(dot, "labelloc"));
     assert_null(strstr(dot, "overlay:"));
     free(dot);
@@ -585,6 +588,92 @@ static void test_dot_delay_queues(void **state)
     free(dot);
     assert_int_equal(remove(path), 0);
     snprintf(path, sizeof(path), "%s/q.ces", dir);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* Writes `head`, then r3's 46 writes of a counter to r4 and r4's waits of
+ * each value (1081 write -> wait pairs), then `tail`, into DIR/NAME. */
+static void write_counted(const char *dir, const char *name, const char *head, const char *tail)
+{
+    char path[160];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(head, f);
+    for (int k = 1; k <= 46; k++)
+        fprintf(f, "r3 : write c[0]@4 = %d\n", k);
+    for (int k = 1; k <= 46; k++)
+        fprintf(f, "r4 : wait c[0] >= %d\n", k);
+    fputs(tail, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Above 1000 write -> wait pairs within blocks a counterexample's wait
+ * was drawn from every write of its block it may see by an order of
+ * program order and records alone (a check's graph may be of other
+ * queues, or of delayed writes' streams), among them writes it never
+ * sees.  The order is now the check's: r0 s0 writing f 1, s1 resetting it
+ * and telling r1 through h and s0 through g, s0 writing f 1 again, under
+ * --queues 0,0 (s0 and s1 on one queue, the reset behind the first
+ * write) draws r1's `f == 1` wait from the second write alone (from the
+ * first too before, which the reset overwrites), and with a queue each
+ * from the first, its nearest; r0 writing f 1, delayed, then resetting it
+ * in the next block and telling r1 through h, draws r1's `f == 1` wait
+ * from the delayed write, which may land after the reset: its stream is
+ * in no link at the block boundary (the graph alone puts it before the
+ * reset and draws the wait from no write). */
+static void test_dot_checked_order(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[160], *o, *dot;
+
+    (void)state;
+    write_counted(dir, "m.ces",
+                  "cesync 1\nranks 5\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
+                  "signal h u32 1\nsignal c u32 1\nsignal z u32 1\nphase eager x1\n"
+                  "r0 s0 : write f[0]@1 = 1\nr0 s1 : write f[0]@1 = 0\nr0 s1 : write g[0] = 1\n"
+                  "r0 s1 : write h[0]@1 = 1\nr0 s0 : wait g[0] == 1\nr0 s0 : write f[0]@1 = 1\n"
+                  "r1 : wait h[0] == 1\nr1 : wait f[0] == 1\nr2 : wait z[0] >= 1\n",
+                  "");
+    snprintf(path, sizeof(path), "%s/d.dot", dir);
+    assert_int_equal(ces_test_tool(dir, "check m.ces --queues 0,0/0,0/0,0/0,0/0,0 --quiet "
+                                        "--dot d.dot",
+                                   &o),
+                     1);
+    free(o);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "n0_0_5 -> n0_1_1 [style=dashed"));
+    assert_int_equal(ces_test_count(dot, " -> n0_1_1 [style=dashed"), 1);
+    assert_non_null(strstr(dot, "(1036 write -> wait edges within a block not drawn: a wait from "
+                                "its nearest writes alone)"));
+    free(dot);
+    assert_int_equal(ces_test_tool(dir, "check m.ces --quiet --dot d.dot", &o), 1);
+    free(o);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "n0_0_0 -> n0_1_1 [style=dashed"));
+    assert_int_equal(ces_test_count(dot, " -> n0_1_1 [style=dashed"), 1);
+    free(dot);
+    write_counted(dir, "l.ces",
+                  "cesync 1\nranks 5\nsignal f u32 1\nsignal h u32 1\nsignal c u32 1\n"
+                  "phase eager x1\nr0 : write f[0]@1 = 1\nr1 : wait h[0] == 1\n"
+                  "r1 : wait f[0] == 1\n",
+                  "phase eager x1\nr0 : write f[0]@1 = 0\nr0 : write h[0]@1 = 1\n");
+    assert_int_equal(ces_test_tool(dir, "check l.ces --fault delay:r0.s0#0 --quiet --dot d.dot",
+                                   &o),
+                     1);
+    free(o);
+    dot = ces_test_read_file(path, NULL);
+    assert_non_null(strstr(dot, "n0_0_2 [label=\"r0.s1#1\\nwrite f[0]@1 = 1"));
+    assert_non_null(strstr(dot, "n0_0_2 -> n0_1_1 [style=dashed"));
+    assert_non_null(strstr(dot, "(1035 write -> wait edges within a block not drawn: a wait from "
+                                "its nearest writes alone)"));
+    free(dot);
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof(path), "%s/m.ces", dir);
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof(path), "%s/l.ces", dir);
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
@@ -1617,6 +1706,7 @@ int main(void)
         cmocka_unit_test(test_faults_sweep_json_dot),
         cmocka_unit_test(test_delay),
         cmocka_unit_test(test_dot_delay_queues),
+        cmocka_unit_test(test_dot_checked_order),
         cmocka_unit_test(test_dot_blocked_replay),
         cmocka_unit_test(test_dot_queue_map),
         cmocka_unit_test(test_memory_bound),
