@@ -3,7 +3,8 @@
  * to a file, rendered through the `dot` program for .svg and .png, replacing
  * the file only when complete (ces_dot_write).
  *
- * Layout: a cluster per rank, inside it a lane (cluster) per stream, inside
+ * Layout: a cluster per rank (one with nothing to draw in its place among
+ * the others, "no ops" where it has none), inside it a lane per stream, inside
  * that a cluster per block (an eager iteration, or a graph phase drawn once
  * and labelled "replayed xK", its ops named at their #K in every replay);
  * ops are nodes in program order linked by solid gray edges; the copies of
@@ -562,6 +563,18 @@ static bool lane_node(const struct dot_state *st, uint32_t b, uint32_t r, uint32
     return false;
 }
 
+/* Whether rank r has a node in some lane. */
+static bool rank_drawn(const struct dot_state *st, uint32_t r)
+{
+    for (uint32_t b = 0; b < ces_graph_nblocks(st->g); b++) {
+        for (uint32_t s = 0; s < st->g->streams; s++) {
+            if (lane_node(st, b, r, s, NULL, 0))
+                return true;
+        }
+    }
+    return false;
+}
+
 static int emit_clusters(struct dot_state *st)
 {
     const struct ces_graph *g = st->g;
@@ -580,6 +593,14 @@ static int emit_clusters(struct dot_state *st)
                       "rank_root%" PRIu32 " [style=invis, ordering=out, label=\"\", width=0, "
                       "height=0];\n",
                       r, r, r);
+        if (!rank_drawn(st, r)) { /* "no ops", or batches without copies alone */
+            uint32_t n = 0;
+
+            for (uint32_t b = 0; b < nb && n == 0; b++)
+                ces_graph_ops(g, b, r, &n);
+            ces_sb_printf(&st->sb, "rank_empty%" PRIu32 " [label=\"%s\", shape=plaintext, "
+                          "style=\"\", fontcolor=\"#777777\"];\n", r, n == 0 ? "no ops" : "");
+        }
         for (uint32_t s = 0; s < g->streams; s++) {
             bool any = false;
 
@@ -732,8 +753,12 @@ static void emit_rank_order(struct dot_state *st)
     ces_sb_puts(&st->sb, "order_root [style=invis, ordering=out, label=\"\", width=0, "
                          "height=0];\norder_root -> legend [style=invis];\n");
     for (uint32_t r = 0; r < g->ranks; r++) {
-        bool any = false;
-
+        ces_sb_printf(&st->sb, "order_root -> rank_root%" PRIu32 " [style=invis];\n", r);
+        if (!rank_drawn(st, r)) { /* its box in rank order, level with the others' */
+            ces_sb_printf(&st->sb, "rank_root%" PRIu32 " -> rank_empty%" PRIu32
+                          " [style=invis];\n", r, r);
+            ces_sb_printf(&same, " rank_empty%" PRIu32 ";", r);
+        }
         for (uint32_t s = 0; s < g->streams; s++) {
             bool found = false;
 
@@ -741,12 +766,8 @@ static void emit_rank_order(struct dot_state *st)
                 found = lane_node(st, b, r, s, id, sizeof(id));
                 if (!found)
                     continue;
-                if (!any)
-                    ces_sb_printf(&st->sb, "order_root -> rank_root%" PRIu32
-                                  " [style=invis];\n", r);
                 ces_sb_printf(&st->sb, "rank_root%" PRIu32 " -> %s [style=invis];\n", r, id);
                 ces_sb_printf(&same, " %s;", id);
-                any = true;
             }
         }
     }

@@ -489,6 +489,49 @@ static void test_overlay_cycle_self(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A rank with nothing to draw keeps its place among the others, level
+ * with their first ops and saying "no ops" (its box, chained to nothing,
+ * floated above the others, after the last rank: 'cesync dot sendrecv
+ * --ranks 4 --pairs 0:1' drew ranks 2 and 3 as empty boxes over rank 1);
+ * one of batches without copies alone says nothing. */
+static void test_empty_rank_in_order(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 4\n"
+                               "buffer a 16\n"
+                               "phase eager x1\n"
+                               "r0 : produce a[0:8]\n"
+                               "r2 : produce a[0:8]\n"
+                               "r3 : batch\n"
+                               "r3 : end\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    char *t = emit(ctx, g, NULL);
+
+    (void)state;
+    assert_non_null(strstr(t, "subgraph cluster_r1 {\nlabel=\"rank 1\"; style=rounded; "
+                              "color=\"#333333\"; penwidth=1.5; fontsize=14;\nrank_root1 "
+                              "[style=invis, ordering=out, label=\"\", width=0, height=0];\n"
+                              "rank_empty1 [label=\"no ops\", shape=plaintext, style=\"\", "
+                              "fontcolor=\"#777777\"];\n}\n"));
+    assert_non_null(strstr(t, "rank_empty3 [label=\"\", shape=plaintext"));
+    assert_null(strstr(t, "rank_empty0"));
+    assert_null(strstr(t, "rank_empty2"));
+    assert_non_null(strstr(t, "order_root -> rank_root0 [style=invis];\n"
+                              "rank_root0 -> n0_0_0 [style=invis];\n"
+                              "order_root -> rank_root1 [style=invis];\n"
+                              "rank_root1 -> rank_empty1 [style=invis];\n"
+                              "order_root -> rank_root2 [style=invis];\n"
+                              "rank_root2 -> n0_2_0 [style=invis];\n"
+                              "order_root -> rank_root3 [style=invis];\n"
+                              "rank_root3 -> rank_empty3 [style=invis];\n"));
+    assert_non_null(strstr(t, "{ rank=same; n0_0_0; rank_empty1; n0_2_0; rank_empty3; legend; }"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A label holds the op's whole text, however long its names: it was cut
  * at 511 bytes, dropping the regions after a long buffer name. */
 static void test_long_name_label(void **state)
@@ -2651,6 +2694,7 @@ int main(void)
         cmocka_unit_test(test_title_escaped),
         cmocka_unit_test(test_overlay_blocked_batch),
         cmocka_unit_test(test_overlay_cycle_self),
+        cmocka_unit_test(test_empty_rank_in_order),
         cmocka_unit_test(test_overlay_blocked_empty_batch),
         cmocka_unit_test(test_overlay_blocked_empty_batch_order),
         cmocka_unit_test(test_event_edges),
