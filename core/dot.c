@@ -364,7 +364,12 @@ static void block_label(struct dot_state *st, uint32_t b)
 {
     struct ces_block_info bi = ces_graph_block(st->g, b);
 
-    if (bi.kind == CES_PHASE_GRAPH)
+    if (bi.kind == CES_PHASE_GRAPH && bi.reps == 1)
+        ces_sb_printf(&st->sb,
+                      "label=\"graph, replayed x1 (iteration %" PRIu64 ")\"; "
+                      "style=\"rounded,filled\"; fillcolor=\"#f4f0fa\"; color=\"#8a6bbf\";\n",
+                      bi.first_iter);
+    else if (bi.kind == CES_PHASE_GRAPH)
         ces_sb_printf(&st->sb,
                       "label=\"graph, replayed x%" PRIu32 " (iterations %" PRIu64 "..%" PRIu64
                       ")\"; style=\"rounded,filled\"; fillcolor=\"#f4f0fa\"; color=\"#8a6bbf\";\n",

@@ -532,6 +532,34 @@ static void test_empty_rank_in_order(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A graph phase replayed once names its one iteration: its box said
+ * "replayed x1 (iterations 2..2)". */
+static void test_single_replay_label(void **state)
+{
+    static const char text[] = "cesync 1\n"
+                               "ranks 1\n"
+                               "buffer a 16\n"
+                               "phase eager x1\n"
+                               "r0 : produce a[0:8]\n"
+                               "phase graph x1\n"
+                               "r0 : produce a[0:8]\n"
+                               "phase graph x2\n"
+                               "r0 : produce a[0:8]\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, text);
+    char *t = emit(ctx, g, NULL);
+
+    (void)state;
+    assert_non_null(strstr(t, "label=\"graph, replayed x1 (iteration 2)\"; "
+                              "style=\"rounded,filled\"; fillcolor=\"#f4f0fa\"; "
+                              "color=\"#8a6bbf\";\n"));
+    assert_non_null(strstr(t, "label=\"graph, replayed x2 (iterations 3..4)\""));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* A label holds the op's whole text, however long its names: it was cut
  * at 511 bytes, dropping the regions after a long buffer name. */
 static void test_long_name_label(void **state)
@@ -2695,6 +2723,7 @@ int main(void)
         cmocka_unit_test(test_overlay_blocked_batch),
         cmocka_unit_test(test_overlay_cycle_self),
         cmocka_unit_test(test_empty_rank_in_order),
+        cmocka_unit_test(test_single_replay_label),
         cmocka_unit_test(test_overlay_blocked_empty_batch),
         cmocka_unit_test(test_overlay_blocked_empty_batch_order),
         cmocka_unit_test(test_event_edges),
