@@ -117,6 +117,7 @@ const char *const ces_check_flags[] = {"--no-reduction", "--first", "--abort", "
                                        "--queue-sweep",  "--json",  "--quiet", NULL};
 
 struct check_args {
+    struct ces_ctx *ctx; /* for --fault's errors */
     struct ces_check_opts o;
     struct ces_fault faults[64];
     const char *dot;
@@ -212,90 +213,85 @@ static void check_dot_note(struct ces_ctx *ctx, const struct ces_graph *g,
         ces_sim_delayed_free(ctx, &d);
 }
 
-static int parse_args(struct ces_ctx *ctx, int argc, char **argv, struct check_args *a)
+/* An option of check in its place on the command line (ces_tool_opt_fn):
+ * its value judged alone; how the options combine, once all are known
+ * (check_combined). */
+static int check_opt(void *ud, const char *opt, const char *v)
 {
-    ces_check_opts_init(&a->o);
-    a->o.seed = 1;
-    a->o.faults = a->faults;
-    for (int i = 0; i < argc; i++) {
-        const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int ec = CES_EXIT_OK;
-        bool takes = true;
+    struct check_args *a = ud;
+    int ec = CES_EXIT_OK;
 
-        if (strcmp(opt, "--max-states") == 0) {
-            ec = parse_u64(opt, v, &a->o.max_states);
-            a->states_given = true;
-        } else if (strcmp(opt, "--max-depth") == 0) {
-            ec = parse_u64(opt, v, &a->o.max_depth);
-            if (ec == CES_EXIT_OK && a->o.max_depth == 0)
-                return ces_tool_fail("check: --max-depth expects N >= 1");
-        } else if (strcmp(opt, "--max-seconds") == 0) {
-            ec = ces_tool_seconds("check", opt, v, &a->o.max_seconds);
-        } else if (strcmp(opt, "--progress") == 0) {
-            ec = ces_tool_seconds("check", opt, v, &a->o.progress_seconds);
-            a->progress = true;
-        } else if (strcmp(opt, "--max-memory") == 0) {
-            if (v == NULL)
-                return ces_tool_fail("check: --max-memory expects a size like 512M");
-            if (ces_tool_parse_size(v, &a->o.max_memory) != 0)
-                return ces_tool_fail("check: --max-memory expects a size like 512M, got '%s'",
-                                     v);
-            a->memory_given = true;
-        } else if (strcmp(opt, "--random") == 0) {
-            ec = parse_u64(opt, v, &a->o.random);
-            if (ec == CES_EXIT_OK && a->o.random == 0)
-                return ces_tool_fail("check: --random expects N >= 1");
-        } else if (strcmp(opt, "--seed") == 0) {
-            ec = parse_u64(opt, v, &a->o.seed);
-            a->seed_given = true;
-        } else if (strcmp(opt, "--replay") == 0) {
-            if (v == NULL)
-                return ces_tool_fail("check: --replay expects a replay string");
-            a->o.replay = v;
-        } else if (strcmp(opt, "--fault") == 0) {
-            if (v == NULL)
-                return ces_tool_fail("check: --fault expects drop:rR.sS#K, delay:rR.sS#K, "
-                                     "stop:rR.sS#K or stop:rR#K");
-            if (a->o.nfaults >= sizeof(a->faults) / sizeof(a->faults[0]))
-                return ces_tool_fail("check: at most 64 faults");
-            if (ces_fault_parse(ctx, v, &a->faults[a->o.nfaults]) != CES_OK)
-                return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
-            a->o.nfaults++;
-        } else if (strcmp(opt, "--dot") == 0) {
-            if (v == NULL)
-                return ces_tool_fail("check: --dot expects an output file");
-            a->dot = v;
-        } else if (strcmp(opt, "--queues") == 0) {
-            if (v == NULL)
-                return ces_tool_fail("check: --queues expects a queue number per stream, like "
-                                     "0,0,1");
-            a->queues = v;
-        } else {
-            takes = false;
-            if (strcmp(opt, "--no-reduction") == 0)
-                a->o.flags |= CES_CHECK_NO_REDUCTION;
-            else if (strcmp(opt, "--first") == 0)
-                a->o.flags |= CES_CHECK_FIRST;
-            else if (strcmp(opt, "--abort") == 0)
-                a->o.flags |= CES_CHECK_ABORT;
-            else if (strcmp(opt, "--fault-sweep") == 0)
-                a->sweep = true;
-            else if (strcmp(opt, "--queue-sweep") == 0)
-                a->qsweep = true;
-            else if (strcmp(opt, "--json") == 0)
-                a->json = true;
-            else if (strcmp(opt, "--quiet") == 0)
-                a->quiet = true;
-            else if (strcmp(opt, "--model") == 0 || strcmp(opt, "--kind") == 0)
-                return ces_tool_fail("check: %s applies to --predict", opt);
-            else
-                return ces_tool_unexpected("check", opt);
-        }
-        if (ec != CES_EXIT_OK)
-            return ec;
-        if (takes)
-            i++;
+    if (strcmp(opt, "--max-states") == 0) {
+        ec = parse_u64(opt, v, &a->o.max_states);
+        a->states_given = true;
+    } else if (strcmp(opt, "--max-depth") == 0) {
+        ec = parse_u64(opt, v, &a->o.max_depth);
+        if (ec == CES_EXIT_OK && a->o.max_depth == 0)
+            return ces_tool_fail("check: --max-depth expects N >= 1");
+    } else if (strcmp(opt, "--max-seconds") == 0) {
+        ec = ces_tool_seconds("check", opt, v, &a->o.max_seconds);
+    } else if (strcmp(opt, "--progress") == 0) {
+        ec = ces_tool_seconds("check", opt, v, &a->o.progress_seconds);
+        a->progress = true;
+    } else if (strcmp(opt, "--max-memory") == 0) {
+        if (v == NULL)
+            return ces_tool_fail("check: --max-memory expects a size like 512M");
+        if (ces_tool_parse_size(v, &a->o.max_memory) != 0)
+            return ces_tool_fail("check: --max-memory expects a size like 512M, got '%s'", v);
+        a->memory_given = true;
+    } else if (strcmp(opt, "--random") == 0) {
+        ec = parse_u64(opt, v, &a->o.random);
+        if (ec == CES_EXIT_OK && a->o.random == 0)
+            return ces_tool_fail("check: --random expects N >= 1");
+    } else if (strcmp(opt, "--seed") == 0) {
+        ec = parse_u64(opt, v, &a->o.seed);
+        a->seed_given = true;
+    } else if (strcmp(opt, "--replay") == 0) {
+        if (v == NULL)
+            return ces_tool_fail("check: --replay expects a replay string");
+        a->o.replay = v;
+    } else if (strcmp(opt, "--fault") == 0) {
+        if (v == NULL)
+            return ces_tool_fail("check: --fault expects drop:rR.sS#K, delay:rR.sS#K, "
+                                 "stop:rR.sS#K or stop:rR#K");
+        if (a->o.nfaults >= sizeof(a->faults) / sizeof(a->faults[0]))
+            return ces_tool_fail("check: at most 64 faults");
+        if (ces_fault_parse(a->ctx, v, &a->faults[a->o.nfaults]) != CES_OK)
+            return ces_tool_fail("check: %s", ces_ctx_last_error(a->ctx));
+        a->o.nfaults++;
+    } else if (strcmp(opt, "--dot") == 0) {
+        if (v == NULL)
+            return ces_tool_fail("check: --dot expects an output file");
+        a->dot = v;
+    } else if (strcmp(opt, "--queues") == 0) {
+        if (v == NULL)
+            return ces_tool_fail("check: --queues expects a queue number per stream, like "
+                                 "0,0,1");
+        a->queues = v;
+    } else if (strcmp(opt, "--no-reduction") == 0) {
+        a->o.flags |= CES_CHECK_NO_REDUCTION;
+    } else if (strcmp(opt, "--first") == 0) {
+        a->o.flags |= CES_CHECK_FIRST;
+    } else if (strcmp(opt, "--abort") == 0) {
+        a->o.flags |= CES_CHECK_ABORT;
+    } else if (strcmp(opt, "--fault-sweep") == 0) {
+        a->sweep = true;
+    } else if (strcmp(opt, "--queue-sweep") == 0) {
+        a->qsweep = true;
+    } else if (strcmp(opt, "--json") == 0) {
+        a->json = true;
+    } else if (strcmp(opt, "--quiet") == 0) {
+        a->quiet = true;
+    } else { /* --model, --kind */
+        return ces_tool_fail("check: %s applies to --predict", opt);
     }
+    return ec;
+}
+
+/* The options together, once check_opt has taken each: those that exclude
+ * each other, and --dot's file. */
+static int check_combined(struct ces_ctx *ctx, struct check_args *a)
+{
     if (!a->memory_given)
         a->o.max_memory = default_memory_bound();
     if (a->o.random > 0 && a->o.replay != NULL)
@@ -706,7 +702,7 @@ int ces_cmd_check(int argc, char **argv)
     struct ces_check_report *r = NULL;
     struct check_args a;
     const char *in = ces_tool_input_read(argc, argv, ces_check_valued);
-    int rest = 0, ec;
+    int ec;
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(check_help, stdout);
@@ -714,12 +710,16 @@ int ces_cmd_check(int argc, char **argv)
         return CES_EXIT_OK;
     }
     memset(&a, 0, sizeof(a));
+    ces_check_opts_init(&a.o);
+    a.o.seed = 1;
+    a.o.faults = a.faults;
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("check", ctx, argc, argv, ces_check_valued, ces_check_flags, &rest, &g,
-                       NULL);
+    a.ctx = ctx;
+    ec = ces_tool_load("check", ctx, argc, argv, ces_check_valued, ces_check_flags, check_opt, &a,
+                       &g, NULL);
     if (ec == CES_EXIT_OK)
-        ec = parse_args(ctx, rest, argv, &a);
+        ec = check_combined(ctx, &a);
     if (ec == CES_EXIT_OK && a.dot != NULL)
         ec = ces_tool_out_not_in("check", "--dot", a.dot, in);
     if (ec == CES_EXIT_OK && a.queues != NULL)

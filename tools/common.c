@@ -261,16 +261,14 @@ void ces_tool_dot_note(const char *cmd, uint64_t ops, const struct ces_dot_size 
                  s < 90 ? "s" : s < 90 * 60 ? "minutes" : "hours");
 }
 
-int ces_tool_machine_opt(const char *cmd, int argc, char **argv, int *i, const char **kind,
+int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const char **kind,
                          const char **model_path)
 {
-    const char *o = argv[*i];
-
-    if (strcmp(o, "--kind") != 0 && strcmp(o, "--model") != 0)
+    if (strcmp(opt, "--kind") != 0 && strcmp(opt, "--model") != 0)
         return 0;
-    if (ces_tool_value(cmd, o, *i + 1 < argc ? argv[*i + 1] : NULL, "a value") != CES_EXIT_OK)
+    if (ces_tool_value(cmd, opt, v, "a value") != CES_EXIT_OK)
         return -1;
-    *(strcmp(o, "--kind") == 0 ? kind : model_path) = argv[++*i];
+    *(strcmp(opt, "--kind") == 0 ? kind : model_path) = v;
     return 1;
 }
 
@@ -490,14 +488,12 @@ int ces_tool_builder_flag(const char *a)
     return ces_tool_listed(builder_flags, a);
 }
 
-/* Takes argv[*i] (and its value) if it is a builder option: 1 taken, 0 not
- * one of ours, -1 error (printed, naming command `cmd`).  *given gets its
- * bits. */
-static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, char **argv, int *i,
+/* Takes option o (and its value v, NULL where the command line ends at
+ * it) if it is a builder option: 1 taken, 0 not one of ours, -1 error
+ * (printed, naming command `cmd`).  *given gets its bits. */
+static int builder_opt(const char *cmd, struct ces_coll_params *p, const char *o, const char *v,
                        unsigned *given)
 {
-    const char *o = argv[*i];
-    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
     unsigned bit = 0;
     int rc = CES_EXIT_OK;
 
@@ -558,8 +554,16 @@ static int builder_opt(const char *cmd, struct ces_coll_params *p, int argc, cha
     if (rc != CES_EXIT_OK)
         return -1;
     *given |= GIVEN_ANY | bit;
-    (*i)++;
     return 1;
+}
+
+int ces_tool_builder_value(const char *cmd, const char *opt, const char *v)
+{
+    struct ces_coll_params p;
+    unsigned given = 0;
+
+    ces_coll_params_init(&p, CES_COLL_ALLTOALL);
+    return builder_opt(cmd, &p, opt, v, &given) < 0 ? CES_EXIT_USAGE : CES_EXIT_OK;
 }
 
 /* An option the collective does not take would be dropped without a word:
@@ -820,14 +824,14 @@ static void print_coll_error(const char *cmd, const char *msg)
 }
 
 int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
-                  const char *const *valued, const char *const *flags, int *rest,
-                  struct ces_graph **out, struct ces_prog **prog)
+                  const char *const *valued, const char *const *flags, ces_tool_opt_fn *opt,
+                  void *ud, struct ces_graph **out, struct ces_prog **prog)
 {
     struct ces_coll_params params;
     int in = input_index(argc, argv, valued);
     const char *input = in >= 0 ? argv[in] : NULL;
     unsigned given = 0;
-    int nrest = 0, coll, rc;
+    int coll, rc;
     struct ces_prog *pg = NULL;
 
     *out = NULL;
@@ -836,35 +840,42 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
     ces_coll_params_init(&params, CES_COLL_ALLTOALL);
     params.ranks = 4;
     params.slots = 0; /* not given: min(2, chunks) below */
+    /* each argument judged in its place, before the input is read: the
+     * first wrong one on the line is said, whoever's option it is (check
+     * --max-states x --bogus said --bogus), and a misspelt option's value
+     * is not taken for the input (check --max-state 100 alltoall) */
     for (int i = 0; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         int t;
 
         if (i == in || (strcmp(argv[i], "--") == 0 && (i + 1 == in || i + 1 == argc)))
             continue;
-        t = builder_opt(cmd, &params, argc, argv, &i, &given);
+        t = builder_opt(cmd, &params, argv[i], v, &given);
         if (t < 0)
             return CES_EXIT_USAGE;
-        if (t > 0)
+        if (t > 0) {
+            i += ces_tool_listed(builder_valued, argv[i]);
             continue;
+        }
         if (strcmp(argv[i], "--") == 0) /* a second schedule: no unknown option */
             return ces_tool_fail("%s: '--' names the schedule, but '%s' is one already (one "
                                  "schedule per command; see cesync %s --help)",
                                  cmd, input, cmd);
-        /* before the input is read: its value may be what was taken for
-         * the input (check --max-state 100 alltoall) */
-        if (argv[i][0] == '-' && argv[i][1] != '\0' && !ces_tool_listed(valued, argv[i]) &&
-            !ces_tool_listed(flags, argv[i]))
-            return ces_tool_unexpected(cmd, argv[i]);
-        /* the subcommand's option keeps its value, which may look like a
-         * schedule (--dot x.svg) */
-        argv[nrest++] = argv[i];
-        if (ces_tool_listed(valued, argv[i]) && i + 1 < argc) {
-            if (ces_tool_value(cmd, argv[i], argv[i + 1], "a value") != CES_EXIT_OK)
+        if (ces_tool_listed(valued, argv[i])) {
+            /* the option's value, which may look like a schedule (--dot
+             * x.svg), or none where the line ends: the option says what
+             * it expects */
+            if ((v != NULL && ces_tool_value(cmd, argv[i], v, "a value") != CES_EXIT_OK) ||
+                opt(ud, argv[i], v) != CES_EXIT_OK)
                 return CES_EXIT_USAGE;
-            argv[nrest++] = argv[++i];
+            i += v != NULL;
+        } else if (ces_tool_listed(flags, argv[i])) {
+            if (opt(ud, argv[i], NULL) != CES_EXIT_OK)
+                return CES_EXIT_USAGE;
+        } else {
+            return ces_tool_unexpected(cmd, argv[i]);
         }
     }
-    *rest = nrest;
     if (input == NULL && stdin_has_input())
         return ces_tool_fail("%s: no schedule named, and standard input is a pipe or a file: "
                              "name - to read it, or alltoall for the built-in default", cmd);

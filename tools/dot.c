@@ -41,6 +41,14 @@ static const char dot_help[] =
 /* dot's option that takes a value (ces_tool_load). */
 static const char *const dot_valued[] = {"-o", NULL};
 
+/* -o FILE, into the const char * at ud (ces_tool_opt_fn). */
+static int dot_opt(void *ud, const char *opt, const char *v)
+{
+    (void)opt;
+    *(const char **)ud = v;
+    return v != NULL ? CES_EXIT_OK : ces_tool_fail("dot: -o expects a file name");
+}
+
 int ces_cmd_dot(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
@@ -48,7 +56,7 @@ int ces_cmd_dot(int argc, char **argv)
     const char *out = NULL, *in = ces_tool_input_read(argc, argv, dot_valued);
     char *text = NULL;
     size_t len = 0;
-    int rest = 0, ec;
+    int ec;
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(dot_help, stdout);
@@ -57,15 +65,7 @@ int ces_cmd_dot(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("dot", ctx, argc, argv, dot_valued, NULL, &rest, &g, NULL);
-    for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
-            out = argv[++i];
-        else if (strcmp(argv[i], "-o") == 0)
-            ec = ces_tool_fail("dot: -o expects a file name");
-        else
-            ec = ces_tool_unexpected("dot", argv[i]);
-    }
+    ec = ces_tool_load("dot", ctx, argc, argv, dot_valued, NULL, dot_opt, &out, &g, NULL);
     if (ec == CES_EXIT_OK)
         ec = ces_tool_text_out("dot", &out, in);
     /* a name that says no format (-o /dev/stdout) is refused before the

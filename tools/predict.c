@@ -94,15 +94,28 @@ static void round_parts(double total, double *part, int n)
         part[i] /= 100.0;
 }
 
+/* --kind K, --model FILE (ces_tool_opt_fn), ud holding the two values; the
+ * other options of check are refused by name. */
+static int predict_opt(void *ud, const char *opt, const char *v)
+{
+    const char **kind_model = ud;
+    int t = ces_tool_machine_opt("check --predict", opt, v, &kind_model[0], &kind_model[1]);
+
+    if (t == 0)
+        return ces_tool_fail("check --predict: %s does not combine with --predict (which takes "
+                             "builder options, --model and --kind)", opt);
+    return t < 0 ? CES_EXIT_USAGE : CES_EXIT_OK;
+}
+
 int ces_cmd_predict(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *model_path = NULL, *kind = NULL;
+    const char *machine[2] = {NULL, NULL}; /* --kind, --model */
     const char *in = ces_tool_input_file(argc, argv, ces_check_valued);
     struct ces_model m, slow;
     struct ces_predict p, ps;
-    int rest = 0, ex = CES_EXIT_USAGE, rc, slow_rc = CES_OK;
+    int ex = CES_EXIT_USAGE, rc, slow_rc = CES_OK;
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(predict_usage, stdout);
@@ -112,29 +125,16 @@ int ces_cmd_predict(int argc, char **argv)
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
     ex = ces_tool_load("check --predict", ctx, argc, argv, ces_check_valued, ces_check_flags,
-                       &rest, &g, NULL);
+                       predict_opt, machine, &g, NULL);
     if (ex != CES_EXIT_OK)
         goto out;
     ex = CES_EXIT_USAGE;
-    for (int i = 0; i < rest; i++) {
-        int t = ces_tool_machine_opt("check --predict", rest, argv, &i, &kind, &model_path);
-
-        if (t > 0)
-            continue;
-        if (t == 0 && (ces_tool_listed(ces_check_valued, argv[i]) ||
-                       ces_tool_listed(ces_check_flags, argv[i])))
-            ces_tool_fail("check --predict: %s does not combine with --predict (which takes "
-                          "builder options, --model and --kind)", argv[i]);
-        else if (t == 0)
-            ces_tool_unexpected("check --predict", argv[i]);
-        goto out;
-    }
-    if (ces_tool_machine("check --predict", ctx, kind, model_path, &m) != CES_EXIT_OK)
+    if (ces_tool_machine("check --predict", ctx, machine[0], machine[1], &m) != CES_EXIT_OK)
         goto out;
     slow = m;
     ces_model_slow_mode(&slow);
     /* a model file named as such: its values may be what the machine lacks */
-    rc = ces_model_require_file(ctx, &m, g, "predict", model_path);
+    rc = ces_model_require_file(ctx, &m, g, "predict", machine[1]);
     if (rc == CES_OK)
         rc = ces_model_predict(ctx, &m, g, &p);
     if (rc == CES_OK)
@@ -159,8 +159,8 @@ int ces_cmd_predict(int argc, char **argv)
         ex = rc == CES_ERR_SEMANTIC ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
         goto out;
     }
-    printf("model: %s%s", m.kind, model_path != NULL ? " + " : "");
-    ces_tool_put_name(stdout, model_path != NULL ? model_path : "");
+    printf("model: %s%s", m.kind, machine[1] != NULL ? " + " : "");
+    ces_tool_put_name(stdout, machine[1] != NULL ? machine[1] : "");
     putchar('\n');
     printf("ranks: %" PRIu32 ", streams per rank: %" PRIu32 ", iterations: %" PRIu64
            ", op instances: %" PRIu64 "\n",

@@ -44,6 +44,29 @@ static const char *const validate_valued[] = {"--kind", "--model", NULL};
 static const char *const print_valued[] = {"-o", NULL};
 static const char *const print_flags[] = {"--expand", "--explain", NULL};
 
+/* print's options as given (ces_tool_opt_fn). */
+struct print_args {
+    const char *out;
+    unsigned mode; /* 0 program, 1 expand, 2 explain */
+};
+
+static int print_opt(void *ud, const char *opt, const char *v)
+{
+    struct print_args *a = ud;
+    unsigned m = strcmp(opt, "--expand") == 0 ? 1 : strcmp(opt, "--explain") == 0 ? 2 : 0;
+
+    if (m != 0 && a->mode != 0 && m != a->mode)
+        return ces_tool_fail("print: --expand and --explain exclude each other (--explain "
+                             "expands too)");
+    if (m != 0)
+        a->mode = m;
+    else if (v == NULL)
+        return ces_tool_fail("print: -o expects a file name");
+    else
+        a->out = v;
+    return CES_EXIT_OK;
+}
+
 /* Writes text to path (replaced only when complete), or to stdout when path
  * is NULL (main.c reports what did not arrive). */
 static int write_out(const char *path, const char *text, size_t len)
@@ -59,11 +82,11 @@ int ces_cmd_print(int argc, char **argv)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     struct ces_prog *p = NULL;
-    const char *out = NULL, *in = ces_tool_input_read(argc, argv, print_valued);
-    unsigned mode = 0; /* 0 program, 1 expand, 2 explain */
+    const char *in = ces_tool_input_read(argc, argv, print_valued);
+    struct print_args a = {NULL, 0};
     char *text = NULL;
     size_t len = 0;
-    int rest = 0, ec;
+    int ec;
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(print_help, stdout);
@@ -72,31 +95,16 @@ int ces_cmd_print(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("print", ctx, argc, argv, print_valued, print_flags, &rest, &g, &p);
-    for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
-        unsigned m = strcmp(argv[i], "--expand") == 0    ? 1
-                     : strcmp(argv[i], "--explain") == 0 ? 2
-                                                         : 0;
-
-        if (m != 0 && mode != 0 && m != mode)
-            ec = ces_tool_fail("print: --expand and --explain exclude each other (--explain "
-                               "expands too)");
-        else if (m != 0)
-            mode = m;
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < rest)
-            out = argv[++i];
-        else if (strcmp(argv[i], "-o") == 0)
-            ec = ces_tool_fail("print: -o expects a file name");
-        else
-            ec = ces_tool_unexpected("print", argv[i]);
-    }
+    ec = ces_tool_load("print", ctx, argc, argv, print_valued, print_flags, print_opt, &a, &g,
+                       &p);
     if (ec == CES_EXIT_OK)
-        ec = ces_tool_text_out("print", &out, in);
+        ec = ces_tool_text_out("print", &a.out, in);
     if (ec == CES_EXIT_OK) {
-        int rc = mode == 0 ? ces_prog_print(ctx, p, &text, &len)
-                           : ces_graph_print(ctx, g, mode == 2 ? CES_PRINT_EXPLAIN : 0, &text, &len);
+        int rc = a.mode == 0
+                     ? ces_prog_print(ctx, p, &text, &len)
+                     : ces_graph_print(ctx, g, a.mode == 2 ? CES_PRINT_EXPLAIN : 0, &text, &len);
 
-        ec = rc == CES_OK ? write_out(out, text, len)
+        ec = rc == CES_OK ? write_out(a.out, text, len)
                           : ces_tool_fail("%s", ces_ctx_last_error(ctx));
     }
     ces_free(ctx, text);
@@ -106,15 +114,25 @@ int ces_cmd_print(int argc, char **argv)
     return ec;
 }
 
+/* --kind K, --model FILE (ces_tool_opt_fn): ud holds the two values. */
+static int validate_opt(void *ud, const char *opt, const char *v)
+{
+    const char **kind_model = ud;
+
+    return ces_tool_machine_opt("validate", opt, v, &kind_model[0], &kind_model[1]) < 0
+               ? CES_EXIT_USAGE
+               : CES_EXIT_OK;
+}
+
 int ces_cmd_validate(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *kind = NULL, *model_path = NULL, *plus = "", *file = "";
+    const char *machine[2] = {NULL, NULL}, *plus = "", *file = "";
     const char *in = ces_tool_input_file(argc, argv, validate_valued);
     struct ces_model m;
     uint64_t ops = 0;
-    int rest = 0, ec;
+    int ec;
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(validate_help, stdout);
@@ -123,23 +141,16 @@ int ces_cmd_validate(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("validate", ctx, argc, argv, validate_valued, NULL, &rest, &g, NULL);
-    for (int i = 0; i < rest && ec == CES_EXIT_OK; i++) {
-        int t = ces_tool_machine_opt("validate", rest, argv, &i, &kind, &model_path);
-
-        if (t < 0)
-            ec = CES_EXIT_USAGE;
-        else if (t == 0)
-            ec = ces_tool_unexpected("validate", argv[i]);
-    }
-    if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL)) {
-        ec = ces_tool_machine("validate", ctx, kind, model_path, &m);
+    ec = ces_tool_load("validate", ctx, argc, argv, validate_valued, NULL, validate_opt, machine,
+                       &g, NULL);
+    if (ec == CES_EXIT_OK && (machine[0] != NULL || machine[1] != NULL)) {
+        ec = ces_tool_machine("validate", ctx, machine[0], machine[1], &m);
         /* the machine named alike either way: the model file's values may
          * be what it lacks (max_ranks 2) */
-        plus = model_path != NULL ? " + " : "";
-        file = model_path != NULL ? model_path : "";
+        plus = machine[1] != NULL ? " + " : "";
+        file = machine[1] != NULL ? machine[1] : "";
         /* not valid for a machine that cannot run it: no summary */
-        if (ec == CES_EXIT_OK && ces_model_require_file(ctx, &m, g, NULL, model_path) != CES_OK)
+        if (ec == CES_EXIT_OK && ces_model_require_file(ctx, &m, g, NULL, machine[1]) != CES_OK)
             ec = ces_tool_fail("validate: %s%s%s cannot run %s: %s", m.kind, plus, file,
                                in != NULL ? in : "it", ces_ctx_last_error(ctx));
     }
@@ -160,7 +171,7 @@ int ces_cmd_validate(int argc, char **argv)
                ces_plural(ces_graph_nsignals(g)), ces_graph_iterations(g),
                ces_plural(ces_graph_iterations(g)), ops, ces_plural(ops));
     }
-    if (ec == CES_EXIT_OK && (kind != NULL || model_path != NULL)) {
+    if (ec == CES_EXIT_OK && (machine[0] != NULL || machine[1] != NULL)) {
         printf("machine: %s%s", m.kind, plus);
         ces_tool_put_name(stdout, file);
         printf(" has every op it uses\n");

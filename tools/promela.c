@@ -56,89 +56,98 @@ static const char promela_help[] =
 static const char *const promela_valued[] = {"-o", "--queues", "--fault", NULL};
 static const char *const promela_flags[] = {"--no-races", "--no-data", "--data-at-end", NULL};
 
+/* promela's options as given (ces_tool_opt_fn). */
+struct promela_args {
+    struct ces_ctx *ctx; /* for --fault's errors */
+    struct ces_promela_opts o;
+    struct ces_fault faults[64];
+    const char *out, *queues;
+    int at_end;
+};
+
+static int promela_opt(void *ud, const char *opt, const char *v)
+{
+    struct promela_args *a = ud;
+
+    if (strcmp(opt, "-o") == 0) {
+        a->out = v;
+        return ces_tool_value("promela", opt, v, "a file name");
+    }
+    if (strcmp(opt, "--queues") == 0) {
+        a->queues = v;
+        return ces_tool_value("promela", opt, v, "a queue number per stream, like 0,0,1");
+    }
+    if (strcmp(opt, "--fault") == 0) {
+        if (ces_tool_value("promela", opt, v, "delay:rR.sS#K, stop:rR.sS#K or stop:rR#K") !=
+            CES_EXIT_OK)
+            return CES_EXIT_USAGE;
+        if (a->o.nfaults >= sizeof(a->faults) / sizeof(a->faults[0]))
+            return ces_tool_fail("promela: at most 64 faults");
+        if (ces_fault_parse(a->ctx, v, &a->faults[a->o.nfaults]) != CES_OK)
+            return ces_tool_fail("promela: %s", ces_ctx_last_error(a->ctx));
+        a->o.nfaults++;
+        a->o.faults = a->faults;
+    } else if (strcmp(opt, "--no-races") == 0) {
+        a->o.races = 0;
+    } else if (strcmp(opt, "--no-data") == 0) {
+        a->o.data = 0;
+    } else {
+        a->at_end = 1; /* --data-at-end */
+    }
+    return CES_EXIT_OK;
+}
+
 int ces_cmd_promela(int argc, char **argv)
 {
-    struct ces_promela_opts o;
+    struct promela_args a;
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *out = NULL, *in = ces_tool_input_read(argc, argv, promela_valued);
-    const char *queues = NULL;
+    const char *in = ces_tool_input_read(argc, argv, promela_valued);
     uint32_t *map = NULL;
-    struct ces_fault faults[64];
     char *text = NULL;
     size_t len = 0;
-    int rest = 0, ec, at_end = 0;
+    int ec;
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(promela_help, stdout);
         ces_tool_builder_help(0);
         return CES_EXIT_OK;
     }
-    ces_promela_opts_init(&o);
+    memset(&a, 0, sizeof(a));
+    ces_promela_opts_init(&a.o);
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("promela", ctx, argc, argv, promela_valued, promela_flags, &rest, &g,
-                       NULL);
-    for (int i = 0; ec == CES_EXIT_OK && i < rest; i++) {
-        const char *v = i + 1 < rest ? argv[i + 1] : NULL;
-
-        /* a missing value is named (one that is another option was
-         * refused by ces_tool_load: -o --no-races wrote a file named
-         * --no-races) */
-        if (strcmp(argv[i], "-o") == 0) {
-            ec = ces_tool_value("promela", argv[i++], v, "a file name");
-            out = v;
-        } else if (strcmp(argv[i], "--queues") == 0) {
-            ec = ces_tool_value("promela", argv[i++], v, "a queue number per stream, like 0,0,1");
-            queues = v;
-        } else if (strcmp(argv[i], "--fault") == 0) {
-            ec = ces_tool_value("promela", argv[i++], v,
-                                "delay:rR.sS#K, stop:rR.sS#K or stop:rR#K");
-            if (ec == CES_EXIT_OK && o.nfaults >= sizeof(faults) / sizeof(faults[0]))
-                ec = ces_tool_fail("promela: at most 64 faults");
-            else if (ec == CES_EXIT_OK && ces_fault_parse(ctx, v, &faults[o.nfaults]) != CES_OK)
-                ec = ces_tool_fail("promela: %s", ces_ctx_last_error(ctx));
-            else if (ec == CES_EXIT_OK)
-                o.nfaults++;
-            o.faults = faults;
-        } else if (strcmp(argv[i], "--no-races") == 0) {
-            o.races = 0;
-        } else if (strcmp(argv[i], "--no-data") == 0) {
-            o.data = 0;
-        } else if (strcmp(argv[i], "--data-at-end") == 0) {
-            at_end = 1;
-        } else {
-            ec = ces_tool_unexpected("promela", argv[i]);
-        }
-    }
+    a.ctx = ctx;
+    ec = ces_tool_load("promela", ctx, argc, argv, promela_valued, promela_flags, promela_opt, &a,
+                       &g, NULL);
     /* --data-at-end changes how the data is judged, which --no-data leaves
      * out: together they gave the model of --no-data without a word */
-    if (ec == CES_EXIT_OK && at_end && o.data == 0)
+    if (ec == CES_EXIT_OK && a.at_end && a.o.data == 0)
         ec = ces_tool_fail("promela: --data-at-end judges the data at end states, which --no-data "
                            "leaves out: give one of them");
     if (ec == CES_EXIT_OK)
-        ec = ces_tool_text_out("promela", &out, in);
-    if (ec == CES_EXIT_OK && queues != NULL) {
+        ec = ces_tool_text_out("promela", &a.out, in);
+    if (ec == CES_EXIT_OK && a.queues != NULL) {
         map = calloc((size_t)ces_graph_ranks(g) * ces_graph_streams(g), sizeof(uint32_t));
         if (map == NULL)
             ec = ces_tool_fail("out of memory");
-        else if (ces_queue_map_parse(ctx, queues, ces_graph_ranks(g), ces_graph_streams(g), map) !=
-                 CES_OK)
+        else if (ces_queue_map_parse(ctx, a.queues, ces_graph_ranks(g), ces_graph_streams(g),
+                                     map) != CES_OK)
             ec = ces_tool_fail("promela: --queues: %s", ces_ctx_last_error(ctx));
-        o.queue_map = map;
+        a.o.queue_map = map;
     }
-    if (at_end) {
-        o.data = 2;
-        o.races = o.races != 0 ? 2 : 0;
+    if (a.at_end) {
+        a.o.data = 2;
+        a.o.races = a.o.races != 0 ? 2 : 0;
     }
-    if (ec == CES_EXIT_OK && ces_promela_emit(ctx, g, &o, &text, &len) != CES_OK)
+    if (ec == CES_EXIT_OK && ces_promela_emit(ctx, g, &a.o, &text, &len) != CES_OK)
         ec = ces_tool_fail("%s", ces_ctx_last_error(ctx)); /* it starts with "promela: " */
-    if (ec == CES_EXIT_OK && out == NULL) {
+    if (ec == CES_EXIT_OK && a.out == NULL) {
         fwrite(text, 1, len, stdout);
     } else if (ec == CES_EXIT_OK) {
-        ec = ces_tool_write_file("promela", out, text, len);
+        ec = ces_tool_write_file("promela", a.out, text, len);
         if (ec == CES_EXIT_OK)
-            ces_tool_say("wrote %s", out);
+            ces_tool_say("wrote %s", a.out);
     }
     ces_free(ctx, text);
     free(map);

@@ -714,41 +714,51 @@ int ces_cmd_run(int argc, char **argv)
     struct ces_graph *g = NULL;
     char **args = NULL, ranks_buf[16];
     const char *input;
-    int nargs = 0, rest = 0, single = 0, has_ranks = 0, ec;
+    int nargs = 0, single = 0, has_ranks = 0, ec;
     int gpus, share = 0;
     cudaError_t cuda_err;
     uint32_t n;
 
     if (ces_tool_wants_help(argc, argv))
         return run_help();
-    /* a value missing, or another option in its place, is said so (run
-     * --sync asked "which schedule?"), an unknown option as such (run
-     * --bogus asked it too), and --ranks past the ranks a run drives (it
-     * said 1..1024, what a schedule may have); the argument after -- is the
-     * schedule, whatever its name (ces_tool_input) */
+    /* each argument judged in its place, as ces_tool_load judges them, the
+     * first wrong one said: a value missing, or another option in its
+     * place (run --sync asked "which schedule?"), a value the option does
+     * not take (run --bytes 1q --bogus said --bogus), an unknown option
+     * (run --bogus asked "which schedule?" too), a second schedule, and
+     * --ranks past the ranks a run drives (it said 1..1024, what a
+     * schedule may have); the argument after -- is the schedule, whatever
+     * its name (ces_tool_input), and a -- after it is left to
+     * ces_tool_load to refuse, with what follows it */
+    input = ces_tool_input(argc, argv, NULL);
     for (int i = 0; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint32_t ranks;
+
+        if (argv[i] == input || (strcmp(argv[i], "--") == 0 && v == NULL))
+            continue;
+        if (strcmp(argv[i], "--") == 0 && v != input)
+            break;
         if (strcmp(argv[i], "--") == 0) {
             i++;
             continue;
         }
-        if (argv[i][0] == '-' && argv[i][1] != '\0' && !ces_tool_builder_valued(argv[i]) &&
-            !ces_tool_builder_flag(argv[i]) && strcmp(argv[i], "--single-process") != 0)
+        if (argv[i][0] != '-' || argv[i][1] == '\0' ||
+            (!ces_tool_builder_valued(argv[i]) && !ces_tool_builder_flag(argv[i]) &&
+             strcmp(argv[i], "--single-process") != 0))
             return ces_tool_unexpected("run", argv[i]);
         has_ranks |= strcmp(argv[i], "--ranks") == 0;
-        if (ces_tool_builder_valued(argv[i])) {
-            const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-            uint32_t ranks;
-
-            if (ces_tool_value("run", argv[i], v, "a value") != CES_EXIT_OK ||
-                (strcmp(argv[i], "--ranks") == 0 &&
-                 ces_tool_count("run", argv[i], v, 1, RUN_MAX_RANKS, &ranks) != CES_EXIT_OK))
-                return CES_EXIT_USAGE;
-            i++;
-        }
+        if (!ces_tool_builder_valued(argv[i]))
+            continue;
+        if (strcmp(argv[i], "--ranks") == 0
+                ? ces_tool_value("run", argv[i], v, "a value") != CES_EXIT_OK ||
+                      ces_tool_count("run", argv[i], v, 1, RUN_MAX_RANKS, &ranks) != CES_EXIT_OK
+                : ces_tool_builder_value("run", argv[i], v) != CES_EXIT_OK)
+            return CES_EXIT_USAGE;
+        i++;
     }
     /* the schedule wherever it stands; an option alone names none (run
      * --single-process ran the other commands' default) */
-    input = ces_tool_input(argc, argv, NULL);
     if (input == NULL)
         return ces_tool_fail("run: which schedule? (a .ces file or a collective; --help)");
     /* Our options out; --ranks = the GPUs present for a collective, unless
@@ -781,13 +791,9 @@ int ces_cmd_run(int argc, char **argv)
         return ces_tool_fail("out of memory");
     }
     /* the input first: a wrong file or option is said as such, GPUs or not */
-    ec = ces_tool_load("run", ctx, nargs, args, NULL, NULL, &rest, &g, NULL);
+    ec = ces_tool_load("run", ctx, nargs, args, NULL, NULL, NULL, NULL, &g, NULL);
     if (ec != CES_EXIT_OK)
         goto out;
-    if (rest > 0) {
-        ec = ces_tool_unexpected("run", args[0]);
-        goto out;
-    }
     /* A collective's graph declares the hardware queues its streams will
      * share here (the builders are proved for them too); a file's must have
      * been checked for them (ces_cuda_run_prepare refuses it otherwise). */

@@ -28,24 +28,31 @@ extern const char *const ces_check_flags[];
 
 /* Shared by the subcommands (tools/common.c). */
 
+/* A subcommand's own option `opt`, one of the `valued` or `flags` that
+ * ces_tool_load was given, in its place on the command line: its value v
+ * (NULL for a flag, and for a valued option where the command line ends at
+ * it: the option says what it expects), the subcommand's state in ud.
+ * Returns CES_EXIT_OK, or CES_EXIT_USAGE (printed) for a value it refuses. */
+typedef int ces_tool_opt_fn(void *ud, const char *opt, const char *v);
+
 /* Loads the schedule named on a subcommand's command line: argv holds the
  * subcommand's arguments (without the subcommand's name).  The input is the
  * first argument, anywhere among the options, that is no option and no
  * option's value: a .ces path ("-" = stdin) or a collective name.  `valued`
  * lists the subcommand's own options that take a value (NULL-terminated;
  * NULL for none), so that their values are not taken for the input, and
- * `flags` those that take none: any other argument that starts with '-'
- * (but "-" and the input after "--") is refused as an unknown option before
- * the input is read, so that a misspelt option's value is not taken for the
- * schedule.
+ * `flags` those that take none; each of them is given to `opt` with `ud`.
+ * Every argument is judged in its place, left to right, before the input
+ * is read, and the first wrong one is said: a builder option's value, the
+ * subcommand's option's (by `opt`), an unknown option (any other argument
+ * that starts with '-', but "-" and the input after "--"; its value is not
+ * taken for the schedule) or a second input.
  * Builder options anywhere in argv apply to a collective:
  *   --ranks N --bytes B --iterations K --sync nccl|mono|credit --graph
  *   --root R --pairs a:b,c:d --chunks C --slots S --variant plain|overlap|early
  * (defaults: 4 ranks, 1024 bytes, 1 iteration, mono, eager); --root for
  * another collective than gather, scatter or broadcast, and --pairs,
- * --chunks or --slots for another than sendrecv, are errors.  What it used is
- * removed from argv: on return argv[0..*rest) are the remaining arguments in
- * their order (a second input among them, for the subcommand to refuse).
+ * --chunks or --slots for another than sendrecv, are errors.
  * With no input at all, the built-in default is the 4-rank alltoall.  An
  * input without '/' or '.' that is neither a collective nor an existing
  * file is reported as such, with the list of collectives.  *prog may be
@@ -56,11 +63,11 @@ extern const char *const ces_check_flags[];
  * "cesync: FILE: cannot open: ...").  Returns CES_EXIT_OK or
  * CES_EXIT_USAGE. */
 int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
-                  const char *const *valued, const char *const *flags, int *rest,
-                  struct ces_graph **out, struct ces_prog **prog);
+                  const char *const *valued, const char *const *flags, ces_tool_opt_fn *opt,
+                  void *ud, struct ces_graph **out, struct ces_prog **prog);
 
 /* The input that ces_tool_load would take from the same arguments, NULL if
- * none: call it first, ces_tool_load reorders argv. */
+ * none. */
 const char *ces_tool_input(int argc, char **argv, const char *const *valued);
 
 /* What ces_tool_load would read the schedule from: its input when that is
@@ -95,6 +102,11 @@ int ces_tool_builder_valued(const char *a);
 /* True if a is a builder option that takes none (--graph, --in-place,
  * --directed). */
 int ces_tool_builder_flag(const char *a);
+
+/* Whether v (NULL: none) is a value that builder option opt takes, as
+ * ces_tool_load judges it.  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed,
+ * naming command `cmd`). */
+int ces_tool_builder_value(const char *cmd, const char *opt, const char *v);
 
 /* Prints the schedule and builder-option part of ces_tool_load's usage text
  * to stdout, for --help; `run` as `cesync run` takes them: a schedule is
@@ -177,10 +189,10 @@ int ces_tool_dot_size(struct ces_ctx *ctx, const struct ces_graph *g, struct ces
 void ces_tool_dot_note(const char *cmd, uint64_t ops, const struct ces_dot_size *size,
                        const char *path);
 
-/* Takes `--kind K` or `--model FILE` at argv[*i] with its value into *kind
- * or *model_path: 1 taken (*i on the value), 0 neither, -1 a missing value
- * (printed, naming `cmd`). */
-int ces_tool_machine_opt(const char *cmd, int argc, char **argv, int *i, const char **kind,
+/* Takes option `opt` if it is `--kind K` or `--model FILE`, its value v
+ * (NULL: none given) into *kind or *model_path: 1 taken, 0 neither, -1 a
+ * missing value (printed, naming `cmd`). */
+int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const char **kind,
                          const char **model_path);
 
 /* The machine of `--kind K` (NULL: h200) with `--model FILE`'s overrides

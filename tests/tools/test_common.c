@@ -74,8 +74,24 @@ static void test_wants_help(void **state)
 static const char *const dot_valued[] = {"--dot", NULL};
 static const char *const json_flags[] = {"--json", NULL};
 
-/* Builder options are taken out of argv wherever they are; the rest stays in
- * order for the subcommand. */
+/* The subcommand's options ces_tool_load gave a ces_tool_opt_fn, each
+ * followed by its value (a flag's NULL), in their order. */
+struct seen {
+    const char *arg[16];
+    int n;
+};
+
+static int seen_opt(void *ud, const char *opt, const char *v)
+{
+    struct seen *s = ud;
+
+    s->arg[s->n++] = opt;
+    s->arg[s->n++] = v;
+    return CES_EXIT_OK;
+}
+
+/* Builder options are taken wherever they are; the subcommand's own are
+ * given to its ces_tool_opt_fn in order, with their values. */
 static void test_load_collective(void **state)
 {
     struct ces_test_alloc st;
@@ -85,15 +101,17 @@ static void test_load_collective(void **state)
     char a0[] = "alltoall", a1[] = "--dot", a2[] = "x.svg", a3[] = "--ranks", a4[] = "3",
          a5[] = "--bytes", a6[] = "3K", a7[] = "--json", a8[] = "--sync", a9[] = "nccl";
     char *argv[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9};
-    int rest = -1;
+    struct seen seen = {{NULL}, 0};
 
     (void)state;
-    assert_int_equal(ces_tool_load("check", ctx, 10, argv, dot_valued, json_flags, &rest, &g, &p),
+    assert_int_equal(ces_tool_load("check", ctx, 10, argv, dot_valued, json_flags, seen_opt,
+                                   &seen, &g, &p),
                      CES_EXIT_OK);
-    assert_int_equal(rest, 3);
-    assert_string_equal(argv[0], "--dot");
-    assert_string_equal(argv[1], "x.svg");
-    assert_string_equal(argv[2], "--json");
+    assert_int_equal(seen.n, 4);
+    assert_string_equal(seen.arg[0], "--dot");
+    assert_string_equal(seen.arg[1], "x.svg");
+    assert_string_equal(seen.arg[2], "--json");
+    assert_null(seen.arg[3]);
     assert_int_equal(ces_graph_ranks(g), 3);
     assert_int_equal(ces_graph_buffer(g, (uint32_t)ces_graph_find_buffer(g, "send")).size, 3072);
     assert_non_null(p);
@@ -103,9 +121,8 @@ static void test_load_collective(void **state)
         char b0[] = "allgather", b1[] = "--variant", b2[] = "overlap";
         char *bargv[] = {b0, b1, b2};
 
-        assert_int_equal(ces_tool_load("check", ctx, 3, bargv, NULL, NULL, &rest, &g, NULL),
-                     CES_EXIT_OK);
-        assert_int_equal(rest, 0);
+        assert_int_equal(ces_tool_load("check", ctx, 3, bargv, NULL, NULL, NULL, NULL, &g, NULL),
+                         CES_EXIT_OK);
         assert_int_equal(ces_graph_streams(g), 2);
     }
     ces_graph_destroy(g);
@@ -127,27 +144,27 @@ static void test_load_errors(void **state)
     char *vargv[] = {v0, v1, v2};
     char d0[] = CES_FIXTURES "/no-such-file.ces";
     char *dargv[] = {d0};
-    int rest;
+    struct seen seen = {{NULL}, 0};
 
     (void)state;
-    assert_int_equal(ces_tool_load("check", ctx, 3, argv, NULL, NULL, &rest, &g, NULL),
+    assert_int_equal(ces_tool_load("check", ctx, 3, argv, NULL, NULL, NULL, NULL, &g, NULL),
                      CES_EXIT_USAGE);
     assert_null(g);
-    assert_int_equal(ces_tool_load("check", ctx, 3, bargv, NULL, NULL, &rest, &g, NULL),
+    assert_int_equal(ces_tool_load("check", ctx, 3, bargv, NULL, NULL, NULL, NULL, &g, NULL),
                      CES_EXIT_USAGE);
-    assert_int_equal(ces_tool_load("check", ctx, 2, cargv, NULL, NULL, &rest, &g, NULL),
+    assert_int_equal(ces_tool_load("check", ctx, 2, cargv, NULL, NULL, NULL, NULL, &g, NULL),
                      CES_EXIT_USAGE);
-    assert_int_equal(ces_tool_load("check", ctx, 3, vargv, NULL, NULL, &rest, &g, NULL),
+    assert_int_equal(ces_tool_load("check", ctx, 3, vargv, NULL, NULL, NULL, NULL, &g, NULL),
                      CES_EXIT_USAGE);
     {
         char p0[] = "sendrecv", p1[] = "--pairs", p2[] = "0:1,";
         char *pargv[] = {p0, p1, p2};
 
-        assert_int_equal(ces_tool_load("check", ctx, 3, pargv, NULL, NULL, &rest, &g, NULL),
+        assert_int_equal(ces_tool_load("check", ctx, 3, pargv, NULL, NULL, NULL, NULL, &g, NULL),
                          CES_EXIT_USAGE);
         assert_null(g);
     }
-    assert_int_equal(ces_tool_load("check", ctx, 1, dargv, NULL, NULL, &rest, &g, NULL),
+    assert_int_equal(ces_tool_load("check", ctx, 1, dargv, NULL, NULL, NULL, NULL, &g, NULL),
                      CES_EXIT_USAGE);
     assert_null(g);
     {
@@ -158,18 +175,20 @@ static void test_load_errors(void **state)
         char j0[] = "--json", j1[] = "barrier";
         char *jargv[] = {j0, j1};
 
-        assert_int_equal(ces_tool_load("check", ctx, 3, uargv, dot_valued, json_flags, &rest, &g,
-                                       NULL),
+        assert_int_equal(ces_tool_load("check", ctx, 3, uargv, dot_valued, json_flags, seen_opt,
+                                       &seen, &g, NULL),
                          CES_EXIT_USAGE);
         assert_null(g);
-        assert_int_equal(ces_tool_load("check", ctx, 2, jargv, dot_valued, NULL, &rest, &g, NULL),
+        assert_int_equal(ces_tool_load("check", ctx, 2, jargv, dot_valued, NULL, seen_opt, &seen,
+                                       &g, NULL),
                          CES_EXIT_USAGE);
         assert_null(g);
-        assert_int_equal(ces_tool_load("check", ctx, 2, jargv, dot_valued, json_flags, &rest, &g,
-                                       NULL),
+        seen.n = 0;
+        assert_int_equal(ces_tool_load("check", ctx, 2, jargv, dot_valued, json_flags, seen_opt,
+                                       &seen, &g, NULL),
                          CES_EXIT_OK);
-        assert_int_equal(rest, 1);
-        assert_string_equal(jargv[0], "--json");
+        assert_int_equal(seen.n, 2);
+        assert_string_equal(seen.arg[0], "--json");
         ces_graph_destroy(g);
         g = NULL;
     }
@@ -306,10 +325,9 @@ static void test_slots_follow_chunks(void **state)
     struct ces_graph *g = NULL;
     char a0[] = "sendrecv", a1[] = "--chunks", a2[] = "1", a3[] = "--ranks", a4[] = "2";
     char *argv[] = {a0, a1, a2, a3, a4};
-    int rest;
 
     (void)state;
-    assert_int_equal(ces_tool_load("check", ctx, 5, argv, NULL, NULL, &rest, &g, NULL),
+    assert_int_equal(ces_tool_load("check", ctx, 5, argv, NULL, NULL, NULL, NULL, &g, NULL),
                      CES_EXIT_OK);
     assert_int_equal(ces_graph_buffer(g, (uint32_t)ces_graph_find_buffer(g, "stage")).size, 1024);
     ces_graph_destroy(g);
@@ -319,28 +337,28 @@ static void test_slots_follow_chunks(void **state)
 /* The schedule may come anywhere among the options (it had to come first:
  * `check --quiet a.ces` said "unexpected argument 'a.ces'"); an option's
  * value is never taken for it, "-" is standard input, and a second one is
- * left for the subcommand to refuse. */
+ * refused. */
 static void test_load_input_anywhere(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = NULL;
     char a0[] = "--dot", a1[] = "x.svg", a2[] = "--ranks", a3[] = "3", a4[] = "--json",
-         a5[] = "barrier", a6[] = "gather";
-    char *argv[] = {a0, a1, a2, a3, a4, a5, a6};
-    int rest = -1;
+         a5[] = "barrier";
+    char *argv[] = {a0, a1, a2, a3, a4, a5};
+    struct seen seen = {{NULL}, 0};
 
     (void)state;
-    assert_string_equal(ces_tool_input(7, argv, dot_valued), "barrier");
+    assert_string_equal(ces_tool_input(6, argv, dot_valued), "barrier");
     /* without --dot among the options that take a value, its value is the input */
-    assert_string_equal(ces_tool_input(7, argv, NULL), "x.svg");
-    assert_int_equal(ces_tool_load("check", ctx, 7, argv, dot_valued, json_flags, &rest, &g, NULL),
+    assert_string_equal(ces_tool_input(6, argv, NULL), "x.svg");
+    assert_int_equal(ces_tool_load("check", ctx, 6, argv, dot_valued, json_flags, seen_opt, &seen,
+                                   &g, NULL),
                      CES_EXIT_OK);
-    assert_int_equal(rest, 4);
-    assert_string_equal(argv[0], "--dot");
-    assert_string_equal(argv[1], "x.svg");
-    assert_string_equal(argv[2], "--json");
-    assert_string_equal(argv[3], "gather");
+    assert_int_equal(seen.n, 4);
+    assert_string_equal(seen.arg[0], "--dot");
+    assert_string_equal(seen.arg[1], "x.svg");
+    assert_string_equal(seen.arg[2], "--json");
     assert_int_equal(ces_graph_ranks(g), 3);
     assert_int_equal(ces_graph_nbuffers(g), 0); /* the barrier, not the default alltoall */
     ces_graph_destroy(g);
@@ -389,12 +407,12 @@ static void dot_note(const char *ranks, const char *iterations, const char *path
     char a0[] = "alltoall", a1[] = "--ranks", a2[16], a3[] = "--iterations", a4[16];
     char *argv[] = {a0, a1, a2, a3, a4};
     char tmpl[] = "/tmp/ces_note_XXXXXX";
-    int rest = 0, fd = mkstemp(tmpl), saved = dup(2);
+    int fd = mkstemp(tmpl), saved = dup(2);
     ssize_t n;
 
     snprintf(a2, sizeof(a2), "%s", ranks);
     snprintf(a4, sizeof(a4), "%s", iterations);
-    assert_int_equal(ces_tool_load("dot", ctx, 5, argv, NULL, NULL, &rest, &g, NULL),
+    assert_int_equal(ces_tool_load("dot", ctx, 5, argv, NULL, NULL, NULL, NULL, &g, NULL),
                      CES_EXIT_OK);
     assert_true(fd >= 0 && saved >= 0);
     fflush(stderr);
@@ -523,13 +541,11 @@ static void test_load_default(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = NULL;
-    int rest;
 
     (void)state;
     assert_non_null(freopen("/dev/null", "r", stdin));
-    assert_int_equal(ces_tool_load("check", ctx, 0, NULL, NULL, NULL, &rest, &g, NULL),
+    assert_int_equal(ces_tool_load("check", ctx, 0, NULL, NULL, NULL, NULL, NULL, &g, NULL),
                      CES_EXIT_OK);
-    assert_int_equal(rest, 0);
     assert_int_equal(ces_graph_ranks(g), 4);
     assert_true(ces_graph_find_buffer(g, "recv") >= 0);
     ces_graph_destroy(g);

@@ -306,6 +306,73 @@ static void test_unknown_option_before_schedule(void **state)
                        "takes builder options, --model and --kind)\n");
 }
 
+/* Each command says the first wrong argument on its command line, left to
+ * right, whatever kind it is: a builder option's value, the command's own
+ * option's value, an unknown option, a second schedule; and before it reads
+ * the schedule (check --max-states x --bogus said --bogus, as the
+ * command's own values were judged after the builder options and the
+ * schedule's file; run --bytes 1q --bogus said --bogus, as run judged
+ * unknown options first). */
+static void test_arguments_in_order(void **state)
+{
+    static const char bogus[] = "unknown option '--bogus' (see cesync ";
+    static const struct {
+        const char *cmd, *first, *says; /* says: after "cesync: CMD: " */
+    } cases[] = {
+        {"check", "--bytes 1q --bogus alltoall",
+         "--bytes expects a positive size like 4096, 64K, 1M or 1G, not '1q'"},
+        {"check", "--bogus --bytes 1q alltoall", NULL},
+        {"check", "--max-states x --bogus alltoall", "--max-states expects a number, got 'x'"},
+        {"check", "--max-states x --ranks 0", "--max-states expects a number, got 'x'"},
+        {"check", "--ranks 0 --max-states x", "--ranks expects a number in 1..1024, not '0'"},
+        {"check", "--max-states x no-such.ces", "--max-states expects a number, got 'x'"},
+        {"check", "--fault nope --max-depth 0", "fault 'nope': expected drop:rR.sS#K, "
+                                                "delay:rR.sS#K, stop:rR.sS#K or stop:rR#K"},
+        {"check", "no-such.ces barrier --max-states x",
+         "unexpected argument 'barrier' (one schedule per command; see cesync check --help)"},
+        {"check --predict", "--kind --bogus", "--kind expects a value, not the option '--bogus'"},
+        {"check --predict", "--json --bogus", "--json does not combine with --predict (which "
+                                              "takes builder options, --model and --kind)"},
+        {"check --predict", "--bogus --json", NULL},
+        {"dot", "-o --bogus", "-o expects a value, not the option '--bogus'"},
+        {"dot", "no-such.ces -o", "-o expects a file name"},
+        {"print", "--expand --explain --bogus", "--expand and --explain exclude each other "
+                                                "(--explain expands too)"},
+        {"print", "--bogus --expand --explain", NULL},
+        {"validate", "no-such.ces --kind", "--kind expects a value"},
+        {"promela", "--fault nope --bogus", "fault 'nope': expected drop:rR.sS#K, "
+                                            "delay:rR.sS#K, stop:rR.sS#K or stop:rR#K"},
+        {"promela", "--bogus --fault nope", NULL},
+        {"promela", "--queues 0 -o --ranks 2", "-o expects a value, not the option '--ranks'"},
+        {"bench", "--ranks 1 --bogus alltoall", "--ranks must be 2..8, not 1"},
+        {"bench", "--bogus --ranks 1 alltoall", NULL},
+        {"gen", "--seed x --bogus", "--seed expects a number 0..18446744073709551615, not 'x'"},
+        {"gen", "--bogus --seed x", NULL},
+#if defined(CES_HAVE_CUDA)
+        {"run", "--bytes 1q --bogus alltoall",
+         "--bytes expects a positive size like 4096, 64K, 1M or 1G, not '1q'"},
+        {"run", "--bogus --bytes 1q alltoall", NULL},
+        {"run", "alltoall barrier --bytes 1q",
+         "unexpected argument 'barrier' (one schedule per command; see cesync run --help)"},
+        {"run", "--sync pull2 --ranks 0 alltoall",
+         "--sync expects nccl, mono, credit or pull, not 'pull2'"},
+#endif
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char line[256], want[512];
+
+        snprintf(line, sizeof(line), "%s %s", cases[i].cmd, cases[i].first);
+        if (cases[i].says != NULL)
+            snprintf(want, sizeof(want), "cesync: %s: %s\n", cases[i].cmd, cases[i].says);
+        else
+            snprintf(want, sizeof(want), "cesync: %s: %s%s --help)\n", cases[i].cmd, bogus,
+                     cases[i].cmd);
+        ces_test_tool_says(line, 2, want);
+    }
+}
+
 static void test_print_validate_dot(void **state)
 {
     char *out;
@@ -821,6 +888,7 @@ int main(void)
         cmocka_unit_test(test_control_bytes_escaped_in_reports),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_unknown_option_before_schedule),
+        cmocka_unit_test(test_arguments_in_order),
         cmocka_unit_test(test_print_validate_dot),
         cmocka_unit_test(test_file_named_as_a_collective),
         cmocka_unit_test(test_small_sizes),
