@@ -94,7 +94,9 @@ static const char check_help[] =
     "                      drop or --abort from every write of its block it may\n"
     "                      see (that order does not hold there); a picture\n"
     "                      that fails after the search (dot fails) is said, and the\n"
-    "                      exit code is the report's if it found a defect (1), else 2\n"
+    "                      exit code is the report's if it found a defect (1), else 2;\n"
+    "                      a .dot of 16 MiB or more is announced with its size\n"
+    "                      before it is written\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
     "  --progress S        a line of totals on stderr every S seconds (while the model\n"
@@ -447,6 +449,7 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
     bool counterexample = ces_check_report_ndefects(r) > 0;
     bool ordered = !(o->flags & CES_CHECK_ABORT);
     char *text = NULL;
+    size_t len = 0;
     int rc;
 
     for (size_t i = 0; i < o->nfaults; i++)
@@ -467,7 +470,9 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
      * sets it again) */
     if (fflush(stdout) != 0 || ferror(stdout))
         return ces_tool_fail("cannot write to standard output: %s", strerror(errno));
-    rc = ces_dot_emit_sized(ctx, g, pov, ordered ? &chk : NULL, &text, NULL, NULL);
+    rc = ces_dot_emit_sized(ctx, g, pov, ordered ? &chk : NULL, &text, &len, NULL);
+    if (rc == CES_OK && strcmp(ces_dot_format(path), "dot") == 0)
+        ces_tool_dot_text_note("check", ces_tool_dot_ops(g), len, path);
     if (rc == CES_OK)
         rc = ces_dot_write(ctx, text, path);
     ces_free(ctx, text);

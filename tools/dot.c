@@ -28,7 +28,10 @@ static const char dot_help[] =
     "of CPU where 28 8-rank alltoalls' 7,840 took 8): where it may take 10 s or\n"
     "more a line on stderr says about how long before it starts, an idle core's\n"
     "time within about a factor of two (a busy machine's may be three times as\n"
-    "long; a graph phase's replays are drawn once).  A node names its op's\n"
+    "long; a graph phase's replays are drawn once).  Dot text of 16 MiB or more\n"
+    "(the 144-rank alltoall's; the 1024-rank one's is about 900 MB), to a .dot\n"
+    "file or stdout, is announced on stderr with its size before it is written.\n"
+    "A node names its op's\n"
     "position rR.sS#K as the check's report and --fault do; an op of a graph\n"
     "phase its #K in each replay (#4,#14,#24; past\n"
     "three replays the first two and the last: #4,#14,...,#94); where a\n"
@@ -79,6 +82,8 @@ int ces_cmd_dot(int argc, char **argv)
 
         if (rc == CES_OK && out != NULL)
             ces_tool_dot_note("dot", ces_tool_dot_ops(g), &size, out);
+        if (rc == CES_OK && (out == NULL || strcmp(ces_dot_format(out), "dot") == 0))
+            ces_tool_dot_text_note("dot", ces_tool_dot_ops(g), len, out);
 
         if (rc == CES_OK && out != NULL)
             rc = ces_dot_write(ctx, text, out);

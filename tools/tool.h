@@ -189,6 +189,13 @@ int ces_tool_dot_size(struct ces_ctx *ctx, const struct ces_graph *g, struct ces
 void ces_tool_dot_note(const char *cmd, uint64_t ops, const struct ces_dot_size *size,
                        const char *path);
 
+/* Before a picture's dot text of `len` bytes, of `ops` ops, is written as
+ * text to `path` (NULL: standard output): a line on stderr where it is 16
+ * MiB or more, with its size (the alltoall of 1024 ranks draws about 900
+ * MB, which a user who asked for a file may not expect).  dot says it for
+ * -o x.dot and standard output, check --dot for x.dot. */
+void ces_tool_dot_text_note(const char *cmd, uint64_t ops, size_t len, const char *path);
+
 /* Takes option `opt` if it is `--kind K` or `--model FILE`, its value v
  * (NULL: none given) into *kind or *model_path: 1 taken, 0 neither, -1 a
  * missing value (printed, naming `cmd`). */

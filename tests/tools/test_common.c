@@ -477,6 +477,42 @@ static void test_dot_note(void **state)
     assert_string_equal(out, "");
 }
 
+/* What ces_tool_dot_text_note says of dot text of `len` bytes written to
+ * standard output (path NULL), in out. */
+static void dot_text_note(size_t len, char *out, size_t size)
+{
+    char tmpl[] = "/tmp/ces_note_XXXXXX";
+    int fd = mkstemp(tmpl), saved = dup(2);
+    ssize_t n;
+
+    assert_true(fd >= 0 && saved >= 0);
+    fflush(stderr);
+    assert_int_equal(dup2(fd, 2), 2);
+    ces_tool_dot_text_note("check", 7, len, NULL);
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    n = pread(fd, out, size - 1, 0);
+    assert_true(n >= 0);
+    out[n] = '\0';
+    close(fd);
+    unlink(tmpl);
+}
+
+/* Dot text is announced from 16 MiB on, to standard output too (a file:
+ * tools_test_main's test_dot_text_large). */
+static void test_dot_text_note(void **state)
+{
+    char out[256];
+
+    (void)state;
+    dot_text_note((size_t)(16 << 20) - 1, out, sizeof(out));
+    assert_string_equal(out, "");
+    dot_text_note((size_t)16 << 20, out, sizeof(out));
+    assert_string_equal(out, "cesync: check: writing 16 MiB of dot text (7 ops) to standard output; "
+                             "fewer iterations or ranks draw less\n");
+}
+
 /* validate --kind / --model: whether the machine has every op the
  * schedule uses, the first op it lacks named where it stands; a schedule
  * it cannot run is not valid for it: no "valid:" summary on standard
@@ -1571,6 +1607,7 @@ int main(void)
         cmocka_unit_test(test_load_input_anywhere),
         cmocka_unit_test(test_validate_machine),
         cmocka_unit_test(test_dot_note),
+        cmocka_unit_test(test_dot_text_note),
         cmocka_unit_test(test_load_default),
         cmocka_unit_test(test_builder_defaults),
         cmocka_unit_test(test_values_and_dashes),
