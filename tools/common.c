@@ -320,6 +320,30 @@ int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *
     return CES_EXIT_OK;
 }
 
+int ces_tool_op_line(const char *why, uint32_t *line, uint32_t *col, char *rest, size_t size)
+{
+    static const char tag[] = " (line ";
+    const char *at = strstr(why, tag), *p;
+    unsigned long l, c;
+    char *end;
+
+    if (at == NULL)
+        return 0;
+    p = at + sizeof(tag) - 1;
+    if (*p < '0' || *p > '9')
+        return 0;
+    l = strtoul(p, &end, 10);
+    if (*end != ':' || end[1] < '0' || end[1] > '9')
+        return 0;
+    c = strtoul(end + 1, &end, 10);
+    if (*end != ')' || l == 0 || l > UINT32_MAX || c > UINT32_MAX)
+        return 0;
+    *line = (uint32_t)l;
+    *col = (uint32_t)c;
+    snprintf(rest, size, "%.*s%s", (int)(at - why), why, end + 1);
+    return 1;
+}
+
 int ces_tool_unexpected(const char *cmd, const char *arg)
 {
     int option = arg[0] == '-' && arg[1] != '\0';

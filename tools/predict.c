@@ -141,7 +141,8 @@ int ces_cmd_predict(int argc, char **argv)
         rc = slow_rc = ces_model_predict(ctx, &slow, g, &ps);
     if (rc != CES_OK) {
         const char *why = ces_ctx_last_error(ctx);
-        char fast[160] = "";
+        char fast[160] = "", rest[CES_ERRMSG_MAX];
+        uint32_t line, col;
 
         /* named as the command was typed, as its other errors are (the
          * library names its function: "predict: ...") */
@@ -153,9 +154,13 @@ int ces_cmd_predict(int argc, char **argv)
                      "%.2f us with the model's timing, but in the slow mode of blocked waits "
                      "(slow_wake_us = %.2f us) ",
                      p.total_us, m.slow_wake_us);
-        /* (the op's line and column are the file's: name it) */
-        ces_tool_fail("check --predict: %s%s%s%s", in != NULL ? in : "", in != NULL ? ": " : "",
-                      fast, why);
+        /* the op's line and column are the file's: FILE:LINE:COL */
+        if (in != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
+            ces_tool_fail("check --predict: %s:%" PRIu32 ":%" PRIu32 ": %s%s", in, line, col,
+                          fast, rest);
+        else
+            ces_tool_fail("check --predict: %s%s%s%s", in != NULL ? in : "",
+                          in != NULL ? ": " : "", fast, why);
         ex = rc == CES_ERR_SEMANTIC ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
         goto out;
     }

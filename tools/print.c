@@ -31,7 +31,7 @@ static const char validate_help[] =
     "                 uses: no flush where it cannot flush remote writes, memops of\n"
     "                 every slot width, at most its GPUs; a schedule it cannot run\n"
     "                 is not valid for it: no summary, the first op it lacks is\n"
-    "                 named (rR.sS#K, line:col) on stderr and the exit is 2\n"
+    "                 named (FILE:LINE:COL, rR.sS#K) on stderr and the exit is 2\n"
     "  --model FILE   the same for a model file's machine (`cesync bench --calibrate\n"
     "                 --model-out`; over --kind's table, h200 without it)\n"
     "\n";
@@ -150,9 +150,18 @@ int ces_cmd_validate(int argc, char **argv)
         plus = machine[1] != NULL ? " + " : "";
         file = machine[1] != NULL ? machine[1] : "";
         /* not valid for a machine that cannot run it: no summary */
-        if (ec == CES_EXIT_OK && ces_model_require_file(ctx, &m, g, NULL, machine[1]) != CES_OK)
-            ec = ces_tool_fail("validate: %s%s%s cannot run %s: %s", m.kind, plus, file,
-                               in != NULL ? in : "it", ces_ctx_last_error(ctx));
+        if (ec == CES_EXIT_OK && ces_model_require_file(ctx, &m, g, NULL, machine[1]) != CES_OK) {
+            const char *why = ces_ctx_last_error(ctx);
+            char rest[CES_ERRMSG_MAX];
+            uint32_t line, col;
+
+            if (in != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
+                ec = ces_tool_fail("validate: %s:%" PRIu32 ":%" PRIu32 ": %s%s%s cannot run it: %s",
+                                   in, line, col, m.kind, plus, file, rest);
+            else
+                ec = ces_tool_fail("validate: %s%s%s cannot run %s: %s", m.kind, plus, file,
+                                   in != NULL ? in : "it", why);
+        }
     }
     if (ec == CES_EXIT_OK) {
         for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {

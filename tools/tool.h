@@ -208,6 +208,13 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
 int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
                      const char *model_path, struct ces_model *out);
 
+/* Where the library's error `why` names an op of a file by its place, "r0.s0#3
+ * (line 9:6)", that line and column in *line and *col and the message without
+ * " (line 9:6)" in rest: 1; 0 where it names none.  The commands then say it
+ * as an error of that file at that place, "FILE:9:6: ...", as the parser says
+ * its own, for an editor to go to. */
+int ces_tool_op_line(const char *why, uint32_t *line, uint32_t *col, char *rest, size_t size);
+
 /* Refuses argument `arg` of command `cmd` that no option of it takes:
  * "unknown option" for -x, "unexpected argument" for a word, with a pointer
  * to cmd's --help.  Returns CES_EXIT_USAGE (printed). */

@@ -290,11 +290,10 @@ static void test_slow_mode_blocked(void **state)
     free(out);
     ces_test_put_file(model, "slow_wake_us = 50\n");
     assert_int_equal(ces_test_tool(dir, "check --predict slow.ces --model w.model", &out), 1);
-    assert_string_equal(out, "cesync: check --predict: slow.ces: 10.91 us with the model's "
+    assert_string_equal(out, "cesync: check --predict: slow.ces:12:6: 10.91 us with the model's "
                              "timing, but in "
                              "the slow mode of blocked waits (slow_wake_us = 50.00 us) the "
-                             "schedule does not finish: r1.s0#1 (line 12:6) wait f[0] == 1 is "
-                             "blocked\n");
+                             "schedule does not finish: r1.s0#1 wait f[0] == 1 is blocked\n");
     free(out);
     remove(model);
     remove(path);
