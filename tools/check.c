@@ -166,6 +166,7 @@ static int check_dot_path(struct ces_ctx *ctx, const char *path)
     const char *slash = strrchr(path, '/'), *fmt = ces_dot_format(path);
     char dir[4096];
     struct stat sb;
+    int err;
 
     if (strcmp(path, "-") == 0)
         return ces_tool_fail("check: --dot -: standard output carries the report (name a .dot, "
@@ -178,8 +179,11 @@ static int check_dot_path(struct ces_ctx *ctx, const char *path)
         snprintf(dir, sizeof(dir), "/");
     else
         snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return ces_tool_fail("check: --dot %s: %s is not a directory", path, dir);
+    /* said as every command says an output it cannot create (a directory
+     * not there is no "is not a directory") */
+    err = stat(dir, &sb) != 0 ? errno : S_ISDIR(sb.st_mode) ? 0 : ENOTDIR;
+    if (err != 0)
+        return ces_tool_fail("check: cannot create %s: %s", path, strerror(err));
     if (strcmp(fmt, "dot") != 0 && !ces_find_program("dot", dir, sizeof(dir)))
         return ces_tool_fail("check: --dot %s: Graphviz 'dot' is not installed (not found on "
                              "PATH); install graphviz or write a .dot file", path);

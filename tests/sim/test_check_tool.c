@@ -1060,13 +1060,18 @@ static void test_dot_path_checked_first(void **state)
     assert_string_equal(o, "cesync: check: --dot out.txt: the name must end in .dot, .svg or "
                            ".png\n");
     free(o);
+    /* a directory not there, or a file in its place, said as every
+     * output's (it said "/nonexistent is not a directory") */
     assert_int_equal(run("alltoall --ranks 2 --dot /nonexistent/x.svg", &o), 2);
-    assert_string_equal(o, "cesync: check: --dot /nonexistent/x.svg: /nonexistent is not a "
+    assert_string_equal(o, "cesync: check: cannot create /nonexistent/x.svg: No such file or "
                            "directory\n");
     free(o);
     assert_int_equal(run("alltoall --ranks 2 --dot /nonexistent/x.png", &o), 2);
-    assert_string_equal(o, "cesync: check: --dot /nonexistent/x.png: /nonexistent is not a "
+    assert_string_equal(o, "cesync: check: cannot create /nonexistent/x.png: No such file or "
                            "directory\n");
+    free(o);
+    assert_int_equal(run("alltoall --ranks 2 --dot /dev/null/x.dot", &o), 2);
+    assert_string_equal(o, "cesync: check: cannot create /dev/null/x.dot: Not a directory\n");
     free(o);
     /* a file in the root directory: its directory is "/" (without dot on
      * PATH, what is said next) */
@@ -1076,8 +1081,8 @@ static void test_dot_path_checked_first(void **state)
                            "(not found on PATH); install graphviz or write a .dot file\n");
     free(o);
     snprintf(args, sizeof(args), "alltoall --ranks 2 --dot %s/none/x.dot", dir);
-    snprintf(want, sizeof(want), "cesync: check: --dot %s/none/x.dot: %s/none is not a "
-             "directory\n", dir, dir);
+    snprintf(want, sizeof(want), "cesync: check: cannot create %s/none/x.dot: No such file or "
+             "directory\n", dir);
     assert_int_equal(run(args, &o), 2);
     assert_string_equal(o, want);
     free(o);
