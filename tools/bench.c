@@ -643,54 +643,40 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
             }
         } else if (strcmp(o, "--ranks") == 0 || strcmp(o, "--iterations") == 0 ||
                    strcmp(o, "--warmup") == 0 || strcmp(o, "--chunks") == 0 ||
-                   strcmp(o, "--slots") == 0 || strcmp(o, "--min-bytes") == 0 ||
-                   strcmp(o, "--max-bytes") == 0 || strcmp(o, "--compute-bytes") == 0 ||
-                   strcmp(o, "--root") == 0 || strcmp(o, "--wake") == 0) {
-            int size = strcmp(o, "--min-bytes") == 0 || strcmp(o, "--max-bytes") == 0 ||
-                       strcmp(o, "--compute-bytes") == 0;
+                   strcmp(o, "--slots") == 0 || strcmp(o, "--wake") == 0) {
+            /* a count in its range, said as every command says one */
+            static const char *const name[] = {"--ranks", "--iterations", "--warmup",
+                                               "--chunks", "--slots", "--wake"};
+            static const uint32_t lo[] = {2, 1, 0, 1, 1, 0},
+                                  hi[] = {8, 200, 50, CES_COLL_MAX_CHUNKS, 64, CES_COLL_MAX_WAKE};
+            uint32_t *dst[] = {&B->ranks, &B->iters, &B->warmup, &B->chunks, &B->slots, &B->wake};
+            size_t k = 0;
+
+            while (strcmp(o, name[k]) != 0)
+                k++;
+            v = option_value(argc, argv, &i, "a number");
+            if (v == NULL || ces_tool_count("bench", o, v, lo[k], hi[k], dst[k]) != CES_EXIT_OK)
+                return CES_EXIT_USAGE;
+            if (strcmp(o, "--chunks") == 0 || strcmp(o, "--slots") == 0)
+                sr_opt = o;
+        } else if (strcmp(o, "--min-bytes") == 0 || strcmp(o, "--max-bytes") == 0 ||
+                   strcmp(o, "--compute-bytes") == 0 || strcmp(o, "--root") == 0) {
+            int size = strcmp(o, "--root") != 0;
 
             v = option_value(argc, argv, &i, size ? "a size (suffixes K M G)" : "a number");
             if (v == NULL)
                 return CES_EXIT_USAGE;
-            /* sizes take the suffixes; counts are plain numbers */
+            /* sizes take the suffixes; --root is a plain number */
             if (ces_tool_parse_size(v, &n) != 0 || (!size && v[strspn(v, "0123456789")] != '\0'))
                 return ces_tool_fail(size ? "bench: %s expects a size (suffixes K M G), not '%s'"
                                           : "bench: %s expects a number, not '%s'",
                                      o, v);
-            if (strcmp(o, "--ranks") == 0) {
-                if (n < 2 || n > 8)
-                    return ces_tool_fail("bench: --ranks must be 2..8, not %s", v);
-                B->ranks = (uint32_t)n;
-            } else if (strcmp(o, "--iterations") == 0) {
-                if (n < 1 || n > 200)
-                    return ces_tool_fail("bench: --iterations must be 1..200, not %s", v);
-                B->iters = (uint32_t)n;
-            } else if (strcmp(o, "--warmup") == 0) {
-                if (n > 50)
-                    return ces_tool_fail("bench: --warmup must be 0..50, not %s", v);
-                B->warmup = (uint32_t)n;
-            } else if (strcmp(o, "--chunks") == 0) {
-                if (n < 1 || n > CES_COLL_MAX_CHUNKS)
-                    return ces_tool_fail("bench: --chunks must be 1..%u, not %s",
-                                         CES_COLL_MAX_CHUNKS, v);
-                B->chunks = (uint32_t)n;
-                sr_opt = o;
-            } else if (strcmp(o, "--slots") == 0) {
-                if (n < 1 || n > 64)
-                    return ces_tool_fail("bench: --slots must be 1..64, not %s", v);
-                B->slots = (uint32_t)n;
-                sr_opt = o;
-            } else if (strcmp(o, "--min-bytes") == 0) {
+            if (strcmp(o, "--min-bytes") == 0) {
                 B->min_bytes = n;
                 min_arg = v;
             } else if (strcmp(o, "--max-bytes") == 0) {
                 B->max_bytes = n;
                 max_arg = v;
-            } else if (strcmp(o, "--wake") == 0) {
-                if (n > CES_COLL_MAX_WAKE)
-                    return ces_tool_fail("bench: --wake must be 0..%u, not %s", CES_COLL_MAX_WAKE,
-                                         v);
-                B->wake = (uint32_t)n;
             } else if (strcmp(o, "--root") == 0) {
                 /* checked against --ranks below, which may follow */
                 B->root = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;

@@ -345,7 +345,7 @@ static void test_arguments_in_order(void **state)
                                             "delay:rR.sS#K, stop:rR.sS#K or stop:rR#K"},
         {"promela", "--bogus --fault nope", NULL},
         {"promela", "--queues 0 -o --ranks 2", "-o expects a value, not the option '--ranks'"},
-        {"bench", "--ranks 1 --bogus alltoall", "--ranks must be 2..8, not 1"},
+        {"bench", "--ranks 1 --bogus alltoall", "--ranks expects a number in 2..8, not '1'"},
         {"bench", "--bogus --ranks 1 alltoall", NULL},
         {"gen", "--seed x --bogus", "--seed expects a number 0..18446744073709551615, not 'x'"},
         {"gen", "--bogus --seed x", NULL},
