@@ -114,7 +114,6 @@ struct dot_state {
     struct dot_mark_info *marks;   /* [nodes] or NULL */
     const struct ces_dot_overlay *ov;
     const struct ces_dot_checked *chk; /* the check drawn, or NULL */
-    bool every;   /* an overlay of a check not known: a wait keeps every write it may see */
     size_t cross; /* write -> wait and data edges emitted */
     struct ces_vec waits; /* struct dot_wait, sorted by slot */
     struct ces_vec wvals; /* struct dot_wval: waits[i]'s group sorted by condition */
@@ -139,13 +138,16 @@ struct dot_state {
  * earlier `>=` wait) are left out and counted in the legend: each spans the
  * whole height of the picture, and dot's layout time grows with their
  * length.  Above this many pairs within blocks, a wait keeps only the
- * edges of its nearest writes of its block, ones it may see (keep_pairs;
- * over an overlay of a check not known every one it may see), the rest
- * counted in the legend: a counter written chunk after chunk in one block
- * satisfies every earlier `>=` wait of its block, and a flag set and
- * reset every `==` wait of its value (the 8-rank sendrecv of 64 chunks:
- * 15,001 pairs, 7,168 with --sync credit, which dot did not lay out in 5
- * minutes). */
+ * edges of its nearest writes of its block, ones it may see (keep_pairs),
+ * the rest counted in the legend: a counter written chunk after chunk in
+ * one block satisfies every earlier `>=` wait of its block, and a flag
+ * set and reset every `==` wait of its value (the 8-rank sendrecv of 64
+ * chunks: 15,001 pairs, 7,168 with --sync credit, which dot did not lay
+ * out in 5 minutes).  Over an overlay of a check not known (ces_dot_emit) every
+ * pair is drawn: its executions may skip a stopped op, a dropped write
+ * or a wait's write (the watchdog releases it), so that a write the order
+ * of the graph alone says is overwritten before a wait may be what the
+ * wait sees. */
 #define DOT_MAX_SIGNAL_EDGES 1000
 
 static const struct ces_op *op_at(const struct ces_graph *g, struct dot_ref r)
@@ -970,8 +972,7 @@ static int collect_waits(struct dot_state *st)
  * come after the wait (the slot's initial 0: where no write comes before
  * it), and a process's first event of a (block, replay) after its rank's
  * earlier ones (docs/SEMANTICS.md section 1; a delayed write's stream,
- * on a queue of its own, takes no part, and over an overlay of a check
- * not known no stream does).  Each clock is one every
+ * on a queue of its own, takes no part).  Each clock is one every
  * execution has, so a write it rules out for a wait is one the wait never
  * sees. */
 
@@ -1262,11 +1263,7 @@ static int keep_pair(struct dot_state *st, const struct dot_order *o, const stru
 /* Adds to st->kept the pairs of wait event e (of block b) with its
  * nearest writes of block b: of each process, the first write of the block
  * the wait may see (first_seen) that does not happen after it, but where
- * another process's such write happens before it.  Over an overlay of a
- * check not known the order knows neither queues nor block boundaries
- * (order_build), and the first such write may be one they overwrite
- * before the wait: there the wait keeps every write of the block it may
- * see that does not happen after it. */
+ * another process's such write happens before it. */
 static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
 {
     const struct ces_graph *g = st->g;
@@ -1280,7 +1277,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
 
     slot_writes(o, &slot, c, &ng);
     o->work += (uint64_t)ng * ng;
-    for (uint32_t t = 0; t < ng && rc == CES_OK; t++) {
+    for (uint32_t t = 0; t < ng; t++) {
         size_t lo = o->group[t], hi = o->group[t + 1], i;
         uint32_t from;
 
@@ -1294,19 +1291,11 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
                 hi = mid;
         }
         from = lo < o->group[t + 1] ? o->w[lo].pos : UINT32_MAX;
-        /* the wait does not happen before them */
-        for (i = first_seen(o, t, ng, op, width, from);
-             i < o->group[t + 1] && o->w[i].block == x->ref.block &&
-             ow_clock(o, i)[x->proc] <= x->pos && rc == CES_OK;
-             i++) {
-            if (!st->every) {
-                near[nkept++] = i;
-                break;
-            }
-            o->work++;
-            if (ces_wait_holds(width, op->cmp, o->w[i].value, op->value))
-                rc = keep_pair(st, o, x, i);
-        }
+        /* the wait does not happen before it */
+        i = first_seen(o, t, ng, op, width, from);
+        if (i < o->group[t + 1] && o->w[i].block == x->ref.block &&
+            ow_clock(o, i)[x->proc] <= x->pos)
+            near[nkept++] = i;
     }
     o->work += (uint64_t)nkept * nkept;
     for (uint32_t a = 0; a < nkept && rc == CES_OK; a++) {
@@ -1370,12 +1359,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
 
     *made = false;
     /* the check's queues, and its delayed writes' streams (from `linked`
-     * on), which have queues of their own and take no part in links; an
-     * overlay of a check not known may be of other queues, or every
-     * stream a delayed write's */
-    if (st->every) {
-        linked = 0;
-    } else if (st->chk != NULL) {
+     * on), which have queues of their own and take no part in links */
+    if (st->chk != NULL) {
         linked = st->chk->linked;
         map = st->chk->queue_map;
     }
@@ -2152,8 +2137,7 @@ static void emit_legend(struct dot_state *st)
                       st->nfar);
     if (st->skip_near)
         ces_sb_printf(&st->sb, "(%zu write -> wait edges within a block not drawn: a wait "
-                      "from its %s alone)\\l", st->nnear,
-                      st->every ? "block's writes it may see" : "nearest writes");
+                      "from its nearest writes alone)\\l", st->nnear);
     ces_sb_puts(&st->sb, "\"];\n");
 }
 
@@ -2186,7 +2170,6 @@ int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
     st.ov = overlay;
     assert(checked == NULL || checked->linked <= g->streams);
     st.chk = checked;
-    st.every = overlay != NULL && checked == NULL;
     ces_sb_init(&st.sb, ctx);
     rc = load_marks(&st);
     if (rc != CES_OK)
@@ -2213,7 +2196,8 @@ int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     signal_edges(&st, false);
     st.skip_far = st.nfar > 0 && st.nsame + st.nfar > DOT_MAX_SIGNAL_EDGES;
-    if (st.nsame > DOT_MAX_SIGNAL_EDGES)
+    /* an overlay of a check not known: every pair (DOT_MAX_SIGNAL_EDGES) */
+    if (st.nsame > DOT_MAX_SIGNAL_EDGES && (overlay == NULL || checked != NULL))
         rc = keep_pairs(&st);
     if (rc != CES_OK) {
         ces_ctx_error(ctx, rc, "out of memory drawing the graph");

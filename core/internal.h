@@ -224,8 +224,9 @@ struct ces_dot_checked {
  * `checked` (NULL: the graph's own queues and links) the order of writes
  * and waits above 1000 pairs within blocks is of that check's executions,
  * so that a wait is drawn from its nearest writes, over an overlay too
- * (without it, an overlay's wait is drawn from every write of its block
- * it may see: ces_dot_emit). */
+ * (without it, over an overlay every pair within a block is drawn:
+ * ces_dot_emit; a check under a stop, a drop or the watchdog model, which
+ * no such order knows, is drawn so). */
 int ces_dot_emit_sized(struct ces_ctx *ctx, const struct ces_graph *g,
                        const struct ces_dot_overlay *overlay,
                        const struct ces_dot_checked *checked, char **text, size_t *len,

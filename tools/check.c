@@ -91,8 +91,9 @@ static const char check_help[] =
     "                      its nearest writes in the order of the check's\n"
     "                      executions (its hardware queues; a delayed write in\n"
     "                      no queue and past block boundaries), under a stop, a\n"
-    "                      drop or --abort from every write of its block it may\n"
-    "                      see (that order does not hold there); a picture\n"
+    "                      drop or --abort from every write of its block whose\n"
+    "                      value it passes on (no order holds there: a write\n"
+    "                      stopped or dropped overwrites nothing); a picture\n"
     "                      that fails after the search (dot fails) is said, and the\n"
     "                      exit code is the report's if it found a defect (1), else 2;\n"
     "                      a .dot of 16 MiB or more is announced with its size\n"
@@ -192,6 +193,18 @@ static int check_dot_path(struct ces_ctx *ctx, const char *path)
     return ces_tool_out_probe("check", path);
 }
 
+/* Whether the order of writes and waits of the check's executions holds
+ * for its picture (draw): not under a stop, a drop or the watchdog
+ * model. */
+static bool dot_ordered(const struct ces_check_opts *o)
+{
+    bool ordered = !(o->flags & CES_CHECK_ABORT);
+
+    for (size_t i = 0; i < o->nfaults; i++)
+        ordered = ordered && o->faults[i].kind == CES_FAULT_DELAY;
+    return ordered;
+}
+
 /* Says how long Graphviz may take to lay out the picture --dot draws,
  * before the search: the schedule's, but under delay faults that of the
  * graph checked in its place, which the picture shows (a delayed write
@@ -200,20 +213,24 @@ static int check_dot_path(struct ces_ctx *ctx, const char *path)
  * second replay draw 10,268).  Faults the check will refuse count as none:
  * they are checked first, as ces_check does, since the derivation takes
  * only checked ones (a delay of a rank the schedule lacks read out of
- * bounds, one of a write given twice failed its assert).  A picture that
- * cannot be drawn is not announced: the search's picture fails alike. */
+ * bounds, one of a write given twice failed its assert); one not
+ * dot_ordered with every pair within a block, as draw draws it.  A picture
+ * that cannot be drawn is not announced: the search's picture fails
+ * alike. */
 static void check_dot_note(struct ces_ctx *ctx, const struct ces_graph *g,
                            const struct ces_check_opts *o, const char *path)
 {
     struct sim_delayed d;
     struct ces_dot_size size;
+    struct ces_dot_overlay every;
     const struct ces_graph *drawn = g;
     bool derived = ces_sim_faults_check(ctx, g, o->faults, o->nfaults) == CES_OK &&
                    ces_sim_delay_derive(ctx, g, o, &d) == CES_OK;
 
     if (derived && d.g != NULL)
         drawn = d.g;
-    if (ces_tool_dot_size(ctx, drawn, &size) == CES_OK)
+    memset(&every, 0, sizeof(every));
+    if (ces_tool_dot_size(ctx, drawn, dot_ordered(o) ? NULL : &every, &size) == CES_OK)
         ces_tool_dot_note("check", ces_tool_dot_ops(drawn), &size, path);
     if (derived)
         ces_sim_delayed_free(ctx, &d);
@@ -439,8 +456,9 @@ static int exit_of(uint32_t verdict)
  * map they ran on, the delayed writes' streams on queues of their own and
  * in no link.  A stop takes the stopped ops out of their queue, a dropped
  * write overwrites nothing, and a wait the watchdog releases sees no
- * write, none of which that order knows: under them a wait is drawn from
- * every write of its block it may see.  A picture that fails leaves the
+ * write, none of which that order knows: under them, whatever the check
+ * found, every pair within a block is drawn (an overlay without marks
+ * where it found nothing).  A picture that fails leaves the
  * report standing: exit 1 when it found a defect (`defect`), else 2; a
  * report that did not arrive is exit 2. */
 static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
@@ -451,21 +469,20 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
     struct ces_dot_checked chk = {ces_check_report_queue_map(r), ces_graph_streams(checked)};
     struct ces_dot_overlay ov, *pov = NULL;
     bool counterexample = ces_check_report_ndefects(r) > 0;
-    bool ordered = !(o->flags & CES_CHECK_ABORT);
+    bool ordered = dot_ordered(o);
     char *text = NULL;
     size_t len = 0;
     int rc;
 
-    for (size_t i = 0; i < o->nfaults; i++)
-        ordered = ordered && o->faults[i].kind == CES_FAULT_DELAY;
     if (counterexample) {
         if (ces_check_report_overlay(r, 0, &ov) != CES_OK) {
             ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
             return defect ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
         }
         pov = &ov;
-    } else if (g != checked && !ordered) {
-        /* an overlay without marks: every write a wait may see */
+    } else if (!ordered) {
+        /* an overlay without marks: every pair, also where the graph
+         * checked is the schedule's own (no delay) */
         memset(&ov, 0, sizeof(ov));
         pov = &ov;
     }

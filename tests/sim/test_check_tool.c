@@ -678,6 +678,56 @@ static void test_dot_checked_order(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A stop, a drop and the watchdog model void the order of a check's
+ * executions (a write stopped or dropped overwrites nothing, an await
+ * whose record a stop left out passes at once, a released wait sees no
+ * write), which its picture kept above 1000 write -> wait pairs (a
+ * counter of 46 values, 1081): r0 writes f 1, then 0 (after a wait of x
+ * that only the watchdog releases; behind a record that r0 s1 awaits),
+ * then g, and r1 waits for g, then `f == 1`: the wait sees the first
+ * write where the reset is dropped (OK), stopped (a HANG whose steps show
+ * it passing on 1) or where the watchdog releases r0 first, yet the
+ * picture had no edge to it (the order put the reset before it).  Every
+ * pair within a block is drawn there now, none counted as not drawn. */
+static void test_dot_fault_every_pair(void **state)
+{
+    static const char *const heads[] = {
+        "cesync 1\nranks 5\nsignal f u32 1\nsignal g u32 1\nsignal c u32 1\n"
+        "phase eager x1\nr0 : write f[0]@1 = 1\nr0 : write f[0]@1 = 0\n"
+        "r0 : write g[0]@1 = 1\nr1 : wait g[0] == 1\nr1 : wait f[0] == 1\n",
+        "cesync 1\nranks 5\nstreams 2\nsignal f u32 1\nsignal g u32 1\nsignal c u32 1\n"
+        "phase eager x1\nr0 s0 : write f[0]@1 = 1\nr0 s0 : write f[0]@1 = 0\n"
+        "r0 s0 : record e\nr0 s1 : await e\nr0 s1 : write g[0]@1 = 1\n"
+        "r1 : wait g[0] == 1\nr1 : wait f[0] == 1\n",
+        "cesync 1\nranks 5\nsignal f u32 1\nsignal g u32 1\nsignal x u32 1\n"
+        "signal c u32 1\nphase eager x1\nr0 : write f[0]@1 = 1\nr0 : wait x[0] == 1\n"
+        "r0 : write f[0]@1 = 0\nr0 : write g[0]@1 = 1\nr1 : wait g[0] == 1\n"
+        "r1 : wait f[0] == 1\n"};
+    static const char *const args[] = {"--fault drop:r0.s0#1", "--fault stop:r0.s0#1",
+                                       "--abort"};
+    static const int exits[] = {0, 1, 0};
+    char *dir = ces_test_tmpdir(), path[160], cmd[160], *o, *dot;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/d.dot", dir);
+    for (int c = 0; c < 3; c++) {
+        write_counted(dir, "m.ces", heads[c], "");
+        snprintf(cmd, sizeof(cmd), "check m.ces %s --quiet --dot d.dot", args[c]);
+        assert_int_equal(ces_test_tool(dir, cmd, &o), exits[c]);
+        free(o);
+        dot = ces_test_read_file(path, NULL);
+        assert_non_null(strstr(dot, "n0_0_0 -> n0_1_1 [style=dashed"));
+        assert_int_equal(ces_test_count(dot, " -> n0_1_1 [style=dashed"), 1);
+        assert_int_equal(ces_test_count(dot, "[style=dashed"), 1083);
+        assert_null(strstr(dot, "within a block not drawn"));
+        free(dot);
+    }
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof(path), "%s/m.ces", dir);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The picture of a counterexample under a queue map (--queues, or the
  * first assignment of a `connections any` schedule that fails) names the
  * map in its title, as the report's "hardware queues:" line does: the
@@ -1712,6 +1762,7 @@ int main(void)
         cmocka_unit_test(test_delay),
         cmocka_unit_test(test_dot_delay_queues),
         cmocka_unit_test(test_dot_checked_order),
+        cmocka_unit_test(test_dot_fault_every_pair),
         cmocka_unit_test(test_dot_blocked_replay),
         cmocka_unit_test(test_dot_queue_map),
         cmocka_unit_test(test_memory_bound),

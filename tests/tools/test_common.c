@@ -417,7 +417,7 @@ static void dot_note(const char *ranks, const char *iterations, const char *path
     assert_true(fd >= 0 && saved >= 0);
     fflush(stderr);
     assert_int_equal(dup2(fd, 2), 2);
-    assert_int_equal(ces_tool_dot_size(ctx, g, &sz), CES_OK);
+    assert_int_equal(ces_tool_dot_size(ctx, g, NULL, &sz), CES_OK);
     ces_tool_dot_note("dot", ces_tool_dot_ops(g), &sz, path);
     fflush(stderr);
     assert_int_equal(dup2(saved, 2), 2);
