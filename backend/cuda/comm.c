@@ -939,11 +939,17 @@ static int map_all(struct ces_team *t, struct ces_alloc_rec *a, uint32_t *mapped
         CES_CU_GOTO(t->ctx, rc, cuMemSetAccess(t->base + r * t->stride + a->off, a->size, desc, nd),
                     denied);
     return CES_OK;
-denied: /* whose memory, and why a GPU may be refused it (peers_check) */
+denied: /* whose memory; and, another process's, why a GPU may be refused it
+         * (in one process peers_check has asked: not for that) */
+    if (t->multi && r != t->first_local)
+        return ces_ctx_error(t->ctx, rc,
+                             "rank %" PRIu32 "'s memory cannot be made accessible to the GPU "
+                             "of this process (a GPU is given access only to a peer's memory: "
+                             "cuDeviceCanAccessPeer): %s",
+                             r, ces_ctx_last_error(t->ctx));
     return ces_ctx_error(t->ctx, rc,
                          "rank %" PRIu32 "'s memory cannot be made accessible to the GPU%s of "
-                         "this process (a GPU is given access only to a peer's memory: "
-                         "cuDeviceCanAccessPeer): %s",
+                         "this process: %s",
                          r, ces_plural(nd), ces_ctx_last_error(t->ctx));
 out:
     return rc;

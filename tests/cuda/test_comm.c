@@ -101,12 +101,17 @@ static CUresult CUDAAPI fake_unmap(CUdeviceptr p, size_t size)
 }
 
 static size_t access_devices; /* the devices of the last cuMemSetAccess */
+static int access_gate = -1;   /* a failing cuMemSetAccess first reads a byte of it */
 
 static CUresult CUDAAPI fake_access(CUdeviceptr p, size_t size, const CUmemAccessDesc *d,
                                     size_t n)
 {
+    char ch;
+
     (void)p, (void)size, (void)d;
     access_devices = n;
+    if (access_fail && access_gate >= 0 && read(access_gate, &ch, 1) != 1)
+        return CUDA_ERROR_UNKNOWN;
     return access_fail ? CUDA_ERROR_INVALID_DEVICE : CUDA_SUCCESS;
 }
 
@@ -614,6 +619,7 @@ static void fakes_install(void)
     stream_busy = context_dead = streams_destroyed = events_destroyed = ranges_freed = 0;
     live_handles = mapped = stray_unmaps = 0;
     create_fail_at = map_fail_at = access_fail = ctx_fail = 0;
+    access_gate = -1;
     creates = maps = imports = 0;
     access_devices = 0;
     memset(map_at, 0, sizeof(map_at));
@@ -714,12 +720,14 @@ static void test_access_fails(void **state)
     fixture_init(&fx);
     access_fail = 1; /* every range is mapped, then access fails */
     expect_clean_failure(&fx);
-    /* whose memory it was, and why a GPU may be refused it: the message
-     * was the call's alone */
+    /* whose memory it was (the message was the call's alone), not that a
+     * GPU is refused another's that is not its peer's: ces_comm_init_all
+     * asked cuDeviceCanAccessPeer of every pair of its GPUs (the message
+     * said that too) */
     expect_message(ces_ctx_last_error(fx.ctx),
-                   "rank 0's memory cannot be made accessible to the GPUs of this process (a "
-                   "GPU is given access only to a peer's memory: cuDeviceCanAccessPeer): ",
+                   "rank 0's memory cannot be made accessible to the GPUs of this process: ",
                    "failed: CUDA_ERROR_? (101): stand-in");
+    assert_null(strstr(ces_ctx_last_error(fx.ctx), "peer"));
     fixture_end(&fx);
 }
 
@@ -2086,6 +2094,72 @@ static void test_alloc_refusals_across_processes(void **state)
     }
     assert_int_equal(proc_rank(&fx, 0, path, page), CES_OK);
     assert_int_equal(refusals_then_alloc(&fx, 0), 0);
+    assert_int_equal(waitpid(pid, &s, 0), pid);
+    assert_true(WIFEXITED(s));
+    assert_int_equal(WEXITSTATUS(s), 0);
+    proc_rank_end(&fx, 0);
+    munmap(page, 2 * sizeof(struct ces_progress_rank));
+}
+
+/* Rank `rank` of two processes (proc_rank) whose cuMemSetAccess fails:
+ * ces_mem_alloc returns CES_ERR_CUDA, nothing left made, naming rank 0's
+ * memory, the first whose access failed; rank 1's process, whose GPU it
+ * is not, is told that a GPU reaches only a peer's memory, rank 0's, whose
+ * own it is, not.  0, or the step that went wrong. */
+static int access_denied(struct fixture *fx, uint32_t rank)
+{
+    static const char head[] = "rank 0's memory cannot be made accessible to the GPU of this "
+                               "process";
+    static const char peer[] = " (a GPU is given access only to a peer's memory: "
+                               "cuDeviceCanAccessPeer): ";
+    const char *msg;
+    void *p = NULL;
+
+    access_fail = 1;
+    if (ces_mem_alloc(&fx->comm[rank], 2 << 20, &p) != CES_ERR_CUDA || p != NULL)
+        return 1;
+    msg = ces_ctx_last_error(fx->ctx);
+    if (strncmp(msg, head, strlen(head)) != 0)
+        return 2;
+    msg += strlen(head);
+    if (rank == 0 ? strncmp(msg, ": ", 2) != 0 || strstr(msg, "peer") != NULL
+                  : strncmp(msg, peer, strlen(peer)) != 0)
+        return 3;
+    return live_handles == 0 && mapped == 0 ? 0 : 4;
+}
+
+/* Two processes whose cuMemSetAccess fails (access_denied): across
+ * processes no rank can ask whether the GPUs are peers, and the rank
+ * whose memory another process's GPU was refused is named, with why; one
+ * refused its own memory is named alone (it was told of peers too).  Rank
+ * 0's refusal waits for rank 1's (whose exchange its failure would end
+ * first). */
+static void test_access_denied_across_processes(void **state)
+{
+    struct fixture fx;
+    struct ces_progress_rank *page = shared_page();
+    char path[128], ch = 0;
+    int s = 0, gate[2], code;
+    pid_t pid;
+
+    (void)state;
+    snprintf(path, sizeof(path), "/tmp/ces-comm-%ld-denied.sock", (long)getpid());
+    assert_int_equal(pipe(gate), 0);
+    pid = fork();
+    if (pid == 0) {
+        close(gate[0]);
+        if (proc_rank(&fx, 1, path, page) != CES_OK)
+            _exit(10);
+        code = access_denied(&fx, 1);
+        if (write(gate[1], &ch, 1) != 1)
+            code = code != 0 ? code : 11;
+        _exit(code);
+    }
+    close(gate[1]);
+    assert_int_equal(proc_rank(&fx, 0, path, page), CES_OK);
+    access_gate = gate[0];
+    assert_int_equal(access_denied(&fx, 0), 0);
+    close(gate[0]);
     assert_int_equal(waitpid(pid, &s, 0), pid);
     assert_true(WIFEXITED(s));
     assert_int_equal(WEXITSTATUS(s), 0);
@@ -3561,6 +3635,7 @@ int main(void)
         cmocka_unit_test(test_alloc_with_a_peer_process_aborted),
         cmocka_unit_test(test_alloc_retried_after_a_timeout),
         cmocka_unit_test(test_alloc_refusals_across_processes),
+        cmocka_unit_test(test_access_denied_across_processes),
         cmocka_unit_test(test_graph_phase_on_the_legacy_stream),
         cmocka_unit_test(test_launch_bindings),
         cmocka_unit_test(test_launch_past_the_watch_slots),
