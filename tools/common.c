@@ -345,6 +345,13 @@ int ces_tool_op_line(const char *why, uint32_t *line, uint32_t *col, char *rest,
     return 1;
 }
 
+int ces_tool_second_schedule(const char *cmd, const char *input)
+{
+    return ces_tool_fail("%s: '--' names the schedule, but '%s' is one already (one schedule per "
+                         "command; see cesync %s --help)",
+                         cmd, input, cmd);
+}
+
 int ces_tool_unexpected(const char *cmd, const char *arg)
 {
     int option = arg[0] == '-' && arg[1] != '\0';
@@ -897,9 +904,7 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
             continue;
         }
         if (strcmp(argv[i], "--") == 0) /* a second schedule: no unknown option */
-            return ces_tool_fail("%s: '--' names the schedule, but '%s' is one already (one "
-                                 "schedule per command; see cesync %s --help)",
-                                 cmd, input, cmd);
+            return ces_tool_second_schedule(cmd, input);
         if (ces_tool_listed(valued, argv[i])) {
             /* the option's value, which may look like a schedule (--dot
              * x.svg), or none where the line ends: the option says what

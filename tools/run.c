@@ -728,8 +728,10 @@ int ces_cmd_run(int argc, char **argv)
      * (run --bogus asked "which schedule?" too), a second schedule, and
      * --ranks past the ranks a run drives (it said 1..1024, what a
      * schedule may have); the argument after -- is the schedule, whatever
-     * its name (ces_tool_input), and a -- after it is left to
-     * ces_tool_load to refuse, with what follows it */
+     * its name (ces_tool_input), and a -- after it is refused here: left
+     * to ces_tool_load, a --single-process after it was taken for the
+     * option and the -- for one that ends the line (run barrier --
+     * --single-process ran the barrier) */
     input = ces_tool_input(argc, argv, NULL);
     for (int i = 0; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -738,7 +740,7 @@ int ces_cmd_run(int argc, char **argv)
         if (argv[i] == input || (strcmp(argv[i], "--") == 0 && v == NULL))
             continue;
         if (strcmp(argv[i], "--") == 0 && v != input)
-            break;
+            return ces_tool_second_schedule("run", input);
         if (strcmp(argv[i], "--") == 0) {
             i++;
             continue;

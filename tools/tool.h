@@ -216,6 +216,10 @@ int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
  * its own, for an editor to go to. */
 int ces_tool_op_line(const char *why, uint32_t *line, uint32_t *col, char *rest, size_t size);
 
+/* Refuses a `--` of command `cmd` that would name a second schedule, `input`
+ * being the first.  Returns CES_EXIT_USAGE (printed). */
+int ces_tool_second_schedule(const char *cmd, const char *input);
+
 /* Refuses argument `arg` of command `cmd` that no option of it takes:
  * "unknown option" for -x, "unexpected argument" for a word, with a pointer
  * to cmd's --help.  Returns CES_EXIT_USAGE (printed). */

@@ -594,6 +594,11 @@ static void test_run_input_first(void **state)
     ces_test_tool_says("run barrier -- x.ces", 2,
                        "cesync: run: '--' names the schedule, but 'barrier' is one already "
                        "(one schedule per command; see cesync run --help)\n");
+    /* a second schedule after -- named like run's option: it was taken for
+     * the option, and run barrier -- --single-process ran the barrier */
+    ces_test_tool_says("run barrier -- --single-process", 2,
+                       "cesync: run: '--' names the schedule, but 'barrier' is one already "
+                       "(one schedule per command; see cesync run --help)\n");
     /* a -- that ends the line names none, as in the other commands (the
      * --ranks run adds for a collective went after it, and it said "'--'
      * names the schedule, but 'barrier' is one already") */
