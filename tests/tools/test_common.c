@@ -395,6 +395,35 @@ static void test_load_input_anywhere(void **state)
                        "cesync: check --predict: --kind: unknown machine kind 'nope' (known: h200)\n");
 }
 
+/* Sends stderr into a new file named by `tmpl` (a mkstemp template) until
+ * stderr_end; its descriptor, and stderr's kept in *saved. */
+static int stderr_begin(char *tmpl, int *saved)
+{
+    int fd = mkstemp(tmpl);
+
+    *saved = dup(2);
+    assert_true(fd >= 0 && *saved >= 0);
+    fflush(stderr);
+    assert_int_equal(dup2(fd, 2), 2);
+    return fd;
+}
+
+/* Gives stderr back and puts what was written to it since stderr_begin
+ * into out (size bytes, a string); the file is removed. */
+static void stderr_end(char *tmpl, int fd, int saved, char *out, size_t size)
+{
+    ssize_t n;
+
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    n = pread(fd, out, size - 1, 0);
+    assert_true(n >= 0);
+    out[n] = '\0';
+    close(fd);
+    unlink(tmpl);
+}
+
 /* What ces_tool_dot_note prints to stderr for an alltoall of `ranks` and
  * `iterations` (280 drawn ops each of 8 ranks) drawn into `path`, in out. */
 static void dot_note(const char *ranks, const char *iterations, const char *path, char *out,
@@ -407,26 +436,16 @@ static void dot_note(const char *ranks, const char *iterations, const char *path
     char a0[] = "alltoall", a1[] = "--ranks", a2[16], a3[] = "--iterations", a4[16];
     char *argv[] = {a0, a1, a2, a3, a4};
     char tmpl[] = "/tmp/ces_note_XXXXXX";
-    int fd = mkstemp(tmpl), saved = dup(2);
-    ssize_t n;
+    int fd, saved;
 
     snprintf(a2, sizeof(a2), "%s", ranks);
     snprintf(a4, sizeof(a4), "%s", iterations);
     assert_int_equal(ces_tool_load("dot", ctx, 5, argv, NULL, NULL, NULL, NULL, &g, NULL),
                      CES_EXIT_OK);
-    assert_true(fd >= 0 && saved >= 0);
-    fflush(stderr);
-    assert_int_equal(dup2(fd, 2), 2);
+    fd = stderr_begin(tmpl, &saved);
     assert_int_equal(ces_tool_dot_size(ctx, g, NULL, &sz), CES_OK);
     ces_tool_dot_note("dot", ces_tool_dot_ops(g), &sz, path);
-    fflush(stderr);
-    assert_int_equal(dup2(saved, 2), 2);
-    close(saved);
-    n = pread(fd, out, size - 1, 0);
-    assert_true(n >= 0);
-    out[n] = '\0';
-    close(fd);
-    unlink(tmpl);
+    stderr_end(tmpl, fd, saved, out, size);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -482,21 +501,10 @@ static void test_dot_note(void **state)
 static void dot_text_note(size_t len, char *out, size_t size)
 {
     char tmpl[] = "/tmp/ces_note_XXXXXX";
-    int fd = mkstemp(tmpl), saved = dup(2);
-    ssize_t n;
+    int saved, fd = stderr_begin(tmpl, &saved);
 
-    assert_true(fd >= 0 && saved >= 0);
-    fflush(stderr);
-    assert_int_equal(dup2(fd, 2), 2);
     ces_tool_dot_text_note("check", 7, len, NULL);
-    fflush(stderr);
-    assert_int_equal(dup2(saved, 2), 2);
-    close(saved);
-    n = pread(fd, out, size - 1, 0);
-    assert_true(n >= 0);
-    out[n] = '\0';
-    close(fd);
-    unlink(tmpl);
+    stderr_end(tmpl, fd, saved, out, size);
 }
 
 /* Dot text is announced from 16 MiB on, to standard output too (a file:
