@@ -359,7 +359,9 @@ int ces_tool_unexpected(const char *cmd, const char *arg)
     /* a word past the schedule: most often a second one */
     return ces_tool_fail("%s: %s '%s' (%ssee cesync %s --help)", cmd,
                          option ? "unknown option" : "unexpected argument", arg,
-                         option || strcmp(cmd, "gen") == 0 ? "" : "one schedule per command; ",
+                         option || strcmp(cmd, "gen") == 0 || strcmp(cmd, "devices") == 0
+                             ? ""
+                             : "one schedule per command; ",
                          cmd);
 }
 

@@ -24,6 +24,7 @@ static const struct command commands[] = {
     {"promela", ces_cmd_promela, "emit an equivalent Promela model for SPIN"},
     {"run", ces_cmd_run, "run a schedule on GPUs and check every byte"},
     {"bench", ces_cmd_bench, "benchmark collectives against NCCL on GPUs"},
+    {"devices", ces_cmd_devices, "list the GPUs, which are peers, how many ranks can run"},
 };
 
 static void usage(FILE *f)

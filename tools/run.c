@@ -72,8 +72,8 @@ static int run_help(void)
 
 #if defined(CES_HAVE_CUDA)
 
-/* The most ranks one run drives (the per-rank arrays below). */
-#define RUN_MAX_RANKS 64u
+/* The most ranks one run drives (the per-rank arrays below; tool.h). */
+#define RUN_MAX_RANKS CES_TOOL_RUN_RANKS
 
 /* The pattern: deterministic in (rank, buffer, offset, iteration). */
 static uint64_t pat_word(uint32_t rank, uint32_t buf, uint64_t w, uint64_t gen)

@@ -18,7 +18,12 @@ int ces_cmd_gen(int argc, char **argv);      /* tools/gen.c */
 int ces_cmd_promela(int argc, char **argv);  /* tools/promela.c */
 int ces_cmd_run(int argc, char **argv);      /* tools/run.c */
 int ces_cmd_bench(int argc, char **argv);    /* tools/bench.c */
+int ces_cmd_devices(int argc, char **argv);  /* tools/devices.c */
 int ces_cmd_predict(int argc, char **argv);  /* tools/predict.c: `check --predict` */
+
+/* The most ranks `cesync run` drives (its per-rank arrays), the range of
+ * its --ranks and of `cesync devices --ranks`. */
+#define CES_TOOL_RUN_RANKS 64u
 
 /* The options of check (tools/check.c), NULL-terminated: those that take a
  * value (--predict's --model and --kind among them) and those that take

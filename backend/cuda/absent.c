@@ -6,9 +6,12 @@
  * does before it asks the driver (args.c, which both builds share: the same
  * refusal, the same message), then fail with CES_ERR_UNSUPPORTED, saying
  * why, as a build with CUDA does on a machine without a GPU; every call on
- * a communicator gets none and answers as the build with CUDA answers NULL.
+ * a communicator gets none and answers as the build with CUDA answers NULL;
+ * ces_devices_query finds no GPU to describe, CES_ERR_UNSUPPORTED.
  */
 #include "args.h"
+
+#include <string.h>
 
 #define ABSENT "this cesync was built without CUDA (no GPU can be used)"
 
@@ -45,6 +48,17 @@ int ces_comm_init_env(struct ces_ctx *ctx, const char *rendezvous, struct ces_co
     if (rc != CES_OK)
         return rc;
     return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "ces_comm_init_env: " ABSENT);
+}
+
+/* No GPU to describe, as a build with CUDA says where none can be used. */
+int ces_devices_query(struct ces_ctx *ctx, struct ces_devices *out)
+{
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
+    if (out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_devices_query: NULL argument");
+    memset(out, 0, sizeof(*out));
+    return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, ABSENT);
 }
 
 /* A communicator given: none is ours (a NULL destroys nothing). */

@@ -41,6 +41,10 @@ static inline uint64_t ces_cuda_round_up(uint64_t v, uint64_t g)
  * on GPU r % count; for tests; unset, empty or 0: not).  Any other value is
  * CES_ERR_INVALID naming the variable and the value (*share 0). */
 int ces_cuda_share_gpus(struct ces_ctx *ctx, int *share);
+/* CES_ERR_UNSUPPORTED, said: ranks ra and rb are on GPUs of which `from`
+ * cannot access `to`'s memory (peers.c; ces_comm_init_all and
+ * ces_devices_fit refuse such a pair alike). */
+int ces_cuda_not_peers(struct ces_ctx *ctx, uint32_t ra, uint32_t rb, int from, int to);
 /* The stride (bytes of symmetric memory per rank) from CES_STRIDE's value
  * `env` (NULL or '': `total`, the device's memory), rounded up to `gran`:
  * digits with an optional K, M or G, of 1..2^48 bytes, else CES_ERR_INVALID

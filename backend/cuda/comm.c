@@ -659,13 +659,8 @@ static int peers_check(struct ces_team *t)
             CES_CU_GOTO(t->ctx, rc, cuDeviceCanAccessPeer(&ab, a->cudev, b->cudev), out);
             CES_CU_GOTO(t->ctx, rc, cuDeviceCanAccessPeer(&ba, b->cudev, a->cudev), out);
             if (!ab || !ba)
-                return ces_ctx_error(t->ctx, CES_ERR_UNSUPPORTED,
-                                     "ranks %" PRIu32 " and %" PRIu32 ": GPU %d cannot access "
-                                     "GPU %d's memory (cuDeviceCanAccessPeer: they are not "
-                                     "peers, by NVLink or PCIe); every rank maps every other "
-                                     "rank's memory, so every pair of GPUs must be peers",
-                                     i, j, ab ? b->device : a->device,
-                                     ab ? a->device : b->device);
+                return ces_cuda_not_peers(t->ctx, i, j, ab ? b->device : a->device,
+                                          ab ? a->device : b->device);
         }
     }
 out:

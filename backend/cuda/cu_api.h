@@ -21,6 +21,9 @@
     X(cuDeviceGet) \
     X(cuDeviceGetAttribute) \
     X(cuDeviceGetCount) \
+    X(cuDeviceGetName) \
+    X(cuDeviceGetP2PAttribute) \
+    X(cuDeviceGetPCIBusId) \
     X(cuDevicePrimaryCtxRelease) \
     X(cuDevicePrimaryCtxRetain) \
     X(cuDeviceTotalMem) \
@@ -68,6 +71,9 @@ struct ces_cu_api {
     CUresult (CUDAAPI *p_cuDeviceGet)(CUdevice *device, int ordinal);
     CUresult (CUDAAPI *p_cuDeviceGetAttribute)(int *pi, CUdevice_attribute attrib, CUdevice dev);
     CUresult (CUDAAPI *p_cuDeviceGetCount)(int *count);
+    CUresult (CUDAAPI *p_cuDeviceGetName)(char *name, int len, CUdevice dev);
+    CUresult (CUDAAPI *p_cuDeviceGetP2PAttribute)(int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice);
+    CUresult (CUDAAPI *p_cuDeviceGetPCIBusId)(char *pciBusId, int len, CUdevice dev);
     CUresult (CUDAAPI *p_cuDevicePrimaryCtxRelease)(CUdevice dev);
     CUresult (CUDAAPI *p_cuDevicePrimaryCtxRetain)(CUcontext *pctx, CUdevice dev);
     CUresult (CUDAAPI *p_cuDeviceTotalMem)(size_t *bytes, CUdevice dev);
@@ -134,6 +140,12 @@ void *ces_cu_sym(const char *name);
 #define cuDeviceGetAttribute (ces_cu()->p_cuDeviceGetAttribute)
 #undef cuDeviceGetCount
 #define cuDeviceGetCount (ces_cu()->p_cuDeviceGetCount)
+#undef cuDeviceGetName
+#define cuDeviceGetName (ces_cu()->p_cuDeviceGetName)
+#undef cuDeviceGetP2PAttribute
+#define cuDeviceGetP2PAttribute (ces_cu()->p_cuDeviceGetP2PAttribute)
+#undef cuDeviceGetPCIBusId
+#define cuDeviceGetPCIBusId (ces_cu()->p_cuDeviceGetPCIBusId)
 #undef cuDevicePrimaryCtxRelease
 #define cuDevicePrimaryCtxRelease (ces_cu()->p_cuDevicePrimaryCtxRelease)
 #undef cuDevicePrimaryCtxRetain

@@ -1518,6 +1518,65 @@ CES_API uint32_t ces_comm_rank(const struct ces_comm *comm);
 CES_API uint32_t ces_comm_size(const struct ces_comm *comm);
 CES_API int ces_comm_device(const struct ces_comm *comm);
 
+/* The GPUs of this machine that CUDA lets this process see
+ * (CUDA_VISIBLE_DEVICES), in CUDA's order (device i of ces_comm_init, GPU
+ * i of cesync run), and which of them can map each other's
+ * memory: every rank of a communicator maps every other rank's, which a GPU
+ * may only where the two are peers (cuDeviceCanAccessPeer, by NVLink or
+ * PCIe), so the ranks' GPUs must all be peers of each other
+ * (ces_comm_init_all refuses a pair that is not with CES_ERR_UNSUPPORTED).
+ * At most CES_DEVICES_MAX GPUs. */
+#define CES_DEVICES_MAX 64
+struct ces_device {
+    char name[256];       /* cuDeviceGetName */
+    char pci_bus_id[32];  /* cuDeviceGetPCIBusId: "0000:18:00.0" */
+    uint64_t memory;      /* bytes, cuDeviceTotalMem */
+    int copy_engines;     /* CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT */
+    int cc_major, cc_minor; /* compute capability */
+};
+/* An ordered pair of GPUs (from, to): whether `from` can access `to`'s
+ * memory, and what cuDeviceGetP2PAttribute says of the link, -1 where the
+ * driver does not say (an error of that call). */
+struct ces_device_pair {
+    int access;    /* cuDeviceCanAccessPeer(from, to): 1 or 0 */
+    int perf_rank; /* CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK (lower is faster), or -1 */
+    int atomics;   /* CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: 1, 0, or -1 */
+};
+struct ces_devices {
+    uint32_t count;
+    struct ces_device dev[CES_DEVICES_MAX];
+    struct ces_device_pair pair[CES_DEVICES_MAX][CES_DEVICES_MAX]; /* [from][to]; not [i][i] */
+};
+/* Fills *out (about 70 KB: allocate it) with the GPUs and every ordered
+ * pair of them, asking the driver (cuInit: a process that will fork ranks
+ * using CUDA asks in a child, as cesync run counts its GPUs); count 0
+ * where CUDA finds no GPU (cudaErrorNoDevice).  CES_ERR_UNSUPPORTED where
+ * no GPU can be used, "no CUDA GPU can be used: WHY" as cesync run says it
+ * ("no NVIDIA driver is installed (cudaErrorInsufficientDriver)", a driver
+ * older than CUDA 13), and in a cesync built without CUDA ("this cesync
+ * was built without CUDA (no GPU can be used)");
+ * CES_ERR_LIMIT for more than CES_DEVICES_MAX GPUs; CES_ERR_CUDA when a
+ * driver call that must answer fails, naming the GPU; CES_ERR_INVALID for
+ * a NULL argument.  Any thread may call it (the context's last error is
+ * one per context, as for every call). */
+CES_API int ces_devices_query(struct ces_ctx *ctx, struct ces_devices *out);
+/* The largest set of d's GPUs that are all peers of each other (both ways),
+ * as a bit mask in *set (bit i: GPU i; of the sets of that size the one
+ * whose least GPU not in both is in it, so GPUs 0..k-1 where they are one);
+ * returns its size, 0 where d has no GPU (or d or set is NULL: *set then
+ * untouched). */
+CES_API uint32_t ces_devices_peer_set(const struct ces_devices *d, uint64_t *set);
+/* Whether `ranks` ranks can run on d's GPUs as ces_comm_init_all and
+ * cesync run place them (rank r on GPU r; with CES_SHARE_GPUS=1 on GPU r
+ * modulo the GPUs, ranks on one GPU needing no peer): CES_OK; CES_ERR_LIMIT
+ * for more ranks than GPUs without CES_SHARE_GPUS=1, or a machine without a
+ * GPU; CES_ERR_UNSUPPORTED naming the first pair of ranks whose GPUs are not
+ * peers, as ces_comm_init_all names it; CES_ERR_INVALID for ranks outside
+ * 1..CES_MAX_RANKS, a NULL d or a malformed CES_SHARE_GPUS; each said in
+ * ctx.  Ranks of one process crowding a GPU, which ces_comm_init_all also
+ * refuses, are not judged here. */
+CES_API int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t ranks);
+
 /* Collective: every rank calls it with the same size, in the same order of
  * ces_mem_alloc/ces_mem_free calls.  *ptr receives this rank's device address
  * (zero-filled); the same offset is used on every rank.  The size is rounded

@@ -8,7 +8,8 @@
  * (on a machine with a GPU or without) and one without.  In a cesync built
  * without CUDA (CES_TEST_NO_CUDA; backend/cuda/absent.c) every one of
  * those calls links, and the constructors given what passes fail with
- * CES_ERR_UNSUPPORTED saying why.
+ * CES_ERR_UNSUPPORTED saying why, as ces_devices_query does.  Which GPUs
+ * of a description made by hand can run ranks together, in both builds.
  */
 #include "ces_test.h"
 
@@ -297,6 +298,73 @@ static void test_init_all_refused(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Which GPUs of a description can run ranks together (peers.c, in both
+ * builds), on descriptions made by hand: the largest set of mutual peers
+ * (a pair that is a peer one way only is none), the first of equal ones;
+ * ranks placed on GPUs 0..n-1, or modulo them under CES_SHARE_GPUS=1, fit
+ * only where each pair of their GPUs are peers, else the first pair of
+ * ranks that are not is named; more ranks than GPUs, no GPU, a bad count
+ * and a bad CES_SHARE_GPUS are refused. */
+static void test_devices_fit(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_devices *d = calloc(1, sizeof(*d));
+    uint64_t set = 1;
+
+    (void)state;
+    settings_clear();
+    assert_non_null(d);
+    assert_int_equal(ces_devices_peer_set(d, &set), 0);
+    assert_int_equal(set, 0);
+    assert_int_equal(ces_devices_fit(ctx, d, 1), CES_ERR_LIMIT);
+    said(ctx, "no GPU", "1 rank but this machine has no GPU");
+    /* 6 GPUs: 0-1 and 2-3-4 peers, 5 a peer of 4 one way only */
+    d->count = 6;
+    d->pair[0][1].access = d->pair[1][0].access = 1;
+    for (int i = 2; i < 5; i++)
+        for (int j = 2; j < 5; j++)
+            d->pair[i][j].access = i != j;
+    d->pair[4][5].access = 1;
+    assert_int_equal(ces_devices_peer_set(d, &set), 3);
+    assert_int_equal(set, 0x1c);
+    d->pair[5][4].access = 1; /* 4-5 now: 2-3-4 is still the first of the largest */
+    d->pair[2][5].access = d->pair[5][2].access = 1;
+    assert_int_equal(ces_devices_peer_set(d, &set), 3);
+    assert_int_equal(set, 0x1c);
+    assert_int_equal(ces_devices_fit(ctx, d, 2), CES_OK);
+    assert_int_equal(ces_devices_fit(ctx, d, 3), CES_ERR_UNSUPPORTED);
+    said(ctx, "3 ranks",
+         "ranks 0 and 2: GPU 0 cannot access GPU 2's memory (cuDeviceCanAccessPeer: they are "
+         "not peers, by NVLink or PCIe); every rank maps every other rank's memory, so every "
+         "pair of GPUs must be peers");
+    assert_int_equal(ces_devices_fit(ctx, d, 7), CES_ERR_LIMIT);
+    said(ctx, "7 ranks",
+         "7 ranks but this machine has 6 GPUs (CES_SHARE_GPUS=1 lets ranks share GPUs, for "
+         "tests)");
+    /* shared: ranks 0-3 on GPUs 0, 1, 0, 1 need only 0-1 */
+    d->count = 2;
+    setenv("CES_SHARE_GPUS", "1", 1);
+    assert_int_equal(ces_devices_fit(ctx, d, 4), CES_OK);
+    d->pair[1][0].access = 0;
+    assert_int_equal(ces_devices_fit(ctx, d, 4), CES_ERR_UNSUPPORTED);
+    said(ctx, "shared",
+         "ranks 0 and 1: GPU 1 cannot access GPU 0's memory (cuDeviceCanAccessPeer: they are "
+         "not peers, by NVLink or PCIe); every rank maps every other rank's memory, so every "
+         "pair of GPUs must be peers");
+    assert_int_equal(ces_devices_fit(ctx, d, 1), CES_OK);
+    setenv("CES_SHARE_GPUS", "2", 1);
+    assert_int_equal(ces_devices_fit(ctx, d, 1), CES_ERR_INVALID);
+    said(ctx, "CES_SHARE_GPUS", "CES_SHARE_GPUS must be 0 or 1, not '2'");
+    settings_clear();
+    assert_int_equal(ces_devices_fit(ctx, d, 0), CES_ERR_INVALID);
+    said(ctx, "0 ranks", "ranks must be 1..1024, not 0");
+    assert_int_equal(ces_devices_fit(ctx, NULL, 1), CES_ERR_INVALID);
+    assert_int_equal(ces_devices_peer_set(NULL, &set), 0);
+    free(d);
+    ces_test_ctx_end(ctx, &st);
+}
+
 #ifdef CES_TEST_NO_CUDA
 /* What passes those checks, with every setting given in a form taken too:
  * CES_ERR_UNSUPPORTED, saying why, the outputs NULL. */
@@ -354,6 +422,25 @@ static void test_constructors_refuse(void **state)
     settings_clear();
     ces_test_ctx_end(ctx, &st);
 }
+
+/* No GPU to describe: CES_ERR_UNSUPPORTED, saying why, nothing counted. */
+static void test_devices_refused(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_devices *d = malloc(sizeof(*d));
+
+    (void)state;
+    assert_non_null(d);
+    d->count = 3;
+    assert_int_equal(ces_devices_query(ctx, d), CES_ERR_UNSUPPORTED);
+    assert_int_equal(d->count, 0);
+    said(ctx, "ces_devices_query", "this cesync was built without CUDA (no GPU can be used)");
+    assert_int_equal(ces_devices_query(ctx, NULL), CES_ERR_INVALID);
+    said(ctx, "ces_devices_query", "ces_devices_query: NULL argument");
+    free(d);
+    ces_test_ctx_end(ctx, &st);
+}
 #endif
 
 int main(void)
@@ -364,8 +451,10 @@ int main(void)
         cmocka_unit_test(test_settings_refused),
         cmocka_unit_test(test_init_env_refused),
         cmocka_unit_test(test_init_all_refused),
+        cmocka_unit_test(test_devices_fit),
 #ifdef CES_TEST_NO_CUDA
         cmocka_unit_test(test_constructors_refuse),
+        cmocka_unit_test(test_devices_refused),
 #endif
     };
 

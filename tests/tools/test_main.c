@@ -16,7 +16,7 @@
 static void test_help_everywhere(void **state)
 {
     static const char *const cmds[] = {"print", "validate", "dot", "check", "gen",
-                                       "promela", "run", "bench"};
+                                       "promela", "run", "bench", "devices"};
     char *out;
 
     (void)state;
@@ -800,6 +800,39 @@ static void test_run_help(void **state)
     free(out);
 }
 
+/* `cesync devices`: its usage errors before any GPU is looked for, in
+ * either build; without a GPU (none visible) one line, exit 2, as run says
+ * it; in a cesync built without CUDA, that it was (the tables on stand-in
+ * machines: cuda_test_devices). */
+static void test_devices_command(void **state)
+{
+    char *out = NULL;
+
+    (void)state;
+    ces_test_tool_says("devices --ranks 65", 2,
+                       "cesync: devices: --ranks expects a number in 1..64, not '65'\n");
+    ces_test_tool_says("devices --bogus", 2,
+                       "cesync: devices: unknown option '--bogus' (see cesync devices --help)\n");
+    assert_int_equal(ces_test_tool(NULL, "devices --help", &out), 0);
+    assert_non_null(strstr(out, "usage: cesync devices [--ranks N]\n"));
+    free(out);
+    assert_int_equal(ces_test_tool(NULL, "--help", &out), 0);
+    assert_non_null(strstr(out, "\n  devices   list the GPUs, which are peers, how many ranks "
+                                "can run\n"));
+    free(out);
+#if defined(CES_HAVE_CUDA)
+    assert_int_equal(ces_test_tool_env(NULL, "CUDA_VISIBLE_DEVICES=", "devices", &out), 2);
+    if (strcmp(out, "cesync: devices: no CUDA GPU is available on this machine\n") != 0 &&
+        strncmp(out, "cesync: devices: no CUDA GPU can be used: ", 42) != 0)
+        fail_msg("devices without a GPU: %s", out);
+    free(out);
+#else
+    ces_test_tool_says("devices --ranks 2", 2,
+                       "cesync: devices: this cesync was built without CUDA (no GPU can be "
+                       "used)\n");
+#endif
+}
+
 /* Dot text of 16 MiB or more is announced with its size before it is
  * written (dot alltoall --ranks 1024 -o x.dot wrote about 900 MB without a
  * word; the note was of Graphviz's layout only): the alltoall of 144 ranks
@@ -926,6 +959,7 @@ int main(void)
         cmocka_unit_test(test_stdout_write_errors),
         cmocka_unit_test(test_run_input_first),
         cmocka_unit_test(test_run_help),
+        cmocka_unit_test(test_devices_command),
         cmocka_unit_test(test_dot_outputs),
         cmocka_unit_test(test_dot_text_large),
         cmocka_unit_test(test_run_ranks_range),

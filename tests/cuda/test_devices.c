@@ -1,0 +1,422 @@
+/*
+ * tests/cuda/test_devices.c - `cesync devices` (tools/devices.c, compiled
+ * in) over the library's ces_devices_query, ces_devices_peer_set and
+ * ces_devices_fit, on the CPU: the driver's calls and the runtime's count
+ * replaced by stand-ins that describe a machine of 1, 2 or 4 GPUs with the
+ * peers a test chooses, or one without a driver or without a GPU.  Each
+ * test asserts the command's whole output and its exit code.
+ */
+#include "ces_test.h"
+#include "cu_api.h"
+#include "tool.h"
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* --- the machine the stand-ins describe ------------------------------------ */
+
+#define GPUS_MAX 4
+static int gpus;                      /* 0: cudaErrorNoDevice */
+static cudaError_t count_error;       /* what the runtime's count says */
+static int peer[GPUS_MAX][GPUS_MAX];  /* [from][to]: cuDeviceCanAccessPeer */
+static int name_fail;                 /* cuDeviceGetName fails on this GPU, -1 none */
+
+cudaError_t cudaGetDeviceCount(int *n)
+{
+    *n = gpus;
+    if (count_error != cudaSuccess)
+        return count_error;
+    return gpus == 0 ? cudaErrorNoDevice : cudaSuccess;
+}
+
+/* no driver at all: version 0, which says "no NVIDIA driver is installed" */
+cudaError_t cudaDriverGetVersion(int *v)
+{
+    *v = 0;
+    return cudaSuccess;
+}
+
+const struct ces_cu_api *ces_cu_load(void)
+{
+    return ces_cu();
+}
+
+static CUresult CUDAAPI fake_init(unsigned int flags)
+{
+    (void)flags;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_count(int *n)
+{
+    *n = gpus;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_get(CUdevice *d, int ordinal)
+{
+    *d = (CUdevice)ordinal;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_name(char *name, int len, CUdevice d)
+{
+    if ((int)d == name_fail)
+        return CUDA_ERROR_INVALID_DEVICE;
+    snprintf(name, (size_t)len, "Stand-in GPU %s", d % 2 ? "B" : "Model A");
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_bus(char *bus, int len, CUdevice d)
+{
+    snprintf(bus, (size_t)len, "0000:%02X:00.0", 0x18 + 0x10 * (int)d);
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_total(size_t *bytes, CUdevice d)
+{
+    *bytes = ((size_t)80 << 30) - ((size_t)d << 29); /* 80, 79.5, 79, 78.5 GiB */
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_attribute(int *v, CUdevice_attribute a, CUdevice d)
+{
+    (void)d;
+    switch (a) {
+    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: *v = 5; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_can_access(int *ok, CUdevice from, CUdevice to)
+{
+    *ok = peer[from][to];
+    return CUDA_SUCCESS;
+}
+
+/* The link's attributes: said only between peers (rank 0, atomics for GPU
+ * pairs of one parity, none across), refused otherwise, as the driver may. */
+static CUresult CUDAAPI fake_p2p(int *v, CUdevice_P2PAttribute a, CUdevice from, CUdevice to)
+{
+    if (!peer[from][to])
+        return CUDA_ERROR_NOT_SUPPORTED;
+    *v = a == CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK ? (int)(from + to) % 2 * 12
+                                                       : (from + to) % 2 == 0;
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_error_name(CUresult r, const char **s)
+{
+    *s = r == CUDA_ERROR_INVALID_DEVICE ? "CUDA_ERROR_INVALID_DEVICE" : "CUDA_ERROR_?";
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI fake_error_string(CUresult r, const char **s)
+{
+    (void)r;
+    *s = "stand-in";
+    return CUDA_SUCCESS;
+}
+
+/* A machine of n GPUs, none peers of another yet. */
+static void machine(int n)
+{
+    struct ces_cu_api *t = (struct ces_cu_api *)ces_cu();
+
+    t->p_cuInit = fake_init;
+    t->p_cuDeviceGetCount = fake_count;
+    t->p_cuDeviceGet = fake_get;
+    t->p_cuDeviceGetName = fake_name;
+    t->p_cuDeviceGetPCIBusId = fake_bus;
+    t->p_cuDeviceTotalMem = fake_total;
+    t->p_cuDeviceGetAttribute = fake_attribute;
+    t->p_cuDeviceCanAccessPeer = fake_can_access;
+    t->p_cuDeviceGetP2PAttribute = fake_p2p;
+    t->p_cuGetErrorName = fake_error_name;
+    t->p_cuGetErrorString = fake_error_string;
+    gpus = n;
+    count_error = cudaSuccess;
+    name_fail = -1;
+    memset(peer, 0, sizeof(peer));
+    unsetenv("CES_SHARE_GPUS");
+    unsetenv("CUDA_VISIBLE_DEVICES");
+}
+
+static void peers(int a, int b)
+{
+    peer[a][b] = peer[b][a] = 1;
+}
+
+/* --- the command --------------------------------------------------------- */
+
+/* Runs `cesync devices` with args[0..argc) and checks its exit code, its
+ * standard output and its standard error, each whole. */
+static void devices_says(int argc, const char *const *args, int rc, const char *out,
+                         const char *err)
+{
+    char tmpl[2][32] = {"/tmp/ces-devices-outXXXXXX", "/tmp/ces-devices-errXXXXXX"};
+    char *argv[8], got[2][8192];
+    int fd[2], saved[2];
+
+    assert_true(argc < 8);
+    for (int i = 0; i < argc; i++)
+        argv[i] = (char *)args[i];
+    argv[argc] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    for (int k = 0; k < 2; k++) {
+        fd[k] = mkstemp(tmpl[k]);
+        saved[k] = dup(k + 1);
+        assert_true(fd[k] >= 0 && saved[k] >= 0);
+        assert_int_equal(dup2(fd[k], k + 1), k + 1);
+    }
+    {
+        int got_rc = ces_cmd_devices(argc, argv);
+
+        fflush(stdout);
+        fflush(stderr);
+        for (int k = 0; k < 2; k++) {
+            ssize_t n;
+
+            assert_int_equal(dup2(saved[k], k + 1), k + 1);
+            close(saved[k]);
+            n = pread(fd[k], got[k], sizeof(got[k]) - 1, 0);
+            assert_true(n >= 0);
+            got[k][n] = '\0';
+            close(fd[k]);
+            unlink(tmpl[k]);
+        }
+        if (got_rc != rc || strcmp(got[0], out) != 0 || strcmp(got[1], err) != 0)
+            fail_msg("exit %d (want %d)\nstdout:\n%s\nwant:\n%s\nstderr:\n%s\nwant:\n%s", got_rc,
+                     rc, got[0], out, got[1], err);
+    }
+}
+
+static const char one_gpu[] =
+    "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"
+    "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"
+    "\n"
+    "peers: can the row's GPU access the column's memory, the link's performance rank, "
+    "native atomics\n"
+    "from\\to  0\n"
+    "      0  self\n"
+    "\n"
+    "verdict: cesync run can use up to 1 rank here (rank r on GPU r)\n";
+
+/* One GPU: its row, a matrix of itself, one rank; two ranks only where
+ * CES_SHARE_GPUS=1 lets them share it (exit 1 otherwise, saying so). */
+static void test_devices_one_gpu(void **state)
+{
+    static const char *const two[] = {"--ranks", "2"}, *const one[] = {"--ranks", "1"};
+    char want[2048];
+
+    (void)state;
+    machine(1);
+    devices_says(0, NULL, 0, one_gpu, "");
+    snprintf(want, sizeof(want), "%s--ranks 1: they can run here\n", one_gpu);
+    devices_says(2, one, 0, want, "");
+    snprintf(want, sizeof(want),
+             "%s--ranks 2: they cannot run here: 2 ranks but this machine has 1 GPU "
+             "(CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)\n",
+             one_gpu);
+    devices_says(2, two, 1, want, "");
+    setenv("CES_SHARE_GPUS", "1", 1);
+    snprintf(want, sizeof(want), "%s--ranks 2: they can run here\n", one_gpu);
+    devices_says(2, two, 0, want, "");
+    /* a value run refuses, before any table */
+    setenv("CES_SHARE_GPUS", "yes", 1);
+    devices_says(0, NULL, 2, "", "cesync: devices: CES_SHARE_GPUS must be 0 or 1, not 'yes'\n");
+    unsetenv("CES_SHARE_GPUS");
+}
+
+/* Two GPUs that are peers: both rows, the link's rank and atomics each
+ * way, two ranks. */
+static void test_devices_two_peers(void **state)
+{
+    static const char *const two[] = {"--ranks", "2"};
+    static const char tables[] =
+        "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"
+        "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"
+        "  1  Stand-in GPU B              79.5  0000:28:00.0             5      9.0\n"
+        "\n"
+        "peers: can the row's GPU access the column's memory, the link's performance rank, "
+        "native atomics\n"
+        "from\\to  0          1\n"
+        "      0  self       yes 12 no\n"
+        "      1  yes 12 no  self\n"
+        "\n"
+        "verdict: cesync run can use up to 2 ranks here (rank r on GPU r): GPUs 0..1 are all "
+        "peers of each other\n";
+    char want[2048];
+
+    (void)state;
+    machine(2);
+    peers(0, 1);
+    devices_says(0, NULL, 0, tables, "");
+    snprintf(want, sizeof(want), "%s--ranks 2: they can run here\n", tables);
+    devices_says(2, two, 0, want, "");
+}
+
+/* Four GPUs, 0-1 and 2-3 peers but none across: the largest set of peers
+ * is two (GPUs 0 and 1, the first such), --ranks 4 is refused naming the
+ * first pair of ranks that are not peers, --ranks 2 runs.  Where the
+ * largest set is not GPUs 0..k-1 (GPU 0 a peer of none, 1-2-3 all peers),
+ * the verdict names it apart, and how to number it from 0. */
+static void test_devices_split(void **state)
+{
+    static const char *const four[] = {"--ranks", "4"}, *const two[] = {"--ranks", "2"};
+    static const char head[] =
+        "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"
+        "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"
+        "  1  Stand-in GPU B              79.5  0000:28:00.0             5      9.0\n"
+        "  2  Stand-in GPU Model A        79.0  0000:38:00.0             5      9.0\n"
+        "  3  Stand-in GPU B              78.5  0000:48:00.0             5      9.0\n"
+        "\n"
+        "peers: can the row's GPU access the column's memory, the link's performance rank, "
+        "native atomics\n";
+    static const char pairs[] =
+        "from\\to  0          1          2          3\n"
+        "      0  self       yes 12 no  no   - -   no   - -\n"
+        "      1  yes 12 no  self       no   - -   no   - -\n"
+        "      2  no   - -   no   - -   self       yes 12 no\n"
+        "      3  no   - -   no   - -   yes 12 no  self\n"
+        "\n"
+        "verdict: cesync run can use up to 2 ranks here (rank r on GPU r): GPUs 0..1 are all "
+        "peers of each other\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_devices *d = malloc(sizeof(*d));
+    uint64_t set = 0;
+    char want[4096];
+
+    (void)state;
+    assert_non_null(d);
+    machine(4);
+    peers(0, 1);
+    peers(2, 3);
+    assert_int_equal(ces_devices_query(ctx, d), CES_OK);
+    assert_int_equal(d->count, 4);
+    assert_int_equal(ces_devices_peer_set(d, &set), 2);
+    assert_int_equal(set, 0x3);
+    snprintf(want, sizeof(want), "%s%s", head, pairs);
+    devices_says(0, NULL, 0, want, "");
+    snprintf(want, sizeof(want),
+             "%s%s--ranks 4: they cannot run here: ranks 0 and 2: GPU 0 cannot access GPU 2's "
+             "memory (cuDeviceCanAccessPeer: they are not peers, by NVLink or PCIe); every rank "
+             "maps every other rank's memory, so every pair of GPUs must be peers\n",
+             head, pairs);
+    devices_says(2, four, 1, want, "");
+    snprintf(want, sizeof(want), "%s%s--ranks 2: they can run here\n", head, pairs);
+    devices_says(2, two, 0, want, "");
+    /* one way only is no peer: GPU 3 cannot reach GPU 1, which reaches it */
+    peers(0, 2);
+    peers(0, 3);
+    peers(1, 2);
+    peer[1][3] = 1;
+    assert_int_equal(ces_devices_query(ctx, d), CES_OK);
+    assert_int_equal(ces_devices_fit(ctx, d, 4), CES_ERR_UNSUPPORTED);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "ranks 1 and 3: GPU 3 cannot access GPU 1's memory "
+                        "(cuDeviceCanAccessPeer: they are not peers, by NVLink or PCIe); every "
+                        "rank maps every other rank's memory, so every pair of GPUs must be "
+                        "peers");
+    assert_int_equal(ces_devices_peer_set(d, &set), 3);
+    assert_int_equal(set, 0x7);
+    /* the largest set elsewhere than at GPU 0 */
+    machine(4);
+    peers(1, 2);
+    peers(1, 3);
+    peers(2, 3);
+    assert_int_equal(ces_devices_query(ctx, d), CES_OK);
+    assert_int_equal(ces_devices_peer_set(d, &set), 3);
+    assert_int_equal(set, 0xe);
+    {
+        static const char *const three[] = {"--ranks", "3"};
+        static const char tail[] =
+            "from\\to  0           1           2           3\n"
+            "      0  self        no   - -    no   - -    no   - -\n"
+            "      1  no   - -    self        yes 12 no   yes  0 yes\n"
+            "      2  no   - -    yes 12 no   self        yes 12 no\n"
+            "      3  no   - -    yes  0 yes  yes 12 no   self\n"
+            "\n"
+            "verdict: cesync run can use up to 1 rank here (rank r on GPU r); the largest set "
+            "of GPUs that are all peers of each other is 1, 2, 3 (CUDA_VISIBLE_DEVICES=1,2,3 "
+            "numbers them 0..2)\n"
+            "--ranks 3: they cannot run here: ranks 0 and 1: GPU 0 cannot access GPU 1's "
+            "memory (cuDeviceCanAccessPeer: they are not peers, by NVLink or PCIe); every "
+            "rank maps every other rank's memory, so every pair of GPUs must be peers\n";
+
+        snprintf(want, sizeof(want), "%s%s", head, tail);
+        devices_says(2, three, 1, want, "");
+    }
+    free(d);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* Without a driver, without a GPU, and where a driver call fails: one line
+ * on stderr, exit 2, as cesync run says the first two. */
+static void test_devices_no_driver(void **state)
+{
+    (void)state;
+    machine(2);
+    count_error = cudaErrorInsufficientDriver;
+    devices_says(0, NULL, 2, "",
+                 "cesync: devices: no CUDA GPU can be used: no NVIDIA driver is installed "
+                 "(cudaErrorInsufficientDriver)\n");
+    machine(0);
+    devices_says(0, NULL, 2, "", "cesync: devices: no CUDA GPU is available on this machine\n");
+    machine(2);
+    name_fail = 1;
+    {
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+        struct ces_devices *d = malloc(sizeof(*d));
+        const char *msg;
+
+        assert_non_null(d);
+        assert_int_equal(ces_devices_query(ctx, d), CES_ERR_CUDA);
+        assert_int_equal(d->count, 0);
+        msg = ces_ctx_last_error(ctx);
+        if (strncmp(msg, "GPU 1: ", 7) != 0 ||
+            strstr(msg, ": cuDeviceGetName(d->name, (int)sizeof(d->name), dev[at]) failed: "
+                        "CUDA_ERROR_INVALID_DEVICE (101): stand-in") == NULL)
+            fail_msg("%s", msg);
+        free(d);
+        ces_test_ctx_end(ctx, &st);
+    }
+}
+
+/* Bad usage: exit 2 before the driver is asked. */
+static void test_devices_usage(void **state)
+{
+    static const char *const zero[] = {"--ranks", "0"}, *const big[] = {"--ranks", "65"},
+                             *const none[] = {"--ranks"}, *const word[] = {"x"};
+
+    (void)state;
+    machine(0);
+    count_error = cudaErrorInsufficientDriver;
+    devices_says(2, zero, 2, "", "cesync: devices: --ranks expects a number in 1..64, not '0'\n");
+    devices_says(2, big, 2, "", "cesync: devices: --ranks expects a number in 1..64, not '65'\n");
+    devices_says(1, none, 2, "", "cesync: devices: --ranks expects a number in 1..64\n");
+    devices_says(1, word, 2, "",
+                 "cesync: devices: unexpected argument 'x' (see cesync devices --help)\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_devices_one_gpu),
+        cmocka_unit_test(test_devices_two_peers),
+        cmocka_unit_test(test_devices_split),
+        cmocka_unit_test(test_devices_no_driver),
+        cmocka_unit_test(test_devices_usage),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
