@@ -56,10 +56,14 @@ struct dot_ev {
     uint32_t proc, pos, record, link, nlink;
 };
 
-/* A write of the analysis, sorted by slot, process and place. */
+/* A write or wait of the analysis, sorted by slot, process and place: a
+ * write's value, a wait's compare and value; `later`: of the second
+ * replay of a block replayed more often, so standing for the later
+ * replays' too. */
 struct dot_ow {
-    uint32_t sig, rank, idx, proc, pos, block;
+    uint32_t sig, rank, idx, proc, pos, block, cmp;
     uint64_t value;
+    bool later;
 };
 
 /* A pair kept above DOT_MAX_SIGNAL_EDGES pairs within blocks: a wait and
@@ -82,6 +86,10 @@ struct dot_order {
     struct ces_vec links; /* uint32_t: events the first of a (block, replay) follow */
     struct dot_ow *w;  /* every write, by slot, process, place */
     size_t nw;
+    struct dot_ow *x;  /* every wait, likewise */
+    size_t nx;
+    bool *dead;        /* [events]: one no execution runs */
+    bool *over;        /* [nproc]: last[]'s write one the wait never sees */
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
     size_t *last;      /* [2 * nproc]: that process's latest write before the wait, or
                         * SIZE_MAX; then keep_nearest's writes */
@@ -974,7 +982,14 @@ static int collect_waits(struct dot_state *st)
  * earlier ones (docs/SEMANTICS.md section 1; a delayed write's stream,
  * on a queue of its own, takes no part).  Each clock is one every
  * execution has, so a write it rules out for a wait is one the wait never
- * sees. */
+ * sees.  Where executions end blocked, a clock holds only for those that
+ * reach its event, so two more things rule writes out: an event no
+ * execution runs (dead: after a wait that nothing it may see lets pass,
+ * in its process, link or record), neither as a write nor as a wait; and
+ * a write before a wait of its slot whose condition it fails (that wait
+ * passes only on a later write, or never: slot_overwritten).  What a
+ * stop, a drop or the watchdog model lets an execution skip the clocks
+ * do not tell. */
 
 /* Above this many clock entries (events times processes) the order is not
  * worked out, and every pair within a block is drawn: 64 MiB of them. */
@@ -1050,13 +1065,13 @@ static const uint32_t *ow_clock(const struct dot_order *o, size_t i)
     return order_clock(o, o->off[o->w[i].proc] + o->w[i].pos);
 }
 
-/* The first write of w[lo..hi) (one slot's) at or after place `pos` of
- * process q. */
-static size_t ow_at(const struct dot_order *o, size_t lo, size_t hi, uint32_t q, uint32_t pos)
+/* The first of w[lo..hi) (one slot's writes or waits) at or after place
+ * `pos` of process q. */
+static size_t ow_at(const struct dot_ow *w, size_t lo, size_t hi, uint32_t q, uint32_t pos)
 {
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const struct dot_ow *m = &o->w[mid];
+        const struct dot_ow *m = &w[mid];
 
         if (m->proc < q || (m->proc == q && m->pos < pos))
             lo = mid + 1;
@@ -1082,8 +1097,8 @@ static bool slot_writes(struct dot_order *o, const struct dot_ow *slot, const ui
         uint32_t q = o->w[i].proc;
         size_t k;
 
-        end = ow_at(o, i, hi, q, UINT32_MAX);
-        k = ow_at(o, i, end, q, c[q]);
+        end = ow_at(o->w, i, hi, q, UINT32_MAX);
+        k = ow_at(o->w, i, end, q, c[q]);
         o->group[*ng] = i;
         o->last[(*ng)++] = k > i ? k - 1 : SIZE_MAX;
         any = any || k > i;
@@ -1092,11 +1107,50 @@ static bool slot_writes(struct dot_order *o, const struct dot_ow *slot, const ui
     return any;
 }
 
+/* Sets o->over[t] where run t's latest write before a wait of clock c
+ * (last[t], of slot_writes) is one the wait never sees: a wait into the
+ * slot whose condition it fails comes after it and before this one (of
+ * those whose clock is computed), so that one passes on a later write,
+ * and this one on that write or a later one still; or neither passes. */
+static void slot_overwritten(struct dot_order *o, const struct dot_ow *slot, uint32_t width,
+                             const uint32_t *c, uint32_t ng)
+{
+    size_t lo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
+    size_t hi = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true);
+
+    for (uint32_t t = 0; t < ng; t++) {
+        const struct dot_ow *l = o->last[t] != SIZE_MAX ? &o->w[o->last[t]] : NULL;
+
+        o->over[t] = false;
+        if (l != NULL && l->later)
+            continue; /* its later replays' writes may come after those waits */
+        for (size_t i = lo, end; l != NULL && i < hi && !o->over[t]; i = end) {
+            uint32_t p = o->x[i].proc, upto = c[p] < o->done[p] ? c[p] : o->done[p];
+
+            end = ow_at(o->x, i, hi, p, UINT32_MAX);
+            /* p's waits before this one, latest first, while after l */
+            for (size_t k = ow_at(o->x, i, end, p, upto); k > i; k--) {
+                const struct dot_ow *x = &o->x[k - 1];
+
+                o->work++;
+                if (order_clock(o, o->off[p] + x->pos)[l->proc] <= l->pos)
+                    break;
+                if (!ces_wait_holds(width, x->cmp, l->value, x->value)) {
+                    o->over[t] = true;
+                    break;
+                }
+            }
+        }
+    }
+}
+
 /* The first write of run g (of slot_writes) that a wait `wt` of clock c
  * (width `width`) may see: at or after place `from`, past every write of
  * the run that happens before a later write into the slot which happens
  * before the wait (that later write, or one after it, is what the wait
- * sees), its value one the wait passes on; SIZE_MAX where none is. */
+ * sees), and past the run's latest before the wait where o->over says
+ * it is overwritten (slot_overwritten), its value one the wait passes on;
+ * SIZE_MAX where none is. */
 static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
                          const struct ces_op *wt, uint32_t width, uint32_t from)
 {
@@ -1109,14 +1163,48 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
 
         if (l == SIZE_MAX)
             continue;
-        past = t == g ? o->w[l].pos : ow_clock(o, l)[q];
+        past = t == g ? o->w[l].pos + (o->over[g] ? 1 : 0) : ow_clock(o, l)[q];
         from = past > from ? past : from;
     }
-    for (i = ow_at(o, o->group[g], o->group[g + 1], q, from); i < o->group[g + 1]; i++) {
+    for (i = ow_at(o->w, o->group[g], o->group[g + 1], q, from); i < o->group[g + 1]; i++) {
         if (ces_wait_holds(width, wt->cmp, o->w[i].value, wt->value))
             return i;
     }
     return SIZE_MAX;
+}
+
+/* Whether wait `wt` of event x, of clock c (width `width`), may pass on a
+ * write into `slot` of a later replay (dot_ow.later), which first_seen's
+ * places do not tell apart from its second replay's: one whose value it
+ * passes on, not known to run in no execution or to come after the wait,
+ * nor to come before a later write of its process that comes before the
+ * wait, as do all its replays where the wait comes after the last event
+ * of its block of that process. */
+static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
+                       const struct dot_ev *x, const uint32_t *c, const struct ces_op *wt,
+                       uint32_t width)
+{
+    size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
+    size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
+
+    for (size_t i = lo, end = lo; i < hi; i++) {
+        const struct dot_ow *w = &o->w[i];
+        uint32_t q = w->proc;
+        size_t at = o->off[q] + w->pos;
+
+        if (i == end)
+            end = ow_at(o->w, i, hi, q, UINT32_MAX);
+        if (!w->later || !ces_wait_holds(width, wt->cmp, w->value, wt->value))
+            continue;
+        if (w->pos < o->done[q] && (o->dead[at] || order_clock(o, at)[x->proc] > x->pos))
+            continue;
+        if (c[q] > w->pos &&
+            (o->off[q] + c[q] == o->off[q + 1] || o->ev[o->off[q] + c[q]].ref.block > w->block) &&
+            ow_at(o->w, i, end, q, c[q]) > i + 1)
+            continue;
+        return true;
+    }
+    return false;
 }
 
 /* The clock of event `pos` of process q where it is computed; else, with
@@ -1149,9 +1237,9 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
     const struct dot_ev *x = &o->ev[e];
     const struct ces_op *op = op_at(g, x->ref);
     uint32_t n = o->nproc, *c = order_clock(o, e), *pred = c - n, ng, width;
-    struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0};
+    struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0, 0, false};
     uint32_t *low = o->low;
-    bool any = false, seen;
+    bool any = false, seen, zero, dead = x->pos > 0 && o->dead[e - 1];
 
     o->work += n;
     for (uint32_t k = 0; k < n; k++) /* c: zero, or what an earlier pass found */
@@ -1166,16 +1254,18 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
         rc = order_known(o, o->ev[at].proc, o->ev[at].pos, force);
         if (rc == NULL)
             return false;
+        dead = dead || o->dead[at];
         for (uint32_t k = 0; k < n; k++)
             low[k] = rc[k] > low[k] ? rc[k] : low[k];
     }
     if (op->kind == CES_OP_WAIT) {
         width = ces_graph_signal(g, op->slot.sig).width;
         seen = slot_writes(o, &slot, low, &ng);
+        slot_overwritten(o, &slot, width, low, ng);
         o->work += (uint64_t)ng * (ng + n);
         /* no write before it: it may pass on the slot's initial 0 */
-        for (uint32_t t = 0; t < ng && (seen || !ces_wait_holds(width, op->cmp, 0, op->value));
-             t++) {
+        zero = !seen && ces_wait_holds(width, op->cmp, 0, op->value);
+        for (uint32_t t = 0; t < ng && !zero; t++) {
             size_t i = first_seen(o, t, ng, op, width, 0);
             uint32_t q;
             const uint32_t *wc;
@@ -1186,20 +1276,29 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
             wc = order_known(o, q, o->w[i].pos, force);
             if (wc == NULL)
                 return false;
-            if (o->w[i].pos < o->done[q] && wc[x->proc] > x->pos)
-                continue; /* it comes after the wait, as every later one of q */
+            /* it runs in no execution, or comes after the wait, as every
+             * later one of q */
+            if (o->w[i].pos < o->done[q] &&
+                (o->dead[o->off[q] + o->w[i].pos] || wc[x->proc] > x->pos))
+                continue;
             for (uint32_t k = 0; k < n; k++)
                 low[n * 2 + k] = any && low[n * 2 + k] < wc[k] ? low[n * 2 + k] : wc[k];
             any = true;
         }
         for (uint32_t k = 0; any && k < n; k++)
             low[k] = low[n * 2 + k] > low[k] ? low[n * 2 + k] : low[k];
+        /* nothing it may see: it never passes */
+        dead = dead || (!zero && !any && !later_seen(o, &slot, x, low, op, width));
     }
     for (uint32_t k = 0; k < n; k++) {
         if (low[k] > c[k]) {
             c[k] = low[k];
             o->changed = true;
         }
+    }
+    if (dead && !o->dead[e]) {
+        o->dead[e] = true;
+        o->changed = true;
     }
     return true;
 }
@@ -1271,11 +1370,14 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
     const struct ces_op *op = op_at(g, x->ref);
     const uint32_t *c = order_clock(o, e);
     uint32_t ng, width = ces_graph_signal(g, op->slot.sig).width, nkept = 0;
-    struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0};
+    struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0, 0, false};
     size_t *near = o->last + o->nproc; /* [nproc]: the writes found */
     int rc = CES_OK;
 
+    if (o->dead[e])
+        return CES_OK; /* it never passes */
     slot_writes(o, &slot, c, &ng);
+    slot_overwritten(o, &slot, width, c, ng);
     o->work += (uint64_t)ng * ng;
     for (uint32_t t = 0; t < ng; t++) {
         size_t lo = o->group[t], hi = o->group[t + 1], i;
@@ -1294,7 +1396,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
         /* the wait does not happen before it */
         i = first_seen(o, t, ng, op, width, from);
         if (i < o->group[t + 1] && o->w[i].block == x->ref.block &&
-            ow_clock(o, i)[x->proc] <= x->pos)
+            !o->dead[o->off[o->w[i].proc] + o->w[i].pos] && ow_clock(o, i)[x->proc] <= x->pos)
             near[nkept++] = i;
     }
     o->work += (uint64_t)nkept * nkept;
@@ -1384,6 +1486,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
 
                 for (uint32_t inst = 0; inst < reps && inst < 2; inst++) {
                     size_t seg = (size_t)b * 2 + inst, link = SIZE_MAX; /* link: seg's links */
+                    bool later = inst == 1 && reps > 2;
 
                     for (uint32_t k = 0; k < n; k++) {
                         enum ces_op_kind kind = ops[k].kind;
@@ -1426,7 +1529,11 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                         if (kind == CES_OP_WRITE)
                             o->w[o->nw++] = (struct dot_ow){ops[k].slot.sig, ops[k].slot.rank,
                                                             ops[k].slot.idx, *q, ev->pos, b,
-                                                            ops[k].value};
+                                                            0, ops[k].value, later};
+                        if (kind == CES_OP_WAIT)
+                            o->x[o->nx++] = (struct dot_ow){ops[k].slot.sig, ops[k].slot.rank,
+                                                            ops[k].slot.idx, *q, ev->pos, b,
+                                                            ops[k].cmp, ops[k].value, later};
                     }
                 }
             }
@@ -1441,15 +1548,18 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->off = ces_malloc(st->ctx, ((size_t)o->nproc + 1) * sizeof(*o->off));
             o->ev = ces_malloc(st->ctx, total * sizeof(*o->ev));
             o->w = ces_malloc(st->ctx, total * sizeof(*o->w));
+            o->x = ces_malloc(st->ctx, total * sizeof(*o->x));
+            o->dead = ces_malloc(st->ctx, total * sizeof(*o->dead));
+            o->over = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->over));
             o->clock = ces_malloc(st->ctx, total * o->nproc * sizeof(*o->clock));
             o->done = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->done));
             o->low = ces_malloc(st->ctx, 3 * (size_t)o->nproc * sizeof(*o->low));
             o->group = ces_malloc(st->ctx, ((size_t)o->nproc + 1) * sizeof(*o->group));
             o->last = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->last));
             first = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*first));
-            if (o->off == NULL || o->ev == NULL || o->w == NULL || o->clock == NULL ||
-                o->done == NULL || o->low == NULL || o->group == NULL || o->last == NULL ||
-                first == NULL) {
+            if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
+                o->dead == NULL || o->over == NULL || o->clock == NULL || o->done == NULL ||
+                o->low == NULL || o->group == NULL || o->last == NULL || first == NULL) {
                 rc = CES_ERR_NOMEM;
                 break;
             }
@@ -1457,6 +1567,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                 first[q] = SIZE_MAX;
             memset(o->off, 0, ((size_t)o->nproc + 1) * sizeof(*o->off));
             memset(o->clock, 0, total * o->nproc * sizeof(*o->clock));
+            memset(o->dead, 0, total * sizeof(*o->dead));
             memset(o->done, 0, (size_t)o->nproc * sizeof(*o->done));
         } else if (pass == 1) {
             for (uint32_t q = 0; q < o->nproc; q++)
@@ -1474,6 +1585,8 @@ out:
         o->done[q] = 0;
     if (o->nw > 1)
         qsort(o->w, o->nw, sizeof(*o->w), cmp_ow);
+    if (o->nx > 1)
+        qsort(o->x, o->nx, sizeof(*o->x), cmp_ow);
     return CES_OK;
 }
 
@@ -1483,6 +1596,9 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->off);
     ces_free(ctx, o->ev);
     ces_free(ctx, o->w);
+    ces_free(ctx, o->x);
+    ces_free(ctx, o->dead);
+    ces_free(ctx, o->over);
     ces_free(ctx, o->clock);
     ces_free(ctx, o->done);
     ces_free(ctx, o->low);

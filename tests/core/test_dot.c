@@ -2046,6 +2046,57 @@ static void test_counter_pairs_ordered(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Above 1000 pairs a wait keeps no write that it sees in no execution,
+ * also where executions end blocked (a counter of 46 values beside it,
+ * 1081 pairs).  r0 waits `f == 1` in a phase replayed twice, sets f 1,
+ * then waits for g, which nothing writes: the second replay never starts,
+ * so the wait sees the first block's write alone (across blocks, not
+ * drawn), but the phase's write was drawn to it, by the second replay's
+ * order.  And r0 writes f 2, waits `f == 3`, then `f >= 1`, r1 writing
+ * f 3: the first wait passes only on r1's write once it has overwritten
+ * the 2 (written before the 2, it hangs), so the second sees 3 alone, but
+ * the 2 was drawn to it too (cesync check: HANG for both). */
+static void test_counter_pairs_blocked(void **state)
+{
+    static const char *const heads[] = {
+        "r0 : write f[0] = 1\n",
+        "r0 : write f[0] = 2\nr0 : wait f[0] == 3\nr0 : wait f[0] >= 1\n"
+        "r1 : write f[0]@0 = 3\n"};
+    static const char *const tails[] = {
+        "phase graph x2\nr0 : wait f[0] == 1\nr0 : write f[0] = 1\nr0 : wait g[0] == 1\n", ""};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (int c = 0; c < 2; c++) {
+        char text[8192], *t;
+        size_t n = (size_t)snprintf(text, sizeof(text),
+                                    "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\n"
+                                    "signal g u32 1\nsignal c u32 1\nphase eager x1\n%s",
+                                    heads[c]);
+        struct ces_graph *g;
+
+        n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", tails[c]);
+        assert_true(n < sizeof(text));
+        g = ces_test_text_graph(ctx, text);
+        t = emit(ctx, g, NULL);
+        /* the counter's 46 waits from their nearest writes, and these */
+        assert_int_equal(ces_test_count(t, "[style=dashed"), c == 0 ? 46 : 48);
+        assert_non_null(strstr(t, "(1036 write -> wait edges within a block not drawn"));
+        if (c == 0) {
+            assert_null(strstr(t, " -> n1_0_0 [style=dashed"));
+        } else {
+            assert_non_null(strstr(t, "n0_1_0 -> n0_0_1 [style=dashed"));
+            assert_non_null(strstr(t, "n0_1_0 -> n0_0_2 [style=dashed"));
+            assert_int_equal(ces_test_count(t, " -> n0_0_2 [style=dashed"), 1);
+        }
+        ces_free(ctx, t);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -2749,6 +2800,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_other_streams),
         cmocka_unit_test(test_counter_pairs_possible),
         cmocka_unit_test(test_counter_pairs_ordered),
+        cmocka_unit_test(test_counter_pairs_blocked),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
