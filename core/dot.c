@@ -90,6 +90,8 @@ struct dot_order {
     size_t nx;
     bool *dead;        /* [events]: one no execution runs */
     bool *over;        /* [nproc]: last[]'s write one the wait never sees */
+    uint32_t *two;     /* [4 * nproc]: order_twice's least and second least clocks */
+    size_t *two_who;   /* [2 * nproc]: the writes of the least */
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
     size_t *last;      /* [2 * nproc]: that process's latest write before the wait, or
                         * SIZE_MAX; then keep_nearest's writes */
@@ -983,13 +985,16 @@ static int collect_waits(struct dot_state *st)
  * on a queue of its own, takes no part).  Each clock is one every
  * execution has, so a write it rules out for a wait is one the wait never
  * sees.  Where executions end blocked, a clock holds only for those that
- * reach its event, so two more things rule writes out: an event no
+ * reach its event, so three more things rule writes out: an event no
  * execution runs (dead: after a wait that nothing it may see lets pass,
- * in its process, link or record), neither as a write nor as a wait; and
- * a write before a wait of its slot whose condition it fails (that wait
- * passes only on a later write, or never: slot_overwritten).  What a
- * stop, a drop or the watchdog model lets an execution skip the clocks
- * do not tell. */
+ * in its process, link or record), neither as a write nor as a wait; a
+ * write before a wait of its slot whose condition it fails (that wait
+ * passes only on a later write, or never: slot_overwritten); and where a
+ * wait passes on another write than an earlier wait of its slot, a write
+ * between them that it never sees, it comes after two writes
+ * (order_twice).  A chain of three such waits (the third after three
+ * writes) the clocks do not tell, nor what a stop, a drop or the watchdog
+ * model lets an execution skip. */
 
 /* Above this many clock entries (events times processes) the order is not
  * worked out, and every pair within a block is drawn: 64 MiB of them. */
@@ -1207,6 +1212,132 @@ static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
     return false;
 }
 
+/* Adds write `id` of clock v (NULL: the slot's initial 0) to a side of
+ * order_twice: of every process k, the least clock least[k] (of write
+ * who[k]) and the second least second[k]. */
+static void side_add(uint32_t n, uint32_t *least, uint32_t *second, size_t *who, size_t id,
+                     const uint32_t *v)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t x = v != NULL ? v[k] : 0;
+
+        if (x < least[k]) {
+            second[k] = least[k];
+            least[k] = x;
+            who[k] = id;
+        } else if (x < second[k]) {
+            second[k] = x;
+        }
+    }
+}
+
+/* Fills a side of order_twice (o->two, o->two_who: side 0 or 1) with the
+ * writes into the slot (its ng runs) that wait op `wt` of event (proc,
+ * pos) may pass on: of each run its first two whose value the wait passes
+ * on, not known to run in no execution or to come after it, and where
+ * `seen` (the wait whose runs slot_writes split) not before first_seen's
+ * (but a later replay's, which its places do not tell apart), a later
+ * replay's write counting twice, standing for several; with `zero`, the
+ * slot's initial 0.  False where one's clock is not known. */
+static bool side_fill(struct dot_order *o, int side, uint32_t ng, const struct ces_op *wt,
+                      uint32_t width, uint32_t proc, uint32_t pos, bool seen, bool zero)
+{
+    uint32_t n = o->nproc, *least = o->two + (size_t)side * 2 * n, *second = least + n;
+    size_t *who = o->two_who + (size_t)side * n;
+
+    for (uint32_t k = 0; k < n; k++) {
+        least[k] = second[k] = UINT32_MAX;
+        who[k] = SIZE_MAX - 1; /* none */
+    }
+    if (zero)
+        side_add(n, least, second, who, SIZE_MAX, NULL);
+    for (uint32_t t = 0; t < ng; t++) {
+        size_t from = seen ? first_seen(o, t, ng, wt, width, 0) : 0;
+        uint32_t taken = 0;
+
+        for (size_t i = o->group[t]; i < o->group[t + 1] && taken < 2; i++) {
+            const struct dot_ow *w = &o->w[i];
+
+            if ((i < from && !w->later) || !ces_wait_holds(width, wt->cmp, w->value, wt->value))
+                continue;
+            if (w->pos >= o->done[w->proc])
+                return false;
+            if (o->dead[o->off[w->proc] + w->pos] || ow_clock(o, i)[proc] > pos)
+                break; /* nor are the run's later ones */
+            for (size_t copy = 0; copy < (w->later ? 2u : 1u) && taken < 2; copy++, taken++)
+                side_add(n, least, second, who, 2 * i + copy, ow_clock(o, i));
+        }
+    }
+    return true;
+}
+
+/* The greater of a and b. */
+static uint32_t max_u32(uint32_t a, uint32_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Raises clock c of wait event y (`wt`, of width `width`, its slot's
+ * writes split by slot_writes into ng runs) where it passes on another
+ * write than an earlier wait u of its slot: where a write into the slot
+ * before y is one it never sees (a run's latest before it that first_seen
+ * passes over) and comes after u, u passed on a write before that one,
+ * y on one after it.  So y comes after two writes, one that u may pass
+ * on (or u's initial 0) and another that y may: of every process, after
+ * the least of the pairs' greater clocks.  The u tried are of each
+ * process of the slot's waits its first and its latest before that
+ * write. */
+static void order_twice(struct dot_order *o, const struct dot_ow *slot, const struct dot_ev *y,
+                        const struct ces_op *wt, uint32_t width, uint32_t ng, uint32_t *c)
+{
+    size_t lo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
+    size_t hi = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true);
+    uint32_t n = o->nproc, *a = o->two, *b = o->two + 2 * (size_t)n;
+    const size_t *aw = o->two_who, *bw = o->two_who + n;
+    const uint32_t *lc = NULL;
+    bool filled = false;
+
+    for (uint32_t t = 0; t < ng && lc == NULL; t++) {
+        size_t l = o->last[t];
+
+        if (l != SIZE_MAX && o->w[l].pos < o->done[o->w[l].proc] &&
+            first_seen(o, t, ng, wt, width, 0) != l)
+            lc = ow_clock(o, l);
+    }
+    for (size_t i = lo, end; lc != NULL && i < hi; i = end) {
+        uint32_t p = o->x[i].proc;
+        size_t k;
+
+        end = ow_at(o->x, i, hi, p, UINT32_MAX);
+        k = ow_at(o->x, i, end, p, lc[p]); /* p's waits before that write: i..k */
+        for (size_t j = i; j < k; j = j < k - 1 ? k - 1 : k) {
+            const struct dot_ow *u = &o->x[j];
+            struct ces_op uop;
+
+            uop.cmp = u->cmp;
+            uop.value = u->value;
+            o->work += (uint64_t)ng * (ng + n);
+            if (!filled && !side_fill(o, 1, ng, wt, width, y->proc, y->pos, true, false))
+                return;
+            filled = true;
+            if (!side_fill(o, 0, ng, &uop, width, u->proc, u->pos, false,
+                           ces_wait_holds(width, u->cmp, 0, u->value)))
+                return;
+            for (uint32_t q = 0; q < n; q++) {
+                /* the least pair of two writes: their least, or where one
+                 * write is both, it with the other side's second */
+                uint32_t at = aw[q] != bw[q] ? max_u32(a[q], b[q])
+                                             : max_u32(a[q], b[n + q]);
+
+                if (aw[q] == bw[q] && max_u32(a[n + q], b[q]) < at)
+                    at = max_u32(a[n + q], b[q]);
+                if (at != UINT32_MAX && at > c[q])
+                    c[q] = at;
+            }
+        }
+    }
+}
+
 /* The clock of event `pos` of process q where it is computed; else, with
  * `force`, a bound of it (in o->low's second third): after its process's
  * latest computed event, and itself; else NULL. */
@@ -1287,6 +1418,8 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
         }
         for (uint32_t k = 0; any && k < n; k++)
             low[k] = low[n * 2 + k] > low[k] ? low[n * 2 + k] : low[k];
+        if (any)
+            order_twice(o, &slot, x, op, width, ng, low);
         /* nothing it may see: it never passes */
         dead = dead || (!zero && !any && !later_seen(o, &slot, x, low, op, width));
     }
@@ -1551,6 +1684,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->x = ces_malloc(st->ctx, total * sizeof(*o->x));
             o->dead = ces_malloc(st->ctx, total * sizeof(*o->dead));
             o->over = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->over));
+            o->two = ces_malloc(st->ctx, 4 * (size_t)o->nproc * sizeof(*o->two));
+            o->two_who = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->two_who));
             o->clock = ces_malloc(st->ctx, total * o->nproc * sizeof(*o->clock));
             o->done = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->done));
             o->low = ces_malloc(st->ctx, 3 * (size_t)o->nproc * sizeof(*o->low));
@@ -1558,8 +1693,9 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->last = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->last));
             first = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*first));
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
-                o->dead == NULL || o->over == NULL || o->clock == NULL || o->done == NULL ||
-                o->low == NULL || o->group == NULL || o->last == NULL || first == NULL) {
+                o->dead == NULL || o->over == NULL || o->two == NULL || o->two_who == NULL ||
+                o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
+                o->last == NULL || first == NULL) {
                 rc = CES_ERR_NOMEM;
                 break;
             }
@@ -1599,6 +1735,8 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->x);
     ces_free(ctx, o->dead);
     ces_free(ctx, o->over);
+    ces_free(ctx, o->two);
+    ces_free(ctx, o->two_who);
     ces_free(ctx, o->clock);
     ces_free(ctx, o->done);
     ces_free(ctx, o->low);

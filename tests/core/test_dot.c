@@ -2097,6 +2097,49 @@ static void test_counter_pairs_blocked(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A wait that passes on another write than an earlier wait of its slot
+ * comes after two writes (beside a counter of 46 values, 1081 pairs).  r0
+ * waits `f == 1`, sets f 3 and waits `f == 1` again, then writes h 3; r2
+ * and r3 set f 1 once r1 has written them g, r3's only after r1's wait of
+ * h, which r4's write of h satisfies.  The second wait needs both writes
+ * of 1, the first whichever it sees and the second the other, so r0's
+ * write of h comes after r1's wait; it was drawn to it, by the clock of
+ * the second wait, which knew it after one of them alone (cesync check:
+ * HANG). */
+static void test_counter_pairs_two_writes(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char text[8192], *t;
+    size_t n;
+
+    (void)state;
+    n = (size_t)snprintf(text, sizeof(text),
+                         "cesync 1\nranks 6\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
+                         "signal h u32 1\nsignal c u32 1\nphase eager x1\n"
+                         "r1 : write g[0]@2 = 1\nr1 : wait h[0] >= 1\nr1 : write g[0]@3 = 1\n"
+                         "r2 : wait g[0] == 1\nr2 : write f[0]@0 = 1\nr3 : wait g[0] == 1\n"
+                         "r3 : write f[0]@0 = 1\nr0 : wait f[0] == 1\nr0 : write f[0] = 3\n"
+                         "r0 : wait f[0] == 1\nr0 : write h[0]@1 = 3\nr4 : write h[0]@1 = 1\n");
+    add_counter(text, n, sizeof(text), "r5", "r5 s1", 5);
+    g = ces_test_text_graph(ctx, text);
+    t = emit(ctx, g, NULL);
+    /* r1's wait (n0_1_1) from r4's write alone; r0's waits from both */
+    assert_non_null(strstr(t, "n0_4_0 -> n0_1_1 [style=dashed"));
+    assert_int_equal(ces_test_count(t, " -> n0_1_1 [style=dashed"), 1);
+    assert_non_null(strstr(t, "n0_2_1 -> n0_0_0 [style=dashed"));
+    assert_non_null(strstr(t, "n0_3_1 -> n0_0_0 [style=dashed"));
+    assert_non_null(strstr(t, "n0_2_1 -> n0_0_2 [style=dashed"));
+    assert_non_null(strstr(t, "n0_3_1 -> n0_0_2 [style=dashed"));
+    /* and g's, and the counter's 46 */
+    assert_int_equal(ces_test_count(t, "[style=dashed"), 53);
+    assert_non_null(strstr(t, "(1036 write -> wait edges within a block not drawn"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -2801,6 +2844,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_possible),
         cmocka_unit_test(test_counter_pairs_ordered),
         cmocka_unit_test(test_counter_pairs_blocked),
+        cmocka_unit_test(test_counter_pairs_two_writes),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
