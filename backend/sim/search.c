@@ -104,7 +104,8 @@ struct search {
     struct ces_vec trace; /* uint32_t process ids */
     struct ces_vec best[SIM_D_COUNT];
     bool have[SIM_D_COUNT];
-    /* visited set: open addressing over 128-bit fingerprints */
+    /* visited set: open addressing over 128-bit fingerprints, TAB_FIRST
+     * entries at first, doubled while more than half full */
     uint64_t *tab;
     size_t tabcap, tabn;
     /* closure and horizon scratch */
@@ -506,6 +507,11 @@ static int terminal(struct search *S, const struct sim_state *st)
 
 /* --- the visited set ----------------------------------------------------- */
 
+/* The visited set's first table: 256 entries (4 KiB).  Most checks store
+ * a few hundred states, and a sweep runs thousands of checks, each with a
+ * table of its own: a larger first table is memory cleared for nothing. */
+#define TAB_FIRST 256u
+
 static int visit(struct search *S, struct sim_state *st, bool *seen)
 {
     uint64_t h[2];
@@ -515,7 +521,7 @@ static int visit(struct search *S, struct sim_state *st, bool *seen)
     if (h[0] == 0 && h[1] == 0)
         h[1] = 1;
     if (2 * (S->tabn + 1) > S->tabcap) {
-        size_t ncap = S->tabcap ? S->tabcap * 2 : 1u << 16;
+        size_t ncap = S->tabcap ? S->tabcap * 2 : TAB_FIRST;
         uint64_t *nt;
 
         if (!fits(S, ncap * 2 * sizeof(uint64_t), "growing the visited set")) {
