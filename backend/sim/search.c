@@ -2033,7 +2033,7 @@ static int exhaustive(struct search *S)
     int rc;
 
     rc = frame_at(S, 0);
-    if (rc == CES_OK && S->frames[0].st.w != NULL) { /* the second search */
+    if (rc == CES_OK && !S->bound && S->frames[0].st.w != NULL) { /* the second search */
         ces_sim_state_free(m, &S->frames[0].st);
         S->nalloc--;
     }

@@ -4909,11 +4909,36 @@ static void test_memory_bound_search(void **state)
         /* the visited set's first table is 4 KiB (it was 1 MiB): the
          * search of a few states holds under 1 MiB */
         if (mode == 0) {
+            uint64_t peak;
+            int stack = 0, table = 0;
+
             o.max_memory = 0;
             assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
             assert_int_equal(ces_check_report_verdict(r), full);
-            assert_true(ces_check_report_stats(r).peak_memory < (1u << 20));
+            peak = ces_check_report_stats(r).peak_memory;
+            assert_true(peak < (1u << 20));
             ces_check_report_destroy(r);
+            /* every bound of the last 24 KiB below that peak, 128 bytes
+             * apart: the search's first allocations each stop it in turn,
+             * the search stack's first frames too (a bound that refused
+             * them crashed the search: it read the frame it was refused),
+             * and the peak stays within the bound */
+            for (uint64_t b = peak - (24u << 10); b < peak; b += 128) {
+                const char *msg;
+
+                o.max_memory = b;
+                ces_ctx_error(ctx, CES_OK, "%s", "");
+                assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+                assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+                assert_true(ces_check_report_stats(r).peak_memory <= b);
+                msg = ces_ctx_last_error(ctx);
+                assert_memory_equal(msg, "memory bound ", 13);
+                stack += strstr(msg, " 0 states: growing the search stack needs ") != NULL;
+                table += strstr(msg, " 0 states: growing the visited set needs 4.0 KiB ") != NULL;
+                ces_check_report_destroy(r);
+            }
+            assert_true(stack > 0);
+            assert_true(table > 0);
         }
     }
     ces_graph_destroy(g);
