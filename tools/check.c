@@ -173,7 +173,8 @@ static int check_dot_path(struct ces_ctx *ctx, const char *path)
         return ces_tool_fail("check: --dot -: standard output carries the report (name a .dot, "
                              ".svg or .png file)");
     if (fmt == NULL)
-        return ces_tool_fail("check: --dot %s: the name must end in .dot, .svg or .png", path);
+        return ces_tool_fail("check: --dot %s: the name must end in .dot, .svg or .png",
+                             ces_tool_path(path));
     if (slash == NULL)
         snprintf(dir, sizeof(dir), ".");
     else if (slash == path)

@@ -171,6 +171,11 @@ void ces_tool_put_name(FILE *f, const char *name)
     }
 }
 
+const char *ces_tool_path(const char *path)
+{
+    return path[0] != '\0' ? path : "''";
+}
+
 void ces_tool_say(const char *fmt, ...)
 {
     va_list ap;

@@ -76,7 +76,7 @@ int ces_cmd_dot(int argc, char **argv)
      * drawing, pointing at the name of standard output */
     if (ec == CES_EXIT_OK && out != NULL && ces_dot_format(out) == NULL)
         ec = ces_tool_fail("dot: -o %s: the name must end in .dot, .svg or .png (-o - writes "
-                           "the dot text to standard output)", out);
+                           "the dot text to standard output)", ces_tool_path(out));
     if (ec == CES_EXIT_OK) {
         struct ces_dot_size size;
         int rc = ces_dot_emit_sized(ctx, g, NULL, NULL, &text, &len, &size);

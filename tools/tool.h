@@ -241,6 +241,11 @@ void ces_tool_say(const char *fmt, ...)
 #endif
     ;
 
+/* A path given, as the messages name it: as it is, but the empty name as
+ * '' (the library's "cannot create '': ..."), which would otherwise leave a
+ * gap where the name goes ("-o : the name must end in ..."). */
+const char *ces_tool_path(const char *path);
+
 /* Writes a name or value given (a file name) to f, in a report on
  * standard output, as ces_tool_say says it. */
 void ces_tool_put_name(FILE *f, const char *name);

@@ -902,6 +902,67 @@ static void test_dot_stdout_hint(void **state)
                        "(-o - writes the dot text to standard output)\n");
 }
 
+/* Every output option of every command given the empty name or a
+ * directory: refused, exit 2, the name said as the library says it in
+ * "cannot create '': ..." (dot -o '' and check --dot '' said "-o : the name
+ * must end in ...", a gap where the name goes), and nothing written. */
+static void test_output_names_empty_or_directory(void **state)
+{
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"dot barrier -o ''", "cesync: dot: -o '': the name must end in .dot, .svg or .png (-o - "
+                              "writes the dot text to standard output)\n"},
+        {"dot barrier -o d.dot", "cesync: dot: cannot write d.dot: Is a directory\n"},
+        {"dot barrier -o d.svg", "cesync: dot: cannot write d.svg: Is a directory\n"},
+        {"check barrier --dot ''",
+         "cesync: check: --dot '': the name must end in .dot, .svg or .png\n"},
+        {"check barrier --dot d.dot", "cesync: check: cannot write d.dot: Is a directory\n"},
+        {"check barrier --dot d.svg", "cesync: check: cannot write d.svg: Is a directory\n"},
+        {"print barrier -o ''", "cesync: print: cannot create '': No such file or directory\n"},
+        {"print barrier -o d.dot", "cesync: print: cannot write d.dot: Is a directory\n"},
+        {"promela barrier -o ''",
+         "cesync: promela: cannot create '': No such file or directory\n"},
+        {"promela barrier -o d.dot", "cesync: promela: cannot write d.dot: Is a directory\n"},
+        {"gen --seed 1 -o ''", "cesync: gen: -o expects a directory, not ''\n"},
+        {"gen --seed 1 -o f", "cesync: gen: cannot create f/gen-1.ces: Not a directory\n"},
+        {"bench alltoall --dry-run --csv ''",
+         "cesync: bench: cannot create '': No such file or directory\n"},
+        {"bench alltoall --dry-run --csv d.dot", "cesync: bench: cannot write d.dot: Is a "
+                                                 "directory\n"},
+        {"bench alltoall --dry-run --plot ''",
+         "cesync: bench: --plot expects a .svg or .png path, not ''\n"},
+        {"bench alltoall --dry-run --plot p.svg",
+         "cesync: bench: cannot write p.svg: Is a directory\n"},
+        {"bench alltoall --dry-run --calibrate --model-out ''",
+         "cesync: bench: cannot create '': No such file or directory\n"},
+        {"bench alltoall --dry-run --calibrate --model-out d.dot",
+         "cesync: bench: cannot write d.dot: Is a directory\n"},
+    };
+    char *dir = ces_test_tmpdir(), path[128], entries[256];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/d.dot", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/d.svg", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/p.svg", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/f", dir);
+    ces_test_put_file(path, "a file\n");
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *out = NULL;
+        int rc = ces_test_tool(dir, cases[i].args, &out);
+
+        if (rc != 2 || strcmp(out, cases[i].want) != 0)
+            fail_msg("'cesync %s' exited %d:\n%s", cases[i].args, rc, out);
+        free(out);
+    }
+    ces_test_dir_entries(dir, entries, sizeof(entries));
+    assert_string_equal(entries, "d.dot;d.svg;f;p.svg;");
+    ces_test_remove_in(dir, "d.dot\0d.svg\0f\0p.svg\0");
+}
+
 /* A picture's name ends in .svg, .png or .dot in any case (x.SVG was
  * refused as a name that says no format): dot -o, check --dot and bench
  * --plot write it, in the format the ending names. */
@@ -967,6 +1028,7 @@ int main(void)
         cmocka_unit_test(test_run_probe_fork_fails),
         cmocka_unit_test(test_dot_stdout_hint),
         cmocka_unit_test(test_picture_ending_any_case),
+        cmocka_unit_test(test_output_names_empty_or_directory),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
