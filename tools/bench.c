@@ -1155,6 +1155,8 @@ static int write_csv(const struct bench *B, const char *path)
     }
     ec = ces_tool_write_file("bench", path, text, len);
     free(text);
+    if (ec == CES_EXIT_OK) /* as every command says a file it wrote */
+        ces_tool_say("wrote %s", path);
     return ec;
 }
 
@@ -1295,9 +1297,7 @@ static int write_plot(struct ces_ctx *ctx, const struct bench *B, const char *pa
 
         if (drawn == CES_OK) {
             remove(dotpath);
-            printf("# plot: ");
-            ces_tool_put_name(stdout, path);
-            putchar('\n');
+            ces_tool_say("wrote %s", path);
         } else if (drawn == CES_ERR_UNSUPPORTED) {
             ces_tool_say("bench: --plot: %s not drawn: Graphviz 'dot' is not "
                          "installed; the plot is in %s (`dot -T%s` draws it), and the exit "

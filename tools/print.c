@@ -67,13 +67,18 @@ static int print_opt(void *ud, const char *opt, const char *v)
     return CES_EXIT_OK;
 }
 
-/* Writes text to path (replaced only when complete), or to stdout when path
- * is NULL (main.c reports what did not arrive). */
+/* Writes text to path (replaced only when complete), said on stderr as
+ * every command says a file it wrote, or to stdout when path is NULL
+ * (main.c reports what did not arrive). */
 static int write_out(const char *path, const char *text, size_t len)
 {
-    if (path != NULL)
-        return ces_tool_write_file("print", path, text, len);
-    fwrite(text, 1, len, stdout);
+    if (path == NULL) {
+        fwrite(text, 1, len, stdout);
+        return CES_EXIT_OK;
+    }
+    if (ces_tool_write_file("print", path, text, len) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
+    ces_tool_say("wrote %s", path);
     return CES_EXIT_OK;
 }
 

@@ -183,8 +183,8 @@ static void test_control_bytes_escaped_in_reports(void **state)
     assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 1K --plot "
                                         "\"$(printf 'p\\033[0m.svg')\"", &out), 0);
     assert_null(strchr(out, '\033'));
-    if (strstr(out, "# plot: ") != NULL) {
-        assert_non_null(strstr(out, "\n# plot: p\\x1b[0m.svg\n"));
+    if (strstr(out, "cesync: wrote ") != NULL) {
+        assert_non_null(strstr(out, "\ncesync: wrote p\\x1b[0m.svg\n"));
         snprintf(path, sizeof(path), "%s/p\033[0m.svg", dir);
     } else {
         snprintf(path, sizeof(path), "%s/p\033[0m.dot", dir);
@@ -420,20 +420,25 @@ static void test_print_validate_dot(void **state)
         snprintf(want, sizeof(want), "%sphase graph x2  # iterations 1..2\n%s", head, ops);
         ces_test_tool_says("print barrier --ranks 2 --graph --iterations 2 --explain", 0, want);
     }
-    /* promela -o says what it wrote, as dot -o does, and the file holds what
-     * standard output gets without -o */
-    {
-        char *dir = ces_test_tmpdir(), path[128];
+    /* promela -o and print -o say what they wrote, as dot -o does (print
+     * wrote its file without a word), and the file holds what standard
+     * output gets without -o */
+    for (int k = 0; k < 2; k++) {
+        static const char *const cmd[] = {"promela barrier --ranks 2", "print barrier --ranks 2"};
+        static const char *const file[] = {"x.pml", "x.ces"};
+        char *dir = ces_test_tmpdir(), path[128], args[128], want[64];
 
-        assert_int_equal(ces_test_tool(dir, "promela barrier --ranks 2 -o x.pml", &out), 0);
-        assert_string_equal(out, "cesync: wrote x.pml\n");
+        snprintf(args, sizeof(args), "%s -o %s", cmd[k], file[k]);
+        snprintf(want, sizeof(want), "cesync: wrote %s\n", file[k]);
+        assert_int_equal(ces_test_tool(dir, args, &out), 0);
+        assert_string_equal(out, want);
         free(out);
-        snprintf(path, sizeof(path), "%s/x.pml", dir);
+        snprintf(path, sizeof(path), "%s/%s", dir, file[k]);
         out = ces_test_read_file(path, NULL);
         {
             char *same = NULL;
 
-            assert_int_equal(ces_test_tool(dir, "promela barrier --ranks 2", &same), 0);
+            assert_int_equal(ces_test_tool(dir, cmd[k], &same), 0);
             assert_string_equal(out, same);
             free(same);
         }
@@ -984,7 +989,7 @@ static void test_picture_ending_any_case(void **state)
     free(out);
     assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --ranks 2 --max-bytes 4K "
                                         "--variant plain --plot f.Svg", &out), 0);
-    assert_non_null(strstr(out, "# plot: f.Svg\n"));
+    assert_non_null(strstr(out, "\ncesync: wrote f.Svg\n"));
     free(out);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         char *back;
