@@ -654,23 +654,22 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
 
             while (strcmp(o, name[k]) != 0)
                 k++;
-            v = option_value(argc, argv, &i, "a number");
-            if (v == NULL || ces_tool_count("bench", o, v, lo[k], hi[k], dst[k]) != CES_EXIT_OK)
+            v = i + 1 < argc ? argv[++i] : NULL;
+            if (ces_tool_count("bench", o, v, lo[k], hi[k], dst[k]) != CES_EXIT_OK)
                 return CES_EXIT_USAGE;
             if (strcmp(o, "--chunks") == 0 || strcmp(o, "--slots") == 0)
                 sr_opt = o;
         } else if (strcmp(o, "--min-bytes") == 0 || strcmp(o, "--max-bytes") == 0 ||
                    strcmp(o, "--compute-bytes") == 0 || strcmp(o, "--root") == 0) {
-            int size = strcmp(o, "--root") != 0;
-
-            v = option_value(argc, argv, &i, size ? "a size (suffixes K M G)" : "a number");
-            if (v == NULL)
+            /* in the range of every collective and --ranks: that of the
+             * ones given (--compute-bytes from what the collective moves,
+             * --root below --ranks) is judged once all are known */
+            v = i + 1 < argc ? argv[++i] : NULL;
+            if (strcmp(o, "--root") == 0
+                    ? ces_tool_number("bench", o, v, 0, 7, NULL, &n) != CES_EXIT_OK
+                    : ces_tool_size("bench", o, v, 4, UINT64_C(16) << 30, NULL, &n) !=
+                          CES_EXIT_OK)
                 return CES_EXIT_USAGE;
-            /* sizes take the suffixes; --root is a plain number */
-            if (ces_tool_parse_size(v, &n) != 0 || (!size && v[strspn(v, "0123456789")] != '\0'))
-                return ces_tool_fail(size ? "bench: %s expects a size (suffixes K M G), not '%s'"
-                                          : "bench: %s expects a number, not '%s'",
-                                     o, v);
             if (strcmp(o, "--min-bytes") == 0) {
                 B->min_bytes = n;
                 min_arg = v;
@@ -679,7 +678,7 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
                 max_arg = v;
             } else if (strcmp(o, "--root") == 0) {
                 /* checked against --ranks below, which may follow */
-                B->root = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+                B->root = (uint32_t)n;
                 B->root_arg = v;
             } else {
                 B->compute_bytes = n;
@@ -693,10 +692,11 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
         return ces_tool_fail("bench: which collective? (alltoall, allgather, sendrecv, broadcast, "
                              "gather, scatter; see --help)");
     B->coll = (uint32_t)coll;
-    /* the values named, a default as such (--max-bytes 512 alone was
-     * refused without a word of the default --min-bytes 1K) */
-    if (B->min_bytes < 4 || B->max_bytes < B->min_bytes || B->max_bytes > (UINT64_C(16) << 30))
-        return ces_tool_fail("bench: need 4 <= --min-bytes <= --max-bytes <= 16G, not "
+    /* each in 4..16G as given; the two in order, the values named, a
+     * default as such (--max-bytes 512 alone was refused without a word of
+     * the default --min-bytes 1K) */
+    if (B->max_bytes < B->min_bytes)
+        return ces_tool_fail("bench: need --min-bytes <= --max-bytes, not "
                              "--min-bytes %s%s and --max-bytes %s%s",
                              min_arg != NULL ? min_arg : "1K",
                              min_arg != NULL ? "" : " (the default)",
@@ -706,9 +706,13 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
         return CES_EXIT_USAGE;
     if (B->root_arg != NULL && !rooted(B->coll))
         return ces_tool_fail("bench: --root applies to broadcast, gather and scatter");
-    if (B->root >= B->ranks)
-        return ces_tool_fail("bench: --root must be 0..%u (--ranks %u), not %s", B->ranks - 1,
-                             B->ranks, B->root_arg);
+    if (B->root >= B->ranks) { /* said as every number out of its range */
+        char note[32];
+        uint64_t n;
+
+        snprintf(note, sizeof(note), "--ranks %" PRIu32, B->ranks);
+        return ces_tool_number("bench", "--root", B->root_arg, 0, B->ranks - 1, note, &n);
+    }
     /* alltoall and sendrecv have no in-place form (CES_COLL_F_INPLACE) */
     if (B->in_place && (B->coll == CES_COLL_ALLTOALL || B->coll == CES_COLL_SENDRECV))
         return ces_tool_fail("bench: --in-place applies to allgather, broadcast, gather and "
@@ -776,12 +780,14 @@ static int parse_args(struct ces_ctx *ctx, struct bench *B, int argc, char **arg
     /* the collective's bytes per rank beside the compute kernel, rounded
      * down to what it moves (0 or below that ran a collective of 0 bytes,
      * refused after the whole sweep) */
-    if (compute_arg != NULL &&
-        (B->compute_bytes < size_unit(B) || B->compute_bytes > (UINT64_C(16) << 30)))
-        return ces_tool_fail("bench: --compute-bytes must be %" PRIu64 "..16G (%s moves "
-                             "multiples of %" PRIu64 " bytes), not %s",
-                             size_unit(B), ces_coll_name((int)B->coll), size_unit(B),
-                             compute_arg);
+    if (compute_arg != NULL && B->compute_bytes < size_unit(B)) {
+        char note[64];
+
+        snprintf(note, sizeof(note), "%s moves multiples of %" PRIu64 " bytes",
+                 ces_coll_name((int)B->coll), size_unit(B));
+        return ces_tool_size("bench", "--compute-bytes", compute_arg, size_unit(B),
+                             UINT64_C(16) << 30, note, &B->compute_bytes);
+    }
     return sweep_sizes(B);
 }
 

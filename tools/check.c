@@ -142,21 +142,6 @@ static uint64_t default_memory_bound(void)
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 2 : 0;
 }
 
-static int parse_u64(const char *opt, const char *v, uint64_t *out)
-{
-    char *end;
-    unsigned long long x;
-
-    if (v == NULL)
-        return ces_tool_fail("check: %s expects a number", opt);
-    errno = 0;
-    x = strtoull(v, &end, 10); /* a sign or blank first is refused below */
-    if (*v < '0' || *v > '9' || *end != '\0' || errno != 0)
-        return ces_tool_fail("check: %s expects a number, got '%s'", opt, v);
-    *out = x;
-    return CES_EXIT_OK;
-}
-
 /* --dot's file, before the search: a check can run long, and a picture that
  * cannot be written after it would turn its verdict into a usage error.
  * The name must say the format, its directory must exist, .svg/.png need
@@ -245,52 +230,41 @@ static int check_opt(void *ud, const char *opt, const char *v)
     struct check_args *a = ud;
     int ec = CES_EXIT_OK;
 
-    if (strcmp(opt, "--max-states") == 0) {
-        ec = parse_u64(opt, v, &a->o.max_states);
+    if (strcmp(opt, "--max-states") == 0) { /* 0: no bound */
+        ec = ces_tool_number("check", opt, v, 0, UINT64_MAX, NULL, &a->o.max_states);
         a->states_given = true;
     } else if (strcmp(opt, "--max-depth") == 0) {
-        ec = parse_u64(opt, v, &a->o.max_depth);
-        if (ec == CES_EXIT_OK && a->o.max_depth == 0)
-            return ces_tool_fail("check: --max-depth expects N >= 1");
+        ec = ces_tool_number("check", opt, v, 1, UINT64_MAX, NULL, &a->o.max_depth);
     } else if (strcmp(opt, "--max-seconds") == 0) {
         ec = ces_tool_seconds("check", opt, v, &a->o.max_seconds);
     } else if (strcmp(opt, "--progress") == 0) {
         ec = ces_tool_seconds("check", opt, v, &a->o.progress_seconds);
         a->progress = true;
-    } else if (strcmp(opt, "--max-memory") == 0) {
-        if (v == NULL)
-            return ces_tool_fail("check: --max-memory expects a size like 512M");
-        if (ces_tool_parse_size(v, &a->o.max_memory) != 0)
-            return ces_tool_fail("check: --max-memory expects a size like 512M, got '%s'", v);
+    } else if (strcmp(opt, "--max-memory") == 0) { /* 0: no bound */
+        ec = ces_tool_size("check", opt, v, 0, UINT64_MAX, NULL, &a->o.max_memory);
         a->memory_given = true;
     } else if (strcmp(opt, "--random") == 0) {
-        ec = parse_u64(opt, v, &a->o.random);
-        if (ec == CES_EXIT_OK && a->o.random == 0)
-            return ces_tool_fail("check: --random expects N >= 1");
+        ec = ces_tool_number("check", opt, v, 1, UINT64_MAX, NULL, &a->o.random);
     } else if (strcmp(opt, "--seed") == 0) {
-        ec = parse_u64(opt, v, &a->o.seed);
+        ec = ces_tool_number("check", opt, v, 0, UINT64_MAX, NULL, &a->o.seed);
         a->seed_given = true;
     } else if (strcmp(opt, "--replay") == 0) {
-        if (v == NULL)
-            return ces_tool_fail("check: --replay expects a replay string");
+        ec = ces_tool_value("check", opt, v, "a replay string");
         a->o.replay = v;
     } else if (strcmp(opt, "--fault") == 0) {
-        if (v == NULL)
-            return ces_tool_fail("check: --fault expects drop:rR.sS#K, delay:rR.sS#K, "
-                                 "stop:rR.sS#K or stop:rR#K");
+        if (ces_tool_value("check", opt, v, "drop:rR.sS#K, delay:rR.sS#K, stop:rR.sS#K or "
+                           "stop:rR#K") != CES_EXIT_OK)
+            return CES_EXIT_USAGE;
         if (a->o.nfaults >= sizeof(a->faults) / sizeof(a->faults[0]))
             return ces_tool_fail("check: at most 64 faults");
         if (ces_fault_parse(a->ctx, v, &a->faults[a->o.nfaults]) != CES_OK)
             return ces_tool_fail("check: %s", ces_ctx_last_error(a->ctx));
         a->o.nfaults++;
     } else if (strcmp(opt, "--dot") == 0) {
-        if (v == NULL)
-            return ces_tool_fail("check: --dot expects an output file");
+        ec = ces_tool_value("check", opt, v, "an output file");
         a->dot = v;
     } else if (strcmp(opt, "--queues") == 0) {
-        if (v == NULL)
-            return ces_tool_fail("check: --queues expects a queue number per stream, like "
-                                 "0,0,1");
+        ec = ces_tool_value("check", opt, v, "a queue number per stream, like 0,0,1");
         a->queues = v;
     } else if (strcmp(opt, "--no-reduction") == 0) {
         a->o.flags |= CES_CHECK_NO_REDUCTION;

@@ -95,10 +95,10 @@ int ces_tool_decimal(const char *v, double *out)
 int ces_tool_seconds(const char *cmd, const char *opt, const char *v, double *out)
 {
     /* another option is no value (gen reads one after any option) */
-    if (ces_tool_value(cmd, opt, v, "a number") != CES_EXIT_OK)
+    if (ces_tool_value(cmd, opt, v, "a finite number > 0") != CES_EXIT_OK)
         return CES_EXIT_USAGE;
     if (!ces_tool_decimal(v, out) || *out <= 0)
-        return ces_tool_fail("%s: %s expects a finite number > 0, got '%s'", cmd, opt, v);
+        return ces_tool_fail("%s: %s expects a finite number > 0, not '%s'", cmd, opt, v);
     return CES_EXIT_OK;
 }
 
@@ -461,17 +461,67 @@ int ces_tool_parse_size(const char *s, uint64_t *out)
     return CES_OK;
 }
 
+int ces_tool_number(const char *cmd, const char *opt, const char *s, uint64_t min, uint64_t max,
+                    const char *note, uint64_t *out)
+{
+    char what[192];
+    uint64_t v;
+
+    snprintf(what, sizeof(what), "a number in %" PRIu64 "..%" PRIu64 "%s%s%s", min, max,
+             note != NULL ? " (" : "", note != NULL ? note : "", note != NULL ? ")" : "");
+    if (ces_tool_value(cmd, opt, s, what) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
+    /* plain digits: the size suffixes made --ranks 1K 1024 ranks */
+    if (s[strspn(s, "0123456789")] != '\0' || ces_tool_parse_size(s, &v) != CES_OK || v < min ||
+        v > max)
+        return ces_tool_fail("%s: %s expects %s, not '%s'", cmd, opt, what, s);
+    *out = v;
+    return CES_EXIT_OK;
+}
+
 int ces_tool_count(const char *cmd, const char *opt, const char *s, uint32_t min, uint32_t max,
                    uint32_t *out)
 {
     uint64_t v;
 
-    /* a count is plain digits: the size suffixes made --ranks 1K 1024 ranks */
-    if (s == NULL || s[strspn(s, "0123456789")] != '\0' || ces_tool_parse_size(s, &v) != CES_OK ||
-        v < min || v > max)
-        return ces_tool_fail("%s: %s expects a number in %" PRIu32 "..%" PRIu32 ", not '%s'", cmd,
-                             opt, min, max, s != NULL ? s : "");
+    if (ces_tool_number(cmd, opt, s, min, max, NULL, &v) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
     *out = (uint32_t)v;
+    return CES_EXIT_OK;
+}
+
+/* A size as the usage texts write it: with the largest suffix that says it
+ * exactly (16G, 1K), else in bytes. */
+static void size_text(char *buf, size_t size, uint64_t v)
+{
+    static const char suffix[] = "GMK";
+
+    for (int k = 0; k < 3; k++) {
+        uint64_t unit = UINT64_C(1) << (10 * (3 - k));
+
+        if (v > 0 && v % unit == 0) {
+            snprintf(buf, size, "%" PRIu64 "%c", v / unit, suffix[k]);
+            return;
+        }
+    }
+    snprintf(buf, size, "%" PRIu64, v);
+}
+
+int ces_tool_size(const char *cmd, const char *opt, const char *s, uint64_t min, uint64_t max,
+                  const char *note, uint64_t *out)
+{
+    char what[224], lo[32], hi[32];
+    uint64_t v;
+
+    size_text(lo, sizeof(lo), min);
+    size_text(hi, sizeof(hi), max);
+    snprintf(what, sizeof(what), "a size in %s..%s (suffixes K M G%s%s)", lo, hi,
+             note != NULL ? "; " : "", note != NULL ? note : "");
+    if (ces_tool_value(cmd, opt, s, what) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
+    if (ces_tool_parse_size(s, &v) != CES_OK || v < min || v > max)
+        return ces_tool_fail("%s: %s expects %s, not '%s'", cmd, opt, what, s);
+    *out = v;
     return CES_EXIT_OK;
 }
 
@@ -560,32 +610,35 @@ static int builder_opt(const char *cmd, struct ces_coll_params *p, const char *o
     }
     if (!ces_tool_listed(builder_valued, o))
         return 0;
-    if (ces_tool_value(cmd, o, v, "a value") != CES_EXIT_OK)
-        return -1;
+    /* each says what it expects where the value is missing or another
+     * option (a number with its range) */
     if (strcmp(o, "--ranks") == 0)
         rc = ces_tool_count(cmd, o, v, 1, CES_MAX_RANKS, &p->ranks);
     else if (strcmp(o, "--bytes") == 0) {
-        if (ces_tool_parse_size(v, &p->bytes) != CES_OK || p->bytes == 0)
-            rc = ces_tool_fail("%s: --bytes expects a positive size like 4096, 64K, 1M or 1G, "
-                               "not '%s'", cmd, v);
+        rc = ces_tool_size(cmd, o, v, 1, CES_MAX_BYTES, NULL, &p->bytes);
         bit = GIVEN_BYTES;
     } else if (strcmp(o, "--iterations") == 0)
         rc = ces_tool_count(cmd, o, v, 1, 1000000, &p->iterations);
     else if (strcmp(o, "--sync") == 0) {
-        int proto = ces_proto_from_name(v);
+        int proto = -1;
 
-        if (proto < 0)
+        rc = ces_tool_value(cmd, o, v, "nccl, mono, credit or pull");
+        if (rc == CES_EXIT_OK && (proto = ces_proto_from_name(v)) < 0)
             rc = ces_tool_fail("%s: --sync expects nccl, mono, credit or pull, not '%s'", cmd, v);
-        else
+        else if (rc == CES_EXIT_OK)
             p->proto = (uint32_t)proto;
         bit = GIVEN_SYNC;
     } else if (strcmp(o, "--root") == 0) {
         rc = ces_tool_count(cmd, o, v, 0, CES_MAX_RANKS - 1, &p->root);
         bit = GIVEN_ROOT;
     } else if (strcmp(o, "--pairs") == 0) {
-        rc = parse_pairs(cmd, p, v);
+        rc = ces_tool_value(cmd, o, v, "sender:receiver[,sender:receiver...]");
+        if (rc == CES_EXIT_OK)
+            rc = parse_pairs(cmd, p, v);
         bit = GIVEN_PAIRS;
     } else if (strcmp(o, "--variant") == 0) {
+        if (ces_tool_value(cmd, o, v, "plain, overlap or early") != CES_EXIT_OK)
+            return -1;
         p->flags &= CES_COLL_F_INPLACE | CES_COLL_F_DIRECTED;
         if (strcmp(v, "overlap") == 0)
             p->flags |= CES_COLL_F_OVERLAP;
@@ -914,10 +967,9 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
             return ces_tool_second_schedule(cmd, input);
         if (ces_tool_listed(valued, argv[i])) {
             /* the option's value, which may look like a schedule (--dot
-             * x.svg), or none where the line ends: the option says what
-             * it expects */
-            if ((v != NULL && ces_tool_value(cmd, argv[i], v, "a value") != CES_EXIT_OK) ||
-                opt(ud, argv[i], v) != CES_EXIT_OK)
+             * x.svg), or none where the line ends, or another option: the
+             * option says what it expects (a number its range) */
+            if (opt(ud, argv[i], v) != CES_EXIT_OK)
                 return CES_EXIT_USAGE;
             i += v != NULL;
         } else if (ces_tool_listed(flags, argv[i])) {

@@ -48,9 +48,8 @@ static const char *const dot_valued[] = {"-o", NULL};
 /* -o FILE, into the const char * at ud (ces_tool_opt_fn). */
 static int dot_opt(void *ud, const char *opt, const char *v)
 {
-    (void)opt;
     *(const char **)ud = v;
-    return v != NULL ? CES_EXIT_OK : ces_tool_fail("dot: -o expects a file name");
+    return ces_tool_value("dot", opt, v, "a file name");
 }
 
 int ces_cmd_dot(int argc, char **argv)

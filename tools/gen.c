@@ -71,7 +71,7 @@ static int gen_number(const struct gen_opt *o, const char *s, uint64_t *out)
     char what[64], *end = NULL;
     unsigned long long v;
 
-    snprintf(what, sizeof(what), "%sa number %" PRIu64 "..%" PRIu64,
+    snprintf(what, sizeof(what), "%sa number in %" PRIu64 "..%" PRIu64,
              o->random0 ? "0 (at random) or " : "", o->min, o->max);
     if (ces_tool_value("gen", o->name, s, what) != CES_EXIT_OK)
         return CES_EXIT_USAGE;

@@ -58,13 +58,12 @@ static int print_opt(void *ud, const char *opt, const char *v)
     if (m != 0 && a->mode != 0 && m != a->mode)
         return ces_tool_fail("print: --expand and --explain exclude each other (--explain "
                              "expands too)");
-    if (m != 0)
+    if (m != 0) {
         a->mode = m;
-    else if (v == NULL)
-        return ces_tool_fail("print: -o expects a file name");
-    else
-        a->out = v;
-    return CES_EXIT_OK;
+        return CES_EXIT_OK;
+    }
+    a->out = v;
+    return ces_tool_value("print", opt, v, "a file name");
 }
 
 /* Writes text to path (replaced only when complete), said on stderr as

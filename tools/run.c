@@ -753,8 +753,7 @@ int ces_cmd_run(int argc, char **argv)
         if (!ces_tool_builder_valued(argv[i]))
             continue;
         if (strcmp(argv[i], "--ranks") == 0
-                ? ces_tool_value("run", argv[i], v, "a value") != CES_EXIT_OK ||
-                      ces_tool_count("run", argv[i], v, 1, RUN_MAX_RANKS, &ranks) != CES_EXIT_OK
+                ? ces_tool_count("run", argv[i], v, 1, RUN_MAX_RANKS, &ranks) != CES_EXIT_OK
                 : ces_tool_builder_value("run", argv[i], v) != CES_EXIT_OK)
             return CES_EXIT_USAGE;
         i++;

@@ -37,6 +37,9 @@ extern const char *const ces_check_flags[];
  * ces_tool_load was given, in its place on the command line: its value v
  * (NULL for a flag, and for a valued option where the command line ends at
  * it: the option says what it expects), the subcommand's state in ud.
+ * A value that is another option (--x) is refused here, as ces_tool_value
+ * refuses it, saying what the option expects (--dot --quiet would write a
+ * file named --quiet).
  * Returns CES_EXIT_OK, or CES_EXIT_USAGE (printed) for a value it refuses. */
 typedef int ces_tool_opt_fn(void *ud, const char *opt, const char *v);
 
@@ -143,11 +146,27 @@ int ces_tool_write_file(const char *cmd, const char *path, const char *text, siz
  * PATH: why" printed. */
 int ces_tool_out_probe(const char *cmd, const char *path);
 
-/* The count s (plain decimal digits, min..max) given to option `opt` of
+/* The number s (plain decimal digits, min..max) given to option `opt` of
  * command `cmd`, into *out; otherwise "cesync: CMD: OPT expects a number in
- * MIN..MAX, not 'S'".  Returns CES_EXIT_OK or CES_EXIT_USAGE (printed). */
+ * MIN..MAX (NOTE), not 'S'" (without " (NOTE)" where note is NULL), every
+ * command's one wording of a number refused: 0, -1, 1x, one past 2^64, the
+ * empty one alike; s NULL (the line ends at the option) is said without
+ * "not", and another option (--x) as ces_tool_value says it.  Returns
+ * CES_EXIT_OK or CES_EXIT_USAGE (printed). */
+int ces_tool_number(const char *cmd, const char *opt, const char *s, uint64_t min, uint64_t max,
+                    const char *note, uint64_t *out);
+
+/* ces_tool_number of a count that fits 32 bits, without a note. */
 int ces_tool_count(const char *cmd, const char *opt, const char *s, uint32_t min, uint32_t max,
                    uint32_t *out);
+
+/* The size s (ces_tool_parse_size: digits, then K, M or G) given to option
+ * `opt` of command `cmd`, min..max bytes, into *out; otherwise, as
+ * ces_tool_number says a number, "cesync: CMD: OPT expects a size in
+ * MIN..MAX (suffixes K M G; NOTE), not 'S'", the bounds with the largest
+ * suffix that says them exactly (4..16G). */
+int ces_tool_size(const char *cmd, const char *opt, const char *s, uint64_t min, uint64_t max,
+                  const char *note, uint64_t *out);
 
 /* Parses an unsigned number with an optional K/M/G suffix (powers of 1024). */
 int ces_tool_parse_size(const char *s, uint64_t *out);

@@ -870,7 +870,7 @@ static void test_max_seconds(void **state)
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
             snprintf(args, sizeof(args), "alltoall --ranks 2 %s '%s'", opts[k], bad[i]);
             snprintf(want, sizeof(want), "cesync: check: %s expects a finite number > 0, "
-                     "got '%s'\n", opts[k], bad[i]);
+                     "not '%s'\n", opts[k], bad[i]);
             assert_int_equal(run(args, &o), 2);
             assert_string_equal(o, want);
             free(o);
@@ -905,7 +905,7 @@ static void test_max_depth(void **state)
         int code;
         const char *out;
     } cases[] = {
-        {"alltoall --max-depth 0", 2, "cesync: check: --max-depth expects N >= 1\n"},
+        {"alltoall --max-depth 0", 2, "cesync: check: --max-depth expects a number in 1..18446744073709551615, not '0'\n"},
         {"alltoall --max-depth 5 --random 2", 2,
          "cesync: check: --max-depth bounds the exhaustive search: drop it with "
          "--random/--replay\n"},
@@ -1423,7 +1423,7 @@ static void test_option_conflicts(void **state)
         const char *args, *err;
     } cases[] = {
         {"--seed 3", "--seed applies to --random"},
-        {"--random 0", "--random expects N >= 1"},
+        {"--random 0", "--random expects a number in 1..18446744073709551615, not '0'"},
         {"--random 2 --replay 0", "--random and --replay exclude each other"},
         {"--max-depth 3 --replay 0", "--max-depth bounds the exhaustive search: drop it with "
                                      "--random/--replay"},

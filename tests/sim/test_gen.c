@@ -598,7 +598,7 @@ static void test_tool(void **state)
     free(want);
     ces_free(ctx, text);
     ces_test_tool_says("gen --seed 2 --ranks 9", 2,
-                       "cesync: gen: --ranks expects 0 (at random) or a number 2..8, not '9'\n");
+                       "cesync: gen: --ranks expects 0 (at random) or a number in 2..8, not '9'\n");
     ces_test_tool_says("gen --count 2", 2,
                        "cesync: gen: --seed S is required (see cesync gen --help)\n");
     /* schedules one after another on standard output are no schedule any
@@ -612,7 +612,7 @@ static void test_tool(void **state)
     assert_memory_equal(out, "# cesync gen --seed 10 ", 23);
     free(out);
     ces_test_tool_says("gen --seed 0x10", 2,
-                       "cesync: gen: --seed expects a number 0..18446744073709551615, not '0x10'\n");
+                       "cesync: gen: --seed expects a number in 0..18446744073709551615, not '0x10'\n");
     ces_test_tool_says("gen --seed 18446744073709551615 --count 2", 2,
                        "cesync: gen: --seed 18446744073709551615 --count 2 runs past the last "
                        "seed, 18446744073709551615\n");
@@ -700,12 +700,12 @@ static void test_tool_progress(void **state)
     }
     assert_int_equal(rmdir(dir), 0);
     ces_test_tool_says("gen --seed 1 --progress 0", 2,
-                       "cesync: gen: --progress expects a finite number > 0, got '0'\n");
-    ces_test_tool_says("gen --seed 1 --progress", 2, "cesync: gen: --progress expects a number\n");
+                       "cesync: gen: --progress expects a finite number > 0, not '0'\n");
+    ces_test_tool_says("gen --seed 1 --progress", 2, "cesync: gen: --progress expects a finite number > 0\n");
     /* another option is no value, as for gen's other options (it said
      * "got '--count'", as if taken for one) */
     ces_test_tool_says("gen --seed 1 --progress --count 3", 2,
-                       "cesync: gen: --progress expects a number, not the option '--count'\n");
+                       "cesync: gen: --progress expects a finite number > 0, not the option '--count'\n");
 }
 
 /* The line before a schedule is the command that writes it again: every
@@ -817,15 +817,15 @@ static void test_tool_options(void **state)
         ces_test_ctx_end(ctx, &st);
     }
     ces_test_tool_says("gen --seed 5 --count 0", 2,
-                       "cesync: gen: --count expects a number 1..1000000, not '0'\n");
+                       "cesync: gen: --count expects a number in 1..1000000, not '0'\n");
     /* a number is decimal digits: strtoull took a sign ("-1" was the last
      * seed) and blanks */
     ces_test_tool_says("gen --seed -1", 2,
-                       "cesync: gen: --seed expects a number 0..18446744073709551615, not '-1'\n");
+                       "cesync: gen: --seed expects a number in 0..18446744073709551615, not '-1'\n");
     ces_test_tool_says("gen --seed +1", 2,
-                       "cesync: gen: --seed expects a number 0..18446744073709551615, not '+1'\n");
+                       "cesync: gen: --seed expects a number in 0..18446744073709551615, not '+1'\n");
     ces_test_tool_says("gen --seed 1 --mutate ' 5'", 2,
-                       "cesync: gen: --mutate expects a number 0..100, not ' 5'\n");
+                       "cesync: gen: --mutate expects a number in 0..100, not ' 5'\n");
     /* the last seed is a seed (one schedule from it does not run past it) */
     assert_int_equal(ces_test_tool(NULL, "gen --seed 18446744073709551615", &out), 0);
     assert_true(strncmp(out, "# cesync gen --seed 18446744073709551615 --ranks ", 49) == 0);
@@ -840,15 +840,15 @@ static void test_tool_options(void **state)
     assert_non_null(strstr(out, "\nstreams 3\n"));
     free(out);
     ces_test_tool_says("gen --seed 5 --streams 4", 2,
-                       "cesync: gen: --streams expects 0 (at random) or a number 1..3, not '4'\n");
+                       "cesync: gen: --streams expects 0 (at random) or a number in 1..3, not '4'\n");
     ces_test_tool_says("gen --seed 5 --steps 4", 2,
-                       "cesync: gen: --steps expects 0 (at random) or a number 1..3, not '4'\n");
+                       "cesync: gen: --steps expects 0 (at random) or a number in 1..3, not '4'\n");
     ces_test_tool_says("gen --seed 5 --mutate 101", 2,
-                       "cesync: gen: --mutate expects a number 0..100, not '101'\n");
+                       "cesync: gen: --mutate expects a number in 0..100, not '101'\n");
     ces_test_tool_says("gen --seed", 2,
-                       "cesync: gen: --seed expects a number 0..18446744073709551615\n");
+                       "cesync: gen: --seed expects a number in 0..18446744073709551615\n");
     ces_test_tool_says("gen --seed --count 2", 2,
-                       "cesync: gen: --seed expects a number 0..18446744073709551615, not the "
+                       "cesync: gen: --seed expects a number in 0..18446744073709551615, not the "
                        "option '--count'\n");
     ces_test_tool_says("gen --seed 5 -o", 2, "cesync: gen: -o expects a directory\n");
     ces_test_tool_says("gen --seed 5 -o /nonexistent-dir", 2,

@@ -882,13 +882,13 @@ static void test_tool(void **state)
 
         snprintf(cmd, sizeof(cmd), "promela '%s/bad/relay_reuse.ces' -o --no-races", CES_FIXTURES);
         assert_int_equal(ces_test_tool(dir, cmd, &out), 2);
-        assert_string_equal(out, "cesync: promela: -o expects a value, not the option "
+        assert_string_equal(out, "cesync: promela: -o expects a file name, not the option "
                                  "'--no-races'\n");
         free(out);
         snprintf(cmd, sizeof(cmd), "promela '%s/bad/relay_reuse.ces' --queues --no-data",
                  CES_FIXTURES);
         assert_int_equal(ces_test_tool(dir, cmd, &out), 2);
-        assert_string_equal(out, "cesync: promela: --queues expects a value, not the option "
+        assert_string_equal(out, "cesync: promela: --queues expects a queue number per stream, like 0,0,1, not the option "
                                  "'--no-data'\n");
         free(out);
         snprintf(cmd, sizeof(cmd), "promela '%s/bad/relay_reuse.ces' --queues", CES_FIXTURES);

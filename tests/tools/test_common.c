@@ -1417,8 +1417,8 @@ static void test_builder_defaults(void **state)
                        "(3)\n");
     /* the library names the parameter, the tool the option that set it */
     ces_test_tool_says("check alltoall --bytes 300000000000000", 2,
-                       "cesync: check: alltoall: --bytes must be 1..281474976710656 (2^48), not "
-                       "300000000000000\n");
+                       "cesync: check: --bytes expects a size in 1..262144G (suffixes K M G), "
+                       "not '300000000000000'\n");
     ces_test_tool_says("validate gather --ranks 1024 --bytes 300G", 2,
                        "cesync: validate: gather: --ranks x --bytes (1024 x 322122547200) exceeds "
                        "2^48 bytes\n");
@@ -1452,15 +1452,15 @@ static void test_values_and_dashes(void **state)
 
     (void)state;
     ces_test_tool_says("print -o --expand alltoall", 2,
-                       "cesync: print: -o expects a value, not the option '--expand'\n");
+                       "cesync: print: -o expects a file name, not the option '--expand'\n");
     /* two modes of print are no option given twice: refused (the last won) */
     ces_test_tool_says("print barrier --explain --expand", 2,
                        "cesync: print: --expand and --explain exclude each other (--explain "
                        "expands too)\n");
     ces_test_tool_says("check alltoall --dot --quiet", 2,
-                       "cesync: check: --dot expects a value, not the option '--quiet'\n");
+                       "cesync: check: --dot expects an output file, not the option '--quiet'\n");
     ces_test_tool_says("check alltoall --ranks --bytes 64", 2,
-                       "cesync: check: --ranks expects a value, not the option '--bytes'\n");
+                       "cesync: check: --ranks expects a number in 1..1024, not the option '--bytes'\n");
     snprintf(path, sizeof(path), "%s/-x.ces", dir);
     f = fopen(path, "w");
     assert_non_null(f);
@@ -1516,9 +1516,9 @@ static void test_errors_name_the_command(void **state)
     ces_test_tool_says("check alltoall --ranks 1 --quiet", 0, "verdict: OK\n");
     ces_test_tool_says("validate sendrecv --ranks 1", 2,
                        "cesync: validate: sendrecv: --ranks must be 2..1024 for a pair, not 1\n");
-    ces_test_tool_says("print alltoall --ranks", 2, "cesync: print: --ranks expects a value\n");
+    ces_test_tool_says("print alltoall --ranks", 2, "cesync: print: --ranks expects a number in 1..1024\n");
     ces_test_tool_says("dot alltoall --bytes 0", 2,
-                       "cesync: dot: --bytes expects a positive size like 4096, 64K, 1M or 1G, "
+                       "cesync: dot: --bytes expects a size in 1..262144G (suffixes K M G), "
                        "not '0'\n");
     ces_test_tool_says("print alltoall --sync fast", 2,
                        "cesync: print: --sync expects nccl, mono, credit or pull, not 'fast'\n");

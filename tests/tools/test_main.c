@@ -91,7 +91,7 @@ static void test_control_bytes_escaped(void **state)
     ces_test_tool_says("check \"$(printf 'no\\033[31mfile.ces')\"", 2,
                        "cesync: no\\x1b[31mfile.ces: cannot open: No such file or directory\n");
     ces_test_tool_says("gen --seed \"$(printf 'a\\177\\001b')\"", 2,
-                       "cesync: gen: --seed expects a number 0..18446744073709551615, not "
+                       "cesync: gen: --seed expects a number in 0..18446744073709551615, not "
                        "'a\\x7f\\x01b'\n");
     assert_int_equal(ces_test_tool(NULL, "\"$(printf 'x\\033]0;title\\007')\"", &out), 2);
     assert_memory_equal(out, "cesync: unknown command 'x\\x1b]0;title\\x07'\n\nusage: ", 52);
@@ -144,7 +144,7 @@ static void test_control_bytes_escaped(void **state)
     ces_test_remove_in(dir, "bs.ces\0");
     snprintf(args, sizeof(args), "gen --seed \"$(printf '%0600d\\033')\"", 7);
     snprintf(want, sizeof(want),
-             "cesync: gen: --seed expects a number 0..18446744073709551615, not '%0600d\\x1b'\n",
+             "cesync: gen: --seed expects a number in 0..18446744073709551615, not '%0600d\\x1b'\n",
              7);
     ces_test_tool_says(args, 2, want);
 }
@@ -215,7 +215,7 @@ static void test_usage_errors(void **state)
     ces_test_tool_says("dot barrier -o", 2, "cesync: dot: -o expects a file name\n");
     ces_test_tool_says("promela barrier -o", 2, "cesync: promela: -o expects a file name\n");
     ces_test_tool_says("gen --seed 1 --ranks 1", 2,
-                       "cesync: gen: --ranks expects 0 (at random) or a number 2..8, not '1'\n");
+                       "cesync: gen: --ranks expects 0 (at random) or a number in 2..8, not '1'\n");
     /* the library's message already names the subcommand */
     ces_test_tool_says("promela barrier --ranks 2 --iterations 300", 2,
                        "cesync: promela: 300 iterations (at most 250: generations are kept in "
@@ -229,22 +229,22 @@ static void test_usage_errors(void **state)
                        "or stop:rR#K\n");
     /* a number past 2^64 is refused, not taken as 2^64-1 */
     ces_test_tool_says("check barrier --max-states 18446744073709551616", 2,
-                       "cesync: check: --max-states expects a number, got "
-                       "'18446744073709551616'\n");
+                       "cesync: check: --max-states expects a number in 0..18446744073709551615, "
+                       "not '18446744073709551616'\n");
     /* so is a negative one, named as the others are (it said only "expects
      * a number") */
     ces_test_tool_says("check barrier --max-states -1", 2,
-                       "cesync: check: --max-states expects a number, got '-1'\n");
+                       "cesync: check: --max-states expects a number in 0..18446744073709551615, not '-1'\n");
     ces_test_tool_says("check barrier --random 2 --seed -5", 2,
-                       "cesync: check: --seed expects a number, got '-5'\n");
+                       "cesync: check: --seed expects a number in 0..18446744073709551615, not '-5'\n");
     ces_test_tool_says("check barrier --max-depth", 2,
-                       "cesync: check: --max-depth expects a number\n");
+                       "cesync: check: --max-depth expects a number in 1..18446744073709551615\n");
     /* a missing size is said as the other missing values are (it said
      * "got ''", as if an empty one had been given) */
     ces_test_tool_says("check barrier --max-memory", 2,
-                       "cesync: check: --max-memory expects a size like 512M\n");
+                       "cesync: check: --max-memory expects a size in 0..18446744073709551615 (suffixes K M G)\n");
     ces_test_tool_says("check barrier --max-memory 1Q", 2,
-                       "cesync: check: --max-memory expects a size like 512M, got '1Q'\n");
+                       "cesync: check: --max-memory expects a size in 0..18446744073709551615 (suffixes K M G), not '1Q'\n");
     /* options that changed nothing were taken without a word: the sweep
      * checks every fault without and with the watchdog by itself, and only
      * the exhaustive search reduces */
@@ -321,12 +321,12 @@ static void test_arguments_in_order(void **state)
         const char *cmd, *first, *says; /* says: after "cesync: CMD: " */
     } cases[] = {
         {"check", "--bytes 1q --bogus alltoall",
-         "--bytes expects a positive size like 4096, 64K, 1M or 1G, not '1q'"},
+         "--bytes expects a size in 1..262144G (suffixes K M G), not '1q'"},
         {"check", "--bogus --bytes 1q alltoall", NULL},
-        {"check", "--max-states x --bogus alltoall", "--max-states expects a number, got 'x'"},
-        {"check", "--max-states x --ranks 0", "--max-states expects a number, got 'x'"},
+        {"check", "--max-states x --bogus alltoall", "--max-states expects a number in 0..18446744073709551615, not 'x'"},
+        {"check", "--max-states x --ranks 0", "--max-states expects a number in 0..18446744073709551615, not 'x'"},
         {"check", "--ranks 0 --max-states x", "--ranks expects a number in 1..1024, not '0'"},
-        {"check", "--max-states x no-such.ces", "--max-states expects a number, got 'x'"},
+        {"check", "--max-states x no-such.ces", "--max-states expects a number in 0..18446744073709551615, not 'x'"},
         {"check", "--fault nope --max-depth 0", "fault 'nope': expected drop:rR.sS#K, "
                                                 "delay:rR.sS#K, stop:rR.sS#K or stop:rR#K"},
         {"check", "no-such.ces barrier --max-states x",
@@ -335,7 +335,7 @@ static void test_arguments_in_order(void **state)
         {"check --predict", "--json --bogus", "--json does not combine with --predict (which "
                                               "takes builder options, --model and --kind)"},
         {"check --predict", "--bogus --json", NULL},
-        {"dot", "-o --bogus", "-o expects a value, not the option '--bogus'"},
+        {"dot", "-o --bogus", "-o expects a file name, not the option '--bogus'"},
         {"dot", "no-such.ces -o", "-o expects a file name"},
         {"print", "--expand --explain --bogus", "--expand and --explain exclude each other "
                                                 "(--explain expands too)"},
@@ -344,14 +344,14 @@ static void test_arguments_in_order(void **state)
         {"promela", "--fault nope --bogus", "fault 'nope': expected drop:rR.sS#K, "
                                             "delay:rR.sS#K, stop:rR.sS#K or stop:rR#K"},
         {"promela", "--bogus --fault nope", NULL},
-        {"promela", "--queues 0 -o --ranks 2", "-o expects a value, not the option '--ranks'"},
+        {"promela", "--queues 0 -o --ranks 2", "-o expects a file name, not the option '--ranks'"},
         {"bench", "--ranks 1 --bogus alltoall", "--ranks expects a number in 2..8, not '1'"},
         {"bench", "--bogus --ranks 1 alltoall", NULL},
-        {"gen", "--seed x --bogus", "--seed expects a number 0..18446744073709551615, not 'x'"},
+        {"gen", "--seed x --bogus", "--seed expects a number in 0..18446744073709551615, not 'x'"},
         {"gen", "--bogus --seed x", NULL},
 #if defined(CES_HAVE_CUDA)
         {"run", "--bytes 1q --bogus alltoall",
-         "--bytes expects a positive size like 4096, 64K, 1M or 1G, not '1q'"},
+         "--bytes expects a size in 1..262144G (suffixes K M G), not '1q'"},
         {"run", "--bogus --bytes 1q alltoall", NULL},
         {"run", "alltoall barrier --bytes 1q",
          "unexpected argument 'barrier' (one schedule per command; see cesync run --help)"},
@@ -612,10 +612,10 @@ static void test_run_input_first(void **state)
                        "barrier\n");
     /* a missing value, or another option in its place, is said so (run
      * --sync asked "which schedule?") */
-    ces_test_tool_says("run --sync", 2, "cesync: run: --sync expects a value\n");
-    ces_test_tool_says("run alltoall --ranks", 2, "cesync: run: --ranks expects a value\n");
+    ces_test_tool_says("run --sync", 2, "cesync: run: --sync expects nccl, mono, credit or pull\n");
+    ces_test_tool_says("run alltoall --ranks", 2, "cesync: run: --ranks expects a number in 1..64\n");
     ces_test_tool_says("run alltoall --sync --graph", 2,
-                       "cesync: run: --sync expects a value, not the option '--graph'\n");
+                       "cesync: run: --sync expects nccl, mono, credit or pull, not the option '--graph'\n");
     ces_test_tool_says("run", 2,
                        "cesync: run: which schedule? (a .ces file or a collective; --help)\n");
     /* an option alone is no schedule (it ran the other commands' default) */
