@@ -786,6 +786,13 @@ const char *ces_tool_input_file(int argc, char **argv, const char *const *valued
     return in != NULL && strcmp(in, "-") != 0 ? in : NULL;
 }
 
+const char *ces_tool_input_place(int argc, char **argv, const char *const *valued)
+{
+    const char *in = ces_tool_input_read(argc, argv, valued);
+
+    return in != NULL && strcmp(in, "-") == 0 ? "<stdin>" : in;
+}
+
 /* The directory of path into buf ("." without a slash, "/" for a slash
  * first only), and its last component; NULL if buf is too short. */
 static const char *path_dir(const char *path, char *buf, size_t size)

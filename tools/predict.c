@@ -113,6 +113,7 @@ int ces_cmd_predict(int argc, char **argv)
     struct ces_graph *g = NULL;
     const char *machine[2] = {NULL, NULL}; /* --kind, --model */
     const char *in = ces_tool_input_file(argc, argv, ces_check_valued);
+    const char *place = ces_tool_input_place(argc, argv, ces_check_valued);
     struct ces_model m, slow;
     struct ces_predict p, ps;
     int ex = CES_EXIT_USAGE, rc, slow_rc = CES_OK;
@@ -154,9 +155,10 @@ int ces_cmd_predict(int argc, char **argv)
                      "%.2f us with the model's timing, but in the slow mode of blocked waits "
                      "(slow_wake_us = %.2f us) ",
                      p.total_us, m.slow_wake_us);
-        /* the op's line and column are the file's: FILE:LINE:COL */
-        if (in != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
-            ces_tool_fail("check --predict: %s:%" PRIu32 ":%" PRIu32 ": %s%s", in, line, col,
+        /* the op's line and column are the file's (standard input's):
+         * FILE:LINE:COL, <stdin>:LINE:COL, as the parser names them */
+        if (place != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
+            ces_tool_fail("check --predict: %s:%" PRIu32 ":%" PRIu32 ": %s%s", place, line, col,
                           fast, rest);
         else
             ces_tool_fail("check --predict: %s%s%s%s", in != NULL ? in : "",

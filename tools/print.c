@@ -134,6 +134,7 @@ int ces_cmd_validate(int argc, char **argv)
     struct ces_graph *g = NULL;
     const char *machine[2] = {NULL, NULL}, *plus = "", *file = "";
     const char *in = ces_tool_input_file(argc, argv, validate_valued);
+    const char *place = ces_tool_input_place(argc, argv, validate_valued);
     struct ces_model m;
     uint64_t ops = 0;
     int ec;
@@ -159,9 +160,9 @@ int ces_cmd_validate(int argc, char **argv)
             char rest[CES_ERRMSG_MAX];
             uint32_t line, col;
 
-            if (in != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
+            if (place != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
                 ec = ces_tool_fail("validate: %s:%" PRIu32 ":%" PRIu32 ": %s%s%s cannot run it: %s",
-                                   in, line, col, m.kind, plus, file, rest);
+                                   place, line, col, m.kind, plus, file, rest);
             else
                 ec = ces_tool_fail("validate: %s%s%s cannot run %s: %s", m.kind, plus, file,
                                    in != NULL ? in : "it", why);

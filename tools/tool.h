@@ -86,6 +86,11 @@ const char *ces_tool_input_read(int argc, char **argv, const char *const *valued
  * that is neither a collective nor "-" (standard input); NULL otherwise. */
 const char *ces_tool_input_file(int argc, char **argv, const char *const *valued);
 
+/* The name the parser gives the schedule it reads in its places
+ * (FILE:LINE:COL): its input's file, "<stdin>" for "-" (as ces_prog_parse_file
+ * names standard input); NULL for a collective, which has no file. */
+const char *ces_tool_input_place(int argc, char **argv, const char *const *valued);
+
 /* Whether paths a and b name one file: the same path, an existing file
  * by another name or a link (device and inode), or, where neither exists,
  * one name in one directory by two paths (./x and x), a link to one not

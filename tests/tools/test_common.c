@@ -526,8 +526,9 @@ static void test_dot_text_note(void **state)
  * it cannot run is not valid for it: no "valid:" summary on standard
  * output (it came before the refusal and its exit 2); a file's op is named
  * at FILE:LINE:COL, as the parser names a place in it (it said "cannot run
- * good/barrier_flush.ces: r0.s0#3 (line 9:6)"), standard input's by its
- * line alone. */
+ * good/barrier_flush.ces: r0.s0#3 (line 9:6)"), standard input's at
+ * <stdin>:LINE:COL, as the parser names a place there (it said "r0.s0#3
+ * (line 9:6)"). */
 static void test_validate_machine(void **state)
 {
     (void)state;
@@ -535,7 +536,7 @@ static void test_validate_machine(void **state)
                        "cesync: validate: good/barrier_flush.ces:9:6: h200 cannot run it: r0.s0#3: "
                        "flush is not supported on h200 (can_flush_remote_writes = 0)\n");
     ces_test_tool_says("validate - --kind h200 <good/barrier_flush.ces", 2,
-                       "cesync: validate: h200 cannot run it: r0.s0#3 (line 9:6): flush is not "
+                       "cesync: validate: <stdin>:9:6: h200 cannot run it: r0.s0#3: flush is not "
                        "supported on h200 (can_flush_remote_writes = 0)\n");
     ces_test_tool_says("validate good/barrier_flush.ces", 0,
                        "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, "
