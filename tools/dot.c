@@ -40,6 +40,10 @@ static const char dot_help[] =
     "one's: \"blocked at #54\" (red), or \"stopped before #54\" where a fault stopped\n"
     "its stream (teal; red and teal halves for an op released by the watchdog in\n"
     "one replay and stopped before in another).\n"
+    "\n"
+    "  -o OUT       write the picture to OUT: .dot text, .svg or .png drawn by\n"
+    "               Graphviz (replaced only when complete; not the schedule's own\n"
+    "               file), - for the dot text on stdout (the default)\n"
     "\n";
 
 /* dot's option that takes a value (ces_tool_load). */

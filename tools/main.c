@@ -30,7 +30,7 @@ static const struct command commands[] = {
 static void usage(FILE *f)
 {
     fputs("usage: cesync COMMAND [ARGS...]\n"
-          "       cesync COMMAND --help   (or cesync help COMMAND)\n"
+          "       cesync COMMAND --help   (or -h, or cesync help COMMAND)\n"
           "       cesync --version\n"
           "\n"
           "cesync checks copy-engine transfer-and-sync schedules between the GPUs of one node\n"

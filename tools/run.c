@@ -44,8 +44,6 @@ static const char run_usage[] =
     "                     it waits for every rank after each iteration (block or replay)\n"
     "                     before the next, so a schedule in which a rank's iteration needs\n"
     "                     a peer's later one runs only one process per rank\n"
-    "  --graph            (collectives) one graph phase replayed K times; implies --sync\n"
-    "                     credit unless --sync is given\n"
     "  --help             this text\n"
     "  -- SCHEDULE        the schedule, even one whose name starts with '-'\n"
     "\n"

@@ -73,6 +73,102 @@ static void test_help_everywhere(void **state)
                        "cesync: --version takes no arguments, not 'check'\n");
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The words of `text` that start with '-', sorted, joined by spaces into
+ * out. */
+static void sorted_options(char *text, char *out, size_t size)
+{
+    char *words[128], *save = NULL;
+    size_t n = 0, len = 0;
+
+    for (char *w = strtok_r(text, " ", &save); w != NULL; w = strtok_r(NULL, " ", &save))
+        if (w[0] == '-' && n < sizeof(words) / sizeof(words[0]))
+            words[n++] = w;
+    qsort(words, n, sizeof(words[0]), cmp_names);
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(out + len, size - len, "%s%s", i > 0 ? " " : "", words[i]);
+}
+
+/* Each command's --help has an entry (a line "  -OPT ...") for every
+ * option it takes and for no other, each once: dot's -o was only in its
+ * usage line and prose, bench's --compute-bytes inside --with-compute's
+ * entry, and run's --graph had an entry beside the builder options' own.
+ * Every option an entry names is taken: all of a command's on one line,
+ * each with a value it takes, then --zzz, which is the first argument
+ * refused (each is judged in its place, left to right; how they combine
+ * only after the line), but those that would end the command first or that
+ * exclude another in its place (`extra`, not run). */
+static void test_help_lists_every_option(void **state)
+{
+#define BUILDER "--ranks 2 --bytes 1K --iterations 1 --sync mono --graph --root 0 --pairs 0:1 " \
+                "--chunks 1 --slots 1 --variant plain --in-place --directed --wake 0 "
+    static const struct {
+        const char *cmd, *line, *extra;
+    } cmds[] = {
+        {"print", BUILDER "-o x.ces --expand", "--explain"},
+        {"validate", BUILDER "--kind h200 --model m", ""},
+        {"dot", BUILDER "-o x.dot", ""},
+        {"check", BUILDER "--max-states 1 --max-seconds 1 --max-depth 1 --max-memory 1M "
+                  "--no-reduction --first --random 1 --seed 1 --replay 0 --fault drop:r0.s0#0 "
+                  "--abort --queues 0 --queue-sweep --fault-sweep --dot x.dot --json --quiet "
+                  "--progress 1",
+         "--predict"},
+        {"check --predict", BUILDER "--model m --kind h200", ""},
+        {"gen", "--seed 1 --count 1 --ranks 2 --streams 1 --steps 1 --mutate 0 -o d --progress 1",
+         ""},
+        {"promela", BUILDER "-o x.pml --no-races --no-data --data-at-end --queues 0 "
+                    "--fault delay:r0.s0#0", ""},
+        {"run", BUILDER "--single-process -- barrier", "--help"},
+        {"bench", "--ranks 2 --min-bytes 1K --max-bytes 1K --factor 2 --iterations 1 --warmup 0 "
+                  "--graph --variant auto --root 0 --wake 0 --chunks 1 --slots 1 --one-way "
+                  "--in-place --no-nccl --with-compute --compute-bytes 1M --csv c.csv --plot "
+                  "p.svg --model m --calibrate --model-out o.model --dry-run -- alltoall", ""},
+    };
+    char args[1024], text[2048], want[2048], got[2048], *out = NULL;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        size_t len = 0;
+        char *save = NULL;
+
+        snprintf(args, sizeof(args), "%s --help", cmds[i].cmd);
+        assert_int_equal(ces_test_tool(NULL, args, &out), 0);
+        /* an entry's head: the option and its value's name, up to two blanks */
+        for (char *l = strtok_r(out, "\n", &save); l != NULL; l = strtok_r(NULL, "\n", &save)) {
+            char *end;
+
+            if (strncmp(l, "  -", 3) != 0)
+                continue;
+            end = strstr(l + 2, "  ");
+            len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s ",
+                                    (int)(end != NULL ? (size_t)(end - (l + 2)) : strlen(l + 2)),
+                                    l + 2);
+        }
+        free(out);
+        sorted_options(text, got, sizeof(got));
+        snprintf(text, sizeof(text), "%s %s", cmds[i].line, cmds[i].extra);
+        sorted_options(text, want, sizeof(want));
+        if (strcmp(got, want) != 0)
+            fail_msg("'cesync %s --help' lists\n%s\nnot\n%s", cmds[i].cmd, got, want);
+#if !defined(CES_HAVE_CUDA)
+        if (strcmp(cmds[i].cmd, "run") == 0) /* built without CUDA: run takes nothing */
+            continue;
+#endif
+        snprintf(args, sizeof(args), "%s %s --zzz", cmds[i].cmd, cmds[i].line);
+        snprintf(want, sizeof(want), "cesync: %s: unknown option '--zzz' (see cesync %s --help)\n",
+                 cmds[i].cmd, cmds[i].cmd);
+        if (ces_test_tool(NULL, args, &out) != 2 || strcmp(out, want) != 0)
+            fail_msg("'cesync %s' said:\n%s", args, out);
+        free(out);
+    }
+#undef BUILDER
+}
+
 /* A control byte of a name or value given is said as \xNN (raw, it could
  * move a terminal's cursor, change its colours or its title), in short
  * messages and in those past the 512 bytes formatted on the stack, and a
@@ -1013,6 +1109,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_everywhere),
+        cmocka_unit_test(test_help_lists_every_option),
         cmocka_unit_test(test_control_bytes_escaped),
         cmocka_unit_test(test_control_bytes_escaped_in_reports),
         cmocka_unit_test(test_usage_errors),
