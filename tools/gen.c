@@ -14,7 +14,7 @@
 
 static const char gen_help[] =
     "usage: cesync gen --seed S [--count N] [--ranks R] [--streams S] [--steps K]\n"
-    "                  [--mutate PCT] [-o DIR] [--progress S]\n"
+    "                  [--mutate PCT] [--shapes NAME] [-o DIR] [--progress S]\n"
     "\n"
     "Writes random small valid schedules (1-2 phases; by default 2-3 ranks and 1-2\n"
     "streams) as concrete .ces text, one per seed S, S+1, ..., S+N-1.  Each is\n"
@@ -42,6 +42,19 @@ static const char gen_help[] =
     "  --steps K    protocol steps per phase body, 1..3, or 0 (the default): at\n"
     "               random\n"
     "  --mutate PCT chance that a step is mutated, 0..100 (default 45)\n"
+    "  --shapes NAME\n"
+    "               classic (the default: the steps above) or handoff: a hand-off\n"
+    "               step too, in which the receiver fills its landing buffer on one\n"
+    "               stream, says ready, waits for done, resets it and hands over by\n"
+    "               record and await to another stream that consumes what the peer\n"
+    "               copied in, with its mutations (the fill moved after a wait for a\n"
+    "               flag the sender raises after its copy, so that it overwrites the\n"
+    "               bytes copied in; done raised before the produce; two mutations\n"
+    "               as often as one); more graph phases, each replayed 2 or 3 times\n"
+    "               (a replay's fill is ordered after the last replay's consume by\n"
+    "               the replay boundary alone), and 2 streams at random in four\n"
+    "               schedules of five; a seed gives another schedule than under\n"
+    "               classic\n"
     "  -o DIR       write DIR/gen-SEED.ces files instead of standard output (one\n"
     "               that exists is replaced only by a complete file); -o - is\n"
     "               standard output\n"
@@ -50,7 +63,8 @@ static const char gen_help[] =
     "               on a terminal)\n"
     "\n"
     "Each schedule follows a line with the command that writes it again, every\n"
-    "option that shapes it given (0: at random, drawn from the seed):\n"
+    "option that shapes it given (0: at random, drawn from the seed; --shapes\n"
+    "only where it is not classic):\n"
     "  # cesync gen --seed SEED --ranks R --streams S --steps K --mutate PCT\n";
 
 /* The options of gen, each with a number: its range, and whether 0 is
@@ -102,8 +116,9 @@ static int gen_write(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_op
      * it, with its value (the defaults may change, the seed's draws not) */
     hlen = (size_t)snprintf(head, sizeof(head),
                             "# cesync gen --seed %" PRIu64 " --ranks %" PRIu32 " --streams %" PRIu32
-                            " --steps %" PRIu32 " --mutate %" PRIu32 "\n",
-                            seed, o->ranks, o->streams, o->steps, o->mutate_pct);
+                            " --steps %" PRIu32 " --mutate %" PRIu32 "%s\n",
+                            seed, o->ranks, o->streams, o->steps, o->mutate_pct,
+                            o->shapes == CES_GEN_HANDOFF ? " --shapes handoff" : "");
     if (dir == NULL) {
         fwrite(head, 1, hlen, stdout);
         fwrite(text, 1, len, stdout);
@@ -160,6 +175,14 @@ int ces_cmd_gen(int argc, char **argv)
             dir = val != NULL && strcmp(val, "-") == 0 ? NULL : val;
         } else if (strcmp(a, "--progress") == 0) {
             ec = ces_tool_seconds("gen", a, val, &every);
+        } else if (strcmp(a, "--shapes") == 0) {
+            ec = ces_tool_value("gen", a, val, "classic or handoff");
+            if (ec == CES_EXIT_OK && strcmp(val, "classic") == 0)
+                o.shapes = CES_GEN_CLASSIC;
+            else if (ec == CES_EXIT_OK && strcmp(val, "handoff") == 0)
+                o.shapes = CES_GEN_HANDOFF;
+            else if (ec == CES_EXIT_OK)
+                ec = ces_tool_fail("gen: --shapes expects classic or handoff, not '%s'", val);
         } else {
             return ces_tool_unexpected("gen", a);
         }

@@ -2,7 +2,8 @@
  * backend/sim/gen.c - the random schedule generator: small valid schedules
  * (2-3 ranks, 1-2 streams or 3 on request, 1-2 phases) built from protocol
  * steps that are correct on their own (a push transfer with a ready/done
- * handshake, a local copy, a barrier), instantiated per iteration with
+ * handshake, a local copy, a barrier; on request a hand-off of a peer's
+ * copy to another stream, CES_GEN_HANDOFF), instantiated per iteration with
  * either growing ("mono") or constant-and-reset flag values, and then
  * mutated at random so that a good share of the schedules hit each defect
  * class.  Deterministic from the seed: the generator owns its PRNG
@@ -29,10 +30,17 @@ enum gen_mut {
     GM_NO_AWAIT = 1u << 6,       /* the cross-stream hand-off lacks its await */
     GM_FAR_TARGET = 1u << 7,     /* u32 >= target more than 2^31 ahead */
     GM_SHARE_CHUNK = 1u << 8,    /* the destination chunk is another step's */
-    GM_OTHER_STREAM = 1u << 9    /* local step: the copy runs on another stream */
+    GM_OTHER_STREAM = 1u << 9,   /* local step: the copy runs on another stream */
+    GM_LATE_FILL = 1u << 10      /* hand-off: the receiver fills its landing buffer after a
+                                    wait for the sender's arrival flag, raised after the copy */
 };
+#define GM_LAST GM_LATE_FILL
 
-enum gen_step_kind { GS_PUSH, GS_LOCAL, GS_BARRIER };
+/* GS_HANDOFF (CES_GEN_HANDOFF only): the receiver's waiting stream fills
+ * the landing buffer, says "ready", waits for "done", resets it and hands
+ * over by record and await to the consuming stream; the sender produces,
+ * waits for "ready", copies and writes "done". */
+enum gen_step_kind { GS_PUSH, GS_LOCAL, GS_BARRIER, GS_HANDOFF };
 
 struct gen_step {
     uint32_t kind;
@@ -59,6 +67,7 @@ struct gen_phase {
 
 struct gen {
     uint64_t rng;
+    uint32_t shapes; /* enum ces_gen_shapes */
     uint32_t ranks, streams, connections;
     uint32_t width;   /* of the rdy array (values are taken mod 2^32 by u32 slots) */
     uint32_t width_done, width_bar;
@@ -67,6 +76,7 @@ struct gen {
     uint32_t nphases;
     struct gen_phase phases[2];
     uint32_t buf_src, buf_dst, sig_rdy, sig_done, sig_bar;
+    uint32_t sig_arr; /* the hand-off's arrival flags, declared where GM_LATE_FILL is drawn */
     uint32_t events[GEN_MAX_STEPS];
     uint64_t bar_seq; /* barriers of the phase instantiated so far (mono values) */
 };
@@ -117,15 +127,22 @@ static void gen_choose_step(struct gen *gn, const struct ces_gen_opts *o, uint32
                             struct gen_step *st)
 {
     uint32_t roll = gen_below(gn, 100);
+    bool handoff;
 
     memset(st, 0, sizeof(*st));
-    st->kind = roll < 65 ? GS_PUSH : roll < 82 ? GS_LOCAL : GS_BARRIER;
+    if (gn->shapes == CES_GEN_HANDOFF)
+        st->kind = roll < 35 ? GS_PUSH : roll < 45 ? GS_LOCAL : roll < 60 ? GS_BARRIER : GS_HANDOFF;
+    else
+        st->kind = roll < 65 ? GS_PUSH : roll < 82 ? GS_LOCAL : GS_BARRIER;
+    handoff = st->kind == GS_HANDOFF;
     st->src = gen_below(gn, gn->ranks);
     st->dst = (st->src + 1 + gen_below(gn, gn->ranks - 1)) % gn->ranks;
     st->sstream = gen_below(gn, gn->streams);
     st->wstream = gen_below(gn, gn->streams);
-    st->cstream =
-        gn->streams > 1 && gen_chance(gn, 40) ? gen_other_stream(gn, st->wstream) : st->wstream;
+    /* a hand-off step mostly hands over to another stream */
+    st->cstream = gn->streams > 1 && gen_chance(gn, handoff ? 85 : 40)
+                      ? gen_other_stream(gn, st->wstream)
+                      : st->wstream;
     st->cmp = gen_chance(gn, 50) ? CES_CMP_EQ : CES_CMP_GEQ;
     st->pieces = 1 + gen_below(gn, 3);
     st->handshake = gen_chance(gn, 85);
@@ -133,9 +150,10 @@ static void gen_choose_step(struct gen *gn, const struct ces_gen_opts *o, uint32
     st->fence = gen_chance(gn, 10);
     if (!gen_chance(gn, o->mutate_pct))
         return;
-    /* One mutation, sometimes two. */
-    for (uint32_t m = 0, n = gen_chance(gn, 20) ? 2 : 1; m < n; m++) {
-        switch (gen_below(gn, 10)) {
+    /* One mutation, sometimes two (a hand-off step's as often as not: its
+     * defects hide behind one another) */
+    for (uint32_t m = 0, n = gen_chance(gn, handoff ? 50 : 20) ? 2 : 1; m < n; m++) {
+        switch (gen_below(gn, gn->shapes == CES_GEN_HANDOFF ? 11 : 10)) {
         case 0: st->mut |= GM_NO_READY_WAIT; break;
         case 1: st->mut |= GM_NO_DONE_WAIT; break;
         case 2: st->mut |= GM_HIGH_TARGET; break;
@@ -145,7 +163,8 @@ static void gen_choose_step(struct gen *gn, const struct ces_gen_opts *o, uint32
         case 6: st->mut |= GM_NO_AWAIT; break;
         case 7: st->mut |= GM_FAR_TARGET; break;
         case 8: st->mut |= GM_SHARE_CHUNK; break;
-        default: st->mut |= GM_OTHER_STREAM; break;
+        case 9: st->mut |= GM_OTHER_STREAM; break;
+        default: st->mut |= GM_LATE_FILL; break;
         }
     }
     if ((st->mut & GM_SHARE_CHUNK) && k > 0)
@@ -177,7 +196,20 @@ static bool gen_mut_applies(const struct gen *gn, const struct gen_step *st, uin
             return gn->width_done == CES_U32 && done_wait && !(st->mut & GM_HIGH_TARGET);
         case GM_SHARE_CHUNK: return k > 0;
         case GM_OTHER_STREAM: return false;
+        case GM_LATE_FILL: return false;
         default: return true; /* no done wait, early done, wrong expect */
+        }
+    case GS_HANDOFF:
+        switch (bit) {
+        case GM_NO_READY_WAIT: return st->handshake != 0;
+        case GM_HIGH_TARGET: return done_wait;
+        case GM_WAIT_FIRST: return st->handshake && done_wait;
+        case GM_NO_AWAIT: return st->cstream != st->wstream;
+        case GM_FAR_TARGET:
+            return gn->width_done == CES_U32 && done_wait && !(st->mut & GM_HIGH_TARGET);
+        case GM_SHARE_CHUNK: return k > 0;
+        case GM_OTHER_STREAM: return false;
+        default: return true; /* no done wait, early done, wrong expect, late fill */
         }
     case GS_LOCAL:
         return bit == GM_WRONG_EXPECT || (bit == GM_OTHER_STREAM && gn->streams > 1);
@@ -201,12 +233,14 @@ static bool gen_mut_applies(const struct gen *gn, const struct gen_step *st, uin
  * whose mutations all apply stay as they were. */
 static void gen_mut_fix(struct gen *gn, struct gen_step *st, uint32_t k)
 {
-    uint32_t can[10], n = 0;
+    uint32_t can[11], n = 0;
 
-    for (uint32_t bit = 1; bit <= GM_OTHER_STREAM; bit <<= 1)
+    for (uint32_t bit = 1; bit <= GM_LAST; bit <<= 1)
         if ((st->mut & bit) && gen_mut_applies(gn, st, k, bit))
             return;
-    for (uint32_t bit = 1; bit <= GM_OTHER_STREAM; bit <<= 1)
+    /* (a classic step takes no GM_LATE_FILL: the draws of a seed of the
+     * classic shapes are as before it) */
+    for (uint32_t bit = 1; bit <= GM_LAST; bit <<= 1)
         if (gen_mut_applies(gn, st, k, bit))
             can[n++] = bit;
     /* every kind of step has one that always applies (wrong expect, or the
@@ -219,7 +253,10 @@ static void gen_mut_fix(struct gen *gn, struct gen_step *st, uint32_t k)
 static void gen_choose(struct gen *gn, const struct ces_gen_opts *o)
 {
     gn->ranks = o->ranks != 0 ? o->ranks : (gen_chance(gn, 60) ? 2 : 3);
-    gn->streams = o->streams != 0 ? o->streams : (gen_chance(gn, 55) ? 1 : 2);
+    /* hand-offs need two streams: one in five schedules of them has one */
+    gn->streams = o->streams != 0
+                      ? o->streams
+                      : (gen_chance(gn, gn->shapes == CES_GEN_HANDOFF ? 20 : 55) ? 1 : 2);
     gn->connections = gn->streams > 1 && gen_chance(gn, 35) ? 1 : 0;
     /* of three streams that share queues, all three one (connections 1) or
      * streams 0 and 2 one and stream 1 the other (connections 2, stream s
@@ -235,8 +272,13 @@ static void gen_choose(struct gen *gn, const struct ces_gen_opts *o)
         struct gen_phase *ph = &gn->phases[p];
         uint32_t most = o->steps != 0 ? o->steps : (gn->nphases == 1 ? 3 : 2);
 
-        ph->kind = gen_chance(gn, 60) ? CES_PHASE_EAGER : CES_PHASE_GRAPH;
+        ph->kind = gen_chance(gn, gn->shapes == CES_GEN_HANDOFF ? 30 : 60) ? CES_PHASE_EAGER
+                                                                          : CES_PHASE_GRAPH;
         ph->reps = gen_chance(gn, 50) ? 1 : 2;
+        /* the hand-off's holes lie between replays: a graph phase of them
+         * is replayed 2 or 3 times */
+        if (gn->shapes == CES_GEN_HANDOFF && ph->kind == CES_PHASE_GRAPH)
+            ph->reps = 2 + gen_below(gn, 2);
         ph->reset = ph->kind == CES_PHASE_GRAPH ? gen_chance(gn, 70) : gen_chance(gn, 15);
         /* a capture freezes the values: replayed, growing ones would repeat,
          * each wait met by the previous replay's write */
@@ -455,6 +497,110 @@ static int gen_push(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k,
     return rc;
 }
 
+/* A hand-off (GS_HANDOFF): the receiver d fills its landing buffer on
+ * stream w, says "ready", waits for "done", resets it and records e<k>; its
+ * stream c awaits e<k> and consumes.  The sender produces, waits for
+ * "ready", copies into d's buffer and writes "done".  In a graph phase the
+ * next replay's fill is ordered after the consume by the replay boundary's
+ * link alone.  GM_LATE_FILL: the fill waits (>=, never reset) for an
+ * arrival flag the sender raises after its copy, so it overwrites the bytes
+ * copied in; GM_EARLY_DONE raises "done" before the sender's produce. */
+static int gen_handoff(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k,
+                       const struct gen_step *st, uint64_t iter, bool reset)
+{
+    uint64_t v = reset ? gn->stride : iter * gn->stride;
+    uint64_t tv = gen_target(gn, st, gn->width_done, v);
+    uint32_t s = st->src, d = st->dst, w = st->wstream, c = st->cstream;
+    struct ces_region from = gen_region(gn->buf_src, s, gen_chunk_lo(p, k),
+                                        gen_chunk_lo(p, k) + GEN_CHUNK);
+    struct ces_region to = gen_region(gn->buf_dst, d, gen_chunk_lo(p, st->chunk_dst),
+                                      gen_chunk_lo(p, st->chunk_dst) + GEN_CHUNK);
+    struct ces_op fill = gen_simple_op(CES_OP_PRODUCE, w), op;
+    bool late = (st->mut & GM_LATE_FILL) != 0;
+    bool ready_late = (st->mut & GM_WAIT_FIRST) && st->handshake;
+    uint32_t slot = p * GEN_MAX_STEPS + k;
+    int rc = CES_OK;
+
+    fill.a = to;
+    /* Receiver: fill, ready, wait for done and reset it, hand over, consume. */
+    if (late) {
+        op = gen_slot_op(CES_OP_WAIT, w, gn->sig_arr, d, slot, CES_CMP_GEQ, v);
+        rc = gen_op(g, d, &op);
+    }
+    if (rc == CES_OK)
+        rc = gen_op(g, d, &fill);
+    if (rc == CES_OK && st->handshake && !ready_late) {
+        op = gen_slot_op(CES_OP_WRITE, w, gn->sig_rdy, s, slot, 0, v);
+        rc = gen_op(g, d, &op);
+    }
+    if (rc == CES_OK && !(st->mut & GM_NO_DONE_WAIT)) {
+        op = gen_slot_op(CES_OP_WAIT, w, gn->sig_done, d, slot, st->cmp, tv);
+        rc = gen_op(g, d, &op);
+        if (rc == CES_OK && reset) {
+            op = gen_slot_op(CES_OP_WRITE, w, gn->sig_done, d, slot, 0, 0);
+            rc = gen_op(g, d, &op);
+        }
+    }
+    if (rc == CES_OK && ready_late) {
+        op = gen_slot_op(CES_OP_WRITE, w, gn->sig_rdy, s, slot, 0, v);
+        rc = gen_op(g, d, &op);
+    }
+    if (rc == CES_OK && c != w) {
+        op = gen_simple_op(CES_OP_RECORD, w);
+        op.event = gn->events[k];
+        rc = gen_op(g, d, &op);
+        if (rc == CES_OK && !(st->mut & GM_NO_AWAIT)) {
+            op = gen_simple_op(CES_OP_AWAIT, c);
+            op.event = gn->events[k];
+            rc = gen_op(g, d, &op);
+        }
+    }
+    if (rc == CES_OK) {
+        op = gen_simple_op(CES_OP_CONSUME, c);
+        op.flags = CES_OPF_EXPECT;
+        op.a = to;
+        op.b = from;
+        if (st->mut & GM_WRONG_EXPECT)
+            op.b.rank = d; /* the right bytes named on the receiver */
+        rc = gen_op(g, d, &op);
+    }
+
+    /* Sender: (early done,) produce, wait for ready and reset it, copy,
+     * done, (arrival). */
+    if (rc == CES_OK && (st->mut & GM_EARLY_DONE)) {
+        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_done, d, slot, 0, v);
+        rc = gen_op(g, s, &op);
+    }
+    if (rc == CES_OK) {
+        op = gen_simple_op(CES_OP_PRODUCE, st->sstream);
+        op.a = from;
+        rc = gen_op(g, s, &op);
+    }
+    if (rc == CES_OK && st->handshake && !(st->mut & GM_NO_READY_WAIT)) {
+        op = gen_slot_op(CES_OP_WAIT, st->sstream, gn->sig_rdy, s, slot, st->cmp, v);
+        rc = gen_op(g, s, &op);
+        if (rc == CES_OK && reset) {
+            op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_rdy, s, slot, 0, 0);
+            rc = gen_op(g, s, &op);
+        }
+    }
+    if (rc == CES_OK)
+        rc = gen_copy(gn, g, s, st->sstream, st->pieces, from, to);
+    if (rc == CES_OK && !(st->mut & GM_EARLY_DONE)) {
+        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_done, d, slot, 0, v);
+        rc = gen_op(g, s, &op);
+    }
+    if (rc == CES_OK && late) {
+        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_arr, d, slot, 0, v);
+        rc = gen_op(g, s, &op);
+    }
+    if (rc == CES_OK && st->fence) {
+        op = gen_simple_op(CES_OP_FENCE, st->sstream);
+        rc = gen_op(g, s, &op);
+    }
+    return rc;
+}
+
 static int gen_local(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k,
                      const struct gen_step *st)
 {
@@ -547,6 +693,9 @@ static int gen_block(struct gen *gn, struct ces_graph *g, uint32_t p, uint64_t i
         case GS_LOCAL:
             rc = gen_local(gn, g, p, k, st);
             break;
+        case GS_HANDOFF:
+            rc = gen_handoff(gn, g, p, k, st, iter, ph->reset != 0);
+            break;
         default:
             rc = gen_barrier(gn, g, p, st, ph->reset != 0);
             gn->bar_seq++;
@@ -579,6 +728,14 @@ static int gen_build(struct ces_ctx *ctx, struct gen *gn, struct ces_graph **out
     if (rc == CES_OK)
         rc = ces_graph_add_signal(g, "bar", gn->width_bar, gn->ranks * gn->nphases,
                                   &gn->sig_bar);
+    for (uint32_t p = 0; p < gn->nphases && rc == CES_OK; p++) {
+        for (uint32_t k = 0; k < gn->phases[p].nsteps && rc == CES_OK; k++) {
+            if ((gn->phases[p].steps[k].mut & GM_LATE_FILL) &&
+                ces_graph_find_signal(g, "arr") < 0)
+                rc = ces_graph_add_signal(g, "arr", gn->width_done,
+                                          GEN_MAX_STEPS * gn->nphases, &gn->sig_arr);
+        }
+    }
     /* Events e<k> for the receivers' stream hand-offs, declared in the order
      * the printed text first names them (block, then rank, then op), so that
      * the text parses back to an equal graph. */
@@ -588,7 +745,8 @@ static int gen_build(struct ces_ctx *ctx, struct gen *gn, struct ces_graph **out
                 const struct gen_step *st = &gn->phases[p].steps[k];
                 char name[16];
 
-                if (st->kind != GS_PUSH || st->dst != r || st->cstream == st->wstream)
+                if ((st->kind != GS_PUSH && st->kind != GS_HANDOFF) || st->dst != r ||
+                    st->cstream == st->wstream)
                     continue;
                 snprintf(name, sizeof(name), "e%" PRIu32, k);
                 if (ces_graph_find_event(g, name) < 0)
@@ -659,7 +817,12 @@ int ces_gen_graph(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts 
     if (opts->mutate_pct > 100)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "gen: mutate_pct must be 0..100, not %" PRIu32,
                              opts->mutate_pct);
+    if (opts->shapes > CES_GEN_HANDOFF)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "gen: shapes must be CES_GEN_CLASSIC or CES_GEN_HANDOFF, not %" PRIu32,
+                             opts->shapes);
     memset(&gn, 0, sizeof(gn));
+    gn.shapes = opts->shapes;
     gn.rng = seed;
     /* Redraw (from the same stream of random numbers) while the unrolled
      * program is too large to exhaust quickly without reduction: the

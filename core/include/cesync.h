@@ -1065,13 +1065,22 @@ struct ces_gen_opts {
     uint32_t streams;    /* 0 = 1..2, else 1..3 */
     uint32_t steps;      /* protocol steps per phase body; 0 = 1..3, else 1..3 */
     uint32_t mutate_pct; /* chance (0..100) that a step is mutated into a likely defect */
+    uint32_t shapes;     /* enum ces_gen_shapes (0: the classic steps alone) */
 };
+/* The protocol steps the generator draws from.  CES_GEN_HANDOFF adds a
+ * hand-off step (a receiver fills its landing buffer, a peer copies into it,
+ * and the receiver's waiting stream hands it by record and await to another
+ * stream that consumes it), its mutations (the fill moved after a wait for
+ * the copy's arrival flag, ...), and more graph phases, replayed 2 or 3
+ * times; a seed gives another schedule than under CES_GEN_CLASSIC. */
+enum ces_gen_shapes { CES_GEN_CLASSIC = 0, CES_GEN_HANDOFF = 1 };
 CES_API void ces_gen_opts_init(struct ces_gen_opts *o); /* the defaults (mutate_pct 45) */
 
 /* A small random valid schedule, a function of seed and opts only (opts may
- * be NULL for the defaults; a field outside the ranges above, or mutate_pct
- * above 100, is CES_ERR_INVALID naming it).  Steps are correct protocol pieces (a push
- * transfer with a ready/done handshake, a local copy, a barrier) of which a
+ * be NULL for the defaults; a field outside the ranges above, mutate_pct
+ * above 100 or an unknown shapes, is CES_ERR_INVALID naming it).  Steps are
+ * correct protocol pieces (a push transfer with a ready/done handshake, a
+ * local copy, a barrier; a hand-off under CES_GEN_HANDOFF) of which a
  * share is mutated (a wait dropped or moved, a target nobody writes, a
  * stale-flag constant, a missing await, a reused chunk ...). */
 CES_API int ces_gen_graph(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts *opts,

@@ -188,6 +188,11 @@ static void test_options(void **state)
     o.mutate_pct = 101;
     assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx), "gen: mutate_pct must be 0..100, not 101");
+    o.mutate_pct = 45;
+    o.shapes = 2;
+    assert_int_equal(ces_gen_graph(ctx, 1, &o, &g), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "gen: shapes must be CES_GEN_CLASSIC or CES_GEN_HANDOFF, not 2");
     assert_int_equal(ces_gen_graph(NULL, 1, NULL, &g), CES_ERR_INVALID);
     assert_int_equal(ces_gen_graph(ctx, 1, NULL, NULL), CES_ERR_INVALID);
     ces_test_ctx_end(ctx, &st);
@@ -333,6 +338,76 @@ static void test_three_streams(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* --shapes handoff (CES_GEN_HANDOFF): valid schedules that parse back to
+ * the same graph, the same text from the same seed; hand-offs (a rank
+ * fills a dst chunk on one stream, records there, and another stream
+ * awaits the record and consumes that chunk), fills after a wait for the
+ * arrival flag (GM_LATE_FILL, the signal arr), every graph phase replayed
+ * 2 or 3 times, both counts seen, and 2 streams in most schedules. */
+static void test_handoff_shapes(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_gen_opts o;
+    int handoffs = 0, late = 0, reps[4] = {0, 0, 0, 0}, two = 0;
+
+    (void)state;
+    ces_gen_opts_init(&o);
+    o.shapes = CES_GEN_HANDOFF;
+    for (uint64_t seed = 0; seed < 300; seed++) {
+        struct ces_graph *g = NULL;
+        int64_t arr;
+
+        assert_int_equal(ces_gen_graph(ctx, seed, &o, &g), CES_OK);
+        assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+        two += ces_graph_streams(g) == 2;
+        arr = ces_graph_find_signal(g, "arr");
+        for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+            struct ces_block_info bi = ces_graph_block(g, b);
+
+            if (bi.kind == CES_PHASE_GRAPH) {
+                assert_in_range(bi.reps, 2, 3);
+                reps[bi.reps]++;
+            }
+            for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+                uint32_t n;
+                const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+                for (uint32_t k = 0; k < n; k++) {
+                    uint32_t rec = n;
+
+                    if (ops[k].kind != CES_OP_PRODUCE || ops[k].a.buf != 1)
+                        continue;
+                    late += arr >= 0 && k > 0 && ops[k - 1].kind == CES_OP_WAIT &&
+                            ops[k - 1].slot.sig == (uint32_t)arr &&
+                            ops[k - 1].stream == ops[k].stream;
+                    /* the fill's stream records, another awaits and consumes */
+                    for (uint32_t j = k + 1; j < n; j++) {
+                        if (ops[j].kind == CES_OP_RECORD && ops[j].stream == ops[k].stream)
+                            rec = j;
+                        if (rec < j && ops[j].kind == CES_OP_CONSUME &&
+                            ops[j].stream != ops[k].stream && ops[j].a.buf == 1 &&
+                            ops[j].a.lo == ops[k].a.lo && ops[j - 1].kind == CES_OP_AWAIT &&
+                            ops[j - 1].event == ops[rec].event) {
+                            handoffs++;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        assert_source_is(ctx, seed, &o, g);
+        ces_graph_destroy(g);
+    }
+    printf("300 --shapes handoff schedules: %d hand-offs, %d late fills, graph phases of 2 and "
+           "3 replays %d and %d, %d of 2 streams\n", handoffs, late, reps[2], reps[3], two);
+    assert_true(handoffs >= 100);
+    assert_true(late >= 3);
+    assert_true(reps[2] >= 50 && reps[3] >= 50);
+    assert_true(two >= 200);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The checker's verdict on the schedule of seed under o. */
 static uint32_t verdict(struct ces_ctx *ctx, uint64_t seed, const struct ces_gen_opts *o)
 {
@@ -465,13 +540,15 @@ static uint64_t corpus_digest(struct ces_ctx *ctx, const struct ces_gen_opts *o,
 static void test_corpus_pinned(void **state)
 {
     static const struct {
-        uint32_t ranks, streams, steps, mutate_pct;
+        uint32_t ranks, streams, steps, mutate_pct, shapes;
         uint64_t seeds, digest;
     } corpora[] = {
-        {0, 0, 0, 45, 1000, UINT64_C(0x60f135c12b371ef1)},
-        {4, 2, 3, 90, 100, UINT64_C(0xe99a8c364dcfc032)},
-        {3, 0, 2, 100, 300, UINT64_C(0xb4d524a64bbcf4a0)},
-        {0, 3, 0, 45, 300, UINT64_C(0x5184a3c46a0022fe)},
+        {0, 0, 0, 45, CES_GEN_CLASSIC, 1000, UINT64_C(0x60f135c12b371ef1)},
+        {4, 2, 3, 90, CES_GEN_CLASSIC, 100, UINT64_C(0xe99a8c364dcfc032)},
+        {3, 0, 2, 100, CES_GEN_CLASSIC, 300, UINT64_C(0xb4d524a64bbcf4a0)},
+        {0, 3, 0, 45, CES_GEN_CLASSIC, 300, UINT64_C(0x5184a3c46a0022fe)},
+        {0, 0, 0, 45, CES_GEN_HANDOFF, 300, UINT64_C(0xcea7a29deac0f200)},
+        {4, 0, 0, 45, CES_GEN_HANDOFF, 100, UINT64_C(0x01a048cdf4937286)},
     };
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -517,12 +594,14 @@ static void test_corpus_pinned(void **state)
         o.streams = corpora[i].streams;
         o.steps = corpora[i].steps;
         o.mutate_pct = corpora[i].mutate_pct;
+        o.shapes = corpora[i].shapes;
         d = corpus_digest(ctx, &o, corpora[i].seeds);
         if (d != corpora[i].digest)
             fail_msg("seeds 0..%" PRIu64 " of --ranks %" PRIu32 " --streams %" PRIu32
-                     " --steps %" PRIu32 " --mutate %" PRIu32 ": digest 0x%016" PRIx64
+                     " --steps %" PRIu32 " --mutate %" PRIu32 "%s: digest 0x%016" PRIx64
                      ", pinned 0x%016" PRIx64, corpora[i].seeds - 1, corpora[i].ranks,
-                     corpora[i].streams, corpora[i].steps, corpora[i].mutate_pct, d,
+                     corpora[i].streams, corpora[i].steps, corpora[i].mutate_pct,
+                     o.shapes == CES_GEN_HANDOFF ? " --shapes handoff" : "", d,
                      corpora[i].digest);
     }
     ces_test_ctx_end(ctx, &st);
@@ -717,6 +796,8 @@ static void test_tool_header_reproduces(void **state)
         "gen --seed 7",
         "gen --seed 7 --ranks 4 --streams 2 --steps 3 --mutate 90",
         "gen --mutate 0 --steps 1 --seed 123456789",
+        "gen --seed 7 --shapes handoff --ranks 3",
+        "gen --seed 9 --shapes classic",
     };
 
     (void)state;
@@ -793,6 +874,8 @@ static void test_tool_options(void **state)
      * drawn by default (the help's first line gave those as the only ones) */
     assert_non_null(strstr(out, "Writes random small valid schedules (1-2 phases; by default "
                                 "2-3 ranks and 1-2\nstreams)"));
+    assert_non_null(strstr(out, "  --shapes NAME\n               classic (the default: the steps "
+                                "above) or handoff: a hand-off\n"));
     free(out);
     {
         struct ces_test_alloc st;
@@ -845,6 +928,24 @@ static void test_tool_options(void **state)
                        "cesync: gen: --steps expects 0 (at random) or a number in 1..3, not '4'\n");
     ces_test_tool_says("gen --seed 5 --mutate 101", 2,
                        "cesync: gen: --mutate expects a number in 0..100, not '101'\n");
+    /* --shapes: a word; classic is the default, and only handoff is named
+     * in the header (the classic seeds' headers are as before it) */
+    ces_test_tool_says("gen --seed 5 --shapes", 2,
+                       "cesync: gen: --shapes expects classic or handoff\n");
+    ces_test_tool_says("gen --seed 5 --shapes Handoff", 2,
+                       "cesync: gen: --shapes expects classic or handoff, not 'Handoff'\n");
+    ces_test_tool_says("gen --seed 5 --shapes --count", 2,
+                       "cesync: gen: --shapes expects classic or handoff, not the option "
+                       "'--count'\n");
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 5 --shapes classic", &out), 0);
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 5", &dflt), 0);
+    assert_string_equal(out, dflt);
+    free(out);
+    free(dflt);
+    assert_int_equal(ces_test_tool(NULL, "gen --seed 5 --shapes handoff", &out), 0);
+    assert_true(strncmp(out, "# cesync gen --seed 5 --ranks 0 --streams 0 --steps 0 --mutate 45 "
+                             "--shapes handoff\ncesync 1\n", 92) == 0);
+    free(out);
     ces_test_tool_says("gen --seed", 2,
                        "cesync: gen: --seed expects a number in 0..18446744073709551615\n");
     ces_test_tool_says("gen --seed --count 2", 2,
@@ -922,6 +1023,7 @@ int main(void)
         cmocka_unit_test(test_tool_progress),
         cmocka_unit_test(test_tool_header_reproduces), cmocka_unit_test(test_tool_options),
         cmocka_unit_test(test_tool_whole_file), cmocka_unit_test(test_graph_replays_reset),
+        cmocka_unit_test(test_handoff_shapes),
         cmocka_unit_test(test_phases_own_slots), cmocka_unit_test(test_mutations_change),
         cmocka_unit_test(test_corpus_pinned), cmocka_unit_test(test_option_bounds),
     };
