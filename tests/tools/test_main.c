@@ -119,7 +119,8 @@ static void test_help_lists_every_option(void **state)
                   "--progress 1",
          "--predict"},
         {"check --predict", BUILDER "--model m --kind h200", ""},
-        {"gen", "--seed 1 --count 1 --ranks 2 --streams 1 --steps 1 --mutate 0 -o d --progress 1",
+        {"gen", "--seed 1 --count 1 --ranks 2 --streams 1 --steps 1 --mutate 0 -o d --progress 1 "
+                "--shapes handoff",
          ""},
         {"promela", BUILDER "-o x.pml --no-races --no-data --data-at-end --queues 0 "
                     "--fault delay:r0.s0#0", ""},
@@ -128,6 +129,7 @@ static void test_help_lists_every_option(void **state)
                   "--graph --variant auto --root 0 --wake 0 --chunks 1 --slots 1 --one-way "
                   "--in-place --no-nccl --with-compute --compute-bytes 1M --csv c.csv --plot "
                   "p.svg --model m --calibrate --model-out o.model --dry-run -- alltoall", ""},
+        {"devices", "--ranks 1", "--help"},
     };
     char args[1024], text[2048], want[2048], got[2048], *out = NULL;
 
