@@ -407,6 +407,54 @@ static int gen_copy(struct gen *gn, struct ces_graph *g, uint32_t rank, uint32_t
     return rc;
 }
 
+/* The sender's part of a push or a hand-off, on st->sstream of st->src:
+ * produce `from`, wait for "ready" (and reset it), copy `from` into `to`,
+ * write "done" (value v), then the arrival flag where `arrival` and a
+ * fence where the step has one.  GM_EARLY_DONE writes "done" before the
+ * copy: after the wait for "ready", or before the produce where
+ * `done_first`. */
+static int gen_sender(struct gen *gn, struct ces_graph *g, const struct gen_step *st,
+                      struct ces_region from, struct ces_region to, uint32_t slot, uint64_t v,
+                      bool reset, bool done_first, bool arrival)
+{
+    uint32_t s = st->src, d = st->dst;
+    bool early = (st->mut & GM_EARLY_DONE) != 0;
+    struct ces_op done = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_done, d, slot, 0, v);
+    struct ces_op op;
+    int rc = CES_OK;
+
+    if (early && done_first)
+        rc = gen_op(g, s, &done);
+    if (rc == CES_OK) {
+        op = gen_simple_op(CES_OP_PRODUCE, st->sstream);
+        op.a = from;
+        rc = gen_op(g, s, &op);
+    }
+    if (rc == CES_OK && st->handshake && !(st->mut & GM_NO_READY_WAIT)) {
+        op = gen_slot_op(CES_OP_WAIT, st->sstream, gn->sig_rdy, s, slot, st->cmp, v);
+        rc = gen_op(g, s, &op);
+        if (rc == CES_OK && reset) {
+            op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_rdy, s, slot, 0, 0);
+            rc = gen_op(g, s, &op);
+        }
+    }
+    if (rc == CES_OK && early && !done_first)
+        rc = gen_op(g, s, &done);
+    if (rc == CES_OK)
+        rc = gen_copy(gn, g, s, st->sstream, st->pieces, from, to);
+    if (rc == CES_OK && !early)
+        rc = gen_op(g, s, &done);
+    if (rc == CES_OK && arrival) {
+        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_arr, d, slot, 0, v);
+        rc = gen_op(g, s, &op);
+    }
+    if (rc == CES_OK && st->fence) {
+        op = gen_simple_op(CES_OP_FENCE, st->sstream);
+        rc = gen_op(g, s, &op);
+    }
+    return rc;
+}
+
 static int gen_push(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k,
                     const struct gen_step *st, uint64_t iter, bool reset)
 {
@@ -467,33 +515,8 @@ static int gen_push(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k,
     }
 
     /* Sender: produce, wait for ready, copy, done. */
-    if (rc == CES_OK) {
-        op = gen_simple_op(CES_OP_PRODUCE, st->sstream);
-        op.a = from;
-        rc = gen_op(g, s, &op);
-    }
-    if (rc == CES_OK && st->handshake && !(st->mut & GM_NO_READY_WAIT)) {
-        op = gen_slot_op(CES_OP_WAIT, st->sstream, gn->sig_rdy, s, slot, st->cmp, v);
-        rc = gen_op(g, s, &op);
-        if (rc == CES_OK && reset) {
-            op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_rdy, s, slot, 0, 0);
-            rc = gen_op(g, s, &op);
-        }
-    }
-    if (rc == CES_OK && (st->mut & GM_EARLY_DONE)) {
-        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_done, d, slot, 0, v);
-        rc = gen_op(g, s, &op);
-    }
     if (rc == CES_OK)
-        rc = gen_copy(gn, g, s, st->sstream, st->pieces, from, to);
-    if (rc == CES_OK && !(st->mut & GM_EARLY_DONE)) {
-        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_done, d, slot, 0, v);
-        rc = gen_op(g, s, &op);
-    }
-    if (rc == CES_OK && st->fence) {
-        op = gen_simple_op(CES_OP_FENCE, st->sstream);
-        rc = gen_op(g, s, &op);
-    }
+        rc = gen_sender(gn, g, st, from, to, slot, v, reset, false, false);
     return rc;
 }
 
@@ -567,37 +590,8 @@ static int gen_handoff(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t
 
     /* Sender: (early done,) produce, wait for ready and reset it, copy,
      * done, (arrival). */
-    if (rc == CES_OK && (st->mut & GM_EARLY_DONE)) {
-        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_done, d, slot, 0, v);
-        rc = gen_op(g, s, &op);
-    }
-    if (rc == CES_OK) {
-        op = gen_simple_op(CES_OP_PRODUCE, st->sstream);
-        op.a = from;
-        rc = gen_op(g, s, &op);
-    }
-    if (rc == CES_OK && st->handshake && !(st->mut & GM_NO_READY_WAIT)) {
-        op = gen_slot_op(CES_OP_WAIT, st->sstream, gn->sig_rdy, s, slot, st->cmp, v);
-        rc = gen_op(g, s, &op);
-        if (rc == CES_OK && reset) {
-            op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_rdy, s, slot, 0, 0);
-            rc = gen_op(g, s, &op);
-        }
-    }
     if (rc == CES_OK)
-        rc = gen_copy(gn, g, s, st->sstream, st->pieces, from, to);
-    if (rc == CES_OK && !(st->mut & GM_EARLY_DONE)) {
-        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_done, d, slot, 0, v);
-        rc = gen_op(g, s, &op);
-    }
-    if (rc == CES_OK && late) {
-        op = gen_slot_op(CES_OP_WRITE, st->sstream, gn->sig_arr, d, slot, 0, v);
-        rc = gen_op(g, s, &op);
-    }
-    if (rc == CES_OK && st->fence) {
-        op = gen_simple_op(CES_OP_FENCE, st->sstream);
-        rc = gen_op(g, s, &op);
-    }
+        rc = gen_sender(gn, g, st, from, to, slot, v, reset, true, late);
     return rc;
 }
 
