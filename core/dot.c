@@ -1183,8 +1183,9 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
  * places do not tell apart from its second replay's: one whose value it
  * passes on, not known to run in no execution or to come after the wait,
  * nor to come before a later write of its process that comes before the
- * wait, as do all its replays where the wait comes after the last event
- * of its block of that process. */
+ * wait, as do all its replays where the wait comes after an event of that
+ * process of a later block (after the second replay's last event alone,
+ * the wait may still come before a later replay's write). */
 static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
                        const struct dot_ev *x, const uint32_t *c, const struct ces_op *wt,
                        uint32_t width)
@@ -1203,8 +1204,7 @@ static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
             continue;
         if (w->pos < o->done[q] && (o->dead[at] || order_clock(o, at)[x->proc] > x->pos))
             continue;
-        if (c[q] > w->pos &&
-            (o->off[q] + c[q] == o->off[q + 1] || o->ev[o->off[q] + c[q]].ref.block > w->block) &&
+        if (c[q] > w->pos && o->ev[o->off[q] + c[q] - 1].ref.block > w->block &&
             ow_at(o->w, i, end, q, c[q]) > i + 1)
             continue;
         return true;

@@ -2140,6 +2140,45 @@ static void test_counter_pairs_two_writes(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A later replay's write is one a wait of another rank may see where the
+ * wait comes after the second replay's events of its block alone (beside
+ * a counter of 46 values, 1081 pairs).  r0 writes f 2 then 1 in a phase
+ * replayed 3 times; r1 waits `f == 1` then `f >= 2` in the next, replayed
+ * twice; then r0 writes g 2 and r1 waits `g >= 2`.  r1's second replay
+ * passes `f >= 2` on r0's third replay's 2 (before its 1), so it goes on
+ * to r1's wait of g, which r0's write satisfies; but the analysis took
+ * that `f >= 2` to come after the last replay's 1 (it comes after the
+ * second's, which stands for the later ones), so to pass on nothing, and
+ * drew no edge to the wait of g (cesync check: HANG). */
+static void test_counter_pairs_later_replays(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char text[8192], *t;
+    size_t n;
+
+    (void)state;
+    n = (size_t)snprintf(text, sizeof(text),
+                         "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
+                         "signal c u32 1\nphase eager x1\n");
+    n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
+    n += (size_t)snprintf(text + n, sizeof(text) - n,
+                          "phase graph x3\nr0 : write f[0]@1 = 2\nr0 : write f[0]@1 = 1\n"
+                          "phase graph x2\nr1 : wait f[0] == 1\nr1 : wait f[0] >= 2\n"
+                          "phase graph x3\nr1 : wait g[0] >= 2\nr0 : write g[0]@1 = 2\n");
+    assert_true(n < sizeof(text));
+    g = ces_test_text_graph(ctx, text);
+    t = emit(ctx, g, NULL);
+    /* the counter's 46, and the write of g to its wait */
+    assert_non_null(strstr(t, "n3_0_0 -> n3_1_0 [style=dashed"));
+    assert_int_equal(ces_test_count(t, "[style=dashed"), 47);
+    assert_non_null(strstr(t, "(1035 write -> wait edges within a block not drawn"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -2845,6 +2884,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_ordered),
         cmocka_unit_test(test_counter_pairs_blocked),
         cmocka_unit_test(test_counter_pairs_two_writes),
+        cmocka_unit_test(test_counter_pairs_later_replays),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
