@@ -26,15 +26,6 @@ static int mutual(const struct ces_devices *d, uint32_t i, uint32_t j)
     return d->pair[i][j].access && d->pair[j][i].access;
 }
 
-/* Whether set a comes before set b of the same size: the least GPU in one
- * of them alone is in a. */
-static int first(uint64_t a, uint64_t b)
-{
-    uint64_t x = a ^ b;
-
-    return (x & (~x + 1) & a) != 0;
-}
-
 static uint32_t popcount64(uint64_t v)
 {
     uint32_t n = 0;
@@ -44,40 +35,53 @@ static uint32_t popcount64(uint64_t v)
     return n;
 }
 
-/* Bron-Kerbosch with a pivot over the mutual-peer graph nb[]: the largest
- * clique that extends r by GPUs of p (x: those already tried), into *best
- * and *nbest. */
-static void grow(const uint64_t *nb, uint64_t r, uint64_t p, uint64_t x, uint64_t *best,
-                 uint32_t *nbest)
+/* The lowest GPU of a non-empty set. */
+static uint32_t lowest(uint64_t set)
 {
-    uint64_t px = p | x, cand;
-    uint32_t pivot = 0, most = 0, nr = popcount64(r);
+    uint32_t i = 0;
 
-    if (px == 0) {
-        if (nr > *nbest || (nr == *nbest && first(r, *best))) {
-            *best = r;
-            *nbest = nr;
-        }
-        return;
-    }
-    if (nr + popcount64(p) < *nbest)
-        return; /* not even all of p makes it as large */
-    for (uint32_t u = 0; u < 64; u++) {
-        if ((px >> u & 1) != 0 && popcount64(p & nb[u]) >= most) {
-            most = popcount64(p & nb[u]);
-            pivot = u;
-        }
-    }
-    cand = p & ~nb[pivot];
-    for (uint32_t v = 0; v < 64; v++) {
-        uint64_t bit = (uint64_t)1 << v;
+    while ((set >> i & 1) == 0)
+        i++;
+    return i;
+}
 
-        if ((cand & bit) == 0)
-            continue;
-        grow(nb, r | bit, p & nb[v], x & nb[v], best, nbest);
-        p &= ~bit;
-        x |= bit;
+/* How many colors a greedy coloring of set p of the mutual-peer graph
+ * nb[] takes (GPUs of one color: no two of them peers), each a bound of
+ * the largest clique within p. */
+static uint32_t colors(const uint64_t *nb, uint64_t p)
+{
+    uint32_t n = 0;
+
+    for (; p != 0; n++) {
+        uint64_t q = p;
+
+        while (q != 0) {
+            uint64_t bit = q & (~q + 1);
+
+            p &= ~bit;
+            q &= ~bit & ~nb[lowest(bit)];
+        }
     }
+    return n;
+}
+
+/* Whether set p of the mutual-peer graph nb[] holds a clique of k GPUs:
+ * branch and bound, a branch cut where its GPUs need fewer colors than
+ * k (64 GPUs in 21 groups of 3 that are not peers within a group have
+ * 3^21 largest cliques, which a search that compared each took more than
+ * 5 minutes over). */
+static int has_clique(const uint64_t *nb, uint64_t p, uint32_t k)
+{
+    if (k == 0)
+        return 1;
+    while (popcount64(p) >= k && colors(nb, p) >= k) {
+        uint32_t v = lowest(p);
+
+        if (has_clique(nb, p & nb[v], k - 1))
+            return 1;
+        p &= ~((uint64_t)1 << v);
+    }
+    return 0;
 }
 
 uint32_t ces_devices_peer_set(const struct ces_devices *d, uint64_t *set)
@@ -94,8 +98,19 @@ uint32_t ces_devices_peer_set(const struct ces_devices *d, uint64_t *set)
             if (j != i && mutual(d, i, j))
                 nb[i] |= (uint64_t)1 << j;
     }
-    if (n > 0)
-        grow(nb, 0, all, 0, &best, &nbest);
+    while (has_clique(nb, all, nbest + 1))
+        nbest++;
+    /* of the sets of that size the first: each GPU in turn, where a set of
+     * that size still holds it */
+    for (uint32_t i = 0, k = nbest; i < n && k > 0; i++) {
+        uint64_t bit = (uint64_t)1 << i;
+
+        if ((all & bit) != 0 && has_clique(nb, all & nb[i], k - 1)) {
+            best |= bit;
+            all &= nb[i];
+            k--;
+        }
+    }
     *set = best;
     return nbest;
 }
