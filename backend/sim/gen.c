@@ -183,6 +183,7 @@ static bool gen_mut_applies(const struct gen *gn, const struct gen_step *st, uin
 
     switch (st->kind) {
     case GS_PUSH:
+    case GS_HANDOFF:
         switch (bit) {
         case GM_NO_READY_WAIT: return st->handshake != 0;
         case GM_HIGH_TARGET: return done_wait;
@@ -196,20 +197,8 @@ static bool gen_mut_applies(const struct gen *gn, const struct gen_step *st, uin
             return gn->width_done == CES_U32 && done_wait && !(st->mut & GM_HIGH_TARGET);
         case GM_SHARE_CHUNK: return k > 0;
         case GM_OTHER_STREAM: return false;
-        case GM_LATE_FILL: return false;
+        case GM_LATE_FILL: return st->kind == GS_HANDOFF;
         default: return true; /* no done wait, early done, wrong expect */
-        }
-    case GS_HANDOFF:
-        switch (bit) {
-        case GM_NO_READY_WAIT: return st->handshake != 0;
-        case GM_HIGH_TARGET: return done_wait;
-        case GM_WAIT_FIRST: return st->handshake && done_wait;
-        case GM_NO_AWAIT: return st->cstream != st->wstream;
-        case GM_FAR_TARGET:
-            return gn->width_done == CES_U32 && done_wait && !(st->mut & GM_HIGH_TARGET);
-        case GM_SHARE_CHUNK: return k > 0;
-        case GM_OTHER_STREAM: return false;
-        default: return true; /* no done wait, early done, wrong expect, late fill */
         }
     case GS_LOCAL:
         return bit == GM_WRONG_EXPECT || (bit == GM_OTHER_STREAM && gn->streams > 1);
