@@ -286,7 +286,8 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
 {
     if (strcmp(opt, "--kind") != 0 && strcmp(opt, "--model") != 0)
         return 0;
-    if (ces_tool_value(cmd, opt, v, "a value") != CES_EXIT_OK)
+    if (ces_tool_value(cmd, opt, v, strcmp(opt, "--kind") == 0 ? "a machine kind"
+                                                               : "a model file") != CES_EXIT_OK)
         return -1;
     *(strcmp(opt, "--kind") == 0 ? kind : model_path) = v;
     return 1;

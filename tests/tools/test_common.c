@@ -576,9 +576,10 @@ static void test_validate_machine(void **state)
     }
     ces_test_tool_says("validate barrier --kind a100", 2,
                        "cesync: validate: --kind: unknown machine kind 'a100' (known: h200)\n");
-    ces_test_tool_says("validate barrier --kind", 2, "cesync: validate: --kind expects a value\n");
+    ces_test_tool_says("validate barrier --kind", 2,
+                       "cesync: validate: --kind expects a machine kind\n");
     ces_test_tool_says("validate barrier --model --kind h200", 2,
-                       "cesync: validate: --model expects a value, not the option '--kind'\n");
+                       "cesync: validate: --model expects a model file, not the option '--kind'\n");
     ces_test_tool_says("validate barrier --model no-such.model", 2,
                        "cesync: no-such.model: cannot open: No such file or directory\n");
 }

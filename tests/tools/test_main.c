@@ -429,7 +429,8 @@ static void test_arguments_in_order(void **state)
                                                 "delay:rR.sS#K, stop:rR.sS#K or stop:rR#K"},
         {"check", "no-such.ces barrier --max-states x",
          "unexpected argument 'barrier' (one schedule per command; see cesync check --help)"},
-        {"check --predict", "--kind --bogus", "--kind expects a value, not the option '--bogus'"},
+        {"check --predict", "--kind --bogus",
+         "--kind expects a machine kind, not the option '--bogus'"},
         {"check --predict", "--json --bogus", "--json does not combine with --predict (which "
                                               "takes builder options, --model and --kind)"},
         {"check --predict", "--bogus --json", NULL},
@@ -438,7 +439,7 @@ static void test_arguments_in_order(void **state)
         {"print", "--expand --explain --bogus", "--expand and --explain exclude each other "
                                                 "(--explain expands too)"},
         {"print", "--bogus --expand --explain", NULL},
-        {"validate", "no-such.ces --kind", "--kind expects a value"},
+        {"validate", "no-such.ces --kind", "--kind expects a machine kind"},
         {"promela", "--fault nope --bogus", "fault 'nope': expected drop:rR.sS#K, "
                                             "delay:rR.sS#K, stop:rR.sS#K or stop:rR#K"},
         {"promela", "--bogus --fault nope", NULL},

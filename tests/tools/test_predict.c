@@ -319,7 +319,8 @@ static void test_errors(void **state)
          "cesync: check --predict: --kind: unknown machine kind 'a100' (known: h200)\n"},
         {"check --predict alltoall --frob", 2,
          "cesync: check --predict: unknown option '--frob' (see cesync check --predict --help)\n"},
-        {"check --predict alltoall --model", 2, "cesync: check --predict: --model expects a value\n"},
+        {"check --predict alltoall --model", 2,
+         "cesync: check --predict: --model expects a model file\n"},
         /* check's own options are named as such (they were "unknown"), and
          * their values are not taken for the schedule */
         {"check --predict --quiet alltoall", 2,
