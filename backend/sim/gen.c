@@ -396,6 +396,28 @@ static int gen_copy(struct gen *gn, struct ces_graph *g, uint32_t rank, uint32_t
     return rc;
 }
 
+/* The receiver's hand-over from its waiting stream to its consuming one,
+ * where they differ: a record of e<k> on the first and, unless mutated
+ * away (GM_NO_AWAIT), its await on the second. */
+static int gen_hand_over(const struct gen *gn, struct ces_graph *g, const struct gen_step *st,
+                         uint32_t k)
+{
+    struct ces_op op;
+    int rc;
+
+    if (st->cstream == st->wstream)
+        return CES_OK;
+    op = gen_simple_op(CES_OP_RECORD, st->wstream);
+    op.event = gn->events[k];
+    rc = gen_op(g, st->dst, &op);
+    if (rc == CES_OK && !(st->mut & GM_NO_AWAIT)) {
+        op = gen_simple_op(CES_OP_AWAIT, st->cstream);
+        op.event = gn->events[k];
+        rc = gen_op(g, st->dst, &op);
+    }
+    return rc;
+}
+
 /* The sender's part of a push or a hand-off, on st->sstream of st->src:
  * produce `from`, wait for "ready" (and reset it), copy `from` into `to`,
  * write "done" (value v), then the arrival flag where `arrival` and a
@@ -477,16 +499,8 @@ static int gen_push(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t k,
         op = gen_slot_op(CES_OP_WRITE, st->cstream, gn->sig_rdy, s, slot, 0, v);
         rc = gen_op(g, d, &op);
     }
-    if (rc == CES_OK && st->cstream != st->wstream) {
-        op = gen_simple_op(CES_OP_RECORD, st->wstream);
-        op.event = gn->events[k];
-        rc = gen_op(g, d, &op);
-        if (rc == CES_OK && !(st->mut & GM_NO_AWAIT)) {
-            op = gen_simple_op(CES_OP_AWAIT, st->cstream);
-            op.event = gn->events[k];
-            rc = gen_op(g, d, &op);
-        }
-    }
+    if (rc == CES_OK)
+        rc = gen_hand_over(gn, g, st, k);
     if (rc == CES_OK) {
         op = gen_simple_op(CES_OP_CONSUME, st->cstream);
         op.flags = CES_OPF_EXPECT;
@@ -557,16 +571,8 @@ static int gen_handoff(struct gen *gn, struct ces_graph *g, uint32_t p, uint32_t
         op = gen_slot_op(CES_OP_WRITE, w, gn->sig_rdy, s, slot, 0, v);
         rc = gen_op(g, d, &op);
     }
-    if (rc == CES_OK && c != w) {
-        op = gen_simple_op(CES_OP_RECORD, w);
-        op.event = gn->events[k];
-        rc = gen_op(g, d, &op);
-        if (rc == CES_OK && !(st->mut & GM_NO_AWAIT)) {
-            op = gen_simple_op(CES_OP_AWAIT, c);
-            op.event = gn->events[k];
-            rc = gen_op(g, d, &op);
-        }
-    }
+    if (rc == CES_OK)
+        rc = gen_hand_over(gn, g, st, k);
     if (rc == CES_OK) {
         op = gen_simple_op(CES_OP_CONSUME, c);
         op.flags = CES_OPF_EXPECT;
