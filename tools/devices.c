@@ -171,9 +171,8 @@ int ces_cmd_devices(int argc, char **argv)
         if (strcmp(argv[i], "--ranks") == 0) {
             const char *v = i + 1 < argc ? argv[++i] : NULL;
 
-            if (ces_tool_value("devices", "--ranks", v, "a number in 1..64") != CES_EXIT_OK ||
-                ces_tool_count("devices", "--ranks", v, 1, CES_TOOL_RUN_RANKS, &ranks) !=
-                    CES_EXIT_OK)
+            if (ces_tool_count("devices", "--ranks", v, 1, CES_TOOL_RUN_RANKS, &ranks) !=
+                CES_EXIT_OK)
                 return CES_EXIT_USAGE;
         } else {
             return ces_tool_unexpected("devices", argv[i]);
