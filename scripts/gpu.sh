@@ -31,6 +31,7 @@ cmake -S "$ROOT" -B "$B" -G Ninja -DCES_WERROR=ON $EXTRA >"$LOGS/configure.log" 
 echo "== build"
 ninja -C "$B" cesync_tool cuda_test_lower cuda_test_select cuda_test_bootstrap cuda_test_watchdog \
   cuda_test_comm cuda_test_bench_data cuda_test_gpu_coll cuda_test_gpu_fault cuda_test_gpu_driver_faults \
+  cuda_test_gpu_devices \
   cuda_example_api >"$LOGS/build.log" 2>&1 ||
   { grep -E "error|FAILED" "$LOGS/build.log" | head -30; exit 2; }
 nvidia-smi -L 2>/dev/null | sed 's/(UUID.*//'
