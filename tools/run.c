@@ -826,9 +826,8 @@ int ces_cmd_run(int argc, char **argv)
         goto out;
     }
     if (n > (uint32_t)gpus && !share) {
-        ec = ces_tool_fail("run: the schedule has %" PRIu32 " ranks but this machine has %d GPU%s "
-                           "(CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)",
-                           n, gpus, ces_plural(gpus));
+        ces_cuda_too_few_gpus(ctx, CES_ERR_LIMIT, n, (uint32_t)gpus);
+        ec = ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
         goto out;
     }
     printf("cesync run: %" PRIu32 " ranks, %s, %" PRIu64 " iteration%s in %" PRIu32 " block%s\n",

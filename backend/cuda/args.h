@@ -45,6 +45,11 @@ int ces_cuda_share_gpus(struct ces_ctx *ctx, int *share);
  * cannot access `to`'s memory (peers.c; ces_comm_init_all and
  * ces_devices_fit refuse such a pair alike). */
 int ces_cuda_not_peers(struct ces_ctx *ctx, uint32_t ra, uint32_t rb, int from, int to);
+/* Error rc, said: `ranks` ranks but only `gpus` GPUs (none: "N ranks but
+ * this machine has no GPU"; else naming CES_SHARE_GPUS=1), the one
+ * wording of ces_comm_init_all, ces_devices_fit, cesync run and cesync
+ * bench (peers.c). */
+int ces_cuda_too_few_gpus(struct ces_ctx *ctx, int rc, uint32_t ranks, uint32_t gpus);
 /* The stride (bytes of symmetric memory per rank) from CES_STRIDE's value
  * `env` (NULL or '': `total`, the device's memory), rounded up to `gran`:
  * digits with an optional K, M or G, of 1..2^48 bytes, else CES_ERR_INVALID

@@ -340,9 +340,7 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
             ndev = 0;
     }
     if (ndev < 1 || (ndev < (int)cfg->ranks && !share))
-        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "%u GPUs needed, %d found%s", cfg->ranks,
-                             ndev,
-                             share ? "" : " (CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)");
+        return ces_cuda_too_few_gpus(ctx, CES_ERR_UNSUPPORTED, cfg->ranks, (uint32_t)ndev);
     if ((cfg->with_compute || cfg->calibrate) && ndev < (int)cfg->ranks)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s needs a GPU per rank: %u ranks share %d GPU%s here (%s)",

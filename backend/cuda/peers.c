@@ -2,8 +2,9 @@
  * backend/cuda/peers.c - which GPUs of a ces_devices_query can run ranks
  * together: the largest set of mutual peers, and whether a number of ranks
  * placed as the communicators place them has only peers.  Plain C without
- * CUDA types (a cesync without CUDA builds it too), and the message of a
- * pair that is not, which ces_comm_init_all says as well.
+ * CUDA types (a cesync without CUDA builds it too), and the messages of a
+ * pair that is not and of too few GPUs, which ces_comm_init_all, cesync
+ * run and cesync bench say as well.
  */
 #include "args.h"
 #include "internal.h" /* ces_plural */
@@ -18,6 +19,17 @@ int ces_cuda_not_peers(struct ces_ctx *ctx, uint32_t ra, uint32_t rb, int from, 
                          "every rank maps every other rank's memory, so every pair of GPUs must "
                          "be peers",
                          ra, rb, from, to);
+}
+
+int ces_cuda_too_few_gpus(struct ces_ctx *ctx, int rc, uint32_t ranks, uint32_t gpus)
+{
+    if (gpus == 0)
+        return ces_ctx_error(ctx, rc, "%" PRIu32 " rank%s but this machine has no GPU", ranks,
+                             ces_plural(ranks));
+    return ces_ctx_error(ctx, rc,
+                         "%" PRIu32 " ranks but this machine has %" PRIu32 " GPU%s "
+                         "(CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)",
+                         ranks, gpus, ces_plural(gpus));
 }
 
 /* GPUs i and j can access each other's memory. */
@@ -127,14 +139,8 @@ int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t r
     rc = ces_cuda_share_gpus(ctx, &share);
     if (rc != CES_OK)
         return rc;
-    if (d->count == 0)
-        return ces_ctx_error(ctx, CES_ERR_LIMIT, "%" PRIu32 " rank%s but this machine has no GPU",
-                             ranks, ces_plural(ranks));
-    if (ranks > d->count && !share)
-        return ces_ctx_error(ctx, CES_ERR_LIMIT,
-                             "%" PRIu32 " ranks but this machine has %" PRIu32 " GPU%s "
-                             "(CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)",
-                             ranks, d->count, ces_plural(d->count));
+    if (d->count == 0 || (ranks > d->count && !share))
+        return ces_cuda_too_few_gpus(ctx, CES_ERR_LIMIT, ranks, d->count);
     /* rank r on GPU r, or r modulo the GPUs: the first pair of ranks on two
      * GPUs that are not peers, in the order ces_comm_init_all asks */
     for (uint32_t j = 1; j < ranks; j++) {

@@ -7,6 +7,7 @@
  * test asserts the command's whole output and its exit code.
  */
 #include "ces_test.h"
+#include "bench_gpu.h"
 #include "cu_api.h"
 #include "tool.h"
 
@@ -155,10 +156,11 @@ static void peers(int a, int b)
 
 /* --- the command --------------------------------------------------------- */
 
-/* Runs `cesync devices` with args[0..argc) and checks its exit code, its
- * standard output and its standard error, each whole. */
-static void devices_says(int argc, const char *const *args, int rc, const char *out,
-                         const char *err)
+/* Runs a command, ces_cmd_devices or another, with args[0..argc) and
+ * checks its exit code, its standard output and its standard error, each
+ * whole. */
+static void tool_says(int (*cmd)(int, char **), int argc, const char *const *args, int rc,
+                      const char *out, const char *err)
 {
     char tmpl[2][32] = {"/tmp/ces-devices-outXXXXXX", "/tmp/ces-devices-errXXXXXX"};
     char *argv[8], got[2][8192];
@@ -177,7 +179,7 @@ static void devices_says(int argc, const char *const *args, int rc, const char *
         assert_int_equal(dup2(fd[k], k + 1), k + 1);
     }
     {
-        int got_rc = ces_cmd_devices(argc, argv);
+        int got_rc = cmd(argc, argv);
 
         fflush(stdout);
         fflush(stderr);
@@ -196,6 +198,12 @@ static void devices_says(int argc, const char *const *args, int rc, const char *
             fail_msg("exit %d (want %d)\nstdout:\n%s\nwant:\n%s\nstderr:\n%s\nwant:\n%s", got_rc,
                      rc, got[0], out, got[1], err);
     }
+}
+
+static void devices_says(int argc, const char *const *args, int rc, const char *out,
+                         const char *err)
+{
+    tool_says(ces_cmd_devices, argc, args, rc, out, err);
 }
 
 static const char one_gpu[] =
@@ -392,6 +400,51 @@ static void test_devices_no_driver(void **state)
     }
 }
 
+/* Too few GPUs are said in one wording (peers.c) wherever ranks are
+ * placed: cesync devices --ranks, ces_comm_init_all, the bench's
+ * ces_bench_open, cesync run and cesync bench (each had words of its own:
+ * "(one rank per GPU; ...)", "2 GPUs needed, 1 found", "the schedule has
+ * 2 ranks ..."); no GPU at all, where CES_SHARE_GPUS=1 lets ranks share
+ * one, too. */
+static void test_devices_too_few_one_wording(void **state)
+{
+    static const char *const dev2[] = {"--ranks", "2"},
+                             *const run2[] = {"barrier", "--ranks", "2"},
+                             *const bench2[] = {"alltoall", "--ranks", "2"};
+    static const char too_few[] =
+        "2 ranks but this machine has 1 GPU (CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_comm *comms[2];
+    struct ces_bench *b = NULL;
+    struct ces_bench_cfg cfg;
+    char want[2048];
+
+    (void)state;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.ranks = 2;
+    cfg.coll = CES_COLL_ALLTOALL;
+    cfg.max_bytes = 4096;
+    machine(1);
+    snprintf(want, sizeof(want), "%s--ranks 2: they cannot run here: %s\n", one_gpu, too_few);
+    devices_says(2, dev2, 1, want, "");
+    assert_int_equal(ces_comm_init_all(ctx, 2, NULL, comms), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), too_few);
+    assert_int_equal(ces_bench_open(ctx, &cfg, &b), CES_ERR_UNSUPPORTED);
+    assert_null(b);
+    assert_string_equal(ces_ctx_last_error(ctx), too_few);
+    snprintf(want, sizeof(want), "cesync: run: %s\n", too_few);
+    tool_says(ces_cmd_run, 3, run2, 2, "", want);
+    snprintf(want, sizeof(want), "cesync: bench: %s\n", too_few);
+    tool_says(ces_cmd_bench, 3, bench2, 2, "", want);
+    machine(0);
+    setenv("CES_SHARE_GPUS", "1", 1);
+    tool_says(ces_cmd_bench, 3, bench2, 2, "",
+              "cesync: bench: 2 ranks but this machine has no GPU\n");
+    unsetenv("CES_SHARE_GPUS");
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Bad usage: exit 2 before the driver is asked. */
 static void test_devices_usage(void **state)
 {
@@ -415,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_devices_two_peers),
         cmocka_unit_test(test_devices_split),
         cmocka_unit_test(test_devices_no_driver),
+        cmocka_unit_test(test_devices_too_few_one_wording),
         cmocka_unit_test(test_devices_usage),
     };
 
