@@ -49,7 +49,9 @@ static const char run_usage[] =
     "\n"
     "Unlike the other commands, run needs a SCHEDULE (there is no built-in default),\n"
     "and for a collective --ranks defaults to the number of GPUs (2 to 8), not 4; a run\n"
-    "drives 1 to 64 ranks, more than the GPUs only with CES_SHARE_GPUS=1.\n"
+    "drives 1 to 64 ranks, more than the GPUs only with CES_SHARE_GPUS=1.  Ranks the GPUs\n"
+    "cannot take (too few, or GPUs that are not all peers) are refused before any starts,\n"
+    "in the words of cesync devices --ranks N.\n"
     "\n"
     "Environment: CES_TIMEOUT_MS (watchdog, default 10000), CES_DUMP_SCHEDULE=DIR,\n"
     "CES_SHARE_GPUS=1, CUDA_DEVICE_MAX_CONNECTIONS (hardware queues per GPU, default 8;\n"
@@ -565,7 +567,7 @@ static void rank_free(struct rrank *r, const struct ces_graph *g)
 /* One rank of a run of one process per rank: rank 0 prints the
  * iterations' lines; each sends what it counted to the parent through
  * `tally_fd` (one write of less than PIPE_BUF: whole or not at all). */
-static int run_forked_rank(const struct ces_graph *g, uint32_t rank, uint32_t n, int gpus,
+static int run_forked_rank(const struct ces_graph *g, uint32_t rank, uint32_t n, uint32_t gpus,
                            const char *path, int tally_fd)
 {
     struct rrank r;
@@ -575,7 +577,7 @@ static int run_forked_rank(const struct ces_graph *g, uint32_t rank, uint32_t n,
     memset(&r, 0, sizeof(r));
     if (ces_ctx_create(NULL, &r.ctx) != CES_OK)
         return CES_EXIT_USAGE;
-    ec = ces_comm_init(r.ctx, rank, n, (int)(rank % (uint32_t)gpus), path, &r.c);
+    ec = ces_comm_init(r.ctx, rank, n, (int)(rank % gpus), path, &r.c);
     if (ec != CES_OK) {
         ces_tool_say("run: rank %" PRIu32 ": %s", rank, ces_ctx_last_error(r.ctx));
         ces_ctx_destroy(r.ctx);
@@ -651,23 +653,35 @@ static int run_single(const struct ces_graph *g, uint32_t n)
     return ec;
 }
 
-/* GPUs present, probed in a child so that this process can still fork
- * ranks that use CUDA; where there are none because CUDA failed, why in
- * *err.  The child sends the count and CUDA's error whole through a pipe
- * (an exit status holds 0..255: cudaErrorSystemNotReady, 802, the fabric
- * manager not running, and the other errors past 153 were all said as
- * cudaErrorUnknown).  -1 when the pipe cannot be made or the child
- * cannot be forked (printed: each was said as no GPU). */
-static int probe_gpus(cudaError_t *err)
+/* What a child of this process found of the GPUs (ces_devices_query):
+ * its status, the message of a failure, and the description. */
+struct probe {
+    int rc;
+    char why[1024];
+    struct ces_devices d;
+};
+
+/* The GPUs, described in a child so that this process can still fork ranks
+ * that use CUDA (ces_devices_query calls cuInit).  The child sends its
+ * struct probe whole through a pipe, which this process reads to the end
+ * before it reaps the child (it is larger than the pipe holds).  NULL when
+ * the pipe cannot be made, the child cannot be forked or memory runs out
+ * (printed); a child that dies before it said is said as no GPU. */
+static struct probe *probe_gpus(void)
 {
-    int fds[2], got[2] = {0, (int)cudaSuccess};
-    ssize_t n;
+    struct probe *p = calloc(1, sizeof(*p));
+    size_t got = 0;
+    int fds[2];
     pid_t pid;
 
-    *err = cudaSuccess;
+    if (p == NULL) {
+        ces_tool_fail("out of memory");
+        return NULL;
+    }
     if (pipe(fds) != 0) {
         ces_tool_fail("run: cannot make a pipe: %s", strerror(errno));
-        return -1;
+        free(p);
+        return NULL;
     }
     pid = fork();
     if (pid < 0) {
@@ -675,35 +689,48 @@ static int probe_gpus(cudaError_t *err)
 
         close(fds[0]);
         close(fds[1]);
+        free(p);
         ces_tool_fail("run: cannot fork: %s", strerror(e));
-        return -1;
+        return NULL;
     }
     if (pid == 0) {
-        int res[2] = {0, 0};
-        cudaError_t ce;
+        struct ces_ctx *ctx = NULL;
+        const char *b = (const char *)p;
+        size_t put = 0;
 
         close(fds[0]);
-        ce = cudaGetDeviceCount(&res[0]);
-        res[1] = (int)ce;
-        if (ce != cudaSuccess)
-            res[0] = 0;
-        /* (one write of less than PIPE_BUF: whole or not at all) */
-        _exit(write(fds[1], res, sizeof(res)) == (ssize_t)sizeof(res) ? 0 : 1);
+        if (ces_ctx_create(NULL, &ctx) != CES_OK)
+            _exit(1);
+        p->rc = ces_devices_query(ctx, &p->d);
+        if (p->rc != CES_OK)
+            snprintf(p->why, sizeof(p->why), "%s", ces_ctx_last_error(ctx));
+        while (put < sizeof(*p)) {
+            ssize_t n = write(fds[1], b + put, sizeof(*p) - put);
+
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                _exit(1);
+            put += (size_t)n;
+        }
+        _exit(0);
     }
     close(fds[1]);
-    do
-        n = read(fds[0], got, sizeof(got));
-    while (n < 0 && errno == EINTR);
+    while (got < sizeof(*p)) {
+        ssize_t n = read(fds[0], (char *)p + got, sizeof(*p) - got);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
     while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
         ; /* reaped whatever it said */
     close(fds[0]);
-    if (n != (ssize_t)sizeof(got) || got[0] < 0)
-        return 0; /* a child that died before it said */
-    if (got[1] != (int)cudaSuccess && got[1] != (int)cudaErrorNoDevice) {
-        *err = (cudaError_t)got[1];
-        return 0;
-    }
-    return got[1] != (int)cudaSuccess ? 0 : got[0];
+    if (got < sizeof(*p)) /* a child that died before it said */
+        memset(p, 0, sizeof(*p));
+    return p;
 }
 
 int ces_cmd_run(int argc, char **argv)
@@ -713,9 +740,8 @@ int ces_cmd_run(int argc, char **argv)
     char **args = NULL, ranks_buf[16];
     const char *input;
     int nargs = 0, single = 0, has_ranks = 0, ec;
-    int gpus, share = 0;
-    cudaError_t cuda_err;
-    uint32_t n;
+    struct probe *probe = NULL;
+    uint32_t n, gpus;
 
     if (ces_tool_wants_help(argc, argv))
         return run_help();
@@ -779,12 +805,13 @@ int ces_cmd_run(int argc, char **argv)
         else
             args[nargs++] = argv[i];
     }
-    gpus = probe_gpus(&cuda_err);
-    if (gpus < 0) {
+    probe = probe_gpus();
+    if (probe == NULL) {
         ec = CES_EXIT_USAGE;
         goto out;
     }
-    snprintf(ranks_buf, sizeof(ranks_buf), "%d", gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
+    gpus = probe->d.count;
+    snprintf(ranks_buf, sizeof(ranks_buf), "%" PRIu32, gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
     if (ces_ctx_create(NULL, &ctx) != CES_OK) {
         free(args);
         return ces_tool_fail("out of memory");
@@ -807,26 +834,17 @@ int ces_cmd_run(int argc, char **argv)
                            RUN_MAX_RANKS);
         goto out;
     }
-    if (gpus == 0 && cuda_err != cudaSuccess) {
-        char why[256];
-
-        /* (the lookups of an error's text start no CUDA here) */
-        ces_cuda_no_gpu_reason(cuda_err, why, sizeof(why));
-        ces_tool_say("run: no CUDA GPU can be used: %s", why);
-        ec = CES_EXIT_USAGE;
+    /* as cesync devices --ranks N says them, before a rank starts: a pair
+     * of GPUs that are not peers failed the ranks' first allocation */
+    if (probe->rc != CES_OK) {
+        ec = ces_tool_fail("run: %s", probe->why);
         goto out;
     }
     if (gpus == 0) {
-        ces_tool_say("run: no CUDA GPU is available on this machine");
-        ec = CES_EXIT_USAGE;
+        ec = ces_tool_fail("run: no CUDA GPU is available on this machine");
         goto out;
     }
-    if (ces_cuda_share_gpus(ctx, &share) != CES_OK) {
-        ec = ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
-        goto out;
-    }
-    if (n > (uint32_t)gpus && !share) {
-        ces_cuda_too_few_gpus(ctx, CES_ERR_LIMIT, n, (uint32_t)gpus);
+    if (ces_devices_fit(ctx, &probe->d, n) != CES_OK) {
         ec = ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
         goto out;
     }
@@ -897,6 +915,7 @@ int ces_cmd_run(int argc, char **argv)
 out:
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
+    free(probe);
     free(args);
     return ec;
 }

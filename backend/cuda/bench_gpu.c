@@ -309,6 +309,22 @@ out:
     return rc;
 }
 
+/* Whether the ranks can run on these GPUs, judged and said as cesync
+ * devices --ranks N judges and says it, before any context is made. */
+static int fit(struct ces_ctx *ctx, uint32_t ranks)
+{
+    struct ces_devices *d = ces_malloc(ctx, sizeof(*d));
+    int rc;
+
+    if (d == NULL)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory");
+    rc = ces_devices_query(ctx, d);
+    if (rc == CES_OK)
+        rc = ces_devices_fit(ctx, d, ranks);
+    ces_free(ctx, d);
+    return rc;
+}
+
 int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct ces_bench **out)
 {
     struct ces_bench *b;
@@ -322,6 +338,8 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         return ces_ctx_error(ctx, CES_ERR_INVALID, "--ranks must be 2..%u", BENCH_MAX_RANKS);
     if (cfg->root >= cfg->ranks)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "--root must be 0..%u", cfg->ranks - 1);
+    /* a malformed setting is said before the driver is asked (fit reads it
+     * again) */
     rc = ces_cuda_share_gpus(ctx, &share);
     if (rc != CES_OK)
         return rc;
@@ -339,8 +357,9 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         if (ce != cudaSuccess)
             ndev = 0;
     }
-    if (ndev < 1 || (ndev < (int)cfg->ranks && !share))
-        return ces_cuda_too_few_gpus(ctx, CES_ERR_UNSUPPORTED, cfg->ranks, (uint32_t)ndev);
+    rc = fit(ctx, cfg->ranks);
+    if (rc != CES_OK)
+        return rc;
     if ((cfg->with_compute || cfg->calibrate) && ndev < (int)cfg->ranks)
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
                              "%s needs a GPU per rank: %u ranks share %d GPU%s here (%s)",

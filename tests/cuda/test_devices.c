@@ -430,7 +430,7 @@ static void test_devices_too_few_one_wording(void **state)
     devices_says(2, dev2, 1, want, "");
     assert_int_equal(ces_comm_init_all(ctx, 2, NULL, comms), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx), too_few);
-    assert_int_equal(ces_bench_open(ctx, &cfg, &b), CES_ERR_UNSUPPORTED);
+    assert_int_equal(ces_bench_open(ctx, &cfg, &b), CES_ERR_LIMIT);
     assert_null(b);
     assert_string_equal(ces_ctx_last_error(ctx), too_few);
     snprintf(want, sizeof(want), "cesync: run: %s\n", too_few);
@@ -443,6 +443,66 @@ static void test_devices_too_few_one_wording(void **state)
               "cesync: bench: 2 ranks but this machine has no GPU\n");
     unsetenv("CES_SHARE_GPUS");
     ces_test_ctx_end(ctx, &st);
+}
+
+/* cesync run and cesync bench judge the ranks as cesync devices --ranks N
+ * does, before a rank starts, and say the same words: on four GPUs, 0-1
+ * and 2-3 peers, 4 ranks are refused naming ranks 0 and 2 (run's ranks,
+ * one process each, failed their first allocation, and bench went on to
+ * create the communicators); with CES_SHARE_GPUS=1 on two GPUs that are
+ * not peers, ranks 0 and 1.  Without a driver or a GPU run says what it
+ * said. */
+static void test_devices_run_bench_refuse_alike(void **state)
+{
+    static const char *const run4[] = {"barrier", "--ranks", "4"},
+                             *const single4[] = {"barrier", "--ranks", "4", "--single-process"},
+                             *const run_all[] = {"alltoall"},
+                             *const bench4[] = {"alltoall", "--ranks", "4"};
+    static const char not_peers[] =
+        "ranks 0 and 2: GPU 0 cannot access GPU 2's memory (cuDeviceCanAccessPeer: they are "
+        "not peers, by NVLink or PCIe); every rank maps every other rank's memory, so every "
+        "pair of GPUs must be peers";
+    char *said = NULL, want[1024];
+
+    (void)state;
+    machine(4);
+    peers(0, 1);
+    peers(2, 3);
+    {
+        /* what devices --ranks 4 says after "they cannot run here: "
+         * (test_devices_split) */
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+        struct ces_devices *d = malloc(sizeof(*d));
+
+        assert_non_null(d);
+        assert_int_equal(ces_devices_query(ctx, d), CES_OK);
+        assert_int_equal(ces_devices_fit(ctx, d, 4), CES_ERR_UNSUPPORTED);
+        said = strdup(ces_ctx_last_error(ctx));
+        assert_string_equal(said, not_peers);
+        free(d);
+        ces_test_ctx_end(ctx, &st);
+    }
+    snprintf(want, sizeof(want), "cesync: run: %s\n", said);
+    tool_says(ces_cmd_run, 3, run4, 2, "", want);
+    tool_says(ces_cmd_run, 4, single4, 2, "", want);
+    tool_says(ces_cmd_run, 1, run_all, 2, "", want);
+    snprintf(want, sizeof(want), "cesync: bench: %s\n", said);
+    tool_says(ces_cmd_bench, 3, bench4, 2, "", want);
+    free(said);
+    machine(2);
+    setenv("CES_SHARE_GPUS", "1", 1);
+    tool_says(ces_cmd_run, 3, run4, 2, "",
+              "cesync: run: ranks 0 and 1: GPU 0 cannot access GPU 1's memory "
+              "(cuDeviceCanAccessPeer: they are not peers, by NVLink or PCIe); every rank maps "
+              "every other rank's memory, so every pair of GPUs must be peers\n");
+    unsetenv("CES_SHARE_GPUS");
+    count_error = cudaErrorInsufficientDriver;
+    tool_says(ces_cmd_run, 3, run4, 2, "",
+              "cesync: run: no CUDA GPU can be used: no NVIDIA driver is installed "
+              "(cudaErrorInsufficientDriver)\n");
+    machine(0);
+    tool_says(ces_cmd_run, 3, run4, 2, "", "cesync: run: no CUDA GPU is available on this machine\n");
 }
 
 /* Bad usage: exit 2 before the driver is asked. */
@@ -469,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_devices_split),
         cmocka_unit_test(test_devices_no_driver),
         cmocka_unit_test(test_devices_too_few_one_wording),
+        cmocka_unit_test(test_devices_run_bench_refuse_alike),
         cmocka_unit_test(test_devices_usage),
     };
 
