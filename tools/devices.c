@@ -5,6 +5,7 @@
  * put on them (ces_devices_query, ces_devices_peer_set, ces_devices_fit).
  */
 #include "tool.h"
+#include "args.h"     /* ces_cuda_share_gpus */
 #include "internal.h" /* ces_plural */
 
 #include <inttypes.h>
@@ -23,16 +24,20 @@ static const char devices_help[] =
     "whether it has native atomics (cuDeviceGetP2PAttribute; '-' where the driver does\n"
     "not say).  Every rank of a run maps every other rank's memory, so the GPUs of\n"
     "its ranks must all be peers of each other, both ways: the verdict says how many\n"
-    "ranks cesync run can use (rank r on GPU r) and the largest set of GPUs that are\n"
-    "all peers.\n"
+    "ranks cesync run can use (rank r on GPU r; with CES_SHARE_GPUS=1 on GPU r % GPUs,\n"
+    "up to 64), fewer where one process drives them all (cesync run --single-process,\n"
+    "cesync bench: at most 4 ranks on a GPU, and none sharing one below 8 hardware\n"
+    "queues, CUDA_DEVICE_MAX_CONNECTIONS), and the largest set of GPUs that are all\n"
+    "peers.\n"
     "\n"
-    "  --ranks N   whether N ranks (1..64) can run here, as cesync run and bench\n"
-    "              place them (with CES_SHARE_GPUS=1, rank r on GPU r % GPUs); if\n"
-    "              not, the pair of ranks that prevents it\n"
+    "  --ranks N   whether N ranks (1..64) can run here, one process per rank and in\n"
+    "              one process; if not, why, in the words cesync run and bench refuse\n"
+    "              them with: too few GPUs, the first pair of ranks whose GPUs are\n"
+    "              not peers, or the ranks one process may not put on a GPU\n"
     "  --help      this text\n"
     "\n"
-    "Exit: 0 fine, 1 N ranks cannot run here, 2 bad usage or no GPU can be used\n"
-    "(as cesync run says it).\n";
+    "Exit: 0 fine, 1 N ranks cannot run here (not even one process per rank), 2 bad\n"
+    "usage or no GPU can be used (as cesync run says it).\n";
 
 /* The cell of the pair from -> to of the peer matrix: "yes 0 yes". */
 static void pair_cell(const struct ces_devices *d, uint32_t from, uint32_t to, int rank_w,
@@ -130,22 +135,41 @@ static void gpu_list(uint64_t set, const char *sep, char *buf, size_t size)
             len += (size_t)snprintf(buf + len, size - len, "%s%" PRIu32, len > 0 ? sep : "", i);
 }
 
-/* The verdict: the ranks cesync run can use (GPUs 0..k-1 all peers), the
- * largest set of peers where it is another. */
-static void print_verdict(struct ces_ctx *ctx, const struct ces_devices *d)
+/* The most ranks up to `most` that fit, one process per rank or in one
+ * process (each more ranks needs every pair of the fewer). */
+static uint32_t ranks_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t most,
+                          int one_process)
+{
+    uint32_t k = 0;
+
+    while (k < most && ces_devices_fit(ctx, d, k + 1, one_process) == CES_OK)
+        k++;
+    return k;
+}
+
+/* The verdict: the ranks cesync run can use (GPUs 0..k-1 all peers, or
+ * with CES_SHARE_GPUS=1 the ranks on them), those of one process where
+ * fewer, the largest set of peers where it is another. */
+static void print_verdict(struct ces_ctx *ctx, const struct ces_devices *d, int share)
 {
     uint64_t set = 0;
-    uint32_t most = ces_devices_peer_set(d, &set), k = 0;
+    uint32_t most = ces_devices_peer_set(d, &set), k, one, used;
     char list[CES_DEVICES_MAX * 4];
 
-    while (k < d->count && ces_devices_fit(ctx, d, k + 1) == CES_OK)
-        k++;
+    k = ranks_fit(ctx, d, share ? CES_TOOL_RUN_RANKS : d->count, 0);
+    one = ranks_fit(ctx, d, k, 1);
+    used = k < d->count ? k : d->count;
     gpu_list(set, ", ", list, sizeof(list));
-    printf("\nverdict: cesync run can use up to %" PRIu32 " rank%s here (rank r on GPU r)", k,
-           ces_plural(k));
-    if (most == k && k > 1)
-        printf(": GPUs 0..%" PRIu32 " are all peers of each other", k - 1);
-    if (most > k) {
+    printf("\nverdict: cesync run can use up to %" PRIu32 " rank%s here", k, ces_plural(k));
+    if (share)
+        printf(" (CES_SHARE_GPUS=1: rank r on GPU r %% %" PRIu32 ")", d->count);
+    else
+        printf(" (rank r on GPU r)");
+    if (one < k)
+        printf(", %" PRIu32 " in one process (cesync run --single-process, cesync bench)", one);
+    if (most == used && used > 1)
+        printf(": GPUs 0..%" PRIu32 " are all peers of each other", used - 1);
+    if (most > used) {
         printf("; the largest set of GPUs that are all peers of each other is %s",
                list);
         if (getenv("CUDA_VISIBLE_DEVICES") == NULL) {
@@ -161,7 +185,7 @@ int ces_cmd_devices(int argc, char **argv)
     struct ces_devices *d = NULL;
     struct ces_ctx *ctx = NULL;
     uint32_t ranks = 0;
-    int ec = CES_EXIT_OK;
+    int ec = CES_EXIT_OK, share = 0;
 
     if (ces_tool_wants_help(argc, argv)) {
         fputs(devices_help, stdout);
@@ -194,20 +218,24 @@ int ces_cmd_devices(int argc, char **argv)
         goto out;
     }
     /* a CES_SHARE_GPUS that run refuses is said before the tables */
-    if (ces_devices_fit(ctx, d, 1) != CES_OK) {
+    if (ces_cuda_share_gpus(ctx, &share) != CES_OK) {
         ec = ces_tool_fail("devices: %s", ces_ctx_last_error(ctx));
         goto out;
     }
     print_gpus(d);
     print_peers(d);
-    print_verdict(ctx, d);
+    print_verdict(ctx, d, share);
     if (ranks > 0) {
-        if (ces_devices_fit(ctx, d, ranks) == CES_OK) {
-            printf("--ranks %" PRIu32 ": they can run here\n", ranks);
-        } else {
+        if (ces_devices_fit(ctx, d, ranks, 0) != CES_OK) {
             printf("--ranks %" PRIu32 ": they cannot run here: %s\n", ranks,
                    ces_ctx_last_error(ctx));
             ec = CES_EXIT_DEFECT;
+        } else if (ces_devices_fit(ctx, d, ranks, 1) != CES_OK) {
+            printf("--ranks %" PRIu32 ": they can run here, one process per rank (cesync run); "
+                   "not in one process (cesync run --single-process, cesync bench): %s\n",
+                   ranks, ces_ctx_last_error(ctx));
+        } else {
+            printf("--ranks %" PRIu32 ": they can run here\n", ranks);
         }
     }
 out:

@@ -50,8 +50,9 @@ static const char run_usage[] =
     "Unlike the other commands, run needs a SCHEDULE (there is no built-in default),\n"
     "and for a collective --ranks defaults to the number of GPUs (2 to 8), not 4; a run\n"
     "drives 1 to 64 ranks, more than the GPUs only with CES_SHARE_GPUS=1.  Ranks the GPUs\n"
-    "cannot take (too few, or GPUs that are not all peers) are refused before any starts,\n"
-    "in the words of cesync devices --ranks N.\n"
+    "cannot take (too few, GPUs that are not all peers, or with --single-process more on a\n"
+    "GPU than one process may drive) are refused before any starts, in the words of\n"
+    "cesync devices --ranks N.\n"
     "\n"
     "Environment: CES_TIMEOUT_MS (watchdog, default 10000), CES_DUMP_SCHEDULE=DIR,\n"
     "CES_SHARE_GPUS=1, CUDA_DEVICE_MAX_CONNECTIONS (hardware queues per GPU, default 8;\n"
@@ -844,7 +845,7 @@ int ces_cmd_run(int argc, char **argv)
         ec = ces_tool_fail("run: no CUDA GPU is available on this machine");
         goto out;
     }
-    if (ces_devices_fit(ctx, &probe->d, n) != CES_OK) {
+    if (ces_devices_fit(ctx, &probe->d, n, single) != CES_OK) {
         ec = ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
         goto out;
     }

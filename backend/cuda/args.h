@@ -50,6 +50,25 @@ int ces_cuda_not_peers(struct ces_ctx *ctx, uint32_t ra, uint32_t rb, int from, 
  * wording of ces_comm_init_all, ces_devices_fit, cesync run and cesync
  * bench (peers.c). */
 int ces_cuda_too_few_gpus(struct ces_ctx *ctx, int rc, uint32_t ranks, uint32_t gpus);
+/* The first rank j of devices[0..n-1] on the GPU of an earlier rank
+ * (*first), or n where every rank has a GPU of its own. */
+uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first);
+/* The most ranks of devices[0..n-1] on one GPU, and that GPU (*device, the
+ * first such).  ces_comm_init_all refuses more than CES_CUDA_GPU_RANKS_MAX:
+ * ranks of one process on one GPU share its hardware queues (32 at most,
+ * CUDA_DEVICE_MAX_CONNECTIONS), and with 8 such ranks on one H200 the waits
+ * of some ranks held the GPU while the others' work never started (replayed
+ * CUDA graphs with 32 queues, eager calls with CUDA's 8; docs/TESTING.md,
+ * twentieth session). */
+#define CES_CUDA_GPU_RANKS_MAX 4
+uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device);
+/* Whether ranks of one process on GPUs dev[0..n-1] (ces_comm_init_all),
+ * whose streams `queues` hardware queues a GPU carry
+ * (CUDA_DEVICE_MAX_CONNECTIONS, ces_cuda_queues), can share them: below
+ * CUDA's 8 queues no two ranks may share a GPU, and never more than
+ * CES_CUDA_GPU_RANKS_MAX; CES_ERR_UNSUPPORTED said as ces_comm_init_all
+ * and ces_devices_fit say it (peers.c). */
+int ces_cuda_one_process(struct ces_ctx *ctx, const int *dev, uint32_t n, uint32_t queues);
 /* The stride (bytes of symmetric memory per rank) from CES_STRIDE's value
  * `env` (NULL or '': `total`, the device's memory), rounded up to `gran`:
  * digits with an optional K, M or G, of 1..2^48 bytes, else CES_ERR_INVALID

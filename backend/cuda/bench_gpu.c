@@ -320,7 +320,7 @@ static int fit(struct ces_ctx *ctx, uint32_t ranks)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory");
     rc = ces_devices_query(ctx, d);
     if (rc == CES_OK)
-        rc = ces_devices_fit(ctx, d, ranks);
+        rc = ces_devices_fit(ctx, d, ranks, 1);
     ces_free(ctx, d);
     return rc;
 }

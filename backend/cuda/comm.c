@@ -40,34 +40,6 @@ int ces_cuda_rt_error(struct ces_ctx *ctx, cudaError_t e, const char *call, cons
                          cudaGetErrorName(e), (int)e, cudaGetErrorString(e));
 }
 
-uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first)
-{
-    for (uint32_t j = 1; j < n; j++)
-        for (uint32_t i = 0; i < j; i++)
-            if (devices[i] == devices[j]) {
-                *first = i;
-                return j;
-            }
-    return n;
-}
-
-uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device)
-{
-    uint32_t most = 0;
-
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = 0;
-
-        for (uint32_t j = 0; j < n; j++)
-            k += devices[j] == devices[i];
-        if (k > most) {
-            most = k;
-            *device = devices[i];
-        }
-    }
-    return most;
-}
-
 void ces_cuda_no_gpu_reason(cudaError_t ce, char *buf, size_t size)
 {
     int version = -1;
@@ -669,8 +641,8 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
 {
     struct ces_cuda_settings s;
     struct ces_team *t = NULL;
-    int rc, pfd = -1, busy = 0, dev[CES_MAX_RANKS];
-    uint32_t made = 0, crowd;
+    int rc, pfd = -1, dev[CES_MAX_RANKS];
+    uint32_t made = 0;
 
     rc = ces_cuda_init_all_check(ctx, ndev, devices, comms, &s);
     if (rc != CES_OK)
@@ -700,29 +672,9 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
     }
     for (uint32_t j = 0; j < ndev; j++)
         dev[j] = t->comms[j]->device;
-    if (ces_cuda_queues_shared(t->comms[0]->queues)) {
-        uint32_t i = 0, j = ces_cuda_gpu_sharer(dev, ndev, &i), q = t->comms[0]->queues;
-
-        if (j < ndev) {
-            rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                               "ranks %" PRIu32 " and %" PRIu32 " share GPU %d in one process, "
-                               "whose streams CUDA_DEVICE_MAX_CONNECTIONS=%" PRIu32 " puts on "
-                               "%" PRIu32 " hardware queue%s: a wait of one rank would hold the "
-                               "other's writes behind it for ever (one process per rank, or 8 "
-                               "queues or more)",
-                               i, j, dev[j], q, q, ces_plural(q));
-            goto fail;
-        }
-    }
-    crowd = ces_cuda_gpu_crowd(dev, ndev, &busy);
-    if (crowd > CES_CUDA_GPU_RANKS_MAX) {
-        rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                           "%" PRIu32 " ranks of one process on GPU %d: at most %d (their "
-                           "streams would outnumber its hardware queues, and a wait of one "
-                           "rank could hold another's writes; 8 on one H200 deadlocked)",
-                           crowd, busy, CES_CUDA_GPU_RANKS_MAX);
+    rc = ces_cuda_one_process(ctx, dev, ndev, t->comms[0]->queues);
+    if (rc != CES_OK)
         goto fail;
-    }
     rc = peers_check(t);
     if (rc != CES_OK)
         goto fail;

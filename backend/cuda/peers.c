@@ -8,8 +8,10 @@
  */
 #include "args.h"
 #include "internal.h" /* ces_plural */
+#include "lower.h"    /* ces_cuda_queues, ces_cuda_queues_shared */
 
 #include <inttypes.h>
+#include <stdlib.h>
 
 int ces_cuda_not_peers(struct ces_ctx *ctx, uint32_t ra, uint32_t rb, int from, int to)
 {
@@ -30,6 +32,57 @@ int ces_cuda_too_few_gpus(struct ces_ctx *ctx, int rc, uint32_t ranks, uint32_t 
                          "%" PRIu32 " ranks but this machine has %" PRIu32 " GPU%s "
                          "(CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)",
                          ranks, gpus, ces_plural(gpus));
+}
+
+uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first)
+{
+    for (uint32_t j = 1; j < n; j++)
+        for (uint32_t i = 0; i < j; i++)
+            if (devices[i] == devices[j]) {
+                *first = i;
+                return j;
+            }
+    return n;
+}
+
+uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device)
+{
+    uint32_t most = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = 0;
+
+        for (uint32_t j = 0; j < n; j++)
+            k += devices[j] == devices[i];
+        if (k > most) {
+            most = k;
+            *device = devices[i];
+        }
+    }
+    return most;
+}
+
+int ces_cuda_one_process(struct ces_ctx *ctx, const int *dev, uint32_t n, uint32_t queues)
+{
+    uint32_t i = 0, j = ces_cuda_gpu_sharer(dev, n, &i), crowd;
+    int busy = 0;
+
+    if (ces_cuda_queues_shared(queues) && j < n)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "ranks %" PRIu32 " and %" PRIu32 " share GPU %d in one process, "
+                             "whose streams CUDA_DEVICE_MAX_CONNECTIONS=%" PRIu32 " puts on "
+                             "%" PRIu32 " hardware queue%s: a wait of one rank would hold the "
+                             "other's writes behind it for ever (one process per rank, or 8 "
+                             "queues or more)",
+                             i, j, dev[j], queues, queues, ces_plural(queues));
+    crowd = ces_cuda_gpu_crowd(dev, n, &busy);
+    if (crowd > CES_CUDA_GPU_RANKS_MAX)
+        return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                             "%" PRIu32 " ranks of one process on GPU %d: at most %d (their "
+                             "streams would outnumber its hardware queues, and a wait of one "
+                             "rank could hold another's writes; 8 on one H200 deadlocked)",
+                             crowd, busy, CES_CUDA_GPU_RANKS_MAX);
+    return CES_OK;
 }
 
 /* GPUs i and j can access each other's memory. */
@@ -127,9 +180,10 @@ uint32_t ces_devices_peer_set(const struct ces_devices *d, uint64_t *set)
     return nbest;
 }
 
-int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t ranks)
+int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t ranks,
+                    int one_process)
 {
-    int share = 0, rc;
+    int share = 0, rc, dev[CES_MAX_RANKS];
 
     if (d == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_devices_fit: NULL argument");
@@ -141,19 +195,28 @@ int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t r
         return rc;
     if (d->count == 0 || (ranks > d->count && !share))
         return ces_cuda_too_few_gpus(ctx, CES_ERR_LIMIT, ranks, d->count);
-    /* rank r on GPU r, or r modulo the GPUs: the first pair of ranks on two
-     * GPUs that are not peers, in the order ces_comm_init_all asks */
+    /* rank r on GPU r, or r modulo the GPUs; in one process first what
+     * ces_comm_init_all judges first, the ranks sharing a GPU */
+    for (uint32_t r = 0; r < ranks; r++)
+        dev[r] = (int)(r % d->count);
+    if (one_process) {
+        rc = ces_cuda_one_process(ctx, dev, ranks,
+                                  ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS")));
+        if (rc != CES_OK)
+            return rc;
+    }
+    /* the first pair of ranks on two GPUs that are not peers, in the order
+     * ces_comm_init_all asks */
     for (uint32_t j = 1; j < ranks; j++) {
         for (uint32_t i = 0; i < j; i++) {
-            uint32_t a = i % d->count, b = j % d->count;
-            int ab, ba;
+            int a = dev[i], b = dev[j], ab, ba;
 
             if (a == b)
                 continue;
             ab = d->pair[a][b].access;
             ba = d->pair[b][a].access;
             if (!ab || !ba)
-                return ces_cuda_not_peers(ctx, i, j, ab ? (int)b : (int)a, ab ? (int)a : (int)b);
+                return ces_cuda_not_peers(ctx, i, j, ab ? b : a, ab ? a : b);
         }
     }
     return CES_OK;

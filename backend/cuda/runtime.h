@@ -324,18 +324,6 @@ void ces_cuda_no_gpu_reason(cudaError_t ce, char *buf, size_t size);
  * cesync command's, which removes its unfinished outputs, masks signals in
  * its own thread while it lists one).  Returns pthread_create's error. */
 int ces_cuda_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
-/* The first rank j of devices[0..n-1] on the GPU of an earlier rank
- * (*first), or n where every rank has a GPU of its own. */
-uint32_t ces_cuda_gpu_sharer(const int *devices, uint32_t n, uint32_t *first);
-/* The most ranks of devices[0..n-1] on one GPU, and that GPU (*device, the
- * first such).  ces_comm_init_all refuses more than CES_CUDA_GPU_RANKS_MAX:
- * ranks of one process on one GPU share its hardware queues (32 at most,
- * CUDA_DEVICE_MAX_CONNECTIONS), and with 8 such ranks on one H200 the waits
- * of some ranks held the GPU while the others' work never started (replayed
- * CUDA graphs with 32 queues, eager calls with CUDA's 8; docs/TESTING.md,
- * twentieth session). */
-#define CES_CUDA_GPU_RANKS_MAX 4
-uint32_t ces_cuda_gpu_crowd(const int *devices, uint32_t n, int *device);
 /* The watchdog (watchdog.c). */
 /* Initializes wd_lock, wd_mirror_lock and wd_cond (on the monotonic clock
  * where the system has it, which the watchdog's looks time their waits on:

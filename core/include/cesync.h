@@ -1580,11 +1580,16 @@ CES_API uint32_t ces_devices_peer_set(const struct ces_devices *d, uint64_t *set
  * modulo the GPUs, ranks on one GPU needing no peer): CES_OK; CES_ERR_LIMIT
  * for more ranks than GPUs without CES_SHARE_GPUS=1, or a machine without a
  * GPU; CES_ERR_UNSUPPORTED naming the first pair of ranks whose GPUs are not
- * peers, as ces_comm_init_all names it; CES_ERR_INVALID for ranks outside
+ * peers, as ces_comm_init_all names it, and where `one_process` (the ranks
+ * of one process, as ces_comm_init_all, cesync run --single-process and
+ * cesync bench drive them; 0: a process per rank, ces_comm_init) the ranks
+ * sharing GPUs that ces_comm_init_all refuses in its words before the
+ * peers: more than 4 on one GPU, or two on one GPU below 8 hardware queues
+ * (CUDA_DEVICE_MAX_CONNECTIONS); CES_ERR_INVALID for ranks outside
  * 1..CES_MAX_RANKS, a NULL d or a malformed CES_SHARE_GPUS; each said in
- * ctx.  Ranks of one process crowding a GPU, which ces_comm_init_all also
- * refuses, are not judged here. */
-CES_API int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t ranks);
+ * ctx. */
+CES_API int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t ranks,
+                            int one_process);
 
 /* Collective: every rank calls it with the same size, in the same order of
  * ces_mem_alloc/ces_mem_free calls.  *ptr receives this rank's device address

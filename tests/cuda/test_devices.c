@@ -147,6 +147,7 @@ static void machine(int n)
     memset(peer, 0, sizeof(peer));
     unsetenv("CES_SHARE_GPUS");
     unsetenv("CUDA_VISIBLE_DEVICES");
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
 }
 
 static void peers(int a, int b)
@@ -217,8 +218,8 @@ static const char one_gpu[] =
     "\n"
     "verdict: cesync run can use up to 1 rank here (rank r on GPU r)\n";
 
-/* One GPU: its row, a matrix of itself, one rank; two ranks only where
- * CES_SHARE_GPUS=1 lets them share it (exit 1 otherwise, saying so). */
+/* One GPU: its row, a matrix of itself, one rank; two ranks refused,
+ * saying CES_SHARE_GPUS=1 would let them share it (exit 1). */
 static void test_devices_one_gpu(void **state)
 {
     static const char *const two[] = {"--ranks", "2"}, *const one[] = {"--ranks", "1"};
@@ -234,9 +235,7 @@ static void test_devices_one_gpu(void **state)
              "(CES_SHARE_GPUS=1 lets ranks share GPUs, for tests)\n",
              one_gpu);
     devices_says(2, two, 1, want, "");
-    setenv("CES_SHARE_GPUS", "1", 1);
-    snprintf(want, sizeof(want), "%s--ranks 2: they can run here\n", one_gpu);
-    devices_says(2, two, 0, want, "");
+    /* (where ranks share it: test_devices_shared_gpus) */
     /* a value run refuses, before any table */
     setenv("CES_SHARE_GPUS", "yes", 1);
     devices_says(0, NULL, 2, "", "cesync: devices: CES_SHARE_GPUS must be 0 or 1, not 'yes'\n");
@@ -328,7 +327,7 @@ static void test_devices_split(void **state)
     peers(1, 2);
     peer[1][3] = 1;
     assert_int_equal(ces_devices_query(ctx, d), CES_OK);
-    assert_int_equal(ces_devices_fit(ctx, d, 4), CES_ERR_UNSUPPORTED);
+    assert_int_equal(ces_devices_fit(ctx, d, 4, 0), CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "ranks 1 and 3: GPU 3 cannot access GPU 1's memory "
                         "(cuDeviceCanAccessPeer: they are not peers, by NVLink or PCIe); every "
@@ -398,6 +397,110 @@ static void test_devices_no_driver(void **state)
         free(d);
         ces_test_ctx_end(ctx, &st);
     }
+}
+
+/* With CES_SHARE_GPUS=1 the verdict counts the ranks that share the GPUs
+ * as ces_comm_init_all and cesync run place them (it said "up to 1 rank"
+ * on one GPU, and --ranks 8 "they can run here", where one process is
+ * refused more than 4 ranks on a GPU): one process per rank up to run's
+ * 64, in one process 4 a GPU, none sharing one below 8 hardware queues;
+ * run --single-process and bench refuse what the verdict says they
+ * refuse, in its words. */
+static void test_devices_shared_gpus(void **state)
+{
+    static const char *const two[] = {"--ranks", "2"}, *const eight[] = {"--ranks", "8"},
+                             *const big[] = {"--ranks", "64"},
+                             *const single8[] = {"barrier", "--ranks", "8", "--single-process"},
+                             *const bench8[] = {"alltoall", "--ranks", "8"},
+                             *const bench2[] = {"alltoall", "--ranks", "2"};
+    static const char head[] =
+        "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"
+        "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"
+        "\n"
+        "peers: can the row's GPU access the column's memory, the link's performance rank, "
+        "native atomics\n"
+        "from\\to  0\n"
+        "      0  self\n"
+        "\n";
+    static const char crowd[] =
+        "8 ranks of one process on GPU 0: at most 4 (their streams would outnumber its hardware "
+        "queues, and a wait of one rank could hold another's writes; 8 on one H200 deadlocked)";
+    static const char queues[] =
+        "ranks 0 and 1 share GPU 0 in one process, whose streams CUDA_DEVICE_MAX_CONNECTIONS=4 "
+        "puts on 4 hardware queues: a wait of one rank would hold the other's writes behind it "
+        "for ever (one process per rank, or 8 queues or more)";
+    char want[4096];
+
+    (void)state;
+    machine(1);
+    setenv("CES_SHARE_GPUS", "1", 1);
+    snprintf(want, sizeof(want),
+             "%sverdict: cesync run can use up to 64 ranks here (CES_SHARE_GPUS=1: rank r on GPU "
+             "r %% 1), 4 in one process (cesync run --single-process, cesync bench)\n"
+             "--ranks 2: they can run here\n",
+             head);
+    devices_says(2, two, 0, want, "");
+    snprintf(want, sizeof(want),
+             "%sverdict: cesync run can use up to 64 ranks here (CES_SHARE_GPUS=1: rank r on GPU "
+             "r %% 1), 4 in one process (cesync run --single-process, cesync bench)\n"
+             "--ranks 64: they can run here, one process per rank (cesync run); not in one "
+             "process (cesync run --single-process, cesync bench): 64 ranks of one process on "
+             "GPU 0: at most 4 (their streams would outnumber its hardware queues, and a wait of "
+             "one rank could hold another's writes; 8 on one H200 deadlocked)\n",
+             head);
+    devices_says(2, big, 0, want, "");
+    snprintf(want, sizeof(want), "cesync: run: %s\n", crowd);
+    tool_says(ces_cmd_run, 4, single8, 2, "", want);
+    snprintf(want, sizeof(want), "cesync: bench: %s\n", crowd);
+    tool_says(ces_cmd_bench, 3, bench8, 2, "", want);
+    /* fewer queues than CUDA's 8: no two ranks of one process on a GPU */
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "4", 1);
+    snprintf(want, sizeof(want),
+             "%sverdict: cesync run can use up to 64 ranks here (CES_SHARE_GPUS=1: rank r on GPU "
+             "r %% 1), 1 in one process (cesync run --single-process, cesync bench)\n"
+             "--ranks 8: they can run here, one process per rank (cesync run); not in one "
+             "process (cesync run --single-process, cesync bench): %s\n",
+             head, queues);
+    devices_says(2, eight, 0, want, "");
+    snprintf(want, sizeof(want), "cesync: bench: %s\n", queues);
+    tool_says(ces_cmd_bench, 3, bench2, 2, "", want);
+    /* two GPUs that are peers: 4 ranks a GPU in one process, 8 */
+    machine(2);
+    peers(0, 1);
+    setenv("CES_SHARE_GPUS", "1", 1);
+    {
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+        struct ces_devices *d = malloc(sizeof(*d));
+
+        assert_non_null(d);
+        assert_int_equal(ces_devices_query(ctx, d), CES_OK);
+        assert_int_equal(ces_devices_fit(ctx, d, 8, 1), CES_OK);
+        assert_int_equal(ces_devices_fit(ctx, d, 9, 1), CES_ERR_UNSUPPORTED);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "5 ranks of one process on GPU 0: at most 4 (their streams would "
+                            "outnumber its hardware queues, and a wait of one rank could hold "
+                            "another's writes; 8 on one H200 deadlocked)");
+        assert_int_equal(ces_devices_fit(ctx, d, 64, 0), CES_OK);
+        free(d);
+        ces_test_ctx_end(ctx, &st);
+    }
+    /* without it no GPU is shared: the verdict is the GPUs' */
+    unsetenv("CES_SHARE_GPUS");
+    snprintf(want, sizeof(want),
+             "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"
+             "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"
+             "  1  Stand-in GPU B              79.5  0000:28:00.0             5      9.0\n"
+             "\n"
+             "peers: can the row's GPU access the column's memory, the link's performance rank, "
+             "native atomics\n"
+             "from\\to  0          1\n"
+             "      0  self       yes 12 no\n"
+             "      1  yes 12 no  self\n"
+             "\n"
+             "verdict: cesync run can use up to 2 ranks here (rank r on GPU r): GPUs 0..1 are "
+             "all peers of each other\n");
+    devices_says(0, NULL, 0, want, "");
 }
 
 /* Too few GPUs are said in one wording (peers.c) wherever ranks are
@@ -477,7 +580,7 @@ static void test_devices_run_bench_refuse_alike(void **state)
 
         assert_non_null(d);
         assert_int_equal(ces_devices_query(ctx, d), CES_OK);
-        assert_int_equal(ces_devices_fit(ctx, d, 4), CES_ERR_UNSUPPORTED);
+        assert_int_equal(ces_devices_fit(ctx, d, 4, 0), CES_ERR_UNSUPPORTED);
         said = strdup(ces_ctx_last_error(ctx));
         assert_string_equal(said, not_peers);
         free(d);
@@ -528,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_devices_two_peers),
         cmocka_unit_test(test_devices_split),
         cmocka_unit_test(test_devices_no_driver),
+        cmocka_unit_test(test_devices_shared_gpus),
         cmocka_unit_test(test_devices_too_few_one_wording),
         cmocka_unit_test(test_devices_run_bench_refuse_alike),
         cmocka_unit_test(test_devices_usage),

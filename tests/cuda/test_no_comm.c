@@ -21,7 +21,7 @@
 /* What the constructors read, unset: the test sets what it means. */
 static const char *const settings[] = {
     "CES_TIMEOUT_MS", "CES_P2P_STAGE_MAX", "CES_P2P_SIDE_MIN", "CES_SHARE_GPUS", "CES_STRIDE",
-    "RANK", "WORLD_SIZE", "LOCAL_RANK", "CES_RENDEZVOUS",
+    "RANK", "WORLD_SIZE", "LOCAL_RANK", "CES_RENDEZVOUS", "CUDA_DEVICE_MAX_CONNECTIONS",
 };
 
 static void settings_clear(void)
@@ -317,7 +317,7 @@ static void test_devices_fit(void **state)
     assert_non_null(d);
     assert_int_equal(ces_devices_peer_set(d, &set), 0);
     assert_int_equal(set, 0);
-    assert_int_equal(ces_devices_fit(ctx, d, 1), CES_ERR_LIMIT);
+    assert_int_equal(ces_devices_fit(ctx, d, 1, 0), CES_ERR_LIMIT);
     said(ctx, "no GPU", "1 rank but this machine has no GPU");
     /* 6 GPUs: 0-1 and 2-3-4 peers, 5 a peer of 4 one way only */
     d->count = 6;
@@ -332,34 +332,51 @@ static void test_devices_fit(void **state)
     d->pair[2][5].access = d->pair[5][2].access = 1;
     assert_int_equal(ces_devices_peer_set(d, &set), 3);
     assert_int_equal(set, 0x1c);
-    assert_int_equal(ces_devices_fit(ctx, d, 2), CES_OK);
-    assert_int_equal(ces_devices_fit(ctx, d, 3), CES_ERR_UNSUPPORTED);
+    assert_int_equal(ces_devices_fit(ctx, d, 2, 0), CES_OK);
+    assert_int_equal(ces_devices_fit(ctx, d, 3, 0), CES_ERR_UNSUPPORTED);
     said(ctx, "3 ranks",
          "ranks 0 and 2: GPU 0 cannot access GPU 2's memory (cuDeviceCanAccessPeer: they are "
          "not peers, by NVLink or PCIe); every rank maps every other rank's memory, so every "
          "pair of GPUs must be peers");
-    assert_int_equal(ces_devices_fit(ctx, d, 7), CES_ERR_LIMIT);
+    assert_int_equal(ces_devices_fit(ctx, d, 7, 0), CES_ERR_LIMIT);
     said(ctx, "7 ranks",
          "7 ranks but this machine has 6 GPUs (CES_SHARE_GPUS=1 lets ranks share GPUs, for "
          "tests)");
     /* shared: ranks 0-3 on GPUs 0, 1, 0, 1 need only 0-1 */
     d->count = 2;
     setenv("CES_SHARE_GPUS", "1", 1);
-    assert_int_equal(ces_devices_fit(ctx, d, 4), CES_OK);
+    assert_int_equal(ces_devices_fit(ctx, d, 4, 0), CES_OK);
     d->pair[1][0].access = 0;
-    assert_int_equal(ces_devices_fit(ctx, d, 4), CES_ERR_UNSUPPORTED);
+    assert_int_equal(ces_devices_fit(ctx, d, 4, 0), CES_ERR_UNSUPPORTED);
     said(ctx, "shared",
          "ranks 0 and 1: GPU 1 cannot access GPU 0's memory (cuDeviceCanAccessPeer: they are "
          "not peers, by NVLink or PCIe); every rank maps every other rank's memory, so every "
          "pair of GPUs must be peers");
-    assert_int_equal(ces_devices_fit(ctx, d, 1), CES_OK);
+    assert_int_equal(ces_devices_fit(ctx, d, 1, 0), CES_OK);
+    /* in one process, as ces_comm_init_all judges first: 4 ranks a GPU at
+     * most, and none sharing one below 8 hardware queues */
+    d->pair[1][0].access = 1;
+    assert_int_equal(ces_devices_fit(ctx, d, 8, 1), CES_OK);
+    assert_int_equal(ces_devices_fit(ctx, d, 9, 1), CES_ERR_UNSUPPORTED);
+    said(ctx, "9 ranks of one process",
+         "5 ranks of one process on GPU 0: at most 4 (their streams would outnumber its hardware "
+         "queues, and a wait of one rank could hold another's writes; 8 on one H200 deadlocked)");
+    assert_int_equal(ces_devices_fit(ctx, d, 9, 0), CES_OK);
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "7", 1);
+    assert_int_equal(ces_devices_fit(ctx, d, 2, 1), CES_OK);
+    assert_int_equal(ces_devices_fit(ctx, d, 3, 1), CES_ERR_UNSUPPORTED);
+    said(ctx, "3 ranks over 7 queues",
+         "ranks 0 and 2 share GPU 0 in one process, whose streams CUDA_DEVICE_MAX_CONNECTIONS=7 "
+         "puts on 7 hardware queues: a wait of one rank would hold the other's writes behind it "
+         "for ever (one process per rank, or 8 queues or more)");
+    assert_int_equal(ces_devices_fit(ctx, d, 3, 0), CES_OK);
     setenv("CES_SHARE_GPUS", "2", 1);
-    assert_int_equal(ces_devices_fit(ctx, d, 1), CES_ERR_INVALID);
+    assert_int_equal(ces_devices_fit(ctx, d, 1, 0), CES_ERR_INVALID);
     said(ctx, "CES_SHARE_GPUS", "CES_SHARE_GPUS must be 0 or 1, not '2'");
     settings_clear();
-    assert_int_equal(ces_devices_fit(ctx, d, 0), CES_ERR_INVALID);
+    assert_int_equal(ces_devices_fit(ctx, d, 0, 0), CES_ERR_INVALID);
     said(ctx, "0 ranks", "ranks must be 1..1024, not 0");
-    assert_int_equal(ces_devices_fit(ctx, NULL, 1), CES_ERR_INVALID);
+    assert_int_equal(ces_devices_fit(ctx, NULL, 1, 0), CES_ERR_INVALID);
     assert_int_equal(ces_devices_peer_set(NULL, &set), 0);
     free(d);
     ces_test_ctx_end(ctx, &st);
