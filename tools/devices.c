@@ -18,7 +18,8 @@ static const char devices_help[] =
     "\n"
     "Lists the GPUs this process sees (CUDA_VISIBLE_DEVICES chooses them), as\n"
     "cesync run numbers them: index, name, memory, PCI bus id, copy engines\n"
-    "(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT) and compute capability.  Then the peer\n"
+    "(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT) and compute capability; of more than 64\n"
+    "the first 64, which hold every GPU of run's at most 64 ranks.  Then the peer\n"
     "matrix: for each ordered pair, whether the row's GPU can access the column's\n"
     "memory (cuDeviceCanAccessPeer), the link's performance rank (lower is faster) and\n"
     "whether it has native atomics (cuDeviceGetP2PAttribute; '-' where the driver does\n"
@@ -88,6 +89,12 @@ static void print_gpus(const struct ces_devices *d)
                (double)g->memory / (double)(UINT64_C(1) << 30), bus_w, g->pci_bus_id,
                g->copy_engines, cc);
     }
+    if (d->total > d->count)
+        printf("GPUs %" PRIu32 "..%" PRIu32 " of the %" PRIu32 " that CUDA counts are left "
+               "out: at most %u are described, and cesync run puts its ranks (at most %u) on "
+               "GPUs 0..%" PRIu32 "\n",
+               d->count, d->total - 1, d->total, CES_DEVICES_MAX, CES_TOOL_RUN_RANKS,
+               d->count - 1);
 }
 
 static void print_peers(const struct ces_devices *d)

@@ -54,9 +54,10 @@ int ces_devices_query(struct ces_ctx *ctx, struct ces_devices *out)
                              "driver older than CUDA 13)");
     CES_CU_GOTO(ctx, rc, cuInit(0), fail);
     CES_CU_GOTO(ctx, rc, cuDeviceGetCount(&n), fail);
+    /* the first CES_DEVICES_MAX, which hold every GPU of cesync run's ranks */
+    out->total = (uint32_t)n;
     if (n > (int)CES_DEVICES_MAX)
-        return ces_ctx_error(ctx, CES_ERR_LIMIT, "%d GPUs: at most %u can be described", n,
-                             CES_DEVICES_MAX);
+        n = (int)CES_DEVICES_MAX;
     for (at = 0; at < (uint32_t)n; at++) {
         struct ces_device *d = &out->dev[at];
         size_t bytes = 0;

@@ -1534,7 +1534,7 @@ CES_API int ces_comm_device(const struct ces_comm *comm);
  * may only where the two are peers (cuDeviceCanAccessPeer, by NVLink or
  * PCIe), so the ranks' GPUs must all be peers of each other
  * (ces_comm_init_all refuses a pair that is not with CES_ERR_UNSUPPORTED).
- * At most CES_DEVICES_MAX GPUs. */
+ * At most CES_DEVICES_MAX GPUs are described. */
 #define CES_DEVICES_MAX 64
 struct ces_device {
     char name[256];       /* cuDeviceGetName */
@@ -1552,21 +1552,23 @@ struct ces_device_pair {
     int atomics;   /* CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: 1, 0, or -1 */
 };
 struct ces_devices {
-    uint32_t count;
+    uint32_t count; /* GPUs described: the first min(total, CES_DEVICES_MAX) */
+    uint32_t total; /* GPUs CUDA counts (cuDeviceGetCount) */
     struct ces_device dev[CES_DEVICES_MAX];
     struct ces_device_pair pair[CES_DEVICES_MAX][CES_DEVICES_MAX]; /* [from][to]; not [i][i] */
 };
 /* Fills *out (about 70 KB: allocate it) with the GPUs and every ordered
  * pair of them, asking the driver (cuInit: a process that will fork ranks
  * using CUDA asks in a child, as cesync run counts its GPUs); count 0
- * where CUDA finds no GPU (cudaErrorNoDevice).  CES_ERR_UNSUPPORTED where
- * no GPU can be used, "no CUDA GPU can be used: WHY" as cesync run says it
- * ("no NVIDIA driver is installed (cudaErrorInsufficientDriver)", a driver
- * older than CUDA 13), and in a cesync built without CUDA ("this cesync
- * was built without CUDA (no GPU can be used)");
- * CES_ERR_LIMIT for more than CES_DEVICES_MAX GPUs; CES_ERR_CUDA when a
- * driver call that must answer fails, naming the GPU; CES_ERR_INVALID for
- * a NULL argument.  Any thread may call it (the context's last error is
+ * where CUDA finds no GPU (cudaErrorNoDevice).  Of more than
+ * CES_DEVICES_MAX GPUs the first CES_DEVICES_MAX, total saying how many
+ * there are (the at most 64 ranks of cesync run use no others).
+ * CES_ERR_UNSUPPORTED where no GPU can be used, "no CUDA GPU can be used:
+ * WHY" as cesync run says it ("no NVIDIA driver is installed
+ * (cudaErrorInsufficientDriver)", a driver older than CUDA 13), and in a
+ * cesync built without CUDA ("this cesync was built without CUDA (no GPU
+ * can be used)"); CES_ERR_CUDA when a driver call that must answer fails,
+ * naming the GPU; CES_ERR_INVALID for a NULL argument.  Any thread may call it (the context's last error is
  * one per context, as for every call). */
 CES_API int ces_devices_query(struct ces_ctx *ctx, struct ces_devices *out);
 /* The largest set of d's GPUs that are all peers of each other (both ways),

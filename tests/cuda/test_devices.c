@@ -19,7 +19,7 @@
 
 /* --- the machine the stand-ins describe ------------------------------------ */
 
-#define GPUS_MAX 4
+#define GPUS_MAX 72
 static int gpus;                      /* 0: cudaErrorNoDevice */
 static cudaError_t count_error;       /* what the runtime's count says */
 static int peer[GPUS_MAX][GPUS_MAX];  /* [from][to]: cuDeviceCanAccessPeer */
@@ -157,15 +157,14 @@ static void peers(int a, int b)
 
 /* --- the command --------------------------------------------------------- */
 
-/* Runs a command, ces_cmd_devices or another, with args[0..argc) and
- * checks its exit code, its standard output and its standard error, each
- * whole. */
-static void tool_says(int (*cmd)(int, char **), int argc, const char *const *args, int rc,
-                      const char *out, const char *err)
+/* Runs a command, ces_cmd_devices or another, with args[0..argc): its exit
+ * code, its standard output and its standard error (each cut to size). */
+static int tool_run(int (*cmd)(int, char **), int argc, const char *const *args, char *out,
+                    char *err, size_t size)
 {
     char tmpl[2][32] = {"/tmp/ces-devices-outXXXXXX", "/tmp/ces-devices-errXXXXXX"};
-    char *argv[8], got[2][8192];
-    int fd[2], saved[2];
+    char *argv[8], *got[2] = {out, err};
+    int fd[2], saved[2], rc;
 
     assert_true(argc < 8);
     for (int i = 0; i < argc; i++)
@@ -179,26 +178,34 @@ static void tool_says(int (*cmd)(int, char **), int argc, const char *const *arg
         assert_true(fd[k] >= 0 && saved[k] >= 0);
         assert_int_equal(dup2(fd[k], k + 1), k + 1);
     }
-    {
-        int got_rc = cmd(argc, argv);
+    rc = cmd(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    for (int k = 0; k < 2; k++) {
+        ssize_t n;
 
-        fflush(stdout);
-        fflush(stderr);
-        for (int k = 0; k < 2; k++) {
-            ssize_t n;
-
-            assert_int_equal(dup2(saved[k], k + 1), k + 1);
-            close(saved[k]);
-            n = pread(fd[k], got[k], sizeof(got[k]) - 1, 0);
-            assert_true(n >= 0);
-            got[k][n] = '\0';
-            close(fd[k]);
-            unlink(tmpl[k]);
-        }
-        if (got_rc != rc || strcmp(got[0], out) != 0 || strcmp(got[1], err) != 0)
-            fail_msg("exit %d (want %d)\nstdout:\n%s\nwant:\n%s\nstderr:\n%s\nwant:\n%s", got_rc,
-                     rc, got[0], out, got[1], err);
+        assert_int_equal(dup2(saved[k], k + 1), k + 1);
+        close(saved[k]);
+        n = pread(fd[k], got[k], size - 1, 0);
+        assert_true(n >= 0);
+        got[k][n] = '\0';
+        close(fd[k]);
+        unlink(tmpl[k]);
     }
+    return rc;
+}
+
+/* tool_run, its exit code, standard output and standard error checked,
+ * each whole. */
+static void tool_says(int (*cmd)(int, char **), int argc, const char *const *args, int rc,
+                      const char *out, const char *err)
+{
+    char got[2][8192];
+    int got_rc = tool_run(cmd, argc, args, got[0], got[1], sizeof(got[0]));
+
+    if (got_rc != rc || strcmp(got[0], out) != 0 || strcmp(got[1], err) != 0)
+        fail_msg("exit %d (want %d)\nstdout:\n%s\nwant:\n%s\nstderr:\n%s\nwant:\n%s", got_rc, rc,
+                 got[0], out, got[1], err);
 }
 
 static void devices_says(int argc, const char *const *args, int rc, const char *out,
@@ -608,6 +615,63 @@ static void test_devices_run_bench_refuse_alike(void **state)
     tool_says(ces_cmd_run, 3, run4, 2, "", "cesync: run: no CUDA GPU is available on this machine\n");
 }
 
+/* More GPUs than a description holds (CES_DEVICES_MAX, 64; the command
+ * failed whole, "72 GPUs: at most 64 can be described", and run and bench,
+ * which ask it, with it): the first 64, which hold every GPU of run's at
+ * most 64 ranks, a line saying which are left out, the matrix of the 64
+ * and the verdict on them; run and bench judge their ranks on them. */
+static void test_devices_many_gpus(void **state)
+{
+    static const char *const r64[] = {"--ranks", "64"}, *const run2[] = {"barrier", "--ranks", "2"},
+                             *const bench2[] = {"alltoall", "--ranks", "2"};
+    static const char not_peers[] =
+        "ranks 0 and 1: GPU 0 cannot access GPU 1's memory (cuDeviceCanAccessPeer: they are not "
+        "peers, by NVLink or PCIe); every rank maps every other rank's memory, so every pair of "
+        "GPUs must be peers";
+    static char out[1 << 17];
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_devices *d = malloc(sizeof(*d));
+    char err[1024], want[1024];
+    const char *at;
+
+    (void)state;
+    assert_non_null(d);
+    machine(72);
+    for (int i = 0; i < 72; i++)
+        for (int j = 0; j < 72; j++)
+            peer[i][j] = i != j;
+    assert_int_equal(ces_devices_query(ctx, d), CES_OK);
+    assert_int_equal(d->count, 64);
+    assert_int_equal(d->total, 72);
+    assert_int_equal(tool_run(ces_cmd_devices, 2, r64, out, err, sizeof(out)), 0);
+    assert_string_equal(err, "");
+    /* GPU 63's row, then the line; no row of GPU 64 in either table */
+    at = strstr(out, "\nGPUs 64..71 of the 72 that CUDA counts are left out: at most 64 are "
+                     "described, and cesync run puts its ranks (at most 64) on GPUs 0..63\n\n"
+                     "peers:");
+    assert_non_null(at);
+    while (at > out && at[-1] != '\n')
+        at--;
+    assert_int_equal(strncmp(at, " 63  Stand-in GPU B", 19), 0);
+    assert_null(strstr(out, "\n 64  "));
+    assert_non_null(strstr(out, "\n     63  yes 12 no "));
+    assert_null(strstr(out, "\n     64  "));
+    at = strstr(out, "\n\nverdict: ");
+    assert_non_null(at);
+    assert_string_equal(at, "\n\nverdict: cesync run can use up to 64 ranks here (rank r on GPU "
+                            "r): GPUs 0..63 are all peers of each other\n"
+                            "--ranks 64: they can run here\n");
+    /* run and bench judge their ranks on the 64 */
+    peer[0][1] = peer[1][0] = 0;
+    snprintf(want, sizeof(want), "cesync: run: %s\n", not_peers);
+    tool_says(ces_cmd_run, 3, run2, 2, "", want);
+    snprintf(want, sizeof(want), "cesync: bench: %s\n", not_peers);
+    tool_says(ces_cmd_bench, 3, bench2, 2, "", want);
+    free(d);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Bad usage: exit 2 before the driver is asked. */
 static void test_devices_usage(void **state)
 {
@@ -633,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_devices_no_driver),
         cmocka_unit_test(test_devices_shared_gpus),
         cmocka_unit_test(test_devices_too_few_one_wording),
+        cmocka_unit_test(test_devices_many_gpus),
         cmocka_unit_test(test_devices_run_bench_refuse_alike),
         cmocka_unit_test(test_devices_usage),
     };
