@@ -50,10 +50,12 @@ struct dot_wait {
  * record it waits for (UINT32_MAX where none is one of them), and for its
  * process's first in a (block, replay) the latest earlier events of its
  * rank's processes (links[link..link + nlink]: block and replay
- * boundaries). */
+ * boundaries); `later`: of the second replay of a block replayed more
+ * often, so standing for the later replays' events too. */
 struct dot_ev {
     struct dot_ref ref;
     uint32_t proc, pos, record, link, nlink;
+    bool later;
 };
 
 /* A write or wait of the analysis, sorted by slot, process and place: a
@@ -1492,6 +1494,20 @@ static int keep_pair(struct dot_state *st, const struct dot_order *o, const stru
     return ces_vec_push(st->ctx, &st->kept, sizeof(p), &p);
 }
 
+/* Whether write w[i] comes after wait event x in every execution: after
+ * it, and where x stands for the later replays' waits too (dot_ev.later),
+ * which may come before a write of another process that comes after the
+ * second replay's, after an event of x's process of a later block (a
+ * write of x's own process after x stands for its later replays' writes,
+ * after their waits). */
+static bool after_wait(const struct dot_order *o, const struct dot_ev *x, size_t i)
+{
+    uint32_t at = ow_clock(o, i)[x->proc];
+
+    return at > x->pos && (!x->later || o->w[i].proc == x->proc ||
+                           o->ev[o->off[x->proc] + at - 1].ref.block > x->ref.block);
+}
+
 /* Adds to st->kept the pairs of wait event e (of block b) with its
  * nearest writes of block b: of each process, the first write of the block
  * the wait may see (first_seen) that does not happen after it, but where
@@ -1529,7 +1545,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
         /* the wait does not happen before it */
         i = first_seen(o, t, ng, op, width, from);
         if (i < o->group[t + 1] && o->w[i].block == x->ref.block &&
-            !o->dead[o->off[o->w[i].proc] + o->w[i].pos] && ow_clock(o, i)[x->proc] <= x->pos)
+            !o->dead[o->off[o->w[i].proc] + o->w[i].pos] && !after_wait(o, x, i))
             near[nkept++] = i;
     }
     o->work += (uint64_t)nkept * nkept;
@@ -1654,6 +1670,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                             ev->nlink = (uint32_t)(o->links.len - link);
                         }
                         ev->ref = (struct dot_ref){b, r, k};
+                        ev->later = later;
                         ev->proc = *q;
                         ev->pos = o->done[*q]++;
                         ev->record = kind == CES_OP_AWAIT ? rec[ops[k].event] : UINT32_MAX;

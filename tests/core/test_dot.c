@@ -2179,6 +2179,45 @@ static void test_counter_pairs_later_replays(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A wait of a phase's second replay stands for its later replays' waits
+ * too, which may see a write that comes after the second's (beside a
+ * counter of 46 values, 1081 pairs).  r1 writes g 1 and waits `f == 2` in
+ * a phase replayed 3 times; in the next, replayed 3 times, r0 waits
+ * `g >= 1` and writes f 1 then 2, r1 waits `f == 1` and writes g 2.  r1
+ * passes its three waits on r0's first replay's 2, then its `f == 1` on
+ * r0's second replay's 1, and writes g 2, which r0's third `g >= 1` sees;
+ * but r1's write of g comes after r0's second replay's 1, so after that
+ * replay's wait, and no edge was drawn from it (cesync check: HANG). */
+static void test_counter_pairs_later_waits(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char text[8192], *t;
+    size_t n;
+
+    (void)state;
+    n = (size_t)snprintf(text, sizeof(text),
+                         "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
+                         "signal c u32 1\nphase eager x1\n");
+    n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
+    n += (size_t)snprintf(text + n, sizeof(text) - n,
+                          "phase graph x3\nr1 : write g[0]@0 = 1\nr1 : wait f[0] == 2\n"
+                          "phase graph x3\nr0 : wait g[0] >= 1\nr0 : write f[0]@1 = 1\n"
+                          "r1 : wait f[0] == 1\nr1 : write g[0]@0 = 2\nr0 : write f[0]@1 = 2\n");
+    assert_true(n < sizeof(text));
+    g = ces_test_text_graph(ctx, text);
+    t = emit(ctx, g, NULL);
+    /* the counter's 46, r0's write of 1 to r1's wait, r1's write to r0's */
+    assert_non_null(strstr(t, "n2_0_1 -> n2_1_0 [style=dashed"));
+    assert_non_null(strstr(t, "n2_1_1 -> n2_0_0 [style=dashed"));
+    assert_int_equal(ces_test_count(t, "[style=dashed"), 48);
+    assert_non_null(strstr(t, "(1035 write -> wait edges within a block not drawn"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -2885,6 +2924,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_blocked),
         cmocka_unit_test(test_counter_pairs_two_writes),
         cmocka_unit_test(test_counter_pairs_later_replays),
+        cmocka_unit_test(test_counter_pairs_later_waits),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
