@@ -92,6 +92,7 @@ struct dot_order {
     size_t nx;
     bool *dead;        /* [events]: one no execution runs */
     bool *over;        /* [nproc]: last[]'s write one the wait never sees */
+    bool *linked;      /* [nproc]: of its rank's linked streams (not a delayed write's) */
     uint32_t *two;     /* [4 * nproc]: order_twice's least and second least clocks */
     size_t *two_who;   /* [2 * nproc]: the writes of the least */
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
@@ -1187,7 +1188,9 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
  * nor to come before a later write of its process that comes before the
  * wait, as do all its replays where the wait comes after an event of that
  * process of a later block (after the second replay's last event alone,
- * the wait may still come before a later replay's write). */
+ * the wait may still come before a later replay's write), or is of a later
+ * block of the same rank, where that process is linked (its block's first
+ * events come after every replay of the rank's earlier blocks). */
 static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
                        const struct dot_ev *x, const uint32_t *c, const struct ces_op *wt,
                        uint32_t width)
@@ -1206,8 +1209,10 @@ static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
             continue;
         if (w->pos < o->done[q] && (o->dead[at] || order_clock(o, at)[x->proc] > x->pos))
             continue;
-        if (c[q] > w->pos && o->ev[o->off[q] + c[q] - 1].ref.block > w->block &&
-            ow_at(o->w, i, end, q, c[q]) > i + 1)
+        if (c[q] > w->pos && ow_at(o->w, i, end, q, c[q]) > i + 1 &&
+            (o->ev[o->off[q] + c[q] - 1].ref.block > w->block ||
+             (o->linked[q] && x->ref.rank == o->ev[o->off[q]].ref.rank &&
+              x->ref.block > w->block)))
             continue;
         return true;
     }
@@ -1669,6 +1674,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                             ev->link = (uint32_t)link;
                             ev->nlink = (uint32_t)(o->links.len - link);
                         }
+                        o->linked[*q] = o->linked[*q] || ops[k].stream < linked;
                         ev->ref = (struct dot_ref){b, r, k};
                         ev->later = later;
                         ev->proc = *q;
@@ -1701,6 +1707,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->x = ces_malloc(st->ctx, total * sizeof(*o->x));
             o->dead = ces_malloc(st->ctx, total * sizeof(*o->dead));
             o->over = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->over));
+            o->linked = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->linked));
             o->two = ces_malloc(st->ctx, 4 * (size_t)o->nproc * sizeof(*o->two));
             o->two_who = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->two_who));
             o->clock = ces_malloc(st->ctx, total * o->nproc * sizeof(*o->clock));
@@ -1710,7 +1717,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->last = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->last));
             first = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*first));
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
-                o->dead == NULL || o->over == NULL || o->two == NULL || o->two_who == NULL ||
+                o->dead == NULL || o->over == NULL || o->linked == NULL || o->two == NULL ||
+                o->two_who == NULL ||
                 o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
                 o->last == NULL || first == NULL) {
                 rc = CES_ERR_NOMEM;
@@ -1721,6 +1729,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             memset(o->off, 0, ((size_t)o->nproc + 1) * sizeof(*o->off));
             memset(o->clock, 0, total * o->nproc * sizeof(*o->clock));
             memset(o->dead, 0, total * sizeof(*o->dead));
+            memset(o->linked, 0, (size_t)o->nproc * sizeof(*o->linked));
             memset(o->done, 0, (size_t)o->nproc * sizeof(*o->done));
         } else if (pass == 1) {
             for (uint32_t q = 0; q < o->nproc; q++)
@@ -1752,6 +1761,7 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->x);
     ces_free(ctx, o->dead);
     ces_free(ctx, o->over);
+    ces_free(ctx, o->linked);
     ces_free(ctx, o->two);
     ces_free(ctx, o->two_who);
     ces_free(ctx, o->clock);

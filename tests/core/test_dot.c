@@ -2218,6 +2218,44 @@ static void test_counter_pairs_later_waits(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A wait of a later block comes after every replay of its rank's earlier
+ * ones (beside a counter of 46 values, 1081 pairs).  r0 writes f 2, f 0
+ * and g 1 in a phase replayed 3 times; in the next, replayed 3 times, r0
+ * waits `g == 1` and writes g 1, r0 s1 waits `f == 2`, which never passes
+ * (the last replay leaves f 0), so the phase's second replay never starts
+ * and r0's write of g is not one its wait sees; the analysis took r0 s1's
+ * wait to come after the second replay's events alone (its link), so to
+ * pass on the third replay's 2, and drew the write to the wait (cesync
+ * check: HANG). */
+static void test_counter_pairs_later_block(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char text[8192], *t;
+    size_t n;
+
+    (void)state;
+    n = (size_t)snprintf(text, sizeof(text),
+                         "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
+                         "signal c u32 1\nphase eager x1\n");
+    n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
+    n += (size_t)snprintf(text + n, sizeof(text) - n,
+                          "phase graph x3\nr0 : write f[0] = 2\nr0 : write f[0] = 0\n"
+                          "r0 : write g[0] = 1\nphase graph x3\nr0 : wait g[0] == 1\n"
+                          "r0 s1 : wait f[0] == 2\nr0 : write g[0] = 1\n");
+    assert_true(n < sizeof(text));
+    g = ces_test_text_graph(ctx, text);
+    t = emit(ctx, g, NULL);
+    /* the counter's 46 alone */
+    assert_null(strstr(t, " -> n2_0_0 [style=dashed"));
+    assert_int_equal(ces_test_count(t, "[style=dashed"), 46);
+    assert_non_null(strstr(t, "(1036 write -> wait edges within a block not drawn"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -2925,6 +2963,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_two_writes),
         cmocka_unit_test(test_counter_pairs_later_replays),
         cmocka_unit_test(test_counter_pairs_later_waits),
+        cmocka_unit_test(test_counter_pairs_later_block),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
