@@ -1152,30 +1152,59 @@ static void slot_overwritten(struct dot_order *o, const struct dot_ow *slot, uin
     }
 }
 
+/* The greater of a and b. */
+static uint32_t max_u32(uint32_t a, uint32_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Whether write w[i] of run g (of slot_writes), of a later replay
+ * (dot_ow.later), may come after the other runs' latest writes before a
+ * wait that it comes before: where none is of its block (which comes
+ * after it in every replay) or comes after an event of its process of a
+ * later block (after its every replay). */
+static bool later_past(const struct dot_order *o, uint32_t g, uint32_t ng, size_t i)
+{
+    const struct dot_ow *w = &o->w[i];
+
+    for (uint32_t t = 0; w->later && t < ng; t++) {
+        size_t l = o->last[t];
+        uint32_t at = l != SIZE_MAX && t != g ? ow_clock(o, l)[w->proc] : 0;
+
+        if (at > w->pos && (o->w[l].block == w->block ||
+                            o->ev[o->off[w->proc] + at - 1].ref.block > w->block))
+            return false;
+    }
+    return w->later;
+}
+
 /* The first write of run g (of slot_writes) that a wait `wt` of clock c
  * (width `width`) may see: at or after place `from`, past every write of
  * the run that happens before a later write into the slot which happens
  * before the wait (that later write, or one after it, is what the wait
- * sees), and past the run's latest before the wait where o->over says
- * it is overwritten (slot_overwritten), its value one the wait passes on;
- * SIZE_MAX where none is. */
+ * sees; but a later replay's of another block, later_past), and past the
+ * run's latest before the wait where o->over says it is overwritten
+ * (slot_overwritten), its value one the wait passes on; SIZE_MAX where
+ * none is. */
 static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
                          const struct ces_op *wt, uint32_t width, uint32_t from)
 {
-    uint32_t q = o->w[o->group[g]].proc;
+    uint32_t q = o->w[o->group[g]].proc, other = 0;
     size_t i;
 
     for (uint32_t t = 0; t < ng; t++) {
         size_t l = o->last[t];
-        uint32_t past;
 
         if (l == SIZE_MAX)
             continue;
-        past = t == g ? o->w[l].pos + (o->over[g] ? 1 : 0) : ow_clock(o, l)[q];
-        from = past > from ? past : from;
+        if (t == g)
+            from = max_u32(from, o->w[l].pos + (o->over[g] ? 1 : 0));
+        else
+            other = max_u32(other, ow_clock(o, l)[q]);
     }
     for (i = ow_at(o->w, o->group[g], o->group[g + 1], q, from); i < o->group[g + 1]; i++) {
-        if (ces_wait_holds(width, wt->cmp, o->w[i].value, wt->value))
+        if ((o->w[i].pos >= other || later_past(o, g, ng, i)) &&
+            ces_wait_holds(width, wt->cmp, o->w[i].value, wt->value))
             return i;
     }
     return SIZE_MAX;
@@ -1276,12 +1305,6 @@ static bool side_fill(struct dot_order *o, int side, uint32_t ng, const struct c
         }
     }
     return true;
-}
-
-/* The greater of a and b. */
-static uint32_t max_u32(uint32_t a, uint32_t b)
-{
-    return a > b ? a : b;
 }
 
 /* Raises clock c of wait event y (`wt`, of width `width`, its slot's

@@ -2256,6 +2256,42 @@ static void test_counter_pairs_later_block(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A later replay's write may come after another process's latest write
+ * before a wait, which the second replay's comes before (beside a counter
+ * of 46 values, 1081 pairs).  r0 waits `f == 1` and writes f 2 in a phase
+ * replayed twice, then waits `f == 1` in the next, replayed 3 times, where
+ * r1 writes f 1: r0's second wait of the first phase passes on r1's
+ * second 1, after r0's 2, so r0's 2 came after r1's second replay's
+ * write and was taken to overwrite r1's writes for r0's later wait, which
+ * sees r1's third; no edge was drawn to it (cesync check: HANG). */
+static void test_counter_pairs_later_overwritten(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char text[8192], *t;
+    size_t n;
+
+    (void)state;
+    n = (size_t)snprintf(text, sizeof(text),
+                         "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
+                         "signal c u32 1\nphase eager x1\n");
+    n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
+    n += (size_t)snprintf(text + n, sizeof(text) - n,
+                          "phase graph x2\nr0 : wait f[0] == 1\nr0 : write f[0] = 2\n"
+                          "phase graph x3\nr0 : wait f[0] == 1\nr1 : write f[0]@0 = 1\n");
+    assert_true(n < sizeof(text));
+    g = ces_test_text_graph(ctx, text);
+    t = emit(ctx, g, NULL);
+    /* the counter's 46, and r1's write to r0's wait of its block */
+    assert_non_null(strstr(t, "n2_1_0 -> n2_0_0 [style=dashed"));
+    assert_int_equal(ces_test_count(t, "[style=dashed"), 47);
+    assert_non_null(strstr(t, "(1035 write -> wait edges within a block not drawn"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -2964,6 +3000,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_replays),
         cmocka_unit_test(test_counter_pairs_later_waits),
         cmocka_unit_test(test_counter_pairs_later_block),
+        cmocka_unit_test(test_counter_pairs_later_overwritten),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
