@@ -1115,33 +1115,42 @@ static bool slot_writes(struct dot_order *o, const struct dot_ow *slot, const ui
     return any;
 }
 
-/* Sets o->over[t] where run t's latest write before a wait of clock c
- * (last[t], of slot_writes) is one the wait never sees: a wait into the
- * slot whose condition it fails comes after it and before this one (of
- * those whose clock is computed), so that one passes on a later write,
- * and this one on that write or a later one still; or neither passes. */
+/* Sets o->over[t] where run t's latest write before wait event y of
+ * clock c (last[t], of slot_writes) is one the wait never sees: a wait
+ * into the slot whose condition it fails comes after it and before this
+ * one (of those whose clock is computed), so that one passes on a later
+ * write, and this one on that write or a later one still; or neither
+ * passes.  A later replay's write (dot_ow.later) is so only where that
+ * wait comes after its every replay (after an event of its process of a
+ * later block), or where it, y and that wait are of y's process and
+ * replay (their later replays in the same order). */
 static void slot_overwritten(struct dot_order *o, const struct dot_ow *slot, uint32_t width,
-                             const uint32_t *c, uint32_t ng)
+                             const struct dot_ev *y, const uint32_t *c, uint32_t ng)
 {
     size_t lo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
     size_t hi = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true);
 
     for (uint32_t t = 0; t < ng; t++) {
         const struct dot_ow *l = o->last[t] != SIZE_MAX ? &o->w[o->last[t]] : NULL;
+        bool own = l != NULL && l->later && y->later && l->proc == y->proc &&
+                   l->block == y->ref.block;
 
         o->over[t] = false;
-        if (l != NULL && l->later)
-            continue; /* its later replays' writes may come after those waits */
         for (size_t i = lo, end; l != NULL && i < hi && !o->over[t]; i = end) {
             uint32_t p = o->x[i].proc, upto = c[p] < o->done[p] ? c[p] : o->done[p];
 
             end = ow_at(o->x, i, hi, p, UINT32_MAX);
-            /* p's waits before this one, latest first, while after l */
+            /* p's waits before this one, latest first, while after l (after
+             * its every replay: after an event of its process of a later
+             * block, or in its replay of y's process) */
             for (size_t k = ow_at(o->x, i, end, p, upto); k > i; k--) {
                 const struct dot_ow *x = &o->x[k - 1];
+                uint32_t at = order_clock(o, o->off[p] + x->pos)[l->proc];
 
                 o->work++;
-                if (order_clock(o, o->off[p] + x->pos)[l->proc] <= l->pos)
+                if (at <= l->pos ||
+                    (l->later && !(own && p == y->proc) &&
+                     o->ev[o->off[l->proc] + at - 1].ref.block <= l->block))
                     break;
                 if (!ces_wait_holds(width, x->cmp, l->value, x->value)) {
                     o->over[t] = true;
@@ -1422,7 +1431,7 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
     if (op->kind == CES_OP_WAIT) {
         width = ces_graph_signal(g, op->slot.sig).width;
         seen = slot_writes(o, &slot, low, &ng);
-        slot_overwritten(o, &slot, width, low, ng);
+        slot_overwritten(o, &slot, width, x, low, ng);
         o->work += (uint64_t)ng * (ng + n);
         /* no write before it: it may pass on the slot's initial 0 */
         zero = !seen && ces_wait_holds(width, op->cmp, 0, op->value);
@@ -1554,7 +1563,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
     if (o->dead[e])
         return CES_OK; /* it never passes */
     slot_writes(o, &slot, c, &ng);
-    slot_overwritten(o, &slot, width, c, ng);
+    slot_overwritten(o, &slot, width, x, c, ng);
     o->work += (uint64_t)ng * ng;
     for (uint32_t t = 0; t < ng; t++) {
         size_t lo = o->group[t], hi = o->group[t + 1], i;

@@ -2292,6 +2292,43 @@ static void test_counter_pairs_later_overwritten(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A later replay's write is one its own process's later wait never sees
+ * where a wait between them fails its value (beside a counter of 46
+ * values, 1081 pairs).  In a phase replayed 3 times r0 writes f 1, waits
+ * `f == 2`, then `f >= 1`, and r0 s1 writes f 2: each replay's `f == 2`
+ * passes only on r0 s1's 2 written after its 1, so its `f >= 1` never sees
+ * the 1, but the second replay's write, which stands for the later ones,
+ * was not taken to be overwritten, and the 1 was drawn to the wait (cesync
+ * check: DEADLOCK,HANG). */
+static void test_counter_pairs_later_own(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char text[8192], *t;
+    size_t n;
+
+    (void)state;
+    n = (size_t)snprintf(text, sizeof(text),
+                         "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
+                         "signal c u32 1\nphase eager x1\n");
+    n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
+    n += (size_t)snprintf(text + n, sizeof(text) - n,
+                          "phase graph x3\nr0 : write f[0] = 1\nr0 : wait f[0] == 2\n"
+                          "r0 : wait f[0] >= 1\nr0 s1 : write f[0] = 2\n");
+    assert_true(n < sizeof(text));
+    g = ces_test_text_graph(ctx, text);
+    t = emit(ctx, g, NULL);
+    /* the counter's 46, and r0 s1's write to both waits */
+    assert_non_null(strstr(t, "n1_0_3 -> n1_0_1 [style=dashed"));
+    assert_non_null(strstr(t, "n1_0_3 -> n1_0_2 [style=dashed"));
+    assert_int_equal(ces_test_count(t, "[style=dashed"), 48);
+    assert_non_null(strstr(t, "(1036 write -> wait edges within a block not drawn"));
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -3001,6 +3038,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_waits),
         cmocka_unit_test(test_counter_pairs_later_block),
         cmocka_unit_test(test_counter_pairs_later_overwritten),
+        cmocka_unit_test(test_counter_pairs_later_own),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),

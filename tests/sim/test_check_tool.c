@@ -678,6 +678,42 @@ static void test_dot_checked_order(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A later replay's write is overwritten for a wait where a wait between
+ * them fails its value and comes after its every replay (beside a counter
+ * of 46 values, 1081 pairs).  r0 writes f 1 in a phase replayed 3 times,
+ * where r1 waits `f == 2`, then `f >= 1`; r0 writes f 2 in the next, and
+ * under a delay of that write it lands from a stream of its own: r1's
+ * `f == 2` passes only on it, after r0's every 1, so the `f >= 1` never
+ * sees a 1, but the second replay's 1, standing for the third's, was not
+ * taken to be overwritten and was drawn to it (cesync check: OK). */
+static void test_dot_checked_later_replays(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[160], *o, *dot;
+
+    (void)state;
+    write_counted(dir, "l.ces",
+                  "cesync 1\nranks 5\nsignal f u32 1\nsignal c u32 1\nphase eager x1\n",
+                  "phase graph x3\nr0 : write f[0]@1 = 1\nr1 : wait f[0] == 2\n"
+                  "r1 : wait f[0] >= 1\nphase graph x2\nr0 : write f[0]@1 = 2\n");
+    assert_int_equal(ces_test_tool(dir, "check l.ces --fault delay:r0.s0#3 --quiet --dot d.dot",
+                                   &o),
+                     0);
+    assert_string_equal(o, "verdict: OK\ncesync: wrote d.dot (the schedule)\n");
+    free(o);
+    snprintf(path, sizeof(path), "%s/d.dot", dir);
+    dot = ces_test_read_file(path, NULL);
+    /* the counter's 46 alone */
+    assert_null(strstr(dot, " -> n1_1_1 [style=dashed"));
+    assert_int_equal(ces_test_count(dot, "[style=dashed"), 46);
+    assert_non_null(strstr(dot, "(1036 write -> wait edges within a block not drawn: a wait from "
+                                "its nearest writes alone)"));
+    free(dot);
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof(path), "%s/l.ces", dir);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* A stop, a drop and the watchdog model void the order of a check's
  * executions (a write stopped or dropped overwrites nothing, an await
  * whose record a stop left out passes at once, a released wait sees no
@@ -1762,6 +1798,7 @@ int main(void)
         cmocka_unit_test(test_delay),
         cmocka_unit_test(test_dot_delay_queues),
         cmocka_unit_test(test_dot_checked_order),
+        cmocka_unit_test(test_dot_checked_later_replays),
         cmocka_unit_test(test_dot_fault_every_pair),
         cmocka_unit_test(test_dot_blocked_replay),
         cmocka_unit_test(test_dot_queue_map),
