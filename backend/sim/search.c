@@ -119,7 +119,11 @@ struct search {
      * first blocking positions a graph was built for, the writes it looked
      * at, whether it has a cycle (SIM_NONE first: an empty entry) */
     uint32_t *cyc;
-    uint32_t *wf; /* wait_for_cycle's scratch */
+    /* wait_for_cycle's scratch, for at most wf_ops positions and wf_work
+     * ops they wait for (PRUNE_OPS and PRUNE_WORK, or fewer where the
+     * model has fewer: wf_size) */
+    uint32_t *wf;
+    uint32_t wf_ops, wf_work;
     /* race_sure's: each process's position past its last op that may send a
      * happens-before edge (src_end), the positions it surely passes (reach),
      * the accesses it looks at, the position of its first data access,
@@ -1224,7 +1228,8 @@ static bool graph_fits(const struct sim_model *m)
 /* How many ops the wait-for over-approximation of the states whose first
  * blocking positions are fb looks at: every write to the slot of every wait
  * from a process's first blocking position, every link and every await,
- * and the other processes of the queue of an op behind theirs. */
+ * and the other processes of the queue of an op behind theirs.  fb NULL:
+ * from every process's first op (the most of any fb). */
 static uint64_t graph_ops(const struct sim_model *m, const uint32_t *fb)
 {
     uint64_t n = 0;
@@ -1232,7 +1237,7 @@ static uint64_t graph_ops(const struct sim_model *m, const uint32_t *fb)
     for (uint32_t p = 0; p < m->nproc; p++) {
         uint32_t qu = m->queue[p], others = m->qproc_at[qu + 1] - m->qproc_at[qu] - 1;
 
-        for (uint32_t k = fb[p]; k < m->stop[p]; k++) {
+        for (uint32_t k = fb != NULL ? fb[p] : 0; k < m->stop[p]; k++) {
             const struct sim_op *o = &m->ops[p][k];
 
             n += o->nlink + (o->cls == SIM_C_AWAIT);
@@ -1403,10 +1408,10 @@ static bool timed_cycle(struct search *S, uint32_t n)
 {
     const struct sim_model *m = S->m;
     uint32_t P = m->nproc, *cur = S->wf + P, *first = cur + P, *pos = first + P + 1;
-    uint32_t *toff = pos + PRUNE_OPS, *wt = toff + PRUNE_OPS + 1, *tgt = wt + PRUNE_OPS;
-    uint32_t *tp = tgt + 2 * PRUNE_WORK, *who = tp + PRUNE_OPS, *num = who + PRUNE_OPS;
-    uint32_t *low = num + PRUNE_OPS, *comp = low + PRUNE_OPS, *stk = comp + PRUNE_OPS;
-    uint32_t *fv = stk + PRUNE_OPS, *ft = fv + PRUNE_OPS, *fc = ft + PRUNE_OPS;
+    uint32_t *toff = pos + S->wf_ops, *wt = toff + S->wf_ops + 1, *tgt = wt + S->wf_ops;
+    uint32_t *tp = tgt + 2 * S->wf_work, *who = tp + S->wf_ops, *num = who + S->wf_ops;
+    uint32_t *low = num + S->wf_ops, *comp = low + S->wf_ops, *stk = comp + S->wf_ops;
+    uint32_t *fv = stk + S->wf_ops, *ft = fv + S->wf_ops, *fc = ft + S->wf_ops;
     uint32_t count = 0, sp = 0;
     uint64_t budget = 4 * PRUNE_WORK;
 
@@ -1517,7 +1522,7 @@ static bool wait_for_cycle(struct search *S, const uint32_t *fb)
 {
     const struct sim_model *m = S->m;
     uint32_t P = m->nproc, *cur = S->wf + P, *first = cur + P, *pos = first + P + 1;
-    uint32_t *toff = pos + PRUNE_OPS, *wt = toff + PRUNE_OPS + 1, *tgt = wt + PRUNE_OPS;
+    uint32_t *toff = pos + S->wf_ops, *wt = toff + S->wf_ops + 1, *tgt = wt + S->wf_ops;
     uint32_t n = 0, nt = 0;
     bool changed = true;
 
@@ -1528,10 +1533,10 @@ static bool wait_for_cycle(struct search *S, const uint32_t *fb)
             uint32_t t0 = nt, w0 = hold_targets(m, fb, p, k, tgt, nt);
 
             nt = wait_targets(m, fb, p, k, tgt, w0);
-            assert(nt <= PRUNE_WORK); /* (cycle_at: left + graph_ops) */
+            assert(nt <= S->wf_work); /* (cycle_at: left + graph_ops) */
             if (o->cls != SIM_C_WAIT && o->cls != SIM_C_AWAIT && o->nlink == 0 && nt == t0)
                 continue; /* (not held behind its queue's head either) */
-            assert(n < PRUNE_OPS);
+            assert(n < S->wf_ops);
             pos[n] = k;
             wt[n] = w0;
             toff[n++] = t0;
@@ -2586,6 +2591,22 @@ static void search_free(struct search *S)
     ces_free(S->ctx, S->sure);
 }
 
+/* Sizes wait_for_cycle's scratch to S's model: its positions are ops
+ * before a stop, at most PRUNE_OPS (cycle_possible), and the ops they wait
+ * for at most those ops and graph_ops of every op (cycle_at), at most
+ * PRUNE_WORK. */
+static void wf_size(struct search *S)
+{
+    const struct sim_model *m = S->m;
+    uint64_t ops = 0, work;
+
+    for (uint32_t p = 0; p < m->nproc; p++)
+        ops += m->stop[p];
+    work = ops + graph_ops(m, NULL);
+    S->wf_ops = (uint32_t)(ops < PRUNE_OPS ? ops : PRUNE_OPS);
+    S->wf_work = (uint32_t)(work < PRUNE_WORK ? work : PRUNE_WORK);
+}
+
 /* Starts the clock and allocates the reduction's scratch for S (its ctx,
  * o, m, reduce and stats.mode set); the memory bound may refuse it (S->bound
  * set, CES_OK). */
@@ -2594,7 +2615,7 @@ static int search_setup(struct search *S)
     struct sim_model *m = (struct sim_model *)S->m;
     const struct ces_check_opts *o = S->o;
     bool exhaustive = S->stats.mode == CES_CHECK_EXHAUSTIVE;
-    size_t P = m->nproc, cyc, wf, scratch;
+    size_t P = m->nproc, cyc, wf = 0, scratch;
 
     m->hashed = exhaustive;
     /* the clock counts from the model's building on where the caller
@@ -2612,7 +2633,10 @@ static int search_setup(struct search *S)
         S->stats.peak_memory = m->peak;
     /* cycle_possible's answers, in the reduced exhaustive search only */
     cyc = S->reduce && exhaustive && graph_fits(m) ? PRUNE_KEPT * (P + 2) * sizeof(uint32_t) : 0;
-    wf = cyc > 0 ? (3 * P + 12 * PRUNE_OPS + 2 + 2 * PRUNE_WORK) * sizeof(uint32_t) : 0;
+    if (cyc > 0) {
+        wf_size(S);
+        wf = (3 * P + 12 * (size_t)S->wf_ops + 2 + 2 * (size_t)S->wf_work) * sizeof(uint32_t);
+    }
     scratch = P * P * sizeof(uint32_t) + 6 * P * sizeof(uint32_t) + P + cyc + wf +
               SURE_ACCS * sizeof(struct sure_acc) + 2 * (size_t)m->nrec * sizeof(uint32_t);
     if (!fits(S, scratch, "the reduction's scratch"))
