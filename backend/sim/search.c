@@ -50,6 +50,23 @@ struct sure_acc {
 #define SURE_ACCS 64
 #define SURE_WORK 4096
 
+/* A data access consumes_race looks at: op pos of process proc. */
+struct ran_acc {
+    uint32_t proc, pos;
+};
+
+/* The most accesses consumes_race looks at, and ops and writes in all;
+ * how many of its answers it keeps (a power of two), and the most words of
+ * program counters and slot values one is kept under */
+#define RAN_ACCS 64
+#define RAN_WORK 65536
+#define RAN_KEPT 256
+#define RAN_KEY 1024
+/* consumes_race looks on past its first RAN_TRIAL looks of a search only
+ * while one in RAN_RATE of them proved */
+#define RAN_TRIAL 4096
+#define RAN_RATE 256
+
 struct frame {
     struct sim_state st;
     uint32_t trace_len;
@@ -132,6 +149,17 @@ struct search {
      * record's, or those of several: nproc) and the first of them (rd_pos) */
     uint32_t *src_end, *reach, *hist, *rd_proc, *rd_pos;
     struct sure_acc *sure;
+    /* consumes_race's: per process, the ops that surely ran before an access
+     * (ran), those ran_before looked at (seen), the first position where it
+     * could be left after them (left), its first op that may follow the
+     * access in happens-before (after) or another access (back); the
+     * accesses looked at (racc), and those that ran before each (below) */
+    uint32_t *ran, *seen, *left, *after, *back;
+    struct ran_acc *racc;
+    uint64_t *below;
+    uint32_t *ran_kept; /* its answers (RAN_KEPT entries, NULL: none kept) */
+    uint64_t ran_looks, ran_sure; /* the looks it made in this search, and
+                                     those that proved */
     /* frames */
     struct frame *frames;
     size_t nframes, capframes;
@@ -1686,15 +1714,16 @@ static bool sure_pair(const struct sure_acc *a, const struct sure_acc *b)
            (a->write || b->write) && (a->tail || b->head) && (b->tail || a->head);
 }
 
-/* Raises each position of S->reach (first_block's at first) past the ops
- * that cannot be where its process is left in an end state from st: a wait
- * none of whose stores left can fail it where one surely runs (blockable),
- * an await whose record surely runs, an op with links whose ops surely
- * run, none held in a shared queue; round robin until P in a row stay. */
-static void reach_raise(struct search *S, const struct sim_state *st)
+/* Raises each position of fb (first_block's at first, from positions
+ * each process surely passes) past the ops that cannot be where its
+ * process is left in an end state from st: a wait none of whose stores
+ * left can fail it where one surely runs (blockable), an await whose
+ * record surely runs, an op with links whose ops surely run, none held in
+ * a shared queue; round robin until P in a row stay. */
+static void reach_raise(struct search *S, const struct sim_state *st, uint32_t *fb)
 {
     const struct sim_model *m = S->m;
-    uint32_t P = m->nproc, *fb = S->reach;
+    uint32_t P = m->nproc;
     uint64_t budget = PRUNE_WORK;
 
     for (uint32_t q = 0, still = 0; still < P; q = q + 1 < P ? q + 1 : 0) {
@@ -1900,9 +1929,401 @@ static bool race_sure(struct search *S, const struct sim_state *st)
         if (!paired)
             return false;
         if (round == 0)
-            reach_raise(S, st);
+            reach_raise(S, st, S->reach);
     }
     return false;
+}
+
+/* --- consumes that only racing executions run (docs/SEMANTICS.md section 10) */
+
+/* The first write of group g in [from, end) that satisfies wait o;
+ * SIM_NONE where there is none, or past *work writes looked at (*work is 0
+ * then, and the answer unusable). */
+static uint32_t first_hold(const struct sim_model *m, const struct sim_group *g,
+                           const struct sim_op *o, uint32_t from, uint32_t end, uint32_t *work)
+{
+    if (o->op->cmp == CES_CMP_EQ) {
+        uint32_t at = first_eq(m, g, o->op->value, from);
+
+        return at < end ? at : SIM_NONE;
+    }
+    for (uint32_t i = seek(m->wr, g, from); i < g->hi && m->wr[i].pos < end; i++) {
+        if (*work == 0)
+            return SIM_NONE;
+        (*work)--;
+        if (ces_wait_holds(m->slot_width[o->slot], o->op->cmp, m->wr[i].value, o->op->value))
+            return m->wr[i].pos;
+    }
+    return SIM_NONE;
+}
+
+/* Raises ran[w] past op pos of process w, which ran; false where that op
+ * lies at or past w's stop (it never runs). */
+static bool ran_past(const struct sim_model *m, uint32_t *ran, uint32_t w, uint32_t pos,
+                     bool *moved)
+{
+    if (pos >= m->stop[w])
+        return false;
+    if (pos >= ran[w]) {
+        ran[w] = pos + 1;
+        *moved = true;
+    }
+    return true;
+}
+
+/* What wait o (op k of process r) needs to have run before it passes, in
+ * an execution from st: where its slot's value at st fails it and one
+ * process alone, not r, can still store a value it passes on, that
+ * process's first such store (S->ran raised past it).  Returns 1 where no
+ * store left passes it (it never passes), 0 otherwise, -1 past *work. */
+static int wait_needs(struct search *S, const struct sim_state *st, uint32_t r, uint32_t k,
+                      uint32_t *work, bool *moved)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+    const struct sim_op *o = &m->ops[r][k];
+    uint32_t w = SIM_NONE, at = SIM_NONE;
+
+    if (ces_wait_holds(m->slot_width[o->slot], o->op->cmp, sval(m, st, o->slot), o->op->value))
+        return 0;
+    for (uint32_t gi = m->wg_off[o->slot]; gi < m->wg_off[o->slot + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+        uint32_t pos = first_hold(m, g, o, pc[g->proc], g->proc == r ? k : m->stop[g->proc],
+                                  work);
+
+        if (*work == 0)
+            return -1;
+        if (pos == SIM_NONE)
+            continue;
+        if (g->proc == r || w != SIM_NONE)
+            return 0; /* several may store it: nothing certain */
+        w = g->proc;
+        at = pos;
+    }
+    if (w == SIM_NONE)
+        return 1;
+    ran_past(m, S->ran, w, at, moved);
+    return 0;
+}
+
+/* Fills S->ran with the ops of each process that surely ran before op i of
+ * process p runs, in an execution from st: those below its program counter
+ * (i for p), raised past what an op below it needed to run (wait_needs; an
+ * await's record; the ops its links wait for; the ops ahead of it in a
+ * shared hardware queue) until nothing moves.  Returns 1 where op i never
+ * runs (a wait below it never passes, a link waits for an op past a stop),
+ * 0 otherwise, -1 past *work ops and writes looked at. */
+static int ran_before(struct search *S, const struct sim_state *st, uint32_t p, uint32_t i,
+                      uint32_t *work)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+    uint32_t *ran = S->ran, *seen = S->seen;
+    bool moved = true;
+
+    for (uint32_t r = 0; r < m->nproc; r++)
+        ran[r] = seen[r] = pc[r];
+    ran[p] = i;
+    while (moved) {
+        moved = false;
+        for (uint32_t r = 0; r < m->nproc; r++)
+            for (; seen[r] < ran[r]; seen[r]++) {
+                uint32_t k = seen[r];
+                const struct sim_op *o = &m->ops[r][k];
+                bool ok = true;
+                int rc = 0;
+
+                if (*work == 0)
+                    return -1;
+                (*work)--;
+                for (uint32_t j = 0; ok && j < o->nlink; j++)
+                    ok = ran_past(m, ran, m->links[o->link + j].proc, m->links[o->link + j].pos,
+                                  &moved);
+                if (ok && o->cls == SIM_C_AWAIT)
+                    ok = ran_past(m, ran, o->rec_proc, o->rec_pos, &moved);
+                if (ok && queue_behind(m, r, k)) {
+                    uint32_t qu = m->queue[r];
+
+                    for (uint32_t j = m->qproc_at[qu]; j < m->qproc_at[qu + 1]; j++) {
+                        uint32_t w = m->qproc[j];
+                        uint32_t ahead = w == r ? 0 : queue_ahead(m, w, o->qidx);
+
+                        if (ahead > 0)
+                            ran_past(m, ran, w, ahead - 1, &moved);
+                    }
+                }
+                if (ok && o->cls == SIM_C_WAIT)
+                    rc = wait_needs(S, st, r, k, work, &moved);
+                if (!ok || rc != 0)
+                    return ok ? rc : 1;
+            }
+    }
+    return 0;
+}
+
+/* Whether op k of process r may take a happens-before edge from an op at
+ * or after after[w] of its process w (SIM_NONE: none): a wait on a slot
+ * such an op of another process stores a value to that passes it, an
+ * await of such a record, an op with a link to such an op. */
+static bool takes_from(const struct sim_model *m, const uint32_t *after, uint32_t r, uint32_t k)
+{
+    const struct sim_op *o = &m->ops[r][k];
+
+    for (uint32_t j = 0; j < o->nlink; j++) {
+        const struct sim_link *l = &m->links[o->link + j];
+
+        if (l->pos >= after[l->proc])
+            return true;
+    }
+    if (o->cls == SIM_C_AWAIT)
+        return o->rec_pos >= after[o->rec_proc];
+    if (o->cls != SIM_C_WAIT)
+        return false;
+    for (uint32_t gi = m->wg_off[o->slot]; gi < m->wg_off[o->slot + 1]; gi++) {
+        const struct sim_group *g = &m->wg[gi];
+
+        if (g->proc != r && after[g->proc] < m->stop[g->proc] &&
+            group_writes(m, g, o->slot, after[g->proc], m->stop[g->proc], o->op->cmp,
+                         o->op->value))
+            return true;
+    }
+    return false;
+}
+
+/* Fills after with each process's first position whose op is op i of
+ * process p or may come after it in happens-before, in an execution from st
+ * in which each process r's ops below lo[r] ran before op i (lo NULL: none
+ * known): i for p (op i is a source too: the first op of another stream
+ * past a block or replay boundary links to it where it is its stream's
+ * last before the boundary); for another, its first op at or after its
+ * program counter and lo[r] that may take an edge from such an op
+ * (takes_from), SIM_NONE
+ * where none; by a fixpoint over the processes, stopped early once op k of
+ * process q may come after (q SIM_NONE: never).  False past *work ops
+ * looked at. */
+static bool hb_after(const struct search *S, const struct sim_state *st, uint32_t p,
+                     uint32_t i, const uint32_t *lo, uint32_t *after, uint32_t q, uint32_t k,
+                     uint32_t *work)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+    bool moved = true;
+
+    for (uint32_t r = 0; r < m->nproc; r++)
+        after[r] = SIM_NONE;
+    after[p] = i;
+    while (moved) {
+        moved = false;
+        for (uint32_t r = 0; r < m->nproc; r++) {
+            uint32_t j = lo != NULL && lo[r] > pc[r] ? lo[r] : pc[r];
+            uint32_t end = after[r] < m->stop[r] ? after[r] : m->stop[r];
+
+            for (; r != p && j < end; j++) {
+                if (*work == 0)
+                    return false;
+                (*work)--;
+                if (takes_from(m, after, r, j)) {
+                    after[r] = j;
+                    moved = true;
+                    break;
+                }
+            }
+            if (q != SIM_NONE && after[q] <= k)
+                return true;
+        }
+    }
+    return true;
+}
+
+/* The regions op touches (a copy's source read, its destination written,
+ * a produce's written, a consume's read): how many, into r and w. */
+static uint32_t op_regions(const struct ces_op *op, const struct ces_region **r, bool *w)
+{
+    switch (op->kind) {
+    case CES_OP_COPY:
+        r[0] = &op->a;
+        w[0] = false;
+        r[1] = &op->b;
+        w[1] = true;
+        return 2;
+    case CES_OP_PRODUCE:
+    case CES_OP_CONSUME:
+        r[0] = &op->a;
+        w[0] = op->kind == CES_OP_PRODUCE;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whether ops a and b touch a byte in common, one of them writing it. */
+static bool ops_conflict(const struct ces_op *a, const struct ces_op *b)
+{
+    const struct ces_region *ra[2], *rb[2];
+    bool wa[2], wb[2];
+    uint32_t na = op_regions(a, ra, wa), nb = op_regions(b, rb, wb);
+
+    for (uint32_t x = 0; x < na; x++)
+        for (uint32_t y = 0; y < nb; y++)
+            if ((wa[x] || wb[y]) && ra[x]->rank == rb[y]->rank && ra[x]->buf == rb[y]->buf &&
+                ra[x]->lo < ra[x]->hi && rb[y]->lo < rb[y]->hi && ra[x]->lo < rb[y]->hi &&
+                rb[y]->lo < ra[x]->hi)
+                return true;
+    return false;
+}
+
+/* Whether every execution from st that runs data access x (S->racc) races,
+ * or none runs it, and which of the accesses run before it (S->below[x]):
+ * 1, 0, or -1 past *work.  It races where an access z of another process
+ * conflicts with it, every such execution runs z too (before the first
+ * position from S->ran where z's process could be left, reach_raise's),
+ * and neither can reach the other in happens-before (hb_after: x's ops
+ * that ran before it take no edge from it). */
+static int runs_racing(struct search *S, const struct sim_state *st, uint32_t x, uint32_t n,
+                       uint32_t *work)
+{
+    const struct sim_model *m = S->m;
+    const struct ran_acc *a = &S->racc[x];
+    const struct ces_op *op = m->ops[a->proc][a->pos].op;
+    int rc = ran_before(S, st, a->proc, a->pos, work);
+    bool reached = false;
+
+    S->below[x] = (uint64_t)1 << x;
+    if (rc != 0)
+        return rc;
+    for (uint32_t y = 0; y < n; y++)
+        if (S->racc[y].pos < S->ran[S->racc[y].proc])
+            S->below[x] |= (uint64_t)1 << y;
+    for (uint32_t y = 0; y < n; y++) {
+        const struct ran_acc *z = &S->racc[y];
+
+        if (z->proc == a->proc || !ops_conflict(op, m->ops[z->proc][z->pos].op))
+            continue;
+        if (!reached) { /* (at the first such z) */
+            if (!hb_after(S, st, a->proc, a->pos, S->ran, S->after, SIM_NONE, 0, work))
+                return -1;
+            for (uint32_t q = 0; q < m->nproc; q++)
+                S->left[q] = first_block(m, q, S->ran[q]);
+            reach_raise(S, st, S->left);
+            reached = true;
+        }
+        if (z->pos >= S->left[z->proc] || S->after[z->proc] <= z->pos)
+            continue;
+        if (!hb_after(S, st, z->proc, z->pos, NULL, S->back, a->proc, a->pos, work))
+            return -1;
+        if (S->back[a->proc] > a->pos)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether every consume left that checks its data runs only in
+ * executions from st that race, as it does (runs_racing) or an access that
+ * ran before it does.  Looks at none where more than RAN_ACCS data
+ * accesses are left (up to each process's last that can conflict, and its
+ * consumes), or past RAN_WORK ops and writes. */
+static bool consumes_race_at(struct search *S, const struct sim_state *st)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st);
+    uint32_t n = 0, work = RAN_WORK;
+    uint64_t consumes = 0, tried = 0, sure = 0;
+
+    for (uint32_t q = 0; q < m->nproc; q++) {
+        uint32_t end = m->data_end[q] < m->stop[q] ? m->data_end[q] : m->stop[q];
+
+        for (uint32_t k = pc[q]; k < end; k++) {
+            const struct ces_op *op = m->ops[q][k].op;
+            bool checks = op->kind == CES_OP_CONSUME && (op->flags & CES_OPF_EXPECT) &&
+                          op->a.lo < op->a.hi;
+
+            if (!checks && (k >= m->clock_end[q] || (op->kind != CES_OP_COPY &&
+                                                     op->kind != CES_OP_PRODUCE &&
+                                                     op->kind != CES_OP_CONSUME)))
+                continue;
+            if (n == RAN_ACCS)
+                return false;
+            consumes |= (uint64_t)checks << n;
+            S->racc[n].proc = q;
+            S->racc[n++].pos = k;
+        }
+    }
+    for (uint32_t x = 0; x < n; x++) {
+        int rc;
+
+        if (!(consumes >> x & 1))
+            continue;
+        rc = runs_racing(S, st, x, n, &work);
+        if (rc < 0)
+            return false;
+        tried |= (uint64_t)1 << x;
+        sure |= (uint64_t)(rc > 0) << x;
+    }
+    for (uint32_t x = 0; x < n; x++) {
+        if (!(consumes >> x & 1) || (S->below[x] & sure))
+            continue;
+        for (uint32_t y = 0; y < n && !(S->below[x] & sure); y++) {
+            int rc;
+
+            if (!(S->below[x] >> y & 1) || (tried >> y & 1))
+                continue;
+            rc = runs_racing(S, st, y, n, &work);
+            if (rc < 0)
+                return false;
+            tried |= (uint64_t)1 << y;
+            sure |= (uint64_t)(rc > 0) << y;
+        }
+        if (!(S->below[x] & sure))
+            return false;
+    }
+    return true;
+}
+
+/* Whether consumes_race still looks in this search: within its first
+ * RAN_TRIAL looks, or while one in RAN_RATE proved. */
+static bool ran_looking(const struct search *S)
+{
+    return S->ran_looks < RAN_TRIAL || S->ran_sure * RAN_RATE >= S->ran_looks;
+}
+
+/* Whether no execution from st sets a MISMATCH without a race
+ * (docs/SEMANTICS.md section 10, "Consumes that only racing executions
+ * run"): none is pending, and consumes_race_at.  Its answer depends on the
+ * program counters and the slot values alone, and is kept under them in
+ * S->ran_kept (one entry per hash, a later replacing an earlier) where
+ * they are at most RAN_KEY words. */
+static bool consumes_race(struct search *S, const struct sim_state *st)
+{
+    const struct sim_model *m = S->m;
+    const uint32_t *pc = SIM_PC(m, st), *val = st->w + m->w_val;
+    size_t P = m->nproc, nv = 2 * (size_t)m->nslots;
+    uint64_t h = 0;
+    uint32_t *e;
+    bool sure;
+
+    if ((SIM_FLAGS(st) & SIM_F_MISMATCH) || !ran_looking(S))
+        return false;
+    if (S->ran_kept == NULL) {
+        S->ran_looks++;
+        sure = consumes_race_at(S, st);
+        S->ran_sure += sure;
+        return sure;
+    }
+    for (size_t i = 0; i < P; i++)
+        h = (h ^ pc[i]) * UINT64_C(0x9E3779B97F4A7C15);
+    for (size_t i = 0; i < nv; i++)
+        h = (h ^ val[i]) * UINT64_C(0x9E3779B97F4A7C15);
+    e = S->ran_kept + (size_t)((h >> 32) & (RAN_KEPT - 1)) * (P + nv + 1);
+    if (e[P + nv] != SIM_NONE && memcmp(e, pc, P * sizeof(uint32_t)) == 0 &&
+        memcmp(e + P, val, nv * sizeof(uint32_t)) == 0)
+        return e[P + nv] != 0;
+    S->ran_looks++;
+    sure = consumes_race_at(S, st);
+    S->ran_sure += sure;
+    memcpy(e, pc, P * sizeof(uint32_t));
+    memcpy(e + P, val, nv * sizeof(uint32_t));
+    e[P + nv] = sure;
+    return sure;
 }
 
 static int slice_try(struct search *S);
@@ -1928,7 +2349,8 @@ static bool nothing_new(struct search *S, const struct sim_state *st)
         return false;
     if ((!S->have[SIM_D_RACE] || !S->have[SIM_D_MISMATCH]) && S->sliced == 0 &&
         (ces_sim_data_left(m, SIM_PC(m, st)) || (SIM_FLAGS(st) & SIM_F_MISMATCH)) &&
-        !(S->have[SIM_D_RACE] && ((SIM_FLAGS(st) & SIM_F_RACE) || race_sure(S, st)))) {
+        !(S->have[SIM_D_RACE] &&
+          ((SIM_FLAGS(st) & SIM_F_RACE) || race_sure(S, st) || consumes_race(S, st)))) {
         int rc;
 
         /* (the schedule without some signals has every RACE it has: once
@@ -2006,7 +2428,9 @@ static int enter(struct search *S, struct frame *f, uint32_t parent_flags)
     if (S->race_free && ((SIM_FLAGS(&f->st) & SIM_F_RACE) ||
                          (!(SIM_FLAGS(&f->st) & SIM_F_MISMATCH) &&
                           !ces_sim_data_left(S->m, SIM_PC(S->m, &f->st))) ||
-                         (!S->m->abort_mode && race_sure(S, &f->st))))
+                         (!S->m->abort_mode && race_sure(S, &f->st)) ||
+                         (!S->m->abort_mode && S->o->max_depth == 0 &&
+                          consumes_race(S, &f->st))))
         return CES_OK;
     if (S->o->max_depth > 0 && S->trace.len >= S->o->max_depth && !at_end(S->m, &f->st)) {
         /* not followed further, not judged, not stored (a shorter path
@@ -2116,6 +2540,8 @@ static int race_free_search(struct search *S)
         return CES_OK;
     S->lift = false;
     S->race_free = true;
+    S->ran_looks = 0;
+    S->ran_sure = 0;
     if (S->tab != NULL)
         memset(S->tab, 0, S->tabcap * 2 * sizeof(uint64_t));
     S->tabn = 0;
@@ -2589,6 +3015,14 @@ static void search_free(struct search *S)
     ces_free(S->ctx, S->rd_proc);
     ces_free(S->ctx, S->rd_pos);
     ces_free(S->ctx, S->sure);
+    ces_free(S->ctx, S->ran);
+    ces_free(S->ctx, S->seen);
+    ces_free(S->ctx, S->left);
+    ces_free(S->ctx, S->after);
+    ces_free(S->ctx, S->back);
+    ces_free(S->ctx, S->racc);
+    ces_free(S->ctx, S->below);
+    ces_free(S->ctx, S->ran_kept);
 }
 
 /* Sizes wait_for_cycle's scratch to S's model: its positions are ops
@@ -2615,7 +3049,7 @@ static int search_setup(struct search *S)
     struct sim_model *m = (struct sim_model *)S->m;
     const struct ces_check_opts *o = S->o;
     bool exhaustive = S->stats.mode == CES_CHECK_EXHAUSTIVE;
-    size_t P = m->nproc, cyc, wf = 0, scratch;
+    size_t P = m->nproc, cyc, wf = 0, kept, scratch;
 
     m->hashed = exhaustive;
     /* the clock counts from the model's building on where the caller
@@ -2637,8 +3071,12 @@ static int search_setup(struct search *S)
         wf_size(S);
         wf = (3 * P + 12 * (size_t)S->wf_ops + 2 + 2 * (size_t)S->wf_work) * sizeof(uint32_t);
     }
-    scratch = P * P * sizeof(uint32_t) + 6 * P * sizeof(uint32_t) + P + cyc + wf +
-              SURE_ACCS * sizeof(struct sure_acc) + 2 * (size_t)m->nrec * sizeof(uint32_t);
+    kept = S->reduce && exhaustive && P + 2 * (size_t)m->nslots + 1 <= RAN_KEY
+               ? RAN_KEPT * (P + 2 * (size_t)m->nslots + 1) * sizeof(uint32_t)
+               : 0;
+    scratch = P * P * sizeof(uint32_t) + 11 * P * sizeof(uint32_t) + P + cyc + wf +
+              SURE_ACCS * sizeof(struct sure_acc) + 2 * (size_t)m->nrec * sizeof(uint32_t) +
+              RAN_ACCS * (sizeof(struct ran_acc) + sizeof(uint64_t)) + kept;
     if (!fits(S, scratch, "the reduction's scratch"))
         return CES_OK;
     S->hz = ces_malloc(S->ctx, P * P * sizeof(uint32_t));
@@ -2654,10 +3092,20 @@ static int search_setup(struct search *S)
     S->sure = ces_malloc(S->ctx, SURE_ACCS * sizeof(struct sure_acc));
     S->rd_proc = ces_malloc(S->ctx, (m->nrec ? m->nrec : 1) * sizeof(uint32_t));
     S->rd_pos = ces_malloc(S->ctx, (m->nrec ? m->nrec : 1) * sizeof(uint32_t));
+    S->ran = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->seen = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->left = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->after = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->back = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->racc = ces_malloc(S->ctx, RAN_ACCS * sizeof(struct ran_acc));
+    S->below = ces_malloc(S->ctx, RAN_ACCS * sizeof(uint64_t));
+    S->ran_kept = kept > 0 ? ces_malloc(S->ctx, kept) : NULL;
     if (S->hz == NULL || S->hz_gen == NULL || S->inT == NULL || S->work == NULL ||
         S->enabled == NULL || (cyc > 0 && (S->cyc == NULL || S->wf == NULL)) ||
         S->src_end == NULL || S->reach == NULL || S->hist == NULL || S->sure == NULL ||
-        S->rd_proc == NULL || S->rd_pos == NULL)
+        S->rd_proc == NULL || S->rd_pos == NULL || S->ran == NULL || S->seen == NULL ||
+        S->left == NULL || S->after == NULL || S->back == NULL || S->racc == NULL ||
+        S->below == NULL || (kept > 0 && S->ran_kept == NULL))
         return ces_ctx_error(S->ctx, CES_ERR_NOMEM, "out of memory starting the check");
     /* race_sure's: past each process's last write, record or op that a
      * later block's links wait for */
@@ -2694,6 +3142,8 @@ static int search_setup(struct search *S)
     memset(S->hz_gen, 0, P * sizeof(uint32_t));
     if (cyc > 0)
         memset(S->cyc, 0xff, cyc); /* SIM_NONE first: every entry empty */
+    if (kept > 0)
+        memset(S->ran_kept, 0xff, kept);
     return CES_OK;
 }
 
