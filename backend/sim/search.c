@@ -158,6 +158,8 @@ struct search {
     struct ran_acc *racc;
     uint64_t *below;
     uint32_t *ran_kept; /* its answers (RAN_KEPT entries, NULL: none kept) */
+    size_t ran_kept_bytes; /* their size (0: none to keep) */
+    bool ran_alloc;        /* its first look allocated all these, or tried */
     uint64_t ran_looks, ran_sure; /* the looks it made in this search, and
                                      those that proved */
     /* frames */
@@ -172,7 +174,8 @@ struct search {
     uint64_t tick_mask;   /* tick reads the clock every tick_mask + 1 transitions */
     uint64_t tick_max;    /* the most tick_mask may grow to (2^k - 1) */
     size_t frame_bytes;
-    size_t scratch_bytes; /* hz, hz_gen, inT, work, enabled, cyc, wf */
+    size_t scratch_bytes; /* hz, hz_gen, inT, work, enabled, cyc, wf, ...,
+                             and consumes_race's once allocated */
     uint32_t bound; /* nonzero once a bound stopped the search: 1 states, time or
                        memory (the search stops short at once), 2 --first, 3 the
                        second search found its MISMATCH (not a bound: reset) */
@@ -236,17 +239,25 @@ static void memory_bound(struct search *S, size_t held, const char *what, size_t
                  frame);
 }
 
+/* Whether `more` bytes fit under the memory bound next to the `held`. */
+static bool room(const struct search *S, size_t held, size_t more)
+{
+    size_t max = (size_t)S->o->max_memory;
+
+    return max == 0 || (held <= max && more <= max - held);
+}
+
 /* Whether `more` bytes for `what` fit under the memory bound; when not, the
  * search stops (INCOMPLETE) before allocating them.  Called before every
  * allocation that grows with the schedule or the search. */
 static bool fits(struct search *S, size_t more, const char *what)
 {
-    size_t held, max = (size_t)S->o->max_memory;
+    size_t held;
 
-    if (max == 0)
+    if (S->o->max_memory == 0)
         return true;
     held = mem_now(S);
-    if (held <= max && more <= max - held)
+    if (room(S, held, more))
         return true;
     memory_bound(S, held, what, more);
     return false;
@@ -2286,12 +2297,51 @@ static bool ran_looking(const struct search *S)
     return S->ran_looks < RAN_TRIAL || S->ran_sure * RAN_RATE >= S->ran_looks;
 }
 
+/* Allocates consumes_race's scratch at its first look, which most checks
+ * never make (a reduced exhaustive search of a correct schedule, none):
+ * none where it does not fit under the memory bound or cannot be had (it
+ * then proves nothing, and the search goes on), and its kept answers,
+ * every entry empty, where they fit next to it (it looks without them
+ * where not). */
+static void ran_scratch(struct search *S)
+{
+    size_t P = S->m->nproc, kept = S->ran_kept_bytes, held = mem_now(S);
+    size_t need =
+        5 * P * sizeof(uint32_t) + RAN_ACCS * (sizeof(struct ran_acc) + sizeof(uint64_t));
+
+    S->ran_alloc = true;
+    if (!room(S, held, need))
+        return;
+    S->ran = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->seen = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->left = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->after = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->back = ces_malloc(S->ctx, P * sizeof(uint32_t));
+    S->racc = ces_malloc(S->ctx, RAN_ACCS * sizeof(struct ran_acc));
+    S->below = ces_malloc(S->ctx, RAN_ACCS * sizeof(uint64_t));
+    if (S->ran == NULL || S->seen == NULL || S->left == NULL || S->after == NULL ||
+        S->back == NULL || S->racc == NULL || S->below == NULL) {
+        ces_free(S->ctx, S->racc);
+        S->racc = NULL; /* (consumes_race: none; the rest freed with S) */
+        return;
+    }
+    S->scratch_bytes += need;
+    if (kept > 0 && room(S, held + need, kept))
+        S->ran_kept = ces_malloc(S->ctx, kept);
+    if (S->ran_kept != NULL) {
+        memset(S->ran_kept, 0xff, kept); /* SIM_NONE last: every entry empty */
+        S->scratch_bytes += kept;
+    }
+    if (mem_now(S) > S->stats.peak_memory)
+        S->stats.peak_memory = mem_now(S);
+}
+
 /* Whether no execution from st sets a MISMATCH without a race
  * (docs/SEMANTICS.md section 10, "Consumes that only racing executions
  * run"): none is pending, and consumes_race_at.  Its answer depends on the
  * program counters and the slot values alone, and is kept under them in
  * S->ran_kept (one entry per hash, a later replacing an earlier) where
- * they are at most RAN_KEY words. */
+ * they are at most RAN_KEY words and the table fit at the first look. */
 static bool consumes_race(struct search *S, const struct sim_state *st)
 {
     const struct sim_model *m = S->m;
@@ -2302,6 +2352,10 @@ static bool consumes_race(struct search *S, const struct sim_state *st)
     bool sure;
 
     if ((SIM_FLAGS(st) & SIM_F_MISMATCH) || !ran_looking(S))
+        return false;
+    if (!S->ran_alloc)
+        ran_scratch(S);
+    if (S->racc == NULL)
         return false;
     if (S->ran_kept == NULL) {
         S->ran_looks++;
@@ -3071,12 +3125,13 @@ static int search_setup(struct search *S)
         wf_size(S);
         wf = (3 * P + 12 * (size_t)S->wf_ops + 2 + 2 * (size_t)S->wf_work) * sizeof(uint32_t);
     }
+    /* and consumes_race's (their size: they are allocated at its first
+     * look, ran_scratch, with its other scratch) */
     kept = S->reduce && exhaustive && P + 2 * (size_t)m->nslots + 1 <= RAN_KEY
                ? RAN_KEPT * (P + 2 * (size_t)m->nslots + 1) * sizeof(uint32_t)
                : 0;
-    scratch = P * P * sizeof(uint32_t) + 11 * P * sizeof(uint32_t) + P + cyc + wf +
-              SURE_ACCS * sizeof(struct sure_acc) + 2 * (size_t)m->nrec * sizeof(uint32_t) +
-              RAN_ACCS * (sizeof(struct ran_acc) + sizeof(uint64_t)) + kept;
+    scratch = P * P * sizeof(uint32_t) + 6 * P * sizeof(uint32_t) + P + cyc + wf +
+              SURE_ACCS * sizeof(struct sure_acc) + 2 * (size_t)m->nrec * sizeof(uint32_t);
     if (!fits(S, scratch, "the reduction's scratch"))
         return CES_OK;
     S->hz = ces_malloc(S->ctx, P * P * sizeof(uint32_t));
@@ -3092,20 +3147,10 @@ static int search_setup(struct search *S)
     S->sure = ces_malloc(S->ctx, SURE_ACCS * sizeof(struct sure_acc));
     S->rd_proc = ces_malloc(S->ctx, (m->nrec ? m->nrec : 1) * sizeof(uint32_t));
     S->rd_pos = ces_malloc(S->ctx, (m->nrec ? m->nrec : 1) * sizeof(uint32_t));
-    S->ran = ces_malloc(S->ctx, P * sizeof(uint32_t));
-    S->seen = ces_malloc(S->ctx, P * sizeof(uint32_t));
-    S->left = ces_malloc(S->ctx, P * sizeof(uint32_t));
-    S->after = ces_malloc(S->ctx, P * sizeof(uint32_t));
-    S->back = ces_malloc(S->ctx, P * sizeof(uint32_t));
-    S->racc = ces_malloc(S->ctx, RAN_ACCS * sizeof(struct ran_acc));
-    S->below = ces_malloc(S->ctx, RAN_ACCS * sizeof(uint64_t));
-    S->ran_kept = kept > 0 ? ces_malloc(S->ctx, kept) : NULL;
     if (S->hz == NULL || S->hz_gen == NULL || S->inT == NULL || S->work == NULL ||
         S->enabled == NULL || (cyc > 0 && (S->cyc == NULL || S->wf == NULL)) ||
         S->src_end == NULL || S->reach == NULL || S->hist == NULL || S->sure == NULL ||
-        S->rd_proc == NULL || S->rd_pos == NULL || S->ran == NULL || S->seen == NULL ||
-        S->left == NULL || S->after == NULL || S->back == NULL || S->racc == NULL ||
-        S->below == NULL || (kept > 0 && S->ran_kept == NULL))
+        S->rd_proc == NULL || S->rd_pos == NULL)
         return ces_ctx_error(S->ctx, CES_ERR_NOMEM, "out of memory starting the check");
     /* race_sure's: past each process's last write, record or op that a
      * later block's links wait for */
@@ -3139,11 +3184,10 @@ static int search_setup(struct search *S)
             }
         }
     S->scratch_bytes = scratch;
+    S->ran_kept_bytes = kept;
     memset(S->hz_gen, 0, P * sizeof(uint32_t));
     if (cyc > 0)
         memset(S->cyc, 0xff, cyc); /* SIM_NONE first: every entry empty */
-    if (kept > 0)
-        memset(S->ran_kept, 0xff, kept);
     return CES_OK;
 }
 

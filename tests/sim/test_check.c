@@ -1772,6 +1772,59 @@ static void test_consumes_race(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* consumes_race's scratch, its kept answers among them (256 entries of
+ * the program counters and slot values: 808 KiB with 200 flags of padding),
+ * is allocated at its first look, which a check that finds no RACE never
+ * makes: with that padding, r1 waiting for r0's write is OK within 768 KiB
+ * of peak memory (1.3 MiB where the answers came with the reduction's
+ * scratch), and `later` of test_consumes_race, whose searches look, holds
+ * them (above 1 MiB); under a 768 KiB bound (which stopped it before its
+ * first state where they came with the scratch) it looks without them:
+ * the same verdict and states, complete, within the bound. */
+static void test_consumes_race_memory(void **state)
+{
+    static const char ok[] = "cesync 1\nranks 2\nsignal f u32 1\nsignal pad u32 200\n"
+                             "phase eager x1\nr0 : write f[0]@1 = 1\nr1 : wait f[0] >= 1\n";
+    static const char later[] =
+        "cesync 1\nranks 2\nbuffer src 8\nbuffer dst 8\nsignal g u32 1\nsignal done u32 1\n"
+        "signal h u32 1\nsignal pad u32 200\nphase eager x1\nr1 : write g[0]@0 = 1\n"
+        "r1 : write done[0]@0 = 1\nr1 : copy src[0:8] -> dst[0:8]@0\nr1 : produce src[0:8]\n"
+        "r1 : write g[0]@0 = 2\nr1 : wait h[0] >= 1\nr0 : wait done[0] >= 1\n"
+        "r0 : wait g[0] >= 1\nr0 : consume dst[0:8] == src[0:8]@1\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_check_opts o;
+    struct ces_graph *g;
+    struct ces_check_report *r;
+
+    (void)state;
+    g = ces_test_text_graph(ctx, ok);
+    r = check2(ctx, g, NULL, CES_V_OK);
+    assert_int_equal(ces_check_report_stats(r).states, 2);
+    assert_true(ces_check_report_stats(r).peak_memory < (UINT64_C(768) << 10));
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    g = ces_test_text_graph(ctx, later);
+    for (int bound = 0; bound < 2; bound++) {
+        struct ces_check_stats s;
+
+        ces_check_opts_init(&o);
+        o.max_memory = bound ? UINT64_C(768) << 10 : 0;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
+        s = ces_check_report_stats(r);
+        assert_true(s.complete);
+        assert_int_equal(s.states, 7);
+        if (bound)
+            assert_true(s.peak_memory <= o.max_memory);
+        else
+            assert_true(s.peak_memory > (UINT64_C(1) << 20));
+        ces_check_report_destroy(r);
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Random executions within the search find classes that its depth-first
  * order reaches late, and the pruning uses them (docs/SEMANTICS.md section
  * 10, "Classes found by sampling").  `cesync gen --seed 60094 --ranks 6
@@ -5611,6 +5664,7 @@ int main(void)
         cmocka_unit_test_teardown(test_data_sliced, knobs_back),
         cmocka_unit_test(test_races_sure),
         cmocka_unit_test(test_consumes_race),
+        cmocka_unit_test(test_consumes_race_memory),
         cmocka_unit_test_teardown(test_classes_sampled, knobs_back),
         cmocka_unit_test_teardown(test_open_classes, knobs_back),
         cmocka_unit_test(test_unread_writes_first),
