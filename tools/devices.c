@@ -169,7 +169,7 @@ static void print_verdict(struct ces_ctx *ctx, const struct ces_devices *d, int 
     gpu_list(set, ", ", list, sizeof(list));
     printf("\nverdict: cesync run can use up to %" PRIu32 " rank%s here", k, ces_plural(k));
     if (share)
-        printf(" (CES_SHARE_GPUS=1: rank r on GPU r %% %" PRIu32 ")", d->count);
+        printf(" (CES_SHARE_GPUS=1: rank r on GPU r %% %" PRIu32 ")", d->total);
     else
         printf(" (rank r on GPU r)");
     if (one < k)

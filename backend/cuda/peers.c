@@ -184,6 +184,7 @@ int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t r
                     int one_process)
 {
     int share = 0, rc, dev[CES_MAX_RANKS];
+    uint32_t gpus;
 
     if (d == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_devices_fit: NULL argument");
@@ -193,18 +194,27 @@ int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t r
     rc = ces_cuda_share_gpus(ctx, &share);
     if (rc != CES_OK)
         return rc;
-    if (d->count == 0 || (ranks > d->count && !share))
-        return ces_cuda_too_few_gpus(ctx, CES_ERR_LIMIT, ranks, d->count);
+    /* the GPUs CUDA counts, of which the first count are described (a
+     * description made by hand may leave total 0) */
+    gpus = d->total > d->count ? d->total : d->count;
+    if (d->count == 0 || (ranks > gpus && !share))
+        return ces_cuda_too_few_gpus(ctx, CES_ERR_LIMIT, ranks, gpus);
     /* rank r on GPU r, or r modulo the GPUs; in one process first what
      * ces_comm_init_all judges first, the ranks sharing a GPU */
     for (uint32_t r = 0; r < ranks; r++)
-        dev[r] = (int)(r % d->count);
+        dev[r] = (int)(r % gpus);
     if (one_process) {
         rc = ces_cuda_one_process(ctx, dev, ranks,
                                   ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS")));
         if (rc != CES_OK)
             return rc;
     }
+    if (ranks > d->count && gpus > d->count)
+        return ces_ctx_error(ctx, CES_ERR_LIMIT,
+                             "rank %" PRIu32 " would be on GPU %" PRIu32 ", which is not "
+                             "described: of the %" PRIu32 " GPUs CUDA counts the first %" PRIu32
+                             " are",
+                             d->count, d->count, gpus, d->count);
     /* the first pair of ranks on two GPUs that are not peers, in the order
      * ces_comm_init_all asks */
     for (uint32_t j = 1; j < ranks; j++) {

@@ -1579,9 +1579,12 @@ CES_API int ces_devices_query(struct ces_ctx *ctx, struct ces_devices *out);
 CES_API uint32_t ces_devices_peer_set(const struct ces_devices *d, uint64_t *set);
 /* Whether `ranks` ranks can run on d's GPUs as ces_comm_init_all and
  * cesync run place them (rank r on GPU r; with CES_SHARE_GPUS=1 on GPU r
- * modulo the GPUs, ranks on one GPU needing no peer): CES_OK; CES_ERR_LIMIT
- * for more ranks than GPUs without CES_SHARE_GPUS=1, or a machine without a
- * GPU; CES_ERR_UNSUPPORTED naming the first pair of ranks whose GPUs are not
+ * modulo the GPUs, ranks on one GPU needing no peer; the GPUs CUDA counts,
+ * d's total where it has more than the count described): CES_OK;
+ * CES_ERR_LIMIT for more ranks than GPUs without CES_SHARE_GPUS=1, a
+ * machine without a GPU, or a rank on a GPU past those described (more
+ * than CES_DEVICES_MAX ranks on more than CES_DEVICES_MAX GPUs);
+ * CES_ERR_UNSUPPORTED naming the first pair of ranks whose GPUs are not
  * peers, as ces_comm_init_all names it, and where `one_process` (the ranks
  * of one process, as ces_comm_init_all, cesync run --single-process and
  * cesync bench drive them; 0: a process per rank, ces_comm_init) the ranks

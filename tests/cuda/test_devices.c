@@ -628,6 +628,9 @@ static void test_devices_many_gpus(void **state)
         "ranks 0 and 1: GPU 0 cannot access GPU 1's memory (cuDeviceCanAccessPeer: they are not "
         "peers, by NVLink or PCIe); every rank maps every other rank's memory, so every pair of "
         "GPUs must be peers";
+    static const char beyond[] =
+        "rank 64 would be on GPU 64, which is not described: of the 72 GPUs CUDA counts the "
+        "first 64 are";
     static char out[1 << 17];
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
@@ -662,6 +665,29 @@ static void test_devices_many_gpus(void **state)
     assert_string_equal(at, "\n\nverdict: cesync run can use up to 64 ranks here (rank r on GPU "
                             "r): GPUs 0..63 are all peers of each other\n"
                             "--ranks 64: they can run here\n");
+    /* more ranks than described are judged on the 72 GPUs CUDA counts, as
+     * ces_comm_init_all places them (rank r on GPU r % 72): 65 put rank 64
+     * on GPU 64, which is not described (said "65 ranks but this machine
+     * has 64 GPUs", and with CES_SHARE_GPUS=1 judged it on GPU 0), 73 are
+     * too many for 72 */
+    assert_int_equal(ces_devices_fit(ctx, d, 65, 0), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx), beyond);
+    assert_int_equal(ces_devices_fit(ctx, d, 73, 0), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx), "73 ranks but this machine has 72 GPUs "
+                                                 "(CES_SHARE_GPUS=1 lets ranks share GPUs, for "
+                                                 "tests)");
+    setenv("CES_SHARE_GPUS", "1", 1);
+    assert_int_equal(ces_devices_fit(ctx, d, 65, 0), CES_ERR_LIMIT);
+    assert_string_equal(ces_ctx_last_error(ctx), beyond);
+    assert_int_equal(ces_devices_fit(ctx, d, 64, 1), CES_OK);
+    assert_int_equal(tool_run(ces_cmd_devices, 0, NULL, out, err, sizeof(out)), 0);
+    assert_string_equal(err, "");
+    at = strstr(out, "\n\nverdict: ");
+    assert_non_null(at);
+    assert_string_equal(at, "\n\nverdict: cesync run can use up to 64 ranks here "
+                            "(CES_SHARE_GPUS=1: rank r on GPU r % 72): GPUs 0..63 are all peers "
+                            "of each other\n");
+    unsetenv("CES_SHARE_GPUS");
     /* run and bench judge their ranks on the 64 */
     peer[0][1] = peer[1][0] = 0;
     snprintf(want, sizeof(want), "cesync: run: %s\n", not_peers);
