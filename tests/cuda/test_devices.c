@@ -429,6 +429,17 @@ static void test_devices_shared_gpus(void **state)
         "from\\to  0\n"
         "      0  self\n"
         "\n";
+    static const char two_gpus[] =
+        "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"
+        "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"
+        "  1  Stand-in GPU B              79.5  0000:28:00.0             5      9.0\n"
+        "\n"
+        "peers: can the row's GPU access the column's memory, the link's performance rank, "
+        "native atomics\n"
+        "from\\to  0          1\n"
+        "      0  self       yes 12 no\n"
+        "      1  yes 12 no  self\n"
+        "\n";
     static const char crowd[] =
         "8 ranks of one process on GPU 0: at most 4 (their streams would outnumber its hardware "
         "queues, and a wait of one rank could hold another's writes; 8 on one H200 deadlocked)";
@@ -492,21 +503,20 @@ static void test_devices_shared_gpus(void **state)
         free(d);
         ces_test_ctx_end(ctx, &st);
     }
+    /* the verdict names the peers of the GPUs the ranks share (not of 64
+     * GPUs, of which it would say nothing) */
+    snprintf(want, sizeof(want),
+             "%sverdict: cesync run can use up to 64 ranks here (CES_SHARE_GPUS=1: rank r on GPU "
+             "r %% 2), 8 in one process (cesync run --single-process, cesync bench): GPUs 0..1 "
+             "are all peers of each other\n",
+             two_gpus);
+    devices_says(0, NULL, 0, want, "");
     /* without it no GPU is shared: the verdict is the GPUs' */
     unsetenv("CES_SHARE_GPUS");
     snprintf(want, sizeof(want),
-             "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"
-             "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"
-             "  1  Stand-in GPU B              79.5  0000:28:00.0             5      9.0\n"
-             "\n"
-             "peers: can the row's GPU access the column's memory, the link's performance rank, "
-             "native atomics\n"
-             "from\\to  0          1\n"
-             "      0  self       yes 12 no\n"
-             "      1  yes 12 no  self\n"
-             "\n"
-             "verdict: cesync run can use up to 2 ranks here (rank r on GPU r): GPUs 0..1 are "
-             "all peers of each other\n");
+             "%sverdict: cesync run can use up to 2 ranks here (rank r on GPU r): GPUs 0..1 are "
+             "all peers of each other\n",
+             two_gpus);
     devices_says(0, NULL, 0, want, "");
 }
 
