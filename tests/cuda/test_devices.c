@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* --- the machine the stand-ins describe ------------------------------------ */
@@ -123,6 +124,28 @@ static CUresult CUDAAPI fake_error_string(CUresult r, const char **s)
     (void)r;
     *s = "stand-in";
     return CUDA_SUCCESS;
+}
+
+/* This test's process, and whether a child of it that writes more than a
+ * page dies after the first (cesync run's probing child, whose description
+ * is larger: a child that dies mid-write). */
+static pid_t test_pid;
+static int child_dies_writing;
+
+/* write(2), through writev, but as child_dies_writing says. */
+ssize_t write(int fd, const void *buf, size_t n)
+{
+    struct iovec v;
+
+    v.iov_base = (void *)(uintptr_t)buf;
+    v.iov_len = n;
+    if (child_dies_writing && getpid() != test_pid && n > 4096) {
+        v.iov_len = 4096;
+        if (writev(fd, &v, 1) < 0)
+            _exit(2);
+        _exit(1);
+    }
+    return writev(fd, &v, 1);
 }
 
 /* A machine of n GPUs, none peers of another yet. */
@@ -625,6 +648,25 @@ static void test_devices_run_bench_refuse_alike(void **state)
     tool_says(ces_cmd_run, 3, run4, 2, "", "cesync: run: no CUDA GPU is available on this machine\n");
 }
 
+/* cesync run's probing child dies after a page of the description it
+ * sends (larger than a pipe holds): run reads to the end, finds it short
+ * and says no GPU, as of a child that died before it said, not a verdict
+ * on the page (its GPU count, and no pair of peers: "ranks 0 and 1: GPU 0
+ * cannot access GPU 1's memory"). */
+static void test_devices_probe_dies_mid_write(void **state)
+{
+    static const char *const run2[] = {"barrier", "--ranks", "2"};
+
+    (void)state;
+    machine(2);
+    peers(0, 1);
+    test_pid = getpid();
+    child_dies_writing = 1;
+    tool_says(ces_cmd_run, 3, run2, 2, "",
+              "cesync: run: no CUDA GPU is available on this machine\n");
+    child_dies_writing = 0;
+}
+
 /* More GPUs than a description holds (CES_DEVICES_MAX, 64; the command
  * failed whole, "72 GPUs: at most 64 can be described", and run and bench,
  * which ask it, with it): the first 64, which hold every GPU of run's at
@@ -735,6 +777,7 @@ int main(void)
         cmocka_unit_test(test_devices_too_few_one_wording),
         cmocka_unit_test(test_devices_many_gpus),
         cmocka_unit_test(test_devices_run_bench_refuse_alike),
+        cmocka_unit_test(test_devices_probe_dies_mid_write),
         cmocka_unit_test(test_devices_usage),
     };
 
