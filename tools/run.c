@@ -814,8 +814,8 @@ int ces_cmd_run(int argc, char **argv)
     gpus = probe->d.count;
     snprintf(ranks_buf, sizeof(ranks_buf), "%" PRIu32, gpus < 2 ? 2 : gpus > 8 ? 8 : gpus);
     if (ces_ctx_create(NULL, &ctx) != CES_OK) {
-        free(args);
-        return ces_tool_fail("out of memory");
+        ec = ces_tool_fail("out of memory");
+        goto out;
     }
     /* the input first: a wrong file or option is said as such, GPUs or not */
     ec = ces_tool_load("run", ctx, nargs, args, NULL, NULL, NULL, NULL, &g, NULL);
