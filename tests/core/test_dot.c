@@ -1871,6 +1871,35 @@ static size_t add_counter(char *text, size_t n, size_t size, const char *writer,
     return n;
 }
 
+/* The picture of three ranks with signals f, g and c: the eager phase's
+ * head, the counter of 46 values of c (r2 to r2 s1), then tail (1081
+ * pairs with nothing else); *g is its graph. */
+static char *counter_case(struct ces_ctx *ctx, struct ces_graph **g, const char *head,
+                          const char *tail)
+{
+    char text[8192];
+    size_t n = (size_t)snprintf(text, sizeof(text),
+                                "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\n"
+                                "signal g u32 1\nsignal c u32 1\nphase eager x1\n%s",
+                                head);
+
+    n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
+    n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", tail);
+    assert_true(n < sizeof(text));
+    *g = ces_test_text_graph(ctx, text);
+    return emit(ctx, *g, NULL);
+}
+
+/* t draws dashed write -> wait edges and says hidden ones are not drawn. */
+static void counter_drawn(const char *t, size_t dashed, unsigned hidden)
+{
+    char line[64];
+
+    assert_int_equal(ces_test_count(t, "[style=dashed"), dashed);
+    snprintf(line, sizeof(line), "(%u write -> wait edges within a block not drawn", hidden);
+    assert_non_null(strstr(t, line));
+}
+
 /* Nearest in value or in ordinal is nearest in time only along one
  * stream: r0's two `== 1` waits of f, with a reset between, are satisfied
  * by r1's write (the first) and then r0 s1's (behind the reset), and r1's
@@ -1911,8 +1940,7 @@ static void test_counter_pairs_other_streams(void **state)
     assert_non_null(strstr(t, "n0_0_6 -> n0_1_1 [style=dashed"));
     assert_null(strstr(t, "n0_0_8 -> n0_1_1 [style=dashed"));
     /* the counter's waits from its nearest write alone: 46 + 2 + 1 + h, y */
-    assert_int_equal(ces_test_count(t, "[style=dashed"), 51);
-    assert_non_null(strstr(t, "(1038 write -> wait edges within a block not drawn"));
+    counter_drawn(t, 51, 1038);
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -2069,21 +2097,11 @@ static void test_counter_pairs_blocked(void **state)
 
     (void)state;
     for (int c = 0; c < 2; c++) {
-        char text[8192], *t;
-        size_t n = (size_t)snprintf(text, sizeof(text),
-                                    "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\n"
-                                    "signal g u32 1\nsignal c u32 1\nphase eager x1\n%s",
-                                    heads[c]);
         struct ces_graph *g;
+        char *t = counter_case(ctx, &g, heads[c], tails[c]);
 
-        n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
-        n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", tails[c]);
-        assert_true(n < sizeof(text));
-        g = ces_test_text_graph(ctx, text);
-        t = emit(ctx, g, NULL);
         /* the counter's 46 waits from their nearest writes, and these */
-        assert_int_equal(ces_test_count(t, "[style=dashed"), c == 0 ? 46 : 48);
-        assert_non_null(strstr(t, "(1036 write -> wait edges within a block not drawn"));
+        counter_drawn(t, c == 0 ? 46 : 48, 1036);
         if (c == 0) {
             assert_null(strstr(t, " -> n1_0_0 [style=dashed"));
         } else {
@@ -2133,8 +2151,7 @@ static void test_counter_pairs_two_writes(void **state)
     assert_non_null(strstr(t, "n0_2_1 -> n0_0_2 [style=dashed"));
     assert_non_null(strstr(t, "n0_3_1 -> n0_0_2 [style=dashed"));
     /* and g's, and the counter's 46 */
-    assert_int_equal(ces_test_count(t, "[style=dashed"), 53);
-    assert_non_null(strstr(t, "(1036 write -> wait edges within a block not drawn"));
+    counter_drawn(t, 53, 1036);
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -2155,25 +2172,16 @@ static void test_counter_pairs_later_replays(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g;
-    char text[8192], *t;
-    size_t n;
+    char *t;
 
     (void)state;
-    n = (size_t)snprintf(text, sizeof(text),
-                         "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
-                         "signal c u32 1\nphase eager x1\n");
-    n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
-    n += (size_t)snprintf(text + n, sizeof(text) - n,
-                          "phase graph x3\nr0 : write f[0]@1 = 2\nr0 : write f[0]@1 = 1\n"
-                          "phase graph x2\nr1 : wait f[0] == 1\nr1 : wait f[0] >= 2\n"
-                          "phase graph x3\nr1 : wait g[0] >= 2\nr0 : write g[0]@1 = 2\n");
-    assert_true(n < sizeof(text));
-    g = ces_test_text_graph(ctx, text);
-    t = emit(ctx, g, NULL);
+    t = counter_case(ctx, &g, "",
+                     "phase graph x3\nr0 : write f[0]@1 = 2\nr0 : write f[0]@1 = 1\n"
+                     "phase graph x2\nr1 : wait f[0] == 1\nr1 : wait f[0] >= 2\n"
+                     "phase graph x3\nr1 : wait g[0] >= 2\nr0 : write g[0]@1 = 2\n");
     /* the counter's 46, and the write of g to its wait */
     assert_non_null(strstr(t, "n3_0_0 -> n3_1_0 [style=dashed"));
-    assert_int_equal(ces_test_count(t, "[style=dashed"), 47);
-    assert_non_null(strstr(t, "(1035 write -> wait edges within a block not drawn"));
+    counter_drawn(t, 47, 1035);
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -2193,26 +2201,17 @@ static void test_counter_pairs_later_waits(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g;
-    char text[8192], *t;
-    size_t n;
+    char *t;
 
     (void)state;
-    n = (size_t)snprintf(text, sizeof(text),
-                         "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
-                         "signal c u32 1\nphase eager x1\n");
-    n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
-    n += (size_t)snprintf(text + n, sizeof(text) - n,
-                          "phase graph x3\nr1 : write g[0]@0 = 1\nr1 : wait f[0] == 2\n"
-                          "phase graph x3\nr0 : wait g[0] >= 1\nr0 : write f[0]@1 = 1\n"
-                          "r1 : wait f[0] == 1\nr1 : write g[0]@0 = 2\nr0 : write f[0]@1 = 2\n");
-    assert_true(n < sizeof(text));
-    g = ces_test_text_graph(ctx, text);
-    t = emit(ctx, g, NULL);
+    t = counter_case(ctx, &g, "",
+                     "phase graph x3\nr1 : write g[0]@0 = 1\nr1 : wait f[0] == 2\n"
+                     "phase graph x3\nr0 : wait g[0] >= 1\nr0 : write f[0]@1 = 1\n"
+                     "r1 : wait f[0] == 1\nr1 : write g[0]@0 = 2\nr0 : write f[0]@1 = 2\n");
     /* the counter's 46, r0's write of 1 to r1's wait, r1's write to r0's */
     assert_non_null(strstr(t, "n2_0_1 -> n2_1_0 [style=dashed"));
     assert_non_null(strstr(t, "n2_1_1 -> n2_0_0 [style=dashed"));
-    assert_int_equal(ces_test_count(t, "[style=dashed"), 48);
-    assert_non_null(strstr(t, "(1035 write -> wait edges within a block not drawn"));
+    counter_drawn(t, 48, 1035);
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -2232,25 +2231,16 @@ static void test_counter_pairs_later_block(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g;
-    char text[8192], *t;
-    size_t n;
+    char *t;
 
     (void)state;
-    n = (size_t)snprintf(text, sizeof(text),
-                         "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
-                         "signal c u32 1\nphase eager x1\n");
-    n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
-    n += (size_t)snprintf(text + n, sizeof(text) - n,
-                          "phase graph x3\nr0 : write f[0] = 2\nr0 : write f[0] = 0\n"
-                          "r0 : write g[0] = 1\nphase graph x3\nr0 : wait g[0] == 1\n"
-                          "r0 s1 : wait f[0] == 2\nr0 : write g[0] = 1\n");
-    assert_true(n < sizeof(text));
-    g = ces_test_text_graph(ctx, text);
-    t = emit(ctx, g, NULL);
+    t = counter_case(ctx, &g, "",
+                     "phase graph x3\nr0 : write f[0] = 2\nr0 : write f[0] = 0\n"
+                     "r0 : write g[0] = 1\nphase graph x3\nr0 : wait g[0] == 1\n"
+                     "r0 s1 : wait f[0] == 2\nr0 : write g[0] = 1\n");
     /* the counter's 46 alone */
     assert_null(strstr(t, " -> n2_0_0 [style=dashed"));
-    assert_int_equal(ces_test_count(t, "[style=dashed"), 46);
-    assert_non_null(strstr(t, "(1036 write -> wait edges within a block not drawn"));
+    counter_drawn(t, 46, 1036);
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -2269,24 +2259,15 @@ static void test_counter_pairs_later_overwritten(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g;
-    char text[8192], *t;
-    size_t n;
+    char *t;
 
     (void)state;
-    n = (size_t)snprintf(text, sizeof(text),
-                         "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
-                         "signal c u32 1\nphase eager x1\n");
-    n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
-    n += (size_t)snprintf(text + n, sizeof(text) - n,
-                          "phase graph x2\nr0 : wait f[0] == 1\nr0 : write f[0] = 2\n"
-                          "phase graph x3\nr0 : wait f[0] == 1\nr1 : write f[0]@0 = 1\n");
-    assert_true(n < sizeof(text));
-    g = ces_test_text_graph(ctx, text);
-    t = emit(ctx, g, NULL);
+    t = counter_case(ctx, &g, "",
+                     "phase graph x2\nr0 : wait f[0] == 1\nr0 : write f[0] = 2\n"
+                     "phase graph x3\nr0 : wait f[0] == 1\nr1 : write f[0]@0 = 1\n");
     /* the counter's 46, and r1's write to r0's wait of its block */
     assert_non_null(strstr(t, "n2_1_0 -> n2_0_0 [style=dashed"));
-    assert_int_equal(ces_test_count(t, "[style=dashed"), 47);
-    assert_non_null(strstr(t, "(1035 write -> wait edges within a block not drawn"));
+    counter_drawn(t, 47, 1035);
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -2305,25 +2286,16 @@ static void test_counter_pairs_later_own(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g;
-    char text[8192], *t;
-    size_t n;
+    char *t;
 
     (void)state;
-    n = (size_t)snprintf(text, sizeof(text),
-                         "cesync 1\nranks 3\nstreams 2\nsignal f u32 1\nsignal g u32 1\n"
-                         "signal c u32 1\nphase eager x1\n");
-    n = add_counter(text, n, sizeof(text), "r2", "r2 s1", 2);
-    n += (size_t)snprintf(text + n, sizeof(text) - n,
-                          "phase graph x3\nr0 : write f[0] = 1\nr0 : wait f[0] == 2\n"
-                          "r0 : wait f[0] >= 1\nr0 s1 : write f[0] = 2\n");
-    assert_true(n < sizeof(text));
-    g = ces_test_text_graph(ctx, text);
-    t = emit(ctx, g, NULL);
+    t = counter_case(ctx, &g, "",
+                     "phase graph x3\nr0 : write f[0] = 1\nr0 : wait f[0] == 2\n"
+                     "r0 : wait f[0] >= 1\nr0 s1 : write f[0] = 2\n");
     /* the counter's 46, and r0 s1's write to both waits */
     assert_non_null(strstr(t, "n1_0_3 -> n1_0_1 [style=dashed"));
     assert_non_null(strstr(t, "n1_0_3 -> n1_0_2 [style=dashed"));
-    assert_int_equal(ces_test_count(t, "[style=dashed"), 48);
-    assert_non_null(strstr(t, "(1036 write -> wait edges within a block not drawn"));
+    counter_drawn(t, 48, 1036);
     ces_free(ctx, t);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
