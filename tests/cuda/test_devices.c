@@ -272,22 +272,27 @@ static void test_devices_one_gpu(void **state)
     unsetenv("CES_SHARE_GPUS");
 }
 
+/* What devices prints of two stand-in GPUs that are peers, before its
+ * verdict. */
+#define TWO_PEERS                                                                        \
+    "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"       \
+    "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"       \
+    "  1  Stand-in GPU B              79.5  0000:28:00.0             5      9.0\n"       \
+    "\n"                                                                                 \
+    "peers: can the row's GPU access the column's memory, the link's performance rank, " \
+    "native atomics\n"                                                                   \
+    "from\\to  0          1\n"                                                           \
+    "      0  self       yes 12 no\n"                                                    \
+    "      1  yes 12 no  self\n"                                                         \
+    "\n"
+
 /* Two GPUs that are peers: both rows, the link's rank and atomics each
  * way, two ranks. */
 static void test_devices_two_peers(void **state)
 {
     static const char *const two[] = {"--ranks", "2"};
     static const char tables[] =
-        "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"
-        "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"
-        "  1  Stand-in GPU B              79.5  0000:28:00.0             5      9.0\n"
-        "\n"
-        "peers: can the row's GPU access the column's memory, the link's performance rank, "
-        "native atomics\n"
-        "from\\to  0          1\n"
-        "      0  self       yes 12 no\n"
-        "      1  yes 12 no  self\n"
-        "\n"
+        TWO_PEERS
         "verdict: cesync run can use up to 2 ranks here (rank r on GPU r): GPUs 0..1 are all "
         "peers of each other\n";
     char want[2048];
@@ -452,17 +457,7 @@ static void test_devices_shared_gpus(void **state)
         "from\\to  0\n"
         "      0  self\n"
         "\n";
-    static const char two_gpus[] =
-        "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"
-        "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"
-        "  1  Stand-in GPU B              79.5  0000:28:00.0             5      9.0\n"
-        "\n"
-        "peers: can the row's GPU access the column's memory, the link's performance rank, "
-        "native atomics\n"
-        "from\\to  0          1\n"
-        "      0  self       yes 12 no\n"
-        "      1  yes 12 no  self\n"
-        "\n";
+    static const char two_gpus[] = TWO_PEERS;
     static const char crowd[] =
         "8 ranks of one process on GPU 0: at most 4 (their streams would outnumber its hardware "
         "queues, and a wait of one rank could hold another's writes; 8 on one H200 deadlocked)";
