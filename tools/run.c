@@ -667,7 +667,8 @@ struct probe {
  * struct probe whole through a pipe, which this process reads to the end
  * before it reaps the child (it is larger than the pipe holds).  NULL when
  * the pipe cannot be made, the child cannot be forked or memory runs out
- * (printed); a child that dies before it said is said as no GPU. */
+ * (printed); a child that dies before it said is said as no GPU, one that
+ * dies while it says as a failure. */
 static struct probe *probe_gpus(void)
 {
     struct probe *p = calloc(1, sizeof(*p));
@@ -729,8 +730,15 @@ static struct probe *probe_gpus(void)
     while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
         ; /* reaped whatever it said */
     close(fds[0]);
-    if (got < sizeof(*p)) /* a child that died before it said */
+    if (got == 0) { /* a child that died before it said */
         memset(p, 0, sizeof(*p));
+    } else if (got < sizeof(*p)) {
+        p->rc = CES_ERR_CUDA;
+        snprintf(p->why, sizeof(p->why),
+                 "the process that described the GPUs ended after %zu bytes of its "
+                 "description, before its end",
+                 got);
+    }
     return p;
 }
 

@@ -645,9 +645,9 @@ static void test_devices_run_bench_refuse_alike(void **state)
 
 /* cesync run's probing child dies after a page of the description it
  * sends (larger than a pipe holds): run reads to the end, finds it short
- * and says no GPU, as of a child that died before it said, not a verdict
- * on the page (its GPU count, and no pair of peers: "ranks 0 and 1: GPU 0
- * cannot access GPU 1's memory"). */
+ * and says so, not a verdict on the page (its GPU count, and no pair of
+ * peers: "ranks 0 and 1: GPU 0 cannot access GPU 1's memory"), nor that
+ * there is no GPU, as it said at first. */
 static void test_devices_probe_dies_mid_write(void **state)
 {
     static const char *const run2[] = {"barrier", "--ranks", "2"};
@@ -658,7 +658,8 @@ static void test_devices_probe_dies_mid_write(void **state)
     test_pid = getpid();
     child_dies_writing = 1;
     tool_says(ces_cmd_run, 3, run2, 2, "",
-              "cesync: run: no CUDA GPU is available on this machine\n");
+              "cesync: run: the process that described the GPUs ended after 4096 bytes of its "
+              "description, before its end\n");
     child_dies_writing = 0;
 }
 
