@@ -1115,6 +1115,13 @@ static bool slot_writes(struct dot_order *o, const struct dot_ow *slot, const ui
     return any;
 }
 
+/* The block of process p's event that a clock's entry `at` (1 or more:
+ * the events of p it has seen) names last. */
+static uint32_t at_block(const struct dot_order *o, uint32_t p, uint32_t at)
+{
+    return o->ev[o->off[p] + at - 1].ref.block;
+}
+
 /* Sets o->over[t] where run t's latest write before wait event y of
  * clock c (last[t], of slot_writes) is one the wait never sees: a wait
  * into the slot whose condition it fails comes after it and before this
@@ -1150,7 +1157,7 @@ static void slot_overwritten(struct dot_order *o, const struct dot_ow *slot, uin
                 o->work++;
                 if (at <= l->pos ||
                     (l->later && !(own && p == y->proc) &&
-                     o->ev[o->off[l->proc] + at - 1].ref.block <= l->block))
+                     at_block(o, l->proc, at) <= l->block))
                     break;
                 if (!ces_wait_holds(width, x->cmp, l->value, x->value)) {
                     o->over[t] = true;
@@ -1181,7 +1188,7 @@ static bool later_past(const struct dot_order *o, uint32_t g, uint32_t ng, size_
         uint32_t at = l != SIZE_MAX && t != g ? ow_clock(o, l)[w->proc] : 0;
 
         if (at > w->pos && (o->w[l].block == w->block ||
-                            o->ev[o->off[w->proc] + at - 1].ref.block > w->block))
+                            at_block(o, w->proc, at) > w->block))
             return false;
     }
     return w->later;
@@ -1248,7 +1255,7 @@ static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
         if (w->pos < o->done[q] && (o->dead[at] || order_clock(o, at)[x->proc] > x->pos))
             continue;
         if (c[q] > w->pos && ow_at(o->w, i, end, q, c[q]) > i + 1 &&
-            (o->ev[o->off[q] + c[q] - 1].ref.block > w->block ||
+            (at_block(o, q, c[q]) > w->block ||
              (o->linked[q] && x->ref.rank == o->ev[o->off[q]].ref.rank &&
               x->ref.block > w->block)))
             continue;
@@ -1542,7 +1549,7 @@ static bool after_wait(const struct dot_order *o, const struct dot_ev *x, size_t
     uint32_t at = ow_clock(o, i)[x->proc];
 
     return at > x->pos && (!x->later || o->w[i].proc == x->proc ||
-                           o->ev[o->off[x->proc] + at - 1].ref.block > x->ref.block);
+                           at_block(o, x->proc, at) > x->ref.block);
 }
 
 /* Adds to st->kept the pairs of wait event e (of block b) with its
