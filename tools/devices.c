@@ -29,7 +29,10 @@ static const char devices_help[] =
     "up to 64), fewer where one process drives them all (cesync run --single-process,\n"
     "cesync bench: at most 4 ranks on a GPU, and none sharing one below 8 hardware\n"
     "queues, CUDA_DEVICE_MAX_CONNECTIONS), and the largest set of GPUs that are all\n"
-    "peers.\n"
+    "peers.  A GPU the driver fails to describe (or the later GPU of a pair that\n"
+    "cuDeviceCanAccessPeer fails for) is listed with the call that failed and the\n"
+    "driver's words, '?' in its row and column of the matrix: ranks on it cannot\n"
+    "run (run and bench refuse them, naming it), ranks on the other GPUs can.\n"
     "\n"
     "  --ranks N   whether N ranks (1..64) can run here, one process per rank and in\n"
     "              one process; if not, why, in the words cesync run and bench refuse\n"
@@ -49,6 +52,10 @@ static void pair_cell(const struct ces_devices *d, uint32_t from, uint32_t to, i
 
     if (from == to) {
         snprintf(buf, size, "self");
+        return;
+    }
+    if (d->dev[from].error[0] != '\0' || d->dev[to].error[0] != '\0') {
+        snprintf(buf, size, "?"); /* (a GPU not described) */
         return;
     }
     if (p->perf_rank >= 0)
@@ -84,6 +91,10 @@ static void print_gpus(const struct ces_devices *d)
         const struct ces_device *g = &d->dev[i];
         char cc[24];
 
+        if (g->error[0] != '\0') {
+            printf("%*" PRIu32 "  not described: %s\n", idx_w, i, g->error);
+            continue;
+        }
         snprintf(cc, sizeof(cc), "%d.%d", g->cc_major, g->cc_minor);
         printf("%*" PRIu32 "  %-*s  %10.1f  %-*s  %12d  %7s\n", idx_w, i, name_w, g->name,
                (double)g->memory / (double)(UINT64_C(1) << 30), bus_w, g->pci_bus_id,

@@ -7,12 +7,51 @@
 #include "runtime.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
-/* The GPU a driver call failed for, in front of its message. */
-static int gpu_said(struct ces_ctx *ctx, int rc, uint32_t gpu)
+/* A GPU not described: every field zero but its error, the call that
+ * failed and the driver's words of `r`. */
+static void not_described(struct ces_device *d, const char *call, CUresult r)
 {
-    return ces_ctx_error(ctx, rc, "GPU %" PRIu32 ": %s", gpu, ces_ctx_last_error(ctx));
+    const char *name = NULL, *text = NULL;
+
+    cuGetErrorName(r, &name);
+    cuGetErrorString(r, &text);
+    memset(d, 0, sizeof(*d));
+    snprintf(d->error, sizeof(d->error), "%s failed: %s (%d): %s", call, name ? name : "?",
+             (int)r, text ? text : "");
+}
+
+/* Describes GPU `at` into *d and its handle: NULL, or the call that
+ * failed, its result in *r. */
+static const char *describe(struct ces_device *d, CUdevice *dev, int at, CUresult *r)
+{
+    size_t bytes = 0;
+
+    if ((*r = cuDeviceGet(dev, at)) != CUDA_SUCCESS)
+        return "cuDeviceGet";
+    if ((*r = cuDeviceGetName(d->name, (int)sizeof(d->name), *dev)) != CUDA_SUCCESS)
+        return "cuDeviceGetName";
+    if ((*r = cuDeviceGetPCIBusId(d->pci_bus_id, (int)sizeof(d->pci_bus_id), *dev)) !=
+        CUDA_SUCCESS)
+        return "cuDeviceGetPCIBusId";
+    if ((*r = cuDeviceTotalMem(&bytes, *dev)) != CUDA_SUCCESS)
+        return "cuDeviceTotalMem";
+    d->memory = bytes;
+    if ((*r = cuDeviceGetAttribute(&d->copy_engines, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
+                                   *dev)) != CUDA_SUCCESS)
+        return "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT)";
+    if ((*r = cuDeviceGetAttribute(&d->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                   *dev)) != CUDA_SUCCESS)
+        return "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)";
+    if ((*r = cuDeviceGetAttribute(&d->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                   *dev)) != CUDA_SUCCESS)
+        return "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)";
+    /* (the driver's strings end within their buffers; kept so) */
+    d->name[sizeof(d->name) - 1] = '\0';
+    d->pci_bus_id[sizeof(d->pci_bus_id) - 1] = '\0';
+    return NULL;
 }
 
 /* P2P attribute `a` of the link from -> to, -1 where the driver does not
@@ -30,7 +69,7 @@ int ces_devices_query(struct ces_ctx *ctx, struct ces_devices *out)
 {
     CUdevice dev[CES_DEVICES_MAX];
     int n = 0, rc = CES_OK;
-    uint32_t at = 0;
+    uint32_t at;
     cudaError_t ce;
 
     if (ctx == NULL)
@@ -58,49 +97,52 @@ int ces_devices_query(struct ces_ctx *ctx, struct ces_devices *out)
     out->total = (uint32_t)n;
     if (n > (int)CES_DEVICES_MAX)
         n = (int)CES_DEVICES_MAX;
-    for (at = 0; at < (uint32_t)n; at++) {
-        struct ces_device *d = &out->dev[at];
-        size_t bytes = 0;
+    out->count = (uint32_t)n;
+    /* a GPU that fails is said in its place, the others described: ranks
+     * not on it can run (ces_devices_fit) */
+    for (at = 0; at < out->count; at++) {
+        CUresult r = CUDA_SUCCESS;
+        const char *call = describe(&out->dev[at], &dev[at], (int)at, &r);
 
-        CES_CU_GOTO(ctx, rc, cuDeviceGet(&dev[at], (int)at), fail_gpu);
-        CES_CU_GOTO(ctx, rc, cuDeviceGetName(d->name, (int)sizeof(d->name), dev[at]), fail_gpu);
-        CES_CU_GOTO(ctx, rc,
-                    cuDeviceGetPCIBusId(d->pci_bus_id, (int)sizeof(d->pci_bus_id), dev[at]),
-                    fail_gpu);
-        CES_CU_GOTO(ctx, rc, cuDeviceTotalMem(&bytes, dev[at]), fail_gpu);
-        d->memory = bytes;
-        CES_CU_GOTO(ctx, rc,
-                    cuDeviceGetAttribute(&d->copy_engines, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
-                                         dev[at]),
-                    fail_gpu);
-        CES_CU_GOTO(ctx, rc,
-                    cuDeviceGetAttribute(&d->cc_major,
-                                         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev[at]),
-                    fail_gpu);
-        CES_CU_GOTO(ctx, rc,
-                    cuDeviceGetAttribute(&d->cc_minor,
-                                         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev[at]),
-                    fail_gpu);
-        /* (the driver's strings end within their buffers; kept so) */
-        d->name[sizeof(d->name) - 1] = '\0';
-        d->pci_bus_id[sizeof(d->pci_bus_id) - 1] = '\0';
+        if (call != NULL)
+            not_described(&out->dev[at], call, r);
     }
-    for (at = 0; at < (uint32_t)n; at++) {
-        for (uint32_t j = 0; j < (uint32_t)n; j++) {
+    /* A pair the driver cannot answer leaves the later of its GPUs not
+     * described: ranks take GPUs 0..k-1 (rank r on GPU r % total), so a
+     * run uses the pair exactly where it uses that GPU. */
+    for (at = 0; at < out->count; at++) {
+        for (uint32_t j = 0; j < out->count; j++) {
             struct ces_device_pair *p = &out->pair[at][j];
+            char call[64];
+            CUresult r;
 
-            if (j == at)
+            if (j == at || out->dev[at].error[0] != '\0' || out->dev[j].error[0] != '\0')
                 continue;
-            CES_CU_GOTO(ctx, rc, cuDeviceCanAccessPeer(&p->access, dev[at], dev[j]), fail_gpu);
+            r = cuDeviceCanAccessPeer(&p->access, dev[at], dev[j]);
+            if (r != CUDA_SUCCESS) {
+                snprintf(call, sizeof(call),
+                         "cuDeviceCanAccessPeer(GPU %" PRIu32 ", GPU %" PRIu32 ")", at, j);
+                not_described(&out->dev[at > j ? at : j], call, r);
+                continue;
+            }
             p->access = p->access != 0;
             p->perf_rank = p2p_attr(CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK, dev[at], dev[j]);
             p->atomics = p2p_attr(CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED, dev[at], dev[j]);
         }
     }
-    out->count = (uint32_t)n;
+    /* the pairs of a GPU not described say nothing: no access, no link */
+    for (at = 0; at < out->count; at++) {
+        for (uint32_t j = 0; j < out->count; j++) {
+            struct ces_device_pair *p = &out->pair[at][j];
+
+            if (j != at && (out->dev[at].error[0] != '\0' || out->dev[j].error[0] != '\0')) {
+                p->access = 0;
+                p->perf_rank = -1;
+                p->atomics = -1;
+            }
+        }
+    }
     return CES_OK;
-fail_gpu:
-    rc = gpu_said(ctx, rc, at);
 fail:
     memset(out, 0, sizeof(*out));
     return rc;

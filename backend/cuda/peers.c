@@ -158,6 +158,8 @@ uint32_t ces_devices_peer_set(const struct ces_devices *d, uint64_t *set)
         return 0;
     n = d->count < CES_DEVICES_MAX ? d->count : CES_DEVICES_MAX;
     for (uint32_t i = 0; i < n; i++) {
+        if (d->dev[i].error[0] != '\0')
+            continue; /* (not described: no set holds it) */
         all |= (uint64_t)1 << i;
         for (uint32_t j = 0; j < n; j++)
             if (j != i && mutual(d, i, j))
@@ -215,6 +217,13 @@ int ces_devices_fit(struct ces_ctx *ctx, const struct ces_devices *d, uint32_t r
                              "described: of the %" PRIu32 " GPUs CUDA counts the first %" PRIu32
                              " are",
                              d->count, d->count, gpus, d->count);
+    /* a GPU the driver could not describe stops only the ranks on it */
+    for (uint32_t r = 0; r < ranks; r++)
+        if (d->dev[dev[r]].error[0] != '\0')
+            return ces_ctx_error(ctx, CES_ERR_CUDA,
+                                 "rank %" PRIu32 " would be on GPU %d, which the driver cannot "
+                                 "describe: %s",
+                                 r, dev[r], d->dev[dev[r]].error);
     /* the first pair of ranks on two GPUs that are not peers, in the order
      * ces_comm_init_all asks */
     for (uint32_t j = 1; j < ranks; j++) {

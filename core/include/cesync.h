@@ -1542,6 +1542,11 @@ struct ces_device {
     uint64_t memory;      /* bytes, cuDeviceTotalMem */
     int copy_engines;     /* CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT */
     int cc_major, cc_minor; /* compute capability */
+    /* "" where described; else the driver call that failed for this GPU
+     * and the driver's words ("cuDeviceGetName failed:
+     * CUDA_ERROR_INVALID_DEVICE (101): invalid device ordinal"), every
+     * other field 0 and its pairs none (access 0, the link's -1) */
+    char error[256];
 };
 /* An ordered pair of GPUs (from, to): whether `from` can access `to`'s
  * memory, and what cuDeviceGetP2PAttribute says of the link, -1 where the
@@ -1557,25 +1562,29 @@ struct ces_devices {
     struct ces_device dev[CES_DEVICES_MAX];
     struct ces_device_pair pair[CES_DEVICES_MAX][CES_DEVICES_MAX]; /* [from][to]; not [i][i] */
 };
-/* Fills *out (about 70 KB: allocate it) with the GPUs and every ordered
+/* Fills *out (about 85 KB: allocate it) with the GPUs and every ordered
  * pair of them, asking the driver (cuInit: a process that will fork ranks
  * using CUDA asks in a child, as cesync run counts its GPUs); count 0
  * where CUDA finds no GPU (cudaErrorNoDevice).  Of more than
  * CES_DEVICES_MAX GPUs the first CES_DEVICES_MAX, total saying how many
  * there are (the at most 64 ranks of cesync run use no others).
+ * A GPU the driver fails to describe is not described, said in its error
+ * (as is the later GPU of a pair whose cuDeviceCanAccessPeer fails: ranks
+ * take GPUs 0..k-1, so a run uses the pair where it uses that GPU), the
+ * others are: ces_devices_fit refuses only ranks placed on it.
  * CES_ERR_UNSUPPORTED where no GPU can be used, "no CUDA GPU can be used:
  * WHY" as cesync run says it ("no NVIDIA driver is installed
  * (cudaErrorInsufficientDriver)", a driver older than CUDA 13), and in a
  * cesync built without CUDA ("this cesync was built without CUDA (no GPU
- * can be used)"); CES_ERR_CUDA when a driver call that must answer fails,
- * naming the GPU; CES_ERR_INVALID for a NULL argument.  Any thread may call it (the context's last error is
+ * can be used)"); CES_ERR_CUDA where cuInit or cuDeviceGetCount fails;
+ * CES_ERR_INVALID for a NULL argument.  Any thread may call it (the context's last error is
  * one per context, as for every call). */
 CES_API int ces_devices_query(struct ces_ctx *ctx, struct ces_devices *out);
-/* The largest set of d's GPUs that are all peers of each other (both ways),
- * as a bit mask in *set (bit i: GPU i; of the sets of that size the one
- * whose least GPU not in both is in it, so GPUs 0..k-1 where they are one);
- * returns its size, 0 where d has no GPU (or d or set is NULL: *set then
- * untouched). */
+/* The largest set of d's GPUs that are described and all peers of each
+ * other (both ways), as a bit mask in *set (bit i: GPU i; of the sets of
+ * that size the one whose least GPU not in both is in it, so GPUs 0..k-1
+ * where they are one); returns its size, 0 where d has no described GPU
+ * (or d or set is NULL: *set then untouched). */
 CES_API uint32_t ces_devices_peer_set(const struct ces_devices *d, uint64_t *set);
 /* Whether `ranks` ranks can run on d's GPUs as ces_comm_init_all and
  * cesync run place them (rank r on GPU r; with CES_SHARE_GPUS=1 on GPU r
@@ -1584,6 +1593,9 @@ CES_API uint32_t ces_devices_peer_set(const struct ces_devices *d, uint64_t *set
  * CES_ERR_LIMIT for more ranks than GPUs without CES_SHARE_GPUS=1, a
  * machine without a GPU, or a rank on a GPU past those described (more
  * than CES_DEVICES_MAX ranks on more than CES_DEVICES_MAX GPUs);
+ * CES_ERR_CUDA for a rank on a GPU that is not described, the first
+ * such rank named with its GPU's error ("rank 1 would be on GPU 1, which
+ * the driver cannot describe: cuDeviceGetName failed: ...");
  * CES_ERR_UNSUPPORTED naming the first pair of ranks whose GPUs are not
  * peers, as ces_comm_init_all names it, and where `one_process` (the ranks
  * of one process, as ces_comm_init_all, cesync run --single-process and

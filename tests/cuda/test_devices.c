@@ -3,8 +3,9 @@
  * in) over the library's ces_devices_query, ces_devices_peer_set and
  * ces_devices_fit, on the CPU: the driver's calls and the runtime's count
  * replaced by stand-ins that describe a machine of 1, 2 or 4 GPUs with the
- * peers a test chooses, or one without a driver or without a GPU.  Each
- * test asserts the command's whole output and its exit code.
+ * peers a test chooses, or one without a driver or without a GPU, or
+ * whose driver fails for a GPU or a pair the test chooses.  Each test
+ * asserts the command's whole output and its exit code.
  */
 #include "ces_test.h"
 #include "bench_gpu.h"
@@ -25,6 +26,8 @@ static int gpus;                      /* 0: cudaErrorNoDevice */
 static cudaError_t count_error;       /* what the runtime's count says */
 static int peer[GPUS_MAX][GPUS_MAX];  /* [from][to]: cuDeviceCanAccessPeer */
 static int name_fail;                 /* cuDeviceGetName fails on this GPU, -1 none */
+static int engines_fail;              /* so does the copy engines' attribute */
+static int peer_fail[2];              /* cuDeviceCanAccessPeer fails [from, to], -1 none */
 
 cudaError_t cudaGetDeviceCount(int *n)
 {
@@ -86,9 +89,12 @@ static CUresult CUDAAPI fake_total(size_t *bytes, CUdevice d)
 
 static CUresult CUDAAPI fake_attribute(int *v, CUdevice_attribute a, CUdevice d)
 {
-    (void)d;
     switch (a) {
-    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: *v = 5; break;
+    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT:
+        if ((int)d == engines_fail)
+            return CUDA_ERROR_INVALID_DEVICE;
+        *v = 5;
+        break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
     default: return CUDA_ERROR_INVALID_VALUE;
@@ -98,6 +104,8 @@ static CUresult CUDAAPI fake_attribute(int *v, CUdevice_attribute a, CUdevice d)
 
 static CUresult CUDAAPI fake_can_access(int *ok, CUdevice from, CUdevice to)
 {
+    if ((int)from == peer_fail[0] && (int)to == peer_fail[1])
+        return CUDA_ERROR_INVALID_DEVICE;
     *ok = peer[from][to];
     return CUDA_SUCCESS;
 }
@@ -167,6 +175,8 @@ static void machine(int n)
     gpus = n;
     count_error = cudaSuccess;
     name_fail = -1;
+    engines_fail = -1;
+    peer_fail[0] = peer_fail[1] = -1;
     memset(peer, 0, sizeof(peer));
     unsetenv("CES_SHARE_GPUS");
     unsetenv("CUDA_VISIBLE_DEVICES");
@@ -401,8 +411,8 @@ static void test_devices_split(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
-/* Without a driver, without a GPU, and where a driver call fails: one line
- * on stderr, exit 2, as cesync run says the first two. */
+/* Without a driver and without a GPU: one line on stderr, exit 2, as
+ * cesync run says them. */
 static void test_devices_no_driver(void **state)
 {
     (void)state;
@@ -413,25 +423,81 @@ static void test_devices_no_driver(void **state)
                  "(cudaErrorInsufficientDriver)\n");
     machine(0);
     devices_says(0, NULL, 2, "", "cesync: devices: no CUDA GPU is available on this machine\n");
-    machine(2);
-    name_fail = 1;
-    {
-        struct ces_test_alloc st;
-        struct ces_ctx *ctx = ces_test_ctx(&st);
-        struct ces_devices *d = malloc(sizeof(*d));
-        const char *msg;
+}
 
-        assert_non_null(d);
-        assert_int_equal(ces_devices_query(ctx, d), CES_ERR_CUDA);
-        assert_int_equal(d->count, 0);
-        msg = ces_ctx_last_error(ctx);
-        if (strncmp(msg, "GPU 1: ", 7) != 0 ||
-            strstr(msg, ": cuDeviceGetName(d->name, (int)sizeof(d->name), dev[at]) failed: "
-                        "CUDA_ERROR_INVALID_DEVICE (101): stand-in") == NULL)
-            fail_msg("%s", msg);
-        free(d);
-        ces_test_ctx_end(ctx, &st);
-    }
+/* A GPU the driver fails to describe (cuDeviceGetName on GPU 1 of two
+ * peers) is listed in its place with the call that failed and the
+ * driver's words, '?' for its pairs, and the verdict and --ranks judge the
+ * ranks on the other GPU: the command said only "GPU 1: .../devices.c:66:
+ * cuDeviceGetName(d->name, (int)sizeof(d->name), dev[at]) failed: ..."
+ * and exit 2, as ces_devices_query failed whole. */
+static void test_devices_gpu_not_described(void **state)
+{
+    static const char *const one[] = {"--ranks", "1"}, *const two[] = {"--ranks", "2"};
+    static const char error[] = "cuDeviceGetName failed: CUDA_ERROR_INVALID_DEVICE (101): stand-in";
+    static const char tables[] =
+        "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"
+        "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"
+        "  1  not described: cuDeviceGetName failed: CUDA_ERROR_INVALID_DEVICE (101): "
+        "stand-in\n"
+        "\n"
+        "peers: can the row's GPU access the column's memory, the link's performance rank, "
+        "native atomics\n"
+        "from\\to  0     1\n"
+        "      0  self  ?\n"
+        "      1  ?     self\n"
+        "\n"
+        "verdict: cesync run can use up to 1 rank here (rank r on GPU r)\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_devices *d = malloc(sizeof(*d));
+    uint64_t set = 0;
+    char want[2048];
+
+    (void)state;
+    assert_non_null(d);
+    machine(2);
+    peers(0, 1);
+    name_fail = 1;
+    assert_int_equal(ces_devices_query(ctx, d), CES_OK);
+    assert_int_equal(d->count, 2);
+    assert_string_equal(d->dev[0].error, "");
+    assert_string_equal(d->dev[0].name, "Stand-in GPU Model A");
+    assert_string_equal(d->dev[1].error, error);
+    assert_string_equal(d->dev[1].name, "");
+    assert_int_equal(d->pair[0][1].access, 0);
+    assert_int_equal(d->pair[1][0].perf_rank, -1);
+    assert_int_equal(d->pair[1][0].atomics, -1);
+    assert_int_equal(ces_devices_peer_set(d, &set), 1);
+    assert_int_equal(set, 0x1);
+    devices_says(0, NULL, 0, tables, "");
+    snprintf(want, sizeof(want), "%s--ranks 1: they can run here\n", tables);
+    devices_says(2, one, 0, want, "");
+    snprintf(want, sizeof(want),
+             "%s--ranks 2: they cannot run here: rank 1 would be on GPU 1, which the driver "
+             "cannot describe: %s\n",
+             tables, error);
+    devices_says(2, two, 1, want, "");
+    /* every GPU: none can be used, and the largest set of peers is none */
+    machine(1);
+    name_fail = 0;
+    assert_int_equal(ces_devices_query(ctx, d), CES_OK);
+    assert_int_equal(ces_devices_peer_set(d, &set), 0);
+    assert_int_equal(set, 0);
+    devices_says(0, NULL, 0,
+                 "GPU  name  memory GiB  PCI bus id  copy engines  compute\n"
+                 "  0  not described: cuDeviceGetName failed: CUDA_ERROR_INVALID_DEVICE (101): "
+                 "stand-in\n"
+                 "\n"
+                 "peers: can the row's GPU access the column's memory, the link's performance "
+                 "rank, native atomics\n"
+                 "from\\to  0\n"
+                 "      0  self\n"
+                 "\n"
+                 "verdict: cesync run can use up to 0 ranks here (rank r on GPU r)\n",
+                 "");
+    free(d);
+    ces_test_ctx_end(ctx, &st);
 }
 
 /* With CES_SHARE_GPUS=1 the verdict counts the ranks that share the GPUs
@@ -663,6 +729,118 @@ static void test_devices_probe_dies_mid_write(void **state)
     child_dies_writing = 0;
 }
 
+/* A GPU that no rank is on stops none: on four GPUs, all peers, whose GPU 3
+ * the driver fails to describe (its copy engines' attribute), 2 ranks go
+ * on to start (CES_TIMEOUT_MS=0, which the ranks' communicators refuse,
+ * ends them there), in run, one process or one per rank, and in bench,
+ * where both refused them ("GPU 3: .../devices.c:...: cuDeviceGetAttribute(
+ * ...) failed: ..."); ranks on GPU 3 are refused naming the first such
+ * rank, the GPU and the call, with CES_SHARE_GPUS=1 too.  The later GPU of
+ * a pair whose cuDeviceCanAccessPeer fails is not described: ranks use it
+ * exactly where they use the pair. */
+static void test_devices_unused_gpu_fails(void **state)
+{
+    static const char *const run2[] = {"barrier", "--ranks", "2", "--single-process"},
+                             *const run4[] = {"barrier", "--ranks", "4"},
+                             *const run3[] = {"barrier", "--ranks", "3"},
+                             *const run8[] = {"barrier", "--ranks", "8"},
+                             *const bench2[] = {"alltoall", "--ranks", "2"},
+                             *const bench4[] = {"alltoall", "--ranks", "4"},
+                             *const dev3[] = {"--ranks", "3"};
+    static const char engines[] =
+        "rank 3 would be on GPU 3, which the driver cannot describe: "
+        "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT) failed: "
+        "CUDA_ERROR_INVALID_DEVICE (101): stand-in";
+    static const char timeout[] =
+        "CES_TIMEOUT_MS must be 1..4294967295 milliseconds (digits), not '0'";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_devices *d = malloc(sizeof(*d));
+    char want[2048];
+
+    (void)state;
+    assert_non_null(d);
+    machine(4);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            peer[i][j] = i != j;
+    engines_fail = 3;
+    setenv("CES_TIMEOUT_MS", "0", 1);
+    snprintf(want, sizeof(want), "cesync: run: %s\n", timeout);
+    tool_says(ces_cmd_run, 4, run2, 2, "cesync run: 2 ranks, one process, 1 iteration in 1 block\n",
+              want);
+    {
+        /* (each rank says it, in whichever order they end) */
+        char out[1024], err[1024], first[512], second[512];
+
+        assert_int_equal(tool_run(ces_cmd_run, 3, run2, out, err, sizeof(out)), 2);
+        assert_string_equal(out, "cesync run: 2 ranks, one process per rank, 1 iteration in 1 "
+                                 "block\n");
+        snprintf(first, sizeof(first), "cesync: run: rank 0: %s\ncesync: run: rank 1: %s\n",
+                 timeout, timeout);
+        snprintf(second, sizeof(second), "cesync: run: rank 1: %s\ncesync: run: rank 0: %s\n",
+                 timeout, timeout);
+        if ((strncmp(err, first, strlen(first)) != 0 &&
+             strncmp(err, second, strlen(second)) != 0) ||
+            strcmp(err + strlen(first), "cesync: run: 0 of 2 ranks ran to the end\n") != 0)
+            fail_msg("stderr:\n%s", err);
+    }
+    snprintf(want, sizeof(want), "cesync: bench: %s\n", timeout);
+    tool_says(ces_cmd_bench, 3, bench2, 2, "", want);
+    unsetenv("CES_TIMEOUT_MS");
+    snprintf(want, sizeof(want), "cesync: run: %s\n", engines);
+    tool_says(ces_cmd_run, 3, run4, 2, "", want);
+    setenv("CES_SHARE_GPUS", "1", 1);
+    tool_says(ces_cmd_run, 3, run8, 2, "", want);
+    unsetenv("CES_SHARE_GPUS");
+    snprintf(want, sizeof(want), "cesync: bench: %s\n", engines);
+    tool_says(ces_cmd_bench, 3, bench4, 2, "", want);
+    assert_int_equal(ces_devices_query(ctx, d), CES_OK);
+    assert_int_equal(ces_devices_fit(ctx, d, 3, 0), CES_OK);
+    assert_int_equal(ces_devices_fit(ctx, d, 4, 1), CES_ERR_CUDA);
+    assert_string_equal(ces_ctx_last_error(ctx), engines);
+    /* GPU 2 cannot say whether GPU 1 reaches it */
+    engines_fail = -1;
+    peer_fail[0] = 1;
+    peer_fail[1] = 2;
+    assert_int_equal(ces_devices_query(ctx, d), CES_OK);
+    assert_string_equal(d->dev[1].error, "");
+    assert_string_equal(d->dev[2].error,
+                        "cuDeviceCanAccessPeer(GPU 1, GPU 2) failed: CUDA_ERROR_INVALID_DEVICE "
+                        "(101): stand-in");
+    assert_int_equal(ces_devices_fit(ctx, d, 2, 1), CES_OK);
+    tool_says(ces_cmd_run, 3, run3, 2, "",
+              "cesync: run: rank 2 would be on GPU 2, which the driver cannot describe: "
+              "cuDeviceCanAccessPeer(GPU 1, GPU 2) failed: CUDA_ERROR_INVALID_DEVICE (101): "
+              "stand-in\n");
+    devices_says(
+        2, dev3, 1,
+        "GPU  name                  memory GiB  PCI bus id    copy engines  compute\n"
+        "  0  Stand-in GPU Model A        80.0  0000:18:00.0             5      9.0\n"
+        "  1  Stand-in GPU B              79.5  0000:28:00.0             5      9.0\n"
+        "  2  not described: cuDeviceCanAccessPeer(GPU 1, GPU 2) failed: "
+        "CUDA_ERROR_INVALID_DEVICE (101): stand-in\n"
+        "  3  Stand-in GPU B              78.5  0000:48:00.0             5      9.0\n"
+        "\n"
+        "peers: can the row's GPU access the column's memory, the link's performance rank, "
+        "native atomics\n"
+        "from\\to  0           1           2           3\n"
+        "      0  self        yes 12 no   ?           yes 12 no\n"
+        "      1  yes 12 no   self        ?           yes  0 yes\n"
+        "      2  ?           ?           self        ?\n"
+        "      3  yes 12 no   yes  0 yes  ?           self\n"
+        "\n"
+        "verdict: cesync run can use up to 2 ranks here (rank r on GPU r); the largest set of "
+        "GPUs that are all peers of each other is 0, 1, 3 (CUDA_VISIBLE_DEVICES=0,1,3 numbers "
+        "them 0..2)\n"
+        "--ranks 3: they cannot run here: rank 2 would be on GPU 2, which the driver cannot "
+        "describe: cuDeviceCanAccessPeer(GPU 1, GPU 2) failed: CUDA_ERROR_INVALID_DEVICE (101): "
+        "stand-in\n",
+        "");
+    free(d);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* More GPUs than a description holds (CES_DEVICES_MAX, 64; the command
  * failed whole, "72 GPUs: at most 64 can be described", and run and bench,
  * which ask it, with it): the first 64, which hold every GPU of run's at
@@ -769,11 +947,13 @@ int main(void)
         cmocka_unit_test(test_devices_two_peers),
         cmocka_unit_test(test_devices_split),
         cmocka_unit_test(test_devices_no_driver),
+        cmocka_unit_test(test_devices_gpu_not_described),
         cmocka_unit_test(test_devices_shared_gpus),
         cmocka_unit_test(test_devices_too_few_one_wording),
         cmocka_unit_test(test_devices_many_gpus),
         cmocka_unit_test(test_devices_run_bench_refuse_alike),
         cmocka_unit_test(test_devices_probe_dies_mid_write),
+        cmocka_unit_test(test_devices_unused_gpu_fails),
         cmocka_unit_test(test_devices_usage),
     };
 

@@ -342,6 +342,16 @@ static void test_devices_fit(void **state)
     said(ctx, "7 ranks",
          "7 ranks but this machine has 6 GPUs (CES_SHARE_GPUS=1 lets ranks share GPUs, for "
          "tests)");
+    /* GPU 2 not described: in no set of peers, and only ranks on it refused,
+     * before its pairs (which say nothing) */
+    snprintf(d->dev[2].error, sizeof(d->dev[2].error), "cuDeviceGetName failed: X");
+    assert_int_equal(ces_devices_peer_set(d, &set), 2);
+    assert_int_equal(set, 0x3);
+    assert_int_equal(ces_devices_fit(ctx, d, 2, 0), CES_OK);
+    assert_int_equal(ces_devices_fit(ctx, d, 3, 0), CES_ERR_CUDA);
+    said(ctx, "GPU 2 not described",
+         "rank 2 would be on GPU 2, which the driver cannot describe: cuDeviceGetName failed: X");
+    d->dev[2].error[0] = '\0';
     /* shared: ranks 0-3 on GPUs 0, 1, 0, 1 need only 0-1 */
     d->count = 2;
     setenv("CES_SHARE_GPUS", "1", 1);

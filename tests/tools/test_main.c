@@ -888,9 +888,10 @@ static void test_run_help(void **state)
     if (strstr(out, "run needs a SCHEDULE (there is no built-in default),\nand for a collective "
                     "--ranks defaults to the number of GPUs (2 to 8), not 4; a run\ndrives 1 to 64 "
                     "ranks, more than the GPUs only with CES_SHARE_GPUS=1.  Ranks the GPUs\ncannot "
-                    "take (too few, GPUs that are not all peers, or with --single-process more "
-                    "on a\nGPU than one process may drive) are refused before any starts, in "
-                    "the words of\ncesync devices --ranks N.\n") == NULL)
+                    "take (too few, GPUs that are not all peers, a GPU of theirs the driver "
+                    "fails\nto describe, or with --single-process more on a GPU than one process "
+                    "may drive) are\nrefused before any starts, in the words of cesync devices "
+                    "--ranks N; a GPU that no\nrank is on stops none.\n") == NULL)
         fail_msg("'cesync run --help' does not say how run differs:\n%s", out);
     /* the builder options too, also in a cesync built without CUDA */
     if (strstr(out, "built-in 4-rank alltoall") != NULL || strstr(out, "ranks (default 4)") != NULL ||
