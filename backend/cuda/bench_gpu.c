@@ -310,17 +310,28 @@ out:
 }
 
 /* Whether the ranks can run on these GPUs, judged and said as cesync
- * devices --ranks N judges and says it, before any context is made. */
-static int fit(struct ces_ctx *ctx, uint32_t ranks)
+ * devices --ranks N judges and says it, before any context is made; the
+ * GPUs CUDA counts in *gpus.  A driver that fails is said as such, not as
+ * "0 found". */
+static int fit(struct ces_ctx *ctx, uint32_t ranks, int *gpus)
 {
     struct ces_devices *d = ces_malloc(ctx, sizeof(*d));
+    cudaError_t counted = cudaSuccess;
     int rc;
 
     if (d == NULL)
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory");
-    rc = ces_devices_query(ctx, d);
+    rc = ces_cuda_devices_query(ctx, d, &counted);
+    if (counted != cudaSuccess && counted != cudaErrorNoDevice) {
+        char why[256];
+
+        ces_cuda_no_gpu_reason(counted, why, sizeof(why));
+        rc = ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
+                           "no GPU can be used: %s (--dry-run predicts without one)", why);
+    }
     if (rc == CES_OK)
         rc = ces_devices_fit(ctx, d, ranks, 1);
+    *gpus = (int)d->total;
     ces_free(ctx, d);
     return rc;
 }
@@ -343,21 +354,7 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
     rc = ces_cuda_share_gpus(ctx, &share);
     if (rc != CES_OK)
         return rc;
-    {
-        /* a driver that fails is said as such, not as "0 found" */
-        cudaError_t ce = cudaGetDeviceCount(&ndev);
-
-        if (ce != cudaSuccess && ce != cudaErrorNoDevice) {
-            char why[256];
-
-            ces_cuda_no_gpu_reason(ce, why, sizeof(why));
-            return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED,
-                                 "no GPU can be used: %s (--dry-run predicts without one)", why);
-        }
-        if (ce != cudaSuccess)
-            ndev = 0;
-    }
-    rc = fit(ctx, cfg->ranks);
+    rc = fit(ctx, cfg->ranks, &ndev);
     if (rc != CES_OK)
         return rc;
     if ((cfg->with_compute || cfg->calibrate) && ndev < (int)cfg->ranks)

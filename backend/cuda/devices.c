@@ -65,26 +65,21 @@ static int p2p_attr(CUdevice_P2PAttribute a, CUdevice from, CUdevice to)
     return v;
 }
 
-int ces_devices_query(struct ces_ctx *ctx, struct ces_devices *out)
+int ces_cuda_devices_query(struct ces_ctx *ctx, struct ces_devices *out, cudaError_t *counted)
 {
     CUdevice dev[CES_DEVICES_MAX];
     int n = 0, rc = CES_OK;
     uint32_t at;
-    cudaError_t ce;
 
-    if (ctx == NULL)
-        return CES_ERR_INVALID;
-    if (out == NULL)
-        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_devices_query: NULL argument");
     memset(out, 0, sizeof(*out));
     /* the runtime's count, as cesync run takes it: why there is no GPU */
-    ce = cudaGetDeviceCount(&n);
-    if (ce == cudaErrorNoDevice)
+    *counted = cudaGetDeviceCount(&n);
+    if (*counted == cudaErrorNoDevice)
         return CES_OK;
-    if (ce != cudaSuccess) {
+    if (*counted != cudaSuccess) {
         char why[256];
 
-        ces_cuda_no_gpu_reason(ce, why, sizeof(why));
+        ces_cuda_no_gpu_reason(*counted, why, sizeof(why));
         return ces_ctx_error(ctx, CES_ERR_UNSUPPORTED, "no CUDA GPU can be used: %s", why);
     }
     if (ces_cu_load() == NULL)
@@ -146,4 +141,15 @@ int ces_devices_query(struct ces_ctx *ctx, struct ces_devices *out)
 fail:
     memset(out, 0, sizeof(*out));
     return rc;
+}
+
+int ces_devices_query(struct ces_ctx *ctx, struct ces_devices *out)
+{
+    cudaError_t counted;
+
+    if (ctx == NULL)
+        return CES_ERR_INVALID;
+    if (out == NULL)
+        return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_devices_query: NULL argument");
+    return ces_cuda_devices_query(ctx, out, &counted);
 }

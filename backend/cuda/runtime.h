@@ -318,6 +318,11 @@ int ces_cuda_use(struct ces_comm *c);
  * the runtime finds no driver at all (it reports the missing one as too
  * old), else the error's text and name.  Starts no CUDA context. */
 void ces_cuda_no_gpu_reason(cudaError_t ce, char *buf, size_t size);
+/* ces_devices_query without its checks of the arguments, the runtime's
+ * count's result in *counted (cudaSuccess, cudaErrorNoDevice, or why no GPU
+ * can be used, which it returns as CES_ERR_UNSUPPORTED): the bench says
+ * that in its own words. */
+int ces_cuda_devices_query(struct ces_ctx *ctx, struct ces_devices *out, cudaError_t *counted);
 /* pthread_create of a thread of the library's own (the watchdog, the
  * bench's gate guard) that takes no signal: a signal sent to the process
  * goes to the application's threads, whose handlers expect it there (the

@@ -24,6 +24,7 @@
 #define GPUS_MAX 72
 static int gpus;                      /* 0: cudaErrorNoDevice */
 static cudaError_t count_error;       /* what the runtime's count says */
+static int runtime_counts;            /* how often it was asked */
 static int peer[GPUS_MAX][GPUS_MAX];  /* [from][to]: cuDeviceCanAccessPeer */
 static int name_fail;                 /* cuDeviceGetName fails on this GPU, -1 none */
 static int engines_fail;              /* so does the copy engines' attribute */
@@ -31,6 +32,7 @@ static int peer_fail[2];              /* cuDeviceCanAccessPeer fails [from, to],
 
 cudaError_t cudaGetDeviceCount(int *n)
 {
+    runtime_counts++;
     *n = gpus;
     if (count_error != cudaSuccess)
         return count_error;
@@ -649,6 +651,48 @@ static void test_devices_too_few_one_wording(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* ces_bench_open counts the GPUs once, in the description it judges the
+ * ranks on (it asked the runtime's count, then ces_devices_query asked it
+ * again, and its own answer decided --with-compute's GPU per rank), and
+ * says a driver that fails in its own words. */
+static void test_devices_bench_counts_once(void **state)
+{
+    static const char *const bench2[] = {"alltoall", "--ranks", "2"};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_bench *b = NULL;
+    struct ces_bench_cfg cfg;
+
+    (void)state;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.ranks = 2;
+    cfg.coll = CES_COLL_ALLTOALL;
+    cfg.max_bytes = 4096;
+    machine(1);
+    runtime_counts = 0;
+    assert_int_equal(ces_bench_open(ctx, &cfg, &b), CES_ERR_LIMIT);
+    assert_null(b);
+    assert_int_equal(runtime_counts, 1);
+    machine(2);
+    peers(0, 1);
+    setenv("CES_SHARE_GPUS", "1", 1);
+    cfg.ranks = 4;
+    cfg.with_compute = 1;
+    runtime_counts = 0;
+    assert_int_equal(ces_bench_open(ctx, &cfg, &b), CES_ERR_UNSUPPORTED);
+    assert_null(b);
+    assert_int_equal(runtime_counts, 1);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "--with-compute needs a GPU per rank: 4 ranks share 2 GPUs here (the "
+                        "share kept would compare kernels of ranks sharing a GPU)");
+    unsetenv("CES_SHARE_GPUS");
+    count_error = cudaErrorInsufficientDriver;
+    tool_says(ces_cmd_bench, 3, bench2, 2, "",
+              "cesync: bench: no GPU can be used: no NVIDIA driver is installed "
+              "(cudaErrorInsufficientDriver) (--dry-run predicts without one)\n");
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* cesync run and cesync bench judge the ranks as cesync devices --ranks N
  * does, before a rank starts, and say the same words: on four GPUs, 0-1
  * and 2-3 peers, 4 ranks are refused naming ranks 0 and 2 (run's ranks,
@@ -950,6 +994,7 @@ int main(void)
         cmocka_unit_test(test_devices_gpu_not_described),
         cmocka_unit_test(test_devices_shared_gpus),
         cmocka_unit_test(test_devices_too_few_one_wording),
+        cmocka_unit_test(test_devices_bench_counts_once),
         cmocka_unit_test(test_devices_many_gpus),
         cmocka_unit_test(test_devices_run_bench_refuse_alike),
         cmocka_unit_test(test_devices_probe_dies_mid_write),
