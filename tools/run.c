@@ -54,6 +54,8 @@ static const char run_usage[] =
     "to describe, or with --single-process more on a GPU than one process may drive) are\n"
     "refused before any starts, in the words of cesync devices --ranks N; a GPU that no\n"
     "rank is on stops none.\n"
+    "A schedule that no GPU can run (a graph phase's wait that reads $i, which the capture\n"
+    "freezes) is refused before the GPUs are asked, at the op's FILE:LINE:COL.\n"
     "\n"
     "Environment: CES_TIMEOUT_MS (watchdog, default 10000), CES_DUMP_SCHEDULE=DIR,\n"
     "CES_SHARE_GPUS=1, CUDA_DEVICE_MAX_CONNECTIONS (hardware queues per GPU, default 8;\n"
@@ -119,6 +121,7 @@ struct stage {
 
 struct rrank {
     struct ces_ctx *ctx;
+    const char *place; /* the schedule's file as its places name it; NULL: a collective */
     struct ces_comm *c;
     cudaStream_t s;
     struct ces_cuda_run *run;
@@ -351,10 +354,21 @@ static int rank_fail_exit(int rc)
     return rc == CES_ERR_TIMEOUT || rc == CES_ERR_PEER_FAILED ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
 }
 
+/* A message that names an op of the file by its place (the lowering's
+ * refusal of what this GPU cannot do, "r0.s0#3 (line 9:6): ...") says it as
+ * an error of the file there, "FILE:9:6: rank 0: ...", as the parser says
+ * its own. */
 static int rank_fail(struct rrank *r, const char *what, int rc)
 {
-    ces_tool_say("run: rank %" PRIu32 ": %s: %s (%s)", r->c ? ces_comm_rank(r->c) : 0,
-                 what, ces_ctx_last_error(r->ctx), ces_status_str(rc));
+    const char *why = ces_ctx_last_error(r->ctx);
+    uint32_t rank = r->c ? ces_comm_rank(r->c) : 0, line, col;
+    char rest[CES_ERRMSG_MAX];
+
+    if (r->place != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
+        ces_tool_say("run: %s:%" PRIu32 ":%" PRIu32 ": rank %" PRIu32 ": %s: %s (%s)", r->place,
+                     line, col, rank, what, rest, ces_status_str(rc));
+    else
+        ces_tool_say("run: rank %" PRIu32 ": %s: %s (%s)", rank, what, why, ces_status_str(rc));
     return rank_fail_exit(rc);
 }
 
@@ -569,14 +583,15 @@ static void rank_free(struct rrank *r, const struct ces_graph *g)
 /* One rank of a run of one process per rank: rank 0 prints the
  * iterations' lines; each sends what it counted to the parent through
  * `tally_fd` (one write of less than PIPE_BUF: whole or not at all). */
-static int run_forked_rank(const struct ces_graph *g, uint32_t rank, uint32_t n, uint32_t gpus,
-                           const char *path, int tally_fd)
+static int run_forked_rank(const struct ces_graph *g, const char *place, uint32_t rank,
+                           uint32_t n, uint32_t gpus, const char *path, int tally_fd)
 {
     struct rrank r;
     struct tally t = {0, 0, 0, 0.0, 0.0, 0, 0};
     int ec;
 
     memset(&r, 0, sizeof(r));
+    r.place = place;
     if (ces_ctx_create(NULL, &r.ctx) != CES_OK)
         return CES_EXIT_USAGE;
     ec = ces_comm_init(r.ctx, rank, n, (int)(rank % gpus), path, &r.c);
@@ -626,7 +641,7 @@ static int forked_tally(int fd, uint32_t n, int ec)
     return ec;
 }
 
-static int run_single(const struct ces_graph *g, uint32_t n)
+static int run_single(const struct ces_graph *g, const char *place, uint32_t n)
 {
     struct rrank rr[RUN_MAX_RANKS];
     struct ces_comm *comms[RUN_MAX_RANKS];
@@ -644,6 +659,7 @@ static int run_single(const struct ces_graph *g, uint32_t n)
     }
     for (uint32_t k = 0; k < n; k++) {
         rr[k].ctx = ctx;
+        rr[k].place = place;
         rr[k].c = comms[k];
     }
     ec = run_local(rr, n, g, 1, &t);
@@ -743,12 +759,40 @@ static struct probe *probe_gpus(void)
     return p;
 }
 
+/* Lowers every rank of g as a GPU that has every stream memory operation
+ * would, as the ranks lower it again for their GPUs: what no GPU can run (a
+ * graph phase's wait that reads $i) is refused before the GPUs are asked,
+ * once (each rank said it, then that none ran to the end), and where none
+ * can be used; an op of the file at its place, FILE:LINE:COL, as the parser
+ * says its own errors.  Returns the exit code (printed). */
+static int lower_ranks(struct ces_ctx *ctx, const struct ces_graph *g, const char *place)
+{
+    const struct ces_cuda_caps every = {1, 1, 0, CES_CUDA_SPLIT_WAIT_BYTES};
+
+    for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+        struct ces_cuda_plan *p = NULL;
+        const char *why;
+        char rest[CES_ERRMSG_MAX];
+        uint32_t line, col;
+        int rc = ces_cuda_lower(ctx, g, r, &every, CES_LOWER_PROGRESS | CES_LOWER_FLIGHT, &p);
+
+        ces_cuda_plan_destroy(p);
+        if (rc == CES_OK)
+            continue;
+        why = ces_ctx_last_error(ctx);
+        if (place != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
+            return ces_tool_fail("run: %s:%" PRIu32 ":%" PRIu32 ": %s", place, line, col, rest);
+        return ces_tool_fail("run: %s", why);
+    }
+    return CES_EXIT_OK;
+}
+
 int ces_cmd_run(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     char **args = NULL, ranks_buf[16];
-    const char *input;
+    const char *input, *place;
     int nargs = 0, single = 0, has_ranks = 0, ec;
     struct probe *probe = NULL;
     uint32_t n, gpus;
@@ -767,6 +811,7 @@ int ces_cmd_run(int argc, char **argv)
      * option and the -- for one that ends the line (run barrier --
      * --single-process ran the barrier) */
     input = ces_tool_input(argc, argv, NULL);
+    place = ces_tool_input_place(argc, argv, NULL);
     for (int i = 0; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint32_t ranks;
@@ -844,6 +889,9 @@ int ces_cmd_run(int argc, char **argv)
                            RUN_MAX_RANKS);
         goto out;
     }
+    ec = lower_ranks(ctx, g, place);
+    if (ec != CES_EXIT_OK)
+        goto out;
     /* as cesync devices --ranks N says them, before a rank starts: a pair
      * of GPUs that are not peers failed the ranks' first allocation */
     if (probe->rc != CES_OK) {
@@ -864,7 +912,7 @@ int ces_cmd_run(int argc, char **argv)
            ces_graph_nblocks(g), ces_plural(ces_graph_nblocks(g)));
     fflush(stdout);
     if (single) {
-        ec = run_single(g, n);
+        ec = run_single(g, place, n);
     } else {
         char path[96];
         pid_t pids[RUN_MAX_RANKS], parent = getpid();
@@ -894,7 +942,7 @@ int ces_cmd_run(int argc, char **argv)
                 if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
                     _exit(CES_EXIT_USAGE);
                 close(tally[0]);
-                _exit(run_forked_rank(g, r, n, gpus, path, tally[1]));
+                _exit(run_forked_rank(g, place, r, n, gpus, path, tally[1]));
             }
             if (pids[r] < 0) {
                 /* the ranks started would wait for it in the bootstrap */

@@ -779,6 +779,44 @@ static void test_run_input_first(void **state)
 #endif
 }
 
+/* A schedule that no GPU can run (a graph phase's wait that reads $i, which
+ * the capture freezes) is refused before the GPUs are asked, once, at the
+ * op's place in the file as the parser says its own errors: it was each
+ * rank's "cesync: run: rank 0: preparing the schedule: r0.s0#1 (line 6:13):
+ * ..." on GPUs, and "no CUDA GPU can be used" without. */
+static void test_run_lowering_refused(void **state)
+{
+    (void)state;
+#if defined(CES_HAVE_CUDA)
+    {
+        static const char frozen[] = "r0.s0#1: wait f[1] >= 1: the wait reads $i (in its slot "
+                                     "or its value) but graph capture freezes it, so replays "
+                                     "would pass on stale flags; use a graph-safe protocol: "
+                                     "pull (every captured collective's but the barrier's) or "
+                                     "credit (the barrier's)\n";
+        char *dir = ces_test_tmpdir(), path[128], want[512], *out = NULL;
+
+        snprintf(path, sizeof(path), "%s/frozen.ces", dir);
+        ces_test_put_file(path, "cesync 1\nranks 2\nsignal f u32 2\nphase graph x2\n"
+                                "r* over p : write f[$i % 2]@$p = 1\n"
+                                "r* over p : wait f[$i % 2] >= 1\n"
+                                "r* over p : write f[$i % 2] = 0\n");
+        snprintf(want, sizeof(want), "cesync: run: frozen.ces:6:13: %s", frozen);
+        assert_int_equal(ces_test_tool(dir, "run frozen.ces --single-process", &out), 2);
+        assert_string_equal(out, want);
+        free(out);
+        snprintf(want, sizeof(want), "cesync: run: <stdin>:6:13: %s", frozen);
+        assert_int_equal(ces_test_tool(dir, "run - < frozen.ces", &out), 2);
+        assert_string_equal(out, want);
+        free(out);
+        assert_int_equal(remove(path), 0);
+        assert_int_equal(rmdir(dir), 0);
+    }
+#else
+    ces_test_tool_says("run barrier", 2, "cesync: run: this cesync was built without CUDA\n");
+#endif
+}
+
 /* run's --ranks says the ranks a run drives, 1..64 (the per-rank arrays of
  * tools/run.c), not the 1..1024 a schedule may have, with GPUs or without;
  * a file of more ranks is refused as such (test_run_input_first). */
@@ -1128,6 +1166,7 @@ int main(void)
         cmocka_unit_test(test_bytes_rounding),
         cmocka_unit_test(test_stdout_write_errors),
         cmocka_unit_test(test_run_input_first),
+        cmocka_unit_test(test_run_lowering_refused),
         cmocka_unit_test(test_run_help),
         cmocka_unit_test(test_devices_command),
         cmocka_unit_test(test_dot_outputs),
