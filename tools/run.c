@@ -795,6 +795,7 @@ int ces_cmd_run(int argc, char **argv)
     const char *input, *place;
     int nargs = 0, single = 0, has_ranks = 0, ec;
     struct probe *probe = NULL;
+    struct ces_cuda_settings settings;
     uint32_t n, gpus;
 
     if (ces_tool_wants_help(argc, argv))
@@ -892,6 +893,12 @@ int ces_cmd_run(int argc, char **argv)
     ec = lower_ranks(ctx, g, place);
     if (ec != CES_EXIT_OK)
         goto out;
+    /* the environment every rank reads (CES_TIMEOUT_MS, ...), as the input,
+     * GPUs or not, and once: each forked rank said a malformed one */
+    if (ces_cuda_settings_read(ctx, &settings) != CES_OK) {
+        ec = ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
+        goto out;
+    }
     /* as cesync devices --ranks N says them, before a rank starts: a pair
      * of GPUs that are not peers failed the ranks' first allocation */
     if (probe->rc != CES_OK) {

@@ -102,11 +102,10 @@ int ces_boot_addr(struct ces_ctx *ctx, const char *path, struct sockaddr_un *add
     return CES_OK;
 }
 
-/* The settings, in the order a communicator always read them.  CES_STRIDE
- * is read for its form only (the setup takes it again with the device's
- * memory and granularity): before the driver, as the others, or without a
- * GPU a malformed one was "no GPU". */
-static int settings_read(struct ces_ctx *ctx, struct ces_cuda_settings *s)
+/* CES_STRIDE is read for its form only (the setup takes it again with the
+ * device's memory and granularity): before the driver, as the others, or
+ * without a GPU a malformed one was "no GPU". */
+int ces_cuda_settings_read(struct ces_ctx *ctx, struct ces_cuda_settings *s)
 {
     uint64_t stride;
     int rc;
@@ -161,7 +160,7 @@ static int init_args(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devi
                              "symmetric allocation passes every process's memory handle through "
                              "rank 0 in one message)",
                              size, CES_BOOT_MAX_FDS);
-    rc = settings_read(ctx, s);
+    rc = ces_cuda_settings_read(ctx, s);
     if (rc == CES_OK)
         rc = device_check(ctx, rank, device);
     return rc;
@@ -243,7 +242,7 @@ int ces_cuda_init_all_check(struct ces_ctx *ctx, uint32_t ndev, const int *devic
                              CES_MAX_RANKS, ndev);
     for (uint32_t i = 0; i < ndev; i++)
         comms[i] = NULL;
-    rc = settings_read(ctx, s);
+    rc = ces_cuda_settings_read(ctx, s);
     for (uint32_t i = 0; rc == CES_OK && devices != NULL && i < ndev; i++)
         rc = device_check(ctx, i, devices[i]);
     return rc;

@@ -31,6 +31,12 @@ struct ces_cuda_settings {
     int share;           /* CES_SHARE_GPUS */
 };
 
+/* The settings into *s, in the order every constructor reads them:
+ * CES_TIMEOUT_MS, CES_P2P_STAGE_MAX, CES_P2P_SIDE_MIN, CES_SHARE_GPUS and
+ * CES_STRIDE's form.  CES_ERR_INVALID naming the first malformed one and
+ * its value; cesync run judges them so before it asks for GPUs. */
+int ces_cuda_settings_read(struct ces_ctx *ctx, struct ces_cuda_settings *s);
+
 /* v rounded up to a multiple of g (g > 0). */
 static inline uint64_t ces_cuda_round_up(uint64_t v, uint64_t g)
 {

@@ -817,6 +817,36 @@ static void test_run_lowering_refused(void **state)
 #endif
 }
 
+/* The settings every rank reads from the environment are judged before the
+ * GPUs are asked, once: a malformed one was each forked rank's "cesync:
+ * run: rank 0: CES_TIMEOUT_MS must be ..." and then "0 of 2 ranks ran to
+ * the end" on GPUs, and without one "no CUDA GPU can be used". */
+static void test_run_settings_first(void **state)
+{
+    (void)state;
+#if defined(CES_HAVE_CUDA)
+    static const struct {
+        const char *env, *want;
+    } cases[] = {
+        {"CES_TIMEOUT_MS=abc",
+         "cesync: run: CES_TIMEOUT_MS must be 1..4294967295 milliseconds (digits), not 'abc'\n"},
+        {"CES_P2P_SIDE_MIN=1Q", "cesync: run: CES_P2P_SIDE_MIN must be 0..2^48 bytes (digits, "
+                                "then K, M or G if wanted), not '1Q'\n"},
+        {"CES_SHARE_GPUS=2", "cesync: run: CES_SHARE_GPUS must be 0 or 1, not '2'\n"},
+        {"CES_STRIDE=-1", "cesync: run: CES_STRIDE must be 1..2^48 bytes (digits, then K, M or G "
+                          "if wanted), not '-1'\n"},
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *out = NULL;
+
+        assert_int_equal(ces_test_tool_env(NULL, cases[i].env, "run barrier --ranks 2", &out), 2);
+        assert_string_equal(out, cases[i].want);
+        free(out);
+    }
+#endif
+}
+
 /* run's --ranks says the ranks a run drives, 1..64 (the per-rank arrays of
  * tools/run.c), not the 1..1024 a schedule may have, with GPUs or without;
  * a file of more ranks is refused as such (test_run_input_first). */
@@ -1167,6 +1197,7 @@ int main(void)
         cmocka_unit_test(test_stdout_write_errors),
         cmocka_unit_test(test_run_input_first),
         cmocka_unit_test(test_run_lowering_refused),
+        cmocka_unit_test(test_run_settings_first),
         cmocka_unit_test(test_run_help),
         cmocka_unit_test(test_devices_command),
         cmocka_unit_test(test_dot_outputs),
