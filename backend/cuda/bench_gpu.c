@@ -339,7 +339,8 @@ static int fit(struct ces_ctx *ctx, uint32_t ranks, int *gpus)
 int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct ces_bench **out)
 {
     struct ces_bench *b;
-    int rc = CES_OK, ndev = 0, share = 0;
+    struct ces_cuda_settings settings;
+    int rc = CES_OK, ndev = 0;
     void *host = NULL;
 
     if (ctx == NULL || cfg == NULL || out == NULL)
@@ -349,9 +350,9 @@ int ces_bench_open(struct ces_ctx *ctx, const struct ces_bench_cfg *cfg, struct 
         return ces_ctx_error(ctx, CES_ERR_INVALID, "--ranks must be 2..%u", BENCH_MAX_RANKS);
     if (cfg->root >= cfg->ranks)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "--root must be 0..%u", cfg->ranks - 1);
-    /* a malformed setting is said before the driver is asked (fit reads it
-     * again) */
-    rc = ces_cuda_share_gpus(ctx, &share);
+    /* a malformed setting is said before the driver is asked, every one
+     * that ces_comm_init_all reads (fit and it read them again) */
+    rc = ces_cuda_settings_read(ctx, &settings);
     if (rc != CES_OK)
         return rc;
     rc = fit(ctx, cfg->ranks, &ndev);

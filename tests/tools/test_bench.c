@@ -1597,6 +1597,37 @@ static void test_dry_run_out_of_memory(void **state)
 #endif
 }
 
+/* Every setting the bench's communicators read from the environment is
+ * judged before the GPUs are asked, as CES_SHARE_GPUS was: CES_TIMEOUT_MS=abc
+ * and CES_STRIDE=1Q said "no GPU can be used" without a GPU (on GPUs
+ * ces_comm_init_all refused them after the driver). */
+static void test_settings_before_gpus(void **state)
+{
+    (void)state;
+#if defined(CES_HAVE_CUDA)
+    static const struct {
+        const char *env, *want;
+    } cases[] = {
+        {"CES_TIMEOUT_MS=abc",
+         "cesync: bench: CES_TIMEOUT_MS must be 1..4294967295 milliseconds (digits), not "
+         "'abc'\n"},
+        {"CES_STRIDE=1Q", "cesync: bench: CES_STRIDE must be 1..2^48 bytes (digits, then K, M "
+                          "or G if wanted), not '1Q'\n"},
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *out = NULL;
+
+        assert_int_equal(ces_test_tool_env(NULL, cases[i].env, "bench alltoall --max-bytes 1K",
+                                           &out), 2);
+        assert_string_equal(out, cases[i].want);
+        free(out);
+    }
+#else
+    skip();
+#endif
+}
+
 /* A run on GPUs that cannot start (here CES_SHARE_GPUS=2, refused when
  * the bench opens the GPUs; a build without CUDA refuses it sooner) says so
  * before it predicts: without a GPU it predicted the whole sweep first,
@@ -1821,6 +1852,7 @@ int main(void)
         cmocka_unit_test(test_plot_keeps_other_dot),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_option_edges),
+        cmocka_unit_test(test_settings_before_gpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
