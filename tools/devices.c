@@ -227,17 +227,18 @@ int ces_cmd_devices(int argc, char **argv)
         ec = ces_tool_fail("out of memory");
         goto out;
     }
+    /* a CES_SHARE_GPUS that run refuses is said before the GPUs are asked,
+     * as run says it */
+    if (ces_cuda_share_gpus(ctx, &share) != CES_OK) {
+        ec = ces_tool_fail("devices: %s", ces_ctx_last_error(ctx));
+        goto out;
+    }
     if (ces_devices_query(ctx, d) != CES_OK) {
         ec = ces_tool_fail("devices: %s", ces_ctx_last_error(ctx));
         goto out;
     }
     if (d->count == 0) {
         ec = ces_tool_fail("devices: no CUDA GPU is available on this machine");
-        goto out;
-    }
-    /* a CES_SHARE_GPUS that run refuses is said before the tables */
-    if (ces_cuda_share_gpus(ctx, &share) != CES_OK) {
-        ec = ces_tool_fail("devices: %s", ces_ctx_last_error(ctx));
         goto out;
     }
     print_gpus(d);

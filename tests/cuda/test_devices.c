@@ -423,6 +423,17 @@ static void test_devices_no_driver(void **state)
     devices_says(0, NULL, 2, "",
                  "cesync: devices: no CUDA GPU can be used: no NVIDIA driver is installed "
                  "(cudaErrorInsufficientDriver)\n");
+    /* a CES_SHARE_GPUS that run refuses is said before the GPUs are asked
+     * (it was "no CUDA GPU can be used"), by devices as by run */
+    setenv("CES_SHARE_GPUS", "yes", 1);
+    devices_says(0, NULL, 2, "", "cesync: devices: CES_SHARE_GPUS must be 0 or 1, not 'yes'\n");
+    {
+        static const char *const run2[] = {"barrier", "--ranks", "2"};
+
+        tool_says(ces_cmd_run, 3, run2, 2, "",
+                  "cesync: run: CES_SHARE_GPUS must be 0 or 1, not 'yes'\n");
+    }
+    unsetenv("CES_SHARE_GPUS");
     machine(0);
     devices_says(0, NULL, 2, "", "cesync: devices: no CUDA GPU is available on this machine\n");
 }
