@@ -55,7 +55,8 @@ static const char run_usage[] =
     "refused before any starts, in the words of cesync devices --ranks N; a GPU that no\n"
     "rank is on stops none.\n"
     "A schedule that no GPU can run (a graph phase's wait that reads $i, which the capture\n"
-    "freezes) is refused before the GPUs are asked, at the op's FILE:LINE:COL.\n"
+    "freezes, at the op's FILE:LINE:COL; a file checked for other hardware queues than\n"
+    "CUDA_DEVICE_MAX_CONNECTIONS gives) is refused before the GPUs are asked.\n"
     "\n"
     "Environment: CES_TIMEOUT_MS (watchdog, default 10000), CES_DUMP_SCHEDULE=DIR,\n"
     "CES_SHARE_GPUS=1, CUDA_DEVICE_MAX_CONNECTIONS (hardware queues per GPU, default 8;\n"
@@ -796,7 +797,7 @@ int ces_cmd_run(int argc, char **argv)
     int nargs = 0, single = 0, has_ranks = 0, ec;
     struct probe *probe = NULL;
     struct ces_cuda_settings settings;
-    uint32_t n, gpus;
+    uint32_t n, gpus, queues;
 
     if (ces_tool_wants_help(argc, argv))
         return run_help();
@@ -878,10 +879,21 @@ int ces_cmd_run(int argc, char **argv)
         goto out;
     /* A collective's graph declares the hardware queues its streams will
      * share here (the builders are proved for them too); a file's must have
-     * been checked for them (ces_cuda_run_prepare refuses it otherwise). */
-    if (ces_coll_from_name(input) >= 0 &&
-        ces_cuda_queues_adopt(g, ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"))) != CES_OK) {
+     * been checked for them: refused here as ces_cuda_run_prepare refuses
+     * it in every rank, once, GPUs or not, naming the file (the rank's
+     * words name the call, "ces_launch: ") */
+    queues = ces_cuda_queues(getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
+    if (ces_coll_from_name(input) >= 0 && ces_cuda_queues_adopt(g, queues) != CES_OK) {
         ec = ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
+        goto out;
+    }
+    if (ces_cuda_queues_check(ctx, g, queues) != CES_OK) {
+        const char *why = ces_ctx_last_error(ctx);
+
+        if (strncmp(why, "ces_launch: ", 12) == 0)
+            why += 12;
+        ec = ces_tool_fail("run: %s%s%s", place != NULL ? place : "", place != NULL ? ": " : "",
+                           why);
         goto out;
     }
     n = ces_graph_ranks(g);

@@ -817,6 +817,43 @@ static void test_run_lowering_refused(void **state)
 #endif
 }
 
+/* A file checked for other hardware queues than this process has
+ * (`connections`, CUDA_DEVICE_MAX_CONNECTIONS) is refused before the GPUs
+ * are asked, once, naming the file: each rank's ces_cuda_run_prepare said
+ * "cesync: run: rank 0: preparing the schedule: ces_launch: the schedule was
+ * checked with ..." on GPUs, and without one run said that none can be
+ * used. */
+static void test_run_queues_first(void **state)
+{
+    (void)state;
+#if defined(CES_HAVE_CUDA)
+    {
+        static const char tail[] =
+            "(CUDA_DEVICE_MAX_CONNECTIONS; 8 when unset), so the check did not model how its "
+            "streams are queued here; check it with `connections %s` (or `connections any`: "
+            "every assignment), or run it with CUDA_DEVICE_MAX_CONNECTIONS=%s\n";
+        char want[1024], end[512], *out = NULL;
+
+        snprintf(end, sizeof(end), tail, "0", "1");
+        snprintf(want, sizeof(want), "cesync: run: bad/cross_stream_conn1.ces: the schedule was "
+                 "checked with connections 1 (its 2 streams sharing 1 queue) but this process "
+                 "has 8 hardware queues per GPU %s", end);
+        assert_int_equal(ces_test_tool_env(NULL, "CUDA_DEVICE_MAX_CONNECTIONS=",
+                                           "run bad/cross_stream_conn1.ces", &out), 2);
+        assert_string_equal(out, want);
+        free(out);
+        snprintf(end, sizeof(end), tail, "1", "2 or more");
+        snprintf(want, sizeof(want), "cesync: run: <stdin>: the schedule was checked with "
+                 "connections 0 (each of its 2 streams on a queue of its own) but this process "
+                 "has 1 hardware queue per GPU %s", end);
+        assert_int_equal(ces_test_tool_env(NULL, "CUDA_DEVICE_MAX_CONNECTIONS=1",
+                                           "run - < bad/cross_stream_conn0.ces", &out), 2);
+        assert_string_equal(out, want);
+        free(out);
+    }
+#endif
+}
+
 /* The settings every rank reads from the environment are judged before the
  * GPUs are asked, once: a malformed one was each forked rank's "cesync:
  * run: rank 0: CES_TIMEOUT_MS must be ..." and then "0 of 2 ranks ran to
@@ -1198,6 +1235,7 @@ int main(void)
         cmocka_unit_test(test_run_input_first),
         cmocka_unit_test(test_run_lowering_refused),
         cmocka_unit_test(test_run_settings_first),
+        cmocka_unit_test(test_run_queues_first),
         cmocka_unit_test(test_run_help),
         cmocka_unit_test(test_devices_command),
         cmocka_unit_test(test_dot_outputs),
