@@ -123,6 +123,15 @@ static CUresult CUDAAPI fake_p2p(int *v, CUdevice_P2PAttribute a, CUdevice from,
     return CUDA_SUCCESS;
 }
 
+/* A rank's context: where a rank that the GPUs take first meets the
+ * driver, refused here so that it ends there. */
+static CUresult CUDAAPI fake_retain(CUcontext *c, CUdevice d)
+{
+    (void)c;
+    (void)d;
+    return CUDA_ERROR_NOT_PERMITTED;
+}
+
 static CUresult CUDAAPI fake_error_name(CUresult r, const char **s)
 {
     *s = r == CUDA_ERROR_INVALID_DEVICE ? "CUDA_ERROR_INVALID_DEVICE" : "CUDA_ERROR_?";
@@ -174,6 +183,7 @@ static void machine(int n)
     t->p_cuDeviceGetP2PAttribute = fake_p2p;
     t->p_cuGetErrorName = fake_error_name;
     t->p_cuGetErrorString = fake_error_string;
+    t->p_cuDevicePrimaryCtxRetain = fake_retain;
     gpus = n;
     count_error = cudaSuccess;
     name_fail = -1;
@@ -784,10 +794,42 @@ static void test_devices_probe_dies_mid_write(void **state)
     child_dies_writing = 0;
 }
 
+/* Runs `cmd` (run or bench) with args[0..argc), which the GPUs take, so its
+ * ranks start and meet the stand-in's refused context (fake_retain): exit
+ * 2, standard output `out`, and on standard error a line of each rank that
+ * starts with `first` (and `second`, in either order) and ends with the
+ * driver's refusal; where `second` is a rank of its own process, run then
+ * says how many ranks ran to the end. */
+static void retain_says(const char *const *args, int argc, int (*cmd)(int, char **),
+                        const char *out, const char *first, const char *second)
+{
+    static const char refused[] =
+        "cuDevicePrimaryCtxRetain(&c->cuctx, c->cudev) failed: CUDA_ERROR_? (800): stand-in\n";
+    char got[2][2048], *line = got[1];
+    int seen[2] = {0, 0};
+
+    assert_int_equal(tool_run(cmd, argc, args, got[0], got[1], sizeof(got[0])), 2);
+    assert_string_equal(got[0], out);
+    for (int k = 0; k < (second != NULL ? 2 : 1); k++) {
+        char *end = strchr(line, '\n');
+        size_t n = end != NULL ? (size_t)(end - line) + 1 : 0;
+        int which = strncmp(line, first, strlen(first)) == 0                      ? 0
+                    : second != NULL && strncmp(line, second, strlen(second)) == 0 ? 1
+                                                                                   : -1;
+
+        if (which < 0 || seen[which] || n < sizeof(refused) - 1 ||
+            strncmp(line + n - (sizeof(refused) - 1), refused, sizeof(refused) - 1) != 0)
+            fail_msg("stderr:\n%s", got[1]);
+        seen[which] = 1;
+        line += n;
+    }
+    assert_string_equal(line, second != NULL ? "cesync: run: 0 of 2 ranks ran to the end\n" : "");
+}
+
 /* A GPU that no rank is on stops none: on four GPUs, all peers, whose GPU 3
  * the driver fails to describe (its copy engines' attribute), 2 ranks go
- * on to start (CES_TIMEOUT_MS=0, which the ranks' communicators refuse,
- * ends them there), in run, one process or one per rank, and in bench,
+ * on to start (the stand-in refuses their contexts, which ends them
+ * there), in run, one process or one per rank, and in bench,
  * where both refused them ("GPU 3: .../devices.c:...: cuDeviceGetAttribute(
  * ...) failed: ..."); ranks on GPU 3 are refused naming the first such
  * rank, the GPU and the call, with CES_SHARE_GPUS=1 too.  The later GPU of
@@ -806,8 +848,6 @@ static void test_devices_unused_gpu_fails(void **state)
         "rank 3 would be on GPU 3, which the driver cannot describe: "
         "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT) failed: "
         "CUDA_ERROR_INVALID_DEVICE (101): stand-in";
-    static const char timeout[] =
-        "CES_TIMEOUT_MS must be 1..4294967295 milliseconds (digits), not '0'";
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_devices *d = malloc(sizeof(*d));
@@ -820,29 +860,13 @@ static void test_devices_unused_gpu_fails(void **state)
         for (int j = 0; j < 4; j++)
             peer[i][j] = i != j;
     engines_fail = 3;
-    setenv("CES_TIMEOUT_MS", "0", 1);
-    snprintf(want, sizeof(want), "cesync: run: %s\n", timeout);
-    tool_says(ces_cmd_run, 4, run2, 2, "cesync run: 2 ranks, one process, 1 iteration in 1 block\n",
-              want);
-    {
-        /* (each rank says it, in whichever order they end) */
-        char out[1024], err[1024], first[512], second[512];
-
-        assert_int_equal(tool_run(ces_cmd_run, 3, run2, out, err, sizeof(out)), 2);
-        assert_string_equal(out, "cesync run: 2 ranks, one process per rank, 1 iteration in 1 "
-                                 "block\n");
-        snprintf(first, sizeof(first), "cesync: run: rank 0: %s\ncesync: run: rank 1: %s\n",
-                 timeout, timeout);
-        snprintf(second, sizeof(second), "cesync: run: rank 1: %s\ncesync: run: rank 0: %s\n",
-                 timeout, timeout);
-        if ((strncmp(err, first, strlen(first)) != 0 &&
-             strncmp(err, second, strlen(second)) != 0) ||
-            strcmp(err + strlen(first), "cesync: run: 0 of 2 ranks ran to the end\n") != 0)
-            fail_msg("stderr:\n%s", err);
-    }
-    snprintf(want, sizeof(want), "cesync: bench: %s\n", timeout);
-    tool_says(ces_cmd_bench, 3, bench2, 2, "", want);
-    unsetenv("CES_TIMEOUT_MS");
+    retain_says(run2, 4, ces_cmd_run, "cesync run: 2 ranks, one process, 1 iteration in 1 block\n",
+                "cesync: run: rank 0 (device 0): ", NULL);
+    /* (each rank says it, in whichever order they end) */
+    retain_says(run2, 3, ces_cmd_run,
+                "cesync run: 2 ranks, one process per rank, 1 iteration in 1 block\n",
+                "cesync: run: rank 0: rank 0 (device 0): ", "cesync: run: rank 1: rank 1 (device 1): ");
+    retain_says(bench2, 3, ces_cmd_bench, "", "cesync: bench: rank 0 (device 0): ", NULL);
     snprintf(want, sizeof(want), "cesync: run: %s\n", engines);
     tool_says(ces_cmd_run, 3, run4, 2, "", want);
     setenv("CES_SHARE_GPUS", "1", 1);
