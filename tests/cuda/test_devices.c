@@ -207,7 +207,7 @@ static void peers(int a, int b)
 static int tool_run(int (*cmd)(int, char **), int argc, const char *const *args, char *out,
                     char *err, size_t size)
 {
-    char tmpl[2][32] = {"/tmp/ces-devices-outXXXXXX", "/tmp/ces-devices-errXXXXXX"};
+    char tmpl[2][256];
     char *argv[8], *got[2] = {out, err};
     int fd[2], saved[2], rc;
 
@@ -217,10 +217,16 @@ static int tool_run(int (*cmd)(int, char **), int argc, const char *const *args,
     argv[argc] = NULL;
     fflush(stdout);
     fflush(stderr);
+    /* files without a name once open: a command that crashes or fails an
+     * assertion leaves none behind */
     for (int k = 0; k < 2; k++) {
+        snprintf(tmpl[k], sizeof(tmpl[k]), "%s/ces-devices-%sXXXXXX", ces_test_tmp_base(),
+                 k == 0 ? "out" : "err");
         fd[k] = mkstemp(tmpl[k]);
+        assert_true(fd[k] >= 0);
+        unlink(tmpl[k]);
         saved[k] = dup(k + 1);
-        assert_true(fd[k] >= 0 && saved[k] >= 0);
+        assert_true(saved[k] >= 0);
         assert_int_equal(dup2(fd[k], k + 1), k + 1);
     }
     rc = cmd(argc, argv);
@@ -235,7 +241,6 @@ static int tool_run(int (*cmd)(int, char **), int argc, const char *const *args,
         assert_true(n >= 0);
         got[k][n] = '\0';
         close(fd[k]);
-        unlink(tmpl[k]);
     }
     return rc;
 }

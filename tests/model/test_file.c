@@ -407,19 +407,18 @@ static void test_load(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_model m;
-    char path[] = "/tmp/ces_model_XXXXXX";
+    char *dir = ces_test_tmpdir(), path[128];
     FILE *fp;
-    int fd = mkstemp(path);
 
     (void)state;
-    assert_true(fd >= 0);
-    fp = fdopen(fd, "w");
+    snprintf(path, sizeof(path), "%s/m.model", dir);
+    fp = fopen(path, "w");
     assert_non_null(fp);
     fputs("kind = h200\nevent_us = 0.5\nbad\n", fp);
     fclose(fp);
     assert_int_equal(ces_model_load(ctx, path, NULL, &m), CES_ERR_PARSE);
     {
-        char want[128];
+        char want[256];
 
         snprintf(want, sizeof(want), "%s:3:4: expected '=', found the end of the line", path);
         assert_string_equal(ces_ctx_last_error(ctx), want);
@@ -440,13 +439,13 @@ static void test_load(void **state)
     fclose(fp);
     assert_int_equal(ces_model_load(ctx, path, NULL, &m), CES_ERR_PARSE);
     {
-        char want[160];
+        char want[256];
 
         snprintf(want, sizeof(want), "%s:1:16: a NUL byte: a model file is text (is this a "
                  "binary file?)", path);
         assert_string_equal(ces_ctx_last_error(ctx), want);
     }
-    remove(path);
+    ces_test_remove_in(dir, "m.model\0");
     assert_int_equal(ces_model_load(ctx, "/nonexistent/x.model", NULL, &m), CES_ERR_IO);
     assert_string_equal(ces_ctx_last_error(ctx),
                         "/nonexistent/x.model: cannot open: No such file or directory");

@@ -292,10 +292,9 @@ static void test_replay_needs_abort(void **state)
 
 static void test_faults_sweep_json_dot(void **state)
 {
-    char *o;
-    char path[] = "/tmp/cesync_check_dotXXXXXX";
+    char *o, *dir;
+    char path[128];
     char args[256];
-    int fd;
     FILE *f;
     char head[16] = "";
 
@@ -332,21 +331,18 @@ static void test_faults_sweep_json_dot(void **state)
         assert_memory_equal(o, want, strlen(want));
     }
     free(o);
-    fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    remove(path);
+    dir = ces_test_tmpdir();
+    snprintf(path, sizeof(path), "%s/d.dot", dir);
     snprintf(args, sizeof(args), "barrier --ranks 2 --sync nccl --graph --iterations 2 --quiet "
-             "--dot %s.dot", path);
+             "--dot %s", path);
     assert_int_equal(run(args, &o), 1);
     free(o);
-    snprintf(args, sizeof(args), "%s.dot", path);
-    f = fopen(args, "r");
+    f = fopen(path, "r");
     assert_non_null(f);
     assert_int_equal(fread(head, 1, 15, f), 15);
     fclose(f);
-    remove(args);
     assert_string_equal(head, "digraph cesync ");
+    ces_test_remove_in(dir, "d.dot\0");
 }
 
 /* cesync check of credit's alltoall (2 ranks, 2 calls) in dir with a delay
@@ -1675,19 +1671,14 @@ static void test_queues(void **state)
     /* a count past 2^64 - 1 saturates: it is not given as if it were the
      * count */
     {
-        char path[] = "/tmp/cesync_check_qsXXXXXX";
-        int fd = mkstemp(path);
-        FILE *f;
+        char *dir = ces_test_tmpdir(), path[128];
 
-        assert_true(fd >= 0);
-        f = fdopen(fd, "w");
-        assert_non_null(f);
-        fputs("cesync 1\nranks 2\nstreams 64\nsignal f u32 1\nphase eager x1\n"
-              "r* s63 : write f[0] = 1\n", f);
-        fclose(f);
+        snprintf(path, sizeof(path), "%s/q.ces", dir);
+        ces_test_put_file(path, "cesync 1\nranks 2\nstreams 64\nsignal f u32 1\nphase eager x1\n"
+                                "r* s63 : write f[0] = 1\n");
         snprintf(args, sizeof(args), "%s --queue-sweep", path);
         assert_int_equal(run(args, &o), 2);
-        remove(path);
+        ces_test_remove_in(dir, "q.ces\0");
         assert_string_equal(o, "cesync: check: --queue-sweep: 18446744073709551615 or more "
                                "assignments of 2 ranks' 64 streams to at most 64 queues, more "
                                "than 100000 checks; check fewer ranks, or one assignment with "

@@ -1929,8 +1929,7 @@ static void test_spin(void **state)
 
     memset(&E, 0, sizeof(E));
     E.run = *(const bool *)*state;
-    snprintf(E.dir, sizeof(E.dir), "%s/cesync-promela-XXXXXX",
-             getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+    snprintf(E.dir, sizeof(E.dir), "%s/cesync-promela-XXXXXX", ces_test_tmp_base());
     if (E.run)
         assert_non_null(mkdtemp(E.dir));
     spin_fixtures(&E, "bad");

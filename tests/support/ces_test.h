@@ -96,7 +96,13 @@ struct ces_graph *ces_test_in_place_on(struct ces_ctx *ctx, const struct ces_col
  * indices stay) into the empty graph g; fails the test on any error. */
 void ces_test_copy_tables(const struct ces_graph *from, struct ces_graph *g);
 
-/* A new empty directory under /tmp (a static buffer: one at a time). */
+/* Where the tests put their temporary files: $TMPDIR, or /tmp where that
+ * is unset or empty. */
+const char *ces_test_tmp_base(void);
+
+/* A new empty directory in ces_test_tmp_base (a static buffer: one at a
+ * time), removed with what it still holds when the process that made it
+ * exits (a test whose assertion failed, or that did not remove it). */
 char *ces_test_tmpdir(void);
 
 /* Sleeps ms milliseconds. */

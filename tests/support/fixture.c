@@ -156,12 +156,82 @@ void ces_test_sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+const char *ces_test_tmp_base(void)
+{
+    const char *dir = getenv("TMPDIR");
+
+    return dir != NULL && *dir != '\0' ? dir : "/tmp";
+}
+
+/* The directories ces_test_tmpdir made, and the process that made them:
+ * removed, with what they still hold, when that process exits. */
+static char **made;
+static size_t nmade;
+static pid_t made_by;
+
+/* Removes path, a directory with everything under it (made writable
+ * first: a test may have taken that away), a link not followed. */
+static void remove_tree(const char *path)
+{
+    struct stat sb;
+    DIR *d;
+    struct dirent *e;
+
+    if (lstat(path, &sb) != 0)
+        return;
+    if (S_ISDIR(sb.st_mode)) {
+        chmod(path, S_IRWXU);
+        d = opendir(path);
+        while (d != NULL && (e = readdir(d)) != NULL) {
+            char sub[4096];
+
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+                (size_t)snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name) < sizeof(sub))
+                remove_tree(sub);
+        }
+        if (d != NULL)
+            closedir(d);
+    }
+    remove(path);
+}
+
+/* At exit: what a test left in its directories (a failed assertion ends a
+ * test before its own clean-up), in the process that made them only (a
+ * child forked by a test exits through here too). */
+static void remove_made(void)
+{
+    for (size_t i = 0; i < nmade; i++) {
+        if (getpid() == made_by)
+            remove_tree(made[i]);
+        free(made[i]);
+    }
+    free(made);
+    made = NULL;
+    nmade = 0;
+}
+
 char *ces_test_tmpdir(void)
 {
-    static char dir[64];
+    static char dir[96];
+    const char *base = ces_test_tmp_base();
+    char **more;
 
-    snprintf(dir, sizeof(dir), "/tmp/ces_test_XXXXXX");
+    /* room for the names the tests put in it, in buffers of fixed size */
+    if (strlen(base) > 64)
+        fail_msg("TMPDIR %s is too long for the tests' paths (at most 64 characters)", base);
+    snprintf(dir, sizeof(dir), "%s/ces_test_XXXXXX", base);
     assert_non_null(mkdtemp(dir));
+    if (made_by != getpid()) { /* the first in this process */
+        remove_made();
+        made_by = getpid();
+        assert_int_equal(atexit(remove_made), 0);
+    }
+    more = realloc(made, (nmade + 1) * sizeof(*made));
+    assert_non_null(more);
+    made = more;
+    made[nmade] = strdup(dir);
+    assert_non_null(made[nmade]);
+    nmade++;
     return dir;
 }
 

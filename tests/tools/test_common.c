@@ -395,22 +395,28 @@ static void test_load_input_anywhere(void **state)
                        "cesync: check --predict: --kind: unknown machine kind 'nope' (known: h200)\n");
 }
 
-/* Sends stderr into a new file named by `tmpl` (a mkstemp template) until
- * stderr_end; its descriptor, and stderr's kept in *saved. */
-static int stderr_begin(char *tmpl, int *saved)
+/* Sends stderr into a new file (without a name once open: a test that
+ * fails leaves none behind) until stderr_end; its descriptor, and
+ * stderr's kept in *saved. */
+static int stderr_begin(int *saved)
 {
-    int fd = mkstemp(tmpl);
+    char tmpl[256];
+    int fd;
 
+    snprintf(tmpl, sizeof(tmpl), "%s/ces_note_XXXXXX", ces_test_tmp_base());
+    fd = mkstemp(tmpl);
+    assert_true(fd >= 0);
+    unlink(tmpl);
     *saved = dup(2);
-    assert_true(fd >= 0 && *saved >= 0);
+    assert_true(*saved >= 0);
     fflush(stderr);
     assert_int_equal(dup2(fd, 2), 2);
     return fd;
 }
 
 /* Gives stderr back and puts what was written to it since stderr_begin
- * into out (size bytes, a string); the file is removed. */
-static void stderr_end(char *tmpl, int fd, int saved, char *out, size_t size)
+ * into out (size bytes, a string); the file is closed. */
+static void stderr_end(int fd, int saved, char *out, size_t size)
 {
     ssize_t n;
 
@@ -421,7 +427,6 @@ static void stderr_end(char *tmpl, int fd, int saved, char *out, size_t size)
     assert_true(n >= 0);
     out[n] = '\0';
     close(fd);
-    unlink(tmpl);
 }
 
 /* What ces_tool_dot_note prints to stderr for an alltoall of `ranks` and
@@ -435,17 +440,16 @@ static void dot_note(const char *ranks, const char *iterations, const char *path
     struct ces_dot_size sz;
     char a0[] = "alltoall", a1[] = "--ranks", a2[16], a3[] = "--iterations", a4[16];
     char *argv[] = {a0, a1, a2, a3, a4};
-    char tmpl[] = "/tmp/ces_note_XXXXXX";
     int fd, saved;
 
     snprintf(a2, sizeof(a2), "%s", ranks);
     snprintf(a4, sizeof(a4), "%s", iterations);
     assert_int_equal(ces_tool_load("dot", ctx, 5, argv, NULL, NULL, NULL, NULL, &g, NULL),
                      CES_EXIT_OK);
-    fd = stderr_begin(tmpl, &saved);
+    fd = stderr_begin(&saved);
     assert_int_equal(ces_tool_dot_size(ctx, g, NULL, &sz), CES_OK);
     ces_tool_dot_note("dot", ces_tool_dot_ops(g), &sz, path);
-    stderr_end(tmpl, fd, saved, out, size);
+    stderr_end(fd, saved, out, size);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
@@ -500,11 +504,10 @@ static void test_dot_note(void **state)
  * standard output (path NULL), in out. */
 static void dot_text_note(size_t len, char *out, size_t size)
 {
-    char tmpl[] = "/tmp/ces_note_XXXXXX";
-    int saved, fd = stderr_begin(tmpl, &saved);
+    int saved, fd = stderr_begin(&saved);
 
     ces_tool_dot_text_note("check", 7, len, NULL);
-    stderr_end(tmpl, fd, saved, out, size);
+    stderr_end(fd, saved, out, size);
 }
 
 /* Dot text is announced from 16 MiB on, to standard output too (a file:
