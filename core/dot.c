@@ -1235,7 +1235,10 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
  * process of a later block (after the second replay's last event alone,
  * the wait may still come before a later replay's write), or is of a later
  * block of the same rank, where that process is linked (its block's first
- * events come after every replay of the rank's earlier blocks). */
+ * events come after every replay of the rank's earlier blocks), nor, as
+ * its process's latest write before the wait, one that slot_overwritten
+ * says the wait never sees (o->over, of slot_writes' runs for clock c,
+ * which it tells of every replay). */
 static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
                        const struct dot_ev *x, const uint32_t *c, const struct ces_op *wt,
                        uint32_t width)
@@ -1243,14 +1246,17 @@ static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
     size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
     size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
 
-    for (size_t i = lo, end = lo; i < hi; i++) {
+    for (size_t i = lo, end = lo, t = 0; i < hi; i++) {
         const struct dot_ow *w = &o->w[i];
         uint32_t q = w->proc;
         size_t at = o->off[q] + w->pos;
 
-        if (i == end)
+        if (i == end) { /* run t's first */
+            t += i > lo;
             end = ow_at(o->w, i, hi, q, UINT32_MAX);
-        if (!w->later || !ces_wait_holds(width, wt->cmp, w->value, wt->value))
+        }
+        if (!w->later || !ces_wait_holds(width, wt->cmp, w->value, wt->value) ||
+            (o->last[t] == i && o->over[t]))
             continue;
         if (w->pos < o->done[q] && (o->dead[at] || order_clock(o, at)[x->proc] > x->pos))
             continue;

@@ -2301,6 +2301,36 @@ static void test_counter_pairs_later_own(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A later replay's write is not one a wait passes on where it is its
+ * process's latest before the wait and a wait between them, after its
+ * every replay, fails its value (beside a counter of 46 values, 1081
+ * pairs).  r0 writes f 2 in a phase replayed 3 times, waits `f == 3` then
+ * `f == 2` in the next, and `f == 3` in the one after (replayed twice),
+ * where r1 s1 writes f 3: the `f == 3` passes only on r1 s1's 3, written
+ * after r0's every 2, so the `f == 2` never passes and the last phase's
+ * wait never runs; slot_overwritten said so of the 2, but the wait was
+ * still taken to pass on the third replay's, and r1 s1's write was drawn
+ * to the last wait (cesync check: HANG). */
+static void test_counter_pairs_later_failed(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char *t;
+
+    (void)state;
+    t = counter_case(ctx, &g, "",
+                     "phase graph x3\nr0 : write f[0] = 2\nphase eager x1\n"
+                     "r0 : wait f[0] == 3\nr0 : wait f[0] == 2\nphase graph x2\n"
+                     "r0 : wait f[0] == 3\nr1 s1 : write f[0]@0 = 3\n");
+    /* the counter's 46 alone */
+    assert_null(strstr(t, " -> n3_0_0 [style=dashed"));
+    counter_drawn(t, 46, 1036);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -3011,6 +3041,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_block),
         cmocka_unit_test(test_counter_pairs_later_overwritten),
         cmocka_unit_test(test_counter_pairs_later_own),
+        cmocka_unit_test(test_counter_pairs_later_failed),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
