@@ -1122,15 +1122,37 @@ static uint32_t at_block(const struct dot_order *o, uint32_t p, uint32_t at)
     return o->ev[o->off[p] + at - 1].ref.block;
 }
 
+/* Whether an event of clock c comes after every replay of process p's
+ * events of block b: after an event of p of a later block, or, p being
+ * one of its rank's linked processes, of another of them (a block's first
+ * events come after every replay of the rank's earlier blocks; a rank's
+ * processes are numbered one after another). */
+static bool past_block(const struct dot_order *o, const uint32_t *c, uint32_t p, uint32_t b)
+{
+    uint32_t r = o->ev[o->off[p]].ref.rank, q;
+
+    if (c[p] > 0 && at_block(o, p, c[p]) > b)
+        return true;
+    if (!o->linked[p])
+        return false;
+    for (q = p; q > 0 && o->ev[o->off[q - 1]].ref.rank == r; q--)
+        ;
+    for (; q < o->nproc && o->ev[o->off[q]].ref.rank == r; q++) {
+        if (o->linked[q] && c[q] > 0 && at_block(o, q, c[q]) > b)
+            return true;
+    }
+    return false;
+}
+
 /* Sets o->over[t] where run t's latest write before wait event y of
  * clock c (last[t], of slot_writes) is one the wait never sees: a wait
  * into the slot whose condition it fails comes after it and before this
  * one (of those whose clock is computed), so that one passes on a later
  * write, and this one on that write or a later one still; or neither
  * passes.  A later replay's write (dot_ow.later) is so only where that
- * wait comes after its every replay (after an event of its process of a
- * later block), or where it, y and that wait are of y's process and
- * replay (their later replays in the same order). */
+ * wait comes after its every replay (past_block), or where it, y and
+ * that wait are of y's process and replay (their later replays in the
+ * same order). */
 static void slot_overwritten(struct dot_order *o, const struct dot_ow *slot, uint32_t width,
                              const struct dot_ev *y, const uint32_t *c, uint32_t ng)
 {
@@ -1148,16 +1170,16 @@ static void slot_overwritten(struct dot_order *o, const struct dot_ow *slot, uin
 
             end = ow_at(o->x, i, hi, p, UINT32_MAX);
             /* p's waits before this one, latest first, while after l (after
-             * its every replay: after an event of its process of a later
-             * block, or in its replay of y's process) */
+             * its every replay, past_block, or in its replay of y's
+             * process) */
             for (size_t k = ow_at(o->x, i, end, p, upto); k > i; k--) {
                 const struct dot_ow *x = &o->x[k - 1];
-                uint32_t at = order_clock(o, o->off[p] + x->pos)[l->proc];
+                const uint32_t *xc = order_clock(o, o->off[p] + x->pos);
 
                 o->work++;
-                if (at <= l->pos ||
+                if (xc[l->proc] <= l->pos ||
                     (l->later && !(own && p == y->proc) &&
-                     at_block(o, l->proc, at) <= l->block))
+                     !past_block(o, xc, l->proc, l->block)))
                     break;
                 if (!ces_wait_holds(width, x->cmp, l->value, x->value)) {
                     o->over[t] = true;
@@ -1177,18 +1199,18 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 /* Whether write w[i] of run g (of slot_writes), of a later replay
  * (dot_ow.later), may come after the other runs' latest writes before a
  * wait that it comes before: where none is of its block (which comes
- * after it in every replay) or comes after an event of its process of a
- * later block (after its every replay). */
+ * after it in every replay) or comes after its every replay
+ * (past_block). */
 static bool later_past(const struct dot_order *o, uint32_t g, uint32_t ng, size_t i)
 {
     const struct dot_ow *w = &o->w[i];
 
     for (uint32_t t = 0; w->later && t < ng; t++) {
         size_t l = o->last[t];
-        uint32_t at = l != SIZE_MAX && t != g ? ow_clock(o, l)[w->proc] : 0;
+        const uint32_t *lc = l != SIZE_MAX && t != g ? ow_clock(o, l) : NULL;
 
-        if (at > w->pos && (o->w[l].block == w->block ||
-                            at_block(o, w->proc, at) > w->block))
+        if (lc != NULL && lc[w->proc] > w->pos &&
+            (o->w[l].block == w->block || past_block(o, lc, w->proc, w->block)))
             return false;
     }
     return w->later;
@@ -1231,11 +1253,9 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
  * places do not tell apart from its second replay's: one whose value it
  * passes on, not known to run in no execution or to come after the wait,
  * nor to come before a later write of its process that comes before the
- * wait, as do all its replays where the wait comes after an event of that
- * process of a later block (after the second replay's last event alone,
- * the wait may still come before a later replay's write), or is of a later
- * block of the same rank, where that process is linked (its block's first
- * events come after every replay of the rank's earlier blocks), nor, as
+ * wait, as do all its replays where the wait comes after its every replay
+ * (past_block: after the second replay's last event alone, the wait may
+ * still come before a later replay's write), nor, as
  * its process's latest write before the wait, one that slot_overwritten
  * says the wait never sees (o->over, of slot_writes' runs for clock c,
  * which it tells of every replay). */
@@ -1261,9 +1281,7 @@ static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
         if (w->pos < o->done[q] && (o->dead[at] || order_clock(o, at)[x->proc] > x->pos))
             continue;
         if (c[q] > w->pos && ow_at(o->w, i, end, q, c[q]) > i + 1 &&
-            (at_block(o, q, c[q]) > w->block ||
-             (o->linked[q] && x->ref.rank == o->ev[o->off[q]].ref.rank &&
-              x->ref.block > w->block)))
+            past_block(o, c, q, w->block))
             continue;
         return true;
     }
@@ -1547,15 +1565,15 @@ static int keep_pair(struct dot_state *st, const struct dot_order *o, const stru
 /* Whether write w[i] comes after wait event x in every execution: after
  * it, and where x stands for the later replays' waits too (dot_ev.later),
  * which may come before a write of another process that comes after the
- * second replay's, after an event of x's process of a later block (a
- * write of x's own process after x stands for its later replays' writes,
- * after their waits). */
+ * second replay's, after x's every replay (past_block; a write of x's
+ * own process after x stands for its later replays' writes, after their
+ * waits). */
 static bool after_wait(const struct dot_order *o, const struct dot_ev *x, size_t i)
 {
-    uint32_t at = ow_clock(o, i)[x->proc];
+    const uint32_t *wc = ow_clock(o, i);
 
-    return at > x->pos && (!x->later || o->w[i].proc == x->proc ||
-                           at_block(o, x->proc, at) > x->ref.block);
+    return wc[x->proc] > x->pos && (!x->later || o->w[i].proc == x->proc ||
+                                    past_block(o, wc, x->proc, x->ref.block));
 }
 
 /* Adds to st->kept the pairs of wait event e (of block b) with its
