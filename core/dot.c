@@ -1152,7 +1152,8 @@ static bool past_block(const struct dot_order *o, const uint32_t *c, uint32_t p,
  * passes.  A later replay's write (dot_ow.later) is so only where that
  * wait comes after its every replay (past_block), or where it, y and
  * that wait are of y's process and replay (their later replays in the
- * same order). */
+ * same order), or where it and that wait are of one process and replay
+ * and y comes after that wait's every replay. */
 static void slot_overwritten(struct dot_order *o, const struct dot_ow *slot, uint32_t width,
                              const struct dot_ev *y, const uint32_t *c, uint32_t ng)
 {
@@ -1170,8 +1171,9 @@ static void slot_overwritten(struct dot_order *o, const struct dot_ow *slot, uin
 
             end = ow_at(o->x, i, hi, p, UINT32_MAX);
             /* p's waits before this one, latest first, while after l (after
-             * its every replay, past_block, or in its replay of y's
-             * process) */
+             * its every replay, past_block, in its replay of y's process,
+             * or in its replay of its process with y after that wait's
+             * every replay) */
             for (size_t k = ow_at(o->x, i, end, p, upto); k > i; k--) {
                 const struct dot_ow *x = &o->x[k - 1];
                 const uint32_t *xc = order_clock(o, o->off[p] + x->pos);
@@ -1179,7 +1181,9 @@ static void slot_overwritten(struct dot_order *o, const struct dot_ow *slot, uin
                 o->work++;
                 if (xc[l->proc] <= l->pos ||
                     (l->later && !(own && p == y->proc) &&
-                     !past_block(o, xc, l->proc, l->block)))
+                     !past_block(o, xc, l->proc, l->block) &&
+                     !(x->later && p == l->proc && x->block == l->block &&
+                       past_block(o, c, p, x->block))))
                     break;
                 if (!ces_wait_holds(width, x->cmp, l->value, x->value)) {
                     o->over[t] = true;

@@ -2360,6 +2360,37 @@ static void test_counter_pairs_later_linked(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A later replay's write is overwritten for a wait after every replay of
+ * a wait of the write's process and replay that fails its value (beside a
+ * counter of 46 values, 1081 pairs).  In a phase replayed 3 times r0 s1
+ * writes g 1 and waits `g >= 2`, r1 s1 writes g 2; in the next r0 s1 waits
+ * `g == 1`, r1 s1 writes f 1 and r0 s1 waits `f >= 1`: each replay's
+ * `g >= 2` passes only on a 2 written after that replay's 1, so the `g ==
+ * 1` never passes and the wait of f never runs; but the second replay's
+ * 1, which stands for the third's, was taken to be one the `g == 1` may
+ * pass on, and r1 s1's write of f was drawn to the wait of f (cesync
+ * check: HANG). */
+static void test_counter_pairs_later_each(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char *t;
+
+    (void)state;
+    t = counter_case(ctx, &g, "",
+                     "phase graph x3\nr0 s1 : write g[0]@0 = 1\nr0 s1 : wait g[0] >= 2\n"
+                     "r1 s1 : write g[0]@0 = 2\nphase eager x1\nr0 s1 : wait g[0] == 1\n"
+                     "r1 s1 : write f[0]@0 = 1\nr0 s1 : wait f[0] >= 1\n");
+    /* the counter's 46, and r1 s1's 2 to the `g >= 2` */
+    assert_non_null(strstr(t, "n1_1_0 -> n1_0_1 [style=dashed"));
+    assert_null(strstr(t, " -> n2_0_1 [style=dashed"));
+    counter_drawn(t, 47, 1036);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -3072,6 +3103,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_own),
         cmocka_unit_test(test_counter_pairs_later_failed),
         cmocka_unit_test(test_counter_pairs_later_linked),
+        cmocka_unit_test(test_counter_pairs_later_each),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
