@@ -1252,6 +1252,25 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
     return SIZE_MAX;
 }
 
+/* Whether write w[i], of a later replay (dot_ow.later), comes before
+ * another process's write into its slot of its block's later replays too
+ * (after it in each replay) whose every replay comes before an event of
+ * clock c: one of the latest before c of the ng runs of slot_writes. */
+static bool later_over(const struct dot_order *o, const uint32_t *c, size_t i, uint32_t ng)
+{
+    const struct dot_ow *w = &o->w[i];
+
+    for (uint32_t t = 0; t < ng; t++) {
+        size_t l = o->last[t];
+
+        if (l != SIZE_MAX && o->w[l].proc != w->proc && o->w[l].later &&
+            o->w[l].block == w->block && ow_clock(o, l)[w->proc] > w->pos &&
+            past_block(o, c, o->w[l].proc, w->block))
+            return true;
+    }
+    return false;
+}
+
 /* Whether wait `wt` of event x, of clock c (width `width`), may pass on a
  * write into `slot` of a later replay (dot_ow.later), which first_seen's
  * places do not tell apart from its second replay's: one whose value it
@@ -1259,13 +1278,15 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
  * nor to come before a later write of its process that comes before the
  * wait, as do all its replays where the wait comes after its every replay
  * (past_block: after the second replay's last event alone, the wait may
- * still come before a later replay's write), nor, as
+ * still come before a later replay's write), nor to come before another
+ * process's write whose every replay comes before the wait (later_over),
+ * nor, as
  * its process's latest write before the wait, one that slot_overwritten
  * says the wait never sees (o->over, of slot_writes' runs for clock c,
  * which it tells of every replay). */
 static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
                        const struct dot_ev *x, const uint32_t *c, const struct ces_op *wt,
-                       uint32_t width)
+                       uint32_t width, uint32_t ng)
 {
     size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
     size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
@@ -1286,6 +1307,8 @@ static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
             continue;
         if (c[q] > w->pos && ow_at(o->w, i, end, q, c[q]) > i + 1 &&
             past_block(o, c, q, w->block))
+            continue;
+        if (later_over(o, c, i, ng))
             continue;
         return true;
     }
@@ -1495,7 +1518,7 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
         if (any)
             order_twice(o, &slot, x, op, width, ng, low);
         /* nothing it may see: it never passes */
-        dead = dead || (!zero && !any && !later_seen(o, &slot, x, low, op, width));
+        dead = dead || (!zero && !any && !later_seen(o, &slot, x, low, op, width, ng));
     }
     for (uint32_t k = 0; k < n; k++) {
         if (low[k] > c[k]) {

@@ -2391,6 +2391,37 @@ static void test_counter_pairs_later_each(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A later replay's write is one a wait after every replay of its block
+ * never sees where a write of another process comes after it in each
+ * replay (beside a counter of 46 values, 1081 pairs).  In a phase
+ * replayed 3 times r1 waits `f >= 2`, r1 s1 writes f 2 and r1 then f 1;
+ * in the next, replayed twice, r1 s1 waits `f >= 2` and writes f 2: r1's
+ * 1 comes after its wait, so after r1 s1's 2 of the same replay, and the
+ * last replay leaves f 1, so the `f >= 2` never passes; but it was taken
+ * to pass on the third replay's 2, and r1 s1's 2 of that phase was drawn
+ * to it (which only its second replay, never started, would show:
+ * cesync check: DEADLOCK). */
+static void test_counter_pairs_later_other(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char *t;
+
+    (void)state;
+    t = counter_case(ctx, &g, "",
+                     "phase graph x3\nr1 : wait f[0] >= 2\nr1 s1 : write f[0]@1 = 2\n"
+                     "r1 : write f[0]@1 = 1\nphase graph x2\nr1 s1 : wait f[0] >= 2\n"
+                     "r1 s1 : write f[0]@1 = 2\n");
+    /* the counter's 46, and r1 s1's 2 to the first phase's wait */
+    assert_non_null(strstr(t, "n1_1_1 -> n1_1_0 [style=dashed"));
+    assert_null(strstr(t, " -> n2_1_0 [style=dashed"));
+    counter_drawn(t, 47, 1036);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -3104,6 +3135,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_failed),
         cmocka_unit_test(test_counter_pairs_later_linked),
         cmocka_unit_test(test_counter_pairs_later_each),
+        cmocka_unit_test(test_counter_pairs_later_other),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
