@@ -93,6 +93,8 @@ struct dot_order {
     bool *dead;        /* [events]: one no execution runs */
     bool *over;        /* [nproc]: last[]'s write one the wait never sees */
     bool *linked;      /* [nproc]: of its rank's linked streams (not a delayed write's) */
+    uint32_t *cut;     /* [ranks]: a block whose last replay a wait of the rank never
+                        * passes, its later blocks run in no execution (UINT32_MAX: none) */
     uint32_t *two;     /* [4 * nproc]: order_twice's least and second least clocks */
     size_t *two_who;   /* [2 * nproc]: the writes of the least */
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
@@ -990,7 +992,9 @@ static int collect_waits(struct dot_state *st)
  * sees.  Where executions end blocked, a clock holds only for those that
  * reach its event, so three more things rule writes out: an event no
  * execution runs (dead: after a wait that nothing it may see lets pass,
- * in its process, link or record), neither as a write nor as a wait; a
+ * in its process, link or record, or of a rank's block after one whose
+ * last replay has too few writes for a wait that needs a fresh one each
+ * replay: replays_cut), neither as a write nor as a wait; a
  * write before a wait of its slot whose condition it fails (that wait
  * passes only on a later write, or never: slot_overwritten); and where a
  * wait passes on another write than an earlier wait of its slot, a write
@@ -1315,6 +1319,52 @@ static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
     return false;
 }
 
+/* Whether the last replay of wait event x (of a later replay, dot_ev.later:
+ * its block replayed reps > 2 times), op wt of width `width` into `slot`,
+ * never passes: where a write into the slot of its block whose value it
+ * fails is of its process, each replay's wait passes on a write after one
+ * of those of the replay or the one before, so on one no other replay's
+ * wait passes on: reps writes; where such a write is of another of its
+ * rank's linked processes, two replays apart (that write of the replay
+ * between them comes after the first's wait, before the second's): half
+ * of reps, rounded up.  Fewer writes into the slot that it passes on
+ * (each of a later replay's counted for every later replay; none that
+ * runs in no execution or comes after x's every replay, past_block; the
+ * slot's initial 0 where it passes on 0) than that: it never passes. */
+static bool replays_cut(struct dot_order *o, const struct ces_graph *g, const struct dot_ev *x,
+                        const struct dot_ow *slot, const struct ces_op *wt, uint32_t width)
+{
+    size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
+    size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
+    uint64_t reps = ces_graph_block(g, x->ref.block).reps, need = 0, have;
+
+    o->work += 2 * (hi - lo);
+
+    for (size_t i = lo; i < hi && need < reps; i++) {
+        const struct dot_ow *w = &o->w[i];
+
+        if (w->block != x->ref.block || ces_wait_holds(width, wt->cmp, w->value, wt->value))
+            continue;
+        if (w->proc == x->proc)
+            need = reps;
+        else if (o->linked[w->proc] && o->ev[o->off[w->proc]].ref.rank == x->ref.rank)
+            need = need > (reps + 1) / 2 ? need : (reps + 1) / 2;
+    }
+    have = ces_wait_holds(width, wt->cmp, 0, wt->value) ? 1 : 0;
+    for (size_t i = lo; i < hi && have < need; i++) {
+        const struct dot_ow *w = &o->w[i];
+        size_t at = o->off[w->proc] + w->pos;
+
+        if (!ces_wait_holds(width, wt->cmp, w->value, wt->value))
+            continue;
+        if (w->pos < o->done[w->proc] &&
+            (o->dead[at] || past_block(o, order_clock(o, at), x->proc, x->ref.block)))
+            continue;
+        have += w->later ? ces_graph_block(g, w->block).reps - 1 : 1;
+    }
+    return have < need;
+}
+
 /* Adds write `id` of clock v (NULL: the slot's initial 0) to a side of
  * order_twice: of every process k, the least clock least[k] (of write
  * who[k]) and the second least second[k]. */
@@ -1519,7 +1569,15 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
             order_twice(o, &slot, x, op, width, ng, low);
         /* nothing it may see: it never passes */
         dead = dead || (!zero && !any && !later_seen(o, &slot, x, low, op, width, ng));
+        /* too few writes for its last replay: its rank's later blocks never run */
+        if (x->later && !dead && o->cut[x->ref.rank] > x->ref.block &&
+            replays_cut(o, g, x, &slot, op, width)) {
+            o->cut[x->ref.rank] = x->ref.block;
+            o->changed = true;
+        }
     }
+    /* after a block whose last replay never completes */
+    dead = dead || (o->linked[x->proc] && x->ref.block > o->cut[x->ref.rank]);
     for (uint32_t k = 0; k < n; k++) {
         if (low[k] > c[k]) {
             c[k] = low[k];
@@ -1798,6 +1856,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->dead = ces_malloc(st->ctx, total * sizeof(*o->dead));
             o->over = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->over));
             o->linked = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->linked));
+            o->cut = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->cut));
             o->two = ces_malloc(st->ctx, 4 * (size_t)o->nproc * sizeof(*o->two));
             o->two_who = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->two_who));
             o->clock = ces_malloc(st->ctx, total * o->nproc * sizeof(*o->clock));
@@ -1807,7 +1866,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->last = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->last));
             first = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*first));
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
-                o->dead == NULL || o->over == NULL || o->linked == NULL || o->two == NULL ||
+                o->dead == NULL || o->over == NULL || o->linked == NULL || o->cut == NULL ||
+                o->two == NULL ||
                 o->two_who == NULL ||
                 o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
                 o->last == NULL || first == NULL) {
@@ -1820,6 +1880,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             memset(o->clock, 0, total * o->nproc * sizeof(*o->clock));
             memset(o->dead, 0, total * sizeof(*o->dead));
             memset(o->linked, 0, (size_t)o->nproc * sizeof(*o->linked));
+            for (uint32_t r = 0; r < g->ranks; r++)
+                o->cut[r] = UINT32_MAX;
             memset(o->done, 0, (size_t)o->nproc * sizeof(*o->done));
         } else if (pass == 1) {
             for (uint32_t q = 0; q < o->nproc; q++)
@@ -1852,6 +1914,7 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->dead);
     ces_free(ctx, o->over);
     ces_free(ctx, o->linked);
+    ces_free(ctx, o->cut);
     ces_free(ctx, o->two);
     ces_free(ctx, o->two_who);
     ces_free(ctx, o->clock);

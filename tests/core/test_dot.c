@@ -2422,6 +2422,45 @@ static void test_counter_pairs_later_other(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A wait of a phase replayed 3 times whose every replay needs a write no
+ * other replay's wait passes on, with fewer such writes, never passes in
+ * its last replay, so its rank's later phases never run (beside a counter
+ * of 46 values, 1081 pairs).  r1 writes f 1 and waits `f == 3` in a phase
+ * replayed 3 times, waits `f == 3` in the next (replayed twice), where r0
+ * writes f 3 to r1: each replay of the first wait needs a 3 written after
+ * its replay's 1, and r0 writes two; and r1 waits `f == 1` in a phase
+ * replayed 3 times while r1 s1 writes f 0, then in the next r0 s1 writes
+ * f 1 to r1, r1 s1 f 1 to r0 and r0 s1 waits `f >= 1`: r1 s1's 0 of the
+ * second replay comes between the first and the third replays' waits, and
+ * r0 s1 writes one 1.  The analysis took the second replay to stand for
+ * the third, and drew r0's 3 to r1's later wait and r1 s1's 1 to r0 s1's
+ * wait (cesync check: HANG). */
+static void test_counter_pairs_later_count(void **state)
+{
+    static const char *const tails[] = {
+        "phase graph x3\nr1 : write f[0]@1 = 1\nr1 : wait f[0] == 3\nphase graph x2\n"
+        "r1 : wait f[0] == 3\nr0 : write f[0]@1 = 3\n",
+        "phase graph x3\nr1 : wait f[0] == 1\nr1 s1 : write f[0]@1 = 0\nphase eager x1\n"
+        "r0 s1 : write f[0]@1 = 1\nr1 s1 : write f[0]@0 = 1\nr0 s1 : wait f[0] >= 1\n",
+    };
+    static const char *const wrong[] = {"n2_0_0 -> n2_1_0 [", "n2_1_0 -> n2_0_1 ["};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+
+    (void)state;
+    for (size_t c = 0; c < 2; c++) {
+        struct ces_graph *g;
+        char *t = counter_case(ctx, &g, "", tails[c]);
+
+        /* the counter's 46 alone */
+        assert_null(strstr(t, wrong[c]));
+        counter_drawn(t, 46, 1036);
+        ces_free(ctx, t);
+        ces_graph_destroy(g);
+    }
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -3136,6 +3175,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_linked),
         cmocka_unit_test(test_counter_pairs_later_each),
         cmocka_unit_test(test_counter_pairs_later_other),
+        cmocka_unit_test(test_counter_pairs_later_count),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
