@@ -4952,6 +4952,42 @@ static void test_time_bound_model_peak(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Sixteen streams of a million unrolled ops each take a table of 61 MiB
+ * apiece, each cleared in one part of 64 MiB: the clock was read only
+ * between parts, so a bound of 1 ns let all sixteen be allocated and
+ * cleared (976.6 MiB, 6 s on a loaded 2-core machine under a bound of 2)
+ * before the first pass over the ops read it; the clock is now read before
+ * the first part of a table of 1 MiB or more, and the check stops at the
+ * first stream's table. */
+static void test_time_bound_model_tables(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, "cesync 1\nranks 16\nsignal f u32 1\n"
+                                                   "phase graph x1000000\n"
+                                                   "r* : write f[0] = 1\n");
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    struct ces_check_stats s;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.max_seconds = 1e-9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "time bound 1e-09 s reached before the search: the checker's model "
+                        "(16 streams, 16000000 ops unrolled) was not built by then");
+    s = ces_check_report_stats(r);
+    assert_int_equal(s.states, 0);
+    /* the first stream's table, not sixteen */
+    assert_true(s.peak_memory > (UINT64_C(32) << 20));
+    assert_true(s.peak_memory < (UINT64_C(128) << 20));
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The same message for one stream, one slot and one op: each counted in
  * the singular ("1 streams, 1 signal slots" was written). */
 static void test_memory_bound_model_one(void **state)
@@ -5719,6 +5755,7 @@ int main(void)
         cmocka_unit_test(test_memory_bound_model),
         cmocka_unit_test(test_time_bound_model),
         cmocka_unit_test(test_time_bound_model_peak),
+        cmocka_unit_test(test_time_bound_model_tables),
         cmocka_unit_test(test_memory_bound_model_one),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_sweep_table_small),
