@@ -151,6 +151,10 @@ struct expander {
     struct ces_graph *g;
     struct ces_vec *tmp; /* [ranks] struct ces_op: the current block */
     uint32_t *evmap;     /* program event -> graph event, UINT32_MAX before first use */
+    ces_expand_watch_fn *watch; /* NULL: none */
+    void *ud;
+    struct ces_expand_done done;
+    uint64_t next; /* the ops made at which watch is called next */
 };
 
 #define EV_NONE UINT32_MAX
@@ -337,6 +341,8 @@ static int expand_one(struct expander *X, const struct ces_pop *po, struct ces_e
     rc = ces_vec_push(X->ctx, &X->tmp[env->r], sizeof(op), &op);
     if (rc != CES_OK)
         return ces_ctx_error(X->ctx, CES_ERR_NOMEM, "out of memory expanding %s", X->p->file);
+    /* a write to @* is one op per rank (ces_graph_add_op), as counted */
+    X->done.ops += op.kind == CES_OP_WRITE && op.slot.rank == CES_RANK_ALL ? X->p->ranks : 1;
     return CES_OK;
 }
 
@@ -363,7 +369,8 @@ int ces_prog_ops_error(struct ces_ctx *ctx, const char *file, uint32_t line, uin
  * from the program alone, and an input of a few lines must not fill memory
  * (or take seconds) before it is refused.  The error names the phase whose
  * block, or the line whose op, is the first past a bound. */
-static int check_bounds(struct ces_ctx *ctx, const struct ces_prog *p)
+static int check_bounds(struct ces_ctx *ctx, const struct ces_prog *p,
+                        struct ces_expand_done *all)
 {
     uint64_t max_blocks = MAX_RANK_BLOCKS / p->ranks;
     uint64_t blocks = 0, nops = 0;
@@ -402,6 +409,8 @@ static int check_bounds(struct ces_ctx *ctx, const struct ces_prog *p)
                                      max_blocks, p->ranks, fewer_blocks);
             if (body <= left) {
                 nops += body;
+                all->blocks_all = blocks;
+                all->ops_all = nops;
                 continue;
             }
             for (size_t j = 0;; j++) {
@@ -415,6 +424,22 @@ static int check_bounds(struct ces_ctx *ctx, const struct ces_prog *p)
         }
     }
     return CES_OK;
+}
+
+/* The watcher's turn, about every 65,536 ops made; CES_ERR_TIMEOUT, said
+ * with how far it came, where the watcher stops the expansion. */
+static int watch_made(struct expander *X)
+{
+    if (X->watch == NULL || X->done.ops < X->next)
+        return CES_OK;
+    X->next = X->done.ops + 0x10000u;
+    if (X->watch(X->ud, &X->done) == 0)
+        return CES_OK;
+    return ces_ctx_error(X->ctx, CES_ERR_TIMEOUT,
+                         "%s: %" PRIu64 " of %" PRIu64 " block%s (%" PRIu64 " of %" PRIu64
+                         " op%s) expanded", X->p->file, X->done.blocks, X->done.blocks_all,
+                         ces_plural(X->done.blocks_all), X->done.ops, X->done.ops_all,
+                         ces_plural(X->done.ops_all));
 }
 
 /* Expands every line of a phase body once, with $i = iter. */
@@ -437,6 +462,8 @@ static int expand_body(struct expander *X, const struct ces_pphase *ph, uint64_t
                 struct ces_env env = {r, n, (r + first + j) % n, (int64_t)iter, false};
                 int rc = expand_one(X, po, &env, graph_phase);
 
+                if (rc == CES_OK)
+                    rc = watch_made(X);
                 if (rc != CES_OK)
                     return rc;
             }
@@ -499,7 +526,22 @@ static int add_tables(struct expander *X)
     return rc;
 }
 
+/* The validation's calls of the watcher (ces_validate_tick_fn). */
+static int watch_validated(void *ud, uint64_t validated)
+{
+    struct expander *X = ud;
+
+    X->done.validated = validated;
+    return X->watch(X->ud, &X->done);
+}
+
 int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p, struct ces_graph **out)
+{
+    return ces_prog_expand_watched(ctx, p, NULL, NULL, out);
+}
+
+int ces_prog_expand_watched(struct ces_ctx *ctx, const struct ces_prog *p,
+                            ces_expand_watch_fn *watch, void *ud, struct ces_graph **out)
 {
     struct expander X;
     uint64_t iter = 1;
@@ -510,12 +552,15 @@ int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p, struct ces_gr
     if (p == NULL || out == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_prog_expand: NULL argument");
     *out = NULL;
-    rc = check_bounds(ctx, p);
+    memset(&X, 0, sizeof(X));
+    rc = check_bounds(ctx, p, &X.done);
     if (rc != CES_OK)
         return rc;
-    memset(&X, 0, sizeof(X));
     X.ctx = ctx;
     X.p = p;
+    X.watch = watch;
+    X.ud = ud;
+    X.next = 0x10000u;
     rc = ces_graph_create(ctx, p->ranks, p->streams, &X.g);
     if (rc != CES_OK)
         return rc;
@@ -545,12 +590,19 @@ int ces_prog_expand(struct ces_ctx *ctx, const struct ces_prog *p, struct ces_gr
                 rc = expand_body(&X, ph, iter + k, graph);
             if (rc == CES_OK)
                 rc = flush_block(&X);
+            X.done.blocks++;
             if (rc != CES_OK)
                 goto fail;
         }
         iter += ph->reps;
     }
-    rc = ces_graph_validate(X.g, p->file);
+    rc = watch == NULL ? ces_graph_validate(X.g, p->file)
+                       : ces_graph_validate_watched(X.g, p->file, watch_validated, &X);
+    if (rc == CES_ERR_TIMEOUT)
+        rc = ces_ctx_error(ctx, rc,
+                           "%s: every block expanded, %" PRIu64 " of its %" PRIu64
+                           " op%s validated", p->file, X.done.validated, X.done.ops_all,
+                           ces_plural(X.done.ops_all));
     if (rc != CES_OK)
         goto fail;
     *out = X.g;

@@ -599,12 +599,16 @@ static int batch_clash(struct ces_ctx *ctx, struct ces_vec *copies, struct ces_v
     return CES_OK;
 }
 
-/* The checks of ces_graph_validate; messages and allocations go to ctx. */
-static int validate(struct ces_ctx *ctx, const struct ces_graph *g, const char *file)
+/* The checks of ces_graph_validate; messages and allocations go to ctx.
+ * With `tick`, that is called with the ops validated about every 65,536 of
+ * them, and a nonzero return stops it: CES_ERR_TIMEOUT, no message. */
+static int validate(struct ces_ctx *ctx, const struct ces_graph *g, const char *file,
+                    ces_validate_tick_fn *tick, void *ud)
 {
     struct vstream vs[CES_MAX_STREAMS];
     struct ces_vec copies = {NULL, 0, 0}, regions = {NULL, 0, 0};
     bool *recorded = NULL;
+    uint64_t seen = 0;
     int rc = CES_OK;
 
     if (g->blocks.len == 0)
@@ -636,6 +640,10 @@ static int validate(struct ces_ctx *ctx, const struct ces_graph *g, const char *
                 struct vstream *st = &vs[op->stream];
                 uint64_t k = st->index++;
 
+                if ((++seen & 0xffffu) == 0 && tick != NULL && tick(ud, seen) != 0) {
+                    rc = CES_ERR_TIMEOUT;
+                    break;
+                }
                 if (st->batch_start >= 0 && op->kind != CES_OP_COPY && op->kind != CES_OP_END) {
                     rc = verr(ctx, file, r, k, op, "expected 'copy' or 'end' inside a batch, "
                               "found '%s'", ces_op_kind_name(op->kind));
@@ -725,7 +733,16 @@ int ces_graph_validate(struct ces_graph *g, const char *file)
 
     if (g == NULL)
         return CES_ERR_INVALID;
-    rc = validate(g->ctx, g, file);
+    rc = validate(g->ctx, g, file, NULL, NULL);
+    g->validated = rc == CES_OK;
+    return rc;
+}
+
+int ces_graph_validate_watched(struct ces_graph *g, const char *file, ces_validate_tick_fn *tick,
+                               void *ud)
+{
+    int rc = validate(g->ctx, g, file, tick, ud);
+
     g->validated = rc == CES_OK;
     return rc;
 }
@@ -739,7 +756,7 @@ int ces_graph_require_valid(struct ces_ctx *ctx, const struct ces_graph *g, cons
      * no record precedes, which they assume away: validate it here. */
     if (g->validated)
         return CES_OK;
-    rc = validate(ctx, g, NULL);
+    rc = validate(ctx, g, NULL, NULL, NULL);
     if (rc == CES_OK || rc == CES_ERR_NOMEM)
         return rc;
     /* (ces_ctx_error may take the last error as an argument) */

@@ -302,6 +302,16 @@ struct ces_graph {
     bool validated;         /* ces_graph_validate passed, and no op or block came since */
 };
 
+/* Called by ces_graph_validate_watched with the ops validated so far; a
+ * nonzero return stops the validation. */
+typedef int ces_validate_tick_fn(void *ud, uint64_t validated);
+
+/* ces_graph_validate, calling `tick` about every 65,536 ops: where it
+ * returns nonzero, CES_ERR_TIMEOUT without a message, g not validated
+ * (core/graph.c; the watched expansion's). */
+int ces_graph_validate_watched(struct ces_graph *g, const char *file, ces_validate_tick_fn *tick,
+                               void *ud);
+
 /* For the consumers whose contract takes a validated graph (the checker,
  * the fault sweep, the Promela emitter, the cost model, the CUDA lowering): CES_OK if g has
  * passed ces_graph_validate since its last op or block, else g is validated

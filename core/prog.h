@@ -144,4 +144,25 @@ uint64_t ces_prog_line_ops(const struct ces_prog *p, const struct ces_pop *po);
 int ces_prog_ops_error(struct ces_ctx *ctx, const char *file, uint32_t line, uint32_t col,
                        const char *advice);
 
+/* How far an expansion has come, for its watcher: the blocks (an eager
+ * iteration is one, a graph phase one however often it replays) and ops
+ * made so far, of all the program makes, then the ops validated. */
+struct ces_expand_done {
+    uint64_t blocks, blocks_all;
+    uint64_t ops, ops_all;
+    uint64_t validated; /* ops validated, of ops_all (0 while expanding) */
+};
+
+/* Called about every 65,536 ops made or validated; a nonzero return stops
+ * the expansion (a time bound that passed). */
+typedef int ces_expand_watch_fn(void *ud, const struct ces_expand_done *done);
+
+/* ces_prog_expand, with `watch` (NULL: none) called as it goes: where it
+ * returns nonzero, the expansion stops and returns CES_ERR_TIMEOUT, no
+ * graph, the message saying how far it came ("FILE: 12 of 1000 blocks (192
+ * of 16000 ops) expanded", or "FILE: every block expanded, 65536 of its
+ * 16000000 ops validated") (core/expand.c). */
+int ces_prog_expand_watched(struct ces_ctx *ctx, const struct ces_prog *p,
+                            ces_expand_watch_fn *watch, void *ud, struct ces_graph **out);
+
 #endif /* CES_CORE_PROG_H */

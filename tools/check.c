@@ -7,6 +7,7 @@
  */
 #include "tool.h"
 #include "internal.h" /* ces_find_program, ces_plural, ces_dot_format */
+#include "prog.h"     /* struct ces_expand_done */
 #include "../backend/sim/internal.h" /* ces_sim_delay_derive: the graph --dot draws */
 
 #include <errno.h>
@@ -29,9 +30,11 @@ static const char check_help[] =
     "ruled out: ...\", JSON \"open\").\n"
     "  --max-states N      stop after N stored states (verdict INCOMPLETE, exit 3;\n"
     "                      0: no bound, the default; the exhaustive search only)\n"
-    "  --max-seconds S     stop after S seconds, the model's building included\n"
-    "                      (INCOMPLETE); a --queue-sweep or --fault-sweep gives each\n"
-    "                      of its checks S seconds, not the whole sweep\n"
+    "  --max-seconds S     stop S seconds after the command's start, the schedule's\n"
+    "                      expansion and the model's building included (INCOMPLETE,\n"
+    "                      exit 3; stopped in the expansion, a line on stderr says\n"
+    "                      how far it came); a --queue-sweep or --fault-sweep gives\n"
+    "                      each of its checks S seconds, not the whole sweep\n"
     "  --max-depth N       follow no execution past N steps (INCOMPLETE if one was cut;\n"
     "                      the exhaustive search only)\n"
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
@@ -100,8 +103,10 @@ static const char check_help[] =
     "                      before it is written\n"
     "  --json              print the report as JSON\n"
     "  --quiet             print only the verdict line\n"
-    "  --progress S        a line of totals on stderr every S seconds (while the model\n"
-    "                      is built first, \"building the model:\" and the ops unrolled;\n"
+    "  --progress S        a line of totals on stderr every S seconds (while the\n"
+    "                      schedule is expanded, \"expanding the schedule:\" and the\n"
+    "                      blocks and ops made; while the model is built, \"building\n"
+    "                      the model:\" and the ops unrolled;\n"
     "                      the fault sweep: the faults checked), also when stderr is\n"
     "                      not a terminal (default: every 2 s on a terminal, unless\n"
     "                      --quiet or --json)\n"
@@ -130,6 +135,9 @@ struct check_args {
     bool progress; /* --progress: lines on stderr also when it is no terminal */
     bool seed_given, states_given;
     bool memory_given; /* --max-memory: else the default bound */
+    double t0;             /* the command's start: --max-seconds counts from it */
+    double next_progress;  /* the expansion's next progress line (0: not yet set) */
+    struct ces_expand_done stopped; /* how far the expansion came, where the bound stopped it */
 };
 
 /* The memory bound when --max-memory is not given: half of this machine's
@@ -393,6 +401,74 @@ static void build_progress(void *ud, const struct ces_check_build *b)
     }
     fprintf(stderr, ", %.1f s, %.1f MiB\n", b->seconds,
             (double)b->memory / (1024.0 * 1024.0));
+}
+
+/* The schedule's expansion, before the check (ces_expand_watch_fn): stopped
+ * once --max-seconds has passed since the command began; a progress line
+ * when due. */
+static int expand_watch(void *ud, const struct ces_expand_done *d)
+{
+    struct check_args *a = ud;
+    double t = ces_tool_now(), every = a->o.progress_seconds > 0 ? a->o.progress_seconds : 2.0;
+
+    if (a->o.max_seconds > 0 && t - a->t0 >= a->o.max_seconds) {
+        a->stopped = *d;
+        return 1;
+    }
+    if (!wants_progress(a))
+        return 0;
+    if (a->next_progress == 0)
+        a->next_progress = a->t0 + every;
+    if (t < a->next_progress)
+        return 0;
+    if (d->validated == 0)
+        fprintf(stderr, "check: expanding the schedule: %llu of %llu block%s, %llu of %llu op%s",
+                (unsigned long long)d->blocks, (unsigned long long)d->blocks_all,
+                ces_plural(d->blocks_all), (unsigned long long)d->ops,
+                (unsigned long long)d->ops_all, ces_plural(d->ops_all));
+    else
+        fprintf(stderr, "check: expanding the schedule: %llu op%s expanded, validating %.0f%%",
+                (unsigned long long)d->ops_all, ces_plural(d->ops_all),
+                100.0 * (double)d->validated / (double)d->ops_all);
+    fprintf(stderr, ", %.1f s\n", t - a->t0);
+    a->next_progress = t + every;
+    return 0;
+}
+
+/* The time bound passed while the schedule was expanded: nothing was
+ * checked.  The verdict INCOMPLETE (exit 3) with every class open that the
+ * check could find, and a line on stderr saying how far the expansion
+ * came; an option the others exclude is still said as such (exit 2). */
+static int expansion_stopped(struct ces_ctx *ctx, struct check_args *a)
+{
+    uint32_t open = a->o.flags & CES_CHECK_ABORT
+                        ? CES_V_RACE | CES_V_MISMATCH
+                        : CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH;
+    char cls[64];
+    int ec = check_combined(ctx, a);
+
+    if (ec != CES_EXIT_OK)
+        return ec;
+    ces_verdict_format(open, cls, sizeof(cls));
+    if (a->json)
+        printf("{\"verdict\":\"INCOMPLETE\",\"bits\":%u,\"complete\":false,\"proof\":false,"
+               "\"bound\":\"time\",\"expansion\":{\"blocks\":%llu,\"blocks_all\":%llu,"
+               "\"ops\":%llu,\"ops_all\":%llu,\"validated\":%llu},\"open\":\"%s\","
+               "\"defects\":[]}\n", (unsigned)CES_V_INCOMPLETE,
+               (unsigned long long)a->stopped.blocks, (unsigned long long)a->stopped.blocks_all,
+               (unsigned long long)a->stopped.ops, (unsigned long long)a->stopped.ops_all,
+               (unsigned long long)a->stopped.validated, cls);
+    else if (a->quiet)
+        puts("verdict: INCOMPLETE");
+    else
+        printf("verdict: INCOMPLETE\ncoverage: the bound on time stopped the check while it "
+               "expanded the schedule, before the search\ncoverage: neither found nor ruled "
+               "out: %s\n", cls);
+    fflush(stdout);
+    if (!a->quiet)
+        ces_tool_say("check: time bound %g s reached while expanding the schedule, before the "
+                     "search: %s", a->o.max_seconds, ces_ctx_last_error(ctx));
+    return CES_EXIT_INCOMPLETE;
 }
 
 static void sweep_progress(void *ud, size_t done, size_t total, double seconds)
@@ -711,14 +787,19 @@ int ces_cmd_check(int argc, char **argv)
         return CES_EXIT_OK;
     }
     memset(&a, 0, sizeof(a));
+    a.t0 = ces_tool_now();
     ces_check_opts_init(&a.o);
     a.o.seed = 1;
     a.o.faults = a.faults;
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
     a.ctx = ctx;
-    ec = ces_tool_load("check", ctx, argc, argv, ces_check_valued, ces_check_flags, check_opt, &a,
-                       &g, NULL);
+    ec = ces_tool_load_watched("check", ctx, argc, argv, ces_check_valued, ces_check_flags,
+                               check_opt, &a, expand_watch, &g, NULL);
+    if (ec == CES_EXIT_INCOMPLETE) {
+        ec = expansion_stopped(ctx, &a);
+        goto out;
+    }
     if (ec == CES_EXIT_OK)
         ec = check_combined(ctx, &a);
     if (ec == CES_EXIT_OK && a.dot != NULL)
@@ -730,6 +811,10 @@ int ces_cmd_check(int argc, char **argv)
      * whoever reads it may stop and draw less */
     if (ec == CES_EXIT_OK && a.dot != NULL && strcmp(ces_dot_format(a.dot), "dot") != 0)
         check_dot_note(ctx, g, &a.o, a.dot);
+    /* the bound counts from the command's start: the schedule's expansion
+     * and what came since are spent */
+    if (a.o.max_seconds > 0)
+        a.o.spent_seconds = ces_tool_now() - a.t0;
     if (ec == CES_EXIT_OK && a.sweep) {
         ec = sweep(ctx, g, &a);
         goto out;

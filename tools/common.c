@@ -5,6 +5,7 @@
  */
 #include "tool.h"
 #include "internal.h" /* ces_write_file, ces_dot_format, ces_file_own_descriptor */
+#include "prog.h"     /* ces_prog_expand_watched */
 
 #include <ctype.h>
 #include <errno.h>
@@ -941,6 +942,15 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
                   const char *const *valued, const char *const *flags, ces_tool_opt_fn *opt,
                   void *ud, struct ces_graph **out, struct ces_prog **prog)
 {
+    return ces_tool_load_watched(cmd, ctx, argc, argv, valued, flags, opt, ud, NULL, out, prog);
+}
+
+int ces_tool_load_watched(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
+                          const char *const *valued, const char *const *flags,
+                          ces_tool_opt_fn *opt, void *ud,
+                          int (*watch)(void *ud, const struct ces_expand_done *done),
+                          struct ces_graph **out, struct ces_prog **prog)
+{
     struct ces_coll_params params;
     int in = input_index(argc, argv, valued);
     const char *input = in >= 0 ? argv[in] : NULL;
@@ -1003,7 +1013,7 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
                                  "collective, not to the file '%s'", cmd, input);
         }
         if (rc == CES_OK)
-            rc = ces_prog_expand(ctx, pg, out);
+            rc = ces_prog_expand_watched(ctx, pg, watch, ud, out);
     } else {
         struct stat sb;
 
@@ -1024,7 +1034,11 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
             params.bytes = default_bytes(&params);
         rc = ces_coll_program(ctx, &params, &pg);
         if (rc == CES_OK)
-            rc = ces_prog_expand(ctx, pg, out);
+            rc = ces_prog_expand_watched(ctx, pg, watch, ud, out);
+    }
+    if (rc == CES_ERR_TIMEOUT) { /* the watcher's bound: its caller says it */
+        ces_prog_destroy(pg);
+        return CES_EXIT_INCOMPLETE;
     }
     if (rc != CES_OK) {
         ces_prog_destroy(pg);

@@ -74,6 +74,17 @@ int ces_tool_load(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
                   const char *const *valued, const char *const *flags, ces_tool_opt_fn *opt,
                   void *ud, struct ces_graph **out, struct ces_prog **prog);
 
+/* ces_tool_load, the schedule expanded under `watch` (core/prog.h's
+ * ces_expand_watch_fn, with ud; called once the options are taken): where
+ * it stops the expansion, CES_EXIT_INCOMPLETE, nothing printed, the
+ * context's message saying how far it came. */
+struct ces_expand_done;
+int ces_tool_load_watched(const char *cmd, struct ces_ctx *ctx, int argc, char **argv,
+                          const char *const *valued, const char *const *flags,
+                          ces_tool_opt_fn *opt, void *ud,
+                          int (*watch)(void *ud, const struct ces_expand_done *done),
+                          struct ces_graph **out, struct ces_prog **prog);
+
 /* The input that ces_tool_load would take from the same arguments, NULL if
  * none. */
 const char *ces_tool_input(int argc, char **argv, const char *const *valued);

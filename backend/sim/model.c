@@ -1241,7 +1241,8 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     hold(m, sizeof(*m));
     m->limit = opts->max_memory;
     m->t0 = ces_sim_now();
-    m->deadline = opts->max_seconds > 0 ? m->t0 + opts->max_seconds : 0;
+    /* (what spent_seconds left of the bound; none left: at the first look) */
+    m->deadline = opts->max_seconds > 0 ? m->t0 + opts->max_seconds - opts->spent_seconds : 0;
     m->progress = opts->build_progress;
     m->progress_ud = opts->progress_ud;
     m->every = ces_sim_progress_every(opts);
@@ -1360,12 +1361,17 @@ int ces_sim_model_build(struct ces_ctx *ctx, const struct ces_graph *g,
     return CES_OK;
 fail:
     if (m->timed_out) {
+        char before[64] = "";
+
         if (held != NULL)
             *held = m->peak;
+        if (opts->spent_seconds > 0)
+            snprintf(before, sizeof(before), " (%g s of it spent before the check)",
+                     opts->spent_seconds);
         rc = ces_ctx_error(ctx, SIM_LATE,
-                           "time bound %g s reached before the search: the checker's model "
+                           "time bound %g s reached before the search%s: the checker's model "
                            "(%" PRIu32 " stream%s, %" PRIu64 " op%s unrolled) was not built by "
-                           "then", opts->max_seconds, m->nproc, ces_plural(m->nproc),
+                           "then", opts->max_seconds, before, m->nproc, ces_plural(m->nproc),
                            m->nunrolled, ces_plural(m->nunrolled));
     } else if (m->over && rc == CES_ERR_NOMEM) { /* the bound refused, not malloc */
         char bound[24], need[24], one[24], state[48] = "", ops[48] = "";

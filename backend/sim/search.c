@@ -303,7 +303,8 @@ static void tick(struct search *S)
     mem = mem_now(S);
     if (mem > S->stats.peak_memory)
         S->stats.peak_memory = mem;
-    if (S->o->max_seconds > 0 && S->stats.seconds >= S->o->max_seconds && S->bound == 0) {
+    if (S->o->max_seconds > 0 &&
+        S->stats.seconds + S->o->spent_seconds >= S->o->max_seconds && S->bound == 0) {
         S->bound = 1;
         S->bound_what = "time";
     }
@@ -3251,7 +3252,7 @@ static int slice_search(struct search *S, uint64_t drop, uint64_t cap, int *res)
     struct search T;
     struct ces_fault *faults = NULL;
     size_t held = 0, mem = mem_now(S);
-    double left = so->max_seconds - (ces_sim_now() - S->t0);
+    double left = so->max_seconds - so->spent_seconds - (ces_sim_now() - S->t0);
     int rc;
 
     *res = 0;
@@ -3605,7 +3606,8 @@ static int check_any(struct ces_ctx *ctx, const struct ces_graph *g,
     do {
         bool states = opts->max_states > 0 && sum.states >= opts->max_states;
 
-        if (r != NULL && (states || (opts->max_seconds > 0 && sum.seconds >= opts->max_seconds))) {
+        if (r != NULL && (states || (opts->max_seconds > 0 &&
+                                     sum.seconds + opts->spent_seconds >= opts->max_seconds))) {
             /* the states or time bound spent by the assignments before:
              * this one stopped at its start, as a search stops at a state
              * beyond it, and searched not at all, so any class is open in
@@ -3696,6 +3698,9 @@ int ces_sim_opts_times_check(struct ces_ctx *ctx, const struct ces_check_opts *o
     if (!(opts->progress_seconds >= 0) || !isfinite(opts->progress_seconds))
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "check options: progress_seconds must be a finite number >= 0");
+    if (!(opts->spent_seconds >= 0) || !isfinite(opts->spent_seconds))
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "check options: spent_seconds must be a finite number >= 0");
     return CES_OK;
 }
 

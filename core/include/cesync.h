@@ -761,8 +761,10 @@ struct ces_check_opts {
     uint32_t flags;        /* enum ces_check_flags; a bit it does not name is
                               CES_ERR_INVALID */
     uint64_t max_states;   /* 0 = no bound; hitting a bound gives CES_V_INCOMPLETE */
-    double max_seconds;    /* 0 = no bound; counts the model's building too; a
-                              finite number >= 0, else CES_ERR_INVALID */
+    double max_seconds;    /* 0 = no bound; counts the model's building too, and
+                              spent_seconds; a finite number >= 0, else
+                              CES_ERR_INVALID; ces_check_fault_sweep: the bound of
+                              the whole sweep */
     uint64_t max_depth;    /* exhaustive mode: a state reached after this many steps or
                               more is not followed further unless it is an end state
                               (judged); 0 = no bound; a cut gives CES_V_INCOMPLETE */
@@ -804,6 +806,11 @@ struct ces_check_opts {
      * from the checking thread, with progress_ud; NULL for none (the fault
      * sweep's own checks never call it). */
     void (*build_progress)(void *ud, const struct ces_check_build *build);
+    /* Seconds of max_seconds already spent on this check before the call
+     * (the schedule's expansion, say: `cesync check` counts it): the time
+     * bound leaves the check what they left; 0 from ces_check_opts_init; a
+     * finite number >= 0, else CES_ERR_INVALID. */
+    double spent_seconds;
 };
 
 CES_API void ces_check_opts_init(struct ces_check_opts *o);

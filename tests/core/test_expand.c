@@ -630,6 +630,70 @@ static void test_alloc_failures(void **state)
     }
 }
 
+/* The watched expansion (ces_prog_expand_watched, for `cesync check
+ * --max-seconds`): its watcher is called every 65,536 ops made, then
+ * validated, with how far it came; a nonzero return stops it with
+ * CES_ERR_TIMEOUT, no graph and a message saying how far; one that never
+ * stops it gives the graph ces_prog_expand gives. */
+struct watched {
+    int stop_at;  /* the call that stops it (1: the first), 0: none */
+    int calls;
+    int validating; /* the calls with ops validated */
+    struct ces_expand_done last;
+};
+
+static int watch_stop(void *ud, const struct ces_expand_done *d)
+{
+    struct watched *w = ud;
+
+    w->calls++;
+    w->validating += d->validated > 0;
+    assert_true(d->blocks <= d->blocks_all && d->ops <= d->ops_all);
+    assert_true(d->validated <= d->ops_all);
+    w->last = *d;
+    return w->calls == w->stop_at;
+}
+
+static void test_expand_watched(void **state)
+{
+    static const char text[] = "cesync 1\nranks 4\nsignal f u32 1\nphase eager x50000\n"
+                               "r* : write f[0] = $i\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = (struct ces_graph *)1, *h = build(ctx, text);
+    struct watched w = {1, 0, 0, {0, 0, 0, 0, 0}};
+
+    (void)state;
+    assert_int_equal(ces_prog_parse(ctx, text, strlen(text), "t.ces", &p), CES_OK);
+    /* stopped at the first call: 16,384 blocks of 4 ops made */
+    assert_int_equal(ces_prog_expand_watched(ctx, p, watch_stop, &w, &g), CES_ERR_TIMEOUT);
+    assert_null(g);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "t.ces: 16383 of 50000 blocks (65536 of 200000 ops) expanded");
+    /* 3 calls while it expands (65,536, 131,072, 196,608 ops), then 3 as it
+     * validates: stopped at the fourth, the first of validation */
+    w.stop_at = 4;
+    w.calls = 0;
+    assert_int_equal(ces_prog_expand_watched(ctx, p, watch_stop, &w, &g), CES_ERR_TIMEOUT);
+    assert_null(g);
+    assert_int_equal(w.validating, 1);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "t.ces: every block expanded, 65536 of its 200000 ops validated");
+    /* never stopped: the same graph */
+    w.stop_at = 0;
+    w.calls = 0;
+    w.validating = 0;
+    assert_int_equal(ces_prog_expand_watched(ctx, p, watch_stop, &w, &g), CES_OK);
+    assert_int_equal(w.calls, 6);
+    assert_int_equal(w.validating, 3);
+    assert_true(ces_graph_equal(g, h));
+    ces_graph_destroy(g);
+    ces_graph_destroy(h);
+    ces_prog_destroy(p);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -647,6 +711,7 @@ int main(void)
         cmocka_unit_test(test_expansion_bounds),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_expand_watched),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4988,6 +4988,45 @@ static void test_time_bound_model_tables(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* spent_seconds (`cesync check` passes the seconds its expansion of the
+ * schedule took): the time bound leaves the check what they left, and a
+ * check they left none stops before its search, the message saying so;
+ * a value that is no finite number >= 0 is refused. */
+static void test_time_bound_spent(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = ces_test_text_graph(ctx, "cesync 1\nranks 1\nsignal f u32 1\n"
+                                                   "phase graph x2000000\n"
+                                                   "r0 : write f[0] = 1\n");
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.max_seconds = 600;
+    o.spent_seconds = 600;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "time bound 600 s reached before the search (600 s of it spent before "
+                        "the check): the checker's model (1 stream, 2000000 ops unrolled) was "
+                        "not built by then");
+    assert_int_equal(ces_check_report_stats(r).states, 0);
+    ces_check_report_destroy(r);
+    /* what they left is the check's: it finishes */
+    o.spent_seconds = 1;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    ces_check_report_destroy(r);
+    o.spent_seconds = -1;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "check options: spent_seconds must be a finite number >= 0");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* The same message for one stream, one slot and one op: each counted in
  * the singular ("1 streams, 1 signal slots" was written). */
 static void test_memory_bound_model_one(void **state)
@@ -5756,6 +5795,7 @@ int main(void)
         cmocka_unit_test(test_time_bound_model),
         cmocka_unit_test(test_time_bound_model_peak),
         cmocka_unit_test(test_time_bound_model_tables),
+        cmocka_unit_test(test_time_bound_spent),
         cmocka_unit_test(test_memory_bound_model_one),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_sweep_table_small),

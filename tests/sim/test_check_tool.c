@@ -1065,6 +1065,61 @@ static void test_progress(void **state)
     free(o);
 }
 
+/* --max-seconds counts the schedule's expansion, which came before it:
+ * 16 ranks of `phase eager x1000000` (16 million ops) took 27 s under
+ * --max-seconds 2 (19 s expanding, then 8 building the model).  The bound
+ * now stops the expansion: INCOMPLETE (exit 3), every class open, a line
+ * saying how far it came; progress lines while it expands; --json says the
+ * same as an object. */
+static void test_expansion_time_bound(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[256], cmd[320], *o, *v, want[640];
+    unsigned long long blocks = 0, ops = 0;
+    int used = 0;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/long.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 16\nsignal f u32 1\nphase eager x1000000\n"
+                            "r* : write f[0] = $i\n");
+    snprintf(cmd, sizeof(cmd), "%s --max-seconds 1 --progress 0.1", path);
+    assert_int_equal(run(cmd, &o), 3);
+    assert_true(strncmp(o, "check: expanding the schedule: ", 31) == 0);
+    assert_non_null(strstr(o, " of 1000000 blocks, "));
+    v = strstr(o, "verdict: INCOMPLETE\n");
+    assert_non_null(v);
+    snprintf(want, sizeof(want),
+             "verdict: INCOMPLETE\ncoverage: the bound on time stopped the check while it "
+             "expanded the schedule, before the search\ncoverage: neither found nor ruled out: "
+             "DEADLOCK,HANG,RACE,MISMATCH\ncesync: check: time bound 1 s reached while "
+             "expanding the schedule, before the search: %s: ", path);
+    assert_memory_equal(v, want, strlen(want));
+    v += strlen(want);
+    assert_int_equal(sscanf(v, "%llu of 1000000 blocks (%llu of 16000000 ops) expanded\n%n",
+                            &blocks, &ops, &used), 2);
+    assert_string_equal(v + used, "");
+    assert_true(blocks < 1000000);
+    /* the blocks whole, the ops also of the one under way */
+    assert_true(ops >= 16 * blocks && ops <= 16 * (blocks + 1));
+    free(o);
+    snprintf(cmd, sizeof(cmd), "%s --max-seconds 0.5 --json", path);
+    assert_int_equal(run(cmd, &o), 3);
+    assert_true(strncmp(o, "{\"verdict\":\"INCOMPLETE\",\"bits\":16,\"complete\":false,"
+                           "\"proof\":false,\"bound\":\"time\",\"expansion\":{\"blocks\":",
+                        102) == 0);
+    assert_non_null(strstr(o, ",\"blocks_all\":1000000,\"ops\":"));
+    assert_non_null(strstr(o, ",\"ops_all\":16000000,\"validated\":0},\"open\":\"DEADLOCK,"
+                              "HANG,RACE,MISMATCH\",\"defects\":[]}\n"));
+    free(o);
+    /* an option the others exclude is said as such, not as the bound */
+    snprintf(cmd, sizeof(cmd), "%s --max-seconds 0.5 --json --quiet", path);
+    assert_int_equal(run(cmd, &o), 2);
+    assert_string_equal(o, "cesync: check: --quiet (the verdict line) and --json (the whole "
+                           "report) exclude each other\n");
+    free(o);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The model's building, before the search, has progress lines of its own
  * at the asked interval: a million unrolled ops (about 0.1 s to build)
  * printed nothing until the search's first line (a graph of 80 million
@@ -1798,6 +1853,7 @@ int main(void)
         cmocka_unit_test(test_max_seconds),
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_build_progress),
+        cmocka_unit_test(test_expansion_time_bound),
         cmocka_unit_test(test_max_depth),
         cmocka_unit_test(test_first_json),
         cmocka_unit_test(test_dot_path_checked_first),
