@@ -33,8 +33,10 @@ static const char check_help[] =
     "  --max-seconds S     stop S seconds after the command's start, the schedule's\n"
     "                      expansion and the model's building included (INCOMPLETE,\n"
     "                      exit 3; stopped in the expansion, a line on stderr says\n"
-    "                      how far it came); a --queue-sweep or --fault-sweep gives\n"
-    "                      each of its checks S seconds, not the whole sweep\n"
+    "                      how far it came); a --fault-sweep stops once S have\n"
+    "                      passed, its faults not checked said (exit 3); a\n"
+    "                      --queue-sweep gives each of its checks what the\n"
+    "                      expansion left of S\n"
     "  --max-depth N       follow no execution past N steps (INCOMPLETE if one was cut;\n"
     "                      the exhaustive search only)\n"
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
@@ -73,7 +75,8 @@ static const char check_help[] =
     "                      totals; no --dot, --queues, --fault-sweep, --replay,\n"
     "                      --random\n"
     "  --fault-sweep       every fault at every op position, with and without --abort\n"
-    "                      (the verdict without faults, a table, a line per fault kind\n"
+    "                      (the verdict without faults, a table, a line naming the\n"
+    "                      faults --max-seconds left unchecked, a line per fault kind\n"
     "                      and the totals; a schedule without ops: a line saying so,\n"
     "                      no table; with --quiet that verdict and the totals;\n"
     "                      no --json, --dot, --abort, --fault, --replay, --random;\n"
@@ -587,10 +590,11 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     size_t n = 0;
     char *text = NULL;
     size_t incomplete = 0;
-    /* per kind (and [3] all): faults, HANG or DEADLOCK, RACE or MISMATCH, OK;
-     * a row counts in each of the two defect classes it shows (a stop
-     * leaves HANG,RACE where what ran past it raced) */
-    size_t by_kind[4][4] = {{0}};
+    /* per kind (and [3] all): faults, HANG or DEADLOCK, RACE or MISMATCH, OK,
+     * not checked (the time bound passed first); a row counts in each of
+     * the two defect classes it shows (a stop leaves HANG,RACE where what
+     * ran past it raced) */
+    size_t by_kind[4][5] = {{0}};
     static const uint32_t order[3] = {CES_FAULT_DROP, CES_FAULT_DELAY, CES_FAULT_STOP};
     uint32_t base = 0;
     int ec = sweep_baseline(ctx, g, a, &base);
@@ -599,6 +603,8 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
         return ec;
     if (wants_progress(a))
         a->o.sweep_progress = sweep_progress;
+    if (a->o.max_seconds > 0) /* the bound is the whole command's: the baseline spent some */
+        a->o.spent_seconds = ces_tool_now() - a->t0;
     if (ces_check_fault_sweep(ctx, g, &a->o, &rows, &n) != CES_OK ||
         ces_check_sweep_text(ctx, rows, n, &text, NULL) != CES_OK) {
         ces_free(ctx, rows);
@@ -608,34 +614,46 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
         fputs(text, stdout);
     for (size_t i = 0; i < n; i++) {
         uint32_t v = rows[i].verdict;
-        int in[4] = {1, (v & (CES_V_HANG | CES_V_DEADLOCK)) != 0,
-                     (v & (CES_V_RACE | CES_V_MISMATCH)) != 0, 0};
+        int in[5] = {1, (v & (CES_V_HANG | CES_V_DEADLOCK)) != 0,
+                     (v & (CES_V_RACE | CES_V_MISMATCH)) != 0, 0, 0};
 
         in[3] = !in[1] && !in[2] && !(v & CES_V_INCOMPLETE);
-        for (int c = 0; c < 4; c++) {
+        if (rows[i].unchecked) /* (INCOMPLETE both: in no class) */
+            in[4] = 1;
+        else if ((rows[i].verdict | rows[i].verdict_abort) & CES_V_INCOMPLETE)
+            incomplete++;
+        for (int c = 0; c < 5; c++) {
             by_kind[rows[i].fault.kind][c] += (size_t)in[c];
             by_kind[3][c] += (size_t)in[c];
         }
-        if ((rows[i].verdict | rows[i].verdict_abort) & CES_V_INCOMPLETE)
-            incomplete++;
     }
     /* by kind, with the table: a drop or stop should show, a delay may not */
     for (int i = 0; i < 3 && !a->quiet; i++) {
         const size_t *k = by_kind[order[i]];
 
-        if (k[0] > 0)
-            printf("%-5s %5zu: %zu HANG or DEADLOCK, %zu RACE or MISMATCH, %zu OK\n",
-                   ces_fault_kind_name(order[i]), k[0], k[1], k[2], k[3]);
+        if (k[0] == 0)
+            continue;
+        printf("%-5s %5zu: %zu HANG or DEADLOCK, %zu RACE or MISMATCH, %zu OK",
+               ces_fault_kind_name(order[i]), k[0], k[1], k[2], k[3]);
+        if (k[4] > 0)
+            printf(", %zu not checked", k[4]);
+        putchar('\n');
     }
-    /* incomplete: of all the faults (a search that a bound or --first cut
-     * short may have found a defect too), not a class beside the others */
-    printf("fault sweep: %zu fault%s: %zu show%s a HANG or DEADLOCK, %zu a RACE or MISMATCH (a "
-           "fault showing both counts in both), %zu tolerated (OK); %zu of them incomplete\n",
-           n, ces_plural(n), by_kind[3][1], by_kind[3][1] == 1 ? "s" : "", by_kind[3][2],
-           by_kind[3][3], incomplete);
+    /* incomplete: of the faults checked (a search that a bound or --first
+     * cut short may have found a defect too), not a class beside the
+     * others; those the time bound left unchecked are said apart */
+    if (by_kind[3][4] == 0)
+        printf("fault sweep: %zu fault%s: ", n, ces_plural(n));
+    else
+        printf("fault sweep: %zu of %zu faults checked, %zu not (the time bound of %g s had "
+               "passed): ", n - by_kind[3][4], n, by_kind[3][4], a->o.max_seconds);
+    printf("%zu show%s a HANG or DEADLOCK, %zu a RACE or MISMATCH (a fault showing both counts "
+           "in both), %zu tolerated (OK); %zu of them incomplete\n", by_kind[3][1],
+           by_kind[3][1] == 1 ? "s" : "", by_kind[3][2], by_kind[3][3], incomplete);
     ec = exit_of(base) == CES_EXIT_DEFECT ? CES_EXIT_DEFECT
-         : incomplete > 0 || exit_of(base) == CES_EXIT_INCOMPLETE ? CES_EXIT_INCOMPLETE
-                                                                  : CES_EXIT_OK;
+         : incomplete > 0 || by_kind[3][4] > 0 || exit_of(base) == CES_EXIT_INCOMPLETE
+             ? CES_EXIT_INCOMPLETE
+             : CES_EXIT_OK;
     ces_free(ctx, text);
     ces_free(ctx, rows);
     return ec;

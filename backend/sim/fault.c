@@ -432,8 +432,11 @@ void ces_sim_expanded_free(struct ces_ctx *ctx, struct sim_expanded *e)
     memset(e, 0, sizeof(*e));
 }
 
+/* Checks row's fault without and with the watchdog model; each check has
+ * what the sweep, begun at t0, left of the time bound. */
 static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
-                     const struct ces_check_opts *base, struct ces_check_sweep_row *row)
+                     const struct ces_check_opts *base, double t0,
+                     struct ces_check_sweep_row *row)
 {
     struct ces_check_opts o = *base;
     struct ces_check_report *r = NULL;
@@ -445,6 +448,7 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
     o.progress = NULL;
     o.build_progress = NULL;
     o.flags &= ~(uint32_t)CES_CHECK_ABORT;
+    o.spent_seconds = base->spent_seconds + (ces_sim_now() - t0);
     rc = ces_check(ctx, g, &o, &r);
     if (rc != CES_OK)
         return rc;
@@ -452,6 +456,7 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
     ces_check_report_destroy(r);
     r = NULL;
     o.flags |= CES_CHECK_ABORT;
+    o.spent_seconds = base->spent_seconds + (ces_sim_now() - t0);
     rc = ces_check(ctx, g, &o, &r);
     if (rc != CES_OK)
         return rc;
@@ -466,14 +471,24 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
     return CES_OK;
 }
 
+/* Lists fault f as the sweep's row *n (where out is not NULL: a count
+ * alone first, then the rows), counting it in *n. */
+static void list_fault(struct ces_check_sweep_row *out, size_t *n, const struct ces_fault *f)
+{
+    if (out != NULL) {
+        memset(&out[*n], 0, sizeof(out[*n]));
+        out[*n].fault = *f;
+    }
+    (*n)++;
+}
+
 /* The stops of rank r as a whole (stop:rR#K) that stop two streams or more
- * (one is the stop of that stream, already swept), into *v. */
-static int sweep_rank_stops(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t r,
-                            struct ces_vec *v)
+ * (one is the stop of that stream, already swept), listed (list_fault). */
+static void sweep_rank_stops(const struct ces_graph *g, uint32_t r,
+                             struct ces_check_sweep_row *out, size_t *n)
 {
     uint64_t left[CES_MAX_STREAMS] = {0}; /* each stream's ops not yet enqueued */
     uint32_t k = 0;
-    int rc = CES_OK;
 
     for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
         uint32_t nops;
@@ -482,71 +497,71 @@ static int sweep_rank_stops(struct ces_ctx *ctx, const struct ces_graph *g, uint
         for (uint32_t i = 0; i < nops; i++)
             left[ops[i].stream] += ces_graph_block(g, b).reps;
     }
-    for (uint32_t b = 0; b < ces_graph_nblocks(g) && rc == CES_OK; b++) {
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
         struct ces_block_info bi = ces_graph_block(g, b);
         uint32_t nops;
         const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
 
-        for (uint32_t j = 0; j < bi.reps && nops > 0 && rc == CES_OK; j++) {
-            for (uint32_t i = 0; i < nops && rc == CES_OK; i++, k++) {
+        for (uint32_t j = 0; j < bi.reps && nops > 0; j++) {
+            for (uint32_t i = 0; i < nops; i++, k++) {
                 struct ces_fault f = {CES_FAULT_STOP, r, CES_FAULT_RANK, k};
                 uint32_t alive = 0;
 
                 for (uint32_t s = 0; s < ces_graph_streams(g); s++)
                     alive += left[s] > 0;
                 if (alive > 1)
-                    rc = ces_vec_push(ctx, v, sizeof(f), &f);
+                    list_fault(out, n, &f);
                 left[ops[i].stream]--;
             }
         }
     }
-    return rc;
 }
 
 /* Every fault of the sweep, in position order (a write's drop, then its
- * delay, then its stop; a rank's stops as a whole after its streams'), into
- * *v (struct ces_fault).  No delay when the streams are CES_MAX_STREAMS: a
- * delayed write needs a stream of its own. */
-static int sweep_faults(struct ces_ctx *ctx, const struct ces_graph *g, struct ces_vec *v)
+ * delay, then its stop; a rank's stops as a whole after its streams'),
+ * listed (list_fault): counted first, then written into rows allocated
+ * once (a vector grown fault by fault copied itself over and over: 28
+ * million faults of a graph phase replayed a million times).  No delay
+ * when the streams are CES_MAX_STREAMS: a delayed write needs a stream of
+ * its own. */
+static void sweep_faults(const struct ces_graph *g, struct ces_check_sweep_row *out, size_t *n)
 {
     uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
-    int rc = CES_OK;
 
-    for (uint32_t r = 0; r < ranks && rc == CES_OK; r++) {
-        for (uint32_t s = 0; s < streams && rc == CES_OK; s++) {
+    *n = 0;
+    for (uint32_t r = 0; r < ranks; r++) {
+        for (uint32_t s = 0; s < streams; s++) {
             /* walk the unrolled program of (r, s) */
             uint32_t k = 0;
 
-            for (uint32_t b = 0; b < ces_graph_nblocks(g) && rc == CES_OK; b++) {
+            for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
                 struct ces_block_info bi = ces_graph_block(g, b);
                 uint32_t nops;
                 const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
 
-                for (uint32_t j = 0; j < bi.reps && nops > 0 && rc == CES_OK; j++) {
-                    for (uint32_t i = 0; i < nops && rc == CES_OK; i++) {
+                for (uint32_t j = 0; j < bi.reps && nops > 0; j++) {
+                    for (uint32_t i = 0; i < nops; i++) {
                         struct ces_fault f = {.kind = CES_FAULT_DROP, .rank = r, .stream = s,
                                               .index = k};
 
                         if (ops[i].stream != s)
                             continue;
                         if (ops[i].kind == CES_OP_WRITE) {
-                            rc = ces_vec_push(ctx, v, sizeof(f), &f);
+                            list_fault(out, n, &f);
                             f.kind = CES_FAULT_DELAY;
-                            if (rc == CES_OK && streams < CES_MAX_STREAMS)
-                                rc = ces_vec_push(ctx, v, sizeof(f), &f);
+                            if (streams < CES_MAX_STREAMS)
+                                list_fault(out, n, &f);
                         }
                         f.kind = CES_FAULT_STOP;
-                        if (rc == CES_OK)
-                            rc = ces_vec_push(ctx, v, sizeof(f), &f);
+                        list_fault(out, n, &f);
                         k++;
                     }
                 }
             }
         }
-        if (rc == CES_OK && streams > 1)
-            rc = sweep_rank_stops(ctx, g, r, v);
+        if (streams > 1)
+            sweep_rank_stops(g, r, out, n);
     }
-    return rc;
 }
 
 /* The checker's limit on a stream's unrolled ops, said before the sweep
@@ -582,8 +597,8 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                           size_t *n)
 {
     struct ces_check_opts defaults;
-    struct ces_vec faults = {0};
     struct ces_check_sweep_row *out = NULL;
+    size_t nf = 0;
     double t0 = ces_sim_now(), next;
     int rc = CES_OK;
 
@@ -604,67 +619,93 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
     }
     next = t0 + ces_sim_progress_every(opts);
     rc = ces_sim_opts_times_check(ctx, opts);
-    if (rc == CES_OK)
-        rc = sweep_faults(ctx, g, &faults);
-    if (rc == CES_OK && faults.len > 0) {
-        out = ces_malloc(ctx, faults.len * sizeof(*out));
+    if (rc != CES_OK)
+        return rc;
+    sweep_faults(g, NULL, &nf);
+    if (nf > 0) {
+        out = nf <= SIZE_MAX / sizeof(*out) ? ces_malloc(ctx, nf * sizeof(*out)) : NULL;
         if (out == NULL)
-            rc = CES_ERR_NOMEM;
+            return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory in the fault sweep");
+        sweep_faults(g, out, &nf);
     }
-    for (size_t i = 0; i < faults.len && rc == CES_OK; i++) {
-        double t;
+    for (size_t i = 0; i < nf && rc == CES_OK; i++) {
+        double t = ces_sim_now();
 
-        memset(&out[i], 0, sizeof(out[i]));
-        out[i].fault = ((const struct ces_fault *)faults.data)[i];
-        rc = sweep_one(ctx, g, opts, &out[i]);
+        /* the bound is the whole sweep's: where it has passed, this fault
+         * and the rest are not checked, which their rows say (INCOMPLETE,
+         * never a verdict not found) */
+        if (opts->max_seconds > 0 && opts->spent_seconds + (t - t0) >= opts->max_seconds) {
+            for (size_t k = i; k < nf; k++) {
+                out[k].verdict = out[k].verdict_abort = CES_V_INCOMPLETE;
+                out[k].unchecked = 1;
+            }
+            if (opts->sweep_progress != NULL)
+                opts->sweep_progress(opts->progress_ud, i, nf, t - t0);
+            break;
+        }
+        rc = sweep_one(ctx, g, opts, t0, &out[i]);
         if (rc != CES_OK || opts->sweep_progress == NULL)
             continue;
         t = ces_sim_now();
-        if (t >= next || i + 1 == faults.len) {
-            opts->sweep_progress(opts->progress_ud, i + 1, faults.len, t - t0);
+        if (t >= next || i + 1 == nf) {
+            opts->sweep_progress(opts->progress_ud, i + 1, nf, t - t0);
             next = t + ces_sim_progress_every(opts);
         }
     }
     if (rc != CES_OK) {
         ces_free(ctx, out);
-        ces_vec_free(ctx, &faults);
         return rc == CES_ERR_NOMEM ? ces_ctx_error(ctx, rc, "out of memory in the fault sweep")
                                    : rc;
     }
     *rows = out;
-    *n = faults.len;
-    ces_vec_free(ctx, &faults);
+    *n = nf;
     return CES_OK;
+}
+
+/* A sweep row's position as its table writes it: rR.sS#K, or rR#K for a
+ * rank's stop. */
+static void sweep_where(const struct ces_check_sweep_row *r, char *buf, size_t size)
+{
+    if (r->fault.stream == CES_FAULT_RANK)
+        snprintf(buf, size, "r%" PRIu32 "#%" PRIu32, r->fault.rank, r->fault.index);
+    else
+        snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, r->fault.rank,
+                 r->fault.stream, r->fault.index);
 }
 
 int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *rows, size_t n,
                          char **text, size_t *len)
 {
     struct ces_sb sb;
+    size_t unchecked = 0, first = 0, last = 0;
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
     if ((rows == NULL && n > 0) || text == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_check_sweep_text: NULL argument");
     ces_sb_init(&sb, ctx);
+    /* the rows the time bound left unchecked (the last ones) in one line */
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].unchecked && unchecked++ == 0)
+            first = i;
+        if (rows[i].unchecked)
+            last = i;
+    }
     /* the sweep lists a stop before every op, so no row is a schedule
      * without ops: no empty table then */
     if (n == 0)
         ces_sb_puts(&sb, "no op to fault: the schedule has none (a stop comes before an op, a "
                          "drop or delay hits a write)\n");
-    else
+    else if (unchecked < n)
         ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", "position", "fault", "verdict",
                       "with --abort");
     for (size_t i = 0; i < n; i++) {
         const struct ces_check_sweep_row *r = &rows[i];
         char where[48], v[48], va[48], va2[128];
 
-        if (r->fault.stream == CES_FAULT_RANK)
-            snprintf(where, sizeof(where), "r%" PRIu32 "#%" PRIu32, r->fault.rank,
-                     r->fault.index);
-        else
-            snprintf(where, sizeof(where), "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, r->fault.rank,
-                     r->fault.stream, r->fault.index);
+        if (r->unchecked)
+            continue;
+        sweep_where(r, where, sizeof(where));
         ces_verdict_format(r->verdict, v, sizeof(v));
         ces_verdict_format(r->verdict_abort, va, sizeof(va));
         if (r->aborted > 0)
@@ -673,6 +714,15 @@ int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *
         else
             snprintf(va2, sizeof(va2), "%s", va);
         ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", where, kind_name(r->fault.kind), v, va2);
+    }
+    if (unchecked > 0) {
+        char from[48], to[48];
+
+        sweep_where(&rows[first], from, sizeof(from));
+        sweep_where(&rows[last], to, sizeof(to));
+        ces_sb_printf(&sb, "not checked (the time bound had passed): %zu fault%s, %s %s to %s "
+                      "%s in position order\n", unchecked, ces_plural(unchecked), from,
+                      kind_name(rows[first].fault.kind), to, kind_name(rows[last].fault.kind));
     }
     return ces_sb_finish(&sb, text, len);
 }

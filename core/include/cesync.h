@@ -1042,6 +1042,9 @@ struct ces_check_sweep_row {
     uint32_t verdict_abort;  /* with it (never DEADLOCK or HANG: the watchdog model
                                 leaves nothing blocked, docs/SEMANTICS.md section 9) */
     uint64_t aborted;        /* with it: end states where the watchdog fired */
+    uint32_t unchecked;      /* 1: the sweep's time bound had passed before this fault's
+                                checks: neither ran, and both verdicts are
+                                CES_V_INCOMPLETE (such rows come last) */
 };
 
 /* Runs `opts` (its faults and abort flag ignored) once per fault: a drop
@@ -1049,7 +1052,10 @@ struct ces_check_sweep_row {
  * left for the delayed write), a stop at every op of every stream, and a stop
  * of a whole rank wherever that stops two of its streams or more, each
  * without and with the watchdog model.  *rows (free with ces_free) receives *n rows in
- * position order.  A stream of more unrolled ops than the checker takes is
+ * position order.  opts->max_seconds (less its spent_seconds) bounds the
+ * whole sweep, each check having what the ones before left: where it has
+ * passed before a fault's checks, that row and every later one are
+ * `unchecked`, their verdicts CES_V_INCOMPLETE.  A stream of more unrolled ops than the checker takes is
  * CES_ERR_LIMIT, as from ces_check, before any fault is listed, and so is
  * CES_ERR_SEMANTIC for a graph that does not validate ("fault sweep: the
  * graph does not validate: ..."); otherwise it returns the first error of

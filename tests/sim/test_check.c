@@ -5180,6 +5180,64 @@ static void test_sweep_table_small(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The time bound of a fault sweep is the whole sweep's (each of its
+ * checks had the whole bound, and a schedule replayed a million times made
+ * millions of faults of seconds each): spent before the sweep, it checks
+ * nothing, and says so, every row `unchecked` and INCOMPLETE both ways
+ * (never OK); with time left, the rows it checked are whole and the rest
+ * follow unchecked. */
+static void test_sweep_time_bound(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = handshake(ctx, false);
+    struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_opts o;
+    size_t n = 0;
+    char *t = NULL;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.max_seconds = 600;
+    o.spent_seconds = 600;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_OK);
+    assert_int_equal(n, 22);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(rows[i].unchecked, 1);
+        assert_int_equal(rows[i].verdict, CES_V_INCOMPLETE);
+        assert_int_equal(rows[i].verdict_abort, CES_V_INCOMPLETE);
+    }
+    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
+    assert_string_equal(t, "not checked (the time bound had passed): 22 faults, r0.s0#0 stop to "
+                           "r1.s0#6 stop in position order\n");
+    ces_free(ctx, t);
+    /* the first two rows checked, the rest not: the table of the two,
+     * then the line */
+    rows[0].unchecked = rows[1].unchecked = 0;
+    rows[0].verdict = rows[1].verdict = CES_V_HANG;
+    rows[0].verdict_abort = rows[1].verdict_abort = CES_V_OK;
+    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
+    assert_string_equal(t, "position       fault verdict                with --abort\n"
+                           "r0.s0#0        stop  HANG                   OK\n"
+                           "r0.s0#1        drop  HANG                   OK\n"
+                           "not checked (the time bound had passed): 20 faults, r0.s0#1 delay "
+                           "to r1.s0#6 stop in position order\n");
+    ces_free(ctx, t);
+    ces_free(ctx, rows);
+    /* time left: the same rows as without a bound */
+    o.spent_seconds = 0;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_OK);
+    assert_int_equal(n, 22);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(rows[i].unchecked, 0);
+        assert_int_equal(rows[i].verdict,
+                         rows[i].fault.kind == CES_FAULT_DELAY ? CES_V_OK : CES_V_HANG);
+    }
+    ces_free(ctx, rows);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_random_mode(void **state)
 {
     struct ces_test_alloc st;
@@ -5799,6 +5857,7 @@ int main(void)
         cmocka_unit_test(test_memory_bound_model_one),
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_sweep_table_small),
+        cmocka_unit_test(test_sweep_time_bound),
         cmocka_unit_test(test_random_mode),
         cmocka_unit_test(test_replay_errors),
         cmocka_unit_test(test_replay_watchdog_hint),

@@ -1120,6 +1120,51 @@ static void test_expansion_time_bound(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* --max-seconds bounds a fault sweep as a whole (it gave each of its
+ * checks the bound: a graph phase replayed 1,000,000 times made 28 million
+ * faults of about 4.7 s each under --max-seconds 2).  Replayed 200 times,
+ * the 5,600 faults of the 2-rank barrier take longer than 1 s: the sweep
+ * stops there, the table holds the faults checked, one line names those
+ * not checked, the totals say how many of how many, and the exit is 3. */
+static void test_fault_sweep_seconds(void **state)
+{
+    char *o, *line, *end;
+    size_t rows = 0, checked = 0, unchecked = 0, total = 0;
+    int used = 0;
+
+    (void)state;
+    assert_int_equal(run("barrier --ranks 2 --graph --iterations 200 --fault-sweep "
+                         "--max-seconds 1", &o), 3);
+    assert_true(strncmp(o, "without faults: verdict: OK\n", 28) == 0);
+    line = o + 28;
+    if (strncmp(line, "position ", 9) == 0) /* (none checked on a slow machine: no table) */
+        line = strchr(line, '\n') + 1;
+    while (strncmp(line, "r", 1) == 0) { /* a row each fault checked */
+        rows++;
+        line = strchr(line, '\n') + 1;
+    }
+    assert_int_equal(sscanf(line, "not checked (the time bound had passed): %zu faults, %n",
+                            &unchecked, &used), 1);
+    assert_true(used > 0);
+    end = strstr(line, " in position order\n");
+    assert_non_null(end);
+    assert_memory_equal(end - 19, " to r1.s0#1199 stop", 19);
+    assert_non_null(strstr(end, "\nstop   2400: "));
+    line = strstr(end, "\nfault sweep: ");
+    assert_non_null(line);
+    used = 0;
+    assert_int_equal(sscanf(line, "\nfault sweep: %zu of %zu faults checked, %zu not (the time "
+                                  "bound of 1 s had passed): %n",
+                            &checked, &total, &unchecked, &used), 3);
+    assert_true(used > 0);
+    assert_non_null(strstr(line + used, " tolerated (OK); "));
+    assert_int_equal(total, 5600);
+    assert_int_equal(checked, rows);
+    assert_int_equal(checked + unchecked, total);
+    assert_true(checked < total);
+    free(o);
+}
+
 /* The model's building, before the search, has progress lines of its own
  * at the asked interval: a million unrolled ops (about 0.1 s to build)
  * printed nothing until the search's first line (a graph of 80 million
@@ -1854,6 +1899,7 @@ int main(void)
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_build_progress),
         cmocka_unit_test(test_expansion_time_bound),
+        cmocka_unit_test(test_fault_sweep_seconds),
         cmocka_unit_test(test_max_depth),
         cmocka_unit_test(test_first_json),
         cmocka_unit_test(test_dot_path_checked_first),
