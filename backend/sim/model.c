@@ -148,8 +148,9 @@ static void begin(struct sim_model *m, const char *step, uint64_t total)
  * progress (a table of every unrolled op can take seconds to clear: the
  * page faults; read only between parts, a stream's table of 64 MiB or less
  * was never read before, and 16 streams of a million ops each ran 6 s past
- * a bound of 2), NULL with m->timed_out once the bound passed.  Held from the allocation on, so that the peak
- * counts a table the bound stopped in its clearing. */
+ * a bound of 2), NULL with m->timed_out once the bound passed.  Held from
+ * the allocation on, so that the peak counts a table the bound stopped in
+ * its clearing. */
 static void *zalloc(struct sim_model *m, size_t n, size_t size)
 {
     const size_t chunk = (size_t)64 << 20;

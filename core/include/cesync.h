@@ -1051,11 +1051,12 @@ struct ces_check_sweep_row {
  * and a delay at every write (no delay with CES_MAX_STREAMS streams: none is
  * left for the delayed write), a stop at every op of every stream, and a stop
  * of a whole rank wherever that stops two of its streams or more, each
- * without and with the watchdog model.  *rows (free with ces_free) receives *n rows in
- * position order.  opts->max_seconds (less its spent_seconds) bounds the
- * whole sweep, each check having what the ones before left: where it has
- * passed before a fault's checks, that row and every later one are
- * `unchecked`, their verdicts CES_V_INCOMPLETE.  A stream of more unrolled ops than the checker takes is
+ * without and with the watchdog model.  *rows (free with ces_free) receives
+ * *n rows in position order.  opts->max_seconds (less its spent_seconds)
+ * bounds the whole sweep, each check having what the ones before left:
+ * where it has passed before a fault's checks, that row and every later one
+ * are `unchecked`, their verdicts CES_V_INCOMPLETE.  A stream of more
+ * unrolled ops than the checker takes is
  * CES_ERR_LIMIT, as from ces_check, before any fault is listed, and so is
  * CES_ERR_SEMANTIC for a graph that does not validate ("fault sweep: the
  * graph does not validate: ..."); otherwise it returns the first error of

@@ -870,7 +870,8 @@ static void test_devices_unused_gpu_fails(void **state)
     /* (each rank says it, in whichever order they end) */
     retain_says(run2, 3, ces_cmd_run,
                 "cesync run: 2 ranks, one process per rank, 1 iteration in 1 block\n",
-                "cesync: run: rank 0: rank 0 (device 0): ", "cesync: run: rank 1: rank 1 (device 1): ");
+                "cesync: run: rank 0: rank 0 (device 0): ",
+                "cesync: run: rank 1: rank 1 (device 1): ");
     retain_says(bench2, 3, ces_cmd_bench, "", "cesync: bench: rank 0 (device 0): ", NULL);
     snprintf(want, sizeof(want), "cesync: run: %s\n", engines);
     tool_says(ces_cmd_run, 3, run4, 2, "", want);
