@@ -1900,6 +1900,33 @@ static void counter_drawn(const char *t, size_t dashed, unsigned hidden)
     assert_non_null(strstr(t, line));
 }
 
+/* The picture of counter_case's schedule of `tail` draws dashed write ->
+ * wait edges `drawn` (NULL-ended, or NULL), none of `absent` (" -> n2_0_0"
+ * for any edge to a wait), `dashed` in all, and says `hidden` not drawn. */
+static void counter_says(const char *tail, const char *const *drawn, const char *const *absent,
+                         size_t dashed, unsigned hidden)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g;
+    char *t = counter_case(ctx, &g, "", tail), edge[64];
+
+    for (size_t i = 0; drawn != NULL && drawn[i] != NULL; i++) {
+        snprintf(edge, sizeof(edge), "%s [style=dashed", drawn[i]);
+        if (strstr(t, edge) == NULL)
+            fail_msg("not drawn: %s", drawn[i]);
+    }
+    for (size_t i = 0; absent != NULL && absent[i] != NULL; i++) {
+        snprintf(edge, sizeof(edge), "%s [style=dashed", absent[i]);
+        if (strstr(t, edge) != NULL)
+            fail_msg("drawn: %s", absent[i]);
+    }
+    counter_drawn(t, dashed, hidden);
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Nearest in value or in ordinal is nearest in time only along one
  * stream: r0's two `== 1` waits of f, with a reset between, are satisfied
  * by r1's write (the first) and then r0 s1's (behind the reset), and r1's
@@ -2169,22 +2196,13 @@ static void test_counter_pairs_two_writes(void **state)
  * drew no edge to the wait of g (cesync check: HANG). */
 static void test_counter_pairs_later_replays(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g;
-    char *t;
-
     (void)state;
-    t = counter_case(ctx, &g, "",
-                     "phase graph x3\nr0 : write f[0]@1 = 2\nr0 : write f[0]@1 = 1\n"
-                     "phase graph x2\nr1 : wait f[0] == 1\nr1 : wait f[0] >= 2\n"
-                     "phase graph x3\nr1 : wait g[0] >= 2\nr0 : write g[0]@1 = 2\n");
     /* the counter's 46, and the write of g to its wait */
-    assert_non_null(strstr(t, "n3_0_0 -> n3_1_0 [style=dashed"));
-    counter_drawn(t, 47, 1035);
-    ces_free(ctx, t);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    counter_says("phase graph x3\nr0 : write f[0]@1 = 2\nr0 : write f[0]@1 = 1\n"
+                 "phase graph x2\nr1 : wait f[0] == 1\nr1 : wait f[0] >= 2\n"
+                 "phase graph x3\nr1 : wait g[0] >= 2\nr0 : write g[0]@1 = 2\n",
+                 (const char *const[]){"n3_0_0 -> n3_1_0", NULL},
+                 NULL, 47, 1035);
 }
 
 /* A wait of a phase's second replay stands for its later replays' waits
@@ -2198,23 +2216,13 @@ static void test_counter_pairs_later_replays(void **state)
  * replay's wait, and no edge was drawn from it (cesync check: HANG). */
 static void test_counter_pairs_later_waits(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g;
-    char *t;
-
     (void)state;
-    t = counter_case(ctx, &g, "",
-                     "phase graph x3\nr1 : write g[0]@0 = 1\nr1 : wait f[0] == 2\n"
-                     "phase graph x3\nr0 : wait g[0] >= 1\nr0 : write f[0]@1 = 1\n"
-                     "r1 : wait f[0] == 1\nr1 : write g[0]@0 = 2\nr0 : write f[0]@1 = 2\n");
     /* the counter's 46, r0's write of 1 to r1's wait, r1's write to r0's */
-    assert_non_null(strstr(t, "n2_0_1 -> n2_1_0 [style=dashed"));
-    assert_non_null(strstr(t, "n2_1_1 -> n2_0_0 [style=dashed"));
-    counter_drawn(t, 48, 1035);
-    ces_free(ctx, t);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    counter_says("phase graph x3\nr1 : write g[0]@0 = 1\nr1 : wait f[0] == 2\n"
+                 "phase graph x3\nr0 : wait g[0] >= 1\nr0 : write f[0]@1 = 1\n"
+                 "r1 : wait f[0] == 1\nr1 : write g[0]@0 = 2\nr0 : write f[0]@1 = 2\n",
+                 (const char *const[]){"n2_0_1 -> n2_1_0", "n2_1_1 -> n2_0_0", NULL},
+                 NULL, 48, 1035);
 }
 
 /* A wait of a later block comes after every replay of its rank's earlier
@@ -2228,22 +2236,13 @@ static void test_counter_pairs_later_waits(void **state)
  * check: HANG). */
 static void test_counter_pairs_later_block(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g;
-    char *t;
-
     (void)state;
-    t = counter_case(ctx, &g, "",
-                     "phase graph x3\nr0 : write f[0] = 2\nr0 : write f[0] = 0\n"
-                     "r0 : write g[0] = 1\nphase graph x3\nr0 : wait g[0] == 1\n"
-                     "r0 s1 : wait f[0] == 2\nr0 : write g[0] = 1\n");
     /* the counter's 46 alone */
-    assert_null(strstr(t, " -> n2_0_0 [style=dashed"));
-    counter_drawn(t, 46, 1036);
-    ces_free(ctx, t);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    counter_says("phase graph x3\nr0 : write f[0] = 2\nr0 : write f[0] = 0\n"
+                 "r0 : write g[0] = 1\nphase graph x3\nr0 : wait g[0] == 1\n"
+                 "r0 s1 : wait f[0] == 2\nr0 : write g[0] = 1\n",
+                 NULL,
+                 (const char *const[]){" -> n2_0_0", NULL}, 46, 1036);
 }
 
 /* A later replay's write may come after another process's latest write
@@ -2256,21 +2255,12 @@ static void test_counter_pairs_later_block(void **state)
  * sees r1's third; no edge was drawn to it (cesync check: HANG). */
 static void test_counter_pairs_later_overwritten(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g;
-    char *t;
-
     (void)state;
-    t = counter_case(ctx, &g, "",
-                     "phase graph x2\nr0 : wait f[0] == 1\nr0 : write f[0] = 2\n"
-                     "phase graph x3\nr0 : wait f[0] == 1\nr1 : write f[0]@0 = 1\n");
     /* the counter's 46, and r1's write to r0's wait of its block */
-    assert_non_null(strstr(t, "n2_1_0 -> n2_0_0 [style=dashed"));
-    counter_drawn(t, 47, 1035);
-    ces_free(ctx, t);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    counter_says("phase graph x2\nr0 : wait f[0] == 1\nr0 : write f[0] = 2\n"
+                 "phase graph x3\nr0 : wait f[0] == 1\nr1 : write f[0]@0 = 1\n",
+                 (const char *const[]){"n2_1_0 -> n2_0_0", NULL},
+                 NULL, 47, 1035);
 }
 
 /* A later replay's write is one its own process's later wait never sees
@@ -2283,22 +2273,12 @@ static void test_counter_pairs_later_overwritten(void **state)
  * check: DEADLOCK,HANG). */
 static void test_counter_pairs_later_own(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g;
-    char *t;
-
     (void)state;
-    t = counter_case(ctx, &g, "",
-                     "phase graph x3\nr0 : write f[0] = 1\nr0 : wait f[0] == 2\n"
-                     "r0 : wait f[0] >= 1\nr0 s1 : write f[0] = 2\n");
     /* the counter's 46, and r0 s1's write to both waits */
-    assert_non_null(strstr(t, "n1_0_3 -> n1_0_1 [style=dashed"));
-    assert_non_null(strstr(t, "n1_0_3 -> n1_0_2 [style=dashed"));
-    counter_drawn(t, 48, 1036);
-    ces_free(ctx, t);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    counter_says("phase graph x3\nr0 : write f[0] = 1\nr0 : wait f[0] == 2\n"
+                 "r0 : wait f[0] >= 1\nr0 s1 : write f[0] = 2\n",
+                 (const char *const[]){"n1_0_3 -> n1_0_1", "n1_0_3 -> n1_0_2", NULL},
+                 NULL, 48, 1036);
 }
 
 /* A later replay's write is not one a wait passes on where it is its
@@ -2313,22 +2293,13 @@ static void test_counter_pairs_later_own(void **state)
  * to the last wait (cesync check: HANG). */
 static void test_counter_pairs_later_failed(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g;
-    char *t;
-
     (void)state;
-    t = counter_case(ctx, &g, "",
-                     "phase graph x3\nr0 : write f[0] = 2\nphase eager x1\n"
-                     "r0 : wait f[0] == 3\nr0 : wait f[0] == 2\nphase graph x2\n"
-                     "r0 : wait f[0] == 3\nr1 s1 : write f[0]@0 = 3\n");
     /* the counter's 46 alone */
-    assert_null(strstr(t, " -> n3_0_0 [style=dashed"));
-    counter_drawn(t, 46, 1036);
-    ces_free(ctx, t);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    counter_says("phase graph x3\nr0 : write f[0] = 2\nphase eager x1\n"
+                 "r0 : wait f[0] == 3\nr0 : wait f[0] == 2\nphase graph x2\n"
+                 "r0 : wait f[0] == 3\nr1 s1 : write f[0]@0 = 3\n",
+                 NULL,
+                 (const char *const[]){" -> n3_0_0", NULL}, 46, 1036);
 }
 
 /* A block's first events come after every replay of its rank's earlier
@@ -2343,21 +2314,12 @@ static void test_counter_pairs_later_failed(void **state)
  * OK). */
 static void test_counter_pairs_later_linked(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g;
-    char *t;
-
     (void)state;
-    t = counter_case(ctx, &g, "",
-                     "phase graph x3\nr1 : wait f[0] == 1\nr0 s1 : write f[0]@1 = 2\n"
-                     "r1 : wait f[0] >= 1\nphase eager x1\nr0 : write f[0]@1 = 1\n");
     /* the counter's 46 alone */
-    assert_null(strstr(t, " -> n1_1_1 [style=dashed"));
-    counter_drawn(t, 46, 1036);
-    ces_free(ctx, t);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    counter_says("phase graph x3\nr1 : wait f[0] == 1\nr0 s1 : write f[0]@1 = 2\n"
+                 "r1 : wait f[0] >= 1\nphase eager x1\nr0 : write f[0]@1 = 1\n",
+                 NULL,
+                 (const char *const[]){" -> n1_1_1", NULL}, 46, 1036);
 }
 
 /* A later replay's write is overwritten for a wait after every replay of
@@ -2372,23 +2334,13 @@ static void test_counter_pairs_later_linked(void **state)
  * check: HANG). */
 static void test_counter_pairs_later_each(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g;
-    char *t;
-
     (void)state;
-    t = counter_case(ctx, &g, "",
-                     "phase graph x3\nr0 s1 : write g[0]@0 = 1\nr0 s1 : wait g[0] >= 2\n"
-                     "r1 s1 : write g[0]@0 = 2\nphase eager x1\nr0 s1 : wait g[0] == 1\n"
-                     "r1 s1 : write f[0]@0 = 1\nr0 s1 : wait f[0] >= 1\n");
     /* the counter's 46, and r1 s1's 2 to the `g >= 2` */
-    assert_non_null(strstr(t, "n1_1_0 -> n1_0_1 [style=dashed"));
-    assert_null(strstr(t, " -> n2_0_1 [style=dashed"));
-    counter_drawn(t, 47, 1036);
-    ces_free(ctx, t);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    counter_says("phase graph x3\nr0 s1 : write g[0]@0 = 1\nr0 s1 : wait g[0] >= 2\n"
+                 "r1 s1 : write g[0]@0 = 2\nphase eager x1\nr0 s1 : wait g[0] == 1\n"
+                 "r1 s1 : write f[0]@0 = 1\nr0 s1 : wait f[0] >= 1\n",
+                 (const char *const[]){"n1_1_0 -> n1_0_1", NULL},
+                 (const char *const[]){" -> n2_0_1", NULL}, 47, 1036);
 }
 
 /* A later replay's write is one a wait after every replay of its block
@@ -2403,23 +2355,13 @@ static void test_counter_pairs_later_each(void **state)
  * cesync check: DEADLOCK). */
 static void test_counter_pairs_later_other(void **state)
 {
-    struct ces_test_alloc st;
-    struct ces_ctx *ctx = ces_test_ctx(&st);
-    struct ces_graph *g;
-    char *t;
-
     (void)state;
-    t = counter_case(ctx, &g, "",
-                     "phase graph x3\nr1 : wait f[0] >= 2\nr1 s1 : write f[0]@1 = 2\n"
-                     "r1 : write f[0]@1 = 1\nphase graph x2\nr1 s1 : wait f[0] >= 2\n"
-                     "r1 s1 : write f[0]@1 = 2\n");
     /* the counter's 46, and r1 s1's 2 to the first phase's wait */
-    assert_non_null(strstr(t, "n1_1_1 -> n1_1_0 [style=dashed"));
-    assert_null(strstr(t, " -> n2_1_0 [style=dashed"));
-    counter_drawn(t, 47, 1036);
-    ces_free(ctx, t);
-    ces_graph_destroy(g);
-    ces_test_ctx_end(ctx, &st);
+    counter_says("phase graph x3\nr1 : wait f[0] >= 2\nr1 s1 : write f[0]@1 = 2\n"
+                 "r1 : write f[0]@1 = 1\nphase graph x2\nr1 s1 : wait f[0] >= 2\n"
+                 "r1 s1 : write f[0]@1 = 2\n",
+                 (const char *const[]){"n1_1_1 -> n1_1_0", NULL},
+                 (const char *const[]){" -> n2_1_0", NULL}, 47, 1036);
 }
 
 /* A wait of a phase replayed 3 times whose every replay needs a write no
