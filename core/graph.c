@@ -143,7 +143,7 @@ static int add_named(struct ces_graph *g, struct ces_vec *v, struct ces_names *i
 
 int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size, uint32_t *idx)
 {
-    struct ces_named n = {(char *)name, size, 0, 0};
+    struct ces_named n = {(char *)name, size, 0, 0, false, false};
 
     if (g == NULL)
         return CES_ERR_INVALID;
@@ -159,7 +159,7 @@ int ces_graph_add_buffer(struct ces_graph *g, const char *name, uint64_t size, u
 int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width, uint32_t slots,
                          uint32_t *idx)
 {
-    struct ces_named n = {(char *)name, slots, width, 0};
+    struct ces_named n = {(char *)name, slots, width, 0, false, false};
 
     if (g == NULL)
         return CES_ERR_INVALID;
@@ -177,7 +177,7 @@ int ces_graph_add_signal(struct ces_graph *g, const char *name, uint32_t width, 
 
 int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t *idx)
 {
-    struct ces_named n = {(char *)name, 0, 0, 0};
+    struct ces_named n = {(char *)name, 0, 0, 0, false, false};
 
     if (g == NULL)
         return CES_ERR_INVALID;
@@ -188,7 +188,7 @@ int ces_graph_add_event(struct ces_graph *g, const char *name, uint32_t *idx)
 
 int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value)
 {
-    struct ces_named n = {(char *)name, 0, 0, value};
+    struct ces_named n = {(char *)name, 0, 0, value, false, false};
 
     if (g == NULL)
         return CES_ERR_INVALID;
@@ -418,6 +418,14 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
         if (all)
             copy.slot.rank = r;
         CES_VEC_AT(&blk->ops[rank], struct ces_op, blk->ops[rank].len++) = copy;
+    }
+    if (copy.kind == CES_OP_WRITE || copy.kind == CES_OP_WAIT) {
+        struct ces_named *sig = &CES_VEC_AT(&g->signals, struct ces_named, copy.slot.sig);
+        bool geq = copy.kind == CES_OP_WAIT && copy.cmp == CES_CMP_GEQ;
+
+        sig->geq_read = sig->geq_read || geq;
+        sig->above_i64 = sig->above_i64 || (copy.value > (uint64_t)INT64_MAX &&
+                                            (copy.kind == CES_OP_WRITE || geq));
     }
     g->validated = false;
     return CES_OK;
@@ -1126,26 +1134,19 @@ int ces_graph_u64_cyclic(struct ces_ctx *ctx, const struct ces_graph *g, const c
 {
     const char *sep = who != NULL ? ": " : "";
     uint32_t nsig = ces_graph_nsignals(g), nb = ces_graph_nblocks(g), ranks = ces_graph_ranks(g);
-    uint8_t *geq;
-    int rc = CES_OK, wide = 0;
+    bool refused = false;
+    int rc = CES_OK;
 
-    for (uint32_t i = 0; i < nsig && !wide; i++)
-        wide = ces_graph_signal(g, i).width == CES_U64;
-    if (!wide)
+    /* what ces_graph_add_op kept of each signal: without a signal that is
+     * both, no op is refused, and none is looked at (every rank's lowering
+     * asks, of the whole graph) */
+    for (uint32_t i = 0; i < nsig && !refused; i++) {
+        const struct ces_named *sig = &CES_VEC_AT(&g->signals, struct ces_named, i);
+
+        refused = sig->width == CES_U64 && sig->geq_read && sig->above_i64;
+    }
+    if (!refused)
         return CES_OK;
-    geq = ces_malloc(ctx, (size_t)nsig + 1);
-    if (geq == NULL)
-        return ces_ctx_error(ctx, CES_ERR_NOMEM, "%s%sout of memory", who != NULL ? who : "", sep);
-    memset(geq, 0, (size_t)nsig + 1);
-    for (uint32_t b = 0; b < nb; b++)
-        for (uint32_t r = 0; r < ranks; r++) {
-            uint32_t n = 0;
-            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
-
-            for (uint32_t i = 0; i < n; i++)
-                if (ops[i].kind == CES_OP_WAIT && ops[i].cmp == CES_CMP_GEQ)
-                    geq[ops[i].slot.sig] = 1;
-        }
     for (uint32_t r = 0; r < ranks && rc == CES_OK; r++) {
         uint64_t before[CES_MAX_STREAMS] = {0}; /* #K as the checker numbers ops */
 
@@ -1161,7 +1162,8 @@ int ces_graph_u64_cyclic(struct ces_ctx *ctx, const struct ces_graph *g, const c
                 at[s]++;
                 if ((op->kind != CES_OP_WRITE && op->kind != CES_OP_WAIT) ||
                     ces_graph_signal(g, op->slot.sig).width != CES_U64 ||
-                    op->value <= (uint64_t)INT64_MAX || !geq[op->slot.sig] ||
+                    op->value <= (uint64_t)INT64_MAX ||
+                    !CES_VEC_AT(&g->signals, struct ces_named, op->slot.sig).geq_read ||
                     (op->kind == CES_OP_WAIT && op->cmp != CES_CMP_GEQ))
                     continue;
                 ces_op_where(where, sizeof(where), r, s, before[s] + at[s] - 1, op);
@@ -1178,6 +1180,5 @@ int ces_graph_u64_cyclic(struct ces_ctx *ctx, const struct ces_graph *g, const c
                 before[s] += (uint64_t)at[s] * ces_graph_block(g, b).reps;
         }
     }
-    ces_free(ctx, geq);
     return rc;
 }

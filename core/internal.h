@@ -279,6 +279,9 @@ struct ces_named {
     uint64_t size;   /* buffer: bytes; signal: slots */
     uint32_t width;  /* signal: 32 or 64 */
     int64_t value;   /* const */
+    /* signal, kept by ces_graph_add_op for ces_graph_u64_cyclic: a >= wait
+     * reads it; a write or a >= wait of it has a value above 2^63-1 */
+    bool geq_read, above_i64;
 };
 
 struct ces_gblock {
@@ -353,7 +356,10 @@ int ces_op_where(char *buf, size_t size, uint32_t rank, uint32_t stream, uint64_
  * reads are below 2^63.  Judged on the whole graph, the ops of every rank,
  * so that every rank refuses alike (the writer of a value as its waiter):
  * CES_ERR_UNSUPPORTED naming the first op past it, the message prefixed
- * with `who` and ": " (none where NULL).  core/graph.c */
+ * with `who` and ": " (none where NULL).  What ces_graph_add_op kept of
+ * each signal answers it without a look at an op unless it refuses, so
+ * that lowering each rank costs no pass over every rank's ops.
+ * core/graph.c */
 int ces_graph_u64_cyclic(struct ces_ctx *ctx, const struct ces_graph *g, const char *who);
 
 #endif /* CES_CORE_INTERNAL_H */

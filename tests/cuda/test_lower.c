@@ -666,6 +666,64 @@ static void test_u64_cyclic(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* ces_graph_add_op keeps, per signal, whether a >= wait reads it and
+ * whether a write or a >= wait of it holds a value above 2^63-1, and the
+ * lowering looks at the ops only where one signal is both.  Per signal:
+ * 2^64-1 written into h, which only == waits read, beside f, which a >=
+ * wait reads at 1, lowers (and so does an == wait of 2^64-1 on f); the
+ * >= wait added first (test_u64_cyclic adds the write first), a later
+ * block's write @* of 2^64-1 into f (one write per rank) is refused on
+ * every rank at its first write, to rank 0, #K counted across the blocks
+ * (3 replays of 3 ops, then the write of 1). */
+static void test_u64_cyclic_kept(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_cuda_plan *p = NULL;
+    struct ces_graph *g = NULL;
+    uint32_t f, h;
+    struct ces_op small = {.kind = CES_OP_WRITE, .value = 1};
+    struct ces_op geq = {.kind = CES_OP_WAIT, .cmp = CES_CMP_GEQ, .value = 1};
+    struct ces_op big = {.kind = CES_OP_WRITE, .value = UINT64_MAX};
+    struct ces_op eq = {.kind = CES_OP_WAIT, .cmp = CES_CMP_EQ, .value = UINT64_MAX};
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 2, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "f", CES_U64, 1, &f), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "h", CES_U64, 1, &h), CES_OK);
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, 3), CES_OK);
+    small.slot = geq.slot = eq.slot = (struct ces_slot){f, 1, 0};
+    big.slot = (struct ces_slot){h, 1, 0};
+    assert_int_equal(ces_graph_add_op(g, 0, &small), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 0, &big), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &geq), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &eq), CES_OK);
+    eq.slot = big.slot;
+    assert_int_equal(ces_graph_add_op(g, 1, &eq), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        assert_int_equal(ces_cuda_lower(ctx, g, r, &h200, 0, &p), CES_OK);
+        ces_cuda_plan_destroy(p);
+    }
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    big.slot = (struct ces_slot){f, CES_RANK_ALL, 0};
+    assert_int_equal(ces_graph_add_op(g, 1, &small), CES_OK);
+    assert_int_equal(ces_graph_add_op(g, 1, &big), CES_OK);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    for (uint32_t r = 0; r < 2; r++) {
+        assert_int_equal(ces_cuda_lower(ctx, g, r, &h200, 0, &p), CES_ERR_UNSUPPORTED);
+        assert_null(p);
+        assert_string_equal(ces_ctx_last_error(ctx),
+                            "r1.s0#10: write f[0]@0 = 18446744073709551615: a u64 value above "
+                            "2^63-1 in a signal that a >= wait reads: CUDA compares 64-bit values "
+                            "cyclically, (int64_t)(cur - v) >= 0, where the check compares them "
+                            "as plain numbers, so the wait could pass or block otherwise than "
+                            "checked; keep u64 values below 2^63");
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* Two streams on one rank with events; interleaved memops merge per stream
  * with independent queues and do not merge across another stream's op with
  * shared queues (connections 1). */
@@ -2522,6 +2580,7 @@ int main(void)
         cmocka_unit_test(test_split_inputs),
         cmocka_unit_test(test_multicast_and_fence), cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_u64_cyclic),
+        cmocka_unit_test(test_u64_cyclic_kept),
         cmocka_unit_test(test_streams),   cmocka_unit_test(test_links),
         cmocka_unit_test(test_positions),
         cmocka_unit_test(test_alloc_failures),
