@@ -648,10 +648,12 @@ static int validate(struct ces_ctx *ctx, const struct ces_graph *g, const char *
                 struct vstream *st = &vs[op->stream];
                 uint64_t k = st->index++;
 
-                if ((++seen & 0xffffu) == 0 && tick != NULL && tick(ud, seen) != 0) {
+                /* (seen: the ops validated before this one) */
+                if (seen > 0 && (seen & 0xffffu) == 0 && tick != NULL && tick(ud, seen) != 0) {
                     rc = CES_ERR_TIMEOUT;
                     break;
                 }
+                seen++;
                 if (st->batch_start >= 0 && op->kind != CES_OP_COPY && op->kind != CES_OP_END) {
                     rc = verr(ctx, file, r, k, op, "expected 'copy' or 'end' inside a batch, "
                               "found '%s'", ces_op_kind_name(op->kind));

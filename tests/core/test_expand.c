@@ -694,6 +694,35 @@ static void test_expand_watched(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The validation's watcher is told the ops validated, each one's checks
+ * done: it was called at the 65,536th op before that op's checks, so a
+ * graph of exactly 65,536 ops was stopped there as '65536 of its 65536
+ * ops validated', one op and the end of the validation still to come.
+ * Now it is called before the next op, none after the last: the watcher's
+ * one call is the expansion's, and the graph comes whole. */
+static void test_expand_watched_exact(void **state)
+{
+    static const char text[] = "cesync 1\nranks 4\nsignal f u32 1\nphase eager x16384\n"
+                               "r* : write f[0] = $i\n";
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = NULL, *h = build(ctx, text);
+    struct watched w = {2, 0, 0, {0, 0, 0, 0, 0}};
+
+    (void)state;
+    assert_int_equal(ces_prog_parse(ctx, text, strlen(text), "t.ces", &p), CES_OK);
+    assert_int_equal(ces_prog_expand_watched(ctx, p, watch_stop, &w, &g), CES_OK);
+    assert_int_equal(w.calls, 1);
+    assert_int_equal(w.validating, 0);
+    assert_true(w.last.ops == 65536 && w.last.ops_all == 65536);
+    assert_true(ces_graph_equal(g, h));
+    ces_graph_destroy(g);
+    ces_graph_destroy(h);
+    ces_prog_destroy(p);
+    ces_test_ctx_end(ctx, &st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -712,6 +741,7 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_alloc_failures),
         cmocka_unit_test(test_expand_watched),
+        cmocka_unit_test(test_expand_watched_exact),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
