@@ -5024,6 +5024,31 @@ static void test_time_bound_spent(void **state)
     assert_string_equal(ces_ctx_last_error(ctx),
                         "check options: spent_seconds must be a finite number >= 0");
     ces_graph_destroy(g);
+    /* a model too small for its building to look at the clock: the
+     * search stops at its first look, the random walks before the first,
+     * and a `connections any` check's first assignment as the search does,
+     * the others unsearched (each ran to the end with the bound whole) */
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nstreams 2\nconnections any\n"
+                                 "signal f u32 1\nphase eager x1\nr0 : write f[0]@1 = 1\n"
+                                 "r0 s1 : write f[0]@1 = 2\nr1 : wait f[0] >= 1\n");
+    for (int c = 0; c < 3; c++) {
+        uint32_t map[4] = {0, 0, 0, 0};
+
+        o.spent_seconds = 600;
+        o.random = c == 1 ? 10 : 0;
+        o.queue_map = c < 2 ? map : NULL;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+        assert_int_equal(c == 1 ? ces_check_report_stats(r).executions
+                                : ces_check_report_stats(r).states,
+                         c == 1 ? 0 : 1);
+        ces_check_report_destroy(r);
+        o.spent_seconds = 0;
+        assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+        assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+        ces_check_report_destroy(r);
+    }
+    ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
 }
 
