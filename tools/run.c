@@ -902,15 +902,16 @@ int ces_cmd_run(int argc, char **argv)
                            RUN_MAX_RANKS);
         goto out;
     }
-    ec = lower_ranks(ctx, g, place);
-    if (ec != CES_EXIT_OK)
-        goto out;
     /* the environment every rank reads (CES_TIMEOUT_MS, ...), as the input,
-     * GPUs or not, and once: each forked rank said a malformed one */
+     * GPUs or not, and once: each forked rank said a malformed one; before
+     * the lowering, which a large schedule takes seconds for */
     if (ces_cuda_settings_read(ctx, &settings) != CES_OK) {
         ec = ces_tool_fail("run: %s", ces_ctx_last_error(ctx));
         goto out;
     }
+    ec = lower_ranks(ctx, g, place);
+    if (ec != CES_EXIT_OK)
+        goto out;
     /* as cesync devices --ranks N says them, before a rank starts: a pair
      * of GPUs that are not peers failed the ranks' first allocation */
     if (probe->rc != CES_OK) {

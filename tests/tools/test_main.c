@@ -809,6 +809,11 @@ static void test_run_lowering_refused(void **state)
         assert_int_equal(ces_test_tool(dir, "run - < frozen.ces", &out), 2);
         assert_string_equal(out, want);
         free(out);
+        /* a malformed setting is said first, before the lowering's seconds */
+        assert_int_equal(ces_test_tool_env(dir, "CES_TIMEOUT_MS=abc", "run frozen.ces", &out), 2);
+        assert_string_equal(out, "cesync: run: CES_TIMEOUT_MS must be 1..4294967295 milliseconds "
+                                 "(digits), not 'abc'\n");
+        free(out);
         assert_int_equal(remove(path), 0);
         assert_int_equal(rmdir(dir), 0);
     }
