@@ -441,8 +441,9 @@ static int expand_watch(void *ud, const struct ces_expand_done *d)
 
 /* The time bound passed while the schedule was expanded: nothing was
  * checked.  The verdict INCOMPLETE (exit 3) with every class open that the
- * check could find, and a line on stderr saying how far the expansion
- * came; an option the others exclude is still said as such (exit 2). */
+ * check could find, a sweep's totals saying it checked nothing, and a line
+ * on stderr saying how far the expansion came; an option the others
+ * exclude is still said as such (exit 2). */
 static int expansion_stopped(struct ces_ctx *ctx, struct check_args *a)
 {
     uint32_t open = a->o.flags & CES_CHECK_ABORT
@@ -468,6 +469,13 @@ static int expansion_stopped(struct ces_ctx *ctx, struct check_args *a)
         printf("verdict: INCOMPLETE\ncoverage: the bound on time stopped the check while it "
                "expanded the schedule, before the search\ncoverage: neither found nor ruled "
                "out: %s\n", cls);
+    /* a sweep's totals line, which whoever reads the sweep looks for */
+    if (a->sweep)
+        printf("fault sweep: no fault checked (the time bound of %g s had passed while the "
+               "schedule was expanded, before its faults were listed)\n", a->o.max_seconds);
+    else if (a->qsweep && !a->json)
+        printf("queue sweep: 0 assignments: the time bound of %g s had passed while the "
+               "schedule was expanded, before any was checked\n", a->o.max_seconds);
     fflush(stdout);
     if (!a->quiet)
         ces_tool_say("check: time bound %g s reached while expanding the schedule, before the "

@@ -1110,6 +1110,20 @@ static void test_expansion_time_bound(void **state)
     assert_non_null(strstr(o, ",\"ops_all\":16000000,\"validated\":0},\"open\":\"DEADLOCK,"
                               "HANG,RACE,MISMATCH\",\"defects\":[]}\n"));
     free(o);
+    /* a sweep says its totals, none checked (it printed the check's
+     * verdict alone), as --quiet keeps them */
+    snprintf(cmd, sizeof(cmd), "%s --max-seconds 0.5 --fault-sweep --quiet", path);
+    assert_int_equal(run(cmd, &o), 3);
+    assert_string_equal(o, "verdict: INCOMPLETE\nfault sweep: no fault checked (the time bound "
+                           "of 0.5 s had passed while the schedule was expanded, before its "
+                           "faults were listed)\n");
+    free(o);
+    snprintf(cmd, sizeof(cmd), "%s --max-seconds 0.5 --queue-sweep --quiet", path);
+    assert_int_equal(run(cmd, &o), 3);
+    assert_string_equal(o, "verdict: INCOMPLETE\nqueue sweep: 0 assignments: the time bound of "
+                           "0.5 s had passed while the schedule was expanded, before any was "
+                           "checked\n");
+    free(o);
     /* an option the others exclude is said as such, not as the bound */
     snprintf(cmd, sizeof(cmd), "%s --max-seconds 0.5 --json --quiet", path);
     assert_int_equal(run(cmd, &o), 2);
