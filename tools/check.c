@@ -111,9 +111,10 @@ static const char check_help[] =
     "                      schedule is expanded, \"expanding the schedule:\" and the\n"
     "                      blocks and ops made; while the model is built, \"building\n"
     "                      the model:\" and the ops unrolled;\n"
-    "                      the fault sweep: the faults checked), also when stderr is\n"
-    "                      not a terminal (default: every 2 s on a terminal, unless\n"
-    "                      --quiet or --json)\n"
+    "                      the fault sweep: the faults checked; seconds from the\n"
+    "                      command's start), also when stderr is not a terminal\n"
+    "                      (default: every 2 s on a terminal, unless --quiet or\n"
+    "                      --json)\n"
     "  --predict           print the cost model's predicted time instead of checking\n"
     "                      (options: cesync check --predict --help)\n"
     "\n";
@@ -141,6 +142,7 @@ struct check_args {
     bool memory_given; /* --max-memory: else the default bound */
     double t0;             /* the command's start: --max-seconds counts from it */
     double next_progress;  /* the expansion's next progress line (0: not yet set) */
+    double before;         /* seconds from the start to the check's: its progress lines add them */
     struct ces_expand_done stopped; /* how far the expansion came, where the bound stopped it */
 };
 
@@ -351,6 +353,9 @@ static bool wants_progress(const struct check_args *a)
     return a->progress || (!a->quiet && !a->json && isatty(fileno(stderr)));
 }
 
+/* The seconds of a line count from the command's start, as the
+ * expansion's lines do (before: the expansion and what came since); the
+ * rates are the check's own. */
 static void progress(void *ud, const struct ces_check_stats *s)
 {
     const struct check_args *a = ud;
@@ -360,7 +365,7 @@ static void progress(void *ud, const struct ces_check_stats *s)
                 "%.0f executions/s\n",
                 (unsigned long long)s->executions, (unsigned long long)a->o.random,
                 ces_plural(a->o.random), (unsigned long long)s->transitions,
-                ces_plural(s->transitions), s->seconds,
+                ces_plural(s->transitions), s->seconds + a->before,
                 s->seconds > 0 ? (double)s->executions / s->seconds : 0.0);
         return;
     }
@@ -377,7 +382,7 @@ static void progress(void *ud, const struct ces_check_stats *s)
     if (s->sample_executions > 0) /* docs/SEMANTICS.md section 10, "Classes found by sampling" */
         fprintf(stderr, " (%llu of them random executions within the search)",
                 (unsigned long long)s->sample_executions);
-    fprintf(stderr, ", %.1f s, %.0f states/s, %.1f MiB\n", s->seconds,
+    fprintf(stderr, ", %.1f s, %.0f states/s, %.1f MiB\n", s->seconds + a->before,
             s->seconds > 0 ? (double)s->states / s->seconds : 0.0,
             (double)s->peak_memory / (1024.0 * 1024.0));
 }
@@ -387,7 +392,8 @@ static void progress(void *ud, const struct ces_check_stats *s)
  * tell). */
 static void build_progress(void *ud, const struct ces_check_build *b)
 {
-    (void)ud;
+    const struct check_args *a = ud;
+
     fprintf(stderr, "check: building the model: ");
     if (b->ops == 0) /* not counted yet */
         fprintf(stderr, "counting the ops");
@@ -403,7 +409,7 @@ static void build_progress(void *ud, const struct ces_check_build *b)
         if (b->step_total > 0)
             fprintf(stderr, " %.0f%%", 100.0 * (double)b->step_done / (double)b->step_total);
     }
-    fprintf(stderr, ", %.1f s, %.1f MiB\n", b->seconds,
+    fprintf(stderr, ", %.1f s, %.1f MiB\n", b->seconds + a->before,
             (double)b->memory / (1024.0 * 1024.0));
 }
 
@@ -840,8 +846,9 @@ int ces_cmd_check(int argc, char **argv)
         check_dot_note(ctx, g, &a.o, a.dot);
     /* the bound counts from the command's start: the schedule's expansion
      * and what came since are spent */
+    a.before = ces_tool_now() - a.t0;
     if (a.o.max_seconds > 0)
-        a.o.spent_seconds = ces_tool_now() - a.t0;
+        a.o.spent_seconds = a.before;
     if (ec == CES_EXIT_OK && a.sweep) {
         ec = sweep(ctx, g, &a);
         goto out;

@@ -1134,6 +1134,47 @@ static void test_expansion_time_bound(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Progress lines count their seconds from the command's start, the
+ * expansion's, the model's building's and the search's alike: the
+ * building's restarted at 0 after an expansion's seconds (1.1 s, then
+ * 0.3 s). */
+static void test_progress_one_clock(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[256], cmd[320], *o, *line;
+    double last = -1, t;
+    int expanding = 0, building = 0;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/mid.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 16\nsignal f u32 1\nphase eager x60000\n"
+                            "r* : write f[0] = $i\n");
+    snprintf(cmd, sizeof(cmd), "%s --progress 0.02 --quiet", path);
+    assert_int_equal(run(cmd, &o), 0);
+    for (line = o; strncmp(line, "check: ", 7) == 0; line = strchr(line, '\n') + 1) {
+        const char *end = strchr(line, '\n'), *at = NULL;
+
+        /* the seconds: the number before the line's " s" (then ", " or its end) */
+        for (const char *p = line; p != NULL && p < end; p = strstr(p + 1, " s"))
+            if (p[2] == ',' || p[2] == '\n')
+                at = p;
+        assert_non_null(at);
+        while (at > line && at[-1] != ' ')
+            at--;
+        t = strtod(at, NULL);
+        /* each line's seconds at least its predecessor's */
+        if (t < last)
+            fail_msg("%.1f s after %.1f s:\n%s", t, last, o);
+        last = t;
+        expanding += strncmp(line, "check: expanding the schedule: ", 31) == 0;
+        building += strncmp(line, "check: building the model: ", 27) == 0;
+    }
+    assert_true(expanding > 0 && building > 0);
+    assert_string_equal(line, "verdict: OK\n");
+    free(o);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* --max-seconds bounds a fault sweep as a whole (it gave each of its
  * checks the bound: a graph phase replayed 1,000,000 times made 28 million
  * faults of about 4.7 s each under --max-seconds 2).  Replayed 200 times,
@@ -1919,6 +1960,7 @@ int main(void)
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_build_progress),
         cmocka_unit_test(test_expansion_time_bound),
+        cmocka_unit_test(test_progress_one_clock),
         cmocka_unit_test(test_fault_sweep_seconds),
         cmocka_unit_test(test_max_depth),
         cmocka_unit_test(test_first_json),
