@@ -26,6 +26,17 @@ static int run(const char *args, char **out)
     return ces_test_tool(NULL, cmd, out);
 }
 
+/* `check PATH OPTS` exits `rc`, its output (stderr folded in) `want`. */
+static void file_says(const char *path, const char *opts, int rc, const char *want)
+{
+    char cmd[512], *o = NULL;
+
+    snprintf(cmd, sizeof(cmd), "%s %s", path, opts);
+    assert_int_equal(run(cmd, &o), rc);
+    assert_string_equal(o, want);
+    free(o);
+}
+
 static void test_exit_codes(void **state)
 {
     char *o;
@@ -1112,24 +1123,16 @@ static void test_expansion_time_bound(void **state)
     free(o);
     /* a sweep says its totals, none checked (it printed the check's
      * verdict alone), as --quiet keeps them */
-    snprintf(cmd, sizeof(cmd), "%s --max-seconds 0.5 --fault-sweep --quiet", path);
-    assert_int_equal(run(cmd, &o), 3);
-    assert_string_equal(o, "verdict: INCOMPLETE\nfault sweep: no fault checked (the time bound "
-                           "of 0.5 s had passed while the schedule was expanded, before its "
-                           "faults were listed)\n");
-    free(o);
-    snprintf(cmd, sizeof(cmd), "%s --max-seconds 0.5 --queue-sweep --quiet", path);
-    assert_int_equal(run(cmd, &o), 3);
-    assert_string_equal(o, "verdict: INCOMPLETE\nqueue sweep: 0 assignments: the time bound of "
-                           "0.5 s had passed while the schedule was expanded, before any was "
-                           "checked\n");
-    free(o);
+    file_says(path, "--max-seconds 0.5 --fault-sweep --quiet", 3,
+              "verdict: INCOMPLETE\nfault sweep: no fault checked (the time bound of 0.5 s had "
+              "passed while the schedule was expanded, before its faults were listed)\n");
+    file_says(path, "--max-seconds 0.5 --queue-sweep --quiet", 3,
+              "verdict: INCOMPLETE\nqueue sweep: 0 assignments: the time bound of 0.5 s had "
+              "passed while the schedule was expanded, before any was checked\n");
     /* an option the others exclude is said as such, not as the bound */
-    snprintf(cmd, sizeof(cmd), "%s --max-seconds 0.5 --json --quiet", path);
-    assert_int_equal(run(cmd, &o), 2);
-    assert_string_equal(o, "cesync: check: --quiet (the verdict line) and --json (the whole "
-                           "report) exclude each other\n");
-    free(o);
+    file_says(path, "--max-seconds 0.5 --json --quiet", 2,
+              "cesync: check: --quiet (the verdict line) and --json (the whole report) exclude "
+              "each other\n");
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
