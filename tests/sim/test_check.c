@@ -1757,18 +1757,15 @@ static void test_consumes_race(void **state)
     (void)state;
     check_gen_rows(ctx, cut, sizeof(cut) / sizeof(cut[0]), true);
     check_gen_rows(ctx, kept, sizeof(kept) / sizeof(kept[0]), false);
-    g = ces_test_text_graph(ctx, later);
-    r = check2(ctx, g, NULL, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
-    assert_int_equal(ces_check_report_stats(r).states, 7);
-    replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
-    ces_check_report_destroy(r);
-    ces_graph_destroy(g);
-    g = ces_test_text_graph(ctx, linked);
-    r = check2(ctx, g, NULL, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
-    assert_int_equal(ces_check_report_stats(r).states, 7);
-    replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
-    ces_check_report_destroy(r);
-    ces_graph_destroy(g);
+    /* each: HANG, RACE and MISMATCH in 7 states, the MISMATCH replayed */
+    for (int k = 0; k < 2; k++) {
+        g = ces_test_text_graph(ctx, k == 0 ? later : linked);
+        r = check2(ctx, g, NULL, CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
+        assert_int_equal(ces_check_report_stats(r).states, 7);
+        replays(ctx, g, NULL, find(r, CES_V_MISMATCH));
+        ces_check_report_destroy(r);
+        ces_graph_destroy(g);
+    }
     ces_test_ctx_end(ctx, &st);
 }
 
