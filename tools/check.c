@@ -8,7 +8,7 @@
 #include "tool.h"
 #include "internal.h" /* ces_find_program, ces_plural, ces_dot_format */
 #include "prog.h"     /* struct ces_expand_done */
-#include "../backend/sim/internal.h" /* ces_sim_delay_derive: the graph --dot draws */
+#include "../backend/sim/internal.h" /* --dot's graph; --fault, --queues, --replay read */
 
 #include <errno.h>
 #include <stdbool.h>
@@ -33,11 +33,14 @@ static const char check_help[] =
     "  --max-seconds S     stop S seconds after the command's start, the schedule's\n"
     "                      expansion and the model's building included (INCOMPLETE,\n"
     "                      exit 3; stopped in the expansion, a line on stderr says\n"
-    "                      how far it came); a --fault-sweep stops once S have\n"
-    "                      passed, its faults not checked said (exit 3); a\n"
-    "                      --queue-sweep gives each of its checks what the\n"
-    "                      expansion left of S; reading the input and listing a\n"
-    "                      sweep's faults count in S but are not cut short\n"
+    "                      how far it came, the report that the ranks, streams and\n"
+    "                      ops --fault, --queues and --replay name were not checked\n"
+    "                      (their syntax is, before the expansion)); a\n"
+    "                      --fault-sweep stops once S have passed, its faults not\n"
+    "                      checked said (exit 3); a --queue-sweep gives each of\n"
+    "                      its checks what the expansion left of S; reading the\n"
+    "                      input and listing a sweep's faults count in S but are\n"
+    "                      not cut short\n"
     "  --max-depth N       follow no execution past N steps (INCOMPLETE if one was cut;\n"
     "                      the exhaustive search only)\n"
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
@@ -133,6 +136,7 @@ struct check_args {
     struct ces_ctx *ctx; /* for --fault's errors */
     struct ces_check_opts o;
     struct ces_fault faults[64];
+    const char *in; /* the schedule's file (ces_tool_input_read), which --dot must not be */
     const char *dot;
     const char *queues; /* --queues MAP, read once the schedule is known */
     uint32_t *qmap;
@@ -263,7 +267,12 @@ static int check_opt(void *ud, const char *opt, const char *v)
         ec = ces_tool_number("check", opt, v, 0, UINT64_MAX, NULL, &a->o.seed);
         a->seed_given = true;
     } else if (strcmp(opt, "--replay") == 0) {
-        ec = ces_tool_value("check", opt, v, "a replay string");
+        /* the string's syntax here, whether or not the schedule's expansion
+         * ends within the time bound; its stream numbers in the check */
+        if (ces_tool_value("check", opt, v, "a replay string") != CES_EXIT_OK)
+            return CES_EXIT_USAGE;
+        if (ces_sim_replay_parse(a->ctx, NULL, v, NULL) != CES_OK)
+            return ces_tool_fail("check: %s", ces_ctx_last_error(a->ctx));
         a->o.replay = v;
     } else if (strcmp(opt, "--fault") == 0) {
         if (ces_tool_value("check", opt, v, "drop:rR.sS#K, delay:rR.sS#K, stop:rR.sS#K or "
@@ -274,11 +283,21 @@ static int check_opt(void *ud, const char *opt, const char *v)
         if (ces_fault_parse(a->ctx, v, &a->faults[a->o.nfaults]) != CES_OK)
             return ces_tool_fail("check: %s", ces_ctx_last_error(a->ctx));
         a->o.nfaults++;
+        /* with those before it, as far as no graph is needed (its rank,
+         * stream and op are judged against the schedule in the check) */
+        if (ces_sim_faults_check(a->ctx, NULL, a->faults, a->o.nfaults) != CES_OK)
+            return ces_tool_fail("check: %s", ces_ctx_last_error(a->ctx));
     } else if (strcmp(opt, "--dot") == 0) {
         ec = ces_tool_value("check", opt, v, "an output file");
         a->dot = v;
     } else if (strcmp(opt, "--queues") == 0) {
-        ec = ces_tool_value("check", opt, v, "a queue number per stream, like 0,0,1");
+        /* the text's syntax here, its lists and numbers against the
+         * schedule's ranks and streams once it is expanded (read_queues) */
+        if (ces_tool_value("check", opt, v, "a queue number per stream, like 0,0,1") !=
+            CES_EXIT_OK)
+            return CES_EXIT_USAGE;
+        if (ces_sim_queue_map_syntax(a->ctx, v) != CES_OK)
+            return ces_tool_fail("check: --queues: %s", ces_ctx_last_error(a->ctx));
         a->queues = v;
     } else if (strcmp(opt, "--no-reduction") == 0) {
         a->o.flags |= CES_CHECK_NO_REDUCTION;
@@ -301,7 +320,8 @@ static int check_opt(void *ud, const char *opt, const char *v)
 }
 
 /* The options together, once check_opt has taken each: those that exclude
- * each other, and --dot's file. */
+ * each other, and --dot's file (also where the time bound stopped the
+ * schedule's expansion: none of them needs the graph). */
 static int check_combined(struct ces_ctx *ctx, struct check_args *a)
 {
     if (!a->memory_given)
@@ -341,8 +361,10 @@ static int check_combined(struct ces_ctx *ctx, struct check_args *a)
     if (a->qsweep && a->dot != NULL)
         return ces_tool_fail("check: --queue-sweep prints a line per failing assignment and "
                              "one report: drop --dot (draw one assignment with --queues)");
+    if (a->dot != NULL && check_dot_path(ctx, a->dot) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
     if (a->dot != NULL)
-        return check_dot_path(ctx, a->dot);
+        return ces_tool_out_not_in("check", "--dot", a->dot, a->in);
     return CES_EXIT_OK;
 }
 
@@ -445,36 +467,69 @@ static int expand_watch(void *ud, const struct ces_expand_done *d)
     return 0;
 }
 
+/* The options given that name ranks, streams and ops of the schedule,
+ * which only its graph can judge (their syntax check_opt judged), in
+ * out; returns how many. */
+static size_t graph_options(const struct check_args *a, const char *out[3])
+{
+    size_t n = 0;
+
+    if (a->o.nfaults > 0)
+        out[n++] = "--fault";
+    if (a->queues != NULL)
+        out[n++] = "--queues";
+    if (a->o.replay != NULL)
+        out[n++] = "--replay";
+    return n;
+}
+
 /* The time bound passed while the schedule was expanded: nothing was
  * checked.  The verdict INCOMPLETE (exit 3) with every class open that the
- * check could find, a sweep's totals saying it checked nothing, and a line
- * on stderr saying how far the expansion came; an option the others
- * exclude is still said as such (exit 2). */
+ * check could find, the options whose ranks, streams and ops were not
+ * checked against the schedule, a sweep's totals saying it checked nothing,
+ * and a line on stderr saying how far the expansion came; an option the
+ * others exclude is still said as such (exit 2). */
 static int expansion_stopped(struct ces_ctx *ctx, struct check_args *a)
 {
     uint32_t open = a->o.flags & CES_CHECK_ABORT
                         ? CES_V_RACE | CES_V_MISMATCH
                         : CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH;
-    char cls[64];
+    char cls[64], expansion[256], unchecked[64];
+    const char *opts[3];
+    size_t nopts = graph_options(a, opts), len = 0;
     int ec = check_combined(ctx, a);
 
     if (ec != CES_EXIT_OK)
         return ec;
     ces_verdict_format(open, cls, sizeof(cls));
+    snprintf(expansion, sizeof(expansion),
+             "\"bound\":\"time\",\"expansion\":{\"blocks\":%llu,\"blocks_all\":%llu,\"ops\":%llu,"
+             "\"ops_all\":%llu,\"validated\":%llu}",
+             (unsigned long long)a->stopped.blocks, (unsigned long long)a->stopped.blocks_all,
+             (unsigned long long)a->stopped.ops, (unsigned long long)a->stopped.ops_all,
+             (unsigned long long)a->stopped.validated);
+    unchecked[0] = '\0';
+    for (size_t i = 0; i < nopts; i++)
+        len += (size_t)snprintf(unchecked + len, sizeof(unchecked) - len, "%s\"%s\"",
+                                i > 0 ? "," : "", opts[i]);
     if (a->json)
         printf("{\"verdict\":\"INCOMPLETE\",\"bits\":%u,\"complete\":false,\"proof\":false,"
-               "\"bound\":\"time\",\"expansion\":{\"blocks\":%llu,\"blocks_all\":%llu,"
-               "\"ops\":%llu,\"ops_all\":%llu,\"validated\":%llu},\"open\":\"%s\","
-               "\"defects\":[]}\n", (unsigned)CES_V_INCOMPLETE,
-               (unsigned long long)a->stopped.blocks, (unsigned long long)a->stopped.blocks_all,
-               (unsigned long long)a->stopped.ops, (unsigned long long)a->stopped.ops_all,
-               (unsigned long long)a->stopped.validated, cls);
+               "%s,\"open\":\"%s\",\"unchecked\":[%s],\"defects\":[]}\n",
+               (unsigned)CES_V_INCOMPLETE, expansion, cls, unchecked);
     else if (a->quiet)
         puts("verdict: INCOMPLETE");
-    else
+    else {
         printf("verdict: INCOMPLETE\ncoverage: the bound on time stopped the check while it "
                "expanded the schedule, before the search\ncoverage: neither found nor ruled "
                "out: %s\n", cls);
+        if (nopts > 0) {
+            fputs("coverage: not checked against the schedule, which was not expanded: the "
+                  "ranks, streams and ops that ", stdout);
+            for (size_t i = 0; i < nopts; i++)
+                printf("%s%s", i == 0 ? "" : i + 1 < nopts ? ", " : " and ", opts[i]);
+            puts(nopts == 1 ? " names" : " name");
+        }
+    }
     /* a sweep's totals line, which whoever reads the sweep looks for */
     if (a->sweep)
         printf("fault sweep: no fault checked (the time bound of %g s had passed while the "
@@ -820,6 +875,7 @@ int ces_cmd_check(int argc, char **argv)
         return CES_EXIT_OK;
     }
     memset(&a, 0, sizeof(a));
+    a.in = in;
     a.t0 = ces_tool_now();
     ces_check_opts_init(&a.o);
     a.o.seed = 1;
@@ -835,8 +891,6 @@ int ces_cmd_check(int argc, char **argv)
     }
     if (ec == CES_EXIT_OK)
         ec = check_combined(ctx, &a);
-    if (ec == CES_EXIT_OK && a.dot != NULL)
-        ec = ces_tool_out_not_in("check", "--dot", a.dot, in);
     if (ec == CES_EXIT_OK && a.queues != NULL)
         ec = read_queues(ctx, g, &a);
     /* a long layout is said before the search, with the other checks of

@@ -288,8 +288,9 @@ static bool rank_stop_at(const struct ces_graph *g, const struct ces_fault *f, u
  * one repeats the other, where a write is both dropped and delayed, where
  * two stops stop one stream or one rank, and where a stream's own stop
  * comes at or after where its rank's stop already stops it (it would
- * change nothing).  A stream's stop before its rank's is kept: the stream
- * dies first, the rest of the rank later. */
+ * change nothing; not judged where g is NULL: where the rank's stop
+ * leaves the stream is the graph's).  A stream's stop before its rank's is
+ * kept: the stream dies first, the rest of the rank later. */
 static int fault_pair(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_fault *a,
                       const struct ces_fault *b)
 {
@@ -326,8 +327,8 @@ static int fault_pair(struct ces_ctx *ctx, const struct ces_graph *g, const stru
                              sa, sb, who, a->stream == CES_FAULT_RANK ? "rank" : "stream",
                              a->index < b->index ? sa : sb);
     }
-    if (a->stream != CES_FAULT_RANK && b->stream != CES_FAULT_RANK)
-        return CES_OK; /* stops of two streams */
+    if ((a->stream != CES_FAULT_RANK && b->stream != CES_FAULT_RANK) || g == NULL)
+        return CES_OK; /* stops of two streams, or no graph to place a rank's stop in */
     rs = a->stream == CES_FAULT_RANK ? a : b;
     ss = a->stream == CES_FAULT_RANK ? b : a;
     if (!rank_stop_at(g, rs, ss->stream, &at) || at > ss->index)
@@ -381,12 +382,12 @@ int ces_sim_faults_check(struct ces_ctx *ctx, const struct ces_graph *g,
 {
     int rc = CES_OK;
 
-    for (size_t i = 0; i < n && rc == CES_OK; i++)
+    for (size_t i = 0; i < n && rc == CES_OK && g != NULL; i++)
         rc = ces_sim_fault_check(ctx, g, &faults[i]);
     for (size_t i = 0; i < n && rc == CES_OK; i++)
         for (size_t j = i + 1; j < n && rc == CES_OK; j++)
             rc = fault_pair(ctx, g, &faults[i], &faults[j]);
-    for (size_t i = 0; i < n && rc == CES_OK; i++)
+    for (size_t i = 0; i < n && rc == CES_OK && g != NULL; i++)
         if (faults[i].kind == CES_FAULT_STOP && faults[i].stream == CES_FAULT_RANK)
             rc = rank_stop_void(ctx, g, faults, n, i);
     return rc;

@@ -279,6 +279,11 @@ struct sim_detail {
  * map ([ranks * streams]; NULL passes) is below the streams. */
 int ces_sim_queue_map_check(struct ces_ctx *ctx, const char *what, uint32_t ranks,
                             uint32_t streams, const uint32_t *map);
+/* CES_ERR_INVALID, the message as ces_queue_map_parse's, unless text reads
+ * as a queue map of some ranks and streams: queue numbers split by ',',
+ * lists split by '/', every list as long as the first; so that a command
+ * judges it before its schedule is expanded. */
+int ces_sim_queue_map_syntax(struct ces_ctx *ctx, const char *text);
 /* Appends map as ces_queue_map_format writes it (the builder's status
  * says when memory ran out). */
 void ces_sim_sb_queue_map(struct ces_sb *sb, uint32_t ranks, uint32_t streams,
@@ -374,6 +379,10 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
                       struct sim_blocked_out *out);
 
 /* search.c: the runner of one trace used by reports and replays */
+/* Reads replay string text into trace, each step's process below m's
+ * (CES_ERR_INVALID with the offset otherwise).  m and trace NULL: only
+ * what needs no model, the text's syntax and its steps' count, so that a
+ * command judges it before its schedule is expanded. */
 int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const char *text,
                          struct ces_vec *trace);
 int ces_sim_replay_format(struct ces_ctx *ctx, const uint32_t *trace, size_t n, char **out);
@@ -432,7 +441,9 @@ int ces_sim_fault_check(struct ces_ctx *ctx, const struct ces_graph *g, const st
  * rank, and no stop that another makes change nothing (a stream's own stop
  * at or after where its rank's stop leaves it; a rank's stop whose every
  * stream stops earlier by a stop of its own); CES_ERR_INVALID naming the
- * faults (fault.c). */
+ * faults (fault.c).  g NULL: only what needs no graph, the faults (each of
+ * a known kind) together but for the stops that change nothing, so that a
+ * command judges them before its schedule is expanded. */
 int ces_sim_faults_check(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_fault *faults, size_t n);
 /* The faults of a check (checked) with each stop of a whole rank

@@ -101,16 +101,18 @@ int ces_queue_map_format(uint32_t ranks, uint32_t streams, const uint32_t *map, 
     return (int)len;
 }
 
-/* ces_queue_map_parse's reading; map NULL: only the checks. */
+/* ces_queue_map_parse's reading; map NULL: only the checks; ranks 0 (and
+ * streams): only those that need neither, every list as long as the
+ * first in place of one number per stream. */
 static int read_map(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint32_t streams,
                     uint32_t *map)
 {
     const char *s = text;
-    uint32_t lists = 1;
+    uint32_t lists = 1, first = 0;
 
     for (const char *c = text; *c != '\0'; c++)
         lists += *c == '/';
-    if (lists != 1 && lists != ranks)
+    if (ranks > 0 && lists != 1 && lists != ranks)
         return ces_ctx_error(ctx, CES_ERR_INVALID,
                              "queue map '%s': %" PRIu32 " lists for %" PRIu32
                              " rank%s (one list for every rank, or one per rank split by /)",
@@ -130,7 +132,7 @@ static int read_map(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint3
             /* one wording whatever the streams ("a rank's 1 stream take
              * queues 0..0" needed a second); the number as given (past
              * ULONG_MAX strtoul gave that) */
-            if (v >= streams)
+            if (ranks > 0 && v >= streams)
                 return ces_ctx_error(ctx, CES_ERR_INVALID,
                                      "queue map '%s': queue %.*s%s at column %zu; expected a "
                                      "queue number less than the streams per rank, %" PRIu32,
@@ -149,11 +151,18 @@ static int read_map(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint3
             return ces_ctx_error(ctx, CES_ERR_INVALID,
                                  "queue map '%s': expected ',' or '/' at column %zu", text,
                                  (size_t)(s - text) + 1);
-        if (n != streams)
+        if (ranks > 0 && n != streams)
             return ces_ctx_error(ctx, CES_ERR_INVALID,
                                  "queue map '%s': list %" PRIu32 " has %" PRIu32
                                  " number%s; expected one per stream, %" PRIu32,
                                  text, l + 1, n, ces_plural(n), streams);
+        if (ranks == 0 && l > 0 && n != first)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "queue map '%s': list %" PRIu32 " has %" PRIu32
+                                 " number%s, list 1 %" PRIu32 "; expected one per stream in "
+                                 "every list",
+                                 text, l + 1, n, ces_plural(n), first);
+        first = l == 0 ? n : first;
         if (*s == '/')
             s++;
     }
@@ -178,6 +187,11 @@ int ces_queue_map_parse(struct ces_ctx *ctx, const char *text, uint32_t ranks, u
     /* checked whole first: a refused text leaves map as it was */
     rc = read_map(ctx, text, ranks, streams, NULL);
     return rc == CES_OK ? read_map(ctx, text, ranks, streams, map) : rc;
+}
+
+int ces_sim_queue_map_syntax(struct ces_ctx *ctx, const char *text)
+{
+    return read_map(ctx, text, 0, 0, NULL);
 }
 
 int ces_sim_queue_map_check(struct ces_ctx *ctx, const char *what, uint32_t ranks,

@@ -2977,6 +2977,7 @@ int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const c
                          struct ces_vec *trace)
 {
     const char *s = text;
+    size_t steps = 0;
     int rc = CES_OK;
 
     while (*s != '\0' && rc == CES_OK) {
@@ -3001,15 +3002,16 @@ int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const c
                                      (size_t)(s - text));
             s = end;
         }
-        if (p >= m->nproc)
+        if (m != NULL && p >= m->nproc)
             return ces_ctx_error(ctx, CES_ERR_INVALID,
                                  "replay string, offset %zu: stream number %.*s%s out of range "
                                  "(0..%" PRIu32 ")", (size_t)(ps - text), CES_SHOWN_LEN(plen), ps,
                                  CES_SHOWN_MORE(plen), m->nproc - 1);
-        if (k > REPLAY_MAX_STEPS - trace->len)
+        if (k > REPLAY_MAX_STEPS - steps)
             return ces_ctx_error(ctx, CES_ERR_INVALID, "replay string: more than %u steps",
                                  REPLAY_MAX_STEPS);
-        for (unsigned long long i = 0; i < k && rc == CES_OK; i++) {
+        steps += (size_t)k;
+        for (unsigned long long i = 0; i < k && rc == CES_OK && trace != NULL; i++) {
             uint32_t v = (uint32_t)p;
 
             rc = ces_vec_push(ctx, trace, sizeof(v), &v);

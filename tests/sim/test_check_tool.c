@@ -1076,6 +1076,30 @@ static void test_progress(void **state)
     free(o);
 }
 
+/* `check PATH --max-seconds 0.5 OPTS` of 16 ranks of 1,000,000 blocks,
+ * stopped while it expanded the schedule: exit 3, the output ending in
+ * stderr's line saying how far it came, whose counts (in *blocks and *ops)
+ * vary with the machine.  Returns the output before that line (malloc'd). */
+static char *stopped_run(const char *path, const char *opts, unsigned long long *blocks,
+                         unsigned long long *ops)
+{
+    char cmd[512], want[320], *o = NULL, *line;
+    int used = 0;
+
+    snprintf(cmd, sizeof(cmd), "%s --max-seconds 0.5 %s", path, opts);
+    assert_int_equal(run(cmd, &o), 3);
+    snprintf(want, sizeof(want), "cesync: check: time bound 0.5 s reached while expanding the "
+             "schedule, before the search: %s: ", path);
+    line = strstr(o, want);
+    if (line == NULL)
+        fail_msg("no line of the expansion's stop in:\n%s", o);
+    assert_int_equal(sscanf(line + strlen(want), "%llu of 1000000 blocks (%llu of 16000000 ops) "
+                            "expanded\n%n", blocks, ops, &used), 2);
+    assert_string_equal(line + strlen(want) + used, "");
+    *line = '\0';
+    return o;
+}
+
 /* --max-seconds counts the schedule's expansion, which came before it:
  * 16 ranks of `phase eager x1000000` (16 million ops) took 27 s under
  * --max-seconds 2 (19 s expanding, then 8 building the model).  The bound
@@ -1119,7 +1143,7 @@ static void test_expansion_time_bound(void **state)
                         102) == 0);
     assert_non_null(strstr(o, ",\"blocks_all\":1000000,\"ops\":"));
     assert_non_null(strstr(o, ",\"ops_all\":16000000,\"validated\":0},\"open\":\"DEADLOCK,"
-                              "HANG,RACE,MISMATCH\",\"defects\":[]}\n"));
+                              "HANG,RACE,MISMATCH\",\"unchecked\":[],\"defects\":[]}\n"));
     free(o);
     /* a sweep says its totals, none checked (it printed the check's
      * verdict alone), as --quiet keeps them */
@@ -1133,6 +1157,62 @@ static void test_expansion_time_bound(void **state)
     file_says(path, "--max-seconds 0.5 --json --quiet", 2,
               "cesync: check: --quiet (the verdict line) and --json (the whole report) exclude "
               "each other\n");
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* Options judged whether or not the time bound stops the schedule's
+ * expansion: their syntax before it (a slow machine said INCOMPLETE, exit
+ * 3, where a fast one said the error, exit 2), and what only the schedule
+ * can judge (a rank, stream or op it lacks) said as not checked where the
+ * expansion was stopped. */
+static void test_expansion_stopped_options(void **state)
+{
+    char *dir = ces_test_tmpdir(), path[256], dot[256], opts[320], want[1024], *o;
+    unsigned long long blocks = 0, ops = 0;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/long.ces", dir);
+    snprintf(dot, sizeof(dot), "%s/long.dot", dir);
+    ces_test_put_file(path, "cesync 1\nranks 16\nsignal f u32 1\nphase eager x1000000\n"
+                            "r* : write f[0] = $i\n");
+    file_says(path, "--max-seconds 0.5 --replay 0.1*y", 2,
+              "cesync: check: replay string, offset 4: expected a repeat count after '*', found "
+              "'y'\n");
+    file_says(path, "--max-seconds 0.5 --queues 0/x", 2,
+              "cesync: check: --queues: queue map '0/x': expected a queue number at column 3\n");
+    file_says(path, "--max-seconds 0.5 --queues 0,1/0", 2,
+              "cesync: check: --queues: queue map '0,1/0': list 2 has 1 number, list 1 2; "
+              "expected one per stream in every list\n");
+    file_says(path, "--max-seconds 0.5 --fault drop:r0.s0#0 --fault delay:r0.s0#0", 2,
+              "cesync: check: faults drop:r0.s0#0 and delay:r0.s0#0: expected a write dropped or "
+              "delayed, not both\n");
+    file_says(path, "--max-seconds 0.5 --fault stop:r1#2 --fault stop:r1#0", 2,
+              "cesync: check: faults stop:r1#2 and stop:r1#0: expected one stop of r1 (a rank "
+              "stops once; stop:r1#0 alone is the same check)\n");
+    /* --dot the schedule's own file, under another name */
+    assert_int_equal(link(path, dot), 0);
+    snprintf(opts, sizeof(opts), "--max-seconds 0.5 --dot %s", dot);
+    snprintf(want, sizeof(want), "cesync: check: --dot %s is the input file %s (name another "
+             "output file)\n", dot, path);
+    file_says(path, opts, 2, want);
+    assert_int_equal(remove(dot), 0);
+    /* what names the schedule's ranks, streams and ops: not checked */
+    o = stopped_run(path, "--fault drop:r99.s0#0 --queues 0/1 --replay 99", &blocks, &ops);
+    assert_string_equal(o, "verdict: INCOMPLETE\ncoverage: the bound on time stopped the check "
+                           "while it expanded the schedule, before the search\ncoverage: neither "
+                           "found nor ruled out: DEADLOCK,HANG,RACE,MISMATCH\ncoverage: not "
+                           "checked against the schedule, which was not expanded: the ranks, "
+                           "streams and ops that --fault, --queues and --replay name\n");
+    free(o);
+    o = stopped_run(path, "--json --replay 99", &blocks, &ops);
+    snprintf(want, sizeof(want),
+             "{\"verdict\":\"INCOMPLETE\",\"bits\":16,\"complete\":false,\"proof\":false,"
+             "\"bound\":\"time\",\"expansion\":{\"blocks\":%llu,\"blocks_all\":1000000,"
+             "\"ops\":%llu,\"ops_all\":16000000,\"validated\":0},\"open\":\"DEADLOCK,HANG,RACE,"
+             "MISMATCH\",\"unchecked\":[\"--replay\"],\"defects\":[]}\n", blocks, ops);
+    assert_string_equal(o, want);
+    free(o);
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
@@ -1963,6 +2043,7 @@ int main(void)
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_build_progress),
         cmocka_unit_test(test_expansion_time_bound),
+        cmocka_unit_test(test_expansion_stopped_options),
         cmocka_unit_test(test_progress_one_clock),
         cmocka_unit_test(test_fault_sweep_seconds),
         cmocka_unit_test(test_max_depth),
