@@ -35,7 +35,8 @@ static const char check_help[] =
     "                      exit 3; stopped in the expansion, a line on stderr says\n"
     "                      how far it came, the report that the ranks, streams and\n"
     "                      ops --fault, --queues and --replay name were not checked\n"
-    "                      (their syntax is, before the expansion)); a\n"
+    "                      (their syntax is, before the expansion), --queue-sweep\n"
+    "                      --json the sweep's object with no assignment); a\n"
     "                      --fault-sweep stops once S have passed, its faults not\n"
     "                      checked said (exit 3); a --queue-sweep gives each of\n"
     "                      its checks what the expansion left of S; reading the\n"
@@ -486,7 +487,8 @@ static size_t graph_options(const struct check_args *a, const char *out[3])
 /* The time bound passed while the schedule was expanded: nothing was
  * checked.  The verdict INCOMPLETE (exit 3) with every class open that the
  * check could find, the options whose ranks, streams and ops were not
- * checked against the schedule, a sweep's totals saying it checked nothing,
+ * checked against the schedule, a sweep's totals saying it checked nothing
+ * (--queue-sweep --json: the sweep's object alone, no assignment in it),
  * and a line on stderr saying how far the expansion came; an option the
  * others exclude is still said as such (exit 2). */
 static int expansion_stopped(struct ces_ctx *ctx, struct check_args *a)
@@ -512,7 +514,12 @@ static int expansion_stopped(struct ces_ctx *ctx, struct check_args *a)
     for (size_t i = 0; i < nopts; i++)
         len += (size_t)snprintf(unchecked + len, sizeof(unchecked) - len, "%s\"%s\"",
                                 i > 0 ? "," : "", opts[i]);
-    if (a->json)
+    if (a->json && a->qsweep) /* the sweep's object, as a reader of the sweep expects */
+        printf("{\"queue_sweep\":{\"at_most\":null,\"failing\":[],\"assignments\":0,\"ok\":0,"
+               "\"deadlock_or_hang\":0,\"race_or_mismatch_only\":0,\"incomplete\":0,"
+               "\"stopped\":false,\"first\":null,%s,\"unchecked\":[%s]}}\n",
+               expansion, unchecked);
+    else if (a->json)
         printf("{\"verdict\":\"INCOMPLETE\",\"bits\":%u,\"complete\":false,\"proof\":false,"
                "%s,\"open\":\"%s\",\"unchecked\":[%s],\"defects\":[]}\n",
                (unsigned)CES_V_INCOMPLETE, expansion, cls, unchecked);

@@ -1105,7 +1105,7 @@ static char *stopped_run(const char *path, const char *opts, unsigned long long 
  * --max-seconds 2 (19 s expanding, then 8 building the model).  The bound
  * now stops the expansion: INCOMPLETE (exit 3), every class open, a line
  * saying how far it came; progress lines while it expands; --json says the
- * same as an object. */
+ * same as an object, and a queue sweep's --json the sweep's object. */
 static void test_expansion_time_bound(void **state)
 {
     char *dir = ces_test_tmpdir(), path[256], cmd[320], *o, *v, want[640];
@@ -1153,6 +1153,17 @@ static void test_expansion_time_bound(void **state)
     file_says(path, "--max-seconds 0.5 --queue-sweep --quiet", 3,
               "verdict: INCOMPLETE\nqueue sweep: 0 assignments: the time bound of 0.5 s had "
               "passed while the schedule was expanded, before any was checked\n");
+    /* with --json the sweep's object, no assignment checked (it was the
+     * plain check's, which a reader of the sweep does not expect) */
+    o = stopped_run(path, "--queue-sweep --json --fault drop:r99.s0#0", &blocks, &ops);
+    snprintf(want, sizeof(want),
+             "{\"queue_sweep\":{\"at_most\":null,\"failing\":[],\"assignments\":0,\"ok\":0,"
+             "\"deadlock_or_hang\":0,\"race_or_mismatch_only\":0,\"incomplete\":0,"
+             "\"stopped\":false,\"first\":null,\"bound\":\"time\",\"expansion\":{\"blocks\":"
+             "%llu,\"blocks_all\":1000000,\"ops\":%llu,\"ops_all\":16000000,\"validated\":0},"
+             "\"unchecked\":[\"--fault\"]}}\n", blocks, ops);
+    assert_string_equal(o, want);
+    free(o);
     /* an option the others exclude is said as such, not as the bound */
     file_says(path, "--max-seconds 0.5 --json --quiet", 2,
               "cesync: check: --quiet (the verdict line) and --json (the whole report) exclude "
