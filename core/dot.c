@@ -1257,19 +1257,21 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
 }
 
 /* Whether write w[i], of a later replay (dot_ow.later), comes before
- * another process's write into its slot of its block's later replays too
- * (after it in each replay) whose every replay comes before an event of
- * clock c: one of the latest before c of the ng runs of slot_writes. */
+ * another process's write into its slot before an event of clock c, one
+ * of the latest before c of the ng runs of slot_writes: of its block's
+ * later replays too (after it in each replay) whose every replay comes
+ * before c, or one that comes after w[i]'s every replay (past_block). */
 static bool later_over(const struct dot_order *o, const uint32_t *c, size_t i, uint32_t ng)
 {
     const struct dot_ow *w = &o->w[i];
 
     for (uint32_t t = 0; t < ng; t++) {
         size_t l = o->last[t];
+        const uint32_t *lc = l != SIZE_MAX && o->w[l].proc != w->proc ? ow_clock(o, l) : NULL;
 
-        if (l != SIZE_MAX && o->w[l].proc != w->proc && o->w[l].later &&
-            o->w[l].block == w->block && ow_clock(o, l)[w->proc] > w->pos &&
-            past_block(o, c, o->w[l].proc, w->block))
+        if (lc != NULL && ((o->w[l].later && o->w[l].block == w->block &&
+                            lc[w->proc] > w->pos && past_block(o, c, o->w[l].proc, w->block)) ||
+                           past_block(o, lc, w->proc, w->block)))
             return true;
     }
     return false;
@@ -1283,8 +1285,8 @@ static bool later_over(const struct dot_order *o, const uint32_t *c, size_t i, u
  * wait, as do all its replays where the wait comes after its every replay
  * (past_block: after the second replay's last event alone, the wait may
  * still come before a later replay's write), nor to come before another
- * process's write whose every replay comes before the wait (later_over),
- * nor, as
+ * process's write before the wait whose every replay comes before it or
+ * that comes after the write's every replay (later_over), nor, as
  * its process's latest write before the wait, one that slot_overwritten
  * says the wait never sees (o->over, of slot_writes' runs for clock c,
  * which it tells of every replay). */

@@ -2412,6 +2412,25 @@ static void test_counter_pairs_later_count(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A later replay's write is one a wait never sees where another process's
+ * write comes after its every replay and before the wait (beside a
+ * counter of 46 values, 1081 pairs).  r1 s1 writes g 2 in a phase
+ * replayed 3 times, r1 writes g 1 in the next, and r1 s1 waits `g >= 2`
+ * and writes g 2 in the one after (replayed twice): the 1 comes after the
+ * first phase's every 2, so the wait never passes; but the first phase's
+ * third replay's 2 (its second's standing for it) was taken to be one the
+ * wait may pass on, and the last phase's 2 was drawn to its wait, which
+ * only its second replay, never started, would show (cesync check:
+ * DEADLOCK). */
+static void test_counter_pairs_later_reset(void **state)
+{
+    (void)state;
+    counter_says("phase graph x3\nr1 s1 : write g[0]@1 = 2\nphase eager x1\n"
+                 "r1 : write g[0]@1 = 1\nphase graph x2\nr1 s1 : wait g[0] >= 2\n"
+                 "r1 s1 : write g[0]@1 = 2\n",
+                 NULL, (const char *const[]){" -> n3_1_0", NULL}, 46, 1036);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -3127,6 +3146,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_each),
         cmocka_unit_test(test_counter_pairs_later_other),
         cmocka_unit_test(test_counter_pairs_later_count),
+        cmocka_unit_test(test_counter_pairs_later_reset),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
