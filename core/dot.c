@@ -68,6 +68,23 @@ struct dot_ow {
     bool later;
 };
 
+/* A process's waits into a slot, as they need writes of other processes
+ * (o->need): each wait whose process's latest write into the slot before
+ * it (program order) fails it, or that has none, passes on a write of
+ * another process after that one, or on the slot's initial 0 where it
+ * has none; such waits after one write of the process (a segment) may
+ * pass on one write, those after different ones on different writes.
+ * The compares and values of every such wait (ncond of them, more than
+ * 2: any); `init`: one is before the process's first write into the
+ * slot; w[wlo..whi) the slot's writes, w[own..end) the process's. */
+struct dot_chain {
+    uint32_t ncond;
+    uint32_t cmp[2];
+    uint64_t value[2];
+    bool init;
+    size_t wlo, whi, own, end;
+};
+
 /* A pair kept above DOT_MAX_SIGNAL_EDGES pairs within blocks: a wait and
  * one of its nearest writes. */
 struct dot_pair {
@@ -90,6 +107,13 @@ struct dot_order {
     size_t nw;
     struct dot_ow *x;  /* every wait, likewise */
     size_t nx;
+    struct dot_chain *chain; /* each process's waits into a slot */
+    uint32_t *chain_of;      /* [events]: a wait's in o->chain */
+    uint32_t *need;          /* [events]: of a wait, the segments (dot_chain) up to
+                              * it (its last replay's, for a later replay's) that
+                              * have a wait needing a write, each of a later replay
+                              * counted for every later replay where the replay has
+                              * a write of the process into the slot, saturating */
     bool *dead;        /* [events]: one no execution runs */
     bool *over;        /* [nproc]: last[]'s write one the wait never sees */
     bool *linked;      /* [nproc]: of its rank's linked streams (not a delayed write's) */
@@ -1367,6 +1391,51 @@ static bool replays_cut(struct dot_order *o, const struct ces_graph *g, const st
     return have < need;
 }
 
+/* Whether a wait of chain ch passes on a write of value v. */
+static bool chain_holds(const struct dot_chain *ch, uint32_t width, uint64_t v)
+{
+    for (uint32_t k = 0; k < ch->ncond && k < 2; k++) {
+        if (ces_wait_holds(width, ch->cmp[k], v, ch->value[k]))
+            return true;
+    }
+    return ch->ncond > 2;
+}
+
+/* Whether wait event x into `slot` (width `width`), or where it is of a
+ * later replay (dot_ev.later) its last replay, never passes: its
+ * process's waits into the slot up to it need more writes of other
+ * processes (dot_chain) than there are that one of them passes on (a
+ * later replay's counted for every later replay; none that runs in no
+ * execution or comes after x, after its every replay where it is a later
+ * replay's, past_block; the slot's initial 0 where the segment before
+ * the process's first write needs one and one passes on 0). */
+static bool chain_short(struct dot_order *o, const struct ces_graph *g, size_t e,
+                        uint32_t width)
+{
+    const struct dot_ev *x = &o->ev[e];
+    const struct dot_chain *ch = &o->chain[o->chain_of[e]];
+    uint64_t have;
+
+    if (o->need[e] < 2)
+        return false;
+    have = ch->init && chain_holds(ch, width, 0) ? 1 : 0;
+    for (size_t i = ch->wlo == ch->own ? ch->end : ch->wlo; i < ch->whi && have < o->need[e];
+         i = i + 1 == ch->own ? ch->end : i + 1) {
+        const struct dot_ow *w = &o->w[i];
+        size_t at = o->off[w->proc] + w->pos;
+
+        o->work++;
+        if (!chain_holds(ch, width, w->value))
+            continue;
+        if (w->pos < o->done[w->proc] &&
+            (o->dead[at] || (x->later ? past_block(o, order_clock(o, at), x->proc, x->ref.block)
+                                      : order_clock(o, at)[x->proc] > x->pos)))
+            continue;
+        have += w->later ? ces_graph_block(g, w->block).reps - 1 : 1;
+    }
+    return have < o->need[e];
+}
+
 /* Adds write `id` of clock v (NULL: the slot's initial 0) to a side of
  * order_twice: of every process k, the least clock least[k] (of write
  * who[k]) and the second least second[k]. */
@@ -1573,10 +1642,12 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
         dead = dead || (!zero && !any && !later_seen(o, &slot, x, low, op, width, ng));
         /* too few writes for its last replay: its rank's later blocks never run */
         if (x->later && !dead && o->cut[x->ref.rank] > x->ref.block &&
-            replays_cut(o, g, x, &slot, op, width)) {
+            (replays_cut(o, g, x, &slot, op, width) || chain_short(o, g, e, width))) {
             o->cut[x->ref.rank] = x->ref.block;
             o->changed = true;
         }
+        /* too few writes for its process's waits up to it */
+        dead = dead || (!x->later && chain_short(o, g, e, width));
     }
     /* after a block whose last replay never completes */
     dead = dead || (o->linked[x->proc] && x->ref.block > o->cut[x->ref.rank]);
@@ -1748,6 +1819,88 @@ static size_t order_place(const struct ces_graph *g, const uint32_t *map, uint32
     return (size_t)r * g->streams + (s < linked && queued > 0 ? s % queued : s);
 }
 
+/* Whether process q's writes w[lo..hi) (one slot's, in place order) have
+ * one of the later replays of block b (dot_ow.later). */
+static bool later_write(const struct dot_order *o, size_t lo, size_t hi, uint32_t b)
+{
+    size_t end = hi;
+
+    while (lo < hi) { /* blocks ascend, a block's later replay after its first */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (o->w[mid].block < b || (o->w[mid].block == b && !o->w[mid].later))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < end && o->w[lo].block == b && o->w[lo].later;
+}
+
+/* Fills o->chain, o->chain_of and o->need from each process's waits into
+ * a slot and its writes into it in place order; false where o->chain
+ * cannot be had. */
+static bool order_chains(struct ces_ctx *ctx, const struct ces_graph *g, struct dot_order *o)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < o->nx; i++)
+        n += i == 0 || cmp_ow_slot(&o->x[i - 1], &o->x[i]) != 0 || o->x[i - 1].proc != o->x[i].proc;
+    o->chain = ces_malloc(ctx, (n > 0 ? n : 1) * sizeof(*o->chain));
+    if (o->chain == NULL)
+        return false;
+    n = 0;
+    for (size_t i = 0, end; i < o->nx; i = end, n++) {
+        const struct dot_ow *x0 = &o->x[i];
+        struct dot_chain *ch = &o->chain[n];
+        uint32_t width = ces_graph_signal(g, x0->sig).width;
+        bool own = false, counted = false; /* a write of the process before; the
+                                            * segment's need counted */
+        uint64_t value = 0, need = 0;
+        size_t j;
+
+        memset(ch, 0, sizeof(*ch));
+        for (end = i; end < o->nx && o->x[end].proc == x0->proc &&
+                      cmp_ow_slot(&o->x[end], x0) == 0;
+             end++)
+            ;
+        ch->wlo = bound(o->w, o->nw, sizeof(*o->w), x0, cmp_ow_slot, false);
+        ch->whi = bound(o->w, o->nw, sizeof(*o->w), x0, cmp_ow_slot, true);
+        ch->own = ow_at(o->w, ch->wlo, ch->whi, x0->proc, 0);
+        ch->end = ow_at(o->w, ch->own, ch->whi, x0->proc, UINT32_MAX);
+        j = ch->own;
+        for (size_t k = i; k < end; k++) {
+            const struct dot_ow *x = &o->x[k];
+            size_t e = o->off[x->proc] + x->pos;
+
+            for (; j < ch->end && o->w[j].pos < x->pos; j++) { /* a new segment */
+                own = true;
+                value = o->w[j].value;
+                counted = false;
+            }
+            if (!own || !ces_wait_holds(width, x->cmp, value, x->value)) {
+                bool known = false;
+
+                for (uint32_t c = 0; c < ch->ncond && c < 2 && !known; c++)
+                    known = ch->cmp[c] == x->cmp && ch->value[c] == x->value;
+                if (!known && ch->ncond < 2) {
+                    ch->cmp[ch->ncond] = x->cmp;
+                    ch->value[ch->ncond] = x->value;
+                }
+                ch->ncond += !known && ch->ncond <= 2;
+                ch->init = ch->init || !own;
+                if (!counted)
+                    need += x->later && later_write(o, ch->own, ch->end, x->block)
+                                ? ces_graph_block(g, x->block).reps - 1
+                                : 1;
+                counted = true;
+            }
+            o->chain_of[e] = (uint32_t)n;
+            o->need[e] = need < UINT32_MAX ? (uint32_t)need : UINT32_MAX;
+        }
+    }
+    return true;
+}
+
 /* The events of the analysis: every write, wait, record and await of the
  * first two replays of each block (a later replay is taken to be as the
  * second), by process, each process's in its program order; false
@@ -1855,6 +2008,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->ev = ces_malloc(st->ctx, total * sizeof(*o->ev));
             o->w = ces_malloc(st->ctx, total * sizeof(*o->w));
             o->x = ces_malloc(st->ctx, total * sizeof(*o->x));
+            o->chain_of = ces_malloc(st->ctx, total * sizeof(*o->chain_of));
+            o->need = ces_malloc(st->ctx, total * sizeof(*o->need));
             o->dead = ces_malloc(st->ctx, total * sizeof(*o->dead));
             o->over = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->over));
             o->linked = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->linked));
@@ -1868,7 +2023,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->last = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->last));
             first = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*first));
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
-                o->dead == NULL || o->over == NULL || o->linked == NULL || o->cut == NULL ||
+                o->chain_of == NULL || o->need == NULL || o->dead == NULL ||
+                o->over == NULL || o->linked == NULL || o->cut == NULL ||
                 o->two == NULL ||
                 o->two_who == NULL ||
                 o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
@@ -1903,7 +2059,8 @@ out:
         qsort(o->w, o->nw, sizeof(*o->w), cmp_ow);
     if (o->nx > 1)
         qsort(o->x, o->nx, sizeof(*o->x), cmp_ow);
-    return CES_OK;
+    memset(o->need, 0, total * sizeof(*o->need));
+    return order_chains(st->ctx, g, o) ? CES_OK : CES_ERR_NOMEM;
 }
 
 static void order_free(struct ces_ctx *ctx, struct dot_order *o)
@@ -1913,6 +2070,9 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->ev);
     ces_free(ctx, o->w);
     ces_free(ctx, o->x);
+    ces_free(ctx, o->chain);
+    ces_free(ctx, o->chain_of);
+    ces_free(ctx, o->need);
     ces_free(ctx, o->dead);
     ces_free(ctx, o->over);
     ces_free(ctx, o->linked);

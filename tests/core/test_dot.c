@@ -2431,6 +2431,35 @@ static void test_counter_pairs_later_reset(void **state)
                  NULL, (const char *const[]){" -> n3_1_0", NULL}, 46, 1036);
 }
 
+/* A process's waits into a slot whose latest write of the process before
+ * each fails it need a write of another process each, but for waits
+ * after one write of the process, which may pass on one; where fewer
+ * such writes are there, the last of the waits never passes (beside a
+ * counter of 46 values, 1081 pairs).  r1 waits `f == 3` and writes f 1 in
+ * a phase replayed 4 times and waits `f == 3` in the next (replayed 4
+ * times), where r0 writes f 3 to r1: the five waits before and after r1's
+ * four 1s need five 3s, and r0 writes four, so the last phase's first wait
+ * never passes; and r1 waits `f == 2`, writes f 1 and waits `f == 2` in a
+ * phase replayed 3 times where r0 writes f 2 to r1, then r1 writes f 1 to
+ * r2, which waits `f >= 1`: the first wait, and the second of each replay
+ * with the next replay's first, need four 2s, and r0 writes three, so r1
+ * never writes to r2.  The analysis counted a write for each replay of
+ * the first phase alone, and drew r0's 3 to r1's wait of the next phase
+ * and r1's 1 to r2's wait (cesync check: HANG both). */
+static void test_counter_pairs_chain(void **state)
+{
+    (void)state;
+    counter_says("phase graph x4\nr1 : wait f[0] == 3\nr1 : write f[0]@1 = 1\n"
+                 "phase graph x4\nr1 : wait f[0] == 3\nr0 : write f[0]@1 = 3\n",
+                 NULL, (const char *const[]){" -> n2_1_0", NULL}, 46, 1036);
+    /* r0's 2 to r1's waits, of the replays before the last */
+    counter_says("phase graph x3\nr1 : wait f[0] == 2\nr1 : write f[0]@1 = 1\n"
+                 "r1 : wait f[0] == 2\nr0 : write f[0]@1 = 2\nphase eager x1\n"
+                 "r1 : write f[0]@2 = 1\nr2 : wait f[0] >= 1\n",
+                 (const char *const[]){"n1_0_0 -> n1_1_0", "n1_0_0 -> n1_1_2", NULL},
+                 (const char *const[]){" -> n2_2_0", NULL}, 48, 1036);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -3147,6 +3176,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_other),
         cmocka_unit_test(test_counter_pairs_later_count),
         cmocka_unit_test(test_counter_pairs_later_reset),
+        cmocka_unit_test(test_counter_pairs_chain),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
