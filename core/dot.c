@@ -119,6 +119,9 @@ struct dot_order {
     bool *linked;      /* [nproc]: of its rank's linked streams (not a delayed write's) */
     uint32_t *cut;     /* [ranks]: a block whose last replay a wait of the rank never
                         * passes, its later blocks run in no execution (UINT32_MAX: none) */
+    uint32_t *spent;   /* [ranks]: a later replay's wait event whose replays use up
+                        * the writes they need (replays_left, chain_left), its
+                        * rank's later blocks after each (UINT32_MAX: none) */
     uint32_t *two;     /* [4 * nproc]: order_twice's least and second least clocks */
     size_t *two_who;   /* [2 * nproc]: the writes of the least */
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
@@ -1345,20 +1348,39 @@ static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
     return false;
 }
 
-/* Whether the last replay of wait event x (of a later replay, dot_ev.later:
- * its block replayed reps > 2 times), op wt of width `width` into `slot`,
- * never passes: where a write into the slot of its block whose value it
- * fails is of its process, each replay's wait passes on a write after one
- * of those of the replay or the one before, so on one no other replay's
- * wait passes on: reps writes; where such a write is of another of its
- * rank's linked processes, two replays apart (that write of the replay
- * between them comes after the first's wait, before the second's): half
- * of reps, rounded up.  Fewer writes into the slot that it passes on
- * (each of a later replay's counted for every later replay; none that
- * runs in no execution or comes after x's every replay, past_block; the
- * slot's initial 0 where it passes on 0) than that: it never passes. */
-static bool replays_cut(struct dot_order *o, const struct ces_graph *g, const struct dot_ev *x,
-                        const struct dot_ow *slot, const struct ces_op *wt, uint32_t width)
+/* Raises clock c to come after write w[i]: its clock where computed, else
+ * its place. */
+static void after_write(const struct dot_order *o, size_t i, uint32_t *c)
+{
+    const struct dot_ow *w = &o->w[i];
+
+    if (w->pos < o->done[w->proc]) {
+        const uint32_t *wc = ow_clock(o, i);
+
+        for (uint32_t k = 0; k < o->nproc; k++)
+            c[k] = wc[k] > c[k] ? wc[k] : c[k];
+    }
+    c[w->proc] = w->pos + 1 > c[w->proc] ? w->pos + 1 : c[w->proc];
+}
+
+/* How the writes the replays of wait event x (of a later replay,
+ * dot_ev.later: its block replayed reps > 2 times), op wt of width `width`
+ * into `slot`, may pass on compare with those they need: where a write
+ * into the slot of its block whose value it fails is of its process, each
+ * replay's wait passes on a write after one of those of the replay or the
+ * one before, so on one no other replay's wait passes on: reps writes;
+ * where such a write is of another of its rank's linked processes, two
+ * replays apart (that write of the replay between them comes after the
+ * first's wait, before the second's): half of reps, rounded up.  Fewer
+ * writes into the slot that it passes on (each of a later replay's
+ * counted for every later replay; none that runs in no execution or comes
+ * after x's every replay, past_block; the slot's initial 0 where it
+ * passes on 0) than that (< 0): its last replay never passes; as many
+ * (0): every one of them comes before its last replay, and with `raise`
+ * that clock is raised to come after each. */
+static int replays_left(struct dot_order *o, const struct ces_graph *g, const struct dot_ev *x,
+                        const struct dot_ow *slot, const struct ces_op *wt, uint32_t width,
+                        uint32_t *raise)
 {
     size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
     size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
@@ -1376,19 +1398,28 @@ static bool replays_cut(struct dot_order *o, const struct ces_graph *g, const st
         else if (o->linked[w->proc] && o->ev[o->off[w->proc]].ref.rank == x->ref.rank)
             need = need > (reps + 1) / 2 ? need : (reps + 1) / 2;
     }
+    if (need == 0)
+        return 1;
     have = ces_wait_holds(width, wt->cmp, 0, wt->value) ? 1 : 0;
-    for (size_t i = lo; i < hi && have < need; i++) {
-        const struct dot_ow *w = &o->w[i];
-        size_t at = o->off[w->proc] + w->pos;
+    for (int pass = 0; pass < (raise != NULL ? 2 : 1); pass++) {
+        for (size_t i = lo; i < hi && have <= need; i++) {
+            const struct dot_ow *w = &o->w[i];
+            size_t at = o->off[w->proc] + w->pos;
 
-        if (!ces_wait_holds(width, wt->cmp, w->value, wt->value))
-            continue;
-        if (w->pos < o->done[w->proc] &&
-            (o->dead[at] || past_block(o, order_clock(o, at), x->proc, x->ref.block)))
-            continue;
-        have += w->later ? ces_graph_block(g, w->block).reps - 1 : 1;
+            if (!ces_wait_holds(width, wt->cmp, w->value, wt->value))
+                continue;
+            if (w->pos < o->done[w->proc] &&
+                (o->dead[at] || past_block(o, order_clock(o, at), x->proc, x->ref.block)))
+                continue;
+            if (pass == 0)
+                have += w->later ? ces_graph_block(g, w->block).reps - 1 : 1;
+            else
+                after_write(o, i, raise);
+        }
+        if (have != need)
+            break;
     }
-    return have < need;
+    return have < need ? -1 : have > need;
 }
 
 /* Whether a wait of chain ch passes on a write of value v. */
@@ -1401,39 +1432,62 @@ static bool chain_holds(const struct dot_chain *ch, uint32_t width, uint64_t v)
     return ch->ncond > 2;
 }
 
-/* Whether wait event x into `slot` (width `width`), or where it is of a
- * later replay (dot_ev.later) its last replay, never passes: its
- * process's waits into the slot up to it need more writes of other
- * processes (dot_chain) than there are that one of them passes on (a
- * later replay's counted for every later replay; none that runs in no
- * execution or comes after x, after its every replay where it is a later
- * replay's, past_block; the slot's initial 0 where the segment before
- * the process's first write needs one and one passes on 0). */
-static bool chain_short(struct dot_order *o, const struct ces_graph *g, size_t e,
-                        uint32_t width)
+/* How the writes of other processes wait event e (width `width`) and its
+ * process's waits into its slot before it may pass on compare with those
+ * they need (dot_chain, o->need; for a later replay's, up to its last
+ * replay): a later replay's counted for every later replay; none that
+ * runs in no execution or comes after the wait, after its every replay
+ * for a later replay's, past_block; the slot's initial 0 where the
+ * segment before the process's first write needs one and one passes on
+ * 0.  Fewer (< 0): the wait, or its last replay, never passes; as many
+ * (0): every one of them comes before it, and with `raise` that clock is
+ * raised to come after each. */
+static int chain_left(struct dot_order *o, const struct ces_graph *g, size_t e, uint32_t width,
+                      uint32_t *raise)
 {
     const struct dot_ev *x = &o->ev[e];
     const struct dot_chain *ch = &o->chain[o->chain_of[e]];
-    uint64_t have;
+    uint64_t have = ch->init && chain_holds(ch, width, 0) ? 1 : 0;
 
     if (o->need[e] < 2)
-        return false;
-    have = ch->init && chain_holds(ch, width, 0) ? 1 : 0;
-    for (size_t i = ch->wlo == ch->own ? ch->end : ch->wlo; i < ch->whi && have < o->need[e];
-         i = i + 1 == ch->own ? ch->end : i + 1) {
-        const struct dot_ow *w = &o->w[i];
-        size_t at = o->off[w->proc] + w->pos;
+        return 1;
+    for (int pass = 0; pass < (raise != NULL ? 2 : 1); pass++) {
+        for (size_t i = ch->wlo == ch->own ? ch->end : ch->wlo; i < ch->whi && have <= o->need[e];
+             i = i + 1 == ch->own ? ch->end : i + 1) {
+            const struct dot_ow *w = &o->w[i];
+            size_t at = o->off[w->proc] + w->pos;
 
-        o->work++;
-        if (!chain_holds(ch, width, w->value))
-            continue;
-        if (w->pos < o->done[w->proc] &&
-            (o->dead[at] || (x->later ? past_block(o, order_clock(o, at), x->proc, x->ref.block)
-                                      : order_clock(o, at)[x->proc] > x->pos)))
-            continue;
-        have += w->later ? ces_graph_block(g, w->block).reps - 1 : 1;
+            o->work++;
+            if (!chain_holds(ch, width, w->value))
+                continue;
+            if (w->pos < o->done[w->proc] &&
+                (o->dead[at] ||
+                 (x->later ? past_block(o, order_clock(o, at), x->proc, x->ref.block)
+                           : order_clock(o, at)[x->proc] > x->pos)))
+                continue;
+            if (pass == 0)
+                have += w->later ? ces_graph_block(g, w->block).reps - 1 : 1;
+            else
+                after_write(o, i, raise);
+        }
+        if (have != o->need[e])
+            break;
     }
-    return have < o->need[e];
+    return have < o->need[e] ? -1 : have > o->need[e];
+}
+
+/* Raises clock c of an event of a block after o->spent[r] (rank r's) to
+ * come after every write that wait's replays need (replays_left,
+ * chain_left). */
+static void spent_raise(struct dot_order *o, const struct ces_graph *g, uint32_t r, uint32_t *c)
+{
+    const struct dot_ev *x = &o->ev[o->spent[r]];
+    const struct ces_op *op = op_at(g, x->ref);
+    struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0, 0, false};
+    uint32_t width = ces_graph_signal(g, op->slot.sig).width;
+
+    replays_left(o, g, x, &slot, op, width, c);
+    chain_left(o, g, o->spent[r], width, c);
 }
 
 /* Adds write `id` of clock v (NULL: the slot's initial 0) to a side of
@@ -1607,6 +1661,10 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
         for (uint32_t k = 0; k < n; k++)
             low[k] = rc[k] > low[k] ? rc[k] : low[k];
     }
+    /* after a block whose replays use up the writes a wait of it needs */
+    if (x->nlink > 0 && o->linked[x->proc] && o->spent[x->ref.rank] != UINT32_MAX &&
+        x->ref.block > o->ev[o->spent[x->ref.rank]].ref.block)
+        spent_raise(o, g, x->ref.rank, low);
     if (op->kind == CES_OP_WAIT) {
         width = ces_graph_signal(g, op->slot.sig).width;
         seen = slot_writes(o, &slot, low, &ng);
@@ -1640,14 +1698,22 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
             order_twice(o, &slot, x, op, width, ng, low);
         /* nothing it may see: it never passes */
         dead = dead || (!zero && !any && !later_seen(o, &slot, x, low, op, width, ng));
-        /* too few writes for its last replay: its rank's later blocks never run */
-        if (x->later && !dead && o->cut[x->ref.rank] > x->ref.block &&
-            (replays_cut(o, g, x, &slot, op, width) || chain_short(o, g, e, width))) {
-            o->cut[x->ref.rank] = x->ref.block;
-            o->changed = true;
+        /* too few writes for its last replay: its rank's later blocks never
+         * run; just enough: they come after every one */
+        if (x->later && !dead && o->cut[x->ref.rank] > x->ref.block) {
+            int a = replays_left(o, g, x, &slot, op, width, NULL);
+            int b = a < 0 ? a : chain_left(o, g, e, width, NULL);
+
+            if (a < 0 || b < 0) {
+                o->cut[x->ref.rank] = x->ref.block;
+                o->changed = true;
+            } else if ((a == 0 || b == 0) && o->spent[x->ref.rank] == UINT32_MAX) {
+                o->spent[x->ref.rank] = (uint32_t)e;
+                o->changed = true;
+            }
         }
         /* too few writes for its process's waits up to it */
-        dead = dead || (!x->later && chain_short(o, g, e, width));
+        dead = dead || (!x->later && chain_left(o, g, e, width, NULL) < 0);
     }
     /* after a block whose last replay never completes */
     dead = dead || (o->linked[x->proc] && x->ref.block > o->cut[x->ref.rank]);
@@ -2014,6 +2080,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->over = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->over));
             o->linked = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->linked));
             o->cut = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->cut));
+            o->spent = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->spent));
             o->two = ces_malloc(st->ctx, 4 * (size_t)o->nproc * sizeof(*o->two));
             o->two_who = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->two_who));
             o->clock = ces_malloc(st->ctx, total * o->nproc * sizeof(*o->clock));
@@ -2024,7 +2091,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             first = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*first));
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
                 o->chain_of == NULL || o->need == NULL || o->dead == NULL ||
-                o->over == NULL || o->linked == NULL || o->cut == NULL ||
+                o->over == NULL || o->linked == NULL || o->cut == NULL || o->spent == NULL ||
                 o->two == NULL ||
                 o->two_who == NULL ||
                 o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
@@ -2039,7 +2106,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             memset(o->dead, 0, total * sizeof(*o->dead));
             memset(o->linked, 0, (size_t)o->nproc * sizeof(*o->linked));
             for (uint32_t r = 0; r < g->ranks; r++)
-                o->cut[r] = UINT32_MAX;
+                o->cut[r] = o->spent[r] = UINT32_MAX;
             memset(o->done, 0, (size_t)o->nproc * sizeof(*o->done));
         } else if (pass == 1) {
             for (uint32_t q = 0; q < o->nproc; q++)
@@ -2077,6 +2144,7 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->over);
     ces_free(ctx, o->linked);
     ces_free(ctx, o->cut);
+    ces_free(ctx, o->spent);
     ces_free(ctx, o->two);
     ces_free(ctx, o->two_who);
     ces_free(ctx, o->clock);

@@ -2460,6 +2460,25 @@ static void test_counter_pairs_chain(void **state)
                  (const char *const[]){" -> n2_2_0", NULL}, 48, 1036);
 }
 
+/* Where the replays of a phase's wait use up the writes they may pass on,
+ * its rank's later phases come after every one (beside a counter of 46
+ * values, 1081 pairs).  r1 waits `f >= 1` while r1 s1 writes f 0 in a
+ * phase replayed 3 times, waits `g == 2` in the next, where r0 writes g 2,
+ * and in the one after r0 writes g 1 then f 1 and r0 s1 f 1: the first
+ * and third replays' waits need a 1 each, so the replays use both of r0's,
+ * and r1's `g == 2` comes after r0's 1 of f and so after its 1 of g, and
+ * never passes; but the phase was taken to end after one of the 1s alone,
+ * and r0's 2 was drawn to the wait of g (cesync check: HANG). */
+static void test_counter_pairs_later_spent(void **state)
+{
+    (void)state;
+    counter_says("phase graph x3\nr1 : wait f[0] >= 1\nr1 s1 : write f[0]@1 = 0\n"
+                 "phase eager x1\nr0 : write g[0]@1 = 2\nr1 : wait g[0] == 2\n"
+                 "phase eager x1\nr0 : write g[0]@1 = 1\nr0 : write f[0]@1 = 1\n"
+                 "r0 s1 : write f[0]@1 = 1\n",
+                 NULL, (const char *const[]){" -> n2_1_0", NULL}, 46, 1036);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -3177,6 +3196,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_count),
         cmocka_unit_test(test_counter_pairs_later_reset),
         cmocka_unit_test(test_counter_pairs_chain),
+        cmocka_unit_test(test_counter_pairs_later_spent),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
