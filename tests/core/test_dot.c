@@ -1099,8 +1099,7 @@ static char *tmp_path(const char *suffix)
     char *p = malloc(256);
 
     assert_non_null(p);
-    snprintf(p, 256, "%s/ces_test_dot_%ld%s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-             (long)getpid(), suffix);
+    snprintf(p, 256, "%s/ces_test_dot_%ld%s", ces_test_tmp_base(), (long)getpid(), suffix);
     return p;
 }
 

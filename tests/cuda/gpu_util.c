@@ -3,9 +3,12 @@
  */
 #include "gpu_util.h"
 
+#include "ces_test.h" /* the tests' TMPDIR */
+
 #include "runtime.h" /* the library's rules for the environment */
 
 #include <cuda_runtime.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -88,14 +91,19 @@ int gpu_ranks_fit(int gpus, uint32_t n)
 int gpu_fork_ranks(uint32_t n, int (*fn)(uint32_t, uint32_t, const char *, void *), void *arg,
                    unsigned timeout_s, const int *expect_killed)
 {
-    char path[128];
+    char dir[CES_TEST_TMPDIR_SIZE], path[CES_TEST_TMPDIR_SIZE + 16];
     pid_t pids[64];
     int bad = 0;
     uint32_t left = n;
     uint64_t deadline = gpu_now_ms() + (uint64_t)timeout_s * 1000u;
 
-    snprintf(path, sizeof(path), "/tmp/cesync-test-%ld-%llu.sock", (long)getpid(),
-             (unsigned long long)gpu_now_ms());
+    /* the bootstrap's socket in a directory of its own in TMPDIR */
+    if (ces_test_mkdtemp(dir, sizeof(dir)) != 0) {
+        printf("FAIL: cannot make a directory in %s (TMPDIR, at most %d characters): %s\n",
+               ces_test_tmp_base(), CES_TEST_TMP_BASE_MAX, strerror(errno));
+        return 1;
+    }
+    snprintf(path, sizeof(path), "%s/boot.sock", dir);
     fflush(stdout);
     fflush(stderr);
     for (uint32_t r = 0; r < n; r++) {
@@ -138,7 +146,7 @@ int gpu_fork_ranks(uint32_t n, int (*fn)(uint32_t, uint32_t, const char *, void 
             nanosleep(&ts, NULL);
         }
     }
-    unlink(path);
+    ces_test_remove_tree(dir);
     return bad;
 }
 

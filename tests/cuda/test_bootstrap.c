@@ -24,9 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A socket path of its own, in a new directory in TMPDIR (gone at exit). */
 static void sock_path(char *buf, size_t n, const char *tag)
 {
-    snprintf(buf, n, "/tmp/ces-boot-%ld-%s.sock", (long)getpid(), tag);
+    char name[32];
+
+    snprintf(name, sizeof(name), "%s.sock", tag);
+    ces_test_sock_path(buf, n, name);
 }
 
 /* An abstract name, '@' and the name (no file). */
@@ -42,13 +46,10 @@ static int child(const char *path, uint32_t rank, uint32_t size)
     struct ces_ctx *ctx = NULL;
     struct ces_boot b;
     uint32_t mine = rank * 10, all[8];
-    int fds[8], p[1], bad = 0;
-    char tmp[] = "/tmp/ces-boot-fd-XXXXXX";
+    int fds[8], p[1] = {ces_test_tmpfile()}, bad = 0;
 
-    p[0] = mkstemp(tmp);
     if (ces_ctx_create(NULL, &ctx) != CES_OK || p[0] < 0)
         return 10;
-    unlink(tmp);
     if (write(p[0], &rank, sizeof(rank)) != (ssize_t)sizeof(rank))
         return 11;
     if (ces_boot_open(ctx, &b, path, rank, size, 5000) != CES_OK)
@@ -209,12 +210,10 @@ static void test_malformed_closes_fds(void **state)
  * forked after. */
 static struct ces_progress_rank *shared_page(void)
 {
-    char tmp[] = "/tmp/ces-boot-page-XXXXXX";
-    int fd = mkstemp(tmp);
+    int fd = ces_test_tmpfile();
     void *p;
 
     assert_true(fd >= 0);
-    unlink(tmp);
     assert_int_equal(ftruncate(fd, 2 * sizeof(struct ces_progress_rank)), 0);
     p = mmap(NULL, 2 * sizeof(struct ces_progress_rank), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
              0);

@@ -789,11 +789,9 @@ static void destroy_last(int how)
     c->joins[1] = (CUevent)c;
     if (dead || how == DESTROY_IN_FLIGHT) {
         /* the words the drain copies (the page: freed with the team) */
-        char path[] = "/tmp/cesync-test-page-XXXXXX";
-        int fd = mkstemp(path);
+        int fd = ces_test_tmpfile();
 
         assert_true(fd >= 0);
-        unlink(path);
         t->page_bytes = sizeof(*t->page);
         assert_int_equal(ftruncate(fd, (off_t)t->page_bytes), 0);
         t->page = mmap(NULL, t->page_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -1822,12 +1820,10 @@ static void test_group_end_failure_fails_the_ranks_that_ended(void **state)
  * after, as ces_comm_init shares it over the bootstrap. */
 static struct ces_progress_rank *shared_page(void)
 {
-    char tmp[] = "/tmp/ces-comm-page-XXXXXX";
-    int fd = mkstemp(tmp);
+    int fd = ces_test_tmpfile();
     void *p;
 
     assert_true(fd >= 0);
-    unlink(tmp);
     assert_int_equal(ftruncate(fd, 2 * sizeof(struct ces_progress_rank)), 0);
     p = mmap(NULL, 2 * sizeof(struct ces_progress_rank), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
              0);
@@ -1902,7 +1898,7 @@ static void exchange_with_a_peer_aborted(int alloc)
     void *p = NULL;
     pid_t pid;
 
-    snprintf(path, sizeof(path), "/tmp/ces-comm-%ld-%d.sock", (long)getpid(), alloc);
+    ces_test_sock_path(path, sizeof(path), alloc ? "alloc.sock" : "group.sock");
     assert_int_equal(pipe(ready), 0);
     assert_int_equal(pipe(done), 0);
     pid = fork();
@@ -1989,7 +1985,7 @@ static void test_alloc_retried_after_a_timeout(void **state)
     pid_t pid;
 
     (void)state;
-    snprintf(path, sizeof(path), "/tmp/ces-comm-%ld-retry.sock", (long)getpid());
+    ces_test_sock_path(path, sizeof(path), "retry.sock");
     assert_int_equal(pipe(ready), 0);
     assert_int_equal(pipe(done), 0);
     pid = fork();
@@ -2085,7 +2081,7 @@ static void test_alloc_refusals_across_processes(void **state)
     pid_t pid;
 
     (void)state;
-    snprintf(path, sizeof(path), "/tmp/ces-comm-%ld-refused.sock", (long)getpid());
+    ces_test_sock_path(path, sizeof(path), "refused.sock");
     pid = fork();
     if (pid == 0) {
         if (proc_rank(&fx, 1, path, page) != CES_OK)
@@ -2144,7 +2140,7 @@ static void test_access_denied_across_processes(void **state)
     pid_t pid;
 
     (void)state;
-    snprintf(path, sizeof(path), "/tmp/ces-comm-%ld-denied.sock", (long)getpid());
+    ces_test_sock_path(path, sizeof(path), "denied.sock");
     assert_int_equal(pipe(gate), 0);
     pid = fork();
     if (pid == 0) {
@@ -2696,11 +2692,13 @@ static void test_init_refusals(void **state)
     static const int negative[] = {0, -1};
     struct fixture fx;
     struct ces_comm *c = NULL, *comms[2] = {NULL, NULL};
+    char none[128]; /* a path no socket is bound to: refused before */
 
     (void)state;
+    ces_test_sock_path(none, sizeof(none), "none.sock");
     fixture_init(&fx);
     setenv("CES_TIMEOUT_MS", "200", 1); /* a call that went on would give up soon */
-    assert_int_equal(ces_comm_init(fx.ctx, 2, 2, 0, "/tmp/ces-comm-none.sock", &c),
+    assert_int_equal(ces_comm_init(fx.ctx, 2, 2, 0, none, &c),
                      CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(fx.ctx),
                         "rank 2 of 2: expected 0 <= rank < size <= 1024");
@@ -2726,7 +2724,7 @@ static void test_init_refusals(void **state)
         assert_memory_equal(ces_ctx_last_error(fx.ctx), "bootstrap abstract name '@aa", 28);
     }
     /* refused before it joins: its first allocation would fail */
-    assert_int_equal(ces_comm_init(fx.ctx, 250, 251, 0, "/tmp/ces-comm-none.sock", &c),
+    assert_int_equal(ces_comm_init(fx.ctx, 250, 251, 0, none, &c),
                      CES_ERR_UNSUPPORTED);
     assert_string_equal(ces_ctx_last_error(fx.ctx),
                         "a communicator of 251 processes: at most 250 (each symmetric allocation "

@@ -30,10 +30,12 @@
  * process a GPU, and after the refusal it checks where ranks of one process
  * would share a GPU over fewer than 8 hardware queues.
  */
+#include "ces_test.h" /* the tests' TMPDIR */
 #include "gpu_util.h"
 
 #include <cuda_runtime.h>
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1240,7 +1242,7 @@ int main(int argc, char **argv)
     struct job job = {0};
     uint32_t n;
     int gpus = gpu_count(), bad, dump;
-    char dir[800] = "/tmp/cesync-dump-XXXXXX";
+    char top[CES_TEST_TMPDIR_SIZE], dir[800];
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 3) {
@@ -1267,8 +1269,14 @@ int main(int argc, char **argv)
            strcmp(job.part, "inplace") == 0 ||
            strcmp(job.part, "p2pbig") == 0 || strcmp(job.part, "p2pgraph") == 0;
     if (dump) {
-        if (mkdtemp(dir) == NULL)
+        /* a directory in TMPDIR (a name of at most 80 bytes), removed
+         * unless a dump failed */
+        if (ces_test_mkdtemp(top, sizeof(top)) != 0) {
+            printf("FAIL: cannot make a directory in %s (TMPDIR, at most %d characters): %s\n",
+                   ces_test_tmp_base(), CES_TEST_TMP_BASE_MAX, strerror(errno));
             return 1;
+        }
+        snprintf(dir, sizeof(dir), "%s", top);
         /* graph dumps under a path of over 600 bytes: the dump's path was
          * cut at 511 bytes, and nothing was written */
         for (int k = 0; k < 3 && strcmp(job.part, "graph") == 0; k++) {
@@ -1277,8 +1285,11 @@ int main(int argc, char **argv)
             dir[at] = '/';
             memset(dir + at + 1, 'd', 200);
             dir[at + 201] = '\0';
-            if (mkdir(dir, 0700) != 0)
+            if (mkdir(dir, 0700) != 0) {
+                printf("FAIL: cannot make %s: %s\n", dir, strerror(errno));
+                ces_test_remove_tree(top);
                 return 1;
+            }
         }
         setenv("CES_DUMP_SCHEDULE", dir, 1);
     }
@@ -1291,10 +1302,16 @@ int main(int argc, char **argv)
     if (!bad && job.refused != NULL) {
         printf("skipped: %u ranks share %d GPU%s in one process (refused, as it must be)\n", n,
                gpus, gpus == 1 ? "" : "s");
+        if (dump)
+            ces_test_remove_tree(top);
         return GPU_SKIP;
     }
     if (!bad && dump)
         bad = check_dumps(dir);
+    if (dump && !bad)
+        ces_test_remove_tree(top);
+    else if (dump)
+        printf("the dumped schedules are kept in %s\n", top);
     printf("%s\n", bad ? "FAILED" : "PASSED");
     return bad;
 }

@@ -58,6 +58,7 @@
  * child's log).  2 ranks, on 2 GPUs, or on one with CES_SHARE_GPUS=1.
  * Exits 0 pass, 1 fail, 77 skipped (no GPU).
  */
+#include "ces_test.h" /* the tests' TMPDIR */
 #include "gpu_util.h"
 
 #include "cu_api.h"
@@ -940,12 +941,11 @@ static int child_main(int fn, uint32_t idx)
 
 enum end { END_PASS, END_FAIL, END_HANG, END_CRASH };
 
-/* Runs a child with its output in a file; prints the file's tail when it
+/* Runs a child with its output in a file (in TMPDIR, unlinked); prints its tail when it
  * did not pass (or always with verbose). */
 static enum end spawn(int fn, uint32_t idx, unsigned deadline_s, int verbose, uint64_t *ms)
 {
-    char path[] = "/tmp/cesync-drv-XXXXXX";
-    int fd = mkstemp(path), st = 0;
+    int fd = ces_test_tmpfile(), st = 0;
     uint64_t t0 = gpu_now_ms(), until = t0 + (uint64_t)deadline_s * 1000u;
     enum end how = END_PASS;
     pid_t pid;
@@ -970,7 +970,6 @@ static enum end spawn(int fn, uint32_t idx, unsigned deadline_s, int verbose, ui
     if (pid < 0) {
         printf("FAIL: fork: cannot start a child\n");
         close(fd);
-        unlink(path);
         return END_FAIL;
     }
     for (;;) {
@@ -1009,7 +1008,6 @@ static enum end spawn(int fn, uint32_t idx, unsigned deadline_s, int verbose, ui
     }
     if (fd >= 0)
         close(fd);
-    unlink(path);
     if (how == END_HANG)
         snprintf(sh->msg, sizeof(sh->msg), "FAIL: still running after %u s: killed (a hang)",
                  deadline_s);
@@ -1025,13 +1023,11 @@ static enum end spawn(int fn, uint32_t idx, unsigned deadline_s, int verbose, ui
  * MAP_ANONYMOUS is not POSIX). */
 static struct shared *shared_map(void)
 {
-    char path[] = "/tmp/cesync-drv-shm-XXXXXX";
-    int fd = mkstemp(path);
+    int fd = ces_test_tmpfile();
     void *p;
 
     if (fd < 0)
         return NULL;
-    unlink(path);
     if (ftruncate(fd, (off_t)sizeof(struct shared)) != 0) {
         close(fd);
         return NULL;

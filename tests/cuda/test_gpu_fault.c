@@ -72,11 +72,13 @@
  * streams, the watchdog's too): the diagnosis must then say that the
  * watchdog reads and releases through a context of its own.
  */
+#include "ces_test.h" /* the tests' TMPDIR */
 #include "gpu_util.h"
 #include "cu_api.h"
 
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -95,7 +97,7 @@ struct fjob {
     const char *part;
     uint32_t gpus;
     struct shared *sh;
-    char log[64]; /* rank 0's stderr */
+    char log[CES_TEST_TMPDIR_SIZE + 16]; /* rank 0's stderr */
     uint64_t timeout_ms;
 };
 
@@ -885,6 +887,7 @@ static int log_has(const char *log, const char *what)
 int main(int argc, char **argv)
 {
     struct fjob job;
+    char dir[CES_TEST_TMPDIR_SIZE];
     int gpus = gpu_count(), bad, killed[8] = {0, 1};
     uint32_t n;
     const char *to = getenv("CES_TIMEOUT_MS");
@@ -906,20 +909,24 @@ int main(int argc, char **argv)
     if (!gpu_ranks_fit(gpus, n))
         return GPU_SKIP;
     job.timeout_ms = to ? strtoull(to, NULL, 10) : 10000;
-    snprintf(job.log, sizeof(job.log), "/tmp/cesync-fault-%ld.log", (long)getpid());
     {
         /* A page the ranks share: the killed rank stamps the kill time. */
-        char tmp[] = "/tmp/cesync-fault-XXXXXX";
-        int fd = mkstemp(tmp);
+        int fd = ces_test_tmpfile();
 
         if (fd < 0 || ftruncate(fd, 4096) != 0)
             return 1;
-        unlink(tmp);
         job.sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         close(fd);
         if (job.sh == MAP_FAILED)
             return 1;
     }
+    /* rank 0's log in a directory of TMPDIR, removed at the end */
+    if (ces_test_mkdtemp(dir, sizeof(dir)) != 0) {
+        printf("FAIL: cannot make a directory in %s (TMPDIR, at most %d characters): %s\n",
+               ces_test_tmp_base(), CES_TEST_TMP_BASE_MAX, strerror(errno));
+        return 1;
+    }
+    snprintf(job.log, sizeof(job.log), "%s/rank0.log", dir);
     job.sh->kill_ms = 0;
     if (strcmp(job.part, "kill") == 0)
         bad = gpu_fork_ranks(n, kill_rank, &job, GPU_DEADLINE_S, killed);
@@ -986,7 +993,7 @@ int main(int argc, char **argv)
         if (f != NULL)
             fclose(f);
     }
-    unlink(job.log);
+    ces_test_remove_tree(dir);
     printf("%s\n", bad ? "FAILED" : "PASSED");
     return bad;
 }

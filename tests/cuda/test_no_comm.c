@@ -458,6 +458,7 @@ static void test_constructors_refuse(void **state)
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_comm *c = (struct ces_comm *)&st, *all[3];
+    char rendezvous[128];
 
     (void)state;
     settings_clear();
@@ -489,7 +490,8 @@ static void test_constructors_refuse(void **state)
     setenv("RANK", "1023", 1);
     setenv("WORLD_SIZE", "1024", 1);
     setenv("LOCAL_RANK", "2147483647", 1);
-    setenv("CES_RENDEZVOUS", "/tmp/ces-no-comm.sock", 1);
+    ces_test_sock_path(rendezvous, sizeof(rendezvous), "no-comm.sock");
+    setenv("CES_RENDEZVOUS", rendezvous, 1);
     assert_int_equal(ces_comm_init(ctx, 249, 250, INT_MAX, "@x", &c), CES_ERR_UNSUPPORTED);
     assert_int_equal(ces_comm_init_all(ctx, 2, devices, all), CES_ERR_UNSUPPORTED);
     /* (1024 processes are more than 250: refused as such first) */

@@ -100,10 +100,41 @@ void ces_test_copy_tables(const struct ces_graph *from, struct ces_graph *g);
  * is unset or empty. */
 const char *ces_test_tmp_base(void);
 
+/* The longest TMPDIR the tests take (ces_test_tmpdir fails the test with a
+ * longer one, naming it), and the size of a buffer for a directory made
+ * in it ("TMPDIR/ces_test_XXXXXX"). */
+#define CES_TEST_TMP_BASE_MAX 64
+#define CES_TEST_TMPDIR_SIZE 96
+
 /* A new empty directory in ces_test_tmp_base (a static buffer: one at a
  * time), removed with what it still holds when the process that made it
  * exits (a test whose assertion failed, or that did not remove it). */
 char *ces_test_tmpdir(void);
+
+/* The same, without cmocka (the GPU tests, plain programs): a new empty
+ * directory into dir (size at least CES_TEST_TMPDIR_SIZE), which the
+ * caller removes (ces_test_remove_tree).  Returns 0, or -1 with errno
+ * (ENAMETOOLONG: a TMPDIR longer than CES_TEST_TMP_BASE_MAX). */
+int ces_test_mkdtemp(char *dir, size_t size);
+
+/* Removes path, a directory with everything under it (made writable
+ * first: a test may have taken that away), a link not followed; nothing
+ * where it does not exist. */
+void ces_test_remove_tree(const char *path);
+
+/* The longest socket name ces_test_sock_path takes: with the longest
+ * TMPDIR, 64 + "/ces_test_XXXXXX/" + 26 = 107 characters, what the path of
+ * a Unix socket holds (sun_path's 108 bytes, its NUL included). */
+#define CES_TEST_SOCK_NAME_MAX 26
+
+/* A path for a Unix socket named `name` in a new ces_test_tmpdir (so
+ * removed at exit with what a rank left there), into buf. */
+void ces_test_sock_path(char *buf, size_t size, const char *name);
+
+/* A new file in ces_test_tmp_base, already unlinked (memory that forked
+ * processes share, a descriptor to pass): its descriptor, or -1 with
+ * errno.  Asserts nothing: a forked child may make one. */
+int ces_test_tmpfile(void);
 
 /* Sleeps ms milliseconds. */
 void ces_test_sleep_ms(long ms);

@@ -4,6 +4,7 @@
 #include "ces_test.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,9 +170,7 @@ static char **made;
 static size_t nmade;
 static pid_t made_by;
 
-/* Removes path, a directory with everything under it (made writable
- * first: a test may have taken that away), a link not followed. */
-static void remove_tree(const char *path)
+void ces_test_remove_tree(const char *path)
 {
     struct stat sb;
     DIR *d;
@@ -187,7 +186,7 @@ static void remove_tree(const char *path)
 
             if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
                 (size_t)snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name) < sizeof(sub))
-                remove_tree(sub);
+                ces_test_remove_tree(sub);
         }
         if (d != NULL)
             closedir(d);
@@ -202,7 +201,7 @@ static void remove_made(void)
 {
     for (size_t i = 0; i < nmade; i++) {
         if (getpid() == made_by)
-            remove_tree(made[i]);
+            ces_test_remove_tree(made[i]);
         free(made[i]);
     }
     free(made);
@@ -210,17 +209,37 @@ static void remove_made(void)
     nmade = 0;
 }
 
+/* "TMPDIR/ces_test_XXXXXX" into buf (size at least CES_TEST_TMPDIR_SIZE,
+ * room for the names the tests put in that directory in buffers of fixed
+ * size): 0, or -1 with errno ENAMETOOLONG for a longer TMPDIR. */
+static int tmp_template(char *buf, size_t size)
+{
+    const char *base = ces_test_tmp_base();
+
+    if (strlen(base) > CES_TEST_TMP_BASE_MAX || size < CES_TEST_TMPDIR_SIZE) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    snprintf(buf, size, "%s/ces_test_XXXXXX", base);
+    return 0;
+}
+
+int ces_test_mkdtemp(char *dir, size_t size)
+{
+    return tmp_template(dir, size) == 0 && mkdtemp(dir) != NULL ? 0 : -1;
+}
+
 char *ces_test_tmpdir(void)
 {
-    static char dir[96];
+    static char dir[CES_TEST_TMPDIR_SIZE];
     const char *base = ces_test_tmp_base();
     char **more;
 
-    /* room for the names the tests put in it, in buffers of fixed size */
-    if (strlen(base) > 64)
-        fail_msg("TMPDIR %s is too long for the tests' paths (at most 64 characters)", base);
-    snprintf(dir, sizeof(dir), "%s/ces_test_XXXXXX", base);
-    assert_non_null(mkdtemp(dir));
+    if (strlen(base) > CES_TEST_TMP_BASE_MAX)
+        fail_msg("TMPDIR %s is too long for the tests' paths (at most %d characters)", base,
+                 CES_TEST_TMP_BASE_MAX);
+    if (ces_test_mkdtemp(dir, sizeof(dir)) != 0)
+        fail_msg("cannot make a directory in %s: %s", base, strerror(errno));
     if (made_by != getpid()) { /* the first in this process */
         remove_made();
         made_by = getpid();
@@ -233,6 +252,26 @@ char *ces_test_tmpdir(void)
     assert_non_null(made[nmade]);
     nmade++;
     return dir;
+}
+
+void ces_test_sock_path(char *buf, size_t size, const char *name)
+{
+    if (strlen(name) > CES_TEST_SOCK_NAME_MAX)
+        fail_msg("socket name %s is longer than %d characters", name, CES_TEST_SOCK_NAME_MAX);
+    snprintf(buf, size, "%s/%s", ces_test_tmpdir(), name);
+}
+
+int ces_test_tmpfile(void)
+{
+    char path[CES_TEST_TMPDIR_SIZE];
+    int fd;
+
+    if (tmp_template(path, sizeof(path)) != 0)
+        return -1;
+    fd = mkstemp(path);
+    if (fd >= 0)
+        unlink(path);
+    return fd;
 }
 
 void ces_test_dir_entries(const char *dir, char *out, size_t size)

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,7 +58,48 @@ static void child_keeps(void **state)
     fflush(stdout);
 }
 
+/* Binds a Unix socket at the path ces_test_sock_path gives for a name of
+ * the longest length it takes, says the path, and removes the socket. */
+static void child_sock(void **state)
+{
+    char name[CES_TEST_SOCK_NAME_MAX + 1], path[256];
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+    (void)state;
+    memset(name, 's', CES_TEST_SOCK_NAME_MAX);
+    name[CES_TEST_SOCK_NAME_MAX] = '\0';
+    ces_test_sock_path(path, sizeof(path), name);
+    assert_true(strlen(path) < sizeof(addr.sun_path));
+    memcpy(addr.sun_path, path, strlen(path) + 1);
+    assert_true(fd >= 0);
+    assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+    close(fd);
+    assert_int_equal(unlink(path), 0);
+    printf("sock: %s\n", path);
+}
+
 /* --- the tests ------------------------------------------------------------ */
+
+/* Runs this program as `self MODE` with TMPDIR set to `tmpdir`: its exit
+ * status, its standard output and error in out. */
+static int run_with(const char *tmpdir, const char *mode, char *out, size_t size)
+{
+    char cmd[1024];
+    size_t len = 0, got;
+    FILE *f;
+    int st;
+
+    snprintf(cmd, sizeof(cmd), "TMPDIR='%s' '%s' %s 2>&1", tmpdir, self, mode);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    while (len + 1 < size && (got = fread(out + len, 1, size - len - 1, f)) > 0)
+        len += got;
+    out[len] = '\0';
+    st = pclose(f);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
 
 /* Runs this program as `self MODE` with TMPDIR set to a new directory:
  * its exit status and the directory its test said it made, checked to be
@@ -110,6 +153,38 @@ static void test_passed_test_leaves_nothing(void **state)
     assert_int_equal(run_child("keeps", made, sizeof(made)), 0);
 }
 
+/* The longest TMPDIR the tests take, 64 characters, holds the socket of
+ * the longest name ces_test_sock_path takes (its path 107 characters, the
+ * most a Unix socket's holds); a longer one fails the test that asks for
+ * a directory, naming the TMPDIR and the limit, before anything is made. */
+static void test_long_tmpdir(void **state)
+{
+    char *dir = ces_test_tmpdir(), base[CES_TEST_TMP_BASE_MAX + 2], out[4096], want[512];
+    size_t at = strlen(dir);
+
+    (void)state;
+    if (at + 2 > CES_TEST_TMP_BASE_MAX)
+        skip(); /* a TMPDIR too long to make one of 64 characters in it */
+    snprintf(base, sizeof(base), "%s/", dir);
+    memset(base + at + 1, 'l', CES_TEST_TMP_BASE_MAX - at - 1);
+    base[CES_TEST_TMP_BASE_MAX] = '\0';
+    assert_int_equal(mkdir(base, 0700), 0);
+    assert_int_equal(run_with(base, "sock", out, sizeof(out)), 0);
+    if (strstr(out, "sock: ") == NULL)
+        fail_msg("'%s sock' said %s", self, out);
+    assert_int_equal(strcspn(strstr(out, "sock: ") + 6, "\n"), 107);
+    assert_int_equal(rmdir(base), 0);
+    /* one more: refused (a TMPDIR that does not exist: nothing is tried) */
+    base[CES_TEST_TMP_BASE_MAX] = 'l';
+    base[CES_TEST_TMP_BASE_MAX + 1] = '\0';
+    assert_int_equal(run_with(base, "sock", out, sizeof(out)), 1);
+    snprintf(want, sizeof(want),
+             "TMPDIR %s is too long for the tests' paths (at most 64 characters)", base);
+    if (strstr(out, want) == NULL)
+        fail_msg("'%s sock' with a TMPDIR of 65 characters said %s", self, out);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* TMPDIR unset or empty is /tmp, as for the tool (core/dot.c). */
 static void test_tmp_base(void **state)
 {
@@ -133,9 +208,11 @@ int main(int argc, char **argv)
 {
     const struct CMUnitTest fails[] = {cmocka_unit_test(child_fails)};
     const struct CMUnitTest keeps[] = {cmocka_unit_test(child_keeps)};
+    const struct CMUnitTest sock[] = {cmocka_unit_test(child_sock)};
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_failed_test_leaves_nothing),
         cmocka_unit_test(test_passed_test_leaves_nothing),
+        cmocka_unit_test(test_long_tmpdir),
         cmocka_unit_test(test_tmp_base),
     };
 
@@ -144,5 +221,7 @@ int main(int argc, char **argv)
         return cmocka_run_group_tests(fails, NULL, NULL);
     if (argc == 2 && strcmp(argv[1], "keeps") == 0)
         return cmocka_run_group_tests(keeps, NULL, NULL);
+    if (argc == 2 && strcmp(argv[1], "sock") == 0)
+        return cmocka_run_group_tests(sock, NULL, NULL);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
