@@ -2946,25 +2946,13 @@ bool ces_find_program(const char *name, char *buf, size_t size)
     return false;
 }
 
-/* The directory of render's temporary file: $TMPDIR, or /tmp when that is
- * unset or empty; *env is " (TMPDIR)" when it came from there, else "",
- * for the messages that name it. */
-static const char *tmp_dir(const char **env)
-{
-    const char *dir = getenv("TMPDIR");
-    bool set = dir != NULL && *dir != '\0';
-
-    *env = set ? " (TMPDIR)" : "";
-    return set ? dir : "/tmp";
-}
-
-/* Creates render's temporary file in tmp_dir, already unlinked: its
+/* Creates render's temporary file in ces_tmp_dir, already unlinked: its
  * descriptor, or -1 with the context's error set, naming the directory
  * (and TMPDIR when it came from there) and the picture `path` it was for
  * (NULL: none, a probe). */
 static int tmp_open(struct ces_ctx *ctx, const char *path)
 {
-    const char *env, *dir = tmp_dir(&env);
+    const char *env, *dir = ces_tmp_dir(&env);
     char tmpl[4096];
     int fd;
 
@@ -3019,7 +3007,7 @@ static int render(struct ces_ctx *ctx, const char *dot, const char *text, int ou
     if (fd < 0)
         return CES_ERR_IO;
     if (ces_write_all(fd, text, strlen(text)) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
-        const char *env, *dir = tmp_dir(&env);
+        const char *env, *dir = ces_tmp_dir(&env);
 
         /* the directory named as where it could not be created (a full
          * TMPDIR said only "cannot write a temporary file") */

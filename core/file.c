@@ -79,6 +79,15 @@ void ces_file_unlink_pending(void)
             unlink(pending_name[i]);
 }
 
+const char *ces_tmp_dir(const char **env)
+{
+    const char *dir = getenv("TMPDIR");
+    bool set = dir != NULL && *dir != '\0';
+
+    *env = set ? " (TMPDIR)" : "";
+    return set ? dir : "/tmp";
+}
+
 int ces_file_fd_own(int fd)
 {
     int moved, err;

@@ -194,6 +194,11 @@ int ces_write_all(int fd, const char *buf, size_t len);
  * (cesync dot ... <&-), moved above 2; the descriptor to use, or -1 with
  * errno (fd closed either way when moved or failed). */
 int ces_file_fd_own(int fd);
+/* The directory of the library's temporary files (the input Graphviz
+ * reads, the communicator's progress page where /dev/shm cannot hold it):
+ * $TMPDIR, or /tmp when that is unset or empty; *env is " (TMPDIR)" when
+ * it came from there, else "", for the messages that name it. */
+const char *ces_tmp_dir(const char **env);
 
 /* The path of an executable `name` on PATH, into buf; false if none
  * (core/dot.c: Graphviz's dot). */

@@ -342,21 +342,24 @@ static void comm_free(struct ces_comm *c)
 
 /* --- team ---------------------------------------------------------------- */
 
-/* Creates the progress page file (rank 0 of a process group) and maps it. */
-static int page_create(struct ces_ctx *ctx, size_t bytes, int *fd_out)
+int ces_cuda_page_create(struct ces_ctx *ctx, const char *shm, size_t bytes, int *fd_out)
 {
-    char path[64];
+    const char *env, *tmp = ces_tmp_dir(&env);
+    char path[4096];
     int fd;
 
-    snprintf(path, sizeof(path), "/dev/shm/cesync-XXXXXX");
+    snprintf(path, sizeof(path), "%s/cesync-XXXXXX", shm);
     fd = mkstemp(path);
     if (fd < 0) {
-        snprintf(path, sizeof(path), "/tmp/cesync-XXXXXX");
-        fd = mkstemp(path);
+        if ((size_t)snprintf(path, sizeof(path), "%s/cesync-XXXXXX", tmp) < sizeof(path))
+            fd = mkstemp(path);
+        else
+            errno = ENAMETOOLONG;
     }
     if (fd < 0)
-        return ces_ctx_error(ctx, CES_ERR_SYSTEM, "cannot create the progress page: %s",
-                             strerror(errno));
+        return ces_ctx_error(ctx, CES_ERR_SYSTEM,
+                             "cannot create the progress page in %s or in %s%s: %s", shm, tmp,
+                             env, strerror(errno));
     unlink(path);
     if (ftruncate(fd, (off_t)bytes) != 0) {
         close(fd);
@@ -515,7 +518,7 @@ static int init_one(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
         if (rc != CES_OK)
             goto fail;
         if (rank == 0) {
-            rc = page_create(ctx, t->page_bytes, &pfd);
+            rc = ces_cuda_page_create(ctx, "/dev/shm", t->page_bytes, &pfd);
             if (rc != CES_OK)
                 goto fail;
         }
@@ -545,7 +548,7 @@ static int init_one(struct ces_ctx *ctx, uint32_t rank, uint32_t size, int devic
             goto fail;
         }
     } else {
-        rc = page_create(ctx, t->page_bytes, &pfd);
+        rc = ces_cuda_page_create(ctx, "/dev/shm", t->page_bytes, &pfd);
         if (rc != CES_OK)
             goto fail;
     }
@@ -681,7 +684,7 @@ int ces_comm_init_all(struct ces_ctx *ctx, uint32_t ndev, const int *devices,
     t->stride = ces_cuda_round_up(t->stride, t->gran);
     t->timeout_ms = (uint32_t)t->comms[0]->timeout_ms;
     t->alive = ndev;
-    rc = page_create(ctx, t->page_bytes, &pfd);
+    rc = ces_cuda_page_create(ctx, "/dev/shm", t->page_bytes, &pfd);
     if (rc == CES_OK)
         rc = page_map(t, pfd);
     if (pfd >= 0)

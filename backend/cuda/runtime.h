@@ -329,6 +329,12 @@ int ces_cuda_devices_query(struct ces_ctx *ctx, struct ces_devices *out, cudaErr
  * cesync command's, which removes its unfinished outputs, masks signals in
  * its own thread while it lists one).  Returns pthread_create's error. */
 int ces_cuda_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
+/* Creates the progress page's file (rank 0 of a process group), `bytes`
+ * long and already unlinked, in directory `shm` (comm.c: /dev/shm, memory
+ * that no disk backs), else in ces_tmp_dir (TMPDIR, else /tmp): its
+ * descriptor in *fd_out.  CES_ERR_SYSTEM, naming both directories, where
+ * neither can hold it. */
+int ces_cuda_page_create(struct ces_ctx *ctx, const char *shm, size_t bytes, int *fd_out);
 /* The watchdog (watchdog.c). */
 /* Initializes wd_lock, wd_mirror_lock and wd_cond (on the monotonic clock
  * where the system has it, which the watchdog's looks time their waits on:

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -2742,6 +2743,50 @@ static void test_init_refusals(void **state)
     fixture_end(&fx);
 }
 
+/* The progress page's file where /dev/shm cannot hold it is made in
+ * TMPDIR (it was always /tmp): unlinked at once, sized, nothing left in
+ * the directory; where neither can, both directories are named. */
+static void test_page_file_in_tmpdir(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    char *saved = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+    char dir[CES_TEST_TMPDIR_SIZE], fdpath[64], target[512], entries[256];
+    struct stat sb;
+    ssize_t n;
+    int fd = -1;
+
+    (void)state;
+    snprintf(dir, sizeof(dir), "%s", ces_test_tmpdir());
+    assert_int_equal(setenv("TMPDIR", dir, 1), 0);
+    assert_int_equal(ces_cuda_page_create(ctx, "/nonexistent-shm", 4096, &fd), CES_OK);
+    snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+    n = readlink(fdpath, target, sizeof(target) - 1);
+    assert_true(n > 0);
+    target[n] = '\0';
+    /* DIR/cesync-XXXXXX (deleted) */
+    assert_int_equal(strncmp(target, dir, strlen(dir)), 0);
+    assert_int_equal(strncmp(target + strlen(dir), "/cesync-", 8), 0);
+    assert_string_equal(target + strlen(dir) + 14, " (deleted)");
+    assert_int_equal(fstat(fd, &sb), 0);
+    assert_int_equal(sb.st_size, 4096);
+    close(fd);
+    ces_test_dir_entries(dir, entries, sizeof(entries));
+    assert_string_equal(entries, "");
+    assert_int_equal(setenv("TMPDIR", "/nonexistent-tmp", 1), 0);
+    assert_int_equal(ces_cuda_page_create(ctx, "/nonexistent-shm", 4096, &fd), CES_ERR_SYSTEM);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "cannot create the progress page in /nonexistent-shm or in "
+                        "/nonexistent-tmp (TMPDIR): No such file or directory");
+    if (saved != NULL)
+        assert_int_equal(setenv("TMPDIR", saved, 1), 0);
+    else
+        assert_int_equal(unsetenv("TMPDIR"), 0);
+    free(saved);
+    assert_int_equal(rmdir(dir), 0);
+    ces_test_ctx_end(ctx, &st);
+}
+
 /* --- what a launch and a collective enqueue -------------------------------- */
 
 /* The address of byte `off` of rank r's part of the symmetric allocation
@@ -3656,6 +3701,7 @@ int main(void)
         cmocka_unit_test(test_init_all_crowds_refused),
         cmocka_unit_test(test_init_all_peers_refused),
         cmocka_unit_test(test_init_refusals),
+        cmocka_unit_test(test_page_file_in_tmpdir),
         cmocka_unit_test(test_launch_issues_what_was_lowered),
         cmocka_unit_test(test_launch_captured_by_the_caller),
         cmocka_unit_test(test_launch_links_its_streams),
