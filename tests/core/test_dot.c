@@ -2675,6 +2675,7 @@ static void test_write_finds_dot(void **state)
     assert_non_null(strstr(back, " (deleted)\n"));
     free(back);
     assert_int_equal(unlink(q), 0);
+    assert_int_equal(setenv("TMPDIR", dir, 1), 0); /* /tmp no more */
     /* an empty element of PATH: the current directory */
     snprintf(p, sizeof(p), "%s/c", dir);
     assert_int_equal(chdir(p), 0);
@@ -2718,7 +2719,7 @@ static void test_write_refused_before_dot(void **state)
     snprintf(want, sizeof(want), "#!/bin/sh\n: > %s/ran\nexec /bin/cat\n", dir);
     ces_test_put_program(p, "dot", want);
     assert_int_equal(setenv("PATH", p, 1), 0);
-    assert_int_equal(unsetenv("TMPDIR"), 0);
+    assert_int_equal(setenv("TMPDIR", dir, 1), 0);
 
     snprintf(q, sizeof(q), "%s/d.svg", dir);
     assert_int_equal(mkdir(q, 0755), 0);
@@ -2742,10 +2743,11 @@ static void test_write_refused_before_dot(void **state)
 
     /* nor one that cannot take the whole input (a full TMPDIR; here a
      * file size limit) */
-    assert_int_equal(unsetenv("TMPDIR"), 0);
+    assert_int_equal(setenv("TMPDIR", dir, 1), 0);
     assert_int_equal(write_limited(ctx, t, q, 4), CES_ERR_IO);
     snprintf(want, sizeof(want),
-             "cannot write %s: cannot write a temporary file in /tmp: File too large", q);
+             "cannot write %s: cannot write a temporary file in %s (TMPDIR): File too large", q,
+             dir);
     assert_string_equal(ces_ctx_last_error(ctx), want);
     ces_test_dir_entries(dir, got, sizeof(got));
     assert_string_equal(got, "bin;");
@@ -2776,7 +2778,7 @@ static void test_write_empty_picture(void **state)
     snprintf(p, sizeof(p), "%s/bin", dir);
     ces_test_put_program(p, "dot", "#!/bin/sh\nexit 0\n");
     assert_int_equal(setenv("PATH", p, 1), 0);
-    assert_int_equal(unsetenv("TMPDIR"), 0);
+    assert_int_equal(setenv("TMPDIR", dir, 1), 0);
 
     snprintf(q, sizeof(q), "%s/keep.svg", dir);
     ces_test_put_file(q, "keep\n");
@@ -2834,7 +2836,7 @@ static void test_write_dot_gets_no_other_descriptor(void **state)
                          "done\n"
                          "echo drawn\n");
     assert_int_equal(setenv("PATH", p, 1), 0);
-    assert_int_equal(unsetenv("TMPDIR"), 0);
+    assert_int_equal(setenv("TMPDIR", dir, 1), 0);
 
     /* a file replaced whole: neither temporary file */
     snprintf(q, sizeof(q), "%s/x.svg", dir);
@@ -2904,7 +2906,7 @@ static void test_write_without_standard_streams(void **state)
     assert_int_equal(mkdir(p, 0755), 0);
     fake_dot(p);
     assert_int_equal(setenv("PATH", p, 1), 0);
-    assert_int_equal(unsetenv("TMPDIR"), 0);
+    assert_int_equal(setenv("TMPDIR", dir, 1), 0);
     snprintf(q, sizeof(q), "%s/x.svg", dir);
     for (size_t k = 0; k < sizeof(closed) / sizeof(closed[0]); k++) {
         int saved[3], rc;
