@@ -328,28 +328,35 @@ int ces_tool_value(const char *cmd, const char *opt, const char *v, const char *
     return CES_EXIT_OK;
 }
 
-int ces_tool_op_line(const char *why, uint32_t *line, uint32_t *col, char *rest, size_t size)
+char *ces_tool_op_message(const char *cmd, const char *place, const char *why, const char *lead)
 {
     static const char tag[] = " (line ";
-    const char *at = strstr(why, tag), *p;
+    const char *at = strstr(why, tag), *p, *sep;
     unsigned long l, c;
-    char *end;
+    char *end, *msg;
+    int n, keep;
 
-    if (at == NULL)
-        return 0;
+    if (place == NULL || at == NULL)
+        return NULL;
     p = at + sizeof(tag) - 1;
     if (*p < '0' || *p > '9')
-        return 0;
+        return NULL;
     l = strtoul(p, &end, 10);
     if (*end != ':' || end[1] < '0' || end[1] > '9')
-        return 0;
+        return NULL;
     c = strtoul(end + 1, &end, 10);
     if (*end != ')' || l == 0 || l > UINT32_MAX || c > UINT32_MAX)
-        return 0;
-    *line = (uint32_t)l;
-    *col = (uint32_t)c;
-    snprintf(rest, size, "%.*s%s", (int)(at - why), why, end + 1);
-    return 1;
+        return NULL;
+    sep = lead != NULL ? ": " : "";
+    lead = lead != NULL ? lead : "";
+    keep = (int)(at - why); /* the message without " (line L:C)" */
+    n = snprintf(NULL, 0, "%s: %s:%lu:%lu: %s%s%.*s%s", cmd, place, l, c, lead, sep, keep, why,
+                 end + 1);
+    if (n < 0 || (msg = malloc((size_t)n + 1)) == NULL)
+        return NULL;
+    snprintf(msg, (size_t)n + 1, "%s: %s:%lu:%lu: %s%s%.*s%s", cmd, place, l, c, lead, sep, keep,
+             why, end + 1);
+    return msg;
 }
 
 int ces_tool_second_schedule(const char *cmd, const char *input)

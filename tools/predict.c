@@ -142,8 +142,7 @@ int ces_cmd_predict(int argc, char **argv)
         rc = slow_rc = ces_model_predict(ctx, &slow, g, &ps);
     if (rc != CES_OK) {
         const char *why = ces_ctx_last_error(ctx);
-        char fast[160] = "", rest[CES_ERRMSG_MAX];
-        uint32_t line, col;
+        char fast[160] = "", *msg;
 
         /* named as the command was typed, as its other errors are (the
          * library names its function: "predict: ...") */
@@ -153,16 +152,17 @@ int ces_cmd_predict(int argc, char **argv)
         if (slow_rc != CES_OK)
             snprintf(fast, sizeof(fast),
                      "%.2f us with the model's timing, but in the slow mode of blocked waits "
-                     "(slow_wake_us = %.2f us) ",
+                     "(slow_wake_us = %.2f us)",
                      p.total_us, m.slow_wake_us);
         /* the op's line and column are the file's (standard input's):
          * FILE:LINE:COL, <stdin>:LINE:COL, as the parser names them */
-        if (place != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
-            ces_tool_fail("check --predict: %s:%" PRIu32 ":%" PRIu32 ": %s%s", place, line, col,
-                          fast, rest);
+        msg = ces_tool_op_message("check --predict", place, why, fast[0] != '\0' ? fast : NULL);
+        if (msg != NULL)
+            ces_tool_say("%s", msg);
         else
-            ces_tool_fail("check --predict: %s%s%s%s", in != NULL ? in : "",
-                          in != NULL ? ": " : "", fast, why);
+            ces_tool_say("check --predict: %s%s%s%s%s", in != NULL ? in : "",
+                         in != NULL ? ": " : "", fast, fast[0] != '\0' ? ": " : "", why);
+        free(msg);
         ex = rc == CES_ERR_SEMANTIC ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
         goto out;
     }

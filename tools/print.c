@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char print_help[] =
@@ -157,15 +158,16 @@ int ces_cmd_validate(int argc, char **argv)
         /* not valid for a machine that cannot run it: no summary */
         if (ec == CES_EXIT_OK && ces_model_require_file(ctx, &m, g, NULL, machine[1]) != CES_OK) {
             const char *why = ces_ctx_last_error(ctx);
-            char rest[CES_ERRMSG_MAX];
-            uint32_t line, col;
+            char lead[CES_ERRMSG_MAX], *msg;
 
-            if (place != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
-                ec = ces_tool_fail("validate: %s:%" PRIu32 ":%" PRIu32 ": %s%s%s cannot run it: %s",
-                                   place, line, col, m.kind, plus, file, rest);
+            snprintf(lead, sizeof(lead), "%s%s%s cannot run it", m.kind, plus, file);
+            msg = ces_tool_op_message("validate", place, why, lead);
+            if (msg != NULL)
+                ec = ces_tool_fail("%s", msg);
             else
                 ec = ces_tool_fail("validate: %s%s%s cannot run %s: %s", m.kind, plus, file,
                                    in != NULL ? in : "it", why);
+            free(msg);
         }
     }
     if (ec == CES_EXIT_OK) {

@@ -362,14 +362,16 @@ static int rank_fail_exit(int rc)
 static int rank_fail(struct rrank *r, const char *what, int rc)
 {
     const char *why = ces_ctx_last_error(r->ctx);
-    uint32_t rank = r->c ? ces_comm_rank(r->c) : 0, line, col;
-    char rest[CES_ERRMSG_MAX];
+    uint32_t rank = r->c ? ces_comm_rank(r->c) : 0;
+    char lead[160], *msg;
 
-    if (r->place != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
-        ces_tool_say("run: %s:%" PRIu32 ":%" PRIu32 ": rank %" PRIu32 ": %s: %s (%s)", r->place,
-                     line, col, rank, what, rest, ces_status_str(rc));
+    snprintf(lead, sizeof(lead), "rank %" PRIu32 ": %s", rank, what);
+    msg = ces_tool_op_message("run", r->place, why, lead);
+    if (msg != NULL)
+        ces_tool_say("%s (%s)", msg, ces_status_str(rc));
     else
-        ces_tool_say("run: rank %" PRIu32 ": %s: %s (%s)", rank, what, why, ces_status_str(rc));
+        ces_tool_say("run: %s: %s (%s)", lead, why, ces_status_str(rc));
+    free(msg);
     return rank_fail_exit(rc);
 }
 
@@ -773,17 +775,19 @@ static int lower_ranks(struct ces_ctx *ctx, const struct ces_graph *g, const cha
     for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
         struct ces_cuda_plan *p = NULL;
         const char *why;
-        char rest[CES_ERRMSG_MAX];
-        uint32_t line, col;
+        char *msg;
         int rc = ces_cuda_lower(ctx, g, r, &every, CES_LOWER_PROGRESS | CES_LOWER_FLIGHT, &p);
 
         ces_cuda_plan_destroy(p);
         if (rc == CES_OK)
             continue;
         why = ces_ctx_last_error(ctx);
-        if (place != NULL && ces_tool_op_line(why, &line, &col, rest, sizeof(rest)))
-            return ces_tool_fail("run: %s:%" PRIu32 ":%" PRIu32 ": %s", place, line, col, rest);
-        return ces_tool_fail("run: %s", why);
+        msg = ces_tool_op_message("run", place, why, NULL);
+        if (msg == NULL)
+            return ces_tool_fail("run: %s", why);
+        ces_tool_say("%s", msg);
+        free(msg);
+        return CES_EXIT_USAGE;
     }
     return CES_EXIT_OK;
 }

@@ -249,12 +249,15 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
 int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
                      const char *model_path, struct ces_model *out);
 
-/* Where the library's error `why` names an op of a file by its place, "r0.s0#3
- * (line 9:6)", that line and column in *line and *col and the message without
- * " (line 9:6)" in rest: 1; 0 where it names none.  The commands then say it
- * as an error of that file at that place, "FILE:9:6: ...", as the parser says
- * its own, for an editor to go to. */
-int ces_tool_op_line(const char *why, uint32_t *line, uint32_t *col, char *rest, size_t size);
+/* Where the library's error `why` names an op of the schedule by its place,
+ * "r0.s0#3 (line 9:6): flush is not supported", and the schedule was read
+ * (place: its file or <stdin>, ces_tool_input_place; NULL: a built-in),
+ * the message of command `cmd` saying it as an error of the file at that
+ * place, as the parser says its own, for an editor to go to: "CMD:
+ * PLACE:9:6: LEAD: r0.s0#3: flush is not supported" (without "LEAD: " for
+ * a NULL lead), a new string to free.  NULL where it names none (or no
+ * memory): the caller says `why` its own way. */
+char *ces_tool_op_message(const char *cmd, const char *place, const char *why, const char *lead);
 
 /* Refuses a `--` of command `cmd` that would name a second schedule, `input`
  * being the first.  Returns CES_EXIT_USAGE (printed). */

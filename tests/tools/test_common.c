@@ -543,6 +543,56 @@ static void test_dot_text_note(void **state)
                              "fewer iterations or ranks draw less\n");
 }
 
+/* The one message of the four commands that say a library error naming an
+ * op by its line at the op's place in the file (ces_tool_op_message):
+ * "CMD: PLACE:L:C: LEAD: REST", REST the error without " (line L:C)",
+ * wherever that stood; with the lead of each caller: run's lowering (none),
+ * a run's rank (its rank and step; the rank's path needs a GPU, the
+ * others are asserted whole through the command as well), check
+ * --predict's slow mode and validate's machine.  None for a built-in
+ * schedule (no place) or an error without a well-formed "(line L:C)". */
+static void test_op_message(void **state)
+{
+    static const struct {
+        const char *cmd, *place, *why, *lead, *want;
+    } cases[] = {
+        {"run", "frozen.ces", "r0.s0#1 (line 6:13): wait f[1] >= 1: the wait reads $i", NULL,
+         "run: frozen.ces:6:13: r0.s0#1: wait f[1] >= 1: the wait reads $i"},
+        {"run", "<stdin>", "r0.s0#3 (line 9:6): flush is not supported on GPU 0",
+         "rank 0: preparing the schedule",
+         "run: <stdin>:9:6: rank 0: preparing the schedule: r0.s0#3: flush is not supported on "
+         "GPU 0"},
+        {"check --predict", "slow.ces",
+         "the schedule does not finish: r1.s0#1 wait f[0] == 1 (line 12:6) is blocked",
+         "10.91 us with the model's timing, but in the slow mode of blocked waits "
+         "(slow_wake_us = 50.00 us)",
+         "check --predict: slow.ces:12:6: 10.91 us with the model's timing, but in the slow mode "
+         "of blocked waits (slow_wake_us = 50.00 us): the schedule does not finish: r1.s0#1 wait "
+         "f[0] == 1 is blocked"},
+        {"validate", "good/barrier_flush.ces", "r0.s0#3 (line 9:6): flush is not supported",
+         "h200 + two.model cannot run it",
+         "validate: good/barrier_flush.ces:9:6: h200 + two.model cannot run it: r0.s0#3: flush "
+         "is not supported"},
+    };
+    static const char *const none[] = {
+        "9 ranks, the h200 model has at most 8 GPUs", "r0.s0#3 (line 0:6): x",
+        "r0.s0#3 (line 9): x", "r0.s0#3 (line 9:x): x", "r0.s0#3 (line :6): x",
+        "r0.s0#3 (line 9:6 x", "r0.s0#3 (line 4294967296:6): x",
+    };
+    char *msg;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        msg = ces_tool_op_message(cases[i].cmd, cases[i].place, cases[i].why, cases[i].lead);
+        assert_non_null(msg);
+        assert_string_equal(msg, cases[i].want);
+        free(msg);
+    }
+    assert_null(ces_tool_op_message("run", NULL, cases[0].why, NULL));
+    for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+        assert_null(ces_tool_op_message("validate", "a.ces", none[i], "h200 cannot run it"));
+}
+
 /* validate --kind / --model: whether the machine has every op the
  * schedule uses, the first op it lacks named where it stands; a schedule
  * it cannot run is not valid for it: no "valid:" summary on standard
@@ -1645,6 +1695,7 @@ int main(void)
         cmocka_unit_test(test_load_collective),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_input_anywhere),
+        cmocka_unit_test(test_op_message),
         cmocka_unit_test(test_validate_machine),
         cmocka_unit_test(test_dot_note),
         cmocka_unit_test(test_dot_text_note),

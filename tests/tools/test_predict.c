@@ -292,7 +292,7 @@ static void test_slow_mode_blocked(void **state)
     assert_int_equal(ces_test_tool(dir, "check --predict slow.ces --model w.model", &out), 1);
     assert_string_equal(out, "cesync: check --predict: slow.ces:12:6: 10.91 us with the model's "
                              "timing, but in "
-                             "the slow mode of blocked waits (slow_wake_us = 50.00 us) the "
+                             "the slow mode of blocked waits (slow_wake_us = 50.00 us): the "
                              "schedule does not finish: r1.s0#1 wait f[0] == 1 is blocked\n");
     free(out);
     /* read from standard input, at <stdin>:LINE:COL as the parser names a
@@ -300,7 +300,7 @@ static void test_slow_mode_blocked(void **state)
     assert_int_equal(ces_test_tool(dir, "check --predict - --model w.model <slow.ces", &out), 1);
     assert_string_equal(out, "cesync: check --predict: <stdin>:12:6: 10.91 us with the model's "
                              "timing, but in the slow mode of blocked waits (slow_wake_us = "
-                             "50.00 us) the schedule does not finish: r1.s0#1 wait f[0] == 1 is "
+                             "50.00 us): the schedule does not finish: r1.s0#1 wait f[0] == 1 is "
                              "blocked\n");
     free(out);
     remove(model);
