@@ -250,62 +250,74 @@ bool ces_wait_holds(uint32_t width, uint32_t cmp, uint64_t cur, uint64_t value)
     return cur >= value;
 }
 
-/* Prefix for messages about an op: "line:col: " when it has a source
- * position, "rN.sM: " otherwise. */
-static void op_pos(char *buf, size_t size, uint32_t rank, const struct ces_op *op)
+/* Reports CES_ERR_INVALID about an op of rank's, the message prefixed
+ * "line:col: " where the op has a source position, "rN.sM: " otherwise.
+ * The prefix is made here, only for a message: an op that passes the
+ * checks (every op of a valid graph) costs no formatting. */
+static int op_error(struct ces_graph *g, uint32_t rank, const struct ces_op *op,
+                    const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static int op_error(struct ces_graph *g, uint32_t rank, const struct ces_op *op,
+                    const char *fmt, ...)
 {
+    char pos[64], msg[CES_ERRMSG_MAX];
+    va_list ap;
+
     if (op->line != 0)
-        snprintf(buf, size, "%" PRIu32 ":%" PRIu32 ": ", op->line, op->col);
+        snprintf(pos, sizeof(pos), "%" PRIu32 ":%" PRIu32 ": ", op->line, op->col);
     else
-        snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 ": ", rank, op->stream);
+        snprintf(pos, sizeof(pos), "r%" PRIu32 ".s%" PRIu32 ": ", rank, op->stream);
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s%s", pos, msg);
 }
 
 static int check_region(struct ces_graph *g, uint32_t rank, const struct ces_op *op,
                         const struct ces_region *reg, const char *role)
 {
-    char pos[64];
     const struct ces_named *buf;
 
-    op_pos(pos, sizeof(pos), rank, op);
     if (reg->buf >= g->buffers.len)
-        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%s%s region names buffer #%" PRIu32
-                             " but the graph has %zu buffers", pos, role, reg->buf,
-                             g->buffers.len);
+        return op_error(g, rank, op, "%s region names buffer #%" PRIu32 " but the graph has %zu "
+                        "buffers", role, reg->buf, g->buffers.len);
     buf = &CES_VEC_AT(&g->buffers, struct ces_named, reg->buf);
     if (reg->rank >= g->ranks)
-        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                             "%s%s region %.*s%s@%" PRIu32 ": rank out of range (ranks are 0..%"
-                             PRIu32 ")", pos, role, CES_SHOWN(buf->name), reg->rank, g->ranks - 1);
+        return op_error(g, rank, op,
+                        "%s region %.*s%s@%" PRIu32 ": rank out of range (ranks are 0..%" PRIu32
+                        ")", role, CES_SHOWN(buf->name), reg->rank, g->ranks - 1);
     if (reg->lo > reg->hi || reg->hi > buf->size)
-        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                             "%s%s region %.*s%s[%" PRIu64 ":%" PRIu64 "] is out of range: "
-                             "expected 0 <= lo <= hi <= %" PRIu64, pos, role, CES_SHOWN(buf->name),
-                             reg->lo, reg->hi, buf->size);
+        return op_error(g, rank, op,
+                        "%s region %.*s%s[%" PRIu64 ":%" PRIu64 "] is out of range: expected 0 "
+                        "<= lo <= hi <= %" PRIu64, role, CES_SHOWN(buf->name), reg->lo, reg->hi,
+                        buf->size);
     return CES_OK;
 }
 
 static int check_op(struct ces_graph *g, uint32_t rank, struct ces_op *op)
 {
-    char pos[64];
     const struct ces_named *sig;
     int rc = CES_OK;
 
-    op_pos(pos, sizeof(pos), rank, op);
     if (op->kind >= CES_OP_COUNT)
-        return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%sunknown op kind %u", pos, op->kind);
+        return op_error(g, rank, op, "unknown op kind %u", op->kind);
     if (op->stream >= g->streams)
-        return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                             "%sstream s%" PRIu32 " out of range (streams are s0..s%" PRIu32 ")",
-                             pos, op->stream, g->streams - 1);
+        return op_error(g, rank, op,
+                        "stream s%" PRIu32 " out of range (streams are s0..s%" PRIu32 ")",
+                        op->stream, g->streams - 1);
     switch (op->kind) {
     case CES_OP_COPY:
         rc = check_region(g, rank, op, &op->a, "source");
         if (rc == CES_OK)
             rc = check_region(g, rank, op, &op->b, "destination");
         if (rc == CES_OK && op->a.hi - op->a.lo != op->b.hi - op->b.lo)
-            rc = ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                               "%scopy sizes differ: source %" PRIu64 " bytes, destination %" PRIu64,
-                               pos, op->a.hi - op->a.lo, op->b.hi - op->b.lo);
+            rc = op_error(g, rank, op,
+                          "copy sizes differ: source %" PRIu64 " bytes, destination %" PRIu64,
+                          op->a.hi - op->a.lo, op->b.hi - op->b.lo);
         break;
     case CES_OP_PRODUCE:
         rc = check_region(g, rank, op, &op->a, "produced");
@@ -315,43 +327,41 @@ static int check_op(struct ces_graph *g, uint32_t rank, struct ces_op *op)
         if (rc == CES_OK && (op->flags & CES_OPF_EXPECT)) {
             rc = check_region(g, rank, op, &op->b, "expected");
             if (rc == CES_OK && op->a.hi - op->a.lo != op->b.hi - op->b.lo)
-                rc = ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                                   "%sconsume sizes differ: %" PRIu64 " bytes read, %" PRIu64
-                                   " expected", pos, op->a.hi - op->a.lo, op->b.hi - op->b.lo);
+                rc = op_error(g, rank, op,
+                              "consume sizes differ: %" PRIu64 " bytes read, %" PRIu64
+                              " expected", op->a.hi - op->a.lo, op->b.hi - op->b.lo);
         }
         break;
     case CES_OP_WRITE:
     case CES_OP_WAIT:
         if (op->slot.sig >= g->signals.len)
-            return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                                 "%sslot names signal #%" PRIu32 " but the graph has %zu", pos,
-                                 op->slot.sig, g->signals.len);
+            return op_error(g, rank, op, "slot names signal #%" PRIu32 " but the graph has %zu",
+                            op->slot.sig, g->signals.len);
         sig = &CES_VEC_AT(&g->signals, struct ces_named, op->slot.sig);
         if (op->slot.idx >= sig->size)
-            return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                                 "%sslot %.*s%s[%" PRIu32 "] out of range: %.*s%s has %" PRIu64
-                                 " slots", pos, CES_SHOWN(sig->name), op->slot.idx,
-                                 CES_SHOWN(sig->name), sig->size);
+            return op_error(g, rank, op,
+                            "slot %.*s%s[%" PRIu32 "] out of range: %.*s%s has %" PRIu64
+                            " slots", CES_SHOWN(sig->name), op->slot.idx, CES_SHOWN(sig->name),
+                            sig->size);
         if (op->slot.rank == CES_RANK_ALL && op->kind == CES_OP_WAIT)
-            return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                                 "%swait on %.*s%s[%" PRIu32 "]@*: a wait needs one rank's slot",
-                                 pos, CES_SHOWN(sig->name), op->slot.idx);
+            return op_error(g, rank, op,
+                            "wait on %.*s%s[%" PRIu32 "]@*: a wait needs one rank's slot",
+                            CES_SHOWN(sig->name), op->slot.idx);
         if (op->slot.rank != CES_RANK_ALL && op->slot.rank >= g->ranks)
-            return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                                 "%sslot %.*s%s[%" PRIu32 "]@%" PRIu32 ": rank out of range (ranks "
-                                 "are 0..%" PRIu32 ")", pos, CES_SHOWN(sig->name), op->slot.idx,
-                                 op->slot.rank, g->ranks - 1);
+            return op_error(g, rank, op,
+                            "slot %.*s%s[%" PRIu32 "]@%" PRIu32 ": rank out of range (ranks "
+                            "are 0..%" PRIu32 ")", CES_SHOWN(sig->name), op->slot.idx,
+                            op->slot.rank, g->ranks - 1);
         if (op->kind == CES_OP_WAIT && op->cmp != CES_CMP_GEQ && op->cmp != CES_CMP_EQ)
-            return ces_ctx_error(g->ctx, CES_ERR_INVALID, "%swait compare must be >= or ==", pos);
+            return op_error(g, rank, op, "wait compare must be >= or ==");
         if (sig->width == CES_U32)
             op->value &= UINT32_MAX; /* documented: u32 values are taken mod 2^32 */
         break;
     case CES_OP_RECORD:
     case CES_OP_AWAIT:
         if (op->event >= g->events.len)
-            return ces_ctx_error(g->ctx, CES_ERR_INVALID,
-                                 "%sevent #%" PRIu32 " but the graph has %zu events", pos,
-                                 op->event, g->events.len);
+            return op_error(g, rank, op, "event #%" PRIu32 " but the graph has %zu events",
+                            op->event, g->events.len);
         break;
     default:
         break;
