@@ -27,9 +27,15 @@ int ces_graph_create(struct ces_ctx *ctx, uint32_t ranks, uint32_t streams,
         return ces_ctx_error(ctx, CES_ERR_INVALID, "streams must be 1..%u, not %" PRIu32,
                              CES_MAX_STREAMS, streams);
     g = ces_malloc(ctx, sizeof(*g));
-    if (g == NULL)
+    if (g != NULL) {
+        memset(g, 0, sizeof(*g));
+        g->open = ces_malloc(ctx, sizeof(struct ces_vec) * ranks);
+    }
+    if (g == NULL || g->open == NULL) {
+        ces_free(ctx, g);
         return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory creating a graph");
-    memset(g, 0, sizeof(*g));
+    }
+    memset(g->open, 0, sizeof(struct ces_vec) * ranks);
     g->ctx = ctx;
     g->ranks = ranks;
     g->streams = streams;
@@ -52,13 +58,18 @@ void ces_graph_destroy(struct ces_graph *g)
     if (g == NULL)
         return;
     ctx = g->ctx;
+    for (uint32_t r = 0; r < g->ranks; r++)
+        ces_vec_free(ctx, &g->open[r]);
+    ces_free(ctx, g->open);
     for (size_t b = 0; b < g->blocks.len; b++) {
-        struct ces_gblock *blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, b);
+        struct ces_op **own = CES_VEC_AT(&g->blocks, struct ces_gblock, b).own;
 
-        for (uint32_t r = 0; r < g->ranks; r++)
-            ces_vec_free(ctx, &blk->ops[r]);
-        ces_free(ctx, blk->ops);
+        for (uint32_t r = 0; own != NULL && r < g->ranks; r++)
+            ces_free(ctx, own[r]);
     }
+    for (size_t i = 0; i < g->chunks.len; i++)
+        ces_free(ctx, CES_VEC_AT(&g->chunks, char *, i));
+    ces_vec_free(ctx, &g->chunks);
     ces_vec_free(ctx, &g->blocks);
     free_named(ctx, &g->buffers);
     free_named(ctx, &g->signals);
@@ -202,6 +213,80 @@ int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value)
     return add_named(g, &g->consts, &g->const_names, NULL, "constant", &n, NULL);
 }
 
+/* The arena's chunks start at 4 KiB and double up to 1 MiB. */
+#define ARENA_FIRST ((size_t)4096)
+#define ARENA_MOST ((size_t)1 << 20)
+
+/* size bytes of the arena, aligned for a struct ces_op; NULL when out of
+ * memory.  They stay until the graph is destroyed. */
+static void *arena_alloc(struct ces_graph *g, size_t size)
+{
+    const size_t align = _Alignof(struct ces_op);
+    char *p;
+
+    size = (size + align - 1) / align * align;
+    if (size > g->arena_left) {
+        size_t chunk = g->arena_chunk == 0 ? ARENA_FIRST
+                       : g->arena_chunk < ARENA_MOST ? 2 * g->arena_chunk : ARENA_MOST;
+
+        if (ces_vec_reserve(g->ctx, &g->chunks, sizeof(char *), 1) != CES_OK)
+            return NULL;
+        p = ces_malloc(g->ctx, chunk > size ? chunk : size);
+        if (p == NULL)
+            return NULL;
+        CES_VEC_AT(&g->chunks, char *, g->chunks.len++) = p;
+        g->arena = p;
+        g->arena_left = chunk > size ? chunk : size;
+        g->arena_chunk = chunk;
+    }
+    p = g->arena;
+    g->arena += size;
+    g->arena_left -= size;
+    return p;
+}
+
+/* Moves the last block's ops out of the open lists (struct ces_gblock),
+ * which are left empty for the next block: into the arena where they are
+ * ARENA_MOST bytes or fewer, else the block keeps the lists' own arrays
+ * (copying them would touch as much memory again). */
+static int seal_last(struct ces_graph *g)
+{
+    struct ces_gblock *blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, g->blocks.len - 1);
+    uint32_t *start = arena_alloc(g, sizeof(uint32_t) * (g->ranks + 1));
+    struct ces_op *ops = NULL, **own = NULL;
+    size_t n = 0;
+
+    for (uint32_t r = 0; r < g->ranks; r++)
+        n += g->open[r].len;
+    /* (the offsets are 32-bit, as ces_graph_ops's counts are) */
+    if (start == NULL || n > UINT32_MAX)
+        return CES_ERR_NOMEM;
+    if (n > ARENA_MOST / sizeof(struct ces_op))
+        own = arena_alloc(g, sizeof(struct ces_op *) * g->ranks);
+    else if (n > 0)
+        ops = arena_alloc(g, n * sizeof(struct ces_op));
+    if (n > 0 && own == NULL && ops == NULL)
+        return CES_ERR_NOMEM;
+    start[0] = 0;
+    for (uint32_t r = 0; r < g->ranks; r++) {
+        struct ces_vec *v = &g->open[r];
+
+        start[r + 1] = start[r] + (uint32_t)v->len;
+        if (own != NULL) {
+            own[r] = v->len > 0 ? v->data : NULL;
+            if (v->len > 0)
+                memset(v, 0, sizeof(*v));
+        } else if (v->len > 0) {
+            memcpy(ops + start[r], v->data, v->len * sizeof(struct ces_op));
+        }
+        v->len = 0;
+    }
+    blk->ops = ops;
+    blk->own = own;
+    blk->start = start;
+    return CES_OK;
+}
+
 int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps)
 {
     struct ces_gblock blk;
@@ -218,15 +303,15 @@ int ces_graph_add_block(struct ces_graph *g, uint32_t kind, uint32_t reps)
     blk.info.kind = kind;
     blk.info.reps = reps;
     blk.info.first_iter = g->next_iter;
-    blk.ops = ces_malloc(g->ctx, sizeof(struct ces_vec) * g->ranks);
-    if (blk.ops == NULL)
-        return ces_ctx_error(g->ctx, CES_ERR_NOMEM, "out of memory adding a block");
-    memset(blk.ops, 0, sizeof(struct ces_vec) * g->ranks);
-    rc = ces_vec_push(g->ctx, &g->blocks, sizeof(blk), &blk);
-    if (rc != CES_OK) {
-        ces_free(g->ctx, blk.ops);
+    blk.ops = NULL;
+    blk.own = NULL;
+    blk.start = NULL;
+    rc = ces_vec_reserve(g->ctx, &g->blocks, sizeof(blk), 1);
+    if (rc == CES_OK && g->blocks.len > 0)
+        rc = seal_last(g);
+    if (rc != CES_OK)
         return ces_ctx_error(g->ctx, rc, "out of memory adding a block");
-    }
+    CES_VEC_AT(&g->blocks, struct ces_gblock, g->blocks.len++) = blk;
     g->next_iter += reps;
     g->validated = false;
     return CES_OK;
@@ -396,7 +481,7 @@ static void clear_unused(struct ces_op *op)
 
 int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op)
 {
-    struct ces_gblock *blk;
+    struct ces_vec *v;
     struct ces_op copy;
     bool all;
     int rc;
@@ -420,14 +505,14 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
      * backend issues, rank 0 first: the checker then proves the writes that
      * run (no hardware write reaches every GPU at once). */
     all = copy.kind == CES_OP_WRITE && copy.slot.rank == CES_RANK_ALL;
-    blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, g->blocks.len - 1);
-    rc = ces_vec_reserve(g->ctx, &blk->ops[rank], sizeof(copy), all ? g->ranks : 1);
+    v = &g->open[rank];
+    rc = ces_vec_reserve(g->ctx, v, sizeof(copy), all ? g->ranks : 1);
     if (rc != CES_OK)
         return ces_ctx_error(g->ctx, rc, "out of memory adding an op");
     for (uint32_t r = 0; r < (all ? g->ranks : 1); r++) {
         if (all)
             copy.slot.rank = r;
-        CES_VEC_AT(&blk->ops[rank], struct ces_op, blk->ops[rank].len++) = copy;
+        CES_VEC_AT(v, struct ces_op, v->len++) = copy;
     }
     if (copy.kind == CES_OP_WRITE || copy.kind == CES_OP_WAIT) {
         struct ces_named *sig = &CES_VEC_AT(&g->signals, struct ces_named, copy.slot.sig);
@@ -439,6 +524,21 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
     }
     g->validated = false;
     return CES_OK;
+}
+
+/* The ops of rank r in block b, n of them. */
+static const struct ces_op *block_ops(const struct ces_graph *g, size_t b, uint32_t r, size_t *n)
+{
+    const struct ces_gblock *blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, b);
+
+    if (b + 1 == g->blocks.len) {
+        *n = g->open[r].len;
+        return g->open[r].data;
+    }
+    *n = blk->start[r + 1] - blk->start[r];
+    if (blk->own != NULL)
+        return blk->own[r];
+    return blk->ops != NULL ? blk->ops + blk->start[r] : NULL;
 }
 
 /* --- validation --------------------------------------------------------- */
@@ -646,8 +746,8 @@ static int validate(struct ces_ctx *ctx, const struct ces_graph *g, const char *
             memset(recorded, 0, g->events.len * sizeof(bool));
         for (size_t b = 0; b < g->blocks.len && rc == CES_OK; b++) {
             const struct ces_gblock *blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, b);
-            const struct ces_op *ops = blk->ops[r].data;
-            size_t n = blk->ops[r].len;
+            size_t n;
+            const struct ces_op *ops = block_ops(g, b, r, &n);
             uint64_t first[CES_MAX_STREAMS];
 
             for (uint32_t s = 0; s < g->streams; s++)
@@ -834,10 +934,11 @@ struct ces_block_info ces_graph_block(const struct ces_graph *g, uint32_t b)
 const struct ces_op *ces_graph_ops(const struct ces_graph *g, uint32_t b, uint32_t rank,
                                    uint32_t *n)
 {
-    const struct ces_vec *v = &CES_VEC_AT(&g->blocks, struct ces_gblock, b).ops[rank];
+    size_t len;
+    const struct ces_op *ops = block_ops(g, b, rank, &len);
 
-    *n = (uint32_t)v->len;
-    return v->data;
+    *n = (uint32_t)len;
+    return ops;
 }
 
 bool ces_graph_awaits_earlier(const struct ces_op *ops, uint32_t i)
@@ -955,11 +1056,13 @@ int ces_graph_equal(const struct ces_graph *a, const struct ces_graph *b)
             x->info.first_iter != y->info.first_iter)
             return 0;
         for (uint32_t r = 0; r < a->ranks; r++) {
-            if (x->ops[r].len != y->ops[r].len)
+            size_t nx, ny;
+            const struct ces_op *ox = block_ops(a, i, r, &nx), *oy = block_ops(b, i, r, &ny);
+
+            if (nx != ny)
                 return 0;
-            for (size_t k = 0; k < x->ops[r].len; k++) {
-                if (!op_equal(&CES_VEC_AT(&x->ops[r], struct ces_op, k),
-                              &CES_VEC_AT(&y->ops[r], struct ces_op, k)))
+            for (size_t k = 0; k < nx; k++) {
+                if (!op_equal(&ox[k], &oy[k]))
                     return 0;
             }
         }
@@ -1122,8 +1225,11 @@ int ces_graph_print(struct ces_ctx *ctx, const struct ces_graph *g, unsigned fla
                           blk->info.first_iter + blk->info.reps - 1);
         ces_sb_puts(&sb, "\n");
         for (uint32_t r = 0; r < g->ranks; r++) {
-            for (size_t k = 0; k < blk->ops[r].len; k++) {
-                const struct ces_op *op = &CES_VEC_AT(&blk->ops[r], struct ces_op, k);
+            size_t n;
+            const struct ces_op *ops = block_ops(g, b, r, &n);
+
+            for (size_t k = 0; k < n; k++) {
+                const struct ces_op *op = &ops[k];
 
                 ces_sb_printf(&sb, "r%" PRIu32, r);
                 if (op->stream != 0)

@@ -289,9 +289,18 @@ struct ces_named {
     bool geq_read, above_i64;
 };
 
+/* A block's ops.  The last block's are in the graph's open lists, one per
+ * rank, which ces_graph_add_op extends; when a block follows, they move into
+ * the graph's arena, every rank's in one array, rank 0's first (start[r] to
+ * start[r + 1] are rank r's), and the lists serve the new block: a long
+ * schedule's blocks cost no allocation of their own.  A block of more than
+ * 1 MiB of ops keeps the lists' arrays instead (`own`). */
 struct ces_gblock {
     struct ces_block_info info;
-    struct ces_vec *ops; /* [ranks] vectors of struct ces_op */
+    struct ces_op *ops;  /* in the arena; NULL for the last block, one with `own` and
+                          * one without ops */
+    struct ces_op **own; /* [ranks] arrays of the graph's own (NULL: none), or NULL */
+    uint32_t *start;     /* [ranks + 1], in the arena; NULL for the last block */
 };
 
 struct ces_graph {
@@ -306,6 +315,11 @@ struct ces_graph {
     /* the tables' names */
     struct ces_names buffer_names, signal_names, event_names, const_names;
     struct ces_vec blocks;  /* struct ces_gblock */
+    struct ces_vec *open;   /* [ranks] vectors of struct ces_op: the last block's ops */
+    struct ces_vec chunks;  /* char *: the arena's chunks, every earlier block's ops */
+    char *arena;            /* the free bytes of the newest chunk */
+    size_t arena_left;
+    size_t arena_chunk;     /* the newest chunk's size as the sizes double (0: none yet) */
     uint64_t next_iter;     /* first iteration of the next block */
     bool validated;         /* ces_graph_validate passed, and no op or block came since */
 };

@@ -413,6 +413,93 @@ static void test_alloc_failures(void **state)
     assert_true(ces_test_alloc_failures(build_body, NULL) > 10);
 }
 
+/* The ops of block b (of 205) for rank r: a 1 MiB block of 12,003 ops,
+ * a block without ops, 200 small ones, a last one of rank 1 alone. */
+static uint32_t stored_count(uint32_t b, uint32_t r)
+{
+    static const uint32_t first[4][3] = {{2, 0, 1}, {12000, 0, 3}, {0, 0, 0}, {1, 1, 1}};
+
+    return b < 4 ? first[b][r] : b < 204 ? 1 : r == 1 ? 5 : 0;
+}
+
+static int stored_graph(struct ces_ctx *ctx, struct ces_graph **out)
+{
+    struct ces_graph *g = NULL;
+    int rc = ces_graph_create(ctx, 3, 1, &g);
+
+    if (rc == CES_OK)
+        rc = ces_graph_add_signal(g, "s", CES_U64, 1, NULL);
+    for (uint32_t b = 0; rc == CES_OK && b < 205; b++) {
+        uint32_t most = b == 1 ? 12000 : 5;
+
+        rc = ces_graph_add_block(g, CES_PHASE_EAGER, 1);
+        /* the ranks' ops interleaved, as ces_graph_add_op may take them */
+        for (uint32_t k = 0; rc == CES_OK && k < most; k++) {
+            for (uint32_t r = 0; rc == CES_OK && r < 3; r++) {
+                struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, r, 0},
+                                   .value = (uint64_t)b << 32 | (uint64_t)r << 24 | k};
+
+                if (k < stored_count(b, r))
+                    rc = ces_graph_add_op(g, r, &w);
+            }
+        }
+    }
+    *out = g;
+    return rc;
+}
+
+/* The blocks' ops as the graph stores them (struct ces_gblock): the last
+ * block's in a list per rank, an earlier block's moved into the graph's
+ * arena, one of more than 1 MiB of ops keeping the lists' own arrays, a
+ * block without ops; each read back whole by ces_graph_ops and compared by
+ * ces_graph_equal, and the graph validated and printed, allocation failing
+ * at each of its allocations. */
+static int stored_body(struct ces_ctx *ctx, void *arg)
+{
+    struct ces_graph *g = NULL, *h = NULL;
+    struct ces_op w = {.kind = CES_OP_WRITE, .value = 7};
+    char *text = NULL;
+    int rc = stored_graph(ctx, &g);
+
+    (void)arg;
+    if (rc == CES_OK)
+        rc = stored_graph(ctx, &h);
+    if (rc == CES_OK) {
+        assert_int_equal(ces_graph_nblocks(g), 205);
+        for (uint32_t b = 0; b < 205; b++) {
+            for (uint32_t r = 0; r < 3; r++) {
+                uint32_t n = 99;
+                const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+                assert_int_equal(n, stored_count(b, r));
+                for (uint32_t k = 0; k < n; k++)
+                    assert_true(ops[k].value == ((uint64_t)b << 32 | (uint64_t)r << 24 | k));
+            }
+        }
+        assert_int_equal(ces_graph_equal(g, h), 1);
+        rc = ces_graph_add_op(h, 2, &w);
+    }
+    if (rc == CES_OK) {
+        assert_int_equal(ces_graph_equal(g, h), 0);
+        rc = ces_graph_validate(g, NULL);
+    }
+    if (rc == CES_OK)
+        rc = ces_graph_print(ctx, g, 0, &text, NULL);
+    if (rc == CES_OK)
+        assert_non_null(strstr(text, "\nr2 : write s[0] = 4328521730\nphase eager x1\nphase "
+                                     "eager x1\nr0 : write s[0] = 12884901888\n"));
+    ces_free(ctx, text);
+    ces_graph_destroy(h);
+    ces_graph_destroy(g);
+    return rc;
+}
+
+static void test_block_storage(void **state)
+{
+    (void)state;
+    assert_true(ces_test_alloc_failures(stored_body, NULL) > 50);
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -926,6 +1013,7 @@ int main(void)
         cmocka_unit_test(test_table_bounds),
         cmocka_unit_test(test_require_valid_after_failure),
         cmocka_unit_test(test_validate_batch_apart),
+        cmocka_unit_test(test_block_storage),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
