@@ -1190,6 +1190,9 @@ static void test_expansion_stopped_options(void **state)
     file_says(path, "--max-seconds 0.5 --replay 0.1*y", 2,
               "cesync: check: replay string, offset 4: expected a repeat count after '*', found "
               "'y'\n");
+    /* the steps of all its runs, not of each (16,777,217 here) */
+    file_says(path, "--max-seconds 0.5 --replay 0*16777216.1", 2,
+              "cesync: check: replay string: more than 16777216 steps\n");
     file_says(path, "--max-seconds 0.5 --queues 0/x", 2,
               "cesync: check: --queues: queue map '0/x': expected a queue number at column 3\n");
     file_says(path, "--max-seconds 0.5 --queues 0,1/0", 2,
@@ -1216,12 +1219,20 @@ static void test_expansion_stopped_options(void **state)
                            "checked against the schedule, which was not expanded: the ranks, "
                            "streams and ops that --fault, --queues and --replay name\n");
     free(o);
-    o = stopped_run(path, "--json --replay 99", &blocks, &ops);
+    o = stopped_run(path, "--queues 0/1", &blocks, &ops); /* one option: "names" */
+    assert_string_equal(o, "verdict: INCOMPLETE\ncoverage: the bound on time stopped the check "
+                           "while it expanded the schedule, before the search\ncoverage: neither "
+                           "found nor ruled out: DEADLOCK,HANG,RACE,MISMATCH\ncoverage: not "
+                           "checked against the schedule, which was not expanded: the ranks, "
+                           "streams and ops that --queues names\n");
+    free(o);
+    o = stopped_run(path, "--json --fault drop:r99.s0#0 --queues 0/1 --replay 99", &blocks, &ops);
     snprintf(want, sizeof(want),
              "{\"verdict\":\"INCOMPLETE\",\"bits\":16,\"complete\":false,\"proof\":false,"
              "\"bound\":\"time\",\"expansion\":{\"blocks\":%llu,\"blocks_all\":1000000,"
              "\"ops\":%llu,\"ops_all\":16000000,\"validated\":0},\"open\":\"DEADLOCK,HANG,RACE,"
-             "MISMATCH\",\"unchecked\":[\"--replay\"],\"defects\":[]}\n", blocks, ops);
+             "MISMATCH\",\"unchecked\":[\"--fault\",\"--queues\",\"--replay\"],\"defects\":[]}\n",
+             blocks, ops);
     assert_string_equal(o, want);
     free(o);
     assert_int_equal(remove(path), 0);
