@@ -1127,8 +1127,8 @@ static void test_write(void **state)
                         "cannot create /nonexistent-dir/x.dot: No such file or directory");
 
     /* without dot on PATH: a clear UNSUPPORTED error */
-    path_env = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
-    setenv("PATH", "/nonexistent-dir", 1);
+    path_env = ces_test_env_save("PATH");
+    assert_int_equal(setenv("PATH", "/nonexistent-dir", 1), 0);
     assert_int_equal(ces_dot_write(ctx, t, svg), CES_ERR_UNSUPPORTED);
     {
         char want[512];
@@ -1137,10 +1137,7 @@ static void test_write(void **state)
                  "found on PATH); install graphviz or write a .dot file", svg);
         assert_string_equal(ces_ctx_last_error(ctx), want);
     }
-    if (path_env != NULL) {
-        setenv("PATH", path_env, 1);
-        free(path_env);
-    }
+    ces_test_env_restore("PATH", path_env);
 
     if (ces_dot_write(ctx, t, svg) == CES_ERR_UNSUPPORTED) {
         /* Graphviz missing on this machine: the rest cannot run. */
@@ -2603,22 +2600,15 @@ struct saved_env {
 
 static struct saved_env env_save(void)
 {
-    struct saved_env e = {getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL,
-                          getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL};
+    struct saved_env e = {ces_test_env_save("PATH"), ces_test_env_save("TMPDIR")};
 
     return e;
 }
 
 static void env_restore(struct saved_env *e)
 {
-    if (e->path != NULL)
-        assert_int_equal(setenv("PATH", e->path, 1), 0);
-    if (e->tmpdir != NULL)
-        assert_int_equal(setenv("TMPDIR", e->tmpdir, 1), 0);
-    else
-        assert_int_equal(unsetenv("TMPDIR"), 0);
-    free(e->path);
-    free(e->tmpdir);
+    ces_test_env_restore("PATH", e->path);
+    ces_test_env_restore("TMPDIR", e->tmpdir);
 }
 
 /* Graphviz is looked for on PATH as a shell does: a directory named dot

@@ -2750,7 +2750,7 @@ static void test_page_file_in_tmpdir(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
-    char *saved = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+    char *saved = ces_test_env_save("TMPDIR");
     char dir[CES_TEST_TMPDIR_SIZE], fdpath[64], target[512], entries[256];
     struct stat sb;
     ssize_t n;
@@ -2778,11 +2778,7 @@ static void test_page_file_in_tmpdir(void **state)
     assert_string_equal(ces_ctx_last_error(ctx),
                         "cannot create the progress page in /nonexistent-shm or in "
                         "/nonexistent-tmp (TMPDIR): No such file or directory");
-    if (saved != NULL)
-        assert_int_equal(setenv("TMPDIR", saved, 1), 0);
-    else
-        assert_int_equal(unsetenv("TMPDIR"), 0);
-    free(saved);
+    ces_test_env_restore("TMPDIR", saved);
     assert_int_equal(rmdir(dir), 0);
     ces_test_ctx_end(ctx, &st);
 }

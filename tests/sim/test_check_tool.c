@@ -1521,7 +1521,7 @@ static void test_dot_fails_after_search(void **state)
 static void test_dot_tmpdir_checked_first(void **state)
 {
     char *dir = ces_test_tmpdir(), args[256], want[512], *o;
-    char *saved = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+    char *saved = ces_test_env_save("TMPDIR");
 
     (void)state;
     assert_int_equal(setenv("TMPDIR", "/nonexistent", 1), 0);
@@ -1540,11 +1540,7 @@ static void test_dot_tmpdir_checked_first(void **state)
     free(o);
     snprintf(args, sizeof(args), "%s/ok.dot", dir);
     assert_int_equal(remove(args), 0);
-    if (saved != NULL)
-        assert_int_equal(setenv("TMPDIR", saved, 1), 0);
-    else
-        assert_int_equal(unsetenv("TMPDIR"), 0);
-    free(saved);
+    ces_test_env_restore("TMPDIR", saved);
     assert_int_equal(rmdir(dir), 0);
 }
 

@@ -100,6 +100,12 @@ void ces_test_copy_tables(const struct ces_graph *from, struct ces_graph *g);
  * is unset or empty. */
 const char *ces_test_tmp_base(void);
 
+/* An environment variable as a test found it (a copy, NULL where unset),
+ * and putting it back after the test set its own: set again or unset, the
+ * copy freed. */
+char *ces_test_env_save(const char *name);
+void ces_test_env_restore(const char *name, char *saved);
+
 /* The longest TMPDIR the tests take (ces_test_tmpdir fails the test with a
  * longer one, naming it), and the size of a buffer for a directory made
  * in it ("TMPDIR/ces_test_XXXXXX"). */

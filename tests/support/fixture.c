@@ -164,6 +164,24 @@ const char *ces_test_tmp_base(void)
     return dir != NULL && *dir != '\0' ? dir : "/tmp";
 }
 
+char *ces_test_env_save(const char *name)
+{
+    const char *v = getenv(name);
+    char *copy = v != NULL ? strdup(v) : NULL;
+
+    assert_true(v == NULL || copy != NULL);
+    return copy;
+}
+
+void ces_test_env_restore(const char *name, char *saved)
+{
+    if (saved != NULL)
+        assert_int_equal(setenv(name, saved, 1), 0);
+    else
+        assert_int_equal(unsetenv(name), 0);
+    free(saved);
+}
+
 /* The directories ces_test_tmpdir made, and the process that made them:
  * removed, with what they still hold, when that process exits. */
 static char **made;

@@ -185,23 +185,31 @@ static void test_long_tmpdir(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
-/* TMPDIR unset or empty is /tmp, as for the tool (core/dot.c). */
+/* TMPDIR unset or empty is /tmp, as for the tool (core/dot.c); a
+ * variable saved and restored is as it was, unset or set. */
 static void test_tmp_base(void **state)
 {
-    char *saved = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+    char *saved = ces_test_env_save("TMPDIR"), *unset, *set;
 
     (void)state;
+    assert_int_equal(unsetenv("CES_TEST_ENV"), 0);
+    unset = ces_test_env_save("CES_TEST_ENV");
+    assert_null(unset);
+    assert_int_equal(setenv("CES_TEST_ENV", "a", 1), 0);
+    set = ces_test_env_save("CES_TEST_ENV");
+    assert_string_equal(set, "a");
+    assert_int_equal(setenv("CES_TEST_ENV", "b", 1), 0);
+    ces_test_env_restore("CES_TEST_ENV", set);
+    assert_string_equal(getenv("CES_TEST_ENV"), "a");
+    ces_test_env_restore("CES_TEST_ENV", unset);
+    assert_null(getenv("CES_TEST_ENV"));
     assert_int_equal(setenv("TMPDIR", "", 1), 0);
     assert_string_equal(ces_test_tmp_base(), "/tmp");
     assert_int_equal(unsetenv("TMPDIR"), 0);
     assert_string_equal(ces_test_tmp_base(), "/tmp");
     assert_int_equal(setenv("TMPDIR", "/var/tmp", 1), 0);
     assert_string_equal(ces_test_tmp_base(), "/var/tmp");
-    if (saved != NULL)
-        assert_int_equal(setenv("TMPDIR", saved, 1), 0);
-    else
-        assert_int_equal(unsetenv("TMPDIR"), 0);
-    free(saved);
+    ces_test_env_restore("TMPDIR", saved);
 }
 
 int main(int argc, char **argv)

@@ -639,7 +639,7 @@ static void test_plot_runs_dot(void **state)
      * there is said before the sweep (it was after it, the plot kept as
      * its .dot), and nothing is written */
     {
-        char *saved = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+        char *saved = ces_test_env_save("TMPDIR");
 
         assert_int_equal(setenv("TMPDIR", "/nonexistent", 1), 0);
         assert_int_equal(bench_with_path(dir, bin,
@@ -650,11 +650,7 @@ static void test_plot_runs_dot(void **state)
         assert_string_equal(out, "cesync: bench: --plot t.svg: cannot create a temporary file in "
                                  "/nonexistent (TMPDIR): No such file or directory\n");
         free(out);
-        if (saved != NULL)
-            assert_int_equal(setenv("TMPDIR", saved, 1), 0);
-        else
-            assert_int_equal(unsetenv("TMPDIR"), 0);
-        free(saved);
+        ces_test_env_restore("TMPDIR", saved);
         ces_test_dir_entries(dir, got, sizeof(got));
         assert_string_equal(got, "bin;");
     }
