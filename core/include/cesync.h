@@ -303,7 +303,10 @@ CES_API uint32_t ces_graph_nconsts(const struct ces_graph *g);
 CES_API const char *ces_graph_const(const struct ces_graph *g, uint32_t i, int64_t *value);
 CES_API uint32_t ces_graph_nblocks(const struct ces_graph *g);
 CES_API struct ces_block_info ces_graph_block(const struct ces_graph *g, uint32_t b);
-/* The ops of rank `rank` in block `b`, in enqueue order; *n receives the count. */
+/* The ops of rank `rank` in block `b`, in enqueue order; *n receives the count.
+ * The array stays as it is until the graph is destroyed, but for the last
+ * block's: those move, and the array is reused, when an op or a block is
+ * added (ces_graph_add_op, ces_graph_add_block). */
 CES_API const struct ces_op *ces_graph_ops(const struct ces_graph *g, uint32_t b,
                                            uint32_t rank, uint32_t *n);
 /* The total number of iterations (sum of reps over blocks). */

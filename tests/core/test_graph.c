@@ -500,6 +500,55 @@ static void test_block_storage(void **state)
     assert_true(ces_test_alloc_failures(stored_body, NULL) > 50);
 }
 
+/* What ces_graph_ops returns for a block before the last stays as it is
+ * while the graph grows (cesync.h): 64 ranks of one op or none each, then
+ * blocks enough for several arena chunks and one of more than 1 MiB of ops
+ * keeping its arrays, those blocks' arrays too. */
+static void test_ops_kept(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL;
+    const struct ces_op *kept[3][64];
+    uint32_t n;
+
+    (void)state;
+    assert_int_equal(ces_graph_create(ctx, 64, 1, &g), CES_OK);
+    assert_int_equal(ces_graph_add_signal(g, "s", CES_U64, 1, NULL), CES_OK);
+    for (uint32_t b = 0; b < 300; b++) {
+        /* block 1 of 11,000 ops (above 1 MiB), the others of one op on
+         * every other rank */
+        assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+        for (uint32_t r = 0; r < 64; r++) {
+            uint32_t most = b == 1 ? (r == 0 ? 10937 : 1) : (r + b) % 2;
+
+            for (uint32_t k = 0; k < most; k++) {
+                struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, r, 0},
+                                   .value = (uint64_t)b << 32 | (uint64_t)r << 16 | k};
+
+                assert_int_equal(ces_graph_add_op(g, r, &w), CES_OK);
+            }
+        }
+        if (b == 3) {
+            for (uint32_t x = 0; x < 3; x++)
+                for (uint32_t r = 0; r < 64; r++)
+                    kept[x][r] = ces_graph_ops(g, x, r, &n);
+        }
+    }
+    for (uint32_t x = 0; x < 3; x++) {
+        for (uint32_t r = 0; r < 64; r++) {
+            const struct ces_op *ops = ces_graph_ops(g, x, r, &n);
+
+            assert_ptr_equal(ops, kept[x][r]);
+            assert_int_equal(n, x == 1 ? (r == 0 ? 10937 : 1) : (r + x) % 2);
+            for (uint32_t k = 0; k < n; k++)
+                assert_true(ops[k].value == ((uint64_t)x << 32 | (uint64_t)r << 16 | k));
+        }
+    }
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -1014,6 +1063,7 @@ int main(void)
         cmocka_unit_test(test_require_valid_after_failure),
         cmocka_unit_test(test_validate_batch_apart),
         cmocka_unit_test(test_block_storage),
+        cmocka_unit_test(test_ops_kept),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
