@@ -2300,10 +2300,10 @@ static bool ran_looking(const struct search *S)
 
 /* Allocates consumes_race's scratch at its first look, which most checks
  * never make (a reduced exhaustive search of a correct schedule, none):
- * none where it does not fit under the memory bound or cannot be had (it
- * then proves nothing, and the search goes on), and its kept answers,
- * every entry empty, where they fit next to it (it looks without them
- * where not). */
+ * none where it does not fit under the memory bound (it then proves
+ * nothing, and the search goes on), and its kept answers, every entry
+ * empty, where they fit next to it (it looks without them where not).  An
+ * allocation that fails sets S->rc, CES_ERR_NOMEM, as the search's own. */
 static void ran_scratch(struct search *S)
 {
     size_t P = S->m->nproc, kept = S->ran_kept_bytes, held = mem_now(S);
@@ -2324,11 +2324,16 @@ static void ran_scratch(struct search *S)
         S->back == NULL || S->racc == NULL || S->below == NULL) {
         ces_free(S->ctx, S->racc);
         S->racc = NULL; /* (consumes_race: none; the rest freed with S) */
+        if (S->rc == CES_OK)
+            S->rc = CES_ERR_NOMEM;
         return;
     }
     S->scratch_bytes += need;
-    if (kept > 0 && room(S, held + need, kept))
+    if (kept > 0 && room(S, held + need, kept)) {
         S->ran_kept = ces_malloc(S->ctx, kept);
+        if (S->ran_kept == NULL && S->rc == CES_OK)
+            S->rc = CES_ERR_NOMEM;
+    }
     if (S->ran_kept != NULL) {
         memset(S->ran_kept, 0xff, kept); /* SIM_NONE last: every entry empty */
         S->scratch_bytes += kept;

@@ -1727,14 +1727,16 @@ static void test_races_sure(void **state)
  * the produce must start at the produce itself, the source of the link:
  * started one op past it (as the rule first did), it took the produce and
  * the consume for a race and said HANG, RACE. */
+static const char consumes_later[] =
+    "cesync 1\nranks 2\nbuffer src 8\nbuffer dst 8\nsignal g u32 1\nsignal done u32 1\n"
+    "signal h u32 1\nphase eager x1\nr1 : write g[0]@0 = 1\nr1 : write done[0]@0 = 1\n"
+    "r1 : copy src[0:8] -> dst[0:8]@0\nr1 : produce src[0:8]\nr1 : write g[0]@0 = 2\n"
+    "r1 : wait h[0] >= 1\nr0 : wait done[0] >= 1\nr0 : wait g[0] >= 1\n"
+    "r0 : consume dst[0:8] == src[0:8]@1\n";
+
 static void test_consumes_race(void **state)
 {
-    static const char later[] =
-        "cesync 1\nranks 2\nbuffer src 8\nbuffer dst 8\nsignal g u32 1\nsignal done u32 1\n"
-        "signal h u32 1\nphase eager x1\nr1 : write g[0]@0 = 1\nr1 : write done[0]@0 = 1\n"
-        "r1 : copy src[0:8] -> dst[0:8]@0\nr1 : produce src[0:8]\nr1 : write g[0]@0 = 2\n"
-        "r1 : wait h[0] >= 1\nr0 : wait done[0] >= 1\nr0 : wait g[0] >= 1\n"
-        "r0 : consume dst[0:8] == src[0:8]@1\n";
+    static const char *const later = consumes_later;
     static const char linked[] =
         "cesync 1\nranks 2\nstreams 3\nbuffer src 8\nbuffer dst 8\nbuffer b 8\n"
         "signal f u32 1\nsignal g u32 1\nsignal h u32 1\nphase eager x1\n"
@@ -5683,6 +5685,9 @@ static void test_alloc_failures(void **state)
     assert_true(ces_test_alloc_failures(check_body, g) > 10);
     assert_true(ces_test_alloc_failures(report_body, NULL) > 50);
     assert_true(ces_test_alloc_failures(two_writers_body, NULL) > 20);
+    ces_graph_destroy(g);
+    g = ces_test_text_graph(ctx, consumes_later);
+    assert_true(ces_test_alloc_failures(check_body, g) > 10);
     ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
 }
