@@ -36,12 +36,12 @@ static const char check_help[] =
     "                      how far it came, the report that the ranks, streams and\n"
     "                      ops --fault, --queues and --replay name were not checked\n"
     "                      (their syntax is, before the expansion), --queue-sweep\n"
-    "                      --json the sweep's object with no assignment); a\n"
-    "                      --fault-sweep stops once S have passed, its faults not\n"
-    "                      checked said (exit 3); a --queue-sweep gives each of\n"
-    "                      its checks what the expansion left of S; reading the\n"
-    "                      input and listing a sweep's faults count in S but are\n"
-    "                      not cut short\n"
+    "                      --json the sweep's object with no assignment, --dot no\n"
+    "                      picture, which a line says); a --fault-sweep stops\n"
+    "                      once S have passed, its faults not checked said (exit\n"
+    "                      3); a --queue-sweep gives each of its checks what the\n"
+    "                      expansion left of S; reading the input and listing a\n"
+    "                      sweep's faults count in S but are not cut short\n"
     "  --max-depth N       follow no execution past N steps (INCOMPLETE if one was cut;\n"
     "                      the exhaustive search only)\n"
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
@@ -489,8 +489,9 @@ static size_t graph_options(const struct check_args *a, const char *out[3])
  * check could find, the options whose ranks, streams and ops were not
  * checked against the schedule, a sweep's totals saying it checked nothing
  * (--queue-sweep --json: the sweep's object alone, no assignment in it),
- * and a line on stderr saying how far the expansion came; an option the
- * others exclude is still said as such (exit 2). */
+ * a line on stderr saying how far the expansion came, and that --dot's
+ * picture was not written; an option the others exclude is still said as
+ * such (exit 2). */
 static int expansion_stopped(struct ces_ctx *ctx, struct check_args *a)
 {
     uint32_t open = a->o.flags & CES_CHECK_ABORT
@@ -548,6 +549,9 @@ static int expansion_stopped(struct ces_ctx *ctx, struct check_args *a)
     if (!a->quiet)
         ces_tool_say("check: time bound %g s reached while expanding the schedule, before the "
                      "search: %s", a->o.max_seconds, ces_ctx_last_error(ctx));
+    /* as a picture written is said, --quiet or not (it said nothing) */
+    if (a->dot != NULL)
+        ces_tool_say("check: --dot %s not written: the schedule was not expanded", a->dot);
     return CES_EXIT_INCOMPLETE;
 }
 

@@ -1153,6 +1153,12 @@ static void test_expansion_time_bound(void **state)
     file_says(path, "--max-seconds 0.5 --queue-sweep --quiet", 3,
               "verdict: INCOMPLETE\nqueue sweep: 0 assignments: the time bound of 0.5 s had "
               "passed while the schedule was expanded, before any was checked\n");
+    /* --dot's picture not written is said, as a written one is, --quiet
+     * too (it said nothing) */
+    snprintf(cmd, sizeof(cmd), "--max-seconds 0.5 --quiet --dot %s/long.dot", dir);
+    snprintf(want, sizeof(want), "verdict: INCOMPLETE\ncesync: check: --dot %s/long.dot not "
+             "written: the schedule was not expanded\n", dir);
+    file_says(path, cmd, 3, want);
     /* with --json the sweep's object, no assignment checked (it was the
      * plain check's, which a reader of the sweep does not expect) */
     o = stopped_run(path, "--queue-sweep --json --fault drop:r99.s0#0", &blocks, &ops);
