@@ -35,13 +35,15 @@ static const char check_help[] =
     "                      exit 3; stopped in the expansion, a line on stderr says\n"
     "                      how far it came, the report that the ranks, streams and\n"
     "                      ops --fault, --queues and --replay name were not checked\n"
-    "                      (their syntax is, before the expansion), --queue-sweep\n"
-    "                      --json the sweep's object with no assignment, --dot no\n"
-    "                      picture, which a line says); a --fault-sweep stops\n"
-    "                      once S have passed, its faults not checked said (exit\n"
-    "                      3); a --queue-sweep gives each of its checks what the\n"
-    "                      expansion left of S; reading the input and listing a\n"
-    "                      sweep's faults count in S but are not cut short\n"
+    "                      (their syntax is, and a --queues or --replay number\n"
+    "                      past any schedule's, before the expansion),\n"
+    "                      --queue-sweep --json the sweep's object with no\n"
+    "                      assignment, --dot no picture, which a line says); a\n"
+    "                      --fault-sweep stops once S have passed, its faults not\n"
+    "                      checked said (exit 3); a --queue-sweep gives each of\n"
+    "                      its checks what the expansion left of S; reading the\n"
+    "                      input and listing a sweep's faults count in S but are\n"
+    "                      not cut short\n"
     "  --max-depth N       follow no execution past N steps (INCOMPLETE if one was cut;\n"
     "                      the exhaustive search only)\n"
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
@@ -268,8 +270,9 @@ static int check_opt(void *ud, const char *opt, const char *v)
         ec = ces_tool_number("check", opt, v, 0, UINT64_MAX, NULL, &a->o.seed);
         a->seed_given = true;
     } else if (strcmp(opt, "--replay") == 0) {
-        /* the string's syntax here, whether or not the schedule's expansion
-         * ends within the time bound; its stream numbers in the check */
+        /* the string's syntax and stream numbers no schedule has here,
+         * whether or not the schedule's expansion ends within the time
+         * bound; its stream numbers against the schedule's in the check */
         if (ces_tool_value("check", opt, v, "a replay string") != CES_EXIT_OK)
             return CES_EXIT_USAGE;
         if (ces_sim_replay_parse(a->ctx, NULL, v, NULL) != CES_OK)
@@ -292,8 +295,9 @@ static int check_opt(void *ud, const char *opt, const char *v)
         ec = ces_tool_value("check", opt, v, "an output file");
         a->dot = v;
     } else if (strcmp(opt, "--queues") == 0) {
-        /* the text's syntax here, its lists and numbers against the
-         * schedule's ranks and streams once it is expanded (read_queues) */
+        /* the text's syntax and lists or numbers no schedule allows here,
+         * its lists and numbers against the schedule's ranks and streams
+         * once it is expanded (read_queues) */
         if (ces_tool_value("check", opt, v, "a queue number per stream, like 0,0,1") !=
             CES_EXIT_OK)
             return CES_EXIT_USAGE;

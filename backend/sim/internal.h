@@ -281,8 +281,10 @@ int ces_sim_queue_map_check(struct ces_ctx *ctx, const char *what, uint32_t rank
                             uint32_t streams, const uint32_t *map);
 /* CES_ERR_INVALID, the message as ces_queue_map_parse's, unless text reads
  * as a queue map of some ranks and streams: queue numbers split by ',',
- * lists split by '/', every list as long as the first; so that a command
- * judges it before its schedule is expanded. */
+ * lists split by '/', every list as long as the first, at most
+ * CES_MAX_RANKS lists of at most CES_MAX_STREAMS numbers each below
+ * CES_MAX_STREAMS; so that a command judges it before its schedule is
+ * expanded. */
 int ces_sim_queue_map_syntax(struct ces_ctx *ctx, const char *text);
 /* Appends map as ces_queue_map_format writes it (the builder's status
  * says when memory ran out). */
@@ -381,8 +383,10 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
 /* search.c: the runner of one trace used by reports and replays */
 /* Reads replay string text into trace, each step's process below m's
  * (CES_ERR_INVALID with the offset otherwise).  m and trace NULL: only
- * what needs no model, the text's syntax and its steps' count, so that a
- * command judges it before its schedule is expanded. */
+ * what needs no model, the text's syntax, its steps' count and each
+ * step's process below the most a schedule may have (CES_MAX_RANKS ranks
+ * of CES_MAX_STREAMS streams), so that a command judges it before its
+ * schedule is expanded. */
 int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const char *text,
                          struct ces_vec *trace);
 int ces_sim_replay_format(struct ces_ctx *ctx, const uint32_t *trace, size_t n, char **out);

@@ -103,7 +103,9 @@ int ces_queue_map_format(uint32_t ranks, uint32_t streams, const uint32_t *map, 
 
 /* ces_queue_map_parse's reading; map NULL: only the checks; ranks 0 (and
  * streams): only those that need neither, every list as long as the
- * first in place of one number per stream. */
+ * first in place of one number per stream, and the lists, numbers and
+ * queues within what a schedule may have (CES_MAX_RANKS ranks of
+ * CES_MAX_STREAMS streams). */
 static int read_map(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint32_t streams,
                     uint32_t *map)
 {
@@ -117,6 +119,11 @@ static int read_map(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint3
                              "queue map '%s': %" PRIu32 " lists for %" PRIu32
                              " rank%s (one list for every rank, or one per rank split by /)",
                              text, lists, ranks, ces_plural(ranks));
+    if (ranks == 0 && lists > CES_MAX_RANKS)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "queue map '%s': %" PRIu32 " lists; expected one list for every "
+                             "rank, or one per rank split by /, of which a schedule has at most %u",
+                             text, lists, CES_MAX_RANKS);
     for (uint32_t l = 0; l < lists; l++) {
         uint32_t n = 0;
 
@@ -139,6 +146,14 @@ static int read_map(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint3
                                      text, CES_SHOWN_LEN((size_t)(end - s)), s,
                                      CES_SHOWN_MORE((size_t)(end - s)), (size_t)(s - text) + 1,
                                      streams);
+            if (ranks == 0 && v >= CES_MAX_STREAMS)
+                return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                     "queue map '%s': queue %.*s%s at column %zu; expected a "
+                                     "queue number less than the streams per rank, of which a "
+                                     "rank has at most %u",
+                                     text, CES_SHOWN_LEN((size_t)(end - s)), s,
+                                     CES_SHOWN_MORE((size_t)(end - s)), (size_t)(s - text) + 1,
+                                     CES_MAX_STREAMS);
             if (n < streams && map != NULL)
                 map[l * streams + n] = (uint32_t)v;
             n++;
@@ -156,6 +171,11 @@ static int read_map(struct ces_ctx *ctx, const char *text, uint32_t ranks, uint3
                                  "queue map '%s': list %" PRIu32 " has %" PRIu32
                                  " number%s; expected one per stream, %" PRIu32,
                                  text, l + 1, n, ces_plural(n), streams);
+        if (ranks == 0 && n > CES_MAX_STREAMS)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "queue map '%s': list %" PRIu32 " has %" PRIu32
+                                 " numbers; expected one per stream, of which a rank has at most "
+                                 "%u", text, l + 1, n, CES_MAX_STREAMS);
         if (ranks == 0 && l > 0 && n != first)
             return ces_ctx_error(ctx, CES_ERR_INVALID,
                                  "queue map '%s': list %" PRIu32 " has %" PRIu32

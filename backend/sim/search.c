@@ -3012,6 +3012,13 @@ int ces_sim_replay_parse(struct ces_ctx *ctx, const struct sim_model *m, const c
                                  "replay string, offset %zu: stream number %.*s%s out of range "
                                  "(0..%" PRIu32 ")", (size_t)(ps - text), CES_SHOWN_LEN(plen), ps,
                                  CES_SHOWN_MORE(plen), m->nproc - 1);
+        if (m == NULL && p >= (unsigned long long)CES_MAX_RANKS * CES_MAX_STREAMS)
+            return ces_ctx_error(ctx, CES_ERR_INVALID,
+                                 "replay string, offset %zu: stream number %.*s%s out of range "
+                                 "(0..%u: a schedule has at most %u ranks of %u streams)",
+                                 (size_t)(ps - text), CES_SHOWN_LEN(plen), ps,
+                                 CES_SHOWN_MORE(plen), CES_MAX_RANKS * CES_MAX_STREAMS - 1,
+                                 CES_MAX_RANKS, CES_MAX_STREAMS);
         if (k > REPLAY_MAX_STEPS - steps)
             return ces_ctx_error(ctx, CES_ERR_INVALID, "replay string: more than %u steps",
                                  REPLAY_MAX_STEPS);

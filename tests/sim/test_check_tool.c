@@ -20,7 +20,7 @@
  * code and the output (malloc'd) in *out. */
 static int run(const char *args, char **out)
 {
-    char cmd[2048];
+    char cmd[4096];
 
     snprintf(cmd, sizeof(cmd), "check %s", args);
     return ces_test_tool(NULL, cmd, out);
@@ -29,7 +29,7 @@ static int run(const char *args, char **out)
 /* `check PATH OPTS` exits `rc`, its output (stderr folded in) `want`. */
 static void file_says(const char *path, const char *opts, int rc, const char *want)
 {
-    char cmd[512], *o = NULL;
+    char cmd[3072], *o = NULL;
 
     snprintf(cmd, sizeof(cmd), "%s %s", path, opts);
     assert_int_equal(run(cmd, &o), rc);
@@ -1178,6 +1178,87 @@ static void test_expansion_time_bound(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* n zeros, sep between them, in buf (of at least 2n bytes). */
+static const char *zeros(char *buf, int n, char sep)
+{
+    for (int i = 0; i < n; i++) {
+        buf[2 * i] = '0';
+        buf[2 * i + 1] = i + 1 < n ? sep : '\0';
+    }
+    return buf;
+}
+
+/* A stream number or queue map that no schedule allows (past 1024 ranks of
+ * 64 streams, CES_MAX_RANKS and CES_MAX_STREAMS) is refused as it is read,
+ * the same whether the time bound stops the expansion of `long` (it said
+ * INCOMPLETE, exit 3: they were judged against the schedule only) or
+ * `short`, one block, is expanded whole (it said the schedule's ranges,
+ * 'out of range (0..15)', 'less than the streams per rank, 1', '1025 lists
+ * for 16 ranks'); the largest that a schedule may have are judged against
+ * the schedule, as before. */
+static void never_valid(const char *dir, const char *long_path)
+{
+    static const struct {
+        const char *opts, *msg;
+    } bad[] = {
+        {"--replay 0.65536", "replay string, offset 2: stream number 65536 out of range "
+                             "(0..65535: a schedule has at most 1024 ranks of 64 streams)"},
+        {"--replay 99999999999999999999", "replay string, offset 0: stream number "
+                                          "99999999999999999999 out of range (0..65535: a "
+                                          "schedule has at most 1024 ranks of 64 streams)"},
+        {"--queues 0/64", "--queues: queue map '0/64': queue 64 at column 3; expected a queue "
+                          "number less than the streams per rank, of which a rank has at most "
+                          "64"},
+    };
+    char path[256], opts[2400], want[2400], list[2100];
+    unsigned long long blocks = 0, ops = 0;
+    char *o;
+
+    snprintf(path, sizeof(path), "%s/short.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 16\nsignal f u32 1\nphase eager x1\n"
+                            "r* : write f[0] = $i\n");
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(want, sizeof(want), "cesync: check: %s\n", bad[i].msg);
+        snprintf(opts, sizeof(opts), "--max-seconds 0.5 %s", bad[i].opts);
+        file_says(long_path, opts, 2, want);
+        file_says(path, bad[i].opts, 2, want);
+    }
+    /* a list of 65 numbers, 1025 lists */
+    snprintf(opts, sizeof(opts), "--max-seconds 0.5 --queues %s", zeros(list, 65, ','));
+    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%s': list 1 has 65 "
+             "numbers; expected one per stream, of which a rank has at most 64\n", list);
+    file_says(long_path, opts, 2, want);
+    file_says(path, opts + 18, 2, want);
+    snprintf(opts, sizeof(opts), "--max-seconds 0.5 --queues %s", zeros(list, 1025, '/'));
+    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%s': 1025 lists; expected "
+             "one list for every rank, or one per rank split by /, of which a schedule has at "
+             "most 1024\n", list);
+    file_says(long_path, opts, 2, want);
+    file_says(path, opts + 18, 2, want);
+    /* the largest: the schedule's ranges, or not checked where the
+     * expansion was stopped */
+    file_says(path, "--replay 65535", 2, "cesync: check: replay string, offset 0: stream number "
+              "65535 out of range (0..15)\n");
+    file_says(path, "--queues 63", 2, "cesync: check: --queues: queue map '63': queue 63 at "
+              "column 1; expected a queue number less than the streams per rank, 1\n");
+    snprintf(opts, sizeof(opts), "--queues %s", zeros(list, 64, ','));
+    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%s': list 1 has 64 "
+             "numbers; expected one per stream, 1\n", list);
+    file_says(path, opts, 2, want);
+    snprintf(opts, sizeof(opts), "--queues %s", zeros(list, 1024, '/'));
+    snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%s': 1024 lists for 16 "
+             "ranks (one list for every rank, or one per rank split by /)\n", list);
+    file_says(path, opts, 2, want);
+    o = stopped_run(long_path, "--queues 63 --replay 65535", &blocks, &ops);
+    assert_string_equal(o, "verdict: INCOMPLETE\ncoverage: the bound on time stopped the check "
+                           "while it expanded the schedule, before the search\ncoverage: neither "
+                           "found nor ruled out: DEADLOCK,HANG,RACE,MISMATCH\ncoverage: not "
+                           "checked against the schedule, which was not expanded: the ranks, "
+                           "streams and ops that --queues and --replay name\n");
+    free(o);
+    assert_int_equal(remove(path), 0);
+}
+
 /* Options judged whether or not the time bound stops the schedule's
  * expansion: their syntax before it (a slow machine said INCOMPLETE, exit
  * 3, where a fast one said the error, exit 2), and what only the schedule
@@ -1217,6 +1298,7 @@ static void test_expansion_stopped_options(void **state)
              "output file)\n", dot, path);
     file_says(path, opts, 2, want);
     assert_int_equal(remove(dot), 0);
+    never_valid(dir, path);
     /* what names the schedule's ranks, streams and ops: not checked */
     o = stopped_run(path, "--fault drop:r99.s0#0 --queues 0/1 --replay 99", &blocks, &ops);
     assert_string_equal(o, "verdict: INCOMPLETE\ncoverage: the bound on time stopped the check "
