@@ -118,7 +118,8 @@ static int rank_main(void)
 int main(void)
 {
     int n = 0, bad = 0, rc;
-    char path[64];
+    const char *tmp = getenv("TMPDIR");
+    char path[256];
     pid_t pid[8];
 
     if (getenv("RANK") != NULL)
@@ -136,7 +137,11 @@ int main(void)
         printf("skipped: needs 2 GPUs, or CES_SHARE_GPUS=1\n");
         return 77;
     }
-    snprintf(path, sizeof(path), "/tmp/cesync-example-%d.sock", (int)getpid());
+    /* The rendezvous socket in TMPDIR, else /tmp (ces_comm_init_env refuses
+     * a path longer than a socket's 107 bytes, cut short here or not). */
+    if (tmp == NULL || tmp[0] == '\0')
+        tmp = "/tmp";
+    snprintf(path, sizeof(path), "%s/cesync-example-%d.sock", tmp, (int)getpid());
     for (int r = 0; r < n; r++) {
         if ((pid[r] = fork()) == 0) {
             char rs[16], ws[16];
