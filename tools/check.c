@@ -35,8 +35,8 @@ static const char check_help[] =
     "                      exit 3; stopped in the expansion, a line on stderr says\n"
     "                      how far it came, the report that the ranks, streams and\n"
     "                      ops --fault, --queues and --replay name were not checked\n"
-    "                      (their syntax is, and a --queues or --replay number\n"
-    "                      past any schedule's, before the expansion),\n"
+    "                      (their syntax is, and a number of theirs past any\n"
+    "                      schedule's, before the expansion),\n"
     "                      --queue-sweep --json the sweep's object with no\n"
     "                      assignment, --dot no picture, which a line says); a\n"
     "                      --fault-sweep stops once S have passed, its faults not\n"
@@ -288,7 +288,8 @@ static int check_opt(void *ud, const char *opt, const char *v)
             return ces_tool_fail("check: %s", ces_ctx_last_error(a->ctx));
         a->o.nfaults++;
         /* with those before it, as far as no graph is needed (its rank,
-         * stream and op are judged against the schedule in the check) */
+         * stream and op are judged against the schedule in the check, here
+         * only against what a schedule may have) */
         if (ces_sim_faults_check(a->ctx, NULL, a->faults, a->o.nfaults) != CES_OK)
             return ces_tool_fail("check: %s", ces_ctx_last_error(a->ctx));
     } else if (strcmp(opt, "--dot") == 0) {

@@ -377,13 +377,32 @@ static int rank_stop_void(struct ces_ctx *ctx, const struct ces_graph *g,
                          spec, list);
 }
 
+/* Without a graph: f's rank and stream within what a schedule may have,
+ * CES_MAX_RANKS ranks of CES_MAX_STREAMS streams. */
+static int fault_in_limits(struct ces_ctx *ctx, const struct ces_fault *f)
+{
+    char spec[96];
+
+    if (f->rank < CES_MAX_RANKS && (f->stream == CES_FAULT_RANK || f->stream < CES_MAX_STREAMS))
+        return CES_OK;
+    ces_fault_format(f, spec, sizeof(spec));
+    if (f->stream == CES_FAULT_RANK)
+        return ces_ctx_error(ctx, CES_ERR_INVALID,
+                             "fault %s: no such rank (a schedule has at most %u ranks)", spec,
+                             CES_MAX_RANKS);
+    return ces_ctx_error(ctx, CES_ERR_INVALID,
+                         "fault %s: no such stream (a schedule has at most %u ranks of %u "
+                         "streams)", spec, CES_MAX_RANKS, CES_MAX_STREAMS);
+}
+
 int ces_sim_faults_check(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_fault *faults, size_t n)
 {
     int rc = CES_OK;
 
-    for (size_t i = 0; i < n && rc == CES_OK && g != NULL; i++)
-        rc = ces_sim_fault_check(ctx, g, &faults[i]);
+    for (size_t i = 0; i < n && rc == CES_OK; i++)
+        rc = g != NULL ? ces_sim_fault_check(ctx, g, &faults[i])
+                       : fault_in_limits(ctx, &faults[i]);
     for (size_t i = 0; i < n && rc == CES_OK; i++)
         for (size_t j = i + 1; j < n && rc == CES_OK; j++)
             rc = fault_pair(ctx, g, &faults[i], &faults[j]);

@@ -445,9 +445,11 @@ int ces_sim_fault_check(struct ces_ctx *ctx, const struct ces_graph *g, const st
  * rank, and no stop that another makes change nothing (a stream's own stop
  * at or after where its rank's stop leaves it; a rank's stop whose every
  * stream stops earlier by a stop of its own); CES_ERR_INVALID naming the
- * faults (fault.c).  g NULL: only what needs no graph, the faults (each of
- * a known kind) together but for the stops that change nothing, so that a
- * command judges them before its schedule is expanded. */
+ * faults (fault.c).  g NULL: only what needs no graph, each fault's rank
+ * and stream within what a schedule may have (CES_MAX_RANKS ranks of
+ * CES_MAX_STREAMS streams) and the faults (each of a known kind) together
+ * but for the stops that change nothing, so that a command judges them
+ * before its schedule is expanded. */
 int ces_sim_faults_check(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_fault *faults, size_t n);
 /* The faults of a check (checked) with each stop of a whole rank

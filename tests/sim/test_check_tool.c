@@ -1188,14 +1188,15 @@ static const char *zeros(char *buf, int n, char sep)
     return buf;
 }
 
-/* A stream number or queue map that no schedule allows (past 1024 ranks of
- * 64 streams, CES_MAX_RANKS and CES_MAX_STREAMS) is refused as it is read,
- * the same whether the time bound stops the expansion of `long` (it said
- * INCOMPLETE, exit 3: they were judged against the schedule only) or
- * `short`, one block, is expanded whole (it said the schedule's ranges,
+/* A stream number, queue map or fault that no schedule allows (past 1024
+ * ranks of 64 streams, CES_MAX_RANKS and CES_MAX_STREAMS) is refused as it
+ * is read, the same whether the time bound stops the expansion of `long`
+ * (it said INCOMPLETE, exit 3: they were judged against the schedule only)
+ * or `short`, one block, is expanded whole (it said the schedule's ranges,
  * 'out of range (0..15)', 'less than the streams per rank, 1', '1025 lists
- * for 16 ranks'); the largest that a schedule may have are judged against
- * the schedule, as before. */
+ * for 16 ranks', 'no such stream (ranks 0..15, streams 0..0)'); the
+ * largest that a schedule may have are judged against the schedule, as
+ * before. */
 static void never_valid(const char *dir, const char *long_path)
 {
     static const struct {
@@ -1209,6 +1210,12 @@ static void never_valid(const char *dir, const char *long_path)
         {"--queues 0/64", "--queues: queue map '0/64': queue 64 at column 3; expected a queue "
                           "number less than the streams per rank, of which a rank has at most "
                           "64"},
+        {"--fault drop:r1024.s0#0", "fault drop:r1024.s0#0: no such stream (a schedule has at "
+                                    "most 1024 ranks of 64 streams)"},
+        {"--fault stop:r0.s64#0", "fault stop:r0.s64#0: no such stream (a schedule has at most "
+                                  "1024 ranks of 64 streams)"},
+        {"--fault stop:r1024#0", "fault stop:r1024#0: no such rank (a schedule has at most 1024 "
+                                 "ranks)"},
     };
     char path[256], opts[2400], want[2400], list[2100];
     unsigned long long blocks = 0, ops = 0;
@@ -1241,6 +1248,10 @@ static void never_valid(const char *dir, const char *long_path)
               "65535 out of range (0..15)\n");
     file_says(path, "--queues 63", 2, "cesync: check: --queues: queue map '63': queue 63 at "
               "column 1; expected a queue number less than the streams per rank, 1\n");
+    file_says(path, "--fault drop:r1023.s63#0", 2, "cesync: check: fault drop:r1023.s63#0: no "
+              "such stream (ranks 0..15, streams 0..0)\n");
+    file_says(path, "--fault stop:r1023#0", 2, "cesync: check: fault stop:r1023#0: no such rank "
+              "(ranks 0..15)\n");
     snprintf(opts, sizeof(opts), "--queues %s", zeros(list, 64, ','));
     snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%s': list 1 has 64 "
              "numbers; expected one per stream, 1\n", list);
@@ -1249,12 +1260,13 @@ static void never_valid(const char *dir, const char *long_path)
     snprintf(want, sizeof(want), "cesync: check: --queues: queue map '%s': 1024 lists for 16 "
              "ranks (one list for every rank, or one per rank split by /)\n", list);
     file_says(path, opts, 2, want);
-    o = stopped_run(long_path, "--queues 63 --replay 65535", &blocks, &ops);
+    o = stopped_run(long_path, "--queues 63 --replay 65535 --fault drop:r1023.s63#0 --fault "
+                    "stop:r1023#0", &blocks, &ops);
     assert_string_equal(o, "verdict: INCOMPLETE\ncoverage: the bound on time stopped the check "
                            "while it expanded the schedule, before the search\ncoverage: neither "
                            "found nor ruled out: DEADLOCK,HANG,RACE,MISMATCH\ncoverage: not "
                            "checked against the schedule, which was not expanded: the ranks, "
-                           "streams and ops that --queues and --replay name\n");
+                           "streams and ops that --fault, --queues and --replay name\n");
     free(o);
     assert_int_equal(remove(path), 0);
 }
