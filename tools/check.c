@@ -441,24 +441,24 @@ static void build_progress(void *ud, const struct ces_check_build *b)
             (double)b->memory / (1024.0 * 1024.0));
 }
 
-/* The schedule's expansion, before the check (ces_expand_watch_fn): stopped
- * once --max-seconds has passed since the command began; a progress line
- * when due. */
+/* The schedule's expansion, before the check (ces_expand_watch_fn): a
+ * progress line when due, the last one too, then stopped once --max-seconds
+ * has passed since the command began (so a first look that comes after the
+ * bound still says how far it came). */
 static int expand_watch(void *ud, const struct ces_expand_done *d)
 {
     struct check_args *a = ud;
     double t = ces_tool_now(), every = a->o.progress_seconds > 0 ? a->o.progress_seconds : 2.0;
+    bool over = a->o.max_seconds > 0 && t - a->t0 >= a->o.max_seconds;
 
-    if (a->o.max_seconds > 0 && t - a->t0 >= a->o.max_seconds) {
+    if (over)
         a->stopped = *d;
-        return 1;
-    }
     if (!wants_progress(a))
-        return 0;
+        return over;
     if (a->next_progress == 0)
         a->next_progress = a->t0 + every;
     if (t < a->next_progress)
-        return 0;
+        return over;
     if (d->validated == 0)
         fprintf(stderr, "check: expanding the schedule: %llu of %llu block%s, %llu of %llu op%s",
                 (unsigned long long)d->blocks, (unsigned long long)d->blocks_all,
@@ -470,7 +470,7 @@ static int expand_watch(void *ud, const struct ces_expand_done *d)
                 100.0 * (double)d->validated / (double)d->ops_all);
     fprintf(stderr, ", %.1f s\n", t - a->t0);
     a->next_progress = t + every;
-    return 0;
+    return over;
 }
 
 /* The options given that name ranks, streams and ops of the schedule,

@@ -1136,6 +1136,14 @@ static void test_expansion_time_bound(void **state)
     /* the blocks whole, the ops also of the one under way */
     assert_true(ops >= 16 * blocks && ops <= 16 * (blocks + 1));
     free(o);
+    /* a first look at the clock after the bound (a slow or loaded machine)
+     * says its progress line before it stops: it said none */
+    snprintf(cmd, sizeof(cmd), "%s --max-seconds 0.001 --progress 0.001", path);
+    assert_int_equal(run(cmd, &o), 3);
+    assert_true(strncmp(o, "check: expanding the schedule: 4095 of 1000000 blocks, 65536 of "
+                           "16000000 ops, ", 78) == 0);
+    assert_non_null(strstr(o, " s\nverdict: INCOMPLETE\n"));
+    free(o);
     snprintf(cmd, sizeof(cmd), "%s --max-seconds 0.5 --json", path);
     assert_int_equal(run(cmd, &o), 3);
     assert_true(strncmp(o, "{\"verdict\":\"INCOMPLETE\",\"bits\":16,\"complete\":false,"
