@@ -122,6 +122,9 @@ struct dot_order {
     uint32_t *spent;   /* [ranks]: a later replay's wait event whose replays use up
                         * the writes they need (replays_left, chain_left), its
                         * rank's later blocks after each (UINT32_MAX: none) */
+    bool *paired;      /* [ranks]: spent[r]'s replays, an even count, pass two by
+                        * two on writes that so come before its last replay's
+                        * writes of another process that fail it (replays_left) */
     uint32_t *two;     /* [4 * nproc]: order_twice's least and second least clocks */
     size_t *two_who;   /* [2 * nproc]: the writes of the least */
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
@@ -1175,6 +1178,29 @@ static bool past_block(const struct dot_order *o, const uint32_t *c, uint32_t p,
     return false;
 }
 
+/* Whether write w[i] into `slot` (width `width`) comes before a write of
+ * another process that event y, of a later block of its rank, comes
+ * after: where the replays of the rank's o->spent wait, of that slot,
+ * pass two by two on the writes it counts (o->paired, replays_left),
+ * w[i] one of them. */
+static bool paired_before(const struct dot_order *o, const struct ces_graph *g,
+                          const struct dot_ow *slot, uint32_t width, const struct dot_ev *y,
+                          size_t i)
+{
+    uint32_t r = y->ref.rank;
+    const struct dot_ev *x = o->spent[r] != UINT32_MAX ? &o->ev[o->spent[r]] : NULL;
+    const struct ces_op *op = x != NULL ? op_at(g, x->ref) : NULL;
+    const struct dot_ow *w = &o->w[i];
+    size_t at = o->off[w->proc] + w->pos;
+
+    if (x == NULL || !o->paired[r] || !o->linked[y->proc] || y->ref.block <= x->ref.block ||
+        op->slot.sig != slot->sig || op->slot.rank != slot->rank || op->slot.idx != slot->idx ||
+        !ces_wait_holds(width, op->cmp, w->value, op->value))
+        return false;
+    return w->pos >= o->done[w->proc] ||
+           (!o->dead[at] && !past_block(o, order_clock(o, at), x->proc, x->ref.block));
+}
+
 /* Sets o->over[t] where run t's latest write before wait event y of
  * clock c (last[t], of slot_writes) is one the wait never sees: a wait
  * into the slot whose condition it fails comes after it and before this
@@ -1184,9 +1210,11 @@ static bool past_block(const struct dot_order *o, const uint32_t *c, uint32_t p,
  * wait comes after its every replay (past_block), or where it, y and
  * that wait are of y's process and replay (their later replays in the
  * same order), or where it and that wait are of one process and replay
- * and y comes after that wait's every replay. */
-static void slot_overwritten(struct dot_order *o, const struct dot_ow *slot, uint32_t width,
-                             const struct dot_ev *y, const uint32_t *c, uint32_t ng)
+ * and y comes after that wait's every replay.  So is one that comes
+ * before a write y comes after (paired_before). */
+static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
+                             const struct dot_ow *slot, uint32_t width, const struct dot_ev *y,
+                             const uint32_t *c, uint32_t ng)
 {
     size_t lo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
     size_t hi = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true);
@@ -1222,6 +1250,7 @@ static void slot_overwritten(struct dot_order *o, const struct dot_ow *slot, uin
                 }
             }
         }
+        o->over[t] = o->over[t] || (l != NULL && paired_before(o, g, slot, width, y, o->last[t]));
     }
 }
 
@@ -1377,10 +1406,14 @@ static void after_write(const struct dot_order *o, size_t i, uint32_t *c)
  * after x's every replay, past_block; the slot's initial 0 where it
  * passes on 0) than that (< 0): its last replay never passes; as many
  * (0): every one of them comes before its last replay, and with `raise`
- * that clock is raised to come after each. */
+ * that clock is raised to come after each; and where they are half of an
+ * even reps (of another process's writes), *paired (where not NULL) says
+ * so: each passes two replays' waits, the last replay's with the one
+ * before, so comes before that process's write of the last replay, which
+ * comes after the one before's wait. */
 static int replays_left(struct dot_order *o, const struct ces_graph *g, const struct dot_ev *x,
                         const struct dot_ow *slot, const struct ces_op *wt, uint32_t width,
-                        uint32_t *raise)
+                        uint32_t *raise, bool *paired)
 {
     size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
     size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
@@ -1419,6 +1452,8 @@ static int replays_left(struct dot_order *o, const struct ces_graph *g, const st
         if (have != need)
             break;
     }
+    if (paired != NULL)
+        *paired = have == need && 2 * need == reps;
     return have < need ? -1 : have > need;
 }
 
@@ -1486,7 +1521,7 @@ static void spent_raise(struct dot_order *o, const struct ces_graph *g, uint32_t
     struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0, 0, false};
     uint32_t width = ces_graph_signal(g, op->slot.sig).width;
 
-    replays_left(o, g, x, &slot, op, width, c);
+    replays_left(o, g, x, &slot, op, width, c, NULL);
     chain_left(o, g, o->spent[r], width, c);
 }
 
@@ -1668,7 +1703,7 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
     if (op->kind == CES_OP_WAIT) {
         width = ces_graph_signal(g, op->slot.sig).width;
         seen = slot_writes(o, &slot, low, &ng);
-        slot_overwritten(o, &slot, width, x, low, ng);
+        slot_overwritten(o, g, &slot, width, x, low, ng);
         o->work += (uint64_t)ng * (ng + n);
         /* no write before it: it may pass on the slot's initial 0 */
         zero = !seen && ces_wait_holds(width, op->cmp, 0, op->value);
@@ -1701,7 +1736,8 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
         /* too few writes for its last replay: its rank's later blocks never
          * run; just enough: they come after every one */
         if (x->later && !dead && o->cut[x->ref.rank] > x->ref.block) {
-            int a = replays_left(o, g, x, &slot, op, width, NULL);
+            bool paired = false;
+            int a = replays_left(o, g, x, &slot, op, width, NULL, &paired);
             int b = a < 0 ? a : chain_left(o, g, e, width, NULL);
 
             if (a < 0 || b < 0) {
@@ -1709,6 +1745,7 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
                 o->changed = true;
             } else if ((a == 0 || b == 0) && o->spent[x->ref.rank] == UINT32_MAX) {
                 o->spent[x->ref.rank] = (uint32_t)e;
+                o->paired[x->ref.rank] = a == 0 && paired;
                 o->changed = true;
             }
         }
@@ -1818,7 +1855,7 @@ static int keep_nearest(struct dot_state *st, struct dot_order *o, size_t e)
     if (o->dead[e])
         return CES_OK; /* it never passes */
     slot_writes(o, &slot, c, &ng);
-    slot_overwritten(o, &slot, width, x, c, ng);
+    slot_overwritten(o, g, &slot, width, x, c, ng);
     o->work += (uint64_t)ng * ng;
     for (uint32_t t = 0; t < ng; t++) {
         size_t lo = o->group[t], hi = o->group[t + 1], i;
@@ -2081,6 +2118,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->linked = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->linked));
             o->cut = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->cut));
             o->spent = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->spent));
+            o->paired = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->paired));
             o->two = ces_malloc(st->ctx, 4 * (size_t)o->nproc * sizeof(*o->two));
             o->two_who = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->two_who));
             o->clock = ces_malloc(st->ctx, total * o->nproc * sizeof(*o->clock));
@@ -2092,7 +2130,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
                 o->chain_of == NULL || o->need == NULL || o->dead == NULL ||
                 o->over == NULL || o->linked == NULL || o->cut == NULL || o->spent == NULL ||
-                o->two == NULL ||
+                o->paired == NULL || o->two == NULL ||
                 o->two_who == NULL ||
                 o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
                 o->last == NULL || first == NULL) {
@@ -2105,8 +2143,10 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             memset(o->clock, 0, total * o->nproc * sizeof(*o->clock));
             memset(o->dead, 0, total * sizeof(*o->dead));
             memset(o->linked, 0, (size_t)o->nproc * sizeof(*o->linked));
-            for (uint32_t r = 0; r < g->ranks; r++)
+            for (uint32_t r = 0; r < g->ranks; r++) {
                 o->cut[r] = o->spent[r] = UINT32_MAX;
+                o->paired[r] = false;
+            }
             memset(o->done, 0, (size_t)o->nproc * sizeof(*o->done));
         } else if (pass == 1) {
             for (uint32_t q = 0; q < o->nproc; q++)
@@ -2145,6 +2185,7 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->linked);
     ces_free(ctx, o->cut);
     ces_free(ctx, o->spent);
+    ces_free(ctx, o->paired);
     ces_free(ctx, o->two);
     ces_free(ctx, o->two_who);
     ces_free(ctx, o->clock);

@@ -2475,6 +2475,25 @@ static void test_counter_pairs_later_spent(void **state)
                  NULL, (const char *const[]){" -> n2_1_0", NULL}, 46, 1036);
 }
 
+/* Where the replays of a phase's wait, an even count, use up half as
+ * many writes, as where another stream of its rank writes a value it
+ * fails in each replay, each write passes two replays' waits, the last
+ * replay's with the one before, so comes before that stream's write of
+ * the last replay, which comes after the one before's wait (beside a
+ * counter of 46 values, 1081 pairs).  r1 waits `f == 2` while r1 s1
+ * writes f 1 in a phase replayed 4 times, and waits `f >= 1` in the next
+ * (replayed twice), where r0 writes f 2: the four waits need both of r0's
+ * 2s, and the next phase's wait comes after both and after the last 1, so
+ * sees a 1; but r0's 2 was drawn to it (cesync check: HANG, where r0's 2s
+ * come before r1 s1's first 1). */
+static void test_counter_pairs_later_paired(void **state)
+{
+    (void)state;
+    counter_says("phase graph x4\nr1 : wait f[0] == 2\nr1 s1 : write f[0]@1 = 1\n"
+                 "phase graph x2\nr1 : wait f[0] >= 1\nr0 : write f[0]@1 = 2\n",
+                 NULL, (const char *const[]){" -> n2_1_0", NULL}, 46, 1036);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -3188,6 +3207,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_reset),
         cmocka_unit_test(test_counter_pairs_chain),
         cmocka_unit_test(test_counter_pairs_later_spent),
+        cmocka_unit_test(test_counter_pairs_later_paired),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
