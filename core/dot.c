@@ -1024,9 +1024,10 @@ static int collect_waits(struct dot_state *st)
  * execution runs (dead: after a wait that nothing it may see lets pass,
  * in its process, link or record, or of a rank's block after one whose
  * last replay has too few writes for a wait that needs a fresh one each
- * replay: replays_cut), neither as a write nor as a wait; a
- * write before a wait of its slot whose condition it fails (that wait
- * passes only on a later write, or never: slot_overwritten); and where a
+ * replay: replays_left, chain_left, chain_pair), neither as a write nor
+ * as a wait; a write before a wait of its slot whose condition it fails
+ * (that wait passes only on a later write, or never: slot_overwritten;
+ * or one a wait's replays use up, paired_before); and where a
  * wait passes on another write than an earlier wait of its slot, a write
  * between them that it never sees, it comes after two writes
  * (order_twice).  A chain of three such waits (the third after three
@@ -1939,6 +1940,124 @@ static bool later_write(const struct dot_order *o, size_t lo, size_t hi, uint32_
     return lo < end && o->w[lo].block == b && o->w[lo].later;
 }
 
+/* A place in one process's writes into a slot, w[lo..hi), in the order
+ * they run, a later replay's (dot_ow.later) once for each later replay:
+ * w[i] in its k-th later replay (0 the second replay; of another write
+ * no meaning), `start` the first of its block's later replay; i SIZE_MAX
+ * before the first. */
+struct dot_run_at {
+    size_t lo, hi, i, start;
+    uint64_t k;
+};
+
+/* Moves a to the next write as they run; false past the last. */
+static bool run_next(const struct dot_order *o, const struct ces_graph *g, struct dot_run_at *a)
+{
+    const struct dot_ow *w = a->i != SIZE_MAX ? &o->w[a->i] : NULL;
+
+    if (w != NULL && w->later &&
+        (a->i + 1 == a->hi || !o->w[a->i + 1].later || o->w[a->i + 1].block != w->block) &&
+        a->k + 2 < ces_graph_block(g, w->block).reps) { /* its block's next later replay */
+        a->i = a->start;
+        a->k++;
+        return true;
+    }
+    a->i = w != NULL ? a->i + 1 : a->lo;
+    if (a->i < a->hi && o->w[a->i].later &&
+        (a->i == a->lo || !o->w[a->i - 1].later || o->w[a->i - 1].block != o->w[a->i].block)) {
+        a->start = a->i; /* the first later replay of its block */
+        a->k = 0;
+    }
+    return a->i < a->hi;
+}
+
+/* Where the writes into the slot of chain ch (waits x[i..end), width
+ * `width`) that its waits may pass on are all of one other process, which
+ * runs them one after another: the waits that need a write (dot_chain),
+ * in the order they run (a later replay's once for each later replay),
+ * pass on that process's writes in order, those after one of their
+ * process's writes on a later write than those before it.  Taking each
+ * time the first write it may pass on (the slot's initial 0 before the
+ * process's first write where one passes on 0), where none is left a
+ * wait never passes: of a first replay, no execution runs it (o->dead);
+ * of a later one, its rank's later blocks (o->cut, its process one of the
+ * rank's linked ones).  Gives up past a walk of four times the events and
+ * writes looked at. */
+static void chain_pair(struct dot_order *o, const struct ces_graph *g,
+                       const struct dot_chain *ch, uint32_t width, size_t i, size_t end)
+{
+    uint32_t p = o->x[i].proc, q = UINT32_MAX;
+    struct dot_run_at a;
+    size_t xi = i, wi = ch->own, xs = i, ws = ch->own;
+    uint64_t k = 0, steps = 0, cap;
+    uint32_t in = UINT32_MAX; /* the block of the later replay walked */
+    bool own = false, fresh = false; /* a write of p before; one since the last wait's */
+    uint64_t value = 0;
+
+    for (size_t j = ch->wlo == ch->own ? ch->end : ch->wlo; j < ch->whi;
+         j = j + 1 == ch->own ? ch->end : j + 1) {
+        if (!chain_holds(ch, width, o->w[j].value))
+            continue;
+        if (q != UINT32_MAX && o->w[j].proc != q)
+            return;
+        q = o->w[j].proc;
+    }
+    if (q == UINT32_MAX)
+        return;
+    a.lo = ow_at(o->w, ch->wlo, ch->whi, q, 0);
+    a.hi = ow_at(o->w, a.lo, ch->whi, q, UINT32_MAX);
+    a.i = a.start = SIZE_MAX;
+    a.k = 0;
+    cap = 4 * ((end - i) + (ch->end - ch->own) + (a.hi - a.lo));
+    while (++steps <= cap) {
+        const struct dot_ow *nx = xi < end ? &o->x[xi] : NULL;
+        const struct dot_ow *nw = wi < ch->end ? &o->w[wi] : NULL;
+        const struct dot_ow *next = nx != NULL && (nw == NULL || nx->pos < nw->pos) ? nx : nw;
+        bool ok;
+
+        if (in != UINT32_MAX && (next == NULL || !next->later || next->block != in)) {
+            if (k + 2 < ces_graph_block(g, in).reps) { /* p's next later replay */
+                k++;
+                xi = xs;
+                wi = ws;
+                continue;
+            }
+            in = UINT32_MAX;
+        }
+        if (next == NULL)
+            return;
+        if (in == UINT32_MAX && next->later) {
+            in = next->block;
+            xs = xi;
+            ws = wi;
+            k = 0;
+        }
+        if (next == nw) {
+            own = fresh = true;
+            value = nw->value;
+            wi++;
+            continue;
+        }
+        xi++;
+        if ((own && ces_wait_holds(width, nx->cmp, value, nx->value)) ||
+            (a.i == SIZE_MAX && !own && ces_wait_holds(width, nx->cmp, 0, nx->value)))
+            continue; /* its process's write, or the initial 0 */
+        ok = (a.i != SIZE_MAX && !fresh) || run_next(o, g, &a);
+        while (ok && !ces_wait_holds(width, nx->cmp, o->w[a.i].value, nx->value)) {
+            if (++steps > cap)
+                return;
+            ok = run_next(o, g, &a);
+        }
+        fresh = false;
+        if (!ok && !nx->later)
+            o->dead[o->off[p] + nx->pos] = true;
+        if (!ok && nx->later && o->linked[p] && o->cut[o->ev[o->off[p]].ref.rank] > nx->block)
+            o->cut[o->ev[o->off[p]].ref.rank] = nx->block;
+        if (!ok)
+            return;
+    }
+}
+
 /* Fills o->chain, o->chain_of and o->need from each process's waits into
  * a slot and its writes into it in place order; false where o->chain
  * cannot be had. */
@@ -2000,6 +2119,8 @@ static bool order_chains(struct ces_ctx *ctx, const struct ces_graph *g, struct 
             o->chain_of[e] = (uint32_t)n;
             o->need[e] = need < UINT32_MAX ? (uint32_t)need : UINT32_MAX;
         }
+        if (need > 0)
+            chain_pair(o, g, ch, width, i, end);
     }
     return true;
 }

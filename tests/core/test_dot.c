@@ -2494,6 +2494,30 @@ static void test_counter_pairs_later_paired(void **state)
                  NULL, (const char *const[]){" -> n2_1_0", NULL}, 46, 1036);
 }
 
+/* Where the writes a stream's waits into a slot may pass on are all of
+ * one other stream, the waits that need a write (each after a write of
+ * its stream that fails it, or before its first) pass on that stream's
+ * writes in order, those after a write of their stream on a later one
+ * than those before it (beside a counter of 46 values, 1081 pairs).  r0
+ * waits `f >= 1`, writes f 0 and waits `f >= 3` in a phase replayed 3
+ * times, while r1 writes f 3 then f 2: each `f >= 3` needs a 3 after r0's
+ * 0 of its replay, so the three take r1's three 3s in turn, and the first
+ * `f >= 1`, before r0's first 0, needs a write of r1's before the first
+ * of them, which there is not: the phase's last replay never ends, and
+ * its next phase, where r0 waits `f == 2` and writes f 2 (replayed
+ * twice), never runs; but the write of f was drawn to the wait (cesync
+ * check: HANG).  The first replay's edges, r1's first 3 to both waits,
+ * which the executions that end blocked show, are kept. */
+static void test_counter_pairs_chain_order(void **state)
+{
+    (void)state;
+    counter_says("phase graph x3\nr0 : wait f[0] >= 1\nr1 : write f[0]@0 = 3\n"
+                 "r0 : write f[0]@0 = 0\nr0 : wait f[0] >= 3\nr1 : write f[0]@0 = 2\n"
+                 "phase graph x2\nr0 : wait f[0] == 2\nr0 : write f[0]@0 = 2\n",
+                 (const char *const[]){"n1_1_0 -> n1_0_0", "n1_1_0 -> n1_0_2", NULL},
+                 (const char *const[]){" -> n2_0_0", NULL}, 48, 1037);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -3208,6 +3232,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_chain),
         cmocka_unit_test(test_counter_pairs_later_spent),
         cmocka_unit_test(test_counter_pairs_later_paired),
+        cmocka_unit_test(test_counter_pairs_chain_order),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
