@@ -1393,71 +1393,6 @@ static void after_write(const struct dot_order *o, size_t i, uint32_t *c)
     c[w->proc] = w->pos + 1 > c[w->proc] ? w->pos + 1 : c[w->proc];
 }
 
-/* How the writes the replays of wait event x (of a later replay,
- * dot_ev.later: its block replayed reps > 2 times), op wt of width `width`
- * into `slot`, may pass on compare with those they need: where a write
- * into the slot of its block whose value it fails is of its process, each
- * replay's wait passes on a write after one of those of the replay or the
- * one before, so on one no other replay's wait passes on: reps writes;
- * where such a write is of another of its rank's linked processes, two
- * replays apart (that write of the replay between them comes after the
- * first's wait, before the second's): half of reps, rounded up.  Fewer
- * writes into the slot that it passes on (each of a later replay's
- * counted for every later replay; none that runs in no execution or comes
- * after x's every replay, past_block; the slot's initial 0 where it
- * passes on 0) than that (< 0): its last replay never passes; as many
- * (0): every one of them comes before its last replay, and with `raise`
- * that clock is raised to come after each; and where they are half of an
- * even reps (of another process's writes), *paired (where not NULL) says
- * so: each passes two replays' waits, the last replay's with the one
- * before, so comes before that process's write of the last replay, which
- * comes after the one before's wait. */
-static int replays_left(struct dot_order *o, const struct ces_graph *g, const struct dot_ev *x,
-                        const struct dot_ow *slot, const struct ces_op *wt, uint32_t width,
-                        uint32_t *raise, bool *paired)
-{
-    size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
-    size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
-    uint64_t reps = ces_graph_block(g, x->ref.block).reps, need = 0, have;
-
-    o->work += 2 * (hi - lo);
-
-    for (size_t i = lo; i < hi && need < reps; i++) {
-        const struct dot_ow *w = &o->w[i];
-
-        if (w->block != x->ref.block || ces_wait_holds(width, wt->cmp, w->value, wt->value))
-            continue;
-        if (w->proc == x->proc)
-            need = reps;
-        else if (o->linked[w->proc] && o->ev[o->off[w->proc]].ref.rank == x->ref.rank)
-            need = need > (reps + 1) / 2 ? need : (reps + 1) / 2;
-    }
-    if (need == 0)
-        return 1;
-    have = ces_wait_holds(width, wt->cmp, 0, wt->value) ? 1 : 0;
-    for (int pass = 0; pass < (raise != NULL ? 2 : 1); pass++) {
-        for (size_t i = lo; i < hi && have <= need; i++) {
-            const struct dot_ow *w = &o->w[i];
-            size_t at = o->off[w->proc] + w->pos;
-
-            if (!ces_wait_holds(width, wt->cmp, w->value, wt->value))
-                continue;
-            if (w->pos < o->done[w->proc] &&
-                (o->dead[at] || past_block(o, order_clock(o, at), x->proc, x->ref.block)))
-                continue;
-            if (pass == 0)
-                have += w->later ? ces_graph_block(g, w->block).reps - 1 : 1;
-            else
-                after_write(o, i, raise);
-        }
-        if (have != need)
-            break;
-    }
-    if (paired != NULL)
-        *paired = have == need && 2 * need == reps;
-    return have < need ? -1 : have > need;
-}
-
 /* Whether a wait of chain ch passes on a write of value v. */
 static bool chain_holds(const struct dot_chain *ch, uint32_t width, uint64_t v)
 {
@@ -1468,27 +1403,19 @@ static bool chain_holds(const struct dot_chain *ch, uint32_t width, uint64_t v)
     return ch->ncond > 2;
 }
 
-/* How the writes of other processes wait event e (width `width`) and its
- * process's waits into its slot before it may pass on compare with those
- * they need (dot_chain, o->need; for a later replay's, up to its last
- * replay): a later replay's counted for every later replay; none that
- * runs in no execution or comes after the wait, after its every replay
- * for a later replay's, past_block; the slot's initial 0 where the
- * segment before the process's first write needs one and one passes on
- * 0.  Fewer (< 0): the wait, or its last replay, never passes; as many
- * (0): every one of them comes before it, and with `raise` that clock is
- * raised to come after each. */
-static int chain_left(struct dot_order *o, const struct ces_graph *g, size_t e, uint32_t width,
-                      uint32_t *raise)
+/* How the writes w[ch->wlo..ch->whi) but w[ch->own..ch->end) that a wait
+ * of chain ch's conditions (chain_holds), event x of width `width`, may
+ * pass on, `have` more counted before them, compare with `need`: a later
+ * replay's counted for every later replay; none that runs in no execution
+ * or comes after x, after its every replay for a later replay's
+ * (past_block).  Fewer (< 0), as many (0: with `raise`, that clock is
+ * raised to come after each) or more (> 0). */
+static int writes_left(struct dot_order *o, const struct ces_graph *g, const struct dot_ev *x,
+                       const struct dot_chain *ch, uint32_t width, uint64_t have,
+                       uint64_t need, uint32_t *raise)
 {
-    const struct dot_ev *x = &o->ev[e];
-    const struct dot_chain *ch = &o->chain[o->chain_of[e]];
-    uint64_t have = ch->init && chain_holds(ch, width, 0) ? 1 : 0;
-
-    if (o->need[e] < 2)
-        return 1;
     for (int pass = 0; pass < (raise != NULL ? 2 : 1); pass++) {
-        for (size_t i = ch->wlo == ch->own ? ch->end : ch->wlo; i < ch->whi && have <= o->need[e];
+        for (size_t i = ch->wlo == ch->own ? ch->end : ch->wlo; i < ch->whi && have <= need;
              i = i + 1 == ch->own ? ch->end : i + 1) {
             const struct dot_ow *w = &o->w[i];
             size_t at = o->off[w->proc] + w->pos;
@@ -1506,10 +1433,76 @@ static int chain_left(struct dot_order *o, const struct ces_graph *g, size_t e, 
             else
                 after_write(o, i, raise);
         }
-        if (have != o->need[e])
+        if (have != need)
             break;
     }
-    return have < o->need[e] ? -1 : have > o->need[e];
+    return have < need ? -1 : have > need;
+}
+
+/* How the writes the replays of wait event x (of a later replay,
+ * dot_ev.later: its block replayed reps > 2 times), op wt of width `width`
+ * into `slot`, may pass on compare with those they need: where a write
+ * into the slot of its block whose value it fails is of its process, each
+ * replay's wait passes on a write after one of those of the replay or the
+ * one before, so on one no other replay's wait passes on: reps writes;
+ * where such a write is of another of its rank's linked processes, two
+ * replays apart (that write of the replay between them comes after the
+ * first's wait, before the second's): half of reps, rounded up.  Fewer
+ * writes into the slot that it passes on (writes_left; the slot's initial
+ * 0 where it passes on 0) than that (< 0): its last replay never passes;
+ * as many (0): every one of them comes before its last replay, and with
+ * `raise` that clock is raised to come after each; and where they are
+ * half of an even reps (of another process's writes), *paired (where not
+ * NULL) says so: each passes two replays' waits, the last replay's with
+ * the one before, so comes before that process's write of the last
+ * replay, which comes after the one before's wait. */
+static int replays_left(struct dot_order *o, const struct ces_graph *g, const struct dot_ev *x,
+                        const struct dot_ow *slot, const struct ces_op *wt, uint32_t width,
+                        uint32_t *raise, bool *paired)
+{
+    size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
+    size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
+    uint64_t reps = ces_graph_block(g, x->ref.block).reps, need = 0;
+    struct dot_chain one = {1, {wt->cmp, 0}, {wt->value, 0}, false, lo, hi, hi, hi};
+    int left;
+
+    o->work += hi - lo;
+    for (size_t i = lo; i < hi && need < reps; i++) {
+        const struct dot_ow *w = &o->w[i];
+
+        if (w->block != x->ref.block || ces_wait_holds(width, wt->cmp, w->value, wt->value))
+            continue;
+        if (w->proc == x->proc)
+            need = reps;
+        else if (o->linked[w->proc] && o->ev[o->off[w->proc]].ref.rank == x->ref.rank)
+            need = need > (reps + 1) / 2 ? need : (reps + 1) / 2;
+    }
+    if (need == 0)
+        return 1;
+    left = writes_left(o, g, x, &one, width, ces_wait_holds(width, wt->cmp, 0, wt->value) ? 1 : 0,
+                       need, raise);
+    if (paired != NULL)
+        *paired = left == 0 && 2 * need == reps;
+    return left;
+}
+
+/* How the writes of other processes wait event e (width `width`) and its
+ * process's waits into its slot before it may pass on compare with those
+ * they need (dot_chain, o->need; for a later replay's, up to its last
+ * replay), as writes_left counts them, the slot's initial 0 where the
+ * segment before the process's first write needs one and one passes on
+ * 0.  Fewer (< 0): the wait, or its last replay, never passes; as many
+ * (0): every one of them comes before it, and with `raise` that clock is
+ * raised to come after each. */
+static int chain_left(struct dot_order *o, const struct ces_graph *g, size_t e, uint32_t width,
+                      uint32_t *raise)
+{
+    const struct dot_chain *ch = &o->chain[o->chain_of[e]];
+
+    if (o->need[e] < 2)
+        return 1;
+    return writes_left(o, g, &o->ev[e], ch, width, ch->init && chain_holds(ch, width, 0) ? 1 : 0,
+                       o->need[e], raise);
 }
 
 /* Raises clock c of an event of a block after o->spent[r] (rank r's) to
