@@ -42,13 +42,14 @@ static const char check_help[] =
     "                      --fault-sweep stops once S have passed, its faults not\n"
     "                      checked said (exit 3); a --queue-sweep gives each of\n"
     "                      its checks what the expansion left of S; reading the\n"
-    "                      input and listing a sweep's faults count in S but are\n"
-    "                      not cut short\n"
+    "                      input counts in S but is not cut short\n"
     "  --max-depth N       follow no execution past N steps (INCOMPLETE if one was cut;\n"
     "                      the exhaustive search only)\n"
     "  --max-memory BYTES  stop before holding more (K/M/G suffixes; INCOMPLETE, and\n"
     "                      a line on stderr says what needed the memory; default half\n"
-    "                      of this machine's memory, 0 for no bound)\n"
+    "                      of this machine's memory, 0 for no bound); a --fault-sweep\n"
+    "                      holds its rows and each check below it, and stops where\n"
+    "                      one more row would not be, as --max-seconds stops it\n"
     "  --no-reduction      reference mode: no partial-order reduction (the exhaustive\n"
     "                      search only)\n"
     "  --first             stop at the first defect found (verdict adds INCOMPLETE;\n"
@@ -673,13 +674,14 @@ static int sweep_baseline(struct ces_ctx *ctx, const struct ces_graph *g,
 static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_args *a)
 {
     struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
     size_t n = 0;
     char *text = NULL;
     size_t incomplete = 0;
     /* per kind (and [3] all): faults, HANG or DEADLOCK, RACE or MISMATCH, OK,
-     * not checked (the time bound passed first); a row counts in each of
-     * the two defect classes it shows (a stop leaves HANG,RACE where what
-     * ran past it raced) */
+     * not checked (a bound passed first); a row counts in each of the two
+     * defect classes it shows (a stop leaves HANG,RACE where what ran past
+     * it raced) */
     size_t by_kind[4][5] = {{0}};
     static const uint32_t order[3] = {CES_FAULT_DROP, CES_FAULT_DELAY, CES_FAULT_STOP};
     uint32_t base = 0;
@@ -691,8 +693,8 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
         a->o.sweep_progress = sweep_progress;
     if (a->o.max_seconds > 0) /* the bound is the whole command's: the baseline spent some */
         a->o.spent_seconds = ces_tool_now() - a->t0;
-    if (ces_check_fault_sweep(ctx, g, &a->o, &rows, &n) != CES_OK ||
-        ces_check_sweep_text(ctx, rows, n, &text, NULL) != CES_OK) {
+    if (ces_check_fault_sweep(ctx, g, &a->o, &rows, &n, &rest) != CES_OK ||
+        ces_check_sweep_text(ctx, rows, n, &rest, &text, NULL) != CES_OK) {
         ces_free(ctx, rows);
         return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
     }
@@ -700,19 +702,24 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
         fputs(text, stdout);
     for (size_t i = 0; i < n; i++) {
         uint32_t v = rows[i].verdict;
-        int in[5] = {1, (v & (CES_V_HANG | CES_V_DEADLOCK)) != 0,
-                     (v & (CES_V_RACE | CES_V_MISMATCH)) != 0, 0, 0};
+        int in[4] = {1, (v & (CES_V_HANG | CES_V_DEADLOCK)) != 0,
+                     (v & (CES_V_RACE | CES_V_MISMATCH)) != 0, 0};
 
         in[3] = !in[1] && !in[2] && !(v & CES_V_INCOMPLETE);
-        if (rows[i].unchecked) /* (INCOMPLETE both: in no class) */
-            in[4] = 1;
-        else if ((rows[i].verdict | rows[i].verdict_abort) & CES_V_INCOMPLETE)
+        if ((rows[i].verdict | rows[i].verdict_abort) & CES_V_INCOMPLETE)
             incomplete++;
-        for (int c = 0; c < 5; c++) {
+        for (int c = 0; c < 4; c++) {
             by_kind[rows[i].fault.kind][c] += (size_t)in[c];
             by_kind[3][c] += (size_t)in[c];
         }
     }
+    /* those a bound left unchecked: counted, in no class */
+    for (int k = 0; k < 3; k++) {
+        by_kind[k][0] += rest.kinds[k];
+        by_kind[k][4] = rest.kinds[k];
+    }
+    by_kind[3][0] += rest.n;
+    by_kind[3][4] = rest.n;
     /* by kind, with the table: a drop or stop should show, a delay may not */
     for (int i = 0; i < 3 && !a->quiet; i++) {
         const size_t *k = by_kind[order[i]];
@@ -727,17 +734,21 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
     }
     /* incomplete: of the faults checked (a search that a bound or --first
      * cut short may have found a defect too), not a class beside the
-     * others; those the time bound left unchecked are said apart */
-    if (by_kind[3][4] == 0)
+     * others; those a bound left unchecked are said apart */
+    if (rest.n == 0)
         printf("fault sweep: %zu fault%s: ", n, ces_plural(n));
+    else if (strcmp(rest.bound, "memory") == 0)
+        printf("fault sweep: %zu of %zu faults checked, %zu not (the memory bound of %llu bytes "
+               "had been reached): ", n, n + rest.n, rest.n,
+               (unsigned long long)a->o.max_memory);
     else
         printf("fault sweep: %zu of %zu faults checked, %zu not (the time bound of %g s had "
-               "passed): ", n - by_kind[3][4], n, by_kind[3][4], a->o.max_seconds);
+               "passed): ", n, n + rest.n, rest.n, a->o.max_seconds);
     printf("%zu show%s a HANG or DEADLOCK, %zu a RACE or MISMATCH (a fault showing both counts "
            "in both), %zu tolerated (OK); %zu of them incomplete\n", by_kind[3][1],
            by_kind[3][1] == 1 ? "s" : "", by_kind[3][2], by_kind[3][3], incomplete);
     ec = exit_of(base) == CES_EXIT_DEFECT ? CES_EXIT_DEFECT
-         : incomplete > 0 || by_kind[3][4] > 0 || exit_of(base) == CES_EXIT_INCOMPLETE
+         : incomplete > 0 || rest.n > 0 || exit_of(base) == CES_EXIT_INCOMPLETE
              ? CES_EXIT_INCOMPLETE
              : CES_EXIT_OK;
     ces_free(ctx, text);

@@ -453,9 +453,10 @@ void ces_sim_expanded_free(struct ces_ctx *ctx, struct sim_expanded *e)
 }
 
 /* Checks row's fault without and with the watchdog model; each check has
- * what the sweep, begun at t0, left of the time bound. */
+ * what the sweep, begun at t0, left of the time bound, and what its rows
+ * (`held` bytes, below the bound) leave of the memory bound. */
 static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
-                     const struct ces_check_opts *base, double t0,
+                     const struct ces_check_opts *base, double t0, size_t held,
                      struct ces_check_sweep_row *row)
 {
     struct ces_check_opts o = *base;
@@ -468,6 +469,8 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
     o.progress = NULL;
     o.build_progress = NULL;
     o.flags &= ~(uint32_t)CES_CHECK_ABORT;
+    if (base->max_memory > 0)
+        o.max_memory = base->max_memory - held;
     o.spent_seconds = base->spent_seconds + (ces_sim_now() - t0);
     rc = ces_check(ctx, g, &o, &r);
     if (rc != CES_OK)
@@ -491,102 +494,190 @@ static int sweep_one(struct ces_ctx *ctx, const struct ces_graph *g,
     return CES_OK;
 }
 
-/* Lists fault f as the sweep's row *n (where out is not NULL: a count
- * alone first, then the rows), counting it in *n. */
-static void list_fault(struct ces_check_sweep_row *out, size_t *n, const struct ces_fault *f)
+/* How many stops of rank r as a whole (stop:rR#K) the sweep has: those
+ * that stop two streams or more (one is the stop of that stream, already
+ * swept), which are K = 0 up to the last op of the stream whose last op
+ * comes second last in the rank's enqueue order. */
+static uint64_t rank_stops(const struct ces_graph *g, uint32_t r)
 {
-    if (out != NULL) {
-        memset(&out[*n], 0, sizeof(out[*n]));
-        out[*n].fault = *f;
+    uint64_t end[CES_MAX_STREAMS] = {0}, seen = 0, first = 0, second = 0;
+
+    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+        uint32_t n;
+        const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+        uint64_t reps = ces_graph_block(g, b).reps;
+
+        /* each stream's last op so far, + 1: in the block's last replay */
+        for (uint32_t i = 0; i < n && reps > 0; i++)
+            end[ops[i].stream] = seen + (reps - 1) * n + i + 1;
+        seen += n * reps;
     }
-    (*n)++;
+    for (uint32_t s = 0; s < ces_graph_streams(g); s++) {
+        if (end[s] > first) {
+            second = first;
+            first = end[s];
+        } else if (end[s] > second) {
+            second = end[s];
+        }
+    }
+    return second;
 }
 
-/* The stops of rank r as a whole (stop:rR#K) that stop two streams or more
- * (one is the stop of that stream, already swept), listed (list_fault). */
-static void sweep_rank_stops(const struct ces_graph *g, uint32_t r,
-                             struct ces_check_sweep_row *out, size_t *n)
+/* A place in the sweep's faults, which sweep_next walks in position order
+ * without listing them: each stream of rank r in turn, op by op, then the
+ * rank's own stops. */
+struct sweep_cursor {
+    uint32_t r, s;    /* the rank; the stream, or the rank's streams for its own stops */
+    uint32_t b, j, i; /* the stream's op at hand: block, replay, index in the block's list */
+    uint32_t next;    /* its next fault, of drop, delay, stop (3: the op's are given) */
+    uint64_t k;       /* its position: the stream's op index, or the rank's */
+    uint64_t stops;   /* the rank's own stops (rank_stops), once its streams are done */
+};
+
+/* Moves c to the first op of its stream at or after (b, j, i); false at
+ * the stream's end. */
+static bool stream_op(const struct ces_graph *g, struct sweep_cursor *c)
 {
-    uint64_t left[CES_MAX_STREAMS] = {0}; /* each stream's ops not yet enqueued */
-    uint32_t k = 0;
+    for (; c->b < ces_graph_nblocks(g); c->b++, c->j = 0, c->i = 0) {
+        uint32_t n;
+        const struct ces_op *ops = ces_graph_ops(g, c->b, c->r, &n);
+        uint64_t reps = ces_graph_block(g, c->b).reps;
 
-    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
-        uint32_t nops;
-        const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
+        for (; c->j < reps; c->j++) {
+            uint32_t from = c->i;
 
-        for (uint32_t i = 0; i < nops; i++)
-            left[ops[i].stream] += ces_graph_block(g, b).reps;
+            for (; c->i < n; c->i++)
+                if (ops[c->i].stream == c->s)
+                    return true;
+            c->i = 0;
+            if (from == 0) /* the block has no op of the stream: no replay has */
+                break;
+        }
     }
-    for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
-        struct ces_block_info bi = ces_graph_block(g, b);
-        uint32_t nops;
-        const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
+    return false;
+}
 
-        for (uint32_t j = 0; j < bi.reps && nops > 0; j++) {
-            for (uint32_t i = 0; i < nops; i++, k++) {
-                struct ces_fault f = {CES_FAULT_STOP, r, CES_FAULT_RANK, k};
-                uint32_t alive = 0;
+/* The sweep's fault after those c gave, c moved past it; false when none
+ * is left.  In position order: a write's drop, then its delay, then its
+ * stop; a rank's stops as a whole after its streams'.  No delay when the
+ * streams are CES_MAX_STREAMS: a delayed write needs a stream of its own. */
+static bool sweep_next(const struct ces_graph *g, struct sweep_cursor *c, struct ces_fault *f)
+{
+    static const uint32_t kinds[3] = {CES_FAULT_DROP, CES_FAULT_DELAY, CES_FAULT_STOP};
+    uint32_t streams = ces_graph_streams(g);
 
-                for (uint32_t s = 0; s < ces_graph_streams(g); s++)
-                    alive += left[s] > 0;
-                if (alive > 1)
-                    list_fault(out, n, &f);
-                left[ops[i].stream]--;
+    while (c->r < ces_graph_ranks(g)) {
+        uint32_t n, kind;
+        const struct ces_op *op;
+
+        if (c->s == streams) {
+            if (c->k < c->stops) {
+                *f = (struct ces_fault){CES_FAULT_STOP, c->r, CES_FAULT_RANK, (uint32_t)c->k++};
+                return true;
+            }
+            *c = (struct sweep_cursor){.r = c->r + 1};
+            continue;
+        }
+        if (c->next == 3) {
+            c->next = 0;
+            c->i++;
+            c->k++;
+        }
+        if (!stream_op(g, c)) {
+            *c = (struct sweep_cursor){.r = c->r, .s = c->s + 1};
+            if (c->s == streams)
+                c->stops = rank_stops(g, c->r);
+            continue;
+        }
+        op = &ces_graph_ops(g, c->b, c->r, &n)[c->i];
+        kind = kinds[c->next++];
+        if (kind == CES_FAULT_STOP ||
+            (op->kind == CES_OP_WRITE && (kind == CES_FAULT_DROP || streams < CES_MAX_STREAMS))) {
+            *f = (struct ces_fault){kind, c->r, c->s, (uint32_t)c->k};
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Each kind's faults of the sweep (sweep_next's), counted from the blocks'
+ * lists, none made. */
+static void sweep_count(const struct ces_graph *g, size_t kinds[3])
+{
+    bool delay = ces_graph_streams(g) < CES_MAX_STREAMS;
+
+    kinds[CES_FAULT_DROP] = kinds[CES_FAULT_DELAY] = kinds[CES_FAULT_STOP] = 0;
+    for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+        for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+            uint32_t n, writes = 0;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+            uint64_t reps = ces_graph_block(g, b).reps;
+
+            for (uint32_t i = 0; i < n; i++)
+                writes += ops[i].kind == CES_OP_WRITE;
+            kinds[CES_FAULT_DROP] += (size_t)(writes * reps);
+            kinds[CES_FAULT_DELAY] += delay ? (size_t)(writes * reps) : 0;
+            kinds[CES_FAULT_STOP] += (size_t)(n * reps);
+        }
+        kinds[CES_FAULT_STOP] += (size_t)rank_stops(g, r);
+    }
+}
+
+/* The sweep's last fault (where it has one): of its last rank with ops,
+ * the last of the rank's own stops, or where it has none, the stop before
+ * its last stream's last op. */
+static void sweep_last(const struct ces_graph *g, struct ces_fault *f)
+{
+    for (uint32_t r = ces_graph_ranks(g); r-- > 0;) {
+        uint64_t stops = rank_stops(g, r), len[CES_MAX_STREAMS] = {0};
+
+        if (stops > 0) {
+            *f = (struct ces_fault){CES_FAULT_STOP, r, CES_FAULT_RANK, (uint32_t)(stops - 1)};
+            return;
+        }
+        for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+            uint32_t n;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+
+            for (uint32_t i = 0; i < n; i++)
+                len[ops[i].stream] += ces_graph_block(g, b).reps;
+        }
+        for (uint32_t s = ces_graph_streams(g); s-- > 0;) {
+            if (len[s] > 0) {
+                *f = (struct ces_fault){CES_FAULT_STOP, r, s, (uint32_t)(len[s] - 1)};
+                return;
             }
         }
     }
 }
 
-/* Every fault of the sweep, in position order (a write's drop, then its
- * delay, then its stop; a rank's stops as a whole after its streams'),
- * listed (list_fault): counted first, then written into rows allocated
- * once (a vector grown fault by fault copied itself over and over: 28
- * million faults of a graph phase replayed a million times).  No delay
- * when the streams are CES_MAX_STREAMS: a delayed write needs a stream of
- * its own. */
-static void sweep_faults(const struct ces_graph *g, struct ces_check_sweep_row *out, size_t *n)
+/* Room for one more of the sweep's rows, *out holding *cap, all used:
+ * twice as many, or as many as stay below the memory bound max (0: none),
+ * whose rest a check needs.  False where not one more stays below it (*rc
+ * untouched), or where the allocation fails (*rc CES_ERR_NOMEM). */
+static bool sweep_room(struct ces_ctx *ctx, uint64_t max, struct ces_check_sweep_row **out,
+                       size_t *cap, int *rc)
 {
-    uint32_t ranks = ces_graph_ranks(g), streams = ces_graph_streams(g);
+    size_t want = *cap > 0 ? 2 * *cap : 64;
+    struct ces_check_sweep_row *p;
 
-    *n = 0;
-    for (uint32_t r = 0; r < ranks; r++) {
-        for (uint32_t s = 0; s < streams; s++) {
-            /* walk the unrolled program of (r, s) */
-            uint32_t k = 0;
-
-            for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
-                struct ces_block_info bi = ces_graph_block(g, b);
-                uint32_t nops;
-                const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
-
-                for (uint32_t j = 0; j < bi.reps && nops > 0; j++) {
-                    for (uint32_t i = 0; i < nops; i++) {
-                        struct ces_fault f = {.kind = CES_FAULT_DROP, .rank = r, .stream = s,
-                                              .index = k};
-
-                        if (ops[i].stream != s)
-                            continue;
-                        if (ops[i].kind == CES_OP_WRITE) {
-                            list_fault(out, n, &f);
-                            f.kind = CES_FAULT_DELAY;
-                            if (streams < CES_MAX_STREAMS)
-                                list_fault(out, n, &f);
-                        }
-                        f.kind = CES_FAULT_STOP;
-                        list_fault(out, n, &f);
-                        k++;
-                    }
-                }
-            }
-        }
-        if (streams > 1)
-            sweep_rank_stops(g, r, out, n);
+    if (max > 0 && (max - 1) / sizeof(**out) < want)
+        want = (size_t)((max - 1) / sizeof(**out));
+    if (want <= *cap)
+        return false;
+    p = want <= SIZE_MAX / sizeof(**out) ? ces_realloc(ctx, *out, want * sizeof(**out)) : NULL;
+    if (p == NULL) {
+        *rc = CES_ERR_NOMEM;
+        return false;
     }
+    *out = p;
+    *cap = want;
+    return true;
 }
 
-/* The checker's limit on a stream's unrolled ops, said before the sweep
- * lists a fault at each of them (positions are 32-bit, and a stream past
- * the limit made billions of faults that every check then refused). */
+/* The checker's limit on a stream's unrolled ops, said before the sweep's
+ * first fault (positions are 32-bit, and a stream past the limit made
+ * billions of faults that every check then refused). */
 static int sweep_limit(struct ces_ctx *ctx, const struct ces_graph *g)
 {
     uint64_t cnt[CES_MAX_STREAMS];
@@ -614,20 +705,23 @@ static int sweep_limit(struct ces_ctx *ctx, const struct ces_graph *g)
 
 int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                           const struct ces_check_opts *opts, struct ces_check_sweep_row **rows,
-                          size_t *n)
+                          size_t *n, struct ces_check_sweep_rest *rest)
 {
     struct ces_check_opts defaults;
     struct ces_check_sweep_row *out = NULL;
-    size_t nf = 0;
+    struct sweep_cursor c = {0};
+    struct ces_fault f;
+    size_t cap = 0, done = 0, total, kinds[3], checked[3] = {0};
     double t0 = ces_sim_now(), next;
     int rc = CES_OK;
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
-    if (g == NULL || rows == NULL || n == NULL)
+    if (g == NULL || rows == NULL || n == NULL || rest == NULL)
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_check_fault_sweep: NULL argument");
     *rows = NULL;
     *n = 0;
+    memset(rest, 0, sizeof(*rest));
     rc = ces_graph_require_valid(ctx, g, "fault sweep");
     if (rc == CES_OK)
         rc = sweep_limit(ctx, g);
@@ -641,34 +735,43 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
     rc = ces_sim_opts_times_check(ctx, opts);
     if (rc != CES_OK)
         return rc;
-    sweep_faults(g, NULL, &nf);
-    if (nf > 0) {
-        out = nf <= SIZE_MAX / sizeof(*out) ? ces_malloc(ctx, nf * sizeof(*out)) : NULL;
-        if (out == NULL)
-            return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory in the fault sweep");
-        sweep_faults(g, out, &nf);
-    }
-    for (size_t i = 0; i < nf && rc == CES_OK; i++) {
+    sweep_count(g, kinds);
+    total = kinds[CES_FAULT_DROP] + kinds[CES_FAULT_DELAY] + kinds[CES_FAULT_STOP];
+    while (rc == CES_OK && sweep_next(g, &c, &f)) {
         double t = ces_sim_now();
 
-        /* the bound is the whole sweep's: where it has passed, this fault
-         * and the rest are not checked, which their rows say (INCOMPLETE,
-         * never a verdict not found) */
-        if (opts->max_seconds > 0 && opts->spent_seconds + (t - t0) >= opts->max_seconds) {
-            for (size_t k = i; k < nf; k++) {
-                out[k].verdict = out[k].verdict_abort = CES_V_INCOMPLETE;
-                out[k].unchecked = 1;
-            }
+        /* the bounds are the whole sweep's: where the time has passed, or
+         * where its row would not fit, this fault and the rest are not
+         * checked, which *rest says (never a verdict not found) */
+        if (opts->max_seconds > 0 && opts->spent_seconds + (t - t0) >= opts->max_seconds)
+            rest->bound = "time";
+        else if (done == cap && !sweep_room(ctx, opts->max_memory, &out, &cap, &rc) &&
+                 rc == CES_OK)
+            rest->bound = "memory";
+        if (rest->bound != NULL) {
+            rest->n = total - done;
+            for (int k = 0; k < 3; k++)
+                rest->kinds[k] = kinds[k] - checked[k];
+            rest->first = f;
+            sweep_last(g, &rest->last);
             if (opts->sweep_progress != NULL)
-                opts->sweep_progress(opts->progress_ud, i, nf, t - t0);
+                opts->sweep_progress(opts->progress_ud, done, total, t - t0);
             break;
         }
-        rc = sweep_one(ctx, g, opts, t0, &out[i]);
-        if (rc != CES_OK || opts->sweep_progress == NULL)
+        if (rc != CES_OK)
+            break;
+        memset(&out[done], 0, sizeof(out[done]));
+        out[done].fault = f;
+        rc = sweep_one(ctx, g, opts, t0, cap * sizeof(*out), &out[done]);
+        if (rc != CES_OK)
+            break;
+        checked[f.kind]++;
+        done++;
+        if (opts->sweep_progress == NULL)
             continue;
         t = ces_sim_now();
-        if (t >= next || i + 1 == nf) {
-            opts->sweep_progress(opts->progress_ud, i + 1, nf, t - t0);
+        if (t >= next || done == total) {
+            opts->sweep_progress(opts->progress_ud, done, total, t - t0);
             next = t + ces_sim_progress_every(opts);
         }
     }
@@ -677,55 +780,47 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
         return rc == CES_ERR_NOMEM ? ces_ctx_error(ctx, rc, "out of memory in the fault sweep")
                                    : rc;
     }
+    assert(rest->bound != NULL || done == total); /* sweep_count counts what sweep_next gives */
     *rows = out;
-    *n = nf;
+    *n = done;
     return CES_OK;
 }
 
-/* A sweep row's position as its table writes it: rR.sS#K, or rR#K for a
- * rank's stop. */
-static void sweep_where(const struct ces_check_sweep_row *r, char *buf, size_t size)
+/* A fault's position as the sweep's table writes it: rR.sS#K, or rR#K for
+ * a rank's stop. */
+static void sweep_where(const struct ces_fault *f, char *buf, size_t size)
 {
-    if (r->fault.stream == CES_FAULT_RANK)
-        snprintf(buf, size, "r%" PRIu32 "#%" PRIu32, r->fault.rank, r->fault.index);
+    if (f->stream == CES_FAULT_RANK)
+        snprintf(buf, size, "r%" PRIu32 "#%" PRIu32, f->rank, f->index);
     else
-        snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, r->fault.rank,
-                 r->fault.stream, r->fault.index);
+        snprintf(buf, size, "r%" PRIu32 ".s%" PRIu32 "#%" PRIu32, f->rank, f->stream,
+                 f->index);
 }
 
 int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *rows, size_t n,
-                         char **text, size_t *len)
+                         const struct ces_check_sweep_rest *rest, char **text, size_t *len)
 {
     struct ces_sb sb;
-    size_t unchecked = 0, first = 0, last = 0;
+    size_t unchecked = rest != NULL ? rest->n : 0;
 
     if (ctx == NULL)
         return CES_ERR_INVALID;
-    if ((rows == NULL && n > 0) || text == NULL)
+    if ((rows == NULL && n > 0) || text == NULL || (unchecked > 0 && rest->bound == NULL))
         return ces_ctx_error(ctx, CES_ERR_INVALID, "ces_check_sweep_text: NULL argument");
     ces_sb_init(&sb, ctx);
-    /* the rows the time bound left unchecked (the last ones) in one line */
-    for (size_t i = 0; i < n; i++) {
-        if (rows[i].unchecked && unchecked++ == 0)
-            first = i;
-        if (rows[i].unchecked)
-            last = i;
-    }
-    /* the sweep lists a stop before every op, so no row is a schedule
+    /* the sweep lists a stop before every op, so no fault is a schedule
      * without ops: no empty table then */
-    if (n == 0)
+    if (n == 0 && unchecked == 0)
         ces_sb_puts(&sb, "no op to fault: the schedule has none (a stop comes before an op, a "
                          "drop or delay hits a write)\n");
-    else if (unchecked < n)
+    else if (n > 0)
         ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", "position", "fault", "verdict",
                       "with --abort");
     for (size_t i = 0; i < n; i++) {
         const struct ces_check_sweep_row *r = &rows[i];
         char where[48], v[48], va[48], va2[128];
 
-        if (r->unchecked)
-            continue;
-        sweep_where(r, where, sizeof(where));
+        sweep_where(&r->fault, where, sizeof(where));
         ces_verdict_format(r->verdict, v, sizeof(v));
         ces_verdict_format(r->verdict_abort, va, sizeof(va));
         if (r->aborted > 0)
@@ -735,14 +830,18 @@ int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *
             snprintf(va2, sizeof(va2), "%s", va);
         ces_sb_printf(&sb, "%-14s %-5s %-22s %s\n", where, kind_name(r->fault.kind), v, va2);
     }
+    /* the faults a bound left unchecked (the last ones) in one line */
     if (unchecked > 0) {
         char from[48], to[48];
 
-        sweep_where(&rows[first], from, sizeof(from));
-        sweep_where(&rows[last], to, sizeof(to));
-        ces_sb_printf(&sb, "not checked (the time bound had passed): %zu fault%s, %s %s to %s "
-                      "%s in position order\n", unchecked, ces_plural(unchecked), from,
-                      kind_name(rows[first].fault.kind), to, kind_name(rows[last].fault.kind));
+        sweep_where(&rest->first, from, sizeof(from));
+        sweep_where(&rest->last, to, sizeof(to));
+        ces_sb_printf(&sb, "not checked (the %s): %zu fault%s, %s %s to %s %s in position "
+                      "order\n", strcmp(rest->bound, "memory") == 0
+                                     ? "memory bound had been reached"
+                                     : "time bound had passed",
+                      unchecked, ces_plural(unchecked), from, kind_name(rest->first.kind), to,
+                      kind_name(rest->last.kind));
     }
     return ces_sb_finish(&sb, text, len);
 }

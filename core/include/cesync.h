@@ -771,7 +771,8 @@ struct ces_check_opts {
     uint64_t max_depth;    /* exhaustive mode: a state reached after this many steps or
                               more is not followed further unless it is an end state
                               (judged); 0 = no bound; a cut gives CES_V_INCOMPLETE */
-    uint64_t max_memory;   /* bytes; 0 = no bound */
+    uint64_t max_memory;   /* bytes; 0 = no bound; ces_check_fault_sweep: its rows
+                              and each check together */
     uint64_t random;       /* N > 0: random mode, N complete executions */
     uint64_t seed;         /* random mode's seed */
     const struct ces_fault *faults; /* injected faults, several at once but none
@@ -1038,16 +1039,24 @@ CES_API int ces_check_report_json(struct ces_ctx *ctx, const struct ces_check_re
 CES_API int ces_check_report_overlay(const struct ces_check_report *r, size_t i,
                                      struct ces_dot_overlay *out);
 
-/* One row of a fault sweep. */
+/* One row of a fault sweep: a fault checked. */
 struct ces_check_sweep_row {
     struct ces_fault fault;
     uint32_t verdict;        /* without the watchdog model */
     uint32_t verdict_abort;  /* with it (never DEADLOCK or HANG: the watchdog model
                                 leaves nothing blocked, docs/SEMANTICS.md section 9) */
     uint64_t aborted;        /* with it: end states where the watchdog fired */
-    uint32_t unchecked;      /* 1: the sweep's time bound had passed before this fault's
-                                checks: neither ran, and both verdicts are
-                                CES_V_INCOMPLETE (such rows come last) */
+};
+
+/* The faults of a fault sweep that its bound left unchecked: those after
+ * its rows in position order, counted, not listed. */
+struct ces_check_sweep_rest {
+    size_t n;               /* 0: the sweep checked every fault */
+    size_t kinds[3];        /* of the n, each kind's (by enum ces_fault_kind) */
+    struct ces_fault first; /* the first and the last of them (where n > 0) */
+    struct ces_fault last;
+    const char *bound;      /* what stopped the sweep, a constant string: "time"
+                               or "memory"; NULL where n is 0 */
 };
 
 /* Runs `opts` (its faults and abort flag ignored) once per fault: a drop
@@ -1055,24 +1064,33 @@ struct ces_check_sweep_row {
  * left for the delayed write), a stop at every op of every stream, and a stop
  * of a whole rank wherever that stops two of its streams or more, each
  * without and with the watchdog model.  *rows (free with ces_free) receives
- * *n rows in position order.  opts->max_seconds (less its spent_seconds)
- * bounds the whole sweep, each check having what the ones before left:
- * where it has passed before a fault's checks, that row and every later one
- * are `unchecked`, their verdicts CES_V_INCOMPLETE.  A stream of more
- * unrolled ops than the checker takes is
- * CES_ERR_LIMIT, as from ces_check, before any fault is listed, and so is
- * CES_ERR_SEMANTIC for a graph that does not validate ("fault sweep: the
- * graph does not validate: ..."); otherwise it returns the first error of
- * a fault's check (ces_check's: a bad option, CES_ERR_NOMEM), with no
- * rows. */
+ * the *n faults checked, in position order, and *rest (not NULL) the faults
+ * after them, unchecked.  opts->max_seconds (less its spent_seconds) bounds
+ * the whole sweep, each check having what the ones before left; where it
+ * has passed before a fault's checks, that fault and every later one are
+ * not checked (rest->bound "time").  opts->max_memory bounds the rows and
+ * a check together: each check has what the rows leave, and where one more
+ * row would not fit, that fault and every later one are not checked
+ * (rest->bound "memory").  The faults are not listed before the first
+ * check: each is made as its turn comes.  A stream of more unrolled ops
+ * than the checker takes is CES_ERR_LIMIT, as from ces_check, before any
+ * fault is checked, and so is CES_ERR_SEMANTIC for a graph that does not
+ * validate ("fault sweep: the graph does not validate: ..."); otherwise it
+ * returns the first error of a fault's check (ces_check's: a bad option,
+ * CES_ERR_NOMEM), with no rows. */
 CES_API int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                                   const struct ces_check_opts *opts,
-                                  struct ces_check_sweep_row **rows, size_t *n);
-/* The sweep as a text table: position, fault, verdict, verdict with abort;
- * with no rows (a schedule without ops: the sweep stops before every op)
- * one line saying there is no op to fault, not an empty table. */
+                                  struct ces_check_sweep_row **rows, size_t *n,
+                                  struct ces_check_sweep_rest *rest);
+/* The sweep as a text table: position, fault, verdict, verdict with abort,
+ * then, where rest (NULL: none) holds faults, one line naming them and
+ * their bound ("not checked (the time bound had passed): 5497 faults,
+ * r0.s0#44 delay to r1.s0#1199 stop in position order"); with neither rows
+ * nor rest (a schedule without ops: the sweep stops before every op) one
+ * line saying there is no op to fault, not an empty table. */
 CES_API int ces_check_sweep_text(struct ces_ctx *ctx, const struct ces_check_sweep_row *rows,
-                                 size_t n, char **text, size_t *len);
+                                 size_t n, const struct ces_check_sweep_rest *rest, char **text,
+                                 size_t *len);
 
 /* generator and Promela (backend/sim/gen.c, promela.c) */
 

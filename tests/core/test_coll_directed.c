@@ -200,12 +200,13 @@ static void test_every_write_is_awaited(void **state)
             struct ces_coll_params p = coll_params(c, protos[k][0], 3, 64, 2, protos[k][1]);
             struct ces_graph *g = NULL;
             struct ces_check_sweep_row *rows = NULL;
+            struct ces_check_sweep_rest rest;
             size_t n = 0, stops = 0, drops = 0, delays = 0, deadlocks = 0, more = 0, writes;
 
             p.flags = CES_COLL_F_DIRECTED | CES_COLL_F_OVERLAP;
             p.root = 2;
             assert_int_equal(ces_coll_build(ctx, &p, &g), CES_OK);
-            assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+            assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_OK);
             for (size_t i = 0; i < n; i++) {
                 assert_int_equal(rows[i].verdict_abort & (CES_V_DEADLOCK | CES_V_HANG), 0);
                 if (rows[i].fault.kind == CES_FAULT_DELAY) {

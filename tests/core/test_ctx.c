@@ -513,16 +513,17 @@ static int refuse_check_report_json(struct ces_ctx *ctx)
 static int refuse_check_fault_sweep(struct ces_ctx *ctx)
 {
     struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
     size_t n = 0;
 
-    return ces_check_fault_sweep(ctx, NULL, NULL, &rows, &n);
+    return ces_check_fault_sweep(ctx, NULL, NULL, &rows, &n, &rest);
 }
 
 static int refuse_check_sweep_text(struct ces_ctx *ctx)
 {
     char *text = NULL;
 
-    return ces_check_sweep_text(ctx, NULL, 1, &text, NULL);
+    return ces_check_sweep_text(ctx, NULL, 1, NULL, &text, NULL);
 }
 
 static int refuse_gen_graph(struct ces_ctx *ctx)

@@ -484,11 +484,12 @@ static void sweep(struct ces_ctx *ctx, uint32_t coll, uint32_t proto, uint32_t r
 {
     struct ces_graph *g = NULL;
     struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
     size_t n = 0, drops = 0, delays = 0;
     char got[256];
 
     assert_int_equal(build(ctx, coll, proto, CES_PHASE_EAGER, ranks, iters, &g), CES_OK);
-    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_OK);
     for (size_t i = 0; i < n; i++) {
         const struct ces_check_sweep_row *r = &rows[i];
 

@@ -3506,9 +3506,10 @@ static void test_rank_stop(void **state)
      * rows of its streams */
     {
         struct ces_check_sweep_row *rows = NULL;
+        struct ces_check_sweep_rest rest;
         size_t n = 0, whole = 0;
 
-        assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+        assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_OK);
         for (size_t i = 0; i < n; i++) {
             if (rows[i].fault.stream != CES_FAULT_RANK)
                 continue;
@@ -3529,7 +3530,7 @@ static void test_rank_stop(void **state)
             o2.flags = CES_CHECK_ABORT;
             o2.faults = &f;
             o2.nfaults = 1;
-            assert_int_equal(ces_check_fault_sweep(ctx, g, &o2, &again, &n2), CES_OK);
+            assert_int_equal(ces_check_fault_sweep(ctx, g, &o2, &again, &n2, &rest), CES_OK);
             assert_int_equal(n2, n);
             for (size_t i = 0; i < n; i++) {
                 assert_int_equal(again[i].verdict, rows[i].verdict);
@@ -3539,7 +3540,7 @@ static void test_rank_stop(void **state)
             ces_free(ctx, again);
         }
         assert_int_equal(whole, 2);
-        assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
+        assert_int_equal(ces_check_sweep_text(ctx, rows, n, NULL, &t, NULL), CES_OK);
         assert_non_null(strstr(t, "\nr0#1           stop  HANG                   OK (watchdog"));
         ces_free(ctx, t);
         ces_free(ctx, rows);
@@ -3650,15 +3651,17 @@ static void test_fault_sweep_no_ops(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = mk(ctx, 1, 1);
     struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
     size_t n = 1;
     char *t = NULL;
 
     (void)state;
     assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
-    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_OK);
     assert_int_equal(n, 0);
     assert_null(rows);
-    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
+    assert_int_equal(rest.n, 0);
+    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &rest, &t, NULL), CES_OK);
     assert_string_equal(t, "no op to fault: the schedule has none (a stop comes before an op, a "
                            "drop or delay hits a write)\n");
     ces_free(ctx, t);
@@ -3668,12 +3671,12 @@ static void test_fault_sweep_no_ops(void **state)
 
         ces_check_opts_init(&o);
         o.progress_seconds = NAN;
-        assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_ERR_INVALID);
+        assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_ERR_INVALID);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "check options: progress_seconds must be a finite number >= 0");
         o.progress_seconds = 0;
         o.max_seconds = -1;
-        assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_ERR_INVALID);
+        assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_ERR_INVALID);
         assert_string_equal(ces_ctx_last_error(ctx),
                             "check options: max_seconds must be a finite number >= 0");
     }
@@ -3926,12 +3929,13 @@ static void test_delay_sweep_no_stream(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = mk(ctx, 2, CES_MAX_STREAMS);
     struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
     size_t n = 0;
 
     (void)state;
     op(g, 0, W(0, F, 1, 0, 1));
     op(g, 1, WT(0, F, 1, 0, CES_CMP_EQ, 1));
-    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_OK);
     assert_int_equal(n, 3); /* the write's drop and stop, the wait's stop */
     assert_int_equal(rows[0].fault.kind, CES_FAULT_DROP);
     assert_int_equal(rows[1].fault.kind, CES_FAULT_STOP);
@@ -3956,7 +3960,7 @@ static void test_delay_sweep_no_stream(void **state)
     g = mk(ctx, 2, CES_MAX_STREAMS - 1);
     op(g, 0, W(0, F, 1, 0, 1));
     op(g, 1, WT(0, F, 1, 0, CES_CMP_EQ, 1));
-    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_OK);
     assert_int_equal(n, 4);
     assert_int_equal(rows[1].fault.kind, CES_FAULT_DELAY);
     assert_int_equal(rows[1].verdict, CES_V_OK);
@@ -4303,6 +4307,7 @@ static void test_fault_sweep(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = handshake(ctx, false);
     struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
     struct ces_check_opts o;
     struct sweep_seen seen = {0};
     size_t n = 0;
@@ -4314,7 +4319,7 @@ static void test_fault_sweep(void **state)
     o.sweep_progress = sweep_seen;
     o.progress_ud = &seen;
     o.progress_seconds = 1e-9;
-    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_OK);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_OK);
     assert_int_equal(n, 2 * (7 + 2 + 2)); /* 7 stops, 2 drops and 2 delays per rank */
     assert_int_equal(seen.calls, n);
     assert_int_equal(seen.last, n);
@@ -4324,13 +4329,13 @@ static void test_fault_sweep(void **state)
     /* with an hour between calls, only the one at the end */
     memset(&seen, 0, sizeof(seen));
     o.progress_seconds = 3600;
-    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_OK);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_OK);
     assert_int_equal(seen.calls, 1);
     assert_int_equal(seen.last, n);
     assert_int_equal(seen.total, n);
     ces_free(ctx, rows);
     rows = NULL;
-    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_OK);
     assert_int_equal(n, 2 * (7 + 2 + 2));
     for (size_t i = 0; i < n; i++) {
         /* rows in position order, a write's drop, then its delay, then its
@@ -4365,7 +4370,7 @@ static void test_fault_sweep(void **state)
         assert_int_equal(rows[i].verdict_abort, CES_V_OK);
         assert_true(rows[i].aborted > 0);
     }
-    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
+    assert_int_equal(ces_check_sweep_text(ctx, rows, n, NULL, &t, NULL), CES_OK);
     assert_non_null(strstr(t, "r0.s0#1        drop  HANG                   OK (watchdog fired "));
     assert_non_null(strstr(t, "r0.s0#1        delay OK                     OK\n"));
     ces_free(ctx, t);
@@ -4648,6 +4653,7 @@ static void test_unvalidated_graph(void **state)
     struct ces_op end = {.kind = CES_OP_END};
     struct ces_check_report *r = NULL;
     struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
     size_t n = 1;
 
     (void)state;
@@ -4661,7 +4667,7 @@ static void test_unvalidated_graph(void **state)
     assert_string_equal(ces_ctx_last_error(ctx),
                         "check: the graph does not validate: r0.s0#0: 'batch' without 'end': a "
                         "batch must end in the phase it starts");
-    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_ERR_SEMANTIC);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_ERR_SEMANTIC);
     assert_null(rows);
     assert_int_equal(n, 0);
     assert_non_null(strstr(ces_ctx_last_error(ctx), "fault sweep: the graph does not validate"));
@@ -5184,10 +5190,11 @@ static void test_sweep_table_small(void **state)
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = handshake(ctx, false);
     struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
     size_t n = 0;
 
     (void)state;
-    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_OK);
     assert_int_equal(n, 22);
     assert_true(st.largest < (1u << 19));
     /* every fault but a delay leaves the other rank waiting: a HANG the
@@ -5207,15 +5214,15 @@ static void test_sweep_table_small(void **state)
 /* The time bound of a fault sweep is the whole sweep's (each of its
  * checks had the whole bound, and a schedule replayed a million times made
  * millions of faults of seconds each): spent before the sweep, it checks
- * nothing, and says so, every row `unchecked` and INCOMPLETE both ways
- * (never OK); with time left, the rows it checked are whole and the rest
- * follow unchecked. */
+ * nothing, and says so, every fault in the rest (never OK); with time
+ * left, it checks every one. */
 static void test_sweep_time_bound(void **state)
 {
     struct ces_test_alloc st;
     struct ces_ctx *ctx = ces_test_ctx(&st);
     struct ces_graph *g = handshake(ctx, false);
     struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest, part;
     struct ces_check_opts o;
     size_t n = 0;
     char *t = NULL;
@@ -5224,39 +5231,135 @@ static void test_sweep_time_bound(void **state)
     ces_check_opts_init(&o);
     o.max_seconds = 600;
     o.spent_seconds = 600;
-    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_OK);
-    assert_int_equal(n, 22);
-    for (size_t i = 0; i < n; i++) {
-        assert_int_equal(rows[i].unchecked, 1);
-        assert_int_equal(rows[i].verdict, CES_V_INCOMPLETE);
-        assert_int_equal(rows[i].verdict_abort, CES_V_INCOMPLETE);
-    }
-    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_OK);
+    assert_int_equal(n, 0);
+    assert_null(rows);
+    assert_int_equal(rest.n, 22);
+    assert_int_equal(rest.kinds[CES_FAULT_DROP], 4);
+    assert_int_equal(rest.kinds[CES_FAULT_DELAY], 4);
+    assert_int_equal(rest.kinds[CES_FAULT_STOP], 14);
+    assert_string_equal(rest.bound, "time");
+    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &rest, &t, NULL), CES_OK);
     assert_string_equal(t, "not checked (the time bound had passed): 22 faults, r0.s0#0 stop to "
                            "r1.s0#6 stop in position order\n");
     ces_free(ctx, t);
-    /* the first two rows checked, the rest not: the table of the two,
-     * then the line */
-    rows[0].unchecked = rows[1].unchecked = 0;
-    rows[0].verdict = rows[1].verdict = CES_V_HANG;
-    rows[0].verdict_abort = rows[1].verdict_abort = CES_V_OK;
-    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &t, NULL), CES_OK);
+    /* time left: every fault checked, none left */
+    o.spent_seconds = 0;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_OK);
+    assert_int_equal(n, 22);
+    assert_int_equal(rest.n, 0);
+    assert_null(rest.bound);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(rows[i].verdict,
+                         rows[i].fault.kind == CES_FAULT_DELAY ? CES_V_OK : CES_V_HANG);
+    /* the first two checked, the rest not: the table of the two, then the
+     * line of the rest, its bound's */
+    part = (struct ces_check_sweep_rest){20, {2, 14, 4}, rows[2].fault, rows[21].fault, "time"};
+    assert_int_equal(ces_check_sweep_text(ctx, rows, 2, &part, &t, NULL), CES_OK);
     assert_string_equal(t, "position       fault verdict                with --abort\n"
-                           "r0.s0#0        stop  HANG                   OK\n"
-                           "r0.s0#1        drop  HANG                   OK\n"
+                           "r0.s0#0        stop  HANG                   OK (watchdog fired in 1 "
+                           "end state)\n"
+                           "r0.s0#1        drop  HANG                   OK (watchdog fired in 1 "
+                           "end state)\n"
                            "not checked (the time bound had passed): 20 faults, r0.s0#1 delay "
                            "to r1.s0#6 stop in position order\n");
     ces_free(ctx, t);
+    part.bound = NULL; /* (a rest of faults says its bound) */
+    assert_int_equal(ces_check_sweep_text(ctx, rows, 2, &part, &t, NULL), CES_ERR_INVALID);
+    assert_string_equal(ces_ctx_last_error(ctx), "ces_check_sweep_text: NULL argument");
     ces_free(ctx, rows);
-    /* time left: the same rows as without a bound */
-    o.spent_seconds = 0;
-    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n), CES_OK);
-    assert_int_equal(n, 22);
-    for (size_t i = 0; i < n; i++) {
-        assert_int_equal(rows[i].unchecked, 0);
-        assert_int_equal(rows[i].verdict,
-                         rows[i].fault.kind == CES_FAULT_DELAY ? CES_V_OK : CES_V_HANG);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The sweep makes each fault as its turn comes, counting the rest: it
+ * listed every fault before its first check, a row each, so a graph phase
+ * replayed a million times (the 2-rank barrier's 28 million faults) took
+ * some 10 s and 1.1 GB (one block of 28 million rows) before it found the
+ * time bound passed.  Now the rest is counted, its first and last fault
+ * named, and nothing the size of the faults is allocated. */
+static void test_sweep_unlisted(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g =
+        coll_graph(ctx, CES_COLL_BARRIER, CES_PROTO_CREDIT, CES_PHASE_GRAPH, 2, 1000000);
+    struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
+    struct ces_check_opts o;
+    size_t n = 1;
+    char *t = NULL;
+
+    (void)state;
+    ces_check_opts_init(&o);
+    o.max_seconds = 1;
+    o.spent_seconds = 1;
+    st.largest = 0;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_OK);
+    assert_true(st.largest < 4096);
+    assert_int_equal(n, 0);
+    assert_null(rows);
+    assert_int_equal(rest.n, 28000000);
+    assert_int_equal(rest.kinds[CES_FAULT_DROP], 8000000);
+    assert_int_equal(rest.kinds[CES_FAULT_DELAY], 8000000);
+    assert_int_equal(rest.kinds[CES_FAULT_STOP], 12000000);
+    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &rest, &t, NULL), CES_OK);
+    assert_string_equal(t, "not checked (the time bound had passed): 28000000 faults, r0.s0#0 "
+                           "drop to r1.s0#5999999 stop in position order\n");
+    ces_free(ctx, t);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
+/* The memory bound holds the sweep's rows and a check together: each
+ * check has what the rows leave, and where one more row would not stay
+ * below the bound, that fault and the rest are not checked, said as the
+ * time bound's are.  Four ranks that write their pair's flag and wait for
+ * their own have 16 faults; under 256 bytes 7 rows of 32 fit (a check left
+ * 32 bytes: INCOMPLETE, its model refused), and the 9 after them are not
+ * checked. */
+static void test_sweep_memory_bound(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 4, 1);
+    struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
+    struct ces_check_opts o;
+    size_t n = 0;
+    char *t = NULL;
+
+    (void)state;
+    for (uint32_t r = 0; r < 4; r++) {
+        op(g, r, W(0, F, r ^ 1, r, 1));
+        op(g, r, WT(0, F, r, r ^ 1, CES_CMP_EQ, 1));
     }
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_memory = 256;
+    assert_int_equal(sizeof(*rows), 32);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_OK);
+    assert_int_equal(n, 7);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(rows[i].verdict, CES_V_INCOMPLETE);
+        assert_int_equal(rows[i].verdict_abort, CES_V_INCOMPLETE);
+    }
+    assert_int_equal(rest.n, 9);
+    assert_int_equal(rest.kinds[CES_FAULT_DROP], 2);
+    assert_int_equal(rest.kinds[CES_FAULT_DELAY], 2);
+    assert_int_equal(rest.kinds[CES_FAULT_STOP], 5);
+    assert_string_equal(rest.bound, "memory");
+    assert_int_equal(ces_check_sweep_text(ctx, NULL, 0, &rest, &t, NULL), CES_OK);
+    assert_string_equal(t, "not checked (the memory bound had been reached): 9 faults, r1.s0#1 "
+                           "stop to r3.s0#1 stop in position order\n");
+    ces_free(ctx, t);
+    ces_free(ctx, rows);
+    /* no bound: every fault, each check whole */
+    o.max_memory = 0;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_OK);
+    assert_int_equal(n, 16);
+    assert_int_equal(rest.n, 0);
+    assert_int_equal(rows[0].verdict, CES_V_HANG);
     ces_free(ctx, rows);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
@@ -5312,9 +5415,10 @@ static void test_unrolled_too_long(void **state)
     /* the fault sweep says so before it lists a fault at every position */
     {
         struct ces_check_sweep_row *rows = NULL;
+        struct ces_check_sweep_rest rest;
         size_t n = 1;
 
-        assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_ERR_LIMIT);
+        assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_ERR_LIMIT);
         assert_null(rows);
         assert_int_equal(n, 0);
         assert_string_equal(ces_ctx_last_error(ctx),
@@ -5330,6 +5434,7 @@ static void test_unrolled_too_long(void **state)
         struct ces_ctx *c2 = NULL;
         struct ces_graph *g2 = NULL;
         struct ces_check_sweep_row *rows = NULL;
+        struct ces_check_sweep_rest rest;
         size_t n = 1;
 
         memset(&a, 0, sizeof(a));
@@ -5343,7 +5448,7 @@ static void test_unrolled_too_long(void **state)
         assert_int_equal(ces_graph_add_block(g2, CES_PHASE_GRAPH, UINT32_MAX), CES_OK);
         op(g2, 0, K(CES_OP_FENCE, 0));
         assert_int_equal(ces_graph_validate(g2, NULL), CES_OK);
-        assert_int_equal(ces_check_fault_sweep(c2, g2, NULL, &rows, &n), CES_ERR_LIMIT);
+        assert_int_equal(ces_check_fault_sweep(c2, g2, NULL, &rows, &n, &rest), CES_ERR_LIMIT);
         assert_string_equal(ces_ctx_last_error(c2),
                             "r0.s0: 4294967295 ops once graph replays are unrolled; the checker "
                             "takes at most 4294967294");
@@ -5885,6 +5990,8 @@ int main(void)
         cmocka_unit_test(test_memory_bound_search),
         cmocka_unit_test(test_sweep_table_small),
         cmocka_unit_test(test_sweep_time_bound),
+        cmocka_unit_test(test_sweep_unlisted),
+        cmocka_unit_test(test_sweep_memory_bound),
         cmocka_unit_test(test_random_mode),
         cmocka_unit_test(test_replay_errors),
         cmocka_unit_test(test_replay_watchdog_hint),

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1439,6 +1440,112 @@ static void test_fault_sweep_seconds(void **state)
     free(o);
 }
 
+/* Runs `cesync check ARGS` as run() does, from a process of its own whose
+ * only children are that command's: returns its exit code and output (in
+ * *out), and in *kib the most memory it held (the largest resident set of
+ * the processes it was, KiB). */
+static int run_rss(const char *args, char **out, long *kib)
+{
+    char chunk[4096], *buf = calloc(1, 1);
+    size_t len = 0, n;
+    int fd[2], st = 0, rc = -1, used = 0;
+    pid_t pid;
+    FILE *f;
+
+    assert_non_null(buf);
+    assert_int_equal(pipe(fd), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rusage ru;
+        char *o = NULL;
+        int ec = run(args, &o);
+
+        f = fdopen(fd[1], "w");
+        if (f == NULL || getrusage(RUSAGE_CHILDREN, &ru) != 0)
+            _exit(1);
+        fprintf(f, "%d %ld\n%s", ec, ru.ru_maxrss, o);
+        _exit(fclose(f) == 0 ? 0 : 1);
+    }
+    close(fd[1]);
+    f = fdopen(fd[0], "r");
+    assert_non_null(f);
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+        buf = realloc(buf, len + n + 1);
+        assert_non_null(buf);
+        memcpy(buf + len, chunk, n);
+        len += n;
+        buf[len] = '\0';
+    }
+    fclose(f);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_int_equal(sscanf(buf, "%d %ld\n%n", &rc, kib, &used), 2);
+    assert_true(used > 0);
+    *out = malloc(len - (size_t)used + 1);
+    assert_non_null(*out);
+    memcpy(*out, buf + used, len - (size_t)used + 1);
+    free(buf);
+    return rc;
+}
+
+/* A fault sweep makes each fault as its turn comes.  It listed them all
+ * before its first check, a row each, outside --max-seconds and the memory
+ * bound: a graph phase replayed 1,000,000 times, whose 2-rank barrier makes
+ * 28 million faults, took 4.4 s and 1.1 GB (10-11 s on a slower machine)
+ * under --max-seconds 0.5, which the check without faults had spent.  Now
+ * the faults not checked are counted: the same output, and the command
+ * holds what that check held (70 MB here; 512 MB leaves a faster machine
+ * room to build more of that check's model in its 0.5 s).  Where one more
+ * row would pass the memory bound, the rest are not checked either, said
+ * as the time bound's are. */
+static void test_fault_sweep_unlisted(void **state)
+{
+    char *o = NULL;
+    long kib = 0;
+
+    (void)state;
+    assert_int_equal(run_rss("barrier --ranks 2 --graph --iterations 1000000 --fault-sweep "
+                             "--max-seconds 0.5", &o, &kib), 3);
+    assert_string_equal(o, "without faults: verdict: INCOMPLETE\n"
+                           "not checked (the time bound had passed): 28000000 faults, r0.s0#0 "
+                           "drop to r1.s0#5999999 stop in position order\n"
+                           "drop  8000000: 0 HANG or DEADLOCK, 0 RACE or MISMATCH, 0 OK, "
+                           "8000000 not checked\n"
+                           "delay 8000000: 0 HANG or DEADLOCK, 0 RACE or MISMATCH, 0 OK, "
+                           "8000000 not checked\n"
+                           "stop  12000000: 0 HANG or DEADLOCK, 0 RACE or MISMATCH, 0 OK, "
+                           "12000000 not checked\n"
+                           "fault sweep: 0 of 28000000 faults checked, 28000000 not (the time "
+                           "bound of 0.5 s had passed): 0 show a HANG or DEADLOCK, 0 a RACE or "
+                           "MISMATCH (a fault showing both counts in both), 0 tolerated (OK); 0 "
+                           "of them incomplete\n");
+    if (kib >= 512 * 1024)
+        fail_msg("the sweep held %ld KiB", kib);
+    free(o);
+    /* 256 bytes: 7 rows of 32 (each check left 32 bytes, INCOMPLETE) */
+    ces_test_tool_says("check barrier --ranks 2 --fault-sweep --max-memory 256", 3,
+                       "without faults: verdict: INCOMPLETE\n"
+                       "position       fault verdict                with --abort\n"
+                       "r0.s0#0        drop  INCOMPLETE             INCOMPLETE\n"
+                       "r0.s0#0        delay INCOMPLETE             INCOMPLETE\n"
+                       "r0.s0#0        stop  INCOMPLETE             INCOMPLETE\n"
+                       "r0.s0#1        stop  INCOMPLETE             INCOMPLETE\n"
+                       "r1.s0#0        drop  INCOMPLETE             INCOMPLETE\n"
+                       "r1.s0#0        delay INCOMPLETE             INCOMPLETE\n"
+                       "r1.s0#0        stop  INCOMPLETE             INCOMPLETE\n"
+                       "not checked (the memory bound had been reached): 1 fault, r1.s0#1 stop "
+                       "to r1.s0#1 stop in position order\n"
+                       "drop      2: 0 HANG or DEADLOCK, 0 RACE or MISMATCH, 0 OK\n"
+                       "delay     2: 0 HANG or DEADLOCK, 0 RACE or MISMATCH, 0 OK\n"
+                       "stop      4: 0 HANG or DEADLOCK, 0 RACE or MISMATCH, 0 OK, 1 not "
+                       "checked\n"
+                       "fault sweep: 7 of 8 faults checked, 1 not (the memory bound of 256 "
+                       "bytes had been reached): 0 show a HANG or DEADLOCK, 0 a RACE or "
+                       "MISMATCH (a fault showing both counts in both), 0 tolerated (OK); 7 of "
+                       "them incomplete\n");
+}
+
 /* The model's building, before the search, has progress lines of its own
  * at the asked interval: a million unrolled ops (about 0.1 s to build)
  * printed nothing until the search's first line (a graph of 80 million
@@ -2172,6 +2279,7 @@ int main(void)
         cmocka_unit_test(test_expansion_stopped_options),
         cmocka_unit_test(test_progress_one_clock),
         cmocka_unit_test(test_fault_sweep_seconds),
+        cmocka_unit_test(test_fault_sweep_unlisted),
         cmocka_unit_test(test_max_depth),
         cmocka_unit_test(test_first_json),
         cmocka_unit_test(test_dot_path_checked_first),

@@ -430,10 +430,11 @@ static void test_generated_faults(void **state)
     for (uint64_t seed = 0; seed < 80; seed++) {
         struct ces_graph *g = NULL;
         struct ces_check_sweep_row *rows = NULL;
+        struct ces_check_sweep_rest rest;
         size_t n = 0;
 
         assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
-        assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+        assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_OK);
         for (size_t i = 0; i < n; i++) {
             const struct ces_check_sweep_row *w = &rows[i];
             const struct ces_fault *f = &w->fault;

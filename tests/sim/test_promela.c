@@ -1780,6 +1780,7 @@ static void spin_delays(struct spin_env *E, struct ces_ctx *ctx)
     for (uint64_t seed = 0; done < 6; seed++) {
         struct ces_graph *g = NULL;
         struct ces_check_sweep_row *rows = NULL;
+        struct ces_check_sweep_rest rest;
         struct ces_check_report *r = NULL;
         const struct ces_fault *f = NULL, *first = NULL;
         size_t n = 0;
@@ -1792,7 +1793,7 @@ static void spin_delays(struct spin_env *E, struct ces_ctx *ctx)
             assert_int_equal(ces_check(ctx, g, NULL, &r), CES_OK);
             v = ces_check_report_verdict(r);
             ces_check_report_destroy(r);
-            assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+            assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_OK);
             for (size_t i = 0; i < n; i++) {
                 if (rows[i].fault.kind != CES_FAULT_DELAY)
                     continue;
@@ -1866,12 +1867,13 @@ static void spin_stops(struct spin_env *E, struct ces_ctx *ctx)
     for (uint64_t seed = 0; done < 3; seed++) {
         struct ces_graph *g = NULL;
         struct ces_check_sweep_row *rows = NULL;
+        struct ces_check_sweep_rest rest;
         size_t n = 0;
         int picked = 0;
 
         assert_int_equal(ces_gen_graph(ctx, seed, NULL, &g), CES_OK);
         if (ces_graph_streams(g) == 2 && small(ctx, g)) {
-            assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n), CES_OK);
+            assert_int_equal(ces_check_fault_sweep(ctx, g, NULL, &rows, &n, &rest), CES_OK);
             for (size_t j = 0; j < n && picked < 2; j++) {
                 char what[96], spec[48];
 
