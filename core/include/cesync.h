@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 #define CES_VERSION_MAJOR 0
-#define CES_VERSION_MINOR 3
+#define CES_VERSION_MINOR 4
 #define CES_FORMAT_VERSION 1 /* the "cesync 1" line of .ces files */
 
 /* ------------------------------------------------------------------------ */
