@@ -110,17 +110,17 @@ static void hold(struct sim_model *m, size_t n)
         m->peak = m->bytes;
 }
 
-/* Reads the clock while building: m->timed_out once the time bound passed,
- * else the step so far to the progress callback when it is due. */
+/* Reads the clock while building: the step so far to the progress
+ * callback when it is due, the last one too, then m->timed_out once the
+ * time bound passed (so a first look that comes after the bound still
+ * says how far it came). */
 static void look(struct sim_model *m)
 {
     double t = ces_sim_now();
     struct ces_check_build b;
 
-    if (m->deadline > 0 && t >= m->deadline) {
+    if (m->deadline > 0 && t >= m->deadline)
         m->timed_out = true;
-        return;
-    }
     if (m->progress == NULL || t < m->next_progress)
         return;
     b.step = m->step;

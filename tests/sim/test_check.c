@@ -4889,8 +4889,9 @@ static void test_time_bound_model(void **state)
  * of over 64 MiB, whose clearing reads the clock between 64 MiB chunks and
  * stops at the first (a bound of 1 ns), the table freed - the report said
  * 576 B after a build that held GiBs.  The building calls build_progress,
- * not progress, each call a step of its own with the ops unrolled so far
- * (none here: the bound passes before the first). */
+ * not progress, each call a step of its own with the ops unrolled so far;
+ * a call that is due at the look that finds the bound passed is made
+ * before it stops (there was none: the bound was judged first). */
 struct seen_calls {
     long builds, searches;
 };
@@ -4939,6 +4940,17 @@ static void test_time_bound_model_peak(void **state)
     assert_int_equal(s.states, 0);
     assert_true(s.peak_memory > (UINT64_C(64) << 20));
     ces_check_report_destroy(r);
+    /* the line due at that first look, the search's none */
+    o.build_progress = seen_build;
+    o.progress = seen_search;
+    o.progress_ud = &c;
+    o.progress_seconds = 1e-9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_int_equal(c.builds, 1);
+    assert_int_equal(c.searches, 0);
+    ces_check_report_destroy(r);
+    c.builds = 0;
     /* built, with a line every time the clock is read: the building's first
      * (the table's clearing, then every 65,536 ops of each pass), the
      * search's after */
