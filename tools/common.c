@@ -282,6 +282,18 @@ void ces_tool_dot_text_note(const char *cmd, uint64_t ops, size_t len, const cha
                  path != NULL ? path : "standard output");
 }
 
+/* Says that no machine kind is called `kind`, naming those there are. */
+static int unknown_kind(const char *cmd, const char *kind)
+{
+    char known[256] = "";
+
+    /* the model's own list, so the message stays true when kinds are added */
+    for (uint32_t i = 0; ces_model_kind_name(i) != NULL; i++)
+        snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+                 i > 0 ? ", " : "", ces_model_kind_name(i));
+    return ces_tool_fail("%s: --kind: unknown machine kind '%s' (known: %s)", cmd, kind, known);
+}
+
 int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const char **kind,
                          const char **model_path)
 {
@@ -290,6 +302,12 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
     if (ces_tool_value(cmd, opt, v, strcmp(opt, "--kind") == 0 ? "a machine kind"
                                                                : "a model file") != CES_EXIT_OK)
         return -1;
+    /* a kind judged as it is read, before the schedule's expansion (which
+     * may take seconds) and whether or not the schedule reads */
+    if (strcmp(opt, "--kind") == 0 && ces_model_find(v) == NULL) {
+        unknown_kind(cmd, v);
+        return -1;
+    }
     *(strcmp(opt, "--kind") == 0 ? kind : model_path) = v;
     return 1;
 }
@@ -299,16 +317,8 @@ int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
 {
     const struct ces_model *base = ces_model_find(kind != NULL ? kind : "h200");
 
-    if (base == NULL) {
-        char known[256] = "";
-
-        /* the model's own list, so the message stays true when kinds are added */
-        for (uint32_t i = 0; ces_model_kind_name(i) != NULL; i++)
-            snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
-                     i > 0 ? ", " : "", ces_model_kind_name(i));
-        return ces_tool_fail("%s: --kind: unknown machine kind '%s' (known: %s)", cmd, kind,
-                             known);
-    }
+    if (base == NULL)
+        return unknown_kind(cmd, kind);
     *out = *base;
     if (model_path != NULL && ces_model_load(ctx, model_path, base, out) != CES_OK)
         return ces_tool_fail("%s", ces_ctx_last_error(ctx));

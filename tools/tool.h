@@ -239,7 +239,8 @@ void ces_tool_dot_text_note(const char *cmd, uint64_t ops, size_t len, const cha
 
 /* Takes option `opt` if it is `--kind K` or `--model FILE`, its value v
  * (NULL: none given) into *kind or *model_path: 1 taken, 0 neither, -1 a
- * missing value (printed, naming `cmd`). */
+ * missing value or a kind there is none of (printed, naming `cmd`, as
+ * ces_tool_machine says it). */
 int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const char **kind,
                          const char **model_path);
 

@@ -654,6 +654,14 @@ static void test_validate_machine(void **state)
                        "cesync: validate: --model expects a model file, not the option '--kind'\n");
     ces_test_tool_says("validate barrier --model no-such.model", 2,
                        "cesync: no-such.model: cannot open: No such file or directory\n");
+    /* a kind there is none of, as it is read, before the schedule is (it
+     * said the file's error, and came after the expansion, seconds for a
+     * long schedule), the first wrong argument on the line */
+    ces_test_tool_says("validate malformed/bad_version.ces --kind a100 --bogus", 2,
+                       "cesync: validate: --kind: unknown machine kind 'a100' (known: h200)\n");
+    ces_test_tool_says("check --predict malformed/bad_version.ces --kind a100", 2,
+                       "cesync: check --predict: --kind: unknown machine kind 'a100' (known: "
+                       "h200)\n");
 }
 
 /* No schedule named: the built-in 4-rank alltoall, unless standard input
