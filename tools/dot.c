@@ -49,18 +49,33 @@ static const char dot_help[] =
 /* dot's option that takes a value (ces_tool_load). */
 static const char *const dot_valued[] = {"-o", NULL};
 
-/* -o FILE, into the const char * at ud (ces_tool_opt_fn). */
+/* -o's file (NULL: standard output) and the schedule's (not to be it). */
+struct dot_args {
+    const char *out, *in;
+};
+
+/* -o FILE (ces_tool_opt_fn): judged as it is read, before the schedule is
+ * (whose expansion may take seconds); a name that says no format (-o
+ * /dev/stdout) is refused pointing at the name of standard output. */
 static int dot_opt(void *ud, const char *opt, const char *v)
 {
-    *(const char **)ud = v;
-    return ces_tool_value("dot", opt, v, "a file name");
+    struct dot_args *a = ud;
+
+    a->out = v;
+    if (ces_tool_value("dot", opt, v, "a file name") != CES_EXIT_OK ||
+        ces_tool_text_out("dot", &a->out, a->in) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
+    if (a->out != NULL && ces_dot_format(a->out) == NULL)
+        return ces_tool_fail("dot: -o %s: the name must end in .dot, .svg or .png (-o - writes "
+                             "the dot text to standard output)", ces_tool_path(a->out));
+    return CES_EXIT_OK;
 }
 
 int ces_cmd_dot(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *out = NULL, *in = ces_tool_input_read(argc, argv, dot_valued);
+    struct dot_args a = {NULL, ces_tool_input_read(argc, argv, dot_valued)};
     char *text = NULL;
     size_t len = 0;
     int ec;
@@ -72,31 +87,24 @@ int ces_cmd_dot(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("dot", ctx, argc, argv, dot_valued, NULL, dot_opt, &out, &g, NULL);
-    if (ec == CES_EXIT_OK)
-        ec = ces_tool_text_out("dot", &out, in);
-    /* a name that says no format (-o /dev/stdout) is refused before the
-     * drawing, pointing at the name of standard output */
-    if (ec == CES_EXIT_OK && out != NULL && ces_dot_format(out) == NULL)
-        ec = ces_tool_fail("dot: -o %s: the name must end in .dot, .svg or .png (-o - writes "
-                           "the dot text to standard output)", ces_tool_path(out));
+    ec = ces_tool_load("dot", ctx, argc, argv, dot_valued, NULL, dot_opt, &a, &g, NULL);
     if (ec == CES_EXIT_OK) {
         struct ces_dot_size size;
         int rc = ces_dot_emit_sized(ctx, g, NULL, NULL, &text, &len, &size);
 
-        if (rc == CES_OK && out != NULL)
-            ces_tool_dot_note("dot", ces_tool_dot_ops(g), &size, out);
-        if (rc == CES_OK && (out == NULL || strcmp(ces_dot_format(out), "dot") == 0))
-            ces_tool_dot_text_note("dot", ces_tool_dot_ops(g), len, out);
+        if (rc == CES_OK && a.out != NULL)
+            ces_tool_dot_note("dot", ces_tool_dot_ops(g), &size, a.out);
+        if (rc == CES_OK && (a.out == NULL || strcmp(ces_dot_format(a.out), "dot") == 0))
+            ces_tool_dot_text_note("dot", ces_tool_dot_ops(g), len, a.out);
 
-        if (rc == CES_OK && out != NULL)
-            rc = ces_dot_write(ctx, text, out);
+        if (rc == CES_OK && a.out != NULL)
+            rc = ces_dot_write(ctx, text, a.out);
         else if (rc == CES_OK)
             fwrite(text, 1, len, stdout);
         if (rc != CES_OK)
             ec = ces_tool_fail("dot: %s", ces_ctx_last_error(ctx));
-        else if (out != NULL)
-            ces_tool_say("wrote %s", out);
+        else if (a.out != NULL)
+            ces_tool_say("wrote %s", a.out);
     }
     ces_free(ctx, text);
     ces_graph_destroy(g);

@@ -47,8 +47,9 @@ static const char *const print_flags[] = {"--expand", "--explain", NULL};
 
 /* print's options as given (ces_tool_opt_fn). */
 struct print_args {
-    const char *out;
-    unsigned mode; /* 0 program, 1 expand, 2 explain */
+    const char *out; /* NULL: standard output */
+    const char *in;  /* the schedule's file, which -o must not be */
+    unsigned mode;   /* 0 program, 1 expand, 2 explain */
 };
 
 static int print_opt(void *ud, const char *opt, const char *v)
@@ -63,8 +64,12 @@ static int print_opt(void *ud, const char *opt, const char *v)
         a->mode = m;
         return CES_EXIT_OK;
     }
+    /* -o judged as it is read, before the schedule is (whose expansion
+     * may take seconds) */
     a->out = v;
-    return ces_tool_value("print", opt, v, "a file name");
+    return ces_tool_value("print", opt, v, "a file name") != CES_EXIT_OK
+               ? CES_EXIT_USAGE
+               : ces_tool_text_out("print", &a->out, a->in);
 }
 
 /* Writes text to path (replaced only when complete), said on stderr as
@@ -87,8 +92,7 @@ int ces_cmd_print(int argc, char **argv)
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
     struct ces_prog *p = NULL;
-    const char *in = ces_tool_input_read(argc, argv, print_valued);
-    struct print_args a = {NULL, 0};
+    struct print_args a = {NULL, ces_tool_input_read(argc, argv, print_valued), 0};
     char *text = NULL;
     size_t len = 0;
     int ec;
@@ -102,8 +106,6 @@ int ces_cmd_print(int argc, char **argv)
         return ces_tool_fail("out of memory");
     ec = ces_tool_load("print", ctx, argc, argv, print_valued, print_flags, print_opt, &a, &g,
                        &p);
-    if (ec == CES_EXIT_OK)
-        ec = ces_tool_text_out("print", &a.out, in);
     if (ec == CES_EXIT_OK) {
         int rc = a.mode == 0
                      ? ces_prog_print(ctx, p, &text, &len)

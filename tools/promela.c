@@ -62,6 +62,7 @@ struct promela_args {
     struct ces_promela_opts o;
     struct ces_fault faults[64];
     const char *out, *queues;
+    const char *in; /* the schedule's file, which -o must not be */
     int at_end;
 };
 
@@ -69,9 +70,11 @@ static int promela_opt(void *ud, const char *opt, const char *v)
 {
     struct promela_args *a = ud;
 
-    if (strcmp(opt, "-o") == 0) {
+    if (strcmp(opt, "-o") == 0) { /* judged as read, before the schedule's expansion */
         a->out = v;
-        return ces_tool_value("promela", opt, v, "a file name");
+        return ces_tool_value("promela", opt, v, "a file name") != CES_EXIT_OK
+                   ? CES_EXIT_USAGE
+                   : ces_tool_text_out("promela", &a->out, a->in);
     }
     if (strcmp(opt, "--queues") == 0) {
         a->queues = v;
@@ -102,7 +105,6 @@ int ces_cmd_promela(int argc, char **argv)
     struct promela_args a;
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *in = ces_tool_input_read(argc, argv, promela_valued);
     uint32_t *map = NULL;
     char *text = NULL;
     size_t len = 0;
@@ -115,6 +117,7 @@ int ces_cmd_promela(int argc, char **argv)
     }
     memset(&a, 0, sizeof(a));
     ces_promela_opts_init(&a.o);
+    a.in = ces_tool_input_read(argc, argv, promela_valued);
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
     a.ctx = ctx;
@@ -125,8 +128,6 @@ int ces_cmd_promela(int argc, char **argv)
     if (ec == CES_EXIT_OK && a.at_end && a.o.data == 0)
         ec = ces_tool_fail("promela: --data-at-end judges the data at end states, which --no-data "
                            "leaves out: give one of them");
-    if (ec == CES_EXIT_OK)
-        ec = ces_tool_text_out("promela", &a.out, in);
     if (ec == CES_EXIT_OK && a.queues != NULL) {
         map = calloc((size_t)ces_graph_ranks(g) * ces_graph_streams(g), sizeof(uint32_t));
         if (map == NULL)

@@ -1387,6 +1387,30 @@ static void test_output_is_not_input(void **state)
     assert_int_equal(unlink(path2), 0);
     snprintf(path2, sizeof(path2), "%s/link.dot", dir);
     assert_int_equal(unlink(path2), 0);
+    /* judged as -o is read, before the schedule is: one that does not
+     * read said its own error (a long one's expansion came first), an
+     * unknown option after -o on the line said that; dot's name without a
+     * format alike */
+    put_file(dir, "bad.ces", "cesync 2\n");
+    assert_int_equal(ces_test_tool(dir, "print bad.ces -o bad.ces", &out), 2);
+    assert_string_equal(out, "cesync: print: -o bad.ces is the input file (name another output "
+                             "file)\n");
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "promela bad.ces -o ./bad.ces --bogus", &out), 2);
+    assert_string_equal(out, "cesync: promela: -o ./bad.ces is the input file bad.ces (name "
+                             "another output file)\n");
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "dot bad.ces -o bad.ces", &out), 2);
+    assert_string_equal(out, "cesync: dot: -o bad.ces is the input file (name another output "
+                             "file)\n");
+    free(out);
+    assert_int_equal(ces_test_tool(dir, "dot bad.ces -o bad.txt", &out), 2);
+    assert_string_equal(out, "cesync: dot: -o bad.txt: the name must end in .dot, .svg or .png "
+                             "(-o - writes the dot text to standard output)\n");
+    free(out);
+    holds(dir, "bad.ces", "cesync 2\n");
+    snprintf(path2, sizeof(path2), "%s/bad.ces", dir);
+    assert_int_equal(unlink(path2), 0);
     /* a collective is read from no file */
     assert_int_equal(ces_test_tool(dir, "print barrier --ranks 2 -o barrier", &out), 0);
     free(out);
