@@ -3,6 +3,7 @@
  * schedule, for cross-checking the checker with SPIN.
  */
 #include "tool.h"
+#include "../backend/sim/internal.h" /* --fault, --queues judged as read */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,8 +78,16 @@ static int promela_opt(void *ud, const char *opt, const char *v)
                    : ces_tool_text_out("promela", &a->out, a->in);
     }
     if (strcmp(opt, "--queues") == 0) {
+        /* as check judges it: the syntax and the lists and numbers no
+         * schedule allows here, before the schedule's expansion; against
+         * the schedule's ranks and streams once it is expanded */
         a->queues = v;
-        return ces_tool_value("promela", opt, v, "a queue number per stream, like 0,0,1");
+        if (ces_tool_value("promela", opt, v, "a queue number per stream, like 0,0,1") !=
+            CES_EXIT_OK)
+            return CES_EXIT_USAGE;
+        if (ces_sim_queue_map_syntax(a->ctx, v) != CES_OK)
+            return ces_tool_fail("promela: --queues: %s", ces_ctx_last_error(a->ctx));
+        return CES_EXIT_OK;
     }
     if (strcmp(opt, "--fault") == 0) {
         if (ces_tool_value("promela", opt, v, "delay:rR.sS#K, stop:rR.sS#K or stop:rR#K") !=
@@ -90,6 +99,18 @@ static int promela_opt(void *ud, const char *opt, const char *v)
             return ces_tool_fail("promela: %s", ces_ctx_last_error(a->ctx));
         a->o.nfaults++;
         a->o.faults = a->faults;
+        /* as check judges it: with those before it, as far as no graph is
+         * needed, and a drop, which has no model (ces_promela_emit judges
+         * its rank, stream and op against the schedule) */
+        if (ces_sim_faults_check(a->ctx, NULL, a->faults, a->o.nfaults) != CES_OK)
+            return ces_tool_fail("promela: %s", ces_ctx_last_error(a->ctx));
+        if (a->faults[a->o.nfaults - 1].kind == CES_FAULT_DROP) {
+            char spec[96];
+
+            ces_fault_format(&a->faults[a->o.nfaults - 1], spec, sizeof(spec));
+            return ces_tool_fail("promela: fault %s: only a delay or a stop is modelled (check "
+                                 "a drop with cesync check)", spec);
+        }
     } else if (strcmp(opt, "--no-races") == 0) {
         a->o.races = 0;
     } else if (strcmp(opt, "--no-data") == 0) {

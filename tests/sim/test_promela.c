@@ -872,6 +872,45 @@ static void test_tool(void **state)
     ces_test_tool_says("promela bad/relay_reuse.ces --queues 1", 2,
                        "cesync: promela: --queues: queue map '1': queue 1 at column 1; expected a "
                        "queue number less than the streams per rank, 1\n");
+    /* judged as each option is read, as check judges them, before the
+     * schedule is (one of the wrong version said its error, a long one's
+     * expansion came first): --queues' syntax and what no schedule allows,
+     * each --fault with those before it, its rank and stream against what
+     * a schedule may have, a drop; the largest against the schedule */
+    {
+        static const char *const as_read[][2] = {
+            {"--queues 0/x", "--queues: queue map '0/x': expected a queue number at column 3"},
+            {"--queues 0,0/0", "--queues: queue map '0,0/0': list 2 has 1 number, list 1 2; "
+                               "expected one per stream in every list"},
+            {"--queues 0/64", "--queues: queue map '0/64': queue 64 at column 3; expected a "
+                              "queue number less than the streams per rank, of which a rank "
+                              "has at most 64"},
+            {"--fault stop:r1#2 --fault stop:r1#0", "faults stop:r1#2 and stop:r1#0: expected "
+                                                    "one stop of r1 (a rank stops once; "
+                                                    "stop:r1#0 alone is the same check)"},
+            {"--fault stop:r1024#0", "fault stop:r1024#0: no such rank (a schedule has at most "
+                                     "1024 ranks)"},
+            {"--fault delay:r0.s64#0", "fault delay:r0.s64#0: no such stream (a schedule has "
+                                       "at most 1024 ranks of 64 streams)"},
+            {"--fault drop:r0.s0#02", "fault drop:r0.s0#2: only a delay or a stop is modelled "
+                                      "(check a drop with cesync check)"},
+        };
+        char want[256];
+
+        for (size_t i = 0; i < sizeof(as_read) / sizeof(as_read[0]); i++) {
+            snprintf(cmd, sizeof(cmd), "promela malformed/bad_version.ces %s", as_read[i][0]);
+            snprintf(want, sizeof(want), "cesync: promela: %s\n", as_read[i][1]);
+            ces_test_tool_says(cmd, 2, want);
+        }
+    }
+    ces_test_tool_says("promela bad/relay_reuse.ces --queues 63", 2,
+                       "cesync: promela: --queues: queue map '63': queue 63 at column 1; "
+                       "expected a queue number less than the streams per rank, 1\n");
+    ces_test_tool_says("promela bad/relay_reuse.ces --fault stop:r1023#0", 2,
+                       "cesync: promela: fault stop:r1023#0: no such rank (ranks 0..2)\n");
+    ces_test_tool_says("promela bad/relay_reuse.ces --fault delay:r1023.s63#0", 2,
+                       "cesync: promela: fault delay:r1023.s63#0: no such stream (ranks 0..2, "
+                       "streams 0..0)\n");
     ces_test_tool_says("promela bad/relay_reuse.ces --no-data --data-at-end", 2,
                        "cesync: promela: --data-at-end judges the data at end states, which "
                        "--no-data leaves out: give one of them\n");
