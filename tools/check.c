@@ -150,7 +150,8 @@ struct check_args {
     bool memory_given; /* --max-memory: else the default bound */
     double t0;             /* the command's start: --max-seconds counts from it */
     double next_progress;  /* the expansion's next progress line (0: not yet set) */
-    double before;         /* seconds from the start to the check's: its progress lines add them */
+    double before;         /* seconds from the start to the check's (a fault sweep's): its
+                              progress lines add them */
     struct ces_expand_done stopped; /* how far the expansion came, where the bound stopped it */
 };
 
@@ -561,11 +562,15 @@ static int expansion_stopped(struct ces_ctx *ctx, struct check_args *a)
     return CES_EXIT_INCOMPLETE;
 }
 
+/* The seconds count from the command's start, as the other lines' do
+ * (before: the expansion and the check without faults); the library's
+ * from the sweep's. */
 static void sweep_progress(void *ud, size_t done, size_t total, double seconds)
 {
-    (void)ud;
+    const struct check_args *a = ud;
+
     fprintf(stderr, "check: fault sweep: %zu of %zu fault%s checked, %.1f s\n", done, total,
-            ces_plural(total), seconds);
+            ces_plural(total), seconds + a->before);
 }
 
 /* Prints r's report; a write that failed is said as any of the tool's
@@ -689,10 +694,13 @@ static int sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct check_ar
 
     if (ec != CES_EXIT_OK)
         return ec;
-    if (wants_progress(a))
+    if (wants_progress(a)) {
         a->o.sweep_progress = sweep_progress;
+        a->o.progress_ud = a;
+    }
+    a->before = ces_tool_now() - a->t0;
     if (a->o.max_seconds > 0) /* the bound is the whole command's: the baseline spent some */
-        a->o.spent_seconds = ces_tool_now() - a->t0;
+        a->o.spent_seconds = a->before;
     if (ces_check_fault_sweep(ctx, g, &a->o, &rows, &n, &rest) != CES_OK ||
         ces_check_sweep_text(ctx, rows, n, &rest, &text, NULL) != CES_OK) {
         ces_free(ctx, rows);
@@ -772,7 +780,7 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
     uint32_t *map = calloc((size_t)R * S, sizeof(uint32_t));
     struct ces_check_report *first = NULL;
     char text[4096];
-    double t0 = ces_tool_now(), next = t0 + a->o.progress_seconds;
+    double next = ces_tool_now() + a->o.progress_seconds;
     int ec = CES_EXIT_OK;
     bool lost = false; /* the first failing one's report did not all arrive (said) */
 
@@ -826,8 +834,9 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         }
         ces_check_report_destroy(r);
         if (wants_progress(a) && ces_tool_now() >= next) {
+            /* seconds from the command's start, as the other lines' */
             fprintf(stderr, "check: queue sweep: %llu of %llu assignments checked, %.1f s\n",
-                    (unsigned long long)done, (unsigned long long)total, ces_tool_now() - t0);
+                    (unsigned long long)done, (unsigned long long)total, ces_tool_now() - a->t0);
             next = ces_tool_now() + a->o.progress_seconds;
         }
     } while (ces_queue_map_next(R, S, Q, map));

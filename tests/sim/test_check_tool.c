@@ -1351,12 +1351,16 @@ static void test_expansion_stopped_options(void **state)
 /* Progress lines count their seconds from the command's start, the
  * expansion's, the model's building's and the search's alike: the
  * building's restarted at 0 after an expansion's seconds (1.1 s, then
- * 0.3 s). */
+ * 0.3 s).  So do the sweeps': a fault sweep's counted from its own start,
+ * after the expansion and the check without faults ("0 of 8000 faults
+ * checked, 0.0 s" where the check without faults had spent a bound of
+ * 0.3 s), a queue sweep's alike. */
 static void test_progress_one_clock(void **state)
 {
     char *dir = ces_test_tmpdir(), path[256], cmd[320], *o, *line;
     double last = -1, t;
     int expanding = 0, building = 0;
+    size_t faults = 0;
 
     (void)state;
     snprintf(path, sizeof(path), "%s/mid.ces", dir);
@@ -1384,6 +1388,34 @@ static void test_progress_one_clock(void **state)
     }
     assert_true(expanding > 0 && building > 0);
     assert_string_equal(line, "verdict: OK\n");
+    free(o);
+    /* a graph phase whose states grow with the square of its replays
+     * (about 5 s unbounded): the check without faults spends the bound,
+     * and the sweep checks none */
+    ces_test_put_file(path, "cesync 1\nranks 2\nsignal f u32 1\nphase graph x1000\n"
+                            "r* over p : write f[0]@$p = 1\nr* : wait f[0] >= 1\n");
+    snprintf(cmd, sizeof(cmd), "%s --fault-sweep --max-seconds 0.3 --progress 10 --quiet", path);
+    assert_int_equal(run(cmd, &o), 3);
+    line = strstr(o, "check: fault sweep: 0 of ");
+    assert_non_null(line);
+    assert_int_equal(sscanf(line, "check: fault sweep: 0 of %zu faults checked, %lf s\n", &faults,
+                            &t), 2);
+    assert_int_equal(faults, 8000);
+    if (t < 0.3)
+        fail_msg("%.1f s, under the bound of 0.3 s that had passed:\n%s", t, o);
+    free(o);
+    /* two streams on one queue: one assignment, its line after it */
+    ces_test_put_file(path, "cesync 1\nranks 2\nstreams 2\nconnections 1\nsignal f u32 1\n"
+                            "phase graph x1000\nr* over p : write f[0]@$p = 1\n"
+                            "r* : wait f[0] >= 1\n");
+    snprintf(cmd, sizeof(cmd), "%s --queue-sweep --max-seconds 0.3 --progress 0.01 --quiet",
+             path);
+    assert_int_equal(run(cmd, &o), 3);
+    line = strstr(o, "check: queue sweep: 1 of 1 assignments checked, ");
+    assert_non_null(line);
+    t = strtod(line + 48, NULL);
+    if (t < 0.3)
+        fail_msg("%.1f s, under the bound of 0.3 s that had passed:\n%s", t, o);
     free(o);
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(dir), 0);
