@@ -1263,9 +1263,10 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 
 /* Whether write w[i] of run g (of slot_writes), of a later replay
  * (dot_ow.later), may come after the other runs' latest writes before a
- * wait that it comes before: where none is of its block (which comes
- * after it in every replay) or comes after its every replay
- * (past_block). */
+ * wait that it comes before: where none is of its block's later replays
+ * too (which comes after it in every replay; one of the block's first
+ * replay, after w[i]'s second replay alone, may come before its later
+ * ones) or comes after its every replay (past_block). */
 static bool later_past(const struct dot_order *o, uint32_t g, uint32_t ng, size_t i)
 {
     const struct dot_ow *w = &o->w[i];
@@ -1275,7 +1276,8 @@ static bool later_past(const struct dot_order *o, uint32_t g, uint32_t ng, size_
         const uint32_t *lc = l != SIZE_MAX && t != g ? ow_clock(o, l) : NULL;
 
         if (lc != NULL && lc[w->proc] > w->pos &&
-            (o->w[l].block == w->block || past_block(o, lc, w->proc, w->block)))
+            ((o->w[l].later && o->w[l].block == w->block) ||
+             past_block(o, lc, w->proc, w->block)))
             return false;
     }
     return w->later;

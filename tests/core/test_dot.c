@@ -2518,6 +2518,26 @@ static void test_counter_pairs_chain_order(void **state)
                  (const char *const[]){" -> n2_0_0", NULL}, 48, 1037);
 }
 
+/* A write of a phase's first replay that comes after another process's
+ * write of its second replay may come before that write's later replays
+ * (beside a counter of 46 values, 1081 pairs).  r1 waits `f >= 1`, writes
+ * f 0, waits `f >= 1`, writes f 0 and waits `f >= 1` in a phase replayed
+ * 3 times, where r0 writes f 1 to r1: the second wait passes on r0's
+ * second 1, so r1's second 0 comes after r0's second replay's write, and
+ * was taken to come after r0's later replays' too, though the third wait
+ * passes on r0's third 1, written after that 0 (the last replay never
+ * ends, cesync check: HANG); no edge was drawn to it. */
+static void test_counter_pairs_later_first(void **state)
+{
+    (void)state;
+    counter_says("phase graph x3\nr0 : write f[0]@1 = 1\nr1 : wait f[0] >= 1\n"
+                 "r1 : write f[0] = 0\nr1 : wait f[0] >= 1\nr1 : write f[0] = 0\n"
+                 "r1 : wait f[0] >= 1\n",
+                 (const char *const[]){"n1_0_0 -> n1_1_0", "n1_0_0 -> n1_1_2",
+                                       "n1_0_0 -> n1_1_4", NULL},
+                 NULL, 49, 1035);
+}
+
 /* The order is given up past a bound of work, every pair drawn: each of
  * r0's 1,000 `== 1` waits of a slot that 1,000 ranks write 2 looks at the
  * writes of every rank, each against every other's (a slot 1,000 ranks
@@ -3233,6 +3253,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_spent),
         cmocka_unit_test(test_counter_pairs_later_paired),
         cmocka_unit_test(test_counter_pairs_chain_order),
+        cmocka_unit_test(test_counter_pairs_later_first),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
