@@ -1478,13 +1478,12 @@ static void test_fault_sweep_seconds(void **state)
  * the processes it was, KiB). */
 static int run_rss(const char *args, char **out, long *kib)
 {
-    char chunk[4096], *buf = calloc(1, 1);
-    size_t len = 0, n;
+    char *buf;
+    size_t len = 0;
     int fd[2], st = 0, rc = -1, used = 0;
     pid_t pid;
     FILE *f;
 
-    assert_non_null(buf);
     assert_int_equal(pipe(fd), 0);
     pid = fork();
     assert_true(pid >= 0);
@@ -1502,13 +1501,7 @@ static int run_rss(const char *args, char **out, long *kib)
     close(fd[1]);
     f = fdopen(fd[0], "r");
     assert_non_null(f);
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-        buf = realloc(buf, len + n + 1);
-        assert_non_null(buf);
-        memcpy(buf + len, chunk, n);
-        len += n;
-        buf[len] = '\0';
-    }
+    buf = ces_test_read_stream(f, &len);
     fclose(f);
     assert_int_equal(waitpid(pid, &st, 0), pid);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 
 #include "cesync.h"
@@ -39,6 +40,10 @@ long ces_test_alloc_failures(int (*body)(struct ces_ctx *ctx, void *arg), void *
 /* Reads a whole file (NULL-terminated, malloc'd with the C allocator) or
  * fails the test. */
 char *ces_test_read_file(const char *path, size_t *len);
+/* Reads a stream to its end (NULL-terminated, malloc'd with the C
+ * allocator, its length in *len where len is not NULL) or fails the test;
+ * the stream stays open. */
+char *ces_test_read_stream(FILE *f, size_t *len);
 
 /* Lists files in a fixtures subdirectory with a suffix, sorted; returns the
  * count, paths in *out (malloc'd array of malloc'd strings). */

@@ -98,6 +98,24 @@ char *ces_test_directive(const char *text, const char *key)
     return NULL;
 }
 
+char *ces_test_read_stream(FILE *f, size_t *len)
+{
+    char chunk[4096], *buf = calloc(1, 1);
+    size_t used = 0, n;
+
+    assert_non_null(buf);
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+        buf = realloc(buf, used + n + 1);
+        assert_non_null(buf);
+        memcpy(buf + used, chunk, n);
+        used += n;
+        buf[used] = '\0';
+    }
+    if (len != NULL)
+        *len = used;
+    return buf;
+}
+
 int ces_test_tool(const char *dir, const char *args, char **out)
 {
     return ces_test_tool_env(dir, "", args, out);
@@ -105,26 +123,17 @@ int ces_test_tool(const char *dir, const char *args, char **out)
 
 int ces_test_tool_env(const char *dir, const char *env, const char *args, char **out)
 {
-    char cmd[4096], chunk[4096];
-    char *buf = calloc(1, 1);
-    size_t len = 0, n;
+    char cmd[4096], *buf;
     FILE *f;
     int st;
 
-    assert_non_null(buf);
     /* standard input is /dev/null unless args redirect it: a command that
      * names no schedule must not see whatever the test itself was given */
     snprintf(cmd, sizeof(cmd), "cd '%s' && %s '%s' </dev/null %s 2>&1",
              dir != NULL ? dir : CES_FIXTURES, env, CES_TOOL, args);
     f = popen(cmd, "r");
     assert_non_null(f);
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-        buf = realloc(buf, len + n + 1);
-        assert_non_null(buf);
-        memcpy(buf + len, chunk, n);
-        len += n;
-        buf[len] = '\0';
-    }
+    buf = ces_test_read_stream(f, NULL);
     st = pclose(f);
     assert_true(WIFEXITED(st));
     *out = buf;
