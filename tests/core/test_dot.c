@@ -2475,6 +2475,18 @@ static void test_counter_pairs_later_spent(void **state)
                  NULL, (const char *const[]){" -> n2_1_0", NULL}, 46, 1036);
 }
 
+/* The phases after counter_case's counter of test_counter_pairs_later_paired
+ * and of test_counter_pairs_chain_order (test_counter_pairs_alloc_failures
+ * draws both too). */
+static const char later_paired_tail[] =
+    "phase graph x4\nr1 : wait f[0] == 2\nr1 s1 : write f[0]@1 = 1\n"
+    "phase graph x2\nr1 : wait f[0] >= 1\nr0 : write f[0]@1 = 2\n";
+
+static const char chain_order_tail[] =
+    "phase graph x3\nr0 : wait f[0] >= 1\nr1 : write f[0]@0 = 3\n"
+    "r0 : write f[0]@0 = 0\nr0 : wait f[0] >= 3\nr1 : write f[0]@0 = 2\n"
+    "phase graph x2\nr0 : wait f[0] == 2\nr0 : write f[0]@0 = 2\n";
+
 /* Where the replays of a phase's wait, an even count, use up half as
  * many writes, as where another stream of its rank writes a value it
  * fails in each replay, each write passes two replays' waits, the last
@@ -2489,9 +2501,7 @@ static void test_counter_pairs_later_spent(void **state)
 static void test_counter_pairs_later_paired(void **state)
 {
     (void)state;
-    counter_says("phase graph x4\nr1 : wait f[0] == 2\nr1 s1 : write f[0]@1 = 1\n"
-                 "phase graph x2\nr1 : wait f[0] >= 1\nr0 : write f[0]@1 = 2\n",
-                 NULL, (const char *const[]){" -> n2_1_0", NULL}, 46, 1036);
+    counter_says(later_paired_tail, NULL, (const char *const[]){" -> n2_1_0", NULL}, 46, 1036);
 }
 
 /* Where the writes a stream's waits into a slot may pass on are all of
@@ -2511,9 +2521,7 @@ static void test_counter_pairs_later_paired(void **state)
 static void test_counter_pairs_chain_order(void **state)
 {
     (void)state;
-    counter_says("phase graph x3\nr0 : wait f[0] >= 1\nr1 : write f[0]@0 = 3\n"
-                 "r0 : write f[0]@0 = 0\nr0 : wait f[0] >= 3\nr1 : write f[0]@0 = 2\n"
-                 "phase graph x2\nr0 : wait f[0] == 2\nr0 : write f[0]@0 = 2\n",
+    counter_says(chain_order_tail,
                  (const char *const[]){"n1_1_0 -> n1_0_0", "n1_1_0 -> n1_0_2", NULL},
                  (const char *const[]){" -> n2_0_0", NULL}, 48, 1037);
 }
@@ -2536,6 +2544,62 @@ static void test_counter_pairs_later_first(void **state)
                  (const char *const[]){"n1_0_0 -> n1_1_0", "n1_0_0 -> n1_1_2",
                                        "n1_0_0 -> n1_1_4", NULL},
                  NULL, 49, 1035);
+}
+
+/* A graph, its picture drawn without failures, and emit_same's runs. */
+struct dot_want {
+    const struct ces_graph *g;
+    const char *text;
+    long runs;
+};
+
+/* Draws want's graph as emit_body does; a picture drawn is exactly
+ * want's text (run k of ces_test_alloc_failures fails allocation k). */
+static int emit_same(struct ces_ctx *ctx, void *arg)
+{
+    struct dot_want *want = arg;
+    char *t = NULL;
+    int rc = ces_dot_emit(ctx, want->g, NULL, &t, NULL);
+
+    want->runs++;
+    if (rc == CES_OK && strcmp(t, want->text) != 0)
+        fail_msg("allocation %ld: the picture differs from the one drawn without failures",
+                 want->runs);
+    ces_free(ctx, t);
+    return rc;
+}
+
+/* Above 1000 pairs within a block, each allocation of the picture, those
+ * of the order that draws a wait from its nearest writes (order_build,
+ * order_chains, keep_nearest) among them, failing in turn: each says
+ * CES_ERR_NOMEM with a message and leaves nothing allocated, and without
+ * a failure the picture is the one drawn with none (test_alloc_failures's
+ * tiny schedule stays below 1000 pairs, where no order is worked out).
+ * The schedules of test_counter_pairs_later_paired and
+ * test_counter_pairs_chain_order: their chains are paired (chain_pair)
+ * and their replays' writes counted (replays_left, writes_left). */
+static void test_counter_pairs_alloc_failures(void **state)
+{
+    const struct {
+        const char *tail;
+        size_t dashed;
+        unsigned hidden;
+    } cases[] = {{later_paired_tail, 46, 1036}, {chain_order_tail, 48, 1037}};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct ces_test_alloc st;
+        struct ces_ctx *ctx = ces_test_ctx(&st);
+        struct ces_graph *g;
+        char *t = counter_case(ctx, &g, "", cases[i].tail);
+        struct dot_want want = {g, t, 0};
+
+        counter_drawn(t, cases[i].dashed, cases[i].hidden);
+        assert_true(ces_test_alloc_failures(emit_same, &want) > 100);
+        ces_free(ctx, t);
+        ces_graph_destroy(g);
+        ces_test_ctx_end(ctx, &st);
+    }
 }
 
 /* The order is given up past a bound of work, every pair drawn: each of
@@ -3254,6 +3318,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_paired),
         cmocka_unit_test(test_counter_pairs_chain_order),
         cmocka_unit_test(test_counter_pairs_later_first),
+        cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
         cmocka_unit_test(test_event_edges_unrecorded),
