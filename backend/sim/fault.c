@@ -677,13 +677,17 @@ static bool sweep_room(struct ces_ctx *ctx, uint64_t max, struct ces_check_sweep
 
 /* The checker's limit on a stream's unrolled ops, said before the sweep's
  * first fault (positions are 32-bit, and a stream past the limit made
- * billions of faults that every check then refused). */
+ * billions of faults that every check then refused), and a fault's on the
+ * position of a stop of a rank as a whole: the rank's streams together may
+ * hold more ops than a position names. */
 static int sweep_limit(struct ces_ctx *ctx, const struct ces_graph *g)
 {
     uint64_t cnt[CES_MAX_STREAMS];
     uint32_t streams = ces_graph_streams(g);
 
     for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+        uint64_t stops;
+
         memset(cnt, 0, sizeof(cnt));
         for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
             uint32_t n;
@@ -699,6 +703,13 @@ static int sweep_limit(struct ces_ctx *ctx, const struct ces_graph *g)
                                      " ops once graph replays are unrolled; the checker takes "
                                      "at most %" PRIu32,
                                      r, s, cnt[s], UINT32_MAX - 1);
+        stops = rank_stops(g, r);
+        if (stops > (uint64_t)UINT32_MAX + 1)
+            return ces_ctx_error(ctx, CES_ERR_LIMIT,
+                                 "r%" PRIu32 ": %" PRIu64 " stops of the rank as a whole once "
+                                 "graph replays are unrolled (stop:r%" PRIu32 "#0 to stop:r%" PRIu32
+                                 "#%" PRIu64 "); a fault's position takes at most %" PRIu32,
+                                 r, stops, r, r, stops - 1, UINT32_MAX);
     }
     return CES_OK;
 }

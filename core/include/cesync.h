@@ -1074,7 +1074,9 @@ struct ces_check_sweep_rest {
  * (rest->bound "memory").  The faults are not listed before the first
  * check: each is made as its turn comes.  A stream of more unrolled ops
  * than the checker takes is CES_ERR_LIMIT, as from ces_check, before any
- * fault is checked, and so is CES_ERR_SEMANTIC for a graph that does not
+ * fault is checked, and so is a rank whose stops as a whole would pass a
+ * fault's 32-bit position (stop:rR#K, K at most UINT32_MAX: its streams
+ * together may hold more ops), and CES_ERR_SEMANTIC for a graph that does not
  * validate ("fault sweep: the graph does not validate: ..."); otherwise it
  * returns the first error of a fault's check (ces_check's: a bad option,
  * CES_ERR_NOMEM), with no rows. */

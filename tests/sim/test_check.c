@@ -5377,6 +5377,55 @@ static void test_sweep_memory_bound(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A stop of a rank as a whole names the rank's op in enqueue order, a
+ * 32-bit position like a stream's, though the rank's streams together may
+ * hold more ops than one stream may: 2^31 replays of a fence on each of two
+ * streams, then one more fence on s0, make stops r0#0 to r0#4294967295, the
+ * last a position takes; one more fence on s1 would make a stop r0#4294967296,
+ * which no fault names (the sweep counted it and named r0#0, its position
+ * wrapped, as its last; 6 billion ops named r0#1705032702). */
+static void test_sweep_rank_positions(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = mk(ctx, 1, 2);
+    struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
+    struct ces_check_opts o;
+    size_t n = 1;
+    char *t = NULL;
+
+    (void)state;
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_GRAPH, UINT32_C(1) << 31), CES_OK);
+    op(g, 0, K(CES_OP_FENCE, 0));
+    op(g, 0, K(CES_OP_FENCE, 1));
+    assert_int_equal(ces_graph_add_block(g, CES_PHASE_EAGER, 1), CES_OK);
+    op(g, 0, K(CES_OP_FENCE, 0));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_seconds = 1;
+    o.spent_seconds = 1;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(rest.n, (UINT64_C(1) << 33) + 1);
+    assert_int_equal(rest.kinds[CES_FAULT_STOP], rest.n);
+    assert_int_equal(ces_check_sweep_text(ctx, rows, n, &rest, &t, NULL), CES_OK);
+    assert_string_equal(t, "not checked (the time bound had passed): 8589934593 faults, r0.s0#0 "
+                           "stop to r0#4294967295 stop in position order\n");
+    ces_free(ctx, t);
+    op(g, 0, K(CES_OP_FENCE, 1));
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_ERR_LIMIT);
+    assert_null(rows);
+    assert_int_equal(n, 0);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "r0: 4294967297 stops of the rank as a whole once graph replays are "
+                        "unrolled (stop:r0#0 to stop:r0#4294967296); a fault's position takes "
+                        "at most 4294967295");
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_random_mode(void **state)
 {
     struct ces_test_alloc st;
@@ -6003,6 +6052,7 @@ int main(void)
         cmocka_unit_test(test_sweep_table_small),
         cmocka_unit_test(test_sweep_time_bound),
         cmocka_unit_test(test_sweep_unlisted),
+        cmocka_unit_test(test_sweep_rank_positions),
         cmocka_unit_test(test_sweep_memory_bound),
         cmocka_unit_test(test_random_mode),
         cmocka_unit_test(test_replay_errors),
