@@ -107,6 +107,10 @@ static void test_exit_codes(void **state)
     assert_non_null(strstr(o, "\n                      no --json, --dot, --abort, --fault, "
                               "--replay, --random;\n                      exit 1 if the schedule "
                               "fails without faults)\n"));
+    /* the fault sweep's line of the faults not checked names both bounds
+     * that leave some (it named --max-seconds alone) */
+    assert_non_null(strstr(o, "a line naming the\n                      faults --max-seconds or "
+                              "--max-memory left unchecked, a\n"));
     free(o);
     assert_int_equal(run("barrier --ranks 2 --fault-sweep --fault stop:r0.s0#1", &o), 2);
     assert_string_equal(o, "cesync: check: --fault-sweep makes its own faults; drop "
