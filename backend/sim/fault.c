@@ -652,15 +652,20 @@ static void sweep_last(const struct ces_graph *g, struct ces_fault *f)
 }
 
 /* Room for one more of the sweep's rows, *out holding *cap, all used:
- * twice as many, or as many as stay below the memory bound max (0: none),
- * whose rest a check needs.  False where not one more stays below it (*rc
- * untouched), or where the allocation fails (*rc CES_ERR_NOMEM). */
-static bool sweep_room(struct ces_ctx *ctx, uint64_t max, struct ces_check_sweep_row **out,
-                       size_t *cap, int *rc)
+ * twice as many, but no more than the sweep's `total` faults (the rows a
+ * check's memory bound is charged with: 64 of 32 bytes for a sweep of 8
+ * faults left each check 1,792 bytes less than 8 rows do), or as many as
+ * stay below the memory bound max (0: none), whose rest a check needs.
+ * False where not one more stays below it (*rc untouched), or where the
+ * allocation fails (*rc CES_ERR_NOMEM). */
+static bool sweep_room(struct ces_ctx *ctx, uint64_t max, size_t total,
+                       struct ces_check_sweep_row **out, size_t *cap, int *rc)
 {
     size_t want = *cap > 0 ? 2 * *cap : 64;
     struct ces_check_sweep_row *p;
 
+    if (want > total)
+        want = total;
     if (max > 0 && (max - 1) / sizeof(**out) < want)
         want = (size_t)((max - 1) / sizeof(**out));
     if (want <= *cap)
@@ -756,7 +761,7 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
          * checked, which *rest says (never a verdict not found) */
         if (opts->max_seconds > 0 && opts->spent_seconds + (t - t0) >= opts->max_seconds)
             rest->bound = "time";
-        else if (done == cap && !sweep_room(ctx, opts->max_memory, &out, &cap, &rc) &&
+        else if (done == cap && !sweep_room(ctx, opts->max_memory, total, &out, &cap, &rc) &&
                  rc == CES_OK)
             rest->bound = "memory";
         if (rest->bound != NULL) {

@@ -5426,6 +5426,43 @@ static void test_sweep_rank_positions(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* The rows a check's memory bound is charged with are no more than the
+ * sweep's faults: the 8 of `cesync check barrier --ranks 2` took 64 rows
+ * (2 KiB) at once, so under 28,000 bytes each check had 25,952 and all 8
+ * were INCOMPLETE, where with the 8 rows' 256 bytes charged 6 finish. */
+static void test_sweep_rows_fit_faults(void **state)
+{
+    static const char src[] = "cesync 1\nranks 2\nstreams 1\nsignal ready u64 1\n"
+                              "phase eager x1\n"
+                              "r* : write ready[0] = $i\n"
+                              "r* over p : wait ready[0]@$p >= $i\n";
+    static const uint32_t want[8] = {CES_V_HANG, CES_V_INCOMPLETE, CES_V_HANG, CES_V_HANG,
+                                     CES_V_HANG, CES_V_INCOMPLETE, CES_V_HANG, CES_V_HANG};
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_prog *p = NULL;
+    struct ces_graph *g = NULL;
+    struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
+    struct ces_check_opts o;
+    size_t n = 0;
+
+    (void)state;
+    assert_int_equal(ces_prog_parse(ctx, src, sizeof(src) - 1, NULL, &p), CES_OK);
+    assert_int_equal(ces_prog_expand(ctx, p, &g), CES_OK);
+    ces_check_opts_init(&o);
+    o.max_memory = 28000;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_OK);
+    assert_int_equal(n, 8);
+    assert_int_equal(rest.n, 0);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(rows[i].verdict, want[i]);
+    ces_free(ctx, rows);
+    ces_graph_destroy(g);
+    ces_prog_destroy(p);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_random_mode(void **state)
 {
     struct ces_test_alloc st;
@@ -6054,6 +6091,7 @@ int main(void)
         cmocka_unit_test(test_sweep_unlisted),
         cmocka_unit_test(test_sweep_rank_positions),
         cmocka_unit_test(test_sweep_memory_bound),
+        cmocka_unit_test(test_sweep_rows_fit_faults),
         cmocka_unit_test(test_random_mode),
         cmocka_unit_test(test_replay_errors),
         cmocka_unit_test(test_replay_watchdog_hint),
