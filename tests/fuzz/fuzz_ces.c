@@ -21,6 +21,12 @@
  *   - under the watchdog model nothing stays blocked, and the races and
  *     mismatches are those found without it;
  *   - each defect's replay string re-runs an execution with that defect;
+ *   - the fault sweep of a small graph, within its bounds, under a memory
+ *     bound and with its time bound spent, checks the first of the faults
+ *     this file lists from the unrolled program, in position order, and
+ *     counts the others in its rest, each kind's, naming the first and the
+ *     last, with its bound; under the memory bound one more row would not
+ *     have stayed below it, with the time bound spent it checks none;
  *   - a model file that parses prints as a file that parses to the same
  *     text;
  *   - the input's first line, read as a fault (--fault) or a queue map
@@ -61,6 +67,17 @@
  * bounds of docs/FORMAT.md) took 23 s an input in its expansions (the
  * program's, the canonical text's and those with an allocation failing). */
 #define FUZZ_MAX_EXPANDED 100000u
+/* The fault sweep's graphs: at most this many ops in a run (so at most
+ * 4 times as many faults: a drop, a delay and a stop at each op, and a
+ * stop of its rank as a whole), each check at most this many states, a
+ * sweep at most this many seconds (two checks a fault: a sweep of 96
+ * faults of a `connections any` graph took 2.9 s an input under
+ * libFuzzer's instrumentation before its time bound; where it passes, the
+ * faults left are the sweep's rest, whose promises hold as well). */
+#define FUZZ_SWEEP_MAX_OPS 24u
+#define FUZZ_SWEEP_MAX_FAULTS (4 * FUZZ_SWEEP_MAX_OPS)
+#define FUZZ_SWEEP_MAX_STATES 100
+#define FUZZ_SWEEP_MAX_SECONDS 0.1
 /* The graph shape a queue map is read for: 3 ranks of 3 streams. */
 #define FUZZ_MAP_RANKS 3
 #define FUZZ_MAP_STREAMS 3
@@ -151,6 +168,22 @@ static int short_graph(const struct ces_graph *g)
             ops += (uint64_t)n * ces_graph_block(g, b).reps;
         }
     return ops <= FUZZ_MAX_OPS;
+}
+
+/* g's run ops (each block's ops times its repetitions), where they are
+ * FUZZ_SWEEP_MAX_OPS or fewer, else FUZZ_SWEEP_MAX_OPS + 1. */
+static uint32_t sweep_ops(const struct ces_graph *g)
+{
+    uint64_t ops = 0;
+
+    for (uint32_t b = 0; b < ces_graph_nblocks(g) && ops <= FUZZ_SWEEP_MAX_OPS; b++)
+        for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+            uint32_t n;
+
+            (void)ces_graph_ops(g, b, r, &n);
+            ops += (uint64_t)n * ces_graph_block(g, b).reps;
+        }
+    return ops <= FUZZ_SWEEP_MAX_OPS ? (uint32_t)ops : FUZZ_SWEEP_MAX_OPS + 1;
 }
 
 /* The graph's text loads to a graph that prints the same. */
@@ -266,7 +299,154 @@ static void watchdog(struct ces_ctx *ctx, const struct ces_graph *g, uint32_t v)
                         v, w);
 }
 
-static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g)
+/* Every fault of the sweep of g (at most FUZZ_SWEEP_MAX_OPS ops), in
+ * position order as ces_check_fault_sweep documents it, listed here from
+ * the unrolled program: each stream's ops with a drop and (below
+ * CES_MAX_STREAMS streams) a delay at each write and a stop at each op,
+ * then a stop of the rank as a whole before each of its ops where two of
+ * its streams or more still have ops to enqueue.  Returns their number. */
+static size_t sweep_list(const struct ces_graph *g, struct ces_fault *all)
+{
+    uint32_t streams = ces_graph_streams(g);
+    size_t n = 0;
+
+    for (uint32_t r = 0; r < ces_graph_ranks(g); r++) {
+        uint32_t left[CES_MAX_STREAMS] = {0}, k = 0;
+
+        for (uint32_t s = 0; s < streams; s++, k = 0)
+            for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+                uint32_t nops;
+                const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
+
+                for (uint64_t j = 0; j < ces_graph_block(g, b).reps; j++)
+                    for (uint32_t i = 0; i < nops; i++) {
+                        if (ops[i].stream != s)
+                            continue;
+                        if (ops[i].kind == CES_OP_WRITE) {
+                            all[n++] = (struct ces_fault){CES_FAULT_DROP, r, s, k};
+                            if (streams < CES_MAX_STREAMS)
+                                all[n++] = (struct ces_fault){CES_FAULT_DELAY, r, s, k};
+                        }
+                        all[n++] = (struct ces_fault){CES_FAULT_STOP, r, s, k++};
+                        left[s]++;
+                    }
+            }
+        for (uint32_t b = 0; b < ces_graph_nblocks(g); b++) {
+            uint32_t nops;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &nops);
+
+            for (uint64_t j = 0; j < ces_graph_block(g, b).reps; j++)
+                for (uint32_t i = 0; i < nops; i++, k++) {
+                    uint32_t alive = 0;
+
+                    for (uint32_t s = 0; s < streams; s++)
+                        alive += left[s] > 0;
+                    if (alive > 1)
+                        all[n++] = (struct ces_fault){CES_FAULT_STOP, r, CES_FAULT_RANK, k};
+                    left[ops[i].stream]--;
+                }
+        }
+    }
+    return n;
+}
+
+static int same_fault(const struct ces_fault *a, const struct ces_fault *b)
+{
+    return a->kind == b->kind && a->rank == b->rank && a->stream == b->stream &&
+           a->index == b->index;
+}
+
+static void sweep_broken(const char *promise, const struct ces_fault *f, size_t n, size_t total)
+{
+    char a[64], b[64];
+
+    if (f != NULL)
+        (void)ces_fault_format(f, a, sizeof(a));
+    else
+        snprintf(a, sizeof(a), "(none)");
+    snprintf(b, sizeof(b), "%zu rows of %zu faults", n, total);
+    broken(promise, a, b);
+}
+
+/* g's fault sweep under o: the rows are the first of its faults (sweep_list)
+ * in position order and the rest counts, by kind, the others, naming the
+ * first and the last, its bound "time" or "memory"; under the memory
+ * bound, the rows stay below it and one more would not.  Returns the
+ * rows' number. */
+static size_t sweep_once(struct ces_ctx *ctx, const struct ces_graph *g,
+                         const struct ces_check_opts *o, const struct ces_fault *all,
+                         size_t total)
+{
+    struct ces_check_sweep_row *rows = NULL;
+    struct ces_check_sweep_rest rest;
+    size_t n = 0, kinds[3] = {0};
+    char *t = NULL;
+
+    if (ces_check_fault_sweep(ctx, g, o, &rows, &n, &rest) != CES_OK)
+        broken("the fault sweep runs where the check did", ces_ctx_last_error(ctx), NULL);
+    if (n + rest.n != total)
+        sweep_broken("the sweep's rows and its rest are every fault", NULL, n, total);
+    for (size_t i = 0; i < n; i++)
+        if (!same_fault(&rows[i].fault, &all[i]))
+            sweep_broken("the sweep's rows are its faults in position order", &rows[i].fault, i,
+                         total);
+    for (size_t i = n; i < total; i++)
+        kinds[all[i].kind]++;
+    if (rest.kinds[0] != kinds[0] || rest.kinds[1] != kinds[1] || rest.kinds[2] != kinds[2])
+        sweep_broken("the sweep's rest counts each kind's faults after its rows", NULL, n, total);
+    if (rest.n > 0 &&
+        (!same_fault(&rest.first, &all[n]) || !same_fault(&rest.last, &all[total - 1])))
+        sweep_broken("the sweep's rest names its first and last faults", &rest.first, n, total);
+    if ((rest.n > 0) != (rest.bound != NULL) ||
+        (rest.bound != NULL && strcmp(rest.bound, "time") != 0 &&
+         strcmp(rest.bound, "memory") != 0))
+        sweep_broken("the sweep's rest has a bound where it holds faults", NULL, n, total);
+    if (rest.bound != NULL && strcmp(rest.bound, "memory") == 0 &&
+        (o->max_memory == 0 || (uint64_t)n * sizeof(*rows) >= o->max_memory ||
+         (uint64_t)(n + 1) * sizeof(*rows) < o->max_memory))
+        sweep_broken("the memory bound stops the sweep where one more row would not stay below "
+                     "it",
+                     &rest.first, n, total);
+    if (ces_check_sweep_text(ctx, rows, n, &rest, &t, NULL) != CES_OK)
+        broken("a sweep's table is written", ces_ctx_last_error(ctx), NULL);
+    ces_free(ctx, t);
+    ces_free(ctx, rows);
+    return n;
+}
+
+/* A memory bound for the sweep of `total` faults that the input's hash `h`
+ * picks: from 1 byte to one row more than the rows of all (a check has
+ * what the rows leave: little, so the checks are quick). */
+static uint64_t sweep_memory(size_t total, uint64_t h)
+{
+    return 1 + h % (sizeof(struct ces_check_sweep_row) * (total + 1));
+}
+
+/* The fault sweep of a small g three times: within the search's bounds, with
+ * a memory bound that the input's hash `h` picks, and with its time bound
+ * spent before its first fault (none checked). */
+static void sweep(struct ces_ctx *ctx, const struct ces_graph *g, uint64_t h)
+{
+    struct ces_fault all[FUZZ_SWEEP_MAX_FAULTS];
+    struct ces_check_opts o;
+    size_t total;
+
+    if (sweep_ops(g) > FUZZ_SWEEP_MAX_OPS)
+        return;
+    total = sweep_list(g, all);
+    ces_check_opts_init(&o);
+    o.max_states = FUZZ_SWEEP_MAX_STATES;
+    o.max_seconds = FUZZ_SWEEP_MAX_SECONDS;
+    sweep_once(ctx, g, &o, all, total);
+    o.max_memory = sweep_memory(total, h);
+    sweep_once(ctx, g, &o, all, total);
+    o.max_memory = 0;
+    o.spent_seconds = o.max_seconds;
+    if (sweep_once(ctx, g, &o, all, total) != 0)
+        sweep_broken("a sweep whose time bound is spent checks no fault", NULL, 0, total);
+}
+
+static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g, uint64_t h)
 {
     struct ces_check_opts o;
     struct ces_check_report *r = NULL;
@@ -279,6 +459,7 @@ static void check_and_draw(struct ces_ctx *ctx, const struct ces_graph *g)
     o.max_seconds = FUZZ_MAX_SECONDS;
     if (ces_check(ctx, g, &o, &r) == CES_OK) {
         reference(ctx, g, ces_check_report_verdict(r));
+        sweep(ctx, g, h);
         watchdog(ctx, g, ces_check_report_verdict(r));
         replay(ctx, g, r);
         if (ces_check_report_text(ctx, r, &t, &l) == CES_OK)
@@ -475,6 +656,24 @@ static long out_of_memory(const char *text, size_t size, long fail_at)
                     ces_free(ctx, t);
                 ces_check_report_destroy(r);
             }
+            if (sweep_ops(g) <= FUZZ_SWEEP_MAX_OPS) {
+                struct ces_check_sweep_row *rows = NULL;
+                struct ces_check_sweep_rest rest;
+                size_t n = 0;
+
+                /* under a memory bound, as sweep's second: the rows' and a
+                 * check's allocations, each check quick; no time bound, so
+                 * that both runs try the same allocations (the one that
+                 * fails is picked from the first's count) */
+                o.max_states = FUZZ_SWEEP_MAX_STATES;
+                o.max_seconds = 0;
+                o.max_memory = sweep_memory(FUZZ_SWEEP_MAX_FAULTS, size);
+                if (CES_FUZZ_CALL_(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest)) ==
+                        CES_OK &&
+                    CES_FUZZ_CALL_(ces_check_sweep_text(ctx, rows, n, &rest, &t, NULL)) == CES_OK)
+                    ces_free(ctx, t);
+                ces_free(ctx, rows);
+            }
             if (CES_FUZZ_CALL_(ces_dot_emit(ctx, g, NULL, &t, &l)) == CES_OK)
                 ces_free(ctx, t);
             (void)CES_FUZZ_CALL_(ces_model_predict(ctx, ces_model_find("h200"), g, &pr));
@@ -505,6 +704,12 @@ int ces_fuzz_one(const uint8_t *data, size_t size)
     struct ces_prog *p = NULL;
     const char *text = (const char *)data;
     char *line;
+    /* the input's hash (FNV-1a): picks a sweep's memory bound and the
+     * allocation that fails */
+    uint64_t h = UINT64_C(14695981039346656037);
+
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * UINT64_C(1099511628211);
 
     if (ces_ctx_create(&hooks, &ctx) != CES_OK)
         broken("a context can be created", NULL, NULL);
@@ -513,7 +718,7 @@ int ces_fuzz_one(const uint8_t *data, size_t size)
 
         if (g != NULL && short_graph(g)) {
             reload(ctx, g);
-            check_and_draw(ctx, g);
+            check_and_draw(ctx, g, h);
             predict(ctx, g);
             lower(ctx, g);
         }
@@ -537,13 +742,7 @@ int ces_fuzz_one(const uint8_t *data, size_t size)
         snprintf(n, sizeof(n), "%ld blocks", st.live);
         broken("every block is freed", n, NULL);
     }
-    {
-        /* one allocation picked by the input's hash (FNV-1a) fails */
-        uint64_t h = UINT64_C(14695981039346656037);
-
-        for (size_t i = 0; i < size; i++)
-            h = (h ^ data[i]) * UINT64_C(1099511628211);
-        out_of_memory(text, size, 1 + (long)(h % (uint64_t)out_of_memory(text, size, 0)));
-    }
+    /* one allocation picked by the input's hash fails */
+    out_of_memory(text, size, 1 + (long)(h % (uint64_t)out_of_memory(text, size, 0)));
     return 0;
 }
