@@ -158,10 +158,12 @@ struct sim_model {
     size_t bytes;                /* memory held by the model */
     /* the memory bound while building (opts->max_memory, 0 = none), the
      * bytes one state will take at least (kept free under the bound), and
-     * whether the bound refused an allocation */
+     * whether the bound refused an allocation, and whether malloc did (an
+     * error, though the bound refused another of the same tables) */
     uint64_t limit;
     size_t reserve;
     bool over;
+    bool nomem;
     size_t need; /* when over: the model's bytes with the refused allocation */
     size_t peak;                 /* the most bytes the model held, building included */
     double deadline;    /* while building: when opts->max_seconds passes (0: never) */

@@ -163,8 +163,10 @@ static void *zalloc(struct sim_model *m, size_t n, size_t size)
     if (!fits(m, sat_mul(n, size)))
         return NULL;
     p = ces_malloc(m->ctx, n * size);
-    if (p == NULL)
+    if (p == NULL) {
+        m->nomem = true;
         return NULL;
+    }
     hold(m, n * size);
     begin(m, "clearing a table", n * size);
     for (size_t at = 0; at < n * size; at += chunk) {
@@ -1374,7 +1376,7 @@ fail:
                            "(%" PRIu32 " stream%s, %" PRIu64 " op%s unrolled) was not built by "
                            "then", opts->max_seconds, before, m->nproc, ces_plural(m->nproc),
                            m->nunrolled, ces_plural(m->nunrolled));
-    } else if (m->over && rc == CES_ERR_NOMEM) { /* the bound refused, not malloc */
+    } else if (m->over && !m->nomem && rc == CES_ERR_NOMEM) { /* the bound refused, not malloc */
         char bound[24], need[24], one[24], state[48] = "", ops[48] = "";
         uint64_t slots = 0;
 
