@@ -1335,6 +1335,22 @@ static void test_signal_leaves_no_temporary(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Each command of cases (pairs: the command, what it says) in dir exits 2
+ * saying what it must, and leaves file `name` holding `text`. */
+static void refused_all(const char *dir, const char *const *cases, size_t n, const char *name,
+                        const char *text)
+{
+    char *out = NULL;
+
+    for (size_t i = 0; i < n; i += 2) {
+        assert_int_equal(ces_test_tool(dir, cases[i], &out), 2);
+        if (strcmp(out, cases[i + 1]) != 0)
+            fail_msg("'cesync %s' said:\n%s", cases[i], out);
+        free(out);
+        holds(dir, name, text);
+    }
+}
+
 /* An output that names the input file is refused before anything is
  * written (print -o, promela -o, dot -o and check --dot replaced the
  * schedule they read: print dropped its comments, the others overwrote it),
@@ -1368,6 +1384,21 @@ static void test_output_is_not_input(void **state)
         "cesync: check: --dot hard.dot is the file standard input reads (name another output "
         "file)\n",
     };
+    /* judged as -o is read, before the schedule is: one that does not
+     * read said its own error (a long one's expansion came first), an
+     * unknown option after -o on the line said that; dot's name without a
+     * format alike */
+    static const char *const early[] = {
+        "print bad.ces -o bad.ces",
+        "cesync: print: -o bad.ces is the input file (name another output file)\n",
+        "promela bad.ces -o ./bad.ces --bogus",
+        "cesync: promela: -o ./bad.ces is the input file bad.ces (name another output file)\n",
+        "dot bad.ces -o bad.ces",
+        "cesync: dot: -o bad.ces is the input file (name another output file)\n",
+        "dot bad.ces -o bad.txt",
+        "cesync: dot: -o bad.txt: the name must end in .dot, .svg or .png (-o - writes the dot "
+        "text to standard output)\n",
+    };
     char *dir = ces_test_tmpdir(), *out = NULL, path[512], path2[512];
 
     (void)state;
@@ -1377,38 +1408,12 @@ static void test_output_is_not_input(void **state)
     snprintf(path, sizeof(path), "%s/a.dot", dir);
     snprintf(path2, sizeof(path2), "%s/hard.dot", dir);
     assert_int_equal(link(path, path2), 0);
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i += 2) {
-        assert_int_equal(ces_test_tool(dir, cases[i], &out), 2);
-        if (strcmp(out, cases[i + 1]) != 0)
-            fail_msg("'cesync %s' said:\n%s", cases[i], out);
-        free(out);
-        holds(dir, "a.dot", sched);
-    }
+    refused_all(dir, cases, sizeof(cases) / sizeof(cases[0]), "a.dot", sched);
     assert_int_equal(unlink(path2), 0);
     snprintf(path2, sizeof(path2), "%s/link.dot", dir);
     assert_int_equal(unlink(path2), 0);
-    /* judged as -o is read, before the schedule is: one that does not
-     * read said its own error (a long one's expansion came first), an
-     * unknown option after -o on the line said that; dot's name without a
-     * format alike */
     put_file(dir, "bad.ces", "cesync 2\n");
-    assert_int_equal(ces_test_tool(dir, "print bad.ces -o bad.ces", &out), 2);
-    assert_string_equal(out, "cesync: print: -o bad.ces is the input file (name another output "
-                             "file)\n");
-    free(out);
-    assert_int_equal(ces_test_tool(dir, "promela bad.ces -o ./bad.ces --bogus", &out), 2);
-    assert_string_equal(out, "cesync: promela: -o ./bad.ces is the input file bad.ces (name "
-                             "another output file)\n");
-    free(out);
-    assert_int_equal(ces_test_tool(dir, "dot bad.ces -o bad.ces", &out), 2);
-    assert_string_equal(out, "cesync: dot: -o bad.ces is the input file (name another output "
-                             "file)\n");
-    free(out);
-    assert_int_equal(ces_test_tool(dir, "dot bad.ces -o bad.txt", &out), 2);
-    assert_string_equal(out, "cesync: dot: -o bad.txt: the name must end in .dot, .svg or .png "
-                             "(-o - writes the dot text to standard output)\n");
-    free(out);
-    holds(dir, "bad.ces", "cesync 2\n");
+    refused_all(dir, early, sizeof(early) / sizeof(early[0]), "bad.ces", "cesync 2\n");
     snprintf(path2, sizeof(path2), "%s/bad.ces", dir);
     assert_int_equal(unlink(path2), 0);
     /* a collective is read from no file */
