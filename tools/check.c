@@ -99,7 +99,7 @@ static const char check_help[] =
     "                      alone when there is none (.dot, .svg or .png; the\n"
     "                      directory must exist, and for .svg and .png Graphviz\n"
     "                      and a temporary file in TMPDIR (else /tmp), checked\n"
-    "                      before the search; not the schedule's own file); a\n"
+    "                      before the schedule is read; not the schedule's file); a\n"
     "                      picture whose layout may take 10 s or more is announced\n"
     "                      before the search, with about how long; above 1000\n"
     "                      write -> wait pairs within blocks a wait is drawn from\n"
@@ -166,8 +166,9 @@ static uint64_t default_memory_bound(void)
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 2 : 0;
 }
 
-/* --dot's file, before the search: a check can run long, and a picture that
- * cannot be written after it would turn its verdict into a usage error.
+/* --dot's file, before the schedule is read: its expansion and the check
+ * can run long, and a picture that cannot be written after them would turn
+ * the verdict into a usage error.
  * The name must say the format, its directory must exist, .svg/.png need
  * Graphviz and the temporary file that feeds it (in TMPDIR), and the file
  * must be one that can be created there. */
@@ -246,14 +247,66 @@ static void check_dot_note(struct ces_ctx *ctx, const struct ces_graph *g,
         ces_sim_delayed_free(ctx, &d);
 }
 
+/* The options together, once check_opt has taken each (its call with no
+ * option), before the schedule is read: those that exclude each other or
+ * need another, and --dot's file, none of which needs the graph, so that a
+ * long schedule's expansion does not come first, nor a bound it reaches. */
+static int check_combined(struct ces_ctx *ctx, struct check_args *a)
+{
+    if (!a->memory_given)
+        a->o.max_memory = default_memory_bound();
+    if (a->o.random > 0 && a->o.replay != NULL)
+        return ces_tool_fail("check: --random and --replay exclude each other");
+    if (a->o.max_depth > 0 && (a->o.random > 0 || a->o.replay != NULL))
+        return ces_tool_fail("check: --max-depth bounds the exhaustive search: drop it with "
+                             "--random/--replay");
+    if ((a->o.flags & CES_CHECK_NO_REDUCTION) && (a->o.random > 0 || a->o.replay != NULL))
+        return ces_tool_fail("check: --no-reduction is a mode of the exhaustive search: drop it "
+                             "with --random/--replay");
+    if (a->seed_given && a->o.random == 0)
+        return ces_tool_fail("check: --seed applies to --random");
+    if (a->states_given && (a->o.random > 0 || a->o.replay != NULL))
+        return ces_tool_fail("check: --max-states bounds the stored states of the exhaustive "
+                             "search: drop it with --random/--replay");
+    if ((a->o.flags & CES_CHECK_FIRST) && a->o.replay != NULL)
+        return ces_tool_fail("check: --first stops a search: a replay is one execution, drop it");
+    if (a->quiet && a->json)
+        return ces_tool_fail("check: --quiet (the verdict line) and --json (the whole report) "
+                             "exclude each other");
+    if ((a->sweep || a->qsweep) && a->o.random > 0)
+        return ces_tool_fail("check: %s proves every case, --random only samples: drop --random",
+                             a->sweep ? "--fault-sweep" : "--queue-sweep");
+    if (a->sweep && (a->o.replay != NULL || a->o.nfaults > 0))
+        return ces_tool_fail("check: --fault-sweep makes its own faults; drop --fault/--replay");
+    if (a->sweep && (a->o.flags & CES_CHECK_ABORT))
+        return ces_tool_fail("check: --fault-sweep checks every fault without and with --abort: "
+                             "drop --abort");
+    if (a->sweep && (a->json || a->dot != NULL))
+        return ces_tool_fail("check: --fault-sweep prints a table, not a report: drop "
+                             "--json/--dot");
+    if (a->qsweep && (a->sweep || a->queues != NULL || a->o.replay != NULL))
+        return ces_tool_fail("check: --queue-sweep makes its own queue maps, one check each: "
+                             "drop --fault-sweep/--queues/--replay");
+    if (a->qsweep && a->dot != NULL)
+        return ces_tool_fail("check: --queue-sweep prints a line per failing assignment and "
+                             "one report: drop --dot (draw one assignment with --queues)");
+    if (a->dot != NULL && check_dot_path(ctx, a->dot) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
+    if (a->dot != NULL)
+        return ces_tool_out_not_in("check", "--dot", a->dot, a->in);
+    return CES_EXIT_OK;
+}
+
 /* An option of check in its place on the command line (ces_tool_opt_fn):
  * its value judged alone; how the options combine, once all are known
- * (check_combined). */
+ * (the call with no option: check_combined). */
 static int check_opt(void *ud, const char *opt, const char *v)
 {
     struct check_args *a = ud;
     int ec = CES_EXIT_OK;
 
+    if (opt == NULL)
+        return check_combined(a->ctx, a);
     if (strcmp(opt, "--max-states") == 0) { /* 0: no bound */
         ec = ces_tool_number("check", opt, v, 0, UINT64_MAX, NULL, &a->o.max_states);
         a->states_given = true;
@@ -326,55 +379,6 @@ static int check_opt(void *ud, const char *opt, const char *v)
         return ces_tool_fail("check: %s applies to --predict", opt);
     }
     return ec;
-}
-
-/* The options together, once check_opt has taken each: those that exclude
- * each other, and --dot's file (also where the time bound stopped the
- * schedule's expansion: none of them needs the graph). */
-static int check_combined(struct ces_ctx *ctx, struct check_args *a)
-{
-    if (!a->memory_given)
-        a->o.max_memory = default_memory_bound();
-    if (a->o.random > 0 && a->o.replay != NULL)
-        return ces_tool_fail("check: --random and --replay exclude each other");
-    if (a->o.max_depth > 0 && (a->o.random > 0 || a->o.replay != NULL))
-        return ces_tool_fail("check: --max-depth bounds the exhaustive search: drop it with "
-                             "--random/--replay");
-    if ((a->o.flags & CES_CHECK_NO_REDUCTION) && (a->o.random > 0 || a->o.replay != NULL))
-        return ces_tool_fail("check: --no-reduction is a mode of the exhaustive search: drop it "
-                             "with --random/--replay");
-    if (a->seed_given && a->o.random == 0)
-        return ces_tool_fail("check: --seed applies to --random");
-    if (a->states_given && (a->o.random > 0 || a->o.replay != NULL))
-        return ces_tool_fail("check: --max-states bounds the stored states of the exhaustive "
-                             "search: drop it with --random/--replay");
-    if ((a->o.flags & CES_CHECK_FIRST) && a->o.replay != NULL)
-        return ces_tool_fail("check: --first stops a search: a replay is one execution, drop it");
-    if (a->quiet && a->json)
-        return ces_tool_fail("check: --quiet (the verdict line) and --json (the whole report) "
-                             "exclude each other");
-    if ((a->sweep || a->qsweep) && a->o.random > 0)
-        return ces_tool_fail("check: %s proves every case, --random only samples: drop --random",
-                             a->sweep ? "--fault-sweep" : "--queue-sweep");
-    if (a->sweep && (a->o.replay != NULL || a->o.nfaults > 0))
-        return ces_tool_fail("check: --fault-sweep makes its own faults; drop --fault/--replay");
-    if (a->sweep && (a->o.flags & CES_CHECK_ABORT))
-        return ces_tool_fail("check: --fault-sweep checks every fault without and with --abort: "
-                             "drop --abort");
-    if (a->sweep && (a->json || a->dot != NULL))
-        return ces_tool_fail("check: --fault-sweep prints a table, not a report: drop "
-                             "--json/--dot");
-    if (a->qsweep && (a->sweep || a->queues != NULL || a->o.replay != NULL))
-        return ces_tool_fail("check: --queue-sweep makes its own queue maps, one check each: "
-                             "drop --fault-sweep/--queues/--replay");
-    if (a->qsweep && a->dot != NULL)
-        return ces_tool_fail("check: --queue-sweep prints a line per failing assignment and "
-                             "one report: drop --dot (draw one assignment with --queues)");
-    if (a->dot != NULL && check_dot_path(ctx, a->dot) != CES_EXIT_OK)
-        return CES_EXIT_USAGE;
-    if (a->dot != NULL)
-        return ces_tool_out_not_in("check", "--dot", a->dot, a->in);
-    return CES_EXIT_OK;
 }
 
 /* Progress lines on stderr: asked for, or a terminal there and a report
@@ -498,8 +502,8 @@ static size_t graph_options(const struct check_args *a, const char *out[3])
  * checked against the schedule, a sweep's totals saying it checked nothing
  * (--queue-sweep --json: the sweep's object alone, no assignment in it),
  * a line on stderr saying how far the expansion came, and that --dot's
- * picture was not written; an option the others exclude is still said as
- * such (exit 2). */
+ * picture was not written (an option the others exclude was said before
+ * the expansion began, exit 2). */
 static int expansion_stopped(struct ces_ctx *ctx, struct check_args *a)
 {
     uint32_t open = a->o.flags & CES_CHECK_ABORT
@@ -508,10 +512,7 @@ static int expansion_stopped(struct ces_ctx *ctx, struct check_args *a)
     char cls[64], expansion[256], unchecked[64];
     const char *opts[3];
     size_t nopts = graph_options(a, opts), len = 0;
-    int ec = check_combined(ctx, a);
 
-    if (ec != CES_EXIT_OK)
-        return ec;
     ces_verdict_format(open, cls, sizeof(cls));
     snprintf(expansion, sizeof(expansion),
              "\"bound\":\"time\",\"expansion\":{\"blocks\":%llu,\"blocks_all\":%llu,\"ops\":%llu,"
@@ -926,8 +927,6 @@ int ces_cmd_check(int argc, char **argv)
         ec = expansion_stopped(ctx, &a);
         goto out;
     }
-    if (ec == CES_EXIT_OK)
-        ec = check_combined(ctx, &a);
     if (ec == CES_EXIT_OK && a.queues != NULL)
         ec = read_queues(ctx, g, &a);
     /* a long layout is said before the search, with the other checks of

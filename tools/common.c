@@ -1014,6 +1014,10 @@ int ces_tool_load_watched(const char *cmd, struct ces_ctx *ctx, int argc, char *
             return ces_tool_unexpected(cmd, argv[i]);
         }
     }
+    /* the options together, before the input is read: a long schedule's
+     * expansion takes seconds, a bad combination none */
+    if (opt != NULL && opt(ud, NULL, NULL) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
     if (input == NULL && stdin_has_input())
         return ces_tool_fail("%s: no schedule named, and standard input is a pipe or a file: "
                              "name - to read it, or alltoall for the built-in default", cmd);

@@ -56,11 +56,14 @@ struct dot_args {
 
 /* -o FILE (ces_tool_opt_fn): judged as it is read, before the schedule is
  * (whose expansion may take seconds); a name that says no format (-o
- * /dev/stdout) is refused pointing at the name of standard output. */
+ * /dev/stdout) is refused pointing at the name of standard output.
+ * Nothing is judged together (the call with no option). */
 static int dot_opt(void *ud, const char *opt, const char *v)
 {
     struct dot_args *a = ud;
 
+    if (opt == NULL)
+        return CES_EXIT_OK;
     a->out = v;
     if (ces_tool_value("dot", opt, v, "a file name") != CES_EXIT_OK ||
         ces_tool_text_out("dot", &a->out, a->in) != CES_EXIT_OK)

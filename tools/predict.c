@@ -95,12 +95,16 @@ static void round_parts(double total, double *part, int n)
 }
 
 /* --kind K, --model FILE (ces_tool_opt_fn), ud holding the two values; the
- * other options of check are refused by name. */
+ * other options of check are refused by name; nothing is judged together
+ * (the call with no option). */
 static int predict_opt(void *ud, const char *opt, const char *v)
 {
     const char **kind_model = ud;
-    int t = ces_tool_machine_opt("check --predict", opt, v, &kind_model[0], &kind_model[1]);
+    int t;
 
+    if (opt == NULL)
+        return CES_EXIT_OK;
+    t = ces_tool_machine_opt("check --predict", opt, v, &kind_model[0], &kind_model[1]);
     if (t == 0)
         return ces_tool_fail("check --predict: %s does not combine with --predict (which takes "
                              "builder options, --model and --kind)", opt);

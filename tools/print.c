@@ -55,8 +55,11 @@ struct print_args {
 static int print_opt(void *ud, const char *opt, const char *v)
 {
     struct print_args *a = ud;
-    unsigned m = strcmp(opt, "--expand") == 0 ? 1 : strcmp(opt, "--explain") == 0 ? 2 : 0;
+    unsigned m;
 
+    if (opt == NULL) /* each is judged as it is read */
+        return CES_EXIT_OK;
+    m = strcmp(opt, "--expand") == 0 ? 1 : strcmp(opt, "--explain") == 0 ? 2 : 0;
     if (m != 0 && a->mode != 0 && m != a->mode)
         return ces_tool_fail("print: --expand and --explain exclude each other (--explain "
                              "expands too)");
@@ -121,11 +124,14 @@ int ces_cmd_print(int argc, char **argv)
     return ec;
 }
 
-/* --kind K, --model FILE (ces_tool_opt_fn): ud holds the two values. */
+/* --kind K, --model FILE (ces_tool_opt_fn): ud holds the two values;
+ * nothing is judged together (the call with no option). */
 static int validate_opt(void *ud, const char *opt, const char *v)
 {
     const char **kind_model = ud;
 
+    if (opt == NULL)
+        return CES_EXIT_OK;
     return ces_tool_machine_opt("validate", opt, v, &kind_model[0], &kind_model[1]) < 0
                ? CES_EXIT_USAGE
                : CES_EXIT_OK;

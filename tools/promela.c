@@ -71,6 +71,14 @@ static int promela_opt(void *ud, const char *opt, const char *v)
 {
     struct promela_args *a = ud;
 
+    /* all taken: --data-at-end changes how the data is judged, which
+     * --no-data leaves out (together they gave the model of --no-data
+     * without a word) */
+    if (opt == NULL)
+        return a->at_end && a->o.data == 0
+                   ? ces_tool_fail("promela: --data-at-end judges the data at end states, which "
+                                   "--no-data leaves out: give one of them")
+                   : CES_EXIT_OK;
     if (strcmp(opt, "-o") == 0) { /* judged as read, before the schedule's expansion */
         a->out = v;
         return ces_tool_value("promela", opt, v, "a file name") != CES_EXIT_OK
@@ -144,11 +152,6 @@ int ces_cmd_promela(int argc, char **argv)
     a.ctx = ctx;
     ec = ces_tool_load("promela", ctx, argc, argv, promela_valued, promela_flags, promela_opt, &a,
                        &g, NULL);
-    /* --data-at-end changes how the data is judged, which --no-data leaves
-     * out: together they gave the model of --no-data without a word */
-    if (ec == CES_EXIT_OK && a.at_end && a.o.data == 0)
-        ec = ces_tool_fail("promela: --data-at-end judges the data at end states, which --no-data "
-                           "leaves out: give one of them");
     if (ec == CES_EXIT_OK && a.queues != NULL) {
         map = calloc((size_t)ces_graph_ranks(g) * ces_graph_streams(g), sizeof(uint32_t));
         if (map == NULL)

@@ -40,6 +40,10 @@ extern const char *const ces_check_flags[];
  * A value that is another option (--x) is refused here, as ces_tool_value
  * refuses it, saying what the option expects (--dot --quiet would write a
  * file named --quiet).
+ * Once every argument is taken, before the input is read, it is called once
+ * more with opt and v NULL: the options together (those that exclude each
+ * other or need another), judged before the schedule's expansion, which
+ * may take seconds.
  * Returns CES_EXIT_OK, or CES_EXIT_USAGE (printed) for a value it refuses. */
 typedef int ces_tool_opt_fn(void *ud, const char *opt, const char *v);
 
@@ -54,7 +58,8 @@ typedef int ces_tool_opt_fn(void *ud, const char *opt, const char *v);
  * is read, and the first wrong one is said: a builder option's value, the
  * subcommand's option's (by `opt`), an unknown option (any other argument
  * that starts with '-', but "-" and the input after "--"; its value is not
- * taken for the schedule) or a second input.
+ * taken for the schedule) or a second input; then the options together
+ * (`opt` with NULL), still before the input is read.
  * Builder options anywhere in argv apply to a collective:
  *   --ranks N --bytes B --iterations K --sync nccl|mono|credit --graph
  *   --root R --pairs a:b,c:d --chunks C --slots S --variant plain|overlap|early

@@ -1183,10 +1183,20 @@ static void test_expansion_time_bound(void **state)
              "\"unchecked\":[\"--fault\"]}}\n", blocks, ops);
     assert_string_equal(o, want);
     free(o);
-    /* an option the others exclude is said as such, not as the bound */
-    file_says(path, "--max-seconds 0.5 --json --quiet", 2,
+    /* an option the others exclude is said as such, not as the bound, and
+     * before the schedule is read, as is a --dot whose directory is not
+     * there: no line of the expansion first (it ran until the bound, said
+     * the lines, then the refusal) */
+    file_says(path, "--max-seconds 0.5 --progress 0.1 --json --quiet", 2,
               "cesync: check: --quiet (the verdict line) and --json (the whole report) exclude "
               "each other\n");
+    file_says(path, "--max-seconds 0.5 --progress 0.1 --fault-sweep --abort", 2,
+              "cesync: check: --fault-sweep checks every fault without and with --abort: drop "
+              "--abort\n");
+    snprintf(cmd, sizeof(cmd), "--max-seconds 0.5 --progress 0.1 --dot %s/no-dir/x.dot", dir);
+    snprintf(want, sizeof(want), "cesync: check: cannot create %s/no-dir/x.dot: No such file or "
+             "directory\n", dir);
+    file_says(path, cmd, 2, want);
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }

@@ -75,10 +75,12 @@ static const char *const dot_valued[] = {"--dot", NULL};
 static const char *const json_flags[] = {"--json", NULL};
 
 /* The subcommand's options ces_tool_load gave a ces_tool_opt_fn, each
- * followed by its value (a flag's NULL), in their order. */
+ * followed by its value (a flag's NULL), in their order, then the call
+ * with none (the options together) as one NULL, which `refuse` refuses. */
 struct seen {
     const char *arg[16];
     int n;
+    int refuse;
 };
 
 static int seen_opt(void *ud, const char *opt, const char *v)
@@ -86,6 +88,8 @@ static int seen_opt(void *ud, const char *opt, const char *v)
     struct seen *s = ud;
 
     s->arg[s->n++] = opt;
+    if (opt == NULL)
+        return s->refuse ? ces_tool_fail("check: the options together refused") : CES_EXIT_OK;
     s->arg[s->n++] = v;
     return CES_EXIT_OK;
 }
@@ -101,17 +105,18 @@ static void test_load_collective(void **state)
     char a0[] = "alltoall", a1[] = "--dot", a2[] = "x.svg", a3[] = "--ranks", a4[] = "3",
          a5[] = "--bytes", a6[] = "3K", a7[] = "--json", a8[] = "--sync", a9[] = "nccl";
     char *argv[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9};
-    struct seen seen = {{NULL}, 0};
+    struct seen seen = {{NULL}, 0, 0};
 
     (void)state;
     assert_int_equal(ces_tool_load("check", ctx, 10, argv, dot_valued, json_flags, seen_opt,
                                    &seen, &g, &p),
                      CES_EXIT_OK);
-    assert_int_equal(seen.n, 4);
+    assert_int_equal(seen.n, 5);
     assert_string_equal(seen.arg[0], "--dot");
     assert_string_equal(seen.arg[1], "x.svg");
     assert_string_equal(seen.arg[2], "--json");
     assert_null(seen.arg[3]);
+    assert_null(seen.arg[4]); /* then the options together, once */
     assert_int_equal(ces_graph_ranks(g), 3);
     assert_int_equal(ces_graph_buffer(g, (uint32_t)ces_graph_find_buffer(g, "send")).size, 3072);
     assert_non_null(p);
@@ -144,7 +149,7 @@ static void test_load_errors(void **state)
     char *vargv[] = {v0, v1, v2};
     char d0[] = CES_FIXTURES "/no-such-file.ces";
     char *dargv[] = {d0};
-    struct seen seen = {{NULL}, 0};
+    struct seen seen = {{NULL}, 0, 0};
 
     (void)state;
     assert_int_equal(ces_tool_load("check", ctx, 3, argv, NULL, NULL, NULL, NULL, &g, NULL),
@@ -187,10 +192,19 @@ static void test_load_errors(void **state)
         assert_int_equal(ces_tool_load("check", ctx, 2, jargv, dot_valued, json_flags, seen_opt,
                                        &seen, &g, NULL),
                          CES_EXIT_OK);
-        assert_int_equal(seen.n, 2);
+        assert_int_equal(seen.n, 3);
         assert_string_equal(seen.arg[0], "--json");
+        assert_null(seen.arg[2]);
         ces_graph_destroy(g);
         g = NULL;
+        /* the options together refused: no schedule */
+        seen.n = 0;
+        seen.refuse = 1;
+        assert_int_equal(ces_tool_load("check", ctx, 2, jargv, dot_valued, json_flags, seen_opt,
+                                       &seen, &g, NULL),
+                         CES_EXIT_USAGE);
+        assert_int_equal(seen.n, 3);
+        assert_null(g);
     }
     ces_test_ctx_end(ctx, &st);
 }
@@ -346,7 +360,7 @@ static void test_load_input_anywhere(void **state)
     char a0[] = "--dot", a1[] = "x.svg", a2[] = "--ranks", a3[] = "3", a4[] = "--json",
          a5[] = "barrier";
     char *argv[] = {a0, a1, a2, a3, a4, a5};
-    struct seen seen = {{NULL}, 0};
+    struct seen seen = {{NULL}, 0, 0};
 
     (void)state;
     assert_string_equal(ces_tool_input(6, argv, dot_valued), "barrier");
@@ -355,10 +369,11 @@ static void test_load_input_anywhere(void **state)
     assert_int_equal(ces_tool_load("check", ctx, 6, argv, dot_valued, json_flags, seen_opt, &seen,
                                    &g, NULL),
                      CES_EXIT_OK);
-    assert_int_equal(seen.n, 4);
+    assert_int_equal(seen.n, 5);
     assert_string_equal(seen.arg[0], "--dot");
     assert_string_equal(seen.arg[1], "x.svg");
     assert_string_equal(seen.arg[2], "--json");
+    assert_null(seen.arg[4]);
     assert_int_equal(ces_graph_ranks(g), 3);
     assert_int_equal(ces_graph_nbuffers(g), 0); /* the barrier, not the default alltoall */
     ces_graph_destroy(g);
@@ -1425,6 +1440,39 @@ static void test_output_is_not_input(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Options that exclude each other are judged before the schedule is read,
+ * so that a long one's expansion (seconds; check's --max-seconds may stop
+ * it) does not come first and one that does not read is not said instead
+ * (promela --data-at-end --no-data, check's, and check's --dot whose
+ * directory is not there, judged with them); a file of the wrong version
+ * stands for the schedule: each said its version error.  Nothing is left
+ * in the directory. */
+static void test_judged_before_schedule(void **state)
+{
+    static const char *const cases[] = {
+        "promela bad.ces --data-at-end --no-data",
+        "cesync: promela: --data-at-end judges the data at end states, which --no-data leaves "
+        "out: give one of them\n",
+        "check bad.ces --dot no-dir/x.dot",
+        "cesync: check: cannot create no-dir/x.dot: No such file or directory\n",
+        "check bad.ces --json --quiet",
+        "cesync: check: --quiet (the verdict line) and --json (the whole report) exclude each "
+        "other\n",
+        "check bad.ces --seed 2",
+        "cesync: check: --seed applies to --random\n",
+    };
+    char *dir = ces_test_tmpdir(), path[512], got[512];
+
+    (void)state;
+    put_file(dir, "bad.ces", "cesync 2\n");
+    refused_all(dir, cases, sizeof(cases) / sizeof(cases[0]), "bad.ces", "cesync 2\n");
+    ces_test_dir_entries(dir, got, sizeof(got));
+    assert_string_equal(got, "bad.ces;");
+    snprintf(path, sizeof(path), "%s/bad.ces", dir);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* ces_tool_same_file: two names of one file, written or not yet (./x and
  * x, d/../x, a linked directory, a link to it), are one; two files, or a
  * name that exists and one that does not, are not.  A link to a file not
@@ -1751,6 +1799,7 @@ int main(void)
         cmocka_unit_test(test_read_only_output),
         cmocka_unit_test(test_signal_leaves_no_temporary),
         cmocka_unit_test(test_output_is_not_input),
+        cmocka_unit_test(test_judged_before_schedule),
         cmocka_unit_test(test_same_file),
         cmocka_unit_test(test_output_dash),
         cmocka_unit_test(test_builder_edges),
