@@ -31,7 +31,7 @@ static const char predict_usage[] =
     "slow mode, when only that one stops it).\n"
     "\n"
     "  --model FILE   a model file (`key = value`, as `cesync bench --calibrate --model-out`\n"
-    "                 writes) overriding the kind's table\n"
+    "                 writes) overriding the kind's table, read before the schedule is\n"
     "  --kind K       the machine kind (default h200)\n"
     "\n";
 
@@ -94,17 +94,25 @@ static void round_parts(double total, double *part, int n)
         part[i] /= 100.0;
 }
 
-/* --kind K, --model FILE (ces_tool_opt_fn), ud holding the two values; the
- * other options of check are refused by name; nothing is judged together
- * (the call with no option). */
+/* --kind K, --model FILE as given, and the machine they name. */
+struct predict_args {
+    struct ces_ctx *ctx; /* for the model file's errors */
+    const char *kind, *model_path;
+    struct ces_model m;
+};
+
+/* --kind K, --model FILE (ces_tool_opt_fn); the other options of check are
+ * refused by name.  Once all are taken, the machine: the model file read
+ * before the schedule is (whose expansion may take seconds), over the
+ * table of a --kind that may come after it on the line. */
 static int predict_opt(void *ud, const char *opt, const char *v)
 {
-    const char **kind_model = ud;
+    struct predict_args *a = ud;
     int t;
 
     if (opt == NULL)
-        return CES_EXIT_OK;
-    t = ces_tool_machine_opt("check --predict", opt, v, &kind_model[0], &kind_model[1]);
+        return ces_tool_machine("check --predict", a->ctx, a->kind, a->model_path, &a->m);
+    t = ces_tool_machine_opt("check --predict", opt, v, &a->kind, &a->model_path);
     if (t == 0)
         return ces_tool_fail("check --predict: %s does not combine with --predict (which takes "
                              "builder options, --model and --kind)", opt);
@@ -115,7 +123,7 @@ int ces_cmd_predict(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *machine[2] = {NULL, NULL}; /* --kind, --model */
+    struct predict_args a;
     const char *in = ces_tool_input_file(argc, argv, ces_check_valued);
     const char *place = ces_tool_input_place(argc, argv, ces_check_valued);
     struct ces_model m, slow;
@@ -129,17 +137,18 @@ int ces_cmd_predict(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
+    memset(&a, 0, sizeof(a));
+    a.ctx = ctx;
     ex = ces_tool_load("check --predict", ctx, argc, argv, ces_check_valued, ces_check_flags,
-                       predict_opt, machine, &g, NULL);
+                       predict_opt, &a, &g, NULL);
     if (ex != CES_EXIT_OK)
         goto out;
     ex = CES_EXIT_USAGE;
-    if (ces_tool_machine("check --predict", ctx, machine[0], machine[1], &m) != CES_EXIT_OK)
-        goto out;
+    m = a.m;
     slow = m;
     ces_model_slow_mode(&slow);
     /* a model file named as such: its values may be what the machine lacks */
-    rc = ces_model_require_file(ctx, &m, g, "predict", machine[1]);
+    rc = ces_model_require_file(ctx, &m, g, "predict", a.model_path);
     if (rc == CES_OK)
         rc = ces_model_predict(ctx, &m, g, &p);
     if (rc == CES_OK)
@@ -170,8 +179,8 @@ int ces_cmd_predict(int argc, char **argv)
         ex = rc == CES_ERR_SEMANTIC ? CES_EXIT_DEFECT : CES_EXIT_USAGE;
         goto out;
     }
-    printf("model: %s%s", m.kind, machine[1] != NULL ? " + " : "");
-    ces_tool_put_name(stdout, machine[1] != NULL ? machine[1] : "");
+    printf("model: %s%s", m.kind, a.model_path != NULL ? " + " : "");
+    ces_tool_put_name(stdout, a.model_path != NULL ? a.model_path : "");
     putchar('\n');
     printf("ranks: %" PRIu32 ", streams per rank: %" PRIu32 ", iterations: %" PRIu64
            ", op instances: %" PRIu64 "\n",

@@ -34,7 +34,8 @@ static const char validate_help[] =
     "                 is not valid for it: no summary, the first op it lacks is\n"
     "                 named (FILE:LINE:COL, rR.sS#K) on stderr and the exit is 2\n"
     "  --model FILE   the same for a model file's machine (`cesync bench --calibrate\n"
-    "                 --model-out`; over --kind's table, h200 without it)\n"
+    "                 --model-out`; over --kind's table, h200 without it), read\n"
+    "                 before the schedule is (an error at FILE:LINE:COL, exit 2)\n"
     "\n";
 
 /* validate's options that take a value (ces_tool_load). */
@@ -124,15 +125,25 @@ int ces_cmd_print(int argc, char **argv)
     return ec;
 }
 
-/* --kind K, --model FILE (ces_tool_opt_fn): ud holds the two values;
- * nothing is judged together (the call with no option). */
+/* validate's options as given, and the machine they name (ces_tool_opt_fn). */
+struct validate_args {
+    struct ces_ctx *ctx; /* for the model file's errors */
+    const char *kind, *model_path;
+    struct ces_model m; /* where either is given */
+};
+
+/* --kind K, --model FILE (ces_tool_opt_fn); once both are known, the
+ * machine: the model file read before the schedule is (whose expansion may
+ * take seconds), over the table of a --kind that may come after it. */
 static int validate_opt(void *ud, const char *opt, const char *v)
 {
-    const char **kind_model = ud;
+    struct validate_args *a = ud;
 
     if (opt == NULL)
-        return CES_EXIT_OK;
-    return ces_tool_machine_opt("validate", opt, v, &kind_model[0], &kind_model[1]) < 0
+        return a->kind == NULL && a->model_path == NULL
+                   ? CES_EXIT_OK
+                   : ces_tool_machine("validate", a->ctx, a->kind, a->model_path, &a->m);
+    return ces_tool_machine_opt("validate", opt, v, &a->kind, &a->model_path) < 0
                ? CES_EXIT_USAGE
                : CES_EXIT_OK;
 }
@@ -141,10 +152,10 @@ int ces_cmd_validate(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    const char *machine[2] = {NULL, NULL}, *plus = "", *file = "";
+    struct validate_args a;
+    const char *plus = "", *file = "";
     const char *in = ces_tool_input_file(argc, argv, validate_valued);
     const char *place = ces_tool_input_place(argc, argv, validate_valued);
-    struct ces_model m;
     uint64_t ops = 0;
     int ec;
 
@@ -155,25 +166,26 @@ int ces_cmd_validate(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
-    ec = ces_tool_load("validate", ctx, argc, argv, validate_valued, NULL, validate_opt, machine,
-                       &g, NULL);
-    if (ec == CES_EXIT_OK && (machine[0] != NULL || machine[1] != NULL)) {
-        ec = ces_tool_machine("validate", ctx, machine[0], machine[1], &m);
+    memset(&a, 0, sizeof(a));
+    a.ctx = ctx;
+    ec = ces_tool_load("validate", ctx, argc, argv, validate_valued, NULL, validate_opt, &a, &g,
+                       NULL);
+    if (ec == CES_EXIT_OK && (a.kind != NULL || a.model_path != NULL)) {
         /* the machine named alike either way: the model file's values may
          * be what it lacks (max_ranks 2) */
-        plus = machine[1] != NULL ? " + " : "";
-        file = machine[1] != NULL ? machine[1] : "";
+        plus = a.model_path != NULL ? " + " : "";
+        file = a.model_path != NULL ? a.model_path : "";
         /* not valid for a machine that cannot run it: no summary */
-        if (ec == CES_EXIT_OK && ces_model_require_file(ctx, &m, g, NULL, machine[1]) != CES_OK) {
+        if (ces_model_require_file(ctx, &a.m, g, NULL, a.model_path) != CES_OK) {
             const char *why = ces_ctx_last_error(ctx);
             char lead[CES_ERRMSG_MAX], *msg;
 
-            snprintf(lead, sizeof(lead), "%s%s%s cannot run it", m.kind, plus, file);
+            snprintf(lead, sizeof(lead), "%s%s%s cannot run it", a.m.kind, plus, file);
             msg = ces_tool_op_message("validate", place, why, lead);
             if (msg != NULL)
                 ec = ces_tool_fail("%s", msg);
             else
-                ec = ces_tool_fail("validate: %s%s%s cannot run %s: %s", m.kind, plus, file,
+                ec = ces_tool_fail("validate: %s%s%s cannot run %s: %s", a.m.kind, plus, file,
                                    in != NULL ? in : "it", why);
             free(msg);
         }
@@ -195,8 +207,8 @@ int ces_cmd_validate(int argc, char **argv)
                ces_plural(ces_graph_nsignals(g)), ces_graph_iterations(g),
                ces_plural(ces_graph_iterations(g)), ops, ces_plural(ops));
     }
-    if (ec == CES_EXIT_OK && (machine[0] != NULL || machine[1] != NULL)) {
-        printf("machine: %s%s", m.kind, plus);
+    if (ec == CES_EXIT_OK && (a.kind != NULL || a.model_path != NULL)) {
+        printf("machine: %s%s", a.m.kind, plus);
         ces_tool_put_name(stdout, file);
         printf(" has every op it uses\n");
     }

@@ -1440,16 +1440,24 @@ static void test_output_is_not_input(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
-/* Options that exclude each other are judged before the schedule is read,
- * so that a long one's expansion (seconds; check's --max-seconds may stop
- * it) does not come first and one that does not read is not said instead
- * (promela --data-at-end --no-data, check's, and check's --dot whose
- * directory is not there, judged with them); a file of the wrong version
- * stands for the schedule: each said its version error.  Nothing is left
- * in the directory. */
+/* What no schedule decides is judged before the schedule is read, so that
+ * a long one's expansion (seconds; check's --max-seconds may stop it) does
+ * not come first and one that does not read is not said instead: a --model
+ * file of validate and check --predict that does not open or parse (at its
+ * FILE:LINE:COL, over a --kind before or after it), options that exclude
+ * each other (promela --data-at-end --no-data, check's, and check's --dot
+ * whose directory is not there, judged with them); a file of the wrong
+ * version stands for the schedule: each said its version error.  Nothing
+ * is left in the directory. */
 static void test_judged_before_schedule(void **state)
 {
     static const char *const cases[] = {
+        "validate bad.ces --model no.model",
+        "cesync: no.model: cannot open: No such file or directory\n",
+        "validate bad.ces --model syntax.model --kind h200",
+        "cesync: syntax.model:2:7: expected '=', found 'line'\n",
+        "check --predict bad.ces --kind h200 --model syntax.model",
+        "cesync: syntax.model:2:7: expected '=', found 'line'\n",
         "promela bad.ces --data-at-end --no-data",
         "cesync: promela: --data-at-end judges the data at end states, which --no-data leaves "
         "out: give one of them\n",
@@ -1465,11 +1473,16 @@ static void test_judged_before_schedule(void **state)
 
     (void)state;
     put_file(dir, "bad.ces", "cesync 2\n");
+    put_file(dir, "syntax.model", "per_copy_us = 1\nbogus line\n");
     refused_all(dir, cases, sizeof(cases) / sizeof(cases[0]), "bad.ces", "cesync 2\n");
     ces_test_dir_entries(dir, got, sizeof(got));
-    assert_string_equal(got, "bad.ces;");
-    snprintf(path, sizeof(path), "%s/bad.ces", dir);
-    assert_int_equal(unlink(path), 0);
+    assert_string_equal(got, "bad.ces;syntax.model;");
+    for (size_t i = 0; i < 2; i++) {
+        static const char *const names[] = {"bad.ces", "syntax.model"};
+
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        assert_int_equal(unlink(path), 0);
+    }
     assert_int_equal(rmdir(dir), 0);
 }
 
