@@ -43,7 +43,8 @@ static const char dot_help[] =
     "\n"
     "  -o OUT       write the picture to OUT: .dot text, .svg or .png drawn by\n"
     "               Graphviz (replaced only when complete; not the schedule's own\n"
-    "               file), - for the dot text on stdout (the default)\n"
+    "               file; its directory must exist, judged before the schedule is\n"
+    "               read), - for the dot text on stdout (the default)\n"
     "\n";
 
 /* dot's option that takes a value (ces_tool_load). */
@@ -55,9 +56,10 @@ struct dot_args {
 };
 
 /* -o FILE (ces_tool_opt_fn): judged as it is read, before the schedule is
- * (whose expansion may take seconds); a name that says no format (-o
- * /dev/stdout) is refused pointing at the name of standard output.
- * Nothing is judged together (the call with no option). */
+ * (whose expansion may take seconds): a name that says no format (-o
+ * /dev/stdout) is refused pointing at the name of standard output, and the
+ * file must be one that can be created (its directory there).  Nothing is
+ * judged together (the call with no option). */
 static int dot_opt(void *ud, const char *opt, const char *v)
 {
     struct dot_args *a = ud;
@@ -71,7 +73,7 @@ static int dot_opt(void *ud, const char *opt, const char *v)
     if (a->out != NULL && ces_dot_format(a->out) == NULL)
         return ces_tool_fail("dot: -o %s: the name must end in .dot, .svg or .png (-o - writes "
                              "the dot text to standard output)", ces_tool_path(a->out));
-    return CES_EXIT_OK;
+    return a->out != NULL ? ces_tool_out_probe("dot", a->out) : CES_EXIT_OK;
 }
 
 int ces_cmd_dot(int argc, char **argv)

@@ -20,7 +20,8 @@ static const char print_help[] =
     "  --expand     print the expanded, concrete schedule (one line per op and rank)\n"
     "  --explain    like --expand, and mark the values a graph phase froze at capture\n"
     "  -o FILE      write to FILE (replaced only when complete; not the schedule's\n"
-    "               own file), - for stdout (the default)\n"
+    "               own file; its directory must exist, judged before the\n"
+    "               schedule is read), - for stdout (the default)\n"
     "\n";
 
 static const char validate_help[] =
@@ -69,11 +70,12 @@ static int print_opt(void *ud, const char *opt, const char *v)
         return CES_EXIT_OK;
     }
     /* -o judged as it is read, before the schedule is (whose expansion
-     * may take seconds) */
+     * may take seconds): its directory there, a file that can be created */
     a->out = v;
-    return ces_tool_value("print", opt, v, "a file name") != CES_EXIT_OK
-               ? CES_EXIT_USAGE
-               : ces_tool_text_out("print", &a->out, a->in);
+    if (ces_tool_value("print", opt, v, "a file name") != CES_EXIT_OK ||
+        ces_tool_text_out("print", &a->out, a->in) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
+    return a->out != NULL ? ces_tool_out_probe("print", a->out) : CES_EXIT_OK;
 }
 
 /* Writes text to path (replaced only when complete), said on stderr as

@@ -22,7 +22,8 @@ static const char promela_help[] =
     "the model's first comment names when its state vector outgrows pan's default).\n"
     "\n"
     "  -o OUT.pml    write to a file (replaced only when complete; not the\n"
-    "                schedule's own file), - for standard output (the default)\n"
+    "                schedule's own file; its directory must exist, judged before\n"
+    "                the schedule is read), - for standard output (the default)\n"
     "  --no-races    leave out the vector clocks and race assertions\n"
     "  --no-data     leave out provenance and the consume assertions\n"
     "  --data-at-end judge the data at end states, on race-free executions only\n"
@@ -81,9 +82,10 @@ static int promela_opt(void *ud, const char *opt, const char *v)
                    : CES_EXIT_OK;
     if (strcmp(opt, "-o") == 0) { /* judged as read, before the schedule's expansion */
         a->out = v;
-        return ces_tool_value("promela", opt, v, "a file name") != CES_EXIT_OK
-                   ? CES_EXIT_USAGE
-                   : ces_tool_text_out("promela", &a->out, a->in);
+        if (ces_tool_value("promela", opt, v, "a file name") != CES_EXIT_OK ||
+            ces_tool_text_out("promela", &a->out, a->in) != CES_EXIT_OK)
+            return CES_EXIT_USAGE;
+        return a->out != NULL ? ces_tool_out_probe("promela", a->out) : CES_EXIT_OK;
     }
     if (strcmp(opt, "--queues") == 0) {
         /* as check judges it: the syntax and the lists and numbers no

@@ -1444,11 +1444,13 @@ static void test_output_is_not_input(void **state)
  * a long one's expansion (seconds; check's --max-seconds may stop it) does
  * not come first and one that does not read is not said instead: a --model
  * file of validate and check --predict that does not open or parse (at its
- * FILE:LINE:COL, over a --kind before or after it), options that exclude
- * each other (promela --data-at-end --no-data, check's, and check's --dot
- * whose directory is not there, judged with them); a file of the wrong
- * version stands for the schedule: each said its version error.  Nothing
- * is left in the directory. */
+ * FILE:LINE:COL, over a --kind before or after it), an -o of print, dot
+ * and promela whose directory is not there or is no directory, or that is
+ * a directory (said when the file was written, after the expansion),
+ * options that exclude each other (promela --data-at-end --no-data,
+ * check's, and check's --dot whose directory is not there, judged with
+ * them); a file of the wrong version stands for the schedule: each said
+ * its version error.  Nothing is left in the directory. */
 static void test_judged_before_schedule(void **state)
 {
     static const char *const cases[] = {
@@ -1458,6 +1460,16 @@ static void test_judged_before_schedule(void **state)
         "cesync: syntax.model:2:7: expected '=', found 'line'\n",
         "check --predict bad.ces --kind h200 --model syntax.model",
         "cesync: syntax.model:2:7: expected '=', found 'line'\n",
+        "print bad.ces -o no-dir/x.ces",
+        "cesync: print: cannot create no-dir/x.ces: No such file or directory\n",
+        "print bad.ces --expand -o file/x.ces",
+        "cesync: print: cannot create file/x.ces: Not a directory\n",
+        "print bad.ces -o dir",
+        "cesync: print: cannot write dir: Is a directory\n",
+        "dot bad.ces -o no-dir/x.svg",
+        "cesync: dot: cannot create no-dir/x.svg: No such file or directory\n",
+        "promela bad.ces -o file/x.pml --bogus",
+        "cesync: promela: cannot create file/x.pml: Not a directory\n",
         "promela bad.ces --data-at-end --no-data",
         "cesync: promela: --data-at-end judges the data at end states, which --no-data leaves "
         "out: give one of them\n",
@@ -1473,12 +1485,16 @@ static void test_judged_before_schedule(void **state)
 
     (void)state;
     put_file(dir, "bad.ces", "cesync 2\n");
+    put_file(dir, "file", "");
     put_file(dir, "syntax.model", "per_copy_us = 1\nbogus line\n");
+    snprintf(path, sizeof(path), "%s/dir", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
     refused_all(dir, cases, sizeof(cases) / sizeof(cases[0]), "bad.ces", "cesync 2\n");
     ces_test_dir_entries(dir, got, sizeof(got));
-    assert_string_equal(got, "bad.ces;syntax.model;");
-    for (size_t i = 0; i < 2; i++) {
-        static const char *const names[] = {"bad.ces", "syntax.model"};
+    assert_string_equal(got, "bad.ces;dir;file;syntax.model;");
+    assert_int_equal(rmdir(path), 0);
+    for (size_t i = 0; i < 3; i++) {
+        static const char *const names[] = {"bad.ces", "file", "syntax.model"};
 
         snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
         assert_int_equal(unlink(path), 0);
