@@ -116,6 +116,7 @@ struct dot_order {
                               * a write of the process into the slot, saturating */
     bool *dead;        /* [events]: one no execution runs */
     bool *over;        /* [nproc]: last[]'s write one the wait never sees */
+    uint32_t *from;    /* [nproc]: the first place of each of last[]'s runs the wait may see */
     bool *linked;      /* [nproc]: of its rank's linked streams (not a delayed write's) */
     uint32_t *cut;     /* [ranks]: a block whose last replay a wait of the rank never
                         * passes, its later blocks run in no execution (UINT32_MAX: none) */
@@ -1202,6 +1203,21 @@ static bool paired_before(const struct dot_order *o, const struct ces_graph *g,
            (!o->dead[at] && !past_block(o, order_clock(o, at), x->proc, x->ref.block));
 }
 
+/* The first of process q's writes w[lo..hi) (one slot's, in place order)
+ * of the later replays of block b (dot_ow.later), or of a later block. */
+static size_t later_first(const struct dot_order *o, size_t lo, size_t hi, uint32_t b)
+{
+    while (lo < hi) { /* blocks ascend, a block's later replay after its first */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (o->w[mid].block < b || (o->w[mid].block == b && !o->w[mid].later))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Sets o->over[t] where run t's latest write before wait event y of
  * clock c (last[t], of slot_writes) is one the wait never sees: a wait
  * into the slot whose condition it fails comes after it and before this
@@ -1212,7 +1228,15 @@ static bool paired_before(const struct dot_order *o, const struct ces_graph *g,
  * that wait are of y's process and replay (their later replays in the
  * same order), or where it and that wait are of one process and replay
  * and y comes after that wait's every replay.  So is one that comes
- * before a write y comes after (paired_before). */
+ * before a write y comes after (paired_before).  Sets o->from[t] to the
+ * first place of the run y may see (first_seen): that write's, past it
+ * where o->over says so; but where, not overwritten, it is of a later
+ * replay of a block replayed more than twice, of another process than
+ * y's and not both of one rank's linked ones (whose next replay comes
+ * after y's), and y does not come after its every replay (past_block), y
+ * may come before its third replay, whose writes before it come after
+ * its second: the first of the run's writes of that block's later
+ * replay. */
 static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
                              const struct dot_ow *slot, uint32_t width, const struct dot_ev *y,
                              const uint32_t *c, uint32_t ng)
@@ -1252,6 +1276,12 @@ static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
             }
         }
         o->over[t] = o->over[t] || (l != NULL && paired_before(o, g, slot, width, y, o->last[t]));
+        o->from[t] = l != NULL ? l->pos + (o->over[t] ? 1 : 0) : 0;
+        if (l != NULL && !o->over[t] && l->later && l->proc != y->proc &&
+            !(o->linked[l->proc] && o->linked[y->proc] &&
+              o->ev[o->off[l->proc]].ref.rank == y->ref.rank) &&
+            ces_graph_block(g, l->block).reps > 2 && !past_block(o, c, l->proc, l->block))
+            o->from[t] = o->w[later_first(o, o->group[t], o->last[t], l->block)].pos;
     }
 }
 
@@ -1284,13 +1314,13 @@ static bool later_past(const struct dot_order *o, uint32_t g, uint32_t ng, size_
 }
 
 /* The first write of run g (of slot_writes) that a wait `wt` of clock c
- * (width `width`) may see: at or after place `from`, past every write of
- * the run that happens before a later write into the slot which happens
- * before the wait (that later write, or one after it, is what the wait
- * sees; but a later replay's of another block, later_past), and past the
- * run's latest before the wait where o->over says it is overwritten
- * (slot_overwritten), its value one the wait passes on; SIZE_MAX where
- * none is. */
+ * (width `width`) may see: at or after place `from` and o->from[g]
+ * (slot_overwritten: the run's latest before the wait, past it where it
+ * is overwritten), past every write of the run that happens before a
+ * later write into the slot which happens before the wait (that later
+ * write, or one after it, is what the wait sees; but a later replay's
+ * of another block, later_past), its value one the wait passes on;
+ * SIZE_MAX where none is. */
 static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
                          const struct ces_op *wt, uint32_t width, uint32_t from)
 {
@@ -1303,7 +1333,7 @@ static size_t first_seen(const struct dot_order *o, uint32_t g, uint32_t ng,
         if (l == SIZE_MAX)
             continue;
         if (t == g)
-            from = max_u32(from, o->w[l].pos + (o->over[g] ? 1 : 0));
+            from = max_u32(from, o->from[g]);
         else
             other = max_u32(other, ow_clock(o, l)[q]);
     }
@@ -1584,12 +1614,12 @@ static bool side_fill(struct dot_order *o, int side, uint32_t ng, const struct c
  * writes split by slot_writes into ng runs) where it passes on another
  * write than an earlier wait u of its slot: where a write into the slot
  * before y is one it never sees (a run's latest before it that first_seen
- * passes over) and comes after u, u passed on a write before that one,
- * y on one after it.  So y comes after two writes, one that u may pass
- * on (or u's initial 0) and another that y may: of every process, after
- * the least of the pairs' greater clocks.  The u tried are of each
- * process of the slot's waits its first and its latest before that
- * write. */
+ * passes over to a later one) and comes after u, u passed on a write
+ * before that one, y on one after it.  So y comes after two writes, one
+ * that u may pass on (or u's initial 0) and another that y may: of every
+ * process, after the least of the pairs' greater clocks.  The u tried are
+ * of each process of the slot's waits its first and its latest before
+ * that write. */
 static void order_twice(struct dot_order *o, const struct dot_ow *slot, const struct dot_ev *y,
                         const struct ces_op *wt, uint32_t width, uint32_t ng, uint32_t *c)
 {
@@ -1604,7 +1634,7 @@ static void order_twice(struct dot_order *o, const struct dot_ow *slot, const st
         size_t l = o->last[t];
 
         if (l != SIZE_MAX && o->w[l].pos < o->done[o->w[l].proc] &&
-            first_seen(o, t, ng, wt, width, 0) != l)
+            first_seen(o, t, ng, wt, width, 0) > l)
             lc = ow_clock(o, l);
     }
     for (size_t i = lo, end; lc != NULL && i < hi; i = end) {
@@ -1922,17 +1952,9 @@ static size_t order_place(const struct ces_graph *g, const uint32_t *map, uint32
  * one of the later replays of block b (dot_ow.later). */
 static bool later_write(const struct dot_order *o, size_t lo, size_t hi, uint32_t b)
 {
-    size_t end = hi;
+    size_t i = later_first(o, lo, hi, b);
 
-    while (lo < hi) { /* blocks ascend, a block's later replay after its first */
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (o->w[mid].block < b || (o->w[mid].block == b && !o->w[mid].later))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < end && o->w[lo].block == b && o->w[lo].later;
+    return i < hi && o->w[i].block == b && o->w[i].later;
 }
 
 /* A place in one process's writes into a slot, w[lo..hi), in the order
@@ -2231,6 +2253,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->need = ces_malloc(st->ctx, total * sizeof(*o->need));
             o->dead = ces_malloc(st->ctx, total * sizeof(*o->dead));
             o->over = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->over));
+            o->from = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->from));
             o->linked = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->linked));
             o->cut = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->cut));
             o->spent = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->spent));
@@ -2245,8 +2268,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             first = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*first));
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
                 o->chain_of == NULL || o->need == NULL || o->dead == NULL ||
-                o->over == NULL || o->linked == NULL || o->cut == NULL || o->spent == NULL ||
-                o->paired == NULL || o->two == NULL ||
+                o->over == NULL || o->from == NULL || o->linked == NULL || o->cut == NULL ||
+                o->spent == NULL || o->paired == NULL || o->two == NULL ||
                 o->two_who == NULL ||
                 o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
                 o->last == NULL || first == NULL) {
@@ -2298,6 +2321,7 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->need);
     ces_free(ctx, o->dead);
     ces_free(ctx, o->over);
+    ces_free(ctx, o->from);
     ces_free(ctx, o->linked);
     ces_free(ctx, o->cut);
     ces_free(ctx, o->spent);

@@ -2546,6 +2546,38 @@ static void test_counter_pairs_later_first(void **state)
                  NULL, 49, 1035);
 }
 
+/* A wait that comes after a process's write of a phase's second replay,
+ * its latest write before the wait, may still pass on a write of that
+ * process before it in a later replay (beside a counter of 46 values,
+ * 1081 pairs).  r1 waits `f == 3`, `f == 2`, `f >= 3` and `f == 2` in a
+ * phase replayed 3 times where r0 writes f 2, then f 3, to r1: the first
+ * replay's second wait comes after r0's first 3, so passes on a later
+ * replay's 2, and its third on a 3 after that, so its last wait comes
+ * after r0's second replay's 3 in every execution, and was taken to see
+ * no write of r0 before that 3, though where the second and third waits
+ * pass on r0's second replay's 2 and 3, the last passes on its third
+ * replay's 2; no edge was drawn to it (the second replay never passes
+ * its first `f == 2`, cesync check: HANG).  The drawn edges are exactly
+ * these four.  Not so a write of another stream of the wait's rank,
+ * whose next replay comes after the wait's replay: r1 s1 writing f 0, r1
+ * writing f 1, r1 s1 waiting `f >= 2`, r1 writing f 2 and r1 s1 waiting
+ * `f >= 1` in a phase replayed 3 times, both waits see the 2 of their
+ * replay alone. */
+static void test_counter_pairs_later_latest(void **state)
+{
+    (void)state;
+    counter_says("phase graph x3\nr1 : wait f[0] == 3\nr0 : write f[0]@1 = 2\n"
+                 "r0 : write f[0]@1 = 3\nr1 : wait f[0] == 2\nr1 : wait f[0] >= 3\n"
+                 "r1 : wait f[0] == 2\n",
+                 (const char *const[]){"n1_0_0 -> n1_1_1", "n1_0_0 -> n1_1_3",
+                                       "n1_0_1 -> n1_1_0", "n1_0_1 -> n1_1_2", NULL},
+                 NULL, 50, 1035);
+    counter_says("phase graph x3\nr1 s1 : write f[0]@1 = 0\nr1 : write f[0]@1 = 1\n"
+                 "r1 s1 : wait f[0] >= 2\nr1 : write f[0]@1 = 2\nr1 s1 : wait f[0] >= 1\n",
+                 (const char *const[]){"n1_1_3 -> n1_1_2", "n1_1_3 -> n1_1_4", NULL}, NULL,
+                 48, 1036);
+}
+
 /* A graph, its picture drawn without failures, and emit_same's runs. */
 struct dot_want {
     const struct ces_graph *g;
@@ -3318,6 +3350,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_paired),
         cmocka_unit_test(test_counter_pairs_chain_order),
         cmocka_unit_test(test_counter_pairs_later_first),
+        cmocka_unit_test(test_counter_pairs_later_latest),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
