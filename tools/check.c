@@ -119,8 +119,10 @@ static const char check_help[] =
     "                      schedule is expanded, \"expanding the schedule:\" and the\n"
     "                      blocks and ops made; while the model is built, \"building\n"
     "                      the model:\" and the ops unrolled;\n"
-    "                      the fault sweep: the faults checked; seconds from the\n"
-    "                      command's start), also when stderr is not a terminal\n"
+    "                      the fault sweep: the faults checked, after its check\n"
+    "                      without faults, whose lines say \"without faults:\"; a\n"
+    "                      queue sweep's checks say \"--queues MAP:\"; seconds from\n"
+    "                      the command's start), also when stderr is not a terminal\n"
     "                      (default: every 2 s on a terminal, unless --quiet or\n"
     "                      --json)\n"
     "  --predict           print the cost model's predicted time instead of checking\n"
@@ -151,8 +153,11 @@ struct check_args {
     bool memory_given; /* --max-memory: else the default bound */
     double t0;             /* the command's start: --max-seconds counts from it */
     double next_progress;  /* the expansion's next progress line (0: not yet set) */
-    double before;         /* seconds from the start to the check's (a fault sweep's): its
-                              progress lines add them */
+    double before;         /* seconds from the start to the check's (a fault sweep's, a
+                              queue sweep's assignment's): its progress lines add them */
+    const char *what;      /* whose progress lines, after "check: ": "" the check's,
+                              "without faults: " a fault sweep's check without faults,
+                              "--queues MAP: " a queue sweep's check of MAP */
     struct ces_expand_done stopped; /* how far the expansion came, where the bound stopped it */
 };
 
@@ -396,15 +401,16 @@ static void progress(void *ud, const struct ces_check_stats *s)
     const struct check_args *a = ud;
 
     if (s->mode == CES_CHECK_RANDOM) { /* no states are stored */
-        fprintf(stderr, "check: %llu of %llu random execution%s, %llu transition%s, %.1f s, "
+        fprintf(stderr, "check: %s%llu of %llu random execution%s, %llu transition%s, %.1f s, "
                 "%.0f executions/s\n",
-                (unsigned long long)s->executions, (unsigned long long)a->o.random,
+                a->what, (unsigned long long)s->executions, (unsigned long long)a->o.random,
                 ces_plural(a->o.random), (unsigned long long)s->transitions,
                 ces_plural(s->transitions), s->seconds + a->before,
                 s->seconds > 0 ? (double)s->executions / s->seconds : 0.0);
         return;
     }
-    fprintf(stderr, "check: %llu state%s", (unsigned long long)s->states, ces_plural(s->states));
+    fprintf(stderr, "check: %s%llu state%s", a->what, (unsigned long long)s->states,
+            ces_plural(s->states));
     if (s->race_free_states > 0) /* docs/SEMANTICS.md section 10, "Waits run early" */
         fprintf(stderr, " (%llu in the second search, for a MISMATCH among race-free executions)",
                 (unsigned long long)s->race_free_states);
@@ -429,7 +435,7 @@ static void build_progress(void *ud, const struct ces_check_build *b)
 {
     const struct check_args *a = ud;
 
-    fprintf(stderr, "check: building the model: ");
+    fprintf(stderr, "check: %sbuilding the model: ", a->what);
     if (b->ops == 0) /* not counted yet */
         fprintf(stderr, "counting the ops");
     else if (b->unrolled == 0)
@@ -655,17 +661,28 @@ static int draw(struct ces_ctx *ctx, const struct ces_graph *checked,
 }
 
 /* The schedule's own verdict, without faults and without the watchdog: a
- * sweep's rows mean little for a schedule that fails by itself. */
-static int sweep_baseline(struct ces_ctx *ctx, const struct ces_graph *g,
-                          const struct check_args *a, uint32_t *verdict)
+ * sweep's rows mean little for a schedule that fails by itself.  Its
+ * progress lines are the check's, saying whose ("check: without faults:
+ * ..."): a long one printed none and looked hung. */
+static int sweep_baseline(struct ces_ctx *ctx, const struct ces_graph *g, struct check_args *a,
+                          uint32_t *verdict)
 {
     struct ces_check_opts o = a->o;
     struct ces_check_report *r = NULL;
     char buf[64];
+    int rc;
 
     o.flags &= ~(uint32_t)CES_CHECK_ABORT;
     o.sweep_progress = NULL;
-    if (ces_check(ctx, g, &o, &r) != CES_OK)
+    if (wants_progress(a)) {
+        o.progress = progress;
+        o.build_progress = build_progress;
+        o.progress_ud = a;
+        a->what = "without faults: ";
+    }
+    rc = ces_check(ctx, g, &o, &r);
+    a->what = "";
+    if (rc != CES_OK)
         return ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
     *verdict = ces_check_report_verdict(r);
     ces_check_report_destroy(r);
@@ -781,7 +798,7 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
     uint64_t total = ces_queue_map_count(R, S, Q), done = 0, hang = 0, race = 0, incomplete = 0;
     uint32_t *map = calloc((size_t)R * S, sizeof(uint32_t));
     struct ces_check_report *first = NULL;
-    char text[4096];
+    char text[4096], what[4200];
     double next = ces_tool_now() + a->o.progress_seconds;
     int ec = CES_EXIT_OK;
     bool lost = false; /* the first failing one's report did not all arrive (said) */
@@ -804,10 +821,19 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
                ces_plural(S), Q, ces_plural(Q));
     fflush(stdout);
     a->o.queue_map = map;
+    if (wants_progress(a)) { /* each check's lines, saying its assignment */
+        a->o.progress = progress;
+        a->o.build_progress = build_progress;
+        a->o.progress_ud = a;
+    }
     do {
         struct ces_check_report *r = NULL;
         uint32_t v;
 
+        ces_queue_map_format(R, S, map, text, sizeof(text));
+        snprintf(what, sizeof(what), "--queues %s: ", text);
+        a->what = what;
+        a->before = ces_tool_now() - a->t0; /* (its bound stays what the expansion left) */
         if (ces_check(ctx, g, &a->o, &r) != CES_OK) {
             fflush(stdout); /* the assignments checked first, also into a pipe */
             ec = ces_tool_fail("check: %s", ces_ctx_last_error(ctx));
@@ -822,7 +848,6 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         if (exit_of(v) != CES_EXIT_OK) {
             char buf[64];
 
-            ces_queue_map_format(R, S, map, text, sizeof(text));
             ces_verdict_format(v, buf, sizeof(buf));
             if (a->json)
                 printf("%s{\"queues\":\"%s\",\"verdict\":\"%s\"}",
@@ -835,6 +860,8 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
             }
         }
         ces_check_report_destroy(r);
+        if (wants_progress(a))
+            fflush(stdout); /* its line before the next check's on stderr */
         if (wants_progress(a) && ces_tool_now() >= next) {
             /* seconds from the command's start, as the other lines' */
             fprintf(stderr, "check: queue sweep: %llu of %llu assignments checked, %.1f s\n",
@@ -843,6 +870,7 @@ static int queue_sweep(struct ces_ctx *ctx, const struct ces_graph *g, struct ch
         }
     } while (ces_queue_map_next(R, S, Q, map));
     a->o.queue_map = NULL;
+    a->what = "";
     if (a->json) { /* whole also where a check failed: what was checked, and "stopped" */
         char *json = NULL;
 
@@ -914,6 +942,7 @@ int ces_cmd_check(int argc, char **argv)
     }
     memset(&a, 0, sizeof(a));
     a.in = in;
+    a.what = "";
     a.t0 = ces_tool_now();
     ces_check_opts_init(&a.o);
     a.o.seed = 1;

@@ -1072,8 +1072,9 @@ static void test_progress(void **state)
     /* the fault sweep's progress: faults checked of their total, the last
      * line at the end */
     assert_int_equal(run("barrier --ranks 2 --fault-sweep --quiet --progress 0.000001", &o), 0);
-    assert_true(strncmp(o, "without faults: verdict: OK\ncheck: fault sweep: ", 48) == 0);
-    v = strstr(o, "check: fault sweep: 8 of 8 faults checked, ");
+    v = strstr(o, "without faults: verdict: OK\ncheck: fault sweep: ");
+    assert_non_null(v);
+    v = strstr(v, "check: fault sweep: 8 of 8 faults checked, ");
     assert_non_null(v);
     v = strchr(v, '\n');
     assert_non_null(v);
@@ -1583,6 +1584,106 @@ static void test_fault_sweep_unlisted(void **state)
                        "bytes had been reached): 0 show a HANG or DEADLOCK, 0 a RACE or "
                        "MISMATCH (a fault showing both counts in both), 0 tolerated (OK); 7 of "
                        "them incomplete\n");
+}
+
+/* Whether `line` is, to its newline, a progress line of a search exactly
+ * as the tool writes it: "check: WHAT N states, N transitions, N end
+ * states, S s, R states/s, M MiB". */
+static bool search_line(const char *line, const char *what)
+{
+    char want[512];
+    unsigned long long states, moves, ends;
+    double s, rate, mib;
+    size_t at = 7 + strlen(what);
+
+    if (strncmp(line, "check: ", 7) != 0 || strncmp(line + 7, what, strlen(what)) != 0 ||
+        sscanf(line + at, "%llu %*[a-z], %llu %*[a-z], %llu %*[a-z ], %lf s, %lf states/s, %lf MiB",
+               &states, &moves, &ends, &s, &rate, &mib) != 6)
+        return false;
+    snprintf(want, sizeof(want), "check: %s%llu state%s, %llu transition%s, %llu end state%s, "
+             "%.1f s, %.0f states/s, %.1f MiB\n", what, states, states == 1 ? "" : "s", moves,
+             moves == 1 ? "" : "s", ends, ends == 1 ? "" : "s", s, rate, mib);
+    return strncmp(line, want, strlen(want)) == 0;
+}
+
+/* Whether `line` is, to its newline, the line of a sweep (`kind`: "fault"
+ * or "queue") of `total` faults or assignments, exactly: "check: fault
+ * sweep: N of T faults checked, S s". */
+static bool sweep_line(const char *line, const char *kind, unsigned total)
+{
+    char want[256], form[128];
+    unsigned done;
+    double s;
+
+    snprintf(form, sizeof(form), "check: %s sweep: %%u of %u %s checked, %%lf s", kind, total,
+             strcmp(kind, "fault") == 0 ? "faults" : "assignments");
+    if (sscanf(line, form, &done, &s) != 2)
+        return false;
+    snprintf(want, sizeof(want), "check: %s sweep: %u of %u %s checked, %.1f s\n", kind, done,
+             total, strcmp(kind, "fault") == 0 ? "faults" : "assignments", s);
+    return strncmp(line, want, strlen(want)) == 0;
+}
+
+/* The checks of the sweeps have the check's progress lines, saying whose:
+ * a fault sweep's check without faults "check: without faults: ...", a
+ * queue sweep's of an assignment "check: --queues MAP: ..." (they printed
+ * none: 2 ranks of 300,000 replays of a write said nothing for 2.2 s,
+ * then the sweep's first line); the
+ * output stays what it was but for those lines, each exactly the
+ * check's, in their place. */
+static void test_sweep_check_progress(void **state)
+{
+    static const char *const maps[4] = {"0,0", "0,0/0,1", "0,1/0,0", "0,1"};
+    char *dir = ces_test_tmpdir(), path[256], cmd[320], what[256], *o, *line;
+    int n;
+
+    (void)state;
+    assert_int_equal(run("barrier --ranks 2 --fault-sweep --quiet --progress 0.000001", &o), 0);
+    for (n = 0, line = o; search_line(line, "without faults: "); n++)
+        line = strchr(line, '\n') + 1;
+    assert_true(n > 0);
+    assert_true(strncmp(line, "without faults: verdict: OK\n", 28) == 0);
+    for (n = 0, line += 28; sweep_line(line, "fault", 8); n++)
+        line = strchr(line, '\n') + 1;
+    assert_true(n > 0);
+    assert_string_equal(line, "fault sweep: 8 faults: 6 show a HANG or DEADLOCK, 0 a RACE or "
+                              "MISMATCH (a fault showing both counts in both), 2 tolerated (OK); "
+                              "0 of them incomplete\n");
+    free(o);
+    /* two streams of each rank, the wait enqueued before the write it
+     * needs: on one queue a DEADLOCK, said before the next check's lines */
+    snprintf(path, sizeof(path), "%s/queued.ces", dir);
+    ces_test_put_file(path, "cesync 1\nranks 2\nstreams 2\nsignal f u32 1\nphase eager x1\n"
+                            "r* s0 : wait f[0] >= 1\nr* s1 : write f[0] = 1\n");
+    snprintf(cmd, sizeof(cmd), "%s --queue-sweep --progress 0.000001", path);
+    assert_int_equal(run(cmd, &o), 1);
+    snprintf(what, sizeof(what), "queue sweep: 4 assignments of each rank's 2 streams to at "
+             "most 2 hardware queues\n");
+    assert_true(strncmp(o, what, strlen(what)) == 0);
+    line = o + strlen(what);
+    for (int i = 0; i < 4; i++) {
+        snprintf(what, sizeof(what), "--queues %s: ", maps[i]);
+        for (n = 0; search_line(line, what); n++)
+            line = strchr(line, '\n') + 1;
+        /* (the first deadlocks before its first transition, the search's
+         * first look at the clock) */
+        assert_true(i == 0 || n > 0);
+        if (i < 3) {
+            snprintf(what, sizeof(what), "  --queues %-24s verdict: DEADLOCK\n", maps[i]);
+            assert_true(strncmp(line, what, strlen(what)) == 0);
+            line += strlen(what);
+        }
+        assert_true(sweep_line(line, "queue", 4));
+        line = strchr(line, '\n') + 1;
+    }
+    /* (then the report, whose statistics say the seconds) */
+    snprintf(what, sizeof(what), "queue sweep: 4 assignments: 1 OK, 3 DEADLOCK or HANG, 0 RACE "
+             "or MISMATCH only, 0 incomplete\n\nthe first that fails, --queues 0,0:\nverdict: "
+             "DEADLOCK\n");
+    assert_true(strncmp(line, what, strlen(what)) == 0);
+    free(o);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* The model's building, before the search, has progress lines of its own
@@ -2332,6 +2433,7 @@ int main(void)
         cmocka_unit_test(test_expansion_time_bound),
         cmocka_unit_test(test_expansion_stopped_options),
         cmocka_unit_test(test_progress_one_clock),
+        cmocka_unit_test(test_sweep_check_progress),
         cmocka_unit_test(test_fault_sweep_seconds),
         cmocka_unit_test(test_fault_sweep_unlisted),
         cmocka_unit_test(test_max_depth),
