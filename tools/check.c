@@ -31,8 +31,9 @@ static const char check_help[] =
     "  --max-states N      stop after N stored states (verdict INCOMPLETE, exit 3;\n"
     "                      0: no bound, the default; the exhaustive search only)\n"
     "  --max-seconds S     stop S seconds after the command's start, the schedule's\n"
-    "                      expansion and the model's building included (INCOMPLETE,\n"
-    "                      exit 3; stopped in the expansion, a line on stderr says\n"
+    "                      expansion, a delay fault's graph and the model's\n"
+    "                      building included (INCOMPLETE, exit 3; stopped in the\n"
+    "                      expansion, a line on stderr says\n"
     "                      how far it came, the report that the ranks, streams and\n"
     "                      ops --fault, --queues and --replay name were not checked\n"
     "                      (their syntax is, and a number of theirs past any\n"
@@ -240,15 +241,15 @@ static void check_dot_note(struct ces_ctx *ctx, const struct ces_graph *g,
     struct ces_dot_size size;
     struct ces_dot_overlay every;
     const struct ces_graph *drawn = g;
-    bool derived = ces_sim_faults_check(ctx, g, o->faults, o->nfaults) == CES_OK &&
-                   ces_sim_delay_derive(ctx, g, o, &d) == CES_OK;
+    bool checked = ces_sim_faults_check(ctx, g, o->faults, o->nfaults) == CES_OK;
 
-    if (derived && d.g != NULL)
+    /* (a derivation the time bound stopped leaves d to free, no graph) */
+    if (checked && ces_sim_delay_derive(ctx, g, o, &d) == CES_OK && d.g != NULL)
         drawn = d.g;
     memset(&every, 0, sizeof(every));
     if (ces_tool_dot_size(ctx, drawn, dot_ordered(o) ? NULL : &every, &size) == CES_OK)
         ces_tool_dot_note("check", ces_tool_dot_ops(drawn), &size, path);
-    if (derived)
+    if (checked)
         ces_sim_delayed_free(ctx, &d);
 }
 

@@ -24,6 +24,13 @@ struct delay_at {
     uint32_t event;          /* the derived graph's event */
 };
 
+/* How many ops and blocks the derivation copies between two readings of
+ * the clock for the time bound: about a millisecond's work (a block or
+ * an op costs about a microsecond to copy, many times a step of the
+ * model's building, which reads it every 65,536 steps, model.c: as many
+ * copies would be 60 ms or more). */
+#define DERIVE_LOOK 1024
+
 static int cmp_at(const void *pa, const void *pb)
 {
     const struct delay_at *a = pa, *b = pb;
@@ -100,9 +107,10 @@ static int copy_ops(const struct ces_graph *g, struct ces_graph *h, uint32_t b, 
 }
 
 /* Block b into h: its replays with a delayed write each become a block of
- * one replay, the runs of replays between them a block each. */
+ * one replay, the runs of replays between them a block each; *work counts
+ * the ops copied. */
 static int copy_block(const struct ces_graph *g, struct ces_graph *h, uint32_t b,
-                      const struct delay_at *at, size_t nat)
+                      const struct delay_at *at, size_t nat, uint64_t *work)
 {
     struct ces_block_info bi = ces_graph_block(g, b);
     uint32_t from = 0; /* the first replay not yet copied */
@@ -117,13 +125,35 @@ static int copy_block(const struct ces_graph *g, struct ces_graph *h, uint32_t b
         uint32_t reps = to > from ? to - from : 1;
 
         rc = ces_graph_add_block(h, bi.kind, reps);
-        for (uint32_t r = 0; r < ces_graph_ranks(g) && rc == CES_OK; r++)
+        for (uint32_t r = 0; r < ces_graph_ranks(g) && rc == CES_OK; r++) {
+            uint32_t n;
+
+            (void)ces_graph_ops(g, b, r, &n);
+            *work += n;
             rc = copy_ops(g, h, b, from, r, at, nat);
+        }
         from += reps;
         while (k < nat && at[k].block == b && at[k].rep < from)
             k++;
     }
     return rc;
+}
+
+/* The time bound passed while the graph was derived, before block b of n
+ * (SIM_LATE): said as the model's building says it (model.c). */
+static int derive_late(struct ces_ctx *ctx, const struct ces_check_opts *opts, uint32_t b,
+                       uint32_t n)
+{
+    char before[64] = "";
+
+    if (opts->spent_seconds > 0)
+        snprintf(before, sizeof(before), " (%g s of it spent before the check)",
+                 opts->spent_seconds);
+    return ces_ctx_error(ctx, SIM_LATE,
+                         "time bound %g s reached before the search%s: the graph checked in "
+                         "the schedule's place for its delay faults (%" PRIu32 " of %" PRIu32
+                         " block%s copied) was not derived by then",
+                         opts->max_seconds, before, b, n, ces_plural(n));
 }
 
 int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
@@ -133,6 +163,11 @@ int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
     uint32_t streams = ces_graph_streams(g);
     struct delay_at *at = NULL;
     struct ces_graph *h = NULL;
+    /* (what spent_seconds left of the bound; none left: at the first look) */
+    double deadline = opts->max_seconds > 0
+                          ? ces_sim_now() + opts->max_seconds - opts->spent_seconds
+                          : 0;
+    uint64_t work = DERIVE_LOOK; /* blocks and ops copied since the clock was read: first */
     int rc = CES_OK;
 
     memset(out, 0, sizeof(*out));
@@ -187,15 +222,6 @@ int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
     out->nfaults = nrest;
     out->streams = streams;
     qsort(at, nat, sizeof(*at), cmp_at);
-    rc = ces_graph_create(ctx, ces_graph_ranks(g), streams + (uint32_t)nat, &h);
-    if (rc == CES_OK)
-        rc = copy_tables(g, h, at, nat);
-    for (uint32_t b = 0; b < ces_graph_nblocks(g) && rc == CES_OK; b++)
-        rc = copy_block(g, h, b, at, nat);
-    if (rc == CES_OK)
-        rc = ces_graph_validate(h, NULL);
-    if (rc != CES_OK)
-        goto out;
     out->delays = ces_malloc(ctx, nat * sizeof(*out->delays));
     if (out->delays == NULL) {
         rc = ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory deriving the delay faults' graph");
@@ -206,12 +232,31 @@ int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
         out->delays[k].stream = at[k].ghost;
     }
     out->ndelays = nat;
-    out->g = h;
-    h = NULL;
+    rc = ces_graph_create(ctx, ces_graph_ranks(g), streams + (uint32_t)nat, &h);
+    if (rc == CES_OK)
+        rc = copy_tables(g, h, at, nat);
+    for (uint32_t b = 0; b < ces_graph_nblocks(g) && rc == CES_OK; b++) {
+        /* the clock read before the first block and every DERIVE_LOOK of
+         * its blocks and ops */
+        if (work >= DERIVE_LOOK && deadline > 0 && ces_sim_now() >= deadline) {
+            rc = derive_late(ctx, opts, b, ces_graph_nblocks(g));
+            goto out;
+        }
+        if (work >= DERIVE_LOOK)
+            work = 0;
+        work++;
+        rc = copy_block(g, h, b, at, nat, &work);
+    }
+    if (rc == CES_OK)
+        rc = ces_graph_validate(h, NULL);
+    if (rc == CES_OK) {
+        out->g = h;
+        h = NULL;
+    }
 out:
     ces_free(ctx, at);
     ces_graph_destroy(h);
-    if (rc != CES_OK)
+    if (rc != CES_OK && rc != SIM_LATE)
         ces_sim_delayed_free(ctx, out);
     return rc;
 }

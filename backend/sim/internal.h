@@ -474,6 +474,12 @@ void ces_sim_expanded_free(struct ces_ctx *ctx, struct sim_expanded *e);
  * >= 0 (CES_ERR_INVALID "check options: ..."): ces_check, and the fault
  * sweep before any check it runs (search.c). */
 int ces_sim_opts_times_check(struct ces_ctx *ctx, const struct ces_check_opts *opts);
+/* The graph checked in g's place under the delay faults of opts, into *out
+ * (its g NULL where opts has none); SIM_LATE where opts->max_seconds, less
+ * its spent_seconds, passes while the graph is derived (the clock read
+ * before the first block and then every 1,024 blocks and ops copied), *out then
+ * holding the other faults and the delays but no graph; free *out with
+ * ces_sim_delayed_free then as on CES_OK (delay.c). */
 int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
                          const struct ces_check_opts *opts, struct sim_delayed *out);
 void ces_sim_delayed_free(struct ces_ctx *ctx, struct sim_delayed *d);

@@ -3440,6 +3440,33 @@ static int open_classes(struct search *S, uint32_t found, uint32_t *out)
     return CES_OK;
 }
 
+/* The report of a check of g that searched nothing: its model did not fit
+ * the memory bound (why SIM_BOUND) or the time bound passed before the
+ * search (SIM_LATE), having held `held` bytes over `seconds`; the
+ * context's message says how far it came. */
+static int unsearched(struct ces_ctx *ctx, const struct ces_graph *g,
+                      const struct ces_check_opts *opts, int why, size_t held, double seconds,
+                      struct ces_check_report **out)
+{
+    struct ces_check_report *rep = ces_malloc(ctx, sizeof(*rep));
+
+    if (rep == NULL)
+        return ces_ctx_error(ctx, CES_ERR_NOMEM, "out of memory starting the check");
+    memset(rep, 0, sizeof(*rep));
+    rep->ctx = ctx;
+    rep->g = g;
+    rep->stats.mode = opts->replay != NULL ? CES_CHECK_REPLAY
+                      : opts->random > 0   ? CES_CHECK_RANDOM
+                                           : CES_CHECK_EXHAUSTIVE;
+    rep->stats.peak_memory = held;
+    rep->stats.seconds = seconds;
+    rep->verdict = CES_V_INCOMPLETE;
+    rep->open = classes_possible(opts);
+    rep->stopped = why == SIM_LATE ? "time" : "memory";
+    *out = rep;
+    return CES_OK;
+}
+
 /* The check of a valid graph g under opts, whose faults are drops and
  * stops; streams from `queued` on are delayed writes' (delay.c). */
 static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
@@ -3460,7 +3487,9 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
                                         : CES_CHECK_EXHAUSTIVE;
     S.t0 = ces_sim_now();
     rc = ces_sim_model_build(ctx, g, opts, queued, &m, &held);
-    if (rc != CES_OK && rc != SIM_BOUND && rc != SIM_LATE)
+    if (rc == SIM_BOUND || rc == SIM_LATE) /* the model alone does not fit, or took the time */
+        return unsearched(ctx, g, opts, rc, held, ces_sim_now() - S.t0, out);
+    if (rc != CES_OK)
         return rc;
     rep = ces_malloc(ctx, sizeof(*rep));
     if (rep == NULL) {
@@ -3470,18 +3499,6 @@ static int check_graph(struct ces_ctx *ctx, const struct ces_graph *g,
     memset(rep, 0, sizeof(*rep));
     rep->ctx = ctx;
     rep->g = g;
-    if (rc == SIM_BOUND || rc == SIM_LATE) {
-        /* The model alone does not fit, or took the time: nothing was
-         * searched.  The context's message (model.c) says how far it came. */
-        rep->stats = S.stats;
-        rep->stats.peak_memory = held;
-        rep->stats.seconds = ces_sim_now() - S.t0;
-        rep->verdict = CES_V_INCOMPLETE;
-        rep->open = classes_possible(opts);
-        rep->stopped = rc == SIM_LATE ? "time" : "memory";
-        *out = rep;
-        return CES_OK;
-    }
     S.g = g;
     S.m = m;
     S.reduce = !(opts->flags & CES_CHECK_NO_REDUCTION);
@@ -3724,6 +3741,7 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
     struct ces_check_opts defaults, o;
     struct sim_delayed d;
     struct sim_expanded ex;
+    double t0 = ces_sim_now();
     int rc;
 
     if (ctx == NULL)
@@ -3769,10 +3787,17 @@ int ces_check(struct ces_ctx *ctx, const struct ces_graph *g, const struct ces_c
         rc = ces_sim_delay_derive(ctx, g, &o, &d);
     if (rc == CES_OK && d.g == NULL) {
         rc = check_graph(ctx, g, &o, ces_graph_streams(g), out);
-    } else if (rc == CES_OK) {
+    } else if (rc == CES_OK || rc == SIM_LATE) {
         o.faults = d.faults;
         o.nfaults = d.nfaults;
-        rc = check_graph(ctx, d.g, &o, d.streams, out);
+        /* the time bound passed while the graph checked in g's place was
+         * derived: nothing searched, as where it passes in the model's
+         * building, the report of g naming the delays (its message the
+         * derivation's) */
+        if (rc == CES_OK && o.max_seconds > 0) /* the bound counts the derivation */
+            o.spent_seconds = opts->spent_seconds + (ces_sim_now() - t0);
+        rc = rc == SIM_LATE ? unsearched(ctx, g, &o, SIM_LATE, 0, ces_sim_now() - t0, out)
+                            : check_graph(ctx, d.g, &o, d.streams, out);
         if (rc == CES_OK)
             (*out)->delayed = d;
         else

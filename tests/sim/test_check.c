@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Tables of every test graph: buffers send, recv (64 bytes), signals f (u32,
  * 4 slots), c (u64, 4 slots), event e. */
@@ -4969,6 +4970,92 @@ static void test_time_bound_model_peak(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* A building line that takes 0.15 s. */
+static void slow_build(void *ud, const struct ces_check_build *b)
+{
+    struct timespec pause = {0, 150000000};
+
+    (void)ud;
+    (void)b;
+    nanosleep(&pause, NULL);
+}
+
+/* A delay fault's check derives the graph checked in the schedule's place
+ * (delay.c) before its model, and that derivation neither read the clock
+ * nor counted in the bound: 2 ranks of 300,000 eager blocks of one write
+ * took 0.8 s to derive, and the model then had the whole bound again
+ * (`check --fault delay:r0.s0#299990 --max-seconds 1` ended after 1.8 s,
+ * a fault sweep's delay in flight at the bound 1.7 s past --max-seconds
+ * 3.5, each of its two checks deriving).  With the bound spent before the
+ * check, as for a sweep's fault checked after its bound passed, nothing is
+ * derived: INCOMPLETE, every class open, the schedule's own graph in the
+ * report, which still names the delay, and the message says so. */
+static void test_time_bound_delay_graph(void **state)
+{
+    struct ces_ctx *ctx = NULL;
+    struct ces_graph *g;
+    struct ces_fault delay = {CES_FAULT_DELAY, 0, 0, 1};
+    struct ces_check_opts o;
+    struct ces_check_report *r = NULL;
+    char *text = NULL;
+
+    (void)state;
+    assert_int_equal(ces_ctx_create(NULL, &ctx), CES_OK);
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 2\nsignal f u32 1\nphase eager x3\n"
+                                 "r* : write f[0] = $i\n");
+    ces_check_opts_init(&o);
+    o.faults = &delay;
+    o.nfaults = 1;
+    o.max_seconds = 1;
+    o.spent_seconds = 1;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_int_equal(ces_check_report_open(r),
+                     CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "time bound 1 s reached before the search (1 s of it spent before the "
+                        "check): the graph checked in the schedule's place for its delay faults "
+                        "(0 of 3 blocks copied) was not derived by then");
+    assert_ptr_equal(ces_check_report_graph(r), g);
+    assert_int_equal(ces_check_report_stats(r).transitions, 0);
+    assert_int_equal(ces_check_report_text(ctx, r, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "\nfault delay:r0.s0#1: r0.s0#1 records an event in place of "
+                                 "the write; the write lands from r0.s1, a stream of its own, at "
+                                 "any moment after that\n"));
+    ces_free(ctx, text);
+    ces_check_report_destroy(r);
+    /* with the bound left, derived and checked as before */
+    o.spent_seconds = 0;
+    o.max_seconds = 0;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_OK);
+    assert_ptr_not_equal(ces_check_report_graph(r), g);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    /* derived within the bound, whose model's building then passes it (a
+     * building line that takes 0.15 s): the model's bound counted the
+     * derivation as spent before it, which its message says (it had the
+     * whole bound, and said none spent) */
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 1\nsignal f u32 1\nphase graph x200000\n"
+                                 "r0 : write f[0] = 1\n");
+    delay.index = 5;
+    o.max_seconds = 0.1;
+    o.build_progress = slow_build;
+    o.progress_seconds = 1e-9;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    text = strstr(ces_ctx_last_error(ctx), " s of it spent before the check): the checker's model "
+                                           "(2 streams, 200002 ops unrolled) was not built by "
+                                           "then");
+    assert_non_null(text);
+    assert_true(strncmp(ces_ctx_last_error(ctx),
+                        "time bound 0.1 s reached before the search (", 44) == 0);
+    assert_true(strtod(ces_ctx_last_error(ctx) + 44, NULL) > 0);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
+    ces_ctx_destroy(ctx);
+}
+
 /* Sixteen streams of a million unrolled ops each take a table of 61 MiB
  * apiece, each cleared in one part of 64 MiB: the clock was read only
  * between parts, so a bound of 1 ns let all sixteen be allocated and
@@ -6082,6 +6169,7 @@ int main(void)
         cmocka_unit_test(test_memory_bound_model),
         cmocka_unit_test(test_time_bound_model),
         cmocka_unit_test(test_time_bound_model_peak),
+        cmocka_unit_test(test_time_bound_delay_graph),
         cmocka_unit_test(test_time_bound_model_tables),
         cmocka_unit_test(test_time_bound_spent),
         cmocka_unit_test(test_memory_bound_model_one),
