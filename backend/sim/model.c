@@ -990,19 +990,15 @@ static int push_dacc(struct sim_model *m, struct ces_vec *v, const struct ces_re
  * access. */
 static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, uint32_t *cnt)
 {
-    uint64_t *xs = ces_malloc(m->ctx, 2 * n * sizeof(uint64_t));
-    uint64_t *ends = ces_malloc(m->ctx, n * sizeof(uint64_t) * 2);
-    uint32_t *pw = ces_malloc(m->ctx, (2 * n + 1) * sizeof(uint32_t) * 2), *pr;
+    /* one block: the ends xs[2n], the (hi, index) pairs ends[2n], then the
+     * counts pw[2n + 1] and pr[2n + 1] in the 2n + 1 words left */
+    uint64_t *xs = ces_malloc(m->ctx, (6 * n + 1) * sizeof(uint64_t)), *ends = xs + 2 * n;
+    uint32_t *pw = (uint32_t *)(ends + 2 * n), *pr = pw + 2 * n + 1;
     size_t nx = 0, s = 0, e = 0;
     uint32_t nact = 0, nwr = 0;
 
-    if (xs == NULL || ends == NULL || pw == NULL) {
-        ces_free(m->ctx, xs);
-        ces_free(m->ctx, ends);
-        ces_free(m->ctx, pw);
+    if (xs == NULL)
         return nomem(m->ctx);
-    }
-    pr = pw + 2 * n + 1;
     for (size_t i = 0; i < n; i++) {
         xs[nx++] = a[i].lo;
         xs[nx++] = a[i].hi;
@@ -1046,8 +1042,6 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
             m->clock_end[a[i].proc] = a[i].pos + 1;
     }
     ces_free(m->ctx, xs);
-    ces_free(m->ctx, ends);
-    ces_free(m->ctx, pw);
     return CES_OK;
 }
 
@@ -1376,7 +1370,13 @@ fail:
                            "(%" PRIu32 " stream%s, %" PRIu64 " op%s unrolled) was not built by "
                            "then", opts->max_seconds, before, m->nproc, ces_plural(m->nproc),
                            m->nunrolled, ces_plural(m->nunrolled));
-    } else if (m->over && !m->nomem && rc == CES_ERR_NOMEM) { /* the bound refused, not malloc */
+    } else if (m->over && !m->nomem && rc == CES_ERR_NOMEM) {
+        /* the bound refused, not malloc: a refusal ends the building at
+         * the tables asked for with it (every caller of zalloc checks them
+         * before going on), so an allocation made outside zalloc
+         * (map_conflicts' block, data_ends' counts, the vectors) comes
+         * only where none was refused, its failure CES_ERR_NOMEM; among
+         * those tables, m->nomem tells a malloc that failed */
         char bound[24], need[24], one[24], state[48] = "", ops[48] = "";
         uint64_t slots = 0;
 
