@@ -245,17 +245,44 @@ static void *arena_alloc(struct ces_graph *g, size_t size)
     return p;
 }
 
+/* Are the open lists' ops those of block `prev`, rank by rank, and prev's
+ * in the arena?  (An eager phase whose ops do not read $i makes the same
+ * block every iteration.) */
+static bool same_as_open(const struct ces_graph *g, const struct ces_gblock *prev)
+{
+    if (prev->ops == NULL)
+        return false;
+    for (uint32_t r = 0; r < g->ranks; r++) {
+        const struct ces_vec *v = &g->open[r];
+
+        if (prev->start[r + 1] - prev->start[r] != v->len ||
+            (v->len > 0 &&
+             memcmp(prev->ops + prev->start[r], v->data, v->len * sizeof(struct ces_op)) != 0))
+            return false;
+    }
+    return true;
+}
+
 /* Moves the last block's ops out of the open lists (struct ces_gblock),
  * which are left empty for the next block: into the arena where they are
  * ARENA_MOST bytes or fewer, else the block keeps the lists' own arrays
- * (copying them would touch as much memory again). */
+ * (copying them would touch as much memory again).  A block whose ops are
+ * the block's before it, in the arena, shares that block's array. */
 static int seal_last(struct ces_graph *g)
 {
     struct ces_gblock *blk = &CES_VEC_AT(&g->blocks, struct ces_gblock, g->blocks.len - 1);
-    uint32_t *start = arena_alloc(g, sizeof(uint32_t) * (g->ranks + 1));
+    uint32_t *start;
     struct ces_op *ops = NULL, **own = NULL;
     size_t n = 0;
 
+    if (g->blocks.len > 1 && same_as_open(g, blk - 1)) {
+        blk->ops = blk[-1].ops;
+        blk->start = blk[-1].start;
+        for (uint32_t r = 0; r < g->ranks; r++)
+            g->open[r].len = 0;
+        return CES_OK;
+    }
+    start = arena_alloc(g, sizeof(uint32_t) * (g->ranks + 1));
     for (uint32_t r = 0; r < g->ranks; r++)
         n += g->open[r].len;
     /* (the offsets are 32-bit, as ces_graph_ops's counts are) */

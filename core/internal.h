@@ -294,7 +294,9 @@ struct ces_named {
  * the graph's arena, every rank's in one array, rank 0's first (start[r] to
  * start[r + 1] are rank r's), and the lists serve the new block: a long
  * schedule's blocks cost no allocation of their own.  A block of more than
- * 1 MiB of ops keeps the lists' arrays instead (`own`). */
+ * 1 MiB of ops keeps the lists' arrays instead (`own`).  A block whose ops
+ * are those of the block before it, in the arena, shares its `ops` and
+ * `start` (the iterations of an eager phase that does not read $i). */
 struct ces_gblock {
     struct ces_block_info info;
     struct ces_op *ops;  /* in the arena; NULL for the last block, one with `own` and

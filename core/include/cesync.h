@@ -306,7 +306,8 @@ CES_API struct ces_block_info ces_graph_block(const struct ces_graph *g, uint32_
 /* The ops of rank `rank` in block `b`, in enqueue order; *n receives the count.
  * The array stays as it is until the graph is destroyed, but for the last
  * block's: those move, and the array is reused, when an op or a block is
- * added (ces_graph_add_op, ces_graph_add_block). */
+ * added (ces_graph_add_op, ces_graph_add_block).  A block whose ops are the
+ * block's before it (every rank's alike) may return that block's array. */
 CES_API const struct ces_op *ces_graph_ops(const struct ces_graph *g, uint32_t b,
                                            uint32_t rank, uint32_t *n);
 /* The total number of iterations (sum of reps over blocks). */

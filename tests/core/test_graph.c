@@ -549,6 +549,88 @@ static void test_ops_kept(void **state)
     ces_test_ctx_end(ctx, &st);
 }
 
+/* Block b of sharing_graph: rank r's ops are sharing_count(b, r) writes,
+ * op k of sharing_value(b, r, k). */
+static uint32_t sharing_count(uint32_t b, uint32_t r)
+{
+    /* block 5: rank 0 one op more, rank 1 one fewer, as many in all */
+    return b == 5 ? (r == 0 ? 3 : r == 1 ? 1 : 2) : 2;
+}
+
+static uint64_t sharing_value(uint32_t b, uint32_t r, uint32_t k)
+{
+    /* blocks 0 and 1 alike, 2 to 4 alike (rank 2's second op differs) */
+    return b < 2 ? k : b < 5 ? (r == 2 && k == 1 ? 9 : k) : b;
+}
+
+/* A block whose ops are the block's before it shares that block's array
+ * (struct ces_gblock): blocks 1, 3 and 4 (a graph block of 3 replays after
+ * eager ones) share their predecessor's, a block differing in one op (2), in
+ * how the ranks' ops are split (5), or the last (6) not; each block's ops
+ * read back whole, the graph equal to itself rebuilt, validated, printed. */
+static int sharing_graph(struct ces_ctx *ctx, struct ces_graph **out)
+{
+    struct ces_graph *g = NULL;
+    int rc = ces_graph_create(ctx, 3, 1, &g);
+
+    if (rc == CES_OK)
+        rc = ces_graph_add_signal(g, "s", CES_U64, 1, NULL);
+    for (uint32_t b = 0; b < 7 && rc == CES_OK; b++) {
+        rc = b == 4 ? ces_graph_add_block(g, CES_PHASE_GRAPH, 3)
+                    : ces_graph_add_block(g, CES_PHASE_EAGER, 1);
+        for (uint32_t r = 0; r < 3 && rc == CES_OK; r++) {
+            for (uint32_t k = 0; k < sharing_count(b, r) && rc == CES_OK; k++) {
+                struct ces_op w = {.kind = CES_OP_WRITE, .slot = {0, r, 0},
+                                   .value = sharing_value(b, r, k)};
+
+                rc = ces_graph_add_op(g, r, &w);
+            }
+        }
+    }
+    *out = g;
+    return rc;
+}
+
+static void test_blocks_shared(void **state)
+{
+    struct ces_test_alloc st;
+    struct ces_ctx *ctx = ces_test_ctx(&st);
+    struct ces_graph *g = NULL, *h = NULL;
+    char *text = NULL;
+
+    (void)state;
+    assert_int_equal(sharing_graph(ctx, &g), CES_OK);
+    assert_int_equal(sharing_graph(ctx, &h), CES_OK);
+    for (uint32_t b = 0; b < 7; b++) {
+        for (uint32_t r = 0; r < 3; r++) {
+            uint32_t n = 99, m = 99;
+            const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
+            const struct ces_op *before = b > 0 ? ces_graph_ops(g, b - 1, r, &m) : NULL;
+            bool shared = b == 1 || b == 3 || b == 4;
+
+            assert_int_equal(n, sharing_count(b, r));
+            for (uint32_t k = 0; k < n; k++)
+                assert_true(ops[k].value == sharing_value(b, r, k));
+            if (shared)
+                assert_ptr_equal(ops, before);
+            else
+                assert_true(ops != before);
+        }
+    }
+    assert_int_equal(ces_graph_block(g, 4).reps, 3);
+    assert_int_equal(ces_graph_equal(g, h), 1);
+    assert_int_equal(ces_graph_validate(g, NULL), CES_OK);
+    assert_int_equal(ces_graph_print(ctx, g, 0, &text, NULL), CES_OK);
+    assert_non_null(strstr(text, "phase graph x3\nr0 : write s[0] = 0\nr0 : write s[0] = 1\n"
+                                 "r1 : write s[0] = 0\nr1 : write s[0] = 1\n"
+                                 "r2 : write s[0] = 0\nr2 : write s[0] = 9\n"
+                                 "phase eager x1\nr0 : write s[0] = 5\n"));
+    ces_free(ctx, text);
+    ces_graph_destroy(h);
+    ces_graph_destroy(g);
+    ces_test_ctx_end(ctx, &st);
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -1064,6 +1146,7 @@ int main(void)
         cmocka_unit_test(test_validate_batch_apart),
         cmocka_unit_test(test_block_storage),
         cmocka_unit_test(test_ops_kept),
+        cmocka_unit_test(test_blocks_shared),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
