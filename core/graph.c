@@ -213,9 +213,14 @@ int ces_graph_add_const(struct ces_graph *g, const char *name, int64_t value)
     return add_named(g, &g->consts, &g->const_names, NULL, "constant", &n, NULL);
 }
 
-/* The arena's chunks start at 4 KiB and double up to 1 MiB. */
+/* The arena's chunks start at 4 KiB and double up to 64 MiB: a chunk of
+ * many 2 MiB pages can take huge pages where the C library asks for them
+ * (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, or transparent huge pages
+ * "always"), which a large schedule's page faults are most of the time of.
+ * A block of more than BLOCK_MOST bytes of ops keeps its own arrays. */
 #define ARENA_FIRST ((size_t)4096)
-#define ARENA_MOST ((size_t)1 << 20)
+#define ARENA_MOST ((size_t)1 << 26)
+#define BLOCK_MOST ((size_t)1 << 20)
 
 /* size bytes of the arena, aligned for a struct ces_op; NULL when out of
  * memory.  They stay until the graph is destroyed. */
@@ -265,7 +270,7 @@ static bool same_as_open(const struct ces_graph *g, const struct ces_gblock *pre
 
 /* Moves the last block's ops out of the open lists (struct ces_gblock),
  * which are left empty for the next block: into the arena where they are
- * ARENA_MOST bytes or fewer, else the block keeps the lists' own arrays
+ * BLOCK_MOST bytes or fewer, else the block keeps the lists' own arrays
  * (copying them would touch as much memory again).  A block whose ops are
  * the block's before it, in the arena, shares that block's array. */
 static int seal_last(struct ces_graph *g)
@@ -288,7 +293,7 @@ static int seal_last(struct ces_graph *g)
     /* (the offsets are 32-bit, as ces_graph_ops's counts are) */
     if (start == NULL || n > UINT32_MAX)
         return CES_ERR_NOMEM;
-    if (n > ARENA_MOST / sizeof(struct ces_op))
+    if (n > BLOCK_MOST / sizeof(struct ces_op))
         own = arena_alloc(g, sizeof(struct ces_op *) * g->ranks);
     else if (n > 0)
         ops = arena_alloc(g, n * sizeof(struct ces_op));
