@@ -55,17 +55,18 @@ struct dot_args {
     const char *out, *in;
 };
 
-/* -o FILE (ces_tool_opt_fn): judged as it is read, before the schedule is
- * (whose expansion may take seconds): a name that says no format (-o
- * /dev/stdout) is refused pointing at the name of standard output, and the
- * file must be one that can be created (its directory there).  Nothing is
- * judged together (the call with no option). */
+/* -o FILE (ces_tool_opt_fn): its name judged as it is read, before the
+ * schedule is (whose expansion may take seconds): a name that says no
+ * format (-o /dev/stdout) is refused pointing at the name of standard
+ * output.  Once all are taken (the call with no option), the file of the
+ * last -o (an -o given twice takes its last value) must be one that can be
+ * created, its directory there. */
 static int dot_opt(void *ud, const char *opt, const char *v)
 {
     struct dot_args *a = ud;
 
     if (opt == NULL)
-        return CES_EXIT_OK;
+        return a->out != NULL ? ces_tool_out_probe("dot", a->out) : CES_EXIT_OK;
     a->out = v;
     if (ces_tool_value("dot", opt, v, "a file name") != CES_EXIT_OK ||
         ces_tool_text_out("dot", &a->out, a->in) != CES_EXIT_OK)
@@ -73,7 +74,7 @@ static int dot_opt(void *ud, const char *opt, const char *v)
     if (a->out != NULL && ces_dot_format(a->out) == NULL)
         return ces_tool_fail("dot: -o %s: the name must end in .dot, .svg or .png (-o - writes "
                              "the dot text to standard output)", ces_tool_path(a->out));
-    return a->out != NULL ? ces_tool_out_probe("dot", a->out) : CES_EXIT_OK;
+    return CES_EXIT_OK;
 }
 
 int ces_cmd_dot(int argc, char **argv)

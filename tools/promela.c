@@ -74,18 +74,19 @@ static int promela_opt(void *ud, const char *opt, const char *v)
 
     /* all taken: --data-at-end changes how the data is judged, which
      * --no-data leaves out (together they gave the model of --no-data
-     * without a word) */
-    if (opt == NULL)
-        return a->at_end && a->o.data == 0
-                   ? ces_tool_fail("promela: --data-at-end judges the data at end states, which "
-                                   "--no-data leaves out: give one of them")
-                   : CES_EXIT_OK;
-    if (strcmp(opt, "-o") == 0) { /* judged as read, before the schedule's expansion */
-        a->out = v;
-        if (ces_tool_value("promela", opt, v, "a file name") != CES_EXIT_OK ||
-            ces_tool_text_out("promela", &a->out, a->in) != CES_EXIT_OK)
-            return CES_EXIT_USAGE;
+     * without a word); then the file of the last -o (an -o given twice
+     * takes its last value), which must be one that can be created */
+    if (opt == NULL) {
+        if (a->at_end && a->o.data == 0)
+            return ces_tool_fail("promela: --data-at-end judges the data at end states, which "
+                                 "--no-data leaves out: give one of them");
         return a->out != NULL ? ces_tool_out_probe("promela", a->out) : CES_EXIT_OK;
+    }
+    if (strcmp(opt, "-o") == 0) { /* its name judged as read, before the schedule's expansion */
+        a->out = v;
+        return ces_tool_value("promela", opt, v, "a file name") != CES_EXIT_OK
+                   ? CES_EXIT_USAGE
+                   : ces_tool_text_out("promela", &a->out, a->in);
     }
     if (strcmp(opt, "--queues") == 0) {
         /* as check judges it: the syntax and the lists and numbers no

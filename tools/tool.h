@@ -43,8 +43,8 @@ extern const char *const ces_check_flags[];
  * Once every argument is taken, before the input is read, it is called once
  * more with opt and v NULL: the options together (those that exclude each
  * other or need another) and what they name that no schedule decides (a
- * --model file), judged before the schedule's expansion, which may take
- * seconds.
+ * --model file, an output file of the last value given), judged before the
+ * schedule's expansion, which may take seconds.
  * Returns CES_EXIT_OK, or CES_EXIT_USAGE (printed) for a value it refuses. */
 typedef int ces_tool_opt_fn(void *ud, const char *opt, const char *v);
 

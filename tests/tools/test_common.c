@@ -1468,7 +1468,7 @@ static void test_judged_before_schedule(void **state)
         "cesync: print: cannot write dir: Is a directory\n",
         "dot bad.ces -o no-dir/x.svg",
         "cesync: dot: cannot create no-dir/x.svg: No such file or directory\n",
-        "promela bad.ces -o file/x.pml --bogus",
+        "promela bad.ces -o file/x.pml",
         "cesync: promela: cannot create file/x.pml: Not a directory\n",
         "promela bad.ces --data-at-end --no-data",
         "cesync: promela: --data-at-end judges the data at end states, which --no-data leaves "
@@ -1500,6 +1500,62 @@ static void test_judged_before_schedule(void **state)
         assert_int_equal(unlink(path), 0);
     }
     assert_int_equal(rmdir(dir), 0);
+}
+
+/* An -o of print, dot and promela given twice takes its last value, as
+ * every option does: the file of an earlier one is not judged (probed as
+ * each -o was read, 'print barrier -o no-dir/x.ces -o ok.ces' said "cannot
+ * create no-dir/x.ces" where it wrote ok.ces before), and it is judged with
+ * the options together, once all are read, as check --dot's file and a
+ * --model file are: an unknown option later on the line, or options that
+ * exclude each other, are said first. */
+static void test_output_last_value(void **state)
+{
+    static const char *const ext[] = {"print", "ces", "dot", "dot", "promela", "pml"};
+    static const char *const cases[] = {
+        "promela bad.ces -o no-dir/x.pml --bogus",
+        "cesync: promela: unknown option '--bogus' (see cesync promela --help)\n",
+        "promela bad.ces -o no-dir/x.pml --data-at-end --no-data",
+        "cesync: promela: --data-at-end judges the data at end states, which --no-data leaves "
+        "out: give one of them\n",
+        "print bad.ces -o no-dir/x.ces --expand --explain",
+        "cesync: print: --expand and --explain exclude each other (--explain expands too)\n",
+        "dot bad.ces -o no-dir/x.svg --bogus",
+        "cesync: dot: unknown option '--bogus' (see cesync dot --help)\n",
+        "check bad.ces --dot no-dir/x.dot --bogus",
+        "cesync: check: unknown option '--bogus' (see cesync check --help)\n",
+        "validate bad.ces --model no.model --bogus",
+        "cesync: validate: unknown option '--bogus' (see cesync validate --help)\n",
+    };
+    char *dir = ces_test_tmpdir(), args[256], want[64], names[64], *out = NULL;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i += 2) {
+        snprintf(args, sizeof(args), "%s barrier --ranks 2 -o no-dir/x.%s -o ok.%s", ext[i],
+                 ext[i + 1], ext[i + 1]);
+        assert_int_equal(ces_test_tool(dir, args, &out), 0);
+        snprintf(want, sizeof(want), "cesync: wrote ok.%s\n", ext[i + 1]);
+        assert_string_equal(out, want);
+        free(out);
+        snprintf(want, sizeof(want), "ok.%s;", ext[i + 1]);
+        ces_test_dir_entries(dir, names, sizeof(names));
+        assert_string_equal(names, want);
+        snprintf(args, sizeof(args), "%s/ok.%s", dir, ext[i + 1]);
+        assert_int_equal(unlink(args), 0);
+        /* and standard output, the last -o being - */
+        snprintf(args, sizeof(args), "%s barrier --ranks 2 -o no-dir/x.%s -o -", ext[i],
+                 ext[i + 1]);
+        assert_int_equal(ces_test_tool(dir, args, &out), 0);
+        assert_true(strlen(out) > 0 && strncmp(out, "cesync:", 7) != 0);
+        free(out);
+        ces_test_dir_entries(dir, names, sizeof(names));
+        assert_string_equal(names, "");
+    }
+    put_file(dir, "bad.ces", "cesync 2\n");
+    refused_all(dir, cases, sizeof(cases) / sizeof(cases[0]), "bad.ces", "cesync 2\n");
+    ces_test_dir_entries(dir, names, sizeof(names));
+    assert_string_equal(names, "bad.ces;");
+    ces_test_remove_in(dir, "bad.ces\0");
 }
 
 /* ces_tool_same_file: two names of one file, written or not yet (./x and
@@ -1829,6 +1885,7 @@ int main(void)
         cmocka_unit_test(test_signal_leaves_no_temporary),
         cmocka_unit_test(test_output_is_not_input),
         cmocka_unit_test(test_judged_before_schedule),
+        cmocka_unit_test(test_output_last_value),
         cmocka_unit_test(test_same_file),
         cmocka_unit_test(test_output_dash),
         cmocka_unit_test(test_builder_edges),
