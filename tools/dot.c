@@ -2,7 +2,7 @@
  * tools/dot.c - `cesync dot`: draw a schedule.
  */
 #include "tool.h"
-#include "internal.h" /* ces_dot_format */
+#include "internal.h" /* ces_dot_format, ces_find_program, ces_dot_tmp_probe */
 
 #include <stdio.h>
 #include <string.h>
@@ -43,8 +43,9 @@ static const char dot_help[] =
     "\n"
     "  -o OUT       write the picture to OUT: .dot text, .svg or .png drawn by\n"
     "               Graphviz (replaced only when complete; not the schedule's own\n"
-    "               file; its directory must exist, judged before the schedule is\n"
-    "               read), - for the dot text on stdout (the default)\n"
+    "               file; its directory must exist, and for .svg and .png Graphviz\n"
+    "               and a temporary file in TMPDIR (else /tmp), judged before the\n"
+    "               schedule is read), - for the dot text on stdout (the default)\n"
     "\n";
 
 /* dot's option that takes a value (ces_tool_load). */
@@ -53,20 +54,40 @@ static const char *const dot_valued[] = {"-o", NULL};
 /* -o's file (NULL: standard output) and the schedule's (not to be it). */
 struct dot_args {
     const char *out, *in;
+    struct ces_ctx *ctx; /* for the temporary file's error */
 };
+
+/* What ces_dot_write needs for the last -o's file, judged once every
+ * option is taken, before the schedule is read (its expansion and the dot
+ * text may take minutes): Graphviz for .svg and .png, a file that can be
+ * created (its directory there), and the temporary file that feeds
+ * Graphviz, in TMPDIR (else /tmp); each said in the words the write says. */
+static int dot_out_ready(struct dot_args *a)
+{
+    bool drawn = strcmp(ces_dot_format(a->out), "dot") != 0;
+    char prog[4096];
+
+    if (drawn && !ces_find_program("dot", prog, sizeof(prog)))
+        return ces_tool_fail("dot: cannot write %s: Graphviz 'dot' is not installed (not found "
+                             "on PATH); install graphviz or write a .dot file", a->out);
+    if (ces_tool_out_probe("dot", a->out) != CES_EXIT_OK)
+        return CES_EXIT_USAGE;
+    if (drawn && ces_dot_tmp_probe(a->ctx) != CES_OK)
+        return ces_tool_fail("dot: cannot write %s: %s", a->out, ces_ctx_last_error(a->ctx));
+    return CES_EXIT_OK;
+}
 
 /* -o FILE (ces_tool_opt_fn): its name judged as it is read, before the
  * schedule is (whose expansion may take seconds): a name that says no
  * format (-o /dev/stdout) is refused pointing at the name of standard
- * output.  Once all are taken (the call with no option), the file of the
- * last -o (an -o given twice takes its last value) must be one that can be
- * created, its directory there. */
+ * output.  Once all are taken (the call with no option), the last -o's
+ * file (an -o given twice takes its last value): dot_out_ready. */
 static int dot_opt(void *ud, const char *opt, const char *v)
 {
     struct dot_args *a = ud;
 
     if (opt == NULL)
-        return a->out != NULL ? ces_tool_out_probe("dot", a->out) : CES_EXIT_OK;
+        return a->out != NULL ? dot_out_ready(a) : CES_EXIT_OK;
     a->out = v;
     if (ces_tool_value("dot", opt, v, "a file name") != CES_EXIT_OK ||
         ces_tool_text_out("dot", &a->out, a->in) != CES_EXIT_OK)
@@ -81,7 +102,7 @@ int ces_cmd_dot(int argc, char **argv)
 {
     struct ces_ctx *ctx = NULL;
     struct ces_graph *g = NULL;
-    struct dot_args a = {NULL, ces_tool_input_read(argc, argv, dot_valued)};
+    struct dot_args a = {NULL, ces_tool_input_read(argc, argv, dot_valued), NULL};
     char *text = NULL;
     size_t len = 0;
     int ec;
@@ -93,6 +114,7 @@ int ces_cmd_dot(int argc, char **argv)
     }
     if (ces_ctx_create(NULL, &ctx) != CES_OK)
         return ces_tool_fail("out of memory");
+    a.ctx = ctx;
     ec = ces_tool_load("dot", ctx, argc, argv, dot_valued, NULL, dot_opt, &a, &g, NULL);
     if (ec == CES_EXIT_OK) {
         struct ces_dot_size size;

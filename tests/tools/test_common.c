@@ -1839,22 +1839,68 @@ static void test_builder_edges(void **state)
 }
 
 /* `cesync dot -o PICTURE` says how long the layout takes before dot runs
- * (said here with no dot on PATH: the note, then why nothing was drawn). */
+ * (said here with a dot on PATH that draws nothing and exits 3: the note,
+ * then why nothing was drawn). */
 static void test_dot_command_note(void **state)
 {
-    char *dir = ces_test_tmpdir(), *out;
+    char *dir = ces_test_tmpdir(), bin[256], env[300], *out;
 
     (void)state;
-    assert_int_equal(ces_test_tool_env(dir, "PATH=/nonexistent-dir",
-                                       "dot alltoall --ranks 8 --iterations 36 -o a.svg", &out),
+    snprintf(bin, sizeof(bin), "%s/bin", dir);
+    ces_test_put_program(bin, "dot", "#!/bin/sh\nexit 3\n");
+    snprintf(env, sizeof(env), "PATH='%s'", bin);
+    assert_int_equal(ces_test_tool_env(dir, env, "dot alltoall --ranks 8 --iterations 36 -o a.svg",
+                                       &out),
                      2);
     assert_string_equal(out, "cesync: dot: drawing 10080 ops (9504 nodes, edges across lanes 48384 "
                              "ranks long); Graphviz may take about 20 s to lay out so many (fewer "
                              "iterations or ranks draw faster, and a .dot file skips the layout)\n"
-                             "cesync: dot: cannot write a.svg: Graphviz 'dot' is not installed "
-                             "(not found on PATH); install graphviz or write a .dot file\n");
+                             "cesync: dot: dot -Tsvg failed drawing a.svg (exit status 3)\n");
     free(out);
-    assert_int_equal(rmdir(dir), 0);
+    ces_test_remove_in(dir, "bin/dot\0bin\0");
+}
+
+/* What `cesync dot -o PICTURE` needs to draw is judged with its file,
+ * before the schedule is read, as check --dot judges it: Graphviz for .svg
+ * and .png, and the temporary file that feeds it in TMPDIR, said in the
+ * words the drawing said after the schedule's expansion and the dot text
+ * (16 ranks of `phase eager x100000` took 5.4 s, with a note that the
+ * layout may take 74 hours first; a file of the wrong version said its
+ * version error); a .dot file needs neither.  Nothing is left behind. */
+static void test_dot_drawing_before_schedule(void **state)
+{
+    static const struct {
+        const char *env, *args, *says;
+    } cases[] = {
+        {"PATH=/nonexistent-dir", "dot bad.ces -o a.svg",
+         "cesync: dot: cannot write a.svg: Graphviz 'dot' is not installed (not found on PATH); "
+         "install graphviz or write a .dot file\n"},
+        {"PATH=/nonexistent-dir", "dot bad.ces -o no-dir/a.png",
+         "cesync: dot: cannot write no-dir/a.png: Graphviz 'dot' is not installed (not found on "
+         "PATH); install graphviz or write a .dot file\n"},
+        {"PATH=/nonexistent-dir", "dot bad.ces -o a.dot",
+         "cesync: bad.ces:1:8: unsupported format version 2: expected 'cesync 1'\n"},
+        {"TMPDIR=/nonexistent-tmp", "dot bad.ces -o a.png",
+         "cesync: dot: cannot write a.png: cannot create a temporary file in /nonexistent-tmp "
+         "(TMPDIR): No such file or directory\n"},
+        {"TMPDIR=/nonexistent-tmp", "dot bad.ces -o no-dir/a.png",
+         "cesync: dot: cannot create no-dir/a.png: No such file or directory\n"},
+        {"TMPDIR=/nonexistent-tmp", "dot bad.ces -o a.dot",
+         "cesync: bad.ces:1:8: unsupported format version 2: expected 'cesync 1'\n"},
+    };
+    char *dir = ces_test_tmpdir(), names[64], *out;
+
+    (void)state;
+    put_file(dir, "bad.ces", "cesync 2\n");
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(ces_test_tool_env(dir, cases[i].env, cases[i].args, &out), 2);
+        if (strcmp(out, cases[i].says) != 0)
+            fail_msg("'%s cesync %s' said:\n%s", cases[i].env, cases[i].args, out);
+        free(out);
+        ces_test_dir_entries(dir, names, sizeof(names));
+        assert_string_equal(names, "bad.ces;");
+    }
+    ces_test_remove_in(dir, "bad.ces\0");
 }
 
 int main(void)
@@ -1890,6 +1936,7 @@ int main(void)
         cmocka_unit_test(test_output_dash),
         cmocka_unit_test(test_builder_edges),
         cmocka_unit_test(test_dot_command_note),
+        cmocka_unit_test(test_dot_drawing_before_schedule),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
