@@ -313,12 +313,20 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
 }
 
 int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
-                     const char *model_path, struct ces_model *out)
+                     const char *model_path, const char *in, struct ces_model *out)
 {
     const struct ces_model *base = ces_model_find(kind != NULL ? kind : "h200");
+    struct stat sm, si;
 
     if (base == NULL)
         return unknown_kind(cmd, kind);
+    /* the schedule read from standard input: a model file that is that
+     * stream too (/dev/stdin) would read the schedule as the model */
+    if (model_path != NULL && in != NULL && strcmp(in, "-") == 0 &&
+        stat(model_path, &sm) == 0 && fstat(STDIN_FILENO, &si) == 0 &&
+        sm.st_dev == si.st_dev && sm.st_ino == si.st_ino)
+        return ces_tool_fail("%s: --model %s is the file standard input reads, which holds the "
+                             "schedule (name the model's own file)", cmd, model_path);
     *out = *base;
     if (model_path != NULL && ces_model_load(ctx, model_path, base, out) != CES_OK)
         return ces_tool_fail("%s", ces_ctx_last_error(ctx));

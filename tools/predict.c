@@ -32,6 +32,7 @@ static const char predict_usage[] =
     "\n"
     "  --model FILE   a model file (`key = value`, as `cesync bench --calibrate --model-out`\n"
     "                 writes) overriding the kind's table, read before the schedule is\n"
+    "                 (not standard input where the schedule is \"-\")\n"
     "  --kind K       the machine kind (default h200)\n"
     "\n";
 
@@ -98,6 +99,7 @@ static void round_parts(double total, double *part, int n)
 struct predict_args {
     struct ces_ctx *ctx; /* for the model file's errors */
     const char *kind, *model_path;
+    const char *in; /* the schedule's input (ces_tool_input_read) */
     struct ces_model m;
 };
 
@@ -111,7 +113,8 @@ static int predict_opt(void *ud, const char *opt, const char *v)
     int t;
 
     if (opt == NULL)
-        return ces_tool_machine("check --predict", a->ctx, a->kind, a->model_path, &a->m);
+        return ces_tool_machine("check --predict", a->ctx, a->kind, a->model_path, a->in,
+                                &a->m);
     t = ces_tool_machine_opt("check --predict", opt, v, &a->kind, &a->model_path);
     if (t == 0)
         return ces_tool_fail("check --predict: %s does not combine with --predict (which takes "
@@ -139,6 +142,7 @@ int ces_cmd_predict(int argc, char **argv)
         return ces_tool_fail("out of memory");
     memset(&a, 0, sizeof(a));
     a.ctx = ctx;
+    a.in = ces_tool_input_read(argc, argv, ces_check_valued);
     ex = ces_tool_load("check --predict", ctx, argc, argv, ces_check_valued, ces_check_flags,
                        predict_opt, &a, &g, NULL);
     if (ex != CES_EXIT_OK)

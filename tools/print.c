@@ -36,7 +36,8 @@ static const char validate_help[] =
     "                 named (FILE:LINE:COL, rR.sS#K) on stderr and the exit is 2\n"
     "  --model FILE   the same for a model file's machine (`cesync bench --calibrate\n"
     "                 --model-out`; over --kind's table, h200 without it), read\n"
-    "                 before the schedule is (an error at FILE:LINE:COL, exit 2)\n"
+    "                 before the schedule is (an error at FILE:LINE:COL, exit 2);\n"
+    "                 not standard input where the schedule is \"-\"\n"
     "\n";
 
 /* validate's options that take a value (ces_tool_load). */
@@ -132,6 +133,7 @@ int ces_cmd_print(int argc, char **argv)
 struct validate_args {
     struct ces_ctx *ctx; /* for the model file's errors */
     const char *kind, *model_path;
+    const char *in; /* the schedule's input (ces_tool_input_read) */
     struct ces_model m; /* where either is given */
 };
 
@@ -145,7 +147,8 @@ static int validate_opt(void *ud, const char *opt, const char *v)
     if (opt == NULL)
         return a->kind == NULL && a->model_path == NULL
                    ? CES_EXIT_OK
-                   : ces_tool_machine("validate", a->ctx, a->kind, a->model_path, &a->m);
+                   : ces_tool_machine("validate", a->ctx, a->kind, a->model_path, a->in,
+                                      &a->m);
     return ces_tool_machine_opt("validate", opt, v, &a->kind, &a->model_path) < 0
                ? CES_EXIT_USAGE
                : CES_EXIT_OK;
@@ -171,6 +174,7 @@ int ces_cmd_validate(int argc, char **argv)
         return ces_tool_fail("out of memory");
     memset(&a, 0, sizeof(a));
     a.ctx = ctx;
+    a.in = ces_tool_input_read(argc, argv, validate_valued);
     ec = ces_tool_load("validate", ctx, argc, argv, validate_valued, NULL, validate_opt, &a, &g,
                        NULL);
     if (ec == CES_EXIT_OK && (a.kind != NULL || a.model_path != NULL)) {

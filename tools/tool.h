@@ -251,10 +251,12 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
                          const char **model_path);
 
 /* The machine of `--kind K` (NULL: h200) with `--model FILE`'s overrides
- * (NULL: none) in *out.  Returns CES_EXIT_OK, or CES_EXIT_USAGE with the
+ * (NULL: none) in *out; `in` the schedule's input as ces_tool_input names
+ * it (NULL: none), whose "-" (standard input) the model file must not be
+ * read from as well.  Returns CES_EXIT_OK, or CES_EXIT_USAGE with the
  * unknown kind (and the known ones) or the model file's error printed. */
 int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
-                     const char *model_path, struct ces_model *out);
+                     const char *model_path, const char *in, struct ces_model *out);
 
 /* Where the library's error `why` names an op of the schedule by its place,
  * "r0.s0#3 (line 9:6): flush is not supported", and the schedule was read

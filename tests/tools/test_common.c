@@ -1398,6 +1398,14 @@ static void test_output_is_not_input(void **state)
         "check - --dot hard.dot <link.dot",
         "cesync: check: --dot hard.dot is the file standard input reads (name another output "
         "file)\n",
+        /* nor is a model file read from it (it read the schedule as the
+         * model, or, where the schedule was read first, an empty model) */
+        "validate - --model /dev/stdin <a.dot",
+        "cesync: validate: --model /dev/stdin is the file standard input reads, which holds the "
+        "schedule (name the model's own file)\n",
+        "check --predict --model /dev/stdin - <link.dot",
+        "cesync: check --predict: --model /dev/stdin is the file standard input reads, which "
+        "holds the schedule (name the model's own file)\n",
     };
     /* judged as -o is read, before the schedule is: one that does not
      * read said its own error (a long one's expansion came first), an
@@ -1418,6 +1426,7 @@ static void test_output_is_not_input(void **state)
 
     (void)state;
     put_file(dir, "a.dot", sched);
+    put_file(dir, "m.model", "max_ranks = 2\n");
     snprintf(path, sizeof(path), "%s/link.dot", dir);
     assert_int_equal(symlink("a.dot", path), 0);
     snprintf(path, sizeof(path), "%s/a.dot", dir);
@@ -1431,10 +1440,18 @@ static void test_output_is_not_input(void **state)
     refused_all(dir, early, sizeof(early) / sizeof(early[0]), "bad.ces", "cesync 2\n");
     snprintf(path2, sizeof(path2), "%s/bad.ces", dir);
     assert_int_equal(unlink(path2), 0);
+    /* a model file on standard input beside a schedule by name is read */
+    assert_int_equal(ces_test_tool(dir, "validate a.dot --model /dev/stdin <m.model", &out), 0);
+    assert_string_equal(out, "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, 1 "
+                             "iteration, 4 ops\nmachine: h200 + /dev/stdin has every op it "
+                             "uses\n");
+    free(out);
     /* a collective is read from no file */
     assert_int_equal(ces_test_tool(dir, "print barrier --ranks 2 -o barrier", &out), 0);
     free(out);
     snprintf(path2, sizeof(path2), "%s/barrier", dir);
+    assert_int_equal(unlink(path2), 0);
+    snprintf(path2, sizeof(path2), "%s/m.model", dir);
     assert_int_equal(unlink(path2), 0);
     assert_int_equal(unlink(path), 0);
     assert_int_equal(rmdir(dir), 0);
