@@ -528,7 +528,21 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
                              g->ranks - 1);
     if (g->blocks.len == 0)
         return ces_ctx_error(g->ctx, CES_ERR_INVALID, "add a block (phase) before adding ops");
-    copy = *op;
+    /* field by field into zeroed bytes, where `copy = *op` would take the
+     * caller's padding between the fields along, which nothing sets: seal_last
+     * compares the stored ops byte by byte */
+    memset(&copy, 0, sizeof(copy));
+    copy.kind = op->kind;
+    copy.cmp = op->cmp;
+    copy.flags = op->flags;
+    copy.stream = op->stream;
+    copy.a = op->a;
+    copy.b = op->b;
+    copy.slot = op->slot;
+    copy.value = op->value;
+    copy.event = op->event;
+    copy.line = op->line;
+    copy.col = op->col;
     rc = check_op(g, rank, &copy);
     if (rc != CES_OK)
         return rc;
@@ -544,7 +558,7 @@ int ces_graph_add_op(struct ces_graph *g, uint32_t rank, const struct ces_op *op
     for (uint32_t r = 0; r < (all ? g->ranks : 1); r++) {
         if (all)
             copy.slot.rank = r;
-        CES_VEC_AT(v, struct ces_op, v->len++) = copy;
+        memcpy(&CES_VEC_AT(v, struct ces_op, v->len++), &copy, sizeof(copy));
     }
     if (copy.kind == CES_OP_WRITE || copy.kind == CES_OP_WAIT) {
         struct ces_named *sig = &CES_VEC_AT(&g->signals, struct ces_named, copy.slot.sig);
