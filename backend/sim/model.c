@@ -991,14 +991,18 @@ static int push_dacc(struct sim_model *m, struct ces_vec *v, const struct ces_re
 static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, uint32_t *cnt)
 {
     /* one block: the ends xs[2n], the (hi, index) pairs ends[2n], then the
-     * counts pw[2n + 1] and pr[2n + 1] in the 2n + 1 words left */
-    uint64_t *xs = ces_malloc(m->ctx, (6 * n + 1) * sizeof(uint64_t)), *ends = xs + 2 * n;
-    uint32_t *pw = (uint32_t *)(ends + 2 * n), *pr = pw + 2 * n + 1;
+     * counts pw[2n + 1] and pr[2n + 1] in the 2n + 1 words left (placed
+     * once it is there: an offset from NULL is undefined) */
+    uint64_t *xs = ces_malloc(m->ctx, (6 * n + 1) * sizeof(uint64_t)), *ends;
+    uint32_t *pw, *pr;
     size_t nx = 0, s = 0, e = 0;
     uint32_t nact = 0, nwr = 0;
 
     if (xs == NULL)
         return nomem(m->ctx);
+    ends = xs + 2 * n;
+    pw = (uint32_t *)(ends + 2 * n);
+    pr = pw + 2 * n + 1;
     for (size_t i = 0; i < n; i++) {
         xs[nx++] = a[i].lo;
         xs[nx++] = a[i].hi;
