@@ -31,6 +31,24 @@ struct delay_at {
  * copies would be 60 ms or more). */
 #define DERIVE_LOOK 1024
 
+/* The derivation's time bound: its deadline (0: none), and the blocks and
+ * ops copied since the clock was last read. */
+struct derive_clock {
+    double deadline;
+    uint64_t work;
+};
+
+/* Counts one block or op copied; whether the bound has passed, the clock
+ * read once DERIVE_LOOK have been since its last reading (or before the
+ * first: work starts there). */
+static bool derive_over(struct derive_clock *c)
+{
+    if (++c->work < DERIVE_LOOK)
+        return false;
+    c->work = 0;
+    return c->deadline > 0 && ces_sim_now() >= c->deadline;
+}
+
 static int cmp_at(const void *pa, const void *pb)
 {
     const struct delay_at *a = pa, *b = pb;
@@ -67,9 +85,10 @@ static int copy_tables(const struct ces_graph *g, struct ces_graph *h, struct de
 }
 
 /* Rank r's ops of replay `rep` of block b into h's current block, the
- * delayed writes among them moved to their streams. */
+ * delayed writes among them moved to their streams; SIM_LATE where the
+ * bound passes first (a block may hold millions of ops). */
 static int copy_ops(const struct ces_graph *g, struct ces_graph *h, uint32_t b, uint32_t rep,
-                    uint32_t r, const struct delay_at *at, size_t nat)
+                    uint32_t r, const struct delay_at *at, size_t nat, struct derive_clock *c)
 {
     uint32_t n;
     const struct ces_op *ops = ces_graph_ops(g, b, r, &n);
@@ -79,6 +98,8 @@ static int copy_ops(const struct ces_graph *g, struct ces_graph *h, uint32_t b, 
         const struct delay_at *d = NULL;
         struct ces_op rec, aw, wr;
 
+        if (derive_over(c))
+            return SIM_LATE;
         for (size_t k = 0; k < nat && d == NULL; k++)
             if (at[k].block == b && at[k].rep == rep && at[k].f->rank == r && at[k].op == i)
                 d = &at[k];
@@ -107,10 +128,10 @@ static int copy_ops(const struct ces_graph *g, struct ces_graph *h, uint32_t b, 
 }
 
 /* Block b into h: its replays with a delayed write each become a block of
- * one replay, the runs of replays between them a block each; *work counts
- * the ops copied. */
+ * one replay, the runs of replays between them a block each; SIM_LATE
+ * where the bound passes first. */
 static int copy_block(const struct ces_graph *g, struct ces_graph *h, uint32_t b,
-                      const struct delay_at *at, size_t nat, uint64_t *work)
+                      const struct delay_at *at, size_t nat, struct derive_clock *c)
 {
     struct ces_block_info bi = ces_graph_block(g, b);
     uint32_t from = 0; /* the first replay not yet copied */
@@ -125,13 +146,8 @@ static int copy_block(const struct ces_graph *g, struct ces_graph *h, uint32_t b
         uint32_t reps = to > from ? to - from : 1;
 
         rc = ces_graph_add_block(h, bi.kind, reps);
-        for (uint32_t r = 0; r < ces_graph_ranks(g) && rc == CES_OK; r++) {
-            uint32_t n;
-
-            (void)ces_graph_ops(g, b, r, &n);
-            *work += n;
-            rc = copy_ops(g, h, b, from, r, at, nat);
-        }
+        for (uint32_t r = 0; r < ces_graph_ranks(g) && rc == CES_OK; r++)
+            rc = copy_ops(g, h, b, from, r, at, nat, c);
         from += reps;
         while (k < nat && at[k].block == b && at[k].rep < from)
             k++;
@@ -163,13 +179,14 @@ int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
     uint32_t streams = ces_graph_streams(g);
     struct delay_at *at = NULL;
     struct ces_graph *h = NULL;
-    /* (what spent_seconds left of the bound; none left: at the first look) */
-    double deadline = opts->max_seconds > 0
-                          ? ces_sim_now() + opts->max_seconds - opts->spent_seconds
-                          : 0;
-    uint64_t work = DERIVE_LOOK; /* blocks and ops copied since the clock was read: first */
+    struct derive_clock clock = {0, DERIVE_LOOK - 1}; /* (read at the first look) */
+    uint32_t b = 0;
     int rc = CES_OK;
 
+    /* what spent_seconds left of the bound; none left: over at the first
+     * look, before the first block */
+    if (opts->max_seconds > 0)
+        clock.deadline = ces_sim_now() + opts->max_seconds - opts->spent_seconds;
     memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < opts->nfaults; i++)
         nat += opts->faults[i].kind == CES_FAULT_DELAY;
@@ -235,17 +252,16 @@ int ces_sim_delay_derive(struct ces_ctx *ctx, const struct ces_graph *g,
     rc = ces_graph_create(ctx, ces_graph_ranks(g), streams + (uint32_t)nat, &h);
     if (rc == CES_OK)
         rc = copy_tables(g, h, at, nat);
-    for (uint32_t b = 0; b < ces_graph_nblocks(g) && rc == CES_OK; b++) {
-        /* the clock read before the first block and every DERIVE_LOOK of
-         * its blocks and ops */
-        if (work >= DERIVE_LOOK && deadline > 0 && ces_sim_now() >= deadline) {
-            rc = derive_late(ctx, opts, b, ces_graph_nblocks(g));
-            goto out;
-        }
-        if (work >= DERIVE_LOOK)
-            work = 0;
-        work++;
-        rc = copy_block(g, h, b, at, nat, &work);
+    /* the clock read before the first block and every DERIVE_LOOK of its
+     * blocks and ops, within a block too */
+    for (; b < ces_graph_nblocks(g) && rc == CES_OK; b++) {
+        rc = derive_over(&clock) ? SIM_LATE : copy_block(g, h, b, at, nat, &clock);
+        if (rc != CES_OK)
+            break; /* (b: the blocks copied whole) */
+    }
+    if (rc == SIM_LATE) {
+        rc = derive_late(ctx, opts, b, ces_graph_nblocks(g));
+        goto out;
     }
     if (rc == CES_OK)
         rc = ces_graph_validate(h, NULL);

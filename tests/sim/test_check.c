@@ -5053,6 +5053,26 @@ static void test_time_bound_delay_graph(void **state)
     assert_true(strtod(ces_ctx_last_error(ctx) + 44, NULL) > 0);
     ces_check_report_destroy(r);
     ces_graph_destroy(g);
+    /* one block of 65,280 ops, copied in three parts around its delayed
+     * replay: the clock is read within it too, so a bound of 1 ms, not
+     * passed at the first look, stops the copy in its first block (the
+     * clock was read only between blocks, and its first part alone,
+     * 65,280 ops, takes a few ms or more: the whole block was copied and
+     * the model's building said the bound) */
+    g = ces_test_text_graph(ctx, "cesync 1\nranks 256\nsignal f u32 1\nphase graph x3\n"
+                                 "r* over p : write f[0]@$p = 1\n");
+    delay.index = 300; /* (replay 1 of r0's 255 writes a replay) */
+    o.max_seconds = 0.001;
+    o.build_progress = NULL;
+    assert_int_equal(ces_check(ctx, g, &o, &r), CES_OK);
+    assert_int_equal(ces_check_report_verdict(r), CES_V_INCOMPLETE);
+    assert_string_equal(ces_ctx_last_error(ctx),
+                        "time bound 0.001 s reached before the search: the graph checked in the "
+                        "schedule's place for its delay faults (0 of 1 block copied) was not "
+                        "derived by then");
+    assert_ptr_equal(ces_check_report_graph(r), g);
+    ces_check_report_destroy(r);
+    ces_graph_destroy(g);
     ces_ctx_destroy(ctx);
 }
 
