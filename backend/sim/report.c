@@ -729,6 +729,12 @@ int ces_check_report_text(struct ces_ctx *ctx, const struct ces_check_report *r,
             ces_sb_printf(&sb, ", stopped by the bound on %s", r->stopped);
         ces_sb_puts(&sb, " - a sample, not a proof\n");
     }
+    else if (s->mode == CES_CHECK_REPLAY && r->stopped != NULL)
+        /* (a model or initial state the bounds refused, a delay's graph
+         * or a model not made in time: no step ran) */
+        ces_sb_printf(&sb, "coverage: one replayed execution, stopped by the bound on %s after %"
+                      PRIu64 " transition%s, before its end\n", r->stopped, s->transitions,
+                      ces_plural(s->transitions));
     else if (s->mode == CES_CHECK_REPLAY)
         /* a replay that finds nothing is most often one run without the
          * options of the check that printed it */

@@ -302,6 +302,14 @@ static void test_replay_needs_abort(void **state)
                            "(a counterexample's replay needs the same --fault, --abort and "
                            "--queues options as its check)\nstatistics: ", 174);
     free(o);
+    /* a replay a bound stopped, here before its first step (the model
+     * does not fit), says so, not that it found no defect (it said so,
+     * with the hint above, beside "0 executions, 0 transitions") */
+    assert_int_equal(ces_test_tool(dir, "check ok.ces --replay '0*3' --max-memory 100", &o), 3);
+    assert_memory_equal(o, "verdict: INCOMPLETE\ncoverage: one replayed execution, stopped by "
+                           "the bound on memory after 0 transitions, before its end\n"
+                           "statistics: 0 executions, 0 transitions, ", 162);
+    free(o);
     assert_int_equal(remove(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
