@@ -728,6 +728,7 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
     struct sweep_cursor c = {0};
     struct ces_fault f;
     size_t cap = 0, done = 0, total, kinds[3], checked[3] = {0};
+    size_t said = SIZE_MAX; /* the faults the last sweep_progress call said */
     double t0 = ces_sim_now(), next;
     int rc = CES_OK;
 
@@ -770,7 +771,8 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
                 rest->kinds[k] = kinds[k] - checked[k];
             rest->first = f;
             sweep_last(g, &rest->last);
-            if (opts->sweep_progress != NULL)
+            /* (once: not again where the last call said as many) */
+            if (opts->sweep_progress != NULL && said != done)
                 opts->sweep_progress(opts->progress_ud, done, total, t - t0);
             break;
         }
@@ -788,6 +790,7 @@ int ces_check_fault_sweep(struct ces_ctx *ctx, const struct ces_graph *g,
         t = ces_sim_now();
         if (t >= next || done == total) {
             opts->sweep_progress(opts->progress_ud, done, total, t - t0);
+            said = done;
             next = t + ces_sim_progress_every(opts);
         }
     }

@@ -5335,6 +5335,16 @@ static void test_sweep_table_small(void **state)
  * millions of faults of seconds each): spent before the sweep, it checks
  * nothing, and says so, every fault in the rest (never OK); with time
  * left, it checks every one. */
+/* sweep_seen, its first call sleeping 1.1 s: past a bound of 1 s. */
+static void sweep_seen_late(void *ud, size_t done, size_t total, double seconds)
+{
+    struct sweep_seen *w = ud;
+
+    sweep_seen(ud, done, total, seconds);
+    if (w->calls == 1)
+        ces_test_sleep_ms(1100);
+}
+
 static void test_sweep_time_bound(void **state)
 {
     struct ces_test_alloc st;
@@ -5342,6 +5352,7 @@ static void test_sweep_time_bound(void **state)
     struct ces_graph *g = handshake(ctx, false);
     struct ces_check_sweep_row *rows = NULL;
     struct ces_check_sweep_rest rest, part;
+    struct sweep_seen seen = {0};
     struct ces_check_opts o;
     size_t n = 0;
     char *t = NULL;
@@ -5386,6 +5397,21 @@ static void test_sweep_time_bound(void **state)
     part.bound = NULL; /* (a rest of faults says its bound) */
     assert_int_equal(ces_check_sweep_text(ctx, rows, 2, &part, &t, NULL), CES_ERR_INVALID);
     assert_string_equal(ces_ctx_last_error(ctx), "ces_check_sweep_text: NULL argument");
+    ces_free(ctx, rows);
+    /* the bound passing just after a progress call (every fault's, here):
+     * the faults checked are said once, not again at the bound (sweep_seen
+     * fails a call that says no more than the last) */
+    o.max_seconds = 1;
+    o.progress_seconds = 1e-9;
+    o.sweep_progress = sweep_seen_late;
+    o.progress_ud = &seen;
+    assert_int_equal(ces_check_fault_sweep(ctx, g, &o, &rows, &n, &rest), CES_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(rest.n, 21);
+    assert_string_equal(rest.bound, "time");
+    assert_int_equal(seen.calls, 1);
+    assert_int_equal(seen.last, 1);
+    assert_int_equal(seen.total, 22);
     ces_free(ctx, rows);
     ces_graph_destroy(g);
     ces_test_ctx_end(ctx, &st);
