@@ -123,6 +123,8 @@ struct dot_order {
     uint32_t *spent;   /* [ranks]: a later replay's wait event whose replays use up
                         * the writes they need (replays_left, chain_left), its
                         * rank's later blocks after each (UINT32_MAX: none) */
+    uint8_t *exact;    /* [ranks]: whose count of the writes spent[r]'s replays need
+                        * is exact: replays_left's (1), chain_left's (2), both (3) */
     bool *paired;      /* [ranks]: spent[r]'s replays, an even count, pass two by
                         * two on writes that so come before its last replay's
                         * writes of another process that fail it (replays_left) */
@@ -1203,6 +1205,45 @@ static bool paired_before(const struct dot_order *o, const struct ces_graph *g,
            (!o->dead[at] && !past_block(o, order_clock(o, at), x->proc, x->ref.block));
 }
 
+/* Whether a wait of chain ch passes on a write of value v. */
+static bool chain_holds(const struct dot_chain *ch, uint32_t width, uint64_t v)
+{
+    for (uint32_t k = 0; k < ch->ncond && k < 2; k++) {
+        if (ces_wait_holds(width, ch->cmp[k], v, ch->value[k]))
+            return true;
+    }
+    return ch->ncond > 2;
+}
+
+/* Whether event y, of a later block of its rank than that rank's
+ * o->spent wait and of that wait's slot (width `width`), comes after
+ * every replay of write w[i]: one of the writes the wait's replays need
+ * where their count is exact (o->exact: replays_left's, of the writes
+ * whose value the wait passes on, or chain_left's, of its chain's), as
+ * writes_left counts them (a later replay's standing for its every
+ * replay), which spent_raise raises y's block's first events to come
+ * after. */
+static bool spent_before(const struct dot_order *o, const struct ces_graph *g,
+                         const struct dot_ow *slot, uint32_t width, const struct dot_ev *y,
+                         size_t i)
+{
+    uint32_t r = y->ref.rank;
+    const struct dot_ev *x = o->spent[r] != UINT32_MAX ? &o->ev[o->spent[r]] : NULL;
+    const struct ces_op *op = x != NULL ? op_at(g, x->ref) : NULL;
+    const struct dot_chain *ch = x != NULL ? &o->chain[o->chain_of[o->spent[r]]] : NULL;
+    const struct dot_ow *w = &o->w[i];
+    size_t at = o->off[w->proc] + w->pos;
+
+    if (x == NULL || !o->linked[y->proc] || y->ref.block <= x->ref.block ||
+        op->slot.sig != slot->sig || op->slot.rank != slot->rank || op->slot.idx != slot->idx ||
+        (w->pos < o->done[w->proc] &&
+         (o->dead[at] || past_block(o, order_clock(o, at), x->proc, x->ref.block))))
+        return false;
+    return ((o->exact[r] & 1) && ces_wait_holds(width, op->cmp, w->value, op->value)) ||
+           ((o->exact[r] & 2) && i >= ch->wlo && i < ch->whi && (i < ch->own || i >= ch->end) &&
+            chain_holds(ch, width, w->value));
+}
+
 /* The first of process q's writes w[lo..hi) (one slot's, in place order)
  * of the later replays of block b (dot_ow.later), or of a later block. */
 static size_t later_first(const struct dot_order *o, size_t lo, size_t hi, uint32_t b)
@@ -1233,10 +1274,10 @@ static size_t later_first(const struct dot_order *o, size_t lo, size_t hi, uint3
  * where o->over says so; but where, not overwritten, it is of a later
  * replay of a block replayed more than twice, of another process than
  * y's and not both of one rank's linked ones (whose next replay comes
- * after y's), and y does not come after its every replay (past_block), y
- * may come before its third replay, whose writes before it come after
- * its second: the first of the run's writes of that block's later
- * replay. */
+ * after y's), and y does not come after its every replay (past_block,
+ * spent_before), y may come before its third replay, whose writes before
+ * it come after its second: the first of the run's writes of that
+ * block's later replay. */
 static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
                              const struct dot_ow *slot, uint32_t width, const struct dot_ev *y,
                              const uint32_t *c, uint32_t ng)
@@ -1280,7 +1321,8 @@ static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
         if (l != NULL && !o->over[t] && l->later && l->proc != y->proc &&
             !(o->linked[l->proc] && o->linked[y->proc] &&
               o->ev[o->off[l->proc]].ref.rank == y->ref.rank) &&
-            ces_graph_block(g, l->block).reps > 2 && !past_block(o, c, l->proc, l->block))
+            ces_graph_block(g, l->block).reps > 2 && !past_block(o, c, l->proc, l->block) &&
+            !spent_before(o, g, slot, width, y, o->last[t]))
             o->from[t] = o->w[later_first(o, o->group[t], o->last[t], l->block)].pos;
     }
 }
@@ -1423,16 +1465,6 @@ static void after_write(const struct dot_order *o, size_t i, uint32_t *c)
             c[k] = wc[k] > c[k] ? wc[k] : c[k];
     }
     c[w->proc] = w->pos + 1 > c[w->proc] ? w->pos + 1 : c[w->proc];
-}
-
-/* Whether a wait of chain ch passes on a write of value v. */
-static bool chain_holds(const struct dot_chain *ch, uint32_t width, uint64_t v)
-{
-    for (uint32_t k = 0; k < ch->ncond && k < 2; k++) {
-        if (ces_wait_holds(width, ch->cmp[k], v, ch->value[k]))
-            return true;
-    }
-    return ch->ncond > 2;
 }
 
 /* How the writes w[ch->wlo..ch->whi) but w[ch->own..ch->end) that a wait
@@ -1771,6 +1803,7 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
                 o->changed = true;
             } else if ((a == 0 || b == 0) && o->spent[x->ref.rank] == UINT32_MAX) {
                 o->spent[x->ref.rank] = (uint32_t)e;
+                o->exact[x->ref.rank] = (uint8_t)((a == 0 ? 1 : 0) | (b == 0 ? 2 : 0));
                 o->paired[x->ref.rank] = a == 0 && paired;
                 o->changed = true;
             }
@@ -2257,6 +2290,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->linked = ces_malloc(st->ctx, (size_t)o->nproc * sizeof(*o->linked));
             o->cut = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->cut));
             o->spent = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->spent));
+            o->exact = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->exact));
             o->paired = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->paired));
             o->two = ces_malloc(st->ctx, 4 * (size_t)o->nproc * sizeof(*o->two));
             o->two_who = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->two_who));
@@ -2269,8 +2303,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             if (o->off == NULL || o->ev == NULL || o->w == NULL || o->x == NULL ||
                 o->chain_of == NULL || o->need == NULL || o->dead == NULL ||
                 o->over == NULL || o->from == NULL || o->linked == NULL || o->cut == NULL ||
-                o->spent == NULL || o->paired == NULL || o->two == NULL ||
-                o->two_who == NULL ||
+                o->spent == NULL || o->exact == NULL || o->paired == NULL ||
+                o->two == NULL || o->two_who == NULL ||
                 o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
                 o->last == NULL || first == NULL) {
                 rc = CES_ERR_NOMEM;
@@ -2284,6 +2318,7 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             memset(o->linked, 0, (size_t)o->nproc * sizeof(*o->linked));
             for (uint32_t r = 0; r < g->ranks; r++) {
                 o->cut[r] = o->spent[r] = UINT32_MAX;
+                o->exact[r] = 0;
                 o->paired[r] = false;
             }
             memset(o->done, 0, (size_t)o->nproc * sizeof(*o->done));
@@ -2325,6 +2360,7 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->linked);
     ces_free(ctx, o->cut);
     ces_free(ctx, o->spent);
+    ces_free(ctx, o->exact);
     ces_free(ctx, o->paired);
     ces_free(ctx, o->two);
     ces_free(ctx, o->two_who);

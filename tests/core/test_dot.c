@@ -2562,7 +2562,12 @@ static void test_counter_pairs_later_first(void **state)
  * whose next replay comes after the wait's replay: r1 s1 writing f 0, r1
  * writing f 1, r1 s1 waiting `f >= 2`, r1 writing f 2 and r1 s1 waiting
  * `f >= 1` in a phase replayed 3 times, both waits see the 2 of their
- * replay alone. */
+ * replay alone.  Nor a write that the replays of an earlier phase's wait
+ * of the rank use up (test_counter_pairs_later_spent), after whose every
+ * replay the wait comes: r0 writing f 1 and waiting `f >= 2` in a phase
+ * replayed 3 times, then waiting `f >= 1` in the next (replayed 3 times)
+ * where r1 writes f 1 then f 2, the three `f >= 2` take r1's three 2s,
+ * and the next phase's wait sees the last; r1's 1 was drawn to it. */
 static void test_counter_pairs_later_latest(void **state)
 {
     (void)state;
@@ -2576,6 +2581,11 @@ static void test_counter_pairs_later_latest(void **state)
                  "r1 s1 : wait f[0] >= 2\nr1 : write f[0]@1 = 2\nr1 s1 : wait f[0] >= 1\n",
                  (const char *const[]){"n1_1_3 -> n1_1_2", "n1_1_3 -> n1_1_4", NULL}, NULL,
                  48, 1036);
+    counter_says("phase graph x3\nr0 : write f[0]@0 = 1\nr0 : wait f[0] >= 2\n"
+                 "phase graph x3\nr0 : wait f[0] >= 1\nr1 : write f[0]@0 = 1\n"
+                 "r1 : write f[0]@0 = 2\n",
+                 (const char *const[]){"n2_1_1 -> n2_0_0", NULL},
+                 (const char *const[]){"n2_1_0 -> n2_0_0", NULL}, 47, 1036);
 }
 
 /* A graph, its picture drawn without failures, and emit_same's runs. */
