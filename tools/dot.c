@@ -77,25 +77,26 @@ static int dot_out_ready(struct dot_args *a)
     return CES_EXIT_OK;
 }
 
-/* -o FILE (ces_tool_opt_fn): its name judged as it is read, before the
- * schedule is (whose expansion may take seconds): a name that says no
- * format (-o /dev/stdout) is refused pointing at the name of standard
- * output.  Once all are taken (the call with no option), the last -o's
- * file (an -o given twice takes its last value): dot_out_ready. */
+/* -o FILE (ces_tool_opt_fn): its value there as it is read.  Once all are
+ * taken (the call with no option), before the schedule is read (whose
+ * expansion may take seconds), the last -o (an -o given twice takes its
+ * last value, an earlier one is not judged): not the input, a name that
+ * says the format (-o /dev/stdout is refused pointing at the name of
+ * standard output), then dot_out_ready. */
 static int dot_opt(void *ud, const char *opt, const char *v)
 {
     struct dot_args *a = ud;
 
-    if (opt == NULL)
-        return a->out != NULL ? dot_out_ready(a) : CES_EXIT_OK;
-    a->out = v;
-    if (ces_tool_value("dot", opt, v, "a file name") != CES_EXIT_OK ||
-        ces_tool_text_out("dot", &a->out, a->in) != CES_EXIT_OK)
+    if (opt != NULL) {
+        a->out = v;
+        return ces_tool_value("dot", opt, v, "a file name");
+    }
+    if (ces_tool_text_out("dot", &a->out, a->in) != CES_EXIT_OK)
         return CES_EXIT_USAGE;
     if (a->out != NULL && ces_dot_format(a->out) == NULL)
         return ces_tool_fail("dot: -o %s: the name must end in .dot, .svg or .png (-o - writes "
                              "the dot text to standard output)", ces_tool_path(a->out));
-    return CES_EXIT_OK;
+    return a->out != NULL ? dot_out_ready(a) : CES_EXIT_OK;
 }
 
 int ces_cmd_dot(int argc, char **argv)

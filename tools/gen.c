@@ -167,12 +167,9 @@ int ces_cmd_gen(int argc, char **argv)
             ec = gen_number(&gen_opts[k], val, &v[k]);
             have_seed |= k == GEN_SEED;
         } else if (strcmp(a, "-o") == 0) {
+            /* judged once all are read: the last -o is the one taken */
             ec = ces_tool_value("gen", a, val, "a directory");
-            /* "" made the files /gen-SEED.ces, at the root */
-            if (ec == CES_EXIT_OK && val[0] == '\0')
-                ec = ces_tool_fail("gen: -o expects a directory, not ''");
-            /* "-": standard output, as for the other commands' -o */
-            dir = val != NULL && strcmp(val, "-") == 0 ? NULL : val;
+            dir = val;
         } else if (strcmp(a, "--progress") == 0) {
             ec = ces_tool_seconds("gen", a, val, &every);
         } else if (strcmp(a, "--shapes") == 0) {
@@ -190,6 +187,12 @@ int ces_cmd_gen(int argc, char **argv)
     }
     if (ec != CES_EXIT_OK)
         return ec;
+    /* "" made the files /gen-SEED.ces, at the root */
+    if (dir != NULL && dir[0] == '\0')
+        return ces_tool_fail("gen: -o expects a directory, not ''");
+    /* "-": standard output, as for the other commands' -o */
+    if (dir != NULL && strcmp(dir, "-") == 0)
+        dir = NULL;
     if (!have_seed)
         return ces_tool_fail("gen: --seed S is required (see cesync gen --help)");
     if (v[GEN_SEED] > UINT64_MAX - (v[GEN_COUNT] - 1))

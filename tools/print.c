@@ -60,11 +60,14 @@ static int print_opt(void *ud, const char *opt, const char *v)
     struct print_args *a = ud;
     unsigned m;
 
-    /* all taken: the file of the last -o (an -o given twice takes its
-     * last value) must be one that can be created, its directory there,
-     * judged before the schedule is read (whose expansion may take seconds) */
+    /* all taken: the last -o (an -o given twice takes its last value, an
+     * earlier one is not judged) must not be the input and must be a file
+     * that can be created, its directory there, judged before the schedule
+     * is read (whose expansion may take seconds) */
     if (opt == NULL)
-        return a->out != NULL ? ces_tool_out_probe("print", a->out) : CES_EXIT_OK;
+        return ces_tool_text_out("print", &a->out, a->in) != CES_EXIT_OK ? CES_EXIT_USAGE
+               : a->out != NULL ? ces_tool_out_probe("print", a->out)
+                                : CES_EXIT_OK;
     m = strcmp(opt, "--expand") == 0 ? 1 : strcmp(opt, "--explain") == 0 ? 2 : 0;
     if (m != 0 && a->mode != 0 && m != a->mode)
         return ces_tool_fail("print: --expand and --explain exclude each other (--explain "
@@ -73,11 +76,9 @@ static int print_opt(void *ud, const char *opt, const char *v)
         a->mode = m;
         return CES_EXIT_OK;
     }
-    /* -o's name judged as it is read; its file once all are taken */
+    /* -o's value there as it is read; its file once all are taken */
     a->out = v;
-    return ces_tool_value("print", opt, v, "a file name") != CES_EXIT_OK
-               ? CES_EXIT_USAGE
-               : ces_tool_text_out("print", &a->out, a->in);
+    return ces_tool_value("print", opt, v, "a file name");
 }
 
 /* Writes text to path (replaced only when complete), said on stderr as

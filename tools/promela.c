@@ -74,19 +74,20 @@ static int promela_opt(void *ud, const char *opt, const char *v)
 
     /* all taken: --data-at-end changes how the data is judged, which
      * --no-data leaves out (together they gave the model of --no-data
-     * without a word); then the file of the last -o (an -o given twice
-     * takes its last value), which must be one that can be created */
+     * without a word); then the last -o (an -o given twice takes its last
+     * value, an earlier one is not judged), which must not be the input
+     * and must be a file that can be created */
     if (opt == NULL) {
         if (a->at_end && a->o.data == 0)
             return ces_tool_fail("promela: --data-at-end judges the data at end states, which "
                                  "--no-data leaves out: give one of them");
+        if (ces_tool_text_out("promela", &a->out, a->in) != CES_EXIT_OK)
+            return CES_EXIT_USAGE;
         return a->out != NULL ? ces_tool_out_probe("promela", a->out) : CES_EXIT_OK;
     }
-    if (strcmp(opt, "-o") == 0) { /* its name judged as read, before the schedule's expansion */
+    if (strcmp(opt, "-o") == 0) { /* its value there; its file once all are taken */
         a->out = v;
-        return ces_tool_value("promela", opt, v, "a file name") != CES_EXIT_OK
-                   ? CES_EXIT_USAGE
-                   : ces_tool_text_out("promela", &a->out, a->in);
+        return ces_tool_value("promela", opt, v, "a file name");
     }
     if (strcmp(opt, "--queues") == 0) {
         /* as check judges it: the syntax and the lists and numbers no

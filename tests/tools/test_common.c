@@ -1407,15 +1407,18 @@ static void test_output_is_not_input(void **state)
         "cesync: check --predict: --model /dev/stdin is the file standard input reads, which "
         "holds the schedule (name the model's own file)\n",
     };
-    /* judged as -o is read, before the schedule is: one that does not
-     * read said its own error (a long one's expansion came first), an
-     * unknown option after -o on the line said that; dot's name without a
-     * format alike */
+    /* judged once every option is read (the last -o is the one taken),
+     * before the schedule is: one that does not read said its own error (a
+     * long one's expansion came first); an unknown option later on the line
+     * is said first, as each option is judged before the options together;
+     * dot's name without a format alike */
     static const char *const early[] = {
         "print bad.ces -o bad.ces",
         "cesync: print: -o bad.ces is the input file (name another output file)\n",
-        "promela bad.ces -o ./bad.ces --bogus",
+        "promela bad.ces -o ./bad.ces --no-races",
         "cesync: promela: -o ./bad.ces is the input file bad.ces (name another output file)\n",
+        "promela bad.ces -o ./bad.ces --bogus",
+        "cesync: promela: unknown option '--bogus' (see cesync promela --help)\n",
         "dot bad.ces -o bad.ces",
         "cesync: dot: -o bad.ces is the input file (name another output file)\n",
         "dot bad.ces -o bad.txt",
@@ -1573,6 +1576,86 @@ static void test_output_last_value(void **state)
     ces_test_dir_entries(dir, names, sizeof(names));
     assert_string_equal(names, "bad.ces;");
     ces_test_remove_in(dir, "bad.ces\0");
+}
+
+/* Every output option given twice is judged on its last value only, as
+ * every option given twice takes its last value: an earlier one that
+ * names the input (print, dot and promela refused the first -o as the
+ * input file where the last named another, 'print a.ces -o a.ces -o
+ * ok.ces'), dot's without a format, gen's '' are not judged, and the
+ * command writes the last one; a last one that names the input is
+ * refused, whatever came before it.  check --dot, bench's --csv and a
+ * --model file given twice alike. */
+static void test_output_last_not_input(void **state)
+{
+    static const char sched[] = "cesync 1\nranks 2\nstreams 1\nsignal ready u64 1\n"
+                                "phase eager x1\nr* : write ready[0] = $i\n";
+    static const char *const ok[] = {
+        "print s.dot -o s.dot -o ok.ces", "cesync: wrote ok.ces\n", "ok.ces",
+        "dot s.dot -o ./s.dot -o ok.dot", "cesync: wrote ok.dot\n", "ok.dot",
+        "dot s.dot -o a.txt -o ok.dot", "cesync: wrote ok.dot\n", "ok.dot",
+        "promela -o s.dot s.dot -o ok.pml", "cesync: wrote ok.pml\n", "ok.pml",
+        "check s.dot --quiet --dot s.dot --dot ok.dot",
+        "verdict: OK\ncesync: wrote ok.dot (the schedule)\n", "ok.dot",
+    };
+    static const char *const refused[] = {
+        "print s.dot -o ok.ces -o s.dot",
+        "cesync: print: -o s.dot is the input file (name another output file)\n",
+        "dot s.dot -o ok.dot -o ./s.dot",
+        "cesync: dot: -o ./s.dot is the input file s.dot (name another output file)\n",
+        "dot s.dot -o ok.dot -o a.txt",
+        "cesync: dot: -o a.txt: the name must end in .dot, .svg or .png (-o - writes the dot "
+        "text to standard output)\n",
+        "promela s.dot -o ok.pml -o s.dot",
+        "cesync: promela: -o s.dot is the input file (name another output file)\n",
+        "check s.dot --dot ok.dot --dot s.dot",
+        "cesync: check: --dot s.dot is the input file (name another output file)\n",
+        "bench alltoall --dry-run --model m.model --csv ok.csv --csv m.model",
+        "cesync: bench: --csv m.model is the input file (name another output file)\n",
+        "gen --seed 1 -o g -o ''", "cesync: gen: -o expects a directory, not ''\n",
+        "validate s.dot --model m.model --model no.model",
+        "cesync: no.model: cannot open: No such file or directory\n",
+    };
+    char *dir = ces_test_tmpdir(), *out = NULL, names[128], path[512];
+
+    (void)state;
+    put_file(dir, "s.dot", sched);
+    put_file(dir, "m.model", "max_ranks = 2\n");
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i += 3) {
+        assert_int_equal(ces_test_tool(dir, ok[i], &out), 0);
+        if (strcmp(out, ok[i + 1]) != 0)
+            fail_msg("'cesync %s' said:\n%s", ok[i], out);
+        free(out);
+        snprintf(names, sizeof(names), "m.model;%s;s.dot;", ok[i + 2]);
+        ces_test_dir_entries(dir, path, sizeof(path));
+        assert_string_equal(path, names);
+        holds(dir, "s.dot", sched);
+        snprintf(path, sizeof(path), "%s/%s", dir, ok[i + 2]);
+        assert_int_equal(unlink(path), 0);
+    }
+    /* bench's CSV, of a dry run (no GPU), and gen's directory */
+    assert_int_equal(ces_test_tool(dir, "bench alltoall --dry-run --max-bytes 1K --model m.model "
+                                        "--csv m.model --csv ok.csv", &out), 0);
+    free(out);
+    holds(dir, "m.model", "max_ranks = 2\n");
+    snprintf(path, sizeof(path), "%s/ok.csv", dir);
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof(path), "%s/g", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    assert_int_equal(ces_test_tool(dir, "gen --seed 1 -o '' -o g", &out), 0);
+    assert_string_equal(out, "cesync: wrote 1 schedule to g\n");
+    free(out);
+    ces_test_remove_in(path, "gen-1.ces\0");
+    /* a --model given twice reads the last */
+    assert_int_equal(ces_test_tool(dir, "validate s.dot --model no.model --model m.model", &out),
+                     0);
+    assert_string_equal(out, "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, 1 "
+                             "iteration, 2 ops\nmachine: h200 + m.model has every op it uses\n");
+    free(out);
+    refused_all(dir, refused, sizeof(refused) / sizeof(refused[0]), "s.dot", sched);
+    ces_test_dir_entries(dir, names, sizeof(names));
+    assert_string_equal(names, "m.model;s.dot;");
+    ces_test_remove_in(dir, "s.dot\0m.model\0");
 }
 
 /* ces_tool_same_file: two names of one file, written or not yet (./x and
@@ -1949,6 +2032,7 @@ int main(void)
         cmocka_unit_test(test_output_is_not_input),
         cmocka_unit_test(test_judged_before_schedule),
         cmocka_unit_test(test_output_last_value),
+        cmocka_unit_test(test_output_last_not_input),
         cmocka_unit_test(test_same_file),
         cmocka_unit_test(test_output_dash),
         cmocka_unit_test(test_builder_edges),
