@@ -313,22 +313,41 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
 }
 
 int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
-                     const char *model_path, const char *in, struct ces_model *out)
+                     const char *model_path, const char *in, struct ces_model *out, bool *later)
 {
     const struct ces_model *base = ces_model_find(kind != NULL ? kind : "h200");
     struct stat sm, si;
+    bool there = model_path != NULL && stat(model_path, &sm) == 0;
 
+    *later = false;
     if (base == NULL)
         return unknown_kind(cmd, kind);
     /* the schedule read from standard input: a model file that is that
      * stream too (/dev/stdin) would read the schedule as the model */
-    if (model_path != NULL && in != NULL && strcmp(in, "-") == 0 &&
-        stat(model_path, &sm) == 0 && fstat(STDIN_FILENO, &si) == 0 &&
+    if (there && in != NULL && strcmp(in, "-") == 0 && fstat(STDIN_FILENO, &si) == 0 &&
         sm.st_dev == si.st_dev && sm.st_ino == si.st_ino)
         return ces_tool_fail("%s: --model %s is the file standard input reads, which holds the "
                              "schedule (name the model's own file)", cmd, model_path);
     *out = *base;
-    if (model_path != NULL && ces_model_load(ctx, model_path, base, out) != CES_OK)
+    /* a named pipe, a pipe (<(producer), /dev/fd/N), a terminal: opening
+     * or reading it may wait for a writer that waits for something else
+     * (the schedule's reading), which must not block where the schedule,
+     * read first, would have said its error; judged without reading it,
+     * in ces_model_load's words, and read once the schedule is */
+    if (there && !S_ISREG(sm.st_mode) && !S_ISDIR(sm.st_mode) && strcmp(model_path, "-") != 0) {
+        if (access(model_path, R_OK) != 0)
+            return ces_tool_fail("%s: cannot open: %s", model_path, strerror(errno));
+        *later = true;
+        return CES_EXIT_OK;
+    }
+    return ces_tool_machine_read(ctx, model_path, out);
+}
+
+int ces_tool_machine_read(struct ces_ctx *ctx, const char *model_path, struct ces_model *m)
+{
+    struct ces_model base = *m;
+
+    if (model_path != NULL && ces_model_load(ctx, model_path, &base, m) != CES_OK)
         return ces_tool_fail("%s", ces_ctx_last_error(ctx));
     return CES_EXIT_OK;
 }

@@ -32,7 +32,9 @@ static const char predict_usage[] =
     "\n"
     "  --model FILE   a model file (`key = value`, as `cesync bench --calibrate --model-out`\n"
     "                 writes) overriding the kind's table, read before the schedule is\n"
-    "                 (not standard input where the schedule is \"-\")\n"
+    "                 (a named pipe or other file that is no regular file, <(cmd),\n"
+    "                 judged readable then and read once the schedule is; not\n"
+    "                 standard input where the schedule is \"-\")\n"
     "  --kind K       the machine kind (default h200)\n"
     "\n";
 
@@ -101,12 +103,14 @@ struct predict_args {
     const char *kind, *model_path;
     const char *in; /* the schedule's input (ces_tool_input_read) */
     struct ces_model m;
+    bool model_later; /* the model file is read once the schedule is */
 };
 
 /* --kind K, --model FILE (ces_tool_opt_fn); the other options of check are
  * refused by name.  Once all are taken, the machine: the model file read
  * before the schedule is (whose expansion may take seconds), over the
- * table of a --kind that may come after it on the line. */
+ * table of a --kind that may come after it on the line; one that is no
+ * regular file (a pipe) only judged then, read after it. */
 static int predict_opt(void *ud, const char *opt, const char *v)
 {
     struct predict_args *a = ud;
@@ -114,7 +118,7 @@ static int predict_opt(void *ud, const char *opt, const char *v)
 
     if (opt == NULL)
         return ces_tool_machine("check --predict", a->ctx, a->kind, a->model_path, a->in,
-                                &a->m);
+                                &a->m, &a->model_later);
     t = ces_tool_machine_opt("check --predict", opt, v, &a->kind, &a->model_path);
     if (t == 0)
         return ces_tool_fail("check --predict: %s does not combine with --predict (which takes "
@@ -145,6 +149,8 @@ int ces_cmd_predict(int argc, char **argv)
     a.in = ces_tool_input_read(argc, argv, ces_check_valued);
     ex = ces_tool_load("check --predict", ctx, argc, argv, ces_check_valued, ces_check_flags,
                        predict_opt, &a, &g, NULL);
+    if (ex == CES_EXIT_OK && a.model_later)
+        ex = ces_tool_machine_read(ctx, a.model_path, &a.m);
     if (ex != CES_EXIT_OK)
         goto out;
     ex = CES_EXIT_USAGE;

@@ -37,6 +37,8 @@ static const char validate_help[] =
     "  --model FILE   the same for a model file's machine (`cesync bench --calibrate\n"
     "                 --model-out`; over --kind's table, h200 without it), read\n"
     "                 before the schedule is (an error at FILE:LINE:COL, exit 2);\n"
+    "                 a named pipe or other file that is no regular file (<(cmd))\n"
+    "                 is judged readable then and read once the schedule is;\n"
     "                 not standard input where the schedule is \"-\"\n"
     "\n";
 
@@ -136,11 +138,13 @@ struct validate_args {
     const char *kind, *model_path;
     const char *in; /* the schedule's input (ces_tool_input_read) */
     struct ces_model m; /* where either is given */
+    bool model_later;   /* the model file is read once the schedule is */
 };
 
 /* --kind K, --model FILE (ces_tool_opt_fn); once both are known, the
  * machine: the model file read before the schedule is (whose expansion may
- * take seconds), over the table of a --kind that may come after it. */
+ * take seconds), over the table of a --kind that may come after it; one
+ * that is no regular file (a pipe) only judged then, read after it. */
 static int validate_opt(void *ud, const char *opt, const char *v)
 {
     struct validate_args *a = ud;
@@ -149,7 +153,7 @@ static int validate_opt(void *ud, const char *opt, const char *v)
         return a->kind == NULL && a->model_path == NULL
                    ? CES_EXIT_OK
                    : ces_tool_machine("validate", a->ctx, a->kind, a->model_path, a->in,
-                                      &a->m);
+                                      &a->m, &a->model_later);
     return ces_tool_machine_opt("validate", opt, v, &a->kind, &a->model_path) < 0
                ? CES_EXIT_USAGE
                : CES_EXIT_OK;
@@ -178,6 +182,8 @@ int ces_cmd_validate(int argc, char **argv)
     a.in = ces_tool_input_read(argc, argv, validate_valued);
     ec = ces_tool_load("validate", ctx, argc, argv, validate_valued, NULL, validate_opt, &a, &g,
                        NULL);
+    if (ec == CES_EXIT_OK && a.model_later)
+        ec = ces_tool_machine_read(ctx, a.model_path, &a.m);
     if (ec == CES_EXIT_OK && (a.kind != NULL || a.model_path != NULL)) {
         /* the machine named alike either way: the model file's values may
          * be what it lacks (max_ranks 2) */

@@ -8,6 +8,8 @@
 
 #include "cesync.h"
 
+#include <stdbool.h>
+
 enum ces_exit { CES_EXIT_OK = 0, CES_EXIT_DEFECT = 1, CES_EXIT_USAGE = 2, CES_EXIT_INCOMPLETE = 3 };
 
 int ces_cmd_print(int argc, char **argv);    /* tools/print.c */
@@ -253,10 +255,21 @@ int ces_tool_machine_opt(const char *cmd, const char *opt, const char *v, const 
 /* The machine of `--kind K` (NULL: h200) with `--model FILE`'s overrides
  * (NULL: none) in *out; `in` the schedule's input as ces_tool_input names
  * it (NULL: none), whose "-" (standard input) the model file must not be
- * read from as well.  Returns CES_EXIT_OK, or CES_EXIT_USAGE with the
- * unknown kind (and the known ones) or the model file's error printed. */
+ * read from as well.  Called before the schedule is read, it reads a
+ * regular file (and says one that is not there or is a directory); a
+ * model file that is none (a named pipe, a pipe such as <(producer) or
+ * /dev/fd/N, a terminal), whose reading may wait for a writer that waits
+ * for the schedule's, is only judged readable: *later is set, *out holds
+ * the kind's table, and the caller reads the file with
+ * ces_tool_machine_read once the schedule is read.  Returns CES_EXIT_OK,
+ * or CES_EXIT_USAGE with the unknown kind (and the known ones) or the
+ * model file's error printed. */
 int ces_tool_machine(const char *cmd, struct ces_ctx *ctx, const char *kind,
-                     const char *model_path, const char *in, struct ces_model *out);
+                     const char *model_path, const char *in, struct ces_model *out, bool *later);
+
+/* Reads model file `model_path` over the table in *m (NULL: none read).
+ * Returns CES_EXIT_OK, or CES_EXIT_USAGE with the file's error printed. */
+int ces_tool_machine_read(struct ces_ctx *ctx, const char *model_path, struct ces_model *m);
 
 /* Where the library's error `why` names an op of the schedule by its place,
  * "r0.s0#3 (line 9:6): flush is not supported", and the schedule was read

@@ -1522,6 +1522,113 @@ static void test_judged_before_schedule(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Writes `text` whole to the named pipe `path` once a reader has it open,
+ * asking every 10 ms for `ms` milliseconds (first calling `late`, where it
+ * is not NULL, with the pipe `other`): 0 written, 1 written after the
+ * deadline, 2 never (the deadline passed twice or open failed). */
+static int fifo_put(const char *path, const char *text, const char *other, long ms)
+{
+    int fd, late = 0, flags;
+    size_t len = strlen(text), done = 0;
+
+    for (long waited = 0; (fd = open(path, O_WRONLY | O_NONBLOCK)) < 0; waited += 10) {
+        if (errno != ENXIO || (waited >= ms && (late || other == NULL)))
+            return 2;
+        if (waited >= ms) {
+            /* the command waits to read `other`: a writer opened and closed
+             * there lets it read an empty file and go on */
+            int r = open(other, O_RDWR);
+
+            if (r >= 0)
+                close(r);
+            late = 1;
+            waited = 0;
+        }
+        ces_test_sleep_ms(10);
+    }
+    flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+        return 2;
+    while (done < len) {
+        ssize_t w = write(fd, text + done, len - done);
+
+        if (w <= 0) {
+            close(fd);
+            return 2;
+        }
+        done += (size_t)w;
+    }
+    close(fd);
+    return late;
+}
+
+/* A --model file of validate and check --predict that is a named pipe (or
+ * a pipe: <(producer), /dev/fd/N) is judged before the schedule is read
+ * without reading it, and read once the schedule is, as it was read before
+ * a regular model file was read first: a writer that writes the model only
+ * after the schedule was read, or never where the schedule fails, is not
+ * waited for before the schedule (the command opened the model's pipe
+ * first and waited for a writer that waited for the schedule's reader).
+ * A child writes the schedule into the pipe s.fifo, then the model into
+ * m.fifo, each once the command opens it; where the command opens m.fifo
+ * first, the child, finding no reader of s.fifo for 20 s, opens and closes
+ * m.fifo so that the command reads an empty model and goes on, and exits
+ * 1. */
+static void test_model_pipe_after_schedule(void **state)
+{
+    static const char good[] = "cesync 1\nranks 2\nstreams 1\nsignal ready u64 1\n"
+                               "phase eager x1\nr* : write ready[0] = $i\n";
+    static const char bad[] = "cesync 2\n";
+    static const struct {
+        const char *args, *sched, *model, *says;
+        int rc;
+    } cases[] = {
+        {"validate s.fifo --model m.fifo", good, "max_ranks = 2\n",
+         "valid: 2 ranks, 1 stream per rank, 0 buffers, 1 signal array, 1 iteration, 2 ops\n"
+         "machine: h200 + m.fifo has every op it uses\n", 0},
+        {"validate --kind h200 --model m.fifo s.fifo", good, "max_ranks = 1\n",
+         "cesync: validate: h200 + m.fifo cannot run s.fifo: 2 ranks, the model of m.fifo "
+         "(kind h200) has at most 1 GPU\n", 2},
+        {"check --predict s.fifo --model m.fifo", good, "bogus line\n",
+         "cesync: m.fifo:1:7: expected '=', found 'line'\n", 2},
+        /* the model never written: the schedule's error */
+        {"validate s.fifo --model m.fifo", bad, NULL,
+         "cesync: s.fifo:1:8: unsupported format version 2: expected 'cesync 1'\n", 2},
+        {"check --predict --model m.fifo s.fifo --kind h200", bad, NULL,
+         "cesync: s.fifo:1:8: unsupported format version 2: expected 'cesync 1'\n", 2},
+    };
+    char *dir = ces_test_tmpdir(), sp[512], mp[512], *out = NULL;
+
+    (void)state;
+    snprintf(sp, sizeof(sp), "%s/s.fifo", dir);
+    snprintf(mp, sizeof(mp), "%s/m.fifo", dir);
+    assert_int_equal(mkfifo(sp, 0600), 0);
+    assert_int_equal(mkfifo(mp, 0600), 0);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        pid_t pid = fork();
+        int st, rc;
+
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            int first = fifo_put(sp, cases[i].sched, mp, 20000);
+
+            /* (a model written after the release would wait for no reader) */
+            _exit(first != 0                ? first
+                  : cases[i].model == NULL ? 0
+                                           : fifo_put(mp, cases[i].model, NULL, 20000));
+        }
+        rc = ces_test_tool(dir, cases[i].args, &out);
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            fail_msg("'cesync %s': the writer's status %#x (1: the model was opened before the "
+                     "schedule); it said:\n%s", cases[i].args, (unsigned)st, out);
+        if (rc != cases[i].rc || strcmp(out, cases[i].says) != 0)
+            fail_msg("'cesync %s' exited %d, saying:\n%s", cases[i].args, rc, out);
+        free(out);
+    }
+    ces_test_remove_in(dir, "s.fifo\0m.fifo\0");
+}
+
 /* An -o of print, dot and promela given twice takes its last value, as
  * every option does: the file of an earlier one is not judged (probed as
  * each -o was read, 'print barrier -o no-dir/x.ces -o ok.ces' said "cannot
@@ -2031,6 +2138,7 @@ int main(void)
         cmocka_unit_test(test_signal_leaves_no_temporary),
         cmocka_unit_test(test_output_is_not_input),
         cmocka_unit_test(test_judged_before_schedule),
+        cmocka_unit_test(test_model_pipe_after_schedule),
         cmocka_unit_test(test_output_last_value),
         cmocka_unit_test(test_output_last_not_input),
         cmocka_unit_test(test_same_file),
