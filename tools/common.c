@@ -21,17 +21,18 @@
 
 /* The builder options after --ranks, whose default differs in run. */
 static const char builder_options[] =
-    "  --bytes B          bytes per rank, suffixes K M G (default 1024, rounded up to a\n"
-    "                     multiple of 8 x ranks for alltoall, of 8 x chunks for\n"
-    "                     sendrecv; a B given must divide by the ranks, the chunks):\n"
-    "                     alltoall: send and recv of B, B/N per peer; allgather, gather:\n"
-    "                     send B, recv N*B; scatter: send N*B, recv B; broadcast: B;\n"
-    "                     sendrecv: B per message; barrier moves no data and takes none\n"
-    "  --iterations K     iterations (default 1)\n"
+    "  --bytes B          bytes per rank, 1..262144G (2^48), suffixes K M G (default\n"
+    "                     1024, rounded up to a multiple of 8 x ranks for alltoall, of\n"
+    "                     8 x chunks for sendrecv; a B given must divide by the ranks,\n"
+    "                     the chunks): alltoall: send and recv of B, B/N per peer;\n"
+    "                     allgather, gather: send B, recv N*B; scatter: send N*B, recv\n"
+    "                     B; broadcast: B; sendrecv: B per message; barrier moves no\n"
+    "                     data and takes none\n"
+    "  --iterations K     iterations, 1..1000000 (default 1)\n"
     "  --sync P           sync protocol: mono (the default eagerly; eager only), nccl,\n"
     "                     credit (the default with --graph), pull\n"
     "  --graph            one graph phase replayed K times instead of K eager iterations\n"
-    "  --root R           root rank of gather, scatter, broadcast (default 0)\n"
+    "  --root R           root rank of gather, scatter, broadcast, 0..N-1 (default 0)\n"
     "  --pairs a:b,c:d    sendrecv sender:receiver pairs (default the pipeline 0:1,1:2,...)\n"
     "  --chunks C         sendrecv chunks per message, 1..1024 (default 4)\n"
     "  --slots S          sendrecv staging slots in flight, 1..1024 (default 2, or 1 with\n"
@@ -56,6 +57,11 @@ static const char builder_options[] =
     "                     where no rank only waits; ces_gather & co. run it, eager and\n"
     "                     captured: see docs/PERFORMANCE.md)\n";
 
+/* the limits that the usage text names */
+_Static_assert(CES_MAX_RANKS == 1024, "the usage says --ranks 1..1024");
+_Static_assert(CES_MAX_BYTES == UINT64_C(1) << 48, "the usage says --bytes 1..262144G");
+_Static_assert(CES_TOOL_RUN_RANKS == 64, "run's usage says --ranks 1..64");
+
 void ces_tool_builder_help(int run)
 {
     printf("Schedule (one argument, anywhere among the options): a .ces file (\"-\" =\n"
@@ -64,12 +70,13 @@ void ces_tool_builder_help(int run)
            "  alltoall allgather gather scatter broadcast sendrecv barrier\n"
            "%s"
            "Builder options (for a collective; one it does not take is an error):\n"
-           "  --ranks N          ranks (default%s)\n"
+           "  --ranks N          ranks, %s\n"
            "%s",
            run ? "  (run needs one: it has no built-in default)\n"
                : "  (no schedule at all: the built-in 4-rank alltoall; refused when standard\n"
                  "  input is a pipe or a file, which \"-\" reads)\n",
-           run ? ": the number of GPUs, 2 to 8; 1 to 64" : " 4", builder_options);
+           run ? "1..64 (default: the number of GPUs, 2 to 8)" : "1..1024 (default 4)",
+           builder_options);
 }
 
 int ces_tool_wants_help(int argc, char **argv)

@@ -89,7 +89,7 @@ static void test_exit_codes(void **state)
      * and --first did not) */
     assert_non_null(strstr(o, "  --max-depth N       follow no execution past N steps (INCOMPLETE "
                               "if one was cut;\n                      the exhaustive search "
-                              "only)\n"));
+                              "only), N from 1 (default: no bound)\n"));
     assert_non_null(strstr(o, "  --first             stop at the first defect found (verdict "
                               "adds INCOMPLETE;\n                      not with --replay)\n"));
     /* a replay of a `connections any` schedule is refused without the

@@ -623,10 +623,10 @@ static void test_bytes_rounding(void **state)
                        "cesync: print: sendrecv: --bytes (1000) must be divisible by --chunks "
                        "(3)\n");
     assert_int_equal(ces_test_tool(NULL, "print --help", &out), 0);
-    assert_non_null(strstr(out, "(default 1024, rounded up to a\n                     multiple "
-                                "of 8 x ranks for alltoall, of 8 x chunks for\n"
-                                "                     sendrecv; a B given must divide by the "
-                                "ranks, the chunks):\n"));
+    assert_non_null(strstr(out, "(default\n                     1024, rounded up to a "
+                                "multiple of 8 x ranks for alltoall, of\n"
+                                "                     8 x chunks for sendrecv; a B given must "
+                                "divide by the ranks,\n                     the chunks):"));
     free(out);
 }
 
@@ -1004,17 +1004,17 @@ static void test_run_help(void **state)
                     "--ranks N; a GPU that no\nrank is on stops none.\n") == NULL)
         fail_msg("'cesync run --help' does not say how run differs:\n%s", out);
     /* the builder options too, also in a cesync built without CUDA */
-    if (strstr(out, "built-in 4-rank alltoall") != NULL || strstr(out, "ranks (default 4)") != NULL ||
+    if (strstr(out, "built-in 4-rank alltoall") != NULL || strstr(out, "ranks, 1..1024") != NULL ||
         strstr(out, "  (run needs one: it has no built-in default)\n") == NULL ||
-        strstr(out, "  --ranks N          ranks (default: the number of GPUs, 2 to 8; 1 to "
-                    "64)\n") == NULL)
+        strstr(out, "  --ranks N          ranks, 1..64 (default: the number of GPUs, 2 to "
+                    "8)\n") == NULL)
         fail_msg("'cesync run --help' contradicts itself:\n%s", out);
     free(out);
     /* the other commands keep theirs */
     assert_int_equal(ces_test_tool(NULL, "check --help", &out), 0);
     assert_non_null(strstr(out, "  (no schedule at all: the built-in 4-rank alltoall; refused "
                                 "when standard\n"));
-    assert_non_null(strstr(out, "  --ranks N          ranks (default 4)\n"));
+    assert_non_null(strstr(out, "  --ranks N          ranks, 1..1024 (default 4)\n"));
     free(out);
 }
 
@@ -1087,7 +1087,7 @@ static void test_dot_outputs(void **state)
     assert_true(strncmp(out, "usage: cesync dot [SCHEDULE] [builder options] "
                              "[-o OUT.svg|OUT.png|OUT.dot|-]\n", 75) == 0);
     assert_non_null(strstr(out, "Builder options (for a collective; one it does not take is an "
-                                "error):\n  --ranks N          ranks (default 4)\n"));
+                                "error):\n  --ranks N          ranks, 1..1024 (default 4)\n"));
     free(out);
     assert_int_equal(ces_test_tool(NULL, "dot barrier --ranks 2", &out), 0);
     assert_int_equal(strcmp(out + strlen(out) - 2, "}\n"), 0);
