@@ -24,22 +24,32 @@ enum sim_class {
     SIM_C_AWAIT = 3
 };
 
-/* One op instance of a process's unrolled program. */
+/* One op instance of a process's unrolled program (48 bytes: the model
+ * holds one per op of every replay).  Its global iteration is its block's
+ * first plus its replay (ces_sim_op_iter); the fields of one class share
+ * their words with another's: a write's or wait's slot those of the
+ * others' aux, a consume's naux an await's rec_proc. */
 struct sim_op {
     const struct ces_op *op;
     uint32_t block, rep, opi; /* where it sits in the graph */
     uint32_t link;            /* the first op of its stream in a (block, replay): its
                                  entries in m->links (SIM_NONE: none) */
-    uint64_t iter;            /* global iteration */
     uint32_t qidx;            /* index in its rank's hardware queue */
-    uint32_t slot;            /* write, wait: global slot id */
-    uint32_t aux;             /* record/await: record instance slot (SIM_NONE: not awaited);
-                                 consume ==: first expected run */
-    uint32_t naux;            /* consume ==: number of expected runs */
-    uint32_t rec_proc, rec_pos; /* await: the record it refers to */
     uint32_t snap;            /* the last op of its stream before a later (block, replay)
                                  of its rank: the clock slot (as a record's) that keeps
                                  its clock for the links (SIM_NONE: none) */
+    union {
+        uint32_t slot;        /* write, wait: global slot id */
+        struct {
+            uint32_t aux;     /* record/await: record instance slot (SIM_NONE: not
+                                 awaited); consume ==: first expected run */
+            union {
+                uint32_t naux;     /* consume ==: number of expected runs */
+                uint32_t rec_proc; /* await: the record it refers to */
+            };
+            uint32_t rec_pos;
+        };
+    };
     uint8_t cls;              /* enum sim_class */
     uint8_t dropped;          /* write under a drop fault */
     uint16_t nlink;           /* entries at m->links[link] */
@@ -54,11 +64,11 @@ struct sim_link {
     uint32_t proc, pos, rclk;
 };
 
-/* A landing write (cmp unused) or a wait on one slot: op `pos` of `proc`. */
+/* A landing write or a wait on one slot: op `pos` of `proc` (a wait's
+ * compare beside it, in m->wt_cmp). */
 struct sim_access {
-    uint32_t proc, pos;
     uint64_t value;
-    uint32_t cmp;
+    uint32_t proc, pos;
 };
 
 /* The accesses of one slot by one process: wr or wt[lo, hi), by position.
@@ -120,7 +130,8 @@ struct sim_model {
     uint32_t *queue;     /* [nproc] global queue id rank*nq + q */
     uint32_t *qproc_at;  /* [ranks*nq + 1] where each queue's processes start in qproc */
     uint32_t *qproc;     /* [nproc] the processes of each queue, queue by queue */
-    uint32_t **qseq;     /* [ranks*nq] procs of the queue's ops, in enqueue order */
+    uint32_t **qseq;     /* [ranks*nq] procs of the queue's ops, in enqueue order
+                            (NULL for a queue of one process: ces_sim_queue_proc) */
     uint32_t *qlen;      /* [ranks*nq] */
     uint32_t *slot_width;        /* [nslots] */
     struct ces_slot *slot_name;  /* [nslots] signal, rank, idx */
@@ -131,6 +142,7 @@ struct sim_model {
     struct sim_access *wr;
     uint32_t *wt_off;            /* [nslots+1] CSR into wt */
     struct sim_access *wt;
+    uint8_t *wt_cmp;             /* [as wt] each wait's compare (enum ces_cmp) */
     uint32_t *wg_off;            /* [nslots+1] CSR into wg (groups of wr) */
     struct sim_group *wg;
     struct sim_vpos *wv;         /* [as wr] each wg group's writes by (value, pos) */
@@ -223,6 +235,11 @@ static inline uint32_t ces_sim_queue_done(const struct sim_model *m, const uint3
     }
     return done;
 }
+/* The process of the i-th op enqueued on hardware queue q (global id). */
+static inline uint32_t ces_sim_queue_proc(const struct sim_model *m, uint32_t q, uint32_t i)
+{
+    return m->qseq[q] == NULL ? m->qproc[m->qproc_at[q]] : m->qseq[q][i];
+}
 /* The first link of op o (a boundary's, o->nlink > 0) whose op has not
  * run at program counters pc; NULL when o may pass the boundary. */
 static inline const struct sim_link *ces_sim_link_open(const struct sim_model *m,
@@ -235,6 +252,11 @@ static inline const struct sim_link *ces_sim_link_open(const struct sim_model *m
             return l;
     }
     return NULL;
+}
+/* The global iteration of op o. */
+static inline uint64_t ces_sim_op_iter(const struct sim_model *m, const struct sim_op *o)
+{
+    return ces_graph_block(m->g, o->block).first_iter + o->rep;
 }
 #define SIM_PCLK(m, s, p) ((s)->w + (m)->w_pclk + (size_t)(p) * (m)->nproc)
 #define SIM_SCLK(m, s, x) ((s)->w + (m)->w_sclk + (size_t)(x) * (m)->nproc)

@@ -27,7 +27,7 @@ void ces_sim_pos(const struct sim_model *m, uint32_t proc, uint32_t pos, struct 
         out->block = o->block;
         out->rep = o->rep;
         out->op = o->opi;
-        out->iteration = o->iter;
+        out->iteration = ces_sim_op_iter(m, o);
     }
 }
 
@@ -230,6 +230,7 @@ void ces_sim_model_destroy(struct sim_model *m)
     ces_free(ctx, m->wr);
     ces_free(ctx, m->wt_off);
     ces_free(ctx, m->wt);
+    ces_free(ctx, m->wt_cmp);
     ces_free(ctx, m->wg_off);
     ces_free(ctx, m->wg);
     ces_free(ctx, m->wv);
@@ -337,7 +338,6 @@ static int unroll(struct sim_model *m)
                     o->block = b;
                     o->rep = j;
                     o->opi = i;
-                    o->iter = bi.first_iter + j;
                     o->aux = SIM_NONE;
                     o->rec_proc = SIM_NONE;
                     o->link = SIM_NONE;
@@ -440,7 +440,8 @@ static int walk_enqueue(struct sim_model *m)
                             continue;
                         if (pass == 1) {
                             o->qidx = qn[q];
-                            m->qseq[r * m->nq + q][qn[q]] = p;
+                            if (m->qseq[r * m->nq + q] != NULL)
+                                m->qseq[r * m->nq + q][qn[q]] = p;
                         }
                         qn[q]++;
                     }
@@ -448,9 +449,13 @@ static int walk_enqueue(struct sim_model *m)
             }
             if (pass == 0) {
                 for (uint32_t q = 0; q < m->nq; q++) {
-                    m->qlen[r * m->nq + q] = qn[q];
-                    m->qseq[r * m->nq + q] = zalloc(m, qn[q], sizeof(uint32_t));
-                    if (m->qseq[r * m->nq + q] == NULL) {
+                    uint32_t gq = r * m->nq + q;
+
+                    m->qlen[gq] = qn[q];
+                    if (m->qproc_at[gq + 1] - m->qproc_at[gq] == 1)
+                        continue; /* (its one process: ces_sim_queue_proc) */
+                    m->qseq[gq] = zalloc(m, qn[q], sizeof(uint32_t));
+                    if (m->qseq[gq] == NULL) {
                         rc = nomem(m->ctx);
                         goto out;
                     }
@@ -656,9 +661,9 @@ static uint32_t wait_kind(const struct sim_model *m, uint32_t x, uint32_t t)
     bool run = g->sorted && m->wg_off[x + 1] - m->wg_off[x] <= SIM_WS_RUNS;
 
     for (uint32_t i = g->lo; i < g->hi; i++) {
-        geq = geq && m->wt[i].cmp == CES_CMP_GEQ;
-        eq = eq && m->wt[i].cmp == CES_CMP_EQ && m->wt[i].value == m->wt[g->lo].value;
-        run = run && m->wt[i].cmp == CES_CMP_EQ;
+        geq = geq && m->wt_cmp[i] == CES_CMP_GEQ;
+        eq = eq && m->wt_cmp[i] == CES_CMP_EQ && m->wt[i].value == m->wt[g->lo].value;
+        run = run && m->wt_cmp[i] == CES_CMP_EQ;
     }
     for (uint32_t w = m->wg_off[x]; w < m->wg_off[x + 1]; w++) {
         geq = geq && m->wg[w].proc != g->proc && m->wg[w].sorted;
@@ -788,8 +793,9 @@ static int index_slots(struct sim_model *m)
     ng = m->guard_off[m->nproc];
     m->wr = zalloc(m, nw, sizeof(struct sim_access));
     m->wt = zalloc(m, nt, sizeof(struct sim_access));
+    m->wt_cmp = zalloc(m, nt, sizeof(uint8_t));
     m->guard = zalloc(m, ng, sizeof(uint32_t));
-    if (m->wr == NULL || m->wt == NULL || m->guard == NULL)
+    if (m->wr == NULL || m->wt == NULL || m->wt_cmp == NULL || m->guard == NULL)
         return nomem(m->ctx);
     {
         uint32_t *fw = zalloc(m, m->nslots, sizeof(uint32_t));
@@ -814,12 +820,12 @@ static int index_slots(struct sim_model *m)
                     w->pos = k;
                     w->value = o->op->value;
                 } else if (o->cls == SIM_C_WAIT) {
-                    struct sim_access *w = &m->wt[m->wt_off[o->slot] + ft[o->slot]++];
+                    uint32_t i = m->wt_off[o->slot] + ft[o->slot]++;
 
-                    w->proc = p;
-                    w->pos = k;
-                    w->value = o->op->value;
-                    w->cmp = o->op->cmp;
+                    m->wt[i].proc = p;
+                    m->wt[i].pos = k;
+                    m->wt[i].value = o->op->value;
+                    m->wt_cmp[i] = o->op->cmp;
                 }
                 if (o->cls == SIM_C_WAIT || o->cls == SIM_C_AWAIT)
                     m->guard[gi++] = k;
@@ -1049,15 +1055,30 @@ static int map_conflicts(struct sim_model *m, const struct dacc *a, size_t n, ui
     return CES_OK;
 }
 
+/* The accesses data_ends pushed for an op of one process last, in a table
+ * of DACC_SEEN entries by the op's address: v[at, at + n). */
+#define DACC_SEEN 4096u
+
+struct dacc_seen {
+    const struct ces_op *op;
+    size_t at;
+    uint32_t n, proc;
+};
+
 /* data_end: one past a process's last data access; clock_end: past its
  * last one that can conflict with another process's (same bytes of one
  * map, one of the two a write), its accesses read no clock: the history
  * of the bytes they touch holds no other process's access, now or later
  * (docs/SEMANTICS.md, section 10, "What nothing will read").  One sweep
- * per map. */
+ * per map.  The replays of one op (a graph block's, or the eager blocks
+ * that share one array of ops) access the same bytes again: map_conflicts
+ * counts a process's equal accesses as one and takes its latest, so an
+ * op whose accesses the table `seen` still holds moves them to its
+ * position instead of pushing them again. */
 static int data_ends(struct sim_model *m)
 {
     struct ces_vec v = {0};
+    struct dacc_seen *seen;
     uint32_t *cnt = NULL;
     uint64_t ops = 0;
     int rc = CES_OK;
@@ -1069,26 +1090,40 @@ static int data_ends(struct sim_model *m)
     m->clock_end = zalloc(m, m->nproc, sizeof(uint32_t));
     if (m->data_end == NULL || m->clock_end == NULL)
         return nomem(m->ctx);
+    seen = ces_malloc(m->ctx, DACC_SEEN * sizeof(*seen));
+    if (seen == NULL)
+        return nomem(m->ctx);
+    memset(seen, 0, DACC_SEEN * sizeof(*seen));
     for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
         for (uint32_t k = 0; k < m->stop[p] && rc == CES_OK; k++) {
             const struct ces_op *op = m->ops[p][k].op;
+            struct dacc_seen *e = &seen[((uintptr_t)op / sizeof(*op)) % DACC_SEEN];
 
             if (late(m)) {
                 rc = SIM_LATE;
                 break;
             }
-            if (op->kind == CES_OP_COPY || op->kind == CES_OP_PRODUCE ||
-                op->kind == CES_OP_CONSUME)
-                m->data_end[p] = k + 1;
+            if (op->kind != CES_OP_COPY && op->kind != CES_OP_PRODUCE &&
+                op->kind != CES_OP_CONSUME)
+                continue;
+            m->data_end[p] = k + 1;
+            if (e->op == op && e->proc == p) {
+                for (size_t i = e->at; i < e->at + e->n; i++)
+                    CES_VEC_AT(&v, struct dacc, i).pos = k;
+                continue;
+            }
+            *e = (struct dacc_seen){op, v.len, 0, p};
             if (op->kind == CES_OP_COPY) {
                 rc = push_dacc(m, &v, &op->a, p, k, 0);
                 if (rc == CES_OK)
                     rc = push_dacc(m, &v, &op->b, p, k, 1);
-            } else if (op->kind == CES_OP_PRODUCE || op->kind == CES_OP_CONSUME) {
+            } else {
                 rc = push_dacc(m, &v, &op->a, p, k, op->kind == CES_OP_PRODUCE);
             }
+            e->n = (uint32_t)(v.len - e->at);
         }
     }
+    ces_free(m->ctx, seen);
     if (rc == CES_OK && v.len > 0) {
         cnt = ces_malloc(m->ctx, m->nproc * sizeof(uint32_t));
         if (cnt == NULL)
@@ -1123,7 +1158,7 @@ static int expected_runs(struct sim_model *m)
     for (uint32_t p = 0; p < m->nproc && rc == CES_OK; p++) {
         for (uint32_t k = 0; k < m->len[p] && rc == CES_OK; k++) {
             struct sim_op *o = &m->ops[p][k];
-            struct prodcons e = {o->op->a.rank, o->op->a.buf, o->iter, 0, (uint32_t)ev.len, o};
+            struct prodcons e = {o->op->a.rank, o->op->a.buf, 0, 0, (uint32_t)ev.len, o};
 
             if (late(m)) {
                 rc = SIM_LATE;
@@ -1136,6 +1171,7 @@ static int expected_runs(struct sim_model *m)
             } else if (o->op->kind != CES_OP_PRODUCE) {
                 continue;
             }
+            e.iter = ces_sim_op_iter(m, o);
             rc = ces_vec_push(m->ctx, &ev, sizeof(e), &e);
         }
     }

@@ -215,7 +215,7 @@ static int minimize_race(const struct sim_model *m, const uint32_t *trace, size_
                 need[l->proc] = l->pos;
         }
         if (m->shared_queues && o->qidx > 0) {
-            uint32_t q = m->queue[p], y = m->qseq[q][o->qidx - 1];
+            uint32_t q = m->queue[p], y = ces_sim_queue_proc(m, q, o->qidx - 1);
             uint32_t yk = queue_pos(m, y, o->qidx - 1);
 
             if (yk != SIM_NONE && (need[y] == SIM_NONE || need[y] < yk))

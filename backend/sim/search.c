@@ -970,7 +970,7 @@ static bool unread(const struct sim_model *m, const uint32_t *pc, uint32_t x, ui
 
         for (; i < j; i++) {
             if (budget-- == 0 ||
-                ces_wait_holds(m->slot_width[x], m->wt[i].cmp, v, m->wt[i].value))
+                ces_wait_holds(m->slot_width[x], m->wt_cmp[i], v, m->wt[i].value))
                 return false;
         }
     }
@@ -1041,8 +1041,9 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
                          i < g->hi && m->wt[i].pos < h[g->proc]; i++) {
                         const struct sim_access *u = &m->wt[i];
 
-                        if (ces_wait_holds(m->slot_width[t], u->cmp, cur, u->value) ||
-                            can_write(m, pc, h, t, u->cmp, u->value, x, u->proc, u->pos)) {
+                        if (ces_wait_holds(m->slot_width[t], m->wt_cmp[i], cur, u->value) ||
+                            can_write(m, pc, h, t, m->wt_cmp[i], u->value, x, u->proc,
+                                      u->pos)) {
                             add(S, u->proc, &nwork);
                             break;
                         }
@@ -1073,7 +1074,7 @@ static uint32_t closure(struct search *S, const struct sim_state *st, uint32_t s
         } else if (status == SIM_S_QUEUE) {
             uint32_t q = m->queue[x];
 
-            add(S, m->qseq[q][ces_sim_queue_done(m, pc, q)], &nwork);
+            add(S, ces_sim_queue_proc(m, q, ces_sim_queue_done(m, pc, q)), &nwork);
         }
     }
     return nen;

@@ -717,6 +717,7 @@ static int exec_produce(const struct sim_model *m, struct sim_state *s, uint32_t
                         const struct sim_op *o, struct sim_detail *d)
 {
     const struct ces_op *op = o->op;
+    uint64_t iter = ces_sim_op_iter(m, o);
     struct sim_map *mp;
     uint32_t f, l;
     int rc;
@@ -732,7 +733,7 @@ static int exec_produce(const struct sim_model *m, struct sim_state *s, uint32_t
         a[SEG_PRANK] = op->a.rank;
         a[SEG_PBUF] = op->a.buf;
         wr64(a + SEG_POFF, rd64(a + SEG_LO));
-        wr64(a + SEG_GEN, o->iter);
+        wr64(a + SEG_GEN, iter);
     }
     seg_merge(m, mp, f, l);
     return CES_OK;
@@ -970,7 +971,8 @@ int ces_sim_end_class(const struct sim_model *m, const struct sim_state *s, uint
             if (node[p] == SIM_NONE)
                 continue;
             if (st == SIM_S_QUEUE) {
-                uint32_t h = m->qseq[m->queue[p]][ces_sim_queue_done(m, pc, m->queue[p])];
+                uint32_t q = m->queue[p];
+                uint32_t h = ces_sim_queue_proc(m, q, ces_sim_queue_done(m, pc, q));
 
                 rc = ces_vec_push(m->ctx, &sv, sizeof(uint32_t), &h);
                 if (rc == CES_OK && out != NULL)

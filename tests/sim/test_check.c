@@ -5076,8 +5076,9 @@ static void test_time_bound_delay_graph(void **state)
     ces_ctx_destroy(ctx);
 }
 
-/* Sixteen streams of a million unrolled ops each take a table of 61 MiB
- * apiece, each cleared in one part of 64 MiB: the clock was read only
+/* Sixteen streams of a million unrolled ops each take a table of 46 MiB
+ * apiece (61 MiB when ops took 64 bytes), each cleared in one part of
+ * 64 MiB: the clock was read only
  * between parts, so a bound of 1 ns let all sixteen be allocated and
  * cleared (976.6 MiB, 6 s on a loaded 2-core machine under a bound of 2)
  * before the first pass over the ops read it; the clock is now read before
@@ -5199,7 +5200,7 @@ static void test_memory_bound_model_one(void **state)
     assert_string_equal(ces_ctx_last_error(ctx),
                         "memory bound 64.0 MiB reached before the search: the checker's model "
                         "(1 stream, 1 signal slot, 4294967294 ops unrolled) needs more than "
-                        "256.00 GiB and each state 80 B");
+                        "192.00 GiB and each state 80 B");
     assert_int_equal(ces_check_report_open(r),
                      CES_V_DEADLOCK | CES_V_HANG | CES_V_RACE | CES_V_MISMATCH);
     ces_check_report_destroy(r);
