@@ -128,6 +128,12 @@ struct dot_order {
     bool *paired;      /* [ranks]: spent[r]'s replays, an even count, pass two by
                         * two on writes that so come before its last replay's
                         * writes of another process that fail it (replays_left) */
+    uint32_t *past;    /* [2 * nproc]: of process p, a later replay's wait event whose
+                        * last replay comes after every replay of p's first past[nproc
+                        * + p] events (UINT32_MAX: none; past_add) */
+    bool *anchored;    /* [events]: a wait whose facts past_add has taken */
+    uint32_t *xrun;    /* [nx]: the first of x[i]'s run of waits of its slot and
+                        * process, one after another, of its compare and value */
     uint32_t *two;     /* [4 * nproc]: order_twice's least and second least clocks */
     size_t *two_who;   /* [2 * nproc]: the writes of the least */
     size_t *group;     /* [nproc + 1]: the starts of one slot's writes per process */
@@ -1182,6 +1188,41 @@ static bool past_block(const struct dot_order *o, const uint32_t *c, uint32_t p,
     return false;
 }
 
+/* The greater of a and b. */
+static uint32_t max_u32(uint32_t a, uint32_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Whether an event of clock c comes after the last replay of o->past's
+ * wait event a, of a later replay: after every replay of its block
+ * (past_block). */
+static bool past_wait(const struct dot_order *o, const uint32_t *c, uint32_t a)
+{
+    const struct dot_ev *x = &o->ev[a];
+
+    return past_block(o, c, x->proc, x->ref.block);
+}
+
+/* How many of process p's first events an event of clock c comes after
+ * every replay of by o->past: those whose every replay o->past's wait for
+ * p comes before, its last replay for a later replay's (past_add), where
+ * c comes after it (past_wait); else 0. */
+static uint32_t past_count(const struct dot_order *o, const uint32_t *c, uint32_t p)
+{
+    return o->past[p] != UINT32_MAX && past_wait(o, c, o->past[p]) ? o->past[o->nproc + p] : 0;
+}
+
+/* Whether an event of clock c comes after every replay of process p's
+ * event at place pos: after every replay of its block's (past_block), or
+ * by o->past (past_count). */
+static bool past_event(const struct dot_order *o, const uint32_t *c, uint32_t p, uint32_t pos)
+{
+    return past_block(o, c, p, o->ev[o->off[p] + pos].ref.block) ||
+           (o->past[p] != UINT32_MAX && pos < o->past[o->nproc + p] &&
+            past_wait(o, c, o->past[p]));
+}
+
 /* Whether write w[i] into `slot` (width `width`) comes before a write of
  * another process that event y, of a later block of its rank, comes
  * after: where the replays of the rank's o->spent wait, of that slot,
@@ -1202,7 +1243,7 @@ static bool paired_before(const struct dot_order *o, const struct ces_graph *g,
         !ces_wait_holds(width, op->cmp, w->value, op->value))
         return false;
     return w->pos >= o->done[w->proc] ||
-           (!o->dead[at] && !past_block(o, order_clock(o, at), x->proc, x->ref.block));
+           (!o->dead[at] && !past_event(o, order_clock(o, at), x->proc, x->pos));
 }
 
 /* Whether a wait of chain ch passes on a write of value v. */
@@ -1237,11 +1278,22 @@ static bool spent_before(const struct dot_order *o, const struct ces_graph *g,
     if (x == NULL || !o->linked[y->proc] || y->ref.block <= x->ref.block ||
         op->slot.sig != slot->sig || op->slot.rank != slot->rank || op->slot.idx != slot->idx ||
         (w->pos < o->done[w->proc] &&
-         (o->dead[at] || past_block(o, order_clock(o, at), x->proc, x->ref.block))))
+         (o->dead[at] || past_event(o, order_clock(o, at), x->proc, x->pos))))
         return false;
     return ((o->exact[r] & 1) && ces_wait_holds(width, op->cmp, w->value, op->value)) ||
            ((o->exact[r] & 2) && i >= ch->wlo && i < ch->whi && (i < ch->own || i >= ch->end) &&
             chain_holds(ch, width, w->value));
+}
+
+/* Whether the last replay of wait x, of a later replay (dot_ow.later),
+ * comes after every replay of write l: where o->past's wait for l's
+ * process is of x's process and replay, at or before x. */
+static bool last_past(const struct dot_order *o, const struct dot_ow *x, const struct dot_ow *l)
+{
+    uint32_t a = o->past[l->proc];
+
+    return x->later && a != UINT32_MAX && l->pos < o->past[o->nproc + l->proc] &&
+           o->ev[a].proc == x->proc && o->ev[a].ref.block == x->block && o->ev[a].pos <= x->pos;
 }
 
 /* The first of process q's writes w[lo..hi) (one slot's, in place order)
@@ -1296,19 +1348,22 @@ static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
 
             end = ow_at(o->x, i, hi, p, UINT32_MAX);
             /* p's waits before this one, latest first, while after l (after
-             * its every replay, past_block, in its replay of y's process,
-             * or in its replay of its process with y after that wait's
-             * every replay) */
-            for (size_t k = ow_at(o->x, i, end, p, upto); k > i; k--) {
+             * its every replay, past_event, in its replay of y's process,
+             * in its replay of its process with y after that wait's every
+             * replay, or after its every replay by o->past's wait of that
+             * replay, last_past); the latest of a run of one condition
+             * alone (o->xrun: where it passes l's value, so do the others) */
+            for (size_t k = ow_at(o->x, i, end, p, upto); k > i; k = o->xrun[k - 1]) {
                 const struct dot_ow *x = &o->x[k - 1];
                 const uint32_t *xc = order_clock(o, o->off[p] + x->pos);
 
                 o->work++;
-                if (xc[l->proc] <= l->pos ||
+                if (!(last_past(o, x, l) && past_event(o, c, p, x->pos)) &&
+                    (xc[l->proc] <= l->pos ||
                     (l->later && !(own && p == y->proc) &&
-                     !past_block(o, xc, l->proc, l->block) &&
+                     !past_event(o, xc, l->proc, l->pos) &&
                      !(x->later && p == l->proc && x->block == l->block &&
-                       past_block(o, c, p, x->block))))
+                       past_event(o, c, p, x->pos)))))
                     break;
                 if (!ces_wait_holds(width, x->cmp, l->value, x->value)) {
                     o->over[t] = true;
@@ -1321,16 +1376,11 @@ static void slot_overwritten(struct dot_order *o, const struct ces_graph *g,
         if (l != NULL && !o->over[t] && l->later && l->proc != y->proc &&
             !(o->linked[l->proc] && o->linked[y->proc] &&
               o->ev[o->off[l->proc]].ref.rank == y->ref.rank) &&
-            ces_graph_block(g, l->block).reps > 2 && !past_block(o, c, l->proc, l->block) &&
+            ces_graph_block(g, l->block).reps > 2 && !past_event(o, c, l->proc, l->pos) &&
             !spent_before(o, g, slot, width, y, o->last[t]))
-            o->from[t] = o->w[later_first(o, o->group[t], o->last[t], l->block)].pos;
+            o->from[t] = max_u32(o->w[later_first(o, o->group[t], o->last[t], l->block)].pos,
+                                 past_count(o, c, l->proc));
     }
-}
-
-/* The greater of a and b. */
-static uint32_t max_u32(uint32_t a, uint32_t b)
-{
-    return a > b ? a : b;
 }
 
 /* Whether write w[i] of run g (of slot_writes), of a later replay
@@ -1349,7 +1399,7 @@ static bool later_past(const struct dot_order *o, uint32_t g, uint32_t ng, size_
 
         if (lc != NULL && lc[w->proc] > w->pos &&
             ((o->w[l].later && o->w[l].block == w->block) ||
-             past_block(o, lc, w->proc, w->block)))
+             past_event(o, lc, w->proc, w->pos)))
             return false;
     }
     return w->later;
@@ -1401,8 +1451,8 @@ static bool later_over(const struct dot_order *o, const uint32_t *c, size_t i, u
         const uint32_t *lc = l != SIZE_MAX && o->w[l].proc != w->proc ? ow_clock(o, l) : NULL;
 
         if (lc != NULL && ((o->w[l].later && o->w[l].block == w->block &&
-                            lc[w->proc] > w->pos && past_block(o, c, o->w[l].proc, w->block)) ||
-                           past_block(o, lc, w->proc, w->block)))
+                            lc[w->proc] > w->pos && past_event(o, c, o->w[l].proc, o->w[l].pos)) ||
+                           past_event(o, lc, w->proc, w->pos)))
             return true;
     }
     return false;
@@ -1443,7 +1493,7 @@ static bool later_seen(const struct dot_order *o, const struct dot_ow *slot,
         if (w->pos < o->done[q] && (o->dead[at] || order_clock(o, at)[x->proc] > x->pos))
             continue;
         if (c[q] > w->pos && ow_at(o->w, i, end, q, c[q]) > i + 1 &&
-            past_block(o, c, q, w->block))
+            past_event(o, c, q, w->pos))
             continue;
         if (later_over(o, c, i, ng))
             continue;
@@ -1467,18 +1517,39 @@ static void after_write(const struct dot_order *o, size_t i, uint32_t *c)
     c[w->proc] = w->pos + 1 > c[w->proc] ? w->pos + 1 : c[w->proc];
 }
 
+/* Takes the fact that the last replay of wait event `anchor` comes after
+ * every replay of write w[i] (one of those its replays use up, so of its
+ * process's events before it too) where o->past has none for w[i]'s
+ * process, or one of that wait's. */
+static void past_add(struct dot_order *o, uint32_t anchor, size_t i)
+{
+    const struct dot_ow *w = &o->w[i];
+    uint32_t *a = &o->past[w->proc], *k = &o->past[o->nproc + w->proc];
+
+    if (*a == UINT32_MAX || (*a == anchor && *k <= w->pos)) {
+        *a = anchor;
+        *k = w->pos + 1;
+        o->changed = true;
+    }
+}
+
 /* How the writes w[ch->wlo..ch->whi) but w[ch->own..ch->end) that a wait
  * of chain ch's conditions (chain_holds), event x of width `width`, may
  * pass on, `have` more counted before them, compare with `need`: a later
  * replay's counted for every later replay; none that runs in no execution
  * or comes after x, after its every replay for a later replay's
- * (past_block).  Fewer (< 0), as many (0: with `raise`, that clock is
- * raised to come after each) or more (> 0). */
+ * (past_event).  Fewer (< 0), as many (0: with `raise`, that clock is
+ * raised to come after each; with `anchor`, x's event, past_add takes
+ * each where one is of a later replay, whose every replay the clocks do
+ * not tell) or more (> 0). */
 static int writes_left(struct dot_order *o, const struct ces_graph *g, const struct dot_ev *x,
                        const struct dot_chain *ch, uint32_t width, uint64_t have,
-                       uint64_t need, uint32_t *raise)
+                       uint64_t need, uint32_t *raise, uint32_t anchor)
 {
-    for (int pass = 0; pass < (raise != NULL ? 2 : 1); pass++) {
+    bool later = false; /* a later replay's counted */
+
+    for (int pass = 0; pass < (raise != NULL || (anchor != UINT32_MAX && later) ? 2 : 1);
+         pass++) {
         for (size_t i = ch->wlo == ch->own ? ch->end : ch->wlo; i < ch->whi && have <= need;
              i = i + 1 == ch->own ? ch->end : i + 1) {
             const struct dot_ow *w = &o->w[i];
@@ -1489,13 +1560,16 @@ static int writes_left(struct dot_order *o, const struct ces_graph *g, const str
                 continue;
             if (w->pos < o->done[w->proc] &&
                 (o->dead[at] ||
-                 (x->later ? past_block(o, order_clock(o, at), x->proc, x->ref.block)
+                 (x->later ? past_event(o, order_clock(o, at), x->proc, x->pos)
                            : order_clock(o, at)[x->proc] > x->pos)))
                 continue;
+            later = later || w->later;
             if (pass == 0)
                 have += w->later ? ces_graph_block(g, w->block).reps - 1 : 1;
-            else
+            else if (raise != NULL)
                 after_write(o, i, raise);
+            else
+                past_add(o, anchor, i);
         }
         if (have != need)
             break;
@@ -1515,14 +1589,15 @@ static int writes_left(struct dot_order *o, const struct ces_graph *g, const str
  * writes into the slot that it passes on (writes_left; the slot's initial
  * 0 where it passes on 0) than that (< 0): its last replay never passes;
  * as many (0): every one of them comes before its last replay, and with
- * `raise` that clock is raised to come after each; and where they are
+ * `raise` that clock is raised to come after each, with `anchor` (x's
+ * event) past_add takes each; and where they are
  * half of an even reps (of another process's writes), *paired (where not
  * NULL) says so: each passes two replays' waits, the last replay's with
  * the one before, so comes before that process's write of the last
  * replay, which comes after the one before's wait. */
 static int replays_left(struct dot_order *o, const struct ces_graph *g, const struct dot_ev *x,
                         const struct dot_ow *slot, const struct ces_op *wt, uint32_t width,
-                        uint32_t *raise, bool *paired)
+                        uint32_t *raise, uint32_t anchor, bool *paired)
 {
     size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
     size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
@@ -1544,7 +1619,7 @@ static int replays_left(struct dot_order *o, const struct ces_graph *g, const st
     if (need == 0)
         return 1;
     left = writes_left(o, g, x, &one, width, ces_wait_holds(width, wt->cmp, 0, wt->value) ? 1 : 0,
-                       need, raise);
+                       need, raise, anchor);
     if (paired != NULL)
         *paired = left == 0 && 2 * need == reps;
     return left;
@@ -1557,16 +1632,16 @@ static int replays_left(struct dot_order *o, const struct ces_graph *g, const st
  * segment before the process's first write needs one and one passes on
  * 0.  Fewer (< 0): the wait, or its last replay, never passes; as many
  * (0): every one of them comes before it, and with `raise` that clock is
- * raised to come after each. */
+ * raised to come after each, with `anchor` (e) past_add takes each. */
 static int chain_left(struct dot_order *o, const struct ces_graph *g, size_t e, uint32_t width,
-                      uint32_t *raise)
+                      uint32_t *raise, uint32_t anchor)
 {
     const struct dot_chain *ch = &o->chain[o->chain_of[e]];
 
     if (o->need[e] < 2)
         return 1;
     return writes_left(o, g, &o->ev[e], ch, width, ch->init && chain_holds(ch, width, 0) ? 1 : 0,
-                       o->need[e], raise);
+                       o->need[e], raise, anchor);
 }
 
 /* Raises clock c of an event of a block after o->spent[r] (rank r's) to
@@ -1579,8 +1654,8 @@ static void spent_raise(struct dot_order *o, const struct ces_graph *g, uint32_t
     struct dot_ow slot = {op->slot.sig, op->slot.rank, op->slot.idx, 0, 0, 0, 0, 0, false};
     uint32_t width = ces_graph_signal(g, op->slot.sig).width;
 
-    replays_left(o, g, x, &slot, op, width, c, NULL);
-    chain_left(o, g, o->spent[r], width, c);
+    replays_left(o, g, x, &slot, op, width, c, UINT32_MAX, NULL);
+    chain_left(o, g, o->spent[r], width, c, UINT32_MAX);
 }
 
 /* Adds write `id` of clock v (NULL: the slot's initial 0) to a side of
@@ -1795,8 +1870,9 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
          * run; just enough: they come after every one */
         if (x->later && !dead && o->cut[x->ref.rank] > x->ref.block) {
             bool paired = false;
-            int a = replays_left(o, g, x, &slot, op, width, NULL, &paired);
-            int b = a < 0 ? a : chain_left(o, g, e, width, NULL);
+            uint32_t anchor = o->anchored[e] ? UINT32_MAX : (uint32_t)e;
+            int a = replays_left(o, g, x, &slot, op, width, NULL, anchor, &paired);
+            int b = a < 0 ? a : chain_left(o, g, e, width, NULL, anchor);
 
             if (a < 0 || b < 0) {
                 o->cut[x->ref.rank] = x->ref.block;
@@ -1807,9 +1883,12 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
                 o->paired[x->ref.rank] = a == 0 && paired;
                 o->changed = true;
             }
+            /* its last replay comes after every replay of those writes */
+            o->anchored[e] = o->anchored[e] || a == 0 || b == 0;
         }
-        /* too few writes for its process's waits up to it */
-        dead = dead || (!x->later && chain_left(o, g, e, width, NULL) < 0);
+        /* too few writes for its process's waits up to it; just enough: it
+         * comes after every replay of each */
+        dead = dead || (!x->later && chain_left(o, g, e, width, NULL, UINT32_MAX) < 0);
     }
     /* after a block whose last replay never completes */
     dead = dead || (o->linked[x->proc] && x->ref.block > o->cut[x->ref.rank]);
@@ -1893,7 +1972,7 @@ static bool after_wait(const struct dot_order *o, const struct dot_ev *x, size_t
     const uint32_t *wc = ow_clock(o, i);
 
     return wc[x->proc] > x->pos && (!x->later || o->w[i].proc == x->proc ||
-                                    past_block(o, wc, x->proc, x->ref.block));
+                                    past_event(o, wc, x->proc, x->pos));
 }
 
 /* Adds to st->kept the pairs of wait event e (of block b) with its
@@ -2292,6 +2371,9 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             o->spent = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->spent));
             o->exact = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->exact));
             o->paired = ces_malloc(st->ctx, (size_t)g->ranks * sizeof(*o->paired));
+            o->past = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->past));
+            o->anchored = ces_malloc(st->ctx, total * sizeof(*o->anchored));
+            o->xrun = ces_malloc(st->ctx, total * sizeof(*o->xrun));
             o->two = ces_malloc(st->ctx, 4 * (size_t)o->nproc * sizeof(*o->two));
             o->two_who = ces_malloc(st->ctx, 2 * (size_t)o->nproc * sizeof(*o->two_who));
             o->clock = ces_malloc(st->ctx, total * o->nproc * sizeof(*o->clock));
@@ -2304,7 +2386,8 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
                 o->chain_of == NULL || o->need == NULL || o->dead == NULL ||
                 o->over == NULL || o->from == NULL || o->linked == NULL || o->cut == NULL ||
                 o->spent == NULL || o->exact == NULL || o->paired == NULL ||
-                o->two == NULL || o->two_who == NULL ||
+                o->past == NULL || o->anchored == NULL || o->xrun == NULL || o->two == NULL ||
+                o->two_who == NULL ||
                 o->clock == NULL || o->done == NULL || o->low == NULL || o->group == NULL ||
                 o->last == NULL || first == NULL) {
                 rc = CES_ERR_NOMEM;
@@ -2316,6 +2399,9 @@ static int order_build(struct dot_state *st, struct dot_order *o, bool *made)
             memset(o->clock, 0, total * o->nproc * sizeof(*o->clock));
             memset(o->dead, 0, total * sizeof(*o->dead));
             memset(o->linked, 0, (size_t)o->nproc * sizeof(*o->linked));
+            memset(o->anchored, 0, total * sizeof(*o->anchored));
+            for (uint32_t q = 0; q < o->nproc; q++)
+                o->past[q] = UINT32_MAX;
             for (uint32_t r = 0; r < g->ranks; r++) {
                 o->cut[r] = o->spent[r] = UINT32_MAX;
                 o->exact[r] = 0;
@@ -2340,6 +2426,14 @@ out:
         qsort(o->w, o->nw, sizeof(*o->w), cmp_ow);
     if (o->nx > 1)
         qsort(o->x, o->nx, sizeof(*o->x), cmp_ow);
+    for (size_t i = 0; i < o->nx; i++) {
+        const struct dot_ow *x = &o->x[i], *y = i > 0 ? x - 1 : NULL;
+
+        o->xrun[i] = y != NULL && cmp_ow_slot(x, y) == 0 && x->proc == y->proc &&
+                             x->cmp == y->cmp && x->value == y->value
+                         ? o->xrun[i - 1]
+                         : (uint32_t)i;
+    }
     memset(o->need, 0, total * sizeof(*o->need));
     return order_chains(st->ctx, g, o) ? CES_OK : CES_ERR_NOMEM;
 }
@@ -2362,6 +2456,9 @@ static void order_free(struct ces_ctx *ctx, struct dot_order *o)
     ces_free(ctx, o->spent);
     ces_free(ctx, o->exact);
     ces_free(ctx, o->paired);
+    ces_free(ctx, o->past);
+    ces_free(ctx, o->anchored);
+    ces_free(ctx, o->xrun);
     ces_free(ctx, o->two);
     ces_free(ctx, o->two_who);
     ces_free(ctx, o->clock);

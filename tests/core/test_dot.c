@@ -2588,6 +2588,27 @@ static void test_counter_pairs_later_latest(void **state)
                  (const char *const[]){"n2_1_0 -> n2_0_0", NULL}, 47, 1036);
 }
 
+/* A wait comes after every replay of the writes that an earlier wait's
+ * replays use up, where that wait comes after the last of its replays,
+ * though the clocks, of a later replay's second alone, do not say so
+ * (beside a counter of 46 values, 1081 pairs).  r0 waiting `f == 3`,
+ * writing f 0 and waiting `f == 2` in a phase replayed 3 times, then r0
+ * s1 waiting `f >= 1` in the next (replayed 3 times) where r1 writes f 3
+ * and r2 f 1 then f 2: the three `f == 3` take r1's three 3s and the
+ * three `f == 2` r2's three 2s, so the next phase's wait sees r2's last
+ * 2 alone; r1's 3 and r2's 1 were drawn to it (the rank's first such
+ * wait, o->spent, raised the clocks of its later phases, the second's
+ * writes were taken to be of any replay). */
+static void test_counter_pairs_later_past(void **state)
+{
+    (void)state;
+    counter_says("phase graph x3\nr0 : wait f[0] == 3\nr0 : write f[0]@0 = 0\n"
+                 "r0 : wait f[0] == 2\nphase graph x3\nr0 s1 : wait f[0] >= 1\n"
+                 "r1 : write f[0]@0 = 3\nr2 : write f[0]@0 = 1\nr2 : write f[0]@0 = 2\n",
+                 (const char *const[]){"n2_2_1 -> n2_0_0", NULL},
+                 (const char *const[]){"n2_1_0 -> n2_0_0", "n2_2_0 -> n2_0_0", NULL}, 47, 1037);
+}
+
 /* A graph, its picture drawn without failures, and emit_same's runs. */
 struct dot_want {
     const struct ces_graph *g;
@@ -3361,6 +3382,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_chain_order),
         cmocka_unit_test(test_counter_pairs_later_first),
         cmocka_unit_test(test_counter_pairs_later_latest),
+        cmocka_unit_test(test_counter_pairs_later_past),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
