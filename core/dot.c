@@ -1582,7 +1582,11 @@ static int writes_left(struct dot_order *o, const struct ces_graph *g, const str
  * into `slot`, may pass on compare with those they need: where a write
  * into the slot of its block whose value it fails is of its process, each
  * replay's wait passes on a write after one of those of the replay or the
- * one before, so on one no other replay's wait passes on: reps writes;
+ * one before, so on one no other replay's wait passes on: reps writes; so
+ * too where a wait of its process and block next to it among that
+ * process's waits into the slot passes on no value it passes on (the
+ * one's `==` value the other fails), which passes between two replays'
+ * waits, on a write after the first's;
  * where such a write is of another of its rank's linked processes, two
  * replays apart (that write of the replay between them comes after the
  * first's wait, before the second's): half of reps, rounded up.  Fewer
@@ -1602,6 +1606,7 @@ static int replays_left(struct dot_order *o, const struct ces_graph *g, const st
     size_t lo = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, false);
     size_t hi = bound(o->w, o->nw, sizeof(*o->w), slot, cmp_ow_slot, true);
     uint64_t reps = ces_graph_block(g, x->ref.block).reps, need = 0;
+    size_t xlo, xhi, k;
     struct dot_chain one = {1, {wt->cmp, 0}, {wt->value, 0}, false, lo, hi, hi, hi};
     int left;
 
@@ -1615,6 +1620,17 @@ static int replays_left(struct dot_order *o, const struct ces_graph *g, const st
             need = reps;
         else if (o->linked[w->proc] && o->ev[o->off[w->proc]].ref.rank == x->ref.rank)
             need = need > (reps + 1) / 2 ? need : (reps + 1) / 2;
+    }
+    xlo = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, false);
+    xhi = bound(o->x, o->nx, sizeof(*o->x), slot, cmp_ow_slot, true);
+    k = ow_at(o->x, xlo, xhi, x->proc, x->pos);
+    for (size_t i = k > xlo ? k - 1 : k + 1; i <= k + 1 && i < xhi && need < reps; i += 2) {
+        const struct dot_ow *u = &o->x[i];
+
+        if (u->proc == x->proc && u->block == x->ref.block &&
+            ((wt->cmp == CES_CMP_EQ && !ces_wait_holds(width, u->cmp, wt->value, u->value)) ||
+             (u->cmp == CES_CMP_EQ && !ces_wait_holds(width, wt->cmp, u->value, wt->value))))
+            need = reps;
     }
     if (need == 0)
         return 1;

@@ -2609,6 +2609,27 @@ static void test_counter_pairs_later_past(void **state)
                  (const char *const[]){"n2_1_0 -> n2_0_0", "n2_2_0 -> n2_0_0", NULL}, 47, 1037);
 }
 
+/* A later replay's wait passes on a write of its own in each replay where
+ * another wait of its process and block passes on no value it passes on
+ * (its own `==` value the other fails, or the other's `==` value it
+ * fails): between two replays of the one the other passes, on a write
+ * after the one the first replay's passed on (beside a counter of 46
+ * values, 1081 pairs).  r0 waiting `f == 2` then `f == 1` in a phase
+ * replayed 3 times, then r0 s1 waiting `f == 1` in the next (replayed 3
+ * times) where r1 writes f 1, f 2 and f 1: the three `f == 2` take r1's
+ * three 2s, so the next phase's wait sees r1's last 1 alone (of its third
+ * replay, after its 2); r1's first 1 was drawn to it (the replays' waits
+ * were counted as needing no write of their own). */
+static void test_counter_pairs_later_disjoint(void **state)
+{
+    (void)state;
+    counter_says("phase graph x3\nr0 : wait f[0] == 2\nr0 : wait f[0] == 1\n"
+                 "phase graph x3\nr1 : write f[0]@0 = 1\nr1 : write f[0]@0 = 2\n"
+                 "r0 s1 : wait f[0] == 1\nr1 : write f[0]@0 = 1\n",
+                 (const char *const[]){"n2_1_2 -> n2_0_0", NULL},
+                 (const char *const[]){"n2_1_0 -> n2_0_0", NULL}, 47, 1036);
+}
+
 /* A graph, its picture drawn without failures, and emit_same's runs. */
 struct dot_want {
     const struct ces_graph *g;
@@ -3383,6 +3404,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_first),
         cmocka_unit_test(test_counter_pairs_later_latest),
         cmocka_unit_test(test_counter_pairs_later_past),
+        cmocka_unit_test(test_counter_pairs_later_disjoint),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
