@@ -128,9 +128,10 @@ struct dot_order {
     bool *paired;      /* [ranks]: spent[r]'s replays, an even count, pass two by
                         * two on writes that so come before its last replay's
                         * writes of another process that fail it (replays_left) */
-    uint32_t *past;    /* [2 * nproc]: of process p, a later replay's wait event whose
-                        * last replay comes after every replay of p's first past[nproc
-                        * + p] events (UINT32_MAX: none; past_add) */
+    uint32_t *past;    /* [2 * nproc]: of process p, a wait event whose last replay
+                        * (it, where not of a later replay) comes after every replay
+                        * of p's first past[nproc + p] events (UINT32_MAX: none;
+                        * past_add) */
     bool *anchored;    /* [events]: a wait whose facts past_add has taken */
     uint32_t *xrun;    /* [nx]: the first of x[i]'s run of waits of its slot and
                         * process, one after another, of its compare and value */
@@ -1195,13 +1196,13 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 }
 
 /* Whether an event of clock c comes after the last replay of o->past's
- * wait event a, of a later replay: after every replay of its block
- * (past_block). */
+ * wait event a: after every replay of its block (past_block) for a later
+ * replay's, after it for another. */
 static bool past_wait(const struct dot_order *o, const uint32_t *c, uint32_t a)
 {
     const struct dot_ev *x = &o->ev[a];
 
-    return past_block(o, c, x->proc, x->ref.block);
+    return x->later ? past_block(o, c, x->proc, x->ref.block) : c[x->proc] > x->pos;
 }
 
 /* How many of process p's first events an event of clock c comes after
@@ -1517,9 +1518,9 @@ static void after_write(const struct dot_order *o, size_t i, uint32_t *c)
     c[w->proc] = w->pos + 1 > c[w->proc] ? w->pos + 1 : c[w->proc];
 }
 
-/* Takes the fact that the last replay of wait event `anchor` comes after
- * every replay of write w[i] (one of those its replays use up, so of its
- * process's events before it too) where o->past has none for w[i]'s
+/* Takes the fact that the last replay of wait event `anchor` (it, where
+ * not of a later replay) comes after every replay of write w[i] (one of
+ * those its replays use up, so of its process's events before it too) where o->past has none for w[i]'s
  * process, or one of that wait's. */
 static void past_add(struct dot_order *o, uint32_t anchor, size_t i)
 {
@@ -1904,7 +1905,12 @@ static bool order_event(struct dot_order *o, const struct ces_graph *g, size_t e
         }
         /* too few writes for its process's waits up to it; just enough: it
          * comes after every replay of each */
-        dead = dead || (!x->later && chain_left(o, g, e, width, NULL, UINT32_MAX) < 0);
+        if (!x->later && !dead) {
+            int b = chain_left(o, g, e, width, NULL, o->anchored[e] ? UINT32_MAX : (uint32_t)e);
+
+            dead = b < 0;
+            o->anchored[e] = o->anchored[e] || b == 0;
+        }
     }
     /* after a block whose last replay never completes */
     dead = dead || (o->linked[x->proc] && x->ref.block > o->cut[x->ref.rank]);

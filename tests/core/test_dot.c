@@ -2630,6 +2630,24 @@ static void test_counter_pairs_later_disjoint(void **state)
                  (const char *const[]){"n2_1_0 -> n2_0_0", NULL}, 47, 1036);
 }
 
+/* A wait whose process's waits into its slot need as many writes of
+ * other processes as they may pass on comes after every replay of each,
+ * where it is not of a later replay too (beside a counter of 46 values,
+ * 1081 pairs).  r1 waiting `f >= 1`, writing f 0 and waiting `f >= 1` in a
+ * phase replayed twice, then r1 s1 writing f 0 and waiting `f >= 1` in
+ * the next (replayed 3 times) where r0 writes f 1: r1's four waits need
+ * three 1s, r0's three, so r1 s1's wait, after its 0 and every 1, never
+ * passes; r0's 1 was drawn to it (cesync check: HANG). */
+static void test_counter_pairs_first_past(void **state)
+{
+    (void)state;
+    /* the counter's 46 alone */
+    counter_says("phase graph x2\nr1 : wait f[0] >= 1\nr1 : write f[0]@1 = 0\n"
+                 "r1 : wait f[0] >= 1\nphase graph x3\nr0 : write f[0]@1 = 1\n"
+                 "r1 s1 : write f[0]@1 = 0\nr1 s1 : wait f[0] >= 1\n",
+                 NULL, (const char *const[]){" -> n2_1_1", NULL}, 46, 1036);
+}
+
 /* A graph, its picture drawn without failures, and emit_same's runs. */
 struct dot_want {
     const struct ces_graph *g;
@@ -3405,6 +3423,7 @@ int main(void)
         cmocka_unit_test(test_counter_pairs_later_latest),
         cmocka_unit_test(test_counter_pairs_later_past),
         cmocka_unit_test(test_counter_pairs_later_disjoint),
+        cmocka_unit_test(test_counter_pairs_first_past),
         cmocka_unit_test(test_counter_pairs_alloc_failures),
         cmocka_unit_test(test_counter_pairs_work),
         cmocka_unit_test(test_event_edges_own_rank),
